@@ -2137,7 +2137,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
  * and the total is pprof's of the merged profile: the sum over (stack,
  * label set) groups of |their sum|, so what the base cancels adds nothing.
  * As pprof's merge: ENOTFOUND when the two measure other value types
- * ("incompatible types"); a source naming no default type takes the first
+ * ("incompatible types") or name period types of two names or of units of
+ * no one family ("period type: incompatible types"); a value type in
+ * another unit of its family (cpu in nanoseconds, the base's in
+ * microseconds) is taken into the finer unit, each value rounded
+ * (pprof's measurement.ScaleProfiles, after each one's samples of one
+ * stack and label set are merged); with PCOL_BASE_NORMALIZE the units must
+ * be the same (pprof's Normalize).  A source naming no default type takes the first
  * one named (f's before base's).  A view of a value that comes from the
  * samples' weight (no stored type) is then refused (ENOTFOUND): a weight
  * cannot be negative.  A pprof file with samples labelled

@@ -139,10 +139,13 @@ static int copy_value_types(mctx *m) {
     return rc;
   uint64_t n = pcol_rows(m->f, PCOL_T_VALUE_TYPES);
   if ((rc = alloc_map(m, &m->vtmap, n))) return rc;
-  for (uint64_t i = 0; i < n; i++)
-    if ((rc = pcol_b_value_type(m->b, S(m, pcol_view_u32(&ty, i)), S(m, pcol_view_u32(&un, i)),
-                                &m->vtmap[i + 1], m->err)))
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t usid = S(m, pcol_view_u32(&un, i));
+    const pcol_str *ua = m->opt && m->opt->unit_as && i + 1 < m->opt->nunit_as ? &m->opt->unit_as[i + 1] : NULL;
+    if (ua && ua->ptr && (rc = pcol_b_string(m->b, ua->ptr, ua->len, &usid, m->err))) return rc;
+    if ((rc = pcol_b_value_type(m->b, S(m, pcol_view_u32(&ty, i)), usid, &m->vtmap[i + 1], m->err)))
       return rc;
+  }
   /* rows copied as they are: a valid file may hold a (none, none) row,
    * which pcol_b_source_value_type refuses from an importer */
   uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);

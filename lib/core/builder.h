@@ -137,12 +137,18 @@ typedef struct pcol_b_frames {
  * t (t < nscale) times scale[t], rounded half away from zero (as Go's
  * int64(math.Round(x)), INT64_MIN past int64), and a sample whose values of
  * the types whose scale is not 1 all become 0 is dropped, unless the file
- * has text rows (they name samples by position: Rprof, Perun). */
+ * has text rows (they name samples by position: Rprof, Perun) (also
+ * pprof's ScaleProfiles of -base, a value type into a finer unit); unit_as
+ * (NULL: none): input value type t (t < nunit_as) written with the unit
+ * unit_as[t] instead of its own when unit_as[t].ptr is set (the unit the
+ * scale took it to). */
 typedef struct pcol_b_copy {
   pcol_b_frames frames;
   int negate;
   const double *scale;
   uint64_t nscale;
+  const pcol_str *unit_as;
+  uint64_t nunit_as;
   uint32_t label_key, label_str;
 } pcol_b_copy;
 int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, pcol_error *err);

@@ -9,7 +9,15 @@
  * As pprof's merge, the two must measure the same value types (else
  * "incompatible types"), and the default type is the first one named, the
  * profile's before the base's (profile.go combineHeaders), so a profile
- * that names none takes the base's.
+ * that names none takes the base's.  Before the merge pprof's
+ * measurement.ScaleProfiles makes their units one: a value type (and the
+ * period type) may be in another unit of the same family (cpu in
+ * nanoseconds and in microseconds), and the one in the coarser unit is
+ * scaled into the finer one (ScaleN: rounded, after its own samples are
+ * merged); a period type of another name or of units of no one family is
+ * refused ("period type: incompatible types").  -normalize checks the
+ * types as they are (profile.go Normalize: compatible), before any
+ * scaling.
  *
  * Cost: a copy of both into memory (pcol_b_add_file_copy): O(both files)
  * time, the copy's size in memory. */
@@ -20,6 +28,7 @@
 #include "bytes.h"   /* pcol_str_is */
 #include "keys.h"    /* PPROF_META_DEFAULT_SAMPLE_TYPE */
 #include "columns.h" /* PCOL_NCOLS, pcol_columns */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,29 +36,135 @@ static int str_eq(pcol_str a, pcol_str b) {
   return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
 }
 
-/* 1 when each value type (type/unit) of a is one of b's */
-static int types_within(pcol_file *a, pcol_file *b, int *yes, pcol_error *err) {
+/* pprof's measurement.CommonValueType of two units of one name (units.c's
+ * families: pcol_unit_scale): 0 when they differ and are not of one
+ * family; else 1, *ra and *rb what a value in a and in b is multiplied by
+ * to be in the finer one (a's when as fine: pprof keeps the first). */
+static int unit_common(pcol_str a, pcol_str b, double *ra, double *rb) {
+  *ra = *rb = 1;
+  if (str_eq(a, b)) return 1;
+  char ac[64], bc[64];
+  if (!pcol_unit_known(a) || !pcol_unit_known(b) || a.len >= sizeof ac || b.len >= sizeof bc) return 0;
+  memcpy(ac, a.ptr, a.len);
+  ac[a.len] = 0;
+  memcpy(bc, b.ptr, b.len);
+  bc[b.len] = 0;
+  if (!pcol_unit_valid_target(a, bc)) return 0;
+  const char *u;
+  double b_in_a = pcol_unit_scale(1, b, ac, &u); /* measurement.Scale(1, b, a) */
+  if (b_in_a < 1) *ra = pcol_unit_scale(1, a, bc, &u); /* b is finer */
+  else *rb = b_in_a;
+  return 1;
+}
+
+/* The period type the first source of f that has one names (*has 0: none). */
+static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, pcol_error *err) {
+  *has = 0;
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  for (uint64_t s = 1; s <= ns && !*has; s++) {
+    int a = pcol_meta_get(f, (uint32_t)s, PPROF_META_PERIOD_TYPE_TYPE, type, err);
+    if (a && a != PCOL_ENOTFOUND) return a;
+    int b = pcol_meta_get(f, (uint32_t)s, PPROF_META_PERIOD_TYPE_UNIT, unit, err);
+    if (b && b != PCOL_ENOTFOUND) return b;
+    if (a) *type = (pcol_str){"", 0};
+    if (b) *unit = (pcol_str){"", 0};
+    *has = !a || !b;
+  }
+  return PCOL_OK;
+}
+
+/* pprof's measurement.ScaleProfiles of f and its base: the period types
+ * must be of one name and family, and each value type of f must be one of
+ * base's (by name) in a unit of its family and the other way round; rf[t]
+ * and rb[t] (f's and base's value type ids t, NULL when no type is scaled)
+ * the ratio into the finer unit, uf/ub the unit it writes.  *why (NULL:
+ * they match) says what does not. */
+typedef struct type_scale {
+  double *rf, *rb;
+  pcol_str *uf, *ub;
+  uint64_t nf, nb; /* rows + 1 */
+  int units_differ; /* a pair's units are not the same string */
+} type_scale;
+
+static void type_scale_free(type_scale *x) {
+  free(x->rf);
+  free(x->rb);
+  free(x->uf);
+  free(x->ub);
+  memset(x, 0, sizeof *x);
+}
+
+static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
+                           char *msg, size_t cap, pcol_error *err) {
+  memset(x, 0, sizeof *x);
+  *why = NULL;
+  int hf, hb;
+  pcol_str pt, pu, bt2, bu2;
+  PCOL_RETURN_NOT_OK(period_type(f, &hf, &pt, &pu, err));
+  PCOL_RETURN_NOT_OK(period_type(base, &hb, &bt2, &bu2, err));
+  double r1, r2;
+  if (hf && hb && (!str_eq(pt, bt2) || !unit_common(pu, bu2, &r1, &r2))) {
+    snprintf(msg, cap, "the base profile's period type (%.*s/%.*s) is not the profile's (%.*s/%.*s) "
+             "(pprof: period type: incompatible types); compare profiles of one kind",
+             (int)(bt2.len > 60 ? 60 : bt2.len), bt2.ptr ? bt2.ptr : "",
+             (int)(bu2.len > 60 ? 60 : bu2.len), bu2.ptr ? bu2.ptr : "",
+             (int)(pt.len > 60 ? 60 : pt.len), pt.ptr ? pt.ptr : "",
+             (int)(pu.len > 60 ? 60 : pu.len), pu.ptr ? pu.ptr : "");
+    *why = msg;
+    return PCOL_OK;
+  }
   pcol_view at, au, bt, bu;
   pcol_column_req ra[] = {{&at, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&au, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
   pcol_column_req rb[] = {{&bt, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&bu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
-  PCOL_RETURN_NOT_OK(pcol_columns(a, ra, PCOL_NCOLS(ra), err));
-  PCOL_RETURN_NOT_OK(pcol_columns(b, rb, PCOL_NCOLS(rb), err));
-  uint64_t na = pcol_rows(a, PCOL_T_VALUE_TYPES), nb = pcol_rows(b, PCOL_T_VALUE_TYPES);
-  *yes = 1;
-  for (uint64_t i = 0; i < na && *yes; i++) {
+  PCOL_RETURN_NOT_OK(pcol_columns(f, ra, PCOL_NCOLS(ra), err));
+  PCOL_RETURN_NOT_OK(pcol_columns(base, rb, PCOL_NCOLS(rb), err));
+  uint64_t na = pcol_rows(f, PCOL_T_VALUE_TYPES), nb = pcol_rows(base, PCOL_T_VALUE_TYPES);
+  x->nf = na + 1;
+  x->nb = nb + 1;
+  x->rf = malloc(x->nf * sizeof *x->rf);
+  x->rb = malloc(x->nb * sizeof *x->rb);
+  x->uf = calloc(x->nf, sizeof *x->uf);
+  x->ub = calloc(x->nb, sizeof *x->ub);
+  uint8_t *matched = calloc(x->nb, 1);
+  int rc = x->rf && x->rb && x->uf && x->ub && matched ? PCOL_OK : pcol_oom(err);
+  for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
+  for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
+  for (uint64_t i = 1; !rc && i <= na && !*why; i++) {
     pcol_str t, u;
-    PCOL_RETURN_NOT_OK(pcol_string(a, pcol_view_u32(&at, i), &t, err));
-    PCOL_RETURN_NOT_OK(pcol_string(a, pcol_view_u32(&au, i), &u, err));
+    if ((rc = pcol_string(f, pcol_view_u32(&at, i - 1), &t, err)) ||
+        (rc = pcol_string(f, pcol_view_u32(&au, i - 1), &u, err)))
+      break;
     int found = 0;
-    for (uint64_t j = 0; j < nb && !found; j++) {
+    for (uint64_t j = 1; !rc && j <= nb && !found; j++) {
       pcol_str t2, u2;
-      PCOL_RETURN_NOT_OK(pcol_string(b, pcol_view_u32(&bt, j), &t2, err));
-      PCOL_RETURN_NOT_OK(pcol_string(b, pcol_view_u32(&bu, j), &u2, err));
-      found = str_eq(t, t2) && str_eq(u, u2);
+      if ((rc = pcol_string(base, pcol_view_u32(&bt, j - 1), &t2, err)) ||
+          (rc = pcol_string(base, pcol_view_u32(&bu, j - 1), &u2, err)))
+        break;
+      if (!str_eq(t, t2) || !unit_common(u, u2, &r1, &r2)) continue;
+      found = 1;
+      matched[j] = 1;
+      x->units_differ |= !str_eq(u, u2);
+      x->rf[i] = r1;
+      x->rb[j] = r2;
+      if (r1 != 1) x->uf[i] = u2; /* into base's unit */
+      if (r2 != 1) x->ub[j] = u;
     }
-    *yes = found;
+    if (!rc && !found) *why = "";
   }
-  return PCOL_OK;
+  for (uint64_t j = 1; !rc && !*why && j <= nb; j++)
+    if (!matched[j]) *why = "";
+  free(matched);
+  if (!rc && why && *why && !**why)
+    *why = "the base profile measures other value types than the profile "
+           "(pprof: incompatible types); compare profiles of one kind";
+  if (rc) type_scale_free(x);
+  return rc;
+}
+
+static int any_scaled(const double *r, uint64_t n) {
+  for (uint64_t i = 0; r && i < n; i++)
+    if (r[i] != 1) return 1;
+  return 0;
 }
 
 /* The first pprof default type named by a source of f (*out {NULL, 0}:
@@ -139,13 +254,18 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   if (flags & ~(unsigned)(PCOL_BASE_DIFF | PCOL_BASE_NORMALIZE))
     return pcol_error_set(err, PCOL_EINVAL, "pcol_open_diff_base: unknown flags 0x%x", flags);
   int diff = (flags & PCOL_BASE_DIFF) != 0;
-  int same = 0, back = 0;
-  int rc = types_within(f, base, &same, err);
-  if (!rc && same) rc = types_within(base, f, &back, err);
-  if (!rc && !(same && back))
-    return pcol_error_set(err, PCOL_ENOTFOUND,
-                          "the base profile measures other value types than the profile "
-                          "(pprof: incompatible types); compare profiles of one kind");
+  type_scale ts;
+  const char *why;
+  char msg[400];
+  int rc = type_scale_make(f, base, &ts, &why, msg, sizeof msg, err);
+  if (rc) return rc;
+  if (!why && ts.units_differ && (flags & PCOL_BASE_NORMALIZE)) /* profile.go Normalize: compatible */
+    why = "--normalize: the base profile measures its value types in other units than the profile "
+          "(pprof: incompatible sample types); compare profiles in one unit";
+  if (why) {
+    type_scale_free(&ts);
+    return pcol_error_set(err, PCOL_ENOTFOUND, "%s", why);
+  }
   uint64_t nf = pcol_rows(f, PCOL_T_SOURCES), nb = pcol_rows(base, PCOL_T_SOURCES);
   uint8_t *has = calloc(nf + nb + 2, 1);
   pcol_str dflt = {NULL, 0}, bdflt;
@@ -165,7 +285,19 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   double *ratios = NULL;
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(f, base, &ratios, &nc.nscale, err);
   nc.scale = ratios;
-  if (!rc) rc = ratios ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
+  if (!ratios && any_scaled(ts.rf, ts.nf)) { /* ScaleProfiles: f into the base's finer units */
+    nc.scale = ts.rf;
+    nc.nscale = ts.nf;
+    nc.unit_as = ts.uf;
+    nc.nunit_as = ts.nf;
+  }
+  if (any_scaled(ts.rb, ts.nb)) {
+    cp.scale = ts.rb;
+    cp.nscale = ts.nb;
+    cp.unit_as = ts.ub;
+    cp.nunit_as = ts.nb;
+  }
+  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
   free(ratios);
   uint64_t s0 = b ? b->t[PCOL_T_SOURCES].rows : 0; /* the base's sources come after f's */
   if (!rc) rc = pcol_b_add_file_copy(b, base, &cp, err);
@@ -175,6 +307,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   for (uint64_t s = 1; !rc && dflt.ptr && s <= b->t[PCOL_T_SOURCES].rows && s <= nf + nb; s++)
     if (!has[s]) rc = pcol_b_meta(b, (uint32_t)s, PPROF_META_DEFAULT_SAMPLE_TYPE, dflt.ptr, dflt.len, err);
   free(has);
+  type_scale_free(&ts);
   if (rc && !b) return rc;
   return pcol_q_open_built(b, rc, f->input_bytes + base->input_bytes, out, err);
 }

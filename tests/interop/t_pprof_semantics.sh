@@ -23,6 +23,8 @@
 #     no fake mapping (--show/--hide/--focus/--ignore '^$')
 #   - a numeric label named in its key's unit (tags, traces, top --by
 #     label), not in the unit it gives
+#   - --base/--diff-base in another unit of the value's family (scaled into
+#     the finer one, as pprof's ScaleProfiles); another period type refused
 #   - no node left (--node-fraction): each number in its own unit, as
 #     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -374,6 +376,44 @@ for nk in 'ml sz' 'ml2 sz' 'ml3 request'; do
   [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
     { bad "$n.pb: top --by label:$k's rows vs pprof -tags' values (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt"; }
 done
+
+# --base/--diff-base of the same type in another unit of its family (cpu
+# in nanoseconds, the base in microseconds, the period too): pprof's
+# ScaleProfiles takes the coarser into the finer unit before the merge;
+# a period type of another name is refused
+for n in ns:nanoseconds:5000:3000 us:microseconds:1:2; do
+  IFS=: read -r name unit v1 v2 <<<"$n"
+  pbtext "unit-$name" <<PB
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 2 value: $v1 }
+sample { location_id: 2 value: $v2 }
+location { id: 1 line { function_id: 1 line: 3 } }
+location { id: 2 line { function_id: 2 line: 7 } }
+function { id: 1 name: 3 filename: 5 }
+function { id: 2 name: 4 filename: 5 }
+period_type { type: 1 unit: 2 } period: 10
+string_table: ["", "cpu", "$unit", "leaf", "main", "a.go"]
+PB
+done
+for pair in "ns us" "us ns"; do
+  set -- $pair
+  for o in base diff_base; do
+    top "$tmp/unit-$1.pb" -$o="$tmp/unit-$2.pb" -- --${o/_/-} "$tmp/unit-$2.pb"
+    same '/^Showing nodes/' peek "$tmp/unit-$1.pb" -peek . -$o="$tmp/unit-$2.pb" -- . --${o/_/-} "$tmp/unit-$2.pb"
+    traces "$tmp/unit-$1.pb" -$o="$tmp/unit-$2.pb" -- --${o/_/-} "$tmp/unit-$2.pb"
+  done
+done
+set --
+ruby=$TD/ext/pprof/ruby-cpu-pyroscope.pb.gz gocpu=$TD/ext/pprof/go-cpu-unknown.pb.gz
+if [ -f "$ruby" ] && [ -f "$gocpu" ]; then
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -top -base="$gocpu" "$ruby" >"$tmp/go.txt" 2>&1
+  gr=$? gm=$(grep -c 'period type: incompatible types' "$tmp/go.txt")
+  "$PCOL" top "$ruby" --base "$gocpu" >"$tmp/pc.txt" 2>&1
+  pr=$? pm=$(grep -c 'period type: incompatible types' "$tmp/pc.txt")
+  [ $gr != 0 ] && [ "$gm" = 1 ] && [ $pr = 1 ] && [ "$pm" = 1 ] ||
+    { bad "ruby-cpu-pyroscope --base go-cpu-unknown: pprof exit $gr, pcol $pr (both refuse: period type)"; cat "$tmp/go.txt" "$tmp/pc.txt" | head -4; }
+fi
 
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]
