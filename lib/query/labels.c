@@ -30,14 +30,23 @@
  * node, one group per label set on it), with the sum of the chosen value.
  * Whether every value of a group adds up to 0: when no stored value and no
  * weight is negative, exactly when every member's values are 0 (one bit a
- * group); otherwise the sum of every value type is kept per group. */
+ * group); otherwise the sum of every value type is kept per group.
+ * With -base pprof merges the profile and the base each alone first
+ * (fetch.go: each fetched profile is merged), dropping what adds up to 0
+ * there, and then the two: a sample of the profile that its own samples
+ * cancel is gone before, so the base's sample of that stack and labels
+ * takes the place of the base's first one, after the profile's.  So a
+ * group's place is its first row of the profile's sources when those add
+ * up to other than 0 (nz0), else its first row of the base's (row1). */
 typedef struct tr_group {
   uint64_t row;   /* the first kept row */
+  uint64_t row1;  /* with -base: the first kept row of the base's sources (UINT64_MAX: none) */
   pcol_sum sum;   /* of the chosen value */
   pcol_sum dsum;  /* of -mean's divisor (pcol_traces_iter_mean) */
   uint32_t ls;    /* its label set */
   uint32_t next;  /* the next group of the same stack node + 1 (0 = none) */
   uint8_t nz;     /* a member has a value that is not 0 */
+  uint8_t nz0;    /* with -base: so in the profile's sources alone */
 } tr_group;
 typedef struct tr_groups {
   pcol_view stack, ls, source, weight, voff, vtype, vval;
@@ -50,6 +59,10 @@ typedef struct tr_groups {
   pcol_u64map tmap;  /* group << 32 | value type (0: the weight) -> tsum index */
   pcol_sum *tsum;    /* per (group, type) met: at most one a stored value or sample */
   size_t ntsum, captsum;
+  const uint8_t *base; /* -base: base[source] & 2 for the base's sources (NULL: none) */
+  pcol_u64map tmap0;   /* -base: the same of the profile's sources alone */
+  pcol_sum *tsum0;
+  size_t ntsum0, captsum0;
   pcol_error *err;
 } tr_groups;
 
@@ -103,6 +116,9 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
     lo = x < lo ? x : lo;
   }
   g->signed_values = lo < 0 || lazy[3];
+  const uint8_t *kinds;
+  PCOL_RETURN_NOT_OK(pcol_q_base_kinds(f, &kinds, err));
+  if (kinds[0] & 2) g->base = kinds;
   return PCOL_OK;
 }
 
@@ -112,19 +128,27 @@ static void tr_groups_free(tr_groups *g) {
   free(g->v);
   pcol_u64map_free(&g->tmap);
   free(g->tsum);
+  pcol_u64map_free(&g->tmap0);
+  free(g->tsum0);
 }
 
-/* adds v to the sum of (group gi, type t) */
-static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v) {
-  uint32_t i;
-  int added;
-  int rc = pcol_u64map_get(&g->tmap, (uint64_t)gi << 32 | t, &i, &added);
-  if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
-  if (added) {
-    if (PCOL_GROW(g->tsum, g->ntsum, g->captsum)) return pcol_oom(g->err);
-    g->tsum[g->ntsum++] = 0;
+/* adds v to the sum of (group gi, type t); of the profile's sources alone
+ * too when side0 */
+static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v, int side0) {
+  for (int k = 0; k < 1 + side0; k++) {
+    pcol_u64map *m = k ? &g->tmap0 : &g->tmap;
+    pcol_sum **sum = k ? &g->tsum0 : &g->tsum;
+    size_t *n = k ? &g->ntsum0 : &g->ntsum, *cap = k ? &g->captsum0 : &g->captsum;
+    uint32_t i;
+    int added;
+    int rc = pcol_u64map_get(m, (uint64_t)gi << 32 | t, &i, &added);
+    if (rc) return rc == PCOL_ENOMEM ? pcol_oom(g->err) : pcol_error_set(g->err, rc, "too many traces");
+    if (added) {
+      if (PCOL_GROW(*sum, *n, *cap)) return pcol_oom(g->err);
+      (*sum)[(*n)++] = 0;
+    }
+    (*sum)[i] += v;
   }
-  g->tsum[i] += v;
   return PCOL_OK;
 }
 
@@ -141,26 +165,30 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
     gi = (uint32_t)g->n++;
-    g->v[gi] = (tr_group){row, 0, 0, ls, g->head[st], 0};
+    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, g->head[st], 0, 0};
     g->head[st] = gi + 1;
   }
   g->v[gi].sum += value;
   uint32_t s = pcol_view_u32(&g->source, row);
-  int rc = PCOL_OK;
+  int side0 = g->base && !(s <= g->nsources && (g->base[s] & 2)), rc = PCOL_OK;
+  if (g->base && !side0 && g->v[gi].row1 == UINT64_MAX) g->v[gi].row1 = row;
+  uint8_t nz = 0;
   if (s <= g->nsources && g->typed[s]) {
     uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
     if (e > g->nvalues) e = g->nvalues;
     for (uint64_t i = a; i < e && !rc; i++) {
       int64_t val = pcol_view_i64(&g->vval, i);
       uint32_t t = pcol_view_u32(&g->vtype, i);
-      if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val);
-      g->v[gi].nz |= val != 0;
+      if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val, side0);
+      nz |= val != 0;
     }
   } else {
     int64_t w = pcol_view_i64(&g->weight, row);
-    if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w);
-    g->v[gi].nz |= w != 0;
+    if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w, side0);
+    nz |= w != 0;
   }
+  g->v[gi].nz |= nz;
+  if (side0) g->v[gi].nz0 |= nz;
   return rc;
 }
 
@@ -183,9 +211,46 @@ static int64_t clamp64(pcol_sum x) { return x > INT64_MAX ? INT64_MAX : x < INT6
  * signed values: its sums, marked first in tr_groups_kept) */
 static void tr_groups_kept(tr_groups *g) {
   if (!g->signed_values) return; /* nz: a member had a value other than 0 */
-  for (size_t i = 0; i < g->n; i++) g->v[i].nz = 0;
+  for (size_t i = 0; i < g->n; i++) g->v[i].nz = g->v[i].nz0 = 0;
   for (size_t i = 0; i < g->tmap.cap; i++)
     if (g->tmap.k[i] && g->tsum[g->tmap.v[i]] != 0) g->v[(g->tmap.k[i] - 1) >> 32].nz = 1;
+  for (size_t i = 0; i < g->tmap0.cap; i++)
+    if (g->tmap0.k[i] && g->tsum0[g->tmap0.v[i]] != 0) g->v[(g->tmap0.k[i] - 1) >> 32].nz0 = 1;
+}
+
+/* -base: pprof's order of the merged samples (tr_group): the groups the
+ * profile's sources keep (nz0) in their order, then the others by their
+ * first row of the base's.  *ord (free it): the group indices in that
+ * order, NULL without a base (the groups' own order). */
+typedef struct tr_place {
+  uint64_t key; /* nz0: the first row; else past them, the base's first row */
+  uint32_t gi;
+  uint8_t later;
+} tr_place;
+static int tr_place_cmp(const void *pa, const void *pb) {
+  const tr_place *a = pa, *b = pb;
+  if (a->later != b->later) return a->later ? 1 : -1;
+  return (a->key > b->key) - (a->key < b->key);
+}
+static int tr_base_order(const tr_groups *g, uint32_t **ord) {
+  *ord = NULL;
+  if (!g->base || !g->n) return PCOL_OK;
+  tr_place *p = malloc(g->n * sizeof *p);
+  uint32_t *o = malloc(g->n * sizeof *o);
+  if (!p || !o) {
+    free(p);
+    free(o);
+    return pcol_oom(g->err);
+  }
+  for (size_t i = 0; i < g->n; i++) {
+    const tr_group *x = &g->v[i];
+    p[i] = (tr_place){x->nz0 ? x->row : x->row1, (uint32_t)i, !x->nz0};
+  }
+  qsort(p, g->n, sizeof *p, tr_place_cmp);
+  for (size_t i = 0; i < g->n; i++) o[i] = p[i].gi;
+  free(p);
+  *ord = o;
+  return PCOL_OK;
 }
 
 /* ------------------------------------------------------------- tags */
@@ -617,14 +682,17 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc && div)
     rc = pcol_q_values_iter_need(f, sel, &flt, div, tr_need, PCOL_NCOLS(tr_need), tr_group_div, &g, err);
   if (!rc) tr_groups_kept(&g);
+  uint32_t *ord = NULL;
+  if (!rc) rc = tr_base_order(&g, &ord);
   for (size_t i = 0; !rc && i < g.n; i++) {
-    const tr_group *x = &g.v[i];
+    const tr_group *x = &g.v[ord ? ord[i] : i];
     if (!x->nz) continue;
     int64_t value = clamp64(x->sum), d = div ? clamp64(x->dsum) : 0;
     if (d && !(value == INT64_MIN && d == -1)) value /= d;
     rc = tr_row(&c, x->row, value);
     if (rc > 0) rc = 0, i = g.n; /* the callback asked to stop */
   }
+  free(ord);
   tr_groups_free(&g);
   pcol_filter_free(&flt);
   pcol_q_tagkeys_free(&c.ks);

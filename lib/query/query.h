@@ -488,6 +488,9 @@ int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
  * own total (top --by label's relative one); pcol_q_weights does it itself. */
 int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                       const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
+/* Which sources of f hold a subtracted base: *kinds[s] 1 -diff_base, 2
+ * -base, [0] the kinds any source has (kept on f, not to be freed). */
+int pcol_q_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
 /* A numeric label's name as pprof's measurement.ScaledLabel(v, from, to)
  * makes it (tags, tag frames, top --by label): pcol_unit_label, but "raw"
  * is a unit pprof does not know (units.c).  to NULL: "minimum". */

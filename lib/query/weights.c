@@ -740,6 +740,10 @@ static int base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
   return PCOL_OK;
 }
 
+int pcol_q_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err) {
+  return base_kinds(f, kinds, err);
+}
+
 /* go tool pprof's total (report.go computeTotal) where a base was
  * subtracted (base_kinds).  -diff_base: the |values| of the samples
  * labelled PCOL_DIFF_BASE_KEY = "true" alone, so shares are of the base

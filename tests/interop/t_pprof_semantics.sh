@@ -25,6 +25,8 @@
 #     label), not in the unit it gives
 #   - --base/--diff-base in another unit of the value's family (scaled into
 #     the finer one, as pprof's ScaleProfiles); another period type refused
+#   - traces --base in pprof's order (the profile and the base each merged
+#     alone first)
 #   - no node left (--node-fraction): each number in its own unit, as
 #     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -414,6 +416,27 @@ if [ -f "$ruby" ] && [ -f "$gocpu" ]; then
   [ $gr != 0 ] && [ "$gm" = 1 ] && [ $pr = 1 ] && [ "$pm" = 1 ] ||
     { bad "ruby-cpu-pyroscope --base go-cpu-unknown: pprof exit $gr, pcol $pr (both refuse: period type)"; cat "$tmp/go.txt" "$tmp/pc.txt" | head -4; }
 fi
+
+# traces --base: pprof merges the profile and the base each alone first, so
+# X, whose samples cancel in the profile, takes the base's place, after Y
+for n in 'oa:sample { location_id: 1 value: 5 } sample { location_id: 1 value: -5 } sample { location_id: 2 value: 3 }' \
+  'ob:sample { location_id: 1 value: 2 }' 'oc:sample { location_id: 1 value: 4 } sample { location_id: 2 value: 1 }'; do
+  pbtext "${n%%:*}" <<PB
+sample_type { type: 1 unit: 2 }
+${n#*:}
+location { id: 1 line { function_id: 1 line: 1 } }
+location { id: 2 line { function_id: 2 line: 2 } }
+function { id: 1 name: 3 filename: 5 }
+function { id: 2 name: 4 filename: 5 }
+string_table: ["", "alloc_space", "bytes", "X", "Y", "t.go"]
+PB
+done
+for pair in "oa ob" "ob oa" "oa oc" "oc oa"; do
+  set -- $pair
+  traces "$tmp/$1.pb" -base="$tmp/$2.pb" -- --base "$tmp/$2.pb"
+  traces "$tmp/$1.pb" -diff_base="$tmp/$2.pb" -- --diff-base "$tmp/$2.pb"
+done
+set --
 
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]
