@@ -274,21 +274,33 @@ static int64_t fn_start_line(const topctx *t, uint32_t fn) {
   return sl == PCOL_NA_I64 ? 0 : sl;
 }
 
-/* pprof's node of a frame without a function name (graph.go nodeInfo:
- * `if o.ObjNames || name == ""`, the whole NodeInfo the key) is its
- * mapping's file (the full path, though "[base]" is printed) and its
- * function's start line: appended to t->scratch, after a NUL, when the
- * frame has either (two libx.so of two directories, or two nameless
- * functions of one binary, are two rows of one name, as pprof prints them). */
-static int frame_identity(topctx *t, uint32_t loc, uint32_t fn, pcol_error *err) {
+static int cur_obj(topctx *t, pcol_str *out, pcol_error *err);
+/* Appends to t->scratch the part of pprof's node (graph.go nodeInfo) that
+ * keeps apart frames without a function name (and, with ObjNames, all
+ * lines): function fn's start line and the mapping file (the full path)
+ * of the location being keyed (t->cur_loc).  *any: either is set. */
+static int obj_part(topctx *t, uint32_t fn, int *any, pcol_error *err) {
   int64_t sl = fn_start_line(t, fn);
-  uint32_t m = loc && loc <= t->fc.nloc ? pcol_frames_mapping(&t->fc.fr, loc) : 0;
-  pcol_str obj = {NULL, 0};
-  if (m) PCOL_RETURN_NOT_OK(pcol_string(t->fc.f, pcol_view_u32(&t->fc.map_file, m - 1), &obj, err));
-  if (!sl && !obj.len) return PCOL_OK;
-  if (pcol_buf_append(&t->scratch, "", 1) || pcol_buf_append(&t->scratch, &sl, sizeof sl) ||
-      (obj.len && pcol_buf_append(&t->scratch, obj.ptr, obj.len)))
+  pcol_str obj;
+  PCOL_RETURN_NOT_OK(cur_obj(t, &obj, err));
+  *any = sl || obj.len;
+  if (pcol_buf_append(&t->scratch, &sl, sizeof sl) || (obj.len && pcol_buf_append(&t->scratch, obj.ptr, obj.len)))
     return pcol_oom(err);
+  return PCOL_OK;
+}
+
+/* pprof's node of a frame without a function name (`if o.ObjNames || name
+ * == ""`, the whole NodeInfo the key) is its mapping's file (though
+ * "[base]" is printed) and its function's start line: appended to
+ * t->scratch after a NUL when the frame has either (two libx.so of two
+ * directories, or two nameless functions of one binary, are two rows of
+ * one name, as pprof prints them). */
+static int frame_identity(topctx *t, uint32_t fn, pcol_error *err) {
+  size_t at = t->scratch.len;
+  int any;
+  if (pcol_buf_append(&t->scratch, "", 1)) return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(obj_part(t, fn, &any, err));
+  if (!any) t->scratch.len = at; /* nothing to tell apart: the name alone */
   return PCOL_OK;
 }
 
@@ -302,7 +314,8 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t fn, uint32_t *key, pcol
   if (t->scratch.len && pcol_buf_append(&t->scratch, " ", 1)) return pcol_oom(err);
   PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(&t->fc, loc, &t->scratch, err));
   size_t shown = t->scratch.len;
-  if (t->unnamed_is_frame) PCOL_RETURN_NOT_OK(frame_identity(t, loc, fn, err));
+  t->cur_loc = loc; /* (the callers' location already) */
+  if (t->unnamed_is_frame) PCOL_RETURN_NOT_OK(frame_identity(t, fn, err));
   return name_key(t, (const char *)t->scratch.data, t->scratch.len, shown, key, err);
 }
 
@@ -530,16 +543,11 @@ static int cur_obj(topctx *t, pcol_str *out, pcol_error *err) {
   return PCOL_OK;
 }
 
-/* The id in t->xids of (function fn's start line, the location's mapping
- * file): the part of pprof's node (graph.go nodeInfo) that keeps apart the
- * lines of functions without a name (and, with ObjNames, all lines). */
+/* The id in t->xids of obj_part's (start line, mapping file). */
 static int obj_xid(topctx *t, uint32_t fn, uint32_t *xid, pcol_error *err) {
-  int64_t sl = fn_start_line(t, fn);
-  pcol_str obj;
-  PCOL_RETURN_NOT_OK(cur_obj(t, &obj, err));
+  int any;
   t->scratch.len = 0;
-  if (pcol_buf_append(&t->scratch, &sl, sizeof sl) || (obj.len && pcol_buf_append(&t->scratch, obj.ptr, obj.len)))
-    return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(obj_part(t, fn, &any, err));
   return pcol_q_key_intern(&t->xids, (const char *)t->scratch.data, t->scratch.len, 1, xid, err);
 }
 
