@@ -1487,8 +1487,8 @@ PCOL_API void pcol_list_free(pcol_list *l);
 /* What `pcol info` says of each source, in O(sources x log samples):
  * type and URI, the timestamp (seconds, NA), its samples (rows) and the
  * span of their times (first time_ns, end of the last sample; NA without
- * times), pprof's period (period_type/unit) or Rprof's interval (as
- * "sample.interval"/"nanoseconds"), its duration in ns (meta
+ * times), the period (period_type/unit: OTLP's, else pprof's, spec.md
+ * §7) or Rprof's interval (as "sample.interval"/"nanoseconds"), its duration in ns (meta
  * otlp.duration_nano, else pprof.duration_nanos: spec.md §7; NA otherwise), the
  * value types it declares (value_types ids) and the value the views add up
  * by default (pcol_value_resolve with this source alone).  Strings are

@@ -20,8 +20,8 @@ static const cli_command commands[] = {
      opts_unpack, cmd_unpack},
     {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",
-     "Each source first: its type and URI, start time, period (pprof's period, Rprof's\n"
-     "sample.interval), duration (OTLP's duration_nano, else pprof's duration_nanos),\n"
+     "Each source first: its type and URI, start time, period (OTLP's period, else pprof's;\n"
+     "Rprof's sample.interval), duration (OTLP's duration_nano, else pprof's duration_nanos),\n"
      "number of samples and the span of their times, its value types and the one\n"
      "views add up by default.  Then the file:\n"
      "version, tables and row counts, sections with sizes and codecs.  The sources\n"

@@ -28,6 +28,7 @@
 #include "bytes.h"   /* pcol_str_is */
 #include "keys.h"    /* PPROF_META_DEFAULT_SAMPLE_TYPE */
 #include "columns.h" /* PCOL_NCOLS, pcol_columns */
+#include "period.h"  /* pcol_period, pcol_source_period */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,13 +63,11 @@ static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, p
   *has = 0;
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= ns && !*has; s++) {
-    int a = pcol_meta_get(f, (uint32_t)s, PPROF_META_PERIOD_TYPE_TYPE, type, err);
-    if (a && a != PCOL_ENOTFOUND) return a;
-    int b = pcol_meta_get(f, (uint32_t)s, PPROF_META_PERIOD_TYPE_UNIT, unit, err);
-    if (b && b != PCOL_ENOTFOUND) return b;
-    if (a) *type = (pcol_str){"", 0};
-    if (b) *unit = (pcol_str){"", 0};
-    *has = !a || !b;
+    pcol_period pd; /* THE period rule (lib/core/period.c) */
+    PCOL_RETURN_NOT_OK(pcol_source_period(f, (uint32_t)s, &pd, err));
+    *type = pd.has_type ? pd.type : (pcol_str){"", 0};
+    *unit = pd.has_unit ? pd.unit : (pcol_str){"", 0};
+    *has = pd.has_type || pd.has_unit;
   }
   return PCOL_OK;
 }

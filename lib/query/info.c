@@ -23,6 +23,7 @@
 #include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_rtime_free, pcol_count_types, pcol_rtime, ... */
+#include "period.h"   /* pcol_period, pcol_source_period */
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,14 +194,16 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
       if ((rc = pass_open(f, &pc, any_cvt, err))) break;
       pass_source(f, &pc, nrows, &lo, cvt[id], x);
     }
-    /* period: pprof's, or Rprof's interval; duration: OTLP's, else pprof's
+    /* period: OTLP's or pprof's, or Rprof's interval; duration: OTLP's, else pprof's
      * (spec.md §7's duration rule, as lib/core/wall.c reads it) */
     if ((rc = meta_i64(f, id, OTLP_META_DURATION_NANO, &x->duration_ns, err))) break;
     if (x->duration_ns == PCOL_NA_I64 || x->duration_ns < 0)
       if ((rc = meta_i64(f, id, PPROF_META_DURATION_NANOS, &x->duration_ns, err))) break;
-    if ((rc = meta_i64(f, id, PPROF_META_PERIOD, &x->period, err))) break;
-    if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_TYPE, &x->period_type, err))) break;
-    if ((rc = meta_str(f, id, PPROF_META_PERIOD_TYPE_UNIT, &x->period_unit, err))) break;
+    pcol_period pd; /* THE period rule (lib/core/period.c) */
+    if ((rc = pcol_source_period(f, id, &pd, err))) break;
+    x->period = pd.has_period ? pd.period : PCOL_NA_I64;
+    x->period_type = pd.type;
+    x->period_unit = pd.unit;
     x->period_min = x->period_max = PCOL_NA_I64;
     if (x->period == PCOL_NA_I64) {
       int64_t us, iv_lo, iv_hi;

@@ -94,6 +94,37 @@ EOF
   $J compare "$PCOL" "$tmp/g2.pcol" "$tmp/g2.json" >/dev/null || fail "export: pcol disagrees with protoc"
   $PCOL cat "$tmp/g2.pcol" --table sample_labels | grep -q '0102030405060708090a0b0c0d0e0f10' ||
     fail "trace id lost through the export"
+  # the period (spec.md §7's period rule): the first Profile's period_type
+  # and period as protoc reads them from the message reach pcol info, the
+  # pprof export (protoc's reading of its bytes, and go tool pprof -raw's
+  # PeriodType:/Period: lines) and pcol info/top of that export packed again
+  period_of() { # protoc's text of an OTLP message or a pprof Profile -> "TYPE UNIT PERIOD"
+    python3 -c '
+import re, sys
+t = sys.stdin.read()
+strs = [eval(s) for s in re.findall(r"^\s*string_table: (\".*\")$", t, re.M)]
+m = re.search(r"period_type \{\s*type(?:_strindex)?: (\d+)\s*unit(?:_strindex)?: (\d+)\s*\}\s*period: (\d+)", t)
+print(strs[int(m.group(1))], strs[int(m.group(2))], m.group(3)) if m else print("none")'
+  }
+  want=$(decode <"$tmp/g.bin" | period_of)
+  [ "$want" != none ] || fail "the generated message has no period"
+  $PCOL unpack "$tmp/g.pcol" --source 1 --to pprof -o "$tmp/g1.pb.gz" || fail "generated: unpack --to pprof"
+  got=$(gunzip -c "$tmp/g1.pb.gz" | protoc --proto_path="$REPO/format" profile.proto --decode=perftools.profiles.Profile | period_of)
+  [ "$got" = "$want" ] || fail "OTLP -> pprof: period type and period $got, the message's $want"
+  if command -v go >/dev/null 2>&1; then
+    set -- $want
+    go tool pprof -raw "$tmp/g1.pb.gz" 2>/dev/null | grep -a '^Period' >"$tmp/g1.raw"
+    printf 'PeriodType: %s %s\nPeriod: %s\n' "$1" "$2" "$3" | cmp -s - "$tmp/g1.raw" ||
+      fail "OTLP -> pprof: go tool pprof -raw shows $(cat "$tmp/g1.raw"), the message has $want"
+  fi
+  pinfo() { $PCOL info "$1" --format json | grep -o '"period":[^,]*,"period_type":[^,]*,"period_unit":[^,]*' | head -1; }
+  set -- $want
+  [ "$(pinfo "$tmp/g.pcol")" = "\"period\":$3,\"period_type\":\"$1\",\"period_unit\":\"$2\"" ] ||
+    fail "pcol info: source 1's period $(pinfo "$tmp/g.pcol"), the message's $want"
+  $PCOL pack "$tmp/g1.pb.gz" -o "$tmp/g1.pcol" || fail "pack the pprof export"
+  [ "$(pinfo "$tmp/g1.pcol")" = "$(pinfo "$tmp/g.pcol")" ] || fail "otlp -> pprof -> pcol: info's period changes"
+  [ "$($PCOL top "$tmp/g1.pcol" | tail -n +2)" = "$($PCOL top "$tmp/g.pcol" --source 1 | tail -n +2)" ] ||
+    fail "otlp -> pprof -> pcol: top changes"
 fi
 
 # ---------------------------------------- the eBPF profiler, for real

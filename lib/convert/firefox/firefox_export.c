@@ -30,6 +30,7 @@
 #include "bytes.h"    /* pcol_str_is */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, PCOL_BUF_PUSH, ... */
 #include "hash.h"     /* pcol_hs_add, pcol_hs_end, pcol_hs_init, ... */
+#include "period.h"   /* pcol_period, pcol_source_period */
 #include "reader.h"   /* pcol_source_rows */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
 #include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
@@ -473,11 +474,10 @@ static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
  * selected rows. */
 static int64_t source_interval(fx *x, uint32_t s, int64_t gap) {
   int64_t v;
-  pcol_str u;
-  if (pcol_meta_get_i64(x->f, s, PPROF_META_PERIOD, &v, NULL) == PCOL_OK && v > 0 &&
-      pcol_meta_get(x->f, s, PPROF_META_PERIOD_TYPE_UNIT, &u, NULL) == PCOL_OK &&
-      pcol_str_is(u, PCOL_UNIT_NANOSECONDS))
-    return v;
+  pcol_period pd; /* THE period rule (lib/core/period.c) */
+  if (pcol_source_period(x->f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
+      pd.has_unit && pcol_str_is(pd.unit, PCOL_UNIT_NANOSECONDS))
+    return pd.period;
   if (pcol_meta_get_i64(x->f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 &&
       v < INT64_MAX / 1000)
     return v * 1000;

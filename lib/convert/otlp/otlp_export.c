@@ -25,6 +25,7 @@
 #include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash2, pcol_hset, pcol_hset_find, ... */
+#include "period.h"   /* pcol_period, pcol_source_period */
 #include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
 #include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
@@ -840,21 +841,16 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   x->rc = 0;
   otlp_vtype *pt = NULL;
   int64_t period = 0;
-  pcol_str a, b;
-  int ha = meta(x, src, OTLP_META_PERIOD_TYPE_TYPE, &a), hb = meta(x, src, OTLP_META_PERIOD_TYPE_UNIT, &b);
-  if (!ha && !hb) {
-    ha = meta(x, src, PPROF_META_PERIOD_TYPE_TYPE, &a);
-    hb = meta(x, src, PPROF_META_PERIOD_TYPE_UNIT, &b);
-  }
-  if (ha || hb) {
+  pcol_period pd; /* THE period rule (lib/core/period.c) */
+  if ((x->rc = pcol_source_period(f, src, &pd, x->err))) return x->rc;
+  if (pd.has_type || pd.has_unit) {
     pt = xalloc(x, sizeof *pt);
     if (!pt) return x->rc;
     P(value_type__init)(pt);
-    pt->type_strindex = ha ? str_bytes(x, a.ptr, a.len) : 0;
-    pt->unit_strindex = hb ? str_bytes(x, b.ptr, b.len) : 0;
+    pt->type_strindex = pd.has_type ? str_bytes(x, pd.type.ptr, pd.type.len) : 0;
+    pt->unit_strindex = pd.has_unit ? str_bytes(x, pd.unit.ptr, pd.unit.len) : 0;
   }
-  if (!meta_num(x, src, OTLP_META_PERIOD, &period) && !meta_num(x, src, PPROF_META_PERIOD, &period))
-    period = 0;
+  period = pd.period;
   if (vc.synth && vc.interval_ns && !pt) {
     pt = xalloc(x, sizeof *pt);
     if (!pt) return x->rc;

@@ -25,6 +25,7 @@
 #include "bytes.h"    /* pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
+#include "period.h"   /* pcol_period, pcol_source_period */
 #include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
 #include "select.h"   /* pcol_sample_cols */
 #include "stream.h"   /* pcol_budget_close, pcol_budget, pcol_budget_open */
@@ -721,19 +722,15 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       pr->period = si->interval_ns;
       break;
     }
-    pcol_str pt, pu, pp;
-    int a = pcol_meta_get(f, (uint32_t)(i + 1), PPROF_META_PERIOD_TYPE_TYPE, &pt, x->err);
-    int b = pcol_meta_get(f, (uint32_t)(i + 1), PPROF_META_PERIOD_TYPE_UNIT, &pu, x->err);
-    int c = pcol_meta_get(f, (uint32_t)(i + 1), PPROF_META_PERIOD, &pp, x->err);
-    if ((a && a != PCOL_ENOTFOUND) || (b && b != PCOL_ENOTFOUND) || (c && c != PCOL_ENOTFOUND))
-      return x->rc = a ? a : b ? b : c;
-    if (a && b && c) continue;
-    if (!a || !b) {
-      P->period_type.type = a ? 0 : str_bytes(x, pt.ptr, pt.len);
-      P->period_type.unit = b ? 0 : str_bytes(x, pu.ptr, pu.len);
+    pcol_period pd; /* THE period rule: an OTLP source's, else pprof's */
+    if ((x->rc = pcol_source_period(f, (uint32_t)(i + 1), &pd, x->err))) return x->rc;
+    if (!pd.has_type && !pd.has_unit && !pd.has_period) continue;
+    if (pd.has_type || pd.has_unit) {
+      P->period_type.type = pd.has_type ? str_bytes(x, pd.type.ptr, pd.type.len) : 0;
+      P->period_type.unit = pd.has_unit ? str_bytes(x, pd.unit.ptr, pd.unit.len) : 0;
       pr->period_type = &P->period_type;
     }
-    if (!c && !pcol_str_i64(pp, &iv)) pr->period = iv;
+    pr->period = pd.period;
     break;
   }
   /* every comment of every involved source, in order */

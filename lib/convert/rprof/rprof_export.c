@@ -10,7 +10,9 @@
  * pprof sample's samples/count, else the weight).  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
 #include "frames.h"
-#include "keys.h"     /* PCOL_SRC_RPROF, PPROF_META_PERIOD, PPROF_META_PERIOD_TYPE_UNIT, ... */
+#include "keys.h"     /* PCOL_SRC_RPROF, RPROF_META_EOL, RPROF_META_INTERVAL_US, ... */
+#include "bytes.h"    /* pcol_str_is */
+#include "period.h"   /* pcol_period, pcol_source_period */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_write_error */
 #include "buf.h"      /* pcol_buf_append, pcol_buf_free, pcol_buf, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
@@ -165,9 +167,12 @@ static int meta_is(rp_out *r, uint32_t src, const char *key, const char *val) {
 static uint64_t source_interval(rp_out *r, uint32_t src) {
   uint64_t v;
   if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
-  if (meta_is(r, src, PPROF_META_PERIOD_TYPE_UNIT, "nanoseconds") &&
-      meta_u64(r, src, PPROF_META_PERIOD, &v) && v)
+  pcol_period pd; /* THE period rule (lib/core/period.c) */
+  if (pcol_source_period(r->f, src, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
+      pd.has_unit && pcol_str_is(pd.unit, "nanoseconds")) {
+    v = (uint64_t)pd.period;
     return v < 1000 ? 1 : (v + 500) / 1000;
+  }
   return 10000;
 }
 
