@@ -17,55 +17,16 @@
  * kept. */
 #include "query.h"
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
-#include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
+#include "hash.h"     /* pcol_u64map (the edges' slots) */
 #include "filter.h"   /* pcol_rx_compile, pcol_rx_match */
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct ptab { /* edges by (caller << 32 | callee) */
-  pcol_u64map map;    /* -> index into the edge arrays */
-  uint32_t n, ecap;
-  pcol_sum *w;
-  uint32_t *onpath;
-  uint8_t *inl; /* every first occurrence was inlined */
-} ptab;
-
-static void ptab_free(ptab *t) {
-  pcol_u64map_free(&t->map);
-  free(t->w);
-  free(t->onpath);
-  free(t->inl);
-}
-
-/* The edge from -> to (added when new); UINT32_MAX when out of memory. */
-static uint32_t ptab_get(ptab *t, uint32_t from, uint32_t to) {
-  uint32_t e;
-  int added;
-  if (pcol_u64map_get(&t->map, (uint64_t)from << 32 | to, &e, &added)) return UINT32_MAX;
-  if (!added) return e;
-  if (t->n == t->ecap) {
-    uint32_t nc = t->ecap ? 2 * t->ecap : 128;
-    pcol_sum *w = realloc(t->w, nc * sizeof *w);
-    if (w) t->w = w;
-    uint32_t *o = realloc(t->onpath, nc * sizeof *o);
-    if (o) t->onpath = o;
-    uint8_t *l = realloc(t->inl, nc);
-    if (l) t->inl = l;
-    if (!w || !o || !l) return UINT32_MAX;
-    t->ecap = nc;
-  }
-  t->n++; /* == the map's count: e is the next edge */
-  t->w[e] = 0;
-  t->onpath[e] = 0;
-  t->inl[e] = 1;
-  return e;
-}
 
 typedef struct peek_walk {
   const pcol_q_inl_state *s;
   const uint8_t *matched; /* [nkeys + 1] */
   uint32_t *kk;           /* [nstacks + 1]: the innermost key on the path to the node */
-  ptab edges;
+  pcol_q_edges edges; /* path[edge]: how many times the edge is on the path */
 } peek_walk;
 
 /* The edges at stack node n, in pprof's order (outermost line first):
@@ -78,14 +39,12 @@ static int node_edges(peek_walk *pw, uint32_t n, int enter) {
   for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc]; j--) {
     uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
     if (caller && caller != key && (pw->matched[caller] || pw->matched[key])) {
-      uint32_t e = ptab_get(&pw->edges, caller, key);
-      if (e == UINT32_MAX) return PCOL_ENOMEM;
-      if (!enter) {
-        pw->edges.onpath[e]--;
-      } else if (pw->edges.onpath[e]++ == 0 && enter == 1) {
-        pw->edges.w[e] += pcol_q_nsum_at(&s->sub, n); /* 128 bits: cannot overflow (F4) */
-        if (!(x >> 31)) pw->edges.inl[e] = 0;
-      }
+      uint32_t e;
+      if (pcol_q_edge_get(&pw->edges, caller, key, &e)) return PCOL_ENOMEM;
+      if (!enter)
+        pw->edges.path[e]--;
+      else if (pw->edges.path[e]++ == 0 && enter == 1) /* first on the path */
+        pcol_q_edge_count(&pw->edges, e, (int)(x >> 31), pcol_q_nsum_at(&s->sub, n));
     }
     caller = key;
   }
@@ -100,8 +59,7 @@ static int edges_visit(void *ctx, uint32_t n, int mode) {
 /* For the tree walk after the path walk gave up: the edges anew. */
 static int edges_reset(void *ctx) {
   peek_walk *pw = ctx;
-  ptab_free(&pw->edges);
-  memset(&pw->edges, 0, sizeof pw->edges);
+  pcol_q_edges_free(&pw->edges);
   return 0;
 }
 
@@ -190,11 +148,11 @@ static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, p
     if (!rc) rc = peek_walk_run(&pw, u, err);
     free(u);
   }
-  if (!rc && pw.edges.n) {
+  if (!rc && pw.edges.map.n) {
     /* each edge once in its callee's "in" list and once in its caller's
      * "out" list, when that key matched */
-    ptab *e = &pw.edges;
-    out->edges_ = calloc(2 * (size_t)e->n, sizeof *out->edges_);
+    pcol_q_edges *e = &pw.edges;
+    out->edges_ = calloc(2 * e->map.n, sizeof *out->edges_);
     if (!out->edges_) rc = pcol_oom(err);
     for (size_t i = 0; !rc && i < e->map.cap; i++) { /* the map's slots: key + 1, or 0 */
       if (!e->map.k[i]) continue;
@@ -215,7 +173,7 @@ static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, p
       if (!e->map.k[i]) continue;
       uint64_t k = e->map.k[i] - 1;
       uint32_t from = (uint32_t)(k >> 32), to = (uint32_t)k, id = e->map.v[i];
-      pcol_peek_edge ed = {{NULL, 0}, {NULL, 0}, e->w[id], e->inl[id]};
+      pcol_peek_edge ed = {{NULL, 0}, {NULL, 0}, e->w[id], e->all_inl[id] == 1};
       if ((node_of[to] >= 0 || node_of[from] >= 0) &&
           ((rc = pcol_q_top_name(t, from, &ed.caller, err)) ||
            (rc = pcol_q_top_name(t, to, &ed.callee, err))))
@@ -239,7 +197,7 @@ static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, p
   free(matched);
   free(node_of);
   free(pw.kk);
-  ptab_free(&pw.edges);
+  pcol_q_edges_free(&pw.edges);
   if (rc) pcol_peek_free(out);
   return rc;
 }

@@ -246,6 +246,7 @@ typedef struct pcol_q_inl_state {
   pcol_sum total;
   int grouped; /* total is pprof's over merged samples (pcol_q_nsum) */
   uint32_t *fk; /* sums mode's flat key a node, kept for marks made later (top.c) */
+  uint32_t *pre_end, *pre_ord; /* and its preorder of the nodes (top.c trie_preorder) */
 } pcol_q_inl_state;
 void pcol_q_inl_free(pcol_q_inl_state *s);
 /* -mean's walks (peek, the text graph): pprof's graph takes every sample
@@ -427,16 +428,24 @@ const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t);
  * name's id in it, for k = 1..the result's nkeys; else NULL. */
 const uint32_t *pcol_q_top_key_ids(const pcol_top *t);
 /* pprof's call edges (caller key, callee key), for its "(inline)" marks
- * (top.c): whether every call along an edge went into an inlined line, and
- * the weight through it.  add: one call (new or not); mark: inl[callee] |=
- * 1 (all inline) or 2 (not) for each edge of |weight| >= cutoff. */
+ * (top.c) and -peek's lists (peek.c): the weight through an edge and
+ * whether every call along it went into an inlined line.  pprof counts an
+ * edge once a sample, at its first occurrence from the root (graph.go
+ * newGraph's seenEdge): a pass calls pcol_q_edge_count only there, and
+ * keeps in path[edge] what it needs to know that (a count of the edge on
+ * the current path, or where the subtree of its first occurrence ends).
+ * get: the edge (new: no call counted yet, path 0); mark: inl[callee] |= 1
+ * (all inline) or 2 (not) for each counted edge of |weight| >= cutoff. */
+enum { PCOL_Q_EDGE_UNCOUNTED = 2 }; /* all_inl of an edge with no call counted yet */
 typedef struct pcol_q_edges {
   pcol_u64map map;  /* caller << 32 | callee -> edge */
-  uint8_t *all_inl; /* per edge */
+  uint8_t *all_inl; /* per edge: 1 every call counted was inlined, 0 not, or UNCOUNTED */
   pcol_sum *w;      /* weight through the edge */
-  size_t cap;
+  uint32_t *path;   /* per edge: the counting pass's own */
+  size_t cap;       /* (the edges: map.n) */
 } pcol_q_edges;
-int pcol_q_edge_add(pcol_q_edges *e, uint32_t from, uint32_t to, int inl, pcol_sum w);
+int pcol_q_edge_get(pcol_q_edges *e, uint32_t from, uint32_t to, uint32_t *id);
+void pcol_q_edge_count(pcol_q_edges *e, uint32_t id, int inl, pcol_sum w);
 void pcol_q_edges_mark(const pcol_q_edges *e, pcol_sum cutoff, uint8_t *inl);
 void pcol_q_edges_free(pcol_q_edges *e);
 /* PCOL_INLINE_* of a key's marks */

@@ -56,6 +56,8 @@ void pcol_q_inl_free(pcol_q_inl_state *s) {
   pcol_q_own_free(&s->own);
   free(s->touched);
   free(s->fk);
+  free(s->pre_end);
+  free(s->pre_ord);
   memset(s, 0, sizeof *s);
 }
 
@@ -875,27 +877,32 @@ size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
  * (pcol_q_edges, query.h: top_many.c adds up the edges of many files). */
 typedef pcol_q_edges edge_tab;
 
-int pcol_q_edge_add(edge_tab *e, uint32_t from, uint32_t to, int inl, pcol_sum w) {
-  uint32_t i;
+int pcol_q_edge_get(edge_tab *e, uint32_t from, uint32_t to, uint32_t *id) {
   int added;
-  if (pcol_u64map_get(&e->map, (uint64_t)from << 32 | to, &i, &added)) return PCOL_ENOMEM;
+  if (pcol_u64map_get(&e->map, (uint64_t)from << 32 | to, id, &added)) return PCOL_ENOMEM;
   if (added) {
+    uint32_t i = *id;
     if (i >= e->cap) {
       size_t nc = e->cap ? 2 * e->cap : 1024;
       uint8_t *nf = realloc(e->all_inl, nc);
       if (nf) e->all_inl = nf;
       pcol_sum *nw = realloc(e->w, nc * sizeof *nw);
       if (nw) e->w = nw;
-      if (!nf || !nw) return PCOL_ENOMEM;
+      uint32_t *np = realloc(e->path, nc * sizeof *np);
+      if (np) e->path = np;
+      if (!nf || !nw || !np) return PCOL_ENOMEM;
       e->cap = nc;
     }
-    e->all_inl[i] = (uint8_t)inl;
+    e->all_inl[i] = PCOL_Q_EDGE_UNCOUNTED;
     e->w[i] = 0;
-  } else if (!inl) {
-    e->all_inl[i] = 0;
+    e->path[i] = 0;
   }
-  if (__builtin_add_overflow(e->w[i], w, &e->w[i])) e->w[i] = w < 0 ? INT64_MIN : INT64_MAX;
   return PCOL_OK;
+}
+
+void pcol_q_edge_count(edge_tab *e, uint32_t i, int inl, pcol_sum w) {
+  if (e->all_inl[i] == PCOL_Q_EDGE_UNCOUNTED || !inl) e->all_inl[i] = (uint8_t)!!inl;
+  if (__builtin_add_overflow(e->w[i], w, &e->w[i])) e->w[i] = w < 0 ? INT64_MIN : INT64_MAX;
 }
 
 /* The keys that can be marked "(inline)" (kept: among kept[key]; NULL:
@@ -929,15 +936,25 @@ static uint8_t *may_locs(const pcol_q_inl_state *s, const uint8_t *may) {
 }
 
 /* The edges of a node into its location's lines, outermost line first,
- * from caller (the innermost key on the path above it), each of weight w. */
-static inline __attribute__((always_inline)) int node_edges(edge_tab *e, const pcol_q_inl_state *s, uint32_t loc, uint32_t caller,
-                      const uint8_t *kept, const uint8_t *may, const uint32_t *id, pcol_sum w,
-                      uint32_t *last) {
+ * from caller (the innermost key on the path above it), each of weight w:
+ * counted where it is first on the path, that is where no ancestor (nor
+ * an outer line of the node) had it.  pre: the node's place in the trie's
+ * preorder, end: its subtree's end (trie_preorder); e->path[edge] is the
+ * end of the subtree of the edge's last counted occurrence, which holds
+ * the node exactly while pre < that end. */
+static inline int node_edges(edge_tab *e, const pcol_q_inl_state *s, uint32_t loc, uint32_t caller,
+                             const uint8_t *kept, const uint8_t *may, const uint32_t *id, pcol_sum w,
+                             uint32_t pre, uint32_t end, uint32_t *last) {
   for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc]; j--) {
-    uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu;
+    uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu, i;
     if (kept && !kept[key]) continue;
-    if (may && caller && caller != key && may[key] && pcol_q_edge_add(e, id ? id[caller] : caller, id ? id[key] : key, (int)(x >> 31), w))
-      return PCOL_ENOMEM;
+    if (may && caller && caller != key && may[key]) {
+      if (pcol_q_edge_get(e, id ? id[caller] : caller, id ? id[key] : key, &i)) return PCOL_ENOMEM;
+      if (pre >= e->path[i]) {
+        pcol_q_edge_count(e, i, (int)(x >> 31), w);
+        e->path[i] = end;
+      }
+    }
     caller = key;
   }
   if (last) *last = caller;
@@ -949,13 +966,15 @@ void pcol_q_edges_mark(const edge_tab *e, pcol_sum cutoff, uint8_t *inl) {
   for (size_t i = 0; i < e->map.cap; i++) {
     if (!e->map.k[i]) continue; /* the map's slots: key + 1, or 0 */
     uint32_t id = e->map.v[i], callee = (uint32_t)(e->map.k[i] - 1);
-    if (mag(e->w[id]) >= (pcol_umag)cutoff) inl[callee] |= e->all_inl[id] ? 1 : 2;
+    if (e->all_inl[id] != PCOL_Q_EDGE_UNCOUNTED && mag(e->w[id]) >= (pcol_umag)cutoff)
+      inl[callee] |= e->all_inl[id] ? 1 : 2;
   }
 }
 void pcol_q_edges_free(edge_tab *e) {
   pcol_u64map_free(&e->map);
   free(e->all_inl);
   free(e->w);
+  free(e->path);
   memset(e, 0, sizeof *e);
 }
 
@@ -968,6 +987,50 @@ static inline uint32_t trie_at(const uint32_t *plain, const pcol_view *v, uint64
   return plain ? plain[i] : pcol_view_u32(v, i);
 }
 
+/* The trie's nodes in preorder (cum_preorder, collect_edges): on entry
+ * nx[n] holds n's count of descendants (nx[0] unused); on return ord[1..ns]
+ * are the nodes in preorder and nx[n] is the end of n's subtree, its place
+ * + 1 + its descendants, so that a node of place i lies in n's subtree
+ * exactly while place(n) <= i < nx[n].  Parents come first (checked by the
+ * pass that counted the descendants; a later parent would be read as the
+ * root here, as there).  One forward pass: n takes the next free place of
+ * its parent, pre = nx[p], moves that on by n's subtree and leaves in nx[n]
+ * its own next free place, which after the pass is its subtree's end. */
+static inline __attribute__((always_inline)) void trie_preorder(const uint32_t *par, const pcol_view *pv,
+                                                                uint64_t ns, uint32_t *nx, uint32_t *ord) {
+  nx[0] = 1; /* the root's first child takes place 1 */
+  for (uint64_t n = 1; n <= ns; n++) {
+    uint32_t p = trie_at(par, pv, n - 1), d = nx[n];
+    if (p >= n) p = 0;
+    uint32_t pre = nx[p];
+    nx[p] = pre + d + 1;
+    nx[n] = pre + 1;
+    ord[pre] = (uint32_t)n;
+  }
+}
+
+/* trie_preorder's nx and ord made anew (NULL out of memory). */
+static int trie_order(const pcol_q_inl_state *s, uint32_t **nx, uint32_t **ord) {
+  uint64_t ns = s->nstacks;
+  const uint32_t *par = s->st_parent.data;
+  *nx = *ord = NULL;
+  if (ns >= UINT32_MAX) return PCOL_ENOMEM; /* (places in 32 bits: top_sums refused it) */
+  *nx = pcol_alloc_hot((ns + 1) * sizeof **nx, 1);
+  *ord = pcol_alloc_hot((ns + 1) * sizeof **ord, 0);
+  if (!*nx || !*ord) {
+    free(*nx);
+    free(*ord);
+    *nx = *ord = NULL;
+    return PCOL_ENOMEM;
+  }
+  for (uint64_t n = ns; n >= 1; n--) {
+    uint32_t p = trie_at(par, &s->st_parent, n - 1);
+    if (p && p < n) (*nx)[p] += (*nx)[n] + 1;
+  }
+  trie_preorder(par, &s->st_parent, ns, *nx, *ord);
+  return PCOL_OK;
+}
+
 /* The call edges into the keys with may[key], added to *e with their
  * keys mapped by id (NULL: as they are).  kept[key] (NULL: every key) are
  * the graph's nodes: a call goes from the nearest kept frame outward, as
@@ -975,15 +1038,23 @@ static inline uint32_t trie_at(const uint32_t *plain, const pcol_view *v, uint64
  * innermost key on the path to each node, which top_run made as the flat
  * keys (every key kept: the innermost line of the nearest location with
  * keys), so that only the nodes of locations with a key that may be marked
- * are visited.  The subtree sums must be made (inl_make_sub). */
+ * are visited.  The subtree sums must be made (inl_make_sub).  The nodes
+ * are visited in preorder (nx, ord of trie_preorder; NULL: made here), so
+ * that an edge counts only at its first occurrence on a path
+ * (node_edges). */
 static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
-                         const uint8_t *may, const uint32_t *id, edge_tab *e) {
+                         const uint8_t *may, const uint32_t *id, const uint32_t *nx,
+                         const uint32_t *ord, edge_tab *e) {
   int rc = PCOL_OK;
   uint8_t *locmay = NULL; /* with fk: the locations with a key in may */
   uint32_t *kk = NULL;    /* without: the innermost kept key on the path */
   uint32_t *lw = NULL;    /* and per location, its innermost kept key (0: none), bit
                            * 31 when it has a kept key in may: the nodes of other
                            * locations add no edge, and only pass kk on */
+  uint32_t *own_nx = NULL, *own_ord = NULL;
+  if (!nx && (rc = trie_order(s, &own_nx, &own_ord)) != PCOL_OK) return rc;
+  if (!nx) nx = own_nx, ord = own_ord;
+  if (e->map.n) memset(e->path, 0, e->map.n * sizeof *e->path); /* (another file's places) */
   if (kept || !fk) {
     if ((kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *kk, 0))) kk[0] = 0;
     if ((lw = malloc((s->nlocs + 1) * sizeof *lw)))
@@ -1003,35 +1074,39 @@ static int collect_edges(const pcol_q_inl_state *s, const uint8_t *kept, const u
   } else {
     locmay = may_locs(s, may);
   }
-  if (!kk && !locmay) return PCOL_ENOMEM;
+  if (!kk && !locmay) rc = PCOL_ENOMEM;
   const uint32_t *par = s->st_parent.data, *locs = s->st_loc.data;
   const uint8_t *touched = s->touched;
-  for (uint64_t n = 1; n <= s->nstacks && !rc; n++) {
-    uint32_t p = trie_at(par, &s->st_parent, n - 1), loc = trie_at(locs, &s->st_loc, n - 1);
+  for (uint64_t i = 1; i <= s->nstacks && !rc; i++) {
+    uint32_t n = ord[i], loc = trie_at(locs, &s->st_loc, n - 1);
     if (locmay && !(locmay[loc] && touched[n])) continue; /* adds no edge */
+    uint32_t p = trie_at(par, &s->st_parent, n - 1);
     uint32_t caller = kk ? kk[p < n ? p : 0] : fk[p < n ? p : 0];
     if (kk && (!(lw[loc] & 0x80000000u) || !touched[n])) { /* no edge */
       uint32_t k = lw[loc] & 0x7fffffffu;
       kk[n] = k ? k : caller;
       continue;
     }
-    rc = node_edges(e, s, loc, caller, kept, may, id, pcol_q_nsum_at(&s->sub, n), kk ? &kk[n] : NULL);
+    rc = node_edges(e, s, loc, caller, kept, may, id, pcol_q_nsum_at(&s->sub, n), (uint32_t)i,
+                    nx[n], kk ? &kk[n] : NULL);
   }
   free(kk);
   free(lw);
   free(locmay);
+  free(own_nx);
+  free(own_ord);
   return rc;
 }
 
 /* pprof's marks into inl: see collect_edges for kept and fk. */
 static int inline_marks(pcol_q_inl_state *s, const uint8_t *kept, const uint32_t *fk,
-                        uint8_t *inl, pcol_error *err) {
+                        const uint32_t *nx, const uint32_t *ord, uint8_t *inl, pcol_error *err) {
   edge_tab e = {0};
   uint8_t *may;
   PCOL_RETURN_NOT_OK(may_keys(s, kept, &may, err));
   if (!may) return PCOL_OK;
   int rc = inl_make_sub(s, err);
-  if (!rc && (rc = collect_edges(s, kept, fk, may, NULL, &e)) != PCOL_OK) rc = pcol_oom(err);
+  if (!rc && (rc = collect_edges(s, kept, fk, may, NULL, nx, ord, &e)) != PCOL_OK) rc = pcol_oom(err);
   if (!rc) pcol_q_edges_mark(&e, s->cutoff, inl);
   free(may);
   pcol_q_edges_free(&e);
@@ -1043,7 +1118,7 @@ int pcol_q_top_edges(const pcol_top *t, const uint8_t *kept, const uint8_t *may,
   pcol_q_top_priv *p = t->priv_;
   if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list) || !p->is.loc_aoff) return PCOL_OK;
   PCOL_RETURN_NOT_OK(inl_make_sub(&p->is, err));
-  return collect_edges(&p->is, kept, NULL, may, id, into) ? pcol_oom(err) : PCOL_OK;
+  return collect_edges(&p->is, kept, NULL, may, id, NULL, NULL, into) ? pcol_oom(err) : PCOL_OK;
 }
 
 int pcol_q_inline_of(uint8_t m) {
@@ -1061,7 +1136,7 @@ int pcol_top_mark_inline(pcol_top *t, pcol_error *err) {
     uint32_t k = t->rows[i].key;
     if (k && k <= p->is.nkeys) kept[k] = 1;
   }
-  if (!rc) rc = inline_marks(&p->is, kept, NULL, inl, err);
+  if (!rc) rc = inline_marks(&p->is, kept, NULL, p->is.pre_end, p->is.pre_ord, inl, err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
     uint32_t k = t->rows[i].key;
     t->rows[i].inl = k && k <= p->is.nkeys ? pcol_q_inline_of(inl[k]) : PCOL_INLINE_NONE;
@@ -1077,7 +1152,7 @@ static int mark_every_key(pcol_top *t, pcol_error *err) {
   pcol_q_top_priv *p = t->priv_;
   if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
   uint8_t *inl = calloc(p->is.nkeys + 1, 1);
-  int rc = inl ? inline_marks(&p->is, NULL, p->is.fk, inl, err) : pcol_oom(err);
+  int rc = inl ? inline_marks(&p->is, NULL, p->is.fk, p->is.pre_end, p->is.pre_ord, inl, err) : pcol_oom(err);
   for (size_t i = 0; !rc && i < t->nrows; i++) {
     uint32_t k = t->rows[i].key;
     t->rows[i].inl = k && k <= p->is.nkeys ? pcol_q_inline_of(inl[k]) : PCOL_INLINE_NONE;
@@ -1092,13 +1167,11 @@ static int mark_every_key(pcol_top *t, pcol_error *err) {
  * linear passes, whatever order the trie stores them in (a trie built
  * from deep stacks of interleaved branches made the path walk give up
  * and walk child lists with a visit per node).  nx[n] holds n's count of
- * descendants (from the backward pass); a forward pass (parents first)
- * gives n the next free place of its parent, pre = nx[p], moves that on
- * by n's subtree and leaves in nx[n] n's own next free place, which after
- * the pass is the end of n's subtree: pre + 1 + descendants.  In preorder
- * a node lies below the node that put key k on the path exactly while its
- * place is before that node's end (hend[k]): no count a key and no leave
- * events.  ord (ns + 1 entries) is the preorder's nodes. */
+ * descendants (from the backward pass), made into the subtrees' ends by
+ * trie_preorder.  In preorder a node lies below the node that put key k
+ * on the path exactly while its place is before that node's end
+ * (hend[k]): no count a key and no leave events.  ord (ns + 1 entries) is
+ * the preorder's nodes. */
 static void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *lk1,
                          const pcol_q_nsum *sub, uint32_t *nx, uint32_t *ord, uint32_t *hend,
                          pcol_sum *cum) {
@@ -1106,13 +1179,7 @@ static void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *
   const uint32_t *par = c->st_parent.data, *loc = c->st_loc.data;
   const int64_t *w64 = sub->w64;
   const pcol_sum *w128 = sub->w128;
-  nx[0] = 1; /* the root's first child takes place 1 */
-  for (uint64_t n = 1; n <= ns; n++) {
-    uint32_t p = trie_at(par, &c->st_parent, n - 1), d = nx[n], pre = nx[p];
-    nx[p] = pre + d + 1;
-    nx[n] = pre + 1;
-    ord[pre] = (uint32_t)n;
-  }
+  trie_preorder(par, &c->st_parent, ns, nx, ord);
   for (uint64_t i = 1; i <= ns; i++) {
     uint32_t n = ord[i], k1 = lk1[trie_at(loc, &c->st_loc, n - 1)], end = nx[n];
     if (!(k1 & 0x80000000u)) { /* no key or one */
@@ -1148,8 +1215,8 @@ static void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *
 typedef struct walk_node {
   int64_t t0;     /* T when the node came on the path */
   uint32_t n, fk; /* the node, its flat key (its own first key, else its parent's) */
-  uint32_t loc, k1; /* its location and that location's key word (lk1) */
-  uint32_t c0;      /* C when it came on the path */
+  uint32_t k1;      /* its location's key word (lk1) */
+  uint32_t eoff, c0; /* its edges' first entry in eid, and C when it came on the path */
 } walk_node;
 enum { W_TOUCHED = 1 };
 /* walk mode's key word of a location (lk1): a key (0: none), or W_MULTI |
@@ -1174,12 +1241,60 @@ typedef struct top_walk {
   walk_node *stk; /* the path, stk[0] the root (node 0) */
   size_t d;
   const uint8_t *may, *locmay; /* NULL: no key can be marked */
-  edge_tab e;
+  edge_tab e;   /* path[edge]: how many times the edge is on the path */
+  uint32_t *eid; /* the edges of the nodes on the path (bit 31: into an inlined line) */
+  size_t ne, ecap;
   uint32_t nokey;
   uint64_t nloc; /* the locations (t's, read at every push) */
   int fail;     /* out of memory */
   uint32_t bad; /* a node with a location or parent out of range */
 } top_walk;
+
+/* The edges of a node coming on the path (location loc, key word k1), as
+ * node_edges makes them (from the innermost key above, outermost line
+ * first), each counted on the path and kept in eid for walk_edges_off;
+ * stk[d].eoff (the node's slot) is where they start. */
+static void walk_edges_on(top_walk *w, uint32_t loc, uint32_t k1) {
+  w->stk[w->d].eoff = (uint32_t)w->ne;
+  if (!(k1 & W_MAY)) return;
+  const pcol_q_inl_state *s = w->is;
+  uint32_t caller = w->stk[w->d - 1].fk;
+  for (uint32_t j = s->loc_aoff[loc + 1]; j > s->loc_aoff[loc]; j--) {
+    uint32_t x = s->loc_all[j - 1], key = x & 0x7fffffffu, i;
+    if (caller && caller != key && w->may[key]) {
+      if (w->ne == w->ecap) {
+        size_t nc = w->ecap ? 2 * w->ecap : 256;
+        uint32_t *ne = nc < UINT32_MAX ? realloc(w->eid, nc * sizeof *ne) : NULL;
+        if (!ne) {
+          w->fail = 1;
+          return;
+        }
+        w->eid = ne;
+        w->ecap = nc;
+      }
+      if (pcol_q_edge_get(&w->e, caller, key, &i) || i > 0x7fffffffu) {
+        w->fail = 1;
+        return;
+      }
+      w->e.path[i]++;
+      w->eid[w->ne++] = i | (x & 0x80000000u);
+    }
+    caller = key;
+  }
+}
+
+/* The edges of node x leaving the path, innermost line first: one whose
+ * count on the path falls to 0 was first on the path here (pprof counts
+ * an edge once a sample, at its first occurrence from the root), and adds
+ * the node's span unless no weighted node was entered in it (all: as an
+ * untouched node adds no edge in sums mode). */
+static inline void walk_edges_off(top_walk *w, const walk_node *x, int64_t span) {
+  int weighed = !w->all || w->C != x->c0;
+  while (w->ne > x->eoff) {
+    uint32_t v = w->eid[--w->ne], i = v & 0x7fffffffu;
+    if (--w->e.path[i] == 0 && weighed) pcol_q_edge_count(&w->e, i, (int)(v >> 31), span);
+  }
+}
 
 /* n comes on the path (stk has room: a path is at most every node); own:
  * its own weight when it is entered, 0 when it comes back.  A key's span
@@ -1200,12 +1315,13 @@ static inline __attribute__((always_inline)) void walk_push_k(top_walk *w, uint3
     for (uint32_t j = a; j < e; j++) w->cnt[t->loc_keys[j]]++;
     fk = t->loc_keys[a];
   }
+  if (may) walk_edges_on(w, loc, k1);
   walk_node *x = &w->stk[w->d++];
   x->t0 = w->T;
   x->n = n;
   x->fk = fk;
   x->k1 = k1;
-  if (may) x->loc = loc, x->c0 = w->C;
+  if (may) x->c0 = w->C;
   if (own != 0) {
     w->flat[fk ? fk : w->nokey] += own;
     if (!fk) w->cum[w->nokey] += own; /* no key on the path: no span adds it */
@@ -1238,10 +1354,7 @@ static inline __attribute__((always_inline)) void walk_pop(top_walk *w, const in
     for (uint32_t j = t->loc_koff[loc]; j < t->loc_koff[loc + 1]; j++)
       if (--w->cnt[t->loc_keys[j]] == 0) w->cum[t->loc_keys[j]] += span;
   }
-  if (may && (k1 & W_MAY) && (!w->all || w->C != x->c0)) {
-    uint32_t caller = w->stk[w->d - 1].fk;
-    if (node_edges(&w->e, w->is, x->loc, caller, NULL, w->may, NULL, span, NULL)) w->fail = 1;
-  }
+  if (may) walk_edges_off(w, x, span);
 }
 
 /* Whether node q is on the path: its nodes' ids increase from the root
@@ -1458,8 +1571,9 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
   pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
   for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
   is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
-  if (!t->no_marks) rc = inline_marks(is, NULL, fk, inl, err);
-  else if (t->keep_fk) is->fk = fk, fk = NULL; /* (mark_every_key's, if it comes to that) */
+  if (!t->no_marks) rc = inline_marks(is, NULL, fk, nx, ord, inl, err);
+  else if (t->keep_fk) /* (the marks of the rows shown, or mark_every_key's) */
+    is->fk = fk, is->pre_end = nx, is->pre_ord = ord, fk = nx = ord = NULL;
 done:
   free(fk);
   free(hend);
@@ -1536,6 +1650,7 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   w.flat = w.cum = NULL;
 done:
   pcol_q_edges_free(&w.e);
+  free(w.eid);
   free(w.cnt);
   free(w.flat);
   free(w.cum);
@@ -1986,9 +2101,11 @@ int pcol_top_compute_shown(pcol_file *f, const pcol_select *sel, const pcol_valu
   if (dropped) *dropped = d;
   rc = marks_of_shown(out, d, shown, err);
   pcol_q_top_priv *p = out->priv_;
-  if (p) { /* sums mode's flat keys, kept for mark_every_key */
+  if (p) { /* sums mode's flat keys and preorder, kept for the marks */
     free(p->is.fk);
-    p->is.fk = NULL;
+    free(p->is.pre_end);
+    free(p->is.pre_ord);
+    p->is.fk = p->is.pre_end = p->is.pre_ord = NULL;
   }
   if (rc) pcol_top_free(out);
   return rc;

@@ -129,6 +129,39 @@ top "$chain" -lines -nodefraction=0 -- --by line --node-fraction 0
 top "$chain" -noinlines -nodefraction=0 -- --no-inlines --node-fraction 0
 same '/^Showing nodes/' peek "$chain" -peek 'f0[0-5]' -- 'f0[0-5]'
 traces "$chain" --
+
+# recursion through inlined frames (inline-rec-*): pprof counts a call once
+# a sample, at its first occurrence from the root, for its "(inline)" marks
+# (graph.go newGraph's seenEdge): top's two modes (the path walk and the
+# subtree sums), the rows kept by -nodecount (the graph rebuilt from them),
+# peek, and top of a directory of pcol files (their calls added up by name)
+mkdir -p "$tmp/rec"
+for f in "$tmp"/p/inline-rec-*.pb.gz; do
+  for n in 0 2 3; do
+    ga=(-nodefraction=0) pa=(--node-fraction 0)
+    [ $n != 0 ] && ga+=(-nodecount=$n) && pa+=(-n $n)
+    go tool pprof -symbolize=none -top "${ga[@]}" "$f" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
+    for m in top-walk top-sums; do
+      checked=$((checked + 1))
+      PCOL_DEBUG=$m "$PCOL" top "$f" "${pa[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
+      cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
+        { bad "$(basename "$f"): go tool pprof -top ${ga[*]} vs pcol top ${pa[*]} ($m)"; diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+    done
+  done
+  "$PCOL" pack "$f" -o "$tmp/rec/$(basename "$f" .pb.gz).pcol" || bad "pack $f"
+done
+for f in "$tmp"/p/inline-rec-0[0-3].pb.gz; do
+  same '/^Showing nodes/' peek "$f" -peek 'F[0-2]' -- 'F[0-2]'
+done
+for n in 0 3; do
+  ga=(-nodefraction=0) pa=(--node-fraction 0)
+  [ $n != 0 ] && ga+=(-nodecount=$n) && pa+=(-n $n)
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none -top "${ga[@]}" "$tmp"/p/inline-rec-*.pb.gz 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
+  "$PCOL" top "$tmp/rec" "${pa[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
+  cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
+    { bad "inline-rec-*: go tool pprof -top ${ga[*]} of them all vs pcol top DIR ${pa[*]}"; diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+done
 # a function recursing 65,530 and 70,000 frames deep (the walk's 16-bit
 # counts: below their limit, and past it, where the sums take over)
 for d in 65530 70000; do

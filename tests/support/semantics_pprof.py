@@ -17,6 +17,13 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
                  function is counted once a sample however long the chain
                  (pcol tells a location's keys apart by a scan below 16 of
                  them and by stamps from there: top.c build_loc_keys)
+  inline-rec-NN.pb.gz (NN = 00..23)
+                 recursion through inlined frames: a few functions on
+                 locations of 1-3 lines, on stacks that repeat locations (a
+                 fixed seed), so that a call (caller, callee) recurs on a
+                 stack, once into an inlined line and once not; pprof counts
+                 a call once a sample, at its first occurrence from the root,
+                 for its "(inline)" marks (graph.go newGraph's seenEdge)
   deep-65530.pb.gz, deep-70000.pb.gz
                  one function recursing 65,530 and 70,000 frames deep, under
                  main, beside two shallow stacks: more stack nodes than
@@ -43,6 +50,7 @@ tests/interop/t_pprof_semantics.sh, each with what one pprof rule needs:
 Usage: semantics_pprof.py OUTDIR"""
 import gzip
 import os
+import random
 import sys
 
 
@@ -195,6 +203,16 @@ p.sample([long40, top_], [3, 30000000])
 p.sample([leaf, long40, at16, short, top_], [4, 40000000])
 p.sample([leaf, at16, long40, top_], [5, 50000000])
 p.write(os.path.join(out, "inline-chain.pb.gz"), ("cpu", "nanoseconds"), 10000000)
+
+rnd = random.Random(47)
+for k in range(24):
+    p = typed(("samples", "count"))
+    fns = ["F%d" % i for i in range(rnd.randint(2, 5))]
+    locs = [p.loc([(rnd.choice(fns), "t.go", j + 1) for j in range(rnd.choice((1, 1, 2, 2, 3)))], 0x1000 * (i + 1))
+            for i in range(rnd.randint(3, 8))]
+    for _ in range(rnd.randint(1, 8)):
+        p.sample([rnd.choice(locs) for _ in range(rnd.randint(1, 7))], [rnd.randint(1, 20)])
+    p.write(os.path.join(out, "inline-rec-%02d.pb.gz" % k))
 
 for depth in (65530, 70000):
     p = typed(*CPU)
