@@ -112,7 +112,7 @@ function boxes(c, ctx) {
       if (e) { const w = want.find((x) => x[0] === e[1]); if (w && / style="dotted"/.test(l)) w[3] = 1; }
     }
     const js = `(function () { var S = {value: ${vi}, source: 0, range: null}, o = ${JSON.stringify(o)};
-      if (o.tagShow) o.tagShow = new RegExp(o.tagShow); if (o.tagHide) o.tagHide = new RegExp(o.tagHide);
+      if (o.tagShow) o.tagShow = pcolGoRegExp(o.tagShow); if (o.tagHide) o.tagHide = pcolGoRegExp(o.tagHide);
       var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), o), un = M.values[${vi}].unit, u = pcolViewUnit(G.nodes, G.total, un);
       var esc = function (l) { return l.replace(/\\\\/g, '\\\\\\\\').replace(/"/g, '\\\\"'); };
       return G.tags.map(function (t) {
@@ -212,7 +212,7 @@ for (const file of cases) {
       if (fo) args.push('--focus', fo);
       if (ig) args.push('--ignore', ig);
       const cli = JSON.parse(pcol(args));
-      const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'new RegExp(' + JSON.stringify(ig) + ')' : 'null'});
+      const page = run(ctx, `var S3 = ${sel()}; S3.drop = pcolFilterDrop(D, ${fo ? 'pcolGoRegExp(' + JSON.stringify(fo) + ')' : 'null'}, ${ig ? 'pcolGoRegExp(' + JSON.stringify(ig) + ')' : 'null'});
         pcolTop(D, pcolStackWeights(D, S3), pcolKeyset(D, S3, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp), pcolInlineText(x.inl)]; })`);
       const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct), x.inline || '']);
       ok(JSON.stringify(page) === JSON.stringify(want), `${c.name}: top --focus ${fo} --ignore ${ig}: ${JSON.stringify(page.slice(0, 3))} vs ${JSON.stringify(want.slice(0, 3))}`);
@@ -234,7 +234,7 @@ for (const file of cases) {
     for (const name of sets) for (const kind of ['focus', 'ignore', 'hide', 'show']) {
       const re = run(ctx, `pcolRefineText(${JSON.stringify(kind)}, '', ${JSON.stringify(name)})`);
       const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--' + kind, re]));
-      const page = run(ctx, `(function () { var R = new RegExp(${JSON.stringify(re)}), k = ${JSON.stringify(kind)},
+      const page = run(ctx, `(function () { var R = pcolGoRegExp(${JSON.stringify(re)}), k = ${JSON.stringify(kind)},
           DR = k === 'hide' ? pcolHidden(D, R, null) : k === 'show' ? pcolHidden(D, null, R) : D, S5 = ${sel()};
         S5.drop = pcolFilterDrop(DR, k === 'focus' ? R : null, k === 'ignore' ? R : null);
         return pcolTop(DR, pcolStackWeights(DR, S5), pcolKeyset(DR, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; }); })()`);
@@ -246,7 +246,7 @@ for (const file of cases) {
     if (sets.length > 1) { // ignore one, then another: both
       const re = run(ctx, `pcolRefineText('ignore', pcolRefineText('ignore', '', ${JSON.stringify(sets[0])}), ${JSON.stringify(sets[1])})`);
       const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--ignore', re]));
-      const page = run(ctx, `(function () { var S5 = ${sel()}; S5.drop = pcolFilterDrop(D, null, new RegExp(${JSON.stringify(re)}));
+      const page = run(ctx, `(function () { var S5 = ${sel()}; S5.drop = pcolFilterDrop(D, null, pcolGoRegExp(${JSON.stringify(re)}));
         return pcolTop(D, pcolStackWeights(D, S5), pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum]; }); })()`);
       ok(JSON.stringify(page) === JSON.stringify(cli.rows.map((x) => [x.name, x.flat, x.cum])) && !page.some((x) => x[0] === sets[0] || x[0] === sets[1]),
         `${c.name}: refine ignore ${sets[0]} then ${sets[1]} (${re}) differs from pcol top --ignore`);
@@ -299,7 +299,7 @@ for (const file of cases) {
       if (hd) args.push('--hide', hd);
       if (sh) args.push('--show', sh);
       if (fo) args.push('--focus', fo);
-      const re = (x) => x ? 'new RegExp(' + JSON.stringify(x) + ')' : 'null';
+      const re = (x) => x ? 'pcolGoRegExp(' + JSON.stringify(x) + ')' : 'null';
       const what = `${c.name}: --hide ${hd} --show ${sh}${fo ? ' --focus ' + fo : ''}`;
       run(ctx, `var DH = pcolHidden(D, ${re(hd)}, ${re(sh)}), SH = ${sel()}; SH.drop = pcolFilterDrop(DH, ${re(fo)}, null); var SWH = pcolStackWeights(DH, SH);`);
       for (const by of ['function', 'line']) {
@@ -445,7 +445,7 @@ for (const file of cases) {
       if (fo) args.push('--focus', fo);
       const cli = JSON.parse(pcol(args));
       const want = cli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
-      const page = run(ctx, `var S4 = ${sel(r)}; S4.drop = pcolFilterDrop(D, ${fo ? 'new RegExp(' + JSON.stringify(fo) + ')' : 'null'}, null);
+      const page = run(ctx, `var S4 = ${sel(r)}; S4.drop = pcolFilterDrop(D, ${fo ? 'pcolGoRegExp(' + JSON.stringify(fo) + ')' : 'null'}, null);
         var G4 = pcolGraph(D, S4, pcolStackWeights(D, S4), pcolKeyset(D, S4, '${by}'), ${JSON.stringify(o)});
         G4.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
           .concat(G4.edges.map(function (e) { return ['E', G4.nodes[e.from].name, G4.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);

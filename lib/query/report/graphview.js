@@ -8,6 +8,7 @@
  * set as text (textContent), never as markup. */
 import { pcolFmt2, pcolViewUnit } from './units.js';
 import { pcolGraph } from './graph.js';
+import { pcolGoRegExp } from './regex.js';
 import { pcolInlineText, pcolKeyset, pcolPct } from './top.js';
 import { $, D, DIFF, human, pick, S, SW, unitOf } from './head.js';
 import { refineMenu, tagRefineMenu } from './refine.js';
@@ -249,7 +250,7 @@ function graphTagClick(j, ev) {
 function graphRx(id) {
   var el = $(id), re = null;
   if (!el || !el.value) { if (el) el.classList.remove('bad'); return null; }
-  try { re = new RegExp(el.value); } catch (e) { re = null; }
+  try { re = pcolGoRegExp(el.value); } catch (e) { re = null; }
   el.classList.toggle('bad', !re);
   return re;
 }

@@ -3,6 +3,7 @@
  * computes from it.  It imports no view: page.js sets what it computes
  * (setResults) and says what a pick redraws (onPick). */
 import { pcolBase64, pcolBinary, pcolData, pcolInflate } from './data.js';
+import { pcolGoRegExp } from './regex.js';
 import { pcolTimeText, pcolUnitLabel } from './units.js';
 export var M = JSON.parse(document.getElementById('pcol-meta').textContent);
 export var $ = function (id) { return document.getElementById(id); };
@@ -120,7 +121,7 @@ export function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { retu
 export function regex(text, input) {
   input.classList.remove('bad');
   if (!text) return null;
-  try { return new RegExp(text); } catch (e) { input.classList.add('bad'); return null; }
+  try { return pcolGoRegExp(text); } catch (e) { input.classList.add('bad'); return null; }
 }
 /* a function picked in a table, the tree or the flame graph; then the
  * views that show it are drawn (onPick: page.js names them) */

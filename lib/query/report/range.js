@@ -6,6 +6,7 @@
  * ticks in the range) / (its ticks), rounded as pcol_scale does (nearest,
  * halves away from zero, exact).  tests/report/compute.test.mjs checks it
  * against `pcol top --from --to`. */
+import { pcolGoRegExp } from './regex.js';
 import { pcolUnitScale } from './units.js';
 
 /* pcol_scale: v x num / den, nearest, halves away from zero, exact */
@@ -106,8 +107,8 @@ export function pcolSubtree(D, w) {
  * focused when there is no `focus` or one matches it; a sample is kept when
  * some location of its stack is focused and none is ignored.  Returns the
  * per stack node "drop" of pcolStackWeights, or null with no filter.
- * focus, ignore: RegExp or null (JavaScript's, for POSIX ERE: the same on
- * the usual expressions).  With D of pcolHidden (hide.js), a sample whose
+ * focus, ignore: RegExp or null (regex.js pcolGoRegExp: Go's syntax, as
+ * filter.c reads it).  With D of pcolHidden (hide.js), a sample whose
  * every location is hidden is dropped too, as filter.c drops it. */
 export function pcolFilterDrop(D, focus, ignore) {
   var hs = D.HS || null; /* hide/show (hide.js pcolHidden): a sample whose every location is hidden goes */
@@ -238,7 +239,7 @@ export function pcolTagKeep(D, tag, tagIgnore) {
       return { kid: kid, num: num };
     }
     var rx = vals.split(',').map(function (r) {
-      try { return new RegExp(r); } catch (e) { throw new Error(what + ': bad regular expression \'' + r + '\''); }
+      try { return pcolGoRegExp(r); } catch (e) { throw new Error(what + ': bad regular expression \'' + r + '\' (' + e.message + ')'); }
     });
     return { kid: kid, rx: rx };
   }

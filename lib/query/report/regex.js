@@ -1,0 +1,195 @@
+/* regex.js — the page's regular expressions are Go's, as pcol's options
+ * and pprof's web UI read them (RE2 syntax: lib/core/regex_go.c), made
+ * into a JavaScript RegExp that matches the same names: by code points
+ * (the u flag, as Go reads UTF-8), a leading (?flags) as the RegExp's
+ * flags, \A \z \Q..\E, POSIX classes, \pN and \p{Greek}, octal and \x{..}
+ * escapes, Go's \s (ASCII space only), braces that are not a repeat and a
+ * lone ] as literals.  What Go refuses throws, and so does what JavaScript
+ * cannot say the same way here: flags after the start or in a group,
+ * (?U), \C, a negated POSIX class inside brackets, \S inside brackets,
+ * \b or \B with (?i), \P inside brackets with (?i).
+ * The callers mark the box bad on a throw. */
+
+/* POSIX classes as bracket members (regexp/syntax perl_groups.go) */
+var PCOL_RX_POSIX = {
+  alnum: '0-9A-Za-z', alpha: 'A-Za-z', ascii: '\\x00-\\x7f', blank: '\\t ', cntrl: '\\x00-\\x1f\\x7f',
+  digit: '0-9', graph: '!-~', lower: 'a-z', print: ' -~', punct: '!-\\/:-@\\[-`\\{-~',
+  space: '\\t\\n\\x0b\\f\\r ', upper: 'A-Z', word: '0-9A-Za-z_', xdigit: '0-9A-Fa-f'
+};
+/* Unicode general categories (the others Go knows are scripts) */
+var PCOL_RX_CATS = /^(?:C|Cc|Cf|Co|Cs|L|Ll|Lm|Lo|Lt|Lu|M|Mc|Me|Mn|N|Nd|Nl|No|P|Pc|Pd|Pe|Pf|Pi|Po|Ps|S|Sc|Sk|Sm|So|Z|Zl|Zp|Zs)$/;
+
+function pcolRxHex(c) { return '\\u{' + c.toString(16) + '}'; }
+
+/* s[i] is a backslash: [JavaScript for the escape, next index]; inClass:
+ * inside brackets; fold: under (?i) */
+function pcolRxEscape(s, i, inClass, fold) {
+  var c = s[i + 1], m;
+  if (c === undefined) throw new Error('trailing backslash');
+  if (/[0-7]/.test(c)) { /* octal, up to three digits; a lone \1-\7 is a backreference (refused) */
+    m = /^[0-7]{1,3}/.exec(s.slice(i + 1))[0];
+    if (c !== '0' && m.length === 1 && !/[0-9]/.test(s[i + 2] || '')) throw new Error('invalid escape \\' + c);
+    return [pcolRxHex(parseInt(m, 8)), i + 1 + m.length];
+  }
+  if (c === 'x') {
+    if (s[i + 2] === '{') {
+      m = /^\{([0-9A-Fa-f]+)\}/.exec(s.slice(i + 2));
+      if (!m || parseInt(m[1], 16) > 0x10ffff) throw new Error('invalid escape \\x{');
+      return [pcolRxHex(parseInt(m[1], 16)), i + 2 + m[0].length];
+    }
+    m = /^[0-9A-Fa-f]{2}/.exec(s.slice(i + 2));
+    if (!m) throw new Error('invalid escape \\x');
+    return [pcolRxHex(parseInt(m[0], 16)), i + 4];
+  }
+  if (c === 'p' || c === 'P') {
+    var name, j;
+    if (s[i + 2] === '{') {
+      j = s.indexOf('}', i + 3);
+      if (j < 0) throw new Error('invalid character class range');
+      name = s.slice(i + 3, j);
+      j++;
+    } else {
+      name = s[i + 2];
+      j = i + 3;
+      if (!name) throw new Error('invalid character class range');
+    }
+    var neg = c === 'P';
+    if (name[0] === '^') { neg = !neg; name = name.slice(1); }
+    var body = name === 'Any' ? 'Any' : PCOL_RX_CATS.test(name) ? name : /^[A-Za-z_]+$/.test(name) ? 'Script=' + name : null;
+    if (!body) throw new Error('invalid character class range');
+    /* JavaScript folds \P{..}'s members under the i flag (ι is not a
+     * letter there: its fold partner U+0345 is not); Go folds the class
+     * and then takes its complement, as [^\p{..}] does */
+    if (neg && inClass && fold) throw new Error('\\P inside brackets with (?i)');
+    return [neg ? (inClass ? '\\P{' + body + '}' : '[^\\p{' + body + '}]') : '\\p{' + body + '}', j];
+  }
+  if (c === 's') return [inClass ? '\\t\\n\\f\\r ' : '[\\t\\n\\f\\r ]', i + 2];
+  if (c === 'S') {
+    if (inClass) throw new Error('\\S inside brackets');
+    return ['[^\\t\\n\\f\\r ]', i + 2];
+  }
+  if ('dDwW'.indexOf(c) >= 0) return ['\\' + c, i + 2];
+  /* assertions in a group: Go repeats them (^*), JavaScript only a group.
+   * Go's \b is ASCII's, JavaScript's under the i flag also takes K (U+212A)
+   * and ſ as word characters, which no class can leave out there */
+  if (!inClass && (c === 'b' || c === 'B')) {
+    if (fold) throw new Error('\\' + c + ' with (?i)');
+    return ['(?:\\' + c + ')', i + 2];
+  }
+  if (!inClass && c === 'A') return ['(?:^)', i + 2];
+  if (!inClass && c === 'z') return ['(?:$)', i + 2];
+  var ctl = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 }[c];
+  if (ctl !== undefined) return [pcolRxHex(ctl), i + 2];
+  /* any ASCII punctuation stands for itself (Go); letters and digits that
+   * are no escape above are refused, as Go refuses them */
+  if (c.charCodeAt(0) < 0x80 && !/[0-9A-Za-z]/.test(c)) return [pcolRxHex(c.charCodeAt(0)), i + 2];
+  throw new Error('invalid escape \\' + c);
+}
+
+/* One literal code point at s[i] ([JavaScript, next index]) */
+function pcolRxLiteral(s, i) {
+  var cp = s.codePointAt(i), n = cp > 0xffff ? 2 : 1;
+  return [/[\\^$.|?*+()[\]{}\/-]/.test(s[i]) ? pcolRxHex(cp) : s.slice(i, i + n), i + n];
+}
+
+export function pcolGoRegExp(text) {
+  var s = String(text), i = 0, out = '', flags = 'u', m, fold = false, multi = false;
+  m = /^\(\?([imsU]+)\)/.exec(s);
+  if (m) {
+    if (m[1].indexOf('U') >= 0) throw new Error('(?U) is not supported here');
+    fold = m[1].indexOf('i') >= 0;
+    multi = m[1].indexOf('m') >= 0;
+    if (fold) flags += 'i';
+    if (m[1].indexOf('s') >= 0) flags += 's';
+    i = m[0].length;
+  }
+  var depth = 0, atomEnd = false;
+  while (i < s.length) {
+    var c = s[i], r;
+    if (c === '\\') {
+      if (s[i + 1] === 'Q') { /* literal text up to \E */
+        var e = s.indexOf('\\E', i + 2), lit = e < 0 ? s.slice(i + 2) : s.slice(i + 2, e);
+        for (var k = 0; k < lit.length;) { r = pcolRxLiteral(lit, k); out += r[0]; k = r[1]; }
+        i = e < 0 ? s.length : e + 2;
+        atomEnd = lit.length > 0;
+        continue;
+      }
+      if (s[i + 1] === 'C') throw new Error('\\C is not supported');
+      r = pcolRxEscape(s, i, false, fold);
+      out += r[0]; i = r[1]; atomEnd = true;
+      continue;
+    }
+    if (c === '[') { /* brackets: members copied, ] first is a member */
+      var j = i + 1, cls = '[';
+      if (s[j] === '^') { cls += '^'; j++; }
+      var first = true;
+      for (;;) {
+        if (j >= s.length) throw new Error('missing closing ]');
+        var d = s[j];
+        if (d === ']' && !first) { j++; break; }
+        first = false;
+        if (d === '[' && s[j + 1] === ':') {
+          var pm = /^\[:(\^?)([a-z]+):\]/.exec(s.slice(j));
+          if (pm) {
+            if (pm[1] || !PCOL_RX_POSIX[pm[2]]) throw new Error('invalid character class range ' + pm[0]);
+            cls += PCOL_RX_POSIX[pm[2]]; j += pm[0].length;
+            continue;
+          }
+        }
+        if (d === '\\') { r = pcolRxEscape(s, j, true, fold); cls += r[0]; j = r[1]; continue; }
+        if (d === '-') { /* a range's dash, or a literal one at either end */
+          cls += (s[j + 1] === ']' || cls.endsWith('[') || cls.endsWith('[^')) ? '\\x2d' : '-'; j++;
+          continue;
+        }
+        r = pcolRxLiteral(s, j); cls += r[0]; j = r[1];
+      }
+      out += cls + ']'; i = j; atomEnd = true;
+      continue;
+    }
+    if (c === '(') {
+      if (s[i + 1] === '?') {
+        var g = /^\(\?(?:P<([A-Za-z0-9_]+)>|:)/.exec(s.slice(i));
+        if (!g) throw new Error('invalid or unsupported Perl syntax ' + s.slice(i, i + 3));
+        out += '(?:'; i += g[0].length;
+      } else {
+        out += '('; i++;
+      }
+      depth++; atomEnd = false;
+      continue;
+    }
+    if (c === ')') {
+      if (!depth--) throw new Error('unexpected )');
+      out += ')'; i++; atomEnd = true;
+      continue;
+    }
+    if (c === '{') { /* a repeat {n}, {n,}, {n,m} after an atom, else a literal brace */
+      var rep = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(i));
+      if (rep && atomEnd) {
+        if (+rep[1] > 1000 || (rep[3] && +rep[3] > 1000)) throw new Error('invalid repeat count');
+        if (rep[3] && +rep[3] < +rep[1]) throw new Error('invalid repeat count');
+        out += rep[0]; i += rep[0].length; atomEnd = false;
+        if (s[i] === '?') { out += '?'; i++; }
+        continue;
+      }
+      if (rep) throw new Error('missing argument to repetition operator');
+      out += '\\{'; i++; atomEnd = true;
+      continue;
+    }
+    if (c === '*' || c === '+' || c === '?') {
+      if (!atomEnd) throw new Error('missing argument to repetition operator');
+      out += c; i++; atomEnd = false;
+      if (s[i] === '?') { out += '?'; i++; }
+      if (s[i] === '*' || s[i] === '+' || s[i] === '?') throw new Error('invalid nested repetition operator');
+      continue;
+    }
+    if (c === '|') { out += '|'; i++; atomEnd = false; continue; }
+    /* (?m): Go's lines end at \n only (JavaScript's m flag also ends them
+     * at \r, U+2028 and U+2029); \A and \z stay the text's ends */
+    if (c === '^') { out += multi ? '(?:^|(?<=\\n))' : '(?:^)'; i++; atomEnd = true; continue; }
+    if (c === '$') { out += multi ? '(?:$|(?=\\n))' : '(?:$)'; i++; atomEnd = true; continue; }
+    if (c === '.') { out += '.'; i++; atomEnd = true; continue; }
+    r = pcolRxLiteral(s, i); out += r[0]; i = r[1]; atomEnd = true;
+  }
+  if (depth) throw new Error('missing closing )');
+  return new RegExp(out, flags);
+}
