@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
 # the Makefile).
 #
-#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr,http}
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr,http,regex}
 #                                  (clang -fsanitize=fuzzer,address,undefined)
 #   make fuzz-run SECONDS=N        run each target N seconds (one after the
 #                                  other) from the seed corpus; new inputs go to
@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -33,13 +33,13 @@ $(FUZZ_LIBDIR)/lib/libpcol.a: fuzz-force
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIBDIR) CC=$(FUZZ_CC) OPT=-O1 \
 	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIBDIR)/lib/libpcol.a
 
-$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h fuzz/fuzz_http.h tools/fetch.c $(FUZZ_LIBDIR)/lib/libpcol.a
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h fuzz/fuzz_http.h fuzz/fuzz_regex.h tools/fetch.c $(FUZZ_LIBDIR)/lib/libpcol.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(TEST_CPPFLAGS) -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
 	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol.a $(LDLIBS)
 
 # The generated seeds (synthetic pcol files, collapsed texts): plain build.
-$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
 
@@ -47,8 +47,8 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h $(LIBA)
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
-	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed
+	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed $(FUZZ_DIR)/seeds/regex
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
 	  [ -f "$$f" ] || continue; b=$$(basename "$$f"); \
@@ -95,7 +95,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	printf 'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\nX-Go-Pprof: 1\r\nContent-Length: 17\r\n\r\nUnknown profile\r\n' > $$s/http/error; \
 	printf 'HTTP/1.1 302 Found\r\nLocation: /debug/pprof/heap\r\nContent-Length: 0\r\n\r\n' > $$s/http/redirect; \
 	find $$s -type f -size +64k -delete; \
-	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp"
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp, $$(ls $$s/regex | wc -l) regex"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
 # the input is in $(FUZZ_DIR)/artifacts.
@@ -116,6 +116,7 @@ fuzz-run: $(FUZZ_BINS) fuzz-seeds
 
 # The replay test compiles fuzz_common.h in; rebuild it when that changes.
 $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_corrupt $(BUILD)/tests/test_threads: fuzz/fuzz_common.h fuzz/fuzz_views.h
+$(BUILD)/tests/test_fuzz_replay: fuzz/fuzz_http.h fuzz/fuzz_regex.h
 # fuzz_json_scan.c's checks are compiled into these two (FZ_JS_NO_ENTRY).
 $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_json_scan: fuzz/fuzz_json_scan.c
 

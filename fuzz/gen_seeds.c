@@ -1,8 +1,10 @@
 /* gen_seeds.c — writes the generated part of the fuzz seed corpus:
- * synthetic pcol files (raw and LZ4, several sizes) into DIR/pcol and small
- * collapsed-stack texts into DIR/collapsed.  The rest of the corpus is the
+ * synthetic pcol files (raw and LZ4, several sizes) into DIR/pcol, small
+ * collapsed-stack texts into DIR/collapsed and regular expressions
+ * (fuzz_regex.h) into DIR/regex.  The rest of the corpus is the
  * shared test data (copied by fuzz/fuzz.mk into the build directory). */
 #include "fuzz_common.h"
+#include "fuzz_regex.h"
 
 static int put(const char *dir, const char *name, const void *p, size_t n) {
   char path[4096];
@@ -16,8 +18,8 @@ static int put(const char *dir, const char *name, const void *p, size_t n) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: gen_seeds PCOL_DIR COLLAPSED_DIR\n");
+  if (argc != 4) {
+    fprintf(stderr, "usage: gen_seeds PCOL_DIR COLLAPSED_DIR REGEX_DIR\n");
     return 2;
   }
   static const uint32_t sizes[] = {0, 1, 7, 60};
@@ -39,6 +41,11 @@ int main(int argc, char **argv) {
     char name[64];
     snprintf(name, sizeof name, "collapsed-%zu.txt", i);
     bad |= put(argv[2], name, fz_collapsed_seeds[i], strlen(fz_collapsed_seeds[i]));
+  }
+  for (size_t i = 0; i < FZ_RX_NSEEDS; i++) {
+    char name[64];
+    snprintf(name, sizeof name, "regex-%zu", i);
+    bad |= put(argv[3], name, fz_regex_seeds[i], strlen(fz_regex_seeds[i]));
   }
   return bad;
 }

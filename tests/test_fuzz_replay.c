@@ -9,6 +9,7 @@
 #include "fuzz_common.h"
 #include "fuzz_views.h"
 #include "fuzz_http.h"
+#include "fuzz_regex.h"
 #define FZ_JS_NO_ENTRY
 #include "fuzz_json_scan.c"
 #include <dirent.h>
@@ -36,6 +37,7 @@ static void t_speedscope(const uint8_t *d, size_t n) {
 }
 static void t_json_scan(const uint8_t *d, size_t n) { fz_json_scan_one(d, n); }
 static void t_views(const uint8_t *d, size_t n) { fz_views_one(d, n); }
+static void t_regex(const uint8_t *d, size_t n) { fz_regex_one(d, n); }
 
 /* Runs fn on every regular file of dir whose name matches the filter
  * (NULL = all); returns how many. */
@@ -77,7 +79,7 @@ Test(fuzz_replay, regressions) {
                  {"views", t_views}, {"v8", t_v8},               {"perf", t_perf},
                  {"speedscope", t_speedscope}, {"firefox", t_firefox}, {"otlp", t_otlp},
                  {"chrome", t_chrome}, {"tachyon", t_tachyon}, {"jfr", t_jfr},
-                 {"http", t_http}};
+                 {"http", t_http}, {"regex", t_regex}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];
@@ -120,6 +122,10 @@ Test(fuzz_replay, synthetic_pcol_seeds) {
         for (size_t cut = 0; cut < len; cut += 7) t_pcol(mem, cut);
       free(mem);
     }
+}
+
+Test(fuzz_replay, regex_seeds) {
+  for (size_t i = 0; i < FZ_RX_NSEEDS; i++) t_regex((const uint8_t *)fz_regex_seeds[i], strlen(fz_regex_seeds[i]));
 }
 
 Test(fuzz_replay, collapsed_seeds) {

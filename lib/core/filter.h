@@ -88,9 +88,10 @@ int pcol_label_key_unit(pcol_file *f, const pcol_label_keys *k, uint32_t key, pc
 
 int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err);
 /* Go's regular expression re (RE2 syntax, pprof's) as a POSIX extended
- * one that matches the same bytes, NUL-terminated in out; *icase when it
- * began with (?i).  PCOL_EINVAL with *why for what has no such form
- * (regex_go.c), PCOL_ENOMEM. */
+ * one that matches the same bytes, NUL-terminated in out (at most 32 bytes
+ * per byte of re, and the NUL); *icase when it began with (?i).
+ * PCOL_EINVAL with *why for what has no such form, what Go refuses, and
+ * what is too large for regcomp (regex_go.c), PCOL_ENOMEM. */
 int pcol_rx_from_go(const char *re, pcol_buf *out, int *icase, const char **why);
 /* regexec on a byte string (NA = "") through a NUL-terminated copy kept in
  * *buf (*cap bytes, grown as needed): 1 match, 0 not, -1 out of memory. */

@@ -10,8 +10,9 @@
  *   \A \z               ^ $
  *   \Q...\E             its text, literally
  *   \t \n \r \f \v \a \x41 \x{41} \123   the byte (code points < 256)
- *   \. \[ \{ ...        the punctuation itself (also inside [...], where
- *                       POSIX reads a backslash as itself)
+ *   \. \[ \{ \  ...     an ASCII byte but a letter or digit: itself (also
+ *                       inside [...], where POSIX reads a backslash as
+ *                       itself); \1 to \7 alone (backreferences) refused
  *   {                   a literal brace where it begins no repeat {n},
  *                       {n,}, {n,m} (Go: "{{closure}}" is text)
  *   (?:...)             a group; (?i) at the very start: case folded
@@ -22,7 +23,20 @@
  *
  * Refused with a message, not guessed: other flags or flag groups, \pN
  * and \p{Greek} (Unicode classes), escapes POSIX lacks (\C), code points
- * past 255, a NUL outside a class.  The rest (., *, +, ?, |, ^, $, (...),
+ * past 255, a NUL outside a class.  Refused as Go refuses them
+ * (regexp/syntax, parse.go): a repeat count past 1000, or nested repeats
+ * whose counts multiply past 1000 ("invalid repeat count"); a repetition
+ * operator with nothing before it, or right after another ("a**",
+ * "a{2}{3}"); a ')' that closes nothing, a '(' never closed; groups nested
+ * deeper than 1000 (Go: a parse tree higher than 1000).  A '{' whose
+ * number has a leading zero begins no repeat ("a{01}" is text), as in Go.
+ * Refused by pcol alone (glibc's regcomp would exhaust the stack or
+ * memory; Go allows an expression up to 3.3 million instructions):
+ * one that, its counted repeats expanded, holds more than RX_MAX_NODES
+ * pieces or more than RX_MAX_EPS operators that can match nothing
+ * (| ? * + groups, a counted repeat's optional copies), whose epsilon
+ * closures regcomp computes in time and memory quadratic in their number
+ * (8000 "a?" take it 500 MB).  The rest (., *, +, ?, |, ^, $, (...),
  * repeats, \b, \B) is passed as is.  Bytes are matched as bytes (C locale),
  * where Go matches UTF-8 code points: a class of a non-ASCII character
  * matches each of its bytes, and "." or a negated class one byte of a
@@ -34,12 +48,38 @@
 #include <ctype.h>
 #include <string.h>
 
+/* pcol's bounds on what regcomp is given (see above), and Go's. */
+#define RX_MAX_NODES 65536u
+#define RX_MAX_EPS 4096u
+#define RX_MAX_DEPTH 1000 /* Go's maxHeight */
+#define RX_MAX_REPEAT 1000 /* Go's repeat count, alone or multiplied */
+
+/* The size of the expression read so far, as regcomp will build it: every
+ * piece (literal, class, anchor, operator, group's two ends) counts one
+ * node, counted repeats multiply their operand; "eps" counts the pieces
+ * that can match nothing.  An item is what a repetition operator applies
+ * to: its nodes, its eps and its repeat product (Go's repeatIsValid). */
+typedef struct rx_item {
+  uint64_t nodes, eps;
+  uint32_t rep;
+} rx_item;
+typedef struct rx_level { /* an open group */
+  uint64_t nodes, eps;    /* the totals when it opened */
+  uint32_t rep;           /* the largest repeat product inside */
+} rx_level;
+
 typedef struct gorx {
   const char *s; /* the expression */
   size_t i, n;
   pcol_buf *out;
   const char *why; /* the refusal */
   int icase;       /* (?i): a class holds both cases of its letters */
+  uint64_t nodes, eps; /* the totals so far */
+  rx_item last;        /* the item a repetition operator would repeat */
+  int has_last;        /* there is one (not at the start, after '(' or '|') */
+  int after_rep;       /* the last thing read was a repetition operator */
+  int depth;           /* open groups */
+  rx_level lv[RX_MAX_DEPTH + 1]; /* lv[0]: the whole expression */
 } gorx;
 
 static int put(gorx *g, const char *p, size_t n) { return pcol_buf_append(g->out, p, n); }
@@ -79,6 +119,11 @@ static void bs_perl(bset *b, int k) {
   for (int q = 0; q < 4; q++) b->w[q] |= isupper(k) ? ~t.w[q] : t.w[q];
 }
 
+/* Under REG_ICASE glibc folds a range's ends before it compares them
+ * ("[_-a]" and "[Z-a]" are "Invalid range end"): then no range crosses
+ * from one of A-Z, a-z and the other bytes into another. */
+static int icase_cut(unsigned c) { return c == 'A' || c == 'Z' + 1 || c == 'a' || c == 'z' + 1; }
+
 /* The bytes of bracket set b as a POSIX bracket expression (never NUL):
  * ']' first, then the ranges of the other bytes, '[' (which starts nothing
  * before ']' or '^' or '-'), '^' never first, '-' last (or first, when
@@ -101,7 +146,7 @@ static int put_set(gorx *g, const bset *b) {
       continue;
     }
     unsigned e = c;
-    while (e + 1 < 256 && bs_has(b, e + 1) && !strchr("]-[^", (int)(e + 1))) e++;
+    while (e + 1 < 256 && bs_has(b, e + 1) && !strchr("]-[^", (int)(e + 1)) && !(g->icase && icase_cut(e + 1))) e++;
     char r[3] = {(char)c, '-', (char)e};
     rc = e - c >= 2 ? put(g, r, 3) : e > c ? put(g, r, 1) || put(g, r + 2, 1) : put(g, r, 1);
     c = e + 1;
@@ -134,8 +179,8 @@ static int esc_byte(gorx *g, int *c, int nul_ok) {
     unsigned v = 0;
     g->i++;
     if (g->s[g->i] == '{') {
-      size_t j = g->i + 1, d = 0;
-      while (hexval(g->s[j]) >= 0 && d < 8) v = v * 16 + (unsigned)hexval(g->s[j++]), d++;
+      size_t j = g->i + 1, d = 0; /* Go: any number of digits, at most 0x10FFFF */
+      for (; hexval(g->s[j]) >= 0; j++, d++) v = v > 0x10FFFF ? v : v * 16 + (unsigned)hexval(g->s[j]);
       if (!d || g->s[j] != '}') return g->why = "a bad \\x{...} escape", PCOL_EINVAL;
       g->i = j + 1;
     } else {
@@ -147,6 +192,8 @@ static int esc_byte(gorx *g, int *c, int nul_ok) {
     *c = (int)v;
     return 0;
   }
+  if (k >= '1' && k <= '7' && !(g->s[g->i + 1] >= '0' && g->s[g->i + 1] <= '7'))
+    return g->why = "a backreference (\\1 to \\7 alone), which Go's syntax does not have", PCOL_EINVAL;
   if (k >= '0' && k <= '7') { /* Go: octal, up to three digits (\0 included) */
     unsigned v = 0;
     for (int d = 0; d < 3 && g->s[g->i] >= '0' && g->s[g->i] <= '7'; d++) v = v * 8 + (unsigned)(g->s[g->i++] - '0');
@@ -154,7 +201,7 @@ static int esc_byte(gorx *g, int *c, int nul_ok) {
     *c = (int)v;
     return 0;
   }
-  if (k && ispunct(k)) {
+  if (k && k < 0x80 && !isalnum(k)) { /* Go: an ASCII byte but a letter or digit is itself */
     *c = k;
     g->i++;
     return 0;
@@ -245,98 +292,249 @@ static int go_class(gorx *g) {
   return put_set(g, &b);
 }
 
-/* A '{' at g->i begins a repeat {n}, {n,} or {n,m} (Go: else it is text). */
-static int repeat_at(const gorx *g) {
+/* Go's parseInt: digits at s[*j] without a leading zero; their value, or
+ * -1 past 10^8; -2 when there are none (no repeat). */
+static long rx_int(const char *s, size_t *j) {
+  if (!isdigit((unsigned char)s[*j])) return -2;
+  if (s[*j] == '0' && isdigit((unsigned char)s[*j + 1])) return -2;
+  long v = 0;
+  for (; isdigit((unsigned char)s[*j]); ++*j) v = v < 0 || v >= 100000000 ? -1 : v * 10 + (s[*j] - '0');
+  return v;
+}
+
+/* A '{' at g->i begins a repeat {n}, {n,} or {n,m} (Go's parseRepeat: else
+ * it is text): 1 with *min, *max (-1: none) and *end past the '}'. */
+static int repeat_at(const gorx *g, long *min, long *max, size_t *end) {
   size_t j = g->i + 1;
-  if (!isdigit((unsigned char)g->s[j])) return 0;
-  while (isdigit((unsigned char)g->s[j])) j++;
+  *min = rx_int(g->s, &j);
+  if (*min == -2) return 0;
+  *max = *min;
   if (g->s[j] == ',') {
     j++;
-    while (isdigit((unsigned char)g->s[j])) j++;
+    if (g->s[j] == '}') {
+      *max = -1;
+    } else {
+      *max = rx_int(g->s, &j);
+      if (*max == -2) return 0;
+      if (*max == -1) *min = -1; /* too big */
+    }
   }
-  return g->s[j] == '}';
+  if (g->s[j] != '}') return 0;
+  *end = j + 1;
+  return 1;
+}
+
+/* The totals grew by (dn, de); refused past pcol's bounds. */
+static int rx_grow(gorx *g, uint64_t dn, uint64_t de) {
+  g->nodes += dn, g->eps += de;
+  if (g->nodes > RX_MAX_NODES || g->eps > RX_MAX_EPS) {
+    g->why = g->eps > RX_MAX_EPS ? "more than 4096 operators that can match nothing (| ? * + groups, optional "
+                                   "copies), counted repeats expanded: too large for POSIX regcomp"
+                                 : "more than 65536 pieces, counted repeats expanded: too large for POSIX regcomp";
+    return PCOL_EINVAL;
+  }
+  return PCOL_OK;
+}
+
+/* The last item is complete: its repeat product counts in its group's. */
+static void rx_commit(gorx *g) {
+  if (g->has_last && g->last.rep > g->lv[g->depth].rep) g->lv[g->depth].rep = g->last.rep;
+}
+
+/* A new item of (nodes, eps) and repeat product 1: a literal, a class, an
+ * anchor. */
+static int rx_atom(gorx *g, uint64_t nodes, uint64_t eps) {
+  rx_commit(g);
+  g->last = (rx_item){nodes, eps, 1};
+  g->has_last = 1, g->after_rep = 0;
+  return rx_grow(g, nodes, eps);
+}
+
+/* An anchor (^ $ \b \B), g->i past it.  Go repeats one ("^*", "\b+"),
+ * regcomp refuses to: then it goes in a group, "(^)*". */
+static int rx_anchor(gorx *g, const char *a, size_t len) {
+  size_t j = g->i;
+  while (!strncmp(g->s + j, "\\Q\\E", 4) || !strncmp(g->s + j, "(?)", 3)) j += g->s[j] == '(' ? 3 : 4;
+  int grp = g->s[j] && strchr("*+?{", g->s[j]);
+  int rc = grp ? put(g, "(", 1) : 0;
+  if (!rc) rc = put(g, a, len);
+  if (!rc && grp) rc = put(g, ")", 1);
+  return rc ? rc : rx_atom(g, grp ? 3 : 1, grp ? 2 : 0);
+}
+
+/* A repetition operator ahead: there must be an item before it, and no
+ * repetition operator right before it (Go's parser, with Perl's flags). */
+static int rx_can_repeat(gorx *g) {
+  if (!g->has_last) return g->why = "missing argument to repetition operator", PCOL_EINVAL;
+  if (g->after_rep) return g->why = "invalid nested repetition operator", PCOL_EINVAL;
+  return PCOL_OK;
+}
+
+/* The last item repeated: copies of it and `opt` optional pieces; its
+ * repeat product times m (Go's repeatIsValid: 0 when max is 0, which Go
+ * does not look inside). */
+static int rx_repeat(gorx *g, uint64_t copies, uint64_t opt, long m, int max0) {
+  rx_item it = g->last;
+  uint64_t n = it.nodes * copies + opt, e = it.eps * copies + opt;
+  uint32_t rep = it.rep;
+  if (max0) {
+    rep = 1;
+  } else if (m > 0) {
+    if ((uint64_t)m * rep > RX_MAX_REPEAT) return g->why = "invalid repeat count (nested repeats past 1000)", PCOL_EINVAL;
+    rep = (uint32_t)m * rep;
+  }
+  g->nodes -= it.nodes, g->eps -= it.eps;
+  g->last = (rx_item){n, e, rep};
+  g->after_rep = 1;
+  return rx_grow(g, n, e);
 }
 
 int pcol_rx_from_go(const char *re, pcol_buf *out, int *icase, const char **why) {
-  gorx g = {re, 0, strlen(re), out, NULL, 0};
+  gorx *g = calloc(1, sizeof *g); /* (its levels: 24 KiB) */
+  if (!g) {
+    *why = "out of memory";
+    return PCOL_ENOMEM;
+  }
+  *g = (gorx){.s = re, .n = strlen(re), .out = out};
   *icase = 0;
   out->len = 0;
   int rc = PCOL_OK;
-  if (!strncmp(re, "(?i)", 4)) *icase = g.icase = 1, g.i = 4;
-  while (!rc && g.i < g.n) {
-    char ch = re[g.i];
+  if (!strncmp(re, "(?i)", 4)) *icase = g->icase = 1, g->i = 4;
+  g->lv[0].rep = 1;
+  while (!rc && g->i < g->n) {
+    char ch = re[g->i];
+    long min, max;
+    size_t end;
     if (ch == '[') {
-      rc = go_class(&g);
-    } else if (ch == '{') {
-      if (repeat_at(&g)) {
-        size_t j = g.i;
-        while (re[j] != '}') j++;
-        rc = put(&g, re + g.i, j + 1 - g.i);
-        g.i = j + 1;
-        if (re[g.i] == '?') g.i++; /* lazy: the same matches (see below) */
-      } else {
-        rc = put(&g, "\\{", 2);
-        g.i++;
-      }
-    } else if (ch == '}') { /* a '}' that closes no repeat: text */
-      rc = put(&g, "\\}", 2);
-      g.i++;
-    } else if (ch == '(' && re[g.i + 1] == '?') {
-      if (re[g.i + 2] == ':') {
-        rc = put(&g, "(", 1);
-        g.i += 3;
-      } else {
-        g.why = "flags or named groups past the start (pcol reads (?i) at the start only)";
+      rc = go_class(g);
+      if (!rc) rc = rx_atom(g, 1, 0);
+    } else if (ch == '{' && repeat_at(g, &min, &max, &end)) {
+      if (min < 0 || min > RX_MAX_REPEAT || max > RX_MAX_REPEAT || (max >= 0 && min > max)) {
+        g->why = "invalid repeat count (Go allows 0 to 1000, the first not above the second)";
         rc = PCOL_EINVAL;
       }
+      if (!rc) rc = rx_can_repeat(g);
+      if (!rc) rc = put(g, re + g->i, end - g->i);
+      g->i = end;
+      if (re[g->i] == '?') g->i++; /* lazy: the same matches (see below) */
+      /* x{n,m}: m copies, m - n of them optional; x{n,}: n + 1, one a star */
+      if (!rc)
+        rc = max >= 0 ? rx_repeat(g, max ? (uint64_t)max : 1, (uint64_t)(max - min), max, max == 0)
+                      : rx_repeat(g, (uint64_t)min + 1, 1, min, 0);
+    } else if (ch == '{') { /* a '{' that begins no repeat: text */
+      rc = put(g, "\\{", 2);
+      if (!rc) rc = rx_atom(g, 1, 0);
+      g->i++;
+    } else if (ch == '}') { /* a '}' that closes no repeat: text */
+      rc = put(g, "\\}", 2);
+      if (!rc) rc = rx_atom(g, 1, 0);
+      g->i++;
+    } else if (!strncmp(re + g->i, "(?)", 3)) { /* Go: no flags, nothing */
+      g->i += 3;
+      g->after_rep = 0;
+    } else if (ch == '(') {
+      if (re[g->i + 1] == '?' && re[g->i + 2] != ':') {
+        g->why = "flags or named groups past the start (pcol reads (?i) at the start only)";
+        rc = PCOL_EINVAL;
+      } else if (g->depth == RX_MAX_DEPTH) {
+        g->why = "expression nests too deeply (groups past 1000 deep)";
+        rc = PCOL_EINVAL;
+      } else {
+        rc = put(g, "(", 1);
+        g->i += re[g->i + 1] == '?' ? 3 : 1;
+        rx_commit(g);
+        g->lv[++g->depth] = (rx_level){g->nodes, g->eps, 1};
+        g->has_last = 0, g->after_rep = 0;
+      }
+    } else if (ch == ')') {
+      if (!g->depth) {
+        g->why = "unexpected )";
+        rc = PCOL_EINVAL;
+      } else {
+        rx_commit(g);
+        rx_level l = g->lv[g->depth--];
+        rc = put(g, ")", 1);
+        g->i++;
+        if (!rc) rc = rx_grow(g, 2, 2);
+        g->last = (rx_item){g->nodes - l.nodes, g->eps - l.eps, l.rep};
+        g->has_last = 1, g->after_rep = 0;
+      }
+    } else if (ch == '|') {
+      rc = put(g, "|", 1);
+      g->i++;
+      rx_commit(g);
+      if (!rc) rc = rx_grow(g, 1, 1);
+      g->has_last = 0, g->after_rep = 0;
+    } else if (ch == '*' || ch == '+' || ch == '?') {
+      rc = rx_can_repeat(g);
+      if (!rc) rc = put(g, &ch, 1);
+      g->i++;
+      /* Go's lazy repeats (x*? x+? x?? x{n,m}?) match what the greedy ones
+       * match (only which match is found first differs, and pcol asks
+       * whether there is one); POSIX reads "x+?" as "(x+)?" */
+      if (re[g->i] == '?') g->i++;
+      if (!rc) rc = rx_repeat(g, 1, 1, 0, 0); /* (not Go's OpRepeat) */
     } else if (ch == '\\') {
-      g.i++;
-      int k = (unsigned char)re[g.i];
+      g->i++;
+      int k = (unsigned char)re[g->i];
       if (k && strchr("dDsSwW", k)) {
         bset b = {{0}};
         bs_perl(&b, k);
         b.w[0] &= ~(uint64_t)1;
-        rc = put_set(&g, &b);
-        g.i++;
-      } else if (k == 'A') {
-        rc = put(&g, "^", 1), g.i++;
-      } else if (k == 'z') {
-        rc = put(&g, "$", 1), g.i++;
+        rc = put_set(g, &b);
+        g->i++;
+      } else if (k == 'A' || k == 'z') {
+        g->i++;
+        rc = rx_anchor(g, k == 'A' ? "^" : "$", 1);
+        continue;
       } else if (k == 'b' || k == 'B') {
         char e[2] = {'\\', (char)k};
-        rc = put(&g, e, 2), g.i++;
+        g->i++;
+        rc = rx_anchor(g, e, 2);
+        continue;
       } else if (k == 'Q') {
-        g.i++;
-        const char *e = strstr(re + g.i, "\\E");
-        size_t end = e ? (size_t)(e - re) : g.n;
-        for (; !rc && g.i < end; g.i++) rc = put_lit(&g, (unsigned char)re[g.i]);
-        if (e) g.i += 2;
+        g->i++;
+        const char *e = strstr(re + g->i, "\\E");
+        size_t qend = e ? (size_t)(e - re) : g->n;
+        for (; !rc && g->i < qend; g->i++) {
+          rc = put_lit(g, (unsigned char)re[g->i]);
+          if (!rc) rc = rx_atom(g, 1, 0);
+        }
+        if (e) g->i += 2;
+        g->after_rep = 0; /* (Go: "a*\Q\E*" repeats the star) */
+        continue;
       } else if (k == 'p' || k == 'P') {
-        g.why = "Unicode classes (\\p)";
+        g->why = "Unicode classes (\\p)";
         rc = PCOL_EINVAL;
       } else if (!k) {
-        g.why = "a trailing backslash";
+        g->why = "a trailing backslash";
         rc = PCOL_EINVAL;
       } else {
         int c;
-        rc = esc_byte(&g, &c, 0);
+        rc = esc_byte(g, &c, 0);
         if (!rc && c < 0) {
-          g.why = "an escape Go's syntax does not have";
+          g->why = "an escape Go's syntax does not have";
           rc = PCOL_EINVAL;
         }
-        if (!rc) rc = put_lit(&g, (unsigned char)c);
+        if (!rc) rc = put_lit(g, (unsigned char)c);
       }
+      if (!rc) rc = rx_atom(g, 1, 0);
+    } else if (ch == '^' || ch == '$') {
+      g->i++;
+      rc = rx_anchor(g, &ch, 1);
     } else {
-      rc = put(&g, &ch, 1);
-      g.i++;
-      /* Go's lazy repeats (x*? x+? x?? x{n,m}?) match what the greedy ones
-       * match (only which match is found first differs, and pcol asks
-       * whether there is one); POSIX reads "x+?" as "(x+)?" */
-      if ((ch == '*' || ch == '+' || ch == '?') && re[g.i] == '?') g.i++;
+      rc = put(g, &ch, 1);
+      g->i++;
+      if (!rc) rc = rx_atom(g, 1, 0);
     }
   }
-  if (!rc) rc = put(&g, "", 1); /* the NUL */
-  if (rc && !g.why) g.why = "out of memory";
-  *why = g.why;
+  if (!rc && g->depth) {
+    g->why = "missing closing )";
+    rc = PCOL_EINVAL;
+  }
+  if (!rc) rc = put(g, "", 1); /* the NUL */
+  if (rc && !g->why) g->why = "out of memory";
+  *why = g->why;
+  free(g);
   return rc;
 }
