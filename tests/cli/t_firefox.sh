@@ -12,6 +12,9 @@
 #    the markers note; hostile files refused with the JSON path;
 #  - the start: meta.startTime to the ns (pprof.time_nanos, a wall-clock
 #    range, the pprof export's time_nanos), hostile start times refused;
+#  - the duration: the Firefox Profiler's range (computed here from the
+#    JSON by the profiler's rule) in pcol info, the pprof export's
+#    duration_nanos and go tool pprof's Duration: line of it = pcol top's;
 #  - round trip: firefox -> pcol -> firefox -> pcol keeps pcol top.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
@@ -192,5 +195,71 @@ for h in 9223372036854.775:9223372036854775391 0:; do
   start_as "${h%%:*}"
   got=$($PCOL cat "$tmp/h.json" --table meta 2>"$tmp/err" | awk -F'\t' '$1 == "pprof.time_nanos" {print $2}')
   [ "$got" = "${h#*:}" ] || fail "startTime ${h%%:*}: pprof.time_nanos '$got', want '${h#*:}' $(cat "$tmp/err")"
+done
+# --- the duration: the length of the range the Firefox Profiler gives the
+# profile (profile-data's getTimeRangeIncludingAllThreads: meta.profiling-
+# StartTime .. profilingEndTime when both are there, else the earliest
+# first sample of a thread .. the latest last sample + meta.interval; a
+# Gecko child process's times count from its own meta.startTime).  The
+# numbers are computed here from the JSON, samples moved 1000.25 ms on (the
+# range then starts after meta.startTime), for each generated profile and
+# with a profiling range; pcol info's duration_ns, the pprof export's
+# duration_nanos and go tool pprof's Duration: line of it (= pcol top's)
+# hold them.
+for kind in v70 v48 tracing gecko v70:range gecko:range; do
+  python3 - "$tmp/${kind%%:*}.json" "$tmp/d.json" "${kind#*:}" >"$tmp/d.want" <<'PY' || fail "range generator $kind"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+shift = 1000.25
+lo, hi = math.inf, -math.inf
+iv = d["meta"]["interval"]
+def thread(s, off):
+    global lo, hi
+    if "schema" in s:  # Gecko: rows, times from the process's own start
+        k = s["schema"]["time"]
+        for r in s["data"]:
+            r[k] += shift
+        ts = [r[k] + off for r in s["data"]]
+        if ts:
+            lo, hi = min(lo, ts[0]), max(hi, ts[-1] + iv)
+    elif "time" in s:
+        s["time"] = [t + shift for t in s["time"]]
+        if s["time"]:
+            lo, hi = min(lo, s["time"][0]), max(hi, s["time"][-1] + iv)
+    else:  # the profiler starts at the first delta, ends at their sum
+        s["timeDeltas"][0] += shift
+        if s["timeDeltas"]:
+            lo, hi = min(lo, s["timeDeltas"][0]), max(hi, sum(s["timeDeltas"]) + iv)
+def proc(p, base):
+    off = p["meta"]["startTime"] - base
+    for th in p["threads"]:
+        thread(th["samples"], off)
+    for c in p.get("processes", []):
+        proc(c, base)
+proc(d, d["meta"]["startTime"])
+if sys.argv[3] == "range":
+    d["meta"]["profilingStartTime"], d["meta"]["profilingEndTime"] = 999.5, 1017.125
+    lo, hi = 999.5, 1017.125
+json.dump(d, open(sys.argv[2], "w"))
+print(round((hi - lo) * 10**6))
+PY
+  want=$(cat "$tmp/d.want")
+  $PCOL info "$tmp/d.json" --format json | grep -q "\"duration_ns\":$want," ||
+    fail "$kind: pcol info's duration is not the profiler's range, $want ns: $($PCOL info "$tmp/d.json" | grep duration)"
+  # firefox -> pcol -> firefox -> pcol keeps it (the export writes the
+  # source's meta.interval; a profiling range is not written back)
+  case $kind in *:range) ;; *)
+    $PCOL unpack "$tmp/d.json" --to firefox -o "$tmp/d2.json" || fail "$kind: firefox -> firefox"
+    $PCOL info "$tmp/d2.json" --format json | grep -q "\"duration_ns\":$want," ||
+      fail "$kind: firefox round trip: duration $($PCOL info "$tmp/d2.json" | grep duration), want $want ns" ;;
+  esac
+  $PCOL unpack "$tmp/d.json" --to pprof -o "$tmp/d.pb.gz" || fail "$kind: firefox -> pprof"
+  [ "$(python3 tests/support/pprof_times.py "$tmp/d.pb.gz" | cut -d' ' -f2)" = "$want" ] ||
+    fail "$kind -> pprof: duration_nanos $(python3 tests/support/pprof_times.py "$tmp/d.pb.gz"), want $want"
+  if command -v go >/dev/null 2>&1; then
+    go tool pprof -symbolize=none -top "$tmp/d.pb.gz" 2>/dev/null | grep -a '^Duration: ' | cut -d, -f1 >"$tmp/d.go"
+    $PCOL top "$tmp/d.json" | grep '^Duration: ' | cut -d, -f1 | cmp -s - "$tmp/d.go" ||
+      fail "$kind: pcol top's Duration: differs from go tool pprof's of the pprof export: $(cat "$tmp/d.go")"
+  fi
 done
 echo "t_firefox: ok"

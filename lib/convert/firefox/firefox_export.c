@@ -41,6 +41,7 @@
 #include "spill.h"    /* pcol_temp_fd */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
 #include <unistd.h>   /* close */
+#include <math.h>
 #include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -469,15 +470,25 @@ static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
   return PCOL_OK;
 }
 
-/* The sampling interval of source s in ns (0: unknown): its period, else
- * gap, the least positive gap between the times of two consecutive
- * selected rows. */
+/* The sampling interval of source s in ns (0: unknown): its period, a
+ * Firefox source's own meta.interval (so the profiler's range, which ends
+ * a thread's last sample + interval, comes back: the import's duration),
+ * an Rprof source's interval, else gap, the least positive gap between
+ * the times of two consecutive selected rows. */
 static int64_t source_interval(fx *x, uint32_t s, int64_t gap) {
   int64_t v;
   pcol_period pd; /* THE period rule (lib/core/period.c) */
   if (pcol_source_period(x->f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
       pd.has_unit && pcol_str_is(pd.unit, PCOL_UNIT_NANOSECONDS))
     return pd.period;
+  pcol_str fi;
+  if (pcol_meta_get(x->f, s, FIREFOX_META_INTERVAL_MS, &fi, NULL) == PCOL_OK && fi.ptr && fi.len < 32) {
+    char t[32], *end;
+    memcpy(t, fi.ptr, fi.len);
+    t[fi.len] = 0;
+    double ms = strtod(t, &end);
+    if (end != t && !*end && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
+  }
   if (pcol_meta_get_i64(x->f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 &&
       v < INT64_MAX / 1000)
     return v * 1000;

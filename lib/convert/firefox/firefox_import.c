@@ -77,7 +77,18 @@ typedef struct ffi {
   int direct;            /* one thread whose samples come in time order: no sorting */
   uint64_t markers;
   int64_t cpu_scale;     /* ns per threadCPUDelta unit; 0: cycles (not kept) */
+  /* the profiler's range of the threads' samples (ms since meta.startTime):
+   * the least first time, the greatest last time + meta.interval */
+  double r_lo, r_hi, interval_ms;
 } ffi;
+
+/* The range of a thread's samples as the Firefox Profiler takes it
+ * (profile-data's getTimeRangeForThread): from its first sample's time to
+ * its last one's plus meta.interval, in file order, whatever lies between. */
+static void thread_range(ffi *x, double first, double last) {
+  if (first < x->r_lo) x->r_lo = first;
+  if (last + x->interval_ms > x->r_hi) x->r_hi = last + x->interval_ms;
+}
 
 static void tables_free(ffi *x) {
   free(x->stack_memo);
@@ -332,6 +343,8 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
     snprintf(path, sizeof path, "%s.samples.%s[%zu]", tp, time ? "time" : "timeDeltas", i);
     if (!pcol_jt_is_num(tv)) return ffj_fail(&x->j, "%s: not a number", path);
     t = time ? pcol_jt_num(T, tv) : t + pcol_jt_num(T, tv);
+    /* (the profiler starts a thread of time deltas at its first delta) */
+    if (i == n - 1) thread_range(x, pcol_jt_num(T, pcol_jt_at(T, time ? time : deltas, 0)), t);
     PCOL_RETURN_NOT_OK(ms_to_ns(x, t, path, &r.t));
     pcol_jv sv = pcol_jt_at(T, stack, i);
     int32_t cat = 0;
@@ -544,6 +557,8 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
       break;
     }
     if ((rc = ms_to_ns(x, pcol_jt_num(T, tv) + offset_ms, path, &r.t))) break;
+    if (i == pcol_jt_size(T, srows) - 1)
+      thread_range(x, pcol_jt_num(T, gk_cell(T, srows, 0, s_time)) + offset_ms, pcol_jt_num(T, tv) + offset_ms);
     int32_t cat = 0;
     if (sv && !pcol_jt_is_null(sv)) {
       size_t si;
@@ -698,6 +713,29 @@ late:
                   pcol_jt_num(T, v));
 }
 
+/* The source's duration (spec.md §7's duration rule: pprof.duration_nanos)
+ * is the length of the range the Firefox Profiler gives the profile
+ * (profile-data's getTimeRangeIncludingAllThreads, its root range): from
+ * meta.profilingStartTime to meta.profilingEndTime when the profile has
+ * both (the end not 0), else from the earliest first sample of a thread to
+ * the latest last sample + meta.interval (thread_range); none without
+ * samples (the profiler then takes a thread's markers, which pcol does not
+ * read).  The start stays meta.startTime, which the sample times count
+ * from. */
+static int range_duration(ffi *x, pcol_jv meta) {
+  pcol_jv ps = pcol_jt_get(T, meta, "profilingStartTime"), pe = pcol_jt_get(T, meta, "profilingEndTime");
+  double lo = x->r_lo, hi = x->r_hi;
+  if (pcol_jt_is_num(ps) && pcol_jt_is_num(pe) && pcol_jt_num(T, pe) != 0) {
+    lo = pcol_jt_num(T, ps);
+    hi = pcol_jt_num(T, pe);
+  }
+  double d = (hi - lo) * 1e6;
+  if (!(d >= 0 && d < 0x1p63)) return PCOL_OK; /* none, or not a length */
+  char v[24];
+  snprintf(v, sizeof v, "%lld", (long long)llround(d));
+  return pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err);
+}
+
 int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                         pcol_error *err) {
   ffi x;
@@ -749,8 +787,11 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   pcol_jv iv = pcol_jt_get(&x.j.t, meta, "interval");
   if (!rc && pcol_jt_is_num(iv)) {
     snprintf(v, sizeof v, "%.17g", pcol_jt_num(&x.j.t, iv));
-    rc = pcol_b_meta_str(b, x.src, "firefox.interval_ms", v, err);
+    rc = pcol_b_meta_str(b, x.src, FIREFOX_META_INTERVAL_MS, v, err);
   }
+  x.r_lo = INFINITY;
+  x.r_hi = -INFINITY;
+  x.interval_ms = pcol_jt_is_num(iv) ? pcol_jt_num(&x.j.t, iv) : NAN;
   if (!rc && processed) rc = import_processed(&x, meta);
   if (!rc && !processed) {
     pcol_jv gv = pcol_jt_get(&x.j.t, meta, "version");
@@ -763,6 +804,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     snprintf(v, sizeof v, "%lld", pcol_jt_is_int(gv) ? (long long)pcol_jt_int(&x.j.t, gv) : -1LL);
     if (!rc) rc = pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err);
   }
+  if (!rc) rc = range_duration(&x, meta);
   /* the document is read: its tree goes before the samples come back
    * from the sorter (times stay ms since meta.startTime, the source's
    * timestamp) */
