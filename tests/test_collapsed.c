@@ -293,12 +293,13 @@ Test(collapsed, from_a_perun_kperf_profile) {
 
 /* ------------------------------------------------------------ speedscope */
 
-static json_t *speedscope(pcol_file *f, const pcol_select *sel) {
+static json_t *speedscope_opt(pcol_file *f, const pcol_select *sel, int timeline) {
   char *out = NULL;
   size_t len;
   FILE *o = open_memstream(&out, &len);
   pcol_error err = {0};
-  int rc = pcol_export_speedscope(f, sel, o, &err);
+  pcol_export_options opt = {.timeline = timeline};
+  int rc = pcol_export(f, PCOL_FMT_SPEEDSCOPE, sel, o, &opt, &err);
   fclose(o);
   cr_assert_eq(rc, 0, "%s", err.message);
   json_error_t je;
@@ -306,6 +307,20 @@ static json_t *speedscope(pcol_file *f, const pcol_select *sel) {
   cr_assert(j, "not JSON: %s", je.text);
   free(out);
   return j;
+}
+static json_t *speedscope(pcol_file *f, const pcol_select *sel) { return speedscope_opt(f, sel, 0); }
+
+/* the integers of array key k of profile p, as "a b c" */
+static void ints(json_t *p, const char *k, char *out, size_t n) {
+  json_t *a = json_object_get(p, k), *x;
+  size_t i;
+  *out = 0;
+  cr_assert(json_is_array(a), "%s: not an array", k);
+  json_array_foreach(a, i, x) {
+    char one[32];
+    snprintf(one, sizeof one, "%s%lld", i ? " " : "", (long long)json_integer_value(x));
+    strncat(out, one, n - strlen(out) - 1);
+  }
 }
 
 Test(speedscope, sampled_profile_from_collapsed) {
@@ -403,18 +418,39 @@ Test(speedscope, evented_profile_keeps_durations) {
   json_t *fr0 = json_array_get(json_object_get(json_object_get(j, "shared"), "frames"), 0);
   cr_assert_str_eq(json_string_value(json_object_get(fr0, "file")), "x.R");
   cr_assert_eq(json_integer_value(json_object_get(fr0, "line")), 7);
-  /* the sampled profile keeps weights (3 for the long sample), a run of
-   * consecutive samples of one stack as one sample (3 + 1; issue 44) */
-  json_t *w = json_object_get(json_array_get(profiles, 0), "weights");
-  cr_assert_eq(json_array_size(w), 3);
-  cr_assert_eq(json_integer_value(json_array_get(w, 1)), 4);
+  /* with the timeline, the sampled profile has a sample a row (weights 3
+   * for the long sample), and the timeline each one's own time and
+   * duration (pcolTimes, pcolDurations), which its stretches do not say */
+  char s_got[128];
+  ints(json_array_get(profiles, 0), "weights", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "1 3 1 1");
+  ints(e, "pcolTimes", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "0 10 40 100");
+  ints(e, "pcolDurations", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "0 30 0 0");
   json_decref(j);
-  /* a time range cuts the long sample: [20, 45) */
+  /* without it, a run of consecutive samples of one stack is one sample
+   * (3 + 1; issue 44) */
+  j = speedscope_opt(f, NULL, -1);
+  cr_assert_eq(json_array_size(json_object_get(j, "profiles")), 1);
+  ints(json_array_get(json_object_get(j, "profiles"), 0), "weights", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "1 4 1");
+  json_decref(j);
+  /* a time range cuts the long sample: [20, 45): 20 of its 30 ns (weight
+   * 2 of 3) from 20, and the sample at 40 */
   pcol_select sel = {.has_from = 1, .has_to = 1, .from_ns = 20, .to_ns = 45};
   j = speedscope(f, &sel);
-  w = json_object_get(json_array_get(json_object_get(j, "profiles"), 0), "weights");
-  cr_assert_eq(json_array_size(w), 1);
-  cr_assert_eq(json_integer_value(json_array_get(w, 0)), 3, "20 of 30 ns of weight 3, and the sample at 40");
+  ints(json_array_get(json_object_get(j, "profiles"), 0), "weights", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "2 1");
+  e = json_array_get(json_object_get(j, "profiles"), 1);
+  ints(e, "pcolTimes", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "20 40");
+  ints(e, "pcolDurations", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "20 0");
+  json_decref(j);
+  j = speedscope_opt(f, &sel, -1);
+  ints(json_array_get(json_object_get(j, "profiles"), 0), "weights", s_got, sizeof s_got);
+  cr_assert_str_eq(s_got, "3", "20 of 30 ns of weight 3, and the sample at 40");
   json_decref(j);
   pcol_close(f);
   free(mem);

@@ -400,10 +400,12 @@ PY
 # the timeline, when written, still reads back with the sample times: as
 # the times and durations of the source's samples (its stretches line up
 # with the runs), not as a second source
+# (every sample is one of its own then, with its own time and duration)
 durs() { $PCOL cat "$1" --table samples | awk -F'\t' 'NR>1 && $3 != "NA"{n++; s+=$4} END{print n+0, s+0}'; }
 [ "$($PCOL info "$tmp/alt-t.json" | grep -c '^source ')" = 1 ] || fail "alt-t.json: the timeline read as a source of its own"
-[ "$(durs "$tmp/alt-t.json")" = "$runs $((nsamp * 100000))" ] ||
-  fail "the evented timeline of alt.cpuprofile does not give its $runs runs times spanning its $nsamp samples x 100 us: $(durs "$tmp/alt-t.json")"
+rows() { $PCOL cat "$1" --table samples | cut -f2-5; } # source, time, duration, weight of each sample
+cmp -s <(rows "$tmp/alt.cpuprofile") <(rows "$tmp/alt-t.json") ||
+  fail "the evented timeline of alt.cpuprofile does not give its $nsamp samples their times: $(durs "$tmp/alt-t.json")"
 # a V8 sample lasts until the next, as DevTools draws it, however uneven the
 # gaps (here 50 us to 5 ms; capped at the smallest gap, the timeline covered
 # 15% of a real profile's time, interop review G2): the timeline reads back
@@ -418,10 +420,15 @@ deltas = [1000, 50, 5000, 300, 50, 2000, 700, 50]
 json.dump({"nodes": nodes, "startTime": 0, "endTime": sum(deltas) + 50, "samples": [2, 3] * 4,
            "timeDeltas": deltas}, open(sys.argv[1], "w"))
 PY
+# (the timeline alone, as another tool's evented profile, is read as its
+# stretches: the samples of the export carry their own times instead)
 $PCOL unpack "$tmp/uneven.cpuprofile" --to speedscope -o "$tmp/uneven.json" || fail "unpack of uneven.cpuprofile"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["profiles"] = [p for p in d["profiles"] if p["type"] == "evented"]
+d["activeProfileIndex"] = 0; json.dump(d, open(sys.argv[2], "w"))' "$tmp/uneven.json" "$tmp/uneven-tl.json"
 want=$(( (50 + 5000 + 300 + 50 + 2000 + 700 + 50 + 50) * 1000 ))
-[ "$(durs "$tmp/uneven.json")" = "8 $want" ] ||
-  fail "the V8 timeline does not cover the samples' time ($want ns): $(durs "$tmp/uneven.json")"
+[ "$(durs "$tmp/uneven-tl.json")" = "8 $want" ] ||
+  fail "the V8 timeline does not cover the samples' time ($want ns): $(durs "$tmp/uneven-tl.json")"
 # pcol -> speedscope -> pcol keeps the whole file's numbers for inputs with
 # times, whose export adds the evented "URI: timeline" after the sampled
 # "URI: TYPE" profiles (doc/mappings.md §5, item 3): the import gives their
@@ -439,7 +446,14 @@ TD=${PCOL_TESTDATA:-../shared/testdata}
 python3 tests/support/gen_jfr.py "$tmp/rt.jfr" --chunks 2 --samples 30 || fail "gen_jfr.py"
 python3 tests/support/firefox_gen.py v70 "$tmp/rt-ff.json" > /dev/null || fail "firefox_gen.py"
 $PCOL unpack "$tmp/p.pcol" --to otlp -o "$tmp/rt-otlp.pb" || fail "otlp export of p.pcol"
-rtin=("$tmp/p.cpuprofile" "$tmp/uneven.cpuprofile" "$tmp/alt.cpuprofile" "$tmp/pidtid.txt" "$tmp/noperiod.txt"
+# the three shapes whose times were lost when the timeline's stretches had
+# to line up with the samples (perf script written here, 1 ms apart): a run
+# of one stack with a gap inside it, two samples at the same time (the
+# first lasts no time), a sample with an empty stack
+sh() { printf 'app 100/100 [000] %s: 1000000 cpu-clock: \n' "$1"; shift; for fr in "$@"; do printf '\t401000 %s (/bin/app)\n' "$fr"; done; echo; }
+{ sh 1.000000 work main; sh 1.001000 work main; sh 1.002000 work main; sh 1.010000 work main
+  sh 1.011000 other main; sh 1.011000 third; sh 1.012000; sh 1.013000 work main; } > "$tmp/shapes.txt"
+rtin=("$tmp/shapes.txt" "$tmp/p.cpuprofile" "$tmp/uneven.cpuprofile" "$tmp/alt.cpuprofile" "$tmp/pidtid.txt" "$tmp/noperiod.txt"
       "$tmp/rt.jfr" "$tmp/rt-ff.json" "$tmp/rt-otlp.pb" tests/fixtures/rprof/names.out tests/fixtures/rprof/append.out
       tests/fixtures/rprof/memgc-snapshots.out tests/fixtures/tachyon/aio-wall-none.bin
       tests/fixtures/tachyon/threads-wall-zstd.bin)
@@ -470,6 +484,17 @@ for f in "${rtin[@]}"; do
   [ "$(icount "$f")" = "$(icount "$tmp/rt.json")" ] || fail "$f: pcol info's sources and counts: $(icount "$f") before, $(icount "$tmp/rt.json") after"
   ihead() { $PCOL info --format json "$1" | head -1 | sed 's/"file":"[^"]*",//; s/"rows":.*//'; }
   [ "$(ihead "$f")" = "$(ihead "$tmp/rt.json")" ] || fail "$f: pcol info's default and total: $(ihead "$f") before, $(ihead "$tmp/rt.json") after"
+  # each source's start and duration (pcolStart, pcolDuration), and with
+  # the timeline (not alt.cpuprofile's, past the budget) the span of its
+  # samples' times and every sample's own time, duration and weight
+  # (pcolTimes, pcolDurations; one sample a row then)
+  ispan() { $PCOL info "$1" | grep -E "^  (time|duration${2-}):"; }
+  [ "$(ispan "$f")" = "$(ispan "$tmp/rt.json")" ] || fail "$f: pcol info's start or duration: $(diff <(ispan "$f") <(ispan "$tmp/rt.json") | head -6)"
+  if grep -q '"type":"evented"' "$tmp/rt.json"; then
+    [ "$(ispan "$f" '|samples')" = "$(ispan "$tmp/rt.json" '|samples')" ] ||
+      fail "$f: pcol info's span: $(diff <(ispan "$f" '|samples') <(ispan "$tmp/rt.json" '|samples') | head -6)"
+    cmp -s <(rows "$f") <(rows "$tmp/rt.json") || fail "$f: sample times after pcol -> speedscope -> pcol: $(diff <(rows "$f") <(rows "$tmp/rt.json") | head -6)"
+  fi
 done
 # a Perun type with a blank ("mixed(time delta)", in microseconds) joins its
 # source too (its unit comes back as nanoseconds, speedscope's: the views
@@ -478,13 +503,11 @@ $PCOL unpack tests/fixtures/perun/trace-complexity.perf --to speedscope -o "$tmp
 [ "$($PCOL info "$tmp/rt.json" | grep -c '^source ')" = 1 ] || fail "perun trace: not one source: $($PCOL info "$tmp/rt.json" | grep '^source ')"
 diff <(rtop tests/fixtures/perun/trace-complexity.perf | sed 1,/^Showing/d) <(rtop "$tmp/rt.json" | sed 1,/^Showing/d) > "$tmp/d" ||
   fail "perun trace: pcol top after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
-# the timeline gives the samples their times and durations: each sample
-# (a run) starts where its first sample did and lasts until the next (the
-# last one: the smallest gap, as the export draws a V8 sample)
+# the timeline gives the samples their own times and durations (pcolTimes,
+# pcolDurations), not the stretches it draws (a V8 sample lasts until the
+# next there)
 $PCOL unpack "$tmp/p.pcol" --to speedscope -o "$tmp/rt.json" || fail "p.pcol: speedscope export"
-got=$($PCOL cat "$tmp/rt.json" --table samples | awk -F'\t' 'NR>1{printf "%s%s/%s", sep, $3, $4; sep=" "}')
-[ "$got" = "100000/1000000 1100000/1000000 2100000/2000000 4100000/500000 4600000/30000000 34600000/1000000 35600000/1000000 36600000/1000000 37600000/500000" ] ||
-  fail "V8 -> speedscope -> pcol: times/durations $got"
+cmp -s <(rows "$tmp/p.pcol") <(rows "$tmp/rt.json") || fail "V8 -> speedscope -> pcol: times/durations $(diff <(rows "$tmp/p.pcol") <(rows "$tmp/rt.json") | head -5)"
 # a timeline whose stretches do not line up with the samples (here: one
 # sample of the group removed) is left out, and the numbers stay
 python3 - "$tmp/rt.json" "$tmp/rt-cut.json" <<'PY' || fail "python3: rt-cut.json"
@@ -496,7 +519,18 @@ for p in d["profiles"]:
 json.dump(d, open(sys.argv[2], "w"))
 PY
 [ "$($PCOL info "$tmp/rt-cut.json" | grep -c '^source ')" = 1 ] || fail "a timeline that does not fit: read as a source"
-$PCOL info "$tmp/rt-cut.json" | grep -q 'samples: *9 (8 rows), without times' || fail "a timeline that does not fit: $($PCOL info "$tmp/rt-cut.json" | grep samples:)"
+$PCOL info "$tmp/rt-cut.json" | grep -q 'samples: *9, without times' || fail "a timeline that does not fit: $($PCOL info "$tmp/rt-cut.json" | grep samples:)"
+# pcolTimes/pcolDurations that are not integers as long as the samples, or
+# a negative duration: not used (the shapes' stretches do not fit either:
+# no times), the numbers the same
+$PCOL unpack "$tmp/shapes.txt" --to speedscope -o "$tmp/sh.json" || fail "shapes: speedscope export"
+for bad in 'e["pcolDurations"][0] = -1' 'e["pcolTimes"][1] = 1.5' 'e["pcolTimes"].pop()' 'e["pcolDurations"] = "x"'; do
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); e = [p for p in d["profiles"] if p["type"] == "evented"][0]
+exec(sys.argv[3]); json.dump(d, open(sys.argv[2], "w"))' "$tmp/sh.json" "$tmp/sh-bad.json" "$bad" || fail "python3: sh-bad.json"
+  $PCOL info "$tmp/sh-bad.json" | grep -q 'samples: *8, without times' || fail "$bad: $($PCOL info "$tmp/sh-bad.json" | grep samples:)"
+  [ "$($PCOL fold "$tmp/sh-bad.json")" = "$($PCOL fold "$tmp/shapes.txt")" ] || fail "$bad: fold differs"
+done
 # and a timeline without sampled profiles of its URI stays a source
 python3 - "$tmp/rt.json" "$tmp/rt-tl.json" <<'PY' || fail "python3: rt-tl.json"
 import json, sys

@@ -111,5 +111,14 @@ for f in "$TD"/rprof/*.out; do
   grep -q '"evented"' "$tmp/out.json" || { echo "FAIL $(basename "$f"): no evented profile for timed samples"; fail=1; }
   break
 done
+# a timeline that carries each sample's own time and duration (pcolTimes,
+# pcolDurations: one sample a row) for the shapes its stretches cannot line
+# up with (a gap inside a run of one stack, two samples at one time, an empty
+# stack; perf script written here): speedscope reads it, keys and all
+sh() { printf 'app 100/100 [000] %s: 1000000 cpu-clock: \n' "$1"; shift; for fr in "$@"; do printf '\t401000 %s (/bin/app)\n' "$fr"; done; echo; }
+{ sh 1.000000 work main; sh 1.001000 work main; sh 1.002000 work main; sh 1.010000 work main
+  sh 1.011000 other main; sh 1.011000 third; sh 1.012000; sh 1.013000 work main; } > "$tmp/shapes.txt"
+$PCOL pack "$tmp/shapes.txt" -o "$tmp/shapes.pcol" && check "shapes.txt (timeline)" "$tmp/shapes.pcol" "$tmp/shapes.txt"
+grep -q '"evented".*"pcolTimes"' "$tmp/out.json" || { echo "FAIL shapes.txt: no timeline with pcolTimes"; fail=1; }
 echo "t_speedscope: $n files loaded by speedscope $SPEEDSCOPE_VERSION"
 exit $fail

@@ -14,7 +14,12 @@
  * (doc/mappings.md §5): frames are shared and deduplicated per function, and
  * a run of consecutive samples with the same frames is one sample of their
  * summed weight (the runs depend on the frames only, so a source's profiles
- * have the same samples).  In the evented profile a sample spans [time,
+ * have the same samples), except with the timeline: then each row is a
+ * sample, and the timeline carries each one's own time and duration
+ * (pcolTimes, pcolDurations), which its stretches cannot say of a run with
+ * a gap, a sample of no length or one without frames; the source's first
+ * profile carries its start and duration (pcolStart, pcolDuration; keys
+ * speedscope ignores).  In the evented profile a sample spans [time,
  * time + duration); a point sample (duration 0) lasts until the next sample,
  * but at most the source's sampling interval (its smallest positive gap
  * between samples), except a V8 or Chrome-trace source's, which lasts
@@ -40,6 +45,7 @@
 #include "count.h"    /* pcol_decimal_text, pcol_count_types, pcol_rtime, ... */
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_ralloc_value, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
+#include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +93,9 @@ typedef struct sexp {
   int64_t interval;               /* the smallest positive gap between rows' times */
   int64_t first_time;             /* the first row's time */
   int until_next;                 /* a V8 source: a point sample lasts until the next (DevTools) */
+  int per_row;                    /* the source's timeline is written: a run is one row */
+  pcol_wall wall;                 /* wall.c: each source's start and duration (pcolStart, pcolDuration) */
+  int src_head;                   /* the source's first sampled profile is written */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
 } sexp;
@@ -333,7 +342,9 @@ static int run_row(void *ctx, const pcol_selected_row *r) {
   int has, rc;
   uint32_t st = pcol_view_u32(&x->s_stack, r->row);
   if (c->started) {
-    int end = at_break(x); /* the run's weight would not fit an int64 */
+    /* the run's weight would not fit an int64; or every row is a sample
+     * of its own, whose time and duration the timeline gives (evented) */
+    int end = at_break(x) || x->per_row;
     if (!end && st != c->stack) {
       /* stack_frames may move the buffer the frame lists live in when it
        * meets a new stack: both are made first, then both are looked up */
@@ -450,6 +461,13 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   }
   if (pcol_budget_exceeded(x->bud, x->need)) return pcol_budget_refuse(x->bud, x->err);
   if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
+  /* the source's start and duration (spec.md §7), which speedscope has no
+   * place for, on its first profile: pcol's import gives them back */
+  int64_t st = x->wall.start[x->cur_src], du = x->wall.dur[x->cur_src];
+  if (!x->src_head++) {
+    if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
+    if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
+  }
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
   int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
   char num[48];
@@ -525,8 +543,39 @@ static int timeline_row(void *ctx, const pcol_selected_row *r) {
   return rc;
 }
 
+/* pcolTimes / pcolDurations: each selected row's time and duration in ns
+ * since the source's start, clipped to --from/--to as the timeline draws
+ * it, one per sample of the sampled profiles (a row each, x->per_row). */
+typedef struct rowtimes {
+  sexp *x;
+  int64_t from, to;
+  int dur, k;
+} rowtimes;
+
+static int rowtimes_row(void *ctx, const pcol_selected_row *r) {
+  rowtimes *c = ctx;
+  int64_t t = pcol_view_i64(&c->x->s_time, r->row), d = pcol_view_i64(&c->x->s_dur, r->row);
+  if (d < 0 || d == PCOL_NA_I64) d = 0;
+  int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
+  if (t < c->from) t = c->from;
+  if (e > c->to) e = c->to;
+  if (e < t) e = t;
+  return fprintf(c->x->out, c->k++ ? ",%lld" : "%lld", (long long)(c->dur ? e - t : t)) < 0 ? io(c->x) : PCOL_OK;
+}
+
+static int rowtimes_write(sexp *x, const timeline *tl) {
+  int rc = PCOL_OK;
+  for (int dur = 0; dur < 2 && !rc; dur++) {
+    rowtimes c = {x, tl->from, tl->to, dur, 0};
+    rc = put(x, dur ? "],\"pcolDurations\":[" : ",\"pcolTimes\":[");
+    if (!rc) rc = each_row(x, rowtimes_row, &c);
+  }
+  return rc ? rc : put(x, "]");
+}
+
 /* The evented profile (after scan: every row has a time, else none; the
- * sampling interval, the smallest positive gap between them). */
+ * sampling interval, the smallest positive gap between them), and, for
+ * pcol's import, each sample's own time and duration (rowtimes). */
 static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   if (!x->nrows || !x->all_times) return PCOL_OK;
   int rc;
@@ -547,8 +596,9 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   size_t no = c.open.len / sizeof(uint32_t);
   while (no && !rc) rc = event(x, &c.first, 'C', o[--no], c.cur_end);
   pcol_buf_free(&c.open);
-  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld}", (long long)c.cur_end) < 0) rc = io(x);
-  return rc;
+  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld", (long long)c.cur_end) < 0) rc = io(x);
+  if (!rc && !x->dry) rc = rowtimes_write(x, &c);
+  return rc || x->dry ? rc : put(x, "}");
 }
 
 static int write_frame(sexp *x, uint32_t key) {
@@ -607,6 +657,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
+  if (!rc) rc = pcol_wall_init(f, &x.wall, err);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -653,9 +704,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 1))) break;
-    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i], i);
     /* the evented timeline: when asked, or by default when its events fit
-     * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run) */
+     * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run); with it,
+     * every row is a sample of its own (runs are not joined), whose time
+     * and duration it carries */
     int write = x.timeline > 0;
     if (!rc && !x.timeline) {
       x.dry = 1;
@@ -663,7 +715,11 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       x.dry = 0;
       write = x.nevents <= PCOL_SPEEDSCOPE_TIMELINE_EVENTS;
     }
+    x.per_row = write && x.all_times;
+    x.src_head = 0;
+    for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i], i);
     if (!rc && write) rc = evented(&x, uri, sel);
+    x.per_row = 0;
   }
   free(types);
   if (!rc) rc = put(&x, "\n],\"shared\":{\"frames\":[");
@@ -674,6 +730,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = put(&x, "]}}\n");
   rc = pcol_budget_close(&bud, rc, err);
   free(x.cvt);
+  pcol_wall_free(&x.wall);
   pcol_rtime_free(&x.rt);
   free(x.fn_frame);
   pcol_unsym_ids_reset(&x.unsym);

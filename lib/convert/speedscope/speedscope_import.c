@@ -11,8 +11,10 @@
  * time with a non-empty stack: time = the stretch's start, duration = its
  * length (a long sample).  The "URI: timeline" pcol writes right after a
  * source's sampled profiles is no source of its own (its samples would be
- * counted twice): its stretches are their samples' times and durations when
- * they line up one to one, else it is left out.
+ * counted twice): its pcolTimes/pcolDurations (pcol's own keys) are their
+ * samples' times and durations, else its stretches when they line up one
+ * to one, else it is left out.  pcolStart/pcolDuration on a source's first
+ * sampled profile are its start and duration (spec.md §7).
  * Values: the unit "none" is a count, ("samples", "count") and the weight;
  * time units are scaled to nanoseconds, bytes stay bytes, with weight 1.
  * The value type's name is the profile name's last ": " part when pcol
@@ -61,6 +63,14 @@ typedef struct sprof {
   double *weights; size_t nw, capw;            /* NaN: not a number */
   stretch *st; size_t nst, capst;
   brk *brk; size_t nbrk, capbrk;
+  /* pcolTimes, pcolDurations (pcol's timeline: each sample's time and
+   * duration in ns); rt_bad: either is there but not an array of integers */
+  int64_t *rt[2]; size_t nrt[2], caprt[2];
+  int rt_kind[2], rt_bad;
+  /* pcolStart, pcolDuration (the first sampled profile pcol writes for a
+   * source: its start, ns since the epoch, and its duration, spec.md §7);
+   * PCOL_NA_I64 when absent or not an integer (a duration >= 0) */
+  int64_t src_start, src_dur;
   /* events: the first error found while reading them (at event err_ev;
    * err_post: after the event's stretch), and whether frames stay open */
   const char *err_what;
@@ -295,13 +305,32 @@ static int profile(simp *s) {
   memset(p, 0, sizeof *p);
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   p->is_obj = 1;
+  p->src_start = p->src_dur = PCOL_NA_I64;
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
     int k_sv = pcol_jp_key_is(j, "startValue");
+    int k_rt = pcol_jp_key_is(j, "pcolTimes") ? 1 : pcol_jp_key_is(j, "pcolDurations") ? 2 : 0;
+    int k_ss = pcol_jp_key_is(j, "pcolStart") ? 1 : pcol_jp_key_is(j, "pcolDuration") ? 2 : 0;
     if ((rc = pcol_jp_next(j))) return rc;
     if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
       p->start = j->d;
+    } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= 0)) {
+      *(k_ss == 1 ? &p->src_start : &p->src_dur) = j->i;
+    } else if (k_rt) {
+      int q = k_rt - 1;
+      p->rt_kind[q] = 1;
+      p->nrt[q] = 0;
+      if (j->tok != PCOL_JT_ARR) p->rt_bad = 1;
+      else
+        while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
+          if (j->tok != PCOL_JT_INT) p->rt_bad = 1;
+          else if (PCOL_GROW(p->rt[q], p->nrt[q], p->caprt[q])) return pcol_oom(s->err);
+          else p->rt[q][p->nrt[q]++] = j->i;
+          if ((rc = pcol_jp_skip(j))) return rc;
+        }
+      if (rc) return rc;
+      if (j->tok == PCOL_JT_ARR_END) continue;
     } else if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
       if (k_type) rc = copy_str(s, &p->type, NULL, &(size_t){0}), p->type_str = 1;
       else if (k_name) rc = copy_str(s, &p->name, NULL, &(size_t){0}), p->name_str = 1;
@@ -433,7 +462,9 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k
 }
 
 /* The source of profiles [pi, ...): named by the profile name's prefix
- * (the source_uri pcol exported it from), else "<file>: <name>". */
+ * (the source_uri pcol exported it from), else "<file>: <name>"; its start
+ * and duration (pcolStart, pcolDuration) as pprof.time_nanos and
+ * pprof.duration_nanos (spec.md §7's rules), the timestamp its seconds. */
 static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   const char *pname = pname_of(p);
   size_t k = name_prefix(pname), ul = strlen(s->name) + strlen(pname) + 3;
@@ -441,8 +472,18 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   if (!uri) return pcol_oom(s->err);
   if (k) snprintf(uri, ul, "%.*s", (int)k, pname);
   else snprintf(uri, ul, "%s: %s", s->name, pname);
-  int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, PCOL_NA_I64, src, s->err);
+  int64_t ts = p->src_start == PCOL_NA_I64 ? PCOL_NA_I64 : p->src_start / 1000000000;
+  int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, ts, src, s->err);
   free(uri);
+  char v[24];
+  if (!rc && p->src_start != PCOL_NA_I64 && p->src_start) {
+    snprintf(v, sizeof v, "%lld", (long long)p->src_start);
+    rc = pcol_b_meta_str(s->b, *src, PPROF_META_TIME_NANOS, v, s->err);
+  }
+  if (!rc && p->src_dur != PCOL_NA_I64 && p->src_dur) {
+    snprintf(v, sizeof v, "%lld", (long long)p->src_dur);
+    rc = pcol_b_meta_str(s->b, *src, PPROF_META_DURATION_NANOS, v, s->err);
+  }
   return b_in(s, rc);
 }
 
@@ -538,6 +579,25 @@ static int timeline_fits(const simp *s, size_t pi, size_t ti, double *scale) {
   return 1;
 }
 
+/* The timeline t (is_timeline_of) carries the times of the sampled
+ * profiles [pi, ...) itself, as pcol's export writes them: pcolTimes and
+ * pcolDurations, integers (ns since the source's start), one each per
+ * sample, every duration >= 0 and every end in range, in a timeline of
+ * nanoseconds.  Whatever its stretches: a run with a gap, a sample that
+ * lasted no time or one with an empty stack have no stretch of their own. */
+static int timeline_carries(const simp *s, size_t pi, size_t ti) {
+  const sprof *g = &s->ps[pi], *p = &s->ps[ti];
+  if (p->rt_bad || p->rt_kind[0] != 1 || p->rt_kind[1] != 1 || p->nrt[0] != g->ns || p->nrt[1] != g->ns ||
+      !p->unit_str || strcmp(p->unit, "nanoseconds") != 0)
+    return 0;
+  for (size_t k = 0; k < g->ns; k++) {
+    int64_t e;
+    if (p->rt[1][k] < 0 || p->rt[0][k] == PCOL_NA_I64 || __builtin_add_overflow(p->rt[0][k], p->rt[1][k], &e))
+      return 0;
+  }
+  return 1;
+}
+
 /* Sampled profiles [pi, pj) of one source (pcol writes one per value type
  * of a source, with the same samples): their samples, with a value each.
  * ti: the source's timeline (is_timeline_of), SIZE_MAX if none: the
@@ -568,8 +628,9 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     }
   }
   double tscale = 1;
-  int timed = ti != SIZE_MAX && timeline_fits(s, pi, ti, &tscale);
-  const sprof *tl = timed ? &s->ps[ti] : NULL;
+  int carries = ti != SIZE_MAX && timeline_carries(s, pi, ti);
+  int timed = ti != SIZE_MAX && !carries && timeline_fits(s, pi, ti, &tscale);
+  const sprof *tl = timed ? &s->ps[ti] : NULL, *tc = carries ? &s->ps[ti] : NULL;
   pcol_value_row v[MAXG];
   for (size_t i = 0; i < p0->ns; i++) {
     uint32_t t = p0->samples[i];
@@ -585,10 +646,11 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     int64_t t0, t1;
     if (tl && !stretch_ns(tl, &tl->st[i], tscale, &t0, &t1)) /* (checked by timeline_fits) */
       r.time_ns = t0, r.duration_ns = t1 - t0;
+    if (tc) r.time_ns = tc->rt[0][i], r.duration_ns = tc->rt[1][i]; /* (checked by timeline_carries) */
     if ((rc = stack_of(s, t, &r.stack_id))) return rc;
     PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)));
   }
-  return ti != SIZE_MAX && !timed ? evented(s, ti, 0) : PCOL_OK;
+  return ti != SIZE_MAX && !timed ? evented(s, ti, 0) : PCOL_OK; /* (a timeline that carries: checked) */
 }
 
 /* Profiles a (a source's first) and b belong to one source: both sampled,
@@ -643,6 +705,7 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
   for (size_t i = 0; i < s.nps; i++) {
     sprof *p = &s.ps[i];
     free(p->type), free(p->name), free(p->unit), free(p->samples), free(p->weights), free(p->st), free(p->brk);
+    free(p->rt[0]), free(p->rt[1]);
   }
   free(s.ps), free(s.floc), free(s.tree), free(s.tbad), free(s.tstack), free(s.open), free(s.work);
   free(s.fname), free(s.ffile);
