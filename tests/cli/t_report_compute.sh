@@ -62,6 +62,10 @@ fi
 # negative values: header sorts' ties, a call tree node of total 0 above non-zero ones
 [ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
 [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
+# recursion through inlined frames: the "(inline)" marks count a call once a
+# sample, at its first occurrence from the root (semantics_pprof.py inline-rec-NN)
+mkdir -p "$tmp/sem" && python3 tests/support/semantics_pprof.py "$tmp/sem" || fail "semantics_pprof.py"
+for n in 00 03 05 08 13; do add "inline-rec-$n" "$tmp/sem/inline-rec-$n.pb.gz"; done
 # the call graph's label boxes only (BOXES=only): heap "bytes" labels, eBPF thread labels
 for f in go-heap-allocs-inline go-heap-delta-negative-values native-ebpf-kernel-buildid-thread-labels; do
   [ -f "$TD/pprof/$f.pb.gz" ] && BOXES=only add "boxes-$f" "$TD/pprof/$f.pb.gz"

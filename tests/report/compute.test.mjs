@@ -279,6 +279,7 @@ for (const file of cases) {
     const plain = names.filter((n) => /^[A-Za-z0-9_.:]+$/.test(n));
     const tries = [];
     if (plain.length > 3) tries.push([plain[0], null, null], [plain[2], null, null], [null, plain[1] + '|' + plain[3], null], [plain[1], null, plain[1]]);
+    else if (plain.length > 1) tries.push([plain[0], null, null], [null, plain[1], null], [plain[1], null, plain[1]]); // a few functions
     const files = run(ctx, `(function () { var o = {}; for (var f = 0; f < D.LL.ffile.length; f++) { var s = D.LS.names[D.LL.ffile[f] - 1]; if (s) o[s] = 1; } return Object.keys(o); })()`);
     const dirs = [...new Set(files.map((f) => f.replace(/[^/]*$/, '')).filter((d) => /^[A-Za-z0-9_./-]+$/.test(d) && d.length > 1))];
     if (dirs.length) tries.push([null, dirs[0].replace(/\./g, '\\.'), null]); // show by file

@@ -73,30 +73,46 @@ export function pcolTopSort(rows, key, total) {
 }
 /* The "(inline)" marks of a selection, as top.c's inline_marks makes
  * them: an edge from the nearest key outward into each key met at an
- * inlined line, weighted by the subtree of every stack node where it
- * appears; edges under 0.001 of the sum of flat are left out; a key is
- * "inline" when every edge into it is all inlined calls, "partial-inline"
- * when some are.  null: no inlined line in the profile. */
+ * inlined line, counted (the node's subtree weight, and whether the call
+ * went into an inlined line) where it is first on a path from the root,
+ * as pprof counts a call once a sample (a depth-first walk with each
+ * edge's count on the path, as pcolPeek's); edges under 0.001 of the sum
+ * of flat are left out; a key is "inline" when every edge into it is all
+ * inlined calls, "partial-inline" when some are.  null: no inlined line
+ * in the profile. */
 function pcolInlineMarks(D, w, st, k, sumFlat) {
   pcolGraphLocKeys(k);
   var A = k.gA, K = k.gK, I = k.gI, nk = k.names.length + 1, may = null, j;
   for (j = 0; j < K.length; j++) if (I[j]) { if (!may) may = new Uint8Array(nk); may[K[j]] = 1; }
   if (!may) return null;
-  var NS = D.NS, SPAR = D.SPAR, SLOC = D.SLOC, kk = new Uint32Array(NS + 1), map = new Map(), ew = [], eall = [], eto = [];
-  var nloc = A.length - 2;
-  for (var n = 1; n <= NS; n++) {
-    var p = SPAR[n - 1], loc = SLOC[n - 1], caller = kk[p < n ? p : 0];
+  var NS = D.NS, SPAR = D.SPAR, SLOC = D.SLOC, kk = new Uint32Array(NS + 1), map = new Map(), ew = [], eall = [], eto = [], on = [];
+  var nloc = A.length - 2, off = D.KIDS.off, kids = D.KIDS.kids, touched = st.touched, stk = [], log = [];
+  for (j = off[0]; j < off[1]; j++) if (touched[kids[j]]) stk.push(kids[j]);
+  while (stk.length) {
+    var x = stk.pop();
+    if (x < 0) { /* leave: the node's edges leave the path */
+      var L = log.pop();
+      for (j = 0; j < L.length; j++) on[L[j]]--;
+      continue;
+    }
+    var n = x, p = SPAR[n - 1], loc = SLOC[n - 1], caller = kk[p < n ? p : 0], mine = [];
     if (loc <= nloc) for (j = A[loc + 1]; j > A[loc]; j--) {
       var key = K[j - 1];
-      if (st.touched[n] && caller && caller !== key && may[key]) {
+      if (caller && caller !== key && may[key]) {
         var id = caller * nk + key, e = map.get(id);
-        if (e === undefined) { map.set(id, e = ew.length); ew.push(0); eall.push(I[j - 1]); eto.push(key); }
-        else if (!I[j - 1]) eall[e] = 0;
-        ew[e] += st.sub[n];
+        if (e === undefined) { map.set(id, e = ew.length); ew.push(0); eall.push(I[j - 1]); eto.push(key); on.push(0); }
+        if (on[e]++ === 0) { /* first on the path */
+          if (!I[j - 1]) eall[e] = 0;
+          ew[e] += st.sub[n];
+        }
+        mine.push(e);
       }
       caller = key;
     }
     kk[n] = caller;
+    log.push(mine);
+    stk.push(-n);
+    for (j = off[n]; j < off[n + 1]; j++) if (touched[kids[j]]) stk.push(kids[j]);
   }
   var cut = pcolFracCut(sumFlat, 0.001), m = new Uint8Array(nk), out = new Uint8Array(nk);
   for (j = 0; j < ew.length; j++) if (Math.abs(ew[j]) >= cut) m[eto[j]] |= eall[j] ? 1 : 2;

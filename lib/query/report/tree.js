@@ -5,6 +5,7 @@
  * below), and the callers and callees of one key as `pcol peek` adds them
  * up.  No DOM. */
 import { pcolSubtree } from './range.js';
+import { pcolGraphLocKeys } from './graph.js';
 
 export function pcolFname(D, i) { return i ? D.FT.names[D.FTN[i] - 1] : 'all'; }
 /* per frame-tree node: self (samples ending there) and total (its subtree) */
@@ -70,13 +71,17 @@ export function pcolInvertedChildren(D, node) {
 /* Callers and callees of key K of key set k, as pprof -peek (peek.c): an
  * edge goes from the innermost key of the nearest framed ancestor (or of
  * the outer lines of the same location) to each key, never to itself, and
- * a sample counts once per edge however often it recurs.  Returns
+ * a sample counts once per edge however often it recurs.  Every line of a
+ * location counts, in its order (pcolGraphLocKeys: an inline chain that
+ * repeats a function calls it again), not only its distinct keys.  Returns
  * {callers: [{key, name, w}], callees: [...], flat, cum}. */
 export function pcolPeek(D, sw, k, K) {
   var NS = D.NS, SLOC = D.SLOC, off = D.KIDS.off, kids = D.KIDS.kids, st = pcolSubtree(D, sw.w);
   var sub = st.sub, touched = st.touched, nk = k.names.length + 1;
   var inC = new Uint32Array(nk), outC = new Uint32Array(nk), cin = new Float64Array(nk), cout = new Float64Array(nk);
   var kk = new Uint32Array(NS + 1), stk = [], j, log = [];
+  pcolGraphLocKeys(k);
+  var A = k.gA, KS = k.gK, nloc = A.length - 2;
   for (j = off[0]; j < off[1]; j++) if (touched[kids[j]]) stk.push(kids[j]);
   while (stk.length) {
     var x = stk.pop();
@@ -86,8 +91,8 @@ export function pcolPeek(D, sw, k, K) {
       continue;
     }
     var n = x, l = SLOC[n - 1], caller = kk[D.SPAR[n - 1]], mine = [];
-    for (j = k.koff[l + 1]; j > k.koff[l]; j--) { /* outermost line first */
-      var key = k.keys[j - 1];
+    if (l <= nloc) for (j = A[l + 1]; j > A[l]; j--) { /* outermost line first */
+      var key = KS[j - 1];
       if (caller && caller !== key) {
         if (key === K) { if (inC[caller]++ === 0) cin[caller] += sub[n]; mine.push(caller + 1); }
         else if (caller === K) { if (outC[key]++ === 0) cout[key] += sub[n]; mine.push(-(key + 1)); }
