@@ -86,6 +86,46 @@ got=$($PCOL fold "$tmp/noperiod.pcol" --from 0 --to "$span" --value weight | awk
 [ "$got" = 400 ] || fail "--from 0 --to $span on perf times: $got of 400 samples"
 $PCOL cat "$tmp/noperiod.pcol" --table meta | grep -Pq "^perf.clock_start_ns\t${first/./}000\t1$" ||
   fail "perf.clock_start_ns is not the first event's time ($first): $($PCOL cat "$tmp/noperiod.pcol" --table meta)"
+# perf 6.1's layouts that pcol misread, as `perf script` prints them
+# (tests/interop/t_perf_real.sh compares real recordings with perf report):
+# -F ip,sym: no header fields.  Without callchains a line is " %16x sym"
+# (an all-digit address is no period: its field is 17 wide, a period's 10);
+# after a time, a period "%10" then the ip; with callchains an empty line
+# stands for the header, so events are callchains after blank lines; a
+# frame without "(dso)" keeps its whole symbol, parentheses and all
+# (perf's formats: a blank and "%16" PRIx64 for the ip, "%10" PRIu64 " "
+# for the period, "%5lu.%06lu: " for the time, a tab before a callchain's)
+printf ' %16x %s\n' 0x401136 main 0x7ff71e1a962a handle_amd 0x401136 main > "$tmp/ipsym.txt"
+printf '%s: %10d  %16x %s\n' 11956.710932 250000 0x401136 main 11956.711932 250000 0x7ff71e1a962a handle_amd > "$tmp/tpip.txt"
+printf '%s:  %16x %s\n' 11956.710932 0x401136 main > "$tmp/tip.txt"
+printf '\n\t%16x %s\n\t%16x %s\n\n' 0x401136 heavy 0x401200 main > "$tmp/ipsymg.txt"
+printf '\n\t%16x %s\n\t%16x %s\n\t%16x %s\n\n' 0x401136 heavy 0x401300 'f(int)' 0x401200 main >> "$tmp/ipsymg.txt"
+printf 'hot 1 1.000000:     250000 cpu-clock: \n\t          401136 f(int) (/bin/x)\n\t          401200 ns::g() const\n\n' > "$tmp/cxx.txt"
+for f in ipsym tpip tip ipsymg cxx; do
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: pack: $(cat "$tmp/err")"
+  $PCOL fold "$tmp/$f.pcol" | sort | tr '\n' '|' > "$tmp/$f.fold"
+done
+[ "$(cat "$tmp/ipsym.fold")" = 'handle_amd 1|main 2|' ] || fail "-F ip,sym: $(cat "$tmp/ipsym.fold")"
+$PCOL info "$tmp/ipsym.pcol" | grep -q 'values: *samples/count (default' || fail "-F ip,sym: an address read as a period: $($PCOL info "$tmp/ipsym.pcol" | grep values)"
+[ "$($PCOL fold "$tmp/tpip.pcol" --value period | sort | tr '\n' '|')" = 'handle_amd 250000|main 250000|' ] || fail "-F time,period,ip,sym: $($PCOL fold "$tmp/tpip.pcol" --value period)"
+[ "$(cat "$tmp/tip.fold")" = 'main 1|' ] || fail "-F time,ip,sym: $(cat "$tmp/tip.fold")"
+$PCOL info "$tmp/tip.pcol" | grep -q 'values: *samples/count (default' || fail "-F time,ip,sym: an address read as a period: $($PCOL info "$tmp/tip.pcol" | grep values)"
+[ "$(cat "$tmp/ipsymg.fold")" = 'main;f(int);heavy 1|main;heavy 1|' ] || fail "-F ip,sym with callchains: $(cat "$tmp/ipsymg.fold")"
+[ "$(cat "$tmp/cxx.fold")" = 'ns::g() const;f(int) 250000|' ] || fail "C++ names: $(cat "$tmp/cxx.fold")"
+$PCOL cat "$tmp/cxx.pcol" --table mappings | grep -q '/bin/x' || fail "C++ names: the dso lost"
+# an address's inline chain without a real frame of its own (perf names the
+# outermost function from the debug information, and where the name is not
+# the ELF symbol's it prints no real frame): a location of its own at its
+# address, also at the callchain's end (it was "callchain ends in an
+# inlined frame", or joined the next address's frame)
+printf 'hot 16786 12432.783687:     250000 cpu-clock: \n\t           153e0 update_active+0x270 (inlined)\n\t           15c94 init_cpu_features+0x604 (inlined)\n\t           1a303 dl_platform_init+0x33 (inlined)\n\t           1a303 _dl_sysdep_start+0x33 (/usr/lib/ld-linux-x86-64.so.2)\n\t           27304 __libc_start_main_impl+0x84 (inlined)\n\n' > "$tmp/inl.txt"
+$PCOL pack "$tmp/inl.txt" -o "$tmp/inl.pcol" 2>"$tmp/err" || fail "inline chains: pack: $(cat "$tmp/err")"
+[ "$($PCOL fold "$tmp/inl.pcol")" = '__libc_start_main_impl;_dl_sysdep_start;dl_platform_init;init_cpu_features;update_active 250000' ] ||
+  fail "inline chains: $($PCOL fold "$tmp/inl.pcol")"
+[ "$($PCOL top "$tmp/inl.pcol" --no-inlines --format tsv | awk -F'\t' 'NR > 1 && $1 > 0 {print $6}')" = update_active ] ||
+  fail "inline chains: the leaf's own location: $($PCOL top "$tmp/inl.pcol" --no-inlines --format tsv)"
+$PCOL cat "$tmp/inl.pcol" --table locations | awk -F'\t' 'NR > 1 {print $4}' | sort -n | tr '\n' ' ' | grep -qx '87008 89236 107267 160516 ' ||
+  fail "inline chains: locations at 153e0 15c94 1a303 27304: $($PCOL cat "$tmp/inl.pcol" --table locations)"
 # headers read from their fixed fields inward: a comm with blanks and digits
 # (Firefox's "FS Broker 5906", the Firefox Profiler's test.perf) keeps them,
 # pid/tid and time are the words after it; after an event with a time it was
@@ -343,6 +383,7 @@ FROM=v8 bad oldname.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "ch
 FROM=v8 bad oldkids.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": [{"functionName": "a", "id": 2, "children": [3]}]}, "startTime": 1, "samples": [2], "timestamps": [1000001]}' 'head: children holds a non-node'
 FROM=v8 bad oldts.cpuprofile '{"head": {"functionName": "(root)", "id": 1, "children": []}, "startTime": 1, "samples": [1, 1], "timestamps": [1000001]}' 'timestamps: missing, or not as long as samples'
 bad frame.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\tnot a frame\n' 'frame.txt:3: expected a callchain frame'
+FROM=perf bad mixbare.txt $'\n\t1 main\n\nperf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n' 'mixbare.txt:4: a header line after events without one'
 bad orphan.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\n\t2 f (/bin/x)\n' 'orphan.txt:4: callchain frame outside an event'
 bad spaced.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n    not a frame\n' 'spaced.txt:3: expected a callchain frame'
 bad srcnot.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n  x.c:12 [kernel.kallsyms][ffff]z\n' 'srcnot.txt:3: expected a callchain frame'

@@ -7,14 +7,17 @@
  *   comm pid/tid [cpu] secs.usecs: period event:  [ip sym+off (dso)]
  *   \t  ip sym+off (dso)
  *
- * The header's fields depend on -F; every one is optional but the event
- * name: comm, pid/tid or tid, [cpu], time, period.  It is read from its
- * fixed fields inward (on_header), so the comm may hold blanks and digits;
- * blanks are spaces or tabs (simpleperf); old perf's callchain lines are not
- * indented.  A frame becomes a location: mapping = the
- * dso, address = ip, one line per function; `sym (inlined)` frames (perf
- * --inline) and Java's `a->b->c` JIT names join the inline chain of the
- * next real frame.  `+0x..` offsets are cut; a `[unknown]` or missing symbol
+ * The header's fields depend on -F; every one is optional: comm, pid/tid
+ * or tid, [cpu], time, period, event.  It is read from its fixed fields
+ * inward (on_header), so the comm may hold blanks and digits; perf's widths
+ * tell its numbers apart (field_width); blanks are spaces or tabs
+ * (simpleperf); old perf's callchain lines are not indented; with no
+ * header field at all (-F ip,sym) perf prints an empty line for the
+ * header.  A frame becomes a location: mapping = the dso (if printed),
+ * address = ip, one line per function; `sym (inlined)` frames (perf
+ * --inline, on by default) join the inline chain of the next frame at the
+ * same ip (else are a location of their own), Java's `a->b->c` JIT names
+ * the chain of their frame.  `+0x..` offsets are cut; a `[unknown]` or missing symbol
  * is named `[dso basename]` (stackcollapse-perf's and inferno's rule).
  * Thread labels comm, pid, tid, cpu; the time in ns since the first event
  * (perf's clock: meta perf.clock_start_ns); the event (modifiers such as
@@ -60,6 +63,8 @@ typedef struct pimp {
   size_t nlocs, caplocs;
   pcol_line_row *inl;      /* pending inlined lines, innermost first */
   size_t ninl, capinl;
+  uint64_t inl_ip;         /* their address */
+  uint64_t nheaders, nbare; /* events begun by a header line / by a frame (no header fields) */
 } pimp;
 
 static int bad(pimp *p, uint64_t lineno, const char *what) {
@@ -71,6 +76,7 @@ static int bad(pimp *p, uint64_t lineno, const char *what) {
  * line, as bad() has it. */
 static int b_at(pimp *p, uint64_t lineno, int rc) { return pcol_error_in(p->err, rc, p->name, lineno); }
 
+static int is_blank(char c) { return c == ' ' || c == '\t'; }
 static int is_hex(const char *s, size_t n) {
   if (!n) return 0;
   for (size_t i = 0; i < n; i++)
@@ -101,9 +107,11 @@ static int64_t parse_dec(const char *s, size_t n) {
   return v;
 }
 
-/* A frame's text `ip [sym[+0xoff]] (dso)`: sym and dso (dso without its
- * parentheses); 0 if s is not one.  The sym may hold spaces and parentheses
- * (C++), so the dso is the last parenthesised group. */
+/* A frame's text `ip [sym[+0xoff]] [(dso)]`: sym and dso (dso without its
+ * parentheses; NULL when not printed: -F ip,sym); 0 if s is not one.  The
+ * sym may hold spaces and parentheses (C++), so the dso is the last
+ * parenthesised group, after a blank as perf prints it (" (%s)"): "f(int)"
+ * is a sym. */
 static int frame_parts(const char *s, size_t n, uint64_t *ip, const char **sym, size_t *nsym,
                        const char **dso, size_t *ndso) {
   size_t i = 0;
@@ -117,15 +125,18 @@ static int frame_parts(const char *s, size_t n, uint64_t *ip, const char **sym, 
     *sym = NULL, *nsym = 0, *dso = NULL, *ndso = 0;
     return 1;
   }
-  if (s[n - 1] != ')') return 0;
+  while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
   /* the matching '(' of the last group */
   size_t k = n - 1;
   int depth = 0;
-  for (;;) {
+  for (; s[n - 1] == ')'; k--) {
     if (s[k] == ')') depth++;
     else if (s[k] == '(' && --depth == 0) break;
-    if (k == i) return 0;
-    k--;
+    if (k == i) break;
+  }
+  if (s[n - 1] != ')' || depth || (k > i && !is_blank(s[k - 1]))) { /* no dso */
+    *sym = s + i, *nsym = n - i, *dso = NULL, *ndso = 0;
+    return 1;
   }
   *dso = s + k + 1, *ndso = n - 1 - (k + 1);
   size_t e = k;
@@ -143,7 +154,25 @@ static int add_line(pimp *p, const char *fn, size_t nfn, pcol_line_row *out) {
   return b_at(p, p->lineno, rc);
 }
 
-/* One callchain frame. */
+/* The inlined frames pending at p->inl_ip as a location of their own,
+ * when no real frame at their address follows: perf names the outermost
+ * function of an address's inline chain from the debug information, and
+ * where that name is not the ELF symbol's (`__libc_start_main_impl` at
+ * `__libc_start_main@@GLIBC_2.34`) it prints the whole chain as inlined
+ * frames and no real frame for the address.  The dso is not printed. */
+static int flush_inlines(pimp *p) {
+  uint32_t loc;
+  PCOL_RETURN_NOT_OK(b_at(p, p->lineno, pcol_b_location(p->b, 0, p->inl_ip, 0, p->inl, p->ninl, &loc, p->err)));
+  if (PCOL_GROW(p->locs, p->nlocs, p->caplocs)) return pcol_oom(p->err);
+  p->locs[p->nlocs++] = loc;
+  p->ninl = 0;
+  return PCOL_OK;
+}
+
+/* One callchain frame.  perf prints an address's inline chain (--inline,
+ * on by default in perf 6.1, where the debug information has one) as
+ * frames `ip sym (inlined)`, innermost first, before the real frame of the
+ * same ip: they become that frame's location's lines. */
 static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const char *dso,
                     size_t ndso) {
   /* cut a symbol offset: +0x<hex> at the end */
@@ -156,6 +185,9 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
     if (!isxdigit((unsigned char)sym[k - 1])) break;
   }
   int inlined = dso && ndso == 7 && memcmp(dso, "inlined", 7) == 0;
+  int rc;
+  if (p->ninl && ip != p->inl_ip && (rc = flush_inlines(p))) return rc;
+  p->inl_ip = ip;
   char buf[512];
   if (!sym || !nsym || (nsym == 9 && memcmp(sym, "[unknown]", 9) == 0)) {
     /* no symbol (`[unknown]`, or none: "7f1e2215d058  (/lib/libc-2.15.so)"):
@@ -173,7 +205,6 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
       sym = "[unknown]", nsym = 9;
     }
   }
-  int rc;
   if (inlined) {
     if (PCOL_GROW(p->inl, p->ninl, p->capinl)) return pcol_oom(p->err);
     if ((rc = add_line(p, sym, nsym, &p->inl[p->ninl]))) return rc;
@@ -217,7 +248,6 @@ typedef struct hword {
   size_t a, n; /* s + a, n bytes */
 } hword;
 
-static int is_blank(char c) { return c == ' ' || c == '\t'; }
 static int w_time(const char *w, size_t n) { /* "secs.frac:" (checked later) */
   return n >= 2 && w[n - 1] == ':' && isdigit((unsigned char)w[0]) && memchr(w, '.', n);
 }
@@ -271,7 +301,7 @@ static int end_event(pimp *p) {
   if (!p->in_event) return PCOL_OK;
   p->in_event = 0;
   if (p->ninl) /* inlined frames with no frame after them: a location of their own */
-    return bad(p, p->ev_lineno, "callchain ends in an inlined frame");
+    PCOL_RETURN_NOT_OK(flush_inlines(p));
   /* perf script prints events in time order; a sample before the last one
    * (two outputs joined, or --no-ordered) is refused as such, not as the
    * builder's refusal of an unordered source */
@@ -358,16 +388,22 @@ static int w_sideband(const char *w, size_t n) { return n >= 12 && memcmp(w, "PE
 /* An event name ("cycles:", "sched:sched_switch:") or a side-band record's word. */
 static int w_event(const char *w, size_t n) { return w[n - 1] == ':' || w_sideband(w, n); }
 
-/* perf prints the period "%10" PRIu64 " " and a tid "%5d " ("%7d " since
- * perf 6.x), one blank after the comm: in a header without a time or a
- * [cpu] (`-F comm,tid,period,event`: "python3  4245    2004008
- * cpu-clock:"), the number before the event is its period when its field,
- * from the blank after the word before it (or the line's start), is 10
- * characters or wider; narrower, it is the tid (old perf's "java 19983
- * cycles:", `-F comm,tid,event`). */
-static int period_field(const hword *w, size_t k) {
-  size_t start = k ? w[k - 1].a + w[k - 1].n + 1 : 0;
-  return w[k].a + w[k].n - start >= 10;
+/* perf script's widths tell a header's numbers apart where their words
+ * alone cannot: it ends every field with one blank and prints a tid "%5d"
+ * ("%7d" since perf 6.x), the period "%10" PRIu64 and the ip as a blank
+ * and "%16" PRIx64.  A word's field runs from the blank after the word
+ * before it (or the line's start) to its end.  So the number before the
+ * event in a header without a time or a [cpu] (`-F comm,tid,period,event`:
+ * "python3  4245    2004008 cpu-clock:") is its period when its field is
+ * 10 characters or wider, else the tid (old perf's "java 19983 cycles:",
+ * `-F comm,tid,event`); and after the fixed fields of a header without an
+ * event (`-F time,period,ip,sym`, `-F ip,sym`) a number whose field is
+ * 17 characters or wider is the ip, an all-digit address, and no period. */
+enum { PERIOD_MIN_WIDTH = 10, IP_WIDTH = 17 };
+static size_t field_width(const char *s, size_t a, size_t n) {
+  size_t e = a;
+  while (e > 0 && is_blank(s[e - 1])) e--;
+  return a + n - (e ? e + 1 : 0);
 }
 
 /* A header line, read from its fixed fields inward: the time (the first
@@ -401,14 +437,14 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
   if (F < 0) {
     /* neither: the event is the first "name:" word after a tid or a
      * period (old perf: "java 19983 cycles:"), else the first "name:"
-     * word; the number before it is its period when perf's padding says
-     * so (period_field) */
+     * word; the number before it is its period when perf's widths say
+     * so (field_width) */
     for (size_t k = 1; k < nw && E < 0; k++)
       if (w_event(s + w[k].a, w[k].n) && w_tid(s + w[k - 1].a, w[k - 1].n, &sl)) E = (long)k;
     for (size_t k = 0; k < nw && E < 0; k++)
       if (w_event(s + w[k].a, w[k].n)) E = (long)k;
     F = E;
-    if (E > 0 && is_digits(s + w[E - 1].a, w[E - 1].n) && period_field(w, (size_t)E - 1)) F = E - 1;
+    if (E > 0 && is_digits(s + w[E - 1].a, w[E - 1].n) && field_width(s, w[E - 1].a, w[E - 1].n) >= PERIOD_MIN_WIDTH) F = E - 1;
   }
   size_t rest = 0; /* the offset of what follows the comm and tid */
   if (F >= 0) {
@@ -454,7 +490,7 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
         for (size_t k = nf; k < 9; k++) f *= 10;
       }
       h->time_ns = ns + f;
-    } else if (is_digits(wd, wn) && h->period < 0) {
+    } else if (is_digits(wd, wn) && h->period < 0 && field_width(s, a, wn) < IP_WIDTH) {
       if ((h->period = parse_dec(wd, wn)) < 0) return "period out of range";
     } else if (w_sideband(wd, wn)) {
       /* a side-band record where the event would be: no sample, and its
@@ -565,6 +601,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   size_t lcap = 0;
   ssize_t got;
   uint64_t lineno = 0;
+  int prev_blank = 0; /* the line before was blank */
   errno = 0;
   while ((got = getline(&line, &lcap, cin)) >= 0) {
     p.lineno = ++lineno;
@@ -578,6 +615,8 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     }
     size_t k = 0;
     while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
+    int after_blank = prev_blank;
+    prev_blank = k == n;
     if (k == n) { /* blank: the event ends */
       if ((rc = end_event(&p))) break;
       continue;
@@ -607,12 +646,28 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
                            "'FILE:LINE' or 'DSO[ADDR]' (-F +srcline)");
       break;
     }
+    if (!p.in_event && after_blank && !p.nheaders && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso)) {
+      /* a callchain after an empty header: perf script -F with no header
+       * field (-F ip,sym) prints an empty line where the header goes, so
+       * its events are callchains after blank lines (without callchains
+       * such a line is a header that holds its frame, "  ip sym", and no
+       * line is blank; after events with a header a frame after a blank
+       * line is an error) */
+      p.nbare++;
+      if ((rc = on_header(&p, "", 0, lineno)) || (rc = on_frame(&p, ip, sym, nsym, dso, ndso))) break;
+      continue;
+    }
     if (k > 0 && line[0] == '\t') {
       rc = bad(&p, lineno, p.in_event ? "expected a callchain frame 'address symbol (dso)'"
                                       : "callchain frame outside an event (after a blank line)");
       break;
     }
     if ((rc = end_event(&p))) break;
+    if (p.nbare) {
+      rc = bad(&p, lineno, "a header line after events without one (callchains between blank lines)");
+      break;
+    }
+    p.nheaders++;
     if ((rc = on_header(&p, line, n, lineno))) break;
   }
   if (!rc && capped.over)

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""pcol's `perf script` importer against perf report, on real recordings
+(run by t_perf_real.sh, which builds the program and checks that perf may
+record).
+
+A small C program (hot.c: heavy, medium, light of costs 8:4:1, a recursive
+rec, lib_work in a shared library, with_inline whose loop is the inlined
+inl_mix; -O1 -g -fno-omit-frame-pointer) is recorded in several ways; each
+recording is printed by `perf script` in several field sets, packed by
+`pcol pack` and read back with `pcol top` (and `pcol cat` for the dso),
+and compared with `perf report --stdio` of the same perf.data, per event:
+
+  self      perf report --no-children --sort sym -F overhead,sample,period,sym
+            against pcol top's flat: per symbol the period and the samples
+            exactly (pcol top --value EVENT, --value samples), the overhead
+            string as perf prints it (100 * flat / total, "%.2f")
+  children  perf report --children --sort sym -F overhead_children,sym
+            against pcol top's cum: the percentage as perf prints it, the
+            same double rounded the same way ("%.2f"); a name that perf
+            report splits into several rows (one symbol in two dsos: the
+            executable's and ld.so's `_start`) is one function in pcol, its
+            rows' rounded shares summed within 0.005 a row
+  totals    "Event count (approx.)" = pcol's total of the event, exactly;
+            the Samples column summed = pcol's samples
+  threads   perf report --sort comm and --sort pid (tid:comm) against
+            pcol top --by label:comm / label:tid: period and samples exactly
+  dso       perf report --sort comm,dso,sym against the samples' leaf
+            frame in `pcol cat` (comm label, mapping basename, function)
+
+Names: perf report names a symbol-less address by the address
+(`0000000000000000`), pcol by the frame rule `[dso basename]` (doc/mappings.md
+§9); such rows are compared under pcol's name, summed per dso.  A script
+without the event and period fields (`-F ip,sym`) counts samples; its
+numbers are compared with perf report's Samples column, all events together.
+Inline frames: perf report's self names the ELF symbol at the sample's
+address, pcol top --no-inlines the frame's outermost function (the same
+unless perf replaced the frame by its inline chain, whose outermost name
+differs from the ELF symbol's: `get_common_indices.constprop.0`, which perf
+script never prints; the rows perf report names so, absent from the script
+text, must add up to pcol's rows perf report does not have).
+Every recording must hold samples of each hot function in perf report's
+own answer (else it was too short to say anything).
+"""
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+PCOL, WORK, HOT = sys.argv[1], sys.argv[2], sys.argv[3]
+fails = []
+checked = 0
+rows_compared = 0
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    if r.returncode != 0:
+        raise RuntimeError('%s: exit %d: %s' % (' '.join(cmd), r.returncode, r.stderr.decode(errors='replace')[-400:]))
+    return r.stdout.decode(errors='replace')
+
+
+def fail(case, msg):
+    fails.append('%s: %s' % (case, msg))
+
+
+# recordings: name -> (perf record options, program arguments)
+RECORDS = {
+    'fp': (['-e', 'cpu-clock', '-g'], ['1500000']),
+    'plain': (['-e', 'cpu-clock'], ['1500000']),
+    'dwarf': (['-e', 'cpu-clock', '--call-graph', 'dwarf,8192'], ['1500000']),
+    'freq': (['-e', 'cpu-clock', '--call-graph', 'fp', '-F', '997'], ['6000000']),
+    'period': (['-e', 'cpu-clock', '-g', '-c', '100000'], ['800000']),
+    'threads': (['-e', 'cpu-clock', '-g'], ['1000000', '2']),
+    'two': (['-e', 'cpu-clock', '-e', 'task-clock', '-g'], ['1000000', '1']),
+}
+FULL = ['-F', 'comm,tid,time,event,period,ip,sym,dso']
+# perf script field sets per recording (the default everywhere)
+SCRIPTS = {
+    'fp': [[], FULL, ['-F', 'ip,sym'], ['-F', '+srcline'], ['--show-task-events']],
+    'plain': [[], FULL, ['-F', 'ip,sym'], ['-F', 'ip,sym,dso'], ['-F', '+srcline']],
+    'dwarf': [['--inline'], ['--no-inline'], ['-F', 'ip,sym', '--no-inline']],
+    'freq': [[]],
+    'period': [[], FULL],
+    'threads': [[], FULL, ['--show-task-events']],
+    'two': [[], FULL, ['-F', 'ip,sym']],
+}
+
+HEX_NAME = re.compile(r'^(0x)?[0-9a-f]{8,16}$')
+
+
+REPORTS = {}
+
+
+def report(data, args, inline):
+    """perf report --stdio sections: {event: {count, rows}}, rows the
+    columns split on 2+ blanks (one run per recording and mode)."""
+    key = (data, tuple(args), inline)
+    if key not in REPORTS:
+        REPORTS[key] = report_run(data, args, inline)
+    return REPORTS[key]
+
+
+def report_run(data, args, inline):
+    cmd = ['perf', 'report', '-i', data, '--stdio', '-g', 'none'] + args
+    if not inline:
+        cmd.append('--no-inline')
+    out = run(cmd)
+    sec, ev = {}, None
+    for line in out.splitlines():
+        m = re.match(r"# Samples: \S+\s+of event '([^']*)'", line)
+        if m:
+            ev = m.group(1)
+            sec[ev] = {'count': None, 'rows': []}
+            continue
+        m = re.match(r'# Event count \(approx\.\): (\d+)', line)
+        if m and ev is not None:
+            sec[ev]['count'] = int(m.group(1))
+            continue
+        if not line.strip() or line.startswith('#') or ev is None:
+            continue
+        sec[ev]['rows'].append([c.strip() for c in re.split(r'\s{2,}', line.strip())])
+    return sec
+
+
+def sym_name(s, dso=None):
+    """perf report's symbol column as pcol names the function (dso None:
+    not known; '': not in the script text)."""
+    s = re.sub(r'^\[[.kgujH]\] ', '', s).strip()
+    s = re.sub(r' \(inlined\)$', '', s)
+    if HEX_NAME.match(s) and dso is not None:
+        if dso in ('', '[unknown]'):
+            return '[unknown]'
+        return '[%s]' % dso
+    return s
+
+
+def pcol_top(pc, value, by=None, extra=()):
+    cmd = [PCOL, 'top', pc, '--format', 'tsv', '--value', value] + list(extra)
+    if by:
+        cmd += ['--by', by]
+    rows = {}
+    for line in run(cmd).splitlines()[1:]:
+        f = line.split('\t')
+        rows[f[5]] = (int(f[0]), int(f[3]))
+    return rows
+
+
+def script_names(txt):
+    """the symbol names perf script printed (frames: 'ip sym+off (dso)')."""
+    names = set()
+    for line in txt.splitlines():
+        m = re.match(r'^\s*(?:.*:\s+)?[0-9a-f]+ (.*?)(?:\+0x[0-9a-f]+)?(?: \((.*)\))?\s*$', line)
+        if m:
+            names.add(m.group(1))
+    return names
+
+
+HOTFN = ['heavy', 'medium', 'light', 'rec', 'lib_work', 'with_inline']
+
+
+def compare_self(case, data, pc, events, inline, counted, names_in_script, has_dso):
+    """perf report --no-children --sort dso,sym against pcol top's flat."""
+    sec = report(data, ['--no-children', '--sort', 'dso,sym', '-F', 'overhead,sample,period,dso,sym'], inline)
+    if set(sec) != set(events):
+        fail(case, 'perf report events %s, recorded %s' % (sorted(sec), sorted(events)))
+        return
+    flags = ['--no-inlines'] if inline else []
+    samples = defaultdict(int)
+    tot_samples = 0
+    for ev in events:
+        per = defaultdict(lambda: [0, 0])
+        for pct, ns, period, dso, sym in sec[ev]['rows']:
+            n = sym_name(sym, os.path.basename(dso) if has_dso else '')
+            per[n][0] += int(ns)
+            per[n][1] += int(period)
+            samples[n] += int(ns)
+            tot_samples += int(ns)
+        missing = [f for f in HOTFN if not per[f][0]]
+        if missing:
+            fail(case, '%s: perf report has no samples of %s (the recording is too short?)' % (ev, ' '.join(missing)))
+        if counted:
+            continue
+        got = pcol_top(pc, ev, extra=flags)
+        total = sum(f for f, _ in got.values())
+        if total != sec[ev]['count']:
+            fail(case, '%s: pcol total %d, perf report Event count %d' % (ev, total, sec[ev]['count']))
+        diff_rows(case, '%s self period' % ev, {k: v[1] for k, v in per.items()},
+                  {k: f for k, (f, _) in got.items()}, names_in_script if inline else None)
+        for pct, ns, period, dso, sym in sec[ev]['rows']:
+            n = sym_name(sym, os.path.basename(dso))
+            if len([1 for r in sec[ev]['rows'] if sym_name(r[4], os.path.basename(r[3])) == n]) == 1 and n in got:
+                mine = '%.2f%%' % (100.0 * got[n][0] / total)
+                if mine != pct:
+                    fail(case, '%s %s: self %s, perf report %s' % (ev, n, mine, pct))
+    got = pcol_top(pc, 'samples', extra=flags)
+    diff_rows(case, 'self samples', dict(samples), {k: f for k, (f, _) in got.items()},
+              names_in_script if inline else None)
+    if sum(f for f, _ in got.values()) != tot_samples:
+        fail(case, 'pcol %d samples, perf report %d' % (sum(f for f, _ in got.values()), tot_samples))
+
+
+def diff_rows(case, what, ref, got, names_in_script):
+    """ref and got per name (rows of 0 left out); with names_in_script (the
+    inline chains): perf's rows whose name perf script never printed must
+    add up to pcol's rows perf has not."""
+    ref = {k: v for k, v in ref.items() if v}
+    got = {k: v for k, v in got.items() if v}
+    if names_in_script is not None:
+        lone_ref = {k: v for k, v in ref.items() if k not in got and k not in names_in_script}
+        lone_got = {k: v for k, v in got.items() if k not in ref}
+        if sum(lone_ref.values()) == sum(lone_got.values()):
+            for k in lone_ref:
+                del ref[k]
+            for k in lone_got:
+                del got[k]
+    global rows_compared
+    rows_compared += len(ref)
+    if ref != got:
+        bad = ['%s: perf %s, pcol %s' % (k, ref.get(k), got.get(k))
+               for k in sorted(set(ref) | set(got)) if ref.get(k) != got.get(k)]
+        fail(case, '%s differs: %s' % (what, '; '.join(bad[:8])))
+
+
+def compare_children(case, data, pc, events, inline, counted, names_in_script):
+    sec = report(data, ['--children', '--sort', 'sym', '-F', 'overhead_children,overhead,sym'], inline)
+    if counted:
+        return  # the shares of samples: perf's are of periods
+    for ev in events:
+        if any(r[0] == 'N/A' for r in sec[ev]['rows']):
+            return  # no callchains: perf report has no children
+        got = pcol_top(pc, ev)
+        total = sum(f for f, _ in got.values())
+        ref = defaultdict(list)
+        for pct, self_pct, sym in sec[ev]['rows']:
+            n = sym_name(sym)
+            if HEX_NAME.match(n):
+                continue  # a symbol-less address: pcol's [dso] merges them (self compares them)
+            if inline and n not in names_in_script:
+                # the ELF symbol of a frame perf printed as its inline
+                # chain (see above): perf report counts it from the
+                # sample's own symbol, never from the callchain, so its
+                # children are its self (compared under self)
+                if pct != self_pct:
+                    fail(case, '%s %s: not in the script, children %s, self %s' % (ev, n, pct, self_pct))
+                continue
+            ref[n].append(float(pct.rstrip('%')))
+        for n, pcts in ref.items():
+            cum = got.get(n, (0, 0))[1]
+            mine = 100.0 * cum / total
+            if len(pcts) == 1:
+                if '%.2f' % mine != '%.2f' % pcts[0]:
+                    fail(case, '%s %s: children %.2f%%, pcol cum %.2f%% (%d of %d)' % (ev, n, pcts[0], mine, cum, total))
+            elif abs(sum(pcts) - mine) > 0.005 * len(pcts) + 1e-9:
+                fail(case, '%s %s: children %s%% (%d rows), pcol cum %.4f%%' % (ev, n, sum(pcts), len(pcts), mine))
+        for n, (f, c) in got.items():
+            if c and n not in ref and not n.startswith('['):
+                fail(case, '%s %s: pcol cum %d, no perf report row' % (ev, n, c))
+
+
+def compare_threads(case, data, pc, events, counted):
+    for key, label in (('comm', 'comm'), ('pid', 'tid')):
+        sec = report(data, ['--no-children', '--sort', key, '-F', 'sample,period,' + key], True)
+        samples = defaultdict(int)
+        for ev in events:
+            per = {}
+            for ns, period, name in sec[ev]['rows']:
+                if key == 'pid':
+                    name = name.split(':', 1)[0]
+                per[name] = int(period)
+                samples[name] += int(ns)
+            if not counted:
+                got = pcol_top(pc, ev, by='label:' + label)
+                diff_rows(case, '%s period by %s' % (ev, label), per, {k: f for k, (f, _) in got.items()}, None)
+        if counted:
+            continue  # -F ip,sym: no comm, no tid
+        got = pcol_top(pc, 'samples', by='label:' + label)
+        diff_rows(case, 'samples by %s' % label, dict(samples), {k: f for k, (f, _) in got.items()}, None)
+
+
+def compare_dso(case, data, pc, events, inline):
+    """perf report --sort comm,dso,sym (self) against the leaf frame's
+    mapping and function in pcol's tables."""
+    sec = report(data, ['--no-children', '--sort', 'comm,dso,sym', '-F', 'sample,period,comm,dso,sym'], inline)
+    tabs, cur = {}, None
+    for line in run([PCOL, 'cat', pc, '--table', 'all']).splitlines():
+        if line.startswith('# table '):
+            cur = line[8:]
+            tabs[cur] = []
+        else:
+            tabs[cur].append(line.split('\t'))
+
+    def table(name):
+        hdr = tabs[name][0]
+        return [dict(zip(hdr, r)) for r in tabs[name][1:]]
+    funcs = {r['function_id']: r['name'] for r in table('functions')}
+    maps = {r['mapping_id']: os.path.basename(r['filename']) for r in table('mappings')}
+    # the outermost line of a location (perf report's self names the symbol)
+    loc_fn = {}
+    for r in table('location_lines'):
+        d = int(r['depth'])
+        if r['location_id'] not in loc_fn or d > loc_fn[r['location_id']][0]:
+            loc_fn[r['location_id']] = (d, funcs[r['function_id']])
+    loc_map = {r['location_id']: maps.get(r['mapping_id'], '') for r in table('locations')}
+    leaf = {r['sample_id']: r['location_id'] for r in table('sample_locations') if r['depth'] == '1'}
+    comm = {r['sample_id']: r['str'] for r in table('sample_labels') if r['key'] == 'comm'}
+    vals = defaultdict(dict)
+    for r in table('sample_values'):
+        vals[r['sample_id']][r['type']] = int(r['value'])
+    got = {ev: defaultdict(lambda: [0, 0]) for ev in events}
+    for s in table('samples'):
+        sid = s['sample_id']
+        loc = leaf.get(sid)
+        key = (comm.get(sid, ''), loc_map.get(loc, '[unknown]') if loc else '',
+               loc_fn[loc][1] if loc else '')
+        for ev, v in vals[sid].items():
+            got[ev][key][0] += 1
+            got[ev][key][1] += v
+    for ev in events:
+        ref = defaultdict(lambda: [0, 0])
+        for ns, period, c, dso, sym in sec[ev]['rows']:
+            k = (c, dso, sym_name(sym, dso))
+            ref[k][0] += int(ns)
+            ref[k][1] += int(period)
+        r2 = {'\t'.join(k): tuple(v) for k, v in ref.items()}
+        g2 = {'\t'.join(k): tuple(v) for k, v in got[ev].items()}
+        if inline:
+            # the frames perf replaced by an inline chain: named as in self
+            lone_r = [k for k in r2 if k not in g2]
+            lone_g = [k for k in g2 if k not in r2]
+            if len(lone_r) == len(lone_g) and sum(r2[k][1] for k in lone_r) == sum(g2[k][1] for k in lone_g):
+                for k in lone_r:
+                    del r2[k]
+                for k in lone_g:
+                    del g2[k]
+        diff_rows(case, '%s (comm, dso, sym) samples/period' % ev, r2, g2, None)
+
+
+def main():
+    global checked
+    os.chdir(WORK)
+    for rec, (opts, args) in RECORDS.items():
+        data = rec + '.data'
+        run(['perf', 'record', '-q', '-o', data] + opts + ['--', HOT] + args)
+        events = [e for i, e in enumerate(opts) if i and opts[i - 1] == '-e']
+        for k, sargs in enumerate(SCRIPTS[rec]):
+            case = '%s [perf record %s; perf script %s]' % (rec, ' '.join(opts), ' '.join(sargs) or '(default)')
+            txt = run(['perf', 'script', '-i', data] + sargs)
+            stem = '%s-%d' % (rec, k)
+            with open(stem + '.txt', 'w') as f:
+                f.write(txt)
+            inline = '--no-inline' not in sargs
+            fields = sargs[sargs.index('-F') + 1] if '-F' in sargs else '+'
+            has_dso = fields.startswith('+') or 'dso' in fields.split(',')
+            counted = not fields.startswith('+') and 'event' not in fields.split(',')
+            try:
+                run([PCOL, 'pack', '--from', 'perf', stem + '.txt', '-o', stem + '.pcol'])
+                names = script_names(txt)
+                compare_self(case, data, stem + '.pcol', events, inline, counted, names, has_dso)
+                compare_children(case, data, stem + '.pcol', events, inline, counted, names)
+                compare_threads(case, data, stem + '.pcol', events, counted)
+                if not counted:
+                    compare_dso(case, data, stem + '.pcol', events, inline)
+            except (RuntimeError, ValueError, KeyError) as e:
+                fail(case, str(e))
+            checked += 1
+    for f in fails:
+        print('FAIL ' + f)
+    print('perf: %d perf script outputs compared with perf report (%d rows), %d failures' % (checked, rows_compared, len(fails)))
+    return 1 if fails else 0
+
+
+sys.exit(main())

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# pcol's `perf script` importer against perf report on real recordings: a
+# small C program with known hot functions (costs 8:4:1, recursion, a
+# shared library, an inlined function) recorded by perf record in several
+# ways (cpu-clock with and without -g, --call-graph dwarf and fp, -F, -c,
+# threads, two events), printed by perf script in several field sets and
+# compared per symbol, thread and dso with perf report --stdio of the same
+# perf.data (the rules: tests/interop/perf_real.py).
+# Exit 0 pass, 1 fail, 77 skip (no perf, no C compiler, or perf record not
+# allowed here: perf_event_paranoid, seccomp, no perf events in the VM).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+command -v perf >/dev/null 2>&1 || { echo "SKIP: perf not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+CC=${CC:-cc}
+command -v "$CC" >/dev/null 2>&1 || { echo "SKIP: no C compiler ($CC)"; exit 77; }
+tmp=$(mktemp -d)
+[ -n "${PERF_REAL_KEEP:-}" ] && echo "work: $tmp" || trap 'rm -rf "$tmp"' EXIT
+if ! perf record -q -e cpu-clock -o "$tmp/probe.data" -- true >"$tmp/probe.log" 2>&1; then
+  echo "SKIP: perf record is refused here (kernel.perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo '?'), uid $(id -u)): $(head -3 "$tmp/probe.log" | tr '\n' ' ')"
+  exit 77
+fi
+PCOL_ABS=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
+cat > "$tmp/hot.c" <<'C'
+#include <pthread.h>
+#include <stdlib.h>
+double lib_work(long n); /* libhot.so */
+volatile double sink;
+static inline __attribute__((always_inline)) double inl_mix(double x, long n) {
+  for (long i = 0; i < n; i++) x = x * 1.0000001 + 0.5;
+  return x;
+}
+__attribute__((noinline)) double heavy(long n) { double x = 1; for (long i = 0; i < n; i++) x = x * 0.999999 + 1.0; return x; }
+__attribute__((noinline)) double medium(long n) { double x = 2; for (long i = 0; i < n; i++) x = x * 0.999998 + 2.0; return x; }
+__attribute__((noinline)) double light(long n) { double x = 3; for (long i = 0; i < n; i++) x = x * 0.999997 + 3.0; return x; }
+__attribute__((noinline)) double with_inline(long n) { return inl_mix(sink, n); }
+__attribute__((noinline)) double rec(int d, long n) {
+  double x = d;
+  for (long i = 0; i < n; i++) x = x * 0.999996 + 4.0;
+  return d ? x + rec(d - 1, n) : x;
+}
+static void run(long s) {
+  sink += heavy(8 * s);
+  sink += medium(4 * s);
+  sink += light(1 * s);
+  sink += rec(5, s / 2);
+  sink += lib_work(2 * s);
+  sink += with_inline(2 * s);
+}
+static void *worker(void *a) { run((long)a); return NULL; }
+int main(int argc, char **argv) {
+  long s = argc > 1 ? atol(argv[1]) : 1000000;
+  int threads = argc > 2 ? atoi(argv[2]) : 0;
+  pthread_t t[8];
+  for (int i = 0; i < threads && i < 8; i++) pthread_create(&t[i], NULL, worker, (void *)s);
+  run(s);
+  for (int i = 0; i < threads && i < 8; i++) pthread_join(t[i], NULL);
+  return 0;
+}
+C
+echo '__attribute__((noinline)) double lib_work(long n) { double x = 5; for (long i = 0; i < n; i++) x = x * 0.999995 + 5.0; return x; }' > "$tmp/lib.c"
+F="-O1 -g -fno-omit-frame-pointer"
+$CC $F -fPIC -shared -o "$tmp/libhot.so" "$tmp/lib.c" &&
+  $CC $F -o "$tmp/hot" "$tmp/hot.c" -L"$tmp" -lhot -Wl,-rpath,"$tmp" -pthread ||
+  { echo "FAIL: cannot build the test program"; exit 1; }
+python3 "$REPO/tests/interop/perf_real.py" "$PCOL_ABS" "$tmp" "$tmp/hot"
