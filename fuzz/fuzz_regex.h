@@ -8,9 +8,9 @@
  * The input up to its first NUL is the expression (a C string, as the CLI
  * gets it).  For any bytes:
  *  - pcol_rx_from_go answers PCOL_OK, PCOL_EINVAL or PCOL_ENOMEM; a refusal
- *    gives a non-empty reason; a translation is NUL-terminated, holds no
- *    other NUL and is at most FZ_RX_BOUND(strlen) bytes long; *icase is set
- *    exactly when the expression begins with "(?i)";
+ *    gives a non-empty reason; each of its two forms is NUL-terminated,
+ *    holds no other NUL and is at most FZ_RX_BOUND bytes long; its route
+ *    has no bit but PCOL_RX_HIGH, PCOL_RX_NL and PCOL_RX_NUL;
  *  - the same expression translated again, into a buffer that already holds
  *    text, gives the same bytes;
  *  - pcol_rx_compile refuses (EINVAL, with a message naming the option and
@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The translation's bound, pcol_rx_from_go's contract (filter.h): 32
- * bytes per byte of the expression (the most measured: 15.5, "(?i)\S" as
- * a bracket of 10 ranges), and its NUL. */
-#define FZ_RX_BOUND(n) (32 * (size_t)(n) + 1)
+/* The translation's bound, pcol_rx_from_go's contract (filter.h): each
+ * form at most 256 KiB (regex_go.c's RX_MAX_SIZE, which counts counted
+ * repeats expanded), the \B prefix and the NUL. */
+#define FZ_RX_BOUND (256u * 1024 + 512)
 
 static inline void fzrx_fail(const char *what, const char *re) {
   fprintf(stderr, "fuzz_regex invariant broken: %s (expression of %zu bytes: '%.300s')\n", what, strlen(re), re);
@@ -67,34 +67,37 @@ static inline int fz_regex_one(const uint8_t *data, size_t size) {
   if (!re) return 0;
   if (size) memcpy(re, data, size);
   re[size] = 0;
-  size_t n = strlen(re);
 
-  pcol_buf out = {0};
-  int icase = -1;
+  pcol_buf out = {0}, outu = {0};
+  int route = -1;
   const char *why = NULL;
-  int rc = pcol_rx_from_go(re, &out, &icase, &why);
+  int rc = pcol_rx_from_go(re, &out, &outu, &route, &why);
   if (rc != PCOL_OK && rc != PCOL_EINVAL && rc != PCOL_ENOMEM) fzrx_fail("an unexpected return code", re);
   if (rc == PCOL_OK) {
-    if (!out.data || !out.len || out.data[out.len - 1] != 0) fzrx_fail("a translation without its NUL", re);
-    if (strlen((const char *)out.data) != out.len - 1) fzrx_fail("a NUL inside the translation", re);
-    if (out.len - 1 > FZ_RX_BOUND(n)) fzrx_fail("a translation past its bound", re);
-    if (icase != (strncmp(re, "(?i)", 4) == 0)) fzrx_fail("icase not exactly (?i) at the start", re);
-    /* again, into a buffer that holds text: the same bytes */
-    pcol_buf again = {0};
-    if (pcol_buf_append(&again, "junk", 4) == 0) {
-      int icase2;
+    const pcol_buf *f[2] = {&out, &outu};
+    for (int k = 0; k < 2; k++) {
+      if (!f[k]->data || !f[k]->len || f[k]->data[f[k]->len - 1] != 0) fzrx_fail("a translation without its NUL", re);
+      if (strlen((const char *)f[k]->data) != f[k]->len - 1) fzrx_fail("a NUL inside the translation", re);
+      if (f[k]->len > FZ_RX_BOUND) fzrx_fail("a translation past its bound", re);
+    }
+    if (route & ~(PCOL_RX_HIGH | PCOL_RX_NL | PCOL_RX_NUL)) fzrx_fail("a route with an unknown bit", re);
+    /* again, into buffers that hold text: the same bytes */
+    pcol_buf again = {0}, againu = {0};
+    if (pcol_buf_append(&again, "junk", 4) == 0 && pcol_buf_append(&againu, "junk", 4) == 0) {
+      int route2;
       const char *why2 = NULL;
-      int rc2 = pcol_rx_from_go(re, &again, &icase2, &why2);
-      if (rc2 == PCOL_OK && (again.len != out.len || memcmp(again.data, out.data, out.len) || icase2 != icase))
+      int rc2 = pcol_rx_from_go(re, &again, &againu, &route2, &why2);
+      if (rc2 == PCOL_OK && (again.len != out.len || memcmp(again.data, out.data, out.len) || route2 != route ||
+                             againu.len != outu.len || memcmp(againu.data, outu.data, outu.len)))
         fzrx_fail("a second translation differs", re);
       if (rc2 == PCOL_EINVAL) fzrx_fail("a second translation refused", re);
     }
-    pcol_buf_free(&again);
+    pcol_buf_free(&again), pcol_buf_free(&againu);
   } else if (!why || !why[0]) {
     fzrx_fail("a refusal without a reason", re);
   }
 
-  regex_t rx;
+  pcol_rx rx;
   pcol_error err = {0};
   int crc = pcol_rx_compile(&rx, "--focus", re, &err);
   if (rc == PCOL_EINVAL && crc != PCOL_EINVAL) fzrx_fail("a refused translation compiled", re);
@@ -117,9 +120,9 @@ static inline int fz_regex_one(const uint8_t *data, size_t size) {
     int me = pcol_rx_match(&rx, &buf, &cap, (pcol_str){"", 0});
     if (m0 != me) fzrx_fail("NA and \"\" match differently", re);
     free(buf);
-    regfree(&rx);
+    pcol_rx_free(&rx);
   }
-  pcol_buf_free(&out);
+  pcol_buf_free(&out), pcol_buf_free(&outu);
   free(re);
   return 0;
 }

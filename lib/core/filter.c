@@ -45,50 +45,11 @@ bool pcol_select_filtered(const pcol_select *sel) {
 }
 
 typedef struct rx_set {
-  regex_t rx[RX_N];
+  pcol_rx rx[RX_N];
   int have[RX_N];
   char *buf; /* a NUL-terminated copy of the string being matched */
   size_t cap;
 } rx_set;
-
-int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err) {
-  /* Go's syntax, as pprof reads it, in POSIX's (regex_go.c) */
-  pcol_buf posix = {0};
-  int icase;
-  const char *why;
-  int e = pcol_rx_from_go(re, &posix, &icase, &why);
-  if (e == PCOL_ENOMEM) {
-    pcol_buf_free(&posix);
-    return pcol_oom(err);
-  }
-  if (e) {
-    pcol_buf_free(&posix);
-    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, why);
-  }
-  e = regcomp(rx, (const char *)posix.data, REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
-  pcol_buf_free(&posix);
-  if (e) {
-    char m[160];
-    regerror(e, rx, m, sizeof m);
-    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, m);
-  }
-  return PCOL_OK;
-}
-
-/* regexec on a byte string (NA = ""), which is not NUL-terminated in the file */
-int pcol_rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s) {
-  size_t n = s.ptr ? s.len : 0;
-  if (n + 1 > *cap) {
-    size_t c = (n + 1) * 2;
-    char *b = realloc(*buf, c);
-    if (!b) return -1;
-    *buf = b;
-    *cap = c;
-  }
-  if (n) memcpy(*buf, s.ptr, n);
-  (*buf)[n] = 0;
-  return regexec(rx, *buf, 0, NULL, 0) == 0;
-}
 
 /* Bits (1 << RX_*) of the regexes that match string id sid of the file. */
 static int rx_bits(pcol_file *f, rx_set *x, uint32_t sid, uint8_t *bits, pcol_error *err) {
@@ -270,7 +231,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
     }
   }
   for (int r = 0; r < RX_N; r++)
-    if (x.have[r]) regfree(&x.rx[r]);
+    if (x.have[r]) pcol_rx_free(&x.rx[r]);
   free(x.buf);
   free(fnb);
   free(mapb);
@@ -489,12 +450,12 @@ typedef struct tag_filter {
   pcol_str key; /* {NULL,0}: match "key:value" (or any numeric key) */
   uint32_t key_id;
   num_range num; /* num.op: a numeric range instead of the expressions */
-  regex_t *rx;
+  pcol_rx *rx;
   int n;
 } tag_filter;
 
 static void tag_free(tag_filter *t) {
-  for (int i = 0; i < t->n; i++) regfree(&t->rx[i]);
+  for (int i = 0; i < t->n; i++) pcol_rx_free(&t->rx[i]);
   free(t->rx);
   memset(t, 0, sizeof *t);
 }
@@ -738,7 +699,7 @@ int pcol_filter_root(pcol_filter *x, const pcol_select *sel, const pcol_str *nam
     if (nb[k] & NS_FROM) x->matched |= 1u << RX_SFROM;
   }
   for (int i = 0; i < RX_N; i++)
-    if (r.have[i]) regfree(&r.rx[i]);
+    if (r.have[i]) pcol_rx_free(&r.rx[i]);
   free(r.buf);
   free(nb);
   if (rc) {

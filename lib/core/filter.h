@@ -82,19 +82,28 @@ void pcol_label_keys_free(pcol_label_keys *k);
  * name. */
 int pcol_label_key_unit(pcol_file *f, const pcol_label_keys *k, uint32_t key, pcol_str *u,
                         pcol_error *err);
-/* The one way pcol compiles a user's regular expression (Go's syntax,
- * pprof's, rewritten by pcol_rx_from_go for POSIX regcomp, REG_NOSUB):
- * EINVAL naming `what` and the expression when it is bad. */
-
-int pcol_rx_compile(regex_t *rx, const char *what, const char *re, pcol_error *err);
-/* Go's regular expression re (RE2 syntax, pprof's) as a POSIX extended
- * one that matches the same bytes, NUL-terminated in out (at most 32 bytes
- * per byte of re, and the NUL); *icase when it began with (?i).
- * PCOL_EINVAL with *why for what has no such form, what Go refuses, and
- * what is too large for regcomp (regex_go.c), PCOL_ENOMEM. */
-int pcol_rx_from_go(const char *re, pcol_buf *out, int *icase, const char **why);
-/* regexec on a byte string (NA = "") through a NUL-terminated copy kept in
- * *buf (*cap bytes, grown as needed): 1 match, 0 not, -1 out of memory. */
-int pcol_rx_match(const regex_t *rx, char **buf, size_t *cap, pcol_str s);
+/* A user's regular expression (Go's syntax, pprof's) compiled for POSIX
+ * regexec (regex_go.c): `a` reads a name that has none of the bytes
+ * `route` names, `u` any other name, made valid UTF-8 first. */
+enum { PCOL_RX_HIGH = 1, PCOL_RX_NL = 2, PCOL_RX_NUL = 4 }; /* >= 0x80, "\n", NUL */
+typedef struct pcol_rx {
+  regex_t a, u;
+  int route;
+} pcol_rx;
+/* The one way pcol compiles a user's regular expression (regex_go.c):
+ * EINVAL naming `what` and the expression when it is bad or has what pcol
+ * cannot match as Go does.  pcol_rx_free after success only. */
+int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *err);
+void pcol_rx_free(pcol_rx *rx);
+/* Go's regular expression re (RE2 syntax, pprof's) as the POSIX extended
+ * ones of pcol_rx, NUL-terminated in a and u (each at most 256 KiB and
+ * 512 bytes), and its route.  PCOL_EINVAL with *why for what has no such
+ * form, what Go refuses, and what is too large for regcomp (regex_go.c),
+ * PCOL_ENOMEM. */
+int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why);
+/* Whether rx matches byte string s (NA = "") as Go's regexp.MatchString
+ * does, through a NUL-terminated copy kept in *buf (*cap bytes, grown as
+ * needed): 1 match, 0 not, -1 out of memory. */
+int pcol_rx_match(const pcol_rx *rx, char **buf, size_t *cap, pcol_str s);
 
 #endif

@@ -1,100 +1,140 @@
 /* regex_go.c — the regular expressions of pprof's options (-focus, -ignore,
  * -hide, -show, -tagfocus, -peek, -list ...) are Go's (RE2 syntax,
- * regexp/syntax); pcol matches them with POSIX regex.h.  Most of an
- * expression reads the same in both; what does not is rewritten here into
- * the POSIX extended form that matches the same bytes, so that
+ * regexp/syntax, on UTF-8 code points); pcol matches them with POSIX
+ * regex.h, compiled in the C locale (bytes).  pcol_rx_from_go rewrites an
+ * expression into POSIX extended forms that answer as Go's does, so that
  * `--focus 'func\d+'` finds what `go tool pprof -focus 'func\d+'` finds
  * (glibc reads "\d" as "d" and matched nothing, silently):
  *
- *   \d \D \s \S \w \W   (also inside [...])  as classes of bytes
+ *   \d \D \s \S \w \W   (also inside [...])  as sets of code points
  *   \A \z               ^ $
  *   \Q...\E             its text, literally
- *   \t \n \r \f \v \a \x41 \x{41} \123   the byte (code points < 256)
- *   \. \[ \{ \  ...     an ASCII byte but a letter or digit: itself (also
- *                       inside [...], where POSIX reads a backslash as
- *                       itself); \1 to \7 alone (backreferences) refused
+ *   \t \n \r \f \v \a \x41 \x{263a} \123   the code point
+ *   \. \[ \{ \  ...     the ASCII punctuation or space itself (also inside
+ *                       [...], where POSIX reads a backslash as itself)
  *   {                   a literal brace where it begins no repeat {n},
  *                       {n,}, {n,m} (Go: "{{closure}}" is text)
- *   (?:...)             a group; (?i) at the very start: case folded
+ *   (?:...)             a group; (?i) at the very start: case folded as
+ *                       Go folds it (k also matches U+212A, s U+017F)
  *   x*? x+? x?? x{n}?   Go's lazy repeats: the greedy ones (the same
  *                       matches; POSIX reads "x+?" as "(x+)?")
- *   [...]               Go's class (']' first is a member, escapes, ranges,
- *                       [:alpha:]) as a POSIX bracket of the same bytes
+ *   .  [...]            Go's class (']' first is a member, escapes, ranges,
+ *                       [:alpha:]) as a set of code points; "." is every
+ *                       code point but "\n"
  *
- * Refused with a message, not guessed: other flags or flag groups, \pN
- * and \p{Greek} (Unicode classes), escapes POSIX lacks (\C), code points
- * past 255, a NUL outside a class.  Refused as Go refuses them
- * (regexp/syntax, parse.go): a repeat count past 1000, or nested repeats
- * whose counts multiply past 1000 ("invalid repeat count"); a repetition
- * operator with nothing before it, or right after another ("a**",
- * "a{2}{3}"); a ')' that closes nothing, a '(' never closed; groups nested
- * deeper than 1000 (Go: a parse tree higher than 1000).  A '{' whose
- * number has a leading zero begins no repeat ("a{01}" is text), as in Go.
- * Refused by pcol alone (glibc's regcomp would exhaust the stack or
- * memory; Go allows an expression up to 3.3 million instructions):
- * one that, its counted repeats expanded, holds more than RX_MAX_NODES
- * pieces or more than RX_MAX_EPS operators that can match nothing
- * (| ? * + groups, a counted repeat's optional copies), whose epsilon
- * closures regcomp computes in time and memory quadratic in their number
- * (8000 "a?" take it 500 MB).  The rest (., *, +, ?, |, ^, $, (...),
- * repeats, \b, \B) is passed as is.  Bytes are matched as bytes (C locale),
- * where Go matches UTF-8 code points: a class of a non-ASCII character
- * matches each of its bytes, and "." or a negated class one byte of a
- * non-ASCII character.  A random differential against Go's regexp (16,000
- * expressions of the forms above on 29 ASCII names) agreed but for 4 with
- * an anchor inside a repeated group or \B, where POSIX and RE2 differ. */
+ * Go matches code points: "." is one code point of a name, however many
+ * bytes it takes, and each byte of a name that is not valid UTF-8 is one
+ * code point, U+FFFD.  So each expression becomes two POSIX ones: `a` for a
+ * name of ASCII bytes only, where a code point is a byte, and `u` for any
+ * other name, which pcol_rx_match first makes valid UTF-8 (each bad byte
+ * U+FFFD's three) and in which a class or "." is an alternation of UTF-8
+ * byte sequences that match whole code points only.  An expression that can
+ * match no byte >= 0x80 (no ".", negated class or non-ASCII character) and
+ * has no \B has no `u`: its `a` reads every name as Go does.  `u` begins
+ * "^(any code point)*(" when the expression has \B, so that no match starts
+ * inside a code point (where \B would hold between two bytes of one).
+ *
+ * Refused with a message, not guessed: other flags or flag groups, named
+ * groups, \pN and \p{Greek} (Unicode classes), (?i) with a non-ASCII
+ * character or range (Unicode case folding), escapes Go does not have (\C,
+ * \1), a NUL outside a class, and what Go refuses itself: a repeat of a
+ * repeat (a**), counts past 1000 (also nested: (a{100}){20}), a ')' that
+ * closes nothing, invalid UTF-8 in the expression. */
 #include "filter.h"
 #include "buf.h"
+#include "error.h"
 #include <ctype.h>
+#include <locale.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* pcol's bounds on what regcomp is given (see above), and Go's. */
-#define RX_MAX_NODES 65536u
-#define RX_MAX_EPS 4096u
-#define RX_MAX_DEPTH 1000 /* Go's maxHeight */
-#define RX_MAX_REPEAT 1000 /* Go's repeat count, alone or multiplied */
+enum { MAX_CP = 0x10ffff, REPEAT_MAX = 1000, DEPTH_MAX = 1000 };
+/* In u, and in a name made for it, NUL and "\n" are bytes that valid UTF-8
+ * never holds: glibc reads a "\n" next to "$" or "^" as the end or start of a
+ * line even without REG_NEWLINE, and a NUL ends regexec's string. */
+enum { U_NUL = 0xfd, U_NL = 0xfe };
 
-/* The size of the expression read so far, as regcomp will build it: every
- * piece (literal, class, anchor, operator, group's two ends) counts one
- * node, counted repeats multiply their operand; "eps" counts the pieces
- * that can match nothing.  An item is what a repetition operator applies
- * to: its nodes, its eps and its repeat product (Go's repeatIsValid). */
-typedef struct rx_item {
-  uint64_t nodes, eps;
-  uint32_t rep;
-} rx_item;
-typedef struct rx_level { /* an open group */
-  uint64_t nodes, eps;    /* the totals when it opened */
-  uint32_t rep;           /* the largest repeat product inside */
-} rx_level;
+/* A set of code points: ranges, sorted and disjoint after cs_norm. */
+typedef struct cprange {
+  uint32_t lo, hi;
+} cprange;
+typedef struct cpset {
+  cprange *r;
+  size_t n, cap;
+} cpset;
 
-typedef struct gorx {
-  const char *s; /* the expression */
-  size_t i, n;
-  pcol_buf *out;
-  const char *why; /* the refusal */
-  int icase;       /* (?i): a class holds both cases of its letters */
-  uint64_t nodes, eps; /* the totals so far */
-  rx_item last;        /* the item a repetition operator would repeat */
-  int has_last;        /* there is one (not at the start, after '(' or '|') */
-  int after_rep;       /* the last thing read was a repetition operator */
-  int depth;           /* open groups */
-  rx_level lv[RX_MAX_DEPTH + 1]; /* lv[0]: the whole expression */
-} gorx;
-
-static int put(gorx *g, const char *p, size_t n) { return pcol_buf_append(g->out, p, n); }
-
-/* Byte c as a POSIX ERE literal. */
-static int put_lit(gorx *g, unsigned char c) {
-  if (strchr(".[]()*+?{}|^$\\", c) && c) {
-    char e[2] = {'\\', (char)c};
-    return put(g, e, 2);
+static int cs_add(cpset *s, uint32_t lo, uint32_t hi) {
+  if (s->n == s->cap) {
+    size_t c = s->cap ? s->cap * 2 : 8;
+    cprange *r = realloc(s->r, c * sizeof *r);
+    if (!r) return PCOL_ENOMEM;
+    s->r = r, s->cap = c;
   }
-  return put(g, (const char *)&c, 1);
+  s->r[s->n++] = (cprange){lo, hi};
+  return 0;
 }
+static int cr_cmp(const void *a, const void *b) {
+  const cprange *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+static void cs_norm(cpset *s) {
+  if (s->n < 2) return;
+  qsort(s->r, s->n, sizeof *s->r, cr_cmp);
+  size_t k = 0;
+  for (size_t i = 1; i < s->n; i++) {
+    if (s->r[i].lo <= s->r[k].hi + 1) {
+      if (s->r[i].hi > s->r[k].hi) s->r[k].hi = s->r[i].hi;
+    } else {
+      s->r[++k] = s->r[i];
+    }
+  }
+  s->n = k + 1;
+}
+/* The complement in [0, MAX_CP] (s normalized). */
+static int cs_negate(cpset *s) {
+  cpset t = {0};
+  uint32_t next = 0;
+  int rc = 0;
+  for (size_t i = 0; i < s->n && !rc; i++) {
+    if (s->r[i].lo > next) rc = cs_add(&t, next, s->r[i].lo - 1);
+    next = s->r[i].hi + 1;
+  }
+  if (!rc && next <= MAX_CP) rc = cs_add(&t, next, MAX_CP);
+  free(s->r);
+  *s = t;
+  return rc;
+}
+#include "regex_fold.h" /* fold_runs */
 
-static int hexval(int c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+/* Go's unicode.SimpleFold: the next code point of c's case orbit (c itself
+ * when it has none). */
+static uint32_t fold_next(uint32_t c) {
+  size_t lo = 0, hi = sizeof fold_runs / sizeof *fold_runs;
+  while (lo < hi) {
+    size_t m = (lo + hi) / 2;
+    if (c > fold_runs[m].hi) lo = m + 1;
+    else if (c < fold_runs[m].lo) hi = m;
+    else {
+      const struct fold_run *r = &fold_runs[m];
+      return (uint32_t)((int32_t)c + (r->alt && (c - r->lo) % 2 ? -r->d : r->d));
+    }
+  }
+  return c;
+}
+/* Go's (?i) on a set: each member's whole case orbit (appendFoldedRange;
+ * "k" is also U+212A KELVIN SIGN, "s" U+017F LONG S). */
+static int cs_fold(cpset *s) {
+  int rc = 0;
+  size_t n = s->n, nr = sizeof fold_runs / sizeof *fold_runs;
+  for (size_t i = 0; i < n && !rc; i++)
+    for (size_t k = 0; k < nr && !rc; k++) {
+      uint32_t lo = s->r[i].lo > fold_runs[k].lo ? s->r[i].lo : fold_runs[k].lo;
+      uint32_t hi = s->r[i].hi < fold_runs[k].hi ? s->r[i].hi : fold_runs[k].hi;
+      for (uint32_t c = lo; c <= hi && !rc; c++)
+        for (uint32_t f = fold_next(c); f != c && !rc; f = fold_next(f)) rc = cs_add(s, f, f);
+    }
+  cs_norm(s);
+  return rc;
 }
 
 /* A 256-bit set of bytes. */
@@ -103,70 +143,184 @@ typedef struct bset {
 } bset;
 static void bs_add(bset *b, unsigned c) { b->w[c >> 6] |= (uint64_t)1 << (c & 63); }
 static int bs_has(const bset *b, unsigned c) { return (int)(b->w[c >> 6] >> (c & 63) & 1); }
-static void bs_range(bset *b, unsigned lo, unsigned hi) {
-  for (unsigned c = lo; c <= hi; c++) bs_add(b, c);
-}
-/* The bytes of Perl class letter k (d s w, upper case: the complement). */
-static void bs_perl(bset *b, int k) {
-  bset t = {{0}};
-  switch (tolower(k)) {
-  case 'd': bs_range(&t, '0', '9'); break;
-  case 's': /* RE2's \s: [\t\n\f\r ] */
-    bs_add(&t, '\t'), bs_add(&t, '\n'), bs_add(&t, '\f'), bs_add(&t, '\r'), bs_add(&t, ' ');
-    break;
-  default: bs_range(&t, '0', '9'), bs_range(&t, 'A', 'Z'), bs_range(&t, 'a', 'z'), bs_add(&t, '_');
+
+typedef struct gorx {
+  const char *s; /* the expression */
+  size_t i, n;
+  pcol_buf *a, *u; /* the two forms (see the top) */
+  int route;       /* PCOL_RX_*: the names u reads (pcol_rx_match) */
+  int word_b;      /* \B */
+  const char *why; /* the refusal */
+  int icase;       /* (?i) */
+} gorx;
+
+static int put(pcol_buf *o, const void *p, size_t n) { return pcol_buf_append(o, p, n); }
+static int put2(gorx *g, const char *p, size_t n) { return put(g->a, p, n) || put(g->u, p, n); }
+
+/* Byte c as a POSIX ERE literal (bytes >= 0x80 are themselves in the C
+ * locale). */
+static int put_lit(pcol_buf *o, unsigned char c) {
+  if (c && strchr(".[]()*+?{}|^$\\", c)) {
+    char e[2] = {'\\', (char)c};
+    return put(o, e, 2);
   }
-  for (int q = 0; q < 4; q++) b->w[q] |= isupper(k) ? ~t.w[q] : t.w[q];
+  return put(o, &c, 1);
 }
 
-/* Under REG_ICASE glibc folds a range's ends before it compares them
- * ("[_-a]" and "[Z-a]" are "Invalid range end"): then no range crosses
- * from one of A-Z, a-z and the other bytes into another. */
-static int icase_cut(unsigned c) { return c == 'A' || c == 'Z' + 1 || c == 'a' || c == 'z' + 1; }
-
-/* The bytes of bracket set b as a POSIX bracket expression (never NUL):
- * ']' first, then the ranges of the other bytes, '[' (which starts nothing
- * before ']' or '^' or '-'), '^' never first, '-' last (or first, when
- * '^' would be). */
-static int put_set(gorx *g, const bset *b) {
+/* Byte set b (not empty, never NUL) as one POSIX atom: the byte, or a
+ * bracket: ']' first, then the ranges of the other bytes, '[' (which
+ * starts nothing before ']' or '^' or '-'), '^' never first, '-' last (or
+ * first, when '^' would be). */
+static int put_set(pcol_buf *o, const bset *b) {
   int n = 0, only = -1;
   for (unsigned c = 1; c < 256; c++)
     if (bs_has(b, c)) n++, only = (int)c;
-  if (n == 0) {
-    g->why = "a class that matches nothing";
-    return PCOL_EINVAL;
-  }
-  if (n == 1) return put_lit(g, (unsigned char)only);
-  size_t at = g->out->len;
-  int rc = put(g, "[", 1);
-  if (!rc && bs_has(b, ']')) rc = put(g, "]", 1);
+  if (n == 1) return put_lit(o, (unsigned char)only);
+  size_t at = o->len;
+  int rc = put(o, "[", 1);
+  if (!rc && bs_has(b, ']')) rc = put(o, "]", 1);
   for (unsigned c = 1; c < 256 && !rc;) {
     if (!bs_has(b, c) || strchr("]-[^", (int)c)) {
       c++;
       continue;
     }
     unsigned e = c;
-    while (e + 1 < 256 && bs_has(b, e + 1) && !strchr("]-[^", (int)(e + 1)) && !(g->icase && icase_cut(e + 1))) e++;
+    while (e + 1 < 256 && bs_has(b, e + 1) && !strchr("]-[^", (int)(e + 1))) e++;
     char r[3] = {(char)c, '-', (char)e};
-    rc = e - c >= 2 ? put(g, r, 3) : e > c ? put(g, r, 1) || put(g, r + 2, 1) : put(g, r, 1);
+    rc = e - c >= 2 ? put(o, r, 3) : e > c ? put(o, r, 1) || put(o, r + 2, 1) : put(o, r, 1);
     c = e + 1;
   }
-  if (!rc && bs_has(b, '[')) rc = put(g, "[", 1);
+  if (!rc && bs_has(b, '[')) rc = put(o, "[", 1);
   int dash = bs_has(b, '-');
   if (!rc && bs_has(b, '^')) {
-    if (g->out->len == at + 1) { /* nothing before it: '-' goes first (n >= 2) */
-      rc = put(g, "-", 1);
+    if (o->len == at + 1) { /* nothing before it: '-' goes first (n >= 2) */
+      rc = put(o, "-", 1);
       dash = 0;
     }
-    if (!rc) rc = put(g, "^", 1);
+    if (!rc) rc = put(o, "^", 1);
   }
-  if (!rc && dash) rc = put(g, "-", 1);
-  return rc ? rc : put(g, "]", 1);
+  if (!rc && dash) rc = put(o, "-", 1);
+  return rc ? rc : put(o, "]", 1);
+}
+static int put_byte_range(pcol_buf *o, unsigned lo, unsigned hi) {
+  bset b = {{0}};
+  for (unsigned c = lo; c <= hi; c++) bs_add(&b, c);
+  return put_set(o, &b);
 }
 
-/* An escape's byte after the backslash at g->i (g->i on the letter), for
- * \t \n ... \x.. \ooo and punctuation: *c, -1 when it is none of these. */
-static int esc_byte(gorx *g, int *c, int nul_ok) {
+static size_t utf8_enc(uint32_t c, unsigned char *p) {
+  if (c < 0x80) return p[0] = (unsigned char)c, 1;
+  if (c < 0x800) return p[0] = (unsigned char)(0xc0 | c >> 6), p[1] = (unsigned char)(0x80 | (c & 63)), 2;
+  if (c < 0x10000) {
+    p[0] = (unsigned char)(0xe0 | c >> 12), p[1] = (unsigned char)(0x80 | (c >> 6 & 63));
+    p[2] = (unsigned char)(0x80 | (c & 63));
+    return 3;
+  }
+  p[0] = (unsigned char)(0xf0 | c >> 18), p[1] = (unsigned char)(0x80 | (c >> 12 & 63));
+  p[2] = (unsigned char)(0x80 | (c >> 6 & 63)), p[3] = (unsigned char)(0x80 | (c & 63));
+  return 4;
+}
+
+/* Code point c at s (n bytes left) as Go's utf8.DecodeRune reads it: its
+ * length, 0 when s does not begin a valid sequence (a bad byte). */
+static size_t utf8_dec(const unsigned char *s, size_t n, uint32_t *c) {
+  unsigned b = s[0];
+  if (b < 0x80) return *c = b, 1;
+  size_t len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+  if (!len || n < len) return 0;
+  unsigned lo = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80, hi = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+  if (s[1] < lo || s[1] > hi) return 0;
+  uint32_t v = b & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
+  for (size_t k = 1; k < len; k++) {
+    if (k > 1 && (s[k] & 0xc0) != 0x80) return 0;
+    v = v << 6 | (s[k] & 63);
+  }
+  *c = v;
+  return len;
+}
+
+/* Code points [lo, hi] (>= 0x80, one encoding length apart from the
+ * splits) as alternatives of byte-range sequences, each after a '|'
+ * (the UTF-8 range split of RE2 and Rust's regex-syntax). */
+static int put_utf8_range(pcol_buf *o, uint32_t lo, uint32_t hi) {
+  static const uint32_t lim[] = {0x7ff, 0xffff};
+  for (int k = 0; k < 2; k++)
+    if (lo <= lim[k] && hi > lim[k]) return put_utf8_range(o, lo, lim[k]) || put_utf8_range(o, lim[k] + 1, hi);
+  for (int i = 1; i < 4; i++) {
+    uint32_t m = (1u << (6 * i)) - 1;
+    if ((lo & ~m) != (hi & ~m)) {
+      if (lo & m) return put_utf8_range(o, lo, lo | m) || put_utf8_range(o, (lo | m) + 1, hi);
+      if ((hi & m) != m) return put_utf8_range(o, lo, (hi & ~m) - 1) || put_utf8_range(o, hi & ~m, hi);
+    }
+  }
+  unsigned char a[4], b[4];
+  size_t n = utf8_enc(lo, a);
+  utf8_enc(hi, b);
+  int rc = put(o, "|", 1);
+  for (size_t k = 0; k < n && !rc; k++) rc = a[k] == b[k] ? put_lit(o, a[k]) : put_byte_range(o, a[k], b[k]);
+  return rc;
+}
+
+/* Set s (normalized; NUL and the surrogates, which no name holds, left
+ * out) as one atom of each form.  Nothing: a byte 0xff, in no name `a`
+ * reads (ASCII) or `u` reads (valid UTF-8). */
+static int emit_set(gorx *g, const cpset *s) {
+  bset asc = {{0}}, ascu = {{0}}; /* the ASCII members in a, in u */
+  int nasc = 0, nascu = 0, high = 0;
+  for (size_t i = 0; i < s->n; i++) {
+    for (uint32_t c = s->r[i].lo; c <= s->r[i].hi && c < 0x80; c++) {
+      if (c) bs_add(&asc, c), nasc++;
+      bs_add(&ascu, c == 0 ? U_NUL : c == '\n' ? U_NL : c), nascu++;
+    }
+    if (s->r[i].hi >= 0x80 && !(s->r[i].lo >= 0xd800 && s->r[i].hi <= 0xdfff)) high = 1;
+  }
+  if (high || !nasc) g->route |= PCOL_RX_HIGH;
+  if (bs_has(&ascu, U_NUL)) g->route |= PCOL_RX_NUL;
+  if (bs_has(&ascu, U_NL)) g->route |= PCOL_RX_NL;
+  int rc = nasc ? put_set(g->a, &asc) : put(g->a, "\xff", 1);
+  if (rc || !high) return rc ? rc : nascu ? put_set(g->u, &ascu) : put(g->u, "\xff", 1);
+  size_t at = g->u->len;
+  rc = put(g->u, "(", 1);
+  if (!rc && nascu) rc = put(g->u, "|", 1) || put_set(g->u, &ascu);
+  for (size_t i = 0; i < s->n && !rc; i++) {
+    uint32_t lo = s->r[i].lo < 0x80 ? 0x80 : s->r[i].lo, hi = s->r[i].hi;
+    if (hi < 0x80) continue;
+    if (lo < 0xd800 && hi >= 0xd800) rc = put_utf8_range(g->u, lo, hi < 0xd7ff ? hi : 0xd7ff);
+    if (!rc && hi > 0xdfff) rc = put_utf8_range(g->u, lo > 0xe000 ? lo : 0xe000, hi);
+    else if (!rc && hi < 0xd800) rc = put_utf8_range(g->u, lo, hi);
+  }
+  if (!rc) /* "(|": drop the first alternative's '|' */
+    memmove(g->u->data + at + 1, g->u->data + at + 2, g->u->len - at - 2), g->u->len--;
+  return rc ? rc : put(g->u, ")", 1);
+}
+
+/* Literal code point c. */
+static int emit_lit(gorx *g, uint32_t c) {
+  if (g->icase && fold_next(c) != c) {
+    cpset s = {0};
+    int rc = cs_add(&s, c, c) || cs_fold(&s) || emit_set(g, &s);
+    free(s.r);
+    return rc;
+  }
+  if (c == 0) return g->route |= PCOL_RX_HIGH | PCOL_RX_NUL, put(g->a, "\xff", 1) || put_lit(g->u, U_NUL);
+  if (c == '\n') g->route |= PCOL_RX_NL;
+  if (c < 0x80) return put_lit(g->a, (unsigned char)c) || put_lit(g->u, c == '\n' ? U_NL : (unsigned char)c);
+  unsigned char b[4];
+  size_t n = utf8_enc(c, b);
+  g->route |= PCOL_RX_HIGH;
+  int rc = put(g->a, "\xff", 1) || put(g->u, "(", 1);
+  for (size_t k = 0; k < n && !rc; k++) rc = put_lit(g->u, b[k]);
+  return rc ? rc : put(g->u, ")", 1);
+}
+
+static int hexval(int c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* An escape's code point after the backslash at g->i (g->i on the letter),
+ * for \t \n ... \x.. \ooo and punctuation: *c, -1 when it is none of
+ * these (a class letter, an anchor, \Q, or an error: the caller says). */
+static int esc_char(gorx *g, int32_t *c) {
   static const char named[] = "t\tn\nr\rf\fv\va\a"; /* letter, byte */
   int k = (unsigned char)g->s[g->i];
   for (size_t q = 0; k && q + 1 < sizeof named; q += 2)
@@ -176,32 +330,33 @@ static int esc_byte(gorx *g, int *c, int nul_ok) {
       return 0;
     }
   if (k == 'x') {
-    unsigned v = 0;
+    uint32_t v = 0;
     g->i++;
     if (g->s[g->i] == '{') {
-      size_t j = g->i + 1, d = 0; /* Go: any number of digits, at most 0x10FFFF */
-      for (; hexval(g->s[j]) >= 0; j++, d++) v = v > 0x10FFFF ? v : v * 16 + (unsigned)hexval(g->s[j]);
+      size_t j = g->i + 1, d = 0;
+      while (hexval(g->s[j]) >= 0) {
+        v = v * 16 + (uint32_t)hexval(g->s[j++]), d++;
+        if (v > MAX_CP) return g->why = "a code point past U+10FFFF", PCOL_EINVAL;
+      }
       if (!d || g->s[j] != '}') return g->why = "a bad \\x{...} escape", PCOL_EINVAL;
       g->i = j + 1;
     } else {
       if (hexval(g->s[g->i]) < 0 || hexval(g->s[g->i + 1]) < 0) return g->why = "a bad \\x escape", PCOL_EINVAL;
-      v = (unsigned)(hexval(g->s[g->i]) * 16 + hexval(g->s[g->i + 1]));
+      v = (uint32_t)(hexval(g->s[g->i]) * 16 + hexval(g->s[g->i + 1]));
       g->i += 2;
     }
-    if ((v == 0 && !nul_ok) || v > 255) return g->why = "a code point that is NUL or past 255", PCOL_EINVAL;
-    *c = (int)v;
+    *c = (int32_t)v;
     return 0;
   }
-  if (k >= '1' && k <= '7' && !(g->s[g->i + 1] >= '0' && g->s[g->i + 1] <= '7'))
-    return g->why = "a backreference (\\1 to \\7 alone), which Go's syntax does not have", PCOL_EINVAL;
-  if (k >= '0' && k <= '7') { /* Go: octal, up to three digits (\0 included) */
-    unsigned v = 0;
-    for (int d = 0; d < 3 && g->s[g->i] >= '0' && g->s[g->i] <= '7'; d++) v = v * 8 + (unsigned)(g->s[g->i++] - '0');
-    if ((v == 0 && !nul_ok) || v > 255) return g->why = "an octal escape that is NUL or past 255", PCOL_EINVAL;
-    *c = (int)v;
+  if (k >= '0' && k <= '7') { /* Go: octal, up to three digits; \1-\7 alone a backreference */
+    if (k != '0' && (g->s[g->i + 1] < '0' || g->s[g->i + 1] > '7'))
+      return g->why = "a backreference (Go has none)", PCOL_EINVAL;
+    uint32_t v = 0;
+    for (int d = 0; d < 3 && g->s[g->i] >= '0' && g->s[g->i] <= '7'; d++) v = v * 8 + (uint32_t)(g->s[g->i++] - '0');
+    *c = (int32_t)v;
     return 0;
   }
-  if (k && k < 0x80 && !isalnum(k)) { /* Go: an ASCII byte but a letter or digit is itself */
+  if (k && k < 0x80 && !isalnum(k)) { /* Go: any ASCII but a letter or digit */
     *c = k;
     g->i++;
     return 0;
@@ -210,331 +365,535 @@ static int esc_byte(gorx *g, int *c, int nul_ok) {
   return 0;
 }
 
-/* A class [...] at g->i (on the '['). */
-static int go_class(gorx *g) {
-  bset b = {{0}};
-  int neg = 0, first = 1;
+/* Code point of the expression at g->i (valid UTF-8, as Go requires). */
+static int next_char(gorx *g, uint32_t *c) {
+  size_t len = utf8_dec((const unsigned char *)g->s + g->i, g->n - g->i, c);
+  if (!len) return g->why = "invalid UTF-8", PCOL_EINVAL;
+  g->i += len;
+  return 0;
+}
+
+/* The members of Perl class letter k (d s w; upper case: the complement)
+ * or of ASCII class `which` of names[] below, added to *s (folded, then
+ * negated, as Go's appendGroup does). */
+static const char *const class_names[] = {"alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph",
+                                          "lower", "print", "punct", "space", "upper", "word", "xdigit"};
+static int in_class(int which, unsigned c) {
+  switch (which) {
+  case 0: return isalnum((int)c);
+  case 1: return isalpha((int)c);
+  case 2: return 1;
+  case 3: return c == ' ' || c == '\t';
+  case 4: return iscntrl((int)c);
+  case 5: return isdigit((int)c);
+  case 6: return isgraph((int)c);
+  case 7: return islower((int)c);
+  case 8: return isprint((int)c);
+  case 9: return ispunct((int)c);
+  case 10: return isspace((int)c);
+  case 11: return isupper((int)c);
+  case 12: return isalnum((int)c) || c == '_';
+  default: return isxdigit((int)c);
+  }
+}
+static int add_group(gorx *g, cpset *s, int which, int neg) {
+  cpset t = {0};
+  int rc = 0;
+  for (unsigned c = 0; c < 128 && !rc; c++)
+    if (in_class(which, c)) rc = cs_add(&t, c, c);
+  if (!rc && g->icase) rc = cs_fold(&t);
+  cs_norm(&t);
+  if (!rc && neg) rc = cs_negate(&t);
+  for (size_t i = 0; i < t.n && !rc; i++) rc = cs_add(s, t.r[i].lo, t.r[i].hi);
+  free(t.r);
+  return rc;
+}
+static int add_perl(gorx *g, cpset *s, int k) {
+  int which = tolower(k) == 'd' ? 5 : tolower(k) == 'w' ? 12 : -1;
+  if (which < 0) { /* RE2's \s: [\t\n\f\r ], not [:space:] (no \v) */
+    cpset t = {0};
+    int rc = cs_add(&t, '\t', '\n') || cs_add(&t, '\f', '\r') || cs_add(&t, ' ', ' ');
+    cs_norm(&t);
+    if (!rc && isupper(k)) rc = cs_negate(&t);
+    for (size_t i = 0; i < t.n && !rc; i++) rc = cs_add(s, t.r[i].lo, t.r[i].hi);
+    free(t.r);
+    return rc;
+  }
+  return add_group(g, s, which, isupper(k));
+}
+
+/* A class [...] at g->i (on the '['), as Go's parseClass reads it. */
+static int go_class(gorx *g, cpset *b) {
+  int neg = 0, first = 1, rc = 0;
   g->i++;
   if (g->s[g->i] == '^') neg = 1, g->i++;
-  for (;;) {
+  for (; !rc;) {
     if (g->i >= g->n) return g->why = "a class without its ']'", PCOL_EINVAL;
     char ch = g->s[g->i];
     if (ch == ']' && !first) break;
     first = 0;
-    if (ch == '[' && g->s[g->i + 1] == ':') { /* [:alpha:] */
+    if (ch == '[' && g->s[g->i + 1] == ':') { /* [:alpha:] (else '[' is a member) */
       const char *e = strstr(g->s + g->i + 2, ":]");
-      if (!e) return g->why = "a [: without its :]", PCOL_EINVAL;
-      size_t len = (size_t)(e - (g->s + g->i + 2));
-      char nm[16];
-      int neg2 = 0;
-      const char *p = g->s + g->i + 2;
-      if (len && *p == '^') neg2 = 1, p++, len--;
-      if (len >= sizeof nm) return g->why = "an unknown [:class:]", PCOL_EINVAL;
-      memcpy(nm, p, len);
-      nm[len] = 0;
-      static const char *const names[] = {"alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph",
-                                          "lower", "print", "punct", "space", "upper", "word", "xdigit"};
-      int which = -1;
-      for (int q = 0; q < 14; q++)
-        if (!strcmp(nm, names[q])) which = q;
-      if (which < 0) return g->why = "an unknown [:class:]", PCOL_EINVAL;
-      bset t = {{0}};
-      for (unsigned c = 1; c < 128; c++) {
-        int in = which == 0 ? isalnum((int)c) : which == 1 ? isalpha((int)c) : which == 2 ? 1
-               : which == 3 ? c == ' ' || c == '\t' : which == 4 ? iscntrl((int)c) : which == 5 ? isdigit((int)c)
-               : which == 6 ? isgraph((int)c) : which == 7 ? islower((int)c) : which == 8 ? isprint((int)c)
-               : which == 9 ? ispunct((int)c) : which == 10 ? isspace((int)c) : which == 11 ? isupper((int)c)
-               : which == 12 ? isalnum((int)c) || c == '_' : isxdigit((int)c);
-        if (in) bs_add(&t, c);
+      if (e) {
+        size_t len = (size_t)(e - (g->s + g->i + 2));
+        const char *p = g->s + g->i + 2;
+        int neg2 = len && *p == '^';
+        p += neg2, len -= (size_t)neg2;
+        int which = -1;
+        for (int q = 0; q < 14; q++)
+          if (strlen(class_names[q]) == len && !strncmp(p, class_names[q], len)) which = q;
+        if (which < 0) return g->why = "an unknown [:class:]", PCOL_EINVAL;
+        rc = add_group(g, b, which, neg2);
+        g->i = (size_t)(e - g->s) + 2;
+        continue;
       }
-      for (int q = 0; q < 4; q++) b.w[q] |= neg2 ? ~t.w[q] : t.w[q];
-      g->i = (size_t)(e - g->s) + 2;
-      continue;
     }
-    int lo;
+    uint32_t lo, hi;
     if (ch == '\\') {
       g->i++;
       int k = (unsigned char)g->s[g->i];
       if (k && strchr("dDsSwW", k)) {
-        bs_perl(&b, k);
+        rc = add_perl(g, b, k);
         g->i++;
         continue;
       }
       if (k == 'p' || k == 'P') return g->why = "Unicode classes (\\p)", PCOL_EINVAL;
-      if (esc_byte(g, &lo, 1)) return PCOL_EINVAL; /* (a NUL in a class: a range's start) */
-      if (lo < 0) return g->why = "an escape Go's syntax does not have", PCOL_EINVAL;
-    } else {
-      lo = (unsigned char)ch;
-      g->i++;
+      int32_t v;
+      if (esc_char(g, &v)) return PCOL_EINVAL;
+      if (v < 0) return g->why = "an escape Go's syntax does not have", PCOL_EINVAL;
+      lo = (uint32_t)v;
+    } else if (next_char(g, &lo)) {
+      return PCOL_EINVAL;
     }
-    int hi = lo;
+    hi = lo;
     if (g->s[g->i] == '-' && g->s[g->i + 1] && g->s[g->i + 1] != ']') { /* a range */
       g->i++;
       if (g->s[g->i] == '\\') {
+        int32_t v;
         g->i++;
-        if (esc_byte(g, &hi, 1)) return PCOL_EINVAL;
-        if (hi < 0) return g->why = "a range that ends in a class", PCOL_EINVAL;
-      } else {
-        hi = (unsigned char)g->s[g->i++];
+        if (esc_char(g, &v)) return PCOL_EINVAL;
+        if (v < 0) return g->why = "a bad range", PCOL_EINVAL;
+        hi = (uint32_t)v;
+      } else if (next_char(g, &hi)) {
+        return PCOL_EINVAL;
       }
       if (hi < lo) return g->why = "a range whose end comes before its start", PCOL_EINVAL;
     }
-    bs_range(&b, (unsigned)lo, (unsigned)hi);
+    cpset t = {0};
+    rc = cs_add(&t, lo, hi);
+    if (!rc && g->icase) rc = cs_fold(&t);
+    for (size_t q = 0; q < t.n && !rc; q++) rc = cs_add(b, t.r[q].lo, t.r[q].hi);
+    free(t.r);
   }
+  if (rc) return rc;
   g->i++; /* ']' */
-  /* (?i): Go folds the class before it negates it ((?i)[^a-z] is no
-   * letter); glibc's REG_ICASE does not fold a negated bracket */
-  for (unsigned c = 'A'; g->icase && c <= 'Z'; c++)
-    if (bs_has(&b, c) || bs_has(&b, c + 32)) bs_add(&b, c), bs_add(&b, c + 32);
-  if (neg)
-    for (int q = 0; q < 4; q++) b.w[q] = ~b.w[q];
-  b.w[0] &= ~(uint64_t)1; /* never NUL */
-  return put_set(g, &b);
+  cs_norm(b);
+  return neg ? cs_negate(b) : 0;
 }
 
-/* Go's parseInt: digits at s[*j] without a leading zero; their value, or
- * -1 past 10^8; -2 when there are none (no repeat). */
-static long rx_int(const char *s, size_t *j) {
-  if (!isdigit((unsigned char)s[*j])) return -2;
-  if (s[*j] == '0' && isdigit((unsigned char)s[*j + 1])) return -2;
-  long v = 0;
-  for (; isdigit((unsigned char)s[*j]); ++*j) v = v < 0 || v >= 100000000 ? -1 : v * 10 + (s[*j] - '0');
-  return v;
-}
-
-/* A '{' at g->i begins a repeat {n}, {n,} or {n,m} (Go's parseRepeat: else
- * it is text): 1 with *min, *max (-1: none) and *end past the '}'. */
-static int repeat_at(const gorx *g, long *min, long *max, size_t *end) {
-  size_t j = g->i + 1;
-  *min = rx_int(g->s, &j);
-  if (*min == -2) return 0;
-  *max = *min;
-  if (g->s[j] == ',') {
+/* At g->i: a repeat * + ? {n} {n,} {n,m} (Go: a '{' that begins none is
+ * text): its length (0: none), its largest count in *max (the smallest
+ * when it has no largest; 1 for * + ?) and whether a count reaches 2. */
+static size_t repeat_at(const gorx *g, long *min, long *max, int *two) {
+  const char *s = g->s + g->i;
+  if (*s == '*' || *s == '+' || *s == '?') return *min = *s == '+', *max = 1, *two = 0, 1;
+  if (*s != '{' || !isdigit((unsigned char)s[1])) return 0;
+  if (s[1] == '0' && isdigit((unsigned char)s[2])) return 0; /* Go: no leading zero ("a{01}" is text) */
+  size_t j = 1;
+  long lo = 0, hi;
+  while (isdigit((unsigned char)s[j])) lo = lo < 100000 ? lo * 10 + (s[j] - '0') : lo, j++;
+  hi = lo;
+  if (s[j] == ',') {
     j++;
-    if (g->s[j] == '}') {
-      *max = -1;
-    } else {
-      *max = rx_int(g->s, &j);
-      if (*max == -2) return 0;
-      if (*max == -1) *min = -1; /* too big */
-    }
+    if (s[j] == '0' && isdigit((unsigned char)s[j + 1])) return 0;
+    hi = isdigit((unsigned char)s[j]) ? 0 : -1;
+    while (isdigit((unsigned char)s[j])) hi = hi < 100000 ? hi * 10 + (s[j] - '0') : hi, j++;
   }
-  if (g->s[j] != '}') return 0;
-  *end = j + 1;
+  if (s[j] != '}') return 0;
+  *max = hi == 0 ? 0 : hi < 0 ? (lo ? lo : 1) : hi; /* Go's repeatIsValid's factor */
+  *two = lo >= 2 || hi >= 2;
+  *min = lo;
+  if (lo > REPEAT_MAX || hi > REPEAT_MAX || (hi >= 0 && hi < lo)) *max = -1; /* Go: invalid */
+  return j + 1;
+}
+
+/* Each open group: the largest product of nested repeat counts before it
+ * (Go's repeatIsValid: at most 1000 copies of the innermost thing), where
+ * it begins in a and u, whether the group it is in has an assertion. */
+typedef struct grp {
+  long prod;
+  size_t at_a, at_u;
+  int asrt;
+  uint64_t size, eps; /* the sums of the atoms before it (see RX_MAX_SIZE) */
+} grp;
+
+/* pcol's bound where Go allows 3.3 million instructions: glibc's regcomp
+ * expands counted repeats, and its time and memory grow with the pieces
+ * and quadratically with the operators that can match nothing (a group,
+ * | ? * +, a counted repeat's optional copies): an expression whose u,
+ * counted repeats expanded, is longer or has more of those is refused (at
+ * the bound regcomp takes about 0.1 s). */
+#define RX_MAX_SIZE (256u * 1024)
+#define RX_MAX_EPS 4096u
+
+/* Atom o[at..] (a group with an assertion) repeated {min,max} (max -1:
+ * none) as copies of itself: glibc copies it for x+ and x{n,m} but loses
+ * the copies' anchors ("(^a){2}" matched "aa"); x? and x* it does not
+ * copy.  min copies, then x* or (max - min) times x?. */
+static int put_copies(pcol_buf *o, size_t at, long min, long max) {
+  size_t n = o->len - at;
+  char *x = malloc(n ? n : 1);
+  if (!x) return PCOL_ENOMEM;
+  memcpy(x, o->data + at, n);
+  o->len = at;
+  int rc = 0;
+  for (long k = 0; k < min && !rc; k++) rc = put(o, x, n);
+  for (long k = min; k < (max < 0 ? min + 1 : max) && !rc; k++) rc = put(o, x, n) || put(o, max < 0 ? "*" : "?", 1);
+  if (!rc && !min && !max) rc = put(o, "()", 2);
+  free(x);
+  return rc;
+}
+
+static int rx_too_big(gorx *g, uint64_t size, uint64_t eps) {
+  if (size <= RX_MAX_SIZE && eps <= RX_MAX_EPS) return 0;
+  g->why = eps > RX_MAX_EPS ? "more than 4096 operators that can match nothing (| ? * + groups, optional copies "
+                              "of counted repeats): too large for regcomp (pcol's bound)"
+                            : "longer than 256 KiB as POSIX, its counted repeats expanded: too large for regcomp "
+                              "(pcol's bound)";
   return 1;
 }
 
-/* The totals grew by (dn, de); refused past pcol's bounds. */
-static int rx_grow(gorx *g, uint64_t dn, uint64_t de) {
-  g->nodes += dn, g->eps += de;
-  if (g->nodes > RX_MAX_NODES || g->eps > RX_MAX_EPS) {
-    g->why = g->eps > RX_MAX_EPS ? "more than 4096 operators that can match nothing (| ? * + groups, optional "
-                                   "copies), counted repeats expanded: too large for POSIX regcomp"
-                                 : "more than 65536 pieces, counted repeats expanded: too large for POSIX regcomp";
-    return PCOL_EINVAL;
+/* The size and eps (RX_MAX_SIZE) of an atom of `size` and `eps` repeated
+ * by op {min, max} (max: the count's factor, repeat_at), into *as and *ae;
+ * refused when the level's sums would pass the bound. */
+static int rx_repeat_size(gorx *g, const char *op, long min, long max, uint64_t size, uint64_t eps, uint64_t lsize,
+                          uint64_t leps, uint64_t *as, uint64_t *ae) {
+  uint64_t copies, opt;
+  if (*op == '*' || *op == '?') copies = 1, opt = 1;
+  else if (*op == '+') copies = 2, opt = 1; /* glibc: x x* */
+  else {
+    int open = op[strcspn(op, "}") - 1] == ','; /* {n,} */
+    copies = open ? (uint64_t)min + 1 : (uint64_t)max;
+    opt = open ? 1 : (uint64_t)(max - min);
   }
-  return PCOL_OK;
+  *as = size * copies + 12, *ae = eps * copies + opt; /* (12: the longest op, "{1000,1000}?") */
+  return rx_too_big(g, lsize + *as, leps + *ae);
 }
 
-/* The last item is complete: its repeat product counts in its group's. */
-static void rx_commit(gorx *g) {
-  if (g->has_last && g->last.rep > g->lv[g->depth].rep) g->lv[g->depth].rep = g->last.rep;
-}
-
-/* A new item of (nodes, eps) and repeat product 1: a literal, a class, an
- * anchor. */
-static int rx_atom(gorx *g, uint64_t nodes, uint64_t eps) {
-  rx_commit(g);
-  g->last = (rx_item){nodes, eps, 1};
-  g->has_last = 1, g->after_rep = 0;
-  return rx_grow(g, nodes, eps);
-}
-
-/* An anchor (^ $ \b \B), g->i past it.  Go repeats one ("^*", "\b+"),
- * regcomp refuses to: then it goes in a group, "(^)*". */
-static int rx_anchor(gorx *g, const char *a, size_t len) {
-  size_t j = g->i;
-  while (!strncmp(g->s + j, "\\Q\\E", 4) || !strncmp(g->s + j, "(?)", 3)) j += g->s[j] == '(' ? 3 : 4;
-  int grp = g->s[j] && strchr("*+?{", g->s[j]);
-  int rc = grp ? put(g, "(", 1) : 0;
-  if (!rc) rc = put(g, a, len);
-  if (!rc && grp) rc = put(g, ")", 1);
-  return rc ? rc : rx_atom(g, grp ? 3 : 1, grp ? 2 : 0);
-}
-
-/* A repetition operator ahead: there must be an item before it, and no
- * repetition operator right before it (Go's parser, with Perl's flags). */
-static int rx_can_repeat(gorx *g) {
-  if (!g->has_last) return g->why = "missing argument to repetition operator", PCOL_EINVAL;
-  if (g->after_rep) return g->why = "invalid nested repetition operator", PCOL_EINVAL;
-  return PCOL_OK;
-}
-
-/* The last item repeated: copies of it and `opt` optional pieces; its
- * repeat product times m (Go's repeatIsValid: 0 when max is 0, which Go
- * does not look inside). */
-static int rx_repeat(gorx *g, uint64_t copies, uint64_t opt, long m, int max0) {
-  rx_item it = g->last;
-  uint64_t n = it.nodes * copies + opt, e = it.eps * copies + opt;
-  uint32_t rep = it.rep;
-  if (max0) {
-    rep = 1;
-  } else if (m > 0) {
-    if ((uint64_t)m * rep > RX_MAX_REPEAT) return g->why = "invalid repeat count (nested repeats past 1000)", PCOL_EINVAL;
-    rep = (uint32_t)m * rep;
-  }
-  g->nodes -= it.nodes, g->eps -= it.eps;
-  g->last = (rx_item){n, e, rep};
-  g->after_rep = 1;
-  return rx_grow(g, n, e);
-}
-
-int pcol_rx_from_go(const char *re, pcol_buf *out, int *icase, const char **why) {
-  gorx *g = calloc(1, sizeof *g); /* (its levels: 24 KiB) */
-  if (!g) {
-    *why = "out of memory";
-    return PCOL_ENOMEM;
-  }
-  *g = (gorx){.s = re, .n = strlen(re), .out = out};
-  *icase = 0;
-  out->len = 0;
+int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why) {
+  pcol_buf body = {0};
+  gorx g = {re, 0, strlen(re), a, &body, 0, 0, NULL, 0};
+  grp *st = NULL;
+  size_t depth = 0;
+  int have = 0;  /* an atom a repeat may follow */
+  long cur = 1;  /* its product of repeat counts */
+  long prod = 1; /* the largest of the atoms before it at this depth */
+  int after_repeat = 0, assertion = 0; /* the last atom is ^ $ \A \z \b \B (1) */
+  int group_asrt = 0;                     /* the open group has one */
+  size_t at_a = 0, at_u = 0;             /* where it begins in a and body */
+  uint64_t lsize = 0, leps = 0;   /* this depth's atoms before the last */
+  uint64_t asize = 0, aeps = 0;   /* the last atom's, once repeated (measured) */
+  uint64_t gsize = 0, geps = 0;   /* the last atom's when it is a group */
+  int measured = 0, is_group = 0;
+  a->len = u->len = 0;
+  *route = 0;
   int rc = PCOL_OK;
-  if (!strncmp(re, "(?i)", 4)) *icase = g->icase = 1, g->i = 4;
-  g->lv[0].rep = 1;
-  while (!rc && g->i < g->n) {
-    char ch = re[g->i];
+  if (!strncmp(re, "(?i)", 4)) g.icase = 1, g.i = 4;
+  while (!rc && g.i < g.n) {
+    char ch = re[g.i];
     long min, max;
-    size_t end;
-    if (ch == '[') {
-      rc = go_class(g);
-      if (!rc) rc = rx_atom(g, 1, 0);
-    } else if (ch == '{' && repeat_at(g, &min, &max, &end)) {
-      if (min < 0 || min > RX_MAX_REPEAT || max > RX_MAX_REPEAT || (max >= 0 && min > max)) {
-        g->why = "invalid repeat count (Go allows 0 to 1000, the first not above the second)";
+    int two;
+    size_t rl = repeat_at(&g, &min, &max, &two);
+    if (rl) {
+      if (after_repeat) {
+        g.why = "a repeat of a repeat (Go: invalid nested repetition operator)";
         rc = PCOL_EINVAL;
-      }
-      if (!rc) rc = rx_can_repeat(g);
-      if (!rc) rc = put(g, re + g->i, end - g->i);
-      g->i = end;
-      if (re[g->i] == '?') g->i++; /* lazy: the same matches (see below) */
-      /* x{n,m}: m copies, m - n of them optional; x{n,}: n + 1, one a star */
-      if (!rc)
-        rc = max >= 0 ? rx_repeat(g, max ? (uint64_t)max : 1, (uint64_t)(max - min), max, max == 0)
-                      : rx_repeat(g, (uint64_t)min + 1, 1, min, 0);
-    } else if (ch == '{') { /* a '{' that begins no repeat: text */
-      rc = put(g, "\\{", 2);
-      if (!rc) rc = rx_atom(g, 1, 0);
-      g->i++;
-    } else if (ch == '}') { /* a '}' that closes no repeat: text */
-      rc = put(g, "\\}", 2);
-      if (!rc) rc = rx_atom(g, 1, 0);
-      g->i++;
-    } else if (!strncmp(re + g->i, "(?)", 3)) { /* Go: no flags, nothing */
-      g->i += 3;
-      g->after_rep = 0;
-    } else if (ch == '(') {
-      if (re[g->i + 1] == '?' && re[g->i + 2] != ':') {
-        g->why = "flags or named groups past the start (pcol reads (?i) at the start only)";
+      } else if (!have) {
+        g.why = "a repeat of nothing";
         rc = PCOL_EINVAL;
-      } else if (g->depth == RX_MAX_DEPTH) {
-        g->why = "expression nests too deeply (groups past 1000 deep)";
+      } else if (max < 0 || (two && max && max * cur > REPEAT_MAX)) {
+        g.why = "a repeat count past 1000 (Go: invalid repeat count)";
+        rc = PCOL_EINVAL;
+      } else if (rx_repeat_size(&g, re + g.i, min, max, is_group ? gsize : body.len - at_u, is_group ? geps : 0,
+                                lsize, leps, &asize, &aeps)) {
         rc = PCOL_EINVAL;
       } else {
-        rc = put(g, "(", 1);
-        g->i += re[g->i + 1] == '?' ? 3 : 1;
-        rx_commit(g);
-        g->lv[++g->depth] = (rx_level){g->nodes, g->eps, 1};
-        g->has_last = 0, g->after_rep = 0;
+        measured = 1;
+        /* the largest count (max is the factor), -1: none */
+        long hi = re[g.i] == '*' || re[g.i] == '+' || (re[g.i] == '{' && re[g.i + rl - 2] == ',') ? -1 : max;
+        if (assertion == 2 && (re[g.i] == '+' || re[g.i] == '{')) {
+          rc = put_copies(g.a, at_a, min, hi) || put_copies(&body, at_u, min, hi);
+          cur *= max;
+        } else if (assertion != 1) {
+          rc = put2(&g, re + g.i, rl);
+          cur *= max;
+        } else if (!min) { /* an anchor or \b repeated (glibc refuses "^*"): */
+          g.a->len = at_a, body.len = at_u; /* itself, or nothing when it */
+          rc = put2(&g, "()", 2);           /* may be there 0 times */
+        }
+        g.i += rl;
+        /* Go's lazy repeats (x*? x+? x?? x{n,m}?) match what the greedy ones
+         * match (only which match is found first differs, and pcol asks
+         * whether there is one); POSIX reads "x+?" as "(x+)?" */
+        if (re[g.i] == '?') g.i++;
+        after_repeat = 1;
+      }
+      continue;
+    }
+    if (!strncmp(re + g.i, "(?)", 3)) { /* Go: no flags, nothing */
+      g.i += 3;
+      continue;
+    }
+    after_repeat = 0, assertion = 0;
+    if (have) { /* the atom before is complete */
+      if (!measured) asize = is_group ? gsize : body.len - at_u, aeps = is_group ? geps : 0;
+      lsize += asize, leps += aeps;
+      if (rx_too_big(&g, lsize, leps)) {
+        rc = PCOL_EINVAL;
+        break;
+      }
+    }
+    measured = is_group = 0;
+    if (have && cur > prod) prod = cur;
+    have = 1, cur = 1;
+    at_a = g.a->len, at_u = body.len;
+    if (ch == '[') {
+      cpset s = {0};
+      rc = go_class(&g, &s);
+      if (!rc) rc = emit_set(&g, &s);
+      free(s.r);
+    } else if (ch == '(') {
+      if (re[g.i + 1] == '?' && re[g.i + 2] != ':') {
+        g.why = "flags or named groups past the start (pcol reads (?i) at the start only)";
+        rc = PCOL_EINVAL;
+      } else if (depth >= DEPTH_MAX) {
+        g.why = "groups nested too deeply";
+        rc = PCOL_EINVAL;
+      } else {
+        grp *ns = realloc(st, (depth + 1) * sizeof *st);
+        if (!ns) {
+          rc = PCOL_ENOMEM;
+          break;
+        }
+        st = ns;
+        st[depth++] = (grp){prod, at_a, at_u, group_asrt, lsize, leps};
+        prod = 1, have = 0, group_asrt = 0, lsize = leps = 0;
+        rc = put2(&g, "(", 1);
+        g.i += re[g.i + 1] == '?' ? 3 : 1;
       }
     } else if (ch == ')') {
-      if (!g->depth) {
-        g->why = "unexpected )";
+      if (!depth) {
+        g.why = "a ')' that closes no group";
         rc = PCOL_EINVAL;
       } else {
-        rx_commit(g);
-        rx_level l = g->lv[g->depth--];
-        rc = put(g, ")", 1);
-        g->i++;
-        if (!rc) rc = rx_grow(g, 2, 2);
-        g->last = (rx_item){g->nodes - l.nodes, g->eps - l.eps, l.rep};
-        g->has_last = 1, g->after_rep = 0;
+        cur = prod;
+        depth--;
+        prod = st[depth].prod, at_a = st[depth].at_a, at_u = st[depth].at_u;
+        gsize = lsize + 2, geps = leps + 1, is_group = 1;
+        lsize = st[depth].size, leps = st[depth].eps;
+        assertion = group_asrt ? 2 : 0; /* 2: a group that has one */
+        group_asrt |= st[depth].asrt;
+        rc = put2(&g, ")", 1);
+        g.i++;
       }
     } else if (ch == '|') {
-      rc = put(g, "|", 1);
-      g->i++;
-      rx_commit(g);
-      if (!rc) rc = rx_grow(g, 1, 1);
-      g->has_last = 0, g->after_rep = 0;
-    } else if (ch == '*' || ch == '+' || ch == '?') {
-      rc = rx_can_repeat(g);
-      if (!rc) rc = put(g, &ch, 1);
-      g->i++;
-      /* Go's lazy repeats (x*? x+? x?? x{n,m}?) match what the greedy ones
-       * match (only which match is found first differs, and pcol asks
-       * whether there is one); POSIX reads "x+?" as "(x+)?" */
-      if (re[g->i] == '?') g->i++;
-      if (!rc) rc = rx_repeat(g, 1, 1, 0, 0); /* (not Go's OpRepeat) */
+      rc = put2(&g, "|", 1), g.i++, have = 0, leps++;
+    } else if (ch == '^' || ch == '$') {
+      rc = put2(&g, &ch, 1), g.i++, assertion = group_asrt = 1;
+      if (ch == '$') g.route |= PCOL_RX_NL; /* (glibc: "a$" matched "a\n") */
+    } else if (ch == '.') {
+      cpset s = {0};
+      rc = cs_add(&s, 0, '\n' - 1) || cs_add(&s, '\n' + 1, MAX_CP) || emit_set(&g, &s);
+      free(s.r);
+      /* a reads no NUL, "\n" or byte >= 0x80 (the route): there POSIX's '.'
+       * is the same set, and glibc's fastest */
+      g.a->len = at_a, g.route |= PCOL_RX_NL;
+      if (!rc) rc = put(g.a, ".", 1);
+      g.i++;
     } else if (ch == '\\') {
-      g->i++;
-      int k = (unsigned char)re[g->i];
+      g.i++;
+      int k = (unsigned char)re[g.i];
       if (k && strchr("dDsSwW", k)) {
-        bset b = {{0}};
-        bs_perl(&b, k);
-        b.w[0] &= ~(uint64_t)1;
-        rc = put_set(g, &b);
-        g->i++;
+        cpset s = {0};
+        rc = add_perl(&g, &s, k);
+        cs_norm(&s);
+        if (!rc) rc = emit_set(&g, &s);
+        free(s.r);
+        g.i++;
       } else if (k == 'A' || k == 'z') {
-        g->i++;
-        rc = rx_anchor(g, k == 'A' ? "^" : "$", 1);
-        continue;
+        rc = put2(&g, k == 'A' ? "^" : "$", 1), g.i++, assertion = group_asrt = 1;
+        if (k == 'z') g.route |= PCOL_RX_NL;
       } else if (k == 'b' || k == 'B') {
         char e[2] = {'\\', (char)k};
-        g->i++;
-        rc = rx_anchor(g, e, 2);
-        continue;
+        if (k == 'B') g.route |= PCOL_RX_HIGH, g.word_b = 1;
+        rc = put2(&g, e, 2), g.i++, assertion = group_asrt = 1, g.route |= PCOL_RX_NL; /* ("\B": "a\n") */
       } else if (k == 'Q') {
-        g->i++;
-        const char *e = strstr(re + g->i, "\\E");
-        size_t qend = e ? (size_t)(e - re) : g->n;
-        for (; !rc && g->i < qend; g->i++) {
-          rc = put_lit(g, (unsigned char)re[g->i]);
-          if (!rc) rc = rx_atom(g, 1, 0);
+        g.i++;
+        const char *e = strstr(re + g.i, "\\E");
+        size_t end = e ? (size_t)(e - re) : g.n;
+        have = 0;
+        while (!rc && g.i < end) {
+          uint32_t c;
+          if (g.s[g.i] == 0 || next_char(&g, &c)) rc = PCOL_EINVAL;
+          else rc = emit_lit(&g, c), have = 1;
         }
-        if (e) g->i += 2;
-        g->after_rep = 0; /* (Go: "a*\Q\E*" repeats the star) */
-        continue;
+        if (e) g.i = end + 2;
       } else if (k == 'p' || k == 'P') {
-        g->why = "Unicode classes (\\p)";
+        g.why = "Unicode classes (\\p)";
         rc = PCOL_EINVAL;
       } else if (!k) {
-        g->why = "a trailing backslash";
+        g.why = "a trailing backslash";
         rc = PCOL_EINVAL;
       } else {
-        int c;
-        rc = esc_byte(g, &c, 0);
-        if (!rc && c < 0) {
-          g->why = "an escape Go's syntax does not have";
-          rc = PCOL_EINVAL;
-        }
-        if (!rc) rc = put_lit(g, (unsigned char)c);
+        int32_t c;
+        rc = esc_char(&g, &c);
+        if (!rc && c < 0) g.why = "an escape Go's syntax does not have", rc = PCOL_EINVAL;
+        if (!rc) rc = emit_lit(&g, (uint32_t)c);
       }
-      if (!rc) rc = rx_atom(g, 1, 0);
-    } else if (ch == '^' || ch == '$') {
-      g->i++;
-      rc = rx_anchor(g, &ch, 1);
     } else {
-      rc = put(g, &ch, 1);
-      g->i++;
-      if (!rc) rc = rx_atom(g, 1, 0);
+      uint32_t c;
+      rc = next_char(&g, &c);
+      if (!rc) rc = emit_lit(&g, c);
     }
   }
-  if (!rc && g->depth) {
-    g->why = "missing closing )";
-    rc = PCOL_EINVAL;
+  if (!rc && depth) g.why = "a '(' without its ')'", rc = PCOL_EINVAL;
+  if (!rc && have) {
+    if (!measured) asize = is_group ? gsize : body.len - at_u, aeps = is_group ? geps : 0;
+    if (rx_too_big(&g, lsize + asize, leps + aeps)) rc = PCOL_EINVAL;
   }
-  if (!rc) rc = put(g, "", 1); /* the NUL */
-  if (rc && !g->why) g->why = "out of memory";
-  *why = g->why;
-  free(g);
+  free(st);
+  if (!rc) {
+    static const char pre[] = "^([\x01-\t\v-\x7f\xfd\xfe]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf][\x80-\xbf]|"
+                              "[\xf0-\xf4][\x80-\xbf][\x80-\xbf][\x80-\xbf])*(";
+    *route = g.route;
+    if (g.word_b) rc = put(u, pre, sizeof pre - 1);
+    if (!rc) rc = put(u, body.data, body.len);
+    if (!rc && g.word_b) rc = put(u, ")", 1);
+    if (!rc) rc = put(u, "", 1);
+  }
+  pcol_buf_free(&body);
+  if (!rc) rc = put(a, "", 1); /* the NUL */
+  if (rc && !g.why) g.why = "out of memory";
+  *why = g.why;
   return rc;
+}
+
+/* regcomp in the C locale, whatever the program's (a binding's host may
+ * have set a UTF-8 one): bytes are characters, and \b's word bytes are
+ * ASCII's (glibc fixes both at regcomp; pcol_rx_from_go asks regexec for
+ * nothing that depends on the locale: no REG_ICASE, no [:class:]). */
+static int regcomp_c(regex_t *rx, const char *p) {
+  locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+  if (!c) return REG_ESPACE;
+  locale_t old = uselocale(c);
+  int e = regcomp(rx, p, REG_EXTENDED | REG_NOSUB);
+  uselocale(old);
+  freelocale(c);
+  return e;
+}
+
+int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *err) {
+  pcol_buf a = {0}, u = {0};
+  const char *why;
+  int e = pcol_rx_from_go(re, &a, &u, &rx->route, &why);
+  if (e == PCOL_ENOMEM) {
+    pcol_buf_free(&a), pcol_buf_free(&u);
+    return pcol_oom(err);
+  }
+  if (e) {
+    pcol_buf_free(&a), pcol_buf_free(&u);
+    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, why);
+  }
+  e = regcomp_c(&rx->a, (const char *)a.data);
+  int eu = e ? 0 : regcomp_c(&rx->u, (const char *)u.data);
+  pcol_buf_free(&a), pcol_buf_free(&u);
+  if (e || eu) {
+    char m[160];
+    regerror(e ? e : eu, e ? &rx->a : &rx->u, m, sizeof m);
+    if (!e) regfree(&rx->a);
+    if (e == REG_ESPACE || eu == REG_ESPACE) return pcol_oom(err);
+    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, m);
+  }
+  return PCOL_OK;
+}
+
+void pcol_rx_free(pcol_rx *rx) {
+  regfree(&rx->a);
+  regfree(&rx->u);
+}
+
+/* Whether name p (n bytes) is one `a` reads: none of the bytes `route`
+ * sends to u (eight bytes at a time: the scan is much of the cost of a
+ * match that fails at once). */
+static int a_reads(const unsigned char *p, size_t n, int route) {
+  const uint64_t ones = 0x0101010101010101u, nl = ones * '\n', top = ones * 0x80;
+  uint64_t acc = 0, w, z = route & PCOL_RX_NUL ? ~(uint64_t)0 : 0, l = route & PCOL_RX_NL ? ~(uint64_t)0 : 0,
+           h = route & PCOL_RX_HIGH ? ~(uint64_t)0 : 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    uint64_t x = w ^ nl;
+    acc |= (((w - ones) & ~w) & z) | (((x - ones) & ~x) & l) | (w & h);
+  }
+  if (acc & top) return 0;
+  for (; i < n; i++)
+    if ((!p[i] && z) || (p[i] == '\n' && l) || (p[i] >= 0x80 && h)) return 0;
+  return 1;
+}
+
+/* regexec with REG_STARTEND (glibc, the BSDs) reads the name in place, but
+ * ASan's interceptor of regexec reads it up to a NUL: a copy there. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RX_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define RX_ASAN 1
+#endif
+#if defined(REG_STARTEND) && !defined(RX_ASAN)
+#define RX_STARTEND 1
+#endif
+
+int pcol_rx_match(const pcol_rx *rx, char **buf, size_t *cap, pcol_str s) {
+  const unsigned char *p = (const unsigned char *)s.ptr;
+  size_t n = p ? s.len : 0;
+#ifdef RX_STARTEND /* the name itself, no copy; a NUL is a byte no atom of
+                    * `a` matches */
+  int plain = !rx->route || a_reads(p, n, rx->route);
+  if (plain) {
+    regmatch_t m[1] = {{0, (regoff_t)n}};
+    return regexec(&rx->a, n ? (const char *)p : "", 1, m, REG_STARTEND) == 0;
+  }
+#else
+  int plain = a_reads(p, n, rx->route | PCOL_RX_NUL); /* (a NUL ends the copy) */
+#endif
+  size_t need = plain ? n + 1 : 3 * n + 1; /* a bad byte becomes U+FFFD's three */
+  if (need > *cap) {
+    size_t c = need * 2;
+    char *b = realloc(*buf, c);
+    if (!b) return -1;
+    *buf = b;
+    *cap = c;
+  }
+  if (plain) {
+    if (n) memcpy(*buf, p, n);
+    (*buf)[n] = 0;
+    return regexec(&rx->a, *buf, 0, NULL, 0) == 0;
+  }
+  /* Go reads each byte that begins no valid UTF-8 sequence as U+FFFD */
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    uint32_t c;
+    size_t len = utf8_dec(p + i, n - i, &c);
+    if (!len) {
+      memcpy(*buf + o, "\xef\xbf\xbd", 3), o += 3, i++;
+    } else if (c == 0 || c == '\n') {
+      (*buf)[o++] = (char)(c ? U_NL : U_NUL), i++;
+    } else {
+      memcpy(*buf + o, p + i, len), o += len, i += len;
+    }
+  }
+  (*buf)[o] = 0;
+  return regexec(&rx->u, *buf, 0, NULL, 0) == 0;
 }

@@ -190,7 +190,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   const char *source_path = o.source_path;
   if (by != PCOL_BY_LINE && by != PCOL_BY_SOURCE_LINE)
     return pcol_error_set(err, PCOL_EINVAL, "list is by function (line) or by file (source line)");
-  regex_t rx;
+  pcol_rx rx;
   PCOL_RETURN_NOT_OK(pcol_rx_compile(&rx, "list", regex ? regex : "", err));
   list_priv *p = calloc(1, sizeof *p);
   entry *ents = NULL;
@@ -311,7 +311,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   }
   out->total = p ? p->top.total : 0;
   out->value = *v;
-  regfree(&rx);
+  pcol_rx_free(&rx);
   free(buf);
   free(ents);
   pcol_buf_free(&fc.scratch);

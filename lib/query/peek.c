@@ -105,7 +105,7 @@ static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, p
   const pcol_q_top_priv *p = t->priv_;
   if (!p || !pcol_q_nsum_made(&p->is.sub)) return pcol_error_set(err, PCOL_EINVAL, "peek needs a pcol_top result");
   const pcol_q_inl_state *s = &p->is;
-  regex_t rx;
+  pcol_rx rx;
   PCOL_RETURN_NOT_OK(pcol_rx_compile(&rx, "peek", regex ? regex : "", err));
   peek_walk pw;
   memset(&pw, 0, sizeof pw);
@@ -192,7 +192,7 @@ static int peek_make(const pcol_top *t, const pcol_top *dt, const char *regex, p
       if (out->nodes[j].nout > 1) qsort(out->nodes[j].out, out->nodes[j].nout, sizeof *out->edges_, edge_cmp);
     }
   }
-  regfree(&rx);
+  pcol_rx_free(&rx);
   free(buf);
   free(matched);
   free(node_of);

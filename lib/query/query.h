@@ -514,7 +514,7 @@ int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, 
                          size_t kn, const char *unit, pcol_buf *out, pcol_error *err);
 
 typedef struct pcol_q_tagkeys {
-  regex_t show, hide;
+  pcol_rx show, hide;
   int has_show, has_hide;
   pcol_u64map memo; /* key string id -> slot in keep */
   uint8_t *keep;

@@ -23,8 +23,8 @@ int pcol_q_tagkeys_init(pcol_q_tagkeys *ks, const pcol_select *sel, pcol_error *
 }
 
 void pcol_q_tagkeys_free(pcol_q_tagkeys *ks) {
-  if (ks->has_show) regfree(&ks->show);
-  if (ks->has_hide) regfree(&ks->hide);
+  if (ks->has_show) pcol_rx_free(&ks->show);
+  if (ks->has_hide) pcol_rx_free(&ks->hide);
   pcol_u64map_free(&ks->memo);
   free(ks->keep);
   free(ks->buf);

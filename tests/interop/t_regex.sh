@@ -2,12 +2,20 @@
 # Regular expressions are Go's, as go tool pprof reads them (-focus,
 # -ignore, -hide, -show, -tagfocus, -peek): pcol rewrites them for POSIX
 # regex.h (lib/core/regex_go.c).  A profile made here has one function per
-# test name (and a label req of the same name on its sample); each
-# expression must select the same rows in `pcol top --focus/--ignore/--tag`
-# and `pcol peek` as in go tool pprof.  What pcol cannot rewrite (\p
-# classes, flags past the start, named groups) is refused with a message
-# naming the expression, never matched in another way.
-# Env: PCOL.  Exit 0 pass, 1 fail, 77 skip (no Go or protoc).
+# test name, ASCII and not (and a label req of the same name on its
+# sample); each expression must select the same rows in `pcol top
+# --focus/--ignore/--tag` and `pcol peek` as in go tool pprof.  What pcol
+# cannot rewrite (\p classes, flags past the start, named groups) is
+# refused with a message naming the expression, never matched in another
+# way.  Then a differential against Go's regexp itself: thousands of
+# generated expressions (a fixed seed) on ASCII, non-ASCII and invalid
+# UTF-8 names, with NUL and "\n", each answered by Go's
+# regexp.MatchString (tests/go/regexmatch) and by pcol_rx_compile and
+# pcol_rx_match, what every filter calls (tests/support/rx_match.c, linked
+# with $BUILD/lib/libpcol.a): the answers must agree name by name, an
+# expression Go refuses pcol must refuse, and pcol may refuse one Go
+# reads only for a reason doc/cli.md names.
+# Env: PCOL, BUILD (build).  Exit 0 pass, 1 fail, 77 skip (no Go or protoc).
 set -u
 command -v go >/dev/null 2>&1 || { echo "SKIP: go not installed"; exit 77; }
 command -v protoc >/dev/null 2>&1 || { echo "SKIP: protoc not installed"; exit 77; }
@@ -25,7 +33,9 @@ import sys
 names = ["func12", "funcd", "a{{closure}}", "main.(*T).Method", "x.y", "xzy", "a b", "Foo", "foo",
          "_under", "[bracket]", "a-b", "a^b", "dollar$", "back\\slash", "\u00fcmlaut", "x{2", "a{,2}",
          "aa", "tab.x", "A1_z", "<lt>", "word end", "9lives", "caret^", "dash-", "q]r", "<no>",
-         "std::vector<int>::push_back", "{{closure}}", "fmt.Sprintf", "pkg/path.Func", "a{01}"]
+         "std::vector<int>::push_back", "{{closure}}", "fmt.Sprintf", "pkg/path.Func", "a{01}",
+         "\u00fc", "f\u00fc", "\u00fc_x", "\u65e5\u672c.Func", "\u212a", "\u017f", "\u00c0\u00ff", "\U0001f600",
+         "\ufffd", "\u00dc_x", "\u03a3\u03c3\u03c2", "\u0178"]
 st = ["", "samples", "count", "req"] + names
 out = ["sample_type { type: 1 unit: 2 }"]
 for i, n in enumerate(names):
@@ -74,6 +84,21 @@ for re in 'func\d+' '\Afoo' '{{closure}}' '[\d]'; do
   same -top -tagfocus="req=$re" -- top --tag "req=$re"
   same -peek="$re" -- peek "$re"
 done
+# non-ASCII names: Go matches code points ("." is one, however many bytes;
+# a class of non-ASCII members or ranges is a set of code points; (?i) folds
+# k and s to U+212A and U+017F), pcol must read them so too; and anchors or
+# \b in a repeated group, which glibc copies without their anchors
+for re in '^.$' '^f.$' '^..$' '^[^a-z]$' '^[ü]$' '[à-ÿ]' '^\x{fc}' '^\xfc_' '^\W$' '^\S$' '日本\.' '^.{2}\.' \
+  '^[^\x00-\x7f]+$' '[\x{1F000}-\x{1FFFF}]' '(?i)^k$' '(?i)^s$' '(?i)^[k]$' '(?i)^\w$' '(?i)^\W$' '^\x{FFFD}$' \
+  '[\x{100}-\x{10FFFF}]' '(^\W){2}' '(?:f\b){2}' '(\W$)+' '^(.\B)+$' 'ü{2}' '(?:ü|x)+_' '^\D\D$' '[[:^alpha:]]x' \
+  '(?i)^Ü$' '(?i)^[Ü]_' '(?i)^[À-Þ]' '(?i)ΣΣ' '(?i)^ÿ$' '(?i)^[^ü]$'; do
+  same -top -focus="$re" -- top --focus "$re"
+done
+for re in '^.$' '[^\x00-\x7f]'; do
+  same -top -ignore="$re" -- top --ignore "$re"
+  same -top -tagfocus="req=$re" -- top --tag "req=$re"
+  same -peek="$re" -- peek "$re"
+done
 # refused, naming the expression (Go reads them, POSIX has no such form; the
 # last two, too large for glibc's regcomp: pcol's bound, regex_go.c)
 for re in '\pL' '\p{Greek}' 'a(?i)b' '(?P<n>a)' '\C' '(a?a?a?a?a?a?a?a?){1000}' \
@@ -99,5 +124,124 @@ for re in 'a**' 'a{2}{3}' 'a+*' '*a' '(|*a)' 'a{1001}' 'a{3,2}' '(a{2}){501}' '(
     bad "--focus '${re:0:40}': the message does not name it: $(cut -c1-300 "$tmp/e")"
   fi
 done
+
+# (?i)'s case folding, as Go's unicode.SimpleFold gives it (Go's
+# Unicode version: regenerate the table with a newer Go)
+checked=$((checked + 1))
+if ! (cd tests/go && go run ./foldtable) >"$tmp/fold.h" 2>"$tmp/fold.log"; then
+  bad "go run ./foldtable: $(head -5 "$tmp/fold.log")"
+elif ! cmp -s "$tmp/fold.h" lib/core/regex_fold.h; then
+  bad "lib/core/regex_fold.h is not Go's case folding: (cd tests/go && go run ./foldtable >../../lib/core/regex_fold.h)"
+fi
+
+# The differential against Go's regexp.  Refusals pcol may make of what Go
+# reads (doc/cli.md): none but these.
+BUILD=${BUILD:-build}
+if ! (cd tests/go && go build -o "$tmp/regexmatch" ./regexmatch) >"$tmp/gob.log" 2>&1; then
+  bad "go build ./regexmatch: $(head -5 "$tmp/gob.log")"
+elif ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -Iinclude -Iformat -Ilib/core -o "$tmp/rx_match" tests/support/rx_match.c \
+  "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm >"$tmp/cc.log" 2>&1 &&
+  ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -Iinclude -Iformat -Ilib/core -fsanitize=address,undefined -o "$tmp/rx_match" \
+    tests/support/rx_match.c "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm \
+    >>"$tmp/cc.log" 2>&1; then # (a sanitizer BUILD)
+  bad "building tests/support/rx_match.c against $BUILD/lib/libpcol.a: $(head -5 "$tmp/cc.log")"
+else
+  python3 - "$tmp/cases" <<'PY'
+import random, sys
+# names: ASCII, non-ASCII (2-4 byte code points, U+212A and U+017F that
+# fold to k and s, case orbits of two, three and four, U+FFFD itself),
+# invalid UTF-8 (each bad byte is U+FFFD
+# to Go: lone continuation and lead bytes, truncated, overlong, surrogate,
+# past U+10FFFF), NUL and "\n" (glibc reads "a$" as matching "a\n")
+names = [s.encode() for s in [
+    "", "a", "ab", "abc", "k", "K", "s", "S", "_x1", "a b", "x.y", "123", "aa", "b_", "\n", "a\nb", "\nb", "a\n",
+    "\n\n", "_\n_", "\u00fc", "f\u00fc", "\u00fca", "a\u00fcb", "\u00dc", "\u00df", "\u65e5\u672c", "a\u65e5",
+    "\U0001f600", "\u212a", "\u017f", "\ufffd", "\u00e9a_", "\u00fc \u00fc", "\u00ff", "\u0100", "\u07ff\u0800",
+    "\uffff", "\U0010ffff", "k\u212a", "\u00fc\n", "\n\u00fc", "\u0178", "\u03a3\u03c3\u03c2", "\u01c5",
+    "\u1e9e", "\u00b5", "\u039c", "\u03bc", "\u00c5\u212b"]] + [
+    b"\xff", b"a\xff", b"\xe4\xb8", b"\xe4\xb8a", b"\xc0\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x80",
+    b"\xc3\xbc\x80", b"\xc3", b"a\xc3b", b"\xef\xbf", b"\xf0\x9f\x98", b"\xfe\xfe", b"k\xe2\x84", b"a\x00b",
+    b"\x00", b"\x00\xc3\xbc", b"\x00\n"]
+def gen(rnd, ascii_only):
+    lits = list("abkKsS_1 .-") + ([] if ascii_only else
+        ["\u00fc", "\u00e9", "\u00df", "\u65e5", "\u212a", "\u017f", "\ufffd", "\U0001f600", "\u00dc", "\u00ff", "\u0100",
+         "\u03c3", "\u01c4", "\u00b5", "\u1e9e", "\u212b"])
+    esc = [r"\d", r"\D", r"\s", r"\S", r"\w", r"\W", r"\b", r"\B", r"\A", r"\z", "^", "$", ".", r"\.", r"\n",
+           r"\x00", r"\t", r"\Qa.\E", r"\ "] + ([] if ascii_only else
+          [r"\x{fc}", r"\xfc", r"\x{212a}", r"\x{FFFD}", r"\x{10FFFF}", r"\377", r"\x{d800}"])
+    items = list("abkKs_1-") + [r"\d", r"\W", r"\s", r"\S", "[:alpha:]", "[:^alpha:]", "a-z", "A-Z", r"\x00-\x7f",
+        r"\n", r"\]", "^"] + ([] if ascii_only else ["\u00fc", "\u00e9", "\u65e5", r"\x{80}-\x{10FFFF}",
+        "\u00e0-\u00ff", "\u0100-\uffff", "\U0001f600-\U0010ffff", r"\x{FFFD}", r"\x{d7ff}-\x{e000}", "\u03b1-\u03c9",
+        "\u00c0-\u00de", "\u01c4-\u01c6", r"\x{100}-\x{17f}"])
+    def cls():
+        s = "[" + ("^" if rnd.random() < 0.4 else "")
+        for _ in range(rnd.randint(1, 3)): s += rnd.choice(items)
+        return s + "]"
+    def atom(d):
+        r = rnd.random()
+        if r < 0.35: return rnd.choice(lits)
+        if r < 0.6: return rnd.choice(esc)
+        if r < 0.8: return cls()
+        if d > 2: return rnd.choice(lits)
+        return rnd.choice(["(", "(?:"]) + alt(d + 1) + ")"
+    def rep(a):
+        if rnd.random() < 0.7: return a
+        q = rnd.choice(["*", "+", "?", "{2}", "{0,1}", "{1,}", "{0}", "{1,2}", "{2,3}"])
+        if rnd.random() < 0.03: q = rnd.choice(["**", "{1001}", "+{2}", "{2,1}"]) # Go refuses these
+        return a + q + ("?" if rnd.random() < 0.2 else "")
+    def cat(d): return "".join(rep(atom(d)) for _ in range(rnd.randint(1, 4)))
+    def alt(d):
+        s = cat(d)
+        while rnd.random() < 0.25: s += "|" + (cat(d) if rnd.random() < 0.9 else "")
+        return s
+    e = alt(0)
+    return ("(?i)" + e) if rnd.random() < (0.4 if ascii_only else 0.15) else e
+rnd = random.Random(20261126)
+exprs = [gen(rnd, i % 2 == 0) for i in range(4000)]
+with open(sys.argv[1], "w") as f:
+    f.write("\n".join([str(len(names))] + [n.hex() for n in names] + [e.encode().hex() for e in exprs]) + "\n")
+PY
+  "$tmp/regexmatch" <"$tmp/cases" >"$tmp/go.ans" || bad "regexmatch failed"
+  "$tmp/rx_match" <"$tmp/cases" >"$tmp/pc.ans" || bad "rx_match failed"
+  python3 - "$tmp/cases" "$tmp/go.ans" "$tmp/pc.ans" >"$tmp/judge" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+n = int(lines[0])
+names = [bytes.fromhex(x) for x in lines[1:1 + n]]
+exprs = [bytes.fromhex(x).decode() for x in lines[1 + n:] if x]
+go = open(sys.argv[2], "rb").read().split(b"\n")
+pc = open(sys.argv[3], "rb").read().split(b"\n")
+allowed = []
+bad = agree = refused = go_refused = matched = 0
+if len(go) < len(exprs) or len(pc) < len(exprs):
+    print("FAIL: answers missing (Go %d, pcol %d lines, %d expressions)" % (len(go), len(pc), len(exprs)))
+    sys.exit(0)
+for e, g, p in zip(exprs, go, pc):
+    if g.startswith(b"E"):
+        go_refused += 1
+        if not p.startswith(b"R"):
+            bad += 1
+            if bad <= 10: print("FAIL: Go refuses %r (%s), pcol reads it" % (e, g[2:].decode(errors="replace")))
+    elif p.startswith(b"R"):
+        refused += 1
+        if not any(a in p for a in allowed):
+            bad += 1
+            if bad <= 10: print("FAIL: pcol refuses %r, which Go reads: %s" % (e, p.decode(errors="replace")))
+    elif g != p:
+        bad += 1
+        if bad <= 10:
+            print("FAIL: %r: Go and pcol differ on %r" % (e, [names[i] for i in range(n) if g[i:i + 1] != p[i:i + 1]][:6]))
+    else:
+        agree += 1
+        matched += g.count(b"1")
+print("differential: %d expressions x %d names agree (%d matches), %d refused by both, %d refused by pcol only, "
+      "%d differ" % (agree, n, matched, go_refused, refused, bad))
+if agree < 3000 or matched < 10000 or go_refused < 50:
+    print("FAIL: the generated cases test too little")
+PY
+  cat "$tmp/judge"
+  checked=$((checked + 1))
+  grep -q '^FAIL' "$tmp/judge" && fail=$((fail + 1))
+fi
 echo "t_regex: $checked comparisons, $fail failed"
 [ $fail = 0 ]
