@@ -1510,7 +1510,8 @@ typedef struct pcol_source_summary {
    * interval x ticks, PCOL_VT_TIME; 0 when the source stores its own cpu)
    * and "rprof.alloc" (a source with Rprof's three memory snapshots) */
   bool derived_cpu, derived_alloc;
-  /* what the importer read but did not keep (meta pcol.note), or NA */
+  /* what the importer read but did not keep (meta pcol.note; several
+   * joined by "; " in file order), or NA */
   pcol_str note;
   /* an Rprof source whose segments (Rprof(append = TRUE)) have different
    * intervals: the smallest and the largest, in period_unit (period is the

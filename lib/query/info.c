@@ -24,6 +24,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_rtime_free, pcol_count_types, pcol_rtime, ... */
 #include "period.h"   /* pcol_period, pcol_source_period */
+#include "bytes.h"    /* pcol_str_is */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,15 +39,49 @@ static int meta_i64(pcol_file *f, uint32_t s, const char *key, int64_t *out, pco
   return rc;
 }
 
-static int meta_str(pcol_file *f, uint32_t s, const char *key, pcol_str *out, pcol_error *err) {
-  out->ptr = NULL;
-  out->len = 0;
-  int rc = pcol_meta_get(f, s, key, out, err);
-  if (rc == PCOL_ENOTFOUND) {
-    if (err) memset(err, 0, sizeof *err);
-    return PCOL_OK;
+/* The source's notes (meta pcol.note, one row each, in file order):
+ * notes_len gives their bytes joined by "; " (0: none), notes_join writes
+ * them to buf and points out at it. */
+static int note_at(pcol_file *f, uint32_t row, pcol_str *v, pcol_error *err) {
+  pcol_view mk, mv;
+  pcol_str k;
+  v->ptr = NULL;
+  v->len = 0;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&mk, row), &k, err));
+  if (!pcol_str_is(k, PCOL_META_NOTE)) return PCOL_OK;
+  return pcol_string(f, pcol_view_u32(&mv, row), v, err);
+}
+
+static int notes_len(pcol_file *f, uint32_t s, size_t *len, pcol_error *err) {
+  const uint32_t *r;
+  size_t n;
+  *len = 0;
+  PCOL_RETURN_NOT_OK(pcol_source_rows(f, PCOL_T_META, s, &r, &n, err));
+  for (size_t i = 0; i < n; i++) {
+    pcol_str v;
+    PCOL_RETURN_NOT_OK(note_at(f, r[i], &v, err));
+    if (v.ptr) *len += (*len ? 2 : 0) + v.len;
   }
-  return rc;
+  return PCOL_OK;
+}
+
+static int notes_join(pcol_file *f, uint32_t s, char *buf, pcol_str *out, pcol_error *err) {
+  const uint32_t *r;
+  size_t n, at = 0;
+  PCOL_RETURN_NOT_OK(pcol_source_rows(f, PCOL_T_META, s, &r, &n, err));
+  for (size_t i = 0; i < n; i++) {
+    pcol_str v;
+    PCOL_RETURN_NOT_OK(note_at(f, r[i], &v, err));
+    if (!v.ptr) continue;
+    if (at) memcpy(buf + at, "; ", 2), at += 2;
+    if (v.len) memcpy(buf + at, v.ptr, v.len);
+    at += v.len;
+  }
+  out->ptr = buf;
+  out->len = at;
+  return PCOL_OK;
 }
 
 /* first row in [lo, hi) with source > s */
@@ -221,17 +256,21 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
         }
       }
     }
-    if ((rc = meta_str(f, id, PCOL_META_NOTE, &x->note, err))) break;
-    /* value types, and the one the views add up by default */
+    /* value types, and the one the views add up by default; the notes
+     * joined after them in the same block (freed with it) */
     const uint32_t *vr;
-    size_t nvr;
+    size_t nvr, notes = 0;
+    if ((rc = notes_len(f, id, &notes, err))) break;
     if ((rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, id, &vr, &nvr, err))) break;
     x->nvalue_types = nvr;
-    x->value_types = calloc(nvr ? nvr : 1, sizeof *x->value_types);
+    x->value_types = nvr + notes / sizeof *x->value_types + 2 < SIZE_MAX / sizeof *x->value_types
+                         ? calloc(nvr + notes / sizeof *x->value_types + 2, sizeof *x->value_types)
+                         : NULL;
     if (!x->value_types) {
       rc = pcol_oom(err);
       break;
     }
+    if (notes && (rc = notes_join(f, id, (char *)(x->value_types + nvr), &x->note, err))) break;
     for (size_t k = 0; k < nvr; k++) x->value_types[k] = pcol_view_u32(&svv, vr[k]);
     /* pcol_value_resolve of this source alone, from the defaults of all */
     if ((rc = pcol_q_value_of_vt(f, dflt[i], &x->default_value, err))) break;

@@ -76,6 +76,13 @@ done
 $GEN "$tmp/set.jfr" --samples 3 --settings 200000 || fail "gen_jfr.py --settings"
 (ulimit -t 20; "$PCOL" cat "$tmp/set.jfr" --table meta >"$tmp/meta") || fail "200,000 settings: not read within 20 s of CPU"
 grep -q "past the first 1024 not kept: 198978" "$tmp/meta" || fail "200,000 settings: no note of those not kept"
+# a source with two notes (those settings, a truncated stack trace): pcol
+# info shows every pcol.note row of the source in file order, not the first
+awk -F'\t' '$1 == "pcol.note" && $3 == "1" { print $2 }' "$tmp/meta" >"$tmp/notes"
+want=$(paste -sd';' "$tmp/notes" | sed 's/;/; /g')
+[ "$(wc -l <"$tmp/notes")" -ge 2 ] || fail "set.jfr's first source has fewer than two notes: $(cat "$tmp/notes")"
+"$PCOL" info "$tmp/set.jfr" | sed -n 's/^  note: *//p' | head -1 >"$tmp/info-note"
+[ "$(cat "$tmp/info-note")" = "$want" ] || fail "pcol info's note is '$(cat "$tmp/info-note")', the meta rows '$want'"
 # 30,000 events of a 1,000-frame stack trace: each event's trace is read
 # once, not once per event (that ran out of the work budget: ETOOBIG)
 $GEN "$tmp/deep.jfr" --samples 30000 --deep 1000 --exec-only || fail "gen_jfr.py --deep"
