@@ -456,7 +456,31 @@ static int key(pcol_jpull *j) {
   return PCOL_OK;
 }
 
+static int next_token(pcol_jpull *j);
+
+/* FNV-1a over n bytes into *h */
+static void fnv(uint64_t *h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) *h = (*h ^ c[i]) * 0x100000001b3ULL;
+}
+
+void pcol_jp_hash_tok(const pcol_jpull *j, uint64_t *h) {
+  unsigned char t = (unsigned char)(j->tok == PCOL_JT_INT ? PCOL_JT_REAL : j->tok);
+  fnv(h, &t, 1);
+  if (j->tok == PCOL_JT_KEY || j->tok == PCOL_JT_STR) fnv(h, &j->len, sizeof j->len), fnv(h, j->str, j->len);
+  if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) {
+    double d = j->d == 0 ? 0 : j->d; /* -0 as 0, as JSON.stringify writes it */
+    fnv(h, &d, sizeof d);
+  }
+}
+
 int pcol_jp_next(pcol_jpull *j) {
+  int rc = next_token(j);
+  if (!rc && j->hash) pcol_jp_hash_tok(j, j->hash);
+  return rc;
+}
+
+static int next_token(pcol_jpull *j) {
   if (j->rc) return j->rc;
   ws(j);
   int c;

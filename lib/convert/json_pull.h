@@ -68,6 +68,11 @@ typedef struct pcol_jpull {
   int64_t i;   /* INT */
   double d;    /* INT, REAL */
   size_t depth; /* containers open after this token */
+  /* when not NULL, each token read is folded into *hash (FNV-1a: its kind,
+   * a key's or string's bytes, a number's value as a double, so 1 and 1.0
+   * are one): a value's identity, as JavaScript's JSON.stringify of what
+   * JSON.parse made of it tells two apart */
+  uint64_t *hash;
 
   /* private */
   FILE *in;
@@ -103,6 +108,9 @@ int pcol_jp_skip(pcol_jpull *j);
 /* Reads to the end of the document (the rest is skipped, still checked):
  * the last call of an importer that stopped caring. */
 int pcol_jp_finish(pcol_jpull *j);
+/* Folds the current token into *h, as the hash field does for each token
+ * read (for the token read before it was set). */
+void pcol_jp_hash_tok(const pcol_jpull *j, uint64_t *h);
 /* 1 when the current token is a key equal to lit. */
 int pcol_jp_key_is(const pcol_jpull *j, const char *lit);
 /* The input offset just past the current token (for messages). */

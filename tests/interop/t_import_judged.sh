@@ -14,7 +14,8 @@
 #   those two are renamed (so both tools keep them where V8 put them).
 # - speedscope JSON: pcol's own exports of several inputs (sampled
 #   profiles) and a generated evented profile.
-# - Chrome trace events: a trace Chromium records here (below).
+# - Chrome trace events: a trace Chromium records here (below); traces of
+#   duration events only (B/E, X), made here and speedscope's fixtures.
 # - perf script: speedscope weighs a perf sample by the time to the
 #   midpoints of its neighbours, not by count or period, so its numbers are
 #   not comparable; perf is judged by inferno: if $PCOL_INFERNO_DIR holds a
@@ -181,6 +182,101 @@ judge_trace "made trace (lost chunk, negative deltas, uint64 args)" "$tmp/made-t
 $PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'nodes lost from the trace: 1 profile node whose parent is in no chunk.*; 1 sample of a node in no chunk.*; 1 child id of no node' ||
   { echo "FAIL made trace: no warning of the lost chunk: $($PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null)"; fail=1; }
 
+# ---------------------------------------------------------------- Chrome trace: duration events
+# A trace without a CPU profile is read from its duration events (B/E, X)
+# as speedscope's trace-event importer reads it: per function, pcol's wall
+# self and total equal speedscope's.  speedscope names a frame NAME {ARGS
+# as JSON}, pcol NAME: speedscope's names are taken back to NAME, adding
+# up (a name whose frames differ by args is compared by self weight only:
+# speedscope's total of each counts a frame nested in another of the name).
+judge_events() { # name trace
+  local name=$1 trace=$2
+  echo "$trace" > "$tmp/list"
+  if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>"$tmp/warn"; then
+    echo "FAIL $name: speedscope judge did not run"; fail=1; return
+  fi
+  # the E events speedscope leaves out and the frames it closes at the end
+  # (its console warnings) are those pcol's warning counts
+  local want got
+  want="$(grep -c 'Doing nothing instead' "$tmp/warn") $(grep -c 'still open at end of profile' "$tmp/warn")"
+  got=$($PCOL fold "$trace" 2>&1 >/dev/null | sed -n 's/.*duration events: \([0-9]*\) E events\{0,1\} matching no open B.*, \([0-9]*\) frames\{0,1\} still open.*/\1 \2/p')
+  [ "${got:-0 0}" = "$want" ] || { echo "FAIL $name: pcol leaves out ${got:-0 0} (E events, open frames), speedscope $want"; fail=1; }
+  local so
+  so=$(python3 - "$tmp/rec" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+merged = set()
+for p in r.get("profiles", []):
+    for k in ("frames", "names"):
+        d, seen = {}, {}
+        for n, v in p[k].items():
+            m = n.split(" {", 1)[0]
+            seen.setdefault(m, set()).add(n)
+            if k == "frames":
+                e = d.setdefault(m, [0, 0]); e[0] += v[0]; e[1] += v[1]
+            else:
+                d[m] = d.get(m, 0) + v
+        p[k] = d
+        merged |= {m for m, ns in seen.items() if len(ns) > 1}
+json.dump(r, open(sys.argv[1], "w"))
+print(" ".join("--self-only " + m for m in sorted(merged)))
+PY
+) || { echo "FAIL $name: speedscope's record"; fail=1; return; }
+  if ! $PCOL fold "$trace" --value wall > "$tmp/fold" 2>"$tmp/err"; then echo "FAIL $name: $(cat "$tmp/err")"; fail=1; return; fi
+  # shellcheck disable=SC2086
+  if ! python3 "$HERE/judge_compare.py" "$tmp/fold" "$tmp/rec" 1000 $so > "$tmp/out"; then
+    echo "FAIL $name: $(head -c 1500 "$tmp/out")"; fail=1; return
+  fi
+  n=$((n + 1))
+}
+python3 - "$tmp/events.json" <<'PY'
+import json, random, sys
+r = random.Random(7)
+ev = [{"ph": "M", "name": "process_name", "pid": 3, "tid": 0, "args": {"name": "Renderer"}},
+      {"ph": "M", "name": "thread_name", "pid": 3, "tid": 5, "args": {"name": "CrRendererMain"}},
+      {"ph": "M", "name": "thread_name", "pid": 3, "tid": 9, "args": {"name": "Compositor ✓"}},
+      {"ph": "I", "name": "instant", "pid": 3, "tid": 5, "ts": 3, "s": "t"},
+      {"ph": "C", "name": "counter", "pid": 3, "ts": 4, "args": {"n": 1}}]
+names = ["parse", "layout", "paint", "script", "gc", "idle"]
+def tree(pid, tid, t0, t1, depth):
+    # children in [t0, t1): B/E pairs (B with args, E without, as Chrome
+    # writes them), X events (the same ts as a sibling, zero durations)
+    t = t0
+    while t < t1 and depth < 5:
+        d = r.choice([0, 0.5, 1, 2, 3, 5, 8])
+        if t + d > t1:
+            break
+        nm = names[depth] if r.random() < 0.6 else r.choice(names)
+        # (a zero duration as X: a B with args and an E without at one ts
+        # are two events to speedscope, and it takes the E first)
+        if r.random() < 0.5 or d == 0:
+            ev.append({"ph": "X", "name": nm, "pid": pid, "tid": tid, "ts": t, "dur": d})
+        else:
+            ev.append({"ph": "B", "name": nm, "pid": pid, "tid": tid, "ts": t, "args": {"step": r.randint(0, 1)}})
+            ev.append({"ph": "E", "name": nm, "pid": pid, "tid": tid, "ts": t + d})
+        if d >= 2:
+            tree(pid, tid, t + r.choice([0, 0.5]), t + d - r.choice([0, 0.5]), depth + 1)
+        t += d + r.choice([0, 0, 0.5, 1])
+for tid in (5, 9):
+    tree(3, tid, 10, 400, 0)
+ev.append({"ph": "X", "name": "task", "pid": 4, "tid": 4, "ts": 20, "tdur": 7})  # tdur when no dur
+ev.append({"ph": "X", "name": "task", "pid": 4, "tid": 4, "ts": 30, "dur": 3, "tdur": 1})
+ev.append({"ph": "E", "name": "stray", "pid": 4, "tid": 4, "ts": 31})           # an E with nothing open
+ev.append({"ph": "B", "name": "unclosed", "pid": 4, "tid": 4, "ts": 40})
+ev.append({"ph": "B", "name": "inner", "pid": 4, "tid": 4, "ts": 41})
+ev.append({"ph": "E", "name": "other", "pid": 4, "tid": 4, "ts": 42})           # names no open frame
+ev.append({"ph": "E", "name": "inner", "pid": 4, "tid": 4, "ts": 45})
+r.shuffle(ev)  # (out of ts order: each queue is sorted, ties in file order)
+for e in ev:
+    e["cat"] = "devtools.timeline"
+json.dump({"traceEvents": ev, "metadata": {"source": "test"}}, open(sys.argv[1], "w"))
+PY
+judge_events "trace of duration events (made here)" "$tmp/events.json"
+$PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (pid 3, tid 5)' ||
+  { echo "FAIL trace of duration events: no source named by its thread: $($PCOL info "$tmp/events.json" | head -20)"; fail=1; }
+$PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||
+  { echo "FAIL trace of duration events: no warning of the unmatched events: $($PCOL top "$tmp/events.json" 2>&1 >/dev/null)"; fail=1; }
+
 # ---------------------------------------------------------------- Chrome trace (Chromium)
 # A trace Chromium records of a page running JS (--trace-startup with the V8
 # CPU profiler's category, written as JSON): pcol's samples per profile equal
@@ -220,6 +316,15 @@ fi
 if [ -n "${PCOL_SPEEDSCOPE_SRC:-}" ] && [ -d "$PCOL_SPEEDSCOPE_SRC/sample/profiles/Chrome" ]; then
   for f in "$PCOL_SPEEDSCOPE_SRC"/sample/profiles/Chrome/*/*.json; do
     judge_trace "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" 1
+  done
+  # ... and its trace-event fixtures (duration events only), but those
+  # pcol refuses: the "samples"/"stackFrames" form (Hermes; not read), a
+  # trace whose only B never closes for any time (an empty profile there),
+  # and traces cut before their closing ']' (speedscope's file reader
+  # closes the array; the judge's parses with JSON.parse)
+  for f in "$PCOL_SPEEDSCOPE_SRC"/sample/profiles/trace-event/*.json; do
+    case $(basename "$f") in *with-samples*|mismatched-name.json|simple-partial*) continue ;; esac
+    judge_events "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f"
   done
 else
   echo "t_import_judged: speedscope's Chrome fixtures not given (PCOL_SPEEDSCOPE_SRC): that part skipped"

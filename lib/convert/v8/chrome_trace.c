@@ -17,16 +17,25 @@
  * (v8_import.c), so names, checks and times are V8's own: one source per
  * profile, type "chrome", every sample labelled with the profiled thread
  * (`pid`, `tid`, and `thread_name`/`process_name` from the "M" metadata
- * events).  Duration events (ph X, B/E) are not samples: they are counted
- * into the meta `chrome.duration_events` (doc/mappings.md §14).
+ * events).  Duration events (ph X, B/E) are then not samples: they are
+ * counted into the meta `chrome.duration_events` (doc/mappings.md §14).
+ *
+ * A trace without a CPU profile is read as speedscope's trace-event importer
+ * reads it: per thread (pid, tid), its B, E and X events merged from a B
+ * queue and an E queue in ts order, an E closing the innermost open frame
+ * when the names match (else left out), each stretch of time between two
+ * changes of the stack a sample of that stack (value wall, ns).
  *
  * The document is streamed (json_pull.c): memory holds one event's scalars,
- * the thread names and a few counters per profile; the profiles' text waits
- * in temporary files. */
+ * the thread names, a few counters per profile and the distinct names of
+ * duration events; the profiles' text waits in temporary files, the
+ * duration events in a sorter (rowsort.c: runs in a temporary file). */
 #include "v8.h"
 #include "keys.h"     /* PCOL_SRC_CHROME */
 #include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
+#include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
+#include <math.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
@@ -61,6 +70,39 @@ enum { P_NODES, P_SAMPLES, P_DELTAS };
 static const char *const PART_KEY[3] = {"nodes", "samples", "timeDeltas"};
 #define MAX_PROFILES 4096
 
+/* A duration event (ph B, E or X) in one of the two queues speedscope's
+ * trace-event importer makes of a thread's events (doc/mappings.md §14):
+ * the B queue (B events, then X events as begins) and the E queue (E
+ * events, then X events as ends), each in ts order, ties in that order
+ * (X events among themselves by ts, the longer first, then file order). */
+typedef struct drow {
+  int64_t pid, tid;
+  int64_t t;      /* ns: a B's or E's ts; an X's ts (B queue) or ts + dur (E queue) */
+  int64_t xts;    /* an X's ts in the E queue, else 0 */
+  int64_t negdur; /* an X's -dur, else 0 */
+  uint64_t seq;   /* file order */
+  uint64_t key;   /* name and args: speedscope's event id */
+  uint32_t name;  /* index into the names */
+  uint32_t kind;  /* 0: B or E, 1: X */
+} drow;
+
+typedef struct dtrace {
+  pcol_rowsort *q[2];   /* the B queue, the E queue; made at the first event */
+  char *nb;             /* the distinct names, NUL-terminated, back to back */
+  size_t nbl, nbcap;
+  size_t *noff;         /* name i at nb + noff[i] */
+  uint32_t nn, ncap;
+  uint32_t *tab;        /* hash table of name index + 1 (0: empty) */
+  size_t ntab;
+  uint64_t seq;
+  int64_t t0;           /* the earliest ts, ns: the sources' time 0 */
+  const char *bad;      /* the first event that cannot be read, and why */
+  size_t bad_ev;
+  char *ename;          /* the name of the event being read */
+  size_t enl, encap;
+  int has_name;
+} dtrace;
+
 typedef struct ctrace {
   pcol_builder *b;
   const char *name;
@@ -78,6 +120,7 @@ typedef struct ctrace {
   vnum cstart, cend;
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
+  dtrace d;
 } ctrace;
 
 static int fail(ctrace *c, size_t ev, const char *what) {
@@ -284,39 +327,166 @@ static const char *name_of(const ctrace *c, int64_t pid, int64_t tid) {
   return r;
 }
 
+/* ------------------------------------------------------------ duration events */
+/* *p holds at least need bytes */
+static int room(char **p, size_t *cap, size_t need) {
+  if (need <= *cap) return 0;
+  size_t n = *cap ? *cap : 64;
+  while (n < need) {
+    if (n > SIZE_MAX / 2) return -1;
+    n *= 2;
+  }
+  char *q = realloc(*p, n);
+  if (!q) return -1;
+  *p = q, *cap = n;
+  return 0;
+}
+
+static uint64_t name_hash(const char *s, size_t n) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+/* The index of the name s (n bytes), added when new; -1: out of memory. */
+static int64_t intern(dtrace *d, const char *s, size_t n) {
+  if (d->nn >= d->ntab / 2) { /* grow the table to 4x the names */
+    size_t nt = d->ntab ? d->ntab * 2 : 256;
+    uint32_t *t = calloc(nt, sizeof *t);
+    if (!t || d->nn >= UINT32_MAX - 1) return free(t), -1;
+    for (uint32_t i = 0; i < d->nn; i++) {
+      const char *x = d->nb + d->noff[i];
+      size_t k = name_hash(x, strlen(x)) & (nt - 1);
+      while (t[k]) k = (k + 1) & (nt - 1);
+      t[k] = i + 1;
+    }
+    free(d->tab);
+    d->tab = t, d->ntab = nt;
+  }
+  size_t k = name_hash(s, n) & (d->ntab - 1);
+  for (; d->tab[k]; k = (k + 1) & (d->ntab - 1)) {
+    const char *x = d->nb + d->noff[d->tab[k] - 1];
+    if (strlen(x) == n && memcmp(x, s, n) == 0) return d->tab[k] - 1;
+  }
+  if (d->nbl + n + 1 < d->nbl || room(&d->nb, &d->nbcap, d->nbl + n + 1)) return -1;
+  if (d->nn == d->ncap) {
+    uint32_t nc = d->ncap ? d->ncap * 2 : 64;
+    size_t *o = realloc(d->noff, nc * sizeof *o);
+    if (!o) return -1;
+    d->noff = o, d->ncap = nc;
+  }
+  memcpy(d->nb + d->nbl, s, n);
+  d->nb[d->nbl + n] = 0;
+  d->noff[d->nn] = d->nbl;
+  d->nbl += n + 1;
+  d->tab[k] = ++d->nn;
+  return d->nn - 1;
+}
+
+static int drow_cmp(const void *a, const void *b) {
+  const drow *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+  CMP(pid); CMP(tid); CMP(t); CMP(kind); CMP(xts); CMP(negdur); CMP(seq);
+#undef CMP
+  return 0;
+}
+
+static int sorter_failed(ctrace *c, int rc) {
+  if (rc == PCOL_ENOMEM) return pcol_oom(c->err);
+  return pcol_error_set(c->err, PCOL_EIO, "%s: the duration events' temporary file: %s", c->name, strerror(errno));
+}
+
+/* A B, E or X event into the queues.  What makes one unreadable (no ts, a
+ * time out of range, a negative duration) is kept, not said: it matters
+ * only when the trace has no CPU profile (then the duration events are
+ * read, and the first such event refuses the trace). */
+static int add_duration(ctrace *c, size_t ev, char ph, int64_t pid, int64_t tid, int has_ts, double ts,
+                        int has_dur, double dur, uint64_t args) {
+  dtrace *d = &c->d;
+  int rc;
+  if (d->bad) return 0;
+  double t = ts * 1000, du = ph == 'X' && has_dur ? dur * 1000 : 0;
+  if (!has_ts) d->bad = "a duration event (ph B, E or X) without a ts that is a number";
+  else if (!(t > -4e18 && t < 4e18) || !(du < 4e18)) d->bad = "a duration event's ts or dur out of range";
+  else if (du < 0) d->bad = "a negative dur";
+  if (d->bad) return d->bad_ev = ev, 0;
+  const char *nm = d->has_name ? d->ename : "(unnamed)"; /* speedscope's name of a nameless event */
+  int64_t name = intern(d, nm, d->has_name ? d->enl : 9);
+  if (name < 0) return pcol_oom(c->err);
+  for (int q = 0; q < 2; q++)
+    if (!d->q[q] && (rc = pcol_rowsort_new(&d->q[q], sizeof(drow), drow_cmp))) return pcol_oom(c->err);
+  drow r;
+  memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
+  r.pid = pid, r.tid = tid, r.t = llround(t), r.name = (uint32_t)name;
+  r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
+  if (!d->seq || r.t < d->t0) d->t0 = r.t;
+  r.seq = d->seq++;
+  if (ph == 'X') {
+    int64_t dn = llround(du);
+    r.kind = 1, r.negdur = -dn;
+    if ((rc = pcol_rowsort_add(d->q[0], &r))) return sorter_failed(c, rc);
+    r.xts = r.t, r.t += dn;
+    rc = pcol_rowsort_add(d->q[1], &r);
+  } else {
+    rc = pcol_rowsort_add(d->q[ph == 'E'], &r);
+  }
+  return rc ? sorter_failed(c, rc) : 0;
+}
+
 static int event(ctrace *c, size_t ev) {
   pcol_jpull *j = c->j;
   int rc;
   char ph[8] = "", nm[16] = "", id[40] = "";
   int64_t pid = -1, tid = -1;
-  int has_ts = 0;
-  double ts = 0;
+  int has_ts = 0, has_dur = 0, has_tdur = 0;
+  double ts = 0, dur = 0, tdur = 0;
+  uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
   for (int p = 0; p < 3; p++)
     if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
   c->deltas_from = 0;
+  c->d.has_name = 0;
   free(c->mname), c->mname = NULL;
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     char *dst = NULL;
     size_t cap = 0;
     int64_t *num = NULL;
-    int is_args = pcol_jp_key_is(j, "args");
+    double *dn = NULL;
+    int *has = NULL;
+    int is_args = pcol_jp_key_is(j, "args"), is_name = pcol_jp_key_is(j, "name");
     if (pcol_jp_key_is(j, "ph")) dst = ph, cap = sizeof ph;
-    else if (pcol_jp_key_is(j, "name")) dst = nm, cap = sizeof nm;
+    else if (is_name) dst = nm, cap = sizeof nm;
     else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
     else if (pcol_jp_key_is(j, "pid")) num = &pid;
     else if (pcol_jp_key_is(j, "tid")) num = &tid;
-    int is_ts = pcol_jp_key_is(j, "ts");
+    else if (pcol_jp_key_is(j, "ts")) dn = &ts, has = &has_ts;
+    else if (pcol_jp_key_is(j, "dur")) dn = &dur, has = &has_dur;
+    else if (pcol_jp_key_is(j, "tdur")) dn = &tdur, has = &has_tdur;
     if ((rc = pcol_jp_next(j))) return rc;
-    if (is_ts && (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL)) {
-      has_ts = 1, ts = j->d;
+    if (dn && (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL)) {
+      *has = 1, *dn = j->d;
     } else if (is_args) {
+      /* its identity, as speedscope keys an event by name and
+       * JSON.stringify(args) (null, false, 0 and "" count as none) */
+      uint64_t h = 0xcbf29ce484222325ULL;
+      int none = j->tok == PCOL_JT_NULL || j->tok == PCOL_JT_FALSE ||
+                 ((j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) && j->d == 0) || (j->tok == PCOL_JT_STR && !j->len);
+      pcol_jp_hash_tok(j, &h);
+      j->hash = &h;
       rc = read_args(c);
+      j->hash = NULL;
+      args = none ? 0 : h | 1;
     } else if (dst && j->tok == PCOL_JT_STR) {
       /* a longer name is none of the ones read here */
       if (j->len < cap) memcpy(dst, j->str, j->len + 1);
       else snprintf(dst, cap, "-");
+      if (is_name) { /* the whole name, for a duration event */
+        c->d.enl = 0;
+        if (room(&c->d.ename, &c->d.encap, j->len + 1)) return pcol_oom(c->err);
+        memcpy(c->d.ename, j->str, j->len + 1);
+        c->d.enl = j->len, c->d.has_name = j->len > 0;
+      }
     } else if (dst == id && j->tok == PCOL_JT_INT) {
       snprintf(id, sizeof id, "%" PRId64, j->i);
     } else if (num && j->tok == PCOL_JT_INT) {
@@ -334,6 +504,9 @@ static int event(ctrace *c, size_t ev) {
     return 0;
   }
   if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) c->n_duration++;
+  if ((strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0 || strcmp(ph, "E") == 0) &&
+      (rc = add_duration(c, ev, ph[0], pid, tid, has_ts, ts, has_dur || has_tdur, has_dur ? dur : tdur, args)))
+    return rc;
   int whole = strcmp(nm, "CpuProfile") == 0;
   if (strcmp(nm, "Profile") != 0 && strcmp(nm, "ProfileChunk") != 0 && !whole) return 0;
   if (!whole && !*id) return fail(c, ev, "a Profile or ProfileChunk event without an id");
@@ -419,22 +592,48 @@ static int append_sorted(ctrace *c, FILE *o, cstream *s, int p) {
   return bad ? pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno)) : 0;
 }
 
+/* A thread's source URI, "FILE: THREAD (pid P, tid T)" ("FILE: pid P, tid
+ * T" without a thread_name), and the labels of its samples: pid, tid, and
+ * thread_name and process_name from the M events. */
+static int thread_bits(ctrace *c, int64_t pid, int64_t tid, char **uri, uint32_t *ls) {
+  const char *tname = name_of(c, pid, tid), *pname = name_of(c, pid, -1);
+  int rc;
+  *uri = NULL;
+  if (tname && asprintf(uri, "%s: %s (pid %" PRId64 ", tid %" PRId64 ")", c->name, tname, pid, tid) < 0) *uri = NULL;
+  else if (!tname && asprintf(uri, "%s: pid %" PRId64 ", tid %" PRId64, c->name, pid, tid) < 0) *uri = NULL;
+  if (!*uri) return pcol_oom(c->err);
+  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv;
+  pcol_label_row lab[4];
+  size_t nl = 0;
+  if (!(rc = pcol_b_cstr(c->b, "pid", &kp, c->err)) && !(rc = pcol_b_cstr(c->b, "tid", &kt, c->err)) &&
+      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)))
+    rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err);
+  lab[nl++] = (pcol_label_row){kp, 0, pid, 0};
+  lab[nl++] = (pcol_label_row){kt, 0, tid, 0};
+  if (!rc && tname && !(rc = pcol_b_cstr(c->b, tname, &sv, c->err))) lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
+  if (!rc && pname && !(rc = pcol_b_cstr(c->b, pname, &sv, c->err))) lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
+  if (!rc) rc = pcol_b_labelset(c->b, lab, nl, ls, c->err);
+  return rc;
+}
+
 static int import_stream(ctrace *c, cstream *s, size_t k) {
   int rc;
   char where[96], *ename = NULL, *uri = NULL;
-  const char *tname = name_of(c, s->pid, s->tid), *pname = name_of(c, s->pid, -1);
   FILE *doc = NULL;
+  uint32_t ls = 0, src;
   if (*s->id && !s->start.present)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: profile %s of pid %" PRId64 ": no Profile event with its "
                           "startTime", c->name, s->id, s->pid);
   snprintf(where, sizeof where, "profile %s (pid %" PRId64 ", tid %" PRId64 ")", *s->id ? s->id : "", s->pid, s->tid);
-  if (asprintf(&ename, "%s: %s", c->name, where) < 0) ename = NULL;
-  if (tname && asprintf(&uri, "%s: %s (pid %" PRId64 ", tid %" PRId64 ")", c->name, tname, s->pid, s->tid) < 0)
-    uri = NULL;
-  else if (!tname && asprintf(&uri, "%s: pid %" PRId64 ", tid %" PRId64, c->name, s->pid, s->tid) < 0)
-    uri = NULL;
-  if (!ename || !uri) {
+  if (asprintf(&ename, "%s: %s", c->name, where) < 0) {
+    ename = NULL;
     rc = pcol_oom(c->err);
+    goto out;
+  }
+  /* the builder's refusals after the profile's name, as the profile's own
+   * errors (pcol_v8_import_profile) have it */
+  if ((rc = thread_bits(c, s->pid, s->tid, &uri, &ls))) {
+    rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
   if (!(doc = tmpfile())) {
@@ -455,23 +654,6 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
     rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
     goto out;
   }
-  /* the builder's refusals after the profile's name, as the profile's own
-   * errors (pcol_v8_import_profile) have it */
-  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv, ls, src;
-  pcol_label_row lab[4];
-  size_t nl = 0;
-  if (!(rc = pcol_b_cstr(c->b, "pid", &kp, c->err)) && !(rc = pcol_b_cstr(c->b, "tid", &kt, c->err)) &&
-      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)))
-    rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err);
-  lab[nl++] = (pcol_label_row){kp, 0, s->pid, 0};
-  lab[nl++] = (pcol_label_row){kt, 0, s->tid, 0};
-  if (!rc && tname && !(rc = pcol_b_cstr(c->b, tname, &sv, c->err))) lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
-  if (!rc && pname && !(rc = pcol_b_cstr(c->b, pname, &sv, c->err))) lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
-  if (!rc) rc = pcol_b_labelset(c->b, lab, nl, &ls, c->err);
-  if (rc) {
-    rc = pcol_error_in(c->err, rc, ename, 0);
-    goto out;
-  }
   uint64_t lost[3] = {0, 0, 0};
   if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, PCOL_V8_ORPHANS_AT_ROOT, c->opt,
                                    &src, lost, c->err)))
@@ -490,6 +672,153 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
 out:
   if (doc) fclose(doc);
   free(ename), free(uri);
+  return rc;
+}
+
+/* Reading the duration events back: a thread's B and E queues merged as
+ * speedscope's importer merges them (eventListToProfile), each stretch of
+ * time between two changes of the stack a sample of its stack. */
+typedef struct dframe {
+  uint32_t name, node; /* node: the builder's stack node of the stack up to it */
+  uint64_t key;
+} dframe;
+
+typedef struct dthread {
+  int64_t pid, tid;
+  uint32_t src, ls, vt; /* src 0: not made yet (at the first sample) */
+  dframe *f;            /* the open frames, outermost first */
+  size_t nf, capf;
+  int64_t last;         /* ns: the stack's last change */
+  drow *e;              /* the E queue's events at its first ts */
+  size_t es, ne, cape;
+  uint64_t unmatched, open;
+} dthread;
+
+static int dur_next(ctrace *c, int q, drow *out, int *have) {
+  const void *r;
+  int rc = pcol_rowsort_next(c->d.q[q], &r);
+  if (rc) return sorter_failed(c, rc);
+  if ((*have = r != NULL)) memcpy(out, r, sizeof *out);
+  return 0;
+}
+
+/* The time since the last change of the stack, as a sample of it. */
+static int dur_flush(ctrace *c, dthread *th, int64_t t) {
+  int rc;
+  if (th->nf && t > th->last) {
+    if (!th->src) {
+      char *uri = NULL;
+      uint32_t ty, un;
+      if (!(rc = thread_bits(c, th->pid, th->tid, &uri, &th->ls)))
+        rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, &th->src, c->err);
+      free(uri);
+      if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
+          !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
+          !(rc = pcol_b_value_type(c->b, ty, un, &th->vt, c->err)) &&
+          !(rc = pcol_b_source_value_type(c->b, th->src, th->vt, c->err)))
+        rc = pcol_b_meta_str(c->b, th->src, PPROF_META_DEFAULT_SAMPLE_TYPE, PCOL_VT_WALL, c->err);
+      if (rc) return rc;
+    }
+    pcol_sample_row r = {th->src, th->last - c->d.t0, t - th->last, 1, PCOL_NA_I64, th->f[th->nf - 1].node, th->ls};
+    pcol_value_row v = {th->vt, t - th->last};
+    if ((rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) return rc;
+  }
+  th->last = t;
+  return 0;
+}
+
+static int dur_enter(ctrace *c, dthread *th, const drow *b, uint32_t *locs) {
+  int rc;
+  if ((rc = dur_flush(c, th, b->t))) return rc;
+  if (!locs[b->name]) { /* the name's function and location, at its first use */
+    pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+    pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
+    const char *nm = c->d.nb + c->d.noff[b->name];
+    if ((rc = pcol_b_string(c->b, nm, strlen(nm), &fn.name, c->err)) ||
+        (rc = pcol_b_function(c->b, &fn, &l.function_id, c->err)) ||
+        (rc = pcol_b_location(c->b, 0, 0, 0, &l, 1, &locs[b->name], c->err)))
+      return rc;
+  }
+  if (PCOL_GROW(th->f, th->nf, th->capf)) return pcol_oom(c->err);
+  dframe *f = &th->f[th->nf];
+  f->name = b->name, f->key = b->key;
+  if ((rc = pcol_b_stack_node(c->b, th->nf ? th->f[th->nf - 1].node : 0, locs[b->name], &f->node, c->err)))
+    return rc;
+  th->nf++;
+  return 0;
+}
+
+/* The E queue's first event, taken: as speedscope does, among those of its
+ * ts one that matches the innermost open frame by name and args first
+ * swaps places with it, else one that matches by name. */
+static drow dur_take_e(dthread *th) {
+  if (th->nf) {
+    const dframe *top = &th->f[th->nf - 1];
+    size_t hit = 0;
+    for (size_t i = th->es + 1; i < th->ne && !hit; i++)
+      if (th->e[i].key == top->key) hit = i;
+    for (size_t i = th->es + 1; i < th->ne && !hit; i++)
+      if (th->e[i].name == top->name) hit = i;
+    if (hit) {
+      drow t = th->e[th->es];
+      th->e[th->es] = th->e[hit], th->e[hit] = t;
+    }
+  }
+  return th->e[th->es++];
+}
+
+static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
+  dtrace *d = &c->d;
+  int rc, hb = 0, he = 0;
+  drow b, en;
+  uint32_t *locs = calloc(d->nn ? d->nn : 1, sizeof *locs);
+  dthread th;
+  memset(&th, 0, sizeof th);
+  if (!locs) return pcol_oom(c->err);
+  if ((rc = pcol_rowsort_rewind(d->q[0])) || (rc = pcol_rowsort_rewind(d->q[1]))) {
+    rc = sorter_failed(c, rc);
+    goto out;
+  }
+  if ((rc = dur_next(c, 0, &b, &hb)) || (rc = dur_next(c, 1, &en, &he))) goto out;
+  while (hb || he) { /* a thread */
+    int first_b = hb && (!he || b.pid < en.pid || (b.pid == en.pid && b.tid <= en.tid));
+    th.pid = first_b ? b.pid : en.pid, th.tid = first_b ? b.tid : en.tid;
+    th.src = 0, th.nf = 0, th.es = th.ne = 0, th.last = INT64_MIN;
+    for (;;) {
+      int bin = hb && b.pid == th.pid && b.tid == th.tid;
+      if (th.es == th.ne) { /* the E queue's events at its next ts */
+        th.es = th.ne = 0;
+        for (int64_t t = en.t; he && en.pid == th.pid && en.tid == th.tid && en.t == t;) {
+          if (PCOL_GROW(th.e, th.ne, th.cape)) {
+            rc = pcol_oom(c->err);
+            goto out;
+          }
+          th.e[th.ne++] = en;
+          if ((rc = dur_next(c, 1, &en, &he))) goto out;
+        }
+      }
+      int ein = th.es < th.ne;
+      if (!bin && !ein) break;
+      const drow *e0 = ein ? &th.e[th.es] : NULL;
+      /* the earlier; at one ts the B first when it is the same event as
+       * the E (a zero duration), else the E */
+      if (bin && (!ein || b.t < e0->t || (b.t == e0->t && b.key == e0->key))) {
+        if ((rc = dur_enter(c, &th, &b, locs)) || (rc = dur_next(c, 0, &b, &hb))) goto out;
+        continue;
+      }
+      drow e = dur_take_e(&th);
+      if (!th.nf || e.name != th.f[th.nf - 1].name) { /* speedscope: "Doing nothing instead" */
+        th.unmatched++;
+        continue;
+      }
+      if ((rc = dur_flush(c, &th, e.t))) goto out;
+      th.nf--;
+    }
+    th.open += th.nf; /* closed at the last change (speedscope: no more time) */
+  }
+  *unmatched = th.unmatched, *open = th.open;
+out:
+  free(locs), free(th.f), free(th.e);
   return rc;
 }
 
@@ -525,10 +854,24 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   for (size_t i = 0; !rc && i < c.nst; i++)
     if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
   if (!rc && used) lost_warning(&c, err);
-  if (!rc && !used)
+  /* no CPU profile: the duration events, as speedscope reads such a trace */
+  if (!rc && !used && c.d.bad) rc = fail(&c, c.d.bad_ev, c.d.bad);
+  else if (!rc && !used && c.d.seq) {
+    uint64_t unmatched = 0, open = 0;
+    uint64_t before = pcol_b_sample_count(b);
+    rc = import_durations(&c, &unmatched, &open);
+    if (!rc && pcol_b_sample_count(b) == before)
+      rc = pcol_error_set(err, PCOL_EFORMAT, "%s: a Chrome trace whose duration events (ph B/E, X) never "
+                          "have a frame open for any time, and without a CPU profile", name);
+    if (!rc && (unmatched || open))
+      pcol_error_set(err, PCOL_OK, "%s: duration events: %" PRIu64 " E event%s matching no open B (left out, as "
+                     "speedscope does), %" PRIu64 " frame%s still open at the end (closed there)", name, unmatched,
+                     unmatched == 1 ? "" : "s", open, open == 1 ? "" : "s");
+  } else if (!rc && !used)
     rc = pcol_error_set(err, PCOL_EFORMAT,
-                        "%s: a Chrome trace without a CPU profile (no Profile/ProfileChunk or CpuProfile events; "
-                        "record with the disabled-by-default-v8.cpu_profiler category)", name);
+                        "%s: a Chrome trace without a CPU profile or duration events (no Profile/ProfileChunk or "
+                        "CpuProfile events, no ph B/E or X; record with the disabled-by-default-v8.cpu_profiler "
+                        "category)", name);
   for (size_t i = 0; i < c.nst; i++) {
     for (int p = 0; p < 3; p++)
       if (c.st[i].part[p]) fclose(c.st[i].part[p]);
@@ -539,5 +882,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   for (int p = 0; p < 3; p++)
     if (c.cur[p]) fclose(c.cur[p]);
   free(c.st), free(c.nm), free(c.mname);
+  for (int q = 0; q < 2; q++) pcol_rowsort_free(c.d.q[q]);
+  free(c.d.nb), free(c.d.noff), free(c.d.tab), free(c.d.ename);
   return rc;
 }
