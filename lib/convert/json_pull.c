@@ -480,6 +480,18 @@ int pcol_jp_next(pcol_jpull *j) {
   return rc;
 }
 
+/* PCOL_JP_OPEN_ARRAY: the input ends inside the top-level array, after a
+ * value or a comma: the array closes there. */
+static int open_end(pcol_jpull *j) {
+  if (!(j->flags & PCOL_JP_OPEN_ARRAY) || j->depth != 1 || j->frames[0].close != ']' || peekc(j) >= 0 ||
+      j->over || ferror(j->in))
+    return 0;
+  j->tok = PCOL_JT_ARR_END;
+  pop(j);
+  j->state = S_AFTER;
+  return 1;
+}
+
 static int next_token(pcol_jpull *j) {
   if (j->rc) return j->rc;
   ws(j);
@@ -507,9 +519,11 @@ static int next_token(pcol_jpull *j) {
     if (c == ',') {
       j->bp++;
       ws(j);
+      if (open_end(j)) return PCOL_OK;
       return j->frames[j->depth - 1].close == '}' ? key(j) : value(j);
     }
     if (c == j->frames[j->depth - 1].close) break;
+    if (c < 0 && open_end(j)) return PCOL_OK;
     if (c < 0) return fail(j, here(j), "premature end of input");
     return fail(j, here(j), j->frames[j->depth - 1].close == '}' ? "'}' expected" : "']' expected");
   default: j->tok = PCOL_JT_EOF; return PCOL_OK;

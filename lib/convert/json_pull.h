@@ -54,7 +54,11 @@ enum {
   /* an integer past int64_t is a real (PCOL_JT_REAL), as JavaScript's
    * JSON.parse reads it, not an error: Chrome writes uint64 counters that
    * way, and its traces are read by JavaScript tools */
-  PCOL_JP_BIG_INTS = 2
+  PCOL_JP_BIG_INTS = 2,
+  /* a top-level array may end with the input, after a value or a comma,
+   * without its ']': the Trace Event Format allows that of a trace a
+   * crash cut short, and speedscope closes such an array */
+  PCOL_JP_OPEN_ARRAY = 4
 };
 
 typedef struct pcol_jframe pcol_jframe;

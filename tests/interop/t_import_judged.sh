@@ -189,8 +189,8 @@ $PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'nodes lost from the 
 # as JSON}, pcol NAME: speedscope's names are taken back to NAME, adding
 # up (a name whose frames differ by args is compared by self weight only:
 # speedscope's total of each counts a frame nested in another of the name).
-judge_events() { # name trace
-  local name=$1 trace=$2
+judge_events() { # name trace [the file pcol reads: by default the trace]
+  local name=$1 trace=$2 mine=${3:-$2}
   echo "$trace" > "$tmp/list"
   if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>"$tmp/warn"; then
     echo "FAIL $name: speedscope judge did not run"; fail=1; return
@@ -199,7 +199,7 @@ judge_events() { # name trace
   # (its console warnings) are those pcol's warning counts
   local want got
   want="$(grep -c 'Doing nothing instead' "$tmp/warn") $(grep -c 'still open at end of profile' "$tmp/warn")"
-  got=$($PCOL fold "$trace" 2>&1 >/dev/null | sed -n 's/.*duration events: \([0-9]*\) E events\{0,1\} matching no open B.*, \([0-9]*\) frames\{0,1\} still open.*/\1 \2/p')
+  got=$($PCOL fold "$mine" 2>&1 >/dev/null | sed -n 's/.*duration events: \([0-9]*\) E events\{0,1\} matching no open B.*, \([0-9]*\) frames\{0,1\} still open.*/\1 \2/p')
   [ "${got:-0 0}" = "$want" ] || { echo "FAIL $name: pcol leaves out ${got:-0 0} (E events, open frames), speedscope $want"; fail=1; }
   local so
   so=$(python3 - "$tmp/rec" <<'PY'
@@ -222,7 +222,7 @@ json.dump(r, open(sys.argv[1], "w"))
 print(" ".join("--self-only " + m for m in sorted(merged)))
 PY
 ) || { echo "FAIL $name: speedscope's record"; fail=1; return; }
-  if ! $PCOL fold "$trace" --value wall > "$tmp/fold" 2>"$tmp/err"; then echo "FAIL $name: $(cat "$tmp/err")"; fail=1; return; fi
+  if ! $PCOL fold "$mine" --value wall > "$tmp/fold" 2>"$tmp/err"; then echo "FAIL $name: $(cat "$tmp/err")"; fail=1; return; fi
   # shellcheck disable=SC2086
   if ! python3 "$HERE/judge_compare.py" "$tmp/fold" "$tmp/rec" 1000 $so > "$tmp/out"; then
     echo "FAIL $name: $(head -c 1500 "$tmp/out")"; fail=1; return
@@ -272,6 +272,24 @@ for e in ev:
 json.dump({"traceEvents": ev, "metadata": {"source": "test"}}, open(sys.argv[1], "w"))
 PY
 judge_events "trace of duration events (made here)" "$tmp/events.json"
+# the array form cut after an event, with and without its comma (the
+# Trace Event Format allows a trace without its closing ']'; speedscope's
+# file reader closes it, and its importer is judged on the closed copy)
+python3 - "$tmp/events.json" "$tmp/cut" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+k = len(ev) * 2 // 3
+body = "[\n" + ",\n".join(json.dumps(e) for e in ev[:k])
+open(sys.argv[2] + "-comma.json", "w").write(body + ",\n")
+open(sys.argv[2] + "-bare.json", "w").write(body + "\n  ")
+open(sys.argv[2] + "-closed.json", "w").write(body + "]")
+PY
+for c in comma bare; do
+  judge_events "trace of duration events cut before ']' ($c)" "$tmp/cut-closed.json" "$tmp/cut-$c.json"
+done
+head -c -40 "$tmp/cut-bare.json" > "$tmp/cut-mid.json"  # inside an event: not JSON
+$PCOL fold "$tmp/cut-mid.json" >/dev/null 2>"$tmp/err" && { echo "FAIL a trace cut inside an event was read"; fail=1; }
+grep -q 'invalid JSON: premature end of input' "$tmp/err" || { echo "FAIL a trace cut inside an event: $(cat "$tmp/err")"; fail=1; }
 $PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (pid 3, tid 5)' ||
   { echo "FAIL trace of duration events: no source named by its thread: $($PCOL info "$tmp/events.json" | head -20)"; fail=1; }
 $PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||
@@ -318,13 +336,17 @@ if [ -n "${PCOL_SPEEDSCOPE_SRC:-}" ] && [ -d "$PCOL_SPEEDSCOPE_SRC/sample/profil
     judge_trace "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" 1
   done
   # ... and its trace-event fixtures (duration events only), but those
-  # pcol refuses: the "samples"/"stackFrames" form (Hermes; not read), a
-  # trace whose only B never closes for any time (an empty profile there),
-  # and traces cut before their closing ']' (speedscope's file reader
-  # closes the array; the judge's parses with JSON.parse)
+  # pcol refuses: the "samples"/"stackFrames" form (Hermes; not read) and a
+  # trace whose only B never closes for any time (an empty profile there)
   for f in "$PCOL_SPEEDSCOPE_SRC"/sample/profiles/trace-event/*.json; do
-    case $(basename "$f") in *with-samples*|mismatched-name.json|simple-partial*) continue ;; esac
-    judge_events "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f"
+    case $(basename "$f") in *with-samples*|mismatched-name.json) continue ;; esac
+    case $(basename "$f") in
+    simple-partial*) # speedscope's reader closes the array: the judge gets it closed
+      python3 -c 'import sys; t = open(sys.argv[1]).read().rstrip().rstrip(","); open(sys.argv[2], "w").write(t if t.endswith("]") else t + "]")' \
+        "$f" "$tmp/closed.json"
+      judge_events "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$tmp/closed.json" "$f" ;;
+    *) judge_events "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" ;;
+    esac
   done
 else
   echo "t_import_judged: speedscope's Chrome fixtures not given (PCOL_SPEEDSCOPE_SRC): that part skipped"

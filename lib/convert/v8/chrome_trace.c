@@ -846,7 +846,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   ctrace c = {0};
   pcol_jpull j;
   c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt;
-  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS, err);
+  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS | PCOL_JP_OPEN_ARRAY, err);
   int opened = !rc;
   if (!rc) rc = read_doc(&c);
   if (opened) pcol_jp_close(&j);
