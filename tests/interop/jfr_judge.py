@@ -95,7 +95,10 @@ def jfr_samples(path):
         for f, vt in KINDS[kind]:
             extra.append((vt, duration_ns(v[f]) if isinstance(v[f], str) else v[f]))
         extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
-        out[kind].append((epoch_ns(v["startTime"]), th.get("javaName") or th.get("osName"),
+        # javaName, else osName: a virtual thread's javaName "" is its name
+        # (jfr print shows ""), its osName null
+        name = th.get("javaName") if th.get("javaName") is not None else th.get("osName")
+        out[kind].append((epoch_ns(v["startTime"]), name,
                           th.get("javaThreadId"), frames, tuple(sorted(extra))))
     return out, visible
 

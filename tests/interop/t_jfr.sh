@@ -71,6 +71,9 @@ if [ -n "$j25" ] && [ -x "$j25/bin/java" ] && [ -x "$j25/bin/jfr" ]; then
     PATH="$j25/bin:$PATH" judge "JDK 25 recording (jdk.CPUTimeSample)" "$tmp/j25/x.jfr" "$tmp/j25/x.jfr"
     grep -q '"jdk.CPUTimeSample"' "$tmp/j-JDK 25 recording (jdk.CPUTimeSample)/jfr.json" ||
       bad "the JDK 25 recording has no jdk.CPUTimeSample"
+    # (its unnamed virtual thread: javaName "", osName null, judged as named "")
+    grep -q '"virtual": true' "$tmp/j-JDK 25 recording (jdk.CPUTimeSample)/jfr.json" ||
+      bad "the JDK 25 recording has no sample of a virtual thread"
   else
     cat "$tmp/java25.log"; bad "JDK 25: javac or java -XX:StartFlightRecording"
   fi

@@ -2,7 +2,9 @@
 // Recorder: four named threads for about the given milliseconds, CPU-bound
 // (recursion, hashing), allocating (byte arrays, strings) and blocked in a
 // native call (a socket accept with a timeout, for jdk.NativeMethodSample);
-// a second recording started and stopped mid-run makes the main
+// on JDK 21 or later also an unnamed virtual thread computing (JFR gives
+// it javaName "", no osName, osThreadId 0); a second recording started and
+// stopped mid-run makes the main
 // recording's chunk rotate twice, so the file has three chunks.
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
@@ -61,6 +63,15 @@ public class Workload {
                   new Thread(() -> allocWork(until), "alloc-worker"),
                   new Thread(() -> acceptWork(until), "accept-worker")};
     for (Thread x : t) x.start();
+    Thread v = null;
+    try { // Thread.ofVirtual().unstarted(...), by reflection: compiled by JDK 17 too
+      Object b = Thread.class.getMethod("ofVirtual").invoke(null);
+      v = (Thread) Class.forName("java.lang.Thread$Builder").getMethod("unstarted", Runnable.class)
+              .invoke(b, (Runnable) () -> fibWork(until));
+      v.start();
+    } catch (NoSuchMethodException e) {
+      // before JDK 21: no virtual threads
+    }
     Thread.sleep(ms / 3);
     jdk.jfr.Recording r = new jdk.jfr.Recording();
     r.start();
@@ -68,5 +79,6 @@ public class Workload {
     r.stop();
     r.close();
     for (Thread x : t) x.join();
+    if (v != null) v.join();
   }
 }
