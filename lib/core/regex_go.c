@@ -842,16 +842,19 @@ static int a_reads(const unsigned char *p, size_t n, int route) {
 }
 
 /* regexec with REG_STARTEND (glibc, the BSDs) reads the name in place, but
- * ASan's interceptor of regexec reads it up to a NUL: a copy there. */
+ * the sanitizers' interceptor of regexec (ASan's, TSan's, MSan's) reads it
+ * up to a NUL, past the name into memory another thread may be writing (a
+ * result's names are made on demand under a lock, top.c ctx_name): a copy
+ * there. */
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RX_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define RX_SANITIZED 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__)
-#define RX_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RX_SANITIZED 1
 #endif
-#if defined(REG_STARTEND) && !defined(RX_ASAN)
+#if defined(REG_STARTEND) && !defined(RX_SANITIZED)
 #define RX_STARTEND 1
 #endif
 
