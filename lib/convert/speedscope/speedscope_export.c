@@ -461,13 +461,6 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   }
   if (pcol_budget_exceeded(x->bud, x->need)) return pcol_budget_refuse(x->bud, x->err);
   if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
-  /* the source's start and duration (spec.md §7), which speedscope has no
-   * place for, on its first profile: pcol's import gives them back */
-  int64_t st = x->wall.start[x->cur_src], du = x->wall.dur[x->cur_src];
-  if (!x->src_head++) {
-    if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
-    if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
-  }
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
   int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
   char num[48];
@@ -477,7 +470,16 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
     for (int k = 0; k < dec; k++) d /= 10;
     snprintf(num, sizeof num, "%.17g", d);
   }
-  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s,\"samples\":[", num) < 0) return io(x);
+  if (fprintf(x->out, ",\"startValue\":0,\"endValue\":%s", num) < 0) return io(x);
+  /* the source's start and duration (spec.md §7), which speedscope has no
+   * place for, on its first profile, after speedscope's own keys: pcol's
+   * import gives them back */
+  int64_t st = x->wall.start[x->cur_src], du = x->wall.dur[x->cur_src];
+  if (!x->src_head++) {
+    if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
+    if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
+  }
+  if ((rc = put(x, ",\"samples\":["))) return rc;
   if ((rc = each_run(x, vt, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||
       (rc = each_run(x, vt, RUN_WEIGHTS, dec)))
     return rc;
