@@ -458,11 +458,9 @@ static int key(pcol_jpull *j) {
 
 static int next_token(pcol_jpull *j);
 
-/* FNV-1a over n bytes into *h */
-static void fnv(uint64_t *h, const void *p, size_t n) {
-  const unsigned char *c = p;
-  for (size_t i = 0; i < n; i++) *h = (*h ^ c[i]) * 0x100000001b3ULL;
-}
+/* n bytes folded into *h: SipHash keyed per process, chained (hash.h:
+ * an identity made of a file's bytes must not be collided at will) */
+static void fnv(uint64_t *h, const void *p, size_t n) { *h = pcol_hash_bytes(p, n, *h); }
 
 void pcol_jp_hash_tok(const pcol_jpull *j, uint64_t *h) {
   unsigned char t = (unsigned char)(j->tok == PCOL_JT_INT ? PCOL_JT_REAL : j->tok);

@@ -72,7 +72,7 @@ typedef struct pcol_jpull {
   int64_t i;   /* INT */
   double d;    /* INT, REAL */
   size_t depth; /* containers open after this token */
-  /* when not NULL, each token read is folded into *hash (FNV-1a: its kind,
+  /* when not NULL, each token read is folded into *hash (keyed SipHash, chained: its kind,
    * a key's or string's bytes, a number's value as a double, so 1 and 1.0
    * are one): a value's identity, as JavaScript's JSON.stringify of what
    * JSON.parse made of it tells two apart */

@@ -34,6 +34,7 @@
 #include "keys.h"     /* PCOL_SRC_CHROME */
 #include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
+#include "hash.h"     /* pcol_hash_keyed */
 #include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
 #include <math.h>
 #include <errno.h>
@@ -342,11 +343,9 @@ static int room(char **p, size_t *cap, size_t need) {
   return 0;
 }
 
-static uint64_t name_hash(const char *s, size_t n) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
-  return h;
-}
+/* keyed (hash.h: every table keyed by data from a file), so that a
+ * trace cannot be made of names that all land in one slot */
+static uint64_t name_hash(const char *s, size_t n) { return pcol_hash_keyed(s, n); }
 
 /* The index of the name s (n bytes), added when new; -1: out of memory. */
 static int64_t intern(dtrace *d, const char *s, size_t n) {
