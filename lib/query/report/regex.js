@@ -28,7 +28,7 @@ function pcolRxEscape(s, i, inClass, fold) {
   if (c === undefined) throw new Error('trailing backslash');
   if (/[0-7]/.test(c)) { /* octal, up to three digits; a lone \1-\7 is a backreference (refused) */
     m = /^[0-7]{1,3}/.exec(s.slice(i + 1))[0];
-    if (c !== '0' && m.length === 1 && !/[0-9]/.test(s[i + 2] || '')) throw new Error('invalid escape \\' + c);
+    if (c !== '0' && m.length === 1) throw new Error('invalid escape \\' + c);
     return [pcolRxHex(parseInt(m, 8)), i + 1 + m.length];
   }
   if (c === 'x') {
@@ -164,6 +164,7 @@ export function pcolGoRegExp(text) {
     }
     if (c === '{') { /* a repeat {n}, {n,}, {n,m} after an atom, else a literal brace */
       var rep = /^\{(\d+)(,(\d*))?\}/.exec(s.slice(i));
+      if (rep && (/^0\d/.test(rep[1]) || /^0\d/.test(rep[3] || ''))) rep = null; /* Go: a leading zero is text */
       if (rep && atomEnd) {
         if (+rep[1] > 1000 || (rep[3] && +rep[3] > 1000)) throw new Error('invalid repeat count');
         if (rep[3] && +rep[3] < +rep[1]) throw new Error('invalid repeat count');
@@ -187,7 +188,8 @@ export function pcolGoRegExp(text) {
      * at \r, U+2028 and U+2029); \A and \z stay the text's ends */
     if (c === '^') { out += multi ? '(?:^|(?<=\\n))' : '(?:^)'; i++; atomEnd = true; continue; }
     if (c === '$') { out += multi ? '(?:$|(?=\\n))' : '(?:$)'; i++; atomEnd = true; continue; }
-    if (c === '.') { out += '.'; i++; atomEnd = true; continue; }
+    /* Go's . leaves out \n only; JavaScript's also \r, U+2028, U+2029 */
+    if (c === '.') { out += flags.indexOf('s') >= 0 ? '.' : '[^\\n]'; i++; atomEnd = true; continue; }
     r = pcolRxLiteral(s, i); out += r[0]; i = r[1]; atomEnd = true;
   }
   if (depth) throw new Error('missing closing )');
