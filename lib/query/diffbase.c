@@ -6,8 +6,9 @@
  * computeTotal, weights.c diff_base_total): with -diff_base the base's, so
  * shares are of the base; with -base that of the merged profile's |values|.
  *
- * As pprof's merge, the two must measure the same value types (else
- * "incompatible types"), and the default type is the first one named, the
+ * As pprof's merge, the two must measure the same value types, paired by
+ * position (else "inconsistent samples type count", "sample types:
+ * incompatible types"), and the default type is the first one named, the
  * profile's before the base's (profile.go combineHeaders), so a profile
  * that names none takes the base's.  Before the merge pprof's
  * measurement.ScaleProfiles makes their units one: a value type (and the
@@ -73,8 +74,9 @@ static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, p
 }
 
 /* pprof's measurement.ScaleProfiles of f and its base: the period types
- * must be of one name and family, and each value type of f must be one of
- * base's (by name) in a unit of its family and the other way round; rf[t]
+ * must be of one name and family, and the value types are paired by
+ * position (each source's list, source_value_types): as many, of the same
+ * names in the same order, in units of one family; rf[t]
  * and rb[t] (f's and base's value type ids t, NULL when no type is scaled)
  * the ratio into the finer unit, uf/ub the unit it writes.  *why (NULL:
  * they match) says what does not. */
@@ -112,9 +114,11 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
     *why = msg;
     return PCOL_OK;
   }
-  pcol_view at, au, bt, bu;
-  pcol_column_req ra[] = {{&at, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&au, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
-  pcol_column_req rb[] = {{&bt, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&bu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
+  pcol_view at, au, bt, bu, fsv, bsv;
+  pcol_column_req ra[] = {{&at, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&au, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+                          {&fsv, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE}};
+  pcol_column_req rb[] = {{&bt, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&bu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+                          {&bsv, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, ra, PCOL_NCOLS(ra), err));
   PCOL_RETURN_NOT_OK(pcol_columns(base, rb, PCOL_NCOLS(rb), err));
   uint64_t na = pcol_rows(f, PCOL_T_VALUE_TYPES), nb = pcol_rows(base, PCOL_T_VALUE_TYPES);
@@ -124,38 +128,73 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   x->rb = malloc(x->nb * sizeof *x->rb);
   x->uf = calloc(x->nf, sizeof *x->uf);
   x->ub = calloc(x->nb, sizeof *x->ub);
-  uint8_t *matched = calloc(x->nb, 1);
-  int rc = x->rf && x->rb && x->uf && x->ub && matched ? PCOL_OK : pcol_oom(err);
+  int rc = x->rf && x->rb && x->uf && x->ub ? PCOL_OK : pcol_oom(err);
   for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
   for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
-  for (uint64_t i = 1; !rc && i <= na && !*why; i++) {
-    pcol_str t, u;
-    if ((rc = pcol_string(f, pcol_view_u32(&at, i - 1), &t, err)) ||
-        (rc = pcol_string(f, pcol_view_u32(&au, i - 1), &u, err)))
+  /* pprof pairs the value types by position (ScaleProfiles, then
+   * Profile.compatible): the reference is the profile's first source's
+   * list; every other source of the profile (pprof merged them the same
+   * way) and every source of the base must list as many types, of the same
+   * names in the same order, in units of one family */
+  const uint32_t *ref = NULL;
+  size_t nref = 0;
+  uint64_t nsf = pcol_rows(f, PCOL_T_SOURCES), nsb = pcol_rows(base, PCOL_T_SOURCES);
+  for (uint64_t k = 0; !rc && !*why && k < nsf + nsb; k++) {
+    int in_base = k >= nsf;
+    pcol_file *g = in_base ? base : f;
+    const pcol_view *gsv = in_base ? &bsv : &fsv, *gt = in_base ? &bt : &at, *gu = in_base ? &bu : &au;
+    const uint32_t *rows;
+    size_t n;
+    if ((rc = pcol_source_rows(g, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)(in_base ? k - nsf + 1 : k + 1),
+                               &rows, &n, err)))
       break;
-    int found = 0;
-    for (uint64_t j = 1; !rc && j <= nb && !found; j++) {
-      pcol_str t2, u2;
-      if ((rc = pcol_string(base, pcol_view_u32(&bt, j - 1), &t2, err)) ||
-          (rc = pcol_string(base, pcol_view_u32(&bu, j - 1), &u2, err)))
-        break;
-      if (!str_eq(t, t2) || !unit_common(u, u2, &r1, &r2)) continue;
-      found = 1;
-      matched[j] = 1;
-      x->units_differ |= !str_eq(u, u2);
-      x->rf[i] = r1;
-      x->rb[j] = r2;
-      if (r1 != 1) x->uf[i] = u2; /* into base's unit */
-      if (r2 != 1) x->ub[j] = u;
+    if (!ref) {
+      if (in_base) { /* the profile lists none (values from the weight) */
+        if (!n) continue;
+      } else {
+        ref = rows, nref = n;
+        continue;
+      }
     }
-    if (!rc && !found) *why = "";
+    if (n != nref) {
+      snprintf(msg, cap, "%s %zu value type%s, the profile%s %zu: pprof pairs them by position "
+               "(inconsistent samples type count: %zu != %zu); compare profiles of one kind",
+               in_base ? "the base profile has" : "a source of the profile has", n, n == 1 ? "" : "s",
+               in_base ? "" : "'s first", nref, nref, n);
+      *why = msg;
+      break;
+    }
+    for (size_t i = 0; !rc && i < n; i++) {
+      uint32_t a = pcol_view_u32(&fsv, ref[i]), bid = pcol_view_u32(gsv, rows[i]);
+      pcol_str t, u, t2, u2;
+      if (!a || a > na || !bid || bid > (in_base ? nb : na)) {
+        rc = pcol_error_set(err, PCOL_ECORRUPT, "source_value_types: a value type id out of range");
+        break;
+      }
+      if ((rc = pcol_string(f, pcol_view_u32(&at, a - 1), &t, err)) ||
+          (rc = pcol_string(f, pcol_view_u32(&au, a - 1), &u, err)) ||
+          (rc = pcol_string(g, pcol_view_u32(gt, bid - 1), &t2, err)) ||
+          (rc = pcol_string(g, pcol_view_u32(gu, bid - 1), &u2, err)))
+        break;
+      if (!str_eq(t, t2) || !unit_common(u, u2, &r1, &r2)) {
+        snprintf(msg, cap, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the %s: pprof pairs "
+                 "them by position (sample types: incompatible types); compare profiles of one kind",
+                 i + 1, (int)(t.len > 60 ? 60 : t.len), t.ptr ? t.ptr : "",
+                 (int)(u.len > 60 ? 60 : u.len), u.ptr ? u.ptr : "",
+                 (int)(t2.len > 60 ? 60 : t2.len), t2.ptr ? t2.ptr : "",
+                 (int)(u2.len > 60 ? 60 : u2.len), u2.ptr ? u2.ptr : "",
+                 in_base ? "base" : "profile's next source");
+        *why = msg;
+        break;
+      }
+      if (!in_base) continue;
+      x->units_differ |= !str_eq(u, u2);
+      x->rf[a] = r1;
+      x->rb[bid] = r2;
+      if (r1 != 1) x->uf[a] = u2; /* into base's unit */
+      if (r2 != 1) x->ub[bid] = u;
+    }
   }
-  for (uint64_t j = 1; !rc && !*why && j <= nb; j++)
-    if (!matched[j]) *why = "";
-  free(matched);
-  if (!rc && why && *why && !**why)
-    *why = "the base profile measures other value types than the profile "
-           "(pprof: incompatible types); compare profiles of one kind";
   if (rc) type_scale_free(x);
   return rc;
 }

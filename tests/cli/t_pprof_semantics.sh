@@ -82,7 +82,7 @@ expect 1 "weight.*--value TYPE" "$PCOL" tags "$tmp/lab.folded" --diff-base "$tmp
 expect 1 "weight.*--value TYPE" "$PCOL" traces "$tmp/lab.folded" --base "$tmp/lab.folded"
 expect 2 "not '-'" "$PCOL" top "$lab" --base -
 expect 1 "weight.*--value TYPE" "$PCOL" top examples/demo.out --diff-base examples/demo.out
-expect 1 "nums.pb.gz: the base profile measures other value types" "$PCOL" top "$lab" --base "$nums"
+expect 1 "nums.pb.gz: value type 1 is samples/count in the profile, alloc_objects/count in the base" "$PCOL" top "$lab" --base "$nums"
 # the machine formats say how the inputs were read
 "$PCOL" top "$lab" --diff-base "$lab" --tagleaf kind --format json | head -n 1 |
   grep -qF '"filters":{"tagleaf":"kind","diff_base":"'"$lab"'"}' || fail "JSON filters: tagleaf, diff_base"

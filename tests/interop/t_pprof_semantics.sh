@@ -25,6 +25,8 @@
 #     label), not in the unit it gives
 #   - --base/--diff-base in another unit of the value's family (scaled into
 #     the finer one, as pprof's ScaleProfiles); another period type refused
+#   - --base/--diff-base: value types paired by position (pprof refuses
+#     another count or order, with its reason)
 #   - traces --base in pprof's order (the profile and the base each merged
 #     alone first)
 #   - no node left (--node-fraction): each number in its own unit, as
@@ -449,6 +451,46 @@ if [ -f "$ruby" ] && [ -f "$gocpu" ]; then
   [ $gr != 0 ] && [ "$gm" = 1 ] && [ $pr = 1 ] && [ "$pm" = 1 ] ||
     { bad "ruby-cpu-pyroscope --base go-cpu-unknown: pprof exit $gr, pcol $pr (both refuse: period type)"; cat "$tmp/go.txt" "$tmp/pc.txt" | head -4; }
 fi
+
+# --base/--diff-base pairs the value types by position, as pprof's
+# ScaleProfiles and Profile.compatible: as many types, the same names in
+# the same order (units of one family); else both refuse, pcol with
+# pprof's reason in its message (go tool exits 1 for pprof's 2)
+for n in 'ab:alloc_objects:count:alloc_space:bytes' 'ba:alloc_space:bytes:alloc_objects:count' \
+  'abkb:alloc_objects:count:alloc_space:kilobytes' 'aa:alloc_objects:count::'; do
+  IFS=: read -r name t1 u1 t2 u2 <<<"$n"
+  two= v2=
+  [ -n "$t2" ] && two='sample_type { type: 3 unit: 4 }' v2='value: 100'
+  pbtext "vt-$name" <<PB
+sample_type { type: 1 unit: 2 } $two
+sample { location_id: 1 location_id: 2 value: 5 $v2 }
+sample { location_id: 2 value: 2 ${v2:+value: 7} }
+location { id: 1 line { function_id: 1 line: 1 } }
+location { id: 2 line { function_id: 2 line: 2 } }
+function { id: 1 name: 5 filename: 7 }
+function { id: 2 name: 6 filename: 7 }
+string_table: ["", "$t1", "$u1", "${t2:-x}", "${u2:-y}", "leaf", "main", "a.go"]
+PB
+done
+for pair in "ab ba" "ba ab" "ab aa" "aa ab" "ab abkb" "abkb ab" "ba abkb"; do
+  set -- $pair
+  for o in base diff_base; do
+    checked=$((checked + 1))
+    go tool pprof -symbolize=none -top -$o="$tmp/vt-$2.pb" "$tmp/vt-$1.pb" >"$tmp/go.txt" 2>&1
+    gr=$?
+    "$PCOL" top "$tmp/vt-$1.pb" --${o/_/-} "$tmp/vt-$2.pb" >"$tmp/pc.txt" 2>&1
+    pr=$?
+    if [ $gr = 0 ]; then
+      checked=$((checked - 1))
+      top "$tmp/vt-$1.pb" -$o="$tmp/vt-$2.pb" -- --${o/_/-} "$tmp/vt-$2.pb"
+      continue
+    fi
+    why=$(sed -n 's/: *{.*//; 1p' "$tmp/go.txt") # its reason, less Go's dump of the types
+    [ $pr = 1 ] && [ -n "$why" ] && grep -qF "vt-$2.pb: " "$tmp/pc.txt" && grep -qF "($why" "$tmp/pc.txt" ||
+      { bad "vt-$1 -$o vt-$2: pprof exit $gr, pcol $pr (both refuse, pcol naming the base and pprof's reason)"; cat "$tmp/go.txt" "$tmp/pc.txt" | head -4; }
+  done
+done
+set --
 
 # traces --base: pprof merges the profile and the base each alone first, so
 # X, whose samples cancel in the profile, takes the base's place, after Y
