@@ -1647,6 +1647,17 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter_mean(pcol_file *f, const pc
  * length, so a call with cap 0 sizes the buffer. */
 PCOL_API size_t pcol_trace_stack_text(const pcol_trace *t, char *buf, size_t cap);
 
+/* go tool pprof's warning about a numeric label key given in several
+ * units (driver.go identifyNumLabelUnits, profile.go NumLabelUnits): for
+ * each such key, sorted by name, the line "For tag KEY used unit U, also
+ * encountered unit(s) V, W" -- U the unit its views name it in (the first
+ * one a label of the key gives), V, W the others, sorted (labels without
+ * a unit are not counted).  Lines end in '\n'; writes min(length, cap)
+ * bytes to buf (no NUL) and returns the whole length (0: no such key), so
+ * a call with cap 0 sizes the buffer.  *err only on a damaged file (then
+ * returns 0). */
+PCOL_API size_t pcol_label_unit_warnings(pcol_file *f, char *buf, size_t cap, pcol_error *err);
+
 /* -------------------------------------------------------------- frame tree */
 
 /* Frame tree: the stacks with every frame named (inline frames expanded,

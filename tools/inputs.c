@@ -451,11 +451,34 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
   return 0;
 }
 
+/* go tool pprof's warning before each report (driver.go
+ * identifyNumLabelUnits): a numeric label key given in several units,
+ * one line a key, as pprof words it, after the inputs' name */
+static void warn_label_units(const cli_command *cmd, pcol_file *f, const char *label) {
+  pcol_error e = {0};
+  size_t n = pcol_label_unit_warnings(f, NULL, 0, &e);
+  char *b = n ? malloc(n + 1) : NULL;
+  if (!b) return;
+  n = pcol_label_unit_warnings(f, b, n, &e);
+  b[n] = 0;
+  for (char *line = b, *nl; *line; line = nl + 1) {
+    if (!(nl = strchr(line, '\n'))) break;
+    *nl = 0;
+    fprintf(stderr, "pcol %s: warning: ", cmd->name);
+    cli_print_cstr(stderr, label);
+    fputs(": ", stderr);
+    cli_print_cstr(stderr, line);
+    fputc('\n', stderr);
+  }
+  free(b);
+}
+
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
              const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
              pcol_error *err) {
   int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
   if (rc) return rc;
+  warn_label_units(cmd, *f, *label);
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
     pcol_error_prefix(err, *label);
     pcol_close(*f);

@@ -277,6 +277,103 @@ int pcol_label_keys_load(pcol_file *f, pcol_label_keys *k, pcol_error *err) {
   return PCOL_OK;
 }
 
+/* Appends n bytes of p to buf (cap) at *len, counting past cap. */
+static void put(char *buf, size_t cap, size_t *len, const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++, (*len)++)
+    if (*len < cap) buf[*len] = p[i];
+}
+
+static int str_cmp(pcol_str a, pcol_str b) {
+  size_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+  return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+typedef struct key_unit { /* a (numeric key, unit) pair of the labels table */
+  pcol_str key, unit;
+  uint64_t first; /* the first label row that gives it */
+} key_unit;
+
+static int key_unit_cmp(const void *pa, const void *pb) {
+  const key_unit *a = pa, *b = pb;
+  int c = str_cmp(a->key, b->key);
+  if (!c) c = (a->first > b->first) - (a->first < b->first); /* the first given leads */
+  return c;
+}
+
+static int unit_cmp(const void *pa, const void *pb) {
+  return str_cmp(((const key_unit *)pa)->unit, ((const key_unit *)pb)->unit);
+}
+
+static int key_unit_row_cmp(const void *pa, const void *pb) {
+  const key_unit *a = pa, *b = pb;
+  int c = str_cmp(a->key, b->key);
+  if (!c) c = str_cmp(a->unit, b->unit);
+  if (!c) c = (a->first > b->first) - (a->first < b->first);
+  return c;
+}
+
+/* pprof's identifyNumLabelUnits: the (key, unit) pairs of the labels
+ * table, each once, sorted by key and then by where it is first given;
+ * a key with more than one unit is a line. */
+size_t pcol_label_unit_warnings(pcol_file *f, char *buf, size_t cap, pcol_error *err) {
+  if (!f) return 0;
+  uint64_t nlabels = pcol_rows(f, PCOL_T_LABELS);
+  pcol_view lkey, lstr, lunit;
+  pcol_column_req req[] = {{&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&lstr, PCOL_T_LABELS, PCOL_C_LB_STR},
+                           {&lunit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  if (pcol_columns(f, req, PCOL_NCOLS(req), err)) return 0;
+  key_unit *ku = NULL;
+  size_t n = 0, len = 0, have = 0;
+  int rc = PCOL_OK;
+  for (uint64_t i = 0; i < nlabels && !rc; i++) {
+    uint32_t key = pcol_view_u32(&lkey, i), u = pcol_view_u32(&lunit, i);
+    if (!key || !u || pcol_view_u32(&lstr, i)) continue;
+    pcol_str k, us;
+    if ((rc = pcol_string(f, key, &k, err)) || (rc = pcol_string(f, u, &us, err))) break;
+    if (!us.ptr || !us.len) continue;
+    if (n == have) {
+      size_t nh = have ? 2 * have : 8;
+      key_unit *g = realloc(ku, nh * sizeof *g);
+      if (!g) {
+        rc = pcol_oom(err);
+        break;
+      }
+      ku = g, have = nh;
+    }
+    ku[n++] = (key_unit){k, us, i};
+  }
+  /* each (key, unit) once, at its first row: sorted by key, unit, row */
+  if (!rc && n > 1) qsort(ku, n, sizeof *ku, key_unit_row_cmp);
+  size_t m = 0;
+  for (size_t i = 0; !rc && i < n; i++)
+    if (!m || str_cmp(ku[m - 1].key, ku[i].key) || str_cmp(ku[m - 1].unit, ku[i].unit)) ku[m++] = ku[i];
+  n = m;
+  if (!rc && n > 1) qsort(ku, n, sizeof *ku, key_unit_cmp);
+  for (size_t a = 0; !rc && a < n;) {
+    size_t e = a + 1;
+    while (e < n && !str_cmp(ku[e].key, ku[a].key)) e++;
+    if (e - a > 1) {
+      /* the others in Go's sort.Strings order (bytes) */
+      qsort(ku + a + 1, e - a - 1, sizeof *ku, unit_cmp);
+      put(buf, cap, &len, "For tag ", 8);
+      put(buf, cap, &len, ku[a].key.ptr, ku[a].key.len);
+      put(buf, cap, &len, " used unit ", 11);
+      put(buf, cap, &len, ku[a].unit.ptr, ku[a].unit.len);
+      put(buf, cap, &len, ", also encountered unit(s) ", 27);
+      for (size_t x = a + 1; x < e; x++) {
+        if (x > a + 1) put(buf, cap, &len, ", ", 2);
+        put(buf, cap, &len, ku[x].unit.ptr, ku[x].unit.len);
+      }
+      put(buf, cap, &len, "\n", 1);
+    }
+    a = e;
+  }
+  free(ku);
+  return rc ? 0 : len;
+}
+
 /* The string id of key (0 when no label has it). */
 static int key_find(pcol_file *f, const pcol_label_keys *k, pcol_str key, uint32_t *id,
                     pcol_error *err) {

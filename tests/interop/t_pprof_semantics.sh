@@ -25,6 +25,7 @@
 #     label), not in the unit it gives
 #   - --base/--diff-base in another unit of the value's family (scaled into
 #     the finer one, as pprof's ScaleProfiles); another period type refused
+#   - a numeric label key in several units: pprof's warning, per view
 #   - --base/--diff-base: value types paired by position (pprof refuses
 #     another count or order, with its reason)
 #   - traces --base in pprof's order (the profile and the base each merged
@@ -64,7 +65,7 @@ same() {
   pc=("$@")
   checked=$((checked + 1))
   go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n "$from,\$p" >"$tmp/go.txt"
-  "$PCOL" "$view" "$f" "${pc[@]}" 2>&1 | sed -n "$from,\$p" >"$tmp/pc.txt"
+  "$PCOL" "$view" "$f" "${pc[@]}" 2>&1 | grep -av '^pcol [a-z]*: warning: .*: For tag ' | sed -n "$from,\$p" >"$tmp/pc.txt"
   if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
     bad "$(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
     diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -8
@@ -409,9 +410,59 @@ for nk in 'ml sz' 'ml2 sz' 'ml3 request'; do
   checked=$((checked + 1))
   go tool pprof -symbolize=none -tags -tagshow="^$k\$" "$tmp/$n.pb" 2>/dev/null |
     awk 'NR > 1 && NF { print $NF }' | sort >"$tmp/go.txt"
-  "$PCOL" top "$tmp/$n.pb" --by label:"$k" | sed -n '/flat%/,$p' | awk 'NR > 1 { print $NF }' | sort >"$tmp/pc.txt"
+  "$PCOL" top "$tmp/$n.pb" --by label:"$k" 2>/dev/null | sed -n '/flat%/,$p' | awk 'NR > 1 { print $NF }' | sort >"$tmp/pc.txt"
   [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
     { bad "$n.pb: top --by label:$k's rows vs pprof -tags' values (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt"; }
+done
+
+# a numeric label key given in several units: pprof warns before every
+# report (driver.go identifyNumLabelUnits), "For tag sz used unit bytes,
+# also encountered unit(s) kilobytes, megabytes"; pcol the same lines
+# (pprof's map order: compared sorted), on every view, under a base whose
+# labels add a unit, and not at all where pprof is silent
+pbtext mu <<'PB'
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 value: 5 label { key: 3 num: 100 num_unit: 9 } label { key: 4 num: 7 num_unit: 12 } }
+sample { location_id: 1 value: 3 label { key: 3 num: 2 num_unit: 11 } label { key: 4 num: 7 num_unit: 13 } }
+sample { location_id: 1 value: 2 label { key: 3 num: 4 num_unit: 10 } label { key: 4 num: 8 } }
+location { id: 1 line { function_id: 1 line: 1 } }
+function { id: 1 name: 5 filename: 6 }
+string_table: ["", "samples", "count", "sz", "dur", "f", "a.go", "x", "y", "bytes", "kilobytes", "megabytes", "ms", "seconds"]
+PB
+pbtext mu-base <<'PB'
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 value: 1 label { key: 3 num: 100 num_unit: 7 } }
+location { id: 1 line { function_id: 1 line: 1 } }
+function { id: 1 name: 5 filename: 6 }
+string_table: ["", "samples", "count", "sz", "dur", "f", "a.go", "gigabytes"]
+PB
+warned() { # FILE PPROF-ARGS -- PCOL-VIEW PCOL-ARGS: pprof's unit warnings = pcol's
+  local f=$1 pp=() pc=()
+  shift
+  while [ "$1" != -- ]; do pp+=("$1"); shift; done
+  shift
+  pc=("$@")
+  checked=$((checked + 1))
+  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>&1 >/dev/null | grep '^For tag ' | sort >"$tmp/go.w"
+  "$PCOL" "${pc[0]}" "$f" "${pc[@]:1}" 2>&1 >/dev/null | sed -n 's/^pcol [a-z]*: warning: .*: \(For tag \)/\1/p' | sort >"$tmp/pc.w"
+  cmp -s "$tmp/go.w" "$tmp/pc.w" ||
+    { bad "$(basename "$f"): unit warnings of pprof ${pp[*]} vs pcol ${pc[*]} (< pprof, > pcol)"; diff "$tmp/go.w" "$tmp/pc.w"; }
+}
+for f in "$tmp/mu.pb" "$tmp/ml.pb" "$nums" "$lab"; do
+  warned "$f" -top -- top
+  warned "$f" -tags -- tags
+  warned "$f" -traces -- traces
+  warned "$f" -peek . -- peek .
+  warned "$f" -tree -- tree
+  warned "$f" -list . -- list .
+  warned "$f" -dot -- graph
+done
+warned "$tmp/mu.pb" -tags -tagshow=sz -- top --by label:sz
+warned "$tmp/mu.pb" -top -tagfocus=sz=1kb: -- top --tag sz=1kb:
+warned "$tmp/mu.pb" -top -tagroot=dur -- top --tagroot dur
+for o in base diff_base; do
+  warned "$tmp/mu.pb" -top -$o="$tmp/mu-base.pb" -- top --${o/_/-} "$tmp/mu-base.pb"
+  warned "$tmp/mu-base.pb" -traces -$o="$tmp/mu.pb" -- traces --${o/_/-} "$tmp/mu.pb"
 done
 
 # --base/--diff-base of the same type in another unit of its family (cpu
