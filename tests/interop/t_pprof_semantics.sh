@@ -31,7 +31,8 @@
 #   - traces --base in pprof's order (the profile and the base each merged
 #     alone first)
 #   - no node left (--node-fraction): each number in its own unit, as
-#     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph)
+#     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph,
+#     the report page's call graph)
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
 if ! command -v go >/dev/null 2>&1; then
@@ -386,6 +387,15 @@ go tool pprof -symbolize=none -dot -nodefraction=0.2 "$tmp/nonodes.pb" 2>/dev/nu
 "$PCOL" graph "$tmp/nonodes.pb" --node-fraction 0.2 2>&1 | grep -o 'Dropped[^\\]*' >"$tmp/pc.txt"
 [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
   { bad "nonodes.pb: -dot's Dropped line (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt"; }
+# ... and the report page's call graph (its note), run in node
+if command -v node >/dev/null; then
+  checked=$((checked + 1))
+  "$PCOL" report "$tmp/nonodes.pb" -o "$tmp/nonodes.html" 2>/dev/null || bad "report nonodes.pb"
+  printf '{"name":"nonodes","input":"%s","html":"%s","dropped":{"nf":0.2,"want":"%s","only":1}}\n' \
+    "$tmp/nonodes.pb" "$tmp/nonodes.html" "$(cat "$tmp/go.txt")" >"$tmp/nonodes.json"
+  node tests/report/compute.test.mjs "$PCOL" "$tmp/nonodes.json" >"$tmp/node.txt" 2>&1 ||
+    { bad "nonodes.pb: the report page's graph note vs pprof -dot's Dropped line"; grep -a FAIL "$tmp/node.txt" | head -3; }
+fi
 
 # a numeric label named in its key's unit (pprof's NumLabelUnits), not
 # its own: sz given in bytes once, then without a unit (100B, 4kB), or in

@@ -6,7 +6,7 @@
 // samples), `pcol peek`, `pcol fold` (call tree, inverted tree) and
 // `pcol diff --absolute`.  So the page's JavaScript and the library cannot
 // drift apart.   node compute.test.mjs PCOL TMPDIR CASE.json...
-//   CASE: {name, input, html, base?}
+//   CASE: {name, input, html, base?, boxes?, srcpath?, dropped?: {nf, want, only?}}
 import fs from 'node:fs';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
@@ -147,6 +147,17 @@ for (const file of cases) {
   const ctx = load(fs.readFileSync(c.html, 'utf8'));
   if (c.boxes) boxes(c, ctx);
   if (c.boxes === 'only') continue;
+  // the call graph's note when a node fraction leaves no node (graphview.js:
+  // its unit, units.js pcolViewUnit, as the page words it) against the
+  // "Dropped" line the case brings (go tool pprof -dot's: t_pprof_semantics.sh)
+  if (c.dropped) {
+    const got = run(ctx, `(function () { var S = {value: M.value, source: 0, range: null},
+      G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), {nodeFraction: ${+c.dropped.nf}}),
+      un = M.values[M.value].unit, u = pcolViewUnit(G.nodes, G.total, un);
+      return G.nodes.length + ' nodes; Dropped ' + G.droppedNodes + ' nodes (cum <= ' + pcolUnitLabel(G.nodeCutoff, un, u) + ')'; })()`);
+    ok(got === '0 nodes; ' + c.dropped.want, `${c.name}: the call graph's note with node fraction ${c.dropped.nf}: ${got}, pprof: ${c.dropped.want}`);
+    if (c.dropped.only) continue;
+  }
   const value = run(ctx, 'M.values[M.value].cli');
   // a range over a file with untimed sources: the first timed source (as --source)
   const rsrc = run(ctx, 'M.sources.some(function (s) { return !s.timed; }) ? (M.sources.filter(function (s) { return s.timed; })[0] || {id: 0}).id : 0');

@@ -97,8 +97,11 @@ export function pcolUnitLabel(v, unit, to) {
 /* units.c pcol_unit_pick: one unit for a table of vals and its total
  * (pprof's selectOutputUnit): the smallest non-zero |value|'s unit, or,
  * when the total's is another and that value is under 1/100 of the total,
- * the unit of 100 x that value; a unit of no family: the unit as it is */
+ * the unit of 100 x that value; a unit of no family: the unit as it is.
+ * No values (no node left): "minimum", each number in its own unit, as
+ * pprof leaves it ("Dropped 10 nodes (cum <= 200ms)" of a total of 1s) */
 export function pcolUnitPick(vals, total, unit) {
+  if (!vals.length) return 'minimum';
   var minv = 0, i;
   for (i = 0; i < vals.length; i++) { var a = Math.abs(vals[i]); if (a > 0 && (minv === 0 || a < minv)) minv = a; }
   if (minv === 0) minv = total;
