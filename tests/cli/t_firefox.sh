@@ -197,58 +197,28 @@ for h in 9223372036854.775:9223372036854775391 0:; do
   [ "$got" = "${h#*:}" ] || fail "startTime ${h%%:*}: pprof.time_nanos '$got', want '${h#*:}' $(cat "$tmp/err")"
 done
 # --- the duration: the length of the range the Firefox Profiler gives the
-# profile (profile-data's getTimeRangeIncludingAllThreads: meta.profiling-
-# StartTime .. profilingEndTime when both are there, else the earliest
-# first sample of a thread .. the latest last sample + meta.interval; a
-# Gecko child process's times count from its own meta.startTime).  The
-# numbers are computed here from the JSON, samples moved 1000.25 ms on (the
-# range then starts after meta.startTime), for each generated profile and
-# with a profiling range; pcol info's duration_ns, the pprof export's
+# profile (profile-data's getTimeRangeIncludingAllThreads), computed from
+# the JSON by tests/support/firefox_range.py (samples moved 1000.25 ms on;
+# its rule is held against the profiler's own code by
+# tests/interop/t_firefox.sh) for each generated profile, with a profiling
+# range, with a thread of markers only (its markers of every phase count,
+# those of threads with samples do not, allocations do), and with markers
+# and no samples at all; pcol info's duration_ns, the pprof export's
 # duration_nanos and go tool pprof's Duration: line of it (= pcol top's)
 # hold them.
-for kind in v70 v48 tracing gecko v70:range gecko:range; do
-  python3 - "$tmp/${kind%%:*}.json" "$tmp/d.json" "${kind#*:}" >"$tmp/d.want" <<'PY' || fail "range generator $kind"
-import json, math, sys
-d = json.load(open(sys.argv[1]))
-shift = 1000.25
-lo, hi = math.inf, -math.inf
-iv = d["meta"]["interval"]
-def thread(s, off):
-    global lo, hi
-    if "schema" in s:  # Gecko: rows, times from the process's own start
-        k = s["schema"]["time"]
-        for r in s["data"]:
-            r[k] += shift
-        ts = [r[k] + off for r in s["data"]]
-        if ts:
-            lo, hi = min(lo, ts[0]), max(hi, ts[-1] + iv)
-    elif "time" in s:
-        s["time"] = [t + shift for t in s["time"]]
-        if s["time"]:
-            lo, hi = min(lo, s["time"][0]), max(hi, s["time"][-1] + iv)
-    else:  # the profiler starts at the first delta, ends at their sum
-        s["timeDeltas"][0] += shift
-        if s["timeDeltas"]:
-            lo, hi = min(lo, s["timeDeltas"][0]), max(hi, sum(s["timeDeltas"]) + iv)
-def proc(p, base):
-    off = p["meta"]["startTime"] - base
-    for th in p["threads"]:
-        thread(th["samples"], off)
-    for c in p.get("processes", []):
-        proc(c, base)
-proc(d, d["meta"]["startTime"])
-if sys.argv[3] == "range":
-    d["meta"]["profilingStartTime"], d["meta"]["profilingEndTime"] = 999.5, 1017.125
-    lo, hi = 999.5, 1017.125
-json.dump(d, open(sys.argv[2], "w"))
-print(round((hi - lo) * 10**6))
-PY
+for kind in v70 v48 tracing gecko v70:range gecko:range v70:markers v48:markers gecko:markers \
+            v70:only-markers gecko:only-markers gecko:markers:range; do
+  modes=${kind#*:}
+  [ "$modes" = "$kind" ] && modes=
+  python3 tests/support/firefox_range.py "$tmp/${kind%%:*}.json" "$tmp/d.json" ${modes//:/ } >"$tmp/d.want" ||
+    fail "range generator $kind"
   want=$(cat "$tmp/d.want")
   $PCOL info "$tmp/d.json" --format json | grep -q "\"duration_ns\":$want," ||
     fail "$kind: pcol info's duration is not the profiler's range, $want ns: $($PCOL info "$tmp/d.json" | grep duration)"
   # firefox -> pcol -> firefox -> pcol keeps it (the export writes the
-  # source's meta.interval; a profiling range is not written back)
-  case $kind in *:range) ;; *)
+  # source's meta.interval; a profiling range is not written back, nor are
+  # markers)
+  case $kind in *:range | *markers*) ;; *)
     $PCOL unpack "$tmp/d.json" --to firefox -o "$tmp/d2.json" || fail "$kind: firefox -> firefox"
     $PCOL info "$tmp/d2.json" --format json | grep -q "\"duration_ns\":$want," ||
       fail "$kind: firefox round trip: duration $($PCOL info "$tmp/d2.json" | grep duration), want $want ns" ;;
@@ -261,5 +231,14 @@ PY
     $PCOL top "$tmp/d.json" | grep '^Duration: ' | cut -d, -f1 | cmp -s - "$tmp/d.go" ||
       fail "$kind: pcol top's Duration: differs from go tool pprof's of the pprof export: $(cat "$tmp/d.go")"
   fi
+done
+# a marker the profiler fails on (a phase it does not handle; a time its
+# phase needs is null): the profile has no range, pcol no duration
+python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/d.json" markers >/dev/null
+for h in "['phase'][0] = 7" "['startTime'][1] = None"; do
+  python3 -c "import json, sys; d = json.load(open(sys.argv[1])); m = d['threads'][-1]['markers']; m$h
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/d.json" "$tmp/h.json" || fail "making '$h'"
+  $PCOL info "$tmp/h.json" --format json | grep -q '"duration_ns":[0-9]' &&
+    fail "marker $h: a duration, where the profiler has no range: $($PCOL info "$tmp/h.json" | grep duration)"
 done
 echo "t_firefox: ok"

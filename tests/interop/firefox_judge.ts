@@ -8,9 +8,11 @@
  * derived tables and the function list's timings (computeFunctionListTimings,
  * what the profiler's Function list and call tree show: a function's self,
  * and its total counting a sample once however often it recurses).  Prints
- * one JSON line per file: {file, version, warnings, threads: [{name,
- * weightType, samples, funcs: [[name, file, self, total], ...]}]}, or
- * {file, error}.  Warnings are what the profiler logged while loading. */
+ * one JSON line per file: {file, version, warnings, range: [start, end]
+ * (getTimeRangeIncludingAllThreads: the root range the timeline shows, ms
+ * since meta.startTime), profilingRange: [meta.profilingStartTime,
+ * meta.profilingEndTime], threads: [{name, weightType, samples, funcs:
+ * [[name, file, self, total], ...]}]}, or {file, error}.  Warnings are what the profiler logged while loading. */
 import * as fs from 'fs';
 import { unserializeProfileOfArbitraryFormat } from 'firefox-profiler/profile-logic/process-profile';
 import {
@@ -25,6 +27,7 @@ import {
   computeStackTableFromRawStackTable,
   computeFrameTableFromRawFrameTable,
   computeSamplesTableFromRawSamplesTable,
+  getTimeRangeIncludingAllThreads,
 } from 'firefox-profiler/profile-logic/profile-data';
 import { computeReferenceCPUDeltaPerMs } from 'firefox-profiler/profile-logic/cpu';
 import { StringTable } from 'firefox-profiler/utils/string-table';
@@ -69,8 +72,11 @@ async function judge(file: string) {
       return { name: raw.name, pid: raw.pid, tid: raw.tid, weightType: raw.samples.weightType || 'samples',
                samples: raw.samples.length, funcs };
     });
+    const r = getTimeRangeIncludingAllThreads(profile);
     return { file, version: profile.meta.preprocessedProfileVersion, supported: PROCESSED_PROFILE_VERSION,
-             upgradeInfo, warnings: logged, threads };
+             upgradeInfo, warnings: logged, range: [r.start, r.end],
+             profilingRange: [profile.meta.profilingStartTime ?? null, profile.meta.profilingEndTime ?? null],
+             threads };
   } catch (e) {
     return { file, error: String(e), warnings: logged };
   } finally {

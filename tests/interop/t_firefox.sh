@@ -19,7 +19,9 @@
 #     (createGeckoProfile: two processes, JS, C++, label and address frames),
 #     and any profile in $FIREFOX_IMPORT_DIR -> pcol top equals the
 #     profiler's numbers on the original file;
-#  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers.
+#  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers;
+#  4. duration: pcol's duration of a Firefox profile is the length of the
+#     profiler's range of it (getTimeRangeIncludingAllThreads).
 #
 # Env: PCOL, BUILD, PCOL_TESTDATA, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1
 # fail, 77 skip.
@@ -107,4 +109,45 @@ for f in "${imports[@]}"; do
 done
 node "$tmp/judge.cjs" "${list[@]}" >"$tmp/judged.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
 python3 "$here/firefox_compare.py" "$tmp/judged.jsonl" "${tops[@]}" || fail=1
+
+# 4. the duration: pcol info's duration_ns of a profile is the length of the
+# profiler's range of it (getTimeRangeIncludingAllThreads), and so is
+# tests/support/firefox_range.py's number (the rule tests/cli/t_firefox.sh
+# computes): generated profiles (processed v70, Gecko with a child
+# process) as they are, with a profiling range, with a thread of markers
+# only, with markers and no samples; a marker the profiler fails on gives
+# no duration.
+gen=$here/../support/firefox_gen.py rng=$here/../support/firefox_range.py
+rfiles=() rwant=()
+for k in v70 gecko; do # (the profiler's upgraders fail on firefox_gen.py's v48: fields it leaves out)
+  python3 "$gen" $k "$tmp/r-$k.json" >/dev/null || { echo "FAIL: firefox_gen.py $k"; fail=1; continue; }
+  for m in "" range markers only-markers markers:range; do
+    f=$tmp/r-$k-${m//:/-}.json
+    rwant+=("$(python3 "$rng" "$tmp/r-$k.json" "$f" ${m//:/ })") rfiles+=("$f")
+  done
+done
+python3 - "$tmp/r-v70-markers.json" "$tmp/r-bad.json" <<'PY' && rfiles+=("$tmp/r-bad.json") rwant+=(none)
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["threads"][-1]["markers"]["phase"][0] = 7
+json.dump(d, open(sys.argv[2], "w"))
+PY
+node "$tmp/judge.cjs" "${rfiles[@]}" >"$tmp/ranges.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+k=0
+while IFS= read -r line; do
+  f=${rfiles[$k]} w=${rwant[$k]}
+  k=$((k + 1))
+  got=$($PCOL info "$f" --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["rows"][0]["duration_ns"])')
+  if ! python3 - "$line" "$got" "$w" <<'PY'; then
+import json, sys
+j, got, rule = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+want = "None" if "error" in j else str(round((j["range"][1] - j["range"][0]) * 10**6))
+assert got == want, "pcol's duration %s ns, the profiler's range %s ns (%s)" % (got, want, j.get("error") or j["range"])
+assert rule == (want if want != "None" else "none"), "firefox_range.py says %s, the profiler %s" % (rule, want)
+PY
+    echo "FAIL duration of $(basename "$f")"; fail=1
+  else
+    echo "ok   duration of $(basename "$f"): $got ns"
+  fi
+done <"$tmp/ranges.jsonl"
 exit $fail

@@ -6,14 +6,17 @@
  *
  * The document is read as a stream (inflated under the input cap) into a
  * compact tree of the parts read here (firefox_json.c: tables and samples in
- * any key order; markers counted, not kept).  Every index read from it is checked against the table it points
- * into before use, and a bad one is an error that names the JSON path
+ * any key order; markers only as times).  Every index read from it is
+ * checked against the table it points into before use, and a bad one is an
+ * error that names the JSON path
  * (threads[2].samples.stack[17]).  One source per file; each thread's
  * samples carry its name, pid and tid as labels (thread_name, pid, tid) and
  * the category of their leaf frame (label category); samples of all threads
  * are added in time order.  Weights: "samples" is the weight column,
  * "tracing-ms" the value tracing/nanoseconds, "bytes" the value bytes/bytes.
- * Markers are not kept: the source's pcol.note says how many were left. */
+ * Markers are not kept (their times give the profiler's range of a thread
+ * without samples: range_duration): the source's pcol.note says how many
+ * were left. */
 #include "firefox.h"
 #include "firefox_json.h"
 #include "firefox_gecko.h"
@@ -77,17 +80,59 @@ typedef struct ffi {
   int direct;            /* one thread whose samples come in time order: no sorting */
   uint64_t markers;
   int64_t cpu_scale;     /* ns per threadCPUDelta unit; 0: cycles (not kept) */
-  /* the profiler's range of the threads' samples (ms since meta.startTime):
-   * the least first time, the greatest last time + meta.interval */
+  /* the profiler's range of the threads (ms since meta.startTime): the
+   * least first time, the greatest last time + meta.interval; r_bad: a
+   * marker or allocation table the profiler cannot take a range of */
   double r_lo, r_hi, interval_ms;
+  int r_bad;
 } ffi;
 
-/* The range of a thread's samples as the Firefox Profiler takes it
- * (profile-data's getTimeRangeForThread): from its first sample's time to
- * its last one's plus meta.interval, in file order, whatever lies between. */
+/* The Firefox Profiler's range of a thread (profile-data's
+ * _getTimeRangeForThread, memoized as getTimeRangeForThread) is made of
+ * times t, each stretching it to [t, t + meta.interval]: its samples' first
+ * and last times (in file order, whatever lies between); without samples,
+ * its markers' times by their phase (marker_range); and the first and last
+ * times of its JS and native allocations, with samples or without.  The
+ * profile's range is the threads' union (range_duration). */
 static void thread_range(ffi *x, double first, double last) {
   if (first < x->r_lo) x->r_lo = first;
   if (last + x->interval_ms > x->r_hi) x->r_hi = last + x->interval_ms;
+}
+
+/* One marker: phase 0 (instant) or 2 (interval start) its start time, 3
+ * (interval end) its end time, 1 (interval) both.  A time the phase needs
+ * that is not a number, or another phase, makes the profiler fail
+ * (ensureExists, "Unhandled marker phase type"): r_bad, no range. */
+static void marker_range(ffi *x, pcol_jv phase, pcol_jv start, pcol_jv end, double off) {
+  double pv = pcol_jt_num(T, phase); /* (JavaScript's switch: 0.0 is 0) */
+  int ph = pcol_jt_is_num(phase) && pv >= 0 && pv <= 3 && pv == floor(pv) ? (int)pv : -1;
+  int need_s = ph == 0 || ph == 1 || ph == 2, need_e = ph == 1 || ph == 3;
+  if ((!need_s && !need_e) || (need_s && !pcol_jt_is_num(start)) || (need_e && !pcol_jt_is_num(end))) {
+    x->r_bad = 1;
+    return;
+  }
+  if (need_s) thread_range(x, pcol_jt_num(T, start) + off, pcol_jt_num(T, start) + off);
+  if (need_e) thread_range(x, pcol_jt_num(T, end) + off, pcol_jt_num(T, end) + off);
+}
+
+/* A processed thread's markers (when it has no samples) and allocation
+ * tables (jsAllocations, nativeAllocations: time[0] and time[length - 1];
+ * an empty one gives the profiler no number, r_bad). */
+static void processed_extra_range(ffi *x, pcol_jv th, size_t nsamples) {
+  pcol_jv m = pcol_jt_get(T, th, "markers");
+  size_t nm = nsamples ? 0 : ffj_len(&x->j, m);
+  pcol_jv st = pcol_jt_get(T, m, "startTime"), et = pcol_jt_get(T, m, "endTime"), ph = pcol_jt_get(T, m, "phase");
+  for (size_t i = 0; i < nm && !x->r_bad; i++)
+    marker_range(x, pcol_jt_at(T, ph, i), pcol_jt_at(T, st, i), pcol_jt_at(T, et, i), 0);
+  static const char *const alloc[] = {"jsAllocations", "nativeAllocations"};
+  for (int k = 0; k < 2; k++) {
+    pcol_jv a = pcol_jt_get(T, th, alloc[k]);
+    if (!a || pcol_jt_is_null(a)) continue;
+    size_t n = ffj_len(&x->j, a);
+    pcol_jv t = pcol_jt_get(T, a, "time"), t0 = pcol_jt_at(T, t, 0), t1 = n ? pcol_jt_at(T, t, n - 1) : 0;
+    if (!pcol_jt_is_num(t0) || !pcol_jt_is_num(t1)) x->r_bad = 1;
+    else thread_range(x, pcol_jt_num(T, t0), pcol_jt_num(T, t1));
+  }
 }
 
 static void tables_free(ffi *x) {
@@ -395,6 +440,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
     r.kind = kind;
     PCOL_RETURN_NOT_OK(row_push(x, &r));
   }
+  processed_extra_range(x, th, n);
   return PCOL_OK;
 }
 
@@ -514,6 +560,46 @@ static int gk_table(ffi *x, pcol_jv th, const char *key, const char *tp, pcol_jv
   return PCOL_OK;
 }
 
+/* A Gecko thread's markers, as the profiler processes them
+ * (process-profile's _sortMarkers and _processMarkers): sorted by endTime,
+ * else startTime (one that has neither makes it fail: r_bad), those whose
+ * payload's type is "JS allocation" or "Native allocation" become the
+ * allocation tables (their startTime: the first and last in that order),
+ * the others the markers (marker_range, when the thread has no samples);
+ * a child process's times move by off.  Rows of a table whose data came
+ * before its schema were not kept (firefox_json.c): r_bad. */
+static void gecko_extra_range(ffi *x, pcol_jv th, size_t nsamples, double off) {
+  pcol_jv m = pcol_jt_get(T, th, "markers"), rows = pcol_jt_get(T, m, "data");
+  size_t n = pcol_jt_size(T, rows);
+  if (!n) return;
+  int c_s = gk_idx(T, m, "startTime"), c_e = gk_idx(T, m, "endTime"), c_p = gk_idx(T, m, "phase"),
+      c_d = gk_idx(T, m, "data");
+  double lo_key = INFINITY, hi_key = -INFINITY;
+  pcol_jv lo_t = 0, hi_t = 0; /* the allocations' first and last startTime */
+  for (size_t i = 0; i < n && !x->r_bad; i++) {
+    pcol_jv row = pcol_jt_at(T, rows, i);
+    if (!pcol_jt_is_arr(row)) {
+      x->r_bad = 1;
+      break;
+    }
+    pcol_jv st = gk_cell(T, rows, i, c_s), et = gk_cell(T, rows, i, c_e);
+    /* the sort key: endTime || startTime (a sort of one compares nothing) */
+    pcol_jv key = pcol_jt_is_num(et) && pcol_jt_num(T, et) != 0 ? et : st;
+    if (!pcol_jt_is_num(key) && n > 1) x->r_bad = 1;
+    const char *type = ffj_str(&x->j, pcol_jt_get(T, gk_cell(T, rows, i, c_d), "type"));
+    if (type && (!strcmp(type, "JS allocation") || !strcmp(type, "Native allocation"))) {
+      if (!pcol_jt_is_num(st)) x->r_bad = 1;
+      else {
+        double k = pcol_jt_num(T, key);
+        if (k < lo_key || !lo_t) lo_key = k, lo_t = st;
+        if (k >= hi_key || !hi_t) hi_key = k, hi_t = st;
+      }
+    } else if (!nsamples)
+      marker_range(x, gk_cell(T, rows, i, c_p), st, et, off);
+  }
+  if (lo_t && !x->r_bad) thread_range(x, pcol_jt_num(T, lo_t) + off, pcol_jt_num(T, hi_t) + off);
+}
+
 static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
   gk g;
   memset(&g, 0, sizeof g);
@@ -592,6 +678,7 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
     }
     if (!rc) rc = row_push(x, &r);
   }
+  if (!rc) gecko_extra_range(x, th, pcol_jt_size(T, srows), offset_ms);
   free(g.stack_memo);
   free(g.frame_memo);
   free(g.stack_cat);
@@ -717,18 +804,18 @@ late:
  * is the length of the range the Firefox Profiler gives the profile
  * (profile-data's getTimeRangeIncludingAllThreads, its root range): from
  * meta.profilingStartTime to meta.profilingEndTime when the profile has
- * both (the end not 0), else from the earliest first sample of a thread to
- * the latest last sample + meta.interval (thread_range); none without
- * samples (the profiler then takes a thread's markers, which pcol does not
- * read).  The start stays meta.startTime, which the sample times count
- * from. */
+ * both (the end not 0), else the union of the threads' ranges
+ * (thread_range: samples, else markers; allocations); none when no thread
+ * has one, or when the profiler would fail on a marker (r_bad).  The start
+ * stays meta.startTime, which the sample times count from. */
 static int range_duration(ffi *x, pcol_jv meta) {
   pcol_jv ps = pcol_jt_get(T, meta, "profilingStartTime"), pe = pcol_jt_get(T, meta, "profilingEndTime");
   double lo = x->r_lo, hi = x->r_hi;
   if (pcol_jt_is_num(ps) && pcol_jt_is_num(pe) && pcol_jt_num(T, pe) != 0) {
     lo = pcol_jt_num(T, ps);
     hi = pcol_jt_num(T, pe);
-  }
+  } else if (x->r_bad)
+    return PCOL_OK; /* the profiler has no range */
   double d = (hi - lo) * 1e6;
   if (!(d >= 0 && d < 0x1p63)) return PCOL_OK; /* none, or not a length */
   char v[24];

@@ -5,10 +5,15 @@
  * The input (inflated when it starts as gzip does, under the input cap)
  * goes through json_pull.c into json_tree.c, which keeps only the keys the
  * importer reads (ff_filter): meta's few numbers and categories' names, the
- * tables' columns, the threads' samples; markers are counted, not kept; a
- * Gecko child process (processes[i]) is filtered as the root is.  So memory
- * follows the tables and samples, not the document (markers and libs are
- * most of a real one), and keys may come in any order. */
+ * tables' columns, the threads' samples; of the markers only their times
+ * and phases (the Firefox Profiler's range of a thread: firefox_import.c)
+ * and a Gecko payload's type, their payloads counted, not kept; an
+ * allocation table's times; a Gecko child process (processes[i]) is
+ * filtered as the root is.  So memory follows the tables, samples and
+ * marker times, not the document (marker payloads and libs are most of a
+ * real one), and keys may come in any order but one: a Gecko markers
+ * table's schema must come before its data (as Firefox writes it), else
+ * its rows are counted only. */
 #include "firefox_json.h"
 #include "instream.h" /* pcol_instream, pcol_instream_finish, pcol_instream_free, ... */
 #include <stdarg.h>
@@ -37,7 +42,8 @@ static const char *const META[] = {"preprocessedProfileVersion", "version", "sta
                                    "categories", "sampleUnits", "profilingStartTime", "profilingEndTime", NULL};
 static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", "funcTable", "sources", NULL};
 static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
-                                     "stackTable", "frameTable", "funcTable", NULL};
+                                     "stackTable", "frameTable", "funcTable", "jsAllocations",
+                                     "nativeAllocations", NULL};
 /* a table's columns (processed) or its schema and rows (Gecko) */
 static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack", "time", "timeDeltas",
                                       "threadCPUDelta", "pcolDuration", "pcolWeight", "schema", "data", NULL};
@@ -45,19 +51,24 @@ static const char *const STACKS[] = {"length", "frame", "prefix", "prefixOffset"
 static const char *const FRAMES[] = {"length", "func", "line", "column", "category", "schema", "data", NULL};
 static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", NULL};
 static const char *const SOURCES[] = {"length", "filename", NULL};
+/* processed markers (data: the payloads, counted) and allocations */
+static const char *const MARKERS[] = {"length", "startTime", "endTime", "phase", "schema", NULL};
+static const char *const ALLOCS[] = {"length", "time", NULL};
 
-static int column(const char *table, const char *key) {
+/* (gecko_schema: the markers table being read has had its schema) */
+static int column(const char *table, const char *key, int gecko_schema) {
   const char *const *set = eq(table, "samples") ? SAMPLES : eq(table, "stackTable") ? STACKS
                          : eq(table, "frameTable") ? FRAMES : eq(table, "funcTable") ? FUNCS
-                         : eq(table, "sources") ? SOURCES : NULL;
-  if (eq(table, "markers")) /* processed: length; Gecko: the rows, counted */
-    return eq(key, "length") ? PCOL_JF_KEEP : eq(key, "data") ? PCOL_JF_COUNT : PCOL_JF_SKIP;
+                         : eq(table, "sources") ? SOURCES : eq(table, "markers") ? MARKERS
+                         : eq(table, "jsAllocations") || eq(table, "nativeAllocations") ? ALLOCS : NULL;
+  /* a Gecko table's rows after its schema; processed payloads: counted */
+  if (eq(table, "markers") && eq(key, "data")) return gecko_schema ? PCOL_JF_KEEP : PCOL_JF_COUNT;
   if (!set) return PCOL_JF_KEEP;
   return one_of(key, set) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
 }
 
 static int ff_filter(void *ctx, const char *const *p, size_t n) {
-  (void)ctx;
+  int *gecko_schema = ctx;
   while (n >= 3 && eq(p[0], "processes") && !p[1]) p += 2, n -= 2; /* a child process reads as the root */
   if (n == 1) return one_of(p[0], ROOT) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
   if (eq(p[0], "processes")) return PCOL_JF_SKIP; /* not an array: ignored */
@@ -69,12 +80,19 @@ static int ff_filter(void *ctx, const char *const *p, size_t n) {
   }
   if (eq(p[0], "shared")) {
     if (n == 2) return one_of(p[1], SHARED) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
-    return n == 3 ? column(p[1], p[2]) : PCOL_JF_KEEP;
+    return n == 3 ? column(p[1], p[2], 0) : PCOL_JF_KEEP;
   }
   if (eq(p[0], "threads")) {
     if (p[1]) return PCOL_JF_SKIP; /* threads is not an array: refused */
-    if (n == 3) return one_of(p[2], THREAD) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
-    return n == 4 ? column(p[2], p[3]) : PCOL_JF_KEEP;
+    if (n == 3) {
+      if (eq(p[2], "markers")) *gecko_schema = 0; /* a new markers table */
+      return one_of(p[2], THREAD) ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    }
+    if (n == 4 && eq(p[2], "markers") && eq(p[3], "schema")) *gecko_schema = 1;
+    if (n == 4) return column(p[2], p[3], *gecko_schema);
+    /* a Gecko marker's payload (data[i][k]): its type only */
+    if (eq(p[2], "markers") && eq(p[3], "data")) return n == 7 && eq(p[6], "type") ? PCOL_JF_KEEP : PCOL_JF_SKIP;
+    return PCOL_JF_KEEP;
   }
   return p[0] ? PCOL_JF_KEEP : PCOL_JF_SKIP; /* the root is an array: refused */
 }
@@ -96,7 +114,8 @@ int ffj_read(ffj *j, FILE *in, const char *name, const pcol_import_options *opt,
   pcol_jpull jp;
   rc = pcol_jp_open(&jp, s, name, &jo, PCOL_JP_ALLOW_NUL, err); /* names may hold NUL (pprof's do) */
   if (!rc) {
-    rc = pcol_jtree_build(&j->t, &jp, ff_filter, NULL);
+    int gecko_schema = 0;
+    rc = pcol_jtree_build(&j->t, &jp, ff_filter, &gecko_schema);
     j->root = j->t.root;
     pcol_jp_close(&jp);
   }
