@@ -210,19 +210,28 @@ for kind in v70 v48 tracing gecko v70:range gecko:range v70:markers v48:markers 
             v70:only-markers gecko:only-markers gecko:markers:range; do
   modes=${kind#*:}
   [ "$modes" = "$kind" ] && modes=
-  python3 tests/support/firefox_range.py "$tmp/${kind%%:*}.json" "$tmp/d.json" ${modes//:/ } >"$tmp/d.want" ||
+  python3 tests/support/firefox_range.py "$tmp/${kind%%:*}.json" "$tmp/d.json" ${modes//:/ } >"$tmp/d.json.want" ||
     fail "range generator $kind"
-  want=$(cat "$tmp/d.want")
+  want=$(cat "$tmp/d.json.want")
   $PCOL info "$tmp/d.json" --format json | grep -q "\"duration_ns\":$want," ||
     fail "$kind: pcol info's duration is not the profiler's range, $want ns: $($PCOL info "$tmp/d.json" | grep duration)"
-  # firefox -> pcol -> firefox -> pcol keeps it (the export writes the
-  # source's meta.interval; a profiling range is not written back, nor are
-  # markers)
-  case $kind in *:range | *markers*) ;; *)
-    $PCOL unpack "$tmp/d.json" --to firefox -o "$tmp/d2.json" || fail "$kind: firefox -> firefox"
-    $PCOL info "$tmp/d2.json" --format json | grep -q "\"duration_ns\":$want," ||
-      fail "$kind: firefox round trip: duration $($PCOL info "$tmp/d2.json" | grep duration), want $want ns" ;;
-  esac
+  # firefox -> pcol -> firefox -> pcol keeps it: the export writes the
+  # range back as meta.profilingStartTime/EndTime (the same numbers: meta.
+  # startTime is the same), and not when a time range is selected
+  $PCOL unpack "$tmp/d.json" --to firefox --no-gzip -o "$tmp/d2.json" || fail "$kind: firefox -> firefox"
+  $PCOL info "$tmp/d2.json" --format json | grep -q "\"duration_ns\":$want," ||
+    fail "$kind: firefox round trip: duration $($PCOL info "$tmp/d2.json" | grep duration), want $want ns"
+  python3 - "$tmp/d.json" "$tmp/d2.json" <<'PY' || fail "$kind: the export's profiling range is not the source's"
+import json, sys
+a, b = json.load(open(sys.argv[1]))["meta"], json.load(open(sys.argv[2]))["meta"]
+assert a["startTime"] == b["startTime"], (a["startTime"], b["startTime"])
+if "profilingStartTime" in a:
+    assert (a["profilingStartTime"], a["profilingEndTime"]) == (b["profilingStartTime"], b["profilingEndTime"]), b
+else:  # the range the profiler computed, written as a profiling range
+    assert round((b["profilingEndTime"] - b["profilingStartTime"]) * 1e6) == int(open(sys.argv[1] + ".want").read()), b
+PY
+  $PCOL unpack "$tmp/d.json" --to firefox --no-gzip --from-time 0 -o "$tmp/d3.json" || fail "$kind: --from-time"
+  grep -q profilingStartTime "$tmp/d3.json" && fail "$kind: a profiling range written for a selected time range"
   $PCOL unpack "$tmp/d.json" --to pprof -o "$tmp/d.pb.gz" || fail "$kind: firefox -> pprof"
   [ "$(python3 tests/support/pprof_times.py "$tmp/d.pb.gz" | cut -d' ' -f2)" = "$want" ] ||
     fail "$kind -> pprof: duration_nanos $(python3 tests/support/pprof_times.py "$tmp/d.pb.gz"), want $want"
@@ -232,6 +241,24 @@ for kind in v70 v48 tracing gecko v70:range gecko:range v70:markers v48:markers 
       fail "$kind: pcol top's Duration: differs from go tool pprof's of the pprof export: $(cat "$tmp/d.go")"
   fi
 done
+# sources merged: the export's range is the union of theirs, each moved by
+# its start (one 100 ms after the other); none when a source has no range
+python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/m1.json" markers >/dev/null
+python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['meta']['startTime'] += 100
+json.dump(d, open(sys.argv[2], 'w'))" "$tmp/m1.json" "$tmp/m2.json"
+$PCOL merge "$tmp/m1.json" "$tmp/m2.json" -o "$tmp/m.pcol" || fail "merge two Firefox sources"
+$PCOL unpack "$tmp/m.pcol" --to firefox --no-gzip -o "$tmp/m.json" || fail "unpack the merge"
+$PCOL unpack "$tmp/m1.json" --to firefox --no-gzip -o "$tmp/m1e.json" || fail "unpack one"
+python3 - "$tmp/m1e.json" "$tmp/m.json" <<'PY' || fail "the range of two merged Firefox sources"
+import json, sys
+a, b = json.load(open(sys.argv[1]))["meta"], json.load(open(sys.argv[2]))["meta"]
+assert b["startTime"] == a["startTime"], b
+want = (a["profilingStartTime"], a["profilingEndTime"] + 100)
+assert (b["profilingStartTime"], b["profilingEndTime"]) == want, (b, want)
+PY
+$PCOL merge "$tmp/m1.json" examples/demo.out -o "$tmp/m.pcol" && $PCOL unpack "$tmp/m.pcol" --to firefox --no-gzip -o "$tmp/m.json" ||
+  fail "merge with Rprof"
+grep -q profilingStartTime "$tmp/m.json" && fail "a profiling range written though a source has none"
 # a marker the profiler fails on (a phase it does not handle; a time its
 # phase needs is null): the profile has no range, pcol no duration
 python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/d.json" markers >/dev/null

@@ -21,7 +21,8 @@
 #     profiler's numbers on the original file;
 #  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers;
 #  4. duration: pcol's duration of a Firefox profile is the length of the
-#     profiler's range of it (getTimeRangeIncludingAllThreads).
+#     profiler's range of it (getTimeRangeIncludingAllThreads), and the
+#     range survives Firefox -> pcol -> Firefox.
 #
 # Env: PCOL, BUILD, PCOL_TESTDATA, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1
 # fail, 77 skip.
@@ -132,11 +133,30 @@ d = json.load(open(sys.argv[1]))
 d["threads"][-1]["markers"]["phase"][0] = 7
 json.dump(d, open(sys.argv[2], "w"))
 PY
+# and their round trip Firefox -> pcol -> Firefox: the profiler loads the
+# export without an error, warning or upgrade, and its range is the
+# original's (the export writes it as meta.profilingStartTime/EndTime)
+rt=()
+for f in "${rfiles[@]}"; do
+  $PCOL unpack "$f" --to firefox -o "${f%.json}.rt.json.gz" 2>"$tmp/err" || echo "FAIL unpack $f: $(cat "$tmp/err")"
+  rt+=("${f%.json}.rt.json.gz")
+done
 node "$tmp/judge.cjs" "${rfiles[@]}" >"$tmp/ranges.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+node "$tmp/judge.cjs" "${rt[@]}" >"$tmp/ranges-rt.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
 k=0
 while IFS= read -r line; do
-  f=${rfiles[$k]} w=${rwant[$k]}
+  f=${rfiles[$k]} w=${rwant[$k]} back=$(sed -n "$((k + 1))p" "$tmp/ranges-rt.jsonl")
   k=$((k + 1))
+  if [ "$w" != none ] && ! python3 - "$line" "$back" <<'PY'; then
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+assert "error" not in b, "the profiler failed on the export: " + b["error"]
+assert not [w for w in b["warnings"] if not w.startswith("log: ")], "the profiler warned: %s" % b["warnings"]
+assert not b.get("upgradeInfo"), "the profiler upgraded the export: %s" % b["upgradeInfo"]
+assert a["range"] == b["range"], "the export's range %s, the original's %s" % (b["range"], a["range"])
+PY
+    echo "FAIL round trip of the range of $(basename "$f")"; fail=1
+  fi
   got=$($PCOL info "$f" --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["rows"][0]["duration_ns"])')
   if ! python3 - "$line" "$got" "$w" <<'PY'; then
 import json, sys

@@ -35,5 +35,11 @@ extern size_t pcol_firefox_col_bytes;
 /* meta of a Firefox source: meta.interval, ms (a double, as text); the
  * export writes it back as the interval (source_interval) */
 #define FIREFOX_META_INTERVAL_MS "firefox.interval_ms"
+/* meta of a Firefox source: the range the Firefox Profiler gives it
+ * (getTimeRangeIncludingAllThreads: its profiling range, else its threads'),
+ * ms since meta.startTime (doubles, as text; pprof.duration_nanos is its
+ * length); the export writes it back as meta.profilingStartTime/EndTime */
+#define FIREFOX_META_RANGE_START_MS "firefox.range_start_ms"
+#define FIREFOX_META_RANGE_END_MS "firefox.range_end_ms"
 
 #endif

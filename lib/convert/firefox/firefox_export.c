@@ -475,20 +475,26 @@ static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
  * a thread's last sample + interval, comes back: the import's duration),
  * an Rprof source's interval, else gap, the least positive gap between
  * the times of two consecutive selected rows. */
+/* Meta key of source s as a finite double (a Firefox source's ms), 0 when
+ * absent or not one. */
+static int meta_ms(fx *x, uint32_t s, const char *key, double *ms) {
+  pcol_str fi;
+  if (pcol_meta_get(x->f, s, key, &fi, NULL) != PCOL_OK || !fi.ptr || fi.len >= 32) return 0;
+  char t[32], *end;
+  memcpy(t, fi.ptr, fi.len);
+  t[fi.len] = 0;
+  *ms = strtod(t, &end);
+  return end != t && !*end && isfinite(*ms);
+}
+
 static int64_t source_interval(fx *x, uint32_t s, int64_t gap) {
   int64_t v;
   pcol_period pd; /* THE period rule (lib/core/period.c) */
   if (pcol_source_period(x->f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
       pd.has_unit && pcol_str_is(pd.unit, PCOL_UNIT_NANOSECONDS))
     return pd.period;
-  pcol_str fi;
-  if (pcol_meta_get(x->f, s, FIREFOX_META_INTERVAL_MS, &fi, NULL) == PCOL_OK && fi.ptr && fi.len < 32) {
-    char t[32], *end;
-    memcpy(t, fi.ptr, fi.len);
-    t[fi.len] = 0;
-    double ms = strtod(t, &end);
-    if (end != t && !*end && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
-  }
+  double ms;
+  if (meta_ms(x, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
   if (pcol_meta_get_i64(x->f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 &&
       v < INT64_MAX / 1000)
     return v * 1000;
@@ -1185,6 +1191,24 @@ static int export_body(fx *x, const pcol_select *sel) {
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
     if (e && (!x->has_start || e < x->start_ns)) x->start_ns = e, x->has_start = 1;
   }
+  /* the profiling range: the union of the selected sources' Firefox
+   * ranges, each moved by its start's offset, when each has one and no
+   * time range is selected (the samples then make the profiler's range) */
+  int has_range = !(sel && (sel->has_from || sel->has_to));
+  double r_lo = INFINITY, r_hi = -INFINITY;
+  for (uint32_t s = 1; s <= ns && has_range; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    int64_t e;
+    double a, b;
+    PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
+    double off = e && x->has_start ? (double)(e - x->start_ns) / 1e6 : 0;
+    has_range = meta_ms(x, s, FIREFOX_META_RANGE_START_MS, &a) && meta_ms(x, s, FIREFOX_META_RANGE_END_MS, &b) &&
+                a <= b;
+    if (has_range && a + off < r_lo) r_lo = a + off;
+    if (has_range && b + off > r_hi) r_hi = b + off;
+  }
+  /* (the profiler takes a profiling range whose end is not 0) */
+  has_range = has_range && r_lo <= r_hi && r_hi != 0;
   x->interval_ms = 1;
   PCOL_RETURN_NOT_OK(put(x, "{\"threads\":["));
   pcol_buf scratch = {0};
@@ -1202,6 +1226,8 @@ static int export_body(fx *x, const pcol_select *sel) {
   if (!rc) rc = put(x, b);
   if (!rc) rc = put(x, ",\"startTime\":");
   if (!rc) rc = put_num(x, x->has_start ? x->start_ns : 0, 6);
+  if (!rc && has_range && fprintf(x->out, ",\"profilingStartTime\":%.17g,\"profilingEndTime\":%.17g", r_lo, r_hi) < 0)
+    rc = io(x);
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"
                      "\"symbolicated\":true,\"pausedRanges\":[],\"markerSchema\":[],"

@@ -807,7 +807,8 @@ late:
  * both (the end not 0), else the union of the threads' ranges
  * (thread_range: samples, else markers; allocations); none when no thread
  * has one, or when the profiler would fail on a marker (r_bad).  The start
- * stays meta.startTime, which the sample times count from. */
+ * stays meta.startTime, which the sample times count from; the range itself
+ * goes in FIREFOX_META_RANGE_START_MS/END_MS (ms since it). */
 static int range_duration(ffi *x, pcol_jv meta) {
   pcol_jv ps = pcol_jt_get(T, meta, "profilingStartTime"), pe = pcol_jt_get(T, meta, "profilingEndTime");
   double lo = x->r_lo, hi = x->r_hi;
@@ -818,9 +819,14 @@ static int range_duration(ffi *x, pcol_jv meta) {
     return PCOL_OK; /* the profiler has no range */
   double d = (hi - lo) * 1e6;
   if (!(d >= 0 && d < 0x1p63)) return PCOL_OK; /* none, or not a length */
-  char v[24];
+  char v[32];
   snprintf(v, sizeof v, "%lld", (long long)llround(d));
-  return pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err);
+  PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err));
+  /* the range itself, for the export (meta.profilingStartTime/EndTime) */
+  snprintf(v, sizeof v, "%.17g", lo);
+  PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, FIREFOX_META_RANGE_START_MS, v, x->j.err));
+  snprintf(v, sizeof v, "%.17g", hi);
+  return pcol_b_meta_str(x->b, x->src, FIREFOX_META_RANGE_END_MS, v, x->j.err);
 }
 
 int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
