@@ -8,7 +8,10 @@
 # whole stack (names, lines, bytecode indexes, frame types), state, class
 # and byte values (jfr_judge.py): so the counts per event type and thread
 # and each leaf frame's self count are equal; `pcol top`'s names and flat
-# counts are the leaf frames' as `jfr print` names them.  With a JDK 25
+# counts are the leaf frames' as `jfr print` names them.  Threads renamed
+# between chunks (tests/interop/jfr/Rename.java, and gen_jfr.py --renames
+# where a chunk's pool lacks a thread) get the names `jfr print` of the
+# whole file gives them.  With a JDK 25
 # (PCOL_JAVA25_HOME, else /usr/lib/jvm/*-25*), a second recording with
 # jdk.CPUTimeSample on is judged by that JDK's jfr.  The same recording
 # gzip-compressed and read from standard input gives the same answer, and
@@ -57,6 +60,46 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" || bad "$1: pcol differs from jfr"
 }
 judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
+
+# ------------------------------------------------ threads renamed between chunks
+# tests/interop/jfr/Rename.java renames two threads between the chunks of
+# its recording (a second recording started and stopped rotates the chunk),
+# one of them waiting through the middle chunks: `jfr print` of the whole
+# file names each by the JDK reader's rule (a key of the previous chunk's
+# pool keeps that value) and the judge holds pcol's names to it, sample by
+# sample; the chunks alone (jfr disassemble) must show the new names, or
+# the recording did not test a rename.
+javac -d "$tmp" "$HERE/jfr/Rename.java" || bad "javac Rename.java"
+(cd "$tmp" && java -Xlog:jfr=warning "-XX:StartFlightRecording=filename=$tmp/rn.jfr,settings=profile" -cp "$tmp" Rename 600) \
+  >"$tmp/java-rn.log" 2>&1 || { cat "$tmp/java-rn.log"; bad "java Rename"; }
+mkdir -p "$tmp/rn"
+if jfr disassemble --max-chunks 1 --output "$tmp/rn" "$tmp/rn.jfr" >/dev/null; then
+  for f in "$tmp"/rn/*.jfr; do jfr print --json --events jdk.ExecutionSample "$f"; done >"$tmp/rn-chunks.json"
+  grep -q '"javaName": "beta"' "$tmp/rn-chunks.json" || bad "Rename: no chunk names a renamed thread (beta)"
+else
+  bad "jfr disassemble of the Rename recording"
+fi
+judge "threads renamed between chunks" "$tmp/rn.jfr" "$tmp/rn.jfr"
+# the same rule where a chunk's pool lacks a thread (the run of chunks that
+# keeps its first name ends there): tests/support/gen_jfr.py --renames, four
+# chunks; `jfr print`'s thread per event (javaName, else osName, as pcol
+# names threads) counted against pcol's thread_name
+python3 "$HERE/../support/gen_jfr.py" "$tmp/gr.jfr" --chunks 4 --samples 12 --renames
+jfr print --json --events jdk.ExecutionSample,jdk.ObjectAllocationSample "$tmp/gr.jfr" >"$tmp/gr.json" ||
+  bad "jfr print of gen_jfr.py --renames"
+"$PCOL" cat "$tmp/gr.jfr" --table all --format json >"$tmp/gr-pcol.json" || bad "pcol cat of gen_jfr.py --renames"
+python3 - "$tmp/gr.json" "$tmp/gr-pcol.json" <<'PY' || bad "gen_jfr.py --renames: pcol's thread names are not jfr print's"
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["recording"]["events"]
+def name(e):
+    t = e["values"].get("sampledThread") or e["values"].get("eventThread") or {}
+    return t.get("javaName") if t.get("javaName") is not None else t.get("osName")
+want = collections.Counter(name(e) for e in ev)
+got = collections.Counter(l["str"] for l in json.load(open(sys.argv[2]))["sample_labels"] if l["key"] == "thread_name")
+assert got == want, "pcol %s, jfr print %s" % (dict(got), dict(want))
+assert len(want) > 2, "jfr print names %s: no renamed thread" % dict(want)
+print("ok   gen_jfr.py --renames: thread names as jfr print's %s" % dict(want))
+PY
 
 # ------------------------------------------------ JDK 25: jdk.CPUTimeSample
 # when a JDK 25 or later is installed ($PCOL_JAVA25_HOME, else the first

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--repeat R]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--repeat R]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -14,6 +14,10 @@ matrix's input); --settings N adds N jdk.ActiveSetting events of
 jdk.ExecutionSample with distinct names (the importer keeps 1,024);
 --deep N makes the first stack trace N frames deep (the events referring to
 it are read without reading it again).
+--renames: the threads are renamed between chunks (chunk i > 0 names them
+main-i, worker-i), and the second thread is in no pool and no event of the
+second chunk (a run of chunks whose pools have its key ends there): the
+JDK's reader keeps a key's value of the previous chunk's pool.
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -21,6 +25,8 @@ import sys
 
 
 M1 = "--m1" in sys.argv  # the first thread's key is -1 (in its pool and in the events)
+RENAMES = "--renames" in sys.argv
+CHUNK = 0  # the chunk being written
 
 
 def th(k):
@@ -162,8 +168,14 @@ def event(c, body):
 def pools(c, deep=0):
     w = W(c).long(1).long(0).long(0).long(0).byte(0)
     p = []
-    p.append((10, [(th(1), W(c).utf8("main-os").long(4242).utf8("main").long(1)),
-                   (2, W(c).utf8("wörker", 4).long(4243).utf8(None).long(2))]))
+    if RENAMES and CHUNK:
+        threads = [(th(1), W(c).utf8("main-os-%d" % CHUNK).long(4242).utf8("main-%d" % CHUNK).long(1))]
+        if CHUNK != 1:
+            threads.append((2, W(c).utf8("worker-%d" % CHUNK).long(4243).utf8(None).long(2)))
+    else:
+        threads = [(th(1), W(c).utf8("main-os").long(4242).utf8("main").long(1)),
+                   (2, W(c).utf8("wörker", 4).long(4243).utf8(None).long(2))]
+    p.append((10, threads))
     syms = ["pkg/Main", "main", "([Ljava/lang/String;)V", "pkg/Work", "run", "()V", "[B"]
     p.append((11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(syms)]))
     p.append((4, [(1, W(c).utf8("from the string pool"))]))
@@ -197,10 +209,11 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
     evs = bytearray()
     for i in range(samples):
         t = start_ticks + 1000 * (samples - i)  # out of time order
+        tk = 1 if RENAMES and CHUNK == 1 else 1 + i % 2  # (--renames: the second chunk names thread 2 nowhere)
         if i % 3 == 2 and not exec_only:
-            e = W(c).long(102).long(t).long(th(1 + i % 2)).long(1 + i % 2).long(3).long(100 + i)
+            e = W(c).long(102).long(t).long(th(tk)).long(1 + i % 2).long(3).long(100 + i)
         else:
-            e = W(c).long(101).long(t).long(th(1 + i % 2)).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
+            e = W(c).long(101).long(t).long(th(tk)).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
             e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
             e.int(2).int(7).int(8)
         evs += event(c, e.b)
@@ -225,7 +238,12 @@ def main():
     x = "--exec-only" in a
     st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
     dp = int(a[a.index("--deep") + 1]) if "--deep" in a else 0
-    data = b"".join(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st, dp) for i in range(n))
+    global CHUNK
+    parts = []
+    for i in range(n):
+        CHUNK = i
+        parts.append(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st, dp))
+    data = b"".join(parts)
     # --repeat R: the chunks R times over (as `cat` joins recordings; the
     # memory bounds' big input, tests/bounds/t_stream_json.sh)
     r = int(a[a.index("--repeat") + 1]) if "--repeat" in a else 1

@@ -128,6 +128,12 @@ typedef struct jimp {
   size_t nft, capft;
   jthread *th;
   size_t nth, capth;
+  /* the previous chunk's thread pool: its keys and their threads (th
+   * index + 1), sorted by key; tprev_type its class's type id (keep_threads) */
+  struct tkey { uint64_t key; uint32_t th; } *tprev, *tnext;
+  size_t ntprev, ntnext, captprev, captnext;
+  uint64_t tprev_type;
+  int tprev_set;
   kmeta *meta;
   size_t nmeta, capmeta;
   uint64_t meta_dropped; /* past JFR_MAX_META */
@@ -349,6 +355,27 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
 }
 
 /* ------------------------------------------------------------ labels */
+static int tkey_cmp(const void *a, const void *b) {
+  uint64_t p = ((const struct tkey *)a)->key, q = ((const struct tkey *)b)->key;
+  return p < q ? -1 : p > q;
+}
+
+/* The thread the previous chunk's pool gave key (th index + 1), when
+ * class ci has the type id of that pool's class; 0 otherwise. */
+static uint32_t prev_thread(const jimp *x, const jchunk *k, uint32_t ci, uint64_t key) {
+  if (!x->tprev_set || !x->ntprev || k->cls[ci].id != x->tprev_type) return 0;
+  struct tkey want = {key, 0}, *hit = bsearch(&want, x->tprev, x->ntprev, sizeof *x->tprev, tkey_cmp);
+  return hit ? hit->th : 0;
+}
+
+/* A thread constant as `jfr print` reads it: the JDK's reader
+ * (jdk.jfr.internal.consumer.ChunkParser.fillConstantPools) gives a key of
+ * a chunk's pool that the previous chunk's pool of the same type had the
+ * value it had there (ConstantLookup.getPreviousResolved), without reading
+ * the new one.  So a thread renamed between chunks keeps the name of the
+ * first chunk of a run of chunks whose pools all have its key; a chunk
+ * whose pool lacks it ends the run.  (Other pools' keys name the same value
+ * in every chunk of a recording: methods, classes, symbols.) */
 static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   jv fv[JFR_MAX_FIELDS];
   jref e;
@@ -358,6 +385,11 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   int rc = pool_struct(x, k, t, USE_THREAD, fv, &e);
   if (rc <= 0) return rc;
   if (rc == 2) return *out = &x->th[memo(k, e, USE_THREAD) - 1], PCOL_OK;
+  uint32_t prev = prev_thread(x, k, t->cls, (uint64_t)t->i);
+  if (prev) {
+    memo_set(k, e, USE_THREAD, prev);
+    return *out = &x->th[prev - 1], PCOL_OK;
+  }
   jthread th = {0, 0, 0, 0, 0};
   if ((rc = text_of(x, k, fld(k, fv, t->cls, "javaName"), "", &s, &n)) < 0) return rc;
   if (rc == 0 && (rc = text_of(x, k, fld(k, fv, t->cls, "osName"), "", &s, &n)) < 0) return rc;
@@ -369,6 +401,46 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   x->th[x->nth++] = th;
   memo_set(k, e, USE_THREAD, (uint32_t)x->nth);
   *out = &x->th[x->nth - 1];
+  return PCOL_OK;
+}
+
+/* After chunk k: its thread pool (every key with a value, whether events
+ * named it or not) as the previous one for the next chunk (thread_of). */
+static int keep_threads(jimp *x, jchunk *k) {
+  uint32_t ci = jfr_class_by_name(k, "java.lang.Thread");
+  x->ntnext = 0;
+  int rc = PCOL_OK;
+  if (ci != UINT32_MAX && k->cls[ci].nent) {
+    jclass *c = &k->cls[ci];
+    /* slot i of the map (i < cap), then key -1L (entry 0) */
+    for (size_t i = 0; i <= c->pool.cap && !rc; i++) {
+      uint64_t key;
+      uint32_t idx;
+      if (i < c->pool.cap) {
+        if (!c->pool.k || !c->pool.k[i]) continue;
+        key = c->pool.k[i] - 1, idx = c->pool.v[i] + 1;
+      } else {
+        key = UINT64_MAX, idx = 0;
+      }
+      if (idx >= c->nent || c->ent[idx].off == UINT64_MAX) continue;
+      jv v = {JV_CP, (int64_t)key, 0, 0, ci};
+      const jthread *th;
+      if ((rc = thread_of(x, k, &v, &th)) || !th) continue;
+      if (PCOL_GROW(x->tnext, x->ntnext, x->captnext)) return oom(x);
+      x->tnext[x->ntnext].key = key;
+      x->tnext[x->ntnext++].th = (uint32_t)(th - x->th) + 1;
+    }
+  }
+  if (rc) return rc;
+  if (x->ntnext > 1) qsort(x->tnext, x->ntnext, sizeof *x->tnext, tkey_cmp);
+  struct tkey *sw = x->tprev;
+  size_t cap = x->captnext;
+  x->tprev = x->tnext, x->ntprev = x->ntnext;
+  x->tnext = sw, x->ntnext = 0;
+  /* (the arrays trade places: tnext's capacity is the old tprev's) */
+  x->captnext = x->captprev, x->captprev = cap;
+  x->tprev_set = ci != UINT32_MAX;
+  x->tprev_type = x->tprev_set ? k->cls[ci].id : 0;
   return PCOL_OK;
 }
 
@@ -858,6 +930,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
     rc = jfr_chunk_read(&x.r, &k);
     if (!rc) chunk_clock(&x, &k);
     if (!rc) rc = read_events(&x, &k);
+    if (!rc) rc = keep_threads(&x, &k);
     j.at += k.size;
     jfr_chunk_free(&k);
   }
@@ -869,6 +942,8 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   pcol_rowsort_free(x.rows);
   free(x.ft);
   free(x.th);
+  free(x.tprev);
+  free(x.tnext);
   free(x.meta);
   free(x.lines);
   free(x.locs);
