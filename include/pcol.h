@@ -1203,10 +1203,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_mean_divisor(pcol_file *f, const pcol_s
 #define PCOL_MEAN_TYPE_MAX 256
 PCOL_API pcol_str pcol_mean_type(pcol_str type, char *buf);
 /* pprof -mean's total of a view that keeps its sums (-list prints its lines'
- * sums beside the mean total): *total, a view's total over sel, divided by
- * the signed sum of value div over the same samples (the kept ones under
- * sel->relative; Go's integer division, a sum of 0 leaves it). */
+ * sums beside the mean total): *total, a view's total of value v over sel,
+ * divided by the signed sum of value div over the same samples (the kept
+ * ones under sel->relative; under pcol_open_diff_base's PCOL_BASE_DIFF,
+ * when the total is the base's, the base's samples alone, so the divisor
+ * is the base's count below 0, as pprof's computeTotal; Go's integer
+ * division, a sum of 0 leaves it). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel,
+                                                    const pcol_value_sel *v,
                                                     const pcol_value_sel *div, pcol_sum *total,
                                                     pcol_error *err);
 /* go tool pprof -mean: t (a result of pcol_top_compute, _cut or _shown

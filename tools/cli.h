@@ -167,13 +167,12 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"relative-percentages", 0, 0, "shares (and cutoffs) of the total the filters keep, not of the " \
                                  "whole selection (pprof -relative_percentages)"}
 /* --mean (pprof's -mean): numbers per count (pcol_top_mean); cli_mean
- * makes them, cli_mean_refused says why a command line cannot have them
- * (a base subtracted: pprof divides by counts that cancel) */
+ * makes them (with --base/--diff-base too, as pprof: differences over
+ * counts that may cancel, a count of 0 leaving the sum) */
 #define CLI_OPT_MEAN                                                            \
   {"mean", 0, 0, "each number divided by its count, pprof's first value type (allocated bytes per " \
                  "allocation, delay per contention; of sources without one, as Rprof, the samples): " \
                  "pprof -mean; with --value delay, -mean_delay"}
-int cli_mean_refused(const cli_command *cmd, const cli_args *a);
 /* --drop-negative (pprof's -drop_negative): top's, peek's, tree's and graph's */
 #define CLI_OPT_DROP_NEGATIVE                                                   \
   {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what " \

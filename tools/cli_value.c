@@ -161,14 +161,6 @@ void cli_lacking_done(const cli_lacking *l) {
             (unsigned long long)(l->n - WARN_MISSING));
 }
 
-int cli_mean_refused(const cli_command *cmd, const cli_args *a) {
-  if (cli_get(cmd, a, "base") || cli_get(cmd, a, "diff-base"))
-    return cli_usage_error(cmd->name, "--mean with --base/--diff-base would divide by counts that "
-                           "cancel (pprof prints ratios of the differences): compare the means of "
-                           "each profile instead");
-  return 0;
-}
-
 void cli_mean_type(pcol_str *type, char *type_buf) { *type = pcol_mean_type(*type, type_buf); }
 
 int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,

@@ -884,7 +884,6 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
-  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   o.drop_negative = cli_flag(cmd, a, "drop-negative");
 
   pcol_error err = {0};

@@ -101,7 +101,6 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
-  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;
@@ -123,7 +122,7 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
    * (source.go printSource: fn.Flat, fn.Cum, rpt.total) */
   pcol_value_sel div;
   if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
-    rc = pcol_mean_total(f, &sel, &div, &l.total, &err);
+    rc = pcol_mean_total(f, &sel, &v, &div, &l.total, &err);
   int nomatch = !rc && l.nblocks == 0;
   if (!rc && !nomatch) {
     if (fmt == OUT_TEXT) {

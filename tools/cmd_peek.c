@@ -67,7 +67,6 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
-  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   int drop_neg = cli_flag(cmd, a, "drop-negative");
   pcol_error err = {0};
   pcol_file *f = NULL;

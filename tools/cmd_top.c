@@ -121,7 +121,6 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   int drop_neg = cli_flag(cmd, a, "drop-negative");
   if (mean && by_label)
     return cli_usage_error(cmd->name, "--mean divides a function's value by its count: not with --by label:KEY");
-  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   int rc = by_label || mean || drop_neg
                ? PCOL_OK
                : cli_top_many(cmd, a, a->pos, a->npos, &sel, by, fraction, sort, limit, &t,

@@ -188,7 +188,6 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
-  if (mean && cli_mean_refused(cmd, a)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;
   pcol_value_sel v;

@@ -616,7 +616,7 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
     }
     if (!rc && gbuild_run(&b, ds, kept, own, nokey, touched)) rc = pcol_oom(err);
   }
-  if (!rc) rc = pcol_q_mean_div_sum(f, sel, o->mean_div, &dsum, err);
+  if (!rc) rc = pcol_q_mean_div_sum(f, sel, &out->top.value, o->mean_div, &dsum, err);
   if (!rc) {
     out->shown = 0;
     for (size_t i = 0; i < out->nnodes; i++) {

@@ -19,35 +19,67 @@
 #include <string.h>
 
 typedef struct div_total {
-  pcol_view st;
+  pcol_view st, src, ls;
   int relative;
+  const uint8_t *src_ok, *ls_ok; /* -diff_base: the base's samples alone */
+  uint64_t nsrc, nls;
   pcol_sum sum;
 } div_total;
 
 /* a sample of the total: every selected one, or with -relative_percentages
- * those the filters keep (weights.c sample_adds: not one without stack) */
+ * those the filters keep (weights.c sample_adds: not one without stack);
+ * under -diff_base the base's (pprof's Sample.DiffBaseSample) */
 static int add_div(void *p, uint64_t row, int64_t value) {
   div_total *d = p;
   if (d->relative && pcol_view_u32(&d->st, row) == 0) return PCOL_OK;
+  if (d->src_ok) {
+    uint32_t s = pcol_view_u32(&d->src, row), ls = pcol_view_u32(&d->ls, row);
+    if (s > d->nsrc || !d->src_ok[s] || ls > d->nls || !d->ls_ok[ls]) return PCOL_OK;
+  }
   d->sum += value;
   return PCOL_OK;
 }
 
 static pcol_sum quot(pcol_sum v, pcol_sum d) { return d ? v / d : v; }
 
-int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
-                        pcol_sum *sum, pcol_error *err) {
-  div_total dt = {{0}, sel && sel->relative, 0};
+/* pprof's computeTotal: with -diff_base, when the |values| of v over the
+ * base's samples add up to more than 0 the total is theirs (weights.c
+ * diff_base_total) and its divisor the sum of div over the same samples,
+ * the base's counts: below 0, as the base is subtracted */
+int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        const pcol_value_sel *div, pcol_sum *sum, pcol_error *err) {
+  div_total dt;
+  memset(&dt, 0, sizeof dt);
+  dt.relative = sel && sel->relative;
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
-  static const int need[] = {PCOL_C_S_STACK};
-  int lazy, rc = PCOL_OK;
+  int need[3] = {PCOL_C_S_STACK, PCOL_C_S_SOURCE, PCOL_C_S_LABELSET};
+  int lazy, rc = PCOL_OK, nneed = dt.relative ? 1 : 0;
+  uint8_t *src_ok = NULL, *ls_ok = NULL;
+  const uint8_t *kinds = NULL;
   if (dt.relative) rc = pcol_filter_build(f, sel, &flt, err);
-  if (!rc && dt.relative) rc = pcol_select_need_view(f, sel, need[0], &dt.st, &lazy, err);
+  if (!rc && v) rc = pcol_q_base_kinds(f, &kinds, err);
+  if (!rc && kinds && (kinds[0] & 1)) {
+    int found = 0, labelled = 0;
+    pcol_sum t = 0;
+    rc = pcol_q_base_total(f, sel, dt.relative && flt.active ? &flt : NULL, v, &found, &t, err);
+    if (!rc && found) rc = pcol_q_diff_base_marks(f, &src_ok, &ls_ok, &labelled, err);
+    if (!rc && src_ok) {
+      dt.src_ok = src_ok, dt.ls_ok = ls_ok;
+      dt.nsrc = pcol_rows(f, PCOL_T_SOURCES), dt.nls = pcol_rows(f, PCOL_T_LABELSETS);
+      if (dt.relative) nneed = 3;
+      else need[0] = PCOL_C_S_SOURCE, need[1] = PCOL_C_S_LABELSET, nneed = 2;
+    }
+  }
+  if (!rc && dt.relative) rc = pcol_select_need_view(f, sel, PCOL_C_S_STACK, &dt.st, &lazy, err);
+  if (!rc && dt.src_ok) rc = pcol_select_need_view(f, sel, PCOL_C_S_SOURCE, &dt.src, &lazy, err);
+  if (!rc && dt.src_ok) rc = pcol_select_need_view(f, sel, PCOL_C_S_LABELSET, &dt.ls, &lazy, err);
   if (!rc)
-    rc = pcol_q_values_iter_need(f, sel, dt.relative && flt.active ? &flt : NULL, div, need,
-                                 dt.relative ? 1 : 0, add_div, &dt, err);
+    rc = pcol_q_values_iter_need(f, sel, dt.relative && flt.active ? &flt : NULL, div, need, nneed,
+                                 add_div, &dt, err);
   pcol_filter_free(&flt);
+  free(src_ok);
+  free(ls_ok);
   *sum = dt.sum;
   return rc;
 }
@@ -89,11 +121,11 @@ pcol_str pcol_mean_type(pcol_str type, char *buf) {
   return (pcol_str){buf, n > 0 ? (size_t)n : 0};
 }
 
-pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
-                            pcol_sum *total, pcol_error *err) {
-  if (!f || !div || !total) return pcol_error_set(err, PCOL_EINVAL, "pcol_mean_total: NULL argument");
+pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                            const pcol_value_sel *div, pcol_sum *total, pcol_error *err) {
+  if (!f || !v || !div || !total) return pcol_error_set(err, PCOL_EINVAL, "pcol_mean_total: NULL argument");
   pcol_sum d = 0;
-  PCOL_RETURN_NOT_OK(pcol_q_mean_div_sum(f, sel, div, &d, err));
+  PCOL_RETURN_NOT_OK(pcol_q_mean_div_sum(f, sel, v, div, &d, err));
   *total = quot(*total, d);
   return PCOL_OK;
 }
@@ -120,7 +152,7 @@ pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value
   pcol_top_free(&d);
   /* the divisor's total, signed, over the samples t->total adds up */
   pcol_sum dsum = 0;
-  if (!rc) rc = pcol_q_mean_div_sum(f, sel, div, &dsum, err);
+  if (!rc) rc = pcol_q_mean_div_sum(f, sel, &t->value, div, &dsum, err);
   if (!rc) {
     for (size_t i = 0; i < t->nrows; i++) {
       pcol_top_row *r = &t->rows[i];

@@ -396,10 +396,11 @@ int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames);
 int pcol_q_top_keys_only(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                          pcol_by by, int objnames, pcol_top *out, pcol_error *err);
 /* -mean's divisor of the total (mean.c): the signed sum of value div over
- * the samples a view's total adds up (the kept ones under
- * -relative_percentages); and pprof's v / d (d 0: v). */
-int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
-                        pcol_sum *sum, pcol_error *err);
+ * the samples a view's total of value v adds up (the kept ones under
+ * -relative_percentages; under -diff_base the base's alone when v's total
+ * is the base's, as pprof's computeTotal); and pprof's v / d (d 0: v). */
+int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        const pcol_value_sel *div, pcol_sum *sum, pcol_error *err);
 pcol_sum pcol_q_mean_quot(pcol_sum v, pcol_sum d);
 /* pprof's -drop_negative test of a node (graph.go isNegative): flat below
  * 0, or 0 with cum below 0.  top, peek, tree, the graphs and list use it. */
@@ -500,6 +501,12 @@ int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *f
 /* Which sources of f hold a subtracted base: *kinds[s] 1 -diff_base, 2
  * -base, [0] the kinds any source has (kept on f, not to be freed). */
 int pcol_q_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
+/* -diff_base's samples (pprof's Sample.DiffBaseSample): src_ok[s] for the
+ * sources that hold a -diff_base, ls_ok[ls] for the label sets that carry
+ * PCOL_DIFF_BASE_KEY = "true" (*labelled 1 when one does); a sample is
+ * the base's when both are set.  free() both. */
+int pcol_q_diff_base_marks(pcol_file *f, uint8_t **src_ok, uint8_t **ls_ok, int *labelled,
+                           pcol_error *err);
 /* A numeric label's name as pprof's measurement.ScaledLabel(v, from, to)
  * makes it (tags, tag frames, top --by label): pcol_unit_label, but "raw"
  * is a unit pprof does not know (units.c).  to NULL: "minimum". */

@@ -778,11 +778,9 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
     *found = 1;
     return grouped_total(f, sel, kept, v, NULL, NULL, total, err);
   }
-  uint8_t *ls_ok = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1), *src_ok = calloc(nsrc + 1, 1);
+  uint8_t *ls_ok = NULL, *src_ok = NULL;
   int labelled = 0;
-  if (!ls_ok || !src_ok) rc = pcol_oom(err);
-  for (uint64_t s = 1; !rc && s <= nsrc; s++) src_ok[s] = kind[s] & 1;
-  if (!rc) rc = diff_base_sets(f, ls_ok, &labelled, err);
+  rc = pcol_q_diff_base_marks(f, &src_ok, &ls_ok, &labelled, err);
   pcol_sum t = 0;
   if (!rc && labelled) rc = grouped_total(f, sel, kept, v, src_ok, ls_ok, &t, err);
   if (!rc && t > 0) { /* pprof: the base's total when it is more than 0 */
@@ -792,6 +790,27 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
   free(ls_ok);
   free(src_ok);
   return rc;
+}
+
+int pcol_q_diff_base_marks(pcol_file *f, uint8_t **src_ok, uint8_t **ls_ok, int *labelled,
+                           pcol_error *err) {
+  const uint8_t *kind = NULL;
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  *labelled = 0;
+  *src_ok = *ls_ok = NULL;
+  PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
+  uint8_t *so = calloc(nsrc + 1, 1), *lo = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1);
+  int rc = so && lo ? PCOL_OK : pcol_oom(err);
+  for (uint64_t s = 1; !rc && s <= nsrc; s++) so[s] = kind[s] & 1;
+  if (!rc) rc = diff_base_sets(f, lo, labelled, err);
+  if (rc) {
+    free(so);
+    free(lo);
+    return rc;
+  }
+  *src_ok = so;
+  *ls_ok = lo;
+  return PCOL_OK;
 }
 
 int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,

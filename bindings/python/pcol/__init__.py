@@ -440,10 +440,7 @@ class File:
 
     # -- the CLI's views (pcol top, peek, list, tags, traces, diff, fold)
     def _mean(self, mean):
-        if mean and self._based:
-            raise ValueError("mean with a base would divide by counts that cancel (pprof prints "
-                             "ratios of the differences): compare the means of each profile instead")
-        return bool(mean)
+        return bool(mean)  # with a base too: pprof -mean -base divides the differences
 
     def top(self, by="function", value=None, *, sort="flat", node_fraction=0.0, limit=None,
             mean=False, drop_negative=False, **select):

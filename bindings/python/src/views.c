@@ -392,7 +392,7 @@ PyObject *pcol_py_list(Handle *h, PyObject *args) {
   if (!rc && mean) { /* pprof -mean -list: the lines' sums, the mean total (cmd_list.c) */
     pcol_value_sel div;
     rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
-    if (!rc) rc = pcol_mean_total(h->f, &sel.sel, &div, &l.total, &err);
+    if (!rc) rc = pcol_mean_total(h->f, &sel.sel, &l.value, &div, &l.total, &err);
   }
   Py_END_ALLOW_THREADS
   PyObject *cols[NCOLS_MAX], *res = NULL, *errs = NULL;

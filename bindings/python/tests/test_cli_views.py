@@ -410,8 +410,8 @@ def test_base_equal_pcol():
 
 
 def test_normalize_mean_drop_negative_equal_pcol():
-    """normalize=True (pprof -normalize) with base/diff_base; mean with a
-    base and normalize without one refused, as the CLI refuses them"""
+    """normalize=True (pprof -normalize) with base/diff_base, also with
+    mean; normalize without a base refused, as the CLI refuses it"""
     a = os.path.join(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
     b = os.path.join(TESTDATA, "pprof", "go-heap-delta-negative-values.pb.gz")
     if not (os.path.isfile(a) and os.path.isfile(b)):
@@ -424,8 +424,7 @@ def test_normalize_mean_drop_negative_equal_pcol():
             n += check("top", a, [a, opt, b, "--normalize", "--drop-negative", "-n", "20"],
                        attempt(f.top, drop_negative=True, limit=20), pct=pct)
             n += check("traces", a, [a, opt, b, "--normalize", "-n", "50"], attempt(f.traces, limit=50))
-            with pytest.raises(ValueError):
-                f.top(mean=True)
+            n += check("top", a, [a, opt, b, "--normalize", "--mean"], attempt(f.top, mean=True), pct=pct)
     with pcol.open(b) as f:  # values below 0: -drop_negative leaves them out
         for v in ("inuse_space", "alloc_space"):
             n += check("top", b, [b, "--value", v, "--drop-negative"],
@@ -440,7 +439,7 @@ def test_normalize_mean_drop_negative_equal_pcol():
                        attempt(f.tree, value=v, drop_negative=True, mean=True), pct=("pct",))
             n += check("list", b, [b, "parquet", "--value", v, "--drop-negative"],
                        attempt(f.list, "parquet", value=v, drop_negative=True))
-    assert n == 20
+    assert n == 22
     with pytest.raises(ValueError):
         pcol.open(a, normalize=True)
     with pcol.open(a) as f, pytest.raises(ValueError):

@@ -52,17 +52,9 @@
   q
 }
 
-# pprof -mean (the CLI's --mean): TRUE or FALSE, refused with a base (the
-# view's ... arguments) before anything else is read, as tools/cli_value.c
-# cli_mean_refused refuses it
-.mean <- function(mean, ...) {
-  if (!isTRUE(mean)) return(FALSE)
-  a <- list(...)
-  if (!is.null(a[["base"]]) || !is.null(a[["diff_base"]]))
-    stop("mean with base/diff_base would divide by counts that cancel (pprof prints ratios of the ",
-         "differences): compare the means of each profile instead", call. = FALSE)
-  TRUE
-}
+# pprof -mean (the CLI's --mean): TRUE or FALSE (with a base too, as pprof
+# -mean -base: the differences over the counts' differences)
+.mean <- function(mean, ...) isTRUE(mean)
 
 .str1 <- function(x, what, null_ok = TRUE) {
   if (is.null(x) && null_ok) return(NULL)

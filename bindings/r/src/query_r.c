@@ -168,7 +168,7 @@ static SEXP named_list(const char *const *names, int n) {
  * the rows shown) or pcol_top_compute_shown; drop_negative (pprof
  * -drop_negative): the rows below 0 dropped before the cut
  * (pcol_top_drop_negative); mean (pprof -mean): the rows kept in means
- * (pcol_top_mean; R refuses it by label and with a base, as the CLI). */
+ * (pcol_top_mean; R refuses it by label, as the CLI). */
 SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_, SEXP limit_, SEXP mean_,
              SEXP drop_negative) {
   pcol_file *f = file_of(file);
@@ -426,7 +426,7 @@ SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_p
    * fn.Flat, fn.Cum, rpt.total), the type as it is (cmd_list) */
   pcol_value_sel div;
   if (!rc && Rf_asLogical(mean) == TRUE && !(rc = pcol_mean_divisor(f, &s, &div, &err)))
-    rc = pcol_mean_total(f, &s, &div, &o->list.total, &err);
+    rc = pcol_mean_total(f, &s, &o->list.value, &div, &o->list.total, &err);
   if (rc) pcol_stop(path, &err, rc);
   if (o->list.nblocks == 0) Rf_errorcall(R_NilValue, "%s: no matches found for regexp: %s", path ? path : "", re);
   size_t n = 0;
