@@ -2142,6 +2142,18 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
                                                          const char *leaf_keys, const char *unit,
                                                          pcol_file **out, pcol_error *err);
 
+/* pcol_open_tag_frames of the two sides of a comparison (pcol diff, a
+ * differential flame graph): *fout of f, *gout of g, the same keys.  A key
+ * is ENOTFOUND only when neither f nor g has it: one side without it gets
+ * that key's no-name frame ("<unknown>") on every sample, as go tool pprof
+ * -diff_base, which merges both before it adds the frames.  On failure
+ * both outputs are NULL. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g,
+                                                              const char *root_keys,
+                                                              const char *leaf_keys,
+                                                              const char *unit, pcol_file **fout,
+                                                              pcol_file **gout, pcol_error *err);
+
 /* go tool pprof -base / -diff_base: *out (pcol_close frees it) is f and
  * `base` together in memory, base's values times -1 (INT64_MIN becomes
  * INT64_MAX), so every view shows f minus base.  diff (-diff_base): base's

@@ -346,6 +346,14 @@ pcol_format cli_input_format(const char *path);
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
              const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
              pcol_error *err);
+/* cli_load of the two sides of a comparison (diff, flame --diff): the
+ * union of args0 (f[0]) and the one input `other` (f[1]; f, v, label: two
+ * each), --tagroot/--tagleaf's frames added to both at once: a key need be
+ * on one side only, as pprof -diff_base merges them before it adds the
+ * frames.  On failure both are closed (NULL). */
+int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *args0, int n0,
+                  const char *other, const pcol_select *sel, pcol_file **f, pcol_value_sel *v,
+                  const char **label, pcol_error *err);
 
 /* --------------------------------------------------------- cli_value.c */
 /* Warns on stderr (cli_value.c), naming each selected source that lacks the value v

@@ -169,8 +169,21 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   pcol_select sel; /* the filters, the same on both sides */
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   /* each side one argument: a file, or a directory or glob whose union it is */
-  int rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
-  if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
+  int rc;
+  if (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf")) {
+    /* the frames of both sides at once: a key on one side will do */
+    pcol_file *fs[2];
+    pcol_value_sel vs[2];
+    const char *labels[2];
+    rc = cli_load_pair(cmd, a, &a->pos[0], 1, a->pos[1], &sel, fs, vs, labels, &err);
+    fb = fs[0];
+    fn = fs[1];
+    if (!rc && (rc = pcol_top_compute(fb, &sel, &vs[0], by, &tb, &err))) pcol_error_prefix(&err, labels[0]);
+    if (!rc && (rc = pcol_top_compute(fn, &sel, &vs[1], by, &tn, &err))) pcol_error_prefix(&err, labels[1]);
+  } else {
+    rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
+    if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
+  }
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   size_t dropped = 0;

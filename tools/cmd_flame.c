@@ -81,11 +81,21 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   int quiet = 0; /* the error was the budget's: cli_budget_end prints it */
   pcol_value_sel v;
   const char *path, *blabel;
-  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+  int rc, pair = base_path && (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf"));
+  pcol_value_sel vb;
+  if (pair) { /* the label frames of both at once: a key on one side will do */
+    const char *labels[2];
+    pcol_file *fs[2];
+    pcol_value_sel vs[2];
+    rc = cli_load_pair(cmd, a, a->pos, a->npos, base_path, &sel, fs, vs, labels, &err);
+    f = fs[0], fb = fs[1], v = vs[0], vb = vs[1], path = labels[0], blabel = labels[1];
+  } else {
+    rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+  }
   if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, path);
   if (!rc && base_path) {
-    rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &v, &blabel, &err);
-    if (!rc && (rc = pcol_ftree_build(fb, &sel, &v, &tb, &err))) pcol_error_prefix(&err, blabel);
+    if (!pair) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &vb, &blabel, &err);
+    if (!rc && (rc = pcol_ftree_build(fb, &sel, &vb, &tb, &err))) pcol_error_prefix(&err, blabel);
     if (!rc) rc = pcol_value_compatible(&tb.value, &t.value, &err);
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }

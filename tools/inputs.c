@@ -334,6 +334,18 @@ static void debug_inputs(const cli_command *cmd, size_t used, const cli_inputs *
   else fprintf(stderr, "%s\n", threads ? ", each on its own" : "");
 }
 
+/* Set while a comparison opens its two sides: cli_open_args leaves
+ * --tagroot/--tagleaf to tag_frames_pair. */
+static int cli_tag_frames_later;
+
+/* --tagroot's numbers named in the view's --unit, as pprof's frames in
+ * -unit's (driver.go: addLabelNodes(..., cfg.Unit)); auto is pprof's
+ * minimum (NULL) */
+static const char *tag_unit(const cli_command *cmd, const cli_args *a) {
+  const char *unit = cli_get(cmd, a, "unit");
+  return unit && strcmp(unit, "auto") ? unit : NULL;
+}
+
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                  const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
@@ -422,12 +434,9 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     *f = u;
   }
   const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
-  if (!rc && (root || leaf)) { /* pprof -tagroot/-tagleaf: the profile with those frames */
+  if (!rc && (root || leaf) && !cli_tag_frames_later) { /* pprof -tagroot/-tagleaf: the profile with those frames */
     pcol_file *tf = NULL;
-    /* numbers named in the view's --unit, as pprof's frames in -unit's
-     * (driver.go: addLabelNodes(..., cfg.Unit)); auto is pprof's minimum */
-    const char *unit = cli_get(cmd, a, "unit");
-    rc = pcol_open_tag_frames(*f, root, leaf, unit && strcmp(unit, "auto") ? unit : NULL, &tf, err);
+    rc = pcol_open_tag_frames(*f, root, leaf, tag_unit(cmd, a), &tf, err);
     cli_loaded.tagroot = root;
     cli_loaded.tagleaf = leaf;
     pcol_close(*f);
@@ -436,6 +445,25 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   }
   inputs_free(&in);
   return rc;
+}
+
+/* The two sides of a comparison with --tagroot/--tagleaf's frames, each
+ * replaced in place (pcol_open_tag_frames_pair: a key need be on one side
+ * only, as pprof -diff_base merges them first).  No option: nothing done. */
+static int tag_frames_pair(const cli_command *cmd, const cli_args *a, pcol_file **f, pcol_file **g,
+                           pcol_error *err) {
+  const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
+  if (!root && !leaf) return PCOL_OK;
+  pcol_file *tf = NULL, *tg = NULL;
+  int rc = pcol_open_tag_frames_pair(*f, *g, root, leaf, tag_unit(cmd, a), &tf, &tg, err);
+  cli_loaded.tagroot = root;
+  cli_loaded.tagleaf = leaf;
+  if (rc) return rc;
+  pcol_close(*f);
+  pcol_close(*g);
+  *f = tf;
+  *g = tg;
+  return PCOL_OK;
 }
 
 int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_file **f) {
@@ -487,6 +515,31 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   }
   cli_warn_value(cmd, *f, sel, v, cli_get(cmd, a, "value") != NULL, *label);
   return PCOL_OK;
+}
+
+int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *args0, int n0,
+                  const char *base, const pcol_select *sel, pcol_file **f, pcol_value_sel *v,
+                  const char **label, pcol_error *err) {
+  f[0] = f[1] = NULL;
+  cli_tag_frames_later = 1;
+  int rc = cli_open_args(cmd, a, args0, n0, sel, &f[0], &label[0], err);
+  if (!rc) rc = cli_open_args(cmd, a, &base, 1, sel, &f[1], &label[1], err);
+  cli_tag_frames_later = 0;
+  if (!rc && (rc = tag_frames_pair(cmd, a, &f[0], &f[1], err))) pcol_error_prefix(err, label[0]);
+  for (int i = 0; i < 2 && !rc; i++) {
+    warn_label_units(cmd, f[i], label[i]);
+    if ((rc = pcol_value_resolve(f[i], sel, cli_get(cmd, a, "value"), &v[i], err)))
+      pcol_error_prefix(err, label[i]);
+    else
+      cli_warn_value(cmd, f[i], sel, &v[i], cli_get(cmd, a, "value") != NULL, label[i]);
+  }
+  if (rc) {
+    for (int i = 0; i < 2; i++) {
+      pcol_close(f[i]);
+      f[i] = NULL;
+    }
+  }
+  return rc;
 }
 
 int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {

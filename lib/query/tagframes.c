@@ -140,6 +140,68 @@ int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file *
   return PCOL_OK;
 }
 
+/* The keys of root_keys and leaf_keys, checked: none at all, too many or
+ * one too long is EINVAL; with f2, a key neither f nor f2 has (of f alone
+ * when f2 is NULL) is f's ENOTFOUND, naming f's keys. */
+static int keys_check(tagf *t, pcol_file *f, pcol_file *f2, const char *root_keys,
+                      const char *leaf_keys, pcol_error *err) {
+  int rc = split_keys(t, 0, root_keys, err);
+  if (!rc) rc = split_keys(t, 1, leaf_keys, err);
+  if (!rc && !t->nkey[0] && !t->nkey[1])
+    rc = pcol_error_set(err, PCOL_EINVAL, "--tagroot/--tagleaf: no label key given");
+  for (int w = 0; w < 2 && !rc; w++) /* a key no label has is an error, as everywhere */
+    for (size_t i = 0; i < t->nkey[w] && !rc; i++) {
+      char k[256];
+      const char *what = w ? "tagleaf" : "tagroot";
+      if (t->klen[w][i] >= sizeof k) {
+        rc = pcol_error_set(err, PCOL_EINVAL, "--%s: a key of %zu bytes", what, t->klen[w][i]);
+        break;
+      }
+      memcpy(k, t->key[w][i], t->klen[w][i]);
+      k[t->klen[w][i]] = 0;
+      rc = pcol_label_key_check(f, what, k, err);
+      if (rc == PCOL_ENOTFOUND && f2) { /* the other side's will do */
+        pcol_error e2 = {0};
+        int rc2 = pcol_label_key_check(f2, what, k, &e2);
+        if (rc2 != PCOL_ENOTFOUND) {
+          rc = rc2;
+          *err = e2;
+        } else {
+          size_t n = strlen(err->message);
+          snprintf(err->message + n, sizeof err->message - n, "; nor has the other profile");
+        }
+      }
+    }
+  return rc;
+}
+
+/* f's copy with the frames of t's keys (checked) */
+static int tag_frames(tagf *t, pcol_file *f, pcol_file **out, pcol_error *err) {
+  pcol_builder *b = NULL;
+  int rc = PCOL_OK;
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  size_t per = t->nkey[0] + t->nkey[1];
+  if (!rc) rc = pcol_q_labelcols_open(f, &t->lc, err);
+  if (!rc && (nls >= SIZE_MAX / (TAGF_MAX_KEYS * 2 * sizeof *t->ids) ||
+              !(t->ids = calloc((size_t)nls + 1, (per ? per : 1) * sizeof *t->ids)) || !(t->made = calloc((size_t)nls + 1, 1))))
+    rc = pcol_oom(err);
+  if (!rc) rc = pcol_builder_new(&b, err);
+  for (int w = 0; w < 2 && !rc; w++)
+    for (size_t i = 0; i < t->nkey[w] && !rc; i++)
+      rc = pcol_b_string(b, t->key[w][i], t->klen[w][i], &t->key_sid[w][i], err);
+  pcol_b_copy cp = {.frames = {t, of_labelset}};
+  if (!rc) rc = pcol_b_add_file_copy(b, f, &cp, err);
+  rc = pcol_q_open_built(b, rc, f->input_bytes, out, err);
+  /* the label frames take no fake mapping (pprof's fetch gave it to the
+   * locations it read; tagroot.go makes these without a Mapping), nor do
+   * those made late in f (pcol_filter_loc_mapping) */
+  if (!rc) (*out)->late_locs = f->late_locs ? f->late_locs : t->first_loc;
+  free(t->ids);
+  free(t->made);
+  pcol_buf_free(&t->name);
+  return rc;
+}
+
 int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_keys, const char *unit,
                          pcol_file **out, pcol_error *err) {
   *out = NULL;
@@ -147,41 +209,30 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
   memset(&t, 0, sizeof t);
   t.f = f;
   t.unit = unit;
-  pcol_builder *b = NULL;
-  int rc = split_keys(&t, 0, root_keys, err);
-  if (!rc) rc = split_keys(&t, 1, leaf_keys, err);
-  if (!rc && !t.nkey[0] && !t.nkey[1])
-    rc = pcol_error_set(err, PCOL_EINVAL, "--tagroot/--tagleaf: no label key given");
-  for (int w = 0; w < 2 && !rc; w++) /* a key no label has is an error, as everywhere */
-    for (size_t i = 0; i < t.nkey[w] && !rc; i++) {
-      char k[256];
-      if (t.klen[w][i] >= sizeof k) {
-        rc = pcol_error_set(err, PCOL_EINVAL, "--tag%s: a key of %zu bytes", w ? "leaf" : "root", t.klen[w][i]);
-        break;
-      }
-      memcpy(k, t.key[w][i], t.klen[w][i]);
-      k[t.klen[w][i]] = 0;
-      rc = pcol_label_key_check(f, w ? "tagleaf" : "tagroot", k, err);
-    }
-  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
-  size_t per = t.nkey[0] + t.nkey[1];
-  if (!rc) rc = pcol_q_labelcols_open(f, &t.lc, err);
-  if (!rc && (nls >= SIZE_MAX / (TAGF_MAX_KEYS * 2 * sizeof *t.ids) ||
-              !(t.ids = calloc((size_t)nls + 1, (per ? per : 1) * sizeof *t.ids)) || !(t.made = calloc((size_t)nls + 1, 1))))
-    rc = pcol_oom(err);
-  if (!rc) rc = pcol_builder_new(&b, err);
-  for (int w = 0; w < 2 && !rc; w++)
-    for (size_t i = 0; i < t.nkey[w] && !rc; i++)
-      rc = pcol_b_string(b, t.key[w][i], t.klen[w][i], &t.key_sid[w][i], err);
-  pcol_b_copy cp = {.frames = {&t, of_labelset}};
-  if (!rc) rc = pcol_b_add_file_copy(b, f, &cp, err);
-  rc = pcol_q_open_built(b, rc, f->input_bytes, out, err);
-  /* the label frames take no fake mapping (pprof's fetch gave it to the
-   * locations it read; tagroot.go makes these without a Mapping), nor do
-   * those made late in f (pcol_filter_loc_mapping) */
-  if (!rc) (*out)->late_locs = f->late_locs ? f->late_locs : t.first_loc;
-  free(t.ids);
-  free(t.made);
-  pcol_buf_free(&t.name);
+  int rc = keys_check(&t, f, NULL, root_keys, leaf_keys, err);
+  return rc ? rc : tag_frames(&t, f, out, err);
+}
+
+int pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g, const char *root_keys,
+                              const char *leaf_keys, const char *unit, pcol_file **fout,
+                              pcol_file **gout, pcol_error *err) {
+  *fout = *gout = NULL;
+  tagf t;
+  memset(&t, 0, sizeof t);
+  t.unit = unit;
+  int rc = keys_check(&t, f, g, root_keys, leaf_keys, err);
+  t.f = f;
+  if (!rc) rc = tag_frames(&t, f, fout, err);
+  if (!rc) {
+    tagf u; /* g's own tables; the same keys */
+    memset(&u, 0, sizeof u);
+    u.f = g;
+    u.unit = unit;
+    if (!(rc = keys_check(&u, g, f, root_keys, leaf_keys, err))) rc = tag_frames(&u, g, gout, err);
+  }
+  if (rc) {
+    pcol_close(*fout);
+    *fout = NULL;
+  }
   return rc;
 }

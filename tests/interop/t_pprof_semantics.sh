@@ -184,19 +184,20 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$g
 done
 
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
-diffcmp() {
-  local base=$1 new=$2 sort=$3 nf=${4:-0}
+diffcmp() { # BASE NEW SORT [NODEFRACTION [TAGROOT [UNIT]]] (UNIT "": none; default ns)
+  local base=$1 new=$2 sort=$3 nf=${4:-0} root=${5:-} unit=${6-ns}
   [ -f "$base" ] && [ -f "$new" ] || { echo "skip: diff $(basename "$base") $(basename "$new"): not in the test data"; return; }
   checked=$((checked + 1))
-  go tool pprof -symbolize=none -top -nodefraction=$nf -unit=ns ${sort:+-cum} -diff_base "$base" "$new" 2>/dev/null |
+  go tool pprof -symbolize=none -top -nodefraction=$nf ${unit:+-unit=$unit} ${sort:+-cum} ${root:+-tagroot=$root} -diff_base "$base" "$new" 2>/dev/null |
     sed -n '/flat%/,$p' | tail -n +2 |
     awk '{ f = $1; c = $4; sub(/ns$/, "", f); sub(/ns$/, "", c); n = $0
            sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >"$tmp/go.d"
-  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" --unit ns ${sort:+--sort cum} | sed -n '/base_flat/,$p' | tail -n +2 |
+  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" ${unit:+--unit $unit} ${sort:+--sort cum} ${root:+--tagroot $root} |
+    sed -n '/base_flat/,$p' | tail -n +2 |
     awk '{ f = $3; c = $6; sub(/ns$/, "", f); sub(/ns$/, "", c); sub(/^\+/, "", f); sub(/^\+/, "", c); n = $0
            sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); if (f != 0 || c != 0) print f, c, n }' >"$tmp/pc.d"
   [ -s "$tmp/go.d" ] && cmp -s "$tmp/go.d" "$tmp/pc.d" ||
-    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} --node-fraction $nf vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; }
+    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} --node-fraction $nf ${root:+--tagroot $root} vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; }
 }
 for s in "" cum; do
   diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "$s"
@@ -617,6 +618,39 @@ if [ -f "$h1" ] && [ -f "$h2" ]; then
   done
   set --
 fi
+
+# diff --tagroot K (and flame --diff) with K a label key of one side only:
+# pprof merges the two first, so the other side's frames are "<unknown>";
+# a key of neither side is refused, naming it
+for n in "tr1:5:7:worker" "tr2:8:2:other"; do
+  IFS=: read -r name v1 v2 key <<<"$n"
+  pbtext "$name" <<PB
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 3 value: $v1 label { key: 6 str: 7 } }
+sample { location_id: 2 location_id: 3 value: $v2 }
+location { id: 1 line { function_id: 1 line: 10 } }
+location { id: 2 line { function_id: 1 line: 12 } }
+location { id: 3 line { function_id: 2 line: 3 } }
+function { id: 1 name: 3 filename: 5 }
+function { id: 2 name: 4 filename: 5 }
+string_table: ["", "samples", "count", "work", "main", "w.go", "$key", "a"]
+PB
+done
+for pair in "tr1 tr2" "tr2 tr1"; do
+  set -- $pair
+  for k in worker other; do
+    diffcmp "$tmp/$2.pb" "$tmp/$1.pb" "" 0 "$k" ""
+    diffcmp "$tmp/$2.pb" "$tmp/$1.pb" cum 0 "$k" ""
+    top "$tmp/$1.pb" -nodefraction=0 -diff_base="$tmp/$2.pb" -tagroot=$k -- --node-fraction 0 --diff-base "$tmp/$2.pb" --tagroot $k
+  done
+done
+set --
+for v in diff flame; do
+  checked=$((checked + 1))
+  if [ $v = diff ]; then "$PCOL" diff "$tmp/tr1.pb" "$tmp/tr2.pb" --tagroot nokey >/dev/null 2>"$tmp/err"
+  else "$PCOL" flame "$tmp/tr1.pb" --diff "$tmp/tr2.pb" --tagroot nokey -o "$tmp/fl.svg" 2>"$tmp/err"; fi
+  [ $? = 1 ] && grep -q "no label 'nokey'" "$tmp/err" || bad "$v --tagroot of a key neither side has: $(cat "$tmp/err")"
+done
 
 # traces --base: pprof merges the profile and the base each alone first, so
 # X, whose samples cancel in the profile, takes the base's place, after Y

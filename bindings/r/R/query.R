@@ -234,9 +234,22 @@ pcol_diff <- function(base, new, by = c("function", "line", "file", "address", "
   sort <- match.arg(sort)
   q <- .query(...)
   value <- .str1(value, "value")
-  r <- .with_file(base, mmap, q = q, function(fb) {
-    .with_file(new, mmap, q = q, function(fn) .Call(C_q_diff, fb, fn, by, value, q, isTRUE(absolute), sort))
-  })
+  fr <- attr(q, "frames")
+  if (!is.null(fr[[1]]) || !is.null(fr[[2]])) { # the frames of both at once: a key on one side will do
+    q1 <- q
+    attr(q1, "frames") <- NULL
+    r <- .with_file(base, mmap, q = q1, function(fb) {
+      .with_file(new, mmap, q = q1, function(fn) {
+        p <- .Call(C_tag_frames_pair, fb, fn, fr[[1]], fr[[2]], fr[[3]])
+        on.exit({ .Call(C_close, p[[1]]); .Call(C_close, p[[2]]) })
+        .Call(C_q_diff, p[[1]], p[[2]], by, value, q, isTRUE(absolute), sort)
+      })
+    })
+  } else {
+    r <- .with_file(base, mmap, q = q, function(fb) {
+      .with_file(new, mmap, q = q, function(fn) .Call(C_q_diff, fb, fn, by, value, q, isTRUE(absolute), sort))
+    })
+  }
   ru <- .r_unit(r$unit)
   if (isTRUE(absolute)) {
     d <- ru$div

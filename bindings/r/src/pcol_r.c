@@ -91,6 +91,28 @@ SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf, SEXP unit) {
   return y;
 }
 
+/* .Call(C_tag_frames_pair, f, g, root, leaf, unit): the copies of both
+ * sides of a comparison with the frames (pcol_open_tag_frames_pair: a key
+ * need be on one side only), as a list of two handles. */
+SEXP C_tag_frames_pair(SEXP x, SEXP xg, SEXP root, SEXP leaf, SEXP unit) {
+  pcol_file *f = file_of(x), *g = file_of(xg), *tf = NULL, *tg = NULL;
+  const char *r = str1_or_null(root), *l = str1_or_null(leaf), *u = str1_or_null(unit);
+  SEXP out = PROTECT(Rf_allocVector(VECSXP, 2));
+  SEXP y = R_MakeExternalPtr(NULL, R_ExternalPtrTag(x), R_NilValue);
+  SET_VECTOR_ELT(out, 0, y);
+  R_RegisterCFinalizerEx(y, file_finalize, TRUE);
+  SEXP yg = R_MakeExternalPtr(NULL, R_ExternalPtrTag(xg), R_NilValue);
+  SET_VECTOR_ELT(out, 1, yg);
+  R_RegisterCFinalizerEx(yg, file_finalize, TRUE);
+  pcol_error err = {0};
+  int rc = pcol_open_tag_frames_pair(f, g, r, l, u && strcmp(u, "auto") ? u : NULL, &tf, &tg, &err);
+  if (rc) pcol_stop(path_of(x), &err, rc);
+  R_SetExternalPtrAddr(y, tf);
+  R_SetExternalPtrAddr(yg, tg);
+  UNPROTECT(1);
+  return out;
+}
+
 /* .Call(C_diff_base, f, base, diff, normalize): f minus the profile at path
  * `base` (pcol_open_diff_base: pprof -base, or -diff_base when diff is
  * TRUE; normalize TRUE: f first scaled to the base's totals, pprof
@@ -701,7 +723,7 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
 #define FN(f) ((DL_FUNC)(void (*)(void))(f))
 static const R_CallMethodDef call_methods[] = {
     {"C_open", FN(C_open), 2},          {"C_close", FN(C_close), 1},
-    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_diff_base", FN(C_diff_base), 4},
+    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_tag_frames_pair", FN(C_tag_frames_pair), 5}, {"C_diff_base", FN(C_diff_base), 4},
     {"C_tables", FN(C_tables), 4},      {"C_top", FN(C_top), 4},
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},
