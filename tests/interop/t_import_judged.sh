@@ -189,8 +189,8 @@ $PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'nodes lost from the 
 # as JSON}, pcol NAME: speedscope's names are taken back to NAME, adding
 # up (a name whose frames differ by args is compared by self weight only:
 # speedscope's total of each counts a frame nested in another of the name).
-judge_events() { # name trace [the file pcol reads: by default the trace]
-  local name=$1 trace=$2 mine=${3:-$2}
+judge_events() { # name trace [the file pcol reads: by default the trace] [E events it has more, left out]
+  local name=$1 trace=$2 mine=${3:-$2} more=${4:-0}
   echo "$trace" > "$tmp/list"
   if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>"$tmp/warn"; then
     echo "FAIL $name: speedscope judge did not run"; fail=1; return
@@ -198,7 +198,7 @@ judge_events() { # name trace [the file pcol reads: by default the trace]
   # the E events speedscope leaves out and the frames it closes at the end
   # (its console warnings) are those pcol's warning counts
   local want got
-  want="$(grep -c 'Doing nothing instead' "$tmp/warn") $(grep -c 'still open at end of profile' "$tmp/warn")"
+  want="$(($(grep -c 'Doing nothing instead' "$tmp/warn") + more)) $(grep -c 'still open at end of profile' "$tmp/warn")"
   got=$($PCOL fold "$mine" 2>&1 >/dev/null | sed -n 's/.*duration events: \([0-9]*\) E events\{0,1\} matching no open B.*, \([0-9]*\) frames\{0,1\} still open.*/\1 \2/p')
   [ "${got:-0 0}" = "$want" ] || { echo "FAIL $name: pcol leaves out ${got:-0 0} (E events, open frames), speedscope $want"; fail=1; }
   local so
@@ -290,6 +290,94 @@ done
 head -c -40 "$tmp/cut-bare.json" > "$tmp/cut-mid.json"  # inside an event: not JSON
 $PCOL fold "$tmp/cut-mid.json" >/dev/null 2>"$tmp/err" && { echo "FAIL a trace cut inside an event was read"; fail=1; }
 grep -q 'invalid JSON: premature end of input' "$tmp/err" || { echo "FAIL a trace cut inside an event: $(cat "$tmp/err")"; fail=1; }
+# Many E events at one ts that match no open frame, taken while one is
+# open: speedscope scans the events of that ts for a match at each (n^2:
+# 400,000 took pcol 2 minutes when it scanned the same way).  Among them
+# an E that closes the innermost frame by name (its args differ), B and X
+# events of that ts, and another thread.  Judged directly at 3,000; at
+# 300,000 pcol's weights equal speedscope's of the 3,000 and it leaves out
+# 297,000 E events more: the events added are E events of a name no frame
+# has, after the one that matches, so each is left out and nothing else
+# changes (speedscope's merge takes them one by one, the stack as it was).
+ties() { # out n
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+out, n = sys.argv[1], int(sys.argv[2])
+ev = [{"ph": "B", "name": "outer", "pid": 1, "tid": 1, "ts": 0, "args": {"a": 1}},
+      {"ph": "B", "name": "mid", "pid": 1, "tid": 1, "ts": 1, "args": {"m": 2}},
+      {"ph": "X", "name": "tie", "pid": 1, "tid": 1, "ts": 5, "dur": 0},
+      {"ph": "B", "name": "late", "pid": 1, "tid": 1, "ts": 5},
+      {"ph": "E", "name": "late", "pid": 1, "tid": 1, "ts": 7},
+      {"ph": "E", "name": "outer", "pid": 1, "tid": 1, "ts": 9},
+      {"ph": "B", "name": "other", "pid": 1, "tid": 2, "ts": 5},
+      {"ph": "E", "name": "other", "pid": 1, "tid": 2, "ts": 8}]
+for i in range(n):
+    e = {"ph": "E", "name": "stray", "pid": 1, "tid": 1, "ts": 5}
+    if i % 3 == 0:
+        e["args"] = {"s": i % 7}
+    ev.append(e)
+    if i == 1000:  # (matches the innermost frame by name: mid)
+        ev.append({"ph": "E", "name": "mid", "pid": 1, "tid": 1, "ts": 5})
+json.dump({"traceEvents": ev}, open(out, "w"), separators=(",", ":"))
+PY
+}
+ties "$tmp/ties-3k.json" 3000 && ties "$tmp/ties-300k.json" 300000 || { echo "FAIL ties.py"; fail=1; }
+judge_events "3,000 E events at one ts" "$tmp/ties-3k.json"
+judge_events "300,000 E events at one ts (judged on 3,000)" "$tmp/ties-3k.json" "$tmp/ties-300k.json" 297000
+# ... and E events at one ts mixed with E events that match open frames
+# (by name and args, by name only), B and X events of that ts, judged
+# directly
+python3 - "$tmp/ties-mixed.json" <<'PY'
+import json, random, sys
+r = random.Random(11)
+names = ["parse", "layout", "paint", "gc", "stray"]
+ev = []
+for i in range(400):  # open before the tie, most until after it
+    e = {"ph": "B", "name": r.choice(names[:4]), "pid": 1, "tid": 1, "ts": i * 0.25}
+    if r.random() < 0.5:
+        e["args"] = {"k": r.randint(0, 1)}
+    ev.append(e)
+for i in range(3000):
+    x = r.random()
+    if x < 0.6:
+        e = {"ph": "E", "name": "stray" if r.random() < 0.7 else r.choice(names[:4]), "ts": 100}
+    elif x < 0.75:
+        e = {"ph": "B", "name": r.choice(names), "ts": 100}
+    elif x < 0.85:
+        e = {"ph": "X", "name": r.choice(names), "ts": 100, "dur": 0}
+    else:
+        e = {"ph": "E", "name": r.choice(names[:4]), "ts": 100}
+    if r.random() < 0.3:
+        e["args"] = {"k": r.randint(0, 1)}
+    e.update(pid=1, tid=1)
+    ev.append(e)
+for i in range(600):
+    ev.append({"ph": "E", "name": r.choice(names[:4]), "pid": 1, "tid": 1, "ts": 101 + i})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+judge_events "3,000 events at one ts, mixed" "$tmp/ties-mixed.json"
+# ... and 300 threads, each a random trace of few names and few ts (ties
+# everywhere: an E matching the open frame by name and args, by name only,
+# or not at all; B and X events at the E events' ts), names distinct per
+# thread so that the sums per name are per thread
+python3 - "$tmp/ties-threads.json" <<'PY'
+import json, random, sys
+r = random.Random(3)
+ev = []
+for tid in range(1, 301):
+    names = ["t%d%s" % (tid, c) for c in "abcde"[: r.randint(1, 5)]]
+    nts = r.randint(0, 3)
+    for _ in range(r.randint(1, 150)):
+        ph = r.choice("BBBEEEEX")
+        e = {"ph": ph, "name": r.choice(names), "pid": 1, "tid": tid, "ts": r.randint(0, nts)}
+        if r.random() < 0.5:
+            e["args"] = {"k": r.randint(0, 1)}
+        if ph == "X":
+            e["dur"] = r.choice([0, 0, 1])
+        ev.append(e)
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+judge_events "300 threads of events at few ts" "$tmp/ties-threads.json"
 $PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (pid 3, tid 5)' ||
   { echo "FAIL trace of duration events: no source named by its thread: $($PCOL info "$tmp/events.json" | head -20)"; fail=1; }
 $PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||

@@ -29,7 +29,9 @@
  * The document is streamed (json_pull.c): memory holds one event's scalars,
  * the thread names, a few counters per profile and the distinct names of
  * duration events; the profiles' text waits in temporary files, the
- * duration events in a sorter (rowsort.c: runs in a temporary file). */
+ * duration events in a sorter (rowsort.c: runs in a temporary file), read
+ * back one at a time but for the E events of one thread at one time (at
+ * most MAX_TIED_ENDS: egroup). */
 #include "v8.h"
 #include "keys.h"     /* PCOL_SRC_CHROME */
 #include "error.h"    /* pcol_error_in, pcol_oom */
@@ -70,6 +72,10 @@ typedef struct cname {
 enum { P_NODES, P_SAMPLES, P_DELTAS };
 static const char *const PART_KEY[3] = {"nodes", "samples", "timeDeltas"};
 #define MAX_PROFILES 4096
+/* The E events (ph E, and the ends of ph X) of one thread that end at one
+ * time are held in memory at once, 64 bytes each (egroup): at most this
+ * many (64 MiB), else the trace is refused (doc/mappings.md §14). */
+#define MAX_TIED_ENDS (1u << 20)
 
 /* A duration event (ph B, E or X) in one of the two queues speedscope's
  * trace-event importer makes of a thread's events (doc/mappings.md §14):
@@ -81,7 +87,7 @@ typedef struct drow {
   int64_t t;      /* ns: a B's or E's ts; an X's ts (B queue) or ts + dur (E queue) */
   int64_t xts;    /* an X's ts in the E queue, else 0 */
   int64_t negdur; /* an X's -dur, else 0 */
-  uint64_t seq;   /* file order */
+  uint64_t seq;   /* file order: the event's index in traceEvents */
   uint64_t key;   /* name and args: speedscope's event id */
   uint32_t name;  /* index into the names */
   uint32_t kind;  /* 0: B or E, 1: X */
@@ -95,7 +101,7 @@ typedef struct dtrace {
   uint32_t nn, ncap;
   uint32_t *tab;        /* hash table of name index + 1 (0: empty) */
   size_t ntab;
-  uint64_t seq;
+  uint64_t n;           /* the duration events' rows (an X: 1) */
   int64_t t0;           /* the earliest ts, ns: the sources' time 0 */
   const char *bad;      /* the first event that cannot be read, and why */
   size_t bad_ev;
@@ -349,7 +355,7 @@ static uint64_t name_hash(const char *s, size_t n) { return pcol_hash_keyed(s, n
 
 /* The index of the name s (n bytes), added when new; -1: out of memory. */
 static int64_t intern(dtrace *d, const char *s, size_t n) {
-  if (d->nn >= d->ntab / 2) { /* grow the table to 4x the names */
+  if (d->nn >= d->ntab / 2) { /* at most half full: doubled when it would be more */
     size_t nt = d->ntab ? d->ntab * 2 : 256;
     uint32_t *t = calloc(nt, sizeof *t);
     if (!t || d->nn >= UINT32_MAX - 1) return free(t), -1;
@@ -418,8 +424,8 @@ static int add_duration(ctrace *c, size_t ev, char ph, int64_t pid, int64_t tid,
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
   r.pid = pid, r.tid = tid, r.t = llround(t), r.name = (uint32_t)name;
   r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
-  if (!d->seq || r.t < d->t0) d->t0 = r.t;
-  r.seq = d->seq++;
+  if (!d->n++ || r.t < d->t0) d->t0 = r.t;
+  r.seq = ev;
   if (ph == 'X') {
     int64_t dn = llround(du);
     r.kind = 1, r.negdur = -dn;
@@ -682,14 +688,40 @@ typedef struct dframe {
   uint64_t key;
 } dframe;
 
+/* The E queue's events at its first ts (of one thread), as speedscope's
+ * queue holds them: slots [front, n), each an event's key and name.  A
+ * take (dur_take_e) finds the first slot after the front that holds a key,
+ * or a name: for each distinct key and name of the group, a heap of the
+ * slots that hold it (leftist, smallest slot on top: O(log n) a take, not
+ * a scan of the group).  A node whose slot no longer holds its key or name
+ * (taken, or given another event by a swap) is stale: dropped when it
+ * comes to the top.  Every slot left has a node of its key and of its name
+ * that is not stale, so a heap's top, once the stale ones are dropped, is
+ * the first slot that holds it. */
+typedef struct enode {
+  uint32_t slot, l, r, rank; /* l, r: node index, 0 none */
+} enode;
+
+typedef struct egroup {
+  int64_t t;
+  uint32_t front, n, cap;
+  uint64_t *key;     /* per slot */
+  uint32_t *name;    /* per slot */
+  uint64_t *keys;    /* the group's distinct keys, ascending ... */
+  uint32_t *names;   /* ... and names */
+  uint32_t nk, nnm;
+  uint32_t *kroot, *nroot; /* the heap of keys[i], names[i] */
+  enode *h;          /* nodes 1..: 2 a slot (its key's, its name's) */
+  uint32_t nh;
+} egroup;
+
 typedef struct dthread {
   int64_t pid, tid;
   uint32_t src, ls, vt; /* src 0: not made yet (at the first sample) */
   dframe *f;            /* the open frames, outermost first */
   size_t nf, capf;
   int64_t last;         /* ns: the stack's last change */
-  drow *e;              /* the E queue's events at its first ts */
-  size_t es, ne, cape;
+  egroup g;             /* the E queue's events at its first ts */
   uint64_t unmatched, open;
 } dthread;
 
@@ -747,23 +779,133 @@ static int dur_enter(ctrace *c, dthread *th, const drow *b, uint32_t *locs) {
   return 0;
 }
 
-/* The E queue's first event, taken: as speedscope does, among those of its
- * ts one that matches the innermost open frame by name and args first
- * swaps places with it, else one that matches by name. */
-static drow dur_take_e(dthread *th) {
-  if (th->nf) {
-    const dframe *top = &th->f[th->nf - 1];
-    size_t hit = 0;
-    for (size_t i = th->es + 1; i < th->ne && !hit; i++)
-      if (th->e[i].key == top->key) hit = i;
-    for (size_t i = th->es + 1; i < th->ne && !hit; i++)
-      if (th->e[i].name == top->name) hit = i;
-    if (hit) {
-      drow t = th->e[th->es];
-      th->e[th->es] = th->e[hit], th->e[hit] = t;
-    }
+static int u64_cmp(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The index of v in the ascending a[0..n) (of u64 when wide, else u32),
+ * -1 when absent. */
+static int64_t efind(const void *a, uint32_t n, int wide, uint64_t v) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t m = lo + (hi - lo) / 2;
+    uint64_t x = wide ? ((const uint64_t *)a)[m] : ((const uint32_t *)a)[m];
+    if (x == v) return m;
+    if (x < v) lo = m + 1;
+    else hi = m;
   }
-  return th->e[th->es++];
+  return -1;
+}
+
+/* Two leftist heaps made one (the smallest slot on top).  The recursion
+ * follows the right spines, of O(log n) nodes each. */
+static uint32_t emeld(enode *h, uint32_t a, uint32_t b) {
+  if (!a || !b) return a ? a : b;
+  if (h[b].slot < h[a].slot) {
+    uint32_t t = a;
+    a = b, b = t;
+  }
+  h[a].r = emeld(h, h[a].r, b);
+  if (h[h[a].l].rank < h[h[a].r].rank) {
+    uint32_t t = h[a].l;
+    h[a].l = h[a].r, h[a].r = t;
+  }
+  h[a].rank = h[h[a].r].rank + 1;
+  return a;
+}
+
+/* The top of the heap *root of key v (by_name: of name v), its stale
+ * nodes dropped: the node of the first slot from the front that holds v;
+ * 0 when none does. */
+static uint32_t etop(egroup *g, uint32_t *root, int by_name, uint64_t v) {
+  enode *h = g->h;
+  for (uint32_t a = *root; a; a = *root) {
+    uint32_t s = h[a].slot;
+    if (s >= g->front && (by_name ? g->name[s] : g->key[s]) == v) return a;
+    *root = emeld(h, h[a].l, h[a].r);
+  }
+  return 0;
+}
+
+/* Room for one more slot (and its index). */
+static int egroup_room(ctrace *c, egroup *g) {
+  if (g->n < g->cap) return 0;
+  uint32_t cap = g->cap ? 2 * g->cap : 16;
+  if (cap > MAX_TIED_ENDS) cap = MAX_TIED_ENDS;
+#define ERESIZE(f, m)                                               \
+  do {                                                              \
+    void *q = realloc(g->f, ((size_t)(m)) * sizeof *g->f);          \
+    if (!q) return pcol_oom(c->err);                                \
+    g->f = q;                                                       \
+  } while (0)
+  ERESIZE(key, cap); ERESIZE(name, cap); ERESIZE(keys, cap); ERESIZE(names, cap);
+  ERESIZE(kroot, cap); ERESIZE(nroot, cap); ERESIZE(h, 2 * (size_t)cap + 1);
+#undef ERESIZE
+  g->cap = cap;
+  return 0;
+}
+
+/* The group's distinct keys and names, and the heap of each. */
+static void egroup_index(egroup *g) {
+  uint32_t n = g->n, i, k;
+  memcpy(g->keys, g->key, n * sizeof *g->keys);
+  memcpy(g->names, g->name, n * sizeof *g->names);
+  qsort(g->keys, n, sizeof *g->keys, u64_cmp);
+  qsort(g->names, n, sizeof *g->names, u32_cmp);
+  for (i = k = 0; i < n; i++)
+    if (!i || g->keys[i] != g->keys[k - 1]) g->keys[k++] = g->keys[i];
+  g->nk = k;
+  for (i = k = 0; i < n; i++)
+    if (!i || g->names[i] != g->names[k - 1]) g->names[k++] = g->names[i];
+  g->nnm = k;
+  memset(g->kroot, 0, g->nk * sizeof *g->kroot);
+  memset(g->nroot, 0, g->nnm * sizeof *g->nroot);
+  g->h[0] = (enode){0, 0, 0, 0}; /* the empty heap: rank 0 */
+  g->nh = 0;
+  for (i = 0; i < n; i++) { /* (each node the last slot yet: down the right spine) */
+    uint32_t *kr = &g->kroot[efind(g->keys, g->nk, 1, g->key[i])];
+    uint32_t *nr = &g->nroot[efind(g->names, g->nnm, 0, g->name[i])];
+    g->h[++g->nh] = (enode){i, 0, 0, 1};
+    *kr = emeld(g->h, *kr, g->nh);
+    g->h[++g->nh] = (enode){i, 0, 0, 1};
+    *nr = emeld(g->h, *nr, g->nh);
+  }
+}
+
+/* The group's front event taken, as speedscope takes the E queue's first:
+ * among the events of its ts, the first after the front that matches the
+ * innermost open frame (top; NULL: none open) by name and args first swaps
+ * places with it, else the first that matches by name.  Returns the name
+ * of the event taken.  The front's two nodes leave their heaps; when it
+ * is swapped into slot i, they go back with that slot, unless the event
+ * that was there had the same key (or name): its node holds for it. */
+static uint32_t dur_take_e(egroup *g, const dframe *top) {
+  enode *h = g->h;
+  uint32_t x = g->front, xn = g->name[x];
+  uint64_t xk = g->key[x];
+  uint32_t *kr = &g->kroot[efind(g->keys, g->nk, 1, xk)], *nr = &g->nroot[efind(g->names, g->nnm, 0, xn)];
+  uint32_t a = etop(g, kr, 0, xk), b = etop(g, nr, 1, xn); /* slot x's */
+  *kr = emeld(h, h[a].l, h[a].r);
+  *nr = emeld(h, h[b].l, h[b].r);
+  g->front++;
+  if (!top) return xn;
+  int64_t ci;
+  uint32_t hit = 0;
+  if ((ci = efind(g->keys, g->nk, 1, top->key)) >= 0) hit = etop(g, &g->kroot[ci], 0, top->key);
+  if (!hit && (ci = efind(g->names, g->nnm, 0, top->name)) >= 0) hit = etop(g, &g->nroot[ci], 1, top->name);
+  if (!hit) return xn;
+  uint32_t i = h[hit].slot, yn = g->name[i];
+  uint64_t yk = g->key[i];
+  g->key[i] = xk, g->name[i] = xn;
+  if (yk != xk && a) h[a] = (enode){i, 0, 0, 1}, *kr = emeld(h, *kr, a);
+  if (yn != xn && b) h[b] = (enode){i, 0, 0, 1}, *nr = emeld(h, *nr, b);
+  return yn;
 }
 
 static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
@@ -772,6 +914,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
   drow b, en;
   uint32_t *locs = calloc(d->nn ? d->nn : 1, sizeof *locs);
   dthread th;
+  egroup *g = &th.g;
   memset(&th, 0, sizeof th);
   if (!locs) return pcol_oom(c->err);
   if ((rc = pcol_rowsort_rewind(d->q[0])) || (rc = pcol_rowsort_rewind(d->q[1]))) {
@@ -782,42 +925,47 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
   while (hb || he) { /* a thread */
     int first_b = hb && (!he || b.pid < en.pid || (b.pid == en.pid && b.tid <= en.tid));
     th.pid = first_b ? b.pid : en.pid, th.tid = first_b ? b.tid : en.tid;
-    th.src = 0, th.nf = 0, th.es = th.ne = 0, th.last = INT64_MIN;
+    th.src = 0, th.nf = 0, g->front = g->n = 0, th.last = INT64_MIN;
     for (;;) {
       int bin = hb && b.pid == th.pid && b.tid == th.tid;
-      if (th.es == th.ne) { /* the E queue's events at its next ts */
-        th.es = th.ne = 0;
-        for (int64_t t = en.t; he && en.pid == th.pid && en.tid == th.tid && en.t == t;) {
-          if (PCOL_GROW(th.e, th.ne, th.cape)) {
-            rc = pcol_oom(c->err);
+      if (g->front == g->n && he && en.pid == th.pid && en.tid == th.tid) { /* the E queue's events at its next ts */
+        g->front = g->n = 0, g->t = en.t;
+        do {
+          if (g->n == MAX_TIED_ENDS) {
+            rc = pcol_error_set(c->err, PCOL_ETOOBIG, "%s: traceEvents[%" PRIu64 "]: more than %u E events (ph E, "
+                                "or the end of a ph X) at one time (ts %.3f) of one thread (pid %" PRId64 ", tid %"
+                                PRId64 "): pcol holds those in memory, at most %u (doc/mappings.md §14)", c->name,
+                                en.seq, MAX_TIED_ENDS, (double)en.t / 1000, th.pid, th.tid, MAX_TIED_ENDS);
             goto out;
           }
-          th.e[th.ne++] = en;
+          if ((rc = egroup_room(c, g))) goto out;
+          g->key[g->n] = en.key, g->name[g->n++] = en.name;
           if ((rc = dur_next(c, 1, &en, &he))) goto out;
-        }
+        } while (he && en.pid == th.pid && en.tid == th.tid && en.t == g->t);
+        egroup_index(g);
       }
-      int ein = th.es < th.ne;
+      int ein = g->front < g->n;
       if (!bin && !ein) break;
-      const drow *e0 = ein ? &th.e[th.es] : NULL;
       /* the earlier; at one ts the B first when it is the same event as
        * the E (a zero duration), else the E */
-      if (bin && (!ein || b.t < e0->t || (b.t == e0->t && b.key == e0->key))) {
+      if (bin && (!ein || b.t < g->t || (b.t == g->t && b.key == g->key[g->front]))) {
         if ((rc = dur_enter(c, &th, &b, locs)) || (rc = dur_next(c, 0, &b, &hb))) goto out;
         continue;
       }
-      drow e = dur_take_e(&th);
-      if (!th.nf || e.name != th.f[th.nf - 1].name) { /* speedscope: "Doing nothing instead" */
+      uint32_t name = dur_take_e(g, th.nf ? &th.f[th.nf - 1] : NULL);
+      if (!th.nf || name != th.f[th.nf - 1].name) { /* speedscope: "Doing nothing instead" */
         th.unmatched++;
         continue;
       }
-      if ((rc = dur_flush(c, &th, e.t))) goto out;
+      if ((rc = dur_flush(c, &th, g->t))) goto out;
       th.nf--;
     }
     th.open += th.nf; /* closed at the last change (speedscope: no more time) */
   }
   *unmatched = th.unmatched, *open = th.open;
 out:
-  free(locs), free(th.f), free(th.e);
+  free(locs), free(th.f);
+  free(g->key), free(g->name), free(g->keys), free(g->names), free(g->kroot), free(g->nroot), free(g->h);
   return rc;
 }
 
@@ -855,7 +1003,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   if (!rc && used) lost_warning(&c, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
   if (!rc && !used && c.d.bad) rc = fail(&c, c.d.bad_ev, c.d.bad);
-  else if (!rc && !used && c.d.seq) {
+  else if (!rc && !used && c.d.n) {
     uint64_t unmatched = 0, open = 0;
     uint64_t before = pcol_b_sample_count(b);
     rc = import_durations(&c, &unmatched, &open);
