@@ -378,6 +378,27 @@ for tid in range(1, 301):
 json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
 PY
 judge_events "300 threads of events at few ts" "$tmp/ties-threads.json"
+# The samples/stackFrames form (Hermes, React Native's sampling profiler):
+# speedscope reads its samples (and not its duration events); pcol does not
+# read that form yet, and says so rather than read the duration events.
+python3 - "$tmp/hermes.json" <<'PY'
+import json, sys
+ev = [{"name": "process_name", "ph": "M", "cat": "__metadata", "pid": 7, "ts": "100", "tid": "-1", "args": {"name": "hermes"}},
+      {"name": "thread_name", "ph": "M", "cat": "__metadata", "pid": 7, "ts": "100", "tid": "9", "args": {"name": "mqt_js"}},
+      {"name": "x", "ph": "X", "pid": 7, "tid": 9, "ts": 100, "dur": 50}]
+frames = {"1": {"name": "[root]", "category": "root"},
+          "2": {"name": "main", "category": "JavaScript", "parent": 1},
+          "3": {"name": "work", "category": "JavaScript", "parent": 2}}
+samples = [{"cpu": "-1", "name": "", "ts": str(100 + 10 * i), "pid": 7, "tid": "9", "weight": "1", "sf": 1 + i % 3}
+           for i in range(6)]
+json.dump({"traceEvents": ev, "samples": samples, "stackFrames": frames}, open(sys.argv[1], "w"))
+PY
+echo "$tmp/hermes.json" > "$tmp/list"
+node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>&1 && grep -q '"work":\[10,10\]' "$tmp/rec" ||
+  { echo "FAIL speedscope did not read the samples form as expected: $(head -c 400 "$tmp/rec")"; fail=1; }
+$PCOL fold "$tmp/hermes.json" >/dev/null 2>"$tmp/err" && { echo "FAIL the samples form was read"; fail=1; }
+grep -q 'hermes.json: a trace of "samples" and "stackFrames" (Hermes.*a form pcol does not read' "$tmp/err" ||
+  { echo "FAIL the samples form: $(cat "$tmp/err")"; fail=1; }
 $PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (pid 3, tid 5)' ||
   { echo "FAIL trace of duration events: no source named by its thread: $($PCOL info "$tmp/events.json" | head -20)"; fail=1; }
 $PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||

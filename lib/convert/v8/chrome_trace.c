@@ -127,6 +127,7 @@ typedef struct ctrace {
   vnum cstart, cend;
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
+  int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
   dtrace d;
 } ctrace;
 
@@ -538,6 +539,7 @@ static int read_doc(ctrace *c) {
     int found = 0;
     while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
       int is_events = pcol_jp_key_is(j, "traceEvents");
+      c->sample_form |= pcol_jp_key_is(j, "samples") | pcol_jp_key_is(j, "stackFrames") << 1;
       if ((rc = pcol_jp_next(j))) return rc;
       if (is_events && j->tok == PCOL_JT_ARR) {
         found = 1;
@@ -1002,7 +1004,10 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
     if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
   if (!rc && used) lost_warning(&c, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
-  if (!rc && !used && c.d.bad) rc = fail(&c, c.d.bad_ev, c.d.bad);
+  if (!rc && !used && c.sample_form == 3) /* speedscope reads its samples, not its duration events */
+    rc = pcol_error_set(err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" (Hermes, React Native's "
+                        "sampling profiler) without a CPU profile: a form pcol does not read (doc/mappings.md §14)", name);
+  else if (!rc && !used && c.d.bad) rc = fail(&c, c.d.bad_ev, c.d.bad);
   else if (!rc && !used && c.d.n) {
     uint64_t unmatched = 0, open = 0;
     uint64_t before = pcol_b_sample_count(b);
