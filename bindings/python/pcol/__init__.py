@@ -372,10 +372,14 @@ class File:
         if tagunit is not None and not isinstance(tagunit, str):
             raise TypeError("tagunit must be a str (a unit, e.g. \"kB\" or \"ms\")")
         b = diff_base if diff_base is not None else base
-        self._h = _pcol.open(self.path, bool(mmap), _keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"),
+        # the label frames it was opened with: a diff against a path adds them to both sides
+        self._mmap = bool(mmap)
+        self._frames = (_keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"),
+                        None if tagunit in (None, "auto") else tagunit)
+        self._h = _pcol.open(self.path, bool(mmap), self._frames[0], self._frames[1],
                              None if b is None else _os.fsdecode(_os.fspath(b)),
                              (1 if diff_base is not None else 0) | (2 if normalize else 0),
-                             None if tagunit in (None, "auto") else tagunit)
+                             self._frames[2])
 
     # -- lifetime
     def close(self):
@@ -556,19 +560,29 @@ class File:
     def diff(self, new, by="function", value=None, *, absolute=False, sort="flat", limit=None,
              **select):
         """This profile as the base, `new` (a File or a path) as the new one:
-        the rows of `pcol diff BASE NEW --format json`.  Shares of each
+        the rows of `pcol diff BASE NEW --format json`; a path is read with
+        this file's tagroot/tagleaf frames (`--tagroot`: a key one side has
+        will do), a File as it was opened.  Shares of each
         profile's total in percent and changes in points (float64), or with
         absolute=True the raw sums and new - base (int64, in the value's
         stored unit: see `decimals`).  select: the filters (both sides)."""
         own = not isinstance(new, File)
-        nf = File(new) if own else new
-        try:
-            cols, base_total, new_total, meta = self._handle().diff(
-                nf._handle(), _text(by, "by"), value, bool(absolute), _text(sort, "sort"),
-                _limit(limit), _selection(select))
-        finally:
-            if own:
-                nf.close()
+        args = (_text(by, "by"), value, bool(absolute), _text(sort, "sort"), _limit(limit),
+                _selection(select))
+        self._handle()
+        if own and not self._based and (self._frames[0] or self._frames[1]):
+            # `pcol diff BASE NEW --tagroot K`: both sides with the frames,
+            # a key on one side enough (pprof -diff_base merges them first)
+            hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap,
+                                     *self._frames)
+            cols, base_total, new_total, meta = hb.diff(hn, *args)
+        else:
+            nf = File(new) if own else new
+            try:
+                cols, base_total, new_total, meta = self._handle().diff(nf._handle(), *args)
+            finally:
+                if own:
+                    nf.close()
         name = cols[0]
         conv = _ints if absolute else _floats
         d = {"base_flat": conv(cols[1]), "new_flat": conv(cols[2]), "d_flat": conv(cols[3]),

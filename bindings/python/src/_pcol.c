@@ -435,6 +435,80 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   return (PyObject *)h;
 }
 
+/* A Handle owning f (closed on failure); path: a new reference, taken. */
+static PyObject *handle_new(pcol_file *f, PyObject *path) {
+  Handle *h = PyObject_New(Handle, &pcol_py_HandleType);
+  if (!h) {
+    pcol_close(f);
+    Py_DECREF(path);
+    return NULL;
+  }
+  h->f = f;
+  h->path = path;
+  h->strcache = NULL;
+  h->nstrings = 0;
+  return (PyObject *)h;
+}
+
+/* open_pair(path, other, mmap, tagroot, tagleaf, tagunit) -> (Handle,
+ * Handle): the two sides of a diff with -tagroot/-tagleaf's frames added
+ * to both at once (pcol_open_tag_frames_pair: a key on one side will do,
+ * as the CLI's diff and pprof -diff_base). */
+static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
+  PyObject *po[2] = {NULL, NULL}, *pb[2] = {NULL, NULL};
+  int mmap = 1;
+  const char *root = NULL, *leaf = NULL, *unit = NULL;
+  if (!PyArg_ParseTuple(args, "O&O&p|zzz", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
+                        &mmap, &root, &leaf, &unit))
+    return NULL;
+  PyObject *ret = NULL;
+  for (int i = 0; i < 2; i++)
+    if (!PyUnicode_FSConverter(po[i], &pb[i])) goto done;
+  pcol_open_options opt = {0};
+  opt.no_mmap = !mmap;
+  pcol_file *f[2] = {NULL, NULL}, *t[2] = {NULL, NULL};
+  pcol_error err = {0};
+  int rc, failed = 0;
+  Py_BEGIN_ALLOW_THREADS
+  rc = pcol_open_any(PyBytes_AS_STRING(pb[0]), &opt, &f[0], &err);
+  if (!rc) {
+    failed = 1;
+    rc = pcol_open_any(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &err);
+  }
+  if (!rc) {
+    failed = 0;
+    rc = pcol_open_tag_frames_pair(f[0], f[1], root, leaf, unit, &t[0], &t[1], &err);
+  }
+  pcol_close(f[0]);
+  pcol_close(f[1]);
+  Py_END_ALLOW_THREADS
+  if (rc) {
+    pcol_py_raise(po[failed], &err, rc);
+    goto done;
+  }
+  Py_INCREF(po[0]);
+  PyObject *h0 = handle_new(t[0], po[0]);
+  if (!h0) {
+    pcol_close(t[1]);
+    goto done;
+  }
+  Py_INCREF(po[1]);
+  PyObject *h1 = handle_new(t[1], po[1]);
+  if (!h1) {
+    Py_DECREF(h0);
+    goto done;
+  }
+  ret = PyTuple_Pack(2, h0, h1);
+  Py_DECREF(h0);
+  Py_DECREF(h1);
+done:
+  for (int i = 0; i < 2; i++) {
+    Py_XDECREF(po[i]);
+    Py_XDECREF(pb[i]);
+  }
+  return ret;
+}
+
 /* ------------------------------------------------------------ write */
 
 typedef struct pywrite {
@@ -600,6 +674,8 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 
 static PyMethodDef mod_methods[] = {
     {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff, tagunit]) -> Handle"},
+    {"open_pair", mod_open_pair, METH_VARARGS,
+     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit]) -> (Handle, Handle)"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

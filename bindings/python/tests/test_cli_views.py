@@ -361,6 +361,24 @@ def test_tag_frames_equal_pcol():
         pcol.open(path, tagleaf=3)
 
 
+def test_diff_tag_frames_equal_pcol():
+    """File(a, tagroot=K).diff(b): b read with the same frames, a key of
+    one side enough, as `pcol diff a b --tagroot K` (pprof -diff_base)"""
+    a = os.path.join(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    b = os.path.join(TESTDATA, "pprof", "go-cpu-inline-small.pb.gz")
+    if not (os.path.isfile(a) and os.path.isfile(b)):
+        pytest.skip("no " + a + " or " + b)
+    n = 0
+    for base, new in ((a, b),):  # (the base must have the key: pcol.open refuses one it lacks)
+        with pcol.open(base, tagroot="function") as f:
+            got = attempt(f.diff, new, value="samples")
+            assert not isinstance(got, pcol.Error), got
+            n += check("diff", base, [base, new, "--tagroot", "function", "--value", "samples"], got,
+                       pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"), digits=4)
+            assert "<unknown>" in set(got["name"].tolist())
+    assert n == 1
+
+
 def test_tag_frames_unit_equal_pcol(tmp_path):
     """pcol.open(path, tagroot=..., tagunit=U): a numeric label's frame is
     named in unit U, as the CLI's --tagroot with --unit U (pprof's -unit)"""
