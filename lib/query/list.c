@@ -201,7 +201,11 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_q_fctx fc;
   memset(&fc, 0, sizeof fc);
   int rc = p ? PCOL_OK : pcol_oom(err);
-  if (!rc) rc = pcol_q_top_unnamed(f, sel, v, by, &p->top, err); /* rows by key: no names */
+  /* rows by key, no names; pprof's -list nodes keep a line of one binary
+   * apart from the same line of another (ObjNames), which only
+   * -drop_negative can tell: it drops each node below 0 on its own */
+  if (!rc) rc = o.drop_negative ? pcol_q_top_unnamed_obj(f, sel, v, by, &p->top, err)
+                                : pcol_q_top_unnamed(f, sel, v, by, &p->top, err);
   if (!rc) rc = pcol_q_fctx_init(&fc, f, err);
   if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &start_col, err);
   if (!rc && !source_path) source_path = getcwd(cwd, sizeof cwd) ? cwd : ".";

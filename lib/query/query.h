@@ -409,6 +409,10 @@ static inline int pcol_q_negative(pcol_sum flat, pcol_sum cum) { return flat < 0
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
+/* The same with obj_names (by line: keys also apart by their mapping file
+ * and start line, pprof's -list nodes, report.go newGraph's ObjNames). */
+int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           pcol_by by, pcol_top *out, pcol_error *err);
 /* The same without the rows' "(inline)" marks (all PCOL_INLINE_NONE): for
  * results whose marks come from their call edges (top_many.c).  By function
  * or file, `names` (NULL: a table of its own) is the table the names are

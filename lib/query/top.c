@@ -103,8 +103,9 @@ typedef struct pcol_q_topctx {
   size_t stamp_cap;
   pcol_buf scratch;     /* a name or an identity being composed */
   uint64_t cur_addr;    /* BY_ADDRESS: the address of the location being keyed */
-  /* BY_ADDRESS with obj_names (pcol_graph_opts): keys also apart by the
-   * location's mapping file and the function's start line (xid) */
+  /* BY_ADDRESS, BY_LINE with obj_names (pcol_graph_opts, list's
+   * --drop-negative): keys also apart by the location's mapping file and
+   * the function's start line (xid) */
   int objnames;
   uint32_t cur_loc;     /* the location being keyed (cur_location) */
   pcol_str cur_obj;     /* the mapping file of location cur_obj_loc (cur_obj) */
@@ -612,7 +613,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
   l.mode = (uint8_t)hasfile;
   /* graph.go nodeInfo with ObjNames, or for a function without a name */
-  if ((t->objnames && t->by == PCOL_BY_ADDRESS) || (t->unnamed_is_frame && fn_nameless(t, fn)))
+  if (t->objnames || (t->unnamed_is_frame && fn_nameless(t, fn)))
     PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
   return line_id_key(t, &l, key, err);
 }
@@ -1858,7 +1859,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   topctx *t = NULL;
   int rc = p ? ctx_new(f, sel, by, &t, err) : pcol_oom(err);
-  if (!rc && objnames && by == PCOL_BY_ADDRESS) t->objnames = 1;
+  if (!rc && objnames && (by == PCOL_BY_ADDRESS || by == PCOL_BY_LINE)) t->objnames = 1;
   if (rc) {
     free(p);
     return rc;
@@ -1891,6 +1892,11 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err) {
   return top_make(f, sel, v, by, 0, 0, 1, NULL, 0, out, NULL, err);
+}
+
+int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           pcol_by by, pcol_top *out, pcol_error *err) {
+  return top_make(f, sel, v, by, 0, 0, 1, NULL, 1, out, NULL, err);
 }
 
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,

@@ -619,6 +619,38 @@ if [ -f "$h1" ] && [ -f "$h2" ]; then
   set --
 fi
 
+# list --drop-negative under a base of another binary: pprof's -list nodes
+# keep a line of one binary apart from the same line of another (report.go
+# newGraph's ObjNames), so -drop_negative drops the base's negative line
+# and keeps the profile's, and the listed line is the sum of those left
+mkdir -p "$tmp/src"
+for i in $(seq 1 15); do echo "// line $i"; done >"$tmp/src/w.go"
+for n in "bin1:/bin/app:5:7" "bin2:/bin/app2:8:2"; do
+  IFS=: read -r name file v1 v2 <<<"$n"
+  pbtext "$name" <<PB
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 3 value: $v1 }
+sample { location_id: 2 location_id: 3 value: $v2 }
+mapping { id: 1 memory_start: 4096 memory_limit: 8192 filename: 6 has_functions: true }
+location { id: 1 mapping_id: 1 address: 4100 line { function_id: 1 line: 10 } }
+location { id: 2 mapping_id: 1 address: 4200 line { function_id: 1 line: 12 } }
+location { id: 3 mapping_id: 1 address: 4300 line { function_id: 2 line: 3 } }
+function { id: 1 name: 3 filename: 5 start_line: 9 }
+function { id: 2 name: 4 filename: 5 start_line: 1 }
+string_table: ["", "samples", "count", "work", "main", "w.go", "$file"]
+PB
+done
+for pair in "bin1 bin2" "bin2 bin1"; do
+  set -- $pair
+  for o in base diff_base; do
+    for d in -drop_negative ""; do
+      same '/^Total/' list "$tmp/$1.pb" -list work $d -source_path="$tmp/src" -$o="$tmp/$2.pb" -- \
+        work ${d:+--drop-negative} --source-path "$tmp/src" --${o/_/-} "$tmp/$2.pb"
+    done
+  done
+done
+set --
+
 # diff --tagroot K (and flame --diff) with K a label key of one side only:
 # pprof merges the two first, so the other side's frames are "<unknown>";
 # a key of neither side is refused, naming it
