@@ -17,8 +17,11 @@
  * output budget, the command, the budget's end), so its output and exit
  * are those of `pcol COMMAND INPUT... OPTIONS`; a failure prints its
  * message and the session goes on.  The prompt "(pcol) " goes to standard
- * output, as pprof's does, so a script's answers can be told apart. */
+ * output, as pprof's does, so a script's answers can be told apart; on a
+ * terminal the line is edited (line_edit.c) and the prompt and echo go to
+ * standard error, as pprof's readline UI writes them. */
 #include "cli.h"
+#include "line_edit.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -473,10 +476,18 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
   fputs("\nEntering interactive mode (type \"help\" for commands, \"o\" for options)\n", stderr);
   char *line = NULL, *w[SHELL_WORDS];
   size_t cap = 0;
+  line_edit le; /* on a terminal, lines are edited as in pprof's (line_edit.c) */
+  line_edit_init(&le);
   for (;;) {
-    fputs("(pcol) ", stdout);
+    ssize_t len;
     fflush(stdout);
-    ssize_t len = getline(&line, &cap, stdin);
+    if (le.on) {
+      len = line_edit_read(&le, "(pcol) ", SHELL_LINE, &line, &cap);
+    } else {
+      fputs("(pcol) ", stdout);
+      fflush(stdout);
+      len = getline(&line, &cap, stdin);
+    }
     if (len < 0) break;
     if (len > SHELL_LINE) {
       fprintf(stderr, "pcol shell: a line of more than %d bytes\n", SHELL_LINE);
@@ -504,6 +515,7 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
     (void)run_line(file, w, nw); /* its message is printed; the session goes on */
   }
   free(line);
+  line_edit_free(&le);
   for (size_t k = 0; k < NSETTINGS; k++) free(settings[k].value);
   pcol_close(f);
   return EXIT_OK;

@@ -152,4 +152,9 @@ plain=$("$PCOL" top "$in" -n 2 | body) div=$("$PCOL" top "$in" -n 2 --divide-by 
 grep -qxF "$(echo "$div" | tail -1)" "$tmp/out" || fail "divide_by=4: top not divided"
 want=$("$PCOL" peek "$in" . --divide-by 4 | grep '^Showing nodes')
 [ -n "$want" ] && grep -qF "$want" "$tmp/out" || fail "divide_by=4: peek not divided ($want)"
+# on a terminal the line is edited (tools/line_edit.c): keys in a
+# pseudo-terminal give the answers of the commands written out
+top=$("$PCOL" top "$in" -n 10 | grep '^Showing nodes') top1=$("$PCOL" top "$in" -n 1 | grep '^Showing nodes')
+[ "$top" != "$top1" ] || fail "top -n 1 and -n 10 are alike: the pty test could not tell them apart"
+python3 "$here/shell_pty.py" "$PCOL" "$in" "$top" "$top1" >"$tmp/pty" 2>&1 || { cat "$tmp/pty"; fail "line editing on a terminal"; }
 echo "t_shell: ok"
