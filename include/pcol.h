@@ -1563,7 +1563,7 @@ PCOL_API void pcol_unit_pick_whole(const pcol_sum *vals, size_t nvals, pcol_sum 
  * INT64_MIN, Go's int64() on amd64); v itself when ratio <= 0 (pprof
  * ignores a negative F), NaN or 1.  Percentages stay those of the
  * unscaled values; -tags and -callgrind's numbers are not scaled
- * (units.c lists what pprof scales). */
+ * (lib/core/unit_scale.c lists what pprof scales). */
 PCOL_API pcol_sum pcol_unit_ratio(pcol_sum v, double ratio);
 /* pcol_unit_pick (whole: pcol_unit_pick_whole) under -divide_by: the
  * smallest value and the total scaled by pcol_unit_ratio before the unit
@@ -1786,6 +1786,10 @@ typedef struct pcol_export_options {
    * "B"); NULL: not called.  The CLI warns. */
   void (*lacking)(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit);
   void *lacking_ctx;
+  /* pprof: go tool pprof -proto -divide_by=F, ratio = 1/F: every value of
+   * every sample written as pcol_unit_ratio(v, ratio); 0 (or 1): as they
+   * are.  Other formats ignore it (the CLI refuses it there). */
+  double ratio;
 } pcol_export_options;
 /* speedscope: the default budget of the evented timeline, in events (an
  * open or a close, about 35 bytes each; doc/mappings.md §5). */

@@ -179,7 +179,9 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                           "shrank under --diff-base/--base (pprof -drop_negative)"}
 /* --divide-by F (pprof's -divide_by): the text views' numbers shown at 1/F
  * (cli_divide_by reads it, cli_value_label prints them; the rule is
- * lib/query/units.c's pcol_unit_ratio) */
+ * lib/core/unit_scale.c's pcol_unit_ratio); flame and unpack say it their
+ * way (CLI_OPT_DIVIDE_BY_AS) */
+#define CLI_OPT_DIVIDE_BY_AS(what) {"divide-by", 0, 1, what}
 #define CLI_OPT_DIVIDE_BY                                                       \
   {"divide-by", 0, 1, "F: text: each number shown divided by F (a decimal, e.g. the number of "    \
                       "CPUs or jobs), truncated to an integer of the value's unit, the unit "   \
@@ -459,6 +461,9 @@ const char *cli_divide_by_parse(const char *s, double *ratio);
 /* v as the text views print it: divided by --divide-by (pcol_unit_ratio),
  * then pcol_unit_label in `unit` (from cli_view_unit). */
 void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n);
+/* The ratio 1/F that cli_divide_by set (1: none), for what applies
+ * pcol_unit_ratio itself (flame's SVG, unpack's pprof export). */
+double cli_divide_ratio(void);
 /* The --unit of a text view: "auto" (default, pprof's choice per table,
  * from the numbers divided by --divide-by), "raw" or a unit of the value's
  * family; *to is what pcol_unit_label takes (a buffer of 32 bytes).  vals:

@@ -47,6 +47,8 @@ int cli_divide_by(const cli_command *cmd, const cli_args *a, bool text) {
   return 0;
 }
 
+double cli_divide_ratio(void) { return view_ratio; }
+
 void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n) {
   pcol_unit_label(pcol_unit_ratio(v, view_ratio), vunit, unit, buf, n);
 }

@@ -21,6 +21,7 @@ const cli_opt opts_diff[] = {
     {"node-fraction", 0, 1, "hide rows whose change in cum is small, as pprof -diff_base -nodefraction "
                             "(default 0.005 in text, 0 in other formats; doc in pcol help diff)"},
     CLI_OPT_VIEW_FORMAT(""),
+    CLI_OPT_DIVIDE_BY,
     CLI_OPT_NO_MMAP,
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,
@@ -40,12 +41,13 @@ static vtext vt_of(const pcol_value_sel *v, pcol_sum x, int sign) {
   return b;
 }
 
-/* a sum in the text's unit (pcol_unit_label), "+" before a change >= 0 */
+/* a sum in the text's unit (cli_value_label: divided by --divide-by, the
+ * shares left as they are), "+" before a change >= 0 */
 static vtext ut_of(const pcol_value_sel *v, const char *unit, pcol_sum x, int sign) {
   vtext b;
   b.s[0] = '+';
   int plus = sign && x >= 0;
-  pcol_unit_label(x, v->unit, unit, b.s + plus, sizeof b.s - 1);
+  cli_value_label(x, v->unit, unit, b.s + plus, sizeof b.s - 1);
   return b;
 }
 

@@ -30,6 +30,10 @@ const cli_opt opts_flame[] = {
                        "(default 0.1 pixels; as flamegraph.pl --minwidth)"},
     {"palette", 0, 1, "colours: hot (default), mem, io, red, green, blue, aqua, yellow, purple, "
                       "orange (flamegraph.pl's)"},
+    CLI_OPT_DIVIDE_BY_AS("F: each value shown (a frame's, the total) divided by F (a decimal, e.g. "
+                         "the number of CPUs or jobs), truncated to an integer of the value's unit, "
+                         "as pcol top --divide-by (pprof -divide_by); the widths and shares stay "
+                         "those of the undivided values.  0 and a negative F are refused"),
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
@@ -45,6 +49,8 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   uint64_t width;
   if (cli_get_u64(cmd, a, "width", 1200, &width)) return EXIT_USAGE;
   if (width < 100 || width > 100000) return cli_usage_error(cmd->name, "--width wants 100..100000");
+  if (cli_divide_by(cmd, a, true)) return EXIT_USAGE;
+  double ratio = cli_divide_ratio();
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   const char *base_path = cli_get(cmd, a, "diff");
@@ -103,16 +109,18 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     char sub[600], total[48];
     pcol_str unit; /* of the numbers as printed (1.5 of count/1e-9) */
     pcol_value_decimals(&t.value, &unit);
+    pcol_sum shown = pcol_unit_ratio(t.total[0], ratio); /* --divide-by */
     if (pcol_unit_known(t.value.unit)) /* pprof's human units (1.23s, 45.60MB) */
-      pcol_unit_label(t.total[0], t.value.unit, "minimum", total, sizeof total);
+      pcol_unit_label(shown, t.value.unit, "minimum", total, sizeof total);
     else
-      pcol_value_text(&t.value, t.total[0], total, sizeof total);
+      pcol_value_text(&t.value, shown, total, sizeof total);
     snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.400s", base_path ? "widths: new; " : "",
              (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
              (int)unit.len, unit.ptr ? unit.ptr : "NA",
              total, base_path ? "; red grew, blue shrank against " : "",
              base_path ? base_path : "");
-    svg_flame_opts so = {title, sub, (double)width, minwidth, cli_flag(cmd, a, "inverted"), palette};
+    svg_flame_opts so = {title, sub, (double)width, minwidth, cli_flag(cmd, a, "inverted"), palette,
+                         ratio};
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {

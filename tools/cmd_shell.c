@@ -139,8 +139,8 @@ static void shell_help(void) {
          "unit, nodecount, nodefraction, edgefraction, sort, granularity, noinlines,\n"
          "relative_percentages, mean (top, peek, tree, traces, list, dot, svg, png,\n"
          "callgrind), drop_negative (top, peek, tree and the graphs) and divide_by (top,\n"
-         "peek, tree, traces, list and the graphs); and the words cum, flat, functions,\n"
-         "filefunctions, lines, files, addresses.\n"
+         "peek, tree, traces, list, the graphs, flame, diff and proto); and the words cum,\n"
+         "flat, functions, filefunctions, lines, files, addresses.\n"
          "quit (or end of input) ends the session.\n");
 }
 

@@ -14,6 +14,10 @@ const cli_opt opts_unpack[] = {
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
     {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},
+    CLI_OPT_DIVIDE_BY_AS("F: --to pprof: every value of every sample divided by F (a decimal, "
+                         "e.g. the number of CPUs or jobs), truncated toward 0 to an integer, "
+                         "as pprof -proto -divide_by writes them; 0 and a negative F are "
+                         "refused, and so are the other formats, which keep the raw numbers"),
     CLI_OPT_NO_MMAP,
     {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for the output and what it holds in memory")},
     /* not CLI_OPT_TO: --to is also the format here (cli_select) */
@@ -60,7 +64,14 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
-  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0};
+  /* pprof -proto -divide_by (printProto): the samples' values divided;
+   * the other formats are pcol's, their numbers raw as a view's tsv */
+  if (cli_divide_by(cmd, a, true)) return EXIT_USAGE;
+  if (cli_get(cmd, a, "divide-by") && fmt != PCOL_FMT_PPROF)
+    return cli_usage_error(cmd->name, "--divide-by applies to --to pprof only (pprof -proto "
+                           "-divide_by); %s output keeps the raw numbers", pcol_format_name(fmt));
+  eo.ratio = cli_divide_ratio();
   if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
   eo.no_gzip = cli_flag(cmd, a, "no-gzip");
   if (cli_flag(cmd, a, "timeline") && cli_flag(cmd, a, "no-timeline"))

@@ -76,6 +76,7 @@ typedef struct flame {
   pcol_str unit;
   int inverted;
   int palette; /* index in svg_palettes */
+  double ratio; /* svg_flame_opts.ratio */
 } flame;
 
 const char *const svg_palettes[] = {"hot", "mem", "io", "red", "green", "blue", "aqua",
@@ -110,6 +111,7 @@ static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
  * 45.60MB), else the number as given and its unit */
 static void amount(const flame *fl, pcol_sum v, char *b, size_t n) {
   const pcol_value_sel *vs = &fl->t->value;
+  v = pcol_unit_ratio(v, fl->ratio); /* --divide-by; the widths and shares stay */
   if (vs->vt_id && pcol_unit_known(vs->unit)) {
     pcol_unit_label(v, vs->unit, "minimum", b, n);
     return;
@@ -310,6 +312,7 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   fl.delta = delta;
   fl.base_share = base_share;
   fl.inverted = o->inverted;
+  fl.ratio = o->ratio;
   for (int i = 0; o->palette && svg_palettes[i]; i++)
     if (!strcmp(o->palette, svg_palettes[i])) fl.palette = i;
   fl.unit = (pcol_str){"samples", 7};

@@ -13,6 +13,7 @@ typedef struct svg_flame_opts {
   double width, minwidth;
   int inverted;
   const char *palette;
+  double ratio; /* --divide-by: each value shown as pcol_unit_ratio(v, ratio); 0: as it is */
 } svg_flame_opts;
 
 /* The palette names, NULL-terminated (flamegraph.pl's colour schemes). */

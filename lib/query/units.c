@@ -68,34 +68,6 @@ void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n) {
   else snprintf(buf, n, "%5.2g%%", r);
 }
 
-/* pprof's -divide_by F, the one rule of pcol's views (their --divide-by,
- * the shell's divide_by=), as go tool pprof applies it:
- *   driver.go reportOptions: F = 0 is an error ("zero divisor specified");
- *     report.Options.Ratio = 1/F;
- *   report.go New (format): each number a report prints through
- *     rpt.formatValue is int64(float64(v) * Ratio), truncated toward 0,
- *     when Ratio > 0 and Ratio != 1 (a negative F is silently ignored);
- *   report.go selectOutputUnit: the smallest |flat| (else |cum|) and the
- *     total are scaled the same way before the unit is chosen
- *     (pcol_unit_pick_ratio);
- *   printProto writes the samples' values scaled.
- * Through formatValue go: top's rows, peek's and tree's nodes and calls,
- * traces' values, list's lines, blocks and "Total:", dot's nodes, calls and
- * label boxes' weights, and the headers' "Total samples = X" (Duration
- * line), "Showing nodes accounting for X, P% of T total" and "Dropped N
- * nodes (cum <= X)" / "edges (freq <= X)" (X = int64(total x fraction),
- * then scaled).  Not scaled: every percentage (of the unscaled values and
- * total), the Duration line's share, -tags (printTags prints
- * measurement.Scale of the sums: -divide_by changes nothing there) and
- * -callgrind's numbers (measurement.Scale of the unscaled values, in the
- * unit chosen from the scaled ones).  Go's int64() of a float out of
- * int64's range (or NaN) is MinInt64 on amd64: the same here. */
-pcol_sum pcol_unit_ratio(pcol_sum v, double ratio) {
-  if (!(ratio > 0) || ratio == 1) return v;
-  double x = (double)v * ratio;
-  return x >= -0x1p63 && x < 0x1p63 ? (pcol_sum)(int64_t)x : (pcol_sum)INT64_MIN;
-}
-
 /* report.go selectOutputUnit; whole: for callgrind, whose values are
  * integers, the minimum is not scaled by 100; ratio: -divide_by's
  * (pcol_unit_ratio), applied to the minimum and the total.  No values (no

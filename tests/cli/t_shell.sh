@@ -137,12 +137,12 @@ grep -q 'Showing nodes' "$tmp/out" || fail "drop_negative=true: tree did not run
 # divide_by=F: checked when set (0, a negative or no number keeps the old
 # value), top and peek divide, tags run as they are (pprof's -tags ignores
 # -divide_by), a command without --divide-by is refused, divide_by= clears
-printf 'divide_by=0\ntop2\ndivide_by=-4\ndivide_by=x\ndivide_by=4\ntop2\npeek .\ntags\nflame\ndivide_by=\ntop2\n' |
+printf 'divide_by=0\ntop2\ndivide_by=-4\ndivide_by=x\ndivide_by=4\ntop2\npeek .\ntags\nfold\ndivide_by=\ntop2\n' |
   "$PCOL" shell "$in" >"$tmp/out" 2>"$tmp/err"
 grep -q 'divide_by=0: wants a divisor other than 0' "$tmp/err" || fail "divide_by=0 accepted"
 grep -q 'divide_by=-4: wants a divisor above 0' "$tmp/err" || fail "divide_by=-4 accepted"
 grep -q 'divide_by=x: wants a decimal number' "$tmp/err" || fail "divide_by=x accepted"
-grep -q 'divide_by=4: flame does not offer --divide-by' "$tmp/err" || fail "divide_by=4 with flame"
+grep -q 'divide_by=4: fold does not offer --divide-by' "$tmp/err" || fail "divide_by=4 with fold"
 grep -q 'tags does not offer' "$tmp/err" && fail "divide_by=4 refused tags"
 [ -s "$tmp/tag1" ] && grep -qF "$(cat "$tmp/tag1")" "$tmp/out" || fail "divide_by=4: tags did not run"
 plain=$("$PCOL" top "$in" -n 2 | body) div=$("$PCOL" top "$in" -n 2 --divide-by 4 | body)
@@ -157,4 +157,11 @@ want=$("$PCOL" peek "$in" . --divide-by 4 | grep '^Showing nodes')
 top=$("$PCOL" top "$in" -n 10 | grep '^Showing nodes') top1=$("$PCOL" top "$in" -n 1 | grep '^Showing nodes')
 [ "$top" != "$top1" ] || fail "top -n 1 and -n 10 are alike: the pty test could not tell them apart"
 python3 "$here/shell_pty.py" "$PCOL" "$in" "$top" "$top1" >"$tmp/pty" 2>&1 || { cat "$tmp/pty"; fail "line editing on a terminal"; }
+# proto under divide_by= writes the profile divided, as pprof's -proto
+# -divide_by (pcol unpack --to pprof --divide-by): the same bytes
+printf 'divide_by=4\nproto >%s\n' "$tmp/div.pb.gz" | "$PCOL" shell "$in" >/dev/null 2>"$tmp/err"
+"$PCOL" unpack "$in" --to pprof --divide-by 4 -o "$tmp/div2.pb.gz" &&
+  "$PCOL" unpack "$in" --to pprof -o "$tmp/nodiv.pb.gz" &&
+  cmp -s "$tmp/div.pb.gz" "$tmp/div2.pb.gz" && ! cmp -s "$tmp/div.pb.gz" "$tmp/nodiv.pb.gz" ||
+  fail "divide_by=4: proto is not unpack --divide-by 4 ($(head -c 200 "$tmp/err"))"
 echo "t_shell: ok"

@@ -308,6 +308,84 @@ for F in 1e-20 1e-320; do
 done
 python3 "$REPO/tests/interop/dot_compare.py" --list "$tmp/dots" || fail=$((fail + 1))
 
+# unpack --to pprof --divide-by F is -proto -divide_by=F (printProto:
+# every value of every sample of the merged profile int64(v x 1/F)): both
+# written profiles read back by go tool pprof -raw, their samples compared
+for F in 3 0.5 7 1e-20; do
+  for f in "${files[@]}" "$D/dotnet-6types-labels-UNCOMPRESSED.pb" "$D/java-cpu-async-profiler.pb.gz" "$D/cpp-cpu-unsymbolized-mappings.pb.gz"; do
+    [ -f "$f" ] || continue
+    for flt in "" runtime; do
+      g=() p=()
+      [ -n "$flt" ] && g=(-focus="$flt") p=(--focus "$flt")
+      n=$((n + 1))
+      go tool pprof -symbolize=none -proto -divide_by="$F" "${g[@]}" "$f" >"$tmp/go.pb.gz" 2>/dev/null
+      "$PCOL" unpack "$f" --to pprof --divide-by "$F" "${p[@]}" -o "$tmp/pc.pb.gz" 2>"$tmp/err"
+      for x in go pc; do
+        go tool pprof -symbolize=none -raw "$tmp/$x.pb.gz" 2>/dev/null | sed -n '/^Samples:/,/^Locations/p' >"$tmp/$x"
+      done
+      [ -s "$tmp/go" ] && cmp -s "$tmp/go" "$tmp/pc" || bad "$(basename "$f") -proto -divide_by=$F ${g[*]}"
+    done
+  done
+done
+# pcol's own surfaces, against pcol top --divide-by: flame's total (its
+# subtitle and its root frame) in the unit it chose; diff --absolute, each
+# new and base cell and total the top of that side, each change
+# int64((new - base) x 1/F) of the undivided diff's
+for F in 3 7 2.5; do
+  for f in "$cpu" "$small" "$heap"; do # (not delta: a flame's total is the signed sum, top's sum |v|)
+    n=$((n + 1))
+    "$PCOL" flame "$f" --divide-by "$F" -o "$tmp/f.svg" 2>"$tmp/err"
+    tot=$(sed -n 's/.*), total \([^<;]*\).*/\1/p' "$tmp/f.svg" | head -1)
+    root=$(sed -n 's/.*data-info="all (\([^,]*\),.*/\1/p' "$tmp/f.svg" | head -1)
+    u=$(printf '%s' "$tot" | sed 's/^-\{0,1\}[0-9.]*//')
+    "$PCOL" top "$f" --divide-by "$F" --unit "${u:-raw}" | sed -n 's/^Showing nodes accounting for .* of \(.*\) total$/\1/p' >"$tmp/go"
+    printf '%s\n' "$tot" >"$tmp/pc"
+    [ -n "$tot" ] && [ "$root" = "$tot" ] && cmp -s "$tmp/go" "$tmp/pc" || bad "flame $(basename "$f") --divide-by $F: total '$tot', root '$root'"
+  done
+  for pair in "$cpu $small cpu" "$delta $heap inuse_space" "$heap $delta alloc_space"; do
+    set -- $pair
+    n=$((n + 1))
+    for s in "$1" "$2"; do
+      "$PCOL" top "$s" --value "$3" --divide-by "$F" --unit raw --node-fraction 0 >"$tmp/top.$(basename "$s")" 2>>"$tmp/err"
+    done
+    "$PCOL" diff "$1" "$2" --value "$3" --absolute --unit raw --node-fraction 0 >"$tmp/raw" 2>"$tmp/err"
+    "$PCOL" diff "$1" "$2" --value "$3" --absolute --unit raw --node-fraction 0 --divide-by "$F" >"$tmp/div" 2>>"$tmp/err"
+    python3 - "$F" "$tmp/top.$(basename "$1")" "$tmp/top.$(basename "$2")" "$tmp/raw" "$tmp/div" >"$tmp/pc" <<'PY' || bad "diff $(basename "$1") $(basename "$2") --divide-by $F"
+import sys, re
+F = float(sys.argv[1]); r = 1 / F
+def plain(name): # diff marks a function inline on one side only "(partial-inline)"
+    return re.sub(r" \((inline|partial-inline)\)$", "", name)
+def top(p):
+    rows, total = {}, None
+    for l in open(p):
+        m = re.match(r"Showing nodes accounting for .* of (-?\d+) total$", l)
+        if m: total = int(m.group(1))
+        m = re.match(r" *(-?\d+) +\S+ +\S+ +(-?\d+) +\S+  (.*)$", l)
+        if m: rows[plain(m.group(3))] = (int(m.group(1)), int(m.group(2)))
+    return rows, total
+def diff(p):
+    rows, tot = {}, []
+    for l in open(p):
+        m = re.match(r"(Base|New): .* \(total (-?\d+)\)$", l)
+        if m: tot.append(int(m.group(2)))
+        m = re.match(r" *(-?\d+) +(-?\d+) +([-+]\d+) +(-?\d+) +(-?\d+) +([-+]\d+)  (.*)$", l)
+        if m: rows[plain(m.group(7))] = [int(x) for x in m.groups()[:6]]
+    return rows, tot
+(tb, totb), (tn, totn) = top(sys.argv[2]), top(sys.argv[3])
+raw, _ = diff(sys.argv[4]); div, dt = diff(sys.argv[5])
+bad = []
+if dt != [totb, totn]: bad.append("totals %s, top's %s" % (dt, [totb, totn]))
+if not div or set(div) != set(raw): bad.append("rows: %d divided, %d undivided" % (len(div), len(raw)))
+for name, c in div.items():
+    b, nw = tb.get(name, (0, 0)), tn.get(name, (0, 0))
+    want = [b[0], nw[0], int((raw[name][1] - raw[name][0]) * r), b[1], nw[1], int((raw[name][4] - raw[name][3]) * r)]
+    if c != want: bad.append("%s: %s, want %s" % (name, c, want))
+print("\n".join(bad[:5]))
+sys.exit(1 if bad else 0)
+PY
+  done
+done
+
 # refusals: exit 2 and a message naming the option
 refused() { # refused WHAT PCOL-ARGS
   local what=$1
@@ -334,6 +412,10 @@ refused "graph --divide-by 0" graph "$small" --divide-by 0
 refused "graph --divide-by inf" graph "$small" --divide-by inf
 refused "graph --divide-by 2 --format tsv" graph "$small" --divide-by 2 --format tsv
 refused "callgrind --divide-by 1e-400" graph "$small" --format callgrind --divide-by 1e-400
+refused "unpack --divide-by 0" unpack "$small" --to pprof --divide-by 0 -o "$tmp/x.pb.gz"
+refused "unpack --to collapsed --divide-by 3" unpack "$small" --to collapsed --divide-by 3 -o "$tmp/x.txt"
+refused "flame --divide-by -1" flame "$small" --divide-by -1 -o "$tmp/x.svg"
+refused "diff --divide-by 3 --format csv" diff "$small" "$small" --divide-by 3 --format csv
 
 divided=$((n - before))
 echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles, $divided of --divide-by), $fail failed"

@@ -698,6 +698,10 @@ def _selection(kw):
     -show_from), tagshow, taghide (pprof's: the label keys tags and traces
     show), no_inlines and relative_percentages (pprof's: shares of the
     total the filters keep)."""
+    if "divide_by" in kw:  # one rule with the CLI's machine formats (tools/cli_view.c)
+        raise ValueError("divide_by: a view's numbers are raw, as those of `pcol VIEW --format "
+                         "json`, which refuses --divide-by (pprof's -divide_by is for the text, "
+                         "pcol unpack --to pprof and flame); divide the columns instead")
     bad = [k for k in kw if k not in _SELECT]
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (

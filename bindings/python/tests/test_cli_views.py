@@ -462,3 +462,22 @@ def test_normalize_mean_drop_negative_equal_pcol():
         pcol.open(a, normalize=True)
     with pcol.open(a) as f, pytest.raises(ValueError):
         f.top(by="label:bytes", mean=True)
+
+
+def test_divide_by_refused_as_the_cli_json():
+    """divide_by (pprof -divide_by, the CLI's --divide-by): a view's
+    numbers are those of `pcol VIEW --format json`, which refuses it (exit
+    2); the binding refuses it too, never returns numbers undivided"""
+    a = os.path.join(TESTDATA, "pprof", "go-cpu-inline-small.pb.gz")
+    if not os.path.isfile(a):
+        pytest.skip("no test profile")
+    views = {"top": ([], lambda f, **k: f.top(**k)), "peek": (["main"], lambda f, **k: f.peek("main", **k)),
+             "tree": ([], lambda f, **k: f.tree(**k)), "list": (["main"], lambda f, **k: f.list("main", **k)),
+             "traces": ([], lambda f, **k: f.traces(**k)), "diff": ([a], lambda f, **k: f.diff(f, **k))}
+    with pcol.open(a) as f:
+        for view, (extra, call) in views.items():
+            r = run_pcol(view, a, *extra, "--divide-by", "3", "--format", "json", check=False)
+            assert r.returncode == 2 and b"--divide-by" in r.stderr, (view, r.stderr)
+            with pytest.raises(ValueError, match="divide_by"):
+                call(f, divide_by=3)
+            assert len(call(f)) > 0, view  # the same view without it works

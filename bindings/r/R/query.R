@@ -13,7 +13,13 @@
                    hide = NULL, show = NULL, tag = NULL, tag_ignore = NULL, show_from = NULL,
                    tagshow = NULL, taghide = NULL, no_inlines = FALSE,
                    relative_percentages = FALSE, tagroot = NULL, tagleaf = NULL,
-                   tagunit = NULL, base = NULL, diff_base = NULL, normalize = FALSE) {
+                   tagunit = NULL, base = NULL, diff_base = NULL, normalize = FALSE,
+                   divide_by = NULL) {
+  # one rule with the CLI's machine formats (tools/cli_view.c)
+  if (!is.null(divide_by))
+    stop("divide_by: a view's numbers are raw, as those of `pcol VIEW --format json`, which ",
+         "refuses --divide-by (pprof's -divide_by is for the text, pcol unpack --to pprof and ",
+         "flame); divide the columns instead", call. = FALSE)
   num1 <- function(x, what) {
     if (is.null(x)) return(NULL)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)

@@ -75,6 +75,7 @@ typedef struct ex {
   uint64_t nsrc;
   pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
   pcol_xvalues xv; /* which values a synth source writes (count, time, rprof.alloc) */
+  double ratio;    /* pcol_export_options.ratio: -proto -divide_by */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "pprof export: out of memory"); }
@@ -490,6 +491,13 @@ typedef struct sample_pass {
   pcol_buf ids;       /* the row's location ids (uint64) */
   int64_t *values;    /* its dense values, one per column */
   pcol_buf packed;    /* its packed Sample */
+  /* -divide_by (x->ratio): pprof divides the samples of its merged
+   * profile, so rows of one stack and label set are summed first (their
+   * key in groups, the first row and the sums, ncols a group, in order) */
+  pcol_u64map groups;
+  uint64_t *first;
+  uint64_t *sums; /* int64 sums, added as Go adds (wrapping) */
+  size_t capg;
 } sample_pass;
 
 static int walk_fn(void *ctx, uint32_t depth, uint32_t loc) {
@@ -504,34 +512,15 @@ static int put_value(sample_pass *sp, uint32_t col, int64_t v) {
   return PCOL_OK;
 }
 
-static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  sample_pass *sp = ctx;
+/* the row's values, one per column, into sp->values (undivided) */
+static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den) {
   ex *x = sp->x;
-  pcol_file *f = x->f;
   const pcol_view *v = sp->v;
-  Perftools__Profiles__Sample s;
-  perftools__profiles__sample__init(&s);
   uint32_t src = pcol_view_u32(&v[PCOL_C_S_SOURCE], row);
   if (src == 0 || src > x->nsrc)
     return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "sample %" PRIu64 " has source %u",
                                   row + 1, src);
   const src_info *si = &x->src[src - 1];
-  /* stack: leaf first, pcol location id == pprof location id */
-  sp->ids.len = 0;
-  int rc = pcol_stack_walk(f, pcol_view_u32(&v[PCOL_C_S_STACK], row), walk_fn, &sp->ids, x->err);
-  if (rc == PCOL_ENOMEM) return oom(x);
-  if (rc) return x->rc = rc;
-  s.n_location_id = sp->ids.len / sizeof(uint64_t);
-  s.location_id = s.n_location_id ? (uint64_t *)(void *)sp->ids.data : NULL;
-  /* labels: a slice of the label pointer array */
-  uint32_t ls = pcol_view_u32(&v[PCOL_C_S_LABELSET], row);
-  if (ls) {
-    uint64_t a = pcol_view_u64(&sp->lso, ls - 1), e = pcol_view_u64(&sp->lso, ls);
-    if (a > e || e > sp->nlab)
-      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
-    s.n_label = e - a;
-    s.label = sp->P->labelp + a;
-  }
   /* values: a column not given stays 0; a later value of a column wins */
   size_t nc = x->ncols;
   memset(sp->values, 0, (nc ? nc : 1) * sizeof *sp->values);
@@ -568,7 +557,33 @@ static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
       put_value(sp, si->pos_col[k], pcol_scale(fv, num, den));
     }
   }
-  s.n_value = nc;
+  return 0;
+}
+
+/* the row's stack and labels with sp->values, packed into the output */
+static int pack_sample(sample_pass *sp, uint64_t row) {
+  ex *x = sp->x;
+  pcol_file *f = x->f;
+  const pcol_view *v = sp->v;
+  Perftools__Profiles__Sample s;
+  perftools__profiles__sample__init(&s);
+  /* stack: leaf first, pcol location id == pprof location id */
+  sp->ids.len = 0;
+  int rc = pcol_stack_walk(f, pcol_view_u32(&v[PCOL_C_S_STACK], row), walk_fn, &sp->ids, x->err);
+  if (rc == PCOL_ENOMEM) return oom(x);
+  if (rc) return x->rc = rc;
+  s.n_location_id = sp->ids.len / sizeof(uint64_t);
+  s.location_id = s.n_location_id ? (uint64_t *)(void *)sp->ids.data : NULL;
+  /* labels: a slice of the label pointer array */
+  uint32_t ls = pcol_view_u32(&v[PCOL_C_S_LABELSET], row);
+  if (ls) {
+    uint64_t a = pcol_view_u64(&sp->lso, ls - 1), e = pcol_view_u64(&sp->lso, ls);
+    if (a > e || e > sp->nlab)
+      return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
+    s.n_label = e - a;
+    s.label = sp->P->labelp + a;
+  }
+  s.n_value = x->ncols;
   s.value = sp->values;
   /* field 2 of the Profile: tag, length, the Sample */
   size_t len = perftools__profiles__sample__get_packed_size(&s);
@@ -581,6 +596,62 @@ static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   out_append(&sp->o->base, hl, hdr);
   out_append(&sp->o->base, len, sp->packed.data);
   if (sp->o->failed) return x->rc = PCOL_EIO; /* reported by the caller */
+  return 0;
+}
+
+static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  sample_pass *sp = ctx;
+  int rc = sample_values(sp, row, num, den);
+  return rc ? rc : pack_sample(sp, row);
+}
+
+/* -divide_by: the row's values added to those of its stack and label set */
+static int merge_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  sample_pass *sp = ctx;
+  ex *x = sp->x;
+  int rc = sample_values(sp, row, num, den);
+  if (rc) return rc;
+  uint64_t key = (uint64_t)pcol_view_u32(&sp->v[PCOL_C_S_STACK], row) << 32 |
+                 pcol_view_u32(&sp->v[PCOL_C_S_LABELSET], row);
+  uint32_t g;
+  int added;
+  if ((rc = pcol_u64map_get(&sp->groups, key, &g, &added)))
+    return x->rc = rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "pprof export: too many samples");
+  size_t nc = x->ncols ? x->ncols : 1;
+  if (added) {
+    if (g >= sp->capg) {
+      size_t cap = sp->capg ? 2 * sp->capg : 1024;
+      if (cap > SIZE_MAX / sizeof(uint64_t) / nc) return oom(x);
+      uint64_t *fi = realloc(sp->first, cap * sizeof *fi);
+      if (!fi) return oom(x);
+      sp->first = fi;
+      uint64_t *su = realloc(sp->sums, cap * nc * sizeof *su);
+      if (!su) return oom(x);
+      sp->sums = su;
+      sp->capg = cap;
+    }
+    sp->first[g] = row;
+    memset(sp->sums + (size_t)g * nc, 0, nc * sizeof *sp->sums);
+  }
+  for (size_t c = 0; c < x->ncols; c++) sp->sums[(size_t)g * nc + c] += (uint64_t)sp->values[c];
+  return 0;
+}
+
+/* -divide_by: each merged sample, its sums divided (printProto), in the
+ * order of their first rows; one of only zeros is left out, as pprof's
+ * merge leaves it out before it divides */
+static int emit_merged(sample_pass *sp) {
+  ex *x = sp->x;
+  size_t nc = x->ncols ? x->ncols : 1;
+  for (size_t g = 0; g < sp->groups.n; g++) {
+    int any = 0;
+    for (size_t c = 0; c < x->ncols; c++) {
+      int64_t sum = (int64_t)sp->sums[g * nc + c];
+      any |= sum != 0;
+      sp->values[c] = pcol_unit_ratio(sum, x->ratio);
+    }
+    if (any && pack_sample(sp, sp->first[g])) return x->rc;
+  }
   return 0;
 }
 
@@ -663,9 +734,14 @@ static int write_samples(ex *x, parts *P, out_buf *o, const pcol_select *sel) {
   if (!sp.used || !sp.values) {
     oom(x);
   } else {
-    int rc = pcol_select_iter(f, sel, emit_sample, &sp, x->err);
+    int merge = x->ratio > 0 && x->ratio != 1;
+    int rc = pcol_select_iter(f, sel, merge ? merge_sample : emit_sample, &sp, x->err);
     if (rc && !x->rc) x->rc = rc;
+    if (!x->rc && merge) emit_merged(&sp);
   }
+  pcol_u64map_free(&sp.groups);
+  free(sp.first);
+  free(sp.sums);
   free(sp.used);
   free(sp.values);
   pcol_buf_free(&sp.ids);
@@ -788,6 +864,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   out = bud.fp; /* the output budget; nothing is held per sample */
   x.f = f;
   x.err = err;
+  x.ratio = opt ? opt->ratio : 0;
   parts P;
   memset(&P, 0, sizeof P);
   Perftools__Profiles__Profile pr;
@@ -910,6 +987,6 @@ done:
 
 int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
                       pcol_error *err) {
-  pcol_export_options o = {0, !gzip, NULL, 0, NULL, NULL};
+  pcol_export_options o = {0, !gzip, NULL, 0, NULL, NULL, 0};
   return pcol_export_pprof_opt(f, sel, out, &o, err);
 }

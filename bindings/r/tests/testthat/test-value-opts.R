@@ -189,3 +189,19 @@ test_that("refusals: mean by label, normalize without a base", {
     expect_error(eval(call), "pprof: must have base profile to normalize by", fixed = TRUE)
   expect_error(pcol_top(f, normalize = TRUE, base = b, diff_base = b), "not both")
 })
+
+test_that("divide_by: refused, as the CLI's --format json refuses --divide-by", {
+  skip_without_testdata()
+  f <- test_file("pprof/go-cpu-inline-small.pb.gz")
+  views <- list(top = function(...) pcol_top(f, ...), peek = function(...) pcol_peek(f, "main", ...),
+                tree = function(...) pcol_tree(f, ...), traces = function(...) pcol_traces(f, ...),
+                list = function(...) pcol_list(f, "main", ...), diff = function(...) pcol_diff(f, f, ...))
+  for (v in names(views)) {
+    pos <- if (v %in% c("peek", "list")) c(f, "main") else if (v == "diff") c(f, f) else f
+    r <- run_pcol(c(v, pos, "--divide-by", "3", "--format", "json"), check = FALSE)
+    expect_equal(r$status, 2L, info = v)
+    expect_true(grepl("--divide-by", r$stderr, fixed = TRUE), info = v)
+    expect_error(views[[v]](divide_by = 3), "divide_by: a view's numbers are raw", fixed = TRUE, info = v)
+    expect_true(nrow(views[[v]]()) > 0, info = v)
+  }
+})
