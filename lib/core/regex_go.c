@@ -14,8 +14,12 @@
  *                       [...], where POSIX reads a backslash as itself)
  *   {                   a literal brace where it begins no repeat {n},
  *                       {n,}, {n,m} (Go: "{{closure}}" is text)
- *   (?:...)             a group; (?i) at the very start: case folded as
- *                       Go folds it (k also matches U+212A, s U+017F)
+ *   (?:...) (?P<n>...)  a group
+ *   (?i) (?s) (?U) (?-i) (?is:...)   Go's flags, to the end of the group
+ *                       (or in the group): (?i) case folded as Go folds
+ *                       it (k also matches U+212A, s U+017F), (?s) "."
+ *                       also "\n", (?U) nothing (lazy: the same matches);
+ *                       (?m) is read, but ^ or $ under it refused
  *   x*? x+? x?? x{n}?   Go's lazy repeats: the greedy ones (the same
  *                       matches; POSIX reads "x+?" as "(x+)?")
  *   .  [...]            Go's class (']' first is a member, escapes, ranges,
@@ -34,12 +38,13 @@
  * "^(any code point)*(" when the expression has \B, so that no match starts
  * inside a code point (where \B would hold between two bytes of one).
  *
- * Refused with a message, not guessed: other flags or flag groups, named
- * groups, \pN and \p{Greek} (Unicode classes), (?i) with a non-ASCII
- * character or range (Unicode case folding), escapes Go does not have (\C,
- * \1), a NUL outside a class, and what Go refuses itself: a repeat of a
- * repeat (a**), counts past 1000 (also nested: (a{100}){20}), a ')' that
- * closes nothing, invalid UTF-8 in the expression. */
+ * Refused with a message, not guessed (doc/cli.md "Regular expressions"):
+ * \pN and \p{Greek} (Unicode classes), ^ and $ under (?m) (line anchors),
+ * and what Go refuses itself: escapes Go does not have (\C, \1), a repeat
+ * of a repeat (a**), counts past 1000 (also nested: (a{100}){20}), a ')'
+ * that closes nothing, a bad flag group or group name, invalid UTF-8 in
+ * the expression.  A repeat of a repeat with a flag group between
+ * ("a*(?i)*") Go reads as a repeat of the group of both: so here. */
 #include "filter.h"
 #include "buf.h"
 #include "error.h"
@@ -152,6 +157,8 @@ typedef struct gorx {
   int word_b;      /* \B */
   const char *why; /* the refusal */
   int icase;       /* (?i) */
+  int dotnl;       /* (?s): "." also matches "\n" */
+  int multi;       /* (?m): ^ $ at lines (refused where used) */
 } gorx;
 
 static int put(pcol_buf *o, const void *p, size_t n) { return pcol_buf_append(o, p, n); }
@@ -524,6 +531,7 @@ typedef struct grp {
   long prod;
   size_t at_a, at_u;
   int asrt;
+  int icase, dotnl, multi; /* the flags outside it, back at its ')' */
   uint64_t size, eps; /* the sums of the atoms before it (see RX_MAX_SIZE) */
 } grp;
 
@@ -580,9 +588,51 @@ static int rx_repeat_size(gorx *g, const char *op, long min, long max, uint64_t 
   return rx_too_big(g, lsize + *as, leps + *ae);
 }
 
+/* o[at..] in a group "(...)". */
+static int wrap(pcol_buf *o, size_t at) {
+  if (put(o, "()", 2)) return PCOL_ENOMEM;
+  memmove(o->data + at + 1, o->data + at, o->len - 2 - at);
+  o->data[at] = '(', o->data[o->len - 1] = ')';
+  return 0;
+}
+
+/* At g->i, "(?" not followed by ':' or 'P': a flag group "(?flags)" or
+ * "(?flags:" as Go's parsePerlFlags reads it (i m s U, one '-' followed by
+ * at least one flag): its length, the new flags in *f (icase, dotnl,
+ * multi) and in *colon whether it opens a group; 0 when it is no flag
+ * group (Go refuses it). */
+static size_t go_flags(const gorx *g, int f[3], int *colon) {
+  int sign = 1, saw = 0;
+  f[0] = g->icase, f[1] = g->dotnl, f[2] = g->multi;
+  for (size_t j = g->i + 2; j < g->n; j++) {
+    char c = g->s[j];
+    const char *k = c ? strchr("ismU", c) : NULL;
+    if (k) {
+      if (*k != 'U') f[k - "ismU"] = sign > 0; /* U: lazy repeats, the same matches */
+      saw = 1;
+    } else if (c == '-' && sign > 0) {
+      sign = -1, saw = 0;
+    } else if ((c == ':' || c == ')') && (sign > 0 || saw)) {
+      *colon = c == ':';
+      return j + 1 - g->i;
+    } else {
+      break;
+    }
+  }
+  return 0;
+}
+
+/* At g->i, "(?P<": the length of "(?P<name>" (Go: a name of ASCII letters,
+ * digits and '_'), 0 when it is none. */
+static size_t go_named(const gorx *g) {
+  size_t j = g->i + 4;
+  while (j < g->n && (isalnum((unsigned char)g->s[j]) || g->s[j] == '_')) j++;
+  return j > g->i + 4 && g->s[j] == '>' ? j + 1 - g->i : 0;
+}
+
 int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why) {
   pcol_buf body = {0};
-  gorx g = {re, 0, strlen(re), a, &body, 0, 0, NULL, 0};
+  gorx g = {re, 0, strlen(re), a, &body, 0, 0, NULL, 0, 0, 0};
   grp *st = NULL;
   size_t depth = 0;
   int have = 0;  /* an atom a repeat may follow */
@@ -598,13 +648,16 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
   a->len = u->len = 0;
   *route = 0;
   int rc = PCOL_OK;
-  if (!strncmp(re, "(?i)", 4)) g.icase = 1, g.i = 4;
   while (!rc && g.i < g.n) {
     char ch = re[g.i];
     long min, max;
     int two;
     size_t rl = repeat_at(&g, &min, &max, &two);
     if (rl) {
+      if (after_repeat == 2) { /* "a*(?i)*": Go repeats the repeat */
+        if ((rc = wrap(g.a, at_a)) || (rc = wrap(&body, at_u))) break;
+        after_repeat = 0, is_group = 0;
+      }
       if (after_repeat) {
         g.why = "a repeat of a repeat (Go: invalid nested repetition operator)";
         rc = PCOL_EINVAL;
@@ -640,9 +693,29 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
       }
       continue;
     }
-    if (!strncmp(re + g.i, "(?)", 3)) { /* Go: no flags, nothing */
-      g.i += 3;
-      continue;
+    int fl[3], colon = 0;
+    size_t glen = 0; /* "(?flags:", "(?P<name>", "(?:" or "(": its length */
+    if (ch == '(' && re[g.i + 1] == '?' && re[g.i + 2] != ':' && re[g.i + 2] != 'P') {
+      glen = go_flags(&g, fl, &colon);
+      if (!glen) {
+        g.why = "a '(?' that begins no flag group or named group Go reads (Go: invalid or unsupported Perl syntax)";
+        rc = PCOL_EINVAL;
+        break;
+      }
+      if (!colon) { /* "(?i)": the flags to the end of the group, no atom */
+        g.icase = fl[0], g.dotnl = fl[1], g.multi = fl[2];
+        if (after_repeat) after_repeat = 2;
+        g.i += glen;
+        continue;
+      }
+    } else if (ch == '(' && re[g.i + 1] == '?' && re[g.i + 2] == 'P') {
+      if (re[g.i + 3] != '<' || !(glen = go_named(&g))) {
+        g.why = "a bad named group (Go: a name of ASCII letters, digits and '_' in (?P<name>...))";
+        rc = PCOL_EINVAL;
+        break;
+      }
+    } else if (ch == '(') {
+      glen = re[g.i + 1] == '?' ? 3 : 1;
     }
     after_repeat = 0, assertion = 0;
     if (have) { /* the atom before is complete */
@@ -663,10 +736,7 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
       if (!rc) rc = emit_set(&g, &s);
       free(s.r);
     } else if (ch == '(') {
-      if (re[g.i + 1] == '?' && re[g.i + 2] != ':') {
-        g.why = "flags or named groups past the start (pcol reads (?i) at the start only)";
-        rc = PCOL_EINVAL;
-      } else if (depth >= DEPTH_MAX) {
+      if (depth >= DEPTH_MAX) {
         g.why = "groups nested too deeply";
         rc = PCOL_EINVAL;
       } else {
@@ -676,10 +746,11 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
           break;
         }
         st = ns;
-        st[depth++] = (grp){prod, at_a, at_u, group_asrt, lsize, leps};
+        st[depth++] = (grp){prod, at_a, at_u, group_asrt, g.icase, g.dotnl, g.multi, lsize, leps};
         prod = 1, have = 0, group_asrt = 0, lsize = leps = 0;
+        if (colon) g.icase = fl[0], g.dotnl = fl[1], g.multi = fl[2];
         rc = put2(&g, "(", 1);
-        g.i += re[g.i + 1] == '?' ? 3 : 1;
+        g.i += glen;
       }
     } else if (ch == ')') {
       if (!depth) {
@@ -691,6 +762,7 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
         prod = st[depth].prod, at_a = st[depth].at_a, at_u = st[depth].at_u;
         gsize = lsize + 2, geps = leps + 1, is_group = 1;
         lsize = st[depth].size, leps = st[depth].eps;
+        g.icase = st[depth].icase, g.dotnl = st[depth].dotnl, g.multi = st[depth].multi;
         assertion = group_asrt ? 2 : 0; /* 2: a group that has one */
         group_asrt |= st[depth].asrt;
         rc = put2(&g, ")", 1);
@@ -698,12 +770,16 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
       }
     } else if (ch == '|') {
       rc = put2(&g, "|", 1), g.i++, have = 0, leps++;
+    } else if ((ch == '^' || ch == '$') && g.multi) {
+      g.why = "^ or $ under (?m) (Go's line anchors: pcol has no exact form of them)";
+      rc = PCOL_EINVAL;
     } else if (ch == '^' || ch == '$') {
       rc = put2(&g, &ch, 1), g.i++, assertion = group_asrt = 1;
       if (ch == '$') g.route |= PCOL_RX_NL; /* (glibc: "a$" matched "a\n") */
     } else if (ch == '.') {
       cpset s = {0};
-      rc = cs_add(&s, 0, '\n' - 1) || cs_add(&s, '\n' + 1, MAX_CP) || emit_set(&g, &s);
+      rc = g.dotnl ? cs_add(&s, 0, MAX_CP) || emit_set(&g, &s)
+                   : cs_add(&s, 0, '\n' - 1) || cs_add(&s, '\n' + 1, MAX_CP) || emit_set(&g, &s);
       free(s.r);
       /* a reads no NUL, "\n" or byte >= 0x80 (the route): there POSIX's '.'
        * is the same set, and glibc's fastest */

@@ -1,13 +1,14 @@
 /* regex.js — the page's regular expressions are Go's, as pcol's options
- * and pprof's web UI read them (RE2 syntax: lib/core/regex_go.c), made
- * into a JavaScript RegExp that matches the same names: by code points
- * (the u flag, as Go reads UTF-8), a leading (?flags) as the RegExp's
- * flags, \A \z \Q..\E, POSIX classes, \pN and \p{Greek}, octal and \x{..}
- * escapes, Go's \s (ASCII space only), braces that are not a repeat and a
- * lone ] as literals.  What Go refuses throws, and so does what JavaScript
- * cannot say the same way here: flags after the start or in a group,
- * (?U), \C, a negated POSIX class inside brackets, \S inside brackets,
- * \b or \B with (?i), \P inside brackets with (?i).
+ * and pprof's web UI read them (RE2 syntax: lib/core/regex_go.c; the
+ * accepted syntax, and where the page and the options differ: doc/cli.md
+ * "Regular expressions"), made into a JavaScript RegExp that matches the
+ * same names: by code points (the u flag, as Go reads UTF-8), (?i) as the
+ * RegExp's i flag, (?s) (?m) (?U) and named groups, \A \z \Q..\E, POSIX
+ * classes, \pN and \p{Greek}, octal and \x{..} escapes, Go's \s (ASCII
+ * space only), braces that are not a repeat and a lone ] as literals, Go's
+ * bound on nested counts.  What Go refuses throws, and so does what
+ * JavaScript cannot say the same way here: (?i) turned on or off past the
+ * start, \C, \b or \B with (?i), \P inside brackets with (?i).
  * The callers mark the box bad on a throw. */
 
 /* POSIX classes as bracket members (regexp/syntax perl_groups.go) */
@@ -20,6 +21,27 @@ var PCOL_RX_POSIX = {
 var PCOL_RX_CATS = /^(?:C|Cc|Cf|Co|Cs|L|Ll|Lm|Lo|Lt|Lu|M|Mc|Me|Mn|N|Nd|Nl|No|P|Pc|Pd|Pe|Pf|Pi|Po|Ps|S|Sc|Sk|Sm|So|Z|Zl|Zp|Zs)$/;
 
 function pcolRxHex(c) { return '\\u{' + c.toString(16) + '}'; }
+
+/* The complement of ASCII class `members` (bracket members) as bracket
+ * members, as Go's appendNegatedClass; under (?i) (fold) Go folds the
+ * class first, and the only code points past ASCII in the case orbits of
+ * ASCII letters are U+212A (k) and U+017F (s): the complement leaves them
+ * out, and JavaScript's i flag then folds nothing into it. */
+function pcolRxNegated(members, fold) {
+  var rx = new RegExp('[' + members + ']', fold ? 'iu' : 'u'), out = '', lo = -1;
+  var inSet = function (c) {
+    if (c < 0x80) return rx.test(String.fromCharCode(c));
+    return fold && ((c === 0x212a && rx.test('k')) || (c === 0x17f && rx.test('s')));
+  };
+  var ends = [0x80, 0x17f, 0x180, 0x212a, 0x212b, 0x110000];
+  for (var c = 0; c < 0x110000;) {
+    var isIn = inSet(c), to = c < 0x80 ? c + 1 : ends.find(function (x) { return x > c; });
+    if (!isIn && lo < 0) lo = c;
+    if ((isIn || to === 0x110000) && lo >= 0) { var hi = isIn ? c - 1 : to - 1; out += pcolRxHex(lo) + (hi > lo ? '-' + pcolRxHex(hi) : ''); lo = -1; }
+    c = to;
+  }
+  return out;
+}
 
 /* s[i] is a backslash: [JavaScript for the escape, next index]; inClass:
  * inside brackets; fold: under (?i) */
@@ -65,7 +87,7 @@ function pcolRxEscape(s, i, inClass, fold) {
   }
   if (c === 's') return [inClass ? '\\t\\n\\f\\r ' : '[\\t\\n\\f\\r ]', i + 2];
   if (c === 'S') {
-    if (inClass) throw new Error('\\S inside brackets');
+    if (inClass) return [pcolRxNegated('\\t\\n\\f\\r ', fold), i + 2];
     return ['[^\\t\\n\\f\\r ]', i + 2];
   }
   if ('dDwW'.indexOf(c) >= 0) return ['\\' + c, i + 2];
@@ -92,20 +114,58 @@ function pcolRxLiteral(s, i) {
   return [/[\\^$.|?*+()[\]{}\/-]/.test(s[i]) ? pcolRxHex(cp) : s.slice(i, i + n), i + n];
 }
 
-export function pcolGoRegExp(text) {
-  var s = String(text), i = 0, out = '', flags = 'u', m, fold = false, multi = false;
-  m = /^\(\?([imsU]+)\)/.exec(s);
-  if (m) {
-    if (m[1].indexOf('U') >= 0) throw new Error('(?U) is not supported here');
-    fold = m[1].indexOf('i') >= 0;
-    multi = m[1].indexOf('m') >= 0;
-    if (fold) flags += 'i';
-    if (m[1].indexOf('s') >= 0) flags += 's';
-    i = m[0].length;
+/* s[i] begins "(?flags)" or "(?flags:" (Go's parsePerlFlags: i m s U,
+ * one '-' followed by a flag): [its length, whether it opens a group,
+ * the new flags], or null */
+function pcolRxFlags(s, i, f) {
+  var sign = 1, saw = false, n = { i: f.i, m: f.m, s: f.s };
+  for (var j = i + 2; j < s.length; j++) {
+    var c = s[j];
+    if ('imsU'.indexOf(c) >= 0) { if (c !== 'U') n[c] = sign > 0; saw = true; }
+    else if (c === '-' && sign > 0) { sign = -1; saw = false; }
+    else if ((c === ':' || c === ')') && (sign > 0 || saw)) return [j + 1 - i, c === ':', n];
+    else return null;
   }
-  var depth = 0, atomEnd = false;
+  return null;
+}
+
+/* Go's repeatIsValid: at most 1000 copies of the innermost thing of
+ * nested counted repeats ("(a{100}){20}" is an invalid repeat count).
+ * cur: the last atom's product of counts, prod: the largest before it. */
+function pcolRxCount(st, min, max) {
+  var f = max === 0 ? 0 : max < 0 ? (min || 1) : max;
+  if ((min >= 2 || max >= 2) && f && f * st.cur > 1000) throw new Error('invalid repeat count');
+  st.cur *= f;
+}
+
+export function pcolGoRegExp(text) {
+  var s = String(text), i = 0, out = '', flags = 'u', m, fold = false;
+  /* the flags: JavaScript's i flag is the whole expression's, so (?i) must
+   * be at the start (before anything but other flag groups) and stay; s
+   * and m are Go's, scoped to the group, in the forms of . ^ $ below */
+  var f = { i: false, m: false, s: false }, stack = [];
+  while (s[i] === '(' && s[i + 1] === '?' && (m = pcolRxFlags(s, i, f)) && !m[1]) { f = m[2]; i += m[0]; }
+  fold = f.i;
+  if (fold) flags += 'i';
+  var depth = 0, atomEnd = false, st = { cur: 1, prod: 1 }, at = 0, repEnd = -1;
+  var next = function () { if (st.cur > st.prod) st.prod = st.cur; st.cur = 1; at = out.length; };
   while (i < s.length) {
     var c = s[i], r;
+    if (c === '(' && s[i + 1] === '?' && s[i + 2] !== ':' && s[i + 2] !== 'P') {
+      m = pcolRxFlags(s, i, f);
+      if (!m) throw new Error('invalid or unsupported Perl syntax ' + s.slice(i, i + 3));
+      if (m[2].i !== fold) throw new Error('(?i) past the start is not supported here');
+      if (!m[1]) { /* (?s): no atom; a repeat after it repeats the repeat before ("a*(?s)*") */
+        f = m[2]; i += m[0];
+        if (repEnd === out.length) { out = out.slice(0, at) + '(?:' + out.slice(at) + ')'; atomEnd = true; }
+        continue;
+      }
+      next();
+      stack.push([f, st, at]); f = m[2]; st = { cur: 1, prod: 1 };
+      out += '(?:'; i += m[0]; depth++; atomEnd = false;
+      continue;
+    }
+    if ('*+?{'.indexOf(c) < 0) next();
     if (c === '\\') {
       if (s[i + 1] === 'Q') { /* literal text up to \E */
         var e = s.indexOf('\\E', i + 2), lit = e < 0 ? s.slice(i + 2) : s.slice(i + 2, e);
@@ -122,7 +182,7 @@ export function pcolGoRegExp(text) {
     if (c === '[') { /* brackets: members copied, ] first is a member */
       var j = i + 1, cls = '[';
       if (s[j] === '^') { cls += '^'; j++; }
-      var first = true;
+      var first = true, single = false; /* single: the last member is one character a '-' may follow */
       for (;;) {
         if (j >= s.length) throw new Error('missing closing ]');
         var d = s[j];
@@ -131,17 +191,22 @@ export function pcolGoRegExp(text) {
         if (d === '[' && s[j + 1] === ':') {
           var pm = /^\[:(\^?)([a-z]+):\]/.exec(s.slice(j));
           if (pm) {
-            if (pm[1] || !PCOL_RX_POSIX[pm[2]]) throw new Error('invalid character class range ' + pm[0]);
-            cls += PCOL_RX_POSIX[pm[2]]; j += pm[0].length;
+            if (!PCOL_RX_POSIX[pm[2]]) throw new Error('invalid character class range ' + pm[0]);
+            cls += pm[1] ? pcolRxNegated(PCOL_RX_POSIX[pm[2]], fold) : PCOL_RX_POSIX[pm[2]]; j += pm[0].length; single = false;
             continue;
           }
         }
-        if (d === '\\') { r = pcolRxEscape(s, j, true, fold); cls += r[0]; j = r[1]; continue; }
-        if (d === '-') { /* a range's dash, or a literal one at either end */
-          cls += (s[j + 1] === ']' || cls.endsWith('[') || cls.endsWith('[^')) ? '\\x2d' : '-'; j++;
+        /* Go: a '-' after a character and before one other than ']' makes
+         * a range; any other '-' is itself ("[\d-z]", "[a-c-e]") */
+        var range = single && d === '-' && j + 1 < s.length && s[j + 1] !== ']';
+        if (range) { cls += '-'; j++; d = s[j]; }
+        if (d === '\\') {
+          r = pcolRxEscape(s, j, true, fold);
+          single = !range && 'dDwWsSpP'.indexOf(s[j + 1]) < 0;
+          cls += r[0]; j = r[1];
           continue;
         }
-        r = pcolRxLiteral(s, j); cls += r[0]; j = r[1];
+        r = d === '-' ? ['\\x2d', j + 1] : pcolRxLiteral(s, j); cls += r[0]; j = r[1]; single = !range;
       }
       out += cls + ']'; i = j; atomEnd = true;
       continue;
@@ -154,11 +219,14 @@ export function pcolGoRegExp(text) {
       } else {
         out += '('; i++;
       }
+      stack.push([f, st, at]); st = { cur: 1, prod: 1 };
       depth++; atomEnd = false;
       continue;
     }
     if (c === ')') {
       if (!depth--) throw new Error('unexpected )');
+      var inner = st.prod, top = stack.pop();
+      f = top[0]; st = top[1]; at = top[2]; st.cur = inner;
       out += ')'; i++; atomEnd = true;
       continue;
     }
@@ -168,11 +236,14 @@ export function pcolGoRegExp(text) {
       if (rep && atomEnd) {
         if (+rep[1] > 1000 || (rep[3] && +rep[3] > 1000)) throw new Error('invalid repeat count');
         if (rep[3] && +rep[3] < +rep[1]) throw new Error('invalid repeat count');
+        pcolRxCount(st, +rep[1], rep[2] ? (rep[3] ? +rep[3] : -1) : +rep[1]);
         out += rep[0]; i += rep[0].length; atomEnd = false;
         if (s[i] === '?') { out += '?'; i++; }
+        repEnd = out.length;
         continue;
       }
       if (rep) throw new Error('missing argument to repetition operator');
+      next();
       out += '\\{'; i++; atomEnd = true;
       continue;
     }
@@ -181,15 +252,16 @@ export function pcolGoRegExp(text) {
       out += c; i++; atomEnd = false;
       if (s[i] === '?') { out += '?'; i++; }
       if (s[i] === '*' || s[i] === '+' || s[i] === '?') throw new Error('invalid nested repetition operator');
+      repEnd = out.length;
       continue;
     }
     if (c === '|') { out += '|'; i++; atomEnd = false; continue; }
     /* (?m): Go's lines end at \n only (JavaScript's m flag also ends them
      * at \r, U+2028 and U+2029); \A and \z stay the text's ends */
-    if (c === '^') { out += multi ? '(?:^|(?<=\\n))' : '(?:^)'; i++; atomEnd = true; continue; }
-    if (c === '$') { out += multi ? '(?:$|(?=\\n))' : '(?:$)'; i++; atomEnd = true; continue; }
+    if (c === '^') { out += f.m ? '(?:^|(?<=\\n))' : '(?:^)'; i++; atomEnd = true; continue; }
+    if (c === '$') { out += f.m ? '(?:$|(?=\\n))' : '(?:$)'; i++; atomEnd = true; continue; }
     /* Go's . leaves out \n only; JavaScript's also \r, U+2028, U+2029 */
-    if (c === '.') { out += flags.indexOf('s') >= 0 ? '.' : '[^\\n]'; i++; atomEnd = true; continue; }
+    if (c === '.') { out += f.s ? '[^]' : '[^\\n]'; i++; atomEnd = true; continue; }
     r = pcolRxLiteral(s, i); out += r[0]; i = r[1]; atomEnd = true;
   }
   if (depth) throw new Error('missing closing )');
