@@ -515,10 +515,24 @@ Test(rprof, two_sources_export_one_or_both) {
   out = export_mem(f, &sel, &n);
   cr_assert(n == l1 && !memcmp(out, a, n), "source 1 alone is cut.out, unterminated");
   free(out);
-  /* both: an append=TRUE style file; the cut line gets a line end */
+  /* both: ONE header (summaryRprof reads any later header as a sample),
+   * every sample line of each file, rendered (doc/mappings.md §1.2) */
   out = export_mem(f, NULL, &n);
-  cr_assert_eq(n, l1 + 1 + l2);
-  cr_assert(!memcmp(out, a, l1) && out[l1] == '\n' && !memcmp(out + l1 + 1, c, l2));
+  size_t heads = 0, lines = 0, want = 0;
+  const char *texts[3] = {a, c, out};
+  size_t lens[3] = {l1, l2, n};
+  for (int k = 0; k < 3; k++)
+    for (size_t i = 0; i < lens[k];) {
+      const char *p = texts[k] + i, *e = memchr(p, '\n', lens[k] - i);
+      size_t len = e ? (size_t)(e - p) : lens[k] - i;
+      int head = memmem(p, len, "sample.interval=", 16) != NULL, file = len > 5 && !memcmp(p, "#File", 5);
+      if (k == 2) heads += head, lines += !head && !file;
+      else want += !head && !file;
+      i += len + 1;
+    }
+  cr_assert_eq(heads, 1, "one header");
+  cr_assert(n > 37 && !memcmp(out, "line profiling: sample.interval=20000\n", 38));
+  cr_assert_eq(lines, want, "%zu sample lines, the files have %zu", lines, want);
   free(out);
   free(a);
   free(c);

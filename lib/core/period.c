@@ -4,9 +4,8 @@
  * pprof Profile's); its period is meta otlp.period when that is a number,
  * else pprof.period.  OTLP's first, as the start and duration rules
  * (wall.c): an OTLP export of a pprof source carries both, alike.  Every
- * reader of a period (pcol info, the pprof/OTLP/Firefox exports,
- * --base's period type check) asks here; the Rprof export keeps pprof's
- * keys only (rprof_export.c source_interval says why). */
+ * reader of a period (pcol info, the pprof/OTLP/Firefox/Rprof exports,
+ * --base's period type check) asks here. */
 #include "pcol.h"
 #include "keys.h"   /* OTLP_META_PERIOD, PPROF_META_PERIOD, ... */
 #include "bytes.h"  /* pcol_str_i64 */

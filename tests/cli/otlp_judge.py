@@ -80,7 +80,9 @@ def profiles(decoded):
         for sp in rp.get("scope_profiles", []):
             for p in sp.get("profiles", []):
                 st = one(p, "sample_type", {})
-                e = {"type": S(one(st, "type_strindex")), "unit": S(one(st, "unit_strindex")), "samples": []}
+                pt = one(p, "period_type", {})
+                e = {"type": S(one(st, "type_strindex")), "unit": S(one(st, "unit_strindex")), "samples": [],
+                     "period": int(one(p, "period", 0)), "period_unit": S(one(pt, "unit_strindex"))}
                 for s in p.get("samples", []):
                     vals, ts = s.get("values", []), s.get("timestamps_unix_nano", [])
                     st_i = one(s, "stack_index")

@@ -1149,6 +1149,7 @@ def source_readings(res, rsum):
                 cnt.add(names, v if is_count else obs)
                 s["real_names"].update(n for n in names if n)
         s["count"] = cnt
+        s["rprof_count"] = rprof_lines(res["otlp_src"])
         # top shows a type every source measures, else the count; speedscope
         # opens on the first source's default (its last type: one here)
         ts = {p["type"] for p in res["otlp_src"]}
@@ -1207,7 +1208,9 @@ def judge_one(res, rsum, ss):
                     fail(b, what, "not byte-identical to the source")
                 compare(b, what, src["count"], out, skip_fn=sk)
             else:
-                compare(b, what, src["count"], out, total_adjust=-empty_stacks(src), skip_fn=sk)
+                # several intervals: one header, each source's ticks x its interval (§1.2)
+                rc_ = src.get("rprof_count", src["count"])
+                compare(b, what, rc_, out, total_adjust=-empty_stacks(src, rc_), skip_fn=sk)
         elif e in ("pprof", "otlp"):
             if e == "otlp" and "go_otlp_err" in res:
                 fail(b, what, res["go_otlp_err"])
@@ -1323,10 +1326,34 @@ def judge_one(res, rsum, ss):
     return n_judged
 
 
-def empty_stacks(src):
+def rprof_lines(profs):
+    """What summaryRprof reads in the Rprof export of several OTLP Profiles
+    (doc/mappings.md §1.2): one header of the greatest common divisor G of
+    the intervals of the Profiles that have a line (period / 1000 µs when
+    its unit is nanoseconds, at least 1, else 10000), and a sample of a
+    Profile of interval I counted count x I / G times."""
+    def iv(p):
+        if p["period"] > 0 and p["period_unit"] == "nanoseconds":
+            return 1 if p["period"] < 1000 else (p["period"] + 500) // 1000
+        return 10000
+    def count(p, v, obs):
+        return v if (p["type"], p["unit"]) == ("samples", "count") else obs
+    used = [p for p in profs if any(names and count(p, v, obs) > 0 for names, v, obs in p["samples"])]
+    g = 0
+    for p in used:
+        g = math.gcd(g, iv(p))
+    r = Reading("OTLP counts x interval / %s us (protoc --decode)" % g)
+    for p in profs:
+        m = iv(p) // g if len(used) > 1 else 1
+        for names, v, obs in p["samples"]:
+            r.add(names, count(p, v, obs) * m)
+    return r
+
+
+def empty_stacks(src, c=None):
     """Samples with an empty stack (Rprof cannot hold them): the count
     reading's total minus its flat (every other sample has a leaf)."""
-    c = src["count"]
+    c = c or src["count"]
     n = c.total - sum(c.flat.values())
     if n:
         exc("empty-stack")

@@ -6,7 +6,11 @@
 #     line (tests/r/compare_top.R names the known differences), and for
 #     memory profiles the same mem.total (tests/r/compare_mem.R);
 #  3. and an Rprof file exported from a pprof profile must be read by
-#     summaryRprof without error.
+#     summaryRprof without error;
+#  4. several sources of different intervals (two generated pprof profiles of
+#     10 and 20 ms, merged; an Rprof file among them) are exported under one
+#     header whose summaryRprof times are go tool pprof's / pcol top's, and
+#     what one header cannot hold is refused.
 # Exit 77 (skip) when Rscript is absent.
 set -u
 if ! command -v Rscript >/dev/null 2>&1; then
@@ -99,5 +103,81 @@ if [ -f "$pb" ] && "$PCOL" pack "$pb" -o "$W/pprof.pcol" 2>/dev/null; then
     "$W/pprof.out" || err "summaryRprof cannot read the Rprof export of $pb"
 else
   echo "note: pprof import unavailable or $pb absent: pprof -> Rprof -> R check skipped"
+fi
+
+# Several sources of different intervals: ONE header (summaryRprof reads the
+# first line as the header and any later one as a sample), the greatest
+# common divisor of the intervals, each sample written count x interval / GCD
+# times (doc/mappings.md §1.2).  Two pprof profiles made here (protoc
+# --encode), periods 10 and 20 ms, merged; judged by go tool pprof on each
+# input (cpu = samples x period, added up) and by pcol top on the merge.
+if command -v go >/dev/null 2>&1 && command -v protoc >/dev/null 2>&1; then
+  G=$W/intervals && mkdir -p "$G"
+  # gen PERIOD_NS OUT "COUNT LOC..." ...: locations 1-4 = main alpha beta gamma, leaf first
+  gen() {
+    local period=$1 out=$2 s c; shift 2
+    {
+      echo 'sample_type { type: 1 unit: 2 } sample_type { type: 3 unit: 4 }'
+      for s in "$@"; do
+        c=${s%% *}
+        echo "sample { location_id: [$(echo "${s#* }" | tr ' ' ',')] value: [$c, $((c * period))] }"
+      done
+      for i in 1 2 3 4; do echo "location { id: $i line { function_id: $i } } function { id: $i name: $((i + 4)) }"; done
+      echo 'string_table: ["", "samples", "count", "cpu", "nanoseconds", "main", "alpha", "beta", "gamma"]'
+      echo "period_type { type: 3 unit: 4 } period: $period"
+    } | protoc --proto_path=format --encode=perftools.profiles.Profile profile.proto >"$out"
+  }
+  gen 10000000 "$G/a.pb" "3 2 1" "5 3 2 1" "2 1"
+  gen 20000000 "$G/b.pb" "4 2 1" "7 4 1" "1 3 2 1"
+  "$PCOL" merge "$G/a.pb" "$G/b.pb" -o "$G/m.pcol" || err "merge of two pprof profiles"
+  "$PCOL" unpack "$G/m.pcol" --to rprof -o "$G/m.out" || err "unpack --to rprof of 10 and 20 ms"
+  [ "$(grep -c 'sample.interval' "$G/m.out")" = 1 ] && [ "$(head -1 "$G/m.out")" = "sample.interval=10000" ] ||
+    err "10 and 20 ms: not one header of 10000: $(grep -n sample.interval "$G/m.out" | head -3)"
+  # go tool pprof -top in ms on each input: NAME FLAT CUM, added up
+  for x in a b; do
+    HOME=$G go tool pprof -top -sample_index=cpu -unit=ms "$G/$x.pb" 2>/dev/null |
+      awk '/^ *flat/ {on=1; next} on && NF >= 6 {sub(/ms$/, "", $1); sub(/ms$/, "", $4); print $6, $1, $4}'
+  done | awk '{f[$1]+=$2; c[$1]+=$3} END {for (n in f) print n, f[n], c[n]}' | sort >"$G/go.txt"
+  "$PCOL" top "$G/m.pcol" --value cpu --format csv |
+    awk -F, 'NR > 1 {print $6, $1 / 1e6, $4 / 1e6}' | sort >"$G/top.txt"
+  cmp -s "$G/go.txt" "$G/top.txt" || { err "pcol top of the merge vs go tool pprof on its inputs"; diff "$G/go.txt" "$G/top.txt"; }
+  Rscript -e 'a <- commandArgs(TRUE); s <- summaryRprof(a[1]); r <- read.table(a[2], col.names = c("n", "flat", "cum"))
+    got <- data.frame(n = gsub("\"", "", rownames(s$by.total)), cum = s$by.total$total.time * 1000,
+                      flat = s$by.total$self.time * 1000)
+    m <- merge(r, got, by = "n", all = TRUE)
+    ok <- nrow(m) == nrow(r) && all(abs(m$flat.x - m$flat.y) < 1e-6) && all(abs(m$cum.x - m$cum.y) < 1e-6) &&
+      abs(s$sampling.time * 1000 - sum(r$flat)) < 1e-6
+    if (!ok) { print(m); cat("sampling.time", s$sampling.time, "\n"); quit(status = 1) }
+    cat(sprintf("summaryRprof of 10 + 20 ms sources: %.2f s, as go tool pprof\n", s$sampling.time))' \
+    "$G/m.out" "$G/go.txt" || err "summaryRprof of the export of 10 and 20 ms sources vs go tool pprof"
+  # an Rprof source among them: rendered under the one header, its time kept
+  "$PCOL" merge tests/fixtures/rprof/crlf.out "$G/b.pb" -o "$G/rb.pcol" &&
+    "$PCOL" unpack "$G/rb.pcol" --to rprof -o "$G/rb.out" || err "unpack --to rprof of Rprof + pprof"
+  [ "$(grep -c 'sample.interval' "$G/rb.out")" = 1 ] || err "Rprof + pprof: more than one header"
+  "$PCOL" top "$G/rb.pcol" --value cpu --format csv | awk -F, 'NR > 1 {print $6, $1 / 1e6, $4 / 1e6}' | sort >"$G/rbtop.txt"
+  Rscript -e 'a <- commandArgs(TRUE); s <- summaryRprof(a[1]); r <- read.table(a[2], col.names = c("n", "flat", "cum"))
+    t1 <- summaryRprof(a[3])$sampling.time
+    got <- data.frame(n = gsub("\"", "", rownames(s$by.self)), flat = s$by.self$self.time * 1000)
+    m <- merge(r[r$flat > 0, c("n", "flat")], got, by = "n", all = TRUE)
+    ok <- isTRUE(all.equal(s$sampling.time, t1 + 0.24)) && nrow(m) == sum(r$flat > 0) && all(abs(m$flat.x - m$flat.y) < 1e-6)
+    if (!ok) { print(m); cat("sampling.time", s$sampling.time, t1, "\n"); quit(status = 1) }' \
+    "$G/rb.out" "$G/rbtop.txt" tests/fixtures/rprof/crlf.out ||
+    err "summaryRprof of Rprof (20 ms) + pprof (20 ms x 12) vs pcol top and summaryRprof of the Rprof file"
+  # what one header cannot hold is refused, naming why, and writes nothing
+  gen 1000 "$G/c.pb" "1 2 1"
+  gen 10000000 "$G/d.pb" "30000 3 1"
+  "$PCOL" merge "$G/c.pb" "$G/d.pb" -o "$G/cd.pcol" && rm -f "$G/cd.out"
+  "$PCOL" unpack "$G/cd.pcol" --to rprof -o "$G/cd.out" 2>"$G/cd.err" && err "1 us + 10 ms x 30000: not refused"
+  grep -q 'greatest common divisor' "$G/cd.err" && [ ! -e "$G/cd.out" ] ||
+    err "1 us + 10 ms: $(cat "$G/cd.err"), $(ls "$G/cd.out" 2>&1)"
+  for rf in append.out memonly.out; do # runs of 10 and 20 ms; memory fields
+    "$PCOL" merge "tests/fixtures/rprof/$rf" "$G/a.pb" -o "$G/x.pcol" && rm -f "$G/x.out"
+    "$PCOL" unpack "$G/x.pcol" --to rprof -o "$G/x.out" 2>"$G/x.err" && err "$rf + pprof: not refused"
+    grep -q 'export it alone with --source 1' "$G/x.err" && [ ! -e "$G/x.out" ] || err "$rf + pprof: $(cat "$G/x.err")"
+    "$PCOL" unpack "$G/x.pcol" --source 1 --to rprof -o "$G/x.out" && cmp -s "$G/x.out" "tests/fixtures/rprof/$rf" ||
+      err "$rf --source 1 is not the file byte for byte"
+  done
+else
+  echo "note: go or protoc absent: the several-interval checks are skipped"
 fi
 exit $fail

@@ -7,10 +7,13 @@
  * written as the most faithful Rprof R can read: a header with the interval
  * taken from the source's period, #File lines just before first use, one line
  * per raw sample the row stands for (THE count rule, pcol_sample_count: a
- * pprof sample's samples/count, else the weight).  doc/mappings.md §1.2 lists what cannot be kept. */
+ * pprof sample's samples/count, else the weight).  Several sources share one
+ * header (choose_layout).  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
 #include "frames.h"
-#include "keys.h"     /* PCOL_SRC_RPROF, PPROF_META_PERIOD, PPROF_META_PERIOD_TYPE_UNIT, ... */
+#include "keys.h"     /* PCOL_SRC_RPROF, RPROF_META_EOL, RPROF_META_INTERVAL_US, ... */
+#include "bytes.h"    /* pcol_str_is */
+#include "period.h"   /* pcol_period, pcol_source_period */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_write_error */
 #include "buf.h"      /* pcol_buf_append, pcol_buf_free, pcol_buf, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
@@ -49,6 +52,12 @@ typedef struct rp_out {
   /* generic (non-Rprof) segment */
   int gen_open;
   uint64_t gen_interval, gen_nextfile;
+
+  /* one header for several sources (choose_layout): each source's sample
+   * is written mult[source] times, its interval / the common interval */
+  int unified;
+  uint64_t common_iv, *mult;
+  unsigned char *kind; /* per source: KIND_RPROF, KIND_TEXT */
 
   /* output */
   const char *pending; /* line end owed by the last line written */
@@ -161,20 +170,34 @@ static int meta_is(rp_out *r, uint32_t src, const char *key, const char *val) {
          memcmp(s.ptr, val, s.len) == 0;
 }
 
+enum { KIND_RPROF = 1, KIND_TEXT = 2 };
+
+/* Per source: an Rprof source, and one with text lines (written back verbatim). */
+static int source_kinds(rp_out *r) {
+  r->kind = calloc(r->nsources + 1, 1);
+  if (!r->kind) return pcol_oom(r->err);
+  for (uint64_t i = 0; i < r->ntl; i++) {
+    uint32_t s = pcol_view_u32(&r->tl_src, i);
+    if (s && s <= r->nsources) r->kind[s] |= KIND_TEXT;
+  }
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    int is_rprof, rc = sid_is(r, pcol_view_u32(&r->so_type, s - 1), PCOL_SRC_RPROF, &is_rprof);
+    if (rc) return rc;
+    if (is_rprof) r->kind[s] |= KIND_RPROF;
+  }
+  return PCOL_OK;
+}
+
 /* The interval a non-Rprof source is written with, in microseconds. */
 static uint64_t source_interval(rp_out *r, uint32_t src) {
   uint64_t v;
   if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
-  /* A pprof source's period in ns, not an OTLP source's (period.c's rule
-   * would take it): a source of another interval starts a segment with a
-   * header of its own, which R's summaryRprof counts as a sample (the
-   * eBPF profiler's OTLP message, whose 82 sources mix 50 ms periods with
-   * none, gained 10 samples in tests/interop/t_matrix.sh).  Until the
-   * export writes one interval for such a file, it keeps the pprof keys
-   * only, as before e646e5c. */
-  if (meta_is(r, src, PPROF_META_PERIOD_TYPE_UNIT, "nanoseconds") &&
-      meta_u64(r, src, PPROF_META_PERIOD, &v) && v)
+  pcol_period pd; /* THE period rule (lib/core/period.c): OTLP's, else pprof's */
+  if (pcol_source_period(r->f, src, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
+      pd.has_unit && pcol_str_is(pd.unit, "nanoseconds")) {
+    v = (uint64_t)pd.period;
     return v < 1000 ? 1 : (v + 500) / 1000;
+  }
   return 10000;
 }
 
@@ -390,6 +413,8 @@ static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int64_t w = pcol_sample_count(&r->sc, row, r->cvt[r->src]);
   int64_t times = pcol_scale(w, num, den);
   if (times <= 0) return PCOL_OK;
+  /* bounded: choose_layout counted these lines (at most RPROF_MAX_LINES) */
+  if (r->unified) times *= (int64_t)r->mult[r->src];
   /* the stored original line, if any */
   while (r->sx_cur < r->nsx && pcol_view_u32(&r->sx_sample, r->sx_cur) < id) r->sx_cur++;
   pcol_str text = {NULL, 0};
@@ -432,14 +457,9 @@ static uint64_t src_lower(rp_out *r, uint64_t lo, uint64_t hi, uint32_t s) {
 }
 
 static int write_source(rp_out *r, uint32_t s) {
-  int is_rprof, rc;
-  if ((rc = sid_is(r, pcol_view_u32(&r->so_type, s - 1), PCOL_SRC_RPROF, &is_rprof)))
-    return rc;
-  int has_text = 0;
-  for (uint64_t i = 0; i < r->ntl && !has_text; i++)
-    has_text = pcol_view_u32(&r->tl_src, i) == s;
+  int rc;
   r->src = s;
-  r->verbatim = is_rprof && has_text;
+  r->verbatim = r->kind[s] == (KIND_RPROF | KIND_TEXT) && !r->unified;
   r->first_row = src_lower(r, 0, r->nsamples, s);
   r->end_row = src_lower(r, r->first_row, r->nsamples, s + 1);
   r->tl_cur = r->sx_cur = 0;
@@ -452,7 +472,7 @@ static int write_source(rp_out *r, uint32_t s) {
     r->eol = meta_is(r, s, RPROF_META_EOL, "crlf") ? "\r\n" : "\n";
     r->final_nl0 = meta_is(r, s, RPROF_META_FINAL_NEWLINE, "0");
   } else {
-    uint64_t iv = source_interval(r, s);
+    uint64_t iv = r->unified ? r->common_iv : source_interval(r, s);
     r->eol = "\n";
     if (r->gen_open && iv != r->gen_interval) r->gen_open = 0;
     if (!r->gen_open) {
@@ -484,15 +504,105 @@ static int write_source(rp_out *r, uint32_t s) {
 typedef struct line_count {
   rp_out *r;
   uint64_t lines;
+  uint64_t *raw;     /* per source: its lines at its own interval */
+  unsigned char *has; /* per source: it writes a line */
 } line_count;
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   line_count *c = ctx;
-  uint32_t s = pcol_view_u32(&c->r->s_src, row);
-  int64_t t = pcol_scale(pcol_sample_count(&c->r->sc, row, s <= c->r->nsources ? c->r->cvt[s] : 0),
-                         num, den);
-  if (t > 0) c->lines += (uint64_t)t;
+  rp_out *r = c->r;
+  uint32_t s = pcol_view_u32(&r->s_src, row);
+  if (s == 0 || s > r->nsources) return PCOL_OK; /* write_source never reaches it */
+  int64_t t = pcol_scale(pcol_sample_count(&r->sc, row, r->cvt[s]), num, den);
+  if (t <= 0) return PCOL_OK;
+  c->lines += (uint64_t)t;
+  c->raw[s] += (uint64_t)t;
+  /* an empty stack is a line only in an Rprof source written verbatim */
+  if (pcol_view_u32(&r->s_stack, row) || r->kind[s] == (KIND_RPROF | KIND_TEXT)) c->has[s] = 1;
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* How the selected sources are written.  One source that has lines is
+ * written as before: an Rprof source byte for byte (with the segments that
+ * R's Rprof(append = TRUE) wrote in it), any other under one header of its
+ * interval.  Several share ONE header: R's summaryRprof reads the first line
+ * as the header and every later one as a sample (a second header is a frame
+ * 'sample.interval=20000' of one tick, and its interval is ignored), so a
+ * header per source gave a wrong total.  The header's interval is the
+ * greatest common divisor of the sources' intervals, and a sample of a
+ * source of interval I is written count x I / GCD times: summaryRprof's
+ * times are then each source's count x interval.  Rprof sources are
+ * rendered like the others then (no verbatim text); one whose memory
+ * fields or per-run intervals cannot be kept under one header is refused.
+ * Sets r->unified, r->common_iv, r->mult; *lines: the lines to write. */
+static int choose_layout(rp_out *r, const pcol_select *sel, line_count *lc, uint64_t *lines) {
+  uint32_t n = 0;
+  uint64_t g = 0, lo = UINT64_MAX, hi = 0, total = 0;
+  *lines = lc->lines;
+  if (lc->lines > RPROF_MAX_LINES) return PCOL_OK; /* refused by the caller */
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
+    n++;
+    uint64_t iv = source_interval(r, s);
+    g = gcd(iv, g);
+    if (iv < lo) lo = iv;
+    if (iv > hi) hi = iv;
+  }
+  if (n < 2) return PCOL_OK;
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s] || !(r->kind[s] & KIND_RPROF))
+      continue;
+    pcol_str fl;
+    pcol_error e = {0};
+    uint64_t a = 0, b = 0;
+    if (!pcol_meta_get(r->f, s, RPROF_META_FLAGS, &fl, &e) && fl.ptr && fl.len >= 6 &&
+        memcmp(fl.ptr, "memory", 6) == 0)
+      return pcol_error_set(r->err, PCOL_EUNSUPPORTED,
+                            "rprof export: source %u is an Rprof memory profile: its memory "
+                            "fields cannot be written under the one header of %u sources "
+                            "(R's summaryRprof reads only the first header); export it "
+                            "alone with --source %u",
+                            s, n, s);
+    if (meta_u64(r, s, RPROF_META_INTERVAL_MIN_US, &a) &&
+        meta_u64(r, s, RPROF_META_INTERVAL_MAX_US, &b) && a != b)
+      return pcol_error_set(r->err, PCOL_EUNSUPPORTED,
+                            "rprof export: source %u is an Rprof file of runs of different "
+                            "intervals (%" PRIu64 " to %" PRIu64 " us, Rprof append = TRUE): "
+                            "they cannot be written under the one header of %u sources (R's "
+                            "summaryRprof reads only the first header); export it alone "
+                            "with --source %u",
+                            s, a, b, n, s);
+  }
+  r->mult = calloc(r->nsources + 1, sizeof *r->mult);
+  if (!r->mult) return pcol_oom(r->err);
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
+    uint64_t m = source_interval(r, s) / g, raw = lc->raw[s];
+    r->mult[s] = m;
+    total += raw > (RPROF_MAX_LINES + 1 - total) / m ? RPROF_MAX_LINES + 1 - total : raw * m;
+  }
+  if (total > RPROF_MAX_LINES)
+    return pcol_error_set(r->err, PCOL_ETOOBIG,
+                          "rprof export: the %u sources' intervals (%" PRIu64 " to %" PRIu64
+                          " us) share one header (R's summaryRprof reads only the first) of "
+                          "their greatest common divisor, %" PRIu64
+                          " us, each sample written interval / %" PRIu64
+                          " times: more than %llu lines; export the sources one at a time "
+                          "with --source N",
+                          n, lo, hi, g, g, (unsigned long long)RPROF_MAX_LINES);
+  r->unified = 1;
+  r->common_iv = g;
+  *lines = total;
+  return PCOL_OK;
 }
 
 /* a sink that only counts (the dry run below) */
@@ -534,19 +644,25 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc) rc = pcol_count_types(f, &r.cvt, err);
   if (!rc) rc = find_mem_types(&r);
   if (!rc) rc = scan_srcrefs(&r);
+  if (!rc) rc = source_kinds(&r);
   if (!rc && sel && sel->source_id > r.nsources)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                         sel->source_id, r.nsources);
-  line_count lc = {&r, 0};
+  line_count lc = {&r, 0, NULL, NULL};
+  uint64_t lines = 0;
+  if (!rc && (!(lc.raw = calloc(r.nsources + 1, sizeof *lc.raw)) ||
+              !(lc.has = calloc(r.nsources + 1, 1))))
+    rc = pcol_oom(err);
   if (!rc) rc = pcol_select_iter(f, sel, count_row, &lc, err);
+  if (!rc) rc = choose_layout(&r, sel, &lc, &lines);
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
                         "rprof export: the selected samples weigh more than %llu, and Rprof "
                         "needs one line per sample",
                         (unsigned long long)RPROF_MAX_LINES);
   /* one line per unit of weight: the budget grows with the lines */
-  if (!rc) pcol_budget_allow_lines(&bud, lc.lines);
-  if (!rc && !dry && lc.lines > 2 * pcol_rows(f, PCOL_T_SAMPLES) + 1024) {
+  if (!rc) pcol_budget_allow_lines(&bud, lines);
+  if (!rc && !dry && lines > 2 * pcol_rows(f, PCOL_T_SAMPLES) + 1024) {
     cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
     FILE *sink = fopencookie(NULL, "w", io);
     if (!sink) rc = pcol_oom(err);
@@ -555,8 +671,10 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
       fclose(sink);
     }
   }
+  int several = !(sel && sel->source_id) && r.nsources > 1;
   for (uint64_t s = 1; !rc && s <= r.nsources; s++) {
     if (sel && sel->source_id && s != sel->source_id) continue;
+    if (several && !lc.has[s]) continue; /* no header of a source without lines */
     rc = write_source(&r, (uint32_t)s);
   }
   if (!rc && r.emitted == 0) {
@@ -564,13 +682,17 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
     char h[64];
     uint32_t s = sel && sel->source_id ? sel->source_id : 1;
     int k = snprintf(h, sizeof h, "sample.interval=%" PRIu64,
-                     s <= r.nsources ? source_interval(&r, s) : 10000);
+                     r.unified ? r.common_iv : s <= r.nsources ? source_interval(&r, s) : 10000);
     r.eol = "\n";
     emit(&r, h, (size_t)k);
   }
   if (!rc && !r.may_drop) fputs(r.pending, r.out);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
+  free(r.kind);
+  free(r.mult);
+  free(lc.raw);
+  free(lc.has);
   pcol_buf_free(&r.frames);
   pcol_buf_free(&r.render);
   pcol_buf_free(&r.line);
