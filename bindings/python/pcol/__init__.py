@@ -561,8 +561,10 @@ class File:
              **select):
         """This profile as the base, `new` (a File or a path) as the new one:
         the rows of `pcol diff BASE NEW --format json`; a path is read with
-        this file's tagroot/tagleaf frames (`--tagroot`: a key one side has
-        will do), a File as it was opened.  Shares of each
+        this file's tagroot/tagleaf frames, as `--tagroot` gives both sides
+        (the path need not have the keys; this file must, as pcol.open
+        checks them; a File opened with base/diff_base reads the path
+        without frames), a File as it was opened.  Shares of each
         profile's total in percent and changes in points (float64), or with
         absolute=True the raw sums and new - base (int64, in the value's
         stored unit: see `decimals`).  select: the filters (both sides)."""

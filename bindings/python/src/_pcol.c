@@ -370,6 +370,21 @@ PyTypeObject pcol_py_HandleType = {
 
 /* ----------------------------------------------------------- module */
 
+/* A Handle owning f (closed on failure); path: a new reference, taken. */
+static PyObject *handle_new(pcol_file *f, PyObject *path) {
+  Handle *h = PyObject_New(Handle, &pcol_py_HandleType);
+  if (!h) {
+    pcol_close(f);
+    Py_DECREF(path);
+    return NULL;
+  }
+  h->f = f;
+  h->path = path;
+  h->strcache = NULL;
+  h->nstrings = 0;
+  return (PyObject *)h;
+}
+
 /* open(path, mmap) -> Handle: a pcol file, or any format pcol imports. */
 static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
@@ -422,32 +437,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
     Py_DECREF(pathobj);
     return NULL;
   }
-  Handle *h = PyObject_New(Handle, &pcol_py_HandleType);
-  if (!h) {
-    pcol_close(f);
-    Py_DECREF(pathobj);
-    return NULL;
-  }
-  h->f = f;
-  h->path = pathobj;
-  h->strcache = NULL;
-  h->nstrings = 0;
-  return (PyObject *)h;
-}
-
-/* A Handle owning f (closed on failure); path: a new reference, taken. */
-static PyObject *handle_new(pcol_file *f, PyObject *path) {
-  Handle *h = PyObject_New(Handle, &pcol_py_HandleType);
-  if (!h) {
-    pcol_close(f);
-    Py_DECREF(path);
-    return NULL;
-  }
-  h->f = f;
-  h->path = path;
-  h->strcache = NULL;
-  h->nstrings = 0;
-  return (PyObject *)h;
+  return handle_new(f, pathobj);
 }
 
 /* open_pair(path, other, mmap, tagroot, tagleaf, tagunit) -> (Handle,
