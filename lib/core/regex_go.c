@@ -22,6 +22,8 @@
  *                       (?m) is read, but ^ or $ under it refused
  *   x*? x+? x?? x{n}?   Go's lazy repeats: the greedy ones (the same
  *                       matches; POSIX reads "x+?" as "(x+)?")
+ *   \pL \p{Greek} \PL \p{^L}   Go's Unicode classes (its tables:
+ *                       regex_unicode.h), also inside [...]
  *   .  [...]            Go's class (']' first is a member, escapes, ranges,
  *                       [:alpha:]) as a set of code points; "." is every
  *                       code point but "\n"
@@ -39,7 +41,7 @@
  * inside a code point (where \B would hold between two bytes of one).
  *
  * Refused with a message, not guessed (doc/cli.md "Regular expressions"):
- * \pN and \p{Greek} (Unicode classes), ^ and $ under (?m) (line anchors),
+ * ^ and $ under (?m) (line anchors),
  * and what Go refuses itself: escapes Go does not have (\C, \1), a repeat
  * of a repeat (a**), counts past 1000 (also nested: (a{100}){20}), a ')'
  * that closes nothing, a bad flag group or group name, invalid UTF-8 in
@@ -403,17 +405,22 @@ static int in_class(int which, unsigned c) {
   default: return isxdigit((int)c);
   }
 }
+/* Class t (rc: how making it went) folded under (?i), then negated when
+ * neg, added to *s (Go's appendGroup and parseUnicodeClass); t freed. */
+static int add_folded(gorx *g, cpset *s, cpset *t, int neg, int rc) {
+  if (!rc && g->icase) rc = cs_fold(t);
+  cs_norm(t);
+  if (!rc && neg) rc = cs_negate(t);
+  for (size_t i = 0; i < t->n && !rc; i++) rc = cs_add(s, t->r[i].lo, t->r[i].hi);
+  free(t->r);
+  return rc;
+}
 static int add_group(gorx *g, cpset *s, int which, int neg) {
   cpset t = {0};
   int rc = 0;
   for (unsigned c = 0; c < 128 && !rc; c++)
     if (in_class(which, c)) rc = cs_add(&t, c, c);
-  if (!rc && g->icase) rc = cs_fold(&t);
-  cs_norm(&t);
-  if (!rc && neg) rc = cs_negate(&t);
-  for (size_t i = 0; i < t.n && !rc; i++) rc = cs_add(s, t.r[i].lo, t.r[i].hi);
-  free(t.r);
-  return rc;
+  return add_folded(g, s, &t, neg, rc);
 }
 static int add_perl(gorx *g, cpset *s, int k) {
   int which = tolower(k) == 'd' ? 5 : tolower(k) == 'w' ? 12 : -1;
@@ -427,6 +434,55 @@ static int add_perl(gorx *g, cpset *s, int k) {
     return rc;
   }
   return add_group(g, s, which, isupper(k));
+}
+
+#include "regex_unicode.h" /* uni_ranges, uni_classes */
+
+/* Go's \pL \p{Greek} \PL \p{^L} \p{Any} at g->i (on the 'p' or 'P'), as
+ * parseUnicodeClass reads it: the class of Go's unicode tables, under (?i)
+ * closed under case folding (Go adds unicode.FoldCategory or FoldScript:
+ * the same, tests/go/unitable checks), then negated, added to *s. */
+static int add_unicode(gorx *g, cpset *s) {
+  int neg = g->s[g->i] == 'P', rc = 0;
+  const char *name = g->s + g->i + 1;
+  size_t len;
+  if (*name == '{') {
+    const char *e = strchr(name, '}');
+    if (!e) return g->why = "a \\p{ without its '}' (Go: invalid character class range)", PCOL_EINVAL;
+    name++, len = (size_t)(e - name), g->i = (size_t)(e + 1 - g->s);
+  } else {
+    uint32_t c;
+    g->i++;
+    if (!*name) return g->why = "a \\p without its class (Go: invalid character class range)", PCOL_EINVAL;
+    if (next_char(g, &c)) return PCOL_EINVAL;
+    len = (size_t)(g->s + g->i - name);
+  }
+  if (len && *name == '^') neg = !neg, name++, len--;
+  cpset t = {0};
+  if (len == 3 && !memcmp(name, "Any", 3)) {
+    rc = cs_add(&t, 0, MAX_CP);
+  } else {
+    size_t lo = 0, hi = sizeof uni_classes / sizeof *uni_classes;
+    while (lo < hi) { /* (sorted by name, as strcmp) */
+      size_t m = (lo + hi) / 2;
+      int c = strncmp(uni_classes[m].name, name, len);
+      if (!c) c = uni_classes[m].name[len] ? 1 : 0;
+      if (c < 0) lo = m + 1;
+      else if (c > 0) hi = m;
+      else {
+        lo = m;
+        break;
+      }
+    }
+    if (lo >= sizeof uni_classes / sizeof *uni_classes || strlen(uni_classes[lo].name) != len ||
+        memcmp(uni_classes[lo].name, name, len))
+      return g->why = "a Unicode class Go does not know (Go: invalid character class range)", PCOL_EINVAL;
+    for (size_t k = 0; k < uni_classes[lo].n && !rc; k++) {
+      uint32_t w = uni_ranges[uni_classes[lo].first + k];
+      rc = cs_add(&t, w >> 11, (w >> 11) + (w & 2047));
+    }
+  }
+  return add_folded(g, s, &t, neg, rc);
 }
 
 /* A class [...] at g->i (on the '['), as Go's parseClass reads it. */
@@ -464,7 +520,10 @@ static int go_class(gorx *g, cpset *b) {
         g->i++;
         continue;
       }
-      if (k == 'p' || k == 'P') return g->why = "Unicode classes (\\p)", PCOL_EINVAL;
+      if (k == 'p' || k == 'P') {
+        rc = add_unicode(g, b);
+        continue;
+      }
       int32_t v;
       if (esc_char(g, &v)) return PCOL_EINVAL;
       if (v < 0) return g->why = "an escape Go's syntax does not have", PCOL_EINVAL;
@@ -815,8 +874,11 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
         }
         if (e) g.i = end + 2;
       } else if (k == 'p' || k == 'P') {
-        g.why = "Unicode classes (\\p)";
-        rc = PCOL_EINVAL;
+        cpset s = {0};
+        rc = add_unicode(&g, &s);
+        cs_norm(&s);
+        if (!rc) rc = emit_set(&g, &s);
+        free(s.r);
       } else if (!k) {
         g.why = "a trailing backslash";
         rc = PCOL_EINVAL;

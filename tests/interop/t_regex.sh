@@ -5,16 +5,18 @@
 # test name, ASCII and not (and a label req of the same name on its
 # sample); each expression must select the same rows in `pcol top
 # --focus/--ignore/--tag` and `pcol peek` as in go tool pprof.  What pcol
-# cannot rewrite (\p classes, ^ and $ under (?m)) is
-# refused with a message naming the expression, never matched in another
-# way.  Then a differential against Go's regexp itself: thousands of
+# cannot rewrite (^ and $ under (?m)) is refused with a message naming the
+# expression, never matched in another way.  Then a differential against Go's regexp itself: thousands of
 # generated expressions (a fixed seed) on ASCII, non-ASCII and invalid
 # UTF-8 names, with NUL and "\n", each answered by Go's
 # regexp.MatchString (tests/go/regexmatch) and by pcol_rx_compile and
 # pcol_rx_match, what every filter calls (tests/support/rx_match.c, linked
 # with $BUILD/lib/libpcol.a): the answers must agree name by name, an
 # expression Go refuses pcol must refuse, and pcol may refuse one Go
-# reads only for a reason doc/cli.md names.
+# reads only for a reason doc/cli.md names.  Last, the report page
+# (tests/report/regex_accepts.mjs) must accept or refuse each of these
+# expressions and of the page test's as the options do, but for the
+# differences doc/cli.md lists.
 # Env: PCOL, BUILD (build).  Exit 0 pass, 1 fail, 77 skip (no Go or protoc).
 set -u
 command -v go >/dev/null 2>&1 || { echo "SKIP: go not installed"; exit 77; }
@@ -91,7 +93,7 @@ done
 for re in '^.$' '^f.$' '^..$' '^[^a-z]$' '^[ü]$' '[à-ÿ]' '^\x{fc}' '^\xfc_' '^\W$' '^\S$' '日本\.' '^.{2}\.' \
   '^[^\x00-\x7f]+$' '[\x{1F000}-\x{1FFFF}]' '(?i)^k$' '(?i)^s$' '(?i)^[k]$' '(?i)^\w$' '(?i)^\W$' '^\x{FFFD}$' \
   '[\x{100}-\x{10FFFF}]' '(^\W){2}' '(?:f\b){2}' '(\W$)+' '^(.\B)+$' 'ü{2}' '(?:ü|x)+_' '^\D\D$' '[[:^alpha:]]x' \
-  '(?i)^Ü$' '(?i)^[Ü]_' '(?i)^[À-Þ]' '(?i)ΣΣ' '(?i)^ÿ$' '(?i)^[^ü]$'; do
+  '^\p{Greek}+$' '(?i)^\p{Lu}\PL' '^[\p{Han}\pP]+$' '(?i)^Ü$' '(?i)^[Ü]_' '(?i)^[À-Þ]' '(?i)ΣΣ' '(?i)^ÿ$' '(?i)^[^ü]$'; do
   same -top -focus="$re" -- top --focus "$re"
 done
 for re in '^.$' '[^\x00-\x7f]'; do
@@ -101,7 +103,7 @@ for re in '^.$' '[^\x00-\x7f]'; do
 done
 # refused, naming the expression (Go reads them, POSIX has no such form; the
 # last two, too large for glibc's regcomp: pcol's bound, regex_go.c)
-for re in '\pL' '\p{Greek}' '(?m)^a' 'a(?m:$)' '\C' '(a?a?a?a?a?a?a?a?){1000}' \
+for re in '(?m)^a' 'a(?m:$)' '\C' '(a?a?a?a?a?a?a?a?){1000}' \
   "$(printf '(a|b)%.0s' $(seq 2100))"; do
   checked=$((checked + 1))
   if "$PCOL" top "$p" --focus "$re" >"$tmp/o" 2>"$tmp/e"; then
@@ -132,6 +134,15 @@ if ! (cd tests/go && go run ./foldtable) >"$tmp/fold.h" 2>"$tmp/fold.log"; then
   bad "go run ./foldtable: $(head -5 "$tmp/fold.log")"
 elif ! cmp -s "$tmp/fold.h" lib/core/regex_fold.h; then
   bad "lib/core/regex_fold.h is not Go's case folding: (cd tests/go && go run ./foldtable >../../lib/core/regex_fold.h)"
+fi
+# \pL, \p{Greek}: Go's unicode tables, and the page's list of Go's scripts
+checked=$((checked + 1))
+if ! (cd tests/go && go run ./unitable && go run ./unitable -js) >"$tmp/uni.h" 2>"$tmp/uni.log"; then
+  bad "go run ./unitable: $(head -5 "$tmp/uni.log")"
+elif ! head -n -1 "$tmp/uni.h" | cmp -s - lib/core/regex_unicode.h; then
+  bad "lib/core/regex_unicode.h is not Go's Unicode classes: (cd tests/go && go run ./unitable >../../lib/core/regex_unicode.h)"
+elif ! grep -qxF "$(tail -1 "$tmp/uni.h")" lib/query/report/regex.js; then
+  bad "lib/query/report/regex.js's PCOL_RX_SCRIPTS is not Go's scripts: (cd tests/go && go run ./unitable -js)"
 fi
 
 # The differential against Go's regexp.  Refusals pcol may make of what Go
@@ -170,10 +181,11 @@ def gen(rnd, ascii_only):
     esc = [r"\d", r"\D", r"\s", r"\S", r"\w", r"\W", r"\b", r"\B", r"\A", r"\z", "^", "$", ".", r"\.", r"\n",
            r"\x00", r"\t", r"\Qa.\E", r"\ ", r"\r", r"\018", "(?)", "(?i)", "(?s)", "(?-i)",
            r"\x{2028}", r"\x{2029}", "{01}", "{1,01}",
-           r"(?:a{40}){25}", r"(?:b{2}|a{3}){333}", r"(?:a{2}(?:b{30}){0}){500}"] + ([] if ascii_only else
+           r"(?:a{40}){25}", r"(?:b{2}|a{3}){333}", r"(?:a{2}(?:b{30}){0}){500}", r"\pL", r"\p{Greek}", r"\PL",
+           r"\p{^Lu}", r"\pN", r"\p{Han}", r"\p{Any}", r"\pC", r"\p{Ll}", r"\P{Latin}"] + ([] if ascii_only else
           [r"\x{fc}", r"\xfc", r"\x{212a}", r"\x{FFFD}", r"\x{10FFFF}", r"\377", r"\x{d800}"])
     items = list("abkKs_1-") + [r"\d", r"\W", r"\s", r"\S", "[:alpha:]", "[:^alpha:]", "a-z", "A-Z", r"\x00-\x7f",
-        r"\n", r"\]", "^"] + ([] if ascii_only else ["\u00fc", "\u00e9", "\u65e5", r"\x{80}-\x{10FFFF}",
+        r"\n", r"\]", "^", r"\pL", r"\p{Lu}", r"\PL", r"\p{Greek}"] + ([] if ascii_only else ["\u00fc", "\u00e9", "\u65e5", r"\x{80}-\x{10FFFF}",
         "\u00e0-\u00ff", "\u0100-\uffff", "\U0001f600-\U0010ffff", r"\x{FFFD}", r"\x{d7ff}-\x{e000}", "\u03b1-\u03c9",
         "\u00c0-\u00de", "\u01c4-\u01c6", r"\x{100}-\x{17f}"])
     def cls():
@@ -185,7 +197,7 @@ def gen(rnd, ascii_only):
         if r < 0.35: return rnd.choice(lits)
         if r < 0.6:
             if rnd.random() < 0.05: # Go refuses these
-                return rnd.choice([r"\18", r"\19", r"(?:a{40}){26}", r"(?:b{2}|a{3}){334}", r"((a{10}){10}){11}",
+                return rnd.choice([r"\18", r"\19", r"\p{Foo}", r"\p{Grek}", r"\p", r"\p{L", r"(?:a{40}){26}", r"(?:b{2}|a{3}){334}", r"((a{10}){10}){11}",
                                    r"(?:a{2}(?:b{30}){0}){501}"])
             return rnd.choice(esc)
         if r < 0.8: return cls()
@@ -221,7 +233,7 @@ names = [bytes.fromhex(x) for x in lines[1:1 + n]]
 exprs = [bytes.fromhex(x).decode() for x in lines[1 + n:] if x]
 go = open(sys.argv[2], "rb").read().split(b"\n")
 pc = open(sys.argv[3], "rb").read().split(b"\n")
-allowed = [b"under (?m)"]
+allowed = [b"under (?m)", b"pcol's bound"]
 bad = agree = refused = go_refused = matched = 0
 if len(go) < len(exprs) or len(pc) < len(exprs):
     print("FAIL: answers missing (Go %d, pcol %d lines, %d expressions)" % (len(go), len(pc), len(exprs)))
@@ -268,8 +280,8 @@ exprs = [bytes.fromhex(x).decode() for x in open(sys.argv[1]).read().split()]
 pc = open(sys.argv[2], "rb").read().decode(errors="replace").split("\n")
 page = open(sys.argv[3]).read().split("\n")
 # the documented differences (doc/cli.md): what one surface refuses and the other reads, by its refusal
-only_pcol_refuses = re.compile(r"under \(\?m\)|Unicode classes")
-only_page_refuses = re.compile(r"^R (\(\?i\) past the start|\\[bB] with \(\?i\)|\\P inside brackets with \(\?i\))")
+only_pcol_refuses = re.compile(r"under \(\?m\)|pcol's bound")
+only_page_refuses = re.compile(r"^R (\(\?i\) past the start|\\[bB] with \(\?i\)|\\P inside brackets with \(\?i\)|\\P\{C\} inside brackets)")
 bad = both = 0
 for e, p, q in zip(exprs, pc, page):
     pr, qr = p.startswith("R"), q.startswith("R")
