@@ -1228,6 +1228,16 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_mean(pcol_file *f, const pcol_selec
                                                   const pcol_value_sel *div, pcol_top *t,
                                                   double fraction, pcol_sum *label_cutoff,
                                                   pcol_error *err);
+/* pcol_top_mean with the divisor's top already at hand: dtop, a
+ * pcol_top_compute of div over the same f, sel and granularity (peek
+ * --mean needs it for its calls too, pcol_peek_compute_mean), instead of
+ * a second top of div; NULL: pcol_top_mean.  A dtop of another
+ * granularity is PCOL_EINVAL. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_mean_with(pcol_file *f, const pcol_select *sel,
+                                                       const pcol_value_sel *div,
+                                                       const pcol_top *dtop, pcol_top *t,
+                                                       double fraction, pcol_sum *label_cutoff,
+                                                       pcol_error *err);
 /* `pcol top` of many inputs without their union (pcol_open_many): each pcol
  * file's rows computed on its own and added up by name, which is exact by
  * function and by file (a key is a name there, and each file's samples are

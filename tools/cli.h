@@ -191,10 +191,11 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                       "silently (its numbers would stay undivided unsaid); tsv, csv and json "  \
                       "keep the raw numbers and refuse it"}
 /* t in means (pcol_top_mean: its rows, total and *cutoff); its type renamed
- * "mean_TYPE" in type_buf (PCOL_MEAN_TYPE_MAX bytes), as pprof's Type: line.  PCOL_OK or
- * an error in err. */
-int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
-             char *type_buf, pcol_error *err);
+ * "mean_TYPE" in type_buf (PCOL_MEAN_TYPE_MAX bytes), as pprof's Type: line.  dtop: NULL,
+ * or the divisor's top when the caller has it (peek: pcol_top_mean_with, no second
+ * top).  PCOL_OK or an error in err. */
+int cli_mean(pcol_file *f, const pcol_select *sel, const pcol_top *dtop, pcol_top *t,
+             double fraction, pcol_sum *cutoff, char *type_buf, pcol_error *err);
 /* *type renamed "mean_TYPE", kept in type_buf (PCOL_MEAN_TYPE_MAX bytes: pcol_mean_type) */
 void cli_mean_type(pcol_str *type, char *type_buf);
 /* --tagshow and --taghide (pprof's): which label keys a label view shows

@@ -163,11 +163,11 @@ void cli_lacking_done(const cli_lacking *l) {
 
 void cli_mean_type(pcol_str *type, char *type_buf) { *type = pcol_mean_type(*type, type_buf); }
 
-int cli_mean(pcol_file *f, const pcol_select *sel, pcol_top *t, double fraction, pcol_sum *cutoff,
-             char *type_buf, pcol_error *err) {
+int cli_mean(pcol_file *f, const pcol_select *sel, const pcol_top *dtop, pcol_top *t,
+             double fraction, pcol_sum *cutoff, char *type_buf, pcol_error *err) {
   pcol_value_sel div;
   int rc = pcol_mean_divisor(f, sel, &div, err);
-  if (!rc) rc = pcol_top_mean(f, sel, &div, t, fraction, cutoff, err);
+  if (!rc) rc = pcol_top_mean_with(f, sel, &div, dtop, t, fraction, cutoff, err);
   if (rc) return rc;
   cli_mean_type(&t->value.type, type_buf);
   return PCOL_OK;

@@ -89,9 +89,11 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
    * rows (their sums, before any --mean); the calls into and out of them
    * stay, as the walk names calls by key, not by row */
   if (!rc && drop_neg) rc = pcol_top_drop_negative(&t, 0, SIZE_MAX, NULL, NULL, &err);
-  if (!rc && mean) rc = cli_mean(f, &sel, &t, 0, NULL, mean_type, &err);
+  /* the divisor's top once: for the nodes' means and the calls (it was
+   * computed twice, by pcol_top_mean and here) */
   if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
     rc = pcol_top_compute(f, &sel, &div, by, &dt, &err);
+  if (!rc && mean) rc = cli_mean(f, &sel, &dt, &t, 0, NULL, mean_type, &err);
   if (!rc)
     rc = mean ? pcol_peek_compute_mean(&t, &dt, a->pos[a->npos - 1], &pk, &err)
               : pcol_peek_compute(&t, a->pos[a->npos - 1], &pk, &err);

@@ -147,7 +147,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
                                 &cutoff, &err);
   }
   char mean_type[PCOL_MEAN_TYPE_MAX];
-  if (!rc && mean) rc = cli_mean(f, &sel, &t, fraction, &cutoff, mean_type, &err);
+  if (!rc && mean) rc = cli_mean(f, &sel, NULL, &t, fraction, &cutoff, mean_type, &err);
   if (!rc && by_label) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows, all = t.nrows;
     if (dropped || n < all) { /* pprof's marks come from the graph of the rows it shows */

@@ -130,26 +130,21 @@ pcol_status pcol_mean_total(pcol_file *f, const pcol_select *sel, const pcol_val
   return PCOL_OK;
 }
 
-pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
-                          pcol_top *t, double fraction, pcol_sum *label_cutoff, pcol_error *err) {
-  pcol_by by;
-  int objnames;
-  if (!f || !div || !t || !pcol_q_top_made_by(t, &by, &objnames))
-    return pcol_error_set(err, PCOL_EINVAL, "pcol_top_mean: not a result of pcol_top_compute");
-  pcol_top d;
-  PCOL_RETURN_NOT_OK(pcol_q_top_keys_only(f, sel, div, by, objnames, &d, err));
+/* t's rows divided by those of d, the divisor's top of the same keys */
+static pcol_status top_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                            const pcol_top *d, pcol_top *t, double fraction, pcol_sum *label_cutoff,
+                            pcol_error *err) {
   uint32_t nk = 0;
-  for (size_t i = 0; i < d.nrows; i++)
-    if (d.rows[i].key > nk) nk = d.rows[i].key;
+  for (size_t i = 0; i < d->nrows; i++)
+    if (d->rows[i].key > nk) nk = d->rows[i].key;
   for (size_t i = 0; i < t->nrows; i++)
     if (t->rows[i].key > nk) nk = t->rows[i].key;
   pcol_sum *fd = calloc((size_t)nk + 1, sizeof *fd), *cd = calloc((size_t)nk + 1, sizeof *cd);
   int rc = fd && cd ? PCOL_OK : pcol_oom(err);
-  for (size_t i = 0; !rc && i < d.nrows; i++) {
-    fd[d.rows[i].key] = d.rows[i].flat;
-    cd[d.rows[i].key] = d.rows[i].cum;
+  for (size_t i = 0; !rc && i < d->nrows; i++) {
+    fd[d->rows[i].key] = d->rows[i].flat;
+    cd[d->rows[i].key] = d->rows[i].cum;
   }
-  pcol_top_free(&d);
   /* the divisor's total, signed, over the samples t->total adds up */
   pcol_sum dsum = 0;
   if (!rc) rc = pcol_q_mean_div_sum(f, sel, &t->value, div, &dsum, err);
@@ -164,5 +159,29 @@ pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value
   }
   free(fd);
   free(cd);
+  return rc;
+}
+
+pcol_status pcol_top_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                          pcol_top *t, double fraction, pcol_sum *label_cutoff, pcol_error *err) {
+  return pcol_top_mean_with(f, sel, div, NULL, t, fraction, label_cutoff, err);
+}
+
+pcol_status pcol_top_mean_with(pcol_file *f, const pcol_select *sel, const pcol_value_sel *div,
+                               const pcol_top *dtop, pcol_top *t, double fraction,
+                               pcol_sum *label_cutoff, pcol_error *err) {
+  pcol_by by, dby;
+  int objnames, dobj;
+  if (!f || !div || !t || !pcol_q_top_made_by(t, &by, &objnames))
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_top_mean: not a result of pcol_top_compute");
+  /* the divisor's rows must have t's keys: the same granularity */
+  if (dtop && (!pcol_q_top_made_by(dtop, &dby, &dobj) || dby != by || dobj != objnames))
+    return pcol_error_set(err, PCOL_EINVAL, "pcol_top_mean_with: the divisor's top is not of "
+                          "the same granularity as t");
+  if (dtop) return top_mean(f, sel, div, dtop, t, fraction, label_cutoff, err);
+  pcol_top d; /* only its keys' sums: no names */
+  PCOL_RETURN_NOT_OK(pcol_q_top_keys_only(f, sel, div, by, objnames, &d, err));
+  int rc = top_mean(f, sel, div, &d, t, fraction, label_cutoff, err);
+  pcol_top_free(&d);
   return rc;
 }

@@ -264,8 +264,8 @@ PyObject *pcol_py_peek(Handle *h, PyObject *args) {
   if (!rc && mean) { /* the nodes in means, the calls in sums (cmd_peek.c) */
     pcol_value_sel div;
     rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
-    if (!rc) rc = pcol_top_mean(h->f, &sel.sel, &div, &t, 0, NULL, &err);
-    if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &div, by, &dt, &err);
+    if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &div, by, &dt, &err); /* once: cmd_peek.c */
+    if (!rc) rc = pcol_top_mean_with(h->f, &sel.sel, &div, &dt, &t, 0, NULL, &err);
     if (!rc) t.value.type = pcol_mean_type(t.value.type, mean_type);
   }
   if (!rc) rc = mean ? pcol_peek_compute_mean(&t, &dt, regex, &pk, &err) : pcol_peek_compute(&t, regex, &pk, &err);

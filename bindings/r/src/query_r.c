@@ -98,11 +98,13 @@ static void set_meta(SEXP out, int at, double total, const pcol_value_sel *v) {
 }
 
 /* pprof -mean (pcol_mean_divisor, pcol_top_mean): t's rows, total and
- * *cutoff in means, as tools/cli_value.c cli_mean */
+ * *cutoff in means, as tools/cli_value.c cli_mean; dtop NULL, or peek's
+ * top of the divisor, computed into it once (by: t's granularity) */
 static int top_mean(pcol_file *f, const pcol_select *s, pcol_top *t, double fraction, pcol_sum *cutoff,
-                    pcol_value_sel *div, pcol_error *err) {
+                    pcol_value_sel *div, pcol_by by, pcol_top *dtop, pcol_error *err) {
   int rc = pcol_mean_divisor(f, s, div, err);
-  return rc ? rc : pcol_top_mean(f, s, div, t, fraction, cutoff, err);
+  if (!rc && dtop) rc = pcol_top_compute(f, s, div, by, dtop, err);
+  return rc ? rc : pcol_top_mean_with(f, s, div, dtop, t, fraction, cutoff, err);
 }
 
 static const char *inline_name(int inl) {
@@ -204,7 +206,7 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
     rc = pcol_top_compute_shown(f, &s, &v, by, fr, sort, shown, t, &dropped, &cutoff, &err);
   }
   pcol_value_sel div;
-  if (!rc && mean) rc = top_mean(f, &s, t, fr, &cutoff, &div, &err);
+  if (!rc && mean) rc = top_mean(f, &s, t, fr, &cutoff, &div, PCOL_BY_FUNCTION, NULL, &err);
   size_t n = t->nrows;
   if (!ISNA(lim) && lim >= 0 && lim < (double)n) n = (size_t)lim;
   if (!rc && label && (dropped || n < t->nrows)) {
@@ -319,8 +321,7 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, S
   if (!rc) pcol_top_sort(&o->top, sort);
   /* drop_negative: the negative nodes unlisted by their sums (cmd_peek.c) */
   if (!rc && drop_neg) rc = pcol_top_drop_negative(&o->top, 0, SIZE_MAX, NULL, NULL, &err);
-  if (!rc && mean) rc = top_mean(f, &s, &o->top, 0, NULL, &div, &err);
-  if (!rc && mean) rc = pcol_top_compute(f, &s, &div, by, &o->top2, &err);
+  if (!rc && mean) rc = top_mean(f, &s, &o->top, 0, NULL, &div, by, &o->top2, &err);
   if (!rc)
     rc = mean ? pcol_peek_compute_mean(&o->top, &o->top2, re, &o->peek, &err)
               : pcol_peek_compute(&o->top, re, &o->peek, &err);
