@@ -587,38 +587,6 @@ if [ -f "$h1" ] && [ -f "$h2" ]; then
   set --
 fi
 
-# -mean with -base/-diff_base: pprof divides the differences by the
-# counts' differences (a count of 0 leaves the sum), and under -diff_base
-# its total is the base's |values| over the base's counts, below 0
-# (report.go computeTotal: diffTotal / diffDiv): every view, two heap
-# profiles both ways, and a profile less itself (every count 0)
-h1=$TD/pprof/go-heap-allocs-inline.pb.gz h2=$TD/pprof/go-heap-delta-negative-values.pb.gz
-if [ -f "$h1" ] && [ -f "$h2" ]; then
-  for pair in "$h1 $h2" "$h2 $h1" "$h1 $h1"; do
-    set -- $pair
-    for o in base diff_base; do
-      for si in alloc_space inuse_space; do
-        a=(-mean -sample_index=$si -$o="$2") c=(--mean --value $si --${o/_/-} "$2")
-        top "$1" "${a[@]}" -- "${c[@]}"
-        same '/^Showing nodes/' tree "$1" -tree "${a[@]}" -- "${c[@]}"
-        same '/^Showing nodes/' peek "$1" -peek 'Unmarshal$' "${a[@]}" -- 'Unmarshal$' "${c[@]}"
-        traces "$1" "${a[@]}" -- "${c[@]}"
-        same 4 graph "$1" -dot "${a[@]}" -- "${c[@]}"
-        # -list: its total and each function's sums (the sources are not here)
-        checked=$((checked + 1))
-        # (a profile less itself: no match, said by both)
-        go tool pprof -symbolize=none -list 'Unmarshal$' "${a[@]}" "$1" 2>&1 |
-          grep -aoE '^(Total|ROUTINE| +[^ ]+ +[^ ]+ \(flat).*|no matches found for regexp: .*' >"$tmp/go.txt"
-        "$PCOL" list "$1" 'Unmarshal$' "${c[@]}" 2>&1 |
-          grep -aoE '^(Total|ROUTINE| +[^ ]+ +[^ ]+ \(flat).*|no matches found for regexp: .*' >"$tmp/pc.txt"
-        [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
-          { bad "$(basename "$1") -list -mean -$o $(basename "$2") -sample_index=$si (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
-      done
-    done
-  done
-  set --
-fi
-
 # list --drop-negative under a base of another binary: pprof's -list nodes
 # keep a line of one binary apart from the same line of another (report.go
 # newGraph's ObjNames), so -drop_negative drops the base's negative line
