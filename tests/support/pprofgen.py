@@ -23,7 +23,12 @@ hand, standard library only).
                                  second libc path as libm's (go keeps a row per
                                  path, pcol one per name), "bytes"
                                  puts bytes that are not UTF-8 around the ';' name's
-                                 last '/' (tests/interop/t_clickhouse.sh)
+                                 last '/' (tests/interop/t_clickhouse.sh);
+                                 "nameless" adds functions without a name (start
+                                 lines 40 and 90) in both libc.so.6 mappings, two
+                                 of them in one location, one inlined into main
+                                 (pprof keeps their nodes apart by mapping path and
+                                 start line: t_clickhouse.sh)
   pprofgen.py emptystack OUT     samples without locations beside main, main>foo
                                  and an unsymbolized one, labelled k=a or k=b:
                                  pprof's filters drop them even when none is
@@ -219,8 +224,19 @@ def unsym(out, mode=""):
                    field(3, 0, 0x1000 * max(mid, 1) + 0x10 * lid))
     p += field(4, 2, field(1, 0, 7) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
-    for locs, n in (([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2),
-                    ([8, 7], 4), ([9, 8, 7], 6)):
+    stacks = [([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2),
+              ([8, 7], 4), ([9, 8, 7], 6)]
+    if mode == "nameless":  # functions 2, 3 have no name (string 0), only a start line
+        for fid, sl in ((2, 40), (3, 90)):
+            p += field(5, 2, field(1, 0, fid) + field(5, 0, sl))
+        ln = lambda fid, line: field(4, 2, field(1, 0, fid) + field(2, 0, line))
+        # location -> (mapping, lines innermost first)
+        for lid, mid, lns in ((10, 1, [ln(2, 41)]), (11, 5, [ln(2, 42)]), (12, 1, [ln(2, 43), ln(3, 91)]),
+                              (13, 5, [ln(3, 92), ln(1, 4)]), (14, 5, [ln(3, 93)])):
+            p += field(4, 2, field(1, 0, lid) + field(2, 0, mid) + field(3, 0, 0x1000 * mid + 0x10 * lid) +
+                       b"".join(lns))
+        stacks += [([10, 7], 8), ([11, 7], 9), ([12, 7], 11), ([13], 12), ([14, 10, 7], 13), ([10, 11, 7], 1)]
+    for locs, n in stacks:
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
                    field(2, 2, varint(n) + varint(n * 10_000_000)))
     p += field(9, 0, 1_000_000_000)                                  # time_nanos

@@ -104,7 +104,12 @@ const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tab
  * function` and `pcol fold` need, since SQL cannot walk a stack's parents.
  * A function without a name is skipped (variant 0: every selected source is
  * Rprof) or a frame named after its location's mapping (variant 1), as in
- * lib/query/top.c; the query picks the variant (doc/clickhouse.md). */
+ * lib/query/top.c; the query picks the variant (doc/clickhouse.md).  A key
+ * is a pair (name, identity): the identity keeps apart, in variant 1, the
+ * frames of one printed name that top.c's frame_identity keeps apart (a
+ * frame without a function name: its function's start line and its
+ * mapping's file, "LINE:FILE"; '' when both are 0 and empty, and for every
+ * named frame). */
 static const char views_sql[] =
     "CREATE VIEW IF NOT EXISTS pcol_location_keys_local AS\n"
     "SELECT source_key, location_id,\n"
@@ -114,12 +119,15 @@ static const char views_sql[] =
     "  if(ifNull(map_file, '') = '', '<unknown>', concat('[', if(mf_r = '', '/',\n"
     "     reverse(if(mf_k = 0, mf_r, substring(mf_r, 1, mf_k - 1)))), ']')) AS map_key,\n"
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
-    "  if(empty(named) AND unsymbolized, [map_key], named) AS keys0,\n"
-    "  if(empty(named) AND unsymbolized, map_key, first_named) AS first0,\n"
-    "  if(n_unnamed > 0 AND NOT has(named, map_key), arrayPushBack(named, map_key), named) AS keys1_,\n"
-    "  if(empty(keys1_) AND unsymbolized, [map_key], keys1_) AS keys1,\n"
-    "  if(n_unnamed > 0 AND (n_named = 0 OR unnamed_depth < named_depth) OR empty(keys1_),\n"
-    "     map_key, first_named) AS first1,\n"
+    "  arrayMap(n -> (n, ''), if(empty(named) AND unsymbolized, [map_key], named)) AS keys0,\n"
+    "  (if(empty(named) AND unsymbolized, map_key, first_named), '') AS first0,\n"
+    "  arrayConcat(arrayMap(n -> (n, ''), named), arrayMap(s -> (map_key,\n"
+    "     if(s = 0 AND ifNull(map_file, '') = '', '', concat(toString(s), ':', ifNull(map_file, '')))),\n"
+    "     if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS keys1,\n"
+    "  if(n_unnamed > 0 AND (n_named = 0 OR unnamed_depth < named_depth) OR n_lines = 0,\n"
+    "     (map_key, if(first_start = 0 AND ifNull(map_file, '') = '', '',\n"
+    "                  concat(toString(first_start), ':', ifNull(map_file, '')))),\n"
+    "     (first_named, '')) AS first1,\n"
     "  frames\n"
     "FROM (SELECT source_key, location_id, map_file, frames,\n"
     "        replaceRegexpOne(reverse(ifNull(map_file, '')), '^[/\\\\\\\\]+', '') AS mf_r,\n"
@@ -133,9 +141,12 @@ static const char views_sql[] =
     "     countIf(isNotNull(name)) AS n_named, countIf(isNull(name)) AS n_unnamed,\n"
     "     minIf(depth, isNotNull(name)) AS named_depth, minIf(depth, isNull(name)) AS unnamed_depth,\n"
     "     argMinIf(assumeNotNull(name), depth, isNotNull(name)) AS first_named,\n"
-    "     groupUniqArrayIf(assumeNotNull(name), isNotNull(name)) AS named\n"
+    "     groupUniqArrayIf(assumeNotNull(name), isNotNull(name)) AS named,\n"
+    /* a nameless line's start line (0: none or NA, as top.c's fn_start_line) */
+    "     groupUniqArrayIf(ifNull(start_line, toInt64(0)), isNull(name)) AS unnamed_starts,\n"
+    "     argMinIf(ifNull(start_line, toInt64(0)), depth, isNull(name)) AS first_start\n"
     "   FROM pcol_location_lines_local\n"
-    "   ANY LEFT JOIN (SELECT source_key, function_id, name FROM pcol_functions_local)\n"
+    "   ANY LEFT JOIN (SELECT source_key, function_id, name, start_line FROM pcol_functions_local)\n"
     "   USING (source_key, function_id)\n"
     "   GROUP BY source_key, location_id)\n"
     "USING (source_key, location_id);\n"
