@@ -11,7 +11,9 @@
 # counts are the leaf frames' as `jfr print` names them.  Threads renamed
 # between chunks (tests/interop/jfr/Rename.java, and gen_jfr.py --renames
 # where a chunk's pool lacks a thread) get the names `jfr print` of the
-# whole file gives them.  With a JDK 25
+# whole file gives them.  A constant-pool key defined twice in a chunk
+# (gen_jfr.py --redefine: two checkpoints, a key twice in one) resolves as
+# `jfr print` resolves it.  With a JDK 25
 # (PCOL_JAVA25_HOME, else /usr/lib/jvm/*-25*), a second recording with
 # jdk.CPUTimeSample on is judged by that JDK's jfr.  The same recording
 # gzip-compressed and read from standard input gives the same answer, and
@@ -99,6 +101,28 @@ got = collections.Counter(l["str"] for l in json.load(open(sys.argv[2]))["sample
 assert got == want, "pcol %s, jfr print %s" % (dict(got), dict(want))
 assert len(want) > 2, "jfr print names %s: no renamed thread" % dict(want)
 print("ok   gen_jfr.py --renames: thread names as jfr print's %s" % dict(want))
+PY
+
+# ------------------------------------------------ a constant-pool key defined twice in a chunk
+# tests/support/gen_jfr.py --redefine: two checkpoints per chunk, the second
+# (the header's) giving thread 1, thread 2 and the symbol of method run other
+# values, the first listing thread 2 twice; events before the first
+# checkpoint and between the two. The JDK's reader walks the checkpoints
+# from the header's back and puts every entry (the last read wins): judged
+# sample by sample, threads and frames as `jfr print` resolves them.
+python3 "$HERE/../support/gen_jfr.py" "$tmp/rd.jfr" --chunks 2 --samples 10 --redefine
+ncp=$(jfr summary "$tmp/rd.jfr" | awk '$1 == "jdk.CheckPoint" {print $2}')
+[ "$ncp" = 4 ] || bad "gen_jfr.py --redefine: jfr summary counts ${ncp:-no} checkpoints, not 4 (2 chunks x 2)"
+judge "a constant-pool key defined twice in a chunk" "$tmp/rd.jfr" "$tmp/rd.jfr"
+python3 - "$tmp/j-a constant-pool key defined twice in a chunk/jfr.json" <<'PY' || bad "gen_jfr.py --redefine: jfr print does not resolve the redefined keys"
+import json, sys
+ev = json.load(open(sys.argv[1]))["recording"]["events"]
+th = {(t["javaName"], t["osName"]) for t in (e["values"].get("sampledThread") or e["values"].get("eventThread") for e in ev)}
+fr = {f["method"]["name"] for e in ev for f in e["values"]["stackTrace"]["frames"]}
+# each redefined key resolves to one of its values in every event
+assert th <= {("main", "main-os"), ("main-b", "main-os-b"), (None, "w\u00f6rker"), (None, "w-second"), (None, "w-b")} and len(th) == 2, th
+assert fr in ({"main", "run"}, {"main", "walk"}), fr
+print("ok   gen_jfr.py --redefine: jfr print resolves threads %s, methods %s" % (sorted(th, key=str), sorted(fr)))
 PY
 
 # ------------------------------------------------ JDK 25: jdk.CPUTimeSample

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--repeat R]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--repeat R]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -18,6 +18,14 @@ it are read without reading it again).
 main-i, worker-i), and the second thread is in no pool and no event of the
 second chunk (a run of chunks whose pools have its key ends there): the
 JDK's reader keeps a key's value of the previous chunk's pool.
+--redefine: each chunk has two checkpoints, the second (the header's) with
+keys the first has too, other values: thread 1 (names main-b), thread 2
+(osName w-b) and symbol 5 (the method run, named walk); the first lists
+thread 2 twice (osName wörker, then w-second); half the events lie before
+the first checkpoint, half between the two; the execution samples have no
+pcol.Extra field (`jfr print` without --json fails on its int array, and the
+judge, tests/interop/jfr_judge.py, reads that text too) and startTime is
+annotated @Timestamp(TICKS), so that `jfr print` shows times, not ticks.
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -26,6 +34,7 @@ import sys
 
 M1 = "--m1" in sys.argv  # the first thread's key is -1 (in its pool and in the events)
 RENAMES = "--renames" in sys.argv
+REDEFINE = "--redefine" in sys.argv
 CHUNK = 0  # the chunk being written
 
 
@@ -100,7 +109,8 @@ CLASSES = [
     (17, "jdk.types.ThreadState", [("name", 4, 0, 0)]),
     (18, "pcol.Extra", [("f", 5, 0, 0), ("d", 6, 0, 0), ("xs", 2, 0, 1)]),
     (101, "jdk.ExecutionSample", [("startTime", 3, 0, 0), ("sampledThread", 10, 1, 0),
-                                  ("stackTrace", 16, 1, 0), ("state", 17, 1, 0), ("extra", 18, 0, 0)]),
+                                  ("stackTrace", 16, 1, 0), ("state", 17, 1, 0)] +
+     ([] if REDEFINE else [("extra", 18, 0, 0)])),
     (102, "jdk.ObjectAllocationSample", [("startTime", 3, 0, 0), ("eventThread", 10, 1, 0),
                                          ("stackTrace", 16, 1, 0), ("objectClass", 12, 1, 0),
                                          ("weight", 3, 0, 0)]),
@@ -108,6 +118,9 @@ CLASSES = [
     (104, "jdk.ActiveSetting", [("startTime", 3, 0, 0), ("id", 3, 0, 0), ("name", 4, 0, 0),
                                 ("value", 4, 0, 0)]),
 ]
+TIMESTAMP = 200  # --redefine: startTime annotated @Timestamp(TICKS), so `jfr print` shows times
+if REDEFINE:
+    CLASSES.append((TIMESTAMP, "jdk.jfr.Timestamp", [("value", 4, 0, 0)]))
 
 
 def metadata(c):
@@ -137,8 +150,12 @@ def metadata(c):
                 a.append(("constantPool", "true"))
             if dim:
                 a.append(("dimension", "1"))
-            fs.append(elem("field", a, []))
-        sup = [("superType", "jdk.jfr.Event")] if cid > 100 else []
+            ann = [elem("annotation", [("class", str(TIMESTAMP)), ("value", "TICKS")], [])] \
+                if REDEFINE and fname == "startTime" else []
+            fs.append(elem("field", a, ann))
+        sup = [("superType", "jdk.jfr.Event")] if 100 < cid < TIMESTAMP else []
+        if cid == TIMESTAMP:
+            sup.append(("superType", "java.lang.annotation.Annotation"))
         if cid in (11, 14, 17):  # one-field types the JDK prints as their value
             sup.append(("simpleType", "true"))
         classes.append(elem("class", [("name", name), ("id", str(cid))] + sup, fs))
@@ -165,8 +182,26 @@ def event(c, body):
     return bytes(w.b) + bytes(body)
 
 
+def checkpoint(c, p, delta=0):
+    """a checkpoint event of pools p [(class id, [(key, value)])]; delta: to the previous one"""
+    w = W(c).long(1).long(0).long(0).long(delta).byte(0)
+    w.int(len(p))
+    for tid, entries in p:
+        w.long(tid).int(len(entries))
+        for key, val in entries:
+            w.long(key)
+            w.b += val.b
+    return event(c, w.b)
+
+
+def redefinitions(c):
+    """--redefine: the second checkpoint's pools, keys of the first with other values"""
+    return [(10, [(th(1), W(c).utf8("main-os-b").long(4242).utf8("main-b").long(1)),
+                  (2, W(c).utf8("w-b").long(4243).utf8(None).long(2))]),
+            (11, [(5, W(c).utf8("walk"))])]
+
+
 def pools(c, deep=0):
-    w = W(c).long(1).long(0).long(0).long(0).byte(0)
     p = []
     if RENAMES and CHUNK:
         threads = [(th(1), W(c).utf8("main-os-%d" % CHUNK).long(4242).utf8("main-%d" % CHUNK).long(1))]
@@ -175,6 +210,8 @@ def pools(c, deep=0):
     else:
         threads = [(th(1), W(c).utf8("main-os").long(4242).utf8("main").long(1)),
                    (2, W(c).utf8("wörker", 4).long(4243).utf8(None).long(2))]
+    if REDEFINE:  # a key twice in one checkpoint
+        threads.append((2, W(c).utf8("w-second").long(4243).utf8(None).long(2)))
     p.append((10, threads))
     syms = ["pkg/Main", "main", "([Ljava/lang/String;)V", "pkg/Work", "run", "()V", "[B"]
     p.append((11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(syms)]))
@@ -195,34 +232,40 @@ def pools(c, deep=0):
     st3.long(1).int(5).int(7).long(1)  # main
     p.append((16, [(1, st1), (2, st2), (3, st3)]))
     p.append((17, [(1, W(c).byte(2).long(1))]))  # a state named by the string pool
-    w.int(len(p))
-    for tid, entries in p:
-        w.long(tid).int(len(entries))
-        for key, val in entries:
-            w.long(key)
-            w.b += val.b
-    return w.b
+    return p
 
 
 def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0):
     md = metadata(c)
     evs = bytearray()
+    cut = 0  # --redefine: the end of the first half of the events
     for i in range(samples):
+        if i == samples // 2:
+            cut = len(evs)
         t = start_ticks + 1000 * (samples - i)  # out of time order
         tk = 1 if RENAMES and CHUNK == 1 else 1 + i % 2  # (--renames: the second chunk names thread 2 nowhere)
         if i % 3 == 2 and not exec_only:
             e = W(c).long(102).long(t).long(th(tk)).long(1 + i % 2).long(3).long(100 + i)
         else:
             e = W(c).long(101).long(t).long(th(tk)).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
-            e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
-            e.int(2).int(7).int(8)
+            if not REDEFINE:
+                e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
+                e.int(2).int(7).int(8)
         evs += event(c, e.b)
     evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)
     for i in range(settings):
         evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("s%d" % i).utf8("v%d" % i).b)
-    md_off = 68 + len(evs)
-    cp_off = md_off + len(md)
-    cp = event(c, pools(c, deep))
+    if REDEFINE:  # events, checkpoint 1, events, metadata, checkpoint 2 (pointing back to 1)
+        cp1 = checkpoint(c, pools(c, deep))
+        cp1_off = 68 + cut
+        evs = evs[:cut] + cp1 + evs[cut:]
+        md_off = 68 + len(evs)
+        cp_off = md_off + len(md)
+        cp = checkpoint(c, redefinitions(c), cp1_off - cp_off)
+    else:
+        md_off = 68 + len(evs)
+        cp_off = md_off + len(md)
+        cp = checkpoint(c, pools(c, deep))
     size = cp_off + len(cp)
     hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, 10**6,
                                   start_ticks, 10**9, 1 if c else 0)

@@ -352,7 +352,11 @@ static int read_pools(jrd *r, jchunk *k) {
         uint64_t key = jfr_long(&c);
         uint32_t e;
         if ((rc = pool_entry(r, t, key, &e, &added))) return rc;
-        if (added) t->ent[e].off = c.pos; /* the first one met (the latest checkpoint) wins */
+        /* the last one read wins, as in the JDK's reader (ChunkParser puts
+         * every entry into the pool's map): the checkpoints are read from
+         * the latest back, so a key's value is the earliest checkpoint's,
+         * and of a key listed twice in one, the second */
+        t->ent[e].off = c.pos;
         if ((rc = jfr_skip(r, k, &c, ci, 0, 0, 0))) return rc;
       }
     }
