@@ -1839,6 +1839,11 @@ typedef struct pcol_report_options {
    * options' meaning), embedded within PCOL_REPORT_SOURCE_MAX bytes */
   const char *source_path;
   bool allow_any_source;
+  /* pprof's -divide_by F: every number the page shows is the CLI's
+   * int64(v x 1/F) (pcol_unit_ratio; the page's units.js pcolUnitRatio),
+   * the shares those of the undivided values; the page's "divide by" box
+   * starts at F.  0: none; a negative or not finite F is PCOL_EINVAL. */
+  double divide_by;
 } pcol_report_options;
 /* the most bytes of source text a report embeds (8 MiB) */
 #define PCOL_REPORT_SOURCE_MAX ((size_t)8 << 20)

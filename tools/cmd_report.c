@@ -13,6 +13,11 @@ const cli_opt opts_report[] = {
     {"title", 0, 1, "page title (default: the file's name, without its directory)"},
     CLI_OPTS_SOURCE_FILES, /* the source pane */
     CLI_OPT_TAGFRAMES,     /* a page split by label, as pprof -http's -tagroot */
+    CLI_OPT_DIVIDE_BY_AS("F: every number the page shows divided by F (a decimal, e.g. the number "
+                         "of CPUs or jobs), truncated to an integer of the value's unit, the units "
+                         "chosen from the divided numbers, the shares those of the undivided ones: "
+                         "each view's as the CLI's with --divide-by F (pprof -http's divide_by); "
+                         "the page's \"divide by\" box starts at F.  0 and a negative F are refused"),
     CLI_OPT_NO_MMAP,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
@@ -22,6 +27,10 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   const char *out = cli_get(cmd, a, "output");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
+  /* --divide-by: refused as the views refuse it (cli_divide_by); the page
+   * gets F itself, its box's starting text, and divides by 1/F */
+  if (cli_divide_by(cmd, a, true)) return EXIT_USAGE;
+  const char *divide_by = cli_get(cmd, a, "divide-by");
   const char *base_path = cli_get(cmd, a, "diff");
   for (int i = 0; base_path && !strcmp(base_path, "-") && i < a->npos; i++)
     if (!strcmp(a->pos[i], "-"))
@@ -37,7 +46,8 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
   if (!rc && base_path) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &v, &blabel, &err);
   if (!rc) {
     pcol_report_options ro = {cli_get(cmd, a, "title"), path, fb, blabel,
-                              cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source")};
+                              cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source"),
+                              divide_by ? strtod(divide_by, NULL) : 0};
     pcol_out o;
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {

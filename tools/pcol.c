@@ -164,7 +164,7 @@ static const cli_command commands[] = {
      "named by its path: an index holding one is used only for DIR spelled as when\n"
      "it was made.  rm DIR/.pcol-index.* removes it.",
      opts_index, cmd_index},
-    {"report", "pcol report FILE... -o report.html [--diff BASE] [--source-path DIRS] [--title T]",
+    {"report", "pcol report FILE... -o report.html [--diff BASE] [--source-path DIRS] [--divide-by F] [--title T]",
      "Write one self-contained HTML page: timeline, stack chart, top table, flame graph, call tree, callers/callees, source.",
      "The page works offline in any browser (no network, everything inline) and\n"
      "shows what `pcol info` says, a timeline per source (and per thread label;\n"
@@ -180,7 +180,10 @@ static const cli_command commands[] = {
      "source selectors and focus/ignore boxes (as --focus/--ignore) choose what is\n"
      "added up.  --diff BASE adds base, new and change columns to the table (as\n"
      "pcol diff --absolute) and colours the flame graph by the change of each\n"
-     "frame's share against BASE (red grew, blue shrank).  doc/report.md.",
+     "frame's share against BASE (red grew, blue shrank).  --divide-by F divides\n"
+     "every number the page shows as the views' --divide-by does (pprof -http's\n"
+     "divide_by; the shares stay), and the page's \"divide by\" box changes F.\n"
+     "doc/report.md.",
      opts_report, cmd_report},
     {"shell", "pcol shell INPUT...",
      "go tool pprof's interactive mode: read the inputs once, then answer commands (top10, peek RE, focus=RE, ...).",

@@ -854,7 +854,17 @@ static void pcol_top_bind(duckdb_bind_info info) {
   b->by = named_str(info, "by");
   int rc = PCOL_OK;
   pcol_by by_ok;
-  if (b->by && pcol_by_parse(b->by, &by_ok) && (strncmp(b->by, "label:", 6) || !b->by[6]))
+  /* divide_by := F (pprof's -divide_by): refused as the R and Python
+   * views refuse it, one rule with `pcol top --format json` (cli_view.c):
+   * the rows are the raw sums, never silently undivided */
+  duckdb_value dv = duckdb_bind_get_named_parameter(info, "divide_by");
+  if (dv) {
+    duckdb_destroy_value(&dv);
+    rc = pcol_error_set(&err, PCOL_EINVAL, "divide_by: a view's numbers are raw, as those of `pcol VIEW "
+                        "--format json`, which refuses --divide-by (pprof's -divide_by is for the text, "
+                        "pcol unpack --to pprof and flame); divide the columns instead");
+  }
+  if (!rc && b->by && pcol_by_parse(b->by, &by_ok) && (strncmp(b->by, "label:", 6) || !b->by[6]))
     rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address, filefunction or "
                         "label:KEY, not '%s'", b->by);
   if (!rc) rc = bind_select(info, b, &err);
@@ -934,6 +944,7 @@ static int register_fn(duckdb_connection con, const char *name, duckdb_table_fun
   if (is_top || is_frames) {
     add_named(tf, "value", DUCKDB_TYPE_VARCHAR);
     add_named(tf, "by", DUCKDB_TYPE_VARCHAR);
+    if (is_top) add_named(tf, "divide_by", DUCKDB_TYPE_DOUBLE); /* refused: pcol_top_bind */
   } else {
     add_named(tf, "table", DUCKDB_TYPE_VARCHAR);
   }

@@ -33,6 +33,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_source_default_types */
 
+#include <math.h>
 #include <stdarg.h>
 #include <zlib.h>
 #include <stdio.h>
@@ -1202,6 +1203,9 @@ static void header_info(rep *r, const pcol_report_options *o) {
   putf(r, ",\"tool\":\"pcol %s\",\"format\":\"%u.%u\",\"file_size\":%llu,\"n\":%llu,\"nstacks\":%llu,",
        pcol_version_string(), h.major, h.minor, (unsigned long long)h.file_size,
        (unsigned long long)r->ns, (unsigned long long)r->nstacks);
+  /* --divide-by F: the page divides each number it shows (units.js
+   * pcolUnitRatio, by 1/F as pcol_unit_ratio); %.17g reads back as F */
+  if (o && o->divide_by > 0) putf(r, "\"divide_by\":%.17g,", o->divide_by);
   put(r, "\"tables\":{", 10);
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
@@ -1379,6 +1383,8 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
   memset(&r, 0, sizeof r);
   r.f = f;
   r.err = err;
+  if (opt && !(opt->divide_by >= 0 && isfinite(opt->divide_by)))
+    return pcol_error_set(err, PCOL_EINVAL, "divide_by: a divisor above 0, or 0 for none");
   r.ns = pcol_rows(f, PCOL_T_SAMPLES);
   r.nstacks = pcol_rows(f, PCOL_T_STACKS);
   /* scratch for the per-sample and per-stack columns */

@@ -30,6 +30,16 @@ grep -q 'bad.txt' "$tmp/err" || fail "the message names the input"
 [ ! -e "$tmp/bad.html" ] || fail "a failed report left a file"
 ls "$tmp" | grep -q '\.tmp' && fail "a temporary file was left behind"
 "$PCOL" report --help | grep -q -- '--diff' || fail "--help documents --diff"
+# --divide-by: refused as the views refuse it (exit 2, top's message), no
+# page left; a divisor taken is embedded as F (the page divides: t_report_compute.sh)
+for F in 0 -1 x 1e400 ' 3' ''; do
+  "$PCOL" report "$tmp/a.pcol" --divide-by "$F" -o "$tmp/dv.html" 2>"$tmp/err"; rc=$?
+  "$PCOL" top "$tmp/a.pcol" --divide-by "$F" >/dev/null 2>"$tmp/err.top"
+  [ $rc = 2 ] && [ ! -e "$tmp/dv.html" ] || fail "report --divide-by '$F' exits $rc (want 2, no page)"
+  [ "$(sed 's/^pcol report: //' "$tmp/err")" = "$(sed 's/^pcol top: //; s/pcol top --help/pcol report --help/' "$tmp/err.top")" ] ||
+    fail "report --divide-by '$F' says $(head -1 "$tmp/err"), top $(head -1 "$tmp/err.top")"
+done
+"$PCOL" report "$tmp/a.pcol" --divide-by 0.5 -o "$tmp/dv.html" && grep -q '"divide_by":0.5,' "$tmp/dv.html" || fail "report --divide-by 0.5"
 
 "$PCOL" report "$tmp/a.pcol" -o "$tmp/a.html" --title 'T <x> & "y"' || fail "report"
 "$PCOL" report "$tmp/a.out" -o - > "$tmp/stdout.html" || fail "report of Rprof text to stdout"

@@ -29,11 +29,17 @@ packed() { # input -> the file the CLI reads
   esac
 }
 add() { # name input [base]
-  "$PCOL" report "$2" ${3:+--diff "$3"} ${SRC:+--source-path "$SRC"} -o "$tmp/$1.html" || fail "report $1"
+  # DIVIDE="F ...": the page made with --divide-by of the first F, each
+  # view's text checked against the CLI's --divide-by of each (every value
+  # type with DIVIDE_ALL=1)
+  local dv=${DIVIDE:-} f0=${DIVIDE:-}
+  f0=${f0%% *}
+  "$PCOL" report "$2" ${3:+--diff "$3"} ${SRC:+--source-path "$SRC"} ${dv:+--divide-by "$f0"} -o "$tmp/$1.html" || fail "report $1"
   local in base
   in=$(packed "$2") || exit 1
   [ -n "${3:-}" ] && { base=$(packed "$3") || exit 1; }
-  printf '{"name":"%s","input":"%s","html":"%s"%s%s%s}\n' "$1" "$in" "$tmp/$1.html" "${3:+,\"base\":\"$base\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" "${BOXES:+,\"boxes\":\"$BOXES\"}" > "$tmp/$1.json"
+  [ -n "$dv" ] && dv=",\"divide\":[\"${dv// /\",\"}\"]${DIVIDE_ALL:+,\"divide_all\":1}"
+  printf '{"name":"%s","input":"%s","html":"%s"%s%s%s%s}\n' "$1" "$in" "$tmp/$1.html" "${3:+,\"base\":\"$base\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" "${BOXES:+,\"boxes\":\"$BOXES\"}" "$dv" > "$tmp/$1.json"
   cases+=("$tmp/$1.json")
 }
 # the demo's source file (the profile names demo_code.R): the source pane's
@@ -42,7 +48,7 @@ mkdir -p "$tmp/src"
 awk 'BEGIN { for (i = 1; i <= 40; i++) printf "line_%d <- %d\n", i, i }' > "$tmp/src/demo_code.R"
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack"
 "$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack"
-SRC="$tmp/src" add demo "$tmp/demo.pcol"
+SRC="$tmp/src" DIVIDE="3 0.5 1e9" add demo "$tmp/demo.pcol"
 # the same profile naming its file by another machine's path under a folder
 # "proj", the source path's base name: list trims it to demo_code.R (as
 # pprof -source_path does), and the pane must still find the samples' lines,
@@ -51,17 +57,17 @@ mkdir -p "$tmp/proj" && cp "$tmp/src/demo_code.R" "$tmp/proj/"
 sed 's|^#File 1: demo_code.R$|#File 1: /remote/build/proj/demo_code.R|' examples/demo.out >"$tmp/remote.out"
 "$PCOL" pack "$tmp/remote.out" --coalesce -o "$tmp/remote.pcol" || fail "pack remote"
 SRC="$tmp/proj" add remote-path "$tmp/remote.pcol"
-add diff "$tmp/demo.pcol" "$tmp/base.pcol"
+DIVIDE="0.5 3" add diff "$tmp/demo.pcol" "$tmp/base.pcol"
 [ -f "$TD/rprof/r-prof-profile__memory.out" ] && { "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" -o "$tmp/mem.pcol" && add rprof-memory "$tmp/mem.pcol"; }
-[ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz"
+[ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && DIVIDE="3 0.5 1e9" add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz"
 if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   BOXES=1 add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz"
   "$PCOL" merge "$tmp/demo.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
   add merged "$tmp/merged.pcol"
 fi
 # negative values: header sorts' ties, a call tree node of total 0 above non-zero ones
-[ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
-[ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
+[ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && DIVIDE="1e9 3 0.5" add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
+[ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && DIVIDE="0.5 3 1e9" DIVIDE_ALL=1 add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
 # recursion through inlined frames: the "(inline)" marks count a call once a
 # sample, at its first occurrence from the root (semantics_pprof.py inline-rec-NN)
 mkdir -p "$tmp/sem" && python3 tests/support/semantics_pprof.py "$tmp/sem" || fail "semantics_pprof.py"

@@ -120,6 +120,7 @@ async function main() {
     if (opt.value) args.push('--value', opt.value);
     if (opt.source) args.push('--source', String(opt.source));
     if (opt.from !== undefined) args.push('--from', secs(opt.from), '--to', secs(opt.to));
+    if (opt.divideBy) args.push('--divide-by', opt.divideBy);
     const txt = pcol(args).split('\n'), h = txt.findIndex((l) => /^ +flat +flat% +sum% +cum +cum%/.test(l));
     const want = txt.slice(h + 1).filter((l) => l).map((l) => { const w = l.trim().split(/ +/); return w[0] + ' ' + w[3]; });
     const tot = (/of (\S+) total$/.exec(txt.find((l) => /^Showing nodes/.test(l)) || '') || [])[1];
@@ -455,6 +456,62 @@ async function main() {
     ok(await ev(`document.getElementById('tag').value`) === '' && await ev(`document.getElementById('undo').disabled`), `${c.name}: undo after tag focus left the tag box ${await ev(`document.getElementById('tag').value`)}`);
   };
 
+  // --divide-by F (a page made with the first F, the others typed into the
+  // "divide by" box): the table and its total as pcol top --divide-by F, the
+  // call graph's note as pcol graph's legend, a hovered flame frame's value
+  // as pcol flame's tooltip, a picked function's callers/callees as pcol
+  // peek's text; a refused F is said with the CLI's message and changes
+  // nothing
+  const dividedCheck = async (c, value) => {
+    for (const [i, F] of c.divide.entries()) {
+      if (i) {
+        await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('divide-by'); s.value = ''; s.focus(); })()`);
+        await Input.insertText({ text: F });
+        await ev(`document.getElementById('divide-by').dispatchEvent(new Event('change'))`);
+      }
+      ok(await ev(`document.getElementById('divide-by').value`) === F && await ev(`document.getElementById('filter-error').textContent`) === '', `${c.name}: the divide-by box does not read ${F}`);
+      await compareUnits(c, { value, divideBy: F }, `--divide-by ${F}`);
+      const D = ['--divide-by', F, '--value', value];
+      const legend = /Showing nodes accounting for (\S+), \S+ of (\S+) total/.exec(pcol(['graph', c.input, '--format', 'dot', ...D]));
+      const note = await ev(`document.getElementById('graph-note').textContent`);
+      ok(legend && note.includes(`accounting for ${legend[1]}, `) && note.includes(` of ${legend[2]}`), `${c.name} --divide-by ${F}: the call graph's note "${note}" vs pcol graph's ${legend && legend[0]}`);
+      // a real hover on the widest frame below the root
+      const svg = path.join(cfg.tmp, `${c.name}-divided.svg`);
+      pcol(['flame', c.input, '-o', svg, ...D]);
+      const titles = [...fs.readFileSync(svg, 'utf8').matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
+      const f = (await ev('pcolReport.frames()')).filter((x) => x.d === 1).sort((a, b) => b.w - a.w)[0];
+      await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, -80); })()`);
+      const fb = await ev(`(() => { const b = document.getElementById('flame').getBoundingClientRect(); return [b.left, b.top]; })()`);
+      await Input.dispatchMouseEvent({ type: 'mouseMoved', x: fb[0] + f.x + f.w / 2, y: fb[1] + f.y + 8 });
+      const hover = await ev(`document.getElementById('details').textContent`);
+      const hv = /^(.*) \((\S+) *, ([0-9.]+%)\)$/.exec(hover);
+      ok(hv && titles.includes(`${hv[1]} (${hv[2]}, ${hv[3]})`), `${c.name} --divide-by ${F}: hovering ${f.name} reads "${hover}", not one of pcol flame's tooltips (${titles.slice(0, 3)})`);
+      // callers/callees of the heaviest function: pcol peek's text, line for line
+      const name = await ev(`(() => { let b = null; pcolReport.topRows().forEach(x => { if (!b || Math.abs(x.cum) > Math.abs(b.cum)) b = x; }); return b.cells[5].replace(/ \\((partial-)?inline\\)$/, ''); })()`);
+      await ev(`pcolReport.pick(${JSON.stringify(name)})`);
+      const rows = await ev(`Array.from(document.querySelectorAll('#peek tr.caller, #peek tr.node, #peek tr.callee')).map(t => Array.from(t.children).map(d => d.textContent))`);
+      const txt = pcol(['peek', c.input, '^' + name.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$', ...D]).split(/\n-+\+-+\n/)
+        .map((b) => b.split('\n').filter((l) => l)).find((b) => b.some((l) => !/^ {20}/.test(l) && l.endsWith('| ' + name)));
+      const want = (txt || []).map((l) => { const w = l.replace(/ \(inline\)$/, '').trim().split(/ +/); return w.length === 7 ? [w[0], w[3], w[6]] : [w[0], w[1], w[3]]; });
+      const got = rows.map((r) => r[2] === 'flat | cum' ? [r[0], r[1], r[3]] : [r[0], r[1].replace(/^100\.00%$/, '100%'), r[3]]);
+      const k = (a) => a.map((x) => JSON.stringify(x)).sort().join('|');
+      ok(want.length > 1 && k(got) === k(want), `${c.name} --divide-by ${F}: callers/callees of ${name}: ${JSON.stringify(got.slice(0, 3))} vs pcol peek's ${JSON.stringify(want.slice(0, 3))}`);
+      await ev('pcolReport.pick(null)');
+      console.error(`report_check: ${c.name}: --divide-by ${F}: table, total, graph note, flame hover, callers/callees of ${name} as the CLI's`);
+    }
+    const last = c.divide[c.divide.length - 1], before = await ev(`pcolReport.topRows().map(r => r.cells[0]).join()`);
+    for (const bad of ['0', '-2', 'x']) {
+      let msg = '';
+      try { pcol(['top', c.input, '--divide-by', bad]); } catch (e) { msg = String(e.stderr).split('\n')[0].replace(/^pcol top: /, ''); }
+      await ev(`(() => { const s = document.getElementById('divide-by'); s.value = ''; s.focus(); })()`);
+      await Input.insertText({ text: bad });
+      await ev(`document.getElementById('divide-by').dispatchEvent(new Event('change'))`);
+      const said = await ev(`document.getElementById('filter-error').textContent`);
+      ok(msg && said === msg && await ev(`document.getElementById('divide-by').classList.contains('bad')`) &&
+        await ev(`pcolReport.topRows().map(r => r.cells[0]).join()`) === before, `${c.name}: divide by '${bad}': the page says "${said}", pcol top "${msg}" (the table should stay that of ${last})`);
+    }
+  };
+
   for (const c of cfg.cases) {
     errors = [];
     await Emulation.setDeviceMetricsOverride({ width: c.readme ? 1100 : 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
@@ -504,6 +561,11 @@ async function main() {
     }
     const meta = await ev('pcolReport.meta.values.map(v => v.cli)');
     const defValue = await ev('pcolReport.meta.values[pcolReport.state.value].cli');
+    if (c.divide) { // a page of --divide-by: its checks only
+      await dividedCheck(c, defValue);
+      ok(errors.length === 0, `${c.name}: console errors: ${errors.join(' | ')}`);
+      continue;
+    }
     if (c.base) { // the --diff page: base, new and change columns as pcol diff --absolute
       const cli = JSON.parse(pcol(['diff', c.base, c.input, '--absolute', '--format', 'json', '--value', defValue]));
       const page = await ev(`pcolReport.topRows().map(r => [r.cells[6].replace(/ \\((partial-)?inline\\)$/, ''), r.bflat, r.flat, r.bcum, r.cum])`);

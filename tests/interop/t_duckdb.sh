@@ -210,6 +210,8 @@ plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'functions', source := 1)\", \"want\": \"not functions\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+# divide_by (pprof's -divide_by) refused as the R and Python views and pcol top --format json refuse it
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', divide_by := 3)\", \"want\": \"divide_by: a view's numbers are raw\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', by := 'label:x')\", \"want\": \"by must be\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/rprof.pcol', by := 'address')\", \"want\": \"no addresses\"}"

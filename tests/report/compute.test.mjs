@@ -142,10 +142,126 @@ function boxes(c, ctx) {
   console.error(`compute: ${c.name}: tag focus from ${foc.length} boxes equal to pcol top --tag: ${foc.join(' ; ')}`);
 }
 
+// --divide-by F (pprof's -divide_by) on the page (report.c M.divide_by, the
+// "divide by" box: units.js pcolDivideBy, pcolUnitRatio, pcolValueText):
+// each view's numbers as text against the CLI's text with --divide-by F,
+// the shares those of the undivided numbers: the top table and its total
+// (pcol top), the call graph's nodes and edges (pcol graph's DOT
+// tooltips), callers/callees (pcol peek), the flame graph's tooltips
+// (pcol flame's SVG), the source pane (pcol list), the diff table (pcol
+// diff --absolute).  The page was made with --divide-by of the first F:
+// its ratio is read from the page, the others' from the box's parse.
+// (every value type of divide_all's case with the first F only, the
+// default value with the others: the test's time)
+function divided(c, ctx, values) {
+  const un = (v) => run(ctx, `M.values[${v}].unit`);
+  const first = run(ctx, 'M.divide_by === undefined ? null : M.divide_by');
+  ok(first === +c.divide[0], `${c.name}: the page made with --divide-by ${c.divide[0]} carries divide_by ${first}`);
+  const unq = (x) => x.replace(/\\(.)/g, '$1');
+  let n = 0;
+  for (const F of c.divide) for (const vi of F === c.divide[0] ? values : values.slice(0, 1)) {
+    const value = run(ctx, `M.values[${vi}].cli`), D = ['--divide-by', F, '--value', value];
+    run(ctx, `var RT = ${F === c.divide[0] ? '1 / M.divide_by' : 'pcolDivideBy(' + JSON.stringify(F) + ')'}, UN = M.values[${vi}].unit,
+      SD = {value: ${vi}, source: 0, range: null}, SWD = pcolStackWeights(D, SD), KD2 = pcolKeyset(D, SD, 'function'), TD = pcolTop(D, SWD, KD2),
+      UD = pcolViewUnit(TD, SWD.total, UN, RT), TX = function (v, u) { return pcolValueText(v, UN, u, RT); };`);
+    const what = `${c.name} --divide-by ${F} --value ${value}`;
+    // top: every row's flat, flat%, cum, cum%, and the total
+    const txt = pcol(['top', c.input, '--node-fraction', '0', ...D]).split('\n'), h = txt.findIndex((l) => /^ +flat +flat% +sum% +cum +cum%/.test(l));
+    const want = txt.slice(h + 1).filter((l) => l).map((l) => l.trim().split(/ +/).slice(0, 5).join(' '));
+    const tot = /accounting for (\S+), .* of (\S+) total$/.exec(txt.find((l) => /^Showing nodes/.test(l)) || '');
+    const page = run(ctx, `TD.map(function (x) { return [TX(x.flat, UD), pcolFmt2(x.fp) + '%', pcolFmt2(x.sp) + '%', TX(x.cum, UD), pcolFmt2(x.cp) + '%'].join(' '); })`)
+      .map((l) => l.replace(/(^| )100\.00%/g, '$1100%').replace(/(^| )0\.00%/g, '$10%'));
+    const ptot = run(ctx, 'TX(SWD.total, UD)');
+    const bad = want.findIndex((x, i) => x.replace(/ -?0\.00%/g, ' 0%') !== (page[i] || '').replace(/ -?0\.00%/g, ' 0%') && !pctClose(x, page[i]));
+    ok(tot && tot[2] === ptot && want.length === page.length && bad < 0, `${what}: top: total ${ptot} vs ${tot && tot[2]}; row ${bad}: ${page[bad]} vs ${want[bad]}`);
+    // the call graph: each node's cum, each edge's weight, in the graph's unit
+    const dot = pcol(['graph', c.input, '--format', 'dot', ...D]).split('\n');
+    const gw = dot.map((l) => /^N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l) || /^N\d+ -> N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l)).filter((m) => m).map((m) => unq(m[1])).sort();
+    const gp = run(ctx, `(function () { var G = pcolGraph(D, SD, SWD, KD2, {}), u = pcolViewUnit(G.nodes, G.total, UN, RT);
+      return G.nodes.map(function (x) { return x.name + ' (' + TX(x.cum, u) + ')'; })
+        .concat(G.edges.map(function (e) { return G.nodes[e.from].name + (e.res ? ' ... ' : ' -> ') + G.nodes[e.to].name + ' (' + TX(e.w, u) + ')'; })).sort(); })()`);
+    const gbad = gw.findIndex((x, i) => x !== gp[i]);
+    ok(gw.length > 0 && gw.length === gp.length && gbad < 0, `${what}: graph: ${gp[gbad]} vs pcol graph's ${gw[gbad]}`);
+    // callers/callees of the heaviest plain function (pcol peek's unit: the top's)
+    const fnk = run(ctx, `TD.filter(function (r) { return /^[A-Za-z0-9_.]+$/.test(r.name) && r.cum; }).sort(function (a, b) { return Math.abs(b.cum) - Math.abs(a.cum); }).slice(0, 1).map(function (r) { return [r.key, r.name]; })`);
+    for (const [key, name] of fnk) {
+      const blocks = pcol(['peek', c.input, ere(name), ...D]).split(/\n-+\+-+\n/);
+      const blk = blocks.map((b) => b.split('\n').filter((l) => l)).find((b) => b.some((l) => / \| (\S+)$/.exec(l) && / \| (\S+)$/.exec(l)[1] === name && !/^ {20}/.test(l)));
+      if (!blk) continue;
+      const pw = blk.map((l) => l.replace(/ \(inline\)$/, '').trim().split(/ +/)).map((w) => w.length === 7 ? ['node', w[0], w[3], w[6]] : [w[0], w[1], w[3]]);
+      const pp = run(ctx, `(function () { var p = pcolPeek(D, SWD, KD2, ${key}), r = TD.filter(function (x) { return x.key === ${key}; })[0], out = [];
+        p.callers.forEach(function (c) { out.push([TX(c.w, UD), pcolFmt2(pcolPct(c.w, r.cum)) + '%', c.name]); });
+        out.push(['node', TX(r.flat, UD), TX(r.cum, UD), r.name]);
+        p.callees.forEach(function (c) { out.push([TX(c.w, UD), pcolFmt2(pcolPct(c.w, r.cum)) + '%', c.name]); });
+        return out; })()`);
+      // the values and names as printed; the shares (undivided) as numbers
+      const srt = (a) => a.map((x) => x.length === 3 ? [x[0], x[2], x[1]] : x).sort((x, y) => JSON.stringify(x) < JSON.stringify(y) ? -1 : 1);
+      const a = srt(pw), b = srt(pp);
+      const same = a.length === b.length && a.every((x, i) => x.length === b[i].length && x.every((y, j) => y === b[i][j] || (/%$/.test(y) && Math.abs(parseFloat(y) - parseFloat(b[i][j])) < 0.0051)));
+      ok(same, `${what}: peek ${name}: ${JSON.stringify(b.slice(0, 3))} vs pcol peek's ${JSON.stringify(a.slice(0, 3))}`);
+      n++;
+    }
+    // the flame graph's tooltips: name (value in its own unit, share) of each frame pcol flame draws
+    const svg = path.join(path.dirname(c.html), `${c.name}-flame.svg`);
+    pcol(['flame', c.input, '-o', svg, ...D]);
+    // (the value only: pcol flame also names a unit of no family, "12 count",
+    // where the page's hover prints the number alone, and its shares of a
+    // profile with negative values are over the signed total, the page's
+    // over the sum of |values|; neither is divided)
+    const fw = [...fs.readFileSync(svg, 'utf8').matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'))
+      .map((t) => t.replace(/^(.*) \((\S+)(?: \S+)?, -?[0-9.]+%\)$/, '$1 ($2)'));
+    const fp = new Set(run(ctx, `(function () { var S2 = pcolFtreeSums(D, SWD), KD = pcolFtreeKids(D), o = ['all (' + TX(S2.total[0]) + ')'];
+      (function walk(n) { pcolTreeChildren(D, KD, S2, n).forEach(function (c) { o.push(c.name + ' (' + TX(c.w) + ')'); walk(c.n); }); })(0);
+      return o; })()`));
+    const fbad = fw.filter((t) => !fp.has(t));
+    ok(fw.length > 1 && fbad.length === 0, `${what}: flame: ${fbad.length} of pcol flame's ${fw.length} tooltips not the page's: ${fbad.slice(0, 3)}`);
+    n += 3;
+  }
+  // the source pane (pcol list: each number in its own unit, "." for 0)
+  if (c.srcpath) for (const F of c.divide) {
+    const cli = pcol(['list', c.input, '.', '--source-path', c.srcpath, '--divide-by', F]).split('\n')
+      .map((l) => /^ *(\S+) +(\S+) +(\d+):/.exec(l)).filter((m) => m).map((m) => m.slice(1, 4).join(' '));
+    const page = run(ctx, `(function () { var RT = ${F === c.divide[0] ? '1 / M.divide_by' : 'pcolDivideBy(' + JSON.stringify(F) + ')'}, S8 = {value: M.value, source: 0, range: null}, LR = new Map(), out = [], un = M.values[M.value].unit;
+      pcolTop(D, pcolStackWeights(D, S8), pcolKeyset(D, S8, 'line')).forEach(function (x) { LR.set(x.name, x); });
+      M.list.blocks.forEach(function (b) {
+        if (b[1] < 0 || b[2] >= 0) return;
+        var key = b[5] >= 0 ? M.list.strs[b[5]] : M.list.strs[b[1]], pre = b[0] + ' ' + key + ':';
+        b[3].forEach(function (l) { var x = LR.get(pre + l[0]), f = x ? x.flat : 0, cu = x ? x.cum : 0;
+          out.push((f ? pcolValueText(f, un, 'auto', RT) : '.') + ' ' + (cu ? pcolValueText(cu, un, 'auto', RT) : '.') + ' ' + l[0]); });
+      });
+      return out; })()`);
+    ok(cli.length > 0 && JSON.stringify(cli) === JSON.stringify(page), `${c.name} --divide-by ${F}: source lines ${page.slice(0, 4)} vs pcol list's ${cli.slice(0, 4)}`);
+    n++;
+  }
+  // the diff table (pcol diff --absolute: its unit from both totals and every cell, divided)
+  if (c.base) for (const F of c.divide) {
+    const txt = pcol(['diff', c.base, c.input, '--absolute', '--divide-by', F]).split('\n'), h = txt.findIndex((l) => /^ *base_flat/.test(l));
+    const wt = txt.slice(h + 1).filter((l) => l).map((l) => { const x = l.trim().split(/ +/); return JSON.stringify([x.slice(6).join(' ').replace(/ \((partial-)?inline\)$/, '')].concat(x.slice(0, 6))); });
+    const pt = run(ctx, `(function () { var RT = ${F === c.divide[0] ? '1 / M.divide_by' : 'pcolDivideBy(' + JSON.stringify(F) + ')'}, S8 = {value: M.value, source: 0, range: null}, SW8 = pcolStackWeights(D, S8),
+        BT = M.diff.top[M.value], R = pcolDiffRows(pcolTop(D, SW8, pcolKeyset(D, S8, 'function')), BT.function), un = M.values[M.value].unit,
+        u = pcolDiffUnit(R, BT.function.total, SW8.total, un, RT), L = function (x, sg) { return (sg && x >= 0 ? '+' : '') + pcolValueText(x, un, u, RT); };
+      return R.map(function (r) { return JSON.stringify([r.name, L(r.bflat), L(r.flat), L(r.dflat, 1), L(r.bcum), L(r.cum), L(r.dcum, 1)]); }); })()`);
+    const key = (a) => a.slice().sort().join('\n');
+    ok(wt.length > 0 && key(pt) === key(wt), `${c.name} --divide-by ${F}: the diff table differs from pcol diff --absolute --divide-by's text: ${pt.slice(0, 2)} vs ${wt.slice(0, 2)}`);
+    n++;
+  }
+  console.error(`compute: ${c.name}: --divide-by ${c.divide.join(', ')}: ${n} views' numbers equal to the CLI's text`);
+}
+// a share as pcol top prints it ("%5.2f%%", "%5.2g%%" under 1%) and as the
+// page's table does (pcolFmt2): the same number, printed two ways
+function pctClose(a, b) {
+  if (!a || !b) return false;
+  const x = a.split(' '), y = b.split(' ');
+  // pcol top prints |share| ("%5.2f%%"; "%5.2g%%" under 1 %; "100%" from 99.95 to 100.05)
+  const near = (w, v) => { const p = parseFloat(w), q = Math.abs(parseFloat(v)); return w === '100%' ? Math.abs(q - 100) <= 0.05 : Math.abs(p - q) < 0.0051; };
+  return x.length === y.length && x.every((w, i) => w === y[i] || (/%$/.test(w) && /%$/.test(y[i]) && near(w, y[i])));
+}
+
 for (const file of cases) {
   const c = JSON.parse(fs.readFileSync(file, 'utf8'));
   const ctx = load(fs.readFileSync(c.html, 'utf8'));
   if (c.boxes) boxes(c, ctx);
+  if (c.divide) divided(c, ctx, c.divide_all ? run(ctx, 'M.values.map(function (v, i) { return v.level || i === M.value ? -1 : i; }).filter(function (i) { return i >= 0; })').concat([run(ctx, 'M.value')]).reverse() : [run(ctx, 'M.value')]);
   if (c.boxes === 'only') continue;
   // the call graph's note when a node fraction leaves no node (graphview.js:
   // its unit, units.js pcolViewUnit, as the page words it) against the
@@ -580,6 +696,28 @@ const U = [[1536, 'bytes', '1.50kB'], [132, 'B', '132B'], [2147483648, 'bytes', 
   // bytes, loses its 's' and is no unit; the Kelvin sign is not a 'k'
   [5000, '\u03bcs', '5000'], [3, '\u212ab', '3'], [2048, 'KB', '2MB']];
 for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.stringify(u)})`, ctx) === want, `unit label ${v} ${u}: want ${want}`);
+// the "divide by" box (units.js pcolDivideBy) reads F as --divide-by does
+// (cli_view.c cli_divide_by_parse): what pcol top refuses, with its
+// message, and for what it takes the same divisor (its total as text, and
+// the page's of the same F)
+if (cases.length) {
+  const c = JSON.parse(fs.readFileSync(cases[0], 'utf8')), pg = load(fs.readFileSync(c.html, 'utf8'));
+  const F = ['3', '0.5', '1e9', '+2', '.5', '5.', '1.5e+3', '7E-1', '0x10', '0X1P+4', '0x.8', '0x1p-3', '1e-320', '1e-300', '0', '-0', '0.0', '1e-400', '0x1p-1080',
+    '-2', '-0x10', '1e400', 'inf', 'nan', 'Infinity', ' 3', '3 ', 'x', '1e', '1e+', '0x', '0x.', '0x1p', '0b11', '0o7', '1_0', '3,5', '٣'];
+  let n = 0;
+  for (const f of F) {
+    let cli, msg = null;
+    try { cli = execFileSync(pcolBin, ['top', c.input, '--divide-by', f], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }); }
+    catch (e) { msg = String(e.stderr).split('\n')[0].replace(/^pcol top: /, ''); ok(e.status === 2, `--divide-by '${f}': pcol top exits ${e.status}, not 2`); }
+    const page = run(pg, `(function () { try { var RT = pcolDivideBy(${JSON.stringify(f)}), S0 = {value: M.value, source: 0, range: null}, SW0 = pcolStackWeights(D, S0), un = M.values[M.value].unit;
+        return { tot: pcolValueText(SW0.total, un, pcolViewUnit(pcolTop(D, SW0, pcolKeyset(D, S0, 'function')), SW0.total, un, RT), RT) }; }
+      catch (e) { return { msg: e.message }; } })()`);
+    const tot = msg === null ? /of (\S+) total$/.exec(cli.split('\n').find((l) => /^Showing nodes/.test(l)) || '') : null;
+    ok(msg === null ? tot && page.tot === tot[1] : page.msg === msg, `--divide-by '${f}': the page's box ${JSON.stringify(page)}, pcol top ${msg === null ? 'total ' + (tot && tot[1]) : 'says "' + msg + '"'}`);
+    n++;
+  }
+  console.error(`compute: the "divide by" box: ${n} texts read as pcol top --divide-by reads them`);
+}
 // the page's inflate (data.js) on streams made here: every block type
 // (stored at level 0, fixed for short input, dynamic), long matches, and
 // attack inputs (truncated, random, a distance before the start, a wrong

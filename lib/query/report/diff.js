@@ -22,11 +22,12 @@ export function pcolDiffRows(newRows, base) {
   return out;
 }
 /* pcol diff --absolute's unit (cmd_diff.c): picked from both totals and
- * every non-zero cell of the rows, against the larger total */
-export function pcolDiffUnit(rows, btotal, ntotal, unit) {
+ * every non-zero cell of the rows, against the larger total; ratio:
+ * --divide-by's (pcolUnitPick) */
+export function pcolDiffUnit(rows, btotal, ntotal, unit, ratio) {
   var vals = [btotal, ntotal];
   rows.forEach(function (r) {
     [r.bflat, r.flat, r.dflat, r.bcum, r.cum, r.dcum].forEach(function (x) { if (x) vals.push(x); });
   });
-  return pcolUnitPick(vals, btotal > ntotal ? btotal : ntotal, unit);
+  return pcolUnitPick(vals, btotal > ntotal ? btotal : ntotal, unit, ratio);
 }

@@ -114,7 +114,7 @@ export function drawGraph() {
             tagShow: graphRx('graph-tagshow'), tagHide: graphRx('graph-taghide') };
   var G = GV.graph = pcolGraph(D, S, SW, pcolKeyset(D, S, S.by), o);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-  var tot = G.total, n = G.nodes.length, u = pcolViewUnit(G.nodes, tot, unitOf()); /* pcol graph's unit */
+  var tot = G.total, n = G.nodes.length, u = pcolViewUnit(G.nodes, tot, unitOf(), S.ratio); /* pcol graph's unit */
   note.textContent = 'by ' + S.by + '; showing ' + n + ' nodes accounting for ' + human(G.shown, u) + ', ' + pcolFmt2(pcolPct(G.shown, tot)) + '% of ' + human(tot, u) +
     (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff, u) + ')' : '') +
     (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff, u) + ')' : '') +

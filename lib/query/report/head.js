@@ -4,7 +4,7 @@
  * (setResults) and says what a pick redraws (onPick). */
 import { pcolBase64, pcolBinary, pcolData, pcolInflate } from './data.js';
 import { pcolGoRegExp } from './regex.js';
-import { pcolTimeText, pcolUnitLabel } from './units.js';
+import { pcolTimeText, pcolValueText } from './units.js';
 export var M = JSON.parse(document.getElementById('pcol-meta').textContent);
 export var $ = function (id) { return document.getElementById(id); };
 export var D, D0, N, NS, TIME, DUR, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
@@ -104,7 +104,9 @@ export var DIFF = M.diff || null;
 export var S = { value: M.value, valueTouched: false, source: 0, by: 'function', range: null,
           zoom: 0, search: null, filter: null, sortKey: 'order', raw: false, fn: null,
           focus: null, ignore: null, drop: null, hide: null, show: null,
-          tag: null, tagIgnore: null, lskeep: null };
+          tag: null, tagIgnore: null, lskeep: null,
+          /* --divide-by F (report.c M.divide_by), the "divide by" box: 1/F */
+          ratio: M.divide_by ? 1 / M.divide_by : 1 };
 /* the selection's stack weights (range.js), top rows (top.js) and diff
  * rows (diff.js) */
 export var SW = null, TOP = [], TOPDIFF = null;
@@ -113,9 +115,10 @@ export var SW = null, TOP = [], TOPDIFF = null;
 export var TOPU = 'auto', DIFFU = 'auto';
 export function setResults(sw, top, topdiff, topu, diffu) { SW = sw; TOP = top; TOPDIFF = topdiff; TOPU = topu; DIFFU = diffu; }
 export function unitOf() { return M.values[S.value].unit || ''; }
-/* v in the unit u picked for its table; without u, in its own unit (as
- * pcol list and flame print each number) */
-export function human(v, u) { return S.raw ? String(v) : pcolUnitLabel(v, unitOf(), u); }
+/* v divided by the "divide by" box (--divide-by) in the unit u picked for
+ * its table; without u, in its own unit (as pcol list and flame print each
+ * number) */
+export function human(v, u) { return pcolValueText(v, unitOf(), u, S.ratio, S.raw); }
 export function secs(ns) { return pcolTimeText(ns); }
 export function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]; }); }
 export function regex(text, input) {

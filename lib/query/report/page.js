@@ -1,7 +1,7 @@
 /* page.js — the page's frame: recomputation for the selection, the header
  * (what `pcol info` says), the controls, and window.pcolReport, the calls
  * the browser test (tests/interop/report_check.js) drives. */
-import { pcolRangeText, pcolTimeText, pcolViewUnit } from './units.js';
+import { pcolDivideBy, pcolRangeText, pcolTimeText, pcolViewUnit } from './units.js';
 import { pcolFilterDrop, pcolStackWeights, pcolTagKeep } from './range.js';
 import { pcolKeyset, pcolTop } from './top.js';
 import { pcolBaseShares, pcolHidden } from './hide.js';
@@ -23,8 +23,8 @@ function recompute() {
   TV.inv = null;
   forgetSourceLines();
   var bt = DIFF && DIFF.top && DIFF.top[S.value];
-  var topdiff = bt ? pcolDiffRows(top, bt[S.by]) : null, topu = pcolViewUnit(top, sw.total, unitOf());
-  setResults(sw, top, topdiff, topu, topdiff ? pcolDiffUnit(topdiff, bt[S.by].total, sw.total, unitOf()) : topu);
+  var topdiff = bt ? pcolDiffRows(top, bt[S.by]) : null, topu = pcolViewUnit(top, sw.total, unitOf(), S.ratio);
+  setResults(sw, top, topdiff, topu, topdiff ? pcolDiffUnit(topdiff, bt[S.by].total, sw.total, unitOf(), S.ratio) : topu);
   if (DIFF) {
     var sh = DIFF.shares[S.value];
     /* the base's shares per node of the whole frame tree (report.c); with
@@ -131,6 +131,14 @@ function wire() {
   wireGraph();
   wireRefine();
   $('raw').addEventListener('change', function () { S.raw = this.checked; recompute(); });
+  /* divide by (--divide-by F): read as the CLI reads it (units.js
+   * pcolDivideBy); a refused F is said, and the divisor before it kept */
+  $('divide-by').value = M.divide_by ? String(M.divide_by) : '';
+  $('divide-by').addEventListener('change', function () {
+    try { S.ratio = pcolDivideBy(this.value); this.classList.remove('bad'); $('filter-error').textContent = ''; }
+    catch (e) { this.classList.add('bad'); $('filter-error').textContent = e.message; return; }
+    recompute();
+  });
   $('focus').addEventListener('change', function () { S.focus = regex(this.value, this); recompute(); });
   $('ignore').addEventListener('change', function () { S.ignore = regex(this.value, this); recompute(); });
   /* the tag filters: a bad one (an unknown key, a numeric range) is said

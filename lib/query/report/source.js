@@ -4,7 +4,7 @@
  * for the file's default value (report.c embeds list.c's blocks; the files are
  * found at report time by list's safe rule, srcfile.c, and bounded), or
  * why there is no source. */
-import { pcolUnitLabel } from './units.js';
+import { pcolValueText } from './units.js';
 import { pcolKeyset, pcolListWindow, pcolTop } from './top.js';
 import { $, D, M, S, SW, unitOf } from './head.js';
 /* The selection's numbers per line: top by line (pcol list's lines are
@@ -57,7 +57,8 @@ export function drawSource() {
       var tr = document.createElement('tr');
       tr.setAttribute('data-line', l[0]); tr.setAttribute('data-flat', l[1]); tr.setAttribute('data-cum', l[2]);
       if (l[1] || l[2]) tr.className = 'hot';
-      [l[1] ? (S.raw ? String(l[1]) : pcolUnitLabel(l[1], u)) : '.', l[2] ? (S.raw ? String(l[2]) : pcolUnitLabel(l[2], u)) : '.', String(l[0]), l[3] === null ? '' : l[3]]
+      /* "." for 0 before --divide-by, as pcol list (pprof's valueOrDot) */
+      [l[1] ? pcolValueText(l[1], u, 'auto', S.ratio, S.raw) : '.', l[2] ? pcolValueText(l[2], u, 'auto', S.ratio, S.raw) : '.', String(l[0]), l[3] === null ? '' : l[3]]
         .forEach(function (x, j) { var td = document.createElement('td'); td.textContent = x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
       t.appendChild(tr);
     });

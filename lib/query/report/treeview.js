@@ -129,7 +129,7 @@ export function drawPeek() {
   if (!S.fn) { $('peek-title').textContent = 'Callers and callees (click a function in a table, tree or flame graph)'; return; }
   var k = pcolKeyset(D, S, 'function'), K = 0;
   for (var i = 0; i < k.names.length && !K; i++) if (k.names[i] === S.fn.name) K = i + 1;
-  var row = null, rows = S.by === 'function' ? TOP : pcolTop(D, SW, k), u = pcolViewUnit(rows, SW.total, unitOf()); /* pcol peek's unit */
+  var row = null, rows = S.by === 'function' ? TOP : pcolTop(D, SW, k), u = pcolViewUnit(rows, SW.total, unitOf(), S.ratio); /* pcol peek's unit */
   rows.forEach(function (r) { if (r.key === K) row = r; });
   $('peek-title').textContent = 'Callers and callees of ' + S.fn.name;
   if (!K || !row) { box.textContent = 'not in this selection'; return; }

@@ -7,7 +7,9 @@
  * "1e-9 s", count.c pcol_unit_decimals) holds v x 10^D.
  * A table speaks one unit, as the CLI's: pcolViewUnit picks it from the
  * rows' values and the total (pcol top, peek and graph: a row's flat, else
- * its cum), and pcolUnitLabel(v, unit, picked) prints each number in it. */
+ * its cum), and pcolUnitLabel(v, unit, picked) prints each number in it.
+ * --divide-by F (pprof's -divide_by): pcolValueText divides each number as
+ * pcol_unit_ratio does, and the pick reads the divided minimum and total. */
 /* printf's %.2f: the exact decimal value, ties to even (toFixed rounds ties up) */
 export function pcolFmt2(x) {
   var s = x.toFixed(2), e = Math.abs(x).toFixed(40), dot = e.indexOf('.');
@@ -55,7 +57,8 @@ function pcolUnitDecimals(u) {
 /* unit_scale.c pcol_unit_scale: [v in unit to, its name]; to "auto" (or
  * "minimum"): the largest unit the value is at least 1 of */
 export function pcolUnitScale(v, from, to) {
-  if (v < 0) { var r = pcolUnitScale(-v, from, to); return [-r[0], r[1]]; }
+  /* as unit_scale.c: MinInt64 (an overflow of -divide_by) is scaled as it is */
+  if (v < 0 && v !== PCOL_MIN_INT64) { var r = pcolUnitScale(-v, from, to); return [-r[0], r[1]]; }
   for (var f = 0; f < PCOL_UNITS.length; f++) {
     var fu = pcolSniff(f, from);
     if (!fu) continue;
@@ -69,6 +72,34 @@ export function pcolUnitScale(v, from, to) {
     return [x / tu[2], tu[0]];
   }
   return [v, /^(count|sample|unit|auto|minimum)$/.test(to) ? '' : to];
+}
+/* Go's MinInt64, what int64() of a float out of its range gives on amd64 */
+var PCOL_MIN_INT64 = -9223372036854775808;
+/* unit_scale.c pcol_unit_ratio, pprof's -divide_by F (ratio 1/F; the page's
+ * "divide by", report.c M.divide_by): int64(v x ratio), truncated toward 0,
+ * none when ratio is not above 0 or is 1; out of int64 (or NaN) MinInt64 */
+export function pcolUnitRatio(v, ratio) {
+  if (!(ratio > 0) || ratio === 1) return v;
+  var x = v * ratio;
+  return x >= PCOL_MIN_INT64 && x < -PCOL_MIN_INT64 ? Math.trunc(x) + 0 : PCOL_MIN_INT64;
+}
+/* cli_view.c cli_divide_by_parse: F typed in the page's "divide by" box as
+ * --divide-by reads it (strtod's whole text, C's forms: a decimal, a hex
+ * float), its ratio 1/F; throws the CLI's message.  Empty: no divisor. */
+export function pcolDivideBy(text) {
+  if (text === '') return 1;
+  var d = NaN, m;
+  if (/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text)) d = Number(text);
+  else if ((m = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)(?:[pP]([+-]?[0-9]+))?$/.exec(text)) && (m[2] || m[3])) {
+    /* a hex float: its digits as an integer (BigInt: exact), over 16 per fraction digit, times 2^P */
+    var e = (m[4] ? +m[4] : 0) - 4 * m[3].length, b = Number(BigInt('0x0' + m[2] + m[3]));
+    d = e < -1000 ? b * Math.pow(2, e + 1000) * Math.pow(2, -1000) : b * Math.pow(2, e);
+    if (m[1] === '-') d = -d;
+  }
+  if (!isFinite(d)) throw new Error('--divide-by wants a decimal number, not \'' + text + '\'');
+  if (d === 0) throw new Error('--divide-by wants a divisor other than 0 (pprof: zero divisor specified), not \'' + text + '\'');
+  if (d < 0) throw new Error('--divide-by wants a divisor above 0 (pprof ignores a negative one silently; pcol says so), not \'' + text + '\'');
+  return 1 / d;
 }
 /* count.c pcol_decimal_text: v / 10^dec exactly, no trailing zeros */
 function pcolDecimalText(v, dec) {
@@ -100,20 +131,29 @@ export function pcolUnitLabel(v, unit, to) {
  * the unit of 100 x that value; a unit of no family: the unit as it is.
  * No values (no node left): "minimum", each number in its own unit, as
  * pprof leaves it ("Dropped 10 nodes (cum <= 200ms)" of a total of 1s) */
-export function pcolUnitPick(vals, total, unit) {
+export function pcolUnitPick(vals, total, unit, ratio) {
   if (!vals.length) return 'minimum';
   var minv = 0, i;
   for (i = 0; i < vals.length; i++) { var a = Math.abs(vals[i]); if (a > 0 && (minv === 0 || a < minv)) minv = a; }
   if (minv === 0) minv = total;
+  /* --divide-by: the minimum and the total divided (pcol_unit_pick_ratio) */
+  minv = pcolUnitRatio(minv, ratio); total = pcolUnitRatio(total, ratio);
   var umin = pcolUnitScale(minv, unit, 'minimum')[1], umax = pcolUnitScale(total, unit, 'minimum')[1], u = umin;
   if (umin !== umax && minv * 100 < total) u = pcolUnitScale(100 * minv, unit, 'minimum')[1];
   return u || String(unit || '').slice(0, 31);
 }
 /* the unit of a table of rows (pcol top, peek, graph: a row's flat, else its cum) */
-export function pcolViewUnit(rows, total, unit) {
+export function pcolViewUnit(rows, total, unit, ratio) {
   var vals = new Array(rows.length);
   for (var i = 0; i < rows.length; i++) vals[i] = rows[i].flat ? rows[i].flat : rows[i].cum;
-  return pcolUnitPick(vals, total, unit);
+  return pcolUnitPick(vals, total, unit, ratio);
+}
+/* a number as a view prints it (the CLI's cli_value_label): divided by
+ * --divide-by (ratio, pcolUnitRatio), then in the unit to (pcolUnitLabel),
+ * or its integer when raw */
+export function pcolValueText(v, unit, to, ratio, raw) {
+  v = pcolUnitRatio(v, ratio);
+  return raw ? String(v) : pcolUnitLabel(v, unit, to);
 }
 /* a time in ns since the profile's start, for people: "1.234 s", "12 ms" */
 export function pcolTimeText(ns) {
