@@ -2166,12 +2166,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
  * is ENOTFOUND only when neither f nor g has it: one side without it gets
  * that key's no-name frame ("<unknown>") on every sample, as go tool pprof
  * -diff_base, which merges both before it adds the frames.  On failure
- * both outputs are NULL. */
+ * both outputs are NULL and *side (may be NULL) says whose error it is,
+ * for the caller to name that file: 0 f's (a key of neither side is f's
+ * ENOTFOUND), 1 g's. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g,
                                                               const char *root_keys,
                                                               const char *leaf_keys,
                                                               const char *unit, pcol_file **fout,
-                                                              pcol_file **gout, pcol_error *err);
+                                                              pcol_file **gout, int *side,
+                                                              pcol_error *err);
 
 /* go tool pprof -base / -diff_base: *out (pcol_close frees it) is f and
  * `base` together in memory, base's values times -1 (INT64_MIN becomes

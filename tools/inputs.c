@@ -449,13 +449,14 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 
 /* The two sides of a comparison with --tagroot/--tagleaf's frames, each
  * replaced in place (pcol_open_tag_frames_pair: a key need be on one side
- * only, as pprof -diff_base merges them first).  No option: nothing done. */
+ * only, as pprof -diff_base merges them first); on failure *side is the
+ * side whose error it is (0: *f).  No option: nothing done. */
 static int tag_frames_pair(const cli_command *cmd, const cli_args *a, pcol_file **f, pcol_file **g,
-                           pcol_error *err) {
+                           int *side, pcol_error *err) {
   const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
   if (!root && !leaf) return PCOL_OK;
   pcol_file *tf = NULL, *tg = NULL;
-  int rc = pcol_open_tag_frames_pair(*f, *g, root, leaf, tag_unit(cmd, a), &tf, &tg, err);
+  int rc = pcol_open_tag_frames_pair(*f, *g, root, leaf, tag_unit(cmd, a), &tf, &tg, side, err);
   cli_loaded.tagroot = root;
   cli_loaded.tagleaf = leaf;
   if (rc) return rc;
@@ -525,7 +526,8 @@ int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *
   int rc = cli_open_args(cmd, a, args0, n0, sel, &f[0], &label[0], err);
   if (!rc) rc = cli_open_args(cmd, a, &base, 1, sel, &f[1], &label[1], err);
   cli_tag_frames_later = 0;
-  if (!rc && (rc = tag_frames_pair(cmd, a, &f[0], &f[1], err))) pcol_error_prefix(err, label[0]);
+  int side = 0; /* whose error: the message names that side */
+  if (!rc && (rc = tag_frames_pair(cmd, a, &f[0], &f[1], &side, err))) pcol_error_prefix(err, label[side]);
   for (int i = 0; i < 2 && !rc; i++) {
     warn_label_units(cmd, f[i], label[i]);
     if ((rc = pcol_value_resolve(f[i], sel, cli_get(cmd, a, "value"), &v[i], err)))

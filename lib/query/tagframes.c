@@ -215,8 +215,9 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
 
 int pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g, const char *root_keys,
                               const char *leaf_keys, const char *unit, pcol_file **fout,
-                              pcol_file **gout, pcol_error *err) {
+                              pcol_file **gout, int *side, pcol_error *err) {
   *fout = *gout = NULL;
+  if (side) *side = 0;
   tagf t;
   memset(&t, 0, sizeof t);
   t.unit = unit;
@@ -229,6 +230,7 @@ int pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g, const char *root_keys,
     u.f = g;
     u.unit = unit;
     if (!(rc = keys_check(&u, g, f, root_keys, leaf_keys, err))) rc = tag_frames(&u, g, gout, err);
+    if (rc && side) *side = 1;
   }
   if (rc) {
     pcol_close(*fout);

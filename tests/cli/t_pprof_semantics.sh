@@ -62,6 +62,23 @@ awk '{ split($1, f, ";"); print f[1], f[2], f[length(f)] }' "$tmp/tf" | sort -u 
   grep -qx '<unknown> <unknown> <unknown> x y y x z z ' || { cat "$tmp/tf"; fail "fold --tagroot worker,kind --tagleaf kind"; }
 expect 1 "no label 'nokey'" "$PCOL" top "$lab" --tagroot nokey
 expect 2 "no label key given" "$PCOL" top "$lab" --tagleaf ,
+# diff and flame --diff add the frames to both sides at once: a side whose
+# frames fail is the one named, first or second (here a labelset_id that
+# only the frames read, past the table's end: the views without frames
+# answer)
+"$PCOL" pack "$lab" -o "$tmp/lab.pcol" --format-version 1.2 || fail "pack" # plain ids, patched in place
+off=$("$PCOL" info "$tmp/lab.pcol" | awk '$1 == "samples_stored" && $2 == "labelset_id" { print $5 }')
+[ -n "$off" ] || fail "no labelset_id section in pcol info"
+cp "$tmp/lab.pcol" "$tmp/badls.pcol"
+printf '\377\377\377\177' | dd of="$tmp/badls.pcol" bs=1 seek="$off" conv=notrunc 2>/dev/null
+"$PCOL" diff "$lab" "$tmp/badls.pcol" >/dev/null 2>&1 || fail "diff of the damaged copy without frames"
+msg="^pcol [a-z]+: $tmp/badls.pcol: table samples_stored, column labelset_id: id 2147483647 at row 0 is out of range"
+for pair in "$lab $tmp/badls.pcol" "$tmp/badls.pcol $lab"; do
+  set -- $pair
+  expect 1 "$msg" "$PCOL" diff "$1" "$2" --tagroot worker
+  expect 1 "$msg" "$PCOL" flame "$1" --diff "$2" --tagleaf kind -o "$tmp/f.svg"
+done
+set --
 
 # --base/--diff-base (pprof's): a profile minus itself is nothing (-base's
 # total is the merged profile's: 0); with -diff_base the total is the

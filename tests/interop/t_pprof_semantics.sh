@@ -619,9 +619,10 @@ for pair in "bin1 bin2" "bin2 bin1"; do
 done
 set --
 
-# diff --tagroot K (and flame --diff) with K a label key of one side only:
-# pprof merges the two first, so the other side's frames are "<unknown>";
-# a key of neither side is refused, naming it
+# diff --tagroot K (and flame --diff, top --base/--diff-base) with K a
+# label key of one side only: pprof merges the two first, so the other
+# side's frames are "<unknown>"; a key of neither side is refused, naming
+# it (pprof warns "TagRoot expression matched no samples")
 for n in "tr1:5:7:worker" "tr2:8:2:other"; do
   IFS=: read -r name v1 v2 key <<<"$n"
   pbtext "$name" <<PB
@@ -641,7 +642,9 @@ for pair in "tr1 tr2" "tr2 tr1"; do
   for k in worker other; do
     diffcmp "$tmp/$2.pb" "$tmp/$1.pb" "" 0 "$k" ""
     diffcmp "$tmp/$2.pb" "$tmp/$1.pb" cum 0 "$k" ""
-    top "$tmp/$1.pb" -nodefraction=0 -diff_base="$tmp/$2.pb" -tagroot=$k -- --node-fraction 0 --diff-base "$tmp/$2.pb" --tagroot $k
+    for o in diff_base base; do
+      top "$tmp/$1.pb" -nodefraction=0 -$o="$tmp/$2.pb" -tagroot=$k -- --node-fraction 0 --${o/_/-} "$tmp/$2.pb" --tagroot $k
+    done
   done
 done
 set --

@@ -65,9 +65,13 @@ def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None
     it at least 1, "1.50kB"; `pcol top --tagroot K --unit U`).  base, diff_base:
     a profile (any format) read with its values subtracted, pprof's -base
     and -diff_base (`pcol top --base/--diff-base`): every view shows the
-    change; with diff_base its total is the base's.  normalize=True (pprof's
-    -normalize, `--normalize`): the profile's values scaled first so that
-    each type adds up to the base's (needs base or diff_base)."""
+    change; with diff_base its total is the base's.  With tagroot/tagleaf
+    too, as pprof -tagroot K -base BASE: the frames are added to the two
+    merged, so a key of either is enough (the other's samples get its
+    "<unknown>" frame); a key of neither is an error (pprof warns and
+    names every frame "<unknown>").  normalize=True (pprof's -normalize,
+    `--normalize`): the profile's values scaled first so that each type
+    adds up to the base's (needs base or diff_base)."""
     return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf, tagunit=tagunit, base=base,
                 diff_base=diff_base, normalize=normalize)
 
@@ -358,6 +362,14 @@ def _keys(v, what):
     return ",".join(v)
 
 
+def _frames(tagroot, tagleaf, tagunit):
+    """(root keys, leaf keys, unit) for the extension, checked; None for no frames"""
+    if tagunit is not None and not isinstance(tagunit, str):
+        raise TypeError("tagunit must be a str (a unit, e.g. \"kB\" or \"ms\")")
+    fr = (_keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"), None if tagunit in (None, "auto") else tagunit)
+    return None if fr[0] is None and fr[1] is None else fr
+
+
 class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
@@ -368,18 +380,15 @@ class File:
             raise ValueError("give base or diff_base, not both")
         if normalize and base is None and diff_base is None:
             raise ValueError("normalize needs a base (base or diff_base), as pprof's -normalize")
-        self._based = base is not None or diff_base is not None
-        if tagunit is not None and not isinstance(tagunit, str):
-            raise TypeError("tagunit must be a str (a unit, e.g. \"kB\" or \"ms\")")
         b = diff_base if diff_base is not None else base
-        # the label frames it was opened with: a diff against a path adds them to both sides
+        # how it was opened: a diff against a path opens this side again,
+        # the frames added to both sides at once (_pcol.open_pair)
         self._mmap = bool(mmap)
-        self._frames = (_keys(tagroot, "tagroot"), _keys(tagleaf, "tagleaf"),
-                        None if tagunit in (None, "auto") else tagunit)
-        self._h = _pcol.open(self.path, bool(mmap), self._frames[0], self._frames[1],
-                             None if b is None else _os.fsdecode(_os.fspath(b)),
-                             (1 if diff_base is not None else 0) | (2 if normalize else 0),
-                             self._frames[2])
+        self._frames = _frames(tagroot, tagleaf, tagunit)
+        self._base = (None if b is None else _os.fsdecode(_os.fspath(b)),
+                      (1 if diff_base is not None else 0) | (2 if normalize else 0))
+        fr = self._frames or (None, None, None)
+        self._h = _pcol.open(self.path, bool(mmap), fr[0], fr[1], self._base[0], self._base[1], fr[2])
 
     # -- lifetime
     def close(self):
@@ -558,25 +567,37 @@ class File:
                        "frames": fr}, None, meta)
 
     def diff(self, new, by="function", value=None, *, absolute=False, sort="flat", limit=None,
-             **select):
+             tagroot=None, tagleaf=None, tagunit=None, **select):
         """This profile as the base, `new` (a File or a path) as the new one:
-        the rows of `pcol diff BASE NEW --format json`; a path is read with
-        this file's tagroot/tagleaf frames, as `--tagroot` gives both sides
-        (the path need not have the keys; this file must, as pcol.open
-        checks them; a File opened with base/diff_base reads the path
-        without frames), a File as it was opened.  Shares of each
+        the rows of `pcol diff BASE NEW --format json`.  Shares of each
         profile's total in percent and changes in points (float64), or with
         absolute=True the raw sums and new - base (int64, in the value's
-        stored unit: see `decimals`).  select: the filters (both sides)."""
+        stored unit: see `decimals`).  select: the filters (both sides).
+
+        Label frames (pprof's -tagroot/-tagleaf, as `pcol diff BASE NEW
+        --tagroot K`): a path is read with this File's frames, or with those
+        of tagroot/tagleaf/tagunit given here to a File opened without any,
+        added to both sides at once, so a key need be on one side only (the
+        other's frames are "<unknown>", as pprof's, which merges the two
+        first); a key on neither side is an error.  This side is this File
+        as it was opened (with base/diff_base: minus its base, then the
+        frames); the path is read as it is, without base.  A File as `new`
+        is taken as it was opened (then give no frames here)."""
         own = not isinstance(new, File)
+        frames = _frames(tagroot, tagleaf, tagunit)
+        if frames and self._frames:
+            raise ValueError("this File has label frames (tagroot/tagleaf at open): give them there or here, not both")
+        if frames and not own:
+            raise ValueError("tagroot/tagleaf here read a path as `new`; a File is as it was opened")
+        frames = frames or self._frames
         args = (_text(by, "by"), value, bool(absolute), _text(sort, "sort"), _limit(limit),
                 _selection(select))
         self._handle()
-        if own and not self._based and (self._frames[0] or self._frames[1]):
+        if own and frames:
             # `pcol diff BASE NEW --tagroot K`: both sides with the frames,
             # a key on one side enough (pprof -diff_base merges them first)
-            hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap,
-                                     *self._frames)
+            hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap, *frames,
+                                     *self._base)
             cols, base_total, new_total, meta = hb.diff(hn, *args)
         else:
             nf = File(new) if own else new

@@ -385,6 +385,27 @@ static PyObject *handle_new(pcol_file *f, PyObject *path) {
   return (PyObject *)h;
 }
 
+/* *f: path, minus base_path's profile when that is not NULL (pprof's
+ * -base/-diff_base: pcol_open_diff_base with flags); *base_failed: set
+ * when the error is the base's (the message then names the base, as the
+ * CLI's).  Called without the GIL. */
+static int open_minus_base(const char *path, const char *base_path, unsigned flags,
+                           const pcol_open_options *opt, pcol_file **f, int *base_failed,
+                           pcol_error *err) {
+  *base_failed = 0;
+  int rc = pcol_open_any(path, opt, f, err);
+  if (!rc && base_path) {
+    pcol_file *bf = NULL, *u = NULL;
+    rc = pcol_open_any(base_path, opt, &bf, err);
+    if (!rc) rc = pcol_open_diff_base(*f, bf, flags, &u, err);
+    *base_failed = rc != 0;
+    pcol_close(bf);
+    pcol_close(*f);
+    *f = u;
+  }
+  return rc;
+}
+
 /* open(path, mmap) -> Handle: a pcol file, or any format pcol imports. */
 static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
@@ -413,16 +434,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   const char *p = PyBytes_AS_STRING(bytes), *bp = basebytes ? PyBytes_AS_STRING(basebytes) : NULL;
   int rc, base_failed = 0;
   Py_BEGIN_ALLOW_THREADS
-  rc = pcol_open_any(p, &opt, &f, &err);
-  if (!rc && bp) { /* the inputs minus the base (pcol_open_diff_base) */
-    pcol_file *bf = NULL, *u = NULL;
-    rc = pcol_open_any(bp, &opt, &bf, &err);
-    if (!rc) rc = pcol_open_diff_base(f, bf, (unsigned)diff, &u, &err);
-    base_failed = rc != 0; /* the error names the base, as the CLI's */
-    pcol_close(bf);
-    pcol_close(f);
-    f = u;
-  }
+  rc = open_minus_base(p, bp, (unsigned)diff, &opt, &f, &base_failed, &err);
   if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
     pcol_file *t = NULL;
     rc = pcol_open_tag_frames(f, root, leaf, unit, &t, &err);
@@ -440,40 +452,42 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   return handle_new(f, pathobj);
 }
 
-/* open_pair(path, other, mmap, tagroot, tagleaf, tagunit) -> (Handle,
- * Handle): the two sides of a diff with -tagroot/-tagleaf's frames added
- * to both at once (pcol_open_tag_frames_pair: a key on one side will do,
- * as the CLI's diff and pprof -diff_base). */
+/* open_pair(path, other, mmap, tagroot, tagleaf, tagunit[, base, flags])
+ * -> (Handle, Handle): the two sides of a diff with -tagroot/-tagleaf's
+ * frames added to both at once (pcol_open_tag_frames_pair: a key on one
+ * side will do, as the CLI's diff and pprof -diff_base); with base, path's
+ * side is path minus base (open's base and flags) before the frames. */
 static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
-  PyObject *po[2] = {NULL, NULL}, *pb[2] = {NULL, NULL};
-  int mmap = 1;
+  PyObject *po[2] = {NULL, NULL}, *pb[2] = {NULL, NULL}, *baseobj = NULL, *basebytes = NULL;
+  int mmap = 1, flags = 0;
   const char *root = NULL, *leaf = NULL, *unit = NULL;
-  if (!PyArg_ParseTuple(args, "O&O&p|zzz", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
-                        &mmap, &root, &leaf, &unit))
+  if (!PyArg_ParseTuple(args, "O&O&p|zzzOi", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
+                        &mmap, &root, &leaf, &unit, &baseobj, &flags))
     return NULL;
   PyObject *ret = NULL;
+  if (baseobj == Py_None) baseobj = NULL;
+  if (baseobj && !PyUnicode_FSConverter(baseobj, &basebytes)) goto done;
   for (int i = 0; i < 2; i++)
     if (!PyUnicode_FSConverter(po[i], &pb[i])) goto done;
   pcol_open_options opt = {0};
   opt.no_mmap = !mmap;
   pcol_file *f[2] = {NULL, NULL}, *t[2] = {NULL, NULL};
   pcol_error err = {0};
-  int rc, failed = 0;
+  const char *bp = basebytes ? PyBytes_AS_STRING(basebytes) : NULL;
+  int rc, failed = 0, base_failed = 0; /* failed: the side whose error it is */
   Py_BEGIN_ALLOW_THREADS
-  rc = pcol_open_any(PyBytes_AS_STRING(pb[0]), &opt, &f[0], &err);
+  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, &opt, &f[0], &base_failed, &err);
   if (!rc) {
     failed = 1;
     rc = pcol_open_any(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &err);
   }
-  if (!rc) {
-    failed = 0;
-    rc = pcol_open_tag_frames_pair(f[0], f[1], root, leaf, unit, &t[0], &t[1], &err);
-  }
+  if (!rc) /* failed: the side whose error it is */
+    rc = pcol_open_tag_frames_pair(f[0], f[1], root, leaf, unit, &t[0], &t[1], &failed, &err);
   pcol_close(f[0]);
   pcol_close(f[1]);
   Py_END_ALLOW_THREADS
   if (rc) {
-    pcol_py_raise(po[failed], &err, rc);
+    pcol_py_raise(base_failed ? baseobj : po[failed], &err, rc);
     goto done;
   }
   Py_INCREF(po[0]);
@@ -496,6 +510,7 @@ done:
     Py_XDECREF(po[i]);
     Py_XDECREF(pb[i]);
   }
+  Py_XDECREF(basebytes);
   return ret;
 }
 
@@ -665,7 +680,7 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 static PyMethodDef mod_methods[] = {
     {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff, tagunit]) -> Handle"},
     {"open_pair", mod_open_pair, METH_VARARGS,
-     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit]) -> (Handle, Handle)"},
+     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit, base, flags]) -> (Handle, Handle)"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

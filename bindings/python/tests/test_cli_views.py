@@ -369,14 +369,157 @@ def test_diff_tag_frames_equal_pcol():
     if not (os.path.isfile(a) and os.path.isfile(b)):
         pytest.skip("no " + a + " or " + b)
     n = 0
-    for base, new in ((a, b),):  # (the base must have the key: pcol.open refuses one it lacks)
-        with pcol.open(base, tagroot="function") as f:
-            got = attempt(f.diff, new, value="samples")
-            assert not isinstance(got, pcol.Error), got
-            n += check("diff", base, [base, new, "--tagroot", "function", "--value", "samples"], got,
-                       pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"), digits=4)
-            assert "<unknown>" in set(got["name"].tolist())
-    assert n == 1
+    pct = ("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum")
+    for base, new in ((a, b), (b, a)):
+        # the File with the frames (its own file must have the key: pcol.open
+        # checks it), or without, the frames given to diff (either side's key)
+        for at_open in (True, False):
+            if at_open and base == b:
+                continue
+            with pcol.open(base, **(dict(tagroot="function") if at_open else {})) as f:
+                got = attempt(f.diff, new, value="samples", **({} if at_open else dict(tagroot="function")))
+                assert not isinstance(got, pcol.Error), got
+                n += check("diff", base, [base, new, "--tagroot", "function", "--value", "samples"], got,
+                           pct=pct, digits=4)
+                assert "<unknown>" in set(got["name"].tolist())
+    assert n == 3
+    with pcol.open(a, tagroot="function") as f, pcol.open(b) as g:
+        with pytest.raises(ValueError, match="not both"):
+            f.diff(b, tagroot="function")
+        with pytest.raises(ValueError, match="a File is as it was opened"):
+            g.diff(f, tagroot="function")
+    with pcol.open(a) as f, pytest.raises(pcol.Error, match="no label 'nokey'.*nor has the other"):
+        f.diff(b, tagroot="nokey")
+
+
+def test_diff_tag_frames_error_names_its_side(tmp_path):
+    """diff(path) with frames: the side whose frames fail is the one named,
+    as the CLI's (a labelset_id only the frames read, past its table)"""
+    src = os.path.join(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    if not os.path.isfile(src):
+        pytest.skip("no " + src)
+    good, bad = str(tmp_path / "good.pcol"), str(tmp_path / "bad.pcol")
+    run_pcol("pack", src, "-o", good, "--format-version", "1.2")  # plain ids, patched in place
+    info = run_pcol("info", good).stdout.decode().splitlines()
+    off = [int(ln.split()[4]) for ln in info if ln.split()[:2] == ["samples_stored", "labelset_id"]][0]
+    data = bytearray(open(good, "rb").read())
+    data[off:off + 4] = b"\xff\xff\xff\x7f"
+    open(bad, "wb").write(data)
+    want = "table samples_stored, column labelset_id: id 2147483647 at row 0 is out of range"
+    # the File's frames or diff's; the damaged file second or first
+    for base, at_open, new in ((good, True, bad), (good, False, bad), (bad, False, good)):
+        fr = dict(tagroot="function")
+        with pcol.open(base, **(fr if at_open else {})) as f:
+            with pytest.raises(pcol.Error, match=re.escape(want)) as e:
+                f.diff(new, **({} if at_open else fr))
+        assert e.value.path == bad, (base, new, e.value.path)
+        cli = run_pcol("diff", base, new, "--tagroot", "function", check=False)
+        assert cli.returncode == 1 and ("pcol diff: %s: %s" % (bad, want)).encode() in cli.stderr, cli.stderr
+
+
+def _pprof_env(tmp_path):
+    """go tool pprof's environment (as tests/interop/t_pprof_semantics.sh's),
+    or None without go"""
+    import shutil
+    if not shutil.which("go"):
+        return None
+    env = dict(os.environ, HOME=str(tmp_path / "home"), PPROF_BINARY_PATH="/nonexistent", GOPROXY="off",
+               GOTOOLCHAIN="local", TZ="UTC")
+    os.makedirs(env["HOME"], exist_ok=True)
+    return env
+
+
+def _pprof_top(env, *args):
+    """go tool pprof -top's rows as [(name, flat, cum)], and its stderr"""
+    r = subprocess.run(["go", "tool", "pprof", "-symbolize=none", "-top", "-nodefraction=0", *args],
+                       capture_output=True, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.decode().splitlines()
+    head = [i for i, ln in enumerate(lines) if ln.split()[:2] == ["flat", "flat%"]]
+    rows = [ln.split(None, 5) for ln in lines[head[0] + 1:]] if head else []
+    return [(x[5], int(x[0]), int(x[3])) for x in rows], r.stderr.decode()
+
+
+def _key_profiles(tmp_path):
+    """Three pprof profiles (pcol unpack of write_samples) whose label keys
+    differ: "new" has `worker` and `both`, "old" `other` and `both`, "third"
+    `both` only."""
+    out = {}
+    for name, (v1, v2), l1, l2 in (("new", (5, 7), {"worker": "a", "both": "x"}, {}),
+                                   ("old", (8, 2), {"other": "a"}, {"both": "y"}),
+                                   ("third", (3, 9), {"both": "x"}, {"both": "z"})):
+        p = str(tmp_path / (name + ".pcol"))
+        pcol.write_samples(p, {"stack": [["main", "work"], ["main", "idle"]], "value": [v1, v2],
+                               "labels": [l1, l2]}, value_type="samples/count")
+        out[name] = str(tmp_path / (name + ".pb"))
+        run_pcol("unpack", p, "--to", "pprof", "-o", out[name])
+    return out
+
+
+def test_base_tag_frames_equal_pprof(tmp_path):
+    """pcol.open(NEW, base=/diff_base=BASE, tagroot=K) = go tool pprof
+    -tagroot K -base/-diff_base BASE NEW (and the CLI's top): the two merged
+    before the frames, so a key on one side is enough, the other side's
+    frames "<unknown>"; a key of neither side, which pprof only warns of
+    (every frame "<unknown>"), is refused as the CLI refuses it."""
+    p = _key_profiles(tmp_path)
+    env = _pprof_env(tmp_path)
+    n = 0
+    pct = ("flat_pct", "sum_pct", "cum_pct")
+    for key in ("worker", "other", "both", "nokey"):  # on the new only, the base only, both, neither
+        for opt in ("base", "diff_base"):
+            def top():
+                with pcol.open(p["new"], tagroot=key, **{opt: p["old"]}) as f:
+                    return f.top(node_fraction=0)
+            got = attempt(top)
+            cli = [p["new"], "--" + opt.replace("_", "-"), p["old"], "--tagroot", key, "--node-fraction", "0"]
+            n += check("top", p["new"], cli, got, pct=pct)
+            if env is None:
+                continue
+            want, err = _pprof_top(env, "-tagroot=" + key, "-" + opt, p["old"], p["new"])
+            if key == "nokey":
+                assert "TagRoot expression matched no samples" in err, err
+                assert isinstance(got, pcol.Error) and "no label 'nokey'" in str(got), got
+                continue
+            assert not isinstance(got, pcol.Error), (key, opt, got)
+            ours = list(zip(got["name"].tolist(), got["flat"].tolist(), got["cum"].tolist()))
+            assert ours == want, (key, opt, ours, want)
+            assert "<unknown>" in got["name"].tolist() or key == "both", (key, opt, ours)
+            n += 1
+    assert n == (12 if env else 6), n
+
+
+def test_base_tag_frames_diff_equal_pprof(tmp_path):
+    """File(NEW, base=/diff_base=BASE, tagroot=K).diff(PATH): PATH read with
+    the same frames, added to both sides at once (this side: NEW minus BASE,
+    then the frames), as `pcol diff MERGED PATH --tagroot K` and go tool
+    pprof -diff_base MERGED -tagroot K PATH, MERGED being `pcol unpack NEW
+    --base/--diff-base BASE`'s profile."""
+    p = _key_profiles(tmp_path)
+    env = _pprof_env(tmp_path)
+    n = 0
+    pct = ("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum")
+    for opt in ("base", "diff_base"):
+        merged = str(tmp_path / (opt + ".pb"))
+        run_pcol("unpack", p["new"], "--" + opt.replace("_", "-"), p["old"], "--to", "pprof", "-o", merged)
+        for key in ("worker", "other", "both"):
+            for absolute in (False, True):
+                with pcol.open(p["new"], tagroot=key, **{opt: p["old"]}) as f:
+                    got = attempt(f.diff, p["third"], absolute=absolute)
+                cli = [merged, p["third"], "--tagroot", key] + (["--absolute"] if absolute else [])
+                n += check("diff", merged, cli, got, pct=() if absolute else pct, digits=4)
+                assert not isinstance(got, pcol.Error), got
+                if env is None or not absolute:
+                    continue
+                want, _ = _pprof_top(env, "-tagroot=" + key, "-diff_base", merged, p["third"])
+                ours = {(nm, fl, cu) for nm, fl, cu in zip(got["name"].tolist(), got["d_flat"].tolist(),
+                                                           got["d_cum"].tolist()) if fl or cu}
+                assert ours == set(want), (opt, key, sorted(ours), want)
+                n += 1
+        with pcol.open(p["new"], **{opt: p["old"]}) as f:
+            with pytest.raises(pcol.Error, match="no label 'nokey'.*nor has the other"):
+                f.diff(p["third"], tagroot="nokey")
+    assert n == (18 if env else 12), n
 
 
 def test_tag_frames_unit_equal_pcol(tmp_path):

@@ -105,8 +105,9 @@ SEXP C_tag_frames_pair(SEXP x, SEXP xg, SEXP root, SEXP leaf, SEXP unit) {
   SET_VECTOR_ELT(out, 1, yg);
   R_RegisterCFinalizerEx(yg, file_finalize, TRUE);
   pcol_error err = {0};
-  int rc = pcol_open_tag_frames_pair(f, g, r, l, u && strcmp(u, "auto") ? u : NULL, &tf, &tg, &err);
-  if (rc) pcol_stop(path_of(x), &err, rc);
+  int side = 0; /* whose error: the message names that file */
+  int rc = pcol_open_tag_frames_pair(f, g, r, l, u && strcmp(u, "auto") ? u : NULL, &tf, &tg, &side, &err);
+  if (rc) pcol_stop(path_of(side ? xg : x), &err, rc);
   R_SetExternalPtrAddr(y, tf);
   R_SetExternalPtrAddr(yg, tg);
   UNPROTECT(1);

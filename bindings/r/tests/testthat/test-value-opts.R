@@ -205,3 +205,43 @@ test_that("divide_by: refused, as the CLI's --format json refuses --divide-by", 
     expect_true(nrow(views[[v]]()) > 0, info = v)
   }
 })
+
+test_that("base/diff_base with tagroot: a label key of either side, as pprof -tagroot -base", {
+  # pprof merges the profile and its base before it adds the frames (and
+  # pcol_diff's sides are framed at once): the side without the key gets
+  # its "<unknown>" frame; a key of neither side is the CLI's error
+  a <- test_file("pprof/go-cpu-string-labels.pb.gz") # label "function"
+  b <- test_file("pprof/go-cpu-inline-small.pb.gz")  # no labels
+  for (o in c("base", "diff_base")) {
+    for (p in list(c(a, b), c(b, a))) {
+      args <- list(tagroot = "function", node_fraction = 0)
+      args[[o]] <- p[2]
+      cli <- c("--tagroot", "function", "--node-fraction", "0", paste0("--", sub("_", "-", o)), p[2])
+      compare_top(p[1], args, cli)
+      expect_true("<unknown>" %in% do.call(pcol_top, c(list(p[1]), args))$name)
+    }
+    args <- list(tagroot = "nokey")
+    args[[o]] <- b
+    expect_error(do.call(pcol_top, c(list(a), args)), "no label 'nokey'")
+  }
+  expect_error(pcol_diff(a, b, tagroot = "nokey"), "no label 'nokey'.*nor has the other")
+})
+
+test_that("pcol_diff with tagroot: the side whose frames fail is the one named, as the CLI's", {
+  a <- test_file("pprof/go-cpu-string-labels.pb.gz")
+  good <- tempfile(fileext = ".pcol"); bad <- tempfile(fileext = ".pcol")
+  on.exit(unlink(c(good, bad)))
+  run_pcol("pack", a, "-o", good, "--format-version", "1.2") # plain ids, patched in place
+  info <- strsplit(trimws(strsplit(rawToChar(run_pcol("info", good)$stdout), "\n")[[1]]), " +")
+  off <- as.numeric(Filter(function(x) length(x) >= 5 && x[1] == "samples_stored" && x[2] == "labelset_id", info)[[1]][5])
+  b <- readBin(good, "raw", file.size(good))
+  b[off + 1:4] <- as.raw(c(0xff, 0xff, 0xff, 0x7f)) # a labelset_id only the frames read, past its table
+  writeBin(b, bad)
+  want <- "table samples_stored, column labelset_id: id 2147483647 at row 0 is out of range"
+  for (p in list(c(good, bad), c(bad, good))) {
+    e <- tryCatch(pcol_diff(p[1], p[2], tagroot = "function"), error = function(e) conditionMessage(e))
+    expect_true(grepl(paste0(bad, ": ", want), e, fixed = TRUE), info = e)
+    r <- run_pcol("diff", p[1], p[2], "--tagroot", "function", check = FALSE)
+    expect_true(grepl(paste0("pcol diff: ", bad, ": ", want), r$stderr, fixed = TRUE), info = r$stderr)
+  }
+})
