@@ -128,4 +128,56 @@ $PCOL fold "$tmp/ties1.json.gz" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "2^20 + 1 E events at one ts: exit $rc, want 1: $(cat "$tmp/err")"
 grep -q 'ties1.json.gz: traceEvents\[1048578\]: more than 1048576 E events .* at one time (ts 1.000) of one thread.* at most 1048576' "$tmp/err" ||
   fail "2^20 + 1 E events at one ts: $(cat "$tmp/err")"
+# The samples/stackFrames form (Hermes; doc/mappings.md §14): what
+# speedscope fails on or never ends reading is refused, naming the file and
+# where (samples[N], stackFrames["id"], escaped), exit 1; nothing else
+# stops pcol from reading the rest.
+python3 - "$tmp" <<'PY' || fail "python3 could not write the samples-form traces"
+import json, sys
+d = sys.argv[1]
+ev = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "t"}}]
+def w(name, frames, samples=None):
+    if samples is None:
+        samples = [{"ts": 1, "pid": 1, "tid": 1, "sf": 3}, {"ts": 2, "pid": 1, "tid": 1, "sf": 3}]
+    json.dump({"traceEvents": ev, "samples": samples, "stackFrames": frames}, open(d + "/sf-" + name + ".json", "w"))
+w("cycle", {"1": {"name": "a", "parent": 3}, "2": {"name": "b", "parent": "1"}, "3": {"name": "c", "parent": 2}})
+w("self", {"3": {"name": "a", "parent": "3"}})
+w("parent", {"3": {"name": "a", "parent": "x\"\u001b[2Jy"}})
+w("notobj", {"3": 7})
+w("objname", {"3": {"name": ["a"]}})
+w("badparent", {"3": {"name": "a", "parent": 1.5}})
+w("badsf", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": {"id": 3}}])
+w("badts", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": 3}, {"ts": "0x10", "pid": 1, "tid": 1, "sf": 3}])
+w("range", {"3": {"name": "a"}}, [{"ts": 1e300, "pid": 1, "tid": 1, "sf": 3}])
+w("tid", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": "-2", "sf": 3}])
+w("none", {"3": {"name": "a"}}, [])
+w("notarray", {"3": {"name": "a"}}, {"0": {"ts": 1}})
+# a chain 30,000 deep whose root frame's parent is the deepest (a cycle
+# only its end shows), and the same without it: read
+fr = {str(i): {"name": "f%d" % (i % 3), "parent": i - 1} for i in range(2, 30001)}
+fr["1"] = {"name": "root", "parent": 30000}
+w("deepcycle", fr, [{"ts": 1, "pid": 1, "tid": 1, "sf": 15000}])
+fr["1"] = {"name": "root"}
+w("deep", fr, [{"ts": 1, "pid": 1, "tid": 1, "sf": 30000}, {"ts": 3, "pid": 1, "tid": 1, "sf": 15000}])
+PY
+refused() { # name pattern
+  $PCOL fold "$tmp/sf-$1.json" >/dev/null 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] || fail "samples form, $1: exit $rc, want 1: $(cat "$tmp/err")"
+  grep -q "sf-$1.json: $2" "$tmp/err" || fail "samples form, $1: $(cat "$tmp/err")"
+}
+refused cycle 'stackFrames\["[0-9]"\]: its parent chain comes back to it'
+refused self 'stackFrames\["3"\]: its parent chain comes back to it'
+refused parent 'stackFrames\["3"\]: parent "x\\"\\u001b\[2Jy" is no frame.s id'
+refused notobj 'stackFrames\["3"\]: not an object'
+refused objname 'stackFrames\["3"\]: name is an object or an array'
+refused badparent 'stackFrames\["3"\]: parent is not a frame id'
+refused badsf 'samples\[0\]: sf is not a frame id'
+refused badts 'samples\[1\]: ts is not a number'
+refused range 'samples\[0\]: ts out of range'
+refused tid 'samples\[0\]: tid is not a whole number'
+refused none 'a trace of "samples" and "stackFrames" without samples'
+refused notarray 'samples: not an array'
+refused deepcycle 'stackFrames\["[0-9]*"\]: its parent chain comes back to it'
+[ "$($PCOL fold "$tmp/sf-deep.json" --value wall | awk '{print NF, $NF, split($1, a, ";")}')" = "2 2000 30000" ] ||
+  fail "samples form, a chain 30,000 deep: $($PCOL fold "$tmp/sf-deep.json" --value wall 2>&1 | cut -c1-200)"
 exit 0

@@ -378,27 +378,48 @@ for tid in range(1, 301):
 json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
 PY
 judge_events "300 threads of events at few ts" "$tmp/ties-threads.json"
-# The samples/stackFrames form (Hermes, React Native's sampling profiler):
-# speedscope reads its samples (and not its duration events); pcol does not
-# read that form yet, and says so rather than read the duration events.
-python3 - "$tmp/hermes.json" <<'PY'
-import json, sys
-ev = [{"name": "process_name", "ph": "M", "cat": "__metadata", "pid": 7, "ts": "100", "tid": "-1", "args": {"name": "hermes"}},
-      {"name": "thread_name", "ph": "M", "cat": "__metadata", "pid": 7, "ts": "100", "tid": "9", "args": {"name": "mqt_js"}},
-      {"name": "x", "ph": "X", "pid": 7, "tid": 9, "ts": 100, "dur": 50}]
-frames = {"1": {"name": "[root]", "category": "root"},
-          "2": {"name": "main", "category": "JavaScript", "parent": 1},
-          "3": {"name": "work", "category": "JavaScript", "parent": 2}}
-samples = [{"cpu": "-1", "name": "", "ts": str(100 + 10 * i), "pid": 7, "tid": "9", "weight": "1", "sf": 1 + i % 3}
-           for i in range(6)]
-json.dump({"traceEvents": ev, "samples": samples, "stackFrames": frames}, open(sys.argv[1], "w"))
-PY
-echo "$tmp/hermes.json" > "$tmp/list"
-node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>&1 && grep -q '"work":\[10,10\]' "$tmp/rec" ||
-  { echo "FAIL speedscope did not read the samples form as expected: $(head -c 400 "$tmp/rec")"; fail=1; }
-$PCOL fold "$tmp/hermes.json" >/dev/null 2>"$tmp/err" && { echo "FAIL the samples form was read"; fail=1; }
-grep -q 'hermes.json: a trace of "samples" and "stackFrames" (Hermes.*a form pcol does not read' "$tmp/err" ||
-  { echo "FAIL the samples form: $(cat "$tmp/err")"; fail=1; }
+# The samples/stackFrames form (Hermes, React Native's sampling profiler:
+# {"traceEvents", "samples", "stackFrames"}): speedscope reads its samples
+# (and not its duration events), per thread in file order, each weighed by
+# the time to its thread's next sample.  Judged as above (per function
+# self and total, its wall in us), with as many sources as speedscope has
+# profiles and a sample for each of the trace's; and what speedscope
+# refuses (samples out of ts order in a thread, an sf of no frame, an
+# empty traceEvents) pcol refuses too.
+judge_samples() { # name trace speedscope's-record
+  local name=$1 trace=$2 rec=$3 want got
+  if ! $PCOL fold "$trace" --value wall > "$tmp/fold" 2>"$tmp/err"; then echo "FAIL $name: $(cat "$tmp/err")"; fail=1; return; fi
+  if ! python3 "$HERE/judge_compare.py" "$tmp/fold" "$rec" 1000 > "$tmp/out"; then
+    echo "FAIL $name: $(head -c 1500 "$tmp/out")"; fail=1; return
+  fi
+  want="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["profiles"]), len(json.load(open(sys.argv[2]))["samples"]))' "$rec" "$trace")"
+  got="$($PCOL info "$trace" | sed -n 's/^sources: *//p') $($PCOL cat "$trace" --table samples | tail -n +2 | wc -l)"
+  [ "$got" = "$want" ] || { echo "FAIL $name: pcol's sources and samples $got, speedscope's profiles and the samples $want"; fail=1; return; }
+  n=$((n + 1))
+}
+mkdir -p "$tmp/sf"
+python3 "$HERE/hermes_gen.py" "$tmp/sf" || { echo "FAIL hermes_gen.py"; fail=1; }
+for f in hermes ooo nosf empty; do echo "$tmp/sf/$f.json"; done > "$tmp/list"
+if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/sf/recs" >/dev/null 2>&1; then
+  echo "FAIL the samples form: speedscope judge did not run"; fail=1
+else
+  sed -n 1p "$tmp/sf/recs" > "$tmp/sf/rec"
+  judge_samples "samples/stackFrames trace (made here)" "$tmp/sf/hermes.json" "$tmp/sf/rec"
+  k=2
+  for f in ooo nosf empty; do
+    sed -n ${k}p "$tmp/sf/recs" | grep -q '"error"' || { echo "FAIL speedscope read $f.json: $(sed -n ${k}p "$tmp/sf/recs" | head -c 300)"; fail=1; }
+    k=$((k + 1))
+    $PCOL fold "$tmp/sf/$f.json" >/dev/null 2>"$tmp/sf/$f.err" && { echo "FAIL pcol read $f.json"; fail=1; }
+  done
+  grep -q 'ooo.json: samples\[2\]: ts 9.000 is before the ts of samples\[0\]' "$tmp/sf/ooo.err" ||
+    { echo "FAIL samples out of order: $(cat "$tmp/sf/ooo.err")"; fail=1; }
+  grep -q 'nosf.json: samples\[1\]: sf 3 is no frame.s id' "$tmp/sf/nosf.err" ||
+    { echo "FAIL an sf of no frame: $(cat "$tmp/sf/nosf.err")"; fail=1; }
+  grep -q 'empty.json: a trace of "samples" and "stackFrames" whose traceEvents is empty' "$tmp/sf/empty.err" ||
+    { echo "FAIL an empty traceEvents: $(cat "$tmp/sf/empty.err")"; fail=1; }
+  $PCOL info "$tmp/sf/hermes.json" | grep -q 'chrome .*hermes.json: mqt_js (pid 7, tid 9)' ||
+    { echo "FAIL the samples form: no source named by its thread: $($PCOL info "$tmp/sf/hermes.json" | head)"; fail=1; }
+fi
 $PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (pid 3, tid 5)' ||
   { echo "FAIL trace of duration events: no source named by its thread: $($PCOL info "$tmp/events.json" | head -20)"; fail=1; }
 $PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||
@@ -444,12 +465,17 @@ if [ -n "${PCOL_SPEEDSCOPE_SRC:-}" ] && [ -d "$PCOL_SPEEDSCOPE_SRC/sample/profil
   for f in "$PCOL_SPEEDSCOPE_SRC"/sample/profiles/Chrome/*/*.json; do
     judge_trace "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" 1
   done
-  # ... and its trace-event fixtures (duration events only), but those
-  # pcol refuses: the "samples"/"stackFrames" form (Hermes; not read) and a
-  # trace whose only B never closes for any time (an empty profile there)
+  # ... and its trace-event fixtures (duration events; the samples form,
+  # *-with-samples.json), but the one pcol refuses: a trace whose only B
+  # never closes for any time (an empty profile there)
   for f in "$PCOL_SPEEDSCOPE_SRC"/sample/profiles/trace-event/*.json; do
-    case $(basename "$f") in *with-samples*|mismatched-name.json) continue ;; esac
+    case $(basename "$f") in mismatched-name.json) continue ;; esac
     case $(basename "$f") in
+    *with-samples*)
+      echo "$f" > "$tmp/list"
+      if node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>&1; then
+        judge_samples "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" "$tmp/rec"
+      else echo "FAIL $f: speedscope judge did not run"; fail=1; fi ;;
     simple-partial*) # speedscope's reader closes the array: the judge gets it closed
       python3 -c 'import sys; t = open(sys.argv[1]).read().rstrip().rstrip(","); open(sys.argv[2], "w").write(t if t.endswith("]") else t + "]")' \
         "$f" "$tmp/closed.json"

@@ -24,14 +24,20 @@
  * reads it: per thread (pid, tid), its B, E and X events merged from a B
  * queue and an E queue in ts order, an E closing the innermost open frame
  * when the names match (else left out), each stretch of time between two
- * changes of the stack a sample of that stack (value wall, ns).
+ * changes of the stack a sample of that stack (value wall, ns).  A trace
+ * of the samples form (Hermes: "samples" and "stackFrames" beside
+ * "traceEvents") without a CPU profile is read as speedscope reads that
+ * form: per thread in file order, each sample's stack its sf up the
+ * parent chain of stackFrames, weighed by the time to the thread's next
+ * sample.
  *
  * The document is streamed (json_pull.c): memory holds one event's scalars,
  * the thread names, a few counters per profile and the distinct names of
  * duration events; the profiles' text waits in temporary files, the
  * duration events in a sorter (rowsort.c: runs in a temporary file), read
  * back one at a time but for the E events of one thread at one time (at
- * most MAX_TIED_ENDS: egroup). */
+ * most MAX_TIED_ENDS: egroup); the samples in a sorter too, the stack
+ * frames in memory (at most MAX_SFRAMES). */
 #include "v8.h"
 #include "keys.h"     /* PCOL_SRC_CHROME */
 #include "error.h"    /* pcol_error_in, pcol_oom */
@@ -39,6 +45,7 @@
 #include "hash.h"     /* pcol_hash_keyed */
 #include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
 #include <math.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
@@ -110,6 +117,52 @@ typedef struct dtrace {
   int has_name;
 } dtrace;
 
+/* The samples/stackFrames form (Hermes, React Native's sampling profiler:
+ * {"traceEvents", "samples", "stackFrames"}), as speedscope 1.25's
+ * sampleListToProfileGroup reads it (doc/mappings.md §14).  A frame id, a
+ * sample's sf or a frame's parent, is what JavaScript makes a key of: a
+ * string, or a number's decimal form.  Falsy ones (0, "", null, false,
+ * absent) end a stack. */
+enum { SID_NONE, SID_INT, SID_STR, SID_BAD };
+typedef struct sframe {
+  int64_t id, parent;   /* SID_INT: the number; SID_STR: an offset into the pool */
+  uint32_t idlen, plen; /* SID_STR: the length */
+  uint32_t name;        /* index into the names (dtrace's); NAME_BAD: none speedscope can show */
+  uint32_t node;        /* the builder's stack node of its chain, once made */
+  uint8_t idk, pk;      /* SID_* of id and parent */
+  uint8_t bad;          /* 1: the value is no object; 2: its parent is no id */
+  uint8_t state;        /* 0, 1 (on the chain being made), 2 (node made) */
+} sframe;
+#define NAME_BAD UINT32_MAX
+/* The stack frames are held in memory (40 bytes each and an index of 8 to
+ * 16, and their names once each): at most this many (doc/mappings.md §14). */
+#define MAX_SFRAMES (1u << 22)
+
+/* A sample, sorted by thread and then file order. */
+typedef struct srow {
+  int64_t pid, tid;
+  uint64_t seq;   /* its index in samples */
+  int64_t t;      /* ns: its ts */
+  int64_t sf;     /* SID_INT: the number; SID_STR: an offset into the sf file */
+  uint32_t sflen; /* SID_STR: the length */
+  uint32_t sfk;   /* SID_NONE, SID_INT, SID_STR */
+} srow;
+
+typedef struct strace {
+  pcol_rowsort *rows;  /* the samples; made at the first */
+  FILE *sftext;        /* the samples' sf strings that are no number, back to back */
+  uint64_t sftlen;
+  int64_t t0;          /* the earliest ts, ns: the sources' time 0 */
+  sframe *f;
+  size_t nf, capf;
+  uint32_t *tab;       /* frame index + 1, by id (hash, open addressing) */
+  size_t ntab;
+  char *pool;          /* the frame ids and parents that are no number */
+  size_t npool, cappool;
+  int bad;             /* what cannot be read (msg): said only when the form is read */
+  char msg[400];
+} strace;
+
 typedef struct ctrace {
   pcol_builder *b;
   const char *name;
@@ -128,7 +181,10 @@ typedef struct ctrace {
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
   int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
+  uint64_t nev;       /* traceEvents' elements */
+  int64_t shape_ev;   /* the first that speedscope does not take for an event (no ph; B/E/X without ts), or -1 */
   dtrace d;
+  strace s;
 } ctrace;
 
 static int fail(ctrace *c, size_t ev, const char *what) {
@@ -439,6 +495,49 @@ static int add_duration(ctrace *c, size_t ev, char ph, int64_t pid, int64_t tid,
   return rc ? sorter_failed(c, rc) : 0;
 }
 
+/* A string as JavaScript's Number() reads it, for the decimal forms: blanks
+ * around it, "" as 0.  Other forms (hex, Infinity) and what is no number:
+ * 0. */
+static int js_num_str(const char *s, size_t n, double *out) {
+  size_t a = 0, b = n, i, k;
+  char buf[64], *e;
+#define BLANK(ch) ((ch) == ' ' || ((ch) >= '\t' && (ch) <= '\r'))
+  while (a < b && BLANK(s[a])) a++;
+  while (b > a && BLANK(s[b - 1])) b--;
+#undef BLANK
+  if (a == b) return *out = 0, 1;
+  if (b - a >= sizeof buf) return 0;
+  i = a + (s[a] == '+' || s[a] == '-');
+  for (k = 0; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
+  if (i < b && s[i] == '.')
+    for (i++; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
+  if (!k) return 0;
+  if (i < b && (s[i] == 'e' || s[i] == 'E')) {
+    i += 1 + (i + 1 < b && (s[i + 1] == '+' || s[i + 1] == '-'));
+    for (k = 0; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
+    if (!k) return 0;
+  }
+  if (i != b) return 0;
+  memcpy(buf, s + a, b - a);
+  buf[b - a] = 0;
+  *out = strtod(buf, &e);
+  return e == buf + (b - a) && isfinite(*out);
+}
+
+/* A pid or tid: a number, or a string of one (Hermes writes tids so);
+ * 0 when it is none, a whole number in [0, 2^62]. */
+static int pid_of(const pcol_jpull *j, int64_t *v) {
+  double d;
+  if (j->tok == PCOL_JT_INT) {
+    if (j->i < 0 || j->i > INT64_MAX / 2) return 0;
+    return *v = j->i, 1;
+  }
+  if (j->tok == PCOL_JT_REAL) d = j->d;
+  else if (j->tok != PCOL_JT_STR || !js_num_str(j->str, j->len, &d)) return 0;
+  if (!(d >= 0 && d <= (double)(INT64_MAX / 2)) || d != floor(d)) return 0;
+  return *v = (int64_t)d, 1;
+}
+
 static int event(ctrace *c, size_t ev) {
   pcol_jpull *j = c->j;
   int rc;
@@ -453,7 +552,11 @@ static int event(ctrace *c, size_t ev) {
   c->deltas_from = 0;
   c->d.has_name = 0;
   free(c->mname), c->mname = NULL;
-  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
+  int has_ph = 0, ts_key = 0; /* the keys speedscope asks an event to have */
+  if (j->tok != PCOL_JT_OBJ) {
+    if (c->shape_ev < 0) c->shape_ev = (int64_t)ev;
+    return pcol_jp_skip(j);
+  }
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     char *dst = NULL;
     size_t cap = 0;
@@ -461,6 +564,8 @@ static int event(ctrace *c, size_t ev) {
     double *dn = NULL;
     int *has = NULL;
     int is_args = pcol_jp_key_is(j, "args"), is_name = pcol_jp_key_is(j, "name");
+    has_ph |= pcol_jp_key_is(j, "ph");
+    ts_key |= pcol_jp_key_is(j, "ts");
     if (pcol_jp_key_is(j, "ph")) dst = ph, cap = sizeof ph;
     else if (is_name) dst = nm, cap = sizeof nm;
     else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
@@ -498,12 +603,16 @@ static int event(ctrace *c, size_t ev) {
     } else if (num && j->tok == PCOL_JT_INT) {
       if (j->i < 0 || j->i > INT64_MAX / 2) return fail(c, ev, "pid or tid out of range");
       *num = j->i;
+    } else if (num && j->tok == PCOL_JT_STR) { /* ("-1": Hermes's process_name event) as if absent */
+      pid_of(j, num);
     } else {
       rc = pcol_jp_skip(j);
     }
     if (rc) return rc;
   }
   if (rc) return rc;
+  if (c->shape_ev < 0 && (!has_ph || (!ts_key && (!strcmp(ph, "B") || !strcmp(ph, "E") || !strcmp(ph, "X")))))
+    c->shape_ev = (int64_t)ev;
   if (strcmp(ph, "M") == 0) {
     if (c->mname && strcmp(nm, "thread_name") == 0) return add_name(c, pid, tid);
     if (c->mname && strcmp(nm, "process_name") == 0) return add_name(c, pid, -1);
@@ -530,6 +639,275 @@ static int event(ctrace *c, size_t ev) {
   return add_chunk(c, s, has_ts, ts);
 }
 
+/* ------------------------------------------------------------ samples/stackFrames */
+/* The first thing that cannot be read, said when the form is read. */
+static void sbad(ctrace *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sbad(ctrace *c, const char *fmt, ...) {
+  if (c->s.bad) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->s.msg, sizeof c->s.msg, fmt, ap);
+  va_end(ap);
+  c->s.bad = 1;
+}
+
+/* An id from a file for a message: quoted, escaped, cut at 40 bytes. */
+static const char *id_text(char out[64], int kind, int64_t v, const char *str, size_t len) {
+  if (kind == SID_INT) {
+    snprintf(out, 64, "%" PRId64, v);
+    return out;
+  }
+  size_t o = 0;
+  out[o++] = '"';
+  for (size_t i = 0; i < len && o < 50; i++) {
+    unsigned char ch = (unsigned char)str[i];
+    if (i == 40) {
+      memcpy(out + o, "...", 3), o += 3;
+      break;
+    }
+    if (ch == '"' || ch == '\\') out[o++] = '\\', out[o++] = (char)ch;
+    else if (ch < 0x20) o += (size_t)snprintf(out + o, 8, "\\u%04x", ch);
+    else out[o++] = (char)ch;
+  }
+  out[o++] = '"';
+  out[o] = 0;
+  return out;
+}
+
+/* A string id that is a number's decimal form (as JavaScript writes an
+ * integer of at most 2^53) is that number. */
+static int id_is_int(const char *s, size_t n, int64_t *v) {
+  size_t i = s[0] == '-';
+  if (n == i || n - i > 16 || (s[i] == '0' && n - i > 1) || (i && s[1] == '0')) return 0;
+  int64_t x = 0;
+  for (size_t k = i; k < n; k++) {
+    if (s[k] < '0' || s[k] > '9') return 0;
+    x = x * 10 + (s[k] - '0');
+  }
+  if (x > (INT64_C(1) << 53)) return 0;
+  return *v = i ? -x : x, 1;
+}
+
+/* The id the current value is (a sample's sf, a frame's parent): *kind
+ * SID_NONE when falsy, SID_INT with *v, SID_STR (j->str, to be kept by the
+ * caller), SID_BAD (a number that is no whole number of at most 2^53, an
+ * object, an array: skipped). */
+static int read_id(pcol_jpull *j, int *kind, int64_t *v) {
+  switch (j->tok) {
+  case PCOL_JT_NULL:
+  case PCOL_JT_FALSE: *kind = SID_NONE; return 0;
+  case PCOL_JT_TRUE: *kind = SID_STR; return 0; /* (the key "true") */
+  case PCOL_JT_STR:
+    *kind = !j->len ? SID_NONE : id_is_int(j->str, j->len, v) ? SID_INT : SID_STR;
+    return 0;
+  case PCOL_JT_INT:
+  case PCOL_JT_REAL:
+    if (j->d == 0) *kind = SID_NONE;
+    else if (j->d == floor(j->d) && fabs(j->d) <= (double)(INT64_C(1) << 53))
+      *kind = SID_INT, *v = j->tok == PCOL_JT_INT ? j->i : (int64_t)j->d;
+    else *kind = SID_BAD;
+    return 0;
+  default: *kind = SID_BAD; return pcol_jp_skip(j);
+  }
+}
+
+static int sorter_failed(ctrace *c, int rc);
+
+static int srow_cmp(const void *a, const void *b) {
+  const srow *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+  CMP(pid); CMP(tid); CMP(seq);
+#undef CMP
+  return 0;
+}
+
+static int read_sample(ctrace *c, uint64_t k) {
+  pcol_jpull *j = c->j;
+  strace *s = &c->s;
+  int rc, has_ts = 0, kind;
+  double ts = 0;
+  srow r;
+  memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
+  r.pid = r.tid = -1, r.seq = k;
+  if (j->tok != PCOL_JT_OBJ) {
+    sbad(c, "samples[%" PRIu64 "]: not an object", k);
+    return pcol_jp_skip(j);
+  }
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    int is_ts = pcol_jp_key_is(j, "ts"), is_sf = pcol_jp_key_is(j, "sf");
+    int64_t *num = pcol_jp_key_is(j, "pid") ? &r.pid : pcol_jp_key_is(j, "tid") ? &r.tid : NULL;
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (is_ts) {
+      if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) has_ts = 1, ts = j->d;
+      else if (j->tok == PCOL_JT_STR) has_ts = js_num_str(j->str, j->len, &ts);
+      if (!has_ts) sbad(c, "samples[%" PRIu64 "]: ts is not a number (or a string of one)", k);
+    } else if (num) {
+      if (!pid_of(j, num)) sbad(c, "samples[%" PRIu64 "]: %s is not a whole number in [0, 2^62] (or a string of one)",
+                                k, num == &r.pid ? "pid" : "tid");
+    } else if (is_sf) {
+      if ((rc = read_id(j, &kind, &r.sf))) return rc;
+      if (kind == SID_BAD) sbad(c, "samples[%" PRIu64 "]: sf is not a frame id (a string, or a whole number of "
+                                "at most 2^53)", k);
+      if (kind == SID_STR && !s->bad) { /* kept in a file: samples may be many */
+        const char *t = j->tok == PCOL_JT_TRUE ? "true" : j->str;
+        size_t n = j->tok == PCOL_JT_TRUE ? 4 : j->len;
+        if (!s->sftext && !(s->sftext = tmpfile()))
+          return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+        if (n > UINT32_MAX || fwrite(t, 1, n, s->sftext) != n)
+          return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+        r.sf = (int64_t)s->sftlen, r.sflen = (uint32_t)n, s->sftlen += n;
+      }
+      r.sfk = (uint32_t)(kind == SID_BAD ? SID_NONE : kind);
+    } else {
+      rc = pcol_jp_skip(j);
+    }
+    if (rc) return rc;
+  }
+  if (rc) return rc;
+  if (!has_ts) sbad(c, "samples[%" PRIu64 "]: no ts", k);
+  double t = ts * 1000;
+  if (!(t > -4e18 && t < 4e18)) sbad(c, "samples[%" PRIu64 "]: ts out of range", k);
+  if (s->bad) return 0; /* (nothing more is kept: it will be refused) */
+  r.t = llround(t);
+  if (!s->rows && pcol_rowsort_new(&s->rows, sizeof(srow), srow_cmp)) return pcol_oom(c->err);
+  if (!pcol_rowsort_count(s->rows) || r.t < s->t0) s->t0 = r.t;
+  return (rc = pcol_rowsort_add(s->rows, &r)) ? sorter_failed(c, rc) : 0;
+}
+
+/* s into the pool: *off. */
+static int pool_put(ctrace *c, const char *t, size_t n, int64_t *off) {
+  strace *s = &c->s;
+  if (!n) return *off = (int64_t)s->npool, 0;
+  if (s->npool + n < s->npool || room(&s->pool, &s->cappool, s->npool + n)) return pcol_oom(c->err);
+  memcpy(s->pool + s->npool, t, n);
+  *off = (int64_t)s->npool;
+  s->npool += n;
+  return 0;
+}
+
+/* The text of a string id (kind SID_STR) at off in the pool; NULL for another kind. */
+static const char *pool_at(const strace *s, int kind, int64_t off) { return kind == SID_STR ? s->pool + off : NULL; }
+
+static uint64_t id_hash(int kind, int64_t v, const char *str, size_t len) {
+  if (kind == SID_INT) return pcol_hash_keyed(&v, sizeof v) ^ 0x5bd1e995u;
+  return pcol_hash_keyed(str, len);
+}
+
+/* The index of the frame of an id, -1 when none has it. */
+static int64_t frame_find(const strace *s, int kind, int64_t v, const char *str, size_t len) {
+  if (!s->ntab) return -1;
+  for (size_t k = id_hash(kind, v, str, len) & (s->ntab - 1); s->tab[k]; k = (k + 1) & (s->ntab - 1)) {
+    const sframe *f = &s->f[s->tab[k] - 1];
+    if (f->idk != kind) continue;
+    if (kind == SID_INT ? f->id == v : f->idlen == len && memcmp(s->pool + f->id, str, len) == 0)
+      return s->tab[k] - 1;
+  }
+  return -1;
+}
+
+static int frame_index(ctrace *c) { /* the last frame added into the index (doubled when half full) */
+  strace *s = &c->s;
+  if (s->nf * 2 > s->ntab) {
+    size_t nt = s->ntab ? s->ntab * 2 : 1024;
+    uint32_t *t = calloc(nt, sizeof *t);
+    if (!t) return pcol_oom(c->err);
+    free(s->tab);
+    s->tab = t, s->ntab = nt;
+    for (size_t i = 0; i < s->nf; i++) {
+      const sframe *f = &s->f[i];
+      size_t k = id_hash(f->idk, f->id, pool_at(s, f->idk, f->id), f->idlen) & (nt - 1);
+      while (t[k]) k = (k + 1) & (nt - 1);
+      t[k] = (uint32_t)i + 1;
+    }
+    return 0;
+  }
+  const sframe *f = &s->f[s->nf - 1];
+  size_t k = id_hash(f->idk, f->id, pool_at(s, f->idk, f->id), f->idlen) & (s->ntab - 1);
+  while (s->tab[k]) k = (k + 1) & (s->ntab - 1);
+  s->tab[k] = (uint32_t)s->nf;
+  return 0;
+}
+
+/* The name speedscope gives a frame: its name as JavaScript's String()
+ * makes it (a frame without one: "undefined"). */
+static int frame_name(ctrace *c, sframe *f) {
+  pcol_jpull *j = c->j;
+  char num[40];
+  const char *t = num;
+  size_t n;
+  switch (j->tok) {
+  case PCOL_JT_STR: t = j->str, n = j->len; break;
+  case PCOL_JT_NULL: t = "null", n = 4; break;
+  case PCOL_JT_TRUE: t = "true", n = 4; break;
+  case PCOL_JT_FALSE: t = "false", n = 5; break;
+  case PCOL_JT_INT: n = (size_t)snprintf(num, sizeof num, "%" PRId64, j->i); break;
+  case PCOL_JT_REAL: /* the shortest form that reads back (JavaScript's, but for its exponents) */
+    for (int p = 1; p <= 17; p++) {
+      snprintf(num, sizeof num, "%.*g", p, j->d);
+      if (strtod(num, NULL) == j->d) break;
+    }
+    n = strlen(num);
+    break;
+  default: f->name = NAME_BAD; return pcol_jp_skip(j);
+  }
+  int64_t x = intern(&c->d, t, n);
+  if (x < 0) return pcol_oom(c->err);
+  f->name = (uint32_t)x;
+  return 0;
+}
+
+static int read_frames(ctrace *c) {
+  pcol_jpull *j = c->j;
+  strace *s = &c->s;
+  int rc, kind;
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    if (s->nf >= MAX_SFRAMES) {
+      sbad(c, "stackFrames: more than %u frames: pcol holds them in memory, at most %u (doc/mappings.md §14)",
+           MAX_SFRAMES, MAX_SFRAMES);
+      if ((rc = pcol_jp_next(j)) || (rc = pcol_jp_skip(j))) return rc;
+      continue;
+    }
+    if (PCOL_GROW(s->f, s->nf, s->capf)) return pcol_oom(c->err);
+    sframe *f = &s->f[s->nf];
+    memset(f, 0, sizeof *f);
+    int64_t u = intern(&c->d, "undefined", 9); /* (a frame without a name) */
+    if (u < 0 || j->len > UINT32_MAX) return pcol_oom(c->err);
+    f->name = (uint32_t)u;
+    if (!j->len) f->idk = SID_NONE; /* (a key no id reaches: "" is falsy) */
+    else if (id_is_int(j->str, j->len, &f->id)) f->idk = SID_INT;
+    else if ((rc = pool_put(c, j->str, j->len, &f->id))) return rc;
+    else f->idk = SID_STR, f->idlen = (uint32_t)j->len;
+    if ((rc = pcol_jp_next(j))) return rc;
+    if (j->tok != PCOL_JT_OBJ) {
+      f->bad = 1;
+      if ((rc = pcol_jp_skip(j))) return rc;
+    } else {
+      while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+        int is_name = pcol_jp_key_is(j, "name"), is_parent = pcol_jp_key_is(j, "parent");
+        if ((rc = pcol_jp_next(j))) return rc;
+        if (is_name) rc = frame_name(c, f);
+        else if (is_parent) {
+          if ((rc = read_id(j, &kind, &f->parent))) return rc;
+          if (kind == SID_STR) {
+            const char *t = j->tok == PCOL_JT_TRUE ? "true" : j->str;
+            size_t n = j->tok == PCOL_JT_TRUE ? 4 : j->len;
+            if ((rc = pool_put(c, t, n, &f->parent))) return rc;
+            f->plen = (uint32_t)n;
+          }
+          f->pk = (uint8_t)(kind == SID_BAD ? SID_NONE : kind);
+          if (kind == SID_BAD) f->bad = 2;
+        } else rc = pcol_jp_skip(j);
+        if (rc) return rc;
+      }
+      if (rc) return rc;
+    }
+    if (f->idk == SID_NONE) continue; /* (not kept) */
+    s->nf++;
+    if ((rc = frame_index(c))) return rc;
+  }
+  return rc;
+}
+
 static int read_doc(ctrace *c) {
   pcol_jpull *j = c->j;
   int rc;
@@ -539,12 +917,22 @@ static int read_doc(ctrace *c) {
     int found = 0;
     while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
       int is_events = pcol_jp_key_is(j, "traceEvents");
-      c->sample_form |= pcol_jp_key_is(j, "samples") | pcol_jp_key_is(j, "stackFrames") << 1;
+      int is_samples = pcol_jp_key_is(j, "samples"), is_frames = pcol_jp_key_is(j, "stackFrames");
+      c->sample_form |= is_samples | is_frames << 1;
       if ((rc = pcol_jp_next(j))) return rc;
       if (is_events && j->tok == PCOL_JT_ARR) {
         found = 1;
         while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
           if ((rc = event(c, ev++))) return rc;
+      } else if (is_samples && j->tok == PCOL_JT_ARR) {
+        uint64_t k = 0;
+        while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
+          if ((rc = read_sample(c, k++))) return rc;
+      } else if (is_frames && j->tok == PCOL_JT_OBJ) {
+        rc = read_frames(c);
+      } else if (is_samples || is_frames) {
+        sbad(c, "%s: not %s", is_samples ? "samples" : "stackFrames", is_samples ? "an array" : "an object");
+        rc = pcol_jp_skip(j);
       } else if ((rc = pcol_jp_skip(j))) {
         return rc;
       }
@@ -552,6 +940,7 @@ static int read_doc(ctrace *c) {
     }
     if (rc) return rc;
     if (!found) return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: traceEvents: missing or not an array", c->name);
+    c->nev = ev;
   } else if (j->tok == PCOL_JT_ARR) {
     while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
       if ((rc = event(c, ev++))) return rc;
@@ -735,23 +1124,39 @@ static int dur_next(ctrace *c, int q, drow *out, int *have) {
   return 0;
 }
 
+/* A thread's source (of duration events, or of samples): its URI and
+ * labels (thread_bits), value wall (ns). */
+static int thread_source(ctrace *c, int64_t pid, int64_t tid, uint32_t *src, uint32_t *ls, uint32_t *vt) {
+  char *uri = NULL;
+  uint32_t ty, un;
+  int rc;
+  if (!(rc = thread_bits(c, pid, tid, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
+  free(uri);
+  if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
+      !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
+      !(rc = pcol_b_value_type(c->b, ty, un, vt, c->err)) && !(rc = pcol_b_source_value_type(c->b, *src, *vt, c->err)))
+    rc = pcol_b_meta_str(c->b, *src, PPROF_META_DEFAULT_SAMPLE_TYPE, PCOL_VT_WALL, c->err);
+  return rc;
+}
+
+/* The location of name i (of dtrace's names), made at its first use. */
+static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
+  if (locs[i]) return 0;
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
+  const char *nm = c->d.nb + c->d.noff[i];
+  int rc;
+  if ((rc = pcol_b_string(c->b, nm, strlen(nm), &fn.name, c->err)) ||
+      (rc = pcol_b_function(c->b, &fn, &l.function_id, c->err)))
+    return rc;
+  return pcol_b_location(c->b, 0, 0, 0, &l, 1, &locs[i], c->err);
+}
+
 /* The time since the last change of the stack, as a sample of it. */
 static int dur_flush(ctrace *c, dthread *th, int64_t t) {
   int rc;
   if (th->nf && t > th->last) {
-    if (!th->src) {
-      char *uri = NULL;
-      uint32_t ty, un;
-      if (!(rc = thread_bits(c, th->pid, th->tid, &uri, &th->ls)))
-        rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, &th->src, c->err);
-      free(uri);
-      if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
-          !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
-          !(rc = pcol_b_value_type(c->b, ty, un, &th->vt, c->err)) &&
-          !(rc = pcol_b_source_value_type(c->b, th->src, th->vt, c->err)))
-        rc = pcol_b_meta_str(c->b, th->src, PPROF_META_DEFAULT_SAMPLE_TYPE, PCOL_VT_WALL, c->err);
-      if (rc) return rc;
-    }
+    if (!th->src && (rc = thread_source(c, th->pid, th->tid, &th->src, &th->ls, &th->vt))) return rc;
     pcol_sample_row r = {th->src, th->last - c->d.t0, t - th->last, 1, PCOL_NA_I64, th->f[th->nf - 1].node, th->ls};
     pcol_value_row v = {th->vt, t - th->last};
     if ((rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) return rc;
@@ -762,16 +1167,7 @@ static int dur_flush(ctrace *c, dthread *th, int64_t t) {
 
 static int dur_enter(ctrace *c, dthread *th, const drow *b, uint32_t *locs) {
   int rc;
-  if ((rc = dur_flush(c, th, b->t))) return rc;
-  if (!locs[b->name]) { /* the name's function and location, at its first use */
-    pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
-    pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
-    const char *nm = c->d.nb + c->d.noff[b->name];
-    if ((rc = pcol_b_string(c->b, nm, strlen(nm), &fn.name, c->err)) ||
-        (rc = pcol_b_function(c->b, &fn, &l.function_id, c->err)) ||
-        (rc = pcol_b_location(c->b, 0, 0, 0, &l, 1, &locs[b->name], c->err)))
-      return rc;
-  }
+  if ((rc = dur_flush(c, th, b->t)) || (rc = name_loc(c, locs, b->name))) return rc;
   if (PCOL_GROW(th->f, th->nf, th->capf)) return pcol_oom(c->err);
   dframe *f = &th->f[th->nf];
   f->name = b->name, f->key = b->key;
@@ -971,6 +1367,155 @@ out:
   return rc;
 }
 
+/* Reading the samples back (samples/stackFrames form): per thread in file
+ * order, each sample's stack its sf's frame and that frame's parents
+ * (builder nodes made once a frame), its value the time to its thread's
+ * next sample (the last: 0), as speedscope's sampleListToProfile weighs it. */
+typedef struct sread {
+  uint32_t *locs;  /* per name */
+  uint32_t *chain; /* frames whose node is being made */
+  size_t nchain, capchain;
+  char *sfbuf;     /* a sample's sf read back */
+  size_t sfcap;
+} sread;
+
+/* A frame's id for a message: its key, quoted. */
+static const char *frame_id_text(const strace *s, const sframe *f, char out[64]) {
+  char num[24];
+  if (f->idk == SID_STR) return id_text(out, SID_STR, 0, s->pool + f->id, f->idlen);
+  snprintf(num, sizeof num, "%" PRId64, f->id);
+  return id_text(out, SID_STR, 0, num, strlen(num));
+}
+
+/* The builder's stack node of frame x: the nodes of its parents made
+ * first, outermost first; an unknown parent, a cycle or a frame that is
+ * no object refuses the trace (speedscope fails or never ends). */
+static int frame_node(ctrace *c, sread *rd, uint32_t x, uint32_t *node) {
+  strace *s = &c->s;
+  char a[64], b[64];
+  int rc;
+  uint32_t base = 0;
+  rd->nchain = 0;
+  for (uint32_t i = x;;) {
+    sframe *f = &s->f[i];
+    if (f->state == 2) {
+      base = f->node;
+      break;
+    }
+    if (f->state == 1)
+      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: its parent chain comes back to it (a cycle; "
+                            "speedscope never ends reading it)", c->name, frame_id_text(s, f, a));
+    if (f->bad == 1)
+      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: not an object", c->name, frame_id_text(s, f, a));
+    if (f->bad == 2)
+      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: parent is not a frame id (a string, or a whole "
+                            "number of at most 2^53)", c->name, frame_id_text(s, f, a));
+    if (f->name == NAME_BAD)
+      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: name is an object or an array", c->name,
+                            frame_id_text(s, f, a));
+    if (PCOL_GROW(rd->chain, rd->nchain, rd->capchain)) return pcol_oom(c->err);
+    rd->chain[rd->nchain++] = i;
+    f->state = 1;
+    if (f->pk == SID_NONE) break;
+    int64_t p = frame_find(s, f->pk, f->parent, pool_at(s, f->pk, f->parent), f->plen);
+    if (p < 0)
+      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: parent %s is no frame's id (speedscope: "
+                            "\"Could not find frame for id\")", c->name, frame_id_text(s, f, a),
+                            id_text(b, f->pk, f->parent, pool_at(s, f->pk, f->parent), f->plen));
+    i = (uint32_t)p;
+  }
+  while (rd->nchain) {
+    sframe *f = &s->f[rd->chain[--rd->nchain]];
+    if ((rc = name_loc(c, rd->locs, f->name)) || (rc = pcol_b_stack_node(c->b, base, rd->locs[f->name], &base, c->err)))
+      return rc;
+    f->node = base, f->state = 2;
+  }
+  return *node = base, 0;
+}
+
+/* A sample's stack: 0 when its sf is falsy. */
+static int sample_stack(ctrace *c, sread *rd, const srow *r, uint32_t *node) {
+  strace *s = &c->s;
+  const char *str = NULL;
+  char a[64];
+  *node = 0;
+  if (r->sfk == SID_NONE) return 0;
+  if (r->sfk == SID_STR) {
+    if (room(&rd->sfbuf, &rd->sfcap, (size_t)r->sflen + 1)) return pcol_oom(c->err);
+    if (fseeko(s->sftext, (off_t)r->sf, SEEK_SET) || fread(rd->sfbuf, 1, r->sflen, s->sftext) != r->sflen)
+      return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+    str = rd->sfbuf;
+  }
+  int64_t x = frame_find(s, (int)r->sfk, r->sf, str, r->sflen);
+  if (x < 0)
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: samples[%" PRIu64 "]: sf %s is no frame's id in stackFrames "
+                          "(speedscope: \"Could not find frame for id\")", c->name, r->seq,
+                          id_text(a, (int)r->sfk, r->sf, str, r->sflen));
+  return frame_node(c, rd, (uint32_t)x, node);
+}
+
+static int import_samples(ctrace *c) {
+  strace *s = &c->s;
+  sread rd = {0};
+  int rc, have = 0;
+  const void *p;
+  srow cur, nx;
+  uint32_t src = 0, ls = 0, vt = 0, first = 0;
+  if (s->bad) return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: %s", c->name, s->msg);
+  if (!c->nev)
+    return pcol_error_set(c->err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" whose traceEvents is "
+                          "empty: speedscope does not take it for a trace, and pcol does not read it either", c->name);
+  if (c->shape_ev >= 0)
+    return pcol_error_set(c->err, PCOL_EFORMAT, "%s: traceEvents[%" PRId64 "]: not an object with a ph (and a ts, for "
+                          "ph B, E and X): speedscope does not take a trace of \"samples\" and \"stackFrames\" with "
+                          "it for a trace, and pcol does not read it either", c->name, c->shape_ev);
+  if (!s->rows || !pcol_rowsort_count(s->rows))
+    return pcol_error_set(c->err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" without samples", c->name);
+  if (!(rd.locs = calloc(c->d.nn ? c->d.nn : 1, sizeof *rd.locs))) return pcol_oom(c->err);
+  if (s->sftext && fflush(s->sftext)) {
+    rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+    goto out;
+  }
+  if ((rc = pcol_rowsort_rewind(s->rows)) || (rc = pcol_rowsort_next(s->rows, &p))) {
+    rc = sorter_failed(c, rc);
+    goto out;
+  }
+  memcpy(&cur, p, sizeof cur);
+  for (int more = 1; more;) {
+    if ((rc = pcol_rowsort_next(s->rows, &p))) {
+      rc = sorter_failed(c, rc);
+      goto out;
+    }
+    if ((more = p != NULL)) memcpy(&nx, p, sizeof nx);
+    int same = more && nx.pid == cur.pid && nx.tid == cur.tid;
+    int64_t w = same ? nx.t - cur.t : 0;
+    if (w < 0) {
+      rc = pcol_error_set(c->err, PCOL_ECORRUPT, "%s: samples[%" PRIu64 "]: ts %.3f is before the ts of samples[%" PRIu64
+                          "], its thread's (pid %" PRId64 ", tid %" PRId64 ") sample before it in the file (speedscope: "
+                          "\"Samples must have positive weights\")", c->name, nx.seq, (double)nx.t / 1000, cur.seq,
+                          cur.pid, cur.tid);
+      goto out;
+    }
+    if (!have) {
+      if ((rc = thread_source(c, cur.pid, cur.tid, &src, &ls, &vt))) goto out;
+      if (!first++) { /* not read, as speedscope does not read them in this form */
+        char num[32];
+        snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
+        if ((rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err))) goto out;
+      }
+      have = 1;
+    }
+    pcol_sample_row r = {src, cur.t - s->t0, w, 1, PCOL_NA_I64, 0, ls};
+    pcol_value_row v = {vt, w};
+    if ((rc = sample_stack(c, &rd, &cur, &r.stack_id)) || (rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) goto out;
+    have = same;
+    if (more) cur = nx;
+  }
+out:
+  free(rd.locs), free(rd.chain), free(rd.sfbuf);
+  return rc;
+}
+
 /* The warning of nodes the trace lost (meta chrome.lost_*), naming what
  * pcol did with each kind there is. */
 static void lost_warning(const ctrace *c, pcol_error *err) {
@@ -994,7 +1539,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
                        pcol_error *err) {
   ctrace c = {0};
   pcol_jpull j;
-  c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt;
+  c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt, c.shape_ev = -1;
   int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS | PCOL_JP_OPEN_ARRAY, err);
   int opened = !rc;
   if (!rc) rc = read_doc(&c);
@@ -1005,8 +1550,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   if (!rc && used) lost_warning(&c, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
   if (!rc && !used && c.sample_form == 3) /* speedscope reads its samples, not its duration events */
-    rc = pcol_error_set(err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" (Hermes, React Native's "
-                        "sampling profiler) without a CPU profile: a form pcol does not read (doc/mappings.md §14)", name);
+    rc = import_samples(&c);
   else if (!rc && !used && c.d.bad) rc = fail(&c, c.d.bad_ev, c.d.bad);
   else if (!rc && !used && c.d.n) {
     uint64_t unmatched = 0, open = 0;
@@ -1036,5 +1580,8 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   free(c.st), free(c.nm), free(c.mname);
   for (int q = 0; q < 2; q++) pcol_rowsort_free(c.d.q[q]);
   free(c.d.nb), free(c.d.noff), free(c.d.tab), free(c.d.ename);
+  pcol_rowsort_free(c.s.rows);
+  if (c.s.sftext) fclose(c.s.sftext);
+  free(c.s.f), free(c.s.tab), free(c.s.pool);
   return rc;
 }
