@@ -1784,8 +1784,9 @@ PCOL_API int pcol_output_budget_error(pcol_error *err, const char *what, const c
                                       uint64_t budget, uint64_t input_bytes, int custom);
 typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
-  bool no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox: JSON text */
-  const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value */
+  bool no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox, v8: JSON text */
+  const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value; v8: the
+                                * time each sample lasts (NULL: the source's default) */
   int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
                                 * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
   /* pprof (one Profile whose sample types are the union of the selected
@@ -1992,7 +1993,7 @@ typedef enum pcol_format {
   PCOL_FMT_COLLAPSED,
   PCOL_FMT_SPEEDSCOPE,
   PCOL_FMT_CLICKHOUSE, /* export only: one stream per table (pcol_export_clickhouse) */
-  PCOL_FMT_V8,         /* import only: V8 .cpuprofile (node --cpu-prof, Chrome DevTools) */
+  PCOL_FMT_V8,         /* V8 .cpuprofile (node --cpu-prof, Chrome DevTools) */
   PCOL_FMT_PERF,       /* import only: `perf script` text */
   PCOL_FMT_FIREFOX,    /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
   PCOL_FMT_OTLP,       /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
@@ -2218,7 +2219,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file 
                                                         pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
- * perun, collapsed, speedscope or firefox) under the budget of opt (NULL: defaults). */
+ * perun, collapsed, speedscope, firefox, otlp or v8) under the budget of
+ * opt (NULL: defaults). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt,
                                                 const pcol_select *sel, FILE *out,
                                                 const pcol_export_options *opt, pcol_error *err);
@@ -2242,6 +2244,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_export_speedscope(pcol_file *f, const p
  * gzip-compressed (pcol_export with no_gzip writes the JSON text). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export_firefox(pcol_file *f, const pcol_select *sel,
                                                         FILE *out, pcol_error *err);
+/* A V8 CPU profile (.cpuprofile, the inspector protocol's Profiler.Profile;
+ * doc/mappings.md §10): the one source with selected samples, each lasting
+ * its value of the source's default type, or opt's value (pcol_export),
+ * which must be a time; JSON text (pcol_export without no_gzip: gzip). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_export_v8(pcol_file *f, const pcol_select *sel,
+                                                   FILE *out, pcol_error *err);
 /* One binary OTLP ProfilesData message (doc/mappings.md §12.2). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export_otlp(pcol_file *f, const pcol_select *sel,
                                                      FILE *out, pcol_error *err);

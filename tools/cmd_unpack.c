@@ -5,12 +5,13 @@
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp; or seconds: the end of the range, as in every command"},
+    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8; or seconds: the end of the range, as in every command"},
     {"format", 't', 1, "output format (the same as --to FORMAT, for when --to is the end of the range)"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
-    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox: JSON text (also when -o does "
-                      "not end in .gz)"},
-    {"value", 0, 1, "--to collapsed only: " CLI_VALUE_HELP("to weigh stacks by")},
+    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox, v8: JSON text (also when -o "
+                      "does not end in .gz)"},
+    {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to v8: the time each "
+                    "sample lasts (default: the source's default value, which must be a time)"},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
     {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},
@@ -49,9 +50,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
    * user's choice of output, not a fault of the input */
   if (fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_PERUN &&
       fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_SPEEDSCOPE && fmt != PCOL_FMT_FIREFOX &&
-      fmt != PCOL_FMT_OTLP)
+      fmt != PCOL_FMT_OTLP && fmt != PCOL_FMT_V8)
     return cli_usage_error(cmd->name, "cannot write format '%s'%s (rprof, pprof, perun, collapsed, "
-                           "speedscope, firefox, otlp)", to,
+                           "speedscope, firefox, otlp, v8)", to,
                            fmt == PCOL_FMT_PCOL      ? ": pcol pack or pcol merge writes pcol files"
                            : fmt == PCOL_FMT_UNKNOWN ? ""
                                                      : ": pcol reads it only");
@@ -61,8 +62,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "--hide, --show, --show-from and --no-inlines change "
                            "stacks, which an export keeps whole; use --focus/--ignore/--tag "
                            "here, or pcol fold --hide");
-  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED) /* was silently ignored */
-    return cli_usage_error(cmd->name, "--value applies to --to collapsed only; %s output keeps "
+  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8) /* was silently ignored */
+    return cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; %s output keeps "
                            "the profile's value types as they are", pcol_format_name(fmt));
   pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
@@ -80,9 +81,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "--timeline and --no-timeline apply to --to speedscope only");
   eo.timeline = cli_flag(cmd, a, "timeline") ? 1 : cli_flag(cmd, a, "no-timeline") ? -1 : 0;
   /* a Firefox profile is gzip JSON as the profiler writes it (.json.gz);
-   * another name gets the JSON text */
+   * another name gets the JSON text; so does a V8 profile */
   size_t ol = strlen(out);
-  if (fmt == PCOL_FMT_FIREFOX && (ol < 3 || strcmp(out + ol - 3, ".gz") != 0)) eo.no_gzip = 1;
+  if ((fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_V8) && (ol < 3 || strcmp(out + ol - 3, ".gz") != 0))
+    eo.no_gzip = 1;
   /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
   pcol_file *f;
@@ -105,6 +107,12 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     if (vname) vp = &value;
     cli_warn_value(cmd, f, &sel, &value, vname != NULL, path);
+  } else if (fmt == PCOL_FMT_V8 && vname) { /* the time each sample lasts */
+    if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
+      pcol_close(f);
+      return cli_fail(cmd->name, &err, rc);
+    }
+    vp = &value;
   }
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the

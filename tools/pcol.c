@@ -12,7 +12,7 @@ static const cli_command commands[] = {
      "place, so a failed run leaves no partial file.",
      opts_pack, cmd_pack},
     {"unpack", "pcol unpack FILE... --to FORMAT -o OUT",
-     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox or otlp.",
+     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox, otlp or v8.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
      "command: here --to names the output format, unless it is a number of seconds\n"

@@ -54,6 +54,8 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 /* 1 when JSON text starting at p[0..n) (a document's head) is a Firefox
  * Profiler profile (processed or Gecko): its first keys name them. */
 int pcol_firefox_sniff(const uint8_t *p, size_t n);
+int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                       pcol_error *err);
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
 

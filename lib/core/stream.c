@@ -4,9 +4,69 @@
 #include "stream.h"   /* pcol_budget, pcol_budget_hold, pcol_capped, ... */
 #include "read_all.h" /* pcol_input_append */
 #include <errno.h>
+#include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- a FILE* that writes gzip to another (the .gz of the JSON exports) */
+typedef struct gzs {
+  FILE *out;
+  int *failed;
+  z_stream zs;
+} gzs;
+
+static ssize_t gz_write(void *c, const char *p, size_t n) {
+  gzs *g = c;
+  uint8_t buf[16384];
+  g->zs.next_in = (Bytef *)p;
+  g->zs.avail_in = (uInt)n;
+  while (g->zs.avail_in) {
+    g->zs.next_out = buf;
+    g->zs.avail_out = sizeof buf;
+    if (deflate(&g->zs, Z_NO_FLUSH) == Z_STREAM_ERROR) return *g->failed = 1, -1;
+    size_t k = sizeof buf - g->zs.avail_out;
+    if (k && fwrite(buf, 1, k, g->out) != k) return *g->failed = 1, -1;
+  }
+  return (ssize_t)n;
+}
+
+static int gz_close(void *c) {
+  gzs *g = c;
+  uint8_t buf[16384];
+  int zr;
+  do {
+    g->zs.next_out = buf;
+    g->zs.avail_out = sizeof buf;
+    zr = deflate(&g->zs, Z_FINISH);
+    size_t k = sizeof buf - g->zs.avail_out;
+    if (k && fwrite(buf, 1, k, g->out) != k) *g->failed = 1;
+  } while (zr == Z_OK);
+  if (zr != Z_STREAM_END) *g->failed = 1;
+  deflateEnd(&g->zs);
+  int bad = *g->failed;
+  free(g);
+  return bad ? -1 : 0;
+}
+
+FILE *pcol_gzip_writer(FILE *out, int *failed) {
+  *failed = 0;
+  gzs *g = calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->out = out;
+  g->failed = failed;
+  if (deflateInit2(&g->zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(g);
+    return NULL;
+  }
+  cookie_io_functions_t iof = {NULL, gz_write, NULL, gz_close};
+  FILE *s = fopencookie(g, "w", iof);
+  if (!s) {
+    deflateEnd(&g->zs);
+    free(g);
+  }
+  return s;
+}
 
 /* ---- a FILE* that yields a saved head, then the rest of another FILE* */
 typedef struct replay {

@@ -35,6 +35,13 @@ typedef struct pcol_capped {
 } pcol_capped;
 FILE *pcol_capped_stream(pcol_capped *k, FILE *in, uint64_t cap);
 
+/* A stream that writes what it is given to out as gzip (RFC 1952, zlib
+ * level 6), how the JSON exports write a .gz (Firefox, V8): fclose ends
+ * the gzip member (and leaves out open); *failed (the caller's, which must
+ * outlive the stream) is set when compressing or a write to out failed.
+ * NULL: out of memory. */
+FILE *pcol_gzip_writer(FILE *out, int *failed);
+
 /* THE budget rule of every exporter (doc/safety.md, "Resource bounds"):
  * bytes written, and bytes of output held in memory at once (rendered text,
  * JSON trees, id lists), are each at most B =

@@ -102,7 +102,7 @@ awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' 
 
 # --value is refused where an exporter would ignore it
 for t in rprof pprof perun speedscope; do
-  expect 2 "value applies to --to collapsed only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
+  expect 2 "value applies to --to collapsed and v8 only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
 done
 "$PCOL" unpack $rp --to collapsed --value samples -o "$tmp/x" || fail "--value with --to collapsed"
 

@@ -22,6 +22,13 @@ for fmt in collapsed rprof perun; do
   grep -q -- '--max-output' "$tmp/err" || fail "$fmt: the message does not say how to raise it"
   [ "$(cat "$tmp/out.$fmt")" = keep ] || fail "$fmt: the destination was changed"
 done
+# v8: the same, on the amplifier whose value is a time (cpu/nanoseconds)
+python3 tests/support/amplifier.py "$tmp/ampt.pb.gz" --time || fail "amplifier.py --time"
+echo keep > "$tmp/out.cpuprofile"
+$PCOL unpack "$tmp/ampt.pb.gz" --to v8 -o "$tmp/out.cpuprofile" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'ampt.pb.gz' "$tmp/err" && grep -q 'output budget of [0-9]* bytes' "$tmp/err" &&
+  grep -q -- '--max-output' "$tmp/err" || fail "v8: exit $rc, want 1 naming the file and the budget: $(cat "$tmp/err")"
+[ "$(cat "$tmp/out.cpuprofile")" = keep ] || fail "v8: the destination was changed"
 ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 # fold holds its sorted lines: the same budget, the same message, nothing printed
 $PCOL fold "$tmp/amp.pb.gz" >"$tmp/fold.out" 2>"$tmp/err"; rc=$?

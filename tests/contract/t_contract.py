@@ -40,7 +40,7 @@ DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Colla
        "v8": "V8 .cpuprofile", "perf": "perf script", "speedscope": "speedscope (import)",
        "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JDK Flight Recorder", "chrome": "Chrome trace",
        "tachyon": "Tachyon"}
-EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun"]
+EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8"]
 SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed"}
 failures = []
 
@@ -84,6 +84,57 @@ def damaged(fmt, data):
     return [("truncated", half), ("stray line", at_mid(b"\x01\x02 this \x03 is not a line of any profile")),
             ("stray indented line", at_mid(b"\t    zz not a frame (\x01)")),
             ("count out of range", at_mid(b"main;leaf_a 99999999999999999999999"))]
+
+
+TIME_UNITS = {"nanoseconds": 1, "ns": 1, "microseconds": 1000, "us": 1000, "milliseconds": 10**6, "ms": 10**6,
+              "seconds": 10**9, "s": 10**9}
+
+
+def check_v8(fmt, src, zpacked, out):
+    """--to v8 (doc/mappings.md §10.1): one source, a time value.  More than
+    one source with samples is refused naming their number, a source whose
+    default is no time naming it; else (the first source, its default or
+    its first time type) it reads back as v8, the same bytes from the zstd
+    copy, with the value's total within 1 us a sample (the deltas are whole
+    us of the running sum)."""
+    rows = [r for r in js("info", src)["rows"] if r["samples"]]
+    if not rows:
+        return
+    sel = []
+    if len(rows) > 1:
+        p = run("unpack", src, "--to", "v8", "-o", out, ok=False)
+        if p.returncode != 1 or b"%d sources have selected samples" % len(rows) not in p.stderr:
+            fail(fmt, "exports", "--to v8 of %d sources: exit %d: %s" % (len(rows), p.returncode, p.stderr[:200]))
+        sel = ["--source", str(rows[0]["source_id"])]
+    r = rows[0]
+    val = []
+    if r["default_unit"] not in TIME_UNITS:
+        types = [t.split("/", 1) for t in (r["value_types"] or "").split(", ") if "/" in t]
+        times = [ty for ty, un in types if un in TIME_UNITS]
+        if not times:
+            p = run("unpack", src, "--to", "v8", *sel, "-o", out, ok=False)
+            if p.returncode != 1 or b"not a time" not in p.stderr:
+                fail(fmt, "exports", "--to v8 of a source without a time value: exit %d: %s"
+                     % (p.returncode, p.stderr[:200]))
+            return
+        val = ["--value", times[0]]
+    p = run("unpack", src, "--to", "v8", *sel, *val, "-o", out, ok=False)
+    if p.returncode:
+        fail(fmt, "exports", "--to v8 %s: exit %d: %s" % (" ".join(sel + val), p.returncode, p.stderr[:200]))
+        return
+    again = out + ".z"
+    run("unpack", zpacked, "--to", "v8", *sel, *val, "-o", again)
+    if open(again, "rb").read() != open(out, "rb").read():
+        fail(fmt, "exports", "--to v8: the export of the input packed with zstd is not the same bytes")
+    i = run("info", out, ok=False)
+    if i.returncode or not re.search(r"input_format: *v8\b", i.stdout.decode()):
+        fail(fmt, "exports", "--to v8 does not read back as v8: %s" % i.stderr.decode(errors="replace")[:200])
+        return
+    want = js("top", src, "--node-fraction", "0", *sel, *(val or ["--value", r["default_type"]]))
+    back = js("top", out, "--node-fraction", "0", "--value", "wall")["total"]
+    scale = TIME_UNITS.get(want["unit"], 1)
+    if abs(back - want["total"] * scale) > 1000 * r["samples"]:
+        fail(fmt, "exports", "--to v8: %s ns read back, the original has %s %s" % (back, want["total"], want["unit"]))
 
 
 def check(row, tmp):
@@ -206,6 +257,9 @@ def check(row, tmp):
     run("pack", src, "--compress", "zstd", "-o", zpacked)
     for t in EXPORTS:
         out = os.path.join(tmp, "x-%s.%s" % (fmt, t))
+        if t == "v8":
+            check_v8(fmt, src, zpacked, out)
+            continue
         p = run("unpack", src, "--to", t, "-o", out, ok=False)
         if p.returncode:
             fail(fmt, "exports", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:200]))

@@ -2,7 +2,7 @@
 """The conversion matrix (issue 13, "One answer everywhere"); run by t_matrix.sh.
 
 Every profile of the shared test data goes through every export that applies
-(`pcol unpack IN --to rprof|pprof|collapsed|speedscope|firefox|otlp`, and perun
+(`pcol unpack IN --to rprof|pprof|collapsed|speedscope|firefox|otlp|v8`, and perun
 for Perun inputs).  Each output is read by its format's reference tool:
 
   Rprof       R's summaryRprof (tests/r/matrix_summary.R, one R process)
@@ -17,6 +17,12 @@ for Perun inputs).  Each output is read by its format's reference tool:
               (this file: per function name, self and total with a sample
               counted once, weights in the default value's unit; the
               profiler's own code judges in tests/interop/t_firefox.sh)
+  V8          the .cpuprofile read here as speedscope's importer reads it
+              (v8_readings: each sample lasts until the next), its wall per
+              function in the default value's unit, within 1 us a sample (the
+              export rounds the running sum to whole us: doc/mappings.md
+              §10.1); a source whose default is no time, or a file of several
+              sources, is refused, as documented (counted, "v8-refused")
   OTLP        protoc --decode with upstream's .proto files must read it; its
               numbers are judged as pprof's after `pcol unpack X.otlp --to
               pprof` (go tool pprof per sample type)
@@ -124,6 +130,9 @@ EXC = {
                      "'_' there (doc/mappings.md §6); names are compared so mapped",
     "empty-stack": "Rprof cannot hold a sample with an empty stack (doc/mappings.md §1.2): "
                    "the Rprof export's total is compared without them",
+    "v8-refused": "a V8 .cpuprofile weighs samples by time and holds one thread: a "
+                  "source whose default value is no time, or several sources, is refused "
+                  "(doc/mappings.md §10.1)",
     "same-name": "two frames of one name (different files) are one name to a judge keyed "
                  "by name: flat is added up, cum not compared",
 }
@@ -149,6 +158,8 @@ def fail(f, what, msg):
 CANNOT_HOLD = {
     ("degradation_profiles__const4.perf", "firefox"):
         "a tracing-ms weight past 2^63 ns, which no reader holds: refused with a message",
+    ("degradation_profiles__const4.perf", "v8"):
+        "samples lasting past 2^63 ns in all, which no V8 profile holds: refused with a message",
 }
 
 
@@ -906,7 +917,7 @@ def v8_readings(path):
 
 
 def exports_for(kind):
-    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox", "otlp"]
+    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox", "otlp", "v8"]
     return e + ["perun"] if kind == "perun" else e
 
 
@@ -930,7 +941,7 @@ def job(i, f, kind):
     if reason:
         res["refused_not"] = reason
     ext = {"rprof": ".out", "pprof": ".pb.gz", "collapsed": ".folded", "speedscope": ".json",
-           "perun": ".perf", "firefox": ".firefox.json", "otlp": ".otlp"}
+           "perun": ".perf", "firefox": ".firefox.json", "otlp": ".otlp", "v8": ".cpuprofile"}
     for e in sorted(exports_for(kind), key=lambda e: e != "collapsed"):
         o = os.path.join(d, "x" + ext[e])
         if e == "rprof" and "collapsed" in res["out"]:
@@ -949,6 +960,8 @@ def job(i, f, kind):
         rc, _, err = run([PCOL, "unpack", f, "--to", e, "-o", o] + extra)
         if rc == 0:
             res["out"][e] = o
+        elif e == "v8" and rc == 1 and ("not a time" in err or "sources have selected samples" in err):
+            exc("v8-refused")  # doc/mappings.md §10.1
         else:
             res["err"][e] = err.strip()
     rc, out, err = run([PCOL, "top", f, "-n", "1", "--format", "json"])  # raw, as the csv rows
@@ -1303,6 +1316,34 @@ def judge_one(res, rsum, ss):
             if kind == "rprof" and r_empty and want not in ("count", "samples"):  # their time
                 adj = r_empty * round(src["count"].rnd[0] * 1e9)
             compare(b, what + " (%s)" % want, sr, out, total_adjust=adj, name_map=ff_name,
+                    skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
+        elif e == "v8":
+            # each sample lasts its value of the default type (a time), in
+            # whole us of the running sum: within 1 us a sample
+            want = src["default"]
+            n = len(json.load(open(o))["samples"])
+            if not n:  # no sample (an empty Perun file): nothing to weigh, no value checked
+                if src["count"].total:
+                    fail(b, what, "no sample written, the source has %s" % src["count"].total)
+                n_judged += 1
+                continue
+            sr = type_reading(want)
+            if sr is None:
+                fail(b, what, "no reading of the default value %r" % want)
+                continue
+            _, out = v8_readings(o)
+            unit = (res["views"].get("top_unit") or "nanoseconds").lower()
+            sc = {"ns": 1, "nanoseconds": 1, "us": 1000, "microseconds": 1000, "ms": 10**6,
+                  "milliseconds": 10**6, "s": 10**9, "seconds": 10**9}.get(unit, 1)
+            out.judge = "cpuprofile wall (export)"
+            out.total = out.total / sc
+            out.flat = {k: v / sc for k, v in out.flat.items()}
+            out.cum = {k: v / sc for k, v in out.cum.items()}
+            out.abs_tol = 1000.0 * n / sc
+            adj = r_empty
+            if kind == "rprof" and r_empty:  # their time
+                adj = r_empty * round(src["count"].rnd[0] * 1e9)
+            compare(b, what + " (%s)" % want, sr, out, total_adjust=adj, name_map=json_name,
                     skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
         elif e == "perun":
             c2, a2 = read_perun(o)

@@ -2,7 +2,8 @@
 """Writes a 1 KB gzipped pprof built to amplify (tests/cli/t_hostile.sh,
 tests/bounds/t_bounds.sh): one sample at one location with 1,024 inline
 frames of one function whose name is 256 KiB, so every stack's text is
-256 MiB.  Usage: amplifier.py OUT.pb.gz"""
+256 MiB.  Usage: amplifier.py OUT.pb.gz [--time]: --time declares the
+value cpu/nanoseconds instead of samples/count (for `unpack --to v8`)."""
 import gzip
 import sys
 
@@ -29,7 +30,8 @@ p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))                       # samples
 p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1)))      # one sample at location 1
 p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 7)) * 1024)
 p += field(5, 2, field(1, 0, 1) + field(2, 0, 3))                      # function 1
-for s in [b"", b"samples", b"count", b"f" * (256 << 10)]:
+time = sys.argv[2:] == ["--time"]
+for s in [b"", b"cpu" if time else b"samples", b"nanoseconds" if time else b"count", b"f" * (256 << 10)]:
     p += field(6, 2, s)
 with open(sys.argv[1], "wb") as f:
     f.write(gzip.compress(p, 9))

@@ -39,6 +39,7 @@
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_xvalue, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "spill.h"    /* pcol_temp_fd */
+#include "jstr.h"     /* pcol_json_str */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
 #include <unistd.h>   /* close */
 #include <math.h>
@@ -46,44 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* -------------------------------------------------------- gzip stream */
-typedef struct gzs {
-  FILE *out;
-  z_stream zs;
-  int failed;
-} gzs;
-
-static ssize_t gz_write(void *c, const char *p, size_t n) {
-  gzs *g = c;
-  uint8_t buf[16384];
-  g->zs.next_in = (Bytef *)p;
-  g->zs.avail_in = (uInt)n;
-  while (g->zs.avail_in) {
-    g->zs.next_out = buf;
-    g->zs.avail_out = sizeof buf;
-    if (deflate(&g->zs, Z_NO_FLUSH) == Z_STREAM_ERROR) return -1;
-    size_t k = sizeof buf - g->zs.avail_out;
-    if (k && fwrite(buf, 1, k, g->out) != k) return -1;
-  }
-  return (ssize_t)n;
-}
-
-static int gz_close(void *c) {
-  gzs *g = c;
-  uint8_t buf[16384];
-  int zr;
-  do {
-    g->zs.next_out = buf;
-    g->zs.avail_out = sizeof buf;
-    zr = deflate(&g->zs, Z_FINISH);
-    size_t k = sizeof buf - g->zs.avail_out;
-    if (k && fwrite(buf, 1, k, g->out) != k) g->failed = 1;
-  } while (zr == Z_OK);
-  if (zr != Z_STREAM_END) g->failed = 1;
-  deflateEnd(&g->zs);
-  return g->failed ? -1 : 0;
-}
 
 /* ------------------------------------------------------------ state */
 typedef struct fthread { /* a thread: a source and a tuple of thread labels */
@@ -158,45 +121,8 @@ static int oom(fx *x) { return pcol_oom(x->err); }
 static int io(fx *x) { return pcol_error_set(x->err, PCOL_EIO, "write error"); }
 static int put(fx *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
 
-/* A JSON string of any bytes: valid UTF-8 as it is, other bytes read as
- * Latin-1, control characters escaped. */
-static int jstr_to(FILE *o, const char *p, size_t n) {
-  if (fputc('"', o) == EOF) return -1;
-  for (size_t i = 0; i < n;) {
-    unsigned char c = (unsigned char)p[i];
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    int ok = len && i + len <= n;
-    for (size_t k = 1; ok && k < len; k++) ok = ((unsigned char)p[i + k] >> 6) == 2;
-    if (ok && len == 2 && c < 0xc2) ok = 0; /* overlong */
-    if (ok && len == 3) {
-      unsigned v = ((c & 15u) << 12) | (((unsigned char)p[i + 1] & 63u) << 6) | ((unsigned char)p[i + 2] & 63u);
-      if (v < 0x800 || (v >= 0xd800 && v <= 0xdfff)) ok = 0;
-    }
-    if (ok && len == 4) {
-      unsigned v = ((c & 7u) << 18) | (((unsigned char)p[i + 1] & 63u) << 12) |
-                   (((unsigned char)p[i + 2] & 63u) << 6) | ((unsigned char)p[i + 3] & 63u);
-      if (v < 0x10000 || v > 0x10ffff) ok = 0;
-    }
-    int r;
-    if (!ok) { /* a byte of Latin-1 */
-      r = fprintf(o, "%c%c", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-      i++;
-    } else if (c == '"' || c == '\\') {
-      r = fprintf(o, "\\%c", c);
-      i++;
-    } else if (c < 0x20 || c == 0x7f) {
-      r = fprintf(o, "\\u%04x", c);
-      i++;
-    } else {
-      r = fwrite(p + i, 1, len, o) == len ? 1 : -1;
-      i += len;
-    }
-    if (r < 0) return -1;
-  }
-  return fputc('"', o) == EOF ? -1 : 0;
-}
 static int jstr(fx *x, pcol_str s) {
-  return jstr_to(x->out, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ? io(x) : PCOL_OK;
+  return pcol_json_str(x->out, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ? io(x) : PCOL_OK;
 }
 
 /* Holds n more bytes of output tables in memory (the budget). */
@@ -1243,18 +1169,9 @@ static int export_body(fx *x, const pcol_select *sel) {
 
 int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                             const pcol_export_options *opt, pcol_error *err) {
-  int gzip = !(opt && opt->no_gzip);
-  gzs g = {0};
+  int gzip = !(opt && opt->no_gzip), gz_failed = 0;
   FILE *dst = out;
-  if (gzip) {
-    g.out = out;
-    if (deflateInit2(&g.zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return pcol_oom(err);
-    cookie_io_functions_t iof = {NULL, gz_write, NULL, gz_close};
-    if (!(dst = fopencookie(&g, "w", iof))) {
-      deflateEnd(&g.zs);
-      return pcol_oom(err);
-    }
-  }
+  if (gzip && !(dst = pcol_gzip_writer(out, &gz_failed))) return pcol_oom(err);
   pcol_budget bud;
   int rc = pcol_budget_open(&bud, f, opt, "firefox export", dst, err);
   if (rc) {
@@ -1272,7 +1189,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_budget_close(&bud, rc, err);
   if (gzip) {
     int c = fclose(dst);
-    if (!rc && (c || g.failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
+    if (!rc && (c || gz_failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
   }
   free(x.cvt);
   pcol_rtime_free(&x.rt);

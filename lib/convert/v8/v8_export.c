@@ -1,0 +1,511 @@
+/* v8_export.c — pcol samples as a V8 CPU profile (.cpuprofile: the
+ * inspector protocol's Profiler.Profile, which Chrome DevTools, VS Code and
+ * speedscope open); doc/mappings.md §10.1, "V8 .cpuprofile (export)".
+ *
+ *   {"nodes": [{"id", "callFrame": {"functionName", "scriptId", "url",
+ *               "lineNumber", "columnNumber"}, "hitCount", "children": [id]}],
+ *    "startTime": us, "endTime": us, "samples": [id], "timeDeltas": [us]}
+ *
+ * V8 weighs a sample by time only: sample i lasts until sample i + 1
+ * (speedscope's importFromChromeCPUProfile, DevTools alike), the last one
+ * 0.  So each selected sample becomes one V8 sample whose gap to the next
+ * is its value of the written type: `value` of the options, else the
+ * source's default (count.c, pcol_source_default_types; pprof's
+ * samples/count for the count, as the Firefox export takes it), which must
+ * be a time (a unit of unit_scale.c's time family, or a decimal unit of
+ * one: count.c's rule); any other type is refused, and so is a negative
+ * value.  Samples with times go in time order (stable: lib/core/rowsort.c,
+ * runs on disk past its budget), else in stored order; timeDeltas[0] is the
+ * first one's time since the source's start (0 untimed), and the deltas
+ * are the differences of the running sum rounded to whole microseconds, so
+ * every stretch of the timeline is exact to 1 us.  When the last sample
+ * lasts (value > 0), a sample of the root node follows it, its end.
+ * startTime is the source's V8 startTime (meta v8.start_time_us, a V8
+ * source read back), else 0; endTime = startTime + the timeline's length.
+ * One source only: the format holds one thread.
+ * Nodes: the root "(root)" (id 1), and one per distinct path of frames
+ * from it, frames as the speedscope export makes them (frames.h: a line of
+ * a location's inline chain is a frame, outermost nearest the root; the
+ * unsymbolized locations of one name are one frame), each named as pcol
+ * prints it, with its function's file (url) and 0-based start line (the
+ * line's own when the name is composed from it) and the line's column (-1
+ * unknown).  Memory: the nodes and frames (counted against the export
+ * budget, stream.h) and a word per stack; the samples go through the
+ * sorter, not memory.  gzip-compressed unless opt->no_gzip, as the Firefox
+ * export (the CLI: when -o ends in .gz); pcol_export_v8 writes the text. */
+#include "frames.h"
+#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS */
+#include "error.h"    /* pcol_oom, pcol_write_error */
+#include "buf.h"      /* pcol_buf, PCOL_GROW */
+#include "hash.h"     /* pcol_u64map */
+#include "jstr.h"     /* pcol_json_str */
+#include "select.h"   /* pcol_sample_cols, pcol_select_iter_filter, pcol_select_count, ... */
+#include "stream.h"   /* pcol_budget, pcol_gzip_writer, ... */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "count.h"    /* pcol_count_types, pcol_rtime, pcol_sample_value_rt, pcol_unit_decimals, ... */
+#include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
+#include "rowsort.h"  /* pcol_rowsort, ... */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a sample on its way to the output, sorted by (key, seq) */
+typedef struct vrow {
+  int64_t key;  /* its time (ns since the source's start); 0 untimed */
+  uint64_t seq; /* its place among the selected rows */
+  int64_t ns;   /* its value, in ns */
+  uint32_t node;
+  uint32_t pad;
+} vrow;
+
+static int vrow_cmp(const void *pa, const void *pb) {
+  vrow a, b;
+  memcpy(&a, pa, sizeof a);
+  memcpy(&b, pb, sizeof b);
+  if (a.key != b.key) return a.key < b.key ? -1 : 1;
+  return a.seq < b.seq ? -1 : a.seq > b.seq;
+}
+
+typedef struct vex {
+  pcol_file *f;
+  pcol_error *err;
+  FILE *out; /* the budget's counting stream */
+  pcol_budget *bud;
+  pcol_view s_time, s_stack, s_w, s_voff, v_type, v_val, vt_type, vt_unit, fn_line, fn_file, ln_line,
+      ln_col, src_uri;
+  pcol_frames fr;
+  pcol_unsym_ids unsym;
+  pcol_sample_cols sc;
+  pcol_rtime rt;
+  uint32_t *cvt;
+  /* frames: key -> index (fmap); per frame its line row (UINT64_MAX: the
+   * unsymbolized frame of mapping fm) */
+  pcol_u64map fmap;
+  uint64_t *f_line;
+  uint32_t *f_map;
+  size_t nfr, capfr;
+  /* nodes: index 0 the root; (parent, frame) -> index (nmap) */
+  pcol_u64map nmap;
+  uint32_t *n_parent, *n_frame;
+  uint64_t *n_hits;
+  size_t nnodes, capnodes;
+  uint32_t *stack_node; /* stack id -> node index + 1 */
+  uint32_t *tmp;
+  size_t ntmp, captmp;
+  pcol_buf name;
+  /* the value written */
+  uint32_t vt;
+  pcol_str vtype, vunit;
+  int64_t factor; /* ns per unit */
+  int dec;        /* the unit's decimals (count.c) */
+  /* the pass */
+  pcol_rowsort *rs;
+  int all_times;
+  uint64_t seq;
+  int64_t first_key;
+  int have_first;
+  vrow last;
+  __int128 total; /* ns */
+} vex;
+
+static int oom(vex *x) { return pcol_oom(x->err); }
+static int io(vex *x) { return pcol_write_error(x->err, 0, "v8 export"); }
+static int put(vex *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
+static int jstr(vex *x, pcol_str s) {
+  return pcol_json_str(x->out, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ? io(x) : PCOL_OK;
+}
+
+/* ------------------------------------------------------------ frames and nodes */
+static int frame_of(vex *x, uint64_t key, uint64_t line, uint32_t map, uint32_t *out) {
+  int added;
+  int rc = pcol_u64map_get(&x->fmap, key, out, &added);
+  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "v8 export: too many frames");
+  if (!added) return PCOL_OK;
+  if (x->nfr == x->capfr) {
+    size_t c = x->capfr ? 2 * x->capfr : 256;
+    uint64_t *l = realloc(x->f_line, c * sizeof *l);
+    if (l) x->f_line = l;
+    uint32_t *m = realloc(x->f_map, c * sizeof *m);
+    if (m) x->f_map = m;
+    if (!l || !m) return oom(x);
+    x->capfr = c;
+  }
+  x->f_line[x->nfr] = line;
+  x->f_map[x->nfr] = map;
+  x->nfr++;
+  /* its entry and its map slot (two words and a key), kept to the end */
+  return pcol_budget_hold(x->bud, 32, x->err);
+}
+
+static int child_of(vex *x, uint32_t parent, uint32_t frame, uint32_t *out) {
+  int added;
+  int rc = pcol_u64map_get(&x->nmap, (uint64_t)parent << 32 | frame, out, &added);
+  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "v8 export: too many nodes");
+  if (!added) return PCOL_OK;
+  if (x->nnodes == x->capnodes) {
+    size_t c = x->capnodes ? 2 * x->capnodes : 256;
+    uint32_t *p = realloc(x->n_parent, c * sizeof *p);
+    if (p) x->n_parent = p;
+    uint32_t *fm = realloc(x->n_frame, c * sizeof *fm);
+    if (fm) x->n_frame = fm;
+    uint64_t *h = realloc(x->n_hits, c * sizeof *h);
+    if (h) x->n_hits = h;
+    if (!p || !fm || !h) return oom(x);
+    x->capnodes = c;
+  }
+  /* (the map's index is the node's: node 0, the root, is made first) */
+  x->n_parent[x->nnodes] = parent;
+  x->n_frame[x->nnodes] = frame;
+  x->n_hits[x->nnodes] = 0;
+  x->nnodes++;
+  /* its entry, map slot and child id (written at the end) */
+  return pcol_budget_hold(x->bud, 48, x->err);
+}
+
+/* 1..2^31-1 as it is, else 0 (unknown) */
+static uint32_t small(int64_t v) { return v > 0 && v < INT32_MAX ? (uint32_t)v : 0; }
+
+/* The node of a stack: its frames from the root (frames.h's rule, as the
+ * speedscope export expands them), each a child of the last. */
+static int stack_node(vex *x, uint32_t stack, uint32_t *out) {
+  if (stack > pcol_rows(x->f, PCOL_T_STACKS))
+    return pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", stack);
+  if (x->stack_node[stack]) return *out = x->stack_node[stack] - 1, PCOL_OK;
+  int rc = pcol_stack_locations(x->f, stack, &x->tmp, &x->ntmp, &x->captmp, x->err);
+  if (rc) return rc;
+  uint32_t node = 0, fi;
+  for (size_t i = x->ntmp; i-- > 0;) {
+    uint32_t loc = x->tmp[i];
+    if (!loc || loc > x->fr.nloc) continue;
+    uint64_t lo, hi;
+    pcol_frames_lines(&x->fr, loc, &lo, &hi);
+    if (lo == hi) { /* unsymbolized: one frame per name */
+      uint32_t m = pcol_frames_mapping(&x->fr, loc), id;
+      int added;
+      if ((rc = pcol_unsym_id(&x->unsym, &x->fr, m, &id, &added, x->err)) ||
+          (rc = frame_of(x, 0xffffffff00000000u | id, UINT64_MAX, m, &fi)) || (rc = child_of(x, node, fi, &node)))
+        return rc;
+      continue;
+    }
+    for (uint64_t l = hi; l-- > lo;) {
+      uint32_t fn = pcol_frames_fn(&x->fr, l);
+      if (!fn) continue;
+      /* a named function's frame is the function at a column (two V8
+       * functions of one line are one pcol function); a name made from
+       * the line ("FILE:LINE") is the line's */
+      pcol_str nm = {0};
+      if ((rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_name, fn - 1), &nm, x->err))) return rc;
+      uint64_t k = nm.ptr ? small(pcol_view_i64(&x->ln_col, l)) : 1u << 31 | small(pcol_view_i64(&x->ln_line, l));
+      if ((rc = frame_of(x, (uint64_t)fn << 32 | k, l, 0, &fi)) || (rc = child_of(x, node, fi, &node))) return rc;
+    }
+  }
+  x->stack_node[stack] = node + 1;
+  *out = node;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ the value */
+/* The type written and its unit in ns (refused unless a time). */
+static int value_type(vex *x, const pcol_export_options *opt, uint32_t s, pcol_str uri) {
+  uint32_t vt = 0;
+  int given = opt && opt->value;
+  int rc = PCOL_OK;
+  if (given) {
+    vt = opt->value->vt_id;
+    x->vtype = opt->value->type;
+    x->vunit = opt->value->unit;
+  } else {
+    if ((rc = pcol_source_default_types(x->f, s, s, &vt, x->err))) return rc;
+    if (!vt && x->cvt[s]) vt = x->cvt[s]; /* the count is pprof's samples/count */
+    if (vt == PCOL_VT_TIME) {
+      x->vtype = (pcol_str){"cpu", 3};
+      x->vunit = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
+    } else if (!vt) {
+      x->vtype = (pcol_str){PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1};
+      x->vunit = (pcol_str){PCOL_UNIT_COUNT, sizeof PCOL_UNIT_COUNT - 1};
+    } else if ((rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &x->vtype, x->err)) ||
+               (rc = pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &x->vunit, x->err))) {
+      return rc;
+    }
+  }
+  x->vt = vt;
+  pcol_str shown = {0};
+  x->dec = pcol_unit_decimals(x->vunit, &shown);
+  if (!x->dec) shown = x->vunit;
+  const char *u;
+  int time = vt && vt != PCOL_VT_WEIGHT && vt != PCOL_VT_RPROF_ALLOC && shown.ptr && pcol_unit_known(shown) &&
+             pcol_unit_valid_target(shown, "ns");
+  if (time) x->factor = (int64_t)pcol_unit_scale(1, shown, "ns", &u);
+  if (time && x->factor > 0) return PCOL_OK;
+  int ul = (int)(x->vunit.ptr ? x->vunit.len : 0), tl = (int)(x->vtype.ptr ? x->vtype.len : 0);
+  if (given)
+    return pcol_error_set(x->err, PCOL_EINVAL,
+                          "v8 export: --value %.*s/%.*s is not a time; a V8 profile weighs each sample by "
+                          "its duration: choose a time value (nanoseconds, microseconds, milliseconds, "
+                          "seconds)", tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
+  return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                        "v8 export: source %u (%.*s) weighs its samples by %.*s/%.*s by default, not a "
+                        "time; a V8 profile weighs each sample by its duration: choose a time value of "
+                        "the source with --value", s, (int)(uri.len > 200 ? 200 : uri.len), uri.ptr ? uri.ptr : "",
+                        tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
+}
+
+/* ------------------------------------------------------------ the samples */
+static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  vex *x = ctx;
+  (void)num, (void)den;
+  if (pcol_view_i64(&x->s_time, row) == PCOL_NA_I64) x->all_times = 0;
+  return PCOL_OK;
+}
+
+static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  vex *x = ctx;
+  int64_t v = 0;
+  if (!pcol_sample_value_rt(&x->sc, &x->rt, row, x->vt, &v)) v = 0;
+  v = pcol_scale(v, num, den);
+  if (v < 0)
+    return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                          "v8 export: sample %llu (row %llu of the samples table) has a negative %.*s (%lld); "
+                          "a V8 sample lasts its value, which cannot be negative",
+                          (unsigned long long)x->seq + 1, (unsigned long long)row + 1,
+                          (int)(x->vtype.ptr ? x->vtype.len : 0), x->vtype.ptr ? x->vtype.ptr : "",
+                          (long long)v);
+  __int128 ns = (__int128)v * x->factor;
+  for (int k = 0; k < x->dec; k++) ns /= 10;
+  if (ns > INT64_MAX || (x->total += ns) > INT64_MAX)
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: the samples last more than 2^63 ns in all "
+                          "(at sample %llu), which no V8 profile holds", (unsigned long long)x->seq + 1);
+  vrow r;
+  memset(&r, 0, sizeof r);
+  r.key = x->all_times ? pcol_view_i64(&x->s_time, row) : 0;
+  r.seq = x->seq++;
+  r.ns = (int64_t)ns;
+  int rc = stack_node(x, pcol_view_u32(&x->s_stack, row), &r.node);
+  if (rc) return rc;
+  x->n_hits[r.node]++;
+  if (!x->have_first || r.key < x->first_key) x->first_key = r.key;
+  if (!x->have_first || vrow_cmp(&r, &x->last) > 0) x->last = r;
+  x->have_first = 1;
+  rc = pcol_rowsort_add(x->rs, &r);
+  return rc == PCOL_ENOMEM ? oom(x) : rc;
+}
+
+/* ------------------------------------------------------------ writing */
+static int write_node(vex *x, uint32_t i, const uint32_t *kid_off, const uint32_t *kids) {
+  int rc;
+  if (fprintf(x->out, i ? ",\n{\"id\":%u,\"callFrame\":{\"functionName\":" : "\n{\"id\":%u,\"callFrame\":{\"functionName\":",
+              i + 1) < 0)
+    return io(x);
+  int64_t line = -1, col = -1;
+  pcol_str url = {0};
+  if (!i) {
+    if ((rc = put(x, "\"(root)\""))) return rc;
+  } else {
+    uint32_t fi = x->n_frame[i];
+    uint64_t li = x->f_line[fi];
+    pcol_str name;
+    x->name.len = 0;
+    if (li == UINT64_MAX) {
+      if ((rc = pcol_frame_unsymbolized_name(&x->fr, x->f_map[fi], &x->name, x->err))) return rc;
+      name = (pcol_str){(const char *)x->name.data, x->name.len};
+    } else {
+      int by_fn;
+      if ((rc = pcol_frame_line_name(&x->fr, li, &x->name, &name, &by_fn, x->err))) return rc;
+      uint32_t fn = pcol_frames_fn(&x->fr, li);
+      if ((rc = pcol_string(x->f, pcol_view_u32(&x->fn_file, fn - 1), &url, x->err))) return rc;
+      int64_t l = by_fn ? pcol_view_i64(&x->fn_line, fn - 1) : pcol_view_i64(&x->ln_line, li);
+      int64_t c = pcol_view_i64(&x->ln_col, li);
+      if (l > 0 && l != PCOL_NA_I64) line = l - 1;
+      if (c > 0 && c != PCOL_NA_I64) col = c - 1;
+    }
+    if ((rc = jstr(x, name))) return rc;
+  }
+  if ((rc = put(x, ",\"scriptId\":\"0\",\"url\":")) || (rc = jstr(x, url))) return rc;
+  if (fprintf(x->out, ",\"lineNumber\":%lld,\"columnNumber\":%lld},\"hitCount\":%llu,\"children\":[",
+              (long long)line, (long long)col, (unsigned long long)x->n_hits[i]) < 0)
+    return io(x);
+  for (uint32_t k = kid_off[i]; k < kid_off[i + 1]; k++)
+    if (fprintf(x->out, k > kid_off[i] ? ",%u" : "%u", kids[k] + 1) < 0) return io(x);
+  return put(x, "]}");
+}
+
+static int write_nodes(vex *x) {
+  size_t n = x->nnodes;
+  uint32_t *off = calloc(n + 2, sizeof *off), *kids = malloc((n ? n : 1) * sizeof *kids);
+  int rc = off && kids ? PCOL_OK : oom(x);
+  /* children lists (a count per node, then each in node order) */
+  for (size_t i = 1; i < n && !rc; i++) off[x->n_parent[i] + 2]++;
+  for (size_t i = 2; i < n + 2 && !rc; i++) off[i] += off[i - 1];
+  for (size_t i = 1; i < n && !rc; i++) kids[off[x->n_parent[i] + 1]++] = (uint32_t)i;
+  if (!rc) rc = put(x, "{\"nodes\":[");
+  for (uint32_t i = 0; i < n && !rc; i++) rc = write_node(x, i, off, kids);
+  free(off);
+  free(kids);
+  return rc ? rc : put(x, "]");
+}
+
+typedef struct wpass {
+  vex *x;
+  int deltas, rc; /* rc: a write's failure (not the sorter's) */
+  uint64_t k;
+  __int128 cum;  /* ns */
+  int64_t prev_us;
+} wpass;
+
+static int64_t us_round(__int128 ns) { return (int64_t)((ns + 500) / 1000); }
+
+static int emit(wpass *w, int64_t v) {
+  if (fprintf(w->x->out, w->k++ ? ",%lld" : "%lld", (long long)v) < 0) w->rc = io(w->x);
+  return w->rc;
+}
+
+static int write_row(void *ctx, const void *p) {
+  wpass *w = ctx;
+  vrow r;
+  memcpy(&r, p, sizeof r);
+  if (!w->deltas) return emit(w, (int64_t)r.node + 1);
+  int64_t us = us_round(w->cum);
+  int rc = emit(w, us - w->prev_us);
+  w->prev_us = us;
+  w->cum += r.ns;
+  return rc;
+}
+
+/* samples or timeDeltas: the sorted rows, and the closing root sample */
+static int write_list(vex *x, int deltas, int closing, int64_t offset_ns) {
+  wpass w = {x, deltas, 0, 0, offset_ns, 0};
+  int rc = pcol_rowsort_each(x->rs, write_row, &w);
+  if (rc && !w.rc) /* the sorter's own failure */
+    return rc == PCOL_ENOMEM ? oom(x)
+                             : pcol_error_set(x->err, rc, "v8 export: a temporary file ($TMPDIR, else /tmp) could not be read");
+  if (rc) return rc;
+  if (closing) {
+    rc = emit(&w, deltas ? us_round(w.cum) - w.prev_us : 1);
+  }
+  return rc;
+}
+
+static int export_body(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
+  pcol_file *f = x->f;
+  int rc;
+  const pcol_column_req cols[] = {
+      {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},        {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+      {&x->s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},         {&x->s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+      {&x->v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},         {&x->v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
+      {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},  {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
+      {&x->fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE}, {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME},
+      {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},      {&x->ln_col, PCOL_T_LINES, PCOL_C_LINE_COLUMN},
+      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
+  if ((rc = pcol_columns(f, cols, PCOL_NCOLS(cols), x->err)) || (rc = pcol_frames_init(&x->fr, f, x->err)) ||
+      (rc = pcol_count_types(f, &x->cvt, x->err)) || (rc = pcol_rtime_init(&x->rt, f, x->err)) ||
+      (rc = pcol_select_check(f, sel, x->err)))
+    return rc;
+  x->sc = (pcol_sample_cols){x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(f, PCOL_T_VALUES), 0};
+  /* the one source with selected samples */
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nsrc = 0, nrows = 0;
+  uint32_t src = 0;
+  pcol_select one = {0};
+  for (uint32_t s = 1; s <= ns; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    pcol_select o = sel ? *sel : (pcol_select){0};
+    o.source_id = s;
+    uint64_t k = 0;
+    if ((rc = pcol_select_count(f, &o, &k, x->err))) return rc;
+    if (!k) continue;
+    if (!nsrc++) src = s, one = o, nrows = k;
+  }
+  if (nsrc > 1)
+    return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                          "v8 export: %llu sources have selected samples, and a V8 profile holds one "
+                          "thread: choose one with --source N (pcol info lists them)",
+                          (unsigned long long)nsrc);
+  /* each sample writes at least two numbers and two commas */
+  if (nrows && pcol_budget_exceeded(x->bud, nrows > UINT64_MAX / 4 ? UINT64_MAX : 4 * nrows))
+    return pcol_budget_refuse(x->bud, x->err);
+  if (!(x->stack_node = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x->stack_node))) return oom(x);
+  uint32_t root;
+  if ((rc = child_of(x, 0, UINT32_MAX, &root))) return rc;
+  int64_t start_us = 0;
+  if (src) {
+    pcol_str uri = {0};
+    if ((rc = pcol_string(f, pcol_view_u32(&x->src_uri, src - 1), &uri, x->err))) return rc;
+    if (!uri.ptr) uri = (pcol_str){"pcol", 4};
+    if ((rc = value_type(x, opt, src, uri))) return rc;
+    rc = pcol_meta_get_i64(f, src, "v8.start_time_us", &start_us, x->err);
+    if (rc == PCOL_ENOTFOUND) start_us = 0, rc = PCOL_OK;
+    if (rc) return rc;
+    pcol_filter flt = {0};
+    int filtered = pcol_select_filtered(&one);
+    if (filtered && (rc = pcol_filter_build(f, &one, &flt, x->err))) return rc;
+    x->all_times = 1;
+    rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, times_row, x, x->err);
+    if (!rc && pcol_rowsort_new(&x->rs, sizeof(vrow), vrow_cmp)) rc = oom(x);
+    if (!rc) rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, sample_row, x, x->err);
+    pcol_filter_free(&flt);
+    if (rc == PCOL_ENOMEM) return oom(x);
+    if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "v8 export: a temporary file ($TMPDIR, else /tmp) could not be written");
+    if (rc) return rc;
+  }
+  /* the timeline: the first sample's time since the source's start (a
+   * negative time: 0), then the samples' lengths */
+  int64_t offset = x->have_first && x->first_key > 0 ? x->first_key : 0;
+  int closing = x->have_first && x->last.ns > 0;
+  if (closing) x->n_hits[0]++;
+  int64_t len_us = us_round((__int128)offset + x->total), end_us;
+  if (__builtin_add_overflow(start_us, len_us, &end_us))
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: startTime + the samples' length is past 2^63 us");
+  if ((rc = write_nodes(x))) return rc;
+  if (fprintf(x->out, ",\n\"startTime\":%lld,\"endTime\":%lld,\n\"samples\":[", (long long)start_us,
+              (long long)end_us) < 0)
+    return io(x);
+  if (x->rs && (rc = write_list(x, 0, closing, offset))) return rc;
+  if ((rc = put(x, "],\n\"timeDeltas\":["))) return rc;
+  if (x->rs && (rc = write_list(x, 1, closing, offset))) return rc;
+  return put(x, "]}\n");
+}
+
+int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                       pcol_error *err) {
+  int gzip = !(opt && opt->no_gzip), gz_failed = 0; /* as the Firefox export */
+  FILE *dst = out;
+  if (gzip && !(dst = pcol_gzip_writer(out, &gz_failed))) return pcol_oom(err);
+  pcol_budget bud;
+  int rc = pcol_budget_open(&bud, f, opt, "v8 export", dst, err);
+  if (rc) {
+    if (gzip) fclose(dst);
+    return rc;
+  }
+  vex x;
+  memset(&x, 0, sizeof x);
+  x.f = f;
+  x.err = err;
+  x.out = bud.fp;
+  x.bud = &bud;
+  rc = export_body(&x, sel, opt);
+  rc = pcol_budget_close(&bud, rc, err);
+  if (gzip) {
+    int c = fclose(dst);
+    if (!rc && (c || gz_failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
+  }
+  pcol_rowsort_free(x.rs);
+  free(x.cvt);
+  pcol_rtime_free(&x.rt);
+  pcol_unsym_ids_reset(&x.unsym);
+  pcol_u64map_free(&x.fmap);
+  pcol_u64map_free(&x.nmap);
+  free(x.f_line);
+  free(x.f_map);
+  free(x.n_parent);
+  free(x.n_frame);
+  free(x.n_hits);
+  free(x.stack_node);
+  free(x.tmp);
+  pcol_buf_free(&x.name);
+  return rc;
+}
+
+int pcol_export_v8(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {
+  pcol_export_options o = {0};
+  o.no_gzip = 1;
+  return pcol_export_v8_opt(f, sel, out, &o, err);
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# `pcol unpack --to v8` (a V8 .cpuprofile) judged by speedscope's own
+# importer (npm speedscope, speedscope_any_judge.cjs) and read back by
+# pcol's V8 importer, for a pprof CPU profile with inline frames, one with
+# unsymbolized locations, an Rprof file, a perf script file (--value
+# cpu-clock), a Tachyon file (--value wall) and V8 profiles node makes here
+# (a round trip: the same timeDeltas, and the same stack at every sample).
+#
+# - speedscope: per function, its self and total weights (us) equal those of
+#   `pcol fold IN --value T` / 1000 exactly (judge_compare.py).  The export
+#   rounds the running sum of the samples' lengths to whole microseconds, so
+#   this is exact for inputs whose values are whole microseconds, which all
+#   of these are (pprof's 10 ms periods, Rprof's intervals, perf's and
+#   Tachyon's microsecond clocks, V8's own microseconds); each input is
+#   checked to be so first.  speedscope hides (idle) and puts (program) and
+#   (garbage collector) on top of the previous sample's stack, so for the
+#   V8 inputs self weights are compared on the file as written and totals
+#   on a copy with those two renamed (as t_import_judged.sh does).
+# - read back: `pcol top OUT --value wall` equals `pcol top IN --value T`
+#   (per function flat and cum, in ns).
+# - refused (exit 1; 2 for a --value that is no time): a source whose default value is no time (collapsed stacks:
+#   samples), two sources, negative values (a --base difference).
+# Env: PCOL, BUILD, PCOL_NPM_DIR.  Exit 0 pass, 1 fail, 77 skip (no node/npm).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/speedscope_env.sh"
+T=../shared/testdata
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+bad() { echo "FAIL $*"; fail=1; }
+
+# ------------------------------------------------------------- inputs
+(cd "$tmp" && cat > cpu.js <<'JS'
+function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+const sorted = (k) => Array.from({ length: k }, (_, i) => (i * 7919) % k).sort((a, b) => a - b);
+function churn() { const a = []; for (let i = 0; i < 1e5; i++) a.push({ i, s: String(i) }); return a.length; }
+for (let i = 0; i < 3; i++) { fib(22); sorted(30000); churn(); }
+setTimeout(churn, 60); // an idle stretch
+JS
+timeout 60 node --cpu-prof --cpu-prof-name=node.cpuprofile cpu.js) || bad "node --cpu-prof"
+# (its cpu-clock periods in whole microseconds, and no ';' in names, which
+# fold writes as '_')
+python3 tests/support/gen_perf_script.py "$tmp/perf0.txt" "$tmp/perf.truth" --style pidtid --samples 300 --seed 5 ||
+  bad "gen_perf_script.py"
+sed 's/10101010 cpu-clock/10101000 cpu-clock/; s/Foo;/Foo./g' "$tmp/perf0.txt" > "$tmp/perf.txt"
+# name input value
+cases="go-inline $T/pprof/go-cpu-inline-small.pb.gz cpu
+unsym $T/pprof/cpp-cpu-unsymbolized-mappings.pb.gz cpu
+rprof $T/rprof/proftools__Rprof-rec.out cpu
+perf $tmp/perf.txt cpu-clock
+tachyon tests/fixtures/tachyon/recurse-opcodes-zstd.bin wall
+node $tmp/node.cpuprofile wall"
+lst=$tmp/list
+: > "$lst"
+while read -r name in value; do
+  [ -f "$in" ] || { bad "$name: no input $in"; continue; }
+  # the default (no --value) where it is a time, else --value
+  va=(--value "$value")
+  [ "$value" = cpu ] && va=()
+  if ! $PCOL unpack "$in" --to v8 "${va[@]}" -o "$tmp/out-$name.cpuprofile" 2>"$tmp/err"; then
+    bad "$name: unpack --to v8: $(cat "$tmp/err")"; continue
+  fi
+  $PCOL fold "$in" --value "$value" > "$tmp/$name.fold" || bad "$name: fold"
+  awk '{ v = $NF; if (v % 1000) { print "not whole us: " $0; exit 1 } }' "$tmp/$name.fold" > "$tmp/us" ||
+    bad "$name: its values are not whole microseconds ($(cat "$tmp/us")): the exact comparison does not hold"
+  sed 's/"(garbage collector)"/"garbage collector"/g; s/"(program)"/"program"/g' "$tmp/out-$name.cpuprofile" \
+    > "$tmp/out-$name-r.cpuprofile"
+  printf '%s\n%s\n' "$tmp/out-$name.cpuprofile" "$tmp/out-$name-r.cpuprofile" >> "$lst"
+  echo "$name $in $value" >> "$tmp/ok"
+done <<< "$cases"
+node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$lst" "$tmp/rec.jsonl" >/dev/null || bad "speedscope judge did not run"
+
+rec() { # file -> its judge record
+  python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["file"] == sys.argv[2]: print(l, end="")' "$tmp/rec.jsonl" "$1" > "$tmp/rec"
+}
+while read -r name in value; do
+  # speedscope: self on the file, total on the renamed copy
+  rec "$tmp/out-$name.cpuprofile"
+  python3 "$HERE/judge_compare.py" "$tmp/$name.fold" "$tmp/rec" 1000 --skip '(idle)' \
+    --self-only '(garbage collector)' --self-only '(program)' > "$tmp/out" ||
+    bad "$name (speedscope self): $(head -c 1500 "$tmp/out")"
+  sed 's/(garbage collector)/garbage collector/g; s/(program)/program/g' "$tmp/$name.fold" > "$tmp/$name-r.fold"
+  rec "$tmp/out-$name-r.cpuprofile"
+  python3 "$HERE/judge_compare.py" "$tmp/$name-r.fold" "$tmp/rec" 1000 --skip '(idle)' > "$tmp/out" ||
+    bad "$name (speedscope total): $(head -c 1500 "$tmp/out")"
+  # read back by pcol
+  $PCOL top "$in" --value "$value" --format json > "$tmp/a.json" &&
+    $PCOL top "$tmp/out-$name.cpuprofile" --value wall --format json > "$tmp/b.json" || { bad "$name: top"; continue; }
+  python3 - "$tmp/a.json" "$tmp/b.json" > "$tmp/out" <<'PY' || bad "$name (read back): $(head -c 1500 "$tmp/out")"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+rows = lambda d: sorted((r["name"], r["flat"], r["cum"]) for r in d["rows"])
+if a["total"] != b["total"] or rows(a) != rows(b):
+    print("total %s / %s" % (a["total"], b["total"]))
+    for x, y in zip(rows(a), rows(b)):
+        if x != y: print(x, y)
+    sys.exit(1)
+PY
+  n=$((n + 1))
+done < "$tmp/ok"
+
+# ------------------------------------------------------------- round trip
+python3 - "$tmp/node.cpuprofile" "$tmp/out-node.cpuprofile" > "$tmp/out" <<'PY' || bad "V8 round trip: $(head -c 1500 "$tmp/out")"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+def stacks(d):
+    byid = {n["id"]: n for n in d["nodes"]}
+    par = {c: n["id"] for n in d["nodes"] for c in n.get("children", [])}
+    def path(i):
+        p = []
+        while i in byid:
+            cf = byid[i]["callFrame"]
+            p.append((cf["url"], cf["lineNumber"], cf["columnNumber"]))
+            i = par.get(i)
+        return tuple(p)
+    return [path(s) for s in d["samples"]]
+if min(a["timeDeltas"][1:]) < 0: sys.exit("node wrote a negative delta: the round trip would not keep it")
+if a["timeDeltas"] != b["timeDeltas"]: sys.exit("timeDeltas differ")
+if stacks(a) != stacks(b): sys.exit("the samples' stacks differ")
+if a["startTime"] != b["startTime"]: sys.exit("startTime %s, was %s" % (b["startTime"], a["startTime"]))
+PY
+
+# ------------------------------------------------------------- refusals
+expect() { # code message-part command...
+  local code=$1 msg=$2; shift 2
+  "$@" > /dev/null 2> "$tmp/err"
+  local got=$?
+  [ "$got" = "$code" ] && grep -qF -- "$msg" "$tmp/err" || bad "$* : exit $got, want $code with '$msg': $(head -c 600 "$tmp/err")"
+}
+printf 'main;a 3\nmain;b 2\n' > "$tmp/c.folded"
+expect 1 "weighs its samples by samples/count by default, not a time" \
+  $PCOL unpack "$tmp/c.folded" --to v8 -o "$tmp/x.cpuprofile"
+expect 1 "tachyon" $PCOL unpack tests/fixtures/tachyon/recurse-opcodes-zstd.bin --to v8 -o "$tmp/x.cpuprofile"
+expect 2 "--value samples/count is not a time" \
+  $PCOL unpack "$tmp/node.cpuprofile" --to v8 --value samples -o "$tmp/x.cpuprofile"
+$PCOL pack "$T/pprof/go-cpu-inline-small.pb.gz" "$T/rprof/proftools__Rprof-rec.out" -o "$tmp/two.pcol" 2>/dev/null ||
+  bad "pack of two inputs"
+expect 1 "2 sources have selected samples" $PCOL unpack "$tmp/two.pcol" --to v8 -o "$tmp/x.cpuprofile"
+$PCOL unpack "$tmp/two.pcol" --source 2 --to v8 -o "$tmp/x.cpuprofile" 2>"$tmp/err" || bad "--source 2: $(cat "$tmp/err")"
+# (--diff-base: the base's samples negated, in a source of their own)
+expect 1 "has a negative cpu (-" $PCOL unpack "$T/pprof/go-cpu-inline-small.pb.gz" --diff-base "$T/pprof/go-cpu-large.pb.gz" \
+  --source 2 --to v8 -o "$tmp/neg.cpuprofile"
+[ -e "$tmp/neg.cpuprofile" ] && bad "a refused export left its output"
+[ -e "$tmp/x.cpuprofile" ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]) > 1)' "$tmp/x.cpuprofile")" = True ] ||
+  bad "--source 2 wrote no nodes"
+# gzip when -o ends in .gz
+$PCOL unpack "$tmp/node.cpuprofile" --to v8 -o "$tmp/g.cpuprofile.gz" && gzip -dc "$tmp/g.cpuprofile.gz" | cmp -s - "$tmp/out-node.cpuprofile" ||
+  bad "the .gz output is not the gzip of the text"
+
+# ------------------------------------------------------------- hostile names
+# quotes, backslashes, control bytes, invalid UTF-8 and U+2028 in function
+# and file names (perf script text holds any bytes): strict JSON in UTF-8,
+# each name as jstr.c writes it (invalid bytes read as Latin-1), read the
+# same by speedscope
+python3 - "$tmp/h.txt" <<'PY'
+import sys
+names = [b'q"uo\\te', b'ctl\x01\x1b[2J\x7f', b'bad\xff\xfeutf8', b'ls\xe2\x80\xa8ps', b'main']
+out = b''
+for i in range(4):
+    out += b'app 1/1 [000] %d.000000:    1000000 cpu-clock: \n' % (10 + i)
+    for k, n in enumerate(names[i:]):
+        out += b'\t%x %s+0x1 (/bin/a"\\\x02\xff\xe2\x80\xa8)\n' % (0x400000 + k, n)
+    out += b'\n'
+open(sys.argv[1], 'wb').write(out)
+PY
+want='["q\"uo\\te", "ctl\u0001\u001b[2J\u007f", "bad\u00ff\u00feutf8", "ls\u2028ps", "main"]'
+if $PCOL unpack "$tmp/h.txt" --to v8 --value cpu-clock -o "$tmp/h.cpuprofile" 2>"$tmp/err"; then
+  python3 - "$tmp/h.cpuprofile" "$want" > "$tmp/out" <<'PY' || bad "hostile names: $(head -c 1500 "$tmp/out")"
+import json, sys
+raw = open(sys.argv[1], 'rb').read()
+d = json.loads(raw.decode('utf-8'))  # strict: valid UTF-8
+if any(c < 0x20 and c != 0x0a for c in raw): sys.exit('a raw control byte')
+got = sorted({n['callFrame']['functionName'] for n in d['nodes']} - {'(root)'})
+want = sorted(json.loads(sys.argv[2]))
+if got != want: sys.exit('names %r, want %r' % (got, want))
+PY
+  echo "$tmp/h.cpuprofile" > "$tmp/hl"
+  node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/hl" "$tmp/rec" >/dev/null &&
+    python3 - "$tmp/rec" "$want" <<'PY' || bad "speedscope read the hostile names otherwise: $(head -c 800 "$tmp/rec")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+if "error" in r: sys.exit(r["error"])
+got, want = sorted(r["profiles"][0]["frames"]), sorted(json.loads(sys.argv[2]))
+if got != want: sys.exit("%r, want %r" % (got, want))
+PY
+else
+  bad "unpack of the hostile names: $(cat "$tmp/err")"
+fi
+
+# and a V8 file's hostile url (perf's have none): given back as it was
+python3 - "$tmp/u.cpuprofile" <<'PY'
+import json, sys
+u = '/a "q" \\b\x01\x1f\u2028\u00ff/\U0001f600.js'
+n = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2]},
+     {"id": 2, "callFrame": {"functionName": "f", "scriptId": "1", "url": u, "lineNumber": 4, "columnNumber": 7}}]
+json.dump({"nodes": n, "startTime": 5, "endTime": 30, "samples": [2, 2, 1], "timeDeltas": [1, 10, 10]},
+          open(sys.argv[1], "w", encoding="utf-8"), ensure_ascii=False)
+PY
+$PCOL unpack "$tmp/u.cpuprofile" --to v8 -o "$tmp/u2.cpuprofile" &&
+  python3 - "$tmp/u.cpuprofile" "$tmp/u2.cpuprofile" <<'PY' || bad "a hostile url did not come back as it was"
+import json, sys
+a, b = (json.loads(open(p, "rb").read().decode("utf-8")) for p in sys.argv[1:3])
+cf = lambda d: [dict(n["callFrame"], scriptId="0") for n in d["nodes"]]
+assert cf(a) == cf(b), (cf(a), cf(b))
+assert (a["samples"], a["timeDeltas"], a["startTime"]) == (b["samples"], b["timeDeltas"], b["startTime"]), b
+PY
+
+# ------------------------------------------------------------- budget
+# --max-output: its exact size passes, a byte less is refused, no output
+$PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 -o "$tmp/b0.cpuprofile" || bad "v8 -> v8"
+sz=$(stat -c %s "$tmp/b0.cpuprofile")
+$PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 --max-output "$sz" -o "$tmp/b1.cpuprofile" &&
+  cmp -s "$tmp/b0.cpuprofile" "$tmp/b1.cpuprofile" || bad "--max-output $sz (its exact size) should write it all"
+expect 1 "set by --max-output" $PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 --max-output $((sz - 1)) \
+  -o "$tmp/b2.cpuprofile"
+[ -e "$tmp/b2.cpuprofile" ] && bad "--max-output $((sz - 1)) left an output"
+
+[ $fail = 0 ] && echo "t_v8_export: $n inputs agree with speedscope and read back"
+exit $fail
