@@ -14,9 +14,9 @@
 #  - fold's and the collapsed export's leaf and cum sums per name are top's
 #    rows (';' read as '_', the collapsed rule; a name of two rows: their
 #    flats added, its cum at least each row's and at most their sum);
-#  - the frames of flame, report, Rprof, speedscope, Perun, Firefox and the
-#    ClickHouse export are top's names, and no output names a frame by its
-#    address; speedscope and Firefox have one frame per name;
+#  - the frames of flame, report, Rprof, speedscope, Perun, Firefox, V8 and
+#    the ClickHouse export are top's names, and no output names a frame by
+#    its address; speedscope, Firefox and V8 have one frame per name;
 #  - top --by address still shows the addresses (pprof -addresses).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
@@ -53,6 +53,7 @@ $PCOL unpack "$tmp/u.pcol" --to rprof -o "$tmp/r.out" || fail "rprof"
 $PCOL unpack "$tmp/u.pcol" --to speedscope -o "$tmp/s.json" || fail "speedscope"
 $PCOL unpack "$tmp/u.pcol" --to perun -o "$tmp/p.perf" || fail "perun"
 $PCOL unpack "$tmp/u.pcol" --to firefox -o "$tmp/ff.json" || fail "firefox"
+$PCOL unpack "$tmp/u.pcol" --to v8 -o "$tmp/v8.json" || fail "v8"
 $PCOL export "$tmp/u.pcol" --to clickhouse -o "$tmp/ch" > /dev/null || fail "export clickhouse"
 
 python3 - "$tmp" <<'PY' || fail "names differ (above)"
@@ -92,7 +93,7 @@ for p in ("fold.txt", "c.txt"):
     if not ok:
         bad.append("%s: %s, top: %s" % (p, got, rows))
 addr = re.compile(r"0x[0-9a-f]{3,}")
-for p in ("fold.txt", "c.txt", "f.svg", "r.out", "s.json", "p.perf", "ff.json"):
+for p in ("fold.txt", "c.txt", "f.svg", "r.out", "s.json", "p.perf", "ff.json", "v8.json"):
     t = open(os.path.join(d, p), encoding="utf-8", errors="replace").read()
     if addr.search(t):
         bad.append("%s names a frame by its address: %s" % (p, addr.search(t).group(0)))
@@ -131,6 +132,17 @@ sa = ff["shared"]["stringArray"]
 fn = [sa[i] for i in ff["shared"]["funcTable"]["name"]]
 if sorted(fn) != sorted(names):
     bad.append("firefox functions %s (one per name: %s)" % (fn, sorted(names)))
+# V8: a node per path of frames, one frame per name (no node has two
+# children of one callFrame: the two paths to libc.so.6 are one node)
+v8 = json.load(open(os.path.join(d, "v8.json")))
+vn = {n["callFrame"]["functionName"] for n in v8["nodes"]} - {"(root)"}
+if vn != names:
+    bad.append("v8 frames %s, top %s" % (sorted(vn), sorted(names)))
+byid = {n["id"]: n for n in v8["nodes"]}
+for n in v8["nodes"]:
+    kids = [json.dumps(byid[c]["callFrame"], sort_keys=True) for c in n["children"]]
+    if len(kids) != len(set(kids)):
+        bad.append("v8: node %d has two children of one frame: %s" % (n["id"], kids))
 # ClickHouse: locations.frames holds the names (Native strings are plain bytes)
 ch = open(os.path.join(d, "ch", "pcol_locations.native"), "rb").read()
 for n in names:

@@ -457,6 +457,10 @@ for t in speedscope pprof firefox otlp; do
   cpu_limited "unpack --to $t" $PCOL unpack "$tmp/many.pcol" --to $t -o "$tmp/many.$t"
 done
 cpu_limited "export --to clickhouse" $PCOL export "$tmp/many.pcol" --to clickhouse -o "$tmp/many.ch"
+# v8 holds one source: the 80,000 counted and refused, or one chosen
+(ulimit -t $cpu; exec $PCOL unpack "$tmp/many.pcol" --to v8 -o "$tmp/many.cpuprofile") 2>"$tmp/err"
+grep -q "80000 sources have selected samples" "$tmp/err" || fail "many sources: unpack --to v8: $(head -c 300 "$tmp/err")"
+cpu_limited "unpack --to v8 --source 2" $PCOL unpack "$tmp/many.pcol" --to v8 --source 2 -o "$tmp/many.cpuprofile"
 
 # profiles of one program share their mappings, as pprof's Merge shares
 # equal ones (pcol_b_mapping_shared): the same stack in two of them is one
