@@ -4,7 +4,8 @@
 # pcol's V8 importer, for a pprof CPU profile with inline frames, one with
 # unsymbolized locations, an Rprof file, a perf script file (--value
 # cpu-clock), a Tachyon file (--value wall) and V8 profiles node makes here
-# (a round trip: the same timeDeltas, and the same stack at every sample).
+# (a round trip: the same timeDeltas, unless node wrote a negative one, and
+# the same stack at every sample).
 #
 # - speedscope: per function, its self and total weights (us) equal those of
 #   `pcol fold IN --value T` / 1000 exactly (judge_compare.py).  The export
@@ -120,8 +121,10 @@ def stacks(d):
             i = par.get(i)
         return tuple(p)
     return [path(s) for s in d["samples"]]
-if min(a["timeDeltas"][1:]) < 0: sys.exit("node wrote a negative delta: the round trip would not keep it")
-if a["timeDeltas"] != b["timeDeltas"]: sys.exit("timeDeltas differ")
+# (node writes a negative delta now and then: time does not go back on
+# import, speedscope's rule, so the deltas are then not the file's; each
+# function's weight is, which the speedscope comparison above checks)
+if min(a["timeDeltas"][1:]) >= 0 and a["timeDeltas"] != b["timeDeltas"]: sys.exit("timeDeltas differ")
 if stacks(a) != stacks(b): sys.exit("the samples' stacks differ")
 if a["startTime"] != b["startTime"]: sys.exit("startTime %s, was %s" % (b["startTime"], a["startTime"]))
 PY
