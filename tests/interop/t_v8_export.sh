@@ -129,6 +129,22 @@ if stacks(a) != stacks(b): sys.exit("the samples' stacks differ")
 if a["startTime"] != b["startTime"]: sys.exit("startTime %s, was %s" % (b["startTime"], a["startTime"]))
 PY
 
+# ------------------------------------------------------------- selections
+# --from/--to (a cut at 1.01 s and 2.995 s too), --focus, --ignore: the
+# export read back has top's rows of the selection (top's total with a
+# filter is pprof's, the unfiltered samples', so rows only)
+R=$T/rprof/proftools__Rprof-rec.out
+for sel in "--from 1 --to 3" "--from 1.01 --to 2.995" "--focus ^g$" "--ignore ^g$ --from 0.5"; do
+  # shellcheck disable=SC2086
+  $PCOL unpack "$R" -t v8 $sel -o "$tmp/sel.cpuprofile" 2>"$tmp/err" || { bad "$sel: $(cat "$tmp/err")"; continue; }
+  # shellcheck disable=SC2086
+  $PCOL top "$R" $sel --format json > "$tmp/a.json" && $PCOL top "$tmp/sel.cpuprofile" --value wall --format json > "$tmp/b.json" &&
+    python3 -c 'import json, sys
+rows = lambda p: sorted((r["name"], r["flat"], r["cum"]) for r in json.load(open(p))["rows"])
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+sys.exit(0 if a == b and a else "%s // %s" % (a, b))' "$tmp/a.json" "$tmp/b.json" 2>"$tmp/out" || bad "$sel: $(head -c 600 "$tmp/out")"
+done
+
 # ------------------------------------------------------------- refusals
 expect() { # code message-part command...
   local code=$1 msg=$2; shift 2
