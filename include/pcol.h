@@ -1552,6 +1552,14 @@ PCOL_API bool pcol_unit_valid_target(pcol_str from, const char *to);
 /* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",
  * "45.60MB", "0"); to = "raw" prints the integer as it is. */
 PCOL_API void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_t n);
+/* A number shown alone, each in its own unit (a flame graph's hover, pcol
+ * flame and the report page's): a unit of a family in the largest unit
+ * that keeps it >= 1 (pcol_unit_label with "minimum": "1.23s"); a unit of
+ * none as go tool pprof -http's flame graph labels it (report.go
+ * selectOutputUnit keeps such a unit, measurement.ScaledLabel prints it
+ * after the number): "12objects", the number alone for count, sample and
+ * unit ("12"), "0" for 0; a decimal unit ("1e-9 objects") as given, "1.5objects". */
+PCOL_API void pcol_unit_label_alone(pcol_sum v, pcol_str from, char *buf, size_t n);
 /* pprof's Percentage: "  100%", "%5.2f%%" from 1 %, "%5.2g%%" below.  A
  * share can be far past 100 % (a mean view's calls are sums, its cum a
  * mean; a base's changes): a buffer of PCOL_PERCENT_MAX bytes holds any. */

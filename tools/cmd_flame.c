@@ -1,8 +1,10 @@
 /* cmd_flame.c — `pcol flame`: a self-contained interactive SVG flame graph
  * (after Brendan Gregg's flamegraph.pl): the root at the bottom, callees
  * above their callers, widths proportional to the value, children sorted by
- * name.  Hovering shows name, value (in pprof's units) and share; a click
- * zooms into a frame and "Reset Zoom" goes back; "Search" (or Ctrl-F) asks
+ * name.  Hovering shows name, value and share as go tool pprof -http's flame
+ * graph gives them (svg.c frame: the value alone in its unit,
+ * pcol_unit_label_alone; the share of the sum of |value|, pcol_share,
+ * where the widths are of the signed total); a click zooms into a frame and "Reset Zoom" goes back; "Search" (or Ctrl-F) asks
  * for a regular expression, highlights the frames it matches and shows
  * "Matched: N%", the share under them; "Reset Search" (or Escape) clears
  * it.  --inverted draws an icicle graph, --minwidth and --palette are

@@ -128,7 +128,9 @@ static const cli_command commands[] = {
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE... -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",
      "Write an interactive SVG flame graph (zoom, search, icicle).",
-     "Hover shows a frame's value (human units) and share; a click zooms into a\n"
+     "Hover shows a frame's value in its own unit (\"1.23s\"; a count alone, \"12\", as\n"
+     "go tool pprof -http's flame graph) and its share of the sum of |value| (pprof's\n"
+     "total, as pcol top); a click zooms into a\n"
      "frame, \"Reset Zoom\" goes back; \"Search\" or Ctrl-F asks for a regular\n"
      "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
      "share of the total under them); \"Reset Search\" or Escape clears it.",

@@ -73,7 +73,6 @@ typedef struct flame {
   const double *delta; /* diff mode: change of share per node, else NULL */
   double maxdelta;
   const double *base_share;
-  pcol_str unit;
   int inverted;
   int palette; /* index in svg_palettes */
   double ratio; /* svg_flame_opts.ratio */
@@ -107,18 +106,11 @@ static void colour(const flame *fl, uint32_t n, int *r, int *g, int *b) {
   }
 }
 
-/* a frame's value: pprof's human units where the unit is known (1.23s,
- * 45.60MB), else the number as given and its unit */
+/* a frame's value, each in its own unit (pcol_unit_label_alone: "1.23s",
+ * "12" of a count, as go tool pprof -http's flame graph labels them) */
 static void amount(const flame *fl, pcol_sum v, char *b, size_t n) {
-  const pcol_value_sel *vs = &fl->t->value;
   v = pcol_unit_ratio(v, fl->ratio); /* --divide-by; the widths and shares stay */
-  if (vs->vt_id && pcol_unit_known(vs->unit)) {
-    pcol_unit_label(v, vs->unit, "minimum", b, n);
-    return;
-  }
-  char s[48]; /* as given: 1.5, not 1500000000 of count/1e-9 */
-  pcol_value_text(vs, v, s, sizeof s);
-  snprintf(b, n, "%s%s%.*s", s, fl->unit.len ? " " : "", (int)fl->unit.len, fl->unit.ptr);
+  pcol_unit_label_alone(v, fl->t->value.unit, b, n);
 }
 
 /* data-p/data-e: the frame's preorder number among drawn frames and the
@@ -132,7 +124,9 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
   double y = fl->inverted ? TOP + (double)t->depth[n] * FRAME_H
                           : fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
-  double share = 100.0 * (double)t->total[n] / fl->root;
+  /* the share of pprof's total, the sum of |value| (pcol_share; the widths
+   * are of the root's signed total) */
+  double share = pcol_share(t->total[n], t->total_abs);
   char am[96], dv[48];
   amount(fl, t->total[n], am, sizeof am);
   pcol_sum_text(t->total[n], dv, sizeof dv);
@@ -315,9 +309,6 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   fl.ratio = o->ratio;
   for (int i = 0; o->palette && svg_palettes[i]; i++)
     if (!strcmp(o->palette, svg_palettes[i])) fl.palette = i;
-  fl.unit = (pcol_str){"samples", 7};
-  if (t->value.vt_id) pcol_value_decimals(&t->value, &fl.unit); /* "1e-9 B" values are in B */
-  if (!fl.unit.ptr) fl.unit = (pcol_str){"", 0};
   if (delta)
     for (uint32_t i = 0; i < n; i++)
       if (fabs(delta[i]) > fl.maxdelta) fl.maxdelta = fabs(delta[i]);

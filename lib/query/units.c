@@ -60,6 +60,27 @@ void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_
   snprintf(buf, n, "%s%s", num, u);
 }
 
+void pcol_unit_label_alone(pcol_sum v, pcol_str from, char *buf, size_t n) {
+  pcol_str shown;
+  int dec = pcol_unit_decimals(from, &shown);
+  if (pcol_unit_known(shown)) {
+    pcol_unit_label(v, from, "minimum", buf, n);
+    return;
+  }
+  if (v == 0) { /* ScaledLabel: "0" without a unit */
+    snprintf(buf, n, "0");
+    return;
+  }
+  /* selectOutputUnit: no family, so the output unit is the sample's own
+   * (31 bytes, as pcol_unit_pick); Scale prints it, but count, sample, unit */
+  char num[64], to[32];
+  const char *u;
+  pcol_decimal_text(num, sizeof num, v, dec);
+  snprintf(to, sizeof to, "%.*s", (int)(shown.len < 31 ? shown.len : 31), shown.ptr ? shown.ptr : "");
+  (void)pcol_unit_scale(v, shown, to, &u);
+  snprintf(buf, n, "%s%s", num, u);
+}
+
 void pcol_percentage(pcol_sum v, pcol_sum total, char *buf, size_t n) {
   double r = 0;
   if (total != 0) r = fabs((double)v / (double)total) * 100;

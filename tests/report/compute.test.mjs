@@ -201,20 +201,22 @@ function divided(c, ctx, values) {
       ok(same, `${what}: peek ${name}: ${JSON.stringify(b.slice(0, 3))} vs pcol peek's ${JSON.stringify(a.slice(0, 3))}`);
       n++;
     }
-    // the flame graph's tooltips: name (value in its own unit, share) of each frame pcol flame draws
+    // the flame graph's tooltips in full (units.js pcolFlameInfo, what
+    // flame.js shows): "name (value alone in its unit, share%)" of each
+    // frame pcol flame draws, the shares of the sum of |value| (undivided);
+    // on a --diff page also "; base B%, change +C points" against pcol
+    // flame --diff BASE
     const svg = path.join(path.dirname(c.html), `${c.name}-flame.svg`);
-    pcol(['flame', c.input, '-o', svg, ...D]);
-    // (the value only: pcol flame also names a unit of no family, "12 count",
-    // where the page's hover prints the number alone, and its shares of a
-    // profile with negative values are over the signed total, the page's
-    // over the sum of |values|; neither is divided)
-    const fw = [...fs.readFileSync(svg, 'utf8').matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'))
-      .map((t) => t.replace(/^(.*) \((\S+)(?: \S+)?, -?[0-9.]+%\)$/, '$1 ($2)'));
-    const fp = new Set(run(ctx, `(function () { var S2 = pcolFtreeSums(D, SWD), KD = pcolFtreeKids(D), o = ['all (' + TX(S2.total[0]) + ')'];
-      (function walk(n) { pcolTreeChildren(D, KD, S2, n).forEach(function (c) { o.push(c.name + ' (' + TX(c.w) + ')'); walk(c.n); }); })(0);
+    const dshare = c.base ? run(ctx, `!!(M.diff && M.diff.shares[${vi}])`) : false;
+    pcol(['flame', c.input, '-o', svg, ...(dshare ? ['--diff', c.base] : []), ...D]);
+    const fw = [...fs.readFileSync(svg, 'utf8').matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&'));
+    const fp = new Set(run(ctx, `(function () { var S2 = pcolFtreeSums(D, SWD), KD = pcolFtreeKids(D), B = ${dshare} ? D.col(M.diff.shares[${vi}]) : null;
+      var info = function (name, n) { return pcolFlameInfo(name, S2.total[n], UN, RT, false, pcolPct(S2.total[n], S2.totalAbs), B ? B[n] : null); };
+      var o = [info('all', 0)];
+      (function walk(n) { pcolTreeChildren(D, KD, S2, n).forEach(function (c) { o.push(info(c.name, c.n)); walk(c.n); }); })(0);
       return o; })()`));
     const fbad = fw.filter((t) => !fp.has(t));
-    ok(fw.length > 1 && fbad.length === 0, `${what}: flame: ${fbad.length} of pcol flame's ${fw.length} tooltips not the page's: ${fbad.slice(0, 3)}`);
+    ok(fw.length > 1 && fbad.length === 0, `${what}: flame: ${fbad.length} of pcol flame's ${fw.length} tooltips not the page's: ${fbad.slice(0, 3)} (the page's: ${[...fp].slice(0, 3)})`);
     n += 3;
   }
   // the source pane (pcol list: each number in its own unit, "." for 0)

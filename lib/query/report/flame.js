@@ -2,9 +2,10 @@
  * tree.js): click to zoom (ancestors kept, dimmed), search with a regex
  * (the matched share as `pcol fold` gives it), and on a --diff page each
  * frame coloured by its change of share against the base. */
-import { pcolFmt2 } from './units.js';
+import { pcolFlameInfo, pcolFmt2 } from './units.js';
+import { pcolPct } from './top.js';
 import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
-import { $, D, DIFF, FT, FTN, FTP, human, S, unitOf } from './head.js';
+import { $, D, DIFF, FT, FTN, FTP, S, unitOf } from './head.js';
 /* ------------------------------------------------------ flame graph */
 export var FH = 17, FKIDS = null; /* children of each tree node, sorted by name */
 /* FKIDS made for the frame tree of D (pcolStart's done, each hide/show) */
@@ -16,7 +17,8 @@ export function flameKids() {
 export var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null };
 export function fname(i) { return pcolFname(D, i); }
 export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; }
-export function share(i) { return FL.totalAbs ? 100 * FL.total[i] / FL.totalAbs : 0; }
+/* a frame's share of the sum of |value| (pcol_share, as pcol flame) */
+export function share(i) { return pcolPct(FL.total[i], FL.totalAbs); }
 function hash(s) { var h = 2166136261; for (var i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0; return h; }
 export function colour(i, matched) {
   if (matched) return 'rgb(230,0,230)';
@@ -93,8 +95,5 @@ export function frameAt(ev) {
   return null;
 }
 export function frameInfo(n) {
-  var s = fname(n) + ' (' + human(FL.total[n]) + ' ' + (S.raw ? unitOf() : '') + ', ' + pcolFmt2(share(n)) + '%';
-  if (DIFF && DIFF.base) s += '; base ' + pcolFmt2(DIFF.base[n]) + '%, change ' + (share(n) - DIFF.base[n] >= 0 ? '+' : '') + pcolFmt2(share(n) - DIFF.base[n]) + ' points';
-  return s + ')';
+  return pcolFlameInfo(fname(n), FL.total[n], unitOf(), S.ratio, S.raw, share(n), DIFF && DIFF.base ? DIFF.base[n] : null);
 }
-

@@ -125,6 +125,27 @@ export function pcolUnitLabel(v, unit, to) {
   if (/\.00$/.test(s)) s = s.slice(0, -3);
   return s === '0' || s === '-0' ? '0' : s + x[1];
 }
+/* units.c pcol_unit_label_alone: a number shown alone (the flame graph's
+ * hover): a unit of a family in its own best unit ("1.23s"), a unit of
+ * none as go tool pprof -http's flame graph labels it: "12objects", the
+ * number alone for count, sample, unit ("12"), "0" for 0 */
+export function pcolUnitLabelAlone(v, unit) {
+  var ds = pcolUnitDecimals(unit);
+  if (pcolUnitKnown(ds[1])) return pcolUnitLabel(v, unit, 'minimum');
+  if (v === 0) return '0';
+  return pcolDecimalText(v, ds[0]) + pcolUnitScale(v, ds[1], ds[1].slice(0, 31))[1];
+}
+/* a flame graph frame's hover, as pcol flame's SVG titles it (svg.c
+ * frame): "name (value, share%)", the value divided by --divide-by
+ * (ratio) and shown alone (pcolUnitLabelAlone; raw: the integer and its
+ * unit), the share (of the sum of |value|, pcol_share) "%.2f"; on a diff
+ * page (base: the base's share) "; base B%, change +C points" */
+export function pcolFlameInfo(name, v, unit, ratio, raw, share, base) {
+  v = pcolUnitRatio(v, ratio);
+  var s = name + ' (' + (raw ? String(v) + ' ' + unit : pcolUnitLabelAlone(v, unit)) + ', ' + pcolFmt2(share) + '%';
+  if (base !== null && base !== undefined) s += '; base ' + pcolFmt2(base) + '%, change ' + (share - base >= 0 ? '+' : '') + pcolFmt2(share - base) + ' points';
+  return s + ')';
+}
 /* units.c pcol_unit_pick: one unit for a table of vals and its total
  * (pprof's selectOutputUnit): the smallest non-zero |value|'s unit, or,
  * when the total's is another and that value is under 1/100 of the total,
