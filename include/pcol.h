@@ -256,6 +256,26 @@ PCOL_API const pcol_column_info *pcol_column_info_get(int table, int column);
 
 typedef struct pcol_file pcol_file;
 
+/* go tool pprof -symbolize=local|none for inputs in other formats (the
+ * pprof importer): with PCOL_SYMBOLIZE_LOCAL the addresses of every mapping
+ * that has no function names yet (not [vdso]-like, not a URL) are looked
+ * up in its binary on this machine with llvm-symbolizer, else addr2line
+ * (the first on PATH, started without a shell), and their functions, files,
+ * lines and inline chains replace the location's lines in the import.  The
+ * binary is looked for as pprof looks for it: in each directory of
+ * binary_path (':'-separated; NULL: $PPROF_BINARY_PATH, else
+ * $HOME/pprof/binaries) by build id, then by name, then at the mapping's
+ * own path; a binary whose build id differs is not used.  What could not be
+ * symbolized is a warning (the warning rule), as pprof's "Local
+ * symbolization failed for ...".  Names stay as the tool gives them,
+ * mangled (pprof demangles them).  Bounds: PCOL_SYM_* in doc/safety.md (4 Mi
+ * addresses and 4 KiB of output a address per binary, 60 s a tool run). */
+enum { PCOL_SYMBOLIZE_NONE = 0, PCOL_SYMBOLIZE_LOCAL = 1 };
+typedef struct pcol_symbolize_options {
+  int mode; /* PCOL_SYMBOLIZE_NONE (0: never a subprocess) or _LOCAL */
+  const char *binary_path;
+} pcol_symbolize_options;
+
 typedef struct pcol_open_options {
   bool no_mmap;                 /* 1: read the file into memory instead of mmap */
   uint64_t max_decoded_bytes;  /* cap on any one decoded (LZ4) section; 0 = 4 GiB */
@@ -287,6 +307,9 @@ typedef struct pcol_open_options {
    * (NULL, or a NULL entry: the path): the CLI names a profile it fetched
    * over HTTP by its URL, not by the temporary file that holds it */
   const char *const *names;
+  /* pcol_open_any, pcol_open_many: an input in another format is imported
+   * with it (pcol_import_options.symbolize) */
+  pcol_symbolize_options symbolize;
 } pcol_open_options;
 /* Real profiles hold at most ~5 rows a byte packed with zstd:19 (a million
  * samples of one stack: ~570); 16 Mi rows take well under a second. */
@@ -2029,6 +2052,7 @@ typedef struct pcol_import_options {
   /* pcol_import_path (names[0]), pcol_import_paths (names[i]): as
    * pcol_open_options.names */
   const char *const *names;
+  pcol_symbolize_options symbolize; /* pprof inputs: -symbolize=local (above) */
 } pcol_import_options;
 #define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64

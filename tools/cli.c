@@ -125,6 +125,9 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
       a->val[k] = "1";
     }
   }
+  const char *sym = cli_get(cmd, a, "symbolize");
+  if (sym && strcmp(sym, "local") && strcmp(sym, "none"))
+    return cli_usage_error(cmd->name, "--symbolize: give local or none (pprof's -symbolize=local|none)");
   return 0;
 }
 

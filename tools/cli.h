@@ -119,7 +119,14 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 #define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
 /* --no-mmap: pcol files and Perun text are mapped unless it is given; other
  * formats are read (pcol_open_any, pcol_import_path) */
-#define CLI_OPT_NO_MMAP {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"}
+#define CLI_OPT_NO_MMAP                                                         \
+  {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},          \
+  {"symbolize", 0, 1, "local or none (the default): pprof's -symbolize=local: names, files, "   \
+                      "lines and inline frames of a pprof input's unsymbolized mappings from "  \
+                      "their binaries on this machine (llvm-symbolizer, else addr2line)"},     \
+  {"binary-path", 0, 1, "DIRS (':'-separated) where --symbolize local looks for binaries, by "  \
+                        "build id then by name, before the mapping's own path; default: "       \
+                        "$PPROF_BINARY_PATH, else $HOME/pprof/binaries"}
 /* --source, --from, --to (cli_select) */
 #define CLI_OPT_SOURCE                                                          \
   {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}
@@ -337,6 +344,8 @@ void cli_index_hint(const char *cmd, int rc);
 /* How a reading command opens its inputs (inputs.c): --no-mmap, and
  * --max-rows (read by cli_budget_begin). */
 pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a);
+/* --symbolize and --binary-path (inputs.c), for pack, merge and index */
+pcol_symbolize_options cli_symbolize_options(const cli_command *cmd, const cli_args *a);
 /* Opens any profile (inputs.c; pcol_open_any: a pcol file is mapped, another
  * format converted in memory; "-" = stdin, read into memory); honours --no-mmap.
  * Prints the error and returns the exit code on failure. */

@@ -450,13 +450,17 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
     if (rc) return cli_fail(cmd->name, &err, rc);
     close(fd);
     const cli_command *pack = cli_command_find("pack");
-    const char **argv = calloc((size_t)a->npos + 8, sizeof *argv);
+    const char **argv = calloc((size_t)a->npos + 12, sizeof *argv);
     if (!argv) return EXIT_IO;
     int n = 0;
     for (int i = 0; i < a->npos; i++) argv[n++] = a->pos[i];
     argv[n++] = "-o";
     argv[n++] = tmp;
     if (cli_flag(cmd, a, "no-mmap")) argv[n++] = "--no-mmap";
+    /* --symbolize and --binary-path: the packed copy holds the names */
+    const char *sym = cli_get(cmd, a, "symbolize"), *bp = cli_get(cmd, a, "binary-path");
+    if (sym) argv[n++] = "--symbolize", argv[n++] = sym;
+    if (bp) argv[n++] = "--binary-path", argv[n++] = bp;
     cli_args pa;
     rc = cli_parse(pack, n, (char **)argv, &pa);
     if (!rc) rc = pack->run(pack, &pa);

@@ -452,6 +452,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     pcol_builder *b = NULL;
     pcol_import_options iopt = {0};
     iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
+    iopt.symbolize = cli_symbolize_options(cmd, a);
     iopt.first_is_union = have > 0;
     pcol_write_options wopt = {0};
     wopt.validate = 1; /* as merge: read back and checked before the rename */

@@ -299,9 +299,18 @@ void cli_expand_free(char **paths, size_t n) {
 
 /* How a reading command opens its inputs: --no-mmap, and --max-rows (read
  * by cli_budget_begin, outbudget.c). */
+pcol_symbolize_options cli_symbolize_options(const cli_command *cmd, const cli_args *a) {
+  pcol_symbolize_options o = {0};
+  const char *s = cli_get(cmd, a, "symbolize"); /* local or none: cli_parse checked it */
+  o.mode = s && !strcmp(s, "local") ? PCOL_SYMBOLIZE_LOCAL : PCOL_SYMBOLIZE_NONE;
+  o.binary_path = cli_get(cmd, a, "binary-path");
+  return o;
+}
+
 pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
   pcol_open_options opt = {0};
   opt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  opt.symbolize = cli_symbolize_options(cmd, a);
   opt.max_rows = cli_max_rows();
   /* info and the report page describe, and validate checks, the file pack
    * or merge writes of an input in another format (or a union): laid out

@@ -55,6 +55,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   wopt.validate = !strcmp(cmd->name, "merge");
   pcol_import_options iopt = {0};
   iopt.no_mmap = cli_flag(cmd, a, "no-mmap");
+  iopt.symbolize = cli_symbolize_options(cmd, a);
   /* --max-input (pack only: merge has no such option, cli_get gives NULL) */
   if (cli_get_u64(cmd, a, "max-input", 0, &iopt.max_input_bytes)) return EXIT_USAGE;
   if (cli_get(cmd, a, "max-input") && !iopt.max_input_bytes)

@@ -715,6 +715,7 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   pcol_import_options io = {0};
   io.no_mmap = opt && opt->no_mmap; /* a Perun file is mapped unless told not to */
   io.names = opt ? opt->names : NULL;
+  if (opt) io.symbolize = opt->symbolize;
   uint64_t given = size_on_disk(path); /* the bytes given, not the image (0: unknown) */
   int rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_import_path(b, path, PCOL_FMT_UNKNOWN, &io, err);
@@ -736,19 +737,19 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * left it out. */
 static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
                            const pcol_select *sel, int skip, int as_union, uint8_t *inflated,
-                           size_t len, int *added, pcol_error *err) {
+                           size_t len, const pcol_symbolize_options *sym, int *added,
+                           pcol_error *err) {
   *added = 1;
+  pcol_import_options io = {0};
+  io.no_mmap = 1;
+  if (sym) io.symbolize = *sym;
   if (inflated) { /* a compressed file: not a pcol one (inflated_usable) */
-    pcol_import_options io = {0};
-    io.no_mmap = 1;
     return import_inflated(b, path, name, inflated, len, PCOL_FMT_UNKNOWN, &io, err);
   }
   int is_pcol;
   pcol_file *f = NULL;
   int rc = pcol_open_if_pcol(path, &is_pcol, &f, err);
   if (!rc && !is_pcol) {
-    pcol_import_options io = {0};
-    io.no_mmap = 1;
     return import_named(b, path, name, PCOL_FMT_UNKNOWN, &io, err);
   }
   bool overlaps = true;
@@ -788,7 +789,7 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     from_ahead += buf != NULL;
     const char *name = opt && opt->names && opt->names[i] ? opt->names[i] : paths[i];
     rc = add_one_of_many(b, paths[i], name, sel, skip, i == 0 && opt && opt->first_is_union, buf,
-                         len, &added, err);
+                         len, opt ? &opt->symbolize : NULL, &added, err);
     free(buf);
     if (rc && !strstr(err->message, name)) pcol_error_prefix(err, name);
     k += added;

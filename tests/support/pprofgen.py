@@ -48,6 +48,12 @@ hand, standard library only).
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
+  pprofgen.py native OUT SPEC    an unsymbolized native profile (no functions)
+                                 from a JSON file: {"mappings": [{"start", "limit",
+                                 "offset", "file", "build_id"}...], "samples":
+                                 [[[addr, ...], count]...]}, a location per
+                                 address (in the mapping that holds it, or
+                                 none), leaf first (tests/interop/t_symbolize.sh)
 """
 import sys
 
@@ -245,6 +251,29 @@ def unsym(out, mode=""):
     open(out, "wb").write(p + st.table())
 
 
+def native(out, spec):
+    import json
+    sp = json.load(open(spec))
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    maps = sp["mappings"]
+    for i, m in enumerate(maps, 1):
+        p += field(3, 2, field(1, 0, i) + field(2, 0, m["start"]) + field(3, 0, m["limit"]) +
+                   field(4, 0, m.get("offset", 0)) +
+                   field(5, 0, st.id(m["file"].encode("utf-8", "surrogateescape"))) +
+                   (field(6, 0, st.id(m["build_id"].encode())) if m.get("build_id") else b""))
+    locs = {}
+    for addrs, _ in sp["samples"]:
+        for a in addrs:
+            if a not in locs:
+                locs[a] = len(locs) + 1
+                mid = next((i for i, m in enumerate(maps, 1) if m["start"] <= a < m["limit"]), 0)
+                p += field(4, 2, field(1, 0, locs[a]) + (field(2, 0, mid) if mid else b"") + field(3, 0, a))
+    for addrs, n in sp["samples"]:
+        p += field(2, 2, field(1, 2, b"".join(varint(locs[a]) for a in addrs)) + field(2, 2, varint(n)))
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -253,6 +282,8 @@ if __name__ == "__main__":
                 sys.argv[4] if len(sys.argv) > 4 else None)
     elif sys.argv[1] == "unsym":
         unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
+    elif sys.argv[1] == "native":
+        native(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "emptystack":
         emptystack(sys.argv[2])
     elif sys.argv[1] == "emptylabel":

@@ -42,6 +42,7 @@
 #include "pb_wire.h"
 #include "pprof.h"
 #include "pprof_spill.h" /* pprof_spill: a pipe's samples for pass 2 */
+#include "symbolize.h"   /* pcol_sym: --symbolize local */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -741,6 +742,7 @@ typedef struct ctx {
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
   int64_t base_key;  /* the string index of "pprof::base" (0: none) */
   int base_labelled; /* a sample has a label of that key */
+  const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
 } ctx;
 
 ID_LOOKUP(fn_ix, function, fns)
@@ -1001,6 +1003,104 @@ out:
   return rc;
 }
 
+/* -symbolize=local (symbolize.c): the inline chains pprof's
+ * doLocalSymbolize gives each location of a mapping to symbolize, before
+ * anything is built from the tables.  loc_first/loc_n[i]: location i's
+ * lines in lines (loc_n 0: its own); map_flags/map_file[i]: mapping i's
+ * flags to add and its binary's path (string id, 0: its own). */
+typedef struct symd {
+  pcol_buf lines; /* pcol_line_row */
+  size_t *loc_first, *loc_n;
+  uint8_t *map_flags;
+  uint32_t *map_file;
+} symd;
+
+static void symd_free(symd *d) {
+  pcol_buf_free(&d->lines);
+  free(d->loc_first);
+  free(d->loc_n);
+  free(d->map_flags);
+  free(d->map_file);
+}
+
+static char *pstr_dup(const prof *p, int64_t i) {
+  const pstring *t = &p->string_table[i];
+  char *r = malloc(t->len + 1);
+  if (r) {
+    memcpy(r, t->data, t->len);
+    r[t->len] = 0;
+  }
+  return r;
+}
+
+static int symbolize(ctx *c, symd *d) {
+  const prof *p = c->p;
+  pcol_sym s;
+  if (pcol_sym_init(&s, c->sym)) return bare(c, PCOL_ENOMEM);
+  size_t nl = p->n_location, nm = p->n_mapping;
+  d->loc_first = calloc(nl + 1, sizeof *d->loc_first);
+  d->loc_n = calloc(nl + 1, sizeof *d->loc_n);
+  d->map_flags = calloc(nm + 1, sizeof *d->map_flags);
+  d->map_file = calloc(nm + 1, sizeof *d->map_file);
+  /* the locations of each mapping, in the profile's order */
+  size_t *start = calloc(nm + 2, sizeof *start), *order = malloc((nl + 1) * sizeof *order);
+  uint64_t *addrs = malloc((nl + 1) * sizeof *addrs);
+  int rc = d->loc_first && d->loc_n && d->map_flags && d->map_file && start && order && addrs
+               ? PCOL_OK
+               : bare(c, PCOL_ENOMEM);
+  for (size_t i = 0; !rc && i < nl; i++) start[map_ix(c, p->location[i].mapping_id)]++;
+  for (size_t i = 1; !rc && i <= nm + 1; i++) start[i] += start[i - 1];
+  for (size_t i = nl; !rc && i-- > 0;) order[--start[map_ix(c, p->location[i].mapping_id)]] = i;
+  for (size_t mi = 1; !rc && mi <= nm; mi++) { /* (0: no mapping) */
+    size_t a = start[mi], z = mi < nm ? start[mi + 1] : nl;
+    if (a == z) continue; /* no location uses it */
+    const pmapping *m = &p->mapping[mi - 1];
+    char *file = pstr_dup(p, m->filename), *bid = pstr_dup(p, m->build_id);
+    pcol_sym_mapping sm = {m->memory_start, m->memory_limit, m->file_offset, file, bid,
+                           p->string_table[m->filename].len,
+                           m->has_functions || m->has_filenames || m->has_line_numbers, mi == 1};
+    if (!file || !bid) rc = bare(c, PCOL_ENOMEM);
+    if (!rc && pcol_sym_wanted(&s, &sm)) {
+      for (size_t k = a; k < z; k++) addrs[k - a] = p->location[order[k]].address;
+      rc = pcol_sym_run(&s, &sm, addrs, z - a, c->err);
+      uint8_t fl = 0;
+      for (size_t k = a; !rc && k < z; k++) {
+        size_t n = s.count[k - a];
+        if (!n) continue;
+        size_t li = order[k];
+        d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
+        d->loc_n[li] = n;
+        fl |= PCOL_MAP_HAS_INLINE_FRAMES;
+        for (size_t j = 0; !rc && j < n; j++) {
+          const pcol_sym_frame *f = &s.frames[s.first[k - a] + j];
+          pcol_function_row fr = {0, 0, 0, 0};
+          pcol_line_row lr = {0, f->line, 0};
+          fl |= (*f->func ? PCOL_MAP_HAS_FUNCTIONS : 0) | (*f->file ? PCOL_MAP_HAS_FILENAMES : 0) |
+                (f->line ? PCOL_MAP_HAS_LINE_NUMBERS : 0);
+          if (!(rc = pcol_b_string(c->b, f->func, strlen(f->func), &fr.name, c->err)) &&
+              !(rc = pcol_b_string(c->b, f->file, strlen(f->file), &fr.filename, c->err))) {
+            fr.system_name = fr.name;
+            rc = pcol_b_function(c->b, &fr, &lr.function_id, c->err);
+          }
+          if (!rc && pcol_buf_append(&d->lines, &lr, sizeof lr)) rc = bare(c, PCOL_ENOMEM);
+        }
+      }
+      d->map_flags[mi - 1] = fl;
+      /* pprof's locateBinaries names the mapping by the binary it found */
+      if (!rc && s.found && strcmp(s.found, file))
+        rc = pcol_b_string(c->b, s.found, strlen(s.found), &d->map_file[mi - 1], c->err);
+    }
+    free(file);
+    free(bid);
+  }
+  if (!rc) pcol_sym_warnings(&s, c->name, c->err);
+  pcol_sym_free(&s);
+  free(start);
+  free(order);
+  free(addrs);
+  return rc;
+}
+
 static int build(ctx *c) {
   const prof *p = c->p;
   pcol_builder *b = c->b;
@@ -1044,6 +1144,9 @@ static int build(ctx *c) {
         !(rc = pcol_b_value_type(b, t, u, &vals[i].value_type_id, c->err)))
       rc = pcol_b_source_value_type(b, src, vals[i].value_type_id, c->err);
   }
+  symd sd;
+  memset(&sd, 0, sizeof sd);
+  if (!rc && c->sym && c->sym->mode == PCOL_SYMBOLIZE_LOCAL) rc = symbolize(c, &sd);
   uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier profiles' rows */
   for (size_t i = 0; i < p->n_mapping && !rc; i++) {
     const pmapping *m = &p->mapping[i];
@@ -1051,9 +1154,12 @@ static int build(ctx *c) {
     r.flags = (uint8_t)((m->has_functions ? PCOL_MAP_HAS_FUNCTIONS : 0) |
                         (m->has_filenames ? PCOL_MAP_HAS_FILENAMES : 0) |
                         (m->has_line_numbers ? PCOL_MAP_HAS_LINE_NUMBERS : 0) |
-                        (m->has_inline_frames ? PCOL_MAP_HAS_INLINE_FRAMES : 0));
-    if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id)))
+                        (m->has_inline_frames ? PCOL_MAP_HAS_INLINE_FRAMES : 0) |
+                        (sd.map_flags ? sd.map_flags[i] : 0));
+    if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id))) {
+      if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
       rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
+    }
   }
   for (size_t i = 0; i < p->n_function && !rc; i++) {
     const pfunction *fn = &p->function[i];
@@ -1065,8 +1171,16 @@ static int build(ctx *c) {
   pcol_buf lines = {0};
   for (size_t i = 0; i < p->n_location && !rc; i++) {
     const plocation *l = &p->location[i];
+    uint32_t mi = map_ix(c, l->mapping_id);
+    if (sd.loc_n && sd.loc_n[i]) { /* symbolized: the binary's chain */
+      rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address, 0,
+                           (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i],
+                           sd.loc_n[i], &c->loc_ids[i], c->err);
+      continue;
+    }
     lines.len = 0;
     if (pcol_buf_reserve(&lines, l->n_line * sizeof(pcol_line_row) + 1)) {
+      symd_free(&sd);
       pcol_buf_free(&lines);
       free(vals);
       return bare(c, PCOL_ENOMEM);
@@ -1079,11 +1193,11 @@ static int build(ctx *c) {
       lr[j].column = pl->column;
     }
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
-    uint32_t mi = map_ix(c, l->mapping_id);
     rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i], c->err);
   }
   pcol_buf_free(&lines);
+  symd_free(&sd);
   if (rc) {
     free(vals);
     TRY(rc);
@@ -1178,6 +1292,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   c.sp = spilled ? &spill : NULL;
   c.n1 = n1;
   c.gz = gz;
+  c.sym = opt ? &opt->symbolize : NULL;
   c.sids = malloc((p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
   c.map_ids = calloc(p.n_mapping + 1, sizeof *c.map_ids);
   c.loc_ids = calloc(p.n_location + 1, sizeof *c.loc_ids);

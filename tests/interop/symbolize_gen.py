@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""An unsymbolized native pprof profile of real binaries, as a profiler
+that records raw addresses writes one (tests/interop/t_symbolize.sh).
+
+  symbolize_gen.py OUT JSON
+  symbolize_gen.py --build-id BIN   prints BIN's GNU build id (hex)
+
+JSON: a list of {"bin": PATH, "base": LOAD_BASE, "name": MAPPING_FILE,
+"build_id": "real" | "" | HEX}.  Each binary's executable PT_LOAD segment
+becomes a mapping placed as the loader places it (start = base + its page,
+offset = its page's file offset); its samples are stacks leaf first:
+every 2nd byte of `work` (C: with `sq` inlined), then `other` 5 bytes
+in, addresses taken from `nm`.  (Not main: gcc puts it in .text.startup,
+where go tool pprof's DWARF reader finds no function.)"""
+import json
+import os
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
+import pprofgen  # noqa: E402
+
+
+def elf(path):
+    d = open(path, "rb").read()
+    assert d[:4] == b"\x7fELF" and d[4] == 2 and d[5] == 1, "64-bit little-endian ELF only"
+    phoff, = struct.unpack_from("<Q", d, 32)
+    phentsize, phnum = struct.unpack_from("<HH", d, 54)
+    text, bid = None, ""
+    for i in range(phnum):
+        typ, flags, off, vaddr, _, filesz, memsz, align = struct.unpack_from("<IIQQQQQQ", d, phoff + i * phentsize)
+        if typ == 1 and flags & 1:
+            text = (off, vaddr, memsz)
+        if typ == 4:  # PT_NOTE: the GNU build id
+            j = off
+            while j + 12 <= off + filesz:
+                nsz, dsz, nt = struct.unpack_from("<III", d, j)
+                name = d[j + 12:j + 12 + nsz]
+                dpos = j + 12 + (nsz + 3) // 4 * 4
+                if nt == 3 and name == b"GNU\0":
+                    bid = d[dpos:dpos + dsz].hex()
+                j = dpos + (dsz + 3) // 4 * 4
+    return text, bid
+
+
+def syms(path):
+    out = subprocess.run(["nm", "-S", "--defined-only", path], capture_output=True, text=True, check=True).stdout
+    s = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4:
+            s[f[3]] = (int(f[0], 16), int(f[1], 16))
+    return s
+
+
+def main():
+    if sys.argv[1] == "--build-id":
+        print(elf(sys.argv[2])[1])
+        return
+    out, spec = sys.argv[1], json.loads(sys.argv[2])
+    maps, samples = [], []
+    for b in spec:
+        (off, vaddr, memsz), bid = elf(b["bin"])
+        base = b["base"]
+        page = vaddr & ~0xfff
+        start = base + page
+        limit = base + ((vaddr + memsz + 0xfff) & ~0xfff)
+        m = {"start": start, "limit": limit, "offset": off & ~0xfff, "file": b["name"]}
+        if b["build_id"]:
+            m["build_id"] = bid if b["build_id"] == "real" else b["build_id"]
+        maps.append(m)
+        s = syms(b["bin"])
+        w, ws = s["work"]
+        for k in range(0, ws, 2):
+            samples.append([[base + w + k, base + s["other"][0] + 5], k + 1])
+    spath = out + ".json"
+    json.dump({"mappings": maps, "samples": samples}, open(spath, "w"))
+    pprofgen.native(out, spath)
+
+
+main()

@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# --symbolize local (pprof -symbolize=local) on unsymbolized native pprof
+# profiles of small C programs built here with gcc -g -O2 (a PIE and a
+# -no-pie executable, a static function inlined), written with the
+# addresses a profiler records (tests/interop/symbolize_gen.py: nm's
+# addresses, mappings placed as the loader places them).
+#
+# Judged against:
+#  - google/pprof's own pprof (binutils: llvm-symbolizer or addr2line, build
+#    ids, inline frames) when one is given as $PPROF_STANDALONE or is `pprof`
+#    on PATH: -top and -traces, every case;
+#  - `go tool pprof` otherwise too: Go's copy symbolizes with Go's own
+#    object reader (no inline frames, no build ids), so only -top
+#    -noinlines, in the cases without a build id to check;
+#  - pcol itself: the binary found by build id, by base name or at a
+#    hostile path (-x, a newline) gives the rows the direct path gives;
+#    addr2line (llvm-symbolizer off PATH) the rows llvm-symbolizer gives;
+#    `pack --symbolize local` stores them; a build id mismatch, a missing
+#    binary and a hung tool are warnings (exit 0) and leave the rows as
+#    --symbolize none.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+for t in gcc nm python3; do
+  command -v $t >/dev/null || { echo "t_symbolize: $t not installed: skipped"; exit 77; }
+done
+if ! command -v llvm-symbolizer >/dev/null && ! command -v addr2line >/dev/null; then
+  echo "t_symbolize: neither llvm-symbolizer nor addr2line installed: skipped"; exit 77
+fi
+STANDALONE=${PPROF_STANDALONE:-}
+if [ -z "$STANDALONE" ] && command -v pprof >/dev/null && pprof -h 2>&1 | grep -q -- '-symbolize'; then
+  STANDALONE=$(command -v pprof)
+fi
+HAVE_GO=0
+command -v go >/dev/null && HAVE_GO=1
+if [ -z "$STANDALONE" ] && [ $HAVE_GO = 0 ]; then
+  echo "t_symbolize: neither google/pprof nor go installed: skipped"; exit 77
+fi
+tmp=$(mktemp -d)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home GOCACHE=$tmp/gocache GOPROXY=off GOTOOLCHAIN=local TZ=UTC
+unset PPROF_BINARY_PATH
+mkdir -p "$HOME"
+cd "$tmp" || exit 1
+fail=0 n=0
+bad() { echo "t_symbolize: FAIL: $*"; fail=$((fail + 1)); }
+
+cat >prog.c <<'EOF'
+#include <stdio.h>
+static int sq(int x) { return x * x + (x >> 2); }
+__attribute__((noinline)) int work(int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++) s += sq(i) ^ (s >> 3);
+  return s;
+}
+__attribute__((noinline)) int other(int n) { return work(n) + work(n / 2); }
+int main(int c, char **v) {
+  (void)v;
+  printf("%d\n", other(c * 1000));
+  return 0;
+}
+EOF
+gcc -g -O2 -fPIE -pie -Wl,--build-id -o pie prog.c && gcc -g -O2 -no-pie -Wl,--build-id -o nopie prog.c ||
+  { echo "t_symbolize: gcc cannot build the programs: skipped"; exit 77; }
+bid=$(python3 "$REPO/tests/interop/symbolize_gen.py" --build-id pie)
+[ -n "$bid" ] || { echo "t_symbolize: the PIE has no build id: skipped"; exit 77; }
+mkdir -p bp/"$bid" bp2 && cp pie bp/"$bid"/pie && cp nopie bp2/renamed && cp nopie ./-x && cp nopie "$tmp/nl
+x"
+PIEB=$((0x555555554000))
+gen() { # gen OUT JSON-LIST
+  python3 "$REPO/tests/interop/symbolize_gen.py" "$1" "$2" || { echo "t_symbolize: generator failed"; exit 1; }
+}
+gen direct.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"real\"},{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
+gen byid.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"/nonexistent/dir/pie\",\"build_id\":\"real\"}]"
+gen pieonly.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"real\"}]"
+gen byname.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"/nonexistent/dir/renamed\",\"build_id\":\"\"}]"
+gen nopieonly.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
+gen mismatch.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"00112233445566778899aabbccddeeff00112233\"}]"
+gen missing.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"/nonexistent/gone\",\"build_id\":\"\"}]"
+gen dash.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"-x\",\"build_id\":\"\"}]"
+gen newline.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nl\\nx\",\"build_id\":\"\"}]"
+
+cut() { sed -n '/^Showing nodes/,$p'; }
+traces() { sed -n '/^-----/,$p'; }
+# same WHAT FILE1 FILE2
+same() {
+  n=$((n + 1))
+  if [ ! -s "$2" ]; then bad "$1: empty output"; return; fi
+  cmp -s "$2" "$3" || { bad "$1"; diff "$2" "$3" | head -8; }
+}
+# pc OUT ARGS...: pcol, the view's rows (stderr kept in OUT.err)
+pc() { local o=$1; shift; "$PCOL" "$@" 2>"$o.err" >"$o.raw"; echo $? >"$o.rc"; }
+
+# --- pcol against itself: rows that must be the direct path's -----------
+pc d.top top direct.pb --symbolize local; cut <d.top.raw >d.top
+pc d.tr traces direct.pb --symbolize local; traces <d.tr.raw >d.tr
+grep -q 'sq (inline)' d.top || bad "direct: no inline frame of sq in top"
+grep -q '\[pie\]\|\[nopie\]' d.top && bad "direct: unsymbolized rows left"
+pc p.top top pieonly.pb --symbolize local; cut <p.top.raw >p.top
+pc q.top top nopieonly.pb --symbolize local; cut <q.top.raw >q.top
+pc i.top top byid.pb --symbolize local --binary-path "/nonexistent:$tmp/bp"; cut <i.top.raw >i.top
+same "by build id (--binary-path) = the direct path" p.top i.top
+PPROF_BINARY_PATH=$tmp/bp pc i2.top top byid.pb --symbolize local; cut <i2.top.raw >i2.top
+same "by build id (PPROF_BINARY_PATH) = the direct path" p.top i2.top
+pc b.top top byname.pb --symbolize local --binary-path "$tmp/bp2"; cut <b.top.raw >b.top
+same "by base name = the direct path" q.top b.top
+pc x.top top dash.pb --symbolize local; cut <x.top.raw >x.top
+same "a binary named -x = the direct path" q.top x.top
+pc nl.top top newline.pb --symbolize local; cut <nl.top.raw >nl.top
+same "a binary whose name holds a newline = the direct path" q.top nl.top
+# pack stores the names
+"$PCOL" pack --symbolize local direct.pb -o direct.pcol 2>pack.err || bad "pack --symbolize local failed: $(cat pack.err)"
+pc k.top top direct.pcol; cut <k.top.raw >k.top
+same "pack --symbolize local, then top = top --symbolize local" d.top k.top
+pc k.tr traces direct.pcol; traces <k.tr.raw >k.tr
+same "pack --symbolize local, then traces" d.tr k.tr
+# none (the default) shows the mappings; mismatch and missing leave them so
+pc n.top top direct.pb; cut <n.top.raw >n.top
+grep -q '\[pie\]' n.top || bad "--symbolize none (default): [pie] rows expected"
+pc nn.top top direct.pb --symbolize none; cut <nn.top.raw >nn.top
+same "--symbolize none = no option" n.top nn.top
+pc m.top top mismatch.pb --symbolize local; cut <m.top.raw >m.top
+pc mn.top top mismatch.pb; cut <mn.top.raw >mn.top
+same "build id mismatch: rows as --symbolize none" mn.top m.top
+n=$((n + 1))
+[ "$(cat m.top.rc)" = 0 ] && grep -q 'Local symbolization failed for pie (build ID 00112233445566778899aabbccddeeff00112233): build ID mismatch' m.top.err ||
+  { bad "build id mismatch: exit 0 and pprof's warning"; cat m.top.err; }
+pc g.top top missing.pb --symbolize local
+n=$((n + 1))
+[ "$(cat g.top.rc)" = 0 ] && grep -q 'Local symbolization failed for gone: stat /nonexistent/gone: No such file or directory' g.top.err ||
+  { bad "missing binary: exit 0 and pprof's warning"; cat g.top.err; }
+# a bad mode is refused
+"$PCOL" top direct.pb --symbolize remote >/dev/null 2>&1
+rc=$?
+n=$((n + 1))
+[ $rc = 2 ] || bad "--symbolize remote: usage error expected"
+# addr2line when llvm-symbolizer is not on PATH: the same rows
+if command -v addr2line >/dev/null; then
+  mkdir -p a2l && ln -s "$(command -v addr2line)" a2l/addr2line
+  PATH=$tmp/a2l pc a.top top direct.pb --symbolize local; cut <a.top.raw >a.top
+  same "addr2line = llvm-symbolizer (top)" d.top a.top
+  PATH=$tmp/a2l pc a.tr traces direct.pb --symbolize local; traces <a.tr.raw >a.tr
+  same "addr2line = llvm-symbolizer (traces)" d.tr a.tr
+fi
+# a hung tool is killed at the time limit: a warning, the rows unsymbolized
+mkdir -p hang && printf '#!/bin/sh\nexec /bin/sleep 30\n' >hang/llvm-symbolizer && chmod +x hang/llvm-symbolizer
+s=$(date +%s)
+PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h.top top nopieonly.pb --symbolize local
+n=$((n + 1))
+[ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h.top.rc)" = 0 ] && grep -q 'took more than 1 s' h.top.err ||
+  { bad "hung tool: killed after 1 s with a warning"; cat h.top.err; }
+# one that closes its output and then hangs
+printf '#!/bin/sh\nexec >&-\nexec /bin/sleep 30\n' >hang/llvm-symbolizer
+s=$(date +%s)
+PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h2.top top nopieonly.pb --symbolize local
+n=$((n + 1))
+[ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h2.top.rc)" = 0 ] && grep -q 'took more than 1 s' h2.top.err ||
+  { bad "tool that closes its output and hangs: killed after 1 s with a warning"; cat h2.top.err; }
+
+# --- google/pprof (binutils) -------------------------------------------
+if [ -n "$STANDALONE" ]; then
+  sp() { # sp OUT ENV... -- PPROF-ARGS
+    local o=$1; shift
+    local e=()
+    while [ "$1" != -- ]; do e+=("$1"); shift; done
+    shift
+    env "${e[@]}" "$STANDALONE" "$@" 2>"$o.err" >"$o.raw"
+  }
+  for c in "direct.pb d -" "byid.pb i PPROF_BINARY_PATH=/nonexistent:$tmp/bp" "byname.pb b PPROF_BINARY_PATH=$tmp/bp2" \
+           "mismatch.pb m -" "missing.pb g -" "dash.pb x -"; do
+    set -- $c
+    f=$1 k=$2 ev=$3
+    [ "$ev" = - ] && ev=PPROF_BINARY_PATH=/nonexistent
+    sp "s$k.top" "$ev" -- -symbolize=local -top "$f"; cut <"s$k.top.raw" >"s$k.top"
+    env "$ev" "$PCOL" top "$f" --symbolize local 2>/dev/null | cut >"c$k.top"
+    same "google/pprof -top, $f" "s$k.top" "c$k.top"
+    sp "s$k.tr" "$ev" -- -symbolize=local -traces "$f"; traces <"s$k.tr.raw" >"s$k.tr"
+    env "$ev" "$PCOL" traces "$f" --symbolize local 2>/dev/null | traces >"c$k.tr"
+    same "google/pprof -traces, $f" "s$k.tr" "c$k.tr"
+  done
+  # lines: -top -lines names each frame's file and line
+  sp sl.top PPROF_BINARY_PATH=/nonexistent -- -symbolize=local -top -lines direct.pb; cut <sl.top.raw >sl.top
+  "$PCOL" top direct.pb --symbolize local --by line 2>/dev/null | cut >cl.top
+  same "google/pprof -top -lines" sl.top cl.top
+  grep -q 'build ID mismatch' sm.top.err || bad "google/pprof no longer says 'build ID mismatch'"
+else
+  echo "t_symbolize: no google/pprof (PPROF_STANDALONE or pprof on PATH): compared with go tool pprof only"
+fi
+
+# --- go tool pprof: Go's object reader, names of the outer frames --------
+if [ $HAVE_GO = 1 ]; then
+  for c in "nopieonly.pb /nonexistent" "pieonly.pb /nonexistent" "byname.pb $tmp/bp2" "missing.pb /nonexistent" "dash.pb /nonexistent"; do
+    set -- $c
+    PPROF_BINARY_PATH=$2 go tool pprof -symbolize=local -top -noinlines "$1" 2>/dev/null | cut >go.top
+    PPROF_BINARY_PATH=$2 "$PCOL" top "$1" --symbolize local --no-inlines 2>/dev/null | cut >pc.top
+    same "go tool pprof -top -noinlines, $1" go.top pc.top
+  done
+fi
+echo "t_symbolize: $n comparisons, $fail failed"
+[ $fail = 0 ]
