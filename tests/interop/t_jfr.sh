@@ -125,6 +125,30 @@ assert fr in ({"main", "run"}, {"main", "walk"}), fr
 print("ok   gen_jfr.py --redefine: jfr print resolves threads %s, methods %s" % (sorted(th, key=str), sorted(fr)))
 PY
 
+# ------------------------------------------------ keys given other values in a later chunk
+# tests/support/gen_jfr.py --rekey: three chunks, the later two giving keys
+# of the first's pools other values (a method, a class, a package, symbols,
+# a frame type, a string, a stack trace, a thread) and adding keys (a thread,
+# a class named by a redefined symbol, a method of it, a stack trace of
+# that), their events also naming a thread and a stack trace their pools
+# lack. The JDK's reader keeps, for every constant type, the value a key had
+# in the previous chunk's pool; a new key's value is its chunk's, the keys
+# it names resolved by the same rule; a key the pool lacks is null. Judged
+# sample by sample; and jfr print must show none of the later values (or
+# the file did not test the rule).
+python3 "$HERE/../support/gen_jfr.py" "$tmp/rk.jfr" --chunks 3 --samples 12 --rekey
+judge "keys given other values in a later chunk" "$tmp/rk.jfr" "$tmp/rk.jfr"
+python3 - "$tmp/j-keys given other values in a later chunk/jfr.json" <<'PY' || bad "gen_jfr.py --rekey: jfr print does not keep the first chunk's values"
+import json, sys
+ev = json.load(open(sys.argv[1]))["recording"]["events"]
+text = json.dumps(ev, ensure_ascii=False)
+later = ["walk", "extra", "pkg/New", "pkg/Moved", "pkg2", "C2 compiled", "other string", "main-1", "main-2"]
+assert not [w for w in later if '"%s"' % w in text], [w for w in later if '"%s"' % w in text]
+th = [(e["values"].get("sampledThread") or e["values"].get("eventThread") or {}).get("javaName") for e in ev]
+assert "fresh" in th and None in th and any(e["values"]["stackTrace"] is None for e in ev), "no new thread, no null"
+print("ok   gen_jfr.py --rekey: jfr print keeps the first chunk's values, resolves new keys, nulls absent ones")
+PY
+
 # ------------------------------------------------ JDK 25: jdk.CPUTimeSample
 # when a JDK 25 or later is installed ($PCOL_JAVA25_HOME, else the first
 # /usr/lib/jvm/*-25*): its CPU-time sampler on, judged by its own jfr

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--repeat R]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -26,6 +26,16 @@ the first checkpoint, half between the two; the execution samples have no
 pcol.Extra field (`jfr print` without --json fails on its int array, and the
 judge, tests/interop/jfr_judge.py, reads that text too) and startTime is
 annotated @Timestamp(TICKS), so that `jfr print` shows times, not ticks.
+--rekey: (as --redefine: no pcol.Extra, @Timestamp(TICKS)) classes have a
+package (jdk.types.Package); every chunk after the first gives keys of the
+first's pools other values and adds keys: thread 1 (main-N), symbol 5
+(run: walk), symbol 4 (pkg/Work: pkg/Moved), class 2 (named by a new
+symbol 9, pkg/New), method 2 (named by a new symbol 8, extra), package 1
+(named by a new symbol 11), frame type 2 (C2 compiled), the string pool's
+1 (the state's name), stack trace 1 (one frame); new: thread 3 (fresh),
+class 4 (named by symbol 4), method 3 (class 4, named by symbol 5), stack
+trace 4 (method 3 above method 2); the second chunk's events also use
+them, and stack trace 3 and thread 2, which that chunk's pools lack.
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -34,7 +44,9 @@ import sys
 
 M1 = "--m1" in sys.argv  # the first thread's key is -1 (in its pool and in the events)
 RENAMES = "--renames" in sys.argv
+REKEY = "--rekey" in sys.argv
 REDEFINE = "--redefine" in sys.argv
+TICKS = REDEFINE or REKEY  # no pcol.Extra, startTime @Timestamp(TICKS)
 CHUNK = 0  # the chunk being written
 
 
@@ -99,7 +111,8 @@ CLASSES = [
     (10, "java.lang.Thread", [("osName", 4, 0, 0), ("osThreadId", 3, 0, 0), ("javaName", 4, 0, 0),
                               ("javaThreadId", 3, 0, 0)]),
     (11, "jdk.types.Symbol", [("string", 4, 0, 0)]),
-    (12, "java.lang.Class", [("name", 11, 1, 0), ("modifiers", 2, 0, 0)]),
+    (12, "java.lang.Class", [("name", 11, 1, 0), ("modifiers", 2, 0, 0)] +
+     ([("package", 19, 1, 0)] if REKEY else [])),
     (13, "jdk.types.Method", [("type", 12, 1, 0), ("name", 11, 1, 0), ("descriptor", 11, 1, 0),
                               ("modifiers", 2, 0, 0), ("hidden", 1, 0, 0)]),
     (14, "jdk.types.FrameType", [("description", 4, 0, 0)]),
@@ -110,7 +123,7 @@ CLASSES = [
     (18, "pcol.Extra", [("f", 5, 0, 0), ("d", 6, 0, 0), ("xs", 2, 0, 1)]),
     (101, "jdk.ExecutionSample", [("startTime", 3, 0, 0), ("sampledThread", 10, 1, 0),
                                   ("stackTrace", 16, 1, 0), ("state", 17, 1, 0)] +
-     ([] if REDEFINE else [("extra", 18, 0, 0)])),
+     ([] if TICKS else [("extra", 18, 0, 0)])),
     (102, "jdk.ObjectAllocationSample", [("startTime", 3, 0, 0), ("eventThread", 10, 1, 0),
                                          ("stackTrace", 16, 1, 0), ("objectClass", 12, 1, 0),
                                          ("weight", 3, 0, 0)]),
@@ -119,8 +132,10 @@ CLASSES = [
                                 ("value", 4, 0, 0)]),
 ]
 TIMESTAMP = 200  # --redefine: startTime annotated @Timestamp(TICKS), so `jfr print` shows times
-if REDEFINE:
+if TICKS:
     CLASSES.append((TIMESTAMP, "jdk.jfr.Timestamp", [("value", 4, 0, 0)]))
+if REKEY:
+    CLASSES.append((19, "jdk.types.Package", [("name", 11, 1, 0)]))
 
 
 def metadata(c):
@@ -151,7 +166,7 @@ def metadata(c):
             if dim:
                 a.append(("dimension", "1"))
             ann = [elem("annotation", [("class", str(TIMESTAMP)), ("value", "TICKS")], [])] \
-                if REDEFINE and fname == "startTime" else []
+                if TICKS and fname == "startTime" else []
             fs.append(elem("field", a, ann))
         sup = [("superType", "jdk.jfr.Event")] if 100 < cid < TIMESTAMP else []
         if cid == TIMESTAMP:
@@ -201,7 +216,31 @@ def redefinitions(c):
             (11, [(5, W(c).utf8("walk"))])]
 
 
+def rekeyed(c):
+    """--rekey: the pools of a chunk after the first"""
+    n = CHUNK
+    return [(10, [(1, W(c).utf8("main-os-%d" % n).long(4242).utf8("main-%d" % n).long(1)),
+                  (3, W(c).utf8("fresh-os").long(4244).utf8("fresh").long(3))]),
+            (11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(
+                ["pkg/Main", "main", "([Ljava/lang/String;)V", "pkg/Moved", "walk", "()V", "[B",
+                 "extra", "pkg/New", "pkg", "pkg2"])]),
+            (4, [(1, W(c).utf8("other string"))]),
+            (19, [(1, W(c).long(11))]),
+            (12, [(1, W(c).long(1).int(1).long(1)), (2, W(c).long(9).int(1).long(1)),
+                  (3, W(c).long(7).int(0).long(1)), (4, W(c).long(4).int(1).long(1))]),
+            (13, [(1, W(c).long(1).long(2).long(3).int(9).byte(0)),
+                  (2, W(c).long(2).long(8).long(6).int(1).byte(0)),
+                  (3, W(c).long(4).long(5).long(6).int(1).byte(0))]),
+            (14, [(1, W(c).utf8("Interpreted")), (2, W(c).utf8("C2 compiled")), (3, W(c).utf8("Inlined"))]),
+            (16, [(1, W(c).byte(0).int(1).long(1).int(5).int(7).long(1)),
+                  (2, W(c).byte(1).int(1).long(1).int(-1).int(0).long(1)),
+                  (4, W(c).byte(0).int(2).long(3).int(20).int(4).long(2).long(2).int(12).int(3).long(1))]),
+            (17, [(1, W(c).byte(2).long(1))])]
+
+
 def pools(c, deep=0):
+    if REKEY and CHUNK:
+        return rekeyed(c)
     p = []
     if RENAMES and CHUNK:
         threads = [(th(1), W(c).utf8("main-os-%d" % CHUNK).long(4242).utf8("main-%d" % CHUNK).long(1))]
@@ -216,7 +255,14 @@ def pools(c, deep=0):
     syms = ["pkg/Main", "main", "([Ljava/lang/String;)V", "pkg/Work", "run", "()V", "[B"]
     p.append((11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(syms)]))
     p.append((4, [(1, W(c).utf8("from the string pool"))]))
-    p.append((12, [(1, W(c).long(1).int(1)), (2, W(c).long(4).int(1)), (3, W(c).long(7).int(0))]))
+    if REKEY:
+        syms += ["extra", "pkg/New", "pkg", "pkg2"]
+        p[1] = (11, [(i + 1, W(c).utf8(x)) for i, x in enumerate(syms)])
+        p.append((19, [(1, W(c).long(10))]))
+        pk = lambda w: w.long(1) if REKEY else w  # noqa: E731
+    else:
+        pk = lambda w: w  # noqa: E731
+    p.append((12, [(1, pk(W(c).long(1).int(1))), (2, pk(W(c).long(4).int(1))), (3, pk(W(c).long(7).int(0)))]))
     p.append((13, [(1, W(c).long(1).long(2).long(3).int(9).byte(0)),
                    (2, W(c).long(2).long(5).long(6).int(1).byte(0))]))
     p.append((14, [(1, W(c).utf8("Interpreted")), (2, W(c).utf8("JIT compiled")), (3, W(c).utf8("Inlined"))]))
@@ -244,11 +290,17 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
             cut = len(evs)
         t = start_ticks + 1000 * (samples - i)  # out of time order
         tk = 1 if RENAMES and CHUNK == 1 else 1 + i % 2  # (--renames: the second chunk names thread 2 nowhere)
+        if REKEY and CHUNK:  # the new thread and stack trace; thread 2 and stack trace 3 are in no pool
+            tk = 3 if i % 3 == 0 else tk
         if i % 3 == 2 and not exec_only:
-            e = W(c).long(102).long(t).long(th(tk)).long(1 + i % 2).long(3).long(100 + i)
+            cls = (2 if i % 2 else 4) if REKEY and CHUNK else 3
+            e = W(c).long(102).long(t).long(th(tk)).long(1 + i % 2).long(cls).long(100 + i)
         else:
-            e = W(c).long(101).long(t).long(th(tk)).long(1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)).long(1)
-            if not REDEFINE:
+            stk = 1 + (i % 4 == 1) + 2 * (i % 7 == 3 and i % 4 != 1)
+            if REKEY and CHUNK and i % 5 == 0:
+                stk = 4
+            e = W(c).long(101).long(t).long(th(tk)).long(stk).long(1)
+            if not TICKS:
                 e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
                 e.int(2).int(7).int(8)
         evs += event(c, e.b)

@@ -56,9 +56,15 @@ typedef struct jclass {
  * read back for the use that wrote it). */
 typedef struct jentry {
   uint64_t off;
+  uint64_t len; /* its bytes */
   uint32_t memo;
   uint8_t use;
   uint8_t flag; /* a stack trace's "truncated" (with its memo) */
+  /* the JDK's reader gives a key the previous chunk's pool also has that
+   * value (jfr_link_pools): where it is, a retained chunk's entry; NULL:
+   * this entry is the value */
+  struct jchunk *lk;
+  uint32_t lci, lidx;
 } jentry;
 
 /* One chunk as read. */
@@ -79,6 +85,13 @@ typedef struct jchunk {
   size_t nfields, capfields;
   pcol_u64map ids; /* class id -> class index */
   uint32_t string_cls; /* the java.lang.String class + 1 (0: none) */
+  /* its bytes (from start on): the reader's buffer while it is the
+   * current or the previous chunk, then, if it is kept (jfr_link_pools),
+   * its own copy (own); and its holders: itself while it is the current
+   * or previous chunk, + 1 per linked entry */
+  const uint8_t *bytes;
+  uint8_t *own;
+  uint64_t refs;
 } jchunk;
 
 /* The reading context: the input and what errors name.  The input is read
@@ -121,17 +134,37 @@ int jfr_field(const jchunk *k, uint32_t ci, const char *name);
 int jfr_read_struct(jrd *r, jchunk *k, jcur *c, uint32_t ci, jv *out, size_t n);
 /* Skips one value of class ci (cp: a reference; array: an array of them). */
 int jfr_skip(jrd *r, jchunk *k, jcur *c, uint32_t ci, int cp, int array, int depth);
-/* The position of the value of key in class ci's pool: 1 found, 0 absent;
- * *idx: its entry's index in the class's ent (whose memo the importer
- * keeps; an index, as later lookups may move ent). */
-int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, uint32_t *idx);
+/* Where the value of key in class ci's pool of chunk k is, as the JDK's
+ * reader resolves it (a linked entry: in an earlier chunk, jfr_link_pools):
+ * 1 found, 0 absent.  *at: that chunk, class, entry (whose memo the
+ * importer keeps; an index, as later lookups may move ent) and position. */
+typedef struct jloc {
+  jchunk *k;
+  uint32_t ci, idx;
+  uint64_t pos;
+} jloc;
+int jfr_pool_at(jrd *r, jchunk *k, uint32_t ci, uint64_t key, jloc *at);
+/* After chunk k's pools are read, p the chunk before (NULL: none): the
+ * JDK's rule of constants across chunks (doc/mappings.md §16), for every
+ * pool: a key of k's pool that
+ * p's pool of the same type id also has keeps p's value.  Where the two
+ * entries' bytes are the same, under the same metadata, k's own entry is
+ * that value; else k's entry is linked to p's (or to what p's was linked
+ * to), and that chunk is kept (its bytes copied by jfr_chunk_keep). */
+int jfr_link_pools(jrd *r, jchunk *k, jchunk *p);
+/* Chunk k's bytes copied out of the reader's buffer, before the next
+ * chunk is read into it (entries link to k): PCOL_OK or PCOL_ENOMEM (the
+ * caller sets the error). */
+int jfr_chunk_keep(jchunk *k);
+/* Drops a holder of k (a heap chunk); the last frees it and drops its links. */
+void jfr_chunk_release(jchunk *k);
 /* The string of a JV_STR or a JV_CP (a pool value) v, decoded to UTF-8 in
  * r->sbuf: 1 a string (s, n), 0 null, < 0 an error. */
 int jfr_string(jrd *r, jchunk *k, const jv *v, const char **s, size_t *n);
 /* A cursor over the chunk at pos. */
 static inline jcur jfr_cur(const jrd *r, const jchunk *k, uint64_t pos) {
-  jcur c = {r->data, r->org, pos, k->start + k->size, k->compressed, 0};
-  if (pos < r->org) c.pos = c.end, c.bad = 1; /* (never: positions are the chunk's) */
+  jcur c = {k->bytes ? k->bytes : r->data, k->bytes ? k->start : r->org, pos, k->start + k->size, k->compressed, 0};
+  if (pos < c.org) c.pos = c.end, c.bad = 1; /* (never: positions are the chunk's) */
   return c;
 }
 

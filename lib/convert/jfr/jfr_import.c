@@ -128,12 +128,6 @@ typedef struct jimp {
   size_t nft, capft;
   jthread *th;
   size_t nth, capth;
-  /* the previous chunk's thread pool: its keys and their threads (th
-   * index + 1), sorted by key; tprev_type its class's type id (keep_threads) */
-  struct tkey { uint64_t key; uint32_t th; } *tprev, *tnext;
-  size_t ntprev, ntnext, captprev, captnext;
-  uint64_t tprev_type;
-  int tprev_set;
   kmeta *meta;
   size_t nmeta, capmeta;
   uint64_t meta_dropped; /* past JFR_MAX_META */
@@ -165,18 +159,17 @@ static int rows_failed(jimp *x, int rc) {
                         "written or read", x->r.name);
 }
 
-/* A pool entry: its class and index (jfr_pool_find), and what it was made
- * into per use (0: not yet). */
-typedef struct jref {
-  uint32_t ci, idx;
-} jref;
+/* A pool entry (jfr_pool_at: its chunk, maybe an earlier one's, class and
+ * index), and what it was made into per use (0: not yet); the fields of
+ * its value are read in its chunk (e.k), with that chunk's classes. */
+typedef jloc jref;
 enum { USE_METHOD = 1, USE_FTYPE, USE_STACK, USE_THREAD, USE_NAME, USE_DOTTED };
-static uint32_t memo(const jchunk *k, jref e, int use) {
-  const jentry *p = &k->cls[e.ci].ent[e.idx];
+static uint32_t memo(jref e, int use) {
+  const jentry *p = &e.k->cls[e.ci].ent[e.idx];
   return p->use == use ? p->memo : 0;
 }
-static void memo_set(jchunk *k, jref e, int use, uint32_t v) {
-  jentry *p = &k->cls[e.ci].ent[e.idx];
+static void memo_set(jref e, int use, uint32_t v) {
+  jentry *p = &e.k->cls[e.ci].ent[e.idx];
   p->use = (uint8_t)use, p->memo = v;
 }
 
@@ -192,17 +185,19 @@ static int text_in(jimp *x, jchunk *k, const jv *v, const char *fname, const cha
   if (v->kind == JV_STR || (v->kind == JV_CP && k->cls[v->cls].kind == JK_STRING))
     return jfr_string(&x->r, k, v, s, n);
   uint64_t pos = v->pos;
-  uint32_t e;
+  uint32_t ci = v->cls;
   if (v->kind == JV_CP) {
-    if (!jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e)) return 0;
+    jloc at;
+    if (!jfr_pool_at(&x->r, k, v->cls, (uint64_t)v->i, &at)) return 0;
+    k = at.k, ci = at.ci, pos = at.pos; /* (maybe an earlier chunk's value) */
   } else if (v->kind != JV_STRUCT) {
     return 0;
   }
-  int f = jfr_field(k, v->cls, fname);
+  int f = jfr_field(k, ci, fname);
   if (f < 0 || f >= JFR_MAX_FIELDS) return 0;
   jv fv[JFR_MAX_FIELDS];
   jcur c = jfr_cur(&x->r, k, pos);
-  int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
+  int rc = jfr_read_struct(&x->r, k, &c, ci, fv, JFR_MAX_FIELDS);
   if (rc) return rc;
   return text_in(x, k, &fv[f], fname, s, n, depth + 1);
 }
@@ -213,14 +208,13 @@ static int text_of(jimp *x, jchunk *k, const jv *v, const char *fname, const cha
 /* The struct a constant-pool reference names, read into fv: 1, or 0 when
  * the pool lacks it (null, as the JDK reads it), or 2 without reading it
  * when its entry (*e) already has a memo for `use` (0: none): what is
- * referenced by every event (a stack trace, a thread) is read once. */
+ * referenced by every event (a stack trace, a thread) is read once.  fv's
+ * values are of e->k's classes (the chunk whose value the key has). */
 static int pool_struct(jimp *x, jchunk *k, const jv *v, int use, jv *fv, jref *e) {
-  uint64_t pos;
-  e->ci = v->cls;
-  if (v->kind != JV_CP || !jfr_pool_find(&x->r, k, v->cls, (uint64_t)v->i, &pos, &e->idx)) return 0;
-  if (use && memo(k, *e, use)) return 2;
-  jcur c = jfr_cur(&x->r, k, pos);
-  int rc = jfr_read_struct(&x->r, k, &c, v->cls, fv, JFR_MAX_FIELDS);
+  if (v->kind != JV_CP || !jfr_pool_at(&x->r, k, v->cls, (uint64_t)v->i, e)) return 0;
+  if (use && memo(*e, use)) return 2;
+  jcur c = jfr_cur(&x->r, e->k, e->pos);
+  int rc = jfr_read_struct(&x->r, e->k, &c, e->ci, fv, JFR_MAX_FIELDS);
   return rc ? rc : 1;
 }
 
@@ -246,21 +240,22 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
     PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &f, fid, x->r.err));
     return PCOL_OK;
   }
-  if (rc == 2) return *fid = memo(k, e, USE_METHOD) - 1, PCOL_OK;
+  if (rc == 2) return *fid = memo(e, USE_METHOD) - 1, PCOL_OK;
+  k = e.k; /* the method's fields are of its chunk */
   x->name.len = 0;
-  const jv *type = fld(k, fv, m->cls, "type");
+  const jv *type = fld(k, fv, e.ci, "type");
   if ((rc = pool_struct(x, k, type, 0, cv, &ce)) < 0) return rc;
   if (rc == 1) {
-    if ((rc = text_of(x, k, fld(k, cv, type->cls, "name"), "string", &s, &n)) < 0) return rc;
+    if ((rc = text_of(x, ce.k, fld(ce.k, cv, ce.ci, "name"), "string", &s, &n)) < 0) return rc;
     if (pcol_buf_append(&x->name, s, n) || pcol_buf_append(&x->name, ".", 1)) return oom(x);
     for (size_t i = 0; i < x->name.len; i++)
       if (x->name.data[i] == '/') x->name.data[i] = '.'; /* internal form to Java's */
   }
-  if ((rc = text_of(x, k, fld(k, fv, m->cls, "name"), "string", &s, &n)) < 0) return rc;
+  if ((rc = text_of(x, k, fld(k, fv, e.ci, "name"), "string", &s, &n)) < 0) return rc;
   if (pcol_buf_append(&x->name, s, n)) return oom(x);
   x->sys.len = 0;
   if (pcol_buf_append(&x->sys, x->name.data, x->name.len)) return oom(x);
-  if ((rc = text_of(x, k, fld(k, fv, m->cls, "descriptor"), "string", &s, &n)) < 0) return rc;
+  if ((rc = text_of(x, k, fld(k, fv, e.ci, "descriptor"), "string", &s, &n)) < 0) return rc;
   if (pcol_buf_append(&x->sys, s, n)) return oom(x);
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
   PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->name.data ? (const char *)x->name.data : "", x->name.len,
@@ -268,18 +263,17 @@ static int method_fn(jimp *x, jchunk *k, const jv *m, uint32_t *fid) {
   PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->sys.data ? (const char *)x->sys.data : "", x->sys.len,
                                    &f.system_name, x->r.err));
   PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &f, fid, x->r.err));
-  memo_set(k, e, USE_METHOD, *fid + 1);
+  memo_set(e, USE_METHOD, *fid + 1);
   return PCOL_OK;
 }
 
 /* A frame type by its description: its mapping (named so) and whether it
  * is "Inlined". */
 static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
-  uint64_t pos;
-  jref e = {t->cls, 0};
+  jref e;
   out->map = 0, out->inlined = 0;
-  if (t->kind != JV_CP || !jfr_pool_find(&x->r, k, t->cls, (uint64_t)t->i, &pos, &e.idx)) return PCOL_OK;
-  if (memo(k, e, USE_FTYPE)) return *out = x->ft[memo(k, e, USE_FTYPE) - 1], PCOL_OK;
+  if (t->kind != JV_CP || !jfr_pool_at(&x->r, k, t->cls, (uint64_t)t->i, &e)) return PCOL_OK;
+  if (memo(e, USE_FTYPE)) return *out = x->ft[memo(e, USE_FTYPE) - 1], PCOL_OK;
   const char *s;
   size_t n;
   int rc = text_of(x, k, t, "description", &s, &n);
@@ -290,7 +284,7 @@ static int frame_type(jimp *x, jchunk *k, const jv *t, ftype *out) {
   PCOL_RETURN_NOT_OK(pcol_b_mapping(x->b, &mr, 1, &f.map, x->r.err));
   if (PCOL_GROW(x->ft, x->nft, x->capft) || x->nft >= UINT32_MAX - 1) return oom(x);
   x->ft[x->nft++] = f;
-  memo_set(k, e, USE_FTYPE, (uint32_t)x->nft);
+  memo_set(e, USE_FTYPE, (uint32_t)x->nft);
   *out = f;
   return PCOL_OK;
 }
@@ -313,18 +307,19 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
   int rc = pool_struct(x, k, st, USE_STACK, fv, &e);
   if (rc <= 0) return rc;
   if (rc == 2) {
-    x->truncated[kind] += k->cls[e.ci].ent[e.idx].flag;
-    return *stack = memo(k, e, USE_STACK) - 1, PCOL_OK;
+    x->truncated[kind] += e.k->cls[e.ci].ent[e.idx].flag;
+    return *stack = memo(e, USE_STACK) - 1, PCOL_OK;
   }
-  const jv *tr = fld(k, fv, st->cls, "truncated");
+  k = e.k; /* the stack trace's fields are of its chunk */
+  const jv *tr = fld(k, fv, e.ci, "truncated");
   int truncated = tr->kind == JV_NUM && tr->i;
   x->truncated[kind] += (uint64_t)truncated;
-  const jv *frames = fld(k, fv, st->cls, "frames");
+  const jv *frames = fld(k, fv, e.ci, "frames");
   x->nlocs = x->nlines = 0;
   if (frames->kind == JV_ARR) {
     uint32_t fc = frames->cls;
-    const jclass *sc = &k->cls[st->cls];
-    if (k->cls[fc].kind != JK_STRUCT || k->fields[sc->f0 + (uint32_t)jfr_field(k, st->cls, "frames")].cp)
+    const jclass *sc = &k->cls[e.ci];
+    if (k->cls[fc].kind != JK_STRUCT || k->fields[sc->f0 + (uint32_t)jfr_field(k, e.ci, "frames")].cp)
       return jfr_bad(&x->r, frames->pos, "stack frames are not structs in the stack trace");
     int f_m = jfr_field(k, fc, "method"), f_l = jfr_field(k, fc, "lineNumber"),
         f_b = jfr_field(k, fc, "bytecodeIndex"), f_t = jfr_field(k, fc, "type");
@@ -349,33 +344,15 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
     if (x->nlines && (rc = flush_location(x, last.map))) return rc;
   }
   PCOL_RETURN_NOT_OK(pcol_b_stack(x->b, x->locs, x->nlocs, stack, x->r.err));
-  memo_set(k, e, USE_STACK, *stack + 1);
+  memo_set(e, USE_STACK, *stack + 1);
   k->cls[e.ci].ent[e.idx].flag = (uint8_t)truncated;
   return PCOL_OK;
 }
 
 /* ------------------------------------------------------------ labels */
-static int tkey_cmp(const void *a, const void *b) {
-  uint64_t p = ((const struct tkey *)a)->key, q = ((const struct tkey *)b)->key;
-  return p < q ? -1 : p > q;
-}
-
-/* The thread the previous chunk's pool gave key (th index + 1), when
- * class ci has the type id of that pool's class; 0 otherwise. */
-static uint32_t prev_thread(const jimp *x, const jchunk *k, uint32_t ci, uint64_t key) {
-  if (!x->tprev_set || !x->ntprev || k->cls[ci].id != x->tprev_type) return 0;
-  struct tkey want = {key, 0}, *hit = bsearch(&want, x->tprev, x->ntprev, sizeof *x->tprev, tkey_cmp);
-  return hit ? hit->th : 0;
-}
-
-/* A thread constant as `jfr print` reads it: the JDK's reader
- * (jdk.jfr.internal.consumer.ChunkParser.fillConstantPools) gives a key of
- * a chunk's pool that the previous chunk's pool of the same type had the
- * value it had there (ConstantLookup.getPreviousResolved), without reading
- * the new one.  So a thread renamed between chunks keeps the name of the
- * first chunk of a run of chunks whose pools all have its key; a chunk
- * whose pool lacks it ends the run.  (Other pools' keys name the same value
- * in every chunk of a recording: methods, classes, symbols.) */
+/* A thread constant as `jfr print` reads it (as every constant: a key the
+ * previous chunk's pool had is its value there, jfr_link_pools), made
+ * into a thread once per entry. */
 static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   jv fv[JFR_MAX_FIELDS];
   jref e;
@@ -384,63 +361,19 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
   *out = NULL;
   int rc = pool_struct(x, k, t, USE_THREAD, fv, &e);
   if (rc <= 0) return rc;
-  if (rc == 2) return *out = &x->th[memo(k, e, USE_THREAD) - 1], PCOL_OK;
-  uint32_t prev = prev_thread(x, k, t->cls, (uint64_t)t->i);
-  if (prev) {
-    memo_set(k, e, USE_THREAD, prev);
-    return *out = &x->th[prev - 1], PCOL_OK;
-  }
+  if (rc == 2) return *out = &x->th[memo(e, USE_THREAD) - 1], PCOL_OK;
+  k = e.k;
   jthread th = {0, 0, 0, 0, 0};
-  if ((rc = text_of(x, k, fld(k, fv, t->cls, "javaName"), "", &s, &n)) < 0) return rc;
-  if (rc == 0 && (rc = text_of(x, k, fld(k, fv, t->cls, "osName"), "", &s, &n)) < 0) return rc;
+  if ((rc = text_of(x, k, fld(k, fv, e.ci, "javaName"), "", &s, &n)) < 0) return rc;
+  if (rc == 0 && (rc = text_of(x, k, fld(k, fv, e.ci, "osName"), "", &s, &n)) < 0) return rc;
   if (rc == 1) PCOL_RETURN_NOT_OK(pcol_b_string(x->b, s, n, &th.name, x->r.err));
-  const jv *id = fld(k, fv, t->cls, "javaThreadId"), *tid = fld(k, fv, t->cls, "osThreadId");
+  const jv *id = fld(k, fv, e.ci, "javaThreadId"), *tid = fld(k, fv, e.ci, "osThreadId");
   th.has_id = id->kind == JV_NUM, th.id = id->i;
   th.has_tid = tid->kind == JV_NUM, th.tid = tid->i;
   if (PCOL_GROW(x->th, x->nth, x->capth) || x->nth >= UINT32_MAX - 1) return oom(x);
   x->th[x->nth++] = th;
-  memo_set(k, e, USE_THREAD, (uint32_t)x->nth);
+  memo_set(e, USE_THREAD, (uint32_t)x->nth);
   *out = &x->th[x->nth - 1];
-  return PCOL_OK;
-}
-
-/* After chunk k: its thread pool (every key with a value, whether events
- * named it or not) as the previous one for the next chunk (thread_of). */
-static int keep_threads(jimp *x, jchunk *k) {
-  uint32_t ci = jfr_class_by_name(k, "java.lang.Thread");
-  x->ntnext = 0;
-  int rc = PCOL_OK;
-  if (ci != UINT32_MAX && k->cls[ci].nent) {
-    jclass *c = &k->cls[ci];
-    /* slot i of the map (i < cap), then key -1L (entry 0) */
-    for (size_t i = 0; i <= c->pool.cap && !rc; i++) {
-      uint64_t key;
-      uint32_t idx;
-      if (i < c->pool.cap) {
-        if (!c->pool.k || !c->pool.k[i]) continue;
-        key = c->pool.k[i] - 1, idx = c->pool.v[i] + 1;
-      } else {
-        key = UINT64_MAX, idx = 0;
-      }
-      if (idx >= c->nent || c->ent[idx].off == UINT64_MAX) continue;
-      jv v = {JV_CP, (int64_t)key, 0, 0, ci};
-      const jthread *th;
-      if ((rc = thread_of(x, k, &v, &th)) || !th) continue;
-      if (PCOL_GROW(x->tnext, x->ntnext, x->captnext)) return oom(x);
-      x->tnext[x->ntnext].key = key;
-      x->tnext[x->ntnext++].th = (uint32_t)(th - x->th) + 1;
-    }
-  }
-  if (rc) return rc;
-  if (x->ntnext > 1) qsort(x->tnext, x->ntnext, sizeof *x->tnext, tkey_cmp);
-  struct tkey *sw = x->tprev;
-  size_t cap = x->captnext;
-  x->tprev = x->tnext, x->ntprev = x->ntnext;
-  x->tnext = sw, x->ntnext = 0;
-  /* (the arrays trade places: tnext's capacity is the old tprev's) */
-  x->captnext = x->captprev, x->captprev = cap;
-  x->tprev_set = ci != UINT32_MAX;
-  x->tprev_type = x->tprev_set ? k->cls[ci].id : 0;
   return PCOL_OK;
 }
 
@@ -458,8 +391,8 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
   }
   int rc = pool_struct(x, k, v, dots ? USE_DOTTED : USE_NAME, fv, &e);
   if (rc <= 0) return rc;
-  if (rc == 2) return *sid = memo(k, e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
-  if ((rc = text_of(x, k, fld(k, fv, v->cls, field), "string", &s, &n)) < 0) return rc;
+  if (rc == 2) return *sid = memo(e, dots ? USE_DOTTED : USE_NAME) - 1, PCOL_OK;
+  if ((rc = text_of(x, e.k, fld(e.k, fv, e.ci, field), "string", &s, &n)) < 0) return rc;
   if (rc == 1) {
     PCOL_RETURN_NOT_OK(pcol_b_string(x->b, s, n, sid, x->r.err));
     if (dots) { /* the same bytes with '.' for '/' */
@@ -470,7 +403,7 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
       if (n) PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->name.data, n, sid, x->r.err));
     }
   }
-  memo_set(k, e, dots ? USE_DOTTED : USE_NAME, *sid + 1);
+  memo_set(e, dots ? USE_DOTTED : USE_NAME, *sid + 1);
   return PCOL_OK;
 }
 
@@ -823,6 +756,8 @@ typedef struct jsrc {
   FILE *s;
   uint8_t *buf;
   size_t cap;
+  uint8_t *buf2; /* the chunk before's bytes (they trade places) */
+  size_t cap2;
   uint64_t at; /* the input's bytes read before buf */
 } jsrc;
 
@@ -896,7 +831,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_jfr: NULL argument");
   if (!name) name = "<jfr>";
   pcol_instream *o = NULL;
-  jsrc j = {NULL, NULL, 0, 0};
+  jsrc j = {NULL, NULL, 0, NULL, 0, 0};
   int rc = pcol_instream_open(&o, in, name, opt, &j.s, err);
   if (rc) return rc;
   jimp x;
@@ -911,39 +846,57 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);
   /* chunk by chunk: each is whole in memory while it is read (its pools
    * and metadata are at its end); the recording starts at the earliest */
-  jchunk k, k0;
+  /* each chunk on the heap: the one before is kept while the next is read
+   * (jfr_link_pools compares their pools), and any whose values a later
+   * chunk's keys take (linked entries) until nothing links to it */
+  jchunk *k = NULL, *prev = NULL, k0;
   memset(&k0, 0, sizeof k0);
   unsigned chunks = 0;
   int64_t end_nanos = INT64_MIN;
   while (!rc) {
     x.r.chunk_no = chunks + 1;
     int more;
-    if ((rc = next_chunk(&x, &j, &k, &more)) || !more) {
+    if (!(k = calloc(1, sizeof *k))) {
+      rc = oom(&x);
+      break;
+    }
+    rc = next_chunk(&x, &j, k, &more); /* (sets every field of k) */
+    k->refs = 1;
+    if (rc || !more) {
       if (!rc && !chunks) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input, no JFR chunk in it", name);
       break;
     }
     chunks++;
-    if (chunks == 1 || k.start_nanos < x.base) x.base = k.start_nanos;
-    int64_t e = k.duration_nanos > 0 && k.start_nanos <= INT64_MAX - k.duration_nanos ? k.start_nanos + k.duration_nanos : k.start_nanos;
+    if (chunks == 1 || k->start_nanos < x.base) x.base = k->start_nanos;
+    int64_t e = k->duration_nanos > 0 && k->start_nanos <= INT64_MAX - k->duration_nanos ? k->start_nanos + k->duration_nanos : k->start_nanos;
     if (e > end_nanos) end_nanos = e;
-    if (chunks == 1) k0 = k;
-    rc = jfr_chunk_read(&x.r, &k);
-    if (!rc) chunk_clock(&x, &k);
-    if (!rc) rc = read_events(&x, &k);
-    if (!rc) rc = keep_threads(&x, &k);
-    j.at += k.size;
-    jfr_chunk_free(&k);
+    if (chunks == 1) k0 = *k; /* (its header fields: emit) */
+    k->bytes = x.r.data; /* (the reader's buffer; k->start is x.r.org) */
+    rc = jfr_chunk_read(&x.r, k);
+    if (!rc) rc = jfr_link_pools(&x.r, k, prev);
+    if (!rc) chunk_clock(&x, k);
+    if (!rc) rc = read_events(&x, k);
+    j.at += k->size;
+    /* the chunk before leaves its buffer, which the next chunk is read
+     * into: a copy of it if k's entries link to it */
+    if (!rc && prev && prev->refs > 1 && jfr_chunk_keep(prev)) rc = oom(&x);
+    jfr_chunk_release(prev);
+    prev = k, k = NULL;
+    uint8_t *tb = j.buf;
+    size_t tc = j.cap;
+    j.buf = j.buf2, j.cap = j.cap2, j.buf2 = tb, j.cap2 = tc;
   }
+  jfr_chunk_release(k);
+  jfr_chunk_release(prev);
   int orc = pcol_instream_finish(o, rc, err); /* the stream's own error wins */
   if (orc) rc = orc;
   if (!rc) rc = emit(&x, name, end_nanos, chunks, &k0);
   pcol_instream_free(o);
   free(j.buf);
+  free(j.buf2);
   pcol_rowsort_free(x.rows);
   free(x.ft);
   free(x.th);
-  free(x.tprev);
-  free(x.tnext);
   free(x.meta);
   free(x.lines);
   free(x.locs);

@@ -124,14 +124,14 @@ static int rd_string(jrd *r, jchunk *k, jcur *c, pcol_buf *out, int depth) {
   case 0: return 0;
   case 1: return 1;
   case 2: { /* a key into the String pool */
-    uint64_t key = jfr_long(c), pos;
-    uint32_t e;
+    uint64_t key = jfr_long(c);
+    jloc sl;
     if (c->bad) return jfr_bad(r, at, "string runs past its event");
     if (!out) return 1;
-    if (depth || !k->string_cls || !jfr_pool_find(r, k, k->string_cls - 1, key, &pos, &e))
+    if (depth || !k->string_cls || !jfr_pool_at(r, k, k->string_cls - 1, key, &sl))
       return 0; /* no such constant: null, as the JDK reads it */
-    jcur s = jfr_cur(r, k, pos);
-    return rd_string(r, k, &s, out, depth + 1);
+    jcur s = jfr_cur(r, sl.k, sl.pos);
+    return rd_string(r, sl.k, &s, out, depth + 1);
   }
   case 3:
   case 5:
@@ -172,13 +172,14 @@ int jfr_string(jrd *r, jchunk *k, const jv *v, const char **s, size_t *n) {
   r->sbuf.len = 0;
   *s = "", *n = 0;
   uint64_t pos = v->pos;
+  if (v->cls >= k->ncls || k->cls[v->cls].kind != JK_STRING) return 0;
   if (v->kind == JV_CP) {
-    uint32_t e;
-    if (!jfr_pool_find(r, k, v->cls, (uint64_t)v->i, &pos, &e)) return 0;
+    jloc at;
+    if (!jfr_pool_at(r, k, v->cls, (uint64_t)v->i, &at)) return 0;
+    k = at.k, pos = at.pos;
   } else if (v->kind != JV_STR) {
     return 0;
   }
-  if (v->cls >= k->ncls || k->cls[v->cls].kind != JK_STRING) return 0;
   jcur c = jfr_cur(r, k, pos);
   int rc = rd_string(r, k, &c, &r->sbuf, 0);
   if (rc == 1) *s = (const char *)r->sbuf.data, *n = r->sbuf.len;
@@ -311,18 +312,110 @@ static int pool_entry(jrd *r, jclass *t, uint64_t key, uint32_t *eidx, int *adde
   while (t->nent <= idx) {
     if (PCOL_GROW(t->ent, t->nent, t->capent)) return pcol_oom(r->err);
     t->ent[t->nent].off = UINT64_MAX, t->ent[t->nent].use = t->ent[t->nent].flag = 0;
+    t->ent[t->nent].len = 0, t->ent[t->nent].lk = NULL, t->ent[t->nent].lci = t->ent[t->nent].lidx = 0;
     t->ent[t->nent++].memo = 0;
   }
   *eidx = idx;
   return PCOL_OK;
 }
 
-int jfr_pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint64_t *pos, uint32_t *idx) {
+/* key's entry in class ci's pool of k, without the link: 1 found */
+static int pool_find(jrd *r, jchunk *k, uint32_t ci, uint64_t key, uint32_t *idx) {
   jclass *t = &k->cls[ci];
   int added;
   if (!t->nent || pool_entry(r, t, key, idx, &added)) return 0;
-  *pos = t->ent[*idx].off;
-  return *pos != UINT64_MAX;
+  return t->ent[*idx].off != UINT64_MAX;
+}
+
+int jfr_pool_at(jrd *r, jchunk *k, uint32_t ci, uint64_t key, jloc *at) {
+  uint32_t idx;
+  if (!pool_find(r, k, ci, key, &idx)) return 0;
+  const jentry *e = &k->cls[ci].ent[idx];
+  if (e->lk) *at = (jloc){e->lk, e->lci, e->lidx, e->lk->cls[e->lci].ent[e->lidx].off};
+  else *at = (jloc){k, ci, idx, e->off};
+  return 1;
+}
+
+int jfr_link_pools(jrd *r, jchunk *k, jchunk *p) {
+  if (!p) return PCOL_OK;
+  for (uint32_t ci = 0; ci < k->ncls; ci++) {
+    jclass *t = &k->cls[ci];
+    if (!t->nent) continue;
+    /* the JDK's String pool is made anew with new metadata
+     * (ParserFactory.createPrimitiveParser): no string of the chunk before */
+    if (ci + 1 == k->string_cls && k->md_id != p->md_id) continue;
+    uint32_t pci;
+    int added;
+    if (pcol_u64map_get(&p->ids, t->id, &pci, &added)) return pcol_oom(r->err);
+    /* (an id p lacks stays in p's map, whose reading is done; k's ids are
+     * distinct, so it is not asked again) */
+    if (added || pci >= p->ncls) continue;
+    /* slot i of the pool's map (i < cap), then key -1L (entry 0) */
+    for (size_t i = 0; i <= t->pool.cap; i++) {
+      uint64_t key;
+      uint32_t idx, pidx;
+      if (i < t->pool.cap) {
+        if (!t->pool.k || !t->pool.k[i]) continue;
+        key = t->pool.k[i] - 1, idx = t->pool.v[i] + 1;
+      } else {
+        key = UINT64_MAX, idx = 0;
+      }
+      if (idx >= t->nent || t->ent[idx].off == UINT64_MAX) continue;
+      if (!pool_find(r, p, pci, key, &pidx)) continue;
+      jentry *e = &k->cls[ci].ent[idx];
+      const jentry *pe = &p->cls[pci].ent[pidx];
+      if (pe->lk) {
+        e->lk = pe->lk, e->lci = pe->lci, e->lidx = pe->lidx;
+      } else {
+        /* the same bytes under the same metadata: the same value (its keys
+         * are resolved by this rule in both chunks) */
+        jcur a = jfr_cur(r, k, e->off), b = jfr_cur(r, p, pe->off);
+        if (k->md_id == p->md_id && k->compressed == p->compressed && e->len == pe->len &&
+            !memcmp(a.p + (a.pos - a.org), b.p + (b.pos - b.org), (size_t)e->len))
+          continue;
+        e->lk = p, e->lci = pci, e->lidx = pidx;
+      }
+      e->lk->refs++;
+    }
+  }
+  return PCOL_OK;
+}
+
+int jfr_chunk_keep(jchunk *k) {
+  if (k->own) return PCOL_OK;
+  if (!(k->own = malloc(k->size ? (size_t)k->size : 1))) return PCOL_ENOMEM;
+  memcpy(k->own, k->bytes, (size_t)k->size);
+  k->bytes = k->own;
+  return PCOL_OK;
+}
+
+void jfr_chunk_release(jchunk *k) {
+  /* the chunks freed hand their links on: a list threaded through the
+   * freed chunks' own fields would do, but a chain of links can be as
+   * long as the input has chunks, so no recursion: a worklist */
+  jchunk **todo = NULL;
+  size_t n = 0, cap = 0;
+  while (k) {
+    if (!--k->refs) {
+      for (size_t ci = 0; ci < k->ncls; ci++)
+        for (size_t i = 0; i < k->cls[ci].nent; i++) {
+          jchunk *l = k->cls[ci].ent[i].lk;
+          if (!l) continue;
+          if (n == cap) {
+            size_t nc = cap ? 2 * cap : 16;
+            jchunk **t = realloc(todo, nc * sizeof *t);
+            if (!t) { l->refs--; continue; } /* out of memory: that chunk leaks, nothing breaks */
+            todo = t, cap = nc;
+          }
+          todo[n++] = l;
+        }
+      free(k->own);
+      jfr_chunk_free(k);
+      free(k);
+    }
+    k = n ? todo[--n] : NULL;
+  }
+  free(todo);
 }
 
 static int read_pools(jrd *r, jchunk *k) {
@@ -358,6 +451,7 @@ static int read_pools(jrd *r, jchunk *k) {
          * and of a key listed twice in one, the second */
         t->ent[e].off = c.pos;
         if ((rc = jfr_skip(r, k, &c, ci, 0, 0, 0))) return rc;
+        t->ent[e].len = c.pos - t->ent[e].off;
       }
     }
     if (c.bad) return jfr_bad(r, pos, "checkpoint runs past its size");
