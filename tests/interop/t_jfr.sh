@@ -11,7 +11,8 @@
 # counts are the leaf frames' as `jfr print` names them.  Threads renamed
 # between chunks (tests/interop/jfr/Rename.java, and gen_jfr.py --renames
 # where a chunk's pool lacks a thread) get the names `jfr print` of the
-# whole file gives them.  A constant-pool key defined twice in a chunk
+# whole file gives them; recordings joined with `cat` are read each as its
+# own file.  A constant-pool key defined twice in a chunk
 # (gen_jfr.py --redefine: two checkpoints, a key twice in one) resolves as
 # `jfr print` resolves it.  With a JDK 25
 # (PCOL_JAVA25_HOME, else /usr/lib/jvm/*-25*), a second recording with
@@ -82,6 +83,23 @@ else
   bad "jfr disassemble of the Rename recording"
 fi
 judge "threads renamed between chunks" "$tmp/rn.jfr" "$tmp/rn.jfr"
+# two recordings joined with `cat` (the Workload's and the Rename's, two
+# JVMs): the second's keys are its own, so pcol reads each recording as its
+# own file (the rule above only within one recording, whose chunks follow
+# one another: jfr_import.c same_recording); `pcol top` of the joined file
+# equals `pcol top` of the two files, each value.  (`jfr print` of the
+# joined file resolves the second's keys in the first's last chunk: it
+# names one program's samples by the other's methods; counted, not held.)
+cat "$tmp/x.jfr" "$tmp/rn.jfr" >"$tmp/joined.jfr"
+for v in samples allocation_weight; do
+  "$PCOL" top "$tmp/joined.jfr" --value $v --format tsv -n 1000000 >"$tmp/jt1" 2>/dev/null &&
+    "$PCOL" top "$tmp/x.jfr" "$tmp/rn.jfr" --value $v --format tsv -n 1000000 >"$tmp/jt2" 2>/dev/null &&
+    [ "$(wc -l <"$tmp/jt1")" -gt 5 ] && cmp -s "$tmp/jt1" "$tmp/jt2" ||
+    bad "two recordings joined: pcol top --value $v differs from the two files' ($(diff "$tmp/jt1" "$tmp/jt2" | head -4 | tr '\n' ' '))"
+done
+leaves() { jfr print --events jdk.ExecutionSample "$1" | awk '/stackTrace = \[/ { getline; sub(/line:.*/, ""); print }'; }
+other=$( (leaves "$tmp/x.jfr"; leaves "$tmp/rn.jfr") | sort | uniq -c | diff - <(leaves "$tmp/joined.jfr" | sort | uniq -c) | grep -c '^>')
+echo "ok   two recordings joined: pcol top as of the two files (jfr print of the joined file: $other leaf frame counts differ from the two files')"
 # the same rule where a chunk's pool lacks a thread (the run of chunks that
 # keeps its first name ends there): tests/support/gen_jfr.py --renames, four
 # chunks; `jfr print`'s thread per event (javaName, else osName, as pcol

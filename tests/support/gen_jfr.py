@@ -7,7 +7,10 @@ Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
 (trimmed to the fields the importer reads, plus the ones it skips: an
 array, an inline struct, a float, a double and strings of every
-encoding), one checkpoint with their constant pools, then the events.
+encoding), one checkpoint with their constant pools, then the events.  Chunk i
+starts 10 ms after chunk i - 1 and lasts 10 ms, on both clocks (one
+recording's chunks, as the JDK writes them: each starts where the one
+before ends).
 --fixed writes fixed-size integers (feature bit 0 clear) instead of LEB128;
 --exec-only writes execution samples only (one pcol source: the conversion
 matrix's input); --settings N adds N jdk.ActiveSetting events of
@@ -319,7 +322,7 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
         cp_off = md_off + len(md)
         cp = checkpoint(c, pools(c, deep))
     size = cp_off + len(cp)
-    hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, 10**6,
+    hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, 10**7,
                                   start_ticks, 10**9, 1 if c else 0)
     return hdr + bytes(evs) + md + cp
 

@@ -426,6 +426,27 @@ static void chunk_clock(jimp *x, const jchunk *k) {
   *c = own;
 }
 
+/* 1 when chunk k continues the recording of chunk p: the JDK starts a
+ * chunk where the one before ended, on both clocks (a recording's chunks
+ * have a gap of 0 ns between them, and their ticks agree with their nanos
+ * within ~100 ns).  Only then does a key keep p's value (jfr_link_pools),
+ * as the JDK's reader keeps it: a recording joined on with `cat` (another
+ * JVM's, or another recording of one JVM) has keys of its own, which
+ * `jfr print` of the joined file resolves in the recording before (it
+ * names one program's methods by another's), and is read alone, as that
+ * recording's own file is read (doc/mappings.md §16).  The clocks may
+ * drift apart by up to 1 ms plus 0.1% of the time between the starts
+ * (NTP slews the wall clock by at most 0.05%). */
+static int same_recording(const jchunk *p, const jchunk *k) {
+  if (!p || p->tps != k->tps || k->tps <= 0) return 0;
+  __int128 gap = (__int128)k->start_nanos - ((__int128)p->start_nanos + p->duration_nanos);
+  if (gap <= -1000000 || gap >= 1000000) return 0;
+  __int128 dn = (__int128)k->start_nanos - p->start_nanos;
+  __int128 d = ((__int128)k->start_ticks - p->start_ticks) * 1000000000 / k->tps - dn;
+  __int128 tol = 1000000 + (dn < 0 ? -dn : dn) / 1000;
+  return d > -tol && d < tol;
+}
+
 /* An event's time in epoch ns; the earliest and latest are kept to be
  * checked against the recording's start once every chunk is read. */
 static void ticks_ns(jimp *x, int64_t ticks, uint64_t at, __int128 *out) {
@@ -873,7 +894,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
     if (chunks == 1) k0 = *k; /* (its header fields: emit) */
     k->bytes = x.r.data; /* (the reader's buffer; k->start is x.r.org) */
     rc = jfr_chunk_read(&x.r, k);
-    if (!rc) rc = jfr_link_pools(&x.r, k, prev);
+    if (!rc) rc = jfr_link_pools(&x.r, k, same_recording(prev, k) ? prev : NULL);
     if (!rc) chunk_clock(&x, k);
     if (!rc) rc = read_events(&x, k);
     j.at += k->size;
