@@ -257,7 +257,7 @@ PCOL_API const pcol_column_info *pcol_column_info_get(int table, int column);
 typedef struct pcol_file pcol_file;
 
 /* go tool pprof -symbolize=local|none for inputs in other formats (the
- * pprof importer): with PCOL_SYMBOLIZE_LOCAL the addresses of every mapping
+ * pprof and OTLP importers): with PCOL_SYMBOLIZE_LOCAL the addresses of every mapping
  * that has no function names yet (not [vdso]-like, not a URL) are looked
  * up in its binary on this machine with llvm-symbolizer, else addr2line
  * (the first on PATH, started without a shell), and their functions, files,
@@ -2052,7 +2052,7 @@ typedef struct pcol_import_options {
   /* pcol_import_path (names[0]), pcol_import_paths (names[i]): as
    * pcol_open_options.names */
   const char *const *names;
-  pcol_symbolize_options symbolize; /* pprof inputs: -symbolize=local (above) */
+  pcol_symbolize_options symbolize; /* pprof, OTLP inputs: -symbolize=local (above) */
 } pcol_import_options;
 #define PCOL_INPUT_CAP_MIN ((uint64_t)32 << 20)   /* 32 MiB: with the process, under 64 MB */
 #define PCOL_INPUT_CAP_PER_BYTE 64

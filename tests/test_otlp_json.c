@@ -228,8 +228,9 @@ typedef struct got {
 } got;
 static got g_got;
 
-static int capture(pcol_builder *b, const uint8_t *p, size_t n, const char *name, size_t msg, pcol_error *err) {
-  (void)b, (void)name, (void)msg, (void)err;
+static int capture(pcol_builder *b, const uint8_t *p, size_t n, const char *name, size_t msg,
+                   const pcol_import_options *opt, pcol_error *err) {
+  (void)b, (void)name, (void)msg, (void)opt, (void)err;
   free(g_got.p);
   g_got.p = malloc(n ? n : 1);
   cr_assert_not_null(g_got.p);

@@ -122,7 +122,7 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
 #define CLI_OPT_NO_MMAP                                                         \
   {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},          \
   {"symbolize", 0, 1, "local or none (the default): pprof's -symbolize=local: names, files, "   \
-                      "lines and inline frames of a pprof input's unsymbolized mappings from "  \
+                      "lines and inline frames of a pprof or OTLP input's unsymbolized mappings from "  \
                       "their binaries on this machine (llvm-symbolizer, else addr2line)"},     \
   {"binary-path", 0, 1, "DIRS (':'-separated) where --symbolize local looks for binaries, by "  \
                         "build id then by name, before the mapping's own path; default: "       \

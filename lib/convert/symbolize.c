@@ -936,6 +936,125 @@ void pcol_sym_warnings(pcol_sym *s, const char *name, pcol_error *err) {
     pcol_error_set(err, PCOL_OK, "%s: %s", name, (const char *)s->warn.data);
 }
 
+void pcol_sym_table_free(pcol_sym_table *t) {
+  pcol_buf_free(&t->lines);
+  free(t->loc_first);
+  free(t->loc_n);
+  free(t->map_flags);
+  free(t->map_file);
+  memset(t, 0, sizeof *t);
+}
+
+static int oom(pcol_error *err) {
+  return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+}
+
+/* each mapping's locations, in the profile's order, symbolized as pprof's
+ * doLocalSymbolize does (its first location decides the ELF segment) */
+pcol_sym_input *pcol_sym_input_new(size_t nm, size_t nl) {
+  pcol_sym_input *in = calloc(1, sizeof *in);
+  if (!in) return NULL;
+  in->maps = calloc(nm + 1, sizeof *in->maps);
+  in->loc_map = calloc(nl + 1, sizeof *in->loc_map);
+  in->loc_addr = calloc(nl + 1, sizeof *in->loc_addr);
+  in->nm = nm;
+  in->nl = nl;
+  if (in->maps && in->loc_map && in->loc_addr) return in;
+  free(in->maps);
+  free(in->loc_map);
+  free(in->loc_addr);
+  free(in);
+  return NULL;
+}
+
+static void input_free(pcol_sym_input *in) {
+  for (size_t i = 0; i < in->nm; i++) {
+    free((char *)in->maps[i].file);
+    free((char *)in->maps[i].build_id);
+  }
+  free(in->maps);
+  free(in->loc_map);
+  free(in->loc_addr);
+  free(in);
+}
+
+static int locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
+                     const pcol_sym_input *in, pcol_sym_table *d, pcol_error *err);
+
+int pcol_sym_locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
+                       pcol_sym_input *in, pcol_sym_table *d, pcol_error *err) {
+  memset(d, 0, sizeof *d);
+  int rc = PCOL_OK;
+  for (size_t i = 0; i < in->nm && !rc; i++)
+    if (!in->maps[i].file || !in->maps[i].build_id) rc = oom(err);
+  if (!rc) rc = locations(b, opt, name, in, d, err);
+  input_free(in);
+  return rc;
+}
+
+static int locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
+                     const pcol_sym_input *in, pcol_sym_table *d, pcol_error *err) {
+  const pcol_sym_mapping *maps = in->maps;
+  const uint32_t *loc_map = in->loc_map;
+  const uint64_t *loc_addr = in->loc_addr;
+  size_t nm = in->nm, nl = in->nl;
+  pcol_sym s;
+  if (pcol_sym_init(&s, opt)) return oom(err);
+  d->loc_first = calloc(nl + 1, sizeof *d->loc_first);
+  d->loc_n = calloc(nl + 1, sizeof *d->loc_n);
+  d->map_flags = calloc(nm + 1, sizeof *d->map_flags);
+  d->map_file = calloc(nm + 1, sizeof *d->map_file);
+  /* the locations of each mapping (1-based; 0: none), a counting sort */
+  size_t *start = calloc(nm + 2, sizeof *start), *order = malloc((nl + 1) * sizeof *order);
+  uint64_t *addrs = malloc((nl + 1) * sizeof *addrs);
+  int rc = d->loc_first && d->loc_n && d->map_flags && d->map_file && start && order && addrs
+               ? PCOL_OK
+               : oom(err);
+  for (size_t i = 0; !rc && i < nl; i++) start[loc_map[i] <= nm ? loc_map[i] : 0]++;
+  for (size_t i = 1; !rc && i <= nm + 1; i++) start[i] += start[i - 1];
+  for (size_t i = nl; !rc && i-- > 0;) order[--start[loc_map[i] <= nm ? loc_map[i] : 0]] = i;
+  for (size_t mi = 1; !rc && mi <= nm; mi++) {
+    size_t a = start[mi], z = start[mi + 1];
+    if (a == z) continue; /* no location uses it */
+    const pcol_sym_mapping *m = &maps[mi - 1];
+    if (!pcol_sym_wanted(&s, m)) continue;
+    for (size_t k = a; k < z; k++) addrs[k - a] = loc_addr[order[k]];
+    rc = pcol_sym_run(&s, m, addrs, z - a, err);
+    uint8_t fl = 0;
+    for (size_t k = a; !rc && k < z; k++) {
+      size_t n = s.count[k - a], li = order[k];
+      if (!n) continue;
+      d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
+      d->loc_n[li] = n;
+      fl |= PCOL_MAP_HAS_INLINE_FRAMES;
+      for (size_t j = 0; !rc && j < n; j++) {
+        const pcol_sym_frame *f = &s.frames[s.first[k - a] + j];
+        pcol_function_row fr = {0, 0, 0, 0};
+        pcol_line_row lr = {0, f->line, 0};
+        fl |= (*f->func ? PCOL_MAP_HAS_FUNCTIONS : 0) | (*f->file ? PCOL_MAP_HAS_FILENAMES : 0) |
+              (f->line ? PCOL_MAP_HAS_LINE_NUMBERS : 0);
+        /* pprof's Function{Name, SystemName: the tool's name, Filename} */
+        if (!(rc = pcol_b_string(b, f->func, strlen(f->func), &fr.name, err)) &&
+            !(rc = pcol_b_string(b, f->file, strlen(f->file), &fr.filename, err))) {
+          fr.system_name = fr.name;
+          rc = pcol_b_function(b, &fr, &lr.function_id, err);
+        }
+        if (!rc && pcol_buf_append(&d->lines, &lr, sizeof lr)) rc = oom(err);
+      }
+    }
+    d->map_flags[mi - 1] = fl;
+    /* pprof's locateBinaries names the mapping by the binary it found */
+    if (!rc && s.found && strcmp(s.found, m->file))
+      rc = pcol_b_string(b, s.found, strlen(s.found), &d->map_file[mi - 1], err);
+  }
+  if (!rc) pcol_sym_warnings(&s, name, err);
+  pcol_sym_free(&s);
+  free(start);
+  free(order);
+  free(addrs);
+  return rc;
+}
+
 void pcol_sym_free(pcol_sym *s) {
   free(s->search);
   pcol_buf_free(&s->warn);

@@ -3,7 +3,7 @@
  * symbolized, where their binaries are found (PPROF_BINARY_PATH's rules),
  * the ELF base rule (runtime address -> the binary's address) and the
  * driver of llvm-symbolizer or addr2line, started without a shell.  An
- * importer (the pprof one) asks it, mapping by mapping, for the inline
+ * importer (pprof, OTLP: pcol_sym_locations) asks it, mapping by mapping, for the inline
  * chain of each address, innermost first.  Inside libpcol only. */
 #ifndef PCOL_CONVERT_SYMBOLIZE_H
 #define PCOL_CONVERT_SYMBOLIZE_H
@@ -66,5 +66,31 @@ int pcol_sym_run(pcol_sym *s, const pcol_sym_mapping *m, const uint64_t *addrs, 
 /* The warnings, prefixed with the input's name, into err (code PCOL_OK). */
 void pcol_sym_warnings(pcol_sym *s, const char *name, pcol_error *err);
 void pcol_sym_free(pcol_sym *s);
+
+/* An importer's whole use of it: pcol_sym_input_new(nm, nl) (NULL: out
+ * of memory) gives room for the mappings maps[0..nm) (file and build_id
+ * malloc'd copies, freed with it; a NULL one is out of memory) and the
+ * locations: location i in mapping loc_map[i] (1-based, 0: none) at
+ * loc_addr[i].  pcol_sym_locations frees in, and puts the symbolized
+ * locations' chains into t (their functions into b): location i's lines
+ * are lines[loc_first[i] ..+ loc_n[i]) (loc_n 0: its own), mapping i gets
+ * the flags map_flags[i] added and is named map_file[i] (a string id; 0:
+ * its own name).  Warnings into err (PCOL_OK). */
+typedef struct pcol_sym_input {
+  pcol_sym_mapping *maps;
+  uint32_t *loc_map;
+  uint64_t *loc_addr;
+  size_t nm, nl;
+} pcol_sym_input;
+typedef struct pcol_sym_table {
+  pcol_buf lines; /* pcol_line_row */
+  size_t *loc_first, *loc_n;
+  uint8_t *map_flags;
+  uint32_t *map_file;
+} pcol_sym_table;
+pcol_sym_input *pcol_sym_input_new(size_t nm, size_t nl);
+int pcol_sym_locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
+                       pcol_sym_input *in, pcol_sym_table *t, pcol_error *err);
+void pcol_sym_table_free(pcol_sym_table *t);
 
 #endif

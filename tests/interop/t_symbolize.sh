@@ -15,7 +15,8 @@
 #  - pcol itself: the binary found by build id, by base name or at a
 #    hostile path (-x, a newline) gives the rows the direct path gives;
 #    addr2line (llvm-symbolizer off PATH) the rows llvm-symbolizer gives;
-#    `pack --symbolize local` stores them; a build id mismatch, a missing
+#    `pack --symbolize local` stores them; OTLP files of the same profiles
+#    (pcol unpack --to otlp) give the same rows; a build id mismatch, a missing
 #    binary and a hung tool are warnings (exit 0) and leave the rows as
 #    --symbolize none.
 set -u
@@ -115,6 +116,19 @@ pc k.top top direct.pcol; cut <k.top.raw >k.top
 same "pack --symbolize local, then top = top --symbolize local" d.top k.top
 pc k.tr traces direct.pcol; traces <k.tr.raw >k.tr
 same "pack --symbolize local, then traces" d.tr k.tr
+# OTLP (an eBPF profiler's native frames): the same profiles written as
+# OTLP by pcol give the same rows, build ids included
+"$PCOL" unpack direct.pb --to otlp -o direct.otlp && "$PCOL" unpack byid.pb --to otlp -o byid.otlp &&
+  "$PCOL" unpack mismatch.pb --to otlp -o mismatch.otlp || bad "unpack --to otlp failed"
+pc o.top top direct.otlp --symbolize local; cut <o.top.raw >o.top
+same "OTLP: top --symbolize local = pprof's" d.top o.top
+pc o.tr traces direct.otlp --symbolize local; traces <o.tr.raw >o.tr
+same "OTLP: traces --symbolize local = pprof's" d.tr o.tr
+pc oi.top top byid.otlp --symbolize local --binary-path "$tmp/bp"; cut <oi.top.raw >oi.top
+same "OTLP: by build id = the direct path" p.top oi.top
+pc om.top top mismatch.otlp --symbolize local
+n=$((n + 1))
+grep -q 'build ID mismatch' om.top.err || { bad "OTLP: build id mismatch warning"; cat om.top.err; }
 # none (the default) shows the mappings; mismatch and missing leave them so
 pc n.top top direct.pb; cut <n.top.raw >n.top
 grep -q '\[pie\]' n.top || bad "--symbolize none (default): [pie] rows expected"

@@ -37,9 +37,11 @@ int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsi
  * protobuf readers refuse others).  Returns the length. */
 size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out);
 
-/* Imports one binary message (msg: its 1-based number, for messages). */
+/* Imports one binary message (msg: its 1-based number, for messages;
+ * opt: the import's, for --symbolize). */
 typedef int (*pcol_otlp_message_fn)(pcol_builder *b, const uint8_t *p, size_t n,
-                                    const char *name, size_t msg, pcol_error *err);
+                                    const char *name, size_t msg,
+                                    const pcol_import_options *opt, pcol_error *err);
 /* OTLP/JSON lines (the Collector's file exporter, `format: json`): each
  * line a ProfilesData or ExportProfilesServiceRequest in OTLP/JSON, turned
  * into the binary message and given to fn.  The input is read as a stream,

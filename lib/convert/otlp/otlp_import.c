@@ -20,6 +20,7 @@
 #include "convert.h"
 #include "otlp.h"
 #include "pb_wire.h"
+#include "symbolize.h" /* pcol_sym_locations: --symbolize local */
 #include "keys.h"     /* OTLP_ATTR_SOURCE_TYPE, OTLP_ATTR_SOURCE_URI, OTLP_ATTR_BUILD_ID, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_reserve, ... */
@@ -54,6 +55,7 @@ typedef struct ctx {
   size_t nprof;
   const pcol_otlp_pages *pages;
   otlp_wsample ws[2];   /* Samples as read (two: same_samples compares a pair) */
+  const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -505,6 +507,43 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
 
 /* ------------------------------------------------------ dictionary tables */
 
+/* pcol_sym_locations on a message's mappings (rows[0..nm), their string
+ * ids as the rows will hold them) and locations: a mapping counts as
+ * symbolized (pprof's has_functions ...) by its flags or when one of its
+ * locations has lines. */
+static char *str_of(const pcol_builder *b, uint32_t id) {
+  pcol_str v = pcol_b_string_get(b, id);
+  char *r = malloc(v.len + 1);
+  if (r) {
+    if (v.len) memcpy(r, v.ptr, v.len);
+    r[v.len] = 0;
+  }
+  return r;
+}
+
+static int symbolize(ctx *c, const pcol_mapping_row *rows, size_t nm, pcol_sym_table *t) {
+  const otlp_dict *D = c->dict;
+  size_t nl = D->n_location_table ? D->n_location_table - 1 : 0;
+  pcol_sym_input *in = pcol_sym_input_new(nm, nl);
+  if (!in) return pcol_oom(c->err);
+  const uint8_t has = PCOL_MAP_HAS_FUNCTIONS | PCOL_MAP_HAS_FILENAMES | PCOL_MAP_HAS_LINE_NUMBERS;
+  for (size_t i = 0; i < nm; i++) {
+    pcol_sym_mapping sm = {rows[i].memory_start, rows[i].memory_limit, rows[i].file_offset,
+                           str_of(c->b, rows[i].filename), str_of(c->b, rows[i].build_id),
+                           pcol_b_string_get(c->b, rows[i].filename).len,
+                           (rows[i].flags & has) != 0, i == 0};
+    in->maps[i] = sm;
+  }
+  for (size_t i = 0; i < nl; i++) {
+    const otlp_location *l = D->location_table[i + 1];
+    uint32_t mi = (uint32_t)l->mapping_index; /* the table's entry 0 is no mapping */
+    in->loc_map[i] = mi;
+    in->loc_addr[i] = l->address;
+    if (l->n_lines && mi && mi <= nm) in->maps[mi - 1].symbolized = true;
+  }
+  return pcol_sym_locations(c->b, c->sym, c->name, in, t, c->err);
+}
+
 static int build_tables(ctx *c) {
   const otlp_dict *D = c->dict;
   pcol_builder *b = c->b;
@@ -524,6 +563,9 @@ static int build_tables(ctx *c) {
     if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str, c->err);
   }
   uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier messages' rows */
+  size_t nm = D->n_mapping_table ? D->n_mapping_table - 1 : 0;
+  pcol_mapping_row *rows = calloc(nm + 1, sizeof *rows);
+  if (!rows) rc = pcol_oom(c->err);
   for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
     const otlp_mapping *m = D->mapping_table[i];
     pcol_mapping_row r = {m->memory_start, m->memory_limit, m->file_offset, 0, 0, 0};
@@ -543,8 +585,19 @@ static int build_tables(ctx *c) {
       if (own || !have_bid) r.build_id = c->attr[ai].str;
       have_bid = 1 + own;
     }
-    if (!rc) rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
+    rows[i - 1] = r;
   }
+  /* --symbolize local: an eBPF profiler's native frames (symbolize.c) */
+  pcol_sym_table sd;
+  memset(&sd, 0, sizeof sd);
+  if (!rc && c->sym && c->sym->mode == PCOL_SYMBOLIZE_LOCAL) rc = symbolize(c, rows, nm, &sd);
+  for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
+    pcol_mapping_row r = rows[i - 1];
+    if (sd.map_flags) r.flags |= sd.map_flags[i - 1];
+    if (sd.map_file && sd.map_file[i - 1]) r.filename = sd.map_file[i - 1];
+    rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
+  }
+  free(rows);
   for (size_t i = 1; i < D->n_function_table && !rc; i++) {
     const otlp_function *f = D->function_table[i];
     pcol_function_row r = {0, 0, 0, f->start_line};
@@ -556,6 +609,12 @@ static int build_tables(ctx *c) {
   pcol_buf lines = {0};
   for (size_t i = 1; i < D->n_location_table && !rc; i++) {
     const otlp_location *l = D->location_table[i];
+    if (sd.loc_n && sd.loc_n[i - 1]) { /* symbolized: the binary's chain */
+      rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address, 0,
+                           (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i - 1],
+                           sd.loc_n[i - 1], &c->loc_ids[i], c->err);
+      continue;
+    }
     lines.len = 0;
     if (pcol_buf_reserve(&lines, l->n_lines * sizeof(pcol_line_row) + 1)) {
       rc = pcol_oom(c->err);
@@ -578,6 +637,7 @@ static int build_tables(ctx *c) {
   }
   pcol_buf_free(&lines);
   pcol_buf_free(&t);
+  pcol_sym_table_free(&sd);
   TRY(rc);
   return PCOL_OK;
 }
@@ -1081,9 +1141,11 @@ static int raw_strings(const uint8_t *p, size_t n, size_t (*out)[2], size_t want
 /* One ProfilesData / ExportProfilesServiceRequest message, of either
  * Sample layout; pages: where it lies in the input (NULL: in memory). */
 static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
-                             size_t msg, const pcol_otlp_pages *pages, pcol_error *err) {
+                             size_t msg, const pcol_otlp_pages *pages,
+                             const pcol_import_options *opt, pcol_error *err) {
   ctx c;
   memset(&c, 0, sizeof c);
+  c.sym = opt ? &opt->symbolize : NULL;
   c.b = b;
   c.name = name;
   c.err = err;
@@ -1158,8 +1220,8 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
 
 /* A message in memory (an OTLP/JSON line's). */
 static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
-                          size_t msg, pcol_error *err) {
-  return import_message_at(b, p, n, name, msg, NULL, err);
+                          size_t msg, const pcol_import_options *opt, pcol_error *err) {
+  return import_message_at(b, p, n, name, msg, NULL, opt, err);
 }
 
 /* ---------------------------------------------------------- framing */
@@ -1302,7 +1364,7 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
     if (t) fclose(t);
   } else if (whole_message(p, n)) {
     pcol_otlp_pages pg = {&raw, 0};
-    rc = import_message_at(b, p, n, name, 1, &pg, err);
+    rc = import_message_at(b, p, n, name, 1, &pg, opt, err);
   } else {
     int be = frames(p, n, 1);
     if (!be && !frames(p, n, 0)) {
@@ -1326,7 +1388,7 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
         }
         if (!msg) pcol_input_done(&raw, 0, n); /* the scan of the frames touched it all */
         pcol_otlp_pages pg = {&raw, k};
-        rc = import_message_at(b, p + k, (size_t)len, name, ++msg, &pg, err);
+        rc = import_message_at(b, p + k, (size_t)len, name, ++msg, &pg, opt, err);
         k += (size_t)len;
         pcol_input_done(&raw, 0, k);
       }

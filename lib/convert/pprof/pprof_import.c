@@ -1003,26 +1003,6 @@ out:
   return rc;
 }
 
-/* -symbolize=local (symbolize.c): the inline chains pprof's
- * doLocalSymbolize gives each location of a mapping to symbolize, before
- * anything is built from the tables.  loc_first/loc_n[i]: location i's
- * lines in lines (loc_n 0: its own); map_flags/map_file[i]: mapping i's
- * flags to add and its binary's path (string id, 0: its own). */
-typedef struct symd {
-  pcol_buf lines; /* pcol_line_row */
-  size_t *loc_first, *loc_n;
-  uint8_t *map_flags;
-  uint32_t *map_file;
-} symd;
-
-static void symd_free(symd *d) {
-  pcol_buf_free(&d->lines);
-  free(d->loc_first);
-  free(d->loc_n);
-  free(d->map_flags);
-  free(d->map_file);
-}
-
 static char *pstr_dup(const prof *p, int64_t i) {
   const pstring *t = &p->string_table[i];
   char *r = malloc(t->len + 1);
@@ -1033,72 +1013,25 @@ static char *pstr_dup(const prof *p, int64_t i) {
   return r;
 }
 
-static int symbolize(ctx *c, symd *d) {
+/* -symbolize=local: the profile's mappings and locations handed to
+ * pcol_sym_locations (symbolize.c) before anything is built from them */
+static int symbolize(ctx *c, pcol_sym_table *t) {
   const prof *p = c->p;
-  pcol_sym s;
-  if (pcol_sym_init(&s, c->sym)) return bare(c, PCOL_ENOMEM);
-  size_t nl = p->n_location, nm = p->n_mapping;
-  d->loc_first = calloc(nl + 1, sizeof *d->loc_first);
-  d->loc_n = calloc(nl + 1, sizeof *d->loc_n);
-  d->map_flags = calloc(nm + 1, sizeof *d->map_flags);
-  d->map_file = calloc(nm + 1, sizeof *d->map_file);
-  /* the locations of each mapping, in the profile's order */
-  size_t *start = calloc(nm + 2, sizeof *start), *order = malloc((nl + 1) * sizeof *order);
-  uint64_t *addrs = malloc((nl + 1) * sizeof *addrs);
-  int rc = d->loc_first && d->loc_n && d->map_flags && d->map_file && start && order && addrs
-               ? PCOL_OK
-               : bare(c, PCOL_ENOMEM);
-  for (size_t i = 0; !rc && i < nl; i++) start[map_ix(c, p->location[i].mapping_id)]++;
-  for (size_t i = 1; !rc && i <= nm + 1; i++) start[i] += start[i - 1];
-  for (size_t i = nl; !rc && i-- > 0;) order[--start[map_ix(c, p->location[i].mapping_id)]] = i;
-  for (size_t mi = 1; !rc && mi <= nm; mi++) { /* (0: no mapping) */
-    size_t a = start[mi], z = mi < nm ? start[mi + 1] : nl;
-    if (a == z) continue; /* no location uses it */
-    const pmapping *m = &p->mapping[mi - 1];
-    char *file = pstr_dup(p, m->filename), *bid = pstr_dup(p, m->build_id);
-    pcol_sym_mapping sm = {m->memory_start, m->memory_limit, m->file_offset, file, bid,
+  pcol_sym_input *in = pcol_sym_input_new(p->n_mapping, p->n_location);
+  if (!in) return bare(c, PCOL_ENOMEM);
+  for (size_t i = 0; i < p->n_mapping; i++) {
+    const pmapping *m = &p->mapping[i];
+    pcol_sym_mapping sm = {m->memory_start, m->memory_limit, m->file_offset,
+                           pstr_dup(p, m->filename), pstr_dup(p, m->build_id),
                            p->string_table[m->filename].len,
-                           m->has_functions || m->has_filenames || m->has_line_numbers, mi == 1};
-    if (!file || !bid) rc = bare(c, PCOL_ENOMEM);
-    if (!rc && pcol_sym_wanted(&s, &sm)) {
-      for (size_t k = a; k < z; k++) addrs[k - a] = p->location[order[k]].address;
-      rc = pcol_sym_run(&s, &sm, addrs, z - a, c->err);
-      uint8_t fl = 0;
-      for (size_t k = a; !rc && k < z; k++) {
-        size_t n = s.count[k - a];
-        if (!n) continue;
-        size_t li = order[k];
-        d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
-        d->loc_n[li] = n;
-        fl |= PCOL_MAP_HAS_INLINE_FRAMES;
-        for (size_t j = 0; !rc && j < n; j++) {
-          const pcol_sym_frame *f = &s.frames[s.first[k - a] + j];
-          pcol_function_row fr = {0, 0, 0, 0};
-          pcol_line_row lr = {0, f->line, 0};
-          fl |= (*f->func ? PCOL_MAP_HAS_FUNCTIONS : 0) | (*f->file ? PCOL_MAP_HAS_FILENAMES : 0) |
-                (f->line ? PCOL_MAP_HAS_LINE_NUMBERS : 0);
-          if (!(rc = pcol_b_string(c->b, f->func, strlen(f->func), &fr.name, c->err)) &&
-              !(rc = pcol_b_string(c->b, f->file, strlen(f->file), &fr.filename, c->err))) {
-            fr.system_name = fr.name;
-            rc = pcol_b_function(c->b, &fr, &lr.function_id, c->err);
-          }
-          if (!rc && pcol_buf_append(&d->lines, &lr, sizeof lr)) rc = bare(c, PCOL_ENOMEM);
-        }
-      }
-      d->map_flags[mi - 1] = fl;
-      /* pprof's locateBinaries names the mapping by the binary it found */
-      if (!rc && s.found && strcmp(s.found, file))
-        rc = pcol_b_string(c->b, s.found, strlen(s.found), &d->map_file[mi - 1], c->err);
-    }
-    free(file);
-    free(bid);
+                           m->has_functions || m->has_filenames || m->has_line_numbers, i == 0};
+    in->maps[i] = sm;
   }
-  if (!rc) pcol_sym_warnings(&s, c->name, c->err);
-  pcol_sym_free(&s);
-  free(start);
-  free(order);
-  free(addrs);
-  return rc;
+  for (size_t i = 0; i < p->n_location; i++) {
+    in->loc_map[i] = map_ix(c, p->location[i].mapping_id);
+    in->loc_addr[i] = p->location[i].address;
+  }
+  return pcol_sym_locations(c->b, c->sym, c->name, in, t, c->err);
 }
 
 static int build(ctx *c) {
@@ -1144,7 +1077,7 @@ static int build(ctx *c) {
         !(rc = pcol_b_value_type(b, t, u, &vals[i].value_type_id, c->err)))
       rc = pcol_b_source_value_type(b, src, vals[i].value_type_id, c->err);
   }
-  symd sd;
+  pcol_sym_table sd;
   memset(&sd, 0, sizeof sd);
   if (!rc && c->sym && c->sym->mode == PCOL_SYMBOLIZE_LOCAL) rc = symbolize(c, &sd);
   uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier profiles' rows */
@@ -1180,7 +1113,7 @@ static int build(ctx *c) {
     }
     lines.len = 0;
     if (pcol_buf_reserve(&lines, l->n_line * sizeof(pcol_line_row) + 1)) {
-      symd_free(&sd);
+      pcol_sym_table_free(&sd);
       pcol_buf_free(&lines);
       free(vals);
       return bare(c, PCOL_ENOMEM);
@@ -1197,7 +1130,7 @@ static int build(ctx *c) {
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr, l->n_line, &c->loc_ids[i], c->err);
   }
   pcol_buf_free(&lines);
-  symd_free(&sd);
+  pcol_sym_table_free(&sd);
   if (rc) {
     free(vals);
     TRY(rc);
