@@ -373,7 +373,7 @@ static int open_input(input *x, const char *path, const char *name, pcol_error *
   x->is_stdin = strcmp(path, "-") == 0;
   x->path = path;
   x->name = name ? name : x->is_stdin ? "<stdin>" : path;
-  x->in = x->is_stdin ? stdin : fopen(path, "rb");
+  x->in = x->is_stdin ? stdin : fopen(path, "rbe");
   if (!x->in) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
   struct stat st;
   x->is_pipe = x->is_stdin || fstat(fileno(x->in), &st) != 0 || !S_ISREG(st.st_mode);
@@ -699,7 +699,7 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
   struct stat st;
   /* a pipe (a FIFO, `<(cmd)`) is read once, by the import: no look first */
   if (strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode))) {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = fopen(path, "rbe");
     if (!fp) return pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));
     char head[PCOL_MAGIC_SIZE];
     size_t n = fread(head, 1, sizeof head, fp);

@@ -161,7 +161,13 @@ static int elf_read(const char *path, elf_info *e, char *why, size_t whylen) {
     snprintf(why, whylen, "stat %s: %s", path, strerror(errno));
     return -1;
   }
-  r.fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* (a FIFO or a device named by the profile would block open(): refused
+   * before it, and O_NONBLOCK closes the race with a file swapped in) */
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(why, whylen, "error reading magic number from %s: not a regular file", path);
+    return -1;
+  }
+  r.fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (r.fd < 0) {
     snprintf(why, whylen, "error opening %s: %s", path, strerror(errno));
     return -1;

@@ -58,7 +58,7 @@ int pcol_temp_fd(const char *prefix) {
   if (!dir || !*dir) dir = "/tmp";
   char path[4096];
   if (snprintf(path, sizeof path, "%s/%s-XXXXXX", dir, prefix) >= (int)sizeof path) return -1;
-  int fd = mkstemp(path);
+  int fd = mkostemp(path, O_CLOEXEC); /* (no process pcol starts inherits it) */
   if (fd < 0) return -1;
   unlink(path);
   /* never 0, 1 or 2 (a process started with them closed): 0 is "no file"

@@ -81,6 +81,7 @@ gen mismatch.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_
 gen missing.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"/nonexistent/gone\",\"build_id\":\"\"}]"
 gen dash.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"-x\",\"build_id\":\"\"}]"
 gen newline.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nl\\nx\",\"build_id\":\"\"}]"
+mkfifo "$tmp/fifo" && gen fifo.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/fifo\",\"build_id\":\"\"}]"
 
 cut() { sed -n '/^Showing nodes/,$p'; }
 traces() { sed -n '/^-----/,$p'; }
@@ -144,6 +145,12 @@ pc g.top top missing.pb --symbolize local
 n=$((n + 1))
 [ "$(cat g.top.rc)" = 0 ] && grep -q 'Local symbolization failed for gone: stat /nonexistent/gone: No such file or directory' g.top.err ||
   { bad "missing binary: exit 0 and pprof's warning"; cat g.top.err; }
+# a mapping naming a FIFO (open() would wait for a writer forever): a
+# warning, the rows as --symbolize none, within the test's time limit
+timeout 20 "$PCOL" top fifo.pb --symbolize local 2>fifo.err >/dev/null
+rc=$?
+n=$((n + 1))
+[ $rc = 0 ] && grep -q 'not a regular file' fifo.err || { bad "a FIFO as the binary: exit $rc (124: it hung), a warning"; cat fifo.err; }
 # a bad mode is refused
 "$PCOL" top direct.pb --symbolize remote >/dev/null 2>&1
 rc=$?
