@@ -268,8 +268,10 @@ typedef struct pcol_file pcol_file;
  * own path; a binary whose build id differs is not used.  What could not be
  * symbolized is a warning (the warning rule), as pprof's "Local
  * symbolization failed for ...".  Names stay as the tool gives them,
- * mangled (pprof demangles them).  Bounds: PCOL_SYM_* in doc/safety.md (4 Mi
- * addresses and 4 KiB of output a address per binary, 60 s a tool run). */
+ * mangled (pprof demangles them).  The tool runs once a binary (all the
+ * mappings that find it together).  Bounds, for an input's runs together
+ * (doc/safety.md): 4 Mi addresses, 64 MiB of new names and frames, lines of
+ * 1 MiB, 60 s (PCOL_SYMBOLIZE_TIMEOUT). */
 enum { PCOL_SYMBOLIZE_NONE = 0, PCOL_SYMBOLIZE_LOCAL = 1 };
 typedef struct pcol_symbolize_options {
   int mode; /* PCOL_SYMBOLIZE_NONE (0: never a subprocess) or _LOCAL */

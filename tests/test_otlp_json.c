@@ -229,8 +229,8 @@ typedef struct got {
 static got g_got;
 
 static int capture(pcol_builder *b, const uint8_t *p, size_t n, const char *name, size_t msg,
-                   const pcol_import_options *opt, pcol_error *err) {
-  (void)b, (void)name, (void)msg, (void)opt, (void)err;
+                   const pcol_import_options *opt, void *ud, pcol_error *err) {
+  (void)b, (void)name, (void)msg, (void)opt, (void)ud, (void)err;
   free(g_got.p);
   g_got.p = malloc(n ? n : 1);
   cr_assert_not_null(g_got.p);
@@ -247,7 +247,7 @@ static int transcode(const char *text, size_t n, pcol_error *err) {
   cr_assert_not_null(in);
   g_got.calls = 0;
   memset(err, 0, sizeof *err);
-  int rc = pcol_otlp_import_json(NULL, in, "t.json", NULL, capture, err);
+  int rc = pcol_otlp_import_json(NULL, in, "t.json", NULL, capture, NULL, err);
   fclose(in);
   return rc;
 }
@@ -402,7 +402,7 @@ Test(otlp_json, errors_name_the_first_fault) {
   /* no error struct (pcol.h: err may be NULL): the status alone */
   const char *bad = "{\"bogus\":1}\n";
   FILE *in = fmemopen((void *)bad, strlen(bad), "rb");
-  cr_assert_eq(pcol_otlp_import_json(NULL, in, "t.json", NULL, capture, NULL), PCOL_ECORRUPT);
+  cr_assert_eq(pcol_otlp_import_json(NULL, in, "t.json", NULL, capture, NULL, NULL), PCOL_ECORRUPT);
   fclose(in);
   /* a field under its proto name after its lowerCamelCase one: the last wins */
   const char *twice = "{\"dictionary\":{\"stringTable\":[\"a\",\"b\"],\"string_table\":[\"c\"]}}\n";

@@ -23,9 +23,14 @@
  * The tool is started with posix_spawn, no shell: the binary's path is one
  * argument (--obj=PATH, -e PATH, so "-x" is no option), the addresses go in
  * through an unlinked temporary file, the output is read through a pipe
- * with poll() under a deadline and a byte cap; past either the tool is
- * killed.  The binary's ELF headers are read with bounds checks. */
+ * with poll(), a line at a time, into the builder as it comes.  The tool
+ * runs once a binary (the mappings that find one file are asked
+ * together), and the runs of an input share its bounds (symbolize.h):
+ * a deadline, the addresses, the bytes of new names and frames; past one
+ * the tool is killed.  The binary's ELF headers are read with bounds
+ * checks. */
 #include "symbolize.h"
+#include "builder.h" /* string_count: new names charged to the bound */
 #include "spill.h" /* pcol_temp_fd */
 #include "error.h"
 #include <dirent.h>
@@ -96,6 +101,7 @@ typedef struct elf_info {
   size_t nph;
   int text;          /* the PT_LOAD segment holding .text, or -1 */
   char build_id[129]; /* hex, "" when none */
+  uint64_t dev, ino;  /* the file read: one tool run a file */
 } elf_info;
 
 enum { PT_LOAD_ = 1, PT_NOTE_ = 4, PF_X_ = 1, SHT_NOTE_ = 7, ET_REL_ = 1, ET_EXEC_ = 2, ET_DYN_ = 3 };
@@ -178,6 +184,8 @@ static int elf_read(const char *path, elf_info *e, char *why, size_t whylen) {
     return -1;
   }
   r.size = (uint64_t)st.st_size;
+  e->dev = (uint64_t)st.st_dev;
+  e->ino = (uint64_t)st.st_ino;
   const char *bad = NULL;
   uint8_t *buf = NULL;
   if (rd_at(&r, 0, h, 16) || memcmp(h, "\177ELF", 4)) {
@@ -436,12 +444,17 @@ static double now_s(void) {
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Runs argv with stdin from fd in and reads its stdout whole into *out
- * (NUL-terminated), at most cap bytes, within secs.  0, or -1 with why. */
-static int run_tool(char *const *argv, int in, size_t cap, double secs, char **out, size_t *len,
-                    char *why, size_t whylen) {
-  *out = NULL;
-  *len = 0;
+/* A run's reader of the tool's output, a line at a time (rd_line). */
+typedef struct rd_ctx rd_ctx;
+static int rd_line(rd_ctx *r, char *line);
+static void rd_abort(rd_ctx *r);
+
+/* Runs argv with stdin from fd in and hands its stdout to rd_line a line
+ * at a time (NUL-terminated, writable), as it comes, until the session's
+ * deadline; a line longer than PCOL_SYM_MAX_LINE, or rd_line's -2 (a
+ * bound, why set), stops the tool.  0; -1 with why (a warning); -2: out
+ * of memory. */
+static int run_tool(pcol_sym *s, char *const *argv, int in, rd_ctx *rc_, char *why, size_t whylen) {
   int pfd[2];
   if (pipe(pfd)) {
     snprintf(why, whylen, "pipe: %s", strerror(errno));
@@ -463,15 +476,17 @@ static int run_tool(char *const *argv, int in, size_t cap, double secs, char **o
     snprintf(why, whylen, "cannot start %s: %s", argv[0], strerror(sr));
     return -1;
   }
+  /* a window of the output: lines are handed over from its start, the
+   * rest moved down; it grows to hold one line of at most the cap */
   size_t n = 0, c = 1 << 16;
   char *b = malloc(c + 1);
-  int rc = b ? 0 : -1;
-  if (!b) snprintf(why, whylen, "out of memory");
-  double end = now_s() + secs;
+  int rc = b ? 0 : -2;
   while (!rc) {
-    double left = end - now_s();
+    double left = s->deadline - now_s();
     if (left <= 0) {
-      snprintf(why, whylen, "%s took more than %.0f s (PCOL_SYMBOLIZE_TIMEOUT)", argv[0], secs);
+      snprintf(why, whylen, "%s took more than %.0f s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
+               argv[0], s->secs);
+      s->timed_out = true;
       rc = -1;
       break;
     }
@@ -480,27 +495,42 @@ static int run_tool(char *const *argv, int in, size_t cap, double secs, char **o
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) continue;
     if (n == c) {
-      if (c >= cap) {
-        snprintf(why, whylen, "%s wrote more than %zu bytes", argv[0], cap);
+      if (c > PCOL_SYM_MAX_LINE) {
+        snprintf(why, whylen, "%s wrote a line longer than %zu bytes", argv[0], PCOL_SYM_MAX_LINE);
         rc = -1;
         break;
       }
-      size_t nc = c * 2 < cap ? c * 2 : cap;
-      char *nb = realloc(b, nc + 1);
+      char *nb = realloc(b, 2 * c + 1);
       if (!nb) {
-        snprintf(why, whylen, "out of memory");
-        rc = -1;
+        rc = -2;
         break;
       }
       b = nb;
-      c = nc;
+      c *= 2;
     }
     ssize_t r = read(pfd[0], b + n, c - n);
     if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    n += (size_t)r;
+    if (r <= 0) {
+      if (n) { /* a last line without its newline */
+        b[n] = 0;
+        rc = rd_line(rc_, b);
+      }
+      break;
+    }
+    size_t from = 0, end = n + (size_t)r;
+    for (size_t i = n; i < end && !rc; i++) {
+      if (b[i] != '\n') continue;
+      b[i] = 0;
+      rc = rd_line(rc_, b + from);
+      from = i + 1;
+    }
+    memmove(b, b + from, end - from);
+    n = end - from;
   }
+  if (rc == -2 && !*why) snprintf(why, whylen, "out of memory");
+  if (rc) rd_abort(rc_); /* stopped before its end */
   close(pfd[0]);
+  free(b);
   /* its end, within what is left of the time (a tool may close its output
    * and still hang) */
   int status = 0;
@@ -510,8 +540,10 @@ static int run_tool(char *const *argv, int in, size_t cap, double secs, char **o
     if (w < 0 && errno != EINTR) {
       snprintf(why, whylen, "waitpid: %s", strerror(errno));
       rc = -1;
-    } else if (now_s() >= end) {
-      snprintf(why, whylen, "%s took more than %.0f s (PCOL_SYMBOLIZE_TIMEOUT)", argv[0], secs);
+    } else if (now_s() >= s->deadline) {
+      snprintf(why, whylen, "%s took more than %.0f s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
+               argv[0], s->secs);
+      s->timed_out = true;
       rc = -1;
     } else {
       struct timespec ts = {0, 10 * 1000 * 1000};
@@ -521,39 +553,50 @@ static int run_tool(char *const *argv, int in, size_t cap, double secs, char **o
   if (rc) {
     kill(pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    return rc;
   }
-  if (!rc && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
     snprintf(why, whylen, "%s failed (%s %d)", argv[0], WIFEXITED(status) ? "exit" : "signal",
              WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-    rc = -1;
-  }
-  if (rc) {
-    free(b);
     return -1;
   }
-  b[n] = 0;
-  *out = b;
-  *len = n;
   return 0;
 }
 
-/* ------------------------------------------------------ parsing frames */
+/* ------------------------------------------------------ reading frames */
 
-static int add_frame(pcol_sym *s, const char *func, const char *file, int64_t line) {
-  if (s->nframes == s->capframes) {
-    size_t c = s->capframes ? 2 * s->capframes : 64;
-    pcol_sym_frame *f = realloc(s->frames, c * sizeof *f);
-    if (!f) return -1;
-    s->frames = f;
-    s->capframes = c;
-  }
-  s->frames[s->nframes++] = (pcol_sym_frame){func, file, line};
+/* One run: the addresses asked, in order (asked[k], of location loc[k]
+ * in mapping map[k], 0-based), the reader's place, and where the frames
+ * go (the builder's functions, the table's rows). */
+struct rd_ctx {
+  pcol_sym *s;
+  pcol_builder *b;
+  pcol_sym_table *d;
+  int llvm;
+  const uint64_t *asked;
+  const uint32_t *loc, *map;
+  size_t n, cur, next;
+  char *pend;     /* a function line waiting for its file line (owned) */
+  pcol_error *err;
+  char *why;
+  size_t whylen;
+};
+
+/* a string of the answer into the builder, its new bytes charged */
+static int intern(rd_ctx *r, const char *p, uint32_t *id) {
+  uint64_t had = r->b->string_count;
+  size_t n = strlen(p);
+  if (pcol_b_string(r->b, p, n, id, r->err)) return -2;
+  if (r->b->string_count == had) return 0;
+  if (n > r->s->bytes_left) return -3;
+  r->s->bytes_left -= n;
   return 0;
 }
 
 /* one frame's two lines, as pprof's readFrame of each tool reads them;
  * a frame without anything is no frame */
-static int frame(pcol_sym *s, int llvm, char *func, char *fl) {
+static int frame(rd_ctx *r, char *func, char *fl) {
+  int llvm = r->llvm;
   int64_t line = 0;
   if (!strcmp(func, "??")) func = "";
   if (!strcmp(fl, "??:0") || !strcmp(fl, "??:0:0")) {
@@ -581,40 +624,64 @@ static int frame(pcol_sym *s, int llvm, char *func, char *fl) {
     }
   }
   if (!*func && !*fl && !line) return 0;
-  return add_frame(s, func, fl, line);
+  pcol_sym_table *d = r->d;
+  if (sizeof(pcol_line_row) > r->s->bytes_left) return -3;
+  r->s->bytes_left -= sizeof(pcol_line_row);
+  /* pprof's Function{Name, SystemName: the tool's name, Filename} */
+  pcol_function_row fr = {0, 0, 0, 0};
+  pcol_line_row lr = {0, line, 0};
+  int rc;
+  if ((rc = intern(r, func, &fr.name)) || (rc = intern(r, fl, &fr.filename))) return rc;
+  fr.system_name = fr.name;
+  if (pcol_b_function(r->b, &fr, &lr.function_id, r->err)) return -2;
+  size_t li = r->loc[r->cur];
+  if (!d->loc_n[li]) d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
+  if (pcol_buf_append(&d->lines, &lr, sizeof lr)) return -2;
+  d->loc_n[li]++;
+  d->map_flags[r->map[r->cur]] |= PCOL_MAP_HAS_INLINE_FRAMES | (*func ? PCOL_MAP_HAS_FUNCTIONS : 0) |
+                                  (*fl ? PCOL_MAP_HAS_FILENAMES : 0) |
+                                  (line ? PCOL_MAP_HAS_LINE_NUMBERS : 0);
+  return 0;
+}
+
+/* a run stopped before its end: the address being read may miss frames
+ * (the rest of its chain), so it stays unsymbolized */
+static void rd_abort(rd_ctx *r) {
+  if (r->cur == SIZE_MAX) return;
+  size_t li = r->loc[r->cur];
+  if (r->d->loc_n[li]) r->d->lines.len = r->d->loc_first[li] * sizeof(pcol_line_row);
+  r->d->loc_n[li] = 0;
 }
 
 /* The tool's output: per address, its "0x..." line, then (function,
- * file:line) pairs; llvm-symbolizer ends each with an empty line. */
-static int parse(pcol_sym *s, int llvm, char *out, const uint64_t *asked, size_t n) {
-  size_t cur = SIZE_MAX, next = 0;
-  char *pend = NULL; /* a function line waiting for its file line */
-  for (char *p = out; *p;) {
-    char *e = strchr(p, '\n');
-    if (e) *e = 0;
-    char *line = p;
-    p = e ? e + 1 : p + strlen(p);
-    if (!pend && next < n && line[0] == '0' && line[1] == 'x') {
-      char *x;
-      errno = 0;
-      unsigned long long v = strtoull(line + 2, &x, 16);
-      if (!*x && !errno && v == asked[next]) {
-        cur = next++;
-        s->first[cur] = s->nframes;
-        continue;
-      }
+ * file:line) pairs; llvm-symbolizer ends each with an empty line.
+ * 0; -2 out of memory (err set); -2 too with why for the bytes' bound. */
+static int rd_line(rd_ctx *r, char *line) {
+  if (!r->pend && r->next < r->n && line[0] == '0' && line[1] == 'x') {
+    char *x;
+    errno = 0;
+    unsigned long long v = strtoull(line + 2, &x, 16);
+    if (!*x && !errno && v == r->asked[r->next]) {
+      r->cur = r->next++;
+      return 0;
     }
-    if (cur == SIZE_MAX) continue;
-    if (!pend) {
-      if (llvm && !*line) continue; /* the end of a record */
-      pend = line;
-      continue;
-    }
-    if (frame(s, llvm, pend, line)) return -1;
-    pend = NULL;
-    s->count[cur] = s->nframes - s->first[cur];
   }
-  return 0;
+  if (r->cur == SIZE_MAX) return 0;
+  if (!r->pend) {
+    if (r->llvm && !*line) return 0; /* the end of a record */
+    if (!(r->pend = strdup(line))) return -2;
+    return 0;
+  }
+  int rc = frame(r, r->pend, line);
+  free(r->pend);
+  r->pend = NULL;
+  if (rc == -3) {
+    r->s->cut_bytes = true;
+    snprintf(r->why, r->whylen, "its names and frames passed %zu MiB (the rest unsymbolized)",
+             PCOL_SYM_MAX_BYTES >> 20);
+    return -1;
+  }
+  return rc;
 }
 
 /* ------------------------------------------------------ finding binaries */
@@ -732,8 +799,11 @@ static int open_ok(const char *path, const pcol_sym_mapping *m, elf_info *e, cha
 }
 
 /* locateBinaries, then the mapping's own file: the binary to read, in
- * s->found, and its headers in *e; -1 after a warning */
-static int locate(pcol_sym *s, const pcol_sym_mapping *m, const char *shown, elf_info *e) {
+ * *found (malloc), and its headers in *e; -1 after a warning, -2 out of
+ * memory */
+static int locate(pcol_sym *s, const pcol_sym_mapping *m, const char *shown, elf_info *e,
+                  char **found_out) {
+  *found_out = NULL;
   char why[1024];
   names l = {0};
   int found = 0, rc = 0;
@@ -753,7 +823,7 @@ static int locate(pcol_sym *s, const pcol_sym_mapping *m, const char *shown, elf
         continue;
       }
       found = 1;
-      s->found = l.v[i];
+      *found_out = l.v[i];
       l.v[i] = NULL;
     }
     for (size_t i = 0; i < l.n; i++) free(l.v[i]);
@@ -775,8 +845,8 @@ static int locate(pcol_sym *s, const pcol_sym_mapping *m, const char *shown, elf
     e->ph = NULL;
     return -1;
   }
-  s->found = strdup(m->file);
-  return s->found ? 0 : -2;
+  *found_out = strdup(m->file);
+  return *found_out ? 0 : -2;
 }
 
 /* -------------------------------------------------------------- the API */
@@ -784,6 +854,7 @@ static int locate(pcol_sym *s, const pcol_sym_mapping *m, const char *shown, elf
 int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt) {
   memset(s, 0, sizeof *s);
   if (!opt || opt->mode != PCOL_SYMBOLIZE_LOCAL) return 0;
+  s->on = true;
   const char *bp = opt->binary_path;
   if (!bp) bp = getenv("PPROF_BINARY_PATH");
   if (bp && *bp) {
@@ -792,10 +863,18 @@ int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt) {
     const char *home = getenv("HOME");
     s->search = join(home ? home : "", "pprof/binaries", "");
   }
+  s->secs = PCOL_SYM_TIMEOUT_S;
+  const char *t = getenv("PCOL_SYMBOLIZE_TIMEOUT");
+  if (t && *t && atof(t) > 0) s->secs = atof(t);
+  s->deadline = now_s() + s->secs;
+  s->addrs_left = PCOL_SYM_MAX_ADDRS;
+  s->bytes_left = PCOL_SYM_MAX_BYTES;
   return s->search ? 0 : PCOL_ENOMEM;
 }
 
-int pcol_sym_wanted(pcol_sym *s, const pcol_sym_mapping *m) {
+/* pprof's rule: m (with locations) is to be symbolized when it is not
+ * symbolized yet, names a file, is not [vdso]-like and is no URL */
+static int wanted(pcol_sym *s, const pcol_sym_mapping *m) {
   if (m->symbolized) return 0;
   if (!*m->file) {
     if (m->first) warn(s, "Main binary filename not available.");
@@ -812,27 +891,45 @@ int pcol_sym_wanted(pcol_sym *s, const pcol_sym_mapping *m) {
   return 1;
 }
 
-int pcol_sym_run(pcol_sym *s, const pcol_sym_mapping *m, const uint64_t *addrs, size_t n,
-                 pcol_error *err) {
-  free(s->out);
-  free(s->found);
-  s->out = s->found = NULL;
-  s->nframes = 0;
-  if (n > s->cap) {
-    free(s->first);
-    free(s->count);
-    s->first = malloc(n * sizeof *s->first);
-    s->count = malloc(n * sizeof *s->count);
-    s->cap = s->first && s->count ? n : 0;
-    if (!s->cap) return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+/* One tool run: a binary (one file, by device and inode) and the
+ * addresses asked of it by every mapping that found it, each already
+ * turned into the binary's own address by its mapping's base. */
+typedef struct group {
+  char *path, *shown; /* the file; pprof's name of its first mapping */
+  uint64_t dev, ino;
+  pcol_buf asked;     /* uint64_t */
+  pcol_buf loc, map;  /* uint32_t: the location (0-based), its mapping */
+} group;
+
+typedef struct groups {
+  group *v;
+  size_t n, cap;
+} groups;
+
+static void groups_free(groups *g) {
+  for (size_t i = 0; i < g->n; i++) {
+    free(g->v[i].path);
+    free(g->v[i].shown);
+    pcol_buf_free(&g->v[i].asked);
+    pcol_buf_free(&g->v[i].loc);
+    pcol_buf_free(&g->v[i].map);
   }
-  memset(s->count, 0, n * sizeof *s->count);
+  free(g->v);
+}
+
+/* Mapping mi (0-based) with the locations order[a..z): its binary found,
+ * its base had from its first location (pprof's rule), and its addresses
+ * added to its binary's group.  0 (a failure is a warning), or -2: out of
+ * memory. */
+static int add_mapping(pcol_sym *s, groups *gs, pcol_builder *b, const pcol_sym_mapping *m,
+                       uint32_t mi, const size_t *order, size_t a, size_t z,
+                       const uint64_t *loc_addr, pcol_sym_table *d, pcol_error *err) {
   /* pprof's name for the mapping: its base name and build id */
   const char *sl = strrchr(m->file, '/');
   const char *bn = sl && sl[1] ? sl + 1 : m->file;
   size_t sn = strlen(bn) + strlen(m->build_id) + 16;
-  char *shown = malloc(sn);
-  if (!shown) return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+  char *shown = malloc(sn), *found = NULL, why[1024];
+  if (!shown) return -2;
   snprintf(shown, sn, *m->build_id ? "%s (build ID %s)" : "%s", bn, m->build_id);
   if (strlen(m->file) != m->file_len) {
     warn(s, "Local symbolization failed for %s: the file name holds a NUL byte", shown);
@@ -840,84 +937,137 @@ int pcol_sym_run(pcol_sym *s, const pcol_sym_mapping *m, const uint64_t *addrs, 
     return 0;
   }
   elf_info e = {0};
-  int lr = locate(s, m, shown, &e);
-  if (lr) {
+  int rc = locate(s, m, shown, &e, &found);
+  if (rc) {
     free(shown);
-    return lr == -2 ? pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory") : 0;
+    return rc == -2 ? -2 : 0;
   }
-  char why[1024];
+  /* pprof's locateBinaries names the mapping by the binary it found */
+  if (strcmp(found, m->file) && pcol_b_string(b, found, strlen(found), &d->map_file[mi], err))
+    rc = -2;
+  uint64_t first = loc_addr[order[a]], base = 0;
   const elf_ph *ph = NULL;
-  uint64_t base = 0;
-  int rc = 0, fd = -1;
-  char *tool = NULL, *out = NULL, *obj = NULL;
-  size_t len = 0;
-  if (addrs[0] < m->start || addrs[0] >= m->limit) {
-    snprintf(why, sizeof why, "address %" PRIx64 " is outside the mapping", addrs[0]);
-    goto fail;
+  if (rc) {
+  } else if (first < m->start || first >= m->limit) {
+    snprintf(why, sizeof why, "address %" PRIx64 " is outside the mapping", first);
+    rc = -1;
+  } else if (find_ph(&e, m, first, &ph, why, sizeof why) ||
+             get_base(e.type, ph, m->start, m->limit, m->offset, &base, why, sizeof why)) {
+    rc = -1;
   }
-  if (find_ph(&e, m, addrs[0], &ph, why, sizeof why) ||
-      get_base(e.type, ph, m->start, m->limit, m->offset, &base, why, sizeof why))
-    goto fail;
-  int llvm = 1;
-  if (!(tool = on_path("llvm-symbolizer"))) {
-    llvm = 0;
-    if (!(tool = on_path("addr2line"))) {
-      snprintf(why, sizeof why, "neither llvm-symbolizer nor addr2line is on PATH");
-      goto fail;
+  free(e.ph);
+  if (rc) {
+    if (rc == -1) warn(s, "Local symbolization failed for %s: %s", shown, why);
+    free(shown);
+    free(found);
+    return rc == -1 ? 0 : rc;
+  }
+  group *g = NULL;
+  for (size_t i = 0; i < gs->n && !g; i++)
+    if (gs->v[i].dev == e.dev && gs->v[i].ino == e.ino) g = &gs->v[i];
+  if (!g) {
+    if (gs->n == gs->cap) {
+      size_t c = gs->cap ? 2 * gs->cap : 8;
+      group *v = realloc(gs->v, c * sizeof *v);
+      if (!v) {
+        free(shown);
+        free(found);
+        return -2;
+      }
+      gs->v = v;
+      gs->cap = c;
+    }
+    g = &gs->v[gs->n++];
+    memset(g, 0, sizeof *g);
+    g->path = found;
+    g->shown = shown;
+    g->dev = e.dev;
+    g->ino = e.ino;
+    found = shown = NULL;
+  }
+  free(shown);
+  free(found);
+  size_t k = z - a < s->addrs_left ? z - a : s->addrs_left;
+  if (k < z - a && !s->cut_addrs) {
+    warn(s, "only the first 4194304 addresses of the input were symbolized");
+    s->cut_addrs = true;
+  }
+  s->addrs_left -= k;
+  for (size_t j = a; j < a + k; j++) {
+    uint64_t ad = loc_addr[order[j]] - base;
+    uint32_t li = (uint32_t)order[j];
+    if (pcol_buf_append(&g->asked, &ad, sizeof ad) || pcol_buf_append(&g->loc, &li, sizeof li) ||
+        pcol_buf_append(&g->map, &mi, sizeof mi))
+      return -2;
+  }
+  return 0;
+}
+
+/* One run of the tool over a group's addresses: 0 (a failure is a
+ * warning), or -2: out of memory (err set). */
+static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_table *d,
+                     pcol_error *err) {
+  size_t n = g->asked.len / sizeof(uint64_t);
+  if (!n) return 0;
+  char why[1024] = "";
+  if (s->timed_out) {
+    char secs[32];
+    snprintf(secs, sizeof secs, "%.0f", s->secs);
+    warn(s, "Local symbolization failed for %s: not run, the %s s of PCOL_SYMBOLIZE_TIMEOUT were spent",
+         g->shown, secs);
+    return 0;
+  }
+  if (s->cut_bytes) {
+    warn(s, "Local symbolization failed for %s: not run, the names and frames had passed the bound",
+         g->shown);
+    return 0;
+  }
+  if (!s->looked) {
+    s->looked = 1;
+    s->llvm = 1;
+    if (!(s->tool = on_path("llvm-symbolizer"))) {
+      s->llvm = 0;
+      s->tool = on_path("addr2line");
     }
   }
-  size_t k = n < PCOL_SYM_MAX_ADDRS ? n : PCOL_SYM_MAX_ADDRS;
-  if (k < n)
-    warn(s, "%s: only the first 4194304 addresses were symbolized", shown);
-  fd = pcol_temp_fd("pcol-sym");
+  if (!s->tool) {
+    warn(s, "Local symbolization failed for %s: neither llvm-symbolizer nor addr2line is on PATH",
+         g->shown);
+    return 0;
+  }
+  const uint64_t *asked = (const uint64_t *)(const void *)g->asked.data;
+  int fd = pcol_temp_fd("pcol-sym");
   FILE *tf = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
   if (!tf) {
-    snprintf(why, sizeof why, "cannot make a temporary file: %s", strerror(errno));
-    goto fail;
+    warn(s, "Local symbolization failed for %s: cannot make a temporary file", g->shown);
+    if (fd >= 0) close(fd);
+    return 0;
   }
-  for (size_t i = 0; i < k; i++) fprintf(tf, "0x%" PRIx64 "\n", addrs[i] - base);
+  for (size_t i = 0; i < n; i++) fprintf(tf, "0x%" PRIx64 "\n", asked[i]);
   if (fclose(tf) || lseek(fd, 0, SEEK_SET) != 0) {
-    snprintf(why, sizeof why, "cannot write a temporary file");
-    goto fail;
+    warn(s, "Local symbolization failed for %s: cannot write a temporary file", g->shown);
+    close(fd);
+    return 0;
   }
-  uint64_t *asked = malloc(k * sizeof *asked);
-  if (!asked) {
-    rc = pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
-    goto done;
-  }
-  for (size_t i = 0; i < k; i++) asked[i] = addrs[i] - base;
-  obj = malloc(strlen(s->found) + 8);
-  if (obj) snprintf(obj, strlen(s->found) + 8, "--obj=%s", s->found);
-  char *llvm_argv[] = {tool, "--inlining", "-demangle=false", "--addresses",
-                       obj, NULL};
-  char *a2l_argv[] = {tool, "-a", "-i", "-f", "-e", s->found, NULL};
-  double secs = PCOL_SYM_TIMEOUT_S;
-  const char *t = getenv("PCOL_SYMBOLIZE_TIMEOUT");
-  if (t && *t && atof(t) > 0) secs = atof(t);
-  size_t cap = k > ((size_t)1 << 40) / PCOL_SYM_OUT_PER_ADDR ? (size_t)1 << 40
-                                                              : k * PCOL_SYM_OUT_PER_ADDR + (1u << 20);
+  size_t ol = strlen(g->path) + 8;
+  char *obj = malloc(ol);
   if (!obj) {
-    free(asked);
-    rc = pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
-    goto done;
+    close(fd);
+    return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory"), -2;
   }
-  if (run_tool(llvm ? llvm_argv : a2l_argv, fd, cap, secs, &out, &len, why, sizeof why)) {
-    free(asked);
-    goto fail;
-  }
-  s->out = out;
-  if (parse(s, llvm, out, asked, k)) rc = pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
-  free(asked);
-  goto done;
-fail:
-  warn(s, "Local symbolization failed for %s: %s", shown, why);
-done:
-  if (fd >= 0) close(fd);
+  snprintf(obj, ol, "--obj=%s", g->path);
+  char *llvm_argv[] = {s->tool, "--inlining", "-demangle=false", "--addresses", obj, NULL};
+  char *a2l_argv[] = {s->tool, "-a", "-i", "-f", "-e", g->path, NULL};
+  rd_ctx r = {s, b, d, s->llvm, asked, (const uint32_t *)(const void *)g->loc.data,
+              (const uint32_t *)(const void *)g->map.data, n, SIZE_MAX, 0, NULL, err,
+              why, sizeof why};
+  int rc = run_tool(s, s->llvm ? llvm_argv : a2l_argv, fd, &r, why, sizeof why);
+  free(r.pend);
   free(obj);
-  free(tool);
-  free(e.ph);
-  free(shown);
-  return rc;
+  close(fd);
+  if (rc == -1) warn(s, "Local symbolization failed for %s: %s", g->shown, why);
+  if (rc == -2 && err->code == PCOL_OK) pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+  return rc == -2 ? -2 : 0;
 }
 
 void pcol_sym_warnings(pcol_sym *s, const char *name, pcol_error *err) {
@@ -955,8 +1105,6 @@ static int oom(pcol_error *err) {
   return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
 }
 
-/* each mapping's locations, in the profile's order, symbolized as pprof's
- * doLocalSymbolize does (its first location decides the ELF segment) */
 pcol_sym_input *pcol_sym_input_new(size_t nm, size_t nl) {
   pcol_sym_input *in = calloc(1, sizeof *in);
   if (!in) return NULL;
@@ -984,90 +1132,51 @@ static void input_free(pcol_sym_input *in) {
   free(in);
 }
 
-static int locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
-                     const pcol_sym_input *in, pcol_sym_table *d, pcol_error *err);
-
-int pcol_sym_locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
-                       pcol_sym_input *in, pcol_sym_table *d, pcol_error *err) {
-  memset(d, 0, sizeof *d);
-  int rc = PCOL_OK;
-  for (size_t i = 0; i < in->nm && !rc; i++)
-    if (!in->maps[i].file || !in->maps[i].build_id) rc = oom(err);
-  if (!rc) rc = locations(b, opt, name, in, d, err);
-  input_free(in);
-  return rc;
-}
-
-static int locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
-                     const pcol_sym_input *in, pcol_sym_table *d, pcol_error *err) {
-  const pcol_sym_mapping *maps = in->maps;
-  const uint32_t *loc_map = in->loc_map;
-  const uint64_t *loc_addr = in->loc_addr;
+/* each mapping's locations, in the profile's order (its first location
+ * decides the ELF segment, as in pprof's doLocalSymbolize), then one run
+ * a binary */
+static int locations(pcol_sym *s, pcol_builder *b, const pcol_sym_input *in, pcol_sym_table *d,
+                     pcol_error *err) {
   size_t nm = in->nm, nl = in->nl;
-  pcol_sym s;
-  if (pcol_sym_init(&s, opt)) return oom(err);
   d->loc_first = calloc(nl + 1, sizeof *d->loc_first);
   d->loc_n = calloc(nl + 1, sizeof *d->loc_n);
   d->map_flags = calloc(nm + 1, sizeof *d->map_flags);
   d->map_file = calloc(nm + 1, sizeof *d->map_file);
   /* the locations of each mapping (1-based; 0: none), a counting sort */
   size_t *start = calloc(nm + 2, sizeof *start), *order = malloc((nl + 1) * sizeof *order);
-  uint64_t *addrs = malloc((nl + 1) * sizeof *addrs);
-  int rc = d->loc_first && d->loc_n && d->map_flags && d->map_file && start && order && addrs
-               ? PCOL_OK
-               : oom(err);
+  int rc = d->loc_first && d->loc_n && d->map_flags && d->map_file && start && order ? 0 : -2;
+  const uint32_t *loc_map = in->loc_map;
   for (size_t i = 0; !rc && i < nl; i++) start[loc_map[i] <= nm ? loc_map[i] : 0]++;
   for (size_t i = 1; !rc && i <= nm + 1; i++) start[i] += start[i - 1];
   for (size_t i = nl; !rc && i-- > 0;) order[--start[loc_map[i] <= nm ? loc_map[i] : 0]] = i;
+  groups gs = {0};
   for (size_t mi = 1; !rc && mi <= nm; mi++) {
     size_t a = start[mi], z = start[mi + 1];
-    if (a == z) continue; /* no location uses it */
-    const pcol_sym_mapping *m = &maps[mi - 1];
-    if (!pcol_sym_wanted(&s, m)) continue;
-    for (size_t k = a; k < z; k++) addrs[k - a] = loc_addr[order[k]];
-    rc = pcol_sym_run(&s, m, addrs, z - a, err);
-    uint8_t fl = 0;
-    for (size_t k = a; !rc && k < z; k++) {
-      size_t n = s.count[k - a], li = order[k];
-      if (!n) continue;
-      d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
-      d->loc_n[li] = n;
-      fl |= PCOL_MAP_HAS_INLINE_FRAMES;
-      for (size_t j = 0; !rc && j < n; j++) {
-        const pcol_sym_frame *f = &s.frames[s.first[k - a] + j];
-        pcol_function_row fr = {0, 0, 0, 0};
-        pcol_line_row lr = {0, f->line, 0};
-        fl |= (*f->func ? PCOL_MAP_HAS_FUNCTIONS : 0) | (*f->file ? PCOL_MAP_HAS_FILENAMES : 0) |
-              (f->line ? PCOL_MAP_HAS_LINE_NUMBERS : 0);
-        /* pprof's Function{Name, SystemName: the tool's name, Filename} */
-        if (!(rc = pcol_b_string(b, f->func, strlen(f->func), &fr.name, err)) &&
-            !(rc = pcol_b_string(b, f->file, strlen(f->file), &fr.filename, err))) {
-          fr.system_name = fr.name;
-          rc = pcol_b_function(b, &fr, &lr.function_id, err);
-        }
-        if (!rc && pcol_buf_append(&d->lines, &lr, sizeof lr)) rc = oom(err);
-      }
-    }
-    d->map_flags[mi - 1] = fl;
-    /* pprof's locateBinaries names the mapping by the binary it found */
-    if (!rc && s.found && strcmp(s.found, m->file))
-      rc = pcol_b_string(b, s.found, strlen(s.found), &d->map_file[mi - 1], err);
+    if (a == z || !wanted(s, &in->maps[mi - 1])) continue; /* no location uses it */
+    rc = add_mapping(s, &gs, b, &in->maps[mi - 1], (uint32_t)(mi - 1), order, a, z, in->loc_addr,
+                     d, err);
   }
-  if (!rc) pcol_sym_warnings(&s, name, err);
-  pcol_sym_free(&s);
+  for (size_t i = 0; !rc && i < gs.n; i++) rc = run_group(s, &gs.v[i], b, d, err);
+  groups_free(&gs);
   free(start);
   free(order);
-  free(addrs);
+  return rc == -2 ? (err->code != PCOL_OK ? err->code : oom(err)) : PCOL_OK;
+}
+
+int pcol_sym_locations(pcol_sym *s, pcol_builder *b, pcol_sym_input *in, pcol_sym_table *d,
+                       pcol_error *err) {
+  memset(d, 0, sizeof *d);
+  int rc = PCOL_OK;
+  for (size_t i = 0; i < in->nm && !rc; i++)
+    if (!in->maps[i].file || !in->maps[i].build_id) rc = oom(err);
+  if (!rc && s->on) rc = locations(s, b, in, d, err);
+  input_free(in);
   return rc;
 }
 
 void pcol_sym_free(pcol_sym *s) {
   free(s->search);
+  free(s->tool);
   pcol_buf_free(&s->warn);
-  free(s->out);
-  free(s->frames);
-  free(s->first);
-  free(s->count);
-  free(s->found);
   memset(s, 0, sizeof *s);
 }

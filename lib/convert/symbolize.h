@@ -3,8 +3,9 @@
  * symbolized, where their binaries are found (PPROF_BINARY_PATH's rules),
  * the ELF base rule (runtime address -> the binary's address) and the
  * driver of llvm-symbolizer or addr2line, started without a shell.  An
- * importer (pprof, OTLP: pcol_sym_locations) asks it, mapping by mapping, for the inline
- * chain of each address, innermost first.  Inside libpcol only. */
+ * importer (pprof, OTLP: pcol_sym_locations) asks it for the inline chain
+ * of each location's address, innermost first; the tool runs once a
+ * binary, not once a mapping.  Inside libpcol only. */
 #ifndef PCOL_CONVERT_SYMBOLIZE_H
 #define PCOL_CONVERT_SYMBOLIZE_H
 
@@ -14,14 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Bounds of one tool run (one mapping): the addresses asked (the others
- * of the mapping stay unsymbolized, with a warning), the bytes of output
- * read (PCOL_SYM_OUT_PER_ADDR a address, plus 1 MiB), and the seconds it
- * may take (PCOL_SYMBOLIZE_TIMEOUT=S changes it) before it is killed. */
+/* Bounds of one import's symbolization (a session, pcol_sym): the
+ * addresses asked in all (the others stay unsymbolized, with a warning),
+ * the bytes its answers may hold (each new name's bytes and each frame's
+ * row: PCOL_SYM_MAX_BYTES; past it the tool is stopped), the longest line
+ * of the tool's output, and the seconds all runs may take together
+ * (PCOL_SYMBOLIZE_TIMEOUT=S changes it) before the running tool is killed
+ * and no other is started. */
 #define PCOL_SYM_MAX_ADDRS ((size_t)1 << 22)
-#define PCOL_SYM_OUT_PER_ADDR 4096
+#define PCOL_SYM_MAX_BYTES ((size_t)64 << 20)
+#define PCOL_SYM_MAX_LINE ((size_t)1 << 20)
 #define PCOL_SYM_TIMEOUT_S 60
-
 /* A mapping as the profile gives it (strings: NUL-terminated copies; len:
  * their bytes, to refuse a name holding a NUL). */
 typedef struct pcol_sym_mapping {
@@ -31,42 +35,27 @@ typedef struct pcol_sym_mapping {
   bool symbolized; /* has functions, file names or line numbers already */
   bool first;      /* the profile's first mapping (pprof: the main binary) */
 } pcol_sym_mapping;
-
-/* One frame of an address's inline chain (borrowed until the next run). */
-typedef struct pcol_sym_frame {
-  const char *func, *file; /* "" when the tool did not know */
-  int64_t line;            /* 0 when unknown */
-} pcol_sym_frame;
-
+/* One import's state: its search path, clock, what is left of its bounds
+ * and its warnings.  Several profiles of one input (OTLP's messages)
+ * share it, so the bounds are the input's. */
 typedef struct pcol_sym {
+  bool on;          /* mode local */
   char *search;     /* the binary search path, ':'-separated */
+  char *tool;       /* llvm-symbolizer or addr2line, found once */
+  int llvm, looked;
+  double deadline;  /* CLOCK_MONOTONIC seconds */
+  double secs;
+  bool timed_out, cut_addrs, cut_bytes;
+  size_t addrs_left, bytes_left;
   pcol_buf warn;    /* the warnings, "; "-separated */
   size_t warn_at[64], nwarn; /* where each of the first 64 starts; how many */
   bool missing;     /* a binary could not be found */
-  /* the last run's answer: address i's frames are frames[first[i] ..
-   * first[i] + count[i]); found: the binary it read */
-  char *out;
-  pcol_sym_frame *frames;
-  size_t nframes, capframes, *first, *count, cap;
-  char *found;
 } pcol_sym;
-
-/* opt NULL or mode none: nothing to do (0 returned, s unused). */
+/* opt NULL or mode none: s->on false, nothing to do.  Starts the clock. */
 int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt);
-/* 1 when mapping m (with locations) is to be symbolized: pprof's rule
- * (not symbolized yet, a file name, not [vdso]-like, not a URL). */
-int pcol_sym_wanted(pcol_sym *s, const pcol_sym_mapping *m);
-/* Symbolizes addrs[0..n) of m (n >= 1; addrs[0] decides the ELF segment,
- * as pprof's first location does): s->first/count/frames then hold each
- * address's chain (count 0: unknown).  A mapping that cannot be
- * symbolized is a warning (s->warn) and count 0 everywhere; the status is
- * PCOL_ENOMEM only. */
-int pcol_sym_run(pcol_sym *s, const pcol_sym_mapping *m, const uint64_t *addrs, size_t n,
-                 pcol_error *err);
 /* The warnings, prefixed with the input's name, into err (code PCOL_OK). */
 void pcol_sym_warnings(pcol_sym *s, const char *name, pcol_error *err);
 void pcol_sym_free(pcol_sym *s);
-
 /* An importer's whole use of it: pcol_sym_input_new(nm, nl) (NULL: out
  * of memory) gives room for the mappings maps[0..nm) (file and build_id
  * malloc'd copies, freed with it; a NULL one is out of memory) and the
@@ -75,7 +64,8 @@ void pcol_sym_free(pcol_sym *s);
  * locations' chains into t (their functions into b): location i's lines
  * are lines[loc_first[i] ..+ loc_n[i]) (loc_n 0: its own), mapping i gets
  * the flags map_flags[i] added and is named map_file[i] (a string id; 0:
- * its own name).  Warnings into err (PCOL_OK). */
+ * its own name).  Warnings into s (pcol_sym_warnings); the status is
+ * PCOL_ENOMEM only: a mapping that cannot be symbolized is a warning. */
 typedef struct pcol_sym_input {
   pcol_sym_mapping *maps;
   uint32_t *loc_map;
@@ -89,8 +79,8 @@ typedef struct pcol_sym_table {
   uint32_t *map_file;
 } pcol_sym_table;
 pcol_sym_input *pcol_sym_input_new(size_t nm, size_t nl);
-int pcol_sym_locations(pcol_builder *b, const pcol_symbolize_options *opt, const char *name,
-                       pcol_sym_input *in, pcol_sym_table *t, pcol_error *err);
+int pcol_sym_locations(pcol_sym *s, pcol_builder *b, pcol_sym_input *in, pcol_sym_table *t,
+                       pcol_error *err);
 void pcol_sym_table_free(pcol_sym_table *t);
 
 #endif

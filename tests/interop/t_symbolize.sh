@@ -178,6 +178,62 @@ PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h2.top top nopieonly.pb --symbolize l
 n=$((n + 1))
 [ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h2.top.rc)" = 0 ] && grep -q 'took more than 1 s' h2.top.err ||
   { bad "tool that closes its output and hangs: killed after 1 s with a warning"; cat h2.top.err; }
+# the time limit is the whole input's: with the first binary's run
+# killed, the second binary is not run at all
+printf '#!/bin/sh\nexec /bin/sleep 30\n' >hang/llvm-symbolizer
+s=$(date +%s)
+PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h3.top top direct.pb --symbolize local
+n=$((n + 1))
+[ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h3.top.rc)" = 0 ] && grep -q 'took more than 1 s' h3.top.err &&
+  grep -q 'not run, the 1 s of PCOL_SYMBOLIZE_TIMEOUT were spent' h3.top.err ||
+  { bad "two binaries, a hung tool: one run killed at 1 s, the other not run"; cat h3.top.err; }
+# a tool whose answer never ends: stopped when its names and frames pass
+# 64 MiB (each name new), or at a line of more than 1 MiB; the address
+# being read stays unsymbolized, exit 0 with a warning
+mkdir -p flood
+cat >flood/llvm-symbolizer <<EOF2
+#!/usr/bin/env python3
+import sys
+o = sys.stdout
+o.write(sys.stdin.readline())
+if __import__("os").environ.get("FLOOD") == "line":
+    o.write("x" * (3 << 20)); o.flush(); sys.exit(0)
+pad = "n" * 4000
+i = 0
+while True:
+    o.write("f%d%s\nfile%d.c:1\n" % (i, pad, i)); i += 1
+EOF2
+chmod +x flood/llvm-symbolizer
+PATH=$tmp/flood:$PATH pc fl.top top nopieonly.pb --symbolize local; cut <fl.top.raw >fl.top
+n=$((n + 1))
+[ "$(cat fl.top.rc)" = 0 ] && grep -q 'its names and frames passed 64 MiB' fl.top.err && grep -q '\[nopie\]' fl.top ||
+  { bad "an endless answer: stopped at 64 MiB with a warning, rows unsymbolized"; cat fl.top.err; }
+FLOOD=line PATH=$tmp/flood:$PATH pc fl2.top top nopieonly.pb --symbolize local
+n=$((n + 1))
+[ "$(cat fl2.top.rc)" = 0 ] && grep -q 'wrote a line longer than 1048576 bytes' fl2.top.err ||
+  { bad "a 3 MiB line: a warning"; cat fl2.top.err; }
+# one tool run a binary, not a mapping: 300 mappings of one PIE (a server
+# forked 300 times) run it once and give what 300 runs gave
+if command -v llvm-symbolizer >/dev/null; then
+  mkdir -p count
+  printf '#!/bin/sh\necho run >>%s/runs\nexec %s "$@"\n' "$tmp" "$(command -v llvm-symbolizer)" >count/llvm-symbolizer
+  chmod +x count/llvm-symbolizer
+  spec=$(python3 -c "import json,sys; print(json.dumps([{'bin':'pie','base':$PIEB+i*(1<<24),'name':'$tmp/pie','build_id':'real'} for i in range(300)]))")
+  gen many.pb "$spec"
+  : >runs
+  PATH=$tmp/count:$PATH pc mm.top top many.pb --symbolize local; cut <mm.top.raw >mm.top
+  n=$((n + 1))
+  [ "$(wc -l <runs)" = 1 ] && [ "$(cat mm.top.rc)" = 0 ] && [ ! -s mm.top.err ] && ! grep -q '\[pie\]' mm.top ||
+    { bad "300 mappings of one binary: $(wc -l <runs) runs (1 expected)"; cat mm.top.err; }
+  # the same rows as one mapping's, each 300 times (pprof: the same names)
+  "$PCOL" top many.pb --symbolize local -n 1000 2>/dev/null | cut | awk '{print $NF}' | sort >mm.names
+  "$PCOL" top pieonly.pb --symbolize local -n 1000 2>/dev/null | cut | awk '{print $NF}' | sort >p.names
+  same "300 mappings of one binary: the names of one mapping's" p.names mm.names
+  if [ -n "$STANDALONE" ]; then
+    PPROF_BINARY_PATH=/nonexistent "$STANDALONE" -symbolize=local -top many.pb 2>/dev/null | cut >smm.top
+    same "google/pprof -top, 300 mappings of one binary" smm.top mm.top
+  fi
+fi
 
 # --- google/pprof (binutils) -------------------------------------------
 if [ -n "$STANDALONE" ]; then

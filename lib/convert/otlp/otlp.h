@@ -38,16 +38,16 @@ int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsi
 size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out);
 
 /* Imports one binary message (msg: its 1-based number, for messages;
- * opt: the import's, for --symbolize). */
+ * opt: the import's; ud: the caller's, as given to the reader). */
 typedef int (*pcol_otlp_message_fn)(pcol_builder *b, const uint8_t *p, size_t n,
                                     const char *name, size_t msg,
-                                    const pcol_import_options *opt, pcol_error *err);
+                                    const pcol_import_options *opt, void *ud, pcol_error *err);
 /* OTLP/JSON lines (the Collector's file exporter, `format: json`): each
  * line a ProfilesData or ExportProfilesServiceRequest in OTLP/JSON, turned
  * into the binary message and given to fn.  The input is read as a stream,
  * line by line, under the input cap of opt.  otlp_json.c */
 int pcol_otlp_import_json(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
-                          pcol_otlp_message_fn fn, pcol_error *err);
+                          pcol_otlp_message_fn fn, void *ud, pcol_error *err);
 
 /* ------------------------------------------ Samples from the wire (otlp_samples.c) */
 

@@ -55,7 +55,7 @@ typedef struct ctx {
   size_t nprof;
   const pcol_otlp_pages *pages;
   otlp_wsample ws[2];   /* Samples as read (two: same_samples compares a pair) */
-  const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
+  pcol_sym *sym; /* --symbolize: the input's session (sym->on: local) */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -541,7 +541,7 @@ static int symbolize(ctx *c, const pcol_mapping_row *rows, size_t nm, pcol_sym_t
     in->loc_addr[i] = l->address;
     if (l->n_lines && mi && mi <= nm) in->maps[mi - 1].symbolized = true;
   }
-  return pcol_sym_locations(c->b, c->sym, c->name, in, t, c->err);
+  return pcol_sym_locations(c->sym, c->b, in, t, c->err);
 }
 
 static int build_tables(ctx *c) {
@@ -590,7 +590,7 @@ static int build_tables(ctx *c) {
   /* --symbolize local: an eBPF profiler's native frames (symbolize.c) */
   pcol_sym_table sd;
   memset(&sd, 0, sizeof sd);
-  if (!rc && c->sym && c->sym->mode == PCOL_SYMBOLIZE_LOCAL) rc = symbolize(c, rows, nm, &sd);
+  if (!rc && c->sym->on) rc = symbolize(c, rows, nm, &sd);
   for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
     pcol_mapping_row r = rows[i - 1];
     if (sd.map_flags) r.flags |= sd.map_flags[i - 1];
@@ -1142,10 +1142,10 @@ static int raw_strings(const uint8_t *p, size_t n, size_t (*out)[2], size_t want
  * Sample layout; pages: where it lies in the input (NULL: in memory). */
 static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
                              size_t msg, const pcol_otlp_pages *pages,
-                             const pcol_import_options *opt, pcol_error *err) {
+                             const pcol_import_options *opt, pcol_sym *sym, pcol_error *err) {
   ctx c;
   memset(&c, 0, sizeof c);
-  c.sym = opt ? &opt->symbolize : NULL;
+  c.sym = sym;
   c.b = b;
   c.name = name;
   c.err = err;
@@ -1220,8 +1220,8 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
 
 /* A message in memory (an OTLP/JSON line's). */
 static int import_message(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
-                          size_t msg, const pcol_import_options *opt, pcol_error *err) {
-  return import_message_at(b, p, n, name, msg, NULL, opt, err);
+                          size_t msg, const pcol_import_options *opt, void *sym, pcol_error *err) {
+  return import_message_at(b, p, n, name, msg, NULL, opt, sym, err);
 }
 
 /* ---------------------------------------------------------- framing */
@@ -1292,18 +1292,32 @@ static int gzip_json(const uint8_t *p, size_t n) {
 }
 
 static int import_binary(pcol_builder *b, pcol_input *raw, int gz, const char *name,
-                         const pcol_import_options *opt, pcol_error *err);
+                         const pcol_import_options *opt, pcol_sym *sym, pcol_error *err);
+static int import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                       pcol_sym *sym, pcol_error *err);
 
+/* One --symbolize session for the whole input: its messages share the
+ * bounds (symbolize.h) and the warnings are said once, at the end. */
 int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                      pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_otlp: NULL argument");
   if (!name) name = "<otlp>";
+  pcol_sym sym;
+  int rc = pcol_sym_init(&sym, opt ? &opt->symbolize : NULL) ? pcol_oom(err)
+                                                               : import_otlp(b, in, name, opt, &sym, err);
+  if (!rc) pcol_sym_warnings(&sym, name, err);
+  pcol_sym_free(&sym);
+  return rc;
+}
+
+static int import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                       pcol_sym *sym, pcol_error *err) {
   /* a binary message in a regular file is read in place, mapped, not
    * copied (its pages given back as the passes move on, as a copy's were) */
   pcol_input raw = {0};
   if (pcol_input_map_file(in, opt, &raw)) {
     size_t i = first_non_blank(raw.data, raw.len);
-    if (i == raw.len || raw.data[i] != '{') return import_binary(b, &raw, 0, name, opt, err);
+    if (i == raw.len || raw.data[i] != '{') return import_binary(b, &raw, 0, name, opt, sym, err);
     pcol_input_free(&raw); /* OTLP/JSON: read as lines, below */
   }
   /* OTLP/JSON lines, not compressed, are read as a stream (otlp_json.c):
@@ -1313,7 +1327,7 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   FILE *hs = pcol_replay_stream(head, hn, in);
   if (!hs) return pcol_oom(err);
   if (h < hn && head[h] == '{') {
-    int rc = pcol_otlp_import_json(b, hs, name, opt, import_message, err);
+    int rc = pcol_otlp_import_json(b, hs, name, opt, import_message, sym, err);
     fclose(hs);
     return rc;
   }
@@ -1326,7 +1340,7 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     if (!rc) {
       pcol_import_options lo = opt ? *opt : (pcol_import_options){0};
       lo.max_input_bytes = UINT64_MAX;
-      rc = pcol_otlp_import_json(b, s, name, &lo, import_message, err);
+      rc = pcol_otlp_import_json(b, s, name, &lo, import_message, sym, err);
       int orc = pcol_instream_finish(o, rc, err);
       if (orc) rc = orc;
       pcol_instream_free(o);
@@ -1344,14 +1358,14 @@ int pcol_import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     pcol_input_free(&raw);
     return rc;
   }
-  return import_binary(b, &raw, gz, name, opt, err);
+  return import_binary(b, &raw, gz, name, opt, sym, err);
 }
 
 /* The whole input (inflated when gz), read in memory, mapped in place or
  * mapped from a temporary copy: one message, length-prefixed ones, or
  * OTLP/JSON found past a gzip head.  Frees raw. */
 static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *name,
-                         const pcol_import_options *opt, pcol_error *err) {
+                         const pcol_import_options *opt, pcol_sym *sym, pcol_error *err) {
   pcol_input raw = *rawp;
   int rc = PCOL_OK;
   const uint8_t *p = raw.data;
@@ -1360,11 +1374,11 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
     /* gzip whose JSON starts past the head's inflated bytes: inflated
      * whole, then read as lines */
     FILE *t = fmemopen((void *)p, n, "r");
-    rc = t ? pcol_otlp_import_json(b, t, name, opt, import_message, err) : pcol_oom(err);
+    rc = t ? pcol_otlp_import_json(b, t, name, opt, import_message, sym, err) : pcol_oom(err);
     if (t) fclose(t);
   } else if (whole_message(p, n)) {
     pcol_otlp_pages pg = {&raw, 0};
-    rc = import_message_at(b, p, n, name, 1, &pg, opt, err);
+    rc = import_message_at(b, p, n, name, 1, &pg, opt, sym, err);
   } else {
     int be = frames(p, n, 1);
     if (!be && !frames(p, n, 0)) {
@@ -1388,7 +1402,7 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
         }
         if (!msg) pcol_input_done(&raw, 0, n); /* the scan of the frames touched it all */
         pcol_otlp_pages pg = {&raw, k};
-        rc = import_message_at(b, p + k, (size_t)len, name, ++msg, &pg, opt, err);
+        rc = import_message_at(b, p + k, (size_t)len, name, ++msg, &pg, opt, sym, err);
         k += (size_t)len;
         pcol_input_done(&raw, 0, k);
       }

@@ -431,8 +431,8 @@ static ssize_t line_read(void *c, char *out, size_t size) {
 
 /* one line's document into a message for fn; its number is msgs + 1 */
 static int one_line(pcol_builder *b, lines *l, const char *name, size_t line, size_t lead,
-                    pcol_otlp_message_fn fn, const pcol_import_options *opt, size_t *msgs,
-                    pcol_error *err) {
+                    pcol_otlp_message_fn fn, void *ud, const pcol_import_options *opt,
+                    size_t *msgs, pcol_error *err) {
   cookie_io_functions_t io = {line_read, NULL, NULL, NULL};
   FILE *s = fopencookie(l, "r", io);
   if (!s) return pcol_oom(err);
@@ -473,14 +473,14 @@ static int one_line(pcol_builder *b, lines *l, const char *name, size_t line, si
   fclose(s);
   if (!rc) {
     pcol_buf *m = &j.lv[0].out;
-    rc = fn(b, m->data ? m->data : (const uint8_t *)"", m->len, name, ++*msgs, opt, err);
+    rc = fn(b, m->data ? m->data : (const uint8_t *)"", m->len, name, ++*msgs, opt, ud, err);
   }
   wire_free(&j);
   return rc;
 }
 
 int pcol_otlp_import_json(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
-                          pcol_otlp_message_fn fn, pcol_error *err) {
+                          pcol_otlp_message_fn fn, void *ud, pcol_error *err) {
   lines *l = calloc(1, sizeof *l);
   if (!l) return pcol_oom(err);
   l->in = in;
@@ -497,7 +497,7 @@ int pcol_otlp_import_json(pcol_builder *b, FILE *in, const char *name, const pco
       l->p++;
       continue;
     }
-    rc = one_line(b, l, name, line, lead, fn, opt, &msgs, err);
+    rc = one_line(b, l, name, line, lead, fn, ud, opt, &msgs, err);
     /* the rest of the line (the reader stopped at an error) */
     while (!l->eol && more(l)) {
       uint8_t *nl = memchr(l->buf + l->p, '\n', l->n - l->p);

@@ -1031,7 +1031,16 @@ static int symbolize(ctx *c, pcol_sym_table *t) {
     in->loc_map[i] = map_ix(c, p->location[i].mapping_id);
     in->loc_addr[i] = p->location[i].address;
   }
-  return pcol_sym_locations(c->b, c->sym, c->name, in, t, c->err);
+  pcol_sym s;
+  if (pcol_sym_init(&s, c->sym)) {
+    pcol_sym_free(&s);
+    pcol_sym_locations(&s, c->b, in, t, c->err); /* frees in (s is off) */
+    return bare(c, PCOL_ENOMEM);
+  }
+  int rc = pcol_sym_locations(&s, c->b, in, t, c->err);
+  if (!rc) pcol_sym_warnings(&s, c->name, c->err);
+  pcol_sym_free(&s);
+  return rc;
 }
 
 static int build(ctx *c) {
