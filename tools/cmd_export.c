@@ -43,7 +43,7 @@ static int load_table(const char *cmdline, const char *table, const char *path, 
   char *c = malloc(n);
   if (!c) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   snprintf(c, n, "%s --query 'INSERT INTO pcol_%s FORMAT Native'", cmdline, table);
-  FILE *in = fopen(path, "rb");
+  FILE *in = fopen(path, "rbe"); /* (not the loader's: close-on-exec) */
   FILE *p = in ? popen(c, "w") : NULL;
   int rc = PCOL_OK;
   if (!in) rc = pcol_error_set(err, PCOL_EIO, "%s: %s", path, strerror(errno));

@@ -909,7 +909,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
     int dfd = -1;
     FILE *dotf = NULL;
     if (strcmp(fmt, "dot") && !cg && tfmt == OUT_TEXT) { /* the DOT text for graphviz, in a file of our own */
-      dfd = mkstemp(dot_path);
+      dfd = mkostemp(dot_path, O_CLOEXEC); /* (dot gets it as its stdin only) */
       dotf = dfd >= 0 ? fdopen(dfd, "w") : NULL;
       if (!dotf) {
         rc = pcol_error_set(&err, PCOL_EIO, "cannot make a temporary file: %s", strerror(errno));

@@ -317,7 +317,7 @@ static int write_list(const char *dir, const ident *ix, int spelled, char *const
   if (!lp || !tp) goto done;
   mode_t um = umask(0); /* readable as the index is (mkstemp makes 0600) */
   umask(um);
-  if ((fd = mkstemp(tp)) < 0 || fchmod(fd, 0666 & ~um) || !(fp = fdopen(fd, "w"))) {
+  if ((fd = mkostemp(tp, O_CLOEXEC)) < 0 || fchmod(fd, 0666 & ~um) || !(fp = fdopen(fd, "w"))) {
     rc = errno;
     if (fd >= 0) close(fd), unlink(tp);
     goto done;

@@ -91,7 +91,7 @@ int cli_temp_file(const char *what, const char *name, char **path, int *fd, pcol
     return pcol_error_set(err, PCOL_EINVAL, "TMPDIR too long");
   cli_cleanup_on_signals();
   /* registered before any byte is written, so that exit and the signals remove it */
-  *fd = mkstemp(p);
+  *fd = mkostemp(p, O_CLOEXEC);
   if (*fd < 0) return pcol_error_set(err, PCOL_EIO, "%s: cannot make a temporary file in %s: %s",
                                      name, dir, strerror(errno));
   nfetched++; /* exit and the signal handler remove it from here on */

@@ -71,6 +71,18 @@ int pcol_temp_fd(const char *prefix) {
   return fd;
 }
 
+FILE *pcol_temp_file(const char *prefix) {
+  int fd = pcol_temp_fd(prefix);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "w+b");
+  if (!f) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
+  return f;
+}
+
 static int write_all(int fd, const uint8_t *p, size_t n, uint64_t off) {
   while (n) {
     ssize_t w = pwrite(fd, p, n, (off_t)off);

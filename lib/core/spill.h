@@ -3,6 +3,7 @@
 #ifndef PCOL_CORE_SPILL_H
 #define PCOL_CORE_SPILL_H
 
+#include <stdio.h>
 #include "pcol.h"
 #include <stddef.h>
 #include <stdint.h>
@@ -42,5 +43,8 @@ int pcol_b_col_append(pcol_builder *b, int t, int c, const void *data, const voi
 void pcol_b_spill_free(pcol_builder *b);
 /* An unlinked temporary file in $TMPDIR (else /tmp) opened read-write, or -1. */
 int pcol_temp_fd(const char *prefix);
+/* The same as a stdio stream ("w+b"), as tmpfile() but close-on-exec and
+ * in $TMPDIR; NULL with errno set. */
+FILE *pcol_temp_file(const char *prefix);
 
 #endif

@@ -87,7 +87,8 @@ fi
 add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\",\"diffHide\":\"^stats::filter\$\""
 if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
-  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\.","refine":true'  # --divide-by 3, then 0.5 and 1e9 typed into the page's box (the views' text against the CLI's)
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\.","refine":true'
+  # --divide-by 3, then 0.5 and 1e9 typed into the page's box (the views' text against the CLI's)
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" --divide-by 3 -o "$tmp/divided.html" || fail "report --divide-by"
   add divided "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/divided.html" '"divide":["3","0.5","1e9"]'
 fi

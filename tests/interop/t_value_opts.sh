@@ -17,8 +17,10 @@
 #     formatValue is int64(v x 1/F), the unit chosen from the scaled
 #     smallest value and total, shares of the unscaled values) for F in 3,
 #     0.5, 1e9, 7 and 2.5 on cpu, heap (each value type), delta (negative
-#     values) and labelled profiles (7 and 2.5 on the smaller ones,
-#     make test's time): top (-cum, -lines, -nodefraction,
+#     values) and labelled profiles (7 and 2.5 on the smaller ones only,
+#     for make test's time, and so not the checks made on the cpu or heap
+#     profile alone: -mean, -unit, -focus with -relative_percentages,
+#     -hide): top (-cum, -lines, -nodefraction,
 #     -mean, -unit, -focus with -relative_percentages), peek and tree
 #     (-hide, -mean, -drop_negative), traces and list from the Duration
 #     line ("Total samples = X") or "Showing nodes" on (list: -drop_negative

@@ -44,6 +44,7 @@
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_hash_keyed */
 #include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
+#include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
 #include <math.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -242,7 +243,7 @@ static int copy_elements(ctrace *c, int p) {
   pcol_jpull *j = c->j;
   int rc;
   if (j->tok != PCOL_JT_ARR) return pcol_jp_skip(j);
-  if (!c->cur[p] && !(c->cur[p] = tmpfile()))
+  if (!c->cur[p] && !(c->cur[p] = pcol_temp_file("pcol-chrome")))
     return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
   while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
     if (c->ccount[p]++) putc(',', c->cur[p]);
@@ -343,7 +344,7 @@ static cstream *stream_for(ctrace *c, int64_t pid, const char *id, int create) {
   s->pid = pid, s->tid = -1;
   if (!(s->id = strdup(id))) return NULL;
   for (int p = 0; p < 3; p++)
-    if (!(s->part[p] = tmpfile())) {
+    if (!(s->part[p] = pcol_temp_file("pcol-chrome"))) {
       for (int q = 0; q < p; q++) fclose(s->part[q]);
       free(s->id);
       return NULL;
@@ -629,7 +630,7 @@ static int event(ctrace *c, size_t ev) {
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
   cstream *s = stream_for(c, pid, whole ? wid : id, 1);
   if (!s && c->nst >= MAX_PROFILES) return fail(c, ev, "more than 4096 profiles");
-  if (!s && errno != ENOMEM) /* tmpfile(): e.g. EMFILE, 3 open files a profile */
+  if (!s && errno != ENOMEM) /* pcol_temp_file: e.g. EMFILE, 3 open files a profile */
     return pcol_error_set(c->err, PCOL_EIO, "%s: traceEvents[%zu]: a temporary file for profile %zu: %s", c->name,
                           ev, c->nst + 1, strerror(errno));
   if (!s) return pcol_oom(c->err);
@@ -751,7 +752,7 @@ static int read_sample(ctrace *c, uint64_t k) {
       if (kind == SID_STR && !s->bad) { /* kept in a file: samples may be many */
         const char *t = j->tok == PCOL_JT_TRUE ? "true" : j->str;
         size_t n = j->tok == PCOL_JT_TRUE ? 4 : j->len;
-        if (!s->sftext && !(s->sftext = tmpfile()))
+        if (!s->sftext && !(s->sftext = pcol_temp_file("pcol-chrome")))
           return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
         if (n > UINT32_MAX || fwrite(t, 1, n, s->sftext) != n)
           return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
@@ -1032,7 +1033,7 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
-  if (!(doc = tmpfile())) {
+  if (!(doc = pcol_temp_file("pcol-chrome"))) {
     rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
     goto out;
   }
