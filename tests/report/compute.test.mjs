@@ -705,7 +705,14 @@ for (const [v, u, want] of U) ok(vm.runInContext(`pcolUnitLabel(${v}, ${JSON.str
 if (cases.length) {
   const c = JSON.parse(fs.readFileSync(cases[0], 'utf8')), pg = load(fs.readFileSync(c.html, 'utf8'));
   const F = ['3', '0.5', '1e9', '+2', '.5', '5.', '1.5e+3', '7E-1', '0x10', '0X1P+4', '0x.8', '0x1p-3', '1e-320', '1e-300', '0', '-0', '0.0', '1e-400', '0x1p-1080',
-    '-2', '-0x10', '1e400', 'inf', 'nan', 'Infinity', ' 3', '3 ', 'x', '1e', '1e+', '0x', '0x.', '0x1p', '0b11', '0o7', '1_0', '3,5', '٣'];
+    '-2', '-0x10', '1e400', 'inf', 'nan', 'Infinity', ' 3', '3 ', 'x', '1e', '1e+', '0x', '0x.', '0x1p', '0b11', '0o7', '1_0', '3,5', '٣',
+    // hex floats a naive reading gets wrong: a 0 mantissa under a large
+    // exponent, more digits than a double holds brought back by the
+    // exponent, ties to even at 1 (1 + 2^-53: ratio 1, no truncation) and
+    // above it, subnormal divisors, and a long text that is no number
+    '0x0p2000', '0x1.' + '0'.repeat(300), '0x1' + '0'.repeat(300) + 'p-1200', '0x1.00000000000008p0', '0x1.00000000000018p0',
+    '0x1.00000000000008000001p0', '0x1.0000000000001p-1070', '0x1.8p-1074', '0x1p-1075', '0x1.0000001p-1075', '0x1.fffffffffffff8p1023',
+    '0x1.fffffffffffff7ffp1023', '1'.repeat(400) + 'x', '0x' + '1'.repeat(400) + 'x'];
   let n = 0;
   for (const f of F) {
     let cli, msg = null;

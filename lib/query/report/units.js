@@ -83,17 +83,42 @@ export function pcolUnitRatio(v, ratio) {
   var x = v * ratio;
   return x >= PCOL_MIN_INT64 && x < -PCOL_MIN_INT64 ? Math.trunc(x) + 0 : PCOL_MIN_INT64;
 }
+/* M x 2^e (M a BigInt >= 0) rounded once to the nearest double, ties to
+ * even, as strtod rounds a hex float: the bits kept are the 53 below M's
+ * top one, fewer where the result is subnormal (none under 2^-1075);
+ * Infinity past the largest double */
+function pcolHexFloat(M, e) {
+  if (M === 0n) return 0;
+  var L = M.toString(2).length, top = L + e; /* M x 2^e in [2^(top-1), 2^top) */
+  if (top > 1025) return Infinity;
+  var keep = Math.min(53, top + 1074);
+  if (keep < 0) return 0;
+  var drop = L - keep, q = M;
+  if (drop > 0) {
+    q = M >> BigInt(drop);
+    var rest = M - (q << BigInt(drop)), half = 1n << BigInt(drop - 1);
+    if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+  } else if (drop < 0) {
+    q = M << BigInt(-drop);
+  }
+  /* q < 2^54 is exact as a Number, and so is each step by a power of two
+   * while the result is a normal number or the rounded subnormal itself */
+  var x = Number(q), p = e + drop;
+  for (; p > 1000; p -= 1000) x *= Math.pow(2, 1000);
+  for (; p < -1000; p += 1000) x *= Math.pow(2, -1000);
+  return x * Math.pow(2, p);
+}
 /* cli_view.c cli_divide_by_parse: F typed in the page's "divide by" box as
  * --divide-by reads it (strtod's whole text, C's forms: a decimal, a hex
  * float), its ratio 1/F; throws the CLI's message.  Empty: no divisor. */
 export function pcolDivideBy(text) {
   if (text === '') return 1;
   var d = NaN, m;
-  if (/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text)) d = Number(text);
-  else if ((m = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)(?:[pP]([+-]?[0-9]+))?$/.exec(text)) && (m[2] || m[3])) {
-    /* a hex float: its digits as an integer (BigInt: exact), over 16 per fraction digit, times 2^P */
-    var e = (m[4] ? +m[4] : 0) - 4 * m[3].length, b = Number(BigInt('0x0' + m[2] + m[3]));
-    d = e < -1000 ? b * Math.pow(2, e + 1000) * Math.pow(2, -1000) : b * Math.pow(2, e);
+  /* (each pattern splits its digits one way only: no backtracking on a long text) */
+  if (/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(text)) d = Number(text);
+  else if ((m = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?(?:[pP]([+-]?[0-9]+))?$/.exec(text)) && (m[2] || m[3])) {
+    var fr = m[3] || '';
+    d = pcolHexFloat(BigInt('0x0' + m[2] + fr), (m[4] ? +m[4] : 0) - 4 * fr.length);
     if (m[1] === '-') d = -d;
   }
   if (!isFinite(d)) throw new Error('--divide-by wants a decimal number, not \'' + text + '\'');
