@@ -2183,12 +2183,17 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, siz
  * outermost), so every view splits by label as pprof's do and the filters
  * see the frames.  A frame is a function named by the sample's values of
  * the key joined by ',' (strings, then numbers in their unit scaled to
- * `unit` as pprof's ScaledLabel under -unit: "1kB", or the bare number
- * without a unit; unit: pcol_unit_label's `to`, e.g. "kB", "ms", "raw",
+ * `unit` as pprof's ScaledLabel under -unit: "1kB"; the bare number
+ * when no number of the key in the sample has a unit; unit: pcol_unit_label's `to`, e.g. "kB", "ms", "raw",
  * NULL for "minimum", pprof's default; no name (NA)
  * when the sample has none: pprof's "", printed "<unknown>"), whose file is the key, at a location without mapping
- * or address, line 0.  ENOTFOUND for a key no label of f has; EINVAL for
- * no key, more than 64 keys or a key of 256 bytes or more; ETOOBIG when
+ * or address, line 0.  A key no sample has a value of is no error: every
+ * frame of it has no name, and when no key of root_keys (of leaf_keys)
+ * matches a sample, the success leaves pprof's warning in err (the
+ * warning rule), one line each: "TagRoot expression matched no samples",
+ * "TagLeaf expression matched no samples" (so too for a list of no keys,
+ * ",": no frames).  EINVAL for more than 64 keys or a key of 256 bytes or
+ * more; ETOOBIG when
  * the frames would make more stack nodes than f's row budget allows
  * (PCOL_ROW_BUDGET_PER_BYTE x its input bytes).  Memory: the copy, and
  * each (label set, stack) pair the samples use made once. */
@@ -2197,13 +2202,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames(pcol_file *f, const cha
                                                          pcol_file **out, pcol_error *err);
 
 /* pcol_open_tag_frames of the two sides of a comparison (pcol diff, a
- * differential flame graph): *fout of f, *gout of g, the same keys.  A key
- * is ENOTFOUND only when neither f nor g has it: one side without it gets
- * that key's no-name frame ("<unknown>") on every sample, as go tool pprof
- * -diff_base, which merges both before it adds the frames.  On failure
- * both outputs are NULL and *side (may be NULL) says whose error it is,
- * for the caller to name that file: 0 f's (a key of neither side is f's
- * ENOTFOUND), 1 g's. */
+ * differential flame graph): *fout of f, *gout of g, the same keys.  One
+ * side without a key gets that key's no-name frame ("<unknown>") on every
+ * sample, and the warning is left only when the keys match no sample of
+ * either side, as go tool pprof -diff_base, which merges both before it
+ * adds the frames.  On failure both outputs are NULL and *side (may be
+ * NULL) says whose error it is, for the caller to name that file: 0 f's,
+ * 1 g's. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g,
                                                               const char *root_keys,
                                                               const char *leaf_keys,

@@ -298,8 +298,9 @@ int cli_is_time(const char *s);
 /* A usage error when standard input ("-") is named more than once among
  * the n paths (it can be read only once).  Returns 0 or EXIT_USAGE. */
 int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n);
-/* Prints an importer's warning (a success whose err holds a message, e.g.
- * collapsed lines skipped) as "pcol CMD: warning: ...", and clears it. */
+/* Prints a library warning (a success whose err holds a message: an
+ * importer's, e.g. collapsed lines skipped; --tagroot's key no sample has)
+ * as "pcol CMD: warning: ...", a line each, and clears it. */
 void cli_import_warning(const char *cmd, pcol_error *err);
 /* Opens the inputs of a reading command (inputs.c): args[0..nargs), each
  * a file, a directory (its regular files, sorted by name, dot files left

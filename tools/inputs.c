@@ -451,6 +451,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     pcol_close(*f);
     *f = tf;
     if (rc) pcol_error_prefix(err, *label);
+    else cli_import_warning(cmd->name, err); /* pprof's: a key no sample has */
   }
   inputs_free(&in);
   return rc;
@@ -469,6 +470,7 @@ static int tag_frames_pair(const cli_command *cmd, const cli_args *a, pcol_file 
   cli_loaded.tagroot = root;
   cli_loaded.tagleaf = leaf;
   if (rc) return rc;
+  cli_import_warning(cmd->name, err); /* pprof's: keys no sample of either side has */
   pcol_close(*f);
   pcol_close(*g);
   *f = tf;
@@ -562,7 +564,11 @@ int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {
 }
 
 void cli_import_warning(const char *cmd, pcol_error *err) {
-  if (err->code == PCOL_OK && err->message[0]) fprintf(stderr, "pcol %s: warning: %s\n", cmd, err->message);
+  if (err->code == PCOL_OK) /* a line each (pcol_open_tag_frames' two) */
+    for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
+      nl = strchr(m, '\n');
+      fprintf(stderr, "pcol %s: warning: %.*s\n", cmd, (int)(nl ? (size_t)(nl - m) : strlen(m)), m);
+    }
   err->message[0] = 0;
 }
 

@@ -348,7 +348,7 @@ static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *k
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);
   for (uint64_t ls = 1; !rc && ls <= nls; ls++) {
     /* the frame as pcol_open_tag_frames names it (no value: no name, "") */
-    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, sel ? sel->label_unit : NULL, &name, err)) &&
+    if (!(rc = pcol_q_tagframe_name(f, &lc, ls, key, k.len, sel ? sel->label_unit : NULL, &name, NULL, err)) &&
         name.len)
       rc = pcol_q_key_intern(&names, (const char *)name.data, name.len, 1, &ls_name[ls], err);
   }

@@ -519,10 +519,12 @@ void pcol_q_label_scaled(pcol_sum v, pcol_str from, const char *to, char *buf, s
  * (driver/tagroot.go formatLabelValues): the set's values of the key
  * joined by ',', strings then numbers, a number in its unit scaled to
  * `unit` as ScaledLabel prints it ("1kB"; pcol_unit_label's `to`, NULL:
- * "minimum", pprof's -unit default; the bare number without a unit); empty
- * when the set has none.  Into out (cleared first).  tagframes.c, labels.c. */
+ * "minimum", pprof's -unit default; the bare number when no number of the
+ * key in the set has a unit); empty when the set has none.  Into out
+ * (cleared first); *any (may be NULL): the set has a value of the key (one
+ * that is "" too: pprof's match).  tagframes.c, labels.c. */
 int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
-                         size_t kn, const char *unit, pcol_buf *out, pcol_error *err);
+                         size_t kn, const char *unit, pcol_buf *out, int *any, pcol_error *err);
 
 typedef struct pcol_q_tagkeys {
   pcol_rx show, hide;

@@ -14,7 +14,8 @@
  * file is the key, at a location without mapping or address,
  * line 0 (in a file without mappings too: the name filters see no fake
  * mapping there, pcol_filter_loc_mapping).  Of keys k1,k2 k1 is the outermost (pprof: "the first tag is
- * closest to the root").
+ * closest to the root").  A key no sample has is no error: its frames all
+ * have no name, and pprof's warning is left in err (tag_warning).
  *
  * Cost: a copy of the file into memory (pcol_b_add_file_copy), each
  * (label set, stack) pair the samples use made once: O(file + pairs x
@@ -40,6 +41,7 @@ typedef struct tagf {
   uint8_t *made;                      /* per label set: ids made */
   const char *unit;                   /* the numbers' output unit (pcol_unit_label's to) */
   uint32_t first_loc;                 /* the smallest id of a label frame's location (0: none) */
+  int matched[2];                     /* a sample has a value of a root [0] / leaf [1] key */
   pcol_buf name;
 } tagf;
 
@@ -61,26 +63,32 @@ static int split_keys(tagf *t, int w, const char *keys, pcol_error *err) {
 }
 
 int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
-                         size_t kn, const char *unit, pcol_buf *out, pcol_error *err) {
+                         size_t kn, const char *unit, pcol_buf *out, int *any, pcol_error *err) {
   out->len = 0;
+  if (any) *any = 0;
   if (!ls) return PCOL_OK;
   uint64_t lo = pcol_view_u64(&lc->off, ls - 1), hi = pcol_view_u64(&lc->off, ls);
   if (hi > lc->nlabels) hi = lc->nlabels;
-  int have = 0;
-  for (int numeric = 0; numeric < 2; numeric++) /* pprof: the strings, then the numbers */
+  int have = 0, units = 0; /* units: a number of the key has one (pprof's NumUnit[k] is set) */
+  for (int pass = 0; pass < 3; pass++) /* pprof: the strings, then the numbers */
     for (uint64_t i = lo; i < hi; i++) {
-      pcol_str ks, s;
+      pcol_str ks, s, u = {0};
       PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->key, i), &ks, err));
       if ((ks.ptr ? ks.len : 0) != kn || (kn && memcmp(ks.ptr, k, kn))) continue;
       uint32_t sid = pcol_view_u32(&lc->str, i);
-      if ((sid == 0) != numeric) continue;
+      if ((sid == 0) != (pass > 0)) continue;
+      if (!sid) PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->unit, i), &u, err));
+      if (pass == 1) {
+        units |= u.ptr && u.len;
+        continue;
+      }
       char num[96];
       if (sid) {
         PCOL_RETURN_NOT_OK(pcol_string(f, sid, &s, err));
-      } else { /* measurement.ScaledLabel(v, unit, cfg.Unit), or (v, "", "") */
-        pcol_str u;
-        PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc->unit, i), &u, err));
-        if (!(u.ptr && u.len)) pcol_unit_label(pcol_view_i64(&lc->num, i), u, "", num, sizeof num);
+      } else { /* measurement.ScaledLabel(v, unit, cfg.Unit), or (v, "", "") when
+                  no number of the key has a unit (one without beside one
+                  with: ScaledLabel(v, "", cfg.Unit), "7kB" under -unit=kB) */
+        if (!units) pcol_unit_label(pcol_view_i64(&lc->num, i), u, "", num, sizeof num);
         else pcol_q_label_scaled(pcol_view_i64(&lc->num, i), u, unit, num, sizeof num);
         s.ptr = num;
         s.len = strlen(num);
@@ -89,6 +97,7 @@ int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, 
         return pcol_oom(err);
       have = 1;
     }
+  if (any) *any = have;
   return PCOL_OK;
 }
 
@@ -99,7 +108,10 @@ static int of_labelset(void *ctx, pcol_builder *b, uint32_t ls, const uint32_t *
   uint32_t *ids = t->ids + (size_t)ls * per;
   for (int w = 0; w < 2 && !t->made[ls]; w++)
     for (size_t i = 0; i < t->nkey[w]; i++) {
-      PCOL_RETURN_NOT_OK(pcol_q_tagframe_name(t->f, &t->lc, ls, t->key[w][i], t->klen[w][i], t->unit, &t->name, err));
+      int any;
+      PCOL_RETURN_NOT_OK(
+          pcol_q_tagframe_name(t->f, &t->lc, ls, t->key[w][i], t->klen[w][i], t->unit, &t->name, &any, err));
+      t->matched[w] |= any;
       /* no value: pprof's frame has the name "", which its reports print
        * by the rest of the location ("<unknown>" by function, the key by
        * line: graph.go NameComponents): NA, which pcol names the same way */
@@ -140,39 +152,29 @@ int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file *
   return PCOL_OK;
 }
 
-/* The keys of root_keys and leaf_keys, checked: none at all, too many or
- * one too long is EINVAL; with f2, a key neither f nor f2 has (of f alone
- * when f2 is NULL) is f's ENOTFOUND, naming f's keys. */
-static int keys_check(tagf *t, pcol_file *f, pcol_file *f2, const char *root_keys,
-                      const char *leaf_keys, pcol_error *err) {
+/* The keys of root_keys and leaf_keys, checked: more than 64 keys or one
+ * of 256 bytes or more is EINVAL.  None at all is no frames (pprof drops
+ * the empty keys of "," and adds nothing); a key no sample has is no
+ * error (pprof's frames are then all "", and it warns: tag_warning). */
+static int keys_check(tagf *t, const char *root_keys, const char *leaf_keys, pcol_error *err) {
   int rc = split_keys(t, 0, root_keys, err);
   if (!rc) rc = split_keys(t, 1, leaf_keys, err);
-  if (!rc && !t->nkey[0] && !t->nkey[1])
-    rc = pcol_error_set(err, PCOL_EINVAL, "--tagroot/--tagleaf: no label key given");
-  for (int w = 0; w < 2 && !rc; w++) /* a key no label has is an error, as everywhere */
-    for (size_t i = 0; i < t->nkey[w] && !rc; i++) {
-      char k[256];
-      const char *what = w ? "tagleaf" : "tagroot";
-      if (t->klen[w][i] >= sizeof k) {
-        rc = pcol_error_set(err, PCOL_EINVAL, "--%s: a key of %zu bytes", what, t->klen[w][i]);
-        break;
-      }
-      memcpy(k, t->key[w][i], t->klen[w][i]);
-      k[t->klen[w][i]] = 0;
-      rc = pcol_label_key_check(f, what, k, err);
-      if (rc == PCOL_ENOTFOUND && f2) { /* the other side's will do */
-        pcol_error e2 = {0};
-        int rc2 = pcol_label_key_check(f2, what, k, &e2);
-        if (rc2 != PCOL_ENOTFOUND) {
-          rc = rc2;
-          *err = e2;
-        } else {
-          size_t n = strlen(err->message);
-          snprintf(err->message + n, sizeof err->message - n, "; nor has the other profile");
-        }
-      }
-    }
+  for (int w = 0; w < 2 && !rc; w++)
+    for (size_t i = 0; i < t->nkey[w] && !rc; i++)
+      if (t->klen[w][i] >= 256)
+        rc = pcol_error_set(err, PCOL_EINVAL, "--%s: a key of %zu bytes", w ? "tagleaf" : "tagroot", t->klen[w][i]);
   return rc;
+}
+
+/* pprof's warnings (driver.go generateTagRootsLeaves, warnNoMatches): an
+ * option given (not "") whose keys no sample has a value of, of f or of
+ * either side (matched[w]: some sample has one).  One line each. */
+static void tag_warning(const char *root_keys, const char *leaf_keys, const int *matched,
+                        pcol_error *err) {
+  int root = root_keys && *root_keys && !matched[0], leaf = leaf_keys && *leaf_keys && !matched[1];
+  if (root || leaf)
+    pcol_error_set(err, PCOL_OK, "%s%s%s", root ? "TagRoot expression matched no samples" : "",
+                   root && leaf ? "\n" : "", leaf ? "TagLeaf expression matched no samples" : "");
 }
 
 /* f's copy with the frames of t's keys (checked) */
@@ -209,8 +211,10 @@ int pcol_open_tag_frames(pcol_file *f, const char *root_keys, const char *leaf_k
   memset(&t, 0, sizeof t);
   t.f = f;
   t.unit = unit;
-  int rc = keys_check(&t, f, NULL, root_keys, leaf_keys, err);
-  return rc ? rc : tag_frames(&t, f, out, err);
+  int rc = keys_check(&t, root_keys, leaf_keys, err);
+  if (!rc) rc = tag_frames(&t, f, out, err);
+  if (!rc) tag_warning(root_keys, leaf_keys, t.matched, err);
+  return rc;
 }
 
 int pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g, const char *root_keys,
@@ -218,23 +222,23 @@ int pcol_open_tag_frames_pair(pcol_file *f, pcol_file *g, const char *root_keys,
                               pcol_file **gout, int *side, pcol_error *err) {
   *fout = *gout = NULL;
   if (side) *side = 0;
-  tagf t;
+  tagf t, u; /* f's, g's own tables; the same keys */
   memset(&t, 0, sizeof t);
-  t.unit = unit;
-  int rc = keys_check(&t, f, g, root_keys, leaf_keys, err);
+  memset(&u, 0, sizeof u);
   t.f = f;
+  u.f = g;
+  t.unit = u.unit = unit;
+  int rc = keys_check(&t, root_keys, leaf_keys, err);
+  if (!rc) rc = keys_check(&u, root_keys, leaf_keys, err);
   if (!rc) rc = tag_frames(&t, f, fout, err);
-  if (!rc) {
-    tagf u; /* g's own tables; the same keys */
-    memset(&u, 0, sizeof u);
-    u.f = g;
-    u.unit = unit;
-    if (!(rc = keys_check(&u, g, f, root_keys, leaf_keys, err))) rc = tag_frames(&u, g, gout, err);
-    if (rc && side) *side = 1;
-  }
+  if (!rc && (rc = tag_frames(&u, g, gout, err)) && side) *side = 1;
   if (rc) {
     pcol_close(*fout);
     *fout = NULL;
+    return rc;
   }
-  return rc;
+  /* pprof -diff_base merges the two first: a key of one side is a match */
+  int matched[2] = {t.matched[0] | u.matched[0], t.matched[1] | u.matched[1]};
+  tag_warning(root_keys, leaf_keys, matched, err);
+  return PCOL_OK;
 }

@@ -92,6 +92,7 @@ s=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
 if [ -f "$t" ]; then
   case_ "$t" "$t" -tagroot=function -- --tagroot function
   case_ "$t" "$t" -tagleaf=foo -- --tagleaf foo
+  case_ "$t" "$t" -tagroot=nokey -- --tagroot nokey # a key no sample has: frames "" (pprof warns)
   [ -f "$s" ] && case_ "$s" "$s" -diff_base="$t" -- --diff-base "$t"
   [ -f "$s" ] && case_ "$s" "$s" -base="$t" -- --base "$t"
 fi

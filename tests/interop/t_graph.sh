@@ -77,13 +77,16 @@ if [ -f "$e" ]; then
 fi
 s=$TD/ext/pprof/go-cpu-span-id-labels.pb.gz
 [ -f "$s" ] && case_ "$s" -taghide='span|qwe' -nodefraction=0 -- --taghide 'span|qwe' --node-fraction 0
-# -tagroot/-tagleaf frames (line 0: by line a node "value\nKEY"; no value:
-# "KEY" alone) and -diff_base (negative values, the base's total)
+# -tagroot/-tagleaf frames (line 0: by line a node "value\nKEY"; no value,
+# or a key no sample has: "KEY" alone) and -diff_base (negative values, the base's total)
 t=$TD/pprof/go-cpu-string-labels.pb.gz
 if [ -f "$t" ]; then
   case_ "$t" -lines -tagroot=function -- --by line --tagroot function
   case_ "$t" -addresses -tagleaf=function,foo -- --by address --tagleaf function,foo
   case_ "$t" -tagroot=foo -- --tagroot foo
+  # a key no sample has: pprof warns and names every frame of it "" (a node "KEY")
+  case_ "$t" -tagroot=nokey -tagleaf=function -- --tagroot nokey --tagleaf function
+  case_ "$t" -lines -tagleaf=nokey -- --by line --tagleaf nokey
   [ -f "$s" ] && case_ "$s" -diff_base="$t" -- --diff-base "$t"
 fi
 h=$TD/pprof/go-heap-allocs-inline.pb.gz

@@ -192,12 +192,12 @@ diffcmp() { # BASE NEW SORT [NODEFRACTION [TAGROOT [UNIT]]] (UNIT "": none; defa
     sed -n '/flat%/,$p' | tail -n +2 |
     awk '{ f = $1; c = $4; sub(/ns$/, "", f); sub(/ns$/, "", c); n = $0
            sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >"$tmp/go.d"
-  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" ${unit:+--unit $unit} ${sort:+--sort cum} ${root:+--tagroot $root} |
+  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" ${unit:+--unit $unit} ${sort:+--sort cum} ${root:+--tagroot $root} 2>"$tmp/pc.de" |
     sed -n '/base_flat/,$p' | tail -n +2 |
     awk '{ f = $3; c = $6; sub(/ns$/, "", f); sub(/ns$/, "", c); sub(/^\+/, "", f); sub(/^\+/, "", c); n = $0
            sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); if (f != 0 || c != 0) print f, c, n }' >"$tmp/pc.d"
   [ -s "$tmp/go.d" ] && cmp -s "$tmp/go.d" "$tmp/pc.d" ||
-    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} --node-fraction $nf ${root:+--tagroot $root} vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; }
+    { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} --node-fraction $nf ${root:+--tagroot $root} vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; cat "$tmp/pc.de"; }
 }
 for s in "" cum; do
   diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "$s"
@@ -621,8 +621,8 @@ set --
 
 # diff --tagroot K (and flame --diff, top --base/--diff-base) with K a
 # label key of one side only: pprof merges the two first, so the other
-# side's frames are "<unknown>"; a key of neither side is refused, naming
-# it (pprof warns "TagRoot expression matched no samples")
+# side's frames are "<unknown>", and so are all with a key of neither side
+# (pprof warns "TagRoot expression matched no samples": tagwarned below)
 for n in "tr1:5:7:worker" "tr2:8:2:other"; do
   IFS=: read -r name v1 v2 key <<<"$n"
   pbtext "$name" <<PB
@@ -639,7 +639,7 @@ PB
 done
 for pair in "tr1 tr2" "tr2 tr1"; do
   set -- $pair
-  for k in worker other; do
+  for k in worker other nokey; do
     diffcmp "$tmp/$2.pb" "$tmp/$1.pb" "" 0 "$k" ""
     diffcmp "$tmp/$2.pb" "$tmp/$1.pb" cum 0 "$k" ""
     for o in diff_base base; do
@@ -648,12 +648,63 @@ for pair in "tr1 tr2" "tr2 tr1"; do
   done
 done
 set --
-for v in diff flame; do
+# --tagroot/--tagleaf with a key no sample has (of neither side): pprof's
+# warning, a line per option ("," is a list of no keys: no frames, the
+# warning), exit 0, on every view that takes them; the frames "<unknown>"
+tagwarned() { # FILE PPROF-ARGS -- PCOL-VIEW PCOL-ARGS (FILE "": the args name the files)
+  local f=$1 pp=() pc=() rc out=$tmp/pc.o
+  shift
+  while [ "$1" != -- ]; do pp+=("$1"); shift; done
+  shift
+  pc=("$@")
+  [ "${pc[-2]}" = -o ] && out=${pc[-1]} && rm -f "$out"
   checked=$((checked + 1))
-  if [ $v = diff ]; then "$PCOL" diff "$tmp/tr1.pb" "$tmp/tr2.pb" --tagroot nokey >/dev/null 2>"$tmp/err"
-  else "$PCOL" flame "$tmp/tr1.pb" --diff "$tmp/tr2.pb" --tagroot nokey -o "$tmp/fl.svg" 2>"$tmp/err"; fi
-  [ $? = 1 ] && grep -q "no label 'nokey'" "$tmp/err" || bad "$v --tagroot of a key neither side has: $(cat "$tmp/err")"
+  go tool pprof -symbolize=none "${pp[@]}" ${f:+"$f"} 2>&1 >/dev/null | grep 'expression matched no samples' >"$tmp/go.w"
+  "$PCOL" "${pc[0]}" ${f:+"$f"} "${pc[@]:1}" 2>"$tmp/pc.e" >"$tmp/pc.o"
+  rc=$?
+  sed -n "s/^pcol ${pc[0]}: warning: \(.*expression matched no samples\)$/\1/p" "$tmp/pc.e" >"$tmp/pc.w"
+  [ $rc = 0 ] && [ -s "$out" ] && cmp -s "$tmp/go.w" "$tmp/pc.w" ||
+    { bad "pprof ${pp[*]} vs pcol ${pc[*]}: exit $rc, warnings (< pprof, > pcol):"; diff "$tmp/go.w" "$tmp/pc.w"; head -3 "$tmp/pc.e"; }
+}
+for o in "tagroot=nokey" "tagleaf=nokey" "tagroot=nokey tagleaf=nokey" "tagroot=worker,nokey" \
+  "tagroot=nokey tagleaf=kind" "tagroot=, tagleaf=worker" "tagleaf=,"; do
+  pp=() pc=()
+  for x in $o; do pp+=("-$x") pc+=("--${x%%=*}" "${x#*=}"); done
+  tagwarned "$lab" -top "${pp[@]}" -- top "${pc[@]}"
+  top "$lab" -nodefraction=0 "${pp[@]}" -- --node-fraction 0 "${pc[@]}"
+  traces "$lab" "${pp[@]}" -- "${pc[@]}"
 done
+for o in "tagroot=nokey" "tagroot=kind tagleaf=nokey"; do
+  pp=() pc=()
+  for x in $o; do pp+=("-$x") pc+=("--${x%%=*}" "${x#*=}"); done
+  tagwarned "$lab" -traces "${pp[@]}" -- traces "${pc[@]}"
+  tagwarned "$lab" -peek . "${pp[@]}" -- peek . "${pc[@]}"
+  tagwarned "$lab" -tree "${pp[@]}" -- tree "${pc[@]}"
+  tagwarned "$lab" -dot "${pp[@]}" -- graph "${pc[@]}"
+  tagwarned "$lab" -list . "${pp[@]}" -- list . "${pc[@]}"
+  tagwarned "$lab" -tags "${pp[@]}" -- tags "${pc[@]}"
+  # the views pprof has no text of: its warning, and the frames -traces shows
+  tagwarned "$lab" -traces "${pp[@]}" -- fold "${pc[@]}"
+  tagwarned "$lab" -traces "${pp[@]}" -- flame "${pc[@]}" -o "$tmp/fl.svg"
+  tagwarned "$lab" -traces "${pp[@]}" -- report "${pc[@]}" -o "$tmp/rep.html"
+done
+# fold --tagroot nokey: each stack of fold's under a frame "<unknown>"
+checked=$((checked + 1))
+"$PCOL" fold "$lab" | sed 's/^/<unknown>;/' >"$tmp/fold.want"
+"$PCOL" fold "$lab" --tagroot nokey 2>/dev/null >"$tmp/fold.got"
+[ -s "$tmp/fold.want" ] && cmp -s "$tmp/fold.want" "$tmp/fold.got" ||
+  { bad "fold --tagroot nokey is not fold under <unknown> (< want, > pcol):"; diff "$tmp/fold.want" "$tmp/fold.got" | head -5; }
+# two sides: pprof -diff_base (-base) merges them, so a key of one side is
+# a match, none of neither (diff, flame --diff, top --base/--diff-base)
+for k in worker other nokey; do
+  for pair in "tr1 tr2" "tr2 tr1"; do
+    set -- $pair
+    tagwarned "" -top -tagroot=$k -diff_base "$tmp/$1.pb" "$tmp/$2.pb" -- diff "$tmp/$1.pb" "$tmp/$2.pb" --tagroot $k
+    tagwarned "" -top -tagleaf=$k -diff_base "$tmp/$1.pb" "$tmp/$2.pb" -- flame "$tmp/$2.pb" --diff "$tmp/$1.pb" --tagleaf $k -o "$tmp/fl.svg"
+    tagwarned "" -top -tagroot=$k -base "$tmp/$1.pb" "$tmp/$2.pb" -- top "$tmp/$2.pb" --base "$tmp/$1.pb" --tagroot $k
+  done
+done
+set --
 
 # traces --base: pprof merges the profile and the base each alone first, so
 # X, whose samples cancel in the profile, takes the base's place, after Y

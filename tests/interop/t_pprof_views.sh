@@ -256,9 +256,14 @@ else
   echo "FAIL: pprofgen.py emptystack"; fail=$((fail + 1))
 fi
 # --tagroot/--tagleaf = -tagroot/-tagleaf: every view of the profile with a
-# frame per key at each stack's root (leaf), made before the filters run
+# frame per key at each stack's root (leaf), made before the filters run;
+# keys on some samples only (function), on none (nokey: every frame of it
+# "", which pprof only warns of; tests/interop/t_pprof_semantics.sh
+# compares the warnings), numeric with units (bytes)
 for fk in pprof/go-cpu-string-labels.pb.gz:function,foo ext/pprof/go-cpu-span-id-labels.pb.gz:span_id \
-  pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz:thread_name pprof/go-heap-allocs-inline.pb.gz:bytes; do
+  pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz:thread_name pprof/go-heap-allocs-inline.pb.gz:bytes \
+  pprof/go-cpu-string-labels.pb.gz:nokey pprof/go-heap-allocs-inline.pb.gz:nokey,bytes \
+  pprof/go-cpu-string-labels.pb.gz:function,nokey; do
   f=$TD/${fk%:*} k=${fk#*:}
   [ -f "$f" ] || continue
   same "$f" -tagroot="$k" -- --tagroot "$k"

@@ -68,12 +68,14 @@ def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None
     change; with diff_base its total is the base's.  With tagroot/tagleaf
     too, as pprof -tagroot K -base BASE: the frames are added to the two
     merged, so a key of either is enough (the other's samples get its
-    "<unknown>" frame); a key of neither is an error (pprof warns and
-    names every frame "<unknown>").  normalize=True (pprof's -normalize,
+    "<unknown>" frame).  A key no sample has names every frame of it
+    "<unknown>", and when no key of tagroot (tagleaf) matches a sample,
+    pprof's warning is given as a UserWarning (warnings.warn): "TagRoot
+    expression matched no samples" ("TagLeaf ...").  normalize=True (pprof's -normalize,
     `--normalize`): the profile's values scaled first so that each type
     adds up to the base's (needs base or diff_base)."""
     return File(path, mmap=mmap, tagroot=tagroot, tagleaf=tagleaf, tagunit=tagunit, base=base,
-                diff_base=diff_base, normalize=normalize)
+                diff_base=diff_base, normalize=normalize, _stacklevel=3)
 
 
 def _write_column(col, kind):
@@ -374,7 +376,7 @@ class File:
     """An open pcol file.  Use as a context manager, or call close()."""
 
     def __init__(self, path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None,
-                 diff_base=None, normalize=False):
+                 diff_base=None, normalize=False, _stacklevel=2):
         self.path = _os.fsdecode(_os.fspath(path))
         if base is not None and diff_base is not None:
             raise ValueError("give base or diff_base, not both")
@@ -388,7 +390,9 @@ class File:
         self._base = (None if b is None else _os.fsdecode(_os.fspath(b)),
                       (1 if diff_base is not None else 0) | (2 if normalize else 0))
         fr = self._frames or (None, None, None)
-        self._h = _pcol.open(self.path, bool(mmap), fr[0], fr[1], self._base[0], self._base[1], fr[2])
+        # the frames' warning (a key no sample has) as from the caller's line
+        self._h = _pcol.open(self.path, bool(mmap), fr[0], fr[1], self._base[0], self._base[1], fr[2],
+                             _stacklevel)
 
     # -- lifetime
     def close(self):
@@ -579,7 +583,8 @@ class File:
         of tagroot/tagleaf/tagunit given here to a File opened without any,
         added to both sides at once, so a key need be on one side only (the
         other's frames are "<unknown>", as pprof's, which merges the two
-        first); a key on neither side is an error.  This side is this File
+        first); a key on neither side names every frame "<unknown>" with
+        pprof's warning (a UserWarning, as open's).  This side is this File
         as it was opened (with base/diff_base: minus its base, then the
         frames); the path is read as it is, without base.  A File as `new`
         is taken as it was opened (then give no frames here)."""
@@ -597,7 +602,7 @@ class File:
             # `pcol diff BASE NEW --tagroot K`: both sides with the frames,
             # a key on one side enough (pprof -diff_base merges them first)
             hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap, *frames,
-                                     *self._base)
+                                     *self._base, 2)
             cols, base_total, new_total, meta = hb.diff(hn, *args)
         else:
             nf = File(new) if own else new

@@ -406,7 +406,26 @@ static int open_minus_base(const char *path, const char *base_path, unsigned fla
   return rc;
 }
 
-/* open(path, mmap) -> Handle: a pcol file, or any format pcol imports. */
+/* The library's warning in err (a success's: pcol_open_tag_frames' "TagRoot
+ * expression matched no samples"), a UserWarning per line, as
+ * warnings.warn(line, stacklevel=level) from the caller.  -1 when a
+ * warning raised (a filter "error"). */
+static int warn_lines(const pcol_error *err, int level) {
+  for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
+    nl = strchr(m, '\n');
+    PyObject *line = PyUnicode_DecodeUTF8(m, nl ? (Py_ssize_t)(nl - m) : (Py_ssize_t)strlen(m), "replace");
+    if (!line) return -1;
+    const char *u = PyUnicode_AsUTF8(line);
+    int rc = u ? PyErr_WarnEx(PyExc_UserWarning, u, level) : -1;
+    Py_DECREF(line);
+    if (rc) return -1;
+  }
+  return 0;
+}
+
+/* open(path, mmap[, tagroot, tagleaf, base, diff, tagunit, stacklevel]) ->
+ * Handle: a pcol file, or any format pcol imports; the frames' warning
+ * given as from stacklevel (warn_lines). */
 static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
   int mmap = 1;
@@ -414,8 +433,9 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   const char *unit = NULL;               /* their numbers' unit (pprof -unit) */
   PyObject *baseobj = NULL, *basebytes = NULL; /* pprof's -base/-diff_base profile */
   int diff = 0; /* pcol_open_diff_base's flags: PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE */
-  if (!PyArg_ParseTuple(args, "O&p|zzOiz", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
-                        &unit))
+  int level = 1;
+  if (!PyArg_ParseTuple(args, "O&p|zzOizi", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
+                        &unit, &level))
     return NULL;
   if (baseobj == Py_None) baseobj = NULL;
   if (baseobj && !PyUnicode_FSConverter(baseobj, &basebytes)) {
@@ -437,6 +457,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   rc = open_minus_base(p, bp, (unsigned)diff, &opt, &f, &base_failed, &err);
   if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
     pcol_file *t = NULL;
+    memset(&err, 0, sizeof err); /* its warning alone */
     rc = pcol_open_tag_frames(f, root, leaf, unit, &t, &err);
     pcol_close(f);
     f = t;
@@ -449,20 +470,24 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
     Py_DECREF(pathobj);
     return NULL;
   }
-  return handle_new(f, pathobj);
+  PyObject *h = handle_new(f, pathobj);
+  if (h && (root || leaf) && warn_lines(&err, level)) Py_CLEAR(h);
+  return h;
 }
 
-/* open_pair(path, other, mmap, tagroot, tagleaf, tagunit[, base, flags])
- * -> (Handle, Handle): the two sides of a diff with -tagroot/-tagleaf's
- * frames added to both at once (pcol_open_tag_frames_pair: a key on one
- * side will do, as the CLI's diff and pprof -diff_base); with base, path's
- * side is path minus base (open's base and flags) before the frames. */
+/* open_pair(path, other, mmap, tagroot, tagleaf, tagunit[, base, flags,
+ * stacklevel]) -> (Handle, Handle): the two sides of a diff with
+ * -tagroot/-tagleaf's frames added to both at once
+ * (pcol_open_tag_frames_pair: a key on one side will do, as the CLI's diff
+ * and pprof -diff_base; the warning of a key of neither as open's); with
+ * base, path's side is path minus base (open's base and flags) before the
+ * frames. */
 static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
   PyObject *po[2] = {NULL, NULL}, *pb[2] = {NULL, NULL}, *baseobj = NULL, *basebytes = NULL;
-  int mmap = 1, flags = 0;
+  int mmap = 1, flags = 0, level = 1;
   const char *root = NULL, *leaf = NULL, *unit = NULL;
-  if (!PyArg_ParseTuple(args, "O&O&p|zzzOi", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
-                        &mmap, &root, &leaf, &unit, &baseobj, &flags))
+  if (!PyArg_ParseTuple(args, "O&O&p|zzzOii", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
+                        &mmap, &root, &leaf, &unit, &baseobj, &flags, &level))
     return NULL;
   PyObject *ret = NULL;
   if (baseobj == Py_None) baseobj = NULL;
@@ -481,6 +506,7 @@ static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
     failed = 1;
     rc = pcol_open_any(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &err);
   }
+  if (!rc) memset(&err, 0, sizeof err); /* the frames' warning alone */
   if (!rc) /* failed: the side whose error it is */
     rc = pcol_open_tag_frames_pair(f[0], f[1], root, leaf, unit, &t[0], &t[1], &failed, &err);
   pcol_close(f[0]);
@@ -502,7 +528,7 @@ static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
     Py_DECREF(h0);
     goto done;
   }
-  ret = PyTuple_Pack(2, h0, h1);
+  if (!warn_lines(&err, level)) ret = PyTuple_Pack(2, h0, h1);
   Py_DECREF(h0);
   Py_DECREF(h1);
 done:
@@ -678,9 +704,9 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef mod_methods[] = {
-    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff, tagunit]) -> Handle"},
+    {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff, tagunit, stacklevel]) -> Handle"},
     {"open_pair", mod_open_pair, METH_VARARGS,
-     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit, base, flags]) -> (Handle, Handle)"},
+     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit, base, flags, stacklevel]) -> (Handle, Handle)"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

@@ -5,6 +5,7 @@ numbers (exactly; shares as the CLI prints them), and an error where the
 CLI fails."""
 import json
 import os
+import warnings
 import re
 import subprocess
 import sys
@@ -355,8 +356,29 @@ def test_tag_frames_equal_pcol():
         want = {"slow", "fast", "<unknown>"} if root == "function" or leaf == "foo" else {"slow", "fast"}
         assert want <= names or leaf == "foo" and "bar" in names, (root, leaf, sorted(names)[:8])
     assert n == 12
-    with pytest.raises(pcol.Error, match="no label 'nokey'"):
-        pcol.open(path, tagroot="nokey")
+    # a key no sample has: every frame of it "<unknown>" and pprof's warning
+    # (go tool pprof's, tests/interop/t_pprof_semantics.sh), as the CLI's
+    for root, leaf, warned in (("nokey", None, ["TagRoot"]), (None, "nokey", ["TagLeaf"]),
+                               ("nokey", "nokey", ["TagRoot", "TagLeaf"]), ("function,nokey", None, []),
+                               ("function", "nokey", ["TagLeaf"])):
+        cli = (["--tagroot", root] if root else []) + (["--tagleaf", leaf] if leaf else [])
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            f = pcol.open(path, tagroot=root, tagleaf=leaf)
+        assert [str(x.message) for x in w] == [k + " expression matched no samples" for k in warned], w
+        assert all(x.category is UserWarning and x.filename == __file__ for x in w), w
+        with f:
+            n += check("top", path, [path] + cli, attempt(f.top), pct=("flat_pct", "sum_pct", "cum_pct"))
+            n += check("traces", path, [path] + cli, attempt(f.traces))
+            assert "<unknown>" in f.top(node_fraction=0)["name"].tolist()
+        r = run_pcol("top", path, *cli)
+        assert [ln for ln in r.stderr.decode().splitlines() if "matched no samples" in ln] == \
+            ["pcol top: warning: %s expression matched no samples" % k for k in warned], r.stderr
+    assert n == 22
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning raised: no File
+        with pytest.raises(UserWarning, match="TagRoot expression matched no samples"):
+            pcol.open(path, tagroot="nokey")
     with pytest.raises(TypeError):
         pcol.open(path, tagleaf=3)
 
@@ -388,8 +410,12 @@ def test_diff_tag_frames_equal_pcol():
             f.diff(b, tagroot="function")
         with pytest.raises(ValueError, match="a File is as it was opened"):
             g.diff(f, tagroot="function")
-    with pcol.open(a) as f, pytest.raises(pcol.Error, match="no label 'nokey'.*nor has the other"):
-        f.diff(b, tagroot="nokey")
+    with pcol.open(a) as f:  # a key of neither side: pprof's warning, frames "<unknown>"
+        with pytest.warns(UserWarning, match="^TagRoot expression matched no samples$") as w:
+            got = attempt(f.diff, b, value="samples", tagroot="nokey")
+        assert not isinstance(got, pcol.Error) and "<unknown>" in got["name"].tolist(), got
+        assert len(w) == 1 and w[0].filename == __file__, [str(x.message) for x in w]
+        check("diff", a, [a, b, "--tagroot", "nokey", "--value", "samples"], got, pct=pct, digits=4)
 
 
 def test_diff_tag_frames_error_names_its_side(tmp_path):
@@ -460,8 +486,8 @@ def test_base_tag_frames_equal_pprof(tmp_path):
     """pcol.open(NEW, base=/diff_base=BASE, tagroot=K) = go tool pprof
     -tagroot K -base/-diff_base BASE NEW (and the CLI's top): the two merged
     before the frames, so a key on one side is enough, the other side's
-    frames "<unknown>"; a key of neither side, which pprof only warns of
-    (every frame "<unknown>"), is refused as the CLI refuses it."""
+    frames "<unknown>"; a key of neither side: every frame "<unknown>" and
+    pprof's warning, as the CLI's."""
     p = _key_profiles(tmp_path)
     env = _pprof_env(tmp_path)
     n = 0
@@ -471,22 +497,22 @@ def test_base_tag_frames_equal_pprof(tmp_path):
             def top():
                 with pcol.open(p["new"], tagroot=key, **{opt: p["old"]}) as f:
                     return f.top(node_fraction=0)
-            got = attempt(top)
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                got = attempt(top)
+            ours_w = [str(x.message) for x in w]
             cli = [p["new"], "--" + opt.replace("_", "-"), p["old"], "--tagroot", key, "--node-fraction", "0"]
             n += check("top", p["new"], cli, got, pct=pct)
             if env is None:
                 continue
             want, err = _pprof_top(env, "-tagroot=" + key, "-" + opt, p["old"], p["new"])
-            if key == "nokey":
-                assert "TagRoot expression matched no samples" in err, err
-                assert isinstance(got, pcol.Error) and "no label 'nokey'" in str(got), got
-                continue
+            assert ours_w == [ln for ln in err.splitlines() if "matched no samples" in ln], (key, opt, ours_w, err)
             assert not isinstance(got, pcol.Error), (key, opt, got)
             ours = list(zip(got["name"].tolist(), got["flat"].tolist(), got["cum"].tolist()))
             assert ours == want, (key, opt, ours, want)
             assert "<unknown>" in got["name"].tolist() or key == "both", (key, opt, ours)
             n += 1
-    assert n == (12 if env else 6), n
+    assert n == (16 if env else 8), n
 
 
 def test_base_tag_frames_diff_equal_pprof(tmp_path):
@@ -502,24 +528,27 @@ def test_base_tag_frames_diff_equal_pprof(tmp_path):
     for opt in ("base", "diff_base"):
         merged = str(tmp_path / (opt + ".pb"))
         run_pcol("unpack", p["new"], "--" + opt.replace("_", "-"), p["old"], "--to", "pprof", "-o", merged)
-        for key in ("worker", "other", "both"):
+        for key in ("worker", "other", "both", "nokey"):
             for absolute in (False, True):
-                with pcol.open(p["new"], tagroot=key, **{opt: p["old"]}) as f:
-                    got = attempt(f.diff, p["third"], absolute=absolute)
+                with warnings.catch_warnings(record=True) as w:
+                    warnings.simplefilter("always")
+                    with pcol.open(p["new"], tagroot=key, **{opt: p["old"]}) as f:
+                        got = attempt(f.diff, p["third"], absolute=absolute)
+                # pprof's warning of a key no sample has: at open (NEW minus
+                # BASE), and again for the two sides of the diff
+                assert [str(x.message) for x in w] == ["TagRoot expression matched no samples"] * 2 * (key == "nokey"), w
                 cli = [merged, p["third"], "--tagroot", key] + (["--absolute"] if absolute else [])
                 n += check("diff", merged, cli, got, pct=() if absolute else pct, digits=4)
                 assert not isinstance(got, pcol.Error), got
                 if env is None or not absolute:
                     continue
-                want, _ = _pprof_top(env, "-tagroot=" + key, "-diff_base", merged, p["third"])
+                want, err = _pprof_top(env, "-tagroot=" + key, "-diff_base", merged, p["third"])
+                assert ("TagRoot expression matched no samples" in err) == (key == "nokey"), err
                 ours = {(nm, fl, cu) for nm, fl, cu in zip(got["name"].tolist(), got["d_flat"].tolist(),
                                                            got["d_cum"].tolist()) if fl or cu}
                 assert ours == set(want), (opt, key, sorted(ours), want)
                 n += 1
-        with pcol.open(p["new"], **{opt: p["old"]}) as f:
-            with pytest.raises(pcol.Error, match="no label 'nokey'.*nor has the other"):
-                f.diff(p["third"], tagroot="nokey")
-    assert n == (18 if env else 12), n
+    assert n == (24 if env else 16), n
 
 
 def test_tag_frames_unit_equal_pcol(tmp_path):

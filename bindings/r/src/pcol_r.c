@@ -77,6 +77,16 @@ static const char *str1_or_null(SEXP x) {
              : NULL;
 }
 
+/* The library's warning in err (a success's: pcol_open_tag_frames' "TagRoot
+ * expression matched no samples"), an R warning per line, without a call
+ * (a longjmp under options(warn = 2): called when nothing is left to free). */
+static void warn_lines(const pcol_error *err) {
+  for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
+    nl = strchr(m, '\n');
+    Rf_warningcall(R_NilValue, "%.*s", (int)(nl ? (size_t)(nl - m) : strlen(m)), m);
+  }
+}
+
 SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf, SEXP unit) {
   pcol_file *f = file_of(x), *t = NULL;
   const char *r = str1_or_null(root), *l = str1_or_null(leaf), *u = str1_or_null(unit);
@@ -87,6 +97,7 @@ SEXP C_tag_frames(SEXP x, SEXP root, SEXP leaf, SEXP unit) {
   int rc = pcol_open_tag_frames(f, r, l, u && strcmp(u, "auto") ? u : NULL, &t, &err);
   if (rc) pcol_stop(path_of(x), &err, rc);
   R_SetExternalPtrAddr(y, t);
+  warn_lines(&err); /* pprof's: a key no sample has */
   UNPROTECT(1);
   return y;
 }
@@ -110,6 +121,7 @@ SEXP C_tag_frames_pair(SEXP x, SEXP xg, SEXP root, SEXP leaf, SEXP unit) {
   if (rc) pcol_stop(path_of(side ? xg : x), &err, rc);
   R_SetExternalPtrAddr(y, tf);
   R_SetExternalPtrAddr(yg, tg);
+  warn_lines(&err); /* pprof's: keys no sample of either side has */
   UNPROTECT(1);
   return out;
 }

@@ -209,7 +209,8 @@ test_that("divide_by: refused, as the CLI's --format json refuses --divide-by", 
 test_that("base/diff_base with tagroot: a label key of either side, as pprof -tagroot -base", {
   # pprof merges the profile and its base before it adds the frames (and
   # pcol_diff's sides are framed at once): the side without the key gets
-  # its "<unknown>" frame; a key of neither side is the CLI's error
+  # its "<unknown>" frame; a key of neither side names every frame
+  # "<unknown>" with pprof's warning, as the CLI
   a <- test_file("pprof/go-cpu-string-labels.pb.gz") # label "function"
   b <- test_file("pprof/go-cpu-inline-small.pb.gz")  # no labels
   for (o in c("base", "diff_base")) {
@@ -220,11 +221,23 @@ test_that("base/diff_base with tagroot: a label key of either side, as pprof -ta
       compare_top(p[1], args, cli)
       expect_true("<unknown>" %in% do.call(pcol_top, c(list(p[1]), args))$name)
     }
-    args <- list(tagroot = "nokey")
+    args <- list(tagroot = "nokey", node_fraction = 0)
     args[[o]] <- b
-    expect_error(do.call(pcol_top, c(list(a), args)), "no label 'nokey'")
+    expect_warning(t <- do.call(pcol_top, c(list(a), args)), "^TagRoot expression matched no samples$")
+    expect_true("<unknown>" %in% t$name)
+    r <- run_pcol("top", a, "--tagroot", "nokey", paste0("--", sub("_", "-", o)), b)
+    expect_identical(r$stderr, "pcol top: warning: TagRoot expression matched no samples")
+    suppressWarnings(compare_top(a, args, c("--tagroot", "nokey", "--node-fraction", "0", paste0("--", sub("_", "-", o)), b)))
   }
-  expect_error(pcol_diff(a, b, tagroot = "nokey"), "no label 'nokey'.*nor has the other")
+  w <- character()
+  d <- withCallingHandlers(pcol_diff(a, b, tagroot = "nokey", tagleaf = "function"),
+                           warning = function(e) { w <<- c(w, conditionMessage(e)); invokeRestart("muffleWarning") })
+  expect_identical(w, "TagRoot expression matched no samples") # the key of one side: no TagLeaf warning
+  expect_true("<unknown>" %in% d$name)
+  w <- character()
+  withCallingHandlers(pcol_top(a, tagroot = "nokey", tagleaf = "nokey"),
+                      warning = function(e) { w <<- c(w, conditionMessage(e)); invokeRestart("muffleWarning") })
+  expect_identical(w, c("TagRoot expression matched no samples", "TagLeaf expression matched no samples"))
 })
 
 test_that("pcol_diff with tagroot: the side whose frames fail is the one named, as the CLI's", {
