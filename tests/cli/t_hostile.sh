@@ -150,13 +150,21 @@ def w(name, frames, samples=None):
 w("cycle", {"1": {"name": "a", "parent": 3}, "2": {"name": "b", "parent": "1"}, "3": {"name": "c", "parent": 2}})
 w("self", {"3": {"name": "a", "parent": "3"}})
 w("parent", {"3": {"name": "a", "parent": "x\"\u001b[2Jy"}})
-w("notobj", {"3": 7})
-w("objname", {"3": {"name": ["a"]}})
+w("falsy", {"3": None})
 w("badparent", {"3": {"name": "a", "parent": 1.5}})
 w("badsf", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": {"id": 3}}])
-w("badts", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": 3}, {"ts": "0x10", "pid": 1, "tid": 1, "sf": 3}])
-w("range", {"3": {"name": "a"}}, [{"ts": 1e300, "pid": 1, "tid": 1, "sf": 3}])
-w("tid", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": "-2", "sf": 3}])
+w("badts", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": 3}, {"ts": "0x1g", "pid": 1, "tid": 1, "sf": 3}])
+w("nots", {"3": {"name": "a"}}, [{"pid": 1, "tid": 1, "sf": 3}, {"ts": 1, "pid": 1, "tid": 1, "sf": 3}])
+w("inf", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": 3}, {"ts": "Infinity", "pid": 1, "tid": 1, "sf": 3}])
+w("range", {"3": {"name": "a"}}, [{"ts": 1e300, "pid": 1, "tid": 1, "sf": 3}, {"ts": 2e300, "pid": 1, "tid": 1, "sf": 3}])
+w("null", {"3": {"name": "a"}}, [{"ts": 1, "pid": 1, "tid": 1, "sf": 3}, None])
+# what speedscope reads is read: a thread's only sample without a ts (or
+# one past the range: speedscope never reads it), pids and tids negative or
+# fractional, a frame that is a truthy value but no object (named
+# "undefined"), names that are arrays and objects
+w("lone", {"3": {"name": ["a", 1]}, "4": 7, "5": {"name": {}, "parent": 4}},
+  [{"pid": 1, "tid": 1, "sf": 3}, {"ts": 1e300, "pid": 1, "tid": 2, "sf": 3}, {"ts": "0x10", "pid": -1, "tid": 2.5, "sf": 5},
+   {"ts": 17, "pid": "-1", "tid": "2.50", "sf": 3}])
 w("none", {"3": {"name": "a"}}, [])
 w("notarray", {"3": {"name": "a"}}, {"0": {"ts": 1}})
 # a chain 30,000 deep whose root frame's parent is the deepest (a cycle
@@ -175,16 +183,43 @@ refused() { # name pattern
 refused cycle 'stackFrames\["[0-9]"\]: its parent chain comes back to it'
 refused self 'stackFrames\["3"\]: its parent chain comes back to it'
 refused parent 'stackFrames\["3"\]: parent "x\\"\\u001b\[2Jy" is no frame.s id'
-refused notobj 'stackFrames\["3"\]: not an object'
-refused objname 'stackFrames\["3"\]: name is an object or an array'
-refused badparent 'stackFrames\["3"\]: parent is not a frame id'
-refused badsf 'samples\[0\]: sf is not a frame id'
-refused badts 'samples\[1\]: ts is not a number'
-refused range 'samples\[0\]: ts out of range'
-refused tid 'samples\[0\]: tid is not a whole number'
+refused falsy 'stackFrames\["3"\]: a falsy value, no frame'
+refused badparent 'stackFrames\["3"\]: parent "1.5" is no frame.s id'
+refused badsf 'samples\[0\]: sf "\[object Object\]" is no frame.s id'
+refused badts 'samples\[1\]: ts: Number() of it is NaN'
+refused nots 'samples\[0\]: ts: Number() of it is NaN'
+refused inf 'samples\[1\]: ts: it is infinite'
+refused range 'samples\[0\]: ts: it is past'
+refused null 'samples\[1\]: null'
 refused none 'a trace of "samples" and "stackFrames" without samples'
 refused notarray 'samples: not an array'
 refused deepcycle 'stackFrames\["[0-9]*"\]: its parent chain comes back to it'
 [ "$($PCOL fold "$tmp/sf-deep.json" --value wall | awk '{print NF, $NF, split($1, a, ";")}')" = "2 2000 30000" ] ||
   fail "samples form, a chain 30,000 deep: $($PCOL fold "$tmp/sf-deep.json" --value wall 2>&1 | cut -c1-200)"
+[ "$($PCOL fold "$tmp/sf-lone.json" --value wall 2>&1)" = "undefined;[object Object] 1000" ] ||
+  fail "samples form, what speedscope reads: $($PCOL fold "$tmp/sf-lone.json" --value wall 2>&1 | head -5)"
+[ "$($PCOL info "$tmp/sf-lone.json" | grep -c '^source [0-9]*: .*sf-lone.json: \(t (pid 1, tid 1)\|pid 1, tid 2\|pid -1, tid 2.5\)$')" = 3 ] ||
+  fail "samples form, the threads speedscope makes: $($PCOL info "$tmp/sf-lone.json" 2>&1 | grep source)"
+# The stack frames are held in memory, at most 2^22: a trace of one more
+# (made as it is read: 49 MB) is refused, after reading them all in bounded
+# time and memory (2^22 frames of 56 bytes, their index; ASan's allocator
+# adds to that), naming the file; 2^22 frames are read.
+capped() { # frames
+  python3 -c '
+import sys
+n, o = int(sys.argv[1]), sys.stdout
+o.write("{\"traceEvents\":[{\"ph\":\"M\"}],\"samples\":[{\"ts\":1,\"pid\":1,\"tid\":1,\"sf\":%d},"
+        "{\"ts\":2,\"pid\":1,\"tid\":1,\"sf\":1}],\"stackFrames\":{\"1\":{\"name\":\"root\"}" % n)
+for a in range(2, n + 1, 100000):
+    o.write("".join(",\"%d\":1" % i for i in range(a, min(a + 100000, n + 1))))
+o.write("}}")' "$1"
+}
+rss=700000
+grep -q AddressSanitizer "$PCOL" 2>/dev/null && rss=2000000
+capped 4194305 | (ulimit -t 60; /usr/bin/time -f %M -o "$tmp/rss" $PCOL fold - >/dev/null 2>"$tmp/err"); rc=$?
+[ $rc = 1 ] || fail "2^22 + 1 stack frames: exit $rc, want 1: $(cat "$tmp/err")"
+grep -q '<stdin>: stackFrames: more than 4194304 frames: pcol holds them in memory, at most 4194304' "$tmp/err" ||
+  fail "2^22 + 1 stack frames: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/rss")" -lt $rss ] || fail "2^22 + 1 stack frames: $(tail -1 "$tmp/rss") KB, more than $rss"
+[ "$(capped 4194304 | $PCOL fold - --value wall 2>&1)" = "undefined 1000" ] || fail "2^22 stack frames not read"
 exit 0

@@ -7,8 +7,9 @@
 //
 // LIST: one input file a line.  For each, OUT.jsonl gets one line:
 // {"file", "profiles": [{"name", "total", "frames": {NAME: [self, total]},
-// "names": {NAME: total}}]}: the weights speedscope's Profile gives each
-// frame (Frame.getSelfWeight/getTotalWeight), added up per frame name, and
+// "names": {NAME: total}, "keys": {KEY: [NAME, self, total]}}]}: the weights
+// speedscope's Profile gives each frame (Frame.getSelfWeight/getTotalWeight),
+// added up per frame name, and per frame (by its key: one a profile), and
 // per name the time a frame of that name is on the stack in speedscope's call
 // timeline (Profile.forEachCall; once per stack when two distinct frames
 // share a name), or {"file", "error"}.  The importer is taken from the release bundle:
@@ -48,19 +49,22 @@ const out = fs.openSync(outPath, 'w');
       if (!g || !g.profiles) throw new Error('speedscope could not import the file');
       rec = { file, profiles: g.profiles.map((p) => {
         const frames = Object.create(null); // (no prototype: a frame may be named "toString")
+        const keys = Object.create(null);
         p.forEachFrame((fr) => {
           const e = frames[fr.name] || (frames[fr.name] = [0, 0]);
           e[0] += fr.getSelfWeight(); e[1] += fr.getTotalWeight();
+          keys[fr.key] = [String(fr.name), fr.getSelfWeight(), fr.getTotalWeight()];
         });
         // per name, the time some frame of that name is on the stack (a
-        // name counts once per stack even when distinct frames share it):
+        // name counts once per stack even when distinct frames share it,
+        // as String() shows it: 1 and "1" are one name):
         // speedscope's own call timeline (Profile.forEachCall)
         const names = Object.create(null), open = [];
-        p.forEachCall((node, v) => { open.push([node.frame.name, v]); }, (node, v) => {
+        p.forEachCall((node, v) => { open.push([String(node.frame.name), v]); }, (node, v) => {
           const [name, at] = open.pop();
           if (!open.some((o) => o[0] === name)) names[name] = (names[name] || 0) + (v - at);
         });
-        return { name: p.getName(), total: p.getTotalWeight(), frames, names };
+        return { name: p.getName(), total: p.getTotalWeight(), frames, names, keys };
       }) };
     } catch (e) {
       rec = { file, error: String(e && e.message || e).slice(0, 500) };

@@ -382,14 +382,21 @@ judge_events "300 threads of events at few ts" "$tmp/ties-threads.json"
 # {"traceEvents", "samples", "stackFrames"}): speedscope reads its samples
 # (and not its duration events), per thread in file order, each weighed by
 # the time to its thread's next sample.  Judged as above (per function
-# self and total, its wall in us), with as many sources as speedscope has
-# profiles and a sample for each of the trace's; and what speedscope
-# refuses (samples out of ts order in a thread, an sf of no frame, an
-# empty traceEvents) pcol refuses too.
-judge_samples() { # name trace speedscope's-record
+# self and total, its wall in us; and per frame: judge_frames.py, each
+# source's functions, by system_name, equal to speedscope's frames of its
+# profile, by key, in name, self and total), with as many sources as
+# speedscope has profiles and a sample for each of the trace's; and what
+# speedscope refuses (samples out of ts order in a thread, an sf of no
+# frame, an empty traceEvents, a ts that is no number) pcol refuses too.
+judge_samples() { # name trace speedscope's-record [--frames-only]
   local name=$1 trace=$2 rec=$3 want got
   if ! $PCOL fold "$trace" --value wall > "$tmp/fold" 2>"$tmp/err"; then echo "FAIL $name: $(cat "$tmp/err")"; fail=1; return; fi
-  if ! python3 "$HERE/judge_compare.py" "$tmp/fold" "$rec" 1000 > "$tmp/out"; then
+  if ! python3 "$HERE/judge_frames.py" "$PCOL" "$trace" "$rec" 1000 > "$tmp/out" 2>&1; then
+    echo "FAIL $name (frames): $(head -c 1500 "$tmp/out")"; fail=1; return
+  fi
+  # (--frames-only: names "" at a stack's root, which `pcol fold` writes as
+  # it writes a sample of no stack: judged by the frames alone)
+  if [ "${4:-}" != --frames-only ] && ! python3 "$HERE/judge_compare.py" "$tmp/fold" "$rec" 1000 > "$tmp/out"; then
     echo "FAIL $name: $(head -c 1500 "$tmp/out")"; fail=1; return
   fi
   want="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["profiles"]), len(json.load(open(sys.argv[2]))["samples"]))' "$rec" "$trace")"
@@ -399,14 +406,25 @@ judge_samples() { # name trace speedscope's-record
 }
 mkdir -p "$tmp/sf"
 python3 "$HERE/hermes_gen.py" "$tmp/sf" || { echo "FAIL hermes_gen.py"; fail=1; }
-for f in hermes ooo nosf empty; do echo "$tmp/sf/$f.json"; done > "$tmp/list"
+for f in hermes keys odd cpu-not-first cpu-first ooo nosf empty nots; do echo "$tmp/sf/$f.json"; done > "$tmp/list"
 if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/sf/recs" >/dev/null 2>&1; then
   echo "FAIL the samples form: speedscope judge did not run"; fail=1
 else
-  sed -n 1p "$tmp/sf/recs" > "$tmp/sf/rec"
-  judge_samples "samples/stackFrames trace (made here)" "$tmp/sf/hermes.json" "$tmp/sf/rec"
-  k=2
-  for f in ooo nosf empty; do
+  k=1
+  for f in hermes keys odd cpu-not-first; do
+    sed -n ${k}p "$tmp/sf/recs" > "$tmp/sf/rec"
+    judge_samples "samples/stackFrames trace $f.json (made here)" "$tmp/sf/$f.json" "$tmp/sf/rec" \
+      $([ $f = keys ] && echo --frames-only)
+    k=$((k + 1))
+  done
+  # cpu-first.json: speedscope reads its CPU profile (judged per name, as
+  # the traces above), not its samples
+  sed -n ${k}p "$tmp/sf/recs" > "$tmp/sf/rec"
+  k=$((k + 1))
+  $PCOL fold "$tmp/sf/cpu-first.json" --value wall > "$tmp/fold" 2>"$tmp/err" &&
+    python3 "$HERE/judge_compare.py" "$tmp/fold" "$tmp/sf/rec" 1000 > "$tmp/out" && grep -q '^cpuf;cpug ' "$tmp/fold" &&
+    n=$((n + 1)) || { echo "FAIL cpu-first.json: $(cat "$tmp/err" "$tmp/out" | head -c 1500)"; fail=1; }
+  for f in ooo nosf empty nots; do
     sed -n ${k}p "$tmp/sf/recs" | grep -q '"error"' || { echo "FAIL speedscope read $f.json: $(sed -n ${k}p "$tmp/sf/recs" | head -c 300)"; fail=1; }
     k=$((k + 1))
     $PCOL fold "$tmp/sf/$f.json" >/dev/null 2>"$tmp/sf/$f.err" && { echo "FAIL pcol read $f.json"; fail=1; }
@@ -417,6 +435,8 @@ else
     { echo "FAIL an sf of no frame: $(cat "$tmp/sf/nosf.err")"; fail=1; }
   grep -q 'empty.json: a trace of "samples" and "stackFrames" whose traceEvents is empty' "$tmp/sf/empty.err" ||
     { echo "FAIL an empty traceEvents: $(cat "$tmp/sf/empty.err")"; fail=1; }
+  grep -q 'nots.json: samples\[1\]: ts: Number() of it is NaN' "$tmp/sf/nots.err" ||
+    { echo "FAIL a sample without ts: $(cat "$tmp/sf/nots.err")"; fail=1; }
   $PCOL info "$tmp/sf/hermes.json" | grep -q 'chrome .*hermes.json: mqt_js (pid 7, tid 9)' ||
     { echo "FAIL the samples form: no source named by its thread: $($PCOL info "$tmp/sf/hermes.json" | head)"; fail=1; }
 fi

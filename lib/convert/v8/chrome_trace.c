@@ -26,10 +26,13 @@
  * when the names match (else left out), each stretch of time between two
  * changes of the stack a sample of that stack (value wall, ns).  A trace
  * of the samples form (Hermes: "samples" and "stackFrames" beside
- * "traceEvents") without a CPU profile is read as speedscope reads that
- * form: per thread in file order, each sample's stack its sf up the
- * parent chain of stackFrames, weighed by the time to the thread's next
- * sample.
+ * "traceEvents") is read as speedscope reads that form, unless its first
+ * event has the keys pid, tid, ph and cat and a CPU profile is there (then
+ * the profile, as speedscope reads it): per thread in file order, each
+ * sample's stack its sf up the parent chain of stackFrames, weighed by the
+ * time to the thread's next sample, its frames speedscope's (one per
+ * NAME:CATEGORY text in a profile), every value read as JavaScript's
+ * Number() and String() read it.
  *
  * The document is streamed (json_pull.c): memory holds one event's scalars,
  * the thread names, a few counters per profile and the distinct names of
@@ -118,48 +121,74 @@ typedef struct dtrace {
   int has_name;
 } dtrace;
 
+/* A value as JavaScript holds what JSON.parse made of it: its kind, and
+ * String() of it in t (n bytes; an array's: its elements' joined with ",",
+ * null as ""; an object's: "[object Object]"). */
+enum { JS_UNDEF, JS_NULL, JS_FALSE, JS_TRUE, JS_NUM, JS_STR, JS_ARR, JS_OBJ };
+typedef struct jsval {
+  int kind;
+  double num; /* JS_NUM */
+  char *t;
+  size_t n, cap;
+} jsval;
+
 /* The samples/stackFrames form (Hermes, React Native's sampling profiler:
  * {"traceEvents", "samples", "stackFrames"}), as speedscope 1.25's
  * sampleListToProfileGroup reads it (doc/mappings.md §14).  A frame id, a
  * sample's sf or a frame's parent, is what JavaScript makes a key of: a
  * string, or a number's decimal form.  Falsy ones (0, "", null, false,
  * absent) end a stack. */
-enum { SID_NONE, SID_INT, SID_STR, SID_BAD };
+enum { SID_NONE, SID_INT, SID_STR };
 typedef struct sframe {
   int64_t id, parent;   /* SID_INT: the number; SID_STR: an offset into the pool */
   uint32_t idlen, plen; /* SID_STR: the length */
-  uint32_t name;        /* index into the names (dtrace's); NAME_BAD: none speedscope can show */
-  uint32_t node;        /* the builder's stack node of its chain, once made */
+  uint32_t name;        /* index into the names (dtrace's): String() of its name */
+  uint32_t key;         /* index into the names: speedscope's frame key, NAME:CATEGORY */
+  uint32_t up;          /* its parent's index + 1 (0: none), once its chain is checked */
+  uint32_t node;        /* the builder's stack node of its chain, made for gen */
+  uint32_t gen;         /* 0: none made; 1: made for good (dep 0); else sread's gen it is good for */
+  uint32_t walked;      /* the source (sread's src) whose claims its chain has made */
   uint8_t idk, pk;      /* SID_* of id and parent */
-  uint8_t bad;          /* 1: the value is no object; 2: its parent is no id */
-  uint8_t state;        /* 0, 1 (on the chain being made), 2 (node made) */
+  uint8_t bad;          /* a falsy value, no frame */
+  uint8_t state;        /* 0, 1 (on the chain being checked), 2 (checked) */
+  uint8_t dep;          /* its chain holds a frame of a key that frames of two names have */
 } sframe;
-#define NAME_BAD UINT32_MAX
-/* The stack frames are held in memory (40 bytes each and an index of 8 to
- * 16, and their names once each): at most this many (doc/mappings.md §14). */
+/* The stack frames are held in memory (56 bytes each and an index of 8 to
+ * 16, their names and keys once each): at most this many (doc/mappings.md §14). */
 #define MAX_SFRAMES (1u << 22)
 
 /* A sample, sorted by thread and then file order. */
 typedef struct srow {
-  int64_t pid, tid;
-  uint64_t seq;   /* its index in samples */
-  int64_t t;      /* ns: its ts */
-  int64_t sf;     /* SID_INT: the number; SID_STR: an offset into the sf file */
-  uint32_t sflen; /* SID_STR: the length */
-  uint32_t sfk;   /* SID_NONE, SID_INT, SID_STR */
+  double pid, tid; /* JavaScript's Number() of them (NaN: one NaN) */
+  uint64_t seq;    /* its index in samples */
+  int64_t t;       /* ns: its ts, when tsbad is 0 */
+  int64_t sf;      /* SID_INT: the number; SID_STR: an offset into the sf file */
+  uint32_t sflen;  /* SID_STR: the length */
+  uint8_t sfk;     /* SID_NONE, SID_INT, SID_STR */
+  uint8_t tsbad;   /* TS_*: what Number() of its ts is, when it is no time */
+  char tx[2][26];  /* pid's and tid's text as JavaScript writes them (at most 25 bytes,
+                    * "-0.0000012345678901234567"), when one of them is no SMALL_ID: the sort's key */
 } srow;
+/* A pid or tid whose text zero-padded to 10 characters orders as the number. */
+#define SMALL_ID(v) ((v) >= 0 && (v) < 1e10 && (v) == floor(v))
+enum { TS_NAN = 1, TS_INF, TS_FAR };
+#define SAME_NUM(a, b) ((a) == (b) || (isnan(a) && isnan(b)))
 
 typedef struct strace {
   pcol_rowsort *rows;  /* the samples; made at the first */
   FILE *sftext;        /* the samples' sf strings that are no number, back to back */
   uint64_t sftlen;
   int64_t t0;          /* the earliest ts, ns: the sources' time 0 */
+  int has_t0;
   sframe *f;
   size_t nf, capf;
   uint32_t *tab;       /* frame index + 1, by id (hash, open addressing) */
   size_t ntab;
   char *pool;          /* the frame ids and parents that are no number */
   size_t npool, cappool;
+  jsval jv[3];         /* values being read */
+  char *kb;            /* a frame key being made */
+  size_t kbcap;
   int bad;             /* what cannot be read (msg): said only when the form is read */
   char msg[400];
 } strace;
@@ -182,6 +211,9 @@ typedef struct ctrace {
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
   int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
+  int first_keys;     /* the first event has the keys pid, tid, ph and cat */
+  int profile_named;  /* an event is named CpuProfile, Profile or ProfileChunk */
+  int events_read;    /* traceEvents has been read */
   uint64_t nev;       /* traceEvents' elements */
   int64_t shape_ev;   /* the first that speedscope does not take for an event (no ph; B/E/X without ts), or -1 */
   dtrace d;
@@ -496,45 +528,216 @@ static int add_duration(ctrace *c, size_t ev, char ph, int64_t pid, int64_t tid,
   return rc ? sorter_failed(c, rc) : 0;
 }
 
-/* A string as JavaScript's Number() reads it, for the decimal forms: blanks
- * around it, "" as 0.  Other forms (hex, Infinity) and what is no number:
- * 0. */
-static int js_num_str(const char *s, size_t n, double *out) {
-  size_t a = 0, b = n, i, k;
-  char buf[64], *e;
-#define BLANK(ch) ((ch) == ' ' || ((ch) >= '\t' && (ch) <= '\r'))
-  while (a < b && BLANK(s[a])) a++;
-  while (b > a && BLANK(s[b - 1])) b--;
-#undef BLANK
-  if (a == b) return *out = 0, 1;
-  if (b - a >= sizeof buf) return 0;
+/* ------------------------------------------------------------ JavaScript's values */
+/* The samples form is read as speedscope reads it, in JavaScript: a ts, pid
+ * or tid through Number(), a frame's name and category through String()
+ * (a template literal), an id as the property key String() makes of it. */
+
+/* JavaScript's String() of a number (Number::toString: the shortest digits
+ * that read back, plain from 1e-6 up to 1e21, else with an exponent). */
+static size_t js_num_text(double d, char out[40]) {
+  char e[40], dg[24];
+  int p, k = 0, x;
+  if (isnan(d)) return (size_t)snprintf(out, 40, "NaN");
+  if (isinf(d)) return (size_t)snprintf(out, 40, d < 0 ? "-Infinity" : "Infinity");
+  if (d == 0) return (size_t)snprintf(out, 40, "0");
+  for (p = 1; p < 17; p++) {
+    snprintf(e, sizeof e, "%.*e", p - 1, d);
+    if (strtod(e, NULL) == d) break;
+  }
+  snprintf(e, sizeof e, "%.*e", p - 1, d);
+  const char *s = e + (d < 0);
+  for (; *s && *s != 'e'; s++)
+    if (*s != '.') dg[k++] = *s;
+  while (k > 1 && dg[k - 1] == '0') k--;
+  x = atoi(s + 1);
+  int n = x + 1; /* the decimal point after n digits */
+  size_t o = 0;
+  if (d < 0) out[o++] = '-';
+  if (k <= n && n <= 21) {
+    memcpy(out + o, dg, (size_t)k), o += (size_t)k;
+    for (int i = k; i < n; i++) out[o++] = '0';
+  } else if (0 < n && n <= 21) {
+    memcpy(out + o, dg, (size_t)n), o += (size_t)n;
+    out[o++] = '.';
+    memcpy(out + o, dg + n, (size_t)(k - n)), o += (size_t)(k - n);
+  } else if (-6 < n && n <= 0) {
+    out[o++] = '0', out[o++] = '.';
+    for (int i = n; i < 0; i++) out[o++] = '0';
+    memcpy(out + o, dg, (size_t)k), o += (size_t)k;
+  } else {
+    out[o++] = dg[0];
+    if (k > 1) out[o++] = '.', memcpy(out + o, dg + 1, (size_t)(k - 1)), o += (size_t)(k - 1);
+    o += (size_t)snprintf(out + o, 40 - o, "e%c%d", n - 1 < 0 ? '-' : '+', abs(n - 1));
+  }
+  out[o] = 0;
+  return o;
+}
+
+/* The length of the JavaScript white space or line terminator at s (n
+ * bytes left; UTF-8), 0 when none. */
+static size_t js_space(const unsigned char *s, size_t n) {
+  if (*s == ' ' || (*s >= '\t' && *s <= '\r')) return 1;
+  if (n >= 2 && s[0] == 0xC2 && s[1] == 0xA0) return 2; /* U+00A0 */
+  if (n < 3) return 0;
+  unsigned u = (unsigned)(s[0] & 0x0F) << 12 | (unsigned)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+  if ((s[0] & 0xF0) != 0xE0 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
+  return (u == 0x1680 || (u >= 0x2000 && u <= 0x200A) || u == 0x2028 || u == 0x2029 || u == 0x202F ||
+          u == 0x205F || u == 0x3000 || u == 0xFEFF) ? 3 : 0;
+}
+
+/* JavaScript's Number() of a string (StringToNumber): white space around
+ * it, "" as 0, decimal forms, 0x/0o/0b integers, Infinity; NaN otherwise.
+ * -1: out of memory. */
+static int js_str_num(const char *str, size_t n, double *out) {
+  const unsigned char *s = (const unsigned char *)str;
+  size_t a = 0, b = n, w, i, k;
+  *out = NAN;
+  while (a < b && (w = js_space(s + a, b - a))) a += w;
+  for (int more = 1; more && b > a;) {
+    more = 0;
+    for (size_t back = 1; back <= 3 && back <= b - a; back++)
+      if (js_space(s + b - back, back) == back) {
+        b -= back, more = 1;
+        break;
+      }
+  }
+  if (a == b) return *out = 0, 0;
+  char *buf = malloc(4 * (b - a) + 8); /* (the digits of base 2 and 8 as hex need less) */
+  if (!buf) return -1;
+  int base = b - a > 2 && s[a] == '0' ? (s[a + 1] | 0x20) == 'x' ? 16 : (s[a + 1] | 0x20) == 'o' ? 8
+                                      : (s[a + 1] | 0x20) == 'b' ? 2 : 0 : 0;
+  if (base) { /* strtod reads hex, rounding as JavaScript does; 2 and 8 are written as hex */
+    int bits = base == 16 ? 4 : base == 8 ? 3 : 1;
+    size_t nd = b - a - 2, nb = nd * (size_t)bits, nh = (nb + 3) / 4, pad = nh * 4 - nb, o = 2;
+    for (i = a + 2; i < b; i++) {
+      int v = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f' ? (s[i] | 0x20) - 'a' + 10 : 99;
+      if (v >= base) return free(buf), 0;
+    }
+    buf[0] = '0', buf[1] = 'x';
+    if (base == 16) memcpy(buf + 2, s + a + 2, nd), o += nd;
+    else
+      for (size_t h = 0; h < nh; h++) {
+        unsigned v = 0;
+        for (size_t q = h * 4; q < h * 4 + 4; q++) {
+          unsigned bit = 0;
+          if (q >= pad) {
+            size_t r = q - pad;
+            bit = ((unsigned)(s[a + 2 + r / (size_t)bits] - '0') >> (bits - 1 - (int)(r % (size_t)bits))) & 1;
+          }
+          v = v << 1 | bit;
+        }
+        buf[o++] = "0123456789abcdef"[v];
+      }
+    buf[o] = 0;
+    *out = strtod(buf, NULL);
+    return free(buf), 0;
+  }
   i = a + (s[a] == '+' || s[a] == '-');
+  if (b - i == 8 && memcmp(s + i, "Infinity", 8) == 0) {
+    *out = s[a] == '-' ? -INFINITY : INFINITY;
+    return free(buf), 0;
+  }
   for (k = 0; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
   if (i < b && s[i] == '.')
     for (i++; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
-  if (!k) return 0;
-  if (i < b && (s[i] == 'e' || s[i] == 'E')) {
+  if (k && i < b && (s[i] | 0x20) == 'e') {
     i += 1 + (i + 1 < b && (s[i + 1] == '+' || s[i + 1] == '-'));
     for (k = 0; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
-    if (!k) return 0;
   }
-  if (i != b) return 0;
-  memcpy(buf, s + a, b - a);
-  buf[b - a] = 0;
-  *out = strtod(buf, &e);
-  return e == buf + (b - a) && isfinite(*out);
+  if (k && i == b) {
+    memcpy(buf, s + a, b - a);
+    buf[b - a] = 0;
+    *out = strtod(buf, NULL); /* (past the doubles: ±Infinity, as in JavaScript) */
+  }
+  return free(buf), 0;
 }
 
-/* A pid or tid: a number, or a string of one (Hermes writes tids so);
- * 0 when it is none, a whole number in [0, 2^62]. */
+static int js_put(jsval *v, const char *s, size_t n) {
+  if (v->n + n + 1 < v->n || room(&v->t, &v->cap, v->n + n + 1)) return -1;
+  memcpy(v->t + v->n, s, n);
+  v->t[v->n += n] = 0;
+  return 0;
+}
+
+/* The scalar at the current token as an element of a String(): its text. */
+static int js_scalar(pcol_jpull *j, jsval *v) {
+  char num[40];
+  switch (j->tok) {
+  case PCOL_JT_STR: return js_put(v, j->str, j->len);
+  case PCOL_JT_INT:
+  case PCOL_JT_REAL: return js_put(v, num, js_num_text(j->d, num));
+  case PCOL_JT_TRUE: return js_put(v, "true", 4);
+  case PCOL_JT_FALSE: return js_put(v, "false", 5);
+  default: return 0; /* null: "" in an array (alone: "null", said by the caller) */
+  }
+}
+
+/* The value at the current token into v (read to its end). */
+static int js_value(ctrace *c, jsval *v) {
+  pcol_jpull *j = c->j;
+  int rc;
+  static const int KIND[] = {[PCOL_JT_OBJ] = JS_OBJ, [PCOL_JT_ARR] = JS_ARR, [PCOL_JT_STR] = JS_STR,
+                             [PCOL_JT_INT] = JS_NUM, [PCOL_JT_REAL] = JS_NUM, [PCOL_JT_TRUE] = JS_TRUE,
+                             [PCOL_JT_FALSE] = JS_FALSE, [PCOL_JT_NULL] = JS_NULL};
+  v->n = 0, v->num = j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL ? j->d : 0;
+  if (room(&v->t, &v->cap, 1)) return pcol_oom(c->err);
+  v->t[0] = 0;
+  if ((unsigned)j->tok >= sizeof KIND / sizeof *KIND) return v->kind = JS_UNDEF, 0;
+  v->kind = KIND[j->tok];
+  if (v->kind == JS_OBJ) return js_put(v, "[object Object]", 15) ? pcol_oom(c->err) : pcol_jp_skip(j);
+  if (v->kind == JS_NULL) return js_put(v, "null", 4) ? pcol_oom(c->err) : 0;
+  if (v->kind != JS_ARR) return js_scalar(j, v) ? pcol_oom(c->err) : 0;
+  /* an array: its elements joined with ",", those of an inner array too
+   * (each level's first element without one before it) */
+  size_t top = j->depth;
+  int first = 1;
+  while (!(rc = pcol_jp_next(j))) {
+    if (j->tok == PCOL_JT_ARR_END) {
+      if (j->depth < top) break;
+      first = 0;
+      continue;
+    }
+    if (!first && js_put(v, ",", 1)) return pcol_oom(c->err);
+    first = j->tok == PCOL_JT_ARR;
+    if (j->tok == PCOL_JT_OBJ) {
+      if (js_put(v, "[object Object]", 15)) return pcol_oom(c->err);
+      if ((rc = pcol_jp_skip(j))) return rc;
+    } else if (j->tok != PCOL_JT_ARR && js_scalar(j, v)) {
+      return pcol_oom(c->err);
+    }
+  }
+  return rc;
+}
+
+/* JavaScript's Number() of v: NaN for undefined, an object, a string or
+ * an array that is no number. */
+static int js_number(const jsval *v, double *out) {
+  switch (v->kind) {
+  case JS_NULL:
+  case JS_FALSE: *out = 0; return 0;
+  case JS_TRUE: *out = 1; return 0;
+  case JS_NUM: *out = v->num; return 0;
+  case JS_STR:
+  case JS_ARR: return js_str_num(v->t, v->n, out);
+  default: *out = NAN; return 0;
+  }
+}
+
+static int id_is_int(const char *s, size_t n, int64_t *v);
+/* A pid or tid of an M event: a number, or the decimal text of one (Hermes
+ * writes tids so; speedscope finds a thread's name by that text); 0 when it
+ * is none, a whole number in [0, 2^62]. */
 static int pid_of(const pcol_jpull *j, int64_t *v) {
   double d;
   if (j->tok == PCOL_JT_INT) {
     if (j->i < 0 || j->i > INT64_MAX / 2) return 0;
     return *v = j->i, 1;
   }
-  if (j->tok == PCOL_JT_REAL) d = j->d;
-  else if (j->tok != PCOL_JT_STR || !js_num_str(j->str, j->len, &d)) return 0;
+  int64_t x;
+  if (j->tok == PCOL_JT_STR) return j->len && id_is_int(j->str, j->len, &x) && x >= 0 ? (*v = x, 1) : 0;
+  if (j->tok != PCOL_JT_REAL) return 0;
+  d = j->d;
   if (!(d >= 0 && d <= (double)(INT64_MAX / 2)) || d != floor(d)) return 0;
   return *v = (int64_t)d, 1;
 }
@@ -554,6 +757,7 @@ static int event(ctrace *c, size_t ev) {
   c->d.has_name = 0;
   free(c->mname), c->mname = NULL;
   int has_ph = 0, ts_key = 0; /* the keys speedscope asks an event to have */
+  int pid_key = 0, tid_key = 0, cat_key = 0; /* the first event's, for speedscope's isChromeTimeline */
   if (j->tok != PCOL_JT_OBJ) {
     if (c->shape_ev < 0) c->shape_ev = (int64_t)ev;
     return pcol_jp_skip(j);
@@ -567,6 +771,7 @@ static int event(ctrace *c, size_t ev) {
     int is_args = pcol_jp_key_is(j, "args"), is_name = pcol_jp_key_is(j, "name");
     has_ph |= pcol_jp_key_is(j, "ph");
     ts_key |= pcol_jp_key_is(j, "ts");
+    pid_key |= pcol_jp_key_is(j, "pid"), tid_key |= pcol_jp_key_is(j, "tid"), cat_key |= pcol_jp_key_is(j, "cat");
     if (pcol_jp_key_is(j, "ph")) dst = ph, cap = sizeof ph;
     else if (is_name) dst = nm, cap = sizeof nm;
     else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
@@ -614,6 +819,7 @@ static int event(ctrace *c, size_t ev) {
   if (rc) return rc;
   if (c->shape_ev < 0 && (!has_ph || (!ts_key && (!strcmp(ph, "B") || !strcmp(ph, "E") || !strcmp(ph, "X")))))
     c->shape_ev = (int64_t)ev;
+  if (ev == 0) c->first_keys = pid_key && tid_key && has_ph && cat_key;
   if (strcmp(ph, "M") == 0) {
     if (c->mname && strcmp(nm, "thread_name") == 0) return add_name(c, pid, tid);
     if (c->mname && strcmp(nm, "process_name") == 0) return add_name(c, pid, -1);
@@ -625,6 +831,10 @@ static int event(ctrace *c, size_t ev) {
     return rc;
   int whole = strcmp(nm, "CpuProfile") == 0;
   if (strcmp(nm, "Profile") != 0 && strcmp(nm, "ProfileChunk") != 0 && !whole) return 0;
+  c->profile_named = 1;
+  /* a trace of the samples form whose first event lacks one of pid, tid,
+   * ph and cat: speedscope reads its samples, not its CPU profile */
+  if (c->sample_form == 3 && !c->first_keys) return 0;
   if (!whole && !*id) return fail(c, ev, "a Profile or ProfileChunk event without an id");
   char wid[32];
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
@@ -689,97 +899,120 @@ static int id_is_int(const char *s, size_t n, int64_t *v) {
   return *v = i ? -x : x, 1;
 }
 
-/* The id the current value is (a sample's sf, a frame's parent): *kind
- * SID_NONE when falsy, SID_INT with *v, SID_STR (j->str, to be kept by the
- * caller), SID_BAD (a number that is no whole number of at most 2^53, an
- * object, an array: skipped). */
-static int read_id(pcol_jpull *j, int *kind, int64_t *v) {
-  switch (j->tok) {
-  case PCOL_JT_NULL:
-  case PCOL_JT_FALSE: *kind = SID_NONE; return 0;
-  case PCOL_JT_TRUE: *kind = SID_STR; return 0; /* (the key "true") */
-  case PCOL_JT_STR:
-    *kind = !j->len ? SID_NONE : id_is_int(j->str, j->len, v) ? SID_INT : SID_STR;
-    return 0;
-  case PCOL_JT_INT:
-  case PCOL_JT_REAL:
-    if (j->d == 0) *kind = SID_NONE;
-    else if (j->d == floor(j->d) && fabs(j->d) <= (double)(INT64_C(1) << 53))
-      *kind = SID_INT, *v = j->tok == PCOL_JT_INT ? j->i : (int64_t)j->d;
-    else *kind = SID_BAD;
-    return 0;
-  default: *kind = SID_BAD; return pcol_jp_skip(j);
-  }
+/* The id the current value is (a sample's sf, a frame's parent), as
+ * JavaScript makes a property key of it, String() of it: *kind SID_NONE
+ * when the value is falsy (0, "", null, false), SID_INT with *v when the
+ * key is an integer's decimal form, else SID_STR, its text in v (an empty
+ * array is truthy: the key ""). */
+static int read_id(ctrace *c, jsval *jv, int *kind, int64_t *v) {
+  int rc = js_value(c, jv);
+  if (rc) return rc;
+  if (jv->kind == JS_NULL || jv->kind == JS_FALSE || jv->kind == JS_UNDEF || (jv->kind == JS_NUM && jv->num == 0) ||
+      (jv->kind == JS_STR && !jv->n))
+    *kind = SID_NONE;
+  else *kind = jv->n && id_is_int(jv->t, jv->n, v) ? SID_INT : SID_STR;
+  return 0;
 }
 
 static int sorter_failed(ctrace *c, int rc);
 
+/* speedscope's key of a sample's thread, "PID:TID" with each zero-padded to
+ * 10 characters (pidTidKey of Number(pid), Number(tid)), by which it
+ * orders its profiles. */
+static void thread_key(const srow *r, char out[80]) {
+  size_t o = 0;
+  for (int k = 0; k < 2; k++) {
+    double v = k ? r->tid : r->pid;
+    char num[24];
+    const char *t = num;
+    size_t n = SMALL_ID(v) ? (size_t)snprintf(num, sizeof num, "%.0f", v) : strnlen(t = r->tx[k], sizeof r->tx[k]);
+    for (size_t i = n; i < 10; i++) out[o++] = '0';
+    memcpy(out + o, t, n), o += n;
+    out[o++] = k ? 0 : ':';
+  }
+}
+
+/* Samples by thread, in speedscope's order of its profiles (the text of
+ * their keys), then file order. */
 static int srow_cmp(const void *a, const void *b) {
   const srow *x = a, *y = b;
+  if (SMALL_ID(x->pid) && SMALL_ID(x->tid) && SMALL_ID(y->pid) && SMALL_ID(y->tid)) {
 #define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-  CMP(pid); CMP(tid); CMP(seq);
+    CMP(pid); CMP(tid);
 #undef CMP
-  return 0;
+  } else if (!(SAME_NUM(x->pid, y->pid) && SAME_NUM(x->tid, y->tid))) {
+    char kx[80], ky[80];
+    thread_key(x, kx), thread_key(y, ky);
+    int d = strcmp(kx, ky);
+    if (d) return d;
+  }
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int read_sample(ctrace *c, uint64_t k) {
   pcol_jpull *j = c->j;
   strace *s = &c->s;
-  int rc, has_ts = 0, kind;
-  double ts = 0;
+  int rc, kind;
+  double ts = NAN;
   srow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
-  r.pid = r.tid = -1, r.seq = k;
-  if (j->tok != PCOL_JT_OBJ) {
-    sbad(c, "samples[%" PRIu64 "]: not an object", k);
-    return pcol_jp_skip(j);
-  }
-  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
-    int is_ts = pcol_jp_key_is(j, "ts"), is_sf = pcol_jp_key_is(j, "sf");
-    int64_t *num = pcol_jp_key_is(j, "pid") ? &r.pid : pcol_jp_key_is(j, "tid") ? &r.tid : NULL;
-    if ((rc = pcol_jp_next(j))) return rc;
-    if (is_ts) {
-      if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) has_ts = 1, ts = j->d;
-      else if (j->tok == PCOL_JT_STR) has_ts = js_num_str(j->str, j->len, &ts);
-      if (!has_ts) sbad(c, "samples[%" PRIu64 "]: ts is not a number (or a string of one)", k);
-    } else if (num) {
-      if (!pid_of(j, num)) sbad(c, "samples[%" PRIu64 "]: %s is not a whole number in [0, 2^62] (or a string of one)",
-                                k, num == &r.pid ? "pid" : "tid");
-    } else if (is_sf) {
-      if ((rc = read_id(j, &kind, &r.sf))) return rc;
-      if (kind == SID_BAD) sbad(c, "samples[%" PRIu64 "]: sf is not a frame id (a string, or a whole number of "
-                                "at most 2^53)", k);
-      if (kind == SID_STR && !s->bad) { /* kept in a file: samples may be many */
-        const char *t = j->tok == PCOL_JT_TRUE ? "true" : j->str;
-        size_t n = j->tok == PCOL_JT_TRUE ? 4 : j->len;
-        if (!s->sftext && !(s->sftext = pcol_temp_file("pcol-chrome")))
-          return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-        if (n > UINT32_MAX || fwrite(t, 1, n, s->sftext) != n)
-          return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-        r.sf = (int64_t)s->sftlen, r.sflen = (uint32_t)n, s->sftlen += n;
+  r.pid = r.tid = NAN, r.seq = k; /* (what JavaScript's Number() makes of undefined) */
+  if (j->tok == PCOL_JT_NULL) sbad(c, "samples[%" PRIu64 "]: null (speedscope fails reading it)", k);
+  if (j->tok != PCOL_JT_OBJ) { /* (a value that is no object has none of the keys) */
+    if ((rc = pcol_jp_skip(j))) return rc;
+  } else {
+    while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+      int is_sf = pcol_jp_key_is(j, "sf");
+      double *num = pcol_jp_key_is(j, "pid") ? &r.pid : pcol_jp_key_is(j, "tid") ? &r.tid
+                    : pcol_jp_key_is(j, "ts") ? &ts : NULL;
+      if ((rc = pcol_jp_next(j))) return rc;
+      if (num) {
+        if ((rc = js_value(c, &s->jv[0]))) return rc;
+        if (js_number(&s->jv[0], num)) return pcol_oom(c->err);
+        if (*num == 0) *num = 0; /* (-0: String() writes it 0) */
+      } else if (is_sf) {
+        if ((rc = read_id(c, &s->jv[0], &kind, &r.sf))) return rc;
+        if (kind == SID_STR && !s->bad) { /* kept in a file: samples may be many */
+          size_t n = s->jv[0].n;
+          if (!s->sftext && !(s->sftext = pcol_temp_file("pcol-chrome")))
+            return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+          if (n > UINT32_MAX || fwrite(s->jv[0].t, 1, n, s->sftext) != n)
+            return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+          r.sf = (int64_t)s->sftlen, r.sflen = (uint32_t)n, s->sftlen += n;
+        }
+        r.sfk = (uint8_t)kind;
+      } else {
+        rc = pcol_jp_skip(j);
       }
-      r.sfk = (uint32_t)(kind == SID_BAD ? SID_NONE : kind);
-    } else {
-      rc = pcol_jp_skip(j);
+      if (rc) return rc;
     }
     if (rc) return rc;
   }
-  if (rc) return rc;
-  if (!has_ts) sbad(c, "samples[%" PRIu64 "]: no ts", k);
+  if (isnan(r.pid)) r.pid = NAN; /* (one NaN: they are one thread) */
+  if (isnan(r.tid)) r.tid = NAN;
+  if (!SMALL_ID(r.pid) || !SMALL_ID(r.tid))
+    for (int i = 0; i < 2; i++) {
+      char num[40];
+      size_t n = js_num_text(i ? r.tid : r.pid, num);
+      memcpy(r.tx[i], num, n < sizeof r.tx[i] ? n : sizeof r.tx[i]);
+    }
   double t = ts * 1000;
-  if (!(t > -4e18 && t < 4e18)) sbad(c, "samples[%" PRIu64 "]: ts out of range", k);
+  r.tsbad = isnan(ts) ? TS_NAN : isinf(ts) ? TS_INF : !(t > -4e18 && t < 4e18) ? TS_FAR : 0;
   if (s->bad) return 0; /* (nothing more is kept: it will be refused) */
-  r.t = llround(t);
+  if (!r.tsbad) {
+    r.t = llround(t);
+    if (!s->has_t0 || r.t < s->t0) s->t0 = r.t, s->has_t0 = 1;
+  }
   if (!s->rows && pcol_rowsort_new(&s->rows, sizeof(srow), srow_cmp)) return pcol_oom(c->err);
-  if (!pcol_rowsort_count(s->rows) || r.t < s->t0) s->t0 = r.t;
   return (rc = pcol_rowsort_add(s->rows, &r)) ? sorter_failed(c, rc) : 0;
 }
 
 /* s into the pool: *off. */
 static int pool_put(ctrace *c, const char *t, size_t n, int64_t *off) {
   strace *s = &c->s;
+  /* (made for "" too: a string id's text is never a null pointer) */
+  if (s->npool + n < s->npool || room(&s->pool, &s->cappool, s->npool + n + !n)) return pcol_oom(c->err);
   if (!n) return *off = (int64_t)s->npool, 0;
-  if (s->npool + n < s->npool || room(&s->pool, &s->cappool, s->npool + n)) return pcol_oom(c->err);
   memcpy(s->pool + s->npool, t, n);
   *off = (int64_t)s->npool;
   s->npool += n;
@@ -829,31 +1062,18 @@ static int frame_index(ctrace *c) { /* the last frame added into the index (doub
   return 0;
 }
 
-/* The name speedscope gives a frame: its name as JavaScript's String()
- * makes it (a frame without one: "undefined"). */
-static int frame_name(ctrace *c, sframe *f) {
-  pcol_jpull *j = c->j;
-  char num[40];
-  const char *t = num;
-  size_t n;
-  switch (j->tok) {
-  case PCOL_JT_STR: t = j->str, n = j->len; break;
-  case PCOL_JT_NULL: t = "null", n = 4; break;
-  case PCOL_JT_TRUE: t = "true", n = 4; break;
-  case PCOL_JT_FALSE: t = "false", n = 5; break;
-  case PCOL_JT_INT: n = (size_t)snprintf(num, sizeof num, "%" PRId64, j->i); break;
-  case PCOL_JT_REAL: /* the shortest form that reads back (JavaScript's, but for its exponents) */
-    for (int p = 1; p <= 17; p++) {
-      snprintf(num, sizeof num, "%.*g", p, j->d);
-      if (strtod(num, NULL) == j->d) break;
-    }
-    n = strlen(num);
-    break;
-  default: f->name = NAME_BAD; return pcol_jp_skip(j);
-  }
-  int64_t x = intern(&c->d, t, n);
-  if (x < 0) return pcol_oom(c->err);
-  f->name = (uint32_t)x;
+/* A frame's name and key as speedscope's frameInfoForSampleFrame makes
+ * them: String() of its name, and `${name}:${category}` (either absent:
+ * "undefined"), both into the names. */
+static int frame_name(ctrace *c, sframe *f, const jsval *name, const jsval *cat) {
+  strace *s = &c->s;
+  const char *nt = name->kind == JS_UNDEF ? "undefined" : name->t, *ct = cat->kind == JS_UNDEF ? "undefined" : cat->t;
+  size_t nn = name->kind == JS_UNDEF ? 9 : name->n, cn = cat->kind == JS_UNDEF ? 9 : cat->n;
+  if (nn + cn + 2 < nn || room(&s->kb, &s->kbcap, nn + cn + 2)) return pcol_oom(c->err);
+  memcpy(s->kb, nt, nn), s->kb[nn] = ':', memcpy(s->kb + nn + 1, ct, cn);
+  int64_t x = intern(&c->d, nt, nn), y = x < 0 ? -1 : intern(&c->d, s->kb, nn + 1 + cn);
+  if (y < 0) return pcol_oom(c->err);
+  f->name = (uint32_t)x, f->key = (uint32_t)y;
   return 0;
 }
 
@@ -861,6 +1081,7 @@ static int read_frames(ctrace *c) {
   pcol_jpull *j = c->j;
   strace *s = &c->s;
   int rc, kind;
+  jsval *name = &s->jv[0], *cat = &s->jv[1], *par = &s->jv[2];
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     if (s->nf >= MAX_SFRAMES) {
       sbad(c, "stackFrames: more than %u frames: pcol holds them in memory, at most %u (doc/mappings.md §14)",
@@ -871,38 +1092,36 @@ static int read_frames(ctrace *c) {
     if (PCOL_GROW(s->f, s->nf, s->capf)) return pcol_oom(c->err);
     sframe *f = &s->f[s->nf];
     memset(f, 0, sizeof *f);
-    int64_t u = intern(&c->d, "undefined", 9); /* (a frame without a name) */
-    if (u < 0 || j->len > UINT32_MAX) return pcol_oom(c->err);
-    f->name = (uint32_t)u;
-    if (!j->len) f->idk = SID_NONE; /* (a key no id reaches: "" is falsy) */
-    else if (id_is_int(j->str, j->len, &f->id)) f->idk = SID_INT;
+    if (j->len > UINT32_MAX) return pcol_oom(c->err);
+    if (j->len && id_is_int(j->str, j->len, &f->id)) f->idk = SID_INT;
     else if ((rc = pool_put(c, j->str, j->len, &f->id))) return rc;
-    else f->idk = SID_STR, f->idlen = (uint32_t)j->len;
+    else f->idk = SID_STR, f->idlen = (uint32_t)j->len; /* (the key "" too: an empty array names it) */
     if ((rc = pcol_jp_next(j))) return rc;
-    if (j->tok != PCOL_JT_OBJ) {
-      f->bad = 1;
-      if ((rc = pcol_jp_skip(j))) return rc;
-    } else {
+    name->kind = cat->kind = JS_UNDEF;
+    if (j->tok == PCOL_JT_OBJ) {
       while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
-        int is_name = pcol_jp_key_is(j, "name"), is_parent = pcol_jp_key_is(j, "parent");
+        int is_name = pcol_jp_key_is(j, "name"), is_cat = pcol_jp_key_is(j, "category");
+        int is_parent = pcol_jp_key_is(j, "parent");
         if ((rc = pcol_jp_next(j))) return rc;
-        if (is_name) rc = frame_name(c, f);
+        if (is_name || is_cat) rc = js_value(c, is_name ? name : cat);
         else if (is_parent) {
-          if ((rc = read_id(j, &kind, &f->parent))) return rc;
+          if ((rc = read_id(c, par, &kind, &f->parent))) return rc;
           if (kind == SID_STR) {
-            const char *t = j->tok == PCOL_JT_TRUE ? "true" : j->str;
-            size_t n = j->tok == PCOL_JT_TRUE ? 4 : j->len;
-            if ((rc = pool_put(c, t, n, &f->parent))) return rc;
-            f->plen = (uint32_t)n;
+            if (par->n > UINT32_MAX) return pcol_oom(c->err);
+            if ((rc = pool_put(c, par->t, par->n, &f->parent))) return rc;
+            f->plen = (uint32_t)par->n;
           }
-          f->pk = (uint8_t)(kind == SID_BAD ? SID_NONE : kind);
-          if (kind == SID_BAD) f->bad = 2;
+          f->pk = (uint8_t)kind;
         } else rc = pcol_jp_skip(j);
         if (rc) return rc;
       }
       if (rc) return rc;
+    } else { /* no object: a falsy value is no frame (speedscope fails on it); another has no keys */
+      f->bad = j->tok == PCOL_JT_NULL || j->tok == PCOL_JT_FALSE || (j->tok == PCOL_JT_STR && !j->len) ||
+               ((j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) && j->d == 0);
+      if ((rc = pcol_jp_skip(j))) return rc;
     }
-    if (f->idk == SID_NONE) continue; /* (not kept) */
+    if ((rc = frame_name(c, f, name, cat))) return rc;
     s->nf++;
     if ((rc = frame_index(c))) return rc;
   }
@@ -925,6 +1144,9 @@ static int read_doc(ctrace *c) {
         found = 1;
         while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
           if ((rc = event(c, ev++))) return rc;
+        c->events_read = 1;
+      } else if ((is_samples || is_frames) && c->events_read && c->first_keys && c->profile_named) {
+        rc = pcol_jp_skip(j); /* speedscope reads the CPU profile then: not kept */
       } else if (is_samples && j->tok == PCOL_JT_ARR) {
         uint64_t k = 0;
         while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END)
@@ -991,22 +1213,30 @@ static int append_sorted(ctrace *c, FILE *o, cstream *s, int p) {
 
 /* A thread's source URI, "FILE: THREAD (pid P, tid T)" ("FILE: pid P, tid
  * T" without a thread_name), and the labels of its samples: pid, tid, and
- * thread_name and process_name from the M events. */
-static int thread_bits(ctrace *c, int64_t pid, int64_t tid, char **uri, uint32_t *ls) {
-  const char *tname = name_of(c, pid, tid), *pname = name_of(c, pid, -1);
+ * thread_name and process_name from the M events.  ptext, ttext: in the
+ * samples form, a pid or tid that is no whole number, as JavaScript writes
+ * it (a label of that text; no name is looked up then); else NULL. */
+static int thread_bits(ctrace *c, int64_t pid, int64_t tid, const char *ptext, const char *ttext, char **uri,
+                       uint32_t *ls) {
+  const char *tname = ptext || ttext || tid < 0 ? NULL : name_of(c, pid, tid), *pname = ptext ? NULL : name_of(c, pid, -1);
+  char pb[32], tb[32];
   int rc;
+  if (!ptext) snprintf(pb, sizeof pb, "%" PRId64, pid);
+  if (!ttext) snprintf(tb, sizeof tb, "%" PRId64, tid);
+  const char *pt = ptext ? ptext : pb, *tt = ttext ? ttext : tb;
   *uri = NULL;
-  if (tname && asprintf(uri, "%s: %s (pid %" PRId64 ", tid %" PRId64 ")", c->name, tname, pid, tid) < 0) *uri = NULL;
-  else if (!tname && asprintf(uri, "%s: pid %" PRId64 ", tid %" PRId64, c->name, pid, tid) < 0) *uri = NULL;
+  if (tname && asprintf(uri, "%s: %s (pid %s, tid %s)", c->name, tname, pt, tt) < 0) *uri = NULL;
+  else if (!tname && asprintf(uri, "%s: pid %s, tid %s", c->name, pt, tt) < 0) *uri = NULL;
   if (!*uri) return pcol_oom(c->err);
-  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv;
+  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv = 0, pv = 0, tv = 0;
   pcol_label_row lab[4];
   size_t nl = 0;
   if (!(rc = pcol_b_cstr(c->b, "pid", &kp, c->err)) && !(rc = pcol_b_cstr(c->b, "tid", &kt, c->err)) &&
-      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)))
-    rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err);
-  lab[nl++] = (pcol_label_row){kp, 0, pid, 0};
-  lab[nl++] = (pcol_label_row){kt, 0, tid, 0};
+      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)) && !(rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err)) &&
+      !(ptext && (rc = pcol_b_cstr(c->b, ptext, &pv, c->err))))
+    rc = ttext ? pcol_b_cstr(c->b, ttext, &tv, c->err) : 0;
+  lab[nl++] = (pcol_label_row){kp, pv, ptext ? PCOL_NA_I64 : pid, 0};
+  lab[nl++] = (pcol_label_row){kt, tv, ttext ? PCOL_NA_I64 : tid, 0};
   if (!rc && tname && !(rc = pcol_b_cstr(c->b, tname, &sv, c->err))) lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
   if (!rc && pname && !(rc = pcol_b_cstr(c->b, pname, &sv, c->err))) lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
   if (!rc) rc = pcol_b_labelset(c->b, lab, nl, ls, c->err);
@@ -1029,7 +1259,7 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
   }
   /* the builder's refusals after the profile's name, as the profile's own
    * errors (pcol_v8_import_profile) have it */
-  if ((rc = thread_bits(c, s->pid, s->tid, &uri, &ls))) {
+  if ((rc = thread_bits(c, s->pid, s->tid, NULL, NULL, &uri, &ls))) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
@@ -1127,11 +1357,12 @@ static int dur_next(ctrace *c, int q, drow *out, int *have) {
 
 /* A thread's source (of duration events, or of samples): its URI and
  * labels (thread_bits), value wall (ns). */
-static int thread_source(ctrace *c, int64_t pid, int64_t tid, uint32_t *src, uint32_t *ls, uint32_t *vt) {
+static int thread_source(ctrace *c, int64_t pid, int64_t tid, const char *ptext, const char *ttext, uint32_t *src,
+                         uint32_t *ls, uint32_t *vt) {
   char *uri = NULL;
   uint32_t ty, un;
   int rc;
-  if (!(rc = thread_bits(c, pid, tid, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
+  if (!(rc = thread_bits(c, pid, tid, ptext, ttext, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
   free(uri);
   if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
       !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
@@ -1157,7 +1388,7 @@ static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
 static int dur_flush(ctrace *c, dthread *th, int64_t t) {
   int rc;
   if (th->nf && t > th->last) {
-    if (!th->src && (rc = thread_source(c, th->pid, th->tid, &th->src, &th->ls, &th->vt))) return rc;
+    if (!th->src && (rc = thread_source(c, th->pid, th->tid, NULL, NULL, &th->src, &th->ls, &th->vt))) return rc;
     pcol_sample_row r = {th->src, th->last - c->d.t0, t - th->last, 1, PCOL_NA_I64, th->f[th->nf - 1].node, th->ls};
     pcol_value_row v = {th->vt, t - th->last};
     if ((rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) return rc;
@@ -1369,12 +1600,26 @@ out:
 }
 
 /* Reading the samples back (samples/stackFrames form): per thread in file
- * order, each sample's stack its sf's frame and that frame's parents
- * (builder nodes made once a frame), its value the time to its thread's
- * next sample (the last: 0), as speedscope's sampleListToProfile weighs it. */
+ * order, each sample's stack its sf's frame and that frame's parents, its
+ * value the time to its thread's next sample (the last: 0), as speedscope's
+ * sampleListToProfile weighs it.
+ *
+ * A frame is speedscope's Frame: one per key (NAME:CATEGORY) in a profile,
+ * named by the first frame of that key in the profile's samples that weigh
+ * more than 0 (speedscope builds frames of those only), root first; in
+ * pcol a function of that name whose system_name is the key.  When every
+ * frame of a key has one name (all but hostile traces), a frame's builder
+ * node is made once; the chains that hold a key frames of two names share
+ * (dep) are made again whenever a key is claimed (gen). */
 typedef struct sread {
-  uint32_t *locs;  /* per name */
-  uint32_t *chain; /* frames whose node is being made */
+  uint32_t *locs;  /* per key of one name: its location */
+  uint32_t *kname; /* per key: its first frame's name (UINT32_MAX: none) */
+  uint8_t *kamb;   /* per key: frames of two names have it */
+  uint32_t *csrc;  /* per key of two names: the source (src) that claimed it, */
+  uint32_t *cname; /* and the name it took there */
+  uint32_t src;    /* the source being read, from 1 */
+  uint32_t gen;    /* dep frames' nodes are good for this gen (from 2) */
+  uint32_t *chain; /* frames being walked */
   size_t nchain, capchain;
   char *sfbuf;     /* a sample's sf read back */
   size_t sfcap;
@@ -1388,32 +1633,27 @@ static const char *frame_id_text(const strace *s, const sframe *f, char out[64])
   return id_text(out, SID_STR, 0, num, strlen(num));
 }
 
-/* The builder's stack node of frame x: the nodes of its parents made
- * first, outermost first; an unknown parent, a cycle or a frame that is
- * no object refuses the trace (speedscope fails or never ends). */
-static int frame_node(ctrace *c, sread *rd, uint32_t x, uint32_t *node) {
+/* Checks frame x's parent chain once (an unknown parent, a cycle or a
+ * falsy frame refuses the trace: speedscope fails or never ends), linking
+ * each frame to its parent (up) and marking the chains that hold a key of
+ * two names (dep). */
+static int frame_check(ctrace *c, sread *rd, uint32_t x) {
   strace *s = &c->s;
   char a[64], b[64];
-  int rc;
-  uint32_t base = 0;
+  uint8_t dep = 0;
   rd->nchain = 0;
   for (uint32_t i = x;;) {
     sframe *f = &s->f[i];
     if (f->state == 2) {
-      base = f->node;
+      dep = f->dep;
       break;
     }
     if (f->state == 1)
       return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: its parent chain comes back to it (a cycle; "
                             "speedscope never ends reading it)", c->name, frame_id_text(s, f, a));
-    if (f->bad == 1)
-      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: not an object", c->name, frame_id_text(s, f, a));
-    if (f->bad == 2)
-      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: parent is not a frame id (a string, or a whole "
-                            "number of at most 2^53)", c->name, frame_id_text(s, f, a));
-    if (f->name == NAME_BAD)
-      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: name is an object or an array", c->name,
-                            frame_id_text(s, f, a));
+    if (f->bad)
+      return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: a falsy value, no frame (speedscope: \"Could "
+                            "not find frame for id\")", c->name, frame_id_text(s, f, a));
     if (PCOL_GROW(rd->chain, rd->nchain, rd->capchain)) return pcol_oom(c->err);
     rd->chain[rd->nchain++] = i;
     f->state = 1;
@@ -1423,22 +1663,98 @@ static int frame_node(ctrace *c, sread *rd, uint32_t x, uint32_t *node) {
       return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: stackFrames[%s]: parent %s is no frame's id (speedscope: "
                             "\"Could not find frame for id\")", c->name, frame_id_text(s, f, a),
                             id_text(b, f->pk, f->parent, pool_at(s, f->pk, f->parent), f->plen));
+    f->up = (uint32_t)p + 1;
     i = (uint32_t)p;
   }
   while (rd->nchain) {
     sframe *f = &s->f[rd->chain[--rd->nchain]];
-    if ((rc = name_loc(c, rd->locs, f->name)) || (rc = pcol_b_stack_node(c->b, base, rd->locs[f->name], &base, c->err)))
-      return rc;
-    f->node = base, f->state = 2;
+    dep |= rd->kamb[f->key];
+    f->dep = dep, f->state = 2;
+  }
+  return 0;
+}
+
+static void next_gen(ctrace *c, sread *rd) {
+  if (++rd->gen) return;
+  rd->gen = 2; /* (wrapped: every dep frame's node is made again) */
+  for (size_t i = 0; i < c->s.nf; i++)
+    if (c->s.f[i].gen > 1) c->s.f[i].gen = 0;
+}
+
+/* A sample that weighs more than 0 in source rd->src: the keys of two
+ * names on its stack that the source has not claimed take the name of
+ * their first frame on it, root first (speedscope's Frame.getOrInsert).
+ * A chain walked once in the source is not walked again. */
+static void frame_claim(ctrace *c, sread *rd, uint32_t x) {
+  strace *s = &c->s;
+  rd->nchain = 0;
+  for (uint32_t i = x + 1; i;) {
+    sframe *f = &s->f[i - 1];
+    if (!f->dep || f->walked == rd->src) break;
+    f->walked = rd->src;
+    rd->chain[rd->nchain++] = i - 1; /* (room: no longer than frame_check's walk of it) */
+    i = f->up;
+  }
+  while (rd->nchain) {
+    const sframe *f = &s->f[rd->chain[--rd->nchain]];
+    if (rd->kamb[f->key] && rd->csrc[f->key] != rd->src) {
+      rd->csrc[f->key] = rd->src, rd->cname[f->key] = f->name;
+      next_gen(c, rd);
+    }
+  }
+}
+
+/* The location of frame f in source rd->src: a function named as its key
+ * is there (its own name for a key of two names the source has not
+ * claimed: in a sample that weighs 0, which speedscope does not keep),
+ * system_name its key. */
+static int frame_loc(ctrace *c, sread *rd, const sframe *f, uint32_t *loc) {
+  uint32_t k = f->key, nm = rd->kamb[k] && rd->csrc[k] == rd->src ? rd->cname[k] : f->name;
+  if (!rd->kamb[k] && rd->locs[k]) return *loc = rd->locs[k], 0;
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
+  const char *n = c->d.nb + c->d.noff[nm], *kt = c->d.nb + c->d.noff[k];
+  int rc;
+  if ((rc = pcol_b_string(c->b, n, strlen(n), &fn.name, c->err)) ||
+      (rc = pcol_b_string(c->b, kt, strlen(kt), &fn.system_name, c->err)) ||
+      (rc = pcol_b_function(c->b, &fn, &l.function_id, c->err)) ||
+      (rc = pcol_b_location(c->b, 0, 0, 0, &l, 1, loc, c->err)))
+    return rc;
+  if (!rd->kamb[k]) rd->locs[k] = *loc;
+  return 0;
+}
+
+/* The builder's stack node of frame x (checked): the nodes of its parents
+ * made first, outermost first (a loop: a chain as deep as the frames are
+ * many is read). */
+static int frame_node(ctrace *c, sread *rd, uint32_t x, uint32_t *node) {
+  strace *s = &c->s;
+  int rc;
+  uint32_t base = 0, loc;
+  rd->nchain = 0;
+  for (uint32_t i = x + 1; i;) {
+    const sframe *f = &s->f[i - 1];
+    if (f->gen == 1 || (f->gen && f->gen == rd->gen)) {
+      base = f->node;
+      break;
+    }
+    rd->chain[rd->nchain++] = i - 1;
+    i = f->up;
+  }
+  while (rd->nchain) {
+    sframe *f = &s->f[rd->chain[--rd->nchain]];
+    if ((rc = frame_loc(c, rd, f, &loc)) || (rc = pcol_b_stack_node(c->b, base, loc, &base, c->err))) return rc;
+    f->node = base, f->gen = f->dep ? rd->gen : 1;
   }
   return *node = base, 0;
 }
 
-/* A sample's stack: 0 when its sf is falsy. */
-static int sample_stack(ctrace *c, sread *rd, const srow *r, uint32_t *node) {
+/* A sample's stack (0 when its sf is falsy); w: its weight. */
+static int sample_stack(ctrace *c, sread *rd, const srow *r, int64_t w, uint32_t *node) {
   strace *s = &c->s;
   const char *str = NULL;
   char a[64];
+  int rc;
   *node = 0;
   if (r->sfk == SID_NONE) return 0;
   if (r->sfk == SID_STR) {
@@ -1452,7 +1768,26 @@ static int sample_stack(ctrace *c, sread *rd, const srow *r, uint32_t *node) {
     return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: samples[%" PRIu64 "]: sf %s is no frame's id in stackFrames "
                           "(speedscope: \"Could not find frame for id\")", c->name, r->seq,
                           id_text(a, (int)r->sfk, r->sf, str, r->sflen));
+  if (s->f[x].state != 2 && (rc = frame_check(c, rd, (uint32_t)x))) return rc;
+  if (w > 0 && s->f[x].dep) frame_claim(c, rd, (uint32_t)x);
   return frame_node(c, rd, (uint32_t)x, node);
+}
+
+/* A pid or tid of a sample for thread_bits: a whole number (*i), or the
+ * text JavaScript writes of another (NaN included). */
+static const char *thread_num(double d, int64_t *i, char out[40]) {
+  if (d == floor(d) && fabs(d) <= (double)(INT64_C(1) << 53)) return *i = (int64_t)d, NULL;
+  js_num_text(d, out);
+  return *i = 0, out;
+}
+
+/* A sample whose ts is no time, in a thread of more than one sample. */
+static int ts_refused(ctrace *c, const srow *r) {
+  static const char *const WHY[] = {
+      "", "Number() of it is NaN (absent, or no number; speedscope fails: \"invalid weight\")",
+      "it is infinite (so would speedscope's weights of the thread be, or NaN)",
+      "it is past ±4·10^15 µs (pcol keeps times as int64 ns)"};
+  return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: samples[%" PRIu64 "]: ts: %s", c->name, r->seq, WHY[r->tsbad]);
 }
 
 static int import_samples(ctrace *c) {
@@ -1472,7 +1807,21 @@ static int import_samples(ctrace *c) {
                           "it for a trace, and pcol does not read it either", c->name, c->shape_ev);
   if (!s->rows || !pcol_rowsort_count(s->rows))
     return pcol_error_set(c->err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" without samples", c->name);
-  if (!(rd.locs = calloc(c->d.nn ? c->d.nn : 1, sizeof *rd.locs))) return pcol_oom(c->err);
+  size_t nn = c->d.nn ? c->d.nn : 1;
+  rd.gen = 1;
+  if (!(rd.locs = calloc(nn, sizeof *rd.locs)) || !(rd.kname = malloc(nn * sizeof *rd.kname)) ||
+      !(rd.kamb = calloc(nn, 1)) || !(rd.csrc = calloc(nn, sizeof *rd.csrc)) ||
+      !(rd.cname = calloc(nn, sizeof *rd.cname)) || !(rd.chain = malloc((s->nf + 1) * sizeof *rd.chain))) {
+    rc = pcol_oom(c->err);
+    goto out;
+  }
+  rd.capchain = s->nf + 1; /* (a chain holds a frame once) */
+  memset(rd.kname, 0xff, nn * sizeof *rd.kname);
+  for (size_t i = 0; i < s->nf; i++) { /* the keys frames of two names have */
+    const sframe *f = &s->f[i];
+    if (rd.kname[f->key] == UINT32_MAX) rd.kname[f->key] = f->name;
+    else if (rd.kname[f->key] != f->name) rd.kamb[f->key] = 1;
+  }
   if (s->sftext && fflush(s->sftext)) {
     rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
     goto out;
@@ -1488,32 +1837,48 @@ static int import_samples(ctrace *c) {
       goto out;
     }
     if ((more = p != NULL)) memcpy(&nx, p, sizeof nx);
-    int same = more && nx.pid == cur.pid && nx.tid == cur.tid;
+    int same = more && SAME_NUM(nx.pid, cur.pid) && SAME_NUM(nx.tid, cur.tid);
+    /* speedscope weighs a thread's only sample 0, its ts unread */
+    if ((have || same) && cur.tsbad) {
+      rc = ts_refused(c, &cur);
+      goto out;
+    }
+    if (same && nx.tsbad) {
+      rc = ts_refused(c, &nx);
+      goto out;
+    }
     int64_t w = same ? nx.t - cur.t : 0;
+    char pt[40], tt[40];
+    int64_t pid, tid;
+    const char *ptext = thread_num(cur.pid, &pid, pt), *ttext = thread_num(cur.tid, &tid, tt);
     if (w < 0) {
       rc = pcol_error_set(c->err, PCOL_ECORRUPT, "%s: samples[%" PRIu64 "]: ts %.3f is before the ts of samples[%" PRIu64
-                          "], its thread's (pid %" PRId64 ", tid %" PRId64 ") sample before it in the file (speedscope: "
-                          "\"Samples must have positive weights\")", c->name, nx.seq, (double)nx.t / 1000, cur.seq,
-                          cur.pid, cur.tid);
+                          "], its thread's (pid %s, tid %s) sample before it in the file (speedscope: \"Samples must "
+                          "have positive weights\")", c->name, nx.seq, (double)nx.t / 1000, cur.seq,
+                          ptext ? ptext : (snprintf(pt, sizeof pt, "%" PRId64, pid), pt),
+                          ttext ? ttext : (snprintf(tt, sizeof tt, "%" PRId64, tid), tt));
       goto out;
     }
     if (!have) {
-      if ((rc = thread_source(c, cur.pid, cur.tid, &src, &ls, &vt))) goto out;
+      if ((rc = thread_source(c, pid, tid, ptext, ttext, &src, &ls, &vt))) goto out;
       if (!first++) { /* not read, as speedscope does not read them in this form */
         char num[32];
         snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
         if ((rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err))) goto out;
       }
+      rd.src++;
+      next_gen(c, &rd);
       have = 1;
     }
-    pcol_sample_row r = {src, cur.t - s->t0, w, 1, PCOL_NA_I64, 0, ls};
+    pcol_sample_row r = {src, cur.tsbad ? 0 : cur.t - s->t0, w, 1, PCOL_NA_I64, 0, ls};
     pcol_value_row v = {vt, w};
-    if ((rc = sample_stack(c, &rd, &cur, &r.stack_id)) || (rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) goto out;
+    if ((rc = sample_stack(c, &rd, &cur, w, &r.stack_id)) || (rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err)))
+      goto out;
     have = same;
     if (more) cur = nx;
   }
 out:
-  free(rd.locs), free(rd.chain), free(rd.sfbuf);
+  free(rd.locs), free(rd.kname), free(rd.kamb), free(rd.csrc), free(rd.cname), free(rd.chain), free(rd.sfbuf);
   return rc;
 }
 
@@ -1546,11 +1911,15 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   if (!rc) rc = read_doc(&c);
   if (opened) pcol_jp_close(&j);
   size_t used = 0;
-  for (size_t i = 0; !rc && i < c.nst; i++)
+  /* the samples form: speedscope reads its samples (not its duration
+   * events), and not its CPU profile either but when the first event has
+   * the keys pid, tid, ph and cat (speedscope's isChromeTimeline) */
+  int sample_form = c.sample_form == 3 && !(c.first_keys && c.profile_named);
+  for (size_t i = 0; !rc && !sample_form && i < c.nst; i++)
     if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
   if (!rc && used) lost_warning(&c, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
-  if (!rc && !used && c.sample_form == 3) /* speedscope reads its samples, not its duration events */
+  if (!rc && sample_form)
     rc = import_samples(&c);
   else if (!rc && !used && c.d.bad) rc = fail(&c, c.d.bad_ev, c.d.bad);
   else if (!rc && !used && c.d.n) {
@@ -1583,6 +1952,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   free(c.d.nb), free(c.d.noff), free(c.d.tab), free(c.d.ename);
   pcol_rowsort_free(c.s.rows);
   if (c.s.sftext) fclose(c.s.sftext);
-  free(c.s.f), free(c.s.tab), free(c.s.pool);
+  free(c.s.f), free(c.s.tab), free(c.s.pool), free(c.s.kb);
+  for (int v = 0; v < 3; v++) free(c.s.jv[v].t);
   return rc;
 }
