@@ -1224,7 +1224,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_mean_divisor(pcol_file *f, const pcol_s
                                                       pcol_value_sel *div, pcol_error *err);
 /* The name of a mean view's value type, as pprof's Type: line says it:
  * "mean_" + type (an NA type: "mean_NA"), kept in buf, at least
- * PCOL_MEAN_TYPE_MAX bytes (a longer type is cut). */
+ * PCOL_MEAN_TYPE_MAX bytes (a longer type is cut, pcol_utf8_cut). */
 #define PCOL_MEAN_TYPE_MAX 256
 PCOL_API pcol_str pcol_mean_type(pcol_str type, char *buf);
 /* pprof -mean's total of a view that keeps its sums (-list prints its lines'
@@ -1613,6 +1613,17 @@ PCOL_API pcol_sum pcol_unit_ratio(pcol_sum v, double ratio);
  * is chosen, as report.go selectOutputUnit does. */
 PCOL_API void pcol_unit_pick_ratio(const pcol_sum *vals, size_t nvals, pcol_sum total,
                                    pcol_str from, bool whole, double ratio, char *out, size_t n);
+/* Length of the well-formed UTF-8 sequence at p[0..n) (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none (an
+ * ASCII byte, NUL too, is 1). */
+PCOL_API size_t pcol_utf8_len(const char *p, size_t n);
+/* THE cut rule, where a string from a file is shortened to a fixed number
+ * of bytes (a unit of no family to 31 in pcol_unit_label_alone and
+ * pcol_unit_pick, a value type in a message): the length of the longest
+ * start of p[0..n) of at most max bytes that does not end inside a
+ * well-formed UTF-8 character (RFC 3629); a byte of none is one of its own.
+ * n when n <= max. */
+PCOL_API size_t pcol_utf8_cut(const char *p, size_t n, size_t max);
 
 /* ---------------------------------------------------------- labels */
 /* go tool pprof -tags: for each label key (sorted by name), the value of

@@ -1540,3 +1540,38 @@ Test(units, divide_by_ratio) {
   pcol_unit_label(pcol_unit_ratio(INT64_MAX, 4), (pcol_str){"bytes", 5}, "minimum", b, sizeof b);
   cr_assert_str_eq(b, "-9223372036854775808B"); /* measurement.Scale cannot negate MinInt64 */
 }
+
+/* THE cut rule (utf8.c pcol_utf8_cut): at most max bytes, never inside a
+ * well-formed character, a byte of none alone; and the units that use it
+ * (pcol_unit_label_alone, pcol_unit_pick: 31 bytes, a NUL as '?') */
+Test(units, utf8_cut) {
+  cr_assert_eq(pcol_utf8_len("a", 1), 1);
+  cr_assert_eq(pcol_utf8_len("", 1), 1);
+  cr_assert_eq(pcol_utf8_len("\xc2\xb5", 2), 2);
+  cr_assert_eq(pcol_utf8_len("\xc2\xb5", 1), 0);                /* cut short */
+  cr_assert_eq(pcol_utf8_len("\xf4\x90\x80\x80", 4), 0);        /* past U+10FFFF */
+  cr_assert_eq(pcol_utf8_len("\xef\xbf\xbd", 3), 3);             /* U+FFFD itself */
+  cr_assert_eq(pcol_utf8_cut(NULL, 0, 5), 0);
+  cr_assert_eq(pcol_utf8_cut("abc", 3, 3), 3);
+  cr_assert_eq(pcol_utf8_cut("abcd", 4, 3), 3);
+  cr_assert_eq(pcol_utf8_cut("a\xc2\xb5", 3, 2), 1);            /* inside a 2-byte character */
+  cr_assert_eq(pcol_utf8_cut("ab\xe4\xb8\xadz", 6, 4), 2);       /* inside a 3-byte one */
+  cr_assert_eq(pcol_utf8_cut("\xf0\x9f\x98\x80z", 5, 4), 4);     /* a 4-byte one whole */
+  cr_assert_eq(pcol_utf8_cut("\xf0\x9f\x98\x80z", 5, 3), 0);
+  cr_assert_eq(pcol_utf8_cut("\xe4\xb8\xff\x80z", 5, 3), 3);     /* broken: a byte each */
+  cr_assert_eq(pcol_utf8_cut("\xed\xa0\x80z", 4, 2), 2);         /* a surrogate is no character */
+  cr_assert_eq(pcol_utf8_cut("\xc0\xafz", 3, 1), 1);             /* nor an overlong form */
+  cr_assert_eq(pcol_utf8_cut("a\0\xc2\xb5", 4, 3), 2);           /* NUL is a byte */
+  char b[64], u[32];
+  /* "unitxx" + "µs" x 12: byte 31 inside a µ */
+  const char *mu = "unitxx\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s"
+                   "\xc2\xb5s\xc2\xb5s\xc2\xb5s";
+  pcol_unit_label_alone(7, (pcol_str){mu, strlen(mu)}, b, sizeof b);
+  cr_assert_str_eq(b, "7unitxx\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s\xc2\xb5s");
+  pcol_sum vals[] = {7};
+  pcol_unit_pick(vals, 1, 7, (pcol_str){mu, strlen(mu)}, u, sizeof u);
+  cr_assert_eq(strlen(u), 30);
+  cr_assert(!memcmp(u, mu, 30));
+  pcol_unit_label_alone(7, (pcol_str){"a\0b", 3}, b, sizeof b);
+  cr_assert_str_eq(b, "7a?b");
+}

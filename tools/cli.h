@@ -255,8 +255,6 @@ void cli_put_text(FILE *fp, const char *p, size_t n, int tsv);
 /* The same rule into out (cap bytes, NUL-terminated; cut between escapes);
  * returns the length written. */
 size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap);
-/* Length of the well-formed UTF-8 sequence at p[0, n) (RFC 3629), 0 if none. */
-size_t cli_utf8_len(const unsigned char *p, size_t n);
 /* A name in a text view by that rule (NA prints nothing). */
 void cli_print_name(FILE *fp, pcol_str name);
 /* The same, NA as "NA". */

@@ -73,7 +73,7 @@ static void json_str(FILE *fp, const unsigned char *p, size_t n) {
     } else if (c < 0x80) {
       putc_unlocked((int)c, fp);
     } else {
-      size_t len = cli_utf8_len(p + i, n - i);
+      size_t len = pcol_utf8_len((const char *)p + i, n - i);
       if (len) {
         fwrite_unlocked(p + i, 1, len, fp);
         i += len - 1;

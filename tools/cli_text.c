@@ -3,25 +3,6 @@
 #include "cli.h"
 #include <string.h>
 
-/* Length of the well-formed UTF-8 sequence at p[0, n) (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF), 0 if none. */
-size_t cli_utf8_len(const unsigned char *p, size_t n) {
-  unsigned c = p[0], lo = 0x80, hi = 0xbf;
-  size_t len;
-  if (c >= 0xc2 && c <= 0xdf) len = 2;
-  else if (c >= 0xe0 && c <= 0xef) len = 3;
-  else if (c >= 0xf0 && c <= 0xf4) len = 4;
-  else return 0;
-  if (c == 0xe0) lo = 0xa0;      /* overlong */
-  else if (c == 0xed) hi = 0x9f; /* surrogates */
-  else if (c == 0xf0) lo = 0x90; /* overlong */
-  else if (c == 0xf4) hi = 0x8f; /* above U+10FFFF */
-  if (n < len || p[1] < lo || p[1] > hi) return 0;
-  for (size_t k = 2; k < len; k++)
-    if ((p[k] & 0xc0) != 0x80) return 0;
-  return len;
-}
-
 /* The one escaping rule (cli.h, cli_put_text): the text of s[0..n) from
  * s[*i], one character or byte at a time, into out (at most 9 bytes);
  * returns its length and moves *i past what it used. */
@@ -45,7 +26,7 @@ static size_t esc_next(const unsigned char *s, size_t n, size_t *i, int tsv, cha
     out[0] = (char)c;
     return 1;
   }
-  size_t len = cli_utf8_len(s + *i, n - *i);
+  size_t len = pcol_utf8_len((const char *)s + *i, n - *i);
   if (len == 2 && c == 0xc2 && s[*i + 1] < 0xa0) len = 0; /* C1 controls (U+0080..U+009F) */
   if (len) {
     memcpy(out, s + *i, len);

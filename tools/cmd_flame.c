@@ -116,11 +116,14 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
       pcol_unit_label(shown, t.value.unit, "minimum", total, sizeof total);
     else
       pcol_value_text(&t.value, shown, total, sizeof total);
-    snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.400s", base_path ? "widths: new; " : "",
-             (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
-             (int)unit.len, unit.ptr ? unit.ptr : "NA",
-             total, base_path ? "; red grew, blue shrank against " : "",
-             base_path ? base_path : "");
+    /* a long type, unit or path: cut at a whole character (pcol_utf8_cut) */
+    int ns = snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.*s", base_path ? "widths: new; " : "",
+                      (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
+                      (int)unit.len, unit.ptr ? unit.ptr : "NA",
+                      total, base_path ? "; red grew, blue shrank against " : "",
+                      base_path ? (int)pcol_utf8_cut(base_path, strlen(base_path), 400) : 0,
+                      base_path ? base_path : "");
+    if (ns >= (int)sizeof sub) sub[pcol_utf8_cut(sub, sizeof sub - 1, sizeof sub - 2)] = 0;
     svg_flame_opts so = {title, sub, (double)width, minwidth, cli_flag(cmd, a, "inverted"), palette,
                          ratio};
     pcol_out o;

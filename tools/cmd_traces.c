@@ -66,8 +66,9 @@ static int append(tr_out *o, size_t *len, const char *p, size_t n) {
 /* A label's value: text (by the text rule when esc, for the text view) or a
  * number in its unit. */
 static int label_text(const pcol_label_kv *l, pcol_str unit_dflt, char *b, size_t n, int esc) {
-  if (l->str.ptr && esc) return (int)cli_text_buf(l->str.ptr, l->str.len > 1000 ? 1000 : l->str.len, b, n);
-  if (l->str.ptr) return snprintf(b, n, "%.*s", (int)(l->str.len > 4000 ? 4000 : l->str.len), l->str.ptr);
+  /* a long value's first 1000 (text) or 4000 bytes, whole characters (pcol_utf8_cut) */
+  if (l->str.ptr && esc) return (int)cli_text_buf(l->str.ptr, pcol_utf8_cut(l->str.ptr, l->str.len, 1000), b, n);
+  if (l->str.ptr) return snprintf(b, n, "%.*s", (int)pcol_utf8_cut(l->str.ptr, l->str.len, 4000), l->str.ptr);
   pcol_str u = l->unit.ptr && l->unit.len ? l->unit : unit_dflt;
   pcol_unit_label(l->num, u, "auto", b, n);
   if (esc) { /* a unit of no family prints as the file has it */
@@ -103,7 +104,7 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
         if (j < i) continue;
         size_t len = 0;
         char key[256];
-        cli_text_buf(l->key.ptr ? l->key.ptr : "", l->key.len > 200 ? 200 : l->key.len, key, sizeof key);
+        cli_text_buf(l->key.ptr ? l->key.ptr : "", pcol_utf8_cut(l->key.ptr, l->key.len, 200), key, sizeof key);
         int w = snprintf(b, sizeof b, "%10s:  ", key);
         if (append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
         int first = 1;

@@ -14,14 +14,16 @@ int pcol_write_error(pcol_error *err, int errnum, const char *what) {
 
 /* Formats into a local buffer first: an argument may be err->message itself
  * (a message extended with context), and vsnprintf must not write where it
- * reads. */
+ * reads.  A message longer than the buffer ends at a whole character (the
+ * cut rule, pcol_utf8_cut), not inside a name's. */
 int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
   if (err) {
     char m[sizeof err->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m, sizeof m, fmt, ap);
+    int n = vsnprintf(m, sizeof m, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof m) m[pcol_utf8_cut(m, sizeof m - 1, sizeof m - 2)] = 0;
     err->code = code;
     memcpy(err->message, m, sizeof m);
   }

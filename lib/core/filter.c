@@ -663,8 +663,8 @@ static int tag_match(pcol_file *f, const tag_filter *t, const tag_cols *c, uint3
       }
     } else {
       char tmp[1024];
-      int n = snprintf(tmp, sizeof tmp, "%.*s:%.*s", (int)(k.len > 500 ? 500 : k.len),
-                       k.ptr ? k.ptr : "", (int)(v.len > 500 ? 500 : v.len), v.ptr ? v.ptr : "");
+      int n = snprintf(tmp, sizeof tmp, "%.*s:%.*s", (int)pcol_utf8_cut(k.ptr, k.len, 500),
+                       k.ptr ? k.ptr : "", (int)pcol_utf8_cut(v.ptr, v.len, 500), v.ptr ? v.ptr : "");
       pcol_str kv = {tmp, (size_t)n};
       for (int r = 0; r < t->n && r < 64; r++) {
         int m = pcol_rx_match(&t->rx[r], buf, cap, kv);

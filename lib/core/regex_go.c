@@ -940,7 +940,8 @@ int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *e
   }
   if (e) {
     pcol_buf_free(&a), pcol_buf_free(&u);
-    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, why);
+    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.*s': %s", what,
+                          (int)pcol_utf8_cut(re, strlen(re), 200), re, why);
   }
   e = regcomp_c(&rx->a, (const char *)a.data);
   int eu = e ? 0 : regcomp_c(&rx->u, (const char *)u.data);
@@ -950,7 +951,8 @@ int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *e
     regerror(e ? e : eu, e ? &rx->a : &rx->u, m, sizeof m);
     if (!e) regfree(&rx->a);
     if (e == REG_ESPACE || eu == REG_ESPACE) return pcol_oom(err);
-    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.200s': %s", what, re, m);
+    return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.*s': %s", what,
+                          (int)pcol_utf8_cut(re, strlen(re), 200), re, m);
   }
   return PCOL_OK;
 }

@@ -17,8 +17,8 @@ static int str_eq(pcol_str a, pcol_str b) {
 
 int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw, pcol_error *err) {
   if (str_eq(base->type, nw->type) && str_eq(base->unit, nw->unit)) return PCOL_OK;
-#define VS(v) (int)((v)->type.len > 100 ? 100 : (v)->type.len), (v)->type.ptr ? (v)->type.ptr : "", \
-              (int)((v)->unit.len > 100 ? 100 : (v)->unit.len), (v)->unit.ptr ? (v)->unit.ptr : ""
+#define VS(v) (int)pcol_utf8_cut((v)->type.ptr, (v)->type.len, 100), (v)->type.ptr ? (v)->type.ptr : "", \
+              (int)pcol_utf8_cut((v)->unit.ptr, (v)->unit.len, 100), (v)->unit.ptr ? (v)->unit.ptr : ""
   return pcol_error_set(err, PCOL_EINVAL,
                         "incompatible value types: the base measures %.*s (%.*s), the new profile "
                         "%.*s (%.*s); compare a value both have with --value TYPE",

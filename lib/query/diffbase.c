@@ -107,10 +107,10 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   if (hf && hb && (!str_eq(pt, bt2) || !unit_common(pu, bu2, &r1, &r2))) {
     snprintf(msg, cap, "the base profile's period type (%.*s/%.*s) is not the profile's (%.*s/%.*s) "
              "(pprof: period type: incompatible types); compare profiles of one kind",
-             (int)(bt2.len > 60 ? 60 : bt2.len), bt2.ptr ? bt2.ptr : "",
-             (int)(bu2.len > 60 ? 60 : bu2.len), bu2.ptr ? bu2.ptr : "",
-             (int)(pt.len > 60 ? 60 : pt.len), pt.ptr ? pt.ptr : "",
-             (int)(pu.len > 60 ? 60 : pu.len), pu.ptr ? pu.ptr : "");
+             (int)pcol_utf8_cut(bt2.ptr, bt2.len, 60), bt2.ptr ? bt2.ptr : "",
+             (int)pcol_utf8_cut(bu2.ptr, bu2.len, 60), bu2.ptr ? bu2.ptr : "",
+             (int)pcol_utf8_cut(pt.ptr, pt.len, 60), pt.ptr ? pt.ptr : "",
+             (int)pcol_utf8_cut(pu.ptr, pu.len, 60), pu.ptr ? pu.ptr : "");
     *why = msg;
     return PCOL_OK;
   }
@@ -179,10 +179,10 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
       if (!str_eq(t, t2) || !unit_common(u, u2, &r1, &r2)) {
         snprintf(msg, cap, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the %s: pprof pairs "
                  "them by position (sample types: incompatible types); compare profiles of one kind",
-                 i + 1, (int)(t.len > 60 ? 60 : t.len), t.ptr ? t.ptr : "",
-                 (int)(u.len > 60 ? 60 : u.len), u.ptr ? u.ptr : "",
-                 (int)(t2.len > 60 ? 60 : t2.len), t2.ptr ? t2.ptr : "",
-                 (int)(u2.len > 60 ? 60 : u2.len), u2.ptr ? u2.ptr : "",
+                 i + 1, (int)pcol_utf8_cut(t.ptr, t.len, 60), t.ptr ? t.ptr : "",
+                 (int)pcol_utf8_cut(u.ptr, u.len, 60), u.ptr ? u.ptr : "",
+                 (int)pcol_utf8_cut(t2.ptr, t2.len, 60), t2.ptr ? t2.ptr : "",
+                 (int)pcol_utf8_cut(u2.ptr, u2.len, 60), u2.ptr ? u2.ptr : "",
                  in_base ? "base" : "profile's next source");
         *why = msg;
         break;

@@ -116,7 +116,7 @@ pcol_status pcol_mean_divisor(pcol_file *f, const pcol_select *sel, pcol_value_s
 
 pcol_str pcol_mean_type(pcol_str type, char *buf) {
   int n = snprintf(buf, PCOL_MEAN_TYPE_MAX, "mean_%.*s",
-                   type.ptr ? (int)(type.len < PCOL_MEAN_TYPE_MAX - 16 ? type.len : PCOL_MEAN_TYPE_MAX - 16) : 2,
+                   type.ptr ? (int)pcol_utf8_cut(type.ptr, type.len, PCOL_MEAN_TYPE_MAX - 16) : 2,
                    type.ptr ? type.ptr : "NA");
   return (pcol_str){buf, n > 0 ? (size_t)n : 0};
 }

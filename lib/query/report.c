@@ -462,8 +462,8 @@ static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
     c[k].v.type = t;
     c[k].v.unit = u;
     c[k].level = pcol_q_value_is_level(r->f, (uint32_t)(i + 1), NULL);
-    snprintf(c[k].cli, sizeof c->cli, "%.*s/%.*s", (int)(t.len > 70 ? 70 : t.len),
-             t.ptr ? t.ptr : "NA", (int)(u.len > 70 ? 70 : u.len), u.ptr ? u.ptr : "NA");
+    snprintf(c[k].cli, sizeof c->cli, "%.*s/%.*s", (int)pcol_utf8_cut(t.ptr, t.len, 70),
+             t.ptr ? t.ptr : "NA", (int)pcol_utf8_cut(u.ptr, u.len, 70), u.ptr ? u.ptr : "NA");
     k++;
   }
   if (!rc && pcol_value_resolve(r->f, NULL, PCOL_VT_CPU, &c[k].v, NULL) == PCOL_OK &&

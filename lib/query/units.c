@@ -60,6 +60,19 @@ void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_
   snprintf(buf, n, "%s%s", num, u);
 }
 
+/* A unit of no family as the views print it (the file's own text): at most
+ * 31 bytes, cut by THE cut rule (pcol_utf8_cut: never inside a character,
+ * where the page's pcolUtf8Cut cuts it), and at most n - 1; a broken byte
+ * stays, for each output to show as it shows a name's (svg.c '?', the
+ * text rule \xNN, the page U+FFFD); a NUL, which a C string cannot hold,
+ * is '?', what svg.c shows for a name's. */
+static void unit_text(pcol_str u, char *out, size_t n) {
+  if (!n) return;
+  size_t k = u.ptr ? pcol_utf8_cut(u.ptr, u.len, n - 1 < 31 ? n - 1 : 31) : 0;
+  for (size_t i = 0; i < k; i++) out[i] = u.ptr[i] ? u.ptr[i] : '?';
+  out[k] = 0;
+}
+
 void pcol_unit_label_alone(pcol_sum v, pcol_str from, char *buf, size_t n) {
   pcol_str shown;
   int dec = pcol_unit_decimals(from, &shown);
@@ -72,11 +85,11 @@ void pcol_unit_label_alone(pcol_sum v, pcol_str from, char *buf, size_t n) {
     return;
   }
   /* selectOutputUnit: no family, so the output unit is the sample's own
-   * (31 bytes, as pcol_unit_pick); Scale prints it, but count, sample, unit */
+   * (unit_text, as pcol_unit_pick); Scale prints it, but count, sample, unit */
   char num[64], to[32];
   const char *u;
   pcol_decimal_text(num, sizeof num, v, dec);
-  snprintf(to, sizeof to, "%.*s", (int)(shown.len < 31 ? shown.len : 31), shown.ptr ? shown.ptr : "");
+  unit_text(shown, to, sizeof to);
   (void)pcol_unit_scale(v, shown, to, &u);
   snprintf(buf, n, "%s%s", num, u);
 }
@@ -118,7 +131,7 @@ static void unit_pick(const pcol_sum *vals, size_t nvals, pcol_sum total, pcol_s
   if (!whole && strcmp(umin, umax) && minv * 100 < maxv)
     (void)pcol_unit_scale(100 * minv, from, "minimum", &u);
   if (!*u) /* no family: the sample's own unit (a count prints as it is) */
-    snprintf(out, n, "%.*s", (int)(from.len < 31 ? from.len : 31), from.ptr ? from.ptr : "");
+    unit_text(from, out, n);
   else
     snprintf(out, n, "%s", u);
 }

@@ -125,8 +125,11 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
       int w = snprintf(list + k, sizeof list - k, ", %.*s/%.*s", (int)(t.ptr ? t.len : 2),
                        t.ptr ? t.ptr : "NA", (int)(u.ptr ? u.len : 2), u.ptr ? u.ptr : "NA");
       if (w < 0) break;
+      if (k + (size_t)w >= sizeof list) { /* full: it ends at a whole character (pcol_utf8_cut) */
+        list[k = pcol_utf8_cut(list, sizeof list - 1, sizeof list - 2)] = 0;
+        break;
+      }
       k += (size_t)w;
-      if (k >= sizeof list) k = sizeof list - 1;
       for (int a = 0; a < PCOL_Q_RPROF_ALLOC_NTYPES; a++)
         alloc_parts += t.ptr && pcol_str_is(t, pcol_q_rprof_alloc_types[a]);
     }

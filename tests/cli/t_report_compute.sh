@@ -76,4 +76,16 @@ for n in 00 03 05 08 13; do add "inline-rec-$n" "$tmp/sem/inline-rec-$n.pb.gz"; 
 for f in go-heap-allocs-inline go-heap-delta-negative-values native-ebpf-kernel-buildid-thread-labels; do
   [ -f "$TD/pprof/$f.pb.gz" ] && BOXES=only add "boxes-$f" "$TD/pprof/$f.pb.gz"
 done
+# a unit of no family longer than 31 bytes (pprofgen.py unit: "unit" + the
+# text, of the default value type), of 2-,
+# 3- and 4-byte characters where the 31st byte falls inside one: the page's
+# hovers and table units cut where pcol flame and pcol top cut them, at a
+# whole character (pcol_utf8_cut; a cut at 31 UTF-16 units kept them whole)
+for u in "xx$(printf '\\xc2\\xb5s%.0s' 1 2 3 4 5 6 7 8 9 10 11 12)" \
+         "x$(printf '\\xe4\\xb8\\xad\\xe6\\x96\\x87%.0s' 1 2 3 4 5 6)" \
+         "xx$(printf '\\xf0\\x9f\\x98\\x80%.0s' 1 2 3 4 5 6 7 8)"; do
+  k=$(( ${#cases[@]} ))
+  python3 tests/support/pprofgen.py unit "$tmp/unit$k.pb" "$u" || fail "pprofgen.py unit $u"
+  add "long-unit-$k" "$tmp/unit$k.pb"
+done
 timeout 300 node "$here/../report/compute.test.mjs" "$PCOL" "${cases[@]}" || fail "the page's numbers differ from the CLI's"

@@ -13,6 +13,12 @@ hand, standard library only).
                                  a 4th argument "bytes" names the numeric label
                                  "bytes", as Go heap profiles do (its unit still
                                  holds TEXT: tests/cli/t_graph_escape.sh)
+  pprofgen.py unit OUT TEXT      a profile of ASCII functions (main, alpha,
+                                 beta, gamma on five stacks) whose second value
+                                 type "work" (the default) has the unit "unit" +
+                                 TEXT (Python-escaped, as for strings): a long
+                                 non-ASCII unit of no family
+                                 (tests/cli/t_report_compute.sh, t_unit_cut.sh)
   pprofgen.py unsym OUT [MODE]   unsymbolized locations (no lines) in mappings of a
                                  Unix path, a Windows path, a name with ';', an
                                  empty file name, another path to libc.so.6, a
@@ -126,6 +132,24 @@ def strings(out, text, numkey=None):
     p += field(12, 0, 10)                                            # period
     p += field(13, 0, s(b"comment"))
     p += field(14, 0, s(b"type"))                                    # default_sample_type
+    open(out, "wb").write(p + st.table())
+
+
+def unit(out, text):
+    t = text.encode("latin-1")  # each \xNN one byte, as strings
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"work")) + field(2, 0, st.id(b"unit" + t)))
+    for i, name in enumerate((b"main", b"alpha", b"beta", b"gamma"), 1):
+        p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"a.go")) +
+                   field(5, 0, 10 * i))
+        p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, 10 * i + 1)))
+    # stacks leaf first, values (samples, work)
+    for locs, vals in (((2, 1), (1, 5)), ((3, 2, 1), (2, 30)), ((4, 2, 1), (1, 7)), ((4, 1), (3, 100)),
+                       ((3, 1), (1, 2))):
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(v) for v in vals)))
+    p += field(14, 0, st.id(b"work"))
     open(out, "wb").write(p + st.table())
 
 
@@ -280,6 +304,8 @@ if __name__ == "__main__":
     elif sys.argv[1] == "strings":
         strings(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"),
                 sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "unit":
+        unit(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"))
     elif sys.argv[1] == "unsym":
         unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
     elif sys.argv[1] == "native":

@@ -40,6 +40,23 @@ function pcolUtf8Len(s) {
   }
   return n;
 }
+/* utf8.c pcol_utf8_cut, THE cut rule: the longest start of s of at most max
+ * bytes of UTF-8, never inside a character (a pair of surrogates is one).
+ * U+FFFD counts 1: here it stands for what report.c's jstr replaced with
+ * it, a byte of no character (or NUL), which C counts 1 (the one place the
+ * two differ: a U+FFFD the file holds itself, 3 bytes in C).  A unit of no
+ * family is cut to 31 bytes with it. */
+export function pcolUtf8Cut(s, max) {
+  var w = 0, i = 0;
+  while (i < s.length) {
+    var c = s.charCodeAt(i), d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+    var pair = c >= 0xd800 && c < 0xdc00 && d >= 0xdc00 && d < 0xe000, b = c < 0x80 || c === 0xfffd ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (w + b > max) break;
+    w += b;
+    i += pair ? 2 : 1;
+  }
+  return s.slice(0, i);
+}
 function pcolSniff(f, u) {
   if (!u || pcolUtf8Len(u) >= 32) return null;
   var b = u.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); });
@@ -158,7 +175,7 @@ export function pcolUnitLabelAlone(v, unit) {
   var ds = pcolUnitDecimals(unit);
   if (pcolUnitKnown(ds[1])) return pcolUnitLabel(v, unit, 'minimum');
   if (v === 0) return '0';
-  return pcolDecimalText(v, ds[0]) + pcolUnitScale(v, ds[1], ds[1].slice(0, 31))[1];
+  return pcolDecimalText(v, ds[0]) + pcolUnitScale(v, ds[1], pcolUtf8Cut(ds[1], 31))[1];
 }
 /* a flame graph frame's hover, as pcol flame's SVG titles it (svg.c
  * frame): "name (value, share%)", the value divided by --divide-by
@@ -186,7 +203,7 @@ export function pcolUnitPick(vals, total, unit, ratio) {
   minv = pcolUnitRatio(minv, ratio); total = pcolUnitRatio(total, ratio);
   var umin = pcolUnitScale(minv, unit, 'minimum')[1], umax = pcolUnitScale(total, unit, 'minimum')[1], u = umin;
   if (umin !== umax && minv * 100 < total) u = pcolUnitScale(100 * minv, unit, 'minimum')[1];
-  return u || String(unit || '').slice(0, 31);
+  return u || pcolUtf8Cut(String(unit || ''), 31);
 }
 /* the unit of a table of rows (pcol top, peek, graph: a row's flat, else its cum) */
 export function pcolViewUnit(rows, total, unit, ratio) {
