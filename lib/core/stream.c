@@ -284,3 +284,27 @@ int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err) {
   }
   return rc;
 }
+
+int pcol_gz_export_open(pcol_gz_export *g, const pcol_file *f, const pcol_export_options *opt,
+                        const char *what, FILE *out, pcol_error *err) {
+  FILE *dst = out;
+  g->gz = NULL;
+  g->gz_failed = 0;
+  if (!(opt && opt->no_gzip) && !(dst = g->gz = pcol_gzip_writer(out, &g->gz_failed))) return pcol_oom(err);
+  int rc = pcol_budget_open(&g->bud, f, opt, what, dst, err);
+  if (rc && g->gz) {
+    fclose(g->gz);
+    g->gz = NULL;
+  }
+  return rc;
+}
+
+int pcol_gz_export_close(pcol_gz_export *g, int rc, pcol_error *err) {
+  rc = pcol_budget_close(&g->bud, rc, err);
+  if (g->gz) {
+    int c = fclose(g->gz);
+    g->gz = NULL;
+    if (!rc && (c || g->gz_failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
+  }
+  return rc;
+}

@@ -98,4 +98,23 @@ int pcol_budget_refuse(pcol_budget *b, pcol_error *err);
  * (with the message); a failed flush into PCOL_EIO.  Returns the result. */
 int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err);
 
+/* The output of a JSON export that writes a .gz unless opt->no_gzip
+ * (Firefox, V8): the budget's counting stream (bud.fp, write there) in
+ * front of a gzip writer (pcol_gzip_writer) in front of out, so that B
+ * bounds the uncompressed bytes.  The struct must stay where it is while
+ * open (the streams point into it). */
+typedef struct pcol_gz_export {
+  pcol_budget bud;
+  FILE *gz;      /* the gzip stream, NULL without gzip */
+  int gz_failed; /* pcol_gzip_writer's *failed */
+} pcol_gz_export;
+/* Opens it (what: "v8 export", for messages): PCOL_OK, or the budget's
+ * error, or out of memory; nothing is left open on failure. */
+int pcol_gz_export_open(pcol_gz_export *g, const pcol_file *f, const pcol_export_options *opt,
+                        const char *what, FILE *out, pcol_error *err);
+/* Ends the export whose result so far is rc: pcol_budget_close, then the
+ * gzip member's end; a failed compression or write to out turns an rc of
+ * 0 into PCOL_EIO ("write error").  Returns the result. */
+int pcol_gz_export_close(pcol_gz_export *g, int rc, pcol_error *err);
+
 #endif

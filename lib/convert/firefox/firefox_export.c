@@ -33,7 +33,7 @@
 #include "period.h"   /* pcol_period, pcol_source_period */
 #include "reader.h"   /* pcol_source_rows */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
-#include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
+#include "stream.h"   /* pcol_gz_export, pcol_budget, PCOL_EXPORT_HOLD_MIN, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_unit_decimals, pcol_count_types, pcol_decimal_text, ... */
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_xvalue, ... */
@@ -1169,28 +1169,18 @@ static int export_body(fx *x, const pcol_select *sel) {
 
 int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                             const pcol_export_options *opt, pcol_error *err) {
-  int gzip = !(opt && opt->no_gzip), gz_failed = 0;
-  FILE *dst = out;
-  if (gzip && !(dst = pcol_gzip_writer(out, &gz_failed))) return pcol_oom(err);
-  pcol_budget bud;
-  int rc = pcol_budget_open(&bud, f, opt, "firefox export", dst, err);
-  if (rc) {
-    if (gzip) fclose(dst);
-    return rc;
-  }
-  bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* its output tables (stream.h) */
+  pcol_gz_export g; /* a .gz unless opt->no_gzip */
+  int rc = pcol_gz_export_open(&g, f, opt, "firefox export", out, err);
+  if (rc) return rc;
+  g.bud.hold_floor = PCOL_EXPORT_HOLD_MIN; /* its output tables (stream.h) */
   fx x;
   memset(&x, 0, sizeof x);
   x.f = f;
   x.err = err;
-  x.out = bud.fp;
-  x.bud = &bud;
+  x.out = g.bud.fp;
+  x.bud = &g.bud;
   rc = export_body(&x, sel);
-  rc = pcol_budget_close(&bud, rc, err);
-  if (gzip) {
-    int c = fclose(dst);
-    if (!rc && (c || gz_failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
-  }
+  rc = pcol_gz_export_close(&g, rc, err);
   free(x.cvt);
   pcol_rtime_free(&x.rt);
   free(x.str_of_sid);

@@ -40,7 +40,7 @@
 #include "hash.h"     /* pcol_u64map */
 #include "jstr.h"     /* pcol_json_str */
 #include "select.h"   /* pcol_sample_cols, pcol_select_iter_filter, pcol_select_count, ... */
-#include "stream.h"   /* pcol_budget, pcol_gzip_writer, ... */
+#include "stream.h"   /* pcol_gz_export, pcol_budget, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_rtime, pcol_sample_value_rt, pcol_unit_decimals, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
@@ -466,27 +466,17 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
 
 int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                        pcol_error *err) {
-  int gzip = !(opt && opt->no_gzip), gz_failed = 0; /* as the Firefox export */
-  FILE *dst = out;
-  if (gzip && !(dst = pcol_gzip_writer(out, &gz_failed))) return pcol_oom(err);
-  pcol_budget bud;
-  int rc = pcol_budget_open(&bud, f, opt, "v8 export", dst, err);
-  if (rc) {
-    if (gzip) fclose(dst);
-    return rc;
-  }
+  pcol_gz_export g; /* a .gz unless opt->no_gzip, as the Firefox export */
+  int rc = pcol_gz_export_open(&g, f, opt, "v8 export", out, err);
+  if (rc) return rc;
   vex x;
   memset(&x, 0, sizeof x);
   x.f = f;
   x.err = err;
-  x.out = bud.fp;
-  x.bud = &bud;
+  x.out = g.bud.fp;
+  x.bud = &g.bud;
   rc = export_body(&x, sel, opt);
-  rc = pcol_budget_close(&bud, rc, err);
-  if (gzip) {
-    int c = fclose(dst);
-    if (!rc && (c || gz_failed)) rc = pcol_error_set(err, PCOL_EIO, "write error");
-  }
+  rc = pcol_gz_export_close(&g, rc, err);
   pcol_rowsort_free(x.rs);
   free(x.cvt);
   pcol_rtime_free(&x.rt);
