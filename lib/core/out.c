@@ -3,6 +3,8 @@
  * no partial file and never touches an existing destination. */
 #include "pcol.h"
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -186,8 +188,23 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   /* Create the temporary file with mode 0666 so the kernel applies the
    * umask as for a plain creat() (mkstemp would make it 0600, and reading
    * the umask means changing it, which races with other threads). */
+  /* The termination signals wait while the file is created and registered:
+   * one that came between the two would find the file unregistered and
+   * leave it behind (a handler that runs when they are let through finds
+   * it registered and removes it). */
+  sigset_t all, old;
+  sigemptyset(&all);
+  sigaddset(&all, SIGINT);
+  sigaddset(&all, SIGTERM);
+  sigaddset(&all, SIGHUP);
+  sigaddset(&all, SIGQUIT);
+  sigaddset(&all, SIGPIPE);
+  int masked = pthread_sigmask(SIG_BLOCK, &all, &old) == 0;
   int fd = create_unique(tmpl);
-  if (fd >= 0) o->inflight_ = inflight_add(tmpl); /* (a signal just before: the file stays) */
+  int create_errno = errno;
+  if (fd >= 0) o->inflight_ = inflight_add(tmpl);
+  if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = create_errno;
   if (fd < 0) {
     int e = errno;
     pcol_error_set(err, PCOL_EIO, "%s: cannot create temporary file: %s", path, strerror(e));
