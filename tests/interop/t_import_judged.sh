@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# V8 .cpuprofile, perf script and speedscope inputs judged by speedscope's
+# V8 .cpuprofile, perf script, collapsed and speedscope inputs judged by speedscope's
 # own importer (npm speedscope, run in node by speedscope_any_judge.cjs): per
 # function, the self and total weights `pcol fold` gives equal speedscope's
 # (judge_compare.py).
@@ -16,6 +16,8 @@
 #   profiles) and a generated evented profile.
 # - Chrome trace events: a trace Chromium records here (below); traces of
 #   duration events only (B/E, X), made here and speedscope's fixtures.
+# - collapsed stacks: the shared test data's (ext/collapsed: flamegraph's,
+#   async-profiler's, speedscope's own fixtures), counts as the weights.
 # - perf script: speedscope weighs a perf sample by the time to the
 #   midpoints of its neighbours, not by count or period, so its numbers are
 #   not comparable; perf is judged by inferno: if $PCOL_INFERNO_DIR holds a
@@ -520,6 +522,28 @@ if [ -n "${FIREFOX_PROFILER_SRC:-}" ] && [ -d "$FIREFOX_PROFILER_SRC/src/test/fi
 else
   echo "t_import_judged: the Firefox Profiler's Chrome fixtures not given (FIREFOX_PROFILER_SRC): that part skipped"
 fi
+
+# ---------------------------------------------------------------- collapsed stacks (the shared test data)
+# Brendan Gregg's folded stacks, which speedscope imports too: the shared
+# test data's (flamegraph's, async-profiler's and speedscope's own fixtures:
+# CRLF, invalid lines, recursion, UTF-16).  The judge gets text, so the
+# UTF-16 file is given to it decoded (speedscope's app decodes it by its
+# BOM) and to pcol as it is.
+TD=${PCOL_TESTDATA:-../shared/testdata}
+for f in "$TD"/ext/collapsed/*; do
+  [ -f "$f" ] || continue
+  case $f in
+  *utf16*)
+    python3 -c 'import sys; open(sys.argv[2], "w", encoding="utf-8").write(open(sys.argv[1], "rb").read().decode("utf-16"))' \
+      "$f" "$tmp/utf8.txt" || { echo "FAIL decode $f"; fail=1; continue; }
+    judge "$tmp/utf8.txt" || { echo "FAIL ${f##*/}: speedscope judge did not run"; fail=1; continue; }
+    $PCOL fold "$f" > "$tmp/fold" 2>"$tmp/err" || { echo "FAIL ${f##*/}: $(cat "$tmp/err")"; fail=1; continue; }
+    python3 "$HERE/judge_compare.py" "$tmp/fold" "$tmp/rec" 1 > "$tmp/out" ||
+      { echo "FAIL ${f##*/}: $(head -c 1500 "$tmp/out")"; fail=1; continue; }
+    n=$((n + 1)) ;;
+  *) compare "${f##*/}" "$f" 1 ;;
+  esac
+done
 
 # ---------------------------------------------------------------- perf (inferno)
 if [ -n "${PCOL_INFERNO_DIR:-}" ] && [ -d "$PCOL_INFERNO_DIR/tests/data/collapse-perf/results" ]; then

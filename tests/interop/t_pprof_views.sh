@@ -3,8 +3,10 @@
 # node fraction, -n, units, "(inline)"), `pcol peek` (pprof -peek, also
 # with -lines), `pcol tree` (pprof -tree) and the filters --focus/--ignore/
 # --hide/--show/--show-from/--tag/--tag-ignore, on every pprof profile of the shared
-# test data (ext/ included).  The lines from "Showing nodes accounting for"
-# on must be identical to `go tool pprof -top` with the same options.
+# test data (ext/ included, and pprof's conversions of legacy profiles in
+# ext/legacy-proto, R's in pprof-from-r).  The lines from "Showing nodes
+# accounting for" on must be identical to `go tool pprof -top` with the
+# same options.
 # Also list (-list), info (-raw's header), top --by label (-tagfocus,
 # -tagroot), tags (-tags) and traces (-traces), these two also with
 # --tagshow/--taghide (-tagshow/-taghide).
@@ -165,7 +167,8 @@ views() {
   compare tree "$1" -tree -cum -nodecount=12 -- --sort cum --node-count 12
 }
 n=0
-for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
+# (and pprof's own conversions of legacy profiles, R's native profiles)
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them
   # an OTLP message is not a pprof Profile (go tool pprof misreads its
@@ -274,7 +277,7 @@ for fk in pprof/go-cpu-string-labels.pb.gz:function,foo ext/pprof/go-cpu-span-id
   peek "$f" -peek main -tagleaf="$k" -- main --tagleaf "$k"
   J=$((J + 1))
   pv "$f" -traces -tagroot="$k" -tagleaf="${k%%,*}"
-  "$PCOL" traces "$f" --tagroot "$k" --tagleaf "${k%%,*}" >"$tmp/pc/$J"
+  "$PCOL" traces "$f" --tagroot "$k" --tagleaf "${k%%,*}" >"$tmp/pc/$J" 2>/dev/null # (the warnings: t_pprof_semantics.sh)
   want traces "$PV" "${f##*/}: pcol traces --tagroot $k --tagleaf ${k%%,*} differs from go tool pprof -traces -tagroot=$k -tagleaf=${k%%,*} (< pprof, > pcol):"
 done
 if [ -f "$tmp/es.pb" ]; then # samples without locations keep their label frame
@@ -567,7 +570,7 @@ done
 # added up, all-zero ones dropped; unsymbolized frames "[mapping]" or
 # "<unknown>"; names with control bytes or invalid UTF-8 are escaped by
 # pcol's text rule, so that file is left out)
-for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/*; do
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz; do
   [ -f "$f" ] || continue
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them (doc/safety.md)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Rprof against R itself (R >= 4): real profiles of R workloads
-# (tests/r/workloads.R) and every file in ../shared/testdata/rprof/ must
+# (tests/r/workloads.R) and every file in ../shared/testdata/rprof/ (and
+# ext/rprof/) must
 #  1. pack and come back from `unpack --to rprof` byte for byte;
 #  2. give `pcol top` the same self/total as summaryRprof, by function and by
 #     line (tests/r/compare_top.R names the known differences), and for
@@ -30,7 +31,7 @@ Rscript tests/r/workloads.R "$W/gen" >"$W/workloads.log" 2>&1 || {
 inputs=("$W"/gen/*.out)
 # regular files only: a stray directory or note in the test data is not a profile
 if [ -d "$TD/rprof" ]; then
-  for f in "$TD"/rprof/*; do [ -f "$f" ] && [ "${f%.md}" = "$f" ] && inputs+=("$f"); done
+  for f in "$TD"/rprof/* "$TD"/ext/rprof/*; do [ -f "$f" ] && [ "${f%.md}" = "$f" ] && inputs+=("$f"); done
 else echo "note: $TD/rprof absent, only generated profiles"; fi
 
 # `pcol top` may not exist yet in this tree: compare only when it runs
