@@ -267,9 +267,10 @@ typedef struct pcol_file pcol_file;
  * $HOME/pprof/binaries) by build id, then by name, then at the mapping's
  * own path; a binary whose build id differs is not used.  What could not be
  * symbolized is a warning (the warning rule), as pprof's "Local
- * symbolization failed for ...".  Names stay as the tool gives them,
- * mangled (pprof demangles them).  The tool runs once a binary (all the
- * mappings that find it together).  Bounds, for an input's runs together
+ * symbolization failed for ...".  Then every function whose name is empty
+ * or its system name is named as pprof's default demangling names it (C++,
+ * Rust; doc/cli.md), its system name kept.  The tool runs once a binary
+ * (all the mappings that find it together).  Bounds, for an input's runs together
  * (doc/safety.md): 4 Mi addresses, 64 MiB of new names and frames, lines of
  * 1 MiB, 60 s (PCOL_SYMBOLIZE_TIMEOUT). */
 enum { PCOL_SYMBOLIZE_NONE = 0, PCOL_SYMBOLIZE_LOCAL = 1 };

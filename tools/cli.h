@@ -123,7 +123,8 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},          \
   {"symbolize", 0, 1, "local or none (the default): pprof's -symbolize=local: names, files, "   \
                       "lines and inline frames of a pprof or OTLP input's unsymbolized mappings from "  \
-                      "their binaries on this machine (llvm-symbolizer, else addr2line)"},     \
+                      "their binaries on this machine (llvm-symbolizer, else addr2line), and C++ " \
+                      "and Rust names demangled as pprof shows them"},                           \
   {"binary-path", 0, 1, "DIRS (':'-separated) where --symbolize local looks for binaries, by "  \
                         "build id then by name, before the mapping's own path; default: "       \
                         "$PPROF_BINARY_PATH, else $HOME/pprof/binaries"}

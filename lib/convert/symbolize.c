@@ -17,8 +17,10 @@
  *  - the ELF base: GetBase with the segment of the first address (no
  *    kernel _stext: symbols are not read);
  *  - the tool: llvm-symbolizer on PATH (--inlining --demangle=false), else
- *    addr2line (-a -i -f -e FILE); names are kept mangled, as the tools
- *    give them (pprof demangles them afterwards: pcol does not).
+ *    addr2line (-a -i -f -e FILE); the names it gives are the functions'
+ *    system names, and their names what pprof's default demangling makes
+ *    of them (demangle.c), as are those of the profile's own functions
+ *    named by their system names (pcol_sym_demangle).
  *
  * The tool is started with posix_spawn, no shell: the binary's path is one
  * argument (--obj=PATH, -e PATH, so "-x" is no option), the addresses go in
@@ -31,6 +33,7 @@
  * checks. */
 #include "symbolize.h"
 #include "builder.h" /* string_count: new names charged to the bound */
+#include "demangle.h"
 #include "spill.h" /* pcol_temp_fd */
 #include "error.h"
 #include <dirent.h>
@@ -582,6 +585,16 @@ struct rd_ctx {
   size_t whylen;
 };
 
+/* what pprof shows for the system name sys[0..n) (demangle.c), NUL-
+ * terminated: in stack (PCOL_DEMANGLE_MAX_OUT bytes) or in *heap (to
+ * free); NULL when out of memory */
+static const char *shown(const char *sys, size_t n, char *stack, char **heap, size_t *len) {
+  size_t cap = n < PCOL_DEMANGLE_MAX_OUT ? PCOL_DEMANGLE_MAX_OUT : n + 1;
+  char *out = cap == PCOL_DEMANGLE_MAX_OUT ? stack : (*heap = malloc(cap));
+  if (out) *len = pcol_demangle_pprof(sys, n, out, cap);
+  return out;
+}
+
 /* a string of the answer into the builder, its new bytes charged */
 static int intern(rd_ctx *r, const char *p, uint32_t *id) {
   uint64_t had = r->b->string_count;
@@ -627,12 +640,20 @@ static int frame(rd_ctx *r, char *func, char *fl) {
   pcol_sym_table *d = r->d;
   if (sizeof(pcol_line_row) > r->s->bytes_left) return -3;
   r->s->bytes_left -= sizeof(pcol_line_row);
-  /* pprof's Function{Name, SystemName: the tool's name, Filename} */
+  /* pprof's Function{Name, SystemName: the tool's name, Filename}, then
+   * its Demangle: the name it shows */
   pcol_function_row fr = {0, 0, 0, 0};
   pcol_line_row lr = {0, line, 0};
   int rc;
-  if ((rc = intern(r, func, &fr.name)) || (rc = intern(r, fl, &fr.filename))) return rc;
-  fr.system_name = fr.name;
+  if ((rc = intern(r, func, &fr.system_name)) || (rc = intern(r, fl, &fr.filename))) return rc;
+  fr.name = fr.system_name;
+  char stack[PCOL_DEMANGLE_MAX_OUT], *heap = NULL;
+  size_t fn_ = strlen(func), n_;
+  const char *nm_ = shown(func, fn_, stack, &heap, &n_);
+  if (!nm_) return -2;
+  if (n_ != fn_ || memcmp(nm_, func, fn_)) rc = intern(r, nm_, &fr.name);
+  free(heap);
+  if (rc) return rc;
   if (pcol_b_function(r->b, &fr, &lr.function_id, r->err)) return -2;
   size_t li = r->loc[r->cur];
   if (!d->loc_n[li]) d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
@@ -1103,6 +1124,19 @@ void pcol_sym_table_free(pcol_sym_table *t) {
 
 static int oom(pcol_error *err) {
   return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+}
+
+int pcol_sym_demangle(pcol_builder *b, const char *name, size_t nlen, const char *sys, size_t slen,
+                      uint32_t *name_id, pcol_error *err) {
+  if (nlen && (nlen != slen || memcmp(name, sys, slen))) return PCOL_OK; /* demangled already */
+  char stack[PCOL_DEMANGLE_MAX_OUT], *heap = NULL;
+  size_t n;
+  const char *out = shown(sys, slen, stack, &heap, &n);
+  if (!out) return oom(err);
+  int rc = PCOL_OK;
+  if (n != nlen || memcmp(out, name, n)) rc = pcol_b_string(b, out, n, name_id, err);
+  free(heap);
+  return rc;
 }
 
 pcol_sym_input *pcol_sym_input_new(size_t nm, size_t nl) {

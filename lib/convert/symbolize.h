@@ -82,5 +82,12 @@ pcol_sym_input *pcol_sym_input_new(size_t nm, size_t nl);
 int pcol_sym_locations(pcol_sym *s, pcol_builder *b, pcol_sym_input *in, pcol_sym_table *t,
                        pcol_error *err);
 void pcol_sym_table_free(pcol_sym_table *t);
+/* pprof's Demangle (internal/symbolizer), which follows every local
+ * symbolization, for one function of the profile, symbolized or not: when
+ * its name (name[0..nlen)) is empty or its system name, *name_id becomes
+ * the string of what pprof shows for the system name (demangle.h);
+ * otherwise it is left alone. */
+int pcol_sym_demangle(pcol_builder *b, const char *name, size_t nlen, const char *sys, size_t slen,
+                      uint32_t *name_id, pcol_error *err);
 
 #endif

@@ -6,12 +6,15 @@ that records raw addresses writes one (tests/interop/t_symbolize.sh).
   symbolize_gen.py --build-id BIN   prints BIN's GNU build id (hex)
 
 JSON: a list of {"bin": PATH, "base": LOAD_BASE, "name": MAPPING_FILE,
-"build_id": "real" | "" | HEX}.  Each binary's executable PT_LOAD segment
-becomes a mapping placed as the loader places it (start = base + its page,
-offset = its page's file offset); its samples are stacks leaf first:
-every 2nd byte of `work` (C: with `sq` inlined), then `other` 5 bytes
-in, addresses taken from `nm`.  (Not main: gcc puts it in .text.startup,
-where go tool pprof's DWARF reader finds no function.)"""
+"build_id": "real" | "" | HEX[, "funcs": "mangled"]}.  Each binary's
+executable PT_LOAD segment becomes a mapping placed as the loader places it
+(start = base + its page, offset = its page's file offset); its samples are
+stacks leaf first: every 2nd byte of `work` (C: with `sq` inlined), then
+`other` 5 bytes in, addresses taken from `nm`.  (Not main: gcc puts it in
+.text.startup, where go tool pprof's DWARF reader finds no function.)  With
+"funcs": "mangled", instead one sample in the middle of each function whose
+symbol is mangled (C++ _Z..., Rust _R... or _ZN...E), weights 1, 2, ...
+in nm's order."""
 import json
 import os
 import struct
@@ -44,12 +47,12 @@ def elf(path):
     return text, bid
 
 
-def syms(path):
+def syms(path, code_only=False):
     out = subprocess.run(["nm", "-S", "--defined-only", path], capture_output=True, text=True, check=True).stdout
     s = {}
     for line in out.splitlines():
         f = line.split()
-        if len(f) == 4:
+        if len(f) == 4 and (not code_only or f[2] in "TtWw"):
             s[f[3]] = (int(f[0], 16), int(f[1], 16))
     return s
 
@@ -70,6 +73,11 @@ def main():
         if b["build_id"]:
             m["build_id"] = bid if b["build_id"] == "real" else b["build_id"]
         maps.append(m)
+        if b.get("funcs") == "mangled":
+            s = syms(b["bin"], True)
+            addrs = sorted({a + sz // 2 for n, (a, sz) in s.items() if n[:2] in ("_Z", "_R") and sz})
+            samples += [[[base + a], k + 1] for k, a in enumerate(addrs)]
+            continue
         s = syms(b["bin"])
         w, ws = s["work"]
         for k in range(0, ws, 2):

@@ -40,6 +40,8 @@ if [ -z "$STANDALONE" ] && [ $HAVE_GO = 0 ]; then
 fi
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+# (rustup finds its toolchains under the real home)
+[ -z "${RUSTUP_HOME:-}" ] && [ -d "${HOME:-/nonexistent}/.rustup" ] && export RUSTUP_HOME=$HOME/.rustup
 export HOME=$tmp/home GOCACHE=$tmp/gocache GOPROXY=off GOTOOLCHAIN=local TZ=UTC
 unset PPROF_BINARY_PATH
 mkdir -p "$HOME"
@@ -274,5 +276,176 @@ if [ $HAVE_GO = 1 ]; then
     same "go tool pprof -top -noinlines, $1" go.top pc.top
   done
 fi
+# --- demangling: C++ and Rust names as pprof shows them ------------------
+# pprof demangles every function whose name is empty or its system name,
+# symbolized or not, after -symbolize=local (demangle.NoParams,
+# NoEnclosingParams, NoTemplateParams; else its heuristic for demangled
+# C++).  Programs built here (C++ with g++ and clang++ at -O0 and -O2, Rust
+# with rustc: its default names, v0, and legacy ones) give unsymbolized
+# profiles with a sample in each function whose symbol is mangled; their
+# symbols, their c++filt forms, libstdc++'s and a few other names give a
+# symbolized one (pprofgen.py names).  Judges: google/pprof on all; go tool
+# pprof (1.19's copy of the demangler) on the symbolized one, less what
+# that older copy prints otherwise (Rust v0 generic arguments: no _R names;
+# the parameters of a local name's function: no row with ")::" either side).
+cat >prog.cc <<'EOF'
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#define NI __attribute__((noinline))
+namespace outer { namespace inner {
+template <typename T, int N> struct Box {
+  T v[N];
+  NI Box() { for (int i = 0; i < N; i++) v[i] = T(i); }
+  NI ~Box() { std::printf("%d\n", (int)v[0]); }
+  NI T sum() const { T s = T(); for (int i = 0; i < N; i++) s += v[i]; return s; }
+  NI bool operator<(const Box &o) const { return sum() < o.sum(); }
+  NI T operator()(int k) const { return v[k % N]; }
+  NI explicit operator long() const { return (long)sum(); }
+  template <typename F> NI T apply(F f) const { T s = T(); for (auto &x : v) s += f(x); return s; }
+};
+} }
+namespace {
+NI int hidden(int x) { return x * 3 + 1; }
+struct Local { NI virtual int f(int x) { return hidden(x); } virtual ~Local() {} };
+}
+struct A { virtual NI int fa(int x) { return x + 1; } virtual ~A() {} };
+struct B { virtual NI int fb(int x) { return x + 2; } virtual ~B() {} };
+struct C : A, B { NI int fb(int x) override { return x * 5; } };
+NI std::string name_of(int x) { return std::string(x % 7 + 1, 'x'); }
+NI unsigned long long operator""_k(unsigned long long v) { return v * 1000; }
+template <typename... Ts> NI int count_all(Ts... ts) {
+  auto l = [&](int base) { return base + (int)sizeof...(ts); };
+  return l((int)(ts + ...));
+}
+inline NI int inl(int x) { return x ^ 0x55; }
+struct S { int a; NI S &operator+=(const S &o) { a += o.a; return *this; } };
+int main(int argc, char **) {
+  outer::inner::Box<int, 4> b;
+  outer::inner::Box<double, 3> d;
+  std::vector<int> v;
+  std::map<std::string, int> m;
+  for (int i = 0; i < argc * 1000; i++) {
+    v.push_back(i);
+    m[name_of(i)] += i;
+  }
+  auto lam = [&](int x) { return x + (int)v.size(); };
+  std::function<int(int)> fn = lam;
+  auto up = std::make_unique<Local>();
+  C c;
+  B *pb = &c;
+  S s{1}, t{2};
+  s += t;
+  long total = b.sum() + (long)d.sum() + (b < b) + b(3) + (long)b + fn(2) + up->f(3) + pb->fb(4) +
+               c.fa(1) + count_all(1, 2, 3) + inl(argc) + (long)123_k + s.a +
+               b.apply([](int x) { return x * 2; });
+  std::printf("%ld %zu\n", total, m.size());
+  return 0;
+}
+EOF
+cat >prog.rs <<'EOF'
+use std::collections::HashMap;
+struct S<T> { v: Vec<T> }
+impl<T: Clone> S<T> { #[inline(never)] fn get(&self, i: usize) -> T { self.v[i].clone() } }
+trait Shape { fn area(&self) -> f64; }
+struct Sq(f64);
+impl Shape for Sq { #[inline(never)] fn area(&self) -> f64 { self.0 * self.0 } }
+#[inline(never)] fn work(n: u64) -> u64 {
+  let mut h = HashMap::new();
+  for i in 0..n { *h.entry(i % 7).or_insert(0u64) += i; }
+  let c = |x: u64| x * 3;
+  h.values().map(|v| c(*v)).sum()
+}
+fn main() {
+  let s = S { v: vec![1u32, 2, 3] };
+  let b: Box<dyn Shape> = Box::new(Sq(2.0));
+  println!("{} {} {}", s.get(1), work(std::env::args().count() as u64 * 1000), b.area());
+}
+EOF
+dm_bins=()
+for cc in g++ clang++; do
+  if ! command -v $cc >/dev/null; then echo "t_symbolize: $cc not installed: its C++ programs skipped"; continue; fi
+  for o in 0 2; do
+    if $cc -std=c++17 -g -O$o -fPIE -pie -Wl,--build-id -o "cxx-$cc-O$o" prog.cc 2>cc.err; then
+      dm_bins+=("cxx-$cc-O$o")
+    else
+      echo "t_symbolize: $cc -O$o cannot build the C++ program: skipped"; head -3 cc.err
+    fi
+  done
+done
+if command -v rustc >/dev/null; then
+  for m in default v0 legacy; do
+    f=()
+    [ $m = default ] || f=(-C "symbol-mangling-version=$m")
+    [ $m = legacy ] && f=(-Z unstable-options "${f[@]}")
+    if RUSTC_BOOTSTRAP=1 rustc -g "${f[@]}" -o "rs-$m" prog.rs 2>rs.err; then
+      dm_bins+=("rs-$m")
+    else
+      echo "t_symbolize: rustc cannot make $m names: skipped"; head -3 rs.err
+    fi
+  done
+else
+  echo "t_symbolize: rustc not installed: Rust names skipped"
+fi
+: >names.txt
+for b in ${dm_bins[@]+"${dm_bins[@]}"}; do
+  gen "dm-$b.pb" "[{\"bin\":\"$b\",\"base\":$PIEB,\"name\":\"$tmp/$b\",\"build_id\":\"real\",\"funcs\":\"mangled\"}]"
+  nm "$b" | awk '{print $NF}' | grep '^_[ZR]' >>names.txt
+done
+if [ -s names.txt ]; then
+  command -v c++filt >/dev/null && grep '^_Z' names.txt | c++filt >>names.txt
+  so=$(g++ -print-file-name=libstdc++.so.6 2>/dev/null)
+  [ -f "$so" ] && nm -D "$so" | awk '{print $NF}' | grep '^_Z' | sed 's/@.*//' >>names.txt
+  printf '%s\n' 'main.(*T[...]).M' 'java.util.HashMap.<init>' 'main.F[...]' 'a<b>(c)::d' 'x::y(' \
+    'operator<' 'f<(int)>' 'a)b(::c' >>names.txt
+  sort -u names.txt -o names.txt
+  grep -v '^_R' names.txt >names-go.txt
+  python3 "$REPO/tests/support/pprofgen.py" names names.pb names.txt &&
+    python3 "$REPO/tests/support/pprofgen.py" names names-go.pb names-go.txt || bad "pprofgen.py names failed"
+  echo "t_symbolize: demangling: ${#dm_bins[@]} programs, $(wc -l <names.txt) names"
+  "$PCOL" traces names.pb --symbolize local 2>/dev/null | traces >c-names.tr
+  n=$((n + 1))
+  [ -s c-names.tr ] && grep -q '::' c-names.tr || bad "demangling: no demangled name in traces"
+  # none: the profile's own names, as pprof -symbolize=none shows them
+  "$PCOL" traces names.pb 2>/dev/null | traces >c-names-none.tr
+  n=$((n + 1))
+  cmp -s c-names.tr c-names-none.tr && bad "demangling: --symbolize none demangled too"
+  # OTLP: the same functions, the same names
+  "$PCOL" unpack names.pb --to otlp -o names.otlp || bad "unpack names.pb --to otlp failed"
+  "$PCOL" traces names.otlp --symbolize local 2>/dev/null | traces >c-names-otlp.tr
+  same "demangling: OTLP = pprof's profile" c-names.tr c-names-otlp.tr
+  if [ -n "$STANDALONE" ]; then
+    "$STANDALONE" -symbolize=local -traces names.pb 2>/dev/null | traces >s-names.tr
+    same "demangling: google/pprof -traces, symbolized functions" s-names.tr c-names.tr
+    "$STANDALONE" -symbolize=none -traces names.pb 2>/dev/null | traces >s-names-none.tr
+    same "demangling: google/pprof -symbolize=none -traces" s-names-none.tr c-names-none.tr
+    for b in ${dm_bins[@]+"${dm_bins[@]}"}; do
+      PPROF_BINARY_PATH=/nonexistent "$STANDALONE" -symbolize=local -traces "dm-$b.pb" 2>/dev/null | traces >"s-$b.tr"
+      PPROF_BINARY_PATH=/nonexistent "$PCOL" traces "dm-$b.pb" --symbolize local 2>/dev/null | traces >"c-$b.tr"
+      same "demangling: google/pprof -traces, $b" "s-$b.tr" "c-$b.tr"
+      PPROF_BINARY_PATH=/nonexistent "$STANDALONE" -symbolize=local -top "dm-$b.pb" 2>/dev/null | cut >"s-$b.top"
+      PPROF_BINARY_PATH=/nonexistent "$PCOL" top "dm-$b.pb" --symbolize local 2>/dev/null | cut >"c-$b.top"
+      same "demangling: google/pprof -top, $b" "s-$b.top" "c-$b.top"
+      if [ -d a2l ]; then
+        PATH=$tmp/a2l PPROF_BINARY_PATH=/nonexistent "$STANDALONE" -symbolize=local -traces "dm-$b.pb" 2>/dev/null |
+          traces >"sa-$b.tr"
+        PATH=$tmp/a2l PPROF_BINARY_PATH=/nonexistent "$PCOL" traces "dm-$b.pb" --symbolize local 2>/dev/null |
+          traces >"ca-$b.tr"
+        same "demangling: google/pprof -traces with addr2line, $b" "sa-$b.tr" "ca-$b.tr"
+      fi
+    done
+  fi
+  if [ $HAVE_GO = 1 ]; then
+    go tool pprof -symbolize=local -traces names-go.pb 2>/dev/null | traces | grep -vF ')::' >g-names.tr
+    "$PCOL" traces names-go.pb --symbolize local 2>/dev/null | traces | grep -vF ')::' >c-names-go.tr
+    same "demangling: go tool pprof -traces, symbolized functions (no _R, no local names)" g-names.tr c-names-go.tr
+  fi
+else
+  echo "t_symbolize: no C++ compiler nor rustc: demangling skipped"
+fi
+
 echo "t_symbolize: $n comparisons, $fail failed"
 [ $fail = 0 ]

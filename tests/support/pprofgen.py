@@ -60,6 +60,14 @@ hand, standard library only).
                                  [[[addr, ...], count]...]}, a location per
                                  address (in the mapping that holds it, or
                                  none), leaf first (tests/interop/t_symbolize.sh)
+  pprofgen.py names OUT FILE     a symbolized profile: a function per line of
+                                 FILE (bytes as they are), sampled once each
+                                 (weights 1, 2, ...) in a mapping that has
+                                 functions; its system name is the line and its
+                                 name the line too, or empty for every 2nd
+                                 function (pprof demangles both), or "kept-N"
+                                 for every 3rd one (pprof leaves it)
+                                 (tests/interop/t_symbolize.sh)
 """
 import sys
 
@@ -298,6 +306,22 @@ def native(out, spec):
     open(out, "wb").write(p + st.table())
 
 
+def names(out, path):
+    lines = [l for l in open(path, "rb").read().split(b"\n") if l]
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x1000) + field(3, 0, 0x1000 + 16 * len(lines) + 16) +
+               field(5, 0, st.id(b"/nonexistent/lib.so")) + field(7, 0, 1))
+    for i, l in enumerate(lines, 1):
+        name = b"kept-%d" % i if i % 3 == 0 else b"" if i % 3 == 2 else l
+        p += field(5, 2, field(1, 0, i) + (field(2, 0, st.id(name)) if name else b"") +
+                   field(3, 0, st.id(l)))
+        p += field(4, 2, field(1, 0, i) + field(2, 0, 1) + field(3, 0, 0x1000 + 16 * i) +
+                   field(4, 2, field(1, 0, i)))
+        p += field(2, 2, field(1, 2, varint(i)) + field(2, 2, varint(i)))
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -320,5 +344,7 @@ if __name__ == "__main__":
         zerosample(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
+    elif sys.argv[1] == "names":
+        names(sys.argv[2], sys.argv[3])
     else:
         sys.exit(__doc__)

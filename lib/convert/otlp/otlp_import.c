@@ -603,8 +603,16 @@ static int build_tables(ctx *c) {
     pcol_function_row r = {0, 0, 0, f->start_line};
     if (!(rc = sid(c, f->name_strindex, &r.name)) &&
         !(rc = sid(c, f->system_name_strindex, &r.system_name)) &&
-        !(rc = sid(c, f->filename_strindex, &r.filename)))
-      rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
+        !(rc = sid(c, f->filename_strindex, &r.filename)) && c->sym->on) { /* pprof's Demangle */
+      /* (the bytes on the wire, as sid reads them) */
+      static const size_t none[2] = {0, 0};
+      const size_t *fnm = f->name_strindex > 0 ? c->strs[f->name_strindex] : none;
+      const size_t *sy = f->system_name_strindex > 0 ? c->strs[f->system_name_strindex] : none;
+      rc = pcol_sym_demangle(b, fnm[1] > fnm[0] ? (const char *)c->raw + fnm[0] : "",
+                             fnm[1] - fnm[0], sy[1] > sy[0] ? (const char *)c->raw + sy[0] : "",
+                             sy[1] - sy[0], &r.name, c->err);
+    }
+    if (!rc) rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }
   pcol_buf lines = {0};
   for (size_t i = 1; i < D->n_location_table && !rc; i++) {

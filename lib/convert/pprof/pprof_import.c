@@ -1107,8 +1107,13 @@ static int build(ctx *c) {
     const pfunction *fn = &p->function[i];
     pcol_function_row r = {0, 0, 0, fn->start_line};
     if (!(rc = sid(c, fn->name, &r.name)) && !(rc = sid(c, fn->system_name, &r.system_name)) &&
-        !(rc = sid(c, fn->filename, &r.filename)))
-      rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
+        !(rc = sid(c, fn->filename, &r.filename)) && c->sym &&
+        c->sym->mode == PCOL_SYMBOLIZE_LOCAL) { /* pprof's Demangle */
+      const pstring *n = &p->string_table[fn->name], *s = &p->string_table[fn->system_name];
+      rc = pcol_sym_demangle(b, n->len ? (const char *)n->data : "", n->len,
+                             s->len ? (const char *)s->data : "", s->len, &r.name, c->err);
+    }
+    if (!rc) rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }
   pcol_buf lines = {0};
   for (size_t i = 0; i < p->n_location && !rc; i++) {
