@@ -145,7 +145,9 @@ export function pcolDivideBy(text) {
 }
 /* count.c pcol_decimal_text: v / 10^dec exactly, no trailing zeros */
 function pcolDecimalText(v, dec) {
-  var s = String(Math.abs(v));
+  /* (a whole number past 2^53, e.g. MinInt64 of an overflow, by its exact
+   * digits as C prints it, not String()'s 17 significant ones) */
+  var a = Math.abs(v), s = Number.isInteger(a) && !Number.isSafeInteger(a) && isFinite(a) ? BigInt(a).toString() : String(a);
   if (dec) {
     while (s.length <= dec) s = '0' + s;
     var fp = s.slice(s.length - dec).replace(/0+$/, '');
