@@ -1522,6 +1522,70 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_list_compute(pcol_file *f, const pcol_s
                                                       pcol_error *err);
 PCOL_API void pcol_list_free(pcol_list *l);
 
+/* ------------------------------------------------------------------ disasm */
+
+/* go tool pprof -disasm (report.go PrintAssembly): the routines of the
+ * profile's binaries whose symbol matches `regex`, disassembled, each
+ * instruction with the flat and cum of the samples at it.  As pprof: the
+ * samples are keyed by address with each location's outermost line only
+ * (-noinlines); the binaries are the mappings whose file has a sample
+ * whose address-level name ("%016x NAME FILE:LINE", top --by address)
+ * matches, found as --symbolize local finds them (`opt->binary_path`,
+ * PPROF_BINARY_PATH, build ids; doc/safety.md "What --symbolize local
+ * runs"); their symbols are nm -n's (llvm-nm, else nm), grouped by
+ * address, a group matching when one of its names does (or, when regex
+ * reads as a number, when it covers that address: then all its names);
+ * a routine is [its address, the next symbol's) and is shown when a
+ * sample falls in it; its instructions are objdump's (llvm-objdump,
+ * else GNU objdump; --disassemble --demangle --no-show-raw-insn
+ * --line-numbers, `opt->intel`: Intel syntax).  A sample between two
+ * instructions counts for the first.  Blocks in pprof's order: by first
+ * name, then address.  Unlike pprof, each binary's base is had from its
+ * own first sample (pprof takes the first of all, in random order, and
+ * shows nothing of a binary that sample is not in), and a binary whose
+ * build id differs from its mapping's is not read.  Every tool runs
+ * without a shell, within PCOL_SYMBOLIZE_TIMEOUT's deadline for all (60
+ * s), its output read as it comes with PCOL_DISASM_MAX_BYTES for the
+ * names and instructions kept; past a bound the command fails.  A binary
+ * that cannot be found or read is a warning (`warnings`).  EINVAL for a
+ * bad expression; PCOL_ENOTFOUND when no routine matches (pprof's "no
+ * matches found for regexp"); PCOL_EIO when a tool fails. */
+#define PCOL_DISASM_MAX_BYTES ((size_t)64 << 20)
+typedef struct pcol_disasm_inst {
+  uint64_t address;          /* the binary's own */
+  pcol_str text;             /* objdump's instruction */
+  pcol_str function, file;   /* objdump's (file: its base name), else the samples'; NA: none */
+  int64_t line;              /* 0: none */
+  pcol_sum flat, cum;
+} pcol_disasm_inst;
+typedef struct pcol_disasm_block {
+  pcol_str *names;           /* the routine's name, then its other names (pprof's AKA) */
+  size_t nnames;
+  pcol_str binary;           /* the file read */
+  uint64_t start, end;       /* the routine's addresses in the binary, [start, end) */
+  pcol_sum flat, cum;        /* sums over its samples */
+  pcol_disasm_inst *insts;
+  size_t ninsts;
+} pcol_disasm_block;
+typedef struct pcol_disasm {
+  pcol_disasm_block *blocks;
+  size_t nblocks;
+  pcol_sum total;
+  pcol_value_sel value;
+  const char *warnings;      /* NULL, or "; "-separated, names escaped (\xNN) */
+  void *priv_;
+} pcol_disasm;
+typedef struct pcol_disasm_options {
+  const char *binary_path;   /* ':'-separated; NULL: $PPROF_BINARY_PATH, else $HOME/pprof/binaries */
+  bool intel;                /* pprof -intel_syntax */
+} pcol_disasm_options;
+PCOL_API PCOL_NODISCARD pcol_status pcol_disasm_compute(pcol_file *f, const pcol_select *sel,
+                                                        const pcol_value_sel *v,
+                                                        const char *regex,
+                                                        const pcol_disasm_options *opt,
+                                                        pcol_disasm *out, pcol_error *err);
+PCOL_API void pcol_disasm_free(pcol_disasm *d);
+
 /* -------------------------------------------------------- source summaries */
 
 /* What `pcol info` says of each source, in O(sources x log samples):

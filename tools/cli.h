@@ -471,6 +471,14 @@ const char *cli_divide_by_parse(const char *s, double *ratio);
 /* v as the text views print it: divided by --divide-by (pcol_unit_ratio),
  * then pcol_unit_label in `unit` (from cli_view_unit). */
 void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n);
+/* pprof's valueOrDot (-list, -disasm): "." for 0 (before --divide-by),
+ * else cli_value_label's text in buf. */
+const char *cli_value_or_dot(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n);
+/* --unit of the listings (list, disasm): "minimum" (or none, or "auto":
+ * each number in its own unit, as pprof -list and -disasm print them),
+ * else cli_view_unit's; unit gets it (32 bytes).  EXIT_USAGE after a
+ * message, or 0. */
+int cli_listing_unit(const cli_command *cmd, const cli_args *a, pcol_str vunit, char *unit);
 /* The ratio 1/F that cli_divide_by set (1: none), for what applies
  * pcol_unit_ratio itself (flame's SVG, unpack's pprof export). */
 double cli_divide_ratio(void);
@@ -575,10 +583,12 @@ int cmd_peek(const cli_command *, cli_args *);
 int cmd_tree(const cli_command *, cli_args *);
 int cmd_graph(const cli_command *, cli_args *);
 int cmd_list(const cli_command *, cli_args *);
+int cmd_disasm(const cli_command *, cli_args *);
 int cmd_shell(const cli_command *, cli_args *);
 /* The command called name (pcol.c's table), or NULL. */
 const cli_command *cli_command_find(const char *name);
 extern const cli_opt opts_list[];
+extern const cli_opt opts_disasm[];
 extern const cli_opt opts_shell[];
 extern const cli_opt opts_peek[];
 extern const cli_opt opts_tree[];

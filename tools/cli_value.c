@@ -172,3 +172,18 @@ int cli_mean(pcol_file *f, const pcol_select *sel, const pcol_top *dtop, pcol_to
   cli_mean_type(&t->value.type, type_buf);
   return PCOL_OK;
 }
+
+const char *cli_value_or_dot(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n) {
+  if (v == 0) return ".";
+  cli_value_label(v, vunit, unit, buf, n);
+  return buf;
+}
+
+int cli_listing_unit(const cli_command *cmd, const cli_args *a, pcol_str vunit, char *unit) {
+  strcpy(unit, "minimum");
+  const char *u = cli_get(cmd, a, "unit");
+  if (u && strcmp(u, "minimum") && strcmp(u, "auto") &&
+      cli_view_unit(cmd, a, vunit, NULL, 0, 0, unit))
+    return EXIT_USAGE;
+  return 0;
+}

@@ -20,12 +20,6 @@ const cli_opt opts_list[] = {
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
 
-static const char *dot_or(pcol_sum v, pcol_str vu, const char *unit, char *b, size_t n) {
-  if (v == 0) return "."; /* pprof's valueOrDot: before --divide-by */
-  cli_value_label(v, vu, unit, b, n);
-  return b;
-}
-
 static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *unit) {
   char b1[64], b2[64], p[PCOL_PERCENT_MAX];
   const pcol_str vu = l->value.unit;
@@ -60,8 +54,8 @@ static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *uni
     }
     for (size_t j = 0; j < k->nlines; j++) {
       const pcol_list_line *ln = &k->lines[j];
-      fprintf(fp, "%10s ", dot_or(ln->flat, vu, unit, b1, sizeof b1));
-      fprintf(fp, "%10s %6lld:", dot_or(ln->cum, vu, unit, b2, sizeof b2), (long long)ln->line);
+      fprintf(fp, "%10s ", cli_value_or_dot(ln->flat, vu, unit, b1, sizeof b1));
+      fprintf(fp, "%10s %6lld:", cli_value_or_dot(ln->cum, vu, unit, b2, sizeof b2), (long long)ln->line);
       cli_print_name(fp, ln->text); /* the source by the text rule (valid UTF-8 and tabs as they are) */
       fputc('\n', fp);
     }
@@ -108,10 +102,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   const char *path;
   int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  char unit[32] = "minimum";
-  const char *u = cli_get(cmd, a, "unit");
-  if (u && strcmp(u, "minimum") && strcmp(u, "auto") &&
-      cli_view_unit(cmd, a, v.unit, NULL, 0, 0, unit)) {
+  char unit[32];
+  if (cli_listing_unit(cmd, a, v.unit, unit)) {
     pcol_close(f);
     return EXIT_USAGE;
   }

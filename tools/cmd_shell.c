@@ -262,7 +262,7 @@ static int run_line(const char *file, char **w, int nw) {
   static const char *const not_offered[] = {"normalize",
                                             "call_tree", "trim", "compact_labels", "source_path",
                                             "trim_path", "intel_syntax", "show_from_address",
-                                            "disasm", "weblist", "web", "gif", "pdf", "ps", "eog",
+                                            "weblist", "web", "gif", "pdf", "ps", "eog",
                                             "evince", "gv", "kcachegrind", "raw", "topproto", NULL};
   for (const char *const *no = not_offered; !c && *no; no++) {
     size_t k = strlen(*no);
@@ -284,7 +284,8 @@ static int run_line(const char *file, char **w, int nw) {
     return EXIT_USAGE;
   }
   if (!strcmp(name, "help")) return 0;
-  int param = !strcmp(c->name, "peek") || !strcmp(c->name, "list"); /* pprof's hasParam */
+  int param = !strcmp(c->name, "peek") || !strcmp(c->name, "list") ||
+              !strcmp(c->name, "disasm"); /* pprof's hasParam */
   const char *argv[SHELL_WORDS * 2 + 64];
   int n = 0, given[NSETTINGS + 2] = {0}, rc = 0, sort_cum = 0, limit_given = 0;
   char *focus = NULL, *ignore = NULL;

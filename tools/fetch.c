@@ -660,8 +660,9 @@ static const char *const url_opts[] = {"base", "diff-base", "diff", NULL};
 int cli_fetch_args(const cli_command *cmd, cli_args *a) {
   const char **slots[CLI_MAX_OPTS + 1];
   size_t ns = 0;
-  /* peek and list end with a REGEX, not an input */
-  int inputs = a->npos - (!strcmp(cmd->name, "peek") || !strcmp(cmd->name, "list"));
+  /* peek, list and disasm end with a REGEX, not an input */
+  int inputs = a->npos - (!strcmp(cmd->name, "peek") || !strcmp(cmd->name, "list") ||
+                          !strcmp(cmd->name, "disasm"));
   for (int i = 0; i < inputs; i++)
     if (cli_is_url(a->pos[i])) {
       if (ns == CLI_MAX_OPTS) return cli_usage_error(cmd->name, "at most %d URLs a command", CLI_MAX_OPTS);

@@ -42,7 +42,7 @@ static FILE *counted(FILE *out) {
 }
 
 static const char *const budgeted[] = {"cat",   "top",  "peek",  "tree",  "tags",   "traces",
-                                       "list",  "diff", "info", "flame", "graph", "report", NULL};
+                                       "list",  "diff", "info", "flame", "graph", "report", "disasm", NULL};
 
 static uint64_t max_rows; /* --max-rows, for cli_open and cli_load */
 uint64_t cli_max_rows(void) { return max_rows; }

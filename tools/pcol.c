@@ -124,6 +124,18 @@ static const cli_command commands[] = {
      "srcrefs (rnorm) is flat on the calling line; pprof -list of the pprof export\n"
      "gives that flat to the callee (\"No source information for rnorm\").",
      opts_list, cmd_list},
+    {"disasm", "pcol disasm FILE... REGEX [--intel] [--binary-path DIRS] [--value TYPE] [--unit U] [--format ...] [--focus RE ...]",
+     "Assembly annotated with flat/cum per instruction (pprof -disasm).",
+     "Text is go tool pprof -disasm's: a ROUTINE block per symbol of the profile's\n"
+     "binaries that matches REGEX and holds samples, each instruction with the flat\n"
+     "and cum of the samples at it (inlined frames counted at their caller's\n"
+     "address, as pprof -disasm does) and \";FUNCTION FILE:LINE\" where they change.\n"
+     "The binaries are found as --symbolize local finds them (--binary-path,\n"
+     "PPROF_BINARY_PATH, build ids); symbols come from nm -n (llvm-nm, else nm),\n"
+     "instructions from objdump (llvm-objdump, else GNU objdump), each started\n"
+     "without a shell, all within PCOL_SYMBOLIZE_TIMEOUT (60 s).  A binary not\n"
+     "found is a warning; no routine matching is an error (exit 1).",
+     opts_disasm, cmd_disasm},
     {"fold", "pcol fold FILE... [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE... -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",

@@ -9,6 +9,7 @@
 #ifndef PCOL_CONVERT_SYMBOLIZE_H
 #define PCOL_CONVERT_SYMBOLIZE_H
 
+#include "binfile.h"
 #include "buf.h"
 #include "pcol.h"
 #include <stdbool.h>
@@ -25,7 +26,6 @@
 #define PCOL_SYM_MAX_ADDRS ((size_t)1 << 22)
 #define PCOL_SYM_MAX_BYTES ((size_t)64 << 20)
 #define PCOL_SYM_MAX_LINE ((size_t)1 << 20)
-#define PCOL_SYM_TIMEOUT_S 60
 /* A mapping as the profile gives it (strings: NUL-terminated copies; len:
  * their bytes, to refuse a name holding a NUL). */
 typedef struct pcol_sym_mapping {
@@ -43,9 +43,8 @@ typedef struct pcol_sym {
   char *search;     /* the binary search path, ':'-separated */
   char *tool;       /* llvm-symbolizer or addr2line, found once */
   int llvm, looked;
-  double deadline;  /* CLOCK_MONOTONIC seconds */
-  double secs;
-  bool timed_out, cut_addrs, cut_bytes;
+  pcol_bin_clock clk; /* the deadline of all runs */
+  bool cut_addrs, cut_bytes;
   size_t addrs_left, bytes_left;
   pcol_buf warn;    /* the warnings, "; "-separated */
   size_t warn_at[64], nwarn; /* where each of the first 64 starts; how many */

@@ -124,7 +124,7 @@ for n in $(seq 1 10); do
 done
 
 # --- 2: usage
-for c in pack unpack info cat validate top fold flame diff merge; do
+for c in pack unpack info cat validate top fold flame diff merge disasm; do
   expect 2 "$c without arguments" -- $PCOL $c
   expect 2 "$c with an unknown option" -- $PCOL $c --no-such-option "$good"
 done

@@ -1,0 +1,99 @@
+/* binfile.h — a profile's binaries on this machine, as google/pprof finds
+ * and reads them (binfile.c): where a mapping's binary is (its driver's
+ * locateBinaries: the search path, build ids), its ELF headers (read with
+ * bounds checks), the ELF base rule (elfexec.GetBase: runtime address ->
+ * the binary's address), and a tool (addr2line, nm, objdump, ...) run on
+ * it without a shell, its output read as it comes, a line at a time,
+ * within a deadline.  --symbolize local (lib/convert/symbolize.c) and
+ * `pcol disasm` (lib/query/disasm.c) use it.  Inside libpcol only. */
+#ifndef PCOL_CORE_BINFILE_H
+#define PCOL_CORE_BINFILE_H
+
+#include "buf.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The seconds the runs of one job (an input's symbolization, a disasm)
+ * may take together; PCOL_SYMBOLIZE_TIMEOUT=S changes it. */
+#define PCOL_BIN_TIMEOUT_S 60
+
+/* ------------------------------------------------------------ ELF files */
+typedef struct pcol_elf_ph {
+  uint32_t type, flags;
+  uint64_t off, vaddr, filesz, memsz, align;
+} pcol_elf_ph;
+
+typedef struct pcol_elf_info {
+  int type; /* e_type */
+  pcol_elf_ph *ph;
+  size_t nph;
+  int text;           /* the PT_LOAD segment holding .text, or -1 */
+  char build_id[129]; /* hex, "" when none */
+  uint64_t dev, ino;  /* the file read */
+} pcol_elf_info;
+
+/* A mapping of the profile: its addresses, file and build id ("" none). */
+typedef struct pcol_bin_map {
+  uint64_t start, limit, offset;
+  const char *file, *build_id;
+} pcol_bin_map;
+
+/* path's ELF header, program headers, .text's segment and build id (e->ph
+ * malloc'd: pcol_elf_free).  0, or -1 with why set (pprof's words). */
+int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen);
+void pcol_elf_free(pcol_elf_info *e);
+/* elfexec.GetBase (no kernel _stext): what to subtract from a runtime
+ * address of the mapping whose segment is ph (NULL: none).  0, or -1 with
+ * why. */
+int pcol_elf_base(int type, const pcol_elf_ph *ph, uint64_t start, uint64_t limit,
+                  uint64_t offset, uint64_t *base, char *why, size_t whylen);
+/* binutils findProgramHeader: the segment of runtime address addr of m
+ * (*out NULL: none).  0, or -1 with why. */
+int pcol_elf_find_ph(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t addr,
+                     const pcol_elf_ph **out, char *why, size_t whylen);
+/* The base of m's binary e from its address addr: find_ph, then base. */
+int pcol_elf_addr_base(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t addr,
+                       uint64_t *base, char *why, size_t whylen);
+
+/* ------------------------------------------------------ finding binaries */
+/* The binary search path: bp, else $PPROF_BINARY_PATH, else
+ * $HOME/pprof/binaries (malloc; NULL: out of memory). */
+char *pcol_bin_search_path(const char *bp);
+/* pprof's locateBinaries, then the mapping's own file: the binary to read
+ * in *found (malloc) and its headers in *e.  A candidate of the search
+ * path with another build id is skipped, after ignored(ctx, path, want,
+ * got) (may be NULL).  0; -1 with why (not found or the mapping's own
+ * file has another build id); -2 out of memory. */
+int pcol_bin_locate(const char *search, const pcol_bin_map *m, pcol_elf_info *e, char **found,
+                    void (*ignored)(void *, const char *, const char *, const char *), void *ctx,
+                    char *why, size_t whylen);
+
+/* ------------------------------------------------------------- the tools */
+/* path of NAME in $PATH's directories, or NULL (malloc) */
+char *pcol_bin_on_path(const char *name);
+/* CLOCK_MONOTONIC seconds */
+double pcol_bin_now(void);
+/* A job's clock: its deadline, now + secs (PCOL_SYMBOLIZE_TIMEOUT, else
+ * PCOL_BIN_TIMEOUT_S), and whether a run passed it. */
+typedef struct pcol_bin_clock {
+  double deadline, secs;
+  bool timed_out;
+} pcol_bin_clock;
+void pcol_bin_clock_start(pcol_bin_clock *c);
+/* Runs argv (argv[0] a path: no shell, no PATH search) with stdin from fd
+ * in (-1: /dev/null), stderr to /dev/null, no other file inherited, and
+ * hands its stdout to line(ctx, LINE) a line at a time (NUL-terminated,
+ * writable), as it comes, until the clock's deadline; a line longer than
+ * max_line, or line's non-zero answer, stops the tool (then, and after a
+ * failure while reading, abort(ctx) when not NULL).  line's -2 means out
+ * of memory, another non-zero a bound (why set by line).  0; -1 with why
+ * (the tool failed or was stopped); -2: out of memory. */
+int pcol_bin_run(pcol_bin_clock *c, char *const *argv, int in, size_t max_line,
+                 int (*line)(void *, char *), void (*abort_fn)(void *), void *ctx, char *why,
+                 size_t whylen);
+/* Appends s[0..n) with control bytes and '\\' escaped (\xNN): a name from
+ * a profile or a disk in one line of text. */
+void pcol_bin_put_esc(pcol_buf *w, const char *s, size_t n);
+
+#endif
