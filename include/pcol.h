@@ -1095,9 +1095,10 @@ typedef struct pcol_top_row {
                     * only (not comparable between results: pcol_diff joins
                     * rows by name).  pcol_top_mark_inline and pcol_peek_compute
                     * find rows by it, so keep it when rows are moved or
-                    * filtered.  By line or address two rows may print one
-                    * name, where pprof's nodes differ (a function named
-                    * "<unknown>" and an unsymbolized frame); they sort by key. */
+                    * filtered.  Two rows may print one name where pprof's
+                    * nodes differ (a function named "<unknown>" and a frame
+                    * without a function name, or two such frames of two
+                    * mapping files); they sort by key. */
 } pcol_top_row;
 /* pprof's "(inline)" marker: a key every caller reached through an inlined
  * frame (PCOL_INLINE_ONLY), through both (PCOL_INLINE_PARTIAL), or never. */
@@ -1142,10 +1143,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_by_label(pcol_file *f, const pcol_s
 /* By line or address (pprof -lines, -addresses): where in row key k's name
  * its function's name is (name.ptr + *off, *len bytes; *len 0: the line
  * has no function name), the rest being the address before it and
- * " FILE:LINE" (" FILE" at line 0) after it; true then.  false when the
- * name has no such parts (by function or file, an unsymbolized frame's
- * "[binary]"): the whole name is one.  For pprof -dot's labels, which put
- * each part on a line of its own. */
+ * " FILE:LINE" (" FILE" at line 0) after it; true then.  By function: true
+ * with the whole name for a function's key, false for a frame without a
+ * function name (named after its mapping, "[binary]" or "<unknown>", which
+ * a function may be named too).  false when the name has no such parts (by
+ * file, an unsymbolized frame's "[binary]"): the whole name is one.  For
+ * pprof -dot's labels, which put each part on a line of its own. */
 PCOL_API bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len);
 /* By line or address: the parts of row key k as pprof's graph node has
  * them (graph.go nodeInfo with ObjNames, as -callgrind asks): the address

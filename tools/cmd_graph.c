@@ -265,6 +265,12 @@ static void dot_label(FILE *fp, const pcol_top *t, uint32_t key, pcol_str name, 
     }
     return;
   }
+  /* a function's name, though it looks like a frame named after its
+   * mapping ("[libx.so]": pprof splits it at its dots as any name) */
+  if (by == PCOL_BY_FUNCTION && pcol_top_name_function(t, key, &off, &fl)) {
+    dot_label_name(fp, name);
+    return;
+  }
   while (h < n && h < 16 && isxdigit((unsigned char)p[h])) h++;
   if (by == PCOL_BY_ADDRESS && h == 16 && n > 17 && p[16] == ' ') {
     dot_put(fp, p, 16);

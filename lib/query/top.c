@@ -281,12 +281,11 @@ static int cur_obj(topctx *t, pcol_str *out, pcol_error *err);
 /* Appends to t->scratch the part of pprof's node (graph.go nodeInfo) that
  * keeps apart frames without a function name (and, with ObjNames, all
  * lines): function fn's start line and the mapping file (the full path)
- * of the location being keyed (t->cur_loc).  *any: either is set. */
-static int obj_part(topctx *t, uint32_t fn, int *any, pcol_error *err) {
+ * of the location being keyed (t->cur_loc). */
+static int obj_part(topctx *t, uint32_t fn, pcol_error *err) {
   int64_t sl = fn_start_line(t, fn);
   pcol_str obj;
   PCOL_RETURN_NOT_OK(cur_obj(t, &obj, err));
-  *any = sl || obj.len;
   if (pcol_buf_append(&t->scratch, &sl, sizeof sl) || (obj.len && pcol_buf_append(&t->scratch, obj.ptr, obj.len)))
     return pcol_oom(err);
   return PCOL_OK;
@@ -295,16 +294,13 @@ static int obj_part(topctx *t, uint32_t fn, int *any, pcol_error *err) {
 /* pprof's node of a frame without a function name (`if o.ObjNames || name
  * == ""`, the whole NodeInfo the key) is its mapping's file (though
  * "[base]" is printed) and its function's start line: appended to
- * t->scratch after a NUL when the frame has either (two libx.so of two
- * directories, or two nameless functions of one binary, are two rows of
- * one name, as pprof prints them). */
+ * t->scratch after a NUL (two libx.so of two directories, or two nameless
+ * functions of one binary, are two rows of one name, as pprof prints
+ * them).  Appended when both are 0 and empty too: pprof's node of Name ""
+ * is never that of a function named "<unknown>" or "[libx.so]". */
 static int frame_identity(topctx *t, uint32_t fn, pcol_error *err) {
-  size_t at = t->scratch.len;
-  int any;
   if (pcol_buf_append(&t->scratch, "", 1)) return pcol_oom(err);
-  PCOL_RETURN_NOT_OK(obj_part(t, fn, &any, err));
-  if (!any) t->scratch.len = at; /* nothing to tell apart: the name alone */
-  return PCOL_OK;
+  return obj_part(t, fn, err);
 }
 
 /* The key of a frame named after its location's mapping: a location
@@ -548,9 +544,8 @@ static int cur_obj(topctx *t, pcol_str *out, pcol_error *err) {
 
 /* The id in t->xids of obj_part's (start line, mapping file). */
 static int obj_xid(topctx *t, uint32_t fn, uint32_t *xid, pcol_error *err) {
-  int any;
   t->scratch.len = 0;
-  PCOL_RETURN_NOT_OK(obj_part(t, fn, &any, err));
+  PCOL_RETURN_NOT_OK(obj_part(t, fn, err));
   return pcol_q_key_intern(&t->xids, (const char *)t->scratch.data, t->scratch.len, 1, xid, err);
 }
 
@@ -1940,6 +1935,17 @@ static pcol_str key_prefix(const topctx *c, const line_id *l, size_t *fn) {
 
 bool pcol_top_name_function(const pcol_top *t, uint32_t k, size_t *off, size_t *len) {
   *off = *len = 0;
+  const pcol_q_top_priv *p = t ? t->priv_ : NULL;
+  const topctx *fc = p ? p->ctx : NULL;
+  if (fc && !fc->composed && fc->by == PCOL_BY_FUNCTION && k && k <= ctx_nkeys(fc)) {
+    /* a frame named after its mapping is a name with a hidden part
+     * (mapping_key), in every source but Rprof, which has no mappings */
+    uint32_t id = fc->ext ? fc->l2g[k] : k;
+    const pcol_q_keytab *kt = fc->kt;
+    if (kt->shown && id < kt->shown_cap && kt->shown[id]) return false;
+    *len = pcol_q_key_name(kt, id).len;
+    return true;
+  }
   const line_id *l;
   const topctx *c = line_key_ctx(t, k, &l);
   if (!c || l->mode == LINE_ID_NAME || l->mode == 2) return false;
