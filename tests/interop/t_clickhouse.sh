@@ -88,7 +88,7 @@ for port in $P1 $P2; do
 done
 echo "clickhouse $(ch $P1 -q 'SELECT version()') on ports $P1 and $P2"
 
-# ---- inputs: 16 profiles of five formats (one pcol file with long samples)
+# ---- inputs: 17 profiles of five formats (one pcol file with long samples)
 "$PCOL" pack "$T/rprof/proftools__Rprof-dg.out" --coalesce -o "$W/dg-long.pcol" || exit 1
 [ "$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0' | wc -l)" -gt 0 ] ||
   { echo "FAIL: the coalesced file has no long samples"; exit 1; }
@@ -103,6 +103,9 @@ cut=$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0 {
 # row per mapping path and start line: rows of one name, compared row for row)
 python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym.pb" nameless || exit 1
 python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym-bytes.pb" bytes || exit 1
+# a frame named '' (the key the stack view's flat has when no location has
+# one: the queries must not take it for "no key"), innermost and not
+printf 'main; 5\nmain;x 3\n;main 2\n' >"$W/empty-name.txt"
 inputs=(
   "$T/rprof/proftools__glmEx.out" "$T/rprof/r-prof-profile__1.out" "$T/rprof/aprof__foo.prof"
   "$T/rprof/proftools__Rprof-rec0.out" "$W/dg-long.pcol"
@@ -111,7 +114,7 @@ inputs=(
   "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
   "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
-  "$W/unsym.pb" "$W/unsym-bytes.pb")
+  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
 # the SQL counts none of their samples in a range (spec.md §7), so ranges are
@@ -248,6 +251,12 @@ check_all first
 # the comparison above was row for row over rows of one name
 [ "$(cut -f3 "$W/first.val.unsym.pb.pcol" | grep -cxF '[libc.so.6]')" -ge 4 ] ||
   bad "unsym.pb: pcol top has fewer than 4 rows named [libc.so.6]; the case is not tested"
+# ... and a function named "<unknown>" beside the nameless frames printed so
+[ "$(cut -f3 "$W/first.val.unsym.pb.pcol" | grep -cxF '<unknown>')" -ge 2 ] ||
+  bad "unsym.pb: pcol top has fewer than 2 rows named <unknown>; the case is not tested"
+# ... and the flat of the frame named ''
+awk -F'\t' '$3 == "" && $4 == 5 {n++} END {exit n != 1}' "$W/first.val.empty-name.txt.pcol" ||
+  bad "empty-name.txt: pcol top has no row '' of flat 5; the case is not tested"
 
 # ---- loading the same files again, and their merge, changes no answer
 rows() { ch $P1 -q "SELECT (SELECT count() FROM pcol_samples FINAL), (SELECT count() FROM pcol_sources FINAL), (SELECT count() FROM pcol_stacks FINAL), (SELECT count() FROM pcol_sample_values FINAL)"; }

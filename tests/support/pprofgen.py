@@ -34,7 +34,9 @@ hand, standard library only).
                                  lines 40 and 90) in both libc.so.6 mappings, two
                                  of them in one location, one inlined into main
                                  (pprof keeps their nodes apart by mapping path and
-                                 start line: t_clickhouse.sh)
+                                 start line: t_clickhouse.sh), and functions named
+                                 "<unknown>" and "[libc.so.6]" beside a nameless
+                                 one of no mapping (other nodes of one name)
   pprofgen.py emptystack OUT     samples without locations beside main, main>foo
                                  and an unsymbolized one, labelled k=a or k=b:
                                  pprof's filters drop them even when none is
@@ -273,7 +275,16 @@ def unsym(out, mode=""):
                               (13, 5, [ln(3, 92), ln(1, 4)]), (14, 5, [ln(3, 93)])):
             p += field(4, 2, field(1, 0, lid) + field(2, 0, mid) + field(3, 0, 0x1000 * mid + 0x10 * lid) +
                        b"".join(lns))
-        stacks += [([10, 7], 8), ([11, 7], 9), ([12, 7], 11), ([13], 12), ([14, 10, 7], 13), ([10, 11, 7], 1)]
+        # functions named "<unknown>" (4) and "[libc.so.6]" (5), and one without
+        # a name nor start line (6), in locations of no mapping: pprof's node of
+        # 6 is that of the locations without lines in no mapping or one of an
+        # empty file name (Name "", no Objfile), not 4's (Name "<unknown>")
+        for fid, nm in ((4, b"<unknown>"), (5, b"[libc.so.6]"), (6, b"")):
+            p += field(5, 2, field(1, 0, fid) + (field(2, 0, st.id(nm)) if nm else b""))
+        for lid, fid in ((15, 4), (16, 5), (17, 6)):
+            p += field(4, 2, field(1, 0, lid) + field(3, 0, 0x100 * lid) + ln(fid, 7))
+        stacks += [([10, 7], 8), ([11, 7], 9), ([12, 7], 11), ([13], 12), ([14, 10, 7], 13), ([10, 11, 7], 1),
+                   ([15, 7], 14), ([16, 7], 15), ([17, 7], 16), ([17, 15, 7], 2)]
     for locs, n in stacks:
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
                    field(2, 2, varint(n) + varint(n * 10_000_000)))

@@ -108,8 +108,10 @@ const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tab
  * is a pair (name, identity): the identity keeps apart, in variant 1, the
  * frames of one printed name that top.c's frame_identity keeps apart (a
  * frame without a function name: its function's start line and its
- * mapping's file, "LINE:FILE"; '' when both are 0 and empty, and for every
- * named frame). */
+ * mapping's file, "LINE:FILE", never ''; '' for every named frame, so a
+ * function named "<unknown>" is not a nameless frame).  Whether a stack has
+ * a key at all is whether stack_keys is empty (flat0/flat1 are then the
+ * tuple's default, ('', ''), which is also the key of a function named ''). */
 static const char views_sql[] =
     "CREATE VIEW IF NOT EXISTS pcol_location_keys_local AS\n"
     "SELECT source_key, location_id,\n"
@@ -121,12 +123,11 @@ static const char views_sql[] =
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
     "  arrayMap(n -> (n, ''), if(empty(named) AND unsymbolized, [map_key], named)) AS keys0,\n"
     "  (if(empty(named) AND unsymbolized, map_key, first_named), '') AS first0,\n"
-    "  arrayConcat(arrayMap(n -> (n, ''), named), arrayMap(s -> (map_key,\n"
-    "     if(s = 0 AND ifNull(map_file, '') = '', '', concat(toString(s), ':', ifNull(map_file, '')))),\n"
-    "     if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS keys1,\n"
+    "  arrayConcat(arrayMap(n -> (n, ''), named),\n"
+    "     arrayMap(s -> (map_key, concat(toString(s), ':', ifNull(map_file, ''))),\n"
+    "              if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS keys1,\n"
     "  if(n_unnamed > 0 AND (n_named = 0 OR unnamed_depth < named_depth) OR n_lines = 0,\n"
-    "     (map_key, if(first_start = 0 AND ifNull(map_file, '') = '', '',\n"
-    "                  concat(toString(first_start), ':', ifNull(map_file, '')))),\n"
+    "     (map_key, concat(toString(first_start), ':', ifNull(map_file, ''))),\n"
     "     (first_named, '')) AS first1,\n"
     "  frames\n"
     "FROM (SELECT source_key, location_id, map_file, frames,\n"
