@@ -422,15 +422,19 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
     close(fd);
     return 0;
   }
-  size_t ol = strlen(g->path) + 8;
-  char *obj = malloc(ol);
+  /* (the path as one argument no tool reads as options: "@x" is a file of
+   * options to addr2line even after -e) */
+  char *ap = pcol_bin_arg_path(g->path);
+  size_t ol = ap ? strlen(ap) + 8 : 0;
+  char *obj = ap ? malloc(ol) : NULL;
   if (!obj) {
+    free(ap);
     close(fd);
     return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory"), -2;
   }
-  snprintf(obj, ol, "--obj=%s", g->path);
+  snprintf(obj, ol, "--obj=%s", ap);
   char *llvm_argv[] = {s->tool, "--inlining", "-demangle=false", "--addresses", obj, NULL};
-  char *a2l_argv[] = {s->tool, "-a", "-i", "-f", "-e", g->path, NULL};
+  char *a2l_argv[] = {s->tool, "-a", "-i", "-f", "-e", ap, NULL};
   rd_ctx r = {s, b, d, s->llvm, asked, (const uint32_t *)(const void *)g->loc.data,
               (const uint32_t *)(const void *)g->map.data, n, SIZE_MAX, 0, NULL, err,
               why, sizeof why};
@@ -438,6 +442,7 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
                         rd_abort, &r, why, sizeof why);
   free(r.pend);
   free(obj);
+  free(ap);
   close(fd);
   if (rc == -1) warn(s, "Local symbolization failed for %s: %s", g->shown, why);
   if (rc == -2 && err->code == PCOL_OK) pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");

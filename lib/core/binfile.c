@@ -556,6 +556,13 @@ char *pcol_bin_on_path(const char *name) {
   }
 }
 
+char *pcol_bin_arg_path(const char *path) {
+  size_t n = strlen(path) + 3;
+  char *a = malloc(n);
+  if (a) snprintf(a, n, "%s%s", *path == '/' ? "" : "./", path);
+  return a;
+}
+
 double pcol_bin_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -72,6 +72,11 @@ int pcol_bin_locate(const char *search, const pcol_bin_map *m, pcol_elf_info *e,
 /* ------------------------------------------------------------- the tools */
 /* path of NAME in $PATH's directories, or NULL (malloc) */
 char *pcol_bin_on_path(const char *name);
+/* path as one argument of a tool (malloc): "./" before every path that does
+ * not start with '/', so no tool reads it as an option ("-x") or, binutils'
+ * and LLVM's rule for any argument starting with '@', as a file of options
+ * ("@x": nm --plugin would run code from it) */
+char *pcol_bin_arg_path(const char *path);
 /* CLOCK_MONOTONIC seconds */
 double pcol_bin_now(void);
 /* A job's clock: its deadline, now + secs (PCOL_SYMBOLIZE_TIMEOUT, else

@@ -348,13 +348,6 @@ static char *find_objdump(job *j, int *llvm) {
   return NULL;
 }
 
-/* a path as one argument that no tool reads as an option */
-static char *arg_path(const char *p) {
-  size_t n = strlen(p) + 3;
-  char *a = malloc(n);
-  if (a) snprintf(a, n, "%s%s", *p == '-' ? "./" : "", p);
-  return a;
-}
 
 /* ------------------------------------------------------------- the job */
 
@@ -522,7 +515,7 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       rc = pcol_error_set(err, PCOL_EIO, "disasm: neither llvm-nm nor nm is on PATH");
       break;
     }
-    char *ap = arg_path(found);
+    char *ap = pcol_bin_arg_path(found);
     if (!ap) {
       nbins++;
       rc = pcol_oom(err);
@@ -609,7 +602,7 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
     snprintf(ea, sizeof ea, "--stop-address=%#" PRIx64, y->end);
     if (!y->start) snprintf(sa, sizeof sa, "--start-address=0x0"); /* Go's %#x */
     if (!y->end) snprintf(ea, sizeof ea, "--stop-address=0x0");
-    char *ap = arg_path(bins[y->map].path);
+    char *ap = pcol_bin_arg_path(bins[y->map].path);
     if (!ap) {
       rc = pcol_oom(err);
       break;

@@ -166,6 +166,18 @@ if command -v addr2line >/dev/null; then
   PATH=$tmp/a2l pc a.tr traces direct.pb --symbolize local; traces <a.tr.raw >a.tr
   same "addr2line = llvm-symbolizer (traces)" d.tr a.tr
 fi
+# a binary named @x: binutils (and LLVM's tools) read any argument "@FILE"
+# as a file of options, also after -e; ./x says --version here (nm would
+# take --plugin from it), so the rows are right only when @x stays a path
+if command -v addr2line >/dev/null; then
+  cp nopie ./@x && printf -- '--version\n' >x
+  gen at.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"@x\",\"build_id\":\"\"}]"
+  PATH=$tmp/a2l pc at.top top at.pb --symbolize local; cut <at.top.raw >at.top
+  same "a binary named @x (addr2line: no file of options) = the direct path" q.top at.top
+  pc atl.top top at.pb --symbolize local; cut <atl.top.raw >atl.top
+  same "a binary named @x (llvm-symbolizer) = the direct path" q.top atl.top
+  rm -f x
+fi
 # a hung tool is killed at the time limit: a warning, the rows unsymbolized
 mkdir -p hang && printf '#!/bin/sh\nexec /bin/sleep 30\n' >hang/llvm-symbolizer && chmod +x hang/llvm-symbolizer
 s=$(date +%s)
