@@ -30,14 +30,9 @@ static void xml_text(FILE *fp, const char *p, size_t n) {
     else if (c < 0x20 || c == 0x7f) fputc('?', fp);
     else if (c < 0x80) fputc((int)c, fp);
     else {
-      size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-      int ok = len && i + len <= n;
-      for (size_t k = 1; ok && k < len; k++) ok = (s[i + k] & 0xc0) == 0x80;
-      if (ok && len == 3 && c == 0xe0) ok = s[i + 1] >= 0xa0;  /* overlong */
-      if (ok && len == 3 && c == 0xed) ok = s[i + 1] < 0xa0;   /* surrogates */
-      if (ok && len == 3 && c == 0xef) ok = !(s[i + 1] == 0xbf && s[i + 2] >= 0xbe); /* U+FFFE, U+FFFF */
-      if (ok && len == 4 && c == 0xf0) ok = s[i + 1] >= 0x90;  /* overlong */
-      if (ok && len == 4 && c == 0xf4) ok = s[i + 1] < 0x90;   /* past U+10FFFF */
+      size_t len = pcol_utf8_len(p + i, n - i);
+      int ok = len > 0;
+      if (ok && len == 3 && c == 0xef) ok = !(s[i + 1] == 0xbf && s[i + 2] >= 0xbe); /* XML has no U+FFFE, U+FFFF */
       if (ok) {
         fwrite(s + i, 1, len, fp);
         i += len - 1;

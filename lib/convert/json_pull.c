@@ -31,27 +31,6 @@ struct pcol_jkeyent {
 
 enum { S_START, S_VALUE, S_OBJ_FIRST, S_ARR_FIRST, S_AFTER, S_DONE };
 
-/* ---------------------------------------------------------------- UTF-8 */
-size_t pcol_json_utf8_len(const unsigned char *p, size_t left) {
-  unsigned c = p[0];
-  size_t n;
-  uint32_t cp;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) n = 2, cp = c & 0x1F;
-  else if (c >= 0xE0 && c <= 0xEF) n = 3, cp = c & 0x0F;
-  else if (c >= 0xF0 && c <= 0xF4) n = 4, cp = c & 0x07;
-  else return 0;
-  if (left < n) return 0;
-  for (size_t i = 1; i < n; i++) {
-    if ((p[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (p[i] & 0x3F);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-      (cp >= 0xD800 && cp <= 0xDFFF))
-    return 0;
-  return n;
-}
-
 int pcol_json_hex4(const char *p, unsigned *out) {
   unsigned v = 0;
   for (int i = 0; i < 4; i++) {
@@ -198,7 +177,7 @@ static int string(pcol_jpull *j) {
         u[k++] = (unsigned char)d;
         j->bp++;
       }
-      if (pcol_json_utf8_len(u, k) != k || k != need) return fail(j, at, "invalid UTF-8 in a string");
+      if (pcol_utf8_len((const char *)u, k) != k || k != need) return fail(j, at, "invalid UTF-8 in a string");
       if (str_room(j, k)) return oom(j);
       memcpy(j->str + j->len, u, k);
       j->len += k;

@@ -124,7 +124,6 @@ uint64_t pcol_jp_offset(const pcol_jpull *j);
  * UTF-8 sequence at p (at most `left` bytes; 0 when invalid: overlong forms,
  * surrogates, past U+10FFFF), four hex digits, a code point written as
  * UTF-8 (returns its length, 1 to 4). */
-size_t pcol_json_utf8_len(const unsigned char *p, size_t left);
 int pcol_json_hex4(const char *p, unsigned *out);
 size_t pcol_json_utf8_put(char *o, uint32_t cp);
 

@@ -1,5 +1,7 @@
-/* utf8.c — what a UTF-8 character is (pcol.h, pcol_utf8_len; the text
- * rule's, tools/cli_text.c) and THE cut rule (pcol_utf8_cut): where a
+/* utf8.c — what a UTF-8 character is (pcol.h, pcol_utf8_len: the one
+ * rule of the text escaping, tools/cli_text.c, of the JSON, SVG and page
+ * writers, jstr.c, tools/svg.c, report.c, and of the JSON and OTLP readers,
+ * json_pull.c, otlp_wire.c) and THE cut rule (pcol_utf8_cut): where a
  * string from a file is shortened to a fixed number of bytes (a unit of no family in a flame
  * graph's hover and a table's header, a value type in a message or on the
  * report page), never inside a character.  The page's copy

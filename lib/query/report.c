@@ -91,14 +91,8 @@ static void jstr(rep *r, const char *p, size_t n) {
     } else if (c < 0x80) {
       put(r, s + i, 1);
     } else {
-      size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-      int ok = len && i + len <= n;
-      for (size_t k = 1; ok && k < len; k++) ok = (s[i + k] & 0xc0) == 0x80;
-      if (ok && len == 3 && c == 0xe0) ok = s[i + 1] >= 0xa0;
-      if (ok && len == 3 && c == 0xed) ok = s[i + 1] < 0xa0; /* no surrogates */
-      if (ok && len == 4 && c == 0xf0) ok = s[i + 1] >= 0x90;
-      if (ok && len == 4 && c == 0xf4) ok = s[i + 1] < 0x90;
-      if (ok) {
+      size_t len = pcol_utf8_len(p + i, n - i);
+      if (len) {
         put(r, s + i, len);
         i += len - 1;
       } else {

@@ -25,16 +25,8 @@ size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out) {
   size_t o = 0;
   for (size_t i = 0; i < n;) {
     uint8_t c = p[i];
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    int ok = len && i + len <= n;
-    for (size_t k = 1; ok && k < len; k++) ok = (p[i + k] & 0xc0) == 0x80;
-    if (ok && len > 1) { /* no overlong forms, surrogates or code points past U+10FFFF */
-      uint32_t cp = c & (0x7f >> len);
-      for (size_t k = 1; k < len; k++) cp = cp << 6 | (p[i + k] & 0x3f);
-      ok = !(len == 2 && cp < 0x80) && !(len == 3 && cp < 0x800) && !(len == 4 && cp < 0x10000) &&
-           !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
-    }
-    if (ok) {
+    size_t len = c < 0x80 ? 1 : pcol_utf8_len((const char *)p + i, n - i);
+    if (len) {
       memcpy(out + o, p + i, len);
       o += len;
       i += len;

@@ -36,7 +36,6 @@ int pcol_js_peek(pcol_jscan *s) {
 /* hex4, utf8_len and the UTF-8 writer are json_pull.c's: one rule for both
  * JSON readers. */
 #define hex4 pcol_json_hex4
-#define utf8_len pcol_json_utf8_len
 
 /* s->pos stands on the opening quote.  On success it stands after the
  * closing one; *escaped tells whether a backslash was seen. */
@@ -51,7 +50,7 @@ static int string(pcol_jscan *s, int *escaped) {
     if (c == '"') break;
     if (c < 0x20) return fail(s, i, "control character in a string");
     if (c >= 0x80) {
-      size_t l = utf8_len(p + i, n - i);
+      size_t l = pcol_utf8_len((const char *)p + i, n - i);
       if (!l) return fail(s, i, "invalid UTF-8 in a string");
       i += l;
       continue;
