@@ -36,23 +36,14 @@
 #include "demangle.h"
 #include "spill.h" /* pcol_temp_fd */
 #include "error.h"
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 /* ------------------------------------------------------------ warnings */
 
@@ -188,10 +179,29 @@ static void rd_abort(void *ctx) {
 }
 
 /* The tool's output: per address, its "0x..." line, then (function,
- * file:line) pairs; llvm-symbolizer ends each with an empty line.
- * 0; -2 out of memory (err set); -2 too with why for the bytes' bound. */
+ * file:line) pairs; llvm-symbolizer ends each with an empty line.  Each
+ * line is read as pprof's binutils reads it: strings.TrimSpace first.
+ * 0; -2 out of memory (err set); -2 too with why for the bytes' bound.
+ *
+ * An address's answer starts at the line that echoes it, the next one
+ * asked, so a function named like that address ("0x401000") is taken as
+ * its echo and the frames after it go to that address.  pprof writes a
+ * sentinel address (0xffffffffffffffff) after each address to addr2line
+ * and ends an answer at any function line starting with "0x" (a function
+ * named so cuts its chain there); its llvm-symbolizer path ends one at an
+ * empty line, as pcol does (upstream now reads llvm-symbolizer's JSON
+ * output, one line an address, its strings escaped).  pcol does not write
+ * a sentinel: a binary's names may hold newlines (addr2line and
+ * llvm-symbolizer print them as they are), so any line-based delimiter, a
+ * sentinel's three lines too, can be written by a function name, and what
+ * is misread stays within one binary's answer (a run asks one file),
+ * whose names its author chooses anyway: an address gets frames of that
+ * binary meant for another of its addresses, nothing from elsewhere, and
+ * the addresses are still read in order, each once, within the run's
+ * bounds. */
 static int rd_line(void *ctx, char *line) {
   rd_ctx *r = ctx;
+  line = pcol_bin_trim_space(line);
   if (!r->pend && r->next < r->n && line[0] == '0' && line[1] == 'x') {
     char *x;
     errno = 0;
@@ -230,8 +240,8 @@ static void ignored(void *ctx, const char *path, const char *want, const char *g
 static int locate(pcol_sym *s, const pcol_sym_mapping *sm, const char *shown, pcol_elf_info *e,
                   char **found) {
   char why[1024];
-  pcol_bin_map m = {sm->start, sm->limit, sm->offset, sm->file, sm->build_id};
-  int rc = pcol_bin_locate(s->search, &m, e, found, ignored, s, why, sizeof why);
+  pcol_bin_map m = {sm->start, sm->limit, sm->offset, sm->file, sm->build_id, sm->file_len};
+  int rc = pcol_bin_locate(s->search, &s->elfs, &m, e, found, ignored, s, why, sizeof why);
   if (rc == -1) {
     warn(s, "Local symbolization failed for %s: %s", shown, why);
     if (strcmp(why, "build ID mismatch")) s->missing = true;
@@ -311,11 +321,6 @@ static int add_mapping(pcol_sym *s, groups *gs, pcol_builder *b, const pcol_sym_
   char *shown = malloc(sn), *found = NULL, why[1024];
   if (!shown) return -2;
   snprintf(shown, sn, *m->build_id ? "%s (build ID %s)" : "%s", bn, m->build_id);
-  if (strlen(m->file) != m->file_len) {
-    warn(s, "Local symbolization failed for %s: the file name holds a NUL byte", shown);
-    free(shown);
-    return 0;
-  }
   pcol_elf_info e = {0};
   int rc = locate(s, m, shown, &e, &found);
   if (rc) {
@@ -326,7 +331,7 @@ static int add_mapping(pcol_sym *s, groups *gs, pcol_builder *b, const pcol_sym_
   if (strcmp(found, m->file) && pcol_b_string(b, found, strlen(found), &d->map_file[mi], err))
     rc = -2;
   uint64_t first = loc_addr[order[a]], base = 0;
-  pcol_bin_map bm = {m->start, m->limit, m->offset, m->file, m->build_id};
+  pcol_bin_map bm = {m->start, m->limit, m->offset, m->file, m->build_id, m->file_len};
   if (!rc && pcol_elf_addr_base(&e, &bm, first, &base, why, sizeof why)) rc = -1;
   pcol_elf_free(&e);
   if (rc) {
@@ -409,10 +414,14 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
     return 0;
   }
   const uint64_t *asked = (const uint64_t *)(const void *)g->asked.data;
+  /* (the addresses written through a close-on-exec copy of fd, closed
+   * by fclose; fd, rewound, is the tool's stdin) */
   int fd = pcol_temp_fd("pcol-sym");
-  FILE *tf = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+  int wfd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+  FILE *tf = wfd >= 0 ? fdopen(wfd, "w") : NULL;
   if (!tf) {
     warn(s, "Local symbolization failed for %s: cannot make a temporary file", g->shown);
+    if (wfd >= 0) close(wfd);
     if (fd >= 0) close(fd);
     return 0;
   }
@@ -542,11 +551,24 @@ static int locations(pcol_sym *s, pcol_builder *b, const pcol_sym_input *in, pco
   for (size_t i = 1; !rc && i <= nm + 1; i++) start[i] += start[i - 1];
   for (size_t i = nl; !rc && i-- > 0;) order[--start[loc_map[i] <= nm ? loc_map[i] : 0]] = i;
   groups gs = {0};
+  size_t late = 0; /* mappings not looked at: the deadline had passed */
   for (size_t mi = 1; !rc && mi <= nm; mi++) {
     size_t a = start[mi], z = start[mi + 1];
     if (a == z || !wanted(s, &in->maps[mi - 1])) continue; /* no location uses it */
+    if (!s->clk.timed_out && pcol_bin_now() >= s->clk.deadline) s->clk.timed_out = true;
+    if (s->clk.timed_out) {
+      late++;
+      continue;
+    }
     rc = add_mapping(s, &gs, b, &in->maps[mi - 1], (uint32_t)(mi - 1), order, a, z, in->loc_addr,
                      d, err);
+  }
+  if (late) {
+    char nmaps[32], secs[32];
+    snprintf(nmaps, sizeof nmaps, "%zu", late);
+    snprintf(secs, sizeof secs, "%.0f", s->clk.secs);
+    warn(s, "%s mappings not symbolized: their binaries not looked for, the %s s of "
+            "PCOL_SYMBOLIZE_TIMEOUT were spent", nmaps, secs);
   }
   for (size_t i = 0; !rc && i < gs.n; i++) rc = run_group(s, &gs.v[i], b, d, err);
   groups_free(&gs);
@@ -567,6 +589,7 @@ int pcol_sym_locations(pcol_sym *s, pcol_builder *b, pcol_sym_input *in, pcol_sy
 }
 
 void pcol_sym_free(pcol_sym *s) {
+  pcol_elf_cache_free(&s->elfs);
   free(s->search);
   free(s->tool);
   pcol_buf_free(&s->warn);

@@ -20,9 +20,9 @@
  * addresses asked in all (the others stay unsymbolized, with a warning),
  * the bytes its answers may hold (each new name's bytes and each frame's
  * row: PCOL_SYM_MAX_BYTES; past it the tool is stopped), the longest line
- * of the tool's output, and the seconds all runs may take together
- * (PCOL_SYMBOLIZE_TIMEOUT=S changes it) before the running tool is killed
- * and no other is started. */
+ * of the tool's output, and the seconds the finding of binaries and all
+ * runs may take together (PCOL_SYMBOLIZE_TIMEOUT=S changes it) before the
+ * running tool is killed and no other binary is looked for or run. */
 #define PCOL_SYM_MAX_ADDRS ((size_t)1 << 22)
 #define PCOL_SYM_MAX_BYTES ((size_t)64 << 20)
 #define PCOL_SYM_MAX_LINE ((size_t)1 << 20)
@@ -49,6 +49,7 @@ typedef struct pcol_sym {
   pcol_buf warn;    /* the warnings, "; "-separated */
   size_t warn_at[64], nwarn; /* where each of the first 64 starts; how many */
   bool missing;     /* a binary could not be found */
+  pcol_elf_cache elfs; /* the binaries read, each once */
 } pcol_sym;
 /* opt NULL or mode none: s->on false, nothing to do.  Starts the clock. */
 int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt);

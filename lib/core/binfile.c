@@ -39,6 +39,31 @@ void pcol_bin_put_esc(pcol_buf *w, const char *s, size_t n) {
   }
 }
 
+/* the bytes of the white space (Go's unicode.IsSpace, UTF-8) that s[0..n)
+ * starts with (end 0) or ends with (end 1), 0 when none */
+static size_t go_space(const unsigned char *s, size_t n, int end) {
+  if (!n) return 0;
+  unsigned char c = end ? s[n - 1] : s[0];
+  if (c == ' ' || (c >= '\t' && c <= '\r')) return 1;
+  const unsigned char *p = end && n >= 2 ? s + n - 2 : s;
+  if (n >= 2 && p[0] == 0xC2 && (p[1] == 0x85 || p[1] == 0xA0)) return 2;
+  p = end && n >= 3 ? s + n - 3 : s;
+  if (n < 3 || (p[0] & 0xF0) != 0xE0 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80) return 0;
+  unsigned u = (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+  return u == 0x1680 || (u >= 0x2000 && u <= 0x200A) || u == 0x2028 || u == 0x2029 ||
+                 u == 0x202F || u == 0x205F || u == 0x3000
+             ? 3
+             : 0;
+}
+
+char *pcol_bin_trim_space(char *s) {
+  size_t n = strlen(s), k;
+  while ((k = go_space((unsigned char *)s, n, 0))) s += k, n -= k;
+  while ((k = go_space((unsigned char *)s, n, 1))) n -= k;
+  s[n] = 0;
+  return s;
+}
+
 /* ----------------------------------------------------------- ELF files */
 
 
@@ -90,12 +115,73 @@ static int find_build_id(const elf_rd *r, const uint8_t *b, size_t n, uint64_t a
   return 0;
 }
 
-#define NOTE_CAP ((size_t)1 << 16)
 #define SHSTR_CAP ((size_t)1 << 20)
 
-/* Reads path's ELF header, program headers, .text's segment and build id.
- * 0, or -1 with why set (pprof's words where it has them). */
-int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen) {
+/* The build id in the n bytes of notes at off, of which at most *left are
+ * read (what is left of PCOL_ELF_NOTES_MAX, the file's notes together:
+ * past it the build id is no longer looked for) */
+static void read_notes(const elf_rd *r, uint64_t off, uint64_t n, uint64_t align, size_t *left,
+                       char *hex) {
+  size_t k = n < *left ? (size_t)n : *left;
+  if (!k) return;
+  *left -= k;
+  uint8_t *nb = malloc(k);
+  if (nb && !rd_at(r, off, nb, k)) find_build_id(r, nb, k, align, hex);
+  free(nb);
+}
+
+/* ------------------------------------------------------ the files read */
+
+/* the file of st in c: its info copied into *e (1), not there (0), or
+ * out of memory (-1) */
+static int cache_get(const pcol_elf_cache *c, const struct stat *st, pcol_elf_info *e) {
+  for (size_t i = 0; c && i < c->n; i++) {
+    const pcol_elf_cached *k = &c->v[i];
+    if (k->e.dev != (uint64_t)st->st_dev || k->e.ino != (uint64_t)st->st_ino ||
+        k->size != (uint64_t)st->st_size || k->mtime_s != (int64_t)st->st_mtim.tv_sec ||
+        k->mtime_ns != (int64_t)st->st_mtim.tv_nsec)
+      continue;
+    *e = k->e;
+    e->ph = k->e.nph ? malloc(k->e.nph * sizeof *e->ph) : NULL;
+    if (k->e.nph && !e->ph) return -1;
+    if (e->ph) memcpy(e->ph, k->e.ph, k->e.nph * sizeof *e->ph);
+    return 1;
+  }
+  return 0;
+}
+
+/* e, read from the file of st, into c (nothing when it is full or out of
+ * memory: the file is read again when asked again) */
+static void cache_put(pcol_elf_cache *c, const struct stat *st, const pcol_elf_info *e) {
+  if (!c || e->nph > PCOL_ELF_CACHE_PH - c->nph) return;
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 8;
+    pcol_elf_cached *v = realloc(c->v, cap * sizeof *v);
+    if (!v) return;
+    c->v = v;
+    c->cap = cap;
+  }
+  pcol_elf_cached *k = &c->v[c->n];
+  k->e = *e;
+  k->e.ph = e->nph ? malloc(e->nph * sizeof *e->ph) : NULL;
+  if (e->nph && !k->e.ph) return;
+  if (e->nph) memcpy(k->e.ph, e->ph, e->nph * sizeof *e->ph);
+  k->size = (uint64_t)st->st_size;
+  k->mtime_s = (int64_t)st->st_mtim.tv_sec;
+  k->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
+  c->nph += e->nph;
+  c->n++;
+}
+
+void pcol_elf_cache_free(pcol_elf_cache *c) {
+  for (size_t i = 0; i < c->n; i++) free(c->v[i].e.ph);
+  free(c->v);
+  memset(c, 0, sizeof *c);
+}
+
+/* pcol_elf_read, the file read once in c (NULL: no cache) */
+static int elf_read(const char *path, pcol_elf_cache *c, pcol_elf_info *e, char *why,
+                    size_t whylen) {
   memset(e, 0, sizeof *e);
   e->text = -1;
   elf_rd r = {-1, 0, 0, 0};
@@ -119,6 +205,14 @@ int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen) 
   if (fstat(r.fd, &st) || !S_ISREG(st.st_mode)) {
     snprintf(why, whylen, "error reading magic number from %s: not a regular file", path);
     close(r.fd);
+    return -1;
+  }
+  int hit = cache_get(c, &st, e);
+  if (hit) {
+    close(r.fd);
+    if (hit > 0) return 0;
+    memset(e, 0, sizeof *e);
+    snprintf(why, whylen, "error reading ELF file %s: out of memory", path);
     return -1;
   }
   r.size = (uint64_t)st.st_size;
@@ -185,14 +279,10 @@ int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen) 
     }
   }
   /* the build id: the PT_NOTE segments, then the SHT_NOTE sections */
-  for (size_t i = 0; !bad && !e->build_id[0] && i < e->nph; i++) {
-    const pcol_elf_ph *q = &e->ph[i];
-    if (q->type != PT_NOTE_) continue;
-    size_t n = q->filesz < NOTE_CAP ? (size_t)q->filesz : NOTE_CAP;
-    uint8_t *nb = malloc(n ? n : 1);
-    if (nb && !rd_at(&r, q->off, nb, n)) find_build_id(&r, nb, n, q->align, e->build_id);
-    free(nb);
-  }
+  size_t notes_left = PCOL_ELF_NOTES_MAX;
+  for (size_t i = 0; !bad && !e->build_id[0] && notes_left && i < e->nph; i++)
+    if (e->ph[i].type == PT_NOTE_)
+      read_notes(&r, e->ph[i].off, e->ph[i].filesz, e->ph[i].align, &notes_left, e->build_id);
   /* the sections: .text's segment, and notes when no segment had the id */
   size_t shsz = r.is64 ? 64 : 40;
   if (!bad && shnum && shentsize >= shsz && shstrndx < shnum && shentsize <= UINT64_MAX / shnum &&
@@ -223,12 +313,8 @@ int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen) 
             }
           }
         }
-        if (type == SHT_NOTE_ && !e->build_id[0]) {
-          size_t n = size < NOTE_CAP ? (size_t)size : NOTE_CAP;
-          uint8_t *nb = malloc(n ? n : 1);
-          if (nb && !rd_at(&r, off, nb, n)) find_build_id(&r, nb, n, align, e->build_id);
-          free(nb);
-        }
+        if (type == SHT_NOTE_ && !e->build_id[0])
+          read_notes(&r, off, size, align, &notes_left, e->build_id);
       }
     }
   }
@@ -240,7 +326,12 @@ int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen) 
     e->ph = NULL;
     return -1;
   }
+  cache_put(c, &st, e);
   return 0;
+}
+
+int pcol_elf_read(const char *path, pcol_elf_info *e, char *why, size_t whylen) {
+  return elf_read(path, NULL, e, why, whylen);
 }
 
 /* ------------------------------------------------------------ the base */
@@ -454,9 +545,9 @@ static int candidates(names *l, const char *dir, const pcol_bin_map *m) {
 }
 
 /* pprof's Open: the file exists, is ELF and a base can be had for m */
-static int open_ok(const char *path, const pcol_bin_map *m, pcol_elf_info *e, char *why,
-                   size_t whylen) {
-  if (pcol_elf_read(path, e, why, whylen)) return -1;
+static int open_ok(const char *path, pcol_elf_cache *c, const pcol_bin_map *m, pcol_elf_info *e,
+                   char *why, size_t whylen) {
+  if (elf_read(path, c, e, why, whylen)) return -1;
   uint64_t base;
   char w2[256];
   if (pcol_elf_base(e->type, e->text >= 0 ? &e->ph[e->text] : NULL, m->start, m->limit, m->offset,
@@ -495,10 +586,16 @@ int pcol_elf_addr_base(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t a
   return pcol_elf_base(e->type, ph, m->start, m->limit, m->offset, base, why, whylen);
 }
 
-int pcol_bin_locate(const char *search, const pcol_bin_map *m, pcol_elf_info *e, char **found_out,
+int pcol_bin_locate(const char *search, pcol_elf_cache *cache, const pcol_bin_map *m,
+                    pcol_elf_info *e, char **found_out,
                     void (*ignored)(void *, const char *, const char *, const char *), void *ctx,
                     char *why, size_t whylen) {
   *found_out = NULL;
+  /* (cut at the NUL, the name would be another file's) */
+  if (strlen(m->file) != m->file_len) {
+    snprintf(why, whylen, "the file name holds a NUL byte");
+    return -1;
+  }
   names l = {0};
   int found = 0, rc = 0;
   for (const char *p = search; !found && !rc;) {
@@ -508,7 +605,7 @@ int pcol_bin_locate(const char *search, const pcol_bin_map *m, pcol_elf_info *e,
     l.n = 0;
     rc = !dir || candidates(&l, dir, m);
     for (size_t i = 0; !rc && !found && i < l.n; i++) {
-      if (open_ok(l.v[i], m, e, why, whylen)) continue;
+      if (open_ok(l.v[i], cache, m, e, why, whylen)) continue;
       if (*m->build_id && strcmp(m->build_id, e->build_id)) {
         if (ignored) ignored(ctx, l.v[i], m->build_id, e->build_id);
         pcol_elf_free(e);
@@ -526,7 +623,7 @@ int pcol_bin_locate(const char *search, const pcol_bin_map *m, pcol_elf_info *e,
   free(l.v);
   if (rc) return -2;
   if (found) return 0;
-  if (open_ok(m->file, m, e, why, whylen)) return -1;
+  if (open_ok(m->file, cache, m, e, why, whylen)) return -1;
   if (*m->build_id && e->build_id[0] && strcmp(m->build_id, e->build_id)) {
     snprintf(why, whylen, "build ID mismatch");
     pcol_elf_free(e);
@@ -620,12 +717,7 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
     int k = poll(&p, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) continue;
-    if (n == c) {
-      if (c > max_line) {
-        snprintf(why, whylen, "%s wrote a line longer than %zu bytes", argv[0], max_line);
-        rc = -1;
-        break;
-      }
+    if (n == c) { /* (n <= max_line: the window grows to 2 * max_line at most) */
       char *nb = realloc(b, 2 * c + 1);
       if (!nb) {
         rc = -2;
@@ -652,6 +744,10 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
     }
     memmove(b, b + from, end - from);
     n = end - from;
+    if (!rc && n > max_line) { /* a line not ended yet is already too long */
+      snprintf(why, whylen, "%s wrote a line longer than %zu bytes", argv[0], max_line);
+      rc = -1;
+    }
   }
   if (rc == -2 && !*why) snprintf(why, whylen, "out of memory");
   if (rc && abort_fn) abort_fn(ctx); /* stopped before its end */

@@ -33,11 +33,31 @@ typedef struct pcol_elf_info {
   uint64_t dev, ino;  /* the file read */
 } pcol_elf_info;
 
-/* A mapping of the profile: its addresses, file and build id ("" none). */
+/* A mapping of the profile: its addresses, file (file_len bytes: a NUL
+ * among them is refused) and build id ("" none). */
 typedef struct pcol_bin_map {
   uint64_t start, limit, offset;
   const char *file, *build_id;
+  size_t file_len;
 } pcol_bin_map;
+
+/* The bytes of notes read from one file for its build id (PT_NOTE
+ * segments, then SHT_NOTE sections): past them the file has none. */
+#define PCOL_ELF_NOTES_MAX ((size_t)1 << 20)
+/* The ELF files a job has read, each once: by device, inode, size and
+ * mtime; at most PCOL_ELF_CACHE_PH program headers in all kept (a file
+ * past it is read again when asked again).  Zeroed to start. */
+typedef struct pcol_elf_cached {
+  pcol_elf_info e;
+  uint64_t size;
+  int64_t mtime_s, mtime_ns;
+} pcol_elf_cached;
+typedef struct pcol_elf_cache {
+  pcol_elf_cached *v;
+  size_t n, cap, nph;
+} pcol_elf_cache;
+#define PCOL_ELF_CACHE_PH ((size_t)1 << 20)
+void pcol_elf_cache_free(pcol_elf_cache *c);
 
 /* path's ELF header, program headers, .text's segment and build id (e->ph
  * malloc'd: pcol_elf_free).  0, or -1 with why set (pprof's words). */
@@ -61,11 +81,13 @@ int pcol_elf_addr_base(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t a
  * $HOME/pprof/binaries (malloc; NULL: out of memory). */
 char *pcol_bin_search_path(const char *bp);
 /* pprof's locateBinaries, then the mapping's own file: the binary to read
- * in *found (malloc) and its headers in *e.  A candidate of the search
- * path with another build id is skipped, after ignored(ctx, path, want,
- * got) (may be NULL).  0; -1 with why (not found or the mapping's own
- * file has another build id); -2 out of memory. */
-int pcol_bin_locate(const char *search, const pcol_bin_map *m, pcol_elf_info *e, char **found,
+ * in *found (malloc) and its headers in *e, the files read through cache
+ * (NULL: none).  A candidate of the search path with another build id is
+ * skipped, after ignored(ctx, path, want, got) (may be NULL).  0; -1 with
+ * why (a file name holding a NUL, not found, or the mapping's own file
+ * has another build id); -2 out of memory. */
+int pcol_bin_locate(const char *search, pcol_elf_cache *cache, const pcol_bin_map *m,
+                    pcol_elf_info *e, char **found,
                     void (*ignored)(void *, const char *, const char *, const char *), void *ctx,
                     char *why, size_t whylen);
 
@@ -97,6 +119,10 @@ void pcol_bin_clock_start(pcol_bin_clock *c);
 int pcol_bin_run(pcol_bin_clock *c, char *const *argv, int in, size_t max_line,
                  int (*line)(void *, char *), void (*abort_fn)(void *), void *ctx, char *why,
                  size_t whylen);
+/* Go's strings.TrimSpace of s (Unicode white space, UTF-8), as pprof's
+ * binutils reads each line of a tool's output: s cut at its end, its
+ * start past the leading white space returned. */
+char *pcol_bin_trim_space(char *s);
 /* Appends s[0..n) with control bytes and '\\' escaped (\xNN): a name from
  * a profile or a disk in one line of text. */
 void pcol_bin_put_esc(pcol_buf *w, const char *s, size_t n);

@@ -479,11 +479,10 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       break;
     }
     char why[1024] = "";
-    pcol_bin_map bm = {start, limit, pcol_view_u64(&mc[2], mi), fz, bz};
+    pcol_bin_map bm = {start, limit, pcol_view_u64(&mc[2], mi), fz, bz, file.len};
     pcol_elf_info e = {0};
     char *found = NULL;
-    int lr = strlen(fz) != file.len ? (snprintf(why, sizeof why, "the file name holds a NUL byte"), -1)
-                                    : pcol_bin_locate(search, &bm, &e, &found, NULL, NULL, why, sizeof why);
+    int lr = pcol_bin_locate(search, NULL, &bm, &e, &found, NULL, NULL, why, sizeof why);
     /* the base, from the binary's first sample (pprof's ObjAddr: the
      * first node of its graph, wherever it is) */
     uint64_t base = 0;

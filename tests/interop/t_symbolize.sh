@@ -18,7 +18,12 @@
 #    `pack --symbolize local` stores them; OTLP files of the same profiles
 #    (pcol unpack --to otlp) give the same rows; a build id mismatch, a missing
 #    binary and a hung tool are warnings (exit 0) and leave the rows as
-#    --symbolize none.
+#    --symbolize none;
+#  - the bounds: an answer without end, lines past 1 MiB, a binary of 65000
+#    note sections named by 30 mappings (read once, its notes up to 1 MiB:
+#    the rows of the binary it was made from, within seconds), the
+#    deadline before each mapping; a tool whose lines are padded with
+#    white space gives the rows of the real one (and google/pprof's).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
@@ -210,8 +215,9 @@ cat >flood/llvm-symbolizer <<EOF2
 import sys
 o = sys.stdout
 o.write(sys.stdin.readline())
-if __import__("os").environ.get("FLOOD") == "line":
-    o.write("x" * (3 << 20)); o.flush(); sys.exit(0)
+line = __import__("os").environ.get("FLOOD")
+if line:
+    o.write("x" * int(line)); o.flush(); sys.exit(0)
 pad = "n" * 4000
 i = 0
 while True:
@@ -222,10 +228,99 @@ PATH=$tmp/flood:$PATH pc fl.top top nopieonly.pb --symbolize local; cut <fl.top.
 n=$((n + 1))
 [ "$(cat fl.top.rc)" = 0 ] && grep -q 'its names and frames passed 64 MiB' fl.top.err && grep -q '\[nopie\]' fl.top ||
   { bad "an endless answer: stopped at 64 MiB with a warning, rows unsymbolized"; cat fl.top.err; }
-FLOOD=line PATH=$tmp/flood:$PATH pc fl2.top top nopieonly.pb --symbolize local
+# (the bound is the line's, wherever the window of the output stands: a
+# line of 1.5 MiB too, and one of exactly 1 MiB is read)
+FLOOD=$((3 << 19)) PATH=$tmp/flood:$PATH pc fl2.top top nopieonly.pb --symbolize local
 n=$((n + 1))
 [ "$(cat fl2.top.rc)" = 0 ] && grep -q 'wrote a line longer than 1048576 bytes' fl2.top.err ||
-  { bad "a 3 MiB line: a warning"; cat fl2.top.err; }
+  { bad "a 1.5 MiB line: a warning"; cat fl2.top.err; }
+FLOOD=$((1 << 20)) PATH=$tmp/flood:$PATH pc fl3.top top nopieonly.pb --symbolize local
+n=$((n + 1))
+[ "$(cat fl3.top.rc)" = 0 ] && ! grep -q 'longer than' fl3.top.err ||
+  { bad "a line of 1 MiB: read, no warning"; cat fl3.top.err; }
+# a tool whose lines are padded with white space (ASCII, U+0085, U+00A0,
+# U+3000; the empty line that ends llvm-symbolizer's answer too): pprof
+# reads every line through strings.TrimSpace, and so the rows are the
+# direct path's; google/pprof, given the same tool, agrees
+mkdir -p pad/l pad/a
+for t in llvm-symbolizer addr2line; do
+  command -v $t >/dev/null || continue
+  # (addr2line's directory alone on PATH: llvm-symbolizer is not found)
+  d=pad/l p=$tmp/pad/l:$PATH
+  [ $t = addr2line ] && d=pad/a p=$tmp/pad/a
+  cat >$d/$t <<EOF2
+#!$(python3 -c "import sys; print(sys.executable)")
+import subprocess, sys
+p = subprocess.Popen(["$(command -v $t)"] + sys.argv[1:], stdout=subprocess.PIPE)
+for k, line in enumerate(p.stdout):
+    pad = [" \t", "\u00a0", "\u3000 ", "\u0085", "\v\f"][k % 5]
+    sys.stdout.buffer.write((pad + line.decode("utf-8", "surrogateescape").rstrip("\n") + pad[::-1] + "\r\n").encode("utf-8", "surrogateescape"))
+    sys.stdout.flush()
+sys.exit(p.wait())
+EOF2
+  chmod +x $d/$t
+  PATH=$p pc pad.top top direct.pb --symbolize local; cut <pad.top.raw >pad.top
+  same "$t's lines padded with white space = the direct path (top)" d.top pad.top
+  PATH=$p pc pad.tr traces direct.pb --symbolize local; traces <pad.tr.raw >pad.tr
+  same "$t's lines padded with white space = the direct path (traces)" d.tr pad.tr
+  if [ -n "$STANDALONE" ]; then
+    PATH=$p PPROF_BINARY_PATH=/nonexistent "$STANDALONE" -symbolize=local -traces direct.pb 2>/dev/null |
+      traces >spad.tr
+    same "google/pprof -traces, $t's lines padded" spad.tr pad.tr
+  fi
+done
+# a binary of 65000 note sections, each the same 64 KiB of notes without a
+# build id (a 4.2 MB file; 4 GB of notes for a reader without a bound),
+# named by 30 mappings: its notes are read up to 1 MiB, the file once, and
+# the rows are those of the binary it was made from
+gcc -g -O2 -fPIE -pie -Wl,--build-id=none -o pienb prog.c || bad "gcc: no binary without a build id"
+python3 - pienb notes 65000 <<'EOF2' || bad "cannot write the binary of many notes"
+import struct, sys
+src, out, total = sys.argv[1], sys.argv[2], int(sys.argv[3])
+d = bytearray(open(src, "rb").read())
+shoff, = struct.unpack_from("<Q", d, 40)
+shentsize, shnum = struct.unpack_from("<HH", d, 58)
+old = bytes(d[shoff:shoff + shentsize * shnum])
+note = struct.pack("<III", 4, 4, 1) + b"XYZ\0" + b"\0" * 4  # no GNU build id
+blob = note * ((1 << 16) // len(note))
+d += b"\0" * (-len(d) % 8)
+boff = len(d)
+d += blob + b"\0" * (-len(blob) % 8)
+noff = len(d)
+d += old  # the binary's own sections, then the notes
+for i in range(total - shnum):
+    d += struct.pack("<IIQQQQIIQQ", 0, 7, 0, 0, boff, len(blob), 0, 0, 4, 0)
+struct.pack_into("<Q", d, 40, noff)
+struct.pack_into("<H", d, 60, total)
+open(out, "wb").write(d)
+EOF2
+for f in notes pienb; do
+  spec=$(python3 -c "import json; print(json.dumps([{'bin':'pienb','base':$PIEB+i*(1<<24),'name':'$tmp/$f','build_id':''} for i in range(30)]))")
+  gen "$f.pb" "$spec"
+done
+s=$(date +%s)
+PCOL_SYMBOLIZE_TIMEOUT=5 timeout 60 "$PCOL" top notes.pb --symbolize local 2>notes.err >notes.raw
+rc=$? took=$(($(date +%s) - s))
+cut <notes.raw >notes.top
+"$PCOL" top pienb.pb --symbolize local 2>/dev/null | cut >pienb.top
+n=$((n + 1))
+[ $rc = 0 ] && [ $took -le 10 ] && [ ! -s notes.err ] ||
+  { bad "65000 note sections, 30 mappings: exit $rc after ${took}s (124: killed at 60 s)"; cat notes.err; }
+same "65000 note sections, 30 mappings = the binary without them" pienb.top notes.top
+# the deadline is looked at before each mapping's binary is looked for:
+# past it, no file is read and no tool run, with one warning
+PCOL_SYMBOLIZE_TIMEOUT=0.000001 pc late.top top pienb.pb --symbolize local
+n=$((n + 1))
+[ "$(cat late.top.rc)" = 0 ] && grep -q '30 mappings not symbolized: their binaries not looked for' late.top.err &&
+  ! grep -q 'took more than' late.top.err ||
+  { bad "past the deadline: the binaries not looked for"; cat late.top.err; }
+# a mapping whose file name holds a NUL byte names no file (a C path would
+# be cut at it): a warning
+gen nul.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\\u0000x\",\"build_id\":\"\"}]"
+pc nul.top top nul.pb --symbolize local
+n=$((n + 1))
+[ "$(cat nul.top.rc)" = 0 ] && grep -q 'Local symbolization failed for .*: the file name holds a NUL byte' nul.top.err ||
+  { bad "a file name holding a NUL: a warning"; cat nul.top.err; }
 # one tool run a binary, not a mapping: 300 mappings of one PIE (a server
 # forked 300 times) run it once and give what 300 runs gave
 if command -v llvm-symbolizer >/dev/null; then
