@@ -12,7 +12,7 @@
   ooo.json     a thread's sample before the one before it in the file;
   nosf.json    a sample of an sf no frame has;
   empty.json   traceEvents empty;
-  keys.json, odd.json, nots.json, cpu-first.json, cpu-not-first.json: below.
+  keys.json, chains.json, odd.json, nots.json, cpu-first.json, cpu-not-first.json: below.
 """
 import json, random, sys
 
@@ -91,6 +91,28 @@ for _ in range(2000):
     t[th] += r.choice([0, 0, 1, 2, 5])
     samples.append({"pid": th[0], "tid": th[1], "ts": t[th], "sf": int(r.choice(ids))})
 json.dump({"traceEvents": ev, "samples": samples, "stackFrames": frames}, open(d + "/keys.json", "w"))
+
+# chains.json: the importer's reuse of a chain's nodes (chrome_trace.c,
+# frame_node: a chain is made again only when a key on it was claimed after
+# it was made): 60 keys of two names ("pN" in "q:r" and "pN:q" in "r"),
+# claimed one by one as the samples meet them, chains up to 100 deep, runs of ties (samples that weigh 0 meet
+# chains whose keys are not yet claimed, a claim comes, the chains are met
+# again), a key claimed deep in one chain and met near the root of another,
+# two threads sharing the frames.
+r = random.Random(11)
+frames, ids = {}, []
+for i in range(1, 400):
+    f = {"name": "p%d" % r.randrange(60) + r.choice(["", ":q"]), "category": r.choice(["q:r", "r"])}
+    if ids and r.random() < 0.93:
+        f["parent"] = int(r.choice(ids[-6:] if r.random() < 0.8 else ids))
+    frames[str(i)] = f
+    ids.append(str(i))
+samples, t = [], {1: 0, 2: 0}
+for _ in range(3000):
+    th = r.choice([1, 1, 2])
+    t[th] += r.choice([0, 0, 0, 1]) if r.random() < 0.7 else r.choice([1, 3])
+    samples.append({"pid": 1, "tid": th, "ts": t[th], "sf": int(r.choice(ids[-40:] if r.random() < 0.5 else ids))})
+json.dump({"traceEvents": ev, "samples": samples, "stackFrames": frames}, open(d + "/chains.json", "w"))
 
 # odd.json: values speedscope reads through JavaScript's Number() and
 # String(): pids and tids negative, fractional, strings of them (" 7 ",

@@ -408,12 +408,12 @@ judge_samples() { # name trace speedscope's-record [--frames-only]
 }
 mkdir -p "$tmp/sf"
 python3 "$HERE/hermes_gen.py" "$tmp/sf" || { echo "FAIL hermes_gen.py"; fail=1; }
-for f in hermes keys odd cpu-not-first cpu-first ooo nosf empty nots; do echo "$tmp/sf/$f.json"; done > "$tmp/list"
+for f in hermes keys chains odd cpu-not-first cpu-first ooo nosf empty nots; do echo "$tmp/sf/$f.json"; done > "$tmp/list"
 if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/sf/recs" >/dev/null 2>&1; then
   echo "FAIL the samples form: speedscope judge did not run"; fail=1
 else
   k=1
-  for f in hermes keys odd cpu-not-first; do
+  for f in hermes keys chains odd cpu-not-first; do
     sed -n ${k}p "$tmp/sf/recs" > "$tmp/sf/rec"
     judge_samples "samples/stackFrames trace $f.json (made here)" "$tmp/sf/$f.json" "$tmp/sf/rec" \
       $([ $f = keys ] && echo --frames-only)

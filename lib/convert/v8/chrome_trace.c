@@ -145,13 +145,14 @@ typedef struct sframe {
   uint32_t name;        /* index into the names (dtrace's): String() of its name */
   uint32_t key;         /* index into the names: speedscope's frame key, NAME:CATEGORY */
   uint32_t up;          /* its parent's index + 1 (0: none), once its chain is checked */
-  uint32_t node;        /* the builder's stack node of its chain, made for gen */
-  uint32_t gen;         /* 0: none made; 1: made for good (dep 0); else sread's gen it is good for */
-  uint32_t walked;      /* the source (sread's src) whose claims its chain has made */
+  uint32_t node;        /* the builder's stack node of its chain */
+  uint32_t nsrc;        /* 0: none made; else made in this source (sread's src; dep 0: for good) */
+  uint32_t tick;        /* dep: made at this tick of that source (sread's tick) */
   uint8_t idk, pk;      /* SID_* of id and parent */
   uint8_t bad;          /* a falsy value, no frame */
   uint8_t state;        /* 0, 1 (on the chain being checked), 2 (checked) */
   uint8_t dep;          /* its chain holds a frame of a key that frames of two names have */
+  uint8_t fin;          /* dep: every such key on its chain was claimed in nsrc when its node was made */
 } sframe;
 /* The stack frames are held in memory (56 bytes each and an index of 8 to
  * 16, their names and keys once each): at most this many (doc/mappings.md §14). */
@@ -1609,16 +1610,19 @@ out:
  * more than 0 (speedscope builds frames of those only), root first; in
  * pcol a function of that name whose system_name is the key.  When every
  * frame of a key has one name (all but hostile traces), a frame's builder
- * node is made once; the chains that hold a key frames of two names share
- * (dep) are made again whenever a key is claimed (gen). */
+ * node is made once.  A chain that holds a key frames of two names share
+ * (dep) is made per source, and made again in it only when a key on it was
+ * claimed after its node was made (tick): never once every such key on it
+ * is claimed (fin), as after a sample that weighs more than 0 it is. */
 typedef struct sread {
   uint32_t *locs;  /* per key of one name: its location */
   uint32_t *kname; /* per key: its first frame's name (UINT32_MAX: none) */
   uint8_t *kamb;   /* per key: frames of two names have it */
-  uint32_t *csrc;  /* per key of two names: the source (src) that claimed it, */
-  uint32_t *cname; /* and the name it took there */
+  uint32_t *csrc;  /* per key of two names: the last source (src) that claimed it, */
+  uint32_t *cname; /* the name it took there, */
+  uint32_t *ctick; /* and when (tick) */
   uint32_t src;    /* the source being read, from 1 */
-  uint32_t gen;    /* dep frames' nodes are good for this gen (from 2) */
+  uint32_t tick;   /* the claims made in it, plus 1 (a key per claim: no wrap) */
   uint32_t *chain; /* frames being walked */
   size_t nchain, capchain;
   char *sfbuf;     /* a sample's sf read back */
@@ -1674,33 +1678,28 @@ static int frame_check(ctrace *c, sread *rd, uint32_t x) {
   return 0;
 }
 
-static void next_gen(ctrace *c, sread *rd) {
-  if (++rd->gen) return;
-  rd->gen = 2; /* (wrapped: every dep frame's node is made again) */
-  for (size_t i = 0; i < c->s.nf; i++)
-    if (c->s.f[i].gen > 1) c->s.f[i].gen = 0;
-}
+/* Frame f's node, once made, is its node for good in source rd->src: no
+ * key of two names on its chain, or all of them claimed there when it was
+ * made (a claimed key keeps its name in the source). */
+static int node_fin(const sread *rd, const sframe *f) { return !f->dep || (f->nsrc == rd->src && f->fin); }
 
 /* A sample that weighs more than 0 in source rd->src: the keys of two
  * names on its stack that the source has not claimed take the name of
  * their first frame on it, root first (speedscope's Frame.getOrInsert).
- * A chain walked once in the source is not walked again. */
+ * The walk stops at a chain whose keys are all claimed (fin). */
 static void frame_claim(ctrace *c, sread *rd, uint32_t x) {
   strace *s = &c->s;
   rd->nchain = 0;
   for (uint32_t i = x + 1; i;) {
     sframe *f = &s->f[i - 1];
-    if (!f->dep || f->walked == rd->src) break;
-    f->walked = rd->src;
+    if (!f->dep || (f->nsrc == rd->src && f->fin)) break;
     rd->chain[rd->nchain++] = i - 1; /* (room: no longer than frame_check's walk of it) */
     i = f->up;
   }
   while (rd->nchain) {
     const sframe *f = &s->f[rd->chain[--rd->nchain]];
-    if (rd->kamb[f->key] && rd->csrc[f->key] != rd->src) {
-      rd->csrc[f->key] = rd->src, rd->cname[f->key] = f->name;
-      next_gen(c, rd);
-    }
+    if (rd->kamb[f->key] && rd->csrc[f->key] != rd->src)
+      rd->csrc[f->key] = rd->src, rd->cname[f->key] = f->name, rd->ctick[f->key] = ++rd->tick;
   }
 }
 
@@ -1726,25 +1725,38 @@ static int frame_loc(ctrace *c, sread *rd, const sframe *f, uint32_t *loc) {
 
 /* The builder's stack node of frame x (checked): the nodes of its parents
  * made first, outermost first (a loop: a chain as deep as the frames are
- * many is read). */
+ * many is read).  A dep frame's node is good in source rd->src when it was
+ * made there and no key on its chain was claimed since: fin, or made at
+ * this tick, or its own key claimed before it and its parent's node good
+ * and made no later than it. */
 static int frame_node(ctrace *c, sread *rd, uint32_t x, uint32_t *node) {
   strace *s = &c->s;
   int rc;
-  uint32_t base = 0, loc;
+  uint32_t base = 0, loc, top = 0; /* top: the frame whose node base is, + 1 */
   rd->nchain = 0;
   for (uint32_t i = x + 1; i;) {
     const sframe *f = &s->f[i - 1];
-    if (f->gen == 1 || (f->gen && f->gen == rd->gen)) {
-      base = f->node;
+    if (f->nsrc && (node_fin(rd, f) || (f->nsrc == rd->src && f->tick == rd->tick))) {
+      base = f->node, top = i;
       break;
     }
     rd->chain[rd->nchain++] = i - 1;
     i = f->up;
   }
+  int good = 1; /* the nodes above are the ones made before */
   while (rd->nchain) {
-    sframe *f = &s->f[rd->chain[--rd->nchain]];
-    if ((rc = frame_loc(c, rd, f, &loc)) || (rc = pcol_b_stack_node(c->b, base, loc, &base, c->err))) return rc;
-    f->node = base, f->gen = f->dep ? rd->gen : 1;
+    uint32_t i = rd->chain[--rd->nchain];
+    sframe *f = &s->f[i];
+    const sframe *p = top ? &s->f[top - 1] : NULL;
+    good = good && f->nsrc == rd->src && (!p || !p->dep || p->tick <= f->tick) &&
+           !(rd->kamb[f->key] && rd->csrc[f->key] == rd->src && rd->ctick[f->key] > f->tick);
+    if (!good) {
+      if ((rc = frame_loc(c, rd, f, &loc)) || (rc = pcol_b_stack_node(c->b, base, loc, &f->node, c->err)))
+        return rc;
+      f->nsrc = rd->src, f->tick = rd->tick;
+      f->fin = (uint8_t)((!p || node_fin(rd, p)) && (!rd->kamb[f->key] || rd->csrc[f->key] == rd->src));
+    }
+    base = f->node, top = i + 1;
   }
   return *node = base, 0;
 }
@@ -1808,10 +1820,9 @@ static int import_samples(ctrace *c) {
   if (!s->rows || !pcol_rowsort_count(s->rows))
     return pcol_error_set(c->err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" without samples", c->name);
   size_t nn = c->d.nn ? c->d.nn : 1;
-  rd.gen = 1;
   if (!(rd.locs = calloc(nn, sizeof *rd.locs)) || !(rd.kname = malloc(nn * sizeof *rd.kname)) ||
       !(rd.kamb = calloc(nn, 1)) || !(rd.csrc = calloc(nn, sizeof *rd.csrc)) ||
-      !(rd.cname = calloc(nn, sizeof *rd.cname)) || !(rd.chain = malloc((s->nf + 1) * sizeof *rd.chain))) {
+      !(rd.cname = calloc(nn, sizeof *rd.cname)) || !(rd.ctick = calloc(nn, sizeof *rd.ctick)) || !(rd.chain = malloc((s->nf + 1) * sizeof *rd.chain))) {
     rc = pcol_oom(c->err);
     goto out;
   }
@@ -1866,8 +1877,7 @@ static int import_samples(ctrace *c) {
         snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
         if ((rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err))) goto out;
       }
-      rd.src++;
-      next_gen(c, &rd);
+      rd.src++, rd.tick = 1;
       have = 1;
     }
     pcol_sample_row r = {src, cur.tsbad ? 0 : cur.t - s->t0, w, 1, PCOL_NA_I64, 0, ls};
@@ -1878,7 +1888,7 @@ static int import_samples(ctrace *c) {
     if (more) cur = nx;
   }
 out:
-  free(rd.locs), free(rd.kname), free(rd.kamb), free(rd.csrc), free(rd.cname), free(rd.chain), free(rd.sfbuf);
+  free(rd.locs), free(rd.kname), free(rd.kamb), free(rd.csrc), free(rd.cname), free(rd.ctick), free(rd.chain), free(rd.sfbuf);
   return rc;
 }
 
