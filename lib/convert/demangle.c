@@ -18,7 +18,9 @@
  * parser's and the printer's recursion are bounded by a depth count, the
  * work of the printer, of the substitution copies and of Rust's back
  * references by a step count, and the result by PCOL_DEMANGLE_MAX_OUT;
- * past any bound the name is kept (pprof has no such bounds). */
+ * past any bound the name is kept (pprof has no such bounds).  The work
+ * done is counted for the caller's bound on all the names of an input
+ * (pcol_demangle_pprof_work). */
 #include "demangle.h"
 #include <inttypes.h>
 #include <setjmp.h>
@@ -63,7 +65,7 @@ typedef struct st {
   const char *str; /* the rest of the name (NUL-terminated) */
   jmp_buf *jb;
   arena_blk *blk;
-  size_t nodes;
+  size_t nodes, bytes; /* (bytes: all the arena gave) */
   int depth;
   long steps;
   unsigned gen;
@@ -92,6 +94,7 @@ static void *alloc(st *s, size_t n) {
   }
   void *p = (char *)s->blk->data + s->blk->used;
   s->blk->used += n;
+  s->bytes += n;
   return p;
 }
 
@@ -640,13 +643,14 @@ static dn *demangle_cast_template_args(st *s, dn *tp, int add_subst) {
     return args;
   }
   arena_blk *blk = s->blk;
-  size_t nodes = s->nodes;
+  size_t nodes = s->nodes, bytes = s->bytes;
   long steps = s->steps;
   unsigned gen = s->gen;
   std_subs *std = s->std;
   *s = save;
   s->blk = blk;
   s->nodes = nodes;
+  s->bytes = bytes;
   s->steps = steps;
   s->gen = gen;
   s->std = std;
@@ -2929,7 +2933,7 @@ static int rust_run(rs *r) {
 }
 
 /* rustToString: name is _R..., an optional ".suffix" dropped */
-static int rust_v0(const char *name, size_t n, char *out, size_t cap) {
+static int rust_v0(const char *name, size_t n, char *out, size_t cap, uint64_t *work) {
   const char *dot = memchr(name, '.', n);
   if (dot) n = (size_t)(dot - name);
   rs r;
@@ -2938,7 +2942,9 @@ static int rust_v0(const char *name, size_t n, char *out, size_t cap) {
   r.origlen = r.len = n - 2;
   r.buf = out;
   r.cap = cap;
-  if (rust_run(&r)) return -1;
+  int rc = rust_run(&r);
+  *work += (uint64_t)r.steps;
+  if (rc) return -1;
   out[r.n] = 0;
   return (int)r.n;
 }
@@ -3103,7 +3109,7 @@ static int old_rust(const char *name, size_t n, char *out, size_t cap) {
   return (int)len;
 }
 
-static int demangle_z(const char *z, size_t n, char *out, size_t cap);
+static int demangle_z(const char *z, size_t n, char *out, size_t cap, uint64_t *work);
 
 static int run(st *s, const char *z, char *out, size_t cap) {
   jmp_buf jb;
@@ -3112,21 +3118,28 @@ static int run(st *s, const char *z, char *out, size_t cap) {
   return cxx(s, z, out, cap);
 }
 
-int pcol_demangle(const char *name, size_t n, char *out, size_t cap) {
+/* pcol_demangle, its work added to *work */
+static int demangle_w(const char *name, size_t n, char *out, size_t cap, uint64_t *work) {
+  *work += n;
   if (n > PCOL_DEMANGLE_MAX_IN || cap < 2 || memchr(name, 0, n)) return -1;
   if (cap > PCOL_DEMANGLE_MAX_OUT) cap = PCOL_DEMANGLE_MAX_OUT;
   char *z = malloc(n + 1);
   if (!z) return -1;
   memcpy(z, name, n);
   z[n] = 0;
-  int r = demangle_z(z, n, out, cap);
+  int r = demangle_z(z, n, out, cap, work);
   free(z);
   return r;
 }
 
+int pcol_demangle(const char *name, size_t n, char *out, size_t cap) {
+  uint64_t work = 0;
+  return demangle_w(name, n, out, cap, &work);
+}
+
 /* pcol_demangle on a NUL-terminated copy */
-static int demangle_z(const char *z, size_t n, char *out, size_t cap) {
-  if (n >= 2 && z[0] == '_' && z[1] == 'R') return rust_v0(z, n, out, cap);
+static int demangle_z(const char *z, size_t n, char *out, size_t cap, uint64_t *work) {
+  if (n >= 2 && z[0] == '_' && z[1] == 'R') return rust_v0(z, n, out, cap, work);
   if (n >= 3 && !strncmp(z, "_ZN", 3)) {
     /* an old-style Rust name: ...17h<16 hex>E, an optional ".suffix" */
     size_t rn = n;
@@ -3141,6 +3154,7 @@ static int demangle_z(const char *z, size_t n, char *out, size_t cap) {
   st s;
   memset(&s, 0, sizeof s);
   int r = run(&s, z, out, cap);
+  *work += (uint64_t)s.steps + s.nodes + s.bytes / 8;
   arena_free(&s);
   return r;
 }
@@ -3181,8 +3195,9 @@ static void remove_matching(char *s, size_t *n, char open, char close) {
   *n = o;
 }
 
-size_t pcol_demangle_pprof(const char *name, size_t n, char *out, size_t cap) {
-  int r = pcol_demangle(name, n, out, cap);
+size_t pcol_demangle_pprof_work(const char *name, size_t n, char *out, size_t cap,
+                                uint64_t *work) {
+  int r = demangle_w(name, n, out, cap, work);
   if (r >= 0 && ((size_t)r != n || memcmp(out, name, n))) return (size_t)r;
   if (n >= cap) n = cap - 1;
   memcpy(out, name, n);
@@ -3193,4 +3208,9 @@ size_t pcol_demangle_pprof(const char *name, size_t n, char *out, size_t cap) {
     out[n] = 0;
   }
   return n;
+}
+
+size_t pcol_demangle_pprof(const char *name, size_t n, char *out, size_t cap) {
+  uint64_t work = 0;
+  return pcol_demangle_pprof_work(name, n, out, cap, &work);
 }

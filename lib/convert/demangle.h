@@ -10,6 +10,7 @@
 #define PCOL_CONVERT_DEMANGLE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The longest name demangled (longer ones are kept as they are) and the
  * longest result. */
@@ -26,5 +27,12 @@ int pcol_demangle(const char *name, size_t n, char *out, size_t cap);
  * removeMatching), else the name.  The result's length, in out (cap >=
  * n + 1 and >= PCOL_DEMANGLE_MAX_OUT), NUL-terminated. */
 size_t pcol_demangle_pprof(const char *name, size_t n, char *out, size_t cap);
+/* pcol_demangle_pprof, the work it did added to *work, for a caller's
+ * bound on all the names of an input: the bytes of the name, the
+ * parser's nodes and memory (an eighth of its bytes) and the step count
+ * of demangle.c's bounds.  A real C++ name takes a few hundred units,
+ * one that reaches a bound a few million at most; a unit is a few ns. */
+size_t pcol_demangle_pprof_work(const char *name, size_t n, char *out, size_t cap,
+                                uint64_t *work);
 
 #endif

@@ -88,14 +88,56 @@ struct rd_ctx {
   size_t whylen;
 };
 
-/* what pprof shows for the system name sys[0..n) (demangle.c), NUL-
- * terminated: in stack (PCOL_DEMANGLE_MAX_OUT bytes) or in *heap (to
- * free); NULL when out of memory */
-static const char *shown(const char *sys, size_t n, char *stack, char **heap, size_t *len) {
+/* What pprof shows for the system name sys[0..n), the builder's string
+ * sys_id (demangle.c), into *v: the string's id + 1, or SHOWN_EMPTY for
+ * the empty name.  Each string is demangled once a session (s->shown
+ * keeps *v, 0: not yet), its work charged to s->demangle_left; once that
+ * is spent, the names not yet demangled are kept as they are (*v =
+ * sys_id + 1), with one warning.  *added: the bytes of a new string.
+ * PCOL_OK, or the builder's error (also out of memory, in err). */
+#define SHOWN_EMPTY UINT32_MAX
+static int shown(pcol_sym *s, pcol_builder *b, const char *sys, size_t n, uint32_t sys_id,
+                 uint32_t *v, size_t *added, pcol_error *err) {
+  *added = 0;
+  if (sys_id >= s->nshown) {
+    size_t cap = s->nshown * 2 > sys_id ? s->nshown * 2 : (size_t)sys_id + 1024;
+    uint32_t *t = realloc(s->shown, cap * sizeof *t);
+    if (!t) return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+    memset(t + s->nshown, 0, (cap - s->nshown) * sizeof *t);
+    s->shown = t;
+    s->nshown = cap;
+  }
+  if ((*v = s->shown[sys_id]) != 0) return PCOL_OK;
+  *v = n ? sys_id + 1 : SHOWN_EMPTY;
+  if (!n) return PCOL_OK;
+  if (!s->demangle_left) {
+    if (!s->cut_demangle)
+      warn(s, "Demangling stopped at its bound (%s units of work): the names not demangled "
+              "by then are kept as they are (mangled)", PCOL_SYM_MAX_DEMANGLE_S);
+    s->cut_demangle = true;
+    return PCOL_OK;
+  }
+  char stack[PCOL_DEMANGLE_MAX_OUT], *out = stack;
   size_t cap = n < PCOL_DEMANGLE_MAX_OUT ? PCOL_DEMANGLE_MAX_OUT : n + 1;
-  char *out = cap == PCOL_DEMANGLE_MAX_OUT ? stack : (*heap = malloc(cap));
-  if (out) *len = pcol_demangle_pprof(sys, n, out, cap);
-  return out;
+  if (cap > sizeof stack && !(out = malloc(cap)))
+    return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+  uint64_t work = 0;
+  size_t len = pcol_demangle_pprof_work(sys, n, out, cap, &work);
+  s->demangle_left -= work < s->demangle_left ? work : s->demangle_left;
+  int rc = PCOL_OK;
+  if (!len) {
+    *v = SHOWN_EMPTY;
+  } else if (len != n || memcmp(out, sys, n)) {
+    uint64_t had = b->string_count;
+    uint32_t id;
+    if (!(rc = pcol_b_string(b, out, len, &id, err))) {
+      *v = id + 1;
+      if (b->string_count != had) *added = len;
+    }
+  }
+  if (out != stack) free(out);
+  if (!rc) s->shown[sys_id] = *v;
+  return rc;
 }
 
 /* a string of the answer into the builder, its new bytes charged */
@@ -149,14 +191,13 @@ static int frame(rd_ctx *r, char *func, char *fl) {
   pcol_line_row lr = {0, line, 0};
   int rc;
   if ((rc = intern(r, func, &fr.system_name)) || (rc = intern(r, fl, &fr.filename))) return rc;
-  fr.name = fr.system_name;
-  char stack[PCOL_DEMANGLE_MAX_OUT], *heap = NULL;
-  size_t fn_ = strlen(func), n_;
-  const char *nm_ = shown(func, fn_, stack, &heap, &n_);
-  if (!nm_) return -2;
-  if (n_ != fn_ || memcmp(nm_, func, fn_)) rc = intern(r, nm_, &fr.name);
-  free(heap);
-  if (rc) return rc;
+  uint32_t v;
+  size_t added;
+  if (shown(r->s, r->b, func, strlen(func), fr.system_name, &v, &added, r->err)) return -2;
+  if (added > r->s->bytes_left) return -3;
+  r->s->bytes_left -= added;
+  if (v != SHOWN_EMPTY) fr.name = v - 1;
+  else if ((rc = intern(r, "", &fr.name))) return rc;
   if (pcol_b_function(r->b, &fr, &lr.function_id, r->err)) return -2;
   size_t li = r->loc[r->cur];
   if (!d->loc_n[li]) d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
@@ -259,6 +300,7 @@ int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt) {
   pcol_bin_clock_start(&s->clk);
   s->addrs_left = PCOL_SYM_MAX_ADDRS;
   s->bytes_left = PCOL_SYM_MAX_BYTES;
+  s->demangle_left = PCOL_SYM_MAX_DEMANGLE;
   return s->search ? 0 : PCOL_ENOMEM;
 }
 
@@ -493,16 +535,15 @@ static int oom(pcol_error *err) {
   return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
 }
 
-int pcol_sym_demangle(pcol_builder *b, const char *name, size_t nlen, const char *sys, size_t slen,
-                      uint32_t *name_id, pcol_error *err) {
+int pcol_sym_demangle(pcol_sym *s, pcol_builder *b, const char *name, size_t nlen, const char *sys,
+                      size_t slen, uint32_t sys_id, uint32_t *name_id, pcol_error *err) {
   if (nlen && (nlen != slen || memcmp(name, sys, slen))) return PCOL_OK; /* demangled already */
-  char stack[PCOL_DEMANGLE_MAX_OUT], *heap = NULL;
-  size_t n;
-  const char *out = shown(sys, slen, stack, &heap, &n);
-  if (!out) return oom(err);
-  int rc = PCOL_OK;
-  if (n != nlen || memcmp(out, name, n)) rc = pcol_b_string(b, out, n, name_id, err);
-  free(heap);
+  uint32_t v;
+  size_t added;
+  int rc = shown(s, b, sys, slen, sys_id, &v, &added, err);
+  if (rc || (v == SHOWN_EMPTY && !nlen)) return rc;
+  if (v != SHOWN_EMPTY) *name_id = v - 1;
+  else rc = pcol_b_string(b, "", 0, name_id, err);
   return rc;
 }
 
@@ -593,5 +634,6 @@ void pcol_sym_free(pcol_sym *s) {
   free(s->search);
   free(s->tool);
   pcol_buf_free(&s->warn);
+  free(s->shown);
   memset(s, 0, sizeof *s);
 }

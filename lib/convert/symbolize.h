@@ -26,6 +26,12 @@
 #define PCOL_SYM_MAX_ADDRS ((size_t)1 << 22)
 #define PCOL_SYM_MAX_BYTES ((size_t)64 << 20)
 #define PCOL_SYM_MAX_LINE ((size_t)1 << 20)
+/* The work of demangling the names of an input (demangle.h's units,
+ * pcol_demangle_pprof_work: a second or a few): each distinct system name
+ * is demangled once, and past this bound the names not demangled yet are
+ * kept as they are, with a warning. */
+#define PCOL_SYM_MAX_DEMANGLE ((uint64_t)1 << 28)
+#define PCOL_SYM_MAX_DEMANGLE_S "2^28"
 /* A mapping as the profile gives it (strings: NUL-terminated copies; len:
  * their bytes, to refuse a name holding a NUL). */
 typedef struct pcol_sym_mapping {
@@ -50,6 +56,10 @@ typedef struct pcol_sym {
   size_t warn_at[64], nwarn; /* where each of the first 64 starts; how many */
   bool missing;     /* a binary could not be found */
   pcol_elf_cache elfs; /* the binaries read, each once */
+  uint64_t demangle_left; /* of PCOL_SYM_MAX_DEMANGLE */
+  bool cut_demangle;
+  uint32_t *shown;  /* builder string id -> what pprof shows for it (symbolize.c) */
+  size_t nshown;
 } pcol_sym;
 /* opt NULL or mode none: s->on false, nothing to do.  Starts the clock. */
 int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt);
@@ -84,10 +94,11 @@ int pcol_sym_locations(pcol_sym *s, pcol_builder *b, pcol_sym_input *in, pcol_sy
 void pcol_sym_table_free(pcol_sym_table *t);
 /* pprof's Demangle (internal/symbolizer), which follows every local
  * symbolization, for one function of the profile, symbolized or not: when
- * its name (name[0..nlen)) is empty or its system name, *name_id becomes
- * the string of what pprof shows for the system name (demangle.h);
- * otherwise it is left alone. */
-int pcol_sym_demangle(pcol_builder *b, const char *name, size_t nlen, const char *sys, size_t slen,
-                      uint32_t *name_id, pcol_error *err);
+ * its name (name[0..nlen)) is empty or its system name (sys[0..slen),
+ * the builder's string sys_id), *name_id becomes the string of what pprof
+ * shows for the system name (demangle.h); otherwise it is left alone.
+ * Each string is demangled once a session, within its bound. */
+int pcol_sym_demangle(pcol_sym *s, pcol_builder *b, const char *name, size_t nlen, const char *sys,
+                      size_t slen, uint32_t sys_id, uint32_t *name_id, pcol_error *err);
 
 #endif

@@ -554,5 +554,65 @@ else
   echo "t_symbolize: no C++ compiler nor rustc: demangling skipped"
 fi
 
+# --- demangling is bounded (symbolize.h: PCOL_SYM_MAX_DEMANGLE) ----------
+# A C++ name whose conversion operators nest D deep (each level parsed twice
+# by demangleCastTemplateArgs: D = 12 about half a million units of work,
+# D = 13 a million, demangle.h), innermost name $2.
+castname() { python3 -c 'import sys
+x = sys.argv[2]
+for k in range(int(sys.argv[1])): x = "N1acvT_I" + x + "EE"
+print("_Z1fI" + x + "Ev")' "$1" "$2"; }
+# pc2 WHAT FILE: pcol's traces of FILE (stderr in FILE.err) and the
+# reference's, into FILE.c and FILE.s
+pc2() {
+  "$PCOL" traces "$2" --symbolize local 2>"$2.err" >"$2.raw"
+  echo $? >"$2.rc"
+  traces <"$2.raw" >"$2.c"
+  if [ -n "$STANDALONE" ]; then
+    "$STANDALONE" -symbolize=local -traces "$2" 2>/dev/null | traces >"$2.s"
+  else
+    go tool pprof -symbolize=local -traces "$2" 2>/dev/null | traces >"$2.s"
+  fi
+}
+if [ -n "$STANDALONE" ] || [ $HAVE_GO = 1 ]; then
+  # 3000 functions of one such name (a third named by it, a third unnamed,
+  # a third named otherwise): demangled once, as pprof shows them, and no
+  # warning (one demangling per function would pass the bound)
+  cn=$(castname 12 3n01)
+  for i in $(seq 3000); do echo "$cn"; done >cast3k.txt
+  python3 "$REPO/tests/support/pprofgen.py" names cast3k.pb cast3k.txt || bad "pprofgen.py names failed"
+  pc2 "3000 functions of one name" cast3k.pb
+  same "demangling: 3000 functions of one nested-cast name = pprof" cast3k.pb.s cast3k.pb.c
+  n=$((n + 1))
+  [ ! -s cast3k.pb.err ] || bad "demangling: 3000 functions of one name: a warning: $(cat cast3k.pb.err)"
+  n=$((n + 1))
+  [ "$(awk '$NF == "f"' cast3k.pb.c | wc -l)" = 2000 ] || bad "demangling: 3000 functions of one name: not 2000 rows f"
+  "$PCOL" unpack cast3k.pb --to otlp -o cast3k.otlp || bad "unpack cast3k.pb --to otlp failed"
+  "$PCOL" traces cast3k.otlp --symbolize local 2>cast3k.otlp.err | traces >cast3k.otlp.c
+  same "demangling: 3000 functions of one name, OTLP = pprof's profile" cast3k.pb.c cast3k.otlp.c
+  # 600 functions of distinct names, 400 to demangle, a million units each,
+  # pass the bound: the first ones as pprof shows them, the others kept
+  # mangled, one warning naming the input, exit 0
+  for i in $(seq 100 699); do castname 13 "4n$i"; done >cast600.txt
+  python3 "$REPO/tests/support/pprofgen.py" names cast600.pb cast600.txt || bad "pprofgen.py names failed"
+  pc2 "600 names" cast600.pb
+  n=$((n + 1))
+  [ "$(cat cast600.pb.rc)" = 0 ] || bad "demangling: 600 names past the bound: exit $(cat cast600.pb.rc)"
+  n=$((n + 1))
+  grep -q 'warning: cast600\.pb: Demangling stopped at its bound' cast600.pb.err &&
+    [ "$(grep -c 'Demangling stopped' cast600.pb.err)" = 1 ] ||
+    bad "demangling: 600 names past the bound: no warning naming the input: $(cat cast600.pb.err)"
+  n=$((n + 1))
+  paste -d '\n' cast600.pb.s cast600.pb.c | python3 -c '
+import sys
+l = sys.stdin.read().split("\n")[:-1]
+s, c = l[0::2], l[1::2]
+ok = len(s) == len(c) and all(a == b or (b.split() or [""])[-1].startswith("_Z1fI") for a, b in zip(s, c))
+dm = sum(1 for a, b in zip(s, c) if a == b and (b.split() or [""])[-1] == "f")
+kept = sum(1 for a, b in zip(s, c) if a != b)
+sys.exit(0 if ok and dm >= 100 and kept >= 20 else 1)' ||
+    bad "demangling: 600 names past the bound: rows neither pprof's nor the mangled names (or none of either)"
+fi
+
 echo "t_symbolize: $n comparisons, $fail failed"
 [ $fail = 0 ]

@@ -608,9 +608,9 @@ static int build_tables(ctx *c) {
       static const size_t none[2] = {0, 0};
       const size_t *fnm = f->name_strindex > 0 ? c->strs[f->name_strindex] : none;
       const size_t *sy = f->system_name_strindex > 0 ? c->strs[f->system_name_strindex] : none;
-      rc = pcol_sym_demangle(b, fnm[1] > fnm[0] ? (const char *)c->raw + fnm[0] : "",
+      rc = pcol_sym_demangle(c->sym, b, fnm[1] > fnm[0] ? (const char *)c->raw + fnm[0] : "",
                              fnm[1] - fnm[0], sy[1] > sy[0] ? (const char *)c->raw + sy[0] : "",
-                             sy[1] - sy[0], &r.name, c->err);
+                             sy[1] - sy[0], r.system_name, &r.name, c->err);
     }
     if (!rc) rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }

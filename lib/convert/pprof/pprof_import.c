@@ -743,6 +743,7 @@ typedef struct ctx {
   int64_t base_key;  /* the string index of "pprof::base" (0: none) */
   int base_labelled; /* a sample has a label of that key */
   const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
+  pcol_sym *ss; /* with sym local: the session, for the locations and the names */
 } ctx;
 
 ID_LOOKUP(fn_ix, function, fns)
@@ -1031,16 +1032,7 @@ static int symbolize(ctx *c, pcol_sym_table *t) {
     in->loc_map[i] = map_ix(c, p->location[i].mapping_id);
     in->loc_addr[i] = p->location[i].address;
   }
-  pcol_sym s;
-  if (pcol_sym_init(&s, c->sym)) {
-    pcol_sym_free(&s);
-    pcol_sym_locations(&s, c->b, in, t, c->err); /* frees in (s is off) */
-    return bare(c, PCOL_ENOMEM);
-  }
-  int rc = pcol_sym_locations(&s, c->b, in, t, c->err);
-  if (!rc) pcol_sym_warnings(&s, c->name, c->err);
-  pcol_sym_free(&s);
-  return rc;
+  return pcol_sym_locations(c->ss, c->b, in, t, c->err);
 }
 
 static int build(ctx *c) {
@@ -1110,8 +1102,9 @@ static int build(ctx *c) {
         !(rc = sid(c, fn->filename, &r.filename)) && c->sym &&
         c->sym->mode == PCOL_SYMBOLIZE_LOCAL) { /* pprof's Demangle */
       const pstring *n = &p->string_table[fn->name], *s = &p->string_table[fn->system_name];
-      rc = pcol_sym_demangle(b, n->len ? (const char *)n->data : "", n->len,
-                             s->len ? (const char *)s->data : "", s->len, &r.name, c->err);
+      rc = pcol_sym_demangle(c->ss, b, n->len ? (const char *)n->data : "", n->len,
+                             s->len ? (const char *)s->data : "", s->len, r.system_name, &r.name,
+                             c->err);
     }
     if (!rc) rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }
@@ -1249,7 +1242,16 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   } else {
     memset(c.sids, 0xff, (p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
     rc = validate(&c);
+    pcol_sym ss; /* --symbolize local: its warnings once the profile is built */
+    if (!rc && c.sym && c.sym->mode == PCOL_SYMBOLIZE_LOCAL) {
+      c.ss = &ss;
+      if (pcol_sym_init(&ss, c.sym)) rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+    }
     if (!rc) rc = build(&c);
+    if (c.ss) {
+      if (!rc) pcol_sym_warnings(&ss, name, err);
+      pcol_sym_free(&ss);
+    }
   }
   idmap_free(&c.maps);
   idmap_free(&c.locs);
