@@ -235,3 +235,39 @@ Test(demangle, mutations) {
   cr_expect_gt(demangled, 10000, "only %zu mutations demangled", demangled);
   cr_expect_lt(now() - t0, 60.0, "took %.1f s", now() - t0);
 }
+
+/* Rust v0 numbers past int64: Go's int64 arithmetic wraps around (the
+ * disambiguator, a lifetime's depth, a binder's count), and so does
+ * demangle.c's, without signed overflow (UBSan aborts on one in make
+ * check).  The expected names are what Go's demangle package (Go 1.19's
+ * copy, with NoParams and NoTemplateParams) gives for these inputs;
+ * aZl8N0y58M7 is INT64_MAX in base 62, lYGhA16ahyf UINT64_MAX. */
+Test(demangle, rust_numbers_wrap_as_in_go) {
+  static const char *cases[][2] = {
+      {"_RIC1aLaZl8N0y58M7_E", "_RIC1aLaZl8N0y58M7_E"},
+      {"_RCsaZl8N0y58M7_1a", "a"},
+      {"_RNCNvC1a1fsaZl8N0y58M7_0", "a::f::{closure#-9223372036854775807}"},
+      {"_RNCNvC1a1fsaZl8N0y58M6_0", "a::f::{closure#-9223372036854775808}"},
+      {"_RNCNvC1a1fslYGhA16ahyf_0", "a::f::{closure#1}"},
+      {"_RNvMC1aRLaZl8N0y58M7_h1f", "<&u8>::f"},
+      {"_RNvMC1aFGaZl8N0y58M7_RL1_hEu1f", "_RNvMC1aFGaZl8N0y58M7_RL1_hEu1f"},
+      {"_RNvMC1aFGlYGhA16ahyf_Eu1f", "<for<'a> fn()>::f"},
+      {"_RNvMC1aFG_FG_RLr_hEuEu1f", "_RNvMC1aFG_FG_RLr_hEuEu1f"},
+  };
+  static char out[PCOL_DEMANGLE_MAX_OUT];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    size_t n = pcol_demangle_pprof(cases[i][0], strlen(cases[i][0]), out, sizeof out);
+    cr_expect(n == strlen(cases[i][1]) && !memcmp(out, cases[i][1], n), "%s: %.*s, Go: %s",
+              cases[i][0], (int)n, out, cases[i][1]);
+  }
+}
+
+/* pprof's heuristic for demangled C++ looks for "<>[]" in the name, not
+ * for a NUL byte: a\0(b) is not simplified, a\0<b> is */
+Test(demangle, heuristic_and_nul) {
+  char out[64];
+  size_t n = pcol_demangle_pprof("a\0(b)", 5, out, sizeof out);
+  cr_expect(n == 5 && !memcmp(out, "a\0(b)", 5), "a\\0(b) became %zu bytes", n);
+  n = pcol_demangle_pprof("a\0<b>", 5, out, sizeof out);
+  cr_expect(n == 2 && !memcmp(out, "a\0", 2), "a\\0<b> became %zu bytes", n);
+}

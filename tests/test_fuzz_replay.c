@@ -10,6 +10,7 @@
 #include "fuzz_views.h"
 #include "fuzz_http.h"
 #include "fuzz_regex.h"
+#include "fuzz_demangle.h"
 #define FZ_JS_NO_ENTRY
 #include "fuzz_json_scan.c"
 #include <dirent.h>
@@ -38,6 +39,7 @@ static void t_speedscope(const uint8_t *d, size_t n) {
 static void t_json_scan(const uint8_t *d, size_t n) { fz_json_scan_one(d, n); }
 static void t_views(const uint8_t *d, size_t n) { fz_views_one(d, n); }
 static void t_regex(const uint8_t *d, size_t n) { fz_regex_one(d, n); }
+static void t_demangle(const uint8_t *d, size_t n) { fz_demangle_one(d, n); }
 
 /* Runs fn on every regular file of dir whose name matches the filter
  * (NULL = all); returns how many. */
@@ -79,7 +81,7 @@ Test(fuzz_replay, regressions) {
                  {"views", t_views}, {"v8", t_v8},               {"perf", t_perf},
                  {"speedscope", t_speedscope}, {"firefox", t_firefox}, {"otlp", t_otlp},
                  {"chrome", t_chrome}, {"tachyon", t_tachyon}, {"jfr", t_jfr},
-                 {"http", t_http}, {"regex", t_regex}};
+                 {"http", t_http}, {"regex", t_regex}, {"demangle", t_demangle}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];

@@ -2320,7 +2320,14 @@ static void renter(rs *r) {
   if (++r->depth > MAX_DEPTH || ++r->steps > MAX_STEPS) rfail(r);
 }
 
-/* (Go's int64 arithmetic: wraps around, as uint64 here) */
+/* Go's int64 arithmetic wraps around: it is done on uint64 here and
+ * brought back to int64 by i64 (no signed overflow, no implementation-
+ * defined conversion) */
+static int64_t i64(uint64_t v) {
+  return v <= INT64_MAX ? (int64_t)v : (int64_t)(v - (uint64_t)INT64_MAX - 1) + INT64_MIN;
+}
+static int64_t add64(int64_t a, int64_t b) { return i64((uint64_t)a + (uint64_t)b); }
+
 static int64_t base62(rs *r) {
   if (rpeek(r) == '_' && r->len) {
     radv(r, 1);
@@ -2330,7 +2337,7 @@ static int64_t base62(rs *r) {
   while (r->len) {
     char c = r->str[0];
     radv(r, 1);
-    if (c == '_') return (int64_t)(v + 1);
+    if (c == '_') return i64(v + 1);
     v *= 62;
     if (is_digit(c)) v += (uint64_t)(c - '0');
     else if (is_lower(c)) v += (uint64_t)(c - 'a' + 10);
@@ -2356,7 +2363,7 @@ static int decimal(rs *r) {
 static int64_t disambiguator(rs *r) {
   if (rpeek(r) != 's' || !r->len) return 0;
   radv(r, 1);
-  return base62(r) + 1;
+  return add64(base62(r), 1);
 }
 
 /* a UTF-8 encoding of rune c into b: its length */
@@ -2503,7 +2510,7 @@ static void write_lifetime(rs *r, int64_t lt) {
     rwb(r, '_');
     return;
   }
-  int64_t depth = r->lifetimes - lt;
+  int64_t depth = i64((uint64_t)r->lifetimes - (uint64_t)lt);
   if (depth < 0) rfail(r);
   if (depth < 26) {
     rwb(r, (char)('a' + depth));
@@ -2625,7 +2632,7 @@ static void rpath(rs *r, int sep) {
 static void binder(rs *r) {
   if (rpeek(r) != 'G' || !r->len) return;
   radv(r, 1);
-  int64_t n = base62(r) + 1;
+  int64_t n = add64(base62(r), 1);
   if (n >= (int64_t)r->len - r->lifetimes) rfail(r);
   rws(r, "for<");
   for (int64_t i = 0; i < n; i++) {
@@ -3165,7 +3172,7 @@ static int looks_demangled(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     if (s[i] == '.' && i + 1 < n && s[i + 1] == '<') return 0;
     if (s[i] == ']' && i + 2 < n && s[i + 1] == ')' && s[i + 2] == '.') return 0;
-    if (strchr("<>[]", s[i]) || (s[i] == ':' && i + 1 < n && s[i + 1] == ':')) any = 1;
+    if (memchr("<>[]", s[i], 4) || (s[i] == ':' && i + 1 < n && s[i + 1] == ':')) any = 1;
   }
   return any;
 }
