@@ -1549,7 +1549,8 @@ PCOL_API void pcol_list_free(pcol_list *l);
  * build id differs from its mapping's is not read.  Every tool runs
  * without a shell, within PCOL_SYMBOLIZE_TIMEOUT's deadline for all (60
  * s), its output read as it comes with PCOL_DISASM_MAX_BYTES for the
- * names and instructions kept; past a bound the command fails.  A binary
+ * names and instructions kept, their records counted with their text;
+ * past a bound the command fails.  A binary
  * that cannot be found or read is a warning (`warnings`).  EINVAL for a
  * bad expression; PCOL_ENOTFOUND when no routine matches (pprof's "no
  * matches found for regexp"); PCOL_EIO when a tool fails. */

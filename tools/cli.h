@@ -458,6 +458,18 @@ void tbl_finish(cli_table *t);
 /* The --format of a view (text, tsv, csv, json, jsonl; default text), and
  * its --divide-by (cli_divide_by).  Returns 0 or EXIT_USAGE. */
 int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt);
+/* The opening of a view of the inputs a->pos[0..nfiles): its --format
+ * (cli_view_format), the selection (cli_select), the inputs loaded and
+ * --value resolved (cli_load).  0, or the exit code after the message
+ * (nothing left open). */
+typedef struct cli_view_in {
+  out_format fmt;
+  pcol_select sel;
+  pcol_file *f;
+  pcol_value_sel v;
+  const char *path; /* the inputs' label */
+} cli_view_in;
+int cli_view_open(const cli_command *cmd, const cli_args *a, int nfiles, cli_view_in *in);
 /* --divide-by of a view (pprof's -divide_by, CLI_OPT_DIVIDE_BY): F > 0 and
  * finite, and text true (the view's output is text; graph's dot, svg, png,
  * callgrind), or EXIT_USAGE after a message; the ratio 1/F is then the one cli_value_label
@@ -474,11 +486,12 @@ void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, si
 /* pprof's valueOrDot (-list, -disasm): "." for 0 (before --divide-by),
  * else cli_value_label's text in buf. */
 const char *cli_value_or_dot(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n);
-/* --unit of the listings (list, disasm): "minimum" (or none, or "auto":
- * each number in its own unit, as pprof -list and -disasm print them),
- * else cli_view_unit's; unit gets it (32 bytes).  EXIT_USAGE after a
- * message, or 0. */
-int cli_listing_unit(const cli_command *cmd, const cli_args *a, pcol_str vunit, char *unit);
+/* The opening of a listing (list, disasm: FILE... REGEX): cli_view_open
+ * of the FILEs, then its --unit: "minimum" (or none, or "auto": each
+ * number in its own unit, as pprof -list and -disasm print them), else
+ * cli_view_unit's; unit gets it (32 bytes).  0, or the exit code after
+ * the message (nothing left open). */
+int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in, char *unit);
 /* The ratio 1/F that cli_divide_by set (1: none), for what applies
  * pcol_unit_ratio itself (flame's SVG, unpack's pprof export). */
 double cli_divide_ratio(void);

@@ -179,11 +179,16 @@ const char *cli_value_or_dot(pcol_sum v, pcol_str vunit, const char *unit, char 
   return buf;
 }
 
-int cli_listing_unit(const cli_command *cmd, const cli_args *a, pcol_str vunit, char *unit) {
+int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in, char *unit) {
+  int rc = cli_view_open(cmd, a, a->npos - 1, in);
+  if (rc) return rc;
   strcpy(unit, "minimum");
   const char *u = cli_get(cmd, a, "unit");
   if (u && strcmp(u, "minimum") && strcmp(u, "auto") &&
-      cli_view_unit(cmd, a, vunit, NULL, 0, 0, unit))
+      cli_view_unit(cmd, a, in->v.unit, NULL, 0, 0, unit)) {
+    pcol_close(in->f);
+    in->f = NULL;
     return EXIT_USAGE;
+  }
   return 0;
 }

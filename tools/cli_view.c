@@ -17,6 +17,14 @@ int cli_view_format(const cli_command *cmd, const cli_args *a, out_format *fmt) 
   return cli_divide_by(cmd, a, *fmt == OUT_TEXT);
 }
 
+int cli_view_open(const cli_command *cmd, const cli_args *a, int nfiles, cli_view_in *in) {
+  in->f = NULL;
+  if (cli_view_format(cmd, a, &in->fmt) || cli_select(cmd, a, &in->sel)) return EXIT_USAGE;
+  pcol_error err = {0};
+  int rc = cli_load(cmd, a, a->pos, nfiles, &in->sel, &in->f, &in->v, &in->path, &err);
+  return rc ? cli_fail(cmd->name, &err, rc) : 0;
+}
+
 /* 1/F of the command being run (set by cli_divide_by before it prints;
  * the shell runs one command after another) */
 static double view_ratio = 1;

@@ -20,10 +20,12 @@ static int str_differ(pcol_str a, pcol_str b) {
   return a.len != b.len || (a.len && memcmp(a.ptr, b.ptr, a.len));
 }
 
-/* Go's %-40s: padded by runes */
+/* Go's %-40s: padded by runes, of the text as printed (the text rule's
+ * escapes count); s: less than 40 bytes, at most 4 printed for each */
 static size_t runes(pcol_str s) {
-  size_t n = 0;
-  for (size_t i = 0; i < s.len; i++) n += ((unsigned char)s.ptr[i] & 0xc0) != 0x80;
+  char t[4 * 40 + 1];
+  size_t m = cli_text_buf(s.ptr, s.len, t, sizeof t), n = 0;
+  for (size_t i = 0; i < m; i++) n += ((unsigned char)t[i] & 0xc0) != 0x80;
   return n;
 }
 
@@ -121,44 +123,34 @@ static void print_table(FILE *fp, out_format fmt, const pcol_disasm *d, const cl
 
 int cmd_disasm(const cli_command *cmd, cli_args *a) {
   if (a->npos < 2) return cli_usage_error(cmd->name, "expected FILE and REGEX");
-  out_format fmt;
-  if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
-  pcol_select sel;
-  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
-  pcol_error err = {0};
-  pcol_file *f = NULL;
-  pcol_value_sel v;
-  pcol_disasm d = {0};
-  const char *path;
-  int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
+  cli_view_in in;
   char unit[32];
-  if (cli_listing_unit(cmd, a, v.unit, unit)) {
-    pcol_close(f);
-    return EXIT_USAGE;
-  }
+  int rc = cli_listing_open(cmd, a, &in, unit);
+  if (rc) return rc;
+  pcol_error err = {0};
+  pcol_disasm d = {0};
   pcol_disasm_options o = {cli_get(cmd, a, "binary-path"), cli_flag(cmd, a, "intel")};
-  rc = pcol_disasm_compute(f, &sel, &v, a->pos[a->npos - 1], &o, &d, &err);
+  rc = pcol_disasm_compute(in.f, &in.sel, &in.v, a->pos[a->npos - 1], &o, &d, &err);
   if (d.warnings) {
     fprintf(stderr, "pcol %s: warning: ", cmd->name);
     cli_print_cstr(stderr, d.warnings);
     fputc('\n', stderr);
   }
   if (!rc) {
-    if (fmt == OUT_TEXT) {
+    if (in.fmt == OUT_TEXT) {
       print_text(stdout, &d, unit);
     } else {
-      cli_view_meta m = {"disasm", path, v.type, v.unit, d.total, &sel, NULL, 0, NULL, 0};
-      print_table(stdout, fmt, &d, &m);
+      cli_view_meta m = {"disasm", in.path, in.v.type, in.v.unit, d.total, &in.sel, NULL, 0, NULL, 0};
+      print_table(stdout, in.fmt, &d, &m);
     }
   }
   pcol_disasm_free(&d);
-  pcol_close(f);
+  pcol_close(in.f);
   if (rc == PCOL_ENOTFOUND) { /* pprof: an error, and no report */
     fprintf(stderr, "pcol %s: ", cmd->name);
     cli_print_cstr(stderr, err.message);
     fputc('\n', stderr);
     return EXIT_DATA;
   }
-  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, in.path, &err, rc) : EXIT_OK;
 }

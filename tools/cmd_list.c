@@ -90,45 +90,35 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   if (bys && !strcmp(bys, "file")) by = PCOL_BY_SOURCE_LINE;
   else if (bys && strcmp(bys, "function"))
     return cli_usage_error(cmd->name, "--by wants function or file, not '%s'", bys);
-  out_format fmt;
-  if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
-  pcol_select sel;
-  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
-  pcol_error err = {0};
-  pcol_file *f = NULL;
-  pcol_value_sel v;
-  pcol_list l = {0};
-  const char *path;
-  int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
+  cli_view_in in;
   char unit[32];
-  if (cli_listing_unit(cmd, a, v.unit, unit)) {
-    pcol_close(f);
-    return EXIT_USAGE;
-  }
+  int rc = cli_listing_open(cmd, a, &in, unit);
+  if (rc) return rc;
+  pcol_error err = {0};
+  pcol_list l = {0};
   pcol_list_options lo = {cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source"),
                           cli_flag(cmd, a, "drop-negative")};
-  rc = pcol_list_compute(f, &sel, &v, by, a->pos[a->npos - 1], &lo, &l, &err);
+  rc = pcol_list_compute(in.f, &in.sel, &in.v, by, a->pos[a->npos - 1], &lo, &l, &err);
   /* --mean: pprof's -list prints the lines' sums and the mean total
    * (source.go printSource: fn.Flat, fn.Cum, rpt.total) */
   pcol_value_sel div;
-  if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
-    rc = pcol_mean_total(f, &sel, &v, &div, &l.total, &err);
+  if (!rc && mean && !(rc = pcol_mean_divisor(in.f, &in.sel, &div, &err)))
+    rc = pcol_mean_total(in.f, &in.sel, &in.v, &div, &l.total, &err);
   int nomatch = !rc && l.nblocks == 0;
   if (!rc && !nomatch) {
-    if (fmt == OUT_TEXT) {
+    if (in.fmt == OUT_TEXT) {
       print_text(stdout, &l, by, unit);
     } else {
-      cli_view_meta m = {"list", path, v.type, v.unit, l.total, &sel, NULL, 0, NULL, 0};
-      print_table(stdout, fmt, &l, &m);
+      cli_view_meta m = {"list", in.path, in.v.type, in.v.unit, l.total, &in.sel, NULL, 0, NULL, 0};
+      print_table(stdout, in.fmt, &l, &m);
     }
   }
   pcol_list_free(&l);
-  pcol_close(f);
+  pcol_close(in.f);
   if (nomatch) { /* pprof: an error, and no report */
     fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[a->npos - 1]);
     return EXIT_DATA;
   }
-  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
+  return rc ? cli_fail_in(cmd->name, in.path, &err, rc) : EXIT_OK;
 }

@@ -70,37 +70,31 @@ static void print_text(const pcol_tags *t, const pcol_value_sel *v, const char *
 
 int cmd_tags(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
-  out_format fmt;
-  if (cli_view_format(cmd, a, &fmt)) return EXIT_USAGE;
-  pcol_select sel;
-  if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  cli_view_in in;
+  int rc = cli_view_open(cmd, a, a->npos, &in);
+  if (rc) return rc;
   pcol_error err = {0};
-  pcol_file *f = NULL;
-  pcol_value_sel v;
   pcol_tags t = {0};
-  const char *path;
-  int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
-  if (rc) return cli_fail(cmd->name, &err, rc);
   /* --unit: pprof -tags -unit scales the amounts and names numeric labels
    * in it (cli_select's label_unit); auto is pprof's "minimum" */
   const char *unit = cli_get(cmd, a, "unit");
   if (!unit || !strcmp(unit, "auto")) unit = "minimum";
-  else if (!pcol_unit_valid_target(v.unit, unit)) {
-    pcol_close(f);
+  else if (!pcol_unit_valid_target(in.v.unit, unit)) {
+    pcol_close(in.f);
     return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
                            "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
-                           (int)v.unit.len, v.unit.ptr ? v.unit.ptr : "NA", unit);
+                           (int)in.v.unit.len, in.v.unit.ptr ? in.v.unit.ptr : "NA", unit);
   }
-  rc = pcol_tags_compute(f, &sel, &v, &t, &err);
-  if (!rc && fmt == OUT_TEXT) {
-    print_text(&t, &v, unit);
+  rc = pcol_tags_compute(in.f, &in.sel, &in.v, &t, &err);
+  if (!rc && in.fmt == OUT_TEXT) {
+    print_text(&t, &in.v, unit);
   } else if (!rc) {
     /* one total per key (the text's "KEY: Total X"), in every row of the
      * key: a sum over keys would count each sample once per key */
     static const char *const names[] = {"key", "value", "amount", "pct", "unit", "key_total"};
     cli_table tb;
-    cli_view_meta m = {"tags", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
-    tbl_begin_view(&tb, stdout, fmt, 6, names, &m);
+    cli_view_meta m = {"tags", in.path, in.v.type, in.v.unit, 0, &in.sel, NULL, 0, NULL, 1};
+    tbl_begin_view(&tb, stdout, in.fmt, 6, names, &m);
     char b[32];
     for (size_t k = 0; k < t.nkeys; k++)
       for (size_t i = 0; i < t.keys[k].nvalues; i++) {
@@ -110,13 +104,13 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
         tbl_i64(&tb, tv->value);
         snprintf(b, sizeof b, "%.2f", t.keys[k].total ? 100.0 * (double)tv->value / (double)t.keys[k].total : 0.0);
         tbl_num(&tb, b);
-        tbl_str(&tb, v.unit.ptr, v.unit.len);
+        tbl_str(&tb, in.v.unit.ptr, in.v.unit.len);
         tbl_i64(&tb, t.keys[k].total);
         tbl_end_row(&tb);
       }
     tbl_finish(&tb);
   }
   pcol_tags_free(&t);
-  pcol_close(f);
-  return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
+  pcol_close(in.f);
+  return rc ? cli_fail_in(cmd->name, in.path, &err, rc) : EXIT_OK;
 }

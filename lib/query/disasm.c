@@ -7,8 +7,9 @@
  * outermost line).  The binaries are found, read and run by binfile.c, as
  * --symbolize local does: nm -n for the symbols, objdump for a routine's
  * instructions, both read a line at a time as they come, within one
- * deadline, the names and instructions kept charged to
- * PCOL_DISASM_MAX_BYTES. */
+ * deadline, all that is kept of them charged to PCOL_DISASM_MAX_BYTES:
+ * the names and instructions, each with its records here and in the
+ * result (charge). */
 #include "query.h"
 #include "binfile.h"
 #include "buf.h"
@@ -43,6 +44,19 @@ typedef struct bin {
   char *path;
   uint64_t base;
 } bin;
+
+/* a routine shown: its symbol and its instructions in the job's list */
+typedef struct blk {
+  size_t sym, i0, i1;
+} blk;
+
+/* what each thing kept costs besides its text: a name its offset and
+ * length here and its pcol_str in the result; a symbol its record, its
+ * place in the order and its block; a symbol's sample its index (all
+ * charged as they come, so a tool that never ends, or an nm whose
+ * symbols overlap, stops at the bound) */
+#define NAME_COST (2 * sizeof(size_t) + sizeof(pcol_str))
+#define SYM_COST (sizeof(sym) + sizeof(size_t) + sizeof(blk))
 
 typedef struct job {
   pcol_bin_clock clk;
@@ -86,13 +100,19 @@ static void warnf(job *j, const char *what, const char *name, const char *why) {
   pcol_bin_put_esc(&j->warn, why, strlen(why));
 }
 
-/* text kept, charged to the bound: its offset, or SIZE_MAX past it */
-static size_t keep(job *j, const char *p, size_t n) {
+/* n bytes charged to the bound; -1 (cut) past it */
+static int charge(job *j, size_t n) {
   if (n > j->bytes_left) {
     j->cut = 1;
-    return SIZE_MAX;
+    return -1;
   }
   j->bytes_left -= n;
+  return 0;
+}
+
+/* text kept, charged to the bound: its offset, or SIZE_MAX past it */
+static size_t keep(job *j, const char *p, size_t n) {
+  if (charge(j, n)) return SIZE_MAX;
   size_t at = j->text.len;
   if (pcol_buf_append(&j->text, p, n)) {
     j->oom = 1;
@@ -153,9 +173,13 @@ static int nm_flush(nm_ctx *c, uint64_t end) {
       if (m > 0) from = i, to = i + 1;
     }
   }
+  /* the group's copy freed below: the kept names are charged instead */
+  j->bytes_left += c->gtext.len + c->group.len;
   if (to > from) {
     sym s = {j->names.len / (2 * sizeof(size_t)), to - from, c->start, end, c->map, 0, 0, 0, 0};
+    if (charge(j, SYM_COST)) return -3;
     for (size_t i = from; i < to; i++) {
+      if (charge(j, NAME_COST)) return -3;
       size_t at = keep(j, (const char *)c->gtext.data + g[2 * i], g[2 * i + 1]);
       if (at == SIZE_MAX) return j->oom ? -2 : -3;
       size_t pr[2] = {at, g[2 * i + 1]};
@@ -193,10 +217,9 @@ static int nm_line(void *ctx, char *line) {
     c->any = 1;
     c->start = a;
   }
-  /* a group's names are few; its bytes bounded by the line cap each and
-   * the kept ones by the job's bound */
+  /* the group's names, charged while it lasts (nm_flush gives them back) */
   size_t pr[2] = {c->gtext.len, nl};
-  if (c->gtext.len > PCOL_DISASM_MAX_BYTES) return -3;
+  if (charge(c->j, nl + sizeof pr)) return -3;
   if (pcol_buf_append(&c->gtext, s + p, nl) || pcol_buf_append(&c->group, pr, sizeof pr)) return -2;
   return 0;
 }
@@ -246,6 +269,7 @@ static int od_line(void *ctx, char *line) {
     size_t p = h + 1;
     while (is_space(s[p])) p++;
     inst in = {a, 0, n - p, SIZE_MAX, 0, SIZE_MAX, 0, c->line};
+    if (charge(j, sizeof in + sizeof(pcol_disasm_inst))) return -3;
     if ((in.text = keep(j, s + p, n - p)) == SIZE_MAX) return j->oom ? -2 : -3;
     if (c->function.len && c->fn_at == SIZE_MAX &&
         (c->fn_at = keep(j, (const char *)c->function.data, c->function.len)) == SIZE_MAX)
@@ -558,6 +582,10 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       uint64_t oa = nodes[i].addr - base;
       if (sorted && nodes[i].addr >= hi) break;
       if (oa >= y->start && oa < y->end) {
+        if (charge(&j, sizeof i)) {
+          rc = tool_fail(err, &j, nm, "");
+          break;
+        }
         if (pcol_buf_append(&snodes, &i, sizeof i)) {
           rc = pcol_oom(err);
           break;
@@ -589,9 +617,6 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   if (!rc && !(objdump = find_objdump(&j, &llvm)))
     rc = pcol_error_set(err, PCOL_EIO, "disasm: cannot disasm: no objdump tool available");
   /* each routine's instructions; the blocks keep offsets until the end */
-  typedef struct blk {
-    size_t sym, i0, i1;
-  } blk;
   blk *bl = NULL;
   if (!rc && !(bl = calloc(nord, sizeof *bl))) rc = pcol_oom(err);
   for (size_t b = 0; !rc && b < nord; b++) {

@@ -6,8 +6,10 @@
 # path) hold ESC sequences, BEL, \r, a C1 control (U+009B, CSI) and invalid
 # UTF-8 goes through every human-readable output: the text views, cat's
 # default TSV, info, and the messages on stderr.  Each output must be valid
-# UTF-8 with no control character other than \n and \t (cli.h,
-# cli_put_text: "\xNN" instead).
+# UTF-8 with no control character other than \n and \t, and show the
+# hostile text (escaped) on stdout, or on stderr for [err] (cli.h,
+# cli_put_text: "\xNN" instead).  disasm too, on what nm and objdump print
+# (fake tools on PATH) and the binary's name.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 here=$(cd "$(dirname "$0")/../support" && pwd)
@@ -59,6 +61,39 @@ for t in meta sources value_types source_value_types samples sample_values sampl
   sample_labels locations location_lines functions mappings stacks models strings; do
   check "cat $t (tsv) [ids]" cat "$tmp/p.pcol" --table "$t"
 done
+# disasm: the profile's mapping names a binary in the working directory
+# (an ELF of one executable segment and no build id, written here), and fake
+# llvm-nm and llvm-objdump, in a directory of a hostile name first on PATH,
+# print its symbols (one 200 KB long: a routine's other name, shown for an
+# address), its function, file and instructions (one 200 KB long), all
+# hostile; PCOL_T_FAIL: objdump fails (the message names it)
+d=$tmp/d fk="$tmp/d/tools$bad"
+mkdir -p "$fk"
+python3 - "$d/mapfile$bad" <<'PY' || fail "the ELF"
+import struct, sys
+eh = b"\x7fELF\x02\x01\x01" + bytes(9) + struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, 0x1000, 64, 0, 0, 64, 56, 1, 64, 0, 0)
+ph = struct.pack("<IIQQQQQQ", 1, 5, 0, 0x1000, 0x1000, 0x1000, 0x1000, 0x1000)  # PT_LOAD R+X at 0x1000
+open(sys.argv[1], "wb").write((eh + ph).ljust(0x1000, b"\0"))
+PY
+long=$(head -c 200000 /dev/zero | tr '\0' L)
+printf '0000000000001000 T sym%s\n0000000000001000 T aka%s%s\n0000000000001800 T next%s\n' \
+  "$bad" "$bad" "$long" "$bad" >"$d/nm.out"
+printf '0000000000001000 <sym%s>:\nfn%s():\n/src/file%s.c:12\n    1000:\tinsn%s %%rax\n    1001:\tnop%s%s\n    1003:\tret\n' \
+  "$bad" "$bad" "$bad" "$bad" "$bad" "$long" >"$d/od.out"
+cat=$(command -v cat)
+printf '#!/bin/sh\nexec %s %s/nm.out\n' "$cat" "$d" >"$fk/llvm-nm"
+printf '#!/bin/sh\n[ "$1" = --version ] && exec echo LLVM version 17.0.0\n[ -z "$PCOL_T_FAIL" ] || exit 1\nexec %s %s/od.out\n' \
+  "$cat" "$d" >"$fk/llvm-objdump"
+chmod +x "$fk/llvm-nm" "$fk/llvm-objdump"
+PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL") # (run from $d)
+cd "$d" || fail "cd"
+PATH="$fk:$PATH" check "disasm" disasm "$tmp/p.pb" .
+PATH="$fk:$PATH" check "disasm, an address" disasm "$tmp/p.pcol" 0x1001
+grep -q 'AKA ====.*LLLL' "$tmp/o/$n.out" || fail "disasm of an address: no AKA line"
+PATH="$fk:$PATH" check "disasm --format tsv" disasm "$tmp/p.pb" . --format tsv
+PATH="$fk:$PATH" PCOL_T_FAIL=1 check "disasm, objdump fails [err]" disasm "$tmp/p.pb" .
+cd - >/dev/null || fail "cd"
+PATH="$fk:$PATH" check "disasm, no binary [err]" disasm "$tmp/p.pb" .
 # messages on stderr: an unknown value lists the file's value types
 check "top --value nope [ids]" top "$tmp/p.pcol" --value nope
 grep -q owned "$tmp/o/$n.err" || fail "--value nope does not list the value types"
@@ -90,7 +125,8 @@ for f in sorted(os.listdir(d)):
         if m:
             print("t_text_escape: FAIL: %s: control character %r in %r" % (what, m.group(), t[max(0, m.start() - 30):m.start() + 30]))
             bad += 1
-        if ext == "out" and "[ids]" not in name and "owned" not in t:
+        shown = "err" if "[err]" in name else "out" if "[ids]" not in name else None
+        if ext == shown and "owned" not in t:
             print("t_text_escape: FAIL: %s: the hostile text is not shown" % what)
             bad += 1
 sys.exit(1 if bad else 0)

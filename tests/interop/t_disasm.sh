@@ -23,63 +23,17 @@
 #    Go shows, the instruction text left out;
 #  - pcol itself: pack --symbolize local, then disasm = disasm of the
 #    pprof file; a hung objdump is killed at PCOL_SYMBOLIZE_TIMEOUT, an
-#    endless one stopped at PCOL_DISASM_MAX_BYTES, both errors.
+#    endless objdump or nm stopped at PCOL_DISASM_MAX_BYTES within 256 MiB
+#    of address space, both errors.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-for t in gcc nm python3; do
-  command -v $t >/dev/null || { echo "t_disasm: $t not installed: skipped"; exit 77; }
-done
 if ! command -v objdump >/dev/null && ! command -v llvm-objdump >/dev/null; then
   echo "t_disasm: neither objdump nor llvm-objdump installed: skipped"; exit 77
 fi
-if ! command -v llvm-symbolizer >/dev/null && ! command -v addr2line >/dev/null; then
-  echo "t_disasm: neither llvm-symbolizer nor addr2line installed: skipped"; exit 77
-fi
-STANDALONE=${PPROF_STANDALONE:-}
-if [ -z "$STANDALONE" ] && command -v pprof >/dev/null && pprof -h 2>&1 | grep -q -- '-disasm'; then
-  STANDALONE=$(command -v pprof)
-fi
-HAVE_GO=0
-command -v go >/dev/null && HAVE_GO=1
-if [ -z "$STANDALONE" ] && [ $HAVE_GO = 0 ]; then
-  echo "t_disasm: neither google/pprof nor go installed: skipped"; exit 77
-fi
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home GOCACHE=$tmp/gocache GOPROXY=off GOTOOLCHAIN=local TZ=UTC
-unset PPROF_BINARY_PATH
-mkdir -p "$HOME"
-cd "$tmp" || exit 1
-fail=0 n=0
-bad() { echo "t_disasm: FAIL: $*"; fail=$((fail + 1)); }
+T=t_disasm PPROF_FLAG=-disasm
+. "$(dirname "$0")/native_env.sh"
 
-cat >prog.c <<'EOF'
-#include <stdio.h>
-static int sq(int x) { return x * x + (x >> 2); }
-__attribute__((noinline)) int a_rather_long_function_name_for_the_test(int n) { return n * 3 + 1; }
-__attribute__((noinline)) int work(int n) {
-  int s = a_rather_long_function_name_for_the_test(n);
-  for (int i = 0; i < n; i++) s += sq(i) ^ (s >> 3);
-  return s;
-}
-__attribute__((noinline)) int other(int n) { return work(n) + work(n / 2); }
-int main(int c, char **v) {
-  (void)v;
-  printf("%d\n", other(c * 1000));
-  return 0;
-}
-EOF
-gcc -g -O2 -fPIE -pie -Wl,--build-id -o pie prog.c && gcc -g -O2 -no-pie -Wl,--build-id -o nopie prog.c ||
-  { echo "t_disasm: gcc cannot build the programs: skipped"; exit 77; }
-bid=$(python3 "$REPO/tests/interop/symbolize_gen.py" --build-id pie)
-[ -n "$bid" ] || { echo "t_disasm: the PIE has no build id: skipped"; exit 77; }
+native_build
 mkdir -p bp/"$bid" && cp pie bp/"$bid"/pie
-PIEB=$((0x555555554000))
-gen() { # gen OUT JSON-LIST
-  python3 "$REPO/tests/interop/symbolize_gen.py" "$1" "$2" || { echo "t_disasm: generator failed"; exit 1; }
-}
 gen pie.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"real\"}]"
 gen nopie.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
 gen both.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"real\"},{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
@@ -225,13 +179,33 @@ PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h.txt pie.pcol work
 n=$((n + 1))
 [ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h.txt.rc)" != 0 ] && grep -q 'took more than 1 s' h.txt.err ||
   { bad "hung objdump: killed after 1 s, an error"; cat h.txt.err; }
-# an endless one is stopped at the bound
+# an endless objdump or nm is stopped at the bound (what is kept charged
+# with its records: an instruction's 3 bytes of text cost 160 more), an
+# error naming the tool, within 256 MiB of address space (ulimit -v: it
+# reached 1.4 GB before; a sanitizer's build cannot start under it)
+cap=262144
+{ (ulimit -v $cap && exec "$PCOL" --version) >/dev/null 2>&1; } 2>/dev/null ||
+  { echo "t_disasm: $PCOL does not start under ulimit -v $cap: memory left unchecked"; cap=unlimited; }
+endless() { # endless WHAT TOOL: pcol disasm, PATH=$tmp/hang, the fake TOOL endless
+  n=$((n + 1))
+  local s=$(date +%s)
+  (ulimit -v $cap && PATH=$tmp/hang exec "$PCOL" disasm pie.pcol work) >e.txt 2>e.txt.err
+  local rc=$?
+  [ $(($(date +%s) - s)) -le 60 ] && [ $rc != 0 ] && grep -q "hang/$2: the names and instructions passed 67108864 bytes" e.txt.err ||
+    { bad "$1: stopped at the bound, an error (exit $rc)"; cat e.txt.err; }
+}
 printf '#!/bin/sh\ncase "$1" in --version) echo "GNU objdump (fake)";; *) exec %s "  1170:  nop";; esac\n' "$(command -v yes)" >hang/objdump
-s=$(date +%s)
-PATH=$tmp/hang pc f.txt pie.pcol work
-n=$((n + 1))
-[ $(($(date +%s) - s)) -le 60 ] && [ "$(cat f.txt.rc)" != 0 ] && grep -q 'passed 67108864 bytes' f.txt.err ||
-  { bad "endless objdump: stopped at the bound, an error"; cat f.txt.err; }
+endless "endless objdump" objdump
+rm -f hang/nm # (a link to the real one)
+fake_nm() { printf '#!/bin/sh\nexec %s\n' "$1" >hang/nm && chmod +x hang/nm; }
+fake_nm "$(command -v yes) '0000000000001180 T work'" # one symbol's names
+endless "endless nm, one address" nm
+fake_nm "$(command -v awk) 'BEGIN { for (i = 4096;; i++) printf \"%016x T work%d\\n\", i, i }'"
+endless "endless nm, symbols" nm
+# symbols that overlap, each holding every sample
+fake_nm "$(command -v awk) 'BEGIN { for (;;) print \"0000000000001000 T work\\n0000000000002000 T work2\" }'"
+endless "endless nm, overlapping symbols" nm
+ln -sf "$(command -v nm)" hang/nm
 # no objdump at all
 rm hang/objdump
 PATH=$tmp/hang pc o.txt pie.pcol work

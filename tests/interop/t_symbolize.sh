@@ -25,60 +25,12 @@
 #    deadline before each mapping; a tool whose lines are padded with
 #    white space gives the rows of the real one (and google/pprof's).
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
-REPO=$(cd "$(dirname "$0")/../.." && pwd)
-for t in gcc nm python3; do
-  command -v $t >/dev/null || { echo "t_symbolize: $t not installed: skipped"; exit 77; }
-done
-if ! command -v llvm-symbolizer >/dev/null && ! command -v addr2line >/dev/null; then
-  echo "t_symbolize: neither llvm-symbolizer nor addr2line installed: skipped"; exit 77
-fi
-STANDALONE=${PPROF_STANDALONE:-}
-if [ -z "$STANDALONE" ] && command -v pprof >/dev/null && pprof -h 2>&1 | grep -q -- '-symbolize'; then
-  STANDALONE=$(command -v pprof)
-fi
-HAVE_GO=0
-command -v go >/dev/null && HAVE_GO=1
-if [ -z "$STANDALONE" ] && [ $HAVE_GO = 0 ]; then
-  echo "t_symbolize: neither google/pprof nor go installed: skipped"; exit 77
-fi
-tmp=$(mktemp -d)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
-# (rustup finds its toolchains under the real home)
-[ -z "${RUSTUP_HOME:-}" ] && [ -d "${HOME:-/nonexistent}/.rustup" ] && export RUSTUP_HOME=$HOME/.rustup
-export HOME=$tmp/home GOCACHE=$tmp/gocache GOPROXY=off GOTOOLCHAIN=local TZ=UTC
-unset PPROF_BINARY_PATH
-mkdir -p "$HOME"
-cd "$tmp" || exit 1
-fail=0 n=0
-bad() { echo "t_symbolize: FAIL: $*"; fail=$((fail + 1)); }
+T=t_symbolize PPROF_FLAG=-symbolize
+. "$(dirname "$0")/native_env.sh"
 
-cat >prog.c <<'EOF'
-#include <stdio.h>
-static int sq(int x) { return x * x + (x >> 2); }
-__attribute__((noinline)) int work(int n) {
-  int s = 0;
-  for (int i = 0; i < n; i++) s += sq(i) ^ (s >> 3);
-  return s;
-}
-__attribute__((noinline)) int other(int n) { return work(n) + work(n / 2); }
-int main(int c, char **v) {
-  (void)v;
-  printf("%d\n", other(c * 1000));
-  return 0;
-}
-EOF
-gcc -g -O2 -fPIE -pie -Wl,--build-id -o pie prog.c && gcc -g -O2 -no-pie -Wl,--build-id -o nopie prog.c ||
-  { echo "t_symbolize: gcc cannot build the programs: skipped"; exit 77; }
-bid=$(python3 "$REPO/tests/interop/symbolize_gen.py" --build-id pie)
-[ -n "$bid" ] || { echo "t_symbolize: the PIE has no build id: skipped"; exit 77; }
+native_build
 mkdir -p bp/"$bid" bp2 && cp pie bp/"$bid"/pie && cp nopie bp2/renamed && cp nopie ./-x && cp nopie "$tmp/nl
 x"
-PIEB=$((0x555555554000))
-gen() { # gen OUT JSON-LIST
-  python3 "$REPO/tests/interop/symbolize_gen.py" "$1" "$2" || { echo "t_symbolize: generator failed"; exit 1; }
-}
 gen direct.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"real\"},{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
 gen byid.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"/nonexistent/dir/pie\",\"build_id\":\"real\"}]"
 gen pieonly.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"real\"}]"
