@@ -120,10 +120,9 @@ int pcol_jp_key_is(const pcol_jpull *j, const char *lit);
 /* The input offset just past the current token (for messages). */
 uint64_t pcol_jp_offset(const pcol_jpull *j);
 
-/* The lexical rules json_scan.c (Perun) shares: the length of the valid
- * UTF-8 sequence at p (at most `left` bytes; 0 when invalid: overlong forms,
- * surrogates, past U+10FFFF), four hex digits, a code point written as
- * UTF-8 (returns its length, 1 to 4). */
+/* The lexical rules json_scan.c (Perun) shares: four hex digits, a code
+ * point written as UTF-8 (returns its length, 1 to 4).  What a valid UTF-8
+ * sequence is: pcol_utf8_len (pcol.h). */
 int pcol_json_hex4(const char *p, unsigned *out);
 size_t pcol_json_utf8_put(char *o, uint32_t cp);
 

@@ -432,7 +432,7 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
   char why[1024] = "";
   if (s->clk.timed_out) {
     char secs[32];
-    snprintf(secs, sizeof secs, "%.0f", s->clk.secs);
+    snprintf(secs, sizeof secs, "%g", s->clk.secs);
     warn(s, "Local symbolization failed for %s: not run, the %s s of PCOL_SYMBOLIZE_TIMEOUT were spent",
          g->shown, secs);
     return 0;
@@ -459,7 +459,7 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
   /* (the addresses written through a close-on-exec copy of fd, closed
    * by fclose; fd, rewound, is the tool's stdin) */
   int fd = pcol_temp_fd("pcol-sym");
-  int wfd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+  int wfd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) /* never stdin, stdout or stderr */ : -1;
   FILE *tf = wfd >= 0 ? fdopen(wfd, "w") : NULL;
   if (!tf) {
     warn(s, "Local symbolization failed for %s: cannot make a temporary file", g->shown);
@@ -607,7 +607,7 @@ static int locations(pcol_sym *s, pcol_builder *b, const pcol_sym_input *in, pco
   if (late) {
     char nmaps[32], secs[32];
     snprintf(nmaps, sizeof nmaps, "%zu", late);
-    snprintf(secs, sizeof secs, "%.0f", s->clk.secs);
+    snprintf(secs, sizeof secs, "%g", s->clk.secs);
     warn(s, "%s mappings not symbolized: their binaries not looked for, the %s s of "
             "PCOL_SYMBOLIZE_TIMEOUT were spent", nmaps, secs);
   }

@@ -139,7 +139,8 @@ static int cache_get(const pcol_elf_cache *c, const struct stat *st, pcol_elf_in
     const pcol_elf_cached *k = &c->v[i];
     if (k->e.dev != (uint64_t)st->st_dev || k->e.ino != (uint64_t)st->st_ino ||
         k->size != (uint64_t)st->st_size || k->mtime_s != (int64_t)st->st_mtim.tv_sec ||
-        k->mtime_ns != (int64_t)st->st_mtim.tv_nsec)
+        k->mtime_ns != (int64_t)st->st_mtim.tv_nsec || k->ctime_s != (int64_t)st->st_ctim.tv_sec ||
+        k->ctime_ns != (int64_t)st->st_ctim.tv_nsec)
       continue;
     *e = k->e;
     e->ph = k->e.nph ? malloc(k->e.nph * sizeof *e->ph) : NULL;
@@ -169,6 +170,8 @@ static void cache_put(pcol_elf_cache *c, const struct stat *st, const pcol_elf_i
   k->size = (uint64_t)st->st_size;
   k->mtime_s = (int64_t)st->st_mtim.tv_sec;
   k->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
+  k->ctime_s = (int64_t)st->st_ctim.tv_sec;
+  k->ctime_ns = (int64_t)st->st_ctim.tv_nsec;
   c->nph += e->nph;
   c->n++;
 }
@@ -707,7 +710,7 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
   while (!rc) {
     double left = s->deadline - pcol_bin_now();
     if (left <= 0) {
-      snprintf(why, whylen, "%s took more than %.0f s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
+      snprintf(why, whylen, "%s took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
                argv[0], s->secs);
       s->timed_out = true;
       rc = -1;
@@ -738,6 +741,11 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
     size_t from = 0, end = n + (size_t)r;
     for (size_t i = n; i < end && !rc; i++) {
       if (b[i] != '\n') continue;
+      if (i - from > max_line) { /* a whole line of this read too long */
+        snprintf(why, whylen, "%s wrote a line longer than %zu bytes", argv[0], max_line);
+        rc = -1;
+        break;
+      }
       b[i] = 0;
       rc = line(ctx, b + from);
       from = i + 1;
@@ -763,7 +771,7 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
       snprintf(why, whylen, "waitpid: %s", strerror(errno));
       rc = -1;
     } else if (pcol_bin_now() >= s->deadline) {
-      snprintf(why, whylen, "%s took more than %.0f s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
+      snprintf(why, whylen, "%s took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
                argv[0], s->secs);
       s->timed_out = true;
       rc = -1;

@@ -45,12 +45,13 @@ typedef struct pcol_bin_map {
  * segments, then SHT_NOTE sections): past them the file has none. */
 #define PCOL_ELF_NOTES_MAX ((size_t)1 << 20)
 /* The ELF files a job has read, each once: by device, inode, size and
- * mtime; at most PCOL_ELF_CACHE_PH program headers in all kept (a file
- * past it is read again when asked again).  Zeroed to start. */
+ * mtime and ctime; at most PCOL_ELF_CACHE_PH program headers in all kept
+ * (a file past it is read again when asked again).  Zeroed to start. */
 typedef struct pcol_elf_cached {
   pcol_elf_info e;
   uint64_t size;
   int64_t mtime_s, mtime_ns;
+  int64_t ctime_s, ctime_ns; /* a rewrite that puts size and mtime back changes ctime */
 } pcol_elf_cached;
 typedef struct pcol_elf_cache {
   pcol_elf_cached *v;

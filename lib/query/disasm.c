@@ -125,13 +125,8 @@ static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 static int is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
-/* strings.TrimSpace (ASCII) */
-static char *trim(char *s) {
-  while (is_space(*s)) s++;
-  size_t n = strlen(s);
-  while (n && is_space(s[n - 1])) s[--n] = 0;
-  return s;
-}
+/* strings.TrimSpace, as pprof's binutils reads every line */
+#define trim pcol_bin_trim_space
 /* strconv.ParseUint(s[0..n), 16, 64) */
 static int parse_hex(const char *s, size_t n, uint64_t *v) {
   *v = 0;
@@ -448,6 +443,7 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   bin *bins = NULL;
   size_t nbins = 0;
   pcol_buf syms = {0}, snodes = {0}, insts = {0};
+  pcol_elf_cache ec = {0}; /* the files read, each once */
   char *search = NULL, *objdump = NULL, *nm = NULL;
   int rc = pv ? PCOL_OK : pcol_oom(err);
   pcol_select s2 = *sel;
@@ -503,10 +499,18 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       break;
     }
     char why[1024] = "";
+    if (pcol_bin_now() >= j.clk.deadline) { /* each file is read once (ec), but many are many */
+      j.clk.timed_out = true;
+      free(fz);
+      free(bz);
+      rc = pcol_error_set(err, PCOL_EIO, "disasm: looking for the binaries took more than %g s "
+                          "(PCOL_SYMBOLIZE_TIMEOUT, for all runs)", j.clk.secs);
+      break;
+    }
     pcol_bin_map bm = {start, limit, pcol_view_u64(&mc[2], mi), fz, bz, file.len};
     pcol_elf_info e = {0};
     char *found = NULL;
-    int lr = pcol_bin_locate(search, NULL, &bm, &e, &found, NULL, NULL, why, sizeof why);
+    int lr = pcol_bin_locate(search, &ec, &bm, &e, &found, NULL, NULL, why, sizeof why);
     /* the base, from the binary's first sample (pprof's ObjAddr: the
      * first node of its graph, wherever it is) */
     uint64_t base = 0;
@@ -729,6 +733,7 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
   pcol_rx_free(&j.rx);
   free(j.rxbuf);
   free(search);
+  pcol_elf_cache_free(&ec);
   free(objdump);
   free(nm);
   if (rc) { /* the warnings stay: they may say why nothing matched */

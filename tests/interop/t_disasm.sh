@@ -179,6 +179,12 @@ PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h.txt pie.pcol work
 n=$((n + 1))
 [ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h.txt.rc)" != 0 ] && grep -q 'took more than 1 s' h.txt.err ||
   { bad "hung objdump: killed after 1 s, an error"; cat h.txt.err; }
+# the time limit holds while the binaries are looked for too (each one's
+# ELF headers and notes read), not only while a tool runs
+PCOL_SYMBOLIZE_TIMEOUT=0.000001 pc hl.txt pie.pcol work
+n=$((n + 1))
+[ "$(cat hl.txt.rc)" != 0 ] && grep -q 'looking for the binaries took more than 1e-06 s' hl.txt.err ||
+  { bad "a time limit spent before a binary is found: an error"; cat hl.txt.err; }
 # an endless objdump or nm is stopped at the bound (what is kept charged
 # with its records: an instruction's 3 bytes of text cost 160 more), an
 # error naming the tool, within 256 MiB of address space (ulimit -v: it

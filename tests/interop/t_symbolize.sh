@@ -170,6 +170,9 @@ o.write(sys.stdin.readline())
 line = __import__("os").environ.get("FLOOD")
 if line:
     o.write("x" * int(line)); o.flush(); sys.exit(0)
+line = __import__("os").environ.get("FLOODNL")
+if line: # a whole line, its newline in the same write
+    o.write("x" * int(line) + "\n"); o.flush(); sys.exit(0)
 pad = "n" * 4000
 i = 0
 while True:
@@ -190,6 +193,15 @@ FLOOD=$((1 << 20)) PATH=$tmp/flood:$PATH pc fl3.top top nopieonly.pb --symbolize
 n=$((n + 1))
 [ "$(cat fl3.top.rc)" = 0 ] && ! grep -q 'longer than' fl3.top.err ||
   { bad "a line of 1 MiB: read, no warning"; cat fl3.top.err; }
+# (and a line whose newline comes in the read that brings its end)
+FLOODNL=$(((1 << 20) + 1)) PATH=$tmp/flood:$PATH pc fl4.top top nopieonly.pb --symbolize local
+n=$((n + 1))
+[ "$(cat fl4.top.rc)" = 0 ] && grep -q 'wrote a line longer than 1048576 bytes' fl4.top.err ||
+  { bad "a whole line of 1 MiB + 1: a warning"; cat fl4.top.err; }
+FLOODNL=$((1 << 20)) PATH=$tmp/flood:$PATH pc fl5.top top nopieonly.pb --symbolize local
+n=$((n + 1))
+[ "$(cat fl5.top.rc)" = 0 ] && ! grep -q 'longer than' fl5.top.err ||
+  { bad "a whole line of 1 MiB: read, no warning"; cat fl5.top.err; }
 # a tool whose lines are padded with white space (ASCII, U+0085, U+00A0,
 # U+3000; the empty line that ends llvm-symbolizer's answer too): pprof
 # reads every line through strings.TrimSpace, and so the rows are the

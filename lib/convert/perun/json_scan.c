@@ -33,8 +33,8 @@ int pcol_js_peek(pcol_jscan *s) {
   return s->pos < s->n ? (unsigned char)s->p[s->pos] : -1;
 }
 
-/* hex4, utf8_len and the UTF-8 writer are json_pull.c's: one rule for both
- * JSON readers. */
+/* hex4 and the UTF-8 writer are json_pull.c's, what a valid UTF-8 sequence
+ * is pcol_utf8_len's: one rule for both JSON readers. */
 #define hex4 pcol_json_hex4
 
 /* s->pos stands on the opening quote.  On success it stands after the
