@@ -185,23 +185,21 @@ n=$((n + 1))
   { bad "an endless answer: stopped at 64 MiB with a warning, rows unsymbolized"; cat fl.top.err; }
 # (the bound is the line's, wherever the window of the output stands: a
 # line of 1.5 MiB too, and one of exactly 1 MiB is read)
-FLOOD=$((3 << 19)) PATH=$tmp/flood:$PATH pc fl2.top top nopieonly.pb --symbolize local
-n=$((n + 1))
-[ "$(cat fl2.top.rc)" = 0 ] && grep -q 'wrote a line longer than 1048576 bytes' fl2.top.err ||
-  { bad "a 1.5 MiB line: a warning"; cat fl2.top.err; }
-FLOOD=$((1 << 20)) PATH=$tmp/flood:$PATH pc fl3.top top nopieonly.pb --symbolize local
-n=$((n + 1))
-[ "$(cat fl3.top.rc)" = 0 ] && ! grep -q 'longer than' fl3.top.err ||
-  { bad "a line of 1 MiB: read, no warning"; cat fl3.top.err; }
+# line_case VAR LEN OUT WARN WHAT: the flood tool writes LEN bytes (FLOOD:
+# no newline; FLOODNL: a whole line, its newline in the same write); WARN
+# 1: the line bound's warning wanted, 0: none
+line_case() {
+  (export "$1=$2" PATH="$tmp/flood:$PATH"; pc "$3" top nopieonly.pb --symbolize local)
+  n=$((n + 1))
+  local warned=0
+  grep -q 'wrote a line longer than 1048576 bytes' "$3.err" && warned=1
+  [ "$(cat "$3.rc")" = 0 ] && [ "$warned" = "$4" ] || { bad "$5"; cat "$3.err"; }
+}
+line_case FLOOD $((3 << 19)) fl2.top 1 "a 1.5 MiB line: a warning"
+line_case FLOOD $((1 << 20)) fl3.top 0 "a line of 1 MiB: read, no warning"
 # (and a line whose newline comes in the read that brings its end)
-FLOODNL=$(((1 << 20) + 1)) PATH=$tmp/flood:$PATH pc fl4.top top nopieonly.pb --symbolize local
-n=$((n + 1))
-[ "$(cat fl4.top.rc)" = 0 ] && grep -q 'wrote a line longer than 1048576 bytes' fl4.top.err ||
-  { bad "a whole line of 1 MiB + 1: a warning"; cat fl4.top.err; }
-FLOODNL=$((1 << 20)) PATH=$tmp/flood:$PATH pc fl5.top top nopieonly.pb --symbolize local
-n=$((n + 1))
-[ "$(cat fl5.top.rc)" = 0 ] && ! grep -q 'longer than' fl5.top.err ||
-  { bad "a whole line of 1 MiB: read, no warning"; cat fl5.top.err; }
+line_case FLOODNL $(((1 << 20) + 1)) fl4.top 1 "a whole line of 1 MiB + 1: a warning"
+line_case FLOODNL $((1 << 20)) fl5.top 0 "a whole line of 1 MiB: read, no warning"
 # a tool whose lines are padded with white space (ASCII, U+0085, U+00A0,
 # U+3000; the empty line that ends llvm-symbolizer's answer too): pprof
 # reads every line through strings.TrimSpace, and so the rows are the
