@@ -96,20 +96,33 @@ int pcol_q_value_is_level(pcol_file *f, uint32_t vt, pcol_error *err) {
   return 0;
 }
 
+/* How NAME names a stored type T with unit U: 2 when NAME is T (pprof's
+ * -sample_index compares the type alone), 1 when it is "T/U", else 0.  A
+ * type may hold '/' itself (perf's PMU events: cpu_atom/cycles/u), so
+ * "T/U" is not cut at the first '/'. */
+static int names_type(const char *name, size_t nl, pcol_str t, pcol_str u) {
+  if (!t.ptr) return 0;
+  if (t.len == nl && !memcmp(t.ptr, name, nl)) return 2;
+  return u.ptr && t.len + 1 + u.len == nl && !memcmp(t.ptr, name, t.len) && name[t.len] == '/' &&
+         !memcmp(u.ptr, name + t.len + 1, u.len);
+}
+
 static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
-  const char *slash = strchr(name, '/');
-  size_t tl = slash ? (size_t)(slash - name) : strlen(name);
+  size_t nl = strlen(name);
   pcol_view ty, un;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
   uint64_t n = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  /* the types NAME is (best: 2), else those it is with their unit (1) */
   uint32_t found = 0, count = 0;
+  int best = 0;
   for (uint64_t i = 0; i < n; i++) {
     pcol_str t, u;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
-    if (!t.ptr || t.len != tl || memcmp(t.ptr, name, tl)) continue;
-    if (slash && !pcol_str_is(u, slash + 1)) continue;
+    int m = names_type(name, nl, t, u);
+    if (!m || m < best) continue;
+    if (m > best) best = m, found = 0, count = 0;
     if (!found) found = (uint32_t)(i + 1);
     count++;
   }
@@ -140,9 +153,12 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
     return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s (each source's "
                           "count of raw samples)%s)", name, VALUE_SAMPLES, list);
   }
-  if (count > 1)
+  if (count > 1 && best == 2)
     return pcol_error_set(err, PCOL_EINVAL,
                           "value type '%s' exists with several units; name one as TYPE/UNIT", name);
+  if (count > 1) /* type "a" of unit "b/c" and type "a/b" of unit "c" */
+    return pcol_error_set(err, PCOL_EINVAL, "'%s' names several value types as TYPE/UNIT; name one "
+                          "by its number (--value N)", name);
   return vt_names(f, found, out, err);
 }
 

@@ -17,6 +17,8 @@
 #     interval in every row; a heap profile's total is its bytes over its
 #     objects (the first type); --mean with a base, of sources whose first
 #     types differ, and --normalize without a base are refused.
+# 11. a type whose name holds '/' (perf's PMU events, cpu_atom/cycles/u) is
+#     named by itself or with its unit; TYPE/UNIT is not cut at the first '/'.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -223,4 +225,17 @@ grep -q 'no first value type in common' "$tmp/err" || fail "--mean of mixed sour
 # a profile normalized to itself is itself: its diff with itself is empty
 "$PCOL" top "$tmp/c.pb" --normalize --diff-base "$tmp/c.pb" --unit raw | grep -q 'accounting for 0, ' ||
   fail "--normalize --diff-base of a profile and itself"
+# ---- 11. perf's PMU event names hold '/': --value TYPE and TYPE/UNIT
+{ t=1; for e in cpu_core/cycles/u cpu_atom/cycles/u cpu_core/cycles/u; do t=$((t + 1))
+    printf 'prog 7 100.00%s:     250000 %s: \n\t  1000 f+0x1 (/bin/prog)\n\t  2000 main+0x2 (/bin/prog)\n\n' \
+      "$t" "$e"; done; } >"$tmp/pmu.txt"
+"$PCOL" pack --from perf "$tmp/pmu.txt" -o "$tmp/pmu.pcol" || fail "pack a perf script of PMU events"
+for v in cpu_core/cycles/u cpu_core/cycles/u/count; do
+  [ "$("$PCOL" top "$tmp/pmu.pcol" --value "$v" --unit raw | total)" = 500000 ] ||
+    fail "--value $v: not the two cpu_core samples' 500000"
+done
+[ "$("$PCOL" top "$tmp/pmu.pcol" --value cpu_atom/cycles/u --unit raw | total)" = 250000 ] ||
+  fail "--value cpu_atom/cycles/u"
+"$PCOL" top "$tmp/pmu.pcol" --value cpu_core/cycles >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q "no value type 'cpu_core/cycles'" "$tmp/err" || fail "a part of a PMU name is no type"
 exit 0
