@@ -323,4 +323,23 @@ if [ $have_protoc = 1 ]; then
   [ $rc = 1 ] && grep -q "oldj.jsonl:1: OTLP/JSON .*locationsStartIndex: unknown key" "$tmp/err" ||
     fail "older JSON key: rc $rc: $(cat "$tmp/err")"
 fi
+# a cut or damaged binary says where: the offset of the field or message
+# that is not whole (as the pprof importer does), not "not OTLP"
+printf 'main;f 3\nmain;g;h 2\n' >"$tmp/c.txt"
+$PCOL unpack "$tmp/c.txt" --to otlp -o "$tmp/c.bin" || fail "unpack collapsed --to otlp"
+n=$(wc -c <"$tmp/c.bin")
+for k in 20 $((n / 2)) $((n - 1)); do
+  head -c "$k" "$tmp/c.bin" >"$tmp/cut.bin"
+  $PCOL pack "$tmp/cut.bin" --from otlp -o "$tmp/cut.pcol" 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "cut.bin: truncated OTLP profiles: the field at byte offset [0-9]* (field [12], wire type 2) runs past the end ($k bytes)" "$tmp/err" ||
+    fail "cut at $k of $n bytes: rc $rc: $(cat "$tmp/err")"
+done
+python3 -c '
+import struct, sys
+m = open(sys.argv[1], "rb").read()
+one = struct.pack(">I", len(m)) + m
+open(sys.argv[2], "wb").write((one + one)[:-3])' "$tmp/c.bin" "$tmp/seq.bin" || fail "sequence"
+$PCOL pack "$tmp/seq.bin" --from otlp -o "$tmp/seq.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "seq.bin: truncated or damaged OTLP profiles: a sequence of 4-byte length-prefixed messages whose message at byte offset $((n + 4)) is not whole" "$tmp/err" ||
+  fail "cut sequence: rc $rc: $(cat "$tmp/err")"
 echo "t_otlp: ok"

@@ -1244,30 +1244,61 @@ static int whole_message(const uint8_t *p, size_t n) {
   return 1;
 }
 
+/* Where whole_message stops on p[0..n): the offset of the first field it
+ * refuses (*field, *wt: what it was, when its tag could be read; *past: 1
+ * when it runs past the end).  Returns the count of fields read before. */
+static size_t message_stop(const uint8_t *p, size_t n, size_t *at, uint64_t *field, unsigned *wt,
+                           int *past) {
+  size_t i = 0, b, e, good = 0;
+  uint64_t v;
+  *field = 0, *wt = 0, *past = 0;
+  while (i < n) {
+    *at = i;
+    int r = pcol_otlp_field(p, n, &i, field, wt, &v, &b, &e);
+    if (r || *wt != 2 || *field > 2) {
+      *past = r != 0 && *field != 0 && (*wt == 0 || *wt == 1 || *wt == 2 || *wt == 5);
+      return good;
+    }
+    good++;
+  }
+  *at = n;
+  return good;
+}
+
 /* 1 when p[0..n) is a sequence of frames: a 4-byte big-endian length
  * (be = 1) or a varint length (be = 0), then that many bytes. */
-static int frames(const uint8_t *p, size_t n, int be) {
+/* The count of whole frames at the start of p[0..n) (frames' rule), and
+ * in *stop the offset of the first that is not one (n: all were). */
+static size_t frames_read(const uint8_t *p, size_t n, int be, size_t *stop) {
   size_t i = 0, count = 0;
   while (i < n) {
+    size_t at = i;
     uint64_t len = 0;
+    *stop = at;
     if (be) {
-      if (n - i < 4) return 0;
+      if (n - i < 4) return count;
       len = (uint64_t)p[i] << 24 | (uint64_t)p[i + 1] << 16 | (uint64_t)p[i + 2] << 8 | p[i + 3];
       i += 4;
     } else {
       int s = 0;
       for (;; s += 7) {
-        if (i >= n || s > 63) return 0;
+        if (i >= n || s > 63) return count;
         uint8_t ch = p[i++];
         len |= (uint64_t)(ch & 0x7f) << s;
         if (!(ch & 0x80)) break;
       }
     }
-    if (len > n - i || !whole_message(p + i, (size_t)len)) return 0;
+    if (len > n - i || !whole_message(p + i, (size_t)len)) return count;
     i += (size_t)len;
     count++;
   }
-  return count > 0;
+  *stop = n;
+  return count;
+}
+
+static int frames(const uint8_t *p, size_t n, int be) {
+  size_t stop;
+  return frames_read(p, n, be, &stop) && stop == n;
 }
 
 /* The index of the first byte of p[0..n) that is not JSON white space (n
@@ -1369,6 +1400,36 @@ static int import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_i
   return import_binary(b, &raw, gz, name, opt, sym, err);
 }
 
+/* Why p[0..n) is neither one message nor a sequence of frames: where a
+ * sequence that starts as one (a frame read whole first) or a message
+ * that does (a field of ProfilesData read whole, or cut off) stops, else
+ * "not OTLP". */
+static int not_whole(const uint8_t *p, size_t n, const char *name, int gz, pcol_error *err) {
+  const char *inf = gz ? " inflated" : "";
+  size_t at, stop[2];
+  uint64_t field;
+  unsigned wt;
+  int past;
+  for (int be = 1; be >= 0; be--)
+    if (frames_read(p, n, be, &stop[be]))
+      return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated or damaged OTLP profiles: a "
+                            "sequence of %s length-prefixed messages whose message at byte "
+                            "offset %zu is not whole (%zu bytes%s)", name,
+                            be ? "4-byte" : "varint", stop[be], n, inf);
+  size_t good = message_stop(p, n, &at, &field, &wt, &past);
+  if (good || (past && wt == 2 && (field == 1 || field == 2))) {
+    if (past)
+      return pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated OTLP profiles: the field at byte "
+                            "offset %zu (field %" PRIu64 ", wire type %u) runs past the end (%zu "
+                            "bytes%s)", name, at, field, wt, n, inf);
+    return pcol_error_set(err, PCOL_ECORRUPT, "%s: damaged OTLP profiles: at byte offset %zu, "
+                          "field %" PRIu64 " of wire type %u is not a field of ProfilesData "
+                          "(1 or 2, a message) (%zu bytes%s)", name, at, field, wt, n, inf);
+  }
+  return pcol_error_set(err, PCOL_ECORRUPT, "%s: not OTLP profiles: neither one ProfilesData "
+                        "message nor a sequence of length-prefixed ones (%zu bytes%s)", name, n, inf);
+}
+
 /* The whole input (inflated when gz), read in memory, mapped in place or
  * mapped from a temporary copy: one message, length-prefixed ones, or
  * OTLP/JSON found past a gzip head.  Frees raw. */
@@ -1390,10 +1451,7 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
   } else {
     int be = frames(p, n, 1);
     if (!be && !frames(p, n, 0)) {
-      rc = pcol_error_set(err, PCOL_ECORRUPT,
-                          "%s: not OTLP profiles: neither one ProfilesData message nor a "
-                          "sequence of length-prefixed ones (%zu bytes%s)",
-                          name, n, gz ? " inflated" : "");
+      rc = not_whole(p, n, name, gz, err);
     } else {
       size_t k = 0, msg = 0;
       while (k < n && !rc) {
