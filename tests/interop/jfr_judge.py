@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Judges pcol's import of a JFR recording by the JDK's own `jfr` tool.
 
-usage: jfr_judge.py JFR.json PCOL.json JFR-TEXT TOP-DIR
+usage: jfr_judge.py JFR.json PCOL.json JFR-TEXT TOP-DIR [JFR-ALLOC-TEXT]
 
 JFR.json: `jfr print --json --events <the six sampled types> FILE`; PCOL.json:
 `pcol cat FILE --table all --format json`; JFR-TEXT: `jfr print --events
 jdk.ExecutionSample FILE` (the frames as the JDK prints them); TOP-DIR holds
-`pcol top FILE --source N --format tsv` of each source as top-N.tsv.
+`pcol top FILE --source N --format tsv` of each source as top-N.tsv;
+JFR-ALLOC-TEXT: `jfr print --events <the types with an objectClass> FILE`,
+whose `objectClass = NAME` lines, in the order of the JSON's events, say
+how `jfr print` names each class (`int[]` for the JSON's `[I`).
 
 Per event type, every sample of the JDK must be one of pcol's with the same
 time (epoch ns: pprof.time_nanos + time_ns), thread (name and Java id),
@@ -70,8 +73,26 @@ def jname(method):
     return cls + (method.get("name") or "")
 
 
-def jfr_samples(path):
+def class_names(doc, alloc_text):
+    """The JSON's objectClass names -> `jfr print`'s text for them, from the
+    two outputs' events in the same order (one name per JSON name)."""
+    if alloc_text is None:
+        return None
+    shown = re.findall(r"\n\s*objectClass = (.*?)(?: \(classLoader = .*\))?\n", open(alloc_text).read())
+    names = [(v["objectClass"] or {}).get("name", "") for ev in doc["recording"]["events"]
+             for v in [ev["values"]] if ev["type"] in KINDS and "objectClass" in v]
+    if len(shown) != len(names):
+        raise SystemExit("FAIL jfr print shows %d objectClass values, --json %d" % (len(shown), len(names)))
+    out = {}
+    for j, t in zip(names, shown):
+        if out.setdefault(j, t) != t:
+            raise SystemExit("FAIL jfr print names class %r both %r and %r" % (j, out[j], t))
+    return out
+
+
+def jfr_samples(path, alloc_text=None):
     doc = json.load(open(path))
+    cls = class_names(doc, alloc_text)
     out = collections.defaultdict(list)
     visible = collections.Counter()  # execution samples' leaf frames that `jfr print` shows
     for ev in doc["recording"]["events"]:
@@ -91,7 +112,8 @@ def jfr_samples(path):
         if "state" in v:
             extra.append(("thread_state", v["state"]))
         if "objectClass" in v:
-            extra.append(("object_class", (v["objectClass"] or {}).get("name", "").replace("/", ".")))
+            name = (v["objectClass"] or {}).get("name", "")
+            extra.append(("object_class", cls[name] if cls is not None else name.replace("/", ".")))
         for f, vt in KINDS[kind]:
             extra.append((vt, duration_ns(v[f]) if isinstance(v[f], str) else v[f]))
         extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
@@ -141,7 +163,8 @@ def pcol_samples(path):
 
 def main():
     jfr_json, pcol_json, jfr_text, topdir = sys.argv[1:5]
-    (want, visible), got = jfr_samples(jfr_json), pcol_samples(pcol_json)
+    alloc_text = sys.argv[5] if len(sys.argv) > 5 else None
+    (want, visible), got = jfr_samples(jfr_json, alloc_text), pcol_samples(pcol_json)
     bad = 0
     for kind in sorted(set(want) | set(got)):
         a, b = collections.Counter(want[kind]), collections.Counter(got[kind])

@@ -54,13 +54,17 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   mkdir -p "$d/top"
   jfr print --json --stack-depth 4096 --events $ev "$2" >"$d/jfr.json" || { bad "$1: jfr print --json"; return; }
   jfr print --events jdk.ExecutionSample "$2" >"$d/jfr.txt" || { bad "$1: jfr print"; return; }
+  # the allocated classes as jfr print names them (int[], not the JSON's [I)
+  jfr print --stack-depth 1 --events jdk.ObjectAllocationSample,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB \
+    "$2" >"$d/jfr-alloc.txt" || { bad "$1: jfr print (allocations)"; return; }
   "$PCOL" cat "$3" --table all --format json >"$d/pcol.json" || { bad "$1: pcol cat"; return; }
   n=$("$PCOL" cat "$3" --table sources --format tsv | tail -n +2 | wc -l)
   for s in $(seq 1 "$n"); do
     "$PCOL" top "$3" --source "$s" --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
   done
   echo "== $1"
-  python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" || bad "$1: pcol differs from jfr"
+  python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" "$d/jfr-alloc.txt" ||
+    bad "$1: pcol differs from jfr"
 }
 judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
 

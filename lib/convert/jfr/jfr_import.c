@@ -379,6 +379,41 @@ static int thread_of(jimp *x, jchunk *k, const jv *t, const jthread **out) {
 
 /* A class's Java name ("java.lang.String", "[B" as the JDK names arrays)
  * or a thread state's name, as a string id (0: none). */
+/* A class's name s[0..n) as `jfr print` shows it (the JDK's
+ * ValueFormatter.formatClass): '.' for '/', and an array's descriptor as
+ * its type, `[I` int[], `[[Ljava/lang/String;` java.lang.String[][].  A
+ * descriptor that is not one (no element, an unknown letter, no ';' at the
+ * end) keeps its bytes, '/' as '.'.  Appended to out. */
+static int java_class_name(pcol_buf *out, const char *s, size_t n) {
+  size_t d = 0;
+  while (d < n && s[d] == '[') d++;
+  const char *e = s + d, *word = NULL;
+  size_t en = n - d, wn = 0;
+  if (d && en == 1) { /* a primitive's letter */
+    switch (*e) {
+    case 'B': word = "byte"; break;
+    case 'C': word = "char"; break;
+    case 'D': word = "double"; break;
+    case 'F': word = "float"; break;
+    case 'I': word = "int"; break;
+    case 'J': word = "long"; break;
+    case 'S': word = "short"; break;
+    case 'Z': word = "boolean"; break;
+    }
+    wn = word ? strlen(word) : 0;
+  } else if (d && en > 2 && e[0] == 'L' && e[en - 1] == ';') {
+    word = e + 1, wn = en - 2;
+  }
+  if (!word) word = s, wn = n, d = 0; /* a plain name, or not a descriptor */
+  size_t at = out->len;
+  if (pcol_buf_append(out, word, wn)) return PCOL_ENOMEM;
+  for (size_t i = at; i < out->len; i++)
+    if (out->data[i] == '/') out->data[i] = '.';
+  for (size_t i = 0; i < d; i++)
+    if (pcol_buf_append(out, "[]", 2)) return PCOL_ENOMEM;
+  return PCOL_OK;
+}
+
 static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots, uint32_t *sid) {
   jv fv[JFR_MAX_FIELDS];
   jref e;
@@ -395,12 +430,11 @@ static int name_sid(jimp *x, jchunk *k, const jv *v, const char *field, int dots
   if ((rc = text_of(x, e.k, fld(e.k, fv, e.ci, field), "string", &s, &n)) < 0) return rc;
   if (rc == 1) {
     PCOL_RETURN_NOT_OK(pcol_b_string(x->b, s, n, sid, x->r.err));
-    if (dots) { /* the same bytes with '.' for '/' */
+    if (dots) { /* the class as jfr print names it */
       x->name.len = 0;
-      if (pcol_buf_append(&x->name, s, n)) return oom(x);
-      for (size_t i = 0; i < n; i++)
-        if (x->name.data[i] == '/') x->name.data[i] = '.';
-      if (n) PCOL_RETURN_NOT_OK(pcol_b_string(x->b, x->name.data, n, sid, x->r.err));
+      if (java_class_name(&x->name, s, n)) return oom(x);
+      if (x->name.len)
+        PCOL_RETURN_NOT_OK(pcol_b_string(x->b, (const char *)x->name.data, x->name.len, sid, x->r.err));
     }
   }
   memo_set(e, dots ? USE_DOTTED : USE_NAME, *sid + 1);

@@ -35,6 +35,8 @@ public class Workload {
     while (System.nanoTime() < until) {
       keep.add(new byte[1024 + (int) (sink & 4095)]);
       keep.add(String.valueOf(sink));
+      keep.add(new long[2][3]); // arrays as jfr print names them: long[][], long[]
+      keep.add(new String[3]);
       if (keep.size() > 4000) keep.clear();
       sink += keep.size();
     }
