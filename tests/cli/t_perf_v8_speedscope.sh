@@ -245,6 +245,10 @@ $PCOL cat "$tmp/p.pcol" --table meta | grep -Pq 'v8.start_time_us\t5000000\t' ||
 [ "$($PCOL fold "$tmp/p.pcol" --from 0 --to 0.04 --value samples | awk '{s+=$NF} END{print s}')" = 10 ] ||
   fail "v8: --from 0 --to 0.04 does not hold the 10 samples"
 $PCOL info "$tmp/p.pcol" | grep -q 'samples: *10, at 100us .. 37.60ms' || fail "v8 info span: $($PCOL info "$tmp/p.pcol" | grep 'samples:')"
+# its duration is endTime - startTime (40 ms), as DevTools shows the profile's length
+$PCOL info "$tmp/p.pcol" | grep -q 'duration: *40ms$' || fail "v8 info duration: $($PCOL info "$tmp/p.pcol" | grep 'duration:')"
+$PCOL unpack "$tmp/p.pcol" --to pprof -o "$tmp/p.pb.gz" && $PCOL cat "$tmp/p.pb.gz" --table meta |
+  grep -Pq 'pprof.duration_nanos\t40000000\t' || fail "v8: the duration does not reach the pprof export"
 # 0-based V8 lines and columns are 1-based in pcol
 $PCOL cat "$tmp/p.pcol" --table location_lines | grep -Pq '\t42\t3$' || fail "v8 line 41/col 2 not stored as 42/3: $($PCOL cat "$tmp/p.pcol" --table location_lines)"
 $PCOL top "$tmp/p.pcol" --by line | grep -Eq ' main [^ ]*/app/m.js:10$' || fail "v8 top --by line: main at m.js:10"

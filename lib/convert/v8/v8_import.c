@@ -525,6 +525,13 @@ static int resolve(vimp *v) {
     snprintf(num, sizeof num, "%lld", (long long)end);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.end_time_us", num, v->err)));
   }
+  /* the profile's length, as DevTools shows it (endTime - startTime): the
+   * source's duration (spec.md §7), as Firefox's profiling range is */
+  if (start != PCOL_NA_I64 && end != PCOL_NA_I64 && end >= start &&
+      (uint64_t)end - (uint64_t)start <= (uint64_t)INT64_MAX / 1000) {
+    snprintf(num, sizeof num, "%lld", (long long)(((uint64_t)end - (uint64_t)start) * 1000));
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));
+  }
   uint32_t vt_samples, vt_wall;
   PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, &vt_samples));
   if (!v->samples_kind) { /* the old form: hit counts only, no times */
