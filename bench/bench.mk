@@ -60,6 +60,7 @@ bench-many: bench-tools
 	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench DATA=$(BUILD)/bench-data \
 	  bash bench/many.sh >$(BUILD)/bench-many.md && \
 	  PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench bash bench/many_names.sh >>$(BUILD)/bench-many.md && \
+	  PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench bash bench/demangle_many.sh >>$(BUILD)/bench-many.md && \
 	  cat $(BUILD)/bench-many.md
 
 bench-flood: bench-tools

@@ -90,24 +90,29 @@ struct rd_ctx {
 
 /* What pprof shows for the system name sys[0..n), the builder's string
  * sys_id (demangle.c), into *v: the string's id + 1, or SHOWN_EMPTY for
- * the empty name.  Each string is demangled once a session (s->shown
- * keeps *v, 0: not yet), its work charged to s->demangle_left; once that
- * is spent, the names not yet demangled are kept as they are (*v =
- * sys_id + 1), with one warning.  *added: the bytes of a new string.
- * PCOL_OK, or the builder's error (also out of memory, in err). */
+ * the empty name.  Each string is demangled once a session (s->shown,
+ * at sys_id's index in s->shown_ix, keeps *v, 0: not yet), its work
+ * charged to s->demangle_left; once that is spent, the names not yet
+ * demangled are kept as they are (*v = sys_id + 1), with one warning.
+ * *added: the bytes of a new string.  PCOL_OK, or the builder's error
+ * (also out of memory, in err). */
 #define SHOWN_EMPTY UINT32_MAX
 static int shown(pcol_sym *s, pcol_builder *b, const char *sys, size_t n, uint32_t sys_id,
                  uint32_t *v, size_t *added, pcol_error *err) {
   *added = 0;
-  if (sys_id >= s->nshown) {
-    size_t cap = s->nshown * 2 > sys_id ? s->nshown * 2 : (size_t)sys_id + 1024;
+  if (s->shown_ix.n >= s->shown_cap) { /* room for a new index first */
+    size_t cap = s->shown_cap ? 2 * s->shown_cap : 256;
     uint32_t *t = realloc(s->shown, cap * sizeof *t);
     if (!t) return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
-    memset(t + s->nshown, 0, (cap - s->nshown) * sizeof *t);
     s->shown = t;
-    s->nshown = cap;
+    s->shown_cap = cap;
   }
-  if ((*v = s->shown[sys_id]) != 0) return PCOL_OK;
+  uint32_t ix;
+  int fresh;
+  if (pcol_u64map_get(&s->shown_ix, sys_id, &ix, &fresh))
+    return pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
+  if (fresh) s->shown[ix] = 0;
+  if ((*v = s->shown[ix]) != 0) return PCOL_OK;
   *v = n ? sys_id + 1 : SHOWN_EMPTY;
   if (!n) return PCOL_OK;
   if (!s->demangle_left) {
@@ -136,7 +141,7 @@ static int shown(pcol_sym *s, pcol_builder *b, const char *sys, size_t n, uint32
     }
   }
   if (out != stack) free(out);
-  if (!rc) s->shown[sys_id] = *v;
+  if (!rc) s->shown[ix] = *v;
   return rc;
 }
 
@@ -634,6 +639,7 @@ void pcol_sym_free(pcol_sym *s) {
   free(s->search);
   free(s->tool);
   pcol_buf_free(&s->warn);
+  pcol_u64map_free(&s->shown_ix);
   free(s->shown);
   memset(s, 0, sizeof *s);
 }

@@ -11,6 +11,7 @@
 
 #include "binfile.h"
 #include "buf.h"
+#include "hash.h"
 #include "pcol.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,8 +59,12 @@ typedef struct pcol_sym {
   pcol_elf_cache elfs; /* the binaries read, each once */
   uint64_t demangle_left; /* of PCOL_SYM_MAX_DEMANGLE */
   bool cut_demangle;
-  uint32_t *shown;  /* builder string id -> what pprof shows for it (symbolize.c) */
-  size_t nshown;
+  /* what pprof shows for each system name met (symbolize.c): its builder
+   * string id -> a dense index into shown, so an input's cost follows its
+   * own names, not the strings a merge's shared builder holds */
+  pcol_u64map shown_ix;
+  uint32_t *shown;
+  size_t shown_cap;
 } pcol_sym;
 /* opt NULL or mode none: s->on false, nothing to do.  Starts the clock. */
 int pcol_sym_init(pcol_sym *s, const pcol_symbolize_options *opt);
