@@ -125,8 +125,6 @@ static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == 
 static int is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
-/* strings.TrimSpace, as pprof's binutils reads every line */
-#define trim pcol_bin_trim_space
 /* strconv.ParseUint(s[0..n), 16, 64) */
 static int parse_hex(const char *s, size_t n, uint64_t *v) {
   *v = 0;
@@ -186,10 +184,11 @@ static int nm_flush(nm_ctx *c, uint64_t end) {
   return 0;
 }
 
-/* nextSymbol: `^\s*([[:xdigit:]]+)\s+(.)\s+(.*)` on the trimmed line */
+/* nextSymbol: `^\s*([[:xdigit:]]+)\s+(.)\s+(.*)` on the line trimmed as
+ * pprof's binutils trims every line (strings.TrimSpace) */
 static int nm_line(void *ctx, char *line) {
   nm_ctx *c = ctx;
-  char *s = trim(line);
+  char *s = pcol_bin_trim_space(line);
   size_t h = 0;
   while (is_hex(s[h])) h++;
   size_t p = h;
@@ -254,7 +253,7 @@ static long fn_end(const char *s, size_t p) {
 static int od_line(void *ctx, char *line) {
   od_ctx *c = ctx;
   job *j = c->j;
-  char *s = trim(line);
+  char *s = pcol_bin_trim_space(line);
   size_t n = strlen(s);
   /* objdumpAsmOutputRE `^\s*([[:xdigit:]]+):\s+(.*)` */
   size_t h = 0;
