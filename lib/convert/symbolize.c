@@ -287,10 +287,11 @@ static int locate(pcol_sym *s, const pcol_sym_mapping *sm, const char *shown, pc
                   char **found) {
   char why[1024];
   pcol_bin_map m = {sm->start, sm->limit, sm->offset, sm->file, sm->build_id, sm->file_len};
-  int rc = pcol_bin_locate(s->search, &s->elfs, &m, e, found, ignored, s, why, sizeof why);
+  int rc = pcol_bin_locate(s->search, &s->elfs, &s->clk, &m, e, found, ignored, s, why,
+                           sizeof why);
   if (rc == -1) {
     warn(s, "Local symbolization failed for %s: %s", shown, why);
-    if (strcmp(why, "build ID mismatch")) s->missing = true;
+    if (!s->clk.timed_out && strcmp(why, "build ID mismatch")) s->missing = true;
   }
   return rc;
 }

@@ -589,8 +589,18 @@ int pcol_elf_addr_base(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t a
   return pcol_elf_base(e->type, ph, m->start, m->limit, m->offset, base, why, whylen);
 }
 
-int pcol_bin_locate(const char *search, pcol_elf_cache *cache, const pcol_bin_map *m,
-                    pcol_elf_info *e, char **found_out,
+/* the deadline of clk (NULL: none) passed: timed_out set, why says so */
+static int past(pcol_bin_clock *clk, char *why, size_t whylen) {
+  if (!clk) return 0;
+  if (!clk->timed_out && pcol_bin_now() < clk->deadline) return 0;
+  clk->timed_out = true;
+  snprintf(why, whylen, "looking for its binary took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, "
+                        "for all runs)", clk->secs);
+  return 1;
+}
+
+int pcol_bin_locate(const char *search, pcol_elf_cache *cache, pcol_bin_clock *clk,
+                    const pcol_bin_map *m, pcol_elf_info *e, char **found_out,
                     void (*ignored)(void *, const char *, const char *, const char *), void *ctx,
                     char *why, size_t whylen) {
   *found_out = NULL;
@@ -600,15 +610,15 @@ int pcol_bin_locate(const char *search, pcol_elf_cache *cache, const pcol_bin_ma
     return -1;
   }
   names l = {0};
-  int found = 0, rc = 0;
-  for (const char *p = search; !found && !rc;) {
+  int found = 0, rc = 0, late = 0;
+  for (const char *p = search; !found && !rc && !late;) {
     const char *c = strchr(p, ':');
     size_t n = c ? (size_t)(c - p) : strlen(p);
     char *dir = strndup(p, n);
     l.n = 0;
     rc = !dir || candidates(&l, dir, m);
-    for (size_t i = 0; !rc && !found && i < l.n; i++) {
-      if (open_ok(l.v[i], cache, m, e, why, whylen)) continue;
+    for (size_t i = 0; !rc && !found && !late && i < l.n; i++) {
+      if ((late = past(clk, why, whylen)) || open_ok(l.v[i], cache, m, e, why, whylen)) continue;
       if (*m->build_id && strcmp(m->build_id, e->build_id)) {
         if (ignored) ignored(ctx, l.v[i], m->build_id, e->build_id);
         pcol_elf_free(e);
@@ -626,7 +636,7 @@ int pcol_bin_locate(const char *search, pcol_elf_cache *cache, const pcol_bin_ma
   free(l.v);
   if (rc) return -2;
   if (found) return 0;
-  if (open_ok(m->file, cache, m, e, why, whylen)) return -1;
+  if (late || past(clk, why, whylen) || open_ok(m->file, cache, m, e, why, whylen)) return -1;
   if (*m->build_id && e->build_id[0] && strcmp(m->build_id, e->build_id)) {
     snprintf(why, whylen, "build ID mismatch");
     pcol_elf_free(e);

@@ -77,6 +77,16 @@ int pcol_elf_find_ph(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t add
 int pcol_elf_addr_base(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t addr,
                        uint64_t *base, char *why, size_t whylen);
 
+/* CLOCK_MONOTONIC seconds */
+double pcol_bin_now(void);
+/* A job's clock: its deadline, now + secs (PCOL_SYMBOLIZE_TIMEOUT, else
+ * PCOL_BIN_TIMEOUT_S), and whether a run or a search passed it. */
+typedef struct pcol_bin_clock {
+  double deadline, secs;
+  bool timed_out;
+} pcol_bin_clock;
+void pcol_bin_clock_start(pcol_bin_clock *c);
+
 /* ------------------------------------------------------ finding binaries */
 /* The binary search path: bp, else $PPROF_BINARY_PATH, else
  * $HOME/pprof/binaries (malloc; NULL: out of memory). */
@@ -84,11 +94,13 @@ char *pcol_bin_search_path(const char *bp);
 /* pprof's locateBinaries, then the mapping's own file: the binary to read
  * in *found (malloc) and its headers in *e, the files read through cache
  * (NULL: none).  A candidate of the search path with another build id is
- * skipped, after ignored(ctx, path, want, got) (may be NULL).  0; -1 with
- * why (a file name holding a NUL, not found, or the mapping's own file
- * has another build id); -2 out of memory. */
-int pcol_bin_locate(const char *search, pcol_elf_cache *cache, const pcol_bin_map *m,
-                    pcol_elf_info *e, char **found,
+ * skipped, after ignored(ctx, path, want, got) (may be NULL).  The clock
+ * (NULL: none) is looked at before each file is read: past its deadline
+ * no other is, and clk->timed_out is set.  0; -1 with why (a file name
+ * holding a NUL, not found, the mapping's own file has another build id,
+ * or the deadline passed); -2 out of memory. */
+int pcol_bin_locate(const char *search, pcol_elf_cache *cache, pcol_bin_clock *clk,
+                    const pcol_bin_map *m, pcol_elf_info *e, char **found,
                     void (*ignored)(void *, const char *, const char *, const char *), void *ctx,
                     char *why, size_t whylen);
 
@@ -100,15 +112,6 @@ char *pcol_bin_on_path(const char *name);
  * and LLVM's rule for any argument starting with '@', as a file of options
  * ("@x": nm --plugin would run code from it) */
 char *pcol_bin_arg_path(const char *path);
-/* CLOCK_MONOTONIC seconds */
-double pcol_bin_now(void);
-/* A job's clock: its deadline, now + secs (PCOL_SYMBOLIZE_TIMEOUT, else
- * PCOL_BIN_TIMEOUT_S), and whether a run passed it. */
-typedef struct pcol_bin_clock {
-  double deadline, secs;
-  bool timed_out;
-} pcol_bin_clock;
-void pcol_bin_clock_start(pcol_bin_clock *c);
 /* Runs argv (argv[0] a path: no shell, no PATH search) with stdin from fd
  * in (-1: /dev/null), stderr to /dev/null, no other file inherited, and
  * hands its stdout to line(ctx, LINE) a line at a time (NUL-terminated,

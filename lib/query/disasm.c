@@ -498,18 +498,19 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
       break;
     }
     char why[1024] = "";
-    if (pcol_bin_now() >= j.clk.deadline) { /* each file is read once (ec), but many are many */
-      j.clk.timed_out = true;
+    pcol_bin_map bm = {start, limit, pcol_view_u64(&mc[2], mi), fz, bz, file.len};
+    pcol_elf_info e = {0};
+    char *found = NULL;
+    /* each file is read once (ec), but many are many: the deadline is
+     * looked at before each */
+    int lr = pcol_bin_locate(search, &ec, &j.clk, &bm, &e, &found, NULL, NULL, why, sizeof why);
+    if (j.clk.timed_out) {
       free(fz);
       free(bz);
       rc = pcol_error_set(err, PCOL_EIO, "disasm: looking for the binaries took more than %g s "
                           "(PCOL_SYMBOLIZE_TIMEOUT, for all runs)", j.clk.secs);
       break;
     }
-    pcol_bin_map bm = {start, limit, pcol_view_u64(&mc[2], mi), fz, bz, file.len};
-    pcol_elf_info e = {0};
-    char *found = NULL;
-    int lr = pcol_bin_locate(search, &ec, &bm, &e, &found, NULL, NULL, why, sizeof why);
     /* the base, from the binary's first sample (pprof's ObjAddr: the
      * first node of its graph, wherever it is) */
     uint64_t base = 0;

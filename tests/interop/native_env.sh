@@ -16,6 +16,11 @@
 # (the PIE's) and PIEB (its load base), and defines gen OUT JSON
 # (symbolize_gen.py: the profile of the binaries JSON lists); exits 77 when
 # gcc cannot build them or the PIE has no build id.
+#
+# slow_dir DIR: DIR/$bid holds 1000 ELF files each slow to read (tens of
+# ms: symbolize_gen.py --slow-elf) and none the PIE, then the PIE (zz-pie,
+# last in name order): a search for it that reads them all takes a minute
+# or more.
 PCOL=${PCOL:-build/bin/pcol}
 PCOL=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -70,4 +75,8 @@ EOF
 }
 gen() { # gen OUT JSON-LIST
   python3 "$REPO/tests/interop/symbolize_gen.py" "$1" "$2" || { echo "$T: generator failed"; exit 1; }
+}
+slow_dir() {
+  python3 "$REPO/tests/interop/symbolize_gen.py" --slow-elf "$1/$bid" 1000 && cp pie "$1/$bid/zz-pie" ||
+    { echo "$T: generator failed"; exit 1; }
 }

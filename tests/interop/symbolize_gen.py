@@ -4,6 +4,7 @@ that records raw addresses writes one (tests/interop/t_symbolize.sh).
 
   symbolize_gen.py OUT JSON
   symbolize_gen.py --build-id BIN   prints BIN's GNU build id (hex)
+  symbolize_gen.py --slow-elf DIR N writes DIR/s0000... (slow_elf)
 
 JSON: a list of {"bin": PATH, "base": LOAD_BASE, "name": MAPPING_FILE,
 "build_id": "real" | "" | HEX[, "funcs": "mangled"]}.  Each binary's
@@ -57,9 +58,31 @@ def syms(path, code_only=False):
     return s
 
 
+def slow_elf(path):
+    """An ELF file that is slow to read and no binary of a mapping: its
+    65535 section headers (each read) lie in a hole of the file (a few KB
+    of disk), and it is an ET_CORE, whose base pprof cannot tell."""
+    shnum, shoff = 65535, 64
+    names = shoff + shnum * 64
+    h = bytearray(64)
+    h[0:7] = b"\x7fELF\x02\x01\x01"
+    struct.pack_into("<HHIQQQIHHHHHH", h, 16, 4, 62, 1, 0, 0, shoff, 0, 64, 56, 0, 64, shnum, shnum - 1)
+    last = struct.pack("<IIQQQQIIQQ", 1, 3, 0, 0, names, 11, 0, 0, 1, 0)  # .shstrtab
+    with open(path, "wb") as f:
+        f.write(h)
+        f.seek(shoff + (shnum - 1) * 64)
+        f.write(last)
+        f.write(b"\0.shstrtab\0")
+
+
 def main():
     if sys.argv[1] == "--build-id":
         print(elf(sys.argv[2])[1])
+        return
+    if sys.argv[1] == "--slow-elf":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for i in range(int(sys.argv[3])):
+            slow_elf(os.path.join(sys.argv[2], "s%04d" % i))
         return
     out, spec = sys.argv[1], json.loads(sys.argv[2])
     maps, samples = [], []

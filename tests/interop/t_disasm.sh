@@ -22,9 +22,10 @@
 #    binary's total, routine names, and the flat and cum at each address
 #    Go shows, the instruction text left out;
 #  - pcol itself: pack --symbolize local, then disasm = disasm of the
-#    pprof file; a hung objdump is killed at PCOL_SYMBOLIZE_TIMEOUT, an
+#    pprof file; a hung objdump is killed at PCOL_SYMBOLIZE_TIMEOUT, the
+#    search for a binary stopped at it (1000 slow files before it), an
 #    endless objdump or nm stopped at PCOL_DISASM_MAX_BYTES within 256 MiB
-#    of address space, both errors.
+#    of address space, all errors.
 set -u
 if ! command -v objdump >/dev/null && ! command -v llvm-objdump >/dev/null; then
   echo "t_disasm: neither objdump nor llvm-objdump installed: skipped"; exit 77
@@ -185,6 +186,15 @@ PCOL_SYMBOLIZE_TIMEOUT=0.000001 pc hl.txt pie.pcol work
 n=$((n + 1))
 [ "$(cat hl.txt.rc)" != 0 ] && grep -q 'looking for the binaries took more than 1e-06 s' hl.txt.err ||
   { bad "a time limit spent before a binary is found: an error"; cat hl.txt.err; }
+# and between the files read while one binary is looked for: 1000 slow
+# files of DIR/BUILDID before it, not all read
+slow_dir slow
+s=$(date +%s)
+PCOL_SYMBOLIZE_TIMEOUT=1 timeout 60 "$PCOL" disasm pie.pcol work --binary-path "$tmp/slow" 2>hs.txt.err >hs.txt
+rc=$? took=$(($(date +%s) - s))
+n=$((n + 1))
+[ $rc != 0 ] && [ $rc != 124 ] && [ $took -le 10 ] && grep -q 'looking for the binaries took more than 1 s' hs.txt.err ||
+  { bad "1000 slow files before the binary: exit $rc after ${took}s (124: killed at 60 s), an error"; cat hs.txt.err; }
 # an endless objdump or nm is stopped at the bound (what is kept charged
 # with its records: an instruction's 3 bytes of text cost 160 more), an
 # error naming the tool, within 256 MiB of address space (ulimit -v: it

@@ -22,8 +22,10 @@
 #  - the bounds: an answer without end, lines past 1 MiB, a binary of 65000
 #    note sections named by 30 mappings (read once, its notes up to 1 MiB:
 #    the rows of the binary it was made from, within seconds), the
-#    deadline before each mapping; a tool whose lines are padded with
-#    white space gives the rows of the real one (and google/pprof's).
+#    deadline before each mapping and before each file read in the search
+#    for one (1000 slow ELF files before the binary); a tool whose lines
+#    are padded with white space gives the rows of the real one (and
+#    google/pprof's).
 set -u
 T=t_symbolize PPROF_FLAG=-symbolize
 . "$(dirname "$0")/native_env.sh"
@@ -276,6 +278,20 @@ n=$((n + 1))
 [ "$(cat late.top.rc)" = 0 ] && grep -q '30 mappings not symbolized: their binaries not looked for' late.top.err &&
   ! grep -q 'took more than' late.top.err ||
   { bad "past the deadline: the binaries not looked for"; cat late.top.err; }
+# and before each file read while one mapping's binary is looked for:
+# past it, the other files of its search (up to 4096 a directory) are not
+# read, the mapping is left as it was, with a warning
+slow_dir slow
+s=$(date +%s)
+PCOL_SYMBOLIZE_TIMEOUT=1 timeout 60 "$PCOL" top byid.pb --symbolize local --binary-path "$tmp/slow" 2>slow.err >slow.raw
+rc=$? took=$(($(date +%s) - s))
+cut <slow.raw >slow.top
+"$PCOL" top byid.pb | cut >slown.top
+n=$((n + 1))
+[ $rc = 0 ] && [ $took -le 10 ] &&
+  grep -q "Local symbolization failed for pie (build ID $bid): looking for its binary took more than 1 s" slow.err ||
+  { bad "1000 slow files before the binary: exit $rc after ${took}s (124: killed at 60 s), a warning"; cat slow.err; }
+same "1000 slow files before the binary: the rows as --symbolize none" slown.top slow.top
 # a mapping whose file name holds a NUL byte names no file (a C path would
 # be cut at it): a warning
 gen nul.pb "[{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\\u0000x\",\"build_id\":\"\"}]"
