@@ -35,6 +35,10 @@ int pcol_otlp_detect(const uint8_t *p, size_t n);
  * "comm tid [cpu] time: PERF_RECORD_COMM: ..."), which the perf importer
  * skips (perf/perf_import.c). */
 int pcol_perf_sideband(const uint8_t *p, size_t n);
+/* 1 when a line is a sample's header with a time or an event name that
+ * carries the frame of an event without callchain, as perf prints it
+ * ("... cycles:  ip sym (dso) ilen: 5", "... cycles:  addr  ip"). */
+int pcol_perf_header_frame(const uint8_t *p, size_t n);
 
 /* The exporters with options (pcol_export dispatches to them; each public
  * pcol_export_<format> is one of them with the default options).  Each runs

@@ -250,6 +250,9 @@ static int looks_perf(const uint8_t *p, size_t n) {
   }
   if (!ev) return 0;
   if (e > i && p[e - 1] == ')') return 1; /* a frame on the header line */
+  /* a frame on the header line as perf pads it, followed by what -F
+   * +insnlen prints (" ilen: 5": no collapsed stack), or without a symbol */
+  if (pcol_perf_header_frame(p + i, e - i)) return 1;
   size_t j = e + 1, k, f;
   if (j >= n) return side > 0; /* the head ends after the first sample's header */
   if (p[j] != ' ' && p[j] != '\t') { /* old perf: "hex sym (dso)" unindented */

@@ -174,6 +174,117 @@ $PCOL tags "$tmp/flat.txt" --value weight | grep -q ': java$' || fail "old perf:
 # (FlameGraph's perf-vertx-stacks-01.txt), never ""
 printf 'java 1 1.0: 1 cycles:\n\t7f1e2215d058  (/lib/x86_64-linux-gnu/libc-2.15.so)\n\t1 main (/bin/x)\n\n' > "$tmp/nosym.txt"
 [ "$($PCOL fold "$tmp/nosym.txt")" = 'main;[libc-2.15.so] 1' ] || fail "no symbol: $($PCOL fold "$tmp/nosym.txt")"
+# perf 6.1's layouts as tools/perf/builtin-script.c prints them, that pcol
+# misread (the review of 2026-11-27; tests/interop/t_perf_real.sh compares
+# real recordings of each with perf report): comm "%16s " without callchains
+# ("%s " with them), tid "%5d ", time "%lu.%06lu: ", period "%10" PRIu64 " ",
+# event "%s: ", addr "%16" PRIx64, data_src "%16" PRIx64 " %s", then a blank
+# and the ip "%16" PRIx64, " sym", " (dso)" (or a newline and the callchain,
+# tab-indented); -F +insnlen, +insn after the frame (" ilen: %d", " insn: %02x
+# ..."); -F +srcline "\n  FILE:LINE", " (inlined)" after an inlined frame's
+# (whose dso perf does not print); -F +srccode "|%-8d %s" lines.
+# A header without a time or an event: -F comm,tid,ip,sym,dso packed 0 frames
+printf '%16s %5d  %16x %s (%s)\n' prog 20799 0x55add3fd51eb 'heavy+0x52' /x/prog prog 20800 0x55add3fd52e5 'light+0x2b' /x/prog prog 20800 0x55add3fd51eb heavy /x/prog > "$tmp/ct.txt"
+# -F tid,period,ip,sym: the tid was the period, the period an address
+printf '%5d %10d  %16x %s\n' 20799 250000 0x55add3fd51eb heavy 20800 500000 0x55add3fd52e5 light > "$tmp/tp.txt"
+# with callchains: -F comm,tid,period,ip,sym,dso lost comm, tid and period;
+# -F tid,period,ip,sym was refused at line 2
+printf '%s %5d %10d \n\t%16x %s (%s)\n\t%16x %s (%s)\n\n' sh 27195 1003009 0x11eb 'heavy+0x52' /x/prog 0x1358 'main+0x1b' /x/prog \
+  sh 27196 2006018 0x12e5 'light+0x2b' /x/prog 0x1358 'main+0x1b' /x/prog > "$tmp/ctpg.txt"
+printf '%5d %10d \n\t%16x %s\n\t%16x %s\n\n' 27195 1003009 0x11eb heavy 0x1358 main 27196 2006018 0x12e5 light 0x1358 main > "$tmp/tpg.txt"
+for f in ct tp ctpg tpg; do
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: pack: $(cat "$tmp/err")"
+done
+[ "$($PCOL fold "$tmp/ct.pcol" | sort | tr '\n' '|')" = 'heavy 2|light 1|' ] || fail "-F comm,tid,ip,sym,dso: $($PCOL fold "$tmp/ct.pcol")"
+[ "$($PCOL top "$tmp/ct.pcol" --by label:tid --format tsv | awk -F'\t' 'NR>1{print $6"="$1}' | sort | tr '\n' ' ')" = '20799=1 20800=2 ' ] ||
+  fail "-F comm,tid,ip,sym,dso: tids $($PCOL top "$tmp/ct.pcol" --by label:tid --format tsv)"
+[ "$($PCOL top "$tmp/ct.pcol" --by label:comm --format tsv | awk -F'\t' 'NR>1{print $6"="$1}')" = 'prog=3' ] || fail "-F comm,tid,ip,sym,dso: comm"
+$PCOL cat "$tmp/ct.pcol" --table mappings | grep -q '/x/prog' || fail "-F comm,tid,ip,sym,dso: the dso lost"
+[ "$($PCOL fold "$tmp/tp.pcol" --value period | sort | tr '\n' '|')" = 'heavy 250000|light 500000|' ] || fail "-F tid,period,ip,sym: $($PCOL fold "$tmp/tp.pcol" --value period 2>&1)"
+[ "$($PCOL top "$tmp/tp.pcol" --by label:tid --format tsv | awk -F'\t' 'NR>1{print $6"="$1}' | sort | tr '\n' ' ')" = '20799=1 20800=1 ' ] ||
+  fail "-F tid,period,ip,sym: tids $($PCOL top "$tmp/tp.pcol" --by label:tid --format tsv)"
+for f in ctpg tpg; do
+  [ "$($PCOL fold "$tmp/$f.pcol" --value period | sort | tr '\n' '|')" = 'main;heavy 1003009|main;light 2006018|' ] || fail "$f: $($PCOL fold "$tmp/$f.pcol" --value period 2>&1)"
+  [ "$($PCOL top "$tmp/$f.pcol" --by label:tid --value period --format tsv | awk -F'\t' 'NR>1{print $6"="$1}' | sort | tr '\n' ' ')" = '27195=1003009 27196=2006018 ' ] ||
+    fail "$f: tids $($PCOL top "$tmp/$f.pcol" --by label:tid --format tsv)"
+done
+[ "$($PCOL top "$tmp/ctpg.pcol" --by label:comm --format tsv | awk -F'\t' 'NR>1{print $6"="$1}')" = 'sh=2' ] || fail "ctpg: comm"
+# -F +addr, +data_src: the addr was read as the ip and the ip joined the
+# symbol ("55ec25f8d1eb heavy"), data_src named the function ("|OP N/A|...");
+# with callchains the addr was a one-line frame, then line 2 refused
+DS='|OP N/A|LVL N/A or N/A|SNP N/A|TLB N/A|LCK N/A|BLK  N/A'
+printf '%16s %5d %s: %10d %s: %16x %16x %s (%s)\n' prog 20532 71555.223960 250000 cpu-clock:ppp 0 0x55ec25f8d1eb 'heavy+0x52' /x/prog \
+  prog 20532 71555.224206 250000 cpu-clock:ppp 0x7ffd1000 0xffffffff821c7542 'mas_leaf_max_gap+0xc2' '[kernel.kallsyms]' > "$tmp/addr.txt"
+printf '%16s %5d %s: %10d %s: %16x %s %16x %s (%s)\n' prog 20532 71555.223960 250000 cpu-clock:ppp 0x1e05080021 "$DS" 0x55ec25f8d1eb 'heavy+0x52' /x/prog \
+  prog 20532 71555.224206 250000 cpu-clock:ppp 0x1e05080021 "$DS" 0x7fd899e1ef87 'logf@@GLIBC_2.27+0x7' /x/libm.so.6 > "$tmp/ds.txt"
+printf '%s %5d %s: %10d %s: %16x\n\t%16x %s (%s)\n\t%16x %s (%s)\n\n' prog 20532 71555.223960 250000 cpu-clock:ppp 0 0x11eb 'heavy+0x52' /x/prog 0x1358 'main+0x1b' /x/prog > "$tmp/addrg.txt"
+for f in addr ds addrg; do
+  $PCOL info "$tmp/$f.txt" | grep -q 'input_format: *perf' || fail "$f: not detected as perf"
+  $PCOL pack "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: pack: $(cat "$tmp/err")"
+done
+[ "$($PCOL fold "$tmp/addr.pcol" | sort | tr '\n' '|')" = 'heavy 250000|mas_leaf_max_gap 250000|' ] || fail "-F +addr: $($PCOL fold "$tmp/addr.pcol")"
+$PCOL cat "$tmp/addr.pcol" --table locations | awk -F'\t' 'NR>1{print $4}' | sort -n | tr '\n' ' ' | grep -qx '94472737706475 18446744071597487426 ' ||
+  fail "-F +addr: the ips: $($PCOL cat "$tmp/addr.pcol" --table locations)"
+[ "$($PCOL fold "$tmp/ds.pcol" | sort | tr '\n' '|')" = 'heavy 250000|logf@@GLIBC_2.27 250000|' ] || fail "-F +data_src: $($PCOL fold "$tmp/ds.pcol")"
+[ "$($PCOL fold "$tmp/addrg.pcol")" = 'main;heavy 250000' ] || fail "-F +addr with callchains: $($PCOL fold "$tmp/addrg.pcol")"
+# -F +insnlen was read as collapsed stacks (" ilen: 2" a count), +insn refused
+printf '%16s %5d %s: %10d %s: %16x %s (%s) ilen: %d\n' prog 1 1.000000 250000 cpu-clock 0x55add3fd51eb 'heavy+0x52' /x/prog 2 \
+  prog 1 1.000250 250000 cpu-clock 0xffffffff816e8248 'atime+0xc8' '[kernel.kallsyms]' 0 > "$tmp/ilen.txt"
+printf '%16s %5d %s: %10d %s: %16x %s (%s) ilen: 2 insn: 89 07\n' prog 1 1.000000 250000 cpu-clock 0x55add3fd51eb 'heavy+0x52' /x/prog > "$tmp/insn.txt"
+printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\t%16x %s (%s)\n ilen: 5\n%s %5d %s: %10d %s: \n\t%16x %s (%s)\n ilen: 0 insn:\n\n' \
+  prog 1 1.000000 250000 cpu-clock 0x11eb 'heavy+0x52' /x/prog 0x1358 'main+0x1b' /x/prog prog 1 1.000250 250000 cpu-clock 0x1358 'main+0x1b' /x/prog > "$tmp/ilen_g.txt"
+for f in ilen insn ilen_g; do
+  $PCOL info "$tmp/$f.txt" | grep -q 'input_format: *perf' || fail "$f: not detected as perf: $($PCOL info "$tmp/$f.txt" 2>&1 | head -3)"
+  $PCOL pack "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: pack: $(cat "$tmp/err")"
+done
+[ "$($PCOL fold "$tmp/ilen.pcol" | sort | tr '\n' '|')" = 'atime 250000|heavy 250000|' ] || fail "-F +insnlen: $($PCOL fold "$tmp/ilen.pcol")"
+[ "$($PCOL fold "$tmp/insn.pcol")" = 'heavy 250000' ] || fail "-F +insn: $($PCOL fold "$tmp/insn.pcol")"
+[ "$($PCOL fold "$tmp/ilen_g.pcol" | sort | tr '\n' '|')" = 'main 250000|main;heavy 250000|' ] || fail "-F +insnlen with callchains: $($PCOL fold "$tmp/ilen_g.pcol")"
+# -F +srcline with --call-graph dwarf: perf 6.1 prints an inlined frame
+# without its dso and " (inlined)" after its source line; it is an inline
+# frame of the next frame's location (as without +srcline), not refused
+printf 'prog 1 1.000000: %10d cpu-clock: \n\t%16x %s\n  %s (inlined)\n\t%16x %s (%s)\n  %s\n\t%16x %s (%s)\n  %s\n\n' 250000 \
+  0x11eb 'inl_work+0x52' prog.c:8 0x11eb 'heavy+0x52' /x/prog prog.c:9 0x1358 'main+0x1b' /x/prog prog.c:20 > "$tmp/inls.txt"
+sed -e '/^  /d' -e 's/inl_work+0x52$/inl_work+0x52 (inlined)/' "$tmp/inls.txt" > "$tmp/inl2.txt"
+for f in inls inl2; do
+  $PCOL pack "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: pack: $(cat "$tmp/err")"
+  [ "$($PCOL fold "$tmp/$f.pcol")" = 'main;heavy;inl_work 250000' ] || fail "$f: $($PCOL fold "$tmp/$f.pcol")"
+  [ "$($PCOL top "$tmp/$f.pcol" --no-inlines --format tsv | awk -F'\t' 'NR>1 && $1>0 {print $6}')" = heavy ] || fail "$f: inl_work is no inline frame of heavy"
+done
+cmp -s <($PCOL cat "$tmp/inls.pcol" --table location_lines) <($PCOL cat "$tmp/inl2.pcol" --table location_lines) || fail "+srcline: other inline chains than without it"
+# -F +srccode: "|LINE source" lines after a frame, and after a callchain's
+# blank line ("an event without a time after events with one")
+printf '%16s %5d %s: %10d %s: %16x %s (%s)\n|8        double s=0; for(int i=0;i<n;i++) s+=sqrt(i);\n' prog 1 1.000000 250000 cpu-clock 0x55add3fd51eb 'heavy+0x52' /x/prog > "$tmp/src1.txt"
+printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\n|11       __attribute__((noinline)) double light(int n){\n' prog 1 1.000000 250000 cpu-clock 0x12e5 'light+0x2b' /x/prog > "$tmp/src2.txt"
+printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\n' prog 1 1.000250 250000 cpu-clock 0x12e5 'light+0x2b' /x/prog >> "$tmp/src2.txt"
+[ "$($PCOL fold "$tmp/src1.txt" 2>&1)" = 'heavy 250000' ] || fail "-F +srccode: $($PCOL fold "$tmp/src1.txt" 2>&1)"
+[ "$($PCOL fold "$tmp/src2.txt" 2>&1)" = 'light 500000' ] || fail "-F +srccode with callchains: $($PCOL fold "$tmp/src2.txt" 2>&1)"
+# -F ...,ip (no sym): detected as perf
+printf '%16s %5d %s: %s: %16x\n' prog 1 1.000000 cpu-clock 0x55add3fd51eb prog 1 1.000250 cpu-clock 0xffffffff816e8248 > "$tmp/iponly.txt"
+$PCOL info "$tmp/iponly.txt" | grep -q 'input_format: *perf' || fail "-F comm,tid,time,event,ip: not detected as perf"
+[ "$($PCOL cat "$tmp/iponly.txt" --table locations | awk -F'\t' 'NR>1{print $4}' | sort -n | tr '\n' ' ')" = '94205074297323 18446744071586087496 ' ] ||
+  fail "-F ...,ip: the addresses: $($PCOL cat "$tmp/iponly.txt" --table locations)"
+# refused, naming the file and line: a last line without its line end (perf
+# ends every line with one: a file cut inside a frame named a function
+# "start_thread+0x305 (/usr/lib/x86_64-linux-gnu/libc.so.6", inside a header
+# made up value types); a header without an event after headers with one;
+# --deltatime's times and --show-round-events' unordered ones (refused with
+# the option's name, not as "two outputs joined")
+printf 'prog 1 1.000000: %10d cpu-clock: \n\t%16x %s (%s)\n\t%16x %s (%s' 250000 0x11eb heavy /x/prog 0x891f5 'start_thread+0x305' /usr/lib/libc.so.6 > "$tmp/cut1.txt"
+printf 'prog 1 1.000000: %10d cpu-clock: \n\t%16x %s (%s)\n\nprog 1 1.0002' 250000 0x11eb heavy /x/prog > "$tmp/cut2.txt"
+printf 'prog 1 1.000000: %10d cpu-clock: \n\t%16x %s (%s)\n\nprog 1 1.000250: \n\t%16x %s (%s)\n\n' 250000 0x11eb heavy /x/prog 0x11eb heavy /x/prog > "$tmp/mixev.txt"
+printf '%16s %5d %s: %10d %s: %16x %s (%s)\n' prog 1 0.000000 250000 cpu-clock 0x11eb heavy /x/prog prog 1 0.000259 250000 cpu-clock 0x11eb heavy /x/prog \
+  prog 1 0.000244 250000 cpu-clock 0x11eb heavy /x/prog > "$tmp/delta.txt"
+{ echo PERF_RECORD_FINISHED_ROUND; printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\n' prog 1 2.000000 250000 cpu-clock 0x11eb heavy /x/prog; echo PERF_RECORD_FINISHED_ROUND
+  printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\n' prog 2 1.500000 250000 cpu-clock 0x11eb heavy /x/prog; } > "$tmp/round.txt"
+for c in 'cut1:3:truncated' 'cut2:4:truncated' 'mixev:4:without an event name' 'delta:3:--deltatime' 'round:6:--show-round-events'; do
+  f=${c%%:*} r=${c#*:} l=${r%%:*} w=${r#*:}
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" && fail "$f: read with exit 0: $($PCOL fold "$tmp/$f.pcol")"
+  grep -qF "$tmp/$f.txt:$l: " "$tmp/err" && grep -qF -- "$w" "$tmp/err" || fail "$f: not refused at line $l for '$w': $(cat "$tmp/err")"
+done
+# round records among events in time order are skipped
+sed -n '1,5p' "$tmp/round.txt" > "$tmp/round2.txt"
+[ "$($PCOL fold "$tmp/round2.txt" 2>&1)" = 'heavy 250000' ] || fail "round records: $($PCOL fold "$tmp/round2.txt" 2>&1)"
 # a perf script stream packs without holding the text: peak memory grows by
 # much less than the input's size over that of a 20-event file (not under
 # AddressSanitizer, whose shadow memory and quarantine measure something else)

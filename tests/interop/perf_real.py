@@ -40,6 +40,12 @@ script never prints; the rows perf report names so, absent from the script
 text, must add up to pcol's rows perf report does not have).
 Every recording must hold samples of each hot function in perf report's
 own answer (else it was too short to say anything).
+A script without the event but with the period (`-F tid,period,ip,sym`)
+is compared by pcol's `period` type; comm and tid wherever printed.
+`--deltatime` must be refused naming the option and the line
+(`--show-round-events` too, unless its output is in time order: then it is
+compared); the default script cut inside a frame and inside a header must
+be refused naming the line ("truncated").
 """
 import os
 import re
@@ -73,18 +79,34 @@ RECORDS = {
     'period': (['-e', 'cpu-clock', '-g', '-c', '100000'], ['800000']),
     'threads': (['-e', 'cpu-clock', '-g'], ['1000000', '2']),
     'two': (['-e', 'cpu-clock', '-e', 'task-clock', '-g'], ['1000000', '1']),
+    'addr': (['-e', 'cpu-clock', '-d'], ['1500000']),
+    'addrg': (['-e', 'cpu-clock', '-d', '-g'], ['1500000']),
 }
 FULL = ['-F', 'comm,tid,time,event,period,ip,sym,dso']
 # perf script field sets per recording (the default everywhere)
+# (headers without a time or an event: -F comm,tid,ip,sym and the like;
+# what perf prints between the event and the ip or after the frame: +addr,
+# +data_src, +insnlen, +insn, +srccode; inline frames under -F +srcline)
 SCRIPTS = {
-    'fp': [[], FULL, ['-F', 'ip,sym'], ['-F', '+srcline'], ['--show-task-events']],
-    'plain': [[], FULL, ['-F', 'ip,sym'], ['-F', 'ip,sym,dso'], ['-F', '+srcline']],
-    'dwarf': [['--inline'], ['--no-inline'], ['-F', 'ip,sym', '--no-inline']],
+    'fp': [[], FULL, ['-F', 'ip,sym'], ['-F', '+srcline'], ['--show-task-events'],
+           ['-F', 'comm,tid,period,ip,sym,dso'], ['-F', 'tid,period,ip,sym'], ['-F', 'comm,ip,sym,dso'],
+           ['-F', '+insnlen'], ['-F', '+insn'], ['-F', '+srccode'], ['--show-round-events']],
+    'plain': [[], FULL, ['-F', 'ip,sym'], ['-F', 'ip,sym,dso'], ['-F', '+srcline'],
+              ['-F', 'comm,tid,ip,sym,dso'], ['-F', 'comm,ip,sym'], ['-F', 'tid,period,ip,sym'],
+              ['-F', 'comm,pid,tid,period,ip,sym,dso'], ['-F', 'comm,period,ip,sym,dso'],
+              ['-F', '+insnlen'], ['-F', '+insn,+insnlen'], ['-F', '+srccode']],
+    'dwarf': [['--inline'], ['--no-inline'], ['-F', 'ip,sym', '--no-inline'], ['-F', '+srcline', '--inline']],
     'freq': [[]],
     'period': [[], FULL],
-    'threads': [[], FULL, ['--show-task-events']],
+    'threads': [[], FULL, ['--show-task-events'], ['-F', 'comm,tid,period,ip,sym,dso']],
     'two': [[], FULL, ['-F', 'ip,sym']],
+    'addr': [['-F', '+addr'], ['-F', '+addr,+data_src']],
+    'addrg': [['-F', '+addr'], ['-F', '+addr', '--hide-call-graph'], ['-F', '+addr,+data_src', '--hide-call-graph']],
 }
+# perf script output pcol does not read, refused with a message naming the
+# option (or, when the output happens to be in time order, read and compared)
+REFUSED = {'--deltatime': True, '--show-round-events': False}
+SCRIPTS['fp'].append(['--deltatime'])
 
 HEX_NAME = re.compile(r'^(0x)?[0-9a-f]{8,16}$')
 
@@ -159,7 +181,7 @@ def script_names(txt):
 HOTFN = ['heavy', 'medium', 'light', 'rec', 'lib_work', 'with_inline']
 
 
-def compare_self(case, data, pc, events, inline, counted, names_in_script, has_dso):
+def compare_self(case, data, pc, events, inline, counted, names_in_script, has_dso, has_period):
     """perf report --no-children --sort dso,sym against pcol top's flat."""
     sec = report(data, ['--no-children', '--sort', 'dso,sym', '-F', 'overhead,sample,period,dso,sym'], inline)
     if set(sec) != set(events):
@@ -179,9 +201,14 @@ def compare_self(case, data, pc, events, inline, counted, names_in_script, has_d
         missing = [f for f in HOTFN if not per[f][0]]
         if missing:
             fail(case, '%s: perf report has no samples of %s (the recording is too short?)' % (ev, ' '.join(missing)))
+        val = ev
         if counted:
-            continue
-        got = pcol_top(pc, ev, extra=flags)
+            # -F without event: the period, when printed, is pcol's type
+            # `period`, of one event here (perf report's Event count)
+            if not has_period or len(events) != 1:
+                continue
+            val = 'period'
+        got = pcol_top(pc, val, extra=flags)
         total = sum(f for f, _ in got.values())
         if total != sec[ev]['count']:
             fail(case, '%s: pcol total %d, perf report Event count %d' % (ev, total, sec[ev]['count']))
@@ -258,8 +285,10 @@ def compare_children(case, data, pc, events, inline, counted, names_in_script):
                 fail(case, '%s %s: pcol cum %d, no perf report row' % (ev, n, c))
 
 
-def compare_threads(case, data, pc, events, counted):
+def compare_threads(case, data, pc, events, counted, labels, has_period):
     for key, label in (('comm', 'comm'), ('pid', 'tid')):
+        if label not in labels:
+            continue  # -F without it
         sec = report(data, ['--no-children', '--sort', key, '-F', 'sample,period,' + key], True)
         samples = defaultdict(int)
         for ev in events:
@@ -269,11 +298,9 @@ def compare_threads(case, data, pc, events, counted):
                     name = name.split(':', 1)[0]
                 per[name] = int(period)
                 samples[name] += int(ns)
-            if not counted:
-                got = pcol_top(pc, ev, by='label:' + label)
+            if not counted or (has_period and len(events) == 1):
+                got = pcol_top(pc, 'period' if counted else ev, by='label:' + label)
                 diff_rows(case, '%s period by %s' % (ev, label), per, {k: f for k, (f, _) in got.items()}, None)
-        if counted:
-            continue  # -F ip,sym: no comm, no tid
         got = pcol_top(pc, 'samples', by='label:' + label)
         diff_rows(case, 'samples by %s' % label, dict(samples), {k: f for k, (f, _) in got.items()}, None)
 
@@ -336,6 +363,24 @@ def compare_dso(case, data, pc, events, inline):
         diff_rows(case, '%s (comm, dso, sym) samples/period' % ev, r2, g2, None)
 
 
+def truncated(case, stem, txt):
+    """The text cut inside a frame and inside a header (perf script ends
+    every line with a line end): refused naming the file and its last
+    line, never read as a shorter name or a made-up event."""
+    lines = txt.split('\n')
+    for what, want in (('a frame', lambda l: l.rstrip().endswith(')')), ('a header', lambda l: ':' in l and not l.startswith('\t'))):
+        k = next(i for i in range(len(lines) // 2, len(lines)) if want(lines[i]))
+        cut = '\n'.join(lines[:k]) + '\n' + lines[k][:len(lines[k]) * 2 // 3]
+        path = '%s-cut.txt' % stem
+        with open(path, 'w') as f:
+            f.write(cut)
+        r = subprocess.run([PCOL, 'pack', '--from', 'perf', path, '-o', path + '.pcol'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        msg = r.stderr.decode(errors='replace')
+        if r.returncode == 0 or ('%s:%d:' % (path, k + 1)) not in msg or 'truncated' not in msg:
+            fail(case, 'cut inside %s (line %d): exit %d, %s' % (what, k + 1, r.returncode, msg.strip()))
+
+
 def main():
     global checked
     os.chdir(WORK)
@@ -351,16 +396,35 @@ def main():
                 f.write(txt)
             inline = '--no-inline' not in sargs
             fields = sargs[sargs.index('-F') + 1] if '-F' in sargs else '+'
-            has_dso = fields.startswith('+') or 'dso' in fields.split(',')
-            counted = not fields.startswith('+') and 'event' not in fields.split(',')
+            fl = fields.split(',')
+            has_dso = fields.startswith('+') or 'dso' in fl
+            counted = not fields.startswith('+') and 'event' not in fl
+            has_period = fields.startswith('+') or 'period' in fl
+            labels = {l for l in ('comm', 'tid') if fields.startswith('+') or l in fl}
+            refuse = [o for o in REFUSED if o in sargs]
             try:
-                run([PCOL, 'pack', '--from', 'perf', stem + '.txt', '-o', stem + '.pcol'])
+                if refuse:
+                    r = subprocess.run([PCOL, 'pack', '--from', 'perf', stem + '.txt', '-o', stem + '.pcol'],
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                    msg = r.stderr.decode(errors='replace')
+                    if r.returncode == 0 and REFUSED[refuse[0]]:
+                        fail(case, 'read with exit 0, expected a refusal naming %s' % refuse[0])
+                    if r.returncode != 0:
+                        if refuse[0] not in msg or (stem + '.txt:') not in msg:
+                            fail(case, 'refused without naming %s and the line: %s' % (refuse[0], msg.strip()))
+                        checked += 1
+                        continue
+                else:
+                    run([PCOL, 'pack', '--from', 'perf', stem + '.txt', '-o', stem + '.pcol'])
                 names = script_names(txt)
-                compare_self(case, data, stem + '.pcol', events, inline, counted, names, has_dso)
-                compare_children(case, data, stem + '.pcol', events, inline, counted, names)
-                compare_threads(case, data, stem + '.pcol', events, counted)
+                compare_self(case, data, stem + '.pcol', events, inline, counted, names, has_dso, has_period)
+                if '--hide-call-graph' not in sargs:
+                    compare_children(case, data, stem + '.pcol', events, inline, counted, names)
+                compare_threads(case, data, stem + '.pcol', events, counted, labels, has_period)
                 if not counted:
                     compare_dso(case, data, stem + '.pcol', events, inline)
+                if k == 0 and rec in ('fp', 'plain'):
+                    truncated(case, stem, txt)
             except (RuntimeError, ValueError, KeyError) as e:
                 fail(case, str(e))
             checked += 1

@@ -4,13 +4,17 @@
  * An event is a header line followed by its callchain, leaf first, one frame
  * a line, up to a blank line:
  *
- *   comm pid/tid [cpu] secs.usecs: period event:  [ip sym+off (dso)]
+ *   comm pid/tid [cpu] secs.usecs: period event: [addr] [data_src]  [ip sym+off (dso)]
  *   \t  ip sym+off (dso)
  *
  * The header's fields depend on -F; every one is optional: comm, pid/tid
- * or tid, [cpu], time, period, event.  It is read from its fixed fields
- * inward (on_header), so the comm may hold blanks and digits; perf's widths
- * tell its numbers apart (field_width); blanks are spaces or tabs
+ * or tid, [cpu], time, period, event, then what perf prints before the ip
+ * (addr, data_src, tracepoint fields; not kept), in the order of perf's
+ * builtin-script.c.  It is read from its fixed fields inward
+ * (parse_header), so the comm may hold blanks and digits; perf's widths
+ * tell its numbers apart and find the ip (field_width); a header's frame
+ * is kept until the next line says no callchain follows (pimp.pend); a
+ * last line without its line end (a cut file) is refused; blanks are spaces or tabs
  * (simpleperf); old perf's callchain lines are not indented; with no
  * header field at all (-F ip,sym) perf prints an empty line for the
  * header.  A frame becomes a location: mapping = the dso (if printed),
@@ -25,7 +29,9 @@
  * count) when printed without one; without an event name (`-F` without
  * event) the samples are counted (`samples`) and a period is the type
  * `period`; weight 1.  Side-band records (--show-task-events:
- * "PERF_RECORD_COMM", ...) and source lines under a frame (-F +srcline)
+ * "PERF_RECORD_COMM", ...), source lines under a frame (-F +srcline; an
+ * inlined frame's "FILE:LINE (inlined)" makes its frame inlined), -F
+ * +srccode's "|LINE text" and -F +insnlen, +insn's " ilen: N insn: .."
  * are skipped.  doc/mappings.md §9. */
 #include "perf.h"
 #include "keys.h"     /* PCOL_SRC_PERF, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
@@ -65,6 +71,17 @@ typedef struct pimp {
   size_t ninl, capinl;
   uint64_t inl_ip;         /* their address */
   uint64_t nheaders, nbare; /* events begun by a header line / by a frame (no header fields) */
+  int hdr_ev;              /* the headers name their event: 1, or not: 2 (0: none read yet) */
+  int rounds;              /* a PERF_RECORD_FINISHED_ROUND line was read (--show-round-events) */
+  /* the frame last read, kept until the next line says what it is: a
+   * header's frame unless a callchain follows (then the header's last
+   * hex word was its addr, `-F +addr`), a callchain's frame inlined when
+   * `-F +srcline` prints "FILE:LINE (inlined)" under it */
+  int pend;                /* 0 none; 1 a callchain's; 2 a header's unless a callchain follows; 3 a header's */
+  int pend_inlined, pend_hassym, pend_hasdso;
+  uint64_t pend_ip, pend_lineno;
+  char *pbuf;              /* its sym, then its dso */
+  size_t pcap, pend_nsym, pend_ndso;
 } pimp;
 
 static int bad(pimp *p, uint64_t lineno, const char *what) {
@@ -297,8 +314,61 @@ static int srcline(const char *t, size_t n, int one_word) {
   return x < n - 1 && x >= 2 && t[x - 1] == '[';
 }
 
+/* Keep a frame until the next line (pimp.pend). */
+static int pend_frame(pimp *p, int kind, uint64_t ip, const char *sym, size_t nsym, const char *dso,
+                      size_t ndso) {
+  size_t need = nsym + ndso + 1;
+  if (need > p->pcap) {
+    char *nb = realloc(p->pbuf, need);
+    if (!nb) return pcol_oom(p->err);
+    p->pbuf = nb, p->pcap = need;
+  }
+  if (nsym) memcpy(p->pbuf, sym, nsym);
+  if (ndso) memcpy(p->pbuf + nsym, dso, ndso);
+  p->pend = kind, p->pend_ip = ip, p->pend_lineno = p->lineno, p->pend_inlined = 0;
+  p->pend_hassym = sym != NULL, p->pend_hasdso = dso != NULL;
+  p->pend_nsym = nsym, p->pend_ndso = ndso;
+  return PCOL_OK;
+}
+
+/* The kept frame into the event's stack. */
+static int flush_pend(pimp *p) {
+  if (!p->pend) return PCOL_OK;
+  p->pend = 0;
+  uint64_t at = p->lineno;
+  p->lineno = p->pend_lineno;
+  const char *sym = p->pend_hassym ? p->pbuf : NULL, *dso = p->pend_hasdso ? p->pbuf + p->pend_nsym : NULL;
+  size_t ndso = p->pend_ndso;
+  if (p->pend_inlined) dso = "inlined", ndso = 7;
+  int rc = on_frame(p, p->pend_ip, sym, p->pend_nsym, dso, ndso);
+  p->lineno = at;
+  return rc;
+}
+
+/* What perf prints after a frame with -F +insnlen, +insn (" ilen: 5",
+ * " insn: 81 ee bd 00"): n without it. */
+static size_t cut_insn(const char *s, size_t n) {
+  for (;;) {
+    while (n && is_blank(s[n - 1])) n--;
+    size_t e = n;
+    while (e >= 3 && isxdigit((unsigned char)s[e - 1]) && isxdigit((unsigned char)s[e - 2]) && is_blank(s[e - 3])) e -= 3;
+    if (e >= 5 && !memcmp(s + e - 5, "insn:", 5) && (e == 5 || is_blank(s[e - 6]))) {
+      n = e - 5;
+      continue;
+    }
+    e = n;
+    while (e && isdigit((unsigned char)s[e - 1])) e--;
+    if (e < n && e >= 6 && !memcmp(s + e - 6, "ilen: ", 6) && (e == 6 || is_blank(s[e - 7]))) {
+      n = e - 6;
+      continue;
+    }
+    return n;
+  }
+}
+
 static int end_event(pimp *p) {
   if (!p->in_event) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(flush_pend(p));
   p->in_event = 0;
   if (p->ninl) /* inlined frames with no frame after them: a location of their own */
     PCOL_RETURN_NOT_OK(flush_inlines(p));
@@ -308,8 +378,14 @@ static int end_event(pimp *p) {
   int64_t t = p->s.time_ns; /* on perf's clock */
   if (t != PCOL_NA_I64 && p->last_time != PCOL_NA_I64 && t < p->last_time)
     return bad(p, p->ev_lineno,
-               "time goes backwards (perf script prints events in time order: "
-               "were two outputs joined?)");
+               p->rounds ? "time goes backwards after PERF_RECORD_FINISHED_ROUND records: perf script "
+                           "--show-round-events prints the events as they were flushed, not in time "
+                           "order, which pcol does not read: print without --show-round-events"
+               : p->t0 == 0 ? "time goes backwards from a first time of 0.000000: perf script "
+                            "--deltatime's times (each since the event before), which pcol does not "
+                            "read: print perf's times (without --deltatime)"
+                          : "time goes backwards (perf script prints events in time order: "
+                            "were two outputs joined?)");
   if (t == PCOL_NA_I64 && p->last_time != PCOL_NA_I64)
     return bad(p, p->ev_lineno, "an event without a time after events with one");
   /* time_ns counts from the first event (spec.md §7: since the source's
@@ -376,51 +452,67 @@ typedef struct perf_hdr {
   int64_t period;          /* -1: not printed */
   const char *ev;          /* the event name without its ':' (NULL: -F without event) */
   size_t nev;
-  size_t rest;             /* where what follows the fields starts (a frame, tracepoint fields) */
+  size_t rest;             /* where what follows the fields starts (addr, tracepoint fields, a frame) */
+  size_t frame;            /* where the line's frame starts (SIZE_MAX: none) */
+  int frame_sure;          /* 1: that is a frame whatever follows; 0: unless a callchain follows */
   int sideband;            /* a side-band record, not a sample (w_sideband) */
 } perf_hdr;
 
 /* A side-band record's word: perf script --show-task-events, --show-mmap-
- * events, --show-switch-events, ... print "comm tid [cpu] time:
- * PERF_RECORD_COMM: ...", "PERF_RECORD_FORK(22118:22118):(22061:22061)" and
- * the like where a sample has its period and event. */
+ * events, --show-switch-events, --show-round-events, ... print "comm tid
+ * [cpu] time: PERF_RECORD_COMM: ...", "PERF_RECORD_FORK(22118:22118):
+ * (22061:22061)", "PERF_RECORD_FINISHED_ROUND" and the like where a sample
+ * has its period and event. */
 static int w_sideband(const char *w, size_t n) { return n >= 12 && memcmp(w, "PERF_RECORD_", 12) == 0; }
 /* An event name ("cycles:", "sched:sched_switch:") or a side-band record's word. */
 static int w_event(const char *w, size_t n) { return w[n - 1] == ':' || w_sideband(w, n); }
 
 /* perf script's widths tell a header's numbers apart where their words
- * alone cannot: it ends every field with one blank and prints a tid "%5d"
- * ("%7d" since perf 6.x), the period "%10" PRIu64 and the ip as a blank
- * and "%16" PRIx64.  A word's field runs from the blank after the word
- * before it (or the line's start) to its end.  So the number before the
- * event in a header without a time or a [cpu] (`-F comm,tid,period,event`:
- * "python3  4245    2004008 cpu-clock:") is its period when its field is
- * 10 characters or wider, else the tid (old perf's "java 19983 cycles:",
- * `-F comm,tid,event`); and after the fixed fields of a header without an
- * event (`-F time,period,ip,sym`, `-F ip,sym`) a number whose field is
- * 17 characters or wider is the ip, an all-digit address, and no period. */
-enum { PERIOD_MIN_WIDTH = 10, IP_WIDTH = 17 };
+ * alone cannot (tools/perf/builtin-script.c, perf_sample__fprintf_start and
+ * process_event): it ends every field with one blank and prints a tid
+ * "%5d" ("%7d" since perf 6.x), the period "%10" PRIu64, the comm "%16s"
+ * without callchains, the addr "%16" PRIx64 and, before the ip of a line
+ * without callchain, a blank and "%16" PRIx64.  A word's field runs from
+ * the blank after the word before it (or the line's start) to its end.  So
+ * a number before the event (or before the ip, or at the end of a header
+ * with neither a time nor an event) is its period when its field is 10
+ * characters or wider, else the tid (old perf's "java 19983 cycles:",
+ * `-F comm,tid,event`); in a header without a time, a [cpu] or an event
+ * (`-F comm,tid,ip,sym`) the ip is the first hex word whose field is 17
+ * characters or wider (no comm, tid or period is); after the fixed fields
+ * of a header without an event (`-F time,period,ip,sym`, `-F ip,sym`) a
+ * number whose field is 17 wide is the ip, an all-digit address, and no
+ * period; and after the event the ip is the last hex word whose field is 16
+ * or wider (the addr, `-F +addr`, and data_src, `-F +data_src`, come before
+ * it; a symbol is one blank after its ip). */
+enum { PERIOD_MIN_WIDTH = 10, ADDR_WIDTH = 16, IP_WIDTH = 17 };
 static size_t field_width(const char *s, size_t a, size_t n) {
   size_t e = a;
   while (e > 0 && is_blank(s[e - 1])) e--;
   return a + n - (e ? e + 1 : 0);
 }
+/* a hex word of at most 16 digits (a 64-bit address) */
+static int w_addr(const char *w, size_t n) { return n <= 16 && is_hex(w, n); }
 
 /* A header line, read from its fixed fields inward: the time (the first
  * "secs.frac:" word) or else the [cpu], or else the event (or the number
- * before it that is its period), anchors it; the word before the anchor's
- * fields is pid/tid or tid, and everything before that is the comm, which
- * may hold blanks and digits (Firefox's thread "FS Broker 5906"); after the
- * time: the period, then the event.  NULL, or what is wrong with it.  Only
- * reads the line: the importer (on_header) and detection
- * (pcol_perf_sideband) share it. */
+ * before it that is its period), or else the ip (or the number before it
+ * that is its period), or else the line's end anchors it; the word before
+ * the anchor's fields is pid/tid or tid, and everything before that is the
+ * comm, which may hold blanks and digits (Firefox's thread "FS Broker
+ * 5906"); after the time: the period, then the event, then what perf
+ * prints before the ip (addr, data_src, tracepoint fields), then the ip's
+ * frame when the event has no callchain.  NULL, or what is wrong with it.
+ * Only reads the line: the importer (on_header) and detection
+ * (pcol_perf_sideband, pcol_perf_header_frame) share it. */
 static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
   memset(h, 0, sizeof *h);
   h->pid = h->tid = h->cpu = h->period = -1;
   h->time_ns = PCOL_NA_I64;
+  h->frame = SIZE_MAX;
   hword w[HDR_WORDS];
   size_t nw = 0, i = 0;
-  long T = -1, C = -1, E = -1; /* time, [cpu], event word */
+  long T = -1, C = -1, E = -1, X = -1; /* time, [cpu], event word, ip word */
   while (nw < HDR_WORDS) {
     while (i < n && is_blank(s[i])) i++;
     if (i >= n) break;
@@ -429,25 +521,33 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
     w[nw].a = a, w[nw].n = i - a;
     if (T < 0 && w_time(s + a, i - a)) T = (long)nw;
     else if (T < 0 && C < 0 && w_cpu(s + a, i - a)) C = (long)nw;
+    if (X < 0 && w_addr(s + a, i - a) && field_width(s, a, i - a) >= IP_WIDTH) X = (long)nw;
     nw++;
+  }
+  if (nw && w_sideband(s + w[0].a, w[0].n)) { /* --show-round-events: "PERF_RECORD_FINISHED_ROUND" */
+    h->sideband = 1;
+    return NULL;
   }
   /* the fixed fields start at the [cpu], else the time */
   long F = C >= 0 ? C : T;
   size_t sl;
   if (F < 0) {
-    /* neither: the event is the first "name:" word after a tid or a
-     * period (old perf: "java 19983 cycles:"), else the first "name:"
-     * word; the number before it is its period when perf's widths say
-     * so (field_width) */
-    for (size_t k = 1; k < nw && E < 0; k++)
-      if (w_event(s + w[k].a, w[k].n) && w_tid(s + w[k - 1].a, w[k - 1].n, &sl)) E = (long)k;
-    for (size_t k = 0; k < nw && E < 0; k++)
-      if (w_event(s + w[k].a, w[k].n)) E = (long)k;
-    F = E;
-    if (E > 0 && is_digits(s + w[E - 1].a, w[E - 1].n) && field_width(s, w[E - 1].a, w[E - 1].n) >= PERIOD_MIN_WIDTH) F = E - 1;
+    /* neither: the event is the first "name:" word (before the ip) after a
+     * tid or a period (old perf: "java 19983 cycles:"), else the first
+     * "name:" word; else the ip anchors the header, else its end (-F
+     * comm,tid,period with callchains); the number before the anchor is
+     * its period when perf's widths say so (field_width) */
+    long lim = X >= 0 ? X : (long)nw;
+    for (long k = 1; k < lim && E < 0; k++)
+      if (w_event(s + w[k].a, w[k].n) && w_tid(s + w[k - 1].a, w[k - 1].n, &sl)) E = k;
+    for (long k = 0; k < lim && E < 0; k++)
+      if (w_event(s + w[k].a, w[k].n)) E = k;
+    F = E >= 0 ? E : lim;
+    if (F > 0 && is_digits(s + w[F - 1].a, w[F - 1].n) && field_width(s, w[F - 1].a, w[F - 1].n) >= PERIOD_MIN_WIDTH) F--;
+    if (E < 0 && X >= 0) h->frame_sure = 1; /* no field after the ip but the frame's */
   }
-  size_t rest = 0; /* the offset of what follows the comm and tid */
-  if (F >= 0) {
+  size_t rest = n; /* the offset of what follows the comm and tid */
+  {
     long cs = 0, ce = F; /* comm: words [cs, ce) */
     if (F > 0 && w_tid(s + w[F - 1].a, w[F - 1].n, &sl)) {
       const char *t = s + w[F - 1].a;
@@ -460,9 +560,9 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
       ce = F - 1;
     }
     if (ce > cs) h->comm_a = w[cs].a, h->comm_n = w[ce - 1].a + w[ce - 1].n - w[cs].a;
-    rest = w[F].a;
+    if (F < (long)nw) rest = w[F].a;
   }
-  /* the rest: [cpu] time: period event: [frame] */
+  /* the rest: [cpu] time: period event: */
   i = rest;
   while (i < n && !h->ev) {
     while (i < n && is_blank(s[i])) i++;
@@ -500,12 +600,32 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
     } else if (wd[wn - 1] == ':') {
       h->ev = wd, h->nev = wn - 1;
     } else {
-      /* -F without event: a frame right after the time */
+      /* -F without event: what follows the fixed fields */
       i = a;
       break;
     }
   }
+  while (i < n && is_blank(s[i])) i++;
   h->rest = i;
+  if (h->frame_sure) {
+    h->frame = w[X].a;
+    if (h->frame < h->rest) return "the ip before the header's fields";
+  } else {
+    /* the ip: the last hex word at least 16 wide (perf's "%16" PRIx64
+     * after a blank) after the fields, else a hex word right after them
+     * (text not padded as perf pads it) */
+    for (size_t k = i; k < n;) {
+      while (k < n && is_blank(s[k])) k++;
+      size_t a = k;
+      while (k < n && !is_blank(s[k])) k++;
+      if (k > a && w_addr(s + a, k - a) && field_width(s, a, k - a) >= ADDR_WIDTH) h->frame = a;
+    }
+    if (h->frame == SIZE_MAX && i < n) {
+      size_t k = i;
+      while (k < n && !is_blank(s[k])) k++;
+      if (is_hex(s + i, k - i)) h->frame = i;
+    }
+  }
   return NULL;
 }
 
@@ -517,6 +637,15 @@ int pcol_perf_sideband(const uint8_t *p, size_t n) {
   return !memchr(p, 0, n) && !parse_header((const char *)p, n, &h) && h.sideband;
 }
 
+/* 1 when a line is a sample's header with a time or an event and the frame
+ * of an event without callchain (`-F +addr`, `-F ...,ip` without sym,
+ * `-F +insnlen`): detection takes it for perf's. */
+int pcol_perf_header_frame(const uint8_t *p, size_t n) {
+  perf_hdr h;
+  return !memchr(p, 0, n) && !parse_header((const char *)p, n, &h) && !h.sideband &&
+         (h.ev || h.time_ns != PCOL_NA_I64) && h.frame != SIZE_MAX && !h.frame_sure;
+}
+
 /* A header line: the sample's labels, time and values (its event's period,
  * or 1 when printed without one; without the event (`-F` without `event`)
  * the value type `samples`, 1 a sample, and the period, if printed, as the
@@ -525,7 +654,19 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   perf_hdr h;
   const char *why = parse_header(s, n, &h);
   if (why) return bad(p, lineno, why);
-  if (h.sideband) return PCOL_OK;
+  if (h.sideband) {
+    if (n >= 26 && memmem(s, n, "PERF_RECORD_FINISHED_ROUND", 26)) p->rounds = 1;
+    return PCOL_OK;
+  }
+  /* perf script prints the same fields for every event (-F): a header
+   * without its event name among headers with one is a cut line (or two
+   * outputs joined), whose numbers would be misread */
+  int hev = h.ev ? 1 : 2;
+  if (p->hdr_ev && p->hdr_ev != hev)
+    return bad(p, lineno, h.ev ? "a header with an event name after headers without one (were two outputs joined?)"
+                               : "a header without an event name after headers with one (a cut line, or "
+                                 "two outputs joined?)");
+  p->hdr_ev = hev;
   pcol_label_row lab[4];
   size_t nl = 0;
   memset(lab, 0, sizeof lab);
@@ -566,19 +707,17 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   p->ev_lineno = lineno;
   p->nlocs = p->ninl = 0;
   p->one_line = 0;
-  /* a one-frame stack on the header line itself (no callchain) */
-  size_t i = h.rest;
-  while (i < n && is_blank(s[i])) i++;
-  if (i < n) {
+  /* a one-frame stack on the header line itself (no callchain), kept
+   * until the next line says whether a callchain follows: then the hex
+   * word taken for its ip was the addr (-F +addr) */
+  if (h.frame != SIZE_MAX) {
     uint64_t ip;
     const char *sym, *dso;
     size_t nsym, ndso;
-    if (frame_parts(s + i, n - i, &ip, &sym, &nsym, &dso, &ndso)) {
-      if ((rc = on_frame(p, ip, sym, nsym, dso, ndso))) return rc;
-      p->one_line = 1;
-    }
-    /* anything else after the event name (tracepoint fields) is not a frame */
+    if (frame_parts(s + h.frame, cut_insn(s + h.frame, n - h.frame), &ip, &sym, &nsym, &dso, &ndso))
+      return pend_frame(p, h.frame_sure ? 3 : 2, ip, sym, nsym, dso, ndso);
   }
+  /* anything else after the event name (tracepoint fields) is not a frame */
   return PCOL_OK;
 }
 
@@ -607,7 +746,14 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     p.lineno = ++lineno;
     if (capped.over) break;
     size_t n = (size_t)got;
-    if (n && line[n - 1] == '\n') n--;
+    if (!n || line[n - 1] != '\n') {
+      /* perf script ends every line with a line end: a last line without
+       * one was cut (a frame "start_thread+0x305 (/usr/lib/libc.so" or a
+       * header), and its numbers cannot be trusted */
+      rc = bad(&p, lineno, "the last line has no line end: the file is truncated (perf script ends every line with one)");
+      break;
+    }
+    n--;
     if (n && line[n - 1] == '\r') n--;
     if (memchr(line, 0, n)) {
       rc = bad(&p, lineno, "NUL byte in a line");
@@ -622,30 +768,56 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
       continue;
     }
     if (line[k] == '#') continue; /* perf script --header comments */
+    if (k == 0 && line[0] == '|' && n > 1 && isdigit((unsigned char)line[1]))
+      continue; /* -F +srccode: "|LINE  source text" */
     uint64_t ip;
     const char *sym, *dso;
     size_t nsym, ndso;
-    if (p.in_event && !p.one_line && (k > 0 || flat_frame(line, n)) &&
-        frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso)) {
+    int cc = p.in_event && (k > 0 || flat_frame(line, n)) && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso);
+    if (p.pend >= 2) {
+      /* the header's frame, unless a callchain follows (perf prints its
+       * frames after a tab, "%16" PRIx64; a comm right-aligned "%16s"
+       * may be hex, "dd"): then its hex word was the addr */
+      size_t e = k;
+      while (e < n && !is_blank(line[e])) e++;
+      if (p.pend == 2 && cc && k > 0 && (line[0] == '\t' || field_width(line, k, e - k) >= IP_WIDTH)) {
+        p.pend = 0;
+      } else {
+        p.one_line = 1;
+        if ((rc = flush_pend(&p))) break;
+      }
+    }
+    if (cc && !p.one_line) {
       /* an indented frame of the current callchain (a header starts with
        * spaces only when perf right-aligns the comm, without callchains:
        * then the header carries its one frame and no frame lines follow) */
-      if ((rc = on_frame(&p, ip, sym, nsym, dso, ndso))) break;
+      if ((rc = flush_pend(&p)) || (rc = pend_frame(&p, 1, ip, sym, nsym, dso, ndso))) break;
       continue;
     }
-    if (k > 0 && p.in_event && p.one_line && srcline(line + k, n - k, 1))
+    if (k > 0 && p.in_event && p.one_line && (srcline(line + k, n - k, 1) || !cut_insn(line + k, n - k)))
       continue; /* `-F +srcline` under a header that carries its frame */
-    if (k > 0 && p.in_event && !p.one_line && p.nlocs + p.ninl > 0) {
+    if (k > 0 && p.in_event && !p.one_line && p.nlocs + p.ninl + (p.pend != 0) > 0) {
       /* inside a callchain an indented line is never a header (perf ends a
        * callchain with a blank line): `-F +srcline` prints "  FILE:LINE"
        * (or "  DSO[ADDR]") under a frame (not kept: a frame's function
-       * names it), anything else is an error, never the start of a bogus
-       * event */
-      if (srcline(line + k, n - k, 0)) continue;
+       * names it), and "  FILE:LINE (inlined)" under an inlined frame,
+       * which it prints without a dso (so the frame is an inline frame
+       * of the next one at its address); -F +insnlen, +insn print
+       * " ilen: N insn: XX ..." after a callchain; anything else is an
+       * error, never the start of a bogus event */
+      size_t m = n;
+      while (m > k && is_blank(line[m - 1])) m--;
+      int inl = m - k > 10 && !memcmp(line + m - 10, " (inlined)", 10);
+      if (inl && p.pend == 1 && !p.pend_hasdso && srcline(line + k, m - 10 - k, 0)) {
+        p.pend_inlined = 1;
+        continue;
+      }
+      if (!inl && (srcline(line + k, n - k, 0) || !cut_insn(line + k, n - k))) continue;
       rc = bad(&p, lineno, "expected a callchain frame 'address symbol (dso)' or a source line "
                            "'FILE:LINE' or 'DSO[ADDR]' (-F +srcline)");
       break;
     }
+    if ((rc = flush_pend(&p))) break;
     if (!p.in_event && after_blank && !p.nheaders && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso)) {
       /* a callchain after an empty header: perf script -F with no header
        * field (-F ip,sym) prints an empty line where the header goes, so
@@ -654,7 +826,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
        * line is blank; after events with a header a frame after a blank
        * line is an error) */
       p.nbare++;
-      if ((rc = on_header(&p, "", 0, lineno)) || (rc = on_frame(&p, ip, sym, nsym, dso, ndso))) break;
+      if ((rc = on_header(&p, "", 0, lineno)) || (rc = pend_frame(&p, 1, ip, sym, nsym, dso, ndso))) break;
       continue;
     }
     if (k > 0 && line[0] == '\t') {
@@ -678,6 +850,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   free(line);
   free(p.locs);
   free(p.inl);
+  free(p.pbuf);
   fclose(cin);
   return rc;
 }
