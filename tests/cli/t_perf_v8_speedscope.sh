@@ -151,6 +151,10 @@ grep -qx 'comm=FS Broker 5906 comm=Wörker 2 tid=12737 tid=12738 ' "$tmp/ff2.lab
 printf 'perf 1 1.000000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.010000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.020000: cpu-clock:\n\t2 f (/bin/x)\n\t1 main (/bin/x)\n\n' > "$tmp/np.txt"
 $PCOL info "$tmp/np.txt" | grep -q 'values: *cpu-clock/count (default: cpu-clock/count)' || fail "no period: $($PCOL info "$tmp/np.txt" | grep values)"
 printf 'main 2\nmain;f 1\n' | cmp -s - <($PCOL fold "$tmp/np.txt" | sort) || fail "no period: $($PCOL fold "$tmp/np.txt")"
+# a clock event with terms (perf record -e 'cpu-clock/period=500000/u') still counts ns
+printf 'prog 17235 70965.800319:     500000  cpu-clock/period=500000/u: \n\t  11eb heavy+0x52 (/tmp/prog)\n\n' > "$tmp/terms.txt"
+$PCOL info "$tmp/terms.txt" | grep -q 'values: *cpu-clock/period=500000/u/nanoseconds' ||
+  fail "cpu-clock with terms: $($PCOL info "$tmp/terms.txt" | grep values)"
 # simpleperf's text (its report_sample.py: "%s\t%d [%03d] %d.%d:\t\t%d %s:",
 # frames "%16x\t%s (%s)"; the Firefox Profiler's simple-perf.txt): tabs
 # between the fields, its event and period kept; that layout printed the

@@ -408,7 +408,8 @@ static int end_event(pimp *p) {
 
 /* The value type of an event name (modifiers such as `:ppp` cut).  An
  * event printed with a period is valued by it (cpu-clock and task-clock
- * count nanoseconds, other events events); one printed without (old perf,
+ * count nanoseconds, with terms too, `cpu-clock/period=500000/u`; other
+ * events events); one printed without (old perf,
  * `-F` without period, simpleperf) counts its samples: unit `count`, value
  * 1, as the Firefox Profiler weighs every perf sample 1 (a period of 1 ns
  * would state a wrong time).  An event name with and without periods is
@@ -432,7 +433,10 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
       return *vt = p->ev_vt[i], PCOL_OK;
     }
   if (p->nev == PERF_MAX_EVENTS) return bad(p, lineno, "more than 64 event names");
-  int ns = has_period && ((n == 9 && !memcmp(e, "cpu-clock", 9)) || (n == 10 && !memcmp(e, "task-clock", 10)));
+  /* the clock's name alone, also with terms (cpu-clock/period=500000/u) */
+  const char *sl = memchr(e, '/', n);
+  size_t bn = sl ? (size_t)(sl - e) : n;
+  int ns = has_period && ((bn == 9 && !memcmp(e, "cpu-clock", 9)) || (bn == 10 && !memcmp(e, "task-clock", 10)));
   int rc = pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt, p->err);
   if (!rc) rc = pcol_b_source_value_type(p->b, p->src, *vt, p->err);
   PCOL_RETURN_NOT_OK(b_at(p, lineno, rc));
