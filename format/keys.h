@@ -44,6 +44,11 @@
  * note, per source): `pcol info` prints each ("markers ignored: 12"). */
 #define PCOL_META_NOTE "pcol.note"
 
+/* meta of a Firefox source: meta.interval, ms (a double, as text); THE
+ * interval rule (lib/core/lasts.c) reads it, and the Firefox export
+ * writes it back as meta.interval */
+#define FIREFOX_META_INTERVAL_MS "firefox.interval_ms"
+
 /* ----------------------------------------- Rprof (doc/mappings.md) */
 #define RPROF_META_INTERVAL_US "rprof.interval_us" /* sampling interval, µs */
 /* The last segment's interval, when `Rprof(append = TRUE)` made several */

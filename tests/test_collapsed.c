@@ -392,10 +392,12 @@ Test(speedscope, evented_profile_keeps_durations) {
   cr_assert_str_eq(json_string_value(json_object_get(e, "unit")), "nanoseconds");
   json_t *ev = json_object_get(e, "events");
   /* expected: O outer@0; O inner@10; C inner@40? no: the long sample ends at
-   * 40 and the next sample (same stack) starts at 40, so inner stays open
-   * until 40 + interval (10) = 50; then a gap: C inner@50, C outer@50;
-   * O outer@100, C outer@110 */
-  const char *want = "O0@0 O1@10 C1@50 C0@50 O0@100 C0@110";
+   * 40 and the next sample (same stack) starts at 40, which lasts (THE span
+   * rule, lib/core/lasts.h: no interval, no time value, so until the next
+   * sample, at most the thread's median gap, of 10, 30 and 60) 30, so inner
+   * stays open until 70; then a gap: C inner@70, C outer@70; O outer@100,
+   * C outer@130 */
+  const char *want = "O0@0 O1@10 C1@70 C0@70 O0@100 C0@130";
   char got[256] = "";
   size_t i;
   json_t *x;
@@ -414,7 +416,7 @@ Test(speedscope, evented_profile_keeps_durations) {
   }
   cr_assert_eq(depth, 0, "balanced");
   cr_assert_str_eq(got, want);
-  cr_assert_eq(json_integer_value(json_object_get(e, "endValue")), 110);
+  cr_assert_eq(json_integer_value(json_object_get(e, "endValue")), 130);
   json_t *fr0 = json_array_get(json_object_get(json_object_get(j, "shared"), "frames"), 0);
   cr_assert_str_eq(json_string_value(json_object_get(fr0, "file")), "x.R");
   cr_assert_eq(json_integer_value(json_object_get(fr0, "line")), 7);

@@ -120,5 +120,65 @@ sh() { printf 'app 100/100 [000] %s: 1000000 cpu-clock: \n' "$1"; shift; for fr 
   sh 1.011000 other main; sh 1.011000 third; sh 1.012000; sh 1.013000 work main; } > "$tmp/shapes.txt"
 $PCOL pack "$tmp/shapes.txt" -o "$tmp/shapes.pcol" && check "shapes.txt (timeline)" "$tmp/shapes.pcol" "$tmp/shapes.txt"
 grep -q '"evented".*"pcolTimes"' "$tmp/out.json" || { echo "FAIL shapes.txt: no timeline with pcolTimes"; fail=1; }
+# the timeline's time is what the samples measured (THE span rule,
+# lib/core/lasts.h): three threads sampled at 4 kHz (perf's period 250000
+# ns), interleaved 1 us apart, one of them idle for a while (its gaps 300
+# us and 2 ms, wider than its period).  speedscope reads one timeline a
+# thread, whose frames' self and total times, added up over the threads,
+# are the cpu-clock profile's, frame by frame; so with one thread selected.
+# (Before: a sample lasted at most the smallest gap between any two
+# samples, 1 us: the timeline held 0.4% of the time.)  The Firefox export's
+# meta.interval is that period in ms (the profiler's unit), 0.25, not the
+# smallest gap (0.001).
+python3 - "$tmp/threads.txt" <<'PY'
+import sys
+rows = []
+for k, (tid, stacks, gaps) in enumerate([
+        (201, [['spin', 'main'], ['hash', 'spin', 'main']], [250] * 40),
+        (202, [['copy', 'worker'], ['zero', 'copy', 'worker']], [250] * 40),
+        (203, [['poll', 'io'], ['read', 'io']], [250] * 10 + [300] * 10 + [2000, 250, 250])]):
+    t = 1000000 + k
+    for i, g in enumerate(gaps):
+        rows.append((t, tid, stacks[(i // 3) % 2]))
+        t += g
+rows.sort()
+with open(sys.argv[1], 'w') as o:
+    for t, tid, st in rows:
+        o.write('app %d/%d [000] %d.%06d: 250000 cpu-clock: \n' % (200, tid, t // 1000000, t % 1000000))
+        for fr in st:
+            o.write('\t401000 %s (/bin/app)\n' % fr)
+        o.write('\n')
+PY
+$PCOL pack "$tmp/threads.txt" -o "$tmp/threads.pcol" || fail=1
+for sel in "" "--tag tid=203"; do
+  # shellcheck disable=SC2086
+  $PCOL unpack "$tmp/threads.pcol" $sel --to speedscope --timeline -o "$tmp/thr.json" || { fail=1; continue; }
+  if ! load "$tmp/thr.json" >"$tmp/thr.sum"; then echo "FAIL threads.txt $sel: speedscope did not load it"; fail=1; continue; fi
+  python3 - "$tmp/thr.sum" "${sel:-all}" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+cpu = [p for p in r['profiles'] if p['name'].endswith(': cpu-clock')][0]['frames']
+tls = [p for p in r['profiles'] if p['type'] == 'evented']
+want = 3 if sys.argv[2] == 'all' else 1
+if len(tls) != want:
+    sys.exit('FAIL threads.txt %s: %d timelines, want %d (one a thread): %s' % (sys.argv[2], len(tls), want, [p['name'] for p in tls]))
+got = {}
+for p in tls:
+    for name, (s, t, _) in p['frames'].items():
+        g = got.setdefault(name, [0, 0])
+        g[0] += s
+        g[1] += t
+for name, (s, t, _) in cpu.items():
+    if got.get(name) != [s, t]:
+        sys.exit('FAIL threads.txt %s: %s in the timelines %s ns (self, total), in cpu-clock %s' % (sys.argv[2], name, got.get(name), [s, t]))
+if set(got) != set(cpu):
+    sys.exit('FAIL threads.txt %s: frames %s only in the timelines' % (sys.argv[2], set(got) - set(cpu)))
+PY
+done
+$PCOL unpack "$tmp/threads.pcol" --to firefox --no-gzip -o "$tmp/thr.ff.json" &&
+  python3 -c "
+import json, sys
+iv = json.load(open(sys.argv[1]))['meta']['interval']
+sys.exit(0 if iv == 0.25 else 'FAIL threads.txt: firefox meta.interval %r ms, want 0.25 (the period)' % iv)" "$tmp/thr.ff.json" || fail=1
 echo "t_speedscope: $n files loaded by speedscope $SPEEDSCOPE_VERSION"
 exit $fail

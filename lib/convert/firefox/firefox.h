@@ -32,9 +32,6 @@
 extern size_t pcol_firefox_col_bytes;
 #define FIREFOX_IMPORT_MAX 71
 
-/* meta of a Firefox source: meta.interval, ms (a double, as text); the
- * export writes it back as the interval (source_interval) */
-#define FIREFOX_META_INTERVAL_MS "firefox.interval_ms"
 /* meta of a Firefox source: the range the Firefox Profiler gives it
  * (getTimeRangeIncludingAllThreads: its profiling range, else its threads'),
  * ms since meta.startTime (doubles, as text; pprof.duration_nanos is its

@@ -10,7 +10,7 @@
  * of an address-only location belong to its mapping's function, named as
  * `pcol top` names it.  Threads: one
  * per selected source and distinct combination of its samples' thread
- * labels (PCOL_THREAD_LABEL_KEYS).  A thread's samples are weighted by the
+ * labels (THE thread rule, lib/core/lasts.h).  A thread's samples are weighted by the
  * source's default value (count.c), whose unit picks the weightType; the
  * source's other values (lib/core/xvalues.c: an Rprof memory profile's
  * rprof.alloc and levels too) and a weight in bytes become counters.  Long samples are written as
@@ -29,8 +29,8 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_str_is */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, PCOL_BUF_PUSH, ... */
-#include "hash.h"     /* pcol_hs_add, pcol_hs_end, pcol_hs_init, ... */
 #include "period.h"   /* pcol_period, pcol_source_period */
+#include "lasts.h"    /* pcol_lasts, pcol_lasts_own, pcol_gaps, ... */
 #include "reader.h"   /* pcol_source_rows */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
 #include "stream.h"   /* pcol_gz_export, pcol_budget, PCOL_EXPORT_HOLD_MIN, ... */
@@ -51,8 +51,7 @@
 /* ------------------------------------------------------------ state */
 typedef struct fthread { /* a thread: a source and a tuple of thread labels */
   uint32_t src, ls; /* ls: a label set that has the tuple (0: none) */
-  uint32_t key[4][2]; /* per PCOL_THREAD_LABEL_KEYS: kind (0 absent, 1 str, 2 num), value */
-  int64_t num[4];
+  pcol_thread_tuple t; /* THE thread rule (lib/core/lasts.h) */
 } fthread;
 
 /* a thread's columns after its first (stack), each in a temporary file
@@ -79,9 +78,9 @@ typedef struct fx {
   pcol_rtime rt;
   pcol_xvalues xv; /* which values a source has (lib/core/xvalues.c) */
   uint32_t *cvt;
+  uint32_t *tcls, ntcls; /* label set -> thread class (THE thread rule, lib/core/lasts.h) */
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
-      vt_unit, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col, ls_off, lb_key, lb_str,
-      lb_num;
+      vt_unit, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col;
   /* strings: out index -> pcol string id (sid) or, when bit 31 of kind is
    * set, an owned synthetic string */
   uint32_t *str_of_sid;     /* sid -> out index + 1 */
@@ -328,55 +327,13 @@ static int put_num(fx *x, __int128 v, int dec) {
 }
 
 /* ---------------------------------------------------------- threads */
-static const char *const TKEYS[] = {PCOL_THREAD_LABEL_KEYS};
-#define NTK ((int)(sizeof TKEYS / sizeof *TKEYS))
-
-/* The thread tuple of label set ls into t (key only). */
-static int tuple_of(fx *x, uint32_t ls, fthread *t) {
-  memset(t->key, 0, sizeof t->key);
-  memset(t->num, 0, sizeof t->num);
-  if (!ls || ls > pcol_rows(x->f, PCOL_T_LABELSETS)) return PCOL_OK;
-  uint64_t a = pcol_view_u64(&x->ls_off, ls - 1), e = pcol_view_u64(&x->ls_off, ls);
-  uint64_t nlb = pcol_rows(x->f, PCOL_T_LABELS);
-  if (e > nlb) e = nlb;
-  for (uint64_t i = a; i < e; i++) {
-    pcol_str k;
-    PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->lb_key, i), &k, x->err));
-    for (int j = 0; j < NTK; j++) {
-      if (!pcol_str_is(k, TKEYS[j]) || t->key[j][0]) continue;
-      uint32_t sv = pcol_view_u32(&x->lb_str, i);
-      if (sv) t->key[j][0] = 1, t->key[j][1] = sv;
-      else if (pcol_view_i64(&x->lb_num, i) != PCOL_NA_I64) t->key[j][0] = 2, t->num[j] = pcol_view_i64(&x->lb_num, i);
-    }
-  }
-  return PCOL_OK;
-}
-
-static int tuple_eq(const fthread *a, const fthread *b) {
-  for (int j = 0; j < NTK; j++)
-    if (a->key[j][0] != b->key[j][0] || (a->key[j][0] == 1 && a->key[j][1] != b->key[j][1]) ||
-        (a->key[j][0] == 2 && a->num[j] != b->num[j]))
-      return 0;
-  return 1;
-}
+#define TKEYS pcol_thread_keys
+#define NTK PCOL_THREAD_NKEYS
 
 typedef struct tctx {
   fthread *th;
   size_t n, cap;
 } tctx;
-static int th_eq(const void *ctx, uint32_t id, const void *key) {
-  const tctx *c = ctx;
-  return tuple_eq(&c->th[id - 1], key);
-}
-static uint64_t tuple_hash(const fthread *t) {
-  pcol_hstate s;
-  pcol_hs_init(&s, 0x66787468);
-  for (int j = 0; j < NTK; j++) {
-    pcol_hs_add(&s, t->key[j][0]);
-    pcol_hs_add(&s, t->key[j][0] == 2 ? (uint64_t)t->num[j] : t->key[j][1]);
-  }
-  return pcol_hs_end(&s);
-}
 
 /* The epoch start of source s in ns, or 0 when unknown: spec.md §7's start
  * rule (otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp). */
@@ -396,11 +353,6 @@ static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
   return PCOL_OK;
 }
 
-/* The sampling interval of source s in ns (0: unknown): its period, a
- * Firefox source's own meta.interval (so the profiler's range, which ends
- * a thread's last sample + interval, comes back: the import's duration),
- * an Rprof source's interval, else gap, the least positive gap between
- * the times of two consecutive selected rows. */
 /* Meta key of source s as a finite double (a Firefox source's ms), 0 when
  * absent or not one. */
 static int meta_ms(fx *x, uint32_t s, const char *key, double *ms) {
@@ -411,20 +363,6 @@ static int meta_ms(fx *x, uint32_t s, const char *key, double *ms) {
   t[fi.len] = 0;
   *ms = strtod(t, &end);
   return end != t && !*end && isfinite(*ms);
-}
-
-static int64_t source_interval(fx *x, uint32_t s, int64_t gap) {
-  int64_t v;
-  pcol_period pd; /* THE period rule (lib/core/period.c) */
-  if (pcol_source_period(x->f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
-      pd.has_unit && pcol_str_is(pd.unit, PCOL_UNIT_NANOSECONDS))
-    return pd.period;
-  double ms;
-  if (meta_ms(x, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
-  if (pcol_meta_get_i64(x->f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 &&
-      v < INT64_MAX / 1000)
-    return v * 1000;
-  return gap;
 }
 
 /* A source's values other than the count and `skip` (its weight) that
@@ -668,12 +606,12 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   char nb[64];
   pcol_str name = w->uri;
   for (int j = NTK; j-- > 0;) {
-    if (t->key[j][0] == 1) PCOL_RETURN_NOT_OK(pcol_string(x->f, t->key[j][1], &name, x->err));
-    else if (t->key[j][0] == 2) snprintf(nb, sizeof nb, "%s %lld", TKEYS[j], (long long)t->num[j]), name = (pcol_str){nb, strlen(nb)};
+    if (t->t.kind[j] == 1) PCOL_RETURN_NOT_OK(pcol_string(x->f, (uint32_t)t->t.v[j], &name, x->err));
+    else if (t->t.kind[j] == 2) snprintf(nb, sizeof nb, "%s %lld", TKEYS[j], (long long)t->t.v[j]), name = (pcol_str){nb, strlen(nb)};
   }
   long long tid = x->nthreads_written;
   for (int j = 0; j < NTK; j++)
-    if (t->key[j][0] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) tid = t->num[j];
+    if (t->t.kind[j] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) tid = t->t.v[j];
   rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
@@ -732,40 +670,39 @@ static int put_row(void *ctx, const void *row) {
 }
 
 /* pass 1 over a source's selected rows: its threads, whether any row has
- * no time, the least gap between two rows' times */
+ * no time, and what its sampling interval (meta.interval) is taken from
+ * when the source declares none (THE interval and span rules, lasts.h):
+ * its samples' own lengths (perf's periods) per raw sample, else the
+ * median gap between consecutive samples of one thread */
 typedef struct scan {
   fx *x;
   tctx tc;
-  pcol_hset hs;
-  uint32_t *ls_thread;   /* label set -> thread + 1 (0: not yet) */
+  uint32_t *cls_thread;  /* thread class (x->tcls) -> the source's thread + 1 (0: not yet) */
   uint64_t nls;
   int synthetic;
-  int64_t last, gap;
+  int64_t last;
   int has_last;
   int in_order;          /* times never go back, and no long sample */
   uint64_t n;
+  pcol_lasts lasts;      /* the source's span rule */
+  __int128 own, ticks;   /* the rows' own lengths (pcol_lasts_own), their raw samples */
+  pcol_buf tlast;        /* int64 per thread: the time of its last row (NA: none yet) */
+  pcol_gaps *gaps;       /* the gaps between a thread's consecutive rows */
 } scan;
 
 static int thread_of(scan *sc, uint32_t ls, uint32_t *th) {
   fx *x = sc->x;
-  if (ls <= sc->nls && sc->ls_thread[ls]) {
-    *th = sc->ls_thread[ls] - 1;
-    return PCOL_OK;
-  }
-  fthread t;
-  memset(&t, 0, sizeof t);
-  t.ls = ls;
-  PCOL_RETURN_NOT_OK(tuple_of(x, ls, &t));
-  uint64_t h = tuple_hash(&t);
-  uint32_t id = pcol_hset_find(&sc->hs, h, th_eq, &sc->tc, &t);
-  if (!id) {
-    if (PCOL_GROW(sc->tc.th, sc->tc.n, sc->tc.cap) || pcol_hset_insert(&sc->hs, h, (uint32_t)sc->tc.n + 1))
-      return oom(x);
+  uint32_t k = ls <= sc->nls ? x->tcls[ls] : 0;
+  if (!sc->cls_thread[k]) {
+    fthread t;
+    memset(&t, 0, sizeof t);
+    t.ls = ls;
+    PCOL_RETURN_NOT_OK(pcol_thread_tuple_of(x->f, ls, &t.t, x->err));
+    if (PCOL_GROW(sc->tc.th, sc->tc.n, sc->tc.cap)) return oom(x);
     sc->tc.th[sc->tc.n++] = t;
-    id = (uint32_t)sc->tc.n;
+    sc->cls_thread[k] = (uint32_t)sc->tc.n;
   }
-  if (ls <= sc->nls) sc->ls_thread[ls] = id;
-  *th = id - 1;
+  *th = sc->cls_thread[k] - 1;
   return PCOL_OK;
 }
 
@@ -777,11 +714,17 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int64_t t = pcol_view_i64(&sc->x->s_time, row), g;
   sc->synthetic |= t == PCOL_NA_I64;
   if ((sc->has_last && t < sc->last) || pcol_view_i64(&sc->x->s_dur, row) > 0) sc->in_order = 0;
-  /* (the interval rule of source_interval: the least positive gap between
-   * two consecutive rows with times) */
-  if (sc->has_last && sc->last != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, sc->last, &g) &&
-      g > 0 && (!sc->gap || g < sc->gap))
-    sc->gap = g;
+  /* the span rule's evidence: own lengths; gaps within a thread only */
+  int64_t own = pcol_lasts_own(&sc->lasts, &sc->x->sc, &sc->x->rt, row), d = pcol_view_i64(&sc->x->s_dur, row);
+  int64_t wt = pcol_view_i64(&sc->x->sc.weight, row);
+  if (d > 0) own = d;
+  if (own > 0) sc->own += own, sc->ticks += wt > 1 ? wt : 1;
+  while (sc->tlast.len / sizeof(int64_t) <= th)
+    if (PCOL_BUF_PUSH(&sc->tlast, int64_t, PCOL_NA_I64)) return oom(sc->x);
+  int64_t *tl = (int64_t *)(void *)sc->tlast.data + th;
+  if (*tl != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, *tl, &g) && g > 0)
+    pcol_gaps_add(sc->gaps, g);
+  if (t != PCOL_NA_I64) *tl = t;
   sc->last = t;
   sc->has_last = 1;
   sc->n++;
@@ -891,10 +834,19 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc && !w->uri.ptr) w->uri = (pcol_str){"pcol", 4};
   w->uri = pcol_display_name(w->uri); /* thread and process names: no directory */
   /* pass 1: the threads, the time axis */
-  if (!rc && !(sc.ls_thread = calloc(sc.nls + 1, sizeof *sc.ls_thread))) rc = oom(x);
+  if (!rc && !(sc.cls_thread = calloc((size_t)x->ntcls + 1, sizeof *sc.cls_thread))) rc = oom(x);
+  if (!rc) rc = pcol_lasts_init(&sc.lasts, x->f, s, x->err);
+  if (!rc && !(sc.gaps = calloc(1, sizeof *sc.gaps))) rc = oom(x);
   if (!rc) rc = pcol_select_iter(x->f, &one, scan_row, &sc, x->err);
   w->synthetic = sc.synthetic;
-  w->interval_ns = rc ? 0 : source_interval(x, s, sc.gap);
+  /* meta.interval: THE interval rule, else the samples' own length per
+   * raw sample (a perf source's period), else a thread's median gap */
+  w->interval_ns = rc ? 0 : sc.lasts.interval;
+  if (!w->interval_ns && sc.ticks > 0) {
+    __int128 m = (sc.own + sc.ticks / 2) / sc.ticks;
+    w->interval_ns = m > INT64_MAX ? INT64_MAX : (int64_t)m;
+  }
+  if (!w->interval_ns && sc.gaps) w->interval_ns = pcol_gaps_median(sc.gaps);
   if (!w->interval_ns) w->interval_ns = 1000000;
   int64_t epoch = 0;
   if (!rc) rc = source_epoch(x, s, &epoch);
@@ -959,9 +911,10 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   pcol_rowsort_free(fl.rs);
   free(fl.seq);
   free(others);
-  free(sc.ls_thread);
+  free(sc.cls_thread);
+  free(sc.gaps);
+  pcol_buf_free(&sc.tlast);
   free(sc.tc.th);
-  pcol_hset_free(&sc.hs);
   return rc;
 }
 
@@ -1088,15 +1041,14 @@ static int export_body(fx *x, const pcol_select *sel) {
       {&x->svt_vt, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE},
       {&x->st_parent, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x->st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION},
       {&x->fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-      {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},      {&x->ln_col, PCOL_T_LINES, PCOL_C_LINE_COLUMN},
-      {&x->ls_off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},  {&x->lb_key, PCOL_T_LABELS, PCOL_C_LB_KEY},
-      {&x->lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},         {&x->lb_num, PCOL_T_LABELS, PCOL_C_LB_NUM}};
+      {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},      {&x->ln_col, PCOL_T_LINES, PCOL_C_LINE_COLUMN}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), x->err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&x->fr, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_sample_cols_init(&x->sc, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_count_types(f, &x->cvt, x->err));
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
+  PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err));
   PCOL_RETURN_NOT_OK(pcol_select_check(f, sel, x->err));
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   PCOL_RETURN_NOT_OK(hold(x, (pcol_string_count(f) + 1) * 8 + (nst + 1) * 4 +
@@ -1182,6 +1134,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
   free(x.cvt);
+  free(x.tcls);
   pcol_rtime_free(&x.rt);
   free(x.str_of_sid);
   free(x.src_of_file);

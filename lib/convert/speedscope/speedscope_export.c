@@ -19,14 +19,18 @@
  * (pcolTimes, pcolDurations), which its stretches cannot say of a run with
  * a gap, a sample of no length or one without frames; the source's first
  * profile carries its start and duration (pcolStart, pcolDuration; keys
- * speedscope ignores).  In the evented profile a sample spans [time,
- * time + duration); a point sample (duration 0) lasts until the next sample,
- * but at most the source's sampling interval (its smallest positive gap
- * between samples), except a V8 or Chrome-trace source's, which lasts
- * until the next as DevTools draws it (V8 samples an idle thread too, and
- * its gaps vary: capped, a real profile's timeline covered 15% of it).  Written as a stream: each pass selects the rows of
- * the source being written again, in file order (pcol_select_iter_filter,
- * the filter built once), and keeps none, so memory grows with the
+ * speedscope ignores).  The timeline is one evented profile a thread of
+ * the source (THE thread rule, lib/core/lasts.h; samples of threads that
+ * ran at once cannot nest in one), the first carrying the times, a
+ * thread's rows sorted out of file order through lib/core/rowsort.c; a
+ * sample spans [time, time + length) by THE span rule (lasts.h: its
+ * duration, else until the next sample of its thread for V8, else its own
+ * time value or weight x the source's interval, else a gap of its thread),
+ * drawn to at most the next sample of its thread.  Written as a stream:
+ * each pass selects the rows of the source being written again, in file
+ * order (pcol_select_iter_filter, the filter built once), and keeps none
+ * (but the sorter's rows of a timeline of several threads, 24 bytes a row
+ * in memory up to pcol_rowsort_bytes, then in a temporary file), so memory grows with the
  * distinct stacks and frames, not the samples; the frame lists of the
  * stacks it keeps and the bytes it writes count against the export budget
  * (stream.h, pcol_budget; doc/safety.md), the rows where a run must break
@@ -46,6 +50,8 @@
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_ralloc_value, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init */
+#include "lasts.h"    /* pcol_lasts, pcol_lasts_span, pcol_thread_classes, ... */
+#include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +62,7 @@ typedef struct sexp {
   pcol_error *err;
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
-  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, v_type, v_val, fn_line, src_uri;
+  pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, s_ls, v_type, v_val, fn_line, src_uri;
   pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
   uint32_t *fn_frame;             /* function id -> frame index + 1 */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
@@ -90,9 +96,16 @@ typedef struct sexp {
   uint8_t *neg;                   /* a negative amount: no sampled profile */
   __int128 *total;                /* the amounts' sum */
   int all_times;                  /* every row has a time: a timeline can be made */
-  int64_t interval;               /* the smallest positive gap between rows' times */
+  int64_t cap;                    /* the span rule's gap cap: a thread's median gap (lasts.h) */
   int64_t first_time;             /* the first row's time */
-  int until_next;                 /* a V8 source: a point sample lasts until the next (DevTools) */
+  pcol_lasts lasts;               /* lasts.c: how long the source's samples last */
+  uint32_t *tcls;                 /* lasts.c: label set -> thread class (THE thread rule) */
+  uint32_t ntcls;
+  uint32_t *tloc;                 /* thread class -> the source's thread + 1 (order of first row) */
+  pcol_buf tls;                   /* u32: the source's thread -> the label set of its first row */
+  uint32_t nthreads;              /* the source's threads */
+  pcol_buf tlast;                 /* int64 per thread of the source: its last row's time */
+  pcol_gaps *gaps;                /* the gaps between consecutive rows of one thread */
   int per_row;                    /* the source's timeline is written: a run is one row */
   pcol_wall wall;                 /* wall.c: each source's start and duration (pcolStart, pcolDuration) */
   int src_head;                   /* the source's first sampled profile is written */
@@ -376,10 +389,22 @@ static int each_run(sexp *x, uint32_t vt, int what, int dec) {
   return !rc && c.started ? run_end(&c) : rc;
 }
 
+/* The thread of row (THE thread rule, lasts.h) among the source's, which
+ * are numbered 0, 1, ... in order of their first row by scan. */
+static int thread_of(sexp *x, uint64_t row, uint32_t *th) {
+  uint32_t ls = pcol_view_u32(&x->s_ls, row), k = ls < pcol_rows(x->f, PCOL_T_LABELSETS) + 1 ? x->tcls[ls] : 0;
+  if (!x->tloc[k]) {
+    if (PCOL_BUF_PUSH(&x->tls, uint32_t, ls)) return oom(x);
+    x->tloc[k] = ++x->nthreads;
+  }
+  *th = x->tloc[k] - 1;
+  return PCOL_OK;
+}
+
 /* One pass over the source's rows for what every profile needs: for each
  * of its types, whether an amount is negative (speedscope rejects negative
- * weights: no profile) and the amounts' sum; whether every row has a time
- * and the smallest positive gap (the timeline); and, with `full`, where
+ * weights: no profile) and the amounts' sum; whether every row has a time,
+ * its threads and the gaps between rows of one thread (the timeline); and, with `full`, where
  * runs must end whatever their frames: before a row that would take the
  * sum of any of the source's types (from the last such break on) past
  * INT64_MAX, so that every run's weight is an int64 (speedscope's and
@@ -394,7 +419,6 @@ typedef struct scanning {
   /* acc[k]: type k's sum since the last break; am[k]: the row's amount of
    * type k (each amount looked up once) */
   __int128 *acc, *am;
-  int64_t prev;
 } scanning;
 
 static int scan_row(void *ctx, const pcol_selected_row *r) {
@@ -420,10 +444,17 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
   int64_t t = pcol_view_i64(&x->s_time, r->row), g;
   if (!x->pos) x->first_time = t;
   if (t == PCOL_NA_I64) x->all_times = 0;
-  /* times come from the file: the difference may overflow */
-  else if (x->pos && !__builtin_sub_overflow(t, c->prev, &g) && g > 0 && (!x->interval || g < x->interval))
-    x->interval = g;
-  c->prev = t;
+  /* the row's thread (numbered in order of first row), and the gap from
+   * the last row of its thread (times come from the file: the difference
+   * may overflow) */
+  uint32_t th;
+  if ((rc = thread_of(x, r->row, &th))) return rc;
+  while (x->tlast.len / sizeof(int64_t) <= th)
+    if (PCOL_BUF_PUSH(&x->tlast, int64_t, PCOL_NA_I64)) return oom(x);
+  int64_t *tl = (int64_t *)(void *)x->tlast.data + th;
+  if (*tl != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, *tl, &g) && g > 0)
+    pcol_gaps_add(x->gaps, g);
+  if (t != PCOL_NA_I64) *tl = t;
   return PCOL_OK;
 }
 
@@ -433,15 +464,21 @@ static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
   x->capbrk = 0;
   x->need_known = 0;
   x->all_times = 1;
-  x->interval = 0;
+  x->nthreads = 0;
+  x->tlast.len = 0;
+  x->tls.len = 0;
+  if (x->tloc) memset(x->tloc, 0, (x->ntcls + 1) * sizeof *x->tloc);
+  if (!x->gaps && !(x->gaps = malloc(sizeof *x->gaps))) return oom(x);
+  memset(x->gaps, 0, sizeof *x->gaps);
   free(x->neg);
   free(x->total);
   x->neg = calloc(ntypes + 1, 1);
   x->total = calloc(ntypes + 1, sizeof *x->total);
   __int128 *acc = calloc(2 * ntypes + 1, sizeof *acc);
-  scanning c = {x, types, ntypes, full, acc, acc + ntypes, 0};
+  scanning c = {x, types, ntypes, full, acc, acc + ntypes};
   int rc = acc && x->neg && x->total ? each_row(x, scan_row, &c) : oom(x);
   free(acc);
+  x->cap = pcol_gaps_median(x->gaps);
   return rc;
 }
 
@@ -495,24 +532,29 @@ static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
   return rc;
 }
 
-/* The evented profile's pass: a row is written when the next one (or the
- * end) is met, whose time bounds it. */
+/* The evented profiles' pass: a row is written when the next one of its
+ * thread (or the thread's end) is met, whose time bounds it. */
 typedef struct timeline {
   sexp *x;
-  int64_t from, to, interval, cur_end;
+  pcol_str uri;
+  int64_t from, to, start, cur_end;
   pcol_buf open; /* open frames, root first */
+  pcol_buf name; /* " (THREAD)" of a source of several threads */
   int first, have;
-  uint64_t row; /* the row met last, not yet written */
+  uint32_t th;   /* the thread of the row met last */
+  uint64_t row;  /* the row met last, not yet written */
+  pcol_sample_cols sc;
 } timeline;
 
 static int timeline_step(timeline *c, int has_next, int64_t next) {
   sexp *x = c->x;
   int rc = PCOL_OK;
   int64_t t = pcol_view_i64(&x->s_time, c->row), d = pcol_view_i64(&x->s_dur, c->row);
-  int64_t gap; /* next - t, which may overflow for times read from a file */
-  if (__builtin_sub_overflow(next, t, &gap)) gap = INT64_MAX;
-  if (d <= 0) d = has_next && (gap < c->interval || x->until_next) ? gap : c->interval;
-  if (d < 0) d = 0; /* unsorted times in a damaged file */
+  /* THE span rule (lasts.h): its duration, else its own length (perf's
+   * period, pprof's count x period, Rprof's interval), else a gap of its
+   * thread; drawn to at most the next sample of its thread */
+  d = pcol_lasts_span(&x->lasts, d, pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row), t, has_next, next, x->cap);
+  if (d < 0) d = 0;
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
   if (e > next) e = next;
   if (t < c->from) t = c->from;
@@ -537,12 +579,84 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
   return rc;
 }
 
-static int timeline_row(void *ctx, const pcol_selected_row *r) {
-  timeline *c = ctx;
-  int rc = c->have ? timeline_step(c, 1, pcol_view_i64(&c->x->s_time, r->row)) : PCOL_OK;
-  c->row = r->row;
+static int rowtimes_write(sexp *x, const timeline *tl);
+
+/* The head of thread th's evented profile: "URI: timeline", or, of a
+ * source of several threads, "URI: timeline (THREAD)". */
+static int timeline_begin(timeline *c, uint32_t th) {
+  sexp *x = c->x;
+  int rc;
+  c->th = th;
+  c->first = 1;
+  c->open.len = 0;
+  c->cur_end = c->start;
+  if (x->dry) return PCOL_OK;
+  c->name.len = 0;
+  if (x->nthreads > 1) {
+    const uint32_t *ls = (const uint32_t *)(const void *)x->tls.data;
+    if (pcol_buf_append(&c->name, " (", 2)) return oom(x);
+    if ((rc = pcol_thread_name(x->f, ls[th], &c->name, x->err))) return rc;
+    if (pcol_buf_append(&c->name, ")", 1)) return oom(x);
+  }
+  if ((rc = profile_head(x, "evented", c->uri, "timeline", (pcol_str){(const char *)c->name.data, c->name.len},
+                         "nanoseconds")))
+    return rc;
+  /* the events' times are since the source's start (spec.md §7), which is
+   * the profile's start: speedscope counts them from startValue */
+  return fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(c->start < 0 ? c->start : 0)) < 0 ? io(x)
+                                                                                                          : PCOL_OK;
+}
+
+/* The end of the thread's profile: its last row, its frames closed; the
+ * first one written carries every row's time and duration (rowtimes). */
+static int timeline_end(timeline *c) {
+  sexp *x = c->x;
+  int rc = c->have ? timeline_step(c, 0, INT64_MAX) : PCOL_OK;
+  uint32_t *o = (uint32_t *)c->open.data;
+  size_t no = c->open.len / sizeof(uint32_t);
+  while (no && !rc) rc = event(x, &c->first, 'C', o[--no], c->cur_end);
+  c->have = 0;
+  if (rc || x->dry) return rc;
+  if (fprintf(x->out, "],\"endValue\":%lld", (long long)c->cur_end) < 0) return io(x);
+  if (c->th == 0 && (rc = rowtimes_write(x, c))) return rc;
+  return put(x, "}");
+}
+
+/* The rows come thread by thread, each thread's in file order. */
+static int timeline_row(timeline *c, uint64_t row, uint32_t th) {
+  int rc = PCOL_OK;
+  if (c->have && th != c->th) rc = timeline_end(c);
+  if (!rc && !c->have && (th != c->th || c->first == 2)) rc = timeline_begin(c, th);
+  if (!rc && c->have) rc = timeline_step(c, 1, pcol_view_i64(&c->x->s_time, row));
+  c->row = row;
   c->have = 1;
   return rc;
+}
+
+static int timeline_one(void *ctx, const pcol_selected_row *r) { /* a source of one thread: file order */
+  return timeline_row(ctx, r->row, 0);
+}
+
+/* a source of several threads: its rows sorted by thread, then file order */
+typedef struct trow {
+  uint32_t th, pad;
+  uint64_t pos, row;
+} trow;
+static int trow_cmp(const void *a, const void *b) {
+  const trow *p = a, *q = b;
+  if (p->th != q->th) return p->th < q->th ? -1 : 1;
+  return (p->pos > q->pos) - (p->pos < q->pos);
+}
+static int trow_add(void *ctx, const pcol_selected_row *r) {
+  void **a = ctx;
+  sexp *x = a[0];
+  trow t = {0, 0, x->pos, r->row};
+  int rc = thread_of(x, r->row, &t.th);
+  return rc ? rc : pcol_rowsort_add(a[1], &t);
+}
+static int trow_each(void *ctx, const void *row) {
+  const trow *t = row;
+  return timeline_row(ctx, t->row, t->th);
 }
 
 /* pcolTimes / pcolDurations: each selected row's time and duration in ns
@@ -575,32 +689,44 @@ static int rowtimes_write(sexp *x, const timeline *tl) {
   return rc ? rc : put(x, "]");
 }
 
-/* The evented profile (after scan: every row has a time, else none; the
- * sampling interval, the smallest positive gap between them), and, for
- * pcol's import, each sample's own time and duration (rowtimes). */
+/* The evented profiles (after scan: every row has a time, else none; the
+ * source's threads), one a thread of the source, and, on the first, for
+ * pcol's import, each sample's own time and duration (rowtimes).  A
+ * thread's samples are one timeline: samples of threads that ran at once
+ * cannot nest in one. */
 static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   if (!x->nrows || !x->all_times) return PCOL_OK;
   int rc;
-  timeline c = {x, sel && sel->has_from ? sel->from_ns : INT64_MIN, sel && sel->has_to ? sel->to_ns : INT64_MAX,
-                x->interval, 0, {0}, 1, 0, 0};
+  timeline c;
+  memset(&c, 0, sizeof c);
+  c.x = x;
+  c.uri = uri;
+  c.from = sel && sel->has_from ? sel->from_ns : INT64_MIN;
+  c.to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
+  c.first = 2; /* no profile begun */
+  c.sc = (pcol_sample_cols){x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
+  pcol_sample_cols_dense(&c.sc);
   x->nevents = 0;
-  if (!x->dry && (rc = profile_head(x, "evented", uri, "timeline", (pcol_str){0}, "nanoseconds"))) return rc;
-  int64_t start = x->first_time;
-  if (start < c.from) start = c.from;
-  /* the events' times are since the source's start (spec.md §7), which is
-   * the profile's start: speedscope counts them from startValue */
-  if (!x->dry && fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(start < 0 ? start : 0)) < 0)
-    return io(x);
-  c.cur_end = start;
-  rc = each_row(x, timeline_row, &c);
-  if (!rc && c.have) rc = timeline_step(&c, 0, INT64_MAX);
-  uint32_t *o = (uint32_t *)c.open.data;
-  size_t no = c.open.len / sizeof(uint32_t);
-  while (no && !rc) rc = event(x, &c.first, 'C', o[--no], c.cur_end);
+  c.start = x->first_time;
+  if (c.start < c.from) c.start = c.from;
+  if (x->nthreads <= 1) {
+    rc = each_row(x, (row_fn)timeline_one, &c);
+  } else {
+    pcol_rowsort *rs = NULL;
+    void *a[2];
+    rc = pcol_rowsort_new(&rs, sizeof(trow), trow_cmp) ? oom(x) : PCOL_OK;
+    a[0] = x, a[1] = rs;
+    if (!rc) rc = each_row(x, trow_add, a);
+    if (!rc) rc = pcol_rowsort_each(rs, trow_each, &c);
+    if (rc == PCOL_ENOMEM && (!x->err || !x->err->code)) rc = oom(x);
+    else if (rc == PCOL_EIO && (!x->err || !x->err->code))
+      rc = pcol_error_set(x->err, rc, "speedscope export: a temporary file ($TMPDIR, else /tmp) could not be used");
+    pcol_rowsort_free(rs);
+  }
+  if (!rc && c.have) rc = timeline_end(&c);
   pcol_buf_free(&c.open);
-  if (!rc && !x->dry && fprintf(x->out, "],\"endValue\":%lld", (long long)c.cur_end) < 0) rc = io(x);
-  if (!rc && !x->dry) rc = rowtimes_write(x, &c);
-  return rc || x->dry ? rc : put(x, "}");
+  pcol_buf_free(&c.name);
+  return rc;
 }
 
 static int write_frame(sexp *x, uint32_t key) {
@@ -631,9 +757,9 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
   x->one = sel ? *sel : (pcol_select){0};
   x->one.source_id = s;
   x->cur_src = s;
-  x->until_next = pcol_source_lasts_until_next(x->f, s);
   x->nrows = 0;
-  return pcol_select_count(x->f, &x->one, &x->nrows, x->err);
+  int rc = pcol_lasts_init(&x->lasts, x->f, s, x->err);
+  return rc ? rc : pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
 
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
@@ -651,6 +777,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},        {&x.s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},
       {&x.s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},      {&x.s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
       {&x.s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},       {&x.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+      {&x.s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
       {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
@@ -660,6 +787,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
   if (!rc) rc = pcol_wall_init(f, &x.wall, err);
+  if (!rc) rc = pcol_thread_classes(f, &x.tcls, &x.ntcls, err);
+  if (!rc && !(x.tloc = calloc((size_t)x.ntcls + 1, sizeof *x.tloc))) rc = oom(&x);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
@@ -732,6 +861,11 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = put(&x, "]}}\n");
   rc = pcol_budget_close(&bud, rc, err);
   free(x.cvt);
+  free(x.tcls);
+  free(x.tloc);
+  free(x.gaps);
+  pcol_buf_free(&x.tlast);
+  pcol_buf_free(&x.tls);
   pcol_wall_free(&x.wall);
   pcol_rtime_free(&x.rt);
   free(x.fn_frame);

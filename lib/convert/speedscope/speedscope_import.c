@@ -552,12 +552,15 @@ static int evented(simp *s, size_t pi, int add) {
 
 /* Profile t is the timeline pcol writes after the sampled profiles of a
  * source (doc/mappings.md §5, item 3): evented, right after them, named
- * "URI: timeline" for their "URI: TYPE". */
+ * "URI: timeline" for their "URI: TYPE" (1), or, a source of several
+ * threads, "URI: timeline (THREAD)", one a thread, the first carrying the
+ * samples' times (2). */
 static int is_timeline_of(const sprof *g, const sprof *t) {
   if (!t->is_obj || !t->type_str || strcmp(t->type, "evented") != 0 || !t->name_str || !g->name_str) return 0;
-  size_t k = name_prefix(g->name);
-  return k && strlen(t->name) == k + sizeof ": timeline" - 1 && memcmp(t->name, g->name, k) == 0 &&
-         strcmp(t->name + k, ": timeline") == 0;
+  size_t k = name_prefix(g->name), n = strlen(t->name), m = sizeof ": timeline" - 1;
+  if (!k || n < k + m || memcmp(t->name, g->name, k) != 0 || memcmp(t->name + k, ": timeline", m) != 0) return 0;
+  if (n == k + m) return 1;
+  return n >= k + m + 3 && !memcmp(t->name + k + m, " (", 2) && t->name[n - 1] == ')' ? 2 : 0;
 }
 
 /* The timeline t (is_timeline_of) gives the times of the sampled
@@ -683,6 +686,11 @@ static int resolve(simp *s) {
       size_t ti = j < n && is_timeline_of(p, &s->ps[j]) ? j : SIZE_MAX;
       if ((rc = sampled(s, i, j, ti))) return rc;
       i = ti == SIZE_MAX ? j : j + 1;
+      /* the other threads' timelines of the source: checked, no source */
+      while (ti != SIZE_MAX && i < n && is_timeline_of(p, &s->ps[ti]) == 2 && is_timeline_of(p, &s->ps[i]) == 2) {
+        if ((rc = evented(s, i, 0))) return rc;
+        i++;
+      }
     } else if (strcmp(p->type, "evented") == 0) {
       if ((rc = evented(s, i, 1))) return rc;
       i++;

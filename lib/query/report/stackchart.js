@@ -13,8 +13,8 @@ import { colour, fname } from './flame.js';
 import { TL } from './timeline.js';
 var SC = { boxes: [], FH: 13, MAXD: 40, gaps: {}, LOOK: 1024 };
 /* The end of a sample at time a (doc/report.md "Stack chart"; the speedscope
- * export's timeline draws by the same rule, its interval the source's
- * smallest gap): a long sample's duration d; a point sample lasts until
+ * export's timeline follows THE span rule of lib/core/lasts.h, which reads
+ * each sample's own time value first): a long sample's duration d; a point sample lasts until
  * `next`, the time of the next sample of its track (undefined: none, or not
  * known), but at most `cap`, its sampling interval (trackCap); a V8 or
  * Chrome-trace sample (untilNext, pcol_source_lasts_until_next) until the

@@ -1,0 +1,241 @@
+/* lasts.c — THE thread rule, THE interval rule and THE span rule of
+ * lasts.h: which thread a sample is of, a source's sampling interval, and
+ * how long a sample lasts on a timeline.  The speedscope export's timeline
+ * and the Firefox export's meta.interval ask here.
+ *
+ * Why the span rule reads the data before any gap: a point sample's length
+ * is what the profiler measured, perf's period (a cpu-clock sample at 4 kHz
+ * stands for 250 us of CPU), pprof's count x period, Rprof's interval.
+ * Gaps between samples say less: samples of several threads interleave (a
+ * 6-thread perf recording has samples 1 us apart), and a thread's own gaps
+ * jitter around the period (perf's 250 us period gave gaps from 195 us);
+ * the smallest gap, which the exports took before, drew a 947 ms CPU
+ * profile as a 5 ms timeline.  So a gap is measured between samples of one
+ * thread only, and only where nothing else is known. */
+#include "pcol.h"
+#include "keys.h"    /* PCOL_THREAD_LABEL_KEYS, RPROF_META_INTERVAL_US, FIREFOX_META_INTERVAL_MS */
+#include "bytes.h"   /* pcol_str_is */
+#include "error.h"   /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "hash.h"    /* pcol_hset, pcol_hash_bytes */
+#include "period.h"  /* pcol_period, pcol_source_period */
+#include "lasts.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ threads */
+const char *const pcol_thread_keys[PCOL_THREAD_NKEYS] = {PCOL_THREAD_LABEL_KEYS};
+_Static_assert(sizeof((const char *[]){PCOL_THREAD_LABEL_KEYS}) / sizeof(const char *) == PCOL_THREAD_NKEYS,
+               "PCOL_THREAD_NKEYS: the keys of PCOL_THREAD_LABEL_KEYS");
+#define TKEYS pcol_thread_keys
+#define NTK PCOL_THREAD_NKEYS
+typedef pcol_thread_tuple tuple;
+
+typedef struct lbcols {
+  pcol_view off, key, str, num;
+  uint64_t nls, nlb;
+} lbcols;
+
+static int lb_cols(pcol_file *f, lbcols *c, pcol_error *err) {
+  c->nls = pcol_rows(f, PCOL_T_LABELSETS);
+  c->nlb = pcol_rows(f, PCOL_T_LABELS);
+  if (!c->nls) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &c->off, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &c->key, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_STR, &c->str, err));
+  return pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &c->num, err);
+}
+
+/* The thread tuple of label set ls (the first label of each key counts). */
+static int tuple_of(pcol_file *f, const lbcols *c, uint32_t ls, tuple *t, pcol_error *err) {
+  memset(t, 0, sizeof *t);
+  if (!ls || ls > c->nls) return PCOL_OK;
+  uint64_t a = pcol_view_u64(&c->off, ls - 1), e = pcol_view_u64(&c->off, ls);
+  if (e > c->nlb) e = c->nlb;
+  for (uint64_t i = a; i < e; i++) {
+    pcol_str k;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->key, i), &k, err));
+    for (int j = 0; j < NTK; j++) {
+      if (t->kind[j] || !pcol_str_is(k, TKEYS[j])) continue;
+      uint32_t sv = pcol_view_u32(&c->str, i);
+      int64_t nv = pcol_view_i64(&c->num, i);
+      if (sv) t->kind[j] = 1, t->v[j] = sv;
+      else if (nv != PCOL_NA_I64) t->kind[j] = 2, t->v[j] = nv;
+    }
+  }
+  return PCOL_OK;
+}
+
+typedef struct tset {
+  tuple *t;
+  size_t n, cap;
+} tset;
+static int tuple_eq(const void *ctx, uint32_t id, const void *key) {
+  const tset *s = ctx;
+  return !memcmp(&s->t[id - 1], key, sizeof(tuple));
+}
+
+int pcol_thread_classes(pcol_file *f, uint32_t **cls, uint32_t *n, pcol_error *err) {
+  *cls = NULL;
+  *n = 0;
+  lbcols c;
+  PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
+  uint32_t *m = calloc(c.nls + 1, sizeof *m);
+  if (!m) return pcol_oom(err);
+  tset s = {0};
+  pcol_hset hs = {0};
+  int rc = PCOL_OK;
+  for (uint64_t ls = 1; ls <= c.nls && !rc; ls++) {
+    tuple t;
+    if ((rc = tuple_of(f, &c, (uint32_t)ls, &t, err))) break;
+    int any = 0;
+    for (int j = 0; j < NTK; j++) any |= t.kind[j];
+    if (!any) continue;
+    uint64_t h = pcol_hash_bytes(&t, sizeof t, 0x74687264);
+    uint32_t id = pcol_hset_find(&hs, h, tuple_eq, &s, &t);
+    if (!id) {
+      if (s.n == s.cap) {
+        size_t nc = s.cap ? 2 * s.cap : 16;
+        tuple *g = realloc(s.t, nc * sizeof *g);
+        if (!g) {
+          rc = pcol_oom(err);
+          break;
+        }
+        s.t = g, s.cap = nc;
+      }
+      s.t[s.n++] = t;
+      id = (uint32_t)s.n;
+      if (pcol_hset_insert(&hs, h, id)) rc = pcol_oom(err);
+    }
+    m[ls] = id;
+  }
+  pcol_hset_free(&hs);
+  free(s.t);
+  if (rc) {
+    free(m);
+    return rc;
+  }
+  *cls = m;
+  *n = (uint32_t)s.n;
+  return PCOL_OK;
+}
+
+int pcol_thread_tuple_of(pcol_file *f, uint32_t ls, pcol_thread_tuple *t, pcol_error *err) {
+  lbcols c;
+  memset(t, 0, sizeof *t);
+  PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
+  return tuple_of(f, &c, ls, t, err);
+}
+
+int pcol_thread_name(pcol_file *f, uint32_t ls, pcol_buf *out, pcol_error *err) {
+  lbcols c;
+  tuple t;
+  PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
+  PCOL_RETURN_NOT_OK(tuple_of(f, &c, ls, &t, err));
+  int first = 1;
+  for (int j = 0; j < NTK; j++) {
+    if (!t.kind[j]) continue;
+    if (!first && pcol_buf_append(out, " ", 1)) return pcol_oom(err);
+    first = 0;
+    if (t.kind[j] == 1) {
+      pcol_str v;
+      PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)t.v[j], &v, err));
+      if (v.ptr && pcol_buf_append(out, v.ptr, v.len)) return pcol_oom(err);
+    } else {
+      char b[48];
+      int k = snprintf(b, sizeof b, "%s %lld", TKEYS[j], (long long)t.v[j]);
+      if (pcol_buf_append(out, b, (size_t)k)) return pcol_oom(err);
+    }
+  }
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ interval */
+/* ns a unit of u (a time unit as go tool pprof reads them: ns, us, ms, s,
+ * hours, plurals), 0 for any other unit */
+static int64_t ns_of_unit(pcol_str u) {
+  if (!u.ptr || !pcol_unit_known(u)) return 0;
+  const char *to = NULL;
+  double x = pcol_unit_scale(1, u, "ns", &to);
+  return to && !strcmp(to, "ns") && x >= 1 && x < 1e15 ? (int64_t)llround(x) : 0;
+}
+
+/* meta key of source s as a finite double, 0 when absent or not one */
+static int meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
+  pcol_str fi;
+  if (pcol_meta_get(f, s, key, &fi, NULL) != PCOL_OK || !fi.ptr || fi.len >= 32) return 0;
+  char t[32], *end;
+  memcpy(t, fi.ptr, fi.len);
+  t[fi.len] = 0;
+  *v = strtod(t, &end);
+  return end != t && !*end && isfinite(*v);
+}
+
+int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
+  pcol_period pd; /* THE period rule (period.c) */
+  int64_t v, k;
+  if (pcol_source_period(f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 && pd.has_unit &&
+      (k = ns_of_unit(pd.unit)) && pd.period <= INT64_MAX / k)
+    return pd.period * k;
+  double ms;
+  if (meta_double(f, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
+  if (pcol_meta_get_i64(f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 && v < INT64_MAX / 1000)
+    return v * 1000;
+  return 0;
+}
+
+/* ------------------------------------------------------------ spans */
+int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err) {
+  memset(l, 0, sizeof *l);
+  l->until_next = pcol_source_lasts_until_next(f, s);
+  l->interval = pcol_source_interval(f, s);
+  uint32_t d = 0;
+  PCOL_RETURN_NOT_OK(pcol_source_default_types(f, s, s, &d, err));
+  if (d == PCOL_VT_TIME) { /* Rprof's time (the time rule), ns */
+    l->tvt = d, l->tscale = 1;
+  } else if (d && d <= pcol_rows(f, PCOL_T_VALUE_TYPES)) {
+    pcol_view un;
+    pcol_str u;
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, d - 1), &u, err));
+    if ((l->tscale = ns_of_unit(u))) l->tvt = d;
+  }
+  return PCOL_OK;
+}
+
+int64_t pcol_lasts_own(const pcol_lasts *l, const pcol_sample_cols *c, const pcol_rtime *rt, uint64_t row) {
+  int64_t v;
+  if (l->tvt && pcol_sample_value_rt(c, rt, row, l->tvt, &v) && v > 0)
+    return v > INT64_MAX / l->tscale ? INT64_MAX : v * l->tscale;
+  if (l->interval) {
+    int64_t w = pcol_view_i64(&c->weight, row);
+    if (w < 1) w = 1;
+    return w > INT64_MAX / l->interval ? INT64_MAX : w * l->interval;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------ gaps */
+void pcol_gaps_add(pcol_gaps *g, int64_t d) {
+  if (!g->stride) g->stride = 1;
+  if (g->seen++ % g->stride) return;
+  if (g->n == PCOL_GAPS_KEEP) {
+    for (size_t j = 0; j < g->n / 2; j++) g->a[j] = g->a[2 * j];
+    g->n /= 2;
+    g->stride *= 2;
+    if ((g->seen - 1) % g->stride) return;
+  }
+  g->a[g->n++] = d;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+int64_t pcol_gaps_median(pcol_gaps *g) {
+  if (!g->n) return 0;
+  qsort(g->a, g->n, sizeof *g->a, cmp_i64);
+  return g->a[g->n / 2];
+}

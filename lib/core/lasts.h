@@ -1,0 +1,92 @@
+/* lasts.h — a sample's thread and how long a sample lasts on a timeline
+ * (lasts.c).  Inside libpcol only (not installed). */
+#ifndef PCOL_CORE_LASTS_H
+#define PCOL_CORE_LASTS_H
+
+#include "pcol.h"
+#include "buf.h"    /* pcol_buf */
+#include "select.h" /* pcol_sample_cols */
+#include "count.h"  /* pcol_rtime */
+
+/* THE thread rule (lasts.c): a sample's thread is the tuple of its thread
+ * labels (PCOL_THREAD_LABEL_KEYS: thread_name, thread, thread_id, tid; a
+ * string or a number each, or absent).  (*cls)[ls] (ls = 0 .. labelsets;
+ * free() it) numbers the distinct tuples of the file's label sets 1, 2, ...
+ * in order of first appearance, 0 for a label set without any (and for ls
+ * 0, no labels).  *n: how many. */
+int pcol_thread_classes(pcol_file *f, uint32_t **cls, uint32_t *n, pcol_error *err);
+/* The tuple itself of label set ls: per key of PCOL_THREAD_LABEL_KEYS (in
+ * that order), kind 0 absent, 1 a string (v: its string id), 2 a number
+ * (v); the first label of each key counts.  Zeroed first (compared as
+ * bytes). */
+#define PCOL_THREAD_NKEYS 4
+typedef struct pcol_thread_tuple {
+  int64_t v[PCOL_THREAD_NKEYS];
+  uint8_t kind[PCOL_THREAD_NKEYS];
+  uint8_t pad[8 - PCOL_THREAD_NKEYS % 8];
+} pcol_thread_tuple;
+extern const char *const pcol_thread_keys[PCOL_THREAD_NKEYS];
+int pcol_thread_tuple_of(pcol_file *f, uint32_t ls, pcol_thread_tuple *t, pcol_error *err);
+/* The name of label set ls's thread: its thread labels in key order,
+ * strings as they are, numbers as "KEY N", joined by a blank ("" without
+ * any), appended to out.  PCOL_OK, PCOL_ENOMEM, or the file's error. */
+int pcol_thread_name(pcol_file *f, uint32_t ls, pcol_buf *out, pcol_error *err);
+
+/* THE interval rule (lasts.c): source s's sampling interval in ns, 0 when
+ * it says none: its period (THE period rule, period.c) when the period's
+ * unit is a time, else a Firefox source's meta.interval (firefox.interval_ms),
+ * else an Rprof source's interval (rprof.interval_us). */
+int64_t pcol_source_interval(pcol_file *f, uint32_t s);
+
+/* THE span rule (lasts.c): how long a sample lasts on a timeline (the
+ * speedscope export's timeline, the Firefox export's meta.interval):
+ * 1. a long sample: its duration;
+ * 2. a V8 or Chrome-trace source's point sample (pcol_source_lasts_until_next):
+ *    until the next sample of its thread, as DevTools draws it;
+ * 3. its own time: its value of the source's default type when that is a
+ *    time (perf's period of a cpu-clock or task-clock sample, pprof's cpu =
+ *    count x period, Rprof's interval x ticks by the time rule), in ns;
+ * 4. else its weight x the source's interval (pcol_source_interval);
+ * 5. nothing known: until the next sample of its thread, at most `cap`,
+ *    the median gap between consecutive samples of one thread of the source
+ *    (pcol_gaps over every thread's gaps); without a next, cap.
+ * Never across threads: `next` is the time of the next sample of the
+ * sample's own thread.  The caller draws it to at most that next sample
+ * (a timeline of one thread nests). */
+typedef struct pcol_lasts {
+  int until_next;  /* rule 2 */
+  uint32_t tvt;    /* rule 3: the type (PCOL_VT_TIME: the time rule), 0 none */
+  int64_t tscale;  /* ns a unit of tvt */
+  int64_t interval; /* rule 4: ns, 0 unknown */
+} pcol_lasts;
+int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err);
+/* What sample `row` itself says of its length by rules 3 and 4, ns; 0
+ * when nothing.  rt: the time rule's state (pcol_rtime_init). */
+int64_t pcol_lasts_own(const pcol_lasts *l, const pcol_sample_cols *c, const pcol_rtime *rt, uint64_t row);
+/* The span of a sample at t of duration d (stored), own length `own`
+ * (pcol_lasts_own), the next sample of its thread at `next` (has_next), by
+ * the rule above. */
+static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t own, int64_t t, int has_next,
+                                      int64_t next, int64_t cap) {
+  int64_t gap;
+  if (d > 0 && d != PCOL_NA_I64) return d;
+  if (!has_next || __builtin_sub_overflow(next, t, &gap) || gap < 0) has_next = 0, gap = 0;
+  if (l->until_next && has_next) return gap;
+  if (own > 0) return own;
+  return has_next && gap < cap ? gap : cap;
+}
+
+/* The median of a series of gaps, from an evenly spaced subsample of at
+ * most PCOL_GAPS_KEEP (every stride-th; the stride doubles, and every
+ * other kept gap goes, when it is full): bounded memory for any number
+ * (the report's stack chart, stackchart.js, keeps the same). */
+#define PCOL_GAPS_KEEP 4096
+typedef struct pcol_gaps {
+  int64_t a[PCOL_GAPS_KEEP];
+  size_t n;
+  uint64_t stride, seen;
+} pcol_gaps;
+void pcol_gaps_add(pcol_gaps *g, int64_t d);
+int64_t pcol_gaps_median(pcol_gaps *g); /* 0 without any; sorts the kept gaps */
+
+#endif
