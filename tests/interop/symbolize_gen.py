@@ -16,6 +16,7 @@ stacks leaf first: every 2nd byte of `work` (C: with `sq` inlined), then
 "funcs": "mangled", instead one sample in the middle of each function whose
 symbol is mangled (C++ _Z..., Rust _R... or _ZN...E), weights 1, 2, ...
 in nm's order."""
+import functools
 import json
 import os
 import struct
@@ -26,6 +27,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "support"))
 import pprofgen  # noqa: E402
 
 
+# (each binary read once: a spec names one many times, 300 mappings of a
+# forked server)
+@functools.lru_cache(maxsize=None)
 def elf(path):
     d = open(path, "rb").read()
     assert d[:4] == b"\x7fELF" and d[4] == 2 and d[5] == 1, "64-bit little-endian ELF only"
@@ -48,6 +52,7 @@ def elf(path):
     return text, bid
 
 
+@functools.lru_cache(maxsize=None)
 def syms(path, code_only=False):
     out = subprocess.run(["nm", "-S", "--defined-only", path], capture_output=True, text=True, check=True).stdout
     s = {}

@@ -533,13 +533,14 @@ else
 fi
 
 # --- demangling is bounded (symbolize.h: PCOL_SYM_MAX_DEMANGLE) ----------
-# A C++ name whose conversion operators nest D deep (each level parsed twice
-# by demangleCastTemplateArgs: D = 12 about half a million units of work,
-# D = 13 a million, demangle.h), innermost name $2.
-castname() { python3 -c 'import sys
-x = sys.argv[2]
-for k in range(int(sys.argv[1])): x = "N1acvT_I" + x + "EE"
-print("_Z1fI" + x + "Ev")' "$1" "$2"; }
+# castnames D NAME...: a line per NAME, a C++ name whose conversion
+# operators nest D deep (each level parsed twice by
+# demangleCastTemplateArgs: D = 12 about half a million units of work,
+# D = 13 a million, demangle.h), innermost NAME (one python3 for all)
+castnames() { python3 -c 'import sys
+for x in sys.argv[2:]:
+    for k in range(int(sys.argv[1])): x = "N1acvT_I" + x + "EE"
+    print("_Z1fI" + x + "Ev")' "$@"; }
 # pc2 WHAT FILE: pcol's traces of FILE (stderr in FILE.err) and the
 # reference's, into FILE.c and FILE.s
 pc2() {
@@ -556,7 +557,7 @@ if [ -n "$STANDALONE" ] || [ $HAVE_GO = 1 ]; then
   # 3000 functions of one such name (a third named by it, a third unnamed,
   # a third named otherwise): demangled once, as pprof shows them, and no
   # warning (one demangling per function would pass the bound)
-  cn=$(castname 12 3n01)
+  cn=$(castnames 12 3n01)
   for i in $(seq 3000); do echo "$cn"; done >cast3k.txt
   python3 "$REPO/tests/support/pprofgen.py" names cast3k.pb cast3k.txt || bad "pprofgen.py names failed"
   pc2 "3000 functions of one name" cast3k.pb
@@ -571,7 +572,7 @@ if [ -n "$STANDALONE" ] || [ $HAVE_GO = 1 ]; then
   # 600 functions of distinct names, 400 to demangle, a million units each,
   # pass the bound: the first ones as pprof shows them, the others kept
   # mangled, one warning naming the input, exit 0
-  for i in $(seq 100 699); do castname 13 "4n$i"; done >cast600.txt
+  castnames 13 $(seq -f '4n%g' 100 699) >cast600.txt
   python3 "$REPO/tests/support/pprofgen.py" names cast600.pb cast600.txt || bad "pprofgen.py names failed"
   pc2 "600 names" cast600.pb
   n=$((n + 1))
