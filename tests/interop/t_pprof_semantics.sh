@@ -34,6 +34,15 @@
 #   - no node left (--node-fraction): each number in its own unit, as
 #     pprof's "minimum" ("Dropped 10 nodes (cum <= 200ms)"; top, tree, graph,
 #     the report page's call graph)
+#
+# How it runs (make test's CPU budget): go's views come from go tool
+# pprof's interactive sessions, one per profile, base and -sample_index
+# (tests/interop/pprof_session.sh: one view in 25 also on the command line,
+# held to the session's answer), but for those judged by their exit status
+# or with a base not given as -base=FILE; pcol's side runs as each
+# comparison is planned (its text kept), the sessions after the planning,
+# then tests/interop/semantics_judge.py cuts both sides of every
+# comparison as the test's sed, grep and sort did and judges all at once.
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
 if ! command -v go >/dev/null 2>&1; then
@@ -47,9 +56,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=${GOCACHE:-$tmp/gocache} GOPROXY=off \
   GOTOOLCHAIN=local TZ=UTC
-mkdir -p "$HOME" "$tmp/p"
+mkdir -p "$HOME" "$tmp/p" "$tmp/gv" "$tmp/pv"
+PPROF=$(go tool -n pprof 2>/dev/null)
+[ -x "$PPROF" ] || { echo "FAIL: go tool -n pprof names no program (\"$PPROF\")"; exit 1; }
 fail=0 checked=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. tests/interop/pprof_session.sh
+J=0 MAN=()
+# want RULE GO WHAT [FLAGS]: pcol's text (in $tmp/pv/$J) against go's view
+# GO (a file ps_plan writes), both cut by RULE (semantics_judge.py's
+# rules); FLAGS w: pcol's "For tag" warnings dropped first, n: go's side
+# not empty
+want() { MAN+=("$J"$'\t'"$1"$'\t'"$2"$'\t'"${4:--}"$'\t'"$3"); }
+# gv GO-ARGS...: go tool pprof -symbolize=none GO-ARGS planned into a new
+# comparison's $tmp/gv/$J (J counts the comparisons)
+gv() { J=$((J + 1)); ps_plan "$tmp/gv/$J" "$@"; }
 
 python3 tests/support/semantics_pprof.py "$tmp/p" || bad "semantics_pprof.py"
 (cd tests/go && go run ./semantics "$tmp/p" >"$tmp/go_run.log" 2>&1) || { bad "go run ./semantics:"; cat "$tmp/go_run.log"; }
@@ -66,12 +87,9 @@ same() {
   shift
   pc=("$@")
   checked=$((checked + 1))
-  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>/dev/null | sed -n "$from,\$p" >"$tmp/go.txt"
-  "$PCOL" "$view" "$f" "${pc[@]}" 2>&1 | grep -av '^pcol [a-z]*: warning: .*: For tag ' | sed -n "$from,\$p" >"$tmp/pc.txt"
-  if ! cmp -s "$tmp/go.txt" "$tmp/pc.txt"; then
-    bad "$(basename "$f"): go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
-    diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -8
-  fi
+  gv "${pp[@]}" "$f"
+  "$PCOL" "$view" "$f" "${pc[@]}" >"$tmp/pv/$J" 2>&1
+  want "$from" "$tmp/gv/$J" "${f##*/}: go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):" w
 }
 top() { local f=$1; shift; same '/^Showing nodes/' top "$f" -top "$@"; }
 traces() { local f=$1; shift; same '/^-----------+/' traces "$f" -traces "$@"; }
@@ -145,12 +163,13 @@ for f in "$tmp"/p/inline-rec-*.pb.gz; do
   for n in 0 2 3; do
     ga=(-nodefraction=0) pa=(--node-fraction 0)
     [ $n != 0 ] && ga+=(-nodecount=$n) && pa+=(-n $n)
-    go tool pprof -symbolize=none -top "${ga[@]}" "$f" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
+    gv -top "${ga[@]}" "$f"
+    g=$tmp/gv/$J
     for m in top-walk top-sums; do
       checked=$((checked + 1))
-      PCOL_DEBUG=$m "$PCOL" top "$f" "${pa[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
-      cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
-        { bad "$(basename "$f"): go tool pprof -top ${ga[*]} vs pcol top ${pa[*]} ($m)"; diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+      [ $m = top-sums ] && J=$((J + 1))
+      PCOL_DEBUG=$m "$PCOL" top "$f" "${pa[@]}" >"$tmp/pv/$J" 2>&1
+      want '/^Showing nodes/' "$g" "$(basename "$f"): go tool pprof -top ${ga[*]} vs pcol top ${pa[*]} ($m)"
     done
   done
   "$PCOL" pack "$f" -o "$tmp/rec/$(basename "$f" .pb.gz).pcol" || bad "pack $f"
@@ -162,10 +181,9 @@ for n in 0 3; do
   ga=(-nodefraction=0) pa=(--node-fraction 0)
   [ $n != 0 ] && ga+=(-nodecount=$n) && pa+=(-n $n)
   checked=$((checked + 1))
-  go tool pprof -symbolize=none -top "${ga[@]}" "$tmp"/p/inline-rec-*.pb.gz 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.txt"
-  "$PCOL" top "$tmp/rec" "${pa[@]}" 2>&1 | sed -n '/^Showing nodes/,$p' >"$tmp/pc.txt"
-  cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
-    { bad "inline-rec-*: go tool pprof -top ${ga[*]} of them all vs pcol top DIR ${pa[*]}"; diff -a "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+  gv -top "${ga[@]}" "$tmp"/p/inline-rec-*.pb.gz
+  "$PCOL" top "$tmp/rec" "${pa[@]}" >"$tmp/pv/$J" 2>&1
+  want '/^Showing nodes/' "$tmp/gv/$J" "inline-rec-*: go tool pprof -top ${ga[*]} of them all vs pcol top DIR ${pa[*]}"
 done
 # a function recursing 65,530 and 70,000 frames deep (the walk's 16-bit
 # counts: below their limit, and past it, where the sums take over)
@@ -178,9 +196,9 @@ done
 for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$gcpu" "$gheap"; do
   [ -f "$f" ] || continue
   checked=$((checked + 1))
-  go tool pprof -symbolize=none -top "$f" 2>/dev/null | grep -aE '^(Time|Duration): ' >"$tmp/go.h"
-  "$PCOL" top "$f" 2>/dev/null | grep -aE '^(Time|Duration): ' >"$tmp/pc.h"
-  cmp -s "$tmp/go.h" "$tmp/pc.h" || { bad "$(basename "$f"): top's Time/Duration (< pprof, > pcol)"; diff -a "$tmp/go.h" "$tmp/pc.h"; }
+  gv -top "$f"
+  "$PCOL" top "$f" >"$tmp/pv/$J" 2>/dev/null
+  want 'grep:(Time|Duration): ' "$tmp/gv/$J" "$(basename "$f"): top's Time/Duration (< pprof, > pcol)"
 done
 
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
@@ -249,9 +267,9 @@ for mode in top-sums top-walk; do
   # two profiles: their samples merged across the files
   for cum in "" -cum; do
     checked=$((checked + 1))
-    go tool pprof -symbolize=none -top $cum "$signed" "$signed2" 2>/dev/null | sed -n '/^Showing/,$p' >"$tmp/go.txt"
-    "$PCOL" top ${cum:+--sort cum} "$signed" "$signed2" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
-    cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top $cum signed.pb.gz signed-2.pb.gz vs pcol top"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+    gv -top $cum "$signed" "$signed2"
+    "$PCOL" top ${cum:+--sort cum} "$signed" "$signed2" >"$tmp/pv/$J" 2>&1
+    want '/^Showing/' "$tmp/gv/$J" "pprof -top $cum signed.pb.gz signed-2.pb.gz vs pcol top"
   done
 done
 # a profile without mappings (signed.pb.gz): pprof's fake mapping is the
@@ -291,9 +309,9 @@ unset PCOL_DEBUG
 mkdir -p "$tmp/signed"
 "$PCOL" pack "$signed" -o "$tmp/signed/1.pcol" && "$PCOL" pack "$signed2" -o "$tmp/signed/2.pcol" || bad "pack signed"
 checked=$((checked + 1))
-go tool pprof -symbolize=none -top "$signed" "$signed2" 2>/dev/null | sed -n '/^Showing/,$p' >"$tmp/go.txt"
-"$PCOL" top "$tmp/signed" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
-cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top signed.pb.gz signed-2.pb.gz vs pcol top DIR"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+gv -top "$signed" "$signed2"
+"$PCOL" top "$tmp/signed" >"$tmp/pv/$J" 2>&1
+want '/^Showing/' "$tmp/gv/$J" "pprof -top signed.pb.gz signed-2.pb.gz vs pcol top DIR"
 
 # Frames without a function name are pprof nodes of their own by the
 # mapping's file (the full path, "[base]" printed) and the function's start
@@ -397,11 +415,9 @@ for b in two-binaries start-lines two-dirs named-unknown; do
   "$PCOL" pack "$tmp/$b.pb" -o "$tmp/nameless/$b.pcol" || bad "pack $b"
 done
 checked=$((checked + 1))
-go tool pprof -symbolize=none -top "$tmp"/two-binaries.pb "$tmp"/start-lines.pb "$tmp"/two-dirs.pb \
-  "$tmp"/named-unknown.pb 2>/dev/null |
-  sed -n '/^Showing/,$p' >"$tmp/go.txt"
-"$PCOL" top "$tmp/nameless" 2>&1 | sed -n '/^Showing/,$p' >"$tmp/pc.txt"
-cmp -s "$tmp/go.txt" "$tmp/pc.txt" || { bad "pprof -top of 4 nameless profiles vs pcol top DIR"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+gv -top "$tmp"/two-binaries.pb "$tmp"/start-lines.pb "$tmp"/two-dirs.pb "$tmp"/named-unknown.pb
+"$PCOL" top "$tmp/nameless" >"$tmp/pv/$J" 2>&1
+want '/^Showing/' "$tmp/gv/$J" "pprof -top of 4 nameless profiles vs pcol top DIR"
 
 # no node left (every one under --node-fraction): pprof's unit stays
 # "minimum", each number in its own unit ("Dropped 10 nodes (cum <= 200ms)")
@@ -488,10 +504,9 @@ warned() { # FILE PPROF-ARGS -- PCOL-VIEW PCOL-ARGS: pprof's unit warnings = pco
   shift
   pc=("$@")
   checked=$((checked + 1))
-  go tool pprof -symbolize=none "${pp[@]}" "$f" 2>&1 >/dev/null | grep '^For tag ' | sort >"$tmp/go.w"
-  "$PCOL" "${pc[0]}" "$f" "${pc[@]:1}" 2>&1 >/dev/null | sed -n 's/^pcol [a-z]*: warning: .*: \(For tag \)/\1/p' | sort >"$tmp/pc.w"
-  cmp -s "$tmp/go.w" "$tmp/pc.w" ||
-    { bad "$(basename "$f"): unit warnings of pprof ${pp[*]} vs pcol ${pc[*]} (< pprof, > pcol)"; diff "$tmp/go.w" "$tmp/pc.w"; }
+  gv "${pp[@]}" "$f"
+  "$PCOL" "${pc[0]}" "$f" "${pc[@]:1}" 2>"$tmp/pv/$J" >/dev/null
+  want fortag "$tmp/gv/$J" "$(basename "$f"): unit warnings of pprof ${pp[*]} vs pcol ${pc[*]} (< pprof, > pcol)"
 }
 for f in "$tmp/mu.pb" "$tmp/ml.pb" "$nums" "$lab"; do
   warned "$f" -top -- top
@@ -607,13 +622,11 @@ if [ -f "$h1" ] && [ -f "$h2" ]; then
         same 4 graph "$1" -dot "${a[@]}" -- "${c[@]}"
         # -list: its total and each function's sums (the sources are not here)
         checked=$((checked + 1))
-        # (a profile less itself: no match, said by both)
-        go tool pprof -symbolize=none -list 'Unmarshal$' "${a[@]}" "$1" 2>&1 |
-          grep -aoE '^(Total|ROUTINE| +[^ ]+ +[^ ]+ \(flat).*|no matches found for regexp: .*' >"$tmp/go.txt"
-        "$PCOL" list "$1" 'Unmarshal$' "${c[@]}" 2>&1 |
-          grep -aoE '^(Total|ROUTINE| +[^ ]+ +[^ ]+ \(flat).*|no matches found for regexp: .*' >"$tmp/pc.txt"
-        [ -s "$tmp/go.txt" ] && cmp -s "$tmp/go.txt" "$tmp/pc.txt" ||
-          { bad "$(basename "$1") -list -mean -$o $(basename "$2") -sample_index=$si (< pprof, > pcol)"; diff "$tmp/go.txt" "$tmp/pc.txt" | head -6; }
+        # (a profile less itself: no match, said by both; go's side not empty)
+        gv -list 'Unmarshal$' "${a[@]}" "$1"
+        "$PCOL" list "$1" 'Unmarshal$' "${c[@]}" >"$tmp/pv/$J" 2>&1
+        want 'grepo:^(Total|ROUTINE| +[^ ]+ +[^ ]+ \(flat).*|no matches found for regexp: .*' "$tmp/gv/$J" \
+          "$(basename "$1") -list -mean -$o $(basename "$2") -sample_index=$si (< pprof, > pcol)" n
       done
     done
   done
@@ -692,12 +705,12 @@ tagwarned() { # FILE PPROF-ARGS -- PCOL-VIEW PCOL-ARGS (FILE "": the args name t
   pc=("$@")
   [ "${pc[-2]}" = -o ] && out=${pc[-1]} && rm -f "$out"
   checked=$((checked + 1))
-  go tool pprof -symbolize=none "${pp[@]}" ${f:+"$f"} 2>&1 >/dev/null | grep 'expression matched no samples' >"$tmp/go.w"
-  "$PCOL" "${pc[0]}" ${f:+"$f"} "${pc[@]:1}" 2>"$tmp/pc.e" >"$tmp/pc.o"
+  gv "${pp[@]}" ${f:+"$f"}
+  "$PCOL" "${pc[0]}" ${f:+"$f"} "${pc[@]:1}" 2>"$tmp/pv/$J" >"$tmp/pc.o"
   rc=$?
-  sed -n "s/^pcol ${pc[0]}: warning: \(.*expression matched no samples\)$/\1/p" "$tmp/pc.e" >"$tmp/pc.w"
-  [ $rc = 0 ] && [ -s "$out" ] && cmp -s "$tmp/go.w" "$tmp/pc.w" ||
-    { bad "pprof ${pp[*]} vs pcol ${pc[*]}: exit $rc, warnings (< pprof, > pcol):"; diff "$tmp/go.w" "$tmp/pc.w"; head -3 "$tmp/pc.e"; }
+  [ $rc = 0 ] && [ -s "$out" ] || { bad "pprof ${pp[*]} vs pcol ${pc[*]}: exit $rc, no output"; head -3 "$tmp/pv/$J"; }
+  # (the warnings judged after the sessions)
+  want "matched:${pc[0]}" "$tmp/gv/$J" "pprof ${pp[*]} vs pcol ${pc[*]}: warnings (< pprof, > pcol):"
 }
 for o in "tagroot=nokey" "tagleaf=nokey" "tagroot=nokey tagleaf=nokey" "tagroot=worker,nokey" \
   "tagroot=nokey tagleaf=kind" "tagroot=, tagleaf=worker" "tagleaf=,"; do
@@ -732,9 +745,9 @@ checked=$((checked + 1))
 for k in worker other nokey; do
   for pair in "tr1 tr2" "tr2 tr1"; do
     set -- $pair
-    tagwarned "" -top -tagroot=$k -diff_base "$tmp/$1.pb" "$tmp/$2.pb" -- diff "$tmp/$1.pb" "$tmp/$2.pb" --tagroot $k
-    tagwarned "" -top -tagleaf=$k -diff_base "$tmp/$1.pb" "$tmp/$2.pb" -- flame "$tmp/$2.pb" --diff "$tmp/$1.pb" --tagleaf $k -o "$tmp/fl.svg"
-    tagwarned "" -top -tagroot=$k -base "$tmp/$1.pb" "$tmp/$2.pb" -- top "$tmp/$2.pb" --base "$tmp/$1.pb" --tagroot $k
+    tagwarned "" -top -tagroot=$k -diff_base="$tmp/$1.pb" "$tmp/$2.pb" -- diff "$tmp/$1.pb" "$tmp/$2.pb" --tagroot $k
+    tagwarned "" -top -tagleaf=$k -diff_base="$tmp/$1.pb" "$tmp/$2.pb" -- flame "$tmp/$2.pb" --diff "$tmp/$1.pb" --tagleaf $k -o "$tmp/fl.svg"
+    tagwarned "" -top -tagroot=$k -base="$tmp/$1.pb" "$tmp/$2.pb" -- top "$tmp/$2.pb" --base "$tmp/$1.pb" --tagroot $k
   done
 done
 set --
@@ -759,6 +772,24 @@ for pair in "oa ob" "ob oa" "oa oc" "oc oa"; do
   traces "$tmp/$1.pb" -diff_base="$tmp/$2.pb" -- --diff-base "$tmp/$2.pb"
 done
 set --
+
+# ---- go's sessions, then every comparison planned ----
+ps_run
+fail=$((fail + PS_FAILS))
+printf '%s\n' "${MAN[@]}" >"$tmp/manifest"
+python3 tests/interop/semantics_judge.py "$tmp" >"$tmp/judged" || bad "the judge failed"
+nj=0
+while IFS=$'\t' read -r kind x; do
+  case $kind in
+  N) nj=$x ;;
+  F)
+    for m in "${MAN[@]}"; do [ "${m%%$'\t'*}" = "$x" ] && break; done
+    bad "${m##*$'\t'}"
+    diff -a "$tmp/j/$x.go" "$tmp/j/$x.pc" | head -8
+    ;;
+  esac
+done <"$tmp/judged"
+[ "$nj" = ${#MAN[@]} ] || bad "judged $nj of ${#MAN[@]} comparisons"
 
 echo "pprof semantics: $checked comparisons, $fail failed"
 [ $fail = 0 ]

@@ -43,20 +43,16 @@ data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_value_opts
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC
-# How it runs (make test's CPU budget): go's views of a profile come from
-# ONE go tool pprof process, its interactive session (the command line's
-# options are set as session options before each view, and each view writes
-# its own file), because a process costs a start and a parse of the profile
-# (most of a view's time on the small ones).  A session per profile and
-# -sample_index; views with -base, -diff_base or -normalize (read with the
-# profile) run on the command line, and so does one view in 25 as well, its
-# text held to the session's (go against go).  pcol's side runs as each
-# comparison is planned; the sessions run after the planning, two at a
-# time, then tests/interop/value_opts_judge.py cuts both sides of every
-# comparison by its rule and judges all at once.
+# How it runs (make test's CPU budget): go's views come from go tool
+# pprof's interactive sessions, one per profile, base and -sample_index
+# (tests/interop/pprof_session.sh: one view in 25 also on the command line,
+# held to the session's answer).  pcol's side runs as each comparison is
+# planned; the sessions run after the planning, two at a time, then
+# tests/interop/value_opts_judge.py cuts both sides of every comparison by
+# its rule and judges all at once.
 from=showing # where the comparison starts (value_opts_judge.py's rules)
 n=0 fail=0 J=0 DIV=0
-mkdir -p "$tmp/gv" "$tmp/pv" "$tmp/e" "$tmp/s"
+mkdir -p "$tmp/gv" "$tmp/pv" "$tmp/e"
 PPROF=$(go tool -n pprof 2>/dev/null)
 [ -x "$PPROF" ] || { echo "t_value_opts: FAIL: go tool -n pprof names no program (\"$PPROF\")"; exit 1; }
 bad() { # bad WHAT: a failed check, pcol's messages and the difference printed
@@ -66,55 +62,9 @@ bad() { # bad WHAT: a failed check, pcol's messages and the difference printed
   fail=$((fail + 1))
 }
 MAN=()
-declare -A SID=()
-SF=() SL=() NV=() # per session: its profile, its lines, its number of views
-# plan GO-ARGS...: go tool pprof -symbolize=none GO-ARGS (the profile last)
-# into $tmp/gv/$J: in the session of that profile and -sample_index, or on
-# the command line (CLI=1, or an option read with the profile)
-plan() {
-  local a k v cmd= cli=${CLI:-} si= f=${!#} i lines
-  local -A want=([mean]=false [drop_negative]=false [divide_by]=1 [focus]= [hide]= [relative_percentages]=false
-    [unit]=minimum [sort]=flat [nodefraction]=0.005 [nodecount]=-1 [edgefraction]=0.001 [granularity]=functions
-    [compact_labels]=false)
-  for a in "${@:1:$#-1}"; do
-    case $a in
-    -top | -tree | -traces | -tags | -dot | -callgrind) cmd=${a#-} ;;
-    -peek=* | -list=*) cmd="${a%%=*} ${a#*=}" cmd=${cmd#-} ;;
-    -peek | -list) cmd=${a#-} ;;
-    -mean | -drop_negative | -relative_percentages) want[${a#-}]=true ;;
-    -mean_delay) want[mean]=true si=delay ;;
-    -cum) want[sort]=cum ;;
-    -lines) want[granularity]=lines ;;
-    -sample_index=*) si=${a#*=} ;;
-    -divide_by=* | -focus=* | -hide=* | -unit=* | -nodefraction=* | -nodecount=* | -edgefraction=*)
-      k=${a%%=*} want[${k#-}]=${a#*=} ;;
-    -base=* | -diff_base=* | -normalize) cli=1 ;;
-    *)
-      if [ "$cmd" = peek ] || [ "$cmd" = list ]; then cmd+=" $a"; else cli=1; fi ;;
-    esac
-  done
-  [[ $cmd == *[[:space:]]*[[:space:]]* || $cmd == *\>* || $cmd == *//:* ]] && cli=1 # (no session's words)
-  [ "$cmd" = top ] && [ "${want[nodecount]}" = -1 ] && want[nodecount]=0 # (a session's top is top 10)
-  if [ -z "$cli" ] && [ -n "$cmd" ] && [ $((J % 25)) = 7 ]; then
-    # the command line, for the session's view to be held to
-    go tool pprof -symbolize=none "$@" >"$tmp/pv/c$J" 2>/dev/null
-    MAN+=("c$J"$'\t'"$from"$'\t'x$'\t'"go tool pprof $* in a session (<) and on the command line (>)")
-  fi
-  if [ -n "$cli" ] || [ -z "$cmd" ]; then
-    go tool pprof -symbolize=none "$@" >"$tmp/gv/$J" 2>/dev/null
-    return
-  fi
-  i=${SID[$f|$si]-}
-  if [ -z "$i" ]; then
-    i=${#SF[@]} SID[$f|$si]=$i
-    SF+=("$f") SL+=("") NV+=(0)
-    printf '%s' "$f" >"$tmp/s/$i.f"
-  fi
-  lines="#a${J}x"$'\n'
-  [ -n "$si" ] && lines+="sample_index=$si"$'\n'
-  for k in "${!want[@]}"; do lines+="$k=${want[$k]}"$'\n'; done
-  SL[i]+="$lines#b${J}x"$'\n'"$cmd >$tmp/gv/$J"$'\n' NV[i]=$((NV[i] + 1))
-}
+. "$REPO/tests/interop/pprof_session.sh"
+# plan GO-ARGS...: go tool pprof -symbolize=none GO-ARGS into $tmp/gv/$J
+plan() { ps_plan "$tmp/gv/$J" "$@"; }
 check() { # check WHAT GO-ARGS -- PCOL-ARGS
   local what=$1 g=() p=()
   shift
@@ -129,23 +79,18 @@ check() { # check WHAT GO-ARGS -- PCOL-ARGS
 # run the sessions (two at a time, the longest first), then judge every
 # comparison planned so far; n and fail count what was judged
 judge() {
-  local i
-  for i in "${!SF[@]}"; do
-    printf '%s#zx\nquit\n' "${SL[i]}" >"$tmp/s/$i.in"
-    printf '%s\t%s\t%s\t%s\n' "$i" 0 "${NV[i]}" "${SF[i]}" >>"$tmp/s/index"
-    printf '%s %s\n' "$(stat -c %s "${SF[i]}")" "$i"
-  done | sort -rn | cut -d' ' -f2 | PPROF=$PPROF xargs -r -P 2 -I{} sh -c \
-    '"$PPROF" -symbolize=none "$(cat "$0/s/{}.f")" <"$0/s/{}.in" >/dev/null 2>"$0/s/{}.err"' "$tmp"
+  ps_run >"$tmp/ps"
+  sed 's/^/t_value_opts: /' "$tmp/ps"
+  fail=$((fail + PS_FAILS))
   printf '%s\n' "${MAN[@]}" >"$tmp/manifest"
   python3 "$REPO/tests/interop/value_opts_judge.py" "$tmp" >"$tmp/judged" || { echo "t_value_opts: FAIL: the judge failed"; fail=$((fail + 1)); }
   local kind x y m
   while IFS=$'\t' read -r kind x y; do
     case $kind in
-    S) echo "t_value_opts: FAIL: $x"; fail=$((fail + 1)) ;;
     N) n=$((n + x)) jn=$x jd=$y ;;
     F)
       for m in "${MAN[@]}"; do [ "${m%%$'\t'*}" = "$x" ] && break; done
-      cp "$tmp/j/$x.go" "$tmp/go"; cp "$tmp/j/$x.pc" "$tmp/pc"; cp "$tmp/e/${x#c}" "$tmp/err" 2>/dev/null || : >"$tmp/err"
+      cp "$tmp/j/$x.go" "$tmp/go"; cp "$tmp/j/$x.pc" "$tmp/pc"; cp "$tmp/e/$x" "$tmp/err"
       bad "${m#*$'\t'*$'\t'*$'\t'}" ;;
     esac
   done <"$tmp/judged"

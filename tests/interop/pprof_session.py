@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The answers of the go tool pprof sessions tests/interop/pprof_session.sh
+ran (its ps_run): each view's standard error, its refusals, the views asked
+once for two, the sessions that broke off and the views held to the
+command line's.
+
+  pprof_session.py DIR
+
+DIR/index: a line per session, I<TAB>VIEWS (DIR/I.in its input, DIR/I.err
+its standard error); DIR/views: K<TAB>I<TAB>OUT per view (K its marks'
+number, OUT the file its command wrote); DIR/alias: OUT<TAB>OUT2 (OUT2 is
+the same view as OUT: a copy); DIR/held: OUT<TAB>WHAT (OUT.cli and
+OUT.cli.err the command line's answer).
+
+Writes OUT.err per view (the session's standard error after the view's
+"#bKx" mark, less "Generating report in OUT"); a refused view's OUT is
+empty (an assignment before it complained: between its "#aKx" and "#bKx"
+marks, where the command line would have refused the run; or go could not
+read the profile, and the session answered no mark) and its OUT.err holds
+the complaint.  Prints "FAIL: ..." per session that did not reach its end
+mark ("#zx") and per held view whose answer or standard error differs from
+the command line's (the lines of standard error in any order).  The index
+is read whole at each run: a session is
+judged once (DIR/done lists them).
+"""
+import os
+import re
+import shutil
+import sys
+
+d = sys.argv[1]
+MARK = re.compile(r'unrecognized command: "#([abz])(\d*)x"')
+
+
+def read(p):
+    try:
+        with open(p, 'rb') as f:
+            return f.read()
+    except FileNotFoundError:
+        return b''
+
+
+def lines(b):
+    return b.split(b'\n')
+
+
+def write(p, b):
+    with open(p, 'wb') as f:
+        f.write(b)
+
+
+done = set(read(os.path.join(d, 'done')).decode().split())
+views = {}
+for line in read(os.path.join(d, 'views')).decode('utf-8', 'surrogateescape').splitlines():
+    k, i, out = line.split('\t', 2)
+    views[k] = (i, out)
+fails = []
+new = []
+for line in read(os.path.join(d, 'index')).decode().splitlines():
+    i, nv = line.split('\t')
+    if i in done:
+        continue
+    new.append(i)
+    err = read(os.path.join(d, i + '.err')).decode('utf-8', 'surrogateescape').split('\n')
+    if err and err[-1] == '':
+        err.pop()
+    mine = [k for k, v in views.items() if v[0] == i]
+    if not any(MARK.search(e) for e in err):
+        # go cannot read the profile: the session never began, every view
+        # refused with its complaint, as the command line refuses each
+        for k in mine:
+            out = views[k][1]
+            write(out, b'')
+            write(out + '.err', '\n'.join(err).encode('utf-8', 'surrogateescape') + (b'\n' if err else b''))
+        continue
+    state, cur, end, seen, refused, texts = None, None, False, 0, set(), {}
+    for e in err:
+        m = MARK.search(e)
+        if m:
+            kind, k = m.group(1), m.group(2)
+            if kind == 'a':
+                state, cur = 'a', k
+                texts[k] = []
+            elif kind == 'b':
+                state = 'b'
+                seen += 1
+            else:
+                end, state, cur = True, None, None
+            continue
+        if cur is None:
+            continue  # the greeting, before the first view
+        if state == 'a' and e.strip():
+            refused.add(cur)
+        if state == 'b' and e == 'Generating report in ' + views[cur][1]:
+            continue
+        texts[cur].append(e)
+    if not end or seen != int(nv):
+        fails.append('FAIL: go tool pprof session %s (%s, %s views) ended at its view %d' %
+                     (i, read(os.path.join(d, i + '.args')).decode('utf-8', 'surrogateescape').replace('\n', ' ').strip(), nv, seen))
+    for k in mine:
+        out = views[k][1]
+        if k in refused or not os.path.exists(out):
+            write(out, b'')
+        t = texts.get(k, [])
+        write(out + '.err', ''.join(x + '\n' for x in t).encode('utf-8', 'surrogateescape'))
+for line in read(os.path.join(d, 'alias')).decode('utf-8', 'surrogateescape').splitlines():
+    a, b = line.split('\t', 1)
+    if os.path.exists(a) and not os.path.exists(b + '.err'):
+        shutil.copyfile(a, b)
+        shutil.copyfile(a + '.err', b + '.err')
+for line in read(os.path.join(d, 'held')).decode('utf-8', 'surrogateescape').splitlines():
+    out, what = line.split('\t', 1)
+    if not os.path.exists(out + '.err') or os.path.exists(out + '.held'):
+        continue  # (not run yet, or judged)
+    write(out + '.held', b'')
+    if read(out) != read(out + '.cli'):
+        fails.append('FAIL: %s: its answer in a session differs from the command line\'s' % what)
+    elif sorted(lines(read(out + '.err'))) != sorted(lines(read(out + '.cli.err'))):
+        # (its lines in any order: pprof warns of label units in its map's)
+        fails.append('FAIL: %s: its standard error in a session differs from the command line\'s (%r, %r)' %
+                     (what, read(out + '.err')[:200], read(out + '.cli.err')[:200]))
+with open(os.path.join(d, 'done'), 'a') as f:
+    for i in new:
+        f.write(i + '\n')
+for m in fails:
+    print(m)

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The judge of tests/interop/t_pprof_semantics.sh: every comparison of
+pcol's text with go tool pprof's it planned, at once, after the go tool
+pprof sessions ran (tests/interop/pprof_session.sh): one python3, not a sed
+or grep per side of each.
+
+  semantics_judge.py TMP
+
+TMP/manifest: a line per comparison, J<TAB>RULE<TAB>GO<TAB>FLAGS<TAB>WHAT:
+pcol's text is TMP/pv/J (what the test sent there of pcol's output and
+standard error), go's the file GO, its standard error GO.err.  Both sides
+are cut by RULE (the test's sed, grep and sort of each side, as they were)
+and must be equal:
+  /^TEXT/      from the first line starting with TEXT on (a sed address:
+               TEXT is literal but for "\\[", an escaped "[")
+  N            from line N on
+  grep:RE      the lines RE matches (grep -aE '^...': RE anchored)
+  grepo:RE     each match of RE in a line (grep -aoE), go's standard error
+               then its output (the command line's 2>&1: pprof's "no
+               matches found" on the one, the report on the other)
+  fortag       go's standard error's lines "For tag ...", sorted; pcol's
+               warnings "pcol VIEW: warning: ...: For tag ...", from "For
+               tag" on, sorted
+  matched:V    go's standard error's lines holding "expression matched no
+               samples"; pcol's warnings "pcol V: warning: (...expression
+               matched no samples)"
+FLAGS (- none) w: pcol's warnings "pcol VIEW: warning: ...: For tag ..."
+are dropped from its side first (the test judges them on their own:
+fortag); n: go's side must not be empty.
+
+Prints F<TAB>J per failed comparison (the cut sides in TMP/j/J.go and
+TMP/j/J.pc), and last N<TAB>JUDGED.
+"""
+import os
+import re
+import sys
+
+tmp = sys.argv[1]
+FORTAG = re.compile(rb'^pcol [a-z]*: warning: .*: (For tag .*)$')
+
+
+def read(p):
+    try:
+        with open(p, 'rb') as f:
+            return f.read()
+    except FileNotFoundError:
+        return b''
+
+
+def lines(b):
+    ls = b.split(b'\n')
+    if ls and ls[-1] == b'':
+        ls.pop()
+    return ls
+
+
+def cut(rule, ls):
+    if rule.isdigit():
+        return ls[int(rule) - 1:]
+    m = re.fullmatch(r'/\^((?:[^\\.*\[$^]|\\\[)+)/', rule)
+    if not m:
+        raise SystemExit('semantics_judge.py: a rule it cannot read: %r' % rule)
+    prefix = m.group(1).replace('\\[', '[').encode()
+    for k, l in enumerate(ls):
+        if l.startswith(prefix):
+            return ls[k:]
+    return []
+
+
+def judge(rule, go, pc, flags):
+    g, p = read(go), read(pc)
+    if 'w' in flags:
+        p = b''.join(l + b'\n' for l in lines(p) if not FORTAG.match(l))
+    if rule.startswith('grep:'):
+        rx = re.compile(b'^(?:' + rule[5:].encode() + b')')
+        return [l for l in lines(g) if rx.search(l)], [l for l in lines(p) if rx.search(l)]
+    if rule.startswith('grepo:'):
+        rx = re.compile(rule[6:].encode())
+        g = read(go + '.err') + g
+        return ([m.group(0) for l in lines(g) for m in rx.finditer(l) if m.group(0)],
+                [m.group(0) for l in lines(p) for m in rx.finditer(l) if m.group(0)])
+    if rule == 'fortag':
+        return (sorted(l for l in lines(read(go + '.err')) if l.startswith(b'For tag ')),
+                sorted(m.group(1) for m in map(FORTAG.match, lines(p)) if m))
+    if rule.startswith('matched:'):
+        rx = re.compile(rb'^pcol ' + re.escape(rule[8:].encode()) + rb': warning: (.*expression matched no samples)$')
+        return ([l for l in lines(read(go + '.err')) if b'expression matched no samples' in l],
+                [m.group(1) for m in map(rx.match, lines(p)) if m])
+    return cut(rule, lines(g)), cut(rule, lines(p))
+
+
+os.makedirs(os.path.join(tmp, 'j'), exist_ok=True)
+judged = 0
+for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrogateescape'):
+    j, rule, go, flags, _ = line.rstrip('\n').split('\t', 4)
+    g, p = judge(rule, go, os.path.join(tmp, 'pv', j), flags)
+    judged += 1
+    if g != p or ('n' in flags and not g):
+        for side, b in (('go', g), ('pc', p)):
+            with open(os.path.join(tmp, 'j', j + '.' + side), 'wb') as f:
+                f.write(b''.join(x + b'\n' for x in b))
+        print('F\t' + j)
+print('N\t%d' % judged)
