@@ -2117,6 +2117,11 @@ typedef enum pcol_format {
 
 /* Guesses the format from the first bytes of a file. */
 PCOL_API pcol_format pcol_detect_format(const void *head, size_t len);
+/* The format of the file at path as pcol_import_path detects it (reading
+ * on past the first 4 KiB, up to 16 MiB, when they hold the start of a
+ * JSON document of no format yet: doc/formats.md); PCOL_FMT_UNKNOWN when
+ * it cannot be read. */
+PCOL_API pcol_format pcol_detect_path(const char *path);
 PCOL_API const char *pcol_format_name(pcol_format f);
 PCOL_API pcol_format pcol_format_by_name(const char *name);
 

@@ -575,10 +575,5 @@ void cli_import_warning(const char *cmd, pcol_error *err) {
 pcol_format cli_input_format(const char *path) {
   struct stat st; /* standard input, a FIFO, `<(cmd)`: cannot look without reading it */
   if (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))) return PCOL_FMT_UNKNOWN;
-  FILE *fp = fopen(path, "rbe");
-  if (!fp) return PCOL_FMT_UNKNOWN;
-  unsigned char head[4096];
-  size_t n = fread(head, 1, sizeof head, fp);
-  fclose(fp);
-  return pcol_detect_format(head, n);
+  return pcol_detect_path(path);
 }

@@ -62,6 +62,10 @@ static int starts(const uint8_t *p, size_t n, const char *s) {
 
 /* How many first bytes detection reads (pcol_import_path). */
 #define DETECT_HEAD 4096
+/* ... and at most, for a JSON document the head leaves undecided (a Chrome
+ * trace saved by DevTools: its "metadata" first; an array of events whose
+ * first is longer than the head): read on, doubling, up to this. */
+#define DETECT_JSON_MAX (16u << 20)
 
 /* p[0..e) (a line without its '\n') ends in " <count>": digits with at most
  * dots, an optional sign (collapsed_import.c's count token). */
@@ -266,8 +270,14 @@ static int looks_perf(const uint8_t *p, size_t n) {
 }
 
 /* The format of uncompressed bytes (pcol_import_path has unwrapped them). */
+static int utf8_bom(const uint8_t *p, size_t n) { return n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf; }
+static int utf16_bom(const uint8_t *p, size_t n) {
+  return n >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff));
+}
+
 static pcol_format detect_plain(const uint8_t *p, size_t len) {
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
+  if (utf8_bom(p, len)) p += 3, len -= 3; /* (a JSON document's: import_stream skips it) */
   if (is_tachyon(p, len)) return PCOL_FMT_TACHYON;
   /* OTLP by its field structure (gzip inflated), before pprof and Perun */
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
@@ -294,7 +304,7 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
    * comment lines ('#', '//') and blank ones, which the importer skips as
    * speedscope and flamegraph.pl do; text in UTF-16 with a BOM is read as
    * its UTF-8 (collapsed_import.c), so its ASCII is looked at here */
-  if (len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff))) {
+  if (utf16_bom(p, len)) {
     uint8_t a[DETECT_HEAD / 2];
     size_t n = 0;
     for (size_t k = 2; k + 1 < len && n < sizeof a; k += 2) {
@@ -303,7 +313,6 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
     }
     return collapsed_text(a, n, 0) ? PCOL_FMT_COLLAPSED : PCOL_FMT_UNKNOWN;
   }
-  if (len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) p += 3, len -= 3; /* UTF-8 BOM */
   if (collapsed_text(p, len, 1)) return PCOL_FMT_COLLAPSED;
   size_t e = 0;
   while (e < len && p[e] != '\n') e++;
@@ -338,6 +347,8 @@ typedef struct input {
   int is_pipe; /* read once (standard input, a FIFO, `<(cmd)`): never opened again */
   uint8_t head[DETECT_HEAD];
   size_t n;
+  uint8_t *big; /* a JSON document's head read on (json_head): big[0..nbig) replaces head */
+  size_t nbig;
   /* a compressed input: the file, and `in` decompressing it */
   FILE *raw, *replay;
   pcol_instream *o;
@@ -401,6 +412,7 @@ static int close_input(input *x, int rc, int drain, pcol_error *err) {
   }
   if (x->replay) fclose(x->replay);
   if (x->teed) fclose(x->teed);
+  free(x->big), x->big = NULL;
   pcol_input_free(&x->rec);
   FILE *f = x->raw ? x->raw : x->in;
   if (f && !x->is_stdin) fclose(f);
@@ -475,7 +487,11 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
                          const pcol_import_options *opt, pcol_error *err) {
   if (fmt == PCOL_FMT_TACHYON && rewound(x)) return pcol_import_tachyon(b, x->in, x->name, opt, err);
   if (fmt == PCOL_FMT_OTLP && rewound(x)) return pcol_import_otlp(b, x->in, x->name, opt, err); /* (mapped) */
-  FILE *s = pcol_replay_stream(x->head, x->n, x->in);
+  /* a JSON format's UTF-8 byte-order mark is left out (as a browser's
+   * TextDecoder does before JSON.parse) */
+  const uint8_t *h = x->big ? x->big : x->head;
+  size_t hn = x->big ? x->nbig : x->n, bom = utf8_bom(h, hn) && fmt != PCOL_FMT_COLLAPSED ? 3 : 0;
+  FILE *s = pcol_replay_stream(h + bom, hn - bom, x->in);
   if (!s) return pcol_oom(err);
   int rc;
   switch (fmt) {
@@ -505,6 +521,10 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
     else if ((u = unread_kind(x->head, x->n)))
       rc = pcol_error_set(err, PCOL_EFORMAT, "%s: %s: pcol does not read this format (%s)",
                           x->name, u->what, u->hint);
+    else if (utf16_bom(x->head, x->n))
+      rc = pcol_error_set(err, PCOL_EFORMAT, "%s: UTF-16 text (it starts with a UTF-16 byte-order mark): UTF-16 is "
+                          "not supported but for collapsed stacks, convert it to UTF-8 (`iconv -f UTF-16 -t UTF-8 "
+                          "FILE > OUT`)", x->name);
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
@@ -549,15 +569,42 @@ static int import_pprof_file(pcol_builder *b, input *x, const pcol_import_option
 
 /* The import of input x, opened (and unwrapped): pcol_import_path's and
  * import_inflated's one rule. */
+/* A JSON document ('{' or '[' first, after blanks and a UTF-8 BOM) whose
+ * format the head leaves undecided (unknown, or an array whose first line
+ * is longer than the head: collapsed by the head alone): read on, the
+ * bytes kept in x->big, doubling up to DETECT_JSON_MAX, until detection
+ * decides.  Other inputs are not read further. */
+static pcol_format json_head(input *x, pcol_format fmt) {
+  size_t i = utf8_bom(x->head, x->n) ? 3 : 0;
+  while (i < x->n && isspace(x->head[i])) i++;
+  if (x->n < sizeof x->head || i >= x->n || (x->head[i] != '{' && x->head[i] != '[') ||
+      !(fmt == PCOL_FMT_UNKNOWN || (fmt == PCOL_FMT_COLLAPSED && !memchr(x->head, '\n', x->n))))
+    return fmt;
+  size_t cap = 2 * sizeof x->head;
+  if (!(x->big = malloc(cap))) return fmt; /* (undecided: as without) */
+  memcpy(x->big, x->head, x->n);
+  x->nbig = x->n;
+  for (;;) {
+    x->nbig += fread(x->big + x->nbig, 1, cap - x->nbig, x->in);
+    pcol_format f = detect_plain(x->big, x->nbig);
+    if ((f != PCOL_FMT_UNKNOWN && f != PCOL_FMT_COLLAPSED) || x->nbig < cap || cap >= DETECT_JSON_MAX)
+      return f == PCOL_FMT_UNKNOWN || f == PCOL_FMT_COLLAPSED ? fmt : f;
+    uint8_t *n = realloc(x->big, cap * 2);
+    if (!n) return fmt;
+    x->big = n, cap *= 2;
+  }
+}
+
 static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_import_options *opt,
                         pcol_error *err) {
   int rc;
-  if (fmt == PCOL_FMT_UNKNOWN) fmt = detect_plain(x->head, x->n);
+  if (fmt == PCOL_FMT_UNKNOWN) fmt = json_head(x, detect_plain(x->head, x->n));
   if (fmt == PCOL_FMT_PCOL) {
     rc = import_pcol(b, x, opt, err);
   } else {
     rc = NOT_MAPPED;
-    if (fmt == PCOL_FMT_PERUN && !x->is_pipe && !x->o && !(opt && opt->no_mmap))
+    if (fmt == PCOL_FMT_PERUN && !x->is_pipe && !x->o && !(opt && opt->no_mmap) && !x->big &&
+        !utf8_bom(x->head, x->n))
       rc = import_perun_mapped(b, x, opt, err);
     if (fmt == PCOL_FMT_PPROF && x->teed && !x->rec.spill)
       return close_input(x, import_pprof_pipe(b, x, opt, err), -1, err);
@@ -566,6 +613,17 @@ static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_i
     if (rc == NOT_MAPPED) rc = import_stream(b, x, fmt, opt, err);
   }
   return close_input(x, rc, fmt != PCOL_FMT_UNKNOWN, err);
+}
+
+pcol_format pcol_detect_path(const char *path) {
+  input x = {0};
+  pcol_error e;
+  pcol_format f = PCOL_FMT_UNKNOWN;
+  memset(&e, 0, sizeof e);
+  if (open_input(&x, path, NULL, &e)) return f;
+  if (!unwrap_input(&x, NULL, &e)) f = json_head(&x, detect_plain(x.head, x.n));
+  close_input(&x, 0, -1, &e);
+  return f;
 }
 
 /* pcol_import_path of input path under its name (NULL: the path). */

@@ -217,7 +217,7 @@ static int string(pcol_jpull *j) {
     }
     if (pcol_json_hex4(h, &hi)) return fail(j, at, "invalid \\u escape");
     uint32_t cp = hi;
-    if (hi == 0 && !(j->flags & PCOL_JP_ALLOW_NUL)) return fail(j, at, "\\u0000 is not allowed without JSON_ALLOW_NUL");
+    if (hi == 0 && !(j->flags & PCOL_JP_ALLOW_NUL)) return fail(j, at, "a string holds \\u0000 (the NUL character), which pcol does not read");
     if (hi >= 0xDC00 && hi <= 0xDFFF) return fail(j, at, "invalid Unicode: lone low surrogate");
     if (hi >= 0xD800 && hi <= 0xDBFF) {
       for (int k = 4; k < 10; k++) {

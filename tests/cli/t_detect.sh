@@ -171,4 +171,40 @@ grep -q 'not a Perun profile' "$tmp/err" || fail "broken Perun: $(cat "$tmp/err"
 grep -q 'a temporary file for profile [0-9]*: Too many open files' "$tmp/err" || fail "fd-starved Chrome trace: $(cat "$tmp/err")"
 $PCOL pack "$tmp/many.json" -o "$tmp/r.pcol" || fail "40-profile Chrome trace"
 
+# a JSON document the first 4 KiB leave undecided is read on (up to 16
+# MiB): a trace as DevTools saves it ("metadata" first, pretty-printed and
+# large), an array whose first event is longer than the head (Chrome writes
+# "args" first), each read as the trace without that bulk; a UTF-8 BOM is
+# left out of a JSON document; UTF-16 and \u0000 are refused by name
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+ev = [{"ph": "X", "name": "outer", "pid": 1, "tid": 2, "ts": 0, "dur": 50},
+      {"ph": "X", "name": "inner", "pid": 1, "tid": 2, "ts": 10, "dur": 20},
+      {"ph": "B", "name": "b", "pid": 1, "tid": 3, "ts": 5}, {"ph": "E", "name": "b", "pid": 1, "tid": 3, "ts": 45}]
+json.dump({"traceEvents": ev}, open(d + "/plain.json", "w"))
+meta = {"source": "DevTools", "sourceMaps": [{"url": "https://e.com/a%d.js" % i, "sourceMap": {"mappings": "AAAA;" * 40}} for i in range(60)]}
+open(d + "/devtools.json", "w").write('{"metadata": ' + json.dumps(meta, indent=2) + ',\n"traceEvents": ' + json.dumps(ev) + '}')
+big = [dict(e) for e in ev]
+big[0] = {"args": {"data": "x" * 9000}, **big[0]}
+open(d + "/bigfirst.json", "w").write("[" + ",\n".join(json.dumps(e) for e in big) + "]")
+open(d + "/bom.json", "wb").write(b"\xef\xbb\xbf" + json.dumps({"traceEvents": ev}).encode())
+open(d + "/u16.json", "wb").write(json.dumps({"traceEvents": ev}).encode("utf-16"))
+ev[1] = dict(ev[1], name="in\u0000ner")
+json.dump({"traceEvents": ev}, open(d + "/nul.json", "w"))
+PY
+top "$tmp/plain.json" >"$tmp/want" || fail "plain trace"
+for f in devtools bigfirst bom; do
+  [ "$(head -c 4096 "$tmp/$f.json" | grep -c traceEvents)$f" != 1devtools ] || fail "$f.json: the head holds traceEvents"
+  $PCOL info "$tmp/$f.json" >"$tmp/info" 2>&1 || fail "$f.json: $(cat "$tmp/info")"
+  grep -q '^input_format: *chrome' "$tmp/info" || fail "$f.json not detected as a Chrome trace: $(head -3 "$tmp/info")"
+  top "$tmp/$f.json" >"$tmp/got" 2>&1 || fail "$f.json: $(cat "$tmp/got")"
+  cmp -s "$tmp/want" "$tmp/got" || fail "$f.json: top differs from the plain trace's: $(diff "$tmp/want" "$tmp/got")"
+done
+$PCOL info "$tmp/u16.json" >/dev/null 2>"$tmp/err" && fail "UTF-16 JSON read"
+grep -q 'UTF-16 is not supported.*convert it to UTF-8' "$tmp/err" || fail "UTF-16 JSON: $(cat "$tmp/err")"
+$PCOL info "$tmp/nul.json" >/dev/null 2>"$tmp/err" && fail "a name with \\u0000 read"
+grep -q 'nul.json:1:[0-9]* (byte [0-9]*): invalid JSON: a string holds \\u0000 (the NUL character), which pcol does not read' "$tmp/err" ||
+  fail "\\u0000: $(cat "$tmp/err")"
+
 echo "t_detect: ok"

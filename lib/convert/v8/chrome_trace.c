@@ -57,6 +57,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A thread, as speedscope keys it (pidTidKey): its pid and its tid each as
+ * JavaScript writes the value, String() of it ("undefined" when absent; in
+ * the samples form String() of Number() of it, as speedscope reads that
+ * form).  One rule for both forms, the CPU profiles' threads and the M
+ * events' names (doc/mappings.md §14): a string that is a number's text
+ * ("7") is that number's thread; any other ("main", "pool-1-thread-1": a
+ * thread of its own, as chrome://tracing and Perfetto show it; speedscope
+ * 1.25 fails on such a trace) keeps its text.  Threads are ordered as
+ * speedscope orders its profiles, by the text, each zero-padded to 10
+ * characters; those with a text that is no number's after all others, by
+ * where their pid's and then their tid's text first appear in the file. */
+typedef struct tkey {
+  double v[2];      /* pid, tid: the number (NaN when isstr) */
+  uint32_t id[2];   /* the text's index in the names (dtrace) + 1; 0: not interned (the samples form) */
+  uint8_t isstr[2]; /* the text is no number's */
+  char tx[2][26];   /* a number's text (at most 25 bytes, "-0.0000012345678901234567") when
+                     * it is no SMALL_ID: the sort's key */
+} tkey;
+
 /* Where a chunk's samples and deltas are in their part files, and its ts. */
 typedef struct cchunk {
   double ts;
@@ -64,7 +83,8 @@ typedef struct cchunk {
 } cchunk;
 
 typedef struct cstream {
-  int64_t pid, tid;
+  tkey k;             /* the Profile event's pid and tid (the chunks': the pid) */
+  int has_tid;
   char *id;           /* the trace's profile id ("0x1"); "" for a CpuProfile event */
   vnum start, end;    /* µs on the trace's clock */
   FILE *part[3];      /* the text of nodes, samples, timeDeltas: elements, comma-separated */
@@ -76,7 +96,8 @@ typedef struct cstream {
 } cstream;
 
 typedef struct cname {
-  int64_t pid, tid; /* tid -1: the process's name */
+  uint32_t pid, tid; /* the texts' ids (tkey) */
+  int proc;          /* a process_name (tid unused) */
   char *name;
 } cname;
 
@@ -94,7 +115,7 @@ static const char *const PART_KEY[3] = {"nodes", "samples", "timeDeltas"};
  * events, then X events as ends), each in ts order, ties in that order
  * (X events among themselves by ts, the longer first, then file order). */
 typedef struct drow {
-  int64_t pid, tid;
+  tkey k;         /* its thread */
   int64_t t;      /* ns: a B's or E's ts; an X's ts (B queue) or ts + dur (E queue) */
   int64_t xts;    /* an X's ts in the E queue, else 0 */
   int64_t negdur; /* an X's -dur, else 0 */
@@ -160,15 +181,13 @@ typedef struct sframe {
 
 /* A sample, sorted by thread and then file order. */
 typedef struct srow {
-  double pid, tid; /* JavaScript's Number() of them (NaN: one NaN) */
+  tkey k;          /* its thread: JavaScript's Number() of pid and tid (NaN: one NaN) */
   uint64_t seq;    /* its index in samples */
   int64_t t;       /* ns: its ts, when tsbad is 0 */
   int64_t sf;      /* SID_INT: the number; SID_STR: an offset into the sf file */
   uint32_t sflen;  /* SID_STR: the length */
   uint8_t sfk;     /* SID_NONE, SID_INT, SID_STR */
   uint8_t tsbad;   /* TS_*: what Number() of its ts is, when it is no time */
-  char tx[2][26];  /* pid's and tid's text as JavaScript writes them (at most 25 bytes,
-                    * "-0.0000012345678901234567"), when one of them is no SMALL_ID: the sort's key */
 } srow;
 /* A pid or tid whose text zero-padded to 10 characters orders as the number. */
 #define SMALL_ID(v) ((v) >= 0 && (v) < 1e10 && (v) == floor(v))
@@ -217,6 +236,8 @@ typedef struct ctrace {
   int events_read;    /* traceEvents has been read */
   uint64_t nev;       /* traceEvents' elements */
   int64_t shape_ev;   /* the first that speedscope does not take for an event (no ph; B/E/X without ts), or -1 */
+  jsval idv[2];       /* the event's pid and tid (String() of them) */
+  int has_idv[2];
   dtrace d;
   strace s;
 } ctrace;
@@ -362,9 +383,9 @@ io:
   return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
 }
 
-static cstream *stream_for(ctrace *c, int64_t pid, const char *id, int create) {
+static cstream *stream_for(ctrace *c, const tkey *k, const char *id, int create) {
   for (size_t i = 0; i < c->nst; i++)
-    if (c->st[i].pid == pid && *id && strcmp(c->st[i].id, id) == 0) return &c->st[i];
+    if (c->st[i].k.id[0] == k->id[0] && *id && strcmp(c->st[i].id, id) == 0) return &c->st[i];
   if (!create || c->nst >= MAX_PROFILES) return NULL;
   if (c->nst == c->capst) {
     size_t cap = c->capst ? 2 * c->capst : 8;
@@ -374,7 +395,7 @@ static cstream *stream_for(ctrace *c, int64_t pid, const char *id, int create) {
   }
   cstream *s = &c->st[c->nst];
   memset(s, 0, sizeof *s);
-  s->pid = pid, s->tid = -1;
+  s->k = *k, s->has_tid = 0;
   if (!(s->id = strdup(id))) return NULL;
   for (int p = 0; p < 3; p++)
     if (!(s->part[p] = pcol_temp_file("pcol-chrome"))) {
@@ -406,22 +427,24 @@ static int add_chunk(ctrace *c, cstream *s, int has_ts, double ts) {
   return 0;
 }
 
-static int add_name(ctrace *c, int64_t pid, int64_t tid) {
+static int add_name(ctrace *c, const tkey *k, int proc) {
   if (c->nnm == c->capnm) {
     size_t cap = c->capnm ? 2 * c->capnm : 16;
     cname *n = realloc(c->nm, cap * sizeof *n);
     if (!n) return pcol_oom(c->err);
     c->nm = n, c->capnm = cap;
   }
-  c->nm[c->nnm++] = (cname){pid, tid, c->mname};
+  c->nm[c->nnm++] = (cname){k->id[0], k->id[1], proc, c->mname};
   c->mname = NULL;
   return 0;
 }
 
-static const char *name_of(const ctrace *c, int64_t pid, int64_t tid) {
-  const char *r = NULL; /* the last one given */
-  for (size_t i = 0; i < c->nnm; i++)
-    if (c->nm[i].pid == pid && c->nm[i].tid == tid) r = c->nm[i].name;
+/* The thread's (proc 0) or process's (proc 1) name: the last one given
+ * (pid, tid: the texts' ids, 0 for a text no M event has). */
+static const char *name_of(const ctrace *c, uint32_t pid, uint32_t tid, int proc) {
+  const char *r = NULL;
+  for (size_t i = 0; pid && (proc || tid) && i < c->nnm; i++)
+    if (c->nm[i].pid == pid && c->nm[i].proc == proc && (proc || c->nm[i].tid == tid)) r = c->nm[i].name;
   return r;
 }
 
@@ -445,8 +468,13 @@ static int room(char **p, size_t *cap, size_t need) {
 static uint64_t name_hash(const char *s, size_t n) { return pcol_hash_keyed(s, n); }
 
 /* The index of the name s (n bytes), added when new; -1: out of memory. */
-static int64_t intern(dtrace *d, const char *s, size_t n) {
-  if (d->nn >= d->ntab / 2) { /* at most half full: doubled when it would be more */
+static int64_t find_name(dtrace *d, const char *s, size_t n, int add);
+static int64_t intern(dtrace *d, const char *s, size_t n) { return find_name(d, s, n, 1); }
+
+/* ... or, add 0, -1 when it is not there */
+static int64_t find_name(dtrace *d, const char *s, size_t n, int add) {
+  if (!add && !d->ntab) return -1;
+  if (add && d->nn >= d->ntab / 2) { /* at most half full: doubled when it would be more */
     size_t nt = d->ntab ? d->ntab * 2 : 256;
     uint32_t *t = calloc(nt, sizeof *t);
     if (!t || d->nn >= UINT32_MAX - 1) return free(t), -1;
@@ -464,6 +492,7 @@ static int64_t intern(dtrace *d, const char *s, size_t n) {
     const char *x = d->nb + d->noff[d->tab[k] - 1];
     if (strlen(x) == n && memcmp(x, s, n) == 0) return d->tab[k] - 1;
   }
+  if (!add) return -1;
   if (d->nbl + n + 1 < d->nbl || room(&d->nb, &d->nbcap, d->nbl + n + 1)) return -1;
   if (d->nn == d->ncap) {
     uint32_t nc = d->ncap ? d->ncap * 2 : 64;
@@ -479,10 +508,13 @@ static int64_t intern(dtrace *d, const char *s, size_t n) {
   return d->nn - 1;
 }
 
+static int tkey_cmp(const tkey *x, const tkey *y);
 static int drow_cmp(const void *a, const void *b) {
   const drow *x = a, *y = b;
 #define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-  CMP(pid); CMP(tid); CMP(t); CMP(kind); CMP(xts); CMP(negdur); CMP(seq);
+  int k = tkey_cmp(&x->k, &y->k);
+  if (k) return k;
+  CMP(t); CMP(kind); CMP(xts); CMP(negdur); CMP(seq);
 #undef CMP
   return 0;
 }
@@ -496,7 +528,7 @@ static int sorter_failed(ctrace *c, int rc) {
  * time out of range, a negative duration) is kept, not said: it matters
  * only when the trace has no CPU profile (then the duration events are
  * read, and the first such event refuses the trace). */
-static int add_duration(ctrace *c, size_t ev, char ph, int64_t pid, int64_t tid, int has_ts, double ts,
+static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_ts, double ts,
                         int has_dur, double dur, uint64_t args) {
   dtrace *d = &c->d;
   int rc;
@@ -513,7 +545,7 @@ static int add_duration(ctrace *c, size_t ev, char ph, int64_t pid, int64_t tid,
     if (!d->q[q] && (rc = pcol_rowsort_new(&d->q[q], sizeof(drow), drow_cmp))) return pcol_oom(c->err);
   drow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
-  r.pid = pid, r.tid = tid, r.t = llround(t), r.name = (uint32_t)name;
+  r.k = *th, r.t = llround(t), r.name = (uint32_t)name;
   r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
   if (!d->n++ || r.t < d->t0) d->t0 = r.t;
   r.seq = ev;
@@ -542,6 +574,7 @@ static size_t js_num_text(double d, char out[40]) {
   if (isnan(d)) return (size_t)snprintf(out, 40, "NaN");
   if (isinf(d)) return (size_t)snprintf(out, 40, d < 0 ? "-Infinity" : "Infinity");
   if (d == 0) return (size_t)snprintf(out, 40, "0");
+  if (d == floor(d) && fabs(d) <= 9007199254740992.0) return (size_t)snprintf(out, 40, "%.0f", d); /* (fast: ids) */
   for (p = 1; p < 17; p++) {
     snprintf(e, sizeof e, "%.*e", p - 1, d);
     if (strtod(e, NULL) == d) break;
@@ -725,29 +758,102 @@ static int js_number(const jsval *v, double *out) {
   }
 }
 
-static int id_is_int(const char *s, size_t n, int64_t *v);
-/* A pid or tid of an M event: a number, or the decimal text of one (Hermes
- * writes tids so; speedscope finds a thread's name by that text); 0 when it
- * is none, a whole number in [0, 2^62]. */
-static int pid_of(const pcol_jpull *j, int64_t *v) {
-  double d;
-  if (j->tok == PCOL_JT_INT) {
-    if (j->i < 0 || j->i > INT64_MAX / 2) return 0;
-    return *v = j->i, 1;
+/* ------------------------------------------------------------ threads */
+/* Component i (0 pid, 1 tid) of k: the number d, its text kept when the
+ * sort needs it. */
+static void tkey_num(tkey *k, int i, double d) {
+  if (isnan(d)) d = NAN; /* (one NaN: they are one thread) */
+  if (d == 0) d = 0;     /* (-0: String() writes it 0) */
+  k->v[i] = d, k->isstr[i] = 0;
+  memset(k->tx[i], 0, sizeof k->tx[i]);
+  if (!SMALL_ID(d)) {
+    char num[40];
+    size_t n = js_num_text(d, num);
+    memcpy(k->tx[i], num, n < sizeof k->tx[i] ? n : sizeof k->tx[i]);
   }
-  int64_t x;
-  if (j->tok == PCOL_JT_STR) return j->len && id_is_int(j->str, j->len, &x) && x >= 0 ? (*v = x, 1) : 0;
-  if (j->tok != PCOL_JT_REAL) return 0;
-  d = j->d;
-  if (!(d >= 0 && d <= (double)(INT64_MAX / 2)) || d != floor(d)) return 0;
-  return *v = (int64_t)d, 1;
+}
+
+/* Component i of k from an event's value (v; NULL: absent): String() of
+ * it, a number's when it is one's text, interned.  -1: out of memory. */
+static int tkey_text(ctrace *c, tkey *k, int i, const jsval *v) {
+  char num[40];
+  const char *t = "undefined";
+  size_t n = 9;
+  double d = NAN;
+  int isnum = 0;
+  if (v && v->kind == JS_NUM) {
+    n = js_num_text(v->num, num), t = num, d = v->num, isnum = 1;
+  } else if (v) { /* a number's text is the number's (NaN's too) */
+    t = v->t, n = v->n;
+    if (js_str_num(t, n, &d)) return -1;
+    isnum = js_num_text(d, num) == n && !memcmp(num, t, n);
+  }
+  if (isnum) tkey_num(k, i, d);
+  else k->v[i] = NAN, k->isstr[i] = 1, memset(k->tx[i], 0, sizeof k->tx[i]);
+  int64_t x = intern(&c->d, t, n);
+  if (x < 0) return -1;
+  k->id[i] = (uint32_t)x + 1;
+  return 0;
+}
+
+/* speedscope's key of a thread whose pid and tid are numbers, "PID:TID"
+ * with each zero-padded to 10 characters (pidTidKey), by which it orders
+ * its profiles. */
+static void thread_key(const tkey *r, char out[80]) {
+  size_t o = 0;
+  for (int k = 0; k < 2; k++) {
+    double v = r->v[k];
+    char num[24];
+    const char *t = num;
+    size_t n = SMALL_ID(v) ? (size_t)snprintf(num, sizeof num, "%.0f", v) : strnlen(t = r->tx[k], sizeof r->tx[k]);
+    for (size_t i = n; i < 10; i++) out[o++] = '0';
+    memcpy(out + o, t, n), o += n;
+    out[o++] = k ? 0 : ':';
+  }
+}
+
+/* Threads in the order of tkey; 0: the same thread. */
+static int tkey_cmp(const tkey *x, const tkey *y) {
+  int xs = x->isstr[0] | x->isstr[1], ys = y->isstr[0] | y->isstr[1];
+  if (xs != ys) return xs - ys;
+  if (xs) {
+    for (int i = 0; i < 2; i++)
+      if (x->id[i] != y->id[i]) return x->id[i] < y->id[i] ? -1 : 1;
+    return 0;
+  }
+  if (SMALL_ID(x->v[0]) && SMALL_ID(x->v[1]) && SMALL_ID(y->v[0]) && SMALL_ID(y->v[1])) {
+    for (int i = 0; i < 2; i++)
+      if (x->v[i] != y->v[i]) return x->v[i] < y->v[i] ? -1 : 1;
+    return 0;
+  }
+  if (SAME_NUM(x->v[0], y->v[0]) && SAME_NUM(x->v[1], y->v[1])) return 0;
+  char kx[80], ky[80];
+  thread_key(x, kx), thread_key(y, ky);
+  return strcmp(kx, ky);
+}
+
+/* Component i of k as JavaScript writes it (in out, or the names'). */
+static const char *tkey_str(const ctrace *c, const tkey *k, int i, char out[40]) {
+  if (k->id[i]) return c->d.nb + c->d.noff[k->id[i] - 1];
+  js_num_text(k->v[i], out);
+  return out;
+}
+
+/* The texts' ids of k, for its names: interned (the events form) or looked
+ * up (0: none, no M event has the text). */
+static void tkey_ids(const ctrace *c, const tkey *k, uint32_t id[2]) {
+  for (int i = 0; i < 2; i++) {
+    char num[40];
+    const char *t = tkey_str(c, k, i, num);
+    int64_t x = k->id[i] ? (int64_t)k->id[i] - 1 : find_name((dtrace *)&c->d, t, strlen(t), 0);
+    id[i] = x < 0 ? 0 : (uint32_t)x + 1;
+  }
 }
 
 static int event(ctrace *c, size_t ev) {
   pcol_jpull *j = c->j;
   int rc;
   char ph[8] = "", nm[16] = "", id[40] = "";
-  int64_t pid = -1, tid = -1;
   int has_ts = 0, has_dur = 0, has_tdur = 0;
   double ts = 0, dur = 0, tdur = 0;
   uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
@@ -757,6 +863,7 @@ static int event(ctrace *c, size_t ev) {
   c->deltas_from = 0;
   c->d.has_name = 0;
   free(c->mname), c->mname = NULL;
+  c->has_idv[0] = c->has_idv[1] = 0;
   int has_ph = 0, ts_key = 0; /* the keys speedscope asks an event to have */
   int pid_key = 0, tid_key = 0, cat_key = 0; /* the first event's, for speedscope's isChromeTimeline */
   if (j->tok != PCOL_JT_OBJ) {
@@ -766,7 +873,7 @@ static int event(ctrace *c, size_t ev) {
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     char *dst = NULL;
     size_t cap = 0;
-    int64_t *num = NULL;
+    int idk = -1; /* 0 pid, 1 tid */
     double *dn = NULL;
     int *has = NULL;
     int is_args = pcol_jp_key_is(j, "args"), is_name = pcol_jp_key_is(j, "name");
@@ -776,8 +883,8 @@ static int event(ctrace *c, size_t ev) {
     if (pcol_jp_key_is(j, "ph")) dst = ph, cap = sizeof ph;
     else if (is_name) dst = nm, cap = sizeof nm;
     else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
-    else if (pcol_jp_key_is(j, "pid")) num = &pid;
-    else if (pcol_jp_key_is(j, "tid")) num = &tid;
+    else if (pcol_jp_key_is(j, "pid")) idk = 0;
+    else if (pcol_jp_key_is(j, "tid")) idk = 1;
     else if (pcol_jp_key_is(j, "ts")) dn = &ts, has = &has_ts;
     else if (pcol_jp_key_is(j, "dur")) dn = &dur, has = &has_dur;
     else if (pcol_jp_key_is(j, "tdur")) dn = &tdur, has = &has_tdur;
@@ -807,11 +914,9 @@ static int event(ctrace *c, size_t ev) {
       }
     } else if (dst == id && j->tok == PCOL_JT_INT) {
       snprintf(id, sizeof id, "%" PRId64, j->i);
-    } else if (num && j->tok == PCOL_JT_INT) {
-      if (j->i < 0 || j->i > INT64_MAX / 2) return fail(c, ev, "pid or tid out of range");
-      *num = j->i;
-    } else if (num && j->tok == PCOL_JT_STR) { /* ("-1": Hermes's process_name event) as if absent */
-      pid_of(j, num);
+    } else if (idk >= 0) { /* String() of it (tkey) */
+      rc = js_value(c, &c->idv[idk]);
+      c->has_idv[idk] = 1;
     } else {
       rc = pcol_jp_skip(j);
     }
@@ -821,14 +926,21 @@ static int event(ctrace *c, size_t ev) {
   if (c->shape_ev < 0 && (!has_ph || (!ts_key && (!strcmp(ph, "B") || !strcmp(ph, "E") || !strcmp(ph, "X")))))
     c->shape_ev = (int64_t)ev;
   if (ev == 0) c->first_keys = pid_key && tid_key && has_ph && cat_key;
-  if (strcmp(ph, "M") == 0) {
-    if (c->mname && strcmp(nm, "thread_name") == 0) return add_name(c, pid, tid);
-    if (c->mname && strcmp(nm, "process_name") == 0) return add_name(c, pid, -1);
+  int is_m = strcmp(ph, "M") == 0, is_dur = strchr("XBE", ph[0]) && ph[0] && !ph[1];
+  int named = strcmp(nm, "Profile") == 0 || strcmp(nm, "ProfileChunk") == 0 || strcmp(nm, "CpuProfile") == 0;
+  tkey th;
+  memset(&th, 0, sizeof th); /* (padding too: rows are written out as bytes) */
+  if (!is_dur && !named && !(is_m && c->mname)) return 0;
+  for (int i = 0; i < 2; i++)
+    if (tkey_text(c, &th, i, c->has_idv[i] ? &c->idv[i] : NULL)) return pcol_oom(c->err);
+  if (is_m) { /* (an empty name: none, as speedscope has it) */
+    if (c->mname && *c->mname && strcmp(nm, "thread_name") == 0) return add_name(c, &th, 0);
+    if (c->mname && *c->mname && strcmp(nm, "process_name") == 0) return add_name(c, &th, 1);
     return 0;
   }
   if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) c->n_duration++;
   if ((strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0 || strcmp(ph, "E") == 0) &&
-      (rc = add_duration(c, ev, ph[0], pid, tid, has_ts, ts, has_dur || has_tdur, has_dur ? dur : tdur, args)))
+      (rc = add_duration(c, ev, ph[0], &th, has_ts, ts, has_dur || has_tdur, has_dur ? dur : tdur, args)))
     return rc;
   int whole = strcmp(nm, "CpuProfile") == 0;
   if (strcmp(nm, "Profile") != 0 && strcmp(nm, "ProfileChunk") != 0 && !whole) return 0;
@@ -839,7 +951,7 @@ static int event(ctrace *c, size_t ev) {
   if (!whole && !*id) return fail(c, ev, "a Profile or ProfileChunk event without an id");
   char wid[32];
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
-  cstream *s = stream_for(c, pid, whole ? wid : id, 1);
+  cstream *s = stream_for(c, &th, whole ? wid : id, 1);
   if (!s && c->nst >= MAX_PROFILES) return fail(c, ev, "more than 4096 profiles");
   if (!s && errno != ENOMEM) /* pcol_temp_file: e.g. EMFILE, 3 open files a profile */
     return pcol_error_set(c->err, PCOL_EIO, "%s: traceEvents[%zu]: a temporary file for profile %zu: %s", c->name,
@@ -847,7 +959,7 @@ static int event(ctrace *c, size_t ev) {
   if (!s) return pcol_oom(c->err);
   /* the profiled thread: the Profile event's (chunks may come from the
    * sampler's thread) */
-  if (strcmp(nm, "ProfileChunk") != 0 || s->tid < 0) s->tid = tid;
+  if (strcmp(nm, "ProfileChunk") != 0 || !s->has_tid) s->k = th, s->has_tid = 1;
   return add_chunk(c, s, has_ts, ts);
 }
 
@@ -917,36 +1029,12 @@ static int read_id(ctrace *c, jsval *jv, int *kind, int64_t *v) {
 
 static int sorter_failed(ctrace *c, int rc);
 
-/* speedscope's key of a sample's thread, "PID:TID" with each zero-padded to
- * 10 characters (pidTidKey of Number(pid), Number(tid)), by which it
- * orders its profiles. */
-static void thread_key(const srow *r, char out[80]) {
-  size_t o = 0;
-  for (int k = 0; k < 2; k++) {
-    double v = k ? r->tid : r->pid;
-    char num[24];
-    const char *t = num;
-    size_t n = SMALL_ID(v) ? (size_t)snprintf(num, sizeof num, "%.0f", v) : strnlen(t = r->tx[k], sizeof r->tx[k]);
-    for (size_t i = n; i < 10; i++) out[o++] = '0';
-    memcpy(out + o, t, n), o += n;
-    out[o++] = k ? 0 : ':';
-  }
-}
-
 /* Samples by thread, in speedscope's order of its profiles (the text of
  * their keys), then file order. */
 static int srow_cmp(const void *a, const void *b) {
   const srow *x = a, *y = b;
-  if (SMALL_ID(x->pid) && SMALL_ID(x->tid) && SMALL_ID(y->pid) && SMALL_ID(y->tid)) {
-#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
-    CMP(pid); CMP(tid);
-#undef CMP
-  } else if (!(SAME_NUM(x->pid, y->pid) && SAME_NUM(x->tid, y->tid))) {
-    char kx[80], ky[80];
-    thread_key(x, kx), thread_key(y, ky);
-    int d = strcmp(kx, ky);
-    if (d) return d;
-  }
+  int d = tkey_cmp(&x->k, &y->k);
+  if (d) return d;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -957,20 +1045,20 @@ static int read_sample(ctrace *c, uint64_t k) {
   double ts = NAN;
   srow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
-  r.pid = r.tid = NAN, r.seq = k; /* (what JavaScript's Number() makes of undefined) */
+  double id[2] = {NAN, NAN}; /* (what JavaScript's Number() makes of undefined) */
+  r.seq = k;
   if (j->tok == PCOL_JT_NULL) sbad(c, "samples[%" PRIu64 "]: null (speedscope fails reading it)", k);
   if (j->tok != PCOL_JT_OBJ) { /* (a value that is no object has none of the keys) */
     if ((rc = pcol_jp_skip(j))) return rc;
   } else {
     while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
       int is_sf = pcol_jp_key_is(j, "sf");
-      double *num = pcol_jp_key_is(j, "pid") ? &r.pid : pcol_jp_key_is(j, "tid") ? &r.tid
+      double *num = pcol_jp_key_is(j, "pid") ? &id[0] : pcol_jp_key_is(j, "tid") ? &id[1]
                     : pcol_jp_key_is(j, "ts") ? &ts : NULL;
       if ((rc = pcol_jp_next(j))) return rc;
       if (num) {
         if ((rc = js_value(c, &s->jv[0]))) return rc;
         if (js_number(&s->jv[0], num)) return pcol_oom(c->err);
-        if (*num == 0) *num = 0; /* (-0: String() writes it 0) */
       } else if (is_sf) {
         if ((rc = read_id(c, &s->jv[0], &kind, &r.sf))) return rc;
         if (kind == SID_STR && !s->bad) { /* kept in a file: samples may be many */
@@ -989,14 +1077,7 @@ static int read_sample(ctrace *c, uint64_t k) {
     }
     if (rc) return rc;
   }
-  if (isnan(r.pid)) r.pid = NAN; /* (one NaN: they are one thread) */
-  if (isnan(r.tid)) r.tid = NAN;
-  if (!SMALL_ID(r.pid) || !SMALL_ID(r.tid))
-    for (int i = 0; i < 2; i++) {
-      char num[40];
-      size_t n = js_num_text(i ? r.tid : r.pid, num);
-      memcpy(r.tx[i], num, n < sizeof r.tx[i] ? n : sizeof r.tx[i]);
-    }
+  tkey_num(&r.k, 0, id[0]), tkey_num(&r.k, 1, id[1]);
   double t = ts * 1000;
   r.tsbad = isnan(ts) ? TS_NAN : isinf(ts) ? TS_INF : !(t > -4e18 && t < 4e18) ? TS_FAR : 0;
   if (s->bad) return 0; /* (nothing more is kept: it will be refused) */
@@ -1213,46 +1294,57 @@ static int append_sorted(ctrace *c, FILE *o, cstream *s, int p) {
 }
 
 /* A thread's source URI, "FILE: THREAD (pid P, tid T)" ("FILE: pid P, tid
- * T" without a thread_name), and the labels of its samples: pid, tid, and
- * thread_name and process_name from the M events.  ptext, ttext: in the
- * samples form, a pid or tid that is no whole number, as JavaScript writes
- * it (a label of that text; no name is looked up then); else NULL. */
-static int thread_bits(ctrace *c, int64_t pid, int64_t tid, const char *ptext, const char *ttext, char **uri,
-                       uint32_t *ls) {
-  const char *tname = ptext || ttext || tid < 0 ? NULL : name_of(c, pid, tid), *pname = ptext ? NULL : name_of(c, pid, -1);
-  char pb[32], tb[32];
+ * T" without a thread_name), and the labels of its samples: pid, tid (a
+ * number when the text is a whole number's of at most 2^53, else the text),
+ * and thread_name and process_name from the M events. */
+static int thread_bits(ctrace *c, const tkey *k, char **uri, uint32_t *ls) {
+  uint32_t id[2];
+  tkey_ids(c, k, id);
+  const char *tname = name_of(c, id[0], id[1], 0), *pname = name_of(c, id[0], 0, 1);
+  char pb[40], tb[40];
   int rc;
-  if (!ptext) snprintf(pb, sizeof pb, "%" PRId64, pid);
-  if (!ttext) snprintf(tb, sizeof tb, "%" PRId64, tid);
-  const char *pt = ptext ? ptext : pb, *tt = ttext ? ttext : tb;
+  const char *pt = tkey_str(c, k, 0, pb), *tt = tkey_str(c, k, 1, tb);
   *uri = NULL;
   if (tname && asprintf(uri, "%s: %s (pid %s, tid %s)", c->name, tname, pt, tt) < 0) *uri = NULL;
   else if (!tname && asprintf(uri, "%s: pid %s, tid %s", c->name, pt, tt) < 0) *uri = NULL;
   if (!*uri) return pcol_oom(c->err);
-  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv = 0, pv = 0, tv = 0;
+  uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv = 0, v[2] = {0, 0};
   pcol_label_row lab[4];
   size_t nl = 0;
   if (!(rc = pcol_b_cstr(c->b, "pid", &kp, c->err)) && !(rc = pcol_b_cstr(c->b, "tid", &kt, c->err)) &&
-      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)) && !(rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err)) &&
-      !(ptext && (rc = pcol_b_cstr(c->b, ptext, &pv, c->err))))
-    rc = ttext ? pcol_b_cstr(c->b, ttext, &tv, c->err) : 0;
-  lab[nl++] = (pcol_label_row){kp, pv, ptext ? PCOL_NA_I64 : pid, 0};
-  lab[nl++] = (pcol_label_row){kt, tv, ttext ? PCOL_NA_I64 : tid, 0};
+      !(rc = pcol_b_cstr(c->b, "thread_name", &ktn, c->err)))
+    rc = pcol_b_cstr(c->b, "process_name", &kpn, c->err);
+  for (int i = 0; i < 2; i++) {
+    int whole = !k->isstr[i] && k->v[i] == floor(k->v[i]) && fabs(k->v[i]) <= 9007199254740992.0;
+    if (!rc && !whole) rc = pcol_b_cstr(c->b, i ? tt : pt, &v[i], c->err);
+    lab[nl++] = (pcol_label_row){i ? kt : kp, v[i], whole ? (int64_t)k->v[i] : PCOL_NA_I64, 0};
+  }
   if (!rc && tname && !(rc = pcol_b_cstr(c->b, tname, &sv, c->err))) lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
   if (!rc && pname && !(rc = pcol_b_cstr(c->b, pname, &sv, c->err))) lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
   if (!rc) rc = pcol_b_labelset(c->b, lab, nl, ls, c->err);
   return rc;
 }
 
+/* Component i of k for a message: a number's text, or the string quoted
+ * and escaped (id_text). */
+static const char *id_text(char out[64], int kind, int64_t v, const char *str, size_t len);
+static const char *tkey_msg(const ctrace *c, const tkey *k, int i, char out[64]) {
+  char num[40];
+  const char *t = tkey_str(c, k, i, num);
+  if (!k->isstr[i]) return snprintf(out, 64, "%s", t), out;
+  return id_text(out, SID_STR, 0, t, strlen(t));
+}
+
 static int import_stream(ctrace *c, cstream *s, size_t k) {
   int rc;
-  char where[96], *ename = NULL, *uri = NULL;
+  char where[256], *ename = NULL, *uri = NULL, pm[64], tm[64];
   FILE *doc = NULL;
   uint32_t ls = 0, src;
+  tkey_msg(c, &s->k, 0, pm), tkey_msg(c, &s->k, 1, tm);
   if (*s->id && !s->start.present)
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: profile %s of pid %" PRId64 ": no Profile event with its "
-                          "startTime", c->name, s->id, s->pid);
-  snprintf(where, sizeof where, "profile %s (pid %" PRId64 ", tid %" PRId64 ")", *s->id ? s->id : "", s->pid, s->tid);
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: profile %s of pid %s: no Profile event with its "
+                          "startTime", c->name, s->id, pm);
+  snprintf(where, sizeof where, "profile %s (pid %s, tid %s)", *s->id ? s->id : "", pm, tm);
   if (asprintf(&ename, "%s: %s", c->name, where) < 0) {
     ename = NULL;
     rc = pcol_oom(c->err);
@@ -1260,7 +1352,7 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
   }
   /* the builder's refusals after the profile's name, as the profile's own
    * errors (pcol_v8_import_profile) have it */
-  if ((rc = thread_bits(c, s->pid, s->tid, NULL, NULL, &uri, &ls))) {
+  if ((rc = thread_bits(c, &s->k, &uri, &ls))) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
@@ -1339,7 +1431,7 @@ typedef struct egroup {
 } egroup;
 
 typedef struct dthread {
-  int64_t pid, tid;
+  tkey k;
   uint32_t src, ls, vt; /* src 0: not made yet (at the first sample) */
   dframe *f;            /* the open frames, outermost first */
   size_t nf, capf;
@@ -1358,12 +1450,11 @@ static int dur_next(ctrace *c, int q, drow *out, int *have) {
 
 /* A thread's source (of duration events, or of samples): its URI and
  * labels (thread_bits), value wall (ns). */
-static int thread_source(ctrace *c, int64_t pid, int64_t tid, const char *ptext, const char *ttext, uint32_t *src,
-                         uint32_t *ls, uint32_t *vt) {
+static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, uint32_t *vt) {
   char *uri = NULL;
   uint32_t ty, un;
   int rc;
-  if (!(rc = thread_bits(c, pid, tid, ptext, ttext, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
+  if (!(rc = thread_bits(c, k, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
   free(uri);
   if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
       !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
@@ -1389,7 +1480,7 @@ static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
 static int dur_flush(ctrace *c, dthread *th, int64_t t) {
   int rc;
   if (th->nf && t > th->last) {
-    if (!th->src && (rc = thread_source(c, th->pid, th->tid, NULL, NULL, &th->src, &th->ls, &th->vt))) return rc;
+    if (!th->src && (rc = thread_source(c, &th->k, &th->src, &th->ls, &th->vt))) return rc;
     pcol_sample_row r = {th->src, th->last - c->d.t0, t - th->last, 1, PCOL_NA_I64, th->f[th->nf - 1].node, th->ls};
     pcol_value_row v = {th->vt, t - th->last};
     if ((rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) return rc;
@@ -1554,25 +1645,27 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
   }
   if ((rc = dur_next(c, 0, &b, &hb)) || (rc = dur_next(c, 1, &en, &he))) goto out;
   while (hb || he) { /* a thread */
-    int first_b = hb && (!he || b.pid < en.pid || (b.pid == en.pid && b.tid <= en.tid));
-    th.pid = first_b ? b.pid : en.pid, th.tid = first_b ? b.tid : en.tid;
+    int first_b = hb && (!he || tkey_cmp(&b.k, &en.k) <= 0);
+    th.k = first_b ? b.k : en.k;
     th.src = 0, th.nf = 0, g->front = g->n = 0, th.last = INT64_MIN;
     for (;;) {
-      int bin = hb && b.pid == th.pid && b.tid == th.tid;
-      if (g->front == g->n && he && en.pid == th.pid && en.tid == th.tid) { /* the E queue's events at its next ts */
+      int bin = hb && !tkey_cmp(&b.k, &th.k);
+      if (g->front == g->n && he && !tkey_cmp(&en.k, &th.k)) { /* the E queue's events at its next ts */
         g->front = g->n = 0, g->t = en.t;
         do {
           if (g->n == MAX_TIED_ENDS) {
+            char pm[64], tm[64];
             rc = pcol_error_set(c->err, PCOL_ETOOBIG, "%s: traceEvents[%" PRIu64 "]: more than %u E events (ph E, "
-                                "or the end of a ph X) at one time (ts %.3f) of one thread (pid %" PRId64 ", tid %"
-                                PRId64 "): pcol holds those in memory, at most %u (doc/mappings.md §14)", c->name,
-                                en.seq, MAX_TIED_ENDS, (double)en.t / 1000, th.pid, th.tid, MAX_TIED_ENDS);
+                                "or the end of a ph X) at one time (ts %.3f) of one thread (pid %s, tid %s): pcol "
+                                "holds those in memory, at most %u (doc/mappings.md §14)", c->name, en.seq,
+                                MAX_TIED_ENDS, (double)en.t / 1000, tkey_msg(c, &th.k, 0, pm),
+                                tkey_msg(c, &th.k, 1, tm), MAX_TIED_ENDS);
             goto out;
           }
           if ((rc = egroup_room(c, g))) goto out;
           g->key[g->n] = en.key, g->name[g->n++] = en.name;
           if ((rc = dur_next(c, 1, &en, &he))) goto out;
-        } while (he && en.pid == th.pid && en.tid == th.tid && en.t == g->t);
+        } while (he && !tkey_cmp(&en.k, &th.k) && en.t == g->t);
         egroup_index(g);
       }
       int ein = g->front < g->n;
@@ -1785,14 +1878,6 @@ static int sample_stack(ctrace *c, sread *rd, const srow *r, int64_t w, uint32_t
   return frame_node(c, rd, (uint32_t)x, node);
 }
 
-/* A pid or tid of a sample for thread_bits: a whole number (*i), or the
- * text JavaScript writes of another (NaN included). */
-static const char *thread_num(double d, int64_t *i, char out[40]) {
-  if (d == floor(d) && fabs(d) <= (double)(INT64_C(1) << 53)) return *i = (int64_t)d, NULL;
-  js_num_text(d, out);
-  return *i = 0, out;
-}
-
 /* A sample whose ts is no time, in a thread of more than one sample. */
 static int ts_refused(ctrace *c, const srow *r) {
   static const char *const WHY[] = {
@@ -1848,7 +1933,7 @@ static int import_samples(ctrace *c) {
       goto out;
     }
     if ((more = p != NULL)) memcpy(&nx, p, sizeof nx);
-    int same = more && SAME_NUM(nx.pid, cur.pid) && SAME_NUM(nx.tid, cur.tid);
+    int same = more && !tkey_cmp(&nx.k, &cur.k);
     /* speedscope weighs a thread's only sample 0, its ts unread */
     if ((have || same) && cur.tsbad) {
       rc = ts_refused(c, &cur);
@@ -1859,19 +1944,16 @@ static int import_samples(ctrace *c) {
       goto out;
     }
     int64_t w = same ? nx.t - cur.t : 0;
-    char pt[40], tt[40];
-    int64_t pid, tid;
-    const char *ptext = thread_num(cur.pid, &pid, pt), *ttext = thread_num(cur.tid, &tid, tt);
+    char pt[64], tt[64];
     if (w < 0) {
       rc = pcol_error_set(c->err, PCOL_ECORRUPT, "%s: samples[%" PRIu64 "]: ts %.3f is before the ts of samples[%" PRIu64
                           "], its thread's (pid %s, tid %s) sample before it in the file (speedscope: \"Samples must "
                           "have positive weights\")", c->name, nx.seq, (double)nx.t / 1000, cur.seq,
-                          ptext ? ptext : (snprintf(pt, sizeof pt, "%" PRId64, pid), pt),
-                          ttext ? ttext : (snprintf(tt, sizeof tt, "%" PRId64, tid), tt));
+                          tkey_msg(c, &cur.k, 0, pt), tkey_msg(c, &cur.k, 1, tt));
       goto out;
     }
     if (!have) {
-      if ((rc = thread_source(c, pid, tid, ptext, ttext, &src, &ls, &vt))) goto out;
+      if ((rc = thread_source(c, &cur.k, &src, &ls, &vt))) goto out;
       if (!first++) { /* not read, as speedscope does not read them in this form */
         char num[32];
         snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
@@ -1964,5 +2046,6 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   if (c.s.sftext) fclose(c.s.sftext);
   free(c.s.f), free(c.s.tab), free(c.s.pool), free(c.s.kb);
   for (int v = 0; v < 3; v++) free(c.s.jv[v].t);
+  free(c.idv[0].t), free(c.idv[1].t);
   return rc;
 }
