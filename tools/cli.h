@@ -501,6 +501,9 @@ double cli_divide_ratio(void);
  * the numbers printed, for "auto". */
 int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
                   size_t nvals, pcol_sum total, char *to);
+/* --unit's value u other than "auto" checked against the value's unit: 0,
+ * or the exit code after the usage message. */
+int cli_unit_check(const cli_command *cmd, pcol_str unit, const char *u);
 /* The same, whole = 1 for outputs of whole numbers (callgrind:
  * pcol_unit_pick_whole). */
 int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,

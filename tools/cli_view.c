@@ -75,12 +75,16 @@ int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, c
     cli_text_buf(picked, strlen(picked), to, 32);
     return 0;
   }
-  if (!pcol_unit_valid_target(unit, u))
-    return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
-                           "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
-                           (int)unit.len, unit.ptr ? unit.ptr : "NA", u);
-  snprintf(to, 32, "%s", u);
-  return 0;
+  int rc = cli_unit_check(cmd, unit, u);
+  if (!rc) snprintf(to, 32, "%s", u);
+  return rc;
+}
+
+int cli_unit_check(const cli_command *cmd, pcol_str unit, const char *u) {
+  if (pcol_unit_valid_target(unit, u)) return 0;
+  return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
+                         "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
+                         (int)unit.len, unit.ptr ? unit.ptr : "NA", u);
 }
 
 void cli_print_filters(FILE *fp, const pcol_select *sel) {

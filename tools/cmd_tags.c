@@ -79,11 +79,9 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
    * in it (cli_select's label_unit); auto is pprof's "minimum" */
   const char *unit = cli_get(cmd, a, "unit");
   if (!unit || !strcmp(unit, "auto")) unit = "minimum";
-  else if (!pcol_unit_valid_target(in.v.unit, unit)) {
+  else if ((rc = cli_unit_check(cmd, in.v.unit, unit))) {
     pcol_close(in.f);
-    return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
-                           "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
-                           (int)in.v.unit.len, in.v.unit.ptr ? in.v.unit.ptr : "NA", unit);
+    return rc;
   }
   rc = pcol_tags_compute(in.f, &in.sel, &in.v, &t, &err);
   if (!rc && in.fmt == OUT_TEXT) {

@@ -591,12 +591,7 @@ int pcol_elf_addr_base(const pcol_elf_info *e, const pcol_bin_map *m, uint64_t a
 
 /* the deadline of clk (NULL: none) passed: timed_out set, why says so */
 static int past(pcol_bin_clock *clk, char *why, size_t whylen) {
-  if (!clk) return 0;
-  if (!clk->timed_out && pcol_bin_now() < clk->deadline) return 0;
-  clk->timed_out = true;
-  snprintf(why, whylen, "looking for its binary took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, "
-                        "for all runs)", clk->secs);
-  return 1;
+  return clk && pcol_bin_clock_passed(clk, "looking for its binary", why, whylen);
 }
 
 int pcol_bin_locate(const char *search, pcol_elf_cache *cache, pcol_bin_clock *clk,
@@ -687,6 +682,14 @@ void pcol_bin_clock_start(pcol_bin_clock *c) {
   c->timed_out = false;
 }
 
+bool pcol_bin_clock_passed(pcol_bin_clock *c, const char *what, char *why, size_t whylen) {
+  if (!c->timed_out && pcol_bin_now() < c->deadline) return false;
+  snprintf(why, whylen, "%s took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)", what,
+           c->secs);
+  c->timed_out = true;
+  return true;
+}
+
 int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
                  int (*line)(void *, char *), void (*abort_fn)(void *), void *ctx, char *why,
                  size_t whylen) {
@@ -718,14 +721,12 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
   char *b = malloc(c + 1);
   int rc = b ? 0 : -2;
   while (!rc) {
-    double left = s->deadline - pcol_bin_now();
-    if (left <= 0) {
-      snprintf(why, whylen, "%s took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
-               argv[0], s->secs);
-      s->timed_out = true;
+    if (pcol_bin_clock_passed(s, argv[0], why, whylen)) {
       rc = -1;
       break;
     }
+    double left = s->deadline - pcol_bin_now();
+    if (left < 0) left = 0;
     struct pollfd p = {pfd[0], POLLIN, 0};
     int k = poll(&p, 1, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
     if (k < 0 && errno == EINTR) continue;
@@ -780,10 +781,7 @@ int pcol_bin_run(pcol_bin_clock *s, char *const *argv, int in, size_t max_line,
     if (w < 0 && errno != EINTR) {
       snprintf(why, whylen, "waitpid: %s", strerror(errno));
       rc = -1;
-    } else if (pcol_bin_now() >= s->deadline) {
-      snprintf(why, whylen, "%s took more than %g s (PCOL_SYMBOLIZE_TIMEOUT, for all runs)",
-               argv[0], s->secs);
-      s->timed_out = true;
+    } else if (pcol_bin_clock_passed(s, argv[0], why, whylen)) {
       rc = -1;
     } else {
       struct timespec ts = {0, 10 * 1000 * 1000};

@@ -86,6 +86,10 @@ typedef struct pcol_bin_clock {
   bool timed_out;
 } pcol_bin_clock;
 void pcol_bin_clock_start(pcol_bin_clock *c);
+/* Whether c's deadline has passed (or timed_out was set); then timed_out
+ * is set and why says "WHAT took more than SECS s (PCOL_SYMBOLIZE_TIMEOUT,
+ * for all runs)", the one wording of the time limit. */
+bool pcol_bin_clock_passed(pcol_bin_clock *c, const char *what, char *why, size_t whylen);
 
 /* ------------------------------------------------------ finding binaries */
 /* The binary search path: bp, else $PPROF_BINARY_PATH, else

@@ -52,11 +52,11 @@ typedef struct blk {
 
 /* what each thing kept costs besides its text: a name its offset and
  * length here and its pcol_str in the result; a symbol its record, its
- * place in the order and its block; a symbol's sample its index (all
- * charged as they come, so a tool that never ends, or an nm whose
- * symbols overlap, stops at the bound) */
+ * place in the order, its block here and in the result; a symbol's
+ * sample its index (all charged as they come, so a tool that never ends,
+ * or an nm whose symbols overlap, stops at the bound) */
 #define NAME_COST (2 * sizeof(size_t) + sizeof(pcol_str))
-#define SYM_COST (sizeof(sym) + sizeof(size_t) + sizeof(blk))
+#define SYM_COST (sizeof(sym) + sizeof(size_t) + sizeof(blk) + sizeof(pcol_disasm_block))
 
 typedef struct job {
   pcol_bin_clock clk;
@@ -149,11 +149,21 @@ typedef struct nm_ctx {
   int any;
 } nm_ctx;
 
+/* the group read so far dropped: what nm_line charged for it given back
+ * (here only: at each flush and after the run, whether nm ended or failed) */
+static void nm_drop(nm_ctx *c) {
+  c->j->bytes_left += c->gtext.len + c->group.len;
+  c->group.len = c->gtext.len = 0;
+}
+
 /* matchSymbol: the names to keep of the group [start, end], or none */
 static int nm_flush(nm_ctx *c, uint64_t end) {
   job *j = c->j;
   size_t n = c->group.len / (2 * sizeof(size_t));
   const size_t *g = (const size_t *)(const void *)c->group.data;
+  /* the group's text stays in its buffers until the next line: the kept
+   * names are charged instead */
+  nm_drop(c);
   if (!n) return 0;
   size_t from = 0, to = 0; /* the names kept: [from, to) */
   if (j->has_addr && j->addr && j->addr >= c->start && j->addr <= end) {
@@ -166,8 +176,6 @@ static int nm_flush(nm_ctx *c, uint64_t end) {
       if (m > 0) from = i, to = i + 1;
     }
   }
-  /* the group's copy freed below: the kept names are charged instead */
-  j->bytes_left += c->gtext.len + c->group.len;
   if (to > from) {
     sym s = {j->names.len / (2 * sizeof(size_t)), to - from, c->start, end, c->map, 0, 0, 0, 0};
     if (charge(j, SYM_COST)) return -3;
@@ -180,7 +188,6 @@ static int nm_flush(nm_ctx *c, uint64_t end) {
     }
     if (pcol_buf_append(c->syms, &s, sizeof s)) return -2;
   }
-  c->group.len = c->gtext.len = 0;
   return 0;
 }
 
@@ -504,11 +511,11 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
     /* each file is read once (ec), but many are many: the deadline is
      * looked at before each */
     int lr = pcol_bin_locate(search, &ec, &j.clk, &bm, &e, &found, NULL, NULL, why, sizeof why);
-    if (j.clk.timed_out) {
+    if (j.clk.timed_out) { /* the job's words for it (the search's name the file) */
+      pcol_bin_clock_passed(&j.clk, "looking for the binaries", why, sizeof why);
       free(fz);
       free(bz);
-      rc = pcol_error_set(err, PCOL_EIO, "disasm: looking for the binaries took more than %g s "
-                          "(PCOL_SYMBOLIZE_TIMEOUT, for all runs)", j.clk.secs);
+      rc = pcol_error_set(err, PCOL_EIO, "disasm: %s", why);
       break;
     }
     /* the base, from the binary's first sample (pprof's ObjAddr: the
@@ -553,6 +560,7 @@ int pcol_disasm_compute(pcol_file *f, const pcol_select *sel, const pcol_value_s
     int tr = pcol_bin_run(&j.clk, argv, -1, MAX_LINE, nm_line, NULL, &c, why, sizeof why);
     if (!tr && c.any) tr = nm_flush(&c, (uint64_t)0 - 1); /* the last group: up to 0 - 1 */
     if (tr == -3 && !j.cut) j.cut = 1;
+    nm_drop(&c); /* a group not flushed: nm failed or was stopped */
     pcol_buf_free(&c.group);
     pcol_buf_free(&c.gtext);
     free(ap);

@@ -5,6 +5,7 @@ that records raw addresses writes one (tests/interop/t_symbolize.sh).
   symbolize_gen.py OUT JSON
   symbolize_gen.py --build-id BIN   prints BIN's GNU build id (hex)
   symbolize_gen.py --slow-elf DIR N writes DIR/s0000... (slow_elf)
+  symbolize_gen.py --slow-copy BIN OUT writes BIN slow to read (slow_copy)
 
 JSON: a list of {"bin": PATH, "base": LOAD_BASE, "name": MAPPING_FILE,
 "build_id": "real" | "" | HEX[, "funcs": "mangled"]}.  Each binary's
@@ -15,7 +16,7 @@ stacks leaf first: every 2nd byte of `work` (C: with `sq` inlined), then
 .text.startup, where go tool pprof's DWARF reader finds no function.)  With
 "funcs": "mangled", instead one sample in the middle of each function whose
 symbol is mangled (C++ _Z..., Rust _R... or _ZN...E), weights 1, 2, ...
-in nm's order."""
+in nm's order; with "samples": false, the mapping alone."""
 import functools
 import json
 import os
@@ -80,9 +81,28 @@ def slow_elf(path):
         f.write(b"\0.shstrtab\0")
 
 
+def slow_copy(src, out):
+    """BIN, slow to read as slow_elf is: its own section headers, then
+    zeros up to 65535 of them, in a hole."""
+    d = bytearray(open(src, "rb").read())
+    shoff, = struct.unpack_from("<Q", d, 40)
+    shentsize, shnum = struct.unpack_from("<HH", d, 58)
+    own = bytes(d[shoff:shoff + shentsize * shnum])
+    d += b"\0" * (-len(d) % 8)
+    struct.pack_into("<Q", d, 40, len(d))
+    struct.pack_into("<H", d, 60, 65535)
+    with open(out, "wb") as f:
+        f.write(d + own)
+        f.truncate(len(d) + shentsize * 65535)
+    os.chmod(out, 0o755)
+
+
 def main():
     if sys.argv[1] == "--build-id":
         print(elf(sys.argv[2])[1])
+        return
+    if sys.argv[1] == "--slow-copy":
+        slow_copy(sys.argv[2], sys.argv[3])
         return
     if sys.argv[1] == "--slow-elf":
         os.makedirs(sys.argv[2], exist_ok=True)
@@ -101,6 +121,8 @@ def main():
         if b["build_id"]:
             m["build_id"] = bid if b["build_id"] == "real" else b["build_id"]
         maps.append(m)
+        if b.get("samples") is False:
+            continue
         if b.get("funcs") == "mangled":
             s = syms(b["bin"], True)
             addrs = sorted({a + sz // 2 for n, (a, sz) in s.items() if n[:2] in ("_Z", "_R") and sz})

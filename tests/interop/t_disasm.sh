@@ -23,9 +23,11 @@
 #    Go shows, the instruction text left out;
 #  - pcol itself: pack --symbolize local, then disasm = disasm of the
 #    pprof file; a hung objdump is killed at PCOL_SYMBOLIZE_TIMEOUT, the
-#    search for a binary stopped at it (1000 slow files before it), an
-#    endless objdump or nm stopped at PCOL_DISASM_MAX_BYTES within 256 MiB
-#    of address space, all errors.
+#    search for a binary stopped at it (1000 slow files before it), a
+#    slow binary named by 1000 mappings read once; an endless objdump or
+#    nm, or an nm whose symbols' samples pass PCOL_DISASM_MAX_BYTES,
+#    stopped at it within 256 MiB of address space, all errors; what a
+#    failed nm had read given back.
 set -u
 if ! command -v objdump >/dev/null && ! command -v llvm-objdump >/dev/null; then
   echo "t_disasm: neither objdump nor llvm-objdump installed: skipped"; exit 77
@@ -195,6 +197,17 @@ rc=$? took=$(($(date +%s) - s))
 n=$((n + 1))
 [ $rc != 0 ] && [ $rc != 124 ] && [ $took -le 10 ] && grep -q 'looking for the binaries took more than 1 s' hs.txt.err ||
   { bad "1000 slow files before the binary: exit $rc after ${took}s (124: killed at 60 s), an error"; cat hs.txt.err; }
+# each file read once: 1000 mappings of one binary slow to read (a server
+# forked 1000 times, its samples in the first; its 65535 section headers
+# read, 1000 reads took 30 s or more) show what the binary shows, within 2 s
+python3 "$REPO/tests/interop/symbolize_gen.py" --slow-copy pie slowpie || bad "cannot write the slow binary"
+gen once.pb "$(python3 -c "import json; print(json.dumps([{'bin':'pie','base':$PIEB+i*(1<<24),'name':'$tmp/slowpie','build_id':'real','samples':i == 0} for i in range(1000)]))")"
+"$PCOL" pack --symbolize local once.pb -o once.pcol 2>/dev/null || bad "pack --symbolize local of 1000 mappings failed"
+pc c.txt pie.pcol work
+PCOL_SYMBOLIZE_TIMEOUT=2 pc once.txt once.pcol work
+n=$((n + 1))
+[ "$(cat once.txt.rc)" = 0 ] && [ -s c.txt ] && cmp -s c.txt once.txt ||
+  { bad "1000 mappings of one slow binary: its disasm within 2 s"; cut -c1-300 once.txt.err; diff c.txt once.txt | head -5; }
 # an endless objdump or nm is stopped at the bound (what is kept charged
 # with its records: an instruction's 3 bytes of text cost 160 more), an
 # error naming the tool, within 256 MiB of address space (ulimit -v: it
@@ -218,10 +231,31 @@ fake_nm "$(command -v yes) '0000000000001180 T work'" # one symbol's names
 endless "endless nm, one address" nm
 fake_nm "$(command -v awk) 'BEGIN { for (i = 4096;; i++) printf \"%016x T work%d\\n\", i, i }'"
 endless "endless nm, symbols" nm
-# symbols that overlap, each holding every sample
+# symbols that overlap, each holding every sample: endless, the symbols
+# pass the bound; 200000 of them, 45 MB, then their samples (~35 a
+# symbol, 8 bytes each) pass it
 fake_nm "$(command -v awk) 'BEGIN { for (;;) print \"0000000000001000 T work\\n0000000000002000 T work2\" }'"
 endless "endless nm, overlapping symbols" nm
+fake_nm "$(command -v awk) 'BEGIN { for (i = 0; i < 200000; i++) print \"0000000000001000 T work\" i \"\\n0000000000002000 T x\" }'"
+endless "nm of 200000 overlapping symbols, each holding every sample" nm
 ln -sf "$(command -v nm)" hang/nm
+# what an nm that fails had read is given back: two mappings whose nm
+# prints one address of 40 MB of names, then fails (warnings), then one
+# whose nm works: its routine shown (the 80 MB kept charged passed the
+# bound before)
+cp pie pie2 && mkdir -p fails
+gen three.pb "[{\"bin\":\"pie\",\"base\":$PIEB,\"name\":\"$tmp/pie\",\"build_id\":\"\"},{\"bin\":\"pie\",\"base\":$((PIEB + (1 << 24))),\"name\":\"$tmp/pie2\",\"build_id\":\"\"},{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
+printf '#!/bin/sh
+case "$2" in */nopie) exec %s "$@";; esac
+exec %s %s
+' "$(command -v nm)" "$(command -v awk)" \
+  "'BEGIN { s = sprintf(\"%1000s\", \"\"); gsub(/ /, \"a\", s); for (i = 0; i < 40000; i++) print \"0000000000001000 T \" s; exit 1 }'" >fails/llvm-nm
+chmod +x fails/llvm-nm
+PATH=$tmp/fails:$PATH pc f.txt three.pb work --symbolize local
+n=$((n + 1))
+[ "$(cat f.txt.rc)" = 0 ] && grep -q '^ROUTINE =* work$' f.txt && ! grep -q 'passed 67108864' f.txt.err &&
+  [ "$(grep -o 'cannot read the symbols of [^:]*' f.txt.err)" = "cannot read the symbols of $tmp/pie
+cannot read the symbols of $tmp/pie2" ] || { bad "two nm runs that fail, then one that works: its routine"; cut -c1-300 f.txt.err; }
 # no objdump at all
 rm hang/objdump
 PATH=$tmp/hang pc o.txt pie.pcol work
