@@ -7,8 +7,8 @@ command line's.
   pprof_session.py DIR
 
 DIR/index: a line per session, I<TAB>VIEWS (DIR/I.in its input, DIR/I.err
-its standard error); DIR/views: K<TAB>I<TAB>OUT per view (K its marks'
-number, OUT the file its command wrote); DIR/alias: OUT<TAB>OUT2 (OUT2 is
+its standard error, DIR/I.rc its exit status); DIR/views: K<TAB>I<TAB>OUT
+per view (K its marks' number, OUT the file its command wrote); DIR/alias: OUT<TAB>OUT2 (OUT2 is
 the same view as OUT: a copy); DIR/held: OUT<TAB>WHAT (OUT.cli and
 OUT.cli.err the command line's answer).
 
@@ -16,10 +16,13 @@ Writes OUT.err per view (the session's standard error after the view's
 "#bKx" mark, less "Generating report in OUT"); a refused view's OUT is
 empty (an assignment before it complained: between its "#aKx" and "#bKx"
 marks, where the command line would have refused the run; or go could not
-read the profile, and the session answered no mark) and its OUT.err holds
-the complaint.  Prints "FAIL: ..." per session that did not reach its end
-mark ("#zx") and per held view whose answer or standard error differs from
-the command line's (the lines of standard error in any order).  The index
+read the profile: the session answered no mark and exited other than 0
+saying "failed to fetch any source profiles") and its OUT.err holds the
+complaint.  Prints "FAIL: ..." per session that did not reach its end mark
+("#zx"), exited other than 0, or answered no mark without go's refusal (a
+pprof killed at its start), and per held view whose answer or standard
+error differs from the command line's (the lines of standard error in any
+order).  The index
 is read whole at each run: a session is
 judged once (DIR/done lists them).
 """
@@ -65,9 +68,16 @@ for line in read(os.path.join(d, 'index')).decode().splitlines():
     if err and err[-1] == '':
         err.pop()
     mine = [k for k, v in views.items() if v[0] == i]
+    rc = read(os.path.join(d, i + '.rc')).decode().strip() or 'not recorded'
+    said = 'exit %s, %s' % (rc, err[-1][:200] if err else 'no message')
+    what = 'go tool pprof session %s (%s, %s views)' % (
+        i, read(os.path.join(d, i + '.args')).decode('utf-8', 'surrogateescape').replace('\n', ' ').strip(), nv)
     if not any(MARK.search(e) for e in err):
         # go cannot read the profile: the session never began, every view
-        # refused with its complaint, as the command line refuses each
+        # refused with its complaint, as the command line refuses each (and
+        # any other session that answered nothing fails)
+        if rc in ('0', 'not recorded') or not any('failed to fetch any source profiles' in e for e in err):
+            fails.append('FAIL: %s never began (%s)' % (what, said))
         for k in mine:
             out = views[k][1]
             write(out, b'')
@@ -94,9 +104,8 @@ for line in read(os.path.join(d, 'index')).decode().splitlines():
         if state == 'b' and e == 'Generating report in ' + views[cur][1]:
             continue
         texts[cur].append(e)
-    if not end or seen != int(nv):
-        fails.append('FAIL: go tool pprof session %s (%s, %s views) ended at its view %d' %
-                     (i, read(os.path.join(d, i + '.args')).decode('utf-8', 'surrogateescape').replace('\n', ' ').strip(), nv, seen))
+    if not end or seen != int(nv) or rc != '0':
+        fails.append('FAIL: %s ended at its view %d (%s)' % (what, seen, said))
     for k in mine:
         out = views[k][1]
         if k in refused or not os.path.exists(out):

@@ -35,8 +35,10 @@
 # marks, and the view is refused as the command line refuses the run (no
 # answer; its standard error the complaint).  The view's standard error is
 # what follows its "#b" mark, less pprof's "Generating report in OUT".
-# A session that does not reach its end mark fails; one whose profile go
-# cannot read (no mark answered) refuses all its views.
+# A session that does not reach its end mark, or exits other than 0,
+# fails; one that answered no mark refuses all its views when go could not
+# read its profile (exit status not 0, "failed to fetch any source
+# profiles"), and fails otherwise (killed at its start, say).
 PS_OPTS=(mean drop_negative divide_by focus ignore hide show show_from prune_from tagfocus tagignore tagshow
   taghide tagroot tagleaf relative_percentages noinlines unit sort nodefraction nodecount edgefraction granularity
   compact_labels source_path call_tree trim)
@@ -124,7 +126,8 @@ ps_run() {
     printf '%s\t%s\n' "$i" "${PS_NV[i]}" >>"$tmp/s/index"
     printf '%s %s\n' "$((PS_W[i] * PS_NV[i]))" "$i"
   done | sort -rn | cut -d' ' -f2 | PPROF=$PPROF xargs -r -P 2 -I{} bash -c \
-    'mapfile -t a <"$0/s/$1.args"; "$PPROF" -symbolize=none "${a[@]}" <"$0/s/$1.in" >/dev/null 2>"$0/s/$1.err"' "$tmp" {}
+    'mapfile -t a <"$0/s/$1.args"; "$PPROF" -symbolize=none "${a[@]}" <"$0/s/$1.in" >/dev/null 2>"$0/s/$1.err"
+    echo $? >"$0/s/$1.rc"' "$tmp" {}
   PS_I0=${#PS_SL[@]} PS_SID=() PS_MEMO=() # (a view planned after: a new session)
   python3 "$REPO/tests/interop/pprof_session.py" "$tmp/s" >"$tmp/s/judged" || echo "FAIL: pprof_session.py failed" >>"$tmp/s/judged"
   cat "$tmp/s/judged"

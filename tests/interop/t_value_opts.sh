@@ -33,15 +33,16 @@
 #     so small (1e-20, 1e-320) that the numbers pass int64 (Go's MinInt64).
 # Left out: the profile whose names hold raw control bytes (pcol prints
 # them as \xNN, doc/safety.md).  A check whose go output is empty is not
-# counted (go refuses it): the count at the end must reach 500, and 450 of
-# them --divide-by's.
+# counted (go refuses it; a byte-for-byte one fails, as does one whose pcol
+# failed): the count at the end must reach 500, and 450 of them
+# --divide-by's.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 command -v go >/dev/null || { echo "t_value_opts: go not installed: skipped"; exit 77; }
 data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_value_opts: no test data: skipped"; exit 77; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC
 # How it runs (make test's CPU budget): go's views come from go tool
 # pprof's interactive sessions, one per profile, base and -sample_index
@@ -74,6 +75,7 @@ check() { # check WHAT GO-ARGS -- PCOL-ARGS
   J=$((J + 1))
   plan "${g[@]}"
   "$PCOL" "${p[@]}" >"$tmp/pv/$J" 2>"$tmp/e/$J"
+  echo $? >"$tmp/e/$J.rc"
   MAN+=("$J"$'\t'"$from"$'\t'"$DIV"$'\t'"$what")
 }
 # run the sessions (two at a time, the longest first), then judge every
@@ -91,7 +93,7 @@ judge() {
     F)
       for m in "${MAN[@]}"; do [ "${m%%$'\t'*}" = "$x" ] && break; done
       cp "$tmp/j/$x.go" "$tmp/go"; cp "$tmp/j/$x.pc" "$tmp/pc"; cp "$tmp/e/$x" "$tmp/err"
-      bad "${m#*$'\t'*$'\t'*$'\t'}" ;;
+      bad "${m#*$'\t'*$'\t'*$'\t'}${y:+ ($y)}" ;;
     esac
   done <"$tmp/judged"
 }

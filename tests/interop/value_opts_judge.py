@@ -7,8 +7,8 @@ per side of each of a thousand comparisons).
   value_opts_judge.py TMP
 
 TMP/manifest: a line per comparison, J<TAB>RULE<TAB>D<TAB>WHAT: go's text
-is TMP/gv/J (empty: go refused the view), pcol's TMP/pv/J; D is 1 for
-the comparisons of --divide-by.
+is TMP/gv/J (empty: go refused the view), pcol's TMP/pv/J and its exit
+status TMP/e/J.rc; D is 1 for the comparisons of --divide-by.
 RULE says where the comparison starts (the test's old cut(), then ties()):
   DOT              a DOT graph's legend from "Showing" (line 3) and all
                    after it (lines 4 on)
@@ -24,9 +24,10 @@ are each their own words), and in each, a run of call lines
 node's calls by |weight| with an unstable sort: +w and -w come in either
 order).  A comparison whose go side is empty after the cut is one go
 refused: not counted.
-  raw              byte for byte, counted even when go's side is empty
-Prints F<TAB>J per failed comparison (the cut sides in TMP/j/J.go and
-TMP/j/J.pc), and last
+  raw              byte for byte; it fails when go's side is empty or
+                   pcol's exit status is not 0 (an empty pair is no match)
+Prints F<TAB>J[<TAB>WHY] per failed comparison (the cut sides in
+TMP/j/J.go and TMP/j/J.pc), and last
 N<TAB>COUNTED<TAB>COUNTED-OF-D.
 """
 import os
@@ -103,8 +104,11 @@ for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrog
     j, rule, d, _ = line.rstrip('\n').split('\t', 3)
     go = read(os.path.join(tmp, 'gv', j))
     pc = read(os.path.join(tmp, 'pv', j))
+    why = ''
     if rule == 'raw':
         g, p = go, pc
+        rc = read(os.path.join(tmp, 'e', j + '.rc')).decode().strip() or 'not recorded'
+        why = 'go wrote nothing' if not go else 'pcol exit %s' % rc if rc != '0' else ''
     else:
         g, p = ties(cut(rule, go)), ties(cut(rule, pc))
         if not g:
@@ -112,9 +116,9 @@ for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrog
         g, p = b''.join(x + b'\n' for x in g), b''.join(x + b'\n' for x in p)
     counted += 1
     counted_d += d == '1'
-    if g != p:
+    if g != p or why:
         for side, b in (('go', g), ('pc', p)):
             with open(os.path.join(tmp, 'j', j + '.' + side), 'wb') as f:
                 f.write(b)
-        print('F\t' + j)
+        print('F\t' + j + ('\t' + why if why else ''))
 print('N\t%d\t%d' % (counted, counted_d))
