@@ -587,6 +587,9 @@ static pcol_format json_head(input *x, pcol_format fmt) {
   for (;;) {
     x->nbig += fread(x->big + x->nbig, 1, cap - x->nbig, x->in);
     pcol_format f = detect_plain(x->big, x->nbig);
+    /* collapsed by a whole line (a first frame "[unknown]"): decided, not
+     * read on to the bound */
+    if (f == PCOL_FMT_COLLAPSED && memchr(x->big, '\n', x->nbig)) return f;
     if ((f != PCOL_FMT_UNKNOWN && f != PCOL_FMT_COLLAPSED) || x->nbig < cap || cap >= DETECT_JSON_MAX)
       return f == PCOL_FMT_UNKNOWN || f == PCOL_FMT_COLLAPSED ? fmt : f;
     uint8_t *n = realloc(x->big, cap * 2);

@@ -239,3 +239,8 @@ int64_t pcol_gaps_median(pcol_gaps *g) {
   qsort(g->a, g->n, sizeof *g->a, cmp_i64);
   return g->a[g->n / 2];
 }
+
+int64_t pcol_lasts_cap(pcol_gaps *g) {
+  int64_t m = g ? pcol_gaps_median(g) : 0;
+  return m > 0 ? m : PCOL_LASTS_FALLBACK_NS;
+}

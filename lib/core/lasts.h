@@ -88,5 +88,10 @@ typedef struct pcol_gaps {
 } pcol_gaps;
 void pcol_gaps_add(pcol_gaps *g, int64_t d);
 int64_t pcol_gaps_median(pcol_gaps *g); /* 0 without any; sorts the kept gaps */
+/* Rule 5's cap, and the interval when nothing else is known: the median
+ * gap of g (NULL: none), else 1 ms (no thread has two samples: not 0, which
+ * would draw nothing). */
+#define PCOL_LASTS_FALLBACK_NS 1000000
+int64_t pcol_lasts_cap(pcol_gaps *g);
 
 #endif

@@ -151,6 +151,18 @@ grep -qx 'comm=FS Broker 5906 comm=Wörker 2 tid=12737 tid=12738 ' "$tmp/ff2.lab
 printf 'perf 1 1.000000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.010000: cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.020000: cpu-clock:\n\t2 f (/bin/x)\n\t1 main (/bin/x)\n\n' > "$tmp/np.txt"
 $PCOL info "$tmp/np.txt" | grep -q 'values: *cpu-clock/count (default: cpu-clock/count)' || fail "no period: $($PCOL info "$tmp/np.txt" | grep values)"
 printf 'main 2\nmain;f 1\n' | cmp -s - <($PCOL fold "$tmp/np.txt" | sort) || fail "no period: $($PCOL fold "$tmp/np.txt")"
+# a timeline of threads that have one sample each, of no time (cycles): each
+# sample lasts 1 ms (lib/core/lasts.c's fallback), not 0 (nothing drawn)
+printf 'prog 301 1.000000:          7 cycles: \n\t  1000 f0 (/bin/p)\n\nprog 302 1.001000:          7 cycles: \n\t  1000 f1 (/bin/p)\n\nprog 303 1.002000:          7 cycles: \n\t  1000 f2 (/bin/p)\n\n' > "$tmp/cyc.txt"
+$PCOL unpack "$tmp/cyc.txt" --to speedscope --timeline -o "$tmp/cyc.json" || fail "cycles timeline: unpack"
+python3 - "$tmp/cyc.json" <<'PY' || fail "cycles timeline: a thread's one sample draws nothing"
+import json, sys
+ev = [p for p in json.load(open(sys.argv[1]))["profiles"] if p["type"] == "evented"]
+assert len(ev) == 3, len(ev)
+for p in ev:
+    o, c = p["events"][0], p["events"][1]
+    assert c["at"] - o["at"] == 1000000, (p["name"], o, c)
+PY
 # a clock event with terms (perf record -e 'cpu-clock/period=500000/u') still counts ns
 printf 'prog 17235 70965.800319:     500000  cpu-clock/period=500000/u: \n\t  11eb heavy+0x52 (/tmp/prog)\n\n' > "$tmp/terms.txt"
 $PCOL info "$tmp/terms.txt" | grep -q 'values: *cpu-clock/period=500000/u/nanoseconds' ||

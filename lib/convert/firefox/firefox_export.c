@@ -846,8 +846,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
     __int128 m = (sc.own + sc.ticks / 2) / sc.ticks;
     w->interval_ns = m > INT64_MAX ? INT64_MAX : (int64_t)m;
   }
-  if (!w->interval_ns && sc.gaps) w->interval_ns = pcol_gaps_median(sc.gaps);
-  if (!w->interval_ns) w->interval_ns = 1000000;
+  if (!w->interval_ns) w->interval_ns = pcol_lasts_cap(sc.gaps);
   int64_t epoch = 0;
   if (!rc) rc = source_epoch(x, s, &epoch);
   w->offset_ns = epoch && x->has_start ? epoch - x->start_ns : 0;

@@ -478,7 +478,7 @@ static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
   scanning c = {x, types, ntypes, full, acc, acc + ntypes};
   int rc = acc && x->neg && x->total ? each_row(x, scan_row, &c) : oom(x);
   free(acc);
-  x->cap = pcol_gaps_median(x->gaps);
+  x->cap = pcol_lasts_cap(x->gaps);
   return rc;
 }
 
