@@ -49,6 +49,7 @@ be refused naming the line ("truncated").
 """
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -381,6 +382,21 @@ def truncated(case, stem, txt):
             fail(case, 'cut inside %s (line %d): exit %d, %s' % (what, k + 1, r.returncode, msg.strip()))
 
 
+def main_binary(case, stem):
+    """The pprof export names the recorded program as pprof's main binary:
+    go tool pprof prints its first mapping as `File:` (perf's first dso is
+    often the loader or libc, the first code a sample hit)."""
+    global rows_compared
+    if not shutil.which('go'):
+        return
+    run([PCOL, 'unpack', stem + '.pcol', '-t', 'pprof', '-o', stem + '.pb.gz'])
+    head = run(['go', 'tool', 'pprof', '-top', stem + '.pb.gz']).splitlines()
+    want = 'File: ' + os.path.basename(HOT)
+    if want not in head[:3]:
+        fail(case, 'go tool pprof of the pprof export: %r, expected %r' % (head[:1], want))
+    rows_compared += 1
+
+
 def main():
     global checked
     os.chdir(WORK)
@@ -425,6 +441,7 @@ def main():
                     compare_dso(case, data, stem + '.pcol', events, inline)
                 if k == 0 and rec in ('fp', 'plain'):
                     truncated(case, stem, txt)
+                    main_binary(case, stem)
             except (RuntimeError, ValueError, KeyError) as e:
                 fail(case, str(e))
             checked += 1

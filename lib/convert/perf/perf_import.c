@@ -384,8 +384,9 @@ static int end_event(pimp *p) {
                : p->t0 == 0 ? "time goes backwards from a first time of 0.000000: perf script "
                             "--deltatime's times (each since the event before), which pcol does not "
                             "read: print perf's times (without --deltatime)"
-                          : "time goes backwards (perf script prints events in time order: "
-                            "were two outputs joined?)");
+                          : "time goes backwards (perf script prints events in time order: were two "
+                            "outputs joined, or printed with --show-round-events, whose first "
+                            "PERF_RECORD_FINISHED_ROUND can come after events out of order?)");
   if (t == PCOL_NA_I64 && p->last_time != PCOL_NA_I64)
     return bad(p, p->ev_lineno, "an event without a time after events with one");
   /* time_ns counts from the first event (spec.md §7: since the source's

@@ -344,6 +344,7 @@ typedef struct parts {
   Perftools__Profiles__Line *lines, **linep;
   Perftools__Profiles__Label *labels, **labelp;
   int64_t *comments;
+  uint64_t main_id; /* main_first: the mapping that became id 1 (1: none moved) */
 } parts;
 
 static void parts_free(parts *p) {
@@ -360,6 +361,59 @@ static void parts_free(parts *p) {
   free(p->labels);
   free(p->labelp);
   free(p->comments);
+}
+
+/* pprof's first mapping is the main binary (`go tool pprof` prints it as
+ * `File:`, and looks for the program there).  A pprof or OTLP producer chose
+ * its order, kept as it is; the other importers (perf script's dsos, a
+ * Firefox profile's libs, ...) keep theirs in first-seen order, where the
+ * loader or libc often comes first.  For a file with no pprof source the
+ * export moves the main binary first by go's own guess for profiles that
+ * lack one (profile.massageMappings, legacy profiles): the first mapping whose
+ * name, "(deleted)" taken out and trimmed, is not empty, not a shared
+ * library (`.so` at the end or followed by '.' or '_' and a digit) and does
+ * not start with '['.  It swaps ids with mapping 1, as go does. */
+static int lib_name(const char *s, size_t n) {
+  for (size_t i = 0; i + 3 <= n; i++)
+    if (s[i] == '.' && s[i + 1] == 's' && s[i + 2] == 'o' &&
+        (i + 3 == n || ((s[i + 3] == '.' || s[i + 3] == '_') && i + 4 < n && s[i + 4] >= '0' && s[i + 4] <= '9')))
+      return 1;
+  return 0;
+}
+
+static int main_first(ex *x, parts *P, uint64_t n) {
+  pcol_view st;
+  P->main_id = 1;
+  uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
+  if (n < 2 || (x->rc = pcol_column(x->f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, x->err))) return x->rc;
+  for (uint64_t s = 0; s < ns; s++) {
+    pcol_str t;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&st, s), &t, x->err))) return x->rc;
+    if (pcol_str_is(t, PCOL_SRC_PPROF) || pcol_str_is(t, PCOL_SRC_OTLP)) return PCOL_OK;
+  }
+  for (uint64_t r = 0; r < n; r++) {
+    const ProtobufCBinaryData *b = &x->strs[P->maps[r].filename];
+    char *name = malloc(b->len + 1);
+    if (!name) return oom(x);
+    size_t k = 0, a = 0;
+    for (size_t i = 0; i < b->len; i++) { /* "(deleted)" left out */
+      if (b->len - i >= 9 && memcmp(b->data + i, "(deleted)", 9) == 0) { i += 8; continue; }
+      name[k++] = (char)b->data[i];
+    }
+    while (a < k && (name[a] == ' ' || (name[a] >= '\t' && name[a] <= '\r'))) a++;
+    while (k > a && (name[k - 1] == ' ' || (name[k - 1] >= '\t' && name[k - 1] <= '\r'))) k--;
+    int skip = k == a || name[a] == '[' || lib_name(name + a, k - a);
+    free(name);
+    if (skip) continue;
+    if (r) {
+      Perftools__Profiles__Mapping *m = P->mapp[0];
+      P->mapp[0] = P->mapp[r], P->mapp[r] = m;
+      P->mapp[0]->id = 1, P->mapp[r]->id = r + 1;
+      P->main_id = r + 1;
+    }
+    break;
+  }
+  return PCOL_OK;
 }
 
 #define COLS(T, ...)                                                            \
@@ -416,6 +470,7 @@ static int add_tables(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   }
   pr->n_mapping = n;
   pr->mapping = P->mapp;
+  if ((x->rc = main_first(x, P, n))) return x->rc;
 
   /* lines, then locations pointing at slices of the line pointer array */
   uint64_t nl = pcol_rows(f, PCOL_T_LINES);
@@ -446,6 +501,7 @@ static int add_tables(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
     perftools__profiles__location__init(l);
     l->id = r + 1;
     l->mapping_id = pcol_view_u32(&v[PCOL_C_LOC_MAPPING], r);
+    if (l->mapping_id == 1 || l->mapping_id == P->main_id) l->mapping_id ^= 1 ^ P->main_id;
     l->address = pcol_view_u64(&v[PCOL_C_LOC_ADDRESS], r);
     l->is_folded = !!(pcol_view_u8(&v[PCOL_C_LOC_FLAGS], r) & PCOL_LOC_IS_FOLDED);
     uint64_t a = pcol_view_u64(&v[PCOL_C_LOC_LINE_OFFSETS], r);
