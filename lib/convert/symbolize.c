@@ -49,21 +49,58 @@
 
 /* a warning: fmt's %s arguments are escaped, %S... no: the format's own
  * text is ours; every %s is a name from the profile or the disk */
-static void warn(pcol_sym *s, const char *fmt, ...) {
-  if (s->nwarn < sizeof s->warn_at / sizeof *s->warn_at) s->warn_at[s->nwarn] = s->warn.len;
-  s->nwarn++;
-  if (s->warn.len) (void)pcol_buf_append(&s->warn, "; ", 2);
-  va_list ap;
-  va_start(ap, fmt);
+/* A warning, "; "-separated from the others.  A bound's warning (a time
+ * limit spent, a size bound met, kind PCOL_SYM_BOUND) goes before every
+ * other: pcol_sym_warnings keeps only the first warnings that fit in a
+ * message, and the user must learn that the output is cut even when many
+ * binaries were missing before the bound was met. */
+enum { PCOL_SYM_PLAIN = 0, PCOL_SYM_BOUND = 1 };
+static void vwarn(pcol_sym *s, int kind, const char *fmt, va_list ap) {
+  pcol_buf t = {0};
   for (const char *p = fmt; *p; p++) {
     if (p[0] == '%' && p[1] == 's') {
       const char *a = va_arg(ap, const char *);
-      pcol_bin_put_esc(&s->warn, a, strlen(a));
+      pcol_bin_put_esc(&t, a, strlen(a));
       p++;
     } else {
-      (void)pcol_buf_append(&s->warn, p, 1);
+      (void)pcol_buf_append(&t, p, 1);
     }
   }
+  if (!t.len || pcol_buf_append(&t, "; ", 2)) { /* out of memory: the warning is lost, not the import */
+    pcol_buf_free(&t);
+    return;
+  }
+  /* the warnings are kept as "w1; w2; ...; " and the last "; " cut when shown */
+  size_t at = kind == PCOL_SYM_BOUND ? s->front_len : s->warn.len, cap = sizeof s->warn_at / sizeof *s->warn_at;
+  size_t ix = kind == PCOL_SYM_BOUND ? s->nfront : s->nwarn;
+  if (pcol_buf_append(&s->warn, t.data, t.len)) {
+    pcol_buf_free(&t);
+    return;
+  }
+  memmove(s->warn.data + at + t.len, s->warn.data + at, s->warn.len - t.len - at);
+  memcpy(s->warn.data + at, t.data, t.len);
+  for (size_t k = ix; k < s->nwarn && k < cap; k++) s->warn_at[k] += t.len;
+  if (ix < cap) {
+    size_t last = s->nwarn < cap ? s->nwarn : cap - 1;
+    memmove(s->warn_at + ix + 1, s->warn_at + ix, (last - ix) * sizeof *s->warn_at);
+    s->warn_at[ix] = at;
+  }
+  s->nwarn++;
+  if (kind == PCOL_SYM_BOUND) s->front_len += t.len, s->nfront++;
+  pcol_buf_free(&t);
+}
+
+static void warn(pcol_sym *s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vwarn(s, PCOL_SYM_PLAIN, fmt, ap);
+  va_end(ap);
+}
+
+static void warn_bound(pcol_sym *s, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vwarn(s, PCOL_SYM_BOUND, fmt, ap);
   va_end(ap);
 }
 
@@ -117,7 +154,7 @@ static int shown(pcol_sym *s, pcol_builder *b, const char *sys, size_t n, uint32
   if (!n) return PCOL_OK;
   if (!s->demangle_left) {
     if (!s->cut_demangle)
-      warn(s, "Demangling stopped at its bound (%s units of work): the names not demangled "
+      warn_bound(s, "Demangling stopped at its bound (%s units of work): the names not demangled "
               "by then are kept as they are (mangled)", PCOL_SYM_MAX_DEMANGLE_S);
     s->cut_demangle = true;
     return PCOL_OK;
@@ -290,7 +327,7 @@ static int locate(pcol_sym *s, const pcol_sym_mapping *sm, const char *shown, pc
   int rc = pcol_bin_locate(s->search, &s->elfs, &s->clk, &m, e, found, ignored, s, why,
                            sizeof why);
   if (rc == -1) {
-    warn(s, "Local symbolization failed for %s: %s", shown, why);
+    (s->clk.timed_out ? warn_bound : warn)(s, "Local symbolization failed for %s: %s", shown, why);
     if (!s->clk.timed_out && strcmp(why, "build ID mismatch")) s->missing = true;
   }
   return rc;
@@ -415,7 +452,7 @@ static int add_mapping(pcol_sym *s, groups *gs, pcol_builder *b, const pcol_sym_
   free(found);
   size_t k = z - a < s->addrs_left ? z - a : s->addrs_left;
   if (k < z - a && !s->cut_addrs) {
-    warn(s, "only the first 4194304 addresses of the input were symbolized");
+    warn_bound(s, "only the first 4194304 addresses of the input were symbolized");
     s->cut_addrs = true;
   }
   s->addrs_left -= k;
@@ -439,12 +476,12 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
   if (s->clk.timed_out) {
     char secs[32];
     snprintf(secs, sizeof secs, "%g", s->clk.secs);
-    warn(s, "Local symbolization failed for %s: not run, the %s s of PCOL_SYMBOLIZE_TIMEOUT were spent",
+    warn_bound(s, "Local symbolization failed for %s: not run, the %s s of PCOL_SYMBOLIZE_TIMEOUT were spent",
          g->shown, secs);
     return 0;
   }
   if (s->cut_bytes) {
-    warn(s, "Local symbolization failed for %s: not run, the names and frames had passed the bound",
+    warn_bound(s, "Local symbolization failed for %s: not run, the names and frames had passed the bound",
          g->shown);
     return 0;
   }
@@ -501,7 +538,7 @@ static int run_group(pcol_sym *s, const group *g, pcol_builder *b, pcol_sym_tabl
   free(obj);
   free(ap);
   close(fd);
-  if (rc == -1) warn(s, "Local symbolization failed for %s: %s", g->shown, why);
+  if (rc == -1) (s->clk.timed_out ? warn_bound : warn)(s, "Local symbolization failed for %s: %s", g->shown, why);
   if (rc == -2 && err->code == PCOL_OK) pcol_error_set(err, PCOL_ENOMEM, "symbolization: out of memory");
   return rc == -2 ? -2 : 0;
 }
@@ -510,15 +547,18 @@ void pcol_sym_warnings(pcol_sym *s, const char *name, pcol_error *err) {
   if (s->missing)
     warn(s, "Some binary filenames not available. Symbolization may be incomplete. Try "
             "--binary-path DIRS or PPROF_BINARY_PATH, the search path for local binaries.");
-  if (!s->warn.len || pcol_buf_append(&s->warn, "", 1)) return;
-  /* the first k warnings that fit in a message, and how many did not (the
-   * first k end where warning k + 1 starts, warn_at[k]) */
+  if (s->warn.len < 2) return;
+  s->warn.len -= 2; /* the last "; " */
+  if (pcol_buf_append(&s->warn, "", 1)) return;
+  /* the first k warnings that fit in a message (the bounds' first), and how
+   * many did not (the first k end before the "; " where warning k + 1
+   * starts, at warn_at[k]) */
   size_t room = sizeof err->message - strlen(name) - 48, k = s->nwarn;
   size_t cap = sizeof s->warn_at / sizeof *s->warn_at;
   if (s->warn.len > room && s->nwarn > 1) {
     k = 1;
-    while (k + 1 < s->nwarn && k + 1 < cap && s->warn_at[k + 1] <= room) k++;
-    s->warn.data[s->warn_at[k]] = 0;
+    while (k + 1 < s->nwarn && k + 1 < cap && s->warn_at[k + 1] - 2 <= room) k++;
+    s->warn.data[s->warn_at[k] - 2] = 0;
   }
   /* success with a warning (pcol.h, the warning rule) */
   if (k < s->nwarn)
@@ -614,7 +654,7 @@ static int locations(pcol_sym *s, pcol_builder *b, const pcol_sym_input *in, pco
     char nmaps[32], secs[32];
     snprintf(nmaps, sizeof nmaps, "%zu", late);
     snprintf(secs, sizeof secs, "%g", s->clk.secs);
-    warn(s, "%s mappings not symbolized: their binaries not looked for, the %s s of "
+    warn_bound(s, "%s mappings not symbolized: their binaries not looked for, the %s s of "
             "PCOL_SYMBOLIZE_TIMEOUT were spent", nmaps, secs);
   }
   for (size_t i = 0; !rc && i < gs.n; i++) rc = run_group(s, &gs.v[i], b, d, err);

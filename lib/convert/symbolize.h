@@ -53,8 +53,9 @@ typedef struct pcol_sym {
   pcol_bin_clock clk; /* the deadline of all runs */
   bool cut_addrs, cut_bytes;
   size_t addrs_left, bytes_left;
-  pcol_buf warn;    /* the warnings, "; "-separated */
+  pcol_buf warn;    /* the warnings, each followed by "; ", the bounds' first */
   size_t warn_at[64], nwarn; /* where each of the first 64 starts; how many */
+  size_t front_len, nfront;  /* the bounds' warnings: their bytes, how many */
   bool missing;     /* a binary could not be found */
   pcol_elf_cache elfs; /* the binaries read, each once */
   uint64_t demangle_left; /* of PCOL_SYM_MAX_DEMANGLE */

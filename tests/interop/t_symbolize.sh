@@ -144,6 +144,17 @@ PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h.top top nopieonly.pb --symbolize lo
 n=$((n + 1))
 [ $(($(date +%s) - s)) -le 10 ] && [ "$(cat h.top.rc)" = 0 ] && grep -q 'took more than 1 s' h.top.err ||
   { bad "hung tool: killed after 1 s with a warning"; cat h.top.err; }
+# the time limit's warning comes first, not among "and N more": 40
+# binaries not found are warned of before the hung run is killed
+specs=""
+for k in $(seq 1 40); do
+  specs="$specs{\"bin\":\"nopie\",\"base\":$((k * 268435456)),\"name\":\"/nonexistent/dir/gone-binary-number-$k\",\"build_id\":\"\"},"
+done
+gen many.pb "[$specs{\"bin\":\"nopie\",\"base\":0,\"name\":\"$tmp/nopie\",\"build_id\":\"\"}]"
+PATH=$tmp/hang PCOL_SYMBOLIZE_TIMEOUT=1 pc h4.top top many.pb --symbolize local
+n=$((n + 1))
+[ "$(cat h4.top.rc)" = 0 ] && grep -q 'took more than 1 s' h4.top.err && grep -q 'and [0-9]* more' h4.top.err ||
+  { bad "41 mappings, 40 binaries not found, a hung tool: the time limit's warning shown"; cat h4.top.err; }
 # one that closes its output and then hangs
 printf '#!/bin/sh\nexec >&-\nexec /bin/sleep 30\n' >hang/llvm-symbolizer
 s=$(date +%s)
