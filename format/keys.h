@@ -30,11 +30,16 @@
 /* Wall-clock time (V8 and speedscope imports, as Node's pprof names it). */
 #define PCOL_VT_WALL "wall"
 
-/* Label keys that name a sample's thread, in order of preference: the
- * report draws a timeline track per value of the first one a file has
- * (lib/query/report.c); the Firefox export makes a thread per distinct
- * combination of their values (lib/convert/firefox). */
+/* Label keys that make a sample's thread (THE thread rule,
+ * lib/core/lasts.c): a thread is each distinct combination of their
+ * values, for the report's timeline tracks and the speedscope and
+ * Firefox exports. */
 #define PCOL_THREAD_LABEL_KEYS "thread_name", "thread", "thread_id", "tid"
+/* perf's command name and process id (perf script's comm and pid): the
+ * thread-name rule (lasts.c) names a thread without a string thread label
+ * by its comm; the Firefox export gives a thread its pid */
+#define PCOL_THREAD_COMM_KEY "comm"
+#define PCOL_THREAD_PID_KEY "pid"
 
 /* --------------------------------------------------- core meta keys */
 /* Longest duration of the source's samples in ns, decimal digits only

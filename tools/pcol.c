@@ -181,9 +181,12 @@ static const cli_command commands[] = {
     {"report", "pcol report FILE... -o report.html [--diff BASE] [--source-path DIRS] [--divide-by F] [--title T]",
      "Write one self-contained HTML page: timeline, stack chart, top table, flame graph, call tree, callers/callees, source.",
      "The page works offline in any browser (no network, everything inline) and\n"
-     "shows what `pcol info` says, a timeline per source (and per thread label;\n"
-     "long samples as rectangles of their duration, Rprof memory as a line), a\n"
-     "stack chart, a top table (every row, sortable, regex filter), a flame graph\n"
+     "shows what `pcol info` says, a timeline per source (and per thread of it,\n"
+     "named as the speedscope and Firefox exports name it: its thread_name, else\n"
+     "perf's comm, and its id, \"app tid 101\"; long samples as rectangles of\n"
+     "their duration, Rprof memory as a line), a stack chart (each sample as long\n"
+     "as the speedscope export's timeline draws it), a top table (every row,\n"
+     "sortable, regex filter), a flame graph\n"
      "(click to zoom, search with matched %), a call tree (top-down or inverted;\n"
      "arrow keys open and close), the callers/callees (as pcol peek) and source\n"
      "lines (as pcol list; files found now, by list's rule: --source-path,\n"

@@ -1,7 +1,8 @@
-/* lasts.c — THE thread rule, THE interval rule and THE span rule of
- * lasts.h: which thread a sample is of, a source's sampling interval, and
- * how long a sample lasts on a timeline.  The speedscope export's timeline
- * and the Firefox export's meta.interval ask here.
+/* lasts.c — THE thread rule, THE thread-name rule, THE interval rule and
+ * THE span rule of lasts.h: which thread a sample is of, what that thread
+ * is called, a source's sampling interval, and how long a sample lasts on
+ * a timeline.  The speedscope and Firefox exports' threads and timelines
+ * and the report's tracks and stack chart ask here.
  *
  * Why the span rule reads the data before any gap: a point sample's length
  * is what the profiler measured, perf's period (a cpu-clock sample at 4 kHz
@@ -13,7 +14,7 @@
  * profile as a 5 ms timeline.  So a gap is measured between samples of one
  * thread only, and only where nothing else is known. */
 #include "pcol.h"
-#include "keys.h"    /* PCOL_THREAD_LABEL_KEYS, RPROF_META_INTERVAL_US, FIREFOX_META_INTERVAL_MS */
+#include "keys.h"    /* PCOL_THREAD_LABEL_KEYS, PCOL_THREAD_COMM_KEY, RPROF_META_INTERVAL_US, FIREFOX_META_INTERVAL_MS */
 #include "bytes.h"   /* pcol_str_is */
 #include "error.h"   /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "hash.h"    /* pcol_hset, pcol_hash_bytes */
@@ -47,14 +48,21 @@ static int lb_cols(pcol_file *f, lbcols *c, pcol_error *err) {
   return pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &c->num, err);
 }
 
+/* The labels of set ls: rows [*a, *e) of the labels table (none: a = e). */
+static void ls_rows(const lbcols *c, uint32_t ls, uint64_t *a, uint64_t *e) {
+  *a = *e = 0;
+  if (!ls || ls > c->nls) return;
+  *a = pcol_view_u64(&c->off, ls - 1), *e = pcol_view_u64(&c->off, ls);
+  if (*e > c->nlb) *e = c->nlb;
+}
+
 /* The thread tuple of label set ls (the first label of each key counts). */
 static int tuple_of(pcol_file *f, const lbcols *c, uint32_t ls, tuple *t, pcol_error *err) {
   memset(t, 0, sizeof *t);
-  if (!ls || ls > c->nls) return PCOL_OK;
-  uint64_t a = pcol_view_u64(&c->off, ls - 1), e = pcol_view_u64(&c->off, ls);
-  if (e > c->nlb) e = c->nlb;
+  uint64_t a, e;
+  pcol_str k;
+  ls_rows(c, ls, &a, &e);
   for (uint64_t i = a; i < e; i++) {
-    pcol_str k;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->key, i), &k, err));
     for (int j = 0; j < NTK; j++) {
       if (t->kind[j] || !pcol_str_is(k, TKEYS[j])) continue;
@@ -128,27 +136,72 @@ int pcol_thread_tuple_of(pcol_file *f, uint32_t ls, pcol_thread_tuple *t, pcol_e
   return tuple_of(f, &c, ls, t, err);
 }
 
-int pcol_thread_name(pcol_file *f, uint32_t ls, pcol_buf *out, pcol_error *err) {
+/* The first label of set ls with key `key`: *sv its string id (0: none),
+ * *nv its number (PCOL_NA_I64: none); 0 when the set has none. */
+static int label_of(pcol_file *f, const lbcols *c, uint32_t ls, const char *key, uint32_t *sv, int64_t *nv,
+                    pcol_error *err) {
+  uint64_t a, e;
+  pcol_str k;
+  *sv = 0, *nv = PCOL_NA_I64;
+  ls_rows(c, ls, &a, &e);
+  for (uint64_t i = a; i < e; i++) {
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&c->key, i), &k, err));
+    if (!pcol_str_is(k, key)) continue;
+    *sv = pcol_view_u32(&c->str, i);
+    if (!*sv) *nv = pcol_view_i64(&c->num, i);
+    return PCOL_OK;
+  }
+  return PCOL_OK;
+}
+
+int pcol_thread_name(pcol_file *f, uint32_t ls, int with_id, pcol_buf *out, pcol_error *err) {
   lbcols c;
   tuple t;
   PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
   PCOL_RETURN_NOT_OK(tuple_of(f, &c, ls, &t, err));
-  int first = 1;
-  for (int j = 0; j < NTK; j++) {
-    if (!t.kind[j]) continue;
-    if (!first && pcol_buf_append(out, " ", 1)) return pcol_oom(err);
-    first = 0;
+  /* the name: a string thread_name or thread label, else perf's comm (an
+   * empty one is none) */
+  pcol_str name = {0};
+  int named = -1, id = -1;
+  for (int j = 0; j < 2 && !name.len; j++)
     if (t.kind[j] == 1) {
-      pcol_str v;
-      PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)t.v[j], &v, err));
-      if (v.ptr && pcol_buf_append(out, v.ptr, v.len)) return pcol_oom(err);
-    } else {
-      char b[48];
-      int k = snprintf(b, sizeof b, "%s %lld", TKEYS[j], (long long)t.v[j]);
-      if (pcol_buf_append(out, b, (size_t)k)) return pcol_oom(err);
+      PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)t.v[j], &name, err));
+      if (name.ptr && name.len) named = j;
     }
+  if (!name.len || !name.ptr) {
+    uint32_t sv;
+    int64_t nv;
+    name = (pcol_str){0};
+    PCOL_RETURN_NOT_OK(label_of(f, &c, ls, PCOL_THREAD_COMM_KEY, &sv, &nv, err));
+    if (sv) PCOL_RETURN_NOT_OK(pcol_string(f, sv, &name, err));
   }
-  return PCOL_OK;
+  int has_name = name.ptr && name.len;
+  /* the id: the first other thread label */
+  for (int j = 0; j < NTK && id < 0; j++)
+    if (t.kind[j] && j != named) id = j;
+  if (!has_name && id < 0)
+    return pcol_buf_append(out, PCOL_THREAD_UNLABELLED, strlen(PCOL_THREAD_UNLABELLED)) ? pcol_oom(err) : PCOL_OK;
+  if (has_name) {
+    if (pcol_buf_append(out, name.ptr, name.len)) return pcol_oom(err);
+    if (!with_id || id < 0) return PCOL_OK;
+    if (pcol_buf_append(out, " ", 1)) return pcol_oom(err);
+  }
+  if (pcol_buf_append(out, TKEYS[id], strlen(TKEYS[id])) || pcol_buf_append(out, " ", 1)) return pcol_oom(err);
+  if (t.kind[id] == 1) {
+    pcol_str v;
+    PCOL_RETURN_NOT_OK(pcol_string(f, (uint32_t)t.v[id], &v, err));
+    return v.ptr && pcol_buf_append(out, v.ptr, v.len) ? pcol_oom(err) : PCOL_OK;
+  }
+  char b[24];
+  int k = snprintf(b, sizeof b, "%lld", (long long)t.v[id]);
+  return pcol_buf_append(out, b, (size_t)k) ? pcol_oom(err) : PCOL_OK;
+}
+
+int pcol_label_get(pcol_file *f, uint32_t ls, const char *key, uint32_t *sv, int64_t *nv, pcol_error *err) {
+  lbcols c;
+  *sv = 0, *nv = PCOL_NA_I64;
+  PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
+  return label_of(f, &c, ls, key, sv, nv, err);
 }
 
 /* ------------------------------------------------------------ interval */
@@ -161,8 +214,7 @@ static int64_t ns_of_unit(pcol_str u) {
   return to && !strcmp(to, "ns") && x >= 1 && x < 1e15 ? (int64_t)llround(x) : 0;
 }
 
-/* meta key of source s as a finite double, 0 when absent or not one */
-static int meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
+int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
   pcol_str fi;
   if (pcol_meta_get(f, s, key, &fi, NULL) != PCOL_OK || !fi.ptr || fi.len >= 32) return 0;
   char t[32], *end;
@@ -179,7 +231,7 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
       (k = ns_of_unit(pd.unit)) && pd.period <= INT64_MAX / k)
     return pd.period * k;
   double ms;
-  if (meta_double(f, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
+  if (pcol_meta_double(f, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
   if (pcol_meta_get_i64(f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 && v < INT64_MAX / 1000)
     return v * 1000;
   return 0;

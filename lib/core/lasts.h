@@ -27,10 +27,24 @@ typedef struct pcol_thread_tuple {
 } pcol_thread_tuple;
 extern const char *const pcol_thread_keys[PCOL_THREAD_NKEYS];
 int pcol_thread_tuple_of(pcol_file *f, uint32_t ls, pcol_thread_tuple *t, pcol_error *err);
-/* The name of label set ls's thread: its thread labels in key order,
- * strings as they are, numbers as "KEY N", joined by a blank ("" without
- * any), appended to out.  PCOL_OK, PCOL_ENOMEM, or the file's error. */
-int pcol_thread_name(pcol_file *f, uint32_t ls, pcol_buf *out, pcol_error *err);
+/* THE thread-name rule (lasts.c), of every surface that names a thread
+ * (the report's tracks, the speedscope and Firefox exports): the name of
+ * label set ls's thread is its string thread_name (else thread) label,
+ * else its comm label (perf's command name, as `perf report --sort comm`
+ * and the Firefox Profiler's perf importer name a thread); its id is its
+ * first other thread label, written "KEY V" ("tid 201").  Appended to out:
+ * the name, with " " and the id after it when with_id (a surface that
+ * shows no id of its own: speedscope, the report); the id alone without a
+ * name; PCOL_THREAD_UNLABELLED without any thread label.  PCOL_OK,
+ * PCOL_ENOMEM, or the file's error. */
+#define PCOL_THREAD_UNLABELLED "no thread label"
+int pcol_thread_name(pcol_file *f, uint32_t ls, int with_id, pcol_buf *out, pcol_error *err);
+/* The first label of set ls with key `key` (a perf sample's pid): *sv its
+ * string id (0: none), *nv its number (PCOL_NA_I64: none, or a string). */
+int pcol_label_get(pcol_file *f, uint32_t ls, const char *key, uint32_t *sv, int64_t *nv, pcol_error *err);
+/* Meta key of source s as a finite double (a Firefox source's ms); 0 when
+ * absent or not one. */
+int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v);
 
 /* THE interval rule (lasts.c): source s's sampling interval in ns, 0 when
  * it says none: its period (THE period rule, period.c) when the period's
@@ -39,7 +53,8 @@ int pcol_thread_name(pcol_file *f, uint32_t ls, pcol_buf *out, pcol_error *err);
 int64_t pcol_source_interval(pcol_file *f, uint32_t s);
 
 /* THE span rule (lasts.c): how long a sample lasts on a timeline (the
- * speedscope export's timeline, the Firefox export's meta.interval):
+ * speedscope export's timeline, the report's stack chart (report.c spans),
+ * the Firefox export's meta.interval):
  * 1. a long sample: its duration;
  * 2. a V8 or Chrome-trace source's point sample (pcol_source_lasts_until_next):
  *    until the next sample of its thread, as DevTools draws it;
@@ -78,8 +93,7 @@ static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t ow
 
 /* The median of a series of gaps, from an evenly spaced subsample of at
  * most PCOL_GAPS_KEEP (every stride-th; the stride doubles, and every
- * other kept gap goes, when it is full): bounded memory for any number
- * (the report's stack chart, stackchart.js, keeps the same). */
+ * other kept gap goes, when it is full): bounded memory for any number. */
 #define PCOL_GAPS_KEEP 4096
 typedef struct pcol_gaps {
   int64_t a[PCOL_GAPS_KEEP];

@@ -32,6 +32,7 @@
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_source_default_types */
+#include "lasts.h"    /* pcol_thread_classes, pcol_thread_name */
 
 #include <math.h>
 #include <stdarg.h>
@@ -480,62 +481,44 @@ static size_t choice_of(const vchoice *c, size_t n, uint32_t vt) {
   return 0;
 }
 
-/* Thread labels: the first of these keys that some sample has gives a
- * timeline track per value. */
-static const char *const THREAD_KEYS[] = {PCOL_THREAD_LABEL_KEYS};
-
+/* The timeline's tracks: a track per thread of a source, THE thread rule
+ * and THE thread-name rule (lib/core/lasts.c), as the speedscope and
+ * Firefox exports' threads: each sample's thread ("col", 0: no thread
+ * label), each thread's name ("names", with its id: two `worker` threads
+ * are "worker tid 12" and "worker tid 13") and the name of a sample
+ * without any thread label ("none"). */
 static int threads(rep *r, pcol_error *err) {
   pcol_file *f = r->f;
-  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlb = pcol_rows(f, PCOL_T_LABELS);
-  if (!nls || !nlb) return PCOL_OK;
-  pcol_view lso, lk, lstr, lnum, sls;
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS, &lso, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_KEY, &lk, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_STR, &lstr, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LABELS, PCOL_C_LB_NUM, &lnum, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err));
-  /* the key: the first of THREAD_KEYS present */
-  int best = -1;
-  for (uint64_t i = 0; i < nlb; i++) {
-    pcol_str k;
-    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lk, i), &k, err));
-    for (int j = 0; j < (int)(sizeof THREAD_KEYS / sizeof *THREAD_KEYS); j++)
-      if (pcol_str_is(k, THREAD_KEYS[j]) && (best < 0 || j < best)) best = j;
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
+  uint32_t *cls = NULL, ncls = 0;
+  PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &cls, &ncls, err));
+  if (!ncls) {
+    free(cls);
+    return PCOL_OK;
   }
-  if (best < 0) return PCOL_OK;
-  uint32_t *ls_thr = calloc(nls + 1, sizeof *ls_thr);
-  pcol_q_keytab names = {0};
-  if (!ls_thr) return pcol_oom(err);
-  int rc = PCOL_OK;
-  for (uint64_t s = 1; s <= nls && !rc; s++) {
-    uint64_t a = pcol_view_u64(&lso, s - 1), e = pcol_view_u64(&lso, s);
-    if (e > nlb) e = nlb;
-    for (uint64_t i = a; i < e && !rc; i++) {
-      pcol_str k, v;
-      if ((rc = pcol_string(f, pcol_view_u32(&lk, i), &k, err))) break;
-      if (!pcol_str_is(k, THREAD_KEYS[best])) continue;
-      if ((rc = pcol_string(f, pcol_view_u32(&lstr, i), &v, err))) break;
-      char nb[32];
-      if (!v.ptr) {
-        int64_t num = pcol_view_i64(&lnum, i);
-        int m = snprintf(nb, sizeof nb, "%lld", (long long)num);
-        v.ptr = nb;
-        v.len = (size_t)m;
-        if (num == PCOL_NA_I64) continue;
-      }
-      rc = pcol_q_key_intern(&names, v.ptr, v.len, 1, &ls_thr[s], err);
-      break;
-    }
+  pcol_view sls;
+  pcol_str *names = calloc((size_t)ncls + 1, sizeof *names);
+  uint64_t *off = calloc((size_t)ncls + 1, sizeof *off);
+  pcol_buf nb = {0};
+  int rc = names && off ? pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err) : pcol_oom(err);
+  /* each thread's name, of its first label set (offsets into nb: it grows) */
+  for (uint64_t ls = 1; ls <= nls && !rc; ls++) {
+    uint32_t k = cls[ls];
+    if (!k || names[k].len) continue;
+    size_t at = nb.len;
+    if (!(rc = pcol_thread_name(f, (uint32_t)ls, 1, &nb, err))) off[k] = at, names[k].len = nb.len - at + 1;
   }
+  for (uint32_t k = 1; k <= ncls && !rc; k++)
+    names[k] = (pcol_str){nb.data ? (const char *)nb.data + off[k] : "", names[k].len - 1};
   if (!rc) {
     for (uint64_t i = 0; i < r->ns; i++) {
       uint32_t ls = pcol_view_u32(&sls, i);
-      r->tmp[i] = ls <= nls ? ls_thr[ls] : 0;
+      r->tmp[i] = ls <= nls ? cls[ls] : 0;
     }
-    put(r, "\"threads\":{\"key\":", 17);
-    jstr(r, THREAD_KEYS[best], strlen(THREAD_KEYS[best]));
-    put(r, ",\"names\":", 9);
-    names_of(r, names.s, names.n);
+    PUTS(r, "\"threads\":{\"none\":");
+    jstr(r, PCOL_THREAD_UNLABELLED, strlen(PCOL_THREAD_UNLABELLED));
+    PUTS(r, ",\"names\":");
+    names_of(r, names, ncls);
     put(r, ",", 1);
     r->seg = 3;
     col(r, "col", r->tmp, r->ns);
@@ -543,8 +526,10 @@ static int threads(rep *r, pcol_error *err) {
     put(r, "},", 2);
     rc = r->rc;
   }
-  free(ls_thr);
-  pcol_q_keytab_free(&names);
+  free(cls);
+  free(names);
+  free(off);
+  pcol_buf_free(&nb);
   return rc;
 }
 
@@ -716,17 +701,123 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     put(r, ",\"uri\":", 7);
     jpstr(r, u);
     putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
-            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld,"
-            "\"until_next\":%d}",
+            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld}",
          (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
          (long long)t0, (long long)t1, choice_of(vc, nvc, dvt), (long long)interval,
-         (long long)tlast, (long long)dlast, pcol_source_lasts_until_next(f, (uint32_t)s));
+         (long long)tlast, (long long)dlast);
   }
   put(r, "],", 2);
   if (row != n)
     return pcol_error_set(err, PCOL_ECORRUPT, "samples are not sorted by source (row %llu)",
                           (unsigned long long)row + 1);
   return r->rc;
+}
+
+/* Each sample's span on the stack chart (stackchart.js), ns, 0 untimed:
+ * THE span rule (lib/core/lasts.h) as the speedscope export draws its
+ * timeline, per source and thread (THE thread rule): its duration, else
+ * its own length, else the gap to the next sample of its thread at most
+ * the source's median gap; drawn to at most that next sample.  A source's
+ * rows are visited in time order (an index sorted by time, row when they
+ * are not). */
+typedef struct trow {
+  int64_t t;
+  uint64_t row;
+} trow;
+static int trow_cmp(const void *a, const void *b) {
+  const trow *x = a, *y = b;
+  return x->t != y->t ? (x->t > y->t) - (x->t < y->t) : (x->row > y->row) - (x->row < y->row);
+}
+static int spans(rep *r, pcol_error *err) {
+  pcol_file *f = r->f;
+  uint64_t n = r->ns, nls = pcol_rows(f, PCOL_T_LABELSETS);
+  pcol_view src, tim, dur, sls;
+  pcol_column_req req[] = {{&src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+                           {&tim, PCOL_T_SAMPLES, PCOL_C_S_TIME},
+                           {&dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},
+                           {&sls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_sample_cols sc;
+  pcol_rtime rt;
+  memset(&rt, 0, sizeof rt);
+  uint32_t *cls = NULL, ncls = 0;
+  uint64_t *last = NULL; /* per thread: its pending row + 1 (0: none) */
+  trow *ord = NULL;
+  pcol_gaps *gaps = malloc(sizeof *gaps);
+  int rc = gaps ? PCOL_OK : pcol_oom(err);
+  if (!rc) rc = pcol_sample_cols_init(&sc, f, err);
+  if (!rc) rc = pcol_rtime_init(&rt, f, err);
+  if (!rc) rc = pcol_thread_classes(f, &cls, &ncls, err);
+  if (!rc && !(last = malloc(((size_t)ncls + 1) * sizeof *last))) rc = pcol_oom(err);
+  for (uint64_t i = 0; i < n; i++) r->tmp[i] = 0;
+  for (uint64_t a = 0, e; a < n && !rc; a = e) {
+    uint32_t s = pcol_view_u32(&src, a);
+    int sorted = 1;
+    for (e = a + 1; e < n && pcol_view_u32(&src, e) == s; e++) {
+      int64_t t0 = pcol_view_i64(&tim, e - 1), t1 = pcol_view_i64(&tim, e);
+      if (t0 != PCOL_NA_I64 && t1 != PCOL_NA_I64 && t1 < t0) sorted = 0;
+    }
+    pcol_lasts l;
+    if ((rc = pcol_lasts_init(&l, f, s, err))) break;
+    if (!sorted) { /* the timed rows in time order */
+      trow *o = realloc(ord, (e - a) * sizeof *o);
+      if (!o) {
+        rc = pcol_oom(err);
+        break;
+      }
+      ord = o;
+    }
+    uint64_t m = 0;
+    for (uint64_t i = a; i < e; i++)
+      if (pcol_view_i64(&tim, i) != PCOL_NA_I64) {
+        if (!sorted) ord[m] = (trow){pcol_view_i64(&tim, i), i};
+        m++;
+      }
+    if (!sorted) qsort(ord, m, sizeof *ord, trow_cmp);
+    /* pass 1: the median gap between consecutive samples of a thread;
+     * pass 2: each sample's span, drawn when the next of its thread comes */
+    memset(gaps, 0, sizeof *gaps);
+    int64_t cap = 0;
+    for (int pass = 1; pass <= 2; pass++) {
+      memset(last, 0, ((size_t)ncls + 1) * sizeof *last);
+      for (uint64_t k = 0, i = a; k < m; k++, i++) {
+        if (sorted)
+          while (pcol_view_i64(&tim, i) == PCOL_NA_I64) i++;
+        uint64_t row = sorted ? i : ord[k].row;
+        uint32_t ls = pcol_view_u32(&sls, row), th = ls <= nls ? cls[ls] : 0;
+        int64_t t = pcol_view_i64(&tim, row);
+        uint64_t p = last[th];
+        last[th] = row + 1;
+        if (!p--) continue;
+        int64_t pt = pcol_view_i64(&tim, p), g;
+        if (pass == 1) {
+          if (!__builtin_sub_overflow(t, pt, &g) && g > 0) pcol_gaps_add(gaps, g);
+          continue;
+        }
+        int64_t d = pcol_lasts_span(&l, pcol_view_i64(&dur, p), pcol_lasts_own(&l, &sc, &rt, p), pt, 1, t, cap);
+        r->tmp[p] = __builtin_sub_overflow(t, pt, &g) || d < g ? d : g;
+      }
+      if (pass == 1) cap = pcol_lasts_cap(gaps);
+    }
+    for (uint32_t th = 0; th <= ncls; th++) /* the last of each thread: no next */
+      if (last[th]) {
+        uint64_t p = last[th] - 1;
+        r->tmp[p] = pcol_lasts_span(&l, pcol_view_i64(&dur, p), pcol_lasts_own(&l, &sc, &rt, p),
+                                    pcol_view_i64(&tim, p), 0, 0, cap);
+      }
+  }
+  if (!rc) {
+    for (uint64_t i = 0; i < n; i++)
+      if (r->tmp[i] < 0) r->tmp[i] = 0;
+    PUTS(r, ",");
+    col(r, "span", r->tmp, n);
+  }
+  pcol_rtime_free(&rt);
+  free(gaps);
+  free(cls);
+  free(last);
+  free(ord);
+  return rc;
 }
 
 /* The per-sample columns: source, time (deltas within a source), duration,
@@ -770,6 +861,7 @@ static int sample_cols(rep *r, const vchoice *vc, size_t nvc, size_t def, pcol_e
   for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_i64(&dur, i);
   put(r, ",", 1);
   col(r, "dur", r->tmp, n);
+  PCOL_RETURN_NOT_OK(spans(r, err));
   for (uint64_t i = 0; i < n; i++) r->tmp[i] = pcol_view_u32(&stk, i);
   put(r, ",", 1);
   col(r, "stack", r->tmp, n);

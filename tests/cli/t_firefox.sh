@@ -62,6 +62,56 @@ fi
 [ ! -e "$tmp/b.json" ] || fail "a refused export left its file"
 grep -q 'max-output' "$tmp/err" || fail "budget message: $(cat "$tmp/err")"
 
+# a thread's name and process (THE thread-name rule, lib/core/lasts.c): a
+# perf recording's threads are named by their comm (as `perf report --sort
+# comm` and the Firefox Profiler's own perf importer name them) and carry
+# the pid and tid perf printed, two "app" threads apart by their tids; read
+# back, pcol names each thread of the export as it names it from the perf
+# text itself (the speedscope export's profile names: "COMM tid N")
+python3 tests/support/gen_perf_script.py "$tmp/perf.txt" /dev/null --style pidtid --samples 80 --seed 3 ||
+  fail "gen_perf_script.py"
+$PCOL unpack "$tmp/perf.txt" --to firefox -o "$tmp/perf-ff.json" || fail "perf to firefox"
+$PCOL unpack "$tmp/perf.txt" --to speedscope -o "$tmp/perf-ss.json" || fail "perf to speedscope"
+$PCOL unpack "$tmp/perf-ff.json" --to speedscope -o "$tmp/perf-ff-ss.json" || fail "perf to firefox to speedscope"
+python3 - "$tmp/perf.txt" "$tmp/perf-ff.json" "$tmp/perf-ss.json" "$tmp/perf-ff-ss.json" <<'PY' || fail "perf threads in the Firefox export"
+import json, re, sys
+want, n = {}, {}
+for l in open(sys.argv[1]):
+    m = re.match(r"^(\S.*?) +(\d+)/(\d+) +\[\d+\] ", l)
+    if m:
+        want.setdefault(int(m[3]), (m[1], m[2]))
+        n[int(m[3])] = n.get(int(m[3]), 0) + 1
+got = {t["tid"]: (t["name"], t["pid"]) for t in json.load(open(sys.argv[2]))["threads"]}
+assert got == want, ("threads (tid: name, pid)", got, want)
+assert len({c for c, _ in want.values()}) < len(want), "two threads of one comm"
+names = lambda f: sorted(p["name"].split(": ", 1)[1] for p in json.load(open(f))["profiles"] if "timeline (" in p["name"])
+direct, back = names(sys.argv[3]), names(sys.argv[4])
+assert direct == sorted("timeline (%s tid %d)" % (c, t) for t, (c, _) in want.items()), direct
+assert back == direct, ("read back", back, direct)
+PY
+# a thread without any thread label among named ones is "no thread label"
+# in both exports (not "()")
+python3 tests/support/firefox_gen.py v48 "$tmp/unl.json" >/dev/null || fail "gen unl"
+python3 - "$tmp/unl.json" <<'PY' || fail "unl"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("name", "tid", "pid"):
+    del d["threads"][1][k]
+json.dump(d, open(sys.argv[1], "w"))
+PY
+$PCOL unpack "$tmp/unl.json" --to speedscope -o "$tmp/unl-ss.json" || fail "unl to speedscope"
+$PCOL unpack "$tmp/unl.json" --to firefox -o "$tmp/unl-ff.json" || fail "unl to firefox"
+python3 - "$tmp/unl.json" "$tmp/unl-ss.json" "$tmp/unl-ff.json" <<'PY' || fail "an unlabelled thread's name"
+import json, sys
+src, ss, ff = (json.load(open(f)) for f in sys.argv[1:4])
+t0 = src["threads"][0]
+want = ["timeline (%s tid %d)" % (t0["name"], t0["tid"]), "timeline (no thread label)"]
+got = [p["name"].split(": ", 1)[1] for p in ss["profiles"] if p["type"] == "evented"]
+assert got == want, (got, want)
+got = [t["name"] for t in ff["threads"]]
+assert got == [t0["name"], "no thread label"], got
+PY
+
 # --- import
 for kind in v70 v48 tracing gecko; do
   python3 $gen $kind "$tmp/$kind.json" >"$tmp/$kind.want" || fail "gen $kind"

@@ -549,6 +549,23 @@ async function main() {
     }
     if (await ev(`pcolReport.meta.sources.some(s => s.timed)`)) // the stack chart drew boxes
       ok(+(await ev(`document.getElementById('stackchart').dataset.boxes`)) > 0, `${c.name}: the stack chart is empty`);
+    if (c.threads) { // a track per thread, of its samples, named apart (lib/core/lasts.c)
+      const tr = await ev(`pcolReport.tracks()`), sc = +(await ev(`document.getElementById('stackchart').dataset.tracks`));
+      ok(tr.length === c.threads.length && sc === tr.length,
+         `${c.name}: ${tr.length} timeline and ${sc} stack chart tracks (${tr.map(t => t.label).join(' | ')}), the profile has ${c.threads.length} threads`);
+      ok(new Set(tr.map(t => t.label)).size === tr.length, `${c.name}: two tracks of one name: ${tr.map(t => t.label).join(' | ')}`);
+      for (const w of c.threads) {
+        const t = tr.find(t => JSON.stringify(t.times) === JSON.stringify(w.times));
+        ok(t && t.label.includes(w.name) && t.label.includes('tid ' + w.tid),
+           `${c.name}: no track of thread ${w.name} (tid ${w.tid}) with its samples at ${w.times}: ${JSON.stringify(tr)}`);
+      }
+    }
+    if (c.spans) { // each track's stack chart time = the speedscope export's timeline of its thread
+      const tr = await ev(`pcolReport.tracks()`);
+      const got = Object.fromEntries(tr.map(t => [t.label.replace(/^#\d+ /, ''), t.span]));
+      ok(JSON.stringify(got, Object.keys(got).sort()) === JSON.stringify(c.spans, Object.keys(c.spans).sort()),
+         `${c.name}: the stack chart's time per thread ${JSON.stringify(got)}, the speedscope export's ${JSON.stringify(c.spans)}`);
+    }
     if (c.cover) { // zoomed to a few point samples, the first track's chart is covered (doc/report.md)
       const [t0, t1] = await ev(`[pcolReport.meta.sources[0].t0, pcolReport.meta.sources[0].t1]`);
       const mid = (t0 + t1) / 2, half = (t1 - t0) * 0.015;

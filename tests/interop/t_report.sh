@@ -122,7 +122,72 @@ python3 "$here/../support/gen_perf_script.py" "$tmp/perf.txt" "$tmp/perf.truth" 
 # (its Java names' ';' would be '_' in pcol fold, which the tree check reads)
 sed 's/Foo;::/Foo::/g' "$tmp/perf.txt" > "$tmp/perf-script.txt"
 "$PCOL" report "$tmp/perf-script.txt" -o "$tmp/perf.html" || fail "report perf"
-add perf "$tmp/perf-script.txt" "$tmp/perf.html" '"cover":0.5'
+# the stack chart's spans are the speedscope export's (THE span rule,
+# lib/core/lasts.h, computed once in C): per thread, the time its samples
+# with a stack cover on the chart = the time the export's timeline of that
+# thread has a frame open
+"$PCOL" unpack "$tmp/perf-script.txt" --to speedscope --timeline -o "$tmp/perf-ss.json" || fail "perf to speedscope"
+cat > "$tmp/spans.py" <<'PY'
+import json, re, sys
+d, out = json.load(open(sys.argv[1])), {}
+for p in d["profiles"]:
+    m = re.search(r": timeline \((.*)\)$", p["name"])
+    if p["type"] != "evented" or not m:
+        continue
+    depth, since, cov = 0, 0, 0
+    for e in p["events"]:
+        if e["type"] == "O":
+            if depth == 0: since = e["at"]
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0: cov += e["at"] - since
+    out[m[1]] = cov
+print(json.dumps(out))
+PY
+spans=$(python3 "$tmp/spans.py" "$tmp/perf-ss.json") || fail "perf timelines"
+add perf "$tmp/perf-script.txt" "$tmp/perf.html" "\"cover\":0.5,\"spans\":$spans"
+# so with samples of their own length (cpu-clock's 250 us period) closer
+# together than that on one thread (100 us): each lasts until the next of
+# its thread, as in the speedscope export
+python3 - "$tmp/clip.txt" <<'PY'
+import sys
+rows = []
+for k, (tid, gap, n) in enumerate([(204, 100, 30), (205, 300, 20)]):
+    rows += [(1000000 + k + gap * i, tid, ['spin', 'main'] if i % 4 < 2 else ['hash', 'main']) for i in range(n)]
+with open(sys.argv[1], 'w') as o:
+    for t, tid, st in sorted(rows):
+        o.write('app 200/%d [000] %d.%06d: 250000 cpu-clock: \n' % (tid, t // 1000000, t % 1000000))
+        o.write(''.join('\t401000 %s (/bin/app)\n' % f for f in st) + '\n')
+PY
+"$PCOL" report "$tmp/clip.txt" -o "$tmp/clip.html" || fail "report clip"
+"$PCOL" unpack "$tmp/clip.txt" --to speedscope --timeline -o "$tmp/perf-ss.json" || fail "clip to speedscope"
+spans=$(python3 "$tmp/spans.py" "$tmp/perf-ss.json") || fail "clip timelines"
+add perf-clip "$tmp/clip.txt" "$tmp/clip.html" "\"spans\":$spans"
+
+# two threads of one name (the thread rule, lib/core/lasts.c): a Firefox
+# profile's two "Worker" threads (tids 1 and 2) are two tracks of their own
+# samples, named apart by their tids; the tracks the page draws are the
+# profile's threads as this script reads them from the JSON
+python3 "$here/../support/firefox_gen.py" v48 "$tmp/twins.json" >/dev/null || fail "firefox_gen.py"
+twins=$(python3 - "$tmp/twins.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = []
+for t in d["threads"]:
+    t["name"] = "Worker"
+    s = t["samples"]
+    ts, acc = [], 0.0
+    for x in s["timeDeltas"]:
+        acc += x
+        ts.append(round(acc * 1e6))
+    want.append({"name": t["name"], "tid": t["tid"], "times": ts})
+json.dump(d, open(sys.argv[1], "w"))
+print(json.dumps(want))
+PY
+) || fail "twins"
+"$PCOL" report "$tmp/twins.json" -o "$tmp/twins.html" || fail "report twins"
+add twins "$tmp/twins.json" "$tmp/twins.html" "\"threads\":$twins"
 
 printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
   "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"

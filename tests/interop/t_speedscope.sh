@@ -180,5 +180,65 @@ $PCOL unpack "$tmp/threads.pcol" --to firefox --no-gzip -o "$tmp/thr.ff.json" &&
 import json, sys
 iv = json.load(open(sys.argv[1]))['meta']['interval']
 sys.exit(0 if iv == 0.25 else 'FAIL threads.txt: firefox meta.interval %r ms, want 0.25 (the period)' % iv)" "$tmp/thr.ff.json" || fail=1
+# THE span rule's two bounds (lib/core/lasts.h): a sample lasts at most
+# until the next sample of its thread (clip.txt: a 250 us period, samples of
+# one thread 100 us apart: each lasts 100 us, its last one its period), and
+# a sample of no known length until the next of its thread but at most the
+# median gap between a thread's consecutive samples (cap.txt: perf script
+# without periods, 1 ms apart but for one 40 ms pause, which the sample
+# before it does not fill).  The want: each thread's frames' self and total
+# time computed here from the rows written, by that rule; speedscope's
+# reading of each thread's timeline must equal it.
+for shape in clip cap; do
+  python3 - "$shape" "$tmp/$shape.txt" "$tmp/$shape.want" <<'PY'
+import json, sys
+shape, out, want = sys.argv[1:4]
+if shape == 'clip':  # (tid, period ns, gaps us)
+    threads = [(204, 250000, [100] * 30), (205, 250000, [300] * 20)]
+else:
+    threads = [(301, None, [1000] * 12 + [40000] + [1000] * 5), (302, None, [1000] * 20)]
+stacks = [['spin', 'main'], ['hash', 'spin', 'main'], ['poll', 'main']]
+rows = []
+for k, (tid, per, gaps) in enumerate(threads):
+    t = 1000000 + k
+    for i, g in enumerate(gaps):
+        rows.append((t, tid, per, stacks[(i // 2) % 3]))
+        t += g
+rows.sort()
+with open(out, 'w') as o:
+    for t, tid, per, st in rows:
+        o.write('app %d/%d [000] %d.%06d: %scpu-clock: \n' % (200, tid, t // 1000000, t % 1000000, '%d ' % per if per else ''))
+        for fr in st:
+            o.write('\t401000 %s (/bin/app)\n' % fr)
+        o.write('\n')
+gaps = sorted(1000 * g for _, _, gs in threads for g in gs[:-1])
+median = gaps[len(gaps) // 2]
+res = {}
+for tid, per, gs in threads:
+    mine = [r for r in rows if r[1] == tid]
+    fr = res['app tid %d' % tid] = {}
+    for i, (t, _, _, st) in enumerate(mine):
+        gap = (mine[i + 1][0] - t) * 1000 if i + 1 < len(mine) else None
+        if per: span = per if gap is None else min(per, gap)
+        else: span = median if gap is None else min(gap, median)
+        for n in set(st):
+            fr.setdefault(n, [0, 0])[1] += span
+        fr[st[0]][0] += span
+json.dump(res, open(want, 'w'))
+PY
+  $PCOL unpack "$tmp/$shape.txt" --to speedscope --timeline -o "$tmp/$shape.json" || { fail=1; continue; }
+  if ! load "$tmp/$shape.json" >"$tmp/$shape.sum"; then echo "FAIL $shape.txt: speedscope did not load it"; fail=1; continue; fi
+  python3 - "$tmp/$shape.sum" "$tmp/$shape.want" "$shape" <<'PY' || fail=1
+import json, re, sys
+r, want = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+got = {}
+for p in r['profiles']:
+    m = re.search(r': timeline \((.*)\)$', p['name'])
+    if p['type'] == 'evented' and m:
+        got[m[1]] = {n: [s, t] for n, (s, t, _) in p['frames'].items()}
+if got != want:
+    sys.exit('FAIL %s.txt: the timelines (frame: self, total ns) %s, by the span rule %s' % (sys.argv[3], got, want))
+PY
+done
 echo "t_speedscope: $n files loaded by speedscope $SPEEDSCOPE_VERSION"
 exit $fail

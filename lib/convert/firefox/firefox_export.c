@@ -87,6 +87,7 @@ typedef struct fx {
   pcol_buf strs;            /* uint32 per out string: sid, or 1<<31 | synthetic index */
   pcol_buf syn;             /* synthetic string bytes, NUL-separated */
   pcol_buf syn_off;         /* uint64 offsets into syn */
+  pcol_buf name;            /* the name of the thread being written */
   /* functions: per pcol function, per address-only location, per NA-named line */
   uint32_t *fn_out;         /* pcol fn -> out func + 1 */
   pcol_buf func_name, func_src, func_line; /* out funcs: string index; source index + 1; i64 line */
@@ -353,18 +354,6 @@ static int source_epoch(fx *x, uint32_t s, int64_t *ns) {
   return PCOL_OK;
 }
 
-/* Meta key of source s as a finite double (a Firefox source's ms), 0 when
- * absent or not one. */
-static int meta_ms(fx *x, uint32_t s, const char *key, double *ms) {
-  pcol_str fi;
-  if (pcol_meta_get(x->f, s, key, &fi, NULL) != PCOL_OK || !fi.ptr || fi.len >= 32) return 0;
-  char t[32], *end;
-  memcpy(t, fi.ptr, fi.len);
-  t[fi.len] = 0;
-  *ms = strtod(t, &end);
-  return end != t && !*end && isfinite(*ms);
-}
-
 /* A source's values other than the count and `skip` (its weight) that
  * become counters: THE export rule (lib/core/xvalues.c), so an Rprof
  * memory profile gets rprof.alloc (the memory each sample allocated) and
@@ -529,13 +518,16 @@ typedef struct wsrc {
   pcol_buf *scratch;
   fcol *col;             /* x->col */
   ctr *ctr;              /* x->ctr: a counter of each other type */
+  size_t nth;            /* its threads */
   uint32_t cur;          /* the thread being written + 1 (0: none yet) */
+  pcol_str pid;          /* that thread's pid as written (pidn: a number's text) */
+  char pidn[24];
   size_t n;              /* its rows so far */
   int has_cpu, has_long;
   int rc;
 } wsrc;
 
-static int counter_write(fx *x, const tw *w, const pcol_xtype *t, ctr *c, int thread_index) {
+static int counter_write(fx *x, const tw *w, pcol_str pid, const pcol_xtype *t, ctr *c, int thread_index) {
   pcol_str ty = t->type, un = t->unit, shown = {0};
   if (!pcol_unit_decimals(un, &shown)) shown = un;
   int bytes = pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B");
@@ -547,9 +539,11 @@ static int counter_write(fx *x, const tw *w, const pcol_xtype *t, ctr *c, int th
            (int)(un.ptr ? un.len : 0), un.ptr ? un.ptr : "", (int)(w->uri.len > 300 ? 300 : w->uri.len),
            w->uri.ptr ? w->uri.ptr : "");
   if (!rc) rc = jstr(x, (pcol_str){d, strlen(d)});
-  if (!rc && fprintf(x->out, ",\"pid\":\"%u\",\"mainThreadIndex\":%d,\"display\":{\"graphType\":"
+  if (!rc) rc = put(x, ",\"pid\":");
+  if (!rc) rc = jstr(x, pid);
+  if (!rc && fprintf(x->out, ",\"mainThreadIndex\":%d,\"display\":{\"graphType\":"
                      "\"line-accumulated\",\"unit\":\"%s\",\"color\":\"blue\",\"markerSchemaLocation\":null,"
-                     "\"sortWeight\":100,\"label\":", w->s, thread_index, bytes ? "bytes" : "") < 0)
+                     "\"sortWeight\":100,\"label\":", thread_index, bytes ? "bytes" : "") < 0)
     rc = io(x);
   if (!rc) rc = jstr(x, ty);
   if (!rc && fprintf(x->out, ",\"tooltipRows\":[{\"type\":\"value\",\"source\":\"count\",\"format\":"
@@ -582,7 +576,7 @@ static int thread_end(fx *x, wsrc *ws) {
   FILE *save = x->out;
   x->out = x->counters;
   for (size_t k = 0; k < ws->nothers && !rc; k++)
-    rc = counter_write(x, &ws->w, &ws->others[k], &ws->ctr[k], x->nthreads_written);
+    rc = counter_write(x, &ws->w, ws->pid, &ws->others[k], &ws->ctr[k], x->nthreads_written);
   x->out = save;
   x->nthreads_written++;
   return rc;
@@ -602,12 +596,24 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   ws->n = 0;
   ws->has_cpu = ws->has_long = 0;
   int rc;
-  /* the thread's name: its first thread label (a string, else the number) */
-  char nb[64];
+  /* the thread's name (THE thread-name rule, lasts.c; the tid is its own
+   * field), the source's name when it has one thread and no thread label;
+   * its tid and its process's pid where the labels have them */
+  x->name.len = 0;
   pcol_str name = w->uri;
-  for (int j = NTK; j-- > 0;) {
-    if (t->t.kind[j] == 1) PCOL_RETURN_NOT_OK(pcol_string(x->f, (uint32_t)t->t.v[j], &name, x->err));
-    else if (t->t.kind[j] == 2) snprintf(nb, sizeof nb, "%s %lld", TKEYS[j], (long long)t->t.v[j]), name = (pcol_str){nb, strlen(nb)};
+  int any = 0;
+  for (int j = 0; j < NTK; j++) any |= t->t.kind[j];
+  if (ws->nth > 1 || any) {
+    PCOL_RETURN_NOT_OK(pcol_thread_name(x->f, t->ls, 0, &x->name, x->err));
+    name = (pcol_str){(const char *)x->name.data, x->name.len};
+  }
+  uint32_t psv;
+  int64_t pnv;
+  PCOL_RETURN_NOT_OK(pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &psv, &pnv, x->err));
+  if (psv) PCOL_RETURN_NOT_OK(pcol_string(x->f, psv, &ws->pid, x->err));
+  if (!psv || !ws->pid.ptr) {
+    snprintf(ws->pidn, sizeof ws->pidn, "%lld", pnv != PCOL_NA_I64 ? (long long)pnv : (long long)w->s);
+    ws->pid = (pcol_str){ws->pidn, strlen(ws->pidn)};
   }
   long long tid = x->nthreads_written;
   for (int j = 0; j < NTK; j++)
@@ -615,8 +621,10 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
-                     "\"pid\":\"%u\",\"tid\":%lld,\"name\":", k == 0 ? "true" : "false", w->s, tid) < 0)
+                     "\"tid\":%lld,\"pid\":", k == 0 ? "true" : "false", tid) < 0)
     rc = io(x);
+  if (!rc) rc = jstr(x, ws->pid);
+  if (!rc) rc = put(x, ",\"name\":");
   if (!rc) rc = jstr(x, name);
   if (!rc) rc = put(x, ",\"processName\":");
   if (!rc) rc = jstr(x, w->uri);
@@ -866,6 +874,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc) rc = other_types(x, s, w->wvt, others, cap_others, &nothers);
   if (w->synthetic) nothers = 0; /* values over no time are not counters */
   ws.th = sc.tc.th;
+  ws.nth = sc.tc.n;
   ws.others = others;
   ws.nothers = nothers;
   /* pass 2: the rows, sorted by thread, time, order (runs on disk past the
@@ -1079,7 +1088,7 @@ static int export_body(fx *x, const pcol_select *sel) {
     double a, b;
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
     double off = e && x->has_start ? (double)(e - x->start_ns) / 1e6 : 0;
-    has_range = meta_ms(x, s, FIREFOX_META_RANGE_START_MS, &a) && meta_ms(x, s, FIREFOX_META_RANGE_END_MS, &b) &&
+    has_range = pcol_meta_double(x->f, s, FIREFOX_META_RANGE_START_MS, &a) && pcol_meta_double(x->f, s, FIREFOX_META_RANGE_END_MS, &b) &&
                 a <= b;
     if (has_range && a + off < r_lo) r_lo = a + off;
     if (has_range && b + off > r_hi) r_hi = b + off;
@@ -1146,6 +1155,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.strs);
   pcol_buf_free(&x.syn);
   pcol_buf_free(&x.syn_off);
+  pcol_buf_free(&x.name);
   pcol_buf_free(&x.func_name);
   pcol_buf_free(&x.func_src);
   pcol_buf_free(&x.func_line);

@@ -732,7 +732,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   p.b = b, p.name = name, p.err = err, p.last_time = PCOL_NA_I64;
   int rc = pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src, err);
   const struct { const char *s; uint32_t *id; } keys[] = {
-      {"comm", &p.k_comm}, {"pid", &p.k_pid}, {"tid", &p.k_tid}, {"cpu", &p.k_cpu},
+      {PCOL_THREAD_COMM_KEY, &p.k_comm}, {PCOL_THREAD_PID_KEY, &p.k_pid}, {"tid", &p.k_tid}, {"cpu", &p.k_cpu},
       {PCOL_UNIT_NANOSECONDS, &p.u_ns}, {PCOL_UNIT_COUNT, &p.u_count},
       {PPROF_META_DEFAULT_SAMPLE_TYPE, &p.k_default}};
   for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);

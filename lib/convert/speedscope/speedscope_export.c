@@ -595,7 +595,7 @@ static int timeline_begin(timeline *c, uint32_t th) {
   if (x->nthreads > 1) {
     const uint32_t *ls = (const uint32_t *)(const void *)x->tls.data;
     if (pcol_buf_append(&c->name, " (", 2)) return oom(x);
-    if ((rc = pcol_thread_name(x->f, ls[th], &c->name, x->err))) return rc;
+    if ((rc = pcol_thread_name(x->f, ls[th], 1, &c->name, x->err))) return rc;
     if (pcol_buf_append(&c->name, ")", 1)) return oom(x);
   }
   if ((rc = profile_head(x, "evented", c->uri, "timeline", (pcol_str){(const char *)c->name.data, c->name.len},

@@ -88,7 +88,7 @@ export function pcolData(M, BIN, BIN2, BIN3) {
    * their total (report.c whole_weights): pcolStackWeights with no range,
    * no source and no tag filter */
   D.SW0 = M.sw0 ? { w: col(M.sw0), total: M.sw0_total } : null;
-  var SCOLS = ['SRC', 'DUR', 'STK', 'WGT', 'TIME', 'THR'], got = null;
+  var SCOLS = ['SRC', 'DUR', 'SPAN', 'STK', 'WGT', 'TIME', 'THR'], got = null;
   function setp(o, k, v) { Object.defineProperty(o, k, { value: v, writable: true, configurable: true, enumerable: true }); }
   D.hasSamples = function () { return !!got; };
   D.samples = function () { /* the per-sample columns, decoded once */
@@ -104,17 +104,19 @@ export function pcolData(M, BIN, BIN2, BIN3) {
     });
     setp(D, 'TIME', TIME);
     /* per source: its timed rows in time order (then a range reads only
-     * the rows it can reach: range.js pcolRangeRows) and its longest duration */
-    var DURc = col(M.cols.dur);
+     * the rows it can reach: range.js pcolRangeRows), its longest duration
+     * and its longest span on the stack chart (report.c spans) */
+    var DURc = col(M.cols.dur), SPANc = col(M.cols.span);
     D.SI = M.sources.map(function (s) {
-      var a = s.row0 + s.na, sorted = true, maxd = 0, i;
+      var a = s.row0 + s.na, sorted = true, maxd = 0, maxspan = 0, i;
       for (i = a; i < s.row1; i++) {
         if (i > a && !(TIME[i] >= TIME[i - 1])) sorted = false;
         if (DURc[i] > maxd) maxd = DURc[i];
+        if (SPANc[i] > maxspan) maxspan = SPANc[i];
       }
-      return { sorted: sorted, maxd: maxd };
+      return { sorted: sorted, maxd: maxd, maxspan: maxspan };
     });
-    setp(D, 'SRC', col(M.cols.src)); setp(D, 'DUR', DURc); setp(D, 'STK', col(M.cols.stack)); setp(D, 'WGT', col(M.cols.wgt));
+    setp(D, 'SRC', col(M.cols.src)); setp(D, 'DUR', DURc); setp(D, 'SPAN', SPANc); setp(D, 'STK', col(M.cols.stack)); setp(D, 'WGT', col(M.cols.wgt));
     setp(D, 'THR', M.threads ? col(M.threads.col) : null);
     if (D.GT) setp(D.GT, 'ls', col(M.gtags.ls));
     if (D.LB) setp(D.LB, 'ls', M.labels.ls ? col(M.labels.ls) : D.GT ? D.GT.ls : null);

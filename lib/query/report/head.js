@@ -7,7 +7,7 @@ import { pcolGoRegExp } from './regex.js';
 import { pcolTimeText, pcolValueText } from './units.js';
 export var M = JSON.parse(document.getElementById('pcol-meta').textContent);
 export var $ = function (id) { return document.getElementById(id); };
-export var D, D0, N, NS, TIME, DUR, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
+export var D, D0, N, NS, TIME, DUR, SPAN, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
 /* D: the data the views read; D0 the whole profile's, D its hide/show view
  * (hide.js pcolHidden), with its own frame tree */
 export function setData(d) {
@@ -87,7 +87,7 @@ export function pcolStart(done, samples, rest) {
   }
   function inSamples() {
     D0.samples();
-    TIME = D.TIME; DUR = D.DUR; STK = D.STK; WGT = D.WGT; THR = D.THR;
+    TIME = D.TIME; DUR = D.DUR; SPAN = D.SPAN; STK = D.STK; WGT = D.WGT; THR = D.THR;
     pcolMark('pcol-samples');
     samples();
     pcolMark('pcol-timeline');

@@ -214,6 +214,17 @@ var api = window.pcolReport = {
     });
   },
   zoomed: function () { return S.zoom; },
+  /* the timeline's tracks as drawn: [{label, src, times, span}] (times: the
+   * track's samples' times; span: the stack chart's time of its samples
+   * with a stack, ns, report.c spans) */
+  tracks: function () {
+    return TL.tracks.map(function (tr) {
+      var t = [], s = tr.src, sp = 0;
+      for (var i = s.row0 + s.na; i < s.row1; i++)
+        if (tr.thr < 0 || D.THR[i] === tr.thr) { t.push(D.TIME[i]); if (D.STK[i]) sp += D.SPAN[i]; }
+      return { label: tr.label, src: s.id, times: t, span: sp };
+    });
+  },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
   treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id], hit: r.hit }; }); },

@@ -1,82 +1,18 @@
 /* stackchart.js — the stack chart: for each timeline track, the stack of
  * the sample at each pixel of the brushed range (the whole profile with no
- * range), root at the top, a long sample as wide as its duration, a point
- * sample until the next sample of its track, but at most its sampling
- * interval (pointEnd); runs of one frame merge into one box.  One sample
- * per pixel column (the first that covers it), so a page of a million
- * samples draws as fast as a small one.  A click picks the frame's
- * function for the other views; brushing the timeline zooms. */
+ * range), root at the top, each sample as long as its span (SPAN, written
+ * by report.c spans: THE span rule of lib/core/lasts.h as the speedscope
+ * export's timeline draws it, to at most the next sample of its thread);
+ * runs of one frame merge into one box.  One sample per pixel column (the
+ * first that covers it), so a page of a million samples draws as fast as a
+ * small one.  A click picks the frame's function for the other views;
+ * brushing the timeline zooms. */
 import { pcolRangeText } from './units.js';
 import { pcolRangeRows } from './range.js';
-import { $, D, DUR, FTP, FTS, pick, S, STK, THR, TIME } from './head.js';
+import { $, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
 import { TL } from './timeline.js';
-var SC = { boxes: [], FH: 13, MAXD: 40, gaps: {}, LOOK: 1024 };
-/* The end of a sample at time a (doc/report.md "Stack chart"; the speedscope
- * export's timeline follows THE span rule of lib/core/lasts.h, which reads
- * each sample's own time value first): a long sample's duration d; a point sample lasts until
- * `next`, the time of the next sample of its track (undefined: none, or not
- * known), but at most `cap`, its sampling interval (trackCap); a V8 or
- * Chrome-trace sample (untilNext, pcol_source_lasts_until_next) until the
- * next uncapped, as Chrome DevTools draws it. */
-export function pointEnd(a, d, next, cap, untilNext) {
-  if (d > 0) return a + d;
-  if (next === undefined || next < a) return a + cap;
-  return untilNext ? next : Math.min(next, a + cap);
-}
-/* The gaps between a track's samples, kept as an evenly spaced subsample
- * of at most GAP_KEEP (every stride-th gap; the stride doubles, and every
- * other kept gap goes, when it is full): a median of a million-sample page
- * without holding or sorting a million numbers. */
-var GAP_KEEP = 4096;
-function Gaps() { this.a = new Float64Array(16); this.n = 0; this.stride = 1; this.seen = 0; }
-Gaps.prototype.add = function (d) {
-  if (this.seen++ % this.stride) return;
-  if (this.n === this.a.length) {
-    if (this.n < GAP_KEEP) {
-      var b = new Float64Array(this.n * 2); b.set(this.a); this.a = b;
-    } else {
-      for (var j = 0; j < this.n / 2; j++) this.a[j] = this.a[2 * j];
-      this.n /= 2; this.stride *= 2;
-      if ((this.seen - 1) % this.stride) return;
-    }
-  }
-  this.a[this.n++] = d;
-};
-Gaps.prototype.median = function () {
-  var a = this.a.slice(0, this.n).sort();
-  return a.length ? a[a.length >> 1] : 0;
-};
-/* A track's sampling interval: its source's (an Rprof interval), else the
- * median positive gap between its samples (robust to the odd pair of
- * samples a microsecond apart, which a smallest gap is not; of a subsample,
- * Gaps, on a large page); 0 with fewer than two.  One pass over the source
- * for all its tracks, kept. */
-function trackCap(tr) {
-  var src = tr.src;
-  if (src.interval_ns > 0) return src.interval_ns;
-  var g = SC.gaps[src.id];
-  if (!g) {
-    var all = new Gaps(), per = [], last = [], lastAll = NaN, i, t, k, d;
-    for (i = src.row0 + src.na; i < src.row1; i++) {
-      t = TIME[i];
-      if (t !== t) continue;
-      d = t - lastAll;
-      if (d > 0) all.add(d);
-      lastAll = t;
-      if (THR) {
-        k = THR[i];
-        if (!per[k]) { per[k] = new Gaps(); last[k] = NaN; }
-        d = t - last[k];
-        if (d > 0) per[k].add(d);
-        last[k] = t;
-      }
-    }
-    g = SC.gaps[src.id] = { all: all.median(), thr: [] };
-    for (k = 0; k < per.length; k++) if (per[k]) g.thr[k] = per[k].median();
-  }
-  return (tr.thr < 0 ? g.all : g.thr[tr.thr]) || 0;
-}
+var SC = { boxes: [], FH: 13, MAXD: 40, LOOK: 1024 };
 export function drawStackChart() {
   var cv = $('stackchart');
   if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
@@ -85,39 +21,20 @@ export function drawStackChart() {
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
   var cover = 0;
   var tracks = TL.tracks.map(function (tr) {
-    var si = D.SI && D.SI[tr.src.id - 1], sorted = !!(si && si.sorted);
-    var src = tr.src, col = new Int32Array(PW).fill(-1), un = !!src.until_next;
-    /* unsorted: no gaps to learn from, the interval or a pixel as before */
-    var cap = sorted || src.interval_ns > 0 ? trackCap(tr) : 0;
-    function paint(i, next) {
-      if (S.drop && S.drop[STK[i]]) return;
-      if (S.lskeep && !S.lskeep[D.LB.ls[i]]) return;
-      var a = TIME[i], e = pointEnd(a, DUR[i], next, cap, un);
-      if (e <= t0 || a >= t1) return;
+    var si = D.SI && D.SI[tr.src.id - 1], src = tr.src, col = new Int32Array(PW).fill(-1);
+    /* the rows that reach the range: those in it, and before it those of a
+     * span into it (a sorted source: its longest span back, at most SC.LOOK
+     * rows, so a zoom costs the rows in it) */
+    var rows = pcolRangeRows(D, src, t0, t1, si ? si.maxspan : 0), first = src.row0 + src.na, i;
+    var start = Math.max(first, si && si.sorted ? Math.max(rows[0], pcolRangeRows(D, src, t0, t1, 0)[0] - SC.LOOK) : rows[0]);
+    for (i = start; i < rows[1]; i++) {
+      if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
+      if (S.drop && S.drop[STK[i]]) continue;
+      if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;
+      var a = TIME[i], e = a + Math.max(SPAN[i], 0);
+      if (e <= t0 || a >= t1) continue;
       var x0 = Math.floor((a - t0) / span * PW), x1 = Math.max(x0 + 1, Math.ceil((e - t0) / span * PW));
       for (var x = Math.max(0, x0); x < Math.min(PW, x1); x++) if (col[x] < 0) col[x] = i;
-    }
-    var rows = pcolRangeRows(D, src, t0, t1, cap), first = src.row0 + src.na, i;
-    if (!sorted) { /* no next sample in file order: each lasts its interval */
-      for (i = Math.max(rows[0], first); i < rows[1]; i++)
-        if (tr.thr < 0 || THR[i] === tr.thr) paint(i, undefined);
-    } else {
-      /* the track's sample before the range may last into it; each sample
-       * is drawn when the next of its track is seen, up to the first at or
-       * after the range's end.  The look before and after the range is
-       * bounded (SC.LOOK rows, and a capped sample's reach), so a zoom costs
-       * the rows in it, however many threads a source has: a track whose
-       * neighbour lies further is drawn as if it had none (its cap) */
-      var start = Math.max(rows[0], first), prev = -1, reach = un ? Infinity : cap;
-      for (i = start - 1; i >= first && start - i <= SC.LOOK && TIME[i] >= t0 - reach; i--)
-        if (tr.thr < 0 || THR[i] === tr.thr) { start = i; break; }
-      for (i = start; i < src.row1 && i < rows[1] + SC.LOOK; i++) {
-        if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
-        if (prev >= 0) paint(prev, TIME[i]);
-        prev = i;
-        if (TIME[i] >= t1) { prev = -1; break; }
-      }
-      if (prev >= 0) paint(prev, undefined);
     }
     if (tr === TL.tracks[0]) for (i = 0; i < PW; i++) if (col[i] >= 0) cover++;
     var paths = new Array(PW), depth = 0, x;
@@ -165,6 +82,7 @@ export function drawStackChart() {
   cv.setAttribute('data-boxes', SC.boxes.length);
   cv.setAttribute('data-cover', cover); /* pixel columns with a sample, of the first track */
   cv.setAttribute('data-pw', PW);
+  cv.setAttribute('data-tracks', tracks.length);
   $('stack-note').textContent = (S.range ? pcolRangeText(S.range) : 'whole profile') + ': one sample per pixel, root at the top; brush the timeline to zoom, click a box to pick its function';
 }
 export function stackBoxAt(ev) {

@@ -1,4 +1,4 @@
-/* timeline.js — the timeline: a track per source (or per thread label),
+/* timeline.js — the timeline: a track per source (or per thread, report.c threads),
  * long samples as rectangles of their duration, point samples as an
  * activity graph (the chosen value per pixel, stacked by the leaf frame's
  * colour), Rprof's memory in use as a line, and the brushed range. */
@@ -14,7 +14,7 @@ export var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
   TL.t1 = Math.max.apply(null, timed.map(function (s) { return s.t1; }));
   if (TL.t1 <= TL.t0) TL.t1 = TL.t0 + 1;
 })();
-/* the tracks: a source's, or one per thread label of it (made when the
+/* the tracks: a source's, or one per thread of it (made when the
  * samples part is in: head.js pcolStart) */
 export function timelineTracks() {
   TL.tracks = [];
@@ -23,7 +23,7 @@ export function timelineTracks() {
       var seen = {};
       for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
       Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }).forEach(function (t) {
-        TL.tracks.push({ src: s, thr: t, label: '#' + s.id + ' ' + (t ? M.threads.names[t - 1] : '(no ' + M.threads.key + ')') });
+        TL.tracks.push({ src: s, thr: t, label: '#' + s.id + ' ' + (t ? M.threads.names[t - 1] : M.threads.none) });
       });
     } else {
       TL.tracks.push({ src: s, thr: -1, label: '#' + s.id + ' ' + s.type });
