@@ -1844,8 +1844,9 @@ typedef struct pcol_diff {
 } pcol_diff;
 
 /* Joins two top results by name.  absolute = 0: changes in share points
- * (pcol_share of each side's total); 1: raw differences, exact (ETOOBIG when
- * one does not fit in 64 bits).  Valid while both tops live. */
+ * (pcol_share of each side's total), a row per name of either side; 1: raw
+ * differences, exact, and as pprof -diff_base's graph without the names
+ * whose flat and cum both change by 0.  Valid while both tops live. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_diff_compute(const pcol_top *base, const pcol_top *nw,
                                                       bool absolute, pcol_diff *out,
                                                       pcol_error *err);

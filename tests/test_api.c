@@ -219,6 +219,21 @@ Test(api, diff_shares_and_exact_absolute_changes) {
   cr_assert_eq(d.rows[0].abs_flat, 4);
   cr_assert_eq(d.rows[0].abs_cum, 4);
   pcol_diff_free(&d);
+  /* a name whose flat and cum both change by 0 is no node of pprof's
+   * -diff_base graph: left out of the raw rows, kept in the shares' */
+  pcol_top_row zr[] = {{{"a", 1}, 2, 4, 0, 0}, {{"z", 1}, 0, 4, 0, 0}},
+               zn[] = {{{"a", 1}, 2, 4, 0, 0}, {{"b", 1}, 3, 3, 0, 0}, {{"z", 1}, 0, 4, 0, 0}};
+  pcol_top zb = {zr, 2, 4, {0, {0, 0}, {0, 0}}, NULL}, zw = {zn, 3, 7, {0, {0, 0}, {0, 0}}, NULL};
+  cr_assert_eq(pcol_diff_compute(&zb, &zw, 1, &d, &err), 0);
+  cr_assert_eq(d.nrows, 1);
+  cr_assert_eq(d.rows[0].name.ptr[0], 'b');
+  cr_assert_eq(d.rows[0].base_flat, 0); /* (not a's, left out before it) */
+  cr_assert_eq(d.rows[0].base_cum, 0);
+  cr_assert_eq(d.rows[0].abs_flat, 3);
+  pcol_diff_free(&d);
+  cr_assert_eq(pcol_diff_compute(&zb, &zb, 0, &d, &err), 0);
+  cr_assert_eq(d.nrows, 2);
+  pcol_diff_free(&d);
   /* a raw change past 64 bits is exact (sums are 128-bit, pcol_sum), not
    * wrapped and not refused */
   pcol_top_row big_b[] = {{{"x", 1}, INT64_MIN + 1, 0, 0, 0}}, big_n[] = {{{"x", 1}, INT64_MAX, 0, 0, 0}};

@@ -112,6 +112,7 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
   while (!rc && (i < base->nrows || j < nw->nrows)) {
     int c = i >= base->nrows ? 1 : j >= nw->nrows ? -1 : name_cmp(b[i].name, n[j].name);
     pcol_diff_row *r = &rows[nr++];
+    memset(r, 0, sizeof *r); /* (the slot of a row left out is reused) */
     if (c <= 0) {
       r->name = b[i].name;
       r->base_flat = b[i].flat;
@@ -127,6 +128,9 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
       j++;
     }
     rc = delta(base, nw, absolute, r, err);
+    /* pprof leaves a node whose flat and cum are both 0 out of the graph
+     * (graph.go selectNodesForGraph): not shown, not counted as dropped */
+    if (!rc && absolute && r->abs_flat == 0 && r->abs_cum == 0) nr--;
   }
   free(b);
   free(n);

@@ -42,7 +42,8 @@ $PCOL flame "$tmp/c2.pcol" -o "$tmp/c2.svg" || fail "flame of mixed counts"
 grep -q '<title>c (2, 57.14%)' "$tmp/c2.svg" && grep -q '<title>b (1.5, 42.86%)' "$tmp/c2.svg" ||
   fail "flame of mixed counts: $(grep -o '<title>[^<]*' "$tmp/c2.svg")"
 $PCOL unpack "$tmp/c2.pcol" --to collapsed -o - | cmp -s "$tmp/c2.folded" - || fail "mixed counts did not round-trip"
-$PCOL diff --absolute "$tmp/c2.pcol" "$tmp/c2.pcol" | grep -Eq '^ +2 +2 +\+0 ' || fail "diff of mixed counts"
+printf 'a;b 1.5\nc 0.5\n' | $PCOL pack - -o "$tmp/c1.pcol" || fail "pack of decimal counts"
+$PCOL diff --absolute "$tmp/c1.pcol" "$tmp/c2.pcol" | grep -Eq '^ +0.5 +2 +\+1.5 ' || fail "diff of mixed counts"
 $PCOL unpack "$tmp/c2.pcol" --to speedscope -o - | python3 -c '
 import json, sys
 d = json.load(sys.stdin); p = d["profiles"][d["activeProfileIndex"]]

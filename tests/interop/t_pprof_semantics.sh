@@ -206,15 +206,20 @@ diffcmp() { # BASE NEW SORT [NODEFRACTION [TAGROOT [UNIT]]] (UNIT "": none; defa
   local base=$1 new=$2 sort=$3 nf=${4:-0} root=${5:-} unit=${6-ns}
   [ -f "$base" ] && [ -f "$new" ] || { echo "skip: diff $(basename "$base") $(basename "$new"): not in the test data"; return; }
   checked=$((checked + 1))
-  go tool pprof -symbolize=none -top -nodefraction=$nf ${unit:+-unit=$unit} ${sort:+-cum} ${root:+-tagroot=$root} -diff_base "$base" "$new" 2>/dev/null |
-    sed -n '/flat%/,$p' | tail -n +2 |
+  go tool pprof -symbolize=none -top -nodefraction=$nf ${unit:+-unit=$unit} ${sort:+-cum} ${root:+-tagroot=$root} -diff_base "$base" "$new" 2>/dev/null >"$tmp/go.dt" ||
+    : >"$tmp/go.dt"
+  # pprof's graph has no node whose flat and cum are both 0: not listed,
+  # not counted in "Dropped N nodes"
+  grep -o '^Dropped [0-9]* nodes' "$tmp/go.dt" >"$tmp/go.d"
+  sed -n '/flat%/,$p' "$tmp/go.dt" | tail -n +2 |
     awk '{ f = $1; c = $4; sub(/ns$/, "", f); sub(/ns$/, "", c); n = $0
-           sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >"$tmp/go.d"
-  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" ${unit:+--unit $unit} ${sort:+--sort cum} ${root:+--tagroot $root} 2>"$tmp/pc.de" |
-    sed -n '/base_flat/,$p' | tail -n +2 |
+           sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >>"$tmp/go.d"
+  "$PCOL" diff "$base" "$new" --absolute --node-fraction "$nf" ${unit:+--unit $unit} ${sort:+--sort cum} ${root:+--tagroot $root} 2>"$tmp/pc.de" >"$tmp/pc.dt"
+  grep -o '^Dropped [0-9]* nodes' "$tmp/pc.dt" >"$tmp/pc.d"
+  sed -n '/base_flat/,$p' "$tmp/pc.dt" | tail -n +2 |
     awk '{ f = $3; c = $6; sub(/ns$/, "", f); sub(/ns$/, "", c); sub(/^\+/, "", f); sub(/^\+/, "", c); n = $0
-           sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); if (f != 0 || c != 0) print f, c, n }' >"$tmp/pc.d"
-  [ -s "$tmp/go.d" ] && cmp -s "$tmp/go.d" "$tmp/pc.d" ||
+           sub(/^ *[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +[^ ]+ +/, "", n); print f, c, n }' >>"$tmp/pc.d"
+  [ -s "$tmp/go.dt" ] && cmp -s "$tmp/go.d" "$tmp/pc.d" ||
     { bad "diff $(basename "$base") $(basename "$new") ${sort:+--sort cum} --node-fraction $nf ${root:+--tagroot $root} vs pprof -diff_base (< pprof, > pcol)"; diff "$tmp/go.d" "$tmp/pc.d" | head -6; cat "$tmp/pc.de"; }
 }
 for s in "" cum; do
@@ -223,6 +228,17 @@ for s in "" cum; do
 done
 # pprof's -nodefraction on -diff_base (its default 0.005 and a coarser one):
 # the rows whose |cum| of the merged graph is below the cut go
+# names whose flat and cum both change by 0 (X, Y, c, main; a file against
+# itself: all) are no node of pprof's graph: neither listed nor dropped
+printf 'main;a;X 10\nmain;b;X 10\nmain;c;Y 5\n' >"$tmp/zb.txt"
+printf 'main;a;X 20\nmain;c;Y 5\n' >"$tmp/zn.txt"
+"$PCOL" unpack "$tmp/zb.txt" --to pprof -o "$tmp/zb.pb.gz" && "$PCOL" unpack "$tmp/zn.txt" --to pprof -o "$tmp/zn.pb.gz" ||
+  bad "unpack of two collapsed files"
+for nf in 0 0.005 0.5; do
+  diffcmp "$tmp/zb.pb.gz" "$tmp/zn.pb.gz" "" $nf "" ""
+  diffcmp "$tmp/zb.pb.gz" "$tmp/zb.pb.gz" "" $nf "" ""
+  diffcmp "$gcpu" "$gcpu" cum $nf
+done
 for nf in 0.005 0.05; do
   diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "" $nf
   diffcmp "$gcpu" "$TD"/pprof/go-cpu-inline-small.pb.gz cum $nf
