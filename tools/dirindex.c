@@ -272,7 +272,13 @@ int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char
     close(fd);
     c = 0;
   }
-  if (why) {
+  /* once: `top` may expand its inputs twice (pcol_top_many, then the
+   * union's open) */
+  static char noted[MAX_NAME];
+  char as_now[MAX_NAME];
+  const char *sp = spelling(dir, as_now);
+  if (why && !(sp && !strcmp(noted, sp))) {
+    if (sp) snprintf(noted, sizeof noted, "%s", sp);
     fputs("pcol: note: the index of '", stderr);
     cli_print_cstr(stderr, dir);
     fprintf(stderr, "' is not used: %s (`pcol index` renews it)\n", why);
