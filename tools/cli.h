@@ -311,8 +311,9 @@ void cli_import_warning(const char *cmd, pcol_error *err);
  * failure).  Returns a PCOL_E* code (not printed), errors naming the input. */
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err);
-/* "DIR/NAME" (one '/' between them), malloc'd: how a directory's files
- * are named (NULL: out of memory). */
+/* "DIR/NAME" (one '/' between them, DIR's trailing ones dropped: "d//"
+ * names its files as "d" does), malloc'd: how a directory's files are named
+ * (NULL: out of memory). */
 char *cli_path_join(const char *dir, const char *name);
 /* The same expansion alone (pack, merge): *paths (cli_expand_free it). */
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,

@@ -175,7 +175,7 @@ static int read_small(const char *path, size_t cap, char **buf, size_t *len) {
 }
 
 /* dir as the list keeps it: without trailing '/' (the files' paths are
- * the same with them: inputs.c add_dir); NULL when too long */
+ * the same with them: cli_path_join); NULL when too long */
 static const char *spelling(const char *dir, char *out) {
   size_t l = strlen(dir);
   while (l > 1 && dir[l - 1] == '/') l--;

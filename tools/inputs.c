@@ -102,8 +102,9 @@ static int by_name(const void *a, const void *b) {
 
 char *cli_path_join(const char *dir, const char *name) {
   size_t dl = strlen(dir), l = dl + 1 + strlen(name) + 1;
+  while (dl > 1 && dir[dl - 1] == '/') dl--; /* "d//" as "d" (the index's spelling) */
   char *p = malloc(l);
-  if (p) snprintf(p, l, "%s%s%s", dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
+  if (p) snprintf(p, l, "%.*s%s%s", (int)dl, dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
   return p;
 }
 

@@ -120,6 +120,14 @@ cp "$D/01.pcol" "$D/015.pcol"
 stale "a file before its last" "a file it covers is gone or renamed"
 rm "$D/015.pcol"
 used "$D" | grep -q '(1 an index of 9 files)' || fail "back as it was: $(used "$D")"
+# the directory spelled with more '/': read with the index, named as without it
+for sp in "$D/" "$D//" "$D///"; do
+  used "$sp" | grep -q '(1 an index of 9 files)' || fail "$sp: $(used "$sp")"
+  PCOL_NO_INDEX=1 $PCOL info "$sp" >"$tmp/want" 2>&1
+  $PCOL info "$sp" >"$tmp/got" 2>&1
+  cmp -s "$tmp/want" "$tmp/got" || fail "info $sp differs with the index: $(diff "$tmp/want" "$tmp/got" | head -4)"
+  grep -q "pprof $D/04.pb.gz\$" "$tmp/got" || fail "info $sp: $(grep pprof "$tmp/got")"
+done
 cp "$D/.pcol-index.list" "$tmp/list"
 for bad in "truncated" "garbage" "overflow" "slash" "escape" "foreign" "empty" "lastfile" "noend"; do
   case $bad in
