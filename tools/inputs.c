@@ -393,10 +393,11 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
 
 cli_loaded_opts cli_loaded;
 
-int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
-                  const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
-  *f = NULL;
-  *label = make_label(args, nargs);
+/* THE open of a command's inputs (files, directories, globs: their union)
+ * named label; the base of --base/--diff-base is opened so too */
+static int open_inputs(const cli_command *cmd, const cli_args *a, const char *const *args,
+                       int nargs, const pcol_select *sel, const char *label, pcol_file **f,
+                       pcol_error *err) {
   cli_inputs in;
   int rc = expand(args, nargs, &in, NULL, index_may(sel), err);
   if (rc) return rc;
@@ -413,9 +414,19 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     if (shown && !strstr(err->message, shown)) pcol_error_prefix(err, shown);
   } else {
     cli_import_warning(cmd->name, err);
-    cli_budget_input(*label, *f);
+    cli_budget_input(label, *f);
     debug_inputs(cmd, used, &in, 0);
   }
+  inputs_free(&in);
+  return rc;
+}
+
+int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+                  const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
+  *f = NULL;
+  *label = make_label(args, nargs);
+  int rc = open_inputs(cmd, a, args, nargs, sel, *label, f, err);
+  if (rc) return rc;
   const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
   const char *bad = dbase && cli_get(cmd, a, "base") ? "give --base or --diff-base, not both"
                     : base && !strcmp(base, "-")       ? "--base/--diff-base: give the base as a file, not '-'"
@@ -427,11 +438,9 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     *f = NULL;
   } else if (!rc && base) { /* pprof -base/-diff_base: the inputs minus the base */
     pcol_file *bf = NULL, *u = NULL;
-    opt.names = cli_fetched_names(&base, 1);
-    rc = pcol_open_any(base, &opt, &bf, err);
-    if (rc && !strstr(err->message, cli_input_name(base))) pcol_error_prefix(err, cli_input_name(base));
+    /* a directory or a glob: their union, as the inputs' */
+    rc = open_inputs(cmd, a, &base, 1, NULL, make_label(&base, 1), &bf, err);
     if (!rc) {
-      cli_budget_input(base, bf);
       unsigned flags = (dbase ? PCOL_BASE_DIFF : 0) | (cli_flag(cmd, a, "normalize") ? PCOL_BASE_NORMALIZE : 0);
       rc = pcol_open_diff_base(*f, bf, flags, &u, err);
       if (rc) pcol_error_prefix(err, cli_input_name(base));
@@ -454,7 +463,6 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     if (rc) pcol_error_prefix(err, *label);
     else cli_import_warning(cmd->name, err); /* pprof's: a key no sample has */
   }
-  inputs_free(&in);
   return rc;
 }
 

@@ -245,6 +245,16 @@ for nf in 0.005 0.05; do
   diffcmp "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-large.pb.gz "" $nf
 done
 
+# --diff-base/--base of a directory or a glob: the union of its files, as
+# pprof -diff_base of the one profile go's -proto merges them into
+mkdir -p "$tmp/bdir"
+cp "$TD"/pprof/go-cpu-inline-small.pb.gz "$gcpu" "$tmp/bdir/" &&
+  go tool pprof -proto "$tmp"/bdir/*.pb.gz >"$tmp/bmerged.pb.gz" 2>/dev/null || bad "go tool pprof -proto of two profiles"
+for b in diff_base base; do
+  top "$TD"/pprof/go-cpu-large.pb.gz -$b="$tmp/bmerged.pb.gz" -- --${b/_/-} "$tmp/bdir"
+  top "$TD"/pprof/go-cpu-large.pb.gz -$b="$tmp/bmerged.pb.gz" -cum -- --${b/_/-} "$tmp/bdir/*.gz" --sort cum
+done
+
 # values below 0: pprof merges the samples of one stack and label set (of
 # every profile given) before it adds up |values| for the total, so samples
 # that cancel add nothing; every view's shares, both ways pcol's top walks
