@@ -13,8 +13,11 @@
  * builtin-script.c.  It is read from its fixed fields inward
  * (parse_header), so the comm may hold blanks and digits; perf's widths
  * tell its numbers apart and find the ip (field_width); a header's frame
- * is kept until the next line says no callchain follows (pimp.pend); a
- * last line without its line end (a cut file) is refused; blanks are spaces or tabs
+ * is kept until the next line says no callchain follows (pimp.pend); what
+ * perf prints after a frame (-F +iregs, +phys_addr, ...) is cut (cut_tail);
+ * a last line without its line end, or a callchain not ended (a cut file),
+ * is refused; perf's callchain lines begin with a tab (like_header tells
+ * a hex right-aligned comm from a frame); blanks are spaces or tabs
  * (simpleperf); old perf's callchain lines are not indented; with no
  * header field at all (-F ip,sym) perf prints an empty line for the
  * header.  A frame becomes a location: mapping = the dso (if printed),
@@ -72,6 +75,11 @@ typedef struct pimp {
   uint64_t inl_ip;         /* their address */
   uint64_t nheaders, nbare; /* events begun by a header line / by a frame (no header fields) */
   int hdr_ev;              /* the headers name their event: 1, or not: 2 (0: none read yet) */
+  int hdr_time;            /* the last header has a time */
+  int tab_chain;           /* the event's callchain frames begin with a tab (perf's) */
+  int tail;                /* the fields perf prints after a callchain ended the event (cut_tail) */
+  uint64_t nblank_ended;   /* events whose callchain a blank line ended */
+  int one_line_seen;       /* a header carried its frame, a header followed */
   int rounds;              /* a PERF_RECORD_FINISHED_ROUND line was read (--show-round-events) */
   /* the frame last read, kept until the next line says what it is: a
    * header's frame unless a callchain follows (then the header's last
@@ -106,13 +114,14 @@ static int is_digits(const char *s, size_t n) {
     if (!isdigit((unsigned char)s[i])) return 0;
   return 1;
 }
+/* at most 16 hex digits (callers check) */
 static uint64_t parse_hex(const char *s, size_t n) {
   uint64_t v = 0;
   for (size_t i = 0; i < n && i < 16; i++) {
     int c = s[i];
     v = v * 16 + (uint64_t)(isdigit(c) ? c - '0' : (tolower(c) - 'a' + 10));
   }
-  return n > 16 ? UINT64_MAX : v;
+  return v;
 }
 /* digits within int64, else -1 */
 static int64_t parse_dec(const char *s, size_t n) {
@@ -125,7 +134,8 @@ static int64_t parse_dec(const char *s, size_t n) {
 }
 
 /* A frame's text `ip [sym[+0xoff]] [(dso)]`: sym and dso (dso without its
- * parentheses; NULL when not printed: -F ip,sym); 0 if s is not one.  The
+ * parentheses; NULL when not printed: -F ip,sym); 0 if s is not one, -1
+ * if its address has more than 16 hex digits (64 bits).  The
  * sym may hold spaces and parentheses (C++), so the dso is the last
  * parenthesised group, after a blank as perf prints it (" (%s)"): "f(int)"
  * is a sym. */
@@ -136,6 +146,7 @@ static int frame_parts(const char *s, size_t n, uint64_t *ip, const char **sym, 
   size_t a = i;
   while (i < n && s[i] != ' ' && s[i] != '\t') i++;
   if (!is_hex(s + a, i - a)) return 0;
+  if (i - a > 16) return -1; /* no 64-bit address */
   *ip = parse_hex(s + a, i - a);
   while (n > i && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
   if (n <= i) { /* an address alone: perf -F ip without sym/dso */
@@ -345,9 +356,33 @@ static int flush_pend(pimp *p) {
   return rc;
 }
 
-/* What perf prints after a frame with -F +insnlen, +insn (" ilen: 5",
- * " insn: 81 ee bd 00"): n without it. */
-static size_t cut_insn(const char *s, size_t n) {
+/* A word of -F +iregs, +uregs: "ABI:2", "SP:0x7ffe84443f78" ("%5s:0x%" PRIx64). */
+static int w_reg(const char *w, size_t n) {
+  const char *c = memchr(w, ':', n);
+  if (!c || c == w) return 0;
+  size_t k = (size_t)(c - w);
+  for (size_t i = 0; i < k; i++)
+    if (!isalnum((unsigned char)w[i])) return 0;
+  if (k == 3 && !memcmp(w, "ABI", 3)) return is_digits(c + 1, n - k - 1);
+  return n - k > 3 && c[1] == '0' && c[2] == 'x' && is_hex(c + 3, n - k - 3);
+}
+/* A page size of -F +data_page_size, +code_page_size: "N/A", "4K", "2M". */
+static int w_page(const char *w, size_t n) {
+  if (n == 3 && !memcmp(w, "N/A", 3)) return 1;
+  return n >= 2 && strchr("KMGTPE", w[n - 1]) && is_digits(w, n - 1);
+}
+
+/* What perf prints after a frame (builtin-script.c's process_event, in
+ * this order after the ip, its symbol and dso: -F +iregs, +uregs
+ * (" ABI:2    SP:0x7ffe84443f78 "), +brstack, +brstacksym, +brstackoff,
+ * +insnlen, +insn (" ilen: 5", " insn: 81 ee bd 00"), +phys_addr
+ * ("%16" PRIx64 right after the dso), +data_page_size, +code_page_size
+ * (" %s": "N/A", "4K")): n without them.  With callchains they are a line
+ * of their own after the last frame (where the blank line would be); a
+ * line that is only these is cut to 0.  *why names the fields pcol does
+ * not read (branch stacks), else NULL. */
+static size_t cut_tail(const char *s, size_t n, const char **why) {
+  *why = NULL;
   for (;;) {
     while (n && is_blank(s[n - 1])) n--;
     size_t e = n;
@@ -362,6 +397,19 @@ static size_t cut_insn(const char *s, size_t n) {
       n = e - 6;
       continue;
     }
+    /* the last word, after blanks that follow the word before (or the start) */
+    size_t a = n, b;
+    while (a && !is_blank(s[a - 1])) a--;
+    for (b = a; b && is_blank(s[b - 1]); b--) {}
+    if (a == n || a == b) return n; /* one word alone, or none */
+    if (w_reg(s + a, n - a) || w_page(s + a, n - a) || (n - a < 16 && is_hex(s + a, n - a) && n - b == 16)) {
+      n = a; /* a register, a page size, or the phys_addr "%16" PRIx64 */
+      continue;
+    }
+    size_t sl = 0;
+    for (size_t i = a; i < n; i++) sl += s[i] == '/';
+    if (sl >= 5 && !memchr(s + a, '(', n - a))
+      *why = "perf script -F +brstack, +brstacksym or +brstackoff (branch stacks), which pcol does not read";
     return n;
   }
 }
@@ -524,10 +572,27 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
     size_t a = i;
     while (i < n && !is_blank(s[i])) i++;
     w[nw].a = a, w[nw].n = i - a;
-    if (T < 0 && w_time(s + a, i - a)) T = (long)nw;
-    else if (T < 0 && C < 0 && w_cpu(s + a, i - a)) C = (long)nw;
     if (X < 0 && w_addr(s + a, i - a) && field_width(s, a, i - a) >= IP_WIDTH) X = (long)nw;
     nw++;
+  }
+  /* perf's order is fixed (comm tid [cpu] time: period event: ...), and a
+   * comm may look like a time ("1.5:") or a [cpu] ("x [001]"): the time is
+   * the last "secs.frac:" word before the event (the first "name:" word
+   * that is no time) or else before the ip, or the line's end; the [cpu]
+   * the word right before it, or without a time the last [cpu] before
+   * those */
+  {
+    long lim = X >= 0 ? X : (long)nw;
+    for (long k = 0; k < lim; k++)
+      if (w_event(s + w[k].a, w[k].n) && !w_time(s + w[k].a, w[k].n)) {
+        lim = k;
+        break;
+      }
+    for (long k = 0; k < lim; k++)
+      if (w_time(s + w[k].a, w[k].n)) T = k;
+    if (T > 0 && w_cpu(s + w[T - 1].a, w[T - 1].n)) C = T - 1;
+    for (long k = 0; T < 0 && k < lim; k++)
+      if (w_cpu(s + w[k].a, w[k].n)) C = k;
   }
   if (nw && w_sideband(s + w[0].a, w[0].n)) { /* --show-round-events: "PERF_RECORD_FINISHED_ROUND" */
     h->sideband = 1;
@@ -582,9 +647,12 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
     } else if (w_time(wd, wn) && h->time_ns == PCOL_NA_I64) {
       const char *dot = memchr(wd, '.', wn);
       size_t ni = (size_t)(dot - wd), nf = wn - 1 - ni - 1;
-      if (!is_digits(wd, ni) || !is_digits(dot + 1, nf) || nf > 9 || ni > 9)
+      if (!is_digits(wd, ni) || !is_digits(dot + 1, nf) || nf > 9)
         return "time is not seconds.fraction";
-      int64_t ns = parse_dec(wd, ni) * 1000000000LL, f = parse_dec(dot + 1, nf);
+      /* perf record -k CLOCK_REALTIME: seconds since 1970 ("1795781422.572052") */
+      int64_t sec = parse_dec(wd, ni), f = parse_dec(dot + 1, nf);
+      if (sec < 0 || sec > (INT64_MAX - 999999999) / 1000000000LL) return "time out of range (more than 2^63 ns)";
+      int64_t ns = sec * 1000000000LL;
       if (i + 1 < n && s[i] == '\t' && s[i + 1] == '\t') {
         /* simpleperf's report_sample.py before it wrote "%d.%06d": its
          * "comm\ttid [cpu] %d.%d:\t\tperiod event:" prints the
@@ -672,6 +740,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
                                : "a header without an event name after headers with one (a cut line, or "
                                  "two outputs joined?)");
   p->hdr_ev = hev;
+  p->hdr_time = h.time_ns != PCOL_NA_I64;
   pcol_label_row lab[4];
   size_t nl = 0;
   memset(lab, 0, sizeof lab);
@@ -711,7 +780,7 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
   p->in_event = 1;
   p->ev_lineno = lineno;
   p->nlocs = p->ninl = 0;
-  p->one_line = 0;
+  p->one_line = p->tab_chain = p->tail = 0;
   /* a one-frame stack on the header line itself (no callchain), kept
    * until the next line says whether a callchain follows: then the hex
    * word taken for its ip was the addr (-F +addr) */
@@ -719,11 +788,27 @@ static int on_header(pimp *p, const char *s, size_t n, uint64_t lineno) {
     uint64_t ip;
     const char *sym, *dso;
     size_t nsym, ndso;
-    if (frame_parts(s + h.frame, cut_insn(s + h.frame, n - h.frame), &ip, &sym, &nsym, &dso, &ndso))
+    const char *tail;
+    size_t fn = cut_tail(s + h.frame, n - h.frame, &tail);
+    if (tail) return bad(p, lineno, tail);
+    if (frame_parts(s + h.frame, fn, &ip, &sym, &nsym, &dso, &ndso) == 1)
       return pend_frame(p, h.frame_sure ? 3 : 2, ip, sym, nsym, dso, ndso);
   }
   /* anything else after the event name (tracepoint fields) is not a frame */
   return PCOL_OK;
+}
+
+/* 1 when a line inside an event that has no frame yet (a tracepoint's, or
+ * -F without ip) and not begun with a tab (perf begins a callchain's frames
+ * with one; simpleperf with spaces) is a header as the event's was, with
+ * its time and its event name: then a hex word where the line starts is a
+ * right-aligned comm ("              dd 14080 [000] 81992.415177: ..."),
+ * not a callchain frame's address. */
+static int like_header(const pimp *p, const char *s, size_t n) {
+  perf_hdr h;
+  if (parse_header(s, n, &h) || h.sideband) return 0;
+  int t = h.time_ns != PCOL_NA_I64, e = h.ev != NULL;
+  return (p->hdr_time || p->hdr_ev == 1) && t == p->hdr_time && e == (p->hdr_ev == 1);
 }
 
 int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
@@ -769,16 +854,43 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     int after_blank = prev_blank;
     prev_blank = k == n;
     if (k == n) { /* blank: the event ends */
+      if (p.in_event && !p.one_line) {
+        /* a blank line right after a header is an empty callchain
+         * (--max-stack=0): the header's hex words were its addr
+         * (-F +addr) and data_src, no ip */
+        if (p.pend == 2 && p.pend_lineno == p.ev_lineno && !p.one_line_seen) p.pend = 0;
+        p.nblank_ended++;
+      }
       if ((rc = end_event(&p))) break;
       continue;
     }
-    if (line[k] == '#') continue; /* perf script --header comments */
+    if (line[0] == '#') continue; /* perf script --header comments (a right-aligned comm may start with '#') */
     if (k == 0 && line[0] == '|' && n > 1 && isdigit((unsigned char)line[1]))
       continue; /* -F +srccode: "|LINE  source text" */
+    if (p.tail && k > 0) {
+      rc = bad(&p, lineno, "an indented line after the fields perf prints after a callchain (-F +iregs, +phys_addr, ...)");
+      break;
+    }
+    const char *why = NULL;
+    if (p.in_event && p.tab_chain && line[0] == ' ' && !p.one_line && (!cut_tail(line, n, &why) || why)) {
+      /* the fields perf prints after a callchain: the event ends */
+      if (why) {
+        rc = bad(&p, lineno, why);
+        break;
+      }
+      p.tail = 1;
+      continue;
+    }
     uint64_t ip;
     const char *sym, *dso;
     size_t nsym, ndso;
-    int cc = p.in_event && (k > 0 || flat_frame(line, n)) && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso);
+    int cc = p.in_event && (k > 0 || flat_frame(line, n)) ? frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso) : 0;
+    if (cc && line[0] != '\t' && !p.pend && !p.nlocs && !p.ninl && like_header(&p, line, n))
+      cc = 0; /* a header whose right-aligned comm is hex ("dd", "cafe") after an event without frame */
+    if (cc < 0) {
+      rc = bad(&p, lineno, "a callchain address longer than 16 hex digits (64 bits)");
+      break;
+    }
     if (p.pend >= 2) {
       /* the header's frame, unless a callchain follows (perf prints its
        * frames after a tab, "%16" PRIx64; a comm right-aligned "%16s"
@@ -788,7 +900,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
       if (p.pend == 2 && cc && k > 0 && (line[0] == '\t' || field_width(line, k, e - k) >= IP_WIDTH)) {
         p.pend = 0;
       } else {
-        p.one_line = 1;
+        p.one_line = p.one_line_seen = 1;
         if ((rc = flush_pend(&p))) break;
       }
     }
@@ -797,9 +909,10 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
        * spaces only when perf right-aligns the comm, without callchains:
        * then the header carries its one frame and no frame lines follow) */
       if ((rc = flush_pend(&p)) || (rc = pend_frame(&p, 1, ip, sym, nsym, dso, ndso))) break;
+      if (line[0] == '\t' && p.nlocs + p.ninl == 0) p.tab_chain = 1;
       continue;
     }
-    if (k > 0 && p.in_event && p.one_line && (srcline(line + k, n - k, 1) || !cut_insn(line + k, n - k)))
+    if (k > 0 && p.in_event && p.one_line && (srcline(line + k, n - k, 1) || !cut_tail(line + k, n - k, &why)))
       continue; /* `-F +srcline` under a header that carries its frame */
     if (k > 0 && p.in_event && !p.one_line && p.nlocs + p.ninl + (p.pend != 0) > 0) {
       /* inside a callchain an indented line is never a header (perf ends a
@@ -817,13 +930,13 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
         p.pend_inlined = 1;
         continue;
       }
-      if (!inl && (srcline(line + k, n - k, 0) || !cut_insn(line + k, n - k))) continue;
+      if (!inl && (srcline(line + k, n - k, 0) || !cut_tail(line + k, n - k, &why))) continue;
       rc = bad(&p, lineno, "expected a callchain frame 'address symbol (dso)' or a source line "
                            "'FILE:LINE' or 'DSO[ADDR]' (-F +srcline)");
       break;
     }
     if ((rc = flush_pend(&p))) break;
-    if (!p.in_event && after_blank && !p.nheaders && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso)) {
+    if (!p.in_event && after_blank && !p.nheaders && frame_parts(line, n, &ip, &sym, &nsym, &dso, &ndso) == 1) {
       /* a callchain after an empty header: perf script -F with no header
        * field (-F ip,sym) prints an empty line where the header goes, so
        * its events are callchains after blank lines (without callchains
@@ -851,7 +964,13 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
     rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
                         (unsigned long long)cap);
   if (!rc && ferror(cin)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
+  /* perf ends every callchain with a blank line (or the fields it prints
+   * after one): a last event without is cut (`perf script | head`) */
+  int cut = p.in_event && !p.one_line && !p.tail && !p.one_line_seen &&
+            (p.nblank_ended || p.nlocs + p.ninl + (p.pend == 1) > 0);
   if (!rc) rc = end_event(&p);
+  if (!rc && cut)
+    rc = bad(&p, lineno, "the file is cut inside its last event (perf script ends every callchain with a blank line)");
   free(line);
   free(p.locs);
   free(p.inl);
