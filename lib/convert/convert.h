@@ -39,6 +39,11 @@ int pcol_perf_sideband(const uint8_t *p, size_t n);
  * carries the frame of an event without callchain, as perf prints it
  * ("... cycles:  ip sym (dso) ilen: 5", "... cycles:  addr  ip"). */
 int pcol_perf_header_frame(const uint8_t *p, size_t n);
+/* What a line holds read as a sample's header: PCOL_PERF_H_TIME,
+ * PCOL_PERF_H_CPU, PCOL_PERF_H_EVENT (a "name:" word that is no time), or
+ * 0 when it is no header or a side-band record. */
+enum { PCOL_PERF_H_TIME = 1, PCOL_PERF_H_CPU = 2, PCOL_PERF_H_EVENT = 4 };
+int pcol_perf_header_fields(const uint8_t *p, size_t n);
 
 /* The exporters with options (pcol_export dispatches to them; each public
  * pcol_export_<format> is one of them with the default options).  Each runs

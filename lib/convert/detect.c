@@ -245,6 +245,25 @@ static int looks_perf(const uint8_t *p, size_t n) {
   /* a head of side-band records whose last line the head cut */
   if (e >= n && side) return 1;
   if (e >= n || !looks_text(p + i, e - i)) return 0;
+  /* a header with a [cpu] or an event name (-F cpu,ip,sym: "[000] ";
+   * comm,event,ip,sym: "hot cpu-clock:ppp: ") followed by a callchain frame
+   * as perf prints it (a tab, a hex address, a blank: no collapsed stack
+   * line starts so); a header with a time and an event followed by another
+   * (tracepoints, whose lines carry no frame: "dd 14080 [000]
+   * 81992.415177: syscalls:sys_enter_write: fd: ..."), where a collapsed
+   * stack would hold a frame "81992.415177:" */
+  int hf = pcol_perf_header_fields(p + i, e - i);
+  if (hf & (PCOL_PERF_H_CPU | PCOL_PERF_H_EVENT)) {
+    size_t j = e + 1, f = j, k;
+    while (f < n && p[f] != '\n') f++;
+    if (pcol_perf_header_frame(p + i, e - i)) return 1; /* its frame on the line, as perf pads it */
+    size_t h = j + 1;
+    while (h < f && p[h] == ' ') h++;
+    if (j < n && p[j] == '\t' && is_hexword(p, h, f, &k) && k < f) return 1;
+    int both = PCOL_PERF_H_TIME | PCOL_PERF_H_EVENT;
+    if ((hf & both) == both && j < n && f < n && (pcol_perf_header_fields(p + j, f - j) & both) == both)
+      return 1;
+  }
   /* a number (tid or time) and a token ending in ':' after it */
   int num = 0, ev = 0;
   for (size_t k = i; k < e; k++) {

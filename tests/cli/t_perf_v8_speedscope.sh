@@ -342,7 +342,9 @@ printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\t%16x %s (%s)\n%16x N/A 4K\n' pro
   prog 661 81697.311435 1001001 cpu-clock:ppp 0x118b 'heavy+0x22' /x/prog 0x144f 'main+0xa0' /x/prog 0 > "$tmp/physg.txt"
 printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\t%16x %s (%s)\n %s\n' prog 661 81697.310435 1001001 cpu-clock:ppp 0x118b 'heavy+0x22' /x/prog 0x144f 'main+0xa0' /x/prog "$R" \
   prog 661 81697.311435 1001001 cpu-clock:ppp 0x118b 'heavy+0x22' /x/prog 0x144f 'main+0xa0' /x/prog "$R" > "$tmp/regsg.txt"
-for c in regs:heavy phys:heavy physg:main\;heavy regsg:main\;heavy; do
+printf '%16s %5d %s: %10d %s: %16x %s (%s) %s%16x N/A 4K\n' prog 661 81697.310435 1001001 cpu-clock:ppp 0x55922c81418b 'heavy+0x22' /x/prog "$R" 0 \
+  prog 661 81697.311435 1001001 cpu-clock:ppp 0x55922c81418f 'heavy+0x26' /x/prog "$R" 0 > "$tmp/regsphys.txt"
+for c in regs:heavy phys:heavy regsphys:heavy physg:main\;heavy regsg:main\;heavy; do
   f=${c%%:*} want=${c#*:}
   [ "$($PCOL fold "$tmp/$f.txt" 2>&1)" = "$want 2002002" ] || fail "$f: fields after the frame: $($PCOL fold "$tmp/$f.txt" 2>&1)"
 done
@@ -372,6 +374,23 @@ for c in 'cutcc:6:cut' 'cuthdr:5:cut' 'cutone:2:cut' 'longip:2:16 hex digits'; d
   $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" && fail "$f: read with exit 0: $($PCOL fold "$tmp/$f.pcol")"
   grep -qF "$tmp/$f.txt:$l: " "$tmp/err" && grep -qF -- "$w" "$tmp/err" || fail "$f: not refused at line $l for '$w': $(cat "$tmp/err")"
 done
+# detected without a time (-F cpu,ip,sym; cpu,event,ip,sym; comm,event,ip,sym;
+# tid,cpu,ip,sym; with and without callchains) and tracepoint texts (two
+# headers with a time and an event, no frame): they needed --from perf
+printf '[000] \n\t%16x %s\n\n[001] \n\t%16x %s\n\n' 0x118b heavy 0x118b heavy > "$tmp/d1.txt"
+printf '[000] %s: \n\t%16x %s\n\n' cpu-clock:ppp 0x118b heavy > "$tmp/d2.txt"
+printf 'hot %s: \n\t%16x %s\n\n' cpu-clock:ppp 0x118b heavy > "$tmp/d3.txt"
+printf '%5d [000] \n\t%16x %s\n\n' 15441 0x118b heavy > "$tmp/d4.txt"
+printf '[000]  %16x %s\n[000]  %16x %s\n' 0x55922c81418b heavy 0x55922c81418b heavy > "$tmp/d5.txt"
+printf '%16s %5d [000] %s: %s: \n%16s %5d [000] %s: %s: tgid: 0x000041ac, sig: 0x00000017\n' pprof 16813 82023.727767 syscalls:sys_enter_getpid \
+  pprof 16813 82023.727771 syscalls:sys_enter_tgkill > "$tmp/d6.txt"
+for f in d1 d2 d3 d4 d5 d6; do
+  $PCOL info "$tmp/$f.txt" 2>&1 | grep -q 'input_format: *perf' || fail "$f: not detected as perf: $($PCOL info "$tmp/$f.txt" 2>&1 | head -2)"
+done
+[ "$($PCOL fold "$tmp/d1.txt")" = 'heavy 2' ] || fail "d1: $($PCOL fold "$tmp/d1.txt")"
+# collapsed stacks stay collapsed
+printf 'main;[000] 5\nmain;a: 3\n' > "$tmp/d7.txt"
+$PCOL info "$tmp/d7.txt" 2>&1 | grep -q 'input_format: *collapsed' || fail "d7: not collapsed: $($PCOL info "$tmp/d7.txt" 2>&1 | head -2)"
 # round records among events in time order are skipped
 sed -n '1,5p' "$tmp/round.txt" > "$tmp/round2.txt"
 [ "$($PCOL fold "$tmp/round2.txt" 2>&1)" = 'heavy 250000' ] || fail "round records: $($PCOL fold "$tmp/round2.txt" 2>&1)"

@@ -45,7 +45,14 @@ is compared by pcol's `period` type; comm and tid wherever printed.
 `--deltatime` must be refused naming the option and the line
 (`--show-round-events` too, unless its output is in time order: then it is
 compared); the default script cut inside a frame and inside a header must
-be refused naming the line ("truncated").
+be refused naming the line ("truncated"), and cut at a line end inside a
+callchain too ("cut").  Fields perf prints after the frame (-F +iregs,
++uregs, +phys_addr, +data_page_size, +code_page_size), CLOCK_REALTIME
+times, right-aligned comms that look like an address, a comment, a time
+or a [cpu] (copies of the program: COMMS; with -F comm,tid,time,period,event
+only the samples and periods per comm and tid and the totals), and a
+tracepoint of dd (skipped where perf may not record it) are compared the
+same way.
 """
 import os
 import re
@@ -82,7 +89,21 @@ RECORDS = {
     'two': (['-e', 'cpu-clock', '-e', 'task-clock', '-g'], ['1000000', '1']),
     'addr': (['-e', 'cpu-clock', '-d'], ['1500000']),
     'addrg': (['-e', 'cpu-clock', '-d', '-g'], ['1500000']),
+    # fields perf prints after the frame (with -g: a line after the callchain)
+    'after': (['-e', 'cpu-clock', '-g', '--phys-data', '--data-page-size', '--code-page-size',
+               '--intr-regs=sp,ip', '--user-regs=sp,ip'], ['1500000']),
+    # perf's clock as seconds since 1970 (10 integer digits)
+    'realtime': (['-e', 'cpu-clock', '-k', 'CLOCK_REALTIME'], ['1500000']),
+    # comms perf right-aligns that look like a frame's address (hex), a
+    # --header comment, a time or a [cpu]: copies of the program (COMMS)
+    'comms': (['-e', 'cpu-clock'], None),
 }
+COMMS = ['cafe', '#w', '1.5:', 'x [001]']
+# a tracepoint: events without a frame, then a right-aligned hex comm (dd);
+# skipped where tracepoints are refused (permissions)
+TRACE = ('dd', ['-e', 'syscalls:sys_enter_write'],
+         ['dd', 'if=/dev/zero', 'of=/dev/null', 'bs=1', 'count=300'])
+AFTER = '+iregs,+uregs,+phys_addr,+data_page_size,+code_page_size'
 FULL = ['-F', 'comm,tid,time,event,period,ip,sym,dso']
 # perf script field sets per recording (the default everywhere)
 # (headers without a time or an event: -F comm,tid,ip,sym and the like;
@@ -103,6 +124,9 @@ SCRIPTS = {
     'two': [[], FULL, ['-F', 'ip,sym']],
     'addr': [['-F', '+addr'], ['-F', '+addr,+data_src']],
     'addrg': [['-F', '+addr'], ['-F', '+addr', '--hide-call-graph'], ['-F', '+addr,+data_src', '--hide-call-graph']],
+    'after': [['-F', AFTER], ['-F', AFTER, '--hide-call-graph']],
+    'realtime': [[]],
+    'comms': [[], ['-F', 'comm,tid,time,period,event']],
 }
 # perf script output pcol does not read, refused with a message naming the
 # option (or, when the output happens to be in time order, read and compared)
@@ -382,6 +406,59 @@ def truncated(case, stem, txt):
             fail(case, 'cut inside %s (line %d): exit %d, %s' % (what, k + 1, r.returncode, msg.strip()))
 
 
+def cut_callchain(case, stem, txt):
+    """The text cut at a line end inside a callchain (`perf script | head
+    -n N`): perf ends every callchain with a blank line, so the last event
+    is refused as cut, naming the file and its last line."""
+    lines = txt.split('\n')
+    k = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].startswith('\t') and lines[i + 1].startswith('\t'))
+    path = '%s-cutcc.txt' % stem
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines[:k + 1]) + '\n')
+    r = subprocess.run([PCOL, 'pack', '--from', 'perf', path, '-o', path + '.pcol'],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    msg = r.stderr.decode(errors='replace')
+    if r.returncode == 0 or ('%s:%d:' % (path, k + 1)) not in msg or 'cut' not in msg:
+        fail(case, 'cut after a frame (line %d): exit %d, %s' % (k + 1, r.returncode, msg.strip()))
+
+
+def compare_total(case, data, pc, events):
+    """perf report's Event count and Samples against pcol's totals."""
+    global rows_compared
+    sec = report(data, ['--no-children', '--sort', 'comm', '-F', 'sample,period,comm'], True)
+    for ev in events:
+        got = sum(f for f, _ in pcol_top(pc, ev, by='label:comm').values())
+        if got != sec[ev]['count']:
+            fail(case, '%s: pcol total %d, perf report Event count %d' % (ev, got, sec[ev]['count']))
+        rows_compared += 1
+
+
+def tracepoint():
+    """A tracepoint recording (no frame on its lines) of dd, whose comm
+    perf right-aligns and which is all hex: as many samples per comm and
+    tid as perf report counts; skipped if perf may not record it."""
+    global checked
+    stem, opts, prog = TRACE
+    data = stem + '.data'
+    r = subprocess.run(['perf', 'record', '-q', '-o', data] + opts + ['--'] + prog,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0 or not os.path.exists(data):
+        print('perf: tracepoint %s not recorded here (skipped): %s' % (opts[1], r.stderr.decode(errors='replace').strip()[:200]))
+        return
+    case = '%s [perf record %s -- %s; perf script]' % (stem, ' '.join(opts), ' '.join(prog))
+    try:
+        txt = run(['perf', 'script', '-i', data])
+        with open(stem + '.txt', 'w') as f:
+            f.write(txt)
+        run([PCOL, 'pack', stem + '.txt', '-o', stem + '.pcol'])  # detected too
+        events = [opts[1]]
+        compare_threads(case, data, stem + '.pcol', events, False, {'comm', 'tid'}, False)
+        compare_total(case, data, stem + '.pcol', events)
+    except (RuntimeError, ValueError, KeyError) as e:
+        fail(case, str(e))
+    checked += 1
+
+
 def main_binary(case, stem):
     """The pprof export names the recorded program as pprof's main binary:
     go tool pprof prints its first mapping as `File:` (perf's first dso is
@@ -400,9 +477,14 @@ def main_binary(case, stem):
 def main():
     global checked
     os.chdir(WORK)
+    for c in COMMS:
+        shutil.copy(HOT, os.path.join(WORK, c))
+    with open('comms.sh', 'w') as f:
+        f.write(''.join('"./%s" 400000\n' % c for c in COMMS))
     for rec, (opts, args) in RECORDS.items():
         data = rec + '.data'
-        run(['perf', 'record', '-q', '-o', data] + opts + ['--', HOT] + args)
+        prog = [HOT] + args if args else ['sh', 'comms.sh']
+        run(['perf', 'record', '-q', '-o', data] + opts + ['--'] + prog)
         events = [e for i, e in enumerate(opts) if i and opts[i - 1] == '-e']
         for k, sargs in enumerate(SCRIPTS[rec]):
             case = '%s [perf record %s; perf script %s]' % (rec, ' '.join(opts), ' '.join(sargs) or '(default)')
@@ -432,6 +514,13 @@ def main():
                         continue
                 else:
                     run([PCOL, 'pack', '--from', 'perf', stem + '.txt', '-o', stem + '.pcol'])
+                if not fields.startswith('+') and 'ip' not in fl:
+                    # no frames: the samples and periods per comm and tid,
+                    # and the event's total
+                    compare_threads(case, data, stem + '.pcol', events, counted, labels, has_period)
+                    compare_total(case, data, stem + '.pcol', events)
+                    checked += 1
+                    continue
                 names = script_names(txt)
                 compare_self(case, data, stem + '.pcol', events, inline, counted, names, has_dso, has_period)
                 if '--hide-call-graph' not in sargs:
@@ -441,10 +530,13 @@ def main():
                     compare_dso(case, data, stem + '.pcol', events, inline)
                 if k == 0 and rec in ('fp', 'plain'):
                     truncated(case, stem, txt)
+                if k == 0 and rec == 'fp':
+                    cut_callchain(case, stem, txt)
                     main_binary(case, stem)
             except (RuntimeError, ValueError, KeyError) as e:
                 fail(case, str(e))
             checked += 1
+    tracepoint()
     for f in fails:
         print('FAIL ' + f)
     print('perf: %d perf script outputs compared with perf report (%d rows), %d failures' % (checked, rows_compared, len(fails)))

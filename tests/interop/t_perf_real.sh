@@ -3,7 +3,9 @@
 # small C program with known hot functions (costs 8:4:1, recursion, a
 # shared library, an inlined function) recorded by perf record in several
 # ways (cpu-clock with and without -g, --call-graph dwarf and fp, -F, -c,
-# threads, two events), printed by perf script in several field sets and
+# threads, two events, registers, physical addresses and page sizes,
+# CLOCK_REALTIME, copies named like an address, a comment, a time, a [cpu];
+# a tracepoint of dd where allowed), printed by perf script in several field sets and
 # compared per symbol, thread and dso with perf report --stdio of the same
 # perf.data (the rules: tests/interop/perf_real.py).
 # Exit 0 pass, 1 fail, 77 skip (no perf, no C compiler, or perf record not

@@ -37,6 +37,7 @@
  * +srccode's "|LINE text" and -F +insnlen, +insn's " ilen: N insn: .."
  * are skipped.  doc/mappings.md §9. */
 #include "perf.h"
+#include "convert.h"  /* pcol_perf_header_fields, PCOL_PERF_H_* */
 #include "keys.h"     /* PCOL_SRC_PERF, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
@@ -376,7 +377,7 @@ static int w_page(const char *w, size_t n) {
  * this order after the ip, its symbol and dso: -F +iregs, +uregs
  * (" ABI:2    SP:0x7ffe84443f78 "), +brstack, +brstacksym, +brstackoff,
  * +insnlen, +insn (" ilen: 5", " insn: 81 ee bd 00"), +phys_addr
- * ("%16" PRIx64 right after the dso), +data_page_size, +code_page_size
+ * ("%16" PRIx64 right after the dso, or after the registers' blank), +data_page_size, +code_page_size
  * (" %s": "N/A", "4K")): n without them.  With callchains they are a line
  * of their own after the last frame (where the blank line would be); a
  * line that is only these is cut to 0.  *why names the fields pcol does
@@ -402,7 +403,7 @@ static size_t cut_tail(const char *s, size_t n, const char **why) {
     while (a && !is_blank(s[a - 1])) a--;
     for (b = a; b && is_blank(s[b - 1]); b--) {}
     if (a == n || a == b) return n; /* one word alone, or none */
-    if (w_reg(s + a, n - a) || w_page(s + a, n - a) || (n - a < 16 && is_hex(s + a, n - a) && n - b == 16)) {
+    if (w_reg(s + a, n - a) || w_page(s + a, n - a) || (n - a < 16 && is_hex(s + a, n - a) && (n - b == 16 || n - b == 17))) {
       n = a; /* a register, a page size, or the phys_addr "%16" PRIx64 */
       continue;
     }
@@ -687,12 +688,20 @@ static const char *parse_header(const char *s, size_t n, perf_hdr *h) {
     /* the ip: the last hex word at least 16 wide (perf's "%16" PRIx64
      * after a blank) after the fields, else a hex word right after them
      * (text not padded as perf pads it) */
+    size_t last = SIZE_MAX;
     for (size_t k = i; k < n;) {
       while (k < n && is_blank(s[k])) k++;
       size_t a = k;
       while (k < n && !is_blank(s[k])) k++;
-      if (k > a && w_addr(s + a, k - a) && field_width(s, a, k - a) >= ADDR_WIDTH) h->frame = a;
+      if (k > a && w_addr(s + a, k - a) && field_width(s, a, k - a) >= ADDR_WIDTH) {
+        /* not the phys_addr among the fields after the frame (cut_tail):
+         * the ip is followed by its symbol or dso, or by nothing */
+        const char *why;
+        last = a;
+        if (cut_tail(s + a, n - a, &why) > k - a) h->frame = a;
+      }
     }
+    if (h->frame == SIZE_MAX) h->frame = last;
     if (h->frame == SIZE_MAX && i < n) {
       size_t k = i;
       while (k < n && !is_blank(s[k])) k++;
@@ -716,7 +725,14 @@ int pcol_perf_sideband(const uint8_t *p, size_t n) {
 int pcol_perf_header_frame(const uint8_t *p, size_t n) {
   perf_hdr h;
   return !memchr(p, 0, n) && !parse_header((const char *)p, n, &h) && !h.sideband &&
-         (h.ev || h.time_ns != PCOL_NA_I64) && h.frame != SIZE_MAX && !h.frame_sure;
+         (h.ev || h.time_ns != PCOL_NA_I64 || h.cpu >= 0) && h.frame != SIZE_MAX && !h.frame_sure;
+}
+
+int pcol_perf_header_fields(const uint8_t *p, size_t n) {
+  perf_hdr h;
+  if (memchr(p, 0, n) || parse_header((const char *)p, n, &h) || h.sideband) return 0;
+  return (h.time_ns != PCOL_NA_I64 ? PCOL_PERF_H_TIME : 0) | (h.cpu >= 0 ? PCOL_PERF_H_CPU : 0) |
+         (h.ev ? PCOL_PERF_H_EVENT : 0);
 }
 
 /* A header line: the sample's labels, time and values (its event's period,
