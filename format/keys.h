@@ -45,6 +45,10 @@
 /* Longest duration of the source's samples in ns, decimal digits only
  * (spec.md §7): written by coalescing, used by range queries. */
 #define PCOL_META_MAX_DURATION_NS "pcol.max_duration_ns"
+/* "1": the source's long samples are intervals of continuous time, not
+ * evenly spread ticks (spec.md §7.1, "Interval sources"): a range counts
+ * the part of each inside it.  Written by the Chrome trace importer. */
+#define PCOL_META_INTERVALS "pcol.intervals"
 /* What an importer read but did not keep, said in words (one row per
  * note, per source): `pcol info` prints each ("markers ignored: 12"). */
 #define PCOL_META_NOTE "pcol.note"

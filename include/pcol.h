@@ -798,7 +798,10 @@ PCOL_API bool pcol_select_filtered(const pcol_select *sel);
 /* Walks the selected samples in row order.  For each, fn gets the row index
  * (0-based) and the selected fraction num/den of the sample (1/1 when the
  * sample lies wholly inside the range; a long sample cut by a bound gets
- * overlap/duration).  Uses the time index (binary search) per source. */
+ * its ticks inside the range / its ticks, spec.md §7.1: of max(weight, 1)
+ * ticks, or, in a source marked as intervals (a Chrome trace's), the
+ * overlap in ns / its duration).  Uses the time index (binary search) per
+ * source. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_select_iter(pcol_file *f, const pcol_select *sel,
                                                      int (*fn)(void *ctx, uint64_t row, int64_t num,
                                                                int64_t den),
@@ -1939,7 +1942,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_fold_write(pcol_file *f, const pcol_sel
  * everything inline) with what `pcol info` says, a timeline (long samples as
  * rectangles, Rprof memory as a line), a top table and a flame graph that
  * the page recomputes for a brushed time range by the rule of spec.md §7
- * (a long sample counts weight x covered / duration, pcol_scale's rounding),
+ * (a long sample counts its ticks inside the range, pcol_scale's rounding),
  * and with `base` a differential flame graph and table; a call tree, the
  * callers/callees of a function and its source lines (`pcol list`'s, whole
  * profile).  The profile's data is

@@ -2,14 +2,19 @@
  *
  * THE range rule (spec.md §7): a point sample (duration 0) is selected when
  * from <= time < to.  A long sample (time t, duration d > 0, weight w)
- * stands for n = max(w, 1) raw samples ("ticks") at t + k d / n, k = 0..n-1,
- * which is where `pcol pack --coalesce` found them; a range selects the
- * ticks inside it, num of the n, and every amount of the sample counts
- * pcol_scale(amount, num, n).  The count of ticks before a time is one
- * cumulative function, so adjacent ranges add up to the whole exactly, and
- * a coalesced file answers every range as its raw twin does. */
+ * stands for n raw samples ("ticks") at t + k d / n, k = 0..n-1: n =
+ * max(w, 1), which is where `pcol pack --coalesce` found them, or, for a
+ * sample of weight <= 1 in a source marked as intervals (meta
+ * pcol.intervals "1": a Chrome trace's stretches of continuous time), n =
+ * d, one tick a nanosecond, so that a range selects the nanoseconds of the
+ * sample inside it.  A range selects the ticks inside it, num of the n,
+ * and every amount of the sample counts pcol_scale(amount, num, n).  The
+ * count of ticks before a time is one cumulative function, so adjacent
+ * ranges add up to the whole exactly (the time, and every amount that is a
+ * multiple of n), and a coalesced file answers every range as its raw twin
+ * does. */
 #include "pcol.h"
-#include "keys.h"     /* PCOL_META_MAX_DURATION_NS */
+#include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_META_INTERVALS */
 #include "layout.h"   /* PCOL_ENC_MAX_LANES */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
@@ -30,6 +35,10 @@ int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x) {
 }
 
 int64_t pcol_range_ticks(int64_t w) { return w >= 1 ? w : 1; }
+
+int64_t pcol_range_ticks_of(int64_t w, int64_t d, int intervals) {
+  return intervals && w <= 1 ? d : pcol_range_ticks(w); /* (w >= 2: a coalesced run, ticks) */
+}
 
 int64_t pcol_scale(int64_t v, int64_t num, int64_t den) {
   if (num == den) return v;
@@ -148,10 +157,11 @@ static uint64_t source_end(const pcol_view *src, uint64_t lo, uint64_t hi, uint3
   return lo;
 }
 
-/* meta "pcol.max_duration_ns" of every source (written by coalescing), in
- * one pass over meta: out[s] = the value, or -1 when a source declares none
- * (or a malformed one).  A wrong value can only make a range query miss or
- * re-check samples; it cannot make it read out of bounds. */
+/* meta "pcol.max_duration_ns" of every source (written by coalescing and
+ * the Chrome importer), in one pass over meta: out[s] = the value, or -1
+ * when a source declares none (or a malformed one).  A wrong value can only
+ * make a range query miss or re-check samples; it cannot make it read out
+ * of bounds. */
 int pcol_parse_max_duration(pcol_str v, int64_t *out) {
   if (!v.ptr || v.len == 0 || v.len > 18) return -1;
   int64_t x = 0;
@@ -163,33 +173,43 @@ int pcol_parse_max_duration(pcol_str v, int64_t *out) {
   return 0;
 }
 
-static int declared_max_durations(pcol_file *f, int64_t **out, pcol_error *err) {
+/* ... and, in the same pass, meta "pcol.intervals" of every source:
+ * iv[s] = 1 when its first row with the key holds exactly "1" (spec.md
+ * §7.1, "Interval sources"), else 0 (2 while a row is still to come). */
+int pcol_source_range_meta(pcol_file *f, int64_t **out, uint8_t **ivout, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   int64_t *d = malloc((ns + 1) * sizeof *d);
-  if (!d) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  for (uint64_t s = 0; s <= ns; s++) d[s] = -1;
+  uint8_t *iv = malloc(ns + 1);
+  if (!d || !iv) {
+    free(d), free(iv);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  for (uint64_t s = 0; s <= ns; s++) d[s] = -1, iv[s] = 2;
   pcol_view mk, mv, ms;
   int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
-  static const char key[] = PCOL_META_MAX_DURATION_NS;
-  pcol_idmemo memo = {{0}, {0}};
+  static const char key[] = PCOL_META_MAX_DURATION_NS, ikey[] = PCOL_META_INTERVALS;
+  pcol_idmemo memo = {{0}, {0}}, imemo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
-    if (s == 0 || s > ns || d[s] != -1) continue; /* the first row counts, valid or not */
+    if (s == 0 || s > ns || (d[s] != -1 && iv[s] != 2)) continue; /* the first row counts, valid or not */
     pcol_str v;
-    uint8_t is;
+    uint8_t is, isi = 0;
     if ((rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), key, &is, err))) break;
-    if (!is) continue;
+    if (!is && (rc = pcol_string_is_memo(f, &imemo, pcol_view_u32(&mk, i), ikey, &isi, err))) break;
+    if ((is && d[s] != -1) || (isi && iv[s] != 2) || (!is && !isi)) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;
-    d[s] = pcol_parse_max_duration(v, &x) == 0 ? x : -2; /* the first row counts */
+    if (is) d[s] = pcol_parse_max_duration(v, &x) == 0 ? x : -2; /* the first row counts */
+    else iv[s] = v.len == 1 && v.ptr[0] == '1';
   }
   if (rc) {
-    free(d);
+    free(d), free(iv);
     return rc;
   }
-  *out = d;
+  for (uint64_t s = 0; s <= ns; s++) iv[s] &= 1;
+  *out = d, *ivout = iv;
   return PCOL_OK;
 }
 
@@ -265,7 +285,8 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t row = 0;
-  int64_t *declared = NULL; /* see declared_max_durations, read on first need */
+  int64_t *declared = NULL; /* see pcol_source_range_meta, read on first need */
+  uint8_t *intervals = NULL; /* (and the sources marked as intervals) */
   pcol_wall wall = {NULL, NULL, 0};
   int is_wall = ranged && sel->wall;
   if (is_wall && (rc = pcol_wall_init(f, &wall, err))) return rc;
@@ -282,6 +303,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
       continue;
     }
     uint64_t i = row, stop = end;
+    int iv = 0; /* the source's long samples are intervals (n = d) */
     if (ranged && (rc = rows_need(&tc, end - 1, end, err))) goto out;
     int timed = ranged && pcol_view_i64(tim, end - 1) != PCOL_NA_I64, cut = ranged;
     if (is_wall) { /* this source's part of a wall-clock range (wall.c) */
@@ -311,7 +333,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
        * `from` itself, so the search is one binary search. */
       int64_t maxdur = 0;
       int has_dur = dc.lazy || pcol_view_stored(dur);
-      if (has_dur && !declared && (rc = declared_max_durations(f, &declared, err))) goto out;
+      if (has_dur && !declared && (rc = pcol_source_range_meta(f, &declared, &intervals, err))) goto out;
       if (has_dur && s < pcol_rows(f, PCOL_T_SOURCES) + 1 && declared[s] >= 0)
         maxdur = declared[s];
       else if (has_dur) {
@@ -321,6 +343,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
           if (d > maxdur) maxdur = d;
         }
       }
+      iv = has_dur && s <= pcol_rows(f, PCOL_T_SOURCES) && intervals[s];
       int64_t lo; /* from - maxdur, saturated (both come from the file) */
       if (__builtin_sub_overflow(from, maxdur, &lo) || lo < INT64_MIN + 1) lo = INT64_MIN + 1;
       if ((rc = lower_bound(&tc, row, end, lo, &i, err)) ||
@@ -342,7 +365,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
         if (d <= 0) {
           if (t < from || t >= to) continue;
         } else { /* THE range rule: the ticks of the long sample in [from, to) */
-          den = pcol_range_ticks(pcol_view_i64(wgt, i));
+          den = pcol_range_ticks_of(pcol_view_i64(wgt, i), d, iv);
           num = pcol_range_ticks_before(t, d, den, to) - pcol_range_ticks_before(t, d, den, from);
           if (num <= 0) continue;
         }
@@ -356,7 +379,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
   }
   rc = PCOL_OK;
 out:
-  free(declared);
+  free(declared), free(intervals);
   pcol_wall_free(&wall);
   return rc;
 }

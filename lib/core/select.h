@@ -36,12 +36,21 @@ int pcol_select_need_view(pcol_file *f, const pcol_select *sel, int column, pcol
 /* Meta "pcol.max_duration_ns": 1 to 18 decimal digits, nothing else
  * (spec.md §7).  0 and *out, or -1 when v does not follow that grammar. */
 int pcol_parse_max_duration(pcol_str v, int64_t *out);
+/* What each source declares for range queries, in one pass over meta:
+ * (*maxd)[s] its "pcol.max_duration_ns" (-1: none, -2: malformed), and
+ * (*intervals)[s] 1 when its first "pcol.intervals" row holds "1" (spec.md
+ * §7.1, "Interval sources"), for s = 0 .. sources; free() both. */
+int pcol_source_range_meta(pcol_file *f, int64_t **maxd, uint8_t **intervals, pcol_error *err);
 
 /* THE range rule (select.c, spec.md §7): a long sample of weight w stands
  * for pcol_range_ticks(w) = max(w, 1) ticks at t + k d / n; of them,
  * pcol_range_ticks_before(t, d, n, x) lie before time x (0 for x <= t, n
  * from the last tick on).  A range [a, b) selects before(b) - before(a). */
 int64_t pcol_range_ticks(int64_t w);
+/* n of a long sample of weight w and duration d > 0: d (one tick a
+ * nanosecond) when w <= 1 in a source marked as intervals (meta
+ * pcol.intervals "1", spec.md §7.1), else pcol_range_ticks(w). */
+int64_t pcol_range_ticks_of(int64_t w, int64_t d, int intervals);
 int64_t pcol_range_ticks_before(int64_t t, int64_t d, int64_t n, int64_t x);
 /* A selected sample row and the fraction num/den of it that is selected
  * (pcol_select_iter, spec.md §7). */

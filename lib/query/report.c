@@ -20,7 +20,8 @@
  * rprof.alloc), the keys each location counts under for top (top.c), the
  * frame tree and each stack node's node in it (ftree.c), the shares of a
  * diff base (diff.c).  The script applies the range rule of spec.md §7
- * (weight x covered / duration, pcol_scale's rounding) to them.
+ * (the ticks of a long sample inside the range, pcol_scale's rounding;
+ * each source's "intervals" from lib/core/select.c) to them.
  *
  * Cost model: O(samples x value types) time and memory for the columns,
  * O(stacks + locations + lines) for the trees and keys. */
@@ -33,6 +34,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_source_default_types */
 #include "lasts.h"    /* pcol_thread_classes, pcol_thread_name */
+#include "select.h"   /* pcol_source_range_meta */
 
 #include <math.h>
 #include <stdarg.h>
@@ -653,7 +655,8 @@ static int label_sets(rep *r, pcol_error *err) {
 
 /* Sources: what `pcol info` lists, plus each one's rows, leading rows
  * without a time, time span and default value. */
-static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pcol_error *err) {
+static int sources_of(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, const uint8_t *iv,
+                      pcol_error *err) {
   pcol_file *f = r->f;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES), n = r->ns;
   pcol_view st, su, src, tim, dur;
@@ -701,16 +704,27 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
     put(r, ",\"uri\":", 7);
     jpstr(r, u);
     putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
-            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld}",
+            "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld,\"intervals\":%d}",
          (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
          (long long)t0, (long long)t1, choice_of(vc, nvc, dvt), (long long)interval,
-         (long long)tlast, (long long)dlast);
+         (long long)tlast, (long long)dlast, iv[s]);
   }
   put(r, "],", 2);
   if (row != n)
     return pcol_error_set(err, PCOL_ECORRUPT, "samples are not sorted by source (row %llu)",
                           (unsigned long long)row + 1);
   return r->rc;
+}
+
+/* ... and whether each source's long samples are intervals (spec.md §7.1,
+ * "Interval sources"; lib/core/select.c reads the mark). */
+static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pcol_error *err) {
+  int64_t *maxd;
+  uint8_t *iv;
+  PCOL_RETURN_NOT_OK(pcol_source_range_meta(r->f, &maxd, &iv, err));
+  int rc = sources_of(r, vc, nvc, is_rprof, iv, err);
+  free(maxd), free(iv);
+  return rc;
 }
 
 /* Each sample's span on the stack chart (stackchart.js), ns, 0 untimed:

@@ -12,7 +12,7 @@
  * parents before children), so the derivations index only checked data. */
 #include "query.h"
 #include "error.h"    /* pcol_oom */
-#include "select.h"   /* pcol_range_ticks, pcol_range_ticks_before */
+#include "select.h"   /* pcol_range_ticks_before */
 #include "wall.h"     /* pcol_wall_free, PCOL_WALL_RANGE, pcol_wall, ... */
 #include <string.h>
 #include <stdlib.h>
@@ -161,11 +161,12 @@ static inline void put8(scan *s, int k, uint8_t x) {
 
 /* Row r of a view of one stored table (its columns in s->v). */
 /* A column of the part of long sample r that a range cuts (THE range rule,
- * lib/core/select.c): the ticks k0 .. k0 + num - 1 of its n, at
- * t + k d / n; the amounts scaled as every view scales them. */
+ * lib/core/select.c): the ticks k0 .. k0 + num - 1 of its n = den (max(w,
+ * 1), or d in a source of intervals: pcol_range_ticks_of), at t + k d / n;
+ * the amounts scaled as every view scales them. */
 static int64_t cut_column(const scan *s, uint64_t r, int column, int64_t stored) {
   int64_t t = pcol_view_i64(&s->x[0], r), d = pcol_view_i64(&s->x[1], r);
-  int64_t w = pcol_view_i64(&s->x[2], r), n = pcol_range_ticks(w);
+  int64_t w = pcol_view_i64(&s->x[2], r), n = s->den;
   int64_t from = s->sel && s->sel->has_from ? s->sel->from_ns : 0;
   if (s->sel && s->sel->has_from && s->sel->wall) { /* the source's own from (wall.c) */
     int64_t to;

@@ -2,7 +2,8 @@
 # The report page's computing modules in node against the CLI
 # (compute.test.mjs): pages of an Rprof profile with memory, a coalesced one
 # (long samples cut by a range; its source pane also with a --source-path
-# that trims the profile's file path), a pprof with labels and inline
+# that trims the profile's file path), a Chrome trace (intervals cut by a
+# range, spec.md §7.1), a pprof with labels and inline
 # frames, a merged file and a --diff page; the call graph's label boxes of
 # labelled and heap profiles against pcol graph's DOT.  Skipped (exit 0, said so) without node.
 set -u
@@ -72,6 +73,10 @@ fi
 # sample, at its first occurrence from the root (semantics_pprof.py inline-rec-NN)
 mkdir -p "$tmp/sem" && python3 tests/support/semantics_pprof.py "$tmp/sem" || fail "semantics_pprof.py"
 for n in 00 03 05 08 13; do add "inline-rec-$n" "$tmp/sem/inline-rec-$n.pb.gz"; done
+# a Chrome trace: its stretches are intervals (spec.md §7.1), a range counts
+# the part of each inside it (range.js: n = the duration)
+python3 tests/support/chrome_range.py gen-events "$tmp/chrome.json" 2 || fail "chrome_range.py"
+add chrome-trace "$tmp/chrome.json"
 # the call graph's label boxes only (BOXES=only): heap "bytes" labels, eBPF thread labels
 for f in go-heap-allocs-inline go-heap-delta-negative-values native-ebpf-kernel-buildid-thread-labels; do
   [ -f "$TD/pprof/$f.pb.gz" ] && BOXES=only add "boxes-$f" "$TD/pprof/$f.pb.gz"

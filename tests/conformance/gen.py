@@ -10,6 +10,7 @@ libpcol); expected views come from the same logical tables through spec.md
 §11.  Each invalid file is a valid one with one change, named by the rule
 of spec.md §8 it breaks.  Output is deterministic.
 """
+import json
 import os
 import struct
 import sys
@@ -179,25 +180,43 @@ def scale(v, num, den):
     return q if p >= 0 else -q
 
 
+def interval_sources(q):
+    """The sources marked as intervals (spec.md §7.1, "Interval sources"): the
+    first meta row with key pcol.intervals of a source s >= 1, value "1"."""
+    first = {}
+    for row in q.t[TABLE_ID["meta"]]:
+        s = row.get("source_id", 0)
+        if s and q.strings[row.get("key", 0)] == b"pcol.intervals" and s not in first:
+            first[s] = q.strings[row.get("value", 0)] == b"1"
+    return {s for s, m in first.items() if m}
+
+
 def ranged(name, desc, build, cuts):
     """A valid file and, for each range (A, B) in ns, the samples and
-    sample_values views that `pcol cat --from A --to B` shows: the file's own
-    rows with every long sample cut by the range rule of spec.md §7.1 (the
-    ranges below select every sample, so ids are unchanged)."""
+    sample_values views that `pcol cat --from A --to B` shows: the file's
+    selected rows (their ids as stored) with every long sample cut by the
+    range rule of spec.md §7.1 (ticks; intervals in marked sources)."""
     p = build()
     valid(name, desc, p)
     out = []
     for a, b in cuts:
         q = build()
-        for row in q.t[TABLE_ID["samples"]]:
+        marked, left = interval_sources(q), set()
+        for i, row in enumerate(q.t[TABLE_ID["samples"]]):
             t, d, w = row.get("time_ns", NA), row.get("duration_ns", 0), row.get("weight", 1)
-            if d in (0, NA):
-                assert a <= t < b, "a range must select every sample"
+            if t == NA:
+                left.add(i + 1)
                 continue
-            n = max(w, 1)
+            if d == NA or d <= 0:
+                if not a <= t < b:
+                    left.add(i + 1)
+                continue
+            n = d if row.get("source_id", 1) in marked and w <= 1 else max(w, 1)
             k0, k1 = ticks_before(t, d, n, a), ticks_before(t, d, n, b)
             k = k1 - k0
-            assert k > 0, "a range must select every sample"
+            if k <= 0:
+                left.add(i + 1)
+                continue
             row["time_ns"] = t + k0 * d // n
             row["duration_ns"] = k1 * d // n - k0 * d // n
             row["weight"] = scale(w, k, n)
@@ -209,7 +228,7 @@ def ranged(name, desc, build, cuts):
         v = views(q.materialize(), q.strings)
         for view in ("samples", "sample_values"):
             out.append("# range %s %d %d" % (view, a, b))
-            out.extend(v[view])
+            out.extend(x for x in v[view] if json.loads(x)["sample_id"] not in left)
     RANGES[name] = "\n".join(out) + "\n"
 
 
@@ -264,6 +283,75 @@ def valid_cases():
     ranged("valid-range-ticks", "a long sample of 4 ticks and a point sample; NAME.ranges: "
            "`cat --from --to` cuts it by the range rule (ticks inside the range)", ticks,
            [(2500000, 3500000), (0, 3000001), (2000001, 6000000), (1000000, 5000000)])
+
+    # interval sources (§7.1): a marked source's long samples of weight <= 1 are
+    # cut by their nanoseconds, its coalesced run (weight 4) and an unmarked twin
+    # by ticks; values that are multiples of the duration (wall) and not (m)
+    def intervals(mark=True):
+        def build():
+            p = Profile()
+            S = p.s
+            wall = p.add("value_types", type=S("wall"), unit=S("nanoseconds"))
+            m = p.add("value_types", type=S("m"), unit=S("count"))
+            p.add("functions", name=S("f"))
+            for src, marked in ((1, mark), (2, False)):
+                p.add("sources", source_type=S("chrome"))
+                if marked:
+                    p.add("meta", key=S("pcol.intervals"), value=S("1"), source_id=src)
+                    p.add("meta", key=S("pcol.max_duration_ns"), value=S("3000"), source_id=src)
+                for t, d, w, x in ((0, 1000, 1, 7), (1000, 3000, 1, 5), (2000, 0, 1, 1), (2500, 1000, 4, 8),
+                                   (2600, 700, 0, 3)):
+                    p.add("samples", source_id=src, time_ns=t, duration_ns=d, weight=w, cpu_delta_ns=11,
+                          values=[dict(value_type_id=wall, value=d), dict(value_type_id=m, value=x)])
+            return p
+        return build
+    ranged("valid-range-intervals", "a source marked as intervals (meta pcol.intervals 1): its long "
+           "samples of weight <= 1 counted by the part inside a range, a coalesced run (weight 4) by "
+           "ticks; an unmarked twin source by ticks; NAME.ranges: `cat --from --to`", intervals(),
+           [(500, 2600), (2600, 4000), (0, 1), (1, 3999), (999, 1001), (0, 10000), (3000, 3300), (1700, 2400)])
+    # hostile marks and durations: "yes" first (later "1" ignored), "1" then "0"
+    # (marked), " 1", a file-level "1" and a near-miss key (nothing), a marked source of negative, NA
+    # and zero durations (point samples), one whose t + d passes int64
+    def hostile():
+        p = Profile()
+        S = p.s
+        wall = p.add("value_types", type=S("wall"), unit=S("nanoseconds"))
+        p.add("functions", name=S("f"))
+        for _ in range(5):
+            p.add("sources", source_type=S("chrome"))
+        for src, vals in ((1, ("yes", "1")), (2, ("1", "0")), (3, (" 1",)), (4, ("1",)), (5, ("1",))):
+            for x in vals:
+                p.add("meta", key=S("pcol.intervals"), value=S(x), source_id=src)
+        p.add("meta", key=S("pcol.intervals"), value=S("1"))
+        p.add("meta", key=S("pcol.intervals"), value=S("1"), source_id=3)
+        p.t[TABLE_ID["meta"]][-1]["key"] = S("pcol.intervals ")  # not the key
+        for src in (1, 2, 3):
+            p.add("samples", source_id=src, time_ns=100, duration_ns=1000, weight=1,
+                  values=[dict(value_type_id=wall, value=1000)])
+        for t, d in ((100, -5), (200, NA), (300, 0), (400, 10)):
+            p.add("samples", source_id=4, time_ns=t, duration_ns=d, weight=1, values=[dict(value_type_id=wall, value=7)])
+        big = 9 * 10 ** 18
+        for t, d in ((100, -7), (200, NA), (big, big)):
+            p.add("samples", source_id=5, time_ns=t, duration_ns=d, weight=1,
+                  values=[dict(value_type_id=wall, value=d if d != NA else 0)])
+        return p
+    ranged("valid-range-intervals-hostile", "pcol.intervals \"yes\" then \"1\" (not marked), \"1\" then "
+           "\"0\" (marked), \" 1\", file-level \"1\", a near-miss key (none marks); a marked source of negative, NA and 0 durations (point "
+           "samples), one whose time + duration passes int64 (the overlap exact)", hostile,
+           [(150, 350), (0, 600), (400, 401), (9100000000000000000, 9200000000000000000),
+            (100, 9190000000000000000)])
+    # a marked source without durations (no duration column): point samples
+    def points():
+        p = Profile()
+        S = p.s
+        p.add("sources", source_type=S("chrome"))
+        p.add("meta", key=S("pcol.intervals"), value=S("1"), source_id=1)
+        p.add("functions", name=S("f"))
+        for t in (0, 5, 10):
+            p.add("samples", source_id=1, time_ns=t, weight=2)
+        return p
+    ranged("valid-range-intervals-points", "a source marked as intervals whose samples have no "
+           "duration column: point samples, read as in any source", points, [(0, 5), (5, 11), (1, 2)])
 
     # defaults: absent columns (§3); samples may store nothing at all
     p = Profile()

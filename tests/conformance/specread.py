@@ -11,6 +11,8 @@ usage:
   specread.py cat FILE            all views, pcol `cat --table all --format jsonl` order, tagged
   specread.py views FILE          conformance .views format (spec order, '# view NAME')
   specread.py check [--open|--full] FILE   exit 0 valid, 1 refused (prints rule id)
+  specread.py cat-range FILE VIEW FROM TO  view samples or sample_values of the time range
+                                  [FROM, TO) (seconds, as `pcol cat --from --to`; spec.md §7, §7.1)
 """
 import sys, struct, zlib, ctypes, math
 from array import array
@@ -852,6 +854,65 @@ class PcolFile:
 
 
 # ---------------------------------------------------------------- rendering §11.3
+# ---------------------------------------------------------------- time ranges (§7, §7.1)
+def scale(v, num, den):
+    """v x num / den rounded to the nearest integer, halves away from zero (§7)."""
+    p = v * num
+    q, r = divmod(abs(p), den)
+    if 2 * r >= den:
+        q += 1
+    return q if p >= 0 else -q
+
+
+def ranged_views(f, a, b):
+    """The samples and sample_values views of the range [a, b) (ns since each
+    source's start): the samples it selects, a long sample cut to its ticks
+    inside it (§7.1 "Time ranges"), n = d ticks for a long sample of weight
+    <= 1 of a source marked as intervals (§7.1 "Interval sources")."""
+    C, S = f.column, f.strings()
+    first = {}  # source -> its first pcol.intervals row says "1"
+    for k, v, s in zip(C(2, 1), C(2, 2), C(2, 3)):
+        if s >= 1 and s not in first and k and S(k) == b'pcol.intervals':
+            first[s] = bool(v) and S(v) == b'1'
+    src, tm, du, wg = C(11, 1), C(11, 2), C(11, 3), C(11, 4)
+    part = {}  # sample id -> (k0, k, n, t, d, w), or None: whole
+    for i in range(f.nrows(11)):
+        t, d, w = tm[i], du[i], wg[i]
+        if t == I64MIN:
+            continue  # NA time: never in a range
+        if d == I64MIN or d <= 0:  # a point sample
+            if a <= t < b:
+                part[i + 1] = None
+            continue
+        n = d if first.get(src[i]) and w <= 1 else max(w, 1)
+        def R(x):  # the ticks before x: ceil((x - t) n / d), at most n
+            return 0 if x <= t else min(n, -(-(x - t) * n // d))
+        k0 = R(a)
+        k = R(b) - k0
+        if k > 0:
+            part[i + 1] = None if k == n else (k0, k, n, t, d, w)
+    def cut_sample(r, p):
+        k0, k, n, t, d, w = p
+        s0, s1 = k0 * d // n, (k0 + k) * d // n
+        return (r[0], r[1], t + s0, s1 - s0, scale(w, k, n), 0 if k0 and r[5] is not None else r[5], r[6], r[7])
+    def cut_value(r, p):
+        return r if r[3] is None else (r[0], r[1], r[2], scale(r[3], p[1], p[2]))
+    V = f.views()
+    out = {}
+    for view, cut in (('samples', cut_sample), ('sample_values', cut_value)):
+        cols, rows = V[view]
+        out[view] = (cols, [r if part[r[0]] is None else cut(r, part[r[0]]) for r in rows if r[0] in part])
+    return out
+
+
+def seconds_ns(x):
+    """'S.FFFFFFFFF' (seconds, as run.py writes them) in ns, exactly."""
+    neg = x.startswith('-')
+    w, _, fr = x.lstrip('-').partition('.')
+    ns = int(w or '0') * 10 ** 9 + int((fr + '0' * 9)[:9] or '0')
+    return -ns if neg else ns
+
+
 def _esc_char_bytes(ch_bytes, out):
     out += ch_bytes
 
@@ -965,6 +1026,11 @@ def main(argv):
             elif mode == 'full':
                 f.full()
             print('valid')
+            return 0
+        if cmd == 'cat-range':
+            cols, rows = ranged_views(f, seconds_ns(args[2]), seconds_ns(args[3]))[args[1]]
+            for r in rows:
+                out.write(render(cols, r))
             return 0
         V = f.views()
         if cmd == 'cat':

@@ -7,7 +7,7 @@
 # the SQL of doc/clickhouse.md, run as written, answers what pcol says:
 #   top in each source's default value (pcol top --format json), per source;
 #   top by the weight column (flat, cum by function): all profiles; a time range that cuts long
-#   samples; a label filter (against pcol top --tag, and go tool pprof -tagfocus);
+#   samples (ticks, and a Chrome trace's intervals; the trace's time in it); a label filter (against pcol top --tag, and go tool pprof -tagfocus);
 #   diff (two CPU profiles, in their default value) against pcol diff --absolute;
 #   fold (each source's default value) against pcol fold, per source;
 #   loading the same files again (and their merge) changes no answer;
@@ -88,7 +88,7 @@ for port in $P1 $P2; do
 done
 echo "clickhouse $(ch $P1 -q 'SELECT version()') on ports $P1 and $P2"
 
-# ---- inputs: 17 profiles of five formats (one pcol file with long samples)
+# ---- inputs: 18 profiles of six formats (one pcol file with long samples, a Chrome trace)
 "$PCOL" pack "$T/rprof/proftools__Rprof-dg.out" --coalesce -o "$W/dg-long.pcol" || exit 1
 [ "$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0' | wc -l)" -gt 0 ] ||
   { echo "FAIL: the coalesced file has no long samples"; exit 1; }
@@ -106,6 +106,9 @@ python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym-bytes.pb" bytes || exi
 # a frame named '' (the key the stack view's flat has when no location has
 # one: the queries must not take it for "no key"), innermost and not
 printf 'main; 5\nmain;x 3\n;main 2\n' >"$W/empty-name.txt"
+# a Chrome trace over 3 s (two threads): its stretches are intervals
+# (spec.md §7.1), which the ranges below cut
+python3 "$root/tests/support/chrome_range.py" gen-events "$W/trace.json" 2 30 || exit 1
 inputs=(
   "$T/rprof/proftools__glmEx.out" "$T/rprof/r-prof-profile__1.out" "$T/rprof/aprof__foo.prof"
   "$T/rprof/proftools__Rprof-rec0.out" "$W/dg-long.pcol"
@@ -114,12 +117,14 @@ inputs=(
   "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
   "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
-  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt")
+  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/trace.json")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
 # the SQL counts none of their samples in a range (spec.md §7), so ranges are
 # compared with the merge of the sources that have times (Rprof, pcol, Perun)
-"$PCOL" merge "${inputs[@]:0:5}" "$T/perun/memory-basic.perf" -o "$W/timed.pcol" || exit 1
+"$PCOL" merge "${inputs[@]:0:5}" "$T/perun/memory-basic.perf" "$W/trace.json" -o "$W/timed.pcol" || exit 1
+cut=$("$PCOL" top "$W/trace.json" --from 0.55 --to 2.31 --format tsv | awk -F'\t' 'NR>1 && $1 > 0 {n++} END {print n+0}')
+[ "$cut" -gt 0 ] || { echo "FAIL: the trace has no time in [0.55 s, 2.31 s)"; exit 1; }
 
 # ---- schema on both servers, load through the Distributed tables of one
 "$PCOL" export "${inputs[0]}" --to clickhouse -o "$W/schema" 2>/dev/null || exit 1
@@ -129,8 +134,9 @@ done
 LOAD="timeout 120 clickhouse-client --host 127.0.0.1 --port $P1 --insert_distributed_sync=1"
 "$PCOL" export "${inputs[@]}" --to clickhouse --load "$LOAD" || { echo "FAIL: pcol export --load"; exit 1; }
 n1=$(ch $P1 -q "SELECT count() FROM pcol_sources_local"); n2=$(ch $P2 -q "SELECT count() FROM pcol_sources_local")
-[ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] && [ $((n1 + n2)) = ${#inputs[@]} ] ||
-  bad "sources per shard: $n1 + $n2, expected ${#inputs[@]} spread over both"
+nsrc=$("$PCOL" cat "$W/all.pcol" --table sources --format tsv | tail -n +2 | wc -l) # (the trace: 2)
+[ "$n1" -gt 0 ] && [ "$n2" -gt 0 ] && [ $((n1 + n2)) = "$nsrc" ] ||
+  bad "sources per shard: $n1 + $n2, expected $nsrc spread over both"
 echo "loaded ${#inputs[@]} profiles: $n1 sources on shard 1, $n2 on shard 2"
 
 # ---- the documented SQL
@@ -169,7 +175,7 @@ same() { # same WHAT EXPECTED ACTUAL
 }
 # pcol top --format json (the default value) as the value query's rows: type unit name flat cum
 pcol_top_json() {
-  "$PCOL" top "$1" -n 100000 --format json | python3 -c '
+  "$PCOL" top "$@" -n 100000 --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 for r in d["rows"]:
@@ -216,6 +222,10 @@ check_all() { # check_all TAG [FILE...]: every comparison, answers kept in $W/TA
   pcol_top "$W/timed.pcol" --from 0.55 --to 2.31 >"$W/$t.range.pcol"
   query top-weight | with_range 550000000 2310000000 | run >"$W/$t.range.sql"
   same "top in [0.55 s, 2.31 s), long samples counted proportionally, $t" "$W/$t.range.pcol" "$W/$t.range.sql"
+  # the Chrome trace's time in that range: each stretch's nanoseconds inside it
+  pcol_top_json "$W/trace.json" --from 0.55 --to 2.31 >"$W/$t.trange.pcol"
+  query top | with_source trace.json | with_range 550000000 2310000000 | run | as_pcol json >"$W/$t.trange.sql"
+  same "top in [0.55 s, 2.31 s) of a Chrome trace (intervals, wall ns), $t" "$W/$t.trange.pcol" "$W/$t.trange.sql"
   pcol_top "$W/timed.pcol" --from 1.01 >"$W/$t.from.pcol"
   query top-weight | with_range 1010000000 9223372036854775807 | run >"$W/$t.from.sql"
   same "top from 1.01 s, $t" "$W/$t.from.pcol" "$W/$t.from.sql"

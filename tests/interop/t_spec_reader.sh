@@ -4,7 +4,9 @@
 # a helper from spec.md, README.md and doc/ only); this holds it and pcol to
 # the same answers:
 # - the conformance suite through it: every verdict and every view of every
-#   valid file (tests/conformance/run.py --validate/--cat-all);
+#   valid file, and the time ranges of its .ranges files
+#   (tests/conformance/run.py --validate/--cat-all/--cat-range);
+# - time ranges of a Chrome trace (intervals) and a coalesced profile (ticks);
 # - files pcol writes in each of its layouts, from profiles of several
 #   formats: format 1.3 (encoded columns), --compress zstd (1.2's transforms
 #   and 1.4's zstd blocks, on a 70,000-sample profile), --compress lz4
@@ -25,8 +27,25 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: t_spec_reader: $*"; exit 1; }
 
 python3 "$root/tests/conformance/run.py" --pcol "$PCOL" --jobs "${JOBS:-2}" \
-  --validate "$R check --full {file}" --cat-all "$R cat {file}" ||
+  --validate "$R check --full {file}" --cat-all "$R cat {file}" \
+  --cat-range "$R cat-range {file} {view} {from_} {to}" ||
   fail "the conformance suite through specread.py"
+# time ranges of a Chrome trace pcol imports (intervals, spec.md §7.1) and of
+# a coalesced file (ticks): the cut samples as both readers show them
+python3 "$root/tests/support/chrome_range.py" gen-events "$tmp/trace.json" 3 || fail "chrome_range.py"
+"$PCOL" pack "$tmp/trace.json" -o "$tmp/trace.pcol" 2>/dev/null || fail "pack the trace"
+"$PCOL" pack "$root/examples/demo.out" --coalesce -o "$tmp/demo.pcol" 2>/dev/null || fail "pack --coalesce"
+for f in "$tmp/trace.pcol" "$tmp/demo.pcol"; do
+  for r in "0.012345678 0.057654321" "0.000000001 0.031000007" "0.5 1.2345"; do
+    set -- $r
+    for v in samples sample_values; do
+      "$PCOL" cat "$f" --table $v --from "$1" --to "$2" --format jsonl >"$tmp/a" 2>&1 || fail "pcol cat $f --from $1 --to $2"
+      $R cat-range "$f" $v "$1" "$2" >"$tmp/b" 2>&1 || fail "specread.py cat-range $f: $(tail -3 "$tmp/b")"
+      [ -s "$tmp/a" ] || [ $v = sample_values ] || [ "$1" = 0.5 ] || fail "$f: no $v in $1 .. $2"
+      cmp -s "$tmp/a" "$tmp/b" || fail "$v of $f from $1 to $2 differ: $(cmp "$tmp/a" "$tmp/b" | head -1)"
+    done
+  done
+done
 
 [ -d "$TD" ] || { echo "t_spec_reader: the conformance suite agrees; no test data at $TD: the packed files are skipped"; exit 0; }
 # the inputs: a profile of each kind that takes its own paths (labels and

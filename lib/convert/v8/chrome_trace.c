@@ -42,7 +42,7 @@
  * most MAX_TIED_ENDS: egroup); the samples in a sorter too, the stack
  * frames in memory (at most MAX_SFRAMES). */
 #include "v8.h"
-#include "keys.h"     /* PCOL_SRC_CHROME */
+#include "keys.h"     /* PCOL_SRC_CHROME, PCOL_META_INTERVALS, PCOL_META_MAX_DURATION_NS */
 #include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_hash_keyed */
@@ -1438,6 +1438,7 @@ typedef struct dthread {
   int64_t last;         /* ns: the stack's last change */
   egroup g;             /* the E queue's events at its first ts */
   uint64_t unmatched, open;
+  int64_t maxd; /* the longest sample of the thread's source */
 } dthread;
 
 static int dur_next(ctrace *c, int q, drow *out, int *have) {
@@ -1460,7 +1461,20 @@ static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, 
       !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
       !(rc = pcol_b_value_type(c->b, ty, un, vt, c->err)) && !(rc = pcol_b_source_value_type(c->b, *src, *vt, c->err)))
     rc = pcol_b_meta_str(c->b, *src, PPROF_META_DEFAULT_SAMPLE_TYPE, PCOL_VT_WALL, c->err);
+  /* its samples are stretches of continuous time: a range counts the part
+   * of each inside it (spec.md §7.1, "Interval sources") */
+  if (!rc) rc = pcol_b_meta_str(c->b, *src, PCOL_META_INTERVALS, "1", c->err);
   return rc;
+}
+
+/* The source's longest sample, so that a range query's search starts
+ * early enough for the intervals that start before it (spec.md §7.2);
+ * none past 18 digits (a hostile trace's: ts and dur up to 4e18). */
+static int max_duration(ctrace *c, uint32_t src, int64_t maxd) {
+  char num[32];
+  if (maxd > 999999999999999999) return 0; /* past the key's 18 digits: readers scan (spec.md §7.2) */
+  snprintf(num, sizeof num, "%" PRId64, maxd);
+  return pcol_b_meta_str(c->b, src, PCOL_META_MAX_DURATION_NS, num, c->err);
 }
 
 /* The location of name i (of dtrace's names), made at its first use. */
@@ -1482,6 +1496,7 @@ static int dur_flush(ctrace *c, dthread *th, int64_t t) {
   if (th->nf && t > th->last) {
     if (!th->src && (rc = thread_source(c, &th->k, &th->src, &th->ls, &th->vt))) return rc;
     pcol_sample_row r = {th->src, th->last - c->d.t0, t - th->last, 1, PCOL_NA_I64, th->f[th->nf - 1].node, th->ls};
+    if (r.duration_ns > th->maxd) th->maxd = r.duration_ns;
     pcol_value_row v = {th->vt, t - th->last};
     if ((rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err))) return rc;
   }
@@ -1647,7 +1662,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
   while (hb || he) { /* a thread */
     int first_b = hb && (!he || tkey_cmp(&b.k, &en.k) <= 0);
     th.k = first_b ? b.k : en.k;
-    th.src = 0, th.nf = 0, g->front = g->n = 0, th.last = INT64_MIN;
+    th.src = 0, th.nf = 0, g->front = g->n = 0, th.last = INT64_MIN, th.maxd = 0;
     for (;;) {
       int bin = hb && !tkey_cmp(&b.k, &th.k);
       if (g->front == g->n && he && !tkey_cmp(&en.k, &th.k)) { /* the E queue's events at its next ts */
@@ -1685,6 +1700,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
       th.nf--;
     }
     th.open += th.nf; /* closed at the last change (speedscope: no more time) */
+    if (th.src && (rc = max_duration(c, th.src, th.maxd))) goto out;
   }
   *unmatched = th.unmatched, *open = th.open;
 out:
@@ -1894,6 +1910,7 @@ static int import_samples(ctrace *c) {
   const void *p;
   srow cur, nx;
   uint32_t src = 0, ls = 0, vt = 0, first = 0;
+  int64_t maxd = 0; /* the longest sample of the thread's source */
   if (s->bad) return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: %s", c->name, s->msg);
   if (!c->nev)
     return pcol_error_set(c->err, PCOL_EFORMAT, "%s: a trace of \"samples\" and \"stackFrames\" whose traceEvents is "
@@ -1966,6 +1983,9 @@ static int import_samples(ctrace *c) {
     pcol_value_row v = {vt, w};
     if ((rc = sample_stack(c, &rd, &cur, w, &r.stack_id)) || (rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err)))
       goto out;
+    if (w > maxd) maxd = w;
+    if (!same && (rc = max_duration(c, src, maxd))) goto out; /* the thread's last sample */
+    if (!same) maxd = 0;
     have = same;
     if (more) cur = nx;
   }

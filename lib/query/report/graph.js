@@ -231,7 +231,7 @@ function pcolGraphTagPairs(D, sel, T) {
     for (var i = rows[0]; i < rows[1]; i++) {
       var v = V[i], ls = G.ls[i], n = STK[i];
       if (v === 0 || !ls || !n || T.off[ls] === T.off[ls + 1]) continue;
-      if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
+      if (sel.range) { v = pcolInRange(D, s, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
       if (drop && drop[n]) continue;
       if (lsk && !lsk[ls]) continue;
       var id = n * nset + ls, p = map.get(id);

@@ -2,9 +2,10 @@
  * choice of value, source and time range counts.  The one rule written
  * here is the range rule of spec.md §7 and lib/core/select.c: a point
  * sample counts when from <= time < to; a long sample of weight w stands
- * for max(w, 1) ticks spread evenly from its time and counts value x (its
- * ticks in the range) / (its ticks), rounded as pcol_scale does (nearest,
- * halves away from zero, exact).  tests/report/compute.test.mjs checks it
+ * for n = max(w, 1) ticks spread evenly from its time (w <= 1 in a source
+ * of intervals, report.c's s.intervals from select.c: n = its duration,
+ * one tick a nanosecond) and counts value x (its ticks in the range) / n,
+ * rounded as pcol_scale does (nearest, halves away from zero, exact).  tests/report/compute.test.mjs checks it
  * against `pcol top --from --to`. */
 import { pcolGoRegExp } from './regex.js';
 import { pcolUnitScale } from './units.js';
@@ -28,12 +29,13 @@ function pcolTicksBefore(t, d, n, x) {
   var k = a / D + (a % D !== 0n ? 1n : 0n);
   return k > BigInt(n) ? n : Number(k);
 }
-/* The value of sample i that a range [from, to) selects (null: none of it) */
-export function pcolInRange(D, i, v, from, to) {
+/* The value of sample i of source s that a range [from, to) selects (null:
+ * none of it) */
+export function pcolInRange(D, s, i, v, from, to) {
   var t = D.TIME[i], d = D.DUR[i];
   if (t !== t) return null;
   if (d <= 0) return t < from || t >= to ? null : v;
-  var n = D.WGT[i] >= 1 ? D.WGT[i] : 1;
+  var n = s.intervals && D.WGT[i] <= 1 ? d : D.WGT[i] >= 1 ? D.WGT[i] : 1;
   var k = pcolTicksBefore(t, d, n, to) - pcolTicksBefore(t, d, n, from);
   if (k <= 0) return null;
   return pcolScale(v, k, n);
@@ -82,7 +84,7 @@ export function pcolStackWeights(D, sel) {
     for (var i = rows[0]; i < rows[1]; i++) {
       var v = V[i];
       if (v === 0) continue;
-      if (sel.range) { v = pcolInRange(D, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
+      if (sel.range) { v = pcolInRange(D, s, i, v, sel.range[0], sel.range[1]); if (v === null || v === 0) continue; }
       total += v < 0 ? -v : v; /* a filter keeps the total: shares of the whole, as pprof */
       if (drop && drop[STK[i]]) continue;
       if (lsk && !lsk[LSC[i]]) continue;
