@@ -391,6 +391,10 @@ done
 # collapsed stacks stay collapsed
 printf 'main;[000] 5\nmain;a: 3\n' > "$tmp/d7.txt"
 $PCOL info "$tmp/d7.txt" 2>&1 | grep -q 'input_format: *collapsed' || fail "d7: not collapsed: $($PCOL info "$tmp/d7.txt" 2>&1 | head -2)"
+# more than 64 event names (perf record -a -e 'syscalls:*' has some 700): read
+for i in $(seq 100 199); do printf '%16s %5d [000] 1.%06d: syscalls:sys_enter_%d: fd: 0x1\n' pprof 16813 "$i" "$i"; done > "$tmp/manyev.txt"
+$PCOL pack "$tmp/manyev.txt" -o "$tmp/manyev.pcol" 2>"$tmp/err" || fail "100 event names: $(cat "$tmp/err")"
+[ "$($PCOL cat "$tmp/manyev.pcol" --table value_types | awk 'NR>1' | wc -l)" = 100 ] || fail "100 event names: not 100 value types"
 # round records among events in time order are skipped
 sed -n '1,5p' "$tmp/round.txt" > "$tmp/round2.txt"
 [ "$($PCOL fold "$tmp/round2.txt" 2>&1)" = 'heavy 250000' ] || fail "round records: $($PCOL fold "$tmp/round2.txt" 2>&1)"

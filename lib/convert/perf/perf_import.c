@@ -48,7 +48,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PERF_MAX_EVENTS 64
+/* event names: a recording of every syscall tracepoint (-e 'syscalls:*')
+ * has some 700 */
+#define PERF_MAX_EVENTS 2048
+#define PERF_EV_SLOTS 4096 /* a power of two, twice PERF_MAX_EVENTS */
 
 typedef struct pimp {
   pcol_builder *b;
@@ -57,6 +60,7 @@ typedef struct pimp {
   uint32_t src;
   uint32_t ev_sid[PERF_MAX_EVENTS], ev_vt[PERF_MAX_EVENTS];
   uint8_t ev_period[PERF_MAX_EVENTS]; /* the event is printed with a period */
+  uint16_t ev_slot[PERF_EV_SLOTS];     /* 1 + the index of an event by its string id (open addressing) */
   size_t nev;
   uint32_t k_comm, k_pid, k_tid, k_cpu, u_ns, u_count, k_default;
   /* the event being read */
@@ -475,14 +479,17 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
   }
   uint32_t sid;
   PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_string(p->b, e, n, &sid, p->err)));
-  for (size_t i = 0; i < p->nev; i++)
+  size_t slot = (sid * 2654435761u) & (PERF_EV_SLOTS - 1);
+  for (; p->ev_slot[slot]; slot = (slot + 1) & (PERF_EV_SLOTS - 1)) {
+    size_t i = p->ev_slot[slot] - 1u;
     if (p->ev_sid[i] == sid) {
       if (p->ev_period[i] != has_period)
         return bad(p, lineno, has_period ? "a period on an event printed without one before"
                                          : "no period on an event printed with one before");
       return *vt = p->ev_vt[i], PCOL_OK;
     }
-  if (p->nev == PERF_MAX_EVENTS) return bad(p, lineno, "more than 64 event names");
+  }
+  if (p->nev == PERF_MAX_EVENTS) return bad(p, lineno, "more than 2048 event names");
   /* the clock's name alone, also with terms (cpu-clock/period=500000/u) */
   const char *sl = memchr(e, '/', n);
   size_t bn = sl ? (size_t)(sl - e) : n;
@@ -494,6 +501,7 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
    * do (mixing cycles and instructions would mislead) */
   if (!p->nev) PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_meta_sid(p->b, p->src, p->k_default, sid, p->err)));
   p->ev_period[p->nev] = (uint8_t)has_period;
+  p->ev_slot[slot] = (uint16_t)(p->nev + 1);
   p->ev_sid[p->nev] = sid, p->ev_vt[p->nev++] = *vt;
   return PCOL_OK;
 }
