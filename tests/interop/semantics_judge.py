@@ -35,23 +35,10 @@ import os
 import re
 import sys
 
+from pprof_session import after, keep_failed, lines, read
+
 tmp = sys.argv[1]
 FORTAG = re.compile(rb'^pcol [a-z]*: warning: .*: (For tag .*)$')
-
-
-def read(p):
-    try:
-        with open(p, 'rb') as f:
-            return f.read()
-    except FileNotFoundError:
-        return b''
-
-
-def lines(b):
-    ls = b.split(b'\n')
-    if ls and ls[-1] == b'':
-        ls.pop()
-    return ls
 
 
 def cut(rule, ls):
@@ -61,10 +48,7 @@ def cut(rule, ls):
     if not m:
         raise SystemExit('semantics_judge.py: a rule it cannot read: %r' % rule)
     prefix = m.group(1).replace('\\[', '[').encode()
-    for k, l in enumerate(ls):
-        if l.startswith(prefix):
-            return ls[k:]
-    return []
+    return after(ls, lambda l: l.startswith(prefix))
 
 
 def judge(rule, go, pc, flags):
@@ -96,8 +80,6 @@ for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrog
     g, p = judge(rule, go, os.path.join(tmp, 'pv', j), flags)
     judged += 1
     if g != p or ('n' in flags and not g):
-        for side, b in (('go', g), ('pc', p)):
-            with open(os.path.join(tmp, 'j', j + '.' + side), 'wb') as f:
-                f.write(b''.join(x + b'\n' for x in b))
+        keep_failed(tmp, j, g, p)
         print('F\t' + j)
 print('N\t%d' % judged)

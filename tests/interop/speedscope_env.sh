@@ -1,14 +1,21 @@
-# speedscope_env.sh — sourced by t_speedscope.sh and t_matrix.sh: installs the
-# speedscope npm package (and ajv) into $PCOL_NPM_DIR (default
-# $BUILD/npm-speedscope; from the npm registry only) and sets NPM_DIR, BUNDLE
-# (the release bundle, whose importer speedscope_judge.cjs runs) and SCHEMA.
+# speedscope_env.sh — sourced by the tests that judge with speedscope's own
+# importer (t_speedscope.sh, t_matrix.sh, t_import_judged.sh, t_v8_export.sh,
+# t_chrome_threads.sh): installs the speedscope npm package (and ajv) into
+# $PCOL_NPM_DIR (default $BUILD/npm-speedscope; from the npm registry only)
+# and sets PCOL and BUILD (their defaults), tmp (a directory of the test's
+# own, removed at exit), NPM_DIR, BUNDLE (the release bundle, whose importer
+# speedscope_judge.cjs and speedscope_any_judge.cjs run) and SCHEMA.
+# speedscope_import LIST OUT: speedscope's importer reads each file LIST
+# names (speedscope_any_judge.cjs: a JSON record a file into OUT).
 # Exits 77 (skip) without node/npm or registry access.
 SPEEDSCOPE_VERSION=1.25.0
+PCOL=${PCOL:-build/bin/pcol}
+BUILD=${BUILD:-build}
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   echo "SKIP: node/npm not installed (apt-get install nodejs npm to run the speedscope interop tests)"
   exit 77
 fi
-NPM_DIR=${PCOL_NPM_DIR:-${BUILD:-build}/npm-speedscope}
+NPM_DIR=${PCOL_NPM_DIR:-$BUILD/npm-speedscope}
 mkdir -p "$NPM_DIR"
 NPM_DIR=$(cd "$NPM_DIR" && pwd)
 if [ ! -f "$NPM_DIR/node_modules/speedscope/package.json" ] || [ ! -d "$NPM_DIR/node_modules/ajv" ]; then
@@ -22,3 +29,7 @@ REL=$NPM_DIR/node_modules/speedscope/dist/release
 BUNDLE=$(ls "$REL"/speedscope-*.js 2>/dev/null | head -1)
 SCHEMA=$REL/file-format-schema.json
 [ -f "$BUNDLE" ] && [ -f "$SCHEMA" ] || { echo "speedscope package lacks its bundle or schema" >&2; exit 1; }
+SPEEDSCOPE_IMPORT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/speedscope_any_judge.cjs
+speedscope_import() { node "$SPEEDSCOPE_IMPORT" "$BUNDLE" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT

@@ -28,16 +28,12 @@
 # Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_INFERNO_DIR, PCOL_SPEEDSCOPE_SRC, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1 fail,
 # 77 skip (no node/npm).
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-BUILD=${BUILD:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/speedscope_env.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 judge() { # file -> $tmp/rec (one JSON line)
   echo "$1" > "$tmp/list"
-  node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null || return 1
+  speedscope_import "$tmp/list" "$tmp/rec" >/dev/null || return 1
 }
 compare() { # name input scale fold-args... (then -- compare-args)
   local name=$1 in=$2 scale=$3; shift 3
@@ -194,7 +190,7 @@ $PCOL top "$tmp/made-trace.json" 2>&1 >/dev/null | grep -q 'nodes lost from the 
 judge_events() { # name trace [the file pcol reads: by default the trace] [E events it has more, left out]
   local name=$1 trace=$2 mine=${3:-$2} more=${4:-0}
   echo "$trace" > "$tmp/list"
-  if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>"$tmp/warn"; then
+  if ! speedscope_import "$tmp/list" "$tmp/rec" >/dev/null 2>"$tmp/warn"; then
     echo "FAIL $name: speedscope judge did not run"; fail=1; return
   fi
   # the E events speedscope leaves out and the frames it closes at the end
@@ -409,7 +405,7 @@ judge_samples() { # name trace speedscope's-record [--frames-only]
 mkdir -p "$tmp/sf"
 python3 "$HERE/hermes_gen.py" "$tmp/sf" || { echo "FAIL hermes_gen.py"; fail=1; }
 for f in hermes keys chains odd cpu-not-first cpu-first ooo nosf empty nots; do echo "$tmp/sf/$f.json"; done > "$tmp/list"
-if ! node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/sf/recs" >/dev/null 2>&1; then
+if ! speedscope_import "$tmp/list" "$tmp/sf/recs" >/dev/null 2>&1; then
   echo "FAIL the samples form: speedscope judge did not run"; fail=1
 else
   k=1
@@ -495,7 +491,7 @@ if [ -n "${PCOL_SPEEDSCOPE_SRC:-}" ] && [ -d "$PCOL_SPEEDSCOPE_SRC/sample/profil
     case $(basename "$f") in
     *with-samples*)
       echo "$f" > "$tmp/list"
-      if node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/list" "$tmp/rec" >/dev/null 2>&1; then
+      if speedscope_import "$tmp/list" "$tmp/rec" >/dev/null 2>&1; then
         judge_samples "speedscope's ${f#"$PCOL_SPEEDSCOPE_SRC"/sample/profiles/}" "$f" "$tmp/rec"
       else echo "FAIL $f: speedscope judge did not run"; fail=1; fi ;;
     simple-partial*) # speedscope's reader closes the array: the judge gets it closed

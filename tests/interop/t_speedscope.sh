@@ -17,13 +17,8 @@
 # $BUILD/npm-speedscope).  Exit 0 pass, 1 fail, 77 skip (no node/npm or no
 # registry).
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-BUILD=${BUILD:-build}
 TD=${PCOL_TESTDATA:-../shared/testdata}
 . "$(dirname "$0")/speedscope_env.sh"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 JUDGE=$(dirname "$0")/speedscope_judge.cjs
 # load FILE > SUMMARY: speedscope's importer reads FILE ({active, profiles:
 # [{name, type, total, frames}]}), or says why not on stderr

@@ -23,13 +23,9 @@
 #   samples), two sources, negative values (a --base difference).
 # Env: PCOL, BUILD, PCOL_NPM_DIR.  Exit 0 pass, 1 fail, 77 skip (no node/npm).
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-BUILD=${BUILD:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/speedscope_env.sh"
 T=../shared/testdata
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
 bad() { echo "FAIL $*"; fail=1; }
 
@@ -72,7 +68,7 @@ while read -r name in value; do
   printf '%s\n%s\n' "$tmp/out-$name.cpuprofile" "$tmp/out-$name-r.cpuprofile" >> "$lst"
   echo "$name $in $value" >> "$tmp/ok"
 done <<< "$cases"
-node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$lst" "$tmp/rec.jsonl" >/dev/null || bad "speedscope judge did not run"
+speedscope_import "$lst" "$tmp/rec.jsonl" >/dev/null || bad "speedscope judge did not run"
 
 rec() { # file -> its judge record
   python3 -c 'import json,sys
@@ -200,7 +196,7 @@ want = sorted(json.loads(sys.argv[2]))
 if got != want: sys.exit('names %r, want %r' % (got, want))
 PY
   echo "$tmp/h.cpuprofile" > "$tmp/hl"
-  node "$HERE/speedscope_any_judge.cjs" "$BUNDLE" "$tmp/hl" "$tmp/rec" >/dev/null &&
+  speedscope_import "$tmp/hl" "$tmp/rec" >/dev/null &&
     python3 - "$tmp/rec" "$want" <<'PY' || bad "speedscope read the hostile names otherwise: $(head -c 800 "$tmp/rec")"
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -34,6 +34,8 @@ import os
 import re
 import sys
 
+from pprof_session import after, keep_failed, lines, read
+
 tmp = sys.argv[1]
 FROM = {
     'showing': re.compile(rb'^Showing nodes'),
@@ -46,21 +48,6 @@ FROM = {
 CALL = re.compile(rb'^ +-?[0-9][^ ]* +[0-9.e+-]+% \|   ')
 
 
-def read(p):
-    try:
-        with open(p, 'rb') as f:
-            return f.read()
-    except FileNotFoundError:
-        return b''
-
-
-def lines(b):
-    ls = b.split(b'\n')
-    if ls and ls[-1] == b'':
-        ls.pop()
-    return ls
-
-
 def cut(rule, b):
     ls = lines(b)
     if rule == 'DOT':
@@ -71,11 +58,7 @@ def cut(rule, b):
             if i >= 0:
                 out.append(s[i:j] if j > i else b'')
         return out + ls[3:]
-    rx = FROM[rule]
-    for k, l in enumerate(ls):
-        if rx.match(l):
-            return [x for x in ls[k:] if not x.startswith(b' Error: ')]
-    return []
+    return [x for x in after(ls, FROM[rule].match) if not x.startswith(b' Error: ')]
 
 
 def ties(ls):
@@ -117,8 +100,6 @@ for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrog
     counted += 1
     counted_d += d == '1'
     if g != p or why:
-        for side, b in (('go', g), ('pc', p)):
-            with open(os.path.join(tmp, 'j', j + '.' + side), 'wb') as f:
-                f.write(b)
+        keep_failed(tmp, j, g, p)
         print('F\t' + j + ('\t' + why if why else ''))
 print('N\t%d\t%d' % (counted, counted_d))

@@ -7,23 +7,7 @@ value cpu/nanoseconds instead of samples/count (for `unpack --to v8`)."""
 import gzip
 import sys
 
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def field(num, wt, payload):
-    if wt == 0:
-        return varint(num << 3) + varint(payload)
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
+from pprofgen import field, varint  # (tests/support: the encoding pprofgen.py writes with)
 
 
 p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))                       # samples/count

@@ -10,18 +10,7 @@ Prints the profile's own count of samples (the sum of samples/count, or the
 rows when it has no count) on stdout: the number the test expects."""
 import sys
 
-
-def varint(n):
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+from pprofgen import varint  # (tests/support: the encoding pprofgen.py writes with)
 
 
 def field(num, payload):  # length-delimited

@@ -74,6 +74,8 @@ hand, standard library only).
 import sys
 
 
+# (profile.proto's encoding: amplifier.py, semantics_pprof.py and
+# gen_pprof_counts.py import varint and field from here)
 def varint(n):
     if n < 0:
         n += 1 << 64

@@ -53,24 +53,7 @@ import os
 import random
 import sys
 
-
-def varint(n):
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while True:
-        b = n & 0x7f
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def field(num, wt, payload):
-    if wt == 0:
-        return varint(num << 3) + varint(payload)
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
+from pprofgen import field, varint  # (tests/support: the encoding pprofgen.py writes with)
 
 
 class Profile:
