@@ -1,8 +1,10 @@
-# pprof_env.sh — sourced by t_graph.sh and t_callgrind.sh, which compare a
-# pcol graph with go tool pprof's own binary: sets PCOL, TD (the shared test
-# data), tmp (removed at exit), PPROF (the binary `go tool` would run: a go
-# command start a call saved) and an environment in which pprof reads
-# nothing of the machine's; exits 77 (skip) without go, naming $PPROF_WHAT.
+# pprof_env.sh — sourced by the tests that compare pcol with go tool
+# pprof's own binary (t_graph.sh, t_callgrind.sh, t_pprof_views.sh,
+# t_pprof_semantics.sh): sets PCOL, TD (the shared test data), tmp (removed
+# at exit), PPROF (the binary `go tool` would run: a go command start a call
+# saved; the sessions of pprof_session.sh start it) and an environment in
+# which pprof reads nothing of the machine's (GOCACHE, when not given, a
+# new one in tmp); exits 77 (skip) without go, naming $PPROF_WHAT.
 # pprof_inputs: the pprof profiles of the test data both compare, one a
 # line: not those with control bytes (pcol escapes them), nor OTLP ones or
 # those pcol refuses (judged in t_pprof_views.sh).
@@ -14,7 +16,7 @@ PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=$tmp/gocache GOPROXY=off \
+export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=${GOCACHE:-$tmp/gocache} GOPROXY=off \
   GOTOOLCHAIN=local TZ=UTC
 mkdir -p "$HOME"
 PPROF=$(go tool -n pprof 2>/dev/null) || PPROF=

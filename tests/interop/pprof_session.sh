@@ -1,5 +1,6 @@
 # pprof_session.sh — go tool pprof's views from its interactive sessions,
-# sourced by tests/interop/t_value_opts.sh and t_pprof_semantics.sh
+# sourced by tests/interop/t_value_opts.sh, t_pprof_semantics.sh and
+# t_pprof_views.sh
 # (make test's CPU budget: a go tool pprof process costs a start and a
 # parse of its profile, and of its base, that one session pays once for
 # all its views; bench/results/test-time.md).  Needs $tmp (a directory of

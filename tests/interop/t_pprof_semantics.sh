@@ -45,20 +45,10 @@
 # comparison as the test's sed, grep and sort did and judges all at once.
 # Env: PCOL, PCOL_TESTDATA.  Exit 0 pass, 1 fail, 77 skip (no Go).
 set -u
-if ! command -v go >/dev/null 2>&1; then
-  echo "SKIP: go not installed"
-  exit 77
-fi
-PCOL=${PCOL:-build/bin/pcol}
-TD=${PCOL_TESTDATA:-../shared/testdata}
+PPROF_WHAT="go tool pprof's semantics"
+. tests/interop/pprof_env.sh
 REPO=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp/home PPROF_BINARY_PATH=/nonexistent GOCACHE=${GOCACHE:-$tmp/gocache} GOPROXY=off \
-  GOTOOLCHAIN=local TZ=UTC
-mkdir -p "$HOME" "$tmp/p" "$tmp/gv" "$tmp/pv"
-PPROF=$(go tool -n pprof 2>/dev/null)
-[ -x "$PPROF" ] || { echo "FAIL: go tool -n pprof names no program (\"$PPROF\")"; exit 1; }
+mkdir -p "$tmp/p" "$tmp/gv" "$tmp/pv"
 fail=0 checked=0
 bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 . tests/interop/pprof_session.sh
