@@ -898,6 +898,21 @@ static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
   return rc;
 }
 
+/* pcol_top's error names the input: damage found in a column names the
+ * table only (core), as in `pcol top`, which names its argument
+ * (cli_fail_in); an input pcol_open_many could not read is named already. */
+static void top_name_input(const bind_data *b, pcol_error *err) {
+  for (size_t i = 0; i < b->in.n; i++)
+    if (strstr(err->message, b->in.v[i])) return;
+  if (b->in.n == 1) {
+    pcol_error_prefix(err, b->in.v[0]);
+  } else {
+    char label[320];
+    snprintf(label, sizeof label, "the union of %s and %zu more", b->in.v[0], b->in.n - 1);
+    pcol_error_prefix(err, label);
+  }
+}
+
 static duckdb_hugeint huge(pcol_sum v) {
   duckdb_hugeint h;
   h.lower = (uint64_t)v;
@@ -909,7 +924,10 @@ static void pcol_top_scan(duckdb_function_info info, duckdb_data_chunk out) {
   bind_data *b = duckdb_function_get_bind_data(info);
   top_state *s = duckdb_function_get_init_data(info);
   pcol_error err = {0};
-  if (!s->have && top_compute(b, s, &err)) return fn_error(info, "pcol_top", &err);
+  if (!s->have && top_compute(b, s, &err)) {
+    top_name_input(b, &err);
+    return fn_error(info, "pcol_top", &err);
+  }
   idx_t n = 0;
   duckdb_vector vn = duckdb_data_chunk_get_vector(out, 0), vf = duckdb_data_chunk_get_vector(out, 1),
                 vc = duckdb_data_chunk_get_vector(out, 2);

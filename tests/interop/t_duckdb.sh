@@ -173,8 +173,21 @@ plan="$plan], \"errors\": ["
 # damaged files: cut short, a byte flipped in the body, not a profile, missing
 f=$tmp/labels.pcol
 head -c $(( $(stat -c %s "$f") / 2 )) "$f" >"$tmp/cut.pcol"
-cp "$f" "$tmp/flip.pcol"
-printf '\377\377\377\377' | dd of="$tmp/flip.pcol" bs=1 seek=200 conv=notrunc 2>/dev/null
+# a column damaged where the header and directory are sound: FF FF FF FF
+# written at offsets 200, 264, ... until `pcol validate` (header and
+# directory) accepts the file and `pcol top` refuses it, naming a table
+# (damage a column's first use finds: pcol_top must name the file too)
+off=200
+while :; do
+  [ "$off" -lt "$(stat -c %s "$f")" ] || fail "no offset of $f damages a column alone"
+  cp "$f" "$tmp/flip.pcol"
+  printf '\377\377\377\377' | dd of="$tmp/flip.pcol" bs=1 seek=$off conv=notrunc 2>/dev/null
+  if $PCOL validate "$tmp/flip.pcol" >/dev/null 2>&1 &&
+     ! $PCOL top "$tmp/flip.pcol" >/dev/null 2>"$tmp/flip.err" && grep -q ': table ' "$tmp/flip.err"; then
+    break
+  fi
+  off=$((off + 64))
+done
 printf 'hello, not a profile\n' >"$tmp/text.pcol"
 head -c 900 "$TD/pprof/go-cpu-inline-small.pb.gz" >"$tmp/cut.pb.gz" # a pprof cut short: converted, refused
 sep=
@@ -209,6 +222,8 @@ plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('-')\", \"want\": \"standard in
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'nope')\", \"want\": \"unknown table 'nope'\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\\" := 'functions', source := 1)\", \"want\": \"not functions\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/flip.pcol')\", \"want\": \"$tmp/flip.pcol: table \"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top(['$tmp/labels.pcol', '$tmp/flip.pcol'])\", \"want\": \"$tmp/flip.pcol: table \"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
 # divide_by (pprof's -divide_by) refused as the R and Python views and pcol top --format json refuse it
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', divide_by := 3)\", \"want\": \"divide_by: a view's numbers are raw\"}"
