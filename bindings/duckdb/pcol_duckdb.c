@@ -201,6 +201,15 @@ static int bind_paths(duckdb_bind_info info, paths *p, pcol_error *err) {
   return rc;
 }
 
+/* d as the shortest %g that reads back as d (0.2, not 0.20000000000000001). */
+static const char *shortest(char buf[32], double d) {
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, 32, "%.*g", p, d);
+    if (strtod(buf, NULL) == d) break;
+  }
+  return buf;
+}
+
 /* source := ID, "from" := S, "to" := S (seconds since the source's start),
  * no_mmap := BOOL. */
 static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
@@ -222,17 +231,25 @@ static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
   }
   if (v) duckdb_destroy_value(&v);
   static const char *const names[2] = {"from", "to"};
+  double given[2] = {0, 0};
   for (int k = 0; k < 2; k++) {
     v = duckdb_bind_get_named_parameter(info, names[k]);
     if (!v) continue;
     int64_t ns = 0;
-    int bad = !duckdb_is_null_value(v) && pcb_seconds(duckdb_get_double(v), &ns);
     int has = !duckdb_is_null_value(v);
+    if (has) given[k] = duckdb_get_double(v);
+    int bad = has && pcb_seconds(given[k], &ns);
     duckdb_destroy_value(&v);
     if (bad) return pcol_error_set(err, PCOL_EINVAL, "%s must be a finite number of seconds", names[k]);
     if (!has) continue;
     if (k) sel->has_to = 1, sel->to_ns = ns;
     else sel->has_from = 1, sel->from_ns = ns;
+  }
+  /* an empty range is a mistake, refused as the CLI, R and Python refuse it */
+  if (sel->has_from && sel->has_to && sel->from_ns > sel->to_ns) {
+    char a[32], z[32];
+    return pcol_error_set(err, PCOL_EINVAL, "\"from\" := %s is after \"to\" := %s", shortest(a, given[0]),
+                          shortest(z, given[1]));
   }
   return PCOL_OK;
 }

@@ -224,6 +224,10 @@ plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/labels.pcol', \\\"table\\
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/cut.pcol')\", \"want\": \"$tmp/cut.pcol\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/flip.pcol')\", \"want\": \"$tmp/flip.pcol: table \"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top(['$tmp/labels.pcol', '$tmp/flip.pcol'])\", \"want\": \"$tmp/flip.pcol: table \"}"
+# a time range that ends before it starts: refused as pcol top refuses it (--from 0.2 is after --to 0.1)
+for fn in "read_pcol('$tmp/rprof.pcol'" "pcol_top('$tmp/rprof.pcol'" "pcol_frames('$tmp/rprof.pcol'"; do
+  plan="$plan, {\"sql\": \"SELECT * FROM $fn, \\\"from\\\" := 0.2, \\\"to\\\" := 0.1)\", \"want\": \"\\\"from\\\" := 0.2 is after \\\"to\\\" := 0.1\"}"
+done
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
 # divide_by (pprof's -divide_by) refused as the R and Python views and pcol top --format json refuse it
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', divide_by := 3)\", \"want\": \"divide_by: a view's numbers are raw\"}"
