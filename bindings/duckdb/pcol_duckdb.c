@@ -890,6 +890,11 @@ static void pcol_top_bind(duckdb_bind_info info) {
   add_column(info, "name", DUCKDB_TYPE_VARCHAR);
   add_column(info, "flat", DUCKDB_TYPE_HUGEINT);
   add_column(info, "cum", DUCKDB_TYPE_HUGEINT);
+  /* the value added up, as pcol top --format json's "type" and "unit": the
+   * default of inputs whose defaults differ is "samples"/"count" (pcol top
+   * warns of it; a query has these columns to say it) */
+  add_column(info, "type", DUCKDB_TYPE_VARCHAR);
+  add_column(info, "unit", DUCKDB_TYPE_VARCHAR);
   duckdb_bind_set_bind_data(info, b, bind_free);
 }
 
@@ -948,11 +953,16 @@ static void pcol_top_scan(duckdb_function_info info, duckdb_data_chunk out) {
   idx_t n = 0;
   duckdb_vector vn = duckdb_data_chunk_get_vector(out, 0), vf = duckdb_data_chunk_get_vector(out, 1),
                 vc = duckdb_data_chunk_get_vector(out, 2);
+  duckdb_vector vt = duckdb_data_chunk_get_vector(out, 3), vu = duckdb_data_chunk_get_vector(out, 4);
   duckdb_hugeint *flat = duckdb_vector_get_data(vf), *cum = duckdb_vector_get_data(vc);
+  pcol_str ty = s->t.value.type.ptr ? s->t.value.type : (pcol_str){"", 0},
+           un = s->t.value.unit.ptr ? s->t.value.unit : (pcol_str){"", 0};
   for (; n < CHUNK && s->row < s->t.nrows; n++, s->row++) {
     const pcol_top_row *r = &s->t.rows[s->row];
     pcol_str nm = r->name.ptr ? r->name : (pcol_str){"", 0};
-    if (set_str(&s->sbuf, &s->scap, vn, n, nm, &err)) return fn_error(info, "pcol_top", &err);
+    if (set_str(&s->sbuf, &s->scap, vn, n, nm, &err) || set_str(&s->sbuf, &s->scap, vt, n, ty, &err) ||
+        set_str(&s->sbuf, &s->scap, vu, n, un, &err))
+      return fn_error(info, "pcol_top", &err);
     flat[n] = huge(r->flat);
     cum[n] = huge(r->cum);
   }

@@ -165,6 +165,9 @@ for (const t of plan.pcol_top || []) {
     compareTop(what, want, got);
     // and in pcol top's order
     check(got.every((g, i) => g.name === want.rows[i].name), `${what}: rows not in pcol top's order`);
+    // the value added up, on every row, as pcol top --format json names it
+    const bad = got.find((g) => g.type !== want.type || g.unit !== want.unit);
+    check(!bad, `${what}: type/unit ${bad && bad.type}/${bad && bad.unit}, pcol top ${want.type}/${want.unit}`);
   } catch (e) { check(false, `${what}: ${e.message}`); }
 }
 

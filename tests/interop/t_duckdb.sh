@@ -12,7 +12,8 @@
 #    weight, sample_locations, location_lines, functions) equal `pcol top
 #    --format json`: default value, --value, a time range, a source, and a
 #    glob over a directory (union with a `file` column) equal to `pcol top DIR`;
-#  - pcol_top() equals `pcol top`, rows and order;
+#  - pcol_top() equals `pcol top`, rows and order, type and unit (also where
+#    the inputs' defaults differ: samples/count);
 #  - damaged, truncated, non-profile and missing files are an error naming
 #    the file, and DuckDB answers after them;
 #  - all of it again with the extension built on make test's sanitizer build
@@ -119,7 +120,7 @@ top dir-as-dir "$tmp/dir" "\"$tmp/dir\"" "" 1
 plan="$plan], \"pcol_top\": ["
 sep=
 ptop() { # NAME INPUT TOP OPTIONS JSON ARGS
-  $PCOL top "$2" --format json ${3:-} >"$tmp/$1.ptop.json" || fail "pcol top $2 ${3:-}"
+  $PCOL top "$2" --format json ${3:-} >"$tmp/$1.ptop.json" 2>"$tmp/$1.ptop.err" || fail "pcol top $2 ${3:-}"
   plan="$plan$sep{\"input\": \"$2\", \"top\": \"$tmp/$1.ptop.json\", \"args\": {${4:-}}}"
   sep=", "
 }
@@ -127,6 +128,12 @@ ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
 ptop blocks-range "$tmp/blocks.pcol" "--from 20 --to 21" '"from": 20, "to": 21'
 ptop dir "$tmp/dir" ""
+# inputs whose default values differ: pcol top falls back to samples/count
+# (and warns); pcol_top's type and unit columns say so
+mkdir "$tmp/mixed"
+cp "$TD/pprof/go-cpu-inline-small.pb.gz" "$TD/pprof/nodejs-wall.pb.gz" "$tmp/mixed/"
+ptop mixed "$tmp/mixed" ""
+grep -q '"type":"samples","unit":"count"' "$tmp/mixed.ptop.json" || fail "pcol top $tmp/mixed: not samples/count"
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
 ptop inline-ff "$inline" "--by filefunction" '"by": "filefunction"'
 plan="$plan], \"frames\": ["
