@@ -20,9 +20,11 @@ pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide"
   fnames <- paste0('"', t$name, '"') # summaryRprof's rownames are the file's quoted names
   self <- t$self.time
   total <- t$total.time
-  # summaryRprof: rows sorted by name, then ordered by -self, -total (by.self)
-  # and -total, -self (by.total), stable
-  o <- order(fnames, method = "radix")
+  # summaryRprof: rows sorted by name (sort(), so in the collation of the
+  # user's locale, LC_COLLATE: not radix's C order), then ordered by -self,
+  # -total (by.self) and -total, -self (by.total), stable, so ties keep the
+  # locale's order
+  o <- match(sort(fnames), fnames)
   fnames <- fnames[o]; self <- self[o]; total <- total[o]
   sum_self <- attr(t, "total")
   digits <- if (!is.na(interval) && interval < 0.01) 3L else 2L

@@ -133,6 +133,47 @@ test_that("pcol_summaryRprof equals summaryRprof on the Rprof test files", {
   expect_gte(nlines, 2L) # memory and line profiling: aprof's foo.prof, r-prof-profile's memory.out
 })
 
+# summaryRprof sorts its names with sort(), in the session's collation;
+# R CMD check runs the tests with LC_COLLATE=C, where that is C's order, so
+# the comparisons above cannot see a C order where the user's is another.
+# Here under a collation that orders names otherwise (ICU's root, as R uses
+# in a C.UTF-8 or en_US.UTF-8 session; else glibc's en_US.UTF-8), restored after.
+with_locale_collation <- function(code) {
+  old <- Sys.getlocale("LC_COLLATE")
+  on.exit(Sys.setlocale("LC_COLLATE", old), add = TRUE) # (also resets R's ICU collator)
+  set <- FALSE
+  for (l in c("C.UTF-8", "C.utf8", "en_US.UTF-8")) if (nzchar(suppressWarnings(Sys.setlocale("LC_COLLATE", l)))) { set <- TRUE; break }
+  if (set && capabilities("ICU")) icuSetCollate(locale = "root")
+  names <- c('"file"', '"file.exists"', '"B"', '"a"', '"a_b"', '"ab"')
+  skip_if(!set || identical(sort(names), names[order(names, method = "radix")]),
+          "no collation here orders names otherwise than C")
+  code
+}
+
+test_that("pcol_summaryRprof orders ties as summaryRprof does in the user's collation", {
+  # six functions with the same self and total: their order in by.self and
+  # by.total is the order of their names
+  f <- tempfile(fileext = ".out")
+  writeLines(c("sample.interval=20000", paste0(c('"file"', '"file.exists"', '"B"', '"a"', '"a_b"', '"ab"'), ' "main" ')), f)
+  expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), "the session's collation")
+  with_locale_collation({
+    # (both computed here: as an expectation's argument, evaluated lazily
+    # inside testthat, pcol_summaryRprof's names came out in C's order)
+    theirs <- utils::summaryRprof(f)
+    ours <- pcol_summaryRprof(f)
+    expect_false(identical(rownames(theirs$by.self), sort(rownames(theirs$by.self), method = "radix")))
+    expect_summary_equal(ours, theirs, paste(f, Sys.getlocale("LC_COLLATE")))
+    # and the corpus, where ties of names that collate otherwise are common
+    skip_without_testdata()
+    files <- Filter(rprof_ok, list.files(file.path(TESTDATA, c("rprof", "ext/rprof")), full.names = TRUE))
+    for (g in files) {
+      theirs <- utils::summaryRprof(g)
+      ours <- pcol_summaryRprof(g)
+      expect_summary_equal(ours, theirs, paste(g, "collation"))
+    }
+  })
+})
+
 test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {
   skip_without_testdata()
   f <- file.path(TESTDATA, "pprof", "go-cpu-large.pb.gz")
