@@ -174,6 +174,36 @@ test_that("pcol_summaryRprof orders ties as summaryRprof does in the user's coll
   })
 })
 
+# The departures the man page names (man/pcol_summaryRprof.Rd, "Where it
+# departs from summaryRprof"), as they are.
+test_that("pcol_summaryRprof departs from summaryRprof where its man page says", {
+  # Rprof(append = TRUE) with two intervals: each sample timed with its own
+  # segment's interval; summaryRprof times all at the first and counts the
+  # second header as a sample
+  f <- tempfile(fileext = ".out")
+  writeLines(c("sample.interval=10000", rep('"f" "main" ', 4), "sample.interval=20000", rep('"g" "main" ', 3)), f)
+  ours <- pcol_summaryRprof(f)
+  theirs <- utils::summaryRprof(f)
+  expect_equal(ours$sampling.time, 4 * 0.01 + 3 * 0.02)
+  expect_equal(theirs$sampling.time, 8 * 0.01)
+  expect_equal(ours$sample.interval, theirs$sample.interval)
+  expect_equal(ours$by.total['"g"', "total.time"], 0.06)
+  # a memory-profiling line without a call: counted by pcol (lines = "hide"), not by summaryRprof
+  g <- tempfile(fileext = ".out")
+  writeLines(c("memory profiling: sample.interval=20000", ':100:200:0:0:"work" "main" ', ":100:200:0:0:",
+               ':100:300:0:0:"main" '), g)
+  ours <- pcol_summaryRprof(g)
+  theirs <- utils::summaryRprof(g)
+  expect_equal(ours$sampling.time, 0.06)
+  expect_equal(theirs$sampling.time, 0.04)
+  expect_identical(rownames(ours$by.total), rownames(theirs$by.total))
+  expect_equal(pcol_summaryRprof(g, lines = "show")$sampling.time, 0.04) # (summaryRprof needs line profiling for it)
+  # the options not offered are refused
+  expect_error(pcol_summaryRprof(g, memory = "stats"), "should be one of")
+  expect_error(pcol_summaryRprof(g, memory = "tseries"), "should be one of")
+  expect_error(pcol_summaryRprof(g, lines = "both"), "should be one of")
+})
+
 test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {
   skip_without_testdata()
   f <- file.path(TESTDATA, "pprof", "go-cpu-large.pb.gz")
