@@ -10,6 +10,7 @@
 #   samples (ticks, and a Chrome trace's intervals; the trace's time in it); a label filter (against pcol top --tag, and go tool pprof -tagfocus);
 #   diff (two CPU profiles, in their default value) against pcol diff --absolute;
 #   fold (each source's default value) against pcol fold, per source;
+#   samples per source (sources.sample_count = rows; samples/count or weight) against pcol info;
 #   loading the same files again (and their merge) changes no answer;
 #   a damaged input loads nothing.
 set -u
@@ -158,7 +159,7 @@ def fix(e):
 import codecs
 codecs.register_error("pcol", fix)
 sys.stdout.write(sys.stdin.buffer.read().decode("utf-8", "pcol"))' "$1"; }
-for q in top top-weight diff fold; do [ -n "$(query $q)" ] || { echo "FAIL: no '$q' query in $DOC"; exit 1; }; done
+for q in top top-weight diff fold samples; do [ -n "$(query $q)" ] || { echo "FAIL: no '$q' query in $DOC"; exit 1; }; done
 with_range() { # seconds -> the two parameter lines set
   sed -e "s/toInt64(-9223372036854775808) AS from_ns,/toInt64($1) AS from_ns,/" \
       -e "s/toInt64(9223372036854775807) AS to_ns,/toInt64($2) AS to_ns,/"
@@ -268,6 +269,24 @@ check_all first
 awk -F'\t' '$3 == "" && $4 == 5 {n++} END {exit n != 1}' "$W/first.val.empty-name.txt.pcol" ||
   bad "empty-name.txt: pcol top has no row '' of flat 5; the case is not tested"
 
+# ---- samples per source: the documented query's sample_rows (sources.sample_count)
+# and samples are `pcol info`'s "samples: N (M rows)" of each input, before and
+# after the reload below
+check_samples() {
+  query samples | run >"$W/$1.samples.sql"
+  local f b n m got
+  for f in "${inputs[@]}"; do
+    b=$(basename "$f")
+    [ "$b" = dg-long.pcol ] && b=Rprof-dg.out
+    read -r n m < <("$PCOL" info "$f" | sed -n 's/^ *samples: *\([0-9]*\)\( (\([0-9]*\) rows)\)\{0,1\}.*/\1 \3/p' | head -1)
+    [ -n "$m" ] || m=$n
+    got=$(awk -F'\t' -v b="$b" 'index($1, b) { print $2 " " $3 }' "$W/$1.samples.sql")
+    [ "$got" = "$m $n" ] || bad "samples of $b ($1): SQL sample_rows, samples = '$got', pcol info $n ($m rows)"
+  done
+  echo "ok: samples per source, $1 (${#inputs[@]} sources as pcol info counts them)"
+}
+check_samples first
+
 # ---- loading the same files again, and their merge, changes no answer
 rows() { ch $P1 -q "SELECT (SELECT count() FROM pcol_samples FINAL), (SELECT count() FROM pcol_sources FINAL), (SELECT count() FROM pcol_stacks FINAL), (SELECT count() FROM pcol_sample_values FINAL)"; }
 before=$(rows)
@@ -287,6 +306,7 @@ for x in top range from ptag label diff; do
   cmp -s "$W/first.$x.sql" "$W/again.$x.sql" || bad "$x: the answer changed after loading again"
 done
 echo "ok: loading the same files again (and their merge): rows $after, answers unchanged"
+check_samples again
 
 # ---- a damaged input loads nothing, not even the good inputs before it
 head -c $(( $(stat -c %s "$W/dg-long.pcol") / 2 )) "$W/dg-long.pcol" >"$W/damaged.pcol" # cut in half

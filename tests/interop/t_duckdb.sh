@@ -244,6 +244,24 @@ plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/rprof.pcol', by := 'add
 plan="$plan]}"
 echo "$plan" >"$tmp/plan.json"
 node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json" || exit 1
+# doc/duckdb.md's "Many files" query, as the page prints it (run in the test
+# data, its paths relative): its sample_rows and samples are `pcol info`'s
+# "samples: N (M rows)" of each file
+sql=$(awk '/^\*\*Many files\*\*/ { m = 1 } m && /^```sql/ { q = 1; next } q && /^```/ { exit } q' doc/duckdb.md)
+[ -n "$sql" ] || fail "no Many files query in doc/duckdb.md"
+here=$PWD
+(cd "$TD" && node "$here/bindings/duckdb/query.mjs" "$API" "$EXT" "$sql") >"$tmp/many.json" || fail "the Many files query: $sql"
+python3 - "$tmp/many.json" "$TD" "$PCOL" <<'PY' || fail "doc/duckdb.md's Many files query does not count as pcol info does"
+import json, re, subprocess, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 3, rows
+for file, nrows, samples in rows:
+    info = subprocess.run([sys.argv[3], "info", sys.argv[2] + "/" + file], capture_output=True, text=True, check=True).stdout
+    n, m = re.search(r"samples: +(\d+) \((\d+) rows\)", info).groups()
+    if (str(samples), str(nrows)) != (n, m):
+        sys.exit(f"{file}: samples {samples}, {nrows} rows; pcol info: {n} ({m} rows)")
+print(f"doc/duckdb.md's Many files query: {len(rows)} files, samples and rows as pcol info")
+PY
 # Again with the extension of make test's sanitizer build ($BUILD/test) loaded
 # into node under ASan and UBSan (their runtimes preloaded; a report exits
 # 86), when that build is there.
