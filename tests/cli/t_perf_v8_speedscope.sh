@@ -369,7 +369,17 @@ head -n 5 "$tmp/cc.txt" > "$tmp/cuthdr.txt"
 head -n 2 "$tmp/cc.txt" > "$tmp/cutone.txt"
 # a callchain address of more than 16 hex digits (was UINT64_MAX)
 printf 'prog 1 1.000000: %10d cpu-clock: \n\t%17s %s (%s)\n\n' 250000 11111111111111111 heavy /x/prog > "$tmp/longip.txt"
-for c in 'cutcc:6:cut' 'cuthdr:5:cut' 'cutone:2:cut' 'longip:2:16 hex digits'; do
+# are read as they are (a file whose last blank line was taken away is
+# such a file), with a warning naming the line: the last stack may lack
+# its outer frames
+for c in 'cutcc:6:heavy 250000' 'cuthdr:5: 250000' 'cutone:2:heavy 250000'; do
+  f=${c%%:*} r=${c#*:} l=${r%%:*} w=${r#*:}
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: refused: $(cat "$tmp/err")"
+  grep -qF "$tmp/$f.txt:$l: no blank line after the last event" "$tmp/err" && grep -qF 'was cut' "$tmp/err" ||
+    fail "$f: no warning at line $l: $(cat "$tmp/err")"
+  $PCOL fold "$tmp/$f.pcol" | grep -qxF -- "$w" || fail "$f: the last event not read as it is: $($PCOL fold "$tmp/$f.pcol")"
+done
+for c in 'longip:2:16 hex digits'; do
   f=${c%%:*} r=${c#*:} l=${r%%:*} w=${r#*:}
   $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" && fail "$f: read with exit 0: $($PCOL fold "$tmp/$f.pcol")"
   grep -qF "$tmp/$f.txt:$l: " "$tmp/err" && grep -qF -- "$w" "$tmp/err" || fail "$f: not refused at line $l for '$w': $(cat "$tmp/err")"

@@ -989,12 +989,16 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
                         (unsigned long long)cap);
   if (!rc && ferror(cin)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   /* perf ends every callchain with a blank line (or the fields it prints
-   * after one): a last event without is cut (`perf script | head`) */
+   * after one): a last event without may be cut (`perf script | head`), or
+   * only its blank line taken away (`x=$(perf script)`, an editor): it is
+   * read, with a warning that its stack may lack outer frames */
   int cut = p.in_event && !p.one_line && !p.tail && !p.one_line_seen &&
             (p.nblank_ended || p.nlocs + p.ninl + (p.pend == 1) > 0);
   if (!rc) rc = end_event(&p);
   if (!rc && cut)
-    rc = bad(&p, lineno, "the file is cut inside its last event (perf script ends every callchain with a blank line)");
+    pcol_error_set(err, PCOL_OK, "%s:%llu: no blank line after the last event (perf script ends every "
+                   "callchain with one): read as it is, but if the file was cut (perf script | head) "
+                   "that event's stack may lack its outer frames", name, (unsigned long long)lineno);
   free(line);
   free(p.locs);
   free(p.inl);
