@@ -626,6 +626,19 @@ bad orphan.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n\n\t2 f (/bin/x)
 bad spaced.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n    not a frame\n' 'spaced.txt:3: expected a callchain frame'
 bad srcnot.txt $'perf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n  x.c:12 [kernel.kallsyms][ffff]z\n' 'srcnot.txt:3: expected a callchain frame'
 bad time.txt $'perf 1 1.0000000000: 1 cycles:\n\t1 main (/bin/x)\n' 'time.txt:1: time is not seconds.fraction'
+# a system-wide recording's cross-CPU disorder (perf script printed an
+# event 13 us before one of another CPU above it): put back in time order;
+# 2 ms back is refused as two outputs joined
+printf '%s %5d [%03d] %s: %10d %s: \n\t%16x %s (%s)\n\n' a 1 0 1.000000 250000 cpu-clock 0x11eb heavy /x/prog \
+  b 2 1 1.000250 250000 cpu-clock 0x11eb heavy /x/prog a 1 0 1.000237 250000 cpu-clock 0x1358 main /x/prog \
+  b 2 1 1.000500 250000 cpu-clock 0x11eb heavy /x/prog > "$tmp/xcpu.txt"
+$PCOL pack "$tmp/xcpu.txt" -o "$tmp/xcpu.pcol" 2>"$tmp/err" || fail "xcpu: refused: $(cat "$tmp/err")"
+[ "$($PCOL cat "$tmp/xcpu.pcol" --table samples | awk 'NR>1 {printf "%s,", $3}')" = "0,237000,250000,500000," ] ||
+  fail "xcpu: not in time order: $($PCOL cat "$tmp/xcpu.pcol" --table samples)"
+[ "$($PCOL top "$tmp/xcpu.pcol" --format csv 2>/dev/null | grep -c .)" -ge 3 ] || fail "xcpu: top"
+sed 's/1\.000237/0.998237/' "$tmp/xcpu.txt" > "$tmp/xcpu2.txt"
+$PCOL pack "$tmp/xcpu2.txt" -o "$tmp/xcpu2.pcol" 2>"$tmp/err" && fail "xcpu2: 2 ms back read with exit 0"
+grep -qF "xcpu2.txt:7: time goes backwards" "$tmp/err" || fail "xcpu2: $(cat "$tmp/err")"
 # two outputs joined: the second starts before the first ended (it was "out of memory")
 bad joined.txt $'perf 1 2.000000: 1 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.000000: 1 cycles:\n\t1 main (/bin/x)\n' 'joined.txt:4: time goes backwards'
 # an event's period and time are all or nothing (the last was "out of memory")

@@ -86,6 +86,10 @@ typedef struct pimp {
   uint64_t nblank_ended;   /* events whose callchain a blank line ended */
   int one_line_seen;       /* a header carried its frame, a header followed */
   int rounds;              /* a PERF_RECORD_FINISHED_ROUND line was read (--show-round-events) */
+  int64_t read_time;       /* the time of the last event read with one (PCOL_NA_I64: none yet) */
+  int64_t first_read;      /* the first event's time as read (--deltatime's is 0) */
+  struct held *held;       /* events waiting for their place in time (a ring, time order) */
+  size_t hhead, nheld;
   /* the frame last read, kept until the next line says what it is: a
    * header's frame unless a callchain follows (then the header's last
    * hex word was its addr, `-F +addr`), a callchain's frame inlined when
@@ -96,6 +100,23 @@ typedef struct pimp {
   char *pbuf;              /* its sym, then its dso */
   size_t pcap, pend_nsym, pend_ndso;
 } pimp;
+
+/* perf script orders events by time through perf's ordered_events, but a
+ * system-wide recording (-a) can still print an event a few microseconds
+ * before one of another CPU printed above it (seen: 1 in 76,139 events of a
+ * tracepoint recording, 13 us back).  The last PERF_REORDER events wait in
+ * time order before they are added, so such a step (at most PERF_REORDER_NS)
+ * is put back in place; a longer one, or an event older than one already
+ * added (two outputs joined, --deltatime, --show-round-events' flush
+ * order) is refused. */
+#define PERF_REORDER 4096
+#define PERF_REORDER_NS 1000000 /* and at most 1 ms before the latest event read */
+typedef struct held {
+  pcol_sample_row s;
+  pcol_value_row v[2];
+  size_t nv;
+  uint64_t lineno;
+} held;
 
 static int bad(pimp *p, uint64_t lineno, const char *what) {
   return pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%llu: %s", p->name, (unsigned long long)lineno,
@@ -419,44 +440,75 @@ static size_t cut_tail(const char *s, size_t n, const char **why) {
   }
 }
 
-static int end_event(pimp *p) {
-  if (!p->in_event) return PCOL_OK;
-  PCOL_RETURN_NOT_OK(flush_pend(p));
-  p->in_event = 0;
-  if (p->ninl) /* inlined frames with no frame after them: a location of their own */
-    PCOL_RETURN_NOT_OK(flush_inlines(p));
-  /* perf script prints events in time order; a sample before the last one
-   * (two outputs joined, or --no-ordered) is refused as such, not as the
-   * builder's refusal of an unordered source */
-  int64_t t = p->s.time_ns; /* on perf's clock */
-  if (t != PCOL_NA_I64 && p->last_time != PCOL_NA_I64 && t < p->last_time)
-    return bad(p, p->ev_lineno,
-               p->rounds ? "time goes backwards after PERF_RECORD_FINISHED_ROUND records: perf script "
-                           "--show-round-events prints the events as they were flushed, not in time "
-                           "order, which pcol does not read: print without --show-round-events"
-               : p->t0 == 0 ? "time goes backwards from a first time of 0.000000: perf script "
-                            "--deltatime's times (each since the event before), which pcol does not "
-                            "read: print perf's times (without --deltatime)"
-                          : "time goes backwards (perf script prints events in time order: were two "
-                            "outputs joined, or printed with --show-round-events, whose first "
-                            "PERF_RECORD_FINISHED_ROUND can come after events out of order?)");
-  if (t == PCOL_NA_I64 && p->last_time != PCOL_NA_I64)
-    return bad(p, p->ev_lineno, "an event without a time after events with one");
+static int backwards(pimp *p, uint64_t lineno) {
+  return bad(p, lineno,
+             p->rounds ? "time goes backwards after PERF_RECORD_FINISHED_ROUND records: perf script "
+                         "--show-round-events prints the events as they were flushed, not in time "
+                         "order, which pcol does not read: print without --show-round-events"
+                       : "time goes backwards (perf script prints events in time order, up to a "
+                         "millisecond's disorder between CPUs: were two outputs joined, or printed "
+                         "with --show-round-events, whose first PERF_RECORD_FINISHED_ROUND can come "
+                         "after events out of order?)");
+}
+
+/* The oldest waiting event into the builder (see PERF_REORDER). */
+static int add_held(pimp *p) {
+  held *h = &p->held[p->hhead];
+  p->hhead = (p->hhead + 1) % PERF_REORDER;
+  p->nheld--;
+  int64_t t = h->s.time_ns; /* on perf's clock */
+  if (t != PCOL_NA_I64 && p->last_time != PCOL_NA_I64 && t < p->last_time) return backwards(p, h->lineno);
   /* time_ns counts from the first event (spec.md §7: since the source's
    * start, as the Firefox Profiler's timeline starts); perf's clock (the
    * kernel's perf_clock, not the wall clock) is kept as meta */
   if (t != PCOL_NA_I64 && p->last_time == PCOL_NA_I64) {
     char num[24];
     snprintf(num, sizeof num, "%lld", (long long)t);
-    PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num, p->err)));
+    PCOL_RETURN_NOT_OK(b_at(p, h->lineno, pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num, p->err)));
     p->t0 = t;
   }
-  if (t != PCOL_NA_I64) p->s.time_ns = t - p->t0;
-  int rc = pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err);
-  if (!rc) rc = pcol_b_sample(p->b, &p->s, p->v, p->nv, NULL, p->err);
-  PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, rc));
+  pcol_sample_row s = h->s;
+  if (t != PCOL_NA_I64) s.time_ns = t - p->t0;
+  PCOL_RETURN_NOT_OK(b_at(p, h->lineno, pcol_b_sample(p->b, &s, h->v, h->nv, NULL, p->err)));
   if (t != PCOL_NA_I64) p->last_time = t;
+  return PCOL_OK;
+}
+
+static int end_event(pimp *p) {
+  if (!p->in_event) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(flush_pend(p));
+  p->in_event = 0;
+  if (p->ninl) /* inlined frames with no frame after them: a location of their own */
+    PCOL_RETURN_NOT_OK(flush_inlines(p));
+  int64_t t = p->s.time_ns; /* on perf's clock */
+  if (t == PCOL_NA_I64 && p->read_time != PCOL_NA_I64)
+    return bad(p, p->ev_lineno, "an event without a time after events with one");
+  if (t != PCOL_NA_I64 && p->read_time == PCOL_NA_I64) p->first_read = t;
+  if (t != PCOL_NA_I64 && p->read_time != PCOL_NA_I64 && t < p->read_time && p->first_read == 0)
+    return bad(p, p->ev_lineno, "time goes backwards from a first time of 0.000000: perf script "
+                                "--deltatime's times (each since the event before), which pcol does not "
+                                "read: print perf's times (without --deltatime)");
+  if (t != PCOL_NA_I64 && p->read_time != PCOL_NA_I64 && t < p->read_time - PERF_REORDER_NS)
+    return backwards(p, p->ev_lineno);
+  if (t != PCOL_NA_I64 && (p->read_time == PCOL_NA_I64 || t > p->read_time)) p->read_time = t;
+  PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err)));
   p->nlocs = 0;
+  if (!p->held && !(p->held = malloc(PERF_REORDER * sizeof *p->held))) return pcol_oom(p->err);
+  if (p->nheld == PERF_REORDER) PCOL_RETURN_NOT_OK(add_held(p));
+  /* into the ring in time order: after every event of its time or before
+   * (arrival order among equal times), usually at the end */
+  size_t k = p->nheld;
+  held *r = p->held;
+  while (k && t != PCOL_NA_I64 && r[(p->hhead + k - 1) % PERF_REORDER].s.time_ns > t) {
+    r[(p->hhead + k) % PERF_REORDER] = r[(p->hhead + k - 1) % PERF_REORDER];
+    k--;
+  }
+  held *h = &r[(p->hhead + k) % PERF_REORDER];
+  h->s = p->s;
+  memcpy(h->v, p->v, sizeof h->v);
+  h->nv = p->nv;
+  h->lineno = p->ev_lineno;
+  p->nheld++;
   return PCOL_OK;
 }
 
@@ -838,7 +890,7 @@ static int like_header(const pimp *p, const char *s, size_t n) {
 int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                      pcol_error *err) {
   pimp p = {0};
-  p.b = b, p.name = name, p.err = err, p.last_time = PCOL_NA_I64;
+  p.b = b, p.name = name, p.err = err, p.last_time = PCOL_NA_I64, p.read_time = PCOL_NA_I64;
   int rc = pcol_b_source(b, PCOL_SRC_PERF, name, PCOL_NA_I64, &p.src, err);
   const struct { const char *s; uint32_t *id; } keys[] = {
       {PCOL_THREAD_COMM_KEY, &p.k_comm}, {PCOL_THREAD_PID_KEY, &p.k_pid}, {"tid", &p.k_tid}, {"cpu", &p.k_cpu},
@@ -995,6 +1047,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   int cut = p.in_event && !p.one_line && !p.tail && !p.one_line_seen &&
             (p.nblank_ended || p.nlocs + p.ninl + (p.pend == 1) > 0);
   if (!rc) rc = end_event(&p);
+  while (!rc && p.nheld) rc = add_held(&p);
   if (!rc && cut)
     pcol_error_set(err, PCOL_OK, "%s:%llu: no blank line after the last event (perf script ends every "
                    "callchain with one): read as it is, but if the file was cut (perf script | head) "
@@ -1003,6 +1056,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   free(p.locs);
   free(p.inl);
   free(p.pbuf);
+  free(p.held);
   fclose(cin);
   return rc;
 }
