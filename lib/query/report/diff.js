@@ -15,6 +15,9 @@ export function pcolDiffRows(newRows, base) {
   for (var i = 0; i < base.names.length; i++) { var b = row(base.names[i]); b.bflat += base.flat[i]; b.bcum += base.cum[i]; }
   newRows.forEach(function (n) { var r = row(n.name); r.flat += n.flat; r.cum += n.cum; r.inl = r.inl || n.inl; r.key = n.key; r.rank = n.rank; });
   out.forEach(function (r) { r.dflat = r.flat - r.bflat; r.dcum = r.cum - r.bcum; });
+  /* a name whose flat and cum both change by 0 is no row (pprof's graph has
+   * no such node: diff.c pcol_diff_compute) */
+  out = out.filter(function (r) { return r.dflat !== 0 || r.dcum !== 0; });
   out.sort(function (x, y) { /* as pcol diff: |change in flat|, then name bytewise */
     var a = Math.abs(x.dflat), b = Math.abs(y.dflat);
     return a !== b ? b - a : x.name < y.name ? -1 : x.name > y.name ? 1 : 0;
