@@ -522,6 +522,13 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
  * one source that records them, the active filters and "Showing nodes
  * accounting for X, P% of T total" over the first n rows of t, in unit (as
  * pcol_unit_label takes it). */
+/* pprof's "Time:" and "Duration: D, Total samples = T (P%)" lines
+ * (report.go ProfileLabels) when the selection is one source that records
+ * them; T is total_of's (asked only then; not 0: no Duration line), in
+ * unit, of values in vunit. */
+void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_str vunit,
+                          const char *unit, int (*total_of)(void *ctx, pcol_sum *total),
+                          void *ctx);
 /* pprof's compact_labels, on in the shell (cmd_shell.c) as in pprof's
  * interactive mode: the views' headers start at their filters (no File,
  * Type, Time, Duration lines). */

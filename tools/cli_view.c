@@ -107,8 +107,9 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
  * selected source, or the file's only one: the time in the local zone as
  * Go's "Jan 2, 2006 at 3:04pm (MST)"; the duration in auto units, the total
  * in the table's unit and, for a time value, its share of the duration. */
-static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pcol_select *sel,
-                             const char *unit) {
+void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_str vunit,
+                          const char *unit, int (*total_of)(void *ctx, pcol_sum *total),
+                          void *ctx) {
   pcol_source_summary *ss = NULL;
   size_t ns = 0;
   /* nothing to say of many sources when none is selected (and each
@@ -133,10 +134,12 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
   }
   if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
     char d[64], tot[64], pct[PCOL_PERCENT_MAX + 2] = "";
+    pcol_sum total = 0;
+    if (total_of(ctx, &total)) goto out;
     pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
-    cli_value_label(t->total, t->value.unit, unit, tot, sizeof tot);
+    cli_value_label(total, vunit, unit, tot, sizeof tot);
     const char *u;
-    double ns_total = pcol_unit_scale(t->total, t->value.unit, "nanoseconds", &u);
+    double ns_total = pcol_unit_scale(total, vunit, "nanoseconds", &u);
     if (!strcmp(u, "ns") && ns_total != 0) {
       /* pprof's int64(totalNanos): out of int64's range (4,000,000 hrs)
        * Go on amd64 gives MinInt64; in C the cast was UB (clang's UBSan),
@@ -149,7 +152,13 @@ static void print_time_lines(FILE *fp, pcol_file *f, const pcol_top *t, const pc
     }
     fprintf(fp, "Duration: %s, Total samples = %s %s\n", d, tot, pct);
   }
+out:
   pcol_source_summaries_free(ss, ns);
+}
+
+static int top_total(void *ctx, pcol_sum *total) {
+  *total = ((const pcol_top *)ctx)->total;
+  return 0;
 }
 
 bool cli_compact_labels;
@@ -172,7 +181,7 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
     fputc(')', fp);
   }
   fputc('\n', fp);
-  print_time_lines(fp, f, t, sel, unit);
+  cli_print_time_lines(fp, f, sel, t->value.unit, unit, top_total, (void *)t);
 filters:
   cli_print_filters(fp, sel);
   pcol_sum shown = 0;

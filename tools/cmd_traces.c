@@ -174,6 +174,23 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
 
 /* The iterator's callback: a row, or the reason it failed (every failure of
  * trace_row is a failed allocation). */
+/* the view's total, for the Duration line (pprof's rpt.total) */
+typedef struct tr_total {
+  pcol_file *f;
+  const pcol_select *sel;
+  const pcol_value_sel *v, *div; /* div: --mean's divisor, else NULL */
+  pcol_error *err;
+} tr_total;
+static int total_of(void *ctx, pcol_sum *total) {
+  tr_total *c = ctx;
+  if (c->div) return pcol_mean_total(c->f, c->sel, c->v, c->div, total, c->err);
+  pcol_top t;
+  int rc = pcol_top_compute(c->f, c->sel, c->v, PCOL_BY_FUNCTION, &t, c->err);
+  if (!rc) *total = t.total;
+  if (!rc) pcol_top_free(&t);
+  return rc;
+}
+
 static int on_trace(void *ctx, const pcol_trace *t) {
   tr_out *o = ctx;
   int rc = trace_row(o, t);
@@ -212,6 +229,11 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     fputs(" (", stdout);
     cli_print_str(stdout, v.unit);
     fputs(")\n", stdout);
+    tr_total tt = {f, &sel, &v, mean ? &div : NULL, &err};
+    cli_print_time_lines(stdout, f, &sel, v.unit, "auto", total_of, &tt);
+    if (err.code) { /* (no Duration line: the traces say what failed, if anything does) */
+      memset(&err, 0, sizeof err);
+    }
     cli_print_filters(stdout, &sel);
   } else {
     /* "total": null: the traces stream out before any sum of them is known */

@@ -182,14 +182,22 @@ for d in 65530 70000; do
   top "$tmp/p/deep-$d.pb.gz" -cum -nodefraction=0 -- --sort cum --node-fraction 0
 done
 
-# top's header: pprof's Time: and Duration: lines
-for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-cpu-truncated-stacks-1.pb.gz "$gcpu" "$gheap"; do
-  [ -f "$f" ] || continue
+# top's and traces' header: pprof's Time: and Duration: lines (traces'
+# total: the view's, in its own unit; under -mean pprof's mean total)
+timelines() { # VIEW FILE [--mean]
   checked=$((checked + 1))
-  gv -top "$f"
-  "$PCOL" top "$f" >"$tmp/pv/$J" 2>/dev/null
-  want 'grep:(Time|Duration): ' "$tmp/gv/$J" "$(basename "$f"): top's Time/Duration (< pprof, > pcol)"
+  gv -$1 ${3:+-mean} "$2"
+  "$PCOL" "$1" "$2" ${3:-} >"$tmp/pv/$J" 2>/dev/null
+  want 'grep:(Time|Duration): ' "$tmp/gv/$J" "$(basename "$2"): $1 ${3:-}'s Time/Duration (< pprof, > pcol)"
+}
+for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/*.pb.gz "$gcpu" "$gheap"; do
+  [ -f "$f" ] || continue
+  timelines traces "$f"
+  case $f in "$TD"/ext/pprof/*) [ "${f##*/}" = go-cpu-truncated-stacks-1.pb.gz ] || continue ;; esac
+  timelines top "$f"
 done
+timelines traces "$gheap" --mean
+timelines traces "$TD"/pprof/go-heap-allocs-inline.pb.gz --mean
 
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
 diffcmp() { # BASE NEW SORT [NODEFRACTION [TAGROOT [UNIT]]] (UNIT "": none; default ns)
