@@ -2,7 +2,7 @@
  * the rows in view are in the DOM), full names with the CLI's "(inline)"
  * marks, sortable; on a --diff page, base, new and change columns (diff.js).
  * A click on a row selects its function for the other views. */
-import { pcolFmt2 } from './units.js';
+import { pcolPercentage } from './units.js';
 import { pcolInlineText, pcolTopSort } from './top.js';
 import { $, DIFF, DIFFU, human, S, SW, TOP, TOPDIFF, TOPU } from './head.js';
 export var TROWS = [], RH = 19;
@@ -26,7 +26,7 @@ export function topCells(r) {
   var nm = r.name + (r.inl ? ' (' + pcolInlineText(r.inl) + ')' : '');
   var u = DIFFU;
   if (DIFF && DIFF.top) return [human(r.bflat, u), human(r.flat, u), sign(r.dflat) + human(r.dflat, u), human(r.bcum, u), human(r.cum, u), sign(r.dcum) + human(r.dcum, u), nm];
-  return [human(r.flat, TOPU), pcolFmt2(r.fp) + '%', pcolFmt2(r.sp) + '%', human(r.cum, TOPU), pcolFmt2(r.cp) + '%', nm];
+  return [human(r.flat, TOPU), pcolPercentage(r.flat, SW.total), pcolPercentage(r.sv, SW.total), human(r.cum, TOPU), pcolPercentage(r.cum, SW.total), nm];
 }
 function sign(v) { return v >= 0 ? '+' : ''; } /* pcol diff's: "+" before a change >= 0 */
 export function drawTop() {

@@ -16,7 +16,8 @@ export function pcolKeyset(D, sel, by) {
   });
   return best;
 }
-/* rows {key, name, rank, inl, flat, cum, order, fp, sp, cp} in top's order */
+/* rows {key, name, rank, inl, flat, cum, order, fp, sp, sv (the sum of flat to
+ * the row), cp} in top's order */
 export function pcolTop(D, sw, k) {
   var NS = D.NS, SPAR = D.SPAR, SLOC = D.SLOC, w = sw.w, nk = k.names.length + 1;
   var fk = new Uint32Array(NS + 1), flat = new Float64Array(nk), cum = new Float64Array(nk), cnt = new Uint32Array(nk);
@@ -51,8 +52,8 @@ export function pcolTop(D, sw, k) {
     if (x.rank !== y.rank) return x.rank - y.rank;
     return Math.abs(y.cum) - Math.abs(x.cum);
   });
-  var sum = 0;
-  rows.forEach(function (r, i) { r.order = i; r.fp = pcolPct(r.flat, sw.total); sum += r.fp; r.sp = sum; r.cp = pcolPct(r.cum, sw.total); });
+  var sum = 0, sv = 0;
+  rows.forEach(function (r, i) { r.order = i; r.fp = pcolPct(r.flat, sw.total); sum += r.fp; r.sp = sum; sv += r.flat; r.sv = sv; r.cp = pcolPct(r.cum, sw.total); });
   return rows;
 }
 /* The table's rows in the order a header click asks for, as `pcol top
@@ -67,8 +68,8 @@ export function pcolTopSort(rows, key, total) {
     out.sort(function (x, y) { var a = Math.abs(x.cum), b = Math.abs(y.cum); return a !== b ? b - a : nm(x, y) || Math.abs(y.flat) - Math.abs(x.flat); });
   else if (key === 'name') out.sort(nm);
   else out.sort(function (x, y) { return x.order - y.order; });
-  var sum = 0;
-  out.forEach(function (r) { sum += pcolPct(r.flat, total); r.sp = sum; });
+  var sum = 0, sv = 0;
+  out.forEach(function (r) { sum += pcolPct(r.flat, total); r.sp = sum; sv += r.flat; r.sv = sv; });
   return out;
 }
 /* The "(inline)" marks of a selection, as top.c's inline_marks makes

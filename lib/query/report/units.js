@@ -19,6 +19,25 @@ export function pcolFmt2(x) {
   }
   return s;
 }
+/* printf's %.2g of x >= 0: two significant digits (ties to even on the
+ * exact value, as pcolFmt2), trailing zeros dropped, an exponent of at
+ * least two digits below 1e-4 */
+function pcolFmtG2(x) {
+  if (!(x > 0)) return '0';
+  var s = x.toExponential(1), exact = x.toExponential(100);
+  if (/^\d\.\d50*e/.test(exact) && +exact[2] % 2 === 0) s = exact.slice(0, 3) + exact.slice(exact.indexOf('e'));
+  var e = +s.slice(s.indexOf('e') + 1), m = s.slice(0, 3).replace(/\.?0+$/, '');
+  if (e < -4 || e >= 2) return m + 'e' + (e < 0 ? '-' : '+') + String(Math.abs(e)).padStart(2, '0');
+  return (+s).toFixed(1 - e).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+}
+/* lib/query/units.c pcol_percentage, THE rule of a table's percentages
+ * (go tool pprof's measurement.Percentage): |v / total| x 100, "100%"
+ * within 0.05 of it, "%.2f" from 1 on, "%.2g" below (without its padding) */
+export function pcolPercentage(v, total) {
+  var r = total ? Math.abs(v / total) * 100 : 0;
+  if (r >= 99.95 && r <= 100.05) return '100%';
+  return (r >= 1 ? pcolFmt2(r) : pcolFmtG2(r)) + '%';
+}
 var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
     ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
