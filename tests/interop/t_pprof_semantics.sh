@@ -198,6 +198,19 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/*.pb.gz "$gcpu" "$gheap"; do
 done
 timelines traces "$gheap" --mean
 timelines traces "$TD"/pprof/go-heap-allocs-inline.pb.gz --mean
+# a pprof export of several sources: time_nanos and duration_nanos as go's
+# profile.Merge combines them (-proto): the earliest start, the durations added
+mp=("$TD"/pprof/go-cpu-large.pb.gz "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-string-labels.pb.gz)
+for order in "0 1 2" "1 0" "2 1 0"; do
+  ins=(); for k in $order; do ins+=("${mp[$k]}"); done
+  checked=$((checked + 1))
+  go tool pprof -proto "${ins[@]}" >"$tmp/gomerge.pb.gz" 2>/dev/null &&
+    "$PCOL" unpack "${ins[@]}" --to pprof -o "$tmp/pcmerge.pb.gz" 2>/dev/null || { bad "merge of ${ins[*]##*/}"; continue; }
+  go tool pprof -raw "$tmp/gomerge.pb.gz" 2>/dev/null | grep -E '^(Time|Duration): ' >"$tmp/gm.h"
+  go tool pprof -raw "$tmp/pcmerge.pb.gz" 2>/dev/null | grep -E '^(Time|Duration): ' >"$tmp/pm.h"
+  [ "$(wc -l <"$tmp/gm.h")" = 2 ] && cmp -s "$tmp/gm.h" "$tmp/pm.h" ||
+    { bad "unpack --to pprof of ${ins[*]##*/}: Time/Duration vs go's -proto merge (< go, > pcol)"; diff "$tmp/gm.h" "$tmp/pm.h"; }
+done
 
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order
 diffcmp() { # BASE NEW SORT [NODEFRACTION [TAGROOT [UNIT]]] (UNIT "": none; default ns)

@@ -308,31 +308,32 @@ static int meta_first(ex *x, const meta_cols *m, const char *key, pcol_str *out)
   return PCOL_ENOTFOUND;
 }
 
-/* The first involved source (by id) with a nonzero integer under key hi or
- * lo, and its value: hi's when the source has both (spec.md §7's start and
- * duration rules: OTLP's time_unix_nano and duration_nano before pprof's
- * time_nanos and duration_nanos).  ENOTFOUND when no source has one. */
-static int meta_first_of(ex *x, const meta_cols *m, const char *hi, const char *lo, int64_t *out) {
+/* Each involved source's nonzero integer under key hi or lo (hi's when it
+ * has both: spec.md §7's start and duration rules, OTLP's time_unix_nano
+ * and duration_nano before pprof's time_nanos and duration_nanos) in
+ * out[source id - 1]; 0 where it has neither. */
+static int meta_each_of(ex *x, const meta_cols *m, const char *hi, const char *lo, int64_t *out) {
   size_t hl = strlen(hi), ll = strlen(lo);
-  uint32_t best = 0;
-  int rank = 0;
-  for (uint64_t i = 0; i < m->n; i++) {
+  unsigned char *rank = calloc(x->nsrc + 1, 1);
+  if (!rank) return oom(x);
+  for (uint64_t i = 0; i < x->nsrc; i++) out[i] = 0;
+  for (uint64_t i = 0; i < m->n && !x->rc; i++) {
     uint32_t s = pcol_view_u32(&m->s, i);
-    if (s == 0 || s > x->nsrc || !x->src[s - 1].involved || (best && s > best)) continue;
+    if (s == 0 || s > x->nsrc || !x->src[s - 1].involved) continue;
     pcol_str ks, vs;
-    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &ks, x->err))) return x->rc;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &ks, x->err))) break;
     int r = !ks.ptr ? 0 : ks.len == hl && memcmp(ks.ptr, hi, hl) == 0 ? 2
                     : ks.len == ll && memcmp(ks.ptr, lo, ll) == 0   ? 1
                                                                     : 0;
-    if (!r || (s == best && r <= rank)) continue;
-    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &vs, x->err))) return x->rc;
+    if (!r || r <= rank[s - 1]) continue;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &vs, x->err))) break;
     int64_t v;
     if (pcol_str_i64(vs, &v) || v == 0) continue; /* not a number, or unset: as if absent */
-    best = s;
-    rank = r;
-    *out = v;
+    rank[s - 1] = (unsigned char)r;
+    out[s - 1] = v;
   }
-  return best ? PCOL_OK : PCOL_ENOTFOUND;
+  free(rank);
+  return x->rc;
 }
 
 /* all the arrays the Profile message points into but the samples' */
@@ -819,29 +820,34 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   ((rc = meta_first(x, &m, key, &s)) == PCOL_OK ? 1                    \
    : rc == PCOL_ENOTFOUND                       ? (x->rc = 0)          \
                                                 : -1)
-  int64_t iv;
   if (META(PPROF_META_DROP_FRAMES) > 0) pr->drop_frames = str_bytes(x, s.ptr, s.len);
   if (META(PPROF_META_KEEP_FRAMES) > 0) pr->keep_frames = str_bytes(x, s.ptr, s.len);
   if (x->rc) return x->rc;
-  if ((rc = meta_first_of(x, &m, OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS, &iv)) == PCOL_OK) {
-    pr->time_nanos = iv;
-  } else if (rc != PCOL_ENOTFOUND) {
-    return x->rc;
-  } else {
-    /* another source type: its start time, if known */
-    pcol_view ts;
-    if ((x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, x->err))) return x->rc;
-    for (uint64_t i = 0; i < x->nsrc; i++) {
-      int64_t t = pcol_view_i64(&ts, i);
-      if (!x->src[i].involved || t == PCOL_NA_I64) continue;
-      if (t > -9223372036 && t < 9223372036) pr->time_nanos = t * 1000000000;
-      break;
-    }
+  /* time_nanos and duration_nanos as go's profile.Merge combines the
+   * sources' (merge.go combineHeaders): each source's start (its meta, else
+   * its source_timestamp), the first nonzero one replaced by any earlier,
+   * a 0 after it taking its place as in Go; the durations added (wrapping
+   * as Go's int64) */
+  int64_t *tv = calloc(x->nsrc + 1, sizeof *tv), *dv = calloc(x->nsrc + 1, sizeof *dv);
+  pcol_view ts;
+  if (!tv || !dv) x->rc = oom(x);
+  if (!x->rc) (void)(meta_each_of(x, &m, OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS, tv) ||
+                     meta_each_of(x, &m, OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS, dv) ||
+                     (x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, x->err)));
+  int64_t tn = 0;
+  uint64_t dn = 0;
+  for (uint64_t i = 0; !x->rc && i < x->nsrc; i++) {
+    if (!x->src[i].involved) continue;
+    int64_t t = tv[i], sec = pcol_view_i64(&ts, i);
+    if (!t && sec != PCOL_NA_I64 && sec > -9223372036 && sec < 9223372036) t = sec * 1000000000;
+    if (tn == 0 || t < tn) tn = t;
+    dn += (uint64_t)dv[i];
   }
-  if ((rc = meta_first_of(x, &m, OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS, &iv)) == PCOL_OK)
-    pr->duration_nanos = iv;
-  else if (rc != PCOL_ENOTFOUND)
-    return x->rc;
+  free(tv);
+  free(dv);
+  if (x->rc) return x->rc;
+  pr->time_nanos = tn;
+  pr->duration_nanos = (int64_t)dn; /* (two's complement: Go's wrap) */
   /* period type and period: the first involved source that has them */
   for (uint64_t i = 0; i < x->nsrc && !x->rc; i++) {
     const src_info *si = &x->src[i];
