@@ -885,10 +885,16 @@ typedef struct pcol_writer_value_type {
 typedef struct pcol_writer_options {
   const char *source_type; /* NULL = "pprof" (samples shaped as pprof's) */
   const char *source_uri;  /* NULL = none */
-  /* Meta rows of the source: key, value pairs (meta[2i], meta[2i+1]). */
+  /* Meta rows of the source: key, value pairs (meta[2i], meta[2i+1]).  The
+   * keys the writer writes itself (pprof.period, pprof.period_type.type/.unit,
+   * pprof.time_nanos, pprof.duration_nanos, pcol.max_duration_ns) and those
+   * readers prefer over them (otlp.period, otlp.period_type.type/.unit,
+   * otlp.time_unix_nano, otlp.duration_nano) are PCOL_EINVAL: use the
+   * period options and the samples' times instead. */
   const char *const *meta;
   size_t nmeta; /* number of pairs */
-  /* What every sample measures, in order (at least one). */
+  /* What every sample measures, in order (at least one; a (type, unit)
+   * given twice is PCOL_EINVAL). */
   const pcol_writer_value_type *value_types;
   size_t nvalue_types;
   /* The sampling period (pprof's period, e.g. 10000000 "cpu"

@@ -413,6 +413,47 @@ Test(writer, hostile_arguments_refused) {
   cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
   bad = o, bad.period = -1;
   cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL);
+  /* meta keys the writer writes, or that readers prefer over them
+   * (spec.md §7's start and period rules): a caller's row would override the
+   * writer's time or period (helper-88 F1: time 1970, period 999 with
+   * PCOL_OK); refused, naming the key and the option to use */
+  static const char *const owned[][2] = {
+      {"pprof.period", "period option"},
+      {"pprof.period_type.type", "period_type option"},
+      {"pprof.period_type.unit", "period_unit option"},
+      {"otlp.period", "period option"},
+      {"otlp.period_type.type", "period_type option"},
+      {"otlp.period_type.unit", "period_unit option"},
+      {"pprof.time_nanos", "time_unix_ns"},
+      {"pprof.duration_nanos", "duration_ns"},
+      {"otlp.time_unix_nano", "time_unix_ns"},
+      {"otlp.duration_nano", "duration_ns"},
+      {"pcol.max_duration_ns", "duration_ns"},
+  };
+  for (size_t i = 0; i < sizeof owned / sizeof *owned; i++) {
+    const char *m[4] = {"comment", "fine", owned[i][0], "999"};
+    bad = o, bad.meta = m, bad.nmeta = 2;
+    w = (pcol_writer *)1;
+    cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL, "%s accepted", m[2]);
+    cr_assert_null(w);
+    cr_assert(strstr(err.message, owned[i][0]) && strstr(err.message, owned[i][1]) &&
+                  strstr(err.message, "meta row 2"), "%s", err.message);
+  }
+  /* keys beside them stay the caller's */
+  const char *mine[4] = {"pprof.comment", "c", "otlp.scope.name", "s"};
+  bad = o, bad.meta = mine, bad.nmeta = 2;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  /* one (type, unit) twice: only the first would be reachable by --value */
+  pcol_writer_value_type twice[3] = {{"cpu", "nanoseconds"}, {"cpu", "count"},
+                                     {"cpu", "nanoseconds"}};
+  bad = o, bad.value_types = twice, bad.nvalue_types = 3;
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), PCOL_EINVAL, "a repeated value type accepted");
+  cr_assert(strstr(err.message, "value type 3 (cpu nanoseconds) repeats value type 1"), "%s",
+            err.message);
+  bad.nvalue_types = 2; /* same type, other unit: fine */
+  cr_assert_eq(pcol_writer_open(&w, path, &bad, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
 
   cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
   int64_t v[2] = {1, 5};

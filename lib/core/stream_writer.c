@@ -214,6 +214,25 @@ static int copy_options(pcol_writer *w, const char *path, const pcol_writer_opti
   return PCOL_OK;
 }
 
+/* Meta keys the writer writes itself, or that readers prefer over them
+ * (spec.md §7's start and period rules): a caller's row would override the
+ * writer's value (a wrong start or period with PCOL_OK). */
+static const struct {
+  const char *key, *instead;
+} writer_keys[] = {
+    {PPROF_META_PERIOD, "the period option"},
+    {PPROF_META_PERIOD_TYPE_TYPE, "the period_type option"},
+    {PPROF_META_PERIOD_TYPE_UNIT, "the period_unit option"},
+    {OTLP_META_PERIOD, "the period option"},
+    {OTLP_META_PERIOD_TYPE_TYPE, "the period_type option"},
+    {OTLP_META_PERIOD_TYPE_UNIT, "the period_unit option"},
+    {PPROF_META_TIME_NANOS, "the samples' time_unix_ns"},
+    {PPROF_META_DURATION_NANOS, "the samples' time_unix_ns and duration_ns"},
+    {OTLP_META_TIME_UNIX_NANO, "the samples' time_unix_ns"},
+    {OTLP_META_DURATION_NANO, "the samples' time_unix_ns and duration_ns"},
+    {PCOL_META_MAX_DURATION_NS, "the samples' duration_ns"},
+};
+
 static int check_options(const char *path, const pcol_writer_options *o, pcol_error *err) {
   if (!path || !*path) return pcol_error_set(err, PCOL_EINVAL, "writer: no output path");
   if (strcmp(path, "-") == 0)
@@ -228,12 +247,24 @@ static int check_options(const char *path, const pcol_writer_options *o, pcol_er
     if (!o->value_types[i].type || !o->value_types[i].unit)
       return pcol_error_set(err, PCOL_EINVAL, "writer: value type %zu has no %s", i + 1,
                             o->value_types[i].type ? "unit" : "type");
+  for (size_t i = 0; i < o->nvalue_types; i++)
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(o->value_types[i].type, o->value_types[j].type) == 0 &&
+          strcmp(o->value_types[i].unit, o->value_types[j].unit) == 0)
+        return pcol_error_set(err, PCOL_EINVAL, "writer: value type %zu (%s %s) repeats value "
+                              "type %zu", i + 1, o->value_types[i].type, o->value_types[i].unit,
+                              j + 1);
   if (o->nmeta && !o->meta) return pcol_error_set(err, PCOL_EINVAL, "writer: nmeta without meta");
   if (o->nmeta > SIZE_MAX / 4) return pcol_error_set(err, PCOL_EINVAL, "writer: too many meta rows");
   for (size_t i = 0; i < o->nmeta; i++)
     if (!o->meta[2 * i] || !o->meta[2 * i + 1])
       return pcol_error_set(err, PCOL_EINVAL, "writer: meta row %zu has no %s", i + 1,
                             o->meta[2 * i] ? "value" : "key");
+  for (size_t i = 0; i < o->nmeta; i++)
+    for (size_t k = 0; k < sizeof writer_keys / sizeof *writer_keys; k++)
+      if (strcmp(o->meta[2 * i], writer_keys[k].key) == 0)
+        return pcol_error_set(err, PCOL_EINVAL, "writer: meta row %zu: key %s is the writer's "
+                              "(use %s)", i + 1, writer_keys[k].key, writer_keys[k].instead);
   if (o->period < 0) return pcol_error_set(err, PCOL_EINVAL, "writer: negative period");
   if (o->period && (!o->period_type || !o->period_unit))
     return pcol_error_set(err, PCOL_EINVAL, "writer: a period needs its type and unit");
