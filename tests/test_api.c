@@ -425,8 +425,18 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
     cr_assert_eq(pcol_meta_get_i64(f, src, bad[i], &v, &err), PCOL_EFORMAT, "%s", bad[i]);
     cr_assert(strstr(err.message, bad[i]), "the message names the key: %s", err.message);
   }
+  /* not found fills err too, as every function does (helper-88 F5) */
+  err = (pcol_error){0};
   cr_assert_eq(pcol_meta_get_i64(f, src, "absent", &v, &err), PCOL_ENOTFOUND);
+  cr_assert(err.code == PCOL_ENOTFOUND && strstr(err.message, "no key absent"), "%d %s", err.code,
+            err.message);
+  err = (pcol_error){0};
   cr_assert_eq(pcol_meta_get_i64(f, 0, "ok", &v, &err), PCOL_ENOTFOUND, "file-level is another scope");
+  cr_assert(err.code == PCOL_ENOTFOUND && strstr(err.message, "ok"), "%d %s", err.code, err.message);
+  err = (pcol_error){0};
+  pcol_str ms;
+  cr_assert_eq(pcol_meta_get(f, 99, "ok", &ms, &err), PCOL_ENOTFOUND);
+  cr_assert(err.code == PCOL_ENOTFOUND && err.message[0], "%d '%s'", err.code, err.message);
   pcol_close(f);
   free(mem);
 }

@@ -1509,7 +1509,8 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
   if (rc) return rc;
   size_t kl = strlen(key);
   const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
-  if (mi && source_id > mi->nsrc) return PCOL_ENOTFOUND;
+  if (mi && source_id > mi->nsrc)
+    return pcol_error_set(err, PCOL_ENOTFOUND, "meta: no source %u", source_id);
   /* with the index, the same rows in the same order as the scan, only the source's */
   uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
   for (uint64_t j = 0; j < n; j++) {
@@ -1520,7 +1521,7 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
     if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
       return pcol_strings_at(&st, pcol_view_u32(&v, i), out, err);
   }
-  return PCOL_ENOTFOUND;
+  return pcol_error_set(err, PCOL_ENOTFOUND, "meta: source %u has no key %s", source_id, key);
 }
 
 int pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key, int64_t *out,
