@@ -427,6 +427,40 @@ Test(format, large_ids_and_many_strings) {
   pcol_builder_free(b);
 }
 
+/* Each pcol_b_sample refusal says which rule failed, not one message for all
+ * (helper-88 F6). */
+static void sample_refused(pcol_builder *b, const pcol_sample_row *s, const pcol_value_row *v,
+                           size_t nv, const char *want) {
+  pcol_error err = {0};
+  cr_assert_eq(pcol_b_sample(b, s, v, nv, NULL, &err), PCOL_EINVAL, "%s: accepted", want);
+  cr_assert(err.code == PCOL_EINVAL && strstr(err.message, want), "'%s' not in '%s'", want,
+            err.message);
+}
+
+Test(format, builder_sample_refusals_name_the_rule) {
+  pcol_builder *b = new_builder();
+  uint32_t s1, s2;
+  cr_assert_eq(pcol_b_source(b, "t", "u1", PCOL_NA_I64, &s1, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u2", PCOL_NA_I64, &s2, NULL), 0);
+  pcol_sample_row s = {9, 100, 0, 1, PCOL_NA_I64, 0, 0};
+  sample_refused(b, &s, NULL, 0, "source 9 out of range (2 sources)");
+  s.source_id = s2, s.stack_id = 7;
+  sample_refused(b, &s, NULL, 0, "stack 7 out of range (0 stacks)");
+  s.stack_id = 0, s.labelset_id = 4;
+  sample_refused(b, &s, NULL, 0, "label set 4 out of range");
+  s.labelset_id = 0;
+  pcol_value_row v = {3, 1};
+  sample_refused(b, &s, &v, 1, "value 1: value type 3 out of range");
+  cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, NULL), 0);
+  s.time_ns = 50;
+  sample_refused(b, &s, NULL, 0, "time 50 is earlier than the previous sample's 100 in source 2");
+  s.time_ns = PCOL_NA_I64;
+  sample_refused(b, &s, NULL, 0, "NA time after one at time 100 in source 2");
+  s.source_id = s1, s.time_ns = 500;
+  sample_refused(b, &s, NULL, 0, "a sample of source 1 after one of source 2");
+  pcol_builder_free(b);
+}
+
 Test(format, builder_rejects_bad_references_and_order) {
   pcol_builder *b = new_builder();
   uint32_t src, id;

@@ -12,6 +12,7 @@
 #include "builder.h"  /* pcol_bt_push_u32, pcol_btable, pcol_bt_push_u64, ... */
 #include "summary.h"  /* pcol_bsum_add, pcol_bsum_free */
 #include "spill.h"    /* pcol_b_col_append, pcol_b_spill_check, pcol_b_spill_free */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -772,23 +773,41 @@ int pcol_b_materialize(pcol_builder *b) {
 
 static int b_sample(pcol_builder *b, const pcol_sample_row *s,
                   const pcol_value_row *values, size_t nvalues,
-                  uint32_t *sample_id) {
+                  uint32_t *sample_id, pcol_error *err) {
+  /* (each refusal says which rule failed: EINVAL here is always filled) */
+  const char *fn = "pcol_b_sample";
   pcol_btable *t = BT(b, PCOL_T_SAMPLES), *vt = BT(b, PCOL_T_VALUES);
-  if (s->source_id == 0 || s->source_id > b->t[PCOL_T_SOURCES].rows ||
-      s->stack_id > b->t[PCOL_T_STACKS].rows ||
-      s->labelset_id > b->t[PCOL_T_LABELSETS].rows)
-    return PCOL_EINVAL;
+  if (s->source_id == 0 || s->source_id > b->t[PCOL_T_SOURCES].rows)
+    return pcol_error_set(err, PCOL_EINVAL, "%s: source %u out of range (%" PRIu64 " sources)", fn,
+                          s->source_id, b->t[PCOL_T_SOURCES].rows);
+  if (s->stack_id > b->t[PCOL_T_STACKS].rows)
+    return pcol_error_set(err, PCOL_EINVAL, "%s: stack %u out of range (%" PRIu64 " stacks)", fn,
+                          s->stack_id, b->t[PCOL_T_STACKS].rows);
+  if (s->labelset_id > b->t[PCOL_T_LABELSETS].rows)
+    return pcol_error_set(err, PCOL_EINVAL, "%s: label set %u out of range (%" PRIu64 " label sets)",
+                          fn, s->labelset_id, b->t[PCOL_T_LABELSETS].rows);
   /* Samples are stored grouped by source and in time order inside each
    * source (the time index relies on it). */
-  if (t->rows && (s->source_id < b->last_source ||
-                  (s->source_id == b->last_source && s->time_ns < b->last_time)))
-    return PCOL_EINVAL;
+  if (t->rows && s->source_id < b->last_source)
+    return pcol_error_set(err, PCOL_EINVAL, "%s: a sample of source %u after one of source %u "
+                          "(samples come grouped by source, in source order)", fn, s->source_id,
+                          b->last_source);
+  if (t->rows && s->source_id == b->last_source && s->time_ns < b->last_time) {
+    if (s->time_ns == PCOL_NA_I64)
+      return pcol_error_set(err, PCOL_EINVAL, "%s: a sample with NA time after one at time %" PRId64
+                            " in source %u (NA time comes first)", fn, b->last_time, s->source_id);
+    return pcol_error_set(err, PCOL_EINVAL, "%s: time %" PRId64 " is earlier than the previous "
+                          "sample's %" PRId64 " in source %u (times come in order)", fn, s->time_ns,
+                          b->last_time, s->source_id);
+  }
   uint32_t id;
   PCOL_RETURN_NOT_OK(next_id(t->rows, &id));
   for (size_t i = 0; i < nvalues; i++) /* all checked before anything is stored */
     if (values[i].value_type_id == 0 ||
         values[i].value_type_id > b->t[PCOL_T_VALUE_TYPES].rows)
-      return PCOL_EINVAL;
+      return pcol_error_set(err, PCOL_EINVAL, "%s: value %zu: value type %u out of range (%" PRIu64
+                            " value types)", fn, i + 1, values[i].value_type_id,
+                            b->t[PCOL_T_VALUE_TYPES].rows);
   if (b->vimplicit) { /* the first sample sets the pattern, the others keep it or store */
     int same = t->rows != 0 && nvalues == b->vk;
     for (size_t i = 0; same && i < nvalues; i++) same = values[i].value_type_id == b->vpat[i];
@@ -950,7 +969,8 @@ int pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels, size_t n, uin
 }
 int pcol_b_sample(pcol_builder *b, const pcol_sample_row *s, const pcol_value_row *values,
                   size_t nvalues, uint32_t *sample_id, pcol_error *err) {
-  return b_fail(err, b_sample(b, s, values, nvalues, sample_id), "pcol_b_sample");
+  int rc = b_sample(b, s, values, nvalues, sample_id, err);
+  return rc == PCOL_EINVAL ? rc : b_fail(err, rc, "pcol_b_sample");
 }
 int pcol_b_text_line(pcol_builder *b, uint32_t source_id, uint64_t before_sample, const void *text,
                      size_t len, pcol_error *err) {
