@@ -6,7 +6,7 @@
  * formats (Rprof, pprof, Perun, collapsed stacks, ...) into a builder and pcol
  * files back out to them.  The on-disk format is specified in spec.md; a
  * reference of every function is doc/api.md (checked against this header by
- * tests/api_doc.sh in `make check`).
+ * tests/api_doc.py in `make check`).
  *
  * Contents
  *   level 1: core (lib/core)      errors, NA values, schema, reader (open,
@@ -870,7 +870,10 @@ PCOL_API void pcol_out_remove_inflight(void);
  *
  * Order.  Samples of a file must come in time order (NA time counts as
  * the smallest, as spec.md §7 F5 orders them): a sample older than the
- * previous one is PCOL_EINVAL.  One writer is used by one thread at a time.
+ * previous one is PCOL_EINVAL.  A file begun by an untimed sample starts at
+ * the wall clock's second then (its source's timestamp), so a timed sample
+ * after untimed ones that is earlier than that second is PCOL_EINVAL too.
+ * One writer is used by one thread at a time.
  *
  * Errors.  Every function returns PCOL_OK or a PCOL_E* code and fills err.
  * A refused sample (bad argument) changes nothing: the writer goes on.  A
@@ -970,7 +973,9 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_writer_location(pcol_writer *w, uint64_
                                                          const int64_t *lines, size_t nlines,
                                                          uint32_t *id, pcol_error *err);
 /* Adds one sample (and first publishes the current file if roll_ns has
- * passed; after it, if roll_samples is reached). */
+ * passed; after it, if roll_samples is reached).  When that first
+ * publication fails, the call returns its error without keeping the sample
+ * given: adding it again is correct. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s,
                                                     pcol_error *err);
 /* Publishes the current file now if roll_ns has passed (call it from an
