@@ -27,7 +27,7 @@ is read whole at each run: a session is
 judged once (DIR/done lists them).
 
 Also the module of the helpers the judges of the views share (read, lines,
-write, after, keep_failed): semantics_judge.py, value_opts_judge.py and
+write, after, go_refused, keep_failed): semantics_judge.py, value_opts_judge.py and
 pprof_views_judge.py import it.
 """
 import os
@@ -67,6 +67,12 @@ def after(ls, test):
         if test(l):
             return ls[k:]
     return []
+
+
+def go_refused(out):
+    """whether go refused the view OUT: it wrote nothing there and
+    complained (OUT.err not empty; a view that is empty, said nothing)"""
+    return not read(out) and bool(read(out + '.err').strip())
 
 
 def keep_failed(tmp, j, go, pc):

@@ -26,16 +26,20 @@ and must be equal:
                matched no samples)"
 FLAGS (- none) w: pcol's warnings "pcol VIEW: warning: ...: For tag ..."
 are dropped from its side first (the test judges them on their own:
-fortag); n: go's side must not be empty.
+fortag); n: go's side must not be empty; r: go refuses the view.
+pcol's exit status is TMP/pv/J.rc.  A view go refused (GO empty, a
+complaint in GO.err: pprof_session.go_refused) passes only with r, pcol's
+exit status not 0 and the cuts equal; a view go answered fails with r, or
+with pcol's exit status not 0.
 
-Prints F<TAB>J per failed comparison (the cut sides in TMP/j/J.go and
-TMP/j/J.pc), and last N<TAB>JUDGED.
+Prints F<TAB>J<TAB>WHY per failed comparison (the cut sides in TMP/j/J.go
+and TMP/j/J.pc), and last N<TAB>JUDGED.
 """
 import os
 import re
 import sys
 
-from pprof_session import after, keep_failed, lines, read
+from pprof_session import after, go_refused, keep_failed, lines, read
 
 tmp = sys.argv[1]
 FORTAG = re.compile(rb'^pcol [a-z]*: warning: .*: (For tag .*)$')
@@ -77,9 +81,23 @@ os.makedirs(os.path.join(tmp, 'j'), exist_ok=True)
 judged = 0
 for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrogateescape'):
     j, rule, go, flags, _ = line.rstrip('\n').split('\t', 4)
-    g, p = judge(rule, go, os.path.join(tmp, 'pv', j), flags)
+    pv = os.path.join(tmp, 'pv', j)
+    rc = read(pv + '.rc').decode().strip() or 'not recorded'
     judged += 1
-    if g != p or ('n' in flags and not g):
+    g, p = judge(rule, go, pv, flags)
+    if go_refused(go):
+        # go refused the view (it wrote none): a pass only where the test
+        # expects it (r) and pcol refused it too, their cuts equal (a rule
+        # that reads go's standard error compares their complaints)
+        why = ('go refused (no view), pcol exit %s: not a refusal the test expects' % rc if 'r' not in flags else
+               'go refused, pcol exit %s' % rc if rc in ('0', 'not recorded') else
+               'both refused, the two differ' if g != p else '')
+    else:
+        why = ('go answered a view the test expects it to refuse' if 'r' in flags else
+               'pcol exit %s beside go\'s view' % rc if rc != '0' else
+               'go\'s side empty' if 'n' in flags and not g else
+               'the two differ' if g != p else '')
+    if why:
         keep_failed(tmp, j, g, p)
-        print('F\t' + j)
+        print('F\t%s\t%s' % (j, why))
 print('N\t%d' % judged)

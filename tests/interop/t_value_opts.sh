@@ -32,10 +32,11 @@
 #     pprof ignores, a machine format): exit 2 and a message; and divisors
 #     so small (1e-20, 1e-320) that the numbers pass int64 (Go's MinInt64).
 # Left out: the profile whose names hold raw control bytes (pcol prints
-# them as \xNN, doc/safety.md).  A check whose go output is empty is not
-# counted (go refuses it; a byte-for-byte one fails, as does one whose pcol
-# failed): the count at the end must reach 500, and 450 of them
-# --divide-by's.
+# them as \xNN, doc/safety.md).  A view go refuses (no output, a
+# complaint) is not counted, and pcol must refuse it too (exit status not
+# 0); one go leaves empty without a word (-tags of no labels) is not
+# counted, and pcol's must be empty, exit 0 (value_opts_judge.py): the
+# count at the end must reach 500, and 450 of them --divide-by's.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -86,10 +87,10 @@ judge() {
   fail=$((fail + PS_FAILS))
   printf '%s\n' "${MAN[@]}" >"$tmp/manifest"
   python3 "$REPO/tests/interop/value_opts_judge.py" "$tmp" >"$tmp/judged" || { echo "t_value_opts: FAIL: the judge failed"; fail=$((fail + 1)); }
-  local kind x y m
-  while IFS=$'\t' read -r kind x y; do
+  local kind x y z e m
+  while IFS=$'\t' read -r kind x y z e; do
     case $kind in
-    N) n=$((n + x)) jn=$x jd=$y ;;
+    N) n=$((n + x)) jn=$x jd=$y jr=$z je=$e ;;
     F)
       for m in "${MAN[@]}"; do [ "${m%%$'\t'*}" = "$x" ] && break; done
       cp "$tmp/j/$x.go" "$tmp/go"; cp "$tmp/j/$x.pc" "$tmp/pc"; cp "$tmp/e/$x" "$tmp/err"
@@ -97,7 +98,7 @@ judge() {
     esac
   done <"$tmp/judged"
 }
-jn=0 jd=0
+jn=0 jd=0 jr=0 je=0
 inputs=()
 for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
   [ -f "$f" ] || continue
@@ -440,5 +441,5 @@ refused "flame --divide-by -1" flame "$small" --divide-by -1 -o "$tmp/x.svg"
 refused "diff --divide-by 3 --format csv" diff "$small" "$small" --divide-by 3 --format csv
 
 divided=$((n - jn - before + jd)) # (jn checks judged, jd of them of --divide-by)
-echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles, $divided of --divide-by), $fail failed"
+echo "t_value_opts: $n comparisons with go tool pprof ($pairs pairs of profiles, $divided of --divide-by; and $jr views go refused, $je it left empty, judged apart), $fail failed"
 [ "$n" -ge 500 ] && [ "$pairs" -ge 4 ] && [ "$divided" -ge 450 ] && [ "$fail" = 0 ]

@@ -7,8 +7,14 @@ per side of each of a thousand comparisons).
   value_opts_judge.py TMP
 
 TMP/manifest: a line per comparison, J<TAB>RULE<TAB>D<TAB>WHAT: go's text
-is TMP/gv/J (empty: go refused the view), pcol's TMP/pv/J and its exit
-status TMP/e/J.rc; D is 1 for the comparisons of --divide-by.
+is TMP/gv/J (its standard error TMP/gv/J.err), pcol's TMP/pv/J and its
+exit status TMP/e/J.rc; D is 1 for the comparisons of --divide-by.
+A view go refused (TMP/gv/J empty, a complaint in TMP/gv/J.err:
+pprof_session.go_refused) passes only when pcol's exit status is not 0;
+it is not counted, but in REFUSED.  Anywhere else pcol's exit status must
+be 0.  A view go left empty and said nothing of (-tags of a profile without
+labels) is compared as any other (pcol's must be empty too), not counted,
+but in EMPTY; one whose go side is empty after the cut fails.
 RULE says where the comparison starts (the test's old cut(), then ties()):
   DOT              a DOT graph's legend from "Showing" (line 3) and all
                    after it (lines 4 on)
@@ -22,19 +28,17 @@ RULE says where the comparison starts (the test's old cut(), then ties()):
 are each their own words), and in each, a run of call lines
 ("  W  P% |   NAME") of one |W| and P is put in name order (pprof sorts a
 node's calls by |weight| with an unstable sort: +w and -w come in either
-order).  A comparison whose go side is empty after the cut is one go
-refused: not counted.
-  raw              byte for byte; it fails when go's side is empty or
-                   pcol's exit status is not 0 (an empty pair is no match)
+order).
+  raw              byte for byte
 Prints F<TAB>J[<TAB>WHY] per failed comparison (the cut sides in
 TMP/j/J.go and TMP/j/J.pc), and last
-N<TAB>COUNTED<TAB>COUNTED-OF-D.
+N<TAB>COUNTED<TAB>COUNTED-OF-D<TAB>REFUSED<TAB>EMPTY.
 """
 import os
 import re
 import sys
 
-from pprof_session import after, keep_failed, lines, read
+from pprof_session import after, go_refused, keep_failed, lines, read
 
 tmp = sys.argv[1]
 FROM = {
@@ -82,24 +86,33 @@ def ties(ls):
 
 
 os.makedirs(os.path.join(tmp, 'j'), exist_ok=True)
-counted = counted_d = 0
+counted = counted_d = refused = empty = 0
 for line in open(os.path.join(tmp, 'manifest'), encoding='utf-8', errors='surrogateescape'):
     j, rule, d, _ = line.rstrip('\n').split('\t', 3)
     go = read(os.path.join(tmp, 'gv', j))
     pc = read(os.path.join(tmp, 'pv', j))
-    why = ''
+    rc = read(os.path.join(tmp, 'e', j + '.rc')).decode().strip() or 'not recorded'
+    if go_refused(os.path.join(tmp, 'gv', j)):
+        # pcol must refuse it too
+        refused += 1
+        if rc in ('0', 'not recorded'):
+            keep_failed(tmp, j, read(os.path.join(tmp, 'gv', j + '.err')), pc)
+            print('F\t%s\tgo refused, pcol exit %s' % (j, rc))
+        continue
     if rule == 'raw':
         g, p = go, pc
-        rc = read(os.path.join(tmp, 'e', j + '.rc')).decode().strip() or 'not recorded'
-        why = 'go wrote nothing' if not go else 'pcol exit %s' % rc if rc != '0' else ''
     else:
         g, p = ties(cut(rule, go)), ties(cut(rule, pc))
-        if not g:
-            continue  # go refuses it
         g, p = b''.join(x + b'\n' for x in g), b''.join(x + b'\n' for x in p)
-    counted += 1
-    counted_d += d == '1'
+    why = 'pcol exit %s beside go\'s %sview' % (rc, '' if go else 'empty ') if rc != '0' else ''
+    if not go:
+        empty += 1  # an empty view (-tags of no labels): pcol's must be
+    elif not g:
+        why = why or 'go\'s view has no line where the comparison starts'
+    else:
+        counted += 1
+        counted_d += d == '1'
     if g != p or why:
         keep_failed(tmp, j, g, p)
         print('F\t' + j + ('\t' + why if why else ''))
-print('N\t%d\t%d' % (counted, counted_d))
+print('N\t%d\t%d\t%d\t%d' % (counted, counted_d, refused, empty))
