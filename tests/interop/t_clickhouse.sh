@@ -274,14 +274,16 @@ awk -F'\t' '$3 == "" && $4 == 5 {n++} END {exit n != 1}' "$W/first.val.empty-nam
 # after the reload below
 check_samples() {
   query samples | run >"$W/$1.samples.sql"
-  local f b n m got
+  local f b want got
   for f in "${inputs[@]}"; do
     b=$(basename "$f")
     [ "$b" = dg-long.pcol ] && b=Rprof-dg.out
-    read -r n m < <("$PCOL" info "$f" | sed -n 's/^ *samples: *\([0-9]*\)\( (\([0-9]*\) rows)\)\{0,1\}.*/\1 \3/p' | head -1)
-    [ -n "$m" ] || m=$n
-    got=$(awk -F'\t' -v b="$b" 'index($1, b) { print $2 " " $3 }' "$W/$1.samples.sql")
-    [ "$got" = "$m $n" ] || bad "samples of $b ($1): SQL sample_rows, samples = '$got', pcol info $n ($m rows)"
+    # every source of the input (a Chrome trace has one a thread): "ROWS SAMPLES"
+    want=$("$PCOL" info "$f" | sed -n 's/^ *samples: *\([0-9]*\)\( (\([0-9]*\) rows)\)\{0,1\}.*/\1 \3/p' |
+      awk '{ print ($2 == "" ? $1 : $2) " " $1 }' | sort)
+    got=$(awk -F'\t' -v b="$b" 'index($1, b) { print $2 " " $3 }' "$W/$1.samples.sql" | sort)
+    [ -n "$want" ] && [ "$got" = "$want" ] ||
+      bad "samples of $b ($1): SQL sample_rows, samples = '$got', pcol info (rows, samples) '$want'"
   done
   echo "ok: samples per source, $1 (${#inputs[@]} sources as pcol info counts them)"
 }
