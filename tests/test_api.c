@@ -441,6 +441,47 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
   free(mem);
 }
 
+/* The warning rule (pcol.h): a success leaves err as it was, so a caller
+ * who passes a cleared err and finds a message prints it as a warning.
+ * Since pcol_meta_get fills err on PCOL_ENOTFOUND (ea5a43a), the v8 and
+ * OTLP exports' look-ups of keys a source may lack (v8.start_time_us,
+ * otlp.profile_id) left "meta: source 1 has no key ..." in err with
+ * PCOL_OK: every export of a file without them must leave err clear. */
+Test(api, export_success_leaves_err_clear) {
+  /* a perf script text: times and a time value (cpu-clock ns), which every
+   * export takes, and no v8.* or otlp.* meta */
+  static const char text[] = "app 200/201 [000] 1.000000: 250000 cpu-clock: \n\t401000 g (/bin/app)\n"
+                             "\t401100 main (/bin/app)\n\n"
+                             "app 200/201 [000] 1.000250: 250000 cpu-clock: \n\t401100 main (/bin/app)\n\n";
+  pcol_builder *b;
+  pcol_error e0 = {0};
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  FILE *in = fmemopen((void *)text, sizeof text - 1, "r");
+  cr_assert(in);
+  cr_assert_eq(pcol_import_perf(b, in, "x.perf", NULL, &e0), 0, "%s", e0.message);
+  fclose(in);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_builder_free(b);
+  const pcol_format fmts[] = {PCOL_FMT_RPROF, PCOL_FMT_PPROF,   PCOL_FMT_PERUN,   PCOL_FMT_COLLAPSED,
+                              PCOL_FMT_SPEEDSCOPE, PCOL_FMT_V8, PCOL_FMT_FIREFOX, PCOL_FMT_OTLP};
+  for (size_t i = 0; i < sizeof fmts / sizeof *fmts; i++) {
+    pcol_error err = {0};
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *out = open_memstream(&buf, &n);
+    cr_assert(out);
+    int rc = pcol_export(f, fmts[i], NULL, out, NULL, &err);
+    fclose(out);
+    free(buf);
+    cr_assert_eq(rc, 0, "format %d: %s", (int)fmts[i], err.message);
+    cr_assert(err.code == PCOL_OK && !err.message[0], "format %d: success with err %d '%s'",
+              (int)fmts[i], err.code, err.message);
+  }
+  pcol_close(f);
+  free(mem);
+}
+
 /* pcol_meta_get looks rows up through a per-source index (issue 32: the
  * many-file view header asked each of 1,440 sources a few keys, a scan of
  * every row each time).  Its answers are the scan's: rows of several

@@ -10,17 +10,8 @@
 #include "keys.h"   /* OTLP_META_PERIOD, PPROF_META_PERIOD, ... */
 #include "bytes.h"  /* pcol_str_i64 */
 #include "period.h" /* pcol_period, pcol_source_period */
+#include "reader.h" /* pcol_meta_probe */
 #include <string.h>
-
-/* meta key of source s: 1 found, 0 not there, < 0 an error (negated) */
-static int get(pcol_file *f, uint32_t s, const char *key, pcol_str *out, pcol_error *err) {
-  int rc = pcol_meta_get(f, s, key, out, err);
-  if (rc == PCOL_ENOTFOUND) {
-    if (err) memset(err, 0, sizeof *err);
-    return 0;
-  }
-  return rc ? -rc : 1;
-}
 
 int pcol_source_period(pcol_file *f, uint32_t s, pcol_period *p, pcol_error *err) {
   memset(p, 0, sizeof *p);
@@ -28,13 +19,14 @@ int pcol_source_period(pcol_file *f, uint32_t s, pcol_period *p, pcol_error *err
       {OTLP_META_PERIOD_TYPE_TYPE, OTLP_META_PERIOD_TYPE_UNIT, OTLP_META_PERIOD},
       {PPROF_META_PERIOD_TYPE_TYPE, PPROF_META_PERIOD_TYPE_UNIT, PPROF_META_PERIOD}};
   for (int k = 0; k < 2 && !p->has_type && !p->has_unit; k++) {
-    if ((p->has_type = get(f, s, keys[k][0], &p->type, err)) < 0) return -p->has_type;
-    if ((p->has_unit = get(f, s, keys[k][1], &p->unit, err)) < 0) return -p->has_unit;
+    /* (a probe: 1 there, 0 not, err as it was; a negative code) */
+    if ((p->has_type = pcol_meta_probe(f, s, keys[k][0], &p->type, err)) < 0) return p->has_type;
+    if ((p->has_unit = pcol_meta_probe(f, s, keys[k][1], &p->unit, err)) < 0) return p->has_unit;
   }
   for (int k = 0; k < 2 && !p->has_period; k++) {
     pcol_str v;
-    int h = get(f, s, keys[k][2], &v, err);
-    if (h < 0) return -h;
+    int h = pcol_meta_probe(f, s, keys[k][2], &v, err);
+    if (h < 0) return h;
     p->has_period = h && !pcol_str_i64(v, &p->period);
   }
   if (!p->has_period) p->period = 0;

@@ -1498,10 +1498,14 @@ int pcol_string_which_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char
   return PCOL_OK;
 }
 
-int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
-                  pcol_error *err) {
+/* pcol_meta_get's search.  *absent: 0 found or failed (err filled), else
+ * PCOL_ENOTFOUND with err untouched: 1 the source has no row of key, 2 the
+ * index has no such source. */
+static int meta_find(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out, int *absent,
+                     pcol_error *err) {
   pcol_view k, v, s;
   pcol_strings st; /* fetched once: a source of 667 meta rows is scanned per key */
+  *absent = 0;
   int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &v, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
@@ -1509,8 +1513,7 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
   if (rc) return rc;
   size_t kl = strlen(key);
   const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
-  if (mi && source_id > mi->nsrc)
-    return pcol_error_set(err, PCOL_ENOTFOUND, "meta: no source %u", source_id);
+  if (mi && source_id > mi->nsrc) return *absent = 2, PCOL_ENOTFOUND;
   /* with the index, the same rows in the same order as the scan, only the source's */
   uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
   for (uint64_t j = 0; j < n; j++) {
@@ -1521,7 +1524,21 @@ int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *o
     if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
       return pcol_strings_at(&st, pcol_view_u32(&v, i), out, err);
   }
-  return pcol_error_set(err, PCOL_ENOTFOUND, "meta: source %u has no key %s", source_id, key);
+  return *absent = 1, PCOL_ENOTFOUND;
+}
+
+int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
+                  pcol_error *err) {
+  int absent, rc = meta_find(f, source_id, key, out, &absent, err);
+  if (absent == 2) return pcol_error_set(err, PCOL_ENOTFOUND, "meta: no source %u", source_id);
+  if (absent) return pcol_error_set(err, PCOL_ENOTFOUND, "meta: source %u has no key %s", source_id, key);
+  return rc;
+}
+
+int pcol_meta_probe(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
+                    pcol_error *err) {
+  int absent, rc = meta_find(f, source_id, key, out, &absent, err);
+  return absent ? 0 : rc ? rc : 1;
 }
 
 int pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key, int64_t *out,

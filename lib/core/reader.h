@@ -101,6 +101,12 @@ static inline int pcol_strings_get(pcol_file *f, pcol_strings *s, pcol_error *er
   int rc = pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_OFFSETS, &s->off, err);
   return rc ? rc : pcol_column(f, PCOL_T_STRINGS, PCOL_C_STRINGS_BYTES, &s->bytes, err);
 }
+/* pcol_meta_get for a key a source may well lack (a probe): 1 found (*out),
+ * 0 absent, with err left as it was (no failure, and a warning already in
+ * err stays: the warning rule of pcol.h), or a negative code (err filled:
+ * a damaged file). */
+int pcol_meta_probe(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
+                    pcol_error *err);
 /* What a pass over many rows made of a string id, kept by id: a pass over
  * meta asks of every source's rows the same few key ids (1,440 sources:
  * 21k string reads for ~20 keys).  An exact cache, since an id's bytes

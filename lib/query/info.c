@@ -19,7 +19,7 @@
 #include "keys.h"     /* PCOL_META_NOTE, PCOL_VALUE_RPROF_ALLOC, PPROF_META_DURATION_NANOS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "summary.h"  /* pcol_summary, pcol_summary_get, pcol_summary_plausible */
-#include "reader.h"   /* struct pcol_file, pcol_source_rows, pcol_column_stored */
+#include "reader.h"   /* struct pcol_file, pcol_source_rows, pcol_column_stored, pcol_meta_probe */
 #include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_rtime_free, pcol_count_types, pcol_rtime, ... */
@@ -30,13 +30,11 @@
 
 /* meta KEY of source s as a number, NA when absent or not a number */
 static int meta_i64(pcol_file *f, uint32_t s, const char *key, int64_t *out, pcol_error *err) {
-  int rc = pcol_meta_get_i64(f, s, key, out, err);
-  if (rc == PCOL_ENOTFOUND || rc == PCOL_EFORMAT) {
-    *out = PCOL_NA_I64;
-    if (err) memset(err, 0, sizeof *err);
-    return PCOL_OK;
-  }
-  return rc;
+  pcol_str v;
+  int rc = pcol_meta_probe(f, s, key, &v, err);
+  if (rc < 0) return rc;
+  if (!rc || pcol_str_i64(v, out)) *out = PCOL_NA_I64;
+  return PCOL_OK;
 }
 
 /* The source's notes (meta pcol.note, one row each, in file order):

@@ -26,7 +26,7 @@
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash2, pcol_hset, pcol_hset_find, ... */
 #include "period.h"   /* pcol_period, pcol_source_period */
-#include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
+#include "reader.h"   /* pcol_source_rows, pcol_stack_depths, pcol_meta_probe */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
 #include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
@@ -446,9 +446,8 @@ static int starts(pcol_str s, const char *p) {
 
 /* the meta value of key for source src, or NULL */
 static int meta(ex *x, uint32_t src, const char *key, pcol_str *out) {
-  int rc = pcol_meta_get(x->f, src, key, out, x->err);
-  if (rc == PCOL_ENOTFOUND) return 0;
-  if (rc) return x->rc = rc, 0;
+  int rc = pcol_meta_probe(x->f, src, key, out, x->err); /* absent: err as it was */
+  if (rc <= 0) return rc < 0 ? (x->rc = rc, 0) : 0;
   if (!out->ptr) out->ptr = "";
   return 1;
 }

@@ -45,6 +45,7 @@
 #include "count.h"    /* pcol_count_types, pcol_rtime, pcol_sample_value_rt, pcol_unit_decimals, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "rowsort.h"  /* pcol_rowsort, ... */
+#include "reader.h"   /* pcol_meta_probe */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,9 +432,9 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
     if ((rc = pcol_string(f, pcol_view_u32(&x->src_uri, src - 1), &uri, x->err))) return rc;
     if (!uri.ptr) uri = (pcol_str){"pcol", 4};
     if ((rc = value_type(x, opt, src, uri))) return rc;
-    rc = pcol_meta_get_i64(f, src, "v8.start_time_us", &start_us, x->err);
-    if (rc == PCOL_ENOTFOUND) start_us = 0, rc = PCOL_OK;
-    if (rc) return rc;
+    pcol_str st; /* absent: 0, err as it was (a success's err holds a warning or nothing) */
+    if ((rc = pcol_meta_probe(f, src, "v8.start_time_us", &st, x->err)) < 0) return rc;
+    if (rc && (rc = pcol_meta_get_i64(f, src, "v8.start_time_us", &start_us, x->err))) return rc;
     pcol_filter flt = {0};
     int filtered = pcol_select_filtered(&one);
     if (filtered && (rc = pcol_filter_build(f, &one, &flt, x->err))) return rc;
