@@ -517,11 +517,6 @@ void cli_print_filters(FILE *fp, const pcol_select *sel);
  * (top, diff).  Returns 0 or EXIT_USAGE after printing the error. */
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
-/* The head of pprof's text views (top, peek): "File:", "Type:", pprof's
- * "Time:" and "Duration: D, Total samples = T (P%)" when the selection is
- * one source that records them, the active filters and "Showing nodes
- * accounting for X, P% of T total" over the first n rows of t, in unit (as
- * pcol_unit_label takes it). */
 /* pprof's "Time:" and "Duration: D, Total samples = T (P%)" lines
  * (report.go ProfileLabels) when the selection is one source that records
  * them; T is total_of's (asked only then; not 0: no Duration line), in
@@ -533,6 +528,11 @@ void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_s
  * interactive mode: the views' headers start at their filters (no File,
  * Type, Time, Duration lines). */
 extern bool cli_compact_labels;
+/* The head of pprof's text views (top, peek): "File:", "Type:", pprof's
+ * "Time:" and "Duration: D, Total samples = T (P%)" when the selection is
+ * one source that records them, the active filters and "Showing nodes
+ * accounting for X, P% of T total" over the first n rows of t, in unit (as
+ * pcol_unit_label takes it). */
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                            const pcol_select *sel, const char *unit);
 /* ------------------------------------------------------------ cli_tree.c */

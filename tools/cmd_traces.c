@@ -172,8 +172,6 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
   return 0;
 }
 
-/* The iterator's callback: a row, or the reason it failed (every failure of
- * trace_row is a failed allocation). */
 /* the view's total, for the Duration line (pprof's rpt.total) */
 typedef struct tr_total {
   pcol_file *f;
@@ -191,6 +189,8 @@ static int total_of(void *ctx, pcol_sum *total) {
   return rc;
 }
 
+/* The iterator's callback: a row, or the reason it failed (every failure of
+ * trace_row is a failed allocation). */
 static int on_trace(void *ctx, const pcol_trace *t) {
   tr_out *o = ctx;
   int rc = trace_row(o, t);
