@@ -377,6 +377,38 @@ pbtext() { # pbtext NAME: the protoc text on stdin, encoded to $tmp/NAME.pb
   protoc --encode=perftools.profiles.Profile -I "$REPO/format" "$REPO/format/profile.proto" >"$tmp/$1.pb" ||
     bad "protoc $1"
 }
+# the period of a pprof export of several sources as go's profile.Merge
+# combines them (merge.go combineHeaders: the largest of one period type;
+# the first source's alone before): CPU profiles at 10 ms and 20 ms
+for per in 10000000 20000000; do
+  pbtext period-$per <<PB
+sample_type { type: 1 unit: 2 }
+sample_type { type: 3 unit: 4 }
+sample { location_id: 1 value: 3 value: $((3 * per)) }
+location { id: 1 line { function_id: 1 } }
+function { id: 1 name: 5 }
+period_type { type: 3 unit: 4 }
+period: $per
+time_nanos: 1500000000000000000
+duration_nanos: 1000000000
+string_table: ""
+string_table: "samples"
+string_table: "count"
+string_table: "cpu"
+string_table: "nanoseconds"
+string_table: "work"
+PB
+done
+for ins in "period-10000000 period-20000000" "period-20000000 period-10000000"; do
+  set -- $ins
+  checked=$((checked + 1))
+  go tool pprof -proto "$tmp/$1.pb" "$tmp/$2.pb" >"$tmp/gomerge.pb.gz" 2>/dev/null &&
+    "$PCOL" unpack "$tmp/$1.pb" "$tmp/$2.pb" --to pprof -o "$tmp/pcmerge.pb.gz" 2>/dev/null || { bad "merge of $ins"; continue; }
+  go tool pprof -raw "$tmp/gomerge.pb.gz" 2>/dev/null | grep -E '^(PeriodType|Period|Time|Duration): ' >"$tmp/gm.h"
+  go tool pprof -raw "$tmp/pcmerge.pb.gz" 2>/dev/null | grep -E '^(PeriodType|Period|Time|Duration): ' >"$tmp/pm.h"
+  grep -qx 'Period: 20000000' "$tmp/gm.h" && cmp -s "$tmp/gm.h" "$tmp/pm.h" ||
+    { bad "unpack --to pprof of $ins: the period vs go's -proto merge (< go, > pcol)"; diff "$tmp/gm.h" "$tmp/pm.h"; }
+done
 pbtext two-binaries <<'PB'
 sample_type { type: 1 unit: 2 }
 sample { location_id: 1 location_id: 3 value: 5 }

@@ -806,6 +806,11 @@ static int write_samples(ex *x, parts *P, out_buf *o, const pcol_select *sel) {
   return x->rc;
 }
 
+/* the same bytes (NA and "" alike) */
+static int same(pcol_str a, pcol_str b) {
+  return a.len == b.len && (!a.len || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
 static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   pcol_file *f = x->f;
   meta_cols m;
@@ -848,28 +853,40 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   if (x->rc) return x->rc;
   pr->time_nanos = tn;
   pr->duration_nanos = (int64_t)dn; /* (two's complement: Go's wrap) */
-  /* period type and period: the first involved source that has them */
+  /* period type and period: the first involved source's that has them
+   * (THE period rule: an OTLP source's, else pprof's; a synthetic one's
+   * interval as cpu nanoseconds); the period of the sources of that period
+   * type as go's profile.Merge combines them (merge.go combineHeaders: a
+   * larger one, or any after 0, replaces it), so that the merge of a 10 ms
+   * and a 20 ms CPU profile says 20 ms as go's does */
+  pcol_period first = {0};
+  int have = 0;
   for (uint64_t i = 0; i < x->nsrc && !x->rc; i++) {
     const src_info *si = &x->src[i];
     if (!si->involved) continue;
+    pcol_period pd = {0};
     if (si->synth) {
       if (!si->interval_ns) continue;
-      P->period_type.type = str_c(x, "cpu");
-      P->period_type.unit = str_c(x, "nanoseconds");
-      pr->period_type = &P->period_type;
-      pr->period = si->interval_ns;
-      break;
+      pd.type = (pcol_str){"cpu", 3}, pd.unit = (pcol_str){"nanoseconds", 11};
+      pd.has_type = pd.has_unit = pd.has_period = 1, pd.period = si->interval_ns;
+    } else if ((x->rc = pcol_source_period(f, (uint32_t)(i + 1), &pd, x->err))) {
+      return x->rc;
     }
-    pcol_period pd; /* THE period rule: an OTLP source's, else pprof's */
-    if ((x->rc = pcol_source_period(f, (uint32_t)(i + 1), &pd, x->err))) return x->rc;
     if (!pd.has_type && !pd.has_unit && !pd.has_period) continue;
-    if (pd.has_type || pd.has_unit) {
-      P->period_type.type = pd.has_type ? str_bytes(x, pd.type.ptr, pd.type.len) : 0;
-      P->period_type.unit = pd.has_unit ? str_bytes(x, pd.unit.ptr, pd.unit.len) : 0;
-      pr->period_type = &P->period_type;
+    if (!have) {
+      have = 1, first = pd;
+      if (pd.has_type || pd.has_unit) {
+        P->period_type.type = pd.has_type ? str_bytes(x, pd.type.ptr, pd.type.len) : 0;
+        P->period_type.unit = pd.has_unit ? str_bytes(x, pd.unit.ptr, pd.unit.len) : 0;
+        pr->period_type = &P->period_type;
+      }
+      pr->period = pd.period;
+      continue;
     }
-    pr->period = pd.period;
-    break;
+    if (pd.has_type != first.has_type || pd.has_unit != first.has_unit || !same(pd.type, first.type) ||
+        !same(pd.unit, first.unit))
+      continue; /* another period type: go refuses to merge such profiles */
+    if (pr->period == 0 || pr->period < pd.period) pr->period = pd.period;
   }
   /* every comment of every involved source, in order */
   size_t nc = 0;
