@@ -160,6 +160,8 @@ static int is_heapprofile(const uint8_t *p, size_t n) {
 }
 static int is_callgrind(const uint8_t *p, size_t n) { return starts(p, n, "# callgrind format"); }
 static int is_xz(const uint8_t *p, size_t n) { return n >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6); }
+/* `lz4 -l`'s legacy frames (the frame format, 04 22 4d 18, is read) */
+static int is_lz4_legacy(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "\x02\x21\x4c\x18", 4); }
 static int is_bzip2(const uint8_t *p, size_t n) {
   return n >= 4 && starts(p, n, "BZh") && p[3] >= '1' && p[3] <= '9';
 }
@@ -180,9 +182,11 @@ static const unread_format unread[] = {
   {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
   {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
   {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
-  {is_xz, "xz-compressed data", "pcol unwraps gzip and zstd; decompress it first: `xz -dc FILE | pcol pack -`"},
+  {is_xz, "xz-compressed data", "pcol unwraps gzip, zstd and lz4; decompress it first: `xz -dc FILE | pcol pack -`"},
   {is_bzip2, "bzip2-compressed data",
-   "pcol unwraps gzip and zstd; decompress it first: `bzip2 -dc FILE | pcol pack -`"},
+   "pcol unwraps gzip, zstd and lz4; decompress it first: `bzip2 -dc FILE | pcol pack -`"},
+  {is_lz4_legacy, "lz4 legacy-format data (`lz4 -l`)",
+   "pcol unwraps lz4's frame format; decompress it first: `lz4 -dc FILE | pcol pack -`"},
 };
 
 /* The entry of `unread` that names the head p[0..n), or NULL. */
@@ -347,7 +351,7 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
   return PCOL_FMT_UNKNOWN;
 }
 
-/* Any input is detected by its content: a compressed one (gzip, zstd) by
+/* Any input is detected by its content: a compressed one (gzip, zstd, lz4) by
  * the first bytes it decompresses to (every importer reads it so, through
  * pcol_import_path). */
 pcol_format pcol_detect_format(const void *head, size_t len) {
@@ -378,7 +382,7 @@ typedef struct input {
   FILE *teed;
 } input;
 
-/* A compressed input (gzip, zstd: lib/core/instream.c) is read through a
+/* A compressed input (gzip, zstd, lz4: lib/core/instream.c) is read through a
  * stream that decompresses it, under the inflate cap: head[] is then its
  * first decompressed bytes, and every format reads it so. */
 static int unwrap_input(input *x, const pcol_import_options *opt, pcol_error *err) {

@@ -1,12 +1,14 @@
 /* instream.c — an importer's input as a FILE* that streams: its bytes, or
- * decompressed as they are read when it starts as gzip (several members)
- * or zstd (several frames) does, stopping at the input cap (pcol_input_cap;
+ * decompressed as they are read when it starts as gzip (several members),
+ * zstd or LZ4 (several frames; LZ4's frame format, what the `lz4` tool
+ * writes) does, stopping at the input cap (pcol_input_cap;
  * compressed: pcol_inflate_cap).  For the importers that read their input
  * once, front to back (the Firefox profile's JSON, OTLP/JSON lines), and
  * for the dispatcher (lib/convert/detect.c), which unwraps any compressed
  * input before it detects its format: only 2 x 64 KiB of it is in memory
  * at a time, whatever its size, compressed or not (zstd: plus the frame's
- * window, at most 2^27 bytes).
+ * window, at most 2^27 bytes; LZ4: a block, at most 4 MiB, and 64 KiB of
+ * history).
  *
  * Its own errors (bad or truncated data, the cap, a read error) are kept
  * apart and win in pcol_instream_finish: they are the result whatever the
@@ -19,6 +21,7 @@
 #include <inttypes.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <lz4frame.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +30,12 @@
 int pcol_compression(const uint8_t *p, size_t n) {
   if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) return PCOL_COMP_GZIP;
   if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return PCOL_COMP_ZSTD;
+  if (n >= 4 && p[0] == 0x04 && p[1] == 0x22 && p[2] == 0x4d && p[3] == 0x18) return PCOL_COMP_LZ4;
   return PCOL_COMP_NONE;
 }
 
 const char *pcol_compression_name(int kind) {
-  return kind == PCOL_COMP_GZIP ? "gzip" : kind == PCOL_COMP_ZSTD ? "zstd" : "raw";
+  return kind == PCOL_COMP_GZIP ? "gzip" : kind == PCOL_COMP_ZSTD ? "zstd" : kind == PCOL_COMP_LZ4 ? "lz4" : "raw";
 }
 
 int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, uint64_t cap,
@@ -49,11 +53,12 @@ int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, 
                         name, kind ? "inflated" : "raw", cap);
 }
 
-/* ------------------------------------------------ one decoder, either kind */
+/* ------------------------------------------------ one decoder, any kind */
 typedef struct dec {
   int kind;
   z_stream zs;
   ZSTD_DStream *zd;
+  LZ4F_dctx *ld;
   int ended; /* the last member/frame is complete (nothing pending) */
 } dec;
 
@@ -62,6 +67,7 @@ static int dec_init(dec *d, int kind) {
   d->kind = kind;
   d->ended = 1;
   if (kind == PCOL_COMP_GZIP) return inflateInit2(&d->zs, 15 + 32) == Z_OK ? 0 : -1;
+  if (kind == PCOL_COMP_LZ4) return LZ4F_isError(LZ4F_createDecompressionContext(&d->ld, LZ4F_VERSION)) ? -1 : 0;
   if (!(d->zd = ZSTD_createDStream())) return -1;
   /* a frame's window is at most 2^27 bytes (zstd's default limit; `zstd
    * --long=31` output is refused with zstd's message) */
@@ -72,6 +78,7 @@ static int dec_init(dec *d, int kind) {
 static void dec_end(dec *d) {
   if (d->kind == PCOL_COMP_GZIP) inflateEnd(&d->zs);
   else if (d->kind == PCOL_COMP_ZSTD) ZSTD_freeDStream(d->zd);
+  else if (d->kind == PCOL_COMP_LZ4) LZ4F_freeDecompressionContext(d->ld);
 }
 
 /* Decodes from *in (*inlen bytes) into out (cap bytes): *inlen and *got
@@ -100,6 +107,18 @@ static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size
         return -1;
       }
     }
+    return 0;
+  }
+  if (d->kind == PCOL_COMP_LZ4) { /* after a frame the context reads the next one */
+    size_t ni = *inlen, no = cap;
+    size_t r = LZ4F_decompress(d->ld, out, &no, in, &ni, NULL);
+    if (LZ4F_isError(r)) {
+      *msg = LZ4F_getErrorName(r);
+      return -1;
+    }
+    *inlen = ni;
+    *got = no;
+    if (ni || no) d->ended = r == 0; /* 0: a frame is complete and flushed */
     return 0;
   }
   ZSTD_inBuffer ib = {in, *inlen, 0};

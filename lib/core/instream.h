@@ -25,9 +25,10 @@ static inline uint64_t pcol_inflate_cap(const pcol_import_options *opt, uint64_t
 }
 
 /* What wraps an input, by its first bytes (instream.c): PCOL_COMP_GZIP
- * (1f 8b), PCOL_COMP_ZSTD (a zstd frame, 28 b5 2f fd) or PCOL_COMP_NONE;
- * its name ("gzip", "zstd"). */
-enum { PCOL_COMP_NONE = 0, PCOL_COMP_GZIP = 1, PCOL_COMP_ZSTD = 2 };
+ * (1f 8b), PCOL_COMP_ZSTD (a zstd frame, 28 b5 2f fd), PCOL_COMP_LZ4 (an
+ * LZ4 frame, 04 22 4d 18) or PCOL_COMP_NONE; its name ("gzip", "zstd",
+ * "lz4"). */
+enum { PCOL_COMP_NONE = 0, PCOL_COMP_GZIP = 1, PCOL_COMP_ZSTD = 2, PCOL_COMP_LZ4 = 3 };
 int pcol_compression(const uint8_t *p, size_t n);
 const char *pcol_compression_name(int kind);
 /* The first bytes (at most cap, into out) that a compressed head p[0..n)
@@ -40,7 +41,7 @@ size_t pcol_unwrap_head(const uint8_t *p, size_t n, uint8_t *out, size_t cap);
 int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, uint64_t cap,
                               uint64_t read, int kind, pcol_error *err);
 /* An input read front to back as a stream (instream.c): *s yields the
- * bytes of `in`, decompressed when they start as gzip or zstd does, up to
+ * bytes of `in`, decompressed when they start as gzip, zstd or LZ4 does, up to
  * the input cap.  When the reader is done (rc: its result), pcol_instream_finish
  * reads the rest if the reader stopped on an error of its own and returns
  * the stream's own error (bad or truncated data, the cap, a read error:

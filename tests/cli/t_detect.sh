@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Detection by content, whatever wraps it (issue 41, items 3 and 4):
-# - every format pcol reads, gzip- or zstd-compressed (a file or standard
+# - every format pcol reads, gzip-, zstd- or lz4-compressed (a file or standard
 #   input), is unwrapped and detected by what it holds: the same format in
 #   `pcol info` and the same `pcol top` as the plain file; a truncated
 #   stream or one past the inflate cap is refused with its own message;
@@ -15,6 +15,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_detect: $*" >&2; exit 1; }
 command -v zstd >/dev/null || { echo "t_detect: SKIP (zstd not installed)"; exit 0; }
+# lz4's frame format too, when the lz4 tool is here to write it
+lz4=lz4
+command -v lz4 >/dev/null || { echo "t_detect: lz4 not installed: its checks skipped"; lz4=; }
 
 # ---------------------------------------------------------------- one file of each format
 # (a pprof profile made here, so that the test needs no shared test data)
@@ -43,15 +46,18 @@ for f in pprof.pb rprof.out perun.perf collapsed.folded perf.txt v8.cpuprofile s
   top "$tmp/$f" >"$tmp/plain.top" 2>"$tmp/err" || fail "top $f: $(cat "$tmp/err")"
   gzip -c "$tmp/$f" >"$tmp/$f.gz"
   zstd -q -c "$tmp/$f" >"$tmp/$f.zst"
-  for z in gz zst; do
+  [ -z "$lz4" ] || lz4 -q -c "$tmp/$f" >"$tmp/$f.lz4"
+  for z in gz zst $lz4; do
     got=$($PCOL info "$tmp/$f.$z" | awk '/input_format:/{print $2}')
     [ "$got" = "$want" ] || fail "$f.$z: detected as '$got', not $want"
     top "$tmp/$f.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "top $f.$z: $(cat "$tmp/err")"
     diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f.$z: top differs from the plain file's"
   done
   # standard input, and pack: the same
-  top - <"$tmp/$f.zst" >"$tmp/z.top" 2>"$tmp/err" || fail "top - <$f.zst: $(cat "$tmp/err")"
-  diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f.zst on standard input: top differs"
+  for z in zst $lz4; do
+    top - <"$tmp/$f.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "top - <$f.$z: $(cat "$tmp/err")"
+    diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "$f.$z on standard input: top differs"
+  done
   # a pipe that is a path (`<(cmd)`, a FIFO): read once, never looked at
   # first (that read would leave the import nothing)
   for z in "" .gz; do
@@ -68,20 +74,21 @@ grep -q 'Showing nodes' "$tmp/out" || fail "shell <(cat pprof.pb): $(cat "$tmp/o
 $PCOL info <(cat "$tmp/pcol.pcol") >"$tmp/out" || fail "info <(cat pcol.pcol)"
 grep -q '^sources: *1' "$tmp/out" || fail "info <(cat pcol.pcol): $(cat "$tmp/out")"
 $PCOL validate <(cat "$tmp/pcol.pcol") >/dev/null || fail "validate <(cat pcol.pcol)"
-# several gzip members and zstd frames are one input
+# several gzip members and zstd or lz4 frames are one input
 { head -c 300 "$tmp/perf.txt" | gzip -c; tail -c +301 "$tmp/perf.txt" | gzip -c; } >"$tmp/two.gz"
 { head -c 300 "$tmp/perf.txt" | zstd -q -c; tail -c +301 "$tmp/perf.txt" | zstd -q -c; } >"$tmp/two.zst"
+[ -z "$lz4" ] || { head -c 300 "$tmp/perf.txt" | lz4 -q -c; tail -c +301 "$tmp/perf.txt" | lz4 -q -c; } >"$tmp/two.lz4"
 top "$tmp/perf.txt" >"$tmp/plain.top"
-for z in gz zst; do
+for z in gz zst $lz4; do
   top "$tmp/two.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "two members ($z): $(cat "$tmp/err")"
   diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "two members ($z): top differs"
 done
 # a truncated stream is refused as such, whatever the format inside
-for z in gz zst; do
+for z in gz zst $lz4; do
   n=$(( $(wc -c <"$tmp/speedscope.json.$z") - 20 ))
   head -c $n "$tmp/speedscope.json.$z" >"$tmp/cut.$z"
   $PCOL pack "$tmp/cut.$z" -o "$tmp/cut.pcol" 2>"$tmp/err" && fail "a truncated $z stream was read"
-  name=$([ $z = gz ] && echo gzip || echo zstd)
+  name=$(case $z in gz) echo gzip ;; zst) echo zstd ;; *) echo lz4 ;; esac)
   grep -q "cut.$z: truncated $name stream" "$tmp/err" || fail "truncated $z: $(cat "$tmp/err")"
   [ -e "$tmp/cut.pcol" ] && fail "truncated $z: output written"
 done
@@ -89,6 +96,16 @@ done
 yes 'a;b 1' | head -c 40000000 | zstd -q -c >"$tmp/bomb.zst"
 $PCOL pack "$tmp/bomb.zst" -o "$tmp/bomb.pcol" 2>"$tmp/err" && fail "zstd bomb read"
 grep -q 'bomb.zst: zstd data inflates to more than 33554432 bytes' "$tmp/err" || fail "zstd bomb: $(cat "$tmp/err")"
+if [ -n "$lz4" ]; then
+yes 'a;b 1' | head -c 40000000 | lz4 -q -c >"$tmp/bomb.lz4"
+$PCOL pack "$tmp/bomb.lz4" -o "$tmp/bomb.pcol" 2>"$tmp/err" && fail "lz4 bomb read"
+grep -q 'bomb.lz4: lz4 data inflates to more than 33554432 bytes' "$tmp/err" || fail "lz4 bomb: $(cat "$tmp/err")"
+# damaged lz4 data: the frame's checksum says so, after what it made was read
+lz4 -q -c "$tmp/speedscope.json" >"$tmp/bad.lz4"
+printf 'XXXX' | dd of="$tmp/bad.lz4" bs=1 seek=30 conv=notrunc 2>/dev/null
+$PCOL pack "$tmp/bad.lz4" -o "$tmp/bad.pcol" 2>"$tmp/err" && fail "damaged lz4 data read"
+grep -q 'bad.lz4: corrupt lz4 data near compressed byte offset' "$tmp/err" || fail "damaged lz4: $(cat "$tmp/err")"
+fi
 
 # ---------------------------------------------------------------- refusals
 # refused FILE WANT: pack exits 1 naming the file and WANT, writes nothing,
@@ -142,6 +159,7 @@ printf '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nf
 refused callgrind.out.1 "a Callgrind profile (valgrind --tool=callgrind): $no"
 printf 'main;a 1\n' | xz -c >"$tmp/c.folded.xz" 2>/dev/null && refused c.folded.xz "xz-compressed data: $no"
 printf 'main;a 1\n' | bzip2 -c >"$tmp/c.folded.bz2" 2>/dev/null && refused c.folded.bz2 "bzip2-compressed data: $no"
+[ -n "$lz4" ] && printf 'main;a 1\n' | lz4 -l -c >"$tmp/c.folded.lz4" 2>/dev/null && refused c.folded.lz4 "lz4 legacy-format data (\`lz4 -l\`): $no"
 # anything else: unrecognised (JSON of no known shape is no Perun file,
 # binary that is no Profile message no pprof one)
 printf '{"hello": [1, 2, 3], "world": {"a": null}}\n' >"$tmp/other.json"

@@ -13,7 +13,7 @@ must be read from it, or a project fixture):
              blanks, digits and non-ASCII intact, with their sample counts
   names      the frames gen.py names appear in `top`; no name is empty or
              says "undefined"
-  wrapped    the file gzip- and zstd-compressed gives the same `top`,
+  wrapped    the file gzip-, zstd- and lz4-compressed gives the same `top`,
              read from a file and from a pipe (standard input)
   refusal    a damaged copy exits 1 naming the file, and no other format
   exports    every export (`unpack --to T`) reads back, detected as T, with
@@ -202,7 +202,7 @@ def check(row, tmp):
             fail(fmt, "names", "frame named %r" % nm)
 
     # compression around it
-    for wrap, comp in (("gzip", ["gzip", "-c"]), ("zstd", ["zstd", "-q", "-c"])):
+    for wrap, comp in (("gzip", ["gzip", "-c"]), ("zstd", ["zstd", "-q", "-c"]), ("lz4", ["lz4", "-q", "-c"])):
         if not shutil.which(comp[0]):
             print("t_contract: %s not installed: %s check skipped" % (comp[0], wrap))
             continue
