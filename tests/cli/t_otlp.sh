@@ -77,6 +77,39 @@ EOF
   $PCOL pack "$tmp/g2.jsonl.gz" -o "$tmp/gj2.pcol" || fail "pack gzip JSON lines"
   cmp <($PCOL cat "$tmp/gf.pcol" --table sample_values) <($PCOL cat "$tmp/gj2.pcol" --table sample_values) ||
     fail "JSON lines and frames differ"
+  # the file exporter with `compression: zstd` (marshaller.go compresses each
+  # message, proto or JSON, on its own; file_writer.go frames it): read as
+  # the frames above, from a file and from a pipe; a frame cut or damaged is
+  # refused naming the frame
+  if command -v zstd >/dev/null; then
+    python3 - "$tmp/g.bin" "$tmp/g.jsonl" "$tmp" <<'EOF' || fail "zstd framing"
+import struct, subprocess, sys
+def z(b): return subprocess.run(["zstd", "-q", "-c"], input=b, capture_output=True, check=True).stdout
+def framed(b): return struct.pack(">I", len(b)) + b
+p = z(open(sys.argv[1], "rb").read())
+j = z(open(sys.argv[2], "rb").read().strip())
+open(sys.argv[3] + "/gz.proto", "wb").write(framed(p) * 2)
+open(sys.argv[3] + "/gz.json", "wb").write(framed(j) * 2)
+open(sys.argv[3] + "/gz.cut", "wb").write(framed(p) + framed(p)[:-5])
+bad = bytearray(framed(p)); bad[len(bad) // 2] ^= 0xff
+open(sys.argv[3] + "/gz.bad", "wb").write(framed(p) + bytes(bad))
+EOF
+    want=$($PCOL cat "$tmp/gf.pcol" --table sample_values)
+    for f in gz.proto gz.json; do
+      [ "$($PCOL info "$tmp/$f" | awk '/input_format:/{print $2}')" = otlp ] || fail "$f: not detected as OTLP"
+      $PCOL pack "$tmp/$f" -o "$tmp/gz.pcol" 2>"$tmp/err" || fail "pack $f: $(cat "$tmp/err")"
+      [ "$($PCOL cat "$tmp/gz.pcol" --table sample_values)" = "$want" ] || fail "$f: not the frames' samples"
+      $PCOL pack - -o "$tmp/gz.pcol" <"$tmp/$f" 2>"$tmp/err" || fail "pack - <$f: $(cat "$tmp/err")"
+      [ "$($PCOL cat "$tmp/gz.pcol" --table sample_values)" = "$want" ] || fail "$f from a pipe: not the frames' samples"
+    done
+    m=$(( $(wc -c <"$tmp/gz.cut") + 5 ))
+    $PCOL pack "$tmp/gz.cut" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
+    [ $rc = 1 ] && grep -q "gz.cut: truncated or damaged OTLP profiles: a sequence of 4-byte length-prefixed zstd frames (the Collector's file exporter, compression: zstd) whose frame at byte offset $((m / 2)) is not whole" "$tmp/err" ||
+      fail "cut zstd frames: rc $rc: $(cat "$tmp/err")"
+    $PCOL pack "$tmp/gz.bad" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
+    [ $rc = 1 ] && grep -q "gz.bad (message 2, at byte offset [0-9]*): corrupt zstd data" "$tmp/err" ||
+      fail "damaged zstd frame: rc $rc: $(cat "$tmp/err")"
+  fi
   # what the generator put in: times in order (relative to time_unix_nano),
   # thread attributes and the trace link as labels, build id on the mapping
   [ "$($PCOL cat "$tmp/g.pcol" --table samples --source 1 | cut -f3 | tail -n +2 | tr '\n' ' ')" = "5 10 20 30 40 41 " ] ||

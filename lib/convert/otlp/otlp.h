@@ -32,6 +32,11 @@ typedef Opentelemetry__Proto__Common__V1__KeyValue otlp_kv;
 int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsigned *wt,
                     uint64_t *v, size_t *b, size_t *e);
 
+/* 1 when p[0..n) starts as the Collector's file exporter writes with
+ * `compression: zstd`: a 4-byte big-endian length, then a zstd frame (one
+ * message, proto or JSON, compressed on its own).  otlp_wire.c */
+int pcol_otlp_zstd_frame(const uint8_t *p, size_t n);
+
 /* p[0..n) as UTF-8 in out (room for 3 n bytes): each byte that is not
  * part of a valid sequence becomes U+FFFD (OTLP's strings are UTF-8;
  * protobuf readers refuse others).  Returns the length. */

@@ -7,7 +7,8 @@
  * into a mapped temporary file)
  * and is one binary ProfilesData or ExportProfilesServiceRequest (the same wire layout), a
  * sequence of them each behind a 4-byte big-endian length (the Collector's
- * file exporter) or a varint length (writeDelimitedTo), or OTLP/JSON lines
+ * file exporter; with its `compression: zstd`, each message a zstd frame of
+ * its own) or a varint length (writeDelimitedTo), or OTLP/JSON lines
  * (otlp_json.c turns each line into the same message).  Of each message
  * protobuf-c decodes all but the Samples into an arena; the Samples are
  * read from the wire one at a time (otlp_samples.c), in a few passes that
@@ -1430,6 +1431,70 @@ static int not_whole(const uint8_t *p, size_t n, const char *name, int gz, pcol_
                         "message nor a sequence of length-prefixed ones (%zu bytes%s)", name, n, inf);
 }
 
+/* The Collector's file exporter with `compression: zstd` (without its
+ * native-compression feature gate, the default): each message, proto or
+ * OTLP/JSON, is a zstd frame of its own behind a 4-byte big-endian length
+ * (exporter/fileexporter: marshaller.go compresses each message,
+ * file_writer.go's exportMessageAsBuffer frames it).  Each frame is
+ * inflated on its own (lib/core/instream.c: its cap, its errors) and read
+ * as that message would be read uncompressed. */
+static int import_zstd_frames(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
+                              const pcol_import_options *opt, pcol_sym *sym, pcol_error *err) {
+  size_t k = 0, msg = 0;
+  int rc = PCOL_OK;
+  pcol_buf m = {0};
+  while (k < n && !rc) {
+    uint64_t len = n - k >= 4 ? ((uint64_t)p[k] << 24 | (uint64_t)p[k + 1] << 16 |
+                                 (uint64_t)p[k + 2] << 8 | p[k + 3])
+                              : 0;
+    if (n - k < 8 || len < 4 || len > n - k - 4 || !pcol_otlp_zstd_frame(p + k, n - k)) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated or damaged OTLP profiles: a sequence of "
+                          "4-byte length-prefixed zstd frames (the Collector's file exporter, "
+                          "compression: zstd) whose frame at byte offset %zu is not whole (%zu bytes)",
+                          name, k, n);
+      break;
+    }
+    msg++;
+    m.len = 0;
+    /* the frame inflated, whole */
+    FILE *f = fmemopen((void *)(uintptr_t)(p + k + 4), (size_t)len, "rb"), *s = NULL;
+    pcol_instream *o = NULL;
+    char fname[64 + 4096];
+    snprintf(fname, sizeof fname, "%s (message %zu, at byte offset %zu)", name, msg, k);
+    if (!f) rc = pcol_oom(err);
+    if (!rc) rc = pcol_instream_open(&o, f, fname, opt, &s, err);
+    while (!rc) {
+      if (pcol_buf_reserve(&m, m.len + 65536)) {
+        rc = pcol_oom(err);
+        break;
+      }
+      size_t got = fread(m.data + m.len, 1, 65536, s);
+      m.len += got;
+      if (got < 65536) break;
+    }
+    if (o) {
+      int orc = pcol_instream_finish(o, rc, err);
+      if (orc) rc = orc;
+      pcol_instream_free(o);
+    }
+    if (f) fclose(f);
+    if (rc) break;
+    size_t i = first_non_blank(m.data, m.len);
+    if (i < m.len && m.data[i] == '{') {
+      FILE *t = fmemopen(m.data, m.len, "r");
+      rc = t ? pcol_otlp_import_json(b, t, fname, opt, import_message, sym, err) : pcol_oom(err);
+      if (t) fclose(t);
+    } else if (m.len && whole_message(m.data, m.len)) {
+      rc = import_message_at(b, m.data, m.len, name, msg, NULL, opt, sym, err);
+    } else {
+      rc = not_whole(m.data, m.len, fname, 1, err);
+    }
+    k += 4 + (size_t)len;
+  }
+  pcol_buf_free(&m);
+  return rc;
+}
+
 /* The whole input (inflated when gz), read in memory, mapped in place or
  * mapped from a temporary copy: one message, length-prefixed ones, or
  * OTLP/JSON found past a gzip head.  Frees raw. */
@@ -1448,6 +1513,8 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
   } else if (whole_message(p, n)) {
     pcol_otlp_pages pg = {&raw, 0};
     rc = import_message_at(b, p, n, name, 1, &pg, opt, sym, err);
+  } else if (pcol_otlp_zstd_frame(p, n)) {
+    rc = import_zstd_frames(b, p, n, name, opt, sym, err);
   } else {
     int be = frames(p, n, 1);
     if (!be && !frames(p, n, 0)) {

@@ -4,6 +4,7 @@
 #include "convert.h"
 #include "otlp.h"
 #include "pb_wire.h"
+#include "instream.h" /* pcol_compression, pcol_unwrap_head */
 #include <string.h>
 
 /* the shared wire reader (lib/convert/pb_wire.h), and OTLP's rule that
@@ -96,7 +97,20 @@ static int head_is_otlp(const uint8_t *p, size_t n) {
     size_t m = n - 4 < len ? n - 4 : len;
     if (len >= 2 && head_is_message(p + 4, m)) return 1;
   }
+  /* ... with `compression: zstd`: the length, then the message (proto or
+   * JSON) as a zstd frame of its own (one that does not decode is read as
+   * OTLP too, and refused with zstd's reason) */
+  if (pcol_otlp_zstd_frame(p, n)) {
+    uint32_t len = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+    uint8_t out[4096];
+    size_t m = pcol_unwrap_head(p + 4, n - 4 < len ? n - 4 : len, out, sizeof out);
+    if (m == 0 || head_is_json(out, m) || head_is_message(out, m)) return 1;
+  }
   return head_is_message(p, n);
+}
+
+int pcol_otlp_zstd_frame(const uint8_t *p, size_t n) {
+  return n >= 8 && p[0] == 0 && pcol_compression(p + 4, 4) == PCOL_COMP_ZSTD;
 }
 
 int pcol_otlp_detect(const uint8_t *p, size_t n) {
