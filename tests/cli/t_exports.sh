@@ -221,7 +221,15 @@ PY
   top=$($PCOL top "$rm" --value rprof.alloc --unit bytes --format tsv | awk -F'\t' 'NR > 1 {s += $1} END {print s + 0}')
   [ "$top" = "$want" ] || fail "$b: pcol top --value rprof.alloc = $top, the Rprof text says $want"
   $PCOL unpack "$rm" --to pprof -o "$tmp/m.pb.gz" || fail "$b: unpack --to pprof"
+  # it opens on the Rprof input's default, its time (cpu), not on
+  # rprof.alloc, the last sample type, which pprof takes without a
+  # default_sample_type (an R CPU profile read as memory)
+  t1=$($PCOL top "$rm" | sed -n 2p) t2=$($PCOL top "$tmp/m.pb.gz" | sed -n 2p)
+  [ "$t1" = "Type: cpu (nanoseconds)" ] && [ "$t2" = "$t1" ] ||
+    fail "$b: the pprof export opens on '$t2', the Rprof file on '$t1'"
   if command -v go >/dev/null; then
+    t3=$(cd "$tmp" && go tool pprof -top m.pb.gz 2>/dev/null | grep '^Type:')
+    [ "$t3" = "Type: cpu" ] || fail "$b: go tool pprof opens the pprof export on '$t3', not cpu"
     (cd "$tmp" && go tool pprof -sample_index=rprof.alloc -top -unit=bytes -nodefraction=0 m.pb.gz) \
       >"$tmp/gp.txt" 2>"$tmp/gp.err" || fail "$b: go tool pprof -sample_index=rprof.alloc: $(head -2 "$tmp/gp.err")"
     python3 - "$tmp/mem.want" "$tmp/gp.txt" <<'PY' || fail "$b: go tool pprof's rprof.alloc differs from the Rprof text"

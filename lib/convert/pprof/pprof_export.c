@@ -918,11 +918,15 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   } else if (!x->rc) {
     /* the first involved source is synthetic (Rprof, or no value types):
      * its default (doc/mappings.md §0) is its time when it has an interval,
-     * which go tool pprof's fallback (the last type, cpu) already picks,
-     * else the count */
+     * which go tool pprof's fallback (the last type) picks only when cpu is
+     * the last column (an Rprof memory profile's rprof.alloc comes after
+     * it), else the count */
     for (uint64_t i = 0; i < x->nsrc; i++) {
       if (!x->src[i].involved) continue;
       if (x->src[i].synth && !x->src[i].interval_ns) pr->default_sample_type = str_c(x, "samples");
+      else if (x->src[i].synth && x->ncols &&
+               x->cols[x->ncols - 1].type != str_c(x, "cpu"))
+        pr->default_sample_type = str_c(x, "cpu");
       break;
     }
   }
