@@ -332,5 +332,34 @@ for to in pprof otlp; do
   printf 'main 9\n' | diff - <($PCOL fold --value t8 "$tmp/nine2.pcol") >"$tmp/d" ||
     fail "$to export of nine value types: $(cat "$tmp/d")"
 done
+# --- the Rprof export of a time-weighted source without a period (perf
+# script's cpu-clock, V8's wall): Rprof's interval is its time per sample,
+# so summaryRprof's sampling.time is the profile's time (it wrote 10 ms a
+# line: 453 perf samples of 1.001 ms were 4.53 s in summaryRprof, 0.453 s
+# in pcol top and perf report)
+for k in 1 2; do
+  printf 'prog 100 %d.000100:    2000000 cpu-clock: \n\t    1000 leaf+0x0 (/bin/prog)\n\t    2000 main+0x0 (/bin/prog)\n\n' "$k"
+done >"$tmp/t.perf"
+printf 'prog 100 3.000100:    2000000 cpu-clock: \n\t    2000 main+0x0 (/bin/prog)\n\n' >>"$tmp/t.perf"
+cat >"$tmp/t.cpuprofile" <<'J'
+{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2]},
+ {"id": 2, "callFrame": {"functionName": "main", "scriptId": "1", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [3]},
+ {"id": 3, "callFrame": {"functionName": "leaf", "scriptId": "1", "url": "", "lineNumber": -1, "columnNumber": -1}}],
+ "startTime": 1000, "endTime": 14000, "samples": [3, 3, 2, 3], "timeDeltas": [0, 4000, 4000, 4000]}
+J
+for x in "t.perf 2000 6000000" "t.cpuprofile 3000 12000000"; do
+  set -- $x
+  $PCOL unpack "$tmp/$1" --to rprof -o "$tmp/$1.out" || fail "$1: unpack --to rprof"
+  h=$(head -1 "$tmp/$1.out")
+  [ "$h" = "sample.interval=$2" ] || fail "$1: the Rprof export's header is '$h', not sample.interval=$2"
+  for f in "$tmp/$1" "$tmp/$1.out"; do
+    tot=$($PCOL top "$f" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+    [ "$tot" = "$3" ] || fail "$1: pcol top $(basename "$f") totals $tot ns, not $3"
+  done
+  if command -v Rscript >/dev/null; then
+    st=$(Rscript -e 'cat(summaryRprof(commandArgs(TRUE)[1])$sampling.time)' "$tmp/$1.out")
+    [ "$st" = "$(python3 -c "print($3 / 1e9)")" ] || fail "$1: summaryRprof's sampling.time is $st s, not $3 ns"
+  fi
+done
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

@@ -20,6 +20,7 @@
 #include "stream.h"   /* pcol_budget, pcol_budget_allow_lines, pcol_budget_close, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_sample_count, pcol_count_types */
+#include "lasts.h"    /* pcol_lasts, pcol_lasts_init */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ typedef struct rp_out {
   uint64_t nsamples, nstacks, nlocs, nlines, nfns, ntl, nsx, nvals, nsources;
   uint32_t mem_vt[RPROF_NMEM];
   uint32_t *cvt;          /* per source: its count type (pcol_count_types) */
+  pcol_lasts *lasts;      /* per source: its time value (tvt, tscale), for mean_us */
+  uint64_t *mean_us;      /* per source: its time per counted sample, us (0: none) */
   pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
@@ -188,7 +191,11 @@ static int source_kinds(rp_out *r) {
   return PCOL_OK;
 }
 
-/* The interval a non-Rprof source is written with, in microseconds. */
+/* The interval a non-Rprof source is written with, in microseconds: its
+ * period; without one, when its default value is a time (V8's wall, perf's
+ * cpu-clock), that time per counted sample over the selected samples
+ * (mean_us, count_row), so that summaryRprof's sampling.time is the
+ * source's time, not its count x 10 ms; else 10 ms. */
 static uint64_t source_interval(rp_out *r, uint32_t src) {
   uint64_t v;
   if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
@@ -198,6 +205,7 @@ static uint64_t source_interval(rp_out *r, uint32_t src) {
     v = (uint64_t)pd.period;
     return v < 1000 ? 1 : (v + 500) / 1000;
   }
+  if (r->mean_us && src <= r->nsources && r->mean_us[src]) return r->mean_us[src];
   return 10000;
 }
 
@@ -506,6 +514,7 @@ typedef struct line_count {
   uint64_t lines;
   uint64_t *raw;     /* per source: its lines at its own interval */
   unsigned char *has; /* per source: it writes a line */
+  __int128 *tns;     /* per source: its time value's sum, ns (r->lasts[s].tvt) */
 } line_count;
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -517,6 +526,10 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (t <= 0) return PCOL_OK;
   c->lines += (uint64_t)t;
   c->raw[s] += (uint64_t)t;
+  int64_t v;
+  const pcol_lasts *l = &r->lasts[s];
+  if (l->tvt && l->tvt != PCOL_VT_TIME && pcol_sample_value(&r->sc, row, l->tvt, &v) && v > 0)
+    c->tns[s] += (__int128)pcol_scale(v, num, den) * l->tscale;
   /* an empty stack is a line only in an Rprof source written verbatim */
   if (pcol_view_u32(&r->s_stack, row) || r->kind[s] == (KIND_RPROF | KIND_TEXT)) c->has[s] = 1;
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
@@ -648,12 +661,22 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc && sel && sel->source_id > r.nsources)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                         sel->source_id, r.nsources);
-  line_count lc = {&r, 0, NULL, NULL};
+  line_count lc = {&r, 0, NULL, NULL, NULL};
   uint64_t lines = 0;
   if (!rc && (!(lc.raw = calloc(r.nsources + 1, sizeof *lc.raw)) ||
-              !(lc.has = calloc(r.nsources + 1, 1))))
+              !(lc.has = calloc(r.nsources + 1, 1)) ||
+              !(lc.tns = calloc(r.nsources + 1, sizeof *lc.tns)) ||
+              !(r.lasts = calloc(r.nsources + 1, sizeof *r.lasts)) ||
+              !(r.mean_us = calloc(r.nsources + 1, sizeof *r.mean_us))))
     rc = pcol_oom(err);
+  for (uint32_t s = 1; !rc && s <= r.nsources; s++)
+    if (!(r.kind[s] & KIND_RPROF)) rc = pcol_lasts_init(&r.lasts[s], f, s, err);
   if (!rc) rc = pcol_select_iter(f, sel, count_row, &lc, err);
+  for (uint32_t s = 1; !rc && s <= r.nsources; s++)
+    if (lc.raw[s] && lc.tns[s] > 0) { /* rounded to us, at least 1 */
+      __int128 us = (lc.tns[s] / lc.raw[s] + 500) / 1000;
+      r.mean_us[s] = us < 1 ? 1 : us > INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)us;
+    }
   if (!rc) rc = choose_layout(&r, sel, &lc, &lines);
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
@@ -689,6 +712,9 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc && !r.may_drop) fputs(r.pending, r.out);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
+  free(r.lasts);
+  free(r.mean_us);
+  free(lc.tns);
   free(r.kind);
   free(r.mult);
   free(lc.raw);
