@@ -1507,7 +1507,9 @@ typedef struct pcol_list_line {
 typedef struct pcol_list_block {
   pcol_str name;   /* function; NA by file */
   pcol_str file;   /* pprof's cleaned path */
-  pcol_sum flat, cum; /* sums over the block's lines, as pprof prints them */
+  pcol_sum flat, cum; /* sums over the block's lines, as pprof prints them; by
+                       * file, cum is the file's (pcol top --by file's: a
+                       * sample with frames in it counts once) */
   pcol_list_line *lines;
   size_t nlines;
   const char *error;

@@ -313,6 +313,23 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     }
     i = j;
   }
+  if (!rc && by == PCOL_BY_SOURCE_LINE && out->nblocks && !o.drop_negative) {
+    /* a file's cum counts a sample once, as top --by file does: the sum of
+     * its lines' cums counts a sample once per line of the file on its
+     * stack (a line calling a function of the same file: 240 % of the
+     * total on a Go profile) */
+    pcol_top ft;
+    rc = pcol_top_compute(f, sel, v, PCOL_BY_FILE, &ft, err);
+    for (size_t i = 0; !rc && i < out->nblocks; i++) {
+      pcol_list_block *b = &out->blocks[i];
+      for (size_t j = 0; b->file.ptr && j < ft.nrows; j++)
+        if (!str_cmp(ft.rows[j].name, b->profile_file)) {
+          b->cum = ft.rows[j].cum;
+          break;
+        }
+    }
+    if (!rc) pcol_top_free(&ft);
+  }
   out->total = p ? p->top.total : 0;
   out->value = *v;
   pcol_rx_free(&rx);

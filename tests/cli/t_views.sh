@@ -91,6 +91,15 @@ X
 diff -u "$tmp/want.txt" "$tmp/list.txt" || fail "list text"
 "$PCOL" list $V "$tmp/l.out" . --by file --format csv --source-path "$tmp/src" | grep -qx 'NA,a.R,3,2,2,  g(x),count' ||
   fail "list --by file csv"
+# by file, a file's cum counts a sample once (as top --by file): here line
+# 2 calls f of line 5, and the sum of the lines' cums (6 of 3, 200 % of
+# the total) was printed as the file's
+printf 'line profiling: sample.interval=20000\n#File 1: b.R\n1#5 "f" 1#2 "main" \n1#5 "f" 1#2 "main" \n1#5 "f" 1#2 "main" \n' >"$tmp/b.out"
+printf 'main <- function() {\n  f()\n}\nf <- function() {\n  x <- 1\n}\n' >"$tmp/src/b.R"
+"$PCOL" list $V "$tmp/b.out" . --by file --source-path "$tmp/src" | sed -n 3p >"$tmp/list.txt"
+echo '         3          3 (flat, cum)   100% of Total' | diff -u - "$tmp/list.txt" || fail "list --by file: the file's cum"
+"$PCOL" top $V "$tmp/b.out" --by file --format csv | grep -qx '3,100.00,100.00,3,100.00,b.R,NA,count' ||
+  fail "top --by file of b.out"
 abs=$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")
 (cd / && "$abs" list $V "$tmp/l.out" f) | grep -qx ' Error: could not find file a.R on path /' || fail "list: source not found"
 "$PCOL" list $V "$tmp/l.out" zz 2>/dev/null; [ $? = 1 ] || fail "list without a match exits 1"
