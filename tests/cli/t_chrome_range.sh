@@ -103,4 +103,29 @@ cmp -s "$tmp/want" "$tmp/got" || fail "cat --from --to of cut stretches: $(diff 
 "$PCOL" top "$tmp/a.json" --from 0.0004 --to 0.0008 --value weight --format tsv | python3 $cr top >"$tmp/got"
 printf 'f\t0\t0\ng\t1\t1\nmain\t1\t1\n' | grep -v '	0	0$' >"$tmp/want"
 cmp -s "$tmp/want" "$tmp/got" || fail "the weight of cut stretches: $(diff "$tmp/want" "$tmp/got")"
+# two CPU profiles of one trace (two renderers, profiled 1 s apart): one
+# timeline, since the earlier profile's startTime, as DevTools and the
+# Firefox Profiler (its Chrome importer: startTime + the running sum of
+# timeDeltas, every thread on the trace's clock) put them; a range selects
+# the same stretch of the trace in both threads
+python3 - "$tmp/two.json" <<'PY'
+import json, sys
+ev = []
+for pid, start, n in ((11, 5000000, 4), (22, 6000000, 3)):
+    ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
+               "args": {"data": {"startTime": start}}})
+    nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
+             {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
+    ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
+               "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * n}, "timeDeltas": [100] + [1000] * (n - 1)}}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $2, $3 }' >"$tmp/got"
+printf '1 100000\n1 1100000\n1 2100000\n1 3100000\n2 1000100000\n2 1001100000\n2 1002100000\n' >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/got" || fail "two profiles 1 s apart: source, time_ns not on one timeline: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"
+"$PCOL" top "$tmp/two.json" --from 1.0001 --to 1.0012 --value samples --format tsv | python3 $cr top >"$tmp/got"
+printf 'f22\t2\t2\n' >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/got" || fail "two profiles 1 s apart, --from 1.0001 --to 1.0012: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"
+[ "$("$PCOL" cat "$tmp/two.json" --table meta --format tsv | awk -F'\t' '$1 == "v8.start_time_us" && $2 == 5000000' | wc -l)" = 2 ] ||
+  fail "two profiles: each source's start (v8.start_time_us) is not the trace's first profile's"
 echo "t_chrome_range: $n ranges of Chrome traces count the part of each event inside them, as the traces say"

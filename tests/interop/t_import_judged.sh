@@ -468,6 +468,36 @@ HTML
   else
     judge_trace "trace.json" "$tmp/ct/trace.json" 100
     n=$((n + 1))
+    # its profiles on one timeline (the Firefox Profiler's Chrome importer:
+    # startTime + the running sum of timeDeltas, on the trace's clock): each
+    # source's first sample is at its profile's startTime + first delta,
+    # since the earliest profile's startTime
+    "$PCOL" cat "$tmp/ct/trace.json" --table sources --format tsv >"$tmp/ct/src.tsv" &&
+      "$PCOL" cat "$tmp/ct/trace.json" --table samples --format tsv >"$tmp/ct/smp.tsv" &&
+      python3 - "$tmp/ct/trace.json" "$tmp/ct/src.tsv" "$tmp/ct/smp.tsv" <<'PY' || { echo "FAIL trace.json: the profiles' first samples are not where the trace puts them"; fail=1; }
+import json, re, sys
+ev = json.load(open(sys.argv[1]))
+ev = ev["traceEvents"] if isinstance(ev, dict) else ev
+start = {(e["pid"], e.get("id")): e["args"]["data"]["startTime"] for e in ev if e.get("name") == "Profile"}
+tid = {(e["pid"], e.get("id")): e["tid"] for e in ev if e.get("name") == "Profile"}
+first = {}
+for e in sorted((e for e in ev if e.get("name") == "ProfileChunk"), key=lambda e: e["ts"]):
+    d = e["args"]["data"].get("timeDeltas") or e["args"]["data"].get("cpuProfile", {}).get("timeDeltas") or []
+    if d and (e["pid"], e.get("id")) not in first: first[(e["pid"], e.get("id"))] = d[0]
+origin = min(start[k] for k in first)
+src = {}
+for line in open(sys.argv[2]).read().splitlines()[1:]:
+    sid, _, uri = line.split("\t")[:3]
+    m = re.search(r"pid (\d+), tid (\d+)", uri)
+    src[int(sid)] = (int(m.group(1)), int(m.group(2)))
+got = {}
+for line in open(sys.argv[3]).read().splitlines()[1:]:
+    c = line.split("\t")
+    got.setdefault(int(c[1]), int(c[2]))
+want = {sid: (start[k] - origin + first[k]) * 1000 for sid, pt in src.items() for k in first if (k[0], tid[k]) == pt}
+assert got == want, "pcol %s, the trace %s" % (got, want)
+print("ok   trace.json: %d profiles on one timeline, first samples at %s ns" % (len(want), sorted(want.values())))
+PY
   fi
 else
   echo "t_import_judged: chromium not installed: Chrome trace part skipped"

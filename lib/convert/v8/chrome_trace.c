@@ -1335,7 +1335,7 @@ static const char *tkey_msg(const ctrace *c, const tkey *k, int i, char out[64])
   return id_text(out, SID_STR, 0, t, strlen(t));
 }
 
-static int import_stream(ctrace *c, cstream *s, size_t k) {
+static int import_stream(ctrace *c, cstream *s, size_t k, int64_t origin) {
   int rc;
   char where[256], *ename = NULL, *uri = NULL, pm[64], tm[64];
   FILE *doc = NULL;
@@ -1375,8 +1375,8 @@ static int import_stream(ctrace *c, cstream *s, size_t k) {
     goto out;
   }
   uint64_t lost[3] = {0, 0, 0};
-  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, PCOL_V8_ORPHANS_AT_ROOT, c->opt,
-                                   &src, lost, c->err)))
+  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, PCOL_V8_ORPHANS_AT_ROOT, origin,
+                                   c->opt, &src, lost, c->err)))
     goto out;
   char num[32];
   if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);
@@ -2027,8 +2027,16 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
    * events), and not its CPU profile either but when the first event has
    * the keys pid, tid, ph and cat (speedscope's isChromeTimeline) */
   int sample_form = c.sample_form == 3 && !(c.first_keys && c.profile_named);
+  /* the profiles' one timeline: since the earliest startTime of them, as
+   * DevTools and the Firefox Profiler put every thread on the trace's clock
+   * (each profile's own start would shift one thread against another) */
+  int64_t origin = PCOL_NA_I64;
+  for (size_t i = 0; i < c.nst; i++)
+    if ((c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) && c.st[i].start.present && !c.st[i].start.bad &&
+        (origin == PCOL_NA_I64 || c.st[i].start.v < origin))
+      origin = c.st[i].start.v;
   for (size_t i = 0; !rc && !sample_form && i < c.nst; i++)
-    if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++);
+    if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++, origin);
   if (!rc && used) lost_warning(&c, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
   if (!rc && sample_form)

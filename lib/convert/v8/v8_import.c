@@ -85,6 +85,7 @@ typedef struct vimp {
   char *fn, *url;                /* the callFrame being read */
   size_t fnl, urll, capfn, capurl;
   unsigned flags;                /* PCOL_V8_* */
+  int64_t origin;                /* the source's start (us), PCOL_NA_I64: startTime */
   uint64_t lost[3];              /* PCOL_V8_ORPHANS_AT_ROOT: nodes whose parent is no
                                   * node, samples of no node, children ids of no node */
 } vimp;
@@ -516,6 +517,15 @@ static int resolve(vimp *v) {
       prev = ts;
     }
   }
+  /* a Chrome trace's profiles are timed since one origin (the earliest
+   * profile's startTime): the samples' times are shifted by startTime -
+   * origin, and the source starts at the origin */
+  int64_t shift = 0;
+  if (v->origin != PCOL_NA_I64 && start != PCOL_NA_I64) {
+    if (__builtin_sub_overflow(start, v->origin, &shift) || shift < 0 || shift > INT64_MAX / 4000)
+      return at(v, "startTime", SIZE_MAX, "out of range (more than 2^51 us after the trace's first profile's)");
+    start = v->origin;
+  }
   char num[32];
   if (start != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)start);
@@ -616,7 +626,7 @@ static int resolve(vimp *v) {
       tus = prev_t; /* the last sample lasts 0 */
     }
     if (i > 0) { /* sample i-1 lasts until sample i */
-      pcol_sample_row s = {v->src, prev_t * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
+      pcol_sample_row s = {v->src, (prev_t + shift) * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
       if (prev_node != UINT32_MAX && (rc = node_stack(v, prev_node, &s.stack_id))) break;
       if ((rc = b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)))) break;
@@ -629,12 +639,12 @@ static int resolve(vimp *v) {
 }
 
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, unsigned flags, const pcol_import_options *opt,
+                           uint32_t labelset, unsigned flags, int64_t origin_us, const pcol_import_options *opt,
                            uint32_t *source_id, uint64_t lost[3], pcol_error *err) {
   vimp v = {0};
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
-  v.flags = flags;
+  v.flags = flags, v.origin = origin_us;
   int rc = pcol_jp_open(&j, in, name, opt, 0, err);
   if (!rc) rc = b_in(&v, pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err));
   if (!rc) rc = read_doc(&v);
@@ -650,5 +660,5 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
 
 int pcol_import_v8(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                    pcol_error *err) {
-  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, 0, opt, NULL, NULL, err);
+  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, 0, PCOL_NA_I64, opt, NULL, NULL, err);
 }
