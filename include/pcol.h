@@ -529,6 +529,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get(pcol_file *f, uint32_t source_
 PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get_i64(pcol_file *f, uint32_t source_id,
                                                       const char *key, int64_t *out,
                                                       pcol_error *err);
+/* Every meta value of a key for a source (0 = file-level), in file order:
+ * fn is called with each (borrowed until close); a key may repeat (pprof's
+ * comments, "pprof.comment").  A non-zero return of fn stops the scan and
+ * is returned; no row is not an error (PCOL_OK, fn never called), a
+ * source_id past the file's sources is PCOL_ENOTFOUND. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_meta_each(pcol_file *f, uint32_t source_id,
+                                                   const char *key,
+                                                   int (*fn)(void *ctx, pcol_str value),
+                                                   void *ctx, pcol_error *err);
 
 /* ---------------------------------------------------------------- builder */
 

@@ -482,6 +482,61 @@ Test(api, export_success_leaves_err_clear) {
   free(mem);
 }
 
+/* pcol_meta_each: every row of a key of one source, in file order (pprof's
+ * repeated comments), an empty value as it is, fn's stop returned. */
+typedef struct {
+  char got[8][16];
+  int n, stop_at;
+} each_ctx;
+static int each_row(void *ctx, pcol_str v) {
+  each_ctx *c = ctx;
+  snprintf(c->got[c->n], sizeof c->got[0], "%.*s", v.ptr ? (int)v.len : 2, v.ptr ? v.ptr : "NA");
+  return ++c->n == c->stop_at ? 42 : 0;
+}
+Test(api, meta_each_gives_every_row_of_a_key_in_order) {
+  pcol_builder *b;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), 0);
+  uint32_t s1, s2;
+  cr_assert_eq(pcol_b_source(b, "t", "u1", 0, &s1, &err), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "u2", 0, &s2, &err), 0);
+  const char *rows[][3] = {{"1", "c", "one"}, {"2", "c", "other"}, {"1", "d", "x"},
+                           {"1", "c", "two"}, {"1", "c", ""},      {"1", "c", "one"}};
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+    cr_assert_eq(pcol_b_meta_str(b, rows[i][0][0] == '1' ? s1 : s2, rows[i][1], rows[i][2], &err), 0);
+  void *mem;
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, &err), 0, "%s", err.message);
+  pcol_builder_free(b);
+  pcol_file *f;
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0, "%s", err.message);
+  each_ctx c = {.stop_at = -1};
+  cr_assert_eq(pcol_meta_each(f, s1, "c", each_row, &c, &err), 0, "%s", err.message);
+  cr_assert_eq(c.n, 4);
+  cr_assert_str_eq(c.got[0], "one");
+  cr_assert_str_eq(c.got[1], "two");
+  cr_assert(!strcmp(c.got[2], "") || !strcmp(c.got[2], "NA"), "%s", c.got[2]);
+  cr_assert_str_eq(c.got[3], "one", "a repeated value is a row of its own");
+  c = (each_ctx){.stop_at = 2};
+  cr_assert_eq(pcol_meta_each(f, s1, "c", each_row, &c, &err), 42, "fn's stop is returned");
+  cr_assert_eq(c.n, 2);
+  c = (each_ctx){.stop_at = -1};
+  cr_assert_eq(pcol_meta_each(f, s2, "c", each_row, &c, &err), 0);
+  cr_assert(c.n == 1 && !strcmp(c.got[0], "other"), "%d", c.n);
+  c = (each_ctx){.stop_at = -1};
+  cr_assert_eq(pcol_meta_each(f, s2, "absent", each_row, &c, &err), 0, "no row: PCOL_OK");
+  cr_assert_eq(c.n, 0);
+  err = (pcol_error){0};
+  cr_assert_eq(pcol_meta_each(f, 3, "c", each_row, &c, &err), PCOL_ENOTFOUND);
+  cr_assert(err.code == PCOL_ENOTFOUND && err.message[0], "%d '%s'", err.code, err.message);
+  /* pcol_meta_get still gives the first row */
+  pcol_str v;
+  cr_assert_eq(pcol_meta_get(f, s1, "c", &v, &err), 0);
+  cr_assert(v.len == 3 && !memcmp(v.ptr, "one", 3));
+  pcol_close(f);
+  free(mem);
+}
+
 /* pcol_meta_get looks rows up through a per-source index (issue 32: the
  * many-file view header asked each of 1,440 sources a few keys, a scan of
  * every row each time).  Its answers are the scan's: rows of several

@@ -517,6 +517,10 @@ void cli_print_filters(FILE *fp, const pcol_select *sel);
  * (top, diff).  Returns 0 or EXIT_USAGE after printing the error. */
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
+/* pprof's comment lines (after File:): the pprof comments of the one
+ * source the Time: line would speak of, each once, but those beginning
+ * with '#' (report.go ProfileLabels). */
+void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel);
 /* pprof's "Time:" and "Duration: D, Total samples = T (P%)" lines
  * (report.go ProfileLabels) when the selection is one source that records
  * them; T is total_of's (asked only then; not 0: no Duration line), in

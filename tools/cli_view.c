@@ -103,6 +103,74 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
   }
 }
 
+/* The source the header's comment, Time: and Duration: lines speak of: the
+ * selected one, or the file's only one; 0 when many are read (pcol says
+ * nothing of them there, where go's merge would give their union). */
+static uint32_t header_source(pcol_file *f, const pcol_select *sel) {
+  if (!f) return 0;
+  if (sel && sel->source_id) return sel->source_id;
+  return pcol_rows(f, PCOL_T_SOURCES) == 1 ? 1 : 0;
+}
+
+typedef struct {
+  pcol_str *c;
+  size_t n, cap;
+} comment_list;
+
+static int comment_add(void *ctx, pcol_str value) {
+  comment_list *l = ctx;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    pcol_str *c = realloc(l->c, cap * sizeof *c);
+    if (!c) return PCOL_ENOMEM;
+    l->c = c, l->cap = cap;
+  }
+  l->c[l->n++] = value;
+  return 0;
+}
+
+static const pcol_str *sort_base;
+static int comment_cmp(const void *a, const void *b) { /* bytes, then file order */
+  size_t i = *(const size_t *)a, j = *(const size_t *)b;
+  pcol_str x = sort_base[i], y = sort_base[j];
+  size_t m = x.len < y.len ? x.len : y.len;
+  int c = m ? memcmp(x.ptr, y.ptr, m) : 0;
+  if (c) return c;
+  if (x.len != y.len) return x.len < y.len ? -1 : 1;
+  return i < j ? -1 : i > j;
+}
+
+/* pprof's comment lines (report.go ProfileLabels, after File:): the
+ * source's pprof comments (meta pprof.comment) in file order but those that
+ * begin with '#', each once (go's profile.Merge, which every read goes
+ * through, drops a repeated one), by the text rule. */
+void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel) {
+  uint32_t id = header_source(f, sel);
+  comment_list l = {0};
+  size_t *ord = NULL;
+  uint8_t *dup = NULL;
+  if (!id || pcol_meta_each(f, id, "pprof.comment", comment_add, &l, NULL) || !l.n) goto out;
+  ord = malloc(l.n * sizeof *ord);
+  dup = calloc(l.n, 1);
+  if (!ord || !dup) goto out; /* (no room: no comments, as no Time: line when its source fails) */
+  for (size_t i = 0; i < l.n; i++) ord[i] = i;
+  sort_base = l.c; /* (one thread prints a header) */
+  qsort(ord, l.n, sizeof *ord, comment_cmp);
+  for (size_t i = 1; i < l.n; i++) {
+    pcol_str x = l.c[ord[i - 1]], y = l.c[ord[i]];
+    dup[ord[i]] = x.len == y.len && (!x.len || !memcmp(x.ptr, y.ptr, x.len));
+  }
+  for (size_t i = 0; i < l.n; i++) {
+    if (dup[i] || (l.c[i].len && l.c[i].ptr[0] == '#')) continue;
+    cli_print_str(fp, l.c[i]);
+    fputc('\n', fp);
+  }
+out:
+  free(l.c);
+  free(ord);
+  free(dup);
+}
+
 /* pprof's "Time:" and "Duration:" lines (report.go ProfileLabels) for the
  * selected source, or the file's only one: the time in the local zone as
  * Go's "Jan 2, 2006 at 3:04pm (MST)"; the duration in auto units, the total
@@ -114,11 +182,11 @@ void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_s
   size_t ns = 0;
   /* nothing to say of many sources when none is selected (and each
    * source's summary was a third of `pcol top` of a file of 1,440) */
-  if (!f || (!(sel && sel->source_id) && pcol_rows(f, PCOL_T_SOURCES) != 1)) return;
-  if (pcol_source_summaries(f, &ss, &ns, NULL)) return;
+  uint32_t id = header_source(f, sel);
+  if (!id || pcol_source_summaries(f, &ss, &ns, NULL)) return;
   const pcol_source_summary *s = NULL;
   for (size_t i = 0; i < ns; i++)
-    if (sel && sel->source_id ? ss[i].id == sel->source_id : ns == 1) s = &ss[i];
+    if (ss[i].id == id) s = &ss[i];
   if (s && s->timestamp_s != PCOL_NA_I64 && s->timestamp_s != 0) {
     time_t tt = (time_t)s->timestamp_s;
     struct tm tm;
@@ -171,6 +239,7 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
   fputs("File: ", fp); /* a path is bytes from outside: the text rule */
   cli_print_cstr(fp, path);
   fputc('\n', fp);
+  cli_print_comments(fp, f, sel);
   pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
   pcol_value_decimals(v, &vunit);
   fputs("Type: ", fp);

@@ -46,6 +46,14 @@ static void value_list(pcol_file *f, const pcol_source_summary *x, char *b, size
 
 static const pcol_str NS = {"nanoseconds", 11};
 
+static int print_comment(void *ctx, pcol_str c) {
+  (void)ctx;
+  printf("  comment:       "); /* bytes from a file: escaped for the terminal */
+  cli_print_str(stdout, c);
+  putchar('\n');
+  return 0;
+}
+
 /* What each source is (pcol_source_summaries), before the file's layout. */
 static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_t n) {
   char b1[64], b2[64], vl[2048];
@@ -103,6 +111,10 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
       cli_print_str(stdout, x->note);
       printf("\n");
     }
+    /* pprof's comments (go tool pprof -comments), every one as stored */
+    if (pcol_meta_each(f, x->id, "pprof.comment", print_comment, NULL, NULL)) {
+      /* (a damaged meta table: the listing goes on, as for the note) */
+    }
     if (x->derived_cpu || x->derived_alloc)
       printf("  derived:       %s%s%s\n", x->derived_cpu ? "cpu/nanoseconds (interval x ticks)" : "",
              x->derived_cpu && x->derived_alloc ? ", " : "",
@@ -148,6 +160,10 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
     tbl_cstr(&tb, vl);
     tbl_str(&tb, x->default_value.type.ptr, x->default_value.type.len);
     tbl_str(&tb, x->default_value.unit.ptr, x->default_value.unit.len);
+    /* pprof's comments (go tool pprof -comments), every one as stored */
+    if (pcol_meta_each(f, x->id, "pprof.comment", print_comment, NULL, NULL)) {
+      /* (a damaged meta table: the listing goes on, as for the note) */
+    }
     if (x->derived_cpu || x->derived_alloc)
       tbl_cstr(&tb, x->derived_cpu && x->derived_alloc ? "cpu/nanoseconds, rprof.alloc/bytes"
                     : x->derived_cpu ? "cpu/nanoseconds" : "rprof.alloc/bytes");

@@ -224,7 +224,9 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (o.fmt == OUT_TEXT) {
     fputs("File: ", stdout);
     cli_print_cstr(stdout, path);
-    fputs("\nType: ", stdout);
+    fputc('\n', stdout);
+    cli_print_comments(stdout, f, &sel);
+    fputs("Type: ", stdout);
     cli_print_str(stdout, v.type);
     fputs(" (", stdout);
     cli_print_str(stdout, v.unit);

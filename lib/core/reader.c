@@ -1498,14 +1498,15 @@ int pcol_string_which_memo(pcol_file *f, pcol_idmemo *m, uint32_t id, const char
   return PCOL_OK;
 }
 
-/* pcol_meta_get's search.  *absent: 0 found or failed (err filled), else
- * PCOL_ENOTFOUND with err untouched: 1 the source has no row of key, 2 the
- * index has no such source. */
-static int meta_find(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out, int *absent,
+/* The rows of key for source_id in file order: fn(ctx, value) for each
+ * until it returns non-zero, which is returned; PCOL_OK after the last.
+ * *nosrc: the index has no such source (PCOL_ENOTFOUND, err untouched). */
+static int meta_scan(pcol_file *f, uint32_t source_id, const char *key,
+                     int (*fn)(void *ctx, pcol_str value), void *ctx, int *nosrc,
                      pcol_error *err) {
   pcol_view k, v, s;
   pcol_strings st; /* fetched once: a source of 667 meta rows is scanned per key */
-  *absent = 0;
+  *nosrc = 0;
   int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &v, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &s, err);
@@ -1513,7 +1514,7 @@ static int meta_find(pcol_file *f, uint32_t source_id, const char *key, pcol_str
   if (rc) return rc;
   size_t kl = strlen(key);
   const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
-  if (mi && source_id > mi->nsrc) return *absent = 2, PCOL_ENOTFOUND;
+  if (mi && source_id > mi->nsrc) return *nosrc = 1, PCOL_ENOTFOUND;
   /* with the index, the same rows in the same order as the scan, only the source's */
   uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
   for (uint64_t j = 0; j < n; j++) {
@@ -1521,10 +1522,31 @@ static int meta_find(pcol_file *f, uint32_t source_id, const char *key, pcol_str
     if (!mi && pcol_view_u32(&s, i) != source_id) continue;
     pcol_str ks;
     if ((rc = pcol_strings_at(&st, pcol_view_u32(&k, i), &ks, err))) return rc;
-    if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0)
-      return pcol_strings_at(&st, pcol_view_u32(&v, i), out, err);
+    if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0) {
+      pcol_str vs;
+      if ((rc = pcol_strings_at(&st, pcol_view_u32(&v, i), &vs, err))) return rc;
+      if ((rc = fn(ctx, vs))) return rc;
+    }
   }
-  return *absent = 1, PCOL_ENOTFOUND;
+  return PCOL_OK;
+}
+
+enum { META_FOUND = 1 }; /* meta_first's stop: not an error code */
+static int meta_first(void *ctx, pcol_str value) {
+  *(pcol_str *)ctx = value;
+  return META_FOUND;
+}
+
+/* pcol_meta_get's search.  *absent: 0 found or failed (err filled), else
+ * PCOL_ENOTFOUND with err untouched: 1 the source has no row of key, 2 the
+ * index has no such source.  *out is NA unless found. */
+static int meta_find(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out, int *absent,
+                     pcol_error *err) {
+  int nosrc;
+  *out = (pcol_str){NULL, 0};
+  int rc = meta_scan(f, source_id, key, meta_first, out, &nosrc, err);
+  *absent = rc == META_FOUND || (rc && !nosrc) ? 0 : nosrc ? 2 : 1;
+  return rc == META_FOUND ? PCOL_OK : rc ? rc : PCOL_ENOTFOUND;
 }
 
 int pcol_meta_get(pcol_file *f, uint32_t source_id, const char *key, pcol_str *out,
@@ -1539,6 +1561,15 @@ int pcol_meta_probe(pcol_file *f, uint32_t source_id, const char *key, pcol_str 
                     pcol_error *err) {
   int absent, rc = meta_find(f, source_id, key, out, &absent, err);
   return absent ? 0 : rc ? rc : 1;
+}
+
+int pcol_meta_each(pcol_file *f, uint32_t source_id, const char *key,
+                   int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err) {
+  int nosrc, rc;
+  if (source_id > f->rows[PCOL_T_SOURCES] ||
+      ((rc = meta_scan(f, source_id, key, fn, ctx, &nosrc, err)) && nosrc))
+    return pcol_error_set(err, PCOL_ENOTFOUND, "meta: no source %u", source_id);
+  return rc;
 }
 
 int pcol_meta_get_i64(pcol_file *f, uint32_t source_id, const char *key, int64_t *out,

@@ -37,6 +37,9 @@ hand, standard library only).
                                  start line: t_clickhouse.sh), and functions named
                                  "<unknown>" and "[libc.so.6]" beside a nameless
                                  one of no mapping (other nodes of one name)
+  pprofgen.py comments OUT [C...] a profile of main -> work whose comments
+                                 are the arguments C (Python-escaped, as for
+                                 strings), in order (tests/interop/t_pprof_header.sh)
   pprofgen.py emptystack OUT     samples without locations beside main, main>foo
                                  and an unsymbolized one, labelled k=a or k=b:
                                  pprof's filters drop them even when none is
@@ -208,6 +211,21 @@ def hours(out):
     open(out, "wb").write(p + st.table())
 
 
+def comments(out, texts):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    for lid, name in ((1, b"main"), (2, b"work")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    for locs, v in (((2, 1), 30), ((1,), 10)):
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    p += field(10, 0, 2_000_000_000)                                  # duration_nanos
+    for t in texts:  # string 0 is "": an empty comment is index 0, as Go writes it
+        p += field(13, 0, st.id(t) if t else 0)
+    open(out, "wb").write(p + st.table())
+
+
 def emptystack(out):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
@@ -347,6 +365,9 @@ if __name__ == "__main__":
         unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
     elif sys.argv[1] == "native":
         native(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "comments":
+        comments(sys.argv[2], [a.encode("latin-1").decode("unicode_escape").encode("latin-1")
+                               for a in sys.argv[3:]])
     elif sys.argv[1] == "emptystack":
         emptystack(sys.argv[2])
     elif sys.argv[1] == "emptylabel":

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The profile's comment lines at the head of pprof's text views, against
+# go tool pprof itself (report.go ProfileLabels: after File: and Build ID:,
+# every comment but those beginning with '#', each once as profile.Merge
+# keeps it, before Type:).  For every pprof profile of the test data and a
+# made one (repeated, '#', empty and non-ASCII comments): -top, -traces,
+# -tree, -peek=. and -dot's legend, pcol's lines between its File: and
+# Type: lines against go's before Type: (less its File:/Build ID: lines);
+# `pcol info`'s comment lines (each as stored), less repeats, against
+# -comments.
+# pcol speaks of one source there, as for its Time: line: two inputs
+# (go merges them, and their comments) print none, `--source N` that
+# source's.  (Control bytes are escaped by pcol: tests/cli/t_text_escape.sh.)
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+command -v go >/dev/null || { echo "t_pprof_header: go not installed: skipped"; exit 77; }
+data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_pprof_header: no test data: skipped"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TZ=UTC HOME=$tmp PPROF_BINARY_PATH=/nonexistent
+fail=0 n=0 with=0
+bad() { echo "t_pprof_header: FAIL: $*"; fail=$((fail + 1)); }
+
+python3 "$REPO/tests/support/pprofgen.py" comments "$tmp/c.pb" 'async-profiler' '#hidden' \
+  'second, caf\xc3\xa9' 'async-profiler' '' 'third' || { echo "t_pprof_header: FAIL: pprofgen.py"; exit 1; }
+python3 "$REPO/tests/support/pprofgen.py" comments "$tmp/d.pb" 'other' 'third' || exit 1
+
+# go's comment lines: before Type:, less File:/Build ID:; the dot legend's
+# label split at \l.  pcol's: between its first line (File:) and Type:.
+go_lines() { awk '/^Type: /{exit} /^(File|Build ID): /{next} {print}'; }
+pc_lines() { awk 'NR == 1 {next} /^Type: /{exit} {print}'; }
+dot_label() { sed -n 's/.*cluster_L { "[^"]*" \[shape=box fontsize=16 label="\([^"]*\)".*/\1/p' | sed 's/\\l/\n/g'; }
+
+inputs=("$tmp/c.pb")
+for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
+  [ -f "$f" ] || continue
+  case $f in *edge-invalid-utf8-nul-strings*) continue ;; esac # raw control bytes: escaped by pcol
+  "$PCOL" info "$f" 2>/dev/null | grep -q 'input_format: *pprof' || continue
+  inputs+=("$f")
+done
+for f in "${inputs[@]}"; do
+  b=$(basename "$f")
+  # (make test's time: a profile without comments, go's -comments empty,
+  # is held to none in pcol's top; the views for those with some)
+  go tool pprof -comments "$f" >"$tmp/gc" 2>/dev/null || { bad "$b: go -comments failed"; continue; }
+  if [ ! -s "$tmp/gc" ]; then
+    "$PCOL" top "$f" 2>"$tmp/err" | pc_lines >"$tmp/p"
+    n=$((n + 1))
+    [ ! -s "$tmp/p" ] || bad "$b: comment lines where go has no comment: $(head -3 "$tmp/p")"
+    continue
+  fi
+  # info's comment lines (every row as stored), each once, are -comments'
+  "$PCOL" info "$f" | sed -n 's/^  comment:       //p' | awk '!seen[$0]++' >"$tmp/p"
+  n=$((n + 1))
+  cmp -s "$tmp/gc" "$tmp/p" || { bad "$b: info's comments are not go's -comments"; diff "$tmp/gc" "$tmp/p" | head -6; }
+  for v in top traces tree peek dot; do
+    case $v in
+    peek) g=(-peek=.) p=(peek "$f" .) ;;
+    dot) g=(-dot) p=(graph "$f") ;;
+    *) g=("-$v") p=("$v" "$f") ;;
+    esac
+    go tool pprof -symbolize=none "${g[@]}" "$f" >"$tmp/go" 2>/dev/null || { bad "$b $v: go failed"; continue; }
+    "$PCOL" "${p[@]}" >"$tmp/pc" 2>"$tmp/err" || { bad "$b $v: pcol failed: $(head -2 "$tmp/err")"; continue; }
+    if [ $v = dot ]; then
+      dot_label <"$tmp/go" | go_lines >"$tmp/g"
+      dot_label <"$tmp/pc" | pc_lines >"$tmp/p"
+    else
+      go_lines <"$tmp/go" >"$tmp/g"
+      pc_lines <"$tmp/pc" >"$tmp/p"
+    fi
+    n=$((n + 1))
+    [ -s "$tmp/g" ] && with=$((with + 1))
+    cmp -s "$tmp/g" "$tmp/p" || { bad "$b $v: comment lines differ (go < > pcol)"; diff "$tmp/g" "$tmp/p" | head -6; }
+  done
+done
+# the made file's lines as the fixture gives them (go's rule, not only go's word)
+printf '%s\n' 'async-profiler' 'second, café' '' 'third' >"$tmp/want"
+"$PCOL" top "$tmp/c.pb" | pc_lines >"$tmp/p"
+cmp -s "$tmp/want" "$tmp/p" || bad "c.pb: not the comments less '#' and the repeat: $(cat "$tmp/p")"
+# two inputs: no comment line (go prints the union of the merged profiles')
+"$PCOL" top "$tmp/c.pb" "$tmp/d.pb" | pc_lines >"$tmp/p"
+[ ! -s "$tmp/p" ] || bad "two inputs: comment lines printed: $(cat "$tmp/p")"
+# --source N: that source's, as go of that file alone
+go tool pprof -top "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
+"$PCOL" top "$tmp/c.pb" "$tmp/d.pb" --source 2 | pc_lines >"$tmp/p"
+[ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/p" || bad "--source 2: $(cat "$tmp/p") against go's $(cat "$tmp/g")"
+n=$((n + 3))
+# the test data must hold a profile with comments (java-cpu-async-profiler)
+[ "$with" -ge 10 ] || bad "only $with views with comment lines (want the made file's and async-profiler's)"
+echo "t_pprof_header: $n comparisons ($with views with comments), $fail failed"
+[ "$fail" = 0 ]
