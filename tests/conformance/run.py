@@ -19,12 +19,20 @@ or $PCOL.
                first `use` or in `full` validation passes it.
 --large        also make the 64 MiB file of rule T1 (gen.py --large) in a
                scratch directory and check its verdict.
+--serve CMD    a reader that answers many commands in one process (as
+               `specread.py serve`: a request a line of JSON, the arguments;
+               an answer "EXIT OUTLEN ERRLEN" and the bytes): the --validate,
+               --cat, --cat-all and --cat-range templates are then the
+               arguments sent to it, one such process a job.
 --check-generated  regenerate the suite in a scratch directory and fail if
                it differs from the committed files (gen.py and files agree), or
                if README.md does not name every file and rule of the manifest.
 """
 import argparse
 import concurrent.futures
+import json
+import select
+import threading
 import os
 import shlex
 import shutil
@@ -59,6 +67,46 @@ def run(template, **subst):
 
 class SanitizerFinding(Exception):
     pass
+
+
+class ReaderDied(Exception):
+    pass
+
+
+class Served:
+    """A --serve reader: one process for each thread (job) that uses it,
+    started on its first request; run() with a template of arguments for it."""
+    def __init__(self, cmd):
+        self.cmd, self.local, self.all, self.lock = shlex.split(cmd), threading.local(), [], threading.Lock()
+
+    def proc(self):
+        p = getattr(self.local, "p", None)
+        if p is None or p.poll() is not None:
+            p = self.local.p = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            with self.lock:
+                self.all.append(p)
+        return p
+
+    def run(self, template, **subst):
+        argv = [a.format(**subst) for a in shlex.split(template)]
+        p = self.proc()
+        p.stdin.write(json.dumps(argv).encode() + b"\n")
+        p.stdin.flush()
+        if not select.select([p.stdout], [], [], 120)[0]:
+            p.kill(); p.wait()
+            return None, b"", b"timed out"
+        head = p.stdout.readline().split()
+        if len(head) != 3:  # not a refusal: a failure of the check
+            p.kill(); p.wait()
+            raise ReaderDied("%s: the served reader (%s) died" % (" ".join(argv), " ".join(self.cmd)))
+        rc, no, ne = map(int, head)
+        out = p.stdout.read(no)
+        return rc, out, p.stdout.read(ne)
+
+    def close(self):
+        for p in self.all:
+            p.stdin.close()
+            p.wait()
 
 
 def read_manifest():
@@ -141,6 +189,7 @@ def main():
                     "--format jsonl` (rows tagged with a first member \"table\")")
     ap.add_argument("--cat-range", help="prints a view of a time range: {file} {view} {from} "
                     "{to} (seconds); default: pcol cat --from --to")
+    ap.add_argument("--serve")
     ap.add_argument("--stages", action="store_true")
     ap.add_argument("--large", action="store_true")
     ap.add_argument("--check-generated", action="store_true")
@@ -153,6 +202,11 @@ def main():
     cat = a.cat or pcol + " cat {file} --table {view} --format jsonl"
     cat_all = a.cat_all or (None if a.cat else pcol + " cat {file} --table all --format jsonl")
     cat_range = a.cat_range or pcol + " cat {file} --table {view} --from {from_} --to {to} --format jsonl"
+    if a.serve and not (a.validate and (a.cat or a.cat_all) and a.cat_range):
+        ap.error("--serve takes the reader's --validate, --cat or --cat-all, and --cat-range")
+    served = Served(a.serve) if a.serve else None
+    # the reader's commands: to its --serve process, or each a process of its own
+    read = served.run if served else run
     failures, checked = [], 0
     # Each check is a few pcol processes, a.jobs at a time; results are taken
     # in manifest order, so the report is the same at any number of jobs.
@@ -173,7 +227,7 @@ def main():
                 return None
             path = os.path.join(large_dir, name + ".pcol")
         label = "%s (%s%s)" % (name, verdict, "" if rule == "-" else " " + rule)
-        rc, out, err = run(validate, file=path)
+        rc, out, err = read(validate, file=path)
         if rc is None:
             return fails + ["%s: the validate command timed out" % label]
         if (rc == 0) != (verdict == "valid"):
@@ -189,9 +243,9 @@ def main():
         if verdict != "valid" or not os.path.exists(vpath):
             return fails
         want = read_views(vpath)
-        outs = split_all(run(cat_all, file=path)) if cat_all else None
+        outs = split_all(read(cat_all, file=path)) if cat_all else None
         for view in VIEWS:
-            rc, out, err = outs[view] if outs else run(cat, file=path, view=view)
+            rc, out, err = outs[view] if outs else read(cat, file=path, view=view)
             if rc != 0:
                 fails.append("%s: view %s: exit %s: %s" %
                              (label, view, rc, err.decode("utf-8", "replace").strip()))
@@ -216,7 +270,7 @@ def main():
             for key, want_rows in read_views(rpath).items():
                 view, lo, hi = key.split()[1:]
                 secs = lambda ns: "%d.%09d" % divmod(int(ns), 10 ** 9)
-                rc, out, err = run(cat_range, file=path, view=view, from_=secs(lo), to=secs(hi))
+                rc, out, err = read(cat_range, file=path, view=view, from_=secs(lo), to=secs(hi))
                 got = out.decode("utf-8", "replace").split("\n")[:-1] if rc == 0 else None
                 if got != want_rows:
                     fails.append("%s: %s: exit %s, want %s, got %s" % (
@@ -231,6 +285,8 @@ def main():
                 return check(row)
             except SanitizerFinding as e:
                 return ["%s: a sanitizer report: %s" % (row[0], e)]
+            except ReaderDied as e:
+                return ["%s: %s" % (row[0], e)]
         for fails in pool.map(checked_row, rows):
             if fails is not None:
                 checked += 1
@@ -239,6 +295,8 @@ def main():
             failures = generated.result() + failures
     finally:
         pool.shutdown()
+        if served:
+            served.close()
         if large_dir:
             shutil.rmtree(large_dir)
     for f in failures:

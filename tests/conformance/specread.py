@@ -13,6 +13,8 @@ usage:
   specread.py check [--open|--full] FILE   exit 0 valid, 1 refused (prints rule id)
   specread.py cat-range FILE VIEW FROM TO  view samples or sample_values of the time range
                                   [FROM, TO) (seconds, as `pcol cat --from --to`; spec.md §7, §7.1)
+  specread.py serve               the commands above, one a line of stdin (a JSON list of
+                                  arguments), in one process (run.py --serve; see serve())
 """
 import sys, struct, zlib, ctypes, math
 from array import array
@@ -1065,6 +1067,40 @@ def dump(path):
     for e in getattr(f, 'entries', []):
         print(e.tid, e.cid, 't', e.type, 'c', e.codec, 'f', e.flags, 'off', e.offset, 'st', e.stored, 'dec', e.decoded, 'n', e.count)
 
+
+def serve():
+    """Many commands in one process (tests/conformance/run.py --serve): each
+    request a line of JSON, the arguments after `specread.py`; each answer a
+    line "EXIT OUTLEN ERRLEN" and then the command's standard output and
+    error, as that command run alone would give them.  A reader that fails
+    (an exception that is not a refusal) exits 1 with its traceback, as the
+    interpreter would."""
+    import io, json, traceback
+    rd, wr = sys.stdin.buffer, sys.stdout.buffer
+    real_out, real_err = sys.stdout, sys.stderr
+    for line in rd:
+        argv = ['specread.py'] + json.loads(line)
+        o, e = io.BytesIO(), io.BytesIO()
+        to = sys.stdout = io.TextIOWrapper(o, encoding='utf-8', write_through=True)
+        te = sys.stderr = io.TextIOWrapper(e, encoding='utf-8', write_through=True)
+        try:
+            rc = main(argv)
+        except SystemExit as ex:
+            rc = ex.code if isinstance(ex.code, int) else 1
+        except BaseException:
+            traceback.print_exc()
+            rc = 1
+        finally:
+            to.flush(); te.flush()
+            to.detach(); te.detach()   # (closing them would close o and e)
+            sys.stdout, sys.stderr = real_out, real_err
+        ob, eb = o.getvalue(), e.getvalue()
+        wr.write(b'%d %d %d\n' % (rc or 0, len(ob), len(eb)) + ob + eb)
+        wr.flush()
+
+
+if __name__ == "__main__" and sys.argv[1] == "serve":
+    serve(); sys.exit(0)
 if __name__ == "__main__" and sys.argv[1] == "dump":
     dump(sys.argv[2]); sys.exit(0)
 if __name__ == "__main__":
