@@ -16,7 +16,7 @@ usage:
   specread.py serve               the commands above, one a line of stdin (a JSON list of
                                   arguments), in one process (run.py --serve; see serve())
 """
-import sys, struct, zlib, ctypes, math
+import sys, struct, zlib, ctypes, math, re, functools
 from array import array
 
 M64 = (1 << 64) - 1
@@ -918,7 +918,25 @@ def seconds_ns(x):
 def _esc_char_bytes(ch_bytes, out):
     out += ch_bytes
 
+# the bytes a valid UTF-8 string escapes (jbytes_any's ASCII cases)
+JSON_ESC = re.compile(rb'[\x00-\x1f"\\\x7f]')
+def json_esc(m):
+    c = m.group()[0]
+    return b'\\"' if c == 0x22 else b'\\\\' if c == 0x5C else b'\\u%04x' % c
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def jbytes(b):
+    """A string as JSON: valid UTF-8 as it is but for its escaped ASCII
+    bytes; otherwise as jbytes_any."""
+    try:
+        b.decode('utf-8')
+    except UnicodeDecodeError:
+        return jbytes_any(b)
+    return b'"' + JSON_ESC.sub(json_esc, b) + b'"'
+
+
+def jbytes_any(b):
     out = bytearray(b'"')
     try:
         b.decode('utf-8')
@@ -975,6 +993,11 @@ def utf8_len(b, i):
 
 
 def cell(v):
+    t = type(v)
+    if t is int:
+        return b'%d' % v
+    if t is bytes:
+        return jbytes(v)
     if v is None:
         return b'null'
     if v is True:
@@ -990,12 +1013,13 @@ def cell(v):
     return jbytes(v)
 
 
-def render(cols, row, tag=None):
+def render(cols, rows, out, tag=None):
+    """Writes each row of a view as a JSON line, with "table": TAG first."""
     keys = [b'"' + c.encode() + b'":' for c in cols]
-    parts = [k + cell(v) for k, v in zip(keys, row)]
-    if tag:
-        parts.insert(0, b'"table":"' + tag.encode() + b'"')
-    return b'{' + b','.join(parts) + b'}\n'
+    first = [b'"table":"' + tag.encode() + b'"'] if tag else []
+    w = out.write
+    for row in rows:
+        w(b'{' + b','.join(first + [k + cell(v) for k, v in zip(keys, row)]) + b'}\n')
 
 
 CAT_ORDER = ['meta', 'sources', 'samples', 'sample_values', 'sample_locations', 'locations', 'functions',
@@ -1031,21 +1055,18 @@ def main(argv):
             return 0
         if cmd == 'cat-range':
             cols, rows = ranged_views(f, seconds_ns(args[2]), seconds_ns(args[3]))[args[1]]
-            for r in rows:
-                out.write(render(cols, r))
+            render(cols, rows, out)
             return 0
         V = f.views()
         if cmd == 'cat':
             for name in CAT_ORDER:
                 cols, rows = V[name]
-                for r in rows:
-                    out.write(render(cols, r, name))
+                render(cols, rows, out, name)
         elif cmd == 'views':
             for name in SPEC_ORDER:
                 cols, rows = V[name]
                 out.write(b'# view ' + name.encode() + b'\n')
-                for r in rows:
-                    out.write(render(cols, r))
+                render(cols, rows, out)
         return 0
     except Bad as ex:
         print(f'refused: {ex}', file=sys.stderr)
