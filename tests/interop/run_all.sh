@@ -26,7 +26,7 @@ fi
 export GOGC=${GOGC:-400}
 # The longest first (CPU seconds measured on 2 cores), so that two at a time
 # do not end with one long test running alone; the rest in name order.
-first="t_value_opts.sh t_pprof_semantics.sh t_matrix.sh t_pprof_views.sh t_go_pprof.sh t_clickhouse.sh t_speedscope.sh t_r_rprof.sh"
+first="t_value_opts.sh t_pprof_semantics.sh t_matrix.sh t_pprof_views.sh t_shell.sh t_go_pprof.sh t_symbolize.sh t_clickhouse.sh t_speedscope.sh t_r_rprof.sh"
 { for n in $first; do [ -f "$dir/$n" ] && echo "$dir/$n"; done
   ls "$dir"/t_*.sh 2>/dev/null | while read -r t; do
     case " $first " in *" $(basename "$t") "*) ;; *) echo "$t";; esac
