@@ -375,6 +375,12 @@ int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *
  * defaults differ, so that the view falls back to samples. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, bool asked, const char *path);
+/* Warns when the selected sources' own defaults differ (a JFR recording's
+ * CPU and allocation samples, a merge of unrelated profiles): Rprof's text
+ * has one interval and makes every sample a tick of it, whatever its
+ * source measures. */
+void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                          const char *path);
 /* The pprof export's sources that lack one of its sample types (their
  * samples carry 0 there: pcol_export_options.lacking): a warning each, the
  * first few, then how many more (cli_lacking_done). */

@@ -21,9 +21,11 @@ static int str_same(pcol_str a, pcol_str b) {
 }
 
 /* One line however many sources: how many of each kind (WARN_KINDS at
- * most, then how many more). */
+ * most, then how many more); what: what the output does with them, advice:
+ * how to choose. */
 static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                                 const pcol_view *ty, const char *path) {
+                                 const pcol_view *ty, const char *path, const char *what,
+                                 const char *advice) {
   src_kind k[WARN_KINDS];
   size_t nk = 0;
   uint64_t more = 0, n = pcol_rows(f, PCOL_T_SOURCES);
@@ -58,8 +60,8 @@ static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pco
     else more++;
   }
   free(hc);
-  fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so the "
-                  "default is samples: each source's own count (", cmd->name, path);
+  fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so %s (", cmd->name,
+          path, what);
   for (size_t i = 0; i < nk; i++) {
     fprintf(stderr, "%s%llu ", i ? "; " : "", (unsigned long long)k[i].n);
     cli_print_str(stderr, k[i].type.ptr ? k[i].type : (pcol_str){"NA", 2});
@@ -69,7 +71,20 @@ static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pco
     cli_print_name(stderr, k[i].dunit);
   }
   if (more) fprintf(stderr, "; %llu more of other kinds", (unsigned long long)more);
-  fprintf(stderr, "); name one with --value TYPE\n");
+  fprintf(stderr, "); %s\n", advice);
+}
+
+void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                          const char *path) {
+  bool differ = false;
+  pcol_error e = {0};
+  pcol_view ty;
+  if (pcol_value_defaults_differ(f, sel, &differ, &e) || !differ ||
+      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e))
+    return;
+  warn_defaults_differ(cmd, f, sel, &ty, path,
+                       "Rprof's lines count each sample as one tick of one interval",
+                       "write one with --source N");
 }
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
@@ -86,7 +101,8 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
   bool differ = false;
   if (!asked && v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
-    warn_defaults_differ(cmd, f, sel, &ty, path); /* a merge of unrelated profiles */
+    warn_defaults_differ(cmd, f, sel, &ty, path, "the default is samples: each source's own count",
+                         "name one with --value TYPE"); /* a merge of unrelated profiles */
   for (uint64_t s = 1; s <= n; s++)
     missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);
   /* each source without the value, or (past WARN_MISSING) one line: how

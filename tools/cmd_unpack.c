@@ -114,6 +114,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     vp = &value;
   }
+  if (fmt == PCOL_FMT_RPROF) cli_warn_rprof_mixed(cmd, f, &sel, path);
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
    * sources': a type a source lacks counts 0 for its samples, as in the

@@ -361,5 +361,17 @@ for x in "t.perf 2000 6000000" "t.cpuprofile 3000 12000000"; do
     [ "$st" = "$(python3 -c "print($3 / 1e9)")" ] || fail "$1: summaryRprof's sampling.time is $st s, not $3 ns"
   fi
 done
+# sources that measure different values (a JFR recording's CPU and
+# allocation samples; here a perf recording beside collapsed stacks): the
+# Rprof text makes each sample one tick of one interval, so the export
+# warns, naming the kinds, and not for one source of them
+printf 'main;leaf 3\n' >"$tmp/t.folded"
+$PCOL unpack "$tmp/t.perf" "$tmp/t.folded" --to rprof -o "$tmp/mix.out" 2>"$tmp/err" || fail "mixed: unpack --to rprof"
+grep -q "warning: .*the sources measure different values, so Rprof's lines count each sample as one tick.*--source N" "$tmp/err" ||
+  fail "mixed sources to rprof: no warning: $(cat "$tmp/err")"
+for one in "$tmp/t.perf $tmp/t.folded --source 1" "$tmp/t.perf"; do
+  $PCOL unpack $one --to rprof -o "$tmp/one.out" 2>"$tmp/err" || fail "$one: unpack --to rprof"
+  [ ! -s "$tmp/err" ] || fail "$one: a warning for sources alike: $(cat "$tmp/err")"
+done
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0
