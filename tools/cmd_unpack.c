@@ -63,8 +63,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                            "stacks, which an export keeps whole; use --focus/--ignore/--tag "
                            "here, or pcol fold --hide");
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8) /* was silently ignored */
-    return cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; %s output keeps "
-                           "the profile's value types as they are", pcol_format_name(fmt));
+    return fmt == PCOL_FMT_RPROF /* (its lines are ticks: it keeps no value type) */
+               ? cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; rprof output "
+                                 "makes each sample one tick of its source's interval (--source N chooses)")
+               : cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; %s output keeps "
+                                 "the profile's value types as they are", pcol_format_name(fmt));
   pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
    * the other formats are pcol's, their numbers raw as a view's tsv */

@@ -104,6 +104,9 @@ awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' 
 for t in rprof pprof perun speedscope; do
   expect 2 "value applies to --to collapsed and v8 only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
 done
+# (and says what each keeps: Rprof no value type, its lines are ticks)
+expect 2 "rprof output makes each sample one tick" "$PCOL" unpack $rp --to rprof --value samples -o "$tmp/x"
+expect 2 "pprof output keeps the profile's value types" "$PCOL" unpack $rp --to pprof --value samples -o "$tmp/x"
 "$PCOL" unpack $rp --to collapsed --value samples -o "$tmp/x" || fail "--value with --to collapsed"
 
 # standard input can be read once
