@@ -11,6 +11,8 @@
 #   - --tag/--tag-ignore numeric ranges with units = -tagfocus/-tagignore
 #   - --no-inlines = -noinlines (top, peek, traces, -lines, -addresses)
 #   - top's Time:/Duration: lines = pprof's
+#   - a pprof export of several sources: time, duration, period and
+#     comments as go tool pprof -proto's merge of the same files
 #   - diff --absolute's changes and order = pprof -diff_base -top, with
 #     --node-fraction = -nodefraction (0, 0.005, 0.05)
 #   - the total of a profile with values below 0 (signed.pb.gz), of two
@@ -225,6 +227,30 @@ for order in "0 1 2" "1 0" "2 1 0"; do
   go tool pprof -raw "$tmp/pcmerge.pb.gz" 2>/dev/null | grep -E '^(Time|Duration): ' >"$tmp/pm.h"
   [ "$(wc -l <"$tmp/gm.h")" = 2 ] && cmp -s "$tmp/gm.h" "$tmp/pm.h" ||
     { bad "unpack --to pprof of ${ins[*]##*/}: Time/Duration vs go's -proto merge (< go, > pcol)"; diff "$tmp/gm.h" "$tmp/pm.h"; }
+done
+# ... its period and comments too: go's merge keeps the period type, takes
+# the largest period (java-cpu-async-profiler's is 0, jfr-kafka-cpu's 1s,
+# cpp-cpu-unsymbolized-mappings' 10ms; all cpu/nanoseconds) and a comment
+# once (java-cpu-async-profiler's "async-profiler").  go's reading merges
+# too (dropping a repeated comment), so the comments are the message's own,
+# each index looked up in the string table (protoc)
+pbcomments() { # FILE.pb.gz: its comments' text, one a line
+  gzip -dc "$1" | protoc --decode=perftools.profiles.Profile -I "$REPO/format" "$REPO/format/profile.proto" |
+    awk '/^string_table: /{s[n++]=substr($0, 15)} /^comment: /{c[m++]=$2} END{for (i = 0; i < m; i++) print "comment " s[c[i]]}'
+}
+ja="$TD"/pprof/java-cpu-async-profiler.pb.gz kc="$TD"/ext/pprof/jfr-kafka-cpu.pb.gz
+cu="$TD"/pprof/cpp-cpu-unsymbolized-mappings.pb.gz
+for ins in "$ja $kc $ja" "$ja $cu" "$cu $ja $ja" "$kc $ja $cu"; do
+  checked=$((checked + 1))
+  go tool pprof -proto $ins >"$tmp/gomerge.pb.gz" 2>/dev/null &&
+    "$PCOL" unpack $ins --to pprof -o "$tmp/pcmerge.pb.gz" 2>/dev/null || { bad "merge of $ins"; continue; }
+  for s in gm:gomerge pm:pcmerge; do
+    { go tool pprof -raw "${tmp}/${s#*:}.pb.gz" 2>/dev/null | grep -E '^(PeriodType|Period|Comment): '
+      pbcomments "${tmp}/${s#*:}.pb.gz"; } >"$tmp/${s%:*}.h"
+  done
+  grep -q '^Period: [1-9]' "$tmp/gm.h" && grep -q '^comment ' "$tmp/gm.h" && cmp -s "$tmp/gm.h" "$tmp/pm.h" ||
+    { bad "unpack --to pprof of $(for f in $ins; do printf '%s ' "${f##*/}"; done): period and comments vs go's -proto merge (< go, > pcol)"
+      diff "$tmp/gm.h" "$tmp/pm.h"; }
 done
 
 # diff: pcol diff --absolute's changes, in pprof -diff_base -top's order

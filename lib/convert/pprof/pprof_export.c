@@ -888,31 +888,41 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       continue; /* another period type: go refuses to merge such profiles */
     if (pr->period == 0 || pr->period < pd.period) pr->period = pd.period;
   }
-  /* every comment of every involved source, in order */
+  if (x->rc) return x->rc;
+  /* the comments of the involved sources in order, each once (Go's merge
+   * keeps a comment's first occurrence); the export's strings are interned,
+   * so one index is one text */
   size_t nc = 0;
   const size_t kl = strlen(PPROF_META_COMMENT);
+  uint8_t *seen = NULL;
   for (int pass = 0; pass < 2 && !x->rc; pass++) {
     if (pass == 1) {
       if (!nc) break;
       P->comments = calloc(nc, sizeof *P->comments);
-      if (!P->comments) return oom(x);
+      seen = calloc(x->nstr + nc + 1, 1); /* each comment adds at most one string */
+      if (!P->comments || !seen) return free(seen), oom(x);
       pr->comment = P->comments;
-      pr->n_comment = nc;
       nc = 0;
     }
-    for (uint64_t i = 0; i < m.n; i++) {
+    for (uint64_t i = 0; i < m.n && !x->rc; i++) {
       uint32_t sv = pcol_view_u32(&m.s, i);
       if (sv == 0 || sv > x->nsrc || !x->src[sv - 1].involved) continue;
       pcol_str ks, vs;
-      if ((x->rc = pcol_string(f, pcol_view_u32(&m.k, i), &ks, x->err))) return x->rc;
+      if ((x->rc = pcol_string(f, pcol_view_u32(&m.k, i), &ks, x->err))) break;
       if (!ks.ptr || ks.len != kl || memcmp(ks.ptr, PPROF_META_COMMENT, kl)) continue;
       if (pass == 1) {
-        if ((x->rc = pcol_string(f, pcol_view_u32(&m.v, i), &vs, x->err))) return x->rc;
-        P->comments[nc] = vs.ptr ? str_bytes(x, vs.ptr, vs.len) : 0;
+        if ((x->rc = pcol_string(f, pcol_view_u32(&m.v, i), &vs, x->err))) break;
+        int64_t c = vs.ptr ? str_bytes(x, vs.ptr, vs.len) : 0;
+        if (x->rc || seen[c]) continue;
+        seen[c] = 1;
+        P->comments[nc] = c;
       }
       nc++;
     }
   }
+  free(seen);
+  pr->n_comment = P->comments ? nc : 0;
+  if (x->rc) return x->rc;
   if (META(PPROF_META_DEFAULT_SAMPLE_TYPE) > 0) {
     pr->default_sample_type = str_bytes(x, s.ptr, s.len);
   } else if (!x->rc) {
