@@ -48,7 +48,11 @@ add() { # name input [base]
 mkdir -p "$tmp/src"
 awk 'BEGIN { for (i = 1; i <= 40; i++) printf "line_%d <- %d\n", i, i }' > "$tmp/src/demo_code.R"
 "$PCOL" pack examples/demo.out --coalesce -o "$tmp/demo.pcol" || fail "pack"
-"$PCOL" pack examples/demo.out -o "$tmp/base.pcol" || fail "pack"
+# the --diff page's base: the demo with every third sample twice, so that its
+# functions' flat and cum differ from the demo's (a profile against itself
+# has no row: pcol diff leaves out the names whose flat and cum both change by 0)
+awk 'NR <= 2 { print; next } { print } NR % 3 == 0 { print }' examples/demo.out >"$tmp/base.out"
+"$PCOL" pack "$tmp/base.out" -o "$tmp/base.pcol" || fail "pack"
 SRC="$tmp/src" DIVIDE="3 0.5 1e9" add demo "$tmp/demo.pcol"
 # the same profile naming its file by another machine's path under a folder
 # "proj", the source path's base name: list trims it to demo_code.R (as
@@ -68,7 +72,12 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
 fi
 # negative values: header sorts' ties, a call tree node of total 0 above non-zero ones
 [ -f "$TD/pprof/go-heap-delta-negative-values.pb.gz" ] && DIVIDE="1e9 3 0.5" add negative "$TD/pprof/go-heap-delta-negative-values.pb.gz"
-[ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && DIVIDE="0.5 3 1e9" DIVIDE_ALL=1 add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz"
+# its base: the profile with every value divided by 3, so that each of its
+# value types' rows has a base, a new value and a change, all nonzero
+if [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ]; then
+  "$PCOL" unpack "$TD/pprof/go-heap-allocs-inline.pb.gz" --to pprof --divide-by 3 -o "$tmp/heap-third.pb.gz" || fail "unpack --divide-by 3"
+  DIVIDE="0.5 3 1e9" DIVIDE_ALL=1 add go-heap-inline "$TD/pprof/go-heap-allocs-inline.pb.gz" "$tmp/heap-third.pb.gz"
+fi
 # recursion through inlined frames: the "(inline)" marks count a call once a
 # sample, at its first occurrence from the root (semantics_pprof.py inline-rec-NN)
 mkdir -p "$tmp/sem" && python3 tests/support/semantics_pprof.py "$tmp/sem" || fail "semantics_pprof.py"
