@@ -552,11 +552,14 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
   int64_t t = pcol_view_i64(&x->s_time, c->row), d = pcol_view_i64(&x->s_dur, c->row);
   /* THE span rule (lasts.h): its duration, else its own length (perf's
    * period, pprof's count x period, Rprof's interval), else a gap of its
-   * thread; drawn to at most the next sample of its thread */
+   * thread.  Drawn to at most the next sample of its thread by the events
+   * themselves: the next row closes, at its own time, the frames it does
+   * not share (speedscope's evented profile is one stack at a time), and e
+   * (cur_end) only says whether a gap comes before it, so an end past the
+   * next sample is not cut here (it drew the same) */
   d = pcol_lasts_span(&x->lasts, d, pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row), t, has_next, next, x->cap);
   if (d < 0) d = 0;
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
-  if (e > next) e = next;
   if (t < c->from) t = c->from;
   if (e > c->to) e = c->to;
   if (e < t) e = t;
