@@ -111,6 +111,23 @@ assert got == want, (got, want)
 got = [t["name"] for t in ff["threads"]]
 assert got == [t0["name"], "no thread label"], got
 PY
+# a thread without a tid gets one no other thread of the file has: a
+# collapsed source (no thread labels) beside a perf recording of tids 0
+# (swapper) and 1, in both orders and twice (its index, 0 or 2, was
+# written: tid 0 twice; then 1 twice)
+printf 'main;f 3\nmain 2\n' >"$tmp/notid.txt"
+printf 'swapper 0 1.000000:    1000000 cpu-clock:\n\t1 idle (/bin/x)\n\nprog 1 1.001000:    1000000 cpu-clock:\n\t1 main (/bin/x)\n\n' >"$tmp/tids.txt"
+for order in "notid tids" "tids notid notid" "notid notid tids"; do
+  ins=(); for i in $order; do ins+=("$tmp/$i.txt"); done
+  $PCOL unpack "${ins[@]}" --to firefox -o "$tmp/tids-ff.json" || fail "tids ($order): unpack"
+  python3 - "$tmp/tids-ff.json" <<'PY' || fail "tids ($order): two threads of one tid"
+import json, sys
+th = json.load(open(sys.argv[1]))["threads"]
+tids = [t["tid"] for t in th]
+assert len(set(tids)) == len(tids), [(t["tid"], t["name"]) for t in th]
+assert {t["tid"] for t in th if t["name"] in ("swapper", "prog")} == {0, 1}, [(t["tid"], t["name"]) for t in th]
+PY
+done
 
 # --- import
 for kind in v70 v48 tracing gecko; do

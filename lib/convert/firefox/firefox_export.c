@@ -108,6 +108,11 @@ typedef struct fx {
   int has_start;
   double interval_ms;
   int nthreads_written, ncounters;
+  /* the numbers of the file's tid and thread_id labels, sorted (a thread
+   * without one takes a tid none of them is: real_tid), and the last such
+   * tid given (-1 none) */
+  pcol_buf real_tids;
+  long long last_fallback;
   int unnamed_is_frame;     /* a selected source is not Rprof (func_of_line) */
   FILE *counters;           /* JSON text of the counters, written after the threads: a temporary file */
   fcol col[NCOL];           /* the columns of the thread being written (emptied a thread) */
@@ -582,6 +587,47 @@ static int thread_end(fx *x, wsrc *ws) {
   return rc;
 }
 
+/* The tid of a thread: the number of its tid label, else of its
+ * thread_id label (*tid, 1); 0 when neither is a number. */
+static int real_tid(const pcol_thread_tuple *t, long long *tid) {
+  int found = 0;
+  for (int j = 0; j < NTK; j++)
+    if (t->kind[j] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) *tid = t->v[j], found = 1;
+  return found;
+}
+
+static int cmp_ll(const void *a, const void *b) {
+  long long p = *(const long long *)a, q = *(const long long *)b;
+  return (p > q) - (p < q);
+}
+
+/* x->real_tids: the tid (real_tid) of every thread of the file, sorted. */
+static int real_tids_init(fx *x) {
+  uint64_t nls = pcol_rows(x->f, PCOL_T_LABELSETS);
+  uint8_t *seen = calloc(x->ntcls + 1, 1); /* a thread class's tuple read */
+  if (!seen) return oom(x);
+  int rc = PCOL_OK;
+  for (uint64_t ls = 1; ls <= nls && !rc; ls++) {
+    uint32_t k = x->tcls[ls];
+    if (!k || k > x->ntcls || seen[k]) continue;
+    seen[k] = 1;
+    pcol_thread_tuple t;
+    long long tid;
+    if (!(rc = pcol_thread_tuple_of(x->f, (uint32_t)ls, &t, x->err)) && real_tid(&t, &tid) &&
+        PCOL_BUF_PUSH(&x->real_tids, long long, tid))
+      rc = oom(x);
+  }
+  free(seen);
+  if (!rc && x->real_tids.len)
+    qsort(x->real_tids.data, x->real_tids.len / sizeof(long long), sizeof(long long), cmp_ll);
+  return rc;
+}
+
+static int tid_taken(const fx *x, long long tid) {
+  return x->real_tids.len &&
+         bsearch(&tid, x->real_tids.data, x->real_tids.len / sizeof(long long), sizeof(long long), cmp_ll);
+}
+
 /* The start of thread k of the source: its fields up to its stack column. */
 static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   const tw *w = &ws->w;
@@ -615,9 +661,15 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     snprintf(ws->pidn, sizeof ws->pidn, "%lld", pnv != PCOL_NA_I64 ? (long long)pnv : (long long)w->s);
     ws->pid = (pcol_str){ws->pidn, strlen(ws->pidn)};
   }
-  long long tid = x->nthreads_written;
-  for (int j = 0; j < NTK; j++)
-    if (t->t.kind[j] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) tid = t->t.v[j];
+  long long tid;
+  if (!real_tid(&t->t, &tid)) {
+    /* no tid: the thread's index, unless a thread of the file has it as
+     * its tid, or an earlier thread without one took it: then the next
+     * number that is neither (the Firefox Profiler tells threads by tid) */
+    tid = x->nthreads_written > x->last_fallback ? x->nthreads_written : x->last_fallback + 1;
+    while (tid_taken(x, tid)) tid++;
+    x->last_fallback = tid;
+  }
   rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
@@ -1057,6 +1109,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err));
+  PCOL_RETURN_NOT_OK(real_tids_init(x));
   PCOL_RETURN_NOT_OK(pcol_select_check(f, sel, x->err));
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   PCOL_RETURN_NOT_OK(hold(x, (pcol_string_count(f) + 1) * 8 + (nst + 1) * 4 +
@@ -1139,6 +1192,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.err = err;
   x.out = g.bud.fp;
   x.bud = &g.bud;
+  x.last_fallback = -1;
   rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
   free(x.cvt);
@@ -1166,6 +1220,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.fr_depth);
   pcol_buf_free(&x.st_frame);
   pcol_buf_free(&x.st_prefix);
+  pcol_buf_free(&x.real_tids);
   if (x.counters) fclose(x.counters);
   for (int c = 0; c < NCOL; c++) pcol_input_free(&x.col[c]);
   for (size_t c = 0; c < x.nctr; c++) pcol_input_free(&x.ctr[c].count);
