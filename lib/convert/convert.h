@@ -40,9 +40,12 @@ int pcol_perf_sideband(const uint8_t *p, size_t n);
  * ("... cycles:  ip sym (dso) ilen: 5", "... cycles:  addr  ip"). */
 int pcol_perf_header_frame(const uint8_t *p, size_t n);
 /* What a line holds read as a sample's header: PCOL_PERF_H_TIME,
- * PCOL_PERF_H_CPU, PCOL_PERF_H_EVENT (a "name:" word that is no time), or
- * 0 when it is no header or a side-band record. */
-enum { PCOL_PERF_H_TIME = 1, PCOL_PERF_H_CPU = 2, PCOL_PERF_H_EVENT = 4 };
+ * PCOL_PERF_H_CPU, PCOL_PERF_H_EVENT (a "name:" word that is no time),
+ * PCOL_PERF_H_LAYOUT (with one of those, a field as perf script's own
+ * format prints it: a time of 6 or 9 decimals, a [cpu], a period padded
+ * to 10 or an ip to 16 columns), or 0 when it is no header or a side-band
+ * record. */
+enum { PCOL_PERF_H_TIME = 1, PCOL_PERF_H_CPU = 2, PCOL_PERF_H_EVENT = 4, PCOL_PERF_H_LAYOUT = 8 };
 int pcol_perf_header_fields(const uint8_t *p, size_t n);
 
 /* The exporters with options (pcol_export dispatches to them; each public

@@ -292,6 +292,33 @@ static int looks_perf(const uint8_t *p, size_t n) {
   return is_hexword(p, j, n, &k);
 }
 
+/* Text that reads as perf script's (looks_perf) and is collapsed stacks
+ * all the same: every whole line (but comments and blank ones) ends in
+ * " <count>" (ends_in_count), and none is a line only perf prints: a
+ * callchain frame (blanks, a hex address, a blank and more) or a header
+ * with a field in perf's own layout (PCOL_PERF_H_LAYOUT).  So a
+ * flame-graph line "x 1.5: cpu-clock: 3", whose words read as a header
+ * with its ip, stays collapsed; a header perf printed keeps a padded field
+ * or its "%06lu" time.  The head's cut last line is judged by the second
+ * rule alone. */
+static int collapsed_not_perf(const uint8_t *p, size_t n) {
+  size_t whole = 0;
+  for (size_t i = 0, e; i < n; i = e + 1) {
+    e = i;
+    while (e < n && p[e] != '\n') e++;
+    size_t k = i, t = e;
+    while (k < e && (p[k] == ' ' || p[k] == '\t')) k++;
+    if (t > i && p[t - 1] == '\r') t--;
+    if (k == t || p[k] == '#' || (k + 1 < t && p[k] == '/' && p[k + 1] == '/')) continue;
+    size_t h;
+    if (k > i && is_hexword(p, k, t, &h) && h < t) return 0;
+    if (pcol_perf_header_fields(p + i, t - i) & PCOL_PERF_H_LAYOUT) return 0;
+    if (e < n && !ends_in_count(p + i, e - i)) return 0;
+    whole += e < n;
+  }
+  return whole > 0;
+}
+
 /* The format of uncompressed bytes (pcol_import_path has unwrapped them). */
 static int utf8_bom(const uint8_t *p, size_t n) { return n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf; }
 static int utf16_bom(const uint8_t *p, size_t n) {
@@ -317,7 +344,7 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
   /* a format pcol recognises and does not read (text or binary): refused
    * with its name (import_stream) */
   if (unread_kind(p, len)) return PCOL_FMT_UNKNOWN;
-  if (looks_perf(p, len)) return PCOL_FMT_PERF;
+  if (looks_perf(p, len) && !collapsed_not_perf(p, len)) return PCOL_FMT_PERF;
   /* legacy (pre-protobuf) pprof, binary or text: the pprof importer
    * rejects it with a message that names the format (before collapsed:
    * "threadcreate profile: total 7" ends in a count) */

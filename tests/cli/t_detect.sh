@@ -225,4 +225,14 @@ $PCOL info "$tmp/nul.json" >/dev/null 2>"$tmp/err" && fail "a name with \\u0000 
 grep -q 'nul.json:1:[0-9]* (byte [0-9]*): invalid JSON: a string holds \\u0000 (the NUL character), which pcol does not read' "$tmp/err" ||
   fail "\\u0000: $(cat "$tmp/err")"
 
+# collapsed stacks whose lines read as perf headers carrying their ip
+# ("x 1.5: cpu-clock: 3": a time, an event and a hex word) are collapsed
+# when no line is one only perf prints (a callchain frame, a field in perf's
+# layout); perf's own one-line events (no -g) whose ips are all decimal
+# digits stay perf: their time has 6 decimals, their ip is padded to 16
+printf 'x 1.5: cpu-clock: 3\nx 1.5: cpu-clock;f 2\n' >"$tmp/cperf.txt"
+$PCOL info "$tmp/cperf.txt" 2>&1 | grep -q '^input_format: *collapsed' || fail "collapsed lines like perf headers: $($PCOL info "$tmp/cperf.txt" 2>&1 | head -2)"
+printf 'x 1.5: cpu-clock: 3\nx 1.5: cpu-clock;f 2\n' | cmp -s - <($PCOL fold "$tmp/cperf.txt") || fail "collapsed lines like perf headers: $($PCOL fold "$tmp/cperf.txt")"
+printf '            prog  1234 12345.678901:     250000 cpu-clock:            401136\n            prog  1234 12345.679151:     250000 cpu-clock:            401200\n' >"$tmp/nog.txt"
+$PCOL info "$tmp/nog.txt" 2>&1 | grep -q '^input_format: *perf' || fail "perf one-line events (decimal ips): $($PCOL info "$tmp/nog.txt" 2>&1 | head -2)"
 echo "t_detect: ok"

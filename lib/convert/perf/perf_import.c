@@ -790,9 +790,25 @@ int pcol_perf_header_frame(const uint8_t *p, size_t n) {
 
 int pcol_perf_header_fields(const uint8_t *p, size_t n) {
   perf_hdr h;
-  if (memchr(p, 0, n) || parse_header((const char *)p, n, &h) || h.sideband) return 0;
-  return (h.time_ns != PCOL_NA_I64 ? PCOL_PERF_H_TIME : 0) | (h.cpu >= 0 ? PCOL_PERF_H_CPU : 0) |
-         (h.ev ? PCOL_PERF_H_EVENT : 0);
+  const char *s = (const char *)p;
+  if (memchr(p, 0, n) || parse_header(s, n, &h) || h.sideband) return 0;
+  int f = (h.time_ns != PCOL_NA_I64 ? PCOL_PERF_H_TIME : 0) | (h.cpu >= 0 ? PCOL_PERF_H_CPU : 0) |
+          (h.ev ? PCOL_PERF_H_EVENT : 0);
+  /* perf's own layout (perf_sample__fprintf_start: "%5lu.%06lu:", --ns
+   * "%09lu", "[%03d]"; the widths above) */
+  for (size_t i = 0; f && i < n && !(f & PCOL_PERF_H_LAYOUT);) {
+    while (i < n && is_blank(s[i])) i++;
+    size_t a = i;
+    while (i < n && !is_blank(s[i])) i++;
+    const char *w = s + a, *dot;
+    size_t wn = i - a;
+    if (!wn) break;
+    if ((w_time(w, wn) && (dot = memchr(w, '.', wn)) && (w + wn - dot - 2 == 6 || w + wn - dot - 2 == 9)) ||
+        w_cpu(w, wn) || (w_addr(w, wn) && field_width(s, a, wn) >= IP_WIDTH) ||
+        (is_digits(w, wn) && field_width(s, a, wn) >= PERIOD_MIN_WIDTH))
+      f |= PCOL_PERF_H_LAYOUT;
+  }
+  return f;
 }
 
 /* A header line: the sample's labels, time and values (its event's period,
