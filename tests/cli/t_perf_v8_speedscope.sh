@@ -361,7 +361,15 @@ printf '%s %5d %s: %10d %s: \n\t%16x %s (%s)\n\t%16x %s (%s)\n %s\n' prog 661 81
   prog 661 81697.311435 1001001 cpu-clock:ppp 0x118b 'heavy+0x22' /x/prog 0x144f 'main+0xa0' /x/prog "$R" > "$tmp/regsg.txt"
 printf '%16s %5d %s: %10d %s: %16x %s (%s) %s%16x N/A 4K\n' prog 661 81697.310435 1001001 cpu-clock:ppp 0x55922c81418b 'heavy+0x22' /x/prog "$R" 0 \
   prog 661 81697.311435 1001001 cpu-clock:ppp 0x55922c81418f 'heavy+0x26' /x/prog "$R" 0 > "$tmp/regsphys.txt"
-for c in regs:heavy phys:heavy regsphys:heavy physg:main\;heavy regsg:main\;heavy; do
+# a symbol of 15 hex digits right after its ip (-F ip,sym without dso) is
+# no phys_addr "%16" PRIx64 (one blank before it, not two or more): it was
+# cut, the frame read at the symbol's "address" ([unknown]); behind it a
+# phys_addr still goes
+printf '%16s %5d %s: %10d %s: %16x %s\n' prog 661 81697.310435 1001001 cpu-clock:ppp 0x55922c81418b abcdef012345678 \
+  prog 661 81697.311435 1001001 cpu-clock:ppp 0x55922c81418f abcdef012345678 > "$tmp/hexsym.txt"
+printf '%16s %5d %s: %10d %s: %16x %s%16x\n' prog 661 81697.310435 1001001 cpu-clock:ppp 0x55922c81418b abcdef012345678 0x1f3a45000 \
+  prog 661 81697.311435 1001001 cpu-clock:ppp 0x55922c81418f abcdef012345678 0x1f3a45000 > "$tmp/hexsymphys.txt"
+for c in regs:heavy phys:heavy regsphys:heavy physg:main\;heavy regsg:main\;heavy hexsym:abcdef012345678 hexsymphys:abcdef012345678; do
   f=${c%%:*} want=${c#*:}
   [ "$($PCOL fold "$tmp/$f.txt" 2>&1)" = "$want 2002002" ] || fail "$f: fields after the frame: $($PCOL fold "$tmp/$f.txt" 2>&1)"
 done

@@ -428,7 +428,12 @@ static size_t cut_tail(const char *s, size_t n, const char **why) {
     while (a && !is_blank(s[a - 1])) a--;
     for (b = a; b && is_blank(s[b - 1]); b--) {}
     if (a == n || a == b) return n; /* one word alone, or none */
-    if (w_reg(s + a, n - a) || w_page(s + a, n - a) || (n - a < 16 && is_hex(s + a, n - a) && (n - b == 16 || n - b == 17))) {
+    /* the phys_addr: at most 14 hex digits (56 bits, the widest physical
+     * address of Linux's architectures, RISC-V's), so its "%16" field holds
+     * two pad blanks or more, which perf's one blank between words never
+     * makes: a hex symbol after its ip ("ffffffff81000000 abcdef012345678",
+     * 16 columns) is no phys_addr */
+    if (w_reg(s + a, n - a) || w_page(s + a, n - a) || (n - a <= 14 && is_hex(s + a, n - a) && (n - b == 16 || n - b == 17))) {
       n = a; /* a register, a page size, or the phys_addr "%16" PRIx64 */
       continue;
     }
