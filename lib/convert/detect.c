@@ -281,7 +281,10 @@ static int looks_perf(const uint8_t *p, size_t n) {
    * +insnlen prints (" ilen: 5": no collapsed stack), or without a symbol */
   if (pcol_perf_header_frame(p + i, e - i)) return 1;
   size_t j = e + 1, k, f;
-  if (j >= n) return side > 0; /* the head ends after the first sample's header */
+  /* the head ends after the first sample's header: perf's when side-band
+   * records came first or the header is in perf's own layout (a one-event
+   * file cut after its header, which the importer warns of) */
+  if (j >= n) return side > 0 || (hf & PCOL_PERF_H_LAYOUT);
   if (p[j] != ' ' && p[j] != '\t') { /* old perf: "hex sym (dso)" unindented */
     f = j;
     while (f < n && p[f] != '\n') f++;

@@ -404,6 +404,23 @@ for c in 'cutcc:6:heavy 250000' 'cuthdr:5: 250000' 'cutone:2:heavy 250000'; do
     fail "$f: no warning at line $l: $(cat "$tmp/err")"
   $PCOL fold "$tmp/$f.pcol" | grep -qxF -- "$w" || fail "$f: the last event not read as it is: $($PCOL fold "$tmp/$f.pcol")"
 done
+# a one-event file cut right after its header (head -n 1): nothing tells it
+# from perf script -F without ip, whose events are header lines alone; it
+# was read as such, silently: now also with a warning naming the header's
+# line (detected as perf by its layout: "%10d" period, 6 decimals)
+head -n 1 "$tmp/cc.txt" > "$tmp/cutfirst.txt"
+$PCOL pack "$tmp/cutfirst.txt" -o "$tmp/cutfirst.pcol" 2>"$tmp/err" || fail "cutfirst: refused: $(cat "$tmp/err")"
+grep -qF "$tmp/cutfirst.txt:1: the file's one event is its header line alone" "$tmp/err" && grep -qF 'was cut' "$tmp/err" ||
+  fail "cutfirst: no warning at line 1: $(cat "$tmp/err")"
+[ "$($PCOL fold "$tmp/cutfirst.pcol")" = " 250000" ] || fail "cutfirst: $($PCOL fold "$tmp/cutfirst.pcol")"
+# ... but events of -F without ip (more than one), and one ended by its
+# blank line (an empty callchain), are read without a warning
+head -n 1 "$tmp/cc.txt" > "$tmp/noip.txt"; sed -n 5p "$tmp/cc.txt" >> "$tmp/noip.txt"
+printf '\n' | cat "$tmp/cutfirst.txt" - > "$tmp/empty1.txt"
+for f in noip empty1; do
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f: refused: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] || fail "$f: $(cat "$tmp/err")"
+done
 for c in 'longip:2:16 hex digits'; do
   f=${c%%:*} r=${c#*:} l=${r%%:*} w=${r#*:}
   $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" && fail "$f: read with exit 0: $($PCOL fold "$tmp/$f.pcol")"

@@ -1067,12 +1067,24 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
    * read, with a warning that its stack may lack outer frames */
   int cut = p.in_event && !p.one_line && !p.tail && !p.one_line_seen &&
             (p.nblank_ended || p.nlocs + p.ninl + (p.pend == 1) > 0);
+  /* the file's one event, its header alone: perf script prints so an event
+   * of a recording with callchains cut right after its header, or one of
+   * -F without ip (no other event tells which): read as an event without a
+   * stack, with a warning */
+  int bare = p.in_event && !p.one_line && !p.tail && !p.one_line_seen && !p.nblank_ended &&
+             p.nheaders == 1 && !p.nbare && p.nlocs + p.ninl == 0 && !p.pend;
+  uint64_t ev_line = p.ev_lineno;
   if (!rc) rc = end_event(&p);
   while (!rc && p.nheld) rc = add_held(&p);
   if (!rc && cut)
     pcol_error_set(err, PCOL_OK, "%s:%llu: no blank line after the last event (perf script ends every "
                    "callchain with one): read as it is, but if the file was cut (perf script | head) "
                    "that event's stack may lack its outer frames", name, (unsigned long long)lineno);
+  if (!rc && bare)
+    pcol_error_set(err, PCOL_OK, "%s:%llu: the file's one event is its header line alone, with no "
+                   "callchain and no blank line after it: read as an event without a stack (perf "
+                   "script -F without ip prints such events), but if the file was cut (perf script "
+                   "| head) its callchain is lost", name, (unsigned long long)ev_line);
   free(line);
   free(p.locs);
   free(p.inl);
