@@ -114,6 +114,23 @@ EOF
   # thread attributes and the trace link as labels, build id on the mapping
   [ "$($PCOL cat "$tmp/g.pcol" --table samples --source 1 | cut -f3 | tail -n +2 | tr '\n' ' ')" = "5 10 20 30 40 41 " ] ||
     fail "eBPF-like samples: times $($PCOL cat "$tmp/g.pcol" --table samples | cut -f3 | tr '\n' ' ')"
+  # a Profile whose time_unix_nano is 0 (unset) but whose samples have
+  # timestamps: its start is the earliest one, so times count from it (from
+  # the epoch they were ~472222 hours in: every --from/--to empty, exit 0),
+  # a note says so, and the OTLP export writes that start and the same
+  # timestamps
+  sed '0,/ time_unix_nano: 1700000000000000000 duration_nano/s// duration_nano/' "$tmp/g.txt" |
+    protoc $PROTO --encode=$MSG >"$tmp/z.bin" || fail "protoc --encode (time 0)"
+  [ "$($PCOL cat "$tmp/z.bin" --table samples --source 1 | cut -f3 | tail -n +2 | tr '\n' ' ')" = "0 5 15 25 35 36 " ] ||
+    fail "time_unix_nano 0: times $($PCOL cat "$tmp/z.bin" --table samples --source 1 | cut -f3 | tr '\n' ' ')"
+  [ "$($PCOL top "$tmp/z.bin" --source 1 --from 0.000000010 --to 0.000000030 --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" = 2 ] ||
+    fail "time_unix_nano 0: a range since the start does not hold the samples at 15 and 25 ns"
+  $PCOL info "$tmp/z.bin" | grep -q "note: *the Profile's time_unix_nano is 0: its start is its earliest sample timestamp" ||
+    fail "time_unix_nano 0: no note"
+  $PCOL unpack "$tmp/z.bin" --to otlp -o "$tmp/z2.bin" || fail "unpack --to otlp (time 0)"
+  decode <"$tmp/z2.bin" | grep -o 'time_unix_nano: [0-9]*\|timestamps_unix_nano: [0-9]*' | head -7 | tr '\n' ' ' >"$tmp/z2.t"
+  [ "$(cat "$tmp/z2.t")" = "timestamps_unix_nano: 1700000000000000005 timestamps_unix_nano: 1700000000000000010 timestamps_unix_nano: 1700000000000000020 timestamps_unix_nano: 1700000000000000030 timestamps_unix_nano: 1700000000000000040 timestamps_unix_nano: 1700000000000000041 time_unix_nano: 1700000000000000005 " ] ||
+    fail "time_unix_nano 0: the export's times: $(cat "$tmp/z2.t")"
   $PCOL tags "$tmp/g.pcol" | grep -q 'worker-2' || fail "thread.name attribute is not a label"
   $PCOL cat "$tmp/g.pcol" --table sample_labels | grep -q '0102030405060708090a0b0c0d0e0f10' || fail "trace id lost"
   $PCOL cat "$tmp/g.pcol" --table mappings | grep -q abcdef0123 || fail "build id attribute lost"

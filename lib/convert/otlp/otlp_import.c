@@ -739,9 +739,12 @@ static int kvs_meta(ctx *c, uint32_t src, const char *prefix, otlp_kv *const *kv
   return PCOL_OK;
 }
 
-/* The source of Profiles g[0..ng) of scope sp of resource rp. */
+/* The source of Profiles g[0..ng) of scope sp of resource rp; base: its
+ * start, ns since the epoch (the Profile's time_unix_nano, or the earliest
+ * timestamp where that is 0: import_group), 0 = none. */
 static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
-                       otlp_profile *const *g, size_t ng, uint32_t *src, pcol_value_row *vals) {
+                       otlp_profile *const *g, size_t ng, uint64_t base, uint32_t *src,
+                       pcol_value_row *vals) {
   const otlp_profile *p = g[0];
   const otlp_dict *D = c->dict;
   const char *type = PCOL_SRC_OTLP, *uri = c->name;
@@ -761,11 +764,15 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     if (strcmp(key, OTLP_ATTR_SOURCE_URI) == 0) uri = s;
   }
   int64_t ts = PCOL_NA_I64;
-  if (p->time_unix_nano) ts = (int64_t)(p->time_unix_nano / 1000000000u);
+  if (base) ts = (int64_t)(base / 1000000000u);
   TRY(pcol_b_source(c->b, type, uri, ts, src, c->err));
   pcol_buf t = {0};
   int rc = PCOL_OK;
-  if (p->time_unix_nano) rc = meta_u64(c, *src, OTLP_META_TIME_UNIX_NANO, p->time_unix_nano);
+  if (base) rc = meta_u64(c, *src, OTLP_META_TIME_UNIX_NANO, base);
+  if (!rc && base != p->time_unix_nano) /* (the export writes it as the Profile's time) */
+    rc = pcol_b_meta_str(c->b, *src, PCOL_META_NOTE,
+                         "the Profile's time_unix_nano is 0: its start is its earliest sample timestamp",
+                         c->err);
   if (!rc && p->duration_nano) rc = meta_u64(c, *src, OTLP_META_DURATION_NANO, p->duration_nano);
   if (!rc && p->period_type) {
     const char *a = str_at(c, p->period_type->type_strindex), *u = str_at(c, p->period_type->unit_strindex);
@@ -872,6 +879,7 @@ static void sets_free(attr_sets *s) {
 typedef struct group {
   ctx *c;
   const otlp_profile *p; /* the first Profile */
+  uint64_t base;         /* the source's start (make_source): sample times count from it */
   size_t first, ng;      /* the Profiles' numbers in decoding order */
   uint32_t src;
   pcol_value_row *vals;
@@ -896,7 +904,7 @@ static int obs_time(group *g, size_t k, size_t j, int64_t *t) {
   const otlp_wsample *s = &g->ws[0];
   *t = PCOL_NA_I64;
   if (!s->n_times) return PCOL_OK;
-  uint64_t a = s->times[j], base = g->p->time_unix_nano;
+  uint64_t a = s->times[j], base = g->base;
   uint64_t dlt = a >= base ? a - base : base - a;
   if (dlt > (uint64_t)INT64_MAX) {
     g->failed = 1;
@@ -992,6 +1000,19 @@ static int each_group_sample(group *g, int (*visit)(group *g, size_t k, void *ar
   return rc;
 }
 
+/* pass 0, of a timed Profile whose time_unix_nano is 0 (unset: a producer
+ * that stamps only its samples): the earliest timestamp, the source's start,
+ * so that its samples' times count from it (the epoch would put them ~55
+ * years in: every range since the start empty) */
+static int min_time(group *g, size_t k, void *arg) {
+  (void)k;
+  uint64_t *m = arg;
+  const otlp_wsample *s = &g->ws[0];
+  for (size_t j = 0; j < s->n_times; j++)
+    if (s->times[j] && (!*m || s->times[j] < *m)) *m = s->times[j];
+  return PCOL_OK;
+}
+
 /* pass 1: are the observations in time order already? (and the times' check) */
 typedef struct order {
   int64_t last;
@@ -1077,7 +1098,10 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     free(g.ws);
     return pcol_oom(c->err);
   }
-  int rc = make_source(c, rp, sp, gp, ng, &g.src, g.vals);
+  g.base = g.p->time_unix_nano;
+  int rc = PCOL_OK;
+  if (!g.base && c->prof[first].timed && (rc = each_group_sample(&g, min_time, &g.base))) g.failed = 1;
+  if (!rc) rc = make_source(c, rp, sp, gp, ng, g.base, &g.src, g.vals);
   g.failed = rc != 0;
   /* the observations, in time order (pcol's samples of a source are): as
    * they come when they are (the usual case: no copy), else sorted */
