@@ -109,6 +109,25 @@ EOF
     $PCOL pack "$tmp/gz.bad" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
     [ $rc = 1 ] && grep -q "gz.bad (message 2, at byte offset [0-9]*): corrupt zstd data" "$tmp/err" ||
       fail "damaged zstd frame: rc $rc: $(cat "$tmp/err")"
+    # the frames together are under the whole input's inflate cap, as one
+    # compressed stream is (each frame's own cap let 2 frames of 20 MiB, 2 KiB
+    # compressed, inflate to 40 MiB, and 3 of 1 MB pass --max-input 2000000)
+    python3 - "$tmp/g.jsonl" "$tmp" <<'EOF' || fail "zstd bomb framing"
+import struct, subprocess, sys
+def z(b): return subprocess.run(["zstd", "-q", "-c"], input=b, capture_output=True, check=True).stdout
+def framed(b): return struct.pack(">I", len(b)) + b
+j = open(sys.argv[1], "rb").read().strip()
+open(sys.argv[2] + "/gz.bomb", "wb").write(framed(z(j + b" " * (20 << 20))) * 2)
+open(sys.argv[2] + "/gz.big", "wb").write(framed(z(j + b" " * 1000000)) * 3)
+EOF
+    $PCOL pack --from otlp "$tmp/gz.bomb" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
+    [ $rc = 1 ] && grep -q "gz.bomb: zstd data inflates to more than 33554432 bytes, the limit for [0-9]* compressed bytes" "$tmp/err" ||
+      fail "zstd frames past the inflate cap: rc $rc: $(cat "$tmp/err")"
+    $PCOL pack --from otlp --max-input 2000000 "$tmp/gz.big" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
+    [ $rc = 1 ] && grep -q "gz.big: inflated profile exceeds the input limit of 2000000 bytes" "$tmp/err" ||
+      fail "zstd frames past --max-input: rc $rc: $(cat "$tmp/err")"
+    $PCOL pack --from otlp --max-input 4000000 "$tmp/gz.big" -o "$tmp/gz.pcol" 2>"$tmp/err" ||
+      fail "zstd frames under --max-input: $(cat "$tmp/err")"
   fi
   # what the generator put in: times in order (relative to time_unix_nano),
   # thread attributes and the trace link as labels, build id on the mapping

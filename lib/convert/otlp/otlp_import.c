@@ -1465,6 +1465,7 @@ static int not_whole(const uint8_t *p, size_t n, const char *name, int gz, pcol_
 static int import_zstd_frames(pcol_builder *b, const uint8_t *p, size_t n, const char *name,
                               const pcol_import_options *opt, pcol_sym *sym, pcol_error *err) {
   size_t k = 0, msg = 0;
+  uint64_t inflated = 0; /* the frames' bytes so far */
   int rc = PCOL_OK;
   pcol_buf m = {0};
   while (k < n && !rc) {
@@ -1503,6 +1504,16 @@ static int import_zstd_frames(pcol_builder *b, const uint8_t *p, size_t n, const
     }
     if (f) fclose(f);
     if (rc) break;
+    /* the frames together under the cap of the whole input (its compressed
+     * bytes so far), as one compressed stream is: each frame's own cap
+     * alone would let N frames inflate to N x PCOL_INPUT_CAP_MIN (or N x
+     * --max-input) */
+    inflated += m.len;
+    uint64_t cap = pcol_inflate_cap(opt, (uint64_t)k + 4 + len);
+    if (inflated > cap) {
+      rc = pcol_decompressed_too_big(name, opt, cap, (uint64_t)k + 4 + len, PCOL_COMP_ZSTD, err);
+      break;
+    }
     size_t i = first_non_blank(m.data, m.len);
     if (i < m.len && m.data[i] == '{') {
       FILE *t = fmemopen(m.data, m.len, "r");
