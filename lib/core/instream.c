@@ -29,6 +29,14 @@
 /* ------------------------------------------------ what wraps an input */
 int pcol_compression(const uint8_t *p, size_t n) {
   if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) return PCOL_COMP_GZIP;
+  /* skippable frames first (magic 50..5f 2a 4d 18, a 4-byte little-endian
+   * size), which zstd and LZ4 share and their decoders skip: `pzstd` writes
+   * one before its frames; the kind is the first frame's after them */
+  while (n >= 8 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18) {
+    uint64_t len = (uint64_t)p[4] | (uint64_t)p[5] << 8 | (uint64_t)p[6] << 16 | (uint64_t)p[7] << 24;
+    if (len > n - 8) return PCOL_COMP_NONE;
+    p += 8 + len, n -= 8 + (size_t)len;
+  }
   if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return PCOL_COMP_ZSTD;
   if (n >= 4 && p[0] == 0x04 && p[1] == 0x22 && p[2] == 0x4d && p[3] == 0x18) return PCOL_COMP_LZ4;
   return PCOL_COMP_NONE;

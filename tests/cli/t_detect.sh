@@ -83,6 +83,19 @@ for z in gz zst $lz4; do
   top "$tmp/two.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "two members ($z): $(cat "$tmp/err")"
   diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "two members ($z): top differs"
 done
+# skippable frames first (zstd's and LZ4's, which their decoders skip: `pzstd`
+# writes one before its frames) are passed over to the frames after them
+printf '\x50\x2a\x4d\x18\x03\x00\x00\x00abc\x5f\x2a\x4d\x18\x00\x00\x00\x00' >"$tmp/skip.head"
+for z in zst $lz4; do
+  cat "$tmp/skip.head" "$tmp/two.$z" >"$tmp/skip.$z"
+  top "$tmp/skip.$z" >"$tmp/z.top" 2>"$tmp/err" || fail "skippable frames first ($z): $(cat "$tmp/err")"
+  diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "skippable frames first ($z): top differs"
+done
+if command -v pzstd >/dev/null; then
+  pzstd -q -c "$tmp/perf.txt" >"$tmp/p.zst"
+  top "$tmp/p.zst" >"$tmp/z.top" 2>"$tmp/err" || fail "pzstd: $(cat "$tmp/err")"
+  diff "$tmp/plain.top" "$tmp/z.top" >/dev/null || fail "pzstd: top differs"
+fi
 # a truncated stream is refused as such, whatever the format inside
 for z in gz zst $lz4; do
   n=$(( $(wc -c <"$tmp/speedscope.json.$z") - 20 ))
