@@ -677,6 +677,19 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
       __int128 us = (lc.tns[s] / lc.raw[s] + 500) / 1000;
       r.mean_us[s] = us < 1 ? 1 : us > INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)us;
     }
+  /* sources of different times per sample share one header, their
+   * intervals' greatest common divisor: 77 OTLP off-CPU sources of
+   * ODD-otlp-ebpf-profile made it 1 us and 267,802,223 lines.  The time per
+   * sample serves one source, or sources alike (perf files merged); else
+   * they are written at 10 ms a line, as before it */
+  uint64_t one = 0;
+  for (uint32_t s = 1; !rc && s <= r.nsources; s++)
+    if (r.mean_us[s] && one && r.mean_us[s] != one) {
+      memset(r.mean_us, 0, (r.nsources + 1) * sizeof *r.mean_us);
+      break;
+    } else if (r.mean_us[s]) {
+      one = r.mean_us[s];
+    }
   if (!rc) rc = choose_layout(&r, sel, &lc, &lines);
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
