@@ -160,10 +160,6 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
     tbl_cstr(&tb, vl);
     tbl_str(&tb, x->default_value.type.ptr, x->default_value.type.len);
     tbl_str(&tb, x->default_value.unit.ptr, x->default_value.unit.len);
-    /* pprof's comments (go tool pprof -comments), every one as stored */
-    if (pcol_meta_each(f, x->id, "pprof.comment", print_comment, NULL, NULL)) {
-      /* (a damaged meta table: the listing goes on, as for the note) */
-    }
     if (x->derived_cpu || x->derived_alloc)
       tbl_cstr(&tb, x->derived_cpu && x->derived_alloc ? "cpu/nanoseconds, rprof.alloc/bytes"
                     : x->derived_cpu ? "cpu/nanoseconds" : "rprof.alloc/bytes");

@@ -54,6 +54,10 @@ for f in "${inputs[@]}"; do
   "$PCOL" info "$f" | sed -n 's/^  comment:       //p' | awk '!seen[$0]++' >"$tmp/p"
   n=$((n + 1))
   cmp -s "$tmp/gc" "$tmp/p" || { bad "$b: info's comments are not go's -comments"; diff "$tmp/gc" "$tmp/p" | head -6; }
+  # (the text's lines only: info's tables stay JSON/TSV rows)
+  "$PCOL" info "$f" --format json | python3 -c 'import json, sys; json.load(sys.stdin)' ||
+    bad "$b: info --format json is not JSON"
+  n=$((n + 1))
   for v in top traces tree peek dot; do
     case $v in
     peek) g=(-peek=.) p=(peek "$f" .) ;;
