@@ -156,7 +156,7 @@ printf '{"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root)","ur
 # the old V8 shape is read (doc/mappings.md §10), plain and gzipped
 for f in old.cpuprofile old.cpuprofile.gz; do
   [ $f = old.cpuprofile.gz ] && gzip -c "$tmp/old.cpuprofile" >"$tmp/$f"
-  $PCOL info "$tmp/$f" 2>"$tmp/err" | grep -q 'input_format: *v8' || fail "$f: not read as V8: $(cat "$tmp/err")"
+  $PCOL info "$tmp/$f" >"$tmp/info" 2>"$tmp/err"; grep -q 'input_format: *v8' "$tmp/info" || fail "$f: not read as V8: $(cat "$tmp/err")"
 done
 printf '{"head":{"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"selfSize":0,"id":1,"children":[]},"samples":[]}' >"$tmp/h.heapprofile"
 refused h.heapprofile "a V8 sampling heap profile (.heapprofile): $no"
@@ -244,8 +244,8 @@ grep -q 'nul.json:1:[0-9]* (byte [0-9]*): invalid JSON: a string holds \\u0000 (
 # layout); perf's own one-line events (no -g) whose ips are all decimal
 # digits stay perf: their time has 6 decimals, their ip is padded to 16
 printf 'x 1.5: cpu-clock: 3\nx 1.5: cpu-clock;f 2\n' >"$tmp/cperf.txt"
-$PCOL info "$tmp/cperf.txt" 2>&1 | grep -q '^input_format: *collapsed' || fail "collapsed lines like perf headers: $($PCOL info "$tmp/cperf.txt" 2>&1 | head -2)"
+$PCOL info "$tmp/cperf.txt" >"$tmp/info" 2>&1; grep -q '^input_format: *collapsed' "$tmp/info" || fail "collapsed lines like perf headers: $($PCOL info "$tmp/cperf.txt" 2>&1 | head -2)"
 printf 'x 1.5: cpu-clock: 3\nx 1.5: cpu-clock;f 2\n' | cmp -s - <($PCOL fold "$tmp/cperf.txt") || fail "collapsed lines like perf headers: $($PCOL fold "$tmp/cperf.txt")"
 printf '            prog  1234 12345.678901:     250000 cpu-clock:            401136\n            prog  1234 12345.679151:     250000 cpu-clock:            401200\n' >"$tmp/nog.txt"
-$PCOL info "$tmp/nog.txt" 2>&1 | grep -q '^input_format: *perf' || fail "perf one-line events (decimal ips): $($PCOL info "$tmp/nog.txt" 2>&1 | head -2)"
+$PCOL info "$tmp/nog.txt" >"$tmp/info" 2>&1; grep -q '^input_format: *perf' "$tmp/info" || fail "perf one-line events (decimal ips): $($PCOL info "$tmp/nog.txt" 2>&1 | head -2)"
 echo "t_detect: ok"
