@@ -13,6 +13,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,7 +22,8 @@ extern char **environ;
 const cli_opt opts_graph[] = {
     {"output", 'o', 1, "output file (default: standard output; written to a temporary file and renamed)"},
     {"format", 0, 1, "dot (default: the DOT text of go tool pprof -dot), svg or png (through graphviz's "
-                     "`dot`, which must be installed); callgrind (go tool pprof -callgrind, for "
+                     "`dot`, which must be installed; the default when -o names a *.svg or *.png file); "
+                     "callgrind (go tool pprof -callgrind, for "
                      "KCachegrind; the default when -o names a *.callgrind or callgrind.out.* file); "
                      "json, jsonl, tsv or csv: the nodes and edges with "
                      "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
@@ -838,13 +840,18 @@ static int run_graphviz(const char *fmt, const char *dot_path, FILE *out, const 
   return rc;
 }
 
-/* -o names a callgrind file: KCachegrind's *.callgrind, or valgrind's
- * callgrind.out.<pid> (the name KCachegrind's file dialog looks for). */
-static bool callgrind_name(const char *out) {
+/* The format -o's name asks for when --format is not given: callgrind for
+ * KCachegrind's *.callgrind or valgrind's callgrind.out.<pid> (the name
+ * KCachegrind's file dialog looks for), svg or png for an image's name (a
+ * browser or viewer cannot show DOT text under it), else dot. */
+static const char *format_of_name(const char *out) {
   const char *b = strrchr(out, '/');
   b = b ? b + 1 : out;
   size_t n = strlen(b);
-  return !strncmp(b, "callgrind.out", 13) || (n > 10 && !strcmp(b + n - 10, ".callgrind"));
+  if (!strncmp(b, "callgrind.out", 13) || (n > 10 && !strcmp(b + n - 10, ".callgrind"))) return "callgrind";
+  if (n > 4 && !strcasecmp(b + n - 4, ".svg")) return "svg";
+  if (n > 4 && !strcasecmp(b + n - 4, ".png")) return "png";
+  return "dot";
 }
 
 int cmd_graph(const cli_command *cmd, cli_args *a) {
@@ -852,7 +859,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   const char *out = cli_get(cmd, a, "output");
   if (!out) out = "-";
   const char *fmt = cli_get(cmd, a, "format");
-  if (!fmt) fmt = callgrind_name(out) ? "callgrind" : "dot";
+  if (!fmt) fmt = format_of_name(out);
   bool cg = !strcmp(fmt, "callgrind");
   pcol_by by = cg ? PCOL_BY_ADDRESS : PCOL_BY_FUNCTION;
   const char *bys = cli_get(cmd, a, "by");

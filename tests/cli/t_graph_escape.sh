@@ -2,7 +2,8 @@
 # pcol graph with hostile function names (generated here): quotes,
 # backslashes, a control byte and invalid UTF-8 must not end a DOT string
 # nor reach the output raw; graphviz (when installed) must accept the text.
-# The same for hostile units of the value type (below).
+# The same for hostile units of the value type (below).  An -o name
+# *.svg/*.png chooses that format.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 here=$(cd "$(dirname "$0")/../support" && pwd)
@@ -17,6 +18,15 @@ grep -q '^N9 ' "$tmp/g.dot" && { echo "FAIL: a name forged a node"; fail=1; }
 grep -q 'evil\\"\] N9 \[label=\\"x' "$tmp/g.dot" || { echo "FAIL: quote not escaped"; fail=1; }
 if command -v dot >/dev/null 2>&1; then
   dot -Tsvg "$tmp/g.dot" >/dev/null 2>"$tmp/dot.err" || { echo "FAIL: graphviz refused: $(cat "$tmp/dot.err")"; fail=1; }
+  # -o NAME.svg / NAME.png without --format is the image its name says
+  # (it was DOT text under an image's name); --format dot still wins
+  "$PCOL" graph "$tmp/in.pcol" --format svg -o "$tmp/want.svg" &&
+    "$PCOL" graph "$tmp/in.pcol" -o "$tmp/named.svg" && cmp -s "$tmp/want.svg" "$tmp/named.svg" ||
+    { echo "FAIL: graph -o named.svg is not --format svg's output: $(head -c 40 "$tmp/named.svg")"; fail=1; }
+  "$PCOL" graph "$tmp/in.pcol" -o "$tmp/named.PNG" && [ "$(head -c 4 "$tmp/named.PNG" | od -An -c | tr -d ' ')" = '211PNG' ] ||
+    { echo "FAIL: graph -o named.PNG is not a PNG image"; fail=1; }
+  "$PCOL" graph "$tmp/in.pcol" --format dot -o "$tmp/dot.svg" && head -1 "$tmp/dot.svg" | grep -q '^digraph' ||
+    { echo "FAIL: graph --format dot -o dot.svg is not DOT"; fail=1; }
 fi
 # --format callgrind: a line-based format, every line one of its own forms
 # (report.go printCallgrind) whatever the names hold; the hostile name
