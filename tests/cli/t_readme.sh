@@ -49,13 +49,13 @@ open(sys.argv[3], "wb").write(gzip.compress(p))' cpu.pb.gz "$ns" "day/cpu-202611
     fail "making day/cpu-20261123T$m.pb.gz"
 done
 # Go's profile endpoints on localhost:6060, which the URL examples name: a
-# server on 127.0.0.1 (tests/support/http_serve.py, stopped within 120 s)
+# server on 127.0.0.1 (tests/support/http_serve.py, stopped within 600 s, as in t_fetch.sh)
 # serving profile and heap, the lines pointed at its port
 mkdir www && cp cpu.pb.gz www/profile && cp heap.pb.gz www/heap
-python3 "$REPO/tests/support/http_serve.py" www port 120 &
+python3 "$REPO/tests/support/http_serve.py" www port 600 &
 srv=$!
 trap 'kill $srv 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do [ -s port ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s port ] && break; sleep 0.1; done
 [ -s port ] || fail "the HTTP server did not start"
 # every example line of the ```sh blocks of the README and doc/cli.md
 for doc in README.md doc/cli.md; do

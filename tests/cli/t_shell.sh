@@ -98,7 +98,7 @@ mkfifo "$tmp/fifo"
 "$PCOL" shell "$in" "$in" <"$tmp/fifo" >/dev/null 2>&1 &
 pid=$!
 exec 3>"$tmp/fifo" # the session waits for its first line
-for _ in $(seq 50); do [ -n "$(ls -A "$TMPDIR")" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -n "$(ls -A "$TMPDIR")" ] && break; sleep 0.1; done
 [ -n "$(ls -A "$TMPDIR")" ] || fail "no temporary file during a session"
 kill -TERM "$pid" || fail "kill"
 wait "$pid" 2>/dev/null

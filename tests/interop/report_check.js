@@ -521,7 +521,8 @@ async function main() {
     const t0 = Date.now();
     await Page.navigate({ url: 'file://' + c.html });
     await loaded;
-    for (let i = 0; i < 100 && !(await ev(`document.body.getAttribute('data-ready')`)); i++) await sleep(50);
+    // (at most 30 s: a loaded machine decodes a large page slowly; the loop ends when it is ready)
+    for (let i = 0; i < 600 && !(await ev(`document.body.getAttribute('data-ready')`)); i++) await sleep(50);
     ok(await ev(`document.body.getAttribute('data-ready')`) === '1', `${c.name}: page never got ready`);
     console.error(`report_check: ${c.name}: ready in ${Date.now() - t0} ms`);
     { // a page whose other values are its second part (Rprof memory): every view drawn before that part is inflated, the memory line after

@@ -199,15 +199,18 @@ n=$((n + 1))
   { bad "1000 slow files before the binary: exit $rc after ${took}s (124: killed at 60 s), an error"; cat hs.txt.err; }
 # each file read once: 1000 mappings of one binary slow to read (a server
 # forked 1000 times, its samples in the first; its 65535 section headers
-# read, 1000 reads took 30 s or more) show what the binary shows, within 2 s
+# read, 1000 reads took 30 s or more) show what the binary shows, within
+# 15 s (it was 2 s, which a loaded machine misses: its one read and the
+# disassembly took 5 s beside six other builds on two cores; 1000 reads
+# would take minutes there)
 python3 "$REPO/tests/interop/symbolize_gen.py" --slow-copy pie slowpie || bad "cannot write the slow binary"
 gen once.pb "$(python3 -c "import json; print(json.dumps([{'bin':'pie','base':$PIEB+i*(1<<24),'name':'$tmp/slowpie','build_id':'real','samples':i == 0} for i in range(1000)]))")"
 "$PCOL" pack --symbolize local once.pb -o once.pcol 2>/dev/null || bad "pack --symbolize local of 1000 mappings failed"
 pc c.txt pie.pcol work
-PCOL_SYMBOLIZE_TIMEOUT=2 pc once.txt once.pcol work
+PCOL_SYMBOLIZE_TIMEOUT=15 pc once.txt once.pcol work
 n=$((n + 1))
 [ "$(cat once.txt.rc)" = 0 ] && [ -s c.txt ] && cmp -s c.txt once.txt ||
-  { bad "1000 mappings of one slow binary: its disasm within 2 s"; cut -c1-300 once.txt.err; diff c.txt once.txt | head -5; }
+  { bad "1000 mappings of one slow binary: its disasm within 15 s"; cut -c1-300 once.txt.err; diff c.txt once.txt | head -5; }
 # an endless objdump or nm is stopped at the bound (what is kept charged
 # with its records: an instruction's 3 bytes of text cost 160 more), an
 # error naming the tool, within 256 MiB of address space (ulimit -v: it

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pcol reads Go's own profile endpoints as `go tool pprof URL` does
 # (tools/fetch.c): a real net/http/pprof server (tests/go/serve, on
-# 127.0.0.1, stopped within 60 s) gives a CPU profile of ?seconds=1 (the
+# 127.0.0.1, stopped within 300 s, the trap stopping it sooner) gives a CPU profile of ?seconds=1 (the
 # spinning function and its pprof.Do label in it), a heap profile, and
 # its own refusal ("404 Not Found - Unknown profile", text/plain with
 # X-Go-Pprof), which pcol shows as pprof does; and for one file served
@@ -19,9 +19,9 @@ export TMPDIR="$tmp/t" PPROF_TMPDIR="$tmp/pprof"
 mkdir -p "$TMPDIR" "$PPROF_TMPDIR"
 
 (cd "$REPO/tests/go" && go build -o "$tmp/serve" ./serve) || fail "go build ./serve"
-"$tmp/serve" "$tmp/port" 60 &
+"$tmp/serve" "$tmp/port" 300 &
 pids="$pids $!"
-for _ in $(seq 100); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 [ -s "$tmp/port" ] || fail "the Go server did not start"
 g="http://127.0.0.1:$(cat "$tmp/port")/debug/pprof"
 
@@ -40,9 +40,9 @@ grep -qF "$g/nothing: server response: 404 Not Found - Unknown profile" "$tmp/e"
 # one file over HTTP: go tool pprof's fetch and pcol's read the same profile
 mkdir -p "$tmp/www"
 "$PCOL" unpack "$tmp/cpu.pcol" --to pprof -o "$tmp/www/cpu.pb.gz" || fail "unpack"
-python3 "$REPO/tests/support/http_serve.py" "$tmp/www" "$tmp/port2" 60 &
+python3 "$REPO/tests/support/http_serve.py" "$tmp/www" "$tmp/port2" 600 &
 pids="$pids $!"
-for _ in $(seq 100); do [ -s "$tmp/port2" ] && break; sleep 0.1; done
+for _ in $(seq 300); do [ -s "$tmp/port2" ] && break; sleep 0.1; done
 [ -s "$tmp/port2" ] || fail "the file server did not start"
 u="http://127.0.0.1:$(cat "$tmp/port2")/cpu.pb.gz"
 n=0
