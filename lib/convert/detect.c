@@ -252,7 +252,9 @@ static int looks_perf(const uint8_t *p, size_t n) {
   /* a header with a [cpu] or an event name (-F cpu,ip,sym: "[000] ";
    * comm,event,ip,sym: "hot cpu-clock:ppp: ") followed by a callchain frame
    * as perf prints it (a tab, a hex address, a blank: no collapsed stack
-   * line starts so); a header with a time and an event followed by another
+   * line starts so; -F without sym and dso prints the address alone:
+   * "\tffffffff81775b9a", "\t           1ab70"); a header with a time and
+   * an event followed by another
    * (tracepoints, whose lines carry no frame: "dd 14080 [000]
    * 81992.415177: syscalls:sys_enter_write: fd: ..."), where a collapsed
    * stack would hold a frame "81992.415177:" */
@@ -263,7 +265,7 @@ static int looks_perf(const uint8_t *p, size_t n) {
     if (pcol_perf_header_frame(p + i, e - i)) return 1; /* its frame on the line, as perf pads it */
     size_t h = j + 1;
     while (h < f && p[h] == ' ') h++;
-    if (j < n && p[j] == '\t' && is_hexword(p, h, f, &k) && k < f) return 1;
+    if (j < n && p[j] == '\t' && is_hexword(p, h, f, &k)) return 1;
     int both = PCOL_PERF_H_TIME | PCOL_PERF_H_EVENT;
     if ((hf & both) == both && j < n && f < n && (pcol_perf_header_fields(p + j, f - j) & both) == both)
       return 1;
@@ -291,8 +293,10 @@ static int looks_perf(const uint8_t *p, size_t n) {
     while (f > j && (p[f - 1] == ' ' || p[f - 1] == '\r')) f--;
     return f < n && is_hexword(p, j, f, &k) && k < f && p[f - 1] == ')' && looks_text(p + j, f - j);
   }
+  int tab = p[j] == '\t';
   while (j < n && (p[j] == ' ' || p[j] == '\t')) j++;
-  return is_hexword(p, j, n, &k);
+  /* a frame, or after a tab its address alone (-F ip without sym and dso) */
+  return is_hexword(p, j, n, &k) || (tab && k > j && k < n && p[k] == '\n');
 }
 
 /* Text that reads as perf script's (looks_perf) and is collapsed stacks

@@ -248,4 +248,15 @@ $PCOL info "$tmp/cperf.txt" >"$tmp/info" 2>&1; grep -q '^input_format: *collapse
 printf 'x 1.5: cpu-clock: 3\nx 1.5: cpu-clock;f 2\n' | cmp -s - <($PCOL fold "$tmp/cperf.txt") || fail "collapsed lines like perf headers: $($PCOL fold "$tmp/cperf.txt")"
 printf '            prog  1234 12345.678901:     250000 cpu-clock:            401136\n            prog  1234 12345.679151:     250000 cpu-clock:            401200\n' >"$tmp/nog.txt"
 $PCOL info "$tmp/nog.txt" >"$tmp/info" 2>&1; grep -q '^input_format: *perf' "$tmp/info" || fail "perf one-line events (decimal ips): $($PCOL info "$tmp/nog.txt" 2>&1 | head -2)"
+# perf script -g with -F ...,ip but no sym or dso prints each frame's
+# address alone ("\tffffffff81775b9a", "\t           1ab70"): perf's, with
+# an event name on the header or without (-F comm,tid,time,ip); was
+# "unrecognised input format" (perf 6.1's output of a real recording)
+printf 'busy  9007 11891.256648: cpu-clock: \n\tffffffff81775b9a\n\tffffffff81776725\n\t    7ff0bacf2ad7\n\nbusy  9007 11891.256885: cpu-clock: \n\t           1ab70\n\n' >"$tmp/ipg.txt"
+printf 'busy  9007 11891.256648: \n\tffffffff81775b9a\n\tffffffff81776725\n\t    7ff0bacf2ad7\n\nbusy  9007 11891.256885: \n\t           1ab70\n\n' >"$tmp/ipg2.txt"
+for f in ipg ipg2; do
+  $PCOL info "$tmp/$f.txt" >"$tmp/info" 2>&1; grep -q '^input_format: *perf' "$tmp/info" || fail "$f: perf -g, frames of an ip alone: $(head -2 "$tmp/info")"
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" || fail "$f: pack --from perf"
+  [ "$($PCOL fold "$tmp/$f.txt")" = "$($PCOL fold "$tmp/$f.pcol")" ] || fail "$f: fold differs from --from perf's"
+done
 echo "t_detect: ok"
