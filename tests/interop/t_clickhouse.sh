@@ -42,8 +42,24 @@ trap 'exit 1' INT TERM
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-# ---- two servers: ports from a free range, one cluster "pcol" of two shards
-base=$(( 20000 + ($$ % 4000) * 5 ))
+# ---- two servers: ports from a free range, one cluster "pcol" of two shards.
+# Four ports below the kernel's ephemeral range (from 32768: a client socket
+# of any program may hold one there, as 20000 + ($$ % 4000) * 5 reached
+# 39995), none of them in use (another run of this test beside this one),
+# from a start that differs by run.
+free4() { python3 -c '
+import socket, sys
+for p in range(int(sys.argv[1]), int(sys.argv[1]) + 4):
+    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try: s.bind(("127.0.0.1", p))
+    except OSError: sys.exit(1)
+    finally: s.close()' "$1"; }
+base=
+for k in $(seq 0 49); do
+  b=$(( 20000 + (($$ + k * 997) % 2500) * 5 ))
+  free4 $b && { base=$b; break; }
+done
+[ -n "$base" ] || { echo "FAIL: no four free ports below 32768 in 50 tries"; exit 1; }
 P1=$base; P2=$((base + 1))
 start_server() { # start_server N TCP HTTP
   local d=$W/s$1
@@ -71,8 +87,10 @@ EOF
 </pcol></remote_servers>
 </yandex>
 EOF
-  # bounded: the server cannot outlive the test by more than 15 minutes
-  timeout 900 clickhouse-server --config-file="$d/config.xml" >"$d/log/stdout" 2>&1 &
+  # bounded: the server cannot outlive a killed test by more than 40 minutes
+  # (the trap stops it at the end; the bound must outlast the test itself,
+  # which took 1109 s niced at load 15, its servers gone at the 900 s it was)
+  timeout 2400 clickhouse-server --config-file="$d/config.xml" >"$d/log/stdout" 2>&1 &
   pids+=($!)
 }
 start_server 1 $P1 $((base + 2))
