@@ -82,6 +82,11 @@ EOF
   # the frames above, from a file and from a pipe; a frame cut or damaged is
   # refused naming the frame
   if command -v zstd >/dev/null; then
+    # refuses FILE PATTERN WHAT: pack exits 1 with a message that matches
+    refuses() {
+      $PCOL pack "$tmp/$1" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
+      [ $rc = 1 ] && grep -q "$2" "$tmp/err" || fail "$3: rc $rc: $(cat "$tmp/err")"
+    }
     python3 - "$tmp/g.bin" "$tmp/g.jsonl" "$tmp" <<'EOF' || fail "zstd framing"
 import struct, subprocess, sys
 def z(b): return subprocess.run(["zstd", "-q", "-c"], input=b, capture_output=True, check=True).stdout
@@ -102,13 +107,57 @@ EOF
       $PCOL pack - -o "$tmp/gz.pcol" <"$tmp/$f" 2>"$tmp/err" || fail "pack - <$f: $(cat "$tmp/err")"
       [ "$($PCOL cat "$tmp/gz.pcol" --table sample_values)" = "$want" ] || fail "$f from a pipe: not the frames' samples"
     done
+    # a message of 16 MiB or more: its 4-byte length's first byte is not 0
+    # (the exporter writes uint32(len(buf))); it was refused as a frame "not
+    # whole" (a zstd frame of 16 MiB compressed), and as an "unrecognised
+    # input format" when it came first (compressed, or not: the exporter's
+    # format: proto, or the whole file in zstd under its native-compression
+    # feature gate).  The message: g.bin with one more dictionary string,
+    # 16 MiB of random bytes (incompressible)
+    python3 - "$tmp/g.bin" "$tmp" <<'EOF' || fail "big zstd framing"
+import os, struct, subprocess, sys
+def z(b): return subprocess.run(["zstd", "-q", "-1", "-c"], input=b, capture_output=True, check=True).stdout
+def framed(b): return struct.pack(">I", len(b)) + b
+def varint(n):
+    o = b""
+    while n >= 0x80: o += bytes([n & 0x7f | 0x80]); n >>= 7
+    return o + bytes([n])
+def ld(f, b): return varint(f << 3 | 2) + varint(len(b)) + b
+g = open(sys.argv[1], "rb").read()
+big = g + ld(2, ld(5, os.urandom(16 << 20)))
+zb, zg = z(big), z(g)
+assert len(zb) >= 1 << 24 and len(big) >= 1 << 24
+d = sys.argv[2] + "/big"
+open(d + ".zframes", "wb").write(framed(zb) + framed(zg))
+open(d + "2.zframes", "wb").write(framed(zg) + framed(zb))
+open(d + ".frames", "wb").write(framed(big) + framed(g))
+open(d + ".frames.zst", "wb").write(z(framed(big) + framed(g)))
+bad = bytearray(framed(zg) + framed(zb)); bad[len(framed(zg)) + 5] ^= 0xff
+open(d + ".badmagic", "wb").write(bytes(bad))
+open(d + ".cut", "wb").write(framed(zg) + framed(zb)[:-1])
+open(d + ".at", "w").write("%d %d %d\n" % (len(framed(zg)), len(zb), len(zb) - 1))
+EOF
+    for f in big.zframes big2.zframes big.frames big.frames.zst; do
+      $PCOL pack "$tmp/$f" -o "$tmp/gz.pcol" 2>"$tmp/err" || fail "pack $f: $(cat "$tmp/err")"
+      [ "$($PCOL cat "$tmp/gz.pcol" --table sample_values)" = "$want" ] || fail "$f: not the frames' samples"
+    done
+    read -r k zl cl <"$tmp/big.at"
+    refuses big.badmagic "big.badmagic: damaged OTLP profiles: a sequence of 4-byte length-prefixed zstd frames (the Collector's file exporter, compression: zstd) whose frame at byte offset $k is not a zstd frame (bytes 28 4a 2f fd at byte offset $((k + 4)), not zstd's magic 28 b5 2f fd)" \
+      "a frame that is not zstd"
+    refuses big.cut "big.cut: truncated or damaged OTLP profiles: .* whose frame at byte offset $k is not whole ($((k + 4 + cl)) bytes; its length says $zl, $cl follow)" \
+      "a big frame cut short"
+    rm -f "$tmp"/big*
+    # a length of any first byte is no licence for text: collapsed stacks
+    # whose fifth byte is a line feed, then bytes that read as OTLP's
+    # fields (66 'B'... a field of 66 bytes, then a line feed as the next
+    # tag), stay collapsed stacks (text holds no control byte)
+    printf 'ab 1\nBB%s 2\nz 3\n' "$(printf 'x%.0s' $(seq 63))" >"$tmp/tricky.txt"
+    [ "$($PCOL info "$tmp/tricky.txt" | awk '/input_format:/{print $2}')" = collapsed ] ||
+      fail "text with a line feed fifth: $($PCOL info "$tmp/tricky.txt" 2>&1 | head -3)"
     m=$(( $(wc -c <"$tmp/gz.cut") + 5 ))
-    $PCOL pack "$tmp/gz.cut" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
-    [ $rc = 1 ] && grep -q "gz.cut: truncated or damaged OTLP profiles: a sequence of 4-byte length-prefixed zstd frames (the Collector's file exporter, compression: zstd) whose frame at byte offset $((m / 2)) is not whole" "$tmp/err" ||
-      fail "cut zstd frames: rc $rc: $(cat "$tmp/err")"
-    $PCOL pack "$tmp/gz.bad" -o "$tmp/gz.pcol" 2>"$tmp/err"; rc=$?
-    [ $rc = 1 ] && grep -q "gz.bad (message 2, at byte offset [0-9]*): corrupt zstd data" "$tmp/err" ||
-      fail "damaged zstd frame: rc $rc: $(cat "$tmp/err")"
+    refuses gz.cut "gz.cut: truncated or damaged OTLP profiles: a sequence of 4-byte length-prefixed zstd frames (the Collector's file exporter, compression: zstd) whose frame at byte offset $((m / 2)) is not whole" \
+      "cut zstd frames"
+    refuses gz.bad "gz.bad (message 2, at byte offset [0-9]*): corrupt zstd data" "damaged zstd frame"
     # the frames together are under the whole input's inflate cap, as one
     # compressed stream is (each frame's own cap let 2 frames of 20 MiB, 2 KiB
     # compressed, inflate to 40 MiB, and 3 of 1 MB pass --max-input 2000000)

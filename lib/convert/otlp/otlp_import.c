@@ -1472,11 +1472,22 @@ static int import_zstd_frames(pcol_builder *b, const uint8_t *p, size_t n, const
     uint64_t len = n - k >= 4 ? ((uint64_t)p[k] << 24 | (uint64_t)p[k + 1] << 16 |
                                  (uint64_t)p[k + 2] << 8 | p[k + 3])
                               : 0;
-    if (n - k < 8 || len < 4 || len > n - k - 4 || !pcol_otlp_zstd_frame(p + k, n - k)) {
+    /* the length is any uint32 (frames of 16 MiB and more compressed too):
+     * what is refused is a frame that runs past the end or is no zstd frame */
+    if (n - k < 8 || len < 4 || len > n - k - 4) {
       rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: truncated or damaged OTLP profiles: a sequence of "
                           "4-byte length-prefixed zstd frames (the Collector's file exporter, "
-                          "compression: zstd) whose frame at byte offset %zu is not whole (%zu bytes)",
-                          name, k, n);
+                          "compression: zstd) whose frame at byte offset %zu is not whole (%zu bytes; "
+                          "its length says %" PRIu64 ", %zu follow)",
+                          name, k, n, len, n - k >= 4 ? n - k - 4 : 0);
+      break;
+    }
+    if (!pcol_otlp_zstd_frame(p + k, n - k)) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: damaged OTLP profiles: a sequence of 4-byte "
+                          "length-prefixed zstd frames (the Collector's file exporter, compression: "
+                          "zstd) whose frame at byte offset %zu is not a zstd frame (bytes %02x %02x "
+                          "%02x %02x at byte offset %zu, not zstd's magic 28 b5 2f fd)",
+                          name, k, p[k + 4], p[k + 5], p[k + 6], p[k + 7], k + 4);
       break;
     }
     msg++;
