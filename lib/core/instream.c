@@ -46,6 +46,36 @@ const char *pcol_compression_name(int kind) {
   return kind == PCOL_COMP_GZIP ? "gzip" : kind == PCOL_COMP_ZSTD ? "zstd" : kind == PCOL_COMP_LZ4 ? "lz4" : "raw";
 }
 
+int pcol_frame_start(int kind, const uint8_t *p, size_t k, int whole) {
+  static const uint8_t gz[2] = {0x1f, 0x8b}, zs[4] = {0x28, 0xb5, 0x2f, 0xfd},
+                       lz[4] = {0x04, 0x22, 0x4d, 0x18}, sk[4] = {0x50, 0x2a, 0x4d, 0x18};
+  const uint8_t *m = kind == PCOL_COMP_GZIP ? gz : kind == PCOL_COMP_ZSTD ? zs : lz;
+  size_t ml = kind == PCOL_COMP_GZIP ? 2 : 4;
+  if (whole && k < ml) return 0;
+  int is_m = 1, is_sk = kind != PCOL_COMP_GZIP;
+  for (size_t i = 0; i < k && i < 4; i++) {
+    if (i < ml && p[i] != m[i]) is_m = 0;
+    if (i == 0 ? (p[0] & 0xf0) != 0x50 : p[i] != sk[i]) is_sk = 0;
+  }
+  return is_m || is_sk;
+}
+
+int pcol_trailing_data(const char *name, int kind, uint64_t at, uint64_t frames, uint64_t nbytes,
+                       const uint8_t *first, size_t nfirst, const char *why, pcol_error *err) {
+  char hex[16] = "";
+  for (size_t i = 0, h = 0; i < nfirst && i < 4; i++)
+    h += (size_t)snprintf(hex + h, sizeof hex - h, "%s%02x", i ? " " : "", first[i]);
+  const char *what = kind == PCOL_COMP_GZIP ? "member" : "frame";
+  return pcol_error_set(err, PCOL_ECORRUPT,
+                        "%s: trailing data after %s %s %" PRIu64 ": %" PRIu64 " byte%s at compressed "
+                        "byte offset %" PRIu64 " that do%s not start a%s %s %s (%s%s%s); refused, as "
+                        "`zstd -d`, `lz4 -d` and `go tool pprof` refuse them (decompress the file and "
+                        "cut them off)",
+                        name, pcol_compression_name(kind), what, frames, nbytes, nbytes == 1 ? "" : "s",
+                        at, nbytes == 1 ? "es" : "", kind == PCOL_COMP_LZ4 ? "n" : "",
+                        pcol_compression_name(kind), what, hex, why ? ": " : "", why ? why : "");
+}
+
 int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, uint64_t cap,
                               uint64_t read, int kind, pcol_error *err) {
   if (kind && !(opt && opt->max_input_bytes))
@@ -67,7 +97,9 @@ typedef struct dec {
   z_stream zs;
   ZSTD_DStream *zd;
   LZ4F_dctx *ld;
-  int ended; /* the last member/frame is complete (nothing pending) */
+  int ended;      /* the last member/frame is complete (nothing pending) */
+  uint64_t frames; /* members/frames complete (skippable frames too) */
+  size_t hint;     /* LZ4: the bytes its next step wants (a block), 0: any */
 } dec;
 
 static int dec_init(dec *d, int kind) {
@@ -75,6 +107,7 @@ static int dec_init(dec *d, int kind) {
   d->kind = kind;
   d->ended = 1;
   if (kind == PCOL_COMP_GZIP) return inflateInit2(&d->zs, 15 + 32) == Z_OK ? 0 : -1;
+  d->hint = LZ4F_HEADER_SIZE_MIN; /* (LZ4: a frame header first) */
   if (kind == PCOL_COMP_LZ4) return LZ4F_isError(LZ4F_createDecompressionContext(&d->ld, LZ4F_VERSION)) ? -1 : 0;
   if (!(d->zd = ZSTD_createDStream())) return -1;
   /* a frame's window is at most 2^27 bytes (zstd's default limit; `zstd
@@ -90,7 +123,8 @@ static void dec_end(dec *d) {
 }
 
 /* Decodes from *in (*inlen bytes) into out (cap bytes): *inlen and *got
- * updated to the bytes consumed and made.  0, or -1 with *msg. */
+ * updated to the bytes consumed and made.  0, or -1 with *msg (*inlen: the
+ * bytes consumed before the damage, where the decoder tells). */
 static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size_t cap,
                     size_t *got, const char **msg) {
   *got = 0;
@@ -110,6 +144,7 @@ static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size
     if (*inlen || *got) d->ended = 0;
     if (zr == Z_STREAM_END) { /* another member may follow */
       d->ended = 1;
+      d->frames++;
       if (inflateReset(&d->zs) != Z_OK) {
         *msg = "inflateReset failed";
         return -1;
@@ -118,15 +153,23 @@ static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size
     return 0;
   }
   if (d->kind == PCOL_COMP_LZ4) { /* after a frame the context reads the next one */
-    size_t ni = *inlen, no = cap;
+    /* fed what it asks for (a block header, a block, a checksum), not a
+     * whole chunk: a damaged block is refused at its own offset, not at the
+     * chunk's (LZ4F tells nothing of where it stopped) */
+    size_t ni = d->hint && d->hint < *inlen ? d->hint : *inlen, no = cap;
     size_t r = LZ4F_decompress(d->ld, out, &no, in, &ni, NULL);
     if (LZ4F_isError(r)) {
       *msg = LZ4F_getErrorName(r);
+      *inlen = 0;
       return -1;
     }
     *inlen = ni;
     *got = no;
-    if (ni || no) d->ended = r == 0; /* 0: a frame is complete and flushed */
+    d->hint = r ? r : LZ4F_HEADER_SIZE_MIN; /* (0: the frame is done, a next one's header) */
+    if (ni || no) {
+      d->frames += r == 0; /* (a step stops at a frame's end) */
+      d->ended = r == 0; /* 0: a frame is complete and flushed */
+    }
     return 0;
   }
   ZSTD_inBuffer ib = {in, *inlen, 0};
@@ -138,7 +181,10 @@ static int dec_step(dec *d, const uint8_t *in, size_t *inlen, uint8_t *out, size
     *msg = ZSTD_getErrorName(r);
     return -1;
   }
-  if (ib.pos || ob.pos) d->ended = r == 0; /* 0: a frame is complete and flushed */
+  if (ib.pos || ob.pos) {
+    d->frames += r == 0; /* (a step stops at a frame's end) */
+    d->ended = r == 0; /* 0: a frame is complete and flushed */
+  }
   return 0;
 }
 
@@ -171,6 +217,14 @@ struct pcol_instream {
   size_t n, at;         /* chunk[at..n) not yet decoded */
   size_t olen, opos;    /* out[opos..olen) not yet given */
   uint64_t read, total; /* compressed bytes read; bytes given */
+  /* where the last complete frame ended (compressed offset) and the first
+   * bytes after it: a next frame, or trailing data */
+  uint64_t boundary;
+  uint8_t next[4];
+  /* LZ4: where the piece the decoder asked for last (a block, a header,
+   * a checksum) starts, and its bytes not yet given: a piece that spans
+   * chunks is refused at its start */
+  uint64_t unit_at, unit_left;
 };
 
 static int in_fail(pcol_instream *o, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -185,8 +239,27 @@ static int in_fail(pcol_instream *o, int code, const char *fmt, ...) {
   return o->rc;
 }
 
+/* Bytes after the last complete frame that do not start another (its
+ * magic, as far as they go): refused as trailing data (doc/mappings.md,
+ * "Compressed input"), counted to the end of the input. */
+static int in_trailing(pcol_instream *o, const char *why) {
+  uint64_t k = o->read - o->boundary, n;
+  while (!ferror(o->in) && (n = fread(o->chunk, 1, CHUNK, o->in)) > 0) k += n;
+  o->rc = pcol_trailing_data(o->name, o->kind, o->boundary, o->d.frames, k, o->next,
+                             k < sizeof o->next ? (size_t)k : sizeof o->next, why, &o->own);
+  o->done = 1;
+  return o->rc;
+}
+
+static int after_frames(const pcol_instream *o, int whole) {
+  uint64_t k = o->read - o->boundary;
+  return o->d.frames &&
+         !pcol_frame_start(o->kind, o->next, k < sizeof o->next ? (size_t)k : sizeof o->next, whole);
+}
+
 /* the end of the input: the checks after the last byte */
 static void in_end(pcol_instream *o) {
+  if (o->kind && !o->rc && !o->d.ended && after_frames(o, 1)) in_trailing(o, NULL);
   if (o->kind && !o->rc && !o->d.ended)
     in_fail(o, PCOL_ECORRUPT, "truncated %s stream: input ends after %llu compressed bytes",
             pcol_compression_name(o->kind), (unsigned long long)o->read);
@@ -214,13 +287,25 @@ static void pump(pcol_instream *o) {
     if (o->at < o->n || !o->d.ended) { /* one decoding step over the chunk */
       size_t used = o->n - o->at, got;
       const char *msg = NULL;
+      uint64_t off = o->read - (o->n - o->at); /* chunk[at]'s compressed offset */
+      if (o->d.frames && off >= o->boundary && off < o->boundary + sizeof o->next) {
+        size_t k = (size_t)(off - o->boundary), m = sizeof o->next - k;
+        memcpy(o->next + k, o->chunk + o->at, m < o->n - o->at ? m : o->n - o->at);
+      }
+      if (o->kind == PCOL_COMP_LZ4 && !o->unit_left) o->unit_at = off, o->unit_left = o->d.hint;
       if (dec_step(&o->d, o->chunk + o->at, &used, o->out, CHUNK, &got, &msg)) {
+        if (after_frames(o, 0)) {
+          in_trailing(o, msg);
+          return;
+        }
         in_fail(o, PCOL_ECORRUPT, "corrupt %s data near compressed byte offset %llu: %s",
                 pcol_compression_name(o->kind),
-                (unsigned long long)(o->read - (o->n - o->at)), msg);
+                (unsigned long long)(o->kind == PCOL_COMP_LZ4 ? o->unit_at : off + used), msg);
         return;
       }
+      o->unit_left -= used < o->unit_left ? used : o->unit_left;
       o->at += used;
+      if (o->d.ended) o->boundary = off + used;
       uint64_t cap = pcol_inflate_cap(o->opt, o->read);
       if (o->total + got > cap) {
         o->rc = pcol_decompressed_too_big(o->name, o->opt, cap, o->read, o->kind, &o->own);

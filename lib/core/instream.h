@@ -40,6 +40,17 @@ size_t pcol_unwrap_head(const uint8_t *p, size_t n, uint8_t *out, size_t cap);
  * one message for every reader. */
 int pcol_decompressed_too_big(const char *name, const pcol_import_options *opt, uint64_t cap,
                               uint64_t read, int kind, pcol_error *err);
+/* 1 when p[0..k) (k <= 4: the bytes there are) can start a frame of kind
+ * (a gzip member, a zstd or lz4 frame, or a skippable frame, which zstd and
+ * LZ4 share); whole: k must hold the whole magic. */
+int pcol_frame_start(int kind, const uint8_t *p, size_t k, int whole);
+/* The refusal of bytes after the last complete member or frame of a
+ * compressed input that do not start another (PCOL_ECORRUPT): nbytes at
+ * compressed offset `at` after `frames` of them, the first nfirst (<= 4)
+ * bytes shown, why: the decoder's reason or NULL.  One message for every
+ * reader (instream.c, read_all.c). */
+int pcol_trailing_data(const char *name, int kind, uint64_t at, uint64_t frames, uint64_t nbytes,
+                       const uint8_t *first, size_t nfirst, const char *why, pcol_error *err);
 /* An input read front to back as a stream (instream.c): *s yields the
  * bytes of `in`, decompressed when they start as gzip, zstd or LZ4 does, up to
  * the input cap.  When the reader is done (rc: its result), pcol_instream_finish

@@ -123,7 +123,17 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
     }
     if (member_done) {
       /* more bytes after a complete member: the next gzip member (Go's
-       * reader is multi-stream too); garbage fails in inflate below */
+       * reader is multi-stream too); bytes that do not start one are
+       * trailing data, refused as instream.c refuses them */
+      if (!pcol_frame_start(PCOL_COMP_GZIP, zs.next_in, zs.avail_in < 4 ? zs.avail_in : 4, 0)) {
+        uint64_t k = zs.avail_in;
+        uint8_t head[4];
+        size_t nf = zs.avail_in < 4 ? zs.avail_in : 4;
+        memcpy(head, zs.next_in, nf);
+        for (size_t n; (n = fread(inb, 1, CHUNK, in)) > 0;) k += n;
+        rc = pcol_trailing_data(name, PCOL_COMP_GZIP, consumed, members, k, head, nf, NULL, err);
+        break;
+      }
       if (inflateReset(&zs) != Z_OK) {
         rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: inflateReset failed", name);
         break;

@@ -118,7 +118,69 @@ lz4 -q -c "$tmp/speedscope.json" >"$tmp/bad.lz4"
 printf 'XXXX' | dd of="$tmp/bad.lz4" bs=1 seek=30 conv=notrunc 2>/dev/null
 $PCOL pack "$tmp/bad.lz4" -o "$tmp/bad.pcol" 2>"$tmp/err" && fail "damaged lz4 data read"
 grep -q 'bad.lz4: corrupt lz4 data near compressed byte offset' "$tmp/err" || fail "damaged lz4: $(cat "$tmp/err")"
+# damaged lz4 data is refused at its block, not at the 64 KiB piece of the
+# input being read (a block of 171 KB damaged at byte 30 was refused "near
+# compressed byte offset 131072"; one of 64 KiB blocks damaged at 100000,
+# near 65536): the offset is where the damaged block's data starts (or the
+# content checksum's, when the block decodes and the checksum tells)
+python3 - "$tmp/big.txt" <<'EOF'
+import random, sys
+r = random.Random(1)
+with open(sys.argv[1], "w") as f:
+    for i in range(20000):
+        f.write("main;f%d;g%d %d\n" % (r.randrange(1000), r.randrange(1000), r.randrange(1, 100)))
+EOF
+lz4 -q -c -B4 "$tmp/big.txt" >"$tmp/b4.lz4"
+lz4 -q -c "$tmp/big.txt" >"$tmp/b7.lz4"
+for c in b4:100000 b7:30 b7:end; do
+  f=${c%:*} at=${c#*:}
+  [ "$at" = end ] && at=$(( $(wc -c <"$tmp/$f.lz4") - 4 )) # the content checksum
+  want=$(python3 - "$tmp/$f.lz4" "$at" "$tmp/$f.$at.lz4" <<'EOF'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read()); at = int(sys.argv[2])
+for i in range(at, min(at + 40, len(b))): b[i] ^= 0x5a
+open(sys.argv[3], "wb").write(bytes(b))
+flg = b[4]; i = 4 + 2 + (8 if flg & 8 else 0) + (4 if flg & 1 else 0) + 1
+while True:  # the blocks: a 4-byte size (high bit: stored), the data
+    n = int.from_bytes(b[i:i + 4], "little") & 0x7fffffff
+    if n == 0:  # the end mark, then the content checksum: damage there
+        print(i + 4); break
+    if i + 4 + n > at:
+        print(i + 4); break
+    i += 4 + n + (4 if flg & 0x10 else 0)
+EOF
+)
+  $PCOL pack "$tmp/$f.$at.lz4" -o "$tmp/bad.pcol" 2>"$tmp/err" && fail "damaged lz4 data ($c) read"
+  grep -q "$f.$at.lz4: corrupt lz4 data near compressed byte offset $want: " "$tmp/err" ||
+    fail "damaged lz4 ($c): want offset $want: $(cat "$tmp/err")"
+done
 fi
+# bytes after the last member or frame that do not start another: refused
+# naming the file, the offset and the member or frame they follow (`zstd -d`,
+# lz4 1.9.4's `lz4 -d` and `go tool pprof` refuse them; `gzip -d` exits 2
+# with a warning; pcol told lz4's 1 to 3 bytes and zeros as a "truncated
+# lz4 stream" and named only the decoder's reason, "incorrect header check",
+# for gzip's); from standard input too
+for z in gz zst $lz4; do
+  name=$(case $z in gz) echo "gzip member" ;; zst) echo "zstd frame" ;; *) echo "lz4 frame" ;; esac)
+  n=$(wc -c <"$tmp/speedscope.json.$z")
+  for t in 'garbage\n:8' '\0\0\0\0\0\0\0\0\0\0\0\0:12' 'x:1' 'xyz:3'; do
+    printf "${t%:*}" | cat "$tmp/speedscope.json.$z" - >"$tmp/trail.$z"
+    k=${t##*:}
+    for how in file pipe; do
+      if [ $how = file ]; then $PCOL pack "$tmp/trail.$z" -o "$tmp/t.pcol" 2>"$tmp/err"; rc=$?
+      else $PCOL pack - -o "$tmp/t.pcol" <"$tmp/trail.$z" 2>"$tmp/err"; rc=$?; fi
+      what=$([ $how = file ] && echo trail.$z || echo '<stdin>')
+      [ $rc = 1 ] && grep -qF "$what: trailing data after ${name% *} ${name#* } 1: $k byte" "$tmp/err" &&
+        grep -qF "at compressed byte offset $n that do" "$tmp/err" || fail "trailing $t after $z ($how): rc $rc: $(cat "$tmp/err")"
+      [ -e "$tmp/t.pcol" ] && fail "trailing $t after $z ($how): output written"
+    done
+  done
+  # and a next frame that is cut short is a truncated stream
+  head -c 10 "$tmp/speedscope.json.$z" | cat "$tmp/speedscope.json.$z" - >"$tmp/trail.$z"
+  $PCOL pack "$tmp/trail.$z" -o "$tmp/t.pcol" 2>"$tmp/err" && fail "a cut second $z frame read"
+  grep -q "trail.$z: truncated" "$tmp/err" || fail "a cut second $z frame: $(cat "$tmp/err")"
+done
 
 # ---------------------------------------------------------------- refusals
 # refused FILE WANT: pack exits 1 naming the file and WANT, writes nothing,
