@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
 # the Makefile).
 #
-#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr,http,regex,demangle}
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr,http,regex,demangle,unwrap}
 #                                  (clang -fsanitize=fuzzer,address,undefined)
 #   make fuzz-run SECONDS=N        run each target N seconds (one after the
 #                                  other) from the seed corpus; new inputs go to
@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle unwrap
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -33,13 +33,13 @@ $(FUZZ_LIBDIR)/lib/libpcol.a: fuzz-force
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIBDIR) CC=$(FUZZ_CC) OPT=-O1 \
 	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIBDIR)/lib/libpcol.a
 
-$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h fuzz/fuzz_http.h fuzz/fuzz_regex.h fuzz/fuzz_demangle.h tools/fetch.c $(FUZZ_LIBDIR)/lib/libpcol.a
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h fuzz/fuzz_http.h fuzz/fuzz_regex.h fuzz/fuzz_demangle.h fuzz/fuzz_unwrap.h tools/fetch.c $(FUZZ_LIBDIR)/lib/libpcol.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(TEST_CPPFLAGS) -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
 	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol.a $(LDLIBS)
 
 # The generated seeds (synthetic pcol files, collapsed texts): plain build.
-$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h $(LIBA)
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuzz/fuzz_unwrap.h $(LIBA)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
 
@@ -47,7 +47,7 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h $(L
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed $(FUZZ_DIR)/seeds/regex
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
@@ -100,8 +100,11 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for nm_ in _RNvCs1234_7mycrate3foo _RNvMs_NtCs1234_5crate1aNtB2_1S3new _RINvNtCs1234_4core3ptr13drop_in_placeDNtB4_3AnyEL_E \
 	  _ZN4core3ptr13drop_in_place17h0123456789abcdefE _ZZ1fvENKUlvE_clEv '_GLOBAL__sub_I__ZN1A1fEv' 'a<b>(c)::d'; do \
 	  k=$$((k+1)); printf '%s' "$$nm_" > $$s/demangle/misc-$$k; done; \
+	$(FUZZ_DIR)/gen_seeds --unwrap $$s/unwrap $$s/collapsed/collapsed-*.txt $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol \
+	  $$s/otlp/gen.bin $$s/otlp/gen.jsonl $$s/perf/default.txt $$s/jfr/gen-1.jfr $$s/v8/small.cpuprofile \
+	  $$s/chrome/gen.json $$s/tachyon/gen.bin $$s/firefox/gen-v70.json || true; \
 	find $$s -type f -size +64k -delete; \
-	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp, $$(ls $$s/regex | wc -l) regex"
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp, $$(ls $$s/regex | wc -l) regex, $$(ls $$s/unwrap | wc -l) unwrap"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
 # the input is in $(FUZZ_DIR)/artifacts.
@@ -122,7 +125,7 @@ fuzz-run: $(FUZZ_BINS) fuzz-seeds
 
 # The replay test compiles fuzz_common.h in; rebuild it when that changes.
 $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_corrupt $(BUILD)/tests/test_threads: fuzz/fuzz_common.h fuzz/fuzz_views.h
-$(BUILD)/tests/test_fuzz_replay: fuzz/fuzz_http.h fuzz/fuzz_regex.h fuzz/fuzz_demangle.h
+$(BUILD)/tests/test_fuzz_replay: fuzz/fuzz_http.h fuzz/fuzz_regex.h fuzz/fuzz_demangle.h fuzz/fuzz_unwrap.h
 # fuzz_json_scan.c's checks are compiled into these two (FZ_JS_NO_ENTRY).
 $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_json_scan: fuzz/fuzz_json_scan.c
 

@@ -11,6 +11,7 @@
 #include "fuzz_http.h"
 #include "fuzz_regex.h"
 #include "fuzz_demangle.h"
+#include "fuzz_unwrap.h"
 #define FZ_JS_NO_ENTRY
 #include "fuzz_json_scan.c"
 #include <dirent.h>
@@ -40,6 +41,7 @@ static void t_json_scan(const uint8_t *d, size_t n) { fz_json_scan_one(d, n); }
 static void t_views(const uint8_t *d, size_t n) { fz_views_one(d, n); }
 static void t_regex(const uint8_t *d, size_t n) { fz_regex_one(d, n); }
 static void t_demangle(const uint8_t *d, size_t n) { fz_demangle_one(d, n); }
+static void t_unwrap(const uint8_t *d, size_t n) { fz_unwrap_one(d, n); }
 
 /* Runs fn on every regular file of dir whose name matches the filter
  * (NULL = all); returns how many. */
@@ -81,7 +83,8 @@ Test(fuzz_replay, regressions) {
                  {"views", t_views}, {"v8", t_v8},               {"perf", t_perf},
                  {"speedscope", t_speedscope}, {"firefox", t_firefox}, {"otlp", t_otlp},
                  {"chrome", t_chrome}, {"tachyon", t_tachyon}, {"jfr", t_jfr},
-                 {"http", t_http}, {"regex", t_regex}, {"demangle", t_demangle}};
+                 {"http", t_http}, {"regex", t_regex}, {"demangle", t_demangle},
+                 {"unwrap", t_unwrap}};
   int total = 0;
   for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
     char dir[256];

@@ -503,6 +503,11 @@ static int import_pcol(pcol_builder *b, input *x, const pcol_import_options *opt
   }
   if (!rc) rc = add_open_pcol(b, f, 1, 0, err);
   pcol_close(f);
+  /* a refusal names the input, as every importer's does: the file's checks
+   * (pcol_validate_full) name the table, opening by path names the path,
+   * which is not the input's name for a profile fetched into a temporary
+   * file (pcol_open_any does the same) */
+  if (rc && err && !strstr(err->message, x->name)) pcol_error_prefix(err, x->name);
   return rc;
 }
 
