@@ -207,7 +207,9 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   errno = create_errno;
   if (fd < 0) {
     int e = errno;
-    pcol_error_set(err, PCOL_EIO, "%s: cannot create temporary file: %s", path, strerror(e));
+    /* the user named the output, not a temporary file: say what to fix
+     * (the directory, which must exist and be writable) */
+    pcol_error_set(err, PCOL_EIO, "%s: cannot create a file in its directory: %s", path, strerror(e));
     free(tmpl);
     return PCOL_EIO;
   }

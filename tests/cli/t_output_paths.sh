@@ -27,6 +27,21 @@ grep -q 'loop1: Too many levels of symbolic links' "$tmp/err" || fail "loop mess
 [ -L "$tmp/loop1" ] && [ -L "$tmp/loop2" ] || fail "a link of the loop was replaced"
 ls -A "$tmp" | grep -q tmp- && fail "a temporary file was left behind"
 
+# a directory that does not exist, or that cannot be written: the message
+# names the output and its directory, not pcol's temporary file (it said
+# "cannot create temporary file")
+"$PCOL" pack "$in" -o "$tmp/nodir/x.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 3 ] || fail "-o in a missing directory: exit $rc, want 3"
+grep -qx "pcol pack: $tmp/nodir/x.pcol: cannot create a file in its directory: No such file or directory" "$tmp/err" ||
+  fail "missing directory message: $(cat "$tmp/err")"
+if [ "$(id -u)" != 0 ]; then
+  mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+  "$PCOL" report "$in" -o "$tmp/ro/r.html" 2>"$tmp/err"
+  grep -qx "pcol report: $tmp/ro/r.html: cannot create a file in its directory: Permission denied" "$tmp/err" ||
+    fail "read-only directory message: $(cat "$tmp/err")"
+  chmod 755 "$tmp/ro"
+fi
+
 # a name of 255 bytes (NAME_MAX): the temporary name must fit too
 long=$(printf 'n%.0s' $(seq 1 250)).pcol
 "$PCOL" pack "$in" -o "$tmp/$long" || fail "pack to a 255-byte file name"
