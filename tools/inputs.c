@@ -535,6 +535,7 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
     return rc;
   }
   cli_warn_value(cmd, *f, sel, v, cli_get(cmd, a, "value") != NULL, *label);
+  cli_warn_range(cmd, *f, sel, *label);
   return PCOL_OK;
 }
 
@@ -553,7 +554,10 @@ int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *
     if ((rc = pcol_value_resolve(f[i], sel, cli_get(cmd, a, "value"), &v[i], err)))
       pcol_error_prefix(err, label[i]);
     else
+    {
       cli_warn_value(cmd, f[i], sel, &v[i], cli_get(cmd, a, "value") != NULL, label[i]);
+      cli_warn_range(cmd, f[i], sel, label[i]);
+    }
   }
   if (rc) {
     for (int i = 0; i < 2; i++) {

@@ -35,6 +35,27 @@ done
 # the same range on a source with times still works
 "$PCOL" top $rp --from 0 --to 1 --format csv | tail -n +2 | grep -q . || fail "a range over Rprof times"
 
+# a range past the samples' span (demo.out: 0 .. 370ms) selects nothing:
+# the view is empty as asked (exit 0), with a warning naming the span, in
+# every view that takes a range; a range that reaches a sample says nothing
+span='selects no sample: the samples are at 0 .. 370ms'
+expect 0 "the range --from 2s $span" "$PCOL" top $rp --from 2
+expect 0 "the range --to 0 $span" "$PCOL" top $rp --to 0
+for c in fold tags traces tree; do
+  expect 0 "the range --from 1s --to 3s $span" "$PCOL" $c $rp --from 1 --to 3
+done
+expect 1 "$span" "$PCOL" peek $rp . --from 1 --to 3  # (no match: exit 1, as pprof -peek)
+"$PCOL" top $rp --from 0.36 --to 5 >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] ||
+  fail "a range that reaches the last sample warned: $(cat "$tmp/err")"
+# the same in wall-clock time: demo.out as a Firefox profile that starts at
+# 2026-11-23T10:00:00Z (meta.startTime), an hour it does not reach
+"$PCOL" unpack $rp --to firefox -o "$tmp/ff.json" || fail "unpack --to firefox"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["meta"]["startTime"] = 1795428000000.0; json.dump(d, open(sys.argv[1], "w"))' "$tmp/ff.json"
+expect 0 "the range --from 2026-11-23T11:00:00.000Z selects no sample: the samples are at 2026-11-23T10:00:00.000Z .. 2026-11-23T10:00:00.370Z" \
+  "$PCOL" top "$tmp/ff.json" --from 2026-11-23T11:00:00Z
+"$PCOL" fold "$tmp/ff.json" --from @1795428000 --to @1795428000.1 >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] ||
+  fail "a wall-clock range that reaches samples warned: $(cat "$tmp/err")"
+
 # from > to is a usage error
 expect 2 '--from 0.3 is after --to 0.1' "$PCOL" top $rp --from 0.3 --to 0.1
 expect 2 '--from-time 2 is after --to-time 1' "$PCOL" unpack $rp --to collapsed --from-time 2 --to-time 1 -o "$tmp/x"
