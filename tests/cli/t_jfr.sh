@@ -6,7 +6,9 @@
 # the file, a version 3 chunk is refused by name, and a recording with 200,000
 # settings packs in a few seconds (the settings kept are capped, and counted
 # in a note: each was looked for among all those before it, quadratic), as
-# do 30,000 events of one 1,000-frame stack trace (read once).
+# do 30,000 events of one 1,000-frame stack trace (read once).  The
+# execution samples' period settings: each sample's cpu is the one in
+# force, hostile values give no CPU time and a note.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 GEN="python3 tests/support/gen_jfr.py"
@@ -87,4 +89,65 @@ want=$(paste -sd';' "$tmp/notes" | sed 's/;/; /g')
 # once, not once per event (that ran out of the work budget: ETOOBIG)
 $GEN "$tmp/deep.jfr" --samples 30000 --deep 1000 --exec-only || fail "gen_jfr.py --deep"
 "$PCOL" pack "$tmp/deep.jfr" -o "$tmp/deep.pcol" 2>"$tmp/err" || fail "a deep stack in every event: $(cat "$tmp/err")"
+# --- the execution samples' period (jdk.ActiveSetting "period" of
+# jdk.ExecutionSample, doc/mappings.md §16): 3 chunks of 10 samples each
+# (at 1..10 us after each chunk's start).  A period in force over every
+# sample gives each its cpu/nanoseconds (the default) and, one period for
+# all, the source's period (cpu, nanoseconds): top's total is samples x
+# period; a period changed (per chunk, or mid-chunk) gives each sample the
+# one in force at its time, and no source period; a value that is no
+# sampler's period in whole ms (hostile, or one the JVM rounds) gives no
+# CPU time (samples counted, the default) and a note, never a number.
+pinfo() { # period, its type and unit, the default type, then the notes
+  "$PCOL" info "$1" --format json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["rows"][0]
+print(s["period"], s["period_type"], s["period_unit"], s["default_type"], end=" ")' &&
+    "$PCOL" cat "$1" --table meta | awk -F'\t' '$1 == "pcol.note" { printf "%s; ", $2 } END { print "" }'; }
+cputotal() { "$PCOL" top "$1" --value cpu --format json 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["total"])' 2>/dev/null; }
+per() { # name expected-total expected-period note-regex --period ...
+  local n=$1 want=$2 wp=$3 wn=$4
+  shift 4
+  $GEN "$tmp/p-$n.jfr" --chunks 3 --exec-only --samples 10 "$@" || fail "gen_jfr.py $*"
+  local i
+  i=$(pinfo "$tmp/p-$n.jfr") || fail "period $n: pcol info"
+  if [ "$want" = none ]; then
+    case "$i" in "None None None samples "*) ;; *) fail "period $n ($*): a period or a cpu default: $i" ;; esac
+    "$PCOL" cat "$tmp/p-$n.jfr" --table value_types | grep -q cpu && fail "period $n ($*): a cpu value type"
+  else
+    [ "$(cputotal "$tmp/p-$n.jfr")" = "$want" ] || fail "period $n ($*): cpu total $(cputotal "$tmp/p-$n.jfr"), not $want"
+    case "$i" in "$wp cpu "*) ;; *) fail "period $n ($*): info's period and default: $i, not $wp" ;; esac
+  fi
+  printf '%s\n' "$i" | grep -Eq -- "$wn" || fail "period $n ($*): note: $i"
+}
+per each 600000000 "20000000 cpu nanoseconds" '^[^ ]+ [^ ]+ [^ ]+ [^ ]+ stack' --period '*:20 ms'
+per once 300000000 "10000000 cpu nanoseconds" '^[^ ]+ [^ ]+ [^ ]+ [^ ]+ stack' --period '0:10 ms'
+per plus 3000000000 "100000000 cpu nanoseconds" . --period '0: +100 ms'
+per sec 30000000000 "1000000000 cpu nanoseconds" . --period '0:1 s'
+per min 1800000000000 "60000000000 cpu nanoseconds" . --period '0:1 m'
+# 10 samples at 20 ms; 5 at 20, 5 at 10 ms (the setting at 5.5 us); 10 at 10 ms
+per changed 450000000 'None None None' 'changed during the recording \(20 ms, 10 ms\)' --period '0:20 ms' --period '1:10 ms@5500'
+# a bad value before the samples, replaced before the first: not in force
+per replaced 600000000 "20000000 cpu nanoseconds" . --period '0:garbage' --period '0:20 ms@500'
+per none none x 'no period setting of jdk.ExecutionSample'
+# one value in every chunk: name | value | the note (a regex)
+while IFS='|' read -r name val note; do
+  per "$name" none x "$note" --period "*:$val"
+done <<'CASES'
+zero|0 ms|"0 ms": 0, the sampler off
+neg|-20 ms|"-20 ms": negative
+over|9223372036854775807 ms|past 2\^63 ns
+huge|99999999999999999999999 ns|past 2\^63 ns
+subms|1500 us|"1500 us": not a whole number of milliseconds
+tiny|999999 ns|"999999 ns": not a whole
+chunk|everyChunk|"everyChunk": a chunk period
+inf|infinity|"infinity": infinity
+junk|20 msec|"20 msec": not a timespan
+nounit|20|"20": not a timespan
+trail|20 ms |"20 ms ": not a timespan
+empty||"": not a timespan
+sign|- ms|"- ms": not a timespan
+CASES
+per zerolater none x '"0 ms": 0, the sampler off' --period '0:20 ms' --period '2:0 ms'
+per ctl none x '"2\?0 ms": not a timespan' --period "*:2"$'\x01'"0 ms"
 echo "t_jfr: ok"

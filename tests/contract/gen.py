@@ -154,7 +154,8 @@ elif fmt == "jfr":
     w.close()
     n = 60
     subprocess.run([sys.executable, __file__.rsplit("/", 2)[0] + "/support/gen_jfr.py", out, "--exec-only",
-                    "--samples", str(n)], check=True)
+                    "--samples", str(n), "--period", "*:20 ms"], check=True)
+    truth["period"] = [20000000, "cpu", "nanoseconds"]  # its jdk.ActiveSetting: 20 ms a sample
     truth["samples"] = n
     truth["threads"] = {"thread_name": {"main": (n + 1) // 2, "wörker": n // 2}}
     truth["first_ns"], truth["span_ns"] = 1000, 1000 * n
@@ -244,6 +245,7 @@ elif fmt == "rprof":
     for _, st, _ in plan:
         w.write(" ".join('"%s"' % FR[f] for f in reversed(st)) + " \n")
     truth["first_ns"], truth["span_ns"] = None, None  # Rprof's times: k x interval (checked as any format's)
+    truth["period"] = [20000000, "sample.interval", "nanoseconds"]
 elif fmt == "pprof":
     sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/support")
     from pprofgen import varint  # the project's protobuf writer
@@ -268,6 +270,7 @@ elif fmt == "pprof":
     w.close()
     open(out, "wb").write(msg)
     truth["threads"] = {"thread": per_thread()}
+    truth["period"] = [10000000, "cpu", "nanoseconds"]
 else:
     sys.exit("gen.py: no generator for %s" % fmt)
 w.close()

@@ -6,6 +6,10 @@ must be read from it, or a project fixture):
 
   detect     detected by content as the row's format
   count      `top --value samples` adds up to the samples written
+  period     where the producer states a sampling period (pprof's, Rprof's
+             interval, JFR's execution-sample setting): `info` gives it,
+             with its type and unit, and the default value's total is
+             samples x period (the CPU time the producer's tools report)
   times      each source's first and last sample times are since the
              profile's start (gen.py's first_ns/span_ns), not on the
              producer's clock; `--from 0 --to END` holds every sample
@@ -158,6 +162,18 @@ def check(row, tmp):
     n = total(src)
     if "samples" in truth and n != truth["samples"]:
         fail(fmt, "count", "%s samples, %d written" % (n, truth["samples"]))
+
+    # the sampling period the producer wrote
+    if "period" in truth:
+        want = truth["period"]
+        for r in inf:
+            if [r["period"], r["period_type"], r["period_unit"]] != want:
+                fail(fmt, "period", "source %s: period %s %s %s, written %s"
+                     % (r["source_id"], r["period"], r["period_type"], r["period_unit"], want))
+        tot = js("info", src)
+        if (tot["unit"], tot["total"]) != (want[2], n * want[0]):
+            fail(fmt, "period", "default total %s %s, not %s samples x %s %s"
+                 % (tot["total"], tot["unit"], n, want[0], want[2]))
 
     # times since the start
     if truth.get("first_ns") is not None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Judges pcol's import of a JFR recording by the JDK's own `jfr` tool.
 
-usage: jfr_judge.py JFR.json PCOL.json JFR-TEXT TOP-DIR [JFR-ALLOC-TEXT]
+usage: jfr_judge.py JFR.json PCOL.json JFR-TEXT TOP-DIR [JFR-ALLOC-TEXT [SETTINGS]]
 
 JFR.json: `jfr print --json --events <the six sampled types> FILE`; PCOL.json:
 `pcol cat FILE --table all --format json`; JFR-TEXT: `jfr print --events
@@ -10,6 +10,13 @@ jdk.ExecutionSample FILE` (the frames as the JDK prints them); TOP-DIR holds
 JFR-ALLOC-TEXT: `jfr print --events <the types with an objectClass> FILE`,
 whose `objectClass = NAME` lines, in the order of the JSON's events, say
 how `jfr print` names each class (`int[]` for the JSON's `[I`).
+SETTINGS: `java Settings FILE` (tests/interop/jfr/Settings.java): the
+"period" settings of jdk.ExecutionSample as the JDK's reader gives them,
+"EPOCH_NS<TAB>VALUE" a line; each execution sample's `cpu` is then the
+period in force at its time (the latest setting at or before it, before
+the first the first), when every sample has one that is a whole number of
+milliseconds; else (and without settings) no sample has a `cpu`, and the
+source's pprof.period is that period when it is one for all samples.
 
 Per event type, every sample of the JDK must be one of pcol's with the same
 time (epoch ns: pprof.time_nanos + time_ns), thread (name and Java id),
@@ -90,6 +97,38 @@ def class_names(doc, alloc_text):
     return out
 
 
+def period_ns(v):
+    """a period setting as the JDK's sampler takes it, in ns (None: none)"""
+    m = re.match(r"^\s*\+?(\d+)\s*(ns|us|ms|s|m|h|d)$", v)
+    if not m:
+        return None
+    ns = int(m.group(1)) * {"ns": 1, "us": 10**3, "ms": 10**6, "s": 10**9, "m": 60 * 10**9,
+                            "h": 3600 * 10**9, "d": 86400 * 10**9}[m.group(2)]
+    return ns if ns > 0 and ns % 10**6 == 0 and ns < 2**63 else None
+
+
+def with_periods(samples, settings):
+    """the execution samples with their cpu: the period in force"""
+    sets = []
+    for line in open(settings) if settings else []:
+        t, v = line.rstrip("\n").split("\t", 1)
+        sets.append((int(t), period_ns(v)))
+    sets.sort(key=lambda x: x[0])  # (stable: file order among ties)
+    if not sets:
+        return samples, None
+    pers = []
+    for x in samples:
+        p = sets[0][1]
+        for t, q in sets:
+            if t <= x[0]:
+                p = q
+        pers.append(p)
+    if None in pers:
+        return samples, None
+    out = [x[:4] + (tuple(sorted(x[4] + (("cpu", p),))),) for x, p in zip(samples, pers)]
+    return out, (pers[0] if len(set(pers)) == 1 else 0)
+
+
 def jfr_samples(path, alloc_text=None):
     doc = json.load(open(path))
     cls = class_names(doc, alloc_text)
@@ -164,8 +203,24 @@ def pcol_samples(path):
 def main():
     jfr_json, pcol_json, jfr_text, topdir = sys.argv[1:5]
     alloc_text = sys.argv[5] if len(sys.argv) > 5 else None
+    settings = sys.argv[6] if len(sys.argv) > 6 else None
     (want, visible), got = jfr_samples(jfr_json, alloc_text), pcol_samples(pcol_json)
     bad = 0
+    if "jdk.ExecutionSample" in want:
+        want["jdk.ExecutionSample"], one = with_periods(want["jdk.ExecutionSample"], settings)
+        t = json.load(open(pcol_json))
+        n = next((s["source_id"] for s in t["sources"] if s["source_uri"].endswith(": jdk.ExecutionSample")), 0)
+        meta = {m["key"]: m["value"] for m in t["meta"] if m["source_id"] == n}
+        per = (meta.get("pprof.period"), meta.get("pprof.period_type.type"), meta.get("pprof.period_type.unit"))
+        wper = (str(one), "cpu", "nanoseconds") if one else (None, None, None)
+        if per != wper:
+            bad += 1
+            print("FAIL jdk.ExecutionSample: pcol's period %s, the settings' %s" % (per, wper))
+        else:
+            print("ok jdk.ExecutionSample period: %s" % (
+                "%d ns, each sample's cpu" % one if one else
+                "changed, none; each sample's cpu the period in force at its time" if one == 0 else
+                "none, no cpu (no period settings)"))
     for kind in sorted(set(want) | set(got)):
         a, b = collections.Counter(want[kind]), collections.Counter(got[kind])
         if a != b:

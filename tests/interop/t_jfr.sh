@@ -8,7 +8,10 @@
 # whole stack (names, lines, bytecode indexes, frame types), state, class
 # and byte values (jfr_judge.py): so the counts per event type and thread
 # and each leaf frame's self count are equal; `pcol top`'s names and flat
-# counts are the leaf frames' as `jfr print` names them.  Threads renamed
+# counts are the leaf frames' as `jfr print` names them; each execution
+# sample's cpu is the period setting in force at its time, as the JDK's
+# reader gives the settings (jfr/Settings.java: 10 ms, 5 ms while Workload's
+# second recording runs, then 10 ms).  Threads renamed
 # between chunks (tests/interop/jfr/Rename.java, and gen_jfr.py --renames
 # where a chunk's pool lacks a thread) get the names `jfr print` of the
 # whole file gives them; recordings joined with `cat` are read each as its
@@ -38,6 +41,7 @@ bad() { echo "FAIL t_jfr: $*"; fail=1; }
 
 # ------------------------------------------------ record and judge
 javac -d "$tmp" "$HERE/jfr/Workload.java" || { echo "FAIL t_jfr: javac"; exit 1; }
+javac -d "$tmp/settings" "$HERE/jfr/Settings.java" || { echo "FAIL t_jfr: javac Settings.java"; exit 1; }
 rec="filename=$tmp/x.jfr,settings=profile,jdk.ObjectAllocationInNewTLAB#enabled=true,jdk.ObjectAllocationOutsideTLAB#enabled=true"
 (cd "$tmp" && java -Xlog:jfr=warning "-XX:StartFlightRecording=$rec" -cp "$tmp" Workload 2000) >"$tmp/java.log" 2>&1 ||
   { cat "$tmp/java.log"; echo "FAIL t_jfr: java -XX:StartFlightRecording"; exit 1; }
@@ -58,12 +62,14 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   jfr print --stack-depth 1 --events jdk.ObjectAllocationSample,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB \
     "$2" >"$d/jfr-alloc.txt" || { bad "$1: jfr print (allocations)"; return; }
   "$PCOL" cat "$3" --table all --format json >"$d/pcol.json" || { bad "$1: pcol cat"; return; }
+  # the execution samples' period settings, as the JDK's reader gives them
+  java -cp "$tmp/settings" Settings "$2" >"$d/settings.tsv" || { bad "$1: java Settings"; return; }
   n=$("$PCOL" cat "$3" --table sources --format tsv | tail -n +2 | wc -l)
   for s in $(seq 1 "$n"); do
-    "$PCOL" top "$3" --source "$s" --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
+    "$PCOL" top "$3" --source "$s" --value samples --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
   done
   echo "== $1"
-  python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" "$d/jfr-alloc.txt" ||
+  python3 "$HERE/jfr_judge.py" "$d/jfr.json" "$d/pcol.json" "$d/jfr.txt" "$d/top" "$d/jfr-alloc.txt" "$d/settings.tsv" ||
     bad "$1: pcol differs from jfr"
 }
 judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]...
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -15,6 +15,10 @@ before ends).
 --exec-only writes execution samples only (one pcol source: the conversion
 matrix's input); --settings N adds N jdk.ActiveSetting events of
 jdk.ExecutionSample with distinct names (the importer keeps 1,024);
+--period C:VALUE[@T] (repeatable) adds a jdk.ActiveSetting "period" =
+VALUE of jdk.ExecutionSample to chunk C (an index, or * for every chunk),
+at T ticks (ns) after the chunk's start (default 0; the samples are at
+1000 x k ticks, k = 1..N).
 --deep N makes the first stack trace N frames deep (the events referring to
 it are read without reading it again).
 --renames: the threads are renamed between chunks (chunk i > 0 names them
@@ -284,6 +288,9 @@ def pools(c, deep=0):
     return p
 
 
+PERIODS = []  # --period: (chunk, value, ticks after the chunk's start)
+
+
 def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0):
     md = metadata(c)
     evs = bytearray()
@@ -310,6 +317,9 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
     evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)
     for i in range(settings):
         evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("s%d" % i).utf8("v%d" % i).b)
+    for ch, val, off in PERIODS:
+        if ch == "*" or int(ch) == CHUNK:
+            evs += event(c, W(c).long(104).long(start_ticks + off).long(101).utf8("period").utf8(val).b)
     if REDEFINE:  # events, checkpoint 1, events, metadata, checkpoint 2 (pointing back to 1)
         cp1 = checkpoint(c, pools(c, deep))
         cp1_off = 68 + cut
@@ -337,6 +347,11 @@ def main():
     st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
     dp = int(a[a.index("--deep") + 1]) if "--deep" in a else 0
     global CHUNK
+    for i, w in enumerate(a):
+        if w == "--period":
+            ch, rest = a[i + 1].split(":", 1)
+            val, _, off = rest.partition("@")
+            PERIODS.append((ch, val, int(off or 0)))
     parts = []
     for i in range(n):
         CHUNK = i

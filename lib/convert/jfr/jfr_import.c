@@ -7,7 +7,9 @@
  * (thread_name, thread_id: Java's, tid: the OS's), its stack trace as
  * locations: a frame is a line of function `pkg.Class.method` (system name
  * with the descriptor), its line number and, as the line's column, its
- * bytecode index; "Inlined" frames join the inline chain of the next frame
+ * bytecode index; execution samples have their CPU time, the period of the
+ * jdk.ExecutionSample setting in force at their time (exec_periods);
+ * "Inlined" frames join the inline chain of the next frame
  * out, and each location's mapping names its frame type (Interpreted, JIT
  * compiled, Native).  Allocation events carry their bytes as values and the
  * allocated class as a label.  JVM, OS and CPU information and the
@@ -95,6 +97,17 @@ typedef struct jthread {
   int has_id, has_tid;
 } jthread;
 
+/* A period setting of jdk.ExecutionSample (jdk.ActiveSetting "period"):
+ * its time (epoch ns; T_NONE: none), file order, the period in ns (> 0)
+ * or why it gives none (period_ns), and its text for a note. */
+typedef struct jper {
+  __int128 t;
+  uint64_t seq;
+  int64_t ns;
+  char text[40];
+} jper;
+#define JFR_MAX_PERIODS 4096 /* past it, no CPU time (a note says so) */
+
 typedef struct kmeta { /* a meta row of one kind's source (EK_N: all) */
   int kind;
   uint32_t key, val;
@@ -134,6 +147,17 @@ typedef struct jimp {
   uint64_t cpu_lost;     /* jdk.CPUTimeSamplesLost's lostSamples */
   int info_done[NINFO];
   uint64_t truncated[EK_N], count[EK_N];
+  /* the execution samples' periods (exec_periods): the settings, whether
+   * every sample has one (per_on: a cpu value), the one period of them all
+   * (0: they differ), the cursor of put_row, the note; the samples' times */
+  jper *per;
+  size_t nper, capper, per_at;
+  uint64_t per_over;
+  int per_on;
+  int64_t per_one;
+  char per_note[320];
+  __int128 ex_min, ex_max;
+  int ex_timed, ex_untimed;
   uint32_t k_thread, k_tid, k_thread_id, k_state, k_class, u_count, u_ns;
   pcol_buf name; /* scratch for a function's name */
   pcol_buf sys;
@@ -500,6 +524,12 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   s.t = T_NONE, s.n = 1, s.seq = x->nrows, s.kind = (uint8_t)kind;
   if (ro->f_count[kind] >= 0 && fv[ro->f_count[kind]].kind == JV_NUM) s.n = fv[ro->f_count[kind]].i;
   if (ro->f_time[kind] >= 0 && fv[ro->f_time[kind]].kind == JV_NUM) ticks_ns(x, fv[ro->f_time[kind]].i, at, &s.t);
+  if (kind == EK_EXEC && s.t == T_NONE) x->ex_untimed = 1;
+  if (kind == EK_EXEC && s.t != T_NONE) {
+    if (!x->ex_timed || s.t < x->ex_min) x->ex_min = s.t;
+    if (!x->ex_timed || s.t > x->ex_max) x->ex_max = s.t;
+    x->ex_timed = 1;
+  }
   if (ro->f_stack[kind] >= 0 && (rc = stack_of(x, k, &fv[ro->f_stack[kind]], kind, &s.stack))) return rc;
   pcol_label_row lab[5];
   size_t nl = 0;
@@ -585,8 +615,63 @@ static int on_info(jimp *x, jchunk *k, uint32_t ci, size_t which, jcur *c) {
   return PCOL_OK;
 }
 
+/* Why a period setting gives no period (period_ns), and what a note says. */
+enum { PER_OFF = 0, PER_CHUNK = -1, PER_NEVER = -2, PER_BAD = -3, PER_NEG = -4, PER_RANGE = -5, PER_SUBMS = -6 };
+static const char *per_why(int64_t ns) {
+  switch (ns) {
+  case PER_OFF: return "0, the sampler off";
+  case PER_CHUNK: return "a chunk period, not a sampler's";
+  case PER_NEVER: return "infinity, the sampler off";
+  case PER_NEG: return "negative";
+  case PER_RANGE: return "past 2^63 ns";
+  case PER_SUBMS: return "not a whole number of milliseconds, the unit of the JVM's sampler (JDKs round it differently)";
+  default: return "not a timespan";
+  }
+}
+
+/* The sampling period of a jdk.ExecutionSample "period" setting, as the JDK
+ * reads it (jdk.jfr.internal.Utils.parseTimespanWithInfinity: a Java long,
+ * blanks around it, then a unit ns, us, ms, s, m, h or d; PeriodSetting's
+ * everyChunk, beginChunk, endChunk; "infinity") and its sampler takes it
+ * (whole milliseconds, jfrThreadSampler): ns > 0, or why none (PER_*).
+ * What the JDK takes but would make a wrong time (a period of a fraction
+ * of a millisecond, which JDKs round down to 0 or up to 1 ms, an overflow
+ * it saturates) is none; digits other than ASCII are refused too. */
+static int64_t period_ns(const char *s, size_t n) {
+  static const struct { const char *u; int64_t mult; } U[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"m", 60000000000},
+      {"h", 3600000000000}, {"d", 86400000000000}};
+  static const char *const CHUNK[] = {"everyChunk", "beginChunk", "endChunk"};
+  for (size_t i = 0; i < 3; i++)
+    if (n == strlen(CHUNK[i]) && !memcmp(s, CHUNK[i], n)) return PER_CHUNK;
+  if (n == 8 && !memcmp(s, "infinity", 8)) return PER_NEVER;
+  size_t u = 0, ul = 0;
+  for (; u < sizeof U / sizeof U[0]; u++) /* the JDK's order: "ns" before "s" */
+    if (n >= (ul = strlen(U[u].u)) && !memcmp(s + n - ul, U[u].u, ul)) break;
+  if (u == sizeof U / sizeof U[0]) return PER_BAD;
+  size_t a = 0, b = n - ul; /* String.trim: chars <= ' ' */
+  while (a < b && (unsigned char)s[a] <= ' ') a++;
+  while (b > a && (unsigned char)s[b - 1] <= ' ') b--;
+  int neg = a < b && s[a] == '-';
+  if (a < b && (s[a] == '-' || s[a] == '+')) a++;
+  if (a == b) return PER_BAD;
+  int64_t v = 0;
+  int big = 0;
+  for (size_t i = a; i < b; i++) {
+    if (s[i] < '0' || s[i] > '9') return PER_BAD;
+    if (v > (INT64_MAX - (s[i] - '0')) / 10) big = 1;
+    else v = v * 10 + (s[i] - '0');
+  }
+  if (neg && (v || big)) return PER_NEG;
+  if (big || v > INT64_MAX / U[u].mult) return PER_RANGE;
+  v *= U[u].mult;
+  if (v == 0) return PER_OFF;
+  return v % 1000000 ? PER_SUBMS : v;
+}
+
 /* jdk.ActiveSetting (id: an event type id, name, value) of an imported
- * event type: "jfr.setting.period" = "10 ms" on that type's source. */
+ * event type: "jfr.setting.period" = "10 ms" on that type's source; a
+ * "period" of jdk.ExecutionSample is kept with its time too (exec_periods). */
 static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c) {
   jv fv[JFR_MAX_FIELDS];
   int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
@@ -605,6 +690,24 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
   if ((rc = meta_text(x, k, fld(k, fv, ci, "name"), num, sizeof num, &s, &n)) <= 0) {
     pcol_buf_free(&val);
     return rc;
+  }
+  if (kind == EK_EXEC && n == 6 && !memcmp(s, "period", 6)) {
+    if (x->nper == JFR_MAX_PERIODS) {
+      x->per_over++;
+    } else if (PCOL_GROW(x->per, x->nper, x->capper)) {
+      pcol_buf_free(&val);
+      return oom(x);
+    } else {
+      jper *p = &x->per[x->nper];
+      const jv *t = fld(k, fv, ci, "startTime");
+      p->t = t->kind == JV_NUM ? clock_ns(&x->clock, t->i) : T_NONE;
+      p->seq = x->nper++;
+      p->ns = period_ns(val.data ? (const char *)val.data : "", val.len);
+      size_t m = val.len < sizeof p->text - 1 ? val.len : sizeof p->text - 1;
+      for (size_t i = 0; i < m; i++) /* for a note: printable ASCII */
+        p->text[i] = val.data[i] >= ' ' && val.data[i] < 127 ? (char)val.data[i] : '?';
+      p->text[m] = 0;
+    }
   }
   x->sys.len = 0;
   int bad = pcol_buf_append(&x->sys, JFR_META_SETTING, strlen(JFR_META_SETTING)) ||
@@ -735,6 +838,8 @@ static int open_source(jimp *x, int kind) {
              (unsigned long long)x->cpu_lost);
     if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
   }
+  if (kind == EK_EXEC && x->per_note[0] && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, x->per_note, err)))
+    return rc;
   if (x->truncated[kind]) {
     char note[96];
     snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
@@ -747,6 +852,18 @@ static int open_source(jimp *x, int kind) {
       (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
     return rc;
   nvt++;
+  int cpu = kind == EK_EXEC && x->per_on;
+  if (cpu) { /* the execution samples' CPU time (exec_periods) */
+    if ((rc = pcol_b_cstr(x->b, PCOL_VT_CPU, &sid, err)) ||
+        (rc = pcol_b_value_type(x->b, sid, x->u_ns, &vt[nvt], err)) ||
+        (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
+      return rc;
+    nvt++;
+    if (x->per_one && ((rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_TYPE, PCOL_VT_CPU, err)) ||
+                       (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
+                       (rc = meta_i64(x, src, PPROF_META_PERIOD, x->per_one))))
+      return rc;
+  }
   for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
     if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
         (rc = pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, err)) ||
@@ -756,7 +873,7 @@ static int open_source(jimp *x, int kind) {
     nvt++;
   }
   if ((rc = pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
-                            KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
+                            cpu ? PCOL_VT_CPU : KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
     return rc;
   x->cur_kind = kind, x->cur_src = src, x->cur_nvt = nvt;
   return PCOL_OK;
@@ -772,6 +889,11 @@ static int put_row(void *ctx, const void *row) {
   pcol_sample_row r = {x->cur_src, s->t == T_NONE ? PCOL_NA_I64 : (int64_t)(s->t - x->base), 0, 1, PCOL_NA_I64,
                        s->stack, s->ls};
   pcol_value_row val[3] = {{x->cur_vt[0], s->n}, {x->cur_vt[1], s->v[0]}, {x->cur_vt[2], s->v[1]}};
+  if (s->kind == EK_EXEC && x->per_on) { /* the period in force (exec_periods), times n */
+    while (x->per_at + 1 < x->nper && x->per[x->per_at + 1].t <= s->t) x->per_at++;
+    int64_t p = x->per[x->per_at].ns;
+    val[1].value = s->n > 0 && p > INT64_MAX / s->n ? INT64_MAX : s->n * p;
+  }
   return pcol_b_sample(x->b, &r, val, x->cur_nvt, NULL, x->r.err);
 }
 
@@ -790,6 +912,73 @@ static int times_in_range(jimp *x) {
   return jfr_bad(&x->r, e->pos, "event time out of range");
 }
 
+static int per_cmp(const void *a, const void *b) {
+  const jper *p = a, *q = b;
+  if (p->t != q->t) return p->t < q->t ? -1 : 1;
+  return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+static int per_note(jimp *x, const char *s) {
+  snprintf(x->per_note, sizeof x->per_note, "%s", s);
+  return PCOL_OK;
+}
+
+/* The execution samples' CPU time: each sample's is the period of the
+ * jdk.ExecutionSample "period" setting in force at its time (the latest
+ * jdk.ActiveSetting at or before it; before the first, the first: the JDK
+ * writes the settings as a recording starts, at every chunk and when they
+ * change, the values in force, which several recordings of one JVM share).
+ * Only when every setting in force over the samples' times gives a period
+ * (period_ns) do they get a cpu value (x->per_on); else a note says why.
+ * The one period of them all is the source's (x->per_one; 0 when the
+ * period changed, also noted). */
+static int exec_periods(jimp *x) {
+  char note[256];
+  x->per_on = 0, x->per_one = 0, x->per_at = 0;
+  if (!x->count[EK_EXEC]) return PCOL_OK;
+  if (x->per_over) {
+    snprintf(note, sizeof note, "more than %d period settings of jdk.ExecutionSample: no CPU time, samples counted",
+             JFR_MAX_PERIODS);
+    return per_note(x, note);
+  }
+  if (!x->nper)
+    return per_note(x, "no period setting of jdk.ExecutionSample (jdk.ActiveSetting): no CPU time, samples counted");
+  qsort(x->per, x->nper, sizeof *x->per, per_cmp);
+  size_t i0 = 0, i1 = 0; /* the settings in force over the samples: [i0, i1] */
+  if (!x->ex_untimed && x->ex_timed)
+    while (i0 + 1 < x->nper && x->per[i0 + 1].t <= x->ex_min) i0++;
+  if (x->ex_timed)
+    while (i1 + 1 < x->nper && x->per[i1 + 1].t <= x->ex_max) i1++;
+  int64_t one = x->per[i0].ns;
+  for (size_t i = i0; i <= i1; i++) {
+    const jper *p = &x->per[i];
+    if (p->ns <= 0) {
+      snprintf(note, sizeof note, "jdk.ExecutionSample period \"%s\": %s; no CPU time, samples counted", p->text,
+               per_why(p->ns));
+      return per_note(x, note);
+    }
+    if (p->ns != one) one = 0;
+  }
+  x->per_on = 1, x->per_one = one;
+  if (!one) {
+    size_t m = (size_t)snprintf(note, sizeof note, "the jdk.ExecutionSample period changed during the recording (");
+    int64_t last = 0;
+    for (size_t i = i0, shown = 0; i <= i1 && m < sizeof note; i++) {
+      if (x->per[i].ns == last) continue;
+      last = x->per[i].ns;
+      if (++shown > 8) {
+        m += (size_t)snprintf(note + m, sizeof note - m, ", ...");
+        break;
+      }
+      m += (size_t)snprintf(note + m, sizeof note - m, "%s%lld ms", shown > 1 ? ", " : "",
+                            (long long)(last / 1000000));
+    }
+    if (m < sizeof note) snprintf(note + m, sizeof note - m, "): a sample's cpu is the period in force at its time");
+    return per_note(x, note);
+  }
+  return PCOL_OK;
+}
+
 /* One source per event type with samples (or one for the file when none
  * has any), in the order of KINDS, samples in time order. */
 static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, const jchunk *k0) {
@@ -801,6 +990,7 @@ static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, c
   __int128 d = (__int128)end_nanos - x->base;
   x->span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
   x->src_name = name, x->chunks = chunks, x->k0 = k0, x->cur_kind = -1;
+  if ((rc = exec_periods(x))) return rc;
   if (!x->any) return open_source(x, 0);
   rc = pcol_rowsort_each(x->rows, put_row, x);
   return rc == PCOL_EIO ? rows_failed(x, rc) : rc;
@@ -953,6 +1143,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   free(x.ft);
   free(x.th);
   free(x.meta);
+  free(x.per);
   free(x.lines);
   free(x.locs);
   pcol_buf_free(&x.name);

@@ -5,7 +5,8 @@
 // on JDK 21 or later also an unnamed virtual thread computing (JFR gives
 // it javaName "", no osName, osThreadId 0); a second recording started and
 // stopped mid-run makes the main
-// recording's chunk rotate twice, so the file has three chunks.
+// recording's chunk rotate twice, so the file has three chunks, and its
+// execution-sample period of 5 ms is in force while it runs.
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
@@ -76,6 +77,9 @@ public class Workload {
     }
     Thread.sleep(ms / 3);
     jdk.jfr.Recording r = new jdk.jfr.Recording();
+    // its shorter execution-sample period is the JVM's while it runs (the
+    // settings in force: jdk.ActiveSetting events of 5 ms, then 10 ms again)
+    r.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(5));
     r.start();
     Thread.sleep(ms / 3);
     r.stop();
