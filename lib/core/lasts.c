@@ -270,6 +270,9 @@ int64_t pcol_lasts_own(const pcol_lasts *l, const pcol_sample_cols *c, const pco
 
 /* ------------------------------------------------------------ gaps */
 void pcol_gaps_add(pcol_gaps *g, int64_t d) {
+  if (d < 0) return;
+  g->sum += d, g->pairs++;
+  if (!d) return;
   if (!g->stride) g->stride = 1;
   if (g->seen++ % g->stride) return;
   if (g->n == PCOL_GAPS_KEEP) {
@@ -295,4 +298,15 @@ int64_t pcol_gaps_median(pcol_gaps *g) {
 int64_t pcol_lasts_cap(pcol_gaps *g) {
   int64_t m = g ? pcol_gaps_median(g) : 0;
   return m > 0 ? m : PCOL_LASTS_FALLBACK_NS;
+}
+
+int64_t pcol_gaps_mean(const pcol_gaps *g) {
+  if (!g->pairs) return 0;
+  __int128 m = (g->sum + g->pairs / 2) / g->pairs;
+  return m > INT64_MAX ? INT64_MAX : (int64_t)m;
+}
+
+void pcol_lasts_gaps(pcol_lasts *l, pcol_gaps *g) {
+  l->cap = pcol_lasts_cap(g);
+  l->mean = g ? pcol_gaps_mean(g) : 0;
 }

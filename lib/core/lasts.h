@@ -57,7 +57,11 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s);
  * the Firefox export's meta.interval):
  * 1. a long sample: its duration;
  * 2. a V8 or Chrome-trace source's point sample (pcol_source_lasts_until_next):
- *    until the next sample of its thread, as DevTools draws it;
+ *    until the next sample of its thread, as DevTools draws it; the last
+ *    one of its thread, for the mean gap of the thread's consecutive
+ *    samples, (last - first) / (n - 1), as DevTools' CPUProfileDataModel
+ *    (normalizeTimestamps: averageIntervalTime) draws it (the source's
+ *    threads' gaps pooled: a V8 source has one thread);
  * 3. its own time: its value of the source's default type when that is a
  *    time (perf's period of a cpu-clock or task-clock sample, pprof's cpu =
  *    count x period, Rprof's interval x ticks by the time rule), in ns;
@@ -67,12 +71,15 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s);
  *    (pcol_gaps over every thread's gaps); without a next, cap.
  * Never across threads: `next` is the time of the next sample of the
  * sample's own thread.  The caller draws it to at most that next sample
- * (a timeline of one thread nests). */
+ * (a timeline of one thread nests).  The median and the mean come from
+ * the caller's pcol_gaps (pcol_lasts_gaps) before any span is asked. */
 typedef struct pcol_lasts {
   int until_next;  /* rule 2 */
   uint32_t tvt;    /* rule 3: the type (PCOL_VT_TIME: the time rule), 0 none */
   int64_t tscale;  /* ns a unit of tvt */
   int64_t interval; /* rule 4: ns, 0 unknown */
+  int64_t cap;     /* rule 5: the median gap (pcol_lasts_cap) */
+  int64_t mean;    /* rule 2's last sample: the mean gap, 0 when no thread has two samples */
 } pcol_lasts;
 int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err);
 /* What sample `row` itself says of its length by rules 3 and 4, ns; 0
@@ -82,13 +89,14 @@ int64_t pcol_lasts_own(const pcol_lasts *l, const pcol_sample_cols *c, const pco
  * (pcol_lasts_own), the next sample of its thread at `next` (has_next), by
  * the rule above. */
 static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t own, int64_t t, int has_next,
-                                      int64_t next, int64_t cap) {
+                                      int64_t next) {
   int64_t gap;
   if (d > 0 && d != PCOL_NA_I64) return d;
   if (!has_next || __builtin_sub_overflow(next, t, &gap) || gap < 0) has_next = 0, gap = 0;
   if (l->until_next && has_next) return gap;
+  if (l->until_next && l->mean > 0) return l->mean; /* the last of its thread */
   if (own > 0) return own;
-  return has_next && gap < cap ? gap : cap;
+  return has_next && gap < l->cap ? gap : l->cap;
 }
 
 /* The median of a series of gaps, from an evenly spaced subsample of at
@@ -99,13 +107,23 @@ typedef struct pcol_gaps {
   int64_t a[PCOL_GAPS_KEEP];
   size_t n;
   uint64_t stride, seen;
+  __int128 sum;   /* every gap, 0 too: the mean */
+  uint64_t pairs;
 } pcol_gaps;
+/* The gap d between two consecutive samples of one thread, in time order
+ * (d >= 0; a negative d, or one that overflowed, is no gap): into the
+ * mean, and when d > 0 into the median's subsample. */
 void pcol_gaps_add(pcol_gaps *g, int64_t d);
+/* (last - first) / (n - 1) of one thread: the gaps' sum over their count,
+ * rounded to the nearest ns; 0 without any. */
+int64_t pcol_gaps_mean(const pcol_gaps *g);
 int64_t pcol_gaps_median(pcol_gaps *g); /* 0 without any; sorts the kept gaps */
 /* Rule 5's cap, and the interval when nothing else is known: the median
  * gap of g (NULL: none), else 1 ms (no thread has two samples: not 0, which
  * would draw nothing). */
 #define PCOL_LASTS_FALLBACK_NS 1000000
 int64_t pcol_lasts_cap(pcol_gaps *g);
+/* l's cap and mean from the gaps g (NULL: none). */
+void pcol_lasts_gaps(pcol_lasts *l, pcol_gaps *g);
 
 #endif

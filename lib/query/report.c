@@ -730,8 +730,9 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
 /* Each sample's span on the stack chart (stackchart.js), ns, 0 untimed:
  * THE span rule (lib/core/lasts.h) as the speedscope export draws its
  * timeline, per source and thread (THE thread rule): its duration, else
- * its own length, else the gap to the next sample of its thread at most
- * the source's median gap; drawn to at most that next sample.  A source's
+ * (V8) until the next sample of its thread, the last for the mean gap,
+ * else its own length, else the gap to the next sample of its thread at
+ * most the source's median gap; drawn to at most that next sample.  A source's
  * rows are visited in time order (an index sorted by time, row when they
  * are not). */
 typedef struct trow {
@@ -791,7 +792,6 @@ static int spans(rep *r, pcol_error *err) {
     /* pass 1: the median gap between consecutive samples of a thread;
      * pass 2: each sample's span, drawn when the next of its thread comes */
     memset(gaps, 0, sizeof *gaps);
-    int64_t cap = 0;
     for (int pass = 1; pass <= 2; pass++) {
       memset(last, 0, ((size_t)ncls + 1) * sizeof *last);
       for (uint64_t k = 0, i = a; k < m; k++, i++) {
@@ -805,19 +805,19 @@ static int spans(rep *r, pcol_error *err) {
         if (!p--) continue;
         int64_t pt = pcol_view_i64(&tim, p), g;
         if (pass == 1) {
-          if (!__builtin_sub_overflow(t, pt, &g) && g > 0) pcol_gaps_add(gaps, g);
+          if (!__builtin_sub_overflow(t, pt, &g)) pcol_gaps_add(gaps, g);
           continue;
         }
-        int64_t d = pcol_lasts_span(&l, pcol_view_i64(&dur, p), pcol_lasts_own(&l, &sc, &rt, p), pt, 1, t, cap);
+        int64_t d = pcol_lasts_span(&l, pcol_view_i64(&dur, p), pcol_lasts_own(&l, &sc, &rt, p), pt, 1, t);
         r->tmp[p] = __builtin_sub_overflow(t, pt, &g) || d < g ? d : g;
       }
-      if (pass == 1) cap = pcol_lasts_cap(gaps);
+      if (pass == 1) pcol_lasts_gaps(&l, gaps); /* the median and the mean gap */
     }
     for (uint32_t th = 0; th <= ncls; th++) /* the last of each thread: no next */
       if (last[th]) {
         uint64_t p = last[th] - 1;
         r->tmp[p] = pcol_lasts_span(&l, pcol_view_i64(&dur, p), pcol_lasts_own(&l, &sc, &rt, p),
-                                    pcol_view_i64(&tim, p), 0, 0, cap);
+                                    pcol_view_i64(&tim, p), 0, 0);
       }
   }
   if (!rc) {

@@ -782,8 +782,7 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   while (sc->tlast.len / sizeof(int64_t) <= th)
     if (PCOL_BUF_PUSH(&sc->tlast, int64_t, PCOL_NA_I64)) return oom(sc->x);
   int64_t *tl = (int64_t *)(void *)sc->tlast.data + th;
-  if (*tl != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, *tl, &g) && g > 0)
-    pcol_gaps_add(sc->gaps, g);
+  if (*tl != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, *tl, &g)) pcol_gaps_add(sc->gaps, g);
   if (t != PCOL_NA_I64) *tl = t;
   sc->last = t;
   sc->has_last = 1;

@@ -96,7 +96,6 @@ typedef struct sexp {
   uint8_t *neg;                   /* a negative amount: no sampled profile */
   __int128 *total;                /* the amounts' sum */
   int all_times;                  /* every row has a time: a timeline can be made */
-  int64_t cap;                    /* the span rule's gap cap: a thread's median gap (lasts.h) */
   int64_t first_time;             /* the first row's time */
   pcol_lasts lasts;               /* lasts.c: how long the source's samples last */
   uint32_t *tcls;                 /* lasts.c: label set -> thread class (THE thread rule) */
@@ -452,8 +451,7 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
   while (x->tlast.len / sizeof(int64_t) <= th)
     if (PCOL_BUF_PUSH(&x->tlast, int64_t, PCOL_NA_I64)) return oom(x);
   int64_t *tl = (int64_t *)(void *)x->tlast.data + th;
-  if (*tl != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, *tl, &g) && g > 0)
-    pcol_gaps_add(x->gaps, g);
+  if (*tl != PCOL_NA_I64 && t != PCOL_NA_I64 && !__builtin_sub_overflow(t, *tl, &g)) pcol_gaps_add(x->gaps, g);
   if (t != PCOL_NA_I64) *tl = t;
   return PCOL_OK;
 }
@@ -478,7 +476,7 @@ static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
   scanning c = {x, types, ntypes, full, acc, acc + ntypes};
   int rc = acc && x->neg && x->total ? each_row(x, scan_row, &c) : oom(x);
   free(acc);
-  x->cap = pcol_lasts_cap(x->gaps);
+  pcol_lasts_gaps(&x->lasts, x->gaps); /* the median and the mean gap */
   return rc;
 }
 
@@ -557,7 +555,7 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
    * not share (speedscope's evented profile is one stack at a time), and e
    * (cur_end) only says whether a gap comes before it, so an end past the
    * next sample is not cut here (it drew the same) */
-  d = pcol_lasts_span(&x->lasts, d, pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row), t, has_next, next, x->cap);
+  d = pcol_lasts_span(&x->lasts, d, pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row), t, has_next, next);
   if (d < 0) d = 0;
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
   if (t < c->from) t = c->from;

@@ -76,6 +76,14 @@ typedef struct tkey {
                      * it is no SMALL_ID: the sort's key */
 } tkey;
 
+/* Where a value was read: its event (traceEvents[ev]), the input's byte
+ * just past it, and its text (a number's, cut; else what it was). */
+struct cwhere {
+  size_t ev;
+  uint64_t at;
+  char text[40];
+};
+
 /* Where a chunk's samples and deltas are in their part files, and its ts. */
 typedef struct cchunk {
   double ts;
@@ -87,6 +95,7 @@ typedef struct cstream {
   int has_tid;
   char *id;           /* the trace's profile id ("0x1"); "" for a CpuProfile event */
   vnum start, end;    /* µs on the trace's clock */
+  struct cwhere start_at; /* where start was read (a bad one is refused, naming it) */
   FILE *part[3];      /* the text of nodes, samples, timeDeltas: elements, comma-separated */
   uint64_t count[3];
   cchunk *ch;         /* its chunks, in file order */
@@ -228,6 +237,7 @@ typedef struct ctrace {
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts (v8.h), all profiles */
   int deltas_from;    /* the event's timeDeltas: 0 none yet, 1 args.data's, 2 cpuProfile's */
   vnum cstart, cend;
+  struct cwhere cstart_at; /* where cstart was read */
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
   int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
@@ -332,7 +342,14 @@ static int read_data(ctrace *c, int inner) {
     if (part == P_DELTAS && !inner && c->deltas_from == 2 && (rc = tmp_reset(c, P_DELTAS))) return rc;
     if (part == P_DELTAS && inner && c->deltas_from == 1) rc = pcol_jp_skip(j);
     else if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, part);
-    else if (is_start) rc = number(j, &c->cstart);
+    else if (is_start) {
+      struct cwhere *w = &c->cstart_at;
+      if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) snprintf(w->text, sizeof w->text, "%.32s", j->str);
+      else snprintf(w->text, sizeof w->text, "%s", j->tok == PCOL_JT_STR ? "a string" : j->tok == PCOL_JT_OBJ ? "an object"
+                                                 : j->tok == PCOL_JT_ARR ? "an array" : "a boolean");
+      rc = number(j, &c->cstart);
+      w->at = pcol_jp_offset(j);
+    }
     else if (is_end) rc = number(j, &c->cend);
     else if (is_prof) rc = read_data(c, 1);
     else rc = pcol_jp_skip(j);
@@ -407,7 +424,7 @@ static cstream *stream_for(ctrace *c, const tkey *k, const char *id, int create)
   return s;
 }
 
-static int add_chunk(ctrace *c, cstream *s, int has_ts, double ts) {
+static int add_chunk(ctrace *c, cstream *s, size_t ev, int has_ts, double ts) {
   int rc;
   cchunk k = {ts, {0, 0}, {0, 0}};
   for (int p = 0; p < 3; p++) {
@@ -422,7 +439,7 @@ static int add_chunk(ctrace *c, cstream *s, int has_ts, double ts) {
   else if (s->nch && ts < s->ch[s->nch - 1].ts) s->unordered = 1;
   if (PCOL_GROW(s->ch, s->nch, s->capch)) return pcol_oom(c->err);
   s->ch[s->nch++] = k;
-  if (c->cstart.present) s->start = c->cstart;
+  if (c->cstart.present || c->cstart.bad) s->start = c->cstart, s->start_at = c->cstart_at, s->start_at.ev = ev;
   if (c->cend.present) s->end = c->cend;
   return 0;
 }
@@ -960,7 +977,7 @@ static int event(ctrace *c, size_t ev) {
   /* the profiled thread: the Profile event's (chunks may come from the
    * sampler's thread) */
   if (strcmp(nm, "ProfileChunk") != 0 || !s->has_tid) s->k = th, s->has_tid = 1;
-  return add_chunk(c, s, has_ts, ts);
+  return add_chunk(c, s, ev, has_ts, ts);
 }
 
 /* ------------------------------------------------------------ samples/stackFrames */
@@ -1341,6 +1358,10 @@ static int import_stream(ctrace *c, cstream *s, size_t k, int64_t origin) {
   FILE *doc = NULL;
   uint32_t ls = 0, src;
   tkey_msg(c, &s->k, 0, pm), tkey_msg(c, &s->k, 1, tm);
+  if (s->start.bad) /* (1e300: no time; it was said to be missing) */
+    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: traceEvents[%zu], its args.data.startTime (ending at byte %" PRIu64
+                          "): profile %s of pid %s: startTime is %s, not a time (microseconds: a number within +-9e18)", c->name,
+                          s->start_at.ev, s->start_at.at, *s->id ? s->id : "(CpuProfile)", pm, s->start_at.text);
   if (*s->id && !s->start.present)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: profile %s of pid %s: no Profile event with its "
                           "startTime", c->name, s->id, pm);

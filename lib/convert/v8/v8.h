@@ -25,12 +25,13 @@ typedef struct vnum {
 enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
 /* One V8 Profile document read from in into a new source (type src_type,
  * URI uri) whose every sample carries the label set labelset (0: none);
- * name is the document's name in messages.  origin_us: the source's start
- * (µs on the profile's clock, at most its startTime: a Chrome trace's
+ * name is the document's name in messages.  origin_us: the source's time
+ * 0 (µs on the profile's clock, at most its startTime: a Chrome trace's
  * earliest profile start, so that its profiles share one timeline; its
  * samples are then at startTime - origin_us + the deltas, meta
- * v8.start_time_us is origin_us), or PCOL_NA_I64: the profile's own
- * startTime.  pcol_import_v8 is this with
+ * v8.time_origin_us is origin_us), or PCOL_NA_I64: the profile's own
+ * startTime.  Either way meta v8.start_time_us, v8.end_time_us and the
+ * duration are the profile's own.  pcol_import_v8 is this with
  * the file's own name and type "v8"; chrome_trace.c gives it each profile
  * of a trace. */
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,

@@ -20,8 +20,12 @@
  * are the differences of the running sum rounded to whole microseconds, so
  * every stretch of the timeline is exact to 1 us.  When the last sample
  * lasts (value > 0), a sample of the root node follows it, its end.
- * startTime is the source's V8 startTime (meta v8.start_time_us, a V8
- * source read back), else 0; endTime = startTime + the timeline's length.
+ * startTime is the profile's own startTime (meta v8.start_time_us, a V8
+ * or Chrome-trace source read back), else 0; timeDeltas[0] is the first
+ * sample's time since it, where the source's time 0 is meta
+ * v8.time_origin_us (a Chrome trace's profiles share the earliest one's
+ * start: v8_times, the one rule), else startTime; endTime = startTime +
+ * the timeline's length.
  * One source only: the format holds one thread.
  * Nodes: the root "(root)" (id 1), and one per distinct path of frames
  * from it, frames as the speedscope export makes them (frames.h: a line of
@@ -291,6 +295,31 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return rc == PCOL_ENOMEM ? oom(x) : rc;
 }
 
+/* THE V8 time rule of a source s (v8_import.c writes it): *zero_us, the
+ * V8 clock's time of the source's time 0 (meta v8.time_origin_us: a Chrome
+ * trace's earliest profile start, which its profiles share; else
+ * v8.start_time_us; else 0), and *start_us, the profile's own startTime
+ * (v8.start_time_us, else *zero_us).  Absent keys leave err as it was (a
+ * success's err holds a warning or nothing). */
+static int v8_time_meta(vex *x, uint32_t s, const char *key, int64_t *v, int *has) {
+  pcol_str st;
+  int rc = pcol_meta_probe(x->f, s, key, &st, x->err);
+  if (rc < 0) return rc;
+  *has = rc > 0;
+  return rc ? pcol_meta_get_i64(x->f, s, key, v, x->err) : PCOL_OK;
+}
+
+static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us) {
+  int has_zero, has_start, rc;
+  *zero_us = *start_us = 0;
+  if ((rc = v8_time_meta(x, s, "v8.start_time_us", start_us, &has_start)) ||
+      (rc = v8_time_meta(x, s, "v8.time_origin_us", zero_us, &has_zero)))
+    return rc;
+  if (!has_zero) *zero_us = *start_us;
+  if (!has_start) *start_us = *zero_us;
+  return PCOL_OK;
+}
+
 /* ------------------------------------------------------------ writing */
 static int write_node(vex *x, uint32_t i, const uint32_t *kid_off, const uint32_t *kids) {
   int rc;
@@ -426,15 +455,13 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
   if (!(x->stack_node = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x->stack_node))) return oom(x);
   uint32_t root;
   if ((rc = child_of(x, 0, UINT32_MAX, &root))) return rc;
-  int64_t start_us = 0;
+  int64_t start_us = 0, zero_us = 0;
   if (src) {
     pcol_str uri = {0};
     if ((rc = pcol_string(f, pcol_view_u32(&x->src_uri, src - 1), &uri, x->err))) return rc;
     if (!uri.ptr) uri = (pcol_str){"pcol", 4};
     if ((rc = value_type(x, opt, src, uri))) return rc;
-    pcol_str st; /* absent: 0, err as it was (a success's err holds a warning or nothing) */
-    if ((rc = pcol_meta_probe(f, src, "v8.start_time_us", &st, x->err)) < 0) return rc;
-    if (rc && (rc = pcol_meta_get_i64(f, src, "v8.start_time_us", &start_us, x->err))) return rc;
+    if ((rc = v8_times(x, src, &zero_us, &start_us))) return rc;
     pcol_filter flt = {0};
     int filtered = pcol_select_filtered(&one);
     if (filtered && (rc = pcol_filter_build(f, &one, &flt, x->err))) return rc;
@@ -447,9 +474,12 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
     if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "v8 export: a temporary file ($TMPDIR, else /tmp) could not be written");
     if (rc) return rc;
   }
-  /* the timeline: the first sample's time since the source's start (a
-   * negative time: 0), then the samples' lengths */
-  int64_t offset = x->have_first && x->first_key > 0 ? x->first_key : 0;
+  /* the timeline: the first sample's time since startTime (a negative
+   * time: 0), then the samples' lengths */
+  __int128 first = x->have_first ? (__int128)x->first_key + ((__int128)zero_us - start_us) * 1000 : 0;
+  if (first > INT64_MAX / 2)
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: the first sample is more than 2^62 ns after startTime");
+  int64_t offset = first > 0 ? (int64_t)first : 0;
   int closing = x->have_first && x->last.ns > 0;
   if (closing) x->n_hits[0]++;
   int64_t len_us = us_round((__int128)offset + x->total), end_us;

@@ -519,14 +519,19 @@ static int resolve(vimp *v) {
   }
   /* a Chrome trace's profiles are timed since one origin (the earliest
    * profile's startTime): the samples' times are shifted by startTime -
-   * origin, and the source starts at the origin */
+   * origin, so that the trace's threads share one timeline; time 0 of the
+   * source is the origin (meta v8.time_origin_us), while its start, end
+   * and duration stay the profile's own (DevTools' profileStartTime and
+   * profileEndTime of the profile): one source's Duration, and its V8
+   * export's startTime and endTime, are its own span */
   int64_t shift = 0;
+  char num[32];
   if (v->origin != PCOL_NA_I64 && start != PCOL_NA_I64) {
     if (__builtin_sub_overflow(start, v->origin, &shift) || shift < 0 || shift > INT64_MAX / 4000)
       return at(v, "startTime", SIZE_MAX, "out of range (more than 2^51 us after the trace's first profile's)");
-    start = v->origin;
+    snprintf(num, sizeof num, "%lld", (long long)v->origin);
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.time_origin_us", num, v->err)));
   }
-  char num[32];
   if (start != PCOL_NA_I64) {
     snprintf(num, sizeof num, "%lld", (long long)start);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num, v->err)));

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# CLI: Chrome traces and V8 .cpuprofile files read as Chrome DevTools reads
+# them (devtools-frontend, front_end/models/cpu_profile/CPUProfileDataModel.ts):
+#  - a trace's profiles share one timeline (the earliest startTime), but one
+#    profile's Duration and its V8 export are its own: DevTools'
+#    profileStartTime/profileEndTime of that profile, startTime + its
+#    timeDeltas (the trace's own numbers back);
+#  - the last sample of a V8 thread lasts the mean gap of its thread,
+#    (last - first) / (n - 1), DevTools' averageIntervalTime
+#    (normalizeTimestamps), on a hand-made profile and on one `node
+#    --cpu-prof` records here;
+#  - a startTime that is no time is refused naming the event and the byte.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_v8_devtools: FAIL: $*" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
+# two renderers profiled 1 s apart; each profile's last chunk has its
+# endTime (V8's CpuProfile::FinishProfile): A 4 ms, B 1 ms
+python3 - "$tmp/two.json" <<'PY'
+import json, sys
+ev = []
+for pid, start, end, deltas in ((11, 5000000, 5004000, [100, 1000, 1000, 1000]), (22, 6000000, 6001000, [100, 300, 300])):
+    ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
+               "args": {"data": {"startTime": start}}})
+    nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
+             {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
+    ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
+               "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * len(deltas)}, "timeDeltas": deltas}}})
+    ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": end, "id": "0x1",
+               "args": {"data": {"endTime": end}}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+# one profile's Duration: its endTime - startTime (1 ms), not since the
+# trace's first profile (1.001 s); its samples: 600 us, 60% of it
+"$PCOL" top "$tmp/two.json" --source 2 >"$tmp/top" 2>"$tmp/err" || fail "top --source 2: $(head -3 "$tmp/err")"
+grep -qx 'Duration: 1ms, Total samples = 600us (60.00%)' "$tmp/top" ||
+  fail "top --source 2: $(grep Duration "$tmp/top"), want Duration: 1ms, Total samples = 600us (60.00%)"
+"$PCOL" top "$tmp/two.json" --source 1 | grep -qx 'Duration: 4ms, Total samples = 3ms (75.00%)' ||
+  fail "top --source 1: $("$PCOL" top "$tmp/two.json" --source 1 | grep Duration)"
+"$PCOL" info "$tmp/two.json" | grep -A3 '^source 2:' | grep -q 'duration: *1ms$' ||
+  fail "info: source 2's duration: $("$PCOL" info "$tmp/two.json" | grep -A3 '^source 2:')"
+# the views of both stay on one timeline (the first profile's start)
+"$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 && $2 == 2 { print $3 }' | head -1 >"$tmp/got"
+[ "$(cat "$tmp/got")" = 1000100000 ] || fail "source 2's first sample at $(cat "$tmp/got") ns, not 1.0001 s on the trace's timeline"
+# its V8 export is the profile the trace holds: startTime and the deltas
+# as written (DevTools: startTime + the running sum of timeDeltas), for
+# the trace and for its pcol file
+"$PCOL" pack "$tmp/two.json" -o "$tmp/two.pcol" || fail "pack"
+for in in "$tmp/two.json" "$tmp/two.pcol"; do
+  "$PCOL" unpack "$in" --to v8 --source 2 -o "$tmp/b.cpuprofile" 2>"$tmp/err" || fail "unpack --to v8 --source 2: $(head -3 "$tmp/err")"
+  python3 - "$tmp/b.cpuprofile" <<'PY' || fail "unpack --to v8 --source 2 of $(basename "$in") is not profile B"
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = (d["startTime"], d["timeDeltas"], d["endTime"])
+want = (6000000, [100, 300, 300], 6000700)
+if got != want:
+    sys.exit("startTime, timeDeltas, endTime: %s, want %s" % (got, want))
+PY
+done
+# and read back, the same Duration-free profile times (no shift)
+"$PCOL" cat "$tmp/b.cpuprofile" --table samples --format tsv | awk -F'\t' 'NR > 1 { printf "%s ", $3 }' >"$tmp/got"
+[ "$(cat "$tmp/got")" = "100000 400000 700000 " ] || fail "the export read back: times $(cat "$tmp/got")"
+
+# the last sample of a V8 thread: DevTools' mean interval.  Gaps 100, 100,
+# 400 us: median 100, mean 200; g (the last) from 600 to 800 us
+cat >"$tmp/g.cpuprofile" <<'J'
+{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
+{"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":0,"columnNumber":0}},
+{"id":3,"callFrame":{"functionName":"g","url":"a.js","lineNumber":5,"columnNumber":0}}],
+"startTime":1000,"endTime":2000,"samples":[2,2,2,3],"timeDeltas":[0,100,100,400]}
+J
+# the timeline's end against DevTools' rule computed from the profile
+devtools_end() { # PROFILE: the last sample's end, ns since startTime
+  python3 - "$1" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+t, ts = p["startTime"], []
+for d in p["timeDeltas"]:  # convertTimeDeltas
+    t += d
+    ts.append(t)
+ts.sort()  # sortSamples
+mean = (ts[-1] - ts[0]) / (len(ts) - 1)  # normalizeTimestamps: averageIntervalTime
+print(round((ts[-1] + mean - p["startTime"]) * 1000))
+PY
+}
+timeline_end() { # PROFILE
+  "$PCOL" unpack "$1" --to speedscope --timeline -o "$tmp/tl.json" || fail "unpack --timeline $1"
+  python3 -c 'import json,sys; print([p for p in json.load(open(sys.argv[1]))["profiles"] if p["type"] == "evented"][0]["endValue"])' "$tmp/tl.json"
+}
+want=$(devtools_end "$tmp/g.cpuprofile")
+[ "$want" = 800000 ] || fail "DevTools' rule computed $want"
+got=$(timeline_end "$tmp/g.cpuprofile")
+[ "$got" = "$want" ] || fail "the last sample's end on the timeline: $got ns, DevTools' $want (the mean gap)"
+# a profile node records here
+if command -v node >/dev/null; then
+  cat >"$tmp/w.js" <<'J'
+function spin(n) { let s = 0; for (let i = 0; i < n; i++) s += Math.sqrt(i); return s; }
+const t = Date.now(); while (Date.now() - t < 150) spin(1e5);
+J
+  node --cpu-prof --cpu-prof-dir="$tmp/prof" --cpu-prof-name=w.cpuprofile "$tmp/w.js" || fail "node --cpu-prof"
+  # (a negative delta, which DevTools sorts and pcol holds in place, would
+  # make another end: not in this check)
+  if python3 -c 'import json,sys; sys.exit(any(d < 0 for d in json.load(open(sys.argv[1]))["timeDeltas"]))' "$tmp/prof/w.cpuprofile"; then
+    want=$(devtools_end "$tmp/prof/w.cpuprofile")
+    got=$(timeline_end "$tmp/prof/w.cpuprofile")
+    [ "$got" = "$want" ] || fail "node's profile: the last sample ends at $got ns, DevTools' $want"
+  fi
+fi
+
+# a startTime that is no time: refused naming the event, the key and where
+printf '{"traceEvents":[{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":5,"id":"0x1","args":{"data":{"startTime":1e300}}},\n{"ph":"P","name":"ProfileChunk","pid":1,"tid":1,"ts":6,"id":"0x1","args":{"data":{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}},{"id":2,"parent":1,"callFrame":{"functionName":"f"}}],"samples":[2,2]},"timeDeltas":[10,10]}}}]}\n' >"$tmp/big.json"
+"$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "startTime 1e300 read"
+grep -q 'big.json: traceEvents\[0\], its args.data.startTime (ending at byte 110): profile 0x1 of pid 1: startTime is 1e300, not a time' "$tmp/err" ||
+  fail "startTime 1e300: $(cat "$tmp/err")"
+echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap, a startTime that is no time, as DevTools"
