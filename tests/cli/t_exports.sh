@@ -361,6 +361,48 @@ for x in "t.perf 2000 6000000" "t.cpuprofile 3000 12000000"; do
     [ "$st" = "$(python3 -c "print($3 / 1e9)")" ] || fail "$1: summaryRprof's sampling.time is $st s, not $3 ns"
   fi
 done
+# two sources of one kind of time and different times per sample (V8
+# profiles of 3 ms and 925.5 us): one header of the greatest common divisor
+# of the means, each rounded to 3 significant digits (3000, 926: 2 us), so
+# summaryRprof's times are the profiles' within 0.5% (it wrote 10 ms a line:
+# 80 ms for 15.702 ms)
+sed -e 's/"timeDeltas": \[0, 4000, 4000, 4000\]/"timeDeltas": [0, 1234, 1234, 1234]/' \
+  -e 's/"endTime": 14000/"endTime": 4702/' "$tmp/t.cpuprofile" >"$tmp/u.cpuprofile"
+$PCOL unpack "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --to rprof -o "$tmp/tu.out" 2>"$tmp/err" ||
+  fail "two V8 profiles: unpack --to rprof: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "two V8 profiles: a warning for sources alike: $(cat "$tmp/err")"
+h=$(head -1 "$tmp/tu.out")
+[ "$h" = "sample.interval=2" ] || fail "two V8 profiles: the Rprof export's header is '$h', not sample.interval=2"
+# each source's samples at its own time per sample (doc/mappings.md §1.2:
+# a V8 sample's own length is lost): its total over its count, from pcol
+for k in 1 2; do
+  $PCOL top "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --source $k --format json >"$tmp/tu$k.json" &&
+    $PCOL fold "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --source $k --value samples >"$tmp/tu$k.folded" ||
+    fail "two V8 profiles: source $k's top and fold"
+done
+if command -v Rscript >/dev/null; then
+  Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sampling.time, "\n"); b <- s$by.self; cat(paste(rownames(b), b$self.time), sep = "\n")' \
+    "$tmp/tu.out" >"$tmp/tu.r" || fail "two V8 profiles: summaryRprof"
+  python3 - "$tmp" <<'PY' || fail "two V8 profiles: summaryRprof's times are not the sources' ($(tr '\n' ' ' <"$tmp/tu.r"))"
+import json, sys
+d = sys.argv[1]
+want, total = {}, 0
+for k in (1, 2):
+    t = json.load(open("%s/tu%d.json" % (d, k)))["total"] / 1e9
+    counts = [(l.rsplit(" ", 1)[0].split(";")[-1], int(l.rsplit(" ", 1)[1]))
+              for l in open("%s/tu%d.folded" % (d, k)) if l.strip()]
+    n = sum(c for _, c in counts)
+    for name, c in counts:
+        want[name] = want.get(name, 0) + c * t / n
+    total += t
+lines = open(d + "/tu.r").read().split("\n")
+got = {l.split()[0].strip('"'): float(l.split()[1]) for l in lines[1:] if l.strip()}
+assert abs(float(lines[0]) - total) <= 0.005 * total, (lines[0], total)
+assert set(got) == set(want), (got, want)
+for k, v in got.items():
+    assert abs(v - want[k]) <= 0.005 * want[k] + 0.0005, (k, v, want[k])
+PY
+fi
 # sources that measure different values (a JFR recording's CPU and
 # allocation samples; here a perf recording beside collapsed stacks): the
 # Rprof text makes each sample one tick of one interval, so the export

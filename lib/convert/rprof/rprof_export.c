@@ -196,7 +196,7 @@ static int source_kinds(rp_out *r) {
  * cpu-clock), that time per counted sample over the selected samples
  * (mean_us, count_row), so that summaryRprof's sampling.time is the
  * source's time, not its count x 10 ms; else 10 ms. */
-static uint64_t source_interval(rp_out *r, uint32_t src) {
+static uint64_t own_interval(rp_out *r, uint32_t src) {
   uint64_t v;
   if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
   pcol_period pd; /* THE period rule (lib/core/period.c): OTLP's, else pprof's */
@@ -205,6 +205,12 @@ static uint64_t source_interval(rp_out *r, uint32_t src) {
     v = (uint64_t)pd.period;
     return v < 1000 ? 1 : (v + 500) / 1000;
   }
+  return 0;
+}
+
+static uint64_t source_interval(rp_out *r, uint32_t src) {
+  uint64_t v = own_interval(r, src);
+  if (v) return v;
   if (r->mean_us && src <= r->nsources && r->mean_us[src]) return r->mean_us[src];
   return 10000;
 }
@@ -535,6 +541,13 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
 }
 
+/* v rounded to 3 significant digits, half up (v <= INT64_MAX: no overflow) */
+static uint64_t round_3_digits(uint64_t v) {
+  uint64_t p = 1;
+  while (v / p >= 1000) p *= 10;
+  return (v + p / 2) / p * p;
+}
+
 static uint64_t gcd(uint64_t a, uint64_t b) {
   while (b) {
     uint64_t t = a % b;
@@ -677,19 +690,30 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
       __int128 us = (lc.tns[s] / lc.raw[s] + 500) / 1000;
       r.mean_us[s] = us < 1 ? 1 : us > INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)us;
     }
-  /* sources of different times per sample share one header, their
-   * intervals' greatest common divisor: 77 OTLP off-CPU sources of
-   * ODD-otlp-ebpf-profile made it 1 us and 267,802,223 lines.  The time per
-   * sample serves one source, or sources alike (perf files merged); else
-   * they are written at 10 ms a line, as before it */
+  /* Sources of different times per sample share one header, their
+   * intervals' greatest common divisor (choose_layout).  Means are any
+   * numbers of us, so theirs is mostly 1 us; rounded to 3 significant
+   * digits (at most 0.5% off; one source's mean is rounded to 1 us) they
+   * share a grid of 10^(digits - 3) us.  (Written at 10 ms a line, two V8
+   * profiles of 250 us and 2 ms read as 3.13 s for their 2.27 s.)  That
+   * serves sources of one kind of time (V8's wall); beside a source of no
+   * time (counts: 10 ms a line) or of another time, the sources are ticks
+   * alike, as unpack's warning says (ODD-otlp-ebpf-profile's 77 off-CPU
+   * sources and 5 of counts: a grid of 1 us, 267,802,223 lines). */
   uint64_t one = 0;
-  for (uint32_t s = 1; !rc && s <= r.nsources; s++)
-    if (r.mean_us[s] && one && r.mean_us[s] != one) {
-      memset(r.mean_us, 0, (r.nsources + 1) * sizeof *r.mean_us);
-      break;
-    } else if (r.mean_us[s]) {
+  uint32_t tvt = 0;
+  int differ = 0, alike = 1;
+  for (uint32_t s = 1; !rc && s <= r.nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc.has[s]) continue;
+    alike &= !(r.kind[s] & KIND_RPROF) && r.lasts[s].tvt && (!tvt || r.lasts[s].tvt == tvt);
+    tvt = r.lasts[s].tvt;
+    if (r.mean_us[s] && !own_interval(&r, s)) {
+      differ |= one && r.mean_us[s] != one;
       one = r.mean_us[s];
     }
+  }
+  for (uint32_t s = 1; !rc && (differ || !alike) && s <= r.nsources; s++)
+    r.mean_us[s] = alike ? round_3_digits(r.mean_us[s]) : 0;
   if (!rc) rc = choose_layout(&r, sel, &lc, &lines);
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
