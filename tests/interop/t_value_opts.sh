@@ -320,6 +320,26 @@ for F in 1e-20 1e-320; do
     dot "$F" "$f" --
   done
 done
+# unpack --to pprof --divide-by F is -proto -divide_by=F (printProto:
+# every value of every sample of the merged profile int64(v x 1/F)): both
+# written profiles read back by go tool pprof -raw, their samples compared
+# (go's -proto views asked in the sessions, planned here; read back after)
+PROTO=()
+mkdir -p "$tmp/gp"
+for F in 3 0.5 7 1e-20; do
+  for f in "${files[@]}" "$D/dotnet-6types-labels-UNCOMPRESSED.pb" "$D/java-cpu-async-profiler.pb.gz" "$D/cpp-cpu-unsymbolized-mappings.pb.gz"; do
+    [ -f "$f" ] || continue
+    case $F in 0.5 | 7) [ "$f" = "$cpu" ] || [ "$f" = "$heap" ] && continue ;; esac # (3 and 1e-20 read them)
+    for flt in "" runtime; do
+      g=() p=()
+      [ -n "$flt" ] && g=(-focus="$flt") p=(--focus "$flt")
+      k=${#PROTO[@]}
+      ps_plan "$tmp/gp/$k.go.pb.gz" -proto -divide_by="$F" "${g[@]}" "$f"
+      "$PCOL" unpack "$f" --to pprof --divide-by "$F" "${p[@]}" -o "$tmp/gp/$k.pc.pb.gz" 2>"$tmp/gp/$k.err"
+      PROTO+=("$(basename "$f") -proto -divide_by=$F ${g[*]}")
+    done
+  done
+done
 judge
 while IFS=$'\t' read -r g p what; do
   # the legend's Duration line, which dot_compare.py does not read
@@ -330,25 +350,13 @@ while IFS=$'\t' read -r g p what; do
 done <"$tmp/dots"
 python3 "$REPO/tests/interop/dot_compare.py" --list "$tmp/dots" || fail=$((fail + 1))
 
-# unpack --to pprof --divide-by F is -proto -divide_by=F (printProto:
-# every value of every sample of the merged profile int64(v x 1/F)): both
-# written profiles read back by go tool pprof -raw, their samples compared
-for F in 3 0.5 7 1e-20; do
-  for f in "${files[@]}" "$D/dotnet-6types-labels-UNCOMPRESSED.pb" "$D/java-cpu-async-profiler.pb.gz" "$D/cpp-cpu-unsymbolized-mappings.pb.gz"; do
-    [ -f "$f" ] || continue
-    case $F in 0.5 | 7) [ "$f" = "$cpu" ] || [ "$f" = "$heap" ] && continue ;; esac # (3 and 1e-20 read them)
-    for flt in "" runtime; do
-      g=() p=()
-      [ -n "$flt" ] && g=(-focus="$flt") p=(--focus "$flt")
-      n=$((n + 1))
-      go tool pprof -symbolize=none -proto -divide_by="$F" "${g[@]}" "$f" >"$tmp/go.pb.gz" 2>/dev/null
-      "$PCOL" unpack "$f" --to pprof --divide-by "$F" "${p[@]}" -o "$tmp/pc.pb.gz" 2>"$tmp/err"
-      for x in go pc; do
-        go tool pprof -symbolize=none -raw "$tmp/$x.pb.gz" 2>/dev/null | sed -n '/^Samples:/,/^Locations/p' >"$tmp/$x"
-      done
-      [ -s "$tmp/go" ] && cmp -s "$tmp/go" "$tmp/pc" || bad "$(basename "$f") -proto -divide_by=$F ${g[*]}"
-    done
+for k in "${!PROTO[@]}"; do
+  n=$((n + 1))
+  for x in go pc; do
+    go tool pprof -symbolize=none -raw "$tmp/gp/$k.$x.pb.gz" 2>/dev/null | sed -n '/^Samples:/,/^Locations/p' >"$tmp/$x"
   done
+  cp "$tmp/gp/$k.err" "$tmp/err"
+  [ -s "$tmp/go" ] && cmp -s "$tmp/go" "$tmp/pc" || bad "${PROTO[k]}"
 done
 # pcol's own surfaces, against pcol top --divide-by: flame's total (its
 # subtitle and its root frame) in the unit it chose; diff --absolute, each
