@@ -601,8 +601,11 @@ int jfr_chunk_header(jrd *r, uint64_t at, jchunk *k) {
   k->compressed = (rd_be(&c, 4) & 1) != 0;
   if (k->major != 1 && k->major != 2)
     return jfr_bad(r, at, "file version %u.%u (1.x and 2.x are read)", k->major, k->minor);
-  if (k->size < JFR_HEADER_SIZE || k->size > r->len - at)
-    return jfr_bad(r, at, "chunk size %llu out of range (%llu bytes left)", (unsigned long long)k->size,
+  if (k->size < JFR_HEADER_SIZE)
+    return jfr_bad(r, at, "chunk size %llu, less than its header (68)", (unsigned long long)k->size);
+  if (k->size > r->len - at) /* the common case: a copy cut short, a JVM killed mid-chunk */
+    return jfr_bad(r, at, "truncated: chunk size %llu, only %llu bytes left (the recording was cut "
+                   "short, or its chunk was still being written)", (unsigned long long)k->size,
                    (unsigned long long)(r->len - at));
   if (k->cp_off < JFR_HEADER_SIZE || k->cp_off >= k->size || k->md_off < JFR_HEADER_SIZE ||
       k->md_off >= k->size)
