@@ -516,6 +516,8 @@ int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, cons
 /* --unit's value u other than "auto" checked against the value's unit: 0,
  * or the exit code after the usage message. */
 int cli_unit_check(const cli_command *cmd, pcol_str unit, const char *u);
+/* What --unit accepts for values of unit: the text of its refusal. */
+void cli_unit_wants(pcol_str unit, char *buf, size_t n);
 /* The same, whole = 1 for outputs of whole numbers (callgrind:
  * pcol_unit_pick_whole). */
 int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,

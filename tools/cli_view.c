@@ -82,9 +82,14 @@ int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, c
 
 int cli_unit_check(const cli_command *cmd, pcol_str unit, const char *u) {
   if (pcol_unit_valid_target(unit, u)) return 0;
-  return cli_usage_error(cmd->name, "--unit wants auto, raw or a unit of %.*s (B, kB, MB, GB, "
-                         "TB for bytes; ns, us, ms, s, hrs for time), not '%s'",
-                         (int)unit.len, unit.ptr ? unit.ptr : "NA", u);
+  char wants[256];
+  cli_unit_wants(unit, wants, sizeof wants);
+  return cli_usage_error(cmd->name, "--unit wants %s, not '%s'", wants, u);
+}
+
+void cli_unit_wants(pcol_str unit, char *buf, size_t n) {
+  snprintf(buf, n, "auto, raw or a unit of %.*s (B, kB, MB, GB, TB for bytes; ns, us, ms, s, hrs for time)",
+           (int)(unit.len > 64 ? 64 : unit.len), unit.ptr ? unit.ptr : "NA");
 }
 
 void cli_print_filters(FILE *fp, const pcol_select *sel) {

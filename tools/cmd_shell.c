@@ -187,6 +187,16 @@ static int set_line(char *line, pcol_file *f) {
     /* NAME= clears */
   } else if (!strcmp(s->pprof, "sample_index") && f && pcol_value_resolve(f, NULL, value, &vs, &err)) {
     bad = err.message;
+  } else if (!strcmp(s->pprof, "unit") && f && strcmp(value, "auto") && strcmp(value, "raw")) {
+    /* against the value the session shows now (sample_index or the
+     * default); a later sample_index of another unit is checked by the
+     * command, as before */
+    setting *si = find_setting("sample_index", 12);
+    if (!pcol_value_resolve(f, NULL, si->value && *si->value ? si->value : NULL, &vs, &err) &&
+        !pcol_unit_valid_target(vs.unit, value)) {
+      cli_unit_wants(vs.unit, err.message, sizeof err.message);
+      bad = err.message;
+    }
   } else if (!strcmp(s->pprof, "nodecount")) {
     long long v = strtoll(value, &e, 10);
     if (e == value || *e) bad = "give a whole number";

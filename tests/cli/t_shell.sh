@@ -66,6 +66,13 @@ for m in 'sort=bogus: cum, flat or name' 'nodecount=abc: give a whole number' \
   'nodefraction=x: give a number' "granularity=filefunc: functions, filefunctions, lines"; do
   grep -qF "$m" "$tmp/err" || { cat "$tmp/err"; fail "no message '$m'"; }
 done
+# a unit is checked against the value shown when it is set (wall, ns here)
+out=$(ask unit=ms unit=parsec unit=MB o)
+grep -q '^  unit *= ms$' <<<"$out" || fail "unit=parsec or unit=MB replaced unit=ms"
+for m in 'unit=parsec: auto, raw or a unit of nanoseconds' 'unit=MB: auto, raw or a unit of nanoseconds'; do
+  grep -qF "$m" "$tmp/err" || { cat "$tmp/err"; fail "no message '$m'"; }
+done
+[ "$(ask unit=ms top)" = "$(ask 'top --unit ms')" ] || fail "unit=ms top"
 # words that would run something else are refused
 printf 'top --\ncallgrind -o\ntop --value\n' | (cd "$tmp" && "$PCOL" shell "$in" >/dev/null 2>"$tmp/err")
 grep -q "'--' is not taken in a line" "$tmp/err" || fail "top --"
