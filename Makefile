@@ -190,12 +190,13 @@ SANLINK_TEST = -no-pie $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free
 # The sanitizer build runs the tests of pcol's own behaviour (unit, CLI,
 # conformance, threads); the interop tests run on the plain build two at a
 # time, then the one-core stages in two lanes (bench/results/test-time.md).
+# Each stage says its time (tests/stage.sh).
 test: deps pybin
-	@$(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 test-build
-	@$(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules check-api-doc test-unit test-cli test-conformance test-tsan
-	@$(MAKE) -j2 --no-print-directory all
-	@$(MAKE) --no-print-directory JOBS=2 test-interop
-	@$(MAKE) --no-print-directory test-tail
+	@sh tests/stage.sh sanitizer-build $(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 test-build
+	@sh tests/stage.sh unit-cli-conformance-tsan $(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules check-api-doc test-unit test-cli test-conformance test-tsan
+	@sh tests/stage.sh plain-build $(MAKE) -j2 --no-print-directory all
+	@sh tests/stage.sh interop $(MAKE) --no-print-directory JOBS=2 test-interop
+	@sh tests/stage.sh tail $(MAKE) --no-print-directory test-tail
 
 # The library, the CLI and the unit test binaries (make -j2 test-build);
 # test-tail: the one-core stages in two lanes side by side.
