@@ -541,6 +541,12 @@ void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel);
 void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_str vunit,
                           const char *unit, int (*total_of)(void *ctx, pcol_sum *total),
                           void *ctx);
+/* pprof's ProfileLabels (report.go), the head of -traces and of the
+ * interactive mode's greeting: "File:", the comments, "Type: T (UNIT)" and
+ * the time lines above (total_of asked only for the Duration line). */
+void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pcol_select *sel,
+                              const pcol_value_sel *v, int (*total_of)(void *ctx, pcol_sum *total),
+                              void *ctx);
 /* pprof's compact_labels, on in the shell (cmd_shell.c) as in pprof's
  * interactive mode: the views' headers start at their filters (no File,
  * Type, Time, Duration lines). */

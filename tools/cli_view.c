@@ -229,6 +229,21 @@ out:
   pcol_source_summaries_free(ss, ns);
 }
 
+void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pcol_select *sel,
+                              const pcol_value_sel *v, int (*total_of)(void *ctx, pcol_sum *total),
+                              void *ctx) {
+  fputs("File: ", fp); /* a path is bytes from outside: the text rule */
+  cli_print_cstr(fp, path);
+  fputc('\n', fp);
+  cli_print_comments(fp, f, sel);
+  fputs("Type: ", fp);
+  cli_print_str(fp, v->type);
+  fputs(" (", fp);
+  cli_print_str(fp, v->unit);
+  fputs(")\n", fp);
+  cli_print_time_lines(fp, f, sel, v->unit, "auto", total_of, ctx);
+}
+
 static int top_total(void *ctx, pcol_sum *total) {
   *total = ((const pcol_top *)ctx)->total;
   return 0;

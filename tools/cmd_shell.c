@@ -147,6 +147,21 @@ static void shell_help(void) {
 /* name=value, or a shorthand word: 1 when the line was a setting.  f: the
  * session's file, against which sample_index is checked when set (pprof's
  * "invalid sample_index": the setting stays as it was). */
+typedef struct shell_total {
+  pcol_file *f;
+  const pcol_select *sel;
+  const pcol_value_sel *v;
+} shell_total;
+static int shell_total_of(void *ctx, pcol_sum *total) {
+  shell_total *c = ctx;
+  pcol_error err = {0};
+  pcol_top t;
+  int rc = pcol_top_compute(c->f, c->sel, c->v, PCOL_BY_FUNCTION, &t, &err);
+  if (!rc) *total = t.total;
+  if (!rc) pcol_top_free(&t);
+  return rc;
+}
+
 static int set_line(char *line, pcol_file *f) {
   char *eq = strchr(line, '=');
   char *name = line;
@@ -486,9 +501,20 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
   pcol_error oerr = {0};
   int orc = pcol_open(file, NULL, &f, &oerr);
   if (orc) return cli_fail_in(cmd->name, file, &oerr, orc);
-  fputs("pcol shell: ", stderr);
-  cli_print_cstr(stderr, label);
-  fputs("\nEntering interactive mode (type \"help\" for commands, \"o\" for options)\n", stderr);
+  /* pprof's greeting (interactive.go): the profile's labels, on stderr */
+  pcol_select all;
+  memset(&all, 0, sizeof all);
+  pcol_value_sel dv;
+  if (!pcol_value_resolve(f, NULL, NULL, &dv, &oerr)) {
+    shell_total st = {f, &all, &dv};
+    cli_print_profile_labels(stderr, f, label, &all, &dv, shell_total_of, &st);
+  } else {
+    fputs("pcol shell: ", stderr);
+    cli_print_cstr(stderr, label);
+    fputc('\n', stderr);
+  }
+  memset(&oerr, 0, sizeof oerr);
+  fputs("Entering interactive mode (type \"help\" for commands, \"o\" for options)\n", stderr);
   char *line = NULL, *w[SHELL_WORDS];
   size_t cap = 0;
   line_edit le; /* on a terminal, lines are edited as in pprof's (line_edit.c) */

@@ -222,17 +222,8 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   }
   if (mean) cli_mean_type(&v.type, mean_type);
   if (o.fmt == OUT_TEXT) {
-    fputs("File: ", stdout);
-    cli_print_cstr(stdout, path);
-    fputc('\n', stdout);
-    cli_print_comments(stdout, f, &sel);
-    fputs("Type: ", stdout);
-    cli_print_str(stdout, v.type);
-    fputs(" (", stdout);
-    cli_print_str(stdout, v.unit);
-    fputs(")\n", stdout);
     tr_total tt = {f, &sel, &v, mean ? &div : NULL, &err};
-    cli_print_time_lines(stdout, f, &sel, v.unit, "auto", total_of, &tt);
+    cli_print_profile_labels(stdout, f, path, &sel, &v, total_of, &tt);
     if (err.code) { /* (no Duration line: the traces say what failed, if anything does) */
       memset(&err, 0, sizeof err);
     }

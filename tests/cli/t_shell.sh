@@ -66,6 +66,11 @@ for m in 'sort=bogus: cum, flat or name' 'nodecount=abc: give a whole number' \
   'nodefraction=x: give a number' "granularity=filefunc: functions, filefunctions, lines"; do
   grep -qF "$m" "$tmp/err" || { cat "$tmp/err"; fail "no message '$m'"; }
 done
+# the greeting (stderr) is pprof's: the profile's labels, as traces heads them
+printf 'quit\n' | "$PCOL" shell "$in" >/dev/null 2>"$tmp/greet"
+want=$("$PCOL" traces "$in" | sed -n '/^-----/q; p' | sed "s|^File: .*|File: $in|")
+[ "$(sed '/^Entering interactive mode/,$d' "$tmp/greet")" = "$want" ] || {
+  cat "$tmp/greet"; fail "greeting is not the profile's labels"; }
 # a unit is checked against the value shown when it is set (wall, ns here)
 out=$(ask unit=ms unit=parsec unit=MB o)
 grep -q '^  unit *= ms$' <<<"$out" || fail "unit=parsec or unit=MB replaced unit=ms"

@@ -4,7 +4,7 @@
 # pprof's arguments, settings kept between commands, a bad sample_index
 # that must leave the setting as it was, an unknown command) fed to both on
 # every pprof profile of the test data go reads gives the same standard
-# output, prompts aside.  Not in the session: granularity=files (pcol's
+# output, prompts aside, and the greeting the same Time and Duration lines.  Not in the session: granularity=files (pcol's
 # --by file is a row per file, doc/cli.md) and traces (pcol's header names
 # the input, pprof's the binary); and edge-invalid-utf8-nul-strings, whose
 # names hold control bytes that pcol prints as \xNN (the text rule,
@@ -21,10 +21,16 @@ n=0 same=0 fail=0
 for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid-utf8-nul-strings*) continue;; esac
-  go tool pprof -symbolize=none "$f" <"$session" >"$tmp/go.out" 2>/dev/null
+  go tool pprof -symbolize=none "$f" <"$session" >"$tmp/go.out" 2>"$tmp/go.err"
   grep -q '^(pprof) ' "$tmp/go.out" || continue # go cannot read it (OTLP, a legacy text)
   n=$((n + 1))
   "$PCOL" shell "$f" <"$session" >"$tmp/pc.out" 2>"$tmp/pc.err" || { cat "$tmp/pc.err"; fail=$((fail + 1)); continue; }
+  # the greeting's Time and Duration lines (stderr) are pprof's too
+  if ! cmp -s <(grep -E '^(Time|Duration): ' "$tmp/go.err") <(grep -E '^(Time|Duration): ' "$tmp/pc.err"); then
+    echo "t_shell: FAIL: $(basename "$f"): the greeting's Time/Duration differ from go tool pprof's:"
+    diff <(grep -E '^(Time|Duration): ' "$tmp/go.err") <(grep -E '^(Time|Duration): ' "$tmp/pc.err") | head -4
+    fail=$((fail + 1))
+  fi
   if cmp -s <(sed 's/(pprof) /(P) /g' "$tmp/go.out") <(sed 's/(pcol) /(P) /g' "$tmp/pc.out"); then
     same=$((same + 1))
   else
