@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "line_edit.h"
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +74,21 @@ static const struct {
                {"callgrind", "graph", "--format=callgrind"},
                {"proto", "unpack", "--to=pprof"},
                {"flamegraph", "flame", NULL}};
+
+/* A line the shell cannot run: its message, and the session's own help
+ * (not "Try 'pcol shell --help'", which is for the command line). */
+static int shell_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int shell_usage(const char *fmt, ...) {
+  char b[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(b, sizeof b, fmt, ap);
+  va_end(ap);
+  fputs("pcol shell: ", stderr);
+  if (n > 0) cli_put_text(stderr, b, (size_t)n < sizeof b ? (size_t)n : sizeof b - 1, 0);
+  fputs(" (type \"help\" for commands, \"help COMMAND\" for one)\n", stderr);
+  return EXIT_USAGE;
+}
 
 static setting *find_setting(const char *name, size_t n) {
   for (size_t i = 0; i < NSETTINGS; i++)
@@ -327,7 +343,7 @@ static int run_line(const char *file, char **w, int nw) {
     if (!strcmp(t, "-cum") || !strcmp(t, "--cum")) {
       sort_cum = 1;
     } else if (!strcmp(t, "--")) {
-      rc = cli_usage_error("shell", "'--' is not taken in a line: the inputs are the session's");
+      rc = shell_usage("'--' is not taken in a line: the inputs are the session's");
     } else if (!strcmp(t, "-")) {
       /* pprof: an empty ignore expression, nothing */
     } else if (is_num) { /* pprof: the node count (ParseInt: a sign is allowed) */
@@ -342,7 +358,7 @@ static int run_line(const char *file, char **w, int nw) {
       argv[n++] = t;
       if (o && o->takes_arg && !eq) {
         if (i + 1 < nw) argv[n++] = w[++i];
-        else rc = cli_usage_error("shell", "option '--%s' needs a value", o->name);
+        else rc = shell_usage("option '--%s' needs a value", o->name);
       }
       limit_given |= o && (!strcmp(o->name, "limit") || !strcmp(o->name, "node-count"));
       for (size_t k = 0; o && k < NSETTINGS; k++)
@@ -351,14 +367,14 @@ static int run_line(const char *file, char **w, int nw) {
       argv[n++] = t;
       if (o->takes_arg) {
         if (i + 1 < nw) argv[n++] = w[++i];
-        else rc = cli_usage_error("shell", "option '-%c' needs a value", t[1]);
+        else rc = shell_usage("option '-%c' needs a value", t[1]);
       }
       for (size_t k = 0; k < NSETTINGS; k++)
         given[k] |= settings[k].option && !strcmp(settings[k].option, o->name);
       if (!strcmp(o->name, "limit")) count = NULL, limit_given = 1;
     } else if (t[0] == '>') {
       out = t[1] ? t + 1 : i + 1 < nw ? w[++i] : NULL;
-      if (!out) rc = cli_usage_error("shell", "unexpected end of line after >");
+      if (!out) rc = shell_usage("unexpected end of line after >");
     } else if (param && !pr) {
       pr = t;
     } else if (t[0] == '-') {
@@ -367,11 +383,11 @@ static int run_line(const char *file, char **w, int nw) {
       rc = cat_regex(&focus, t);
     }
   }
-  if (!rc && param && !pr) rc = cli_usage_error("shell", "command %s requires an argument", c->name);
+  if (!rc && param && !pr) rc = shell_usage("command %s requires an argument", c->name);
   if (!rc && pr) argv[n++] = pr;
   if (!rc && extra) argv[n++] = extra;
   if (!rc && out && !opt_of(c, "output", 0))
-    rc = cli_usage_error("shell", "%s writes no file (> is for graph, flame, report, unpack...)", c->name);
+    rc = shell_usage("%s writes no file (> is for graph, flame, report, unpack...)", c->name);
   if (!rc && out) argv[n++] = "-o", argv[n++] = out;
   char fbuf[32];
   if (!rc && sort_cum && opt_of(c, "sort", 0)) argv[n++] = "--sort=cum";
@@ -410,10 +426,10 @@ static int run_line(const char *file, char **w, int nw) {
         strcmp(c->name, "tags") && !(numbers && extra && !strcmp(extra, "--to=pprof")) &&
         !(!strcmp(so, "drop-negative") && !strcmp(c->name, "traces"))) {
       if (divide)
-        rc = cli_usage_error("shell", "%s=%s: %s does not offer --%s; clear it first (%s=)",
+        rc = shell_usage("%s=%s: %s does not offer --%s; clear it first (%s=)",
                              s->pprof, s->value, c->name, s->option, s->pprof);
       else
-        rc = cli_usage_error("shell", "%s=true: %s does not offer --%s; set %s=false first",
+        rc = shell_usage("%s=true: %s does not offer --%s; set %s=false first",
                              s->pprof, c->name, s->option, s->pprof);
       break;
     }

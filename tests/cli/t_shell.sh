@@ -83,6 +83,9 @@ printf 'top --\ncallgrind -o\ntop --value\n' | (cd "$tmp" && "$PCOL" shell "$in"
 grep -q "'--' is not taken in a line" "$tmp/err" || fail "top --"
 grep -q "option '-o' needs a value" "$tmp/err" || fail "callgrind -o"
 grep -q "option '--value' needs a value" "$tmp/err" || fail "top --value"
+# a line's refusal points to the session's help, not the command line's
+grep -q "Try 'pcol shell --help'" "$tmp/err" && fail "a line's refusal says Try 'pcol shell --help'"
+grep -q "needs a value (type \"help\" for commands" "$tmp/err" || fail "no help hint"
 [ -z "$(ls "$tmp" | grep -e '--')" ] || fail "a file named after an option was written"
 # the user's words reach the terminal through the text rule
 printf 'focus\033[31m x\n' | "$PCOL" shell "$in" >/dev/null 2>"$tmp/err"
