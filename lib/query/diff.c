@@ -21,7 +21,8 @@ int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw, 
               (int)pcol_utf8_cut((v)->unit.ptr, (v)->unit.len, 100), (v)->unit.ptr ? (v)->unit.ptr : ""
   return pcol_error_set(err, PCOL_EINVAL,
                         "incompatible value types: the base measures %.*s (%.*s), the new profile "
-                        "%.*s (%.*s); compare a value both have with --value TYPE",
+                        "%.*s (%.*s); compare a value both have with --value TYPE, or the "
+                        "samples of each with --value samples",
                         VS(base), VS(nw));
 #undef VS
 }

@@ -77,6 +77,7 @@ goheap="${PCOL_TESTDATA:-../shared/testdata}/pprof/go-heap-allocs-inline.pb.gz"
 if [ -f "$gocpu" ] && [ -f "$goheap" ]; then
   expect 2 'the base measures cpu (nanoseconds), the new profile alloc_space (bytes)' \
     "$PCOL" diff $rp "$goheap"
+  expect 2 'or the samples of each with --value samples' "$PCOL" diff $rp "$goheap"
   expect 2 'the base measures cpu (nanoseconds), the new profile alloc_space (bytes)' \
     "$PCOL" flame "$goheap" --diff $rp -o "$tmp/f.svg"
   "$PCOL" diff $rp "$gocpu" >/dev/null || fail "Rprof and Go CPU: both default to cpu"
