@@ -5,42 +5,57 @@
 # "Showing nodes" on (the graph: its node lines), as t_pprof_views.sh
 # compares the other granularities.  Left out: the profile whose names hold
 # raw control bytes (pcol prints them as \xNN, doc/safety.md).
+# go's five views of a profile come from one go tool pprof session
+# (tests/interop/pprof_session.sh: one start and parse, not five; one view
+# in 25 also on the command line, held to the session's answer); a profile
+# whose -top go does not answer (go cannot read it) is not counted.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
+PPROF_WHAT="pcol --by filefunction with go tool pprof -filefunctions"
+. "$(cd "$(dirname "$0")" && pwd)/pprof_env.sh"
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-command -v go >/dev/null || { echo "t_filefunctions: go not installed: skipped"; exit 77; }
 data=$(cd "$REPO/../shared/testdata" 2>/dev/null && pwd) || { echo "t_filefunctions: no test data: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cut() { sed -n '/^Showing nodes/,$p'; }
-n=0 fail=0 files=0
+. "$REPO/tests/interop/pprof_session.sh"
+shown() { sed -n '/^Showing nodes/,$p'; }
+VIEWS=(top top-cum tree peek dot)
+go_args() { # go_args WHAT: go's arguments of the view WHAT
+  case $1 in
+  top) echo -top ;; top-cum) echo -top -cum ;; tree) echo -tree ;; peek) echo -peek . ;; dot) echo -dot ;;
+  esac
+}
+pcol_args() { # pcol_args WHAT FILE: pcol's arguments of the view WHAT
+  case $1 in
+  top) echo "top $2" ;; top-cum) echo "top $2 --sort cum" ;; tree) echo "tree $2" ;; peek) echo "peek $2 ." ;; dot) echo "graph $2" ;;
+  esac
+}
+mkdir -p "$tmp/gv"
+F=()
 for f in "$data"/pprof/*.pb* "$data"/ext/pprof/*; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid-utf8-nul-strings*) continue;; esac
-  go tool pprof -symbolize=none -top -filefunctions "$f" 2>/dev/null | cut >"$tmp/go" || true
-  [ -s "$tmp/go" ] || continue # go cannot read it
+  k=${#F[@]} F+=("$f")
+  for what in "${VIEWS[@]}"; do
+    # shellcheck disable=SC2046 # (no blanks in the arguments)
+    ps_plan "$tmp/gv/$k.$what" $(go_args "$what") -filefunctions "$f"
+  done
+done
+ps_run
+n=0 fail=$PS_FAILS files=0
+for k in "${!F[@]}"; do
+  f=${F[k]}
+  [ -s "$tmp/gv/$k.top" ] && [ -n "$(shown <"$tmp/gv/$k.top")" ] || continue # go cannot read it
   files=$((files + 1))
-  check() { # check WHAT GO-ARGS -- PCOL-ARGS
-    local what=$1 g=() p=()
-    shift
-    while [ "$1" != -- ]; do g+=("$1"); shift; done
-    shift
-    p=("$@")
+  for what in "${VIEWS[@]}"; do
+    # shellcheck disable=SC2046 # (the test data's paths hold no blanks)
     if [ "$what" = dot ]; then
-      go tool pprof -symbolize=none "${g[@]}" "$f" 2>/dev/null | grep '^N' >"$tmp/go"
-      "$PCOL" "${p[@]}" 2>"$tmp/err" | grep '^N' >"$tmp/pc"
+      grep '^N' "$tmp/gv/$k.$what" >"$tmp/go"
+      "$PCOL" $(pcol_args "$what" "$f") --by filefunction 2>"$tmp/err" | grep '^N' >"$tmp/pc"
     else
-      go tool pprof -symbolize=none "${g[@]}" "$f" 2>/dev/null | cut >"$tmp/go"
-      "$PCOL" "${p[@]}" 2>"$tmp/err" | cut >"$tmp/pc"
+      shown <"$tmp/gv/$k.$what" >"$tmp/go"
+      "$PCOL" $(pcol_args "$what" "$f") --by filefunction 2>"$tmp/err" | shown >"$tmp/pc"
     fi
     n=$((n + 1))
     cmp -s "$tmp/go" "$tmp/pc" || { echo "t_filefunctions: FAIL: $(basename "$f") $what"; diff "$tmp/go" "$tmp/pc" | head -6; fail=$((fail + 1)); }
-  }
-  check top -top -filefunctions -- top "$f" --by filefunction
-  check top-cum -top -cum -filefunctions -- top "$f" --by filefunction --sort cum
-  check tree -tree -filefunctions -- tree "$f" --by filefunction
-  check peek -peek . -filefunctions -- peek "$f" . --by filefunction
-  check dot -dot -filefunctions -- graph "$f" --by filefunction
+  done
 done
 echo "t_filefunctions: $n comparisons on $files profiles, $fail failed"
 [ "$files" -ge 30 ] && [ "$fail" = 0 ]
