@@ -37,6 +37,19 @@ go_again() {
   return 1
 }
 
+# go's text of FILE PPROF-ARGS, once a test (make test's time: a profile's
+# view is compared with pcol's on the profile and on its pcol file, so
+# each was asked twice): go_text FILE OUT PPROF-ARGS
+declare -A GO_TEXT=()
+go_text() {
+  local f=$1 out=$2 key
+  shift 2
+  key=$f$'\n'$(printf '%s\n' "$@")
+  if [ -n "${GO_TEXT[$key]-}" ]; then cp "${GO_TEXT[$key]}" "$out"; return; fi
+  "$PPROF" -symbolize=none -callgrind "$@" "$f" >"$out" 2>/dev/null
+  GO_TEXT[$key]=$out
+}
+
 # case FILE PCOL-INPUT PPROF-ARGS -- PCOL-ARGS: the two texts, equal
 case_() {
   local f=$1 in=$2
@@ -46,7 +59,7 @@ case_() {
   shift
   pc=("$@")
   i=$((i + 1))
-  "$PPROF" -symbolize=none -callgrind "${pp[@]}" "$f" >"$tmp/$i.go" 2>/dev/null
+  go_text "$f" "$tmp/$i.go" "${pp[@]}"
   if ! "$PCOL" graph "$in" --format callgrind "${pc[@]}" >"$tmp/$i.pc" 2>"$tmp/$i.err"; then
     echo "FAIL: pcol graph $(basename "$in") --format callgrind ${pc[*]}: $(head -c 300 "$tmp/$i.err")"
     fail=$((fail + 1))
@@ -102,7 +115,7 @@ e=$TD/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz
 # -o: a *.callgrind or callgrind.out.* name chooses the format; DOT
 # otherwise, and --format wins over the name
 if [ -f "$g" ]; then
-  "$PPROF" -symbolize=none -callgrind "$g" >"$tmp/o.go" 2>/dev/null
+  go_text "$g" "$tmp/o.go"
   for o in prof.callgrind callgrind.out.123; do
     if ! "$PCOL" graph "$g" -o "$tmp/$o" 2>"$tmp/o.err" || ! cmp -s "$tmp/o.go" "$tmp/$o"; then
       echo "FAIL: pcol graph -o $o is not go tool pprof -callgrind's text: $(head -c 200 "$tmp/o.err")"
