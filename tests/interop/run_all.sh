@@ -24,9 +24,12 @@ fi
 # (a session of 20 views of a 260 KB heap profile: 9.2-10.5 s, 7.3 s at
 # 400, for 210 MB, not 100); its pacing changes no answer.
 export GOGC=${GOGC:-400}
-# The longest first (CPU seconds measured on 2 cores), so that two at a time
-# do not end with one long test running alone; the rest in name order.
-first="t_value_opts.sh t_pprof_semantics.sh t_matrix.sh t_pprof_views.sh t_shell.sh t_go_pprof.sh t_symbolize.sh t_clickhouse.sh t_speedscope.sh t_r_rprof.sh"
+# The longest first (wall seconds of a make test on 2 cores, every test of
+# 30 s or more there, by its time), so that two at a time do not end with
+# one long test running alone; the rest in name order.
+first=$(printf '%s ' t_value_opts.sh t_matrix.sh t_pprof_views.sh t_pprof_semantics.sh t_clickhouse.sh t_shell.sh \
+  t_r_rprof.sh t_filefunctions.sh t_spec_reader.sh t_symbolize.sh t_duckdb.sh t_go_pprof.sh t_regex.sh t_perf_real.sh \
+  t_flame_zoom.sh t_report.sh t_import_judged.sh t_speedscope.sh t_graph.sh t_jfr.sh t_callgrind.sh)
 { for n in $first; do [ -f "$dir/$n" ] && echo "$dir/$n"; done
   ls "$dir"/t_*.sh 2>/dev/null | while read -r t; do
     case " $first " in *" $(basename "$t") "*) ;; *) echo "$t";; esac
