@@ -29,24 +29,24 @@ const cli_opt opts_diff[] = {
     {NULL, 0, 0, NULL}};
 
 /* a sum of the value as given (pcol_value_text: 1.5, not 1500000000);
- * signed: "+" before a change that is not negative */
+ * signed: "+" before a change that is positive ("0" for none, as pprof) */
 typedef struct vtext {
   char s[48];
 } vtext;
 static vtext vt_of(const pcol_value_sel *v, pcol_sum x, int sign) {
   vtext b;
   b.s[0] = '+';
-  int plus = sign && x >= 0;
+  int plus = sign && x > 0;
   pcol_value_text(v, x, b.s + plus, sizeof b.s - 1);
   return b;
 }
 
 /* a sum in the text's unit (cli_value_label: divided by --divide-by, the
- * shares left as they are), "+" before a change >= 0 */
+ * shares left as they are), "+" before a change > 0 */
 static vtext ut_of(const pcol_value_sel *v, const char *unit, pcol_sum x, int sign) {
   vtext b;
   b.s[0] = '+';
-  int plus = sign && x >= 0;
+  int plus = sign && x > 0;
   cli_value_label(x, v->unit, unit, b.s + plus, sizeof b.s - 1);
   return b;
 }

@@ -44,6 +44,10 @@ grep -q '<title>c (2, 57.14%)' "$tmp/c2.svg" && grep -q '<title>b (1.5, 42.86%)'
 $PCOL unpack "$tmp/c2.pcol" --to collapsed -o - | cmp -s "$tmp/c2.folded" - || fail "mixed counts did not round-trip"
 printf 'a;b 1.5\nc 0.5\n' | $PCOL pack - -o "$tmp/c1.pcol" || fail "pack of decimal counts"
 $PCOL diff --absolute "$tmp/c1.pcol" "$tmp/c2.pcol" | grep -Eq '^ +0.5 +2 +\+1.5 ' || fail "diff of mixed counts"
+# no change is "0", as pprof -diff_base prints it; a rise "+N"
+printf 'main;work 5\nmain;idle 2\n' >"$tmp/z1.txt"
+printf 'main;work 5\nmain;idle 4\n' >"$tmp/z2.txt"
+$PCOL diff --absolute "$tmp/z1.txt" "$tmp/z2.txt" | grep -Eq '^ +0 +0 +0 +7 +9 +\+2  main$' || fail "diff: a zero change is not 0"
 $PCOL unpack "$tmp/c2.pcol" --to speedscope -o - | python3 -c '
 import json, sys
 d = json.load(sys.stdin); p = d["profiles"][d["activeProfileIndex"]]

@@ -399,7 +399,7 @@ def diff(p):
     for l in open(p):
         m = re.match(r"(Base|New): .* \(total (-?\d+)\)$", l)
         if m: tot.append(int(m.group(2)))
-        m = re.match(r" *(-?\d+) +(-?\d+) +([-+]\d+) +(-?\d+) +(-?\d+) +([-+]\d+)  (.*)$", l)
+        m = re.match(r" *(-?\d+) +(-?\d+) +([-+]?\d+) +(-?\d+) +(-?\d+) +([-+]?\d+)  (.*)$", l)
         if m: rows[plain(m.group(7))] = [int(x) for x in m.groups()[:6]]
     return rows, tot
 (tb, totb), (tn, totn) = top(sys.argv[2]), top(sys.argv[3])
