@@ -27,9 +27,16 @@ and compared with `perf report --stdio` of the same perf.data, per event:
   dso       perf report --sort comm,dso,sym against the samples' leaf
             frame in `pcol cat` (comm label, mapping basename, function)
 
-Names: perf report names a symbol-less address by the address
-(`0000000000000000`), pcol by the frame rule `[dso basename]` (doc/mappings.md
-§9); such rows are compared under pcol's name, summed per dso.  A script
+Names: perf report names a symbol-less address by the address perf script
+prints (`[.] 0x000000000000115b`, the map-relative address in a file, the
+kernel's or a JIT map's own), a row per address; so does pcol
+(doc/mappings.md §9), and such rows are compared one by one.  Two programs
+show them: hot built without -g and stripped (only libhot.so's lib_work and libc keep
+their names; its rows are its addresses) and a JIT-like one running code it
+copied into an anonymous executable mapping (perf's dso
+`/tmp/perf-PID.map`, perf report's `[JIT] tid PID`): each compared by self
+(perf report's rows and overhead strings against pcol top's flat), the
+totals and the threads.  A script
 without the event and period fields (`-F ip,sym`) counts samples; its
 numbers are compared with perf report's Samples column, all events together.
 Inline frames: perf report's self names the ELF symbol at the sample's
@@ -97,7 +104,15 @@ RECORDS = {
     # comms perf right-aligns that look like a frame's address (hex), a
     # --header comment, a time or a [cpu]: copies of the program (COMMS)
     'comms': (['-e', 'cpu-clock'], None),
+    # symbol-less addresses: hot stripped, and code in an anonymous mapping
+    'stripped': (['-e', 'cpu-clock', '-g'], ['1500000']),
+    'jit': (['-e', 'cpu-clock', '-g'], ['300000000']),
 }
+# the programs of those recordings (else hot)
+PROGS = {'stripped': 'hot-stripped', 'jit': 'jit'}
+# what each must hold samples of in perf report's answer: symbols, and
+# (dso basename or perf report's dso prefix, the number of address rows)
+NEED = {'stripped': (['lib_work'], ('hot-stripped', 3)), 'jit': ([], ('[JIT] tid', 2))}
 COMMS = ['cafe', '#w', '1.5:', 'x [001]']
 # a tracepoint: events without a frame, then a right-aligned hex comm (dd);
 # skipped where tracepoints are refused (permissions)
@@ -127,6 +142,8 @@ SCRIPTS = {
     'after': [['-F', AFTER], ['-F', AFTER, '--hide-call-graph']],
     'realtime': [[]],
     'comms': [[], ['-F', 'comm,tid,time,period,event']],
+    'stripped': [[], FULL, ['-F', 'ip,sym'], ['-F', 'ip'], ['-F', 'comm,tid,ip,sym,dso']],
+    'jit': [[], FULL, ['-F', 'ip']],
 }
 # perf script output pcol does not read, refused with a message naming the
 # option (or, when the output happens to be in time order, read and compared)
@@ -175,11 +192,16 @@ def sym_name(s, dso=None):
     not known; '': not in the script text)."""
     s = re.sub(r'^\[[.kgujH]\] ', '', s).strip()
     s = re.sub(r' \(inlined\)$', '', s)
-    if HEX_NAME.match(s) and dso is not None:
-        if dso in ('', '[unknown]'):
-            return '[unknown]'
-        return '[%s]' % dso
+    if HEX_NAME.match(s):
+        return addr_name(s)
     return s
+
+
+def addr_name(hexip):
+    """a symbol-less address as perf report prints it (C's "%#.16llx": 0
+    is 16 zeros), and pcol names it"""
+    v = int(hexip, 16)
+    return '0x%016x' % v if v else '0' * 16
 
 
 def pcol_top(pc, value, by=None, extra=()):
@@ -194,19 +216,22 @@ def pcol_top(pc, value, by=None, extra=()):
 
 
 def script_names(txt):
-    """the symbol names perf script printed (frames: 'ip sym+off (dso)')."""
+    """the symbol names perf script printed (frames: 'ip sym+off (dso)'; a
+    frame without a symbol, '[unknown]' or none, by its address as perf
+    report names it)."""
     names = set()
     for line in txt.splitlines():
-        m = re.match(r'^\s*(?:.*:\s+)?[0-9a-f]+ (.*?)(?:\+0x[0-9a-f]+)?(?: \((.*)\))?\s*$', line)
+        m = re.match(r'^\s*(?:.*:\s+)?([0-9a-f]+)(?: (.*?)(?:\+0x[0-9a-f]+)?(?: \((.*)\))?)?\s*$', line)
         if m:
-            names.add(m.group(1))
+            sym = (m.group(2) or '').strip()
+            names.add(addr_name(m.group(1)) if sym in ('', '[unknown]') and len(m.group(1)) <= 16 else sym)
     return names
 
 
 HOTFN = ['heavy', 'medium', 'light', 'rec', 'lib_work', 'with_inline']
 
 
-def compare_self(case, data, pc, events, inline, counted, names_in_script, has_dso, has_period):
+def compare_self(case, data, pc, events, inline, counted, names_in_script, has_dso, has_period, rec):
     """perf report --no-children --sort dso,sym against pcol top's flat."""
     sec = report(data, ['--no-children', '--sort', 'dso,sym', '-F', 'overhead,sample,period,dso,sym'], inline)
     if set(sec) != set(events):
@@ -223,9 +248,14 @@ def compare_self(case, data, pc, events, inline, counted, names_in_script, has_d
             per[n][1] += int(period)
             samples[n] += int(ns)
             tot_samples += int(ns)
-        missing = [f for f in HOTFN if not per[f][0]]
+        need, (ndso, naddr) = NEED.get(rec, (HOTFN, (None, 0)))
+        missing = [f for f in need if not per[f][0]]
         if missing:
             fail(case, '%s: perf report has no samples of %s (the recording is too short?)' % (ev, ' '.join(missing)))
+        addrs = {r[4] for r in sec[ev]['rows'] if HEX_NAME.match(sym_name(r[4])) and ndso and
+                 (os.path.basename(r[3]) == ndso or r[3].startswith(ndso))}
+        if len(addrs) < naddr:
+            fail(case, '%s: perf report has %d symbol-less rows of %s, expected %d or more' % (ev, len(addrs), ndso, naddr))
         val = ev
         if counted:
             # -F without event: the period, when printed, is pcol's type
@@ -306,7 +336,7 @@ def compare_children(case, data, pc, events, inline, counted, names_in_script):
             elif abs(sum(pcts) - mine) > 0.005 * len(pcts) + 1e-9:
                 fail(case, '%s %s: children %s%% (%d rows), pcol cum %.4f%%' % (ev, n, sum(pcts), len(pcts), mine))
         for n, (f, c) in got.items():
-            if c and n not in ref and not n.startswith('['):
+            if c and n not in ref and not n.startswith('[') and not HEX_NAME.match(n):
                 fail(case, '%s %s: pcol cum %d, no perf report row' % (ev, n, c))
 
 
@@ -482,9 +512,13 @@ def main():
         shutil.copy(HOT, os.path.join(WORK, c))
     with open('comms.sh', 'w') as f:
         f.write(''.join('"./%s" 400000\n' % c for c in COMMS))
+    only = os.environ.get('PERF_REAL_ONLY', '').split(',')  # a few recordings (a quicker run)
     for rec, (opts, args) in RECORDS.items():
+        if only != [''] and rec not in only:
+            continue
         data = rec + '.data'
-        prog = [HOT] + args if args else ['sh', 'comms.sh']
+        exe = os.path.join(WORK, PROGS[rec]) if rec in PROGS else HOT
+        prog = [exe] + args if args else ['sh', 'comms.sh']
         run(['perf', 'record', '-q', '-o', data] + opts + ['--'] + prog)
         events = [e for i, e in enumerate(opts) if i and opts[i - 1] == '-e']
         for k, sargs in enumerate(SCRIPTS[rec]):
@@ -523,11 +557,11 @@ def main():
                     checked += 1
                     continue
                 names = script_names(txt)
-                compare_self(case, data, stem + '.pcol', events, inline, counted, names, has_dso, has_period)
+                compare_self(case, data, stem + '.pcol', events, inline, counted, names, has_dso, has_period, rec)
                 if '--hide-call-graph' not in sargs:
                     compare_children(case, data, stem + '.pcol', events, inline, counted, names)
                 compare_threads(case, data, stem + '.pcol', events, counted, labels, has_period)
-                if not counted:
+                if not counted and rec != 'jit':  # (perf report's dso "[JIT] tid N" is perf script's /tmp/perf-N.map)
                     compare_dso(case, data, stem + '.pcol', events, inline)
                 if k == 0 and rec in ('fp', 'plain'):
                     truncated(case, stem, txt)
@@ -537,7 +571,8 @@ def main():
             except (RuntimeError, ValueError, KeyError) as e:
                 fail(case, str(e))
             checked += 1
-    tracepoint()
+    if only == ['']:
+        tracepoint()
     for f in fails:
         print('FAIL ' + f)
     print('perf: %d perf script outputs compared with perf report (%d rows), %d failures' % (checked, rows_compared, len(fails)))

@@ -5,6 +5,7 @@
 # ways (cpu-clock with and without -g, --call-graph dwarf and fp, -F, -c,
 # threads, two events, registers, physical addresses and page sizes,
 # CLOCK_REALTIME, copies named like an address, a comment, a time, a [cpu];
+# a stripped copy and a JIT-like program whose frames have no symbol;
 # a tracepoint of dd where allowed), printed by perf script in several field sets and
 # compared per symbol, thread and dso with perf report --stdio of the same
 # perf.data (the rules: tests/interop/perf_real.py).
@@ -66,4 +67,32 @@ F="-O1 -g -fno-omit-frame-pointer"
 $CC $F -fPIC -shared -o "$tmp/libhot.so" "$tmp/lib.c" &&
   $CC $F -o "$tmp/hot" "$tmp/hot.c" -L"$tmp" -lhot -Wl,-rpath,"$tmp" -pthread ||
   { echo "FAIL: cannot build the test program"; exit 1; }
+# symbol-less addresses: hot stripped (libhot.so keeps its symbols), and a
+# JIT-like program running two loops it copies into an anonymous executable
+# mapping (x86-64 code; elsewhere the program runs no such code and the
+# recording's check says so)
+# (built without -g: a copy of hot, whose build id perf's ~/.debug cache
+# holds with hot's symbols, would be resolved)
+$CC -O1 -fno-omit-frame-pointer -o "$tmp/hot-stripped" "$tmp/hot.c" -L"$tmp" -lhot -Wl,-rpath,"$tmp" -pthread &&
+  strip "$tmp/hot-stripped" || { echo "FAIL: cannot build the stripped test program"; exit 1; }
+cat > "$tmp/jit.c" <<'C'
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 100000000;
+#if defined(__x86_64__)
+  /* mov %rdi,%rcx; 1: dec %rcx; jnz 1b; ret: at offsets 0 and 64 */
+  static const unsigned char code[] = {0x48, 0x89, 0xf9, 0x48, 0xff, 0xc9, 0x75, 0xfb, 0xc3};
+  unsigned char *m = mmap(0, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return 1;
+  memcpy(m, code, sizeof code);
+  memcpy(m + 64, code, sizeof code);
+  ((void (*)(long))m)(n);
+  ((void (*)(long))(m + 64))(n / 2);
+#endif
+  return 0;
+}
+C
+$CC -O1 -fno-omit-frame-pointer -o "$tmp/jit" "$tmp/jit.c" || { echo "FAIL: cannot build the JIT-like program"; exit 1; }
 python3 "$REPO/tests/interop/perf_real.py" "$PCOL_ABS" "$tmp" "$tmp/hot"

@@ -12,8 +12,8 @@ map's Java `a->b` names, comments from --header), several processes and
 threads (one named with a blank and a number, as Firefox names its threads:
 "FS Broker 5906"), and TRUTH: the collapsed stacks (root first, no comm) with the sum
 of the first event's periods (COUNTS: the number of its samples), named by the rules perf users know from
-stackcollapse-perf/inferno: `+0x..` cut, `[unknown]` in dso D -> `[D's
-basename]`.  --events 1: one event (cycles) only.  The styles past flat are
+stackcollapse-perf/inferno: `+0x..` cut; `[unknown]` named by its address
+as perf report names it (`0x00007f89e278d702`).  --events 1: one event (cycles) only.  The styles past flat are
 perf 6.1's layouts that earlier pcol misread: notime (`-F
 comm,tid,period,event,...`: "comm   tid     period event:"), noevent (`-F
 comm,tid,time,period,...`: one event, its samples counted in TRUTH),
@@ -121,7 +121,8 @@ def main():
         names = []
         for ip, sym, dso, off, inl in frames:
             if sym == '[unknown]':
-                names.append('[unknown]' if dso == '[unknown]' else '[%s]' % dso.rsplit('/', 1)[-1])
+                v = int(ip, 16)  # perf report's name of the address (C's "%#.16llx")
+                names.append('0x%016x' % v if v else '0' * 16)
             elif dso.endswith('.map') and '->' in sym:
                 names.extend(sym.split('->'))
             else:

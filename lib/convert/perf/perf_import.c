@@ -25,7 +25,7 @@
  * --inline, on by default) join the inline chain of the next frame at the
  * same ip (else are a location of their own), Java's `a->b->c` JIT names
  * the chain of their frame.  `+0x..` offsets are cut; a `[unknown]` or missing symbol
- * is named `[dso basename]` (stackcollapse-perf's and inferno's rule).
+ * is named by its address as perf report names it, `0x000000000000115b`.
  * Thread labels comm, pid, tid, cpu; the time in ns since the first event
  * (perf's clock: meta perf.clock_start_ns); the event (modifiers such as
  * `:ppp` cut) is the value type, valued by the period, or counted (1, unit
@@ -244,19 +244,18 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   p->inl_ip = ip;
   char buf[512];
   if (!sym || !nsym || (nsym == 9 && memcmp(sym, "[unknown]", 9) == 0)) {
-    /* no symbol (`[unknown]`, or none: "7f1e2215d058  (/lib/libc-2.15.so)"):
-     * `[dso basename]`, as stackcollapse-perf, inferno and go tool pprof
-     * name a function without a name; or [unknown] */
-    if (dso && ndso && !(ndso == 9 && memcmp(dso, "[unknown]", 9) == 0) && !inlined) {
-      size_t b = ndso;
-      while (b > 0 && dso[b - 1] != '/') b--;
-      size_t l = ndso - b < sizeof buf - 2 ? ndso - b : sizeof buf - 2;
-      buf[0] = '[';
-      memcpy(buf + 1, dso + b, l);
-      buf[l + 1] = ']';
-      sym = buf, nsym = l + 2;
-    } else {
+    /* no symbol (`[unknown]`, or none: "7f1e2215d058  (/lib/libc-2.15.so)",
+     * -F ip): named by its address as perf report names such a row,
+     * "%#.16llx" of the address perf script printed (0 as 16 zeros; the map-relative
+     * address in a file, `[.] 0x000000000000115b`; the kernel's and a JIT
+     * map's own), so each address is a row of its own as in perf report
+     * (a `[dso]` name folded every address of a stripped binary into one);
+     * an inlined frame without a name stays [unknown] */
+    if (inlined) {
       sym = "[unknown]", nsym = 9;
+    } else {
+      nsym = (size_t)snprintf(buf, sizeof buf, "%#.16llx", (unsigned long long)ip);
+      sym = buf;
     }
   }
   if (inlined) {
