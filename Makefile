@@ -203,7 +203,7 @@ test: deps pybin
 .PHONY: test-build test-tail
 test-build: all $(TEST_BIN)
 test-tail: all
-	@MAKE="$(MAKE)" BUILD=$(BUILD) sh tests/run_lanes.sh
+	@MAKE="$(MAKE)" BUILD=$(BUILD) bash tests/run_lanes.sh
 
 # The quick loop (README): the plain build, the layer check, unit tests, CLI
 # tests two at a time and the conformance suite.  LEAKS=errors (make test):

@@ -20,6 +20,16 @@ export PCOL_TESTDATA=${PCOL_TESTDATA:-$PWD/../shared/testdata}
 fail=0
 
 mkdir -p "$W"
+rm -f "$W/times"
+# tm NAME CMD...: CMD (a function of this script, run in this shell), its
+# wall and CPU time (user+sys with its children) added to $W/times, printed
+# at the end (bench/results/test-time.md)
+tm() {
+  local name=$1 TIMEFORMAT
+  shift
+  TIMEFORMAT="  $name: %0R s wall, %0U+%0S s CPU"
+  { time "$@" 2>&3; } 3>&2 2>>"$W/times"
+}
 make -s --no-print-directory BUILD="$BUILD" PREFIX="$prefix" install >/dev/null || { echo "bindings: make install failed"; exit 1; }
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 export PCOL=$prefix/bin/pcol
@@ -139,8 +149,13 @@ run_r() {
     Rscript -e "if (!requireNamespace('$p', quietly = TRUE)) quit(status = 1)" >/dev/null 2>&1 ||
       { echo "SKIP: R package tests: R package $p missing (install r-cran-$p)"; return 0; }
   done
-  install_r || { fail=1; return; }
-  [ -n "${1:-}" ] && { ( "$1"; exit $fail ) >"$W/lane-rcheck.out" 2>&1 & rbg=$!; } # beside the tests
+  tm r-install install_r || { fail=1; return; }
+  [ -n "${1:-}" ] && { ( tm r-check "$1"; exit $fail ) >"$W/lane-rcheck.out" 2>&1 & rbg=$!; } # beside the tests
+  tm r-tests run_testthat || { echo "FAIL: R package tests"; fail=1; }
+}
+
+# the R package's tests against its install ($W/rlib); the slowest named
+run_testthat() {
   local lib=$PWD/$W/rlib
   (cd bindings/r/tests && PCOL_TEST_FILTER= R_LIBS="$lib" Rscript -e '
     library(testthat); library(pcol)
@@ -148,7 +163,9 @@ run_r() {
     cat(sprintf("R package (pcol %s, libpcol %s): %d tests, %d expectations, %d failed, %d errors, %d skipped\n",
                 packageVersion("pcol"), pcol_version(), nrow(r), sum(r$nb), sum(r$failed), sum(r$error), sum(r$skipped)))
     if (any(r$skipped)) cat("skipped:", paste(r$test[r$skipped], collapse = "; "), "\n")
-    quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)') || { echo "FAIL: R package tests"; fail=1; }
+    s <- head(r[order(-r$real), ], 8); s <- s[s$real >= 5, ]
+    if (nrow(s)) cat(sprintf("  %5.1f s  %s: %s\n", s$real, s$file, s$test), sep = "")
+    quit(status = if (sum(r$failed) + sum(r$error) > 0) 1 else 0)')
 }
 
 # The package's own C (pcol_r.c, query_r.c, writer_r.c, the glue) under
@@ -219,6 +236,11 @@ run_r_check() {
   return 0
 }
 
+run_pytest() {
+  (cd bindings/python/tests && PCOL_EXPECT_INSTALLED="$1" PYTHONPATH="$1" "$PY" -m pytest -q -p no:cacheprovider -rs \
+     --durations=8 --durations-min=5 .)
+}
+
 run_python() {
   if [ ! -x "$PY" ]; then echo "SKIP: Python package tests: $PY not found"; return 0; fi
   for m in numpy pytest pip setuptools; do
@@ -227,14 +249,13 @@ run_python() {
   "$PY" -c "import sysconfig, os, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" ||
     { echo "SKIP: Python package tests: Python.h missing (install python3-dev)"; return 0; }
   local target=$PWD/$W/py
-  install_python || { fail=1; return; }
+  tm python-install install_python || { fail=1; return; }
   "$PY" -c "import pandas" >/dev/null 2>&1 || echo "note: pandas not installed: the to_pandas tests are skipped"
   # the tests import the installed package (PYTHONPATH), never the source folder
   (cd / && PYTHONPATH="$target" "$PY" -c "import pcol; assert pcol.__file__.startswith('$target'), pcol.__file__") ||
     { echo "FAIL: the installed package is not the one imported"; fail=1; return; }
   echo "Python package tests (pytest, $("$PY" --version), numpy $("$PY" -c "import numpy; print(numpy.__version__)")):"
-  (cd bindings/python/tests && PCOL_EXPECT_INSTALLED="$target" PYTHONPATH="$target" "$PY" -m pytest -q -p no:cacheprovider -rs .) ||
-    { echo "FAIL: Python package tests"; fail=1; }
+  tm pytest run_pytest "$target" || { echo "FAIL: Python package tests"; fail=1; }
   # the extension's own C (the writer's flattening, writer.c) under
   # ASan/UBSan: built against the scratch install (PCOL_LINK=installed: a
   # few files) with the sanitizers, the writer's tests run with libasan
@@ -288,13 +309,13 @@ make_refs() {
 # one process at a time: pytest, testthat, R CMD check), their output
 # printed lane by lane when both are done
 run_all() {
-  make_refs || fail=1
-  ( run_glue; run_python; exit $fail ) >"$W/lane-python.out" 2>&1 &
+  tm refs make_refs || fail=1
+  ( tm glue run_glue; tm python run_python; exit $fail ) >"$W/lane-python.out" 2>&1 &
   local py=$!
   # R CMD check (one process, ~1.5 min) starts beside testthat once the
   # package is installed: the R lane was the tail's longest
   : >"$W/lane-rcheck.out"
-  ( rbg=; run_r run_r_check; run_r_asan; [ -z "$rbg" ] || wait "$rbg" || fail=1; exit $fail ) >"$W/lane-r.out" 2>&1
+  ( rbg=; run_r run_r_check; tm r-asan run_r_asan; [ -z "$rbg" ] || wait "$rbg" || fail=1; exit $fail ) >"$W/lane-r.out" 2>&1
   local rr=$? pr=0
   wait "$py" || pr=$?
   cat "$W/lane-python.out" "$W/lane-r.out" "$W/lane-rcheck.out"
@@ -309,4 +330,5 @@ case $what in
   install) install_python || fail=1; install_r || fail=1 ;;
   *) echo "usage: bindings/test.sh [all|r|python]"; exit 2 ;;
 esac
+[ -s "$W/times" ] && { echo "bindings times:"; cat "$W/times"; }
 exit $fail
