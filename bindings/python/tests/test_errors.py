@@ -139,46 +139,50 @@ def test_damaged_column(packed, tmp_path):
 MUTATE = r"""
 import random, sys
 import pcol
-data = open(sys.argv[1], "rb").read()
-rng = random.Random(int(sys.argv[2]))
-out = sys.argv[3]
-errors = ok = 0
-for i in range(int(sys.argv[4])):
-    b = bytearray(data)
-    for _ in range(rng.choice((1, 2, 8))):
-        pos = rng.randrange(64, len(b)) if rng.random() < 0.9 else rng.randrange(len(b))
-        b[pos] = rng.randrange(256) if rng.random() < 0.5 else b[pos] ^ (1 << rng.randrange(8))
-    if rng.random() < 0.1:
-        b = b[: rng.randrange(len(b))]
-    open(out, "wb").write(b)
-    try:
-        with pcol.open(out, mmap=rng.random() < 0.7) as f:
-            for v in pcol.VIEWS:
-                for checked in (False, True):
-                    t = f.table(v, max_rows=10**7, checked=checked)
-                    for c in t.columns:
-                        t[c].sum() if t[c].dtype != object else len(t[c])
-            f.top()
-            f.top(by="line")
-        ok += 1
-    except pcol.Error as e:
-        assert str(e).startswith(out), str(e)
-        errors += 1
-print(ok, errors)
+out, n = sys.argv[1], int(sys.argv[2])
+for k, path in enumerate(sys.argv[3:]):
+    print("file", path, flush=True)
+    data = open(path, "rb").read()
+    rng = random.Random(k)
+    errors = ok = 0
+    for i in range(n):
+        b = bytearray(data)
+        for _ in range(rng.choice((1, 2, 8))):
+            pos = rng.randrange(64, len(b)) if rng.random() < 0.9 else rng.randrange(len(b))
+            b[pos] = rng.randrange(256) if rng.random() < 0.5 else b[pos] ^ (1 << rng.randrange(8))
+        if rng.random() < 0.1:
+            b = b[: rng.randrange(len(b))]
+        open(out, "wb").write(b)
+        try:
+            with pcol.open(out, mmap=rng.random() < 0.7) as f:
+                for v in pcol.VIEWS:
+                    for checked in (False, True):
+                        t = f.table(v, max_rows=10**7, checked=checked)
+                        for c in t.columns:
+                            t[c].sum() if t[c].dtype != object else len(t[c])
+                f.top()
+                f.top(by="line")
+            ok += 1
+        except pcol.Error as e:
+            assert str(e).startswith(out), str(e)
+            errors += 1
+    print("counts", ok, errors, flush=True)
 """
 
 
 def test_mutated_files_never_crash(packed, tmp_path):
     """Random byte changes and truncations of real files: every read either
     works or raises pcol.Error naming the file (run in a child process, so
-    that a crash is reported as one)."""
+    that a crash is reported as one: one child for all the files, each
+    file's seed its index as when a child ran per file, and named before
+    its mutations, so that a crash names its file)."""
     files = [p for _s, p in packed if os.path.getsize(p) < 200000][::7]
-    total = [0, 0]
-    for k, path in enumerate(files):
-        r = subprocess.run([sys.executable, "-c", MUTATE, path, str(k), str(tmp_path / "m.pcol"), "60"],
-                           capture_output=True, text=True, env=dict(os.environ))
-        assert r.returncode == 0, "crash (%d) on mutations of %s:\n%s" % (r.returncode, path, r.stderr[-2000:])
-        ok, err = map(int, r.stdout.split())
-        total[0] += ok
-        total[1] += err
+    r = subprocess.run([sys.executable, "-c", MUTATE, str(tmp_path / "m.pcol"), "60", *files],
+                       capture_output=True, text=True, env=dict(os.environ))
+    lines = r.stdout.splitlines()
+    last = ([ln[5:] for ln in lines if ln.startswith("file ")] or ["(none)"])[-1]
+    assert r.returncode == 0, "crash (%d) on mutations of %s:\n%s" % (r.returncode, last, r.stderr[-2000:])
+    counts = [tuple(map(int, ln.split()[1:])) for ln in lines if ln.startswith("counts ")]
+    assert len(counts) == len(files), (len(counts), len(files))
+    total = [sum(c[0] for c in counts), sum(c[1] for c in counts)]
     assert total[1] > 0 and total[0] + total[1] == 60 * len(files)

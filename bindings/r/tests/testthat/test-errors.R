@@ -80,29 +80,37 @@ test_that("mutated files never crash R", {
   skip_without_testdata()
   files <- Filter(function(p) file.size(p) < 200000, vapply(packed(), `[`, "", 2))
   files <- files[seq(1, length(files), by = 9)]
+  # one child R for all files (an Rscript and library(pcol) per file cost
+  # more than the mutations): each file's seed is its index, as when a
+  # child ran per file; it names each file before its mutations, so a crash
+  # names the file it happened on
   script <- tempfile(fileext = ".R")
   writeLines(c(
     sprintf('library(pcol, lib.loc = %s)', deparse(dirname(find.package("pcol")))),
-    'a <- commandArgs(TRUE); data <- readBin(a[1], "raw", 1e8); set.seed(as.integer(a[2])); out <- a[3]',
-    'ok <- 0L; err <- 0L',
-    'for (i in seq_len(as.integer(a[4]))) {',
-    '  b <- data',
-    '  for (k in seq_len(sample(c(1, 2, 8), 1))) { pos <- sample(65:length(b), 1); b[pos] <- as.raw(sample(0:255, 1)) }',
-    '  if (runif(1) < 0.1) b <- b[seq_len(sample(length(b), 1))]',
-    '  writeBin(b, out)',
-    '  r <- tryCatch({ p <- read_pcol(out, mmap = runif(1) < 0.7, max_rows = 1e7); invisible(lapply(p, function(d) lapply(d, function(x) if (is.character(x)) nchar(x) else sum(x))));',
-    '                  pcol_top(out); pcol_top(out, by = "line"); "ok" }, error = function(e) {',
-    '                  if (!startsWith(conditionMessage(e), out)) stop("message without the file: ", conditionMessage(e)); "error" })',
-    '  if (r == "ok") ok <- ok + 1L else err <- err + 1L',
-    '}',
-    'cat(ok, err, "\\n")'), script)
-  total <- c(0, 0)
-  for (k in seq_along(files)) {
-    out <- system2(file.path(R.home("bin"), "Rscript"), c(script, files[k], k, tempfile(), 40), stdout = TRUE, stderr = TRUE)
-    status <- attr(out, "status")
-    expect_true(is.null(status), info = paste("crash on mutations of", files[k], paste(out, collapse = "\n")))
-    total <- total + as.numeric(strsplit(trimws(tail(out, 1)), " ")[[1]])
-  }
+    'a <- commandArgs(TRUE); out <- a[1]; n <- as.integer(a[2]); files <- a[-(1:2)]',
+    'for (k in seq_along(files)) {',
+    '  cat("file", files[k], "\\n"); flush(stdout())',
+    '  data <- readBin(files[k], "raw", 1e8); set.seed(k)',
+    '  ok <- 0L; err <- 0L',
+    '  for (i in seq_len(n)) {',
+    '    b <- data',
+    '    for (j in seq_len(sample(c(1, 2, 8), 1))) { pos <- sample(65:length(b), 1); b[pos] <- as.raw(sample(0:255, 1)) }',
+    '    if (runif(1) < 0.1) b <- b[seq_len(sample(length(b), 1))]',
+    '    writeBin(b, out)',
+    '    r <- tryCatch({ p <- read_pcol(out, mmap = runif(1) < 0.7, max_rows = 1e7); invisible(lapply(p, function(d) lapply(d, function(x) if (is.character(x)) nchar(x) else sum(x))));',
+    '                    pcol_top(out); pcol_top(out, by = "line"); "ok" }, error = function(e) {',
+    '                    if (!startsWith(conditionMessage(e), out)) stop("message without the file: ", conditionMessage(e)); "error" })',
+    '    if (r == "ok") ok <- ok + 1L else err <- err + 1L',
+    '  }',
+    '  cat("counts", ok, err, "\\n")',
+    '}'), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), c(script, tempfile(), 40, shQuote(files)), stdout = TRUE, stderr = TRUE)
+  status <- attr(out, "status")
+  last <- tail(grep("^file ", out, value = TRUE), 1)
+  expect_true(is.null(status), info = paste("crash on mutations of", sub("^file ", "", last), paste(tail(out, 20), collapse = "\n")))
+  counts <- do.call(rbind, lapply(strsplit(trimws(grep("^counts ", out, value = TRUE)), " "), function(x) as.numeric(x[2:3])))
+  expect_equal(nrow(counts), length(files))
+  total <- colSums(counts)
   expect_gt(total[2], 0)
   expect_equal(sum(total), 40 * length(files))
 })
