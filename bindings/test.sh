@@ -293,14 +293,16 @@ make_refs() {
   [ -n "$views" ] || { echo "bindings: no table list in pcol cat --help"; return 1; }
   { find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go1.19-pprof*'; find tests/fixtures -type f ! -name '*.md'; } |
     sort | xargs -r -d '\n' realpath | awk '{ print NR "\t" $0 }' >"$r/all.tsv"
-  cut -f1 "$r/all.tsv" | xargs -P 2 -I{} env R="$r" VIEWS="$views" PCOL="$PCOL" bash -c '
-    n={}; src=$(awk -F"\t" -v n="$n" "\$1 == n { print \$2; exit }" "$R/all.tsv")
+  # each line "N<TAB>SOURCE" is one bash's $1 (no env and awk per file:
+  # a process costs ~12 ms of CPU here, 22 a file before)
+  R="$r" VIEWS="$views" PCOL="$PCOL" TAB=$'\t' xargs -P 2 -d '\n' -n 1 <"$r/all.tsv" bash -c '
+    n=${1%%"$TAB"*}; src=${1#*"$TAB"}
     "$PCOL" pack "$src" -o "$R/$n.pcol" 2>/dev/null || { rm -f "$R/$n.pcol"; exit 0; }
     mkdir -p "$R/$n"
     for v in $VIEWS; do "$PCOL" cat "$R/$n.pcol" --table "$v" --format jsonl >"$R/$n/$v.jsonl" 2>/dev/null ||
       rm -f "$R/$n/$v.jsonl"; done
     cd "$R/$n" && awk "BEGIN { for (i = 1; i < ARGC; i++) c[ARGV[i]] = 0 } { c[FILENAME]++ }
-      END { for (f in c) { v = f; sub(/[.]jsonl\$/, \"\", v); print v \"\t\" c[f] } }" *.jsonl >counts.tsv'
+      END { for (f in c) { v = f; sub(/[.]jsonl\$/, \"\", v); print v \"\t\" c[f] } }" *.jsonl >counts.tsv' _
   awk -F'\t' -v r="$r" '{ if ((getline x < (r "/" $1 ".pcol")) >= 0) print; close(r "/" $1 ".pcol") }' "$r/all.tsv" >"$r/index.tsv"
   export PCOL_VIEW_REFS=$r
 }
