@@ -52,6 +52,12 @@
 /* What an importer read but did not keep, said in words (one row per
  * note, per source): `pcol info` prints each ("markers ignored: 12"). */
 #define PCOL_META_NOTE "pcol.note"
+/* The default value of the profile a source was imported with, when its
+ * sources' own defaults differ (a type name; every source of the profile
+ * states it): a view of such sources adds it up, not "samples" (THE
+ * default rule, lib/core/count.c).  A JFR recording states its execution
+ * samples' cpu, as JMC and async-profiler's converter show CPU first. */
+#define PCOL_META_DEFAULT_VALUE "pcol.default_value"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export

@@ -1053,11 +1053,26 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
 /* "weight": the weight column of every sample, whatever the source
  * measured (pcol_value_resolve). */
 #define PCOL_VT_WEIGHT (UINT32_MAX - 2)
-/* *differ = true when the selected sources' default values disagree (a merge
- * of unrelated profiles), so that the default is "samples": each source's
- * own count.  For the CLI's warning and `pcol info`. */
+/* *differ = true when the selected sources' own default values disagree (a
+ * merge of unrelated profiles, a JFR recording's CPU and allocation
+ * sources): the default is then the value the sources state as their
+ * profile's (meta pcol.default_value: a JFR recording's cpu) when they all
+ * state one, else "samples", each source's own count.  For the CLI's
+ * warnings; pcol_value_default_note says which. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel,
                                                                bool *differ, pcol_error *err);
+/* The one-line note on the default of sources whose own defaults differ
+ * (*note = NULL when they agree; else a malloc'd NUL-terminated text, its
+ * names as the file has them; free() it): "the sources measure different
+ * values, so WHAT (each kind of source: its type, count and own default);
+ * ADVICE" when the default is samples or WHAT is given (an export that
+ * counts samples whatever the default; NULL: the views' words), else "the default is TYPE/UNIT, the sources' own stated default
+ * (pcol.default_value); N of M sources lack it: their samples count 0;
+ * other values: ... (name one with --value TYPE)".  The CLI prints it on
+ * standard error, the report page (pcol report) above its views. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_default_note(pcol_file *f, const pcol_select *sel,
+                                                            const char *what, const char *advice,
+                                                            char **note, pcol_error *err);
 
 /* How the numbers of value v read (doc/mappings.md §0, decimal units): a
  * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal

@@ -115,7 +115,8 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
   "weight (the weight column), TYPE or TYPE/UNIT, or N (pprof -sample_index=N: the N-th type, from 0); cpu works on Rprof too (interval x ticks "    \
   "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
-  "time, cpu); samples when merged sources' defaults differ"
+  "time, cpu); when the sources' defaults differ, the one they state together (a JFR "  \
+  "recording's cpu), else samples"
 #define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
 /* --no-mmap: pcol files and Perun text are mapped unless it is given; other
  * formats are read (pcol_open_any, pcol_import_path) */

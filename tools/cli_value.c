@@ -6,85 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sources alike for the mixed-sources warning: their type, what their
- * count is, and their own default value. */
-typedef struct src_kind {
-  pcol_str type, dtype, dunit;
-  const char *counted;
-  uint64_t n;
-} src_kind;
+enum { WARN_MISSING = 3 };
 
-enum { WARN_KINDS = 8, WARN_MISSING = 3 };
-
-static int str_same(pcol_str a, pcol_str b) {
-  return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && !memcmp(a.ptr, b.ptr, a.len)));
-}
-
-/* One line however many sources: how many of each kind (WARN_KINDS at
- * most, then how many more); what: what the output does with them, advice:
- * how to choose. */
-static void warn_defaults_differ(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                                 const pcol_view *ty, const char *path, const char *what,
-                                 const char *advice) {
-  src_kind k[WARN_KINDS];
-  size_t nk = 0;
-  uint64_t more = 0, n = pcol_rows(f, PCOL_T_SOURCES);
-  /* which sources measure samples/count: asked once (asked per source, the
-   * warning made many sources quadratic: issue 42 F9) */
-  pcol_value_sel c = {0};
-  pcol_error q = {0};
-  uint8_t *hc = NULL;
-  if (pcol_value_resolve(f, NULL, "samples/count", &c, &q) || pcol_value_sources(f, &c, &hc, &q)) {
-    free(hc);
-    hc = NULL;
-  }
-  for (uint64_t s = 1; s <= n; s++) {
-    if (sel && sel->source_id && sel->source_id != s) continue;
-    pcol_select one = {0};
-    pcol_value_sel d;
-    one.source_id = (uint32_t)s;
-    int counted = hc && hc[s];
-    src_kind x = {{0}, {0}, {0}, NULL, 1};
-    if (pcol_string(f, pcol_view_u32(ty, s - 1), &x.type, &q)) {
-      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
-    }
-    if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
-    x.dtype = d.type, x.dunit = d.unit;
-    x.counted = counted ? "samples/count" : str_same(x.type, (pcol_str){"rprof", 5}) ? "ticks" : "rows (weight)";
-    size_t i = 0;
-    while (i < nk && !(str_same(k[i].type, x.type) && k[i].counted == x.counted &&
-                       str_same(k[i].dtype, x.dtype) && str_same(k[i].dunit, x.dunit)))
-      i++;
-    if (i < nk) k[i].n++;
-    else if (nk < WARN_KINDS) k[nk++] = x;
-    else more++;
-  }
-  free(hc);
-  fprintf(stderr, "pcol %s: warning: %s: the sources measure different values, so %s (", cmd->name,
-          path, what);
-  for (size_t i = 0; i < nk; i++) {
-    fprintf(stderr, "%s%llu ", i ? "; " : "", (unsigned long long)k[i].n);
-    cli_print_str(stderr, k[i].type.ptr ? k[i].type : (pcol_str){"NA", 2});
-    fprintf(stderr, " source%s: %s, default ", k[i].n == 1 ? "" : "s", k[i].counted);
-    cli_print_name(stderr, k[i].dtype);
-    fputc('/', stderr);
-    cli_print_name(stderr, k[i].dunit);
-  }
-  if (more) fprintf(stderr, "; %llu more of other kinds", (unsigned long long)more);
-  fprintf(stderr, "); %s\n", advice);
+/* The note on a default of sources whose own defaults differ
+ * (pcol_value_default_note: the same words the report page shows), one
+ * line; *stated = 1 when it names the sources' stated default (not
+ * samples).  Nothing when they agree. */
+static void warn_default_note(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                              const char *path, const char *what, const char *advice, int *stated) {
+  char *note = NULL;
+  pcol_error e = {0};
+  if (stated) *stated = 0;
+  if (pcol_value_default_note(f, sel, what, advice, &note, &e) || !note) return;
+  int samples = !strncmp(note, "the sources measure", 19);
+  if (stated) *stated = !samples;
+  fprintf(stderr, "pcol %s: %s: ", cmd->name, samples ? "warning" : "note");
+  cli_print_cstr(stderr, path);
+  fputs(": ", stderr);
+  cli_print_cstr(stderr, note);
+  fputc('\n', stderr);
+  free(note);
 }
 
 void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                           const char *path) {
   bool differ = false;
   pcol_error e = {0};
-  pcol_view ty;
-  if (pcol_value_defaults_differ(f, sel, &differ, &e) || !differ ||
-      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e))
-    return;
-  warn_defaults_differ(cmd, f, sel, &ty, path,
-                       "Rprof's lines count each sample as one tick of one interval",
-                       "write one with --source N");
+  if (pcol_value_defaults_differ(f, sel, &differ, &e) || !differ) return;
+  warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of one interval",
+                    "write one with --source N", NULL);
 }
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
@@ -99,10 +49,12 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     return; /* a damaged table: the view itself will say so */
   }
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
-  bool differ = false;
-  if (!asked && v->vt_id == 0 && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ)
-    warn_defaults_differ(cmd, f, sel, &ty, path, "the default is samples: each source's own count",
-                         "name one with --value TYPE"); /* a merge of unrelated profiles */
+  int stated = 0; /* its note counts the sources that lack the stated default */
+  if (!asked) warn_default_note(cmd, f, sel, path, NULL, NULL, &stated);
+  if (stated) {
+    free(has);
+    return;
+  }
   for (uint64_t s = 1; s <= n; s++)
     missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);
   /* each source without the value, or (past WARN_MISSING) one line: how

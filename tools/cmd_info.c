@@ -213,11 +213,19 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
            pcol_format_name(in));
   print_sources_text(f, sum, nsum);
   pcol_source_summaries_free(sum, nsum);
-  bool differ = false;
+  char *note = NULL;
   pcol_error derr = {0};
-  if (!pcol_value_defaults_differ(f, NULL, &differ, &derr) && differ) /* a merge of unrelated profiles */
-    printf("default value:   samples/count, each source's own count of samples (the sources' "
-           "defaults differ; name one with --value)\n");
+  if (!pcol_value_default_note(f, NULL, NULL, NULL, &note, &derr) && note) {
+    if (!strncmp(note, "the sources measure", 19)) /* a merge of unrelated profiles */
+      printf("default value:   samples/count, each source's own count of samples (the sources' "
+             "defaults differ; name one with --value)\n");
+    else { /* the sources' stated default (a JFR recording's cpu) */
+      printf("default value:   ");
+      cli_print_cstr(stdout, note + (!strncmp(note, "the default is ", 15) ? 15 : 0));
+      putchar('\n');
+    }
+    free(note);
+  }
   printf("format_version:  %u.%u\n", h.major, h.minor);
   printf("file_size:       %llu bytes\n", (unsigned long long)h.file_size);
   printf("sections:        %u (directory at offset %llu)\n", h.dir_count,

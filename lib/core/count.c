@@ -236,6 +236,51 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   return PCOL_OK;
 }
 
+/* The default the sources of one profile state together (meta
+ * PCOL_META_DEFAULT_VALUE, a type name: a JFR recording's execution
+ * samples' cpu), for sources d[] of [lo, hi] whose own defaults differ:
+ * *c = the one own default of a selected source with that type name, when
+ * every selected source states the same name; else *c = 0.  One pass over
+ * meta and the selected sources. */
+static int stated_default(pcol_file *f, uint32_t lo, uint32_t hi, const uint32_t *d, uint32_t *c,
+                          pcol_error *err) {
+  size_t n = (size_t)(hi - lo) + 1;
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  pcol_view mk, mv, ms, vty;
+  *c = 0;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
+  pcol_str *said = calloc(n, sizeof *said);
+  if (!said) return pcol_oom(err);
+  int rc = PCOL_OK;
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s < lo || s > hi || said[s - lo].ptr) continue;
+    uint8_t is;
+    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), PCOL_META_DEFAULT_VALUE, &is, err);
+    if (!rc && is) rc = pcol_string(f, pcol_view_u32(&mv, i), &said[s - lo], err);
+  }
+  uint32_t vt = 0;
+  int ok = !rc && said[0].ptr;
+  for (size_t i = 0; ok && i < n; i++) {
+    pcol_str t;
+    if (!said[i].ptr || said[i].len != said[0].len || memcmp(said[i].ptr, said[0].ptr, said[0].len))
+      ok = 0; /* a source states another, or none: no common default */
+    else if (d[i] < 1 || d[i] > nvt) continue; /* the count, or Rprof's time: not a named type */
+    else if ((rc = pcol_string(f, pcol_view_u32(&vty, d[i] - 1), &t, err))) break;
+    else if (t.ptr && t.len == said[0].len && !memcmp(t.ptr, said[0].ptr, t.len)) {
+      ok = !vt || vt == d[i]; /* one type of that name (not two units of it) */
+      vt = d[i];
+    }
+  }
+  free(said);
+  if (!rc && ok) *c = vt;
+  return rc;
+}
+
 int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
                                 pcol_error *err) {
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
@@ -253,14 +298,17 @@ int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chos
   if (!d) return pcol_oom(err);
   int rc = pcol_source_default_types(f, lo, hi, d, err);
   uint32_t c = rc ? 0 : d[0];
+  int dis = 0;
   for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
     if (d[i] != c) {
       c = 0; /* sources disagree: count samples, which every source has */
-      if (differ) *differ = 1;
+      dis = 1;
       break;
     }
+  if (dis && (rc = stated_default(f, lo, hi, d, &c, err)) == PCOL_OK && c) dis = 2;
   free(d);
-  *chosen = c;
+  if (differ) *differ = rc ? 0 : dis;
+  *chosen = rc ? 0 : c;
   return rc;
 }
 

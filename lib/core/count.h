@@ -124,7 +124,9 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err);
 /* THE default value of a selection (every source, or source_id when not
- * 0): the sources' default when they agree, else 0, "samples", each
+ * 0): the sources' default when they agree; else the default they all
+ * state as their profile's (meta PCOL_META_DEFAULT_VALUE, a type that is
+ * a selected source's own default: *differ = 2); else 0, "samples", each
  * source's own count, which every source has (*differ = 1; may be NULL).
  * The views (lib/query/value.c, `pcol fold`) and the collapsed exporter
  * both follow it.  count.c */

@@ -62,6 +62,151 @@ int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *diffe
   return rc;
 }
 
+/* ---- the note on a default of sources whose own defaults differ */
+
+typedef struct note_kind { /* sources alike: type, what their count is, own default */
+  pcol_str type, dtype, dunit;
+  const char *counted;
+  uint64_t n;
+} note_kind;
+
+enum { NOTE_KINDS = 8, NOTE_TYPES = 12 };
+
+static int same_str(pcol_str a, pcol_str b) {
+  return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && !memcmp(a.ptr, b.ptr, a.len)));
+}
+
+static int nput(pcol_buf *b, const char *s) { return pcol_buf_append(b, s, strlen(s)); }
+static int nstr(pcol_buf *b, pcol_str s) { return s.ptr ? pcol_buf_append(b, s.ptr, s.len) : nput(b, "NA"); }
+static int nname(pcol_buf *b, pcol_str t, pcol_str u) { /* TYPE/UNIT */
+  return nstr(b, t) || nput(b, "/") || nstr(b, u);
+}
+static int nnum(pcol_buf *b, uint64_t n) {
+  char num[24];
+  snprintf(num, sizeof num, "%llu", (unsigned long long)n);
+  return nput(b, num);
+}
+
+/* The samples note: how many sources of each kind (NOTE_KINDS at most,
+ * then how many more), one pass over the sources (the count types asked
+ * once: asked per source, it made many sources quadratic, issue 42 F9). */
+static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
+                        const char *advice, pcol_buf *b, pcol_error *err) {
+  note_kind k[NOTE_KINDS];
+  size_t nk = 0;
+  uint64_t more = 0, n = pcol_rows(f, PCOL_T_SOURCES);
+  pcol_view ty;
+  pcol_value_sel c = {0};
+  pcol_error q = {0};
+  uint8_t *hc = NULL;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  if (pcol_value_resolve(f, NULL, PCOL_VT_SAMPLES "/" PCOL_UNIT_COUNT, &c, &q) ||
+      pcol_value_sources(f, &c, &hc, &q)) {
+    free(hc);
+    hc = NULL;
+  }
+  for (uint64_t s = 1; s <= n; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    pcol_select one = {0};
+    pcol_value_sel d;
+    one.source_id = (uint32_t)s;
+    note_kind x = {{0}, {0}, {0}, NULL, 1};
+    if (pcol_string(f, pcol_view_u32(&ty, s - 1), &x.type, &q)) {
+      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
+    }
+    if (pcol_value_resolve(f, &one, NULL, &d, &q)) d = c;
+    x.dtype = d.type, x.dunit = d.unit;
+    x.counted = hc && hc[s] ? PCOL_VT_SAMPLES "/" PCOL_UNIT_COUNT
+                : pcol_str_is(x.type, PCOL_SRC_RPROF) ? "ticks" : "rows (weight)";
+    size_t i = 0;
+    while (i < nk && !(same_str(k[i].type, x.type) && k[i].counted == x.counted &&
+                       same_str(k[i].dtype, x.dtype) && same_str(k[i].dunit, x.dunit)))
+      i++;
+    if (i < nk) k[i].n++;
+    else if (nk < NOTE_KINDS) k[nk++] = x;
+    else more++;
+  }
+  free(hc);
+  int rc = nput(b, "the sources measure different values, so ") || nput(b, what) || nput(b, " (");
+  for (size_t i = 0; !rc && i < nk; i++)
+    rc = (i && nput(b, "; ")) || nnum(b, k[i].n) || nput(b, " ") || nstr(b, k[i].type) ||
+         nput(b, k[i].n == 1 ? " source: " : " sources: ") || nput(b, k[i].counted) ||
+         nput(b, ", default ") || nname(b, k[i].dtype, k[i].dunit);
+  if (!rc && more) rc = nput(b, "; ") || nnum(b, more) || nput(b, " more of other kinds");
+  if (!rc) rc = nput(b, "); ") || nput(b, advice);
+  return rc ? pcol_oom(err) : PCOL_OK;
+}
+
+/* The stated-default note: the value chosen, how many selected sources
+ * lack it (their samples count 0), and the other values of the selected
+ * sources (NOTE_TYPES at most), to name with --value. */
+static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, pcol_buf *b,
+                       pcol_error *err) {
+  pcol_value_sel v;
+  uint8_t *has = NULL;
+  pcol_view ss, sv;
+  PCOL_RETURN_NOT_OK(vt_names(f, chosen, &v, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  PCOL_RETURN_NOT_OK(pcol_value_sources(f, &v, &has, err));
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES), nsel = 0, lack = 0;
+  for (uint64_t s = 1; s <= n; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    nsel++;
+    lack += !has[s];
+  }
+  free(has);
+  /* the other value types of the selected sources, in their first order */
+  uint32_t other[NOTE_TYPES];
+  size_t no = 0;
+  uint64_t more = 0;
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t s = pcol_view_u32(&ss, r), t = pcol_view_u32(&sv, r);
+    if (s < 1 || s > n || (sel && sel->source_id && sel->source_id != s) || t == chosen || !t) continue;
+    size_t i = 0;
+    while (i < no && other[i] != t) i++;
+    if (i < no) continue;
+    if (no < NOTE_TYPES) other[no++] = t;
+    else more = 1; /* a type past the list: "..." */
+  }
+  int rc = nput(b, "the default is ") || nname(b, v.type, v.unit) ||
+           nput(b, ", the sources' own stated default (" PCOL_META_DEFAULT_VALUE ")");
+  if (!rc && lack)
+    rc = nput(b, "; ") || nnum(b, lack) || nput(b, " of ") || nnum(b, nsel) ||
+         nput(b, " sources lack it: their samples count 0");
+  if (!rc && no) {
+    rc = nput(b, "; other values: ");
+    for (size_t i = 0; !rc && i < no; i++) {
+      pcol_value_sel o;
+      if ((rc = vt_names(f, other[i], &o, err))) return rc;
+      rc = (i && nput(b, ", ")) || nname(b, o.type, o.unit);
+    }
+    if (!rc && more) rc = nput(b, ", ...");
+    if (!rc) rc = nput(b, " (name one with --value TYPE)");
+  }
+  return rc ? pcol_oom(err) : PCOL_OK;
+}
+
+int pcol_value_default_note(pcol_file *f, const pcol_select *sel, const char *what,
+                            const char *advice, char **note, pcol_error *err) {
+  uint32_t chosen;
+  int d = 0;
+  *note = NULL;
+  PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, &d, err));
+  if (!d) return PCOL_OK;
+  pcol_buf b = {0};
+  int rc = d == 1 || what ? note_samples(f, sel, what ? what : "the default is samples: each source's own count",
+                                 advice ? advice : "name one with --value TYPE", &b, err)
+                  : note_stated(f, sel, chosen, &b, err);
+  if (!rc && pcol_buf_append(&b, "", 1)) rc = pcol_oom(err);
+  if (rc) {
+    pcol_buf_free(&b);
+    return rc;
+  }
+  *note = (char *)b.data;
+  return PCOL_OK;
+}
+
 static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
 
 int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {

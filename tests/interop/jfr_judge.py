@@ -221,6 +221,22 @@ def main():
                 "%d ns, each sample's cpu" % one if one else
                 "changed, none; each sample's cpu the period in force at its time" if one == 0 else
                 "none, no cpu (no period settings)"))
+        # `pcol top` of the recording without --value: the execution
+        # samples' CPU (JMC's Method Profiling, async-profiler's converter),
+        # jfr's samples x the period in force; beside jdk.CPUTimeSample
+        # (a second measure of the same time) each source's count
+        cpu = [dict(x[4]).get("cpu") for x in want["jdk.ExecutionSample"]]
+        dflt = os.path.join(topdir, "default.json")
+        if os.path.exists(dflt) and cpu and None not in cpu:
+            top = json.load(open(dflt))
+            cputime = any(s["source_uri"].endswith(": jdk.CPUTimeSample") for s in t["sources"])
+            w = ("samples", "count", None) if cputime else ("cpu", "nanoseconds", sum(cpu))
+            g = (top["type"], top["unit"], None if cputime else top["total"])
+            if g != w:
+                bad += 1
+                print("FAIL pcol top (default value): %s, jfr's execution samples x the period: %s" % (g, w))
+            else:
+                print("ok pcol top (default value): %s %s %s (%d execution samples)" % (w[0], w[1], w[2], len(cpu)))
     for kind in sorted(set(want) | set(got)):
         a, b = collections.Counter(want[kind]), collections.Counter(got[kind])
         if a != b:

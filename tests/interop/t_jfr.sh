@@ -65,6 +65,7 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   # the execution samples' period settings, as the JDK's reader gives them
   java -cp "$tmp/settings" Settings "$2" >"$d/settings.tsv" || { bad "$1: java Settings"; return; }
   n=$("$PCOL" cat "$3" --table sources --format tsv | tail -n +2 | wc -l)
+  "$PCOL" top "$3" --format json -n 1 >"$d/top/default.json" 2>"$d/top/default.err" || bad "$1: pcol top"
   for s in $(seq 1 "$n"); do
     "$PCOL" top "$3" --source "$s" --value samples --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
   done
@@ -73,6 +74,13 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
     bad "$1: pcol differs from jfr"
 }
 judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
+# the default (CPU) leaves the allocation sources out: one note says so,
+# naming their values and --value; one source alone, nothing
+e=$tmp/j-OpenJDK\ recording\ \($chunks\ chunks\)/top/default.err
+[ "$(wc -l <"$e")" = 1 ] && grep -q "note: .*the default is cpu/nanoseconds.* sources lack it: their samples count 0; other values: .*allocation_weight/bytes.*--value" "$e" ||
+  bad "pcol top x.jfr: not one note on the default: $(cat "$e")"
+"$PCOL" top "$tmp/x.jfr" --source 1 -n 1 >/dev/null 2>"$tmp/one.err" && [ ! -s "$tmp/one.err" ] ||
+  bad "pcol top x.jfr --source 1: $(cat "$tmp/one.err")"
 
 # ------------------------------------------------ threads renamed between chunks
 # tests/interop/jfr/Rename.java renames two threads between the chunks of

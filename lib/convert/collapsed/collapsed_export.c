@@ -495,7 +495,14 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     uint32_t chosen;
     int differ = 0;
     rc = pcol_selection_default_type(f, sel ? sel->source_id : 0, &chosen, &differ, err);
-    if (!rc && differ) x.named = 1, x.want_vt = 0, x.named_dec = 0;
+    if (!rc && differ == 1) x.named = 1, x.want_vt = 0, x.named_dec = 0;
+    else if (!rc && differ) { /* the sources' stated default (a JFR recording's cpu) */
+      pcol_view un;
+      pcol_str u = {0};
+      rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err);
+      if (!rc) rc = pcol_string(f, pcol_view_u32(&un, chosen - 1), &u, err);
+      x.named = 1, x.want_vt = chosen, x.named_dec = pcol_unit_decimals(u, NULL);
+    }
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
   if (!rc) rc = default_types(&x);

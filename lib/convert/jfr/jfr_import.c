@@ -875,6 +875,13 @@ static int open_source(jimp *x, int kind) {
   if ((rc = pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
                             cpu ? PCOL_VT_CPU : KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
     return rc;
+  /* the recording's default, on each of its sources: the execution
+   * samples' CPU time, as JMC's Method Profiling and async-profiler's
+   * converter show CPU unless asked for allocations; not beside
+   * jdk.CPUTimeSample, whose cpu is a second measure of the same time */
+  if (any && x->count[EK_EXEC] && x->per_on && !x->count[EK_CPUTIME] &&
+      (rc = pcol_b_meta_str(x->b, src, PCOL_META_DEFAULT_VALUE, PCOL_VT_CPU, err)))
+    return rc;
   x->cur_kind = kind, x->cur_src = src, x->cur_nvt = nvt;
   return PCOL_OK;
 }
