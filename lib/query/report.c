@@ -703,6 +703,13 @@ static int sources_of(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, 
     jpstr(r, t);
     put(r, ",\"uri\":", 7);
     jpstr(r, u);
+    /* its name, when the importer gives one (a JFR source's event type):
+     * the timeline's tracks are named by it */
+    pcol_str nm;
+    if (pcol_meta_get(f, (uint32_t)s, JFR_META_EVENT, &nm, NULL) == PCOL_OK && nm.ptr) {
+      put(r, ",\"name\":", 8);
+      jpstr(r, nm);
+    }
     putf(r, ",\"row0\":%llu,\"row1\":%llu,\"na\":%llu,\"timed\":%d,\"t0\":%lld,\"t1\":%lld,"
             "\"value\":%zu,\"interval_ns\":%lld,\"tlast\":%lld,\"dlast\":%lld,\"intervals\":%d}",
          (unsigned long long)a, (unsigned long long)row, (unsigned long long)na, timed,
@@ -1367,6 +1374,16 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     pcol_value_sel dv;
     if ((rc = pcol_value_resolve(f, NULL, NULL, &dv, err))) goto done;
     defv = choice_of(vc, nvc, dv.vt_id);
+    /* the note the CLI prints on that default, when the sources' own
+     * defaults differ (pcol_value_default_note: the same words) */
+    char *note = NULL;
+    if ((rc = pcol_value_default_note(f, NULL, NULL, NULL, &note, err))) goto done;
+    if (note) {
+      put(r, "\"value_note\":", 13);
+      jstr(r, note, strlen(note));
+      put(r, ",", 1);
+      free(note);
+    }
     putf(r, "\"value\":%zu,\"values\":[", defv);
   }
   for (size_t k = 0; k < nvc; k++) {

@@ -81,6 +81,21 @@ e=$tmp/j-OpenJDK\ recording\ \($chunks\ chunks\)/top/default.err
   bad "pcol top x.jfr: not one note on the default: $(cat "$e")"
 "$PCOL" top "$tmp/x.jfr" --source 1 -n 1 >/dev/null 2>"$tmp/one.err" && [ ! -s "$tmp/one.err" ] ||
   bad "pcol top x.jfr --source 1: $(cat "$tmp/one.err")"
+# the report page: the same default and the same note (value_note, shown
+# above the views), and its tracks named by the sources' event types
+"$PCOL" report "$tmp/x.jfr" -o "$tmp/x.html" 2>/dev/null || bad "pcol report x.jfr"
+python3 - "$tmp/x.html" "$e" <<'PY' || bad "pcol report x.jfr: not the CLI's default and note"
+import json, re, sys
+html = open(sys.argv[1]).read()
+m = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', html, re.S).group(1))
+note = open(sys.argv[2]).read().strip().split(": ", 3)[3]
+v = m["values"][m["value"]]
+assert (v["type"], v["unit"]) == ("cpu", "nanoseconds"), v
+assert m.get("value_note") == note, (m.get("value_note"), note)
+names = [s.get("name") for s in m["sources"]]
+assert names[0] == "jdk.ExecutionSample" and "jdk.ObjectAllocationInNewTLAB" in names, names
+print("ok   pcol report x.jfr: default cpu/nanoseconds, the CLI's note, tracks %s" % ", ".join(names))
+PY
 
 # ------------------------------------------------ threads renamed between chunks
 # tests/interop/jfr/Rename.java renames two threads between the chunks of

@@ -88,6 +88,9 @@ function header() {
     '; values: ' + M.values.map(function (v) { return '<b>' + esc(valueName(v)) + '</b>' + (v.level ? ' (level)' : ''); }).join(', ') +
     '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
     (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
+  /* the note the CLI prints on the default value (report.c value_note) */
+  $('value-note').textContent = M.value_note === undefined ? '' :
+    (/^the sources measure/.test(M.value_note) ? 'warning: ' : 'note: ') + M.value_note;
   var h = '<table><tr><th>source</th><th>type</th><th>uri</th><th>samples</th><th>time span</th><th>default value</th></tr>';
   M.sources.forEach(function (s) {
     h += '<tr><td>' + s.id + '</td><td>' + esc(s.type) + '</td><td>' + esc(s.uri) + '</td><td>' + (s.row1 - s.row0) +

@@ -14,6 +14,9 @@ export var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
   TL.t1 = Math.max.apply(null, timed.map(function (s) { return s.t1; }));
   if (TL.t1 <= TL.t0) TL.t1 = TL.t0 + 1;
 })();
+/* a source on a track: its name (report.c: a JFR source's event type),
+ * else its number */
+export function trackName(s) { return s.name !== undefined ? s.name : '#' + s.id; }
 /* the tracks: a source's, or one per thread of it (made when the
  * samples part is in: head.js pcolStart) */
 export function timelineTracks() {
@@ -23,10 +26,10 @@ export function timelineTracks() {
       var seen = {};
       for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
       Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }).forEach(function (t) {
-        TL.tracks.push({ src: s, thr: t, label: '#' + s.id + ' ' + (t ? M.threads.names[t - 1] : M.threads.none) });
+        TL.tracks.push({ src: s, thr: t, label: trackName(s) + ' ' + (t ? M.threads.names[t - 1] : M.threads.none) });
       });
     } else {
-      TL.tracks.push({ src: s, thr: -1, label: '#' + s.id + ' ' + s.type });
+      TL.tracks.push({ src: s, thr: -1, label: s.name !== undefined ? s.name : '#' + s.id + ' ' + s.type });
     }
   });
 }
