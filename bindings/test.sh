@@ -6,6 +6,7 @@
 #
 #   bash bindings/test.sh [all|r|python|glue] (make test-bindings / test-r / test-python)
 #   bash bindings/test.sh install             build and install only (bench/bindings.sh)
+#   bash bindings/test.sh r-asan              the R package under ASan/UBSan (after an install)
 #
 # A package whose tools are missing is skipped with the reason (exit 0);
 # .ci/run installs them (r-base-dev r-cran-testthat r-cran-jsonlite,
@@ -187,13 +188,22 @@ run_r_asan() {
      ! grep -q fsanitize=address "$W/r-asan.log"; then
     tail -20 "$W/r-asan.log"; echo "FAIL: building the R package with ASan/UBSan"; fail=1; return
   fi
-  # a few test profiles: the first two of each format folder
+  # a few test profiles: the first two of each format folder, and every
+  # file the tests run here name ("pprof", "edge-...pb.gz" in file.path or
+  # "pprof/go-...pb.gz"), which the first two missed: 8 tests skipped
   local few=$PWD/$W/r-asan-data d
   rm -rf "$few" && mkdir -p "$few"
   if [ -d "$PCOL_TESTDATA" ]; then
     for d in $(find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go*' -printf '%h\n' | sort -u); do
       find "$d" -maxdepth 1 -type f ! -name '*.md' | sort | head -2 | while IFS= read -r f; do
         mkdir -p "$few/${d#"$PCOL_TESTDATA"}" && ln -s "$f" "$few/${d#"$PCOL_TESTDATA"}/"; done
+    done
+    local named
+    named=$(cat bindings/r/tests/testthat/test-{strings,altrep,write,errors,value-opts}*.R 2>/dev/null |
+      grep -oE '"[a-z][a-z-]*(", *"|/)[A-Za-z0-9_.+-]+\.[A-Za-z0-9.]+"' | tr -d '" ' | tr ',' '/' | sort -u)
+    for f in $named; do
+      [ -f "$PCOL_TESTDATA/$f" ] && [ ! -e "$few/$f" ] &&
+        mkdir -p "$few/$(dirname "$f")" && ln -s "$PCOL_TESTDATA/$f" "$few/$f"
     done
   fi
   (cd bindings/r/tests && LD_PRELOAD="$libs" ASAN_OPTIONS=detect_leaks=0 PCOL_TESTDATA="$few" PCOL_TESTDATA_FEW=1 R_LIBS="$lib" \
@@ -326,6 +336,7 @@ run_all() {
 
 case $what in
   r) run_r; run_r_asan; run_r_check ;;
+  r-asan) run_r_asan ;; # after an install (r or all): the R package under ASan/UBSan alone
   python) run_python ;;
   all) run_all ;;
   glue) run_glue ;;
