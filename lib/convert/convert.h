@@ -43,9 +43,11 @@ int pcol_perf_header_frame(const uint8_t *p, size_t n);
  * PCOL_PERF_H_CPU, PCOL_PERF_H_EVENT (a "name:" word that is no time),
  * PCOL_PERF_H_LAYOUT (with one of those, a field as perf script's own
  * format prints it: a time of 6 or 9 decimals, a [cpu], a period padded
- * to 10 or an ip to 16 columns), or 0 when it is no header or a side-band
- * record. */
-enum { PCOL_PERF_H_TIME = 1, PCOL_PERF_H_CPU = 2, PCOL_PERF_H_EVENT = 4, PCOL_PERF_H_LAYOUT = 8 };
+ * to 10 or an ip to 16 columns), PCOL_PERF_H_IP (none of the first three:
+ * a header anchored by the frame it carries, its ip in perf's " %16"
+ * field, 17 columns from the field before: `-F comm,tid,ip,sym`; with
+ * PCOL_PERF_H_LAYOUT), or 0 when it is no header or a side-band record. */
+enum { PCOL_PERF_H_TIME = 1, PCOL_PERF_H_CPU = 2, PCOL_PERF_H_EVENT = 4, PCOL_PERF_H_LAYOUT = 8, PCOL_PERF_H_IP = 16 };
 int pcol_perf_header_fields(const uint8_t *p, size_t n);
 
 /* The exporters with options (pcol_export dispatches to them; each public

@@ -236,6 +236,18 @@ static int is_hexword(const uint8_t *p, size_t i, size_t e, size_t *end) {
   *end = i;
   return i > a && (i == e || p[i] == ' ' || p[i] == '\t');
 }
+/* A callchain line as perf script prints it: a tab and the ip in a field
+ * of 16 ("\t%16" PRIx64: "\tffffffff82256067 clear_page_erms",
+ * "\t           2724a"), then a blank or the line's end (p[e]). */
+static int perf_chain_frame(const uint8_t *p, size_t i, size_t e) {
+  if (e - i < 17 || p[i] != '\t') return 0;
+  size_t k = i + 1;
+  while (k < i + 17 && p[k] == ' ') k++;
+  if (k == i + 17) return 0;
+  for (; k < i + 17; k++)
+    if (!isxdigit(p[k])) return 0;
+  return k == e || p[k] == ' ' || p[k] == '\r';
+}
 static int looks_perf(const uint8_t *p, size_t n) {
   size_t i = 0, e, side = 0;
   for (;; i = e + 1) { /* perf script --header, blank lines, side-band records */
@@ -249,6 +261,19 @@ static int looks_perf(const uint8_t *p, size_t n) {
   /* a head of side-band records whose last line the head cut */
   if (e >= n && side) return 1;
   if (e >= n || !looks_text(p + i, e - i)) return 0;
+  /* -F with ip and none of time, [cpu] and event (comm,tid,ip; tid,ip,sym;
+   * ip): with callchains a header of any fields (none: an empty line,
+   * skipped above) followed by a frame as perf pads it; without, every
+   * line a header carrying its frame, its ip in perf's " %16" field
+   * (PCOL_PERF_H_IP: "        stripped  2187  ffffffff81775b9a elf_load") */
+  if (perf_chain_frame(p, i, e)) return 1;
+  {
+    size_t j = e + 1, f = j;
+    while (f < n && p[f] != '\n') f++;
+    if (j < n && perf_chain_frame(p, j, f)) return 1;
+    if (pcol_perf_header_fields(p + i, e - i) & PCOL_PERF_H_IP)
+      return j >= n || f >= n || (pcol_perf_header_fields(p + j, f - j) & PCOL_PERF_H_IP);
+  }
   /* a header with a [cpu] or an event name (-F cpu,ip,sym: "[000] ";
    * comm,event,ip,sym: "hot cpu-clock:ppp: ") followed by a callchain frame
    * as perf prints it (a tab, a hex address, a blank: no collapsed stack
@@ -303,7 +328,8 @@ static int looks_perf(const uint8_t *p, size_t n) {
  * all the same: every whole line (but comments and blank ones) ends in
  * " <count>" (ends_in_count), and none is a line only perf prints: a
  * callchain frame (blanks, a hex address, a blank and more) or a header
- * with a field in perf's own layout (PCOL_PERF_H_LAYOUT).  So a
+ * with a field in perf's own layout (PCOL_PERF_H_LAYOUT; not a count
+ * padded like perf's ip, PCOL_PERF_H_IP).  So a
  * flame-graph line "x 1.5: cpu-clock: 3", whose words read as a header
  * with its ip, stays collapsed; a header perf printed keeps a padded field
  * or its "%06lu" time.  The head's cut last line is judged by the second
@@ -318,8 +344,11 @@ static int collapsed_not_perf(const uint8_t *p, size_t n) {
     if (t > i && p[t - 1] == '\r') t--;
     if (k == t || p[k] == '#' || (k + 1 < t && p[k] == '/' && p[k + 1] == '/')) continue;
     size_t h;
-    if (k > i && is_hexword(p, k, t, &h) && h < t) return 0;
-    if (pcol_perf_header_fields(p + i, t - i) & PCOL_PERF_H_LAYOUT) return 0;
+    if ((k > i && is_hexword(p, k, t, &h) && h < t) || perf_chain_frame(p, i, t)) return 0;
+    /* (a header anchored by its ip alone, all digits, is a count padded
+     * to 17: "main;f            1234") */
+    int hf = pcol_perf_header_fields(p + i, t - i);
+    if ((hf & PCOL_PERF_H_LAYOUT) && !(hf & PCOL_PERF_H_IP)) return 0;
     if (e < n && !ends_in_count(p + i, e - i)) return 0;
     whole += e < n;
   }

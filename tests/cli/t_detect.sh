@@ -321,4 +321,23 @@ for f in ipg ipg2; do
   $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" || fail "$f: pack --from perf"
   [ "$($PCOL fold "$tmp/$f.txt")" = "$($PCOL fold "$tmp/$f.pcol")" ] || fail "$f: fold differs from --from perf's"
 done
+# perf script -F with ip and none of time, [cpu] and event (perf 6.1's
+# output of real recordings; tests/interop/t_perf_real.sh sweeps every such
+# -F set): with -g a header of any fields (none: an empty line) then frames
+# "\t%16x"; without, lines carrying their frame, the ip in perf's " %16"
+# field (after pid/tid's "%5d/%-5d " one blank more); were "unrecognised
+# input format".  A collapsed file whose counts are padded like that ip
+# stays collapsed.
+printf 'stripped 30047 \n\tffffffff82256067\n\tffffffff81637e68\n\t            115b\n\nstripped 30047 \n\t            115f\n\n' >"$tmp/F1.txt"
+printf '\n\tffffffff82256067 clear_page_erms\n\t            115b [unknown]\n\n\n\t            115f [unknown]\n\n' >"$tmp/F2.txt"
+printf '        stripped  2187  ffffffff81775b9a elf_load\n        stripped  2187  ffffffff81bb8818 _copy_to_user\n        stripped  2187              115b [unknown]\n' >"$tmp/F3.txt"
+printf '        stripped  2187/2187   ffffffff81775b9a elf_load ([kernel.kallsyms])\n        stripped  2187/2187               115b [unknown] (/tmp/stripped)\n' >"$tmp/F4.txt"
+printf ' ffffffff81775b9a\n             115b\n             115f\n' >"$tmp/F5.txt"
+for f in F1 F2 F3 F4 F5; do
+  $PCOL info "$tmp/$f.txt" >"$tmp/info" 2>&1; grep -q '^input_format: *perf' "$tmp/info" || fail "$f: perf -F without time and event: $(head -2 "$tmp/info")"
+  $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" || fail "$f: pack --from perf"
+  [ "$($PCOL fold "$tmp/$f.txt")" = "$($PCOL fold "$tmp/$f.pcol")" ] || fail "$f: fold differs from --from perf's"
+done
+printf 'main;foo %17d\nmain;bar %17d\n' 1234 56 >"$tmp/pad.folded"
+$PCOL info "$tmp/pad.folded" | grep -q '^input_format: *collapsed' || fail "collapsed counts padded to 17: $($PCOL info "$tmp/pad.folded" 2>&1 | head -2)"
 echo "t_detect: ok"

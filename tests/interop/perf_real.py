@@ -490,6 +490,39 @@ def tracepoint():
     checked += 1
 
 
+HDR_FIELDS = ['comm', 'pid', 'tid', 'time', 'event', 'period']
+
+
+def detect_sweep(rec, data, events):
+    """Every -F set of header fields (any of comm, pid, tid, time, event,
+    period) with ip, and with ip,sym,dso: perf script's text of the
+    recording (with callchains or without) is detected as perf's (`pcol
+    info`, no --from), with as many samples as perf report counts."""
+    global checked, rows_compared
+    sec = report(data, ['--no-children', '--sort', 'comm', '-F', 'sample,comm'], True)
+    want = sum(int(r[0]) for ev in events for r in sec[ev]['rows'])
+    bad = []
+    for m in range(1 << len(HDR_FIELDS)):
+        hs = [f for b, f in enumerate(HDR_FIELDS) if m >> b & 1]
+        for tail in (['ip'], ['ip', 'sym', 'dso']):
+            fields = ','.join(hs + tail)
+            path = '%s-detect.txt' % rec
+            with open(path, 'w') as f:
+                f.write(run(['perf', 'script', '-i', data, '-F', fields]))
+            r = subprocess.run([PCOL, 'info', path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            out = r.stdout.decode(errors='replace')
+            fmt = re.search(r'^input_format:\s*(\S+)', out, re.M)
+            n = re.search(r'^\s*samples:\s*(\d+)', out, re.M)
+            rows_compared += 1
+            if r.returncode or not fmt or fmt.group(1) != 'perf' or not n or int(n.group(1)) != want:
+                bad.append('-F %s: %s' % (fields, (out + r.stderr.decode(errors='replace')).strip().splitlines()[:2]))
+    for b in bad[:8]:
+        fail('%s [perf script -F ..., detected]' % rec, '%s (perf report: %d samples)' % (b, want))
+    if len(bad) > 8:
+        fail('%s [perf script -F ..., detected]' % rec, '%d more' % (len(bad) - 8))
+    checked += 1
+
+
 def main_binary(case, stem):
     """The pprof export names the recorded program as pprof's main binary:
     go tool pprof prints its first mapping as `File:` (perf's first dso is
@@ -521,6 +554,11 @@ def main():
         prog = [exe] + args if args else ['sh', 'comms.sh']
         run(['perf', 'record', '-q', '-o', data] + opts + ['--'] + prog)
         events = [e for i, e in enumerate(opts) if i and opts[i - 1] == '-e']
+        if rec in ('fp', 'plain'):
+            try:
+                detect_sweep(rec, data, events)
+            except (RuntimeError, ValueError, KeyError) as e:
+                fail(rec + ' [detection]', str(e))
         for k, sargs in enumerate(SCRIPTS[rec]):
             case = '%s [perf record %s; perf script %s]' % (rec, ' '.join(opts), ' '.join(sargs) or '(default)')
             txt = run(['perf', 'script', '-i', data] + sargs)

@@ -8,7 +8,9 @@
 # a stripped copy and a JIT-like program whose frames have no symbol;
 # a tracepoint of dd where allowed), printed by perf script in several field sets and
 # compared per symbol, thread and dso with perf report --stdio of the same
-# perf.data (the rules: tests/interop/perf_real.py).
+# perf.data (the rules: tests/interop/perf_real.py); every -F set of header
+# fields with ip of two recordings must be detected as perf's.
+# PERF_REAL_ONLY=fp,stripped: those recordings only; PERF_REAL_KEEP=1 keeps the work.
 # Exit 0 pass, 1 fail, 77 skip (no perf, no C compiler, or perf record not
 # allowed here: perf_event_paranoid, seccomp, no perf events in the VM).
 set -u

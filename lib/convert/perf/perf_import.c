@@ -798,6 +798,22 @@ int pcol_perf_header_fields(const uint8_t *p, size_t n) {
   if (memchr(p, 0, n) || parse_header(s, n, &h) || h.sideband) return 0;
   int f = (h.time_ns != PCOL_NA_I64 ? PCOL_PERF_H_TIME : 0) | (h.cpu >= 0 ? PCOL_PERF_H_CPU : 0) |
           (h.ev ? PCOL_PERF_H_EVENT : 0);
+  /* none of those, and the frame of an event without callchain as perf
+   * prints its ip after the fields: a blank and "%16" PRIx64, a field
+   * exactly IP_WIDTH wide (`-F comm,tid,ip,sym`: "        stripped  2187
+   * ffffffff81775b9a elf_load"; `-F ip`: " ffffffff81775b9a"), after
+   * pid/tid's "%5d/%-5d " the tid's pad blanks too */
+  if (!f && h.frame_sure && h.frame != SIZE_MAX) {
+    size_t k = h.frame, b = h.frame, pad = 0;
+    while (k < n && !is_blank(s[k])) k++;
+    while (b > 0 && is_blank(s[b - 1])) b--;
+    for (size_t t = b; t > 0 && !is_blank(s[t - 1]); t--)
+      if (s[t - 1] == '/') {
+        pad = b - t < 5 ? 5 - (b - t) : 0;
+        break;
+      }
+    if (field_width(s, h.frame, k - h.frame) == IP_WIDTH + pad) f = PCOL_PERF_H_IP;
+  }
   /* perf's own layout (perf_sample__fprintf_start: "%5lu.%06lu:", --ns
    * "%09lu", "[%03d]"; the widths above) */
   for (size_t i = 0; f && i < n && !(f & PCOL_PERF_H_LAYOUT);) {
