@@ -242,7 +242,7 @@ function divided(c, ctx, values) {
     const wt = txt.slice(h + 1).filter((l) => l).map((l) => { const x = l.trim().split(/ +/); return JSON.stringify([x.slice(6).join(' ').replace(/ \((partial-)?inline\)$/, '')].concat(x.slice(0, 6))); });
     const pt = run(ctx, `(function () { var RT = ${F === c.divide[0] ? '1 / M.divide_by' : 'pcolDivideBy(' + JSON.stringify(F) + ')'}, S8 = {value: M.value, source: 0, range: null}, SW8 = pcolStackWeights(D, S8),
         BT = M.diff.top[M.value], R = pcolDiffRows(pcolTop(D, SW8, pcolKeyset(D, S8, 'function')), BT.function), un = M.values[M.value].unit,
-        u = pcolDiffUnit(R, BT.function.total, SW8.total, un, RT), L = function (x, sg) { return (sg && x >= 0 ? '+' : '') + pcolValueText(x, un, u, RT); };
+        u = pcolDiffUnit(R, BT.function.total, SW8.total, un, RT), L = function (x, sg) { return (sg && x > 0 ? '+' : '') + pcolValueText(x, un, u, RT); };
       return R.map(function (r) { return JSON.stringify([r.name, L(r.bflat), L(r.flat), L(r.dflat, 1), L(r.bcum), L(r.cum), L(r.dcum, 1)]); }); })()`);
     const key = (a) => a.slice().sort().join('\n');
     ok(h >= 0 && wt.length > 0 && key(pt) === key(wt), `${c.name} --divide-by ${F}: the diff table (${wt.length} rows, want some) differs from pcol diff --absolute --divide-by's text: ${pt.slice(0, 2)} vs ${wt.slice(0, 2)}`);
@@ -686,7 +686,7 @@ for (const file of cases) {
     const txt = pcol(['diff', c.base, c.input, '--absolute', '--node-fraction', '0', '--value', value]).split('\n'), h = txt.findIndex((l) => /^ *base_flat/.test(l));
     const wt = txt.slice(h + 1).filter((l) => l).map((l) => { const x = l.trim().split(/ +/); return JSON.stringify([x.slice(6).join(' ').replace(/ \((partial-)?inline\)$/, '')].concat(x.slice(0, 6))); });
     const pt = run(ctx, `(function () { var BT = M.diff.top[M.value], R = pcolDiffRows(pcolTop(D, SW, K), BT.function), un = M.values[M.value].unit,
-        u = pcolDiffUnit(R, BT.function.total, SW.total, un), L = function (x, sg) { return (sg && x >= 0 ? '+' : '') + pcolUnitLabel(x, un, u); };
+        u = pcolDiffUnit(R, BT.function.total, SW.total, un), L = function (x, sg) { return (sg && x > 0 ? '+' : '') + pcolUnitLabel(x, un, u); };
       return R.map(function (r) { return JSON.stringify([r.name, L(r.bflat), L(r.flat), L(r.dflat, 1), L(r.bcum), L(r.cum), L(r.dcum, 1)]); }); })()`);
     ok(key(pt) === key(wt), `${c.name}: the diff table's units differ from pcol diff --absolute's text: ${pt.slice(0, 2)} vs ${wt.slice(0, 2)}`);
   }

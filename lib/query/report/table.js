@@ -28,7 +28,7 @@ export function topCells(r) {
   if (DIFF && DIFF.top) return [human(r.bflat, u), human(r.flat, u), sign(r.dflat) + human(r.dflat, u), human(r.bcum, u), human(r.cum, u), sign(r.dcum) + human(r.dcum, u), nm];
   return [human(r.flat, TOPU), pcolPercentage(r.flat, SW.total), pcolPercentage(r.sv, SW.total), human(r.cum, TOPU), pcolPercentage(r.cum, SW.total), nm];
 }
-function sign(v) { return v >= 0 ? '+' : ''; } /* pcol diff's: "+" before a change >= 0 */
+function sign(v) { return v > 0 ? '+' : ''; } /* pcol diff's: "+" before a change > 0 ("0" for none, as pprof) */
 export function drawTop() {
   var key = S.sortKey, diff = DIFF && DIFF.top && TOPDIFF;
   /* the top table: `pcol top --sort`'s orders (pcolTopSort: sum% of the
