@@ -132,31 +132,41 @@ uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from) {
   return t->dec_from ? decimal_of(t->dec_from, t->nvt, from) : 0;
 }
 
+/* out[s - lo] = the first meta value of key for each source s of [lo, hi]
+ * (ptr NULL: none); one pass over meta. */
+static int meta_per_source(pcol_file *f, uint32_t lo, uint32_t hi, const char *key, pcol_str *out,
+                           pcol_error *err) {
+  pcol_view mk, mv, ms;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
+  int rc = PCOL_OK;
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    if (s < lo || s > hi || out[s - lo].ptr) continue;
+    uint8_t is;
+    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), key, &is, err);
+    if (!rc && is) rc = pcol_string(f, pcol_view_u32(&mv, i), &out[s - lo], err);
+  }
+  return rc;
+}
+
 static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err) {
   size_t n = (size_t)(hi - lo) + 1;
-  pcol_view sty, svs, svv, vty, mk, mv, ms;
+  pcol_view sty, svs, svv, vty;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
   pcol_str *want = calloc(n, sizeof *want);
   uint32_t *named = calloc(n, sizeof *named);
   pcol_rtime rt; /* the time rule, read on the first Rprof source */
   int rt_ready = 0;
   int rc = want && named ? PCOL_OK : pcol_oom(err);
   /* pprof's default_sample_type names the type */
-  pcol_idmemo memo = {{0}, {0}};
-  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
-    uint32_t s = pcol_view_u32(&ms, i);
-    if (s < lo || s > hi || want[s - lo].ptr) continue;
-    uint8_t is;
-    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), PPROF_META_DEFAULT_SAMPLE_TYPE, &is, err);
-    if (!rc && is) rc = pcol_string(f, pcol_view_u32(&mv, i), &want[s - lo], err);
-  }
+  if (!rc) rc = meta_per_source(f, lo, hi, PPROF_META_DEFAULT_SAMPLE_TYPE, want, err);
   for (size_t i = 0; i < n; i++) d[i] = 0;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
     uint32_t s = pcol_view_u32(&svs, i), v = pcol_view_u32(&svv, i);
@@ -246,23 +256,12 @@ static int stated_default(pcol_file *f, uint32_t lo, uint32_t hi, const uint32_t
                           pcol_error *err) {
   size_t n = (size_t)(hi - lo) + 1;
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
-  pcol_view mk, mv, ms, vty;
+  pcol_view vty;
   *c = 0;
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err));
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
   pcol_str *said = calloc(n, sizeof *said);
   if (!said) return pcol_oom(err);
-  int rc = PCOL_OK;
-  pcol_idmemo memo = {{0}, {0}};
-  for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
-    uint32_t s = pcol_view_u32(&ms, i);
-    if (s < lo || s > hi || said[s - lo].ptr) continue;
-    uint8_t is;
-    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), PCOL_META_DEFAULT_VALUE, &is, err);
-    if (!rc && is) rc = pcol_string(f, pcol_view_u32(&mv, i), &said[s - lo], err);
-  }
+  int rc = meta_per_source(f, lo, hi, PCOL_META_DEFAULT_VALUE, said, err);
   uint32_t vt = 0;
   int ok = !rc && said[0].ptr;
   for (size_t i = 0; ok && i < n; i++) {
