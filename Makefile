@@ -21,6 +21,7 @@ OPT     ?= -O2
 SAN     ?=
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CC_IS_GCC := $(shell $(CC) --version 2>/dev/null | grep -qi 'free software foundation' && echo gcc)
 CPPFLAGS_ALL := -std=c11 -D_GNU_SOURCE $(CPPFLAGS)
 LDLIBS  := -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm
 # The CLI is linked as a static PIE (no dynamic loader: a `pcol` run lasts
@@ -135,9 +136,13 @@ $(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) $(OTLP_GEN_H) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(EXTRA_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
+# Under ASan the CLI's own globals (help text, messages, option tables, and
+# UBSan's data of each check) get no redzones: 6,000 fewer of the 55,000 a
+# start registers; the library's tables, which file data indexes, keep theirs.
+TOOL_SAN = $(if $(findstring address,$(SAN)),$(if $(CC_IS_GCC),--param asan-globals=0,-mllvm -asan-globals=0))
 $(BUILD)/obj/tools/%.o: tools/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -fPIE -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(TOOL_SAN) -fPIE -MMD -MP -c $< -o $@
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
@@ -185,7 +190,7 @@ SANFLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 # Its executables start faster without PIE and with gcc's sanitizer runtimes
 # static (bench/results/test-time.md); the .so keeps $(SAN).
 SANLINK_GCC := -static-libasan -static-libubsan
-SANLINK_TEST = -no-pie $(if $(shell $(CC) --version 2>/dev/null | grep -qi 'free software foundation' && echo gcc),$(SANLINK_GCC))
+SANLINK_TEST = -no-pie $(if $(CC_IS_GCC),$(SANLINK_GCC))
 
 # The sanitizer build runs the tests of pcol's own behaviour (unit, CLI,
 # conformance, threads); the interop tests run on the plain build two at a
