@@ -30,9 +30,11 @@ import re
 import shlex
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VENDOR = os.path.join(HERE, "_vendor")
@@ -102,6 +104,33 @@ def bundled_extension(v):
     )
 
 
+class ParallelBuildExt(build_ext):
+    """build_ext compiling an extension's sources `parallel` at a time
+    (setup.cfg, or build_ext -j N): setuptools' own parallel option builds
+    several extensions side by side, and this package has one, of 105 C
+    files with libpcol bundled, which it compiled one at a time."""
+
+    def build_extension(self, ext):
+        jobs = int(self.parallel or 1)
+        serial = self.compiler.compile
+        if jobs < 2 or len(ext.sources) < 2:
+            return super().build_extension(ext)
+
+        def compile(sources, output_dir=None, **kw):
+            # the objects' folders first (distutils' mkpath is not safe to race)
+            for o in self.compiler.object_filenames(sources, output_dir=output_dir):
+                os.makedirs(os.path.dirname(o) or ".", exist_ok=True)
+            with ThreadPoolExecutor(jobs) as pool:
+                parts = list(pool.map(lambda s: serial([s], output_dir=output_dir, **kw), sources))
+            return [o for p in parts for o in p]
+
+        self.compiler.compile = compile
+        try:
+            return super().build_extension(ext)
+        finally:
+            del self.compiler.compile
+
+
 def installed_extension():
     inc, libdirs, glue = installed()
     if not any(os.path.isfile(os.path.join(d, "pcol.h")) for d in inc + ["/usr/include"]):
@@ -152,4 +181,4 @@ if link == "bundled" and v is None:
 ext = bundled_extension(v) if v else installed_extension()
 version = header_version([os.path.join(HERE, d) for d in ext.include_dirs] + ["/usr/include"])
 
-setup(version=version, ext_modules=[ext], install_requires=["numpy"] if declare_numpy() else [])
+setup(version=version, ext_modules=[ext], cmdclass={"build_ext": ParallelBuildExt}, install_requires=["numpy"] if declare_numpy() else [])
