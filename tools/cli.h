@@ -320,14 +320,21 @@ char *cli_path_join(const char *dir, const char *name);
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
+/* The time and duration of inputs that were read one by one, with no file
+ * of their union (pcol_many_top's time_ns and duration_ns: cmd_top). */
+typedef struct cli_header_time {
+  int64_t time_ns, duration_ns;
+} cli_header_time;
 /* `top` of many pcol inputs without their union (pcol_top_many), with
  * cli_open_args' expansion, label, budget and PCOL_DEBUG=inputs line.
  * *answered = 0 (nothing printed, err clear): open the union instead.
- * *f: NULL, or the file of the union's one source (for the header). */
+ * *f: NULL, or the file of the union's one source (for the header);
+ * *ht (when not NULL): the inputs' time and duration for the header. */
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                  const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
-                 pcol_file **f, const char **label, int *answered, pcol_error *err);
+                 pcol_file **f, const char **label, int *answered, cli_header_time *ht,
+                 pcol_error *err);
 
 /* ---------------------------------------------------------- dirindex.c */
 #define CLI_INDEX_FILE ".pcol-index.pcol" /* in the directory it indexes */
@@ -531,17 +538,18 @@ void cli_print_filters(FILE *fp, const pcol_select *sel);
  * (top, diff).  Returns 0 or EXIT_USAGE after printing the error. */
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
-/* pprof's comment lines (after File:): the pprof comments of the one
- * source the Time: line would speak of, each once, but those beginning
- * with '#' (report.go ProfileLabels). */
+/* pprof's comment lines (after File:): the pprof comments of the selected
+ * source, or of every source in order as go's merge keeps them, each once,
+ * but those beginning with '#' (report.go ProfileLabels). */
 void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel);
 /* pprof's "Time:" and "Duration: D, Total samples = T (P%)" lines
- * (report.go ProfileLabels) when the selection is one source that records
- * them; T is total_of's (asked only then; not 0: no Duration line), in
- * unit, of values in vunit. */
+ * (report.go ProfileLabels) of the selected source, or of every source as
+ * go's merge combines them (pcol_sources_time), or ht's when not NULL;
+ * none for a time or duration of 0, as Go.  T is total_of's (asked only
+ * for the Duration line), in unit, of values in vunit. */
 void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_str vunit,
                           const char *unit, int (*total_of)(void *ctx, pcol_sum *total),
-                          void *ctx);
+                          void *ctx, const cli_header_time *ht);
 /* pprof's ProfileLabels (report.go), the head of -traces and of the
  * interactive mode's greeting: "File:", the comments, "Type: T (UNIT)" and
  * the time lines above (total_of asked only for the Duration line). */
@@ -553,12 +561,12 @@ void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pc
  * Type, Time, Duration lines). */
 extern bool cli_compact_labels;
 /* The head of pprof's text views (top, peek): "File:", "Type:", pprof's
- * "Time:" and "Duration: D, Total samples = T (P%)" when the selection is
- * one source that records them, the active filters and "Showing nodes
- * accounting for X, P% of T total" over the first n rows of t, in unit (as
- * pcol_unit_label takes it). */
+ * "Time:" and "Duration: D, Total samples = T (P%)" (cli_print_time_lines,
+ * ht as there), the active filters and "Showing nodes accounting for X, P%
+ * of T total" over the first n rows of t, in unit (as pcol_unit_label
+ * takes it). */
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
-                           const pcol_select *sel, const char *unit);
+                           const pcol_select *sel, const char *unit, const cli_header_time *ht);
 /* ------------------------------------------------------------ cli_tree.c */
 /* pprof's printTree layout (report.go), printed by peek and tree: the
  * separator line and the column legend; the separator; an edge line (the

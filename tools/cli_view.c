@@ -108,15 +108,6 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
   }
 }
 
-/* The source the header's comment, Time: and Duration: lines speak of: the
- * selected one, or the file's only one; 0 when many are read (pcol says
- * nothing of them there, where go's merge would give their union). */
-static uint32_t header_source(pcol_file *f, const pcol_select *sel) {
-  if (!f) return 0;
-  if (sel && sel->source_id) return sel->source_id;
-  return pcol_rows(f, PCOL_T_SOURCES) == 1 ? 1 : 0;
-}
-
 typedef struct {
   pcol_str *c;
   size_t n, cap;
@@ -150,11 +141,13 @@ static int comment_cmp(const void *a, const void *b) { /* bytes, then file order
  * begin with '#', each once (go's profile.Merge, which every read goes
  * through, drops a repeated one), by the text rule. */
 void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel) {
-  uint32_t id = header_source(f, sel);
   comment_list l = {0};
   size_t *ord = NULL;
   uint8_t *dup = NULL;
-  if (!id || pcol_meta_each(f, id, "pprof.comment", comment_add, &l, NULL) || !l.n) goto out;
+  if (!f) return;
+  /* the selected source's, or every source's in order (go's merge) */
+  uint32_t id = sel && sel->source_id ? sel->source_id : PCOL_EVERY_SOURCE;
+  if (pcol_meta_each(f, id, "pprof.comment", comment_add, &l, NULL) || !l.n) goto out;
   ord = malloc(l.n * sizeof *ord);
   dup = calloc(l.n, 1);
   if (!ord || !dup) goto out; /* (no room: no comments, as no Time: line when its source fails) */
@@ -177,23 +170,20 @@ out:
 }
 
 /* pprof's "Time:" and "Duration:" lines (report.go ProfileLabels) for the
- * selected source, or the file's only one: the time in the local zone as
- * Go's "Jan 2, 2006 at 3:04pm (MST)"; the duration in auto units, the total
- * in the table's unit and, for a time value, its share of the duration. */
+ * selected source, or all of them as go's merge combines them
+ * (pcol_sources_time; ht: already combined): the time in the local zone as
+ * Go's "Jan 2, 2006 at 3:04pm (MST)"; the duration in auto units, the
+ * total in the table's unit and, for a time value, its share of the
+ * duration. */
 void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_str vunit,
                           const char *unit, int (*total_of)(void *ctx, pcol_sum *total),
-                          void *ctx) {
-  pcol_source_summary *ss = NULL;
-  size_t ns = 0;
-  /* nothing to say of many sources when none is selected (and each
-   * source's summary was a third of `pcol top` of a file of 1,440) */
-  uint32_t id = header_source(f, sel);
-  if (!id || pcol_source_summaries(f, &ss, &ns, NULL)) return;
-  const pcol_source_summary *s = NULL;
-  for (size_t i = 0; i < ns; i++)
-    if (ss[i].id == id) s = &ss[i];
-  if (s && s->timestamp_s != PCOL_NA_I64 && s->timestamp_s != 0) {
-    time_t tt = (time_t)s->timestamp_s;
+                          void *ctx, const cli_header_time *ht) {
+  int64_t tn, dn;
+  if (ht) tn = ht->time_ns, dn = ht->duration_ns;
+  else if (!f || pcol_sources_time(f, sel ? sel->source_id : 0, &tn, &dn, NULL)) return;
+  if (tn != 0) {
+    /* seconds, rounded down as Go's time.Unix(0, ns) */
+    time_t tt = (time_t)(tn / 1000000000 - (tn % 1000000000 < 0));
     struct tm tm;
     char b[96], ampm[3];
     if (localtime_r(&tt, &tm) && strftime(b, sizeof b, "%b %-d, %Y at %-I:%M", &tm)) {
@@ -205,11 +195,11 @@ void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_s
       fprintf(fp, "Time: %s%s (%s)\n", b, ampm, z);
     }
   }
-  if (s && s->duration_ns != PCOL_NA_I64 && s->duration_ns != 0) {
+  if (dn != 0) {
     char d[64], tot[64], pct[PCOL_PERCENT_MAX + 2] = "";
     pcol_sum total = 0;
-    if (total_of(ctx, &total)) goto out;
-    pcol_unit_label(s->duration_ns, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
+    if (total_of(ctx, &total)) return;
+    pcol_unit_label(dn, (pcol_str){"nanoseconds", 11}, "auto", d, sizeof d);
     cli_value_label(total, vunit, unit, tot, sizeof tot);
     const char *u;
     double ns_total = pcol_unit_scale(total, vunit, "nanoseconds", &u);
@@ -220,13 +210,11 @@ void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_s
        * buffer */
       int64_t tot_ns = ns_total >= -0x1p63 && ns_total < 0x1p63 ? (int64_t)ns_total : INT64_MIN;
       char p[PCOL_PERCENT_MAX];
-      pcol_percentage(tot_ns, s->duration_ns, p, sizeof p);
+      pcol_percentage(tot_ns, dn, p, sizeof p);
       snprintf(pct, sizeof pct, "(%s)", p);
     }
     fprintf(fp, "Duration: %s, Total samples = %s %s\n", d, tot, pct);
   }
-out:
-  pcol_source_summaries_free(ss, ns);
 }
 
 void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pcol_select *sel,
@@ -241,7 +229,7 @@ void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pc
   fputs(" (", fp);
   cli_print_str(fp, v->unit);
   fputs(")\n", fp);
-  cli_print_time_lines(fp, f, sel, v->unit, "auto", total_of, ctx);
+  cli_print_time_lines(fp, f, sel, v->unit, "auto", total_of, ctx, NULL);
 }
 
 static int top_total(void *ctx, pcol_sum *total) {
@@ -252,7 +240,7 @@ static int top_total(void *ctx, pcol_sum *total) {
 bool cli_compact_labels;
 
 void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
-                           const pcol_select *sel, const char *unit) {
+                           const pcol_select *sel, const char *unit, const cli_header_time *ht) {
   const pcol_value_sel *v = &t->value;
   char b1[64], b2[64], p1[PCOL_PERCENT_MAX];
   if (cli_compact_labels) goto filters; /* pprof's compact_labels (report.go reportLabels) */
@@ -270,7 +258,7 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
     fputc(')', fp);
   }
   fputc('\n', fp);
-  cli_print_time_lines(fp, f, sel, t->value.unit, unit, top_total, (void *)t);
+  cli_print_time_lines(fp, f, sel, t->value.unit, unit, top_total, (void *)t, ht);
 filters:
   cli_print_filters(fp, sel);
   pcol_sum shown = 0;

@@ -144,7 +144,7 @@ static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol
   size_t dropped;
   int many = 0;
   int rc = cli_top_many(cmd, a, &arg, 1, sel, by, 0, PCOL_SORT_FLAT, UINT64_MAX, t, &dropped,
-                        NULL, f, &label, &many, err);
+                        NULL, f, &label, &many, NULL, err);
   if (rc || many) return rc;
   rc = cli_load(cmd, a, &arg, 1, sel, f, &v, &label, err);
   if (!rc && (rc = pcol_top_compute(*f, sel, &v, by, t, err))) pcol_error_prefix(err, label);

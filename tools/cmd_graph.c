@@ -498,7 +498,7 @@ static int write_dot(FILE *fp, const char *dest, pcol_file *f, const char *path,
    * reportLabels for fullHeaders, whatever compact_labels says */
   bool compact = cli_compact_labels;
   cli_compact_labels = false;
-  cli_print_view_header(lf, f, path, &shown, g->nnodes, sel, unit);
+  cli_print_view_header(lf, f, path, &shown, g->nnodes, sel, unit, NULL);
   cli_compact_labels = compact;
   cli_graph_labels(lf, g, o, unit, true);
   fputs("\nSee https://git.io/JfYMW for how to read the graph", lf);

@@ -23,7 +23,7 @@ const cli_opt opts_peek[] = {
 static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, const pcol_peek *pk,
                        const pcol_select *sel, const char *unit) {
   const pcol_str vu = t->value.unit;
-  cli_print_view_header(fp, f, path, t, t->nrows, sel, unit);
+  cli_print_view_header(fp, f, path, t, t->nrows, sel, unit, NULL);
   cli_tree_legend(fp);
   pcol_sum flat_sum = 0;
   for (size_t i = 0; i < pk->nnodes; i++) {

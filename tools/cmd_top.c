@@ -32,10 +32,10 @@ static const char *inline_name(int inl) {
 /* pprof -top's layout (report.go printText), after pcol's File/Type lines */
 static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, size_t n,
                        const pcol_select *sel, size_t dropped, pcol_sum cutoff, size_t shown_of,
-                       const char *unit) {
+                       const char *unit, const cli_header_time *ht) {
   const pcol_value_sel *v = &t->value;
   char b1[64], b3[64], p1[PCOL_PERCENT_MAX], p2[PCOL_PERCENT_MAX], p3[PCOL_PERCENT_MAX];
-  cli_print_view_header(fp, f, path, t, n, sel, unit);
+  cli_print_view_header(fp, f, path, t, n, sel, unit, ht);
   if (t->total && dropped) {
     cli_value_label(cutoff, v->unit, unit, b1, sizeof b1);
     fprintf(fp, "Dropped %zu node%s (cum <= %s)\n", dropped, dropped > 1 ? "s" : "", b1);
@@ -117,6 +117,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_sum cutoff = 0;
   size_t dropped = 0;
   int many = 0; /* many pcol files: each file's rows, added up by name */
+  cli_header_time ht = {0, 0}; /* their time (no file of their union) */
   int mean = cli_flag(cmd, a, "mean"), by_label = bys && !strncmp(bys, "label:", 6);
   int drop_neg = cli_flag(cmd, a, "drop-negative");
   if (mean && by_label)
@@ -124,7 +125,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   int rc = by_label || mean || drop_neg
                ? PCOL_OK
                : cli_top_many(cmd, a, a->pos, a->npos, &sel, by, fraction, sort, limit, &t,
-                              &dropped, &cutoff, &f, &path, &many, &err);
+                              &dropped, &cutoff, &f, &path, &many, &ht, &err);
   if (!rc && !many) rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
   if (many) {
@@ -168,7 +169,8 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
           vals[i] = t.rows[i].flat ? t.rows[i].flat : t.rows[i].cum;
         }
         if (cli_view_unit(cmd, a, t.value.unit, vals, n, t.total, unit)) bad_unit = 1;
-        else print_text(stdout, f, path, &t, n, &sel, dropped, cutoff, t.nrows, unit);
+        else print_text(stdout, f, path, &t, n, &sel, dropped, cutoff, t.nrows, unit,
+                        many ? &ht : NULL);
         free(vals);
       }
     } else {

@@ -32,7 +32,7 @@ static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_grap
   shown.rows = g->nodes;
   shown.nrows = g->nnodes;
   shown.total = g->total; /* (--mean: the divided total) */
-  cli_print_view_header(fp, f, path, &shown, g->nnodes, sel, unit);
+  cli_print_view_header(fp, f, path, &shown, g->nnodes, sel, unit, NULL);
   cli_graph_labels(fp, g, o, unit, false);
   cli_tree_legend(fp);
   pcol_sum flat_sum = 0;

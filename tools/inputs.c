@@ -359,7 +359,8 @@ static const char *tag_unit(const cli_command *cmd, const cli_args *a) {
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                  const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
-                 pcol_file **f, const char **label, int *answered, pcol_error *err) {
+                 pcol_file **f, const char **label, int *answered, cli_header_time *ht,
+                 pcol_error *err) {
   *answered = 0;
   *f = NULL;
   if (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf") || cli_get(cmd, a, "base") ||
@@ -383,6 +384,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   if (!rc && info.answered) {
     *answered = 1;
     *f = info.file;
+    if (ht) *ht = (cli_header_time){info.time_ns, info.duration_ns};
     *label = make_label(args, nargs);
     cli_budget_bytes(*label, info.input_bytes);
     debug_inputs(cmd, info.used, &in, info.threads ? info.threads : 1);

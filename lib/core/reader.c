@@ -1513,13 +1513,14 @@ static int meta_scan(pcol_file *f, uint32_t source_id, const char *key,
   if (!rc) rc = pcol_strings_get(f, &st, err);
   if (rc) return rc;
   size_t kl = strlen(key);
-  const struct pcol_src_index *mi = src_index(f, PCOL_T_META, &s);
+  int every = source_id == PCOL_EVERY_SOURCE;
+  const struct pcol_src_index *mi = every ? NULL : src_index(f, PCOL_T_META, &s);
   if (mi && source_id > mi->nsrc) return *nosrc = 1, PCOL_ENOTFOUND;
   /* with the index, the same rows in the same order as the scan, only the source's */
   uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
   for (uint64_t j = 0; j < n; j++) {
     uint64_t i = mi ? mi->rows[mi->first[source_id] + j] : j;
-    if (!mi && pcol_view_u32(&s, i) != source_id) continue;
+    if (!mi && (every ? pcol_view_u32(&s, i) == 0 : pcol_view_u32(&s, i) != source_id)) continue;
     pcol_str ks;
     if ((rc = pcol_strings_at(&st, pcol_view_u32(&k, i), &ks, err))) return rc;
     if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0) {
@@ -1544,6 +1545,7 @@ static int meta_find(pcol_file *f, uint32_t source_id, const char *key, pcol_str
                      pcol_error *err) {
   int nosrc;
   *out = (pcol_str){NULL, 0};
+  if (source_id == PCOL_EVERY_SOURCE) return *absent = 2, PCOL_ENOTFOUND; /* (pcol_meta_each's only) */
   int rc = meta_scan(f, source_id, key, meta_first, out, &nosrc, err);
   *absent = rc == META_FOUND || (rc && !nosrc) ? 0 : nosrc ? 2 : 1;
   return rc == META_FOUND ? PCOL_OK : rc ? rc : PCOL_ENOTFOUND;
@@ -1566,7 +1568,7 @@ int pcol_meta_probe(pcol_file *f, uint32_t source_id, const char *key, pcol_str 
 int pcol_meta_each(pcol_file *f, uint32_t source_id, const char *key,
                    int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err) {
   int nosrc, rc;
-  if (source_id > f->rows[PCOL_T_SOURCES] ||
+  if ((source_id > f->rows[PCOL_T_SOURCES] && source_id != PCOL_EVERY_SOURCE) ||
       ((rc = meta_scan(f, source_id, key, fn, ctx, &nosrc, err)) && nosrc))
     return pcol_error_set(err, PCOL_ENOTFOUND, "meta: no source %u", source_id);
   return rc;

@@ -36,19 +36,22 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   w->n = ns;
   w->start = malloc((ns + 1) * sizeof *w->start);
   w->dur = malloc((ns + 1) * sizeof *w->dur);
+  w->stated = malloc((ns + 1) * sizeof *w->stated);
   int8_t *rank = calloc(ns + 1, 1); /* which key gave start: 3 otlp, 2 pprof, 1 timestamp */
-  if (!w->start || !w->dur || !rank) {
+  if (!w->start || !w->dur || !w->stated || !rank) {
     free(rank);
     pcol_wall_free(w);
     return pcol_oom(err);
   }
   pcol_view ts, mk, mv, ms;
+  pcol_strings st; /* fetched once: a day's merge has 1,440 sources' values */
   int rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &mk, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_VALUE, &mv, err);
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
+  if (!rc) rc = pcol_strings_get(f, &st, err);
   for (uint64_t s = 0; !rc && s <= ns; s++) {
-    w->start[s] = w->dur[s] = PCOL_NA_I64;
+    w->start[s] = w->dur[s] = w->stated[s] = PCOL_NA_I64;
     int64_t sec = s ? pcol_view_i64(&ts, s - 1) : PCOL_NA_I64, x;
     if (sec != PCOL_NA_I64 && !__builtin_mul_overflow(sec, (int64_t)1000000000, &x)) {
       w->start[s] = x;
@@ -56,7 +59,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     }
   }
   /* one pass over meta: the first row of a key counts, as pcol_meta_get */
-  int8_t *drank = rc ? NULL : calloc(ns + 1, 1);
+  int8_t *drank = rc ? NULL : calloc(2 * (ns + 1), 1), *srank = drank ? drank + ns + 1 : NULL;
   if (!rc && !drank) rc = pcol_oom(err);
   pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
@@ -68,7 +71,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
       break;
     int r = start_rank[which], d = dur_rank[which];
     if (!r && !d) continue;
-    if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
+    if ((rc = pcol_strings_at(&st, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;
     if (pcol_str_i64(v, &x)) continue; /* not a number: as if absent */
     if (r > rank[s]) {
@@ -78,6 +81,10 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     if (d > drank[s] && x >= 0) {
       w->dur[s] = x;
       drank[s] = (int8_t)d;
+    }
+    if (d > srank[s] && x != 0) { /* 0 is unset, as pcol_meta_get's readers take it */
+      w->stated[s] = x;
+      srank[s] = (int8_t)d;
     }
   }
   free(rank);
@@ -89,7 +96,26 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
 void pcol_wall_free(pcol_wall *w) {
   free(w->start);
   free(w->dur);
-  w->start = w->dur = NULL;
+  free(w->stated);
+  w->start = w->dur = w->stated = NULL;
+}
+
+/* go's profile.Merge header, which every pprof read of several profiles
+ * goes through (pcol_wall_merge_step) */
+int pcol_sources_time(pcol_file *f, uint32_t source_id, int64_t *time_ns, int64_t *duration_ns,
+                      pcol_error *err) {
+  pcol_wall w;
+  *time_ns = *duration_ns = 0;
+  int rc = pcol_wall_init(f, &w, err);
+  if (rc) return rc;
+  int64_t tn = 0;
+  uint64_t dn = 0;
+  for (uint64_t s = 1; s <= w.n; s++)
+    if (!source_id || source_id == s) pcol_wall_merge_step(&tn, &dn, w.start[s], w.stated[s]);
+  pcol_wall_free(&w);
+  *time_ns = tn;
+  *duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
+  return PCOL_OK;
 }
 
 /* a + b saturated to [INT64_MIN + 1, INT64_MAX] (INT64_MIN is NA) */

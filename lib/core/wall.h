@@ -6,13 +6,27 @@
 #include "pcol.h"
 
 /* Each source's wall-clock start and duration in ns (index 1..n; NA when
- * unknown), from one pass over sources and meta (wall.c, THE start rule). */
+ * unknown), from one pass over sources and meta (wall.c, THE start rule):
+ * dur the span a range is judged by (>= 0), stated the duration as the
+ * source states it, any sign but 0 (pprof's duration_nanos is an int64:
+ * go's headers print and add a negative one too). */
 typedef struct pcol_wall {
-  int64_t *start, *dur;
+  int64_t *start, *dur, *stated;
   uint64_t n;
 } pcol_wall;
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err);
 void pcol_wall_free(pcol_wall *w);
+/* One source's step of go's profile.Merge header (merge.go
+ * combineHeaders; THE rule of pcol_sources_time), from *tn = *dn = 0 over
+ * the sources in order: the first nonzero start replaced by any earlier
+ * one, and a 0 after it taking its place as in Go; the durations added,
+ * wrapping as Go's int64.  start and stated as pcol_wall holds them (NA:
+ * Go's 0). */
+static inline void pcol_wall_merge_step(int64_t *tn, uint64_t *dn, int64_t start, int64_t stated) {
+  int64_t t = start == PCOL_NA_I64 ? 0 : start;
+  if (*tn == 0 || t < *tn) *tn = t;
+  *dn += stated == PCOL_NA_I64 ? 0 : (uint64_t)stated;
+}
 /* What a wall-clock selection (sel->wall) takes of source s, whose samples
  * have times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
  * relative to the source's start, PCOL_WALL_ALL (every sample, whole),

@@ -15,8 +15,10 @@
  * the union then reports it as it always did. */
 #include "query.h"
 #include "error.h"    /* pcol_oom */
-#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
+#include "keys.h"     /* PPROF_META_COMMENT */
+#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol, pcol_string_is_memo */
 #include "threads.h"  /* pcol_thread_limit */
+#include "wall.h"     /* pcol_wall_init, pcol_wall_merge_step */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -41,6 +43,8 @@ typedef struct one {
   pcol_top t;
   uint32_t *uid; /* uid[key] for keys 1..nkeys */
   size_t nkeys;
+  int64_t *hdr;  /* its sources' start and stated duration (pcol_wall), in pairs */
+  size_t nhdr;   /* sources */
 } one;
 
 typedef struct many {
@@ -152,6 +156,32 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
          (v->vt_id != 0 || (same_str(d.type, m->dtype) && same_str(d.unit, m->dunit)));
 }
 
+/* The header's time of o's sources (pcol_wall: their start and stated
+ * duration, added up in input order at the end by pcol_sources_time's
+ * rule).  0 = the union must answer: a source with pprof comments, which
+ * the header of several sources prints together (go's merge keeps each
+ * once), or an error. */
+static int header_of(one *o, pcol_error *err) {
+  pcol_file *f = o->f;
+  pcol_view k;
+  pcol_idmemo memo = {{0}, {0}};
+  uint8_t is = 0;
+  int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
+  for (uint64_t i = 0; !rc && !is && i < pcol_rows(f, PCOL_T_META); i++)
+    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&k, i), PPROF_META_COMMENT, &is, err);
+  if (rc || is) return 0;
+  pcol_wall w;
+  if (pcol_wall_init(f, &w, err)) return 0;
+  o->nhdr = w.n;
+  o->hdr = malloc((w.n ? w.n : 1) * 2 * sizeof *o->hdr);
+  for (uint64_t s = 1; o->hdr && s <= w.n; s++) {
+    o->hdr[2 * (s - 1)] = w.start[s];
+    o->hdr[2 * (s - 1) + 1] = w.stated[s];
+  }
+  pcol_wall_free(&w);
+  return o->hdr != NULL;
+}
+
 /* Opens input o->path and computes its top.  *read = 0 when the range
  * leaves it out; 1 = answered, 0 = the union must answer (a format other
  * than pcol, files unlike, any error). */
@@ -170,7 +200,7 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
    * pcol_validate_content, which pcol_open_many makes of every input it
    * copies (measured: a fifth of this path on a day of small files) */
   pcol_value_sel v;
-  if (!alike(m, o->f, &v, err)) return 0;
+  if (!alike(m, o->f, &v, err) || (!o->hdr && !header_of(o, err))) return 0;
   /* its names are interned in the union's table, its keys its own: uid[k]
    * is key k's name's id there, one hash and lookup a name a file */
   if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, m->names, &o->t, err)) return 0;
@@ -487,7 +517,14 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
     info->file = m.first->f;
     m.first->f = NULL;
   }
-  for (size_t j = 0; j < n && files; j++) one_free(&files[j]);
+  int64_t tn = 0;
+  uint64_t dn = 0;
+  for (size_t j = 0; j < n && files; j++) {
+    for (size_t s = 0; files[j].used && s < files[j].nhdr; s++)
+      pcol_wall_merge_step(&tn, &dn, files[j].hdr[2 * s], files[j].hdr[2 * s + 1]);
+    free(files[j].hdr);
+    one_free(&files[j]);
+  }
   free(files);
   free(m.flat);
   free(m.cum);
@@ -509,5 +546,7 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   info->used = nf;
   info->input_bytes = opt && opt->given_bytes ? opt->given_bytes : m.bytes; /* (pcol.h) */
   info->threads = nt;
+  info->time_ns = tn;
+  info->duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
   return PCOL_OK;
 }

@@ -55,16 +55,34 @@ same_as_merge "mixed formats" "$tmp/s.pcol" $H $R $C $W $L
 same_as_merge "twice" $S $S
 
 # pprof's Time: and Duration: lines: of the one source, or of the source
-# --source selects, as in that source's own file; none for many sources
-# (the header does not read their summaries then)
+# --source selects, as in that source's own file; of many sources, as go's
+# profile.Merge combines them (merge.go combineHeaders: the earliest start,
+# the durations added): the union's, the merged file's and those of the
+# files read one by one (pcol_top_many) alike, and the same as the header
+# of the union's pprof export (one profile whose time_nanos and
+# duration_nanos are the combined ones; their sum checked from the inputs'
+# meta), whose Time: is the earlier input's (S, 2017, before G, 2022)
 $PCOL merge $S $G -o "$tmp/sg.pcol" || fail "merge for the header"
 hdr() { $PCOL top "$@" -n 1 2>/dev/null | grep -E '^(Time|Duration):'; }
-[ -z "$(hdr "$tmp/sg.pcol")" ] || fail "header: Time/Duration printed for two sources"
+meta_sum() { $PCOL cat "$@" --table meta | awk -F'\t' '$1 == "pprof.duration_nanos" { s += $2 } END { printf "%.0f\n", s }'; }
 for k in 1 2; do
   one=$S; [ $k = 2 ] && one=$G
   want=$(hdr "$one") got=$(hdr "$tmp/sg.pcol" --source $k)
   [ -n "$want" ] && [ "$got" = "$want" ] || fail "header of --source $k: '$got', want '$want'"
 done
+$PCOL pack $G -o "$tmp/g.pcol" || fail "pack G"
+$PCOL unpack "$tmp/sg.pcol" --to pprof -o "$tmp/sg.pb.gz" || fail "unpack the merge"
+want=$(hdr "$tmp/sg.pb.gz")
+[ "$(echo "$want" | grep -c .)" = 2 ] || fail "header of the merge's export: '$want'"
+[ "$(meta_sum "$tmp/sg.pb.gz")" = "$(( $(meta_sum $S) + $(meta_sum $G) ))" ] ||
+  fail "the export's duration_nanos $(meta_sum "$tmp/sg.pb.gz") is not the inputs' sum"
+[ "$(echo "$want" | grep '^Time:')" = "$(hdr $S | grep '^Time:')" ] || fail "merged Time: is not the earlier input's: '$want'"
+for x in "$tmp/sg.pcol" "$S $G" "$tmp/s.pcol $tmp/g.pcol"; do
+  # shellcheck disable=SC2086
+  [ "$(hdr $x)" = "$want" ] || fail "header of $x: '$(hdr $x)', want '$want'"
+done
+PCOL_DEBUG=inputs $PCOL top "$tmp/s.pcol" "$tmp/g.pcol" -n 1 2>&1 >/dev/null | grep -q 'each on its own' ||
+  fail "two pcol files were not read one by one"
 
 # the union's compressed inputs are inflated ahead, on a thread (ahead.c):
 # the same bytes, imported in the same order, as merge's import of each.

@@ -8,9 +8,9 @@
 # Type: lines against go's before Type: (less its File:/Build ID: lines);
 # `pcol info`'s comment lines (each as stored), less repeats, against
 # -comments.
-# pcol speaks of one source there, as for its Time: line: two inputs
-# (go merges them, and their comments) print none, `--source N` that
-# source's.  (Control bytes are escaped by pcol: tests/cli/t_text_escape.sh.)
+# Of several inputs, go's merge of their comments (each once, in order),
+# Time: and Duration: (the earliest start, the durations added), against
+# go's own merge of two or three profiles; `--source N` that source's.  (Control bytes are escaped by pcol: tests/cli/t_text_escape.sh.)
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -82,9 +82,42 @@ done
 printf '%s\n' 'async-profiler' 'second, café' '' 'third' >"$tmp/want"
 "$PCOL" top "$tmp/c.pb" | pc_lines >"$tmp/p"
 cmp -s "$tmp/want" "$tmp/p" || bad "c.pb: not the comments less '#' and the repeat: $(cat "$tmp/p")"
-# two inputs: no comment line (go prints the union of the merged profiles')
+# two inputs: the union of the merged profiles' comments, each once, as go
+go tool pprof -top "$tmp/c.pb" "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
 "$PCOL" top "$tmp/c.pb" "$tmp/d.pb" | pc_lines >"$tmp/p"
-[ ! -s "$tmp/p" ] || bad "two inputs: comment lines printed: $(cat "$tmp/p")"
+[ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/p" || bad "two inputs: $(cat "$tmp/p") against go's $(cat "$tmp/g")"
+# ... and read one by one (pcol_top_many leaves files with comments to the union)
+"$PCOL" pack "$tmp/c.pb" -o "$tmp/c.pcol" && "$PCOL" pack "$tmp/d.pb" -o "$tmp/d.pcol" || bad "pack c, d"
+"$PCOL" top "$tmp/c.pcol" "$tmp/d.pcol" | pc_lines >"$tmp/p"
+cmp -s "$tmp/g" "$tmp/p" || bad "two pcol files: $(cat "$tmp/p") against go's $(cat "$tmp/g")"
+n=$((n + 2))
+# the Time: and Duration: lines of several profiles: go's merge of them
+# (merge.go combineHeaders: the first nonzero start replaced by an earlier
+# one, the durations added) for each pair of the inputs go merges (the same
+# sample types), and three: pcol's union of the profiles, and of their pcol
+# files read one by one (pcol_top_many)
+tl() { grep -aE '^(Time|Duration):'; }
+pairs=0
+for ((i = 1; i + 1 < ${#inputs[@]}; i++)); do
+  set -- "${inputs[i]}" "${inputs[i + 1]}"
+  [ $((i % 4)) = 1 ] && [ $((i + 2)) -lt ${#inputs[@]} ] && set -- "$@" "${inputs[i + 2]}"
+  go tool pprof -symbolize=none -top "$@" >"$tmp/go" 2>/dev/null || continue # not mergeable
+  "$PCOL" top "$@" 2>"$tmp/err" | tl >"$tmp/p"
+  # where the profiles' default types differ pcol adds up samples and says
+  # so (the value rule, doc/cli.md), go the first's: then the Duration:
+  # line's total is not go's, its duration is
+  cut=cat
+  grep -q 'the default is samples' "$tmp/err" && cut="sed s/,.*//"
+  tl <"$tmp/go" | $cut >"$tmp/g"
+  $cut <"$tmp/p" >"$tmp/p1" && mv "$tmp/p1" "$tmp/p"
+  k=0 ps=()
+  for x in "$@"; do k=$((k + 1)) && "$PCOL" pack "$x" -o "$tmp/in$k.pcol" && ps+=("$tmp/in$k.pcol"); done
+  "$PCOL" top "${ps[@]}" 2>/dev/null | tl | $cut >"$tmp/p2"
+  n=$((n + 2)) pairs=$((pairs + 1))
+  cmp -s "$tmp/g" "$tmp/p" || { bad "$(basename "$1") +$(($# - 1)): Time/Duration (go < > pcol)"; diff "$tmp/g" "$tmp/p" | head -6; }
+  cmp -s "$tmp/g" "$tmp/p2" || { bad "$(basename "$1") +$(($# - 1)), pcol files: Time/Duration (go < > pcol)"; diff "$tmp/g" "$tmp/p2" | head -6; }
+done
+[ "$pairs" -ge 5 ] || bad "only $pairs sets of profiles go merges"
 # --source N: that source's, as go of that file alone
 go tool pprof -top "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
 "$PCOL" top "$tmp/c.pb" "$tmp/d.pb" --source 2 | pc_lines >"$tmp/p"
@@ -92,5 +125,5 @@ go tool pprof -top "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
 n=$((n + 3))
 # the test data must hold a profile with comments (java-cpu-async-profiler)
 [ "$with" -ge 10 ] || bad "only $with views with comment lines (want the made file's and async-profiler's)"
-echo "t_pprof_header: $n comparisons ($with views with comments), $fail failed"
+echo "t_pprof_header: $n comparisons ($with views with comments, $pairs sets of profiles merged), $fail failed"
 [ "$fail" = 0 ]

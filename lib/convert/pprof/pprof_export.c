@@ -73,6 +73,7 @@ typedef struct ex {
   size_t ncols, capcols;
   src_info *src;
   uint64_t nsrc;
+  uint32_t only_source; /* the selection's source (its sel->source_id), 0: every one */
   pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
   pcol_xvalues xv; /* which values a synth source writes (count, time, rprof.alloc) */
   double ratio;    /* pcol_export_options.ratio: -proto -divide_by */
@@ -306,34 +307,6 @@ static int meta_first(ex *x, const meta_cols *m, const char *key, pcol_str *out)
     }
   }
   return PCOL_ENOTFOUND;
-}
-
-/* Each involved source's nonzero integer under key hi or lo (hi's when it
- * has both: spec.md §7's start and duration rules, OTLP's time_unix_nano
- * and duration_nano before pprof's time_nanos and duration_nanos) in
- * out[source id - 1]; 0 where it has neither. */
-static int meta_each_of(ex *x, const meta_cols *m, const char *hi, const char *lo, int64_t *out) {
-  size_t hl = strlen(hi), ll = strlen(lo);
-  unsigned char *rank = calloc(x->nsrc + 1, 1);
-  if (!rank) return oom(x);
-  for (uint64_t i = 0; i < x->nsrc; i++) out[i] = 0;
-  for (uint64_t i = 0; i < m->n && !x->rc; i++) {
-    uint32_t s = pcol_view_u32(&m->s, i);
-    if (s == 0 || s > x->nsrc || !x->src[s - 1].involved) continue;
-    pcol_str ks, vs;
-    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &ks, x->err))) break;
-    int r = !ks.ptr ? 0 : ks.len == hl && memcmp(ks.ptr, hi, hl) == 0 ? 2
-                    : ks.len == ll && memcmp(ks.ptr, lo, ll) == 0   ? 1
-                                                                    : 0;
-    if (!r || r <= rank[s - 1]) continue;
-    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &vs, x->err))) break;
-    int64_t v;
-    if (pcol_str_i64(vs, &v) || v == 0) continue; /* not a number, or unset: as if absent */
-    rank[s - 1] = (unsigned char)r;
-    out[s - 1] = v;
-  }
-  free(rank);
-  return x->rc;
 }
 
 /* all the arrays the Profile message points into but the samples' */
@@ -829,30 +802,9 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   if (META(PPROF_META_KEEP_FRAMES) > 0) pr->keep_frames = str_bytes(x, s.ptr, s.len);
   if (x->rc) return x->rc;
   /* time_nanos and duration_nanos as go's profile.Merge combines the
-   * sources' (merge.go combineHeaders): each source's start (its meta, else
-   * its source_timestamp), the first nonzero one replaced by any earlier,
-   * a 0 after it taking its place as in Go; the durations added (wrapping
-   * as Go's int64) */
-  int64_t *tv = calloc(x->nsrc + 1, sizeof *tv), *dv = calloc(x->nsrc + 1, sizeof *dv);
-  pcol_view ts;
-  if (!tv || !dv) x->rc = oom(x);
-  if (!x->rc) (void)(meta_each_of(x, &m, OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS, tv) ||
-                     meta_each_of(x, &m, OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS, dv) ||
-                     (x->rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, x->err)));
-  int64_t tn = 0;
-  uint64_t dn = 0;
-  for (uint64_t i = 0; !x->rc && i < x->nsrc; i++) {
-    if (!x->src[i].involved) continue;
-    int64_t t = tv[i], sec = pcol_view_i64(&ts, i);
-    if (!t && sec != PCOL_NA_I64 && sec > -9223372036 && sec < 9223372036) t = sec * 1000000000;
-    if (tn == 0 || t < tn) tn = t;
-    dn += (uint64_t)dv[i];
-  }
-  free(tv);
-  free(dv);
-  if (x->rc) return x->rc;
-  pr->time_nanos = tn;
-  pr->duration_nanos = (int64_t)dn; /* (two's complement: Go's wrap) */
+   * sources' (THE rule: pcol_sources_time) */
+  if ((x->rc = pcol_sources_time(f, x->only_source, &pr->time_nanos, &pr->duration_nanos, x->err)))
+    return x->rc;
   /* period type and period: the first involved source's that has them
    * (THE period rule: an OTLP source's, else pprof's; a synthetic one's
    * interval as cpu nanoseconds); the period of the sources of that period
@@ -983,6 +935,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.strs[0].len = 0;
   x.nstr = 1;
   for (uint64_t s = 0; s < x.nsrc; s++) x.src[s].involved = !sel || !sel->source_id || sel->source_id == s + 1;
+  x.only_source = sel ? sel->source_id : 0;
 
   if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
   if ((x.rc = pcol_xvalues_init(&x.xv, f, &x.rt, err))) goto done;
