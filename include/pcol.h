@@ -529,13 +529,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get(pcol_file *f, uint32_t source_
 PCOL_API PCOL_NODISCARD pcol_status pcol_meta_get_i64(pcol_file *f, uint32_t source_id,
                                                       const char *key, int64_t *out,
                                                       pcol_error *err);
-/* Every meta value of a key for a source (0 = file-level;
- * PCOL_EVERY_SOURCE: every source's, not the file-level ones), in file
- * order: fn is called with each (borrowed until close); a key may repeat
- * (pprof's comments, "pprof.comment").  A non-zero return of fn stops the
- * scan and is returned; no row is not an error (PCOL_OK, fn never called),
- * another source_id past the file's sources is PCOL_ENOTFOUND. */
+/* pcol_meta_each's source_id for the rows of every source (not the
+ * file-level ones) */
 #define PCOL_EVERY_SOURCE UINT32_MAX
+/* Every meta value of a key for a source (0 = file-level;
+ * PCOL_EVERY_SOURCE: every source's), in file order: fn is called with
+ * each (borrowed until close); a key may repeat (pprof's comments,
+ * "pprof.comment").  A non-zero return of fn stops the scan and is
+ * returned; no row is not an error (PCOL_OK, fn never called), another
+ * source_id past the file's sources is PCOL_ENOTFOUND. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_meta_each(pcol_file *f, uint32_t source_id,
                                                    const char *key,
                                                    int (*fn)(void *ctx, pcol_str value),
@@ -791,14 +793,19 @@ typedef struct pcol_select {
 PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_t source_id,
                                                            int64_t *ns, pcol_error *err);
 /* The time and duration go's merge of the sources gives (merge.go
- * combineHeaders; source_id 0: every source, else that one): *time_ns the
- * first nonzero start (as pcol_source_wall_start) replaced by any earlier
- * one, a source without one counting as 0 as in Go; *duration_ns the
- * sources' durations as they state them (meta otlp.duration_nano, else
- * pprof.duration_nanos) added, wrapping as Go's int64.  What the pprof
- * export writes as time_nanos/duration_nanos and the text views' "Time:"
- * and "Duration:" lines say of several sources. */
-PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, uint32_t source_id,
+ * combineHeaders), of the sources sel speaks of: sel->source_id's, else
+ * every one (sel NULL: every one); of a wall-clock range (sel->wall),
+ * those it can reach, as a query of many inputs leaves out the others.
+ * *time_ns: the first nonzero start (THE start rule, as
+ * pcol_source_wall_start) replaced by any earlier one, a source without
+ * one counting as 0 as in Go; *duration_ns: the sources' durations as they
+ * state them (meta otlp.duration_nano, else pprof.duration_nanos; 0 when
+ * neither) added, wrapping as Go's int64.  (go tool pprof merges more than
+ * 64 inputs 64 at a time and then the merges: a 0 start after the 64th
+ * input can come out otherwise there.)  What the pprof export writes as
+ * time_nanos/duration_nanos and the text views' "Time:" and "Duration:"
+ * lines say. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, const pcol_select *sel,
                                                       int64_t *time_ns, int64_t *duration_ns,
                                                       pcol_error *err);
 /* *overlaps = false when sel is a wall-clock range (sel->wall) that no
@@ -1345,12 +1352,15 @@ typedef struct pcol_many_top {
   bool answered;
   size_t used;          /* the inputs read (a wall-clock range leaves out those it cannot reach) */
   uint64_t input_bytes; /* their size on disk: the union's pcol_input_bytes */
-  pcol_file *file;      /* the union has one source: its file (the header's time; pcol_close it) */
+  pcol_file *file;      /* the union has one source: its file (pcol_close it) */
   size_t threads;       /* the threads that read them (1: this one alone) */
   /* the header's "Time:" and "Duration:" of the inputs read, as
-   * pcol_sources_time of their union gives them (none has pprof comments:
-   * else the union answers, which prints them) */
+   * pcol_sources_time of their union gives them, and the pprof comments of
+   * their sources in input order (repeats kept; valid until
+   * pcol_top_free of the result) */
   int64_t time_ns, duration_ns;
+  const pcol_str *comments;
+  size_t ncomments;
 } pcol_many_top;
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(
     const char *const *paths, size_t n, const pcol_open_options *opt, const pcol_select *sel,

@@ -320,10 +320,12 @@ char *cli_path_join(const char *dir, const char *name);
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
-/* The time and duration of inputs that were read one by one, with no file
- * of their union (pcol_many_top's time_ns and duration_ns: cmd_top). */
+/* The time, duration and comments of inputs that were read one by one,
+ * with no file of their union (pcol_many_top's: cmd_top). */
 typedef struct cli_header_time {
   int64_t time_ns, duration_ns;
+  const pcol_str *comments; /* their pprof comments, in order (repeats kept) */
+  size_t ncomments;
 } cli_header_time;
 /* `top` of many pcol inputs without their union (pcol_top_many), with
  * cli_open_args' expansion, label, budget and PCOL_DEBUG=inputs line.
@@ -541,7 +543,8 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
 /* pprof's comment lines (after File:): the pprof comments of the selected
  * source, or of every source in order as go's merge keeps them, each once,
  * but those beginning with '#' (report.go ProfileLabels). */
-void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel);
+void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel,
+                        const struct cli_header_time *ht);
 /* pprof's "Time:" and "Duration: D, Total samples = T (P%)" lines
  * (report.go ProfileLabels) of the selected source, or of every source as
  * go's merge combines them (pcol_sources_time), or ht's when not NULL;

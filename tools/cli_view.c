@@ -140,14 +140,16 @@ static int comment_cmp(const void *a, const void *b) { /* bytes, then file order
  * source's pprof comments (meta pprof.comment) in file order but those that
  * begin with '#', each once (go's profile.Merge, which every read goes
  * through, drops a repeated one), by the text rule. */
-void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel) {
+void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel,
+                        const cli_header_time *ht) {
   comment_list l = {0};
   size_t *ord = NULL;
   uint8_t *dup = NULL;
-  if (!f) return;
-  /* the selected source's, or every source's in order (go's merge) */
+  /* ht's, or the selected source's, or every source's in order (go's merge) */
   uint32_t id = sel && sel->source_id ? sel->source_id : PCOL_EVERY_SOURCE;
-  if (pcol_meta_each(f, id, "pprof.comment", comment_add, &l, NULL) || !l.n) goto out;
+  for (size_t i = 0; ht && i < ht->ncomments; i++)
+    if (comment_add(&l, ht->comments[i])) goto out;
+  if ((!ht && (!f || pcol_meta_each(f, id, "pprof.comment", comment_add, &l, NULL))) || !l.n) goto out;
   ord = malloc(l.n * sizeof *ord);
   dup = calloc(l.n, 1);
   if (!ord || !dup) goto out; /* (no room: no comments, as no Time: line when its source fails) */
@@ -180,7 +182,7 @@ void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_s
                           void *ctx, const cli_header_time *ht) {
   int64_t tn, dn;
   if (ht) tn = ht->time_ns, dn = ht->duration_ns;
-  else if (!f || pcol_sources_time(f, sel ? sel->source_id : 0, &tn, &dn, NULL)) return;
+  else if (!f || pcol_sources_time(f, sel, &tn, &dn, NULL)) return;
   if (tn != 0) {
     /* seconds, rounded down as Go's time.Unix(0, ns) */
     time_t tt = (time_t)(tn / 1000000000 - (tn % 1000000000 < 0));
@@ -223,7 +225,7 @@ void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pc
   fputs("File: ", fp); /* a path is bytes from outside: the text rule */
   cli_print_cstr(fp, path);
   fputc('\n', fp);
-  cli_print_comments(fp, f, sel);
+  cli_print_comments(fp, f, sel, NULL);
   fputs("Type: ", fp);
   cli_print_str(fp, v->type);
   fputs(" (", fp);
@@ -247,7 +249,7 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
   fputs("File: ", fp); /* a path is bytes from outside: the text rule */
   cli_print_cstr(fp, path);
   fputc('\n', fp);
-  cli_print_comments(fp, f, sel);
+  cli_print_comments(fp, f, sel, ht);
   pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
   pcol_value_decimals(v, &vunit);
   fputs("Type: ", fp);

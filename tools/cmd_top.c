@@ -117,7 +117,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
   pcol_sum cutoff = 0;
   size_t dropped = 0;
   int many = 0; /* many pcol files: each file's rows, added up by name */
-  cli_header_time ht = {0, 0}; /* their time (no file of their union) */
+  cli_header_time ht = {0, 0, NULL, 0}; /* their time (no file of their union) */
   int mean = cli_flag(cmd, a, "mean"), by_label = bys && !strncmp(bys, "label:", 6);
   int drop_neg = cli_flag(cmd, a, "drop-negative");
   if (mean && by_label)

@@ -384,7 +384,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   if (!rc && info.answered) {
     *answered = 1;
     *f = info.file;
-    if (ht) *ht = (cli_header_time){info.time_ns, info.duration_ns};
+    if (ht) *ht = (cli_header_time){info.time_ns, info.duration_ns, info.comments, info.ncomments};
     *label = make_label(args, nargs);
     cli_budget_bytes(*label, info.input_bytes);
     debug_inputs(cmd, info.used, &in, info.threads ? info.threads : 1);

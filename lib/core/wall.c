@@ -36,10 +36,10 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   w->n = ns;
   w->start = malloc((ns + 1) * sizeof *w->start);
   w->dur = malloc((ns + 1) * sizeof *w->dur);
-  w->stated = malloc((ns + 1) * sizeof *w->stated);
+  w->stated = calloc(ns + 1, sizeof *w->stated);
   int8_t *rank = calloc(ns + 1, 1); /* which key gave start: 3 otlp, 2 pprof, 1 timestamp */
+  w->known = (uint8_t *)rank; /* (kept: a start is known where a key gave it) */
   if (!w->start || !w->dur || !w->stated || !rank) {
-    free(rank);
     pcol_wall_free(w);
     return pcol_oom(err);
   }
@@ -51,7 +51,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
   if (!rc) rc = pcol_strings_get(f, &st, err);
   for (uint64_t s = 0; !rc && s <= ns; s++) {
-    w->start[s] = w->dur[s] = w->stated[s] = PCOL_NA_I64;
+    w->start[s] = w->dur[s] = PCOL_NA_I64;
     int64_t sec = s ? pcol_view_i64(&ts, s - 1) : PCOL_NA_I64, x;
     if (sec != PCOL_NA_I64 && !__builtin_mul_overflow(sec, (int64_t)1000000000, &x)) {
       w->start[s] = x;
@@ -87,7 +87,6 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
       srank[s] = (int8_t)d;
     }
   }
-  free(rank);
   free(drank);
   if (rc) pcol_wall_free(w);
   return rc;
@@ -97,25 +96,9 @@ void pcol_wall_free(pcol_wall *w) {
   free(w->start);
   free(w->dur);
   free(w->stated);
+  free(w->known);
   w->start = w->dur = w->stated = NULL;
-}
-
-/* go's profile.Merge header, which every pprof read of several profiles
- * goes through (pcol_wall_merge_step) */
-int pcol_sources_time(pcol_file *f, uint32_t source_id, int64_t *time_ns, int64_t *duration_ns,
-                      pcol_error *err) {
-  pcol_wall w;
-  *time_ns = *duration_ns = 0;
-  int rc = pcol_wall_init(f, &w, err);
-  if (rc) return rc;
-  int64_t tn = 0;
-  uint64_t dn = 0;
-  for (uint64_t s = 1; s <= w.n; s++)
-    if (!source_id || source_id == s) pcol_wall_merge_step(&tn, &dn, w.start[s], w.stated[s]);
-  pcol_wall_free(&w);
-  *time_ns = tn;
-  *duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
-  return PCOL_OK;
+  w->known = NULL;
 }
 
 /* a + b saturated to [INT64_MIN + 1, INT64_MAX] (INT64_MIN is NA) */
@@ -188,46 +171,101 @@ static uint64_t after(const pcol_view *src, uint64_t lo, uint64_t hi, uint32_t s
   return lo;
 }
 
-int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pcol_error *err) {
-  *overlaps = true;
-  if (!sel || !sel->wall || (!sel->has_from && !sel->has_to)) return PCOL_OK;
-  pcol_wall w;
+/* Which sources of w a wall-clock selection (sel->wall with a range) can
+ * reach: each source's span (start + its duration and first/last sample
+ * times, found by binary search) against the range; reach[s] = 1 for
+ * those (and for a source whose start is unknown: the query says so),
+ * else 0; with reach NULL, *any alone (the scan stops at the first). */
+static int wall_reach(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint8_t *reach,
+                      bool *any, pcol_error *err) {
   pcol_view src, tim, dur;
-  int rc = pcol_wall_init(f, &w, err);
-  if (rc) return rc;
-  rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_DURATION, &dur, err);
   int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES), lo = 0;
-  *overlaps = false;
-  for (uint32_t s = 1; !rc && s <= w.n && !*overlaps; s++) {
+  *any = false;
+  for (uint32_t s = 1; !rc && s <= w->n && (reach || !*any); s++) {
     uint64_t r0 = after(&src, lo, n, s - 1), r1 = after(&src, r0, n, s);
     lo = r1;
-    if (sel->source_id && sel->source_id != s) continue;
-    if (w.start[s] == PCOL_NA_I64) { /* cannot tell: the query will say so */
-      *overlaps = true;
-      break;
+    bool in = false;
+    if (sel->source_id && sel->source_id != s) {
+      /* not selected */
+    } else if (w->start[s] == PCOL_NA_I64) { /* cannot tell: the query will say so */
+      in = true;
+    } else {
+      uint64_t t0 = r0;
+      while (t0 < r1 && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
+      if (t0 == r1) { /* no sample times: THE rule of pcol_wall_bounds, by its span */
+        int64_t f_, t_;
+        pcol_error quiet = {0};
+        /* (no samples: nothing to select) */
+        in = r0 < r1 && pcol_wall_bounds(f, w, sel, s, 0, &f_, &t_, &quiet) != PCOL_WALL_NONE;
+      } else {
+        /* samples with times: [start + first, start + last + its duration], the
+         * end included (a point sample there is selected when from <= it) */
+        int64_t first = pcol_view_i64(&tim, t0), last = pcol_view_i64(&tim, r1 - 1);
+        int64_t ld = pcol_view_i64(&dur, r1 - 1);
+        int64_t sa = sat_add(w->start[s], first);
+        int64_t sb = sat_add(sat_add(w->start[s], last), ld > 0 ? ld : 0);
+        in = sa < b && sb >= a;
+      }
     }
-    uint64_t t0 = r0;
-    while (t0 < r1 && pcol_view_i64(&tim, t0) == PCOL_NA_I64) t0++; /* NA sorts first */
-    if (t0 == r1) { /* no sample times: THE rule of pcol_wall_bounds, by its span */
-      if (r0 == r1) continue; /* no samples: nothing to select */
-      int64_t f_, t_;
-      pcol_error quiet = {0};
-      if (pcol_wall_bounds(f, &w, sel, s, 0, &f_, &t_, &quiet) != PCOL_WALL_NONE) *overlaps = true;
-      continue;
-    }
-    /* samples with times: [start + first, start + last + its duration], the
-     * end included (a point sample there is selected when from <= it) */
-    int64_t first = pcol_view_i64(&tim, t0), last = pcol_view_i64(&tim, r1 - 1);
-    int64_t ld = pcol_view_i64(&dur, r1 - 1);
-    int64_t sa = sat_add(w.start[s], first), sb = sat_add(sat_add(w.start[s], last), ld > 0 ? ld : 0);
-    if (sa < b && sb >= a) *overlaps = true;
+    if (reach) reach[s] = in;
+    *any = *any || in;
   }
+  return rc;
+}
+
+int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pcol_error *err) {
+  *overlaps = true;
+  if (!sel || !sel->wall || (!sel->has_from && !sel->has_to)) return PCOL_OK;
+  pcol_wall w;
+  int rc = pcol_wall_init(f, &w, err);
+  if (!rc) rc = wall_reach(f, &w, sel, NULL, overlaps, err);
   pcol_wall_free(&w);
   return rc;
+}
+
+int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
+                     pcol_error *err) {
+  *take = NULL;
+  int rc = pcol_wall_init(f, w, err);
+  if (rc) return rc;
+  uint8_t *t = calloc(w->n + 1, 1);
+  bool any;
+  if (!t) rc = pcol_oom(err);
+  else if (sel && sel->wall && (sel->has_from || sel->has_to)) rc = wall_reach(f, w, sel, t, &any, err);
+  else
+    for (uint64_t s = 1; s <= w->n; s++) t[s] = !sel || !sel->source_id || sel->source_id == s;
+  if (rc) {
+    free(t);
+    pcol_wall_free(w);
+    return rc;
+  }
+  *take = t;
+  return PCOL_OK;
+}
+
+/* go's profile.Merge header, which every pprof read of several profiles
+ * goes through (pcol_wall_merge_step) */
+int pcol_sources_time(pcol_file *f, const pcol_select *sel, int64_t *time_ns, int64_t *duration_ns,
+                      pcol_error *err) {
+  pcol_wall w;
+  uint8_t *take;
+  *time_ns = *duration_ns = 0;
+  int rc = pcol_wall_header(f, sel, &w, &take, err);
+  if (rc) return rc;
+  int64_t tn = 0;
+  uint64_t dn = 0;
+  for (uint64_t s = 1; s <= w.n; s++)
+    if (take[s]) pcol_wall_merge_step(&tn, &dn, pcol_wall_go_start(&w, s), w.stated[s]);
+  free(take);
+  pcol_wall_free(&w);
+  *time_ns = tn;
+  *duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
+  return PCOL_OK;
 }
 
 int pcol_source_wall_start(pcol_file *f, uint32_t s, int64_t *ns, pcol_error *err) {

@@ -7,11 +7,13 @@
 
 /* Each source's wall-clock start and duration in ns (index 1..n; NA when
  * unknown), from one pass over sources and meta (wall.c, THE start rule):
- * dur the span a range is judged by (>= 0), stated the duration as the
- * source states it, any sign but 0 (pprof's duration_nanos is an int64:
- * go's headers print and add a negative one too). */
+ * dur the span a range is judged by (>= 0); stated the duration as the
+ * source states it, any sign (0: none; pprof's duration_nanos is an int64:
+ * go's headers print and add a negative one too); known[s] whether a key
+ * gave start[s] (a start of INT64_MIN is NA in start, but a time there). */
 typedef struct pcol_wall {
   int64_t *start, *dur, *stated;
+  uint8_t *known;
   uint64_t n;
 } pcol_wall;
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err);
@@ -20,13 +22,22 @@ void pcol_wall_free(pcol_wall *w);
  * combineHeaders; THE rule of pcol_sources_time), from *tn = *dn = 0 over
  * the sources in order: the first nonzero start replaced by any earlier
  * one, and a 0 after it taking its place as in Go; the durations added,
- * wrapping as Go's int64.  start and stated as pcol_wall holds them (NA:
- * Go's 0). */
+ * wrapping as Go's int64: start as pcol_wall_go_start gives it, stated as
+ * pcol_wall holds it. */
 static inline void pcol_wall_merge_step(int64_t *tn, uint64_t *dn, int64_t start, int64_t stated) {
-  int64_t t = start == PCOL_NA_I64 ? 0 : start;
-  if (*tn == 0 || t < *tn) *tn = t;
-  *dn += stated == PCOL_NA_I64 ? 0 : (uint64_t)stated;
+  if (*tn == 0 || start < *tn) *tn = start;
+  *dn += (uint64_t)stated;
 }
+/* Source s's start as Go has it (0 when none is known) */
+static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
+  return w->known[s] ? w->start[s] : 0;
+}
+/* pcol_wall_init, and take[s] = 1 for the sources a header of sel speaks
+ * of: sel->source_id's, else every one; of a wall-clock range, those it
+ * can reach (pcol_wall_overlaps' rule, a source at a time), as a query of
+ * many inputs leaves out those it cannot.  free(*take), pcol_wall_free. */
+int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
+                     pcol_error *err);
 /* What a wall-clock selection (sel->wall) takes of source s, whose samples
  * have times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
  * relative to the source's start, PCOL_WALL_ALL (every sample, whole),

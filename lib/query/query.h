@@ -374,6 +374,8 @@ typedef struct pcol_q_top_priv {
   pcol_q_keytab keys;          /* pcol_top_by_label: the values' names */
   pcol_q_inl_state is;
   struct pcol_q_topctx *ctx;   /* pcol_top_compute: its keys, and what names them */
+  pcol_str *comments;          /* pcol_top_many: the inputs' pprof comments (bytes in keys) */
+  size_t ncomments;
 } pcol_q_top_priv;
 /* The name of key k of t (0 = none: {NULL, 0}); a line-level name is
  * composed on first use and kept until pcol_top_free. */

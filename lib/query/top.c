@@ -2131,6 +2131,7 @@ void pcol_top_free(pcol_top *t) {
     pcol_q_keytab_free(&p->keys);
     pcol_q_inl_free(&p->is);
     ctx_free(p->ctx);
+    free(p->comments);
     free(p);
   }
   memset(t, 0, sizeof *t);

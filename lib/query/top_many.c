@@ -45,6 +45,8 @@ typedef struct one {
   size_t nkeys;
   int64_t *hdr;  /* its sources' start and stated duration (pcol_wall), in pairs */
   size_t nhdr;   /* sources */
+  char *cm;      /* its pprof comments: each a size_t length and its bytes */
+  size_t ncm, capcm;
 } one;
 
 typedef struct many {
@@ -156,30 +158,42 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
          (v->vt_id != 0 || (same_str(d.type, m->dtype) && same_str(d.unit, m->dunit)));
 }
 
-/* The header's time of o's sources (pcol_wall: their start and stated
- * duration, added up in input order at the end by pcol_sources_time's
- * rule).  0 = the union must answer: a source with pprof comments, which
- * the header of several sources prints together (go's merge keeps each
- * once), or an error. */
-static int header_of(one *o, pcol_error *err) {
-  pcol_file *f = o->f;
-  pcol_view k;
-  pcol_idmemo memo = {{0}, {0}};
-  uint8_t is = 0;
-  int rc = pcol_column(f, PCOL_T_META, PCOL_C_META_KEY, &k, err);
-  for (uint64_t i = 0; !rc && !is && i < pcol_rows(f, PCOL_T_META); i++)
-    rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&k, i), PPROF_META_COMMENT, &is, err);
-  if (rc || is) return 0;
-  pcol_wall w;
-  if (pcol_wall_init(f, &w, err)) return 0;
-  o->nhdr = w.n;
-  o->hdr = malloc((w.n ? w.n : 1) * 2 * sizeof *o->hdr);
-  for (uint64_t s = 1; o->hdr && s <= w.n; s++) {
-    o->hdr[2 * (s - 1)] = w.start[s];
-    o->hdr[2 * (s - 1) + 1] = w.stated[s];
+/* pcol_meta_each's callback: a comment appended to o's (copied: the file
+ * may be closed before the end) */
+static int comment_copy(void *ctx, pcol_str v) {
+  one *o = ctx;
+  size_t need = sizeof(size_t) + v.len;
+  if (o->ncm + need > o->capcm) {
+    size_t cap = o->capcm ? 2 * o->capcm : 256;
+    while (cap < o->ncm + need) cap *= 2;
+    char *c = realloc(o->cm, cap);
+    if (!c) return PCOL_ENOMEM;
+    o->cm = c, o->capcm = cap;
   }
+  memcpy(o->cm + o->ncm, &v.len, sizeof(size_t));
+  if (v.len) memcpy(o->cm + o->ncm + sizeof(size_t), v.ptr, v.len);
+  o->ncm += need;
+  return PCOL_OK;
+}
+
+/* What the header of the union says of o (added up in input order at the
+ * end): its sources' starts and stated durations that the selection
+ * takes (pcol_wall_header, pcol_sources_time's rule), and their pprof
+ * comments in order.  0 = the union must answer (an error). */
+static int header_of(one *o, const pcol_select *sel, pcol_error *err) {
+  pcol_wall w;
+  uint8_t *take;
+  if (pcol_wall_header(o->f, sel, &w, &take, err)) return 0;
+  o->hdr = malloc((w.n ? w.n : 1) * 2 * sizeof *o->hdr);
+  o->nhdr = 0;
+  for (uint64_t s = 1; o->hdr && s <= w.n; s++)
+    if (take[s]) {
+      o->hdr[2 * o->nhdr] = pcol_wall_go_start(&w, s);
+      o->hdr[2 * o->nhdr++ + 1] = w.stated[s];
+    }
+  free(take);
   pcol_wall_free(&w);
-  return o->hdr != NULL;
+  return o->hdr && !pcol_meta_each(o->f, PCOL_EVERY_SOURCE, PPROF_META_COMMENT, comment_copy, o, err);
 }
 
 /* Opens input o->path and computes its top.  *read = 0 when the range
@@ -200,7 +214,7 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
    * pcol_validate_content, which pcol_open_many makes of every input it
    * copies (measured: a fifth of this path on a day of small files) */
   pcol_value_sel v;
-  if (!alike(m, o->f, &v, err) || (!o->hdr && !header_of(o, err))) return 0;
+  if (!alike(m, o->f, &v, err) || (!o->hdr && !header_of(o, m->sel, err))) return 0;
   /* its names are interned in the union's table, its keys its own: uid[k]
    * is key k's name's id there, one hash and lookup a name a file */
   if (pcol_q_top_unmarked(o->f, m->sel, &v, m->by, m->names, &o->t, err)) return 0;
@@ -519,10 +533,31 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   }
   int64_t tn = 0;
   uint64_t dn = 0;
-  for (size_t j = 0; j < n && files; j++) {
+  size_t ncm = 0;
+  for (size_t j = 0; ok && j < n; j++) {
     for (size_t s = 0; files[j].used && s < files[j].nhdr; s++)
       pcol_wall_merge_step(&tn, &dn, files[j].hdr[2 * s], files[j].hdr[2 * s + 1]);
+    for (size_t at = 0; files[j].used && at < files[j].ncm; ncm++) {
+      size_t len;
+      memcpy(&len, files[j].cm + at, sizeof len);
+      at += sizeof len + len;
+    }
+  }
+  /* the comments in input order, kept with the result's names (pcol_top_free) */
+  pcol_q_top_priv *op = ok ? out->priv_ : NULL;
+  if (op && ncm && !(op->comments = malloc(ncm * sizeof *op->comments))) ok = 0;
+  for (size_t j = 0; op && op->comments && j < n; j++)
+    for (size_t at = 0; files[j].used && at < files[j].ncm;) {
+      size_t len;
+      memcpy(&len, files[j].cm + at, sizeof len);
+      const char *c = pcol_q_key_store(&op->keys, files[j].cm + at + sizeof len, len);
+      if (!c) ok = 0;
+      op->comments[op->ncomments++] = (pcol_str){c ? c : "", c ? len : 0};
+      at += sizeof len + len;
+    }
+  for (size_t j = 0; j < n && files; j++) {
     free(files[j].hdr);
+    free(files[j].cm);
     one_free(&files[j]);
   }
   free(files);
@@ -548,5 +583,7 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   info->threads = nt;
   info->time_ns = tn;
   info->duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
+  info->comments = ((const pcol_q_top_priv *)out->priv_)->comments;
+  info->ncomments = ((const pcol_q_top_priv *)out->priv_)->ncomments;
   return PCOL_OK;
 }

@@ -83,6 +83,15 @@ for x in "$tmp/sg.pcol" "$S $G" "$tmp/s.pcol $tmp/g.pcol"; do
 done
 PCOL_DEBUG=inputs $PCOL top "$tmp/s.pcol" "$tmp/g.pcol" -n 1 2>&1 >/dev/null | grep -q 'each on its own' ||
   fail "two pcol files were not read one by one"
+# a wall-clock range leaves out the sources it cannot reach, from the
+# header too, however the inputs are given: a day around G's profile
+# (2022) is G's header alone, not S's (2017) start
+day="--from 2022-10-18T00:00:00Z --to 2022-10-19T00:00:00Z"
+want=$(hdr $G)
+for x in "$tmp/sg.pcol" "$S $G" "$tmp/s.pcol $tmp/g.pcol"; do
+  # shellcheck disable=SC2086
+  [ "$(hdr $x $day)" = "$want" ] || fail "header of $x in G's day: '$(hdr $x $day)', want '$want'"
+done
 
 # the union's compressed inputs are inflated ahead, on a thread (ahead.c):
 # the same bytes, imported in the same order, as merge's import of each.

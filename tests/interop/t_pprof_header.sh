@@ -86,10 +86,11 @@ cmp -s "$tmp/want" "$tmp/p" || bad "c.pb: not the comments less '#' and the repe
 go tool pprof -top "$tmp/c.pb" "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
 "$PCOL" top "$tmp/c.pb" "$tmp/d.pb" | pc_lines >"$tmp/p"
 [ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/p" || bad "two inputs: $(cat "$tmp/p") against go's $(cat "$tmp/g")"
-# ... and read one by one (pcol_top_many leaves files with comments to the union)
+# ... and read one by one (pcol_top_many: each file's comments, in input order)
 "$PCOL" pack "$tmp/c.pb" -o "$tmp/c.pcol" && "$PCOL" pack "$tmp/d.pb" -o "$tmp/d.pcol" || bad "pack c, d"
-"$PCOL" top "$tmp/c.pcol" "$tmp/d.pcol" | pc_lines >"$tmp/p"
+PCOL_DEBUG=inputs "$PCOL" top "$tmp/c.pcol" "$tmp/d.pcol" 2>"$tmp/err" | pc_lines >"$tmp/p"
 cmp -s "$tmp/g" "$tmp/p" || bad "two pcol files: $(cat "$tmp/p") against go's $(cat "$tmp/g")"
+grep -q 'each on its own' "$tmp/err" || bad "two pcol files with comments were not read one by one"
 n=$((n + 2))
 # the Time: and Duration: lines of several profiles: go's merge of them
 # (merge.go combineHeaders: the first nonzero start replaced by an earlier

@@ -803,7 +803,9 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   if (x->rc) return x->rc;
   /* time_nanos and duration_nanos as go's profile.Merge combines the
    * sources' (THE rule: pcol_sources_time) */
-  if ((x->rc = pcol_sources_time(f, x->only_source, &pr->time_nanos, &pr->duration_nanos, x->err)))
+  pcol_select one = {0}; /* the involved sources: the selection's one, or all */
+  one.source_id = x->only_source;
+  if ((x->rc = pcol_sources_time(f, &one, &pr->time_nanos, &pr->duration_nanos, x->err)))
     return x->rc;
   /* period type and period: the first involved source's that has them
    * (THE period rule: an OTLP source's, else pprof's; a synthetic one's
