@@ -331,7 +331,7 @@ typedef struct cli_header_time {
  * cli_open_args' expansion, label, budget and PCOL_DEBUG=inputs line.
  * *answered = 0 (nothing printed, err clear): open the union instead.
  * *f: NULL, or the file of the union's one source (for the header);
- * *ht (when not NULL): the inputs' time and duration for the header. */
+ * *ht (when not NULL): the inputs' time, duration and comments for the header. */
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                  const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,

@@ -1520,7 +1520,8 @@ static int meta_scan(pcol_file *f, uint32_t source_id, const char *key,
   uint64_t n = mi ? mi->first[source_id + 1] - mi->first[source_id] : f->rows[PCOL_T_META];
   for (uint64_t j = 0; j < n; j++) {
     uint64_t i = mi ? mi->rows[mi->first[source_id] + j] : j;
-    if (!mi && (every ? pcol_view_u32(&s, i) == 0 : pcol_view_u32(&s, i) != source_id)) continue;
+    uint32_t si = mi ? source_id : pcol_view_u32(&s, i);
+    if (every ? si == 0 || si > f->rows[PCOL_T_SOURCES] : si != source_id) continue;
     pcol_str ks;
     if ((rc = pcol_strings_at(&st, pcol_view_u32(&k, i), &ks, err))) return rc;
     if (ks.ptr && ks.len == kl && memcmp(ks.ptr, key, kl) == 0) {

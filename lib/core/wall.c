@@ -37,8 +37,8 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   w->start = malloc((ns + 1) * sizeof *w->start);
   w->dur = malloc((ns + 1) * sizeof *w->dur);
   w->stated = calloc(ns + 1, sizeof *w->stated);
-  int8_t *rank = calloc(ns + 1, 1); /* which key gave start: 3 otlp, 2 pprof, 1 timestamp */
-  w->known = (uint8_t *)rank; /* (kept: a start is known where a key gave it) */
+  /* which key gave start: 3 otlp, 2 pprof, 1 timestamp; kept as known */
+  uint8_t *rank = w->known = calloc(ns + 1, 1);
   if (!w->start || !w->dur || !w->stated || !rank) {
     pcol_wall_free(w);
     return pcol_oom(err);
@@ -76,7 +76,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     if (pcol_str_i64(v, &x)) continue; /* not a number: as if absent */
     if (r > rank[s]) {
       w->start[s] = x;
-      rank[s] = (int8_t)r;
+      rank[s] = (uint8_t)r;
     }
     if (d > drank[s] && x >= 0) {
       w->dur[s] = x;

@@ -16,9 +16,9 @@
 #include "query.h"
 #include "error.h"    /* pcol_oom */
 #include "keys.h"     /* PPROF_META_COMMENT */
-#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol, pcol_string_is_memo */
+#include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "threads.h"  /* pcol_thread_limit */
-#include "wall.h"     /* pcol_wall_init, pcol_wall_merge_step */
+#include "wall.h"     /* pcol_wall_header, pcol_wall_merge_step */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -531,30 +531,25 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
     info->file = m.first->f;
     m.first->f = NULL;
   }
+  /* the time, and the comments in input order kept with the result's
+   * names (freed by pcol_top_free) */
   int64_t tn = 0;
   uint64_t dn = 0;
-  size_t ncm = 0;
-  for (size_t j = 0; ok && j < n; j++) {
-    for (size_t s = 0; files[j].used && s < files[j].nhdr; s++)
-      pcol_wall_merge_step(&tn, &dn, files[j].hdr[2 * s], files[j].hdr[2 * s + 1]);
-    for (size_t at = 0; files[j].used && at < files[j].ncm; ncm++) {
-      size_t len;
-      memcpy(&len, files[j].cm + at, sizeof len);
-      at += sizeof len + len;
-    }
-  }
-  /* the comments in input order, kept with the result's names (pcol_top_free) */
   pcol_q_top_priv *op = ok ? out->priv_ : NULL;
-  if (op && ncm && !(op->comments = malloc(ncm * sizeof *op->comments))) ok = 0;
-  for (size_t j = 0; op && op->comments && j < n; j++)
-    for (size_t at = 0; files[j].used && at < files[j].ncm;) {
-      size_t len;
+  size_t cap = 0;
+  for (size_t j = 0; op && j < n; j++) {
+    if (!files[j].used) continue;
+    for (size_t s = 0; s < files[j].nhdr; s++)
+      pcol_wall_merge_step(&tn, &dn, files[j].hdr[2 * s], files[j].hdr[2 * s + 1]);
+    for (size_t at = 0, len; ok && at < files[j].ncm; at += sizeof len + len) {
       memcpy(&len, files[j].cm + at, sizeof len);
       const char *c = pcol_q_key_store(&op->keys, files[j].cm + at + sizeof len, len);
-      if (!c) ok = 0;
-      op->comments[op->ncomments++] = (pcol_str){c ? c : "", c ? len : 0};
-      at += sizeof len + len;
+      pcol_str *cs = op->ncomments < cap ? op->comments : realloc(op->comments, (cap = cap ? 2 * cap : 16) * sizeof *cs);
+      if (cs) op->comments = cs;
+      if (!c || !cs) ok = 0;
+      else op->comments[op->ncomments++] = (pcol_str){c, len};
     }
+  }
   for (size_t j = 0; j < n && files; j++) {
     free(files[j].hdr);
     free(files[j].cm);
