@@ -284,16 +284,19 @@ run_python() {
   fi
 }
 
-# The references of both packages' view tests, made once (make test runs the
-# two suites side by side, and each made them itself: a `pcol cat` of every
-# view of every test profile, ~5,000 processes apiece, the R one three
-# processes a view).  $W/refs/index.tsv lists "N<TAB>SOURCE" (SOURCE's real
-# path), $W/refs/N.pcol is `pcol pack SOURCE` and $W/refs/N/VIEW.jsonl is
-# `pcol cat $W/refs/N.pcol --table VIEW --format jsonl` (its line count in
-# $W/refs/N/counts.tsv: VIEW<TAB>LINES).  A suite takes a
-# view's reference from here only for a file it packed itself into the same
-# bytes as N.pcol (checked), and runs pcol for all else; without
-# PCOL_VIEW_REFS (a suite run alone) it runs pcol every time.
+# The references of the R package's view tests, made once (make test runs
+# the two suites side by side; the R one ran three processes a view of
+# every test profile).  $W/refs/index.tsv lists "N<TAB>SOURCE" (SOURCE's
+# real path), $W/refs/N.pcol is `pcol pack SOURCE` and $W/refs/N/VIEW.jsonl
+# is `pcol cat $W/refs/N.pcol --table VIEW --format jsonl` (its line count
+# in $W/refs/N/counts.tsv: VIEW<TAB>LINES), cut out of one `pcol cat
+# --table all --format jsonl` a file (its rows, the member "table" taken
+# off: the same bytes; a process a view was ~40 of make_refs' ~50 s of
+# CPU).  The suite takes a view's reference from here only for a file it
+# packed itself into the same bytes as N.pcol (checked), and runs pcol for
+# all else; without PCOL_VIEW_REFS (a suite run alone) it runs pcol every
+# time.  (The Python suite runs its own `pcol cat --table all --format
+# json` a file, as cheap as reading these.)
 make_refs() {
   local r=$PWD/$W/refs views
   rm -rf "$r" && mkdir -p "$r"
@@ -303,16 +306,22 @@ make_refs() {
   [ -n "$views" ] || { echo "bindings: no table list in pcol cat --help"; return 1; }
   { find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go1.19-pprof*'; find tests/fixtures -type f ! -name '*.md'; } |
     sort | xargs -r -d '\n' realpath | awk '{ print NR "\t" $0 }' >"$r/all.tsv"
+  # a line {"table":"NAME",MEMBERS} goes to NAME.jsonl as {MEMBERS}; a
+  # table not listed, or a line of no table, fails the file (no references)
+  local split='BEGIN { n = split(views, vs, " "); for (i = 1; i <= n; i++) { c[vs[i]] = 0; printf "" > (vs[i] ".jsonl") } }
+    { t = substr($0, 11, index(substr($0, 11), "\"") - 1)
+      if (substr($0, 1, 10) != "{\"table\":\"" || !(t in c)) exit 1
+      print "{" substr($0, 13 + length(t)) > (t ".jsonl"); c[t]++ }
+    END { for (i = 1; i <= n; i++) print vs[i] "\t" c[vs[i]] > "counts.tsv" }'
   # each line "N<TAB>SOURCE" is one bash's $1 (no env and awk per file:
-  # a process costs ~12 ms of CPU here, 22 a file before)
-  R="$r" VIEWS="$views" PCOL="$PCOL" TAB=$'\t' xargs -P 2 -d '\n' -n 1 <"$r/all.tsv" bash -c '
+  # a process costs ~12 ms of CPU here, 22 a file before); the budget of
+  # output is the whole file's (the default is 128 x the input's size)
+  R="$r" VIEWS="$views" PCOL="$PCOL" TAB=$'\t' SPLIT="$split" xargs -P 2 -d '\n' -n 1 <"$r/all.tsv" bash -c '
     n=${1%%"$TAB"*}; src=${1#*"$TAB"}
     "$PCOL" pack "$src" -o "$R/$n.pcol" 2>/dev/null || { rm -f "$R/$n.pcol"; exit 0; }
-    mkdir -p "$R/$n"
-    for v in $VIEWS; do "$PCOL" cat "$R/$n.pcol" --table "$v" --format jsonl >"$R/$n/$v.jsonl" 2>/dev/null ||
-      rm -f "$R/$n/$v.jsonl"; done
-    cd "$R/$n" && awk "BEGIN { for (i = 1; i < ARGC; i++) c[ARGV[i]] = 0 } { c[FILENAME]++ }
-      END { for (f in c) { v = f; sub(/[.]jsonl\$/, \"\", v); print v \"\t\" c[f] } }" *.jsonl >counts.tsv' _
+    mkdir -p "$R/$n" && cd "$R/$n" &&
+      "$PCOL" cat "$R/$n.pcol" --table all --format jsonl --max-output 4G 2>/dev/null | awk -v views="$VIEWS" "$SPLIT" &&
+      [ "${PIPESTATUS[0]}" = 0 ] || rm -rf "$R/$n"' _
   awk -F'\t' -v r="$r" '{ if ((getline x < (r "/" $1 ".pcol")) >= 0) print; close(r "/" $1 ".pcol") }' "$r/all.tsv" >"$r/index.tsv"
   export PCOL_VIEW_REFS=$r
 }

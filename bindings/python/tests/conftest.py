@@ -2,11 +2,8 @@
 ../shared/testdata packed into pcol files once per session.
 
 Environment: PCOL (the pcol binary; default: `pcol` on PATH, else
-build/bin/pcol), PCOL_TESTDATA (default: <repo>/../shared/testdata),
-PCOL_VIEW_REFS (bindings/test.sh's references of the views, made once for
-both packages' tests; optional).
+build/bin/pcol), PCOL_TESTDATA (default: <repo>/../shared/testdata).
 """
-import filecmp
 import json
 import os
 import shutil
@@ -42,63 +39,19 @@ def run_pcol(*args, check=True):
     return r
 
 
-def parse_jsonl(text):
-    """JSON lines as a list of values, parsed as one JSON array: a
-    json.loads per line cost most of the every-view test's time.  JSON
-    escapes a newline inside a string, so every newline ends a line."""
-    text = text.rstrip("\n")
-    return json.loads("[" + text.replace("\n", ",") + "]") if text else []
-
-
-def cat_jsonl(path, view, *extra):
-    """`pcol cat --format jsonl` as a list of dicts (the reference)."""
-    out = run_pcol("cat", path, "--table", view, "--format", "jsonl", *extra).stdout
+def cat_views(path, views, *extra):
+    """`pcol cat --table all --format json` (the reference): {view: [rows]}
+    of `views`.  One process a file: a `pcol cat` per view cost most of the
+    every-view test's time (17 processes a file, ~10 ms of CPU each), and
+    one JSON object parses faster than JSON lines joined into arrays.  The
+    output budget is the whole file's (the default, 128 x the input's size,
+    is one table's: a small zstd file's tables together pass it)."""
+    out = run_pcol("cat", path, "--table", "all", "--format", "json", "--max-output", "4G", *extra).stdout
     # the CLI writes valid UTF-8 for valid UTF-8 and \\u00XX for other bytes
-    return parse_jsonl(out.decode("utf-8", "surrogateescape"))
-
-
-# bindings/test.sh's references (its make_refs): {pcol file this session
-# packed: reference directory}, for the files packed into the same bytes
-_REFS = {}
-
-
-def _note_refs(pairs):
-    refs = os.environ.get("PCOL_VIEW_REFS")
-    index = os.path.join(refs or "", "index.tsv")
-    if not refs or not os.path.isfile(index):
-        return
-    by_src = {}
-    with open(index, encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            n, src = line.rstrip("\n").split("\t", 1)
-            by_src[src] = os.path.join(refs, n)
-    for src, dst in pairs:
-        ref = by_src.get(os.path.realpath(src))
-        if ref and filecmp.cmp(dst, ref + ".pcol", shallow=False):
-            _REFS[dst] = ref
-
-
-def cat_jsonl_views(path, views, *extra):
-    """cat_jsonl of several views from one shell (a process started per view
-    from Python cost more than the comparisons): {view: [rows]}.  Without
-    options, from bindings/test.sh's references where it made them for a
-    file of the same bytes (_note_refs)."""
-    ref = _REFS.get(path) if not extra else None
-    if ref and all(os.path.isfile(os.path.join(ref, v + ".jsonl")) for v in views):
-        out = {}
-        for v in views:
-            with open(os.path.join(ref, v + ".jsonl"), "rb") as f:
-                out[v] = parse_jsonl(f.read().decode("utf-8", "surrogateescape"))
-        return out
-    script = ('p=$1; shift; for v in %s; do "$PCOL" cat "$p" --table "$v" --format jsonl "$@" || exit 1; '
-              'printf "\\036\\n"; done' % " ".join(views))
-    r = subprocess.run(["sh", "-c", script, "sh", path, *extra], capture_output=True, env={**os.environ, "PCOL": PCOL})
-    if r.returncode != 0:
-        raise AssertionError("pcol cat %s failed: %s" % (path, r.stderr.decode()))
-    # a line that is one RS (0x1e) ends a view: JSON escapes control characters, so no row is one
-    parts = r.stdout.decode("utf-8", "surrogateescape").split("\x1e\n")
-    assert len(parts) == len(views) + 1 and parts[-1] == "", (path, len(parts))
-    return {v: parse_jsonl(part) for v, part in zip(views, parts)}
+    d = json.loads(out.decode("utf-8", "surrogateescape"))
+    missing = [v for v in views if v not in d]
+    assert not missing, "pcol cat %s --table all: no %s" % (path, missing)
+    return {v: d[v] for v in views}
 
 
 def input_files():
@@ -159,7 +112,6 @@ def packed(tmp_path_factory):
         if run_pcol("pack", src, "-o", dst, check=False).returncode == 0:
             out.append((src, dst))
     assert len(out) > 50, "too few test profiles could be packed"
-    _note_refs(out)
     extra = []
     for src, _ in out[::15]:
         for opts, suffix in COPIES:

@@ -1,4 +1,4 @@
-"""Every view of every test profile equals `pcol cat --format jsonl`."""
+"""Every view of every test profile equals `pcol cat --format json`."""
 import math
 import os
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import pcol
-from conftest import cat_jsonl, cat_jsonl_views, run_pcol
+from conftest import cat_views
 
 NA = {"ref": 0, "i64": pcol.NA_I64}
 
@@ -47,10 +47,10 @@ def cells(kind, a):
     return [cell(kind, x) for x in v]
 
 
-def check_view(f, path, view, extra=(), want=None, **sel):
+def check_view(f, path, view, want, **sel):
+    """view `view` of File f (with the selection sel) equals want, its rows
+    as `pcol cat` gives them (cat_views)"""
     t = f.table(view, **sel)
-    if want is None:
-        want = cat_jsonl(path, view, *extra)
     assert t.nrows == len(want), "%s %s: %d rows, pcol cat %d" % (path, view, t.nrows, len(want))
     if want:
         assert list(want[0].keys()) == list(t.columns)
@@ -67,7 +67,7 @@ def check_view(f, path, view, extra=(), want=None, **sel):
 def test_every_view_equals_pcol_cat(packed):
     n = 0
     for _src, path in packed:
-        want = cat_jsonl_views(path, pcol.VIEWS)
+        want = cat_views(path, pcol.VIEWS)
         with pcol.open(path) as f:
             for view in pcol.VIEWS:
                 check_view(f, path, view, want=want[view])
@@ -98,7 +98,7 @@ def test_selection_equals_pcol_cat(packed):
             lo = float(np.quantile(known, 0.25)) / 1e9
             hi = float(np.quantile(known, 0.75)) / 1e9
             views = ("samples", "sample_values", "sample_locations", "sample_labels")
-            want = cat_jsonl_views(path, views, "--source", "1", "--from", repr(lo), "--to", repr(hi))
+            want = cat_views(path, views, "--source", "1", "--from", repr(lo), "--to", repr(hi))
             for view in views:
                 check_view(f, path, view, want=want[view], source=1, from_=lo, to=hi)
             checked += 1
