@@ -324,16 +324,33 @@ static int looks_perf(const uint8_t *p, size_t n) {
   return is_hexword(p, j, n, &k) || (tab && k > j && k < n && p[k] == '\n');
 }
 
+/* A header anchored by its ip (PCOL_PERF_H_IP) that ends p[i..t) in a
+ * field padded like perf's ip, all decimal digits (a non-PIE program's
+ * 401128), is perf's by what comes before that field: nothing (-F ip:
+ * "            401128"), or a first blank (the comm's "%16s", at most 15
+ * characters: "             hot            401128"; a pid or tid of fewer
+ * than 5 digits, a period of fewer than 10), or numbers alone (pid, tid,
+ * period: "20074/20074            401128", "20074    1001001    ...").  A
+ * collapsed line whose count is padded so ("main;f            1234")
+ * begins with its first frame's name. */
+static int perf_ip_fields(const uint8_t *p, size_t i, size_t t) {
+  while (t > i && p[t - 1] != ' ' && p[t - 1] != '\t') t--; /* the ip's start */
+  if (t == i || p[i] == ' ' || p[i] == '\t') return 1;
+  for (size_t k = i; k < t; k++)
+    if (!isdigit(p[k]) && p[k] != '/' && p[k] != ' ' && p[k] != '\t') return 0;
+  return 1;
+}
+
 /* Text that reads as perf script's (looks_perf) and is collapsed stacks
  * all the same: every whole line (but comments and blank ones) ends in
  * " <count>" (ends_in_count), and none is a line only perf prints: a
  * callchain frame (blanks, a hex address, a blank and more) or a header
- * with a field in perf's own layout (PCOL_PERF_H_LAYOUT; not a count
- * padded like perf's ip, PCOL_PERF_H_IP).  So a
- * flame-graph line "x 1.5: cpu-clock: 3", whose words read as a header
- * with its ip, stays collapsed; a header perf printed keeps a padded field
- * or its "%06lu" time.  The head's cut last line is judged by the second
- * rule alone. */
+ * with a field in perf's own layout (PCOL_PERF_H_LAYOUT; a count padded
+ * like perf's ip, PCOL_PERF_H_IP, only with perf's fields before it:
+ * perf_ip_fields).  So a flame-graph line "x 1.5: cpu-clock: 3", whose
+ * words read as a header with its ip, stays collapsed; a header perf
+ * printed keeps a padded field or its "%06lu" time.  The head's cut last
+ * line is judged by the second rule alone. */
 static int collapsed_not_perf(const uint8_t *p, size_t n) {
   size_t whole = 0;
   for (size_t i = 0, e; i < n; i = e + 1) {
@@ -345,10 +362,8 @@ static int collapsed_not_perf(const uint8_t *p, size_t n) {
     if (k == t || p[k] == '#' || (k + 1 < t && p[k] == '/' && p[k + 1] == '/')) continue;
     size_t h;
     if ((k > i && is_hexword(p, k, t, &h) && h < t) || perf_chain_frame(p, i, t)) return 0;
-    /* (a header anchored by its ip alone, all digits, is a count padded
-     * to 17: "main;f            1234") */
     int hf = pcol_perf_header_fields(p + i, t - i);
-    if ((hf & PCOL_PERF_H_LAYOUT) && !(hf & PCOL_PERF_H_IP)) return 0;
+    if ((hf & PCOL_PERF_H_LAYOUT) && (!(hf & PCOL_PERF_H_IP) || perf_ip_fields(p, i, t))) return 0;
     if (e < n && !ends_in_count(p + i, e - i)) return 0;
     whole += e < n;
   }

@@ -338,6 +338,29 @@ for f in F1 F2 F3 F4 F5; do
   $PCOL pack --from perf "$tmp/$f.txt" -o "$tmp/$f.pcol" || fail "$f: pack --from perf"
   [ "$($PCOL fold "$tmp/$f.txt")" = "$($PCOL fold "$tmp/$f.pcol")" ] || fail "$f: fold differs from --from perf's"
 done
+# ... and so without sym and dso when every ip is all decimal digits (a
+# non-PIE program's 0x401128), where the line ends in a "count": perf's by
+# what precedes the ip (nothing, the comm's "%16s" with its leading blank,
+# or numbers alone: pid/tid, period).  perf 6.1's `perf script -S
+# 0x401128,0x401161 -F SET` of a recording of such a program (pid 20074);
+# were collapsed stacks of a total of 802289 (the ips summed), exit 0.
+i=0
+for t in '           401128\n           401161\n' \
+  '             hot            401128\n             hot            401161\n' \
+  '20074            401128\n20074            401161\n' \
+  ' 7570            401128\n 7570            401161\n' \
+  '20074/20074            401128\n20074/20074            401161\n' \
+  '             hot 20074/20074            401128\n             hot 20074/20074            401161\n' \
+  '20074    1001001            401128\n20074    1001001            401161\n' \
+  '             hot    1001001            401128\n             hot    1001001            401161\n'; do
+  i=$((i + 1))
+  printf "$t" >"$tmp/dec$i.txt"
+  $PCOL info "$tmp/dec$i.txt" >"$tmp/info" 2>&1
+  grep -q '^input_format: *perf' "$tmp/info" && grep -q '^ *samples: *2,' "$tmp/info" ||
+    fail "perf -F without sym, decimal ips ($(head -1 "$tmp/dec$i.txt")): $(head -4 "$tmp/info")"
+  $PCOL pack --from perf "$tmp/dec$i.txt" -o "$tmp/dec$i.pcol" || fail "dec$i: pack --from perf"
+  [ "$($PCOL fold "$tmp/dec$i.txt")" = "$($PCOL fold "$tmp/dec$i.pcol")" ] || fail "dec$i: fold differs from --from perf's"
+done
 printf 'main;foo %17d\nmain;bar %17d\n' 1234 56 >"$tmp/pad.folded"
 $PCOL info "$tmp/pad.folded" | grep -q '^input_format: *collapsed' || fail "collapsed counts padded to 17: $($PCOL info "$tmp/pad.folded" 2>&1 | head -2)"
 echo "t_detect: ok"
