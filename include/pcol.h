@@ -626,9 +626,11 @@ typedef struct pcol_label_row {
   int64_t num;
   uint32_t num_unit; /* string id */
 } pcol_label_row;
-/* Deduplicated label set, stored in canonical order (by key, then string
- * value, number and unit, as bytes), so the same set in another order gets the
- * same id. n == 0 gives id 0. */
+/* Deduplicated label set, stored in canonical order (by key, as bytes; a
+ * key's strings before its numbers, a key's values in the order given), so
+ * the same set with its keys in another order gets the same id, and a key's
+ * values in another order another (pprof's Label[k] is a list). n == 0
+ * gives id 0. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_b_labelset(pcol_builder *b, const pcol_label_row *labels,
                                                     size_t n, uint32_t *id, pcol_error *err);
 

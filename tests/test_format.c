@@ -778,8 +778,11 @@ Test(format, declared_max_duration_is_checked_and_written_by_coalescing) {
   pcol_builder_free(b2);
 }
 
-/* A label set is a set: the same labels in another order (Go writes them
- * in map order) get the same id, small sets and large ones alike. */
+/* A label set is a set of keys: the same labels with their keys in another
+ * order (Go writes them in map order) get the same id, small sets and large
+ * ones alike; the values of one key keep their order, as pprof's
+ * Sample.Label[k] does (its merge key sorts the keys, not the values), so
+ * k=w,v is another set than k=v,w. */
 Test(format, label_set_order_is_canonical) {
   pcol_builder *b = NULL;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
@@ -799,13 +802,18 @@ Test(format, label_set_order_is_canonical) {
     big[i] = (pcol_label_row){S(b, k), S(b, "v"), 0, 0};
     rev[39 - i] = big[i];
   }
-  big[5].str = S(b, "w"); /* two values of one key, in both orders */
+  big[5].str = S(b, "w"); /* two values of one key, w before v */
   big[6].key = big[5].key;
-  rev[34] = big[5];
-  rev[33] = big[6];
+  rev[33] = big[5];
+  rev[34] = big[6];
   cr_assert_eq(pcol_b_labelset(b, big, 40, &id3, NULL), 0);
   cr_assert_eq(pcol_b_labelset(b, rev, 40, &id4, NULL), 0);
-  cr_assert_eq(id3, id4, "a large set in reverse order");
+  cr_assert_eq(id3, id4, "a large set in reverse order, a key's values in theirs");
+  rev[33] = big[6]; /* v before w */
+  rev[34] = big[5];
+  uint32_t id5;
+  cr_assert_eq(pcol_b_labelset(b, rev, 40, &id5, NULL), 0);
+  cr_assert_neq(id3, id5, "a key's values in another order are another set");
   pcol_builder_free(b);
 }
 

@@ -347,8 +347,8 @@ static char *dump_header(const Profile *p) {
   return d_close(&d);
 }
 
-/* A sample's labels are a set (pcol stores each set sorted by key and
- * value): they are dumped in an order of their contents, so two profiles
+/* A sample's labels are a set (pcol stores each set sorted by key, a
+ * key's values in their order): they are dumped in an order of their contents, so two profiles
  * that list one set in different orders dump alike. */
 static const Profile *LABEL_P;
 static int bytes_cmp(const Profile *p, int64_t x, int64_t y) {

@@ -580,21 +580,23 @@ static int str_cmp(const pcol_builder *b, uint32_t x, uint32_t y) {
   return s.len < t.len ? -1 : s.len > t.len;
 }
 
-/* The canonical order of a label set: key, then string value, then number,
- * then unit (bytes compared, so the order is the same in every file). */
+/* The canonical order of a label set: key (bytes compared, so the order
+ * is the same in every file), a key's strings before its numbers, and the
+ * values of one key and kind in the order they came (the sort is stable). */
 static int label_cmp(const pcol_builder *b, const pcol_label_row *x,
                      const pcol_label_row *y) {
   int c = str_cmp(b, x->key, y->key);
-  if (!c) c = str_cmp(b, x->str, y->str);
-  if (!c) c = x->num < y->num ? -1 : x->num > y->num;
-  if (!c) c = str_cmp(b, x->num_unit, y->num_unit);
+  if (!c) c = (x->str == 0) - (y->str == 0);
   return c;
 }
 
-/* A label set is a set: Go writes a sample's labels in map order, so the same
- * set arrives in many orders.  Sorting before deduplication makes one id per
- * set, for every importer (pprof sorts the same way before it merges samples
- * and prints -traces). */
+/* A label set is a set of keys: Go writes a sample's labels in map order, so
+ * the same set arrives in many orders.  Sorting by key before deduplication
+ * makes one id per set, for every importer; the values of a key keep their
+ * order, which pprof keeps too (profile.Sample.Label[k] and NumLabel[k] are
+ * lists: its merge key (merge.go Sample.key) sorts the keys, not a key's
+ * values; -traces prints them and -tagroot names its frame in that order,
+ * "k: b a" and "b,a" another sample than "a,b"). */
 static int same_label(const pcol_label_row *a, const pcol_label_row *b) {
   return a->key == b->key && a->str == b->str && a->num == b->num && a->num_unit == b->num_unit;
 }

@@ -330,8 +330,8 @@ static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, const pcol_
 
 /* The filter of sel with -tagroot=KEY's frame (pcol_filter_root): per label
  * set, the frame is named as pcol_open_tag_frames names it
- * (pcol_q_tagframe_name; pcol keeps a set's labels sorted, pprof in the
- * sample's order), "" for a set without it. */
+ * (pcol_q_tagframe_name: a key's values in the sample's order, as
+ * pprof's), "" for a set without it. */
 static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *key,
                              pcol_filter *flt, pcol_error *err) {
   int rc = pcol_filter_build(f, sel, flt, err);

@@ -324,6 +324,23 @@ fi
 for f in "$TD"/pprof/go-heap-allocs-inline.pb.gz "$TD"/pprof/go-heap-delta-negative-values.pb.gz; do
   [ -f "$f" ] && same "$f" -tagroot=bytes -unit=kB -- --tagroot bytes --unit kB
 done
+# several values of one key: pprof keeps them in the sample's order
+# (Sample.Label[k] is a list; its merge key sorts the keys, not a key's
+# values): k=b,a is another sample than k=a,b, printed "k:  b a" by
+# -traces and named "b,a" by -tagroot (pcol sorted the values: one sample
+# "a,b" of both, 30)
+if python3 "$REPO/tests/support/pprofgen.py" multivalue "$tmp/mv.pb"; then
+  for k in k j k,j q; do
+    J=$((J + 1))
+    pv "$tmp/mv.pb" -traces -tagroot=$k
+    "$PCOL" traces "$tmp/mv.pb" --tagroot $k >"$tmp/pc/$J" 2>/dev/null
+    want traces "$PV" "mv.pb: pcol traces --tagroot $k differs from go tool pprof -traces -tagroot=$k (< pprof, > pcol):"
+    same "$tmp/mv.pb" -tagroot=$k -nodefraction=0 -- --tagroot $k --node-fraction 0
+    compare tree "$tmp/mv.pb" -tree -tagleaf=$k -nodefraction=0 -- --tagleaf $k --node-fraction 0
+  done
+else
+  echo "FAIL: pprofgen.py multivalue"; fail=$((fail + 1))
+fi
 
 # top --by label:KEY on a numeric label (heap profiles' "bytes"): pprof
 # -tagroot=KEY makes a root frame per raw value (named by the number when

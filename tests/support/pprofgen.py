@@ -56,6 +56,12 @@ hand, standard library only).
   pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
                                  k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
                                  -tags lists no z (tests/interop/t_pprof_views.sh)
+  pprofgen.py multivalue OUT     samples with several values of one key, out of
+                                 order (k=b,a and k=a,b on one stack; j=x,w and
+                                 k=z,c interleaved; k=9,m,3 numbers among a
+                                 string; q=2048,100 bytes): pprof keeps a key's
+                                 values in the sample's order (-traces, -tagroot
+                                 "b,a"; tests/interop/t_pprof_views.sh)
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
@@ -197,6 +203,25 @@ def zerosample(out):
     for vals, v in (((1, 10), b"a"), ((0, 0), b"z"), ((0, 5), b"y")):
         lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
         p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, b"".join(varint(x) for x in vals)) + lab)
+    open(out, "wb").write(p + st.table())
+
+
+def multivalue(out):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    for lid, name in ((1, b"main"), (2, b"work"), (3, b"idle")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    s = lambda k, v: field(3, 2, field(1, 0, st.id(k)) + field(2, 0, st.id(v)))
+    n = lambda k, v, u=None: field(3, 2, field(1, 0, st.id(k)) + field(3, 0, v) + (field(4, 0, st.id(u)) if u else b""))
+    for locs, v, labs in (([2, 1], 10, [s(b"k", b"b"), s(b"k", b"a")]),
+                          ([2, 1], 20, [s(b"k", b"a"), s(b"k", b"b")]),
+                          ([3, 1], 5, [s(b"j", b"x"), s(b"k", b"z"), s(b"j", b"w"), s(b"k", b"c")]),
+                          ([3, 1], 7, [n(b"k", 9), s(b"k", b"m"), n(b"k", 3)]),
+                          ([2, 1], 3, [n(b"q", 2048, b"bytes"), n(b"q", 100, b"bytes")]),
+                          ([2], 4, [s(b"j", b"w"), s(b"j", b"x")]),
+                          ([1], 2, [s(b"k", b"b")])):
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)) + b"".join(labs))
     open(out, "wb").write(p + st.table())
 
 
@@ -376,6 +401,8 @@ if __name__ == "__main__":
         numunits(sys.argv[2])
     elif sys.argv[1] == "zerosample":
         zerosample(sys.argv[2])
+    elif sys.argv[1] == "multivalue":
+        multivalue(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     elif sys.argv[1] == "names":
