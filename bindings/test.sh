@@ -290,9 +290,9 @@ run_python() {
 # real path), $W/refs/N.pcol is `pcol pack SOURCE` and $W/refs/N/VIEW.jsonl
 # is `pcol cat $W/refs/N.pcol --table VIEW --format jsonl` (its line count
 # in $W/refs/N/counts.tsv: VIEW<TAB>LINES), cut out of one `pcol cat
-# --table all --format jsonl` a file (its rows, the member "table" taken
-# off: the same bytes; a process a view was ~40 of make_refs' ~50 s of
-# CPU).  The suite takes a view's reference from here only for a file it
+# --table all --format jsonl` a file by views-split.awk (as the suite
+# itself does without them; a process a view was ~40 of make_refs' ~50 s
+# of CPU).  The suite takes a view's reference from here only for a file it
 # packed itself into the same bytes as N.pcol (checked), and runs pcol for
 # all else; without PCOL_VIEW_REFS (a suite run alone) it runs pcol every
 # time.  (The Python suite runs its own `pcol cat --table all --format
@@ -306,21 +306,14 @@ make_refs() {
   [ -n "$views" ] || { echo "bindings: no table list in pcol cat --help"; return 1; }
   { find "$PCOL_TESTDATA" -type f ! -name '*.md' ! -path '*expected-go1.19-pprof*'; find tests/fixtures -type f ! -name '*.md'; } |
     sort | xargs -r -d '\n' realpath | awk '{ print NR "\t" $0 }' >"$r/all.tsv"
-  # a line {"table":"NAME",MEMBERS} goes to NAME.jsonl as {MEMBERS}; a
-  # table not listed, or a line of no table, fails the file (no references)
-  local split='BEGIN { n = split(views, vs, " "); for (i = 1; i <= n; i++) { c[vs[i]] = 0; printf "" > (vs[i] ".jsonl") } }
-    { t = substr($0, 11, index(substr($0, 11), "\"") - 1)
-      if (substr($0, 1, 10) != "{\"table\":\"" || !(t in c)) exit 1
-      print "{" substr($0, 13 + length(t)) > (t ".jsonl"); c[t]++ }
-    END { for (i = 1; i <= n; i++) print vs[i] "\t" c[vs[i]] > "counts.tsv" }'
   # each line "N<TAB>SOURCE" is one bash's $1 (no env and awk per file:
   # a process costs ~12 ms of CPU here, 22 a file before); the budget of
   # output is the whole file's (the default is 128 x the input's size)
-  R="$r" VIEWS="$views" PCOL="$PCOL" TAB=$'\t' SPLIT="$split" xargs -P 2 -d '\n' -n 1 <"$r/all.tsv" bash -c '
+  R="$r" VIEWS="$views" PCOL="$PCOL" TAB=$'\t' SPLIT=$PWD/bindings/r/tests/testthat/views-split.awk xargs -P 2 -d '\n' -n 1 <"$r/all.tsv" bash -c '
     n=${1%%"$TAB"*}; src=${1#*"$TAB"}
     "$PCOL" pack "$src" -o "$R/$n.pcol" 2>/dev/null || { rm -f "$R/$n.pcol"; exit 0; }
     mkdir -p "$R/$n" && cd "$R/$n" &&
-      "$PCOL" cat "$R/$n.pcol" --table all --format jsonl --max-output 4G 2>/dev/null | awk -v views="$VIEWS" "$SPLIT" &&
+      "$PCOL" cat "$R/$n.pcol" --table all --format jsonl --max-output 4G 2>/dev/null | awk -v views="$VIEWS" -f "$SPLIT" &&
       [ "${PIPESTATUS[0]}" = 0 ] || rm -rf "$R/$n"' _
   awk -F'\t' -v r="$r" '{ if ((getline x < (r "/" $1 ".pcol")) >= 0) print; close(r "/" $1 ".pcol") }' "$r/all.tsv" >"$r/index.tsv"
   export PCOL_VIEW_REFS=$r

@@ -42,34 +42,29 @@ cat_json <- function(path, view, ...) {
   if (is.data.frame(d)) d else NULL
 }
 
-# Every view of `path` as `pcol cat` prints it, from one shell and one
-# `pcol cat --format jsonl` a view: for each view its row count (the lines)
-# and its first `limit` rows as a JSON array.  A list by view: list(n, json).
+# Every view of `path` as `pcol cat` prints it: for each view its row
+# count and its first `limit` rows as a JSON array.  A list by view:
+# list(n, json).  From bindings/test.sh's references of a file of the same
+# bytes (make_refs), else from one `pcol cat --table all --format jsonl`
+# cut into the same files by views-split.awk (a `pcol cat` a view, with a
+# wc and a head, cost ~50 processes a file)
 cat_views <- function(path, views, limit, ...) {
   ref <- if (length(c(...)) == 0L) .refs[[path]] else NULL
-  if (!is.null(ref) && all(file.exists(file.path(ref, c(paste0(views, ".jsonl"), "counts.tsv"))))) {
-    counts <- read.delim(file.path(ref, "counts.tsv"), header = FALSE, quote = "", col.names = c("view", "n"))
-    out <- lapply(views, function(v) {
-      rows <- readLines(file.path(ref, paste0(v, ".jsonl")), n = limit, warn = FALSE)
-      list(n = counts$n[match(v, counts$view)], json = paste0("[", paste(rows, collapse = ","), "]"))
-    })
-    names(out) <- views
-    return(out)
+  if (is.null(ref) || !all(file.exists(file.path(ref, c(paste0(views, ".jsonl"), "counts.tsv"))))) {
+    ref <- tempfile("cat")
+    dir.create(ref)
+    on.exit(unlink(ref, recursive = TRUE))
+    # the output budget is the whole file's (the default, 128 x the
+    # input's size, is one table's)
+    script <- sprintf("%s cat %s --table all --format jsonl --max-output 4G %s > %s/all && cd %s && awk -v views=%s -f %s all",
+                      shQuote(PCOL), shQuote(path), paste(shQuote(c(...)), collapse = " "), shQuote(ref), shQuote(ref),
+                      shQuote(paste(pcol_views(), collapse = " ")), shQuote(normalizePath(test_path("views-split.awk"))))
+    if (system(script) != 0) stop("pcol cat failed on ", path)
   }
-  d <- tempfile("cat")
-  dir.create(d)
-  on.exit(unlink(d, recursive = TRUE))
-  extra <- paste(shQuote(c(...)), collapse = " ")
-  script <- sprintf(paste(
-    "for v in %s; do",
-    "  %s cat %s --table $v --format jsonl %s > %s/$v.all || exit 1;",
-    "  wc -l < %s/$v.all > %s/$v.n; head -n %d %s/$v.all > %s/$v.jsonl;",
-    "done"), paste(views, collapse = " "), shQuote(PCOL), shQuote(path), extra, shQuote(d),
-    shQuote(d), shQuote(d), limit, shQuote(d), shQuote(d))
-  if (system(script) != 0) stop("pcol cat failed on ", path)
+  counts <- read.delim(file.path(ref, "counts.tsv"), header = FALSE, quote = "", col.names = c("view", "n"))
   out <- lapply(views, function(v) {
-    rows <- readLines(file.path(d, paste0(v, ".jsonl")), warn = FALSE)
-    list(n = as.integer(readLines(file.path(d, paste0(v, ".n")))), json = paste0("[", paste(rows, collapse = ","), "]"))
+    rows <- readLines(file.path(ref, paste0(v, ".jsonl")), n = limit, warn = FALSE)
+    list(n = counts$n[match(v, counts$view)], json = paste0("[", paste(rows, collapse = ","), "]"))
   })
   names(out) <- views
   out
