@@ -810,6 +810,18 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_
 PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, const pcol_select *sel,
                                                       int64_t *time_ns, int64_t *duration_ns,
                                                       pcol_error *err);
+/* The comments go's merge of the same sources gives (profile.Merge: the
+ * sources' comments in order, each once, its first occurrence kept): the
+ * meta pprof.comment values of the sources pcol_sources_time speaks of
+ * (the same rule decides: sel->source_id's, else every one; of a
+ * wall-clock range, those it can reach), source by source in meta order,
+ * a repeat of earlier bytes left out (NA and "" alike).  fn(ctx, value)
+ * is called for each (borrowed until close); a non-zero return stops it
+ * and is returned.  Those beginning with '#' too: the text views leave
+ * them out, the pprof export keeps them. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_sources_comments(pcol_file *f, const pcol_select *sel,
+                                                          int (*fn)(void *ctx, pcol_str value),
+                                                          void *ctx, pcol_error *err);
 /* *overlaps = false when sel is a wall-clock range (sel->wall) that no
  * selected source of f can reach: each source's span (start + its
  * duration meta and first/last sample times, found by binary search; no
@@ -1357,9 +1369,9 @@ typedef struct pcol_many_top {
   pcol_file *file;      /* the union has one source: its file (pcol_close it) */
   size_t threads;       /* the threads that read them (1: this one alone) */
   /* the header's "Time:" and "Duration:" of the inputs read, as
-   * pcol_sources_time of their union gives them, and the pprof comments of
-   * their sources in input order (repeats kept; valid until
-   * pcol_top_free of the result) */
+   * pcol_sources_time of their union gives them, and the comments
+   * pcol_sources_comments of their union gives (the same sources, in input
+   * order, each once; valid until pcol_top_free of the result) */
   int64_t time_ns, duration_ns;
   const pcol_str *comments;
   size_t ncomments;

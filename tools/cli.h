@@ -324,7 +324,7 @@ void cli_expand_free(char **paths, size_t n);
  * with no file of their union (pcol_many_top's: cmd_top). */
 typedef struct cli_header_time {
   int64_t time_ns, duration_ns;
-  const pcol_str *comments; /* their pprof comments, in order (repeats kept) */
+  const pcol_str *comments; /* their pprof comments, in order, each once */
   size_t ncomments;
 } cli_header_time;
 /* `top` of many pcol inputs without their union (pcol_top_many), with
@@ -540,9 +540,9 @@ void cli_print_filters(FILE *fp, const pcol_select *sel);
  * (top, diff).  Returns 0 or EXIT_USAGE after printing the error. */
 int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, out_format *fmt,
                        uint64_t *limit);
-/* pprof's comment lines (after File:): the pprof comments of the selected
- * source, or of every source in order as go's merge keeps them, each once,
- * but those beginning with '#' (report.go ProfileLabels). */
+/* pprof's comment lines (after File:): go's merge's comments of the
+ * sources the header speaks of (pcol_sources_comments, or ht's), but those
+ * beginning with '#' (report.go ProfileLabels). */
 void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel,
                         const struct cli_header_time *ht);
 /* pprof's "Time:" and "Duration: D, Total samples = T (P%)" lines

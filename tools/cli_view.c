@@ -108,67 +108,25 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
   }
 }
 
-typedef struct {
-  pcol_str *c;
-  size_t n, cap;
-} comment_list;
-
-static int comment_add(void *ctx, pcol_str value) {
-  comment_list *l = ctx;
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 8;
-    pcol_str *c = realloc(l->c, cap * sizeof *c);
-    if (!c) return PCOL_ENOMEM;
-    l->c = c, l->cap = cap;
-  }
-  l->c[l->n++] = value;
+/* one comment line, but those that begin with '#' (pprof's text views
+ * leave them out; its export keeps them) */
+static int print_comment(void *fp, pcol_str c) {
+  if (c.len && c.ptr[0] == '#') return 0;
+  cli_print_str(fp, c);
+  fputc('\n', fp);
   return 0;
 }
 
-static const pcol_str *sort_base;
-static int comment_cmp(const void *a, const void *b) { /* bytes, then file order */
-  size_t i = *(const size_t *)a, j = *(const size_t *)b;
-  pcol_str x = sort_base[i], y = sort_base[j];
-  size_t m = x.len < y.len ? x.len : y.len;
-  int c = m ? memcmp(x.ptr, y.ptr, m) : 0;
-  if (c) return c;
-  if (x.len != y.len) return x.len < y.len ? -1 : 1;
-  return i < j ? -1 : i > j;
-}
-
-/* pprof's comment lines (report.go ProfileLabels, after File:): the
- * source's pprof comments (meta pprof.comment) in file order but those that
- * begin with '#', each once (go's profile.Merge, which every read goes
- * through, drops a repeated one), by the text rule. */
+/* pprof's comment lines (report.go ProfileLabels, after File:): those of
+ * go's merge of the sources the header speaks of (pcol_sources_comments:
+ * each once, of the sources that Time: counts), or ht's, already so; on
+ * an error none, as no Time: line when its source fails. */
 void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel,
                         const cli_header_time *ht) {
-  comment_list l = {0};
-  size_t *ord = NULL;
-  uint8_t *dup = NULL;
-  /* ht's, or the selected source's, or every source's in order (go's merge) */
-  uint32_t id = sel && sel->source_id ? sel->source_id : PCOL_EVERY_SOURCE;
-  for (size_t i = 0; ht && i < ht->ncomments; i++)
-    if (comment_add(&l, ht->comments[i])) goto out;
-  if ((!ht && (!f || pcol_meta_each(f, id, "pprof.comment", comment_add, &l, NULL))) || !l.n) goto out;
-  ord = malloc(l.n * sizeof *ord);
-  dup = calloc(l.n, 1);
-  if (!ord || !dup) goto out; /* (no room: no comments, as no Time: line when its source fails) */
-  for (size_t i = 0; i < l.n; i++) ord[i] = i;
-  sort_base = l.c; /* (one thread prints a header) */
-  qsort(ord, l.n, sizeof *ord, comment_cmp);
-  for (size_t i = 1; i < l.n; i++) {
-    pcol_str x = l.c[ord[i - 1]], y = l.c[ord[i]];
-    dup[ord[i]] = x.len == y.len && (!x.len || !memcmp(x.ptr, y.ptr, x.len));
+  for (size_t i = 0; ht && i < ht->ncomments; i++) print_comment(fp, ht->comments[i]);
+  if (!ht && f && pcol_sources_comments(f, sel, print_comment, fp, NULL)) {
+    /* (printed up to the failure: the header goes on) */
   }
-  for (size_t i = 0; i < l.n; i++) {
-    if (dup[i] || (l.c[i].len && l.c[i].ptr[0] == '#')) continue;
-    cli_print_str(fp, l.c[i]);
-    fputc('\n', fp);
-  }
-out:
-  free(l.c);
-  free(ord);
-  free(dup);
 }
 
 /* pprof's "Time:" and "Duration:" lines (report.go ProfileLabels) for the

@@ -268,6 +268,69 @@ int pcol_sources_time(pcol_file *f, const pcol_select *sel, int64_t *time_ns, in
   return PCOL_OK;
 }
 
+/* the comments of a source in meta order, gathered for the once rule */
+typedef struct {
+  pcol_str *c;
+  size_t n, cap;
+} str_list;
+static int str_list_add(void *ctx, pcol_str v) {
+  str_list *l = ctx;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    pcol_str *c = realloc(l->c, cap * sizeof *c);
+    if (!c) return PCOL_ENOMEM;
+    l->c = c, l->cap = cap;
+  }
+  l->c[l->n++] = v;
+  return PCOL_OK;
+}
+
+typedef struct {
+  pcol_str s;
+  size_t i;
+} str_at;
+static int str_at_cmp(const void *a, const void *b) { /* bytes (NA as ""), then order */
+  const str_at *x = a, *y = b;
+  size_t m = x->s.len < y->s.len ? x->s.len : y->s.len;
+  int c = m ? memcmp(x->s.ptr, y->s.ptr, m) : 0;
+  if (c) return c;
+  if (x->s.len != y->s.len) return x->s.len < y->s.len ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int pcol_strs_repeats(const pcol_str *c, size_t n, uint8_t *rep) {
+  str_at *o = n ? malloc(n * sizeof *o) : NULL;
+  if (n && !o) return PCOL_ENOMEM;
+  for (size_t i = 0; i < n; i++) o[i] = (str_at){c[i], i}, rep[i] = 0;
+  if (n > 1) qsort(o, n, sizeof *o, str_at_cmp);
+  for (size_t i = 1; i < n; i++)
+    rep[o[i].i] = o[i - 1].s.len == o[i].s.len && (!o[i].s.len || !memcmp(o[i - 1].s.ptr, o[i].s.ptr, o[i].s.len));
+  free(o);
+  return PCOL_OK;
+}
+
+/* go's profile.Merge comments of the sources pcol_sources_time speaks of
+ * (pcol_wall_header decides both) */
+int pcol_sources_comments(pcol_file *f, const pcol_select *sel,
+                          int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err) {
+  pcol_wall w;
+  uint8_t *take, *rep = NULL;
+  str_list l = {0};
+  int rc = pcol_wall_header(f, sel, &w, &take, err);
+  if (rc) return rc;
+  for (uint64_t s = 1; !rc && s <= w.n; s++)
+    if (take[s]) rc = pcol_meta_each(f, (uint32_t)s, PPROF_META_COMMENT, str_list_add, &l, err);
+  if (rc == PCOL_ENOMEM) rc = pcol_oom(err);
+  if (!rc && l.n && (!(rep = malloc(l.n)) || pcol_strs_repeats(l.c, l.n, rep))) rc = pcol_oom(err);
+  for (size_t i = 0; !rc && i < l.n; i++)
+    if (!rep[i]) rc = fn(ctx, l.c[i]);
+  free(rep);
+  free(l.c);
+  free(take);
+  pcol_wall_free(&w);
+  return rc;
+}
+
 int pcol_source_wall_start(pcol_file *f, uint32_t s, int64_t *ns, pcol_error *err) {
   pcol_wall w;
   *ns = PCOL_NA_I64;

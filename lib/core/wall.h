@@ -38,6 +38,10 @@ static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
  * many inputs leaves out those it cannot.  free(*take), pcol_wall_free. */
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err);
+/* THE "each once" rule of comments (go's profile.Merge keeps a comment's
+ * first occurrence): rep[i] = 1 when c[i] has the bytes of an earlier c[j]
+ * (NA and "" alike), else 0.  PCOL_ENOMEM (nothing else set) when no room. */
+int pcol_strs_repeats(const pcol_str *c, size_t n, uint8_t *rep);
 /* What a wall-clock selection (sel->wall) takes of source s, whose samples
  * have times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
  * relative to the source's start, PCOL_WALL_ALL (every sample, whole),

@@ -18,7 +18,7 @@
 #include "keys.h"     /* PPROF_META_COMMENT */
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "threads.h"  /* pcol_thread_limit */
-#include "wall.h"     /* pcol_wall_header, pcol_wall_merge_step */
+#include "wall.h"     /* pcol_wall_header, pcol_wall_merge_step, pcol_strs_repeats */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -178,8 +178,9 @@ static int comment_copy(void *ctx, pcol_str v) {
 
 /* What the header of the union says of o (added up in input order at the
  * end): its sources' starts and stated durations that the selection
- * takes (pcol_wall_header, pcol_sources_time's rule), and their pprof
- * comments in order.  0 = the union must answer (an error). */
+ * takes (pcol_wall_header, pcol_sources_time's rule), and the comments of
+ * the same sources (pcol_sources_comments).  0 = the union must answer (an
+ * error). */
 static int header_of(one *o, const pcol_select *sel, pcol_error *err) {
   pcol_wall w;
   uint8_t *take;
@@ -193,7 +194,7 @@ static int header_of(one *o, const pcol_select *sel, pcol_error *err) {
     }
   free(take);
   pcol_wall_free(&w);
-  return o->hdr && !pcol_meta_each(o->f, PCOL_EVERY_SOURCE, PPROF_META_COMMENT, comment_copy, o, err);
+  return o->hdr && !pcol_sources_comments(o->f, sel, comment_copy, o, err);
 }
 
 /* Opens input o->path and computes its top.  *read = 0 when the range
@@ -550,6 +551,14 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
       else op->comments[op->ncomments++] = (pcol_str){c, len};
     }
   }
+  /* each once over the inputs too, as over one file's sources */
+  uint8_t *rep = op && op->ncomments ? malloc(op->ncomments) : NULL;
+  if (op && op->ncomments && (!rep || pcol_strs_repeats(op->comments, op->ncomments, rep))) ok = 0;
+  size_t kept = 0;
+  for (size_t c = 0; ok && rep && c < op->ncomments; c++)
+    if (!rep[c]) op->comments[kept++] = op->comments[c];
+  if (ok && rep) op->ncomments = kept;
+  free(rep);
   for (size_t j = 0; j < n && files; j++) {
     free(files[j].hdr);
     free(files[j].cm);

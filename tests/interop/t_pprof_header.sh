@@ -10,7 +10,8 @@
 # -comments.
 # Of several inputs, go's merge of their comments (each once, in order),
 # Time: and Duration: (the earliest start, the durations added), against
-# go's own merge of two or three profiles; `--source N` that source's.  (Control bytes are escaped by pcol: tests/cli/t_text_escape.sh.)
+# go's own merge of two or three profiles; `--source N` that source's; of
+# a wall-clock range, those of go's merge of the profiles it reaches.  (Control bytes are escaped by pcol: tests/cli/t_text_escape.sh.)
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -124,6 +125,44 @@ go tool pprof -top "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
 "$PCOL" top "$tmp/c.pb" "$tmp/d.pb" --source 2 | pc_lines >"$tmp/p"
 [ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/p" || bad "--source 2: $(cat "$tmp/p") against go's $(cat "$tmp/g")"
 n=$((n + 3))
+# a wall-clock range that reaches some of the sources: the comments, as
+# Time: and Duration:, are those of go's merge of the reached profiles
+# alone, however the inputs are given (the merged file, their union, their
+# pcol files read one by one) and in each view; c.pb starts in 1970, e.pb
+# and f.pb in 2023, 10 s apart (2 s each, no sample times: a profile is
+# reached whole or not at all), "shared" is c's and e's, "later" e's and f's
+python3 "$REPO/tests/support/pprofgen.py" comments-at "$tmp/e.pb" 1700000000000000000 'later' 'shared' '#h2' || exit 1
+python3 "$REPO/tests/support/pprofgen.py" comments-at "$tmp/f.pb" 1700000010000000000 'latest' 'later' || exit 1
+hl() { grep -aE '^(Time|Duration|Showing nodes accounting for) '; }
+for x in e f; do "$PCOL" pack "$tmp/$x.pb" -o "$tmp/$x.pcol" || bad "pack $x"; done
+"$PCOL" merge "$tmp/c.pb" "$tmp/e.pb" "$tmp/f.pb" -o "$tmp/m.pcol" || bad "merge c e f"
+for reach in ef e all; do
+  case $reach in
+  ef) rng=(--from 2023-11-14T22:00:00Z --to 2023-11-15T00:00:00Z) gi=("$tmp/e.pb" "$tmp/f.pb") ;;
+  e) rng=(--from @1699999999 --to @1700000005) gi=("$tmp/e.pb") ;;
+  all) rng=(--from @0 --to 2023-11-15T00:00:00Z) gi=("$tmp/c.pb" "$tmp/e.pb" "$tmp/f.pb") ;;
+  esac
+  go tool pprof -symbolize=none -top "${gi[@]}" >"$tmp/go" 2>/dev/null || { bad "$reach: go failed"; continue; }
+  go_lines <"$tmp/go" >"$tmp/g"
+  hl <"$tmp/go" >"$tmp/gt"
+  [ -s "$tmp/g" ] && [ -s "$tmp/gt" ] || bad "$reach: go printed no comment or no Time: line"
+  for in in "$tmp/m.pcol" "$tmp/c.pb $tmp/e.pb $tmp/f.pb" "$tmp/c.pcol $tmp/e.pcol $tmp/f.pcol"; do
+    # shellcheck disable=SC2086
+    "$PCOL" top $in "${rng[@]}" >"$tmp/pc" 2>"$tmp/err" || { bad "$reach [$in]: pcol failed: $(head -2 "$tmp/err")"; continue; }
+    pc_lines <"$tmp/pc" >"$tmp/p"
+    hl <"$tmp/pc" >"$tmp/pt"
+    n=$((n + 2))
+    cmp -s "$tmp/g" "$tmp/p" || { bad "$reach [$in]: comments (go < > pcol)"; diff "$tmp/g" "$tmp/p" | head -6; }
+    cmp -s "$tmp/gt" "$tmp/pt" || { bad "$reach [$in]: Time/Duration (go < > pcol)"; diff "$tmp/gt" "$tmp/pt" | head -6; }
+  done
+  for v in traces tree peek; do
+    p=("$v" "$tmp/m.pcol")
+    [ $v = peek ] && p+=(.)
+    "$PCOL" "${p[@]}" "${rng[@]}" 2>/dev/null | pc_lines >"$tmp/p"
+    n=$((n + 1))
+    cmp -s "$tmp/g" "$tmp/p" || { bad "$reach $v: comments (go -top's < > pcol)"; diff "$tmp/g" "$tmp/p" | head -6; }
+  done
+done
 # the test data must hold a profile with comments (java-cpu-async-profiler)
 [ "$with" -ge 10 ] || bad "only $with views with comment lines (want the made file's and async-profiler's)"
 echo "t_pprof_header: $n comparisons ($with views with comments, $pairs sets of profiles merged), $fail failed"

@@ -40,6 +40,8 @@ hand, standard library only).
   pprofgen.py comments OUT [C...] a profile of main -> work whose comments
                                  are the arguments C (Python-escaped, as for
                                  strings), in order (tests/interop/t_pprof_header.sh)
+  pprofgen.py comments-at OUT NS [C...]  the same starting at time_nanos NS
+                                 (not 10^9): profiles apart in wall-clock time
   pprofgen.py emptystack OUT     samples without locations beside main, main>foo
                                  and an unsymbolized one, labelled k=a or k=b:
                                  pprof's filters drop them even when none is
@@ -236,7 +238,7 @@ def hours(out):
     open(out, "wb").write(p + st.table())
 
 
-def comments(out, texts):
+def comments(out, texts, time_nanos=1_000_000_000):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     for lid, name in ((1, b"main"), (2, b"work")):
@@ -244,7 +246,7 @@ def comments(out, texts):
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
     for locs, v in (((2, 1), 30), ((1,), 10)):
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)))
-    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    p += field(9, 0, time_nanos)                                      # time_nanos
     p += field(10, 0, 2_000_000_000)                                  # duration_nanos
     for t in texts:  # string 0 is "": an empty comment is index 0, as Go writes it
         p += field(13, 0, st.id(t) if t else 0)
@@ -393,6 +395,9 @@ if __name__ == "__main__":
     elif sys.argv[1] == "comments":
         comments(sys.argv[2], [a.encode("latin-1").decode("unicode_escape").encode("latin-1")
                                for a in sys.argv[3:]])
+    elif sys.argv[1] == "comments-at":
+        comments(sys.argv[2], [a.encode("latin-1").decode("unicode_escape").encode("latin-1")
+                               for a in sys.argv[4:]], int(sys.argv[3]))
     elif sys.argv[1] == "emptystack":
         emptystack(sys.argv[2])
     elif sys.argv[1] == "emptylabel":

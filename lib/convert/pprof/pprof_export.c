@@ -779,6 +779,21 @@ static int write_samples(ex *x, parts *P, out_buf *o, const pcol_select *sel) {
   return x->rc;
 }
 
+/* pcol_sources_comments' callback: a comment into the export's strings */
+typedef struct {
+  ex *x;
+  parts *P;
+  size_t n, cap;
+} comments_to;
+static int comment_to(void *ctx, pcol_str v) {
+  comments_to *c = ctx;
+  int64_t id = str_bytes(c->x, v.ptr, v.len);
+  if (c->x->rc) return c->x->rc;
+  if (PCOL_GROW(c->P->comments, c->n, c->cap)) return oom(c->x);
+  c->P->comments[c->n++] = id;
+  return PCOL_OK;
+}
+
 /* the same bytes (NA and "" alike) */
 static int same(pcol_str a, pcol_str b) {
   return a.len == b.len && (!a.len || memcmp(a.ptr, b.ptr, a.len) == 0);
@@ -843,39 +858,12 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
     if (pr->period == 0 || pr->period < pd.period) pr->period = pd.period;
   }
   if (x->rc) return x->rc;
-  /* the comments of the involved sources in order, each once (Go's merge
-   * keeps a comment's first occurrence); the export's strings are interned,
-   * so one index is one text */
-  size_t nc = 0;
-  const size_t kl = strlen(PPROF_META_COMMENT);
-  uint8_t *seen = NULL;
-  for (int pass = 0; pass < 2 && !x->rc; pass++) {
-    if (pass == 1) {
-      if (!nc) break;
-      P->comments = calloc(nc, sizeof *P->comments);
-      seen = calloc(x->nstr + nc + 1, 1); /* each comment adds at most one string */
-      if (!P->comments || !seen) return free(seen), oom(x);
-      pr->comment = P->comments;
-      nc = 0;
-    }
-    for (uint64_t i = 0; i < m.n && !x->rc; i++) {
-      uint32_t sv = pcol_view_u32(&m.s, i);
-      if (sv == 0 || sv > x->nsrc || !x->src[sv - 1].involved) continue;
-      pcol_str ks, vs;
-      if ((x->rc = pcol_string(f, pcol_view_u32(&m.k, i), &ks, x->err))) break;
-      if (!ks.ptr || ks.len != kl || memcmp(ks.ptr, PPROF_META_COMMENT, kl)) continue;
-      if (pass == 1) {
-        if ((x->rc = pcol_string(f, pcol_view_u32(&m.v, i), &vs, x->err))) break;
-        int64_t c = vs.ptr ? str_bytes(x, vs.ptr, vs.len) : 0;
-        if (x->rc || seen[c]) continue;
-        seen[c] = 1;
-        P->comments[nc] = c;
-      }
-      nc++;
-    }
-  }
-  free(seen);
-  pr->n_comment = P->comments ? nc : 0;
+  /* the comments of the involved sources as go's merge keeps them (THE
+   * rule: pcol_sources_comments), '#' ones too */
+  comments_to cx = {x, P, 0, 0};
+  if ((x->rc = pcol_sources_comments(f, &one, comment_to, &cx, x->err))) return x->rc;
+  pr->comment = P->comments;
+  pr->n_comment = cx.n;
   if (x->rc) return x->rc;
   if (META(PPROF_META_DEFAULT_SAMPLE_TYPE) > 0) {
     pr->default_sample_type = str_bytes(x, s.ptr, s.len);
