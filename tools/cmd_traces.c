@@ -227,7 +227,9 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     if (err.code) { /* (no Duration line: the traces say what failed, if anything does) */
       memset(&err, 0, sizeof err);
     }
-    cli_print_filters(stdout, &sel);
+    /* no "Active filters:" block: pprof's -traces header is ProfileLabels
+     * alone (report.go printTraces), its filters are top's, tree's, peek's
+     * and the graph's legend's (reportLabels) */
   } else {
     /* "total": null: the traces stream out before any sum of them is known */
     o.meta = (cli_view_meta){"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};

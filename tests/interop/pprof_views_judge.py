@@ -10,7 +10,11 @@ pcol's output is DIR/pc/J, GO-TEXT the file of go's text.  Both are cut by
 RULE and must be equal, byte for byte: showing (from the first line starting
 "Showing nodes" on), traces (from the first line starting "-----------+"
 on), all, or tags (TAGS-AWK, an awk program, writes FILE.t of each FILE:
-its lines, compared sorted).
+its lines, compared sorted).  head+showing and head+traces: the header
+before that line too (which lines appear: comments, Type, Time, Duration,
+"Active filters:" and each filter), less the lines of pcol's own choice:
+File: (pcol names the inputs, pprof the main binary; Build ID: too) and
+the unit pcol's Type: line adds ("Type: cpu (nanoseconds)").
 
 Prints "N<TAB>number judged" (each once: the test checks that all were),
 then "J<TAB>J" per failed comparison (its two cut texts in DIR/j/J.go,
@@ -26,11 +30,36 @@ d, tags_of = sys.argv[1:3]
 FROM = {'showing': b'Showing nodes', 'traces': b'-----------+'}
 
 
-def cut(rule, p):
+def head(lines, start, pcol):
+    """The header's lines before the first line starting with start, less
+    File:/Build ID: and the unit of pcol's Type: line"""
+    out = []
+    for l in lines:
+        if l.startswith(start):
+            break
+        if l.startswith((b'File: ', b'Build ID: ')):
+            continue
+        if pcol and l.startswith(b'Type: ') and l.endswith(b')') and b' (' in l:
+            l = l[:l.rindex(b' (')]
+        out.append(l)
+    return out
+
+
+def cut(rule, p, pcol):
     t = read(p)
+    h = rule.startswith('head+')
+    rule = rule[5:] if h else rule
     if rule not in FROM:
         return t
-    return b'\n'.join(after(t.split(b'\n'), lambda l: l.startswith(FROM[rule])))
+    ls = t.split(b'\n')
+    body = b'\n'.join(after(ls, lambda l: l.startswith(FROM[rule])))
+    return b'\n'.join(head(ls, FROM[rule], pcol) + [body]) if h else body
+
+
+def before_total(p):
+    """the lines before the first key's "KEY: Total ..." line"""
+    ls = read(p).split(b'\n')
+    return ls[:next((k for k, l in enumerate(ls) if b': Total ' in l), len(ls))]
 
 
 def sorted_lines(p):
@@ -49,10 +78,11 @@ os.makedirs(os.path.join(d, 'j'), exist_ok=True)
 judged, bad = 0, []
 for j, rule, go, _ in man:
     pc = os.path.join(d, 'pc', j)
-    if rule == 'tags':
+    if rule == 'tags':  # (and no header: pprof's -tags prints none, filters or not)
         a, b = sorted_lines(go + '.t'), sorted_lines(pc + '.t')
+        a, b = [a] + before_total(go), [b] + before_total(pc)
     else:
-        a, b = cut(rule, go), cut(rule, pc)
+        a, b = cut(rule, go, False), cut(rule, pc, True)
     judged += 1
     if a != b:
         keep_failed(d, j, a, b)

@@ -20,7 +20,9 @@
 # flags it replaces.  pcol's side runs as each comparison is planned (its
 # output kept whole); the sessions run after the planning, then one python3
 # (pprof_views_judge.py) cuts both sides by the comparison's rule and
-# judges all at once.
+# judges all at once.  With filters the header is compared too (which
+# lines appear: "Active filters:" in top, peek and tree, none in traces
+# and tags; pcol's File: and Type:'s unit are its own).
 #
 # Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
 # Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -48,7 +50,8 @@ pv() {
 J=0 MAN=()
 # want RULE GO-TEXT MESSAGE: pcol's output $tmp/pc/$J must be GO-TEXT, both
 # cut by RULE: showing (from the first "Showing nodes" line on), all,
-# traces (from the first separator on), tags (tags_of's lines, sorted);
+# traces (from the first separator on), tags (tags_of's lines, sorted, and
+# no header); head+showing, head+traces: the header before too;
 # MESSAGE follows "FAIL: " when not
 want() { MAN+=("$J"$'\t'"$1"$'\t'"$2"$'\t'"$3"); }
 
@@ -67,7 +70,12 @@ compare() {
   PS_CLI=${CLI:-} pv "$f" "${pp[@]}"
   go=$PV
   "$PCOL" "$view" "$f" "${pc[@]}" >"$tmp/pc/$J" 2>/dev/null
-  local rule=showing
+  local rule=showing a
+  # with a filter, the header's lines too (pprof_views_judge.py: "Active
+  # filters:" and each, the comments, Type, Time, Duration)
+  for a in "${pp[@]}"; do
+    case $a in -focus=* | -ignore=* | -hide=* | -show=* | -show_from=* | -tagfocus=* | -tagignore=*) rule=head+showing ;; esac
+  done
   [ -n "${FROM:-}" ] && rule=all
   want $rule "$go" "${f##*/}: go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
 }
@@ -529,7 +537,8 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy
     J=$((J + 1))
     pv "$f" -traces $args
     "$PCOL" traces "$f" $pa >"$tmp/pc/$J" 2>/dev/null
-    want traces "$PV" "${f##*/}: pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
+    # (with filters, the header too: pprof's -traces lists none of them)
+    want ${args:+head+}traces "$PV" "${f##*/}: pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
   done
 done
 
