@@ -37,6 +37,8 @@ typedef struct plan_entry {
                         * column (spill.c), read back in pieces as they are written */
   uint8_t encoded;     /* 1: written in the encoded form `enc` (format 1.3, §4.1),
                         * made from the plain bytes above as they are written */
+  uint8_t renumbered;  /* 1: the samples' stack ids, each renumbered by the
+                        * plan's st_new as they are read (stack_order) */
   pcol_enc_plan enc;
 } plan_entry;
 
@@ -56,6 +58,11 @@ typedef struct plan {
    * data, so that the same tables give the same bytes however built */
   uint32_t values_k;
   int any_encoded;
+  /* the stack trie renumbered in preorder (stack_order): st_new[old id] =
+   * new id, and the stacks' two columns in the new order; NULL when the
+   * builder's trie is in preorder already */
+  uint32_t *st_new;
+  pcol_buf st_cols[2];
   uint8_t header[PCOL_HEADER_SIZE];
   uint8_t *dir;
   size_t dir_len;
@@ -65,6 +72,9 @@ static void plan_free(plan *p) {
   for (size_t i = 0; i < p->n; i++) free(p->e[i].owned), pcol_enc_plan_free(&p->e[i].enc);
   free(p->e);
   free(p->dir);
+  free(p->st_new);
+  pcol_buf_free(&p->st_cols[0]);
+  pcol_buf_free(&p->st_cols[1]);
 }
 
 static plan_entry *plan_add(plan *p) {
@@ -176,11 +186,38 @@ static int crc_piece(void *ctx, const void *d, size_t n) {
   return 0;
 }
 
+/* The samples' stack ids renumbered (stack_order) on their way to f. */
+typedef struct renumber {
+  const uint32_t *st_new;
+  uint64_t nstacks;
+  int (*f)(void *ctx, const void *d, size_t n);
+  void *ctx;
+} renumber;
+static int renumber_piece(void *ctx, const void *d, size_t n) {
+  const renumber *r = ctx;
+  const uint8_t *q = d;
+  uint32_t out[8192];
+  for (size_t i = 0; i + 4 <= n;) { /* (pieces hold whole elements) */
+    size_t m = 0;
+    for (; m < sizeof out / sizeof *out && i + 4 <= n; m++, i += 4) {
+      uint32_t id = pcol_rd32(q + i);
+      out[m] = id <= r->nstacks ? r->st_new[id] : id; /* (the builder checked them) */
+    }
+    if (r->f(r->ctx, out, m * 4)) return 1;
+  }
+  return 0;
+}
+
 /* Feeds the plain bytes of entry e's column to f: generated, read back
  * from the builder's temporary file, or from memory. */
 static int plain_each(const plan *p, const plan_entry *e,
                       int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
   if (e->gen) return implicit_each(p, e, f, ctx);
+  if (e->renumbered) {
+    renumber r = {p->st_new, p->b->t[PCOL_T_STACKS].rows, f, ctx};
+    if (e->spilled) return pcol_b_col_each(p->b, e->table, e->column - 1, renumber_piece, &r);
+    return e->count && renumber_piece(&r, e->data, (size_t)e->count * 4) ? PCOL_EIO : PCOL_OK;
+  }
   if (e->spilled) return pcol_b_col_each(p->b, e->table, e->column - 1, f, ctx);
   /* an encoded entry's plain bytes, or a stored one's (compressed or not) */
   uint64_t len = e->encoded ? e->count * pcol_type_width((pcol_type)e->type) : e->stored_size;
@@ -352,6 +389,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
     for (size_t c = 0; c < ti->ncolumns; c++) {
       const pcol_column_info *ci = &ti->columns[c];
       pcol_buf *buf = &bt->cols[c];
+      if (t == PCOL_T_STACKS && p->st_new && ci->id <= 2) buf = &p->st_cols[ci->id - 1]; /* (stack_order) */
       int ik = implicit_kind(b, t, ci->id);
       int dflt = ik ? implicit_is_default(b, ik, ci) : column_is_default(b, t, c, ci);
       if (dflt && !(must_store && c == 0)) continue;
@@ -376,6 +414,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         e->decoded_size = len;
         e->count = ci->type == PCOL_TYPE_BYTES ? len : len / pcol_type_width(ci->type);
         e->stored_size = len;
+        e->renumbered = t == PCOL_T_SAMPLES && ci->id == PCOL_C_S_STACK && p->st_new;
       }
       if (p->v13 && !p->plain && codec == PCOL_CODEC_RAW) {
         /* the first column samples store pays for its rows (spec.md §4.1) */
@@ -384,7 +423,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         PCOL_RETURN_NOT_OK(encode_entry(p, e, min_width, err));
       }
       if (codec != PCOL_CODEC_RAW) {
-        pcol_buf tmp = {0}; /* an implicit column's bytes, made for the codec, then freed */
+        pcol_buf tmp = {0}; /* an implicit or renumbered column's bytes, made for the codec, then freed */
         void *map = NULL;   /* a spilled column, mapped for the codec, then unmapped */
         size_t maplen = 0;
         if (ik) {
@@ -392,6 +431,14 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
             return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
           pcol_b_implicit_fill(b, ik - 1, 0, (size_t)e->count, tmp.data);
           tmp.len = (size_t)e->decoded_size;
+        } else if (e->renumbered) {
+          int rr = e->decoded_size > SIZE_MAX || pcol_buf_reserve(&tmp, (size_t)e->decoded_size)
+                       ? PCOL_ENOMEM : plain_each(p, e, put_mem, &tmp);
+          if (rr) {
+            pcol_buf_free(&tmp);
+            return pcol_error_set(err, rr, rr == PCOL_ENOMEM ? "out of memory"
+                                  : "cannot read back the temporary copy of a samples column");
+          }
         } else if (e->spilled) {
           const uint8_t *d;
           int vr = pcol_b_col_view(b, t, c, &d, &map, &maplen);
@@ -403,12 +450,12 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         pcol_enc_plan encp = {0};
         int blk = blocked(p, e);
         int zr = p->v13 && codec == PCOL_CODEC_ZSTD ? encode_zstd(p, e, level, &encz, &encp, err) : 0;
-        if (!zr) zr = compress_entry(e, ik || e->spilled ? &tmp : buf, codec, level, tf, blk, err);
+        if (!zr) zr = compress_entry(e, ik || e->spilled || e->renumbered ? &tmp : buf, codec, level, tf, blk, err);
         /* in blocks, an encoded frame (inflated whole) is not taken: only
          * the encoded form read in place */
         if (!zr && blk && encz.codec != PCOL_CODEC_RAW) free(encz.data), encz.data = NULL;
-        if (e->spilled) pcol_b_col_unmap(map, maplen);
-        else pcol_buf_free(&tmp);
+        if (map) pcol_b_col_unmap(map, maplen);
+        else if (ik || e->renumbered) pcol_buf_free(&tmp);
         /* the encoded form wins when smaller; stored raw (read in place),
          * also when up to PCOL_RAW_ENCODED_SLACK bytes larger, if the bytes
          * before it pay for its rows */
@@ -425,7 +472,7 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         free(encz.data);
         pcol_enc_plan_free(&encp);
         PCOL_RETURN_NOT_OK(zr);
-        if (e->owned) e->gen = 0, e->spilled = 0; /* stored compressed */
+        if (e->owned) e->gen = 0, e->spilled = 0, e->renumbered = 0; /* stored compressed */
       }
       if (e->codec == PCOL_CODEC_ZSTD || (e->transform & (PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT)))
         p->v11 = 1;
@@ -566,11 +613,165 @@ int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
   return PCOL_OK;
 }
 
+/* The bytes column e (u32) takes in format 1.3: encoded or plain, the
+ * smaller (UINT64_MAX out of memory). */
+static uint64_t encoded_cost(const plan *p, const plan_entry *e) {
+  entry_src s = {p, e};
+  pcol_enc_plan ep = {0};
+  uint64_t c = e->count * 4;
+  if (c && pcol_enc_choose(src_each, &s, PCOL_TYPE_U32, e->count, 1, 0, &ep) && ep.size < c) c = ep.size;
+  pcol_enc_plan_free(&ep);
+  return c;
+}
+
+/* How many of the builder's nodes (parents in par, ns nodes) hang off the
+ * path from the root to the node before them, counted up to `enough`
+ * (UINT64_MAX out of memory).  The path is kept on a stack of ids, which
+ * increase from the root; a node off it brings its own ancestors, climbed
+ * to the part of the path they share (a walk from the root, as a reader's
+ * path walk makes it: query/top.c walk_path). */
+static uint64_t off_path(const uint8_t *par, uint64_t ns, uint64_t enough) {
+  uint32_t *stk = malloc((ns + 1) * sizeof *stk), *chain = malloc((ns + 1) * sizeof *chain);
+  uint64_t off = 0, steps = 0;
+  size_t d = 1;
+  if (!stk || !chain) {
+    free(stk);
+    free(chain);
+    return UINT64_MAX;
+  }
+  stk[0] = 0;
+  for (uint64_t n = 1; n <= ns && off < enough; n++) {
+    uint32_t q = pcol_rd32(par + (n - 1) * 4);
+    while (stk[d - 1] > q) d--;
+    if (stk[d - 1] != q) { /* q is not on the path: climb to where it joins it */
+      off++;
+      size_t k = 0;
+      for (uint32_t x = q; x > stk[d - 1]; x = pcol_rd32(par + (x - 1) * 4)) {
+        if (++steps > 8 * ns) { /* (deep, interleaved branches: count it as enough) */
+          off = enough;
+          break;
+        }
+        chain[k++] = x;
+        while (stk[d - 1] > pcol_rd32(par + (x - 1) * 4)) d--; /* the path below x's parent */
+      }
+      while (k) stk[d++] = chain[--k];
+    }
+    stk[d++] = (uint32_t)n;
+  }
+  free(stk);
+  free(chain);
+  return off;
+}
+
+/* The stack trie written in preorder, children in id order (the order a
+ * builder first saw them): a node's subtree is the rows after it, so a
+ * reader's walk from the root reads the columns front to back and a parent
+ * is mostly a few rows back.  A builder numbers nodes as samples bring
+ * them, and a sample's new frames hang anywhere on the tree: on
+ * go-heap-truncated-stacks-3 (147k nodes) 40k nodes' parents were off the
+ * previous node's path, its parent_id stayed plain (590 KB, 181 KB encoded
+ * in preorder) and the zstd file went from 449 to 315 KB.  The builder
+ * keeps its ids (it may take more samples after a write); the plan holds
+ * the stacks' columns renumbered and renumbers the samples' stack ids as
+ * they are written.  Nothing when the trie is in preorder already. */
+static int stack_order(const pcol_builder *b, plan *p, pcol_error *err) {
+  const pcol_btable *t = &b->t[PCOL_T_STACKS];
+  uint64_t ns = t->rows;
+  const pcol_buf *pc = &t->cols[PCOL_C_STACK_PARENT - 1], *lc = &t->cols[PCOL_C_STACK_LOCATION - 1];
+  if (ns < 2 || ns >= UINT32_MAX || pc->len != ns * 4 || lc->len != ns * 4) return PCOL_OK;
+  /* (tests) stacks-as-built: the builder's order; stacks-preorder: preorder
+   * whatever its size */
+  const char *dbg = getenv("PCOL_DEBUG");
+  int force = dbg && strstr(dbg, "stacks-preorder");
+  if (dbg && strstr(dbg, "stacks-as-built")) return PCOL_OK;
+  const uint8_t *par = pc->data, *loc = lc->data;
+  /* measured only where it may pay: the encoders' passes over the three
+   * columns, both ways, were 44% of `pcol top go-cpu-large.pb.gz` (whose
+   * trie has 1.6% of its nodes off the path, and is kept) */
+  if (!force) {
+    uint64_t off = off_path(par, ns, ns / 32);
+    if (off == UINT64_MAX) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    if (off < ns / 32) return PCOL_OK;
+  }
+  /* nx[n]: n's descendants (parents come first: the builder's rule), then
+   * the next free place below n, as query/top.c's trie_preorder */
+  uint32_t *nx = calloc(ns + 1, sizeof *nx), *st_new = malloc((ns + 1) * sizeof *st_new);
+  if (!nx || !st_new) {
+    free(nx);
+    free(st_new);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  int ok = 1, same = 1;
+  for (uint64_t n = ns; n >= 1 && ok; n--) {
+    uint32_t q = pcol_rd32(par + (n - 1) * 4);
+    if (q >= n) ok = 0; /* (never from a builder: then written as it is) */
+    else nx[q] += nx[n] + 1;
+  }
+  nx[0] = 1;
+  st_new[0] = 0;
+  for (uint64_t n = 1; n <= ns && ok; n++) {
+    uint32_t q = pcol_rd32(par + (n - 1) * 4), pre = nx[q];
+    nx[q] = pre + nx[n] + 1;
+    nx[n] = pre + 1;
+    st_new[n] = pre;
+    same &= pre == n;
+  }
+  free(nx);
+  if (!ok || same) {
+    free(st_new);
+    return PCOL_OK;
+  }
+  if (pcol_buf_reserve(&p->st_cols[0], (size_t)ns * 4) || pcol_buf_reserve(&p->st_cols[1], (size_t)ns * 4)) {
+    free(st_new);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  uint8_t *np = p->st_cols[0].data, *nl = p->st_cols[1].data;
+  for (uint64_t n = 1; n <= ns; n++) {
+    size_t at = (size_t)(st_new[n] - 1) * 4;
+    pcol_wr32(np + at, st_new[pcol_rd32(par + (n - 1) * 4)]);
+    memcpy(nl + at, loc + (n - 1) * 4, 4);
+  }
+  p->st_cols[0].len = p->st_cols[1].len = (size_t)ns * 4;
+  p->st_new = st_new;
+  /* kept only where the three columns are smaller encoded (format 1.3's
+   * forms, the same measure for every codec): the samples' stack ids,
+   * mostly rising in the builder's order (a sample's leaf is often a node
+   * it made), are scattered in preorder.  go-cpu-large, nearly in preorder
+   * already (7k of 426k nodes off the path), would grow by 41 KB of stack
+   * ids for 0 KB of trie; go-heap-truncated-stacks-3 shrinks by 330 KB. */
+  const pcol_btable *st = &b->t[PCOL_T_SAMPLES];
+  const pcol_buf *sb = &st->cols[PCOL_C_S_STACK - 1];
+  int spilled = pcol_b_col_spilled(b, PCOL_T_SAMPLES, PCOL_C_S_STACK - 1);
+  plan_entry col[3] = {{.table = PCOL_T_STACKS, .column = PCOL_C_STACK_PARENT, .data = pc->data},
+                       {.table = PCOL_T_STACKS, .column = PCOL_C_STACK_LOCATION, .data = lc->data},
+                       {.table = PCOL_T_SAMPLES, .column = PCOL_C_S_STACK, .data = sb->data}};
+  col[0].count = col[1].count = ns;
+  col[2].count = sb->len || spilled ? st->rows : 0; /* 0: all default, not stored */
+  col[2].spilled = (uint8_t)spilled;
+  uint64_t was = 0, now = 0;
+  for (int k = 0; k < 3; k++) {
+    col[k].type = PCOL_TYPE_U32;
+    col[k].stored_size = col[k].count * 4;
+    was += encoded_cost(p, &col[k]);
+    if (k < 2) col[k].data = p->st_cols[k].data;
+    else col[k].renumbered = 1;
+    now += encoded_cost(p, &col[k]);
+  }
+  if (was == UINT64_MAX || now == UINT64_MAX) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (now >= was && !force) { /* the builder's order */
+    free(p->st_new);
+    p->st_new = NULL;
+    pcol_buf_free(&p->st_cols[0]);
+    pcol_buf_free(&p->st_cols[1]);
+  }
+  return PCOL_OK;
+}
+
 /* plain_max: 0, or the most bytes the file may have with every column
  * plain (1 = PLAN_TOO_BIG past it, the plan half made: plan_free it) */
 enum { PLAN_TOO_BIG = 1 };
-static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, plan *p,
-                     pcol_error *err) {
+static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, int image,
+                     plan *p, pcol_error *err) {
   PCOL_RETURN_NOT_OK(check_text_line_refs(b, err));
   int codec = !opt ? PCOL_CODEC_RAW
               : opt->compress_zstd ? PCOL_CODEC_ZSTD
@@ -589,6 +790,8 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
   p->values_k = 1;
   p->plain = plain_max != 0;
+  /* (an image is read once, where it is made: the builder's order) */
+  if (!image) PCOL_RETURN_NOT_OK(stack_order(b, p, err));
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (plain_max && p->dir_offset != UINT64_MAX && p->dir_offset > plain_max) return PLAN_TOO_BIG;
@@ -657,7 +860,7 @@ int pcol_builder_write(pcol_builder *b, const char *path,
     return rc;
   }
   plan p = {0};
-  int rc = make_plan(b, opt, 0, &p, err);
+  int rc = make_plan(b, opt, 0, 0, &p, err);
   if (rc) {
     plan_free(&p);
     return rc;
@@ -685,12 +888,12 @@ int pcol_builder_write(pcol_builder *b, const char *path,
   return pcol_out_commit(&o, err);
 }
 
-/* b written to memory with plan_max as make_plan takes it. */
-static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max,
+/* b written to memory with plan_max and image as make_plan takes them. */
+static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, int image,
                      void **out, size_t *len, pcol_error *err) {
   plan p = {0};
   pcol_buf buf = {0};
-  int rc = make_plan(b, opt, plain_max, &p, err);
+  int rc = make_plan(b, opt, plain_max, image, &p, err);
   if (!rc && emit(&p, put_buf, &buf)) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   plan_free(&p);
   if (rc) {
@@ -704,7 +907,7 @@ static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
 
 int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
                            void **out, size_t *len, pcol_error *err) {
-  return write_mem(b, opt, 0, out, len, err);
+  return write_mem(b, opt, 0, 0, out, len, err);
 }
 
 int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_error *err) {
@@ -717,6 +920,6 @@ int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_erro
   const char *dbg = getenv("PCOL_DEBUG"); /* image-encoded: as before (tests, bench) */
   int rc = b->spilling || held > PCOL_IMAGE_PLAIN_BYTES || (dbg && strstr(dbg, "image-encoded"))
                ? PLAN_TOO_BIG
-               : write_mem(b, NULL, PCOL_IMAGE_PLAIN_BYTES, out, len, err);
-  return rc == PLAN_TOO_BIG ? write_mem(b, NULL, 0, out, len, err) : rc;
+               : write_mem(b, NULL, PCOL_IMAGE_PLAIN_BYTES, 1, out, len, err);
+  return rc == PLAN_TOO_BIG ? write_mem(b, NULL, 0, 1, out, len, err) : rc;
 }
