@@ -687,7 +687,9 @@ static int stack_order(const pcol_builder *b, plan *p, pcol_error *err) {
   const uint8_t *par = pc->data, *loc = lc->data;
   /* measured only where it may pay: the encoders' passes over the three
    * columns, both ways, were 44% of `pcol top go-cpu-large.pb.gz` (whose
-   * trie has 1.6% of its nodes off the path, and is kept) */
+   * trie has 1.6% of its nodes off the path, and is kept).  An image in
+   * memory (a view of another format's input) is ordered as the file pack
+   * writes, so that its ids are the file's (t_format_versions). */
   if (!force) {
     uint64_t off = off_path(par, ns, ns / 32);
     if (off == UINT64_MAX) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
@@ -770,8 +772,8 @@ static int stack_order(const pcol_builder *b, plan *p, pcol_error *err) {
 /* plain_max: 0, or the most bytes the file may have with every column
  * plain (1 = PLAN_TOO_BIG past it, the plan half made: plan_free it) */
 enum { PLAN_TOO_BIG = 1 };
-static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, int image,
-                     plan *p, pcol_error *err) {
+static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, plan *p,
+                     pcol_error *err) {
   PCOL_RETURN_NOT_OK(check_text_line_refs(b, err));
   int codec = !opt ? PCOL_CODEC_RAW
               : opt->compress_zstd ? PCOL_CODEC_ZSTD
@@ -790,8 +792,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
   p->values_k = 1;
   p->plain = plain_max != 0;
-  /* (an image is read once, where it is made: the builder's order) */
-  if (!image) PCOL_RETURN_NOT_OK(stack_order(b, p, err));
+  PCOL_RETURN_NOT_OK(stack_order(b, p, err));
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
   p->dir_offset = place_sections(p);
   if (plain_max && p->dir_offset != UINT64_MAX && p->dir_offset > plain_max) return PLAN_TOO_BIG;
@@ -860,7 +861,7 @@ int pcol_builder_write(pcol_builder *b, const char *path,
     return rc;
   }
   plan p = {0};
-  int rc = make_plan(b, opt, 0, 0, &p, err);
+  int rc = make_plan(b, opt, 0, &p, err);
   if (rc) {
     plan_free(&p);
     return rc;
@@ -888,12 +889,12 @@ int pcol_builder_write(pcol_builder *b, const char *path,
   return pcol_out_commit(&o, err);
 }
 
-/* b written to memory with plan_max and image as make_plan takes them. */
-static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max, int image,
+/* b written to memory with plan_max as make_plan takes it. */
+static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t plain_max,
                      void **out, size_t *len, pcol_error *err) {
   plan p = {0};
   pcol_buf buf = {0};
-  int rc = make_plan(b, opt, plain_max, image, &p, err);
+  int rc = make_plan(b, opt, plain_max, &p, err);
   if (!rc && emit(&p, put_buf, &buf)) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   plan_free(&p);
   if (rc) {
@@ -907,7 +908,7 @@ static int write_mem(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
 
 int pcol_builder_write_mem(pcol_builder *b, const pcol_write_options *opt,
                            void **out, size_t *len, pcol_error *err) {
-  return write_mem(b, opt, 0, 0, out, len, err);
+  return write_mem(b, opt, 0, out, len, err);
 }
 
 int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_error *err) {
@@ -920,6 +921,6 @@ int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_erro
   const char *dbg = getenv("PCOL_DEBUG"); /* image-encoded: as before (tests, bench) */
   int rc = b->spilling || held > PCOL_IMAGE_PLAIN_BYTES || (dbg && strstr(dbg, "image-encoded"))
                ? PLAN_TOO_BIG
-               : write_mem(b, NULL, PCOL_IMAGE_PLAIN_BYTES, 1, out, len, err);
-  return rc == PLAN_TOO_BIG ? write_mem(b, NULL, 0, 1, out, len, err) : rc;
+               : write_mem(b, NULL, PCOL_IMAGE_PLAIN_BYTES, out, len, err);
+  return rc == PLAN_TOO_BIG ? write_mem(b, NULL, 0, out, len, err) : rc;
 }
