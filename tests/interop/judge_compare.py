@@ -9,7 +9,9 @@ FOLDED: `pcol fold` lines (root;...;leaf value).  A name's self weight is the
 sum of the lines it ends, its total the sum of the lines it appears in (once
 per line).  The pcol values divided by SCALE must equal speedscope's summed
 over all its profiles: its frames' self weights, and the time a frame of the
-name is on speedscope's call timeline.  --skip: a frame
+name is on speedscope's call timeline, each rounded to a thousandth of pcol's
+unit (speedscope adds doubles: 0.4 + 1000.6 is 1000.9999999999999; pcol's
+values are whole ns or counts, so that rounding hides no difference of one).  --skip: a frame
 speedscope does not show (V8's (idle), (root)).  --self-only: compare only the
 self weight of frames speedscope moves in the tree (V8's (garbage collector)
 and (program) go on top of the previous sample's stack) and skip the totals
@@ -47,6 +49,9 @@ def main():
             e[0] += Fraction(s)
         for name, t in p['names'].items():
             theirs.setdefault(name, [0, 0])[1] += Fraction(t)
+    grain = 1 / (1000 * scale)
+    for e in theirs.values():
+        e[0], e[1] = round(e[0] / grain) * grain, round(e[1] / grain) * grain
     bad = []
     for name in sorted(set(mine) | set(theirs)):
         if name in skip:

@@ -443,6 +443,37 @@ $PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (p
 $PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||
   { echo "FAIL trace of duration events: no warning of the unmatched events: $($PCOL top "$tmp/events.json" 2>&1 >/dev/null)"; fail=1; }
 
+# ---------------------------------------------------------------- edge cases (generated)
+# speedscope_edge_gen.py (a fixed seed) writes edge cases of the formats
+# both read; per function, pcol's self and total equal speedscope's.
+# Times in µs with fractions (a V8 profile's timeDeltas, startTime and
+# endTime, a Chrome trace's profiles, duration events at ts and dur with
+# three decimals as Perfetto writes them) are read to the ns, as speedscope
+# and DevTools read the doubles (before, pcol cut timeDeltas to whole µs:
+# alpha 14,447 us where speedscope has 14,447.241), and a .cpuprofile's
+# length (endTime - startTime, speedscope's profile weight) is pcol's
+# duration to the ns.
+E=$tmp/edge; mkdir -p "$E"
+if python3 "$HERE/speedscope_edge_gen.py" "$E"; then
+  compare "frac.cpuprofile (edge)" "$E/frac.cpuprofile" 1000 --value wall
+  for x in a b; do compare "frac-trace-$x.json (edge)" "$E/frac-trace-$x.json" 1000 --value wall; done
+  judge_events "frac-events.json (edge)" "$E/frac-events.json"
+  compare "edge.folded (edge)" "$E/edge.folded" 1
+  compare "edge-0-milliseconds.speedscope.json (edge)" "$E/edge-0-milliseconds.speedscope.json" 1000000
+  compare "edge-3-microseconds.speedscope.json (edge)" "$E/edge-3-microseconds.speedscope.json" 1000
+  echo "$E/frac.cpuprofile" > "$tmp/list"
+  speedscope_import "$tmp/list" "$tmp/rec" >/dev/null &&
+    python3 - "$tmp/rec" <($PCOL cat "$E/frac.cpuprofile" --table meta --format tsv) <<'PY' || fail=1
+import json, sys
+want = round(json.load(open(sys.argv[1]))["profiles"][0]["total"] * 1000)
+got = [int(l.split("\t")[1]) for l in open(sys.argv[2]) if l.startswith("pprof.duration_nanos\t")]
+if got != [want]:
+    sys.exit("FAIL frac.cpuprofile: pcol's duration %s ns, speedscope's profile weight (endTime - startTime) %s ns" % (got, want))
+PY
+else
+  echo "FAIL speedscope_edge_gen.py"; fail=1
+fi
+
 # ---------------------------------------------------------------- Chrome trace (Chromium)
 # A trace Chromium records of a page running JS (--trace-startup with the V8
 # CPU profiler's category, written as JSON): pcol's samples per profile equal

@@ -317,8 +317,7 @@ static int copy_elements(ctrace *c, int p) {
 }
 
 static int number(pcol_jpull *j, vnum *v) {
-  if (j->tok == PCOL_JT_INT) v->present = 1, v->bad = 0, v->v = j->i;
-  else if (j->tok == PCOL_JT_REAL && j->d > -9e18 && j->d < 9e18) v->present = 1, v->bad = 0, v->v = (int64_t)j->d;
+  if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac)) v->present = 1, v->bad = 0;
   else if (j->tok != PCOL_JT_NULL) return v->bad = 1, pcol_jp_skip(j);
   return 0;
 }
@@ -1352,7 +1351,7 @@ static const char *tkey_msg(const ctrace *c, const tkey *k, int i, char out[64])
   return id_text(out, SID_STR, 0, t, strlen(t));
 }
 
-static int import_stream(ctrace *c, cstream *s, size_t k, int64_t origin) {
+static int import_stream(ctrace *c, cstream *s, size_t k, const vnum *origin) {
   int rc;
   char where[256], *ename = NULL, *uri = NULL, pm[64], tm[64];
   FILE *doc = NULL;
@@ -1382,8 +1381,9 @@ static int import_stream(ctrace *c, cstream *s, size_t k, int64_t origin) {
     goto out;
   }
   fputc('{', doc);
-  if (s->start.present) fprintf(doc, "\"startTime\":%" PRId64 ",", s->start.v);
-  if (s->end.present) fprintf(doc, "\"endTime\":%" PRId64 ",", s->end.v);
+  char us[40];
+  if (s->start.present) pcol_v8_time_text(us, s->start.v, s->start.frac), fprintf(doc, "\"startTime\":%s,", us);
+  if (s->end.present) pcol_v8_time_text(us, s->end.v, s->end.frac), fprintf(doc, "\"endTime\":%s,", us);
   for (int p = 0; p < 3; p++) {
     fprintf(doc, "%s\"%s\":[", p ? "," : "", PART_KEY[p]);
     if ((rc = p && s->unordered && !s->no_ts ? append_sorted(c, doc, s, p) : append_file(c, doc, s->part[p])))
@@ -2051,11 +2051,13 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   /* the profiles' one timeline: since the earliest startTime of them, as
    * DevTools and the Firefox Profiler put every thread on the trace's clock
    * (each profile's own start would shift one thread against another) */
-  int64_t origin = PCOL_NA_I64;
-  for (size_t i = 0; i < c.nst; i++)
-    if ((c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) && c.st[i].start.present && !c.st[i].start.bad &&
-        (origin == PCOL_NA_I64 || c.st[i].start.v < origin))
-      origin = c.st[i].start.v;
+  const vnum *origin = NULL;
+  for (size_t i = 0; i < c.nst; i++) {
+    const vnum *st = &c.st[i].start;
+    if ((c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) && st->present && !st->bad &&
+        (!origin || st->v < origin->v || (st->v == origin->v && st->frac < origin->frac)))
+      origin = st;
+  }
   for (size_t i = 0; !rc && !sample_form && i < c.nst; i++)
     if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++, origin);
   if (!rc && used) lost_warning(&c, err);

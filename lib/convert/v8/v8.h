@@ -8,12 +8,24 @@
 #include "json_pull.h"
 #include <stdio.h>
 
-/* an optional number of a document ("startTime") */
+/* an optional number of a document ("startTime"): a time in µs is v
+ * whole µs (toward zero) and frac ns more (-999..999, of v's sign) */
 typedef struct vnum {
   int present, bad;
   int64_t v;
+  int frac;
   double d; /* the number as a double (the old shape's seconds) */
 } vnum;
+
+/* THE rule of a V8 time (µs) read from JSON (`startTime`, `endTime`,
+ * `timeDeltas`, a Chrome trace's `startTime`): an integer, or a finite
+ * double strictly within +-lim whose fraction is kept to the ns (rounded
+ * half away from zero), as speedscope and DevTools keep it (they read the
+ * double).  *whole: the whole µs (toward zero), *frac: the ns more
+ * (-999..999, of *whole's sign).  -1 when the token is no such number. */
+int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac);
+/* The time whole µs + frac ns as JSON text (µs: "12", "12.5", "-0.25"). */
+void pcol_v8_time_text(char out[40], int64_t whole, int frac);
 
 /* PCOL_V8_ORPHANS_AT_ROOT: a node whose parent id names no node hangs
  * from the root (counted in lost[0]), as speedscope reads it, a sample of
@@ -25,17 +37,17 @@ typedef struct vnum {
 enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
 /* One V8 Profile document read from in into a new source (type src_type,
  * URI uri) whose every sample carries the label set labelset (0: none);
- * name is the document's name in messages.  origin_us: the source's time
+ * name is the document's name in messages.  origin: the source's time
  * 0 (µs on the profile's clock, at most its startTime: a Chrome trace's
  * earliest profile start, so that its profiles share one timeline; its
- * samples are then at startTime - origin_us + the deltas, meta
- * v8.time_origin_us is origin_us), or PCOL_NA_I64: the profile's own
+ * samples are then at startTime - origin + the deltas, meta
+ * v8.time_origin_us is its whole µs), or NULL: the profile's own
  * startTime.  Either way meta v8.start_time_us, v8.end_time_us and the
  * duration are the profile's own.  pcol_import_v8 is this with
  * the file's own name and type "v8"; chrome_trace.c gives it each profile
  * of a trace. */
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, unsigned flags, int64_t origin_us, const pcol_import_options *opt,
+                           uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
                            uint32_t *source_id, uint64_t lost[3], pcol_error *err);
 
 #endif

@@ -79,13 +79,13 @@ typedef struct vimp {
   int samples_kind, deltas_kind; /* 0 absent, 1 an array, 2 something else */
   int abs_ts;                    /* the deltas are the old shape's "timestamps" (us) */
   int old;                       /* the old shape ("head") */
-  int64_t *samples, *deltas;     /* node ids (-1: not an id), microseconds */
+  int64_t *samples, *deltas;     /* node ids (-1: not an id), nanoseconds (the µs read to the ns) */
   size_t ns, capns, nd, capnd;
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
   char *fn, *url;                /* the callFrame being read */
   size_t fnl, urll, capfn, capurl;
   unsigned flags;                /* PCOL_V8_* */
-  int64_t origin;                /* the source's start (us), PCOL_NA_I64: startTime */
+  const vnum *origin;            /* the source's start (us), NULL: startTime */
   uint64_t lost[3];              /* PCOL_V8_ORPHANS_AT_ROOT: nodes whose parent is no
                                   * node, samples of no node, children ids of no node */
 } vimp;
@@ -118,6 +118,34 @@ static int tok_int(const pcol_jpull *j, int64_t *out) {
     return *out = (int64_t)d, 0;
   }
   return -1;
+}
+
+int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac) {
+  if (j->tok == PCOL_JT_INT) return *whole = j->i, *frac = 0, 0;
+  if (j->tok != PCOL_JT_REAL || !(j->d > -lim && j->d < lim)) return -1;
+  double w = trunc(j->d);
+  int64_t ns = llround((j->d - w) * 1000); /* -1000 .. 1000 */
+  *whole = (int64_t)w + ns / 1000, *frac = (int)(ns % 1000);
+  return 0;
+}
+
+void pcol_v8_time_text(char out[40], int64_t whole, int frac) {
+  if (!frac) {
+    snprintf(out, 40, "%lld", (long long)whole);
+    return;
+  }
+  unsigned long long w = whole < 0 ? 0 - (unsigned long long)whole : (unsigned long long)whole;
+  int f = frac < 0 ? -frac : frac;
+  int n = snprintf(out, 40, "%s%llu.%03d", whole < 0 || frac < 0 ? "-" : "", w, f);
+  while (n > 0 && out[n - 1] == '0') out[--n] = 0; /* 12.500 -> 12.5 */
+}
+
+/* A time's ns (whole µs + frac ns), saturated at +-INT64_MAX (then out of
+ * any range a time is checked against). */
+static int64_t time_ns(int64_t whole, int frac) {
+  if (whole > INT64_MAX / 1000 - 1) return INT64_MAX;
+  if (whole < -(INT64_MAX / 1000 - 1)) return -INT64_MAX;
+  return whole * 1000 + frac;
 }
 
 /* the value of the current key: its first token (skip_rest() after use) */
@@ -327,6 +355,10 @@ static int find_node(vimp *v, int64_t id, uint32_t *node, int *missing) {
 /* Whether time i starts a run of samples of one node in speedscope's
  * reading (resolve's times): the first, a new node, the last sample (its
  * run ends there), the old shape's end timestamp. */
+/* the largest time of a sample (ns): 2^61 ns, so that a time, a shift
+ * and their sum stay within int64 */
+#define TIME_MAX (INT64_MAX / 4)
+
 static int run_starts(const vimp *v, size_t i, size_t ns, int end_ts) {
   return i == 0 || i >= ns || v->samples[i] != v->samples[i - 1] || (!end_ts && i == ns - 1);
 }
@@ -356,17 +388,20 @@ static int node_stack(vimp *v, uint32_t i, uint32_t *out) {
 
 
 /* An array of numbers into *a (`samples`: ids, -1 for a non-id;
- * `timeDeltas`: an integer or a double strictly within +-9e15, *bad the
- * first that is not). */
+ * `timeDeltas`: a time (pcol_v8_time_us, within +-9e15 µs) in ns, *bad
+ * the first that is not). */
 static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t *bad) {
   pcol_jpull *j = v->j;
   int rc;
   while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
     int64_t x = 0;
     if (ids) x = j->tok == PCOL_JT_INT && j->i >= 0 ? j->i : -1;
-    else if (j->tok == PCOL_JT_INT) x = j->i;
-    else if (j->tok == PCOL_JT_REAL && j->d > -9e15 && j->d < 9e15) x = (int64_t)j->d; /* open bounds */
-    else if (*bad == SIZE_MAX) *bad = *n;
+    else {
+      int64_t w;
+      int f;
+      if (!pcol_v8_time_us(j, 9e15, &w, &f)) x = time_ns(w, f);
+      else if (*bad == SIZE_MAX) *bad = *n;
+    }
     if (PCOL_GROW(*a, *n, *cap)) return pcol_oom(v->err);
     (*a)[(*n)++] = x;
     if ((rc = skip_rest(v))) return rc;
@@ -378,7 +413,7 @@ static int opt_num(vimp *v, vnum *x) {
   int rc = val(v);
   if (rc) return rc;
   x->present = 1;
-  x->bad = tok_int(v->j, &x->v) != 0;
+  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac) != 0;
   x->d = v->j->d;
   return PCOL_OK;
 }
@@ -499,13 +534,14 @@ static int resolve(vimp *v) {
     if (!v->parent[i] && v->nodes[i].is_root_name) v->loc[i] = 0;
   if (v->start.bad || v->end.bad)
     return at(v, "startTime", SIZE_MAX, "startTime and endTime must be numbers (microseconds)");
-  int64_t start = v->start.present ? v->start.v : PCOL_NA_I64, end = v->end.present ? v->end.v : PCOL_NA_I64;
+  int has_start = v->start.present, has_end = v->end.present;
+  vnum start = v->start, end = v->end;
   if (v->abs_ts) { /* the old shape: seconds, and sample times since the epoch in us */
     for (int k = 0; k < 2; k++) {
-      vnum *x = k ? &v->end : &v->start;
+      vnum *x = k ? &end : &start;
       if (!x->present) continue;
       if (!(x->d > -9e9 && x->d < 9e9)) return at(v, k ? "endTime" : "startTime", SIZE_MAX, "out of range (seconds)");
-      *(k ? &end : &start) = llround(x->d * 1e6);
+      x->v = llround(x->d * 1e6), x->frac = 0;
     }
     /* times since the first timestamp, where DevTools' legacy loader starts
      * the profile (startTime is whole seconds in Node's files: 0.6 s early) */
@@ -523,29 +559,35 @@ static int resolve(vimp *v) {
    * source is the origin (meta v8.time_origin_us), while its start, end
    * and duration stay the profile's own (DevTools' profileStartTime and
    * profileEndTime of the profile): one source's Duration, and its V8
-   * export's startTime and endTime, are its own span */
+   * export's startTime and endTime, are its own span.  Times are ns (the
+   * µs read to the ns); the meta keys hold the whole µs (toward zero). */
   int64_t shift = 0;
-  char num[32];
-  if (v->origin != PCOL_NA_I64 && start != PCOL_NA_I64) {
-    if (__builtin_sub_overflow(start, v->origin, &shift) || shift < 0 || shift > INT64_MAX / 4000)
+  char num[40];
+  if (v->origin && has_start) {
+    __int128 sh = ((__int128)start.v - v->origin->v) * 1000 + (start.frac - v->origin->frac);
+    if (sh < 0 || sh > INT64_MAX / 4)
       return at(v, "startTime", SIZE_MAX, "out of range (more than 2^51 us after the trace's first profile's)");
-    snprintf(num, sizeof num, "%lld", (long long)v->origin);
+    shift = (int64_t)sh;
+    snprintf(num, sizeof num, "%lld", (long long)v->origin->v);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.time_origin_us", num, v->err)));
   }
-  if (start != PCOL_NA_I64) {
-    snprintf(num, sizeof num, "%lld", (long long)start);
+  if (has_start) {
+    snprintf(num, sizeof num, "%lld", (long long)start.v);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num, v->err)));
   }
-  if (end != PCOL_NA_I64) {
-    snprintf(num, sizeof num, "%lld", (long long)end);
+  if (has_end) {
+    snprintf(num, sizeof num, "%lld", (long long)end.v);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.end_time_us", num, v->err)));
   }
-  /* the profile's length, as DevTools shows it (endTime - startTime): the
-   * source's duration (spec.md §7), as Firefox's profiling range is */
-  if (start != PCOL_NA_I64 && end != PCOL_NA_I64 && end >= start &&
-      (uint64_t)end - (uint64_t)start <= (uint64_t)INT64_MAX / 1000) {
-    snprintf(num, sizeof num, "%lld", (long long)(((uint64_t)end - (uint64_t)start) * 1000));
-    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));
+  /* the profile's length, as DevTools shows it (endTime - startTime, to
+   * the ns; speedscope's profile weight): the source's duration (spec.md
+   * §7), as Firefox's profiling range is */
+  if (has_start && has_end) {
+    __int128 len = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
+    if (len >= 0 && len <= INT64_MAX) {
+      snprintf(num, sizeof num, "%lld", (long long)len);
+      PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));
+    }
   }
   uint32_t vt_samples, vt_wall;
   PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, &vt_samples));
@@ -568,7 +610,7 @@ static int resolve(vimp *v) {
   int end_ts = v->abs_ts && v->nd == ns + 1;
   if (v->deltas_kind != 1 || (v->nd != ns && !end_ts))
     return at(v, v->abs_ts ? "timestamps" : "timeDeltas", SIZE_MAX, "missing, or not as long as samples");
-  if (start == PCOL_NA_I64) return at(v, "startTime", SIZE_MAX, "missing");
+  if (!has_start) return at(v, "startTime", SIZE_MAX, "missing");
   PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_WALL, PCOL_UNIT_NANOSECONDS, &vt_wall));
   /* Times as speedscope's importer makes them, so that every wall equals
    * its: a run of samples of one node starts at its first sample's time,
@@ -592,8 +634,8 @@ static int resolve(vimp *v) {
     int64_t d = v->deltas[i];
     if (i < ns && v->samples[i] < 0) rc = at(v, "samples", i, "not a node id");
     else if (i == v->bad_delta) rc = at(v, "timeDeltas", i, "not a number");
-    else if (d > INT64_MAX / 4000 || d < -INT64_MAX / 4000 ||
-             (elapsed > 0 && d > INT64_MAX / 4000 - elapsed) || (elapsed < 0 && d < -INT64_MAX / 4000 - elapsed))
+    else if (d > TIME_MAX || d < -TIME_MAX || (elapsed > 0 && d > TIME_MAX - elapsed) ||
+             (elapsed < 0 && d < -TIME_MAX - elapsed))
       rc = at(v, "timeDeltas", i, "time out of range");
     if (rc) break;
     elapsed += d;
@@ -619,24 +661,24 @@ static int resolve(vimp *v) {
   int64_t prev_t = 0;
   uint32_t prev_node = 0;
   for (size_t i = 0; i <= ns && !rc; i++) {
-    int64_t tus;
+    int64_t tns;
     if (i < nt) {
       if (!run_starts(v, i, ns, end_ts)) { /* inside a run: its own time, held in */
         int64_t t = v->deltas[i] > prev_t ? v->deltas[i] : prev_t;
-        tus = t < bound[i] ? t : bound[i];
+        tns = t < bound[i] ? t : bound[i];
       } else {
-        tus = bound[i];
+        tns = bound[i];
       }
     } else {
-      tus = prev_t; /* the last sample lasts 0 */
+      tns = prev_t; /* the last sample lasts 0 */
     }
     if (i > 0) { /* sample i-1 lasts until sample i */
-      pcol_sample_row s = {v->src, (prev_t + shift) * 1000, 0, 1, PCOL_NA_I64, 0, v->labelset};
-      pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, (tus - prev_t) * 1000}};
+      pcol_sample_row s = {v->src, prev_t + shift, 0, 1, PCOL_NA_I64, 0, v->labelset};
+      pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, tns - prev_t}};
       if (prev_node != UINT32_MAX && (rc = node_stack(v, prev_node, &s.stack_id))) break;
       if ((rc = b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)))) break;
     }
-    prev_t = tus;
+    prev_t = tns;
     if (i < ns) prev_node = node_of[i];
   }
   free(node_of), free(bound);
@@ -644,12 +686,12 @@ static int resolve(vimp *v) {
 }
 
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, unsigned flags, int64_t origin_us, const pcol_import_options *opt,
+                           uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
                            uint32_t *source_id, uint64_t lost[3], pcol_error *err) {
   vimp v = {0};
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
-  v.flags = flags, v.origin = origin_us;
+  v.flags = flags, v.origin = origin;
   int rc = pcol_jp_open(&j, in, name, opt, 0, err);
   if (!rc) rc = b_in(&v, pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err));
   if (!rc) rc = read_doc(&v);
@@ -665,5 +707,5 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
 
 int pcol_import_v8(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                    pcol_error *err) {
-  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, 0, PCOL_NA_I64, opt, NULL, NULL, err);
+  return pcol_v8_import_profile(b, in, name, PCOL_SRC_V8, name, 0, 0, NULL, opt, NULL, NULL, err);
 }
