@@ -1,6 +1,6 @@
 // speedscope_any_judge.cjs — speedscope's own importer reads profiles of
 // any format it knows (V8 .cpuprofile, `perf script` text, speedscope
-// JSON), as the app does when a file is dropped on it
+// JSON, pprof protobuf), as the app does when a file is dropped on it
 // (tests/interop/t_import_judged.sh).
 //
 //   node speedscope_any_judge.cjs BUNDLE LIST OUT.jsonl
@@ -15,8 +15,10 @@
 // share a name), or {"file", "error"}.  The importer is taken from the release bundle:
 // importProfileGroup (the function that calls the format dispatcher and
 // names the profiles), given a data source like the bundle's own text
-// source (name, an empty array buffer, text with splitLines, firstChunk and
-// parseAsJSON), the bundle stopped before it renders.
+// source (name, the file's bytes as an array buffer, which the pprof and
+// JFR importers are tried on first, as in the app, and text with splitLines,
+// firstChunk and parseAsJSON), the bundle stopped before it renders.  (The
+// app gunzips a file before this: give it a .pb, not a .pb.gz.)
 const fs = require('fs');
 const [bundlePath, listPath, outPath] = process.argv.slice(2);
 const { load, judgeFiles } = require('./speedscope_load.cjs');
@@ -27,7 +29,7 @@ judgeFiles('speedscope_any_judge', listPath, outPath, log, async (file) => {
   const content = { splitLines: () => text.split('\n'), firstChunk: () => text,
                     parseAsJSON: () => JSON.parse(text) };
   const g = await importer({ name: async () => name,
-    readAsArrayBuffer: async () => new ArrayBuffer(0), readAsText: async () => content });
+    readAsArrayBuffer: async () => { const b = fs.readFileSync(file); return b.buffer.slice(b.byteOffset, b.byteOffset + b.length); }, readAsText: async () => content });
   if (!g || !g.profiles) throw new Error('speedscope could not import the file');
   return { file, profiles: g.profiles.map((p) => {
     const frames = Object.create(null); // (no prototype: a frame may be named "toString")

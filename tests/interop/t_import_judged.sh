@@ -18,6 +18,9 @@
 #   duration events only (B/E, X), made here and speedscope's fixtures.
 # - collapsed stacks: the shared test data's (ext/collapsed: flamegraph's,
 #   async-profiler's, speedscope's own fixtures), counts as the weights.
+# - pprof: the shared test data's, each function's weight by `pcol fold
+#   --no-inlines` (speedscope drops inlined functions, doc/mappings.md §2).
+# - edge cases of each (speedscope_edge_gen.py, a fixed seed).
 # - perf script: speedscope weighs a perf sample by the time to the
 #   midpoints of its neighbours, not by count or period, so its numbers are
 #   not comparable; perf is judged by inferno: if $PCOL_INFERNO_DIR holds a
@@ -600,6 +603,19 @@ for f in "$TD"/ext/collapsed/*; do
     n=$((n + 1)) ;;
   *) compare "${f##*/}" "$f" 1 ;;
   esac
+done
+
+# ---------------------------------------------------------------- pprof (the shared test data)
+# speedscope reads a pprof profile's default sample type (else its last, as
+# go tool pprof picks it) and makes a frame of each location's outermost
+# function (its last line): inlined functions are dropped, their time goes
+# to the function they were inlined into, which is what `pcol fold
+# --no-inlines` (pprof -noinlines) gives.  speedscope's app gunzips a
+# .pb.gz before its importer reads it: the judge gets it gunzipped.
+for f in go-cpu-inline-small go-heap-allocs-inline nodejs-wall java-cpu-async-profiler; do
+  [ -f "$TD/pprof/$f.pb.gz" ] || continue
+  gzip -dc "$TD/pprof/$f.pb.gz" > "$tmp/$f.pb" || { echo "FAIL gunzip $f"; fail=1; continue; }
+  compare "$f.pb (pprof, --no-inlines)" "$tmp/$f.pb" 1 --no-inlines
 done
 
 # ---------------------------------------------------------------- perf (inferno)
