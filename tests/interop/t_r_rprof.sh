@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Rprof against R itself (R >= 4): real profiles of R workloads
-# (tests/r/workloads.R) and every file in ../shared/testdata/rprof/ (and
-# ext/rprof/) must
+# (tests/r/workloads.R), the hand-made tests/fixtures/rprof/*.out and every
+# file in ../shared/testdata/rprof/ (and ext/rprof/) must
 #  1. pack and come back from `unpack --to rprof` byte for byte;
-#  2. give `pcol top` the same self/total as summaryRprof, by function and by
-#     line (tests/r/compare_top.R names the known differences), and for
+#  2. give `pcol top` the same self/total, percentages and sampling.time as
+#     summaryRprof, by function and by line (tests/r/compare_top.R names the
+#     known differences, doc/mappings.md §1.3 says why), and for
 #     memory profiles the same mem.total (tests/r/compare_mem.R);
 #  3. and an Rprof file exported from a pprof profile must be read by
 #     summaryRprof without error;
@@ -29,6 +30,15 @@ Rscript tests/r/workloads.R "$W/gen" >"$W/workloads.log" 2>&1 || {
   cat "$W/workloads.log"; err "R workloads failed"; }
 
 inputs=("$W"/gen/*.out)
+# the repository's hand-made files, hostile but valid, that summaryRprof
+# reads in ways the R-written ones do not show: interleaved #File lines, a
+# ref without a function, "<GC>" alone, two paths of one base name
+# (interleaved); segments of 10 and 20 ms, a memory prefix after a header
+# without it, #File numbers restarted (append); refs and #File lines under a
+# header without the line flag, CR LF and LF (mixed_eol); quotes and blanks
+# in names and paths (names); memory fields near 2^63 (hugemem).  (cut, CR LF
+# alone and memory-only lines: ../shared/testdata/rprof has R's own.)
+for f in interleaved append mixed_eol names hugemem; do inputs+=("tests/fixtures/rprof/$f.out"); done
 # regular files only: a stray directory or note in the test data is not a profile
 if [ -d "$TD/rprof" ]; then
   for f in "$TD"/rprof/* "$TD"/ext/rprof/*; do [ -f "$f" ] && [ "${f%.md}" = "$f" ] && inputs+=("$f"); done

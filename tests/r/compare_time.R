@@ -13,7 +13,8 @@
 # file.  Checked: the total, and self and total time of every function whose
 # name is a plain quoted token (the innermost name for self, as summaryRprof
 # with lines = "hide"; once per line for total), exactly, in nanoseconds.
-# Names holding a quote are skipped (this walk cannot split them).
+# A name holding `" "` or `" 1#2 ` cannot be told from several (Rprof has no
+# escaping); such names are skipped.
 args <- commandArgs(trailingOnly = TRUE)
 stopifnot(length(args) %in% 2:3)
 lines <- readLines(args[[1]], warn = FALSE, encoding = "bytes")
@@ -24,15 +25,19 @@ iv <- NA_real_
 total <- 0
 empty <- 0
 self <- list(); cum <- list()
-add <- function(tab, k, v) { tab[[k]] <- (if (is.null(tab[[k]])) 0 else tab[[k]]) + v; tab }
+# keyed by "=" NAME: R's lists cannot hold the name "" (a frame R may write)
+add <- function(tab, k, v) { k <- paste0("=", k); tab[[k]] <- (if (is.null(tab[[k]])) 0 else tab[[k]]) + v; tab }
 for (ln in lines) {
   if (grepl(hdr_re, ln)) { iv <- as.numeric(sub(hdr_re, "\\4", ln)) * 1000; next }
   if (grepl("^#File [0-9]+: ", ln)) next
   body <- sub("^:[0-9]+:[0-9]+:[0-9]+:[0-9]+:", "", ln)
   total <- total + iv
-  toks <- regmatches(body, gregexpr("\"[^\"]*\"|[0-9]+#[0-9]+", body))[[1]]
+  # a name ends at a `" ` before a name, a ref or the end of the line (it may
+  # hold blanks and quotes: "q"uote", "lst[["f"]]"), doc/mappings.md §1.1
+  toks <- regmatches(body, gregexpr('".*?"(?: (?="|[0-9]+#[0-9]+ |$)|$)|[0-9]+#[0-9]+', body, perl = TRUE))[[1]]
+  toks <- sub(" $", "", toks)
   if (!length(toks)) { empty <- empty + iv; next } # no frame: in no row of top
-  names <- gsub("\"", "", toks[startsWith(toks, "\"")])
+  names <- sub('^"(.*)"$', "\\1", toks[startsWith(toks, '"')])
   if (!length(names)) next
   self <- add(self, names[1], iv) # a line ref belongs to the function after it
   for (n in unique(names)) cum <- add(cum, n, iv)
@@ -45,17 +50,17 @@ if (pcol_total != total - empty)
               pcol_total, total, empty))
 if (length(args) == 3) {
   hdr <- grep(" total$", readLines(args[[3]]), value = TRUE)
-  go_total <- as.numeric(sub(".* of ([0-9.e+]+)ns total$", "\\1", hdr[1]))
+  go_total <- as.numeric(sub(".* of ([0-9.e+]+)(ns)? total$", "\\1", hdr[1])) # "of 0 total": none
   if (is.na(go_total) || go_total != total)
     bad(sprintf("%s: go tool pprof on the pprof export says %s, R wrote %.0f ns", args[[1]], hdr[1], total))
 }
-for (n in names(cum)) {
-  if (grepl("[][]", n) && !(n %in% top$name)) next # a name cut at an inner quote
+for (k in names(cum)) {
+  n <- substring(k, 2)
   r <- top[top$name == n, ]
   if (nrow(r) != 1) { bad(sprintf("%s: function %s missing in pcol top", args[[1]], n)); next }
-  s <- if (is.null(self[[n]])) 0 else self[[n]]
-  if (r$flat != s || r$cum != cum[[n]])
-    bad(sprintf("%s: %s self %.0f cum %.0f ns, R wrote %.0f / %.0f", args[[1]], n, r$flat, r$cum, s, cum[[n]]))
+  s <- if (is.null(self[[k]])) 0 else self[[k]]
+  if (r$flat != s || r$cum != cum[[k]])
+    bad(sprintf("%s: %s self %.0f cum %.0f ns, R wrote %.0f / %.0f", args[[1]], n, r$flat, r$cum, s, cum[[k]]))
 }
 cat(sprintf("time of %s: %d functions, %.3f s, per segment\n", basename(args[[1]]), length(cum), total / 1e9))
 quit(status = fail)

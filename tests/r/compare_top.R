@@ -29,6 +29,26 @@
 #  intervals     summaryRprof applies the first header's interval to every
 #                segment.  pcol counts samples, so both sides are compared in
 #                samples x the FIRST interval, which is what summaryRprof shows.
+#  file-numbers  summaryRprof keeps one path per #File number (the last one
+#                read in its chunk of 5000 lines), so after append = TRUE
+#                restarted the numbering a line of the first segment is filed
+#                under the later segment's file.  pcol keeps each segment's
+#                table.  Lines are then not compared.
+#  unflagged     in a file whose first header has no "line profiling" a ref
+#                is a name to summaryRprof (the self count goes to "1#2") and
+#                a #File line a sample (of the names "#File", "1:", ...);
+#                pcol reads them as a ref and a #File line.  The names after
+#                such refs are not compared, R's count is pcol's + the #File
+#                lines.
+#
+# Besides the rows: sampling.time is the lines summaryRprof counts (pcol's
+# samples with a frame, + the appended headers, + memory-only lines when the
+# first header has no memory flag, which R reads as a name) x the first
+# interval; and where both count the same lines (no appended header, no
+# memory-only line, no cut line) every self.pct and total.pct is pcol's
+# flat% and cum%, up to 0.01: R divides times (count x interval), whose
+# rounding noise moves some ties at the third decimal (177 of the shares
+# x/t, t <= 400, at six intervals: 21/224 is 9.37 to R, 9.38 to pcol).
 args <- commandArgs(trailingOnly = TRUE)
 stopifnot(length(args) %in% c(3, 4))
 prof <- args[[1]]
@@ -49,6 +69,8 @@ appended <- sum(grepl(hdr_re, lines[-1]))
 # Walk the file once, as R wrote it, to find the lines summaryRprof misreads
 # and the names/locations it misreads them into.
 files <- character(0)
+paths <- list() # every path each #File number names in the file
+n_refs_unflagged <- n_file_unflagged <- 0L
 n_split <- n_cut <- n_glued <- n_empty <- 0L
 skip_fun <- character(0) # names (without quotes) not compared
 skip_loc <- character(0) # basename#line keys not compared
@@ -60,7 +82,10 @@ loc_key <- function(ref) {
 for (ln in lines) {
   if (grepl(hdr_re, ln)) { files <- character(0); next }
   if (grepl("^#File [0-9]+: ", ln)) {
-    files[as.integer(sub("^#File ([0-9]+): .*", "\\1", ln))] <- sub("^#File [0-9]+: ", "", ln)
+    if (!line_prof) n_file_unflagged <- n_file_unflagged + 1L
+    fno <- as.integer(sub("^#File ([0-9]+): .*", "\\1", ln))
+    files[fno] <- sub("^#File [0-9]+: ", "", ln)
+    paths[[as.character(fno)]] <- unique(c(paths[[as.character(fno)]], files[fno]))
     next
   }
   if (grepl(paste0(mem_re, "$"), ln)) { n_empty <- n_empty + 1L; next }
@@ -68,7 +93,26 @@ for (ln in lines) {
   body <- if (first_mem) sub(mem_re, "", ln) else ln
   t <- strsplit(body, " ", fixed = TRUE)[[1]]
   ts <- if (glued) c(sub(mem_re, "", t[1]), t[-1]) else t
-  if (any(xor(grepl('^"', ts), grepl('"$', ts))) || any(ts == '"')) n_split <- n_split + 1L
+  if (any(xor(grepl('^"', ts), grepl('"$', ts))) || any(ts == '"')) {
+    n_split <- n_split + 1L
+    # the tokens of a name R split ("say "hi" there" is "say, "hi", there")
+    # may look whole: none of them is compared
+    open <- FALSE
+    for (j in seq_along(ts)) {
+      tk <- ts[j]
+      if (!open && startsWith(tk, '"') && !(nchar(tk) > 1 && endsWith(tk, '"'))) open <- TRUE
+      else if (open) {
+        if (nchar(tk) > 1 && grepl('^".*"$', tk)) skip_fun <- c(skip_fun, sub('^"(.*)"$', "\\1", tk))
+        if (endsWith(tk, '"') && (j == length(ts) || startsWith(ts[j + 1], '"') ||
+                                  grepl("^[0-9]+#[0-9]+$", ts[j + 1]))) open <- FALSE
+      }
+    }
+  }
+  if (!line_prof && any(grepl("^[0-9]+#[0-9]+$", ts))) {
+    n_refs_unflagged <- n_refs_unflagged + 1L
+    nx <- ts[which(grepl("^[0-9]+#[0-9]+$", ts)) + 1L]
+    skip_fun <- c(skip_fun, sub('^"(.*)"$', "\\1", nx[!is.na(nx)]))
+  }
   if (!endsWith(ln, " ")) {
     # cut line: R counts its last, incomplete token; pcol drops it
     n_cut <- n_cut + 1L
@@ -97,6 +141,10 @@ if (n_glued) known <- c(known, sprintf("memory-prefix-in-appended-segment (%d li
 if (appended) known <- c(known, sprintf("headers (%d appended)", appended))
 if (appended && length(unique(sub(".*=", "", lines[grepl(hdr_re, lines)]))) > 1)
   known <- c(known, "intervals")
+renumbered <- any(lengths(paths) > 1)
+if (renumbered) known <- c(known, "file-numbers")
+if (n_refs_unflagged + n_file_unflagged)
+  known <- c(known, sprintf("unflagged (%d refs, %d #File lines)", n_refs_unflagged, n_file_unflagged))
 exact_lines <- n_split == 0 && n_cut == 0 && n_glued == 0
 
 fails <- character(0)
@@ -147,8 +195,31 @@ n_fun <- compare(r, fun, "function",
                  self_ok = function(k) TRUE)
 
 # lines
+# the totals and the percentages
+n_pcol <- sum(fun$flat) # samples with a frame: each is one row's flat
+n_r <- n_pcol + appended + n_file_unflagged + if (first_mem) 0L else n_empty
+if (n_cut == 0 && !isTRUE(all.equal(n_r * interval, s$sampling.time)))
+  fail("sampling.time %.3f, pcol %d samples with a frame + %d appended headers and #File lines R reads as samples%s (x %g)",
+       s$sampling.time, n_pcol, appended + n_file_unflagged,
+       if (first_mem) "" else sprintf(" + %d memory-only lines", n_empty), interval)
+n_pct <- 0L
+if (appended == 0 && n_file_unflagged == 0 && n_empty == 0 && n_cut == 0) {
+  pct_ok <- function(a, b) abs(a - b) < 0.01 + 1e-9
+  nm <- rownames(r)
+  for (i in seq_along(nm)) {
+    key <- sub('^"(.*)"$', "\\1", nm[i])
+    if (fragment(nm[i]) || !grepl('^"', nm[i]) || key %in% skip_fun) next
+    row <- fun[fun$name == key, , drop = FALSE]
+    if (nrow(row) != 1) next # reported above
+    n_pct <- n_pct + 1L
+    if (!pct_ok(row$flat_pct, r$self.pct[i]) || !pct_ok(row$cum_pct, r$total.pct[i]))
+      fail("function %s: flat%% %.2f cum%% %.2f, summaryRprof self.pct %.2f total.pct %.2f",
+           key, row$flat_pct, row$cum_pct, r$self.pct[i], r$total.pct[i])
+  }
+}
+
 n_lin <- 0L
-if (line_prof) {
+if (line_prof && !renumbered) {
   # pcol's --by line is pprof's -lines: "FUNCTION PATH:LINE" (a top-level
   # ref without a function: "PATH:LINE").  summaryRprof keys by
   # "basename#line" alone, so pcol's rows are added up per basename#line:
@@ -181,7 +252,7 @@ if (line_prof) {
   bogus <- function(k) grepl('"', k, fixed = TRUE) || grepl("^NA#", k)
   n_lin <- compare(rl, lin, "line",
                    skip_r = function(k) bogus(k) || k == "<no location>" || k %in% skip_loc,
-                   skip_p = function(k) k == "<no location>" || k %in% skip_loc,
+                   skip_p = function(k) bogus(k) || k == "<no location>" || k %in% skip_loc,
                    self_ok = function(k) exact_lines)
   # R's "<no location>" = pcol's + the appended headers (+ lines R could not
   # attribute because of a split name, which it files under a bogus location)
@@ -191,7 +262,7 @@ if (line_prof) {
          appended, r_nl)
 }
 
-cat(sprintf("%s: %d functions, %d lines compared%s\n", basename(prof), n_fun, n_lin,
+cat(sprintf("%s: %d functions, %d lines, %d percentages compared%s\n", basename(prof), n_fun, n_lin, n_pct,
             if (length(known)) paste0("; known differences: ", paste(known, collapse = ", "))
             else ""))
 if (length(fails)) {
