@@ -57,7 +57,16 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  for c in none lz4 zstd; do \
 	    $(PCOL) pack "$$f" -o $$s/pcol/$$b.$$c.pcol --compress $$c 2>/dev/null && n=$$((n+1)); \
 	  done; \
+	  PCOL_DEBUG=stacks-as-built $(PCOL) pack "$$f" -o $$s/pcol/$$b.as-built.pcol 2>/dev/null; \
+	  ! cmp -s $$s/pcol/$$b.as-built.pcol $$s/pcol/$$b.none.pcol || rm -f $$s/pcol/$$b.as-built.pcol; \
 	done; \
+	python3 tests/support/pprofgen.py multivalue $$s/pprof/gen-multivalue.pb >/dev/null 2>&1 || true; \
+	python3 tests/support/pprofgen.py comments $$s/pprof/gen-comments.pb c1 '' c1 '#c2' >/dev/null 2>&1 || true; \
+	for g in multivalue comments; do [ -f $$s/pprof/gen-$$g.pb ] && \
+	  $(PCOL) pack $$s/pprof/gen-$$g.pb -o $$s/pcol/gen-$$g.pcol 2>/dev/null || true; done; \
+	q=0; for t in '           401128\n           401161\n' '             hot 20074/20074            401128\n' \
+	  '20074    1001001            401128\n20074    1001001            401161\n' 'main;foo            1234\nmain            401161\n'; do \
+	  q=$$((q+1)); printf "$$t" > $$s/perf/dec-$$q.txt; cp $$s/perf/dec-$$q.txt $$s/collapsed/; done; \
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	  $(PCOL) unpack "$$p" --to firefox -o $$s/firefox/$$(basename $$p).json 2>/dev/null || true; \

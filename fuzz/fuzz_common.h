@@ -20,6 +20,7 @@
 
 #include "pcol.h"
 #include "writer.h" /* pcol_builder_write_image: a view's image of an import */
+#include "spill.h"  /* pcol_sample_spill_bytes: fz_stack_orders */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -73,6 +74,57 @@ static inline uint64_t fz_view_sum(const pcol_view *v) {
     }
   }
   return s;
+}
+
+/* Whether the exporters' output is small enough to be worth writing:
+ * text exports write every sample's whole stack (samples x depth x inline
+ * frames), and Rprof text a sample of weight w w times. */
+static inline int fz_exports_small(pcol_file *f) {
+  pcol_error err = {0};
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS);
+  uint64_t maxdepth = 0;
+  pcol_view par;
+  if (nst && nst < (1u << 24) && !pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, &err)) {
+    uint32_t *depth = calloc(nst + 1, sizeof *depth);
+    for (uint64_t i = 0; depth && i < nst; i++) { /* parents precede children */
+      depth[i + 1] = depth[pcol_view_u32(&par, i)] + 1;
+      if (depth[i + 1] > maxdepth) maxdepth = depth[i + 1];
+    }
+    free(depth);
+  }
+  uint64_t maxlines = 1; /* inline frames per location multiply the depth */
+  pcol_view lof;
+  if (!pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lof, &err))
+    for (uint64_t r = 0; r + 1 < lof.count; r++) {
+      uint64_t k = pcol_view_u64(&lof, r + 1) - pcol_view_u64(&lof, r);
+      if (k > maxlines) maxlines = k;
+    }
+  if ((double)(pcol_rows(f, PCOL_T_SAMPLES) + nst + 1) * (double)(maxdepth + 1) * (double)maxlines > 30000)
+    return 0;
+  /* Rprof text has no weights: a sample of weight w is written w times, so
+   * a 50-byte collapsed line "a;b 20380083500" asks for 20 G lines. */
+  pcol_view wv;
+  double wsum = 0;
+  /* a row stands for |weight| samples, or for its samples/count value
+   * (lib/core/count.c): take the largest number a row holds, which bounds
+   * either rule */
+  pcol_view vof, vvl;
+  int have_v = !pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &vof, &err) &&
+               !pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vvl, &err);
+  if (!pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wv, &err))
+    for (uint64_t r = 0; r < wv.count && wsum <= 1e9; r++) {
+      int64_t w = pcol_view_i64(&wv, r);
+      double c = w < 0 ? -(double)w : (double)w;
+      for (uint64_t i = have_v ? pcol_view_u64(&vof, r) : 0;
+           have_v && i < pcol_view_u64(&vof, r + 1) && i < vvl.count; i++) {
+        int64_t v = pcol_view_i64(&vvl, i);
+        double a = v < 0 ? -(double)v : (double)v;
+        if (a > c) c = a;
+      }
+      wsum += c;
+    }
+  if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) return 0;
+  return 1;
 }
 
 /* Reads everything; returns the first error code met (0 if none).  Must
@@ -205,49 +257,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
    * sample's whole stack, so their output is samples x depth: a 30 KB file
    * can legitimately ask for 100 MB.  That is amplification, not a hang;
    * skip such files so the fuzzer spends its time elsewhere. */
-  FILE *nul = run_exporters ? fz_null() : NULL;
-  uint64_t maxdepth = 0;
-  pcol_view par;
-  if (nst && nst < (1u << 24) && !pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, &err)) {
-    uint32_t *depth = calloc(nst + 1, sizeof *depth);
-    for (uint64_t i = 0; depth && i < nst; i++) { /* parents precede children */
-      depth[i + 1] = depth[pcol_view_u32(&par, i)] + 1;
-      if (depth[i + 1] > maxdepth) maxdepth = depth[i + 1];
-    }
-    free(depth);
-  }
-  uint64_t maxlines = 1; /* inline frames per location multiply the depth */
-  pcol_view lof;
-  if (!pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &lof, &err))
-    for (uint64_t r = 0; r + 1 < lof.count; r++) {
-      uint64_t k = pcol_view_u64(&lof, r + 1) - pcol_view_u64(&lof, r);
-      if (k > maxlines) maxlines = k;
-    }
-  if ((double)(pcol_rows(f, PCOL_T_SAMPLES) + nst + 1) * (double)(maxdepth + 1) * (double)maxlines > 30000)
-    nul = NULL;
-  /* Rprof text has no weights: a sample of weight w is written w times, so
-   * a 50-byte collapsed line "a;b 20380083500" asks for 20 G lines. */
-  pcol_view wv;
-  double wsum = 0;
-  /* a row stands for |weight| samples, or for its samples/count value
-   * (lib/core/count.c): take the largest number a row holds, which bounds
-   * either rule */
-  pcol_view vof, vvl;
-  int have_v = !pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &vof, &err) &&
-               !pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vvl, &err);
-  if (!pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wv, &err))
-    for (uint64_t r = 0; r < wv.count && wsum <= 1e9; r++) {
-      int64_t w = pcol_view_i64(&wv, r);
-      double c = w < 0 ? -(double)w : (double)w;
-      for (uint64_t i = have_v ? pcol_view_u64(&vof, r) : 0;
-           have_v && i < pcol_view_u64(&vof, r + 1) && i < vvl.count; i++) {
-        int64_t v = pcol_view_i64(&vvl, i);
-        double a = v < 0 ? -(double)v : (double)v;
-        if (a > c) c = a;
-      }
-      wsum += c;
-    }
-  if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) nul = NULL;
+  FILE *nul = run_exporters && fz_exports_small(f) ? fz_null() : NULL;
   if (nul) {
     pcol_select all = {0};
     /* a damaged file may fail to export: only a crash or a sanitizer report
@@ -284,6 +294,185 @@ static inline void fz_fix_checksums(uint8_t *p, size_t len) {
 }
 
 static inline int fz_pcol_check(const uint8_t *data, size_t size);
+
+/* --------------------------------------------- the writer's stack order */
+/* A growing list of u32 (fz_frames_cb: a sample's frames). */
+typedef struct fz_u32s {
+  uint32_t *v;
+  size_t n, cap;
+  int full; /* the bound on work (or memory) stopped it: compare nothing */
+} fz_u32s;
+static inline int fz_u32s_push(fz_u32s *a, uint32_t x) {
+  if (a->n == a->cap) {
+    size_t cap = a->cap ? 2 * a->cap : 256;
+    uint32_t *v = cap > ((size_t)1 << 22) ? NULL : realloc(a->v, cap * sizeof *v);
+    if (!v) return a->full = 1;
+    a->v = v, a->cap = cap;
+  }
+  a->v[a->n++] = x;
+  return 0;
+}
+static inline int fz_frames_cb(void *ctx, uint32_t depth, uint32_t loc) {
+  (void)depth;
+  return fz_u32s_push(ctx, loc);
+}
+
+/* Every sample's frames, innermost first, each sample's ended by 0 (what
+ * every view reads of the stacks).  1 when f refuses or the list would be
+ * too long. */
+static inline int fz_sample_frames(pcol_file *f, fz_u32s *out) {
+  pcol_error err = {0};
+  pcol_view st;
+  if (pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &st, &err)) return 1;
+  for (uint64_t r = 0; r < st.count; r++)
+    if (pcol_stack_walk(f, pcol_view_u32(&st, r), fz_frames_cb, out, &err) || fz_u32s_push(out, 0) || out->full)
+      return 1;
+  return 0;
+}
+
+/* 1 when column c of table t holds the same values in a and b */
+static inline int fz_same_column(pcol_file *a, pcol_file *b, int t, size_t c) {
+  pcol_error err = {0};
+  pcol_view x, y;
+  int ra = pcol_column(a, t, c, &x, &err), rb = pcol_column(b, t, c, &y, &err);
+  if (ra || rb) return ra && rb;
+  if (x.count != y.count || x.type != y.type) return 0;
+  for (uint64_t i = 0; i < x.count; i++) {
+    int same = 1;
+    switch (x.type) {
+    case PCOL_TYPE_U8: same = pcol_view_u8(&x, i) == pcol_view_u8(&y, i); break;
+    case PCOL_TYPE_U32: same = pcol_view_u32(&x, i) == pcol_view_u32(&y, i); break;
+    case PCOL_TYPE_I64: same = pcol_view_i64(&x, i) == pcol_view_i64(&y, i); break;
+    case PCOL_TYPE_U64: same = pcol_view_u64(&x, i) == pcol_view_u64(&y, i); break;
+    case PCOL_TYPE_F64: {
+      double p = pcol_view_f64(&x, i), q = pcol_view_f64(&y, i);
+      same = !memcmp(&p, &q, sizeof p);
+      break;
+    }
+    case PCOL_TYPE_BYTES: same = ((const uint8_t *)x.data)[i] == ((const uint8_t *)y.data)[i]; break;
+    }
+    if (!same) return 0;
+  }
+  return 1;
+}
+
+/* pcol_fold_write's text of f's default value into *out (NULL: refused) */
+static inline char *fz_fold_text(pcol_file *f, size_t *len) {
+  pcol_error err = {0};
+  pcol_select all = {0};
+  pcol_value_sel v;
+  char *out = NULL;
+  *len = 0;
+  if (pcol_value_resolve(f, &all, NULL, &v, &err)) return NULL;
+  FILE *m = open_memstream(&out, len);
+  if (!m) return NULL;
+  int rc = pcol_fold_write(f, &all, &v, NULL, m, &err);
+  fclose(m);
+  if (rc) {
+    free(out);
+    return NULL;
+  }
+  return out;
+}
+
+/* a and b, one file written with its stack trie as the builder made it and
+ * in preorder (writer.c stack_order), are the same profile: the same rows
+ * in every table and column but the stacks' ids, every sample the same
+ * frames, the same top and fold (whose work is bounded as fz_walk's
+ * exporters' is: `small`). */
+static inline void fz_same_profile(pcol_file *a, pcol_file *b, int small) {
+  for (int t = 1; t < PCOL_T_COUNT_; t++) {
+    if (pcol_rows(a, t) != pcol_rows(b, t)) fz_fail("stack orders: the same rows in every table", NULL);
+    const pcol_table_info *ti = pcol_table_info_get(t);
+    for (size_t c = 1; c <= ti->ncolumns; c++) {
+      if ((t == PCOL_T_STACKS && (c == PCOL_C_STACK_PARENT || c == PCOL_C_STACK_LOCATION)) ||
+          (t == PCOL_T_SAMPLES && c == PCOL_C_S_STACK))
+        continue;
+      if (!fz_same_column(a, b, t, c)) fz_fail("stack orders: the same columns but the stacks' ids", NULL);
+    }
+  }
+  fz_u32s x = {0}, y = {0};
+  int sa = fz_sample_frames(a, &x), sb = fz_sample_frames(b, &y);
+  if (!sa && !sb && (x.n != y.n || (x.n && memcmp(x.v, y.v, x.n * sizeof *x.v))))
+    fz_fail("stack orders: every sample has the same frames", NULL);
+  if (sa != sb && !x.full && !y.full)
+    fz_fail("stack orders: both walk or both refuse", NULL);
+  free(x.v);
+  free(y.v);
+  pcol_error err = {0};
+  pcol_select all = {0};
+  pcol_value_sel va, vb;
+  pcol_top ta, tb;
+  if (pcol_value_resolve(a, &all, NULL, &va, &err) == 0 && pcol_value_resolve(b, &all, NULL, &vb, &err) == 0 &&
+      pcol_top_compute(a, &all, &va, PCOL_BY_FUNCTION, &ta, &err) == 0) {
+    if (pcol_top_compute(b, &all, &vb, PCOL_BY_FUNCTION, &tb, &err)) fz_fail("stack orders: top answers for both", &err);
+    if (ta.nrows != tb.nrows || ta.total != tb.total) fz_fail("stack orders: the same top", NULL);
+    for (size_t i = 0; i < ta.nrows; i++) {
+      const pcol_top_row *p = &ta.rows[i], *q = &tb.rows[i];
+      if (p->flat != q->flat || p->cum != q->cum || p->name.len != q->name.len ||
+          (p->name.len && memcmp(p->name.ptr, q->name.ptr, p->name.len)))
+        fz_fail("stack orders: the same top", NULL);
+    }
+    pcol_top_free(&ta);
+    pcol_top_free(&tb);
+  }
+  if (small) {
+    size_t la, lb;
+    char *fa = fz_fold_text(a, &la), *fb = fz_fold_text(b, &lb);
+    if ((fa == NULL) != (fb == NULL) || (fa && (la != lb || memcmp(fa, fb, la))))
+      fz_fail("stack orders: the same fold", NULL);
+    free(fa);
+    free(fb);
+  }
+}
+
+/* The valid file f written by a builder with its stacks as built and in
+ * preorder (PCOL_DEBUG, writer.c stack_order: a trie of a fuzzed file is
+ * seldom 1/32 off the path, and seldom smaller in preorder), both valid and
+ * the same profile; one file in four also from a builder whose samples
+ * spilled (renumbered as they are read back): the same bytes. */
+static inline void fz_stack_orders(pcol_file *f, const pcol_write_options *wo, int spill, int small) {
+  pcol_error err = {0};
+  const char *mode[2] = {"stacks-as-built", "stacks-preorder"};
+  void *mem[2] = {NULL, NULL};
+  size_t len[2] = {0, 0};
+  pcol_file *g[2] = {NULL, NULL};
+  pcol_builder *b = NULL;
+  if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
+  if (pcol_b_add_file(b, f, &err)) fz_fail("a valid file copies again", &err);
+  for (int k = 0; k < 2; k++) {
+    setenv("PCOL_DEBUG", mode[k], 1);
+    int rc = pcol_builder_write_mem(b, wo, &mem[k], &len[k], &err);
+    unsetenv("PCOL_DEBUG");
+    if (rc) fz_fail("rewrite of a valid file in either stack order", &err);
+    if (pcol_open_buffer(mem[k], len[k], NULL, &g[k], &err)) fz_fail("reopen in either stack order", &err);
+    if (pcol_validate_full(g[k], &err)) fz_fail("validate in either stack order", &err);
+  }
+  fz_same_profile(g[0], g[1], small);
+  if (spill) {
+    size_t keep = pcol_sample_spill_bytes;
+    pcol_builder *s = NULL;
+    if (pcol_builder_new(&s, &err)) fz_fail("builder_new", &err);
+    pcol_sample_spill_bytes = 1024;
+    int rc = pcol_b_add_file(s, f, &err);
+    pcol_sample_spill_bytes = keep;
+    if (rc) fz_fail("a valid file copies into a spilling builder", &err);
+    void *sm = NULL;
+    size_t sl = 0;
+    setenv("PCOL_DEBUG", mode[1], 1);
+    rc = pcol_builder_write_mem(s, wo, &sm, &sl, &err);
+    unsetenv("PCOL_DEBUG");
+    if (rc) fz_fail("rewrite of a valid file from a spilling builder", &err);
+    if (sl != len[1] || memcmp(sm, mem[1], sl)) fz_fail("a spilled builder writes an in-memory one's bytes", NULL);
+    free(sm);
+    pcol_builder_free(s);
+  }
+  for (int k = 0; k < 2; k++) {
+    pcol_close(g[k]);
+    free(mem[k]);
+  }
+  pcol_builder_free(b);
+}
 
 /* The pcol target: the input as is, then with its checksums made right. */
 static inline int fz_pcol_one(const uint8_t *data, size_t size) {
@@ -328,6 +517,7 @@ static inline int fz_pcol_check(const uint8_t *data, size_t size) {
       if (pcol_validate_full(g, &err)) fz_fail("validate of a rewritten file", &err);
       pcol_close(g);
       free(mem);
+      fz_stack_orders(f, (size & 1) ? &zo : NULL, (size & 12) == 4, fz_exports_small(f));
     }
     pcol_builder_free(b);
   }
@@ -395,6 +585,9 @@ static inline FILE *fz_memstream(const uint8_t *data, size_t size) {
  * profile shares the first's rows (strings, functions, mappings:
  * pcol_b_mapping_shared, locations, stacks), as in a merge of both. */
 static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t size, int coalesce) {
+  /* the input's first 4 KiB as pcol_import_path detects its format (perf
+   * script or collapsed stacks, lib/convert/detect.c): bounds only */
+  (void)pcol_detect_format(data, size < 4096 ? size : 4096);
   if ((size & 28) != 16) {
     FILE *in = fz_memstream(data, size);
     return in ? fz_import_stream(imp, in, size, coalesce) : 0;

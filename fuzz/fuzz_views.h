@@ -217,6 +217,28 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
   for (int by = 0; by < 3; by++) pcol_top_free(&t[by]);
 }
 
+/* pcol_sources_comments' values, at most 64 kept (fzv_comments) */
+typedef struct fzv_strs {
+  pcol_str s[64];
+  size_t n;
+} fzv_strs;
+static inline int fzv_comment_cb(void *ctx, pcol_str v) {
+  fzv_strs *c = ctx;
+  if (v.len && !v.ptr) fz_fail("a comment's bytes are readable", NULL);
+  c->s[c->n++] = v;
+  return c->n == 64; /* stop */
+}
+/* the comments go's merge gives: each bytes once */
+static inline void fzv_comments(pcol_file *f, const pcol_select *sel) {
+  pcol_error err = {0};
+  fzv_strs c = {.n = 0};
+  if (pcol_sources_comments(f, sel, fzv_comment_cb, &c, &err)) return;
+  for (size_t i = 0; i < c.n; i++)
+    for (size_t j = 0; j < i; j++)
+      if (c.s[i].len == c.s[j].len && (!c.s[i].len || !memcmp(c.s[i].ptr, c.s[j].ptr, c.s[i].len)))
+        fz_fail("sources' comments: a repeat is left out", NULL);
+}
+
 /* whether fold's text could be large: samples x depth x inline frames */
 static inline int fzv_fold_small(pcol_file *f) {
   pcol_error err = {0};
@@ -272,6 +294,10 @@ static inline void fzv_views(pcol_file *f) {
    * ~20 views ran past -timeout=20 on a loaded machine.  Past 2048 samples,
    * the default value and the filters' selection only. */
   int big = pcol_rows(f, PCOL_T_SAMPLES) > 2048;
+  /* the header's comments (a wall-clock range reaches some sources) */
+  pcol_select wall = {.wall = true, .has_from = 1, .has_to = 1, .from_ns = 1700000000000000000, .to_ns = 1700000000050000000};
+  for (int s = 0; s < 3; s++) fzv_comments(f, &sels[s]);
+  fzv_comments(f, &wall);
   for (int s = 0; s < 5; s++)
     for (int k = 0; k < nn; k++)
       if (!big || ((s == 0 || s == 3) && k == 0)) fzv_one_value(f, &sels[s], names[k], fold_ok && s != 1);
