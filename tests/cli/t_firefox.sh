@@ -130,7 +130,7 @@ PY
 done
 
 # --- import
-for kind in v70 v48 tracing gecko; do
+for kind in v70 v71 v75 v48 tracing gecko; do
   python3 $gen $kind "$tmp/$kind.json" >"$tmp/$kind.want" || fail "gen $kind"
   gzip -c "$tmp/$kind.json" >"$tmp/$kind.json.gz"
   for f in "$tmp/$kind.json" "$tmp/$kind.json.gz"; do
@@ -145,6 +145,15 @@ for n, v in want["flat"].items():
 for n, v in want["cum"].items():
     assert rows[n]["cum"] == v, (n, rows[n]["cum"], v)
 PY
+  done
+done
+# versions 71 and 75 say a frame's and a function's missing line, column,
+# category and file by a `flags` bit (the value itself 0): read as 70's nulls
+for t in functions locations location_lines sample_labels; do
+  $PCOL cat "$tmp/v70.json" --table $t >"$tmp/c70" || fail "cat v70 $t"
+  for v in v71 v75; do
+    $PCOL cat "$tmp/$v.json" --table $t | cmp -s - "$tmp/c70" ||
+      fail "$v: table $t differs from v70's: $($PCOL cat "$tmp/$v.json" --table $t | diff - "$tmp/c70" | head -5)"
   done
 done
 # labels: thread name, tid, pid and category; the markers note in pcol info
@@ -335,4 +344,19 @@ json.dump(d, open(sys.argv[2], 'w'))" "$tmp/d.json" "$tmp/h.json" || fail "makin
   $PCOL info "$tmp/h.json" --format json | grep -q '"duration_ns":[0-9]' &&
     fail "marker $h: a duration, where the profiler has no range: $($PCOL info "$tmp/h.json" | grep duration)"
 done
+# an export with no sample (markers only; a time range that holds none)
+# has one empty thread: the Firefox Profiler refuses a profile of no
+# threads ("This profile has no threads"), and opens this one on its range
+python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/om.json" only-markers >/dev/null
+$PCOL unpack "$tmp/om.json" --to firefox --no-gzip -o "$tmp/om-e.json" || fail "unpack a profile of markers only"
+$PCOL unpack examples/demo.out --to firefox --no-gzip --from-time 1000 -o "$tmp/late.json" ||
+  fail "unpack a range past the samples"
+python3 - "$tmp/om-e.json" "$tmp/late.json" <<'PY' || fail "an export of no sample: one empty thread"
+import json, sys
+for f, name in zip(sys.argv[1:], ("om.json", "demo.out")):
+    d = json.load(open(f))
+    assert len(d["threads"]) == 1, (f, len(d["threads"]))
+    t = d["threads"][0]
+    assert t["name"] == name and t["samples"]["length"] == 0 and t["samples"]["stack"] == [], (f, t)
+PY
 echo "t_firefox: ok"

@@ -8,14 +8,16 @@ its total must equal pcol's cum when the name is one function of one thread
 (the profiler counts a sample once per function index; two functions of one
 name would count it twice).  Weights are converted from the profiler's unit
 (ms for tracing-ms) to pcol's.  Names the profiler has and pcol top does not
-must be frames without a function (0x<address>, [unknown], FILE:LINE),
-which pcol top does not key.  Prints one line per file and a summary line
+must be frames without a function (0x<address>, [unknown], FILE:LINE;
+a judge that does not give a function's file, firefox_cli_judge.cjs: any
+name ending in :LINE), which pcol top does not key.  Prints one line per file and a summary line
 "N passed, N failed"; exit 1 on a failure.  The profiler must not have
-upgraded pcol's exports (their version is the newest it reads); a file
+upgraded pcol's exports from another version than pcol writes
+(FIREFOX_WRITTEN_VERSION); a file
 marked @import (a profile pcol imported) may be of an older version.
 Threads of another weight type than pcol top's value count 0 in pcol's
 numbers (they have no such value) and are left out here."""
-import json, re, sys
+import json, os, re, sys
 
 TIME = {"nanoseconds": 1e6, "ns": 1e6, "microseconds": 1e3, "us": 1e3, "µs": 1e3,
         "milliseconds": 1.0, "ms": 1.0, "seconds": 1e-3, "s": 1e-3}
@@ -39,13 +41,24 @@ def wtype_of(unit):
     unit = m.group(2) if m else unit
     return "tracing-ms" if unit in TIME else "bytes" if unit in ("bytes", "B") else "samples"
 
+def upgraded(j):
+    """whether the profiler upgraded a profile pcol wrote from another version
+    than the one pcol writes (FIREFOX_WRITTEN_VERSION: a profiler newer than
+    that version upgrades every file pcol writes, as profiler.firefox.com
+    does; firefox_cli_judge.cjs says {from, to})"""
+    u = j.get("upgradeInfo")
+    if not u:
+        return False
+    w = os.environ.get("FIREFOX_WRITTEN_VERSION")
+    return not (w and set(u) == {"from", "to"} and str(u["from"]) == w)
+
 def compare(j, top, imported):
     if "error" in j:
         return "the profiler failed: " + j["error"]
     bad = [w for w in j.get("warnings", []) if not w.startswith("log: ")]
     if bad:
         return "the profiler warned: " + "; ".join(bad)[:500]
-    if j.get("upgradeInfo") and not imported:
+    if upgraded(j) and not imported:
         return "the profiler upgraded the file: " + json.dumps(j["upgradeInfo"])[:300]
     rows = {r["name"]: r for r in top["rows"]}
     self_, total, owners, unkeyed = {}, {}, {}, {}
@@ -55,7 +68,12 @@ def compare(j, top, imported):
     for ti, t in enumerate(j["threads"]):
         if t["weightType"] != wt:
             continue
-        for name, _file, s, tot in t["funcs"]:
+        for fn in t["funcs"]:
+            name, _file, s, tot = fn[:4]
+            # firefox_cli_judge.cjs: the list's LIB!NAME beside the part after
+            # its first '!': the one pcol has (a name may hold a '!')
+            if len(fn) > 4 and fn[4] in rows:
+                name = fn[4]
             self_[name] = self_.get(name, 0.0) + s * f
             total[name] = total.get(name, 0.0) + tot * f
             owners[name] = owners.get(name, 0) + 1
@@ -70,7 +88,8 @@ def compare(j, top, imported):
             errs.append("%s: total %r, pcol cum %r" % (name, total.get(name, 0.0), r["cum"]))
     for name, (file, s, tot) in unkeyed.items():
         if name not in rows and (s or tot) and not (
-                re.match(r"^0x[0-9a-f]+$", name) or name == "[unknown]" or (file and name.startswith(file))):
+                re.match(r"^0x[0-9a-f]+$", name) or name == "[unknown]" or (file and name.startswith(file))
+                or (file is None and re.match(r"^.+:\d+$", name, re.S))):
             errs.append("%s: a function the profiler shows and pcol top does not" % name)
     return "; ".join(errs[:8]) if errs else None
 

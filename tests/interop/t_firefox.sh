@@ -2,13 +2,16 @@
 # The Firefox Profiler's own code reads what `pcol unpack --to firefox`
 # writes, and what it computes from the profiles pcol imports equals pcol's.
 #
-# Needs a checkout of firefox-devtools/profiler with its dependencies
-# installed (FIREFOX_PROFILER_SRC; `npm install --ignore-scripts` there);
-# skipped with a message without one (CI has no access to GitHub).  The test
-# bundles tests/interop/firefox_judge.ts with esbuild against that checkout
-# and runs it in node: unserializeProfileOfArbitraryFormat (gzip, the
-# processed-profile upgraders, Gecko processing) and the function list's
-# timings per thread (firefox_compare.py says what is compared).
+# The judge is the profiler's code from a checkout of firefox-devtools/profiler
+# with its dependencies installed (FIREFOX_PROFILER_SRC; `npm install
+# --ignore-scripts` there): the test bundles tests/interop/firefox_judge.ts
+# with esbuild against it and runs it in node (unserializeProfileOfArbitraryFormat:
+# gzip, the processed-profile upgraders, Gecko processing; and the function
+# list's timings per thread).  Without one (CI reaches no GitHub), the same
+# code as Mozilla publishes it on npm: @firefox-devtools/profiler-cli
+# (FIREFOX_CLI_VERSION, installed into $PCOL_NPM_DIR or $BUILD/npm-firefox;
+# firefox_cli_judge.cjs asks its daemon).  firefox_compare.py says what is
+# compared.  Skipped with a message without node/npm or either judge.
 #
 #  1. export: each test profile -> pcol unpack --to firefox (gzip and not,
 #     coalesced long samples, merged sources, a time range): the profiler
@@ -31,20 +34,41 @@ PCOL=${PCOL:-build/bin/pcol}
 BUILD=${BUILD:-build}
 TD=${PCOL_TESTDATA:-../shared/testdata}
 SRC=${FIREFOX_PROFILER_SRC:-}
+FIREFOX_CLI_VERSION=0.10.0
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -z "$SRC" ] || [ ! -d "$SRC/src/profile-logic" ]; then
-  echo "SKIP: FIREFOX_PROFILER_SRC is not a checkout of firefox-devtools/profiler (set it to run the judge)"
-  exit 77
-fi
-if ! command -v node >/dev/null 2>&1 || [ ! -d "$SRC/node_modules/esbuild" ]; then
-  echo "SKIP: node, or esbuild in $SRC/node_modules, is missing (npm install --ignore-scripts there)"
+if ! command -v node >/dev/null 2>&1; then
+  echo "SKIP: node is not installed (the Firefox Profiler's code runs in it)"
   exit 77
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if ! node "$here/firefox_build.mjs" "$SRC" "$tmp/judge.cjs" 2>"$tmp/err"; then
-  echo "FAIL: bundling the profiler's code: $(head -c 2000 "$tmp/err")"
-  exit 1
+if [ -n "$SRC" ] && [ -d "$SRC/src/profile-logic" ]; then
+  if [ ! -d "$SRC/node_modules/esbuild" ]; then
+    echo "SKIP: esbuild in $SRC/node_modules is missing (npm install --ignore-scripts there)"
+    exit 77
+  fi
+  if ! node "$here/firefox_build.mjs" "$SRC" "$tmp/judge.cjs" 2>"$tmp/err"; then
+    echo "FAIL: bundling the profiler's code: $(head -c 2000 "$tmp/err")"
+    exit 1
+  fi
+  judge() { node "$tmp/judge.cjs" "$@"; }
+  echo "judge: the profiler's code at $SRC"
+else
+  command -v npm >/dev/null 2>&1 || { echo "SKIP: npm is not installed and FIREFOX_PROFILER_SRC is not set"; exit 77; }
+  NPM_DIR=${PCOL_NPM_DIR:-$BUILD/npm-firefox}
+  mkdir -p "$NPM_DIR" && NPM_DIR=$(cd "$NPM_DIR" && pwd)
+  CLI=$NPM_DIR/node_modules/@firefox-devtools/profiler-cli/dist/profiler-cli.js
+  mark=$NPM_DIR/.installed-profiler-cli-$FIREFOX_CLI_VERSION
+  if [ ! -f "$mark" ]; then
+    if ! (cd "$NPM_DIR" && timeout 300 npm install --no-audit --no-fund --loglevel=error \
+          "@firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION" >/dev/null 2>&1) || [ ! -f "$CLI" ]; then
+      echo "SKIP: could not npm install @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION (no registry access?), and FIREFOX_PROFILER_SRC is not set"
+      exit 77
+    fi
+    : >"$mark"
+  fi
+  judge() { node "$here/firefox_cli_judge.cjs" "$CLI" "$@"; }
+  echo "judge: @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION from npm"
 fi
 fail=0
 list=() tops=()
@@ -86,20 +110,26 @@ fi
 # refused by design), and any profile in $FIREFOX_IMPORT_DIR (samply-written
 # ones, say): pcol top of the import must equal the profiler's numbers on the
 # file itself, and the profiler's numbers on pcol's export of it
-imports=("$SRC/src/test/fixtures/upgrades/argument-values.json")
-# a Gecko profile: the one the profiler's own tests build (createGeckoProfile)
-if node "$here/firefox_build.mjs" "$SRC" "$tmp/gecko_gen.cjs" firefox_gecko_gen.ts 2>"$tmp/err" &&
-   node "$tmp/gecko_gen.cjs" "$tmp/gecko.json" 2>>"$tmp/err"; then
-  imports+=("$tmp/gecko.json")
-else
-  echo "FAIL: making the profiler's Gecko test profile: $(head -c 1000 "$tmp/err")"; fail=1
+imports=()
+if [ -f "$tmp/judge.cjs" ]; then # the checkout's fixture and test profile
+  imports+=("$SRC/src/test/fixtures/upgrades/argument-values.json")
+  # a Gecko profile: the one the profiler's own tests build (createGeckoProfile)
+  if node "$here/firefox_build.mjs" "$SRC" "$tmp/gecko_gen.cjs" firefox_gecko_gen.ts 2>"$tmp/err" &&
+     node "$tmp/gecko_gen.cjs" "$tmp/gecko.json" 2>>"$tmp/err"; then
+    imports+=("$tmp/gecko.json")
+  else
+    echo "FAIL: making the profiler's Gecko test profile: $(head -c 1000 "$tmp/err")"; fail=1
+  fi
 fi
-# and the project's own Gecko fixture (every kind of location string)
-python3 "$here/../support/firefox_gen.py" gecko "$tmp/gecko-gen.json" >/dev/null && imports+=("$tmp/gecko-gen.json")
+# and the project's own Gecko fixture (every kind of location string), and
+# its processed profile as versions 71 and 75 write it (the nulls in flags)
+for k in gecko v71 v75; do
+  python3 "$here/../support/firefox_gen.py" $k "$tmp/$k-gen.json" >/dev/null && imports+=("$tmp/$k-gen.json")
+done
 if [ -n "${FIREFOX_IMPORT_DIR:-}" ]; then
   for f in "$FIREFOX_IMPORT_DIR"/*.json "$FIREFOX_IMPORT_DIR"/*.json.gz; do [ -f "$f" ] && imports+=("$f"); done
 fi
-for f in "${imports[@]}"; do
+for f in ${imports[@]+"${imports[@]}"}; do
   [ -f "$f" ] || continue
   k=${#list[@]}
   if ! $PCOL top "$f" --format json --node-fraction 0 >"$tmp/t$k.json" 2>"$tmp/err"; then
@@ -108,7 +138,11 @@ for f in "${imports[@]}"; do
   list+=("$f") tops+=("$tmp/t$k.json@import")
   add "round trip $f" "$f"
 done
-node "$tmp/judge.cjs" "${list[@]}" >"$tmp/judged.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+# the version pcol writes: a newer profiler upgrades it, as the deployed one
+# does (firefox_compare.py accepts that upgrade and no other)
+FIREFOX_WRITTEN_VERSION=$(python3 -c 'import gzip, json, sys; print(json.load(gzip.open(sys.argv[1]))["meta"]["preprocessedProfileVersion"])' "${list[0]}")
+export FIREFOX_WRITTEN_VERSION
+judge "${list[@]}" >"$tmp/judged.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
 python3 "$here/firefox_compare.py" "$tmp/judged.jsonl" "${tops[@]}" || fail=1
 
 # 4. the duration: pcol info's duration_ns of a profile is the length of the
@@ -141,18 +175,19 @@ for f in "${rfiles[@]}"; do
   $PCOL unpack "$f" --to firefox -o "${f%.json}.rt.json.gz" 2>"$tmp/err" || echo "FAIL unpack $f: $(cat "$tmp/err")"
   rt+=("${f%.json}.rt.json.gz")
 done
-node "$tmp/judge.cjs" "${rfiles[@]}" >"$tmp/ranges.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
-node "$tmp/judge.cjs" "${rt[@]}" >"$tmp/ranges-rt.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+judge "${rfiles[@]}" >"$tmp/ranges.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+judge "${rt[@]}" >"$tmp/ranges-rt.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
 k=0
 while IFS= read -r line; do
   f=${rfiles[$k]} w=${rwant[$k]} back=$(sed -n "$((k + 1))p" "$tmp/ranges-rt.jsonl")
   k=$((k + 1))
   if [ "$w" != none ] && ! python3 - "$line" "$back" <<'PY'; then
-import json, sys
+import json, os, sys
 a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 assert "error" not in b, "the profiler failed on the export: " + b["error"]
 assert not [w for w in b["warnings"] if not w.startswith("log: ")], "the profiler warned: %s" % b["warnings"]
-assert not b.get("upgradeInfo"), "the profiler upgraded the export: %s" % b["upgradeInfo"]
+u, w = b.get("upgradeInfo"), os.environ["FIREFOX_WRITTEN_VERSION"]
+assert not u or (set(u) == {"from", "to"} and str(u["from"]) == w), "the profiler upgraded the export: %s" % u
 assert a["range"] == b["range"], "the export's range %s, the original's %s" % (b["range"], a["range"])
 PY
     echo "FAIL round trip of the range of $(basename "$f")"; fail=1

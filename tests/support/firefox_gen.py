@@ -8,7 +8,8 @@ KIND: gecko (a Gecko profile: {schema, data} tables, a stringTable per
 thread, a child process, location strings of every kind the profiler
 names: an address, "f (in lib) + 12", "g (url:line:col)", "url:line", a
 label), v70 (shared tables, prefixOffset, two threads, threadCPUDelta in µs,
-categories, markers), v48 (per-thread tables, prefix, per-thread
+categories, markers), v71 and v75 (the same, as the profiler's upgraders
+write it: the frames' and then the functions' nulls as 0 and a `flags` bit), v48 (per-thread tables, prefix, per-thread
 stringArray, funcTable.fileName, timeDeltas), tracing (weightType
 tracing-ms), and the hostile ones, which pcol must refuse with the JSON
 path: bad-stack, bad-prefix, bad-func, bad-string, bad-version, short-column."""
@@ -103,13 +104,64 @@ elif kind == "v48":
 else:
     meta["preprocessedProfileVersion"] = 70
     funcs["source"] = [0, 0, None, None]
+    # every column version 70 has (the profiler's upgraders to 71 and 75 read
+    # them all: a newer profiler fails on a v70 file without them)
+    funcs["originalLocation"] = [None] * 4
+    frames["lib"] = [-1] * 4
+    frames["originalLocation"] = [None] * 4
     offs = [0 if p is None else i - p for i, p in enumerate(prefix)]
     shared = {"stringArray": names, "stackTable": {"length": 4, "frame": frame, "prefixOffset": offs},
               "frameTable": frames, "funcTable": funcs,
               "sources": {"length": 1, "id": [None], "filename": [4], "startLine": [1], "startColumn": [1],
-                          "sourceMapURL": [None], "content": [None]}}
+                          "sourceMapURL": [None], "content": [None]},
+              "resourceTable": {"length": 0, "name": [], "host": [], "type": []},
+              "nativeSymbols": {"length": 0, "libIndex": [], "address": [], "name": [], "functionSize": []},
+              "sourceLocationTable": {"length": 0, "source": [], "line": [], "column": []}}
     th = [{"name": n, "tid": t, "pid": "7", "samples": samples(r), "markers": markers} for n, t, r in threads]
     doc = {"meta": meta, "libs": [], "shared": shared, "threads": th}
+    def flag_nulls(table, i, bits):
+        """row i's flag bits of the columns that hold a value; 0 where null"""
+        b = 0
+        for bit, col in bits:
+            if table[col][i] is not None:
+                b |= bit
+            else:
+                table[col][i] = 0
+        return b
+    if kind in ("v71", "v75"):
+        # the profiler's upgraders to 71 and 75 (its processed-profile
+        # versioning, as @firefox-devtools/profiler-cli 0.10.0 bundles it):
+        # a frame's and then a function's null columns become 0 and a bit
+        # of the row's `flags` says which hold a value
+        meta["preprocessedProfileVersion"] = 71
+        ff = []
+        for i in range(frames["length"]):
+            b = 1 if frames["inlineDepth"][i] > 0 else 0
+            if frames["address"][i] != -1 and frames["lib"][i] != -1:
+                b |= 2
+            else:
+                frames["address"][i] = frames["lib"][i] = 0
+            if frames["category"][i] is not None:
+                b |= 4
+            else:
+                frames["category"][i] = frames["subcategory"][i] = 0
+            ff.append(b | flag_nulls(frames, i, ((8, "nativeSymbol"), (16, "line"), (32, "column"),
+                                                 (64, "originalLocation"))))
+        frames["flags"] = ff
+        del frames["inlineDepth"]
+    if kind == "v75":
+        meta["preprocessedProfileVersion"] = 75
+        fl = []
+        for i in range(funcs["length"]):
+            b = (1 if funcs["isJS"][i] else 0) | (2 if funcs["relevantForJS"][i] else 0)
+            if funcs["resource"][i] not in (-1, None):
+                b |= 4
+            else:
+                funcs["resource"][i] = 0
+            fl.append(b | flag_nulls(funcs, i, ((8, "source"), (16, "lineNumber"), (32, "columnNumber"),
+                                                (64, "originalLocation"))))
+        funcs["flags"] = fl
+        del funcs["isJS"], funcs["relevantForJS"]
     if kind == "bad-stack":
         th[0]["samples"]["stack"][1] = 4
     elif kind == "bad-prefix":

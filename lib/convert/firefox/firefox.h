@@ -25,12 +25,15 @@
 /* The import accepts processed profiles from this version (2021) up to
  * FIREFOX_IMPORT_MAX (samply writes 71 since 2026-09, samply PR #874:
  * JsonSlabs slabs for the frame table's columns, which JSON files do not
- * have). */
+ * have; the profiler's own Download writes its newest version: 75 in
+ * @firefox-devtools/profiler-cli 0.10.0, 2026-09.  71 and 75 put the
+ * frame's and the function's null columns in a `flags` word; 72-74 change
+ * markers and native symbols only, which the import does not read). */
 #define FIREFOX_IMPORT_MIN 30
 /* The export keeps a column of a thread's samples in memory up to this
  * many bytes, then in a temporary file (1 MiB; tests lower it). */
 extern size_t pcol_firefox_col_bytes;
-#define FIREFOX_IMPORT_MAX 71
+#define FIREFOX_IMPORT_MAX 75
 
 /* meta of a Firefox source: the range the Firefox Profiler gives it
  * (getTimeRangeIncludingAllThreads: its profiling range, else its threads'),

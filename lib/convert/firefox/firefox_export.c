@@ -977,6 +977,29 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   return rc;
 }
 
+/* A thread without samples, for an export none of whose sources has a
+ * sample (a profile of markers only, a time range that holds no sample):
+ * the Firefox Profiler refuses a profile without threads ("This profile has
+ * no threads"), and opens this one on its range.  Named as thread_start
+ * names a source's only thread; source s's number as its pid. */
+static int empty_thread(fx *x, uint32_t s) {
+  pcol_str uri = {0};
+  PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &uri, x->err));
+  if (!uri.ptr) uri = (pcol_str){"pcol", 4};
+  uri = pcol_display_name(uri);
+  int rc = fprintf(x->out, "\n{\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
+                   "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":true,"
+                   "\"tid\":0,\"pid\":\"%u\",\"name\":", s) < 0 ? io(x) : PCOL_OK;
+  if (!rc) rc = jstr(x, uri);
+  if (!rc) rc = put(x, ",\"processName\":");
+  if (!rc) rc = jstr(x, uri);
+  if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
+                       "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"samples\",\"stack\":[],"
+                       "\"time\":[],\"weight\":[],\"length\":0}}");
+  if (!rc) x->nthreads_written++;
+  return rc;
+}
+
 /* ------------------------------------------------------------ shared */
 static int put_u32s(fx *x, const pcol_buf *b, int plus_one_null) {
   const uint32_t *v = (const uint32_t *)b->data;
@@ -1156,6 +1179,8 @@ static int export_body(fx *x, const pcol_select *sel) {
     rc = write_source(x, sel, s, &scratch);
   }
   pcol_buf_free(&scratch);
+  for (uint32_t s = 1; s <= ns && !rc && !x->nthreads_written; s++)
+    if (!(sel && sel->source_id && sel->source_id != s)) rc = empty_thread(x, s);
   if (!rc) rc = put(x, "\n],\n\"counters\":[");
   if (!rc) rc = file_copy(x, x->counters);
   if (!rc) rc = put(x, "],\n\"libs\":[],\"pages\":[],\"meta\":{\"interval\":");

@@ -188,6 +188,22 @@ static int string_at(ffi *x, pcol_jv v, const char *path, uint32_t *sid) {
   return pcol_b_string(x->b, pcol_jt_str(T, s), pcol_jt_strlen(T, s), sid, x->j.err);
 }
 
+/* Whether a frame's (version 71 on) or a function's (75 on) optional
+ * column holds a value at row i: those versions say so in the row's
+ * `flags` (the profiler's upgraders to 71 and 75 write 0 where null was,
+ * and clear the bit), older ones by a null.  The bits, as the profiler
+ * defines them: a frame's 2 address and lib, 4 category and subcategory,
+ * 16 line, 32 column; a function's 4 resource, 8 source, 16 lineNumber, 32
+ * columnNumber.  A row without flags (an older writer's table) has its
+ * values, as before. */
+enum { FF_FRAME_FLAGS = 71, FF_FUNC_FLAGS = 75, FF_HAS_CATEGORY = 4, FF_HAS_SOURCE = 8,
+       FF_HAS_LINE = 16, FF_HAS_COLUMN = 32 };
+static int ff_has(ffi *x, pcol_jv table, int since, size_t i, int64_t bit) {
+  if (x->version < since) return 1;
+  pcol_jv f = ffj_col(&x->j, table, "flags", i);
+  return !pcol_jt_is_int(f) || (pcol_jt_int(T, f) & bit) != 0;
+}
+
 static int function_of(ffi *x, size_t fi, uint32_t *out) {
   if (x->func_memo[fi]) {
     *out = x->func_memo[fi];
@@ -200,7 +216,7 @@ static int function_of(ffi *x, size_t fi, uint32_t *out) {
   pcol_jv file = 0;
   if (x->version >= 58) {
     pcol_jv src = ffj_col(&x->j, x->funcs, "source", fi);
-    if (src && !pcol_jt_is_null(src)) {
+    if (src && !pcol_jt_is_null(src) && ff_has(x, x->funcs, FF_FUNC_FLAGS, fi, FF_HAS_SOURCE)) {
       size_t si;
       snprintf(path, sizeof path, "%s.funcTable.source[%zu]", x->tpath, fi);
       PCOL_RETURN_NOT_OK(ffj_index(&x->j, src, ffj_len(&x->j, x->sources), path, "shared.sources", &si));
@@ -213,7 +229,7 @@ static int function_of(ffi *x, size_t fi, uint32_t *out) {
   }
   PCOL_RETURN_NOT_OK(string_at(x, file, path, &fn.filename));
   pcol_jv ln = ffj_col(&x->j, x->funcs, "lineNumber", fi);
-  if (pcol_jt_is_int(ln)) fn.start_line = pcol_jt_int(T, ln);
+  if (pcol_jt_is_int(ln) && ff_has(x, x->funcs, FF_FUNC_FLAGS, fi, FF_HAS_LINE)) fn.start_line = pcol_jt_int(T, ln);
   PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &fn, out, x->j.err));
   x->func_memo[fi] = *out;
   return PCOL_OK;
@@ -233,8 +249,8 @@ static int location_of(ffi *x, size_t fr, uint32_t *out) {
   pcol_line_row ln = {0, PCOL_NA_I64, PCOL_NA_I64};
   PCOL_RETURN_NOT_OK(function_of(x, fi, &ln.function_id));
   pcol_jv l = ffj_col(&x->j, x->frames, "line", fr), c = ffj_col(&x->j, x->frames, "column", fr);
-  if (pcol_jt_is_int(l)) ln.line = pcol_jt_int(T, l);
-  if (pcol_jt_is_int(c)) ln.column = pcol_jt_int(T, c);
+  if (pcol_jt_is_int(l) && ff_has(x, x->frames, FF_FRAME_FLAGS, fr, FF_HAS_LINE)) ln.line = pcol_jt_int(T, l);
+  if (pcol_jt_is_int(c) && ff_has(x, x->frames, FF_FRAME_FLAGS, fr, FF_HAS_COLUMN)) ln.column = pcol_jt_int(T, c);
   PCOL_RETURN_NOT_OK(pcol_b_location(x->b, 0, 0, 0, &ln, 1, out, x->j.err));
   x->frame_memo[fr] = *out;
   return PCOL_OK;
@@ -274,7 +290,8 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
     x->stack_memo[c] = node;
     /* the category: the frame's, else the prefix's (version 53's rule) */
     pcol_jv cat = ffj_col(&x->j, x->frames, "category", fr);
-    if (pcol_jt_is_int(cat) && pcol_jt_int(T, cat) >= 0) x->stack_cat[c] = (int32_t)(pcol_jt_int(T, cat) + 1);
+    if (pcol_jt_is_int(cat) && pcol_jt_int(T, cat) >= 0 && ff_has(x, x->frames, FF_FRAME_FLAGS, fr, FF_HAS_CATEGORY))
+      x->stack_cat[c] = (int32_t)(pcol_jt_int(T, cat) + 1);
     else if (!root) x->stack_cat[c] = x->stack_cat[parent];
   }
   free(chain);

@@ -48,8 +48,8 @@ static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers",
 static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack", "time", "timeDeltas",
                                       "threadCPUDelta", "pcolDuration", "pcolWeight", "schema", "data", NULL};
 static const char *const STACKS[] = {"length", "frame", "prefix", "prefixOffset", "schema", "data", NULL};
-static const char *const FRAMES[] = {"length", "func", "line", "column", "category", "schema", "data", NULL};
-static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", NULL};
+static const char *const FRAMES[] = {"length", "func", "line", "column", "category", "flags", "schema", "data", NULL};
+static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", "flags", NULL};
 static const char *const SOURCES[] = {"length", "filename", NULL};
 /* processed markers (data: the payloads, counted) and allocations */
 static const char *const MARKERS[] = {"length", "startTime", "endTime", "phase", "schema", NULL};
