@@ -291,9 +291,12 @@ static inline void fzv_views(pcol_file *f) {
                          {.show_from = "[d-k]", .hide = "^q", .no_inlines = true, .relative = true}};
   /* a real profile of thousands of samples (the packed test data) costs
    * seconds an analysis under ASan and coverage: 5 selections x 6 values x
-   * ~20 views ran past -timeout=20 on a loaded machine.  Past 2048 samples,
-   * the default value and the filters' selection only. */
-  int big = pcol_rows(f, PCOL_T_SAMPLES) > 2048;
+   * ~20 views ran past -timeout=20 on a loaded machine, and so did one of
+   * 480 samples, 49 stacks and 6 values at a load of 16 (the graph, ~240
+   * times an input: fuzz/RESULTS.md, 2026-11-28).  Past 2048 samples and
+   * stack nodes times values, the default value and the filters'
+   * selection only. */
+  int big = (pcol_rows(f, PCOL_T_SAMPLES) + pcol_rows(f, PCOL_T_STACKS)) * (uint64_t)(nn ? nn : 1) > 2048;
   /* the header's comments (a wall-clock range reaches some sources) */
   pcol_select wall = {.wall = true, .has_from = 1, .has_to = 1, .from_ns = 1700000000000000000, .to_ns = 1700000000050000000};
   for (int s = 0; s < 3; s++) fzv_comments(f, &sels[s]);
