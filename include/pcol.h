@@ -837,6 +837,21 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_select_relative(pcol_file *f, const pco
                                                          pcol_select *out, pcol_error *err);
 /* true when sel has a name or label filter (focus ... tag_ignore, no_inlines). */
 PCOL_API bool pcol_select_filtered(const pcol_select *sel);
+/* go tool pprof's warnings after its filters (driver_focus.go applyFocus,
+ * warnNoMatches): for each of sel's focus, ignore, hide, show, show_from,
+ * tag, tag_ignore, tag_show and tag_hide that matched nothing in any of
+ * the n files (a profile and its base, which pprof filters merged), the
+ * line "Focus expression matched no samples" (Ignore, Hide, Show,
+ * ShowFrom, TagFocus, TagIgnore, TagShow, TagHide), in that order.
+ * Matched is pprof's: focus, ignore, hide and show_from a location of the
+ * file, show a location left with a line; tag and tag_ignore a label set of
+ * a selected sample the name filters keep (a key no label has matches
+ * nothing); tag_show and tag_hide a label key of a sample every filter
+ * keeps.  Lines end in '\n'; writes min(length, cap) bytes to buf (no NUL)
+ * and returns the whole length (0: no warning), so a call with cap 0 sizes
+ * the buffer.  *err on a bad expression or a damaged file (then returns 0). */
+PCOL_API size_t pcol_filter_warnings(pcol_file *const *f, size_t n, const pcol_select *sel,
+                                     char *buf, size_t cap, pcol_error *err);
 
 /* Walks the selected samples in row order.  For each, fn gets the row index
  * (0-based) and the selected fraction num/den of the sample (1/1 when the

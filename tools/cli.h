@@ -213,6 +213,14 @@ void cli_mean_type(pcol_str *type, char *type_buf);
 #define CLI_OPT_TAGKEYS(WHAT)                                                   \
   {"tagshow", 0, 1, WHAT " only of the label keys that match REGEX (pprof -tagshow)"}, \
   {"taghide", 0, 1, "no " WHAT " of the label keys that match REGEX (pprof -taghide)"}
+/* the same options on the views that print no labels (top, peek, tree):
+ * accepted as pprof accepts them there, listed under "Active filters:",
+ * nothing else changed */
+#define CLI_OPT_TAGKEYS_LISTED                                                  \
+  {"tagshow", 0, 1, "REGEX: listed under \"Active filters:\" as pprof -tagshow is; this view " \
+                    "shows no labels (tags, traces and graph do)"},                 \
+  {"taghide", 0, 1, "REGEX: listed under \"Active filters:\" as pprof -taghide is; this view " \
+                    "shows no labels (tags, traces and graph do)"}
 /* --source-path and --allow-any-source: where list and report may read
  * source files (pcol_list_options, pcol_report_options; lib/query/srcfile.c). */
 #define CLI_OPTS_SOURCE_FILES                                                   \

@@ -17,6 +17,7 @@ const cli_opt opts_peek[] = {
     CLI_OPT_VIEW_FORMAT(": one row per matched node (relation \"node\") and per "
                         "caller/callee; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,
+    CLI_OPT_TAGKEYS_LISTED,
     {NULL, 0, 0, NULL}};
 
 /* pprof's layout (report.go printTree, cli_tree.c) */

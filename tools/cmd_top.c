@@ -19,6 +19,7 @@ const cli_opt opts_top[] = {
     CLI_OPT_DROP_NEGATIVE,
     CLI_OPT_DIVIDE_BY,
     CLI_OPTS_VIEW_INPUT,
+    CLI_OPT_TAGKEYS_LISTED,
     {NULL, 0, 0, NULL}};
 
 static double pct(pcol_sum v, pcol_sum total) {

@@ -181,11 +181,12 @@ typedef struct tr_total {
 } tr_total;
 static int total_of(void *ctx, pcol_sum *total) {
   tr_total *c = ctx;
-  if (c->div) return pcol_mean_total(c->f, c->sel, c->v, c->div, total, c->err);
   pcol_top t;
   int rc = pcol_top_compute(c->f, c->sel, c->v, PCOL_BY_FUNCTION, &t, c->err);
   if (!rc) *total = t.total;
   if (!rc) pcol_top_free(&t);
+  /* --mean: that total over the divisor's (pcol_mean_total divides *total) */
+  if (!rc && c->div) rc = pcol_mean_total(c->f, c->sel, c->v, c->div, total, c->err);
   return rc;
 }
 

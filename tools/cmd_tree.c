@@ -19,6 +19,7 @@ const cli_opt opts_tree[] = {
     CLI_OPT_VIEW_FORMAT(": one row per node (relation \"node\") and per caller/callee, as "
                         "`pcol peek`'s; numbers stay raw"),
     CLI_OPTS_VIEW_INPUT,
+    CLI_OPT_TAGKEYS_LISTED,
     {NULL, 0, 0, NULL}};
 
 /* pprof's layout (report.go printTree; reportLabels without the dropped

@@ -502,6 +502,23 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
   return 0;
 }
 
+/* go tool pprof's warnings after its filters (pcol_filter_warnings: of the
+ * n files, a profile and its base merged), after the label units' */
+static void warn_filters(const cli_command *cmd, pcol_file *const *f, size_t n, const pcol_select *sel) {
+  pcol_error e = {0};
+  char small[512], *b = small; /* (the lines quote the ranges given: asked again when longer) */
+  size_t len = pcol_filter_warnings(f, n, sel, b, sizeof small, &e);
+  if (len > sizeof small && (b = malloc(len)) != NULL) len = pcol_filter_warnings(f, n, sel, b, len, &e);
+  if (!b) return;
+  for (size_t i = 0, j; i < len && i < (b == small ? sizeof small : len); i = j + 1) {
+    for (j = i; j < len && b[j] != '\n'; j++) {}
+    fprintf(stderr, "pcol %s: warning: ", cmd->name);
+    cli_print_str(stderr, (pcol_str){b + i, j - i});
+    fputc('\n', stderr);
+  }
+  if (b != small) free(b);
+}
+
 /* go tool pprof's warning before each report (driver.go
  * identifyNumLabelUnits): a numeric label key given in several units,
  * one line a key, as pprof words it, after the inputs' name */
@@ -530,6 +547,7 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
   if (rc) return rc;
   warn_label_units(cmd, *f, *label);
+  warn_filters(cmd, f, 1, sel);
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
     pcol_error_prefix(err, *label);
     pcol_close(*f);
@@ -551,8 +569,9 @@ int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *
   cli_tag_frames_later = 0;
   int side = 0; /* whose error: the message names that side */
   if (!rc && (rc = tag_frames_pair(cmd, a, &f[0], &f[1], &side, err))) pcol_error_prefix(err, label[side]);
+  for (int i = 0; i < 2 && !rc; i++) warn_label_units(cmd, f[i], label[i]);
+  if (!rc) warn_filters(cmd, f, 2, sel);
   for (int i = 0; i < 2 && !rc; i++) {
-    warn_label_units(cmd, f[i], label[i]);
     if ((rc = pcol_value_resolve(f[i], sel, cli_get(cmd, a, "value"), &v[i], err)))
       pcol_error_prefix(err, label[i]);
     else

@@ -25,6 +25,7 @@
 #include "filter.h"   /* pcol_filter, pcol_rx_match, pcol_rx_compile, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "reader.h"   /* struct pcol_file: late_locs */
+#include "select.h"   /* pcol_select_iter_filter */
 #include <ctype.h>
 #include <errno.h>
 #include <regex.h>
@@ -128,6 +129,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
   int hiding = x.have[RX_HIDE] || x.have[RX_SHOW] || sel->no_inlines || sfrom;
   if (!rc) {
     lst = calloc(nloc + 1, 1);
+    out->loc_bits = calloc(nloc + 1, 1);
     out->node_keep = calloc(ns + 1, 1);
     if (hiding) {
       out->line_hidden = calloc(nlines ? nlines : 1, 1);
@@ -137,7 +139,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
       lsf = calloc(nloc + 1, 1);
       out->node_cut = calloc(ns + 1, 1);
     }
-    if (!lst || !out->node_keep || (hiding && (!out->line_hidden || !out->loc_hidden)) ||
+    if (!lst || !out->loc_bits || !out->node_keep || (hiding && (!out->line_hidden || !out->loc_hidden)) ||
         (sfrom && (!lsf || !out->node_cut)))
       rc = pcol_oom(err);
   }
@@ -153,15 +155,15 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
     }
     if (x.have[RX_IGNORE] && (any & (1u << RX_IGNORE))) {
       lst[loc] = ST_IGNORE;
-      out->matched |= 1u << RX_IGNORE;
+      out->loc_bits[loc] |= 1u << RX_IGNORE;
     } else if (!x.have[RX_FOCUS] || (any & (1u << RX_FOCUS))) {
       lst[loc] = ST_FOCUS;
-      out->matched |= 1u << RX_FOCUS;
+      out->loc_bits[loc] |= 1u << RX_FOCUS;
     }
     if (!hiding) continue;
     uint64_t left = e - a;
     if (x.have[RX_HIDE] && (any & (1u << RX_HIDE))) {
-      out->matched |= 1u << RX_HIDE;
+      out->loc_bits[loc] |= 1u << RX_HIDE;
       for (uint64_t li = a; li < e; li++) {
         uint32_t fn = pcol_view_u32(&lfn, li);
         int hit = (mb & (1u << RX_HIDE)) || (fn && fn <= nfn && (fnb[fn] & (1u << RX_HIDE)));
@@ -181,11 +183,14 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
           left--;
         }
       if (left == 0) out->loc_hidden[loc] = 1;
-      else out->matched |= 1u << RX_SHOW;
+      else out->loc_bits[loc] |= 1u << RX_SHOW;
     }
     /* show_from (pprof's ShowFrom, after hide/show): a location whose
      * mapping's file matches keeps its lines; else its outermost line left
      * that matches keeps it and the lines inner to it */
+    /* (pprof's ShowFrom still matches a location hide/show emptied by its
+     * mapping: a match it warns by, that keeps nothing) */
+    if (sfrom && out->loc_hidden[loc] && (mb & (1u << RX_SFROM))) out->loc_bits[loc] |= 1u << RX_SFROM;
     if (sfrom && !out->loc_hidden[loc]) {
       if (mb & (1u << RX_SFROM)) {
         lsf[loc] = 1;
@@ -198,7 +203,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
           break;
         }
       }
-      if (lsf[loc]) out->matched |= 1u << RX_SFROM;
+      if (lsf[loc]) out->loc_bits[loc] |= 1u << RX_SFROM;
     }
     if (sel->no_inlines && !out->loc_hidden[loc]) { /* the outermost line left stays */
       uint64_t last = e;
@@ -206,6 +211,7 @@ static int name_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, 
       for (uint64_t li = a; li + 1 < last; li++) out->line_hidden[li] = 1;
     }
   }
+  for (uint64_t loc = 1; !rc && loc <= nloc; loc++) out->matched |= out->loc_bits[loc];
   /* stack nodes: parents precede children (checked by pcol_column) */
   if (!rc) {
     uint8_t *st = out->node_state = calloc(ns + 1, 1); /* node 0, no location: no state */
@@ -546,6 +552,7 @@ static int range_has(const num_range *r, int64_t v, pcol_str ku) {
 typedef struct tag_filter {
   pcol_str key; /* {NULL,0}: match "key:value" (or any numeric key) */
   uint32_t key_id;
+  int none; /* a key no label of the file has: no label set matches (pprof warns) */
   num_range num; /* num.op: a numeric range instead of the expressions */
   pcol_rx *rx;
   int n;
@@ -566,10 +573,13 @@ static int tag_compile(pcol_file *f, const pcol_label_keys *ki, const char *what
     t->key.len = (size_t)(eq - spec);
     vals = eq + 1;
     PCOL_RETURN_NOT_OK(key_find(f, ki, t->key, &t->key_id, err));
-    if (!t->key_id) return key_missing(f, ki, what, t->key, err);
+    /* a key of no label matches nothing, as in pprof, which then warns
+     * "TagFocus expression matched no samples" (pcol_filter_warnings) */
+    t->none = !t->key_id;
   }
   PCOL_RETURN_NOT_OK(range_parse(what, vals, &t->num, err));
   if (t->num.op) { /* a range, as pprof reads it ("Interpreted ... as range") */
+    if (t->none) return PCOL_OK;
     if (t->key.ptr && !(ki->kind[t->key_id] & 2))
       return pcol_error_set(err, PCOL_EINVAL,
                             "%s: '%s' is a numeric range (as in pprof -tagfocus), but label "
@@ -627,6 +637,7 @@ int pcol_label_key_unit(pcol_file *f, const pcol_label_keys *ki, uint32_t key, p
 static int tag_match(pcol_file *f, const tag_filter *t, const tag_cols *c, uint32_t ls,
                      char **buf, size_t *cap, int *out, pcol_error *err) {
   *out = 0;
+  if (t->none) return PCOL_OK;
   uint64_t a = 0, e = 0;
   if (ls) {
     a = pcol_view_u64(&c->lsoff, ls - 1);
@@ -700,7 +711,8 @@ static int tag_filters(pcol_file *f, const pcol_select *sel, pcol_filter *out, p
     int keep = 1, ign = 0;
     if (sel->tag) rc = tag_match(f, &tf, &c, (uint32_t)ls, &buf, &cap, &keep, err);
     if (!rc && sel->tag_ignore) rc = tag_match(f, &ti, &c, (uint32_t)ls, &buf, &cap, &ign, err);
-    out->ls_keep[ls] = keep && !ign;
+    /* bit 0: kept; 1: tag matched; 2: tag-ignore matched (pcol_filter_warnings) */
+    out->ls_keep[ls] = (uint8_t)((keep && !ign) | (sel->tag && keep) << 1 | ign << 2);
   }
   tag_free(&tf);
   tag_free(&ti);
@@ -742,7 +754,7 @@ int pcol_filter_keep(const pcol_filter *x, uint64_t row) {
   }
   if (x->ls_keep) {
     uint32_t ls = pcol_view_u32(&x->s_labelset, row);
-    if (ls > x->nlabelsets || !x->ls_keep[ls]) return 0;
+    if (ls > x->nlabelsets || !(x->ls_keep[ls] & 1)) return 0;
   }
   return 1;
 }
@@ -822,5 +834,161 @@ void pcol_filter_free(pcol_filter *x) {
   free(x->loc_hidden);
   free(x->node_cut);
   free(x->ls_keep);
+  free(x->loc_bits);
   memset(x, 0, sizeof *x);
+}
+
+/* pcol_filter_warnings: pprof's "matched" flags (applyFocus' fm, im, hm,
+ * hnm, sfm, tfm, tim, tns, tnh) as bits 1 << RX_* and these */
+enum { W_TFOCUS = RX_N, W_TIGNORE, W_TSHOW, W_THIDE, W_N };
+
+typedef struct warn_ctx {
+  pcol_view lsv, sv, wv, voff, vval; /* voff, vval: when the file has values */
+  uint64_t nvalues;
+  const pcol_filter *x;   /* the name filters (its ls_keep NULL) */
+  const uint8_t *ls_keep; /* the label filters' bits (filter.c tag_filters), or NULL */
+  uint8_t *node_used;     /* [stacks + 1] with name filters: a sample pprof keeps ends there */
+  uint8_t *used;          /* [labelsets + 1]: a sample every filter keeps has it */
+  uint64_t nls;
+  unsigned bits;
+} warn_ctx;
+
+/* a sample the name filters keep */
+static int warn_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num;
+  (void)den;
+  warn_ctx *w = ctx;
+  uint32_t ls = pcol_view_u32(&w->lsv, row);
+  if (ls > w->nls) return 0;
+  /* pprof's name filters keep no sample without locations, given or not */
+  if (!pcol_view_u32(&w->sv, row)) return 0;
+  /* a sample whose every value is 0 is none to pprof (its merge drops it;
+   * that samples of one stack and labels cancel is not looked at) */
+  int nz = 0;
+  uint64_t a = w->nvalues ? pcol_view_u64(&w->voff, row) : 0, e = w->nvalues ? pcol_view_u64(&w->voff, row + 1) : 0;
+  if (e > w->nvalues) e = w->nvalues;
+  for (uint64_t i = a; i < e && !nz; i++) nz = pcol_view_i64(&w->vval, i) != 0;
+  if (a >= e) nz = pcol_view_i64(&w->wv, row) != 0; /* no stored values (not pprof's): the weight */
+  if (!nz) return 0;
+  if (w->node_used) w->node_used[pcol_view_u32(&w->sv, row)] = 1; /* (checked by pcol_column) */
+  if (!pcol_filter_keep(w->x, row)) return 0;
+  uint8_t b = w->ls_keep ? w->ls_keep[ls] : 1;
+  if (b & 2) w->bits |= 1u << W_TFOCUS;
+  if (b & 4) w->bits |= 1u << W_TIGNORE;
+  if (b & 1) w->used[ls] = 1;
+  return 0;
+}
+
+/* tag_show and tag_hide against the keys of the label sets w->used marks */
+static int warn_keys(pcol_file *f, const pcol_select *sel, warn_ctx *w, pcol_error *err) {
+  pcol_label_keys ki;
+  pcol_view lsoff, lkey;
+  pcol_rx rx[2];
+  int have[2] = {0, 0};
+  const char *re[2] = {sel->tag_show, sel->tag_hide};
+  char *buf = NULL;
+  size_t cap = 0;
+  uint8_t *hit = NULL;
+  uint64_t nlab = pcol_rows(f, PCOL_T_LABELS);
+  pcol_column_req req[] = {{&lsoff, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS}, {&lkey, PCOL_T_LABELS, PCOL_C_LB_KEY}};
+  int rc = pcol_label_keys_load(f, &ki, err);
+  if (rc) return rc;
+  if (!(rc = pcol_columns(f, req, PCOL_NCOLS(req), err)) && !(hit = calloc(ki.nstr + 1, 1))) rc = pcol_oom(err);
+  for (uint64_t ls = 1; !rc && ls <= w->nls; ls++) {
+    if (!w->used[ls]) continue;
+    uint64_t a = pcol_view_u64(&lsoff, ls - 1), e = pcol_view_u64(&lsoff, ls);
+    if (e > nlab) e = nlab;
+    for (uint64_t i = a; i < e; i++) {
+      uint32_t k = pcol_view_u32(&lkey, i);
+      if (k <= ki.nstr) hit[k] = 1;
+    }
+  }
+  for (int j = 0; j < 2 && !rc; j++)
+    if (re[j]) have[j] = !(rc = pcol_rx_compile(&rx[j], j ? "taghide" : "tagshow", re[j], err));
+  for (uint64_t k = 1; !rc && k <= ki.nstr; k++) {
+    if (!hit[k]) continue;
+    pcol_str name;
+    if ((rc = pcol_string(f, (uint32_t)k, &name, err))) break;
+    for (int j = 0; j < 2 && !rc; j++) {
+      int m = have[j] ? pcol_rx_match(&rx[j], &buf, &cap, name) : 0;
+      if (m < 0) rc = pcol_oom(err);
+      if (m > 0) w->bits |= 1u << (j ? W_THIDE : W_TSHOW);
+    }
+  }
+  for (int j = 0; j < 2; j++)
+    if (have[j]) pcol_rx_free(&rx[j]);
+  free(buf);
+  free(hit);
+  pcol_label_keys_free(&ki);
+  return rc;
+}
+
+/* the flags of one file */
+static int warn_bits(pcol_file *f, const pcol_select *sel, unsigned *bits, pcol_error *err) {
+  pcol_filter x;
+  PCOL_RETURN_NOT_OK(pcol_filter_build(f, sel, &x, err));
+  warn_ctx w = {.ls_keep = x.ls_keep, .nls = pcol_rows(f, PCOL_T_LABELSETS)};
+  x.ls_keep = NULL; /* the name filters alone: pprof's tag filters see their survivors */
+  w.nvalues = pcol_rows(f, PCOL_T_VALUES);
+  pcol_column_req req[] = {{&w.lsv, PCOL_T_SAMPLES, PCOL_C_S_LABELSET}, {&w.wv, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},
+                           {&w.sv, PCOL_T_SAMPLES, PCOL_C_S_STACK}, {&w.voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS}, {&w.vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+  int rc = pcol_columns(f, req, w.nvalues ? 5 : 3, err);
+  if (!rc && !(w.used = calloc(w.nls + 1, 1))) rc = pcol_oom(err);
+  uint64_t ns = pcol_rows(f, PCOL_T_STACKS);
+  w.x = &x;
+  if (!rc && x.loc_bits && !(w.node_used = calloc(ns + 1, 1))) rc = pcol_oom(err);
+  if (!rc) rc = pcol_select_iter_filter(f, sel, NULL, warn_row, &w, err);
+  if (!rc && (sel->tag_show || sel->tag_hide)) rc = warn_keys(f, sel, &w, err);
+  if (!rc && x.loc_bits) { /* pprof's: of the locations of the samples its merge keeps */
+    pcol_view spar, sloc;
+    uint64_t nloc = pcol_rows(f, PCOL_T_LOCATIONS);
+    pcol_column_req sreq[] = {{&spar, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&sloc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
+    rc = pcol_columns(f, sreq, PCOL_NCOLS(sreq), err);
+    for (uint64_t n = ns; !rc && n >= 1; n--) {
+      if (!w.node_used[n]) continue;
+      uint32_t p = pcol_view_u32(&spar, n - 1), loc = pcol_view_u32(&sloc, n - 1);
+      if (p < n) w.node_used[p] = 1; /* (parents precede children: name_filters checked) */
+      if (loc <= nloc) w.bits |= x.loc_bits[loc];
+    }
+  }
+  *bits |= w.bits;
+  x.ls_keep = (uint8_t *)w.ls_keep;
+  pcol_filter_free(&x);
+  free(w.used);
+  free(w.node_used);
+  return rc;
+}
+
+size_t pcol_filter_warnings(pcol_file *const *f, size_t n, const pcol_select *sel, char *buf,
+                            size_t cap, pcol_error *err) {
+  static const char *const what[W_N] = {"Focus", "Ignore", "Hide", "Show", "ShowFrom",
+                                        "TagFocus", "TagIgnore", "TagShow", "TagHide"};
+  if (!sel) return 0;
+  const char *given[W_N] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->show_from,
+                            sel->tag, sel->tag_ignore, sel->tag_show, sel->tag_hide};
+  int any = 0;
+  for (int i = 0; i < W_N; i++) any |= given[i] != NULL;
+  if (!any) return 0;
+  unsigned bits = 0;
+  for (size_t i = 0; i < n; i++)
+    if (warn_bits(f[i], sel, &bits, err)) return 0;
+  size_t len = 0;
+  /* first what pprof's compileTagFilter says as it reads a range */
+  for (int i = W_TFOCUS; i <= W_TIGNORE; i++) {
+    const char *v = given[i], *eq = v ? strchr(v, '=') : NULL, *name = i == W_TFOCUS ? "tagfocus" : "tagignore";
+    num_range r;
+    pcol_error ignored = {0};
+    if (!v || range_parse(name, eq ? eq + 1 : v, &r, &ignored) || !r.op) continue;
+    v = eq ? eq + 1 : v;
+    put(buf, cap, &len, name, strlen(name));
+    put(buf, cap, &len, ":Interpreted '", 14);
+    put(buf, cap, &len, v, strlen(v));
+    put(buf, cap, &len, "' as range, not regexp\n", 23);
+  }
+  for (int i = 0; i < W_N; i++) {
+    if (!given[i] || (bits & (1u << i))) continue;
+    put(buf, cap, &len, what[i], strlen(what[i]));
+    put(buf, cap, &len, " expression matched no samples\n", 31);
+  }
+  return len;
 }

@@ -16,7 +16,8 @@
  * outermost match: node_cut[n] = 1, the node's frames are not in its
  * stacks; NULL without show_from).  `matched` has bit 0 when focus matched
  * a location, 1 ignore, 2 hide, 3 show, 4 show_from (pprof warns "...
- * expression matched no samples" otherwise). */
+ * expression matched no samples" otherwise); loc_bits those bits of each
+ * location (pcol_filter_warnings: of the locations pprof's merge keeps). */
 typedef struct pcol_filter {
   int active;
   unsigned matched;
@@ -24,7 +25,8 @@ typedef struct pcol_filter {
   uint8_t *line_hidden; /* [lines], NULL without hide/show */
   uint8_t *loc_hidden;  /* [locations + 1], NULL without hide/show */
   uint8_t *node_cut;    /* [stacks + 1], NULL without show_from */
-  uint8_t *ls_keep;     /* [labelsets + 1], NULL without label filters */
+  uint8_t *ls_keep;     /* [labelsets + 1], NULL without label filters (bit 0 kept) */
+  uint8_t *loc_bits;    /* [locations + 1] with name filters: the regexes each matched */
   uint8_t *node_state;  /* [stacks + 1] focus/ignore/visible/show_from bits, with node_keep */
   uint8_t *ls_root;     /* [labelsets + 1] the root frame's bits (pcol_filter_root), or NULL */
   pcol_view s_stack, s_labelset;

@@ -59,9 +59,12 @@ static int unit_common(pcol_str a, pcol_str b, double *ra, double *rb) {
   return 1;
 }
 
-/* The period type the first source of f that has one names (*has 0: none). */
+/* The period type the first source of f that has one names (*has 0: none;
+ * a pprof profile without one has pprof's empty one, postDecode's: "/",
+ * which another period type is not compatible with). */
 static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, pcol_error *err) {
   *has = 0;
+  *type = *unit = (pcol_str){"", 0};
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= ns && !*has; s++) {
     pcol_period pd; /* THE period rule (lib/core/period.c) */
@@ -69,6 +72,14 @@ static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, p
     *type = pd.has_type ? pd.type : (pcol_str){"", 0};
     *unit = pd.has_unit ? pd.unit : (pcol_str){"", 0};
     *has = pd.has_type || pd.has_unit;
+  }
+  if (!*has && ns) {
+    pcol_view sty;
+    pcol_str t;
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&sty, 0), &t, err));
+    *has = pcol_str_is(t, PCOL_SRC_PPROF);
+    *type = *unit = (pcol_str){"", 0};
   }
   return PCOL_OK;
 }

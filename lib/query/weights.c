@@ -582,6 +582,7 @@ typedef struct gsum {
   pcol_view st, ls, src;
   const uint8_t *src_ok, *ls_ok;
   uint64_t nsrc, nls;
+  int relative; /* the relative total: no sample without locations (sample_adds) */
   pcol_u64map m;
   pcol_sum *s;
   size_t cap;
@@ -596,7 +597,9 @@ static int gsum_add(void *p, uint64_t row, int64_t v) {
     if (s > g->nsrc || !g->src_ok[s]) return 0;
   }
   if (g->ls_ok && (ls > g->nls || !g->ls_ok[ls])) return 0;
-  uint64_t key = (uint64_t)ls << 32 | pcol_view_u32(&g->st, row);
+  uint32_t st = pcol_view_u32(&g->st, row);
+  if (g->relative && st == 0) return 0;
+  uint64_t key = (uint64_t)ls << 32 | st;
   uint32_t i;
   int added, rc = pcol_u64map_get(&g->m, key, &i, &added);
   if (rc) return pcol_error_set(g->err, rc, "too many (stack, labels) groups for the total");
@@ -614,6 +617,7 @@ static int gsum_run(pcol_file *f, const pcol_select *sel, const pcol_filter *flt
                     const pcol_value_sel *v, gsum *g, pcol_error *err) {
   static const int need[] = {PCOL_C_S_STACK, PCOL_C_S_LABELSET, PCOL_C_S_SOURCE};
   g->err = err;
+  g->relative = sel && sel->relative;
   g->nsrc = pcol_rows(f, PCOL_T_SOURCES);
   g->nls = pcol_rows(f, PCOL_T_LABELSETS);
   int lazy;

@@ -21,9 +21,9 @@ and must be equal:
   fortag       go's standard error's lines "For tag ...", sorted; pcol's
                warnings "pcol VIEW: warning: ...: For tag ...", from "For
                tag" on, sorted
-  matched:V    go's standard error's lines holding "expression matched no
-               samples"; pcol's warnings "pcol V: warning: (...expression
-               matched no samples)"
+  matched:V    go's standard error's lines ending "expression matched no
+               samples" or "' as range, not regexp" (its tag filters'
+               ranges); pcol's warnings "pcol V: warning: (...)" of them
 FLAGS (- none) w: pcol's warnings "pcol VIEW: warning: ...: For tag ..."
 are dropped from its side first (the test judges them on their own:
 fortag); n: go's side must not be empty; r: go refuses the view.
@@ -71,8 +71,9 @@ def judge(rule, go, pc, flags):
         return (sorted(l for l in lines(read(go + '.err')) if l.startswith(b'For tag ')),
                 sorted(m.group(1) for m in map(FORTAG.match, lines(p)) if m))
     if rule.startswith('matched:'):
-        rx = re.compile(rb'^pcol ' + re.escape(rule[8:].encode()) + rb': warning: (.*expression matched no samples)$')
-        return ([l for l in lines(read(go + '.err')) if b'expression matched no samples' in l],
+        said = rb"(?:expression matched no samples|' as range, not regexp)$"
+        rx = re.compile(rb'^pcol ' + re.escape(rule[8:].encode()) + rb': warning: (.*' + said + rb')')
+        return ([l for l in lines(read(go + '.err')) if re.search(said, l)],
                 [m.group(1) for m in map(rx.match, lines(p)) if m])
     return cut(rule, lines(g)), cut(rule, lines(p))
 

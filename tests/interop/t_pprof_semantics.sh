@@ -853,6 +853,41 @@ for o in "tagroot=nokey" "tagroot=kind tagleaf=nokey"; do
   tagwarned "$lab" -traces "${pp[@]}" -- flame "${pc[@]}" -o "$tmp/fl.svg"
   tagwarned "$lab" -traces "${pp[@]}" -- report "${pc[@]}" -o "$tmp/rep.html"
 done
+# the filters' warnings (driver_focus.go applyFocus: an expression that
+# matched nothing, "Interpreted ... as range" of a tag filter's range), in
+# pprof's order, on a view that goes on (exit 0): a label key no sample
+# has matches nothing; what matched is pprof's (locations of the samples
+# its merge keeps, not those of samples whose every value is 0 or that
+# have no locations; label keys of the samples the filters keep); and
+# pprof_gen.py's random profiles where a search found pcol apart
+for s in 9 14 29 33 36; do
+  python3 tests/support/pprofgen.py random "$tmp/rnd$s.pb" $s || bad "pprofgen.py random $s"
+done
+for row in "$lab|-top -tagfocus=nokey=x" "$lab|-top -tagignore=nokey=x -cum" "$lab|-peek . -tagignore=nokey=1kb" \
+  "$lab|-traces -tagshow=zzz -taghide=yyy" "$lab|-tree -focus=nomatch -ignore=zz -hide=zz -show=main -show_from=qq" \
+  "$lab|-tags -tagfocus=worker=x -tagignore=kind=nomatch -tagshow=kind" "$nums|-top -tagfocus=1kb: -tagignore=bytes=:1kb" \
+  "$tmp/rnd9.pb|-tags -ignore=app -tagfocus=worker=b,c" "$tmp/rnd14.pb|-top -taghide=bytes" \
+  "$tmp/rnd33.pb|-traces -sample_index=samples -hide=nomatch -show=Run -show_from=app"; do
+  f=${row%%|*} pp=() pc=()
+  for x in ${row#*|}; do
+    pp+=("$x")
+    case $x in
+    -top | -traces | -tree | -tags) pc=("${x#-}" "${pc[@]}") ;;
+    -peek) pc=(peek "${pc[@]}") ;;
+    .) pc+=(.) ;;
+    -cum) pc+=(--sort cum) ;;
+    -tagfocus=*) pc+=(--tag "${x#*=}") ;;
+    -tagignore=*) pc+=(--tag-ignore "${x#*=}") ;;
+    -sample_index=*) pc+=(--value "${x#*=}") ;;
+    *) x=${x%%=*} pc+=("-${x//_/-}" "${pp[-1]#*=}") ;;
+    esac
+  done
+  tagwarned "$f" "${pp[@]}" -- "${pc[@]}"
+done
+# a pprof profile without a period type has pprof's empty one, which
+# another is not compatible with: a base of another kind is refused
+PS_CLI=1 refuse=r top "$tmp/rnd29.pb" -base="$tmp/rnd36.pb" -- --base "$tmp/rnd36.pb" # (the command line: a refused base ends a session)
+
 # fold --tagroot nokey: each stack of fold's under a frame "<unknown>"
 checked=$((checked + 1))
 "$PCOL" fold "$lab" | sed 's/^/<unknown>;/' >"$tmp/fold.want"

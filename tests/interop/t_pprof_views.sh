@@ -74,7 +74,9 @@ compare() {
   # with a filter, the header's lines too (pprof_views_judge.py: "Active
   # filters:" and each, the comments, Type, Time, Duration)
   for a in "${pp[@]}"; do
-    case $a in -focus=* | -ignore=* | -hide=* | -show=* | -show_from=* | -tagfocus=* | -tagignore=*) rule=head+showing ;; esac
+    case $a in -focus=* | -ignore=* | -hide=* | -show=* | -show_from=* | -tagfocus=* | -tagignore=* | -tagshow=* | -taghide=*)
+      rule=head+showing ;;
+    esac
   done
   [ -n "${FROM:-}" ] && rule=all
   want $rule "$go" "${f##*/}: go tool pprof ${pp[*]} vs pcol $view ${pc[*]} (< pprof, > pcol):"
@@ -234,6 +236,16 @@ if [ -f "$l" ]; then
   same "$l" -tagfocus=function=slow -focus=main -cum -- --tag function=slow --focus main --sort cum
   same "$l" -relative_percentages=true -tagfocus=function=fast -- --relative-percentages --tag function=fast
   peek "$l" -tagfocus=function=slow -peek . -- . --tag function=slow
+  # -tagshow/-taghide: top, peek and tree list them under "Active filters:"
+  # and change nothing else; a label key no sample has matches nothing
+  # (pprof warns: tests/interop/t_pprof_semantics.sh compares the warnings)
+  same "$l" -tagshow=fun -taghide='x|y' -- --tagshow fun --taghide 'x|y'
+  peek "$l" -peek main -taghide=function -- main --taghide function
+  compare tree "$l" -tree -tagshow=nokey -- --tagshow nokey
+  same "$l" -tagfocus=nokey=x -- --tag nokey=x
+  same "$l" -tagignore=nokey=x -cum -- --tag-ignore nokey=x --sort cum
+  peek "$l" -peek main -tagignore=nokey=1kb -- main --tag-ignore nokey=1kb
+  compare tree "$l" -tree -tagignore=nokey=x -tagfocus=function=slow -- --tag-ignore nokey=x --tag function=slow
 fi
 h=$TD/pprof/go-heap-allocs-inline.pb.gz
 if [ -f "$h" ]; then
@@ -350,6 +362,72 @@ else
   echo "FAIL: pprofgen.py multivalue"; fail=$((fail + 1))
 fi
 
+# small random profiles (tests/support/pprofgen.py random SEED: several
+# value types, values 0, below 0 and huge, labels of several values and
+# numeric ones with units, inline frames, several mappings and locations of
+# none, functions without names, samples without locations, period,
+# duration and comments set or not) under option sets a seeded search found
+# pcol and pprof apart on, or that cover what the search drew: a row SEED
+# VIEW PPROF-ARGS (a base @SEED: that seed's profile), pcol's arguments
+# made by rnd_args.  Seeds whose profile sets drop_frames are left out:
+# pprof prunes by it on reading, pcol does not (doc/mappings.md).
+rnd_args() { # PPROF-ARGS...: pcol's (RA), pprof's (RG: bases as files)
+  local x k v
+  RA=() RG=()
+  for x in "$@"; do
+    k=${x%%=*} v=${x#*=}
+    case $v in @*) v=$tmp/rnd${v#@}.pb ;; esac
+    if [ "$k" = "$x" ]; then RG+=("$x"); else RG+=("$k=$v"); fi
+    case $k in
+    -sample_index) RA+=(--value "$v") ;;
+    -nodefraction) RA+=(--node-fraction "$v") ;;
+    -edgefraction) RA+=(--edge-fraction "$v") ;;
+    -nodecount) RA+=(--node-count "$v") ;;
+    -divide_by | -show_from | -tagignore | -unit | -focus | -ignore | -hide | -show | -tagshow | -taghide | -base | \
+      -diff_base)
+      k=${k#-} k=${k/tagignore/tag-ignore} RA+=("--${k//_/-}" "$v") ;;
+    -tagfocus) RA+=(--tag "$v") ;;
+    -cum) RA+=(--sort cum) ;;
+    -lines) RA+=(--by line) ;;
+    -addresses) RA+=(--by address) ;;
+    -functions) RA+=(--by function) ;;
+    -relative_percentages) RA+=(--relative-percentages) ;;
+    -mean) RA+=(--mean) ;;
+    esac
+  done
+}
+RND=(
+  "5 traces -mean" "5 traces -mean -show=alpha|beta" "5 top -mean -cum -nodefraction=0"
+  "39 top -relative_percentages" "39 top -relative_percentages -lines -unit=s -divide_by=1000"
+  "39 peek -relative_percentages -hide=nomatch" "39 tree -relative_percentages -edgefraction=0.1"
+  "9 tags -ignore=app -tagfocus=worker=b,c" "9 traces -tagignore=k=a -taghide=span"
+  "14 top -cum -taghide=bytes -tagfocus=span=b" "14 tree -nodecount=1 -cum" "33 traces -hide=nomatch -show=Run"
+  "33 top -addresses -show_from=app -nodefraction=0" "33 tags -sample_index=samples -tagfocus=bytes=1kb:"
+  "9 top -base=@15 -cum" "9 tree -diff_base=@15 -nodefraction=0" "39 traces -diff_base=@39")
+mkdir -p "$tmp/rnd"
+for row in "${RND[@]}"; do
+  read -r seed view args <<<"$row"
+  for s in $seed $(grep -o '@[0-9]*' <<<"$args" | tr -d @); do
+    [ -f "$tmp/rnd$s.pb" ] || python3 "$REPO/tests/support/pprofgen.py" random "$tmp/rnd$s.pb" "$s" ||
+      { echo "FAIL: pprofgen.py random $s"; fail=$((fail + 1)); }
+  done
+  f=$tmp/rnd$seed.pb
+  # shellcheck disable=SC2086 # (the row's words)
+  rnd_args $args
+  case $view in
+  top | tree) compare "$view" "$f" "-$view" "${RG[@]}" -- "${RA[@]}" ;;
+  peek) peek "$f" -peek . "${RG[@]}" -- . "${RA[@]}" ;;
+  traces | tags)
+    J=$((J + 1))
+    pv "$f" "-$view" "${RG[@]}"
+    "$PCOL" "$view" "$f" "${RA[@]}" >"$tmp/pc/$J" 2>/dev/null
+    rule=head+traces
+    [ "$view" = tags ] && rule=tags
+    want $rule "$PV" "rnd$seed.pb: pcol $view ${RA[*]} differs from go tool pprof -$view ${RG[*]} (< pprof, > pcol):"
+    ;;
+  esac
+done
+
 # top --by label:KEY on a numeric label (heap profiles' "bytes"): pprof
 # -tagroot=KEY makes a root frame per raw value (named by the number when
 # -unit is the sample unit's base); pcol's rows are named as pprof -tags
@@ -388,7 +466,7 @@ trplan() { # FILE KEY [--sum] -- PPROF-FILTERS...
     case $a in -show_from=*) pa+=("--show-from=${a#-show_from=}") ;; *) pa+=("-$a") ;; esac
   done
   pv "$f" -raw -tagroot="$k" "$@"
-  "$PCOL" top "$f" --by label:"$k" --relative-percentages "${pa[@]}" --format json >"$tmp/tr/${#TR[@]}" 2>&1
+  "$PCOL" top "$f" --by label:"$k" --relative-percentages "${pa[@]}" --format json >"$tmp/tr/${#TR[@]}" 2>"$tmp/tr/${#TR[@]}.err" # (warnings: t_pprof_semantics.sh)
   TR+=("$f"$'\x1f'"$k"$'\x1f'"$sum"$'\x1f'"$PV"$'\x1f'"$tmp/tr/${#TR[@]}"$'\x1f'"$*")
 }
 if [ -f "$tmp/es.pb" ]; then

@@ -485,6 +485,7 @@ for (const file of cases) {
     }
     const many = keys.slice().sort((x, y) => vals(y).length - vals(x).length)[0];
     if (keys.length > 1) tries.push([`${keys[0]}:${vals(keys[0])[0]}$,^${keys[1]}:`, null], [`${many}=.`, `${many}=^${vals(many)[0]}$`]);
+    if (keys.length) tries.push([null, 'no_such_key=x'], [`${keys[0]}=.`, 'no_such_key=1kb:']); // a key no label has: matches nothing
     const foldTree = (args) => {
       const t = {};
       for (const l of pcol(['fold', c.input, '--value', value, ...args]).split('\n').filter((x) => x)) {
@@ -542,7 +543,10 @@ for (const file of cases) {
     // numbers (elsewhere both take "1kb:"), a number past 64 bits
     const strOnly = run(ctx, `(function () { var k = []; for (var i = 0; i < D.LB.key.length; i++) k[D.LB.key[i]] = (k[D.LB.key[i]] || 0) | (D.LB.val[i] ? 1 : 2);
       for (var j = 1; j < k.length; j++) if (k[j] === 1) return D.LB.keys[j - 1]; return null; })()`);
-    const bads = ['no_such_key=x', '1kb:', '99999999999999999999:'];
+    // (a key no label has keeps no sample, as in pprof: the CLI warns)
+    const none = run(ctx, `Array.prototype.slice.call(pcolTagKeep(D, 'no_such_key=x', null)).some(function (x) { return x; })`);
+    ok(none === false, `${c.name}: --tag no_such_key=x: the page keeps a label set`);
+    const bads = ['1kb:', '99999999999999999999:'];
     if (strOnly) bads.push(`${strOnly}=1kb:`);
     for (const bad of bads) {
       let msg = '', cli = '';

@@ -81,6 +81,15 @@ hand, standard library only).
                                  function (pprof demangles both), or "kept-N"
                                  for every 3rd one (pprof leaves it)
                                  (tests/interop/t_symbolize.sh)
+  pprofgen.py random OUT SEED    a small random profile (seeded: the same SEED
+                                 writes the same bytes): 1-3 sample types, values
+                                 0, negative, tiny and huge, string labels with
+                                 several values of a key and numeric ones with and
+                                 without units, inline frames, several mappings and
+                                 locations of none, functions without names or
+                                 files, duplicate locations, period, duration,
+                                 time, comments, drop_frames/keep_frames each set
+                                 or not (tests/interop/t_pprof_views.sh)
 """
 import sys
 
@@ -380,6 +389,98 @@ def names(out, path):
     open(out, "wb").write(p + st.table())
 
 
+def random_profile(out, seed):
+    import random
+    r = random.Random(seed)
+    st = Strings()
+    sid = lambda b: st.id(b)
+    types = [(b"samples", b"count"), (b"cpu", b"nanoseconds"), (b"alloc_space", b"bytes"),
+             (b"delay", b"nanoseconds"), (b"inuse_objects", b"count"), (b"wall", b"microseconds")]
+    r.shuffle(types)
+    nt = r.randint(1, 3)
+    p = b"".join(field(1, 2, field(1, 0, sid(t)) + field(2, 0, sid(u))) for t, u in types[:nt])
+    # mappings: 1..3 (mapping 0: none, for some locations)
+    nm = r.randint(1, 3)
+    mfiles = [b"/bin/app", b"/lib/libc.so.6", b"", b"/opt/x/plugin.so"]
+    for m in range(1, nm + 1):
+        p += field(3, 2, field(1, 0, m) + field(2, 0, 0x100000 * m) + field(3, 0, 0x100000 * m + 0xfffff) +
+                   (field(5, 0, sid(mfiles[m - 1])) if mfiles[m - 1] else b"") +
+                   (field(7, 0, 1) + field(8, 0, 1) + field(9, 0, 1) if r.random() < 0.7 else b""))
+    names = [b"main", b"main.work", b"runtime.mallocgc", b"pkg.(*T).Run", b"fmt.Sprintf", b"", b"alpha",
+             b"beta.gamma", b"x.y.z", b"runtime.main"]
+    files = [b"main.go", b"/src/pkg/t.go", b"", b"runtime/malloc.go", b"/src/x/y.go"]
+    nf = r.randint(3, 8)
+    for fid in range(1, nf + 1):
+        nm_ = r.choice(names)
+        fl = r.choice(files)
+        p += field(5, 2, field(1, 0, fid) + (field(2, 0, sid(nm_)) if nm_ else b"") +
+                   (field(3, 0, sid(nm_ + b"_sys")) if nm_ and r.random() < 0.3 else b"") +
+                   (field(4, 0, sid(fl)) if fl else b"") + field(5, 0, r.randint(0, 50)))
+    # locations: 1..12, some inline (2-3 lines), some without lines, some
+    # duplicates (the same mapping, address and lines as another)
+    nl = r.randint(3, 12)
+    locs = {}
+    for lid in range(1, nl + 1):
+        if lid > 1 and r.random() < 0.15:
+            mid, addr, lns = locs[r.randint(1, lid - 1)]
+        else:
+            mid = r.randint(0, nm) if r.random() < 0.3 else r.randint(1, nm)
+            addr = (0x100000 * max(mid, 1)) + r.randint(0, 0xffff) if r.random() < 0.9 else 0
+            k = r.choice((0, 1, 1, 1, 1, 2, 3)) if addr else r.choice((1, 1, 2))
+            lns = [(r.randint(1, nf), r.choice((0, r.randint(1, 200)))) for _ in range(k)]
+        locs[lid] = (mid, addr, lns)
+        p += field(4, 2, field(1, 0, lid) + (field(2, 0, mid) if mid else b"") +
+                   (field(3, 0, addr) if addr else b"") +
+                   b"".join(field(4, 2, field(1, 0, f) + (field(2, 0, ln) if ln else b"")) for f, ln in lns))
+    keys = [b"k", b"worker", b"span"]
+    nkeys = [(b"bytes", b"bytes"), (b"n", None), (b"wait", b"nanoseconds"), (b"sz", b"kilobytes")]
+    vals = [b"a", b"b", b"c", b"10", b"x y"]
+
+    def value():
+        c = r.random()
+        if c < 0.15:
+            return 0
+        if c < 0.25:
+            return -r.randint(1, 1000)
+        if c < 0.32:
+            return r.randint(10 ** 12, 10 ** 15)
+        if c < 0.4:
+            return 1
+        return r.randint(2, 5000)
+
+    for _ in range(r.randint(2, 14)):
+        stack = [r.randint(1, nl) for _ in range(r.randint(0, 6) if r.random() < 0.95 else 0)]
+        labs = b""
+        for k in keys:
+            if r.random() < 0.4:
+                for _ in range(r.choice((1, 1, 1, 2))):
+                    labs += field(3, 2, field(1, 0, sid(k)) + field(2, 0, sid(r.choice(vals))))
+        for k, u in nkeys:
+            if r.random() < 0.25:
+                for _ in range(r.choice((1, 1, 2))):
+                    labs += field(3, 2, field(1, 0, sid(k)) + field(3, 0, r.choice((0, 1, 100, 1536, 3 << 20, 7))) +
+                                  (field(4, 0, sid(u)) if u else b""))
+        p += field(2, 2, (field(1, 2, b"".join(varint(x) for x in stack)) if stack else b"") +
+                   field(2, 2, b"".join(varint(value()) for _ in range(nt))) + labs)
+    if r.random() < 0.2:
+        p += field(7, 0, sid(r.choice((b"fmt\\..*", b"runtime\\.mallocgc", b"alpha"))))   # drop_frames
+        if r.random() < 0.5:
+            p += field(8, 0, sid(b"runtime\\.main"))                                      # keep_frames
+    if r.random() < 0.7:
+        p += field(9, 0, r.choice((1_000_000_000, 1_700_000_000_123_456_789)))          # time_nanos
+    if r.random() < 0.6:
+        p += field(10, 0, r.choice((5, 2_000_000_000, 90 * 60 * 10 ** 9)))              # duration_nanos
+    if r.random() < 0.6:
+        pt = r.choice(types[:nt] + [(b"cpu", b"nanoseconds")])
+        p += field(11, 2, field(1, 0, sid(pt[0])) + field(2, 0, sid(pt[1])))
+        p += field(12, 0, r.choice((1, 10_000_000, 524288)))                           # period
+    for _ in range(r.choice((0, 0, 1, 2))):
+        p += field(13, 0, sid(r.choice((b"a comment", b"another one", b"# hash"))))
+    if nt > 1 and r.random() < 0.5:
+        p += field(14, 0, sid(types[r.randint(0, nt - 1)][0]))                         # default_sample_type
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -410,6 +511,8 @@ if __name__ == "__main__":
         multivalue(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
+    elif sys.argv[1] == "random":
+        random_profile(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "names":
         names(sys.argv[2], sys.argv[3])
     else:

@@ -227,11 +227,12 @@ export function pcolTagKeep(D, tag, tagIgnore) {
     if (eq >= 0) {
       key = spec.slice(0, eq); vals = spec.slice(eq + 1);
       for (i = 0; L && i < L.keys.length; i++) if (L.keys[i] === key) kid = i + 1;
-      if (!kid) /* as filter.c key_missing words it (its keys in the file's string order) */
-        throw new Error(what + ': no label \'' + key + '\'' + (L ? ' in this file; its label keys: ' + L.keys.map(function (k, j) {
-          return k + (keyKinds().k[j + 1] === 2 ? ' (numeric)' : ''); }).join(', ') : ': this file has no labels'));
     }
+    /* a key no label has matches nothing, as pprof's (filter.c tag_compile:
+     * its expressions still read, a bad one refused) */
+    var none = key !== null && !kid;
     var num = pcolNumRange(what, vals);
+    if (num && none) return { none: true };
     if (num) {
       if (kid && !(keyKinds().k[kid] & 2))
         throw new Error(what + ': \'' + vals + '\' is a numeric range (as in pprof -tagfocus), but label \'' + key +
@@ -243,9 +244,10 @@ export function pcolTagKeep(D, tag, tagIgnore) {
     var rx = vals.split(',').map(function (r) {
       try { return pcolGoRegExp(r); } catch (e) { throw new Error(what + ': bad regular expression \'' + r + '\' (' + e.message + ')'); }
     });
-    return { kid: kid, rx: rx };
+    return { kid: kid, rx: rx, none: none };
   }
   function match(t, ls) {
+    if (t.none) return false;
     var a = ls ? L.off[ls] : 0, e = ls ? L.off[ls + 1] : 0, i, r;
     if (t.num) {
       for (i = a; i < e; i++)
