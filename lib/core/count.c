@@ -404,6 +404,13 @@ int pcol_unit_decimals(pcol_str unit, pcol_str *shown) {
   return 0;
 }
 
+int pcol_decimals_for(double amax) {
+  static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+  int k = 9;
+  while (k > 0 && amax * p10[k] >= 9.2e18) k--;
+  return k;
+}
+
 int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals) {
   if (!cap) return 0;
   unsigned __int128 a = v < 0 ? -(unsigned __int128)v : (unsigned __int128)v, scale = 1;

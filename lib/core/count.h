@@ -115,6 +115,11 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
  * unit).  Returns 9 for such a unit, else 0; *shown (may be NULL) = the
  * unit the value is in once divided: U, "" for "1e-9", else the unit. */
 int pcol_unit_decimals(pcol_str unit, pcol_str *shown);
+/* The D of the unit "1e-D U" that holds reals up to amax (>= 0) exactly to
+ * D decimals in 64 bits: 9, or the largest D < 9 at which amax x 10^D still
+ * fits (0: it does not fit with a decimal; the values stay in U).  Perun's
+ * real amounts, speedscope's fractional weights. */
+int pcol_decimals_for(double amax);
 /* v / 10^decimals exactly, without trailing zeros ("12", "1.5", "-0.25");
  * NUL-terminated, truncated to cap.  Returns the length. */
 int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);

@@ -647,6 +647,54 @@ sed '/^  /d' "$tmp/src.txt" > "$tmp/nosrc.txt"
 $PCOL fold "$tmp/src.txt" > "$tmp/src.fold" || fail "srcline: fold"
 $PCOL fold "$tmp/nosrc.txt" | cmp -s - "$tmp/src.fold" || fail "srcline lines change the stacks: $(cat "$tmp/src.fold")"
 printf 'main;leaf 7\nmain 5\n' | sort | cmp -s - <(sort "$tmp/src.fold") || fail "srcline: $(cat "$tmp/src.fold")"
+# fractional weights of a "none" or "bytes" profile (2.5, 0.125, 1e-9)
+# are kept exactly, as speedscope keeps them (decimal units, "count"/"1e-9"
+# and "space"/"1e-9 bytes", doc/mappings.md §11); a profile of integers
+# stays as it was; `pcol fold` equals the file's own sums, exact (Fraction),
+# also after the speedscope, pprof and collapsed exports are read back
+python3 - "$tmp/frac" <<'PY' || fail "fractional weights: generator"
+import json, random, sys
+r = random.Random(11)
+fr = [{"name": n} for n in ("main", "a", "b", "c")]
+def prof(name, unit, choices):
+    smp = [[0] + r.sample(range(1, 4), r.randint(0, 2)) for _ in range(50)]
+    return {"type": "sampled", "name": name, "unit": unit, "startValue": 0, "endValue": 0,
+            "samples": smp, "weights": [r.choice(choices) for _ in smp]}
+for unit, ch in (("none", [0, 1, 2.5, 0.125, 7, 1e-9, 3.75]), ("bytes", [0, 4096, 0.5, 12.25, 1]),
+                 ("none", [0, 1, 2, 30])):
+    tag = unit + ("-int" if 30 in ch else "")
+    json.dump({"shared": {"frames": fr}, "profiles": [prof("p", unit, ch)]}, open("%s-%s.json" % (sys.argv[1], tag), "w"))
+PY
+for t in none bytes none-int; do
+  f=$tmp/frac-$t.json
+  $PCOL fold "$f" > "$tmp/frac.fold" 2>"$tmp/err" || fail "fractional weights ($t): $(cat "$tmp/err")"
+  python3 - "$f" "$tmp/frac.fold" <<'PY' || fail "fractional weights ($t): pcol fold differs from the file's sums"
+import json, sys
+from fractions import Fraction
+d = json.load(open(sys.argv[1]), parse_float=Fraction)
+names = [x["name"] for x in d["shared"]["frames"]]
+want = {}
+for s, w in zip(d["profiles"][0]["samples"], d["profiles"][0]["weights"]):
+    if w:
+        k = ";".join(names[i] for i in s)
+        want[k] = want.get(k, 0) + Fraction(w)
+got = {}
+for l in open(sys.argv[2]):
+    k, _, v = l.rstrip("\n").rpartition(" ")
+    got[k] = Fraction(v)
+if got != want:
+    sys.exit("\n".join("%s: pcol %s, file %s" % (k, got.get(k), want.get(k)) for k in sorted(set(got) | set(want)) if got.get(k) != want.get(k))[:800])
+PY
+  for to in speedscope pprof collapsed; do
+    $PCOL unpack "$f" --to $to -o "$tmp/frac-$t.$to" 2>"$tmp/err" || fail "fractional weights ($t): unpack --to $to: $(cat "$tmp/err")"
+    $PCOL fold "$tmp/frac-$t.$to" | diff "$tmp/frac.fold" - > "$tmp/d" ||
+      fail "fractional weights ($t): $to read back differs: $(head -5 "$tmp/d")"
+  done
+done
+$PCOL info "$tmp/frac-none.json" | grep -q 'values: *count/1e-9' || fail "fractional none: $($PCOL info "$tmp/frac-none.json" | grep values)"
+$PCOL info "$tmp/frac-bytes.json" | grep -q 'values: *space/1e-9 bytes' || fail "fractional bytes: $($PCOL info "$tmp/frac-bytes.json" | grep values)"
+$PCOL info "$tmp/frac-none-int.json" | grep -q 'values: *samples/count (default: samples/count)$' || fail "integer none: $($PCOL info "$tmp/frac-none-int.json" | grep values)"
+
 # ---------------------------------------------------------------- bad input
 bad() { # name file-content expected-message-part (FROM=format: pack --from it)
   printf '%s' "$2" > "$tmp/$1"

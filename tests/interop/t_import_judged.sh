@@ -464,6 +464,10 @@ if python3 "$HERE/speedscope_edge_gen.py" "$E"; then
   compare "edge.folded (edge)" "$E/edge.folded" 1
   compare "edge-0-milliseconds.speedscope.json (edge)" "$E/edge-0-milliseconds.speedscope.json" 1000000
   compare "edge-3-microseconds.speedscope.json (edge)" "$E/edge-3-microseconds.speedscope.json" 1000
+  # fractional weights of a "none" or "bytes" profile (2.5, 0.125): speedscope
+  # keeps them, and so does pcol (decimal units, doc/mappings.md §11)
+  compare "edge-1-bytes.speedscope.json (edge)" "$E/edge-1-bytes.speedscope.json" 1
+  compare "edge-2-none.speedscope.json (edge)" "$E/edge-2-none.speedscope.json" 1
   echo "$E/frac.cpuprofile" > "$tmp/list"
   speedscope_import "$tmp/list" "$tmp/rec" >/dev/null &&
     python3 - "$tmp/rec" <($PCOL cat "$E/frac.cpuprofile" --table meta --format tsv) <<'PY' || fail=1

@@ -10,6 +10,7 @@
 #include "perun.h"
 #include "keys.h"     /* PERUN_LABEL_TRACE, PCOL_SRC_PERUN, PERUN_LABEL_AMOUNT, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK */
+#include "count.h"    /* pcol_decimals_for */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_append, ... */
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include "instream.h" /* pcol_input_cap */
@@ -478,8 +479,7 @@ static int import_events(pimp *p) {
      * which the largest amount still fits in 64 bits (interop review F4: a
      * real file has amounts of 5.6e17 ms); what a value cannot hold exactly
      * is kept verbatim in perun.amount as well */
-    p->amount_k = 9;
-    while (p->amount_k > 0 && p->amount_max * pow(10, p->amount_k) >= 9.2e18) p->amount_k--;
+    p->amount_k = pcol_decimals_for(p->amount_max);
     char sc[8];
     snprintf(sc, sizeof sc, "1e%d", p->amount_k);
     PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, sc, p->err)));

@@ -278,6 +278,7 @@ static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
 static const char *unit_name(const pcol_xtype *t) {
   pcol_str u = t->unit;
   if (!t->vt || !u.ptr) return "none";
+  (void)pcol_unit_decimals(u, &u); /* "1e-9 bytes": bytes, written as decimals */
   static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
                                        {"microseconds", "microseconds"}, {"us", "microseconds"},
                                        {"milliseconds", "milliseconds"}, {"ms", "milliseconds"},

@@ -22,7 +22,9 @@
  * the weight is the value of a "none" profile, else 1.  The profile of
  * activeProfileIndex (the one speedscope opens on) names the default type
  * of its source (meta pprof.default_sample_type, lib/core/count.c).
- * Weights are rounded to integers (half away from zero).
+ * Weights are rounded to integers (half away from zero), but a "none" or
+ * "bytes" profile with a fractional weight keeps them, in the decimal unit
+ * "1e-D" (type "count") or "1e-D bytes" (weights_decimals).
  * The document is read as a stream (lib/convert/json_pull.c), its keys in
  * any order (py-spy writes "profiles" before "shared"): frames straight into
  * the builder, each profile into compact arrays (a sample's stack as a node
@@ -37,6 +39,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
+#include "count.h"    /* pcol_decimals_for */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,21 +447,46 @@ static size_t name_prefix(const char *name) {
 static const char *pname_of(const sprof *p) { return p->name_str ? p->name : ""; }
 
 /* Profile pi's unit and value type (in the source src); k: the length of
- * the source's part of its name (name_prefix; 0: none). */
-static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k, double *scale, int *is_count,
-                      uint32_t *vt) {
+ * the source's part of its name (name_prefix; 0: none); dec: D > 0 when
+ * its values are stored x 10^D, in the unit "1e-D U" (weights_decimals). */
+static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k, int dec, double *scale,
+                      int *is_count, uint32_t *vt) {
   const char *unit, *tname;
   if (!p->unit_str || unit_of(p->unit, scale, &unit, &tname))
     return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
+  *is_count = strcmp(unit, PCOL_UNIT_COUNT) == 0;
   const char *pname = pname_of(p);
+  char ubuf[32];
+  if (dec && *is_count) /* a decimal count is collapsed's ("count", "1e-9"), apart from the samples */
+    snprintf(ubuf, sizeof ubuf, "1e-%d", dec), unit = ubuf, tname = "count";
+  else if (dec)
+    snprintf(ubuf, sizeof ubuf, "1e-%d %s", dec, unit), unit = ubuf;
+  if (dec) *scale = pow(10, dec);
   uint32_t ts, us;
   int rc = pcol_b_cstr(s->b, k ? pname + k + 2 : tname, &ts, s->err);
   if (!rc) rc = pcol_b_cstr(s->b, unit, &us, s->err);
   if (!rc) rc = pcol_b_value_type(s->b, ts, us, vt, s->err);
   if (!rc) rc = pcol_b_source_value_type(s->b, src, *vt, s->err);
-  PCOL_RETURN_NOT_OK(b_in(s, rc));
-  *is_count = strcmp(unit, PCOL_UNIT_COUNT) == 0;
-  return PCOL_OK;
+  return b_in(s, rc);
+}
+
+/* A sampled profile of unit "none" or "bytes" with a weight that has a
+ * fraction keeps its weights exactly, as speedscope does (2.5, 0.125): in
+ * the decimal unit "1e-D U" (pcol_unit_decimals, the rule of collapsed
+ * decimal counts and Perun real amounts), D from its largest weight
+ * (pcol_decimals_for).  0 (stored as they are, rounded) for a profile of
+ * integers, or in a unit of time (kept to the ns).  doc/mappings.md §11. */
+static int weights_decimals(const sprof *p) {
+  if (!p->unit_str || (strcmp(p->unit, "none") != 0 && strcmp(p->unit, "bytes") != 0)) return 0;
+  double amax = 0;
+  int frac = 0;
+  for (size_t i = 0; i < p->nw; i++) {
+    double w = p->weights[i];
+    if (!(w >= 0 && w < 9.2e18)) continue; /* (an error, or too large: reported by sampled) */
+    frac |= w != floor(w);
+    if (w > amax) amax = w;
+  }
+  return frac ? pcol_decimals_for(amax) : 0;
 }
 
 /* The source of profiles [pi, ...): named by the profile name's prefix
@@ -520,7 +548,7 @@ static int evented(simp *s, size_t pi, int add) {
   int is_count = 0, rc;
   if (add) {
     if ((rc = profile_source(s, p, &src)) ||
-        (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p)), &scale, &is_count, &vt)))
+        (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p)), 0, &scale, &is_count, &vt)))
       return rc;
   } else {
     const char *unit, *tname;
@@ -619,7 +647,8 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
   size_t k = name_prefix(pname_of(p0)); /* the source's part of every name (same_source) */
   for (size_t g = pi; g < pj; g++) {
     const sprof *p = &s->ps[g];
-    if ((rc = profile_vt(s, p, g, src, k, &scale[g - pi], &is_count[g - pi], &vt[g - pi]))) return rc;
+    if ((rc = profile_vt(s, p, g, src, k, weights_decimals(p), &scale[g - pi], &is_count[g - pi], &vt[g - pi])))
+      return rc;
     if (p->weights_kind != 1 || p->nw != p0->ns)
       return at(s, "profiles[%zu].weights", g, 0, "not an array as long as samples");
     if (count_at < 0 && is_count[g - pi]) count_at = (int)(g - pi);
@@ -637,15 +666,18 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
   pcol_value_row v[MAXG];
   for (size_t i = 0; i < p0->ns; i++) {
     uint32_t t = p0->samples[i];
+    int64_t weight = 1;
     for (size_t g = 0; g < pj - pi; g++) {
       double w = s->ps[pi + g].weights[i];
       v[g].value_type_id = vt[g];
       if (w != w || w < 0 || to_i64(w * scale[g], &v[g].value))
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
+      if ((int)g == count_at && to_i64(w, &weight)) /* the count's weight: rounded (a decimal count's too) */
+        return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
     }
     if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
-    pcol_sample_row r = {src, PCOL_NA_I64, 0, count_at >= 0 ? v[count_at].value : 1, PCOL_NA_I64, 0, 0};
+    pcol_sample_row r = {src, PCOL_NA_I64, 0, weight, PCOL_NA_I64, 0, 0};
     int64_t t0, t1;
     if (tl && !stretch_ns(tl, &tl->st[i], tscale, &t0, &t1)) /* (checked by timeline_fits) */
       r.time_ns = t0, r.duration_ns = t1 - t0;
