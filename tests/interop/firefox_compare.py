@@ -8,7 +8,8 @@ its total must equal pcol's cum when the name is one function of one thread
 (the profiler counts a sample once per function index; two functions of one
 name would count it twice).  Weights are converted from the profiler's unit
 (ms for tracing-ms) to pcol's.  Names the profiler has and pcol top does not
-must be frames without a function (0x<address>, [unknown], FILE:LINE;
+must be frames without a function (0x<address>, [unknown], FILE:LINE,
+V8's (root) node without self time, which pcol leaves out;
 a judge that does not give a function's file, firefox_cli_judge.cjs: any
 name ending in :LINE), which pcol top does not key.  Prints one line per file and a summary line
 "N passed, N failed"; exit 1 on a failure.  The profiler must not have
@@ -89,6 +90,7 @@ def compare(j, top, imported):
     for name, (file, s, tot) in unkeyed.items():
         if name not in rows and (s or tot) and not (
                 re.match(r"^0x[0-9a-f]+$", name) or name == "[unknown]" or (file and name.startswith(file))
+                or (name == "(root)" and not s)
                 or (file is None and re.match(r"^.+:\d+$", name, re.S))):
             errs.append("%s: a function the profiler shows and pcol top does not" % name)
     return "; ".join(errs[:8]) if errs else None

@@ -22,6 +22,7 @@
 #     (createGeckoProfile: two processes, JS, C++, label and address frames),
 #     and any profile in $FIREFOX_IMPORT_DIR -> pcol top equals the
 #     profiler's numbers on the original file;
+#     and other formats through its own importers (2b: a .cpuprofile);
 #  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers;
 #  4. duration: pcol's duration of a Firefox profile is the length of the
 #     profiler's range of it (getTimeRangeIncludingAllThreads), and the
@@ -138,6 +139,34 @@ for f in ${imports[@]+"${imports[@]}"}; do
   list+=("$f") tops+=("$tmp/t$k.json@import")
   add "round trip $f" "$f"
 done
+# 2b. other formats through the profiler's own importers, in samples (its
+# weights; pcol top --value samples): a table of FILE and pcol top's arguments.
+# A .cpuprofile of speedscope_edge_gen.py with every gap made 0.5 ms or more
+# (the profiler's Chrome importer drops a sample closer than 0.5 ms to the last
+# one it kept, doc/mappings.md §10).  perf script and duration events differ
+# by design (§9, §14) and are not judged here.
+mkdir -p "$tmp/edge"
+if python3 "$here/speedscope_edge_gen.py" "$tmp/edge" && python3 - "$tmp/edge/frac.cpuprofile" "$tmp/slow.cpuprofile" <<'PY'; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["timeDeltas"] = [abs(x) + 600 for x in d["timeDeltas"]]
+d["endTime"] = d["startTime"] + sum(d["timeDeltas"]) + 1
+json.dump(d, open(sys.argv[2], "w"))
+PY
+  while read -r f targs; do
+    k=${#list[@]}
+    # shellcheck disable=SC2086 # targs: words
+    if $PCOL top "$f" --format json --node-fraction 0 $targs >"$tmp/t$k.json" 2>"$tmp/err"; then
+      list+=("$f") tops+=("$tmp/t$k.json@import")
+    else
+      echo "FAIL import $f: $(cat "$tmp/err")"; fail=1
+    fi
+  done <<EOF
+$tmp/slow.cpuprofile --value samples
+EOF
+else
+  echo "FAIL: making the .cpuprofile of speedscope_edge_gen.py"; fail=1
+fi
 # the version pcol writes: a newer profiler upgrades it, as the deployed one
 # does (firefox_compare.py accepts that upgrade and no other)
 FIREFOX_WRITTEN_VERSION=$(python3 -c 'import gzip, json, sys; print(json.load(gzip.open(sys.argv[1]))["meta"]["preprocessedProfileVersion"])' "${list[0]}")
