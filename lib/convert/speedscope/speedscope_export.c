@@ -278,14 +278,19 @@ static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
 static const char *unit_name(const pcol_xtype *t) {
   pcol_str u = t->unit;
   if (!t->vt || !u.ptr) return "none";
-  (void)pcol_unit_decimals(u, &u); /* "1e-9 bytes": bytes, written as decimals */
+  /* "1e-9 bytes": bytes, written as decimals.  A time in decimals ("1e-1
+   * ms", a Perun real amount) stays "none", as before: its values are
+   * written in its unit, and read back as a time they are ns, which a
+   * Perun file's 1.2e13 ms (2^63 ns is 9.2e12 ms) would not fit. */
+  int dec = pcol_unit_decimals(u, &u);
   static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
                                        {"microseconds", "microseconds"}, {"us", "microseconds"},
                                        {"milliseconds", "milliseconds"}, {"ms", "milliseconds"},
                                        {"seconds", "seconds"},           {"s", "seconds"},
                                        {"bytes", "bytes"},               {"B", "bytes"}};
+  enum { NTIMES = 8 }; /* the map's first rows are times */
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (strlen(map[i][0]) == u.len && !memcmp(map[i][0], u.ptr, u.len)) return map[i][1];
+    if (strlen(map[i][0]) == u.len && !memcmp(map[i][0], u.ptr, u.len)) return dec > 0 && i < NTIMES ? "none" : map[i][1];
   return "none";
 }
 
