@@ -210,8 +210,9 @@ test-build: all $(TEST_BIN)
 test-tail: all
 	@MAKE="$(MAKE)" BUILD=$(BUILD) bash tests/run_lanes.sh
 
-# The quick loop (README): the plain build, the layer check, unit tests, CLI
-# tests two at a time and the conformance suite.  LEAKS=errors (make test):
+# The quick loop (README): the plain build, the layer check, unit tests, the CLI
+# tests but the slowest (QUICK=1: tests/cli/run_all.sh) two at a time and the
+# conformance suite.  LEAKS=errors (make test):
 # LeakSanitizer only where tests/cli/run_all.sh says.
 JOBS ?= 1
 LEAKS ?= all
@@ -219,7 +220,7 @@ check: deps pybin
 	@$(MAKE) -j2 --no-print-directory test-build
 	@$(MAKE) --no-print-directory check-layers check-report-modules check-api-doc
 	@$(MAKE) --no-print-directory JOBS=2 test-unit
-	@$(MAKE) --no-print-directory JOBS=2 test-cli
+	@$(MAKE) --no-print-directory JOBS=2 QUICK=1 test-cli
 	@$(MAKE) --no-print-directory test-conformance
 	@echo "make check: passed"
 

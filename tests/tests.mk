@@ -60,7 +60,7 @@ test-corpus: all
 	  if [ $$rc = 77 ]; then echo "corpus tests skipped (no shared test data)"; else [ $$rc = 0 ] && echo "corpus: t_readback ok"; fi
 
 test-cli: all
-	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) LEAKS=$(LEAKS) bash tests/cli/run_all.sh
+	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) LEAKS=$(LEAKS) QUICK=$(QUICK) bash tests/cli/run_all.sh
 
 test-interop: all
 	@PCOL=$(PCOL) BUILD=$(BUILD) JOBS=$(JOBS) bash tests/interop/run_all.sh
