@@ -152,11 +152,24 @@ static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v, int sid
   return PCOL_OK;
 }
 
+static int tr_row_nz(const tr_groups *g, uint32_t s, uint64_t row) {
+  if (!(s <= g->nsources && g->typed[s])) return pcol_view_i64(&g->weight, row) != 0;
+  uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
+  if (e > g->nvalues) e = g->nvalues;
+  for (uint64_t i = a; i < e; i++)
+    if (pcol_view_i64(&g->vval, i)) return 1;
+  return 0;
+}
+
 static int tr_group_row(void *p, uint64_t row, int64_t value) {
   tr_groups *g = p;
   uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
   if (st > g->nstacks) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                                              (unsigned long long)row + 1, st);
+  /* a sample whose values are all 0 is none (pprof's Merge drops it as it
+   * reads): it places no trace before a later sample of its stack does */
+  uint32_t s = pcol_view_u32(&g->source, row);
+  if (!tr_row_nz(g, s, row)) return PCOL_OK;
   uint32_t gi = g->head[st];
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (gi) {
@@ -169,7 +182,6 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     g->head[st] = gi + 1;
   }
   g->v[gi].sum += value;
-  uint32_t s = pcol_view_u32(&g->source, row);
   int side0 = g->base && !(s <= g->nsources && (g->base[s] & 2)), rc = PCOL_OK;
   if (g->base && !side0 && g->v[gi].row1 == UINT64_MAX) g->v[gi].row1 = row;
   uint8_t nz = 0;
@@ -199,6 +211,7 @@ static int tr_group_div(void *p, uint64_t row, int64_t value) {
   uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
   uint32_t gi = st <= g->nstacks ? g->head[st] : 0;
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
+  if (!gi && !tr_row_nz(g, pcol_view_u32(&g->source, row), row)) return PCOL_OK; /* (tr_group_row) */
   if (!gi) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu: no trace for its divisor",
                                  (unsigned long long)row + 1);
   g->v[gi - 1].dsum += value;

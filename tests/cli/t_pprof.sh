@@ -84,10 +84,10 @@ for t in 'junk' '\0\0\0\0'; do
     go tool pprof -raw "$tmp/trail.pb.gz" >/dev/null 2>&1 && fail "go tool pprof read trailing $t (pcol refuses it)"
   fi
 done
-printf '\0\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\020\047\0\0\0\0\0\0' >"$tmp/old.prof"
+printf 'heap profile: 1: 2 [3: 4] @ heap/1048576\n1: 2 [3: 4] @ 0x401000\n' >"$tmp/old.prof"
 $PCOL pack "$tmp/old.prof" -o "$tmp/x.pcol" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "legacy: exit $rc, want 1"
-grep -q 'old.prof: legacy gperftools CPU profile.*not profile.proto' "$tmp/err" ||
+grep -q 'old.prof: legacy heap profile (text), not profile.proto' "$tmp/err" ||
   fail "legacy message: $(cat "$tmp/err")"
 printf '\x0a\x04\x08\x05\x10\x00\x32\x00' >"$tmp/badidx.pb" # sample_type type = string 5 of 1
 $PCOL pack "$tmp/badidx.pb" --from pprof -o "$tmp/x.pcol" 2>"$tmp/err"; rc=$?
@@ -109,10 +109,28 @@ if [ -d "$TD/pprof" ]; then
     $PCOL unpack "$tmp/$b.2.pcol" --to pprof --no-gzip -o "$tmp/$b.2.pb" || fail "unpack again $b"
     cmp -s "$tmp/$b.1.pb" "$tmp/$b.2.pb" || fail "$b: second round trip differs"
   done
-  for f in "$TD"/pprof/legacy-*.legacy; do
+  # legacy binary CPU profiles are read (judged against go tool pprof in
+  # tests/interop/t_pprof_views.sh); the export's round trip is stable
+  for f in "$TD"/pprof/legacy-*.legacy "$TD"/ext/legacy/*.cpu; do
+    [ -f "$f" ] || continue
+    b=$(basename "$f")
+    $PCOL pack "$f" -o "$tmp/$b.pcol" || fail "legacy $b refused"
+    $PCOL validate --full "$tmp/$b.pcol" >/dev/null || fail "validate $b"
+    $PCOL unpack "$tmp/$b.pcol" --to pprof --no-gzip -o "$tmp/$b.1.pb" || fail "unpack $b"
+    $PCOL unpack "$tmp/$b.1.pb" --to pprof --no-gzip -o "$tmp/$b.2.pb" || fail "unpack again $b"
+    cmp -s "$tmp/$b.1.pb" "$tmp/$b.2.pb" || fail "$b: second round trip differs"
+  done
+  # the text legacy formats are refused, naming theirs
+  for f in "$TD"/ext/legacy/*.heap "$TD"/ext/legacy/*.contention "$TD"/ext/legacy/*.thread; do
     [ -f "$f" ] || continue
     $PCOL pack "$f" -o "$tmp/x.pcol" 2>"$tmp/err" && fail "legacy $f accepted"
     grep -q "legacy" "$tmp/err" || fail "legacy $f: $(cat "$tmp/err")"
+  done
+  # a legacy CPU profile cut or lying about a depth: refused with the byte offset
+  for c in huge-depth:72 cut-record:32; do
+    python3 tests/support/legacy_cpu_gen.py "${c%:*}" "$tmp/${c%:*}.prof" || fail "legacy_cpu_gen.py ${c%:*}"
+    $PCOL top "$tmp/${c%:*}.prof" >/dev/null 2>"$tmp/err" && fail "${c%:*} accepted"
+    grep -q "${c%:*}.prof: legacy CPU profile: .* at byte offset ${c#*:}\$" "$tmp/err" || fail "${c%:*}: $(cat "$tmp/err")"
   done
 fi
 exit 0

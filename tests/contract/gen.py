@@ -271,6 +271,27 @@ elif fmt == "pprof":
     open(out, "wb").write(msg)
     truth["threads"] = {"thread": per_thread()}
     truth["period"] = [10000000, "cpu", "nanoseconds"]
+elif fmt == "pprof-legacy":
+    # gperftools' CPUPROFILE (64-bit little-endian words): header (0, 3, 0,
+    # period 10000 us, 0), a record (count 1, depth, addresses leaf first,
+    # callers' return addresses) per sample, the end marker (0, 1, 0), then
+    # /proc/self/maps; no byte 0x0a before the maps (the contract's stray
+    # lines land in the text, where pprof ignores them)
+    import struct
+    ws = [0, 3, 0, 10000, 0]
+    def addr(f, leaf):
+        base = 0x7F1E22100000 if f == 4 else 0x401000  # leaf_b in libc
+        return base + 0x20 * f + (4 if leaf else 5)
+    for _, st, _ in plan:
+        ws += [1, len(st)] + [addr(f, k == 0) for k, f in enumerate(reversed(st))]
+    ws += [0, 1, 0]
+    maps = ("00400000-00402000 r-xp 00000000 08:01 1234 /usr/bin/app\n"
+            "00602000-00603000 rw-p 00002000 08:01 1234 /usr/bin/app\n"
+            "7f1e22100000-7f1e22200000 r-xp 00000000 08:01 99 /lib/libc.so.6\n")
+    w.close()
+    open(out, "wb").write(struct.pack("<%dQ" % len(ws), *ws) + maps.encode())
+    truth["period"] = [10000000, "cpu", "nanoseconds"]
+    truth["names"] = ["[app]", "[libc.so.6]"]  # go tool pprof -symbolize=none's
 else:
     sys.exit("gen.py: no generator for %s" % fmt)
 w.close()

@@ -145,8 +145,10 @@ def check(row, tmp):
     fmt = row["format"]
     src = os.path.join(tmp, "in." + fmt)
     truth = {}
-    if row["file"] == "gen":
-        p = subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), fmt, src], capture_output=True)
+    if row["file"] == "gen" or row["file"].startswith("gen:"):
+        # gen:KIND: gen.py's KIND, another form of the row's format
+        kind = row["file"][4:] or fmt
+        p = subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), kind, src], capture_output=True)
         if p.returncode:
             return fail(fmt, "gen", p.stderr.decode()[:300])
         truth = json.loads(p.stdout)
@@ -340,7 +342,8 @@ def main():
                 check(row, tmp)
             except Exception as e:  # a command that should have worked
                 fail(row["format"], "run", str(e))
-            print("t_contract: %-10s %s" % (row["format"], "ok" if len(failures) == before else "FAILED"))
+            print("t_contract: %-10s %s" % (row["format"] + (" (%s)" % row["file"][4:] if row["file"].startswith("gen:") else ""),
+                                            "ok" if len(failures) == before else "FAILED"))
     finally:
         shutil.rmtree(tmp)
     for f in failures:

@@ -137,4 +137,5 @@ def main():
     pprofgen.native(out, spath)
 
 
-main()
+if __name__ == "__main__":  # (tests/support/legacy_cpu_gen.py imports it)
+    main()

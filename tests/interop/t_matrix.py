@@ -77,8 +77,10 @@ REFUSED = {
     "examples__time-short.perf": "invalid JSON",
     "to_add_profiles__err-prof-1-incomplete.perf": "invalid JSON (cut off)",
 }
-REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) format, named as legacy"}
-REFUSED_SUFFIX = {".legacy": "legacy (pre-profile.proto) format, named as legacy"}
+# (legacy binary CPU profiles, *.cpu and *.legacy, are read: pprof_legacy.c)
+REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) text format, named as legacy"}
+REFUSED_SUFFIX = {}
+READ_SUFFIX = (".cpu",)  # in a REFUSED_DIRS directory, read all the same
 
 # Real pcol bugs not fixed on this branch: (file basename, export or "*",
 # reason).  Each is printed as "known bug:"; a listed case that passes is
@@ -930,7 +932,7 @@ def job(i, f, kind):
     d = os.path.join(W, "f%03d" % i)
     os.makedirs(d, exist_ok=True)
     res = {"i": i, "f": f, "b": b, "kind": kind, "d": d, "out": {}, "err": {}}
-    reason = REFUSED.get(b) or (REFUSED_DIRS.get(os.path.basename(os.path.dirname(f))))
+    reason = REFUSED.get(b) or (None if b.endswith(READ_SUFFIX) else REFUSED_DIRS.get(os.path.basename(os.path.dirname(f))))
     for suf, why in REFUSED_SUFFIX.items():
         if b.endswith(suf):
             reason = why

@@ -4,7 +4,8 @@
 # with -lines), `pcol tree` (pprof -tree) and the filters --focus/--ignore/
 # --hide/--show/--show-from/--tag/--tag-ignore, on every pprof profile of the shared
 # test data (ext/ included, and pprof's conversions of legacy profiles in
-# ext/legacy-proto, R's in pprof-from-r).  The lines from "Showing nodes
+# ext/legacy-proto, R's in pprof-from-r; legacy binary CPU profiles, which
+# pcol reads itself, and tests/support/legacy_cpu_gen.py's).  The lines from "Showing nodes
 # accounting for" on must be identical to `go tool pprof -top` with the
 # same options.
 # Also list (-list), info (-raw's header), top --by label (-tagfocus,
@@ -108,9 +109,16 @@ views() {
   compare tree "$1" -tree --
   compare tree "$1" -tree -cum -nodecount=12 -- --sort cum --node-count 12
 }
+# legacy binary CPU profiles (gperftools, Java), which pcol reads as pprof
+# does (lib/convert/pprof/pprof_legacy.c): the shared ones and
+# tests/support/legacy_cpu_gen.py's (every word size and byte order, maps,
+# recursion, zero counts, Java symbols)
+mkdir -p "$tmp/legacy"
+python3 "$REPO/tests/support/legacy_cpu_gen.py" all "$tmp/legacy" || die "legacy_cpu_gen.py failed"
+LEGACY=("$TD"/pprof/*.legacy "$TD"/ext/legacy/*.cpu "$tmp"/legacy/*.cpu)
 n=0
 # (and pprof's own conversions of legacy profiles, R's native profiles)
-for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz; do
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz "${LEGACY[@]}"; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them
   # an OTLP message is not a pprof Profile (go tool pprof misreads its
@@ -293,7 +301,7 @@ done
 # types, per pprof profile of the test data (a period of 0 is none); judged
 # below, after the sessions
 INFO=()
-for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-*; do
+for f in "$TD"/pprof/*.pb.gz "$TD"/ext/pprof/go-* "${LEGACY[@]}"; do
   [ -f "$f" ] || continue
   case $f in *edge-invalid*) continue ;; esac
   pv "$f" -raw
@@ -603,7 +611,7 @@ done
 # added up, all-zero ones dropped; unsymbolized frames "[mapping]" or
 # "<unknown>"; names with control bytes or invalid UTF-8 are escaped by
 # pcol's text rule, so that file is left out)
-for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz; do
+for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz "${LEGACY[@]}"; do
   [ -f "$f" ] || continue
   case $f in *dotnet*) continue ;; esac # pprof leaves out one sample of it, pcol does not
   case $f in *edge-invalid-utf8*) continue ;; esac # control bytes: pcol escapes them (doc/safety.md)
@@ -618,6 +626,20 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy
     # (with filters, the header too: pprof's -traces lists none of them)
     want ${args:+head+}traces "$PV" "${f##*/}: pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
   done
+done
+
+# a legacy CPU profile as pcol read it, exported: pprof's -raw of the
+# export is its -raw of the legacy file, every sample, location (address,
+# mapping) and mapping (start, limit, offset, file, build id)
+RAW=()
+for f in "${LEGACY[@]}"; do
+  [ -f "$f" ] || continue
+  x=$tmp/legacy/$(basename "$f").pb.gz
+  "$PCOL" unpack "$f" --to pprof -o "$x" || { echo "FAIL: ${f##*/}: pcol unpack --to pprof"; fail=$((fail + 1)); continue; }
+  pv "$f" -raw
+  a=$PV
+  pv "$x" -raw
+  RAW+=("$f"$'\t'"$a"$'\t'"$PV")
 done
 
 # ---- run the sessions, then judge ----
@@ -662,6 +684,13 @@ for x in "${INFO[@]}"; do
     END { print pt "|" p "|" t "|" vt }' "$p")
   checked=$((checked + 1))
   [ "$want" = "$got" ] || { echo "FAIL: ${f##*/}: pprof -raw says $want, pcol info $got"; fail=$((fail + 1)); }
+done
+
+for x in "${RAW[@]}"; do
+  IFS=$'\t' read -r f a b <<<"$x"
+  checked=$((checked + 1))
+  grep -q '^Mappings' "$a" || { echo "FAIL: ${f##*/}: pprof -raw printed no mappings"; fail=$((fail + 1)); continue; }
+  cmp -s "$a" "$b" || { echo "FAIL: ${f##*/}: pprof -raw of pcol's export differs (< legacy file, > export):"; diff "$a" "$b" | head -20; fail=$((fail + 1)); }
 done
 
 if [ -f "$g" ]; then

@@ -371,6 +371,12 @@ if [ $HAVE_GO = 1 ]; then
     PPROF_BINARY_PATH=$2 "$PCOL" top "$1" --symbolize local --no-inlines 2>/dev/null | cut >pc.top
     same "go tool pprof -top -noinlines, $1" go.top pc.top
   done
+  # a gperftools CPU profile (pprof's legacy binary format) of the PIE
+  python3 "$REPO/tests/support/legacy_cpu_gen.py" native pie $PIEB legacy.prof || bad "legacy_cpu_gen.py native"
+  PPROF_BINARY_PATH=/nonexistent go tool pprof -symbolize=local -traces -noinlines legacy.prof 2>/dev/null | traces >go.tr
+  PPROF_BINARY_PATH=/nonexistent "$PCOL" traces legacy.prof --symbolize local --no-inlines 2>/dev/null | traces >pc.tr
+  grep -q work go.tr || bad "go tool pprof did not symbolize legacy.prof"
+  same "go tool pprof -traces -noinlines, legacy.prof (gperftools)" go.tr pc.tr
 fi
 # --- demangling: C++ and Rust names as pprof shows them ------------------
 # pprof demangles every function whose name is empty or its system name,

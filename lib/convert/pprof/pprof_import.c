@@ -31,7 +31,6 @@
  */
 #include "pcol.h"
 #include "keys.h"     /* PCOL_SRC_PPROF, PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
-#include "bytes.h"    /* pcol_rd64, pcol_rd32 */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in */
 #include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_reserve, ... */
 #include "hash.h"     /* pcol_hash2 */
@@ -84,10 +83,8 @@ int pcol_pprof_detect(const uint8_t *p, size_t n) {
 /* ------------------------------------------------ legacy format names */
 
 const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
-  if (n >= 24 && pcol_rd64(p) == 0 && pcol_rd64(p + 8) == 3 && pcol_rd64(p + 16) == 0)
-    return "legacy gperftools CPU profile (64-bit binary)";
-  if (n >= 12 && pcol_rd32(p) == 0 && pcol_rd32(p + 4) == 3)
-    return "legacy gperftools/Java CPU profile (32-bit binary)";
+  if (pcol_pprof_legacy_cpu_header(p, n, NULL, NULL, NULL, NULL)) /* read: pprof_legacy.c */
+    return "legacy gperftools/Java CPU profile (binary)";
   static const struct {
     const char *prefix, *kind;
   } text[] = {{"heap profile:", "legacy heap profile (text)"},
@@ -135,7 +132,8 @@ typedef struct psrc {
   off_t start;      /* in's position at the start; -1: it cannot seek back */
   FILE *rs;         /* the first bytes (read to tell gzip), then the rest of in */
   pcol_instream *o; /* inflating rs (kind != 0) */
-  FILE *s;          /* what is read: o's stream, or rs */
+  FILE *s;          /* what is read: o's stream, or rs (or peek) */
+  FILE *peek;       /* the first bytes read to tell a legacy CPU profile, then the rest */
   int kind;         /* PCOL_COMP_* */
 } psrc;
 
@@ -154,6 +152,8 @@ static int src_open(psrc *s, pcol_error *err) {
 /* Ends a read whose result is rc: the inflating stream's own error (bad or
  * truncated data, the cap) wins, as when the input was inflated whole first. */
 static int src_close(psrc *s, int rc, pcol_error *err) {
+  if (s->peek) fclose(s->peek);
+  s->peek = NULL;
   if (s->o) {
     int orc = pcol_instream_finish(s->o, rc, err);
     if (orc) rc = orc;
@@ -1152,16 +1152,65 @@ static int build(ctx *c) {
 
 /* ---------------------------------------------------------- entry point */
 
+enum { LEGACY_READ = 1 };
+
+/* A legacy binary CPU profile (gperftools, Java), told by its first bytes
+ * (inflated) as pprof's parseCPU tells it, read whole under the input cap
+ * into b (pprof_legacy.c): LEGACY_READ.  Else the bytes read are given back
+ * (s->s reads them again): PCOL_OK. */
+static int legacy_cpu(pcol_builder *b, psrc *s, pcol_error *err) {
+  uint8_t h[40];
+  size_t n = fread(h, 1, sizeof h, s->s);
+  if (n < sizeof h && ferror(s->s)) return pcol_error_set(err, PCOL_EIO, "%s: read error", s->name);
+  if (!pcol_pprof_legacy_cpu_header(h, n, NULL, NULL, NULL, NULL)) {
+    if (!(s->peek = pcol_replay_stream(h, n, s->s)))
+      return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
+    s->s = s->peek;
+    return PCOL_OK;
+  }
+  pcol_buf d = {0};
+  uint64_t cap = pcol_input_cap(s->opt);
+  int rc = pcol_buf_append(&d, h, n) ? PCOL_ENOMEM : PCOL_OK;
+  while (!rc) {
+    if (pcol_buf_reserve(&d, (size_t)1 << 16)) {
+      rc = PCOL_ENOMEM;
+      break;
+    }
+    size_t k = fread(d.data + d.len, 1, d.cap - d.len, s->s);
+    d.len += k;
+    if (!s->kind && d.len > cap) {
+      rc = pcol_decompressed_too_big(s->name, s->opt, cap, d.len, PCOL_COMP_NONE, err);
+      break;
+    }
+    if (k == 0) {
+      if (ferror(s->s)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", s->name);
+      break;
+    }
+  }
+  if (rc == PCOL_ENOMEM) pcol_error_set(err, rc, "%s: out of memory", s->name);
+  /* the inflating stream's own failure (bad data, its cap) first */
+  if (s->o) {
+    int orc = pcol_instream_finish(s->o, rc, err);
+    if (orc) rc = orc;
+    pcol_instream_free(s->o);
+    s->o = NULL;
+  }
+  if (!rc) rc = pcol_pprof_legacy_cpu(b, d.data, d.len, s->name, s->opt, err);
+  pcol_buf_free(&d);
+  return rc ? rc : LEGACY_READ;
+}
+
 int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
                       const pcol_import_options *opt, pcol_error *err) {
   if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_pprof: NULL argument");
   if (!name) name = "<pprof>";
-  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, 0};
+  psrc src = {in, opt, name, ftello(in), NULL, NULL, NULL, NULL, 0};
   pprof_spill spill; /* pass 1's Samples, when in cannot seek back */
   pprof_spill_init(&spill, name);
   if (src.start < 0) src.start = -1;
   int rc = src_open(&src, err);
-  if (rc) return src_close(&src, rc, err);
+  if (!rc) rc = legacy_cpu(b, &src, err);
+  if (rc) return src_close(&src, rc == LEGACY_READ ? PCOL_OK : rc, err);
   int gz = src.kind != 0, srcerr = 0;
   feed fd;
   feed_init(&fd, &src, NULL);
