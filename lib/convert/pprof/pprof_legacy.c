@@ -134,7 +134,7 @@ static int read_records(lp *p, const uint8_t *d, size_t n, size_t *at, int w, in
       return PCOL_OK;
     }
     lsample s = {count, NS(p->addr, uint64_t), (size_t)depth};
-    if (pcol_buf_reserve(&p->addr, (size_t)depth * sizeof(uint64_t))) return nomem(p);
+    if (pcol_buf_reserve(&p->addr, ((size_t)depth + 1) * sizeof(uint64_t))) return nomem(p); /* (+1: never NULL) */
     uint64_t *a = AT(p->addr, uint64_t) + s.first;
     for (size_t j = 0; j < depth; j++) {
       a[j] = word(d + body + j * (size_t)w, w, big);
