@@ -156,19 +156,28 @@ for k, unit in enumerate(("milliseconds", "bytes", "none")):
     wts = [r.choice([0, 1, 2.5, 10, 0.125]) for _ in smp]
     profs.append({"type": "sampled", "name": "s%d" % k, "unit": unit, "startValue": 0,
                   "endValue": sum(wts), "samples": smp, "weights": wts})
-evs, t, open_ = [], 0.5, []
-for _ in range(120):
-    if open_ and (r.random() < 0.45 or len(open_) > 4):
+
+
+def events(rng, n, steps, t):
+    # n random opens and closes of frames of fr from t (steps apart), then
+    # the frames left open closed: (the events, the end)
+    evs, open_ = [], []
+    for _ in range(n):
+        if open_ and (rng.random() < 0.45 or len(open_) > 4):
+            evs.append({"type": "C", "frame": open_.pop(), "at": t})
+        else:
+            f = rng.randrange(len(fr))
+            if f in open_:
+                continue
+            open_.append(f)
+            evs.append({"type": "O", "frame": f, "at": t})
+        t = round(t + rng.choice(steps), 3)
+    while open_:
         evs.append({"type": "C", "frame": open_.pop(), "at": t})
-    else:
-        f = r.randrange(len(fr))
-        if f in open_:
-            continue
-        open_.append(f)
-        evs.append({"type": "O", "frame": f, "at": t})
-    t = round(t + r.choice([0, 0.25, 1, 3.5]), 3)
-while open_:
-    evs.append({"type": "C", "frame": open_.pop(), "at": t})
+    return evs, t
+
+
+evs, t = events(r, 120, [0, 0.25, 1, 3.5], 0.5)
 profs.append({"type": "evented", "name": "ev", "unit": "microseconds", "startValue": 0.5, "endValue": t,
               "events": evs})
 doc = {"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": fr},
@@ -176,3 +185,22 @@ doc = {"$schema": "https://www.speedscope.app/file-format-schema.json", "shared"
 w("edge.speedscope.json", doc)
 for k, p in enumerate(profs):  # each alone (speedscope adds up all profiles of a file)
     w("edge-%d-%s.speedscope.json" % (k, p["unit"]), dict(doc, profiles=[p]))
+
+# ------------------------------------------------------------ speedscope JSON: values pcol's units cannot hold
+# An evented profile of unit none or bytes whose times have fractions
+# (startValue too), and milliseconds past 2^63 ns (1.2e13 ms and more,
+# evented and sampled, with fractions of a ms): speedscope keeps the doubles,
+# pcol a decimal unit (doc/mappings.md §11).  Quarters of a ms are exact in
+# doubles at that size, so speedscope's sums are exact too.
+q = random.Random(20261129)
+for unit, steps, t0, start in (("none", [0, 0.125, 0.3, 2.5, 1], 0.5, 0.3),
+                               ("bytes", [0, 0.5, 0.001, 12.25, 4096], 1.75, 1.75),
+                               ("milliseconds", [0, 0.25, 1e12, 3.5e12], 1.2e13 + 0.75, 0)):
+    evs, t = events(q, 150, steps, t0)
+    p = {"type": "evented", "name": "ev-" + unit, "unit": unit, "startValue": start, "endValue": t, "events": evs}
+    w("edge-ev-%s.speedscope.json" % unit, dict(doc, profiles=[p]))
+smp = [[0] + q.sample(range(1, len(fr)), q.randint(0, 3)) for _ in range(30)]
+wts = [q.choice([0, 0.25, 1.5e13, 2.25e13, 9.3e12 + 0.75, 4]) for _ in smp]
+w("edge-big-milliseconds.speedscope.json",
+  dict(doc, profiles=[{"type": "sampled", "name": "big", "unit": "milliseconds", "startValue": 0,
+                       "endValue": sum(wts), "samples": smp, "weights": wts}]))

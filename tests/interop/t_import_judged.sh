@@ -21,6 +21,9 @@
 # - pprof: the shared test data's, each function's weight by `pcol fold
 #   --no-inlines` (speedscope drops inlined functions, doc/mappings.md §2).
 # - edge cases of each (speedscope_edge_gen.py, a fixed seed).
+# - Perun: the speedscope export of each file of the shared test data, each
+#   profile as speedscope reads it against `pcol fold` of the file and of
+#   the export as pcol reads it back, and its unit a time for a time.
 # - perf script: speedscope weighs a perf sample by the time to the
 #   midpoints of its neighbours, not by count or period, so its numbers are
 #   not comparable; perf is judged by inferno: if $PCOL_INFERNO_DIR holds a
@@ -34,6 +37,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/speedscope_env.sh"
 fail=0 n=0
+TD=${PCOL_TESTDATA:-../shared/testdata}
 judge() { # file -> $tmp/rec (one JSON line)
   echo "$1" > "$tmp/list"
   speedscope_import "$tmp/list" "$tmp/rec" >/dev/null || return 1
@@ -468,6 +472,12 @@ if python3 "$HERE/speedscope_edge_gen.py" "$E"; then
   # keeps them, and so does pcol (decimal units, doc/mappings.md §11)
   compare "edge-1-bytes.speedscope.json (edge)" "$E/edge-1-bytes.speedscope.json" 1
   compare "edge-2-none.speedscope.json (edge)" "$E/edge-2-none.speedscope.json" 1
+  # an evented profile's fractional times (none, bytes), and milliseconds past
+  # 2^63 ns (evented and sampled): pcol keeps them in a decimal unit, whose
+  # values `pcol fold` prints as they are (before: rounded, or refused)
+  for x in ev-none ev-bytes ev-milliseconds big-milliseconds; do
+    compare "edge-$x.speedscope.json (edge)" "$E/edge-$x.speedscope.json" 1
+  done
   echo "$E/frac.cpuprofile" > "$tmp/list"
   speedscope_import "$tmp/list" "$tmp/rec" >/dev/null &&
     python3 - "$tmp/rec" <($PCOL cat "$E/frac.cpuprofile" --table meta --format tsv) <<'PY' || fail=1
@@ -479,6 +489,89 @@ if got != [want]:
 PY
 else
   echo "FAIL speedscope_edge_gen.py"; fail=1
+fi
+
+# ---------------------------------------------------------------- Perun exports (the shared test data)
+# Each Perun file's speedscope export (pcol's own, doc/mappings.md §5): its
+# values stay in the file's unit, named as speedscope names it ("ms" as
+# milliseconds, a real amount in "1e-1 ms" as milliseconds with a decimal:
+# before, unit "none"), so speedscope shows the times pcol shows.  Per
+# profile of a value type (each alone: speedscope adds up a file's
+# profiles; not the samples count), per function, speedscope's weights
+# equal `pcol fold --value TYPE` of the Perun file, and of the export as
+# pcol reads it back (a time in ns, or one past 2^63 ns in its decimal
+# unit, "1e-1 milliseconds", which pcol refused before), within the
+# rounding of speedscope's sums of doubles (judge_compare.py --terms).
+PD=$tmp/perun; mkdir -p "$PD"; : > "$PD/exports"; : > "$PD/batch"
+for f in "$TD"/ext/perun/*.perf; do
+  [ -f "$f" ] || continue
+  b=${f##*/}; b=${b%.perf}
+  $PCOL pack "$f" -o "$PD/$b.pcol" >/dev/null 2>&1 || continue # (a file pcol refuses: t_perun's part)
+  $PCOL unpack "$PD/$b.pcol" --to speedscope -o "$PD/$b.json" 2>"$tmp/err" ||
+    { echo "FAIL ${f##*/}: speedscope export: $(cat "$tmp/err")"; fail=1; continue; }
+  $PCOL cat "$PD/$b.pcol" --table value_types --format tsv > "$PD/$b.vt" || { echo "FAIL ${f##*/}: its value types"; fail=1; continue; }
+  printf '%s\t%s\n' "$PD/$b.json" "$f" >> "$PD/exports"
+done
+python3 - "$PD/exports" > "$PD/cases" 2>"$PD/units" <<'PY' || { cat "$PD/units"; fail=1; }
+import json, sys
+# the units speedscope shows for the Perun header's unit of a type: a time
+# as a time (pcol keeps ms and us amounts with fractions in ps and fs, which
+# speedscope has not), bytes as bytes, else numbers
+TIMES = ["nanoseconds", "microseconds", "milliseconds", "seconds"]
+SPEEDSCOPE = {"ns": TIMES, "us": TIMES, "ms": TIMES, "s": TIMES, "B": ["bytes"]}
+bad = 0
+for line in open(sys.argv[1]):
+    exp, orig = line.rstrip("\n").split("\t")
+    d = json.load(open(exp))
+    try:
+        units = json.load(open(orig))["header"]["units"]
+    except (ValueError, KeyError, TypeError):
+        units = {}
+    # pcol's own unit of each type: its values, as `pcol fold` prints them,
+    # are those of the export x 1000 (ps, written as ns), x 10^6 (fs), else x 1
+    stored = dict(l.rstrip("\n").split("\t")[1:3] for l in list(open(exp[:-5] + ".vt"))[1:])
+    for k, p in enumerate(d["profiles"]):
+        t = p["name"].rsplit(": ", 1)[-1]
+        if p["type"] != "sampled" or t == "samples":
+            continue
+        scale = {"ps": "1000", "fs": "1000000"}.get(stored.get(t), "1")
+        want = SPEEDSCOPE.get(units.get(t), ["none"]) if isinstance(units, dict) and t in units else [p["unit"]]
+        if p["unit"] not in want:
+            print("FAIL %s -> speedscope: %s (%s) written as unit %s, not %s" % (orig.split("/")[-1], t, units[t], p["unit"],
+                  " or ".join(want)), file=sys.stderr)
+            bad = 1
+        one = "%s.%d.json" % (exp[:-5], k)
+        json.dump(dict(d, profiles=[p], activeProfileIndex=0), open(one, "w"))
+        print("\t".join((one, orig, exp, t, p["unit"], str(len(p["weights"])), scale)))
+sys.exit(bad)
+PY
+cut -f1 "$PD/cases" > "$PD/list"
+if [ -s "$PD/list" ] && speedscope_import "$PD/list" "$PD/rec.jsonl" >/dev/null &&
+  python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    open(json.loads(l)["file"] + ".rec", "w").write(l)' "$PD/rec.jsonl"; then
+  np=0
+  while IFS=$'\t' read -r one orig exp type unit terms osc; do
+    name="${orig##*/} -> speedscope: $type ($unit)"
+    $PCOL fold "$orig" --value "$type" > "$one.fold" 2>"$tmp/err" || { echo "FAIL $name: $(cat "$tmp/err")"; fail=1; continue; }
+    # pcol's reading of the export: a time in ns, else in the file's unit
+    case $unit in nanoseconds) sc=1 ;; microseconds) sc=1000 ;; milliseconds) sc=1000000 ;; seconds) sc=1000000000 ;; *) sc= ;; esac
+    if [ -n "$sc" ] && $PCOL fold "$exp" --value "$type/nanoseconds" > "$one.back" 2>/dev/null; then :
+    elif $PCOL fold "$exp" --value "$type" > "$one.back" 2>"$tmp/err"; then sc=1
+    else echo "FAIL $name: pcol reads its export: $(cat "$tmp/err")"; fail=1; continue
+    fi
+    printf '%s\t%s\t%s\t%s\t--terms\t%s\n' "$name (the Perun file)" "$one.fold" "$one.rec" "$osc" "$terms" >> "$PD/batch"
+    printf '%s\t%s\t%s\t%s\t--terms\t%s\n' "$name (pcol reads the export)" "$one.back" "$one.rec" "$sc" "$terms" >> "$PD/batch"
+    np=$((np + 1))
+  done < "$PD/cases"
+  if python3 "$HERE/judge_compare.py" --batch "$PD/batch"; then
+    n=$((n + np))
+    echo "t_import_judged: $np profiles of $(wc -l < "$PD/exports") Perun files' speedscope exports agree with speedscope"
+  else
+    fail=1
+  fi
+else
+  echo "FAIL the Perun files' speedscope exports: speedscope judge did not run"; fail=1
 fi
 
 # ---------------------------------------------------------------- Chrome trace (Chromium)
@@ -593,7 +686,6 @@ fi
 # CRLF, invalid lines, recursion, UTF-16).  The judge gets text, so the
 # UTF-16 file is given to it decoded (speedscope's app decodes it by its
 # BOM) and to pcol as it is.
-TD=${PCOL_TESTDATA:-../shared/testdata}
 for f in "$TD"/ext/collapsed/*; do
   [ -f "$f" ] || continue
   case $f in

@@ -628,6 +628,30 @@ static int tid_taken(const fx *x, long long tid) {
          bsearch(&tid, x->real_tids.data, x->real_tids.len / sizeof(long long), sizeof(long long), cmp_ll);
 }
 
+/* A thread's fields up to its stack column, the one place they are
+ * written: the fixed ones, its tid, pid (a string), name and process name,
+ * the samples' weight type (a source's thread, thread_start, or the empty
+ * thread of a profile without samples, empty_thread). */
+static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str name, pcol_str process,
+                       int synthetic, const char *wtype) {
+  int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
+  if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
+                     "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
+                     "\"tid\":%lld,\"pid\":", is_main ? "true" : "false", tid) < 0)
+    rc = io(x);
+  if (!rc) rc = jstr(x, pid);
+  if (!rc) rc = put(x, ",\"name\":");
+  if (!rc) rc = jstr(x, name);
+  if (!rc) rc = put(x, ",\"processName\":");
+  if (!rc) rc = jstr(x, process);
+  if (!rc && synthetic) rc = put(x, ",\"pcolTimeAxis\":\"synthetic\"");
+  if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
+                       "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
+  if (!rc) rc = put(x, wtype);
+  if (!rc) rc = put(x, "\",\"stack\":[");
+  return rc;
+}
+
 /* The start of thread k of the source: its fields up to its stack column. */
 static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   const tw *w = &ws->w;
@@ -641,7 +665,6 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   }
   ws->n = 0;
   ws->has_cpu = ws->has_long = 0;
-  int rc;
   /* the thread's name (THE thread-name rule, lasts.c; the tid is its own
    * field), the source's name when it has one thread and no thread label;
    * its tid and its process's pid where the labels have them */
@@ -670,22 +693,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     while (tid_taken(x, tid)) tid++;
     x->last_fallback = tid;
   }
-  rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
-  if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
-                     "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
-                     "\"tid\":%lld,\"pid\":", k == 0 ? "true" : "false", tid) < 0)
-    rc = io(x);
-  if (!rc) rc = jstr(x, ws->pid);
-  if (!rc) rc = put(x, ",\"name\":");
-  if (!rc) rc = jstr(x, name);
-  if (!rc) rc = put(x, ",\"processName\":");
-  if (!rc) rc = jstr(x, w->uri);
-  if (!rc && w->synthetic) rc = put(x, ",\"pcolTimeAxis\":\"synthetic\"");
-  if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
-                       "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
-  if (!rc) rc = put(x, w->wtype);
-  if (!rc) rc = put(x, "\",\"stack\":[");
-  return rc;
+  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->wtype);
 }
 
 /* Each row of the sorter, in order: its thread started or ended as it
@@ -987,15 +995,10 @@ static int empty_thread(fx *x, uint32_t s) {
   PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &uri, x->err));
   if (!uri.ptr) uri = (pcol_str){"pcol", 4};
   uri = pcol_display_name(uri);
-  int rc = fprintf(x->out, "\n{\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
-                   "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":true,"
-                   "\"tid\":0,\"pid\":\"%u\",\"name\":", s) < 0 ? io(x) : PCOL_OK;
-  if (!rc) rc = jstr(x, uri);
-  if (!rc) rc = put(x, ",\"processName\":");
-  if (!rc) rc = jstr(x, uri);
-  if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
-                       "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"samples\",\"stack\":[],"
-                       "\"time\":[],\"weight\":[],\"length\":0}}");
+  char pid[16];
+  snprintf(pid, sizeof pid, "%u", s);
+  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, "samples");
+  if (!rc) rc = put(x, "],\"time\":[],\"weight\":[],\"length\":0}}");
   if (!rc) x->nthreads_written++;
   return rc;
 }

@@ -274,23 +274,25 @@ static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
   return PCOL_OK;
 }
 
-/* speedscope's unit of a type's unit */
-static const char *unit_name(const pcol_xtype *t) {
+/* speedscope's unit of a type's unit, and the decimals its values are
+ * written with (*dec: the value is v / 10^dec in that unit).  "1e-9
+ * bytes", "1e-1 ms" (a Perun real amount): bytes, milliseconds, as
+ * decimals; a Perun real amount in ps or fs (perun_import.c: ms and us x
+ * 10^9) in nanoseconds with 3 or 6 decimals, so that speedscope shows a
+ * time; pcol's import keeps a time past 2^63 ns or with a fraction of a
+ * ns in a decimal unit again (speedscope_import.c values_decimals). */
+static const char *unit_name(const pcol_xtype *t, int *dec) {
   pcol_str u = t->unit;
+  *dec = 0;
   if (!t->vt || !u.ptr) return "none";
-  /* "1e-9 bytes": bytes, written as decimals.  A time in decimals ("1e-1
-   * ms", a Perun real amount) stays "none", as before: its values are
-   * written in its unit, and read back as a time they are ns, which a
-   * Perun file's 1.2e13 ms (2^63 ns is 9.2e12 ms) would not fit. */
-  int dec = pcol_unit_decimals(u, &u);
-  static const char *const map[][2] = {{"nanoseconds", "nanoseconds"}, {"ns", "nanoseconds"},
-                                       {"microseconds", "microseconds"}, {"us", "microseconds"},
-                                       {"milliseconds", "milliseconds"}, {"ms", "milliseconds"},
-                                       {"seconds", "seconds"},           {"s", "seconds"},
-                                       {"bytes", "bytes"},               {"B", "bytes"}};
-  enum { NTIMES = 8 }; /* the map's first rows are times */
+  *dec = pcol_unit_decimals(u, &u);
+  static const struct { const char *u, *name; int dec; } map[] = {
+      {"nanoseconds", "nanoseconds", 0}, {"ns", "nanoseconds", 0},  {"ps", "nanoseconds", 3},
+      {"fs", "nanoseconds", 6},          {"microseconds", "microseconds", 0}, {"us", "microseconds", 0},
+      {"milliseconds", "milliseconds", 0}, {"ms", "milliseconds", 0}, {"seconds", "seconds", 0},
+      {"s", "seconds", 0},               {"bytes", "bytes", 0},     {"B", "bytes", 0}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-    if (strlen(map[i][0]) == u.len && !memcmp(map[i][0], u.ptr, u.len)) return dec > 0 && i < NTIMES ? "none" : map[i][1];
+    if (strlen(map[i].u) == u.len && !memcmp(map[i].u, u.ptr, u.len)) return *dec += map[i].dec, map[i].name;
   return "none";
 }
 
@@ -501,9 +503,10 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
     x->need_known = 1;
   }
   if (pcol_budget_exceeded(x->bud, x->need)) return pcol_budget_refuse(x->bud, x->err);
-  if ((rc = profile_head(x, "sampled", uri, "", t->type, unit_name(t)))) return rc;
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
-  int dec = vt ? pcol_unit_decimals(t->unit, NULL) : 0;
+  int dec;
+  const char *unit = unit_name(t, &dec);
+  if ((rc = profile_head(x, "sampled", uri, "", t->type, unit))) return rc;
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
   if (total > (__int128)INT64_MAX) { /* no JSON reader takes so large an integer: a double, as JavaScript holds it */

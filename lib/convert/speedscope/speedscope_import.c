@@ -22,9 +22,12 @@
  * the weight is the value of a "none" profile, else 1.  The profile of
  * activeProfileIndex (the one speedscope opens on) names the default type
  * of its source (meta pprof.default_sample_type, lib/core/count.c).
- * Weights are rounded to integers (half away from zero), but a "none" or
- * "bytes" profile with a fractional weight keeps them, in the decimal unit
- * "1e-D" (type "count") or "1e-D bytes" (weights_decimals).
+ * Weights are rounded to integers (half away from zero), but a profile
+ * whose values (weights, or an evented profile's times) the stored unit
+ * cannot hold exactly keeps them in the decimal unit of its own: "1e-D"
+ * (type "count") for "none" with a fraction, "1e-D bytes", and "1e-D
+ * milliseconds" for a time past 2^63 ns or with a fraction of a ns
+ * (values_decimals).
  * The document is read as a stream (lib/convert/json_pull.c), its keys in
  * any order (py-spy writes "profiles" before "shared"): frames straight into
  * the builder, each profile into compact arrays (a sample's stack as a node
@@ -408,11 +411,17 @@ static int unit_of(const char *u, double *scale, const char **unit, const char *
   return -1;
 }
 
-static int to_i64(double d, int64_t *out) {
-  if (!(d > -9.2e18 && d < 9.2e18)) return -1;
-  *out = (int64_t)(d < 0 ? d - 0.5 : d + 0.5);
+/* d x scale (an integer: 1, a time unit's ns, 10^D) rounded half away
+ * from zero, -1 out of range; the fraction is scaled apart, as the double
+ * product would lose it for a large d (1.2e13 ms x 10^5 is off by 1e-4) */
+static int to_scaled(double d, double scale, int64_t *out) {
+  if (!(fabs(d) * scale < 9.2e18)) return -1;
+  double ip = trunc(d);
+  *out = (int64_t)ip * (int64_t)scale + (int64_t)round((d - ip) * scale);
   return 0;
 }
+
+static int to_i64(double d, int64_t *out) { return to_scaled(d, 1, out); }
 
 /* The builder's stack of tree node t (its ancestors' first, memoized,
  * without recursion): the pcol_b_stack_node calls, in the same order, that
@@ -447,21 +456,22 @@ static size_t name_prefix(const char *name) {
 static const char *pname_of(const sprof *p) { return p->name_str ? p->name : ""; }
 
 /* Profile pi's unit and value type (in the source src); k: the length of
- * the source's part of its name (name_prefix; 0: none); dec: D > 0 when
- * its values are stored x 10^D, in the unit "1e-D U" (weights_decimals). */
+ * the source's part of its name (name_prefix; 0: none); dec: >= 0 when its
+ * values are stored in its own unit x 10^dec, "1e-D U" (values_decimals). */
 static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k, int dec, double *scale,
                       int *is_count, uint32_t *vt) {
   const char *unit, *tname;
   if (!p->unit_str || unit_of(p->unit, scale, &unit, &tname))
     return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
   *is_count = strcmp(unit, PCOL_UNIT_COUNT) == 0;
-  const char *pname = pname_of(p);
+  const char *pname = pname_of(p), *own = *is_count ? "" : p->unit; /* "none": collapsed's "1e-9" */
   char ubuf[32];
-  if (dec && *is_count) /* a decimal count is collapsed's ("count", "1e-9"), apart from the samples */
-    snprintf(ubuf, sizeof ubuf, "1e-%d", dec), unit = ubuf, tname = "count";
-  else if (dec)
-    snprintf(ubuf, sizeof ubuf, "1e-%d %s", dec, unit), unit = ubuf;
-  if (dec) *scale = pow(10, dec);
+  if (dec > 0)
+    snprintf(ubuf, sizeof ubuf, "1e-%d%s%s", dec, *own ? " " : "", own), unit = ubuf;
+  else if (dec == 0)
+    unit = *own ? own : unit;
+  if (dec > 0 && *is_count) tname = "count"; /* a decimal count is collapsed's, apart from the samples */
+  if (dec >= 0) *scale = pow(10, dec);
   uint32_t ts, us;
   int rc = pcol_b_cstr(s->b, k ? pname + k + 2 : tname, &ts, s->err);
   if (!rc) rc = pcol_b_cstr(s->b, unit, &us, s->err);
@@ -470,23 +480,34 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k
   return b_in(s, rc);
 }
 
-/* A sampled profile of unit "none" or "bytes" with a weight that has a
- * fraction keeps its weights exactly, as speedscope does (2.5, 0.125): in
- * the decimal unit "1e-D U" (pcol_unit_decimals, the rule of collapsed
- * decimal counts and Perun real amounts), D from its largest weight
- * (pcol_decimals_for).  0 (stored as they are, rounded) for a profile of
- * integers, or in a unit of time (kept to the ns).  doc/mappings.md §11. */
-static int weights_decimals(const sprof *p) {
-  if (!p->unit_str || (strcmp(p->unit, "none") != 0 && strcmp(p->unit, "bytes") != 0)) return 0;
+static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
+
+/* Profile p's values (a sampled profile's weights, an evented one's times
+ * since startValue) as speedscope keeps them, doubles (2.5 bytes, 0.125,
+ * 1.2e13 ms): when pcol's stored unit (a count, bytes, ns) cannot hold one
+ * of them exactly, a fraction or past 64 bits, they are kept in the file's
+ * own unit x 10^D, the decimal unit "1e-D U" (pcol_unit_decimals: the rule
+ * of collapsed decimal counts and Perun real amounts), D from the largest
+ * (pcol_decimals_for); D = 0 (a time in its own unit, "milliseconds") when
+ * they only fit so.  Returns that D, or -1: stored as before (a fraction
+ * no finer than the stored unit's is rounded).  doc/mappings.md §11. */
+static int values_decimals(const sprof *p) {
+  double sc;
+  const char *unit, *tname;
+  if (!p->unit_str || unit_of(p->unit, &sc, &unit, &tname)) return -1;
+  int smp = is_sampled(p), frac = 0, big = 0;
+  size_t n = smp ? p->nw : 2 * p->nst;
   double amax = 0;
-  int frac = 0;
-  for (size_t i = 0; i < p->nw; i++) {
-    double w = p->weights[i];
-    if (!(w >= 0 && w < 9.2e18)) continue; /* (an error, or too large: reported by sampled) */
-    frac |= w != floor(w);
+  for (size_t i = 0; i < n; i++) {
+    const stretch *x = smp ? NULL : &p->st[i / 2];
+    double w = fabs(smp ? p->weights[i] : (i & 1 ? x->t1 : x->t0) - p->start);
+    if (!(w < 9.2e18)) continue; /* (not a number, or too large: an error) */
+    if (w * sc >= 9.2e18) big = 1;
+    else if (round(w * sc) / sc != w) frac = 1; /* (1.1 ms is 1100000 ns, not w x 1e6) */
     if (w > amax) amax = w;
   }
-  return frac ? pcol_decimals_for(amax) : 0;
+  int d = pcol_decimals_for(amax);
+  return big || (frac && pow(10, d) > sc) ? d : -1;
 }
 
 /* The source of profiles [pi, ...): named by the profile name's prefix
@@ -515,8 +536,6 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   return b_in(s, rc);
 }
 
-static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
-
 /* The first event of profile p that names a frame past the frames (it
  * stops the walk), SIZE_MAX if none. */
 static size_t events_stop(const simp *s, const sprof *p) {
@@ -535,7 +554,7 @@ static int stretch_read(const sprof *p, size_t k, size_t stop) {
 /* Stretch x's [t0, t1) in the stored unit, since startValue, the
  * profile's start (speedscope subtracts it too); -1 out of range. */
 static int stretch_ns(const sprof *p, const stretch *x, double scale, int64_t *t0, int64_t *t1) {
-  return to_i64((x->t0 - p->start) * scale, t0) || to_i64((x->t1 - p->start) * scale, t1) ? -1 : 0;
+  return to_scaled(x->t0 - p->start, scale, t0) || to_scaled(x->t1 - p->start, scale, t1) ? -1 : 0;
 }
 
 /* The evented profile pi: with `add`, a source of one sample per stretch;
@@ -544,26 +563,27 @@ static int stretch_ns(const sprof *p, const stretch *x, double scale, int64_t *t
 static int evented(simp *s, size_t pi, int add) {
   const sprof *p = &s->ps[pi];
   uint32_t src = 0, vt = 0;
-  double scale;
-  int is_count = 0, rc;
-  if (add) {
-    if ((rc = profile_source(s, p, &src)) ||
-        (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p)), 0, &scale, &is_count, &vt)))
-      return rc;
-  } else {
-    const char *unit, *tname;
-    if (!p->unit_str || unit_of(p->unit, &scale, &unit, &tname))
-      return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
-  }
-  int timed = strcmp(p->unit, "none") != 0 && strcmp(p->unit, "bytes") != 0;
+  double scale, ns; /* to the stored unit; a time's to ns */
+  int is_count = 0, rc, dec = add ? values_decimals(p) : -1;
+  const char *unit, *tname;
+  if (!p->unit_str || unit_of(p->unit, &ns, &unit, &tname))
+    return at(s, "profiles[%zu].unit", pi, 0, "not a speedscope unit");
+  int timed = strcmp(unit, PCOL_UNIT_NANOSECONDS) == 0;
+  scale = ns;
+  if (add && ((rc = profile_source(s, p, &src)) ||
+              (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p)), dec, &scale, &is_count, &vt))))
+    return rc;
+  int64_t unit1 = dec > 0 ? (int64_t)scale : 1; /* a count's 1 in its decimal unit */
   if (p->events_kind != 1) return at(s, "profiles[%zu].events", pi, 0, "not an array");
   size_t stop = events_stop(s, p);
   for (size_t k = 0; k < p->nst && stretch_read(p, k, stop); k++) {
     const stretch *x = &p->st[k];
-    int64_t t0, t1;
+    int64_t t0, t1, n0 = PCOL_NA_I64, n1 = PCOL_NA_I64;
     if (stretch_ns(p, x, scale, &t0, &t1)) return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
     if (!add) continue;
-    pcol_sample_row r = {src, timed ? t0 : PCOL_NA_I64, timed ? t1 - t0 : 0, is_count ? t1 - t0 : 1,
+    /* a time's start and length in ns, unless they are past 64 bits (kept in a decimal unit) */
+    if (timed && (dec >= 0 ? stretch_ns(p, x, ns, &n0, &n1) : (n0 = t0, n1 = t1, 0))) n0 = n1 = PCOL_NA_I64;
+    pcol_sample_row r = {src, n0, n0 == PCOL_NA_I64 ? 0 : n1 - n0, is_count ? (t1 - t0 + unit1 / 2) / unit1 : 1,
                          PCOL_NA_I64, 0, 0};
     pcol_value_row v = {vt, t1 - t0};
     if ((rc = stack_of(s, x->stack, &r.stack_id))) return rc;
@@ -647,7 +667,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
   size_t k = name_prefix(pname_of(p0)); /* the source's part of every name (same_source) */
   for (size_t g = pi; g < pj; g++) {
     const sprof *p = &s->ps[g];
-    if ((rc = profile_vt(s, p, g, src, k, weights_decimals(p), &scale[g - pi], &is_count[g - pi], &vt[g - pi])))
+    if ((rc = profile_vt(s, p, g, src, k, values_decimals(p), &scale[g - pi], &is_count[g - pi], &vt[g - pi])))
       return rc;
     if (p->weights_kind != 1 || p->nw != p0->ns)
       return at(s, "profiles[%zu].weights", g, 0, "not an array as long as samples");
@@ -670,7 +690,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     for (size_t g = 0; g < pj - pi; g++) {
       double w = s->ps[pi + g].weights[i];
       v[g].value_type_id = vt[g];
-      if (w != w || w < 0 || to_i64(w * scale[g], &v[g].value))
+      if (w != w || w < 0 || to_scaled(w, scale[g], &v[g].value))
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
       if ((int)g == count_at && to_i64(w, &weight)) /* the count's weight: rounded (a decimal count's too) */
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
