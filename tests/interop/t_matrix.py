@@ -130,10 +130,18 @@ EXC = {
                   "as Latin-1 (a NUL as a blank; doc/mappings.md §5); names are compared so mapped",
     "collapsed-sep": "collapsed text cannot hold ';', CR, LF or NUL in a name: they are "
                      "'_' there (doc/mappings.md §6); names are compared so mapped",
+    "rprof-negative": "Rprof holds no negative count: such a sample is 0 lines (doc/mappings.md "
+                      "§1.2); an Rprof export of a source with one is not compared",
+    "otlp-utf8": "OTLP strings are UTF-8: a byte of no valid sequence is U+FFFD there "
+                 "(doc/mappings.md §12.2): names are compared so mapped",
+    "perun-negative": "a Perun kperf amount is a count of samples: a negative one (a pprof "
+                      "diff's samples/count) is written as is, and read back as one sample "
+                      "(doc/mappings.md §3.1, §3.2): such an export is not compared",
     "empty-stack": "Rprof cannot hold a sample with an empty stack (doc/mappings.md §1.2): "
                    "the Rprof export's total is compared without them",
     "v8-refused": "a V8 .cpuprofile weighs samples by time and holds one thread: a "
-                  "source whose default value is no time, or several sources, is refused "
+                  "source whose default value is no time or is below 0 in a sample, or "
+                  "several sources, is refused "
                   "(doc/mappings.md §10.1)",
     "same-name": "two frames of one name (different files) are one name to a judge keyed "
                  "by name: flat is added up, cum not compared",
@@ -200,6 +208,7 @@ class Reading:
         self.abs_total = False   # the total printed is the sum of |values|
         self.none = False
         self.frames = False      # names by the frame rule (doc/mappings.md §6)
+        self.empty = 0           # abs_total: the net weight of samples without a frame
 
     def add(self, names_leaf_first, v, distinct=None):
         """One sample: flat to the leaf, cum once to each distinct name
@@ -253,9 +262,9 @@ def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
             if r.abs_total:
                 exc("go-abs-total")
                 if r is src:
-                    st = sum(r.flat.values()) + total_adjust
+                    st = sum(r.flat.values()) + r.empty + total_adjust
                 else:
-                    ot = sum(r.flat.values())
+                    ot = sum(r.flat.values()) + r.empty
     if not close(st, ot, src, out):
         bad.append("total: source %s (%s) %s, output %s (%s) %s" % (
             src.judge, "adjusted %+g" % total_adjust if total_adjust else "", fmt(st),
@@ -297,6 +306,15 @@ def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
         more = " ... and %d more" % (len(bad) - 8) if len(bad) > 8 else ""
         fail(f, what, "%s vs %s: %s%s" % (src.judge, out.judge, "; ".join(bad[:8]), more))
     return not bad
+
+
+def otlp_name(name):
+    """A name as an OTLP export holds it: each byte that is not part of a
+    valid UTF-8 sequence (read here as a surrogate escape) is U+FFFD."""
+    if not any(0xdc80 <= ord(c) <= 0xdcff for c in name):
+        return name
+    exc("otlp-utf8")
+    return "".join("\ufffd" if 0xdc80 <= ord(c) <= 0xdcff else c for c in name)
 
 
 def fmt(v):
@@ -434,7 +452,7 @@ def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def read_perun(path):
+def read_perun(path, synthetic=False):
     """Perun's own sums: per event its trace's frames (leaf first; kperf:
     root first without the leaf, which is the uid after its last ';'; no
     trace: the uid split on ';', root first), the count (1, or a kperf
@@ -442,6 +460,7 @@ def read_perun(path):
     in the file is a real, as the amount's unit says)."""
     d = json.load(open(path, encoding="utf-8"))
     kperf = (d.get("collector_info") or {}).get("name") == "kperf"
+    synthetic = synthetic and kperf
     evs = list(perun_events(d))
     real = any(isinstance(e.get("amount"), float) for e in evs)
     cnt, amt = Reading("Perun count sums"), Reading("Perun amount sums")
@@ -466,8 +485,12 @@ def read_perun(path):
             return None
         if kperf and isinstance(tr, list):
             names = [fname(x) for x in tr][::-1]
-            if isinstance(uid, str):
+            if synthetic and isinstance(uid, str) and (uid != "[unknown]" or names):
+                names = [uid] + names  # pcol's: the leaf's name, whole
+            elif isinstance(uid, str) and not synthetic:
                 names = [uid.rsplit(";", 1)[-1]] + names
+            # pcol's kperf export writes an empty stack as uid "[unknown]"
+            # without a trace (doc/mappings.md §3.2): no frame
         elif isinstance(tr, list):
             names = [fname(x) for x in tr]
         elif tr is None and isinstance(uid, str):
@@ -479,6 +502,9 @@ def read_perun(path):
         w = 1
         if kperf and isinstance(a, int) and not isinstance(a, bool) and a >= 0:
             w = a
+        elif synthetic and isinstance(a, int) and a < 0:
+            exc("perun-negative")
+            cnt.negative = True
         cnt.add(names, w)
         if is_num(a) and math.isfinite(a):
             amt.add(names, round(a * 10 ** K) if real else a)
@@ -550,6 +576,27 @@ def pprof_types(path):
             dflt = v
     types = [(strs[t], strs[u]) for t, u in st]
     return types, strs[dflt] if dflt else ""
+
+
+def pprof_value_facts(path, ntypes):
+    """Per sample type: the sum of the values of samples without locations
+    (go tool pprof's -top counts them in its total, no row shows them) and
+    whether any sample's value is below 0 (a sum of flat can hide it)."""
+    empty, neg = [0] * ntypes, [False] * ntypes
+    for f, wt, v in pb_fields(pb_load(path)):
+        if f != 2 or wt != 2:
+            continue
+        has_loc, vals = False, []
+        for f2, wt2, v2 in pb_fields(v):
+            if f2 == 1:
+                has_loc = has_loc or bool(pb_ints(wt2, v2))
+            elif f2 == 2:
+                vals += [x - (1 << 64) if x >= 1 << 63 else x for x in pb_ints(wt2, v2)]
+        for i, x in enumerate(vals[:ntypes]):
+            neg[i] = neg[i] or x < 0
+            if not has_loc:
+                empty[i] += x
+    return empty, neg
 
 
 ROW = re.compile(r"^ *(-?[0-9.]+(?:e[-+][0-9]+)?)[^ ]* +-?[0-9.]+(?:e[-+]?[0-9]+)?% +-?[0-9.]+"
@@ -628,6 +675,7 @@ def go_session(path):
         raise RuntimeError("go tool pprof gave %d tables for %d types: %s" % (
             len(tables), len(types), text[:300]))
     readings, ndup = {}, 0
+    empties, negs = pprof_value_facts(path, len(types))
     for (t, u), tab in zip(types, tables):
         r = Reading("go tool pprof -top -sample_index=%s" % t, rel_tol=1e-15)
         rows, started = [], False
@@ -651,7 +699,8 @@ def go_session(path):
             r.flat[name] = r.flat.get(name, 0) + fl
             r.cum[name] = r.cum.get(name, 0) + cu
         r.abs_total = True  # see compare() and EXC go-abs-total
-        r.negative = any(x < 0 for x in r.flat.values())
+        r.negative = any(x < 0 for x in r.flat.values()) or negs[len(readings)]
+        r.empty = empties[len(readings)]
         readings[t] = r
     return types, dflt or (types[-1][0] if types else ""), readings, ndup
 
@@ -710,6 +759,8 @@ def pb_rows(path, rows=True):
     def frame(fid, ln):  # the frame rule, doc/mappings.md §6
         if fname.get(fid):
             return fname[fid]
+        if not ln:  # line 0: pprof's "no line", <unknown> as go names it
+            return "<unknown>"
         if ffile.get(fid):
             return "%s:%d" % (ffile[fid], ln)
         return "[unknown]"
@@ -739,6 +790,11 @@ def pb_rows(path, rows=True):
 
 # ---------------------------------------------------------------------------
 # summaryRprof
+# R prints a byte that is not UTF-8 in a row name as <ff>; the file has the
+# byte (read here as Python's surrogateescape does)
+R_BYTE = re.compile(r"<([89a-f][0-9a-f])>")
+
+
 def read_r(tsv, judge="summaryRprof"):
     r = Reading(judge)
     iv = None
@@ -758,7 +814,7 @@ def read_r(tsv, judge="summaryRprof"):
                 r.skip.add(name)  # a fragment of a name R split (r-split)
                 exc("r-split")
                 continue
-            name = name[1:-1]
+            name = R_BYTE.sub(lambda m: chr(0xdc00 + int(m.group(1), 16)), name[1:-1])
             (r.flat if k == "self" else r.cum)[name] = float(v) / iv
     r.rnd = (iv, 3 if iv < 0.01 else 2)
     exc("r-rounding")
@@ -923,7 +979,8 @@ def v8_readings(path):
 
 def exports_for(kind):
     e = ["rprof", "pprof", "collapsed", "speedscope", "firefox", "otlp", "v8"]
-    return e + ["perun"] if kind == "perun" else e
+    # PCOL_MATRIX_PERUN_ALL=1: the Perun export of every input, not only of Perun's
+    return e + ["perun"] if kind == "perun" or os.environ.get("PCOL_MATRIX_PERUN_ALL") == "1" else e
 
 
 def job(i, f, kind):
@@ -965,7 +1022,8 @@ def job(i, f, kind):
         rc, _, err = run([PCOL, "unpack", f, "--to", e, "-o", o] + extra)
         if rc == 0:
             res["out"][e] = o
-        elif e == "v8" and rc == 1 and ("not a time" in err or "sources have selected samples" in err):
+        elif e == "v8" and rc == 1 and ("not a time" in err or "sources have selected samples" in err
+                                        or "cannot be negative" in err):
             exc("v8-refused")  # doc/mappings.md §10.1
         else:
             res["err"][e] = err.strip()
@@ -1228,6 +1286,9 @@ def judge_one(res, rsum, ss):
             else:
                 # several intervals: one header, each source's ticks x its interval (§1.2)
                 rc_ = src.get("rprof_count", src["count"])
+                if rc_.negative:  # written as 0 lines (§1.2): R's total is not the net one
+                    exc("rprof-negative")
+                    continue
                 compare(b, what, rc_, out, total_adjust=-empty_stacks(src, rc_), skip_fn=sk)
         elif e in ("pprof", "otlp"):
             if e == "otlp" and "go_otlp_err" in res:
@@ -1249,7 +1310,10 @@ def judge_one(res, rsum, ss):
                 if kind == "rprof" and r_empty and t != "rprof.alloc":  # read from the text, not R
                     exc("r-empty")
                     adj = r_empty * (1 if t == "samples" else round(src["count"].rnd[0] * 1e9))
+                # OTLP strings are UTF-8: each byte of no valid sequence is
+                # U+FFFD there (doc/mappings.md §12.2, EXC otlp-utf8)
                 compare(b, what + " (-sample_index=%s)" % t, sr, readings[t], total_adjust=adj,
+                        name_map=otlp_name if e == "otlp" else None,
                         skip_fn=skipper(src, src_is_r=src_is_r))
             if kind == "pprof" and [t for t, _ in types] != src["type_list"]:
                 fail(b, what, "sample types %s, source %s" % (types, src["type_list"]))
@@ -1274,7 +1338,10 @@ def judge_one(res, rsum, ss):
                     ok = act == "samples"
                 elif dr is not None and dr.negative:
                     exc("ss-negative")
-                    ok = act == "samples"
+                    # the count profile; when it has a negative value too
+                    # (pprof's samples/count), the first (§5)
+                    ok = act == ("samples" if not src["count"].negative else
+                                 profs[0]["name"].rsplit(": ", 1)[-1])
                 elif want == "__amount__":
                     ok = act not in ("samples", "timeline")
                 else:
@@ -1307,8 +1374,11 @@ def judge_one(res, rsum, ss):
                 adj = r_empty if t != "rprof.alloc" else 0  # rprof.alloc is read from the text, not R
                 if kind == "rprof" and r_empty and t not in ("samples", "rprof.alloc"):  # the time of those lines
                     adj = r_empty * round(src["count"].rnd[0] * 1e9)
+                # a pprof function without a name is one speedscope frame
+                # named by its file (§5), not by each line (EXC nameless)
                 compare(b, what + " (%s)" % t, sr, out, total_adjust=adj, name_map=json_name,
-                        skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
+                        skip_fn=skipper(src, src_is_r=src_is_r,
+                                        frames_both=sr.frames and kind != "pprof"))
         elif e == "firefox":
             # the thread weight is the source's default value (§8.2)
             want = src["default"]
@@ -1351,9 +1421,24 @@ def judge_one(res, rsum, ss):
             compare(b, what + " (%s)" % want, sr, out, total_adjust=adj, name_map=json_name,
                     skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
         elif e == "perun":
-            c2, a2 = read_perun(o)
+            c2, a2 = read_perun(o, synthetic=kind != "perun")
             c2.judge, a2.judge = "Perun count sums (export)", "Perun amount sums (export)"
-            compare(b, what + " (count)", src["count"], c2)
+            if c2.negative:  # EXC perun-negative
+                continue
+            if kind == "pprof" and json.load(open(o))["header"]["type"] == "memory":
+                # the memory style: an event per sample, its amount the
+                # bytes type's value (alloc_space, else the first), §3.2
+                bt = [t for t, u in res["go_src"][0] if u in ("bytes", "B")]
+                t = "alloc_space" if "alloc_space" in bt else bt[0]
+                compare(b, what + " (amount: %s)" % t, src["types"][t], a2, name_map=json_name,
+                        skip_fn=skipper(src))
+                n_judged += 1
+                continue
+            if kind == "perun":
+                compare(b, what + " (count)", src["count"], c2)
+            else:  # names as JSON holds them; nameless frames by each tool's rule
+                compare(b, what + " (count)", src["count"], c2, name_map=json_name,
+                        skip_fn=skipper(src, src_is_r=src_is_r, frames_both=src["count"].frames))
             if "__amount__" in src["types"]:
                 compare(b, what + " (amount)", src["types"]["__amount__"], a2)
         n_judged += 1
@@ -1418,6 +1503,9 @@ def views(res, src):
     top.abs_total = True
     top.negative = any(x < 0 for x in top.flat.values())
     net = top.total
+    dsr = src["count"] if src["default"] == "count" else src["types"].get(src["default"])
+    top.empty = getattr(dsr, "empty", 0)  # samples without a frame: in fold's total, in no row
+    net += top.empty
     top_raw = v["top_total"]
     fold = read_collapsed(os.path.join(d, "fold.txt"), judge="pcol fold")
 
@@ -1439,8 +1527,9 @@ def views(res, src):
     except (ValueError, KeyError, TypeError):
         dbase = dnew = None
     totals = {"top": top.total, "fold": fold.total, "flame": fl, "diff base": dbase, "diff new": dnew}
-    if fl is None and not top.total and "<svg" in open(v["flame"], errors="replace").read():
-        totals["flame"] = top.total  # nothing to draw: the SVG has no "all" frame
+    if fl is None and (not top.total or net <= 0) and "<svg" in open(v["flame"], errors="replace").read():
+        # nothing to draw (no weight, or none above 0): the SVG has no "all" frame
+        totals["flame"] = top.total if not top.total else net
     stats["comparisons"] += 1
     if top.negative or (src["default"] != "count" and src["types"].get(src["default"]) is not None
                         and src["types"][src["default"]].negative):

@@ -90,6 +90,10 @@ hand, standard library only).
                                  files, duplicate locations, period, duration,
                                  time, comments, drop_frames/keep_frames each set
                                  or not (tests/interop/t_pprof_views.sh)
+  pprofgen.py random-odd OUT SEED  the same profile with ODD_NAMES and ODD_FILES
+                                 for its functions' names and files (unicode,
+                                 quotes, blanks, ';', bytes that are not UTF-8;
+                                 tests/interop/t_export_search.sh)
 """
 import sys
 
@@ -389,7 +393,16 @@ def names(out, path):
     open(out, "wb").write(p + st.table())
 
 
-def random_profile(out, seed):
+# names a writer must carry (tests/interop/t_export_search.sh: `random-odd`):
+# UTF-8 beyond ASCII, quotes, blanks, a tab, ';' and '\\', markup, bytes
+# that are not UTF-8, a name of one blank, names that look like other names
+ODD_NAMES = ["main", "caf\u00e9.\u00fcber", "\u65e5\u672c.\u95a2\u6570", "say \"hi\"", "it's",
+             "a b  c", "tab\there", "semi;colon", "back\\slash", "<T&U>::f", "emoji\U0001F600",
+             " ", "x\xff\xfey", "(anonymous)", "[vdso]", "main"]
+ODD_FILES = ["main.go", "/src/d\u00e9j\u00e0 vu/t.go", "C:\\src\\w.go", "", "a;b.go", "q\"uote.go"]
+
+
+def random_profile(out, seed, odd=False):
     import random
     r = random.Random(seed)
     st = Strings()
@@ -409,6 +422,10 @@ def random_profile(out, seed):
     names = [b"main", b"main.work", b"runtime.mallocgc", b"pkg.(*T).Run", b"fmt.Sprintf", b"", b"alpha",
              b"beta.gamma", b"x.y.z", b"runtime.main"]
     files = [b"main.go", b"/src/pkg/t.go", b"", b"runtime/malloc.go", b"/src/x/y.go"]
+    if odd:
+        names = [n.encode("utf-8", "surrogateescape") if "\xff" not in n else n.encode("latin-1")
+                 for n in ODD_NAMES] + [b""]
+        files = [f.encode("utf-8") for f in ODD_FILES]
     nf = r.randint(3, 8)
     for fid in range(1, nf + 1):
         nm_ = r.choice(names)
@@ -513,6 +530,8 @@ if __name__ == "__main__":
         hours(sys.argv[2])
     elif sys.argv[1] == "random":
         random_profile(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == "random-odd":
+        random_profile(sys.argv[2], int(sys.argv[3]), odd=True)
     elif sys.argv[1] == "names":
         names(sys.argv[2], sys.argv[3])
     else:

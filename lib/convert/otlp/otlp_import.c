@@ -1326,13 +1326,19 @@ static int frames(const uint8_t *p, size_t n, int be) {
   return frames_read(p, n, be, &stop) && stop == n;
 }
 
-/* The index of the first byte of p[0..n) that is not JSON white space (n
- * if none): OTLP/JSON is told from protobuf by a '{' there. */
-static size_t first_non_blank(const uint8_t *p, size_t n) {
+/* json_head: -1 when p[0..n) is all JSON white space (nothing told yet);
+ * json_text: 1 when p[0..n) is OTLP/JSON, not protobuf: its first byte that is not
+ * JSON white space is a '{', and its first 4 KiB hold no byte JSON text
+ * never does (pcol_otlp_binary_byte).  A '{' alone does not tell: a binary
+ * message whose first field is 123 bytes long starts "\n{" (tag 1, length
+ * 123), and was read as JSON ("invalid JSON") before. */
+static int json_head(const uint8_t *p, size_t n) {
   size_t i = 0;
   while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) i++;
-  return i;
+  if (i == n) return -1;
+  return p[i] == '{' && !pcol_otlp_binary_byte(p, n < 4096 ? n : 4096);
 }
+static int json_text(const uint8_t *p, size_t n) { return json_head(p, n) > 0; }
 
 /* 1 when gzip data p[0..n) starts, inflated, with blanks and a '{' (OTLP/JSON). */
 static int gzip_json(const uint8_t *p, size_t n) {
@@ -1347,8 +1353,9 @@ static int gzip_json(const uint8_t *p, size_t n) {
     zs.next_out = out;
     zs.avail_out = sizeof out;
     int zr = inflate(&zs, Z_SYNC_FLUSH);
-    size_t got = sizeof out - zs.avail_out, i = first_non_blank(out, got);
-    if (i < got) seen = 1, json = out[i] == '{';
+    size_t got = sizeof out - zs.avail_out;
+    int r = json_head(out, got);
+    if (r >= 0) seen = 1, json = r;
     if ((zr != Z_OK && zr != Z_BUF_ERROR) || !got) break;
   }
   inflateEnd(&zs);
@@ -1380,17 +1387,16 @@ static int import_otlp(pcol_builder *b, FILE *in, const char *name, const pcol_i
    * copied (its pages given back as the passes move on, as a copy's were) */
   pcol_input raw = {0};
   if (pcol_input_map_file(in, opt, &raw)) {
-    size_t i = first_non_blank(raw.data, raw.len);
-    if (i == raw.len || raw.data[i] != '{') return import_binary(b, &raw, 0, name, opt, sym, err);
+    if (!json_text(raw.data, raw.len)) return import_binary(b, &raw, 0, name, opt, sym, err);
     pcol_input_free(&raw); /* OTLP/JSON: read as lines, below */
   }
   /* OTLP/JSON lines, not compressed, are read as a stream (otlp_json.c):
    * the head tells (its first byte other than a blank is '{') */
   uint8_t head[4096];
-  size_t hn = fread(head, 1, sizeof head, in), h = first_non_blank(head, hn);
+  size_t hn = fread(head, 1, sizeof head, in);
   FILE *hs = pcol_replay_stream(head, hn, in);
   if (!hs) return pcol_oom(err);
-  if (h < hn && head[h] == '{') {
+  if (json_text(head, hn)) {
     int rc = pcol_otlp_import_json(b, hs, name, opt, import_message, sym, err);
     fclose(hs);
     return rc;
@@ -1525,8 +1531,7 @@ static int import_zstd_frames(pcol_builder *b, const uint8_t *p, size_t n, const
       rc = pcol_decompressed_too_big(name, opt, cap, (uint64_t)k + 4 + len, PCOL_COMP_ZSTD, err);
       break;
     }
-    size_t i = first_non_blank(m.data, m.len);
-    if (i < m.len && m.data[i] == '{') {
+    if (json_text(m.data, m.len)) {
       FILE *t = fmemopen(m.data, m.len, "r");
       rc = t ? pcol_otlp_import_json(b, t, fname, opt, import_message, sym, err) : pcol_oom(err);
       if (t) fclose(t);
@@ -1549,8 +1554,8 @@ static int import_binary(pcol_builder *b, pcol_input *rawp, int gz, const char *
   pcol_input raw = *rawp;
   int rc = PCOL_OK;
   const uint8_t *p = raw.data;
-  size_t n = raw.len, i = first_non_blank(p, n);
-  if (i < n && p[i] == '{') {
+  size_t n = raw.len;
+  if (json_text(p, n)) {
     /* gzip whose JSON starts past the head's inflated bytes: inflated
      * whole, then read as lines */
     FILE *t = fmemopen((void *)p, n, "r");

@@ -91,7 +91,7 @@ static int head_is_json(const uint8_t *p, size_t n) {
 
 /* 1 when p[0..n) holds a byte that text never does (a control byte other
  * than tab, line feed and carriage return). */
-static int has_binary_byte(const uint8_t *p, size_t n) {
+int pcol_otlp_binary_byte(const uint8_t *p, size_t n) {
   for (size_t i = 0; i < n; i++)
     if ((p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') || p[i] == 0x7f) return 1;
   return 0;
@@ -104,7 +104,7 @@ static int head_is_otlp(const uint8_t *p, size_t n) {
    * other than 0); a text line whose fifth byte is a line feed is told
    * apart by the bytes text never holds (a binary message has them: its
    * tags and small lengths, the 0 of a length under 16 MiB) */
-  if (n >= 6 && (p[4] == 0x0a || p[4] == 0x12) && has_binary_byte(p, n)) {
+  if (n >= 6 && (p[4] == 0x0a || p[4] == 0x12) && pcol_otlp_binary_byte(p, n)) {
     uint32_t len = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
     size_t m = n - 4 < len ? n - 4 : len;
     if (len >= 2 && head_is_message(p + 4, m)) return 1;

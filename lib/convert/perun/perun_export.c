@@ -305,9 +305,11 @@ static json_t *meta_json(pexp *x, const char *key, int *rc) {
 /* One frame object per inline line of the stack's locations, leaf first.
  * style 0: {source, line, function} when the function has a file and the
  * line is known, else {func}; style 1 (memory): always {source, line, function}.
- * A Perun frame names a function, so a function without a name is
- * "[unknown]" (its file and line stay in their own fields), and a location
- * without lines (unsymbolized) is named after its mapping (frames.h). */
+ * A function without a name is named by the frame rule (frames.h:
+ * FILE:LINE, <unknown> at pprof's line 0, [unknown] without a file), as
+ * fold, the collapsed and speedscope exports name it (its file and line
+ * stay in their own fields too), and a location without lines
+ * (unsymbolized) is named after its mapping (frames.h). */
 static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
   int rc = pcol_stack_locations(x->f, stack, &x->locs, &x->nlocs, &x->caplocs, x->err);
   if (rc) return rc;
@@ -349,10 +351,17 @@ static int frames_leaf_first(pexp *x, uint32_t stack, int style, json_t **out) {
         json_decref(a);
         return rc;
       }
-      json_t *jn = jstr_id(x, name);
-      if (name == 0) {
-        json_decref(jn);
-        jn = json_string("[unknown]");
+      json_t *jn;
+      if (name) {
+        jn = jstr_id(x, name);
+      } else {
+        pcol_str nm;
+        int byf;
+        if ((rc = pcol_frame_line_name(&x->fr, l, &x->unsym, &nm, &byf, x->err))) {
+          json_decref(a);
+          return rc;
+        }
+        jn = jbytes(nm);
       }
       if (style == 1 || (file && line != PCOL_NA_I64)) {
         json_t *jf = file ? jstr_id(x, file) : json_string("unreachable");

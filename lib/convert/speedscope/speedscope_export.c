@@ -826,15 +826,20 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 0))) break;
-    int k = 0;
+    /* the default's profile; when it is skipped (a value below 0), the
+     * count's (the count profile, or pprof's samples/count), else the first */
+    int k = 0, count = -1, found = 0;
     for (size_t i = 0; i < ntypes; i++) {
       if (x.neg[i]) continue;
       if (types[i].vt == dflt) {
         active = k;
+        found = 1;
         break;
       }
+      if (count < 0 && (!types[i].vt || types[i].vt == x.cvt[s])) count = k;
       k++;
     }
+    if (!found && count >= 0) active = count;
     break;
   }
   if (!rc && fprintf(x.out, ",\"activeProfileIndex\":%d,\"profiles\":[", active) < 0) rc = io(&x);
