@@ -96,6 +96,12 @@ typedef struct pcol_rx {
  * EINVAL naming `what` and the expression when it is bad or has what pcol
  * cannot match as Go does.  pcol_rx_free after success only. */
 int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *err);
+/* pcol_rx_compile, and on EINVAL *own says whose refusal it is: 0 Go's
+ * regexp.Compile refuses re too, 1 Go reads it but pcol cannot match it as
+ * Go does (its bounds, ^ $ under (?m), what regcomp refuses): a caller that
+ * does what Go does with an expression Go refuses (a pprof profile's
+ * drop_frames: nothing) tells them apart. */
+int pcol_rx_compile_own(pcol_rx *rx, const char *what, const char *re, int *own, pcol_error *err);
 void pcol_rx_free(pcol_rx *rx);
 /* Go's regular expression re (RE2 syntax, pprof's) as the POSIX extended
  * ones of pcol_rx, NUL-terminated in a and u (each at most 256 KiB and

@@ -161,6 +161,7 @@ typedef struct gorx {
   int icase;       /* (?i) */
   int dotnl;       /* (?s): "." also matches "\n" */
   int multi;       /* (?m): ^ $ at lines (refused where used) */
+  int own;         /* the refusal is pcol's (Go reads the expression) */
 } gorx;
 
 static int put(pcol_buf *o, const void *p, size_t n) { return pcol_buf_append(o, p, n); }
@@ -623,6 +624,7 @@ static int put_copies(pcol_buf *o, size_t at, long min, long max) {
 
 static int rx_too_big(gorx *g, uint64_t size, uint64_t eps) {
   if (size <= RX_MAX_SIZE && eps <= RX_MAX_EPS) return 0;
+  g->own = 1;
   g->why = eps > RX_MAX_EPS ? "more than 4096 operators that can match nothing (| ? * + groups, optional copies "
                               "of counted repeats): too large for regcomp (pcol's bound)"
                             : "longer than 256 KiB as POSIX, its counted repeats expanded: too large for regcomp "
@@ -689,9 +691,9 @@ static size_t go_named(const gorx *g) {
   return j > g->i + 4 && g->s[j] == '>' ? j + 1 - g->i : 0;
 }
 
-int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why) {
+static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why, int *own) {
   pcol_buf body = {0};
-  gorx g = {re, 0, strlen(re), a, &body, 0, 0, NULL, 0, 0, 0};
+  gorx g = {re, 0, strlen(re), a, &body, 0, 0, NULL, 0, 0, 0, 0};
   grp *st = NULL;
   size_t depth = 0;
   int have = 0;  /* an atom a repeat may follow */
@@ -796,7 +798,7 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
       free(s.r);
     } else if (ch == '(') {
       if (depth >= DEPTH_MAX) {
-        g.why = "groups nested too deeply";
+        g.why = "groups nested too deeply", g.own = 1; /* (Go's bound is near: its tree's height) */
         rc = PCOL_EINVAL;
       } else {
         grp *ns = realloc(st, (depth + 1) * sizeof *st);
@@ -830,7 +832,7 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
     } else if (ch == '|') {
       rc = put2(&g, "|", 1), g.i++, have = 0, leps++;
     } else if ((ch == '^' || ch == '$') && g.multi) {
-      g.why = "^ or $ under (?m) (Go's line anchors: pcol has no exact form of them)";
+      g.why = "^ or $ under (?m) (Go's line anchors: pcol has no exact form of them)", g.own = 1;
       rc = PCOL_EINVAL;
     } else if (ch == '^' || ch == '$') {
       rc = put2(&g, &ch, 1), g.i++, assertion = group_asrt = 1;
@@ -913,7 +915,13 @@ int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const 
   if (!rc) rc = put(a, "", 1); /* the NUL */
   if (rc && !g.why) g.why = "out of memory";
   *why = g.why;
+  *own = g.own;
   return rc;
+}
+
+int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why) {
+  int own;
+  return from_go(re, a, u, route, why, &own);
 }
 
 /* regcomp in the C locale, whatever the program's (a binding's host may
@@ -930,10 +938,10 @@ static int regcomp_c(regex_t *rx, const char *p) {
   return e;
 }
 
-int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *err) {
+int pcol_rx_compile_own(pcol_rx *rx, const char *what, const char *re, int *own, pcol_error *err) {
   pcol_buf a = {0}, u = {0};
   const char *why;
-  int e = pcol_rx_from_go(re, &a, &u, &rx->route, &why);
+  int e = from_go(re, &a, &u, &rx->route, &why, own);
   if (e == PCOL_ENOMEM) {
     pcol_buf_free(&a), pcol_buf_free(&u);
     return pcol_oom(err);
@@ -951,10 +959,16 @@ int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *e
     regerror(e ? e : eu, e ? &rx->a : &rx->u, m, sizeof m);
     if (!e) regfree(&rx->a);
     if (e == REG_ESPACE || eu == REG_ESPACE) return pcol_oom(err);
+    *own = 1; /* (Go's syntax passed: regcomp's refusal is pcol's) */
     return pcol_error_set(err, PCOL_EINVAL, "%s: bad regular expression '%.*s': %s", what,
                           (int)pcol_utf8_cut(re, strlen(re), 200), re, m);
   }
   return PCOL_OK;
+}
+
+int pcol_rx_compile(pcol_rx *rx, const char *what, const char *re, pcol_error *err) {
+  int own;
+  return pcol_rx_compile_own(rx, what, re, &own, err);
 }
 
 void pcol_rx_free(pcol_rx *rx) {

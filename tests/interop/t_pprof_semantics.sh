@@ -927,6 +927,64 @@ for pair in "oa ob" "ob oa" "oa oc" "oc oa"; do
 done
 set --
 
+# drop_frames/keep_frames: pprof prunes every stack by them as it reads a
+# profile (profile/prune.go; doc/mappings.md §2.1), pcol's importer too:
+# views over frames matched on their simplified names (a leading '.', the
+# arguments cut, "(anonymous namespace)" and "operator()" kept), inline
+# chains cut on an inner line or the outermost, stacks of nothing but such
+# frames and such frames at the root kept, keep_frames overriding (df1) or
+# not there (df2); under -focus/-hide, -tagfocus, -lines, -noinlines.  An
+# expression Go refuses prunes nothing, in pprof silently, in pcol with a
+# warning (df3, df4: a bad keep_frames; df5: keep_frames alone is nothing);
+# one Go reads but pcol cannot match as Go does is refused (df6).  pcol's
+# pprof export, read by pprof, = pprof's own -proto output read again (the
+# pruned stacks, which pprof prunes again: df1's last sample).
+DFRX='malloc.*|operator new|ns::\(anonymous namespace\)::alloc|ppc_alloc|runtime\..*|Foo::operator\(\)'
+for a in "df1;$DFRX;runtime\\.main" "df2;$DFRX;" "df3;malloc(;" "df4;malloc.*;runtime\\.(main" "df5;;malloc.*" \
+  "df6;(?m)^malloc\$|app\\.work;"; do
+  IFS=';' read -r n d k <<<"$a"
+  python3 tests/support/pprofgen.py dropframes "$tmp/p/$n.pb" "$d" "$k" || bad "pprofgen.py dropframes $n"
+done
+for n in df1 df2 df3 df4 df5; do
+  f=$tmp/p/$n.pb
+  traces "$f" --
+  top "$f" -nodefraction=0 -- --node-fraction 0
+done
+f=$tmp/p/df1.pb
+top "$f" -cum -nodefraction=0 -- --sort cum --node-fraction 0
+same '/^Showing nodes/' peek "$f" -peek . -- .
+same '/^Showing nodes/' peek "$f" -peek 'malloc|app\.' -- 'malloc|app\.'
+same '/^Showing nodes/' tree "$f" -tree -nodefraction=0 -- --node-fraction 0
+top "$f" -focus=main -hide=work -nodefraction=0 -- --focus main --hide work --node-fraction 0
+top "$f" -focus=malloc -ignore=helper -nodefraction=0 -- --focus malloc --ignore helper --node-fraction 0
+traces "$f" -hide=main -show_from=app -- --hide main --show-from app
+top "$f" -tagfocus=k=b -nodefraction=0 -- --tag k=b --node-fraction 0
+top "$f" -lines -nodefraction=0 -- --by line --node-fraction 0
+top "$f" -noinlines -nodefraction=0 -- --no-inlines --node-fraction 0
+top "$f" -sample_index=samples -nodefraction=0 -- --value samples --node-fraction 0
+top "$TD"/ext/legacy-proto/legacy-go-heap-text.heap.proto.pb.gz -nodefraction=0 -- --node-fraction 0
+for n in df3 df4; do
+  checked=$((checked + 1))
+  "$PCOL" top "$tmp/p/$n.pb" >/dev/null 2>"$tmp/$n.err" &&
+    grep -q "which Go refuses too: no frames dropped" "$tmp/$n.err" ||
+    bad "$n.pb: pcol top did not warn that its bad drop_frames/keep_frames drops nothing: $(cat "$tmp/$n.err")"
+done
+checked=$((checked + 1))
+if "$PCOL" top "$tmp/p/df6.pb" >/dev/null 2>"$tmp/df6.err"; then
+  bad "df6.pb: pcol top read a drop_frames it cannot match as Go does (exit 0)"
+else
+  grep -q "pcol cannot match it as Go does" "$tmp/df6.err" || bad "df6.pb: pcol top's refusal: $(cat "$tmp/df6.err")"
+fi
+"$PCOL" unpack "$f" --to pprof -o "$tmp/p/df1-pcol.pb.gz" || bad "pcol unpack df1.pb --to pprof"
+go tool pprof -symbolize=none -proto "$f" >"$tmp/p/df1-go.pb.gz" 2>/dev/null || bad "go tool pprof -proto df1.pb"
+checked=$((checked + 1))
+gv -traces "$tmp/p/df1-pcol.pb.gz"
+g=$tmp/gv/$J
+J=$((J + 1))
+ps_plan "$tmp/gv/$J" -traces "$tmp/p/df1-go.pb.gz"
+ln -s "$g" "$tmp/pv/$J" && echo 0 >"$tmp/pv/$J.rc"
+want '/^-----------+/' "$tmp/gv/$J" "df1.pb: go tool pprof -traces of pcol's pprof export vs of go tool pprof -proto's"
+
 # ---- go's sessions, then every comparison planned ----
 ps_run
 fail=$((fail + PS_FAILS))

@@ -377,8 +377,9 @@ fi
 # duration and comments set or not) under option sets a seeded search found
 # pcol and pprof apart on, or that cover what the search drew: a row SEED
 # VIEW PPROF-ARGS (a base @SEED: that seed's profile), pcol's arguments
-# made by rnd_args.  Seeds whose profile sets drop_frames are left out:
-# pprof prunes by it on reading, pcol does not (doc/mappings.md).
+# made by rnd_args.  (Seeds whose profile sets drop_frames were left out
+# while pcol did not prune by it; it does now, judged in
+# t_pprof_semantics.sh.)
 rnd_args() { # PPROF-ARGS...: pcol's (RA), pprof's (RG: bases as files)
   local x k v
   RA=() RG=()

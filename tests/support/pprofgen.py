@@ -94,7 +94,19 @@ hand, standard library only).
                                  for its functions' names and files (unicode,
                                  quotes, blanks, ';', bytes that are not UTF-8;
                                  tests/interop/t_export_search.sh)
+  pprofgen.py dropframes OUT DROP [KEEP]  a profile whose drop_frames is
+                                 DROP and keep_frames KEEP (as they are; ""
+                                 leaves one out) over
+                                 allocation-like frames (malloc, malloc_internal,
+                                 "operator new(unsigned long)", ".ppc_alloc",
+                                 "ns::(anonymous namespace)::alloc(int)",
+                                 runtime.*), inlined ones (a match on an inner
+                                 line, on the outermost one), a nameless
+                                 function, stacks all of such frames, such
+                                 frames at the root, labels k=a/b and n (each
+                                 sample's own) and two value types (tests/interop/t_pprof_semantics.sh)
 """
+import os
 import sys
 
 
@@ -498,6 +510,76 @@ def random_profile(out, seed, odd=False):
     open(out, "wb").write(p + st.table())
 
 
+def dropframes(out, drop, keep):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"alloc_space")) + field(2, 0, st.id(b"bytes")))
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x1000) + field(3, 0, 0x90000) + field(5, 0, st.id(b"/bin/app")) +
+               field(7, 0, 1) + field(8, 0, 1) + field(9, 0, 1) + field(10, 0, 1))
+    names = [b"main", b"app.work", b"app.helper", b"malloc", b"malloc_internal", b"operator new(unsigned long)",
+             b".ppc_alloc", b"ns::(anonymous namespace)::alloc(int)", b"runtime.main", b"runtime.mallocgc",
+             b"", b"app.alloc_wrapper", b"app.inl", b"runtime.goexit", b"Foo::operator()(int)"]
+    fid = {}
+    for i, nm in enumerate(names, 1):
+        fid[nm] = i
+        p += field(5, 2, field(1, 0, i) + (field(2, 0, st.id(nm)) if nm else b"") +
+                   field(4, 0, st.id(b"app.cc")) + field(5, 0, 10 * i))
+    # locations: a list of function names, innermost first (inline chains)
+    locs = [[b"main"], [b"app.work"], [b"app.helper"], [b"malloc"], [b"malloc_internal"],
+            [b"operator new(unsigned long)"], [b".ppc_alloc"], [b"ns::(anonymous namespace)::alloc(int)"],
+            [b"runtime.main"], [b"runtime.mallocgc"], [b""],
+            [b"malloc_internal", b"app.alloc_wrapper"],          # 12: a match on the inner line
+            [b"app.inl", b"malloc", b"app.work"],                # 13: on the middle line
+            [b"app.helper", b"malloc"],                          # 14: on the outermost line
+            [b"runtime.goexit"], [b"Foo::operator()(int)"], [b"app.inl", b"app.helper"]]
+    for lid, fl in enumerate(locs, 1):
+        p += field(4, 2, field(1, 0, lid) + field(2, 0, 1) + field(3, 0, 0x1000 + 0x10 * lid) +
+                   b"".join(field(4, 2, field(1, 0, fid[f]) + field(2, 0, 100 + lid)) for f in fl))
+    L = {tuple(fl): lid for lid, fl in enumerate(locs, 1)}
+
+    def at(*fl):
+        return L[fl]
+    samples = [  # leaf first, count, bytes, k
+        ([at(b"malloc_internal"), at(b"malloc"), at(b"app.work"), at(b"main")], 3, 300, b"a"),
+        ([at(b"malloc_internal", b"app.alloc_wrapper"), at(b"app.work"), at(b"main")], 5, 500, b"a"),
+        ([at(b"malloc_internal"), at(b"malloc")], 7, 700, b"b"),                        # all dropped frames
+        ([at(b"malloc"), at(b"app.work"), at(b"main"), at(b"malloc")], 11, 1100, b"b"),    # one at the root
+        ([at(b"app.helper"), at(b"operator new(unsigned long)"), at(b"app.work"), at(b"main")], 13, 1300, b"a"),
+        ([at(b".ppc_alloc"), at(b"app.helper"), at(b"main")], 17, 1700, b"b"),
+        ([at(b"ns::(anonymous namespace)::alloc(int)"), at(b"app.work"), at(b"main")], 19, 1900, b"a"),
+        ([at(b"runtime.mallocgc"), at(b"app.work"), at(b"main"), at(b"runtime.main"), at(b"runtime.goexit")],
+         23, 2300, b"a"),
+        ([at(b"app.helper"), at(b""), at(b"malloc"), at(b"app.helper"), at(b"main")], 29, 2900, b"b"),
+        ([at(b"app.inl", b"malloc", b"app.work"), at(b"main")], 31, 3100, b"a"),
+        ([at(b"app.helper"), at(b"app.helper", b"malloc"), at(b"main")], 37, 3700, b"b"),
+        ([at(b"app.work"), at(b"malloc_internal", b"app.alloc_wrapper")], 41, 4100, b"a"),  # its root cut below
+        ([at(b"app.work"), at(b"app.inl", b"malloc", b"app.work")], 43, 4300, b"b"),
+        ([at(b"Foo::operator()(int)"), at(b"app.work"), at(b"main")], 47, 4700, b"a"),
+        ([at(b"app.inl", b"app.helper"), at(b"malloc"), at(b"app.work"), at(b"main")], 53, 5300, b"b"),
+        ([at(b"runtime.mallocgc"), at(b"runtime.goexit")], 59, 5900, b"a"),
+        ([], 61, 6100, b"b"),
+        # a root cut below, then one cut at before the first frame of neither:
+        # pprof's own -proto output read again prunes it further
+        ([at(b"malloc"), at(b"app.work"), at(b"malloc"), at(b"malloc_internal", b"app.alloc_wrapper")], 67, 6700,
+         b"a"),
+    ]
+    # (a label n apart per sample: pprof merges samples of one stack and
+    # labels before it prunes, never after, and pcol's traces merge those
+    # the pruning made one: doc/mappings.md §2.1)
+    for i, (locs_, n, v, k) in enumerate(samples):
+        p += field(2, 2, (field(1, 2, b"".join(varint(x) for x in locs_)) if locs_ else b"") +
+                   field(2, 2, varint(n) + varint(v)) +
+                   field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(k))) +
+                   field(3, 2, field(1, 0, st.id(b"n")) + field(2, 0, st.id(b"%02d" % i))))
+    if drop:
+        p += field(7, 0, st.id(drop))
+    if keep:
+        p += field(8, 0, st.id(keep))
+    p += field(11, 2, field(1, 0, st.id(b"space")) + field(2, 0, st.id(b"bytes")))
+    p += field(12, 0, 524288)
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -532,6 +614,8 @@ if __name__ == "__main__":
         random_profile(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "random-odd":
         random_profile(sys.argv[2], int(sys.argv[3]), odd=True)
+    elif sys.argv[1] == "dropframes":
+        dropframes(sys.argv[2], *[os.fsencode(a) for a in (sys.argv[3:5] + [""])[:2]])
     elif sys.argv[1] == "names":
         names(sys.argv[2], sys.argv[3])
     else:
