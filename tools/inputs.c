@@ -547,7 +547,19 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
   if (rc) return rc;
   warn_label_units(cmd, *f, *label);
-  warn_filters(cmd, f, 1, sel);
+  /* top --by label:KEY's filters see pprof -tagroot=KEY's frames (its
+   * rows: pcol_top_by_label), and so do their warnings: "^KEY$" matches
+   * every frame's file, a value its name (the frames made only for a name
+   * filter: the copy reads the whole file) */
+  const char *bys = cli_get(cmd, a, "by");
+  pcol_file *framed = NULL;
+  pcol_error fe = {0};
+  int names = sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from);
+  if (names && bys && !strncmp(bys, "label:", 6) &&
+      pcol_open_tag_frames(*f, bys + 6, NULL, tag_unit(cmd, a), &framed, &fe))
+    framed = NULL; /* (the view says what fails) */
+  warn_filters(cmd, framed ? &framed : f, 1, sel);
+  pcol_close(framed);
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
     pcol_error_prefix(err, *label);
     pcol_close(*f);

@@ -985,6 +985,14 @@ ps_plan "$tmp/gv/$J" -traces "$tmp/p/df1-go.pb.gz"
 ln -s "$g" "$tmp/pv/$J" && echo 0 >"$tmp/pv/$J.rc"
 want '/^-----------+/' "$tmp/gv/$J" "df1.pb: go tool pprof -traces of pcol's pprof export vs of go tool pprof -proto's"
 
+# top --by label:KEY = -tagroot=KEY's frames (named by the value, in file
+# KEY), which the name filters see before they run: their warnings too
+# ("^k$" matches every frame's file, "^a$" one's name: no warning)
+for x in "hide ^k\$" "hide ^a\$" "hide nomatch" "focus ^k\$" "show ^k\$" "ignore ^b\$" "show_from ^k\$"; do
+  read -r o re <<<"$x"
+  tagwarned "$tmp/p/df1.pb" -top -tagroot=k "-$o=$re" -- top --by label:k "--${o/_/-}" "$re"
+done
+
 # ---- go's sessions, then every comparison planned ----
 ps_run
 fail=$((fail + PS_FAILS))
