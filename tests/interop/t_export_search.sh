@@ -25,7 +25,10 @@
 #   random-odd 12        bytes that are not UTF-8 in a name (R, OTLP, Perun)
 #   perf/tachyon 1 2     several threads, [unknown] frames
 # The search itself, by hand (some minutes; seeds whose profile sets
-# drop_frames are left out: pcol does not prune by it, doc/mappings.md §2.1):
+# drop_frames are left out: t_matrix.py's own sums read the source's Sample
+# messages unpruned where pcol prunes them as go tool pprof does, and go
+# prunes pcol's pprof export again, as it does its own -proto output
+# (doc/mappings.md §2.1); t_pprof_semantics.sh judges drop_frames):
 #   PCOL_SEARCH_RANDOM="$(seq -s' ' 1 400)" PCOL_SEARCH_ODD="$(seq -s' ' 1 120)" \
 #   PCOL_SEARCH_GEN="$(seq -s' ' 1 12)" bash tests/interop/t_export_search.sh
 # (PCOL_SEARCH_FIREFOX=0 leaves the Firefox Profiler out: about 1.5 s a file.)
