@@ -81,6 +81,7 @@ REFUSED = {
 REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) text format, named as legacy"}
 REFUSED_SUFFIX = {}
 READ_SUFFIX = (".cpu",)  # in a REFUSED_DIRS directory, read all the same
+LEGACY_BINARY = (".cpu", ".legacy")  # pprof's legacy binary CPU profiles (not profile.proto)
 
 # Real pcol bugs not fixed on this branch: (file basename, export or "*",
 # reason).  Each is printed as "known bug:"; a listed case that passes is
@@ -450,6 +451,30 @@ def perun_events(d):
 
 def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+SS_TIME_NS = {"nanoseconds": 1, "microseconds": 10**3, "milliseconds": 10**6, "seconds": 10**9}
+PCOL_TIME_NS = {"fs": Decimal("1e-6"), "ps": Decimal("1e-3"), "ns": 1, "nanoseconds": 1, "us": 10**3,
+                "microseconds": 10**3, "ms": 10**6, "milliseconds": 10**6, "s": 10**9, "seconds": 10**9}
+
+
+def ss_units(path):
+    """A speedscope export's unit of each profile, by its type's name."""
+    try:
+        d = json.load(open(path, encoding="utf-8"))
+        return {p["name"].rsplit(": ", 1)[-1]: p.get("unit") for p in d.get("profiles", [])}
+    except (OSError, ValueError, KeyError, AttributeError):
+        return {}
+
+
+def ss_time_scale(ss_unit, pcol_unit):
+    """What a value of speedscope's time unit ss_unit is in pcol's unit
+    pcol_unit ("U" or "1e-D U"), or None when either is no time."""
+    m = re.match(r"^1e-(\d+) ?(.*)$", pcol_unit or "")
+    dec, u = (int(m.group(1)), m.group(2)) if m else (0, pcol_unit)
+    if ss_unit not in SS_TIME_NS or u not in PCOL_TIME_NS:
+        return None
+    return Decimal(SS_TIME_NS[ss_unit]) / (Decimal(PCOL_TIME_NS[u]) / Decimal(10) ** dec)
 
 
 def read_perun(path, synthetic=False):
@@ -893,7 +918,7 @@ def discover():
     groups = [("rprof", "rprof"), ("ext/rprof", "rprof"), ("pprof", "pprof"),
               ("pprof-from-r", "pprof"), ("ext/pprof", "pprof"), ("ext/legacy-proto", "pprof"),
               ("perun", "perun"), ("ext/perun", "perun"), ("ext/collapsed", "collapsed"),
-              ("ext/legacy", None)]
+              ("ext/legacy", "legacy")]
     out = []
     for d, kind in groups:
         p = os.path.join(TD, d)
@@ -903,7 +928,11 @@ def discover():
             f = os.path.join(p, b)
             if os.path.isfile(f) and not b.endswith(".md"):
                 # an OTLP message among the pprof files (the eBPF profiler's)
-                out.append((f, "otlp" if b.startswith("ODD-otlp") else kind))
+                if kind == "legacy":  # the binary CPU profiles are pprof's; the text ones refused
+                    kind_b = "pprof" if b.endswith(READ_SUFFIX) else None
+                else:
+                    kind_b = kind
+                out.append((f, "otlp" if b.startswith("ODD-otlp") else kind_b))
     return out
 
 
@@ -1046,9 +1075,19 @@ def job(i, f, kind):
     # go tool pprof on the source and on the pprof export
     try:
         if kind == "pprof":
-            res["go_src"] = go_reading(f)
+            pbf = f
+            if b.endswith(LEGACY_BINARY):
+                # pprof's legacy binary CPU format (pprof_legacy.c): the Sample
+                # messages of go's own reading of it (-proto)
+                pbf = os.path.join(d, "src-go.pb.gz")
+                rc, out, err = run(["go", "tool", "pprof", "-symbolize=none", "-proto", f])
+                if rc:
+                    raise RuntimeError("go tool pprof -proto of the legacy file: " + err[:300])
+                with open(pbf, "wb") as fh:
+                    fh.write(out)
+            res["go_src"] = go_reading(pbf)
             # the rows are THE count only without samples/count (source_readings)
-            res["pb"] = pb_rows(f, rows=("samples", "count") not in res["go_src"][0])
+            res["pb"] = pb_rows(pbf, rows=("samples", "count") not in res["go_src"][0])
     except Exception as ex:  # noqa: BLE001 - reported as a failure
         res["go_src_err"] = str(ex)
     try:
@@ -1363,6 +1402,14 @@ def judge_one(res, rsum, ss):
                 # a value of a "1e-K U" unit (K < 9: Perun amounts too large for
                 # 1e9) is written as given; the judge's sums are x 10^K
                 sc = 10 ** sr.k if 0 < getattr(sr, "k", 0) < 9 else 1
+                # a time is written in speedscope's time unit (§5: pcol's ps and
+                # fs, a Perun ms or us amount with a fraction, as nanoseconds
+                # with decimals; "1e-K ms" as milliseconds): the judge's sums
+                # are in pcol's unit of the type (the default's, top_unit)
+                tsc = ss_time_scale(ss_units(o).get(t), res["views"].get("top_unit")) \
+                    if type_reading(t) is type_reading(src["default"]) else None
+                if tsc is not None:
+                    sc = int(tsc) if tsc == int(tsc) else float(tsc)
                 out = Reading("speedscope", total=sum(p["total"] for p in ps) * sc, rel_tol=1e-12)
                 for p in ps:
                     for n, (sw, tw, k) in p["frames"].items():
