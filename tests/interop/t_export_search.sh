@@ -77,13 +77,16 @@ PCOL_MATRIX_PERUN_ALL=1 "$PY" "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$W/
   "$BUNDLE" "$SCHEMA" "$REPO" >"$W/matrix.txt" 2>&1 || fail=1
 grep -v '^refused on purpose: $' "$W/matrix.txt"
 # the Firefox exports, by the Firefox Profiler's own code (t_firefox.sh's judge)
+# (installed here as t_firefox.sh installs it, under one lock: the two may
+# run side by side)
+. "$REPO/tests/interop/firefox_cli_env.sh"
 FF_DIR=${PCOL_FIREFOX_NPM_DIR:-$BUILD/npm-firefox}
-CLI=$FF_DIR/node_modules/@firefox-devtools/profiler-cli/dist/profiler-cli.js
 if [ "${PCOL_SEARCH_FIREFOX:-1}" = 0 ]; then
   echo "t_export_search: the Firefox Profiler left out (PCOL_SEARCH_FIREFOX=0)"
-elif [ ! -f "$CLI" ]; then
-  echo "t_export_search: no @firefox-devtools/profiler-cli in $FF_DIR (t_firefox.sh installs it): the Firefox exports judged by t_matrix.py only"
+elif ! firefox_cli_install "$FF_DIR"; then
+  echo "t_export_search: could not npm install @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION into $FF_DIR: the Firefox exports judged by t_matrix.py only"
 else
+  CLI=$FF_CLI
   list=() tops=()
   for f in "$W"/td/pprof/*.pb "$W"/m/gen/*.txt "$W"/m/gen/*.bin; do
     [ -f "$f" ] || continue

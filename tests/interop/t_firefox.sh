@@ -35,8 +35,8 @@ PCOL=${PCOL:-build/bin/pcol}
 BUILD=${BUILD:-build}
 TD=${PCOL_TESTDATA:-../shared/testdata}
 SRC=${FIREFOX_PROFILER_SRC:-}
-FIREFOX_CLI_VERSION=0.10.0
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/firefox_cli_env.sh" # FIREFOX_CLI_VERSION, firefox_cli_install
 if ! command -v node >/dev/null 2>&1; then
   echo "SKIP: node is not installed (the Firefox Profiler's code runs in it)"
   exit 77
@@ -56,18 +56,11 @@ if [ -n "$SRC" ] && [ -d "$SRC/src/profile-logic" ]; then
   echo "judge: the profiler's code at $SRC"
 else
   command -v npm >/dev/null 2>&1 || { echo "SKIP: npm is not installed and FIREFOX_PROFILER_SRC is not set"; exit 77; }
-  NPM_DIR=${PCOL_NPM_DIR:-$BUILD/npm-firefox}
-  mkdir -p "$NPM_DIR" && NPM_DIR=$(cd "$NPM_DIR" && pwd)
-  CLI=$NPM_DIR/node_modules/@firefox-devtools/profiler-cli/dist/profiler-cli.js
-  mark=$NPM_DIR/.installed-profiler-cli-$FIREFOX_CLI_VERSION
-  if [ ! -f "$mark" ]; then
-    if ! (cd "$NPM_DIR" && timeout 300 npm install --no-audit --no-fund --loglevel=error \
-          "@firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION" >/dev/null 2>&1) || [ ! -f "$CLI" ]; then
-      echo "SKIP: could not npm install @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION (no registry access?), and FIREFOX_PROFILER_SRC is not set"
-      exit 77
-    fi
-    : >"$mark"
+  if ! firefox_cli_install "${PCOL_NPM_DIR:-$BUILD/npm-firefox}"; then
+    echo "SKIP: could not npm install @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION (no registry access?), and FIREFOX_PROFILER_SRC is not set"
+    exit 77
   fi
+  CLI=$FF_CLI
   judge() { node "$here/firefox_cli_judge.cjs" "$CLI" "$@"; }
   echo "judge: @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION from npm"
 fi
