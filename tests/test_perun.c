@@ -934,18 +934,23 @@ Test(perun, export_kperf_style) {
   json_t *js;
   pcol_file *g = reimport(f, &m2, &js);
   cr_assert_str_eq(json_string_value(json_object_get(json_object_get(js, "collector_info"), "name")), "kperf");
-  /* one event per distinct stack, amount = summed weight */
+  /* one event per distinct stack, amount = the summed default value (cpu:
+   * 512 + 256 ns, and 64 ns of a row of weight 3, not the counts 2 and 3),
+   * in its unit as go names it; no sample count, so each reads back as one
+   * sample (doc/mappings.md §3.2) */
   cr_assert_eq(pcol_rows(g, PCOL_T_SAMPLES), 2);
+  cr_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(js, "header"), "units"), "time")),
+                   "ns");
   json_t *res = json_object_get(js, "resources");
   json_t *a = json_object_get(json_object_get(res, "alloc#0"), "amount");
-  cr_assert_eq(json_integer_value(json_array_get(a, 0)), 2);
+  cr_assert_eq(json_integer_value(json_array_get(a, 0)), 768);
   a = json_object_get(json_object_get(res, "helper#0"), "amount");
-  cr_assert_eq(json_integer_value(json_array_get(a, 0)), 3);
+  cr_assert_eq(json_integer_value(json_array_get(a, 0)), 64);
   json_t *tr = json_object_get(json_object_get(json_object_get(js, "resource_type_map"), "helper#0"), "trace");
   cr_assert_eq(json_array_size(tr), 2);
   cr_assert_str_eq(json_string_value(json_object_get(json_array_get(tr, 0), "func")), "main");
   uint64_t r = find_by_str_label(g, "uid", "helper");
-  cr_assert_eq(col_i64(g, PCOL_C_S_WEIGHT, r), 3);
+  cr_assert_eq(col_i64(g, PCOL_C_S_WEIGHT, r), 1);
   frames fr = stack_of(g, r);
   cr_assert_eq(fr.n, 3);
   cr_assert_str_eq(fr.names[0], "helper");

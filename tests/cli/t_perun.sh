@@ -127,7 +127,7 @@ grep -qx '_start;main;work;copy_block;memcpy 95' "$tmp/kperf.folded" || fail "kp
 # a profile from elsewhere becomes a kperf-style Perun profile, and reads back
 $PCOL pack tests/fixtures/collapsed/simple.folded -o "$tmp/s.pcol" || fail "pack folded"
 $PCOL unpack "$tmp/s.pcol" --to perun -o "$tmp/s.perf" || fail "folded -> perun"
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['collector_info']['name']=='kperf'; assert d['resources']['compute#0']['amount']==[412]" "$tmp/s.perf" \
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['collector_info']['name']=='kperf'; assert d['resources']['compute#0']['amount']==[412]; assert d['header']['units']['time']=='sample'" "$tmp/s.perf" \
   || fail "kperf-style export"
 $PCOL pack "$tmp/s.perf" -o "$tmp/s2.pcol" || fail "re-pack exported perun"
 $PCOL unpack "$tmp/s2.pcol" --to collapsed -o "$tmp/s2.folded" || fail "perun -> collapsed"
@@ -150,19 +150,37 @@ if [ -f "$cpu" ] && [ -f "$heap" ]; then
   [ "$got" = "$want" ] || fail "cpu + heap -> perun: amounts add up to $got, the heap's alloc_space is $want"
 fi
 
-# a pprof CPU profile becomes a kperf profile that counts its samples: a row
-# stands for its samples/count value (go-cpu-inline-small: 176 samples in 76
-# rows), so top of the export is top of the input by that value
+# a profile from elsewhere becomes a kperf profile whose amounts are its
+# default value, the one top shows (doc/mappings.md §3.2): a pprof CPU
+# profile's cpu, a speedscope profile's time (pcol's speedscope export of
+# the pprof file, and a sampled profile in ms), so top of the export is top
+# of the input; a count of samples keeps kperf's unit "sample": a row
+# stands for its samples/count value (the folded file above; t_matrix.py
+# judges pprof files whose default is samples)
+cat > "$tmp/ms.speedscope.json" <<'EOF2'
+{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"main"},{"name":"a"},{"name":"b"}]},
+"profiles":[{"type":"sampled","name":"p","unit":"milliseconds","startValue":0,"endValue":60,"samples":[[0,1],[0,2],[0,1],[0]],"weights":[10,30,20,7]}]}
+EOF2
+ins=("$tmp/ms.speedscope.json")
 for f in pprof/go-cpu-inline-small.pb.gz pprof/go-cpu-string-labels.pb.gz pprof/java-cpu-async-profiler.pb.gz; do
   [ -f "$TESTDATA/$f" ] || continue
   b=${f##*/}
   $PCOL pack "$TESTDATA/$f" -o "$tmp/$b.pcol" || fail "pack $f"
-  $PCOL unpack "$tmp/$b.pcol" --to perun -o "$tmp/$b.perf" || fail "$f -> perun"
-  $PCOL top "$TESTDATA/$f" --value samples --format tsv -n 1000 | cut -f1,4,6 > "$tmp/a"
-  $PCOL top "$tmp/$b.perf" --format tsv -n 1000 | cut -f1,4,6 > "$tmp/b"
-  [ "$(wc -l < "$tmp/a")" -gt 1 ] || fail "$f: top gave nothing"
-  cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5 >&2; fail "$f -> perun: sample counts differ from pprof's"; }
+  $PCOL unpack "$TESTDATA/$f" --to speedscope -o "$tmp/$b.speedscope.json" || fail "$f -> speedscope"
+  ins+=("$tmp/$b.pcol" "$tmp/$b.speedscope.json")
 done
+for in in "${ins[@]}"; do
+  b=${in##*/}
+  $PCOL pack "$in" -o "$tmp/$b.in.pcol" || fail "pack $b"
+  $PCOL unpack "$tmp/$b.in.pcol" --to perun -o "$tmp/$b.perf" || fail "$b -> perun"
+  $PCOL top "$in" --format tsv -n 1000 | cut -f1,4,6 > "$tmp/a"
+  $PCOL top "$tmp/$b.perf" --format tsv -n 1000 | cut -f1,4,6 > "$tmp/b"
+  [ "$(wc -l < "$tmp/a")" -gt 2 ] || fail "$b: top gave nothing"
+  cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head -5 >&2; fail "$b -> perun: amounts differ from the default value"; }
+  python3 -c "import json,sys; u=json.load(open(sys.argv[1]))['header']['units']['time']; assert u=='ns', u" "$tmp/$b.perf" ||
+    fail "$b -> perun: units.time is not ns"
+done
+grep -q '"amount":\[30000000\]' "$tmp/ms.speedscope.json.perf" || fail "speedscope ms -> perun: b's 30 ms is not 30000000 ns"
 
 # bad input: clear message naming file, line and column; exit 1
 printf '{\n "header": {,}\n}\n' > "$tmp/bad.perf"

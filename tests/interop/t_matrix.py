@@ -486,6 +486,11 @@ def read_perun(path, synthetic=False):
     d = json.load(open(path, encoding="utf-8"))
     kperf = (d.get("collector_info") or {}).get("name") == "kperf"
     synthetic = synthetic and kperf
+    # kperf's amounts count samples in its unit "sample"; pcol's export of a
+    # default value that is no count (a time: "ns") writes that unit
+    units = (d.get("header") or {}).get("units")
+    tu = units.get("time") if isinstance(units, dict) else None
+    counts = kperf and tu in (None, "sample")
     evs = list(perun_events(d))
     real = any(isinstance(e.get("amount"), float) for e in evs)
     cnt, amt = Reading("Perun count sums"), Reading("Perun amount sums")
@@ -525,9 +530,9 @@ def read_perun(path, synthetic=False):
         names = [n if n is not None else "[unknown]" for n in names]
         a = e.get("amount")
         w = 1
-        if kperf and isinstance(a, int) and not isinstance(a, bool) and a >= 0:
+        if counts and isinstance(a, int) and not isinstance(a, bool) and a >= 0:
             w = a
-        elif synthetic and isinstance(a, int) and a < 0:
+        elif synthetic and counts and isinstance(a, int) and a < 0:
             exc("perun-negative")
             cnt.negative = True
         cnt.add(names, w)
@@ -1472,7 +1477,8 @@ def judge_one(res, rsum, ss):
             c2.judge, a2.judge = "Perun count sums (export)", "Perun amount sums (export)"
             if c2.negative:  # EXC perun-negative
                 continue
-            if kind == "pprof" and json.load(open(o))["header"]["type"] == "memory":
+            synth_memory = kind != "perun" and json.load(open(o))["header"].get("type") == "memory"
+            if kind == "pprof" and synth_memory:
                 # the memory style: an event per sample, its amount the
                 # bytes type's value (alloc_space, else the first), §3.2
                 bt = [t for t, u in res["go_src"][0] if u in ("bytes", "B")]
@@ -1481,10 +1487,30 @@ def judge_one(res, rsum, ss):
                         skip_fn=skipper(src))
                 n_judged += 1
                 continue
+            if kind != "perun" and not synth_memory:
+                # the kperf style: the amount is the source's default value
+                # (§3.2, as the Firefox and collapsed exports weigh), in
+                # kperf's "sample" when that is a count of samples
+                want = src["default"]
+                dr = src["count"] if want == "count" else type_reading(want)
+                if dr is None:
+                    fail(b, what, "no reading of the default value %r" % want)
+                    continue
+                tu = json.load(open(o))["header"]["units"]["time"]
+                if (dr is src["count"]) != (tu == "sample"):
+                    fail(b, what, "units.time %r for the default value %r" % (tu, want))
+                adj = r_empty
+                if kind == "rprof" and r_empty and want not in ("count", "samples"):  # their time
+                    adj = r_empty * round(src["count"].rnd[0] * 1e9)
+                compare(b, what + " (amount: %s)" % want, dr, a2, total_adjust=adj, name_map=json_name,
+                        skip_fn=skipper(src, src_is_r=src_is_r, frames_both=dr.frames))
+                n_judged += 1
+                continue
             if kind == "perun":
                 compare(b, what + " (count)", src["count"], c2)
-            else:  # names as JSON holds them; nameless frames by each tool's rule
-                compare(b, what + " (count)", src["count"], c2, name_map=json_name,
+            else:  # the memory style of an Rprof memory profile: an event a sample
+                # (R leaves out the samples of no stack: r_empty)
+                compare(b, what + " (count)", src["count"], c2, name_map=json_name, total_adjust=r_empty,
                         skip_fn=skipper(src, src_is_r=src_is_r, frames_both=src["count"].frames))
             if "__amount__" in src["types"]:
                 compare(b, what + " (amount)", src["types"]["__amount__"], a2)

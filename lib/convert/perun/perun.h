@@ -100,6 +100,7 @@ typedef struct pimp {
   pcol_error *err;
   uint32_t src;
   int layout, kperf, real_amounts;
+  int kperf_counts;    /* kperf whose amounts are sample counts: units.time "sample" (kperf's own) or none */
   double amount_max;   /* first pass: the largest |amount| (a number) */
   int amount_k;        /* real amounts are stored x 10^amount_k (9, fewer when too large) */
   const char *htype;

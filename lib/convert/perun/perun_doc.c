@@ -755,6 +755,10 @@ int perun_read_top(pimp *p) {
     if ((rc = perun_load(p, ci->vb, ci->ve, &v))) return rc;
     json_t *cn = json_object_get(v, "name");
     p->kperf = perun_json_is_str(cn) && !strcmp(json_string_value(cn), "kperf");
+    /* its amounts count samples unless its header gives them another unit
+     * (pcol's export of a default value that is a time: "ns") */
+    json_t *tu = json_is_object(p->units) ? json_object_get(p->units, "time") : NULL;
+    p->kperf_counts = p->kperf && (!tu || (perun_json_is_str(tu) && !strcmp(json_string_value(tu), "sample")));
     json_decref(v);
   }
 

@@ -23,6 +23,7 @@
 #include "keys.h"     /* PERUN_META_PREFIX, PERUN_META_GLOBAL, PERUN_META_SNAPSHOTS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_write_error */
 #include "buf.h"      /* PCOL_GROW */
+#include "bytes.h"    /* pcol_str_is */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_sample_value, pcol_select_iter, ... */
 #include "stream.h"   /* pcol_budget, pcol_budget_release, PCOL_EXPORT_HOLD_MIN, ... */
@@ -97,6 +98,12 @@ typedef struct pexp {
   /* synthetic mode */
   int memory;
   uint32_t *amount_vt; /* per source: memory: the value type used as amount (0 = weight); kperf: its count type (pcol_count_types) */
+  /* kperf style: the selection's default value type (pcol_selection_default_type,
+   * the views' and the other exporters' rule), 0 = the count; its unit's
+   * decimals (a "1e-9" unit: the amounts are written as reals) */
+  uint32_t kvt;
+  int kdec;
+  pcol_rtime rt; /* the time rule (an Rprof source's time), for kvt */
 } pexp;
 
 /* A failure to make JSON: out of memory, unless a helper failed first (its
@@ -824,7 +831,9 @@ static int64_t row_amount(pexp *x, const selrow *r) {
   uint32_t vt = s < pcol_rows(x->f, PCOL_T_SOURCES) + 1 ? x->amount_vt[s] : 0;
   pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
   int64_t v;
-  if (!x->memory) /* kperf: the raw samples a row stands for (THE count rule) */
+  if (!x->memory && x->kvt) /* kperf: the default value, as the views show it */
+    return pcol_sample_value_rt(&sc, &x->rt, r->row, x->kvt, &v) ? pcol_scale(v, r->num, r->den) : 0;
+  if (!x->memory) /* kperf, the default being the count: the raw samples a row stands for (THE count rule) */
     return pcol_scale(pcol_sample_count(&sc, r->row, vt), r->num, r->den);
   /* memory: a source that measures no bytes allocated none (its samples
    * count 0, as in the pprof export and the views; vt 0 would read the
@@ -1014,7 +1023,9 @@ static int group_amounts(pexp *x, const selrow *g, json_t **out) {
   if (!x->memory) {
     if (!rc && (x->kflag[g->group] & K_OVERFLOW))
       rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perun: summed amount overflows 64 bits");
-    if (!rc && !(rc = hold(x, JNODE))) json_array_append_new(am, json_integer(x->ksum[g->group]));
+    if (!rc && !(rc = hold(x, JNODE)))
+      json_array_append_new(am, x->kdec ? json_real((double)x->ksum[g->group] / pow(10, x->kdec))
+                                        : json_integer(x->ksum[g->group]));
   }
   int64_t t = pcol_view_i64(&x->s_time, g->row);
   while (!rc && x->memory && same_memory_group(x, g, t)) {
@@ -1040,6 +1051,33 @@ static int group_amounts(pexp *x, const selrow *g, json_t **out) {
   return *out ? PCOL_OK : oom(x);
 }
 
+/* kperf: header.units.time for x->kvt, and x->kdec: kperf's own "sample"
+ * for a count of samples (the count, a type named samples or count: pprof's
+ * samples/count, a collapsed file's decimal counts); else the unit's name
+ * as go tool pprof's families print it ("nanoseconds" -> "ns"), or as
+ * stored ("count" for perf's cycles/count: cycles, not samples) */
+static int kperf_unit(pexp *x, char *out, size_t n) {
+  pcol_str u = {0}, t = {0}, shown;
+  if (x->kvt == PCOL_VT_TIME) {
+    snprintf(out, n, "ns"); /* an Rprof source's time (the time rule) */
+    return PCOL_OK;
+  }
+  if (!x->kvt || x->kvt > pcol_rows(x->f, PCOL_T_VALUE_TYPES)) return PCOL_OK;
+  int rc = str_of(x, pcol_view_u32(&x->vt_unit, x->kvt - 1), &u);
+  if (!rc) rc = str_of(x, pcol_view_u32(&x->vt_type, x->kvt - 1), &t);
+  if (rc) return rc;
+  x->kdec = pcol_unit_decimals(u, &shown);
+  if (pcol_str_is(t, "samples") || pcol_str_is(t, "count")) return PCOL_OK;
+  char raw[40];
+  const char *c;
+  if (!shown.ptr || !shown.len || shown.len >= sizeof raw) return PCOL_OK;
+  memcpy(raw, shown.ptr, shown.len);
+  raw[shown.len] = 0;
+  (void)pcol_unit_scale(0, shown, raw, &c); /* the canonical name; "" for count, sample, unit */
+  snprintf(out, n, "%s", *c ? c : raw);
+  return PCOL_OK;
+}
+
 static int export_synth(pexp *x) {
   int rc;
   uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
@@ -1060,10 +1098,17 @@ static int export_synth(pexp *x) {
   }
   for (uint64_t s = 0; s <= ns; s++)
     if (x->src_sel[s] && x->amount_vt[s]) x->memory = 1;
+  char kunit[40] = "sample"; /* kperf: header.units.time */
   if (!x->memory) {
-    /* kperf counts samples: a pprof row stands for its samples/count value
-     * (176 samples, not 76 rows, for go-cpu-inline-small.pb.gz), as in
-     * every other exporter that writes counts */
+    /* kperf: the amount is the value the views show first (the selection's
+     * default: a speedscope profile's time, a pprof CPU profile's cpu), in
+     * its unit; when that is the count, the samples a row stands for: a
+     * pprof row stands for its samples/count value (176 samples, not 76
+     * rows, for go-cpu-inline-small.pb.gz), as in every other exporter
+     * that writes counts */
+    if ((rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &x->kvt, NULL, x->err)) ||
+        (rc = kperf_unit(x, kunit, sizeof kunit)) || (rc = pcol_rtime_init(&x->rt, x->f, x->err)))
+      return rc;
     uint32_t *cvt;
     if ((rc = pcol_count_types(x->f, &cvt, x->err))) return rc;
     memcpy(x->amount_vt, cvt, (ns + 1) * sizeof *x->amount_vt);
@@ -1090,7 +1135,7 @@ static int export_synth(pexp *x) {
   json_t *cmdj = cmd ? json_string(cmd) : jbytes(uri);
   json_t *hdr = x->memory ? json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "memory", "units", "memory", "B",
                                       "cmd", cmdj, "args", "", "workload", "")
-                          : json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "time", "units", "time", "sample",
+                          : json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "time", "units", "time", kunit,
                                       "cmd", cmdj, "args", "", "workload", "");
   rc = put(x, "{\n\"header\": ");
   if (!rc) rc = dump_new(x, hdr);
@@ -1253,6 +1298,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.locs);
   pcol_buf_free(&x.unsym);
   free(x.amount_vt);
+  pcol_rtime_free(&x.rt);
   return rc;
 }
 

@@ -304,8 +304,8 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
       ai->exact = p->real_amounts && json_is_real(a) && (double)ai->v / scale == json_real_value(a);
     }
   }
-  /* kperf amounts are sample counts */
-  ai->weight = ai->has && p->kperf && json_is_integer(a) && ai->v >= 0;
+  /* kperf amounts are sample counts (in kperf's unit "sample") */
+  ai->weight = ai->has && p->kperf_counts && json_is_integer(a) && ai->v >= 0;
   if (!ai->exact) {
     char *t = perun_jtext(a);
     if (!t) return perun_oom(p);
