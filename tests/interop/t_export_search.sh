@@ -4,8 +4,10 @@
 # `random-odd`: 1-3 value types, values 0, below 0 and past 2^48, labels,
 # inline frames, functions without names or files, samples without
 # locations, names with unicode, quotes, blanks, ';' and bytes that are not
-# UTF-8; perf script from gen_perf_script.py and CPython Tachyon files from
-# tachyongen.py, both with their answers), each through every export pcol
+# UTF-8; perf script from gen_perf_script.py, CPython Tachyon files from
+# tachyongen.py, both with their answers, and random V8 profiles from
+# v8gen.py with the Chrome traces that carry them, judged by the
+# .cpuprofile), each through every export pcol
 # writes (rprof, pprof, collapsed, speedscope, firefox, otlp, v8 and perun),
 # judged as tests/interop/t_matrix.py judges the shared test data (go tool
 # pprof, summaryRprof, speedscope's importer, protoc, the sums of the
@@ -24,6 +26,7 @@
 #                        (the judges' net totals)
 #   random-odd 12        bytes that are not UTF-8 in a name (R, OTLP, Perun)
 #   perf/tachyon 1 2     several threads, [unknown] frames
+#   v8/chrome 1 2        random V8 profiles and their Chrome traces
 # The search itself, by hand (some minutes; seeds whose profile sets
 # drop_frames are left out: t_matrix.py's own sums read the source's Sample
 # messages unpruned where pcol prunes them as go tool pprof does, and go
@@ -71,6 +74,10 @@ for s in $GEN_SEEDS; do
   z=; [ $((s % 3)) = 0 ] && z=--zstd
   "$PY" "$REPO/tests/support/tachyongen.py" rich "$W/m/gen/tachyon-$s.bin" $z --samples 300 --seed "$s" \
     --collapsed "$W/m/gen/tachyon-$s" >/dev/null || exit 1
+  # a random V8 profile, and the Chrome trace that carries it in chunks
+  # (judged by the .cpuprofile, t_matrix.py)
+  "$PY" "$REPO/tests/support/v8gen.py" random "$W/m/gen/v8-$s.cpuprofile" "$s" &&
+    "$PY" "$REPO/tests/support/v8gen.py" trace "$W/m/gen/v8-$s.cpuprofile" "$W/m/gen/v8-$s.trace" $((20 + s)) || exit 1
 done
 fail=0
 PCOL_MATRIX_PERUN_ALL=1 "$PY" "$REPO/tests/interop/t_matrix.py" "$PCOL_ABS" "$W/td" "$W/m" "$NPM_DIR" \
@@ -106,6 +113,6 @@ else
   fi
 fi
 n=$(ls "$W"/td/pprof | wc -l)
-echo "t_export_search: $n pprof profiles (seeds: random $RANDOM_SEEDS; random-odd $ODD_SEEDS) and perf/tachyon seeds $GEN_SEEDS through every export"
+echo "t_export_search: $n pprof profiles (seeds: random $RANDOM_SEEDS; random-odd $ODD_SEEDS) and perf/tachyon/v8/chrome seeds $GEN_SEEDS through every export"
 [ $fail = 0 ] && echo "t_export_search: PASS" || echo "t_export_search: FAIL"
 exit $fail

@@ -969,7 +969,8 @@ def generated():
 
 def v8_readings(path):
     """A .cpuprofile's own counts and wall times per function (the names
-    speedscope gives: functionName, else "(anonymous FILE:LINE)"; (root)
+    speedscope gives: functionName, else "(anonymous FILE:LINE)", and
+    "(anonymous FILE)" without a line, as DevTools shows it; (root)
     left out; a sample's wall time is the time to the next sample, time
     never going back; doc/mappings.md §9)."""
     d = json.load(open(path))
@@ -986,7 +987,9 @@ def v8_readings(path):
         url, ln = cf.get("url", ""), cf.get("lineNumber", -1)
         if not url:
             return "(anonymous)"
-        return "(anonymous %s:%s)" % (url.split("/")[-1], ln + 1 if ln >= 0 else "undefined")
+        if ln < 0:  # V8's -1, no line: DevTools shows none (doc/mappings.md §10.1;
+            return "(anonymous %s)" % url.split("/")[-1]  # speedscope prints ":0")
+        return "(anonymous %s:%s)" % (url.split("/")[-1], ln + 1)
 
     def stack(i):
         out = []

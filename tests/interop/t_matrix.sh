@@ -44,30 +44,8 @@ rm -f "$W/gen/w.js"
 # the same profile as a Chrome trace: a Profile event and chunks of 50
 # samples, each adding the nodes its samples need (parent form), as Chrome
 # writes them; t_matrix.py judges it by the .cpuprofile it was cut from
-[ -f "$W/gen/node-async.cpuprofile" ] && "$PY" - "$W/gen/node-async.cpuprofile" "$W/gen/node-async.trace" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-parent = {c: n["id"] for n in d["nodes"] for c in n.get("children", [])}
-nodes = {n["id"]: n for n in d["nodes"]}
-ev = [{"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "ts": 0, "args": {"name": "main"}},
-      {"ph": "P", "name": "Profile", "id": "0x1", "pid": 1, "tid": 1, "ts": d["startTime"],
-       "args": {"data": {"startTime": d["startTime"]}}}]
-sent = set()
-def need(i, out):
-    if i in sent: return
-    if i in parent: need(parent[i], out)
-    sent.add(i)
-    n = {"id": i, "callFrame": nodes[i]["callFrame"]}
-    if i in parent: n["parent"] = parent[i]
-    out.append(n)
-s, t = d["samples"], d["timeDeltas"]
-for a in range(0, len(s), 50):
-    new = []
-    for i in s[a:a + 50]: need(i, new)
-    ev.append({"ph": "P", "name": "ProfileChunk", "id": "0x1", "pid": 1, "tid": 2, "ts": d["startTime"] + a,
-               "args": {"data": {"cpuProfile": {"nodes": new, "samples": s[a:a + 50]}, "timeDeltas": t[a:a + 50]}}})
-json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
-PY
+[ -f "$W/gen/node-async.cpuprofile" ] &&
+  "$PY" "$REPO/tests/support/v8gen.py" trace "$W/gen/node-async.cpuprofile" "$W/gen/node-async.trace"
 # CPython's Tachyon binary (no CPython 3.15 here: its writer's encoding, by
 # tests/support/tachyongen.py, which writes its answers beside it)
 "$PY" "$REPO/tests/support/tachyongen.py" rich "$W/gen/tachyon-zstd.bin" --zstd --samples 600 --seed 3 \
