@@ -746,7 +746,47 @@ def pb_ints(wt, v):
     return out
 
 
-def pb_rows(path, rows=True):
+ROWS_TYPE = "pcol.judge.rows"  # the sample type go_pruned_rows adds: 1 a Sample message
+
+
+def pb_field_bytes(f, wt, v):
+    """One field as protobuf writes it (v as pb_fields gives it)."""
+    key = pb_varint_bytes(f << 3 | wt)
+    if wt == 0:
+        return key + pb_varint_bytes(v)
+    return key + (pb_varint_bytes(len(v)) if wt == 2 else b"") + bytes(v)
+
+
+def go_pruned_rows(path, d):
+    """The Sample messages of a pprof source that sets drop_frames as go tool
+    pprof prunes them (profile/prune.go, on reading; pcol prunes them so
+    too, doc/mappings.md §2.1): a copy of the source with a last sample type
+    ROWS_TYPE, 1 in every Sample message, read by go tool pprof -proto, whose
+    Sample messages are go's pruned stacks (its merge of one stack and label
+    set adds their rows up; no sample is all zero, so none is dropped), and
+    the Sample messages without locations, which go drops on reading and no
+    pruning changes.  The file written and that count, for
+    pb_rows(weight=ROWS_TYPE, empty=...)."""
+    fields = list(pb_fields(pb_load(path)))
+    nstr = sum(1 for f, wt, _v in fields if f == 6)
+    empty = sum(1 for f, wt, v in fields if f == 2 and wt == 2 and all(f2 != 1 for f2, _w, _v in pb_fields(v)))
+    b = bytearray()
+    for f, wt, v in fields:
+        b += pb_field_bytes(f, wt, bytes(v) + b"\x10\x01" if f == 2 and wt == 2 else v)
+    b += pb_field_bytes(1, 2, pb_field_bytes(1, 0, nstr) + pb_field_bytes(2, 0, nstr + 1))
+    b += pb_field_bytes(6, 2, ROWS_TYPE.encode()) + pb_field_bytes(6, 2, b"count")
+    rows = os.path.join(d, "src-rows.pb")
+    with open(rows, "wb") as fh:
+        fh.write(b)
+    rc, out, err = run(PPROF + ["-symbolize=none", "-proto", rows])
+    if rc:
+        raise RuntimeError("go tool pprof -proto of the source with its rows: " + err[:300])
+    with open(rows + ".go.pb.gz", "wb") as fh:
+        fh.write(out)
+    return rows + ".go.pb.gz", empty
+
+
+def pb_rows(path, rows=True, weight=None, empty=0):
     """THE count of a pprof source without samples/count is the row: one per
     Sample message (doc/mappings.md §0).  go tool pprof cannot show it (it
     merges identical samples when it reads a file), so the rows are counted
@@ -755,17 +795,24 @@ def pb_rows(path, rows=True):
     set of non-empty function names: names not in it are frames without a
     function name, which each tool names its own way, see EXC nameless).
     rows=False: the names only (the Reading is None), for a file whose count
-    go tool pprof shows (samples/count)."""
-    samples, locs, funcs, maps, strs = [], {}, {}, {}, []
+    go tool pprof shows (samples/count).  weight: the name of a sample type
+    whose value a Sample message weighs (go_pruned_rows), else 1; empty:
+    rows without locations besides (go_pruned_rows)."""
+    samples, locs, funcs, maps, strs, types, weights = [], {}, {}, {}, [], [], []
     for f, wt, v in pb_fields(pb_load(path)):
         if f == 2 and not rows:
             continue
         if f == 2 and wt == 2:
-            ids = []
+            ids, vals = [], []
             for f2, wt2, v2 in pb_fields(v):
                 if f2 == 1:
                     ids += pb_ints(wt2, v2)
+                elif f2 == 2:
+                    vals += pb_ints(wt2, v2)
             samples.append(ids)
+            weights.append(vals)
+        elif f == 1 and wt == 2:
+            types.append(pb_vars(v).get(1, 0))
         elif f == 4 and wt == 2:
             lines = []
             for f2, wt2, v2 in pb_fields(v):
@@ -810,11 +857,14 @@ def pb_rows(path, rows=True):
         return None, named
     r = Reading("pprof rows (Sample messages)")
     r.frames = True  # named by the frame rule, as fold and the exporters
-    for ids in samples:
+    k = [strs[t] for t in types].index(weight) if weight else None
+    for ids, vals in zip(samples, weights):
         names = []
         for lid in ids:
             names += loc_names.get(lid) or ["[unknown]"]
-        r.add(names, 1)
+        r.add(names, 1 if k is None else vals[k])
+    for _ in range(empty):
+        r.add([], 1)
     return r, named
 
 
@@ -1094,8 +1144,15 @@ def job(i, f, kind):
                 with open(pbf, "wb") as fh:
                     fh.write(out)
             res["go_src"] = go_reading(pbf)
-            # the rows are THE count only without samples/count (source_readings)
-            res["pb"] = pb_rows(pbf, rows=("samples", "count") not in res["go_src"][0])
+            # the rows are THE count only without samples/count (source_readings);
+            # of a source that sets drop_frames, its Sample messages as go
+            # prunes them (go_pruned_rows)
+            rows = ("samples", "count") not in res["go_src"][0]
+            if rows and pb_vars(pb_load(pbf)).get(7):
+                pruned, empty = go_pruned_rows(pbf, d)
+                res["pb"] = pb_rows(pruned, weight=ROWS_TYPE, empty=empty)
+            else:
+                res["pb"] = pb_rows(pbf, rows=rows)
     except Exception as ex:  # noqa: BLE001 - reported as a failure
         res["go_src_err"] = str(ex)
     try:

@@ -377,6 +377,25 @@ if [ $HAVE_GO = 1 ]; then
   PPROF_BINARY_PATH=/nonexistent "$PCOL" traces legacy.prof --symbolize local --no-inlines 2>/dev/null | traces >pc.tr
   grep -q work go.tr || bad "go tool pprof did not symbolize legacy.prof"
   same "go tool pprof -traces -noinlines, legacy.prof (gperftools)" go.tr pc.tr
+  # the profiler's own frames (drop_frames of a legacy profile) named by the
+  # binary: go prunes them once it has named them, pcol after it has too
+  cat >drop.c <<'C'
+volatile int sink;
+__attribute__((noinline)) int __restore(int x) { for (int i = 0; i < x; i++) sink += i * x; return sink; }
+__attribute__((noinline)) int work(int x) { int r = 0; for (int i = 0; i < x; i++) { sink = i; r += __restore(i) * 7 + sink; } return r; }
+__attribute__((noinline)) int other(int x) { for (int i = 0; i < 3; i++) sink += work(x + i); return sink; }
+int main(int argc, char **argv) { (void)argv; return other(argc); }
+C
+  gcc -g -O2 -fPIE -pie -o dropbin drop.c || bad "gcc drop.c"
+  python3 "$REPO/tests/support/legacy_cpu_gen.py" native-drop dropbin $PIEB legacy-drop.prof || bad "legacy_cpu_gen.py native-drop"
+  # (-top: -traces would list a stack pruned into another's apart, as pprof
+  # merges before it prunes, doc/mappings.md §2.1)
+  PPROF_BINARY_PATH=/nonexistent go tool pprof -symbolize=local -top -noinlines legacy-drop.prof 2>/dev/null | cut >go.top
+  PPROF_BINARY_PATH=/nonexistent "$PCOL" top legacy-drop.prof --symbolize local --no-inlines 2>/dev/null | cut >pc.top
+  grep -q work go.top && "$PCOL" top legacy-drop.prof --symbolize none | grep -q dropbin ||
+    bad "legacy-drop.prof: go tool pprof did not name its frames, or pcol did without --symbolize local"
+  grep -q __restore go.top && bad "go tool pprof no longer prunes __restore from a legacy profile"
+  same "go tool pprof -top -noinlines, legacy-drop.prof (gperftools, __restore pruned)" go.top pc.top
 fi
 # --- demangling: C++ and Rust names as pprof shows them ------------------
 # pprof demangles every function whose name is empty or its system name,

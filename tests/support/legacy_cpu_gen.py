@@ -13,6 +13,10 @@ them, for pcol's reader to be judged against go tool pprof
                                 `other` (not in all) and `main` (return
                                 addresses inside them), for --symbolize local
                                 (tests/interop/t_symbolize.sh)
+  legacy_cpu_gen.py native-drop BIN BASE OUT   the same, some stacks with
+                                a leaf in BIN's `__restore` (a frame of the
+                                CPU profiler's that pprof prunes once it has
+                                named it)
 
 Cases (words of 4 or 8 bytes, little- or big-endian: le64 be64 le32 be32):
   cpp-le64   C++ header (0, 3, 0, period 2500 us, 0); a signal-handler frame
@@ -29,6 +33,9 @@ Cases (words of 4 or 8 bytes, little- or big-endian: le64 be64 le32 be32):
              table after the end marker ("0x<addr> name (file:line)",
              "name (path/lib.so)", "generated stub/JIT", a bare name, an
              address given twice: the last wins), one address unsymbolized
+  java-drop-le64  Java names of the CPU profiler's own frames (__restore,
+             ProfileData::Add) at the leaf, below a user frame, at the root
+             and alone: go prunes them by the drop_frames it sets
   huge-depth  a record whose depth is past the end of the file (refused)
   cut-record  a record cut inside its first two words (refused)
 """
@@ -99,15 +106,21 @@ def cpp(form, maps=True, marker=True):
     return words(form, ws) + (maps_text(wide, libc) if maps and marker else b"")
 
 
-def java(form):
-    recs = [(3, [0x10, 0x11, 0x12]), (1, [0x13, 0x11, 0x12]), (2, [0x14, 0x12]),
-            (0, [0x15, 0x12]), (4, [0x16, 0x17, 0x11, 0x12]), (1, [0x18, 0x12]),
-            (2, [0x12, 0x12, 0x12])]
+def java_file(form, recs, syms):
+    """A Java profile: the header, records (count, stack leaf first), the end
+    marker and the symbol table's lines."""
     ws = [0, 3, 1, 10000, 0]
     for count, stack in recs:
         ws += [count, len(stack)] + stack
     ws += [0, 1, 0]
-    syms = "\n".join([
+    return words(form, ws) + "\n".join(syms + [""]).encode()
+
+
+def java(form):
+    recs = [(3, [0x10, 0x11, 0x12]), (1, [0x13, 0x11, 0x12]), (2, [0x14, 0x12]),
+            (0, [0x15, 0x12]), (4, [0x16, 0x17, 0x11, 0x12]), (1, [0x18, 0x12]),
+            (2, [0x12, 0x12, 0x12])]
+    return java_file(form, recs, [
         "  0x00000010 com.example.Leaf.spin (Leaf.java:42)",
         "0x11 com.example.Mid.call (Mid.java:7)",
         "0x12 com.example.Main.main (Main.java:3)",
@@ -118,9 +131,25 @@ def java(form):
         "0x16 com.example.Leaf.other (Leaf.java:44)",
         "0x99 com.example.Unused.never (Unused.java:1)",
         "not a symbol line",
-        "",
-    ]).encode()
-    return words(form, ws) + syms
+    ])
+
+
+def java_drop(form):
+    """Java names of the CPU profiler's own frames (pprof's drop_frames of a
+    legacy profile, cpuProfilerRxStr): go prunes the stacks by them once it
+    has the names (fetch.go RemoveUninteresting)."""
+    recs = [(5, [0x20, 0x21, 0x22, 0x23]),  # leaf side cut: Work.run <- Main.main
+            (2, [0x22, 0x20, 0x23]),        # cut below Main.main: Work.run goes too
+            (1, [0x21, 0x20]),              # nothing but profiler frames: whole
+            (3, [0x22, 0x23, 0x20]),        # a profiler frame at the root: whole
+            (4, [0x24, 0x22, 0x23])]        # a name drop_frames does not match in full
+    return java_file(form, recs, [
+        "0x20 __restore",
+        "0x21 ProfileData::Add (profiledata.cc:10)",
+        "0x22 com.example.Work.run (Work.java:5)",
+        "0x23 com.example.Main.main (Main.java:3)",
+        "0x24 ProfileData::Addx (profiledata.cc:11)",
+    ])
 
 
 def case(name):
@@ -130,6 +159,8 @@ def case(name):
         return cpp("be32", maps=False, marker=False)
     if name == "java-be64":
         return java("be64")
+    if name == "java-drop-le64":
+        return java_drop("le64")
     if name == "huge-depth":
         return words("le64", [0, 3, 0, 10000, 0, 1, 2, MAIN, MAIN, 1, 1 << 40, MAIN])
     if name == "cut-record":
@@ -137,9 +168,9 @@ def case(name):
     raise SystemExit("legacy_cpu_gen.py: no case " + name)
 
 
-CASES = ["cpp-le64", "cpp-be64", "cpp-le32", "cpp-be32", "cpp-nomaps-be32", "java-be64"]
+CASES = ["cpp-le64", "cpp-be64", "cpp-le32", "cpp-be32", "cpp-nomaps-be32", "java-be64", "java-drop-le64"]
 
-def native(binary, base, out):
+def native(binary, base, out, drop=False):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop"))
     import symbolize_gen  # the project's ELF and nm readers
     (off, vaddr, memsz), _ = symbolize_gen.elf(binary)
@@ -152,6 +183,8 @@ def native(binary, base, out):
         # gcc -O2's main, the first function of .text in the PIE, unnamed
         # ("[pie]", where addr2line and pcol say main), also in a protobuf
         st = [base + sy["work"][0] + k] + ([] if k % 12 == 0 else [base + sy["other"][0] + 5])
+        if drop and k % 8 == 0:  # a leaf in __restore, which pprof prunes once named
+            st = [base + sy["__restore"][0] + k % 16, base + sy["work"][0] + 5] + st[1:]
         ws += [1 + k // 4, len(st)] + st
     ws += [0, 1, 0]
     maps = "%x-%x r-xp %08x 08:01 1 %s\n" % (base + page, base + vaddr + memsz, off & ~0xFFF, os.path.abspath(binary))
@@ -160,8 +193,8 @@ def native(binary, base, out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[1] == "native":
-        native(sys.argv[2], int(sys.argv[3], 0), sys.argv[4])
+    if len(sys.argv) == 5 and sys.argv[1] in ("native", "native-drop"):
+        native(sys.argv[2], int(sys.argv[3], 0), sys.argv[4], sys.argv[1] == "native-drop")
     elif len(sys.argv) == 3 and sys.argv[1] == "all":
         for c in CASES:
             with open(os.path.join(sys.argv[2], c + ".cpu"), "wb") as o:

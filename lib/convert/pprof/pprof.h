@@ -33,4 +33,38 @@ int pcol_pprof_legacy_cpu_header(const uint8_t *p, size_t n, int *w, int *big, i
 int pcol_pprof_legacy_cpu(pcol_builder *b, const uint8_t *d, size_t n, const char *name,
                           const pcol_import_options *opt, pcol_error *err);
 
+/* drop_frames and keep_frames: go tool pprof's prune of every profile it
+ * reads (profile/prune.go RemoveUninteresting), THE rule of each reader of
+ * pprof data, applied once, as it reads (pprof_prune.c). */
+#include "filter.h" /* pcol_rx */
+enum { PCOL_PPROF_CUT_NONE, PCOL_PPROF_CUT_AT, PCOL_PPROF_CUT_BELOW }; /* pprof's prune, pruneBeneath */
+typedef struct pcol_pprof_prune {
+  int on;         /* the stacks are pruned (both expressions read) */
+  int has_keep;   /* keep_frames set */
+  int go_refused; /* an expression Go refuses: nothing pruned, why says so */
+  char why[sizeof(((pcol_error *)0)->message)];
+  pcol_rx drop, keep;
+  uint8_t *cut; /* per location (index): PCOL_PPROF_CUT_* */
+  char *rxbuf;
+  size_t rxcap;
+} pcol_pprof_prune;
+/* The expressions (empty: not set) for a profile of nloc locations: pr->on
+ * when its stacks are to be pruned.  An expression Go refuses: PCOL_OK and
+ * nothing pruned (pcol_pprof_prune_warn says so); one pcol cannot match as
+ * Go does: PCOL_EUNSUPPORTED.  pcol_pprof_prune_free after either. */
+int pcol_pprof_prune_init(pcol_pprof_prune *pr, pcol_str drop, pcol_str keep, size_t nloc, const char *name,
+                          pcol_error *err);
+void pcol_pprof_prune_free(pcol_pprof_prune *pr);
+/* With pr->on: location i of lines ln[0, *n) (innermost first, function
+ * ids of b's functions table, names as pprof has them after demangling):
+ * its cut kind, and *n the lines it keeps (the outermost ones:
+ * ln + (n0 - *n)).  PCOL_ENOMEM, for the caller to name. */
+int pcol_pprof_prune_location(pcol_pprof_prune *pr, const pcol_builder *b, size_t i, const pcol_line_row *ln,
+                              size_t *n);
+/* With pr->on: where a stack of locations ix[0, n) (their indexes i, leaf
+ * first) begins once pruned: the frames from it on are kept. */
+size_t pcol_pprof_prune_stack(const pcol_pprof_prune *pr, const uint32_t *ix, size_t n);
+/* An expression Go refuses: the warning, added to err's message. */
+void pcol_pprof_prune_warn(const pcol_pprof_prune *pr, const char *name, pcol_error *err);
+
 #endif

@@ -813,9 +813,14 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   ((rc = meta_first(x, &m, key, &s)) == PCOL_OK ? 1                    \
    : rc == PCOL_ENOTFOUND                       ? (x->rc = 0)          \
                                                 : -1)
-  if (META(PPROF_META_DROP_FRAMES) > 0) pr->drop_frames = str_bytes(x, s.ptr, s.len);
-  if (META(PPROF_META_KEEP_FRAMES) > 0) pr->keep_frames = str_bytes(x, s.ptr, s.len);
-  if (x->rc) return x->rc;
+  /* drop_frames and keep_frames are not written (the source's stay in
+   * pcol's meta): every reader of pprof data pruned the stacks by them as
+   * go tool pprof does (pprof_prune.c), and go prunes what it reads, so
+   * written with them the pruned stacks would be pruned a second time,
+   * which is not the first: a location cut on an inner line before a
+   * stack's first other frame is such a frame once cut, and the next cut
+   * point then ends the stack (go's own -proto output does that; the
+   * export's stacks read as go reads the source, t_pprof_semantics.sh) */
   /* time_nanos and duration_nanos as go's profile.Merge combines the
    * sources' (THE rule: pcol_sources_time) */
   pcol_select one = {0}; /* the involved sources: the selection's one, or all */

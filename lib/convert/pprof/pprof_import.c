@@ -42,7 +42,6 @@
 #include "pprof.h"
 #include "pprof_spill.h" /* pprof_spill: a pipe's samples for pass 2 */
 #include "symbolize.h"   /* pcol_sym: --symbolize local */
-#include "filter.h"      /* pcol_rx_compile_own, pcol_rx_match: drop_frames */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -745,16 +744,9 @@ typedef struct ctx {
   int base_labelled; /* a sample has a label of that key */
   const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
   pcol_sym *ss; /* with sym local: the session, for the locations and the names */
-  /* drop_frames/keep_frames (prune_rules): on, the expressions, and per
-   * pprof location (index) where a sample's stack is cut (CUT_*) */
-  int prune, has_keep, go_refused;
-  char why[sizeof(((pcol_error *)0)->message)]; /* go_refused: pcol_rx_compile's message */
-  pcol_rx drop, keep;
-  uint8_t *cut;
-  char *rxbuf;
-  size_t rxcap;
+  pcol_pprof_prune pr; /* drop_frames/keep_frames (pprof_prune.c) */
+  pcol_buf ix;         /* a sample's locations (indexes), for pr */
 } ctx;
-enum { CUT_NONE, CUT_AT, CUT_BELOW }; /* pprof's prune, pruneBeneath */
 
 ID_LOOKUP(fn_ix, function, fns)
 ID_LOOKUP(loc_ix, location, locs)
@@ -915,133 +907,6 @@ static int meta_strx(ctx *c, uint32_t src, const char *key, int64_t idx) {
   return pcol_b_meta(c->b, src, key, d->len ? (const void *)d->data : "", d->len, c->err);
 }
 
-/* ------------------------------------------- drop_frames and keep_frames */
-
-/* go tool pprof prunes every profile it reads by its drop_frames and
- * keep_frames (internal/driver/fetch.go calls profile.RemoveUninteresting,
- * prune.go, after the merge and symbolization, for every command): with a
- * drop_frames that is not empty, drop = ^(drop_frames)$ and, with a
- * keep_frames that is not empty, keep = ^(keep_frames)$, Go's regular
- * expressions on each function's simplified name (simplify).  Applied here,
- * on reading, so that every view, export, binding and query of the pcol
- * file sees pprof's stacks (doc/mappings.md §2.1):
- *  - each location: its lines from the outermost inwards, the first whose
- *    function has a name that drop matches and keep does not: the
- *    outermost line -> the location is cut at (CUT_AT, pprof's prune);
- *    an inner one -> the location keeps only the lines outside it, for
- *    every sample (CUT_BELOW, pruneBeneath);
- *  - each sample's stack from its root: the frames before the first one
- *    of neither kind stay; at the first of either kind after it the stack
- *    is cut, leaving the frames outside it (CUT_AT) or it too (CUT_BELOW).
- *    A stack with no such frame, or of nothing but them, stays whole.
- * An expression Go refuses (RemoveUninteresting's error, which fetch.go
- * ignores) prunes nothing, as in pprof, with a warning; one Go reads but
- * pcol cannot match as Go does (pcol_rx_compile_own) refuses the input. */
-
-/* pprof's simplifyFunc: a leading '.' (PPC ELF v1) and the text from the
- * first '(' that begins neither "(anonymous namespace)" nor "operator()". */
-static pcol_str simplify(pcol_str f) {
-  static const char an[] = "(anonymous namespace)", op[] = "operator()";
-  if (f.len && f.ptr[0] == '.') f.ptr++, f.len--;
-  for (size_t i = 0; i < f.len;) {
-    if (f.len - i >= sizeof an - 1 && !memcmp(f.ptr + i, an, sizeof an - 1)) i += sizeof an - 1;
-    else if (f.len - i >= sizeof op - 1 && !memcmp(f.ptr + i, op, sizeof op - 1)) i += sizeof op - 1;
-    else if (f.ptr[i] == '(') f.len = i;
-    else i++;
-  }
-  return f;
-}
-
-/* Compiles one of the two ("drop_frames", string index ix) into rx: 1 when
- * it is set (not empty), 0 when not or when Go refuses it (c->go_refused
- * set), or the failure. */
-static int frames_rx(ctx *c, const char *what, int64_t ix, pcol_rx *rx) {
-  const pstring *d = &c->p->string_table[ix];
-  if (!d->len) return 0;
-  if (memchr(d->data, 0, d->len))
-    return pcol_error_set(c->err, PCOL_EUNSUPPORTED,
-                          "the profile's %s holds a NUL byte: pcol cannot match it as Go does (go tool "
-                          "pprof prunes the stacks by it)", what);
-  char *re = malloc(d->len + 5);
-  if (!re) return bare(c, PCOL_ENOMEM);
-  memcpy(re, "^(", 2);
-  memcpy(re + 2, d->data, d->len);
-  memcpy(re + 2 + d->len, ")$", 3);
-  char label[64];
-  snprintf(label, sizeof label, "the profile's %s", what);
-  int own = 0, rc = pcol_rx_compile_own(rx, label, re, &own, c->err);
-  free(re);
-  if (rc == PCOL_EINVAL && !own) { /* as pprof: nothing pruned (a warning at the end) */
-    c->go_refused = 1;
-    if (c->err) {
-      snprintf(c->why, sizeof c->why, "%s", c->err->message);
-      pcol_error_set(c->err, PCOL_OK, "%s", "");
-    }
-    return 0;
-  }
-  if (rc == PCOL_EINVAL)
-    return pcol_error_set(c->err, PCOL_EUNSUPPORTED, "%s (go tool pprof prunes the stacks by it; pcol "
-                          "cannot match it as Go does)", c->err ? c->err->message : "");
-  return rc ? rc : 1;
-}
-
-static int prune_rules(ctx *c) {
-  int rc = frames_rx(c, "drop_frames", c->p->drop_frames, &c->drop);
-  if (rc <= 0) return rc;
-  if ((rc = frames_rx(c, "keep_frames", c->p->keep_frames, &c->keep)) < 0 || c->go_refused) {
-    pcol_rx_free(&c->drop);
-    return rc < 0 ? rc : 0;
-  }
-  c->has_keep = rc;
-  c->prune = 1;
-  if (!(c->cut = calloc(c->p->n_location + 1, 1))) return bare(c, PCOL_ENOMEM);
-  return PCOL_OK;
-}
-
-static void prune_free(ctx *c) {
-  if (!c->prune) return;
-  pcol_rx_free(&c->drop);
-  if (c->has_keep) pcol_rx_free(&c->keep);
-  free(c->cut);
-  free(c->rxbuf);
-}
-
-/* pprof location i of lines ln[0, *n) (innermost first): its CUT_* kind,
- * and *n the lines it keeps (the outermost ones: ln + (n0 - *n)). */
-static int prune_location(ctx *c, size_t i, const pcol_line_row *ln, size_t *n) {
-  const pcol_buf *names = &c->b->t[PCOL_T_FUNCTIONS].cols[PCOL_C_FN_NAME - 1];
-  for (size_t j = *n; j-- > 0;) {
-    if (!ln[j].function_id) continue;
-    pcol_str f = pcol_b_string_get(c->b, pcol_buf_get32(names, ln[j].function_id - 1));
-    if (!f.len) continue;
-    f = simplify(f);
-    int m = pcol_rx_match(&c->drop, &c->rxbuf, &c->rxcap, f);
-    if (m == 1 && c->has_keep) {
-      int k = pcol_rx_match(&c->keep, &c->rxbuf, &c->rxcap, f);
-      m = k < 0 ? -1 : !k;
-    }
-    if (m < 0) return bare(c, PCOL_ENOMEM);
-    if (m) {
-      c->cut[i] = j + 1 == *n ? CUT_AT : CUT_BELOW;
-      if (j + 1 < *n) *n -= j + 1;
-      return PCOL_OK;
-    }
-  }
-  return PCOL_OK;
-}
-
-/* Where a sample's stack (pprof location ids loc[0, n), leaf first) begins
- * once pruned: the frames from it on are kept. */
-static size_t prune_stack(ctx *c, const uint64_t *loc, size_t n) {
-  int user = 0;
-  for (size_t j = n; j-- > 0;) {
-    uint8_t k = c->cut[loc_ix(c, loc[j]) - 1];
-    if (k == CUT_NONE) user = 1;
-    else if (user) return k == CUT_AT ? j + 1 : j;
-  }
-  return 0;
-}
-
 static int floor_div(int64_t a, int64_t b) { return (int)(a % b < 0); }
 
 /* Pass 2: each Sample of the message, decoded, checked and added in file
@@ -1090,8 +955,15 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     const uint64_t *loc = (const uint64_t *)(const void *)s.loc.data;
     uint32_t *st = (uint32_t *)(void *)stack.data;
     for (size_t j = 0; j < nloc; j++) st[j] = c->loc_ids[loc_ix(c, loc[j]) - 1];
-    if (c->prune) { /* drop_frames: the leaf's end of the stack cut (prune_rules) */
-      size_t from = prune_stack(c, loc, nloc);
+    if (c->pr.on) { /* drop_frames: the leaf's end of the stack cut (pprof_prune.c) */
+      c->ix.len = 0;
+      if (pcol_buf_reserve(&c->ix, nloc * sizeof(uint32_t) + 1)) {
+        rc = bare(c, PCOL_ENOMEM);
+        goto out;
+      }
+      uint32_t *ix = (uint32_t *)(void *)c->ix.data;
+      for (size_t j = 0; j < nloc; j++) ix[j] = (uint32_t)(loc_ix(c, loc[j]) - 1);
+      size_t from = pcol_pprof_prune_stack(&c->pr, ix, nloc);
       st += from, nloc -= from;
     }
     const plabel *L = (const plabel *)(const void *)s.lab.data;
@@ -1249,7 +1121,11 @@ static int build(ctx *c) {
     }
     if (!rc) rc = pcol_b_function(b, &r, &c->fn_ids[i], c->err);
   }
-  if (!rc) rc = prune_rules(c);
+  if (!rc) { /* go tool pprof's prune, after its demangling (pprof_prune.c) */
+    const pstring *d = &p->string_table[p->drop_frames], *k = &p->string_table[p->keep_frames];
+    rc = pcol_pprof_prune_init(&c->pr, (pcol_str){(const char *)d->data, d->len},
+                               (pcol_str){(const char *)k->data, k->len}, p->n_location, c->name, c->err);
+  }
   pcol_buf lines = {0};
   for (size_t i = 0; i < p->n_location && !rc; i++) {
     const plocation *l = &p->location[i];
@@ -1257,7 +1133,10 @@ static int build(ctx *c) {
     if (sd.loc_n && sd.loc_n[i]) { /* symbolized: the binary's chain */
       const pcol_line_row *sl = (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i];
       size_t sn = sd.loc_n[i];
-      if (c->prune && (rc = prune_location(c, i, sl, &sn))) break;
+      if (c->pr.on && pcol_pprof_prune_location(&c->pr, b, i, sl, &sn)) {
+        rc = bare(c, PCOL_ENOMEM);
+        break;
+      }
       rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address, 0, sl + (sd.loc_n[i] - sn), sn,
                            &c->loc_ids[i], c->err);
       continue;
@@ -1277,7 +1156,10 @@ static int build(ctx *c) {
       lr[j].column = pl->column;
     }
     size_t nl = l->n_line;
-    if (c->prune && (rc = prune_location(c, i, lr, &nl))) break;
+    if (c->pr.on && pcol_pprof_prune_location(&c->pr, b, i, lr, &nl)) {
+      rc = bare(c, PCOL_ENOMEM);
+      break;
+    }
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
     rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr + (l->n_line - nl), nl, &c->loc_ids[i],
@@ -1448,11 +1330,10 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
       if (!rc) pcol_sym_warnings(&ss, name, err);
       pcol_sym_free(&ss);
     }
-    if (!rc && c.go_refused && err) /* (after the symbolizer's warning, kept before it) */
-      pcol_error_set(err, PCOL_OK, "%s%s%s: %s, which Go refuses too: no frames dropped, as go tool pprof drops none",
-                     err->message, err->message[0] ? "; " : "", name, c.why);
+    if (!rc) pcol_pprof_prune_warn(&c.pr, name, err); /* (after the symbolizer's warning) */
   }
-  prune_free(&c);
+  pcol_pprof_prune_free(&c.pr);
+  pcol_buf_free(&c.ix);
   idmap_free(&c.maps);
   idmap_free(&c.locs);
   idmap_free(&c.fns);

@@ -22,7 +22,10 @@
  *  - Java: the text after the end marker gives "0x<addr> name (file:line)"
  *    symbols, and every address is then 0 (pprof's Aggregate);
  *  - drop_frames set to pprof's regexp of the CPU profiler's own frames
- *    (addLegacyFrameInfo), in the meta the protobuf importer sets.
+ *    (addLegacyFrameInfo), in the meta the protobuf importer sets, and the
+ *    stacks pruned by it as go tool pprof prunes them once it has named the
+ *    frames (pprof_prune.c: Java's names, or the binary's with --symbolize
+ *    local; an unnamed address matches nothing).
  * The input is held whole (it was capped by the caller); every count,
  * depth and word is checked against the bytes left, and a record that does
  * not fit is refused with its byte offset, where go's reader would give
@@ -765,6 +768,13 @@ static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
     pcol_sym_table_free(&sd);
     return rc ? rc : nomem(p);
   }
+  /* go tool pprof prunes the profile by that drop_frames once it is
+   * symbolized (fetch.go): the names it has then, the binary's or Java's */
+  pcol_pprof_prune pr;
+  memset(&pr, 0, sizeof pr);
+  if (!rc)
+    rc = pcol_pprof_prune_init(&pr, (pcol_str){cpu_profiler_rx, sizeof cpu_profiler_rx - 1}, (pcol_str){"", 0},
+                               nl, p->name, p->err);
   lfunction *F = AT(p->fns, lfunction);
   for (size_t i = 0; i < nl && !rc; i++) {
     pcol_line_row line = {0, L[i].line, 0};
@@ -774,14 +784,15 @@ static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
       if (!fn->id && (rc = pcol_b_function(b, &r, &fn->id, p->err))) break;
       line.function_id = fn->id;
     }
-    if (sd.loc_n && sd.loc_n[i]) { /* symbolized: the binary's chain */
-      rc = pcol_b_location(b, L[i].map ? M[L[i].map - 1].id : 0, L[i].addr, 0,
-                           (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i], sd.loc_n[i],
-                           &ids[i], p->err);
-      continue;
+    const pcol_line_row *ln = &line; /* symbolized: the binary's chain */
+    size_t n = L[i].fn ? 1 : 0, n0;
+    if (sd.loc_n && sd.loc_n[i]) ln = (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i], n = sd.loc_n[i];
+    n0 = n;
+    if (pr.on && pcol_pprof_prune_location(&pr, b, i, ln, &n)) {
+      rc = nomem(p);
+      break;
     }
-    rc = pcol_b_location(b, L[i].map ? M[L[i].map - 1].id : 0, L[i].addr, 0, &line, L[i].fn ? 1 : 0,
-                         &ids[i], p->err);
+    rc = pcol_b_location(b, L[i].map ? M[L[i].map - 1].id : 0, L[i].addr, 0, ln + (n0 - n), n, &ids[i], p->err);
   }
   pcol_stack_memo memo;
   memset(&memo, 0, sizeof memo);
@@ -796,14 +807,16 @@ static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
     }
     uint32_t *y = AT(st, uint32_t);
     for (size_t j = 0; j < s[i].n; j++) y[j] = ids[X[s[i].first + j]];
+    size_t from = pr.on ? pcol_pprof_prune_stack(&pr, X + s[i].first, s[i].n) : 0;
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
     pcol_value_row v[2] = {{vt[0], (int64_t)s[i].count}, {vt[1], (int64_t)(s[i].count * (uint64_t)period)}};
-    if (!(rc = pcol_b_stack_memo(b, &memo, y, s[i].n, &row.stack_id, p->err)))
+    if (!(rc = pcol_b_stack_memo(b, &memo, y + from, s[i].n - from, &row.stack_id, p->err)))
       rc = pcol_b_sample(b, &row, v, 2, NULL, p->err);
   }
   pcol_stack_memo_free(&memo);
   pcol_buf_free(&st);
   pcol_sym_table_free(&sd);
+  pcol_pprof_prune_free(&pr);
   free(ids);
   return rc;
 }
