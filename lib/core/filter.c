@@ -12,7 +12,8 @@
  * pprof's rules, in order: a location is "ignored" when it matches ignore,
  * else "focused" when there is no focus or it matches focus; a sample is
  * kept when one of its locations is focused and none is ignored (so a
- * sample without locations is dropped).  hide then removes the matching
+ * sample without locations is dropped, also when only label filters are
+ * given: pprof runs its name filters, none given, all the same).  hide then removes the matching
  * lines of each location (all of them when its mapping file matches), show
  * keeps the matching lines and the lines without a function (all when the
  * mapping matches); a location left without lines is hidden, and a sample
@@ -751,6 +752,11 @@ int pcol_filter_keep(const pcol_filter *x, uint64_t row) {
   } else if (x->node_keep) {
     uint32_t s = pcol_view_u32(&x->s_stack, row);
     if (s > x->nstacks || !x->node_keep[s]) return 0;
+  } else if (!x->rooted && !pcol_view_u32(&x->s_stack, row)) {
+    /* label filters alone: pprof's name filters run all the same (applyFocus,
+     * before the label filters) and keep no sample without locations (the
+     * root frame of pcol_filter_root gives it one) */
+    return 0;
   }
   if (x->ls_keep) {
     uint32_t ls = pcol_view_u32(&x->s_labelset, row);
@@ -761,7 +767,8 @@ int pcol_filter_keep(const pcol_filter *x, uint64_t row) {
 
 int pcol_filter_root(pcol_filter *x, const pcol_select *sel, const pcol_str *names,
                      uint64_t nnames, const uint32_t *ls_name, pcol_str file, pcol_error *err) {
-  if (!x->active || !x->node_state) return PCOL_OK; /* no name filter: the frame changes nothing */
+  if (x->active) x->rooted = 1;
+  if (!x->active || !x->node_state) return PCOL_OK; /* no name filter: the frame only gives a stack */
   rx_set r;
   memset(&r, 0, sizeof r);
   const char *res[RX_N] = {sel->focus, sel->ignore, sel->hide, sel->show, sel->show_from};

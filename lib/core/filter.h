@@ -29,6 +29,7 @@ typedef struct pcol_filter {
   uint8_t *loc_bits;    /* [locations + 1] with name filters: the regexes each matched */
   uint8_t *node_state;  /* [stacks + 1] focus/ignore/visible/show_from bits, with node_keep */
   uint8_t *ls_root;     /* [labelsets + 1] the root frame's bits (pcol_filter_root), or NULL */
+  int rooted;           /* pcol_filter_root ran: every sample has a frame (its root's) */
   pcol_view s_stack, s_labelset;
   uint64_t nstacks, nlabelsets;
 } pcol_filter;
@@ -44,8 +45,9 @@ int pcol_filter_keep(const pcol_filter *x, uint64_t row);
  * then applyFocus): a sample without locations then has one, so it is
  * kept unless a filter drops it; ignore matching the frame drops the sample;
  * hide or show can hide the frame, leaving the sample its own stack.
- * ls_name has nlabelsets + 1 entries.  Nothing to do (PCOL_OK) when the
- * filter has no name filter. */
+ * ls_name has nlabelsets + 1 entries.  Without a name filter only marks
+ * the filter `rooted` (a sample without locations is kept: it has the
+ * frame). */
 int pcol_filter_root(pcol_filter *x, const pcol_select *sel, const pcol_str *names,
                      uint64_t nnames, const uint32_t *ls_name, pcol_str file, pcol_error *err);
 /* 1 when sample `row`'s root frame (pcol_filter_root) is left after hide,

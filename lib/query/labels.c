@@ -348,14 +348,15 @@ static int label_value_name(pcol_file *f, const pcol_q_labelcols *c, const pcol_
 static int root_filter_build(pcol_file *f, const pcol_select *sel, const char *key,
                              pcol_filter *flt, pcol_error *err) {
   int rc = pcol_filter_build(f, sel, flt, err);
-  if (rc || !flt->node_state) return rc;
+  pcol_str k = {key, strlen(key)};
+  if (rc || !flt->node_state) /* (no name filter: the frame only gives each sample a stack) */
+    return rc ? rc : pcol_filter_root(flt, sel, NULL, 0, NULL, k, err);
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
   pcol_q_labelcols lc;
   pcol_q_keytab names;
   memset(&names, 0, sizeof names);
   pcol_buf name = {0};
   pcol_str *nm = NULL;
-  pcol_str k = {key, strlen(key)};
   uint32_t *ls_name = calloc(nls + 1, sizeof *ls_name);
   if (!ls_name) rc = pcol_oom(err);
   if (!rc) rc = pcol_q_labelcols_open(f, &lc, err);

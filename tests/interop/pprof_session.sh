@@ -1,6 +1,6 @@
 # pprof_session.sh — go tool pprof's views from its interactive sessions,
-# sourced by tests/interop/t_value_opts.sh, t_pprof_semantics.sh and
-# t_pprof_views.sh
+# sourced by tests/interop/t_value_opts.sh, t_pprof_semantics.sh,
+# t_pprof_views.sh and t_filter_search.sh (-proto too)
 # (make test's CPU budget: a go tool pprof process costs a start and a
 # parse of its profile, and of its base, that one session pays once for
 # all its views; bench/results/test-time.md).  Needs $tmp (a directory of
@@ -64,7 +64,7 @@ ps_plan() {
       continue
     fi
     case $a in
-    -top | -tree | -traces | -tags | -dot | -callgrind | -raw) cmd=${a#-} ;;
+    -top | -tree | -traces | -tags | -dot | -callgrind | -raw | -proto) cmd=${a#-} ;;
     -peek=* | -list=*) cmd="${a%%=*} ${a#*=}" cmd=${cmd#-} ;;
     -peek | -list) cmd=${a#-} expect=1 ;;
     -cum | -flat) want[sort]=${a#-} ;;

@@ -545,51 +545,12 @@ def read_perun(path, synthetic=False):
 
 # ---------------------------------------------------------------------------
 # go tool pprof
+# (profile.proto read here: tests/support/pprof_times.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from pprof_times import pb_fields, pb_ints, pb_load, pb_vars  # noqa: E402
+
 GOENV = dict(os.environ, HOME=os.path.join(W, "home"), PPROF_BINARY_PATH="/nonexistent",
              GOFLAGS="-mod=readonly", GOPROXY="off", GOTOOLCHAIN="local", TZ="UTC")
-
-
-def pb_varint(b, i):
-    c = b[i]
-    if c < 0x80:  # most varints are one byte
-        return c, i + 1
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << s
-        s += 7
-        if c < 0x80:
-            return v, i
-
-
-def pb_fields(b):
-    i = 0
-    while i < len(b):
-        key, i = pb_varint(b, i)
-        f, wt = key >> 3, key & 7
-        if wt == 0:
-            v, i = pb_varint(b, i)
-        elif wt == 2:
-            n, i = pb_varint(b, i)
-            v, i = b[i:i + n], i + n
-        elif wt == 1:
-            v, i = b[i:i + 8], i + 8
-        elif wt == 5:
-            v, i = b[i:i + 4], i + 4
-        else:
-            raise ValueError("wire type %d" % wt)
-        yield f, wt, v
-
-
-def pb_vars(msg):
-    """The varint fields of a message: {field number: value} (the last wins)."""
-    return {f: v for f, wt, v in pb_fields(msg) if wt == 0}
-
-
-def pb_load(path):
-    b = open(path, "rb").read()
-    return gzip.decompress(b) if b[:2] == b"\x1f\x8b" else b
 
 
 def pprof_types(path):
@@ -733,17 +694,6 @@ def go_session(path):
         r.empty = empties[len(readings)]
         readings[t] = r
     return types, dflt or (types[-1][0] if types else ""), readings, ndup
-
-
-def pb_ints(wt, v):
-    """A repeated integer field: packed (wire type 2) or one varint."""
-    if wt == 0:
-        return [v]
-    out, i = [], 0
-    while i < len(v):
-        x, i = pb_varint(v, i)
-        out.append(x)
-    return out
 
 
 ROWS_TYPE = "pcol.judge.rows"  # the sample type go_pruned_rows adds: 1 a Sample message
