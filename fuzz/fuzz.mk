@@ -50,7 +50,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed $(FUZZ_DIR)/seeds/regex
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
-	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof/*.legacy $$td/ext/legacy/*.cpu $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
+	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof/*.legacy $$td/ext/legacy/*.cpu $$td/ext/legacy/*.heap $$td/ext/legacy/*.contention $$td/ext/legacy/*.thread $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
 	  [ -f "$$f" ] || continue; b=$$(basename "$$f"); \
 	  case "$$f" in */rprof/*) cp "$$f" $$s/rprof/;; */perun/*) cp "$$f" $$s/perun/ && cp "$$f" $$s/json_scan/;; \
 	    *) cp "$$f" $$s/pprof/; case "$$f" in *.gz) gzip -dc "$$f" > $$s/pprof/$$b.raw 2>/dev/null || rm -f $$s/pprof/$$b.raw;; esac;; esac; \
@@ -63,6 +63,7 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	python3 tests/support/pprofgen.py multivalue $$s/pprof/gen-multivalue.pb >/dev/null 2>&1 || true; \
 	python3 tests/support/pprofgen.py comments $$s/pprof/gen-comments.pb c1 '' c1 '#c2' >/dev/null 2>&1 || true; \
 	python3 tests/support/legacy_cpu_gen.py all $$s/pprof >/dev/null 2>&1 || true; \
+	python3 tests/support/legacy_text_gen.py all $$s/pprof 1 >/dev/null 2>&1 || true; \
 	for g in multivalue comments; do [ -f $$s/pprof/gen-$$g.pb ] && \
 	  $(PCOL) pack $$s/pprof/gen-$$g.pb -o $$s/pcol/gen-$$g.pcol 2>/dev/null || true; done; \
 	q=0; for t in '           401128\n           401161\n' '             hot 20074/20074            401128\n' \

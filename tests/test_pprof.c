@@ -1015,8 +1015,18 @@ Test(pprof_errors, legacy_formats_named) {
                "byte offset 20");
   const uint32_t cut[] = {0, 3, 0, 10000, 0, 1};
   expect_error(buf, legacy_be32(buf, cut, 6), NULL, PCOL_ECORRUPT, "a record cut short at byte offset 20");
-  const char *heap = "heap profile: 1: 2 [3: 4] @ heap/1048576\n";
-  expect_error(heap, strlen(heap), NULL, PCOL_EFORMAT, "legacy heap profile");
+  /* a legacy text profile is read as go reads it (pprof_legacy_text.c):
+   * a line go refuses is refused with its number; a form go does not
+   * recognize (jemalloc's "heap_v2/RATE" alone) is named */
+  const char *heap = "heap profile: 1: 2 [3: 4] @ heap/1048576\n1: 2 [3 4] @ 0x401000\n";
+  expect_error(heap, strlen(heap), NULL, PCOL_ECORRUPT,
+               "legacy heap profile: line 2: unexpected number of sample values");
+  const char *zero = "heap profile: 1: 2 [3: 4] @ heap/1048576\n0: 2 [3: 4] @ 0x401000\n";
+  expect_error(zero, strlen(zero), NULL, PCOL_ECORRUPT, "line 2: inuse count was 0 but inuse bytes was 2");
+  const char *big = "--- contentionz 1 ---\n1 2 @ 0x10000000000000000\n";
+  expect_error(big, strlen(big), NULL, PCOL_ECORRUPT, "legacy contention profile: line 2: an address past 64 bits");
+  const char *je = "heap_v2/524288\n  t*: 1: 2 [0: 0]\n";
+  expect_error(je, strlen(je), NULL, PCOL_EFORMAT, "legacy heap profile (text) in a form go tool pprof does not read");
 }
 
 Test(pprof_errors, input_size_cap) {

@@ -292,6 +292,39 @@ elif fmt == "pprof-legacy":
     open(out, "wb").write(struct.pack("<%dQ" % len(ws), *ws) + maps.encode())
     truth["period"] = [10000000, "cpu", "nanoseconds"]
     truth["names"] = ["[app]", "[libc.so.6]"]  # go tool pprof -symbolize=none's
+elif fmt in ("pprof-legacy-heap", "pprof-legacy-contention", "pprof-legacy-thread"):
+    # pprof's legacy text profiles (profile/legacy_profile.go): a tcmalloc
+    # heap profile ("@ heap_v2/RATE", unsampled), a C++ contention profile
+    # (cycles/second, sampling period), a threadz profile (a thread a
+    # sample); each stack's addresses leaf first, every one a return address
+    # (+ 1) but the threadz leaf's, then the memory map
+    def addr(f, leaf):
+        base = 0x7F1E22100000 if f == 4 else 0x401000  # leaf_b in libc
+        return base + 0x20 * f + (4 if leaf and fmt.endswith("thread") else 5)
+    def stk(st):
+        return " ".join("0x%x" % addr(f, k == 0) for k, f in enumerate(reversed(st)))
+    maps = ("00400000-00402000 r-xp 00000000 08:01 1234 /usr/bin/app\n"
+            "00602000-00603000 rw-p 00002000 08:01 1234 /usr/bin/app\n"
+            "7f1e22100000-7f1e22200000 r-xp 00000000 08:01 99 /lib/libc.so.6\n")
+    if fmt.endswith("heap"):
+        w.write("heap profile: %d: %d [%d: %d] @ heap_v2/524288\n" % (N, N * 1024, N, N * 1024))
+        for _, st, _ in plan:
+            w.write("     1:     1024 [     1:     1024] @ %s\n" % stk(st))
+        w.write("\nMAPPED_LIBRARIES:\n" + maps)
+    elif fmt.endswith("contention"):
+        w.write("--- contentionz 1 ---\ncycles/second = 2000000000\nsampling period = 100\n"
+                "ms since reset = 60000\ndiscarded samples = 0\n")
+        for _, st, gap in plan:
+            w.write("%10d %6d @ %s\n" % (gap * 2000, 1, stk(st)))
+        w.write("--- Memory map: ---\n" + maps)
+    else:
+        w.write("--- threadz 1 ---\n\n")
+        for i, (_, st, _) in enumerate(plan):
+            w.write("--- Thread %x (name: worker/%d) stack: ---\n" % (0x7f0000001000 + i, 100 + i))
+            for k, f in enumerate(reversed(st)):
+                w.write("  %s0x%08x: frame\n" % ("PC: " if k == 0 else "", addr(f, k == 0)))
+        w.write("--- Memory map: ---\n" + maps)
+    truth["names"] = ["[app]", "[libc.so.6]"]  # go tool pprof -symbolize=none's
 else:
     sys.exit("gen.py: no generator for %s" % fmt)
 w.close()

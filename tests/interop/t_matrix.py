@@ -77,11 +77,16 @@ REFUSED = {
     "examples__time-short.perf": "invalid JSON",
     "to_add_profiles__err-prof-1-incomplete.perf": "invalid JSON (cut off)",
 }
-# (legacy binary CPU profiles, *.cpu and *.legacy, are read: pprof_legacy.c)
-REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) text format, named as legacy"}
+# (legacy binary CPU profiles, *.cpu and *.legacy, are read: pprof_legacy.c;
+# the text ones, *.heap, *.contention, *.thread: pprof_legacy_text.c, but
+# jemalloc's, which go tool pprof does not read either)
+REFUSED["legacy-jemalloc.heap"] = "jemalloc's heap profile (go tool pprof: unrecognized profile format too)"
+REFUSED_DIRS = {"legacy": "legacy (pre-profile.proto) format, named as legacy"}
 REFUSED_SUFFIX = {}
-READ_SUFFIX = (".cpu",)  # in a REFUSED_DIRS directory, read all the same
-LEGACY_BINARY = (".cpu", ".legacy")  # pprof's legacy binary CPU profiles (not profile.proto)
+READ_SUFFIX = (".cpu", ".heap", ".contention", ".thread")  # in a REFUSED_DIRS directory, read all the same
+# pprof's legacy profiles (not profile.proto): binary CPU, text heap,
+# contention, thread
+LEGACY_BINARY = (".cpu", ".legacy", ".heap", ".contention", ".thread")
 
 # Real pcol bugs not fixed on this branch: (file basename, export or "*",
 # reason).  Each is printed as "known bug:"; a listed case that passes is
@@ -933,7 +938,7 @@ def discover():
             f = os.path.join(p, b)
             if os.path.isfile(f) and not b.endswith(".md"):
                 # an OTLP message among the pprof files (the eBPF profiler's)
-                if kind == "legacy":  # the binary CPU profiles are pprof's; the text ones refused
+                if kind == "legacy":  # pprof's (jemalloc's refused: REFUSED)
                     kind_b = "pprof" if b.endswith(READ_SUFFIX) else None
                 else:
                     kind_b = kind
@@ -1085,8 +1090,8 @@ def job(i, f, kind):
         if kind == "pprof":
             pbf = f
             if b.endswith(LEGACY_BINARY):
-                # pprof's legacy binary CPU format (pprof_legacy.c): the Sample
-                # messages of go's own reading of it (-proto)
+                # pprof's legacy formats (pprof_legacy.c, pprof_legacy_text.c):
+                # the Sample messages of go's own reading of it (-proto)
                 pbf = os.path.join(d, "src-go.pb.gz")
                 rc, out, err = run(["go", "tool", "pprof", "-symbolize=none", "-proto", f])
                 if rc:

@@ -4,8 +4,10 @@
 # with -lines), `pcol tree` (pprof -tree) and the filters --focus/--ignore/
 # --hide/--show/--show-from/--tag/--tag-ignore, on every pprof profile of the shared
 # test data (ext/ included, and pprof's conversions of legacy profiles in
-# ext/legacy-proto, R's in pprof-from-r; legacy binary CPU profiles, which
-# pcol reads itself, and tests/support/legacy_cpu_gen.py's).  The lines from "Showing nodes
+# ext/legacy-proto, R's in pprof-from-r; legacy binary CPU profiles and
+# legacy text profiles (heap, contention, thread), which pcol reads itself,
+# and tests/support/legacy_cpu_gen.py's and legacy_text_gen.py's: their
+# pprof export's -raw is go's -raw of the file).  The lines from "Showing nodes
 # accounting for" on must be identical to `go tool pprof -top` with the
 # same options.
 # Also list (-list), info (-raw's header), top --by label (-tagfocus,
@@ -116,7 +118,22 @@ views() {
 # frames, which go prunes by the drop_frames it gives legacy profiles)
 mkdir -p "$tmp/legacy"
 python3 "$REPO/tests/support/legacy_cpu_gen.py" all "$tmp/legacy" || die "legacy_cpu_gen.py failed"
-LEGACY=("$TD"/pprof/*.legacy "$TD"/ext/legacy/*.cpu "$tmp"/legacy/*.cpu)
+# legacy text profiles (heap, contention, thread, Go's count profiles, Java
+# heapz and contentionz: lib/convert/pprof/pprof_legacy_text.c): the shared
+# ones (jemalloc's, which go does not read, left out: tests/cli/t_pprof.sh)
+# and tests/support/legacy_text_gen.py's, of two seeds
+# (each file's name its own: the exports below are named by it)
+for s in 1 2; do
+  mkdir -p "$tmp/legacy/s$s"
+  python3 "$REPO/tests/support/legacy_text_gen.py" all "$tmp/legacy/s$s" $s || die "legacy_text_gen.py failed"
+  for g in "$tmp/legacy/s$s"/gen-*; do mv "$g" "$tmp/legacy/s$s-${g##*/}"; done
+done
+LTEXT=()
+for f in "$TD"/ext/legacy/*.heap "$TD"/ext/legacy/*.contention "$TD"/ext/legacy/*.thread "$tmp"/legacy/s*-gen-*; do
+  case $f in *jemalloc*) continue ;; esac
+  [ -f "$f" ] && LTEXT+=("$f")
+done
+LEGACY=("$TD"/pprof/*.legacy "$TD"/ext/legacy/*.cpu "$tmp"/legacy/*.cpu "${LTEXT[@]}")
 n=0
 # (and pprof's own conversions of legacy profiles, R's native profiles)
 for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy-proto/*.pb.gz "$TD"/pprof-from-r/*.pb.gz "${LEGACY[@]}"; do
@@ -131,6 +148,17 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy
   [ $n = 1 ] && CLI=1 views "$f"
 done
 [ $n -gt 0 ] || { echo "SKIP: no pprof profiles under $TD"; exit 77; }
+
+# the legacy text profiles' every sample type (heap: alloc_ and inuse_
+# pairs), every node
+types_of() { # the value types' names pcol info lists
+  "$PCOL" info "$1" --format tsv | awk -F'\t' 'NR == 2 { n = split($12, a, ", "); for (i = 1; i <= n; i++) { sub(/\/.*/, "", a[i]); print a[i] } }'
+}
+for f in "${LTEXT[@]}"; do
+  for t in $(types_of "$f"); do
+    same "$f" -sample_index=$t -nodefraction=0 -- --value $t --node-fraction 0
+  done
+done
 
 # filters, with the same regular expressions (Go's RE2 and POSIX ERE agree on these)
 g=$TD/pprof/go-cpu-inline-small.pb.gz
@@ -597,7 +625,7 @@ for f in "$TD"/pprof/go-cpu-string-labels.pb.gz "$TD"/pprof/dotnet-6types-labels
   "$TD"/pprof/go-heap-*.pb.gz "$TD"/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz "$TD"/ext/pprof/go-*label* \
   "$TD"/ext/pprof/go-heap-* "$TD"/ext/pprof/go-memory-guide.pb.gz "$TD"/ext/pprof/go-alloc-objects-parca.pb.gz \
   "$TD"/ext/pprof/pprofutils-*-in.pb.gz "$TD"/ext/pprof/parca-*.pb.gz "$TD"/ext/pprof/go-req-2.pb.gz \
-  "$TD"/ext/pprof/go-goroutine-nethttp.pb.gz "$TD"/ext/pprof/python-pyspy-1.pb.gz; do
+  "$TD"/ext/pprof/go-goroutine-nethttp.pb.gz "$TD"/ext/pprof/python-pyspy-1.pb.gz "${LTEXT[@]}"; do
   [ -f "$f" ] || continue
   # --tagshow/--taghide: which keys are listed (heap profiles' "bytes" is shown)
   for args in "" "-tagshow=e|y -taghide=^p"; do
@@ -630,7 +658,7 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy
   done
 done
 
-# a legacy CPU profile as pcol read it, exported: pprof's -raw of the
+# a legacy profile (CPU, text) as pcol read it, exported: pprof's -raw of the
 # export is its -raw of the legacy file, every sample, location (address,
 # mapping) and mapping (start, limit, offset, file, build id); the location
 # ids aside (raw_ids.py: go numbers them as it meets them unpruned, pcol's

@@ -66,5 +66,12 @@ int pcol_pprof_prune_location(pcol_pprof_prune *pr, const pcol_builder *b, size_
 size_t pcol_pprof_prune_stack(const pcol_pprof_prune *pr, const uint32_t *ix, size_t n);
 /* An expression Go refuses: the warning, added to err's message. */
 void pcol_pprof_prune_warn(const pcol_pprof_prune *pr, const char *name, pcol_error *err);
+/* A legacy text profile (heap, Go's count profiles, threadz, contention,
+ * Java heapz and contentionz), whole in d[0..n), into b as go tool pprof
+ * reads it; PCOL_PPROF_NOT_LEGACY_TEXT (no error set) when go's rules
+ * recognize none of them in it.  pprof_legacy_text.c */
+#define PCOL_PPROF_NOT_LEGACY_TEXT 2
+int pcol_pprof_legacy_text(pcol_builder *b, const uint8_t *d, size_t n, const char *name,
+                           const pcol_import_options *opt, pcol_error *err);
 
 #endif

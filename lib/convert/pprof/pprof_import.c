@@ -92,6 +92,7 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
               {"--- contention", "legacy contention profile (text)"},
               {"--- mutex", "legacy contention profile (text)"},
               {"--- threadz", "legacy thread profile (text)"},
+              {"--- Thread ", "legacy thread profile (text)"},
               {"--- heapz", "legacy Java heap profile (text)"},
               {"--- contentionz", "legacy Java contention profile (text)"},
               {"--- cpuz", "legacy Java CPU profile (text)"},
@@ -100,6 +101,23 @@ const char *pcol_pprof_legacy_kind(const uint8_t *p, size_t n) {
   for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
     size_t l = strlen(text[i].prefix);
     if (n >= l && memcmp(p, text[i].prefix, l) == 0) return text[i].kind;
+  }
+  /* Go's count profiles and threadz after blank and comment lines, which
+   * go's parseGoCount and parseThread skip (in the head's whole lines) */
+  size_t at = 0;
+  for (;;) {
+    const uint8_t *nl = at < n ? memchr(p + at, '\n', n - at) : NULL;
+    if (!nl) break;
+    size_t i = at;
+    while (i < (size_t)(nl - p) && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\v' || p[i] == '\f')) i++;
+    if (i < (size_t)(nl - p) && p[i] != '#') break;
+    at = (size_t)(nl - p) + 1;
+  }
+  static const char *later[] = {"goroutine profile:", "threadcreate profile:", "--- threadz ", "--- Thread "};
+  for (size_t i = 0; at && i < sizeof later / sizeof later[0]; i++) {
+    size_t l = strlen(later[i]);
+    if (n - at >= l && memcmp(p + at, later[i], l) == 0)
+      return i < 2 ? "legacy Go count profile (text)" : "legacy thread profile (text)";
   }
   return NULL;
 }
@@ -1183,15 +1201,27 @@ static int build(ctx *c) {
 
 enum { LEGACY_READ = 1 };
 
-/* A legacy binary CPU profile (gperftools, Java), told by its first bytes
- * (inflated) as pprof's parseCPU tells it, read whole under the input cap
- * into b (pprof_legacy.c): LEGACY_READ.  Else the bytes read are given back
- * (s->s reads them again): PCOL_OK. */
-static int legacy_cpu(pcol_builder *b, psrc *s, pcol_error *err) {
+/* The first n bytes look like text (no control byte but whitespace, no
+ * NUL): a legacy text profile may follow, which a profile.proto message
+ * does not start as (its first field's tag and length bytes) */
+static int text_head(const uint8_t *h, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((h[i] < 0x20 && !(h[i] >= '\t' && h[i] <= '\r')) || h[i] == 0x7f) return 0;
+  return n > 0;
+}
+
+/* A legacy profile, told by its first bytes (inflated): the binary CPU
+ * profile (gperftools, Java) as pprof's parseCPU tells it, read whole
+ * under the input cap into b (pprof_legacy.c), or a text one (heap,
+ * contention, thread, Go's count profiles, Java's: pprof_legacy_text.c)
+ * when the head is text and go's rules recognize it: LEGACY_READ.  Else
+ * the bytes read are given back (s->s reads them again): PCOL_OK. */
+static int legacy(pcol_builder *b, psrc *s, pcol_error *err) {
   uint8_t h[40];
   size_t n = fread(h, 1, sizeof h, s->s);
   if (n < sizeof h && ferror(s->s)) return pcol_error_set(err, PCOL_EIO, "%s: read error", s->name);
-  if (!pcol_pprof_legacy_cpu_header(h, n, NULL, NULL, NULL, NULL)) {
+  int cpu = pcol_pprof_legacy_cpu_header(h, n, NULL, NULL, NULL, NULL);
+  if (!cpu && !text_head(h, n)) {
     if (!(s->peek = pcol_replay_stream(h, n, s->s)))
       return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", s->name);
     s->s = s->peek;
@@ -1217,6 +1247,16 @@ static int legacy_cpu(pcol_builder *b, psrc *s, pcol_error *err) {
     }
   }
   if (rc == PCOL_ENOMEM) pcol_error_set(err, rc, "%s: out of memory", s->name);
+  if (!rc && !cpu) {
+    rc = pcol_pprof_legacy_text(b, d.data, d.len, s->name, s->opt, err);
+    if (rc == PCOL_PPROF_NOT_LEGACY_TEXT) { /* the protobuf reader's, from the start */
+      rc = (s->peek = pcol_replay_stream(d.data, d.len, s->s)) ? PCOL_OK : PCOL_ENOMEM;
+      pcol_buf_free(&d);
+      if (rc) return pcol_error_set(err, rc, "%s: out of memory", s->name);
+      s->s = s->peek;
+      return PCOL_OK;
+    }
+  }
   /* the inflating stream's own failure (bad data, its cap) first */
   if (s->o) {
     int orc = pcol_instream_finish(s->o, rc, err);
@@ -1224,7 +1264,7 @@ static int legacy_cpu(pcol_builder *b, psrc *s, pcol_error *err) {
     pcol_instream_free(s->o);
     s->o = NULL;
   }
-  if (!rc) rc = pcol_pprof_legacy_cpu(b, d.data, d.len, s->name, s->opt, err);
+  if (!rc && cpu) rc = pcol_pprof_legacy_cpu(b, d.data, d.len, s->name, s->opt, err);
   pcol_buf_free(&d);
   return rc ? rc : LEGACY_READ;
 }
@@ -1238,7 +1278,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   pprof_spill_init(&spill, name);
   if (src.start < 0) src.start = -1;
   int rc = src_open(&src, err);
-  if (!rc) rc = legacy_cpu(b, &src, err);
+  if (!rc) rc = legacy(b, &src, err);
   if (rc) return src_close(&src, rc == LEGACY_READ ? PCOL_OK : rc, err);
   int gz = src.kind != 0, srcerr = 0;
   feed fd;
@@ -1249,11 +1289,11 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   uint64_t n1 = feed_total(&fd);
   if (rc && !srcerr) {
     const char *kind = pcol_pprof_legacy_kind(fd.head, fd.nhead);
-    if (kind)
+    if (kind) /* (a text one that go's rules recognize was read: legacy()) */
       rc = pcol_error_set(err, PCOL_EFORMAT,
-                          "%s: %s, not profile.proto; convert it with `pprof -proto %s > "
-                          "out.pb.gz`",
-                          name, kind, name);
+                          "%s: %s in a form go tool pprof does not read either (\"unrecognized profile "
+                          "format\": profile/legacy_profile.go's rules), not profile.proto",
+                          name, kind);
   }
   /* a message that fit in the window whole (most files: under 1 MiB
    * inflated) is read once: pass 2 reads the window pass 1 left */

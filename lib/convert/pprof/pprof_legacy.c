@@ -26,6 +26,9 @@
  *    stacks pruned by it as go tool pprof prunes them once it has named the
  *    frames (pprof_prune.c: Java's names, or the binary's with --symbolize
  *    local; an unnamed address matches nothing).
+ * The memory map, the locations and mappings, Java's symbols and the step
+ * into the builder (pcol_lg_finish, the pruning too) are shared with the
+ * text formats' reader, pprof_legacy_text.c (pprof_legacy.h).
  * The input is held whole (it was capped by the caller); every count,
  * depth and word is checked against the bytes left, and a record that does
  * not fit is refused with its byte offset, where go's reader would give
@@ -36,16 +39,56 @@
 #include "hash.h"    /* pcol_u64map */
 #include "builder.h" /* pcol_stack_memo, pcol_b_mapping_shared */
 #include "pprof.h"
+#include "pprof_legacy.h"
+#include <math.h>
 #include "symbolize.h" /* pcol_sym: --symbolize local */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* go's cpuProfilerRxStr */
-static const char cpu_profiler_rx[] =
+#define NS LG_NS
+#define AT LG_AT
+
+/* go's cpuProfilerRxStr, allocRxStr, allocSkipRxStr, lockRxStr */
+const char pcol_lg_cpu_rx[] =
     "ProfileData::Add|ProfileData::prof_handler|CpuProfiler::prof_handler|__pthread_sighandler|"
     "__restore";
+const char pcol_lg_alloc_rx[] =
+    "calloc|cfree|malloc|free|memalign|do_memalign|(__)?posix_memalign|pvalloc|valloc|realloc|"
+    "tcmalloc::.*|tc_calloc|tc_cfree|tc_malloc|tc_free|tc_memalign|tc_posix_memalign|tc_pvalloc|"
+    "tc_valloc|tc_realloc|tc_new|tc_delete|tc_newarray|tc_deletearray|tc_new_nothrow|"
+    "tc_newarray_nothrow|malloc_zone_malloc|malloc_zone_calloc|malloc_zone_valloc|"
+    "malloc_zone_realloc|malloc_zone_memalign|malloc_zone_free|runtime\\..*|BaseArena::.*|"
+    "(::)?do_malloc_no_errno|(::)?do_malloc_pages|(::)?do_malloc|DoSampledAllocation|"
+    "MallocedMemBlock::MallocedMemBlock|_M_allocate|__builtin_(vec_)?delete|__builtin_(vec_)?new|"
+    "__gnu_cxx::new_allocator::allocate|__libc_malloc|__malloc_alloc_template::allocate|allocate|"
+    "cpp_alloc|operator new(\\[\\])?|simple_alloc::allocate";
+const char pcol_lg_alloc_skip_rx[] = "runtime\\.panic|runtime\\.reflectcall|runtime\\.call[0-9]*";
+const char pcol_lg_lock_rx[] =
+    "RecordLockProfileData|(base::)?RecordLockProfileData.*|(base::)?SubmitMutexProfileData.*|"
+    "(base::)?SubmitSpinLockProfileData.*|(base::Mutex::)?AwaitCommon.*|(base::Mutex::)?Unlock.*|"
+    "(base::Mutex::)?UnlockSlow.*|(base::Mutex::)?ReaderUnlock.*|(base::MutexLock::)?~MutexLock.*|"
+    "(Mutex::)?AwaitCommon.*|(Mutex::)?Unlock.*|(Mutex::)?UnlockSlow.*|(Mutex::)?ReaderUnlock.*|"
+    "(MutexLock::)?~MutexLock.*|(SpinLock::)?Unlock.*|(SpinLock::)?SlowUnlock.*|"
+    "(SpinLockHolder::)?~SpinLockHolder.*";
+
+/* scaleHeapSample: each sample over its chance to be in a profile sampled
+ * every `rate` bytes on average (1 - e^(-size/rate)); go's int64(float64)
+ * of a value past int64 gives INT64_MIN (amd64) */
+int64_t pcol_lg_go_int64(double x) {
+  return x >= -9223372036854775808.0 && x < 9223372036854775808.0 ? (int64_t)x : INT64_MIN;
+}
+void pcol_lg_scale_heap(int64_t *count, int64_t *size, int64_t rate) {
+  if (*count == 0 || *size == 0) {
+    *count = *size = 0;
+    return;
+  }
+  if (rate <= 1) return;
+  double avg = (double)*size / (double)*count, scale = 1 / (1 - exp(-avg / (double)rate));
+  *count = pcol_lg_go_int64((double)*count * scale);
+  *size = pcol_lg_go_int64((double)*size * scale);
+}
 
 /* ------------------------------------------------ words and the header */
 
@@ -73,46 +116,7 @@ int pcol_pprof_legacy_cpu_header(const uint8_t *p, size_t n, int *w, int *big, i
 
 /* ------------------------------------------------ the profile read */
 
-typedef struct lsample {
-  uint64_t count;
-  size_t first, n; /* in lp.addr / lp.loc */
-} lsample;
-typedef struct lmapping {
-  uint64_t start, limit, offset;
-  size_t file, nfile, bid, nbid; /* in lp.str */
-  uint32_t id;                   /* the builder's, once used */
-  int used;
-} lmapping;
-typedef struct llocation {
-  uint64_t addr;
-  uint32_t map; /* 1-based in lp.maps; 0 none */
-  uint32_t fn;  /* Java: 1-based in lp.fns; 0 none */
-  int64_t line;
-} llocation;
-typedef struct lfunction {
-  uint32_t name, file; /* the builder's string ids */
-  uint32_t id;         /* the builder's, once used */
-} lfunction;
-
-typedef struct lp {
-  const char *name;
-  pcol_error *err;
-  pcol_buf samples; /* lsample */
-  pcol_buf addr;    /* uint64_t, the samples' addresses, leaf first */
-  pcol_buf loc;     /* uint32_t, the same as 0-based indices into locs */
-  pcol_buf locs;    /* llocation, in first use */
-  pcol_buf maps;    /* lmapping */
-  pcol_buf fns;     /* lfunction */
-  pcol_buf str;     /* bytes of the mappings' file names and build ids */
-  pcol_u64map bymap; /* address -> its index in byix */
-  pcol_buf byix;     /* uint32_t: 1 + the location's index in locs, 0 none */
-  uint32_t maxloc;   /* the same for address UINT64_MAX, which bymap refuses */
-} lp;
-
-#define NS(b, T) ((b).len / sizeof(T))
-#define AT(b, T) ((T *)(void *)(b).data)
-
-static int nomem(lp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
+int pcol_lg_nomem(lp *p) { return pcol_error_set(p->err, PCOL_ENOMEM, "%s: out of memory", p->name); }
 
 static int corrupt(lp *p, size_t at, const char *what) {
   return pcol_error_set(p->err, PCOL_ECORRUPT, "%s: legacy CPU profile: %s at byte offset %zu",
@@ -136,15 +140,14 @@ static int read_records(lp *p, const uint8_t *d, size_t n, size_t *at, int w, in
       *at = body + (size_t)w;
       return PCOL_OK;
     }
-    lsample s = {count, NS(p->addr, uint64_t), (size_t)depth};
-    if (pcol_buf_reserve(&p->addr, ((size_t)depth + 1) * sizeof(uint64_t))) return nomem(p); /* (+1: never NULL) */
+    lsample s = {(int64_t)count, NS(p->addr, uint64_t), (size_t)depth};
+    if (pcol_buf_reserve(&p->addr, ((size_t)depth + 1) * sizeof(uint64_t))) return pcol_lg_nomem(p); /* (+1: never NULL) */
     uint64_t *a = AT(p->addr, uint64_t) + s.first;
     for (size_t j = 0; j < depth; j++) {
-      a[j] = word(d + body + j * (size_t)w, w, big);
-      if (adjust && j > 0) a[j]--; /* a return address: the call before it */
+      a[j] = pcol_lg_adjust(word(d + body + j * (size_t)w, w, big), j, adjust);
     }
     p->addr.len += (size_t)depth * sizeof(uint64_t);
-    if (pcol_buf_append(&p->samples, &s, sizeof s)) return nomem(p);
+    if (pcol_buf_append(&p->samples, &s, sizeof s)) return pcol_lg_nomem(p);
     i = body + (size_t)depth * w;
   }
   *at = n;
@@ -338,7 +341,7 @@ static span unlog(span s) {
 
 static int str_add(lp *p, span s, size_t *off) {
   *off = p->str.len;
-  return s.n && pcol_buf_append(&p->str, s.p, s.n) ? nomem(p) : PCOL_OK;
+  return s.n && pcol_buf_append(&p->str, s.p, s.n) ? pcol_lg_nomem(p) : PCOL_OK;
 }
 static span str_at(const lp *p, size_t off, size_t n) {
   return (span){n ? (const char *)p->str.data + off : "", n};
@@ -352,7 +355,7 @@ typedef struct attr {
   size_t key, nkey, val, nval; /* "$name" and its value, in keep */
 } attr;
 
-static int read_maps(lp *p, const char *t, size_t n, size_t base) {
+int pcol_lg_read_maps(lp *p, const char *t, size_t n, size_t base) {
   pcol_buf attrs = {0}, keep = {0}, rep = {0}; /* attr; their bytes; a replaced line */
   int rc = PCOL_OK;
   size_t i = 0;
@@ -376,10 +379,10 @@ static int read_maps(lp *p, const char *t, size_t n, size_t base) {
         size_t a = 0;
         while (a < na && !(A[a].nkey <= line.n - k && !memcmp(line.p + k, K + A[a].key, A[a].nkey))) a++;
         if (a < na) {
-          if (A[a].nval && pcol_buf_append(&rep, K + A[a].val, A[a].nval)) rc = nomem(p);
+          if (A[a].nval && pcol_buf_append(&rep, K + A[a].val, A[a].nval)) rc = pcol_lg_nomem(p);
           k += A[a].nkey;
         } else if (pcol_buf_append(&rep, line.p + k, 1)) {
-          rc = nomem(p);
+          rc = pcol_lg_nomem(p);
         } else {
           k++;
         }
@@ -403,14 +406,14 @@ static int read_maps(lp *p, const char *t, size_t n, size_t base) {
       attr x = {keep.len, k.n + 1, keep.len + 1 + k.n, v.n};
       if (pcol_buf_append(&keep, "$", 1) || (k.n && pcol_buf_append(&keep, k.p, k.n)) ||
           (v.n && pcol_buf_append(&keep, v.p, v.n)) || pcol_buf_append(&attrs, &x, sizeof x))
-        rc = nomem(p);
+        rc = pcol_lg_nomem(p);
       continue;
     }
     if (me.perm.n && !memchr(me.perm.p, 'x', me.perm.n)) continue; /* not executable */
     if ((rc = str_add(p, me.file, &m.file)) || (rc = str_add(p, me.bid, &m.bid))) break;
     m.nfile = me.file.n;
     m.nbid = me.bid.n;
-    if (pcol_buf_append(&p->maps, &m, sizeof m)) rc = nomem(p);
+    if (pcol_buf_append(&p->maps, &m, sizeof m)) rc = pcol_lg_nomem(p);
   }
   pcol_buf_free(&attrs);
   pcol_buf_free(&keep);
@@ -420,7 +423,7 @@ static int read_maps(lp *p, const char *t, size_t n, size_t base) {
 
 /* massageMappings: adjacent rows of one mapping merged; the first row that
  * names neither a shared library nor [something] moved to the front */
-static void massage_maps(lp *p) {
+void pcol_lg_massage_maps(lp *p) {
   lmapping *M = AT(p->maps, lmapping);
   size_t n = NS(p->maps, lmapping), k = 0;
   for (size_t i = 0; i < n; i++) {
@@ -479,13 +482,13 @@ static int loc_of(lp *p, uint64_t x, int make, uint32_t *ix) {
   uint32_t *slot = &p->maxloc, mi; /* UINT64_MAX, which the map refuses as a key */
   if (x != UINT64_MAX) {
     int added, r = pcol_u64map_get(&p->bymap, x, &mi, &added);
-    if (r) return r == PCOL_ENOMEM ? nomem(p) : pcol_error_set(p->err, r, "%s: too many locations", p->name);
-    if (added && PCOL_BUF_PUSH(&p->byix, uint32_t, 0)) return nomem(p);
+    if (r) return r == PCOL_ENOMEM ? pcol_lg_nomem(p) : pcol_error_set(p->err, r, "%s: too many locations", p->name);
+    if (added && PCOL_BUF_PUSH(&p->byix, uint32_t, 0)) return pcol_lg_nomem(p);
     slot = AT(p->byix, uint32_t) + mi;
   }
   if (!*slot && make) {
     llocation l = {x, 0, 0, 0};
-    if (pcol_buf_append(&p->locs, &l, sizeof l)) return nomem(p);
+    if (pcol_buf_append(&p->locs, &l, sizeof l)) return pcol_lg_nomem(p);
     *slot = (uint32_t)NS(p->locs, llocation);
   }
   *ix = *slot - 1;
@@ -493,9 +496,9 @@ static int loc_of(lp *p, uint64_t x, int make, uint32_t *ix) {
 }
 
 /* remapLocationIDs: the locations in their first use by the samples */
-static int number_locations(lp *p) {
+int pcol_lg_number_locations(lp *p) {
   size_t na = NS(p->addr, uint64_t);
-  if (pcol_buf_reserve(&p->loc, na * sizeof(uint32_t) + 1)) return nomem(p);
+  if (pcol_buf_reserve(&p->loc, na * sizeof(uint32_t) + 1)) return pcol_lg_nomem(p);
   const lsample *s = AT(p->samples, lsample);
   const uint64_t *a = AT(p->addr, uint64_t);
   uint32_t *L = AT(p->loc, uint32_t);
@@ -510,7 +513,7 @@ static int number_locations(lp *p) {
 
 /* remapMappingIDs: the main binary's quirks, then each location's mapping
  * (address 0: none) */
-static int place_locations(lp *p) {
+int pcol_lg_place_locations(lp *p) {
   lmapping *M = AT(p->maps, lmapping);
   size_t nm = NS(p->maps, lmapping);
   if (nm > 1 && M[0].nfile >= 14 && !memcmp(p->str.data + M[0].file, "/anon_hugepage", 14) &&
@@ -540,7 +543,7 @@ static int place_locations(lp *p) {
         lmapping f;
         memset(&f, 0, sizeof f);
         f.limit = UINT64_MAX;
-        if (pcol_buf_append(&p->maps, &f, sizeof f)) return nomem(p);
+        if (pcol_buf_append(&p->maps, &f, sizeof f)) return pcol_lg_nomem(p);
         fake = (uint32_t)NS(p->maps, lmapping);
       }
       L[i].map = fake;
@@ -553,7 +556,7 @@ static int place_locations(lp *p) {
 
 /* cleanupDuplicateLocations: the leaf, met again as the caller's address
  * (read from the stack, - 1), once */
-static void drop_duplicate_leaf(lp *p) {
+void pcol_lg_drop_duplicate_leaf(lp *p) {
   lsample *s = AT(p->samples, lsample);
   uint32_t *L = AT(p->loc, uint32_t);
   const llocation *loc = AT(p->locs, llocation);
@@ -587,7 +590,7 @@ static int intern(lp *p, pcol_builder *b, span s, uint32_t *id) {
 
 /* parseJavaLocations: "0x<addr> <what>" lines give the locations of those
  * addresses a function (by name: the first line of a name gives its file) */
-static int java_symbols(lp *p, pcol_builder *b, const char *t, size_t n, size_t base) {
+int pcol_lg_java_symbols(lp *p, pcol_builder *b, const char *t, size_t n, size_t base) {
   pcol_u64map byname = {0}; /* name's string id -> 1-based lfunction */
   int rc = PCOL_OK;
   for (size_t i = 0; i < n && !rc;) {
@@ -646,12 +649,12 @@ static int java_symbols(lp *p, pcol_builder *b, const char *t, size_t n, size_t 
     int added;
     if ((rc = intern(p, b, fn, &name_sid))) break;
     if ((rc = pcol_u64map_get(&byname, name_sid, &fx, &added))) {
-      rc = nomem(p);
+      rc = pcol_lg_nomem(p);
       break;
     }
     if (added) {
       lfunction f = {name_sid, 0, 0};
-      if ((rc = intern(p, b, file, &f.file)) || (pcol_buf_append(&p->fns, &f, sizeof f) && (rc = nomem(p))))
+      if ((rc = intern(p, b, file, &f.file)) || (pcol_buf_append(&p->fns, &f, sizeof f) && (rc = pcol_lg_nomem(p))))
         break;
     }
     llocation *L = AT(p->locs, llocation) + ix;
@@ -683,7 +686,7 @@ static int symbolize(lp *p, pcol_builder *b, pcol_sym *ss, pcol_sym_table *t) {
   pcol_sym_input *in = ix ? pcol_sym_input_new(used, nl) : NULL;
   if (!in) {
     free(ix);
-    return nomem(p);
+    return pcol_lg_nomem(p);
   }
   for (size_t i = 0, k = 0; i < nm; i++) {
     if (!M[i].used) continue;
@@ -704,7 +707,7 @@ static int symbolize(lp *p, pcol_builder *b, pcol_sym *ss, pcol_sym_table *t) {
   if (!rc && (t->map_flags || t->map_file)) {
     uint8_t *fl = calloc(nm ? nm : 1, 1);
     uint32_t *fi = calloc(nm ? nm : 1, sizeof *fi);
-    if (!fl || !fi) rc = nomem(p);
+    if (!fl || !fi) rc = pcol_lg_nomem(p);
     for (size_t i = 0; !rc && i < nm; i++)
       if (ix[i + 1]) {
         if (t->map_flags) fl[i] = t->map_flags[ix[i + 1] - 1];
@@ -725,20 +728,21 @@ static int symbolize(lp *p, pcol_builder *b, pcol_sym *ss, pcol_sym_table *t) {
   return rc;
 }
 
-static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
-  /* go's int64 arithmetic, which wraps */
-  int64_t period = (int64_t)(period_us * 1000u);
-  uint32_t src, t, u, vt[2];
+static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
+  uint32_t src, t, u, vt[4], bytes_key = 0;
   int rc = pcol_b_source(b, PCOL_SRC_PPROF, p->name, PCOL_NA_I64, &src, p->err);
-  if (!rc) rc = pcol_b_meta_str(b, src, PPROF_META_DROP_FRAMES, cpu_profiler_rx, p->err);
-  if (!rc) rc = pcol_b_meta_str(b, src, PPROF_META_PERIOD_TYPE_TYPE, "cpu", p->err);
-  if (!rc) rc = pcol_b_meta_str(b, src, PPROF_META_PERIOD_TYPE_UNIT, "nanoseconds", p->err);
-  if (!rc) rc = meta_u64(p, b, src, PPROF_META_PERIOD, period);
-  static const char *types[2][2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
-  for (int i = 0; i < 2 && !rc; i++)
-    if (!(rc = pcol_b_cstr(b, types[i][0], &t, p->err)) && !(rc = pcol_b_cstr(b, types[i][1], &u, p->err)) &&
+  if (!rc && k->drop) rc = pcol_b_meta_str(b, src, PPROF_META_DROP_FRAMES, k->drop, p->err);
+  if (!rc && k->keep) rc = pcol_b_meta_str(b, src, PPROF_META_KEEP_FRAMES, k->keep, p->err);
+  if (!rc && k->ptype) rc = pcol_b_meta_str(b, src, PPROF_META_PERIOD_TYPE_TYPE, k->ptype, p->err);
+  if (!rc && k->punit) rc = pcol_b_meta_str(b, src, PPROF_META_PERIOD_TYPE_UNIT, k->punit, p->err);
+  if (!rc && k->period) rc = meta_u64(p, b, src, PPROF_META_PERIOD, k->period);
+  if (!rc && k->duration != PCOL_NA_I64 && k->duration)
+    rc = meta_u64(p, b, src, PPROF_META_DURATION_NANOS, k->duration);
+  for (int i = 0; i < k->nv && !rc; i++)
+    if (!(rc = pcol_b_cstr(b, k->type[i], &t, p->err)) && !(rc = pcol_b_cstr(b, k->unit[i], &u, p->err)) &&
         !(rc = pcol_b_value_type(b, t, u, &vt[i], p->err)))
       rc = pcol_b_source_value_type(b, src, vt[i], p->err);
+  if (!rc && k->bytes_label) rc = pcol_b_cstr(b, "bytes", &bytes_key, p->err);
   if (rc) return rc;
   /* the mappings a location is in, in their order (pprof's merge keeps no
    * other: `-raw` lists these) */
@@ -766,15 +770,16 @@ static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
   uint32_t *ids = malloc((nl ? nl : 1) * sizeof *ids);
   if (!ids) {
     pcol_sym_table_free(&sd);
-    return rc ? rc : nomem(p);
+    return rc ? rc : pcol_lg_nomem(p);
   }
   /* go tool pprof prunes the profile by that drop_frames once it is
    * symbolized (fetch.go): the names it has then, the binary's or Java's */
   pcol_pprof_prune pr;
   memset(&pr, 0, sizeof pr);
   if (!rc)
-    rc = pcol_pprof_prune_init(&pr, (pcol_str){cpu_profiler_rx, sizeof cpu_profiler_rx - 1}, (pcol_str){"", 0},
-                               nl, p->name, p->err);
+    rc = pcol_pprof_prune_init(&pr, (pcol_str){k->drop ? k->drop : "", k->drop ? strlen(k->drop) : 0},
+                               (pcol_str){k->keep ? k->keep : "", k->keep ? strlen(k->keep) : 0}, nl, p->name,
+                               p->err);
   lfunction *F = AT(p->fns, lfunction);
   for (size_t i = 0; i < nl && !rc; i++) {
     pcol_line_row line = {0, L[i].line, 0};
@@ -789,7 +794,7 @@ static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
     if (sd.loc_n && sd.loc_n[i]) ln = (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i], n = sd.loc_n[i];
     n0 = n;
     if (pr.on && pcol_pprof_prune_location(&pr, b, i, ln, &n)) {
-      rc = nomem(p);
+      rc = pcol_lg_nomem(p);
       break;
     }
     rc = pcol_b_location(b, L[i].map ? M[L[i].map - 1].id : 0, L[i].addr, 0, ln + (n0 - n), n, &ids[i], p->err);
@@ -802,16 +807,26 @@ static int emit(lp *p, pcol_builder *b, uint64_t period_us, pcol_sym *ss) {
   for (size_t i = 0; i < NS(p->samples, lsample) && !rc; i++) {
     st.len = 0;
     if (pcol_buf_reserve(&st, s[i].n * sizeof(uint32_t) + 1)) {
-      rc = nomem(p);
+      rc = pcol_lg_nomem(p);
       break;
     }
     uint32_t *y = AT(st, uint32_t);
     for (size_t j = 0; j < s[i].n; j++) y[j] = ids[X[s[i].first + j]];
     size_t from = pr.on ? pcol_pprof_prune_stack(&pr, X + s[i].first, s[i].n) : 0;
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-    pcol_value_row v[2] = {{vt[0], (int64_t)s[i].count}, {vt[1], (int64_t)(s[i].count * (uint64_t)period)}};
-    if (!(rc = pcol_b_stack_memo(b, &memo, y + from, s[i].n - from, &row.stack_id, p->err)))
-      rc = pcol_b_sample(b, &row, v, 2, NULL, p->err);
+    pcol_value_row v[4];
+    const int64_t *m = lkind_more(k) ? AT(p->more, int64_t) + i * lkind_more(k) : NULL;
+    v[0] = (pcol_value_row){vt[0], s[i].v};
+    if (k->per_count) /* go's int64 arithmetic, which wraps */
+      v[1] = (pcol_value_row){vt[1], (int64_t)((uint64_t)s[i].v * (uint64_t)k->period)};
+    else
+      for (int j = 1; j < k->nv; j++) v[j] = (pcol_value_row){vt[j], m[j - 1]};
+    if (k->bytes_label) {
+      pcol_label_row l = {bytes_key, 0, m[k->nv - 1], 0};
+      rc = pcol_b_labelset(b, &l, 1, &row.labelset_id, p->err);
+    }
+    if (!rc && !(rc = pcol_b_stack_memo(b, &memo, y + from, s[i].n - from, &row.stack_id, p->err)))
+      rc = pcol_b_sample(b, &row, v, (size_t)k->nv, NULL, p->err);
   }
   pcol_stack_memo_free(&memo);
   pcol_buf_free(&st);
@@ -835,35 +850,47 @@ int pcol_pprof_legacy_cpu(pcol_builder *b, const uint8_t *d, size_t n, const cha
   int rc = read_records(&p, d, n, &at, w, big, !java);
   if (!rc && !java) {
     drop_handler_frames(&p);
-    rc = read_maps(&p, (const char *)d + at, n - at, at);
-    if (!rc) massage_maps(&p);
+    rc = pcol_lg_read_maps(&p, (const char *)d + at, n - at, at);
+    if (!rc) pcol_lg_massage_maps(&p);
   }
-  if (!rc) rc = number_locations(&p);
-  if (!rc && java) rc = java_symbols(&p, b, (const char *)d + at, n - at, at);
-  if (!rc) rc = place_locations(&p);
-  if (!rc && !java) drop_duplicate_leaf(&p);
-  if (!rc && java) /* Aggregate(address: false) */
-    for (size_t i = 0; i < NS(p.locs, llocation); i++) AT(p.locs, llocation)[i].addr = 0;
+  if (!rc) rc = pcol_lg_number_locations(&p);
+  if (!rc && java) rc = pcol_lg_java_symbols(&p, b, (const char *)d + at, n - at, at);
+  if (!rc) rc = pcol_lg_place_locations(&p);
+  if (!rc && !java) pcol_lg_drop_duplicate_leaf(&p);
+  if (!rc && java) pcol_lg_java_unaddress(&p);
+  int64_t ns = (int64_t)(period * 1000u); /* (go's int64 arithmetic, which wraps) */
+  lkind k = {2, {"samples", "cpu"}, {"count", "nanoseconds"}, "cpu", "nanoseconds", ns, pcol_lg_cpu_rx, NULL,
+             PCOL_NA_I64, 0, 1};
+  return pcol_lg_finish(&p, b, &k, opt, rc);
+}
+
+/* Aggregate(address: false): Java's locations lose their addresses */
+void pcol_lg_java_unaddress(lp *p) {
+  for (size_t i = 0; i < NS(p->locs, llocation); i++) AT(p->locs, llocation)[i].addr = 0;
+}
+
+int pcol_lg_finish(lp *p, pcol_builder *b, const lkind *k, const pcol_import_options *opt, int rc) {
   if (!rc && opt && opt->symbolize.mode == PCOL_SYMBOLIZE_LOCAL) {
     pcol_sym ss; /* its warnings once the profile is built */
     if (pcol_sym_init(&ss, &opt->symbolize)) {
-      rc = nomem(&p);
+      rc = pcol_lg_nomem(p);
     } else {
-      rc = emit(&p, b, period, &ss);
-      if (!rc) pcol_sym_warnings(&ss, name, err);
+      rc = emit(p, b, k, &ss);
+      if (!rc) pcol_sym_warnings(&ss, p->name, p->err);
       pcol_sym_free(&ss);
     }
   } else if (!rc) {
-    rc = emit(&p, b, period, NULL);
+    rc = emit(p, b, k, NULL);
   }
-  pcol_buf_free(&p.samples);
-  pcol_buf_free(&p.addr);
-  pcol_buf_free(&p.loc);
-  pcol_buf_free(&p.locs);
-  pcol_buf_free(&p.maps);
-  pcol_buf_free(&p.fns);
-  pcol_buf_free(&p.str);
-  pcol_buf_free(&p.byix);
-  pcol_u64map_free(&p.bymap);
+  pcol_buf_free(&p->samples);
+  pcol_buf_free(&p->more);
+  pcol_buf_free(&p->addr);
+  pcol_buf_free(&p->loc);
+  pcol_buf_free(&p->locs);
+  pcol_buf_free(&p->maps);
+  pcol_buf_free(&p->fns);
+  pcol_buf_free(&p->str);
+  pcol_buf_free(&p->byix);
+  pcol_u64map_free(&p->bymap);
   return rc;
 }
