@@ -111,6 +111,13 @@ static int space_or_comment(span s) {
 }
 static int sentinel(span s) { return find(s, 0, "--- Memory map: ---") || find(s, 0, "MAPPED_LIBRARIES:"); }
 static int eq(span s, const char *x) { return s.n == strlen(x) && !memcmp(s.p, x, s.n); }
+/* the run of addresses after a sample's "@" from l.p[i] on (spaces, 'x'
+ * and lower-case hex digits: the stack group of go's sample expressions) */
+static span addr_run(span l, size_t i) {
+  size_t a = i;
+  while (i < l.n && (l.p[i] == ' ' || l.p[i] == 'x' || is_lhex(l.p[i]))) i++;
+  return (span){l.p + a, i - a};
+}
 
 /* strconv.ParseInt(s, 10, 64) of [-]digits */
 static int int10(span s, int64_t *v) {
@@ -313,9 +320,7 @@ static int heap_sample_rx(span l, span g[5]) {
     if (!(g[3] = digits(l, &i)).n) continue;
     spaces(l, &i);
     if (!lit(l, &i, "] @")) continue;
-    a = i;
-    while (i < l.n && (l.p[i] == ' ' || l.p[i] == 'x' || is_lhex(l.p[i]))) i++;
-    g[4] = (span){l.p + a, i - a};
+    g[4] = addr_run(l, i);
     return 1;
   }
   return 0;
@@ -511,9 +516,7 @@ static int contention_rx(span l, span g[3]) {
     } else {
       continue;
     }
-    size_t a = e;
-    while (e < l.n && (l.p[e] == ' ' || l.p[e] == 'x' || is_lhex(l.p[e]))) e++;
-    g[2] = (span){l.p + a, e - a};
+    g[2] = addr_run(l, e);
     return 1;
   }
   return 0;
@@ -610,9 +613,7 @@ static int java_sample_rx(span l, span g[3]) {
     b = i;
     spaces(l, &i);
     if (i == b) continue;
-    size_t a = i;
-    while (i < l.n && (l.p[i] == ' ' || l.p[i] == 'x' || is_lhex(l.p[i]))) i++;
-    g[2] = (span){l.p + a, i - a};
+    g[2] = addr_run(l, i);
     return 1;
   }
   return 0;
