@@ -27,7 +27,7 @@
 # on one) but keeps it for the bench/ programs themselves.
 
 BENCH_BUILD := $(BUILD)/bench-build
-BENCH_TOOLS := gen_profile gen_day gen_flood bench_open bench_scan bench_pb_decode bench_writer timecmd svgplot read_floor
+BENCH_TOOLS := gen_profile gen_day gen_flood bench_open bench_scan bench_pb_decode bench_writer timecmd svgplot read_floor page_cost
 BENCH_WARN  := -Wall -Wextra -Werror -Wshadow
 BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
                CFLAGS="-O2 -g" WARN="-Wall -Wextra -Wno-unused-parameter"

@@ -38,7 +38,10 @@ int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
  * table), where one fault a page of fresh memory was a fifth to a third of
  * `pcol top`'s CPU under the project's VMs (each fault a hypervisor exit:
  * 3-10 us a page, against 0.5 us a page populated by one madvise; an
- * already resident page costs the madvise a page-table walk).  Freed with
+ * already resident page costs the madvise a page-table walk).  From 128 KiB
+ * on, where the kernel has transparent huge pages, the array is aligned to
+ * and asks for 2 MiB pages (buf.c alloc_huge: 4 KiB pages cost 7-10 us each
+ * there even populated by one madvise, a 2 MiB page ~0.3 ms).  Freed with
  * free().  Where MADV_POPULATE_WRITE is unknown (Linux < 5.14), the faults
  * happen as before.  buf.c */
 enum { PCOL_HOT_MIN = 16 << 10 };

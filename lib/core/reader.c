@@ -558,7 +558,7 @@ static int open_fd_st(int fd, const struct stat *st, uint8_t *buf, const char *p
     f->base = (const uint8_t *)"";
   } else if (buf || (opt && opt->no_mmap)) {
     size_t got = buf ? f->size : 0;
-    if (!buf) buf = malloc(f->size);
+    if (!buf) buf = pcol_alloc_hot(f->size, 0); /* (written whole below) */
     while (buf && got < f->size) {
       ssize_t n = pread(fd, buf + got, f->size - got, (off_t)got);
       if (n <= 0) break;
