@@ -64,6 +64,22 @@ static void *alloc_huge(size_t n) {
 #endif
 }
 
+/* A growable array of 2 MiB or more asks for huge pages over the whole
+ * pages it spans (its future first touches: a realloc keeps the mapping's
+ * advice when it moves it); only a hint. */
+static void hint_huge(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+  const size_t pg = 4096;
+  if (!p || n < ((size_t)2 << 20) || !thp_usable()) return;
+  uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+  (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)n;
+#endif
+}
+
 void *pcol_alloc_hot(size_t n, int zero) {
   uint8_t *p = alloc_huge(n);
   if (p) {
@@ -96,12 +112,32 @@ void pcol_prefault_read(const void *p, size_t n) {
 #endif
 }
 
+/* old grown to n bytes, its first `keep` kept: from 2 to 16 MiB into a new
+ * array of huge pages (the copy costs less than the fresh small pages a
+ * realloc's copy writes: bench/results/format-1.3.md, "Huge pages"); else
+ * realloc, which past 16 MiB moves the mapping without a copy (and without
+ * a second array's memory at once: a writer's columns at 100M samples),
+ * the mapping asking for huge pages for what is touched next. */
+static void *grow_block(void *old, size_t keep, size_t n) {
+  if (n >= ((size_t)2 << 20) && n <= ((size_t)16 << 20)) {
+    void *q = alloc_huge(n);
+    if (q) {
+      if (keep) memcpy(q, old, keep);
+      free(old);
+      return q;
+    }
+  }
+  void *q = realloc(old, n);
+  hint_huge(q, n);
+  return q;
+}
+
 int pcol_buf_reserve(pcol_buf *b, size_t extra) {
   if (extra <= b->cap - b->len) return PCOL_OK;
   if (extra > SIZE_MAX / 2 - b->len) return PCOL_ENOMEM;
   size_t need = b->len + extra, cap = b->cap ? b->cap : 64;
   while (cap < need) cap *= 2;
-  uint8_t *p = realloc(b->data, cap);
+  uint8_t *p = grow_block(b->data, b->len, cap);
   if (!p) return PCOL_ENOMEM;
   b->data = p;
   b->cap = cap;
@@ -121,7 +157,7 @@ int pcol_grow(void *arr_ptr, size_t *cap, size_t elem) {
   if (c < *cap || c > SIZE_MAX / elem) return PCOL_ENOMEM;
   void *old, *grown;
   memcpy(&old, arr_ptr, sizeof old); /* arr_ptr is a T **: copy, do not alias */
-  if (!(grown = realloc(old, c * elem))) return PCOL_ENOMEM;
+  if (!(grown = grow_block(old, *cap * elem, c * elem))) return PCOL_ENOMEM;
   memcpy(arr_ptr, &grown, sizeof grown);
   *cap = c;
   return PCOL_OK;

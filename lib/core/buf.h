@@ -30,7 +30,10 @@ static inline void pcol_buf_free(pcol_buf *b) {
 
 /* Room for one more element in a growable array `arr` of `n` used and `cap`
  * allocated elements (capacity doubles, from 16).  PCOL_OK or PCOL_ENOMEM;
- * on failure the array is unchanged. */
+ * on failure the array is unchanged.  From 2 MiB, the array (as a
+ * pcol_buf's data) asks for huge pages for the pages it will touch (buf.c
+ * hint_huge: `pcol fold` of go-cpu-large took a third of its CPU in fresh
+ * pages, one fault each, on the project's VMs). */
 int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
 /* malloc(n) (zeroed when zero), its pages faulted in by one madvise when it
  * spans a few pages (PCOL_HOT_MIN on): for an array that will be written

@@ -127,8 +127,9 @@ int pcol_u64map_get(pcol_u64map *m, uint64_t key, uint32_t *index, int *added) {
   if (key == UINT64_MAX) return PCOL_EINVAL;
   if (2 * (m->n + 1) > m->cap) {
     size_t nc = m->cap ? 2 * m->cap : 256;
-    uint64_t *nk = calloc(nc, sizeof *nk);
-    uint32_t *nv = malloc(nc * sizeof *nv);
+    /* written all over at random, as hset_grow_to's (pcol_alloc_hot) */
+    uint64_t *nk = nc <= SIZE_MAX / sizeof *nk ? pcol_alloc_hot(nc * sizeof *nk, 1) : NULL;
+    uint32_t *nv = nc <= SIZE_MAX / sizeof *nv ? pcol_alloc_hot(nc * sizeof *nv, 0) : NULL;
     if (!nk || !nv) {
       free(nk);
       free(nv);

@@ -31,6 +31,7 @@
  * (graph_tags.c). */
 #include "query.h"
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "buf.h"      /* pcol_alloc_hot */
 #include "hash.h"     /* pcol_u64map_free, pcol_u64map_get, pcol_u64map */
 #include <math.h>
 #include <stdlib.h>
@@ -174,11 +175,12 @@ static int gbuild_run(gbuild *b, const pcol_q_inl_state *s, const uint8_t *kept,
   b->own = own;
   b->nokey = nokey;
   size_t nk = s->nkeys + 1;
-  b->kk = malloc((s->nstacks + 1) * sizeof *b->kk);
-  b->res = malloc(s->nstacks + 1);
-  b->cnt = calloc(nk, sizeof *b->cnt);
-  b->flat = calloc(nk, sizeof *b->flat);
-  b->cum = calloc(nk, sizeof *b->cum);
+  /* a stack node or key each, fresh pages one fault each (pcol_alloc_hot) */
+  b->kk = pcol_alloc_hot((s->nstacks + 1) * sizeof *b->kk, 0);
+  b->res = pcol_alloc_hot(s->nstacks + 1, 0);
+  b->cnt = pcol_alloc_hot(nk * sizeof *b->cnt, 1);
+  b->flat = pcol_alloc_hot(nk * sizeof *b->flat, 1);
+  b->cum = pcol_alloc_hot(nk * sizeof *b->cum, 1);
   if (!b->kk || !b->res || !b->cnt || !b->flat || !b->cum) return PCOL_ENOMEM;
   b->kk[0] = 0;
   b->res[0] = 0;
@@ -608,7 +610,7 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
   int rc = PCOL_OK;
   if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) {
     const pcol_q_inl_state *ds = &dp->is;
-    if (!rc && !(own = malloc((ds->nstacks + 1) * sizeof *own))) rc = pcol_oom(err);
+    if (!rc && !(own = pcol_alloc_hot((ds->nstacks + 1) * sizeof *own, 0))) rc = pcol_oom(err);
     for (uint64_t n = 0; !rc && n <= ds->nstacks; n++) own[n] = n ? pcol_q_nsum_at(&ds->sub, n) : 0;
     for (uint64_t n = 1; !rc && n <= ds->nstacks; n++) {
       uint32_t par = pcol_view_u32(&ds->st_parent, n - 1);
@@ -662,7 +664,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   const pcol_q_inl_state *s = &p->is;
   size_t nk = s->nkeys + 1;
   uint8_t *kept = malloc(nk);
-  pcol_sum *own = malloc((s->nstacks + 1) * sizeof *own);
+  pcol_sum *own = pcol_alloc_hot((s->nstacks + 1) * sizeof *own, 0); /* a node each: pcol_alloc_hot */
   uint32_t *node_of = malloc(nk * sizeof *node_of);
   gbuild b = {0};
   graph g = {0};
