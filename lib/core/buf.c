@@ -15,6 +15,14 @@ static inline void inner_pages(const void *p, size_t n, uintptr_t *a, uintptr_t 
   *e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
 }
 
+/* The pages [p, p + n) touches, whole: an madvise of them asks of no more
+ * than those (advice on a page shared with a neighbour is only a hint). */
+static inline void outer_pages(const void *p, size_t n, uintptr_t *a, uintptr_t *e) {
+  size_t pg = 4096;
+  *a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  *e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+}
+
 void pcol_prefault_write(void *p, size_t n) {
 #ifdef MADV_POPULATE_WRITE
   uintptr_t a, e;
@@ -69,10 +77,9 @@ static void *alloc_huge(size_t n) {
  * advice when it moves it); only a hint. */
 static void hint_huge(void *p, size_t n) {
 #ifdef MADV_HUGEPAGE
-  const size_t pg = 4096;
+  uintptr_t a, e;
   if (!p || n < ((size_t)2 << 20) || !thp_usable()) return;
-  uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
-  uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+  outer_pages(p, n, &a, &e);
   (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 #else
   (void)p;
@@ -100,10 +107,9 @@ void *pcol_alloc_hot(size_t n, int zero) {
 
 void pcol_prefault_read(const void *p, size_t n) {
 #ifdef MADV_POPULATE_READ
-  size_t pg = 4096;
+  uintptr_t a, e;
   if (p && n >= ((size_t)64 << 10)) { /* (a fault maps 64 KiB around it) */
-    uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
-    uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+    outer_pages(p, n, &a, &e);
     (void)madvise((void *)a, e - a, MADV_POPULATE_READ);
   }
 #else
