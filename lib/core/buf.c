@@ -15,12 +15,13 @@ static inline void inner_pages(const void *p, size_t n, uintptr_t *a, uintptr_t 
   *e = ((uintptr_t)p + n) & ~(uintptr_t)(pg - 1);
 }
 
-/* The pages [p, p + n) touches, whole: an madvise of them asks of no more
- * than those (advice on a page shared with a neighbour is only a hint). */
-static inline void outer_pages(const void *p, size_t n, uintptr_t *a, uintptr_t *e) {
+/* madvise of the pages [p, p + n) touches, whole (advice on a page shared
+ * with a neighbour is only a hint). */
+static inline void advise_outer(const void *p, size_t n, int advice) {
   size_t pg = 4096;
-  *a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
-  *e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+  uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1);
+  uintptr_t e = ((uintptr_t)p + n + pg - 1) & ~(uintptr_t)(pg - 1);
+  (void)madvise((void *)a, e - a, advice);
 }
 
 void pcol_prefault_write(void *p, size_t n) {
@@ -77,10 +78,7 @@ static void *alloc_huge(size_t n) {
  * advice when it moves it); only a hint. */
 static void hint_huge(void *p, size_t n) {
 #ifdef MADV_HUGEPAGE
-  uintptr_t a, e;
-  if (!p || n < ((size_t)2 << 20) || !thp_usable()) return;
-  outer_pages(p, n, &a, &e);
-  (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+  if (p && n >= ((size_t)2 << 20) && thp_usable()) advise_outer(p, n, MADV_HUGEPAGE);
 #else
   (void)p;
   (void)n;
@@ -107,11 +105,8 @@ void *pcol_alloc_hot(size_t n, int zero) {
 
 void pcol_prefault_read(const void *p, size_t n) {
 #ifdef MADV_POPULATE_READ
-  uintptr_t a, e;
-  if (p && n >= ((size_t)64 << 10)) { /* (a fault maps 64 KiB around it) */
-    outer_pages(p, n, &a, &e);
-    (void)madvise((void *)a, e - a, MADV_POPULATE_READ);
-  }
+  /* (a fault maps 64 KiB around it) */
+  if (p && n >= ((size_t)64 << 10)) advise_outer(p, n, MADV_POPULATE_READ);
 #else
   (void)p;
   (void)n;
