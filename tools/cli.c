@@ -119,7 +119,9 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
           return cli_usage_error(cmd->name, "option '--%s' needs a value", cmd->opts[k].name);
         val = argv[++i];
       }
+      a->prev[k] = a->val[k];
       a->val[k] = val;
+      if (a->times[k] < 255) a->times[k]++;
     } else {
       if (val) return cli_usage_error(cmd->name, "option '--%s' takes no value", cmd->opts[k].name);
       a->val[k] = "1";

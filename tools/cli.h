@@ -79,6 +79,10 @@ typedef struct cli_opt {
 #define CLI_MAX_OPTS 40
 typedef struct cli_args {
   const char *val[CLI_MAX_OPTS]; /* last value (or "1" for flags), NULL if unset */
+  /* the value before the last, of an option given more than once (unpack's
+   * --to: a format and a range's end), NULL if given at most once */
+  const char *prev[CLI_MAX_OPTS];
+  unsigned char times[CLI_MAX_OPTS]; /* how often given (at most 255 counted) */
   int npos;
   /* the positional arguments, in order, gathered at the front of argv (no
    * limit: a day of one-minute profiles is 1,440 inputs) */

@@ -33,6 +33,29 @@ const cli_opt opts_unpack[] = {
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
+  /* --to twice: a format and a range's end, in either order (`--from 0.1
+   * --to 0.2 --to pprof`); the last one alone was kept, so the range lost
+   * its end without a word.  Two formats or two ends are refused. */
+  int kto = -1;
+  for (int i = 0; cmd->opts[i].name; i++)
+    if (!strcmp(cmd->opts[i].name, "to")) kto = i;
+  if (kto >= 0 && a->prev[kto]) {
+    const char *p = a->prev[kto], *l = a->val[kto];
+    if (a->times[kto] > 2)
+      return cli_usage_error(cmd->name, "--to is given %d times: give the output format once and the "
+                             "range's end once", a->times[kto]);
+    if (cli_is_time(p) == cli_is_time(l))
+      return cli_usage_error(cmd->name, "--to is given twice (%s, %s): give the output format once and "
+                             "the range's end once", p, l);
+    const char *fmt = cli_is_time(p) ? l : p, *end = cli_is_time(p) ? p : l;
+    const char *fname0 = cli_get(cmd, a, "format");
+    if (fname0 && strcmp(fname0, fmt))
+      return cli_usage_error(cmd->name, "--to %s and --format %s name two output formats", fmt, fname0);
+    for (int i = 0; cmd->opts[i].name; i++)
+      if (!strcmp(cmd->opts[i].name, "format")) a->val[i] = fmt;
+    a->val[kto] = end;
+    a->prev[kto] = NULL;
+  }
   const char *to = cli_get(cmd, a, "to"), *out = cli_get(cmd, a, "output");
   const char *fname = cli_get(cmd, a, "format");
   /* --to is the format unless it reads as seconds (then the range's end, cli_select) */

@@ -16,7 +16,8 @@ static const cli_command commands[] = {
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
      "command: here --to names the output format, unless it is a number of seconds\n"
-     "(then -t/--format names the format; --from-time/--to-time are older spellings).",
+     "(then -t/--format or a second --to names the format; --from-time/--to-time are\n"
+     "older spellings).",
      opts_unpack, cmd_unpack},
     {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",

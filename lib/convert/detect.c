@@ -182,9 +182,9 @@ static const unread_format unread[] = {
   {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
   {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
   {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
-  {is_xz, "xz-compressed data", "pcol unwraps gzip, zstd and lz4; decompress it first: `xz -dc FILE | pcol pack -`"},
+  {is_xz, "xz-compressed data", "pcol unwraps gzip, zstd and lz4; decompress it first: `xz -dc FILE | pcol pack - -o OUT.pcol`"},
   {is_bzip2, "bzip2-compressed data",
-   "pcol unwraps gzip, zstd and lz4; decompress it first: `bzip2 -dc FILE | pcol pack -`"},
+   "pcol unwraps gzip, zstd and lz4; decompress it first: `bzip2 -dc FILE | pcol pack - -o OUT.pcol`"},
   {is_lz4_legacy, "lz4 legacy-format data (`lz4 -l`)",
    "pcol unwraps lz4's frame format; decompress it first: `lz4 -dc FILE | pcol pack -`"},
 };

@@ -146,6 +146,16 @@ $PCOL unpack "$rp" --to collapsed --from 0.02 -o - >/dev/null || fail "unpack --
 $PCOL unpack "$rp" --to 0.06 -o - 2>"$tmp/err" && fail "no format, exit 0"
 grep -q 'missing the output format' "$tmp/err" || fail "message: $(cat "$tmp/err")"
 $PCOL unpack "$rp" --to collapsed --format pprof -o - 2>/dev/null && fail "two formats accepted"
+# --to twice, a range's end and a format in either order (user review 5:
+# only the last was kept, so the range silently lost its end)
+d=$($PCOL unpack "$rp" --from 0.02 --to 0.06 --to collapsed -o - | tot) || fail "unpack --to S --to FORMAT"
+e=$($PCOL unpack "$rp" --to collapsed --from 0.02 --to 0.06 -o - | tot) || fail "unpack --to FORMAT --to S"
+[ "$d" = "$want" ] && [ "$e" = "$want" ] || fail "unpack --to twice: $d $e, top says $want"
+for bad in "--to collapsed --to pprof" "--to 0.02 --to 0.06" "--to 0.02 --to collapsed --to 0.06" \
+           "--to 0.06 --to collapsed --format pprof"; do
+  $PCOL unpack "$rp" $bad -o "$tmp/two.out" 2>"$tmp/err"; rc=$?
+  [ $rc = 2 ] && [ ! -e "$tmp/two.out" ] && grep -q -- '--to' "$tmp/err" || fail "unpack $bad: exit $rc, $(cat "$tmp/err")"
+done
 
 # --- messages (user review defect 27): a full disk says so, in every writer
 if [ -w /dev/full ]; then
