@@ -167,6 +167,17 @@ assert len(s) == 1 and sum(s[0]["weights"]) == int(sys.argv[2]), (names, sys.arg
 assert p[d["activeProfileIndex"]]["name"].endswith(": cpu"), d["activeProfileIndex"]
 PY
 fi
+# the speedscope export opens on the first source's default, also where an
+# Rprof source's cpu (derived) shares its name with a stored type of a pprof
+# source in the same file (user review 5: it opened on "demo.out: samples",
+# and `pcol top` of the export fell back to sample counts)
+"$PCOL" merge $rp "$tmp/d.pb.gz" -o "$tmp/rm.pcol" || fail "merge Rprof and pprof"
+"$PCOL" unpack "$tmp/rm.pcol" --to speedscope -o "$tmp/rm.json" || fail "unpack merged --to speedscope"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+n = d["profiles"][d["activeProfileIndex"]]["name"]
+assert n.endswith("demo.out: cpu"), n' "$tmp/rm.json" || fail "merged speedscope export opens on the wrong profile"
+[ "$("$PCOL" top "$tmp/rm.json" 2>&1 | sed -n 2p)" = "$("$PCOL" top "$tmp/rm.pcol" | sed -n 2p)" ] ||
+  fail "top of the merged speedscope export: $("$PCOL" top "$tmp/rm.json" 2>&1 | sed -n 2,3p)"
 # Rprof has a time value (the time rule, lib/core/count.c): `--value cpu` is
 # ticks x interval, and a merged file warns about a source without it
 "$PCOL" top $rp --value cpu --format csv >"$tmp/cpu.csv" || fail "top --value cpu on Rprof"

@@ -63,6 +63,7 @@ typedef struct sexp {
   FILE *out;                      /* the budget's counting stream */
   pcol_budget *bud;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, s_ls, v_type, v_val, fn_line, src_uri;
+  pcol_view vt_type, vt_unit;     /* value types' names (the default's profile) */
   pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
   uint32_t *fn_frame;             /* function id -> frame index + 1 */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
@@ -790,7 +791,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
       {&x.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},          {&x.v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x.fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
-      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI}};
+      {&x.src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
+      {&x.vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},   {&x.vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
@@ -829,9 +831,21 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     /* the default's profile; when it is skipped (a value below 0), the
      * count's (the count profile, or pprof's samples/count), else the first */
     int k = 0, count = -1, found = 0;
+    /* the default as a stored type where a profile's value is derived (an
+     * Rprof source's cpu in a file where a pprof source stores cpu/
+     * nanoseconds: the default is that stored type, the profile the derived
+     * one): the same value by its type and unit */
+    pcol_str dty = {0}, dun = {0};
+    if (dflt && dflt <= pcol_rows(f, PCOL_T_VALUE_TYPES) &&
+        ((rc = pcol_string(f, pcol_view_u32(&x.vt_type, dflt - 1), &dty, err)) ||
+         (rc = pcol_string(f, pcol_view_u32(&x.vt_unit, dflt - 1), &dun, err))))
+      break;
     for (size_t i = 0; i < ntypes; i++) {
       if (x.neg[i]) continue;
-      if (types[i].vt == dflt) {
+      if (types[i].vt == dflt ||
+          (dty.ptr && types[i].type.ptr && types[i].vt > pcol_rows(f, PCOL_T_VALUE_TYPES) &&
+           types[i].type.len == dty.len && !memcmp(types[i].type.ptr, dty.ptr, dty.len) &&
+           types[i].unit.len == dun.len && (!dun.len || !memcmp(types[i].unit.ptr, dun.ptr, dun.len)))) {
         active = k;
         found = 1;
         break;
