@@ -104,6 +104,16 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
       if (k < 0) return cli_usage_error(cmd->name, "unknown option '%s'", s);
       if (eq) val = eq + 1;
     } else {
+      /* pprof's spelling, one dash and a word (-nodecount=5, -sample_index=1,
+       * -cum): named as pcol's option, not read as -n with "odecount=5" */
+      const char *eq1 = strchr(s + 1, '=');
+      size_t wl = eq1 ? (size_t)(eq1 - (s + 1)) : strlen(s + 1);
+      char hint[64];
+      if (wl > 1 && (find_opt(cmd, s + 1, wl, 0) >= 0 || cli_pprof_flag_hint(cmd, s + 1, wl, hint, sizeof hint))) {
+        if (find_opt(cmd, s + 1, wl, 0) >= 0) snprintf(hint, sizeof hint, "--%.*s", (int)wl, s + 1);
+        return cli_usage_error(cmd->name, "unknown option '%s': pcol's options take two dashes (pprof's "
+                               "-%.*s is %s here)", s, (int)wl, s + 1, hint);
+      }
       if (s[2] != 0) { /* -n5 style */
         k = find_opt(cmd, NULL, 0, s[1]);
         if (k >= 0 && cmd->opts[k].takes_arg) val = s + 2;

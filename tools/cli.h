@@ -101,6 +101,11 @@ typedef struct cli_command {
 /* Parses options in any order.  Returns -1 when --help was printed, 0 on
  * success, EXIT_USAGE after printing an error. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a);
+/* The option of cmd that pprof's flag NAME (n bytes: "nodecount",
+ * "sample_index", "cum") becomes, written into buf ("-n/--limit",
+ * "--value", "--sort cum"): 1, or 0 when cmd has none.  The table is the
+ * shell's (cmd_shell.c), so that both speak pprof the same way. */
+int cli_pprof_flag_hint(const cli_command *cmd, const char *name, size_t n, char *buf, size_t cap);
 const char *cli_get(const cli_command *cmd, const cli_args *a, const char *name);
 /* 1 when the command has the option --name */
 int cli_has_opt(const cli_command *cmd, const char *name);

@@ -96,6 +96,23 @@ static setting *find_setting(const char *name, size_t n) {
   return NULL;
 }
 
+int cli_pprof_flag_hint(const cli_command *cmd, const char *name, size_t n, char *buf, size_t cap) {
+  setting *st = find_setting(name, n);
+  if (st && st->option && cli_has_opt(cmd, st->option))
+    return snprintf(buf, cap, "--%s", st->option) > 0;
+  if (st && !st->option) /* the node count: tree's, else the row limit */
+    return cli_has_opt(cmd, "node-count") ? snprintf(buf, cap, "--node-count") > 0
+           : cli_has_opt(cmd, "limit")    ? snprintf(buf, cap, "-n/--limit") > 0
+                                          : 0;
+  for (size_t i = 0; i < sizeof shorthands / sizeof shorthands[0]; i++) {
+    setting *sh = find_setting(shorthands[i].setting, strlen(shorthands[i].setting));
+    if (strlen(shorthands[i].word) == n && !strncmp(shorthands[i].word, name, n) && sh && sh->option &&
+        cli_has_opt(cmd, sh->option))
+      return snprintf(buf, cap, "--%s %s", sh->option, shorthands[i].value) > 0;
+  }
+  return 0;
+}
+
 static char *trim(char *s) {
   while (isspace((unsigned char)*s)) s++;
   size_t n = strlen(s);

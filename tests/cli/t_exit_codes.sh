@@ -128,6 +128,15 @@ for c in pack unpack info cat validate top fold flame diff merge disasm; do
   expect 2 "$c without arguments" -- $PCOL $c
   expect 2 "$c with an unknown option" -- $PCOL $c --no-such-option "$good"
 done
+# pprof's one-dash flags are named as pcol's options (user review 5: top
+# read -nodecount=5 as -n "odecount=5"); -n5 stays -n 5
+for pair in "top -nodecount=5|-n/--limit" "tree -nodecount=3|--node-count" "top -sample_index=1|--value" \
+            "top -cum|--sort cum" "peek -lines|--by line" "top -focus=x|--focus"; do
+  set -- ${pair%%|*}
+  expect 2 "pprof's $2 on $1" -- $PCOL $1 "$good" $2
+  grep -qF -- "is ${pair#*|} here" "$tmp/err" || fail "pprof's $2 on $1: $(cat "$tmp/err")"
+done
+expect 0 "top -n5" -- $PCOL top "$good" -n5
 expect 2 "unknown command" -- $PCOL frobnicate
 expect 2 "no command" -- $PCOL
 expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope
