@@ -29,6 +29,12 @@ int pcol_pprof_detect(const uint8_t *p, size_t n);
  * lines, length-prefixed frames or one binary message, told from a pprof
  * Profile by field structure (otlp/otlp_wire.c). */
 int pcol_otlp_detect(const uint8_t *p, size_t n);
+/* 1 when p[0..n) holds a byte that text never does (a control byte other
+ * than tab, line feed and carriage return): a binary message's tags and
+ * small lengths are such bytes, JSON text has none (otlp/otlp_wire.c;
+ * detect.c tells a Perfetto trace from text that starts with a blank line
+ * by it). */
+int pcol_otlp_binary_byte(const uint8_t *p, size_t n);
 
 /* 1 when a line p[0..n) (without its '\n') is a side-band record that
  * `perf script` prints among the samples (--show-task-events and the like:

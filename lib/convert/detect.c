@@ -11,6 +11,7 @@
 #include "stream.h"   /* pcol_replay_stream, pcol_tee_stream */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
 #include "ahead.h"    /* pcol_ahead_start, pcol_ahead_take, pcol_ahead_stop */
+#include "pb_wire.h"  /* pcol_pb_varint */
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -162,6 +163,24 @@ static int is_callgrind(const uint8_t *p, size_t n) { return starts(p, n, "# cal
 static int is_xz(const uint8_t *p, size_t n) { return n >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6); }
 /* `lz4 -l`'s legacy frames (the frame format, 04 22 4d 18, is read) */
 static int is_lz4_legacy(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "\x02\x21\x4c\x18", 4); }
+/* A Perfetto trace (protobuf; Chrome's default trace format): Trace's
+ * repeated packet = 1, the first packet's first field a TracePacket one
+ * (3 on: not a pprof ValueType's 1-2 varints nor OTLP's ResourceProfiles'
+ * 1-3 messages), and the field after the packet, when the head holds it,
+ * packet = 1 again. */
+static int is_perfetto(const uint8_t *p, size_t n) {
+  size_t i = 1;
+  uint64_t len, tag;
+  /* (text that starts with a blank line has no control byte but \t \r \n) */
+  if (n < 8 || p[0] != 0x0a || !pcol_otlp_binary_byte(p, n < 256 ? n : 256) ||
+      pcol_pb_varint(p, n, &i, &len) || len < 2)
+    return 0;
+  size_t b = i;
+  if (pcol_pb_varint(p, n, &i, &tag)) return 0;
+  uint64_t f = tag >> 3, wt = tag & 7;
+  if (f < 3 || (f == 3 && wt == 2) || (wt != 0 && wt != 1 && wt != 2 && wt != 5)) return 0;
+  return len > n - b || b + len == n || p[b + len] == 0x0a;
+}
 static int is_bzip2(const uint8_t *p, size_t n) {
   return n >= 4 && starts(p, n, "BZh") && p[3] >= '1' && p[3] <= '9';
 }
@@ -182,6 +201,9 @@ static const unread_format unread[] = {
   {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
   {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
   {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
+  {is_perfetto, "a Perfetto trace (protobuf: Chrome's and Android's default trace format)",
+   "pcol reads Chrome's JSON traces: record with --trace-startup-format=json, save the trace as "
+   "JSON from ui.perfetto.dev, or convert it with Perfetto's `traceconv json`"},
   {is_xz, "xz-compressed data", "pcol unwraps gzip, zstd and lz4; decompress it first: `xz -dc FILE | pcol pack - -o OUT.pcol`"},
   {is_bzip2, "bzip2-compressed data",
    "pcol unwraps gzip, zstd and lz4; decompress it first: `bzip2 -dc FILE | pcol pack - -o OUT.pcol`"},

@@ -234,6 +234,14 @@ printf '# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\nevents: Ir\nf
 refused callgrind.out.1 "a Callgrind profile (valgrind --tool=callgrind): $no"
 printf 'main;a 1\n' | xz -c >"$tmp/c.folded.xz" 2>/dev/null && refused c.folded.xz "xz-compressed data: $no"
 printf 'main;a 1\n' | bzip2 -c >"$tmp/c.folded.bz2" 2>/dev/null && refused c.folded.bz2 "bzip2-compressed data: $no"
+# a Perfetto trace (Chrome's default: a clock_snapshot packet, then one of a
+# timestamp and a sequence id; refused checks it gzipped too): named, not "malformed OTLP
+# profiles" (user review 5); text that starts with a blank line stays text
+printf '\012\006\062\004\012\002\010\006\012\005\100\350\007\120\001' >"$tmp/t.pftrace"
+refused t.pftrace "a Perfetto trace (protobuf: Chrome's and Android's default trace format): $no"
+printf '\nmain;foo 1\nmain;bar 2\n' >"$tmp/blank.folded"
+[ "$($PCOL fold "$tmp/blank.folded" 2>&1 | sort | tr '\n' '|')" = "main;bar 2|main;foo 1|" ] ||
+  fail "collapsed text after a blank line: $($PCOL fold "$tmp/blank.folded" 2>&1)"
 [ -n "$lz4" ] && printf 'main;a 1\n' | lz4 -l -c >"$tmp/c.folded.lz4" 2>/dev/null && refused c.folded.lz4 "lz4 legacy-format data (\`lz4 -l\`): $no"
 # anything else: unrecognised (JSON of no known shape is no Perun file,
 # binary that is no Profile message no pprof one)

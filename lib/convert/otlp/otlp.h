@@ -36,10 +36,7 @@ int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsi
  * `compression: zstd`: a 4-byte big-endian length, then a zstd frame (one
  * message, proto or JSON, compressed on its own).  otlp_wire.c */
 int pcol_otlp_zstd_frame(const uint8_t *p, size_t n);
-/* 1 when p[0..n) holds a byte that text never does (a control byte other
- * than tab, line feed and carriage return): a binary message's tags and
- * small lengths are such bytes, JSON text has none. */
-int pcol_otlp_binary_byte(const uint8_t *p, size_t n);
+/* pcol_otlp_binary_byte: convert.h (detect.c's too) */
 
 /* p[0..n) as UTF-8 in out (room for 3 n bytes): each byte that is not
  * part of a valid sequence becomes U+FFFD (OTLP's strings are UTF-8;

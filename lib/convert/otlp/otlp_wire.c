@@ -61,7 +61,10 @@ static int head_is_message(const uint8_t *p, size_t n) {
       if (len == 0) return 0; /* too little to tell */
       if (avail == 0) return 0;
       uint8_t t = p[b];
-      if (field == 1 && (t & 7) != 2) return 0;              /* pprof sample_type */
+      /* ResourceProfiles' fields are 1-3, all messages or strings (a pprof
+       * sample_type holds varints; a Perfetto trace's first packet starts
+       * with a TracePacket field, 6 or past it, Chrome's clock_snapshot) */
+      if (field == 1 && ((t & 7) != 2 || (t >> 3) < 1 || (t >> 3) > 3)) return 0;
       if (field == 2 && !((t & 7) == 2 && avail >= 2 && p[b + 1] == 0)) return 0;
       first = 0;
     }
