@@ -231,10 +231,12 @@ static int no_times(pcol_file *f, uint32_t s, pcol_error *err) {
     }
   /* the file cannot answer the question: exit 1 as for a missing source,
    * not 2 (the command line itself is well formed) */
+  int one = pcol_rows(f, PCOL_T_SOURCES) <= 1; /* (no other source to choose) */
   return pcol_error_set(err, PCOL_ENOTFOUND,
                         "source %u (%.*s) has no sample times, so a time range cannot select "
-                        "its samples; choose another source with --source",
-                        s, (int)(t.ptr ? (t.len > 64 ? 64 : t.len) : 2), t.ptr ? t.ptr : "NA");
+                        "its samples; %s",
+                        s, (int)(t.ptr ? (t.len > 64 ? 64 : t.len) : 2), t.ptr ? t.ptr : "NA",
+                        one ? "leave out --from/--to" : "choose another source with --source");
 }
 
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,

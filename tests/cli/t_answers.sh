@@ -22,6 +22,9 @@ rp=examples/demo.out
 # exit 1 (the data cannot answer), not 2 (the command line is well formed)
 msg='source 1 (pprof) has no sample times'
 expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0 --to 1
+# one source: no other to choose (user review 5: the message advised --source)
+grep -q 'leave out --from/--to' "$tmp/err" && ! grep -q -- '--source' "$tmp/err" ||
+  fail "one source's message: $(cat "$tmp/err")"
 expect 1 "$msg" "$PCOL" fold "$tmp/d.pb.gz" --to 1
 expect 1 "$msg" "$PCOL" flame "$tmp/d.pb.gz" --from 0.5 -o "$tmp/f.svg"
 for c in tags traces "cat --table samples"; do
