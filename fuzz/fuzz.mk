@@ -91,6 +91,12 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for o in "" "--fixed"; do for nc in 1 2; do \
 	  python3 tests/support/gen_jfr.py $$s/jfr/gen$$o-$$nc.jfr --chunks $$nc --samples 9 $$o 2>/dev/null || true; \
 	done; done; \
+	j=0; for a in "--chunks 4 --samples 6 --renames" "--chunks 2 --samples 6 --redefine" "--chunks 3 --samples 6 --rekey" \
+	  "--chunks 2 --samples 6 --m1 --deep 40" "--chunks 2 --samples 6 --exec-only --settings 3" \
+	  "--chunks 2 --samples 6 --period *:20ms" "--chunks 2 --samples 6 --period 0:20ms --period 1:10ms@5500" \
+	  "--chunks 2 --samples 6 --fixed --period 0:garbage --period 0:20ms@500" "--chunks 2 --samples 4 --repeat 2"; do \
+	  j=$$((j+1)); python3 tests/support/gen_jfr.py $$s/jfr/var-$$j.jfr $$a 2>/dev/null || true; \
+	done; \
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to speedscope -o $$s/speedscope/$$(basename $$p).json 2>/dev/null || true; \
 	done; \
