@@ -253,6 +253,28 @@ if [ -f "$g" ]; then
   got=$($PCOL cat "$tmp/g.json" --table meta | awk -F'\t' '$1 == "pprof.time_nanos" {print $2}')
   near "$got" "$want" || fail "pprof -> firefox -> pcol: time_nanos $got, want $want"
 fi
+# a pprof without sample times reads back without them (doc/mappings.md
+# §8.2: the export's axis is synthetic, pcolTimeAxis): the same Duration
+# line as the input (its duration_nanos, carried as pcolDurationNanos), the
+# same body (but for pprof's "(inline)" mark: the import makes an inlined
+# frame a location of its own, §8.1), a time range refused as on the
+# input, info without times
+for g in "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-large.pb.gz; do
+  [ -f "$g" ] || continue
+  $PCOL unpack "$g" --to firefox -o "$tmp/syn.json" || fail "pprof -> firefox ($g)"
+  $PCOL top "$g" | grep -v '^File:\|^Type:' | sed 's/ (inline)$//' >"$tmp/syn-in.txt" || fail "top $g"
+  $PCOL top "$tmp/syn.json" | grep -v '^File:\|^Type:' >"$tmp/syn-out.txt" || fail "top of its export"
+  grep -q '^Duration: ' "$tmp/syn-in.txt" || fail "$g: no Duration line: $(head -3 "$tmp/syn-in.txt")"
+  diff "$tmp/syn-in.txt" "$tmp/syn-out.txt" >&2 || fail "$g -> firefox -> pcol: top differs"
+  $PCOL top "$g" --from 0 --to 0.5 >/dev/null 2>&1 && fail "$g: a range was not refused on the input"
+  $PCOL top "$tmp/syn.json" --from 0 --to 0.5 >/dev/null 2>"$tmp/err" &&
+    fail "$g -> firefox: a range on the synthetic axis was not refused"
+  grep -q 'has no sample times' "$tmp/err" || fail "range on a synthetic axis: $(cat "$tmp/err")"
+  [ "$($PCOL info "$g" | grep -E '^  duration:')" = "$($PCOL info "$tmp/syn.json" | grep -E '^  duration:')" ] ||
+    fail "$g -> firefox: info's duration differs"
+  $PCOL info "$tmp/syn.json" | grep -q '^  samples: .*without times' ||
+    fail "$g -> firefox: info shows times: $($PCOL info "$tmp/syn.json" | grep '^  samples')"
+done
 # hostile starts: refused (exit 1) with the JSON path, no float converted
 # out of range (UBSan); 2^63 ns is 9223372036854.775808 ms
 # start_as TEXT: st.json with meta.startTime written as TEXT, into h.json

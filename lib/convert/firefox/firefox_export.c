@@ -391,6 +391,7 @@ typedef struct tw { /* what one source's threads share */
   int dec;
   int synthetic;
   int64_t offset_ns, interval_ns;
+  int64_t dur_ns; /* a synthetic source's stated duration (pcolDurationNanos; 0: none) */
   pcol_str uri;
 } tw;
 
@@ -633,7 +634,7 @@ static int tid_taken(const fx *x, long long tid) {
  * the samples' weight type (a source's thread, thread_start, or the empty
  * thread of a profile without samples, empty_thread). */
 static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str name, pcol_str process,
-                       int synthetic, const char *wtype) {
+                       int synthetic, int64_t dur_ns, const char *wtype) {
   int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
@@ -645,6 +646,8 @@ static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str
   if (!rc) rc = put(x, ",\"processName\":");
   if (!rc) rc = jstr(x, process);
   if (!rc && synthetic) rc = put(x, ",\"pcolTimeAxis\":\"synthetic\"");
+  if (!rc && synthetic && dur_ns > 0 && fprintf(x->out, ",\"pcolDurationNanos\":%lld", (long long)dur_ns) < 0)
+    rc = io(x);
   if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
                        "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
   if (!rc) rc = put(x, wtype);
@@ -693,7 +696,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     while (tid_taken(x, tid)) tid++;
     x->last_fallback = tid;
   }
-  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->wtype);
+  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype);
 }
 
 /* Each row of the sorter, in order: its thread started or ended as it
@@ -906,6 +909,15 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc && !(sc.gaps = calloc(1, sizeof *sc.gaps))) rc = oom(x);
   if (!rc) rc = pcol_select_iter(x->f, &one, scan_row, &sc, x->err);
   w->synthetic = sc.synthetic;
+  /* a source without times keeps its stated duration (THE duration rule,
+   * pcol_sources_time), which its synthetic axis does not give: the
+   * import reads it back as the source's */
+  if (!rc && w->synthetic) {
+    pcol_select src_only = {0};
+    int64_t t0;
+    src_only.source_id = s;
+    rc = pcol_sources_time(x->f, &src_only, &t0, &w->dur_ns, x->err);
+  }
   /* meta.interval: THE interval rule, else the samples' own length per
    * raw sample (a perf source's period), else a thread's median gap */
   w->interval_ns = rc ? 0 : sc.lasts.interval;
@@ -997,7 +1009,7 @@ static int empty_thread(fx *x, uint32_t s) {
   uri = pcol_display_name(uri);
   char pid[16];
   snprintf(pid, sizeof pid, "%u", s);
-  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, "samples");
+  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples");
   if (!rc) rc = put(x, "],\"time\":[],\"weight\":[],\"length\":0}}");
   if (!rc) x->nthreads_written++;
   return rc;

@@ -85,6 +85,8 @@ typedef struct ffi {
    * marker or allocation table the profiler cannot take a range of */
   double r_lo, r_hi, interval_ms;
   int r_bad;
+  /* the greatest pcolDurationNanos of pcol's synthetic threads (-1: none) */
+  int64_t synth_dur;
 } ffi;
 
 /* The Firefox Profiler's range of a thread (profile-data's
@@ -373,6 +375,17 @@ static int ms_to_ns(ffi *x, double ms, const char *path, int64_t *ns) {
   return PCOL_OK;
 }
 
+/* A thread of pcol's export marked "pcolTimeAxis": "synthetic" (its
+ * source had no sample times); its "pcolDurationNanos" (a whole number,
+ * more than 0) is the source's stated duration, the largest of them kept. */
+static int is_synthetic(ffi *x, pcol_jv th) {
+  pcol_jv ax = pcol_jt_get(T, th, "pcolTimeAxis"), d = pcol_jt_get(T, th, "pcolDurationNanos");
+  if (!pcol_jt_is_str(ax) || strcmp(pcol_jt_str(T, ax), "synthetic") != 0) return 0;
+  int64_t v = pcol_jt_is_int(d) ? pcol_jt_int(T, d) : 0;
+  if (v > 0 && v > x->synth_dur) x->synth_dur = v;
+  return 1;
+}
+
 static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   char path[160], tp[48];
   snprintf(tp, sizeof tp, "threads[%zu]", ti);
@@ -398,6 +411,10 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   if (cpu) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "threadCPUDelta", n, tp, &cpu));
   int pcol_long = pdur && pw && pcol_jt_is_arr(pdur) && pcol_jt_is_arr(pw) && pcol_jt_size(T, pdur) == n &&
                   pcol_jt_size(T, pw) == n;
+  /* pcol's export of samples without times: the axis is made up, so the
+   * samples come back without times, out of the profile's range, and the
+   * source's stated duration with them (pcolDurationNanos) */
+  int synthetic = is_synthetic(x, th);
   double t = 0;
   for (size_t i = 0; i < n; i++) {
     srow r = {0};
@@ -406,8 +423,9 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
     if (!pcol_jt_is_num(tv)) return ffj_fail(&x->j, "%s: not a number", path);
     t = time ? pcol_jt_num(T, tv) : t + pcol_jt_num(T, tv);
     /* (the profiler starts a thread of time deltas at its first delta) */
-    if (i == n - 1) thread_range(x, pcol_jt_num(T, pcol_jt_at(T, time ? time : deltas, 0)), t);
+    if (i == n - 1 && !synthetic) thread_range(x, pcol_jt_num(T, pcol_jt_at(T, time ? time : deltas, 0)), t);
     PCOL_RETURN_NOT_OK(ms_to_ns(x, t, path, &r.t));
+    if (synthetic) r.t = PCOL_NA_I64;
     pcol_jv sv = pcol_jt_at(T, stack, i);
     int32_t cat = 0;
     if (!pcol_jt_is_null(sv)) {
@@ -835,8 +853,13 @@ static int range_duration(ffi *x, pcol_jv meta) {
   } else if (x->r_bad)
     return PCOL_OK; /* the profiler has no range */
   double d = (hi - lo) * 1e6;
-  if (!(d >= 0 && d < 0x1p63)) return PCOL_OK; /* none, or not a length */
   char v[32];
+  if (!(d >= 0 && d < 0x1p63)) { /* none, or not a length */
+    if (lo <= hi || x->synth_dur < 0) return PCOL_OK;
+    /* only pcol's synthetic threads: their source's stated duration */
+    snprintf(v, sizeof v, "%lld", (long long)x->synth_dur);
+    return pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err);
+  }
   snprintf(v, sizeof v, "%lld", (long long)llround(d));
   PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err));
   /* the range itself, for the export (meta.profilingStartTime/EndTime) */
@@ -901,6 +924,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   }
   x.r_lo = INFINITY;
   x.r_hi = -INFINITY;
+  x.synth_dur = -1;
   x.interval_ms = pcol_jt_is_num(iv) ? pcol_jt_num(&x.j.t, iv) : NAN;
   if (!rc && processed) rc = import_processed(&x, meta);
   if (!rc && !processed) {
