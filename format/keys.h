@@ -153,6 +153,10 @@
 /* Profile attributes that carry a pcol source's type and name */
 #define OTLP_ATTR_SOURCE_TYPE "pcol.source_type"
 #define OTLP_ATTR_SOURCE_URI "pcol.source_uri"
+/* a Profile attribute: its time_unix_nano is 0 and its timestamps are the
+ * ns since the source's start (a source without a wall-clock start) */
+#define OTLP_ATTR_TIME_BASE "pcol.time_base"
+#define OTLP_TIME_BASE_START "source_start"
 /* Mapping attributes for what pcol's mappings hold and OTLP's do not */
 #define OTLP_ATTR_BUILD_ID "pprof.mapping.build_id"
 #define OTLP_ATTR_MAP_FLAGS "pprof.mapping.flags"

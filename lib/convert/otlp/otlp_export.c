@@ -643,6 +643,7 @@ typedef struct spass {
   size_t c;
   uint64_t *size; /* pass 1: each column's bytes of Samples */
   pcol_hstate *h; /* pass 1: each column's two profile id hashes */
+  int timed;      /* pass 1: a sample has a time */
   FILE *fp;       /* writing */
 } spass;
 
@@ -662,7 +663,7 @@ static int sample_parts(spass *ps, uint64_t row, int64_t num, int64_t den) {
       return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 ": its time does not "
                                     "fit OTLP's unsigned nanoseconds since 1970", row + 1);
     o->ts = t < 0 ? time - ((uint64_t)-(t + 1) + 1) : time + (uint64_t)t;
-    o->has_ts = 1;
+    o->has_ts = ps->timed = 1;
   }
   uint32_t ls = pcol_view_u32(&S->ls, row);
   if (ls) {
@@ -861,7 +862,7 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   x->rc = 0;
   /* Profile attributes: the source's type and name, its other meta keys */
   size_t nmeta = ms.nrows;
-  int32_t *pattr = xalloc(x, (nmeta + 2) * sizeof *pattr);
+  int32_t *pattr = xalloc(x, (nmeta + 3) * sizeof *pattr);
   if (!pattr) return x->rc;
   size_t npattr = 0;
   {
@@ -877,7 +878,9 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
     uint32_t i = ms.rows[j];
     pcol_str k;
     if ((x->rc = pcol_string(f, pcol_view_u32(&m->k, i), &k, x->err))) return x->rc;
-    if (starts(k, OTLP_META_PREFIX) || starts(k, OTLP_META_OTEL_PREFIX)) continue;
+    if (starts(k, OTLP_META_PREFIX) || starts(k, OTLP_META_OTEL_PREFIX) ||
+        pcol_str_is(k, OTLP_ATTR_TIME_BASE))
+      continue;
     int32_t ki = str_bytes(x, k.ptr, k.len), vi = str_id(x, pcol_view_u32(&m->v, i));
     pattr[npattr++] = attr(x, ki, 0, vi, 0, 0);
   }
@@ -902,6 +905,13 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   int rc = pcol_select_iter(f, &one, pass_row, &ps, x->err);
   if (rc && !x->rc) x->rc = rc == PCOL_ENOMEM ? oom(x) : rc;
   if (x->rc) goto out;
+  /* timed samples without a wall-clock start: time_unix_nano stays 0 and
+   * the timestamps are the times since the source's start, which the
+   * importer reads back as such (without this mark it takes the earliest
+   * timestamp as the start: a producer that stamps only its samples) */
+  if (!time && ps.timed &&
+      !(pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_TIME_BASE), 0, str_c(x, OTLP_TIME_BASE_START), 0, 0)))
+    goto out;
   /* the source's messages, without their repeated field of messages */
   otlp_rprof rp;
   otlp_sprof sp;

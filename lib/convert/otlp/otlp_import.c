@@ -739,6 +739,26 @@ static int kvs_meta(ctx *c, uint32_t src, const char *prefix, otlp_kv *const *kv
   return PCOL_OK;
 }
 
+/* The string value of Profile p's last attribute named key (pcol's own
+ * attributes), NULL when it has none. */
+static const char *attr_str(ctx *c, const otlp_profile *p, const char *key) {
+  const otlp_dict *D = c->dict;
+  const char *r = NULL;
+  for (size_t k = 0; k < p->n_attribute_indices; k++) {
+    int32_t ai = p->attribute_indices[k];
+    if (ai <= 0) continue;
+    const otlp_any *v = D->attribute_table[ai]->value;
+    if (!v || strcmp(str_at(c, D->attribute_table[ai]->key_strindex), key)) continue;
+    const char *s = v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
+                        ? v->string_value
+                    : v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX
+                        ? str_at(c, v->string_value_strindex)
+                        : NULL;
+    if (s) r = s;
+  }
+  return r;
+}
+
 /* The source of Profiles g[0..ng) of scope sp of resource rp; base: its
  * start, ns since the epoch (the Profile's time_unix_nano, or the earliest
  * timestamp where that is 0: import_group), 0 = none. */
@@ -747,22 +767,9 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
                        pcol_value_row *vals) {
   const otlp_profile *p = g[0];
   const otlp_dict *D = c->dict;
-  const char *type = PCOL_SRC_OTLP, *uri = c->name;
-  for (size_t k = 0; k < p->n_attribute_indices; k++) {
-    int32_t ai = p->attribute_indices[k];
-    if (ai <= 0) continue;
-    const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
-    const otlp_any *v = D->attribute_table[ai]->value;
-    if (!v) continue;
-    const char *s = v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
-                        ? v->string_value
-                    : v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX
-                        ? str_at(c, v->string_value_strindex)
-                        : NULL;
-    if (!s) continue;
-    if (strcmp(key, OTLP_ATTR_SOURCE_TYPE) == 0) type = s;
-    if (strcmp(key, OTLP_ATTR_SOURCE_URI) == 0) uri = s;
-  }
+  const char *type = attr_str(c, p, OTLP_ATTR_SOURCE_TYPE), *uri = attr_str(c, p, OTLP_ATTR_SOURCE_URI);
+  if (!type) type = PCOL_SRC_OTLP;
+  if (!uri) uri = c->name;
   int64_t ts = PCOL_NA_I64;
   if (base) ts = (int64_t)(base / 1000000000u);
   TRY(pcol_b_source(c->b, type, uri, ts, src, c->err));
@@ -804,7 +811,7 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     if (ai <= 0) continue;
     const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
     if (!strcmp(key, OTLP_ATTR_SOURCE_TYPE) || !strcmp(key, OTLP_ATTR_SOURCE_URI) ||
-        !strcmp(key, PCOL_META_MAX_DURATION_NS))
+        !strcmp(key, OTLP_ATTR_TIME_BASE) || !strcmp(key, PCOL_META_MAX_DURATION_NS))
       continue;
     rc = meta_kv(c, *src, "", key, D->attribute_table[ai]->value, &t);
   }
@@ -1001,9 +1008,10 @@ static int each_group_sample(group *g, int (*visit)(group *g, size_t k, void *ar
 }
 
 /* pass 0, of a timed Profile whose time_unix_nano is 0 (unset: a producer
- * that stamps only its samples): the earliest timestamp, the source's start,
- * so that its samples' times count from it (the epoch would put them ~55
- * years in: every range since the start empty) */
+ * that stamps only its samples) and that is not pcol's own with times since
+ * its start (pcol.time_base, import_group): the earliest timestamp, the
+ * source's start, so that its samples' times count from it (the epoch would
+ * put them ~55 years in: every range since the start empty) */
 static int min_time(group *g, size_t k, void *arg) {
   (void)k;
   uint64_t *m = arg;
@@ -1100,7 +1108,13 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   }
   g.base = g.p->time_unix_nano;
   int rc = PCOL_OK;
-  if (!g.base && c->prof[first].timed && (rc = each_group_sample(&g, min_time, &g.base))) g.failed = 1;
+  /* time_unix_nano 0: the timestamps are since the source's start when
+   * pcol wrote them so (a source without a wall-clock start: no start, the
+   * times as they are), else since the epoch (the earliest is the start) */
+  const char *tb = g.base ? NULL : attr_str(c, g.p, OTLP_ATTR_TIME_BASE);
+  int since_start = tb && !strcmp(tb, OTLP_TIME_BASE_START);
+  if (!g.base && !since_start && c->prof[first].timed && (rc = each_group_sample(&g, min_time, &g.base)))
+    g.failed = 1;
   if (!rc) rc = make_source(c, rp, sp, gp, ng, g.base, &g.src, g.vals);
   g.failed = rc != 0;
   /* the observations, in time order (pcol's samples of a source are): as
