@@ -31,6 +31,7 @@
 #include "buf.h"      /* pcol_buf, pcol_buf_free, PCOL_BUF_PUSH, ... */
 #include "period.h"   /* pcol_period, pcol_source_period */
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_own, pcol_gaps, ... */
+#include "wall.h"     /* pcol_wall, pcol_wall_init, pcol_wall_merge_step */
 #include "reader.h"   /* pcol_source_rows */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
 #include "stream.h"   /* pcol_gz_export, pcol_budget, PCOL_EXPORT_HOLD_MIN, ... */
@@ -77,6 +78,8 @@ typedef struct fx {
   pcol_sample_cols sc;
   pcol_rtime rt;
   pcol_xvalues xv; /* which values a source has (lib/core/xvalues.c) */
+  pcol_wall wall;  /* the sources' stated durations (a synthetic axis'): made once */
+  int wall_made;
   uint32_t *cvt;
   uint32_t *tcls, ntcls; /* label set -> thread class (THE thread rule, lib/core/lasts.h) */
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
@@ -913,10 +916,16 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
    * pcol_sources_time), which its synthetic axis does not give: the
    * import reads it back as the source's */
   if (!rc && w->synthetic) {
-    pcol_select src_only = {0};
-    int64_t t0;
-    src_only.source_id = s;
-    rc = pcol_sources_time(x->f, &src_only, &t0, &w->dur_ns, x->err);
+    /* pcol_sources_time of this source alone (go's merge step, from 0),
+     * over the file's walls made once: a pcol_sources_time a source made
+     * them a source at a time, O(sources^2) (t_many's 80,000 sources) */
+    if (!x->wall_made && !(rc = pcol_wall_init(x->f, &x->wall, x->err))) x->wall_made = 1;
+    if (!rc) {
+      int64_t t0 = 0;
+      uint64_t dn = 0;
+      pcol_wall_merge_step(&t0, &dn, pcol_wall_go_start(&x->wall, s), x->wall.stated[s]);
+      w->dur_ns = (int64_t)dn;
+    }
   }
   /* meta.interval: THE interval rule, else the samples' own length per
    * raw sample (a perf source's period), else a thread's median gap */
@@ -1234,6 +1243,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.last_fallback = -1;
   rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
+  if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);
   pcol_rtime_free(&x.rt);
