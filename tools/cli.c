@@ -77,6 +77,22 @@ static int find_opt(const cli_command *cmd, const char *name, size_t len, char s
   return -1;
 }
 
+/* The option this command has for an unknown one that means the same: the
+ * row count is top's -n/--limit and tree's --node-count (pprof's
+ * nodecount), and pprof's words without their dashes (--node-fraction is
+ * nodefraction).  0 when there is none to name. */
+static int unknown_hint(const cli_command *cmd, const char *name, size_t len, char *hint, size_t cap) {
+  char w[64];
+  size_t m = 0;
+  for (size_t j = 0; j < len && m < sizeof w; j++)
+    if (name[j] != '-') w[m++] = name[j];
+  if (!m || m == sizeof w) return 0;
+  if ((m == 1 && w[0] == 'n') || (m == 5 && !memcmp(w, "limit", 5))) memcpy(w, "nodecount", m = 9);
+  if (!cli_pprof_flag_hint(cmd, w, m, hint, cap)) return 0;
+  /* not the option itself (a command without it) */
+  return strncmp(hint + 2, name, len) || hint[2 + len];
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
   memset(a, 0, sizeof *a);
   a->pos = (const char **)argv;
@@ -101,7 +117,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
       const char *eq = strchr(s + 2, '=');
       size_t len = eq ? (size_t)(eq - (s + 2)) : strlen(s + 2);
       k = find_opt(cmd, s + 2, len, 0);
-      if (k < 0) return cli_usage_error(cmd->name, "unknown option '%s'", s);
+      if (k < 0) {
+        char hint[64];
+        if (unknown_hint(cmd, s + 2, len, hint, sizeof hint))
+          return cli_usage_error(cmd->name, "unknown option '%s' (%s here)", s, hint);
+        return cli_usage_error(cmd->name, "unknown option '%s'", s);
+      }
       if (eq) val = eq + 1;
     } else {
       /* pprof's spelling, one dash and a word (-nodecount=5, -sample_index=1,
@@ -120,6 +141,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
         else return cli_usage_error(cmd->name, "unknown option '%s'", s);
       } else {
         k = find_opt(cmd, NULL, 0, s[1]);
+        if (k < 0 && unknown_hint(cmd, s + 1, 1, hint, sizeof hint))
+          return cli_usage_error(cmd->name, "unknown option '%s' (%s here)", s, hint);
         if (k < 0) return cli_usage_error(cmd->name, "unknown option '%s'", s);
       }
     }
@@ -183,5 +206,13 @@ int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name, uin
     return cli_usage_error(cmd->name, "--%s wants a non-negative integer%s, not '%s'", name,
                            is_size ? " (bytes; K, M, G, T: powers of 1024)" : "", s);
   *out = v;
+  return 0;
+}
+
+/* -n/--limit: 0 is every row, as pprof's -nodecount=0 and tree's
+ * --node-count 0 (a count of none would print only a header) */
+int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out) {
+  if (cli_get_u64(cmd, a, "limit", UINT64_MAX, out)) return EXIT_USAGE;
+  if (!*out) *out = UINT64_MAX;
   return 0;
 }

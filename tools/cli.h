@@ -114,6 +114,8 @@ void cli_print_help(const cli_command *cmd, FILE *out);
 /* Parses an unsigned/signed integer option; prints a usage error on failure. */
 int cli_get_u64(const cli_command *cmd, const cli_args *a, const char *name,
                 uint64_t dflt, uint64_t *out);
+/* -n/--limit, with 0 (and no option) as every row */
+int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 
 /* Common option rows: each shared option's text is written here once, and
  * every command that has the option takes its row from here (a command

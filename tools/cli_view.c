@@ -269,5 +269,5 @@ int cli_report_options(const cli_command *cmd, const cli_args *a, pcol_by *by, o
     }
   }
   if (cli_view_format(cmd, a, fmt)) return EXIT_USAGE;
-  return cli_get_u64(cmd, a, "limit", UINT64_MAX, limit);
+  return cli_get_limit(cmd, a, limit);
 }

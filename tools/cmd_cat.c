@@ -12,7 +12,7 @@
 const cli_opt opts_cat[] = {
     {"table", 't', 1, "table to print (listed above), or all"},
     {"format", 'F', 1, "tsv (default), csv, json (one array) or jsonl (one object a line)"},
-    {"limit", 'n', 1, "print at most N rows"},
+    {"limit", 'n', 1, "print at most N rows (0: all)"},
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_MAX_OUTPUT,
@@ -196,7 +196,7 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "unknown --format '%s'", cli_get(cmd, a, "format"));
   }
   pcol_select sel;
-  if (cli_get_u64(cmd, a, "limit", UINT64_MAX, &c->limit) || cli_select(cmd, a, &sel)) {
+  if (cli_get_limit(cmd, a, &c->limit) || cli_select(cmd, a, &sel)) {
     free(c);
     return EXIT_USAGE;
   }

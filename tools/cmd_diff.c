@@ -17,7 +17,7 @@ const cli_opt opts_diff[] = {
     {"by", 0, 1, CLI_BY_HELP},
     {"sort", 0, 1, "flat (default: |change in flat|, as pprof -diff_base), cum or name"},
     CLI_OPT_UNIT,
-    {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
+    {"limit", 'n', 1, "print only the first N rows (after --node-fraction; 0: all, as pprof -nodecount=0)"},
     {"node-fraction", 0, 1, "hide rows whose change in cum is small, as pprof -diff_base -nodefraction "
                             "(default 0.005 in text, 0 in other formats; doc in pcol help diff)"},
     CLI_OPT_VIEW_FORMAT(""),

@@ -9,7 +9,7 @@ const cli_opt opts_top[] = {
                  "adds them up; the filters as on pprof -tagroot=KEY's frames)"},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
-    {"limit", 'n', 1, "print only the first N rows (after --node-fraction)"},
+    {"limit", 'n', 1, "print only the first N rows (after --node-fraction; 0: all, as pprof -nodecount=0)"},
     {"node-fraction", 0, 1, "hide rows whose |cum| is below this fraction of the total, as pprof "
                             "-nodefraction (default 0.005 in text, 0 in other formats)"},
     CLI_OPT_UNIT,

@@ -9,7 +9,7 @@ const cli_opt opts_traces[] = {
     CLI_OPT_VALUE("to print"),
     CLI_OPT_MEAN,
     CLI_OPT_DIVIDE_BY,
-    {"limit", 'n', 1, "print only the first N traces"},
+    {"limit", 'n', 1, "print only the first N traces (0: all)"},
     CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf, a ';' in a "
                         "name made '_' as fold makes it); the text is pprof -traces'"),
     CLI_OPT_NO_MMAP,
@@ -203,7 +203,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   tr_out o;
   memset(&o, 0, sizeof o);
   if (cli_view_format(cmd, a, &o.fmt)) return EXIT_USAGE;
-  if (cli_get_u64(cmd, a, "limit", UINT64_MAX, &o.left)) return EXIT_USAGE;
+  if (cli_get_limit(cmd, a, &o.left)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");

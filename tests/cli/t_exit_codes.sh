@@ -137,6 +137,19 @@ for pair in "top -nodecount=5|-n/--limit" "tree -nodecount=3|--node-count" "top 
   grep -qF -- "is ${pair#*|} here" "$tmp/err" || fail "pprof's $2 on $1: $(cat "$tmp/err")"
 done
 expect 0 "top -n5" -- $PCOL top "$good" -n5
+# the row count under the other command's name: top's -n/--limit, tree's
+# and graph's --node-count (pprof's nodecount)
+for pair in "top --node-count=5|-n/--limit" "top --nodecount 5|-n/--limit" "tree --limit 3|--node-count" \
+            "graph -n 3|--node-count"; do
+  set -- ${pair%%|*}
+  expect 2 "$2 on $1" -- $PCOL $1 "$good" "${@:2}"
+  grep -qF -- "(${pair#*|} here)" "$tmp/err" || fail "$2 on $1: $(cat "$tmp/err")"
+done
+# -n 0 is every row (pprof's -nodecount=0), not a header alone
+$PCOL top "$good" --node-fraction 0 >"$tmp/all" && $PCOL top "$good" --node-fraction 0 -n 0 >"$tmp/n0" &&
+  [ "$(wc -l <"$tmp/all")" -gt 6 ] && cmp -s "$tmp/all" "$tmp/n0" || fail "top -n 0 is not every row"
+$PCOL traces "$good" >"$tmp/all" && $PCOL traces "$good" -n 0 >"$tmp/n0" && cmp -s "$tmp/all" "$tmp/n0" ||
+  fail "traces -n 0 is not every trace"
 expect 2 "unknown command" -- $PCOL frobnicate
 expect 2 "no command" -- $PCOL
 expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope

@@ -161,7 +161,7 @@ mkdir -p "$tmp/rec"
 for f in "$tmp"/p/inline-rec-*.pb.gz; do
   for n in 0 2 3; do
     ga=(-nodefraction=0) pa=(--node-fraction 0)
-    [ $n != 0 ] && ga+=(-nodecount=$n) && pa+=(-n $n)
+    ga+=(-nodecount=$n) pa+=(-n $n) # 0: every row, in both
     gv -top "${ga[@]}" "$f"
     g=$tmp/gv/$J
     for m in top-walk top-sums; do
@@ -179,7 +179,7 @@ for f in "$tmp"/p/inline-rec-0[0-3].pb.gz; do
 done
 for n in 0 3; do
   ga=(-nodefraction=0) pa=(--node-fraction 0)
-  [ $n != 0 ] && ga+=(-nodecount=$n) && pa+=(-n $n)
+  ga+=(-nodecount=$n) pa+=(-n $n)
   checked=$((checked + 1))
   gv -top "${ga[@]}" "$tmp"/p/inline-rec-*.pb.gz
   "$PCOL" top "$tmp/rec" "${pa[@]}" >"$tmp/pv/$J" 2>&1
