@@ -58,6 +58,18 @@
  * default rule, lib/core/count.c).  A JFR recording states its execution
  * samples' cpu, as JMC and async-profiler's converter show CPU first. */
 #define PCOL_META_DEFAULT_VALUE "pcol.default_value"
+/* K (decimal, from 1): the source is the K-th of the sources one input
+ * file, one recording, made (a JFR recording's event types, an OTLP
+ * request's profiles, a Chrome trace's profiles, a speedscope file's
+ * profiles); written by the importers that make several sources of one
+ * file.  A run of sources numbered K, K + 1, ... is one recording, whose
+ * time counts once: THE recording rule of the merged header's duration
+ * (lib/core/wall.c, pcol_sources_time), where separate inputs add up. */
+#define PCOL_META_RECORDING_PART "pcol.recording_part"
+/* A V8 profile's startTime, whole us on V8's monotonic clock (a Chrome
+ * trace's profiles share it): where a profile of a Chrome trace lies among
+ * the others of its recording, which have no wall-clock start */
+#define V8_META_START_TIME_US "v8.start_time_us"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export

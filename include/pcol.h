@@ -802,7 +802,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_
  * pcol_source_wall_start) replaced by any earlier one, a source without
  * one counting as 0 as in Go; *duration_ns: the sources' durations as they
  * state them (meta otlp.duration_nano, else pprof.duration_nanos; 0 when
- * neither) added, wrapping as Go's int64.  (go tool pprof merges more than
+ * neither) added, wrapping as Go's int64, but the sources of one recording
+ * (a run numbered by meta pcol.recording_part: the event types of one JFR
+ * recording, the profiles of one Chrome trace) counted once, as their span
+ * (spec.md §7 "Recordings").  (go tool pprof merges more than
  * 64 inputs 64 at a time and then the merges: a 0 start after the 64th
  * input can come out otherwise there.)  What the pprof export writes as
  * time_nanos/duration_nanos and the text views' "Time:" and "Duration:"

@@ -12,6 +12,11 @@
  * outside, and is an error when the range cuts it: its samples cannot be
  * told apart.
  *
+ * THE recording rule (wall_recordings): the sources one file made of one
+ * recording (meta pcol.recording_part 1, 2, ...) count their time once, as
+ * their span, in the header go's merge of several sources gives
+ * (pcol_sources_time); separate inputs add up, as in go.
+ *
  * Everything here reads the sources and meta tables, and of the samples
  * at most one source column's run bounds and two times per source (binary
  * search): which inputs of a many-file query can be left out is decided
@@ -25,10 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the start and duration keys, and the rank of each (a higher rank wins) */
+/* the start and duration keys, and the rank of each (a higher rank wins);
+ * then the keys of THE recording rule (wall_recordings): a source's place
+ * in its recording, and a V8 profile's start on its trace's clock */
 static const char *const wall_keys[] = {OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS,
-                                        OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS};
-static const int8_t start_rank[] = {0, 3, 2, 0, 0}, dur_rank[] = {0, 0, 0, 2, 1};
+                                        OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS,
+                                        PCOL_META_RECORDING_PART, V8_META_START_TIME_US};
+static const int8_t start_rank[] = {0, 3, 2, 0, 0, 0, 0}, dur_rank[] = {0, 0, 0, 2, 1, 0, 0};
+enum { KEY_PART = 5, KEY_V8_START = 6 };
 
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
@@ -39,7 +48,9 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   w->stated = calloc(ns + 1, sizeof *w->stated);
   /* which key gave start: 3 otlp, 2 pprof, 1 timestamp; kept as known */
   uint8_t *rank = w->known = calloc(ns + 1, 1);
-  if (!w->start || !w->dur || !w->stated || !rank) {
+  w->part = calloc(ns + 1, sizeof *w->part);
+  w->clock = malloc((ns + 1) * sizeof *w->clock);
+  if (!w->start || !w->dur || !w->stated || !rank || !w->part || !w->clock) {
     pcol_wall_free(w);
     return pcol_oom(err);
   }
@@ -51,7 +62,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
   if (!rc) rc = pcol_strings_get(f, &st, err);
   for (uint64_t s = 0; !rc && s <= ns; s++) {
-    w->start[s] = w->dur[s] = PCOL_NA_I64;
+    w->start[s] = w->dur[s] = w->clock[s] = PCOL_NA_I64;
     int64_t sec = s ? pcol_view_i64(&ts, s - 1) : PCOL_NA_I64, x;
     if (sec != PCOL_NA_I64 && !__builtin_mul_overflow(sec, (int64_t)1000000000, &x)) {
       w->start[s] = x;
@@ -59,7 +70,8 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     }
   }
   /* one pass over meta: the first row of a key counts, as pcol_meta_get */
-  int8_t *drank = rc ? NULL : calloc(2 * (ns + 1), 1), *srank = drank ? drank + ns + 1 : NULL;
+  int8_t *drank = rc ? NULL : calloc(3 * (ns + 1), 1), *srank = drank ? drank + ns + 1 : NULL;
+  int8_t *seen = drank ? drank + 2 * (ns + 1) : NULL; /* 1 part, 2 V8 start: a first row read */
   if (!rc && !drank) rc = pcol_oom(err);
   pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
@@ -67,13 +79,24 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     if (s == 0 || s > ns) continue;
     pcol_str v;
     uint8_t which;
-    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), wall_keys, 4, &which, err)))
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), wall_keys, 6, &which, err)))
       break;
     int r = start_rank[which], d = dur_rank[which];
-    if (!r && !d) continue;
+    if (!r && !d && which < KEY_PART) continue;
     if ((rc = pcol_strings_at(&st, pcol_view_u32(&mv, i), &v, err))) break;
     int64_t x;
     if (pcol_str_i64(v, &x)) continue; /* not a number: as if absent */
+    if (which == KEY_PART) { /* the first row counts */
+      if (!(seen[s] & 1) && x >= 1 && x <= UINT32_MAX) w->part[s] = (uint32_t)x;
+      seen[s] |= 1;
+      continue;
+    }
+    if (which == KEY_V8_START) { /* us, the first row counts */
+      if (!(seen[s] & 2) && !__builtin_mul_overflow(x, (int64_t)1000, &x) && x != PCOL_NA_I64)
+        w->clock[s] = x;
+      seen[s] |= 2;
+      continue;
+    }
     if (r > rank[s]) {
       w->start[s] = x;
       rank[s] = (uint8_t)r;
@@ -97,8 +120,11 @@ void pcol_wall_free(pcol_wall *w) {
   free(w->dur);
   free(w->stated);
   free(w->known);
-  w->start = w->dur = w->stated = NULL;
+  free(w->part);
+  free(w->clock);
+  w->start = w->dur = w->stated = w->clock = NULL;
   w->known = NULL;
+  w->part = NULL;
 }
 
 /* a + b saturated to [INT64_MIN + 1, INT64_MAX] (INT64_MIN is NA) */
@@ -228,6 +254,47 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pco
   return rc;
 }
 
+/* THE recording rule: the sources one input file made (one recording)
+ * count their time once.  A run of sources whose pcol.recording_part is
+ * K, K + 1, ... (the importer numbered them, and a merge keeps each
+ * input's run: the next input's starts again at 1) is one recording.  Its
+ * time is the span of its taken sources that state a duration > 0: from
+ * the earliest start to the latest end (start + duration), placed by
+ * their wall-clock starts when all have one, else by their V8 startTime
+ * when all have one (a Chrome trace's profiles), else as if they began
+ * together (the longest duration) -- the recording's length, as JFR's
+ * chunks and DevTools' trace give it.  That span becomes the first one's
+ * stated duration, the others' 0, so that go's merge step adds the
+ * recording once; separate inputs (their runs) are still added, as go
+ * tool pprof adds the profiles it merges. */
+static void wall_recordings(pcol_wall *w, const uint8_t *take) {
+  for (uint64_t s = 1, e; s <= w->n; s = e) {
+    for (e = s + 1; e <= w->n && w->part[e - 1] && w->part[e] == (uint64_t)w->part[e - 1] + 1; e++) {
+    }
+    size_t m = 0;
+    bool by_start = true, by_v8 = true;
+    uint64_t first = 0;
+    for (uint64_t i = s; i < e; i++)
+      if (take[i] && w->stated[i] > 0) {
+        m++;
+        by_start = by_start && w->known[i] && w->start[i] != PCOL_NA_I64;
+        by_v8 = by_v8 && w->clock[i] != PCOL_NA_I64;
+        if (!first) first = i;
+      }
+    if (m < 2) continue;
+    int64_t a = INT64_MAX, b = INT64_MIN;
+    for (uint64_t i = s; i < e; i++)
+      if (take[i] && w->stated[i] > 0) {
+        int64_t at = by_start ? w->start[i] : by_v8 ? w->clock[i] : 0, end = sat_add(at, w->stated[i]);
+        if (at < a) a = at;
+        if (end > b) b = end;
+        w->stated[i] = 0;
+      }
+    int64_t len = sat_sub(b, a);
+    w->stated[first] = len > 0 ? len : 1; /* (0 would be "none") */
+  }
+}
+
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err) {
   *take = NULL;
@@ -239,6 +306,7 @@ int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
   else if (sel && sel->wall && (sel->has_from || sel->has_to)) rc = wall_reach(f, w, sel, t, &any, err);
   else
     for (uint64_t s = 1; s <= w->n; s++) t[s] = !sel || !sel->source_id || sel->source_id == s;
+  if (!rc) wall_recordings(w, t);
   if (rc) {
     free(t);
     pcol_wall_free(w);

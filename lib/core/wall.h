@@ -15,6 +15,12 @@ typedef struct pcol_wall {
   int64_t *start, *dur, *stated;
   uint8_t *known;
   uint64_t n;
+  /* part[s]: meta pcol.recording_part (0: none, or not a number from 1);
+   * clock[s]: its V8 startTime (v8.start_time_us) in ns, NA when none:
+   * where a Chrome trace's profile lies among the others (THE recording
+   * rule, wall.c) */
+  uint32_t *part;
+  int64_t *clock;
 } pcol_wall;
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err);
 void pcol_wall_free(pcol_wall *w);
@@ -35,7 +41,12 @@ static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
 /* pcol_wall_init, and take[s] = 1 for the sources a header of sel speaks
  * of: sel->source_id's, else every one; of a wall-clock range, those it
  * can reach (pcol_wall_overlaps' rule, a source at a time), as a query of
- * many inputs leaves out those it cannot.  free(*take), pcol_wall_free. */
+ * many inputs leaves out those it cannot.  The stated durations of the
+ * taken sources of one recording (THE recording rule, wall.c
+ * wall_recordings) are made its time counted once: the first taken one's
+ * their span (the earliest start to the latest end), the others' 0, so
+ * that go's merge step (pcol_wall_merge_step) adds a recording once and
+ * separate recordings each.  free(*take), pcol_wall_free. */
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err);
 /* THE "each once" rule of comments (go's profile.Merge keeps a comment's

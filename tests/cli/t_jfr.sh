@@ -8,7 +8,9 @@
 # in a note: each was looked for among all those before it, quadratic), as
 # do 30,000 events of one 1,000-frame stack trace (read once).  The
 # execution samples' period settings: each sample's cpu is the one in
-# force, hostile values give no CPU time and a note.
+# force, hostile values give no CPU time and a note.  A recording's
+# sources count its time once (Duration: its span, not their durations
+# added), two recordings twice.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 GEN="python3 tests/support/gen_jfr.py"
@@ -36,6 +38,31 @@ cat "$tmp/a.jfr" "$tmp/a.jfr" >"$tmp/aa.jfr"
 awk -F'\t' 'NR > 1 { $1 *= 2; $4 *= 2 } { print $1, $4, $6 }' "$tmp/a1.tsv" >"$tmp/want"
 awk -F'\t' '{ print $1, $4, $6 }' "$tmp/aa.tsv" >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "two joined files do not count twice: $(diff "$tmp/want" "$tmp/got" | head -5)"
+# one recording's time counts once (THE recording rule, lib/core/wall.c):
+# gen_jfr.py's chunks follow one another, 10 ms each, so a recording of 3
+# chunks lasts 30 ms, and so does each of its sources (execution and
+# allocation samples); `pcol top`'s Duration: and the pprof export's
+# duration_nanos are that span, not the sources' durations added (60 ms,
+# as go tool pprof adds separate profiles); two recordings (two inputs, or
+# merged) still add up, and the OTLP and speedscope exports read back keep
+# the recording one
+$GEN "$tmp/r.jfr" --chunks 3 --samples 10 || fail "gen_jfr.py --chunks 3"
+jdur() { "$PCOL" info "$1" --format json | python3 -c 'import json, sys; print(" ".join(str(r["duration_ns"]) for r in json.load(sys.stdin)["rows"]))'; }
+hdur() { "$PCOL" top "$@" -n 1 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p'; }
+[ "$(jdur "$tmp/r.jfr")" = "30000000 30000000" ] || fail "r.jfr's sources last $(jdur "$tmp/r.jfr") ns, not 30 ms each"
+[ "$(hdur "$tmp/r.jfr")" = 30ms ] || fail "pcol top r.jfr: Duration: $(hdur "$tmp/r.jfr"), not the recording's 30ms"
+[ "$(hdur "$tmp/r.jfr" --source 2)" = 30ms ] || fail "pcol top r.jfr --source 2: Duration: $(hdur "$tmp/r.jfr" --source 2)"
+"$PCOL" merge "$tmp/r.jfr" "$tmp/r.jfr" -o "$tmp/rr.pcol" || fail "pcol merge r.jfr r.jfr"
+for w in r.jfr:30000000 rr.pcol:60000000; do
+  "$PCOL" unpack "$tmp/${w%%:*}" --to pprof -o "$tmp/r.pb.gz" 2>/dev/null || fail "unpack ${w%%:*} --to pprof"
+  [ "$(jdur "$tmp/r.pb.gz")" = "${w#*:}" ] || fail "${w%%:*}: the pprof export's duration_nanos $(jdur "$tmp/r.pb.gz"), want ${w#*:}"
+done
+[ "$(hdur "$tmp/rr.pcol")" = 60ms ] || fail "pcol top of two recordings merged: Duration: $(hdur "$tmp/rr.pcol"), not 60ms"
+[ "$(hdur "$tmp/r.jfr" "$tmp/r.jfr")" = 60ms ] || fail "pcol top of two recordings: Duration: $(hdur "$tmp/r.jfr" "$tmp/r.jfr"), not 60ms"
+for t in otlp speedscope; do
+  "$PCOL" unpack "$tmp/rr.pcol" --to $t -o "$tmp/rr.$t" 2>/dev/null || fail "unpack rr.pcol --to $t"
+  [ "$(hdur "$tmp/rr.$t")" = 60ms ] || fail "rr.pcol as $t read back: Duration: $(hdur "$tmp/rr.$t"), not 60ms (two recordings of 30ms)"
+done
 # a constant keyed -1 (Java's -1L, which the key map cannot hold) is its own
 # entry: the threads read the same when the first one's key is -1 (it took
 # the next key's entry: every sample of thread 1 named "wörker")

@@ -4,7 +4,8 @@
 #  - a trace's profiles share one timeline (the earliest startTime), but one
 #    profile's Duration and its V8 export are its own: DevTools'
 #    profileStartTime/profileEndTime of that profile, startTime + its
-#    timeDeltas (the trace's own numbers back);
+#    timeDeltas (the trace's own numbers back); the Duration of the
+#    whole trace is its profiles' span, the trace being one recording;
 #  - the last sample of a V8 thread lasts the mean gap of its thread,
 #    (last - first) / (n - 1), DevTools' averageIntervalTime
 #    (normalizeTimestamps), on a hand-made profile and on one `node
@@ -18,19 +19,21 @@ fail() { echo "t_v8_devtools: FAIL: $*" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
 # two renderers profiled 1 s apart; each profile's last chunk has its
 # endTime (V8's CpuProfile::FinishProfile): A 4 ms, B 1 ms
-python3 - "$tmp/two.json" <<'PY'
+# (over.json: the same, B inside A: 1 ms from 5.001 s)
+python3 - "$tmp/two.json" "$tmp/over.json" <<'PY'
 import json, sys
-ev = []
-for pid, start, end, deltas in ((11, 5000000, 5004000, [100, 1000, 1000, 1000]), (22, 6000000, 6001000, [100, 300, 300])):
-    ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
-               "args": {"data": {"startTime": start}}})
-    nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
-             {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
-    ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
-               "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * len(deltas)}, "timeDeltas": deltas}}})
-    ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": end, "id": "0x1",
-               "args": {"data": {"endTime": end}}})
-json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+for out, b in ((sys.argv[1], (6000000, 6001000)), (sys.argv[2], (5001000, 5002000))):
+    ev = []
+    for pid, start, end, deltas in ((11, 5000000, 5004000, [100, 1000, 1000, 1000]), (22, b[0], b[1], [100, 300, 300])):
+        ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
+                   "args": {"data": {"startTime": start}}})
+        nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
+                 {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
+        ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
+                   "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * len(deltas)}, "timeDeltas": deltas}}})
+        ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": end, "id": "0x1",
+                   "args": {"data": {"endTime": end}}})
+    json.dump({"traceEvents": ev}, open(out, "w"))
 PY
 # one profile's Duration: its endTime - startTime (1 ms), not since the
 # trace's first profile (1.001 s); its samples: 600 us, 60% of it
@@ -41,6 +44,20 @@ grep -qx 'Duration: 1ms, Total samples = 600us (60.00%)' "$tmp/top" ||
   fail "top --source 1: $("$PCOL" top "$tmp/two.json" --source 1 | grep Duration)"
 "$PCOL" info "$tmp/two.json" | grep -A3 '^source 2:' | grep -q 'duration: *1ms$' ||
   fail "info: source 2's duration: $("$PCOL" info "$tmp/two.json" | grep -A3 '^source 2:')"
+# the trace is one recording (THE recording rule, lib/core/wall.c): the
+# Duration of both profiles is their span on the trace's clock, the first
+# startTime to the last endTime (1.001 s; 4 ms when B lies inside A), as
+# DevTools' trace spans them, not their lengths added (5 ms, as go tool
+# pprof adds separate profiles); in the pprof export too, to the ns; two
+# traces merged are two recordings, added (1.005 s)
+jdur() { "$PCOL" info "$1" --format json | python3 -c 'import json, sys; print(" ".join(str(r["duration_ns"]) for r in json.load(sys.stdin)["rows"]))'; }
+"$PCOL" top "$tmp/over.json" | grep -qx 'Duration: 4ms, Total samples = 3600us (90.00%)' ||
+  fail "top of a trace whose profiles overlap: $("$PCOL" top "$tmp/over.json" | grep Duration), want Duration: 4ms (their span)"
+"$PCOL" merge "$tmp/two.json" "$tmp/over.json" -o "$tmp/m.pcol" || fail "merge of two traces"
+for w in two.json:1001000000 over.json:4000000 m.pcol:1005000000; do
+  "$PCOL" unpack "$tmp/${w%%:*}" --to pprof -o "$tmp/d.pb.gz" 2>/dev/null || fail "unpack ${w%%:*} --to pprof"
+  [ "$(jdur "$tmp/d.pb.gz")" = "${w#*:}" ] || fail "${w%%:*}: the pprof export's duration_nanos $(jdur "$tmp/d.pb.gz"), want ${w#*:}"
+done
 # the views of both stay on one timeline (the first profile's start)
 "$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 && $2 == 2 { print $3 }' | head -1 >"$tmp/got"
 [ "$(cat "$tmp/got")" = 1000100000 ] || fail "source 2's first sample at $(cat "$tmp/got") ns, not 1.0001 s on the trace's timeline"

@@ -22,7 +22,8 @@
 # jdk.CPUTimeSample on is judged by that JDK's jfr.  The same recording
 # gzip-compressed and read from standard input gives the same answer, and
 # cut or damaged copies are refused with a message naming the file (exit 1),
-# never a crash.
+# never a crash.  The recording's sources count its time once: the
+# Duration of them all is its chunks' span, as `jfr summary` gives it.
 #
 # Env: PCOL.  Exit 0 pass, 1 fail, 77 skip (no java, javac or jfr).
 set -u
@@ -95,6 +96,41 @@ assert m.get("value_note") == note, (m.get("value_note"), note)
 names = [s.get("name") for s in m["sources"]]
 assert names[0] == "jdk.ExecutionSample" and "jdk.ObjectAllocationInNewTLAB" in names, names
 print("ok   pcol report x.jfr: default cpu/nanoseconds, the CLI's note, tracks %s" % ", ".join(names))
+PY
+
+# ------------------------------------------------ the recording's time, once
+# the recording's sources (one per sampled event type) are one recording:
+# the Duration of them all (`pcol top`, the pprof export's duration_nanos)
+# is the recording's span as its chunk headers give it (the earliest
+# startNanos to the latest startNanos + durationNanos), and `jfr summary`'s
+# Duration (whole seconds) is within a second of it -- not the sources'
+# durations added, as go tool pprof adds separate profiles (a second per
+# source)
+"$PCOL" unpack "$tmp/x.jfr" --to pprof -o "$tmp/x-all.pb.gz" 2>/dev/null || bad "pcol unpack x.jfr --to pprof"
+"$PCOL" info "$tmp/x-all.pb.gz" --format json >"$tmp/x-all.json" || bad "pcol info of x.jfr's pprof export"
+"$PCOL" info "$tmp/x.jfr" --format json >"$tmp/x-info.json" || bad "pcol info x.jfr"
+"$PCOL" top "$tmp/x.jfr" -n 1 2>/dev/null | grep '^Duration:' >"$tmp/x-top.txt"
+jfr summary "$tmp/x.jfr" >"$tmp/x-summary.txt" || bad "jfr summary x.jfr"
+python3 - "$tmp/x.jfr" "$tmp/x-all.json" "$tmp/x-info.json" "$tmp/x-summary.txt" "$tmp/x-top.txt" <<'PY' || bad "x.jfr: the Duration is not the recording's span"
+import json, re, struct, sys
+d = open(sys.argv[1], "rb").read()
+at, spans = 0, []
+while at < len(d):
+    size, start, dur = struct.unpack(">q", d[at + 8:at + 16])[0], *struct.unpack(">qq", d[at + 32:at + 48])
+    spans.append((start, start + dur))
+    at += size
+span = max(b for a, b in spans) - min(a for a, b in spans)
+got = json.load(open(sys.argv[2]))["rows"][0]["duration_ns"]
+srcs = json.load(open(sys.argv[3]))["rows"]
+secs = int(re.search(r"Duration: (\d+) s", open(sys.argv[4]).read()).group(1))
+top = open(sys.argv[5]).read().strip()
+assert len(srcs) >= 3, "x.jfr makes %d sources, not several" % len(srcs)
+assert all(s["duration_ns"] == span for s in srcs), ([s["duration_ns"] for s in srcs], span)
+assert got == span, "the pprof export's duration_nanos %d, the chunks' span %d" % (got, span)
+assert abs(got / 1e9 - secs) < 1, "duration %d ns, jfr summary's %d s" % (got, secs)
+want = "%.2fs" % (span / 1e9)
+assert top.startswith("Duration: " + want.replace(".00s", "s")), (top, want)
+print("ok   x.jfr: %d sources, Duration %s: the chunks' span %d ns (jfr summary: %d s)" % (len(srcs), want, span, secs))
 PY
 
 # ------------------------------------------------ threads renamed between chunks

@@ -130,6 +130,7 @@ typedef struct jimp {
   jat tmin, tmax; /* the earliest and latest event times */
   /* emit: the source being filled */
   int cur_kind;
+  int64_t nsrc; /* the sources made so far (pcol.recording_part) */
   uint32_t cur_src, cur_vt[3];
   size_t cur_nvt;
   int any;
@@ -814,7 +815,9 @@ static int open_source(jimp *x, int kind) {
     return rc;
   if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
       (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->span)) ||
-      (rc = meta_i64(x, src, JFR_META_CHUNKS, x->chunks)))
+      (rc = meta_i64(x, src, JFR_META_CHUNKS, x->chunks)) ||
+      /* one recording: its sources' time counts once (THE recording rule) */
+      (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, ++x->nsrc)))
     return rc;
   char ver[16];
   snprintf(ver, sizeof ver, "%u.%u", k0->major, k0->minor);

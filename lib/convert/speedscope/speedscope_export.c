@@ -107,7 +107,7 @@ typedef struct sexp {
   pcol_buf tlast;                 /* int64 per thread of the source: its last row's time */
   pcol_gaps *gaps;                /* the gaps between consecutive rows of one thread */
   int per_row;                    /* the source's timeline is written: a run is one row */
-  pcol_wall wall;                 /* wall.c: each source's start and duration (pcolStart, pcolDuration) */
+  pcol_wall wall;                 /* wall.c: each source's start, duration and recording part (pcolStart, pcolDuration, pcolRecordingPart) */
   int src_head;                   /* the source's first sampled profile is written */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
@@ -523,6 +523,9 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   if (!x->src_head++) {
     if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
     if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
+    /* its place in its recording (pcol.recording_part: THE recording rule) */
+    uint32_t pt = x->wall.part[x->cur_src];
+    if (pt && fprintf(x->out, ",\"pcolRecordingPart\":%u", (unsigned)pt) < 0) return io(x);
   }
   if ((rc = put(x, ",\"samples\":["))) return rc;
   if ((rc = each_run(x, vt, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||

@@ -14,7 +14,8 @@
  * counted twice): its pcolTimes/pcolDurations (pcol's own keys) are their
  * samples' times and durations, else its stretches when they line up one
  * to one, else it is left out.  pcolStart/pcolDuration on a source's first
- * sampled profile are its start and duration (spec.md §7).
+ * sampled profile are its start and duration (spec.md §7), and
+ * pcolRecordingPart its pcol.recording_part (format/keys.h).
  * Values: the unit "none" is a count, ("samples", "count") and the weight;
  * time units are scaled to nanoseconds, bytes stay bytes, with weight 1.
  * The value type's name is the profile name's last ": " part when pcol
@@ -73,10 +74,11 @@ typedef struct sprof {
    * duration in ns); rt_bad: either is there but not an array of integers */
   int64_t *rt[2]; size_t nrt[2], caprt[2];
   int rt_kind[2], rt_bad;
-  /* pcolStart, pcolDuration (the first sampled profile pcol writes for a
-   * source: its start, ns since the epoch, and its duration, spec.md §7);
-   * PCOL_NA_I64 when absent or not an integer (a duration >= 0) */
-  int64_t src_start, src_dur;
+  /* pcolStart, pcolDuration, pcolRecordingPart (the first sampled profile
+   * pcol writes for a source: its start, ns since the epoch, its duration,
+   * spec.md §7, and its pcol.recording_part); PCOL_NA_I64 when absent or
+   * not an integer (a duration >= 0, a part >= 1) */
+  int64_t src_start, src_dur, src_part;
   /* events: the first error found while reading them (at event err_ev;
    * err_post: after the event's stretch), and whether frames stay open */
   const char *err_what;
@@ -311,18 +313,19 @@ static int profile(simp *s) {
   memset(p, 0, sizeof *p);
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   p->is_obj = 1;
-  p->src_start = p->src_dur = PCOL_NA_I64;
+  p->src_start = p->src_dur = p->src_part = PCOL_NA_I64;
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
     int k_sv = pcol_jp_key_is(j, "startValue");
     int k_rt = pcol_jp_key_is(j, "pcolTimes") ? 1 : pcol_jp_key_is(j, "pcolDurations") ? 2 : 0;
-    int k_ss = pcol_jp_key_is(j, "pcolStart") ? 1 : pcol_jp_key_is(j, "pcolDuration") ? 2 : 0;
+    int k_ss = pcol_jp_key_is(j, "pcolStart") ? 1 : pcol_jp_key_is(j, "pcolDuration") ? 2
+             : pcol_jp_key_is(j, "pcolRecordingPart") ? 3 : 0;
     if ((rc = pcol_jp_next(j))) return rc;
     if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
       p->start = j->d;
-    } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= 0)) {
-      *(k_ss == 1 ? &p->src_start : &p->src_dur) = j->i;
+    } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= k_ss - 2)) {
+      *(k_ss == 1 ? &p->src_start : k_ss == 2 ? &p->src_dur : &p->src_part) = j->i;
     } else if (k_rt) {
       int q = k_rt - 1;
       p->rt_kind[q] = 1;
@@ -513,7 +516,8 @@ static int values_decimals(const sprof *p) {
 /* The source of profiles [pi, ...): named by the profile name's prefix
  * (the source_uri pcol exported it from), else "<file>: <name>"; its start
  * and duration (pcolStart, pcolDuration) as pprof.time_nanos and
- * pprof.duration_nanos (spec.md §7's rules), the timestamp its seconds. */
+ * pprof.duration_nanos (spec.md §7's rules), the timestamp its seconds;
+ * its pcolRecordingPart as pcol.recording_part. */
 static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   const char *pname = pname_of(p);
   size_t k = name_prefix(pname), ul = strlen(s->name) + strlen(pname) + 3;
@@ -532,6 +536,10 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   if (!rc && p->src_dur != PCOL_NA_I64 && p->src_dur) {
     snprintf(v, sizeof v, "%lld", (long long)p->src_dur);
     rc = pcol_b_meta_str(s->b, *src, PPROF_META_DURATION_NANOS, v, s->err);
+  }
+  if (!rc && p->src_part != PCOL_NA_I64) { /* (the source's recording, THE recording rule) */
+    snprintf(v, sizeof v, "%lld", (long long)p->src_part);
+    rc = pcol_b_meta_str(s->b, *src, PCOL_META_RECORDING_PART, v, s->err);
   }
   return b_in(s, rc);
 }

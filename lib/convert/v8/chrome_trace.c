@@ -240,6 +240,7 @@ typedef struct ctrace {
   struct cwhere cstart_at; /* where cstart was read */
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
+  int64_t nsrc;       /* the sources made so far (pcol.recording_part) */
   int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
   int first_keys;     /* the first event has the keys pid, tid, ph and cat */
   int profile_named;  /* an event is named CpuProfile, Profile or ProfileChunk */
@@ -1341,6 +1342,15 @@ static int thread_bits(ctrace *c, const tkey *k, char **uri, uint32_t *ls) {
   return rc;
 }
 
+/* The trace's sources are one recording (its profiles on one clock, as
+ * DevTools shows the trace): each its place in it, from 1, in the order
+ * they are made (THE recording rule, format/keys.h) */
+static int recording_part(ctrace *c, uint32_t src) {
+  char num[24];
+  snprintf(num, sizeof num, "%lld", (long long)++c->nsrc);
+  return pcol_b_meta_str(c->b, src, PCOL_META_RECORDING_PART, num, c->err);
+}
+
 /* Component i of k for a message: a number's text, or the string quoted
  * and escaped (id_text). */
 static const char *id_text(char out[64], int kind, int64_t v, const char *str, size_t len);
@@ -1409,6 +1419,7 @@ static int import_stream(ctrace *c, cstream *s, size_t k, const vnum *origin) {
   }
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
   if (!rc && k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
+  if (!rc) rc = recording_part(c, src);
   rc = pcol_error_in(c->err, rc, ename, 0);
 out:
   if (doc) fclose(doc);
@@ -1485,7 +1496,7 @@ static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, 
   /* its samples are stretches of continuous time: a range counts the part
    * of each inside it (spec.md §7.1, "Interval sources") */
   if (!rc) rc = pcol_b_meta_str(c->b, *src, PCOL_META_INTERVALS, "1", c->err);
-  return rc;
+  return rc ? rc : recording_part(c, *src);
 }
 
 /* The source's longest sample, so that a range query's search starts

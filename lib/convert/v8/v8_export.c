@@ -312,7 +312,7 @@ static int v8_time_meta(vex *x, uint32_t s, const char *key, int64_t *v, int *ha
 static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us) {
   int has_zero, has_start, rc;
   *zero_us = *start_us = 0;
-  if ((rc = v8_time_meta(x, s, "v8.start_time_us", start_us, &has_start)) ||
+  if ((rc = v8_time_meta(x, s, V8_META_START_TIME_US, start_us, &has_start)) ||
       (rc = v8_time_meta(x, s, "v8.time_origin_us", zero_us, &has_zero)))
     return rc;
   if (!has_zero) *zero_us = *start_us;

@@ -573,7 +573,7 @@ static int resolve(vimp *v) {
   }
   if (has_start) {
     snprintf(num, sizeof num, "%lld", (long long)start.v);
-    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.start_time_us", num, v->err)));
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, V8_META_START_TIME_US, num, v->err)));
   }
   if (has_end) {
     snprintf(num, sizeof num, "%lld", (long long)end.v);
