@@ -1600,6 +1600,9 @@ typedef struct pcol_list_block {
    * FILE:LINE"): `file` is it cleaned and trimmed by the source path as
    * pprof prints it, this matches the samples' lines.  Borrowed from the file. */
   pcol_str profile_file;
+  /* 1 when error is a refusal that allow_any_source lifts (a file outside
+   * source_path), not a file missing or not regular */
+  bool refused;
 } pcol_list_block;
 typedef struct pcol_list {
   pcol_list_block *blocks;

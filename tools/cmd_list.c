@@ -106,6 +106,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   if (!rc && mean && !(rc = pcol_mean_divisor(in.f, &in.sel, &div, &err)))
     rc = pcol_mean_total(in.f, &in.sel, &in.v, &div, &l.total, &err);
   int nomatch = !rc && l.nblocks == 0;
+  size_t refused = 0;
+  for (size_t i = 0; !rc && i < l.nblocks; i++) refused += l.blocks[i].refused && l.blocks[i].error;
   if (!rc && !nomatch) {
     if (in.fmt == OUT_TEXT) {
       print_text(stdout, &l, by, unit);
@@ -116,6 +118,12 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
   }
   pcol_list_free(&l);
   pcol_close(in.f);
+  /* pprof opens any file the profile names; pcol only those under the
+   * source path, and says so once, with the way to read the others */
+  if (refused)
+    fprintf(stderr, "pcol %s: %zu source file%s not read (outside the source path): --source-path "
+            "DIR says where sources are; --allow-any-source opens any file the profile names, as "
+            "pprof does\n", cmd->name, refused, refused == 1 ? "" : "s");
   if (nomatch) { /* pprof: an error, and no report */
     fprintf(stderr, "pcol %s: no matches found for regexp: %s\n", cmd->name, a->pos[a->npos - 1]);
     return EXIT_DATA;

@@ -118,7 +118,7 @@ static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_op
   memcpy(path, b->file.ptr, b->file.len);
   path[b->file.len] = 0;
   size_t tlen = 0;
-  int rc = pcol_q_source_read(path, o->source_path, o->allow_any_source, end, &text, &tlen, &msg);
+  int rc = pcol_q_source_read(path, o->source_path, o->allow_any_source, end, &text, &tlen, &msg, &b->refused);
   free(path);
   if (rc) return pcol_oom(err);
   if (msg) {

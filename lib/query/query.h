@@ -125,9 +125,10 @@ const char *pcol_q_trim_path(const char *path, const char *search);
  * and *len, or *msg (malloc'd) saying why it was not read.  Unless
  * allow_any, only a file under a search directory (as written and after
  * realpath) is opened; a file that is not regular is never read.
+ * *refused: 1 when *msg says the file was refused, not missing.
  * PCOL_OK or PCOL_ENOMEM. */
 int pcol_q_source_read(const char *path, const char *search, int allow_any, int64_t last,
-                       char **text, size_t *len, char **msg);
+                       char **text, size_t *len, char **msg, bool *refused);
 
 /* top.c: pprof's cutoffs (report.go newTrimmedGraph): |int64(float64(sum)
  * x fraction)|, for the node and edge fractions of top and graph. */

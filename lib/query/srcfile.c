@@ -251,8 +251,12 @@ static int read_lines(int fd, int64_t last, char **buf, size_t *len) {
   return 0;
 }
 
+/* a refusal that allow_any lifts (a file not regular is never read) */
+static bool outside(const char *why) { return !strncmp(why, "outside the source path", 23); }
+
 int pcol_q_source_read(const char *path, const char *search, int allow_any, int64_t last,
-                       char **text, size_t *len, char **msg) {
+                       char **text, size_t *len, char **msg, bool *refused) {
+  *refused = false;
   *text = NULL;
   *len = 0;
   *msg = NULL;
@@ -277,7 +281,7 @@ int pcol_q_source_read(const char *path, const char *search, int allow_any, int6
     else if (c == C_MISSING)
       *msg = msgf("open %s: %s", p, e == ENOENT ? "no such file or directory" : strerror(e));
     else if (c == C_REFUSED)
-      *msg = msgf("open %s: not read: %s", p, why);
+      *msg = msgf("open %s: not read: %s", p, why), *refused = outside(why);
   }
   for (const char *d = p[0] == '/' ? NULL : search; !rc && fd < 0 && d && *d;) {
     const char *dend = strchr(d, ':');
@@ -319,6 +323,7 @@ int pcol_q_source_read(const char *path, const char *search, int allow_any, int6
     const char *s = search ? search : "";
     *msg = why ? msgf("could not find file %s on path %s (not read: %s)", p, s, why)
                : msgf("could not find file %s on path %s", p, s);
+    *refused = why && outside(why);
   }
   if (!rc && fd >= 0) {
     int re = read_lines(fd, last, text, len);

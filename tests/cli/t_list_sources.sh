@@ -43,12 +43,18 @@ refused() {
   run "$n" "$@"
   grep -q "^ Error: .*not read: $why" "$tmp/$n.txt" || { cat "$tmp/$n.txt" >&2; fail "$n: not refused ($why)"; }
   grep -q '^ *\. *\. *1:' "$tmp/$n.txt" && fail "$n: lines of the file printed"
+  # a refusal --allow-any-source lifts names it once (user review 5)
+  case $why in outside*)
+    [ "$(grep -c -- '--allow-any-source opens any file' "$tmp/$n.err")" = 1 ] ||
+      { cat "$tmp/$n.err" >&2; fail "$n: the refusal does not name --allow-any-source"; } ;;
+  esac
   return 0
 }
 
 # a file under the source path (the current directory by default) is listed
 prof legit a.R
 run legit
+[ -s "$tmp/legit.err" ] && fail "legit: a message on stderr: $(cat "$tmp/legit.err")"
 grep -qx '         3          3      2:  x <- 1' "$tmp/legit.txt" || fail "legit file not listed"
 prof legit_abs "$tmp/proj/src/a.R"
 run legit_abs
