@@ -262,8 +262,8 @@ fi
 for g in "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-large.pb.gz; do
   [ -f "$g" ] || continue
   $PCOL unpack "$g" --to firefox -o "$tmp/syn.json" || fail "pprof -> firefox ($g)"
-  $PCOL top "$g" | grep -v '^File:\|^Type:' | sed 's/ (inline)$//' >"$tmp/syn-in.txt" || fail "top $g"
-  $PCOL top "$tmp/syn.json" | grep -v '^File:\|^Type:' >"$tmp/syn-out.txt" || fail "top of its export"
+  $PCOL top "$g" | grep -v '^File:' | sed 's/ (inline)$//' >"$tmp/syn-in.txt" || fail "top $g"
+  $PCOL top "$tmp/syn.json" | grep -v '^File:' >"$tmp/syn-out.txt" || fail "top of its export"
   grep -q '^Duration: ' "$tmp/syn-in.txt" || fail "$g: no Duration line: $(head -3 "$tmp/syn-in.txt")"
   diff "$tmp/syn-in.txt" "$tmp/syn-out.txt" >&2 || fail "$g -> firefox -> pcol: top differs"
   $PCOL top "$g" --from 0 --to 0.5 >/dev/null 2>&1 && fail "$g: a range was not refused on the input"
@@ -275,6 +275,26 @@ for g in "$TD"/pprof/go-cpu-inline-small.pb.gz "$TD"/pprof/go-cpu-large.pb.gz; d
   $PCOL info "$tmp/syn.json" | grep -q '^  samples: .*without times' ||
     fail "$g -> firefox: info shows times: $($PCOL info "$tmp/syn.json" | grep '^  samples')"
 done
+# the weight's value type reads back by name (pcolValueType), not as the
+# weightType's "tracing" or "bytes": Type: alloc_space, cpu (an Rprof time)
+for g in "$TD"/pprof/go-heap-allocs-inline.pb.gz examples/demo.out; do
+  [ -f "$g" ] || continue
+  $PCOL unpack "$g" --to firefox -o "$tmp/vt.json" || fail "$g -> firefox"
+  want=$($PCOL top "$g" | sed -n 's/^Type: \([^ ]*\) .*/\1/p')
+  got=$($PCOL top "$tmp/vt.json" | sed -n 's/^Type: \([^ ]*\) .*/\1/p')
+  [ -n "$want" ] && [ "$got" = "$want" ] || fail "$g -> firefox -> pcol: Type $got, want $want"
+done
+# a hostile pcolValueType: any string is a name (escaped where shown), a
+# non-string is ignored
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["threads"][0]["pcolValueType"] = "\u001b[31mred\u0000"
+open(sys.argv[2], "w").write(json.dumps(d))
+d["threads"][0]["pcolValueType"] = [1]
+open(sys.argv[3], "w").write(json.dumps(d))' "$tmp/vt.json" "$tmp/vt-esc.json" "$tmp/vt-arr.json"
+$PCOL top "$tmp/vt-esc.json" >"$tmp/out" 2>&1 || fail "a pcolValueType with control bytes: $(head -3 "$tmp/out")"
+grep -q $'\x1b' "$tmp/out" && fail "a pcolValueType's escape reached the terminal"
+$PCOL top "$tmp/vt-arr.json" | grep -q '^Type: tracing ' || fail "a pcolValueType not a string was not ignored"
 # hostile starts: refused (exit 1) with the JSON path, no float converted
 # out of range (UBSan); 2^63 ns is 9223372036854.775808 ms
 # start_as TEXT: st.json with meta.startTime written as TEXT, into h.json

@@ -396,6 +396,7 @@ typedef struct tw { /* what one source's threads share */
   int64_t offset_ns, interval_ns;
   int64_t dur_ns; /* a synthetic source's stated duration (pcolDurationNanos; 0: none) */
   pcol_str uri;
+  pcol_str vname; /* the weight's value type name (pcolValueType; NULL: none) */
 } tw;
 
 static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
@@ -637,7 +638,7 @@ static int tid_taken(const fx *x, long long tid) {
  * the samples' weight type (a source's thread, thread_start, or the empty
  * thread of a profile without samples, empty_thread). */
 static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str name, pcol_str process,
-                       int synthetic, int64_t dur_ns, const char *wtype) {
+                       int synthetic, int64_t dur_ns, const char *wtype, pcol_str vname) {
   int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
@@ -651,6 +652,10 @@ static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str
   if (!rc && synthetic) rc = put(x, ",\"pcolTimeAxis\":\"synthetic\"");
   if (!rc && synthetic && dur_ns > 0 && fprintf(x->out, ",\"pcolDurationNanos\":%lld", (long long)dur_ns) < 0)
     rc = io(x);
+  /* the weight's value type ("cpu", "alloc_space"), which weightType alone
+   * names only as a time or bytes: the importer reads it back */
+  if (!rc && vname.ptr) rc = put(x, ",\"pcolValueType\":");
+  if (!rc && vname.ptr) rc = jstr(x, vname);
   if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
                        "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
   if (!rc) rc = put(x, wtype);
@@ -699,7 +704,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     while (tid_taken(x, tid)) tid++;
     x->last_fallback = tid;
   }
-  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype);
+  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname);
 }
 
 /* Each row of the sorter, in order: its thread started or ended as it
@@ -903,6 +908,9 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   int rc = pcol_source_default_types(x->f, s, s, &w->wvt, x->err);
   if (!rc && !w->wvt && w->cvt) w->wvt = w->cvt;
   if (!rc) rc = weight_kind(x, w->wvt, &w->wtype, &w->dec);
+  if (!rc && strcmp(w->wtype, "samples") && w->wvt == PCOL_VT_TIME) w->vname = (pcol_str){"cpu", 3};
+  else if (!rc && strcmp(w->wtype, "samples") && w->wvt && w->wvt < PCOL_VT_WEIGHT)
+    rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, w->wvt - 1), &w->vname, x->err);
   if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w->uri, x->err);
   if (!rc && !w->uri.ptr) w->uri = (pcol_str){"pcol", 4};
   w->uri = pcol_display_name(w->uri); /* thread and process names: no directory */
@@ -1018,7 +1026,7 @@ static int empty_thread(fx *x, uint32_t s) {
   uri = pcol_display_name(uri);
   char pid[16];
   snprintf(pid, sizeof pid, "%u", s);
-  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples");
+  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0});
   if (!rc) rc = put(x, "],\"time\":[],\"weight\":[],\"length\":0}}");
   if (!rc) x->nthreads_written++;
   return rc;

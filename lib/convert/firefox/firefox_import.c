@@ -58,13 +58,23 @@ typedef struct srow { /* a sample before the sort */
   int64_t t, cpu, dur, w, v;
   uint32_t stack, ls;
   uint64_t seq;
-  int kind; /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes */
+  int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes */
+  uint32_t vt; /* kind 1, 2: the value type (weight_type) */
 } srow;
+
+typedef struct wvt_ent {
+  int kind;          /* 1 tracing-ms, 2 bytes */
+  uint32_t name, vt; /* its name's string id, its value type */
+} wvt_ent;
 
 typedef struct ffi {
   ffj j;                 /* the document and the error context */
   pcol_builder *b;
-  uint32_t src, vt_trace, vt_bytes, k_thread, k_tid, k_pid, k_cat;
+  uint32_t src, k_thread, k_tid, k_pid, k_cat;
+  /* the value types of weights (weight_type): a kind and a name each */
+  wvt_ent wvt[16];
+  size_t nwvt;
+  uint32_t cur_vt; /* the current thread's */
   int version;
   /* the current tables (shared, or the thread's before version 60) */
   pcol_jv strings, stacks, frames, funcs, sources, categories;
@@ -336,16 +346,27 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
   return pcol_b_labelset(x->b, l, n, ls, x->j.err);
 }
 
-/* The value type of weight kind 1 (tracing-ms, stored in ns) or 2 (bytes),
- * made and tied to the source the first time a table uses it. */
-static int weight_type(ffi *x, int kind) {
-  uint32_t *vt = kind == 1 ? &x->vt_trace : kind == 2 ? &x->vt_bytes : NULL;
-  if (!vt || *vt) return PCOL_OK;
-  uint32_t t, u;
-  int rc = pcol_b_cstr(x->b, kind == 1 ? "tracing" : "bytes", &t, x->j.err);
-  if (!rc) rc = kind == 1 ? pcol_b_cstr(x->b, PCOL_UNIT_NANOSECONDS, &u, x->j.err) : (u = t, PCOL_OK);
-  if (!rc) rc = pcol_b_value_type(x->b, t, u, vt, x->j.err);
-  return rc ? rc : pcol_b_source_value_type(x->b, x->src, *vt, x->j.err);
+/* The value type of weight kind 1 (tracing-ms, stored in ns) or 2 (bytes)
+ * into x->cur_vt, made and tied to the source the first time a table uses
+ * it.  Its name: "tracing" or "bytes", or the pcolValueType a thread of
+ * pcol's export states (the exported value's, so that "cpu" or
+ * "alloc_space" reads back as itself); past 16 names, the kind's own. */
+static int weight_type(ffi *x, int kind, const char *name) {
+  x->cur_vt = 0;
+  if (!kind) return PCOL_OK;
+  const char *dflt = kind == 1 ? "tracing" : "bytes";
+  uint32_t t, u, vt;
+  int rc = pcol_b_cstr(x->b, name && *name ? name : dflt, &t, x->j.err);
+  size_t i = 0;
+  while (!rc && i < x->nwvt && !(x->wvt[i].kind == kind && x->wvt[i].name == t)) i++;
+  if (!rc && i == x->nwvt && i == sizeof x->wvt / sizeof *x->wvt && name && strcmp(name, dflt))
+    return weight_type(x, kind, NULL);
+  if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, PCOL_OK);
+  rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : "bytes", &u, x->j.err);
+  if (!rc) rc = pcol_b_value_type(x->b, t, u, &vt, x->j.err);
+  if (!rc) rc = pcol_b_source_value_type(x->b, x->src, vt, x->j.err);
+  if (!rc) x->wvt[x->nwvt++] = (wvt_ent){kind, t, vt}, x->cur_vt = vt;
+  return rc;
 }
 
 /* The sorter's failure: memory, or its temporary file. */
@@ -402,7 +423,8 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   if (kind < 0) return ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wtype);
   if (weight && !pcol_jt_is_null(weight)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "weight", n, tp, &weight));
   else weight = 0;
-  PCOL_RETURN_NOT_OK(weight_type(x, kind));
+  pcol_jv vname = pcol_jt_get(T, th, "pcolValueType");
+  PCOL_RETURN_NOT_OK(weight_type(x, kind, pcol_jt_is_str(vname) ? pcol_jt_str(T, vname) : NULL));
   pcol_jv stack, time = 0, deltas = 0, cpu = pcol_jt_get(T, s, "threadCPUDelta");
   pcol_jv pdur = pcol_jt_get(T, s, "pcolDuration"), pw = pcol_jt_get(T, s, "pcolWeight");
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "stack", n, tp, &stack));
@@ -472,7 +494,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         return ffj_fail(&x->j, "%s: %g bytes is not a whole number", path, w);
       else r.v = (int64_t)w;
     }
-    r.kind = kind;
+    r.kind = kind, r.vt = x->cur_vt;
     PCOL_RETURN_NOT_OK(row_push(x, &r));
   }
   processed_extra_range(x, th, n);
@@ -493,7 +515,7 @@ static int put_row(void *ctx, const void *row) {
   srow r;
   memcpy(&r, row, sizeof r);
   pcol_sample_row smp = {x->src, r.t, r.dur, r.w, r.cpu, r.stack, r.ls};
-  pcol_value_row val = {r.kind == 1 ? x->vt_trace : x->vt_bytes, r.v};
+  pcol_value_row val = {r.vt, r.v};
   int rc = pcol_b_sample(x->b, &smp, &val, r.kind ? 1 : 0, NULL, x->j.err);
   x->put_failed = rc != 0;
   return rc;
@@ -667,7 +689,7 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
   const char *wt = ffj_str(&x->j, pcol_jt_get(T, samples, "weightType"));
   int kind = !wt || !strcmp(wt, "samples") ? 0 : !strcmp(wt, "tracing-ms") ? 1 : !strcmp(wt, "bytes") ? 2 : -1;
   if (!rc && kind < 0) rc = ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wt);
-  if (!rc) rc = weight_type(x, kind);
+  if (!rc) rc = weight_type(x, kind, NULL);
   char path[256];
   for (size_t i = 0; i < pcol_jt_size(T, srows) && !rc; i++) {
     srow r = {0};
@@ -698,7 +720,7 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
       double c = pcol_jt_num(T, cv) * (double)x->cpu_scale;
       if (isfinite(c) && fabs(c) < 9.2e18) r.cpu = llround(c);
     }
-    r.kind = kind;
+    r.kind = kind, r.vt = x->cur_vt;
     if (kind == 0) {
       if (w != floor(w) || fabs(w) >= 9.2e18) {
         rc = ffj_fail(&x->j, "%s: weight %g of weightType samples is not a whole number", path, w);
