@@ -65,6 +65,12 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err);
 int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err);
+/* pcol_import_collapsed, and when `detected` (the format was not named) a
+ * text whose lines are mostly not 'stack count' is refused as not
+ * collapsed stacks rather than read as a few stacks of junk
+ * (collapsed_import.c) */
+int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                             int detected, pcol_error *err);
 int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                               const pcol_export_options *opt, pcol_error *err);
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,

@@ -611,7 +611,7 @@ static int rewound(input *x) {
 
 /* Any other format: the importer reads a stream that replays the head and
  * then the rest of the input (so pipes work too). */
-static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
+static int import_stream(pcol_builder *b, input *x, pcol_format fmt, int detected,
                          const pcol_import_options *opt, pcol_error *err) {
   if (fmt == PCOL_FMT_TACHYON && rewound(x)) return pcol_import_tachyon(b, x->in, x->name, opt, err);
   if (fmt == PCOL_FMT_OTLP && rewound(x)) return pcol_import_otlp(b, x->in, x->name, opt, err); /* (mapped) */
@@ -626,7 +626,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt,
   case PCOL_FMT_RPROF: rc = pcol_import_rprof(b, s, x->name, opt, err); break;
   case PCOL_FMT_PPROF: rc = pcol_import_pprof(b, s, x->name, opt, err); break;
   case PCOL_FMT_PERUN: rc = pcol_import_perun(b, s, x->name, opt, err); break;
-  case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed(b, s, x->name, opt, err); break;
+  case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed_as(b, s, x->name, opt, detected, err); break;
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
   case PCOL_FMT_JFR: rc = pcol_import_jfr(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
@@ -728,8 +728,8 @@ static pcol_format json_head(input *x, pcol_format fmt) {
 
 static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_import_options *opt,
                         pcol_error *err) {
-  int rc;
-  if (fmt == PCOL_FMT_UNKNOWN) fmt = json_head(x, detect_plain(x->head, x->n));
+  int rc, detected = fmt == PCOL_FMT_UNKNOWN;
+  if (detected) fmt = json_head(x, detect_plain(x->head, x->n));
   if (fmt == PCOL_FMT_PCOL) {
     rc = import_pcol(b, x, opt, err);
   } else {
@@ -741,7 +741,7 @@ static int import_input(pcol_builder *b, input *x, pcol_format fmt, const pcol_i
       return close_input(x, import_pprof_pipe(b, x, opt, err), -1, err);
     if (fmt == PCOL_FMT_PPROF && (rc = import_pprof_file(b, x, opt, err)) != NOT_MAPPED)
       return close_input(x, rc, 0, err); /* its own stream read the file, and any error */
-    if (rc == NOT_MAPPED) rc = import_stream(b, x, fmt, opt, err);
+    if (rc == NOT_MAPPED) rc = import_stream(b, x, fmt, detected, opt, err);
   }
   return close_input(x, rc, fmt != PCOL_FMT_UNKNOWN, err);
 }

@@ -371,4 +371,20 @@ for t in '           401128\n           401161\n' \
 done
 printf 'main;foo %17d\nmain;bar %17d\n' 1234 56 >"$tmp/pad.folded"
 $PCOL info "$tmp/pad.folded" | grep -q '^input_format: *collapsed' || fail "collapsed counts padded to 17: $($PCOL info "$tmp/pad.folded" 2>&1 | head -2)"
+# a text whose one line ends in a number (a command log: "... long.py 1.5")
+# is detected as collapsed stacks; when most of its lines are not 'stack
+# count' it is refused as not collapsed (user review 6: a log's "#  Records:
+# 725" read as a stack), and --from collapsed still reads its stack lines
+{ echo '# recorded with:'; echo 'python3 -m profiling.sampling run -o x.bin long.py 1.5'
+  echo '# the report:'; echo 'Captured 15767 samples in 1.59 seconds'; echo 'Sample rate: 9,916.73'
+  echo '#     Records:         725'; echo 'done.'; } >"$tmp/log.txt"
+$PCOL top "$tmp/log.txt" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q 'log.txt: not collapsed stacks, it seems: 5 of its 7 lines' "$tmp/err" ||
+  fail "a log with a line ending in a number: exit $rc: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "a refused log printed a view"
+$PCOL pack --from collapsed "$tmp/log.txt" -o "$tmp/log.pcol" 2>"$tmp/err" || fail "--from collapsed of the log: $(cat "$tmp/err")"
+grep -q 'skipped 5 lines' "$tmp/err" || fail "--from collapsed of the log: $(cat "$tmp/err")"
+# half or fewer lines skipped: read, with the warning (speedscope's test file skips 3 of 8)
+printf 'main;a 1\njunk\nmain;b 2\nmore junk\n' >"$tmp/half.txt"
+[ "$($PCOL fold "$tmp/half.txt" 2>/dev/null)" = "$(printf 'main;a 1\nmain;b 2')" ] || fail "half junk: not read"
 echo "t_detect: ok"

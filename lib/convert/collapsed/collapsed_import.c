@@ -12,6 +12,7 @@
  * "+5", "1.50") keeps its text in sample_text.  doc/mappings.md §4.1 (collapsed
  * section). */
 #include "collapsed.h"
+#include "convert.h"  /* pcol_import_collapsed_as */
 #include "keys.h"     /* COLLAPSED_UNIT_NANO, COLLAPSED_UNIT_COUNT, COLLAPSED_VT_AFTER, ... */
 #include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf, ... */
@@ -303,6 +304,11 @@ static int utf16_to_utf8(FILE *in, int be, const unsigned char *pre, size_t npre
 
 int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
                           const pcol_import_options *opt, pcol_error *err) {
+  return pcol_import_collapsed_as(b, in, name, opt, 0, err);
+}
+
+int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                             int detected, pcol_error *err) {
   cimp c = {0};
   c.b = b;
   c.name = name;
@@ -367,6 +373,15 @@ int pcol_import_collapsed(pcol_builder *b, FILE *in, const char *name,
   if (!rc && !capped.over && !ferror(in) && skipped && skipped == lineno_data)
     rc = pcol_error_set(err, PCOL_ECORRUPT, "%s:%llu: expected 'stack count' (no line of the file is one)",
                         name, (unsigned long long)first_skipped);
+  /* detected, not named: a text whose lines are mostly something else (a
+   * log whose one line ends in a number) is not taken for a few stacks of
+   * junk; speedscope's own test file skips 3 lines of 8 */
+  if (!rc && !capped.over && !ferror(in) && detected && skipped > lineno_data - skipped)
+    rc = pcol_error_set(err, PCOL_EFORMAT, "%s: not collapsed stacks, it seems: %llu of its %llu lines are "
+                        "not 'stack count' (the first: line %llu); `pcol pack --from collapsed FILE -o "
+                        "OUT.pcol` reads the others, as flamegraph.pl would", name,
+                        (unsigned long long)skipped, (unsigned long long)lineno_data,
+                        (unsigned long long)first_skipped);
   if (!rc && capped.over)
     rc = pcol_error_set(err, PCOL_ETOOBIG, "%s: input is larger than the limit of %llu bytes", name,
                         (unsigned long long)cap);
