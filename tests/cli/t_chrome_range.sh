@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CLI: a Chrome trace cut by a time range counts the part of each event
-# inside it (spec.md §7.1, "Interval sources"; doc/mappings.md §14), as
+# CLI: a Chrome trace (and a V8 profile's samples: each until the next
+# one) cut by a time range counts the part of each event inside it (spec.md §7.1, "Interval sources"; doc/mappings.md §14), as
 # DevTools' Performance panel, Perfetto and chrome://tracing count a window.
 # Traces made here (tests/support/chrome_range.py: nested X events on one
 # thread, B/E pairs with a recursion on another; and the samples/stackFrames
@@ -13,7 +13,10 @@
 #  - `pcol cat --table samples` shows the part of a cut stretch inside the
 #    range (its start, its length, its value);
 #  - the importer marks its sources (meta pcol.intervals) and declares their
-#    longest stretch (pcol.max_duration_ns), which full validation checks.
+#    longest stretch (pcol.max_duration_ns), which full validation checks;
+#  - a V8 profile, .cpuprofile and in a trace: the part of each sample
+#    inside a range, and the exports of a range say what top says;
+#  - an E event without a name closes the innermost open B.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -123,12 +126,87 @@ PY
 "$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $2, $3 }' >"$tmp/got"
 printf '1 100000\n1 1100000\n1 2100000\n1 3100000\n2 1000100000\n2 1001100000\n2 1002100000\n' >"$tmp/want"
 cmp -s "$tmp/want" "$tmp/got" || fail "two profiles 1 s apart: source, time_ns not on one timeline: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"
-"$PCOL" top "$tmp/two.json" --from 1.0001 --to 1.0012 --value samples --format tsv | python3 $cr top >"$tmp/got"
-printf 'f22\t2\t2\n' >"$tmp/want"
+# (each V8 sample is the stretch until the next one: f22's first, all of
+# it, and 0.1 ms of its second, as DevTools sums a selection)
+"$PCOL" top "$tmp/two.json" --from 1.0001 --to 1.0012 --value wall --format tsv | python3 $cr top >"$tmp/got"
+printf 'f22\t1100000\t1100000\n' >"$tmp/want"
 cmp -s "$tmp/want" "$tmp/got" || fail "two profiles 1 s apart, --from 1.0001 --to 1.0012: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"
 [ "$("$PCOL" cat "$tmp/two.json" --table meta --format tsv | awk -F'\t' '$1 == "v8.time_origin_us" && $2 == 5000000' | wc -l)" = 2 ] ||
   fail "two profiles: each source's time 0 (v8.time_origin_us) is not the trace's first profile's start"
 # (each keeps its own start: tests/cli/t_v8_devtools.sh)
 [ "$("$PCOL" cat "$tmp/two.json" --table meta --format tsv | awk -F'\t' '$1 == "v8.start_time_us" { printf "%s ", $2 }')" = "5000000 6000000 " ] ||
   fail "two profiles: v8.start_time_us is not each profile's own startTime"
+# a V8 profile's samples (a .cpuprofile, and the same profile as a Chrome
+# trace's ProfileChunk) are stretches too: each until the next sample (main
+# [0, 1 ms), fib [1, 6 ms) and [6, 8 ms), main at 8 ms lasting 0), and a
+# range counts the part of each inside it, as DevTools sums a selection
+# (the rest against DevTools' own sums of a real profile:
+# tests/interop/t_v8_range.sh)
+cat >"$tmp/v.cpuprofile" <<'J'
+{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+{"id":2,"callFrame":{"functionName":"main","url":"a.js","lineNumber":0,"columnNumber":0},"children":[3]},
+{"id":3,"callFrame":{"functionName":"fib","url":"a.js","lineNumber":4,"columnNumber":0}}],
+"startTime":1000,"endTime":9000,"samples":[2,3,3,2],"timeDeltas":[0,1000,5000,2000]}
+J
+python3 - "$tmp/v.cpuprofile" "$tmp/v.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+nodes = [{"id": 1, "callFrame": p["nodes"][0]["callFrame"]}, {"id": 2, "parent": 1, "callFrame": p["nodes"][1]["callFrame"]},
+         {"id": 3, "parent": 2, "callFrame": p["nodes"][2]["callFrame"]}]
+ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 1000, "id": "0x1", "args": {"data": {"startTime": 1000}}},
+      {"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 1001, "id": "0x1",
+       "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": p["samples"][:2]}, "timeDeltas": p["timeDeltas"][:2]}}},
+      {"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 1002, "id": "0x1",
+       "args": {"data": {"cpuProfile": {"samples": p["samples"][2:]}, "timeDeltas": p["timeDeltas"][2:], "endTime": 9000}}}]
+json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
+PY
+for v in v.cpuprofile v.json; do
+  "$PCOL" pack "$tmp/$v" -o "$tmp/$v.pcol" 2>"$tmp/err" || fail "pack $v: $(head -3 "$tmp/err")"
+  "$PCOL" validate --full -q "$tmp/$v.pcol" || fail "validate --full of $v's pcol file"
+  "$PCOL" cat "$tmp/$v.pcol" --table meta --format tsv >"$tmp/meta"
+  grep -q "^pcol.intervals	1	" "$tmp/meta" && grep -q "^pcol.max_duration_ns	5000000	" "$tmp/meta" ||
+    fail "$v: not marked as intervals with its longest sample (5 ms): $(cat "$tmp/meta")"
+  for x in "$tmp/$v" "$tmp/$v.pcol"; do
+    for r in "- -|fib 7000000 7000000;main 1000000 8000000" \
+             "0.0005 0.007|fib 6000000 6000000;main 500000 6500000" \
+             "0.0005 0.003|fib 2000000 2000000;main 500000 2500000" \
+             "0.003 0.007|fib 4000000 4000000;main 0 4000000" \
+             "0.0015 0.001501|fib 1000 1000;main 0 1000" \
+             "0.008 -|"; do
+      set -- ${r%%|*}
+      args=()
+      [ "$1" = - ] || args+=(--from "$1")
+      [ "$2" = - ] || args+=(--to "$2")
+      echo "${r#*|}" | tr ';' '\n' | tr ' ' '\t' | grep . >"$tmp/want"
+      "$PCOL" top "$x" "${args[@]}" --value wall --format tsv 2>"$tmp/err" | python3 $cr top >"$tmp/got" ||
+        fail "top $x ${args[*]}: $(head -3 "$tmp/err")"
+      cmp -s "$tmp/want" "$tmp/got" ||
+        fail "top $(basename "$x") ${args[*]}: not each sample's part inside the range: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"
+      # the exports of the range say what top says
+      for fmt in pprof speedscope firefox collapsed; do
+        uval=() tval=(--value wall) # (collapsed: one value, chosen here; Firefox's: "tracing", ns)
+        case $fmt in collapsed) uval=(--value wall) tval=() ;; firefox) tval=() ;; esac
+        [ -s "$tmp/want" ] || continue
+        "$PCOL" unpack "$x" "${args[@]}" -t $fmt "${uval[@]}" -o "$tmp/x.$fmt" 2>"$tmp/err" || fail "unpack $fmt: $(head -3 "$tmp/err")"
+        "$PCOL" top "$tmp/x.$fmt" "${tval[@]}" --format tsv 2>"$tmp/err" | python3 $cr top >"$tmp/got" ||
+          fail "top of the $fmt export: $(head -3 "$tmp/err")"
+        cmp -s "$tmp/want" "$tmp/got" ||
+          fail "the $fmt export of $(basename "$x") ${args[*]} is not top's: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"
+      done
+      n=$((n + 1))
+    done
+  done
+done
+# an E event without a name (absent, or "") closes the innermost open B of
+# its thread (the Trace Event Format, chrome://tracing, Perfetto); one
+# whose name differs from it is left out, as speedscope leaves it
+printf '{"traceEvents":[{"ph":"B","name":"C","tid":"u","ts":1003},{"ph":"E","tid":"u","ts":1009}]}\n' >"$tmp/e.json"
+"$PCOL" top "$tmp/e.json" --format tsv 2>"$tmp/err" | python3 $cr top >"$tmp/got" || fail "top of a nameless E: $(head -3 "$tmp/err")"
+[ "$(cat "$tmp/got")" = "C	6000	6000" ] || fail "an E without a name does not close its B (C 6 us): $(cat "$tmp/got")"
+[ -s "$tmp/err" ] && fail "an E without a name: a warning: $(cat "$tmp/err")"
+printf '{"traceEvents":[{"ph":"B","name":"C","tid":"u","ts":1003},{"ph":"B","name":"D","tid":"u","ts":1004},{"ph":"E","name":"","tid":"u","ts":1006},{"ph":"E","name":"X","tid":"u","ts":1007},{"ph":"E","tid":"u","ts":1012}]}\n' >"$tmp/e.json"
+"$PCOL" top "$tmp/e.json" --format tsv 2>"$tmp/err" | python3 $cr top >"$tmp/got" || fail "top of nameless Es: $(head -3 "$tmp/err")"
+[ "$(cat "$tmp/got" | tr '\t\n' ' ')" = "C 7000 9000 D 2000 2000 " ] ||
+  fail "E events \"\" and absent close D then C, E \"X\" closes nothing (C 7 us self, 9 us; D 2 us): $(cat "$tmp/got")"
+grep -q "1 E event matching no open B" "$tmp/err" || fail "E \"X\" not reported as left out: $(cat "$tmp/err")"
 echo "t_chrome_range: $n ranges of Chrome traces count the part of each event inside them, as the traces say"

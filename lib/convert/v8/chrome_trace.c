@@ -23,7 +23,8 @@
  * A trace without a CPU profile is read as speedscope's trace-event importer
  * reads it: per thread (pid, tid), its B, E and X events merged from a B
  * queue and an E queue in ts order, an E closing the innermost open frame
- * when the names match (else left out), each stretch of time between two
+ * when the names match (else left out) or when it has no name (as
+ * chrome://tracing and Perfetto close it), each stretch of time between two
  * changes of the stack a sample of that stack (value wall, ns).  A trace
  * of the samples form (Hermes: "samples" and "stackFrames" beside
  * "traceEvents") is read as speedscope reads that form, unless its first
@@ -132,6 +133,7 @@ typedef struct drow {
   uint64_t key;   /* name and args: speedscope's event id */
   uint32_t name;  /* index into the names */
   uint32_t kind;  /* 0: B or E, 1: X */
+  uint32_t anon;  /* an E without a name (absent, empty, not a string): it closes the innermost open B */
 } drow;
 
 typedef struct dtrace {
@@ -566,6 +568,7 @@ static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_t
   r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
   if (!d->n++ || r.t < d->t0) d->t0 = r.t;
   r.seq = ev;
+  r.anon = ph == 'E' && !d->has_name;
   if (ph == 'X') {
     int64_t dn = llround(du);
     r.kind = 1, r.negdur = -dn;
@@ -1454,6 +1457,7 @@ typedef struct egroup {
   uint32_t front, n, cap;
   uint64_t *key;     /* per slot */
   uint32_t *name;    /* per slot */
+  uint8_t *anon;     /* per slot: drow's anon */
   uint64_t *keys;    /* the group's distinct keys, ascending ... */
   uint32_t *names;   /* ... and names */
   uint32_t nk, nnm;
@@ -1499,14 +1503,8 @@ static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, 
   return rc ? rc : recording_part(c, *src);
 }
 
-/* The source's longest sample, so that a range query's search starts
- * early enough for the intervals that start before it (spec.md §7.2);
- * none past 18 digits (a hostile trace's: ts and dur up to 4e18). */
 static int max_duration(ctrace *c, uint32_t src, int64_t maxd) {
-  char num[32];
-  if (maxd > 999999999999999999) return 0; /* past the key's 18 digits: readers scan (spec.md §7.2) */
-  snprintf(num, sizeof num, "%" PRId64, maxd);
-  return pcol_b_meta_str(c->b, src, PCOL_META_MAX_DURATION_NS, num, c->err);
+  return pcol_v8_max_duration(c->b, src, maxd, c->err);
 }
 
 /* The location of name i (of dtrace's names), made at its first use. */
@@ -1613,7 +1611,7 @@ static int egroup_room(ctrace *c, egroup *g) {
     if (!q) return pcol_oom(c->err);                                \
     g->f = q;                                                       \
   } while (0)
-  ERESIZE(key, cap); ERESIZE(name, cap); ERESIZE(keys, cap); ERESIZE(names, cap);
+  ERESIZE(key, cap); ERESIZE(name, cap); ERESIZE(anon, cap); ERESIZE(keys, cap); ERESIZE(names, cap);
   ERESIZE(kroot, cap); ERESIZE(nroot, cap); ERESIZE(h, 2 * (size_t)cap + 1);
 #undef ERESIZE
   g->cap = cap;
@@ -1653,11 +1651,14 @@ static void egroup_index(egroup *g) {
  * places with it, else the first that matches by name.  Returns the name
  * of the event taken.  The front's two nodes leave their heaps; when it
  * is swapped into slot i, they go back with that slot, unless the event
- * that was there had the same key (or name): its node holds for it. */
-static uint32_t dur_take_e(egroup *g, const dframe *top) {
+ * that was there had the same key (or name): its node holds for it.
+ * *anon: the event taken has no name (drow's anon). */
+static uint32_t dur_take_e(egroup *g, const dframe *top, int *anon) {
   enode *h = g->h;
   uint32_t x = g->front, xn = g->name[x];
   uint64_t xk = g->key[x];
+  uint8_t xa = g->anon[x];
+  *anon = xa;
   uint32_t *kr = &g->kroot[efind(g->keys, g->nk, 1, xk)], *nr = &g->nroot[efind(g->names, g->nnm, 0, xn)];
   uint32_t a = etop(g, kr, 0, xk), b = etop(g, nr, 1, xn); /* slot x's */
   *kr = emeld(h, h[a].l, h[a].r);
@@ -1671,7 +1672,8 @@ static uint32_t dur_take_e(egroup *g, const dframe *top) {
   if (!hit) return xn;
   uint32_t i = h[hit].slot, yn = g->name[i];
   uint64_t yk = g->key[i];
-  g->key[i] = xk, g->name[i] = xn;
+  *anon = g->anon[i];
+  g->key[i] = xk, g->name[i] = xn, g->anon[i] = xa;
   if (yk != xk && a) h[a] = (enode){i, 0, 0, 1}, *kr = emeld(h, *kr, a);
   if (yn != xn && b) h[b] = (enode){i, 0, 0, 1}, *nr = emeld(h, *nr, b);
   return yn;
@@ -1710,7 +1712,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
             goto out;
           }
           if ((rc = egroup_room(c, g))) goto out;
-          g->key[g->n] = en.key, g->name[g->n++] = en.name;
+          g->key[g->n] = en.key, g->anon[g->n] = (uint8_t)en.anon, g->name[g->n++] = en.name;
           if ((rc = dur_next(c, 1, &en, &he))) goto out;
         } while (he && !tkey_cmp(&en.k, &th.k) && en.t == g->t);
         egroup_index(g);
@@ -1723,8 +1725,12 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
         if ((rc = dur_enter(c, &th, &b, locs)) || (rc = dur_next(c, 0, &b, &hb))) goto out;
         continue;
       }
-      uint32_t name = dur_take_e(g, th.nf ? &th.f[th.nf - 1] : NULL);
-      if (!th.nf || name != th.f[th.nf - 1].name) { /* speedscope: "Doing nothing instead" */
+      int anon;
+      uint32_t name = dur_take_e(g, th.nf ? &th.f[th.nf - 1] : NULL, &anon);
+      /* an E without a name closes the innermost open B (the Trace Event
+       * Format, chrome://tracing, Perfetto); one whose name differs from
+       * it is left out (speedscope: "Doing nothing instead") */
+      if (!th.nf || (!anon && name != th.f[th.nf - 1].name)) {
         th.unmatched++;
         continue;
       }
@@ -1737,7 +1743,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
   *unmatched = th.unmatched, *open = th.open;
 out:
   free(locs), free(th.f);
-  free(g->key), free(g->name), free(g->keys), free(g->names), free(g->kroot), free(g->nroot), free(g->h);
+  free(g->key), free(g->name), free(g->anon), free(g->keys), free(g->names), free(g->kroot), free(g->nroot), free(g->h);
   return rc;
 }
 

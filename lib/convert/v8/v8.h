@@ -50,4 +50,10 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
                            uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
                            uint32_t *source_id, uint64_t lost[3], pcol_error *err);
 
+/* Source src's longest sample (ns), as meta pcol.max_duration_ns, so
+ * that a range query's search starts early enough for the intervals that
+ * start before it (spec.md §7.2); none past 18 digits (readers then scan):
+ * the V8 importer's and the Chrome trace's interval sources (§7.1). */
+int pcol_v8_max_duration(pcol_builder *b, uint32_t src, int64_t maxd, pcol_error *err);
+
 #endif

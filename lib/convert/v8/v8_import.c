@@ -26,7 +26,9 @@
  * negative delta does not move time back: speedscope's rule), weight 1,
  * with the values samples = 1 and wall = the time until the next sample (0
  * for the last one), in ns, so that the wall sums are speedscope's
- * per-frame weights; startTime and endTime (V8's clock, not the wall
+ * per-frame weights, and lasting that long (duration = wall; the source
+ * marked as intervals: a range counts the part of each sample inside it,
+ * as DevTools sums a selection, spec.md §7.1); startTime and endTime (V8's clock, not the wall
  * clock) are meta.  A profile without samples (old format) gives each
  * node's hitCount as one untimed sample.
  * The document is read as a stream (lib/convert/json_pull.c): nodes, samples
@@ -658,7 +660,7 @@ static int resolve(vimp *v) {
     if (run_starts(v, i, ns, end_ts)) next = bound[i];
     else bound[i] = next;
   }
-  int64_t prev_t = 0;
+  int64_t prev_t = 0, maxd = 0;
   uint32_t prev_node = 0;
   for (size_t i = 0; i <= ns && !rc; i++) {
     int64_t tns;
@@ -672,9 +674,10 @@ static int resolve(vimp *v) {
     } else {
       tns = prev_t; /* the last sample lasts 0 */
     }
-    if (i > 0) { /* sample i-1 lasts until sample i */
-      pcol_sample_row s = {v->src, prev_t + shift, 0, 1, PCOL_NA_I64, 0, v->labelset};
+    if (i > 0) { /* sample i-1 lasts until sample i: [t, t + wall) */
+      pcol_sample_row s = {v->src, prev_t + shift, tns - prev_t, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, tns - prev_t}};
+      if (s.duration_ns > maxd) maxd = s.duration_ns;
       if (prev_node != UINT32_MAX && (rc = node_stack(v, prev_node, &s.stack_id))) break;
       if ((rc = b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)))) break;
     }
@@ -682,7 +685,19 @@ static int resolve(vimp *v) {
     if (i < ns) prev_node = node_of[i];
   }
   free(node_of), free(bound);
+  /* each sample is the stretch [t, t + wall) until the next: a range
+   * counts the part of it inside the range, as DevTools' Performance panel
+   * sums a selection (spec.md §7.1, "Interval sources"; doc/mappings.md §10) */
+  if (!rc) rc = b_in(v, pcol_b_meta_str(v->b, v->src, PCOL_META_INTERVALS, "1", v->err));
+  if (!rc && maxd > 0) rc = b_in(v, pcol_v8_max_duration(v->b, v->src, maxd, v->err));
   return rc;
+}
+
+int pcol_v8_max_duration(pcol_builder *b, uint32_t src, int64_t maxd, pcol_error *err) {
+  char num[32];
+  if (maxd > 999999999999999999) return 0; /* past the key's 18 digits: readers scan (spec.md §7.2) */
+  snprintf(num, sizeof num, "%lld", (long long)maxd);
+  return pcol_b_meta_str(b, src, PCOL_META_MAX_DURATION_NS, num, err);
 }
 
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
