@@ -339,6 +339,12 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
 
 def main():
     a = sys.argv[1:]
+    if "-h" in a or "--help" in a:
+        print(__doc__.strip())
+        return
+    if not a or a[0].startswith("-"):
+        print(__doc__.strip().split("\n\n")[1] + "\n(the output file comes first)", file=sys.stderr)
+        sys.exit(2)
     out = a[0]
     n = int(a[a.index("--chunks") + 1]) if "--chunks" in a else 1
     k = int(a[a.index("--samples") + 1]) if "--samples" in a else 6
