@@ -102,6 +102,11 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	done; \
 	printf '%s' '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},{"id":2,"callFrame":{"functionName":"f","url":"file:///a.js","lineNumber":3,"columnNumber":1},"children":[4]},{"id":3,"callFrame":{"functionName":"(idle)","url":"","lineNumber":-1,"columnNumber":-1}},{"id":4,"callFrame":{"functionName":"","url":"file:///a.js","lineNumber":9,"columnNumber":0}}],"startTime":100,"endTime":900,"samples":[2,4,3,4,1],"timeDeltas":[10,100,-5,300,20]}' > $$s/v8/small.cpuprofile; \
 	python3 tests/contract/gen.py chrome $$s/chrome/gen.json >/dev/null || true; \
+	python3 tests/support/chrome_seeds.py $$s/chrome || true; \
+	for k in 1 2; do python3 tests/support/chrome_range.py gen-events $$s/chrome/events-$$k.json $$k >/dev/null || true; \
+	  python3 tests/support/chrome_range.py gen-samples $$s/chrome/samples-$$k.json $$k >/dev/null || true; \
+	  python3 tests/support/v8gen.py random $$s/v8/random-$$k.cpuprofile $$k >/dev/null && \
+	  python3 tests/support/v8gen.py trace $$s/v8/random-$$k.cpuprofile $$s/chrome/chunks-$$k.json $$((k * 6)) >/dev/null || true; done; \
 	python3 tests/contract/gen.py tachyon $$s/tachyon/gen.bin >/dev/null || true; \
 	python3 tests/support/tachyongen.py rich $$s/tachyon/rich-zstd.bin --zstd --samples 400 >/dev/null || true; \
 	python3 tests/support/tachyongen.py rich $$s/tachyon/rich-narrow.bin --narrow --samples 400 >/dev/null || true; \
@@ -119,9 +124,9 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  k=$$((k+1)); printf '%s' "$$nm_" > $$s/demangle/misc-$$k; done; \
 	$(FUZZ_DIR)/gen_seeds --unwrap $$s/unwrap $$s/collapsed/collapsed-*.txt $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol \
 	  $$s/otlp/gen.bin $$s/otlp/gen.jsonl $$s/perf/default.txt $$s/jfr/gen-1.jfr $$s/v8/small.cpuprofile \
-	  $$s/chrome/gen.json $$s/tachyon/gen.bin $$s/firefox/gen-v70.json || true; \
+	  $$s/chrome/gen.json $$s/chrome/chunks.json $$s/chrome/durations.json $$s/chrome/samples.json $$s/tachyon/gen.bin $$s/firefox/gen-v70.json || true; \
 	find $$s -type f -size +64k -delete; \
-	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp, $$(ls $$s/regex | wc -l) regex, $$(ls $$s/unwrap | wc -l) unwrap"
+	echo "fuzz seeds: $$(ls $$s/pcol | wc -l) pcol ($$n packed from test data, then files over 64 KiB dropped), $$(ls $$s/rprof | wc -l) rprof, $$(ls $$s/pprof | wc -l) pprof, $$(ls $$s/perun | wc -l) perun, $$(ls $$s/collapsed | wc -l) collapsed, $$(ls $$s/json_scan | wc -l) json_scan, $$(ls $$s/firefox | wc -l) firefox, $$(ls $$s/otlp | wc -l) otlp, $$(ls $$s/chrome | wc -l) chrome, $$(ls $$s/v8 | wc -l) v8, $$(ls $$s/regex | wc -l) regex, $$(ls $$s/unwrap | wc -l) unwrap"
 
 # Runs each target SECONDS seconds.  A crash stops the run (exit non-zero);
 # the input is in $(FUZZ_DIR)/artifacts.
