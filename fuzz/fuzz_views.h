@@ -263,7 +263,9 @@ static inline int fzv_fold_small(pcol_file *f) {
   return (double)(nst + 1) * (double)(maxdepth + 1) * (double)maxlines < 200000;
 }
 
-static inline void fzv_views(pcol_file *f) {
+/* validated: the second pass, after pcol_validate_full (none for a big
+ * file: see big below) */
+static inline void fzv_views(pcol_file *f, int validated) {
   pcol_error err = {0};
   int fold_ok = fzv_fold_small(f);
   /* values: the default, the weight, samples, rprof.alloc, and the file's
@@ -295,8 +297,19 @@ static inline void fzv_views(pcol_file *f) {
    * 480 samples, 49 stacks and 6 values at a load of 16 (the graph, ~240
    * times an input: fuzz/RESULTS.md, 2026-11-28).  Past 2048 samples and
    * stack nodes times values, the default value and the filters'
-   * selection only. */
+   * selection only.  Even so, the packed test-data seed
+   * go-heap-delta-negative-values (4,942 samples, 6,539 stack nodes) cost
+   * 13-22 s a unit at a load of 11 against -timeout=20: ~45% of it in
+   * -base's 4 modes x 2 selections (each a copy of the file, its top and
+   * -mean), and all of it twice, the pass after validation repeating the
+   * first on the same bytes.  So a big file's -base runs 2 modes (no flag,
+   * both flags: each flag on and off) on the unfiltered selection, and a
+   * big file has no validated pass: what it adds (the reads that skip
+   * their first-use checks) small files reach, and they take both passes
+   * whole.  A third of the CPU time; `fuzz_views -runs=0` over the seed
+   * corpus: cov 7251 before, 7256 after (fuzz/RESULTS.md, 2026-11-29). */
   int big = (pcol_rows(f, PCOL_T_SAMPLES) + pcol_rows(f, PCOL_T_STACKS)) * (uint64_t)(nn ? nn : 1) > 2048;
+  if (big && validated) return;
   /* the header's comments (a wall-clock range reaches some sources) */
   pcol_select wall = {.wall = true, .has_from = 1, .has_to = 1, .from_ns = 1700000000000000000, .to_ns = 1700000000050000000};
   for (int s = 0; s < 3; s++) fzv_comments(f, &sels[s]);
@@ -307,13 +320,13 @@ static inline void fzv_views(pcol_file *f) {
   /* --base/--diff-base of itself: every stack cancels, so -base's total
    * (|sum| per stack and label set) is 0 unless a value is INT64_MIN (its
    * negation saturates) */
-  for (unsigned diff = 0; diff < 4; diff++) { /* PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE */
+  for (unsigned diff = 0; diff < 4; diff += big ? 3 : 1) { /* PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE */
     pcol_file *u = NULL;
     pcol_error e2 = {0};
     if (pcol_open_diff_base(f, f, diff, &u, &e2)) continue;
     pcol_value_sel v, d;
     pcol_top t;
-    for (int s = 0; s < 5; s += 3)
+    for (int s = 0; s < (big ? 1 : 5); s += 3)
       if (pcol_value_resolve(u, NULL, NULL, &v, &e2) == 0 &&
           pcol_top_compute(u, &sels[s], &v, PCOL_BY_FUNCTION, &t, &e2) == 0) {
         for (size_t i = 0; i < t.nrows; i++)
@@ -355,10 +368,10 @@ static inline int fz_views_one(const uint8_t *data, size_t size) {
   pcol_error err = {0};
   pcol_file *f = NULL;
   if (pcol_open_buffer(copy, size, &opt, &f, &err) == 0) {
-    fzv_views(f); /* first-use checks only, as commands without --full */
+    fzv_views(f, 0); /* first-use checks only, as commands without --full */
     pcol_close(f);
     if (pcol_open_buffer(copy, size, &opt, &f, &err) == 0) {
-      if (pcol_validate_full(f, &err) == 0) fzv_views(f);
+      if (pcol_validate_full(f, &err) == 0) fzv_views(f, 1);
       pcol_close(f);
     }
   }
