@@ -2017,6 +2017,13 @@ typedef struct pcol_export_options {
    * every sample written as pcol_unit_ratio(v, ratio); 0 (or 1): as they
    * are.  Other formats ignore it (the CLI refuses it there). */
   double ratio;
+  /* rprof: called, once the export has succeeded, with a note (one line,
+   * no line end) for each selected source whose time values could not be
+   * written as whole ticks of one interval within the output's lines and
+   * were rounded (doc/mappings.md §1.2); NULL: not called.  The CLI
+   * prints it. */
+  void (*note)(void *ctx, const char *text);
+  void *note_ctx;
 } pcol_export_options;
 /* speedscope: the default budget of the evented timeline, in events (an
  * open or a close, about 35 bytes each; doc/mappings.md §5). */

@@ -223,7 +223,7 @@ Test(budget, every_exporter_counts_the_bytes_it_writes) {
     cr_assert_eq(pcol_export(f, fmts[i], NULL, o, NULL, &err), 0, "%s: %s", name, err.message);
     fclose(o);
     cr_assert_gt(nfull, 1, "%s", name);
-    pcol_export_options eo = {nfull, 0, NULL, 0, NULL, NULL, 0};
+    pcol_export_options eo = {nfull, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
     o = open_memstream(&part, &npart);
     cr_assert_eq(pcol_export(f, fmts[i], NULL, o, &eo, &err), 0, "%s at exactly its size: %s", name,
                  err.message);
@@ -256,7 +256,7 @@ Test(budget, rprof_lines_of_weight_have_their_allowance) {
   cr_assert_eq(pcol_export_rprof(f, NULL, o, &err), 0, "%s", err.message);
   fclose(o);
   cr_assert_gt(n, PCOL_EXPORT_BUDGET_MIN, "the output is over the floor: %llu", (unsigned long long)n);
-  pcol_export_options eo = {1 << 20, 0, NULL, 0, NULL, NULL, 0};
+  pcol_export_options eo = {1 << 20, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
   o = sink(&n);
   int rc = pcol_export(f, PCOL_FMT_RPROF, NULL, o, &eo, &err);
   fclose(o);

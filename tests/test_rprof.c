@@ -649,7 +649,7 @@ Test(rprof, huge_weights_are_refused_before_writing) {
   int rc = pcol_export_rprof(f, NULL, m, &err);
   fclose(m);
   cr_assert_eq(rc, PCOL_ETOOBIG, "%s", err.message);
-  cr_assert(strstr(err.message, "one line per sample"));
+  cr_assert(strstr(err.message, "one line per tick"));
   cr_assert_eq(n, 0, "nothing written");
   free(out);
   pcol_close(f);

@@ -160,3 +160,12 @@ int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in,
   }
   return 0;
 }
+
+void cli_export_note(void *ctx, const char *text) {
+  const cli_note *n = ctx;
+  fprintf(stderr, "pcol %s: note: ", n->cmd->name);
+  cli_print_cstr(stderr, n->path);
+  fputs(": ", stderr);
+  cli_print_cstr(stderr, text);
+  fputc('\n', stderr);
+}

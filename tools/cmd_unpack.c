@@ -91,7 +91,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                                  "makes each sample one tick of its source's interval (--source N chooses)")
                : cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; %s output keeps "
                                  "the profile's value types as they are", pcol_format_name(fmt));
-  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0};
+  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
    * the other formats are pcol's, their numbers raw as a view's tsv */
   if (cli_divide_by(cmd, a, true)) return EXIT_USAGE;
@@ -126,6 +126,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   }
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
+  cli_note nt = {cmd, path};
   if (fmt == PCOL_FMT_COLLAPSED) { /* fold's value, and its warnings */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
@@ -140,7 +141,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     vp = &value;
   }
-  if (fmt == PCOL_FMT_RPROF) cli_warn_rprof_mixed(cmd, f, &sel, path);
+  if (fmt == PCOL_FMT_RPROF) {
+    cli_warn_rprof_mixed(cmd, f, &sel, path);
+    eo.note = cli_export_note, eo.note_ctx = &nt;
+  }
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
    * sources': a type a source lacks counts 0 for its samples, as in the

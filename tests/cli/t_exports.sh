@@ -343,10 +343,13 @@ for to in pprof otlp; do
     fail "$to export of nine value types: $(cat "$tmp/d")"
 done
 # --- the Rprof export of a time-weighted source without a period (perf
-# script's cpu-clock, V8's wall): Rprof's interval is its time per sample,
-# so summaryRprof's sampling.time is the profile's time (it wrote 10 ms a
-# line: 453 perf samples of 1.001 ms were 4.53 s in summaryRprof, 0.453 s
-# in pcol top and perf report)
+# script's cpu-clock, V8's wall): a sample is its time in ticks of the
+# times' greatest common divisor (doc/mappings.md §1.2), so summaryRprof's
+# sampling.time is the profile's time (it wrote 10 ms a line: 453 perf
+# samples of 1.001 ms were 4.53 s in summaryRprof, 0.453 s in pcol top and
+# perf report); V8's samples last 4, 4, 4 and 0 ms (until the next one):
+# 4000 us, leaf 8 ms and main 4 ms as pcol top says (at its 3 ms per
+# sample, the export said leaf 9 ms, main 3 ms)
 for k in 1 2; do
   printf 'prog 100 %d.000100:    2000000 cpu-clock: \n\t    1000 leaf+0x0 (/bin/prog)\n\t    2000 main+0x0 (/bin/prog)\n\n' "$k"
 done >"$tmp/t.perf"
@@ -357,7 +360,7 @@ cat >"$tmp/t.cpuprofile" <<'J'
  {"id": 3, "callFrame": {"functionName": "leaf", "scriptId": "1", "url": "", "lineNumber": -1, "columnNumber": -1}}],
  "startTime": 1000, "endTime": 14000, "samples": [3, 3, 2, 3], "timeDeltas": [0, 4000, 4000, 4000]}
 J
-for x in "t.perf 2000 6000000" "t.cpuprofile 3000 12000000"; do
+for x in "t.perf 2000 6000000" "t.cpuprofile 4000 12000000"; do
   set -- $x
   $PCOL unpack "$tmp/$1" --to rprof -o "$tmp/$1.out" || fail "$1: unpack --to rprof"
   h=$(head -1 "$tmp/$1.out")
@@ -372,10 +375,11 @@ for x in "t.perf 2000 6000000" "t.cpuprofile 3000 12000000"; do
   fi
 done
 # two sources of one kind of time and different times per sample (V8
-# profiles of 3 ms and 925.5 us): one header of the greatest common divisor
-# of the means, each rounded to 3 significant digits (3000, 926: 2 us), so
-# summaryRprof's times are the profiles' within 0.5% (it wrote 10 ms a line:
-# 80 ms for 15.702 ms)
+# profiles of samples of 4 ms and 1234 us): one header of the greatest
+# common divisor of their intervals (4000, 1234: 2 us), so summaryRprof's
+# times are pcol top's of the two, up to its rounding to 1 us (it wrote 10
+# ms a line: 80 ms for 15.702 ms; at the sources' times per sample rounded
+# to 3 digits, within 0.5% in total, each function by its samples)
 sed -e 's/"timeDeltas": \[0, 4000, 4000, 4000\]/"timeDeltas": [0, 1234, 1234, 1234]/' \
   -e 's/"endTime": 14000/"endTime": 4702/' "$tmp/t.cpuprofile" >"$tmp/u.cpuprofile"
 $PCOL unpack "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --to rprof -o "$tmp/tu.out" 2>"$tmp/err" ||
@@ -383,34 +387,23 @@ $PCOL unpack "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --to rprof -o "$tmp/tu.out"
 [ ! -s "$tmp/err" ] || fail "two V8 profiles: a warning for sources alike: $(cat "$tmp/err")"
 h=$(head -1 "$tmp/tu.out")
 [ "$h" = "sample.interval=2" ] || fail "two V8 profiles: the Rprof export's header is '$h', not sample.interval=2"
-# each source's samples at its own time per sample (doc/mappings.md §1.2:
-# a V8 sample's own length is lost): its total over its count, from pcol
-for k in 1 2; do
-  $PCOL top "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --source $k --format json >"$tmp/tu$k.json" &&
-    $PCOL fold "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --source $k --value samples >"$tmp/tu$k.folded" ||
-    fail "two V8 profiles: source $k's top and fold"
-done
+$PCOL top "$tmp/t.cpuprofile" "$tmp/u.cpuprofile" --format json >"$tmp/tu.json" ||
+  fail "two V8 profiles: pcol top"
 if command -v Rscript >/dev/null; then
   Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sampling.time, "\n"); b <- s$by.self; cat(paste(rownames(b), b$self.time), sep = "\n")' \
     "$tmp/tu.out" >"$tmp/tu.r" || fail "two V8 profiles: summaryRprof"
   python3 - "$tmp" <<'PY' || fail "two V8 profiles: summaryRprof's times are not the sources' ($(tr '\n' ' ' <"$tmp/tu.r"))"
 import json, sys
 d = sys.argv[1]
-want, total = {}, 0
-for k in (1, 2):
-    t = json.load(open("%s/tu%d.json" % (d, k)))["total"] / 1e9
-    counts = [(l.rsplit(" ", 1)[0].split(";")[-1], int(l.rsplit(" ", 1)[1]))
-              for l in open("%s/tu%d.folded" % (d, k)) if l.strip()]
-    n = sum(c for _, c in counts)
-    for name, c in counts:
-        want[name] = want.get(name, 0) + c * t / n
-    total += t
+top = json.load(open(d + "/tu.json"))
+total = top["total"] / 1e9
+want = {r["name"]: r["flat"] / 1e9 for r in top["rows"] if r["flat"]}
 lines = open(d + "/tu.r").read().split("\n")
 got = {l.split()[0].strip('"'): float(l.split()[1]) for l in lines[1:] if l.strip()}
-assert abs(float(lines[0]) - total) <= 0.005 * total, (lines[0], total)
+assert abs(float(lines[0]) - total) <= 1e-9, (lines[0], total)
 assert set(got) == set(want), (got, want)
-for k, v in got.items():
-    assert abs(v - want[k]) <= 0.005 * want[k] + 0.0005, (k, v, want[k])
+for k, v in got.items():  # summaryRprof rounds to 3 decimals below 10 ms a tick
+    assert abs(v - want[k]) <= 0.0005 + 1e-9, (k, v, want[k])
 PY
 fi
 # sources that measure different values (a JFR recording's CPU and

@@ -79,4 +79,44 @@ m=tests/fixtures/rprof/memgc-snapshots.out
 "$PCOL" top "$tmp/m.pcol" --value rprof.alloc --format csv >"$tmp/a1" &&
   "$PCOL" top "$tmp/mc.pcol" --value rprof.alloc --format csv >"$tmp/a2" && cmp -s "$tmp/a1" "$tmp/a2" ||
   { echo "FAIL: $m: rprof.alloc changes with --coalesce"; diff "$tmp/a1" "$tmp/a2" | head -5; exit 1; }
+
+# A pprof sample whose default value is a time is its time in ticks of the
+# interval written (doc/mappings.md §1.2): Node's wall profile (27 samples,
+# times multiples of 10 ms) is sum / 10 ms lines, not 27; those lines are
+# bounded by --max-output: one byte short of the export is refused (exit 1,
+# the file named, nothing written), its size writes the same bytes.
+nw="$TD/pprof/nodejs-wall.pb.gz"
+if [ -f "$nw" ]; then
+  $PCOL unpack "$nw" --to rprof -o "$tmp/nw.out" 2>"$tmp/err" || fail "unpack $nw --to rprof: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] || fail "$nw: exact ticks, yet: $(cat "$tmp/err")"
+  iv=$(sed -n '1s/^.*sample.interval=//p' "$tmp/nw.out")
+  us=$($PCOL top "$nw" --unit us --format tsv | awk -F'\t' 'NR > 1 { s += $1 } END { print s }')
+  lines=$(grep -cv -e '^#File ' -e 'sample.interval=' "$tmp/nw.out")
+  [ "$lines" = "$((us / iv))" ] && [ $((us % iv)) = 0 ] ||
+    fail "$nw: $lines sample lines at $iv us for $us us of wall time"
+  n=$(stat -c %s "$tmp/nw.out")
+  rm -f "$tmp/nb.out"
+  $PCOL unpack "$nw" --to rprof -o "$tmp/nb.out" --max-output $((n - 1)) 2>"$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "nodejs-wall.pb.gz: rprof export: .*set by --max-output" "$tmp/err" && [ ! -e "$tmp/nb.out" ] ||
+    fail "$nw --max-output $((n - 1)) (its export is $n bytes): exit $rc, $(cat "$tmp/err")"
+  $PCOL unpack "$nw" --to rprof -o "$tmp/nb.out" --max-output "$n" && cmp -s "$tmp/nb.out" "$tmp/nw.out" ||
+    fail "$nw --max-output $n (its size) does not write the export"
+fi
+# times of any ns (async-profiler's cpu, no period) are rounded to ticks of
+# their time per sample, and the export says so, naming the file
+ap="$TD/pprof/java-cpu-async-profiler.pb.gz"
+if [ -f "$ap" ]; then
+  $PCOL unpack "$ap" --to rprof -o "$tmp/ap.out" 2>"$tmp/err" || fail "unpack $ap --to rprof: $(cat "$tmp/err")"
+  grep -q "^pcol unpack: note: .*java-cpu-async-profiler.pb.gz: source 1: .*rounded to ticks of sample.interval=[0-9]" "$tmp/err" ||
+    fail "$ap: no note of the rounding: $(cat "$tmp/err")"
+fi
+# a default time that is 0 in every sample (dotnet's lock_time): no sample
+# line (summaryRprof's 0 s, pcol top's total), not its counts, and a note
+dz="$TD/ext/pprof/dotnet-211.pb.gz"
+if [ -f "$dz" ]; then
+  $PCOL unpack "$dz" --to rprof -o "$tmp/dz.out" 2>"$tmp/err" || fail "unpack $dz --to rprof: $(cat "$tmp/err")"
+  [ "$(cat "$tmp/dz.out")" = "sample.interval=1" ] || fail "$dz: 0 ns of lock_time, yet: $(head -c 200 "$tmp/dz.out")"
+  grep -q "^pcol unpack: note: .*dotnet-211.pb.gz: source 1: its default value is a time, 0 in every" "$tmp/err" ||
+    fail "$dz: no note of the time of 0: $(cat "$tmp/err")"
+fi
 exit 0

@@ -33,10 +33,12 @@ matching -sample_index (pprof), summaryRprof (Rprof), the sums of the file's
 own amounts/counts (Perun, collapsed; computed here from the original file),
 protoc --decode's reading of an OTLP source (tests/cli/otlp_judge.py: the
 eBPF profiler's message among the pprof files).
-Which value an export carries follows doc/mappings.md §0: Rprof lines,
-collapsed counts and speedscope's "samples" profile are THE count (a pprof
-sample's samples/count, else the row); each pprof or speedscope value type is
-that type; speedscope opens on the source's default type.
+Which value an export carries follows doc/mappings.md §0: collapsed counts
+and speedscope's "samples" profile are THE count (a pprof sample's
+samples/count, else the row); Rprof lines too, but of a source whose default
+value is a time: summaryRprof's seconds are that time (§1.2, rprof_ticks);
+each pprof or speedscope value type is that type; speedscope opens on the
+source's default type.
 
 `pcol top`, `pcol fold`, `pcol flame` (the SVG's "all" title) and `pcol diff
 F F` must give the same total on every file, and that total is the source
@@ -138,15 +140,17 @@ EXC = {
                 "<unknown> in both, and compared",
     "ss-negative": "speedscope rejects negative weights: a type with a negative value gets "
                    "no profile (doc/mappings.md §5) and the count profile is opened",
-    "rprof-budget": "the Rprof export (one line per count) of a profile whose count is "
-                    "above RPROF_MAX_LINES is not made (R would read gigabytes)",
+    "rprof-budget": "the Rprof export (one line per count, or per tick of a default time) of "
+                    "a profile whose count, or whose export, is above RPROF_MAX_LINES lines is "
+                    "not read by R (it would read gigabytes); past 2^28 lines pcol refuses to "
+                    "write it (doc/mappings.md §1.2), which is checked (rprof_refused)",
     "go-dup": "go tool pprof prints two nodes with one name (a function with two files, "
               "or inlined and not): flat is added up, cum not compared",
     "json-bytes": "JSON cannot hold bytes that are not UTF-8: pcol writes such a name read "
                   "as Latin-1 (a NUL as a blank; doc/mappings.md §5); names are compared so mapped",
     "collapsed-sep": "collapsed text cannot hold ';', CR, LF or NUL in a name: they are "
                      "'_' there (doc/mappings.md §6); names are compared so mapped",
-    "rprof-negative": "Rprof holds no negative count: such a sample is 0 lines (doc/mappings.md "
+    "rprof-negative": "Rprof holds no negative count or time: such a sample is 0 lines (doc/mappings.md "
                       "§1.2); an Rprof export of a source with one is not compared",
     "otlp-utf8": "OTLP strings are UTF-8: a byte of no valid sequence is U+FFFD there "
                  "(doc/mappings.md §12.2): names are compared so mapped",
@@ -167,7 +171,8 @@ EXC = {
 fails = []          # (file, export, message)
 known = []          # printed "known bug:" lines
 exc_count = {}      # reason key -> number of cases
-stats = {"files": 0, "judged": 0, "comparisons": 0, "skipped": [], "not_judged": []}
+stats = {"files": 0, "judged": 0, "comparisons": 0, "skipped": [], "not_judged": [],
+         "rprof_time": 0, "rprof_rounded": 0, "rprof_count_too": 0}
 RPROF_MAX_LINES = 250000
 
 
@@ -240,25 +245,29 @@ class Reading:
                 cum[n] = cum.get(n, 0) + v
 
 
-def close(a, b, ra, rb):
+def close(a, b, ra, rb, extra=0):
+    """extra: a further tolerance, in the readings' unit (compare's tol_fn)."""
     a, b = float(a), float(b)
     if a == b and not ra.rnd and not rb.rnd:  # what the rule below gives for equal numbers
         return True
-    tol = max(ra.abs_tol, rb.abs_tol, max(ra.rel_tol, rb.rel_tol) * max(abs(a), abs(b)))
+    tol = max(ra.abs_tol, rb.abs_tol, max(ra.rel_tol, rb.rel_tol) * max(abs(a), abs(b))) + extra
     for r, x, y in ((ra, b, a), (rb, a, b)):
         if r.rnd:  # y is R's rounded time / interval; x the other side's count
             # R's time is x * iv rounded to dg digits: within half a unit of
             # it (a tie may round either way: 150 x 0.00137 s is 0.2055,
             # R 0.206, Python's round 0.205)
             iv, dg = r.rnd
-            return abs(x * iv - y * iv) <= 0.5 * 10 ** -dg + 1e-9
+            return abs(x * iv - y * iv) <= 0.5 * 10 ** -dg + 1e-9 + extra * iv
     return abs(a - b) <= tol + 1e-9 * max(1.0, abs(a), abs(b)) * (tol > 0)
 
 
-def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
+def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None, total_tol=None,
+            tol_fn=None):
     """Compares an output's reading with the source's; records failures.
     name_map: maps a source name to the name the output shows; skip_fn(name)
-    -> an EXC key when that name is not compared."""
+    -> an EXC key when that name is not compared.  total_tol: the totals
+    must be within it (the readings' unit), instead of close()'s rule;
+    tol_fn(name, "flat" or "cum"): a further tolerance for that number."""
     if getattr(src, "unjudged", None):  # no reading of the source's (EXC src.unjudged)
         exc(src.unjudged)
         return
@@ -284,7 +293,7 @@ def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
                     st = sum(r.flat.values()) + r.empty + total_adjust
                 else:
                     ot = sum(r.flat.values()) + r.empty
-    if not close(st, ot, src, out):
+    if not (close(st, ot, src, out) if total_tol is None else abs(float(st) - float(ot)) <= total_tol):
         bad.append("total: source %s (%s) %s, output %s (%s) %s" % (
             src.judge, "adjusted %+g" % total_adjust if total_adjust else "", fmt(st),
             out.judge, "", fmt(out.total)))
@@ -314,12 +323,12 @@ def compare(f, what, src, out, name_map=None, total_adjust=0, skip_fn=None):
             exc(why)
             continue
         a, b = sf.get(n, 0), out.flat.get(n, 0)
-        if not close(a, b, src, out):
+        if not close(a, b, src, out, tol_fn(n, "flat") if tol_fn else 0):
             bad.append("%s flat: source %s, output %s" % (short(n), fmt(a), fmt(b)))
         if n in snocum or n in out.nocum:
             continue
         a, b = sc.get(n, 0), out.cum.get(n, 0)
-        if not close(a, b, src, out):
+        if not close(a, b, src, out, tol_fn(n, "cum") if tol_fn else 0):
             bad.append("%s cum: source %s, output %s" % (short(n), fmt(a), fmt(b)))
     if bad:
         more = " ... and %d more" % (len(bad) - 8) if len(bad) > 8 else ""
@@ -1078,6 +1087,15 @@ def job(i, f, kind):
         rc, _, err = run([PCOL, "unpack", f, "--to", e, "-o", o] + extra)
         if rc == 0:
             res["out"][e] = o
+            if e == "rprof":  # its note of times rounded to ticks (rprof_ticks)
+                res["rprof_note"] = err
+                with open(o, "rb") as fh:
+                    n = sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+                if n > RPROF_MAX_LINES:  # a time in ticks: more lines than the count
+                    res["rprof_skipped"] = n
+                    del res["out"][e]
+        elif e == "rprof" and rc == 1 and RPROF_TOOBIG.search(err):
+            res["rprof_toobig"] = err.strip()  # judged by rprof_refused
         elif e == "v8" and rc == 1 and ("not a time" in err or "sources have selected samples" in err
                                         or "cannot be negative" in err):
             exc("v8-refused")  # doc/mappings.md §10.1
@@ -1117,11 +1135,16 @@ def job(i, f, kind):
             # of a source that sets drop_frames, its Sample messages as go
             # prunes them (go_pruned_rows)
             rows = ("samples", "count") not in res["go_src"][0]
-            if rows and pb_vars(pb_load(pbf)).get(7):
+            # the Rprof export's tolerance of times rounded to ticks is a
+            # tick a Sample message (rprof_ticks): their count is wanted then
+            want = rows or bool(rprof_rounded(res.get("rprof_note", "")))
+            if want and pb_vars(pb_load(pbf)).get(7):
                 pruned, empty = go_pruned_rows(pbf, d)
-                res["pb"] = pb_rows(pruned, weight=ROWS_TYPE, empty=empty)
+                rr = pb_rows(pruned, weight=ROWS_TYPE, empty=empty)
             else:
-                res["pb"] = pb_rows(pbf, rows=rows)
+                rr = pb_rows(pbf, rows=want)
+            res["pb"] = rr if rows else (None, rr[1])
+            res["pb_rows"] = rr[0]
     except Exception as ex:  # noqa: BLE001 - reported as a failure
         res["go_src_err"] = str(ex)
     try:
@@ -1345,6 +1368,8 @@ def judge_one(res, rsum, ss):
     if "rprof_skipped" in res:
         exc("rprof-budget")
         stats["not_judged"].append("%s --to rprof (%s lines)" % (b, res["rprof_skipped"]))
+    if "rprof_toobig" in res:
+        rprof_refused(b, res, src)
     for e, o in res["out"].items():
         what = "--to " + e
         kb = known_bug(b, e)
@@ -1359,7 +1384,7 @@ def judge_one(res, rsum, ss):
                 if open(o, "rb").read() != open(f, "rb").read():
                     fail(b, what, "not byte-identical to the source")
                 compare(b, what, src["count"], out, skip_fn=sk)
-            else:
+            elif not rprof_ticks(b, what, res, src, out, sk):
                 # several intervals: one header, each source's ticks x its interval (§1.2)
                 rc_ = src.get("rprof_count", src["count"])
                 if rc_.negative:  # written as 0 lines (§1.2): R's total is not the net one
@@ -1560,6 +1585,142 @@ def judge_one(res, rsum, ss):
             fail(b, "--to " + e, "pcol unpack failed: %s" % err[:300])
     views(res, src)
     return n_judged
+
+
+# A default value in one of these units is a time the Rprof export writes
+# in ticks (doc/mappings.md §1.2): the time units go tool pprof reads (at
+# least 1 ns a unit: not speedscope's ps and fs)
+RPROF_TIME_NS = {u: int(n) for u, n in PCOL_TIME_NS.items() if n >= 1}
+# `pcol unpack --to rprof`'s note that it rounded a source's times to ticks
+ROUNDED_NOTE = re.compile(r"source ([0-9]+): [^\n]*rounded to ticks of sample\.interval=([0-9]+) \(us\)")
+
+
+def rprof_rounded(note):
+    """{source: its tick in us} of the sources whose times the Rprof export
+    noted it rounded to ticks."""
+    return {int(s): int(iv) for s, iv in ROUNDED_NOTE.findall(note)}
+
+
+def rprof_ticks(b, what, res, src, out, sk):
+    """The Rprof export of a source whose default value is a time (pcol
+    top's unit is one; doc/mappings.md §1.2): Rprof says only "this stack
+    for one interval", so a sample is its time in ticks, and summaryRprof's
+    seconds (sampling.time, by.self, by.total) must be the source's default
+    time as its reference tool reads it (go tool pprof -top of that type,
+    the Perun or V8 file's own sums), not one line a Sample message (which
+    read a C++ profile of 7.12 s as 0.52 s, a JFR one of 4.78 s as 359 s):
+    the total exactly (to the tick), every function up to summaryRprof's
+    rounding of its times; where the export noted that it rounded a
+    source's times to its ticks, the total within half a tick of each such
+    source (the running total is rounded) and a function within a tick per
+    Sample message that holds it (each sample is within a tick).  Where the
+    time is count x interval (Go's cpu, the samples/count x period), the
+    lines are also the count, compared as for a default of no time.
+    Returns False when the default value is no time (the count rule)."""
+    unit = res["views"].get("top_unit")
+    if unit not in RPROF_TIME_NS or src["default"] == "count":
+        return False
+    sr = src["types"].get(src["default"])
+    if sr is None:
+        fail(b, what, "no reading of the default value %r, a time in %s" % (src["default"], unit))
+        return True
+    if sr.negative:  # written as 0 lines (§1.2): R's total is not the net one
+        exc("rprof-negative")
+        return True
+    u_ns = RPROF_TIME_NS[unit]
+    iv_s, dg = out.rnd
+    line = iv_s * 1e9 / u_ns  # a line of the export, in the source's unit
+    t = copy.copy(out)
+    t.judge = "summaryRprof (export) seconds"
+    t.total = out.total * line
+    t.flat = {k: v * line for k, v in out.flat.items()}
+    t.cum = {k: v * line for k, v in out.cum.items()}
+    t.rnd = (u_ns * 1e-9, dg)  # R's times in seconds, rounded to dg digits
+    rounded = rprof_rounded(res.get("rprof_note", ""))
+    stats["rprof_time"] += 1
+    stats["rprof_rounded"] += bool(rounded)
+    empty_t = empty_stacks(src, sr)  # samples without a frame: Rprof has no empty line
+    tol_fn = None
+    if rounded:
+        rows = res.get("pb_rows") or src["count"]  # the Sample messages (pprof), else the count
+        tick = max(rounded.values()) * 1000 / u_ns
+        # an empty-stack sample dropped: its lines are its time, within a tick
+        empty_rows = rows.total - sum(rows.flat.values())
+        total_tol = sum(iv * 1000 / u_ns / 2 for iv in rounded.values()) + tick * empty_rows
+        tol_fn = lambda n, which: tick * (rows.flat if which == "flat" else rows.cum).get(n, 0)  # noqa: E731
+    else:
+        total_tol = 1e-6 * line + 1e-12 * abs(float(sr.total))
+    compare(b, what + " (%s, seconds)" % src["default"], sr, t, total_adjust=-empty_t, skip_fn=sk,
+            total_tol=total_tol, tol_fn=tol_fn)
+    # time = count x interval: the lines are the count too (the rule the
+    # export kept for these, one line a count at the period)
+    rc_ = src.get("rprof_count", src["count"])
+    def same(x, y):
+        return abs(float(x) - float(y) * line) <= 1e-9 * max(1.0, abs(float(x)))
+    if not rc_.negative and not getattr(rc_, "unjudged", None) and same(sr.total, rc_.total) and all(
+            same(a.get(n, 0), c.get(n, 0)) for a, c in ((sr.flat, rc_.flat), (sr.cum, rc_.cum))
+            for n in set(a) | set(c)):
+        stats["rprof_count_too"] += 1
+        compare(b, what, rc_, out, total_adjust=-empty_stacks(src, rc_), skip_fn=sk)
+    return True
+
+
+RPROF_TOOBIG = re.compile(r"rprof export: the selected samples make more than ([0-9]+) lines")
+RPROF_LIMIT = 1 << 28  # the lines past which pcol refuses an Rprof export (doc/mappings.md §1.2)
+
+
+def pb_period_ns(path):
+    """A pprof file's period in ns when its period type's unit is
+    nanoseconds (the interval the Rprof export writes), else None."""
+    strs, unit, period = [], None, 0
+    for f, wt, v in pb_fields(pb_load(path)):
+        if f == 6 and wt == 2:
+            strs.append(v.decode("utf-8", "surrogateescape"))
+        elif f == 11 and wt == 2:
+            unit = pb_vars(v).get(2, 0)
+        elif f == 12 and wt == 0:
+            period = v
+    return period if period > 0 and unit is not None and strs[unit] == "nanoseconds" else None
+
+
+def pb_positive_sum(path, index):
+    """The sum of the values above 0 of sample type `index` (what an export
+    of that time writes: a value below 0 is no line)."""
+    t = 0
+    for f, wt, v in pb_fields(pb_load(path)):
+        if f == 2 and wt == 2:
+            vals = []
+            for f2, wt2, v2 in pb_fields(v):
+                if f2 == 2:
+                    vals += [x - (1 << 64) if x >= 1 << 63 else x for x in pb_ints(wt2, v2)]
+            if index < len(vals) and vals[index] > 0:
+                t += vals[index]
+    return t
+
+
+def rprof_refused(b, res, src):
+    """pcol refuses an Rprof export of more than 2^28 lines (doc/mappings.md
+    §1.2): right when the count passes it, or, for a pprof source whose
+    default value is a time, its ticks of its period (the interval the
+    export writes it in when no exact tick keeps the lines few: values of
+    any size, pprofgen's past 2^48) do; else a failure."""
+    what = "--to rprof"
+    need, why = src["count"].total, "samples"
+    unit = res["views"].get("top_unit")
+    if res["kind"] == "pprof" and unit in RPROF_TIME_NS and "go_src" in res and not b.endswith(LEGACY_BINARY):
+        types = [t for t, _ in res["go_src"][0]]
+        per = pb_period_ns(res["f"])
+        if per and src["default"] in types:
+            tick = max(1, (per + 500) // 1000) * 1000
+            ticks = pb_positive_sum(res["f"], types.index(src["default"])) * RPROF_TIME_NS[unit] / tick
+            if ticks > need:
+                need, why = ticks, "ticks of %d us" % (tick // 1000)
+    if need > RPROF_LIMIT:
+        exc("rprof-budget")
+        stats["not_judged"].append("%s --to rprof (%.4g %s: refused, as documented)" % (b, need, why))
+    else:
+        fail(b, what, "refused as more than 2^28 lines, yet its %s are %s: %s" % (
+            why, fmt(need), res["rprof_toobig"][:300]))
 
 
 def rprof_lines(profs):
@@ -1765,6 +1926,9 @@ def main():
           "once), summaryRprof %d files for %d readings (one R), protoc %d for %d OTLP exports" % (
               go_stats["sessions"], go_stats["sessions"] + go_stats["reused"], len(rlist), len(keys),
               n_protoc, sum(1 for res in results if "otlp" in res.get("out", {}))))
+    print("Rprof exports of a default time judged in seconds: %d (%d rounded to ticks, as noted; "
+          "%d whose time is count x interval, their lines judged as the count too)" % (
+              stats["rprof_time"], stats["rprof_rounded"], stats["rprof_count_too"]))
     print("refused on purpose: " + "; ".join(stats["skipped"]))
     if stats["not_judged"]:
         print("not made (RPROF_MAX_LINES %d): %s" % (RPROF_MAX_LINES, "; ".join(stats["not_judged"])))

@@ -116,6 +116,33 @@ else
   echo "note: pprof import unavailable or $pb absent: pprof -> Rprof -> R check skipped"
 fi
 
+# Every pprof profile of the test data whose default value is a time: a
+# sample is its time in ticks (doc/mappings.md §1.2), so summaryRprof's
+# sampling.time, by.self and by.total are what pcol top (go tool pprof -top)
+# says of the profile itself, up to summaryRprof's rounding, or, when the
+# export notes that it rounded, a tick a sample (tests/r/compare_export.R).
+# (async-profiler, JFR, pprof-rs and Node write times that are not count x
+# period: they read 0.52 s for 7.12 s, 359 s for 4.78 s, (idle) 3.70% for
+# 39.27% when each sample was one line.)
+if [ $have_top = 1 ]; then
+  np=0
+  for pb in "$TD"/pprof/* "$TD"/ext/pprof/*; do
+    [ -f "$pb" ] && [ "${pb%.md}" = "$pb" ] || continue
+    b=pp-$(basename "$pb")
+    "$PCOL" top "$pb" --format tsv >"$W/$b.top" 2>/dev/null || continue # not a profile pcol reads
+    awk -F'\t' 'NR == 2 { ok = $NF ~ /^(nanoseconds|microseconds|milliseconds|seconds)$/ } END { exit !ok }' \
+      "$W/$b.top" || continue # its default value is no time (or it has no sample)
+    "$PCOL" top "$pb" --value samples --format tsv >"$W/$b.cnt" || { err "pcol top --value samples $b"; continue; }
+    "$PCOL" unpack "$pb" --to rprof -o "$W/$b.out" 2>"$W/$b.err" || { err "unpack $b --to rprof: $(cat "$W/$b.err")"; continue; }
+    r=0; grep -q 'rounded to ticks' "$W/$b.err" && r=1
+    Rscript tests/r/compare_export.R "$W/$b.out" "$W/$b.top" "$W/$b.cnt" $r >"$W/$b.cmp" 2>&1 ||
+      { cat "$W/$b.cmp"; err "summaryRprof of the rprof export of $pb vs pcol top of it"; }
+    np=$((np + 1))
+  done
+  [ $np -ge 7 ] || err "only $np pprof profiles of a time default judged (the test data has more)"
+  echo "summaryRprof of the rprof export = pcol top on $np pprof profiles of a time default"
+fi
+
 # Several sources of different intervals: ONE header (summaryRprof reads the
 # first line as the header and any later one as a sample), the greatest
 # common divisor of the intervals, each sample written count x interval / GCD

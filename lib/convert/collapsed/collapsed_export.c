@@ -544,6 +544,6 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 
 int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *value,
                           FILE *out, pcol_error *err) {
-  pcol_export_options o = {0, 0, value, 0, NULL, NULL, 0};
+  pcol_export_options o = {0, 0, value, 0, NULL, NULL, 0, NULL, NULL};
   return pcol_export_collapsed_opt(f, sel, out, &o, err);
 }

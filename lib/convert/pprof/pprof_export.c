@@ -1028,6 +1028,6 @@ done:
 
 int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
                       pcol_error *err) {
-  pcol_export_options o = {0, !gzip, NULL, 0, NULL, NULL, 0};
+  pcol_export_options o = {0, !gzip, NULL, 0, NULL, NULL, 0, NULL, NULL};
   return pcol_export_pprof_opt(f, sel, out, &o, err);
 }

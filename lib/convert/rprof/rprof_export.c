@@ -5,9 +5,11 @@
  * (sample_text) or, where none is stored, rendered canonically exactly as the
  * importer checked it (rprof.h).  Any other source (pprof, Perun, ...) is
  * written as the most faithful Rprof R can read: a header with the interval
- * taken from the source's period, #File lines just before first use, one line
- * per raw sample the row stands for (THE count rule, pcol_sample_count: a
- * pprof sample's samples/count, else the weight).  Several sources share one
+ * taken from the source's period, #File lines just before first use, and a
+ * sample as its default value's time in ticks of the interval when that
+ * value is a stored time (choose_ticks, row_lines), else one line per raw
+ * sample the row stands for (THE count rule, pcol_sample_count: a pprof
+ * sample's samples/count, else the weight).  Several sources share one
  * header (choose_layout).  doc/mappings.md §1.2 lists what cannot be kept. */
 #include "rprof.h"
 #include "frames.h"
@@ -39,6 +41,9 @@ typedef struct rp_out {
   uint32_t *cvt;          /* per source: its count type (pcol_count_types) */
   pcol_lasts *lasts;      /* per source: its time value (tvt, tscale), for mean_us */
   uint64_t *mean_us;      /* per source: its time per counted sample, us (0: none) */
+  uint64_t *tiv_ns;       /* per source: the interval its time is written in, ns (0: ticks, below) */
+  unsigned char *rounded; /* per source: 1 its times were rounded to tiv_ns, 2 it has none (choose_ticks) */
+  __int128 *cum;          /* per source: its time written so far, ns (row_lines) */
   pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
@@ -191,11 +196,10 @@ static int source_kinds(rp_out *r) {
   return PCOL_OK;
 }
 
-/* The interval a non-Rprof source is written with, in microseconds: its
- * period; without one, when its default value is a time (V8's wall, perf's
- * cpu-clock), that time per counted sample over the selected samples
- * (mean_us, count_row), so that summaryRprof's sampling.time is the
- * source's time, not its count x 10 ms; else 10 ms. */
+/* A non-Rprof source's own interval, in microseconds: its period (0:
+ * none).  source_interval: the interval it is written with: the one
+ * choose_ticks chose for a source that writes its time, else its own, else
+ * its time per counted sample (mean_us, count_row), else 10 ms. */
 static uint64_t own_interval(rp_out *r, uint32_t src) {
   uint64_t v;
   if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
@@ -209,6 +213,7 @@ static uint64_t own_interval(rp_out *r, uint32_t src) {
 }
 
 static uint64_t source_interval(rp_out *r, uint32_t src) {
+  if (r->tiv_ns && src <= r->nsources && r->tiv_ns[src]) return r->tiv_ns[src] / 1000;
   uint64_t v = own_interval(r, src);
   if (v) return v;
   if (r->mean_us && src <= r->nsources && r->mean_us[src]) return r->mean_us[src];
@@ -419,13 +424,37 @@ static int flush_text(rp_out *r, uint64_t upto, int all) {
 
 /* ------------------------------------------------------- samples */
 
+/* Sample `row`'s time by its source's default value when that is a stored
+ * time (THE span rule's rule 3, lasts.c: the type and its ns a unit), of
+ * the selected share (pcol_scale), in ns; 0 when none. */
+static int64_t row_time_ns(rp_out *r, uint32_t s, uint64_t row, int64_t num, int64_t den) {
+  const pcol_lasts *l = &r->lasts[s];
+  int64_t v;
+  if (!l->tvt || l->tvt == PCOL_VT_TIME || !pcol_sample_value(&r->sc, row, l->tvt, &v) || v <= 0) return 0;
+  __int128 t = (__int128)pcol_scale(v, num, den) * l->tscale;
+  return t > INT64_MAX ? INT64_MAX : t < 0 ? 0 : (int64_t)t;
+}
+
+/* How many lines sample `row` of source s is: its time in ticks of
+ * tiv_ns[s] when the source writes its time (choose_ticks), carried over
+ * the source's samples (the running total rounded, half up, less what was
+ * written: each sample within a tick, the source's total within half a
+ * tick, and exact when every time is a whole number of ticks); else its
+ * count (THE count rule, pcol_sample_count) of the selected share. */
+static int64_t row_lines(rp_out *r, uint32_t s, uint64_t row, int64_t num, int64_t den) {
+  if (!r->tiv_ns || !r->tiv_ns[s])
+    return pcol_scale(pcol_sample_count(&r->sc, row, r->cvt[s]), num, den);
+  __int128 iv = r->tiv_ns[s], c0 = r->cum[s], c1 = c0 + row_time_ns(r, s, row, num, den);
+  r->cum[s] = c1;
+  return (int64_t)((c1 + iv / 2) / iv - (c0 + iv / 2) / iv);
+}
+
 static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   rp_out *r = ctx;
   int rc;
   uint64_t id = row + 1;
   if (r->verbatim && (rc = flush_text(r, id, 0))) return rc;
-  int64_t w = pcol_sample_count(&r->sc, row, r->cvt[r->src]);
-  int64_t times = pcol_scale(w, num, den);
+  int64_t times = row_lines(r, r->src, row, num, den);
   if (times <= 0) return PCOL_OK;
   /* bounded: choose_layout counted these lines (at most RPROF_MAX_LINES) */
   if (r->unified) times *= (int64_t)r->mult[r->src];
@@ -510,6 +539,15 @@ static int write_source(rp_out *r, uint32_t s) {
   return PCOL_OK;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b) {
+  while (b) {
+    uint64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
 /* Rprof has one line per tick: a weight of 10^12 (a collapsed-stack count,
  * say) cannot be written.  Past this many lines (31 days at 10 ms) the export
  * is refused before anything is written. */
@@ -521,6 +559,7 @@ typedef struct line_count {
   uint64_t *raw;     /* per source: its lines at its own interval */
   unsigned char *has; /* per source: it writes a line */
   __int128 *tns;     /* per source: its time value's sum, ns (r->lasts[s].tvt) */
+  uint64_t *gns;     /* per source: the greatest common divisor of its times, ns */
 } line_count;
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -528,14 +567,12 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   rp_out *r = c->r;
   uint32_t s = pcol_view_u32(&r->s_src, row);
   if (s == 0 || s > r->nsources) return PCOL_OK; /* write_source never reaches it */
-  int64_t t = pcol_scale(pcol_sample_count(&r->sc, row, r->cvt[s]), num, den);
+  int64_t t = row_lines(r, s, row, num, den), ns = row_time_ns(r, s, row, num, den);
+  if (ns > 0) c->gns[s] = gcd((uint64_t)ns, c->gns[s]);
+  if (ns > 0) c->tns[s] += ns; /* every sample's: row_lines writes a time of a count of 0 too */
   if (t <= 0) return PCOL_OK;
   c->lines += (uint64_t)t;
   c->raw[s] += (uint64_t)t;
-  int64_t v;
-  const pcol_lasts *l = &r->lasts[s];
-  if (l->tvt && l->tvt != PCOL_VT_TIME && pcol_sample_value(&r->sc, row, l->tvt, &v) && v > 0)
-    c->tns[s] += (__int128)pcol_scale(v, num, den) * l->tscale;
   /* an empty stack is a line only in an Rprof source written verbatim */
   if (pcol_view_u32(&r->s_stack, row) || r->kind[s] == (KIND_RPROF | KIND_TEXT)) c->has[s] = 1;
   return c->lines > RPROF_MAX_LINES ? 1 : 0; /* 1 stops the walk early */
@@ -546,15 +583,6 @@ static uint64_t round_3_digits(uint64_t v) {
   uint64_t p = 1;
   while (v / p >= 1000) p *= 10;
   return (v + p / 2) / p * p;
-}
-
-static uint64_t gcd(uint64_t a, uint64_t b) {
-  while (b) {
-    uint64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
 }
 
 /* How the selected sources are written.  One source that has lines is
@@ -631,6 +659,60 @@ static int choose_layout(rp_out *r, const pcol_select *sel, line_count *lc, uint
   return PCOL_OK;
 }
 
+/* A source whose default value is a stored time (pprof's cpu or wall,
+ * V8's wall, perf's cpu-clock) writes that time, not its count: Rprof says
+ * only "this stack for one interval", so a sample is its time in ticks
+ * (row_lines).  The interval, in whole us: the source's own (its period)
+ * when it divides every time, else the times' greatest common divisor,
+ * either when the lines stay within RPROF_EXACT_LINES (or the count's
+ * lines): exact, so cpu = count x period is written as before, one line
+ * per count; else (times of any ns, async-profiler's) its own interval,
+ * else its time per counted sample (mean_us), each sample rounded
+ * (rounded[s] = 1: the caller notes it).  A source whose time is 0 in
+ * every sample writes no sample line at its own interval (rounded[s] = 2:
+ * noted too): summaryRprof's 0 s is pcol top's, where its counts were
+ * ticks of a time it does not have.  Sets tiv_ns and, for those sources,
+ * lc->raw (the carried rounding's total) and lc->lines. */
+#define RPROF_EXACT_LINES (1ULL << 16)
+static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc) {
+  if (!(r->tiv_ns = calloc(r->nsources + 1, sizeof *r->tiv_ns)) ||
+      !(r->cum = calloc(r->nsources + 1, sizeof *r->cum)) ||
+      !(r->rounded = calloc(r->nsources + 1, 1)))
+    return pcol_oom(r->err);
+  uint64_t lines = 0;
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s] || !r->lasts[s].tvt) {
+      lines += lc->raw[s];
+      continue;
+    }
+    __int128 tot = lc->tns[s];
+    uint64_t g = lc->gns[s], own = own_interval(r, s), most = lc->raw[s];
+    if (tot <= 0) {
+      r->tiv_ns[s] = (own && own <= UINT64_MAX / 1000 ? own : 10000) * 1000;
+      r->rounded[s] = 2;
+      lc->raw[s] = 0;
+      continue;
+    }
+    uint64_t iv = 0;
+    if (most < RPROF_EXACT_LINES) most = RPROF_EXACT_LINES;
+    if (own && own <= UINT64_MAX / 1000 && g % (own * 1000) == 0 && tot / (own * 1000) <= most)
+      iv = own * 1000;
+    else if (g % 1000 == 0 && tot / g <= most)
+      iv = g;
+    else {
+      uint64_t us = own ? own : r->mean_us[s] ? r->mean_us[s] : 10000;
+      iv = us <= UINT64_MAX / 1000 ? us * 1000 : UINT64_MAX / 1000 * 1000;
+      r->rounded[s] = 1;
+    }
+    r->tiv_ns[s] = iv;
+    __int128 n = (tot + iv / 2) / iv;
+    lc->raw[s] = n > (__int128)RPROF_MAX_LINES ? RPROF_MAX_LINES + 1 : (uint64_t)n;
+    lines += lc->raw[s];
+  }
+  lc->lines = lines;
+  return PCOL_OK;
+}
+
 /* a sink that only counts (the dry run below) */
 static ssize_t sink_write(void *c, const char *buf, size_t size) {
   (void)c, (void)buf;
@@ -674,11 +756,12 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc && sel && sel->source_id > r.nsources)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                         sel->source_id, r.nsources);
-  line_count lc = {&r, 0, NULL, NULL, NULL};
+  line_count lc = {&r, 0, NULL, NULL, NULL, NULL};
   uint64_t lines = 0;
   if (!rc && (!(lc.raw = calloc(r.nsources + 1, sizeof *lc.raw)) ||
               !(lc.has = calloc(r.nsources + 1, 1)) ||
               !(lc.tns = calloc(r.nsources + 1, sizeof *lc.tns)) ||
+              !(lc.gns = calloc(r.nsources + 1, sizeof *lc.gns)) ||
               !(r.lasts = calloc(r.nsources + 1, sizeof *r.lasts)) ||
               !(r.mean_us = calloc(r.nsources + 1, sizeof *r.mean_us))))
     rc = pcol_oom(err);
@@ -714,11 +797,12 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   }
   for (uint32_t s = 1; !rc && (differ || !alike) && s <= r.nsources; s++)
     r.mean_us[s] = alike ? round_3_digits(r.mean_us[s]) : 0;
+  if (!rc && alike && tvt != PCOL_VT_TIME) rc = choose_ticks(&r, sel, &lc);
   if (!rc) rc = choose_layout(&r, sel, &lc, &lines);
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
-                        "rprof export: the selected samples weigh more than %llu, and Rprof "
-                        "needs one line per sample",
+                        "rprof export: the selected samples make more than %llu lines, and Rprof "
+                        "needs one line per tick of its interval",
                         (unsigned long long)RPROF_MAX_LINES);
   /* one line per unit of weight: the budget grows with the lines */
   if (!rc) pcol_budget_allow_lines(&bud, lines);
@@ -747,11 +831,34 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
     emit(&r, h, (size_t)k);
   }
   if (!rc && !r.may_drop) fputs(r.pending, r.out);
+  for (uint32_t s = 1; !rc && !dry && opt && opt->note && r.rounded && s <= r.nsources; s++) {
+    if (!r.rounded[s]) continue;
+    char t[400];
+    if (r.rounded[s] == 2)
+      snprintf(t, sizeof t,
+               "source %u: its default value is a time, 0 in every selected sample: no sample line "
+               "written (summaryRprof reads 0 s, as pcol top)",
+               s);
+    else
+      snprintf(t, sizeof t,
+               "source %u: its times are no whole number of one interval within %llu lines, so "
+               "each sample is its time rounded to ticks of sample.interval=%" PRIu64
+               " (us), carried over: %.9g s written for %.9g s; a function's times are within a "
+               "tick a sample of the source's",
+               s, (unsigned long long)(lc.raw[s] > RPROF_EXACT_LINES ? lc.raw[s] : RPROF_EXACT_LINES),
+               r.tiv_ns[s] / 1000, (double)lc.raw[s] * (double)r.tiv_ns[s] / 1e9,
+               (double)lc.tns[s] / 1e9);
+    opt->note(opt->note_ctx, t);
+  }
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
   free(r.lasts);
   free(r.mean_us);
   free(lc.tns);
+  free(lc.gns);
+  free(r.tiv_ns);
+  free(r.cum);
+  free(r.rounded);
   free(r.kind);
   free(r.mult);
   free(lc.raw);
