@@ -284,6 +284,13 @@ for g in "$TD"/pprof/go-heap-allocs-inline.pb.gz examples/demo.out; do
   got=$($PCOL top "$tmp/vt.json" | sed -n 's/^Type: \([^ ]*\) .*/\1/p')
   [ -n "$want" ] && [ "$got" = "$want" ] || fail "$g -> firefox -> pcol: Type $got, want $want"
 done
+# decimal counts (collapsed 1.5) exported as samples weights read back as
+# the collapsed importer keeps them (count/1e-9): the same fold, not a refusal
+printf 'main;a 1.5\nmain;b 2\nmain;c 3\n' >"$tmp/dec.txt"
+$PCOL unpack "$tmp/dec.txt" --to firefox -o "$tmp/dec.json" || fail "decimal counts -> firefox"
+[ "$($PCOL fold "$tmp/dec.json" 2>&1)" = "$($PCOL fold "$tmp/dec.txt")" ] ||
+  fail "decimal counts -> firefox -> pcol: $($PCOL fold "$tmp/dec.json" 2>&1 | head -3)"
+[ "$($PCOL top "$tmp/dec.json" | sed -n 's/^Showing.* of \(.*\) total$/\1/p')" = 6.5 ] || fail "decimal counts: total"
 # a hostile pcolValueType: any string is a name (escaped where shown), a
 # non-string is ignored
 python3 -c 'import json, sys

@@ -75,6 +75,11 @@ typedef struct ffi {
   wvt_ent wvt[16];
   size_t nwvt;
   uint32_t cur_vt; /* the current thread's */
+  /* a samples weight of the file has decimals (pcol's export of a decimal
+   * collapsed count): every samples weight is also the value
+   * count/1e-9 (vt_frac), as the collapsed importer keeps them */
+  int frac;
+  uint32_t vt_frac;
   int version;
   /* the current tables (shared, or the thread's before version 60) */
   pcol_jv strings, stacks, frames, funcs, sources, categories;
@@ -483,7 +488,13 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       }
     }
     snprintf(path, sizeof path, "%s.samples.weight[%zu]", tp, i);
-    if (kind == 0) { /* a count: whole */
+    r.kind = kind, r.vt = x->cur_vt;
+    if (kind == 0 && x->frac) { /* a count with decimals: to the 1e-9 */
+      if (!isfinite(w) || fabs(w) >= 9.2e9)
+        return ffj_fail(&x->j, "%s: weight %g of weightType samples is out of range (a file with decimal "
+                        "weights holds them to 9223372036.854775807)", path, w);
+      r.w = llround(w), r.v = llround(w * 1e9), r.kind = 3, r.vt = x->vt_frac;
+    } else if (kind == 0) { /* a count: whole */
       if (w != floor(w) || fabs(w) >= 9.2e18)
         return ffj_fail(&x->j, "%s: weight %g of weightType samples is not a whole number", path, w);
       r.w = (int64_t)w;
@@ -494,7 +505,6 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         return ffj_fail(&x->j, "%s: %g bytes is not a whole number", path, w);
       else r.v = (int64_t)w;
     }
-    r.kind = kind, r.vt = x->cur_vt;
     PCOL_RETURN_NOT_OK(row_push(x, &r));
   }
   processed_extra_range(x, th, n);
@@ -798,6 +808,27 @@ static int thread_in_order(ffi *x, pcol_jv th) {
   return 1;
 }
 
+/* 1 when a samples weight of a thread (weight, or pcol's pcolWeight) is a
+ * number with decimals: pcol's export of a decimal collapsed count writes
+ * them so (doc/mappings.md §8.1) */
+static int has_frac_weights(ffi *x, pcol_jv threads) {
+  for (size_t ti = 0; ti < pcol_jt_size(T, threads); ti++) {
+    pcol_jv s = pcol_jt_get(T, pcol_jt_at(T, threads, ti), "samples");
+    pcol_jv wt = pcol_jt_get(T, s, "weightType");
+    if (pcol_jt_is_str(wt) && strcmp(pcol_jt_str(T, wt), "samples")) continue;
+    const char *cols[] = {"weight", "pcolWeight"};
+    for (int c = 0; c < 2; c++) {
+      pcol_jv a = pcol_jt_get(T, s, cols[c]);
+      for (size_t i = 0; pcol_jt_is_arr(a) && i < pcol_jt_size(T, a); i++) {
+        pcol_jv v = pcol_jt_at(T, a, i);
+        double w = pcol_jt_is_num(v) ? pcol_jt_num(T, v) : 0;
+        if (isfinite(w) && w != floor(w)) return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 static int import_processed(ffi *x, pcol_jv meta) {
   pcol_jv threads;
   PCOL_RETURN_NOT_OK(ffj_array(&x->j, x->j.root, "threads", "", &threads));
@@ -811,6 +842,14 @@ static int import_processed(ffi *x, pcol_jv meta) {
     PCOL_RETURN_NOT_OK(tables_load(x, shared, shared, "shared"));
   pcol_jv th;
   char tp[48];
+  if ((x->frac = has_frac_weights(x, threads))) {
+    uint32_t t, u;
+    int rc = pcol_b_cstr(x->b, COLLAPSED_VT_COUNT, &t, x->j.err);
+    if (!rc) rc = pcol_b_cstr(x->b, COLLAPSED_UNIT_NANO, &u, x->j.err);
+    if (!rc) rc = pcol_b_value_type(x->b, t, u, &x->vt_frac, x->j.err);
+    if (!rc) rc = pcol_b_source_value_type(x->b, x->src, x->vt_frac, x->j.err);
+    if (rc) return rc;
+  }
   x->direct = pcol_jt_size(T, threads) == 1 && pcol_jt_is_obj(pcol_jt_at(T, threads, 0)) &&
               thread_in_order(x, pcol_jt_at(T, threads, 0));
   for (size_t ti = 0; ti < pcol_jt_size(T, threads) && (th = pcol_jt_at(T, threads, ti)); ti++) {
