@@ -86,6 +86,9 @@
 #define RPROF_META_HEADER "rprof.header"
 #define RPROF_META_FLAGS "rprof.flags"
 #define RPROF_META_SEGMENTS "rprof.segments"
+/* The time_ns of the first sample of each segment after the first (one
+ * row each): rprof.alloc counts 0 there (spec.md §7.1) */
+#define RPROF_META_SEGMENT_START_NS "rprof.segment_start_ns"
 #define RPROF_META_EOL "rprof.eol"
 #define RPROF_META_FINAL_NEWLINE "rprof.final_newline"
 #define RPROF_META_TRUNCATED "rprof.truncated_lines"

@@ -40,6 +40,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "reader.h"   /* struct pcol_file (its default_types), pcol_idmemo */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_init_meta, ... */
+#include "buf.h"      /* PCOL_GROW */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,6 +313,18 @@ int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chos
 }
 
 /* A meta value that is a positive decimal number of microseconds, in ns. */
+static int rseg_cmp(const void *pa, const void *pb) {
+  const struct pcol_rseg *a = pa, *b = pb;
+  if (a->src != b->src) return a->src < b->src ? -1 : 1;
+  return (a->t > b->t) - (a->t < b->t);
+}
+
+int pcol_rtime_segment_start(const pcol_rtime *t, uint64_t row) {
+  if (!t->nseg || !t->time.data) return 0;
+  struct pcol_rseg k = {pcol_view_u32(&t->source, row), pcol_view_i64(&t->time, row)};
+  return bsearch(&k, t->seg, t->nseg, sizeof *t->seg, rseg_cmp) != NULL;
+}
+
 static int64_t meta_us_as_ns(pcol_str v) {
   int64_t us;
   if (pcol_str_i64(v, &us) || us <= 0 || us > INT64_MAX / 1000) return 0;
@@ -359,21 +372,34 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   }
   int rc = PCOL_OK;
   pcol_idmemo memo = {{0}, {0}};
-  static const char *const keys[] = {RPROF_META_INTERVAL_US, RPROF_META_INTERVAL_LAST_US};
+  static const char *const keys[] = {RPROF_META_INTERVAL_US, RPROF_META_INTERVAL_LAST_US,
+                                     RPROF_META_SEGMENT_START_NS};
+  size_t segcap = 0;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
     uint32_t s = pcol_view_u32(&ms, i);
     if (s < 1 || s > t->nsources) continue;
     pcol_str v, st;
     uint8_t kind; /* 1 interval, 2 last interval, 0 other */
-    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &kind, err))) break;
-    int is_first = kind == 1, is_last = kind == 2;
-    if (!is_first && !is_last) continue;
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 3, &kind, err))) break;
+    int is_first = kind == 1, is_last = kind == 2, is_seg = kind == 3;
+    if (!is_first && !is_last && !is_seg) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err))) break;
     if (!pcol_str_is(st, PCOL_SRC_RPROF)) continue;
     if ((rc = pcol_string(f, pcol_view_u32(&mv, i), &v, err))) break;
-    if (is_first) first[s] = meta_us_as_ns(v);
-    else t->last_ns[s] = meta_us_as_ns(v);
+    int64_t at;
+    if (is_seg && !pcol_str_i64(v, &at)) { /* a value not a number: no segment (a damaged file) */
+      if (PCOL_GROW(t->seg, t->nseg, segcap)) {
+        rc = pcol_oom(err);
+        break;
+      }
+      t->seg[t->nseg++] = (struct pcol_rseg){s, at};
+    } else if (is_first) {
+      first[s] = meta_us_as_ns(v);
+    } else if (is_last) {
+      t->last_ns[s] = meta_us_as_ns(v);
+    }
   }
+  if (t->nseg) qsort(t->seg, t->nseg, sizeof *t->seg, rseg_cmp);
   for (uint64_t s = 1; s <= t->nsources; s++)
     if (!t->last_ns[s]) t->last_ns[s] = first[s];
   free(first);
@@ -384,6 +410,9 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
 }
 
 void pcol_rtime_free(pcol_rtime *t) {
+  free(t->seg);
+  t->seg = NULL;
+  t->nseg = 0;
   free(t->last_ns);
   free(t->dec_from);
   free(t->collapsed);

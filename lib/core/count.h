@@ -36,7 +36,14 @@ typedef struct pcol_rtime {
   uint32_t cpu_vt;
   uint32_t *dec_from;
   uint8_t *collapsed;
+  /* the Rprof segments after the first (meta rprof.segment_start_ns):
+   * (source, time of the segment's first sample), sorted */
+  struct pcol_rseg { uint32_t src; int64_t t; } *seg;
+  size_t nseg;
 } pcol_rtime;
+/* 1 when sample `row` is the first of an Rprof segment after its source's
+ * first (Rprof(append = TRUE)); binary search, only when t->nseg */
+int pcol_rtime_segment_start(const pcol_rtime *t, uint64_t row);
 int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err);
 /* How long a point sample of source s lasts on a timeline (the speedscope
  * export's, the report's stack chart): 1 when until the next sample, as

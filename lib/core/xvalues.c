@@ -110,16 +110,23 @@ int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, si
   return PCOL_OK;
 }
 
-int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_view *source, const uint32_t vt[PCOL_RALLOC_NTYPES],
+int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt, const uint32_t vt[PCOL_RALLOC_NTYPES],
                       uint64_t row, int64_t *out) {
   *out = 0;
-  if (row == 0 || pcol_view_u32(source, row - 1) != pcol_view_u32(source, row)) return PCOL_OK;
+  /* the first sample of its source, of a segment Rprof appended, or after
+   * a sample without memory values (a segment not memory-profiled): the
+   * levels before it are not its allocation */
+  if (row == 0 || pcol_view_u32(&rt->source, row - 1) != pcol_view_u32(&rt->source, row) ||
+      (rt->nseg && pcol_rtime_segment_start(rt, row)))
+    return PCOL_OK;
+  int64_t prev[PCOL_RALLOC_NTYPES];
+  for (int k = 0; k < PCOL_RALLOC_NTYPES; k++)
+    if (!pcol_sample_value(sc, row - 1, vt[k], &prev[k])) return PCOL_OK;
   for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
-    int64_t cur, prev, d;
+    int64_t cur, d;
     (void)pcol_sample_value(sc, row, vt[k], &cur);
-    (void)pcol_sample_value(sc, row - 1, vt[k], &prev);
-    if (__builtin_sub_overflow(cur, prev, &d)) { /* past the int64 range: an increase only when cur > prev */
-      if (cur > prev) return PCOL_ETOOBIG;
+    if (__builtin_sub_overflow(cur, prev[k], &d)) { /* past the int64 range: an increase only when cur > prev */
+      if (cur > prev[k]) return PCOL_ETOOBIG;
     } else if (d > 0 && __builtin_add_overflow(*out, d, out)) {
       return PCOL_ETOOBIG;
     }
@@ -130,7 +137,7 @@ int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_view *source, const
 int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, int64_t *v,
                 pcol_error *err) {
   if (vt == PCOL_VT_RPROF_ALLOC) {
-    if (pcol_ralloc_value(&x->sc, &x->rt->source, x->alloc_vt, row, v))
+    if (pcol_ralloc_value(&x->sc, x->rt, x->alloc_vt, row, v))
       return pcol_error_set(err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
                             (unsigned long long)row + 1);
     return PCOL_OK;

@@ -39,7 +39,7 @@ int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32
                 pcol_error *err);
 /* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): PCOL_ETOOBIG on
  * overflow (no message). */
-int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_view *source,
+int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt,
                       const uint32_t vt[PCOL_RALLOC_NTYPES], uint64_t row, int64_t *out);
 
 #endif

@@ -61,7 +61,7 @@ static int value_of(const wctx *c, uint64_t row, uint32_t vt, int64_t *v) {
 
 /* summaryRprof's per-line memory increase: THE rule of lib/core/xvalues.c */
 static int rprof_alloc(const wctx *c, uint64_t row, int64_t *out) {
-  if (pcol_ralloc_value(&c->sc, &c->source, c->alloc_vt, row, out))
+  if (pcol_ralloc_value(&c->sc, &c->rt, c->alloc_vt, row, out))
     return pcol_error_set(c->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
                           (unsigned long long)row + 1);
   return PCOL_OK;

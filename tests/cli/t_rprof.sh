@@ -119,4 +119,22 @@ if [ -f "$dz" ]; then
   grep -q "^pcol unpack: note: .*dotnet-211.pb.gz: source 1: its default value is a time, 0 in every" "$tmp/err" ||
     fail "$dz: no note of the time of 0: $(cat "$tmp/err")"
 fi
+# rprof.alloc of Rprof(append = TRUE) files (user review 7): each segment's
+# first sample counts 0, as summaryRprof counts a file's first, so the whole
+# equals the sum of its segments read apart; a memory segment after one
+# without memory profiling does not count the heap as allocated (was the
+# whole heap at its first sample, and an appended segment's first sample took
+# what R allocated while Rprof was off)
+mseg1='memory profiling: sample.interval=20000\n:100:10:1000:0:"f" \n:300:10:1000:0:"f" "main" \n'
+mseg2='memory profiling: sample.interval=20000\n:90000:500:9000:0:"g" \n:90100:500:9500:0:"g" "main" \n'
+cpu='sample.interval=20000\n"h" \n"h" "main" \n'
+alloc() { "$PCOL" top "$1" --value rprof.alloc --unit B --format csv | awk -F, 'NR > 1 {s += $1} END {print s + 0}'; }
+printf "$mseg1" >"$tmp/s1.out"; printf "$mseg2" >"$tmp/s2.out"; printf "$cpu" >"$tmp/c.out"
+printf "$mseg1$mseg2" >"$tmp/s12.out"; printf "$cpu$mseg2" >"$tmp/c2.out"
+a1=$(alloc "$tmp/s1.out") a2=$(alloc "$tmp/s2.out") a12=$(alloc "$tmp/s12.out") ac2=$(alloc "$tmp/c2.out")
+[ "$a1" -gt 0 ] && [ "$a2" -gt 0 ] || fail "rprof.alloc of one segment: $a1, $a2"
+[ "$a12" = $((a1 + a2)) ] || fail "rprof.alloc of two appended memory segments: $a12, want $a1 + $a2"
+[ "$ac2" = "$a2" ] || fail "rprof.alloc of a memory segment after a CPU one: $ac2, want $a2"
+"$PCOL" pack "$tmp/s12.out" -o "$tmp/s12.pcol" && [ "$(alloc "$tmp/s12.pcol")" = "$a12" ] ||
+  fail "rprof.alloc of the appended file packed: $(alloc "$tmp/s12.pcol")"
 exit 0

@@ -858,6 +858,12 @@ static int on_header(rp_in *r, const char *p, size_t n, unsigned flags, uint64_t
     if (!rc) rc = pcol_b_meta_str(r->b, r->src, RPROF_META_FLAGS, fl, r->err);
     if (rc) return bpass(r, rc);
   }
+  if (r->segments > 0) { /* an appended segment: where it starts (rprof.alloc) */
+    char num[32];
+    snprintf(num, sizeof num, "%" PRId64, r->t_ns);
+    int rc = pcol_b_meta_str(r->b, r->src, RPROF_META_SEGMENT_START_NS, num, r->err);
+    if (rc) return bpass(r, rc);
+  }
   if (r->segments == 0 || iv < r->iv_min) r->iv_min = iv;
   if (r->segments == 0 || iv > r->iv_max) r->iv_max = iv;
   r->segments++;

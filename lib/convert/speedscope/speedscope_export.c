@@ -249,7 +249,7 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
   if (!vt) /* the count profile: THE count rule */
     return pcol_scale(pcol_sample_count(&sc, r->row, x->cvt[x->cur_src]), r->num, r->den);
   if (vt == PCOL_VT_RPROF_ALLOC) { /* lib/core/xvalues.c (an overflow is refused first, by scan) */
-    if (pcol_ralloc_value(&sc, &x->rt.source, x->xv.alloc_vt, r->row, &v)) v = 0;
+    if (pcol_ralloc_value(&sc, &x->rt, x->xv.alloc_vt, r->row, &v)) v = 0;
     return pcol_scale(v, r->num, r->den);
   }
   *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
