@@ -27,8 +27,10 @@
 #include "bytes.h"    /* pcol_str_i64 */
 #include "reader.h"   /* pcol_idmemo, pcol_string_which_memo */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* the start and duration keys, and the rank of each (a higher rank wins);
  * then the keys of THE recording rule (wall_recordings): a source's place
@@ -139,6 +141,29 @@ static int64_t sat_sub(int64_t a, int64_t b) {
   return r == PCOL_NA_I64 ? INT64_MIN + 1 : r;
 }
 
+/* ns since the epoch as RFC 3339 UTC, the form --from/--to take
+ * ("2026-11-29T01:29:09.841614617Z", the fraction without trailing zeros) */
+static void utc_text(char *b, size_t cap, int64_t ns) {
+  int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+  if (frac < 0) frac += 1000000000, sec--;
+  time_t tt = (time_t)sec;
+  struct tm tm;
+  size_t n = gmtime_r(&tt, &tm) ? strftime(b, cap, "%Y-%m-%dT%H:%M:%S", &tm) : 0;
+  if (!n) {
+    snprintf(b, cap, "@%lld.%09lld", (long long)sec, (long long)frac);
+    return;
+  }
+  if (frac) {
+    char f[16];
+    int w = 9;
+    while (frac % 10 == 0) frac /= 10, w--;
+    snprintf(f, sizeof f, ".%0*lld", w, (long long)frac);
+    snprintf(b + n, cap - n, "%sZ", f);
+  } else {
+    snprintf(b + n, cap - n, "Z");
+  }
+}
+
 static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
   pcol_view t, u;
   *ty = *uri = (pcol_str){NULL, 0};
@@ -180,11 +205,14 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
   if (inside) return PCOL_WALL_ALL;
   if (outside) return PCOL_WALL_NONE;
   source_name(f, s, &ty, &uri);
+  char t0[48], t1[48];
+  utc_text(t0, sizeof t0, st);
+  utc_text(t1, sizeof t1, e);
   return pcol_error_set(err, PCOL_ENOTFOUND,
                         "source %u (%.*s %.*s) has no sample times and the range cuts its span "
-                        "(%lld + %lld ns since the epoch), so the range cannot select its samples: "
+                        "(%s to %s), so the range cannot select its samples: "
                         "choose a range that holds it whole or leaves it out",
-                        s, SHOWN(ty), SHOWN(uri), (long long)st, (long long)d);
+                        s, SHOWN(ty), SHOWN(uri), t0, t1);
 }
 
 /* first row in [lo, hi) with source > s */

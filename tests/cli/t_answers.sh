@@ -144,6 +144,10 @@ expect 2 "can be read only once" "$PCOL" merge - - -o "$tmp/m.pcol"
 # (t_counts.sh and t_speedscope.sh judge them with go tool pprof and R)
 TD=${PCOL_TESTDATA:-../shared/testdata}
 g=$TD/pprof/go-cpu-inline-small.pb.gz
+# a wall-clock range that cuts a source without sample times names its span
+# as the range is given (RFC 3339), not as ns since the epoch (user review 7)
+[ -f "$g" ] && expect 1 "cuts its span (2017-09-29T20:57:59.25723537Z to 2017-09-29T20:58:01.25924832Z)" \
+  "$PCOL" top "$g" --from 2017-09-29T20:58:00.5Z
 if [ -f "$g" ]; then
   total() { sed -n 's/.* of \([0-9]*\) total.*/\1/p'; }
   n=$("$PCOL" top "$g" --value samples -n 1 | total)
