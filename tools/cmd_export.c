@@ -79,17 +79,21 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
 
   pcol_error err = {0};
-  int rc = PCOL_OK;
+  /* a directory or a quoted glob is its files, as for merge and validate
+   * (cli_expand_args), each exported as its own sources */
+  char **in = NULL;
+  size_t nin = 0;
+  int rc = cli_expand_args(a->pos, a->npos, &in, &nin, &err);
   /* every input opened and fully validated before any output exists */
-  pcol_file **files = calloc((size_t)a->npos, sizeof *files);
-  if (!files) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+  pcol_file **files = rc ? NULL : calloc(nin ? nin : 1, sizeof *files);
+  if (!rc && !files) rc = pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
   pcol_open_options oo = cli_open_options(cmd, a); /* --no-mmap, --max-rows */
-  for (int i = 0; i < a->npos && !rc; i++) {
-    oo.names = cli_fetched_names(&a->pos[i], 1);
-    rc = pcol_open_any(a->pos[i], &oo, &files[i], &err);
+  for (size_t i = 0; i < nin && !rc; i++) {
+    oo.names = cli_fetched_names((const char *const *)&in[i], 1);
+    rc = pcol_open_any(in[i], &oo, &files[i], &err);
     if (!rc) cli_import_warning(cmd->name, &err);
-    if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, cli_input_name(a->pos[i])))
-      pcol_error_prefix(&err, cli_input_name(a->pos[i]));
+    if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, cli_input_name(in[i])))
+      pcol_error_prefix(&err, cli_input_name(in[i]));
   }
   /* the schema first: a bad --cluster fails before any file is written */
   char tmpdir[4096] = "", path[4096];
@@ -115,19 +119,20 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   }
   if (!rc) rc = pcol_clickhouse_schema(outs[PCOL_CH_NTABLES].fp, cluster, &err);
   uint64_t sources = 0;
-  for (int i = 0; i < a->npos && !rc; i++) {
+  for (size_t i = 0; i < nin && !rc; i++) {
     uint64_t n = 0;
     rc = pcol_export_clickhouse(files[i], streams, &eo, &n, &err);
-    if (rc && rc != PCOL_EIO && !strstr(err.message, cli_input_name(a->pos[i])))
-      pcol_error_prefix(&err, cli_input_name(a->pos[i]));
+    if (rc && rc != PCOL_EIO && !strstr(err.message, cli_input_name(in[i])))
+      pcol_error_prefix(&err, cli_input_name(in[i]));
     sources += n;
   }
   for (int t = 0; t < nopen; t++) {
     if (rc) pcol_out_abort(&outs[t]);
     else rc = pcol_out_commit(&outs[t], &err);
   }
-  for (int i = 0; files && i < a->npos; i++) pcol_close(files[i]);
+  for (size_t i = 0; files && i < nin; i++) pcol_close(files[i]);
   free(files);
+  cli_expand_free(in, nin);
   if (!rc && load) {
     signal(SIGPIPE, SIG_IGN); /* a client that stops reading is an error, not a kill */
     for (unsigned t = 0; t < PCOL_CH_NTABLES && !rc; t++) {
@@ -147,8 +152,8 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
     rmdir(tmpdir);
   }
   if (rc) return cli_fail(cmd->name, &err, rc);
-  fprintf(stderr, "pcol export: %llu source%s of %d input%s%s%s\n", (unsigned long long)sources,
-          sources == 1 ? "" : "s", a->npos, a->npos == 1 ? "" : "s", load ? " loaded" : " written to ",
+  fprintf(stderr, "pcol export: %llu source%s of %zu input%s%s%s\n", (unsigned long long)sources,
+          sources == 1 ? "" : "s", nin, nin == 1 ? "" : "s", load ? " loaded" : " written to ",
           load ? "" : dir);
   return EXIT_OK;
 }

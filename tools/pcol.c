@@ -232,7 +232,8 @@ static const cli_command commands[] = {
      "One pcol_TABLE.native file per table (Native column blocks) and schema.sql (local\n"
      "ReplacingMergeTree tables and Distributed tables over --cluster).  Rows are keyed by a\n"
      "source_key derived from each source's content, so loading a profile twice changes no\n"
-     "answer.  Every input is validated before anything is written.  --load CMD streams each\n"
+     "answer.  An INPUT may be a directory or a quoted glob: its files, each its own sources.\n"
+     "Every input is validated before anything is written.  --load CMD streams each\n"
      "file into CMD --query 'INSERT INTO pcol_TABLE FORMAT Native', sources last.\n"
      "doc/clickhouse.md gives the schema and the SQL for top, diff and flame graphs.",
      opts_export, cmd_export},

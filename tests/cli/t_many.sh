@@ -196,6 +196,15 @@ cmp -s "$tmp/u.txt" "$tmp/m.txt" || fail "unpack of the union differs from the m
 $PCOL flame "$tmp/day" -o "$tmp/u.svg" && $PCOL flame "$tmp/d.pcol" -o "$tmp/m.svg" || fail "flame"
 cmp -s <(grep -v '<text\|<title>Flame\|subtitle' "$tmp/u.svg") <(grep -v '<text\|<title>Flame\|subtitle' "$tmp/m.svg") ||
   fail "flame of the union differs from the merged file's"
+# export --to clickhouse: a directory and a quoted glob are their files, each
+# its own sources, as the files named one by one (user review 7: refused)
+$PCOL export "$tmp/day/a.pb.gz" "$tmp/day/b.pb.gz" "$tmp/day/c.pcol" --to clickhouse -o "$tmp/ch1" 2>/dev/null &&
+  $PCOL export "$tmp/day" --to clickhouse -o "$tmp/ch2" 2>"$tmp/err" &&
+  $PCOL export "$tmp/day/*" --to clickhouse -o "$tmp/ch3" 2>/dev/null || fail "export of a directory: $(cat "$tmp/err")"
+grep -q ' of 3 inputs written' "$tmp/err" || fail "export of a directory: $(cat "$tmp/err")"
+for t in "$tmp"/ch1/*; do
+  cmp -s "$t" "$tmp/ch2/${t##*/}" && cmp -s "$t" "$tmp/ch3/${t##*/}" || fail "export of a directory: ${t##*/} differs"
+done
 # errors name what is wrong
 $PCOL top "$tmp/nothing/*.pb.gz" 2>"$tmp/err"
 [ $? = 2 ] && grep -q "no file matches" "$tmp/err" || fail "a glob without match: $(cat "$tmp/err")"
