@@ -442,7 +442,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
     cli_print_cstr(stdout, dir);
     printf(": %s (it covers %zu of %zu files%s)\n",
            k < 2 ? "nothing to index" : "the index is up to date", have, n,
-           k < n ? "; a file changed within 2 s and those after it are read on their own" : "");
+           k < n ? "; a file changed within 2 s (its change time, ls -lc: a copy or touch is a change) and those after it are read on their own; run it again in 2 s" : "");
     rc = EXIT_OK;
     goto done;
   }
@@ -484,7 +484,7 @@ static int index_dir(const cli_command *cmd, const cli_args *a, const char *dir)
   }
   cli_print_cstr(stdout, dir);
   printf(": " INDEX_FILE " covers %zu of %zu files (%zu read now%s)\n", k, n, k - have,
-         k < n ? "; a file changed within 2 s and those after it are read on their own" : "");
+         k < n ? "; a file changed within 2 s (its change time, ls -lc) and those after it are read on their own" : "");
   rc = EXIT_OK;
 done:
   if (ofd >= 0) close(ofd);
