@@ -184,6 +184,11 @@
 #define JFR_META_SETTING "jfr.setting."  /* + a setting of the source's event type */
 /* jdk.ObjectAllocationSample's `weight` (pcol's own `weight` is the column) */
 #define JFR_VT_ALLOC_WEIGHT "allocation_weight"
+/* jdk.CPUTimeSample's samplingPeriod (JDK 25's CPU-time sampler, JEP 509):
+ * a second measure of the execution samples' CPU time, so not named cpu
+ * (no view adds the two; the JDK's views are cpu-time-hot-methods and
+ * hot-methods) */
+#define JFR_VT_CPU_TIME "cpu-time"
 #define JFR_LABEL_STATE "thread_state"   /* an execution sample's thread state */
 #define JFR_LABEL_CLASS "object_class"   /* an allocation's class */
 

@@ -10,7 +10,8 @@
 # execution samples' period settings: each sample's cpu is the one in
 # force, hostile values give no CPU time and a note.  A recording's
 # sources count its time once (Duration: its span, not their durations
-# added), two recordings twice.
+# added), two recordings twice.  JDK 25's CPU-time samples have their own
+# value, cpu-time, never added to the execution samples' cpu.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 GEN="python3 tests/support/gen_jfr.py"
@@ -177,4 +178,26 @@ sign|- ms|"- ms": not a timespan
 CASES
 per zerolater none x '"0 ms": 0, the sampler off' --period '0:20 ms' --period '2:0 ms'
 per ctl none x '"2\?0 ms": not a timespan' --period "*:2"$'\x01'"0 ms"
+# --- JDK 25's CPU-time sampler (jdk.CPUTimeSample, gen_jfr.py --cputime:
+# each of the 40 execution samples, at 20 ms, is also a CPU-time sample of
+# samplingPeriod 3 ms): two measures of the same CPU time, never added.
+# --value cpu is the execution samples' (40 x 20 ms), --value cpu-time the
+# CPU-time samples' (40 x 3 ms), and the default is cpu (JMC's Method
+# Profiling, async-profiler's converter, `jfr view hot-methods`), with the
+# CPU-time samples counting 0 and a note saying so.
+$GEN "$tmp/ct.jfr" --chunks 2 --samples 30 --cputime --period '*:20 ms' || fail "gen_jfr.py --cputime"
+ctop() { # value (none: the default) -> type unit total
+  "$PCOL" top "$tmp/ct.jfr" ${1:+--value "$1"} --format json -n 1 2>"$tmp/ct.err" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+print(t["type"], t["unit"], t["total"])'
+}
+[ "$(ctop cpu)" = "cpu nanoseconds 800000000" ] || fail "--value cpu beside jdk.CPUTimeSample: $(ctop cpu), not the execution samples' 40 x 20 ms"
+[ "$(ctop cpu-time)" = "cpu-time nanoseconds 120000000" ] || fail "--value cpu-time: $(ctop cpu-time), not the CPU-time samples' 40 x 3 ms"
+[ "$(ctop '')" = "cpu nanoseconds 800000000" ] || fail "the default beside jdk.CPUTimeSample: $(ctop ''), not cpu"
+grep -q "note: .*the default is cpu/nanoseconds.*other values: .*cpu-time/nanoseconds" "$tmp/ct.err" ||
+  fail "the default beside jdk.CPUTimeSample: no note naming cpu-time: $(cat "$tmp/ct.err")"
+# the CPU-time samples alone: their own default, cpu-time
+"$PCOL" info "$tmp/ct.jfr" | grep -q "values: *samples/count, cpu-time/nanoseconds (default: cpu-time/nanoseconds)" ||
+  fail "the jdk.CPUTimeSample source's values: $("$PCOL" info "$tmp/ct.jfr" 2>&1 | grep values)"
 echo "t_jfr: ok"

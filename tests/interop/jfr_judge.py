@@ -39,7 +39,7 @@ import sys
 KINDS = {
     "jdk.ExecutionSample": [],
     "jdk.NativeMethodSample": [],
-    "jdk.CPUTimeSample": [("samplingPeriod", "cpu")],  # JDK 25
+    "jdk.CPUTimeSample": [("samplingPeriod", "cpu-time")],  # JDK 25: not cpu (a second measure)
     "jdk.ObjectAllocationSample": [("weight", "allocation_weight")],
     "jdk.ObjectAllocationInNewTLAB": [("allocationSize", "allocationSize"), ("tlabSize", "tlabSize")],
     "jdk.ObjectAllocationOutsideTLAB": [("allocationSize", "allocationSize")],
@@ -223,15 +223,26 @@ def main():
                 "none, no cpu (no period settings)"))
         # `pcol top` of the recording without --value: the execution
         # samples' CPU (JMC's Method Profiling, async-profiler's converter),
-        # jfr's samples x the period in force; beside jdk.CPUTimeSample
-        # (a second measure of the same time) each source's count
+        # jfr's samples x the period in force, also beside jdk.CPUTimeSample
+        # (whose cpu-time, a second measure of the same time, counts 0
+        # there); `--value cpu-time`: jfr's CPU-time samples' samplingPeriod
         cpu = [dict(x[4]).get("cpu") for x in want["jdk.ExecutionSample"]]
         dflt = os.path.join(topdir, "default.json")
+        ct = os.path.join(topdir, "cpu-time.json")
+        if os.path.exists(ct) and want.get("jdk.CPUTimeSample"):
+            top = json.load(open(ct))
+            w = ("cpu-time", "nanoseconds", sum(dict(x[4])["cpu-time"] for x in want["jdk.CPUTimeSample"]))
+            g = (top["type"], top["unit"], top["total"])
+            if g != w:
+                bad += 1
+                print("FAIL pcol top --value cpu-time: %s, jfr's CPU-time samples' samplingPeriod: %s" % (g, w))
+            else:
+                print("ok pcol top --value cpu-time: %s %s %s (%d CPU-time samples)" % (
+                    w + (len(want["jdk.CPUTimeSample"]),)))
         if os.path.exists(dflt) and cpu and None not in cpu:
             top = json.load(open(dflt))
-            cputime = any(s["source_uri"].endswith(": jdk.CPUTimeSample") for s in t["sources"])
-            w = ("samples", "count", None) if cputime else ("cpu", "nanoseconds", sum(cpu))
-            g = (top["type"], top["unit"], None if cputime else top["total"])
+            w = ("cpu", "nanoseconds", sum(cpu))
+            g = (top["type"], top["unit"], top["total"])
             if g != w:
                 bad += 1
                 print("FAIL pcol top (default value): %s, jfr's execution samples x the period: %s" % (g, w))

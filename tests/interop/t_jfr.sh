@@ -19,7 +19,9 @@
 # (gen_jfr.py --redefine: two checkpoints, a key twice in one) resolves as
 # `jfr print` resolves it.  With a JDK 25
 # (PCOL_JAVA25_HOME, else /usr/lib/jvm/*-25*), a second recording with
-# jdk.CPUTimeSample on is judged by that JDK's jfr.  The same recording
+# jdk.CPUTimeSample on is judged by that JDK's jfr (its samplingPeriod is
+# pcol's cpu-time, `pcol top --value cpu-time` their sum; the default
+# stays the execution samples' cpu, the two measures never added).  The same recording
 # gzip-compressed and read from standard input gives the same answer, and
 # cut or damaged copies are refused with a message naming the file (exit 1),
 # never a crash.  The recording's sources count its time once: the
@@ -67,6 +69,10 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   java -cp "$tmp/settings" Settings "$2" >"$d/settings.tsv" || { bad "$1: java Settings"; return; }
   n=$("$PCOL" cat "$3" --table sources --format tsv | tail -n +2 | wc -l)
   "$PCOL" top "$3" --format json -n 1 >"$d/top/default.json" 2>"$d/top/default.err" || bad "$1: pcol top"
+  # JDK 25's CPU-time samples: their own value, cpu-time (never added to cpu)
+  if grep -q $': jdk.CPUTimeSample\t' <("$PCOL" cat "$3" --table sources --format tsv); then
+    "$PCOL" top "$3" --value cpu-time --format json -n 1 >"$d/top/cpu-time.json" 2>/dev/null || bad "$1: pcol top --value cpu-time"
+  fi
   for s in $(seq 1 "$n"); do
     "$PCOL" top "$3" --source "$s" --value samples --format tsv -n 1000000 >"$d/top/top-$s.tsv" || bad "$1: pcol top --source $s"
   done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]...
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -43,6 +43,9 @@ symbol 9, pkg/New), method 2 (named by a new symbol 8, extra), package 1
 class 4 (named by symbol 4), method 3 (class 4, named by symbol 5), stack
 trace 4 (method 3 above method 2); the second chunk's events also use
 them, and stack trace 3 and thread 2, which that chunk's pools lack.
+--cputime: every execution sample is also a JDK 25 jdk.CPUTimeSample (the
+same time, thread and stack, its fields as JDK 25 writes them) whose
+samplingPeriod is 3 ms (the CPU-time sampler's measure of the same time).
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -54,6 +57,8 @@ RENAMES = "--renames" in sys.argv
 REKEY = "--rekey" in sys.argv
 REDEFINE = "--redefine" in sys.argv
 TICKS = REDEFINE or REKEY  # no pcol.Extra, startTime @Timestamp(TICKS)
+CPUTIME = "--cputime" in sys.argv
+CPUTIME_NS = 3000000  # --cputime: each CPU-time sample's samplingPeriod
 CHUNK = 0  # the chunk being written
 
 
@@ -138,6 +143,11 @@ CLASSES = [
     (104, "jdk.ActiveSetting", [("startTime", 3, 0, 0), ("id", 3, 0, 0), ("name", 4, 0, 0),
                                 ("value", 4, 0, 0)]),
 ]
+if CPUTIME:  # JDK 25's fields (duration 0: an instant)
+    CLASSES.append((105, "jdk.CPUTimeSample", [("startTime", 3, 0, 0), ("duration", 3, 0, 0),
+                                               ("eventThread", 10, 1, 0), ("stackTrace", 16, 1, 0),
+                                               ("failed", 1, 0, 0), ("samplingPeriod", 3, 0, 0),
+                                               ("biased", 1, 0, 0)]))
 TIMESTAMP = 200  # --redefine: startTime annotated @Timestamp(TICKS), so `jfr print` shows times
 if TICKS:
     CLASSES.append((TIMESTAMP, "jdk.jfr.Timestamp", [("value", 4, 0, 0)]))
@@ -313,6 +323,9 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
             if not TICKS:
                 e.b += struct.pack(">f", 1.5) + struct.pack(">d", 2.5)
                 e.int(2).int(7).int(8)
+            if CPUTIME:
+                evs += event(c, W(c).long(105).long(t).long(0).long(th(tk)).long(stk).byte(0)
+                             .long(CPUTIME_NS).byte(0).b)
         evs += event(c, e.b)
     evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)
     for i in range(settings):

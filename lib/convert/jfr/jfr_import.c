@@ -47,7 +47,7 @@ static const struct {
 } KINDS[EK_N] = {
     {"jdk.ExecutionSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
     {"jdk.NativeMethodSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
-    {"jdk.CPUTimeSample", NULL, {"samplingPeriod", NULL}, {PCOL_VT_CPU, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 0},
+    {"jdk.CPUTimeSample", NULL, {"samplingPeriod", NULL}, {JFR_VT_CPU_TIME, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 1},
     {"jdk.ObjectAllocationSample", NULL, {"weight", NULL}, {JFR_VT_ALLOC_WEIGHT, NULL}, {"bytes", NULL}, 1},
     {"jdk.ObjectAllocationInNewTLAB", NULL, {"allocationSize", "tlabSize"}, {"allocationSize", "tlabSize"},
      {"bytes", "bytes"}, 2},
@@ -879,12 +879,14 @@ static int open_source(jimp *x, int kind) {
                             cpu ? PCOL_VT_CPU : KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
     return rc;
   /* the recording's default, on each of its sources: the execution
-   * samples' CPU time, as JMC's Method Profiling and async-profiler's
-   * converter show CPU unless asked for allocations; not beside
-   * jdk.CPUTimeSample, whose cpu is a second measure of the same time */
-  if (any && x->count[EK_EXEC] && x->per_on && !x->count[EK_CPUTIME] &&
-      (rc = pcol_b_meta_str(x->b, src, PCOL_META_DEFAULT_VALUE, PCOL_VT_CPU, err)))
-    return rc;
+   * samples' CPU time, as JMC's Method Profiling, async-profiler's
+   * converter and `jfr view hot-methods` show CPU from them unless asked
+   * for another event (also beside jdk.CPUTimeSample: JDK 25's CPU-time
+   * sampler is off in default.jfc and profile.jfc, its own view is
+   * `jfr view cpu-time-hot-methods`, and its cpu-time, a second measure of
+   * the same time, counts 0 there); without them, the CPU-time samples' */
+  const char *dv = x->count[EK_EXEC] && x->per_on ? PCOL_VT_CPU : x->count[EK_CPUTIME] ? JFR_VT_CPU_TIME : NULL;
+  if (any && dv && (rc = pcol_b_meta_str(x->b, src, PCOL_META_DEFAULT_VALUE, dv, err))) return rc;
   x->cur_kind = kind, x->cur_src = src, x->cur_nvt = nvt;
   return PCOL_OK;
 }
