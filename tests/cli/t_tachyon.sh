@@ -245,6 +245,20 @@ CHECK=tests/support/tachyon_replay_check.py
 for b in "$FX"/*.bin; do
   python3 $CHECK "$PCOL" "${b%.bin}" || fail "$(basename "$b"): differs from CPython's replay"
 done
+# the writer's duration (TACHSTAT's duration_sec, "Captured N samples in S
+# seconds" in NAME.cmd, S to 0.01 s) is the source's stated duration: pcol
+# info's duration_ns and `pcol top`'s Duration line (THE duration rule,
+# lib/core/wall.c, reads it as pprof's duration_nanos)
+for b in "$FX"/*.bin; do
+  n=$(basename "$b" .bin)
+  s=$(sed -n 's/^# Captured [0-9]* samples in \([0-9.]*\) seconds$/\1/p' "${b%.bin}.cmd")
+  [ -n "$s" ] || fail "$n: no writer's report in $n.cmd"
+  d=$($PCOL info "$b" --format tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "duration_ns") c = i } NR == 2 { print $c }')
+  [ "$(awk -v d="$d" 'BEGIN { if (d ~ /^[0-9]+$/) printf "%.2f", d / 1e9 }')" = "$s" ] ||
+    fail "$n: pcol info's duration_ns $d, the writer's $s s"
+  $PCOL top "$b" -n 1 | grep -q '^Duration: ' || fail "$n: pcol top prints no Duration: line"
+  $PCOL info "$b" | grep -q '^  duration: ' || fail "$n: pcol info prints no duration"
+done
 # the header word at 60 (profiling mode, capture features) and the mode's
 # status bit on every sample: CPython's sampler keeps only the samples its
 # mode selects (cpu: on CPU, gil: holding the GIL, exception: one active)

@@ -666,6 +666,14 @@ static int import(timp *t, size_t n, const pcol_import_options *opt, uint8_t **t
                          (rc = meta_num(t, src, "tachyon.stats.flags", rd32(t, TP(stats) + 32)))))
       return rc;
     if ((rc = meta_num(t, src, "tachyon.stats.version", rd32(t, TP(foot) - 8)))) return rc;
+    /* the writer's own duration ("Captured N samples in S seconds"): the
+     * source's stated duration (spec.md §7), as pprof's duration_nanos,
+     * to the ns; none when not a finite positive time that fits */
+    uint64_t bits = rd64(t, TP(stats));
+    double sec;
+    memcpy(&sec, &bits, sizeof sec);
+    if (sec > 0 && sec < 9.2e9 && (rc = meta_num(t, src, PPROF_META_DURATION_NANOS, (unsigned long long)(sec * 1e9 + 0.5))))
+      return rc;
   }
 
 #undef TP
