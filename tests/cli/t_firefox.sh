@@ -302,6 +302,12 @@ open(sys.argv[3], "w").write(json.dumps(d))' "$tmp/vt.json" "$tmp/vt-esc.json" "
 $PCOL top "$tmp/vt-esc.json" >"$tmp/out" 2>&1 || fail "a pcolValueType with control bytes: $(head -3 "$tmp/out")"
 grep -q $'\x1b' "$tmp/out" && fail "a pcolValueType's escape reached the terminal"
 $PCOL top "$tmp/vt-arr.json" | grep -q '^Type: tracing ' || fail "a pcolValueType not a string was not ignored"
+# past 16 pcolValueType names the rest take the kind's own name, and the
+# kind's own names always have room (h8: a bytes thread after 16 names wrote
+# past the table and crashed)
+$PCOL info tests/fuzz-regress/firefox/value-type-names-past-16.json >"$tmp/out" 2>&1 ||
+  fail "20 pcolValueType names: $(head -3 "$tmp/out")"
+grep -q 'bytes' "$tmp/out" && grep -q 'vt15' "$tmp/out" || fail "20 pcolValueType names: $(head -20 "$tmp/out")"
 # hostile starts: refused (exit 1) with the JSON path, no float converted
 # out of range (UBSan); 2^63 ns is 9223372036854.775808 ms
 # start_as TEXT: st.json with meta.startTime written as TEXT, into h.json

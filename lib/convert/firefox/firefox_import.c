@@ -62,6 +62,7 @@ typedef struct srow { /* a sample before the sort */
   uint32_t vt; /* kind 1, 2: the value type (weight_type) */
 } srow;
 
+#define WVT_NAMES 16 /* value type names a file's threads may give (pcolValueType) */
 typedef struct wvt_ent {
   int kind;          /* 1 tracing-ms, 2 bytes */
   uint32_t name, vt; /* its name's string id, its value type */
@@ -72,7 +73,7 @@ typedef struct ffi {
   pcol_builder *b;
   uint32_t src, k_thread, k_tid, k_pid, k_cat;
   /* the value types of weights (weight_type): a kind and a name each */
-  wvt_ent wvt[16];
+  wvt_ent wvt[WVT_NAMES + 2];
   size_t nwvt;
   uint32_t cur_vt; /* the current thread's */
   /* a samples weight of the file has decimals (pcol's export of a decimal
@@ -364,8 +365,10 @@ static int weight_type(ffi *x, int kind, const char *name) {
   int rc = pcol_b_cstr(x->b, name && *name ? name : dflt, &t, x->j.err);
   size_t i = 0;
   while (!rc && i < x->nwvt && !(x->wvt[i].kind == kind && x->wvt[i].name == t)) i++;
-  if (!rc && i == x->nwvt && i == sizeof x->wvt / sizeof *x->wvt && name && strcmp(name, dflt))
-    return weight_type(x, kind, NULL);
+  /* a name past the first WVT_NAMES takes the kind's own; the two own
+   * names always have room (the table holds WVT_NAMES + 2) */
+  int own = !name || !*name || !strcmp(name, dflt);
+  if (!rc && i == x->nwvt && x->nwvt >= WVT_NAMES && !own) return weight_type(x, kind, NULL);
   if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, PCOL_OK);
   rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : "bytes", &u, x->j.err);
   if (!rc) rc = pcol_b_value_type(x->b, t, u, &vt, x->j.err);
