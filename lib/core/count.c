@@ -320,8 +320,11 @@ static int rseg_cmp(const void *pa, const void *pb) {
 }
 
 int pcol_rtime_segment_start(const pcol_rtime *t, uint64_t row) {
-  if (!t->nseg || !t->time.data) return 0;
+  if (!t->nseg || !t->time.count) return 0; /* (count: the column was read; its data is NULL when encoded) */
   struct pcol_rseg k = {pcol_view_u32(&t->source, row), pcol_view_i64(&t->time, row)};
+  /* the first sample at that time: segments of interval 0 (all at one
+   * time) are not told apart, rather than every sample taken for a start */
+  if (row > 0 && pcol_view_u32(&t->source, row - 1) == k.src && pcol_view_i64(&t->time, row - 1) >= k.t) return 0;
   return bsearch(&k, t->seg, t->nseg, sizeof *t->seg, rseg_cmp) != NULL;
 }
 
@@ -342,6 +345,7 @@ int pcol_rtime_init(pcol_rtime *t, pcol_file *f, pcol_error *err) {
    * 1.4, is then read only where a time range needs it) */
   int derives = 0;
   for (uint64_t s = 1; s <= t->nsources && !derives; s++) derives = pcol_rtime_has(t, (uint32_t)s);
+  derives |= t->nseg > 0; /* the segments are found by time (an interval of 0 derives none) */
   int rc = pcol_columns(f, cols, derives ? PCOL_NCOLS(cols) : 1, err);
   if (rc) pcol_rtime_free(t);
   return rc;

@@ -137,4 +137,13 @@ a1=$(alloc "$tmp/s1.out") a2=$(alloc "$tmp/s2.out") a12=$(alloc "$tmp/s12.out") 
 [ "$ac2" = "$a2" ] || fail "rprof.alloc of a memory segment after a CPU one: $ac2, want $a2"
 "$PCOL" pack "$tmp/s12.out" -o "$tmp/s12.pcol" && [ "$(alloc "$tmp/s12.pcol")" = "$a12" ] ||
   fail "rprof.alloc of the appended file packed: $(alloc "$tmp/s12.pcol")"
+# ... and in a packed file whose time column is encoded (format 1.3: 2 x 3000 samples)
+big() { awk -v b="$1" 'BEGIN { print "memory profiling: sample.interval=20000"
+  for (i = 0; i < 3000; i++) printf ":%d:10:1000:0:\"f\" \"main\" \n", b + 8 * i }'; }
+big 100 >"$tmp/b1.out"; big 900000 >"$tmp/b2.out"; cat "$tmp/b1.out" "$tmp/b2.out" >"$tmp/b12.out"
+"$PCOL" pack "$tmp/b12.out" -o "$tmp/b12.pcol" || fail "pack b12"
+"$PCOL" info "$tmp/b12.pcol" | grep -q "samples_stored *time_ns .*+e" ||
+  fail "the time column of b12.pcol is not encoded (the case this checks)"
+[ "$(alloc "$tmp/b12.pcol")" = $(($(alloc "$tmp/b1.out") + $(alloc "$tmp/b2.out"))) ] ||
+  fail "rprof.alloc of a packed appended file: $(alloc "$tmp/b12.pcol"), want the segments' sum"
 exit 0
