@@ -127,7 +127,9 @@ with gzip.open(sys.argv[1], 'wt') as f:
     f.write(',{\"ph\":\"E\",\"name\":\"a\",\"ts\":2}]')" "$1" "$2" || fail "python3 could not write $1"
 }
 ties "$tmp/ties.json.gz" 1048576
-[ "$($PCOL fold "$tmp/ties.json.gz" --value wall 2>"$tmp/err" | sort | tr '\n' '|')" = "a 1000|a;b 1000|" ] ||
+# (a nameless E closes the innermost open B, as chrome://tracing and
+# Perfetto do: the first closes a at 1; the other E events match nothing)
+[ "$($PCOL fold "$tmp/ties.json.gz" --value wall 2>"$tmp/err" | sort | tr '\n' '|')" = "a;b 1000|" ] ||
   fail "2^20 E events at one ts: $(cat "$tmp/err")"
 grep -q ' 1048575 E events matching no open B' "$tmp/err" || fail "2^20 E events at one ts: $(cat "$tmp/err")"
 ties "$tmp/ties1.json.gz" 1048577
