@@ -295,10 +295,14 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pco
  * stated duration, the others' 0, so that go's merge step adds the
  * recording once; separate inputs (their runs) are still added, as go
  * tool pprof adds the profiles it merges. */
+static uint64_t wall_run_end(const pcol_wall *w, uint64_t s) { /* past the run from s */
+  uint64_t e = s + 1;
+  while (e <= w->n && w->part[e - 1] && w->part[e] == (uint64_t)w->part[e - 1] + 1) e++;
+  return e;
+}
 static void wall_recordings(pcol_wall *w, const uint8_t *take) {
   for (uint64_t s = 1, e; s <= w->n; s = e) {
-    for (e = s + 1; e <= w->n && w->part[e - 1] && w->part[e] == (uint64_t)w->part[e - 1] + 1; e++) {
-    }
+    e = wall_run_end(w, s);
     size_t m = 0;
     bool by_start = true, by_v8 = true;
     uint64_t first = 0;
@@ -323,17 +327,42 @@ static void wall_recordings(pcol_wall *w, const uint8_t *take) {
   }
 }
 
+/* THE selection rule of recording parts (spec.md §7 "Recordings"): what
+ * a writer of the sources take[] writes as each one's pcol.recording_part.
+ * A run (wall_run_end) written whole keeps its parts as they are (a
+ * whole-file export writes what the file holds); of one written in part,
+ * the written sources are numbered 1..k in order, and none when k < 2 (a
+ * lone source of a recording is a recording of its own), so that the
+ * selection read back is one recording of exactly those sources, not
+ * joined to another file's run. */
+void pcol_wall_select_parts(pcol_wall *w, const uint8_t *take) {
+  for (uint64_t s = 1, e; s <= w->n; s = e) {
+    e = wall_run_end(w, s);
+    uint64_t k = 0;
+    for (uint64_t i = s; i < e; i++) k += take[i] != 0;
+    if (k == e - s) continue;
+    uint32_t p = 0;
+    for (uint64_t i = s; i < e; i++) w->part[i] = take[i] && k >= 2 ? ++p : 0;
+  }
+}
+
+/* take[s] = 1 for the sources a header of sel speaks of (pcol_wall_header) */
+static int wall_take(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take, pcol_error *err) {
+  uint8_t *t = *take = calloc(w->n + 1, 1);
+  bool any;
+  if (!t) return pcol_oom(err);
+  if (sel && sel->wall && (sel->has_from || sel->has_to)) return wall_reach(f, w, sel, t, &any, err);
+  for (uint64_t s = 1; s <= w->n; s++) t[s] = !sel || !sel->source_id || sel->source_id == s;
+  return PCOL_OK;
+}
+
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err) {
   *take = NULL;
   int rc = pcol_wall_init(f, w, err);
   if (rc) return rc;
-  uint8_t *t = calloc(w->n + 1, 1);
-  bool any;
-  if (!t) rc = pcol_oom(err);
-  else if (sel && sel->wall && (sel->has_from || sel->has_to)) rc = wall_reach(f, w, sel, t, &any, err);
-  else
-    for (uint64_t s = 1; s <= w->n; s++) t[s] = !sel || !sel->source_id || sel->source_id == s;
+  uint8_t *t;
+  rc = wall_take(f, sel, w, &t, err);
   if (!rc) wall_recordings(w, t);
   if (rc) {
     free(t);

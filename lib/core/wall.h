@@ -49,6 +49,11 @@ static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
  * separate recordings each.  free(*take), pcol_wall_free. */
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err);
+/* THE selection rule of recording parts (wall.c): w->part[s] made what a
+ * writer of the sources take[s] writes as their pcol.recording_part (0:
+ * none): a run written whole as it is, the k >= 2 written of a run in
+ * part numbered 1..k, a lone one none. */
+void pcol_wall_select_parts(pcol_wall *w, const uint8_t *take);
 /* THE "each once" rule of comments (go's profile.Merge keeps a comment's
  * first occurrence): rep[i] = 1 when c[i] has the bytes of an earlier c[j]
  * (NA and "" alike), else 0.  PCOL_ENOMEM (nothing else set) when no room. */

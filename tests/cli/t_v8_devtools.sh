@@ -10,7 +10,11 @@
 #    (last - first) / (n - 1), DevTools' averageIntervalTime
 #    (normalizeTimestamps), on a hand-made profile and on one `node
 #    --cpu-prof` records here;
-#  - a startTime that is no time is refused naming the event and the byte.
+#  - a startTime that is no time is refused naming the event and the byte;
+#  - an export of a selection writes the recording parts of what it writes
+#    (spec.md §7 "Recordings"): profiles of two traces exported one each
+#    add up, two of three written stay one recording, a whole trace's
+#    parts are kept.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -19,12 +23,15 @@ fail() { echo "t_v8_devtools: FAIL: $*" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
 # two renderers profiled 1 s apart; each profile's last chunk has its
 # endTime (V8's CpuProfile::FinishProfile): A 4 ms, B 1 ms
-# (over.json: the same, B inside A: 1 ms from 5.001 s)
-python3 - "$tmp/two.json" "$tmp/over.json" <<'PY'
+# (over.json: the same, B inside A: 1 ms from 5.001 s; three.json: two.json
+# and C, 3 ms from 5.002 s)
+python3 - "$tmp/two.json" "$tmp/over.json" "$tmp/three.json" <<'PY'
 import json, sys
-for out, b in ((sys.argv[1], (6000000, 6001000)), (sys.argv[2], (5001000, 5002000))):
+A, C = (11, 5000000, 5004000, [100, 1000, 1000, 1000]), (33, 5002000, 5005000, [100, 1000, 1000])
+for out, b, more in ((sys.argv[1], (6000000, 6001000), ()), (sys.argv[2], (5001000, 5002000), ()),
+                     (sys.argv[3], (6000000, 6001000), (C,))):
     ev = []
-    for pid, start, end, deltas in ((11, 5000000, 5004000, [100, 1000, 1000, 1000]), (22, b[0], b[1], [100, 300, 300])):
+    for pid, start, end, deltas in (A, (22, b[0], b[1], [100, 300, 300])) + more:
         ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
                    "args": {"data": {"startTime": start}}})
         nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
@@ -57,6 +64,40 @@ jdur() { "$PCOL" info "$1" --format json | python3 -c 'import json, sys; print("
 for w in two.json:1001000000 over.json:4000000 m.pcol:1005000000; do
   "$PCOL" unpack "$tmp/${w%%:*}" --to pprof -o "$tmp/d.pb.gz" 2>/dev/null || fail "unpack ${w%%:*} --to pprof"
   [ "$(jdur "$tmp/d.pb.gz")" = "${w#*:}" ] || fail "${w%%:*}: the pprof export's duration_nanos $(jdur "$tmp/d.pb.gz"), want ${w#*:}"
+done
+# an export of a selection writes its sources' parts renumbered in what it
+# writes (spec.md §7 "Recordings"): one source of a recording is a
+# recording of its own, so two profiles of two traces exported one each
+# (speedscope, OTLP) read back as two recordings, their durations added
+# (1.33 ms + 6 ms), not joined as parts 1 and 2 of one (6 ms)
+python3 "$(dirname "$0")/../support/chrome_seeds.py" "$tmp/seeds" >/dev/null || fail "chrome_seeds.py"
+for t in speedscope otlp; do
+  "$PCOL" unpack --to $t --source 1 "$tmp/seeds/cpuprofile.json" -o "$tmp/p1.$t" || fail "unpack cpuprofile.json --source 1 --to $t"
+  "$PCOL" unpack --to $t --source 2 "$tmp/seeds/chunks.json" -o "$tmp/c2.$t" || fail "unpack chunks.json --source 2 --to $t"
+  "$PCOL" top "$tmp/p1.$t" "$tmp/c2.$t" -n 1 | grep -q '^Duration: 7.33ms,' ||
+    fail "two traces' profiles exported one each ($t): $("$PCOL" top "$tmp/p1.$t" "$tmp/c2.$t" -n 1 | grep Duration), want 7.33ms"
+  "$PCOL" merge "$tmp/p1.$t" "$tmp/c2.$t" -o "$tmp/pc.pcol" || fail "merge p1.$t c2.$t"
+  "$PCOL" top "$tmp/pc.pcol" -n 1 | grep -q '^Duration: 7.33ms,' ||
+    fail "their merge ($t): $("$PCOL" top "$tmp/pc.pcol" -n 1 | grep Duration), want 7.33ms"
+done
+# two of three.json's three profiles written (--focus leaves B no samples):
+# numbered 1 and 2, still one recording read back, whose Duration is the
+# one the whole trace's export read back gives (4 ms: speedscope keeps no
+# V8 clock, so they begin together), not A's and C's added (7 ms)
+"$PCOL" unpack "$tmp/three.json" --to speedscope --focus 'f11|f33' -o "$tmp/ac.json" || fail "unpack three.json --focus"
+"$PCOL" unpack "$tmp/three.json" --to speedscope -o "$tmp/abc.json" || fail "unpack three.json"
+[ "$(grep -o '"pcolRecordingPart":[0-9]*' "$tmp/ac.json" | tr '\n' ' ')" = '"pcolRecordingPart":1 "pcolRecordingPart":2 ' ] ||
+  fail "A and C of three written as parts $(grep -o '"pcolRecordingPart":[0-9]*' "$tmp/ac.json" | tr '\n' ' '), not 1 and 2"
+"$PCOL" top "$tmp/ac.json" -n 1 | grep -q '^Duration: 4ms,' ||
+  fail "A and C of three read back: $("$PCOL" top "$tmp/ac.json" -n 1 | grep Duration), want 4ms (one recording)"
+"$PCOL" top "$tmp/abc.json" -n 1 | grep -q '^Duration: 4ms,' ||
+  fail "three.json's speedscope export read back: $("$PCOL" top "$tmp/abc.json" -n 1 | grep Duration), want 4ms"
+# a whole trace's export writes the parts it holds: read back, the same
+"$PCOL" cat "$tmp/seeds/chunks.json" --table meta | grep recording_part >"$tmp/want"
+for t in speedscope otlp; do
+  "$PCOL" unpack "$tmp/seeds/chunks.json" --to $t -o "$tmp/all.$t" || fail "unpack chunks.json --to $t"
+  "$PCOL" cat "$tmp/all.$t" --table meta | grep recording_part >"$tmp/got"
+  cmp -s "$tmp/want" "$tmp/got" || fail "chunks.json's parts read back from $t: $(diff "$tmp/want" "$tmp/got" | head -4)"
 done
 # the views of both stay on one timeline (the first profile's start)
 "$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 && $2 == 2 { print $3 }' | head -1 >"$tmp/got"

@@ -31,6 +31,7 @@
 #include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
 #include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
+#include "wall.h"     /* pcol_wall, pcol_wall_init, pcol_wall_select_parts, pcol_wall_free */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,8 @@ typedef struct ex {
   pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
   int whole;       /* no range or filter: each source is exported as it is */
   uint64_t wrote;  /* bytes of the messages written (put) */
+  pcol_wall wall;  /* of one source's export: its pcol.recording_part in the selection (part) */
+  int parts;       /* wall is there: the part written is wall.part's */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -881,7 +884,19 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
     if (starts(k, OTLP_META_PREFIX) || starts(k, OTLP_META_OTEL_PREFIX) ||
         pcol_str_is(k, OTLP_ATTR_TIME_BASE))
       continue;
-    int32_t ki = str_bytes(x, k.ptr, k.len), vi = str_id(x, pcol_view_u32(&m->v, i));
+    int32_t ki = str_bytes(x, k.ptr, k.len), vi;
+    if (x->parts && pcol_str_is(k, PCOL_META_RECORDING_PART)) {
+      /* its part in the selection (THE selection rule of parts, wall.c),
+       * once, none when it is a recording of its own there */
+      char num[16];
+      uint32_t part = x->wall.part[src];
+      if (!part) continue;
+      x->wall.part[src] = 0;
+      snprintf(num, sizeof num, "%u", (unsigned)part);
+      vi = str_c(x, num);
+    } else {
+      vi = str_id(x, pcol_view_u32(&m->v, i));
+    }
     pattr[npattr++] = attr(x, ki, 0, vi, 0, 0);
   }
   /* pass 1: the samples' sizes in each Profile, their ids (stacks,
@@ -1103,6 +1118,19 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   m.n = pcol_rows(f, PCOL_T_META);
   S.nlab = pcol_rows(f, PCOL_T_LABELS);
   S.nvals = pcol_rows(f, PCOL_T_VALUES);
+  /* one source of several: its recording's part in what is written */
+  if (sel && sel->source_id && nsrc > 1) {
+    uint8_t *take = calloc(nsrc + 1, 1);
+    if (!take || (x.rc = pcol_wall_init(f, &x.wall, err))) {
+      if (!x.rc) oom(&x);
+      free(take);
+      goto done;
+    }
+    x.parts = 1;
+    take[sel->source_id] = 1;
+    pcol_wall_select_parts(&x.wall, take);
+    free(take);
+  }
   /* a ResourceProfiles a source, each written as its samples are read */
   for (uint64_t s = 1; s <= nsrc && !x.rc; s++)
     if (!sel || !sel->source_id || sel->source_id == s) add_source(&x, &bud, &m, &S, (uint32_t)s, sel, &rt);
@@ -1133,6 +1161,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (o.failed || fflush(bud.fp)) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed");
 done:
   pcol_rtime_free(&rt);
+  if (x.parts) pcol_wall_free(&x.wall);
   free(x.cache);
   free(x.stack_ix);
   free(x.strs);

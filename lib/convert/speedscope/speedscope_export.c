@@ -49,7 +49,7 @@
 #include "count.h"    /* pcol_decimal_text, pcol_count_types, pcol_rtime, ... */
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_ralloc_value, ... */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
-#include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init */
+#include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, pcol_wall_select_parts */
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_span, pcol_thread_classes, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include <jansson.h>
@@ -523,7 +523,8 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   if (!x->src_head++) {
     if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
     if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
-    /* its place in its recording (pcol.recording_part: THE recording rule) */
+    /* its place in its recording (pcol.recording_part: THE recording rule),
+     * as the selection has it (pcol_wall_select_parts) */
     uint32_t pt = x->wall.part[x->cur_src];
     if (pt && fprintf(x->out, ",\"pcolRecordingPart\":%u", (unsigned)pt) < 0) return io(x);
   }
@@ -812,6 +813,21 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (!x.fn_frame || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
   if (!rc) rc = pcol_select_check(f, sel, err);
+  /* the parts of a selection's recordings (THE selection rule of parts,
+   * wall.c) over the sources it writes: those with selected rows */
+  if (!rc && sel && (sel->source_id || sel->has_from || sel->has_to || pcol_select_filtered(sel))) {
+    uint8_t *take = calloc(ns + 1, 1);
+    if (!take) rc = oom(&x);
+    for (uint32_t s = 1; s <= ns && !rc; s++) {
+      pcol_select one = *sel;
+      uint64_t n = 0;
+      one.source_id = s;
+      if (!sel->source_id || sel->source_id == s) rc = pcol_select_count(f, &one, &n, err);
+      take[s] = n > 0;
+    }
+    if (!rc) pcol_wall_select_parts(&x.wall, take);
+    free(take);
+  }
   if (!rc) rc = put(&x, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
                         "\"exporter\":\"pcol " PCOL_VERSION_STRING "\",\"name\":");
   pcol_str name = {"pcol", 4};
