@@ -789,6 +789,16 @@ typedef struct pcol_select {
    * is an error when the range cuts it (lib/core/wall.c). */
   bool wall;
 } pcol_select;
+/* The text of one end of a time range (pcol_select's from_ns/to_ns; the
+ * CLI's --from/--to, the bindings' from/to) into *ns: seconds since the
+ * profile's start ("1.5": returns 0, a relative range), or a wall-clock
+ * time, ns since the Unix epoch (returns 1: sel->wall): "@SECONDS" since
+ * the epoch (a fraction allowed, as GNU date's +@%s.%N) or RFC 3339
+ * "YYYY-MM-DDTHH:MM:SS[.frac]" with "Z" or "+HH:MM"/"-HH:MM" (a space or
+ * 't' for the T; a zone is required).  -1 (*ns untouched) for anything
+ * else, or a time out of int64 nanoseconds.  Both ends of one range must
+ * be of one kind. */
+PCOL_API int pcol_time_parse(const char *s, int64_t *ns);
 /* A source's wall-clock start, ns since the Unix epoch (meta
  * otlp.time_unix_nano, else pprof.time_nanos, else source_timestamp x 1e9),
  * PCOL_NA_I64 when it has none. */

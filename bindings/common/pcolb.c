@@ -8,15 +8,34 @@
  * a whole stored view asked for `unchecked` borrows its columns as stored
  * (col_borrow), to be handed on, never indexed here. */
 #include "pcolb.h"
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int pcb_seconds(double s, int64_t *ns) {
   if (!isfinite(s) || fabs(s) > 9.2e9) return -1;
   *ns = (int64_t)llround(s * 1e9);
   return 0;
+}
+
+int pcb_range_end(pcol_select *sel, int is_to, const char *text, double secs, const char *name,
+                  pcol_error *err) {
+  int64_t ns;
+  int wall = text ? pcol_time_parse(text, &ns) : pcb_seconds(secs, &ns);
+  if (wall < 0)
+    return text ? pcol_error_set(err, PCOL_EINVAL, "%s wants seconds since the profile's start (1.5), or a "
+                                 "wall-clock time (2026-11-23T10:00:00Z, or @EPOCH_SECONDS), not '%s'", name, text)
+                : pcol_error_set(err, PCOL_EINVAL, "%s must be a finite number of seconds", name);
+  if (is_to && sel->has_from && (int)sel->wall != wall)
+    return pcol_error_set(err, PCOL_EINVAL, "%s: give both ends of the range in seconds since the start "
+                          "or both as wall-clock times", name);
+  *(is_to ? &sel->to_ns : &sel->from_ns) = ns;
+  *(is_to ? &sel->has_to : &sel->has_from) = 1;
+  sel->wall = sel->wall || wall;
+  return PCOL_OK;
 }
 
 /* ---------------------------------------------------------------- views */
@@ -936,5 +955,61 @@ int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error
   free(fr);
   free(lb);
   if (!rc && pw->oom) rc = oom(err);
+  return rc;
+}
+
+/* --------------------------------------------------------------- inputs */
+
+void pcb_paths_free(pcb_paths *p) {
+  for (size_t i = 0; i < p->n; i++) free(p->v[i]);
+  free(p->v);
+  memset(p, 0, sizeof *p);
+}
+
+static int paths_push(pcb_paths *p, const char *s) {
+  if (p->n == p->cap) {
+    size_t c = p->cap ? 2 * p->cap : 8;
+    char **q = realloc(p->v, c * sizeof *q);
+    if (!q) return PCOL_ENOMEM;
+    p->v = q;
+    p->cap = c;
+  }
+  if (!(p->v[p->n] = strdup(s))) return PCOL_ENOMEM;
+  p->n++;
+  return PCOL_OK;
+}
+
+/* (glob's "DIR/ *" gives a directory's files sorted, without those
+ * starting with '.') */
+int pcb_paths_add(pcb_paths *p, const char *s, pcol_error *err) {
+  struct stat st;
+  int isdir = strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode);
+  if (!isdir && (!strcmp(s, "-") || !stat(s, &st) || !strpbrk(s, "*?[")))
+    return paths_push(p, s) ? oom(err) : PCOL_OK;
+  p->many = 1;
+  size_t l = strlen(s);
+  char *pat = malloc(l + 3);
+  if (!pat) return oom(err);
+  snprintf(pat, l + 3, "%s%s", s, isdir ? (l && s[l - 1] == '/' ? "*" : "/*") : "");
+  glob_t g;
+  int gr = glob(pat, 0, NULL, &g), rc = PCOL_OK;
+  free(pat);
+  size_t before = p->n;
+  for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++)
+    if (!stat(g.gl_pathv[k], &st) && S_ISREG(st.st_mode) && paths_push(p, g.gl_pathv[k])) rc = oom(err);
+  if (!gr) globfree(&g);
+  if (!rc && p->n == before)
+    rc = pcol_error_set(err, PCOL_EINVAL, isdir ? "directory '%s' holds no file" : "no file matches '%s'", s);
+  return rc;
+}
+
+int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, pcol_error *err) {
+  pcb_paths p = {0};
+  *out = NULL;
+  int rc = pcb_paths_add(&p, path, err);
+  if (!rc)
+    rc = p.many ? pcol_open_many((const char *const *)p.v, p.n, opt, NULL, out, NULL, err)
+                : pcol_open_any(p.v[0], opt, out, err);
+  pcb_paths_free(&p);
   return rc;
 }

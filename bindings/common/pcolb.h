@@ -76,6 +76,15 @@ typedef struct pcb_select {
  * out of range. */
 int pcb_seconds(double s, int64_t *ns);
 
+/* One end of sel's time range (is_to: the end, else the start; the start
+ * is set first): text as the CLI's --from/--to (pcol_time_parse: seconds
+ * since the start, or a wall-clock time, RFC 3339 or @EPOCH, which sets
+ * sel->wall), or when text is NULL, secs seconds since the start.  EINVAL,
+ * with a message naming the parameter `name`, for a bad value or an end
+ * of the other kind than the start. */
+int pcb_range_end(pcol_select *sel, int is_to, const char *text, double secs, const char *name,
+                  pcol_error *err);
+
 /* Fills *out with view `name`'s columns whose bit is set in `want` (bit k =
  * column k; UINT32_MAX for all).  sel may be NULL (every sample).  Errors
  * (an unknown view, a damaged column, too many rows, no memory) return a
@@ -184,5 +193,30 @@ typedef struct pcb_wbatch {
  * A refused sample stops the batch with its index in the message; the
  * samples before it stay added. */
 int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error *err);
+
+/* ------------------------------------------------------------ inputs */
+
+/* The files a path names, for the bindings (read_pcol, pcol.open, R's
+ * pcol_open): a directory is its regular files not starting with '.', by
+ * name; a name that does not exist but has glob characters is a glob (its
+ * regular files); anything else one file (whose open says what is wrong
+ * with it, "-" included).  The CLI's rule (tools/inputs.c), without its
+ * directory index (`pcol index`, tools/dirindex.c): a directory is read
+ * file by file here. */
+typedef struct pcb_paths {
+  char **v;
+  size_t n, cap;
+  int many; /* a directory or a glob (or, for read_pcol, a list) */
+} pcb_paths;
+/* p's files of s added at its end; PCOL_EINVAL when a directory or glob
+ * names no regular file */
+int pcb_paths_add(pcb_paths *p, const char *s, pcol_error *err);
+void pcb_paths_free(pcb_paths *p);
+
+/* pcol.open / pcol_open of the R and Python bindings: a file (any format,
+ * pcol_open_any), or the union of a directory's or a glob's files
+ * (pcb_paths_add) as `pcol merge` of them would write it (pcol_open_many,
+ * as the CLI opens them). */
+int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, pcol_error *err);
 
 #endif

@@ -36,7 +36,6 @@
 
 #include "pcolb.h"
 
-#include <glob.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,58 +46,13 @@ DUCKDB_EXTENSION_EXTERN
 
 /* ------------------------------------------------------------ inputs */
 
-typedef struct paths {
-  char **v;
-  size_t n, cap;
-  int many; /* a list, a directory or a glob: the rows get a `file` column */
-} paths;
+typedef pcb_paths paths; /* the inputs: pcolb.c's rule (pcb_paths_add) */
+#define paths_free pcb_paths_free
 
-static void paths_free(paths *p) {
-  for (size_t i = 0; i < p->n; i++) free(p->v[i]);
-  free(p->v);
-  memset(p, 0, sizeof *p);
-}
-
-static int paths_push(paths *p, const char *s) {
-  if (p->n == p->cap) {
-    size_t c = p->cap ? 2 * p->cap : 8;
-    char **q = realloc(p->v, c * sizeof *q);
-    if (!q) return PCOL_ENOMEM;
-    p->v = q;
-    p->cap = c;
-  }
-  if (!(p->v[p->n] = strdup(s))) return PCOL_ENOMEM;
-  p->n++;
-  return PCOL_OK;
-}
-
-/* One argument as the CLI reads it (tools/inputs.c): a directory is its
- * regular files not starting with '.', by name (glob's "DIR/ *" gives them
- * sorted); a name that does not exist but has glob characters is a glob;
- * anything else a file (whose open says what is wrong with it). */
 static int paths_add(paths *p, const char *s, pcol_error *err) {
-  struct stat st;
   if (!strcmp(s, "-")) /* the library's name for standard input: DuckDB's own, in its shell */
     return pcol_error_set(err, PCOL_EINVAL, "'-' (standard input) cannot be read here; name a file");
-  int isdir = !stat(s, &st) && S_ISDIR(st.st_mode);
-  if (!isdir && (!stat(s, &st) || !strpbrk(s, "*?[")))
-    return paths_push(p, s) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
-  p->many = 1;
-  size_t l = strlen(s);
-  char *pat = malloc(l + 3);
-  if (!pat) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  snprintf(pat, l + 3, "%s%s", s, isdir ? (l && s[l - 1] == '/' ? "*" : "/*") : "");
-  glob_t g;
-  int gr = glob(pat, 0, NULL, &g), rc = PCOL_OK;
-  free(pat);
-  size_t before = p->n;
-  for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++)
-    if (!stat(g.gl_pathv[k], &st) && S_ISREG(st.st_mode) && paths_push(p, g.gl_pathv[k]))
-      rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  if (!gr) globfree(&g);
-  if (!rc && p->n == before)
-    rc = pcol_error_set(err, PCOL_EINVAL, isdir ? "directory '%s' holds no file" : "no file matches '%s'", s);
-  return rc;
+  return pcb_paths_add(p, s, err);
 }
 
 /* ------------------------------------------------------------ bind */

@@ -27,6 +27,8 @@
 #include "bytes.h"    /* pcol_str_i64 */
 #include "reader.h"   /* pcol_idmemo, pcol_string_which_memo */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,4 +501,96 @@ int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
   }
   pcol_wall_free(&w);
   return rc;
+}
+
+/* ------------------------------------------------------------ pcol_time_parse
+ * THE text of a time range's end (the CLI's --from/--to, the bindings'
+ * from/to): seconds since the profile's start, or a wall-clock time. */
+
+static int parse_seconds(const char *s, int64_t *ns) {
+  char *end;
+  errno = 0;
+  double d = strtod(s, &end);
+  if (errno || end == s || *end || !isfinite(d) || fabs(d) > 9.2e9) return -1;
+  *ns = (int64_t)llround(d * 1e9);
+  return 0;
+}
+
+/* digits of s[0..n) as a number; -1 unless all are digits */
+static int digits(const char *s, int n) {
+  int v = 0;
+  for (int i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
+/* A wall-clock time: "@SECONDS" since the Unix epoch (as GNU date writes
+ * it; a fraction allowed), or RFC 3339 "YYYY-MM-DDTHH:MM:SS[.frac]" with
+ * "Z" or "+HH:MM"/"-HH:MM" (a space for the T too).  A bare number is not
+ * one: it stays seconds since the profile's start, as --from/--to always
+ * meant.  0 and *ns (since the epoch), or -1. */
+static int parse_wall(const char *s, int64_t *ns) {
+  if (s[0] == '@') { /* exact: integer seconds, then up to 9 digits of fraction */
+    const char *p = s + 1;
+    int neg = *p == '-';
+    p += neg;
+    int64_t sec = 0, frac = 0, scale = 100000000;
+    const char *d0 = p;
+    for (; *p >= '0' && *p <= '9'; p++) {
+      sec = sec * 10 + (*p - '0');
+      if (sec > 9200000000LL) return -1; /* int64 ns */
+    }
+    if (p == d0) return -1;
+    if (*p == '.') {
+      for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10)
+        if (scale) frac += scale * (*p - '0'); /* digits past the nanosecond: dropped */
+    }
+    if (*p) return -1;
+    *ns = neg ? -(sec * 1000000000 + frac) : sec * 1000000000 + frac;
+    return 0;
+  }
+  size_t n = strlen(s);
+  if (n < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+      s[13] != ':' || s[16] != ':')
+    return -1;
+  int Y = digits(s, 4), M = digits(s + 5, 2), D = digits(s + 8, 2), h = digits(s + 11, 2),
+      m = digits(s + 14, 2), sec = digits(s + 17, 2);
+  if (Y < 0 || M < 1 || M > 12 || D < 1 || D > 31 || h < 0 || h > 23 || m < 0 || m > 59 ||
+      sec < 0 || sec > 60)
+    return -1;
+  const char *p = s + 19;
+  int64_t frac = 0, scale = 100000000;
+  if (*p == '.') {
+    if (p[1] < '0' || p[1] > '9') return -1;
+    for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10) frac += scale * (*p - '0');
+  }
+  int off = 0;
+  if (*p == 'Z' || *p == 'z') p++;
+  else if ((*p == '+' || *p == '-') && strlen(p) == 6 && p[3] == ':') {
+    int oh = digits(p + 1, 2), om = digits(p + 4, 2);
+    if (oh < 0 || oh > 23 || om < 0 || om > 59) return -1;
+    off = (oh * 60 + om) * 60 * (*p == '-' ? -1 : 1);
+    p += 6;
+  } else return -1; /* a zone is required: a time without one is ambiguous */
+  if (*p) return -1;
+  struct tm tm = {0};
+  tm.tm_year = Y - 1900;
+  tm.tm_mon = M - 1;
+  tm.tm_mday = D;
+  tm.tm_hour = h;
+  tm.tm_min = m;
+  tm.tm_sec = sec;
+  time_t t = timegm(&tm);
+  if (tm.tm_mday != D) return -1; /* 2026-02-31 */
+  if ((int64_t)t - off > 9200000000LL || (int64_t)t - off < -9200000000LL) return -1; /* int64 ns */
+  *ns = ((int64_t)t - off) * 1000000000 + frac;
+  return 0;
+}
+
+/* (pcol.h) */
+int pcol_time_parse(const char *s, int64_t *ns) {
+  if (!parse_seconds(s, ns)) return 0;
+  return parse_wall(s, ns) ? -1 : 1;
 }

@@ -23,6 +23,7 @@ arrays.
 """
 import os as _os
 import re as _re
+import numbers as _numbers
 from collections import namedtuple as _namedtuple
 from operator import index as _operator_index
 from collections.abc import Mapping as _Mapping
@@ -51,7 +52,10 @@ def version():
 
 def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None, diff_base=None,
          normalize=False):
-    """Open a pcol file (or import any profile format pcol reads into memory).
+    """Open a pcol file (or import any profile format pcol reads into memory),
+    or a directory or a glob pattern ("runs/*.pb.gz"): the union of its
+    regular files by name (not those starting with '.'), as `pcol merge` of
+    them would write it, as the CLI reads a directory or a quoted glob.
 
     mmap=False reads the file into memory instead of mapping it (for files
     that another process may truncate: a mapped file that shrinks raises
@@ -432,7 +436,8 @@ class File:
               masked=False, checked=False):
         """The view `name` as a read-only mapping of column name -> numpy array.
 
-        source, from_, to (seconds since the source's start) select samples
+        source, from_, to (seconds since the source's start, or a wall-clock
+        time as text: "2026-11-29T01:29:10Z", "@EPOCH") select samples
         for the sample views, as `pcol cat --source --from --to`.  Stored
         columns are fetched on first access (zero-copy); the views that are
         derived (sample_values, sample_locations, sample_labels, locations,
@@ -477,7 +482,7 @@ class File:
         drop_negative=True (pprof -drop_negative): rows below 0 left out."""
         sel = _selection(select)
         rows, total, meta, dropped = self._handle().top(
-            _text(by, "by"), value, _text(sort, "sort"), float(node_fraction), _limit(limit), sel,
+            _text(by, "by"), _value(value), _text(sort, "sort"), float(node_fraction), _limit(limit), sel,
             self._mean(mean), bool(drop_negative))
         names, flat, cum, inl = rows
         return Top(names, flat, cum, inl, total, meta, dropped=dropped)
@@ -492,7 +497,7 @@ class File:
         still sums (as pprof prints them).  drop_negative=True (pprof
         -drop_negative): nodes whose flat is below 0 (or 0 with cum below 0)
         not listed; the calls into and out of them still are."""
-        cols, total, meta = self._handle().peek(_text(regex, "regex"), _text(by, "by"), value,
+        cols, total, meta = self._handle().peek(_text(regex, "regex"), _text(by, "by"), _value(value),
                                                 _text(sort, "sort"), _selection(select), self._mean(mean),
                                                 bool(drop_negative))
         node, rel, name, flat, cum, val, pct, inl = cols
@@ -510,7 +515,7 @@ class File:
         peek's (the negative nodes leave the graph before its cuts)."""
         if node_count is None or int(node_count) < 0:
             raise ValueError("node_count must be 0 (all) or more")
-        cols, total, meta = self._handle().tree(_text(by, "by"), value, _text(sort, "sort"),
+        cols, total, meta = self._handle().tree(_text(by, "by"), _value(value), _text(sort, "sort"),
                                                 float(node_fraction), float(edge_fraction),
                                                 int(node_count), _selection(select), self._mean(mean),
                                                 bool(drop_negative))
@@ -531,7 +536,7 @@ class File:
         drop_negative=True (pprof -drop_negative -list): lines below 0 left
         out, of the lines and of their block's sums."""
         cols, total, meta, errors = self._handle().list(
-            _text(regex, "regex"), _text(by, "by"), value,
+            _text(regex, "regex"), _text(by, "by"), _value(value),
             None if source_path is None else _os.fsdecode(source_path), bool(allow_any_source),
             _selection(select), self._mean(mean), bool(drop_negative))
         fn, fl, line, flat, cum, text = cols
@@ -547,7 +552,7 @@ class File:
         "KEY: Total X"); .total is a dict of the keys' totals.  tagshow,
         taghide (pprof's -tagshow/-taghide): only the keys matching tagshow,
         none matching taghide."""
-        cols, meta = self._handle().tags(value, _selection(select))
+        cols, meta = self._handle().tags(_value(value), _selection(select))
         key, val, amount, pct, key_total = cols
         keys, totals = _strs(key), _ints(key_total)
         return Tags({"key": keys, "value": _strs(val), "amount": _ints(amount),
@@ -563,7 +568,7 @@ class File:
         taghide: only the labels whose key matches tagshow, none whose key
         matches taghide (the traces stay as they are).  mean=True (pprof
         -mean): each trace's value divided by its count."""
-        cols, meta = self._handle().traces(value, _limit(limit), _selection(select), self._mean(mean))
+        cols, meta = self._handle().traces(_value(value), _limit(limit), _selection(select), self._mean(mean))
         val, labels, stack, frames = cols
         fr = _np.empty(len(frames), dtype=object)
         fr[:] = frames
@@ -595,7 +600,7 @@ class File:
         if frames and not own:
             raise ValueError("tagroot/tagleaf here read a path as `new`; a File is as it was opened")
         frames = frames or self._frames
-        args = (_text(by, "by"), value, bool(absolute), _text(sort, "sort"), _limit(limit),
+        args = (_text(by, "by"), _value(value), bool(absolute), _text(sort, "sort"), _limit(limit),
                 _selection(select))
         self._handle()
         if own and frames:
@@ -624,7 +629,7 @@ class File:
         """Collapsed stacks, as `pcol fold` writes them: a Fold with the
         columns stack ("root;...;leaf") and value (int64; float64 for a
         value in a decimal unit), and .text, the exact text."""
-        raw, meta = self._handle().fold(value, int(max_output), _selection(select))
+        raw, meta = self._handle().fold(_value(value), int(max_output), _selection(select))
         return Fold.from_text(raw, meta)
 
     def sources(self):
@@ -721,7 +726,8 @@ _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "t
 
 def _selection(kw):
     """The CLI's selection and filters (cli_select) as the tuple the
-    extension takes: source, from_, to (seconds), focus, ignore, hide, show,
+    extension takes: source, from_, to (seconds, or a wall-clock time as
+    the CLI's --from/--to text: "2026-11-29T01:29:10Z", "@EPOCH"), focus, ignore, hide, show,
     tag, tag_ignore, show_from (Go's regexp syntax, pprof's -focus ... -tagignore,
     -show_from), tagshow, taghide (pprof's: the label keys tags and traces
     show), no_inlines and relative_percentages (pprof's: shares of the
@@ -743,6 +749,20 @@ def _text(v, what):
     if not isinstance(v, str):
         raise TypeError("%s must be a str, not %s" % (what, type(v).__name__))
     return v
+
+
+def _value(v):
+    """value=: None (the file's default), a name ("cpu", "TYPE/UNIT",
+    "samples", ...), or an int N: the N-th value type, pprof's
+    -sample_index=N (the CLI's --value N; the library reads the text "N")."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bool) or not isinstance(v, _numbers.Integral):
+        raise TypeError("value must be a str, an int (pprof's -sample_index) or None, not %s"
+                        % type(v).__name__)
+    if v < 0:
+        raise ValueError("value must be 0 or more (the index of a value type), not %d" % v)
+    return str(int(v))
 
 
 def _limit(n):

@@ -198,23 +198,26 @@ int pcol_py_parse_select(PyObject *source, PyObject *from, PyObject *to, PyObjec
     }
     s->sel.source_id = (uint32_t)v;
   }
-  if (from != Py_None) {
-    double d = PyFloat_AsDouble(from);
-    if (PyErr_Occurred()) return -1;
-    if (pcb_seconds(d, &s->sel.from_ns)) {
-      PyErr_SetString(PyExc_ValueError, "from_ must be a finite number of seconds");
+  PyObject *ends[2] = {from, to};
+  for (int k = 0; k < 2; k++) { /* seconds, or the CLI's text (pcb_range_end) */
+    const char *name = k ? "to" : "from_", *text = NULL;
+    double d = 0;
+    if (ends[k] == Py_None) continue;
+    if (PyUnicode_Check(ends[k])) {
+      if (!(text = PyUnicode_AsUTF8(ends[k]))) return -1;
+    } else if (PyNumber_Check(ends[k]) && !PyBool_Check(ends[k]) && !PyComplex_Check(ends[k])) {
+      d = PyFloat_AsDouble(ends[k]);
+      if (PyErr_Occurred()) return -1;
+    } else {
+      PyErr_Format(PyExc_TypeError, "%s must be seconds (a number) or a time (str), not %s", name,
+                   Py_TYPE(ends[k])->tp_name);
       return -1;
     }
-    s->sel.has_from = 1;
-  }
-  if (to != Py_None) {
-    double d = PyFloat_AsDouble(to);
-    if (PyErr_Occurred()) return -1;
-    if (pcb_seconds(d, &s->sel.to_ns)) {
-      PyErr_SetString(PyExc_ValueError, "to must be a finite number of seconds");
+    pcol_error err = {0};
+    if (pcb_range_end(&s->sel, k, text, d, name, &err)) {
+      PyErr_SetString(PyExc_ValueError, err.message);
       return -1;
     }
-    s->sel.has_to = 1;
   }
   if (s->sel.has_from && s->sel.has_to && s->sel.from_ns > s->sel.to_ns) {
     PyErr_SetString(PyExc_ValueError, "from_ is after to");
@@ -393,7 +396,7 @@ static int open_minus_base(const char *path, const char *base_path, unsigned fla
                            const pcol_open_options *opt, pcol_file **f, int *base_failed,
                            pcol_error *err) {
   *base_failed = 0;
-  int rc = pcol_open_any(path, opt, f, err);
+  int rc = pcb_open(path, opt, f, err); /* a file, a directory or a glob */
   if (!rc && base_path) {
     pcol_file *bf = NULL, *u = NULL;
     rc = pcol_open_any(base_path, opt, &bf, err);

@@ -90,3 +90,90 @@ def test_top_bad_arguments(packed):
         assert packed[0][1] in str(e.value)
         with pytest.raises(ValueError):
             f.top(from_=2.0, to=1.0)
+
+
+def test_top_value_index(packed):
+    """value=N is pprof's -sample_index=N, the CLI's --value N; a value of
+    another type is a TypeError naming the parameter"""
+    n = 0
+    for _, path in packed[:40]:
+        with pcol.open(path) as f:
+            nvt = len(f.table("value_types")["type"])
+            for i in range(min(nvt, 3)):
+                want = json.loads(run_pcol("top", path, "--value", str(i), "--format", "json").stdout)
+                t = f.top(value=i)
+                assert [w["name"] for w in want["rows"]] == t.name.tolist(), (path, i)
+                assert [w["flat"] for w in want["rows"]] == t.flat.tolist(), (path, i)
+                n += 1
+    assert n >= 20
+    with pcol.open(packed[0][1]) as f:
+        for bad in (1.5, b"cpu", True):
+            with pytest.raises(TypeError) as e:
+                f.top(value=bad)
+            assert str(e.value).startswith("value must be")
+        with pytest.raises(ValueError):
+            f.top(value=-1)
+
+
+def test_open_directory_and_glob(packed, tmp_path):
+    """pcol.open of a directory or a quoted glob: the union of its regular
+    files by name (a subdirectory and a dot file left out), the rows of
+    `pcol top DIR` / `pcol top 'GLOB'`"""
+    import os
+    d = tmp_path / "dir"
+    d.mkdir()
+    (d / "sub").mkdir()
+    for i, (_, path) in enumerate(packed[:3]):
+        os.symlink(path, str(d / ("%d.pcol" % i)))
+    os.symlink(packed[3][1], str(d / ".hidden.pcol"))
+    for arg in (str(d), str(d) + "/", str(d / "*.pcol"), str(d / "[01].pcol")):
+        want = json.loads(run_pcol("top", arg, "--format", "json").stdout)["rows"]
+        with pcol.open(arg) as f:
+            t = f.top()
+        assert [w["name"] for w in want] == t.name.tolist(), arg
+        assert [w["flat"] for w in want] == t.flat.tolist(), arg
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(str(d / "sub"))
+    assert "holds no file" in str(e.value)
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(str(d / "*.nothing"))
+    assert "no file matches" in str(e.value)
+
+
+def test_top_wall_clock_range():
+    """from_/to as the CLI's --from/--to text: RFC 3339 or @EPOCH (a
+    wall-clock range, each source's own), or seconds; the rows, and the
+    errors, of `pcol top --from --to`"""
+    import os
+    from conftest import TESTDATA
+    g = os.path.join(TESTDATA, "pprof", "go-cpu-inline-small.pb.gz")  # 2017-09-29T20:57:59.257Z, 2 s
+    if not os.path.isfile(g):
+        pytest.skip("no %s" % g)
+    with pcol.open(g) as f:
+        whole = f.top().flat.tolist()
+        assert whole
+        for fr, to in (("2017-09-29T20:57:00Z", "2017-09-29T22:59:00+02:00"), ("@1506718600", "@1506718700.5"),
+                       ("2017-09-29 20:57:00z", None), (None, "@1506718700")):
+            args = ["top", g, "--format", "json"] + (["--from", fr] if fr else []) + (["--to", to] if to else [])
+            want = json.loads(run_pcol(*args).stdout)["rows"]
+            t = f.top(from_=fr, to=to)
+            assert [w["flat"] for w in want] == t.flat.tolist() == whole, (fr, to)
+        # outside the span: no rows, as the CLI (which warns)
+        assert len(f.top(from_="2026-11-29T01:29:10Z")) == 0
+        assert len(f.table("samples", from_="2026-11-29T01:29:10Z")["sample_id"]) == 0
+        assert len(f.table("samples", from_="@0", to="2100-01-01T00:00:00Z")["sample_id"]) == \
+            len(f.table("samples")["sample_id"])
+        # a range that cuts a source without sample times: the CLI's error
+        r = run_pcol("top", g, "--from", "2017-09-29T20:58:00.5Z", check=False)
+        assert r.returncode != 0
+        with pytest.raises(pcol.Error) as e:
+            f.top(from_="2017-09-29T20:58:00.5Z")
+        assert "cuts its span" in str(e.value) and "cuts its span" in r.stderr.decode()
+        with pytest.raises(ValueError, match="from_ wants seconds"):
+            f.top(from_="yesterday")
+        with pytest.raises(ValueError, match="both ends"):
+            f.top(from_=1.0, to="@1506718700")
+        with pytest.raises(ValueError, match="after"):
+            f.top(from_="@1506718700", to="@1506718600")
+        with pytest.raises(TypeError, match="from_ must be"):
+            f.top(from_=b"@0")

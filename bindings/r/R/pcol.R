@@ -20,7 +20,20 @@ pcol_version <- function() .Call(C_version)
     if (!is.numeric(x) || length(x) != 1L || is.na(x)) stop(what, " must be one number", call. = FALSE)
     as.double(x)
   }
-  list(num1(source, "source"), num1(from, "from"), num1(to, "to"), num1(max_rows, "max_rows"))
+  list(num1(source, "source"), .time1(from, "from"), .time1(to, "to"), num1(max_rows, "max_rows"))
+}
+
+# from, to: seconds since the source's start (one number), or a wall-clock
+# time as the CLI's --from/--to take it (one string: RFC 3339 with a zone,
+# "2026-11-23T10:00:00Z", or "@EPOCH_SECONDS"; the C side parses it with
+# libpcol's pcol_time_parse)
+.time1 <- function(x, what) {
+  if (is.null(x)) return(NULL)
+  if (is.character(x) && length(x) == 1L && !is.na(x)) return(enc2utf8(x))
+  if (!is.numeric(x) || length(x) != 1L || is.na(x))
+    stop(what, " must be one number (seconds since the start) or one time (\"2026-11-23T10:00:00Z\", \"@EPOCH\")",
+         call. = FALSE)
+  as.double(x)
 }
 
 # a list(nrows, columns) from C into a data frame; NULL columns are row ids

@@ -4,7 +4,8 @@
 # file converts units and names columns as summaryRprof does.
 
 # The selection and filters every view takes, as `pcol VIEW` takes them:
-# --source --from --to (seconds since the source's start), --focus
+# --source --from --to (seconds since the source's start, or a wall-clock
+# time: "2026-11-23T10:00:00Z", "@EPOCH"), --focus
 # --ignore --hide --show --tag --tag-ignore --show-from --tagshow --taghide
 # (regular expressions, pprof's semantics), --no-inlines,
 # --relative-percentages, --tagroot --tagleaf (--unit: tagunit), --base
@@ -31,7 +32,7 @@
     if (!nzchar(x)) return(NULL) # an empty expression is none, as pprof (and the CLI) read it
     enc2utf8(x)
   }
-  q <- list(num1(source, "source"), num1(from, "from"), num1(to, "to"), re1(focus, "focus"),
+  q <- list(num1(source, "source"), .time1(from, "from"), .time1(to, "to"), re1(focus, "focus"),
             re1(ignore, "ignore"), re1(hide, "hide"), re1(show, "show"), re1(tag, "tag"),
             re1(tag_ignore, "tag_ignore"), re1(show_from, "show_from"), re1(tagshow, "tagshow"),
             re1(taghide, "taghide"), isTRUE(no_inlines), isTRUE(relative_percentages))

@@ -51,7 +51,8 @@ const char *path_of(SEXP x) {
   return TYPEOF(t) == STRSXP ? Rf_translateCharUTF8(STRING_ELT(t, 0)) : NULL;
 }
 
-/* .Call(C_open, path, mmap): a pcol file, or any format pcol imports. */
+/* .Call(C_open, path, mmap): a pcol file, or any format pcol imports, or
+ * the union of a directory's or a glob's files (pcb_open). */
 SEXP C_open(SEXP path, SEXP mmap) {
   if (!Rf_isString(path) || XLENGTH(path) != 1 || STRING_ELT(path, 0) == NA_STRING)
     Rf_error("path must be one file name");
@@ -60,7 +61,7 @@ SEXP C_open(SEXP path, SEXP mmap) {
   opt.no_mmap = !Rf_asLogical(mmap);
   pcol_file *f = NULL;
   pcol_error err = {0};
-  int rc = pcol_open_any(p, &opt, &f, &err);
+  int rc = pcb_open(p, &opt, &f, &err);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(path, 0)), &err, rc);
   SEXP x = PROTECT(R_MakeExternalPtr(f, path, R_NilValue));
   R_RegisterCFinalizerEx(x, file_finalize, TRUE);
@@ -486,6 +487,21 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
   return v;
 }
 
+/* from, to (NULL: unset; one number, seconds since the start, or one
+ * string, the CLI's --from/--to text: pcb_range_end) into s's range */
+void pcol_r_range(SEXP from, SEXP to, pcol_select *s) {
+  SEXP ends[2] = {from, to};
+  for (int k = 0; k < 2; k++) {
+    if (ends[k] == R_NilValue) continue;
+    const char *text = Rf_isString(ends[k]) && XLENGTH(ends[k]) == 1 && STRING_ELT(ends[k], 0) != NA_STRING
+                           ? Rf_translateCharUTF8(STRING_ELT(ends[k], 0)) : NULL;
+    pcol_error err = {0};
+    if (pcb_range_end(s, k, text, text ? 0 : Rf_asReal(ends[k]), k ? "to" : "from", &err))
+      Rf_error("%s", err.message);
+  }
+  if (s->has_from && s->has_to && s->from_ns > s->to_ns) Rf_error("from is after to");
+}
+
 static int parse_select(SEXP sel, pcb_select *s) {
   memset(s, 0, sizeof *s);
   /* sel: list(source, from, to, max_rows), NULL entries unset */
@@ -495,15 +511,7 @@ static int parse_select(SEXP sel, pcb_select *s) {
     if (!(d >= 1 && d <= UINT32_MAX) || d != (double)(uint32_t)d) Rf_error("source must be a source_id (1 or more)");
     s->sel.source_id = (uint32_t)d;
   }
-  if (from != R_NilValue) {
-    if (pcb_seconds(Rf_asReal(from), &s->sel.from_ns)) Rf_error("from must be a finite number of seconds");
-    s->sel.has_from = 1;
-  }
-  if (to != R_NilValue) {
-    if (pcb_seconds(Rf_asReal(to), &s->sel.to_ns)) Rf_error("to must be a finite number of seconds");
-    s->sel.has_to = 1;
-  }
-  if (s->sel.has_from && s->sel.has_to && s->sel.from_ns > s->sel.to_ns) Rf_error("from is after to");
+  pcol_r_range(from, to, &s->sel);
   if (mr != R_NilValue) {
     double d = Rf_asReal(mr);
     if (!(d >= 0)) Rf_error("max_rows must be a number >= 0");

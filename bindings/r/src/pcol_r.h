@@ -38,4 +38,8 @@ SEXP C_writer_open(SEXP path, SEXP types, SEXP units, SEXP source_type, SEXP sou
 SEXP C_writer_add(SEXP w, SEXP foff, SEXP fn, SEXP file, SEXP line, SEXP values, SEXP nvalues, SEXP time_ns,
                   SEXP weight, SEXP loff, SEXP lkey, SEXP lstr, SEXP lnum);
 SEXP C_writer_op(SEXP w, SEXP op);
+/* from, to of a selection (NULL, seconds, or the CLI's time text) into
+ * s's range, or an R error (pcol_r.c) */
+void pcol_r_range(SEXP from, SEXP to, pcol_select *s);
+
 #endif

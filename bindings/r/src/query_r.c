@@ -31,20 +31,7 @@ static void parse_query(SEXP q, pcol_select *s) {
     if (!(d >= 1 && d <= UINT32_MAX) || d != (double)(uint32_t)d) Rf_error("source must be a source_id (1 or more)");
     s->source_id = (uint32_t)d;
   }
-  double d;
-  if (from != R_NilValue) {
-    d = Rf_asReal(from);
-    if (!isfinite(d) || fabs(d) > 9.2e9) Rf_error("from must be a finite number of seconds");
-    s->from_ns = (int64_t)llround(d * 1e9);
-    s->has_from = 1;
-  }
-  if (to != R_NilValue) {
-    d = Rf_asReal(to);
-    if (!isfinite(d) || fabs(d) > 9.2e9) Rf_error("to must be a finite number of seconds");
-    s->to_ns = (int64_t)llround(d * 1e9);
-    s->has_to = 1;
-  }
-  if (s->has_from && s->has_to && s->from_ns > s->to_ns) Rf_error("from is after to");
+  pcol_r_range(from, to, s);
   const char **re[9] = {&s->focus,     &s->ignore,   &s->hide,
                         &s->show,      &s->tag,      &s->tag_ignore,
                         &s->show_from, &s->tag_show, &s->tag_hide};

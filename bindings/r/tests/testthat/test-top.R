@@ -112,3 +112,39 @@ test_that("pcol_top: bad arguments", {
   expect_error(pcol_top(path, focus = c("a", "b")), "one regular expression")
   expect_error(pcol_top(path, nonsense = 1), "unused argument")
 })
+
+test_that("pcol_top and pcol_table of a directory or a glob: the union of its regular files, as the CLI's", {
+  skip_without_testdata()
+  p <- packed()
+  d <- file.path(tempfile("pcoldir"), "in")
+  dir.create(file.path(d, "sub"), recursive = TRUE)
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  for (i in 1:3) file.symlink(p[[i]][2], file.path(d, sprintf("%d.pcol", i - 1L)))
+  file.symlink(p[[4]][2], file.path(d, ".hidden.pcol"))
+  for (arg in c(d, paste0(d, "/"), file.path(d, "*.pcol"), file.path(d, "[01].pcol")))
+    expect_equal(compare_top(arg), 1L)
+  n <- sum(vapply(1:3, function(i) nrow(pcol_table(p[[i]][2], "sources")), 1L))
+  expect_equal(nrow(pcol_table(d, "sources")), n)
+  expect_error(pcol_top(file.path(d, "sub")), "holds no file")
+  expect_error(pcol_top(file.path(d, "*.nothing")), "no file matches")
+})
+
+test_that("pcol_top and pcol_table: from/to as wall-clock times, as the CLI's --from/--to", {
+  skip_without_testdata()
+  g <- file.path(TESTDATA, "pprof", "go-cpu-inline-small.pb.gz") # 2017-09-29T20:57:59.257Z, 2 s
+  skip_if_not(file.exists(g))
+  whole <- pcol_top(g)
+  expect_gt(nrow(whole), 0L)
+  for (r in list(c("2017-09-29T20:57:00Z", "2017-09-29T22:59:00+02:00"), c("@1506718600", "@1506718700.5"))) {
+    expect_equal(compare_top(g, list(from = r[1], to = r[2]), c("--from", r[1], "--to", r[2])), 1L)
+    expect_identical(pcol_top(g, from = r[1], to = r[2])$self, whole$self)
+  }
+  expect_equal(nrow(pcol_top(g, from = "2026-11-29T01:29:10Z")), 0L)
+  expect_equal(nrow(pcol_table(g, "samples", from = "2026-11-29T01:29:10Z")), 0L)
+  expect_equal(nrow(pcol_table(g, "samples", from = "@0", to = "2100-01-01T00:00:00Z")), nrow(pcol_table(g, "samples")))
+  expect_error(pcol_top(g, from = "2017-09-29T20:58:00.5Z"), "cuts its span")
+  expect_error(pcol_top(g, from = "yesterday"), "from wants seconds")
+  expect_error(pcol_top(g, from = 1, to = "@1506718700"), "both ends")
+  expect_error(pcol_top(g, from = "@1506718700", to = "@1506718600"), "after")
+  expect_error(pcol_top(g, from = c("@0", "@1")), "from must be one number")
+})
