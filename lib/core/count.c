@@ -312,7 +312,6 @@ int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chos
   return rc;
 }
 
-/* A meta value that is a positive decimal number of microseconds, in ns. */
 static int rseg_cmp(const void *pa, const void *pb) {
   const struct pcol_rseg *a = pa, *b = pb;
   if (a->src != b->src) return a->src < b->src ? -1 : 1;
@@ -328,6 +327,7 @@ int pcol_rtime_segment_start(const pcol_rtime *t, uint64_t row) {
   return bsearch(&k, t->seg, t->nseg, sizeof *t->seg, rseg_cmp) != NULL;
 }
 
+/* A meta value that is a positive decimal number of microseconds, in ns. */
 static int64_t meta_us_as_ns(pcol_str v) {
   int64_t us;
   if (pcol_str_i64(v, &us) || us <= 0 || us > INT64_MAX / 1000) return 0;

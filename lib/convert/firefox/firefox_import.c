@@ -58,8 +58,8 @@ typedef struct srow { /* a sample before the sort */
   int64_t t, cpu, dur, w, v;
   uint32_t stack, ls;
   uint64_t seq;
-  int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes */
-  uint32_t vt; /* kind 1, 2: the value type (weight_type) */
+  int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes, 3 a decimal count (vt_frac) */
+  uint32_t vt; /* kind 1, 2, 3: the value type of v (weight_type, vt_frac) */
 } srow;
 
 #define WVT_NAMES 16 /* value type names a file's threads may give (pcolValueType) */

@@ -777,6 +777,20 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
   return rc ? rc : pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
 
+/* The sources a selection writes: take[s] = 1 for those with a selected row */
+typedef struct taken {
+  const pcol_view *src;
+  uint8_t *take; /* [0, n] */
+  uint64_t n;
+} taken;
+static int take_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num, (void)den;
+  taken *t = ctx;
+  uint32_t s = pcol_view_u32(t->src, row);
+  if (s <= t->n) t->take[s] = 1; /* (an id past the sources: a damaged file's, written nowhere) */
+  return 0;
+}
+
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                                const pcol_export_options *opt, pcol_error *err) {
   sexp x = {0};
@@ -815,18 +829,14 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_select_check(f, sel, err);
   /* the parts of a selection's recordings (THE selection rule of parts,
    * wall.c) over the sources it writes: those with selected rows */
-  if (!rc && sel && (sel->source_id || sel->has_from || sel->has_to || pcol_select_filtered(sel))) {
-    uint8_t *take = calloc(ns + 1, 1);
-    if (!take) rc = oom(&x);
-    for (uint32_t s = 1; s <= ns && !rc; s++) {
-      pcol_select one = *sel;
-      uint64_t n = 0;
-      one.source_id = s;
-      if (!sel->source_id || sel->source_id == s) rc = pcol_select_count(f, &one, &n, err);
-      take[s] = n > 0;
-    }
-    if (!rc) pcol_wall_select_parts(&x.wall, take);
-    free(take);
+  int parts = 0;
+  for (uint64_t s = 1; !rc && s <= ns && !parts; s++) parts = x.wall.part[s] != 0;
+  if (!rc && parts && sel && (sel->source_id || sel->has_from || sel->has_to || pcol_select_filtered(sel))) {
+    taken tk = {&x.s_src, calloc(ns + 1, 1), ns};
+    if (!tk.take) rc = oom(&x);
+    if (!rc) rc = pcol_select_iter(f, sel, take_row, &tk, err); /* one pass: not one a source */
+    if (!rc) pcol_wall_select_parts(&x.wall, tk.take);
+    free(tk.take);
   }
   if (!rc) rc = put(&x, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
                         "\"exporter\":\"pcol " PCOL_VERSION_STRING "\",\"name\":");

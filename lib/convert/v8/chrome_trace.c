@@ -1503,10 +1503,6 @@ static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, 
   return rc ? rc : recording_part(c, *src);
 }
 
-static int max_duration(ctrace *c, uint32_t src, int64_t maxd) {
-  return pcol_v8_max_duration(c->b, src, maxd, c->err);
-}
-
 /* The location of name i (of dtrace's names), made at its first use. */
 static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
   if (locs[i]) return 0;
@@ -1738,7 +1734,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
       th.nf--;
     }
     th.open += th.nf; /* closed at the last change (speedscope: no more time) */
-    if (th.src && (rc = max_duration(c, th.src, th.maxd))) goto out;
+    if (th.src && (rc = pcol_v8_max_duration(c->b, th.src, th.maxd, c->err))) goto out;
   }
   *unmatched = th.unmatched, *open = th.open;
 out:
@@ -2022,7 +2018,7 @@ static int import_samples(ctrace *c) {
     if ((rc = sample_stack(c, &rd, &cur, w, &r.stack_id)) || (rc = pcol_b_sample(c->b, &r, &v, 1, NULL, c->err)))
       goto out;
     if (w > maxd) maxd = w;
-    if (!same && (rc = max_duration(c, src, maxd))) goto out; /* the thread's last sample */
+    if (!same && (rc = pcol_v8_max_duration(c->b, src, maxd, c->err))) goto out; /* the thread's last sample */
     if (!same) maxd = 0;
     have = same;
     if (more) cur = nx;
