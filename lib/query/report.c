@@ -1313,6 +1313,13 @@ static void header_info(rep *r, const pcol_report_options *o) {
   /* --divide-by F: the page divides each number it shows (units.js
    * pcolUnitRatio, by 1/F as pcol_unit_ratio); %.17g reads back as F */
   if (o && o->divide_by > 0) putf(r, "\"divide_by\":%.17g,", o->divide_by);
+  /* the duration `pcol top`'s Duration line and the pprof export state
+   * (THE rule: pcol_sources_time over every source), so that the page's
+   * header does not make up a length of its own; 0 when no source states
+   * one (an Rprof file: the page then tells its samples' extent) */
+  int64_t tn, dn;
+  if (pcol_sources_time(r->f, NULL, &tn, &dn, NULL)) dn = 0;
+  putf(r, "\"duration_ns\":%lld,", (long long)dn);
   put(r, "\"tables\":{", 10);
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);

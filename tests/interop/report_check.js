@@ -544,6 +544,12 @@ async function main() {
       const facts = await ev(`document.getElementById('facts').textContent + document.getElementById('info').textContent`);
       ok(facts.includes(c.hostile), `${c.name}: the hostile type, unit and source are not shown as text`);
     }
+    if (c.dur !== undefined) { // the header's duration is go tool pprof's Duration line ("10.12s")
+      const f = await ev(`document.getElementById('facts').textContent`);
+      const m = /duration ([0-9.]+) (s|ms)/.exec(f), g = /^([0-9.]+)(s|ms)$/.exec(c.dur);
+      const sec = (x) => x ? +x[1] / (x[2] === 'ms' ? 1000 : 1) : NaN;
+      ok(g && Math.abs(sec(m) - sec(g)) <= 0.005 * sec(g), `${c.name}: the header says ${m && m[0]}, go tool pprof's Duration is ${c.dur}`);
+    }
     if (c.rlen !== undefined) { // "N s long" is summaryRprof's sampling.time
       const f = await ev(`document.getElementById('facts').textContent`);
       const m = /([0-9.]+) (s|ms) long/.exec(f);

@@ -71,7 +71,9 @@ if [ -f "$TD/rprof/aprof__lotka1_naiveL.out" ]; then
 fi
 if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/go.html" || fail "report go"
-  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" '"value":"samples","search":"slowFunction","tag":"function=^fast$"'
+  # the header's duration: go tool pprof's Duration line when go is here
+  dur=$(command -v go >/dev/null && go tool pprof -top "$TD/pprof/go-cpu-string-labels.pb.gz" 2>/dev/null | sed -n 's/^Duration: \([0-9.]*m\{0,1\}s\),.*/\1/p')
+  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" "\"value\":\"samples\",\"search\":\"slowFunction\",\"tag\":\"function=^fast\$\"${dur:+,\"dur\":\"$dur\"}"
   if [ -f "$tmp/long.pcol" ]; then
     "$PCOL" merge "$tmp/long.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
     "$PCOL" report "$tmp/merged.pcol" -o "$tmp/merged.html" || fail "report merged"

@@ -76,15 +76,18 @@ function valueName(v) {
 function header() {
   document.title = M.title + ' \u2014 pcol report';
   $('title').textContent = M.title;
-  /* a source's length: to its last sample's end; a point sample of a
-   * sampler with an interval lasts that interval (summaryRprof's
-   * sampling.time: samples x interval) */
+  /* the duration the sources state, as `pcol top`'s Duration line
+   * (report.c duration_ns); else the samples' extent: a source's length
+   * to its last sample's end, a point sample of a sampler with an interval
+   * lasting that interval (summaryRprof's sampling.time: samples x
+   * interval) */
   var durs = M.sources.filter(function (s) { return s.timed; }).map(function (s) {
     var pt = s.interval_ns > 0 && !(s.dlast > 0) && s.tlast === s.t1; /* the last row's (report.c) */
     return (s.t1 + (pt ? s.interval_ns : 0) - Math.min(0, s.t0)) / 1e9;
   });
   $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
-    (durs.length ? ', <b>' + pcolTimeText(Math.round(1e9 * Math.max.apply(null, durs))) + '</b> long' : ', no sample times') +
+    (M.duration_ns ? ', duration <b>' + pcolTimeText(M.duration_ns) + '</b>' :
+     durs.length ? ', <b>' + pcolTimeText(Math.round(1e9 * Math.max.apply(null, durs))) + '</b> long' : ', no sample times') +
     '; values: ' + M.values.map(function (v) { return '<b>' + esc(valueName(v)) + '</b>' + (v.level ? ' (level)' : ''); }).join(', ') +
     '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
     (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
