@@ -285,7 +285,22 @@ for f in inls inl2; do
   [ "$($PCOL fold "$tmp/$f.pcol")" = 'main;heavy;inl_work 250000' ] || fail "$f: $($PCOL fold "$tmp/$f.pcol")"
   [ "$($PCOL top "$tmp/$f.pcol" --no-inlines --format tsv | awk -F'\t' 'NR>1 && $1>0 {print $6}')" = heavy ] || fail "$f: inl_work is no inline frame of heavy"
 done
-cmp -s <($PCOL cat "$tmp/inls.pcol" --table location_lines) <($PCOL cat "$tmp/inl2.pcol" --table location_lines) || fail "+srcline: other inline chains than without it"
+cmp -s <($PCOL cat "$tmp/inls.pcol" --table location_lines | cut -f1-3) <($PCOL cat "$tmp/inl2.pcol" --table location_lines | cut -f1-3) || fail "+srcline: other inline chains than without it"
+# and each frame is at the line perf printed under it, its function in
+# that file (pprof's -lines: "inl_work prog.c:8 (inline)")
+[ "$($PCOL top "$tmp/inls.pcol" --by line --format tsv | awk -F'\t' 'NR>1 {print $6}' | tr '\n' '|')" = 'inl_work prog.c:8|heavy prog.c:9|main prog.c:20|' ] ||
+  fail "+srcline: the frames' lines: $($PCOL top "$tmp/inls.pcol" --by line --format tsv)"
+[ "$($PCOL top "$tmp/inl2.pcol" --by line --format tsv | awk -F'\t' 'NR>1 {print $6}' | tr '\n' '|')" = 'inl_work|heavy|main|' ] ||
+  fail "without +srcline a frame has no line: $($PCOL top "$tmp/inl2.pcol" --by line --format tsv)"
+# a header that carries its frame (no callchains): the line under it;
+# perf's "??:0" and "DSO[ADDR]" (no line table) name none
+printf '%16s %5d %s: %10d %s: %16x %s (%s)
+  %s
+' prog 1 1.000000 250000 cpu-clock 0x55add3fd51eb 'heavy+0x52' /x/prog prog.c:9 \
+  prog 1 1.000250 250000 cpu-clock 0x55add3fd51ec 'light+0x10' /x/prog '??:0' \
+  prog 1 1.000500 250000 cpu-clock 0xffffffff816e8248 'atime+0xc8' '[kernel.kallsyms]' '[kernel.kallsyms][ffffffff816e8248]' > "$tmp/one_src.txt"
+[ "$($PCOL top "$tmp/one_src.txt" --by line --format tsv | awk -F'\t' 'NR>1 {print $6}' | sort | tr '\n' '|')" = 'atime|heavy prog.c:9|light|' ] ||
+  fail "+srcline without callchains: $($PCOL top "$tmp/one_src.txt" --by line --format tsv 2>&1)"
 # -F +srccode: "|LINE source" lines after a frame, and after a callchain's
 # blank line ("an event without a time after events with one")
 printf '%16s %5d %s: %10d %s: %16x %s (%s)\n|8        double s=0; for(int i=0;i<n;i++) s+=sqrt(i);\n' prog 1 1.000000 250000 cpu-clock 0x55add3fd51eb 'heavy+0x52' /x/prog > "$tmp/src1.txt"

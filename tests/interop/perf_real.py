@@ -340,6 +340,36 @@ def compare_children(case, data, pc, events, inline, counted, names_in_script):
                 fail(case, '%s %s: pcol cum %d, no perf report row' % (ev, n, c))
 
 
+SRCLINE = re.compile(r'^(.+):(\d+)$')
+
+
+def compare_srcline(case, data, pc, events, inline):
+    """-F +srcline: perf report --no-children --sort srcline (the source
+    line of each sample's address) against pcol top --by line's flat per
+    FILE:LINE (a frame named 'function FILE:LINE'); lines perf knows none
+    of ('??:0', 'sym+off') are no row of either."""
+    global rows_compared
+    sec = report(data, ['--no-children', '--sort', 'srcline', '-F', 'overhead,sample,srcline'], inline)
+    ev = events[0] if events else next(iter(sec))
+    ref = {}
+    for r in sec[ev]['rows']:
+        m = SRCLINE.match(r[-1])
+        if m and not r[-1].startswith('??') and int(m.group(2)) > 0:
+            ref[r[-1]] = ref.get(r[-1], 0) + int(r[1])
+    got = {}
+    for name, (flat, _) in pcol_top(pc, 'samples', 'line', ['--no-inlines'] if not inline else []).items():
+        m = re.search(r' (\S+:\d+)$', name)
+        if m and flat:
+            got[m.group(1)] = got.get(m.group(1), 0) + flat
+    if not ref:
+        fail(case, 'perf report --sort srcline names no FILE:LINE')
+    rows_compared += len(ref)
+    if ref != got:
+        keys = sorted(set(ref) | set(got), key=lambda k: -max(ref.get(k, 0), got.get(k, 0)))
+        fail(case, 'samples per source line, perf report / pcol top --by line: ' +
+             ', '.join('%s %s/%s' % (k, ref.get(k, '-'), got.get(k, '-')) for k in keys if ref.get(k) != got.get(k))[:600])
+
+
 def compare_threads(case, data, pc, events, counted, labels, has_period):
     for key, label in (('comm', 'comm'), ('pid', 'tid')):
         if label not in labels:
@@ -599,6 +629,8 @@ def main():
                 if '--hide-call-graph' not in sargs:
                     compare_children(case, data, stem + '.pcol', events, inline, counted, names)
                 compare_threads(case, data, stem + '.pcol', events, counted, labels, has_period)
+                if '+srcline' in fl:
+                    compare_srcline(case, data, stem + '.pcol', events, inline)
                 if not counted and rec != 'jit':  # (perf report's dso "[JIT] tid N" is perf script's /tmp/perf-N.map)
                     compare_dso(case, data, stem + '.pcol', events, inline)
                 if k == 0 and rec in ('fp', 'plain'):

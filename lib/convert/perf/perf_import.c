@@ -97,8 +97,9 @@ typedef struct pimp {
   int pend;                /* 0 none; 1 a callchain's; 2 a header's unless a callchain follows; 3 a header's */
   int pend_inlined, pend_hassym, pend_hasdso;
   uint64_t pend_ip, pend_lineno;
-  char *pbuf;              /* its sym, then its dso */
-  size_t pcap, pend_nsym, pend_ndso;
+  char *pbuf;              /* its sym, then its dso, then its source file */
+  size_t pcap, pend_nsym, pend_ndso, pend_nfile;
+  int64_t pend_line;       /* its source line (-F +srcline "FILE:LINE"), PCOL_NA_I64: none */
 } pimp;
 
 /* perf script orders events by time through perf's ordered_events, but a
@@ -200,10 +201,16 @@ static int frame_parts(const char *s, size_t n, uint64_t *ip, const char **sym, 
   return 1;
 }
 
-static int add_line(pimp *p, const char *fn, size_t nfn, pcol_line_row *out) {
+/* A line of function fn: in source file `file` at `line` when `perf script
+ * -F +srcline` printed them (nfile 0, line PCOL_NA_I64: not), as pprof
+ * keeps a frame's file on its function and its line on the location's
+ * line (perf_to_profile does the same from the debug information). */
+static int add_line(pimp *p, const char *fn, size_t nfn, const char *file, size_t nfile, int64_t line,
+                    pcol_line_row *out) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
-  out->line = PCOL_NA_I64, out->column = PCOL_NA_I64;
+  out->line = line, out->column = PCOL_NA_I64;
   int rc = pcol_b_string(p->b, fn, nfn, &f.name, p->err);
+  if (!rc && nfile) rc = pcol_b_string(p->b, file, nfile, &f.filename, p->err);
   if (!rc) rc = pcol_b_function(p->b, &f, &out->function_id, p->err);
   return b_at(p, p->lineno, rc);
 }
@@ -228,7 +235,7 @@ static int flush_inlines(pimp *p) {
  * frames `ip sym (inlined)`, innermost first, before the real frame of the
  * same ip: they become that frame's location's lines. */
 static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const char *dso,
-                    size_t ndso) {
+                    size_t ndso, const char *file, size_t nfile, int64_t line) {
   /* cut a symbol offset: +0x<hex> at the end */
   for (size_t k = nsym; k >= 3 && sym; k--) {
     if (sym[k - 1] == 'x' && sym[k - 2] == '0' && k >= 3 && sym[k - 3] == '+' &&
@@ -260,7 +267,7 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   }
   if (inlined) {
     if (PCOL_GROW(p->inl, p->ninl, p->capinl)) return pcol_oom(p->err);
-    if ((rc = add_line(p, sym, nsym, &p->inl[p->ninl]))) return rc;
+    if ((rc = add_line(p, sym, nsym, file, nfile, line, &p->inl[p->ninl]))) return rc;
     p->ninl++;
     return PCOL_OK;
   }
@@ -271,13 +278,13 @@ static int on_frame(pimp *p, uint64_t ip, const char *sym, size_t nsym, const ch
   for (size_t k = end; jit && k >= 2; k--) {
     if (sym[k - 2] != '-' || sym[k - 1] != '>') continue;
     if (PCOL_GROW(p->inl, p->ninl, p->capinl)) return pcol_oom(p->err);
-    if ((rc = add_line(p, sym + k, end - k, &p->inl[p->ninl]))) return rc;
+    if ((rc = add_line(p, sym + k, end - k, NULL, 0, PCOL_NA_I64, &p->inl[p->ninl]))) return rc;
     p->ninl++;
     end = k - 2;
     k--;
   }
   if (PCOL_GROW(p->inl, p->ninl, p->capinl)) return pcol_oom(p->err);
-  if ((rc = add_line(p, sym, end, &p->inl[p->ninl]))) return rc;
+  if ((rc = add_line(p, sym, end, file, nfile, line, &p->inl[p->ninl]))) return rc;
   p->ninl++;
   uint32_t map = 0;
   if (dso && ndso) {
@@ -350,6 +357,32 @@ static int srcline(const char *t, size_t n, int one_word) {
   return x < n - 1 && x >= 2 && t[x - 1] == '[';
 }
 
+/* A source line "FILE:LINE" (srcline's) under the kept frame (a
+ * callchain's, or the one a header carries),
+ * for its function's file and its line (t, n: without indentation or
+ * " (inlined)"); perf's "??:0", ":0" (it knows none) and "DSO[ADDR]" (no
+ * line table) say nothing.  Kept once: the first under a frame. */
+static int keep_srcline(pimp *p, const char *t, size_t n) {
+  while (n && is_blank(t[n - 1])) n--;
+  if (!p->pend || p->pend_line != PCOL_NA_I64 || !n || !isdigit((unsigned char)t[n - 1])) return PCOL_OK;
+  size_t d = n;
+  int64_t line = 0;
+  while (d > 0 && isdigit((unsigned char)t[d - 1])) d--;
+  if (d < 2 || t[d - 1] != ':' || n - d > 9) return PCOL_OK; /* a file name, and a line below 10^9 */
+  for (size_t i = d; i < n; i++) line = line * 10 + (t[i] - '0');
+  size_t nfile = d - 1;
+  if (line <= 0 || (nfile == 2 && !memcmp(t, "??", 2))) return PCOL_OK;
+  size_t at = p->pend_nsym + p->pend_ndso, need = at + nfile;
+  if (need > p->pcap) {
+    char *nb = realloc(p->pbuf, need);
+    if (!nb) return pcol_oom(p->err);
+    p->pbuf = nb, p->pcap = need;
+  }
+  memcpy(p->pbuf + at, t, nfile);
+  p->pend_nfile = nfile, p->pend_line = line;
+  return PCOL_OK;
+}
+
 /* Keep a frame until the next line (pimp.pend). */
 static int pend_frame(pimp *p, int kind, uint64_t ip, const char *sym, size_t nsym, const char *dso,
                       size_t ndso) {
@@ -363,7 +396,7 @@ static int pend_frame(pimp *p, int kind, uint64_t ip, const char *sym, size_t ns
   if (ndso) memcpy(p->pbuf + nsym, dso, ndso);
   p->pend = kind, p->pend_ip = ip, p->pend_lineno = p->lineno, p->pend_inlined = 0;
   p->pend_hassym = sym != NULL, p->pend_hasdso = dso != NULL;
-  p->pend_nsym = nsym, p->pend_ndso = ndso;
+  p->pend_nsym = nsym, p->pend_ndso = ndso, p->pend_nfile = 0, p->pend_line = PCOL_NA_I64;
   return PCOL_OK;
 }
 
@@ -376,7 +409,8 @@ static int flush_pend(pimp *p) {
   const char *sym = p->pend_hassym ? p->pbuf : NULL, *dso = p->pend_hasdso ? p->pbuf + p->pend_nsym : NULL;
   size_t ndso = p->pend_ndso;
   if (p->pend_inlined) dso = "inlined", ndso = 7;
-  int rc = on_frame(p, p->pend_ip, sym, p->pend_nsym, dso, ndso);
+  int rc = on_frame(p, p->pend_ip, sym, p->pend_nsym, dso, ndso, p->pbuf + p->pend_nsym + p->pend_ndso,
+                    p->pend_nfile, p->pend_line);
   p->lineno = at;
   return rc;
 }
@@ -1013,6 +1047,8 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
         p.pend = 0;
       } else {
         p.one_line = p.one_line_seen = 1;
+        /* `-F +srcline` under a header that carries its frame: its line */
+        if (k > 0 && p.in_event && srcline(line + k, n - k, 1) && (rc = keep_srcline(&p, line + k, n - k))) break;
         if ((rc = flush_pend(&p))) break;
       }
     }
@@ -1040,9 +1076,14 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
       int inl = m - k > 10 && !memcmp(line + m - 10, " (inlined)", 10);
       if (inl && p.pend == 1 && !p.pend_hasdso && srcline(line + k, m - 10 - k, 0)) {
         p.pend_inlined = 1;
+        if ((rc = keep_srcline(&p, line + k, m - 10 - k))) break;
         continue;
       }
-      if (!inl && (srcline(line + k, n - k, 0) || !cut_tail(line + k, n - k, &why))) continue;
+      if (!inl && srcline(line + k, n - k, 0)) {
+        if ((rc = keep_srcline(&p, line + k, n - k))) break;
+        continue;
+      }
+      if (!inl && !cut_tail(line + k, n - k, &why)) continue;
       rc = bad(&p, lineno, "expected a callchain frame 'address symbol (dso)' or a source line "
                            "'FILE:LINE' or 'DSO[ADDR]' (-F +srcline)");
       break;
