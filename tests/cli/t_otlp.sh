@@ -300,6 +300,27 @@ if [ -f "$E" ]; then
       [ "$(wc -l <"$tmp/e1.go")" = 2 ] && grep '^\(Time\|Duration\): ' "$tmp/e1.top" | cmp -s - "$tmp/e1.go" ||
         fail "eBPF: pcol top's Time:/Duration: lines differ from go tool pprof's of the pprof export: $(cat "$tmp/e1.go")"
     fi
+    # the message's 82 Profiles are one capture (spec.md §7 "Recordings"):
+    # the whole file's duration is their span, from the earliest
+    # time_unix_nano to the latest time_unix_nano + duration_nano (protoc's
+    # reading), not their sum; the pprof export says so, and an OTLP copy
+    # read back says the same
+    span=$(decode <"$E" | python3 -c '
+import sys
+t = a = b = None
+for l in sys.stdin:
+    w = l.split()
+    if len(w) == 2 and w[0] == "time_unix_nano:": t = int(w[1])
+    if len(w) == 2 and w[0] == "duration_nano:":
+        a = t if a is None else min(a, t); b = t + int(w[1]) if b is None else max(b, t + int(w[1]))
+print(b - a)')
+    $PCOL unpack "$E" --to pprof -o "$tmp/eall.pb.gz" || fail "eBPF: unpack the whole --to pprof"
+    [ "$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/eall.pb.gz" | cut -d' ' -f2)" = "$span" ] ||
+      fail "eBPF: the whole file's duration_nanos $(python3 "$REPO/tests/support/pprof_times.py" "$tmp/eall.pb.gz"), want the Profiles' span $span"
+    $PCOL unpack "$E" --to otlp -o "$tmp/eall.otlp.pb" && $PCOL unpack "$tmp/eall.otlp.pb" --to pprof -o "$tmp/eall2.pb.gz" ||
+      fail "eBPF: OTLP round trip"
+    [ "$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/eall2.pb.gz" | cut -d' ' -f2)" = "$span" ] ||
+      fail "eBPF: the OTLP copy's duration $(python3 "$REPO/tests/support/pprof_times.py" "$tmp/eall2.pb.gz"), want $span"
   fi
 else
   echo "t_otlp: no $E: the eBPF profiler check is skipped"

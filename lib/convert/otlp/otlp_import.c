@@ -57,6 +57,7 @@ typedef struct ctx {
   const pcol_otlp_pages *pages;
   otlp_wsample ws[2];   /* Samples as read (two: same_samples compares a pair) */
   pcol_sym *sym; /* --symbolize: the input's session (sym->on: local) */
+  int64_t nrec;  /* the message's sources numbered so far (pcol.recording_part) */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -814,6 +815,17 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
         !strcmp(key, OTLP_ATTR_TIME_BASE) || !strcmp(key, PCOL_META_MAX_DURATION_NS))
       continue;
     rc = meta_kv(c, *src, "", key, D->attribute_table[ai]->value, &t);
+  }
+  /* the Profiles of one message (an ExportProfilesServiceRequest: one
+   * capture, the OTel eBPF profiler's 82 Profiles of one 4.79 s window
+   * in ODD-otlp-ebpf-profile) are one recording, counted once by the
+   * Duration (THE recording rule, spec.md §7 "Recordings"), as JFR's event
+   * types and a Chrome trace's profiles are; a Profile pcol wrote (its
+   * pcol.source_type attribute) keeps the part its attributes give, none
+   * when it had none (a separate input of a merge) */
+  if (!rc && c->nprof >= 2) {
+    if (attr_str(c, p, OTLP_ATTR_SOURCE_TYPE)) c->nrec = 0;
+    else rc = meta_i64(c, *src, PCOL_META_RECORDING_PART, ++c->nrec);
   }
   if (!rc && rp->resource)
     rc = kvs_meta(c, *src, OTLP_META_RESOURCE, rp->resource->attributes, rp->resource->n_attributes, &t);
