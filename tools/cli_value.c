@@ -32,9 +32,17 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
                           const char *path) {
   bool differ = false;
   pcol_error e = {0};
+  char *note = NULL;
   if (pcol_value_defaults_differ(f, sel, &differ, &e) || !differ) return;
-  warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of one interval",
-                    "write one with --source N", NULL);
+  /* a default the sources state together (a JFR recording's cpu) is
+   * written as top counts it (rprof_export.c lack_stated): its note; else
+   * each sample is one tick */
+  if (pcol_value_default_note(f, sel, NULL, NULL, &note, &e) || !note) return;
+  int stated = strncmp(note, "the sources measure", 19) != 0;
+  free(note);
+  if (stated) warn_default_note(cmd, f, sel, path, NULL, NULL, NULL);
+  else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of one interval",
+                         "write one with --source N", NULL);
 }
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,

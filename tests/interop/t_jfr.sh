@@ -103,6 +103,28 @@ names = [s.get("name") for s in m["sources"]]
 assert names[0] == "jdk.ExecutionSample" and "jdk.ObjectAllocationInNewTLAB" in names, names
 print("ok   pcol report x.jfr: default cpu/nanoseconds, the CLI's note, tracks %s" % ", ".join(names))
 PY
+# the Rprof export: the same default as top (the execution samples' CPU
+# time; the allocation and native-method sources count 0, so they write no
+# line), summaryRprof's sampling.time = top's total and its self times
+# top's flat (were: every sample one tick, allocations as CPU)
+if command -v Rscript >/dev/null; then
+  "$PCOL" unpack "$tmp/x.jfr" --to rprof -o "$tmp/x.Rprof.out" 2>"$tmp/x-rprof.err" || bad "pcol unpack x.jfr --to rprof"
+  grep -q "note: .*the default is cpu/nanoseconds" "$tmp/x-rprof.err" || bad "x.jfr --to rprof: not the default's note: $(cat "$tmp/x-rprof.err")"
+  "$PCOL" top "$tmp/x.jfr" --format json -n 0 >"$tmp/x-top.json" 2>/dev/null
+  Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sampling.time, "\n"); b <- s$by.self; cat(paste(rownames(b), b$self.time, sep = "\t"), sep = "\n")' \
+    "$tmp/x.Rprof.out" >"$tmp/x-r.txt" 2>/dev/null || bad "summaryRprof of x.jfr's Rprof export"
+  python3 - "$tmp/x-top.json" "$tmp/x-r.txt" <<'PY' || bad "x.jfr --to rprof: summaryRprof differs from pcol top"
+import json, sys
+top = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2]).read().splitlines()
+st = float(lines[0])
+assert abs(st - top["total"] / 1e9) < 1e-6, "sampling.time %s s, pcol top's total %s s" % (st, top["total"] / 1e9)
+r = {l.split("\t")[0].strip('"'): float(l.split("\t")[1]) for l in lines[1:]}
+t = {row["name"]: row["flat"] / 1e9 for row in top["rows"] if row["flat"]}
+assert r.keys() == t.keys() and all(abs(r[k] - t[k]) < 1e-6 for k in r), sorted(set(r.items()) ^ set(t.items()))[:6]
+print("ok   x.jfr --to rprof: summaryRprof %.2f s, %d functions = pcol top's" % (st, len(r)))
+PY
+fi
 
 # ------------------------------------------------ the recording's time, once
 # the recording's sources (one per sampled event type) are one recording:

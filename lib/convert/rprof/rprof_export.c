@@ -44,6 +44,7 @@ typedef struct rp_out {
   uint64_t *tiv_ns;       /* per source: the interval its time is written in, ns (0: ticks, below) */
   unsigned char *rounded; /* per source: 1 its times were rounded to tiv_ns, 2 it has none (choose_ticks) */
   __int128 *cum;          /* per source: its time written so far, ns (row_lines) */
+  unsigned char *lack;    /* per source: 1 it lacks the stated default (lack_stated): not written */
   pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
@@ -567,6 +568,7 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   rp_out *r = c->r;
   uint32_t s = pcol_view_u32(&r->s_src, row);
   if (s == 0 || s > r->nsources) return PCOL_OK; /* write_source never reaches it */
+  if (r->lack && r->lack[s]) return PCOL_OK;     /* no line: never written (lack_stated) */
   int64_t t = row_lines(r, s, row, num, den), ns = row_time_ns(r, s, row, num, den);
   if (ns > 0) c->gns[s] = gcd((uint64_t)ns, c->gns[s]);
   if (ns > 0) c->tns[s] += ns; /* every sample's: row_lines writes a time of a count of 0 too */
@@ -713,6 +715,30 @@ static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc) {
   return PCOL_OK;
 }
 
+/* Sources whose own defaults differ but which state one together (a JFR
+ * recording's cpu: THE default rule, pcol_selection_default_type) are
+ * written as pcol top counts them: the sources that lack that value count
+ * 0, so they write no line (r->lack), and the others their time in ticks
+ * (choose_ticks).  Without such a default every sample stays one tick of
+ * its source (the CLI warns).  (Before, a JDK recording's allocation and
+ * native-method samples were ticks of CPU time: 1.41 s for top's 1.37 s.) */
+static int lack_stated(rp_out *r, const pcol_select *sel) {
+  uint32_t chosen = 0;
+  int d = 0;
+  pcol_view ss, sv;
+  PCOL_RETURN_NOT_OK(pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, r->err));
+  if (d != 2 || !chosen) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(r->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, r->err));
+  PCOL_RETURN_NOT_OK(pcol_column(r->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, r->err));
+  if (!(r->lack = malloc(r->nsources + 1))) return pcol_oom(r->err);
+  memset(r->lack, 1, r->nsources + 1);
+  for (uint64_t i = 0; i < pcol_rows(r->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    uint32_t src = pcol_view_u32(&ss, i);
+    if (src >= 1 && src <= r->nsources && pcol_view_u32(&sv, i) == chosen) r->lack[src] = 0;
+  }
+  return PCOL_OK;
+}
+
 /* a sink that only counts (the dry run below) */
 static ssize_t sink_write(void *c, const char *buf, size_t size) {
   (void)c, (void)buf;
@@ -753,6 +779,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc) rc = find_mem_types(&r);
   if (!rc) rc = scan_srcrefs(&r);
   if (!rc) rc = source_kinds(&r);
+  if (!rc) rc = lack_stated(&r, sel);
   if (!rc && sel && sel->source_id > r.nsources)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                         sel->source_id, r.nsources);
@@ -854,6 +881,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   free(r.cvt);
   free(r.lasts);
   free(r.mean_us);
+  free(r.lack);
   free(lc.tns);
   free(lc.gns);
   free(r.tiv_ns);
