@@ -270,6 +270,9 @@ for m in "threads-wall-zstd wall all_threads,gc -" "threads-cpu-none cpu all_thr
   grep -qP "^tachyon.profiling_mode\t$2\t" "$tmp/fx.meta" || fail "$1: profiling mode not $2: $(cat "$tmp/fx.meta")"
   grep -qP "^tachyon.capture_features\t$3\t" "$tmp/fx.meta" || fail "$1: capture features not $3"
   grep -qP "^tachyon.profiler_frames_dropped\t" "$tmp/fx.meta" || fail "$1: no profiler frames dropped"
+  # the interval each sample stands for: CPU time in cpu mode, else wall time
+  vt=wall; [ "$2" = cpu ] && vt=cpu
+  $PCOL info "$FX/$1.bin" | grep -q "values: *samples/count, $vt/nanoseconds" || fail "$1: its time is not $vt: $($PCOL info "$FX/$1.bin" | grep values:)"
   [ "$4" = - ] && continue
   $PCOL tags "$FX/$1.bin" --format json | python3 -c '
 import json, sys

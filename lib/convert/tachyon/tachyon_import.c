@@ -607,11 +607,15 @@ static int import(timp *t, size_t n, const pcol_import_options *opt, uint8_t **t
   if (rc) return rc;
 
   /* the source, its values and meta */
+  /* the time a sample stands for (the interval) is CPU time in `--mode
+   * cpu`, whose sampler keeps only the threads on a CPU (py-spy, pprof and
+   * perf name that cpu); in the other modes (wall; gil, exception: the
+   * threads holding the GIL or handling an exception) it is wall time */
   uint32_t src, vs, vw, s_samples, s_count, s_wall, s_ns, k_def;
   pcol_error *err = t->err; /* the builder's own reason when it refuses */
   if ((rc = pcol_b_source(t->b, PCOL_SRC_TACHYON, t->name, PCOL_NA_I64, &src, err))) return rc;
   const struct { const char *s; uint32_t *id; } keys[] = {
-      {PCOL_VT_SAMPLES, &s_samples}, {PCOL_UNIT_COUNT, &s_count}, {PCOL_VT_WALL, &s_wall},
+      {PCOL_VT_SAMPLES, &s_samples}, {PCOL_UNIT_COUNT, &s_count}, {(mode & 7) == 2 ? PCOL_VT_CPU : PCOL_VT_WALL, &s_wall},
       {PCOL_UNIT_NANOSECONDS, &s_ns}, {PPROF_META_DEFAULT_SAMPLE_TYPE, &k_def}, {"tid", &t->k_tid},
       {"interpreter_id", &t->k_interp}, {"thread_status_bits", &t->k_other}, {"true", &t->v_true},
       {"false", &t->v_false}};
