@@ -25,6 +25,7 @@
 #include "count.h"    /* pcol_rtime_free, pcol_count_types, pcol_rtime, ... */
 #include "period.h"   /* pcol_period, pcol_source_period */
 #include "bytes.h"    /* pcol_str_is */
+#include "wall.h"     /* pcol_wall, pcol_wall_init: THE start rule */
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,9 +207,15 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
   int rc = dflt ? PCOL_OK : pcol_oom(err);
   if (!rc && ns) rc = pcol_source_default_types(f, 1, (uint32_t)ns, dflt, err);
   if (!rc) rc = pcol_rtime_init_meta(&rt, f, err);
+  /* each source's start by THE start rule (otlp.time_unix_nano, else
+   * pprof.time_nanos, else its timestamp), as top's Time: line */
+  pcol_wall w = {0};
+  int have_rt = !rc;
+  if (!rc) rc = pcol_wall_init(f, &w, err);
   pcol_source_summary *s = rc ? NULL : calloc(ns ? ns : 1, sizeof *s);
   if (!s) {
-    if (!rc) pcol_rtime_free(&rt);
+    if (have_rt) pcol_rtime_free(&rt);
+    pcol_wall_free(&w);
     free(dflt);
     free(cvt);
     free(has_alloc);
@@ -222,6 +229,8 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     if ((rc = pcol_string(f, pcol_view_u32(&ty, i), &x->type, err))) break;
     if ((rc = pcol_string(f, pcol_view_u32(&uri, i), &x->uri, err))) break;
     x->timestamp_s = pcol_view_i64(&ts, i);
+    if (id <= w.n && w.known[id] && w.start[id] != PCOL_NA_I64) /* seconds, rounded down */
+      x->timestamp_s = w.start[id] / 1000000000 - (w.start[id] % 1000000000 < 0);
     /* rows, time span and count: the summary's, or the samples' */
     if (!has_sum || !summary_source(f, &sm, cvt[id], &svv, x)) {
       if ((rc = pass_open(f, &pc, any_cvt, err))) break;
@@ -277,6 +286,7 @@ int pcol_source_summaries(pcol_file *f, pcol_source_summary **out, size_t *n, pc
     x->derived_alloc = has_alloc && has_alloc[id];
   }
   pcol_rtime_free(&rt);
+  pcol_wall_free(&w);
   free(dflt);
   free(has_alloc);
   free(cvt);

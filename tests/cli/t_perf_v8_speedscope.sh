@@ -946,4 +946,16 @@ $PCOL info "$tmp/rt-tl.json" | grep -q 'values: *timeline/nanoseconds' || fail "
 # lasts its thread's mean gap, as DevTools draws it: 37.5 ms / 9 (the
 # median, 1 ms, before): THE span rule, lib/core/lasts.h)
 [ "$($PCOL fold "$tmp/rt-tl.json" | awk '{s+=$NF} END{print s}')" = 41666667 ] || fail "a lone timeline: $($PCOL fold "$tmp/rt-tl.json")"
+# perf record -k CLOCK_REALTIME: times past 2000 are the wall clock, so
+# the source starts at its first event and wall-clock ranges select it
+# (samples at .000, .150, ... .750 s past 2026-11-29T03:53:32Z)
+for i in 0 1 2 3 4 5; do
+  printf 'prog 1 1795924412.%06d: %10d cpu-clock: \n\t%16x %s (%s)\n\t%16x %s (%s)\n\n' $((i * 150000)) 250000 \
+    0x11eb "f$((i % 2))+0x52" /x/prog 0x1358 'main+0x1b' /x/prog
+done > "$tmp/realtime.txt"
+$PCOL info "$tmp/realtime.txt" | grep -q '^  time: *2026-11-29 03:53:32 UTC' || fail "CLOCK_REALTIME: no wall-clock start: $($PCOL info "$tmp/realtime.txt" | head -5)"
+[ "$($PCOL top "$tmp/realtime.txt" --from 2026-11-29T03:53:32.2Z --to 2026-11-29T03:53:32.5Z --value samples --format tsv | awk -F'\t' 'NR>1 && $1>0 {print $6}' | sort | tr '\n' ' ')" = 'f0 f1 ' ] ||
+  fail "CLOCK_REALTIME: a wall-clock range: $($PCOL top "$tmp/realtime.txt" --from 2026-11-29T03:53:32.2Z --to 2026-11-29T03:53:32.5Z --value samples 2>&1)"
+[ "$($PCOL top "$tmp/realtime.txt" --from 2026-11-29T03:53:32.2Z --to 2026-11-29T03:53:32.5Z --value samples --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" = 2 ] ||
+  fail "CLOCK_REALTIME: the range holds the samples at .30 and .45 s"
 echo "t_perf_v8_speedscope: ok"

@@ -111,6 +111,7 @@ typedef struct pimp {
  * added (two outputs joined, --deltatime, --show-round-events' flush
  * order) is refused. */
 #define PERF_REORDER 4096
+#define PERF_WALL_MIN_NS 946684800000000000LL /* 2000-01-01T00:00:00Z */
 #define PERF_REORDER_NS 1000000 /* and at most 1 ms before the latest event read */
 typedef struct held {
   pcol_sample_row s;
@@ -503,6 +504,14 @@ static int add_held(pimp *p) {
     char num[24];
     snprintf(num, sizeof num, "%lld", (long long)t);
     PCOL_RETURN_NOT_OK(b_at(p, h->lineno, pcol_b_meta_str(p->b, p->src, "perf.clock_start_ns", num, p->err)));
+    /* a time past 2000-01-01 on perf's clock is no uptime (perf_clock,
+     * CLOCK_MONOTONIC and CLOCK_BOOTTIME count from the boot): `perf
+     * record -k CLOCK_REALTIME` (or -k CLOCK_TAI, 37 s ahead), recorded to
+     * line samples up with logs, so the source's start is that wall-clock
+     * time (THE start rule's pprof.time_nanos: wall-clock --from/--to, the
+     * Time: line, the exports' start) */
+    if (t >= PERF_WALL_MIN_NS)
+      PCOL_RETURN_NOT_OK(b_at(p, h->lineno, pcol_b_meta_str(p->b, p->src, PPROF_META_TIME_NANOS, num, p->err)));
     p->t0 = t;
   }
   pcol_sample_row s = h->s;
