@@ -32,6 +32,15 @@ Chrome trace-event files, each reaching another part of the importer
                    chains 5 deep, a sample of no frame
   samples-profile.json  the samples form whose first event has pid, tid,
                    ph and cat, with a CPU profile too (its profile is read)
+  lines.json       a Performance-panel trace with V8's per-sample lines
+                   (args.data.lines and columns): chunks with lines, one
+                   without (padded with 0s), one whose lines are not as
+                   many as its samples, one before an earlier chunk's ts
+                   (sorted: the lines follow their samples), lines of 0,
+                   negative, real, string and huge values, lines inside
+                   cpuProfile (not read), a native frame (scriptId 0, no
+                   url) and an eval'd script's (a scriptId, as a string,
+                   and no url) with lines
 
 Everything here is written by this script: nothing is copied from test data.
 """
@@ -236,6 +245,41 @@ def samples(d, with_profile):
           {"traceEvents": ev, "samples": smp, "stackFrames": frames})
 
 
+def lines(d):
+    """V8's per-sample lines (ProfileChunk args.data.lines, 1-based, 0 none)."""
+    cat = "disabled-by-default-v8.cpu_profiler"
+    tree = TREE + [
+        (13, 4, cf("appendChild")),                       # native: scriptId 0, no url
+        (14, 4, cf("evalled", "", 0, 9, "17")),           # an eval'd script: a scriptId, no url
+        (15, 4, cf("bad-id", "", 2, 0, "x7")),            # a scriptId that is no number
+    ]
+    nodes = [{"id": n, "callFrame": f, **({"parent": p} if p else {})} for n, p, f in tree]
+    start = 5000
+    ev = [{"ph": "M", "name": "thread_name", "pid": 9, "tid": 9, "ts": 0, "cat": "__metadata",
+           "args": {"name": "CrRendererMain"}},
+          {"ph": "P", "name": "Profile", "id": "0x1", "pid": 9, "tid": 9, "ts": start, "cat": cat,
+           "args": {"data": {"startTime": start}}}]
+    # (nodes, samples, deltas, lines (None: no key), columns, ts, lines inside cpuProfile)
+    plan = [
+        (nodes[:8], [5, 6, 7, 8, 5], [3, 100, 125, 80, 250], [3, 4, 0, 9, 3], [1, 5, 0, 2, 13], 1, None),
+        (nodes[8:], [9, 13, 14, 15, 12], [100, 120, 130, 140, 150], [1, 79, 2, 3, 517], [9, 53, 4, 1, 30], 2, None),
+        ([], [2, 10, 11, 11], [125, 125, 40, 900], None, None, 3, [7, 7, 7, 7]),
+        ([], [5, 6, 5], [100, 100, 100], [3, 3], [1, 1], 4, None),                 # fewer lines than samples
+        ([], [7, 8, 5, 6, 5, 4], [90, 90, 90, 90, 90, 90],
+         [-3, 2.0, "4", 9223372036854775807, 1.5, None], [0, 0, 0, 0, 0, 0], 0.5, None),  # before chunk 1
+        ([], [5, 5], [10, 10], [4, 4], [2, 2], 6, None),
+    ]
+    for k, (nd, smp, dl, ln, co, ts, inner) in enumerate(plan):
+        data = {"cpuProfile": {"nodes": nd, "samples": smp}, "timeDeltas": dl}
+        if ln is not None:
+            data["lines"], data["columns"] = ln, co
+        if inner is not None:
+            data["cpuProfile"]["lines"] = inner
+        ev.append({"ph": "P", "name": "ProfileChunk", "id": "0x1", "pid": 9, "tid": 77, "cat": cat,
+                   "ts": start + 1000 * ts, "args": {"data": data}})
+    write(d, "lines.json", {"traceEvents": ev})
+
+
 def main():
     if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         print(__doc__.strip(), file=sys.stderr if len(sys.argv) != 2 or sys.argv[1] not in ("-h", "--help") else sys.stdout)
@@ -248,6 +292,7 @@ def main():
     durations(d, True)
     samples(d, False)
     samples(d, True)
+    lines(d)
 
 
 if __name__ == "__main__":

@@ -8,10 +8,12 @@
  * A sampled profile arrives as a "Profile" event (args.data.startTime, µs
  * on the trace's clock) and "ProfileChunk" events of the same pid and id,
  * each adding nodes (parent form), samples and timeDeltas
- * (args.data.cpuProfile.{nodes,samples}, args.data.timeDeltas); older
+ * (args.data.cpuProfile.{nodes,samples}, args.data.timeDeltas) and V8's
+ * source line of each sample (args.data.lines: a sample's own frame is at
+ * it, v8_import.c's PCOL_V8_SAMPLE_LINES); older
  * traces hold one whole profile in a "CpuProfile" event
  * (args.data.cpuProfile).  Each profile is put back together as the V8
- * document it was cut from — its nodes, samples and deltas copied as text,
+ * document it was cut from — its nodes, samples, deltas and lines copied as text,
  * into temporary files, the chunks taken in ts order as DevTools and
  * speedscope sort a trace's events — and read by the V8 importer
  * (v8_import.c), so names, checks and times are V8's own: one source per
@@ -85,10 +87,15 @@ struct cwhere {
   char text[40];
 };
 
-/* Where a chunk's samples and deltas are in their part files, and its ts. */
+/* The parts of a profile's text: args.data.cpuProfile's nodes and samples,
+ * the timeDeltas, and args.data's lines (V8's line of each sample). */
+enum { P_NODES, P_SAMPLES, P_DELTAS, P_LINES, NPARTS };
+
+/* Where a chunk's samples, deltas and lines are in their part files, and its ts. */
 typedef struct cchunk {
   double ts;
-  off_t at[2], len[2]; /* P_SAMPLES, P_DELTAS */
+  off_t at[3], len[3]; /* P_SAMPLES, P_DELTAS, P_LINES */
+  uint64_t nsamp;      /* its samples */
 } cchunk;
 
 typedef struct cstream {
@@ -97,8 +104,9 @@ typedef struct cstream {
   char *id;           /* the trace's profile id ("0x1"); "" for a CpuProfile event */
   vnum start, end;    /* µs on the trace's clock */
   struct cwhere start_at; /* where start was read (a bad one is refused, naming it) */
-  FILE *part[3];      /* the text of nodes, samples, timeDeltas: elements, comma-separated */
-  uint64_t count[3];
+  FILE *part[NPARTS]; /* the text of nodes, samples, timeDeltas and lines: elements, comma-separated
+                       * (lines made at the first chunk that has them: one a sample, 0 a chunk without) */
+  uint64_t count[NPARTS];
   cchunk *ch;         /* its chunks, in file order */
   size_t nch, capch;
   int unordered;      /* a chunk's ts is before an earlier chunk's */
@@ -111,8 +119,7 @@ typedef struct cname {
   char *name;
 } cname;
 
-enum { P_NODES, P_SAMPLES, P_DELTAS };
-static const char *const PART_KEY[3] = {"nodes", "samples", "timeDeltas"};
+static const char *const PART_KEY[NPARTS] = {"nodes", "samples", "timeDeltas", "lines"};
 #define MAX_PROFILES 4096
 /* The E events (ph E, and the ends of ph X) of one thread that end at one
  * time are held in memory at once, 64 bytes each (egroup): at most this
@@ -234,8 +241,8 @@ typedef struct ctrace {
   size_t nst, capst;
   cname *nm;
   size_t nnm, capnm;
-  FILE *cur[3];       /* the event being read: what its args.data held */
-  uint64_t ccount[3];
+  FILE *cur[NPARTS];  /* the event being read: what its args.data held */
+  uint64_t ccount[NPARTS];
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts (v8.h), all profiles */
   int deltas_from;    /* the event's timeDeltas: 0 none yet, 1 args.data's, 2 cpuProfile's */
   vnum cstart, cend;
@@ -334,7 +341,7 @@ static int read_data(ctrace *c, int inner) {
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int part = -1;
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < NPARTS; p++)
       if (pcol_jp_key_is(j, PART_KEY[p])) part = p;
     int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
     int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
@@ -343,6 +350,7 @@ static int read_data(ctrace *c, int inner) {
      * the same deltas twice: the Firefox Profiler's rule) */
     if (part == P_DELTAS && !inner && c->deltas_from == 2 && (rc = tmp_reset(c, P_DELTAS))) return rc;
     if (part == P_DELTAS && inner && c->deltas_from == 1) rc = pcol_jp_skip(j);
+    else if (part == P_LINES) rc = inner ? pcol_jp_skip(j) : copy_elements(c, part); /* args.data's, as V8 writes them */
     else if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, part);
     else if (is_start) {
       struct cwhere *w = &c->cstart_at;
@@ -416,7 +424,7 @@ static cstream *stream_for(ctrace *c, const tkey *k, const char *id, int create)
   memset(s, 0, sizeof *s);
   s->k = *k, s->has_tid = 0;
   if (!(s->id = strdup(id))) return NULL;
-  for (int p = 0; p < 3; p++)
+  for (int p = 0; p < P_LINES; p++) /* (lines: at the first chunk that has them) */
     if (!(s->part[p] = pcol_temp_file("pcol-chrome"))) {
       for (int q = 0; q < p; q++) fclose(s->part[q]);
       free(s->id);
@@ -426,10 +434,34 @@ static cstream *stream_for(ctrace *c, const tkey *k, const char *id, int create)
   return s;
 }
 
+/* n lines of none ("0"), for chunk k of s (its place in the lines part). */
+static int no_lines(ctrace *c, cstream *s, cchunk *k, uint64_t n) {
+  FILE *o = s->part[P_LINES];
+  if (!n) return 0;
+  if (s->count[P_LINES]) putc(',', o);
+  k->at[2] = ftello(o);
+  for (uint64_t i = 0; i < n; i++) fputs(i ? ",0" : "0", o);
+  k->len[2] = ftello(o) - k->at[2];
+  s->count[P_LINES] += n;
+  return ferror(o) ? pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno)) : 0;
+}
+
 static int add_chunk(ctrace *c, cstream *s, size_t ev, int has_ts, double ts) {
   int rc;
-  cchunk k = {ts, {0, 0}, {0, 0}};
-  for (int p = 0; p < 3; p++) {
+  cchunk k = {ts, {0, 0, 0}, {0, 0, 0}, c->ccount[P_SAMPLES]};
+  /* lines: one a sample, as DevTools' SamplesHandler pads a chunk without
+   * them with 0s (V8 writes none when all are 0); a chunk whose lines are
+   * not as many as its samples has none either */
+  int lines = c->ccount[P_LINES] && c->ccount[P_LINES] == k.nsamp;
+  if (lines && !s->part[P_LINES]) {
+    if (!(s->part[P_LINES] = pcol_temp_file("pcol-chrome")))
+      return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+    for (size_t i = 0; i < s->nch; i++)
+      if ((rc = no_lines(c, s, &s->ch[i], s->ch[i].nsamp))) return rc;
+  }
+  if (s->part[P_LINES] && !lines && (rc = no_lines(c, s, &k, k.nsamp))) return rc;
+  for (int p = 0; p < NPARTS; p++) {
+    if (p == P_LINES && !lines) continue;
     if (!c->ccount[p]) continue;
     if (s->count[p]) putc(',', s->part[p]);
     off_t at = p ? ftello(s->part[p]) : 0;
@@ -643,7 +675,7 @@ static size_t js_space(const unsigned char *s, size_t n) {
 /* JavaScript's Number() of a string (StringToNumber): white space around
  * it, "" as 0, decimal forms, 0x/0o/0b integers, Infinity; NaN otherwise.
  * -1: out of memory. */
-static int js_str_num(const char *str, size_t n, double *out) {
+int pcol_js_str_num(const char *str, size_t n, double *out) {
   const unsigned char *s = (const unsigned char *)str;
   size_t a = 0, b = n, w, i, k;
   *out = NAN;
@@ -773,7 +805,7 @@ static int js_number(const jsval *v, double *out) {
   case JS_TRUE: *out = 1; return 0;
   case JS_NUM: *out = v->num; return 0;
   case JS_STR:
-  case JS_ARR: return js_str_num(v->t, v->n, out);
+  case JS_ARR: return pcol_js_str_num(v->t, v->n, out);
   default: *out = NAN; return 0;
   }
 }
@@ -805,7 +837,7 @@ static int tkey_text(ctrace *c, tkey *k, int i, const jsval *v) {
     n = js_num_text(v->num, num), t = num, d = v->num, isnum = 1;
   } else if (v) { /* a number's text is the number's (NaN's too) */
     t = v->t, n = v->n;
-    if (js_str_num(t, n, &d)) return -1;
+    if (pcol_js_str_num(t, n, &d)) return -1;
     isnum = js_num_text(d, num) == n && !memcmp(num, t, n);
   }
   if (isnum) tkey_num(k, i, d);
@@ -877,7 +909,7 @@ static int event(ctrace *c, size_t ev) {
   int has_ts = 0, has_dur = 0, has_tdur = 0;
   double ts = 0, dur = 0, tdur = 0;
   uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
-  for (int p = 0; p < 3; p++)
+  for (int p = 0; p < NPARTS; p++)
     if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
   c->deltas_from = 0;
@@ -973,7 +1005,7 @@ static int event(ctrace *c, size_t ev) {
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
   cstream *s = stream_for(c, &th, whole ? wid : id, 1);
   if (!s && c->nst >= MAX_PROFILES) return fail(c, ev, "more than 4096 profiles");
-  if (!s && errno != ENOMEM) /* pcol_temp_file: e.g. EMFILE, 3 open files a profile */
+  if (!s && errno != ENOMEM) /* pcol_temp_file: e.g. EMFILE, 3 open files a profile (4 with lines) */
     return pcol_error_set(c->err, PCOL_EIO, "%s: traceEvents[%zu]: a temporary file for profile %zu: %s", c->name,
                           ev, c->nst + 1, strerror(errno));
   if (!s) return pcol_oom(c->err);
@@ -1397,7 +1429,8 @@ static int import_stream(ctrace *c, cstream *s, size_t k, const vnum *origin) {
   char us[40];
   if (s->start.present) pcol_v8_time_text(us, s->start.v, s->start.frac), fprintf(doc, "\"startTime\":%s,", us);
   if (s->end.present) pcol_v8_time_text(us, s->end.v, s->end.frac), fprintf(doc, "\"endTime\":%s,", us);
-  for (int p = 0; p < 3; p++) {
+  for (int p = 0; p < NPARTS; p++) {
+    if (!s->part[p]) continue; /* (lines: none in any chunk) */
     fprintf(doc, "%s\"%s\":[", p ? "," : "", PART_KEY[p]);
     if ((rc = p && s->unordered && !s->no_ts ? append_sorted(c, doc, s, p) : append_file(c, doc, s->part[p])))
       goto out;
@@ -1409,8 +1442,8 @@ static int import_stream(ctrace *c, cstream *s, size_t k, const vnum *origin) {
     goto out;
   }
   uint64_t lost[3] = {0, 0, 0};
-  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls, PCOL_V8_ORPHANS_AT_ROOT, origin,
-                                   c->opt, &src, lost, c->err)))
+  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls,
+                                   PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES, origin, c->opt, &src, lost, c->err)))
     goto out;
   char num[32];
   if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);
@@ -2095,13 +2128,13 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
                         "CpuProfile events, no ph B/E or X; record with the disabled-by-default-v8.cpu_profiler "
                         "category)", name);
   for (size_t i = 0; i < c.nst; i++) {
-    for (int p = 0; p < 3; p++)
+    for (int p = 0; p < NPARTS; p++)
       if (c.st[i].part[p]) fclose(c.st[i].part[p]);
     free(c.st[i].id);
     free(c.st[i].ch);
   }
   for (size_t i = 0; i < c.nnm; i++) free(c.nm[i].name);
-  for (int p = 0; p < 3; p++)
+  for (int p = 0; p < NPARTS; p++)
     if (c.cur[p]) fclose(c.cur[p]);
   free(c.st), free(c.nm), free(c.mname);
   for (int q = 0; q < 2; q++) pcol_rowsort_free(c.d.q[q]);

@@ -35,6 +35,14 @@ void pcol_v8_time_text(char out[40], int64_t whole, int frac);
  * tracing buffer wraps, a trace is cut), and its CpuProfile events name
  * children the trace does not hold. */
 enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
+/* PCOL_V8_SAMPLE_LINES: the document's "lines" (a Chrome trace's chunks':
+ * V8's line of each sample, 1-based, 0 none; chrome_trace.c makes it one a
+ * sample) give each sample's own frame that line (v8_import.c,
+ * leaf_line_stack; doc/mappings.md §14).  A .cpuprofile has none. */
+enum { PCOL_V8_SAMPLE_LINES = 2 };
+/* JavaScript's Number() of a string (StringToNumber): *out, NaN when it
+ * is no number's text; -1: out of memory (chrome_trace.c). */
+int pcol_js_str_num(const char *str, size_t n, double *out);
 /* One V8 Profile document read from in into a new source (type src_type,
  * URI uri) whose every sample carries the label set labelset (0: none);
  * name is the document's name in messages.  origin: the source's time

@@ -21,7 +21,9 @@
  * under the root, as V8 and DevTools name them.  lineNumber/columnNumber
  * are 0-based in V8 (-1: unknown) and 1-based in pcol.  A function without
  * a name is "(anonymous FILE:LINE)", "(anonymous FILE)" without a line, or
- * "(anonymous)" (node_location: the one rule).
+ * "(anonymous)" (node_location: the one rule).  A sample's stack is its
+ * node's, but for a Chrome trace's sample with a line of its own (V8's,
+ * PCOL_V8_SAMPLE_LINES): its node's frame at that line (leaf_line_stack).
  * Sample i is at timeDeltas[0..i] since startTime, the profile's start (a
  * negative delta does not move time back: speedscope's rule), weight 1,
  * with the values samples = 1 and wall = the time until the next sample (0
@@ -50,6 +52,9 @@ typedef struct vnode {
   uint32_t parent_ix; /* the old shape's parent: its index + 1, 0 = none */
   size_t kid0, nkids; /* its children in kids[] */
   uint32_t loc;       /* its location */
+  uint32_t fn;        /* its location's function */
+  int64_t col;        /* its location's column (1-based, NA when unknown) */
+  uint8_t script;     /* a script's frame: a url, or a scriptId that is a non-zero number */
   uint8_t is_root_name, hits_bad;
   /* what is wrong with it, reported in the order of the checks when the
    * ids are known: 1 no callFrame object, 2 its names, 3 its numbers */
@@ -83,6 +88,9 @@ typedef struct vimp {
   int old;                       /* the old shape ("head") */
   int64_t *samples, *deltas;     /* node ids (-1: not an id), nanoseconds (the µs read to the ns) */
   size_t ns, capns, nd, capnd;
+  int64_t *lines;                /* PCOL_V8_SAMPLE_LINES: each sample's line (1-based; 0 none) */
+  size_t nl, capnl;
+  int lines_kind;                /* 0 absent, 1 an array, 2 something else */
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
   char *fn, *url;                /* the callFrame being read */
   size_t fnl, urll, capfn, capurl;
@@ -173,7 +181,7 @@ static int64_t one_based(int64_t n) { return n >= 0 && n < INT64_MAX ? n + 1 : P
 
 /* A node's frame: line and col 1-based (pcol's), NA when unknown. */
 static int node_location(vimp *v, const char *fs, size_t fl, const char *us, size_t ul,
-                         int64_t line, int64_t col, uint32_t *loc) {
+                         int64_t line, int64_t col, uint32_t *loc, uint32_t *fn) {
   pcol_function_row f = {0, 0, 0, PCOL_NA_I64};
   pcol_line_row l = {0, line, col};
   f.start_line = l.line;
@@ -200,6 +208,7 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
   if (!rc && ul) rc = pcol_b_string(v->b, us, ul, &f.filename, v->err);
   if (!rc) rc = pcol_b_function(v->b, &f, &l.function_id, v->err);
   if (!rc) rc = pcol_b_location(v->b, 0, 0, 0, &l, 1, loc, v->err);
+  *fn = l.function_id;
   return b_in(v, rc);
 }
 
@@ -208,6 +217,7 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
  * is not one. */
 typedef struct vframe {
   int has_fn, has_url, bad;
+  int script_id;     /* scriptId is a non-zero number (or a text of one: JavaScript's Number()) */
   int64_t line, col; /* as written; -1 when absent */
 } vframe;
 
@@ -217,11 +227,19 @@ static int frame_field(vimp *v, vframe *c, int *is) {
   pcol_jpull *j = v->j;
   int fn = pcol_jp_key_is(j, "functionName"), url = pcol_jp_key_is(j, "url");
   int ln = pcol_jp_key_is(j, "lineNumber"), cl = pcol_jp_key_is(j, "columnNumber");
+  int sid = pcol_jp_key_is(j, "scriptId");
   int rc;
-  *is = fn || url || ln || cl;
+  *is = fn || url || ln || cl || sid;
   if (!*is) return PCOL_OK;
   if ((rc = val(v))) return rc;
-  if (fn || url) {
+  if (sid) {
+    /* only whether it is one, for the samples' lines (DevTools' `Number(scriptId)
+     * || url`): a native function's frame (scriptId 0, no url) gets none */
+    double d = j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL ? j->d : j->tok == PCOL_JT_TRUE ? 1 : 0;
+    if (j->tok == PCOL_JT_STR && (v->flags & PCOL_V8_SAMPLE_LINES) && pcol_js_str_num(j->str, j->len, &d))
+      return pcol_oom(v->err);
+    c->script_id = d == d && d != 0;
+  } else if (fn || url) {
     if (j->tok != PCOL_JT_STR) c->bad |= 1;
     else if ((rc = fn ? copy_str(v, &v->fn, &v->fnl, &v->capfn) : copy_str(v, &v->url, &v->urll, &v->capurl)))
       return rc;
@@ -252,7 +270,7 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
   pcol_jpull *j = v->j;
   const char *path = old ? "head" : "nodes";
   int rc, id_ok = 0, cf = old, kids_bad = 0, parent_bad = 0, is;
-  vframe c = {0, 0, 0, -1, -1};
+  vframe c = {0, 0, 0, 0, -1, -1};
   int64_t id = -1;
   if (v->n >= UINT32_MAX / 2 - 1) return sem(v, at(v, path, SIZE_MAX, "too many nodes"));
   if (PCOL_GROW(v->nodes, v->n, v->capnodes)) return pcol_oom(v->err);
@@ -341,7 +359,8 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
    * they are; below that, unknown */
   int64_t line = old ? (c.line > 0 ? c.line : PCOL_NA_I64) : one_based(c.line);
   int64_t col = old ? (c.col > 0 ? c.col : PCOL_NA_I64) : one_based(c.col);
-  return node_location(v, fs, fl, us, ul, line, col, &nd->loc);
+  nd->col = col, nd->script = ul > 0 || c.script_id;
+  return node_location(v, fs, fl, us, ul, line, col, &nd->loc, &nd->fn);
 }
 /* The node of an id: *node, or *missing.  (A missing id is added to the
  * map with no node: an entry past ix's, missing again when looked up
@@ -411,6 +430,41 @@ static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t
   return rc;
 }
 
+/* A Chrome trace's `lines` (PCOL_V8_SAMPLE_LINES): each sample's line,
+ * 1-based as V8 writes it; 0 (V8's "none") and anything that is not a
+ * whole number >= 1 (2.0 is 2; 1.5, -3, "4", null are none) is none. */
+static int sample_lines(vimp *v) {
+  pcol_jpull *j = v->j;
+  int rc;
+  while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
+    int64_t x;
+    if (j->tok == PCOL_JT_REAL && j->d != trunc(j->d)) x = 0;
+    else if (tok_int(j, &x) || x < 1) x = 0;
+    if (PCOL_GROW(v->lines, v->nl, v->capnl)) return pcol_oom(v->err);
+    v->lines[v->nl++] = x;
+    if ((rc = skip_rest(v))) return rc;
+  }
+  return rc;
+}
+
+/* The stack of a sample of node k whose line is `line` (> 0): node k's
+ * stack, its own frame at that line, when k is a script's frame (a url,
+ * or a scriptId that is a non-zero number: DevTools' LineLevelProfile
+ * rule; a native function's sample names its JS caller's line, which
+ * DevTools shows nowhere).  Its function and column stay the node's
+ * (the V8 export tells two functions of one line apart by the column);
+ * its callers keep their function's line (V8 names no call site). */
+static int leaf_line_stack(vimp *v, uint32_t k, int64_t line, uint32_t *sid) {
+  const vnode *nd = &v->nodes[k];
+  if (!nd->script || !v->loc[k]) return PCOL_OK;
+  uint32_t parent = 0, loc;
+  if (v->parent[k]) PCOL_RETURN_NOT_OK(node_stack(v, v->parent[k] - 1, &parent));
+  pcol_line_row l = {nd->fn, line, nd->col};
+  PCOL_RETURN_NOT_OK(b_in(v, pcol_b_location(v->b, 0, 0, 0, &l, 1, &loc, v->err)));
+  if (loc == v->loc[k]) return PCOL_OK; /* the function's own line */
+  return b_in(v, pcol_b_stack_node(v->b, parent, loc, sid, v->err));
+}
+
 static int opt_num(vimp *v, vnum *x) {
   int rc = val(v);
   if (rc) return rc;
@@ -458,6 +512,11 @@ static int read_doc(vimp *v) {
       v->abs_ts = abs, v->nd = 0, v->bad_delta = SIZE_MAX;
       if (j->tok == PCOL_JT_ARR && (rc = numbers(v, &v->deltas, &v->nd, &v->capnd, 0, &v->bad_delta)))
         return rc;
+    } else if ((v->flags & PCOL_V8_SAMPLE_LINES) && pcol_jp_key_is(j, "lines")) {
+      if ((rc = val(v))) return rc;
+      v->lines_kind = j->tok == PCOL_JT_ARR ? 1 : 2;
+      v->nl = 0;
+      if (j->tok == PCOL_JT_ARR && (rc = sample_lines(v))) return rc;
     } else if ((rc = val(v))) {
       return rc;
     }
@@ -662,6 +721,9 @@ static int resolve(vimp *v) {
   }
   int64_t prev_t = 0, maxd = 0;
   uint32_t prev_node = 0;
+  /* a Chrome trace's per-sample lines, one a sample (chrome_trace.c pads
+   * a chunk without them with 0s) */
+  const int64_t *lines = v->lines_kind == 1 && v->nl == ns ? v->lines : NULL;
   for (size_t i = 0; i <= ns && !rc; i++) {
     int64_t tns;
     if (i < nt) {
@@ -679,6 +741,8 @@ static int resolve(vimp *v) {
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, tns - prev_t}};
       if (s.duration_ns > maxd) maxd = s.duration_ns;
       if (prev_node != UINT32_MAX && (rc = node_stack(v, prev_node, &s.stack_id))) break;
+      if (prev_node != UINT32_MAX && lines && lines[i - 1] && (rc = leaf_line_stack(v, prev_node, lines[i - 1], &s.stack_id)))
+        break;
       if ((rc = b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)))) break;
     }
     prev_t = tns;
@@ -714,7 +778,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   if (!rc && source_id) *source_id = v.src;
   if (!rc && lost) lost[0] = v.lost[0], lost[1] = v.lost[1], lost[2] = v.lost[2];
   pcol_jp_close(&j);
-  free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.fn), free(v.url);
+  free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.lines), free(v.fn), free(v.url);
   free(v.parent), free(v.loc), free(v.stack), free(v.work), free(v.ix);
   pcol_u64map_free(&v.map);
   return rc;

@@ -1,0 +1,90 @@
+// chrome_record.cjs — records a Chrome trace as DevTools' Performance panel
+// does, with headless Chromium driven over the DevTools protocol (a pipe:
+// --remote-debugging-pipe, no port, no network), of a local page:
+//
+//   node chrome_record.cjs CHROMIUM PAGE.html OUT.json
+//
+// Tracing.start with the panel's categories (TimelineController: its
+// JS-sampling recording, disabled-by-default-v8.cpu_profiler among them),
+// the page opened in a new tab, the trace ended once the page sets
+// document.title to "done"; OUT.json is {"traceEvents": [...]} as the
+// panel saves it.  Exit 1 (a message on stderr) when anything fails.
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const [chromium, page, out] = process.argv.slice(2);
+const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'pcol-chrome-ud'));
+// (no network: a local page, and none of Chromium's own background fetches)
+const ch = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
+  '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-pings', '--user-data-dir=' + ud, '--remote-debugging-pipe', 'about:blank'],
+  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
+const tx = ch.stdio[3], rx = ch.stdio[4];
+let seq = 0, buf = '';
+const pending = new Map(), listeners = [];
+let exited = false;
+ch.on('exit', () => { exited = true; });
+// Chromium closed (asked first, then killed), its profile directory removed
+async function done(code, msg) {
+  if (msg) process.stderr.write('chrome_record: ' + msg + '\n');
+  if (!exited) {
+    try { tx.write(JSON.stringify({ id: ++seq, method: 'Browser.close' }) + '\0'); } catch (e) { /* gone */ }
+    for (let i = 0; i < 50 && !exited; i++) await new Promise((res) => setTimeout(res, 100));
+    if (!exited) try { ch.kill('SIGKILL'); } catch (e) { /* gone */ }
+    for (let i = 0; i < 20 && !exited; i++) await new Promise((res) => setTimeout(res, 100));
+  }
+  try { fs.rmSync(ud, { recursive: true, force: true, maxRetries: 5 }); } catch (e) { /* left in $TMPDIR */ }
+  process.exit(code);
+}
+ch.on('error', (e) => done(1, 'cannot start ' + chromium + ': ' + e.message));
+setTimeout(() => done(1, 'timed out'), 90000);
+function send(method, params = {}, sessionId) {
+  const m = { id: ++seq, method, params };
+  if (sessionId) m.sessionId = sessionId;
+  tx.write(JSON.stringify(m) + '\0');
+  return new Promise((res, rej) => pending.set(m.id, { res, rej, method }));
+}
+rx.on('data', (d) => {
+  buf += d.toString('utf8');
+  for (let k; (k = buf.indexOf('\0')) >= 0;) {
+    const m = JSON.parse(buf.slice(0, k));
+    buf = buf.slice(k + 1);
+    const p = m.id !== undefined && pending.get(m.id);
+    if (p) {
+      pending.delete(m.id);
+      if (m.error) p.rej(new Error(p.method + ': ' + JSON.stringify(m.error)));
+      else p.res(m.result);
+    } else {
+      listeners.forEach((f) => f(m));
+    }
+  }
+});
+const dis = (c) => 'disabled-by-default-' + c;
+// DevTools' Performance panel (TimelineController), with JS samples
+const categories = ['-*', 'blink.console', 'blink.user_timing', 'devtools.timeline', dis('devtools.timeline'),
+  dis('devtools.timeline.frame'), dis('devtools.timeline.stack'), dis('v8.compile'), dis('v8.cpu_profiler.hires'),
+  dis('lighthouse'), 'v8.execute', 'v8', 'cppgc', 'navigation', 'rail', 'latencyInfo', 'loading',
+  dis('v8.cpu_profiler')];
+(async () => {
+  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
+  const events = [];
+  const complete = new Promise((res) => listeners.push((m) => {
+    if (m.method === 'Tracing.dataCollected') for (const e of m.params.value) events.push(e);
+    if (m.method === 'Tracing.tracingComplete') res();
+  }));
+  await send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
+  await send('Page.navigate', { url: 'file://' + path.resolve(page) }, sessionId);
+  for (let tries = 0; ; tries++) {
+    const r = await send('Runtime.evaluate', { expression: 'document.title' }, sessionId);
+    if (r.result && r.result.value === 'done') break;
+    if (tries > 600) throw new Error('the page never set its title to "done"');
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  await send('Tracing.end');
+  await complete;
+  fs.writeFileSync(out, JSON.stringify({ traceEvents: events }));
+  done(0);
+})().catch((e) => done(1, e.message));
