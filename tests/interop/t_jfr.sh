@@ -25,7 +25,9 @@
 # gzip-compressed and read from standard input gives the same answer, and
 # cut or damaged copies are refused with a message naming the file (exit 1),
 # never a crash.  The recording's sources count its time once: the
-# Duration of them all is its chunks' span, as `jfr summary` gives it.
+# Duration of them all is its chunks' span, as `jfr summary` gives it.  Its
+# Firefox and speedscope exports read back with its default, cpu (the same
+# Type: line and total).
 #
 # Env: PCOL.  Exit 0 pass, 1 fail, 77 skip (no java, javac or jfr).
 set -u
@@ -125,6 +127,16 @@ assert r.keys() == t.keys() and all(abs(r[k] - t[k]) < 1e-6 for k in r), sorted(
 print("ok   x.jfr --to rprof: summaryRprof %.2f s, %d functions = pcol top's" % (st, len(r)))
 PY
 fi
+# the default survives the Firefox and speedscope exports (user review: the
+# Firefox copy answered in allocated bytes): the same Type: line and total
+# (tests/cli/t_default_trip.sh checks gen_jfr.py's recordings without a JDK)
+answer() { "$PCOL" top "$1" -n 1 2>/dev/null | sed -n -e 's/^\(Type: .*\)/\1/p' -e 's/^Showing nodes .* of \(.*\) total$/\1/p' | tr '\n' ' '; }
+for to in firefox speedscope; do
+  "$PCOL" unpack "$tmp/x.jfr" --to $to -o "$tmp/x.$to.json" 2>/dev/null || bad "pcol unpack x.jfr --to $to"
+  [ "$(answer "$tmp/x.$to.json")" = "$(answer "$tmp/x.jfr")" ] &&
+    echo "ok   x.jfr -> $to -> pcol top: $(answer "$tmp/x.jfr")" ||
+    bad "x.jfr -> $to -> pcol top: '$(answer "$tmp/x.$to.json")', want '$(answer "$tmp/x.jfr")'"
+done
 
 # ------------------------------------------------ the recording's time, once
 # the recording's sources (one per sampled event type) are one recording:

@@ -1142,6 +1142,26 @@ static int write_shared(fx *x) {
   return rc ? rc : put(x, "]}");
 }
 
+/* meta.pcolDefaultValue: the name of the value the views show of the
+ * selection by default (THE default rule, pcol_selection_default_type:
+ * the sources' own default, or their stated one, a JFR recording's cpu
+ * beside its allocation sources; "samples" for the count, sources whose
+ * own defaults differ and state none), which the threads' weightTypes do
+ * not say: the import gives the file's one source that default
+ * (doc/mappings.md §8.1), not its last value type.  Written as every
+ * string of the export is (jstr: escaped, into the budgeted output). */
+static int put_default(fx *x, const pcol_select *sel) {
+  uint32_t vt = 0;
+  PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel ? sel->source_id : 0, &vt, NULL, x->err));
+  pcol_str name = {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1};
+  if (vt == PCOL_VT_TIME) name = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1}; /* an Rprof source's time */
+  else if (vt >= 1 && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
+    PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &name, x->err));
+  if (!name.ptr) return PCOL_OK; /* (a type without a name: none to state) */
+  int rc = put(x, ",\"pcolDefaultValue\":");
+  return rc ? rc : jstr(x, name);
+}
+
 /* -------------------------------------------------------------- main */
 static int export_body(fx *x, const pcol_select *sel) {
   pcol_file *f = x->f;
@@ -1223,6 +1243,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   if (!rc) rc = put_num(x, x->has_start ? x->start_ns : 0, 6);
   if (!rc && has_range && fprintf(x->out, ",\"profilingStartTime\":%.17g,\"profilingEndTime\":%.17g", r_lo, r_hi) < 0)
     rc = io(x);
+  if (!rc) rc = put_default(x, sel);
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"
                      "\"symbolicated\":true,\"pausedRanges\":[],\"markerSchema\":[],"

@@ -66,6 +66,7 @@ typedef struct srow { /* a sample before the sort */
 typedef struct wvt_ent {
   int kind;          /* 1 tracing-ms, 2 bytes */
   uint32_t name, vt; /* its name's string id, its value type */
+  const char *text;  /* its name (in the document's tree, or static) */
 } wvt_ent;
 
 typedef struct ffi {
@@ -76,6 +77,15 @@ typedef struct ffi {
   wvt_ent wvt[WVT_NAMES + 2];
   size_t nwvt;
   uint32_t cur_vt; /* the current thread's */
+  const char *cur_name; /* its name (NULL: the weight, no value type) */
+  /* the value type of the first thread with samples, the source's default
+   * when the file states none (default_type); NULL: none yet, or a count */
+  const char *first_name;
+  int first_seen;
+  /* the default is the count beside threads of other weights (count_scan):
+   * every row is also the value samples/count, a samples weight's own
+   * number, 1 for a row of another weight; 0: not so */
+  uint32_t vt_cnt;
   /* a samples weight of the file has decimals (pcol's export of a decimal
    * collapsed count): every samples weight is also the value
    * count/1e-9 (vt_frac), as the collapsed importer keeps them */
@@ -359,21 +369,86 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
  * "alloc_space" reads back as itself); past 16 names, the kind's own. */
 static int weight_type(ffi *x, int kind, const char *name) {
   x->cur_vt = 0;
+  x->cur_name = NULL;
   if (!kind) return PCOL_OK;
-  const char *dflt = kind == 1 ? "tracing" : "bytes";
+  const char *dflt = kind == 1 ? "tracing" : "bytes", *text = name && *name ? name : dflt;
   uint32_t t, u, vt;
-  int rc = pcol_b_cstr(x->b, name && *name ? name : dflt, &t, x->j.err);
+  int rc = pcol_b_cstr(x->b, text, &t, x->j.err);
   size_t i = 0;
   while (!rc && i < x->nwvt && !(x->wvt[i].kind == kind && x->wvt[i].name == t)) i++;
   /* a name past the first WVT_NAMES takes the kind's own; the two own
    * names always have room (the table holds WVT_NAMES + 2) */
   int own = !name || !*name || !strcmp(name, dflt);
   if (!rc && i == x->nwvt && x->nwvt >= WVT_NAMES && !own) return weight_type(x, kind, NULL);
-  if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, PCOL_OK);
+  if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, x->cur_name = x->wvt[i].text, PCOL_OK);
   rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : "bytes", &u, x->j.err);
   if (!rc) rc = pcol_b_value_type(x->b, t, u, &vt, x->j.err);
   if (!rc) rc = pcol_b_source_value_type(x->b, x->src, vt, x->j.err);
-  if (!rc) x->wvt[x->nwvt++] = (wvt_ent){kind, t, vt}, x->cur_vt = vt;
+  if (!rc) x->wvt[x->nwvt++] = (wvt_ent){kind, t, vt, text}, x->cur_vt = vt, x->cur_name = text;
+  return rc;
+}
+
+/* A thread's samples are read: the first thread with samples names the
+ * source's default when the file states none (default_type): its value
+ * type, or a samples weight's decimal count (count/1e-9, vt_frac) */
+static void thread_seen(ffi *x, size_t n) {
+  if (x->first_seen || !n) return;
+  x->first_seen = 1;
+  x->first_name = x->cur_name ? x->cur_name : x->frac ? COLLAPSED_VT_COUNT : NULL;
+}
+
+/* The source's default value type (meta pprof.default_sample_type, which
+ * THE default rule reads, lib/core/count.c; doc/mappings.md §8.1), once
+ * its threads are read: the count when count_scan made samples/count;
+ * else the one pcol's export states (meta.pcolDefaultValue: the value its
+ * views showed, a JFR recording's cpu beside its allocation threads) when
+ * it names a value type of the file; else the first thread's value type
+ * (the thread the Firefox Profiler opens on, when no GeckoMain of a tab
+ * comes first); none when that thread's weight is a count without
+ * decimals and no samples/count was made: a file of such threads only has
+ * no value type (the count is its default), and in a Gecko profile go tool
+ * pprof's fallback, the last type, stands. */
+static int default_type(ffi *x, pcol_jv meta) {
+  pcol_jv dv = pcol_jt_get(T, meta, "pcolDefaultValue");
+  const char *name = x->first_name, *said = pcol_jt_is_str(dv) ? pcol_jt_str(T, dv) : NULL;
+  for (size_t i = 0; said && i < x->nwvt; i++)
+    if (!strcmp(x->wvt[i].text, said)) name = said;
+  if (said && x->frac && !strcmp(said, COLLAPSED_VT_COUNT)) name = said;
+  if (x->vt_cnt) name = PCOL_VT_SAMPLES;
+  return name ? pcol_b_meta_str(x->b, x->src, PPROF_META_DEFAULT_SAMPLE_TYPE, name, x->j.err) : PCOL_OK;
+}
+
+/* Before a processed profile's rows: whether its default is the count
+ * (pcolDefaultValue "samples": pcol's export of sources whose own defaults
+ * differ and state none; else, when it names no thread's value, the first
+ * thread with samples weighs by samples) while a thread weighs by time or
+ * bytes, whose rows have no count of their own (their weight column is 1):
+ * then the value samples/count (vt_cnt) on every row, which THE count rule
+ * counts by (lib/core/count.c), and default_type names it.  Not with
+ * decimal counts (frac: their count/1e-9 is the samples weights' value). */
+static int count_scan(ffi *x, pcol_jv threads, pcol_jv meta) {
+  pcol_jv dv = pcol_jt_get(T, meta, "pcolDefaultValue");
+  const char *said = pcol_jt_is_str(dv) ? pcol_jt_str(T, dv) : NULL;
+  int first = -1, typed = 0, named = 0;
+  for (size_t ti = 0; ti < pcol_jt_size(T, threads); ti++) {
+    pcol_jv th = pcol_jt_at(T, threads, ti), s = pcol_jt_get(T, th, "samples");
+    pcol_jv l = pcol_jt_get(T, s, "length"), wt = pcol_jt_get(T, s, "weightType");
+    pcol_jv vn = pcol_jt_get(T, th, "pcolValueType");
+    const char *w = pcol_jt_is_str(wt) ? pcol_jt_str(T, wt) : "samples";
+    int kind = !strcmp(w, "samples") ? 0 : !strcmp(w, "tracing-ms") ? 1 : !strcmp(w, "bytes") ? 2 : -1;
+    if (kind < 0 || !pcol_jt_is_int(l) || pcol_jt_int(T, l) <= 0) continue; /* (an error, or no sample) */
+    if (first < 0) first = kind;
+    typed |= kind > 0;
+    const char *vname = pcol_jt_is_str(vn) && *pcol_jt_str(T, vn) ? pcol_jt_str(T, vn) : kind == 1 ? "tracing" : "bytes";
+    named |= kind > 0 && said && !strcmp(said, vname);
+  }
+  int count = said && !named && !strcmp(said, PCOL_VT_SAMPLES) ? 1 : said && named ? 0 : first == 0;
+  if (!count || !typed || x->frac) return PCOL_OK;
+  uint32_t t, u;
+  int rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &t, x->j.err);
+  if (!rc) rc = pcol_b_cstr(x->b, PCOL_UNIT_COUNT, &u, x->j.err);
+  if (!rc) rc = pcol_b_value_type(x->b, t, u, &x->vt_cnt, x->j.err);
+  if (!rc) rc = pcol_b_source_value_type(x->b, x->src, x->vt_cnt, x->j.err);
   return rc;
 }
 
@@ -433,6 +508,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   else weight = 0;
   pcol_jv vname = pcol_jt_get(T, th, "pcolValueType");
   PCOL_RETURN_NOT_OK(weight_type(x, kind, pcol_jt_is_str(vname) ? pcol_jt_str(T, vname) : NULL));
+  thread_seen(x, n);
   pcol_jv stack, time = 0, deltas = 0, cpu = pcol_jt_get(T, s, "threadCPUDelta");
   pcol_jv pdur = pcol_jt_get(T, s, "pcolDuration"), pw = pcol_jt_get(T, s, "pcolWeight");
   PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "stack", n, tp, &stack));
@@ -528,8 +604,11 @@ static int put_row(void *ctx, const void *row) {
   srow r;
   memcpy(&r, row, sizeof r);
   pcol_sample_row smp = {x->src, r.t, r.dur, r.w, r.cpu, r.stack, r.ls};
-  pcol_value_row val = {r.vt, r.v};
-  int rc = pcol_b_sample(x->b, &smp, &val, r.kind ? 1 : 0, NULL, x->j.err);
+  pcol_value_row val[2];
+  size_t nv = 0;
+  if (x->vt_cnt) val[nv++] = (pcol_value_row){x->vt_cnt, r.kind ? 1 : r.w}; /* (count_scan) */
+  if (r.kind) val[nv++] = (pcol_value_row){r.vt, r.v};
+  int rc = pcol_b_sample(x->b, &smp, val, nv, NULL, x->j.err);
   x->put_failed = rc != 0;
   return rc;
 }
@@ -703,6 +782,7 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
   int kind = !wt || !strcmp(wt, "samples") ? 0 : !strcmp(wt, "tracing-ms") ? 1 : !strcmp(wt, "bytes") ? 2 : -1;
   if (!rc && kind < 0) rc = ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wt);
   if (!rc) rc = weight_type(x, kind, NULL);
+  if (!rc) thread_seen(x, pcol_jt_size(T, srows));
   char path[256];
   for (size_t i = 0; i < pcol_jt_size(T, srows) && !rc; i++) {
     srow r = {0};
@@ -853,6 +933,7 @@ static int import_processed(ffi *x, pcol_jv meta) {
     if (!rc) rc = pcol_b_source_value_type(x->b, x->src, x->vt_frac, x->j.err);
     if (rc) return rc;
   }
+  PCOL_RETURN_NOT_OK(count_scan(x, threads, meta));
   x->direct = pcol_jt_size(T, threads) == 1 && pcol_jt_is_obj(pcol_jt_at(T, threads, 0)) &&
               thread_in_order(x, pcol_jt_at(T, threads, 0));
   for (size_t ti = 0; ti < pcol_jt_size(T, threads) && (th = pcol_jt_at(T, threads, ti)); ti++) {
@@ -1003,6 +1084,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     if (!rc) rc = pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err);
   }
   if (!rc) rc = range_duration(&x, meta);
+  if (!rc) rc = default_type(&x, meta);
   /* the document is read: its tree goes before the samples come back
    * from the sorter (times stay ms since meta.startTime, the source's
    * timestamp) */

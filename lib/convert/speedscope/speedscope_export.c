@@ -19,9 +19,12 @@
  * (pcolTimes, pcolDurations), which its stretches cannot say of a run with
  * a gap, a sample of no length or one without frames; the source's first
  * profile carries its start and duration (pcolStart, pcolDuration; keys
- * speedscope ignores).  The timeline is one evented profile a thread of
- * the source (THE thread rule, lib/core/lasts.h; samples of threads that
- * ran at once cannot nest in one), the first carrying the times, a
+ * speedscope ignores), its part of its recording, its own default value
+ * and the one that recording states (pcolRecordingPart,
+ * pcolDefaultSampleType, pcolDefaultValue).  The
+ * timeline is one evented profile a thread of the source (THE thread rule,
+ * lib/core/lasts.h; samples of threads that ran at once cannot nest in
+ * one), the first carrying the times, a
  * thread's rows sorted out of file order through lib/core/rowsort.c; a
  * sample spans [time, time + length) by THE span rule (lasts.h: its
  * duration, else until the next sample of its thread for V8, else its own
@@ -39,7 +42,8 @@
  * the first written source's default type (pcol_source_default_types), the
  * one speedscope opens on. */
 #include "frames.h"
-#include "keys.h"     /* PCOL_VT_SAMPLES */
+#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_VT_CPU, PCOL_META_DEFAULT_VALUE */
+#include "reader.h"   /* pcol_meta_probe */
 #include "bytes.h"    /* pcol_str_is */
 #include "error.h"    /* pcol_write_error */
 #include "buf.h"      /* PCOL_BUF_PUSH, pcol_buf, pcol_buf_free, ... */
@@ -527,6 +531,23 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
      * as the selection has it (pcol_wall_select_parts) */
     uint32_t pt = x->wall.part[x->cur_src];
     if (pt && fprintf(x->out, ",\"pcolRecordingPart\":%u", (unsigned)pt) < 0) return io(x);
+    /* its own default (THE default rule, count.c), which speedscope's
+     * activeProfileIndex names of one source only (a merge's second
+     * source read back took its last type), and the default its recording
+     * states (pcol.default_value: a JFR recording's cpu, beside its
+     * allocation sources), which THE default rule shows of sources whose
+     * own defaults differ: pcol's import gives both back */
+    uint32_t own = 0;
+    pcol_str dv = {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}; /* the count */
+    if ((rc = pcol_source_default_types(x->f, x->cur_src, x->cur_src, &own, x->err))) return rc;
+    if (!own) own = x->cvt[x->cur_src];
+    if (own == PCOL_VT_TIME) dv = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1}; /* an Rprof source's time */
+    else if (own >= 1 && own <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) &&
+             (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, own - 1), &dv, x->err)))
+      return rc;
+    if (dv.ptr && ((rc = put(x, ",\"pcolDefaultSampleType\":")) || (rc = put_str(x, dv)))) return rc;
+    if ((rc = pcol_meta_probe(x->f, x->cur_src, PCOL_META_DEFAULT_VALUE, &dv, x->err)) < 0) return rc;
+    if (rc && dv.ptr && ((rc = put(x, ",\"pcolDefaultValue\":")) || (rc = put_str(x, dv)))) return rc;
   }
   if ((rc = put(x, ",\"samples\":["))) return rc;
   if ((rc = each_run(x, vt, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||

@@ -14,8 +14,10 @@
  * counted twice): its pcolTimes/pcolDurations (pcol's own keys) are their
  * samples' times and durations, else its stretches when they line up one
  * to one, else it is left out.  pcolStart/pcolDuration on a source's first
- * sampled profile are its start and duration (spec.md §7), and
- * pcolRecordingPart its pcol.recording_part (format/keys.h).
+ * sampled profile are its start and duration (spec.md §7),
+ * pcolRecordingPart its pcol.recording_part, pcolDefaultSampleType its
+ * pprof.default_sample_type and pcolDefaultValue its pcol.default_value
+ * (format/keys.h).
  * Values: the unit "none" is a count, ("samples", "count") and the weight;
  * time units are scaled to nanoseconds, bytes stay bytes, with weight 1.
  * The value type's name is the profile name's last ": " part when pcol
@@ -79,6 +81,10 @@ typedef struct sprof {
    * spec.md §7, and its pcol.recording_part); PCOL_NA_I64 when absent or
    * not an integer (a duration >= 0, a part >= 1) */
   int64_t src_start, src_dur, src_part;
+  /* pcolDefaultSampleType, pcolDefaultValue (the same profile: the
+   * source's own default, pprof.default_sample_type, and the one its
+   * recording states, pcol.default_value); NULL when absent or not a string */
+  char *src_own, *src_default;
   /* events: the first error found while reading them (at event err_ev;
    * err_post: after the event's stretch), and whether frames stay open */
   const char *err_what;
@@ -321,6 +327,7 @@ static int profile(simp *s) {
     int k_rt = pcol_jp_key_is(j, "pcolTimes") ? 1 : pcol_jp_key_is(j, "pcolDurations") ? 2 : 0;
     int k_ss = pcol_jp_key_is(j, "pcolStart") ? 1 : pcol_jp_key_is(j, "pcolDuration") ? 2
              : pcol_jp_key_is(j, "pcolRecordingPart") ? 3 : 0;
+    int k_dv = pcol_jp_key_is(j, "pcolDefaultSampleType") ? 1 : pcol_jp_key_is(j, "pcolDefaultValue") ? 2 : 0;
     if ((rc = pcol_jp_next(j))) return rc;
     if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
       p->start = j->d;
@@ -340,6 +347,8 @@ static int profile(simp *s) {
         }
       if (rc) return rc;
       if (j->tok == PCOL_JT_ARR_END) continue;
+    } else if (k_dv && j->tok == PCOL_JT_STR) {
+      if ((rc = copy_str(s, k_dv == 1 ? &p->src_own : &p->src_default, NULL, &(size_t){0}))) return rc;
     } else if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
       if (k_type) rc = copy_str(s, &p->type, NULL, &(size_t){0}), p->type_str = 1;
       else if (k_name) rc = copy_str(s, &p->name, NULL, &(size_t){0}), p->name_str = 1;
@@ -517,7 +526,8 @@ static int values_decimals(const sprof *p) {
  * (the source_uri pcol exported it from), else "<file>: <name>"; its start
  * and duration (pcolStart, pcolDuration) as pprof.time_nanos and
  * pprof.duration_nanos (spec.md §7's rules), the timestamp its seconds;
- * its pcolRecordingPart as pcol.recording_part. */
+ * its pcolRecordingPart as pcol.recording_part and its pcolDefaultValue as
+ * pcol.default_value (its pcolDefaultSampleType: sampled). */
 static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   const char *pname = pname_of(p);
   size_t k = name_prefix(pname), ul = strlen(s->name) + strlen(pname) + 3;
@@ -541,6 +551,7 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
     snprintf(v, sizeof v, "%lld", (long long)p->src_part);
     rc = pcol_b_meta_str(s->b, *src, PCOL_META_RECORDING_PART, v, s->err);
   }
+  if (!rc && p->src_default) rc = pcol_b_meta_str(s->b, *src, PCOL_META_DEFAULT_VALUE, p->src_default, s->err);
   return b_in(s, rc);
 }
 
@@ -672,6 +683,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
   if ((rc = profile_source(s, p0, &src))) return rc;
   if (p0->samples_kind != 1) return at(s, "profiles[%zu].samples", pi, 0, "not an array");
   int count_at = -1;
+  const char *dflt = NULL; /* the source's default type's name */
   size_t k = name_prefix(pname_of(p0)); /* the source's part of every name (same_source) */
   for (size_t g = pi; g < pj; g++) {
     const sprof *p = &s->ps[g];
@@ -680,13 +692,13 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     if (p->weights_kind != 1 || p->nw != p0->ns)
       return at(s, "profiles[%zu].weights", g, 0, "not an array as long as samples");
     if (count_at < 0 && is_count[g - pi]) count_at = (int)(g - pi);
-    /* the profile speedscope opens on is the source's default type */
-    if (s->active == (int64_t)g && pj - pi > 1) {
-      const char *pname = p->name;
-      PCOL_RETURN_NOT_OK(
-          b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, pname + k + 2, s->err)));
-    }
+    /* the profile speedscope opens on is the source's default type, unless
+     * pcol's export names the source's own (pcolDefaultSampleType) among
+     * its profiles: activeProfileIndex names one source's only */
+    if (s->active == (int64_t)g && pj - pi > 1 && !dflt) dflt = p->name + k + 2;
+    if (k && p->name_str && p0->src_own && !strcmp(p->name + k + 2, p0->src_own)) dflt = p0->src_own;
   }
+  if (dflt) PCOL_RETURN_NOT_OK(b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, dflt, s->err)));
   double tscale = 1;
   int carries = ti != SIZE_MAX && timeline_carries(s, pi, ti);
   int timed = ti != SIZE_MAX && !carries && timeline_fits(s, pi, ti, &tscale);
@@ -773,7 +785,7 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
   for (size_t i = 0; i < s.nps; i++) {
     sprof *p = &s.ps[i];
     free(p->type), free(p->name), free(p->unit), free(p->samples), free(p->weights), free(p->st), free(p->brk);
-    free(p->rt[0]), free(p->rt[1]);
+    free(p->rt[0]), free(p->rt[1]), free(p->src_own), free(p->src_default);
   }
   free(s.ps), free(s.floc), free(s.tree), free(s.tbad), free(s.tstack), free(s.open), free(s.work);
   free(s.fname), free(s.ffile);
