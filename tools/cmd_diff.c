@@ -23,6 +23,7 @@ const cli_opt opts_diff[] = {
     CLI_OPT_VIEW_FORMAT(""),
     CLI_OPT_DIVIDE_BY,
     CLI_OPT_NO_MMAP,
+    CLI_OPT_SELECT, /* the same source and time range of both sides (each from its own start) */
     CLI_OPT_FILTER,
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,

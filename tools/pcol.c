@@ -152,9 +152,11 @@ static const cli_command commands[] = {
      "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
      "share of the total under them); \"Reset Search\" or Escape clears it.",
      opts_flame, cmd_flame},
-    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U] [--node-fraction F]",
+    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U] [--node-fraction F] [--from T] [--to T]",
      "Per-function change in flat and cum weight.",
      "BASE and NEW are each a file, or a directory or quoted glob: the union of its files.\n"
+     "--from/--to compare the same stretch of both (each side from its own start, or the\n"
+     "same wall-clock times); --source N, the filters and --value apply to both sides.\n"
      "Shares of each total (deltas in points), or raw sums with --absolute, whose d_flat\n"
      "and d_cum are go tool pprof -diff_base -top's flat and cum.  Text in pprof's style:\n"
      "human units (--unit), aligned columns, \"(inline)\" marks; rows sorted as\n"
@@ -248,10 +250,11 @@ const cli_command *cli_command_find(const char *name) {
 
 static void usage(FILE *out) {
   fprintf(out,
-          "pcol %s — columnar, mmap-able profiles (format %d.%d)\n\n"
+          "pcol %s — columnar, mmap-able profiles (reads format %d.0-%d.%d; writes each file in the\n"
+          "lowest version it needs: `pcol info` says which)\n\n"
           "Usage: pcol COMMAND [ARGS] [OPTIONS]   (options may come in any order)\n\n"
           "Commands:\n",
-          PCOL_VERSION_STRING, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MINOR);
+          PCOL_VERSION_STRING, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MAJOR, PCOL_FORMAT_MINOR);
   for (size_t i = 0; i < NCOMMANDS; i++)
     fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
   fprintf(out,

@@ -122,6 +122,18 @@ grep -q '^format_version:' "$tmp/info.txt" || fail "info keeps the file's layout
   grep -q '^{"command":"diff","file":"[^"]*a.out","type":"samples","unit":"count","total":6,"base":"[^"]*a.out","base_total":6,"numbers":"percent' ||
   fail "diff json object"
 
+# diff --from/--to: each side's own part of that range (each from its own
+# start): its base_flat and new_flat are top's flat of each side's range
+"$PCOL" diff examples/demo.out "$tmp/a.out" --absolute --value samples --from 0.04 --to 0.3 --node-fraction 0 --format csv >"$tmp/dr.csv" || fail "diff --from --to"
+for side in examples/demo.out "$tmp/a.out"; do
+  "$PCOL" top "$side" --value samples --from 0.04 --to 0.3 --node-fraction 0 --format csv | awk -F, 'NR>1 && $1 != 0 {print $6 "=" $1}' | sort >"$tmp/tr.$(basename "$side")"
+done
+[ "$(awk -F, 'NR>1 && $1 != 0 {print $7 "=" $1}' "$tmp/dr.csv" | sort)" = "$(cat "$tmp/tr.demo.out")" ] &&
+  [ "$(awk -F, 'NR>1 && $2 != 0 {print $7 "=" $2}' "$tmp/dr.csv" | sort)" = "$(cat "$tmp/tr.a.out")" ] &&
+  [ -s "$tmp/tr.demo.out" ] || fail "diff --from --to: not each side's top of the range: $(cat "$tmp/dr.csv")"
+"$PCOL" diff examples/demo.out examples/demo.out --absolute --from 0.1 --to 0.3 --format json | grep -q '"total":200000000,' ||
+  fail "diff --from 0.1 --to 0.3 of demo.out: not its 200 ms"
+
 # the derived values of an Rprof memory profile are named: by info, and in
 # the list an unknown --value prints
 printf 'memory profiling: sample.interval=20000\n:100:200:300:4:"f" \n:150:200:300:4:"g" "f" \n' >"$tmp/m.out"
