@@ -252,6 +252,7 @@ int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err) {
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, d - 1), &u, err));
     if ((l->tscale = ns_of_unit(u))) l->tvt = d;
+    else l->points = pcol_unit_valid_target(u, "bytes");
   }
   return PCOL_OK;
 }

@@ -66,7 +66,12 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s);
  *    time (perf's period of a cpu-clock or task-clock sample, pprof's cpu =
  *    count x period, Rprof's interval x ticks by the time rule), in ns;
  * 4. else its weight x the source's interval (pcol_source_interval);
- * 5. nothing known: until the next sample of its thread, at most `cap`,
+ * 5. else, when the source's default value is an amount of memory (a JFR
+ *    recording's allocation samples, a heap profile with times): none, a
+ *    point at its time: such a sample is an event weighing bytes, and
+ *    drawing it until the next one made up a time that speedscope's and
+ *    the stack chart's views added up (5.26 ms of "Hot.main");
+ * 6. nothing known: until the next sample of its thread, at most `cap`,
  *    the median gap between consecutive samples of one thread of the source
  *    (pcol_gaps over every thread's gaps); without a next, cap.
  * Never across threads: `next` is the time of the next sample of the
@@ -78,7 +83,8 @@ typedef struct pcol_lasts {
   uint32_t tvt;    /* rule 3: the type (PCOL_VT_TIME: the time rule), 0 none */
   int64_t tscale;  /* ns a unit of tvt */
   int64_t interval; /* rule 4: ns, 0 unknown */
-  int64_t cap;     /* rule 5: the median gap (pcol_lasts_cap) */
+  int points;      /* rule 5: the default value is an amount of memory */
+  int64_t cap;     /* rule 6: the median gap (pcol_lasts_cap) */
   int64_t mean;    /* rule 2's last sample: the mean gap, 0 when no thread has two samples */
 } pcol_lasts;
 int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err);
@@ -96,6 +102,7 @@ static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t ow
   if (l->until_next && has_next) return gap;
   if (l->until_next && l->mean > 0) return l->mean; /* the last of its thread */
   if (own > 0) return own;
+  if (l->points) return 0;
   return has_next && gap < l->cap ? gap : l->cap;
 }
 
@@ -118,7 +125,7 @@ void pcol_gaps_add(pcol_gaps *g, int64_t d);
  * rounded to the nearest ns; 0 without any. */
 int64_t pcol_gaps_mean(const pcol_gaps *g);
 int64_t pcol_gaps_median(pcol_gaps *g); /* 0 without any; sorts the kept gaps */
-/* Rule 5's cap, and the interval when nothing else is known: the median
+/* Rule 6's cap, and the interval when nothing else is known: the median
  * gap of g (NULL: none), else 1 ms (no thread has two samples: not 0, which
  * would draw nothing). */
 #define PCOL_LASTS_FALLBACK_NS 1000000

@@ -138,6 +138,35 @@ for to in firefox speedscope; do
     bad "x.jfr -> $to -> pcol top: '$(answer "$tmp/x.$to.json")', want '$(answer "$tmp/x.jfr")'"
 done
 
+# the speedscope export: the allocation samples (events weighing bytes) are
+# points on their timelines, no time made up (THE span rule, lasts.h rule
+# 5), while the execution samples' timelines add up to their CPU time; and
+# every sample's time reads back (pcolTimes)
+"$PCOL" unpack "$tmp/x.jfr" --to speedscope -o "$tmp/x.speedscope.json" 2>/dev/null || bad "pcol unpack x.jfr --to speedscope"
+python3 - "$tmp/x.speedscope.json" <<'PY' || bad "x.jfr --to speedscope: a timeline of allocation samples that lasts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+alloc = cpu = 0
+for p in d["profiles"]:
+    if p["type"] != "evented":
+        continue
+    depth, last, covered = 0, None, 0
+    for e in p["events"]:
+        if last is not None and depth:
+            covered += e["at"] - last
+        last = e["at"]
+        depth += 1 if e["type"] == "O" else -1
+    if "Allocation" in p["name"]:
+        alloc += 1
+        assert covered == 0, "%s covers %d ns" % (p["name"], covered)
+    elif "ExecutionSample" in p["name"]:
+        cpu += covered
+assert alloc and cpu > 0, (alloc, cpu)
+print("ok   x.jfr --to speedscope: %d allocation timelines of points, execution timelines %.2f s" % (alloc, cpu / 1e9))
+PY
+[ "$("$PCOL" info "$tmp/x.jfr" | grep '^  samples:')" = "$("$PCOL" info "$tmp/x.speedscope.json" | grep '^  samples:')" ] ||
+  bad "x.jfr --to speedscope: the samples' times do not read back"
+
 # ------------------------------------------------ the recording's time, once
 # the recording's sources (one per sampled event type) are one recording:
 # the Duration of them all (`pcol top`, the pprof export's duration_nanos)
