@@ -2030,8 +2030,10 @@ typedef struct pcol_export_options {
   /* rprof: called, once the export has succeeded, with a note (one line,
    * no line end) for each selected source whose time values could not be
    * written as whole ticks of one interval within the output's lines and
-   * were rounded (doc/mappings.md §1.2); NULL: not called.  The CLI
-   * prints it. */
+   * were rounded (doc/mappings.md §1.2); pprof: once, when labels of the
+   * written samples are no label to go tool pprof (a string value "":
+   * doc/mappings.md §2.2), naming how many; NULL: not called.  The CLI
+   * prints it (pprof's as a warning). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -382,15 +382,17 @@ static const char *dump_sample(dumper *d, size_t i) {
   LABEL_P = p;
   qsort(lab, s->n_label, sizeof *lab, label_cmp);
   for (size_t k = 0; k < s->n_label; k++) {
-    /* a label of neither string nor number nor unit is none (pprof's
-     * postDecode drops it, and so does pcol's importer) */
-    if (!lab[k]->str && !lab[k]->num && !lab[k]->num_unit) continue;
+    /* the label as pprof's postDecode reads it, and so pcol's importer: a
+     * string (num and num_unit unread) when str != 0, else a number when
+     * num != 0 || num_unit != 0, else none */
+    int is_str = lab[k]->str != 0;
+    if (!is_str && !lab[k]->num && !lab[k]->num_unit) continue;
     fputs("\n  label ", d->o);
     d_str(d, lab[k]->key);
     fputc(' ', d->o);
     d_str(d, lab[k]->str);
-    fprintf(d->o, " %lld ", (long long)lab[k]->num);
-    d_str(d, lab[k]->num_unit);
+    fprintf(d->o, " %lld ", is_str ? 0LL : (long long)lab[k]->num);
+    d_str(d, is_str ? 0 : lab[k]->num_unit);
   }
   if (lab != lab_one) free(lab);
   fputc('\n', d->o);
@@ -587,7 +589,8 @@ static void hand_build(hand *h) {
   h->loc[3].line = &h->linep[3];
   p->n_location = 4;
   p->location = h->locp;
-  /* labels: string, numeric with unit, numeric without unit, key with both */
+  /* labels: string, numeric with unit, numeric without unit, key with both
+   * (pprof reads its string: the number is not kept) */
   for (int i = 0; i < 4; i++) {
     perftools__profiles__label__init(&h->lab[i]);
     h->labp[i] = &h->lab[i];

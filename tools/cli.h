@@ -430,6 +430,7 @@ void cli_lacking_done(const cli_lacking *l);
 typedef struct cli_note {
   const cli_command *cmd;
   const char *path;
+  const char *word; /* "note" (rprof's roundings), "warning" (pprof's lost labels) */
 } cli_note;
 void cli_export_note(void *ctx, const char *text);
 

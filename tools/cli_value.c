@@ -171,7 +171,7 @@ int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in,
 
 void cli_export_note(void *ctx, const char *text) {
   const cli_note *n = ctx;
-  fprintf(stderr, "pcol %s: note: ", n->cmd->name);
+  fprintf(stderr, "pcol %s: %s: ", n->cmd->name, n->word);
   cli_print_cstr(stderr, n->path);
   fputs(": ", stderr);
   cli_print_cstr(stderr, text);

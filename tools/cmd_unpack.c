@@ -126,7 +126,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   }
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
-  cli_note nt = {cmd, path};
+  cli_note nt = {cmd, path, "note"};
   if (fmt == PCOL_FMT_COLLAPSED) { /* fold's value, and its warnings */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
@@ -152,6 +152,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
    * amount (bytes) for a source that measures none */
   cli_lacking lk = {cmd, f, path, 0};
   if (fmt == PCOL_FMT_PPROF || fmt == PCOL_FMT_PERUN) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
+  if (fmt == PCOL_FMT_PPROF) /* labels go tool pprof reads as none */
+    nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   pcol_out o;
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {

@@ -17,7 +17,9 @@ static const cli_command commands[] = {
      "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
      "command: here --to names the output format, unless it is a number of seconds\n"
      "(then -t/--format or a second --to names the format; --from-time/--to-time are\n"
-     "older spellings).",
+     "older spellings).  pprof labels are written as go tool pprof reads them: a\n"
+     "number 0 without a unit with its key's unit (a pprof file drops it without\n"
+     "one); a string label \"\", which pprof cannot read, is warned of.",
      opts_unpack, cmd_unpack},
     {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",

@@ -156,4 +156,22 @@ if [ -d "$TD/pprof" ]; then
     grep -q "${c%:*}.prof: legacy CPU profile: .* at byte offset ${c#*:}\$" "$tmp/err" || fail "${c%:*}: $(cat "$tmp/err")"
   done
 fi
+
+# numbers 0 without a unit (OTLP's int attributes) are no label to pprof as a
+# pprof file holds them: the export writes them with the key's unit (the
+# key itself, bytes for request, mem's own), and pcol's import, which reads
+# what go tool pprof reads, finds them; a string label "" it cannot write,
+# and says so (tests/interop/t_tags_unit.sh judges them with go tool pprof)
+python3 tests/support/otlp_zero_labels.py "$tmp/z.json" || fail "otlp_zero_labels.py"
+$PCOL unpack "$tmp/z.json" --to pprof -o "$tmp/z.pb.gz" 2>"$tmp/err" || fail "unpack z.json: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && fail "unpack z.json warns: $(cat "$tmp/err")"
+cmp -s <($PCOL tags "$tmp/z.json" --value samples/count) <($PCOL tags "$tmp/z.pb.gz" --value samples/count) ||
+  fail "z.json: tags of its pprof export differ"
+[ "$($PCOL cat "$tmp/z.pb.gz" --table sample_labels | awk -F'\t' '$4 == "0" { print $1, $2, $5 }' | tr '\n' ,)" = \
+  "1 cpu cpu,1 request bytes,3 mem bytes,4 cpu cpu,5 cpu cpu,6 mem bytes,6 request bytes," ] ||
+  fail "z.json: the zeros of its pprof export: $($PCOL cat "$tmp/z.pb.gz" --table sample_labels)"
+python3 tests/support/otlp_zero_labels.py "$tmp/ze.json" --empty || fail "otlp_zero_labels.py --empty"
+$PCOL unpack "$tmp/ze.json" --to pprof -o "$tmp/ze.pb.gz" 2>"$tmp/err" || fail "unpack ze.json: $(cat "$tmp/err")"
+grep -q '^pcol unpack: warning: .*ze.json: 1 labels (in 1 samples) are lost to go tool pprof: a string label ""' "$tmp/err" ||
+  fail "ze.json: no warning of its label \"\": $(cat "$tmp/err")"
 exit 0

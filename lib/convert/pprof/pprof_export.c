@@ -25,6 +25,7 @@
 #include "bytes.h"    /* pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
+#include "filter.h"   /* pcol_label_keys, pcol_label_key_unit */
 #include "period.h"   /* pcol_period, pcol_source_period */
 #include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
 #include "select.h"   /* pcol_sample_cols */
@@ -77,6 +78,8 @@ typedef struct ex {
   pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
   pcol_xvalues xv; /* which values a synth source writes (count, time, rprof.alloc) */
   double ratio;    /* pcol_export_options.ratio: -proto -divide_by */
+  uint64_t lost, lost_samples; /* labels go tool pprof reads as none (parts.lost) in the
+                                * written samples, and how many samples have one */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "pprof export: out of memory"); }
@@ -317,6 +320,7 @@ typedef struct parts {
   Perftools__Profiles__Location *locs, **locp;
   Perftools__Profiles__Line *lines, **linep;
   Perftools__Profiles__Label *labels, **labelp;
+  uint8_t *lost; /* per label row: 1 when go tool pprof reads no such label (NULL: none is) */
   int64_t *comments;
   uint64_t main_id; /* main_first: the mapping that became id 1 (1: none moved) */
 } parts;
@@ -334,6 +338,7 @@ static void parts_free(parts *p) {
   free(p->linep);
   free(p->labels);
   free(p->labelp);
+  free(p->lost);
   free(p->comments);
 }
 
@@ -496,15 +501,47 @@ static int add_tables(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   P->labels = calloc(n + 1, sizeof *P->labels);
   P->labelp = calloc(n + 1, sizeof *P->labelp);
   if (!P->labels || !P->labelp) return oom(x);
+  pcol_label_keys keys;
+  if ((x->rc = pcol_label_keys_load(f, &keys, x->err))) {
+    pcol_label_keys_free(&keys);
+    return x->rc;
+  }
   for (uint64_t r = 0; r < n; r++) {
     Perftools__Profiles__Label *l = &P->labels[r];
     perftools__profiles__label__init(l);
-    l->key = str_id(x, pcol_view_u32(&v[PCOL_C_LB_KEY], r));
-    l->str = str_id(x, pcol_view_u32(&v[PCOL_C_LB_STR], r));
+    uint32_t key = pcol_view_u32(&v[PCOL_C_LB_KEY], r), str = pcol_view_u32(&v[PCOL_C_LB_STR], r);
+    l->key = str_id(x, key);
+    l->str = str_id(x, str);
     l->num = pcol_view_i64(&v[PCOL_C_LB_NUM], r);
     l->num_unit = str_id(x, pcol_view_u32(&v[PCOL_C_LB_UNIT], r));
+    /* go tool pprof reads a label by its indices (profile/encode.go
+     * postDecode): a string when str != 0, else a number when num != 0 ||
+     * num_unit != 0, else none; and it writes a unit "" as index 0 when it
+     * copies the profile (driver.go's generateReport: Profile.Copy
+     * serializes and decodes it), so a unit must be a string that is not
+     * "".  A number 0 without a unit (or with "")
+     * is written with its key's unit as pprof's views name it
+     * (pcol_label_key_unit: NumLabelUnits, which takes the first unit of
+     * the key and else the key itself), which changes none of them: -tags,
+     * -tagfocus and -traces read that unit for the key, and print 0 as "0"
+     * in every unit (measurement.ScaledLabel); -raw shows "[0 UNIT]".  A
+     * string "" (index 0) has no such way: P->lost marks it, and the
+     * export's note says how many such labels it wrote. */
+    if (!x->rc && !str && !l->num && !l->num_unit) {
+      pcol_str u;
+      if ((x->rc = pcol_label_key_unit(f, &keys, key, &u, x->err))) break;
+      l->num_unit = str_bytes(x, u.ptr, u.len);
+    }
+    if (!x->rc && (str ? !l->str : !l->num && !l->num_unit)) {
+      if (!P->lost && !(P->lost = calloc(n + 1, 1))) {
+        oom(x);
+        break;
+      }
+      P->lost[r] = 1;
+    }
     P->labelp[r] = l;
   }
+  pcol_label_keys_free(&keys);
   return x->rc;
 }
 
@@ -612,6 +649,10 @@ static int pack_sample(sample_pass *sp, uint64_t row) {
       return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "label set %u has a bad range", ls);
     s.n_label = e - a;
     s.label = sp->P->labelp + a;
+    uint64_t lost = 0;
+    for (uint64_t i = a; sp->P->lost && i < e; i++) lost += sp->P->lost[i];
+    x->lost += lost;
+    x->lost_samples += lost != 0;
   }
   s.n_value = x->ncols;
   s.value = sp->values;
@@ -1012,6 +1053,13 @@ done:
   parts_free(&P);
   int rc = pcol_budget_close(&bud, x.rc, err);
   if (!rc && lacking_rows) tell_lacking(&x, lacking_rows, opt);
+  if (!rc && x.lost && opt && opt->note) {
+    char t[300];
+    snprintf(t, sizeof t, "%" PRIu64 " labels (in %" PRIu64 " samples) are lost to go tool "
+             "pprof: a string label \"\" (or a number 0 of the key \"\") can only be written "
+             "as string index 0, which pprof reads as no label", x.lost, x.lost_samples);
+    opt->note(opt->note_ctx, t);
+  }
   free(lacking_rows);
   for (uint64_t s = 0; x.src && s < x.nsrc; s++) {
     free(x.src[s].pos_vt);

@@ -988,15 +988,17 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
     size_t kept = 0;
     for (size_t j = 0; j < nlab && !rc; j++) {
-      /* pprof keeps a label with a string, or else with a number or unit
-       * (profile.go postDecode): one with neither (str "", num 0, no unit)
-       * is no label */
-      if (!L[j].str && !L[j].num && !L[j].num_unit) continue;
+      /* what go tool pprof reads (profile/encode.go postDecode, on the
+       * indices, not the strings): a string when str != 0 (its num and
+       * num_unit unread), else a number with its unit (the string at
+       * num_unit, "" too) when num != 0 || num_unit != 0, else no label */
+      int is_str = L[j].str != 0;
+      if (!is_str && !L[j].num && !L[j].num_unit) continue;
       if (c->base_key && L[j].key == c->base_key) c->base_labelled = 1;
       pcol_label_row *x = &lb[kept++];
-      x->num = L[j].num;
+      x->num = is_str ? 0 : L[j].num;
       if (!(rc = sid(c, L[j].key, &x->key)) && !(rc = sid(c, L[j].str, &x->str)))
-        rc = sid(c, L[j].num_unit, &x->num_unit);
+        rc = sid(c, is_str ? 0 : L[j].num_unit, &x->num_unit);
     }
     nlab = kept;
     pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
