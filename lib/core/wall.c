@@ -193,8 +193,9 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
     return pcol_error_set(err, PCOL_ENOTFOUND,
                           "source %u (%.*s %.*s) has no wall-clock start (no otlp.time_unix_nano, "
                           "pprof.time_nanos or source_timestamp), so a range in wall-clock time "
-                          "cannot select its samples; give --from/--to in seconds since its start",
-                          s, SHOWN(ty), SHOWN(uri));
+                          "cannot select its samples; give --from/--to in seconds since its start%s",
+                          s, SHOWN(ty), SHOWN(uri),
+                          w->n > 1 ? ", or leave it out with --source N (one of the others)" : "");
   }
   if (timed) {
     *from = sel->has_from ? sat_sub(a, st) : INT64_MIN + 1;
