@@ -958,4 +958,13 @@ $PCOL info "$tmp/realtime.txt" | grep -q '^  time: *2026-11-29 03:53:32 UTC' || 
   fail "CLOCK_REALTIME: a wall-clock range: $($PCOL top "$tmp/realtime.txt" --from 2026-11-29T03:53:32.2Z --to 2026-11-29T03:53:32.5Z --value samples 2>&1)"
 [ "$($PCOL top "$tmp/realtime.txt" --from 2026-11-29T03:53:32.2Z --to 2026-11-29T03:53:32.5Z --value samples --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" = 2 ] ||
   fail "CLOCK_REALTIME: the range holds the samples at .30 and .45 s"
+# an Rprof script's top-level lines (`1#7`: a line of no function): a
+# speedscope frame per line, named as pcol top --by line names the place
+# (":7" in a file of no name), not one frame of an empty name
+printf 'line profiling: sample.interval=1000\n#File 1: \n"f" 1#7 \n"g" 1#6 \n"f" 1#7 \n1#2 \n' > "$tmp/toplines.out"
+$PCOL unpack "$tmp/toplines.out" --to speedscope -o "$tmp/toplines.json" || fail "Rprof top-level lines --to speedscope"
+[ "$(python3 -c 'import json,sys; print(" ".join(sorted(f["name"] for f in json.load(open(sys.argv[1]))["shared"]["frames"])))' "$tmp/toplines.json")" = ':2 :6 :7 f g' ] ||
+  fail "Rprof top-level lines: speedscope frames $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["shared"]["frames"])' "$tmp/toplines.json")"
+[ "$($PCOL top "$tmp/toplines.json" --value samples --format tsv | awk -F'\t' 'NR>1 {print $6 "=" $4}' | sort | tr '\n' ' ')" = ':2=1 :6=1 :7=2 f=2 g=1 ' ] ||
+  fail "Rprof top-level lines: the speedscope copy's cum per frame: $($PCOL top "$tmp/toplines.json" --value samples --format tsv)"
 echo "t_perf_v8_speedscope: ok"

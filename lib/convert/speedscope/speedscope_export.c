@@ -56,6 +56,7 @@
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, pcol_wall_select_parts */
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_span, pcol_thread_classes, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
+#include "hash.h"     /* pcol_u64map */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,9 @@ typedef struct sexp {
   pcol_view vt_type, vt_unit;     /* value types' names (the default's profile) */
   pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
   uint32_t *fn_frame;             /* function id -> frame index + 1 */
+  uint8_t *fn_kind;               /* function id -> 0 not known yet, 1 named, 2 nameless */
+  pcol_u64map nl;                 /* a nameless function's (function, line) -> its frame's id */
+  pcol_buf nl_frame, nl_li;       /* u32 each, per such id: its frame index, a line row of it */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
   pcol_buf unsym_frame;           /* u32: such a frame's id -> its frame index */
   uint32_t *frames;               /* frame i: function id, or mapping id | 1<<31 (the
@@ -206,6 +210,37 @@ static int unsym_frame(sexp *x, uint32_t m, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* The frame of line row l of function fn when fn has no name (an Rprof
+ * top-level line `1#7`): one frame per (function, line), named as THE
+ * frame rule names the place (frames.c pcol_frame_line_name: "FILE:LINE",
+ * ":7" in a file of no name), as pcol top, the Firefox export and go tool
+ * pprof's "<unknown>" keep those lines apart; keyed by the function, all
+ * a script's top-level lines were one frame of an empty name (review 8).
+ * Frame key: the id with bit 30 set. */
+static int fn_frame_of(sexp *x, uint32_t fn, uint64_t l, uint32_t *fi) {
+  if (!x->fn_kind[fn]) {
+    pcol_str name;
+    int rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_name, fn - 1), &name, x->err);
+    if (rc) return rc;
+    x->fn_kind[fn] = name.ptr ? 1 : 2;
+  }
+  if (x->fn_kind[fn] == 1 || fn >= 1u << 30) return frame_index(x, x->fn_frame, fn, 0, fi);
+  int64_t line = pcol_view_i64(&x->fr.ln_line, l);
+  uint64_t key = (uint64_t)fn << 32 | (line >= 0 && line < UINT32_MAX ? (uint32_t)line : UINT32_MAX);
+  uint32_t id;
+  int added, rc = pcol_u64map_get(&x->nl, key, &id, &added);
+  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "speedscope: too many frames");
+  if (added) {
+    uint32_t li = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
+    if (id >= 1u << 30 || PCOL_GROW(x->frames, x->nframes, x->capframes) ||
+        PCOL_BUF_PUSH(&x->nl_frame, uint32_t, (uint32_t)x->nframes) || PCOL_BUF_PUSH(&x->nl_li, uint32_t, li))
+      return oom(x);
+    x->frames[x->nframes++] = id | 1u << 30;
+  }
+  *fi = ((const uint32_t *)(const void *)x->nl_frame.data)[id];
+  return PCOL_OK;
+}
+
 /* frame indices of a stack, root first (inline lines expanded) */
 static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *n) {
   if (stack > pcol_rows(x->f, PCOL_T_STACKS))
@@ -227,7 +262,7 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
       for (uint64_t l = hi; l-- > lo;) {
         uint32_t fn = pcol_frames_fn(&x->fr, l);
         if (!fn) continue;
-        if ((rc = frame_index(x, x->fn_frame, fn, 0, &fi))) return rc;
+        if ((rc = fn_frame_of(x, fn, l, &fi))) return rc;
         if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
       }
     }
@@ -773,6 +808,14 @@ static int write_frame(sexp *x, uint32_t key) {
     x->name.len = 0;
     if ((rc = pcol_frame_unsymbolized_name(&x->fr, key & 0x7fffffffu, &x->name, x->err))) return rc;
     name = (pcol_str){(const char *)x->name.data, x->name.len};
+  } else if (key >> 30) { /* a nameless function's line (fn_frame_of) */
+    uint32_t li = ((const uint32_t *)(const void *)x->nl_li.data)[key & 0x3fffffffu];
+    uint32_t fn = pcol_frames_fn(&x->fr, li);
+    int by_fn;
+    if ((rc = pcol_frame_line_name(&x->fr, li, &x->name, &name, &by_fn, x->err)) ||
+        (rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_file, fn - 1), &file, x->err)))
+      return rc;
+    line = pcol_view_i64(&x->fr.ln_line, li);
   } else {
     if ((rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_name, key - 1), &name, x->err)) ||
         (rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_file, key - 1), &file, x->err)))
@@ -843,9 +886,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
     x.fn_frame = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, sizeof *x.fn_frame);
+    x.fn_kind = calloc(pcol_rows(f, PCOL_T_FUNCTIONS) + 1, 1);
     x.memo_off = calloc(nst + 1, sizeof *x.memo_off);
     x.memo_len = calloc(nst + 1, sizeof *x.memo_len);
-    if (!x.fn_frame || !x.memo_off || !x.memo_len) rc = oom(&x);
+    if (!x.fn_frame || !x.fn_kind || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
   if (!rc) rc = pcol_select_check(f, sel, err);
   /* the parts of a selection's recordings (THE selection rule of parts,
@@ -948,6 +992,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_wall_free(&x.wall);
   pcol_rtime_free(&x.rt);
   free(x.fn_frame);
+  free(x.fn_kind);
+  pcol_u64map_free(&x.nl);
+  pcol_buf_free(&x.nl_frame);
+  pcol_buf_free(&x.nl_li);
   pcol_unsym_ids_reset(&x.unsym);
   pcol_buf_free(&x.unsym_frame);
   pcol_buf_free(&x.name);
