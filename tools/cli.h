@@ -413,6 +413,7 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
  * CPU and allocation samples, a merge of unrelated profiles): Rprof's text
  * has one interval and makes every sample a tick of it, whatever its
  * source measures. */
+void cli_note_v8_lines(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path);
 void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                           const char *path);
 /* The pprof export's sources that lack one of its sample types (their

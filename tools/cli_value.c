@@ -177,3 +177,28 @@ void cli_export_note(void *ctx, const char *text) {
   cli_print_cstr(stderr, text);
   fputc('\n', stderr);
 }
+
+/* `list` and `top --by line` of a V8 .cpuprofile: V8 names every frame at
+ * its function's declaration line (callFrame.lineNumber); the lines a
+ * sample ran on are only in positionTicks, per call-tree node, not per
+ * sample, which pcol does not turn into samples (doc/mappings.md §10).  So
+ * a per-line view of one says so once, rather than an annotation that
+ * looks measured (review 8 F10).  A Chrome trace's samples carry their own
+ * lines (§14). */
+void cli_note_v8_lines(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path) {
+  pcol_view ty;
+  pcol_error e = {0};
+  if (!f || pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e)) return;
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  for (uint64_t s = 1; s <= n; s++) {
+    pcol_str t;
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    if (pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e) || !t.ptr || t.len != 2 || memcmp(t.ptr, "v8", 2)) continue;
+    fprintf(stderr, "pcol %s: note: ", cmd->name);
+    cli_print_cstr(stderr, path);
+    fputs(": a V8 .cpuprofile names each frame at its function's first line; the lines its "
+          "samples ran on (positionTicks) are counted per call-tree node, not per sample, and "
+          "are not kept (a Chrome trace's samples carry their lines)\n", stderr);
+    return;
+  }
+}

@@ -116,6 +116,7 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
       print_table(stdout, in.fmt, &l, &m);
     }
   }
+  if (!rc && !nomatch) cli_note_v8_lines(cmd, in.f, &in.sel, in.path);
   pcol_list_free(&l);
   pcol_close(in.f);
   /* pprof opens any file the profile names; pcol only those under the

@@ -158,6 +158,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
       t.nrows = all;
     }
   }
+  if (!rc && (by == PCOL_BY_LINE || by == PCOL_BY_SOURCE_LINE) && !many) cli_note_v8_lines(cmd, f, &sel, path);
   if (!rc) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows;
     if (fmt == OUT_TEXT) {

@@ -172,4 +172,11 @@ printf '{"traceEvents":[{"ph":"P","name":"Profile","pid":1,"tid":1,"ts":5,"id":"
 "$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "startTime 1e300 read"
 grep -q 'big.json: traceEvents\[0\], its args.data.startTime (ending at byte 110): profile 0x1 of pid 1: startTime is 1e300, not a time' "$tmp/err" ||
   fail "startTime 1e300: $(cat "$tmp/err")"
+# a per-line view of a .cpuprofile says once that its lines are the
+# functions' first lines (positionTicks are per node, not kept); a view by
+# function, and a Chrome trace (its samples carry their lines), say nothing
+"$PCOL" list "$tmp/b.cpuprofile" . >/dev/null 2>"$tmp/err" || fail "list of a .cpuprofile"
+[ "$(grep -c "note: .*a V8 .cpuprofile names each frame at its function's first line" "$tmp/err")" = 1 ] || fail "list of a .cpuprofile: no note on its lines: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/b.cpuprofile" --by line >/dev/null 2>"$tmp/err" && grep -q "positionTicks" "$tmp/err" || fail "top --by line of a .cpuprofile: no note"
+"$PCOL" top "$tmp/b.cpuprofile" >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "top of a .cpuprofile by function: $(cat "$tmp/err")"
 echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap, a startTime that is no time, as DevTools"
