@@ -815,7 +815,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_
  * neither) added, wrapping as Go's int64, but the sources of one recording
  * (a run numbered by meta pcol.recording_part: the event types of one JFR
  * recording, the profiles of one Chrome trace) counted once, as their span
- * (spec.md §7 "Recordings").  (go tool pprof merges more than
+ * (spec.md §7 "Recordings").  Of a selection with a time range
+ * (sel->has_from/has_to), each source's window [start, start + duration)
+ * is first cut by the range in the range's clock (a relative range counts
+ * from each source's own start, as it selects samples; a wall-clock one
+ * is one instant for all): its start becomes the later of the range's
+ * start and its own, its duration the cut window's length (0 when it
+ * states none), and a source whose window the range misses counts for
+ * nothing (nor its comments, pcol_sources_comments); the rule above then
+ * combines the cut windows.  (go tool pprof merges more than
  * 64 inputs 64 at a time and then the merges: a 0 start after the 64th
  * input can come out otherwise there.)  What the pprof export writes as
  * time_nanos/duration_nanos and the text views' "Time:" and "Duration:"

@@ -359,6 +359,42 @@ static int wall_take(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
   return PCOL_OK;
 }
 
+/* THE range rule of the header (spec.md §7 "Recordings"): a selection
+ * with a time range speaks of each taken source's window [start, start +
+ * stated) as the range cuts it, in the range's clock (a relative range
+ * counts from each source's own start, as select.c's; a wall-clock one is
+ * made the source's by its start, as pcol_wall_bounds does).  start (and
+ * the V8 clock that places it among its recording's parts) move to where
+ * the cut window begins, the later of the range's start and the source's;
+ * stated becomes the cut window's length; a source whose window the range
+ * misses is taken no more (it adds nothing to the header: no time, no
+ * duration, no comment).  A source stating no duration (0, or a negative
+ * one) has no window to cut: it states none in the range either, and is
+ * missed only when the range ends before it starts.  A wall-clock range
+ * leaves a source whose start is unknown as it is (the query says so). */
+static void wall_clip(pcol_wall *w, const pcol_select *sel, uint8_t *take) {
+  if (!sel || (!sel->has_from && !sel->has_to)) return;
+  for (uint64_t s = 1; s <= w->n; s++) {
+    if (!take[s]) continue;
+    int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
+    int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
+    if (sel->wall) { /* the source's own clock, as pcol_wall_bounds */
+      if (w->start[s] == PCOL_NA_I64) continue;
+      if (sel->has_from) a = sat_sub(a, w->start[s]);
+      if (sel->has_to) b = sat_sub(b, w->start[s]);
+    }
+    int64_t lo = a > 0 ? a : 0, d = w->stated[s] > 0 ? w->stated[s] : 0;
+    int64_t hi = d && b > d ? d : b;
+    if (hi <= lo) { /* (d == 0: hi is b) */
+      take[s] = 0;
+      continue;
+    }
+    w->stated[s] = d ? hi - lo : 0;
+    if (w->start[s] != PCOL_NA_I64) w->start[s] = sat_add(w->start[s], lo);
+    if (w->clock[s] != PCOL_NA_I64) w->clock[s] = sat_add(w->clock[s], lo);
+  }
+}
+
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err) {
   *take = NULL;
@@ -366,6 +402,7 @@ int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
   if (rc) return rc;
   uint8_t *t;
   rc = wall_take(f, sel, w, &t, err);
+  if (!rc) wall_clip(w, sel, t);
   if (!rc) wall_recordings(w, t);
   if (rc) {
     free(t);

@@ -41,7 +41,10 @@ static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
 /* pcol_wall_init, and take[s] = 1 for the sources a header of sel speaks
  * of: sel->source_id's, else every one; of a wall-clock range, those it
  * can reach (pcol_wall_overlaps' rule, a source at a time), as a query of
- * many inputs leaves out those it cannot.  The stated durations of the
+ * many inputs leaves out those it cannot.  Of a time range (relative or
+ * wall-clock), each taken source's window cut by it (THE range rule of
+ * the header, wall.c wall_clip): start, clock and stated those of the cut
+ * window, a source whose window the range misses not taken.  The stated durations of the
  * taken sources of one recording (THE recording rule, wall.c
  * wall_recordings) are made its time counted once: the first taken one's
  * their span (the earliest start to the latest end), the others' 0, so

@@ -11,7 +11,10 @@
 # Of several inputs, go's merge of their comments (each once, in order),
 # Time: and Duration: (the earliest start, the durations added), against
 # go's own merge of two or three profiles; `--source N` that source's; of
-# a wall-clock range, those of go's merge of the profiles it reaches.  (Control bytes are escaped by pcol: tests/cli/t_text_escape.sh.)
+# a wall-clock range, those of go's merge of the profiles it reaches; and
+# of a time range, go's header of the range's pprof export is pcol top's,
+# of the part of the profiles' windows the range covers.  (Control bytes
+# are escaped by pcol: tests/cli/t_text_escape.sh.)
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -163,6 +166,35 @@ for reach in ef e all; do
     cmp -s "$tmp/g" "$tmp/p" || { bad "$reach $v: comments (go -top's < > pcol)"; diff "$tmp/g" "$tmp/p" | head -6; }
   done
 done
+# a time range (spec.md §7 "Recordings"): the pprof export of the range
+# (`pcol unpack --to pprof --from/--to`), read by go: its Time: and
+# Duration: lines are pcol top's of the range, and its duration is the part
+# of the profiles' windows the range covers (speedscope profiles that state
+# their window and are sampled all through it, tests/support/window_gen.py:
+# one.json [T0, T0+4 s), later.json [T0+100 s, T0+102 s), rec.json one
+# recording of [T0, T0+2 s) and [T0+1 s, T0+4 s)), so go's share is the
+# range's, not of the whole recording
+T0=1767225658
+python3 "$REPO/tests/support/window_gen.py" "$tmp" "$T0" || { echo "t_pprof_header: FAIL: window_gen.py"; exit 1; }
+wt() { # wt MS: T0 + MS milliseconds in wall-clock time (RFC 3339)
+  local t=$((T0 * 1000 + $1))
+  echo "$(date -u -d "@$((t / 1000))" +%Y-%m-%dT%H:%M:%S).$(printf %03d $((t % 1000)))Z"
+}
+ranged() { # ranged "LABEL" "GO'S DURATION LINE" INPUT... OPTION...: the export's header
+  local label=$1 want=$2
+  shift 2
+  "$PCOL" unpack "$@" --to pprof -o "$tmp/r.pb.gz" 2>"$tmp/err" || { bad "$label: unpack: $(head -2 "$tmp/err")"; return; }
+  go tool pprof -symbolize=none -top "$tmp/r.pb.gz" 2>/dev/null | tl >"$tmp/g"
+  "$PCOL" top "$@" 2>/dev/null | tl >"$tmp/p"
+  n=$((n + 2))
+  grep -qxF "$want" "$tmp/g" || bad "$label: go's Duration: of the export is not '$want': $(cat "$tmp/g")"
+  cmp -s "$tmp/g" "$tmp/p" || { bad "$label: Time/Duration of the range (go of the export < > pcol top)"; diff "$tmp/g" "$tmp/p" | head -6; }
+}
+ranged "inside" "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/one.json" --from 1 --to 2
+ranged "over the start" "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/one.json" --from "$(wt -5000)" --to "$(wt 1000)"
+ranged "over the end" "Duration: 500ms, Total samples = 500ms (  100%)" "$tmp/one.json" --from "$(wt 3500)"
+ranged "a recording" "Duration: 1.50s, Total samples = 1000ms (66.67%)" "$tmp/rec.json" --from 0.5 --to 1
+ranged "two inputs" "Duration: 2s, Total samples = 2s (  100%)" "$tmp/one.json" "$tmp/later.json" --from 1 --to 2
 # the test data must hold a profile with comments (java-cpu-async-profiler)
 [ "$with" -ge 10 ] || bad "only $with views with comment lines (want the made file's and async-profiler's)"
 echo "t_pprof_header: $n comparisons ($with views with comments, $pairs sets of profiles merged), $fail failed"

@@ -74,7 +74,7 @@ typedef struct ex {
   size_t ncols, capcols;
   src_info *src;
   uint64_t nsrc;
-  uint32_t only_source; /* the selection's source (its sel->source_id), 0: every one */
+  const pcol_select *sel; /* the selection (NULL: every source, whole): the header's sources */
   pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
   pcol_xvalues xv; /* which values a synth source writes (count, time, rprof.alloc) */
   double ratio;    /* pcol_export_options.ratio: -proto -divide_by */
@@ -863,10 +863,9 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
    * point then ends the stack (go's own -proto output does that; the
    * export's stacks read as go reads the source, t_pprof_semantics.sh) */
   /* time_nanos and duration_nanos as go's profile.Merge combines the
-   * sources' (THE rule: pcol_sources_time) */
-  pcol_select one = {0}; /* the involved sources: the selection's one, or all */
-  one.source_id = x->only_source;
-  if ((x->rc = pcol_sources_time(f, &one, &pr->time_nanos, &pr->duration_nanos, x->err)))
+   * sources' (THE rule: pcol_sources_time), of the selection's sources and
+   * range as the views' Time: and Duration: lines */
+  if ((x->rc = pcol_sources_time(f, x->sel, &pr->time_nanos, &pr->duration_nanos, x->err)))
     return x->rc;
   /* period type and period: the first involved source's that has them
    * (THE period rule: an OTLP source's, else pprof's; a synthetic one's
@@ -907,7 +906,7 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   /* the comments of the involved sources as go's merge keeps them (THE
    * rule: pcol_sources_comments), '#' ones too */
   comments_to cx = {x, P, 0, 0};
-  if ((x->rc = pcol_sources_comments(f, &one, comment_to, &cx, x->err))) return x->rc;
+  if ((x->rc = pcol_sources_comments(f, x->sel, comment_to, &cx, x->err))) return x->rc;
   pr->comment = P->comments;
   pr->n_comment = cx.n;
   if (x->rc) return x->rc;
@@ -971,7 +970,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.strs[0].len = 0;
   x.nstr = 1;
   for (uint64_t s = 0; s < x.nsrc; s++) x.src[s].involved = !sel || !sel->source_id || sel->source_id == s + 1;
-  x.only_source = sel ? sel->source_id : 0;
+  x.sel = sel;
 
   if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
   if ((x.rc = pcol_xvalues_init(&x.xv, f, &x.rt, err))) goto done;

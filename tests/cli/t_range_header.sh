@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The Time: and Duration: lines of a time range (spec.md §7 "Recordings",
+# pcol_sources_time): each source's window [start, start + duration) cut by
+# the range in the range's clock (seconds from each source's own start, or
+# wall-clock times), Time: where the cut part begins, Duration: its length;
+# the cut windows added across separate inputs as go's merge adds them, a
+# recording's parts counted once as the span of their cut windows, a
+# source the range misses counting for nothing.  Before, the header kept
+# the whole recording's time and duration whatever the range, so the share
+# after "Total samples" was of the wrong length (a fully sampled second of a
+# 4 s profile said 25%).  The pprof export of a range writes the same
+# time_nanos and duration_nanos (read here from its bytes by
+# tests/support/pprof_times.py; go's own reading of them:
+# tests/interop/t_pprof_header.sh).
+# Inputs made here: speedscope files with pcolStart/pcolDuration (and
+# pcolRecordingPart), sampled all through (tests/support/window_gen.py); a
+# pprof (no sample times) by tests/support/pprofgen.py.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TZ=UTC
+fail() { echo "t_range_header: FAIL: $*" >&2; exit 1; }
+
+# T0 = 2026-01-01T00:00:58Z: a range from 00:01:00 moves Time:'s minute
+T0=1767225658
+python3 "$REPO/tests/support/window_gen.py" "$tmp" "$T0" || fail "window_gen.py"
+# a pprof at T0+10 s of 2 s, samples without times
+python3 "$REPO/tests/support/pprofgen.py" comments-at "$tmp/p.pb" "$((T0 + 10))000000000" c ||
+  fail "pprofgen.py"
+one=$tmp/one.json later=$tmp/later.json rec=$tmp/rec.json pb=$tmp/p.pb
+w() { # w MS: T0 + MS milliseconds in wall-clock time (RFC 3339)
+  local t=$((T0 * 1000 + $1))
+  echo "$(date -u -d "@$((t / 1000))" +%Y-%m-%dT%H:%M:%S).$(printf %03d $((t % 1000)))Z"
+}
+hdr() { "$PCOL" top "$@" -n 1 2>/dev/null | grep -E '^(Time|Duration):'; }
+# check "LABEL" "TIME LINE" "DURATION LINE" INPUT... OPTIONS: top's lines
+check() {
+  local label=$1 want
+  want=$(printf '%s\n%s' "$2" "$3" | grep .)
+  shift 3
+  local got
+  got=$(hdr "$@")
+  [ "$got" = "$want" ] || fail "$label: header
+$got
+want
+$want"
+}
+# export "LABEL" "TIME_NS DURATION_NS" INPUT OPTIONS: the pprof export's fields
+export_is() {
+  local label=$1 want=$2
+  shift 2
+  "$PCOL" unpack "$@" --to pprof -o "$tmp/x.pb.gz" 2>"$tmp/err" || fail "$label: unpack: $(cat "$tmp/err")"
+  local got
+  got=$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/x.pb.gz")
+  [ "$got" = "$want" ] || fail "$label: the export's time_nanos duration_nanos are '$got', want '$want'"
+  # and read back, the export's header is top's of the range
+  [ "$(hdr "$tmp/x.pb.gz")" = "$(hdr "$@")" ] ||
+    fail "$label: the export's header '$(hdr "$tmp/x.pb.gz")' is not top's '$(hdr "$@")'"
+}
+ns() { echo $(((T0 * 1000 + $1) * 1000000)); } # ns MS: T0 + MS milliseconds in ns
+t00="Time: Jan 1, 2026 at 12:00am (UTC)" t01="Time: Jan 1, 2026 at 12:01am (UTC)"
+
+# ---- one source, [T0, T0+4), fully sampled (wall time: a range's total is its length)
+check "whole" "$t00" "Duration: 4s, Total samples = 4s (  100%)" "$one"
+export_is "whole" "$(ns 0) 4000000000" "$one"
+# a range inside: relative, then the same instants in wall-clock time
+check "inside, relative" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" --from 1 --to 2
+check "inside, wall-clock" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" --from "$(w 1000)" --to "$(w 2000)"
+export_is "inside, relative" "$(ns 1000) 1000000000" "$one" --from 1 --to 2
+export_is "inside, wall-clock" "$(ns 1000) 1000000000" "$one" --from "$(w 1000)" --to "$(w 2000)"
+# Time: is where the cut part begins (00:01:00, not the source's 00:00:58)
+check "inside from 00:01:00" "$t01" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" \
+  --from 2026-01-01T00:01:00Z --to 2026-01-01T00:01:01Z
+check "inside from 2.5 s" "$t01" "Duration: 500ms, Total samples = 500ms (  100%)" "$one" --from 2.5 --to 3
+# overlapping the start: from before it, or no --from
+check "over the start, wall-clock" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" \
+  --from "$(w -5000)" --to "$(w 1000)"
+check "over the start, relative" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" --to 1
+export_is "over the start, wall-clock" "$(ns 0) 1000000000" "$one" --from "$(w -5000)" --to "$(w 1000)"
+# overlapping the end: past it, or no --to
+check "over the end, relative" "$t01" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" --from 3 --to 10
+check "over the end, wall-clock" "$t01" "Duration: 500ms, Total samples = 500ms (  100%)" "$one" \
+  --from "$(w 3500)"
+export_is "over the end, relative" "$(ns 3000) 1000000000" "$one" --from 3 --to 10
+export_is "over the end, wall-clock" "$(ns 3500) 500000000" "$one" --from "$(w 3500)"
+# a range holding it: the whole window
+check "holding it" "$t00" "Duration: 4s, Total samples = 4s (  100%)" "$one" --from "$(w -60000)" --to "$(w 60000)"
+# missing the window: no Time:, no Duration: (nothing selected either)
+check "missing, relative" "" "" "$one" --from 5 --to 6
+check "missing, wall-clock" "" "" "$one" --from "$(w 10000)" --to "$(w 20000)"
+export_is "missing, relative" "0 0" "$one" --from 5 --to 6
+
+# ---- two separate inputs: their cut windows added, the earliest cut start
+# one [T0, T0+4) and later [T0+100, T0+102): 1 s of each
+check "two inputs, relative" "$t00" "Duration: 2s, Total samples = 2s (  100%)" "$one" "$later" --from 1 --to 2
+# one and the pprof at T0+10 (2 s, no sample times: whole inside the range):
+# one's [T0+3, T0+4) and the pprof's 2 s
+check "with a pprof, wall-clock" "$t01" "Duration: 3s, Total samples = 1000ms (33.33%)" "$one" "$pb" \
+  --from "$(w 3000)" --to "$(w 13000)" --value wall
+# a range that misses one of them: the other's alone (its Time: too)
+check "with a pprof, one missed" "$t01" "Duration: 2s, Total samples = 0 " "$one" "$pb" \
+  --from "$(w 9000)" --to "$(w 13000)" --value wall
+# the same as their merged file and as pcol files read one by one
+"$PCOL" pack "$one" -o "$tmp/one.pcol" && "$PCOL" pack "$later" -o "$tmp/later.pcol" &&
+  "$PCOL" merge "$one" "$later" -o "$tmp/m.pcol" || fail "pack, merge"
+want=$(hdr "$one" "$later" --from 1 --to 2)
+[ "$(hdr "$tmp/m.pcol" --from 1 --to 2)" = "$want" ] || fail "two inputs: the merged file's header is not the union's"
+PCOL_DEBUG=inputs "$PCOL" top "$tmp/one.pcol" "$tmp/later.pcol" --from 1 --to 2 -n 1 2>"$tmp/err" |
+  grep -E '^(Time|Duration):' >"$tmp/h"
+grep -q 'each on its own' "$tmp/err" || fail "two pcol files were not read one by one: $(cat "$tmp/err")"
+[ "$(cat "$tmp/h")" = "$want" ] || fail "two pcol files read one by one: '$(cat "$tmp/h")', want '$want'"
+export_is "merged file, relative" "$(ns 1000) 2000000000" "$tmp/m.pcol" --from 1 --to 2
+# --source N: that source's cut window
+check "--source 2" "Time: Jan 1, 2026 at 12:02am (UTC)" "Duration: 1s, Total samples = 1000ms (  100%)" \
+  "$tmp/m.pcol" --source 2 --from 1 --to 2
+
+# ---- one recording of two parts, p1 [T0, T0+2) and p2 [T0+1, T0+4): once, as
+# the span of the parts' cut windows
+check "recording, whole" "$t00" "Duration: 4s, Total samples = 5s (125.00%)" "$rec"
+# [T0+1.5, T0+3): p1's [1.5, 2) and p2's [1.5, 3): 1.5 s (2 s of samples)
+check "recording, inside" "$t00" "Duration: 1.50s, Total samples = 2s (133.33%)" "$rec" \
+  --from "$(w 1500)" --to "$(w 3000)"
+# [T0+2.5, ...): p1 missed, p2's [2.5, 4)
+check "recording, one part missed" "$t01" "Duration: 1.50s, Total samples = 1500ms (  100%)" "$rec" \
+  --from "$(w 2500)"
+# relative 0.5 to 1: p1's [T0+0.5, T0+1), p2's [T0+1.5, T0+2): span 1.5 s
+check "recording, relative" "$t00" "Duration: 1.50s, Total samples = 1000ms (66.67%)" "$rec" --from 0.5 --to 1
+export_is "recording, relative" "$(ns 500) 1500000000" "$rec" --from 0.5 --to 1
+# the recording beside a separate input: added
+check "recording and one" "$t01" "Duration: 2s, Total samples = 2s (  100%)" "$rec" "$one" \
+  --from "$(w 3000)" --to "$(w 5000)"
+echo "t_range_header: ok"
