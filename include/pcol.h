@@ -1138,7 +1138,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, con
  * ADVICE" when the default is samples or WHAT is given (an export that
  * counts samples whatever the default; NULL: the views' words), else "the default is TYPE/UNIT, the sources' own stated default
  * (pcol.default_value); N of M sources lack it: their samples count 0;
- * other values: ... (name one with --value TYPE)".  The CLI prints it on
+ * other values: ... (ADVICE, or when NULL: name one with --value TYPE)".  The CLI prints it on
  * standard error, the report page (pcol report) above its views. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_default_note(pcol_file *f, const pcol_select *sel,
                                                             const char *what, const char *advice,

@@ -40,7 +40,7 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
   if (pcol_value_default_note(f, sel, NULL, NULL, &note, &e) || !note) return;
   int stated = strncmp(note, "the sources measure", 19) != 0;
   free(note);
-  if (stated) warn_default_note(cmd, f, sel, path, NULL, NULL, NULL);
+  if (stated) warn_default_note(cmd, f, sel, path, NULL, "write another source with --source N", NULL);
   else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of one interval",
                          "write one with --source N", NULL);
 }

@@ -140,7 +140,7 @@ static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
 /* The stated-default note: the value chosen, how many selected sources
  * lack it (their samples count 0), and the other values of the selected
  * sources (NOTE_TYPES at most), to name with --value. */
-static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, pcol_buf *b,
+static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, const char *advice, pcol_buf *b,
                        pcol_error *err) {
   pcol_value_sel v;
   uint8_t *has = NULL;
@@ -182,7 +182,7 @@ static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, pc
       rc = (i && nput(b, ", ")) || nname(b, o.type, o.unit);
     }
     if (!rc && more) rc = nput(b, ", ...");
-    if (!rc) rc = nput(b, " (name one with --value TYPE)");
+    if (!rc) rc = nput(b, " (") || nput(b, advice ? advice : "name one with --value TYPE") || nput(b, ")");
   }
   return rc ? pcol_oom(err) : PCOL_OK;
 }
@@ -197,7 +197,7 @@ int pcol_value_default_note(pcol_file *f, const pcol_select *sel, const char *wh
   pcol_buf b = {0};
   int rc = d == 1 || what ? note_samples(f, sel, what ? what : "the default is samples: each source's own count",
                                  advice ? advice : "name one with --value TYPE", &b, err)
-                  : note_stated(f, sel, chosen, &b, err);
+                  : note_stated(f, sel, chosen, advice, &b, err);
   if (!rc && pcol_buf_append(&b, "", 1)) rc = pcol_oom(err);
   if (rc) {
     pcol_buf_free(&b);
