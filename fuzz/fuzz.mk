@@ -122,6 +122,18 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for nm_ in _RNvCs1234_7mycrate3foo _RNvMs_NtCs1234_5crate1aNtB2_1S3new _RINvNtCs1234_4core3ptr13drop_in_placeDNtB4_3AnyEL_E \
 	  _ZN4core3ptr13drop_in_place17h0123456789abcdefE _ZZ1fvENKUlvE_clEv '_GLOBAL__sub_I__ZN1A1fEv' 'a<b>(c)::d'; do \
 	  k=$$((k+1)); printf '%s' "$$nm_" > $$s/demangle/misc-$$k; done; \
+	cp tests/fixtures/rprof/*.out $$s/rprof/; \
+	m1=':100:10:1000:0:"f" \n:300:10:1000:0:"f" "main" \n'; m2=':90000:500:9000:0:"g" \n:90100:500:9500:0:"g" "main" \n'; \
+	printf "memory profiling: sample.interval=20000\n$$m1""memory profiling: sample.interval=20000\n$$m2" > $$s/rprof/mem-append.out; \
+	printf 'sample.interval=20000\n"h" \n"h" "main" \n'"memory profiling: sample.interval=10000\n$$m2" > $$s/rprof/cpu-then-mem.out; \
+	printf "memory profiling: sample.interval=0\n$$m1$$m2" > $$s/rprof/mem-interval-0.out; \
+	for nc in 1 2; do python3 tests/support/gen_jfr.py $$s/jfr/cputime-$$nc.jfr --chunks $$nc --samples 9 --cputime 2>/dev/null || true; done; \
+	for f in $$s/rprof/mem-append.out $$s/rprof/cpu-then-mem.out $$s/rprof/mem-interval-0.out tests/fixtures/rprof/append.out \
+	  $$s/jfr/cputime-2.jfr $$s/chrome/*.json; do \
+	  b=$$(basename "$$f"); $(PCOL) pack "$$f" -o $$s/pcol/$$b.pcol 2>/dev/null || continue; cp $$s/pcol/$$b.pcol $$s/views/; \
+	  case "$$f" in *.json) $(PCOL) unpack $$s/pcol/$$b.pcol --to speedscope -o $$s/speedscope/$$b.json 2>/dev/null || true; \
+	    $(PCOL) unpack $$s/pcol/$$b.pcol --to speedscope --from 0 --to 0.002 -o $$s/speedscope/$$b.range.json 2>/dev/null || true;; esac; \
+	done; \
 	$(FUZZ_DIR)/gen_seeds --unwrap $$s/unwrap $$s/collapsed/collapsed-*.txt $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol \
 	  $$s/otlp/gen.bin $$s/otlp/gen.jsonl $$s/perf/default.txt $$s/jfr/gen-1.jfr $$s/v8/small.cpuprofile \
 	  $$s/chrome/gen.json $$s/chrome/chunks.json $$s/chrome/durations.json $$s/chrome/samples.json $$s/tachyon/gen.bin $$s/firefox/gen-v70.json || true; \

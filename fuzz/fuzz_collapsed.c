@@ -5,5 +5,5 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  return fz_import_one(pcol_import_collapsed, data, size, (size & 2) != 0);
+  return fz_collapsed_one(data, size);
 }

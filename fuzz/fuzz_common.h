@@ -21,6 +21,7 @@
 #include "pcol.h"
 #include "writer.h" /* pcol_builder_write_image: a view's image of an import */
 #include "spill.h"  /* pcol_sample_spill_bytes: fz_stack_orders */
+#include "convert.h" /* pcol_import_collapsed_as: fz_collapsed_one */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -273,6 +274,14 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     for (int t = 0; t < PCOL_CH_NTABLES; t++) ch[t] = nul;
     pcol_export_options eo = {0};
     erc |= pcol_export_clickhouse(f, ch, &eo, NULL, &err);
+    /* a selection's exports: the recording parts of what they write
+     * (pcol_wall_select_parts, wall.c) over one source and over a range
+     * that cuts the sources, as unpack --source 2 / --from --to write them */
+    pcol_select part[2] = {{.source_id = 2}, {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000}};
+    for (int k = 0; k < 2; k++) {
+      erc |= pcol_export_speedscope(f, &part[k], nul, &err);
+      erc |= pcol_export_otlp(f, &part[k], nul, &err);
+    }
     (void)erc;
     fflush(nul);
   }
@@ -608,6 +617,17 @@ static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t siz
     fz_fail("a failed import explains itself", &err);
   pcol_builder_free(b);
   return 0;
+}
+
+/* The collapsed target: one input in two read as pcol_import_path reads a
+ * text it detected as collapsed stacks (a text mostly of other lines is
+ * refused, collapsed_import.c), the others as --from collapsed reads it. */
+static inline int fz_import_collapsed_detected(pcol_builder *b, FILE *in, const char *name,
+                                               const pcol_import_options *opt, pcol_error *err) {
+  return pcol_import_collapsed_as(b, in, name, opt, 1, err);
+}
+static inline int fz_collapsed_one(const uint8_t *data, size_t size) {
+  return fz_import_one((size & 8) ? fz_import_collapsed_detected : pcol_import_collapsed, data, size, (size & 2) != 0);
 }
 
 /* --------------------------------------------------- synthetic profile */

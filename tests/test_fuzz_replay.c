@@ -24,9 +24,7 @@ static void t_rprof(const uint8_t *d, size_t n) { fz_import_one(pcol_import_rpro
 static void t_pprof(const uint8_t *d, size_t n) { fz_import_one(pcol_import_pprof, d, n, (n & 2) != 0); }
 static void t_otlp(const uint8_t *d, size_t n) { fz_import_one(pcol_import_otlp, d, n, (n & 2) != 0); }
 static void t_perun(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perun, d, n, (n & 2) != 0); }
-static void t_collapsed(const uint8_t *d, size_t n) {
-  fz_import_one(pcol_import_collapsed, d, n, (n & 2) != 0);
-}
+static void t_collapsed(const uint8_t *d, size_t n) { fz_collapsed_one(d, n); }
 static void t_firefox(const uint8_t *d, size_t n) { fz_import_one(pcol_import_firefox, d, n, (n & 2) != 0); }
 static void t_v8(const uint8_t *d, size_t n) { fz_import_one(pcol_import_v8, d, n, (n & 2) != 0); }
 static void t_perf(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perf, d, n, (n & 2) != 0); }
