@@ -77,9 +77,14 @@ static inline uint64_t fz_view_sum(const pcol_view *v) {
   return s;
 }
 
-/* Whether the exporters' output is small enough to be worth writing:
- * text exports write every sample's whole stack (samples x depth x inline
- * frames), and Rprof text a sample of weight w w times. */
+/* Whether the exporters' output is small enough to be worth writing: 0
+ * when text exports would write too much (every sample's whole stack:
+ * samples x depth x inline frames), 1 when only the Rprof export would (a
+ * sample of weight w written w times, or its count or ticks of time: a
+ * profile of ns values asks for millions of lines), 2 when none would.
+ * (The Rprof bound on its own, not on every export: before 2026-11-29 it
+ * stopped every export of a profile whose values are times in ns, the V8,
+ * Chrome, JFR and Tachyon imports' among them.) */
 static inline int fz_exports_small(pcol_file *f) {
   pcol_error err = {0};
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS);
@@ -124,8 +129,8 @@ static inline int fz_exports_small(pcol_file *f) {
       }
       wsum += c;
     }
-  if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) return 0;
-  return 1;
+  if ((double)(maxdepth + 1) * (double)maxlines * wsum > 300000) return 1;
+  return 2;
 }
 
 /* Reads everything; returns the first error code met (0 if none).  Must
@@ -253,23 +258,25 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
   FZ_NOTE_SELECT(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
 #undef FZ_NOTE_SELECT
   /* the exporters, as `pcol unpack` and `pcol export` run them (every
-   * writer: rprof, pprof, Perun, collapsed, speedscope, Firefox, OTLP and
-   * ClickHouse's tables).  Text exports write every
+   * writer: rprof, pprof, Perun, collapsed, speedscope, Firefox, OTLP, V8
+   * and ClickHouse's tables).  Text exports write every
    * sample's whole stack, so their output is samples x depth: a 30 KB file
    * can legitimately ask for 100 MB.  That is amplification, not a hang;
    * skip such files so the fuzzer spends its time elsewhere. */
-  FILE *nul = run_exporters && fz_exports_small(f) ? fz_null() : NULL;
+  int small = run_exporters ? fz_exports_small(f) : 0;
+  FILE *nul = small ? fz_null() : NULL;
   if (nul) {
     pcol_select all = {0};
     /* a damaged file may fail to export: only a crash or a sanitizer report
      * counts here, so the statuses are collected and dropped */
-    int erc = pcol_export_rprof(f, &all, nul, &err);
+    int erc = small == 2 ? pcol_export_rprof(f, &all, nul, &err) : 0;
     erc |= pcol_export_pprof(f, &all, nul, 0, &err);
     erc |= pcol_export_perun(f, &all, nul, &err);
     erc |= pcol_export_collapsed(f, &all, NULL, nul, &err);
     erc |= pcol_export_speedscope(f, &all, nul, &err);
     erc |= pcol_export_firefox(f, &all, nul, &err);
     erc |= pcol_export_otlp(f, &all, nul, &err);
+    erc |= pcol_export_v8(f, &all, nul, &err);
     FILE *ch[PCOL_CH_NTABLES];
     for (int t = 0; t < PCOL_CH_NTABLES; t++) ch[t] = nul;
     pcol_export_options eo = {0};
@@ -281,6 +288,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     for (int k = 0; k < 2; k++) {
       erc |= pcol_export_speedscope(f, &part[k], nul, &err);
       erc |= pcol_export_otlp(f, &part[k], nul, &err);
+      erc |= pcol_export_v8(f, &part[k], nul, &err); /* (the one source selected) */
     }
     (void)erc;
     fflush(nul);
