@@ -12,7 +12,9 @@
  *   level 1: core (lib/core)      errors, NA values, schema, reader (open,
  *                                 columns, lanes, views, strings, stacks,
  *                                 meta), builder (pcol_builder_*, pcol_b_*),
- *                                 selection, atomic output, streaming writer
+ *                                 selection, atomic output, inputs
+ *                                 (files, directories, globs, an index),
+ *                                 streaming writer
  *   level 2: query (lib/query)    sums, values, stack weights, top, peek,
  *                                 graph, list, source summaries, units,
  *                                 labels and traces, frame tree, diffs,
@@ -910,6 +912,103 @@ PCOL_API void pcol_out_abort(pcol_out *o);
  * outputs at once (and paths below 4096 bytes) are known; a signal between
  * the file's creation and its registration leaves it. */
 PCOL_API void pcol_out_remove_inflight(void);
+
+/* ------------------------------------------------------------ inputs */
+/* THE rule for the files that command-line-style arguments name (the
+ * CLI's inputs, the bindings' paths; lib/core/inputs.c).  An argument is
+ * a directory (its regular files, a link counting as what it names, not
+ * those whose name starts with '.', sorted by name with strcmp: the order
+ * a union's sources get), a glob pattern that names no file (its matches
+ * that are regular files, in glob's order; each other match skipped and
+ * named), "-" (standard input, at most once) or a file (whose open says
+ * what is wrong with it).  Nothing is opened to find them (a FIFO would
+ * block the open): stat, or a directory entry's type.
+ *
+ * A directory given first may have an index, `pcol index DIR`: two dot
+ * files, PCOL_INDEX_FILE (what `pcol merge` writes of DIR's first k files)
+ * and PCOL_INDEX_LIST (which files those are: name, size, modification and
+ * change times in ns, inode; and the index's own).  When the index still
+ * stands for DIR's first k files (k >= 2), it replaces them as paths[0],
+ * read through a descriptor checked against the list ("/dev/fd/N", open
+ * until pcol_inputs_free; an index renamed over it meanwhile is not the
+ * one read); else they are read, and
+ * index_note says why.  The union of the index and the files after it is
+ * the union of all of them, id for id (pcol_open_options.first_is_union). */
+#define PCOL_INDEX_FILE ".pcol-index.pcol"
+#define PCOL_INDEX_LIST ".pcol-index.list"
+typedef struct pcol_inputs_options {
+  /* 1: a directory given first is read through its index where it may:
+   * not when sel (may be NULL) has a wall-clock range of every source
+   * (pcol_open_many and pcol_top_many then leave out the inputs it cannot
+   * reach unread, which an index cannot), nor when the environment sets
+   * PCOL_NO_INDEX (to anything but "" or "0") */
+  bool index;
+  const pcol_select *sel;
+} pcol_inputs_options;
+typedef struct pcol_inputs {
+  char **paths;          /* the files, in order (each malloc'd) */
+  size_t n;
+  bool many;             /* an argument was a directory or a glob */
+  /* paths[0] is a directory's index: pass as pcol_open_options'
+   * first_is_union, and given_bytes as its given_bytes (the bytes of the
+   * files it stands for and of the others, 0 when one's size is unknown) */
+  bool first_is_union;
+  uint64_t given_bytes;
+  size_t covered;        /* files the index stands for (0: none read) */
+  /* the directory whose index was looked at (spelled without trailing
+   * '/'), or NULL when the first argument had none; index_name: its index
+   * "DIR/.pcol-index.pcol" (for messages: paths[0] names a descriptor) */
+  char *index_dir, *index_name;
+  /* NULL, or text people read, paths escaped (pcol_text_char): why the
+   * index of index_dir is not used, one line without '\n'; each glob
+   * match skipped, a line each ending in '\n' ("skipped 'M' (matched by
+   * 'GLOB'): not a regular file"), nskipped of them */
+  char *index_note, *skipped;
+  size_t nskipped;
+  /* private: 1 + the descriptor of the index read (0: none; a zeroed
+   * pcol_inputs is empty), closed by pcol_inputs_free; paths' room */
+  int fd_;
+  size_t cap_;
+} pcol_inputs;
+/* *out (pcol_inputs_free it, also after a failure: then it has no paths,
+ * but what was noted before, index_note and skipped, to be said) of
+ * args[0..nargs) by the rule above; opt may be NULL (no index).  EINVAL:
+ * no argument, "-" twice, a directory with no file, a glob with no match;
+ * ENOTFOUND: a glob with no regular file; EIO: a directory that cannot be
+ * read, a glob that cannot be expanded; each message names the argument. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_inputs_expand(const char *const *args, size_t nargs,
+                                                       const pcol_inputs_options *opt,
+                                                       pcol_inputs *out, pcol_error *err);
+PCOL_API void pcol_inputs_free(pcol_inputs *in);
+/* "DIR/NAME" (one '/' between them, DIR's trailing ones dropped: "d//"
+ * names its files as "d" does), malloc'd: how a directory's files are
+ * named (NULL: out of memory). */
+PCOL_API char *pcol_path_join(const char *dir, const char *name);
+/* A file as the index's list records it (size, times in ns, inode). */
+typedef struct pcol_file_ident {
+  uint64_t size, mtime_ns, ctime_ns, ino;
+} pcol_file_ident;
+/* true and *id of the regular file at path (a link: what it names),
+ * false for anything else. */
+PCOL_API bool pcol_file_ident_of(const char *path, pcol_file_ident *id);
+/* How many of paths[0..n) (DIR's files, as pcol_inputs_expand lists
+ * them) the index of dir stands for: 0 when it has none (*why NULL) or
+ * none that can be used (*why says why, static text).  Otherwise *fd is
+ * the index, open (the caller's to close), *bytes the files' sizes and
+ * *spelled whether its sources name their files by DIR's spelling (then
+ * it stands for them only for DIR spelled so).  The list is read up to
+ * 1 KiB a file of DIR. */
+PCOL_API size_t pcol_dir_index_covers(const char *dir, char *const *paths, size_t n,
+                                      uint64_t *bytes, const char **why, int *fd, bool *spelled);
+/* Writes DIR's PCOL_INDEX_LIST (a temporary file renamed into place): the
+ * index written (ident ix), whether its sources are named by DIR's
+ * spelling, and its k files paths[0..k) with their idents as they were
+ * when they were read.  EIO or ENOMEM, with a message naming DIR. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
+                                                              const pcol_file_ident *ix,
+                                                              bool spelled, char *const *paths,
+                                                              const pcol_file_ident *ids, size_t k,
+                                                              pcol_error *err);
 
 /* ------------------------------------------------------ streaming writer */
 
@@ -1813,6 +1912,14 @@ PCOL_API size_t pcol_utf8_len(const char *p, size_t n);
  * well-formed UTF-8 character (RFC 3629); a byte of none is one of its own.
  * n when n <= max. */
 PCOL_API size_t pcol_utf8_cut(const char *p, size_t n, size_t max);
+/* THE text rule for a string people read (the CLI's text views, TSV and
+ * messages; the notes of pcol_inputs_expand): the character of p[0..n) at
+ * p[*i] as its text into out (room for 9 bytes), *i moved past what it
+ * used; returns the text's length.  Well-formed UTF-8 as it is, but C1
+ * controls (U+0080..U+009F); '\n' and '\r' as \n and \r; other control
+ * bytes but tab, DEL and each byte of no character as \xNN; tsv: also tab,
+ * '\\' and NUL as \t, \\ and \0. */
+PCOL_API size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, char *out);
 
 /* ---------------------------------------------------------- labels */
 /* go tool pprof -tags: for each label key (sorted by name), the value of

@@ -4,6 +4,7 @@
 #include "builder.h" /* struct pcol_builder: a table filled to its row limit */
 #include "../lib/query/query.h" /* pcol_q_key_intern: a table of names at its limit */
 #include <limits.h>
+#include <sys/stat.h> /* mkdir, mkfifo: a directory's inputs */
 
 /* A message extended with its own text (as value resolution does) must come
  * out whole, not garbled: pcol_error_set used to format err->message into
@@ -646,4 +647,95 @@ Test(api, streaming_importers_give_the_builders_reason) {
                 "%s: %s", what, err.message);
       cr_assert(!strstr(err.message, "out of memory"), "%s: %s", what, err.message);
     }
+}
+
+/* pcol_inputs_expand, THE rule for a path's files (lib/core/inputs.c): a
+ * directory's regular files by name (not dot files, not a subdirectory or
+ * a FIFO); a glob's regular matches, the others skipped and named, escaped
+ * (a newline in a name as \n); the refusals, each naming its argument; "-"
+ * once.  Without an index file, no index note.  Nothing opens a FIFO. */
+Test(api, inputs_expand_the_cli_rule) {
+  char dir[] = "/tmp/pcol-inputs-XXXXXX";
+  cr_assert(mkdtemp(dir));
+  char p[256];
+  const char *files[] = {"b.pcol", "a.pcol", ".hidden.pcol", "c\nd.pcol"};
+  for (size_t i = 0; i < 4; i++) {
+    snprintf(p, sizeof p, "%s/%s", dir, files[i]);
+    FILE *fp = fopen(p, "w");
+    cr_assert(fp);
+    fclose(fp);
+  }
+  snprintf(p, sizeof p, "%s/sub.pcol", dir);
+  cr_assert_eq(mkdir(p, 0700), 0);
+  snprintf(p, sizeof p, "%s/x\ny.pcol", dir);
+  cr_assert_eq(mkdir(p, 0700), 0);
+  snprintf(p, sizeof p, "%s/fifo.pcol", dir);
+  cr_assert_eq(mkfifo(p, 0600), 0);
+  pcol_inputs in;
+  pcol_error err = {0};
+  pcol_inputs_options o = {.index = true};
+  const char *arg = dir;
+  cr_assert_eq(pcol_inputs_expand(&arg, 1, &o, &in, &err), PCOL_OK, "%s", err.message);
+  cr_assert_eq(in.n, 3);
+  cr_assert(in.many && !in.first_is_union && !in.index_note && !in.skipped && in.nskipped == 0);
+  snprintf(p, sizeof p, "%s/a.pcol", dir);
+  cr_assert_str_eq(in.paths[0], p);
+  snprintf(p, sizeof p, "%s/b.pcol", dir);
+  cr_assert_str_eq(in.paths[1], p);
+  pcol_inputs_free(&in);
+  char pat[256];
+  snprintf(pat, sizeof pat, "%s/*.pcol", dir);
+  arg = pat;
+  cr_assert_eq(pcol_inputs_expand(&arg, 1, NULL, &in, &err), PCOL_OK, "%s", err.message);
+  cr_assert_eq(in.n, 3);
+  cr_assert_eq(in.nskipped, 3);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "skipped '%s/fifo.pcol' (matched by '%s'): not a regular file\n"
+           "skipped '%s/sub.pcol' (matched by '%s'): not a regular file\n"
+           "skipped '%s/x\\ny.pcol' (matched by '%s'): not a regular file\n", dir, pat, dir, pat, dir, pat);
+  cr_assert_str_eq(in.skipped, want); /* (a newline in a name escaped) */
+  cr_assert(strstr(in.paths[2], "c\nd.pcol")); /* (a file's path as it is) */
+  pcol_inputs_free(&in);
+  /* refusals, each naming its argument */
+  snprintf(pat, sizeof pat, "%s/*.nothing", dir);
+  cr_assert_eq(pcol_inputs_expand(&arg, 1, NULL, &in, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "no file matches") && strstr(err.message, pat), "%s", err.message);
+  pcol_inputs_free(&in);
+  snprintf(pat, sizeof pat, "%s/[s]ub.pcol", dir);
+  cr_assert_eq(pcol_inputs_expand(&arg, 1, NULL, &in, &err), PCOL_ENOTFOUND);
+  cr_assert(strstr(err.message, "no regular file matches"), "%s", err.message);
+  cr_assert_eq(in.nskipped, 1); /* said before it failed */
+  pcol_inputs_free(&in);
+  snprintf(pat, sizeof pat, "%s/sub.pcol", dir);
+  cr_assert_eq(pcol_inputs_expand(&arg, 1, NULL, &in, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "holds no file"), "%s", err.message);
+  pcol_inputs_free(&in);
+  const char *two[] = {"-", "-"};
+  cr_assert_eq(pcol_inputs_expand(two, 2, NULL, &in, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_inputs_expand(two, 0, NULL, &in, &err), PCOL_EINVAL);
+  cr_assert_eq(pcol_inputs_expand(two, 1, NULL, &in, &err), PCOL_OK);
+  cr_assert(!in.many && in.n == 1 && !strcmp(in.paths[0], "-"));
+  pcol_inputs_free(&in);
+  pcol_inputs_free(&in); /* (twice: a zeroed one is empty) */
+  pcol_inputs zero = {0};
+  pcol_inputs_free(&zero);
+  /* the text rule of the notes: a control byte and a stray byte escaped */
+  char out[9];
+  size_t i = 0;
+  cr_assert_eq(pcol_text_char("\n", 1, &i, false, out), 2);
+  cr_assert(!memcmp(out, "\\n", 2) && i == 1);
+  i = 0;
+  cr_assert_eq(pcol_text_char("\xff", 1, &i, false, out), 4);
+  cr_assert(!memcmp(out, "\\xff", 4));
+  const char *rm[] = {"a.pcol", "b.pcol", ".hidden.pcol", "c\nd.pcol", "fifo.pcol"};
+  for (size_t k = 0; k < 5; k++) {
+    snprintf(p, sizeof p, "%s/%s", dir, rm[k]);
+    unlink(p);
+  }
+  snprintf(p, sizeof p, "%s/sub.pcol", dir);
+  rmdir(p);
+  snprintf(p, sizeof p, "%s/x\ny.pcol", dir);
+  rmdir(p);
+  rmdir(dir);
 }

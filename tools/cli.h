@@ -331,11 +331,9 @@ void cli_import_warning(const char *cmd, pcol_error *err);
  * failure).  Returns a PCOL_E* code (not printed), errors naming the input. */
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err);
-/* "DIR/NAME" (one '/' between them, DIR's trailing ones dropped: "d//"
- * names its files as "d" does), malloc'd: how a directory's files are named
- * (NULL: out of memory). */
-char *cli_path_join(const char *dir, const char *name);
-/* The same expansion alone (pack, merge): *paths (cli_expand_free it). */
+/* The same expansion alone (pack, merge, validate, export, index:
+ * pcol_inputs_expand without an index, its notes said): *paths
+ * (cli_expand_free it). */
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
@@ -358,15 +356,6 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
                  pcol_error *err);
 
 /* ---------------------------------------------------------- dirindex.c */
-#define CLI_INDEX_FILE ".pcol-index.pcol" /* in the directory it indexes */
-/* The index of directory dir (`pcol index`), given its files paths[0..n)
- * as a reading command lists them: *k of the first of them it stands for
- * (0: no index, or one that no longer does: then a note on stderr says
- * why), *index its path (malloc'd) and *bytes their sizes.  0, or -1 out
- * of memory. */
-int cli_dir_index(const char *dir, char *const *paths, size_t n, size_t *k, char **index,
-                  uint64_t *bytes);
-
 /* After a command: when it failed on its data (rc EXIT_DATA) and read a
  * directory's index, a note naming the index (inputs.c). */
 void cli_index_hint(const char *cmd, int rc);

@@ -3,44 +3,10 @@
 #include "cli.h"
 #include <string.h>
 
-/* The one escaping rule (cli.h, cli_put_text): the text of s[0..n) from
- * s[*i], one character or byte at a time, into out (at most 9 bytes);
- * returns its length and moves *i past what it used. */
+/* The one escaping rule (cli.h, cli_put_text): the library's
+ * (pcol_text_char), which the notes of pcol_inputs_expand follow too. */
 static size_t esc_next(const unsigned char *s, size_t n, size_t *i, int tsv, char *out) {
-  unsigned c = s[*i];
-  static const char hex[] = "0123456789abcdef";
-  if (c < 0x80) {
-    (*i)++;
-    const char *e = c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
-    if (tsv && c == '\t') e = "\\t";
-    else if (tsv && c == '\\') e = "\\\\";
-    else if (tsv && c == 0) e = "\\0";
-    if (e) {
-      memcpy(out, e, 2);
-      return 2;
-    }
-    if ((c < 0x20 && c != '\t') || c == 0x7f) {
-      out[0] = '\\', out[1] = 'x', out[2] = hex[c >> 4], out[3] = hex[c & 15];
-      return 4;
-    }
-    out[0] = (char)c;
-    return 1;
-  }
-  size_t len = pcol_utf8_len((const char *)s + *i, n - *i);
-  if (len == 2 && c == 0xc2 && s[*i + 1] < 0xa0) len = 0; /* C1 controls (U+0080..U+009F) */
-  if (len) {
-    memcpy(out, s + *i, len);
-    *i += len;
-    return len;
-  }
-  size_t k = 0; /* one byte; a C1 control's two */
-  size_t m = c == 0xc2 && *i + 1 < n && s[*i + 1] >= 0x80 && s[*i + 1] < 0xa0 ? 2 : 1;
-  for (size_t j = 0; j < m; j++) {
-    unsigned b = s[*i + j];
-    out[k++] = '\\', out[k++] = 'x', out[k++] = hex[b >> 4], out[k++] = hex[b & 15];
-  }
-  *i += m;
-  return k;
+  return pcol_text_char((const char *)s, n, i, tsv != 0, out);
 }
 
 void cli_put_text(FILE *fp, const char *p, size_t n, int tsv) {

@@ -1,36 +1,18 @@
 /* inputs.c — the inputs of a reading command: each argument a file, a
- * directory (its files, by name) or a glob pattern (expanded here when the
- * shell left it quoted), and their union opened as `pcol merge` of them
- * would write it (pcol_open_many: one rule, in the library).  Also cli_open
+ * directory (its files, by name) or a glob pattern (expanded when the
+ * shell left it quoted), by the library's rule (pcol_inputs_expand, with a
+ * directory's index, `pcol index`), and their union opened as `pcol merge`
+ * of them would write it (pcol_open_many: one rule, in the library); what
+ * the expansion notes said on standard error.  Also cli_open
  * (one profile: pack's and merge's inputs) and cli_load (the inputs, then
  * --value), cli_stdin_once, an importer's warning and a file's format by
  * its first bytes: opening inputs lives here, and uses cli.c (options,
  * messages), cli_text.c, cli_value.c (--value's warnings) and outbudget.c
  * (--max-rows, the budget), none of which calls back. */
 #include "cli.h"
-#include <dirent.h>
-#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-enum { NO_MEMORY = 1, NO_DIR = 2 }; /* positive: never a PCOL_E* code */
-
-typedef struct cli_inputs {
-  char **paths;
-  size_t n, cap;
-  /* the first directory's index (dirindex.c) when it stands for its
-   * first files: the paths entry, how many files and their bytes */
-  const char *index;
-  size_t covered;
-  uint64_t covered_bytes;
-} cli_inputs;
-
-static void inputs_free(cli_inputs *in) {
-  for (size_t i = 0; i < in->n; i++) free(in->paths[i]);
-  free(in->paths);
-  memset(in, 0, sizeof *in);
-}
 
 /* the last index read in place of a directory's files (cli_index_hint) */
 static char index_used[1024];
@@ -43,109 +25,21 @@ void cli_index_hint(const char *cmd, int rc) {
         "reads the files, and `pcol index` makes a damaged one again)\n", stderr);
 }
 
-/* The first k of DIR's files (at paths[first..]) replaced by DIR's index
- * when it stands for them (dirindex.c). */
-static int use_index(cli_inputs *in, const char *dir, size_t first) {
-  size_t k;
-  char *ip;
-  uint64_t bytes;
-  if (cli_dir_index(dir, in->paths + first, in->n - first, &k, &ip, &bytes)) return NO_MEMORY;
-  if (!k) return 0;
-  for (size_t i = first; i < first + k; i++) free(in->paths[i]);
-  in->paths[first] = ip;
-  memmove(in->paths + first + 1, in->paths + first + k, (in->n - first - k) * sizeof *in->paths);
-  in->n -= k - 1;
-  in->index = ip;
-  char *shown = cli_path_join(dir, CLI_INDEX_FILE); /* (ip names the descriptor read) */
-  snprintf(index_used, sizeof index_used, "%s", shown ? shown : dir);
-  free(shown);
-  in->covered += k;
-  in->covered_bytes += bytes;
-  return 0;
-}
-
-/* The bytes the inputs stand for when an index is among them (the union's
- * budgets, pcol_open_options.given_bytes): its files' and the others' on
- * disk; 0 (the library's own rule) when there is no index, or one input's
- * size is unknown (standard input, a pipe). */
-static uint64_t given_bytes(const cli_inputs *in) {
-  if (!in->index) return 0;
-  uint64_t sum = in->covered_bytes;
-  for (size_t i = 0; i < in->n; i++) {
-    if (in->paths[i] == in->index) continue;
-    struct stat st;
-    if (!strcmp(in->paths[i], "-") || stat(in->paths[i], &st) || !S_ISREG(st.st_mode)) return 0;
-    sum += st.st_size > 0 ? (uint64_t)st.st_size : 1;
+/* What an expansion has to say (pcol_inputs_expand: its text, escaped),
+ * on standard error: why a directory's index is not used, once a
+ * directory (`top` may expand its inputs twice: pcol_top_many, then the
+ * union's open), and unless quiet (the first of those), each glob match
+ * skipped. */
+static void say(const pcol_inputs *in, int quiet) {
+  static char noted[4096];
+  if (in->index_note && in->index_dir && strcmp(noted, in->index_dir)) {
+    snprintf(noted, sizeof noted, "%s", in->index_dir);
+    fprintf(stderr, "pcol: note: %s\n", in->index_note);
   }
-  return sum;
-}
-
-static int add(cli_inputs *in, char *p) {
-  if (!p) return NO_MEMORY;
-  if (in->n == in->cap) {
-    size_t c = in->cap ? 2 * in->cap : 16;
-    char **q = realloc(in->paths, c * sizeof *q);
-    if (!q) {
-      free(p);
-      return NO_MEMORY;
-    }
-    in->paths = q;
-    in->cap = c;
+  for (const char *l = in->skipped, *nl; !quiet && l && *l; l = nl + 1) {
+    if (!(nl = strchr(l, '\n'))) break;
+    fprintf(stderr, "pcol: warning: %.*s\n", (int)(nl - l), l);
   }
-  in->paths[in->n++] = p;
-  return 0;
-}
-
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char *cli_path_join(const char *dir, const char *name) {
-  size_t dl = strlen(dir), l = dl + 1 + strlen(name) + 1;
-  while (dl > 1 && dir[dl - 1] == '/') dl--; /* "d//" as "d" (the index's spelling) */
-  char *p = malloc(l);
-  if (p) snprintf(p, l, "%.*s%s%s", (int)dl, dir, dl && dir[dl - 1] == '/' ? "" : "/", name);
-  return p;
-}
-
-/* THE rule for the files a directory or a glob pattern names: regular files
- * only, found by stat or a directory entry's type (neither opens anything:
- * a FIFO would block the open, a directory fail it; a link counts as what it
- * names).  1 when P is one. */
-static int regular(const char *p) {
-  struct stat st;
-  return !stat(p, &st) && S_ISREG(st.st_mode);
-}
-
-/* a directory's regular files (not those whose name starts with '.'),
- * sorted by name: the order the union's sources get */
-static int add_dir(cli_inputs *in, const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d) return NO_DIR;
-  size_t first = in->n;
-  int rc = 0;
-  struct dirent *e;
-  while (!rc && (e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char *p = cli_path_join(dir, e->d_name);
-    if (!p) {
-      rc = NO_MEMORY;
-      break;
-    }
-    /* the entry's type when the file system gives it (no stat: 1,440 of
-     * them were a tenth of `top DIR`'s wall time on two threads, read
-     * before any file); a link or an unknown type, by stat */
-    unsigned char ty = e->d_type;
-    if (ty != DT_REG && (ty == DT_LNK || ty == DT_UNKNOWN ? !regular(p) : 1)) {
-      free(p);
-      continue;
-    }
-    rc = add(in, p);
-  }
-  closedir(d);
-  if (!rc && in->n > first) /* an empty directory: no array to sort (paths may be NULL) */
-    qsort(in->paths + first, in->n - first, sizeof *in->paths, by_name);
-  return rc;
 }
 
 /* Labels outlive the inputs (the output budget's message names the first);
@@ -168,128 +62,96 @@ static const char *make_label(const char *const *args, int nargs) {
   return l;
 }
 
-/* skipped (may be NULL): count the matches of a glob that are not regular
- * files instead of naming each on standard error.  indexed: a directory's
- * index stands for the files it covers (dirindex.c). */
-static int expand_now(const char *const *args, int nargs, cli_inputs *in, int *skipped,
-                      int indexed, pcol_error *err) {
-  memset(in, 0, sizeof *in);
-  if (nargs < 1) return pcol_error_set(err, PCOL_EINVAL, "expected a FILE");
-  int seen_stdin = 0;
-  for (int i = 0; i < nargs; i++) {
-    const char *s = args[i];
-    struct stat st;
-    int rc = 0;
-    if (!strcmp(s, "-") && seen_stdin++)
-      rc = pcol_error_set(err, PCOL_EINVAL, "standard input ('-') can be read only once");
-    else if (strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode)) {
-      size_t before = in->n;
-      rc = add_dir(in, s);
-      if (rc == NO_DIR) rc = pcol_error_set(err, PCOL_EIO, "cannot read directory '%s'", s);
-      else if (!rc && in->n == before)
-        rc = pcol_error_set(err, PCOL_EINVAL, "directory '%s' holds no file", s);
-      else if (!rc && indexed && before == 0) /* (first: pcol_open_options.first_is_union) */
-        rc = use_index(in, s, before);
-    } else if (strcmp(s, "-") && stat(s, &st) && strpbrk(s, "*?[")) {
-      glob_t g;
-      int gr = glob(s, 0, NULL, &g);
-      if (gr == GLOB_NOMATCH) {
-        rc = pcol_error_set(err, PCOL_EINVAL, "no file matches '%s'", s);
-      } else {
-        /* the directory rule: regular files only; each other match named
-         * on standard error, none at all refused */
-        size_t before = in->n;
-        for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++) {
-          if (regular(g.gl_pathv[k])) rc = add(in, strdup(g.gl_pathv[k]));
-          else if (skipped) (*skipped)++;
-          else {
-            fputs("pcol: warning: skipped '", stderr);
-            cli_print_cstr(stderr, g.gl_pathv[k]);
-            fputs("' (matched by '", stderr);
-            cli_print_cstr(stderr, s);
-            fputs("'): not a regular file\n", stderr);
-          }
-        }
-        if (!gr) globfree(&g);
-        if (gr) rc = gr == GLOB_NOSPACE ? NO_MEMORY
-                                        : pcol_error_set(err, PCOL_EIO, "cannot expand '%s'", s);
-        else if (!rc && in->n == before)
-          rc = pcol_error_set(err, PCOL_ENOTFOUND, "no regular file matches '%s'", s);
-      }
-    } else {
-      rc = add(in, strdup(s)); /* a file, or a name the open will say is missing */
-    }
-    if (rc == NO_MEMORY) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-    if (rc) {
-      inputs_free(in);
-      return rc;
-    }
-  }
-  return PCOL_OK;
-}
-
-static int inputs_copy(const cli_inputs *from, cli_inputs *to) {
-  *to = *from;
+/* a copy of an expansion's files (not its descriptor: the original keeps
+ * it open, nor its notes, said already) */
+static int inputs_copy(const pcol_inputs *from, pcol_inputs *to) {
+  memset(to, 0, sizeof *to);
   to->paths = calloc(from->n ? from->n : 1, sizeof *to->paths);
-  to->cap = from->n;
-  for (size_t i = 0; to->paths && i < from->n; i++) {
-    if (!(to->paths[i] = strdup(from->paths[i]))) {
-      to->n = i;
-      inputs_free(to);
-      return NO_MEMORY;
+  if (!to->paths) return -1;
+  for (; to->n < from->n; to->n++)
+    if (!(to->paths[to->n] = strdup(from->paths[to->n]))) {
+      pcol_inputs_free(to);
+      return -1;
     }
-    if (from->paths[i] == from->index) to->index = to->paths[i];
-  }
-  if (!to->paths) return NO_MEMORY;
+  to->many = from->many;
+  to->first_is_union = from->first_is_union;
+  to->given_bytes = from->given_bytes;
+  to->covered = from->covered;
   return 0;
 }
 
-/* The last expansion that read a directory's index, kept: `top` asks
- * twice when pcol_top_many leaves the answer to the union (one input: the
- * index), and the second would stat every file it covers again.  Kept by
- * the arguments' text (diff asks for its two sides from one array), and
- * only when no glob match was skipped (the second asking names them). */
+/* The last expansion that read a directory's index, kept (with the index
+ * open): `top` asks twice when pcol_top_many leaves the answer to the
+ * union (one input: the index), and the second would stat every file it
+ * covers again.  Kept by the arguments' text (diff asks for its two sides
+ * from one array) and the selection asked with, and not from the first asking of `top` when a glob
+ * match was skipped (the second asking names them). */
 static struct {
   char **args;
   int nargs;
-  cli_inputs in;
+  const pcol_select *sel; /* asked with this selection (whether the index may be read) */
+  pcol_inputs in;
 } kept;
 
-static int kept_for(const char *const *args, int nargs) {
-  if (!kept.args || kept.nargs != nargs) return 0;
+static int kept_for(const char *const *args, int nargs, const pcol_select *sel) {
+  if (!kept.args || kept.nargs != nargs || kept.sel != sel) return 0;
   for (int i = 0; i < nargs; i++)
     if (strcmp(kept.args[i], args[i])) return 0;
   return 1;
 }
 
-static void keep(const char *const *args, int nargs, const cli_inputs *in) {
+/* *in kept, and a copy of it in its place */
+static void keep(const char *const *args, int nargs, const pcol_select *sel, pcol_inputs *in) {
   char **a = calloc((size_t)nargs, sizeof *a);
   int i = 0;
+  pcol_inputs copy;
   for (; a && i < nargs && (a[i] = strdup(args[i])); i++) {}
-  if (a && i == nargs && !inputs_copy(in, &kept.in)) {
+  if (a && i == nargs && !inputs_copy(in, &copy)) {
     kept.args = a;
     kept.nargs = nargs;
+    kept.sel = sel;
+    kept.in = *in;
+    *in = copy;
     return;
   }
   for (int j = 0; a && j < i; j++) free(a[j]);
   free(a);
 }
 
-static int expand(const char *const *args, int nargs, cli_inputs *in, int *skipped, int indexed,
-                  pcol_error *err) {
-  if (indexed && kept_for(args, nargs))
-    return inputs_copy(&kept.in, in) ? pcol_error_set(err, PCOL_ENOMEM, "out of memory") : PCOL_OK;
-  int rc = expand_now(args, nargs, in, skipped, indexed, err);
-  if (!rc && in->index && !kept.args && (!skipped || !*skipped)) keep(args, nargs, in);
+/* The inputs of args (pcol_inputs_expand), what it notes said (quiet: the
+ * first asking of `top`, cli_top_many), a directory's index read when
+ * indexed and sel allow it.  On failure *in is freed. */
+static int expand(const char *const *args, int nargs, pcol_inputs *in, int quiet, int indexed,
+                  const pcol_select *sel, pcol_error *err) {
+  if (indexed && kept_for(args, nargs, sel)) {
+    if (!inputs_copy(&kept.in, in)) return PCOL_OK;
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
+  pcol_inputs_options o = {0};
+  o.index = indexed;
+  o.sel = sel;
+  int rc = pcol_inputs_expand(args, (size_t)nargs, &o, in, err);
+  say(in, quiet);
+  if (rc) {
+    pcol_inputs_free(in);
+    return rc;
+  }
+  if (in->first_is_union) snprintf(index_used, sizeof index_used, "%s", in->index_name);
+  if (in->first_is_union && !kept.args && (!quiet || !in->nskipped)) keep(args, nargs, sel, in);
   return rc;
 }
 
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err) {
-  cli_inputs in;
-  int rc = expand(args, nargs, &in, NULL, 0, err);
+  pcol_inputs in;
+  int rc = expand(args, nargs, &in, 0, 0, NULL, err);
   *paths = rc ? NULL : in.paths;
   *n = rc ? 0 : in.n;
+  if (!rc) {
+    in.paths = NULL;
+    in.n = 0;
+    pcol_inputs_free(&in);
+  }
   return rc;
 }
 
@@ -321,25 +183,15 @@ pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
   return opt;
 }
 
-/* Whether a directory's index may stand for its files: not when a
- * wall-clock range leaves out the inputs it cannot reach unread (as
- * pcol_open_many and pcol_top_many do), which an index cannot;
- * PCOL_NO_INDEX=1 reads the files (the tests compare the two). */
-static int index_may(const pcol_select *sel) {
-  const char *no = getenv("PCOL_NO_INDEX");
-  if (no && *no && strcmp(no, "0")) return 0;
-  return !(sel && sel->wall && (sel->has_from || sel->has_to) && !sel->source_id);
-}
-
 /* PCOL_DEBUG=inputs: how many inputs a view read (bench/many.sh counts
  * them), and whether each on its own (cli_top_many: threads >= 1) and on
  * how many threads */
-static void debug_inputs(const cli_command *cmd, size_t used, const cli_inputs *in,
+static void debug_inputs(const cli_command *cmd, size_t used, const pcol_inputs *in,
                          size_t threads) {
   const char *dbg = getenv("PCOL_DEBUG");
   if (!dbg || !strstr(dbg, "inputs")) return;
   fprintf(stderr, "pcol %s: debug: read %zu of %zu inputs", cmd->name, used, in->n);
-  if (in->index) fprintf(stderr, " (1 an index of %zu files)", in->covered);
+  if (in->first_is_union) fprintf(stderr, " (1 an index of %zu files)", in->covered);
   if (threads > 1) fprintf(stderr, ", each on its own, on %zu threads\n", threads);
   else fprintf(stderr, "%s\n", threads ? ", each on its own" : "");
 }
@@ -366,17 +218,16 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   if (cli_get(cmd, a, "tagroot") || cli_get(cmd, a, "tagleaf") || cli_get(cmd, a, "base") ||
       cli_get(cmd, a, "diff-base"))
     return PCOL_OK; /* frames, a base: the union's */
-  cli_inputs in;
-  int skipped = 0;
-  int bad = expand(args, nargs, &in, &skipped, index_may(sel), err);
-  if (bad || skipped) { /* the union's open says it */
-    if (!bad) inputs_free(&in);
+  pcol_inputs in;
+  int bad = expand(args, nargs, &in, 1, 1, sel, err);
+  if (bad || in.nskipped) { /* the union's open says it */
+    if (!bad) pcol_inputs_free(&in);
     memset(err, 0, sizeof *err);
     return PCOL_OK;
   }
   pcol_open_options opt = cli_open_options(cmd, a);
-  opt.given_bytes = given_bytes(&in);
-  opt.first_is_union = in.index != NULL;
+  opt.given_bytes = in.given_bytes;
+  opt.first_is_union = in.first_is_union;
   pcol_many_top info;
   size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
   int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
@@ -389,7 +240,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     cli_budget_bytes(*label, info.input_bytes);
     debug_inputs(cmd, info.used, &in, info.threads ? info.threads : 1);
   }
-  inputs_free(&in);
+  pcol_inputs_free(&in);
   return rc;
 }
 
@@ -400,12 +251,12 @@ cli_loaded_opts cli_loaded;
 static int open_inputs(const cli_command *cmd, const cli_args *a, const char *const *args,
                        int nargs, const pcol_select *sel, const char *label, pcol_file **f,
                        pcol_error *err) {
-  cli_inputs in;
-  int rc = expand(args, nargs, &in, NULL, index_may(sel), err);
+  pcol_inputs in;
+  int rc = expand(args, nargs, &in, 0, 1, sel, err);
   if (rc) return rc;
   pcol_open_options opt = cli_open_options(cmd, a);
-  opt.given_bytes = given_bytes(&in);
-  opt.first_is_union = in.index != NULL;
+  opt.given_bytes = in.given_bytes;
+  opt.first_is_union = in.first_is_union;
   opt.names = cli_fetched_names((const char *const *)in.paths, in.n);
   size_t used = 0;
   /* any input format: a pcol file is mapped, another is converted in memory
@@ -419,7 +270,7 @@ static int open_inputs(const cli_command *cmd, const cli_args *a, const char *co
     cli_budget_input(label, *f);
     debug_inputs(cmd, used, &in, 0);
   }
-  inputs_free(&in);
+  pcol_inputs_free(&in);
   return rc;
 }
 

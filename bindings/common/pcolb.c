@@ -8,12 +8,10 @@
  * a whole stored view asked for `unchecked` borrows its columns as stored
  * (col_borrow), to be handed on, never indexed here. */
 #include "pcolb.h"
-#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 int pcb_seconds(double s, int64_t *ns) {
   if (!isfinite(s) || fabs(s) > 9.2e9) return -1;
@@ -960,56 +958,43 @@ int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error
 
 /* --------------------------------------------------------------- inputs */
 
-void pcb_paths_free(pcb_paths *p) {
-  for (size_t i = 0; i < p->n; i++) free(p->v[i]);
-  free(p->v);
-  memset(p, 0, sizeof *p);
+char *pcb_inputs_notes(const pcol_inputs *in) {
+  size_t a = in->index_note ? strlen(in->index_note) + 1 : 0, b = in->skipped ? strlen(in->skipped) : 0;
+  if (!a && !b) return NULL;
+  char *s = malloc(a + b + 1);
+  if (!s) return NULL;
+  if (a) snprintf(s, a + 1, "%s\n", in->index_note);
+  memcpy(s + a, b ? in->skipped : "", b + 1);
+  return s;
 }
 
-static int paths_push(pcb_paths *p, const char *s) {
-  if (p->n == p->cap) {
-    size_t c = p->cap ? 2 * p->cap : 8;
-    char **q = realloc(p->v, c * sizeof *q);
-    if (!q) return PCOL_ENOMEM;
-    p->v = q;
-    p->cap = c;
+int pcb_open_inputs(const pcol_inputs *in, const pcol_open_options *opt, const pcol_select *sel,
+                    pcol_file **out, pcol_error *err) {
+  pcol_open_options o = {0};
+  if (opt) o = *opt;
+  if (!in->many && in->n == 1) return pcol_open_any(in->paths[0], &o, out, err);
+  const char **names = NULL; /* the index by its name, not its descriptor's */
+  if (in->first_is_union) {
+    o.first_is_union = 1;
+    o.given_bytes = in->given_bytes;
+    if (!o.names && !(names = calloc(in->n, sizeof *names))) return oom(err);
+    if (names) names[0] = in->index_name, o.names = names;
   }
-  if (!(p->v[p->n] = strdup(s))) return PCOL_ENOMEM;
-  p->n++;
-  return PCOL_OK;
-}
-
-/* (glob's "DIR/ *" gives a directory's files sorted, without those
- * starting with '.') */
-int pcb_paths_add(pcb_paths *p, const char *s, pcol_error *err) {
-  struct stat st;
-  int isdir = strcmp(s, "-") && !stat(s, &st) && S_ISDIR(st.st_mode);
-  if (!isdir && (!strcmp(s, "-") || !stat(s, &st) || !strpbrk(s, "*?[")))
-    return paths_push(p, s) ? oom(err) : PCOL_OK;
-  p->many = 1;
-  size_t l = strlen(s);
-  char *pat = malloc(l + 3);
-  if (!pat) return oom(err);
-  snprintf(pat, l + 3, "%s%s", s, isdir ? (l && s[l - 1] == '/' ? "*" : "/*") : "");
-  glob_t g;
-  int gr = glob(pat, 0, NULL, &g), rc = PCOL_OK;
-  free(pat);
-  size_t before = p->n;
-  for (size_t k = 0; !gr && !rc && k < g.gl_pathc; k++)
-    if (!stat(g.gl_pathv[k], &st) && S_ISREG(st.st_mode) && paths_push(p, g.gl_pathv[k])) rc = oom(err);
-  if (!gr) globfree(&g);
-  if (!rc && p->n == before)
-    rc = pcol_error_set(err, PCOL_EINVAL, isdir ? "directory '%s' holds no file" : "no file matches '%s'", s);
+  int rc = pcol_open_many((const char *const *)in->paths, in->n, &o, sel, out, NULL, err);
+  free(names);
   return rc;
 }
 
-int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, pcol_error *err) {
-  pcb_paths p = {0};
+int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, char **notes,
+             pcol_error *err) {
+  pcol_inputs in;
+  pcol_inputs_options io = {0};
+  io.index = 1; /* the range is applied to the file opened: the index stands for the files */
   *out = NULL;
-  int rc = pcb_paths_add(&p, path, err);
-  if (!rc)
-    rc = p.many ? pcol_open_many((const char *const *)p.v, p.n, opt, NULL, out, NULL, err)
-                : pcol_open_any(p.v[0], opt, out, err);
-  pcb_paths_free(&p);
+  *notes = NULL;
+  int rc = pcol_inputs_expand(&path, 1, &io, &in, err);
+  *notes = pcb_inputs_notes(&in);
+  if (!rc) rc = pcb_open_inputs(&in, opt, NULL, out, err);
+  pcol_inputs_free(&in);
   return rc;
 }

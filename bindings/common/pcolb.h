@@ -196,27 +196,29 @@ int pcb_writer_add(pcb_writer *pw, const pcb_wbatch *b, size_t *done, pcol_error
 
 /* ------------------------------------------------------------ inputs */
 
-/* The files a path names, for the bindings (read_pcol, pcol.open, R's
- * pcol_open): a directory is its regular files not starting with '.', by
- * name; a name that does not exist but has glob characters is a glob (its
- * regular files); anything else one file (whose open says what is wrong
- * with it, "-" included).  The CLI's rule (tools/inputs.c), without its
- * directory index (`pcol index`, tools/dirindex.c): a directory is read
- * file by file here. */
-typedef struct pcb_paths {
-  char **v;
-  size_t n, cap;
-  int many; /* a directory or a glob (or, for read_pcol, a list) */
-} pcb_paths;
-/* p's files of s added at its end; PCOL_EINVAL when a directory or glob
- * names no regular file */
-int pcb_paths_add(pcb_paths *p, const char *s, pcol_error *err);
-void pcb_paths_free(pcb_paths *p);
+/* The files a path names are the library's rule (pcol_inputs_expand, the
+ * CLI's: a directory's regular files by name, read through its index,
+ * `pcol index`, when it stands for them; a glob's regular files, each
+ * other match skipped and named).  These open them as the CLI does. */
 
-/* pcol.open / pcol_open of the R and Python bindings: a file (any format,
- * pcol_open_any), or the union of a directory's or a glob's files
- * (pcb_paths_add) as `pcol merge` of them would write it (pcol_open_many,
- * as the CLI opens them). */
-int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, pcol_error *err);
+/* What an expansion has to say, for the binding to warn with: why a
+ * directory's index is not used, each glob match skipped; a line each,
+ * ending in '\n', paths escaped; malloc'd, NULL when none. */
+char *pcb_inputs_notes(const pcol_inputs *in);
+
+/* The inputs opened: one file (not a directory's or a glob's) by
+ * pcol_open_any, else their union by pcol_open_many (sel: its wall-clock
+ * range leaves out the inputs it cannot reach), with an index as the
+ * first (first_is_union, given_bytes, and named as the index in messages,
+ * not by its descriptor). */
+int pcb_open_inputs(const pcol_inputs *in, const pcol_open_options *opt, const pcol_select *sel,
+                    pcol_file **out, pcol_error *err);
+
+/* pcol.open / pcol_open of the R and Python bindings: path expanded
+ * (pcol_inputs_expand, with a directory's index) and opened
+ * (pcb_open_inputs); *notes: pcb_inputs_notes (free it; set on failure
+ * too), for the binding to warn with. */
+int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, char **notes,
+             pcol_error *err);
 
 #endif

@@ -4,7 +4,7 @@
  * v1.2.0: loads in DuckDB >= 1.2) by `make duckdb`; uses include/pcol.h
  * and the bindings' glue (bindings/common/pcolb.c) only.
  *
- *   read_pcol(path [, table := VIEW] [, source := ID] [, "from" := S, "to" := S]
+ *   read_pcol(path [, table := VIEW] [, source := ID] [, "from" := T, "to" := T]
  *             [, no_mmap := true])
  *
  * returns view VIEW (default samples) of spec.md §11, the rows `pcol cat
@@ -12,20 +12,23 @@
  * BIGINT, u64 as UBIGINT, f64 as DOUBLE, bools as BOOLEAN, strings as
  * VARCHAR (bytes that are not UTF-8 as their Latin-1 code points, the rule
  * of `pcol cat --format json`), NA as NULL.  `path` is a file, a directory
- * (its files), a glob or a list of those: then the rows of each file in turn,
- * with a last column `file` (ids are the file's own).  Any input pcol reads
+ * (its files), a glob or a list of those (pcol_inputs_expand: the CLI's
+ * rule): then the rows of each file in turn, with a last column `file`
+ * (ids are the file's own).  T: seconds since the source's start, or a
+ * wall-clock time (text as the CLI's --from/--to, a TIMESTAMP[TZ]).  Any input pcol reads
  * (pprof, Rprof, ...) is converted in memory (pcol_open_any) under the
  * CLI's budgets.  Only the columns a query uses are read (projection
  * pushdown); rows go to DuckDB 2048 at a time.
  *
  *   pcol_top(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'filefunction'|'label:KEY']
- *            [, source := ID] [, "from" := S, "to" := S])
+ *            [, source := ID] [, "from" := T, "to" := T])
  *
  * returns `pcol top --format json`'s rows (name, flat, cum) of the union of
- * the inputs (pcol_open_many, as the CLI opens many inputs).
+ * the inputs (pcol_open_many, as the CLI opens many inputs; a directory
+ * given first through its index, `pcol index`, as the CLI reads it).
  *
  *   pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'filefunction']
- *               [, source := ID] [, "from" := S, "to" := S] [, no_mmap := true])
+ *               [, source := ID] [, "from" := T, "to" := T] [, no_mmap := true])
  *
  * returns pcol_frame_rows_scan's rows (a row per sample and frame, named as
  * pcol top names it), streamed as read_pcol streams a computed view, each
@@ -43,17 +46,6 @@
 #include <sys/stat.h>
 
 DUCKDB_EXTENSION_EXTERN
-
-/* ------------------------------------------------------------ inputs */
-
-typedef pcb_paths paths; /* the inputs: pcolb.c's rule (pcb_paths_add) */
-#define paths_free pcb_paths_free
-
-static int paths_add(paths *p, const char *s, pcol_error *err) {
-  if (!strcmp(s, "-")) /* the library's name for standard input: DuckDB's own, in its shell */
-    return pcol_error_set(err, PCOL_EINVAL, "'-' (standard input) cannot be read here; name a file");
-  return pcb_paths_add(p, s, err);
-}
 
 /* ------------------------------------------------------------ bind */
 
@@ -101,7 +93,8 @@ static void frame_arrays(pcol_frame_rows *fb, void *const *c) {
 }
 
 typedef struct bind_data {
-  paths in;
+  pcol_inputs in; /* the library's rule (pcol_inputs_expand), as the CLI's */
+  int many;       /* a list, a directory or a glob: a `file` column */
   vdef v; /* read_pcol's view or pcol_frames' rows (not pcol_top) */
   pcol_select sel;
   pcol_open_options open; /* no_mmap := true: read the files, do not map them */
@@ -111,7 +104,7 @@ typedef struct bind_data {
 static void bind_free(void *p) {
   bind_data *b = p;
   if (!b) return;
-  paths_free(&b->in);
+  pcol_inputs_free(&b->in);
   free(b->value);
   free(b->by);
   free(b);
@@ -128,30 +121,66 @@ static char *named_str(duckdb_bind_info info, const char *name) {
   return r;
 }
 
-/* The path argument: a VARCHAR or a LIST of them. */
-static int bind_paths(duckdb_bind_info info, paths *p, pcol_error *err) {
+/* What the expansion notes (a directory's index not used and why, glob
+ * matches skipped: pcol_inputs_expand's text, escaped), on standard error
+ * as the CLI says it, "FN: note: ..." and "FN: warning: ...": a table
+ * function of DuckDB's C API has no warnings of its own. */
+static void say(const char *fn, const pcol_inputs *in) {
+  if (in->index_note) fprintf(stderr, "%s: note: %s\n", fn, in->index_note);
+  for (const char *l = in->skipped, *nl; l && *l; l = nl + 1) {
+    if (!(nl = strchr(l, '\n'))) break;
+    fprintf(stderr, "%s: warning: %.*s\n", fn, (int)(nl - l), l);
+  }
+}
+
+/* The path argument, a VARCHAR or a LIST of them, expanded as the CLI
+ * expands its arguments (pcol_inputs_expand: files, directories, globs);
+ * indexed (pcol_top, one union): a directory given first is read through
+ * its index (`pcol index`) where it may, which b->sel's wall-clock range
+ * rules out.  "-" is refused: standard input is DuckDB's own (its shell). */
+static int bind_paths(duckdb_bind_info info, bind_data *b, const char *fn, int indexed,
+                      pcol_error *err) {
   duckdb_value v = duckdb_bind_get_parameter(info, 0);
   duckdb_logical_type t = duckdb_get_value_type(v);
   int rc = PCOL_OK;
+  char **args = NULL;
+  size_t n = 0;
   if (duckdb_is_null_value(v)) {
     rc = pcol_error_set(err, PCOL_EINVAL, "the path is NULL");
   } else if (duckdb_get_type_id(t) == DUCKDB_TYPE_LIST) {
-    idx_t n = duckdb_get_list_size(v);
-    p->many = 1;
-    for (idx_t i = 0; i < n && !rc; i++) {
+    idx_t len = duckdb_get_list_size(v);
+    b->many = 1;
+    if (!len) rc = pcol_error_set(err, PCOL_EINVAL, "the list of paths is empty");
+    else if (!(args = calloc((size_t)len, sizeof *args))) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    for (idx_t i = 0; i < len && !rc; i++) {
       duckdb_value c = duckdb_get_list_child(v, i);
       char *s = duckdb_is_null_value(c) ? NULL : duckdb_get_varchar(c);
-      rc = s ? paths_add(p, s, err) : pcol_error_set(err, PCOL_EINVAL, "path %llu of the list is NULL", (unsigned long long)i + 1);
+      if (!s) rc = pcol_error_set(err, PCOL_EINVAL, "path %llu of the list is NULL", (unsigned long long)i + 1);
+      else if (!(args[n++] = strdup(s))) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
       if (s) duckdb_free(s);
       duckdb_destroy_value(&c);
     }
-    if (!rc && !p->n) rc = pcol_error_set(err, PCOL_EINVAL, "the list of paths is empty");
   } else {
     char *s = duckdb_get_varchar(v);
-    rc = s ? paths_add(p, s, err) : pcol_error_set(err, PCOL_EINVAL, "the path is not a string");
+    if (!s) rc = pcol_error_set(err, PCOL_EINVAL, "the path is not a string");
+    else if (!(args = calloc(1, sizeof *args)) || !(args[n++] = strdup(s)))
+      rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
     if (s) duckdb_free(s);
   }
   duckdb_destroy_value(&v);
+  for (size_t i = 0; i < n && !rc; i++)
+    if (!strcmp(args[i], "-")) /* the library's name for standard input: DuckDB's own, in its shell */
+      rc = pcol_error_set(err, PCOL_EINVAL, "'-' (standard input) cannot be read here; name a file");
+  if (!rc) {
+    pcol_inputs_options o = {0};
+    o.index = indexed;
+    o.sel = &b->sel;
+    rc = pcol_inputs_expand((const char *const *)args, n, &o, &b->in, err);
+    say(fn, &b->in);
+    b->many |= b->in.many;
+  }
+  for (size_t i = 0; i < n; i++) free(args[i]);
+  free(args);
   return rc;
 }
 
@@ -164,8 +193,61 @@ static const char *shortest(char buf[32], double d) {
   return buf;
 }
 
-/* source := ID, "from" := S, "to" := S (seconds since the source's start),
- * no_mmap := BOOL. */
+/* One end of the range, "from" or "to" (k = 0, 1), into b->sel as the
+ * Python and R bindings take it (pcb_range_end): a number, seconds since
+ * the source's start; a VARCHAR, the CLI's --from/--to text (seconds, or a
+ * wall-clock time: RFC 3339 or @EPOCH_SECONDS, pcol_time_parse); a
+ * TIMESTAMP (taken as UTC) or TIMESTAMPTZ, a wall-clock time.  shown: the
+ * value as given, for a message. */
+static int range_end(duckdb_value v, int k, pcol_select *sel, char shown[48], pcol_error *err) {
+  static const char *const names[2] = {"\"from\"", "\"to\""};
+  duckdb_logical_type t = duckdb_get_value_type(v);
+  duckdb_type id = duckdb_get_type_id(t);
+  int64_t ns = 0;
+  switch (id) {
+  case DUCKDB_TYPE_VARCHAR: {
+    char *text = duckdb_get_varchar(v);
+    if (!text) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    snprintf(shown, 48, "'%.40s'", text);
+    int rc = pcb_range_end(sel, k, text, 0, names[k], err);
+    duckdb_free(text);
+    return rc;
+  }
+  case DUCKDB_TYPE_TIMESTAMP:
+  case DUCKDB_TYPE_TIMESTAMP_TZ:
+  case DUCKDB_TYPE_TIMESTAMP_NS: {
+    if (id == DUCKDB_TYPE_TIMESTAMP_NS) ns = duckdb_get_timestamp_ns(v).nanos;
+    else {
+      int64_t us = (id == DUCKDB_TYPE_TIMESTAMP ? duckdb_get_timestamp(v) : duckdb_get_timestamp_tz(v)).micros;
+      if (us > INT64_MAX / 1000 || us < INT64_MIN / 1000)
+        return pcol_error_set(err, PCOL_EINVAL, "%s: a time out of range", names[k]);
+      ns = us * 1000;
+    }
+    /* as pcol_time_parse's "@SECONDS" (the text the message shows) */
+    char text[48];
+    int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+    if (frac < 0) sec -= 1, frac += 1000000000;
+    snprintf(text, sizeof text, "@%lld.%09lld", (long long)sec, (long long)frac);
+    snprintf(shown, 48, "%s", text);
+    return pcb_range_end(sel, k, text, 0, names[k], err);
+  }
+  case DUCKDB_TYPE_TINYINT: case DUCKDB_TYPE_SMALLINT: case DUCKDB_TYPE_INTEGER: case DUCKDB_TYPE_BIGINT:
+  case DUCKDB_TYPE_UTINYINT: case DUCKDB_TYPE_USMALLINT: case DUCKDB_TYPE_UINTEGER: case DUCKDB_TYPE_UBIGINT:
+  case DUCKDB_TYPE_HUGEINT: case DUCKDB_TYPE_UHUGEINT: case DUCKDB_TYPE_FLOAT: case DUCKDB_TYPE_DOUBLE:
+  case DUCKDB_TYPE_DECIMAL: {
+    double d = duckdb_get_double(v);
+    shortest(shown, d);
+    return pcb_range_end(sel, k, NULL, d, names[k], err);
+  }
+  default:
+    return pcol_error_set(err, PCOL_EINVAL, "%s wants seconds since the profile's start (a number), or a "
+                          "wall-clock time (a TIMESTAMP, or text: '2026-11-23T10:00:00Z', '@EPOCH_SECONDS')",
+                          names[k]);
+  }
+}
+
+/* source := ID, "from" := T, "to" := T (range_end: seconds since the
+ * source's start, or wall-clock times), no_mmap := BOOL. */
 static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
   pcol_select *sel = &b->sel;
   memset(sel, 0, sizeof *sel);
@@ -185,26 +267,17 @@ static int bind_select(duckdb_bind_info info, bind_data *b, pcol_error *err) {
   }
   if (v) duckdb_destroy_value(&v);
   static const char *const names[2] = {"from", "to"};
-  double given[2] = {0, 0};
+  char shown[2][48];
   for (int k = 0; k < 2; k++) {
     v = duckdb_bind_get_named_parameter(info, names[k]);
     if (!v) continue;
-    int64_t ns = 0;
-    int has = !duckdb_is_null_value(v);
-    if (has) given[k] = duckdb_get_double(v);
-    int bad = has && pcb_seconds(given[k], &ns);
+    int rc = duckdb_is_null_value(v) ? PCOL_OK : range_end(v, k, sel, shown[k], err);
     duckdb_destroy_value(&v);
-    if (bad) return pcol_error_set(err, PCOL_EINVAL, "%s must be a finite number of seconds", names[k]);
-    if (!has) continue;
-    if (k) sel->has_to = 1, sel->to_ns = ns;
-    else sel->has_from = 1, sel->from_ns = ns;
+    if (rc) return rc;
   }
   /* an empty range is a mistake, refused as the CLI, R and Python refuse it */
-  if (sel->has_from && sel->has_to && sel->from_ns > sel->to_ns) {
-    char a[32], z[32];
-    return pcol_error_set(err, PCOL_EINVAL, "\"from\" := %s is after \"to\" := %s", shortest(a, given[0]),
-                          shortest(z, given[1]));
-  }
+  if (sel->has_from && sel->has_to && sel->from_ns > sel->to_ns)
+    return pcol_error_set(err, PCOL_EINVAL, "\"from\" := %s is after \"to\" := %s", shown[0], shown[1]);
   return PCOL_OK;
 }
 
@@ -245,7 +318,7 @@ static uint64_t estimate_rows(const bind_data *b) {
   size_t n = b->in.n < 64 ? b->in.n : 64, seen = 0;
   for (size_t i = 0; i < n; i++) {
     pcol_file *f;
-    if (pcol_open(b->in.v[i], &b->open, &f, NULL)) continue;
+    if (pcol_open(b->in.paths[i], &b->open, &f, NULL)) continue;
     seen++;
     if (!strcmp(vi->name, "strings")) sum += pcol_string_count(f);
     else if (table) sum += pcol_rows(f, table);
@@ -257,7 +330,7 @@ static uint64_t estimate_rows(const bind_data *b) {
 
 static void bind_columns(duckdb_bind_info info, bind_data *b) {
   for (size_t k = 0; k < b->v.ncols; k++) add_column(info, b->v.cols[k].name, kind_type(b->v.cols[k].kind));
-  if (b->in.many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
+  if (b->many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
   uint64_t est = estimate_rows(b);
   if (est) duckdb_bind_set_cardinality(info, est, false);
   duckdb_bind_set_bind_data(info, b, bind_free);
@@ -292,13 +365,13 @@ static void read_pcol_bind(duckdb_bind_info info) {
                         "source, from and to select samples; they apply to samples, sample_values, "
                         "sample_locations and sample_labels, not %s",
                         b->v.name);
-  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (!rc) rc = bind_paths(info, b, "read_pcol", 0, &err); /* a row's file: each file read */
   if (rc) return bind_fail(info, "read_pcol", &err, b);
   bind_columns(info, b);
 }
 
 /* pcol_frames(path [, value := NAME] [, by := 'function'|'line'|'file'|'address'|'filefunction']
- *             [, source := ID] [, "from" := S, "to" := S] [, no_mmap := true]) */
+ *             [, source := ID] [, "from" := T, "to" := T] [, no_mmap := true]) */
 static void pcol_frames_bind(duckdb_bind_info info) {
   pcol_error err = {0};
   bind_data *b = calloc(1, sizeof *b);
@@ -315,7 +388,7 @@ static void pcol_frames_bind(duckdb_bind_info info) {
   if (b->by && pcol_by_parse(b->by, &by_ok))
     rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address or filefunction, not '%s'", b->by);
   if (!rc) rc = bind_select(info, b, &err);
-  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (!rc) rc = bind_paths(info, b, "pcol_frames", 0, &err); /* a row's file: each file read */
   if (rc) return bind_fail(info, "pcol_frames", &err, b);
   bind_columns(info, b);
 }
@@ -575,7 +648,7 @@ static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   input *in = calloc(1, sizeof *in);
   if (!in) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   in->idx = s->next++;
-  const char *path = b->in.v[in->idx];
+  const char *path = b->in.paths[in->idx];
   const vdef *vi = &b->v;
   pcol_value_sel value = {0};
   int rc = pcol_open_any(path, &b->open, &in->f, err);
@@ -753,7 +826,7 @@ static void fn_error(duckdb_function_info info, const char *fn, const pcol_error
 /* The scan stops for every thread; the message names the file. */
 static void scan_fail(duckdb_function_info info, bind_data *b, scan_state *s, size_t idx,
                       pcol_error *err) {
-  const char *path = b->in.v[idx < b->in.n ? idx : 0];
+  const char *path = b->in.paths[idx < b->in.n ? idx : 0];
   if (strncmp(err->message, path, strlen(path))) pcol_error_prefix(err, path);
   pthread_mutex_lock(&s->mu);
   s->done = 1;
@@ -781,8 +854,8 @@ static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
     idx_t k = s->cols[i];
     if (k < (idx_t)b->v.ncols) {
       if (fill_column(l, &cols[k], r0, vec, n, &err)) return scan_fail(info, b, s, l->in->idx, &err);
-    } else if (k == (idx_t)b->v.ncols && b->in.many) {
-      const char *p = b->in.v[l->in->idx];
+    } else if (k == (idx_t)b->v.ncols && b->many) {
+      const char *p = b->in.paths[l->in->idx];
       for (idx_t r = 0; r < n; r++) duckdb_vector_assign_string_element(vec, r, p);
     } else { /* a column DuckDB adds (none is declared): NULL, whatever its type */
       duckdb_vector_ensure_validity_writable(vec);
@@ -839,7 +912,7 @@ static void pcol_top_bind(duckdb_bind_info info) {
     rc = pcol_error_set(&err, PCOL_EINVAL, "by must be function, line, file, address, filefunction or "
                         "label:KEY, not '%s'", b->by);
   if (!rc) rc = bind_select(info, b, &err);
-  if (!rc) rc = bind_paths(info, &b->in, &err);
+  if (!rc) rc = bind_paths(info, b, "pcol_top", 1, &err);
   if (rc) return bind_fail(info, "pcol_top", &err, b);
   add_column(info, "name", DUCKDB_TYPE_VARCHAR);
   add_column(info, "flat", DUCKDB_TYPE_HUGEINT);
@@ -863,7 +936,7 @@ static void pcol_top_init(duckdb_init_info info) {
 
 /* Computed on the first call (errors then reach the query). */
 static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
-  int rc = pcol_open_many((const char *const *)b->in.v, b->in.n, &b->open, &b->sel, &s->f, NULL, err);
+  int rc = pcb_open_inputs(&b->in, &b->open, &b->sel, &s->f, err); /* (one file: pcol_open_any) */
   pcol_value_sel v;
   if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
   if (!rc && b->by && !strncmp(b->by, "label:", 6))
@@ -878,13 +951,15 @@ static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
  * table only (core), as in `pcol top`, which names its argument
  * (cli_fail_in); an input pcol_open_many could not read is named already. */
 static void top_name_input(const bind_data *b, pcol_error *err) {
-  for (size_t i = 0; i < b->in.n; i++)
-    if (strstr(err->message, b->in.v[i])) return;
-  if (b->in.n == 1) {
-    pcol_error_prefix(err, b->in.v[0]);
+  const pcol_inputs *in = &b->in;
+  const char *first = in->first_is_union ? in->index_name : in->paths[0]; /* (not its descriptor) */
+  for (size_t i = 0; i < in->n; i++)
+    if (strstr(err->message, i ? in->paths[i] : first)) return;
+  if (in->n == 1) {
+    pcol_error_prefix(err, first);
   } else {
     char label[320];
-    snprintf(label, sizeof label, "the union of %s and %zu more", b->in.v[0], b->in.n - 1);
+    snprintf(label, sizeof label, "the union of %s and %zu more", first, in->n - 1);
     pcol_error_prefix(err, label);
   }
 }
@@ -948,8 +1023,8 @@ static int register_fn(duckdb_connection con, const char *name, duckdb_table_fun
     add_named(tf, "table", DUCKDB_TYPE_VARCHAR);
   }
   add_named(tf, "source", DUCKDB_TYPE_BIGINT);
-  add_named(tf, "from", DUCKDB_TYPE_DOUBLE);
-  add_named(tf, "to", DUCKDB_TYPE_DOUBLE);
+  add_named(tf, "from", DUCKDB_TYPE_ANY); /* seconds, or a wall-clock time (range_end) */
+  add_named(tf, "to", DUCKDB_TYPE_ANY);
   add_named(tf, "no_mmap", DUCKDB_TYPE_BOOLEAN);
   duckdb_table_function_set_bind(tf, bind);
   duckdb_table_function_set_init(tf, init);

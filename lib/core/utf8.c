@@ -5,8 +5,11 @@
  * string from a file is shortened to a fixed number of bytes (a unit of no family in a flame
  * graph's hover and a table's header, a value type in a message or on the
  * report page), never inside a character.  The page's copy
- * (lib/query/report/units.js pcolUtf8Cut) cuts a unit at the same place. */
+ * (lib/query/report/units.js pcolUtf8Cut) cuts a unit at the same place.
+ * And THE text rule (pcol_text_char): how a string people read is written
+ * (the CLI's text views and messages, the notes of pcol_inputs_expand). */
 #include "pcol.h"
+#include <string.h>
 
 size_t pcol_utf8_len(const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
@@ -39,4 +42,44 @@ size_t pcol_utf8_cut(const char *p, size_t n, size_t max) {
     i += len;
   }
   return i;
+}
+
+/* THE text rule (pcol.h, pcol_text_char): tools/cli_text.c writes every
+ * string people read through it, and pcol_inputs_expand its notes. */
+size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, char *out) {
+  const unsigned char *s = (const unsigned char *)p;
+  unsigned c = s[*i];
+  static const char hex[] = "0123456789abcdef";
+  if (c < 0x80) {
+    (*i)++;
+    const char *e = c == '\n' ? "\\n" : c == '\r' ? "\\r" : NULL;
+    if (tsv && c == '\t') e = "\\t";
+    else if (tsv && c == '\\') e = "\\\\";
+    else if (tsv && c == 0) e = "\\0";
+    if (e) {
+      memcpy(out, e, 2);
+      return 2;
+    }
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      out[0] = '\\', out[1] = 'x', out[2] = hex[c >> 4], out[3] = hex[c & 15];
+      return 4;
+    }
+    out[0] = (char)c;
+    return 1;
+  }
+  size_t len = pcol_utf8_len(p + *i, n - *i);
+  if (len == 2 && c == 0xc2 && s[*i + 1] < 0xa0) len = 0; /* C1 controls (U+0080..U+009F) */
+  if (len) {
+    memcpy(out, s + *i, len);
+    *i += len;
+    return len;
+  }
+  size_t k = 0; /* one byte; a C1 control's two */
+  size_t m = c == 0xc2 && *i + 1 < n && s[*i + 1] >= 0x80 && s[*i + 1] < 0xa0 ? 2 : 1;
+  for (size_t j = 0; j < m; j++) {
+    unsigned b = s[*i + j];
+    out[k++] = '\\', out[k++] = 'x', out[k++] = hex[b >> 4], out[k++] = hex[b & 15];
+  }
+  *i += m;
+  return k;
 }

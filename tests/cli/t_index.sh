@@ -149,15 +149,7 @@ cp "$tmp/list" "$D/.pcol-index.list"
 cp "$D/.pcol-index.pcol" "$tmp/ix" && mv "$tmp/ix" "$D/.pcol-index.pcol"
 stale "index replaced" "it was made again or changed after its list"
 damage_index() { # bytes of the index overwritten, and its list made to name it as it is now
-  printf 'XXXX' | dd of="$D/.pcol-index.pcol" bs=1 seek=100 conv=notrunc 2>/dev/null
-  python3 - "$D" <<'EOF' || fail "rewrite the list"
-import os, sys
-d = sys.argv[1]
-st = os.stat(os.path.join(d, ".pcol-index.pcol"))
-lines = open(os.path.join(d, ".pcol-index.list"), "rb").read().split(b"\n")
-lines[1] = b"index %d %d %d %d" % (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-open(os.path.join(d, ".pcol-index.list"), "wb").write(b"\n".join(lines))
-EOF
+  python3 "$(dirname "$0")/../support/damage_index.py" "$D" || fail "damage the index"
 }
 # a damaged index with a list made to match it: the reader refuses it, naming it
 sleep 2.2; $PCOL index "$D" >/dev/null || fail "index"

@@ -67,9 +67,12 @@ const show = (v) => JSON.stringify(v, (k, x) => typeof x === 'bigint' ? x.toStri
 
 const lit = (s) => `'${String(s).replace(/'/g, "''")}'`;
 const input = (x) => Array.isArray(x) ? `[${x.map(lit).join(', ')}]` : lit(x);
+// named arguments: a string as a VARCHAR literal, {"sql": EXPR} as EXPR (a
+// TIMESTAMP), anything else as it is written (a number)
 function args(a) {
   let s = '';
-  for (const [k, v] of Object.entries(a || {})) s += `, "${k}" := ${typeof v === 'string' ? lit(v) : v}`;
+  for (const [k, v] of Object.entries(a || {}))
+    s += `, "${k}" := ${typeof v === 'string' ? lit(v) : v && typeof v === 'object' ? v.sql : v}`;
   return s;
 }
 

@@ -101,6 +101,17 @@ fi
 view "$tmp/rprof.pcol" rprof-range "--from 0.05 --to 0.15" '"from": 0.05, "to": 0.15'
 view "$tmp/two.pcol" two-src2 "--source 2" '"source": 2'
 view "$tmp/blocks.pcol" blocks-range "--from 20 --to 21" '"from": 20, "to": 21'
+# wall-clock from/to (the CLI's --from/--to text, or a TIMESTAMPTZ) on a
+# real file whose 82 sources' samples have wall-clock times (OTLP from an
+# eBPF profiler): the sample views of the range, each source's own
+otlp=$(abs "$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin")
+pack ext/pprof/ODD-otlp-ebpf-profile.pb.bin otlp.pcol
+W0=2026-03-30T22:41:38Z W1=2026-03-30T22:41:40Z
+E0=$(date -u -d "$W0" +%s) E1=$(date -u -d "$W1" +%s)
+view "$tmp/otlp.pcol" otlp-wall "--from $W0 --to $W1" "\"from\": \"$W0\", \"to\": \"$W1\""
+view "$tmp/otlp.pcol" otlp-epoch "--from @$E0 --to @$E1.5" "\"from\": \"@$E0\", \"to\": \"@$E1.5\""
+view "$tmp/otlp.pcol" otlp-tstz "--from $W0 --to $W1" \
+  "\"from\": {\"sql\": \"TIMESTAMPTZ '2026-03-30 22:41:38+00'\"}, \"to\": {\"sql\": \"TIMESTAMP '2026-03-30 22:41:40'\"}"
 plan="$plan], \"tops\": ["
 sep=
 top() { # NAME INPUT MULTI [TOP OPTIONS] [JSON ARGS] [SAMPLES STORED]
@@ -128,6 +139,17 @@ ptop inline "$inline" ""
 ptop rprof-range "$tmp/rprof.pcol" "--value samples --from 0.05 --to 0.15" '"value": "samples", "from": 0.05, "to": 0.15'
 ptop blocks-range "$tmp/blocks.pcol" "--from 20 --to 21" '"from": 20, "to": 21'
 ptop dir "$tmp/dir" ""
+# wall-clock from/to as pcol top --from/--to takes them: the range of a
+# real file's 82 sources (890 of 5,321 samples), of its packed copy, of the
+# two in a directory
+ptop otlp-wall "$otlp" "--value samples --from $W0 --to $W1" "\"value\": \"samples\", \"from\": \"$W0\", \"to\": \"$W1\""
+ptop otlp-wall-packed "$tmp/otlp.pcol" "--value samples --from @$E0 --to @$E1" "\"value\": \"samples\", \"from\": \"@$E0\", \"to\": \"@$E1\""
+ptop otlp-wall-tstz "$tmp/otlp.pcol" "--value samples --from $W0 --to $W1" \
+  "\"value\": \"samples\", \"from\": {\"sql\": \"TIMESTAMPTZ '2026-03-30 23:41:38+01'\"}, \"to\": {\"sql\": \"TIMESTAMP_NS '2026-03-30 22:41:40'\"}"
+mkdir "$tmp/wall"
+cp "$tmp/otlp.pcol" "$tmp/wall/1.pcol" && cp "$otlp" "$tmp/wall/2.pb.bin" && cp "$tmp/dir/a.pcol" "$tmp/wall/3.pcol" || fail "cp"
+ptop otlp-wall-dir "$tmp/wall" "--value samples --from $W0 --to $W1" "\"value\": \"samples\", \"from\": \"$W0\", \"to\": \"$W1\""
+grep -q '"total":890,' "$tmp/otlp-wall.ptop.json" || fail "pcol top of the OTLP file's range: not 890 samples: $(head -c 200 "$tmp/otlp-wall.ptop.json")"
 # inputs whose default values differ: pcol top falls back to samples/count
 # (and warns); pcol_top's type and unit columns say so
 mkdir "$tmp/mixed"
@@ -162,6 +184,7 @@ frames heap-neg "$heapneg" "\"$heapneg\"" "--value alloc_space" '"value": "alloc
 frames dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size" '"value": "alloc_size"'
 frames two-src2 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 2" '"source": 2'
 frames dir "$tmp/dir" "\"$tmp/dir/*.pcol\""
+frames otlp-wall "$tmp/otlp.pcol" "\"$tmp/otlp.pcol\"" "--value samples --from $W0 --to $W1" "\"value\": \"samples\", \"from\": \"$W0\", \"to\": \"$W1\""
 
 $PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
 $PCOL diff "$inline" "$labelsf" --absolute --format json >"$tmp/diff.json" || fail "pcol diff"
@@ -235,6 +258,11 @@ plan="$plan, {\"sql\": \"SELECT * FROM pcol_top(['$tmp/labels.pcol', '$tmp/flip.
 for fn in "read_pcol('$tmp/rprof.pcol'" "pcol_top('$tmp/rprof.pcol'" "pcol_frames('$tmp/rprof.pcol'"; do
   plan="$plan, {\"sql\": \"SELECT * FROM $fn, \\\"from\\\" := 0.2, \\\"to\\\" := 0.1)\", \"want\": \"\\\"from\\\" := 0.2 is after \\\"to\\\" := 0.1\"}"
 done
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/otlp.pcol', \\\"from\\\" := '$W1', \\\"to\\\" := '$W0')\", \"want\": \"\\\"from\\\" := '$W1' is after \\\"to\\\" := '$W0'\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/otlp.pcol', \\\"from\\\" := 1, \\\"to\\\" := '$W1')\", \"want\": \"both ends\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM read_pcol('$tmp/otlp.pcol', \\\"from\\\" := 'yesterday')\", \"want\": \"\\\"from\\\" wants seconds\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/otlp.pcol', \\\"to\\\" := DATE '2026-03-30')\", \"want\": \"\\\"to\\\" wants seconds\"}"
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$inline', \\\"from\\\" := '2017-09-29T20:58:00.5Z')\", \"want\": \"cuts its span\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
 # divide_by (pprof's -divide_by) refused as the R and Python views and pcol top --format json refuse it
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', divide_by := 3)\", \"want\": \"divide_by: a view's numbers are raw\"}"
@@ -244,6 +272,53 @@ plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/rprof.pcol', by := 'add
 plan="$plan]}"
 echo "$plan" >"$tmp/plan.json"
 node tests/interop/duckdb_judge.mjs "$API" "$tmp/plan.json" || exit 1
+# A directory with an index (`pcol index`): pcol_top reads the index in
+# place of the files it stands for, as `pcol top DIR` does (the same rows;
+# a damaged index whose list was made to match is refused naming it, so it
+# is the index that is read); read_pcol and pcol_frames read the files (a
+# row's `file` names its file).  A stale index is not used, and the CLI's
+# note says why on standard error ("pcol_top: note: ..."); a glob's matches
+# that are not regular files are skipped, each named as the CLI names it.
+q() { node bindings/duckdb/query.mjs "$API" "$EXT" "$1"; }
+same_top() { # NAME ARG SQL-ARG: pcol_top's rows are pcol top's, in order
+  $PCOL top "$2" --format json >"$tmp/$1.want.json" 2>"$tmp/$1.cli.err" || fail "pcol top $2"
+  q "SELECT name, flat::VARCHAR, cum::VARCHAR FROM pcol_top('$3')" >"$tmp/$1.got.json" 2>"$tmp/$1.duck.err" ||
+    fail "pcol_top('$3'): $(cat "$tmp/$1.duck.err")"
+  python3 - "$tmp/$1.want.json" "$tmp/$1.got.json" <<'PY' || fail "$1: pcol_top('$3') is not pcol top $2"
+import json, sys
+want = [[r["name"], str(r["flat"]), str(r["cum"])] for r in json.load(open(sys.argv[1]))["rows"]]
+got = json.load(open(sys.argv[2]))
+assert got == want and want, (got[:3], want[:3])
+PY
+}
+mkdir "$tmp/idx"
+cp "$inline" "$tmp/idx/1.pb.gz" && cp "$labelsf" "$tmp/idx/2.pb.gz" && cp "$tmp/dir/a.pcol" "$tmp/idx/3.pcol" || fail "cp"
+sleep 2.2 # (pcol index leaves out files changed within 2 s)
+$PCOL index "$tmp/idx" | grep -q 'covers 3 of 3 files' || fail "pcol index"
+PCOL_DEBUG=inputs $PCOL top "$tmp/idx" 2>&1 >/dev/null | grep -q '(1 an index of 3 files)' || fail "pcol top did not read the index"
+same_top idx "$tmp/idx" "$tmp/idx"
+[ ! -s "$tmp/idx.duck.err" ] || fail "pcol_top of a current index said: $(cat "$tmp/idx.duck.err")"
+n=$(q "SELECT count(DISTINCT file)::INTEGER FROM read_pcol('$tmp/idx')") || fail "read_pcol of the indexed directory"
+[ "$n" = '[[3]]' ] || fail "read_pcol of the indexed directory: $n files, not its 3"
+python3 "$(dirname "$0")/../support/damage_index.py" "$tmp/idx" || fail "damage the index"
+$PCOL top "$tmp/idx" >/dev/null 2>&1 && fail "pcol top read past a damaged index"
+q "SELECT * FROM pcol_top('$tmp/idx')" >/dev/null 2>"$tmp/dmg.err" && fail "pcol_top read past a damaged index"
+grep -q "$tmp/idx/.pcol-index.pcol" "$tmp/dmg.err" || fail "pcol_top of a damaged index does not name it: $(cat "$tmp/dmg.err")"
+$PCOL index "$tmp/idx" >/dev/null 2>&1 || fail "pcol index (made again)"
+touch "$tmp/idx/2.pb.gz"
+same_top stale "$tmp/idx" "$tmp/idx"
+want=$(sed -n 's/^pcol: note: //p' "$tmp/stale.cli.err")
+got=$(sed -n 's/^pcol_top: note: //p' "$tmp/stale.duck.err")
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "a stale index: pcol_top said '$got', pcol top '$want'"
+echo "$want" | grep -q 'a file it covers changed since' || fail "a stale index: $want"
+mkdir "$tmp/odd" "$tmp/odd/sub.pcol" && mkfifo "$tmp/odd/fifo.pcol" && cp "$tmp/dir/"*.pcol "$tmp/odd/" || fail "mkdir"
+same_top odd "$tmp/odd/*.pcol" "$tmp/odd/*.pcol"
+want=$(sed -n 's/^pcol: warning: skipped/skipped/p' "$tmp/odd.cli.err")
+got=$(sed -n 's/^pcol_top: warning: //p' "$tmp/odd.duck.err")
+[ "$(echo "$want" | wc -l)" = 2 ] && [ "$got" = "$want" ] || fail "skipped glob matches: pcol_top said '$got', pcol top '$want'"
+got=$(q "SELECT count(*) FROM read_pcol('$tmp/odd/*.pcol')" 2>&1 >/dev/null | sed -n 's/^read_pcol: warning: //p')
+[ "$got" = "$want" ] || fail "skipped glob matches: read_pcol said '$got'"
+echo "a directory's index read by pcol_top (rows of pcol top, a damaged one refused, a stale one noted), skipped glob matches named"
 # doc/duckdb.md's "Many files" query, as the page prints it (run in the test
 # data, its paths relative): its sample_rows and samples are `pcol info`'s
 # "samples: N (M rows)" of each file

@@ -55,7 +55,12 @@ def open(path, *, mmap=True, tagroot=None, tagleaf=None, tagunit=None, base=None
     """Open a pcol file (or import any profile format pcol reads into memory),
     or a directory or a glob pattern ("runs/*.pb.gz"): the union of its
     regular files by name (not those starting with '.'), as `pcol merge` of
-    them would write it, as the CLI reads a directory or a quoted glob.
+    them would write it, as the CLI reads a directory or a quoted glob (the
+    library's rule): a directory's index (`pcol index DIR`) is read in
+    place of the files it stands for, and one that no longer stands for
+    them is not used, with a UserWarning saying why in the CLI's words; a
+    glob's matches that are not regular files are skipped, a UserWarning
+    naming each.  base and diff_base may be a directory or a glob too.
 
     mmap=False reads the file into memory instead of mapping it (for files
     that another process may truncate: a mapped file that shrinks raises

@@ -388,18 +388,38 @@ static PyObject *handle_new(pcol_file *f, PyObject *path) {
   return (PyObject *)h;
 }
 
+/* more's lines after *all's (both malloc'd notes, pcb_inputs_notes; more
+ * is freed): all the notes of one call, said after it */
+static void notes_cat(char **all, char *more) {
+  if (!more) return;
+  if (!*all) {
+    *all = more;
+    return;
+  }
+  size_t a = strlen(*all), b = strlen(more);
+  char *s = realloc(*all, a + b + 1);
+  if (s) {
+    memcpy(s + a, more, b + 1);
+    *all = s;
+  }
+  free(more);
+}
+
 /* *f: path, minus base_path's profile when that is not NULL (pprof's
- * -base/-diff_base: pcol_open_diff_base with flags); *base_failed: set
- * when the error is the base's (the message then names the base, as the
- * CLI's).  Called without the GIL. */
+ * -base/-diff_base: pcol_open_diff_base with flags); each a file, a
+ * directory or a glob (pcb_open); *notes: what their expansions have to
+ * say (notes_cat); *base_failed: set when the error is the base's (the
+ * message then names the base, as the CLI's).  Called without the GIL. */
 static int open_minus_base(const char *path, const char *base_path, unsigned flags,
                            const pcol_open_options *opt, pcol_file **f, int *base_failed,
-                           pcol_error *err) {
+                           char **notes, pcol_error *err) {
   *base_failed = 0;
-  int rc = pcb_open(path, opt, f, err); /* a file, a directory or a glob */
+  char *more = NULL;
+  int rc = pcb_open(path, opt, f, notes, err);
   if (!rc && base_path) {
     pcol_file *bf = NULL, *u = NULL;
-    rc = pcol_open_any(base_path, opt, &bf, err);
+    rc = pcb_open(base_path, opt, &bf, &more, err);
+    notes_cat(notes, more);
     if (!rc) rc = pcol_open_diff_base(*f, bf, flags, &u, err);
     *base_failed = rc != 0;
     pcol_close(bf);
@@ -409,12 +429,11 @@ static int open_minus_base(const char *path, const char *base_path, unsigned fla
   return rc;
 }
 
-/* The library's warning in err (a success's: pcol_open_tag_frames' "TagRoot
- * expression matched no samples"), a UserWarning per line, as
- * warnings.warn(line, stacklevel=level) from the caller.  -1 when a
- * warning raised (a filter "error"). */
-static int warn_lines(const pcol_error *err, int level) {
-  for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
+/* text's lines, a UserWarning each, as warnings.warn(line,
+ * stacklevel=level) from the caller.  -1 when a warning raised (a filter
+ * "error"). */
+static int warn_text(const char *text, int level) {
+  for (const char *m = text, *nl; m && *m; m = nl ? nl + 1 : m + strlen(m)) {
     nl = strchr(m, '\n');
     PyObject *line = PyUnicode_DecodeUTF8(m, nl ? (Py_ssize_t)(nl - m) : (Py_ssize_t)strlen(m), "replace");
     if (!line) return -1;
@@ -424,6 +443,18 @@ static int warn_lines(const pcol_error *err, int level) {
     if (rc) return -1;
   }
   return 0;
+}
+/* The library's warning in err (a success's: pcol_open_tag_frames' "TagRoot
+ * expression matched no samples"), as warn_text. */
+static int warn_lines(const pcol_error *err, int level) { return warn_text(err->message, level); }
+
+/* The notes of the inputs' expansions (pcb_inputs_notes: a directory's
+ * index not used and why, glob matches skipped), a UserWarning each as
+ * warn_text; frees them.  -1 when a warning raised. */
+static int warn_notes(char *notes, int level) {
+  int rc = warn_text(notes, level);
+  free(notes);
+  return rc;
 }
 
 /* open(path, mmap[, tagroot, tagleaf, base, diff, tagunit, stacklevel]) ->
@@ -456,8 +487,9 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   pcol_error err = {0};
   const char *p = PyBytes_AS_STRING(bytes), *bp = basebytes ? PyBytes_AS_STRING(basebytes) : NULL;
   int rc, base_failed = 0;
+  char *notes = NULL;
   Py_BEGIN_ALLOW_THREADS
-  rc = open_minus_base(p, bp, (unsigned)diff, &opt, &f, &base_failed, &err);
+  rc = open_minus_base(p, bp, (unsigned)diff, &opt, &f, &base_failed, &notes, &err);
   if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
     pcol_file *t = NULL;
     memset(&err, 0, sizeof err); /* its warning alone */
@@ -468,12 +500,13 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   Py_END_ALLOW_THREADS
   Py_DECREF(bytes);
   Py_XDECREF(basebytes);
-  if (rc) {
-    pcol_py_raise(base_failed ? baseobj : pathobj, &err, rc);
+  if (rc) { /* what was noted before it failed (skipped glob matches), then the error */
+    if (!warn_notes(notes, level)) pcol_py_raise(base_failed ? baseobj : pathobj, &err, rc);
     Py_DECREF(pathobj);
     return NULL;
   }
   PyObject *h = handle_new(f, pathobj);
+  if (warn_notes(notes, level)) Py_CLEAR(h);
   if (h && (root || leaf) && warn_lines(&err, level)) Py_CLEAR(h);
   return h;
 }
@@ -503,11 +536,13 @@ static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
   pcol_error err = {0};
   const char *bp = basebytes ? PyBytes_AS_STRING(basebytes) : NULL;
   int rc, failed = 0, base_failed = 0; /* failed: the side whose error it is */
+  char *notes = NULL, *more = NULL;
   Py_BEGIN_ALLOW_THREADS
-  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, &opt, &f[0], &base_failed, &err);
+  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, &opt, &f[0], &base_failed, &notes, &err);
   if (!rc) {
     failed = 1;
-    rc = pcol_open_any(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &err);
+    rc = pcb_open(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &more, &err);
+    notes_cat(&notes, more);
   }
   if (!rc) memset(&err, 0, sizeof err); /* the frames' warning alone */
   if (!rc) /* failed: the side whose error it is */
@@ -516,7 +551,12 @@ static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
   pcol_close(f[1]);
   Py_END_ALLOW_THREADS
   if (rc) {
-    pcol_py_raise(base_failed ? baseobj : po[failed], &err, rc);
+    if (!warn_notes(notes, level)) pcol_py_raise(base_failed ? baseobj : po[failed], &err, rc);
+    goto done;
+  }
+  if (warn_notes(notes, level)) {
+    pcol_close(t[0]);
+    pcol_close(t[1]);
     goto done;
   }
   Py_INCREF(po[0]);

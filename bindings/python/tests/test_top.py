@@ -177,3 +177,121 @@ def test_top_wall_clock_range():
             f.top(from_="@1506718700", to="@1506718600")
         with pytest.raises(TypeError, match="from_ must be"):
             f.top(from_=b"@0")
+
+
+def _index_dir(tmp_path):
+    """a directory of three CPU profiles (two pprof files, one packed),
+    older than the 2 s `pcol index` leaves alone, and its index"""
+    import os
+    import shutil
+    import time
+    from conftest import TESTDATA
+    srcs = [os.path.join(TESTDATA, "pprof", n) for n in ("go-cpu-inline-small.pb.gz", "go-cpu-string-labels.pb.gz")]
+    for s in srcs:
+        if not os.path.isfile(s):
+            pytest.skip("no %s" % s)
+    d = tmp_path / "indexed"
+    d.mkdir()
+    shutil.copy(srcs[0], str(d / "1.pb.gz"))
+    shutil.copy(srcs[1], str(d / "2.pb.gz"))
+    run_pcol("pack", srcs[0], "-o", str(d / "3.pcol"))
+    time.sleep(2.2)
+    assert "covers 3 of 3 files" in run_pcol("index", str(d)).stdout.decode()
+    return str(d)
+
+
+def _rows(arg, **env):
+    """`pcol top ARG --format json`'s rows and standard error (env: more
+    of the environment)"""
+    import os
+    import subprocess
+    from conftest import PCOL
+    r = subprocess.run([PCOL, "top", arg, "--format", "json"], capture_output=True,
+                       env=dict(os.environ, **env))
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)["rows"], r.stderr.decode()
+
+
+def _open_top(arg):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        with pcol.open(arg) as f:
+            t = f.top()
+    return t, [str(x.message) for x in w]
+
+
+def test_open_directory_index(tmp_path):
+    """pcol.open of a directory with a current index (`pcol index`) reads
+    the index in place of its files, as the CLI does: the rows of `pcol top
+    DIR` (which reads it too) and of its files read one by one
+    (PCOL_NO_INDEX=1); a damaged index with a list made to match is refused
+    as the CLI refuses it, and read past with PCOL_NO_INDEX=1, so it is the
+    index that was read; a
+    stale index is not used, and the warning says why in the CLI's words"""
+    import os
+    d = _index_dir(tmp_path)
+    want, err = _rows(d)
+    assert err == ""
+    nofiles, _ = _rows(d, PCOL_NO_INDEX="1")
+    assert want == nofiles
+    t, warned = _open_top(d)
+    assert warned == []
+    assert [w["name"] for w in want] == t.name.tolist()
+    assert [w["flat"] for w in want] == t.flat.tolist()
+    assert [w["cum"] for w in want] == t.cum.tolist()
+    # a file after the index: the index and it
+    run_pcol("pack", os.path.join(d, "1.pb.gz"), "-o", os.path.join(d, "4.pcol"))
+    want4, _ = _rows(d)
+    t, warned = _open_top(d)
+    assert warned == [] and [w["flat"] for w in want4] == t.flat.tolist()
+    assert want4 != want
+    os.remove(os.path.join(d, "4.pcol"))
+    # the index damaged, its list made to name it as it is now: read, refused
+    import subprocess
+    import sys
+    from conftest import REPO
+    subprocess.run([sys.executable, os.path.join(REPO, "tests", "support", "damage_index.py"), d], check=True)
+    r = run_pcol("top", d, check=False)
+    assert r.returncode == 1 and b".pcol-index.pcol" in r.stderr
+    with pytest.raises(pcol.Error):
+        with pcol.open(d) as f:  # (a column is checked on first use)
+            f.top()
+    os.environ["PCOL_NO_INDEX"] = "1"  # the files, as the CLI's PCOL_NO_INDEX=1
+    try:
+        t, warned = _open_top(d)
+    finally:
+        del os.environ["PCOL_NO_INDEX"]
+    assert [w["flat"] for w in want] == t.flat.tolist()
+    # stale: a file it covers touched; the files are read, and the note is the CLI's
+    assert "covers 3 of 3 files" in run_pcol("index", d).stdout.decode()  # (made again)
+    assert _open_top(d)[1] == []
+    os.utime(os.path.join(d, "2.pb.gz"))
+    stale, err = _rows(d)
+    assert stale == want
+    note = [ln[len("pcol: note: "):] for ln in err.splitlines() if ln.startswith("pcol: note: ")]
+    assert len(note) == 1 and "a file it covers changed since" in note[0], err
+    t, warned = _open_top(d)
+    assert warned == note
+    assert [w["flat"] for w in want] == t.flat.tolist()
+
+
+def test_open_glob_skipped_matches(packed, tmp_path):
+    """a glob's matches that are not regular files (a directory, a FIFO) are
+    skipped and named, a UserWarning each in the CLI's words; the rows are
+    those of `pcol top 'GLOB'`"""
+    import os
+    d = tmp_path / "odd"
+    d.mkdir()
+    (d / "sub.pcol").mkdir()
+    os.mkfifo(str(d / "fifo.pcol"))
+    for i, (_, path) in enumerate(packed[:2]):
+        os.symlink(path, str(d / ("%d.pcol" % i)))
+    arg = str(d / "*.pcol")
+    want, err = _rows(arg)
+    said = [ln[len("pcol: warning: "):] for ln in err.splitlines() if ln.startswith("pcol: warning: skipped")]
+    assert len(said) == 2, err
+    t, warned = _open_top(arg)
+    assert warned == said
+    assert [w["name"] for w in want] == t.name.tolist()
+    assert [w["flat"] for w in want] == t.flat.tolist()

@@ -51,8 +51,28 @@ const char *path_of(SEXP x) {
   return TYPEOF(t) == STRSXP ? Rf_translateCharUTF8(STRING_ELT(t, 0)) : NULL;
 }
 
+/* What the inputs' expansion has to say (pcb_inputs_notes: a directory's
+ * index not used and why, glob matches skipped), an R warning per line,
+ * without a call.  notes is freed first: under options(warn = 2) a warning
+ * longjmps. */
+static void warn_notes(char *notes) {
+  char *t = NULL;
+  if (notes) {
+    size_t n = strlen(notes) + 1;
+    t = R_alloc(n, 1); /* (an R allocation that fails longjmps: notes would leak) */
+    memcpy(t, notes, n);
+    free(notes);
+  }
+  for (const char *m = t, *nl; m && *m; m = nl + 1) {
+    if (!(nl = strchr(m, '\n'))) break;
+    Rf_warningcall(R_NilValue, "%.*s", (int)(nl - m), m);
+  }
+}
+
 /* .Call(C_open, path, mmap): a pcol file, or any format pcol imports, or
- * the union of a directory's or a glob's files (pcb_open). */
+ * the union of a directory's or a glob's files (pcb_open: through a
+ * directory's index when it stands for them), warning what the expansion
+ * notes. */
 SEXP C_open(SEXP path, SEXP mmap) {
   if (!Rf_isString(path) || XLENGTH(path) != 1 || STRING_ELT(path, 0) == NA_STRING)
     Rf_error("path must be one file name");
@@ -61,10 +81,15 @@ SEXP C_open(SEXP path, SEXP mmap) {
   opt.no_mmap = !Rf_asLogical(mmap);
   pcol_file *f = NULL;
   pcol_error err = {0};
-  int rc = pcb_open(p, &opt, &f, &err);
-  if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(path, 0)), &err, rc);
+  char *notes = NULL;
+  int rc = pcb_open(p, &opt, &f, &notes, &err);
+  if (rc) {
+    warn_notes(notes); /* what was noted before it failed, then the error */
+    pcol_stop(Rf_translateCharUTF8(STRING_ELT(path, 0)), &err, rc);
+  }
   SEXP x = PROTECT(R_MakeExternalPtr(f, path, R_NilValue));
   R_RegisterCFinalizerEx(x, file_finalize, TRUE);
+  warn_notes(notes);
   UNPROTECT(1);
   return x;
 }
@@ -140,14 +165,18 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize) {
   R_RegisterCFinalizerEx(y, file_finalize, TRUE);
   pcol_open_options opt = {0};
   pcol_error err = {0};
-  int rc = pcol_open_any(p, &opt, &bf, &err);
+  char *notes = NULL;
+  int rc = pcb_open(p, &opt, &bf, &notes, &err); /* a directory or a glob too, as the CLI's --base */
+  if (rc) warn_notes(notes);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc);
   unsigned flags = (Rf_asLogical(diff) == TRUE ? PCOL_BASE_DIFF : 0) |
                    (Rf_asLogical(normalize) == TRUE ? PCOL_BASE_NORMALIZE : 0);
   rc = pcol_open_diff_base(f, bf, flags, &u, &err);
   pcol_close(bf);
+  if (rc) free(notes);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc); /* as the CLI: the base */
   R_SetExternalPtrAddr(y, u);
+  warn_notes(notes); /* (u is y's now) */
   UNPROTECT(1);
   return y;
 }

@@ -148,3 +148,75 @@ test_that("pcol_top and pcol_table: from/to as wall-clock times, as the CLI's --
   expect_error(pcol_top(g, from = "@1506718700", to = "@1506718600"), "after")
   expect_error(pcol_top(g, from = c("@0", "@1")), "from must be one number")
 })
+
+# pcol_top(x) and the R warnings it gave (a character vector)
+top_warned <- function(...) {
+  w <- character()
+  t <- withCallingHandlers(pcol_top(...), warning = function(c) {
+    w <<- c(w, conditionMessage(c))
+    invokeRestart("muffleWarning")
+  })
+  list(t = t, warned = w)
+}
+# the lines of the CLI's standard error after PREFIX
+said <- function(err, prefix) {
+  l <- strsplit(err, "\n", fixed = TRUE)[[1]]
+  substring(l[startsWith(l, prefix)], nchar(prefix) + 1L)
+}
+
+test_that("a directory with an index (pcol index) reads it, as the CLI's; a stale one is not used and a warning says why", {
+  skip_without_testdata()
+  src <- file.path(TESTDATA, "pprof", c("go-cpu-inline-small.pb.gz", "go-cpu-string-labels.pb.gz"))
+  skip_if_not(all(file.exists(src)))
+  d <- file.path(tempfile("pcolidx"), "indexed")
+  dir.create(d, recursive = TRUE)
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  file.copy(src[1], file.path(d, "1.pb.gz"))
+  file.copy(src[2], file.path(d, "2.pb.gz"))
+  run_pcol("pack", src[1], "-o", file.path(d, "3.pcol"))
+  Sys.sleep(2.2) # (pcol index leaves out files changed within 2 s)
+  expect_match(rawToChar(run_pcol("index", d)$stdout), "covers 3 of 3 files")
+  # the index read: the CLI's rows (it reads the index too), and no warning
+  r <- top_warned(d)
+  expect_identical(r$warned, character())
+  expect_equal(compare_top(d), 1L)
+  # a damaged index whose list names it as it is now: refused as the CLI
+  # refuses it, and read past with PCOL_NO_INDEX=1 (so it was the index)
+  py <- Sys.which("python3")
+  skip_if_not(nzchar(py))
+  stopifnot(system2(py, shQuote(c(file.path(repo_root(), "tests", "support", "damage_index.py"), d))) == 0)
+  expect_equal(run_pcol("top", d, check = FALSE)$status, 1L)
+  expect_error(pcol_top(d))
+  Sys.setenv(PCOL_NO_INDEX = "1")
+  r <- tryCatch(top_warned(d), finally = Sys.unsetenv("PCOL_NO_INDEX"))
+  expect_identical(vcol(r$t, "self"), vcol(pcol_top(file.path(d, "*")), "self"))
+  expect_gt(length(vcol(r$t, "self")), 0L)
+  # made again, then stale: a file it covers touched
+  expect_match(rawToChar(run_pcol("index", d)$stdout), "covers 3 of 3 files")
+  Sys.setFileTime(file.path(d, "2.pb.gz"), Sys.time())
+  cli <- run_pcol("top", d)
+  note <- said(cli$stderr, "pcol: note: ")
+  expect_length(note, 1L)
+  expect_match(note, "a file it covers changed since", fixed = TRUE)
+  r <- top_warned(d)
+  expect_identical(r$warned, note)
+  expect_equal(suppressWarnings(compare_top(d)), 1L)
+})
+
+test_that("a glob's matches that are not regular files are skipped, each named in a warning as the CLI names it", {
+  skip_without_testdata()
+  p <- packed()
+  d <- file.path(tempfile("pcolodd"), "odd")
+  dir.create(file.path(d, "sub.pcol"), recursive = TRUE)
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  stopifnot(system2("mkfifo", shQuote(file.path(d, "fifo.pcol"))) == 0)
+  for (i in 1:2) file.symlink(p[[i]][2], file.path(d, sprintf("%d.pcol", i)))
+  arg <- file.path(d, "*.pcol")
+  cli <- run_pcol("top", arg)
+  skipped <- said(cli$stderr, "pcol: warning: ")
+  skipped <- skipped[startsWith(skipped, "skipped")]
+  expect_length(skipped, 2L)
+  r <- top_warned(arg)
+  expect_identical(r$warned, skipped)
+  expect_equal(suppressWarnings(compare_top(arg)), 1L)
+})
