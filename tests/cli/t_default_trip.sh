@@ -16,7 +16,17 @@
 #    threads in the other order, the count when that thread weighs by
 #    samples beside threads in bytes;
 #  - a hostile pcolDefaultValue (not a string, a name of no type, control
-#    bytes) is ignored, never shown raw.
+#    bytes) is ignored, never shown raw;
+#  - the Firefox copy's Time: and Duration: lines are the original's (THE
+#    rule, pcol_sources_time: the recording's span, not its samples' range;
+#    the merge's, go's sum, though its samples lie years apart), also after
+#    a second trip, and its duration to the ns (meta.profilingStartTime/
+#    profilingEndTime, pcolDurationNanos); hostile ones (not numbers,
+#    reversed, past 2^63 ns, a pcolDurationNanos not a whole number > 0)
+#    are ignored or refused, naming them;
+#  - the pprof export's default_sample_type is what pcol top shows (THE
+#    default rule; the merge's count, not its first source's alloc_space),
+#    read back by pcol (go's Type:: tests/interop/t_pprof_header.sh).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -62,6 +72,74 @@ for f in "${ins[@]}"; do
     got=$(answer "$tmp/$n.speedscope.json" --source "$s")
     [ "$got" = "$want" ] || fail "$n -> speedscope, source $s: '$got', want '$want'"
   done
+done
+
+# the recording's time and duration survive the Firefox export (THE rule,
+# pcol_sources_time: meta.profilingStartTime/profilingEndTime), not the
+# range of its samples: `pcol top`'s Time: and Duration: lines (JFR's
+# recording is longer than its samples' range; the merge's is go's sum)
+span() { "$PCOL" top "$@" -n 1 2>/dev/null | sed -n -e 's/^\(Time: .*\)/\1/p' -e 's/^\(Duration: [^,]*\),.*/\1/p' | tr '\n' ' '; }
+for f in "${ins[@]}"; do
+  n=$(basename "$f")
+  want=$(span "$f")
+  case "$want" in *Duration:*) ;; *) fail "$n: pcol top printed no Duration: line" ;; esac
+  got=$(span "$tmp/$n.firefox.json")
+  [ "$got" = "$want" ] || fail "$n -> firefox -> pcol top: '$got', want '$want'"
+  # and again after a second trip (the range the import keeps)
+  "$PCOL" unpack "$tmp/$n.firefox.json" --to firefox -o "$tmp/$n.ff2.json" || fail "$n: firefox -> firefox"
+  [ "$(span "$tmp/$n.ff2.json")" = "$want" ] || fail "$n -> firefox -> firefox: '$(span "$tmp/$n.ff2.json")', want '$want'"
+done
+# to the ns: the recording's stated span (each JFR source's), not its
+# samples' range
+dns() { "$PCOL" info "$1" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"][0]["duration_ns"])'; }
+for n in cpu.jfr count.jfr; do
+  [ "$(dns "$tmp/$n.firefox.json")" = "$(dns "$tmp/$n")" ] ||
+    fail "$n -> firefox: duration $(dns "$tmp/$n.firefox.json") ns, the recording's $(dns "$tmp/$n") ns"
+done
+
+# hostile spans: the range's fields not numbers, reversed, past 2^63 ns;
+# pcolDurationNanos not a whole number more than 0 (ignored: the range's
+# length, the recording's here); never an overflow or a failure
+python3 - "$tmp/cpu.jfr.firefox.json" "$tmp" <<'PY' || fail "making the hostile spans"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["meta"]
+assert m.get("profilingEndTime", 0) > 0 and "pcolDurationNanos" not in m, m
+cases = {"rstr": {"profilingEndTime": "20"}, "rrev": {"profilingStartTime": 30, "profilingEndTime": 10},
+         "rhuge": {"profilingStartTime": -1e300, "profilingEndTime": 1e300},
+         "rbig": {"profilingEndTime": 1e13}, "rnull": {"profilingStartTime": None},
+         "dneg": {"pcolDurationNanos": -5}, "dreal": {"pcolDurationNanos": 1.5e30},
+         "dstr": {"pcolDurationNanos": "7"}, "dwide": {"pcolDurationNanos": 123456789012345678901234567890}}
+for name, c in cases.items():
+    e = json.loads(json.dumps(d))
+    e["meta"].update(c)
+    open(sys.argv[2] + "/" + name + ".json", "w").write(json.dumps(e))
+PY
+for h in rstr rrev rhuge rbig rnull dneg dreal dstr dwide; do
+  if [ $h = dwide ]; then # (past 64 bits: the JSON reader refuses it, naming it)
+    "$PCOL" top "$tmp/$h.json" >"$tmp/out" 2>&1 && fail "pcolDurationNanos past 2^64 read"
+    grep -q "too big integer" "$tmp/out" || fail "pcolDurationNanos past 2^64: $(head -3 "$tmp/out")"
+    continue
+  fi
+  "$PCOL" top "$tmp/$h.json" >"$tmp/out" 2>&1 || fail "hostile span ($h): $(head -3 "$tmp/out")"
+  got=$(dns "$tmp/$h.json")
+  [ -n "${T_VERBOSE:-}" ] && echo "$h $got"
+  case $h in
+  d*) [ "$got" = "$(dns "$tmp/cpu.jfr")" ] || fail "pcolDurationNanos ($h) not ignored: $got ns" ;;
+  *) case $got in None | [0-9]*) ;; *) fail "hostile span ($h): duration '$got'" ;; esac
+     [ "$got" != "$(dns "$tmp/cpu.jfr")" ] || fail "hostile span ($h) taken: $got ns" ;;
+  esac
+done
+
+# the pprof export's default_sample_type is the default pcol top uses (THE
+# default rule, pcol_selection_default_type), not its first source's: read
+# back by pcol (tests/interop/t_pprof_header.sh: go tool pprof's Type:)
+for f in "${ins[@]}"; do
+  n=$(basename "$f")
+  "$PCOL" unpack "$f" --to pprof -o "$tmp/$n.pb.gz" 2>/dev/null || fail "$n: unpack --to pprof"
+  want=$(answer "$f" | sed 's/ total.*//')
+  got=$(answer "$tmp/$n.pb.gz" | sed 's/ total.*//')
+  [ "$got" = "$want" ] || fail "$n -> pprof -> pcol top: '$got', want '$want'"
 done
 
 # a Firefox file pcol did not write: the first thread's value

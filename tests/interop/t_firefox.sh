@@ -26,7 +26,9 @@
 #  3. round trip: Firefox -> pcol -> Firefox keeps the profiler's numbers;
 #  4. duration: pcol's duration of a Firefox profile is the length of the
 #     profiler's range of it (getTimeRangeIncludingAllThreads), and the
-#     range survives Firefox -> pcol -> Firefox.
+#     range survives Firefox -> pcol -> Firefox;
+#  5. span: the profiler's range of pcol's export of a JFR recording and a
+#     Go CPU profile is the duration pcol top says of the input.
 #
 # Env: PCOL, BUILD, PCOL_TESTDATA, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1
 # fail, 77 skip.
@@ -227,4 +229,38 @@ PY
     echo "ok   duration of $(basename "$f"): $got ns"
   fi
 done <"$tmp/ranges.jsonl"
+# 5. the recording's span: the profiler's range of pcol's export of a JFR
+# recording (its stated span, not its samples' range) and of a Go CPU
+# profile (duration_nanos) is the duration pcol top says of the input
+# (THE rule, pcol_sources_time; the export's meta.profilingStartTime/EndTime)
+sp=()
+if python3 "$here/../support/gen_jfr.py" "$tmp/span.jfr" --chunks 2 --samples 30 --period '*:10 ms' >/dev/null; then
+  sp+=("$tmp/span.jfr")
+else
+  echo "FAIL: gen_jfr.py"; fail=1
+fi
+[ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && sp+=("$TD/pprof/go-cpu-inline-small.pb.gz")
+spx=()
+for f in "${sp[@]}"; do
+  $PCOL unpack "$f" --to firefox -o "$tmp/span-$(basename "$f").json" 2>/dev/null || { echo "FAIL unpack $f"; fail=1; }
+  spx+=("$tmp/span-$(basename "$f").json")
+done
+judge "${spx[@]}" >"$tmp/spans.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+k=0
+while IFS= read -r line; do
+  f=${sp[$k]}
+  k=$((k + 1))
+  want=$($PCOL info "$f" --format json | python3 -c 'import json, sys; print(json.load(sys.stdin)["rows"][0]["duration_ns"])')
+  if ! python3 - "$line" "$want" <<'PY'; then
+import json, sys
+j, want = json.loads(sys.argv[1]), sys.argv[2]
+assert "error" not in j, j["error"]
+got = str(round((j["range"][1] - j["range"][0]) * 10**6))
+assert got == want, "the profiler's range %s ns, pcol's duration %s ns" % (got, want)
+PY
+    echo "FAIL span of $(basename "$f")"; fail=1
+  else
+    echo "ok   span of $(basename "$f"): $want ns"
+  fi
+done <"$tmp/spans.jsonl"
 exit $fail

@@ -15,6 +15,8 @@
 # of a time range, go's header of the range's pprof export is pcol top's,
 # of the part of the profiles' windows the range covers.  (Control bytes
 # are escaped by pcol: tests/cli/t_text_escape.sh.)
+# go's Type: of pcol's pprof export of a JFR recording and of merges is
+# pcol top's of the input (the export's default_sample_type).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -195,6 +197,25 @@ ranged "over the start" "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/on
 ranged "over the end" "Duration: 500ms, Total samples = 500ms (  100%)" "$tmp/one.json" --from "$(wt 3500)"
 ranged "a recording" "Duration: 1.50s, Total samples = 1000ms (66.67%)" "$tmp/rec.json" --from 0.5 --to 1
 ranged "two inputs" "Duration: 2s, Total samples = 2s (  100%)" "$tmp/one.json" "$tmp/later.json" --from 1 --to 2
+# the export's default_sample_type: go tool pprof's Type: of `pcol unpack
+# --to pprof` is pcol top's of the input (THE default rule,
+# pcol_selection_default_type; go takes the first sample type of that name,
+# profile.SampleIndexByName): a JFR recording (its sources state cpu), two
+# recordings merged (the default they state together), a Go CPU and a Go
+# heap profile merged (the count: their own defaults differ, none stated)
+python3 "$REPO/tests/support/gen_jfr.py" "$tmp/r1.jfr" --chunks 2 --samples 30 --period '*:10 ms' >/dev/null &&
+  python3 "$REPO/tests/support/gen_jfr.py" "$tmp/r2.jfr" --chunks 1 --samples 20 --period '*:20 ms' >/dev/null ||
+  bad "gen_jfr.py"
+"$PCOL" merge "$tmp/r1.jfr" "$tmp/r2.jfr" -o "$tmp/rr.pcol" 2>/dev/null || bad "merge of two recordings"
+"$PCOL" merge "$data/pprof/go-cpu-inline-small.pb.gz" "$data/pprof/go-heap-allocs-inline.pb.gz" \
+  -o "$tmp/cpuheap.pcol" 2>/dev/null || bad "merge of a cpu and a heap profile"
+for f in "$tmp/r1.jfr" "$tmp/rr.pcol" "$tmp/cpuheap.pcol"; do
+  want=$("$PCOL" top "$f" -n 1 2>/dev/null | sed -n 's/^Type: \([^ ]*\).*/\1/p')
+  "$PCOL" unpack "$f" --to pprof -o "$tmp/dflt.pb.gz" 2>/dev/null || { bad "$(basename "$f"): unpack --to pprof"; continue; }
+  got=$(go tool pprof -top "$tmp/dflt.pb.gz" 2>/dev/null | sed -n 's/^Type: //p')
+  n=$((n + 1))
+  [ -n "$want" ] && [ "$got" = "$want" ] || bad "$(basename "$f") -> pprof: go's Type: '$got', pcol top's '$want'"
+done
 # the test data must hold a profile with comments (java-cpu-async-profiler)
 [ "$with" -ge 10 ] || bad "only $with views with comment lines (want the made file's and async-profiler's)"
 echo "t_pprof_header: $n comparisons ($with views with comments, $pairs sets of profiles merged), $fail failed"

@@ -80,6 +80,8 @@ typedef struct fx {
   pcol_xvalues xv; /* which values a source has (lib/core/xvalues.c) */
   pcol_wall wall;  /* the sources' stated durations (a synthetic axis'): made once */
   int wall_made;
+  int has_t;          /* a row was written: its times (ns since start_ns) span [t_lo, t_hi] */
+  int64_t t_lo, t_hi;
   uint32_t *cvt;
   uint32_t *tcls, ntcls; /* label set -> thread class (THE thread rule, lib/core/lasts.h) */
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
@@ -822,6 +824,10 @@ typedef struct fill {
 } fill;
 
 static int fill_put(fill *fl, const orow *o) {
+  fx *x = fl->x; /* the written times, for the profiling range (span_range) */
+  if (!x->has_t || o->t < x->t_lo) x->t_lo = o->t;
+  if (!x->has_t || o->t > x->t_hi) x->t_hi = o->t;
+  x->has_t = 1;
   if (fl->rs) return pcol_rowsort_add(fl->rs, o);
   return put_row(fl->put, o);
 }
@@ -1162,6 +1168,44 @@ static int put_default(fx *x, const pcol_select *sel) {
   return rc ? rc : jstr(x, name);
 }
 
+/* meta.profilingStartTime/profilingEndTime (ms since meta.startTime), the
+ * range the Firefox Profiler shows and counts samples in (its
+ * getTimeRangeIncludingAllThreads; its profile-meta's duration is their
+ * difference): the selection's time and duration (THE rule,
+ * pcol_sources_time: a JFR recording's span, a pprof profile's
+ * duration_nanos, go's merge of several), which the import reads back as
+ * the source's duration, so that `pcol top` of the copy says the
+ * original's Duration:; a Firefox source's own range when its length is
+ * that duration (firefox.range_start_ms/end_ms: one its markers made,
+ * not exported).  The profiler counts only the samples in [start, end):
+ * when written rows lie outside the span (go adds the durations of a
+ * merge of profiles recorded apart), the range reaches to them, one
+ * interval past the last, and *stated = the duration (meta
+ * pcolDurationNanos, which the import prefers to the range's length).
+ * None when no duration is stated (the samples make the profiler's
+ * range).  *lo > *hi: none. */
+static int span_range(fx *x, const pcol_select *sel, double fr_lo, double fr_hi, int fr_ok, double *lo,
+                      double *hi, int64_t *stated) {
+  int64_t tn, dn;
+  *lo = 1, *hi = 0;
+  *stated = 0;
+  PCOL_RETURN_NOT_OK(pcol_sources_time(x->f, sel, &tn, &dn, x->err));
+  if (dn <= 0) return PCOL_OK;
+  if (fr_ok && llround((fr_hi - fr_lo) * 1e6) == dn &&
+      (!x->has_t || ((double)x->t_lo / 1e6 >= fr_lo && (double)x->t_hi / 1e6 < fr_hi))) {
+    *lo = fr_lo, *hi = fr_hi;
+    return PCOL_OK;
+  }
+  /* in ns since start_ns, in 128 bits (a hostile start or duration does
+   * not overflow): the span, widened to the written rows */
+  __int128 a = tn > 0 && x->has_start ? (__int128)tn - x->start_ns : 0, b = a + dn;
+  __int128 iv = (__int128)llround((x->interval_ms > 0 ? x->interval_ms : 1) * 1e6);
+  if (x->has_t && x->t_lo < a) a = x->t_lo, *stated = dn;
+  if (x->has_t && x->t_hi >= b) b = (__int128)x->t_hi + (iv > 0 ? iv : 1), *stated = dn;
+  *lo = (double)a / 1e6, *hi = (double)b / 1e6;
+  return PCOL_OK;
+}
+
 /* -------------------------------------------------------------- main */
 static int export_body(fx *x, const pcol_select *sel) {
   pcol_file *f = x->f;
@@ -1204,10 +1248,10 @@ static int export_body(fx *x, const pcol_select *sel) {
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
     if (e && (!x->has_start || e < x->start_ns)) x->start_ns = e, x->has_start = 1;
   }
-  /* the profiling range: the union of the selected sources' Firefox
-   * ranges, each moved by its start's offset, when each has one and no
-   * time range is selected (the samples then make the profiler's range) */
-  int has_range = !(sel && (sel->has_from || sel->has_to));
+  /* the selected sources' Firefox ranges: their union, each moved by its
+   * start's offset, when each has one (span_range keeps it when it is the
+   * selection's span) */
+  int has_range = 1;
   double r_lo = INFINITY, r_hi = -INFINITY;
   for (uint32_t s = 1; s <= ns && has_range; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
@@ -1220,8 +1264,7 @@ static int export_body(fx *x, const pcol_select *sel) {
     if (has_range && a + off < r_lo) r_lo = a + off;
     if (has_range && b + off > r_hi) r_hi = b + off;
   }
-  /* (the profiler takes a profiling range whose end is not 0) */
-  has_range = has_range && r_lo <= r_hi && r_hi != 0;
+  has_range = has_range && r_lo <= r_hi;
   x->interval_ms = 1;
   PCOL_RETURN_NOT_OK(put(x, "{\"threads\":["));
   pcol_buf scratch = {0};
@@ -1241,8 +1284,14 @@ static int export_body(fx *x, const pcol_select *sel) {
   if (!rc) rc = put(x, b);
   if (!rc) rc = put(x, ",\"startTime\":");
   if (!rc) rc = put_num(x, x->has_start ? x->start_ns : 0, 6);
-  if (!rc && has_range && fprintf(x->out, ",\"profilingStartTime\":%.17g,\"profilingEndTime\":%.17g", r_lo, r_hi) < 0)
+  double p_lo, p_hi;
+  int64_t stated;
+  if (!rc) rc = span_range(x, sel, r_lo, r_hi, has_range, &p_lo, &p_hi, &stated);
+  /* (the profiler takes a profiling range whose end is not 0) */
+  if (!rc && p_lo <= p_hi && p_hi != 0 &&
+      fprintf(x->out, ",\"profilingStartTime\":%.17g,\"profilingEndTime\":%.17g", p_lo, p_hi) < 0)
     rc = io(x);
+  if (!rc && stated > 0 && fprintf(x->out, ",\"pcolDurationNanos\":%lld", (long long)stated) < 0) rc = io(x);
   if (!rc) rc = put_default(x, sel);
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"

@@ -988,9 +988,15 @@ late:
  * (thread_range: samples, else markers; allocations); none when no thread
  * has one, or when the profiler would fail on a marker (r_bad).  The start
  * stays meta.startTime, which the sample times count from; the range itself
- * goes in FIREFOX_META_RANGE_START_MS/END_MS (ms since it). */
+ * goes in FIREFOX_META_RANGE_START_MS/END_MS (ms since it).  pcol's
+ * export states the duration itself (meta.pcolDurationNanos, a whole
+ * number more than 0, anything else ignored) when its range reaches past
+ * it to samples the profiler would not count (a merge of profiles recorded
+ * apart): that is the duration then. */
 static int range_duration(ffi *x, pcol_jv meta) {
   pcol_jv ps = pcol_jt_get(T, meta, "profilingStartTime"), pe = pcol_jt_get(T, meta, "profilingEndTime");
+  pcol_jv pd = pcol_jt_get(T, meta, "pcolDurationNanos");
+  int64_t said = pcol_jt_is_int(pd) ? pcol_jt_int(T, pd) : 0;
   double lo = x->r_lo, hi = x->r_hi;
   if (pcol_jt_is_num(ps) && pcol_jt_is_num(pe) && pcol_jt_num(T, pe) != 0) {
     lo = pcol_jt_num(T, ps);
@@ -1005,7 +1011,7 @@ static int range_duration(ffi *x, pcol_jv meta) {
     snprintf(v, sizeof v, "%lld", (long long)x->synth_dur);
     return pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err);
   }
-  snprintf(v, sizeof v, "%lld", (long long)llround(d));
+  snprintf(v, sizeof v, "%lld", said > 0 ? (long long)said : (long long)llround(d));
   PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err));
   /* the range itself, for the export (meta.profilingStartTime/EndTime) */
   snprintf(v, sizeof v, "%.17g", lo);

@@ -113,6 +113,12 @@ static int64_t str_bytes(ex *x, const void *p, size_t n) {
   return id;
 }
 static int64_t str_c(ex *x, const char *s) { return str_bytes(x, s, strlen(s)); }
+/* The index of a byte string already in the table, else 0 ("" too) */
+static int64_t str_find(ex *x, const void *p, size_t n) {
+  if (n == 0) return 0;
+  bytes_key k = {p, n};
+  return pcol_hset_find(&x->by_content, pcol_hash_bytes(p, n, 7), str_eq, x, &k);
+}
 
 /* Index of a pcol string id (0 = NA -> 0). */
 static int64_t str_id(ex *x, uint32_t sid) {
@@ -840,6 +846,49 @@ static int same(pcol_str a, pcol_str b) {
   return a.len == b.len && (!a.len || memcmp(a.ptr, b.ptr, a.len) == 0);
 }
 
+/* The column go tool pprof opens the profile on (profile.SampleIndexByName):
+ * the first sample type named dflt, else the last. */
+static size_t go_default_column(const ex *x, int64_t dflt) {
+  for (size_t c = 0; dflt && c < x->ncols; c++)
+    if (x->cols[c].type == dflt) return c;
+  return x->ncols ? x->ncols - 1 : 0;
+}
+
+/* *idx (default_sample_type, as the first involved source states it) made
+ * the name of the value the views show of the involved sources (THE
+ * default rule, pcol_selection_default_type: the sources' own default when
+ * they agree, else the one they state together, a JFR recording's cpu,
+ * else the count, "samples") when go would open the profile on another
+ * column (go_default_column; a merge of a Go CPU and a heap profile on the
+ * heap's alloc_space) and its pick of that name is the value's column: a
+ * type of the name with another unit before it, or no column of the name
+ * (the count of profiles without samples/count), leaves *idx as it is. */
+static int rule_default(ex *x, int64_t *idx) {
+  uint32_t vt = 0;
+  if ((x->rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &vt, NULL, x->err))) return x->rc;
+  /* the strings as the written columns hold them (looked up, not added:
+   * a name no column has is not written) */
+  pcol_str tn = {"samples", 7}, un = {NULL, 0}; /* un NULL: any unit (the count, Rprof's time) */
+  if (vt == PCOL_VT_TIME) tn = (pcol_str){"cpu", 3};
+  else if (vt == PCOL_VT_WEIGHT || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES)) return PCOL_OK;
+  else if (vt) {
+    pcol_view vtt, vtu;
+    if ((x->rc = pcol_column(x->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
+        (x->rc = pcol_column(x->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)) ||
+        (x->rc = pcol_string(x->f, pcol_view_u32(&vtt, vt - 1), &tn, x->err)) ||
+        (x->rc = pcol_string(x->f, pcol_view_u32(&vtu, vt - 1), &un, x->err)))
+      return x->rc;
+    if (!un.ptr) un = (pcol_str){"", 0};
+  }
+  int64_t type = tn.ptr ? str_find(x, tn.ptr, tn.len) : 0, unit = un.ptr ? str_find(x, un.ptr, un.len) : -1;
+  if (!type) return PCOL_OK;
+  size_t c = go_default_column(x, type);
+  if (c < x->ncols && x->cols[c].type == type && (unit < 0 || x->cols[c].unit == unit) &&
+      go_default_column(x, *idx) != c)
+    *idx = type;
+  return PCOL_OK;
+}
+
 static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
   pcol_file *f = x->f;
   meta_cols m;
@@ -927,6 +976,7 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       break;
     }
   }
+  if (!x->rc && (x->rc = rule_default(x, &pr->default_sample_type))) return x->rc;
   if (META(PPROF_META_DOC_URL) > 0) pr->doc_url = str_bytes(x, s.ptr, s.len);
 #undef META
   return x->rc;
