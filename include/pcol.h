@@ -1812,7 +1812,8 @@ PCOL_API void pcol_disasm_free(pcol_disasm *d);
 /* -------------------------------------------------------- source summaries */
 
 /* What `pcol info` says of each source, in O(sources x log samples):
- * type and URI, the timestamp (seconds, NA), its samples (rows) and the
+ * type and URI, its start in whole seconds (THE start rule: otlp.time_unix_nano,
+ * else pprof.time_nanos, else the sources column's timestamp; NA), its samples (rows) and the
  * span of their times (first time_ns, end of the last sample; NA without
  * times), the period (period_type/unit: OTLP's, else pprof's, spec.md
  * §7) or Rprof's interval (as "sample.interval"/"nanoseconds"), its duration in ns (meta

@@ -155,7 +155,7 @@ static const cli_command commands[] = {
      "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
      "share of the total under them); \"Reset Search\" or Escape clears it.",
      opts_flame, cmd_flame},
-    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U] [--node-fraction F] [--from T] [--to T]",
+    {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U] [--node-fraction F] [--source N] [--from T] [--to T]",
      "Per-function change in flat and cum weight.",
      "BASE and NEW are each a file, or a directory or quoted glob: the union of its files.\n"
      "--from/--to compare the same stretch of both (each side from its own start, or the\n"

@@ -553,4 +553,22 @@ else
   $PCOL fold "$tmp/b123.bin" >"$tmp/b123.out" 2>"$tmp/err" || fail "a message starting \\n{: $(cat "$tmp/err")"
   diff <(sort "$tmp/b123.txt") <(sort "$tmp/b123.out") >/dev/null || fail "a message starting \\n{: fold differs"
 fi
+# a message of two Profiles of the same samples makes one source: a
+# recording of its own, no pcol.recording_part (spec.md §7)
+python3 - "$tmp/og.json" <<'PY'
+import json, sys
+S = ["", "samples", "count", "cpu", "nanoseconds", "main"]
+ix = {s: i for i, s in enumerate(S)}
+def prof(t, u, vals):
+    return {"sampleType": {"typeStrindex": ix[t], "unitStrindex": ix[u]},
+            "timeUnixNano": "1700000000000000000", "durationNano": "1000000000",
+            "samples": [{"stackIndex": 1, "values": [str(v)], "timestampsUnixNano": ["1700000000100000000"]} for v in vals]}
+doc = {"dictionary": {"mappingTable": [{}], "locationTable": [{}, {"lines": [{"functionIndex": 1}]}],
+        "functionTable": [{}, {"nameStrindex": ix["main"]}], "stackTable": [{}, {"locationIndices": [1]}],
+        "stringTable": S, "attributeTable": [{}]},
+       "resourceProfiles": [{"scopeProfiles": [{"profiles": [prof("samples", "count", [1]), prof("cpu", "nanoseconds", [10000000])]}]}]}
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+[ "$($PCOL cat "$tmp/og.json" --table sources --format tsv | tail -n +2 | wc -l)" = 1 ] || fail "two Profiles of the same samples: not one source"
+! $PCOL cat "$tmp/og.json" --table meta | grep -q recording_part || fail "a lone source of a message has a recording part"
 echo "t_otlp: ok"

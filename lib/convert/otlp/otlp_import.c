@@ -57,7 +57,7 @@ typedef struct ctx {
   const pcol_otlp_pages *pages;
   otlp_wsample ws[2];   /* Samples as read (two: same_samples compares a pair) */
   pcol_sym *sym; /* --symbolize: the input's session (sym->on: local) */
-  int64_t nrec;  /* the message's sources numbered so far (pcol.recording_part) */
+  pcol_buf rec;  /* u32: the message's sources in order, 0 for one pcol wrote (parts: number_parts) */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -823,10 +823,8 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
    * types and a Chrome trace's profiles are; a Profile pcol wrote (its
    * pcol.source_type attribute) keeps the part its attributes give, none
    * when it had none (a separate input of a merge) */
-  if (!rc && c->nprof >= 2) {
-    if (attr_str(c, p, OTLP_ATTR_SOURCE_TYPE)) c->nrec = 0;
-    else rc = meta_i64(c, *src, PCOL_META_RECORDING_PART, ++c->nrec);
-  }
+  if (!rc && PCOL_BUF_PUSH(&c->rec, uint32_t, attr_str(c, p, OTLP_ATTR_SOURCE_TYPE) ? 0 : *src))
+    rc = pcol_oom(c->err);
   if (!rc && rp->resource)
     rc = kvs_meta(c, *src, OTLP_META_RESOURCE, rp->resource->attributes, rp->resource->n_attributes, &t);
   if (!rc && rp->schema_url && rp->schema_url[0])
@@ -1156,6 +1154,25 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   return rc;
 }
 
+/* The message's sources numbered 1, 2, ... as one recording once all are
+ * made (make_source's rule above), when it made two or more: Profiles of
+ * the same samples are one source, so a message of two Profiles may make
+ * one, which is a recording of its own (spec.md §7: no part). */
+static int number_parts(ctx *c) {
+  const uint32_t *r = (const uint32_t *)(const void *)c->rec.data;
+  size_t n = c->rec.len / sizeof *r, mine = 0;
+  for (size_t i = 0; i < n; i++) mine += r[i] != 0;
+  int64_t part = 0;
+  for (size_t i = 0; i < n && mine >= 2; i++) {
+    if (!r[i]) { /* a Profile pcol wrote: its own part, and a new run after it */
+      part = 0;
+      continue;
+    }
+    PCOL_RETURN_NOT_OK(meta_i64(c, r[i], PCOL_META_RECORDING_PART, ++part));
+  }
+  return PCOL_OK;
+}
+
 static int build(ctx *c) {
   PCOL_RETURN_NOT_OK(build_tables(c));
   size_t pi = 0; /* the Profile's number in decoding order */
@@ -1261,6 +1278,7 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
     } else {
       memset(c.sids, 0xff, (D->n_string_table + 1) * sizeof *c.sids);
       rc = build(&c);
+      if (!rc) rc = number_parts(&c);
     }
   }
   free(c.sids);
@@ -1270,6 +1288,7 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
   free(c.attr);
   free(c.strs);
   free(c.prof);
+  pcol_buf_free(&c.rec);
   pcol_otlp_wsample_free(&c.ws[0]);
   pcol_otlp_wsample_free(&c.ws[1]);
   pcol_stack_memo_free(&c.memo);

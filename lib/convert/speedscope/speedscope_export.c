@@ -72,7 +72,9 @@ typedef struct sexp {
   pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
   uint32_t *fn_frame;             /* function id -> frame index + 1 */
   uint8_t *fn_kind;               /* function id -> 0 not known yet, 1 named, 2 nameless */
-  pcol_u64map nl;                 /* a nameless function's (function, line) -> its frame's id */
+  pcol_u64map nl;                 /* a nameless function's (function, line id) -> its frame's id */
+  pcol_u64map nl_lines;           /* a line number -> its line id (line -1: UINT32_MAX) */
+  int unnamed_is_frame;           /* a selected source is not Rprof: a nameless line is its mapping's frame */
   pcol_buf nl_frame, nl_li;       /* u32 each, per such id: its frame index, a line row of it */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
   pcol_buf unsym_frame;           /* u32: such a frame's id -> its frame index */
@@ -210,35 +212,48 @@ static int unsym_frame(sexp *x, uint32_t m, uint32_t *out) {
   return PCOL_OK;
 }
 
-/* The frame of line row l of function fn when fn has no name (an Rprof
- * top-level line `1#7`): one frame per (function, line), named as THE
- * frame rule names the place (frames.c pcol_frame_line_name: "FILE:LINE",
- * ":7" in a file of no name), as pcol top, the Firefox export and go tool
- * pprof's "<unknown>" keep those lines apart; keyed by the function, all
- * a script's top-level lines were one frame of an empty name (review 8).
- * Frame key: the id with bit 30 set. */
-static int fn_frame_of(sexp *x, uint32_t fn, uint64_t l, uint32_t *fi) {
+/* The frame of line row l (of location loc) of function fn: a named
+ * function's (one per function); when fn has no name, as the Firefox
+ * export names it (firefox_export.c func_of_line): its mapping's frame
+ * when a selected source is not Rprof (as pcol top shows it), else (an
+ * Rprof script's top-level line `1#7`) a frame per (function, line), named
+ * by THE frame rule (frames.c pcol_frame_line_name: "FILE:LINE", ":7" in a
+ * file of no name) as pcol top --by line names the place; keyed by the
+ * function, a script's top-level lines were one frame of an empty name
+ * (review 8).  Frame key: the id with bit 30 set. */
+static int fn_frame_of(sexp *x, uint32_t fn, uint32_t loc, uint64_t l, uint32_t *fi) {
+  if (fn >= 1u << 30) /* (keys carry bits 30 and 31) */
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: more than 2^30 functions");
   if (!x->fn_kind[fn]) {
     pcol_str name;
     int rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_name, fn - 1), &name, x->err);
     if (rc) return rc;
     x->fn_kind[fn] = name.ptr ? 1 : 2;
   }
-  if (x->fn_kind[fn] == 1 || fn >= 1u << 30) return frame_index(x, x->fn_frame, fn, 0, fi);
+  if (x->fn_kind[fn] == 1) return frame_index(x, x->fn_frame, fn, 0, fi);
+  if (x->unnamed_is_frame) return unsym_frame(x, pcol_frames_mapping(&x->fr, loc), fi);
+  /* the line's id: the whole int64 (NA, negative and huge lines apart) */
   int64_t line = pcol_view_i64(&x->fr.ln_line, l);
-  uint64_t key = (uint64_t)fn << 32 | (line >= 0 && line < UINT32_MAX ? (uint32_t)line : UINT32_MAX);
-  uint32_t id;
-  int added, rc = pcol_u64map_get(&x->nl, key, &id, &added);
-  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "speedscope: too many frames");
+  uint32_t lid, id;
+  int added, rc = PCOL_OK;
+  if ((uint64_t)line == UINT64_MAX) /* line -1, the key pcol_u64map keeps for itself: an id no */
+    lid = UINT32_MAX;                /* other line gets (the map's stop below 2^32 - 1) */
+  else if ((rc = pcol_u64map_get(&x->nl_lines, (uint64_t)line, &lid, &added)))
+    goto fail;
+  if ((rc = pcol_u64map_get(&x->nl, (uint64_t)fn << 32 | lid, &id, &added))) goto fail;
   if (added) {
     uint32_t li = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
-    if (id >= 1u << 30 || PCOL_GROW(x->frames, x->nframes, x->capframes) ||
+    if (id >= 1u << 30)
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: too many frames");
+    if (PCOL_GROW(x->frames, x->nframes, x->capframes) ||
         PCOL_BUF_PUSH(&x->nl_frame, uint32_t, (uint32_t)x->nframes) || PCOL_BUF_PUSH(&x->nl_li, uint32_t, li))
       return oom(x);
     x->frames[x->nframes++] = id | 1u << 30;
   }
   *fi = ((const uint32_t *)(const void *)x->nl_frame.data)[id];
   return PCOL_OK;
+fail:
+  return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "speedscope export: too many frames");
 }
 
 /* frame indices of a stack, root first (inline lines expanded) */
@@ -262,7 +277,7 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
       for (uint64_t l = hi; l-- > lo;) {
         uint32_t fn = pcol_frames_fn(&x->fr, l);
         if (!fn) continue;
-        if ((rc = fn_frame_of(x, fn, l, &fi))) return rc;
+        if ((rc = fn_frame_of(x, fn, loc, l, &fi))) return rc;
         if (PCOL_BUF_PUSH(&x->stk, uint32_t, fi)) return oom(x);
       }
     }
@@ -891,6 +906,16 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.memo_len = calloc(nst + 1, sizeof *x.memo_len);
     if (!x.fn_frame || !x.fn_kind || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
+  /* a nameless function's lines: frames of their own only in an export of
+   * Rprof sources alone, as the Firefox export's (fn_frame_of) */
+  pcol_view sty;
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err);
+  for (uint64_t s = 1; !rc && s <= ns && !x.unnamed_is_frame; s++) {
+    pcol_str st;
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    if (!(rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err)) && !pcol_str_is(st, PCOL_SRC_RPROF))
+      x.unnamed_is_frame = 1;
+  }
   if (!rc) rc = pcol_select_check(f, sel, err);
   /* the parts of a selection's recordings (THE selection rule of parts,
    * wall.c) over the sources it writes: those with selected rows */
@@ -994,6 +1019,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.fn_frame);
   free(x.fn_kind);
   pcol_u64map_free(&x.nl);
+  pcol_u64map_free(&x.nl_lines);
   pcol_buf_free(&x.nl_frame);
   pcol_buf_free(&x.nl_li);
   pcol_unsym_ids_reset(&x.unsym);
