@@ -362,7 +362,10 @@ else:  # the range the profiler computed, written as a profiling range
     assert round((b["profilingEndTime"] - b["profilingStartTime"]) * 1e6) == int(open(sys.argv[1] + ".want").read()), b
 PY
   $PCOL unpack "$tmp/d.json" --to firefox --no-gzip --from-time 0 -o "$tmp/d3.json" || fail "$kind: --from-time"
-  grep -q profilingStartTime "$tmp/d3.json" && fail "$kind: a profiling range written for a selected time range"
+  # a selected time range writes the part of the span it cuts (d7a547da,
+  # THE rule of pcol_sources_time): from 0 on, all of it
+  $PCOL info "$tmp/d3.json" --format json | grep -q "\"duration_ns\":$want," ||
+    fail "$kind: --from-time 0: the export's range is not the whole $want ns: $($PCOL info "$tmp/d3.json" | grep duration)"
   $PCOL unpack "$tmp/d.json" --to pprof -o "$tmp/d.pb.gz" || fail "$kind: firefox -> pprof"
   [ "$(python3 tests/support/pprof_times.py "$tmp/d.pb.gz" | cut -d' ' -f2)" = "$want" ] ||
     fail "$kind -> pprof: duration_nanos $(python3 tests/support/pprof_times.py "$tmp/d.pb.gz"), want $want"
@@ -372,24 +375,37 @@ PY
       fail "$kind: pcol top's Duration: differs from go tool pprof's of the pprof export: $(cat "$tmp/d.go")"
   fi
 done
-# sources merged: the export's range is the union of theirs, each moved by
-# its start (one 100 ms after the other); none when a source has no range
+# sources merged (one 100 ms after the other; with an Rprof source that
+# states no duration): the copy's Duration is the merge's
 python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/m1.json" markers >/dev/null
 python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d['meta']['startTime'] += 100
 json.dump(d, open(sys.argv[2], 'w'))" "$tmp/m1.json" "$tmp/m2.json"
 $PCOL merge "$tmp/m1.json" "$tmp/m2.json" -o "$tmp/m.pcol" || fail "merge two Firefox sources"
 $PCOL unpack "$tmp/m.pcol" --to firefox --no-gzip -o "$tmp/m.json" || fail "unpack the merge"
 $PCOL unpack "$tmp/m1.json" --to firefox --no-gzip -o "$tmp/m1e.json" || fail "unpack one"
+# (since d7a547da: two separate inputs' durations add up, as go's merge
+# and pcol top of the merge say (pcol_sources_time); the range written
+# reaches every sample, the duration read back is top's)
 python3 - "$tmp/m1e.json" "$tmp/m.json" <<'PY' || fail "the range of two merged Firefox sources"
 import json, sys
-a, b = json.load(open(sys.argv[1]))["meta"], json.load(open(sys.argv[2]))["meta"]
-assert b["startTime"] == a["startTime"], b
-want = (a["profilingStartTime"], a["profilingEndTime"] + 100)
-assert (b["profilingStartTime"], b["profilingEndTime"]) == want, (b, want)
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert b["meta"]["startTime"] == a["meta"]["startTime"], b["meta"]
+lo, hi = b["meta"]["profilingStartTime"], b["meta"]["profilingEndTime"]
+for th in b["threads"]:
+    t = th["samples"].get("time")
+    if t is None and "timeDeltas" in th["samples"]:
+        import itertools
+        t = list(itertools.accumulate(th["samples"]["timeDeltas"]))
+    assert all(lo <= x <= hi for x in (t or [])), (lo, hi, min(t), max(t))
 PY
+[ "$($PCOL top "$tmp/m.json" | grep '^Duration: ' | cut -d, -f1)" = "$($PCOL top "$tmp/m.pcol" | grep '^Duration: ' | cut -d, -f1)" ] ||
+  fail "the merge's Firefox copy: $($PCOL top "$tmp/m.json" | grep '^Duration: '), the merge: $($PCOL top "$tmp/m.pcol" | grep '^Duration: ')"
 $PCOL merge "$tmp/m1.json" examples/demo.out -o "$tmp/m.pcol" && $PCOL unpack "$tmp/m.pcol" --to firefox --no-gzip -o "$tmp/m.json" ||
   fail "merge with Rprof"
-grep -q profilingStartTime "$tmp/m.json" && fail "a profiling range written though a source has none"
+# (a source that states no duration adds none, as in go's merge: the
+# copy's Duration is the merge's, pcol_sources_time)
+[ "$($PCOL top "$tmp/m.json" | grep '^Duration: ' | cut -d, -f1)" = "$($PCOL top "$tmp/m.pcol" | grep '^Duration: ' | cut -d, -f1)" ] ||
+  fail "a merge with Rprof: the Firefox copy's $($PCOL top "$tmp/m.json" | grep '^Duration: '), the merge's $($PCOL top "$tmp/m.pcol" | grep '^Duration: ')"
 # a marker the profiler fails on (a phase it does not handle; a time its
 # phase needs is null): the profile has no range, pcol no duration
 python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/d.json" markers >/dev/null
