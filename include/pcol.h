@@ -1238,7 +1238,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, con
  * counts samples whatever the default; NULL: the views' words), else "the default is TYPE/UNIT, the sources' own stated default
  * (pcol.default_value); N of M sources lack it: their samples count 0;
  * other values: ... (ADVICE, or when NULL: name one with --value TYPE)".  The CLI prints it on
- * standard error, the report page (pcol report) above its views. */
+ * standard error, the report page (pcol report) above its views.  Of a
+ * stated default, *note = NULL too when it tells nothing: every selected
+ * source without that value is a part of a recording (meta
+ * pcol.recording_part, spec.md §7 "Recordings") of which a source has it
+ * (a JFR recording's allocation samples beside its execution samples'
+ * cpu); a source without it that is no such part (a lone source, or a
+ * recording none of whose parts has it) gets the note. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_default_note(pcol_file *f, const pcol_select *sel,
                                                             const char *what, const char *advice,
                                                             char **note, pcol_error *err);

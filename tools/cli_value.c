@@ -10,16 +10,14 @@ enum { WARN_MISSING = 3 };
 
 /* The note on a default of sources whose own defaults differ
  * (pcol_value_default_note: the same words the report page shows), one
- * line; *stated = 1 when it names the sources' stated default (not
- * samples).  Nothing when they agree. */
+ * line.  Nothing when they agree, or when the note tells nothing (the
+ * parts of a recording that states the default). */
 static void warn_default_note(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                              const char *path, const char *what, const char *advice, int *stated) {
+                              const char *path, const char *what, const char *advice) {
   char *note = NULL;
   pcol_error e = {0};
-  if (stated) *stated = 0;
   if (pcol_value_default_note(f, sel, what, advice, &note, &e) || !note) return;
   int samples = !strncmp(note, "the sources measure", 19);
-  if (stated) *stated = !samples;
   fprintf(stderr, "pcol %s: %s: ", cmd->name, samples ? "warning" : "note");
   cli_print_cstr(stderr, path);
   fputs(": ", stderr);
@@ -40,9 +38,9 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
   if (pcol_value_default_note(f, sel, NULL, NULL, &note, &e) || !note) return;
   int stated = strncmp(note, "the sources measure", 19) != 0;
   free(note);
-  if (stated) warn_default_note(cmd, f, sel, path, NULL, "write another source with --source N", NULL);
+  if (stated) warn_default_note(cmd, f, sel, path, NULL, "write another source with --source N");
   else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of one interval",
-                         "write one with --source N", NULL);
+                         "write one with --source N");
 }
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
@@ -57,9 +55,13 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
     return; /* a damaged table: the view itself will say so */
   }
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
-  int stated = 0; /* its note counts the sources that lack the stated default */
-  if (!asked) warn_default_note(cmd, f, sel, path, NULL, NULL, &stated);
-  if (stated) {
+  bool differ = false;
+  /* the default of sources whose own defaults differ: the library's note
+   * speaks for the sources without it (it counts them), or its silence
+   * (the parts of a recording that states it: pcol_value_default_note);
+   * "samples" every source has */
+  if (!asked && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ) {
+    warn_default_note(cmd, f, sel, path, NULL, NULL);
     free(has);
     return;
   }

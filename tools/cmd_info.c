@@ -215,6 +215,8 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   pcol_source_summaries_free(sum, nsum);
   char *note = NULL;
   pcol_error derr = {0};
+  bool differ = false;
+  pcol_value_sel dv;
   if (!pcol_value_default_note(f, NULL, NULL, NULL, &note, &derr) && note) {
     if (!strncmp(note, "the sources measure", 19)) /* a merge of unrelated profiles */
       printf("default value:   samples/count, each source's own count of samples (the sources' "
@@ -225,6 +227,15 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
       putchar('\n');
     }
     free(note);
+  } else if (!pcol_value_defaults_differ(f, NULL, &differ, &derr) && differ &&
+             !pcol_value_resolve(f, NULL, NULL, &dv, &derr)) {
+    /* no note: the sources without it are parts of a recording that has it */
+    printf("default value:   ");
+    cli_print_name(stdout, dv.type);
+    putchar('/');
+    cli_print_name(stdout, dv.unit);
+    printf(", the sources' own stated default (pcol.default_value); the parts of its recordings "
+           "without it count 0\n");
   }
   printf("format_version:  %u.%u\n", h.major, h.minor);
   printf("file_size:       %llu bytes\n", (unsigned long long)h.file_size);

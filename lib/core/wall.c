@@ -298,14 +298,14 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pco
  * stated duration, the others' 0, so that go's merge step adds the
  * recording once; separate inputs (their runs) are still added, as go
  * tool pprof adds the profiles it merges. */
-static uint64_t wall_run_end(const pcol_wall *w, uint64_t s) { /* past the run from s */
+uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s) { /* past the run from s */
   uint64_t e = s + 1;
   while (e <= w->n && w->part[e - 1] && w->part[e] == (uint64_t)w->part[e - 1] + 1) e++;
   return e;
 }
 static void wall_recordings(pcol_wall *w, const uint8_t *take) {
   for (uint64_t s = 1, e; s <= w->n; s = e) {
-    e = wall_run_end(w, s);
+    e = pcol_wall_run_end(w, s);
     size_t m = 0;
     bool by_start = true, by_v8 = true;
     uint64_t first = 0;
@@ -332,7 +332,7 @@ static void wall_recordings(pcol_wall *w, const uint8_t *take) {
 
 /* THE selection rule of recording parts (spec.md §7 "Recordings"): what
  * a writer of the sources take[] writes as each one's pcol.recording_part.
- * A run (wall_run_end) written whole keeps its parts as they are (a
+ * A run (pcol_wall_run_end) written whole keeps its parts as they are (a
  * whole-file export writes what the file holds); of one written in part,
  * the written sources are numbered 1..k in order, and none when k < 2 (a
  * lone source of a recording is a recording of its own), so that the
@@ -340,7 +340,7 @@ static void wall_recordings(pcol_wall *w, const uint8_t *take) {
  * joined to another file's run. */
 void pcol_wall_select_parts(pcol_wall *w, const uint8_t *take) {
   for (uint64_t s = 1, e; s <= w->n; s = e) {
-    e = wall_run_end(w, s);
+    e = pcol_wall_run_end(w, s);
     uint64_t k = 0;
     for (uint64_t i = s; i < e; i++) k += take[i] != 0;
     if (k == e - s) continue;

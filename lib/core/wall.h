@@ -52,6 +52,12 @@ static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
  * separate recordings each.  free(*take), pcol_wall_free. */
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err);
+/* THE recording rule's runs (spec.md §7 "Recordings", wall.c): the
+ * source just past the recording source s (1..w->n) is part of: s + 1
+ * when s has no pcol.recording_part, else past the run of parts K, K + 1,
+ * ... that s begins (the next input of a merge starts again at 1).  Walk
+ * the recordings with for (s = 1; s <= w->n; s = e) e = pcol_wall_run_end(w, s). */
+uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s);
 /* THE selection rule of recording parts (wall.c): w->part[s] made what a
  * writer of the sources take[s] writes as their pcol.recording_part (0:
  * none): a run written whole as it is, the k >= 2 written of a run in

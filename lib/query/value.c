@@ -10,6 +10,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_str_is */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_has, ... */
+#include "wall.h"     /* pcol_wall_init, pcol_wall_run_end: THE recording rule */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,9 +138,37 @@ static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
   return rc ? pcol_oom(err) : PCOL_OK;
 }
 
+/* THE rule of the stated-default note: whether it tells the user
+ * anything.  A selected source that lacks the stated default (has[s] = 0)
+ * counts 0, as the recording meant, when it is a part of a recording
+ * (THE recording rule, pcol_wall_run_end: meta pcol.recording_part) of
+ * which a source has that default: a JFR recording's allocation and
+ * native-method samples beside its execution samples' cpu, the normal
+ * case, noted on every view, drowned the warnings.  *told = 1 when some
+ * selected source lacking it is not: a lone source, or a recording none
+ * of whose parts has it (a recording's allocation samples exported alone
+ * and merged with another recording); only then is there a note. */
+static int note_tells(pcol_file *f, const pcol_select *sel, const uint8_t *has, int *told, pcol_error *err) {
+  pcol_wall w;
+  *told = 0;
+  PCOL_RETURN_NOT_OK(pcol_wall_init(f, &w, err));
+  for (uint64_t s = 1, e; s <= w.n && !*told; s = e) {
+    e = pcol_wall_run_end(&w, s);
+    int any = 0, lacks = 0;
+    for (uint64_t i = s; i < e; i++) {
+      any |= has[i];
+      lacks |= !has[i] && !(sel && sel->source_id && sel->source_id != i);
+    }
+    *told = lacks && !any;
+  }
+  pcol_wall_free(&w);
+  return PCOL_OK;
+}
+
 /* The stated-default note: the value chosen, how many selected sources
  * lack it (their samples count 0), and the other values of the selected
- * sources (NOTE_TYPES at most), to name with --value. */
+ * sources (NOTE_TYPES at most), to name with --value; nothing when it
+ * tells nothing (note_tells). */
 static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, const char *advice, pcol_buf *b,
                        pcol_error *err) {
   pcol_value_sel v;
@@ -155,7 +184,9 @@ static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, co
     nsel++;
     lack += !has[s];
   }
+  int told = 0, rc = note_tells(f, sel, has, &told, err);
   free(has);
+  if (rc || !told) return rc;
   /* the other value types of the selected sources, in their first order */
   uint32_t other[NOTE_TYPES];
   size_t no = 0;
@@ -169,7 +200,7 @@ static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, co
     if (no < NOTE_TYPES) other[no++] = t;
     else more = 1; /* a type past the list: "..." */
   }
-  int rc = nput(b, "the default is ") || nname(b, v.type, v.unit) ||
+  rc = nput(b, "the default is ") || nname(b, v.type, v.unit) ||
            nput(b, ", the sources' own stated default (" PCOL_META_DEFAULT_VALUE ")");
   if (!rc && lack)
     rc = nput(b, "; ") || nnum(b, lack) || nput(b, " of ") || nnum(b, nsel) ||
@@ -198,8 +229,8 @@ int pcol_value_default_note(pcol_file *f, const pcol_select *sel, const char *wh
   int rc = d == 1 || what ? note_samples(f, sel, what ? what : "the default is samples: each source's own count",
                                  advice ? advice : "name one with --value TYPE", &b, err)
                   : note_stated(f, sel, chosen, advice, &b, err);
-  if (!rc && pcol_buf_append(&b, "", 1)) rc = pcol_oom(err);
-  if (rc) {
+  if (!rc && b.len && pcol_buf_append(&b, "", 1)) rc = pcol_oom(err);
+  if (rc || !b.len) { /* (nothing written: a note that tells nothing) */
     pcol_buf_free(&b);
     return rc;
   }

@@ -184,7 +184,7 @@ per ctl none x '"2\?0 ms": not a timespan' --period "*:2"$'\x01'"0 ms"
 # --value cpu is the execution samples' (40 x 20 ms), --value cpu-time the
 # CPU-time samples' (40 x 3 ms), and the default is cpu (JMC's Method
 # Profiling, async-profiler's converter, `jfr view hot-methods`), with the
-# CPU-time samples counting 0 and a note saying so.
+# CPU-time samples counting 0 as the recording states (no note: below).
 $GEN "$tmp/ct.jfr" --chunks 2 --samples 30 --cputime --period '*:20 ms' || fail "gen_jfr.py --cputime"
 ctop() { # value (none: the default) -> type unit total
   "$PCOL" top "$tmp/ct.jfr" ${1:+--value "$1"} --format json -n 1 2>"$tmp/ct.err" | python3 -c '
@@ -195,9 +195,52 @@ print(t["type"], t["unit"], t["total"])'
 [ "$(ctop cpu)" = "cpu nanoseconds 800000000" ] || fail "--value cpu beside jdk.CPUTimeSample: $(ctop cpu), not the execution samples' 40 x 20 ms"
 [ "$(ctop cpu-time)" = "cpu-time nanoseconds 120000000" ] || fail "--value cpu-time: $(ctop cpu-time), not the CPU-time samples' 40 x 3 ms"
 [ "$(ctop '')" = "cpu nanoseconds 800000000" ] || fail "the default beside jdk.CPUTimeSample: $(ctop ''), not cpu"
-grep -q "note: .*the default is cpu/nanoseconds.*other values: .*cpu-time/nanoseconds" "$tmp/ct.err" ||
-  fail "the default beside jdk.CPUTimeSample: no note naming cpu-time: $(cat "$tmp/ct.err")"
+[ ! -s "$tmp/ct.err" ] || fail "the default beside jdk.CPUTimeSample: a note: $(cat "$tmp/ct.err")"
 # the CPU-time samples alone: their own default, cpu-time
 "$PCOL" info "$tmp/ct.jfr" | grep -q "values: *samples/count, cpu-time/nanoseconds (default: cpu-time/nanoseconds)" ||
   fail "the jdk.CPUTimeSample source's values: $("$PCOL" info "$tmp/ct.jfr" 2>&1 | grep values)"
+# --- the note on the stated default (THE rule of the note, lib/query/value.c
+# note_tells): the sources of a recording that lack its stated default
+# (allocation samples, JDK 25's CPU-time samples beside the execution
+# samples' cpu) count 0 as the recording means, so no view notes it (a
+# note on every `pcol top` of a recording taught users to skip standard
+# error): top, diff, report, the Rprof export, the recording read back
+# from the exports that keep its parts, two recordings merged.  A source
+# lacking it that is no part of a recording having it is news: the
+# allocation samples exported alone and merged with the recording (or
+# given beside it) get the note, counting both sources without cpu.
+$GEN "$tmp/p.jfr" --chunks 2 --samples 30 --period '*:20 ms' || fail "gen_jfr.py --period"
+quiet() { # what command... : nothing on standard error
+  local w=$1; shift
+  "$@" >/dev/null 2>"$tmp/q.err" || fail "$w: exit $?: $(cat "$tmp/q.err")"
+  [ ! -s "$tmp/q.err" ] || fail "$w: a note on a recording's own default: $(cat "$tmp/q.err")"
+}
+"$PCOL" merge "$tmp/p.jfr" "$tmp/ct.jfr" -o "$tmp/pct.pcol" || fail "pcol merge p.jfr ct.jfr"
+for t in speedscope otlp firefox; do
+  "$PCOL" unpack "$tmp/p.jfr" --to $t -o "$tmp/p.$t" || fail "unpack p.jfr --to $t"
+  quiet "top p.jfr as $t read back" "$PCOL" top "$tmp/p.$t"
+done
+quiet "top p.jfr" "$PCOL" top "$tmp/p.jfr"
+quiet "top ct.jfr" "$PCOL" top "$tmp/ct.jfr"
+quiet "top p.jfr ct.jfr" "$PCOL" top "$tmp/p.jfr" "$tmp/ct.jfr"
+quiet "top of two recordings merged" "$PCOL" top "$tmp/pct.pcol"
+quiet "diff p.jfr ct.jfr" "$PCOL" diff "$tmp/p.jfr" "$tmp/ct.jfr"
+quiet "report p.jfr" "$PCOL" report "$tmp/p.jfr" -o "$tmp/p.html"
+! grep -q '"value_note":' "$tmp/p.html" || fail "report p.jfr: a value_note"
+quiet "unpack p.jfr --to rprof" "$PCOL" unpack "$tmp/p.jfr" --to rprof -o "$tmp/p.rprof"
+quiet "unpack p.jfr --to collapsed" "$PCOL" unpack "$tmp/p.jfr" --to collapsed -o "$tmp/p.coll"
+"$PCOL" info "$tmp/p.jfr" | grep -q "^default value:   cpu/nanoseconds, the sources' own stated default (pcol.default_value); the parts of its recordings without it count 0$" ||
+  fail "info p.jfr: $("$PCOL" info "$tmp/p.jfr" | grep default)"
+"$PCOL" unpack "$tmp/p.jfr" --source 2 --to speedscope -o "$tmp/alloc.json" || fail "unpack p.jfr --source 2"
+"$PCOL" merge "$tmp/p.jfr" "$tmp/alloc.json" -o "$tmp/pa.pcol" || fail "pcol merge p.jfr alloc.json"
+note='note: .*the default is cpu/nanoseconds, the sources.* own stated default (pcol.default_value); 2 of 3 sources lack it: their samples count 0; other values: samples/count, allocation_weight/bytes (name one with --value TYPE)$'
+for w in "top:$tmp/pa.pcol" "top:$tmp/p.jfr $tmp/alloc.json" "report:$tmp/pa.pcol" "diff:$tmp/p.jfr $tmp/pa.pcol"; do
+  # shellcheck disable=SC2086
+  "$PCOL" ${w%%:*} ${w#*:} $([ "${w%%:*}" = report ] && echo "-o $tmp/pa.html") >/dev/null 2>"$tmp/pa.err" || fail "pcol $w"
+  [ "$(wc -l <"$tmp/pa.err")" = 1 ] && grep -q "$note" "$tmp/pa.err" ||
+    fail "pcol $w: a lone allocation source beside the recording: not the note: $(cat "$tmp/pa.err")"
+done
+grep -q '"value_note":"the default is cpu/nanoseconds' "$tmp/pa.html" || fail "report of pa.pcol: no value_note"
+"$PCOL" info "$tmp/pa.pcol" | grep -q "^default value:   cpu/nanoseconds, .* 2 of 3 sources lack it" ||
+  fail "info pa.pcol: $("$PCOL" info "$tmp/pa.pcol" | grep default)"
 echo "t_jfr: ok"
