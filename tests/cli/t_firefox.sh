@@ -308,6 +308,25 @@ $PCOL top "$tmp/vt-arr.json" | grep -q '^Type: tracing ' || fail "a pcolValueTyp
 $PCOL info tests/fuzz-regress/firefox/value-type-names-past-16.json >"$tmp/out" 2>&1 ||
   fail "20 pcolValueType names: $(head -3 "$tmp/out")"
 grep -q 'bytes' "$tmp/out" && grep -q 'vt15' "$tmp/out" || fail "20 pcolValueType names: $(head -20 "$tmp/out")"
+# the stated default (meta.pcolDefaultValue) naming a pcolValueType past the
+# first 16 is where that thread's values went, the kind's own name (the
+# default was the first thread's, vt0: count_scan took the raw name for a
+# thread's value, default_type looked for it among the names kept); one of
+# the first 16 is itself; thread i weighs i + 1 ms (new17..new19: 18 + 19 + 20)
+vt16() { python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for i, t in enumerate(d["threads"]):
+    t["samples"]["weight"] = [i + 1, 0]
+d["meta"]["pcolDefaultValue"] = sys.argv[3]
+if sys.argv[4] == "count-first":
+    d["threads"][0]["samples"]["weightType"] = "samples"
+    del d["threads"][0]["pcolValueType"]
+open(sys.argv[2], "w").write(json.dumps(d))' tests/fuzz-regress/firefox/value-type-names-past-16.json "$tmp/vt16.json" "$1" "$2"
+  $PCOL top "$tmp/vt16.json" 2>&1 | sed -n 's/^Type: \([^ ]*\) .*/\1/p; s/^Showing nodes .* of \(.*\) total$/\1/p' | tr '\n' ' '; }
+for c in "new18 time-first:tracing 57ms " "new18 count-first:tracing 57ms " "vt3 time-first:vt3 4ms " "new19 time-first:tracing 57ms "; do
+  got=$(vt16 ${c%%:*})
+  [ "$got" = "${c#*:}" ] || fail "pcolDefaultValue ${c%%:*} of 20 pcolValueType names: '$got', want '${c#*:}'"
+done
 # hostile starts: refused (exit 1) with the JSON path, no float converted
 # out of range (UBSan); 2^63 ns is 9223372036854.775808 ms
 # start_as TEXT: st.json with meta.startTime written as TEXT, into h.json

@@ -82,6 +82,11 @@ typedef struct ffi {
    * when the file states none (default_type); NULL: none yet, or a count */
   const char *first_name;
   int first_seen;
+  /* the default pcol's export states (meta.pcolDefaultValue; NULL: none),
+   * and the weight kind whose own name took its values when a thread of
+   * that pcolValueType came past the first WVT_NAMES (weight_type; 0: none) */
+  const char *said;
+  int said_kind;
   /* the default is the count beside threads of other weights (count_scan):
    * every row is also the value samples/count, a samples weight's own
    * number, 1 for a row of another weight; 0: not so */
@@ -367,19 +372,24 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
  * it.  Its name: "tracing" or "bytes", or the pcolValueType a thread of
  * pcol's export states (the exported value's, so that "cpu" or
  * "alloc_space" reads back as itself); past 16 names, the kind's own. */
+static const char *kind_name(int kind) { return kind == 1 ? "tracing" : "bytes"; }
 static int weight_type(ffi *x, int kind, const char *name) {
   x->cur_vt = 0;
   x->cur_name = NULL;
   if (!kind) return PCOL_OK;
-  const char *dflt = kind == 1 ? "tracing" : "bytes", *text = name && *name ? name : dflt;
+  const char *dflt = kind_name(kind), *text = name && *name ? name : dflt;
   uint32_t t, u, vt;
   int rc = pcol_b_cstr(x->b, text, &t, x->j.err);
   size_t i = 0;
   while (!rc && i < x->nwvt && !(x->wvt[i].kind == kind && x->wvt[i].name == t)) i++;
   /* a name past the first WVT_NAMES takes the kind's own; the two own
-   * names always have room (the table holds WVT_NAMES + 2) */
+   * names always have room (the table holds WVT_NAMES + 2).  When it is
+   * the stated default's, the default is that own name (default_type) */
   int own = !name || !*name || !strcmp(name, dflt);
-  if (!rc && i == x->nwvt && x->nwvt >= WVT_NAMES && !own) return weight_type(x, kind, NULL);
+  if (!rc && i == x->nwvt && x->nwvt >= WVT_NAMES && !own) {
+    if (x->said && !strcmp(name, x->said) && !x->said_kind) x->said_kind = kind;
+    return weight_type(x, kind, NULL);
+  }
   if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, x->cur_name = x->wvt[i].text, PCOL_OK);
   rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : "bytes", &u, x->j.err);
   if (!rc) rc = pcol_b_value_type(x->b, t, u, &vt, x->j.err);
@@ -408,11 +418,15 @@ static void thread_seen(ffi *x, size_t n) {
  * decimals and no samples/count was made: a file of such threads only has
  * no value type (the count is its default), and in a Gecko profile go tool
  * pprof's fallback, the last type, stands. */
-static int default_type(ffi *x, pcol_jv meta) {
-  pcol_jv dv = pcol_jt_get(T, meta, "pcolDefaultValue");
-  const char *name = x->first_name, *said = pcol_jt_is_str(dv) ? pcol_jt_str(T, dv) : NULL;
+static int default_type(ffi *x) {
+  const char *name = x->first_name, *said = x->said;
+  int found = 0;
   for (size_t i = 0; said && i < x->nwvt; i++)
-    if (!strcmp(x->wvt[i].text, said)) name = said;
+    if (!strcmp(x->wvt[i].text, said)) name = said, found = 1;
+  /* a stated name past the first WVT_NAMES: its values are under the
+   * kind's own name (weight_type), as count_scan took them to be a
+   * thread's value (the first thread's default was taken instead) */
+  if (said && !found && x->said_kind) name = kind_name(x->said_kind);
   if (said && x->frac && !strcmp(said, COLLAPSED_VT_COUNT)) name = said;
   if (x->vt_cnt) name = PCOL_VT_SAMPLES;
   return name ? pcol_b_meta_str(x->b, x->src, PPROF_META_DEFAULT_SAMPLE_TYPE, name, x->j.err) : PCOL_OK;
@@ -426,9 +440,8 @@ static int default_type(ffi *x, pcol_jv meta) {
  * then the value samples/count (vt_cnt) on every row, which THE count rule
  * counts by (lib/core/count.c), and default_type names it.  Not with
  * decimal counts (frac: their count/1e-9 is the samples weights' value). */
-static int count_scan(ffi *x, pcol_jv threads, pcol_jv meta) {
-  pcol_jv dv = pcol_jt_get(T, meta, "pcolDefaultValue");
-  const char *said = pcol_jt_is_str(dv) ? pcol_jt_str(T, dv) : NULL;
+static int count_scan(ffi *x, pcol_jv threads) {
+  const char *said = x->said;
   int first = -1, typed = 0, named = 0;
   for (size_t ti = 0; ti < pcol_jt_size(T, threads); ti++) {
     pcol_jv th = pcol_jt_at(T, threads, ti), s = pcol_jt_get(T, th, "samples");
@@ -439,7 +452,7 @@ static int count_scan(ffi *x, pcol_jv threads, pcol_jv meta) {
     if (kind < 0 || !pcol_jt_is_int(l) || pcol_jt_int(T, l) <= 0) continue; /* (an error, or no sample) */
     if (first < 0) first = kind;
     typed |= kind > 0;
-    const char *vname = pcol_jt_is_str(vn) && *pcol_jt_str(T, vn) ? pcol_jt_str(T, vn) : kind == 1 ? "tracing" : "bytes";
+    const char *vname = pcol_jt_is_str(vn) && *pcol_jt_str(T, vn) ? pcol_jt_str(T, vn) : kind_name(kind);
     named |= kind > 0 && said && !strcmp(said, vname);
   }
   int count = said && !named && !strcmp(said, PCOL_VT_SAMPLES) ? 1 : said && named ? 0 : first == 0;
@@ -933,7 +946,7 @@ static int import_processed(ffi *x, pcol_jv meta) {
     if (!rc) rc = pcol_b_source_value_type(x->b, x->src, x->vt_frac, x->j.err);
     if (rc) return rc;
   }
-  PCOL_RETURN_NOT_OK(count_scan(x, threads, meta));
+  PCOL_RETURN_NOT_OK(count_scan(x, threads));
   x->direct = pcol_jt_size(T, threads) == 1 && pcol_jt_is_obj(pcol_jt_at(T, threads, 0)) &&
               thread_in_order(x, pcol_jt_at(T, threads, 0));
   for (size_t ti = 0; ti < pcol_jt_size(T, threads) && (th = pcol_jt_at(T, threads, ti)); ti++) {
@@ -1077,6 +1090,8 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   x.r_hi = -INFINITY;
   x.synth_dur = -1;
   x.interval_ms = pcol_jt_is_num(iv) ? pcol_jt_num(&x.j.t, iv) : NAN;
+  pcol_jv dv = pcol_jt_get(&x.j.t, meta, "pcolDefaultValue"); /* (count_scan, weight_type, default_type) */
+  x.said = pcol_jt_is_str(dv) ? pcol_jt_str(&x.j.t, dv) : NULL;
   if (!rc && processed) rc = import_processed(&x, meta);
   if (!rc && !processed) {
     pcol_jv gv = pcol_jt_get(&x.j.t, meta, "version");
@@ -1090,7 +1105,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     if (!rc) rc = pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err);
   }
   if (!rc) rc = range_duration(&x, meta);
-  if (!rc) rc = default_type(&x, meta);
+  if (!rc) rc = default_type(&x);
   /* the document is read: its tree goes before the samples come back
    * from the sorter (times stay ms since meta.startTime, the source's
    * timestamp) */
