@@ -301,6 +301,35 @@ printf '%16s %5d %s: %10d %s: %16x %s (%s)
   prog 1 1.000500 250000 cpu-clock 0xffffffff816e8248 'atime+0xc8' '[kernel.kallsyms]' '[kernel.kallsyms][ffffffff816e8248]' > "$tmp/one_src.txt"
 [ "$($PCOL top "$tmp/one_src.txt" --by line --format tsv | awk -F'\t' 'NR>1 {print $6}' | sort | tr '\n' '|')" = 'atime|heavy prog.c:9|light|' ] ||
   fail "+srcline without callchains: $($PCOL top "$tmp/one_src.txt" --by line --format tsv 2>&1)"
+# a perf map's Java chain a->b->c (perf-map-agent's inlines) under -F
+# +srcline: perf 6.1 prints no FILE:LINE there but its dso's short name and
+# the address, "[JIT] tid PID[ADDR]" (tests/interop/perf_real.py
+# jit_chain), which names no line: the chain c, b, a has none on any part.
+# Under a header that carries its frame (no callchains) that line was read
+# as a header ("a header without an event name"): real perf 6.1 text
+J='Lcom/Foo;::outer->Lcom/Foo;::mid->Lcom/Foo;::inner+0x6 (/tmp/perf-16150.map)'
+printf '%16s %d %s: %10d %s: %17x %s\n  %s\n' \
+  jitmap 16150 21350.754740 250000 cpu-clock 0x7fc3d0010006 "$J" '[JIT] tid 16150[7fc3d0010006]' \
+  jitmap 16150 21350.754989 250000 cpu-clock 0x7fc3d0010046 'Lcom/Foo;::plain+0x6 (/tmp/perf-16150.map)' '[JIT] tid 16150[7fc3d0010046]' \
+  jitmap 16150 21350.755238 250000 cpu-clock 0x7fc3d002f645 'handle_amd+0x25 (/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2)' 'dl-get-cpu-features.c:333' > "$tmp/jit1.txt"
+printf 'jitmap 16150 21350.754740:     250000 cpu-clock: \n\t%16x %s\n  %s\n\t%16x %s\n  %s\n\n' \
+  0x7fc3d0010006 "$J" '[JIT] tid 16150[7fc3d0010006]' 0x2724a '__libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)' 'libc-start.c:74' > "$tmp/jitg.txt"
+for f in jit1 jitg; do
+  $PCOL pack "$tmp/$f.txt" -o "$tmp/$f.pcol" 2>"$tmp/err" || fail "$f (a perf map's frame under -F +srcline): $(cat "$tmp/err")"
+  $PCOL cat "$tmp/$f.pcol" --table location_lines --format tsv >"$tmp/$f.ll"
+  $PCOL cat "$tmp/$f.pcol" --table functions --format tsv >"$tmp/$f.fn"
+  # the chain's location: inner, mid, outer (depth 1..3), no line, no file
+  chain=$(awk -F'\t' 'FNR == 1 { next } NR == FNR { n[$1] = $2 "\t" $4; next } { print $1, $2, n[$3], $4 }' \
+    "$tmp/$f.fn" "$tmp/$f.ll" | grep 'Foo;::[a-z]*' | grep -v plain | cut -d' ' -f2- | tr '\t\n' ' |')
+  [ "$chain" = '1 Lcom/Foo;::inner NA NA|2 Lcom/Foo;::mid NA NA|3 Lcom/Foo;::outer NA NA|' ] ||
+    fail "$f: the JIT chain's lines: '$chain'"
+done
+[ "$($PCOL top "$tmp/jit1.pcol" --by line --format tsv | awk -F'\t' 'NR>1 && $1>0 {print $6}' | LC_ALL=C sort | tr '\n' '|')" = \
+  'Lcom/Foo;::inner|Lcom/Foo;::plain|handle_amd dl-get-cpu-features.c:333|' ] ||
+  fail "jit1: --by line: $($PCOL top "$tmp/jit1.pcol" --by line --format tsv)"
+[ "$($PCOL top "$tmp/jitg.pcol" --by line --format tsv | awk -F'\t' 'NR>1 {print $6}' | LC_ALL=C sort | tr '\n' '|')" = \
+  'Lcom/Foo;::inner|Lcom/Foo;::mid|Lcom/Foo;::outer|__libc_start_call_main libc-start.c:74|' ] ||
+  fail "jitg: --by line: $($PCOL top "$tmp/jitg.pcol" --by line --format tsv)"
 # -F +srccode: "|LINE source" lines after a frame, and after a callchain's
 # blank line ("an event without a time after events with one")
 printf '%16s %5d %s: %10d %s: %16x %s (%s)\n|8        double s=0; for(int i=0;i<n;i++) s+=sqrt(i);\n' prog 1 1.000000 250000 cpu-clock 0x55add3fd51eb 'heavy+0x52' /x/prog > "$tmp/src1.txt"

@@ -36,7 +36,10 @@ their names; its rows are its addresses) and a JIT-like one running code it
 copied into an anonymous executable mapping (perf's dso
 `/tmp/perf-PID.map`, perf report's `[JIT] tid PID`): each compared by self
 (perf report's rows and overhead strings against pcol top's flat), the
-totals and the threads.  A script
+totals and the threads.  A third program's perf map names its code by a
+Java inline chain `a->b->c` (jit_chain: under -F +srcline perf prints
+`[JIT] tid PID[ADDR]` there, never a FILE:LINE; pcol keeps the chain with
+no line on any part, with callchains and without).  A script
 without the event and period fields (`-F ip,sym`) counts samples; its
 numbers are compared with perf report's Samples column, all events together.
 Inline frames: perf report's self names the ELF symbol at the sample's
@@ -520,6 +523,104 @@ def tracepoint():
     checked += 1
 
 
+JIT_CHAIN = ['Lcom/Foo;::outer', 'Lcom/Foo;::mid', 'Lcom/Foo;::inner']  # jit.c's perf map
+
+
+def jit_chain():
+    """A perf map's Java inline chain `a->b->c` (perf-map-agent's unfolded
+    inlines) under -F +srcline, with callchains (-g) and without: `jit N
+    map` (t_perf_real.sh) runs a loop it copied into an anonymous executable
+    mapping that its /tmp/perf-PID.map names `outer->mid->inner`, another
+    named `plain`, and a C loop (cwork, -g).  perf prints no FILE:LINE
+    under a perf map's frame (it has no line table: `[JIT] tid PID[ADDR]`,
+    its DSO[ADDR] form, also under a header that carries its frame, which
+    pcol read as a header) and perf report --sort srcline names its rows
+    `sym+OFF`; so pcol reads the chain c, b, a with no line on any part
+    (doc/mappings.md §9), its samples per FILE:LINE are perf report's
+    (cwork's), and the chain's samples are the outermost's flat
+    (--no-inlines) and, as a share, each part's cum."""
+    global checked
+    for stem, opts in (('jitmap', ['-g']), ('jitmap1', [])):
+        data = stem + '.data'
+        case = '%s [perf record -e cpu-clock %s; perf script -F +srcline]' % (stem, ' '.join(opts))
+        maps = []
+        try:
+            run(['perf', 'record', '-q', '-o', data, '-e', 'cpu-clock'] + opts + ['--', os.path.join(WORK, 'jit'), '300000000', 'map'])
+            txt = run(['perf', 'script', '-i', data, '-F', '+srcline'])
+            with open(stem + '.txt', 'w') as f:
+                f.write(txt)
+            lines = txt.splitlines()
+            njit = 0
+            for i, line in enumerate(lines):
+                m = re.search(r' \((/tmp/perf-\d+\.map)\)$', line)
+                if not m:
+                    continue
+                maps.append(m.group(1))
+                njit += '->'.join(JIT_CHAIN) in line
+                under = lines[i + 1].strip() if i + 1 < len(lines) else ''
+                if SRCLINE.match(under) and not under.startswith('??') and not under.endswith(':0'):
+                    fail(case, 'perf script printed a FILE:LINE under a perf map frame: %r, %r' % (line, under))
+                elif not re.match(r'^\[JIT\] tid \d+\[[0-9a-f]+\]$', under):
+                    fail(case, 'under a perf map frame: %r, not perf 6.1\'s [JIT] tid PID[ADDR]' % under)
+            if njit < 10:
+                fail(case, 'perf script has %d frames of the chain (the recording is too short?)' % njit)
+            pc = stem + '.pcol'
+            run([PCOL, 'pack', stem + '.txt', '-o', pc])
+            # the chain: one location whose lines are inner, mid, outer, no line
+            tabs, cur = {}, None
+            for line in run([PCOL, 'cat', pc, '--table', 'all', '--format', 'tsv']).splitlines():
+                if line.startswith('# table '):
+                    cur = line[8:].split()[0]
+                    tabs[cur] = []
+                elif cur:
+                    tabs[cur].append(line.split('\t'))
+            hdr = {t: r[0] for t, r in tabs.items() if r}
+            col = lambda t, c: hdr[t].index(c)
+            fname = {r[col('functions', 'function_id')]: r[col('functions', 'name')] for r in tabs['functions'][1:]}
+            chains = defaultdict(list)
+            for r in tabs['location_lines'][1:]:
+                chains[r[col('location_lines', 'location_id')]].append(
+                    (fname.get(r[col('location_lines', 'function_id')]), r[col('location_lines', 'line')]))
+            want = [(n, 'NA') for n in reversed(JIT_CHAIN)]
+            if want not in list(chains.values()):
+                fail(case, 'no location with the chain %s: %s' % (want, [c for c in chains.values() if len(c) > 1][:4]))
+            for r in tabs['functions'][1:]:
+                if r[col('functions', 'name')].startswith('Lcom/Foo;') and r[col('functions', 'filename')] != 'NA':
+                    fail(case, 'the JIT function %s has a file: %s' % (r[col('functions', 'name')], r[col('functions', 'filename')]))
+            compare_srcline(case, data, pc, ['cpu-clock'], True)
+            # perf report's rows of the chain (one symbol `a->b->c`) and plain
+            sec = report(data, ['--no-children', '--sort', 'sym', '-F', 'sample,sym'], True)
+            ref = {}
+            for ns, sym in sec['cpu-clock']['rows']:
+                ref[sym_name(sym)] = ref.get(sym_name(sym), 0) + int(ns)
+            flat = pcol_top(pc, 'samples', extra=['--no-inlines'])
+            for name, mine in (('->'.join(JIT_CHAIN), flat.get(JIT_CHAIN[0], (0, 0))[0]),
+                               ('Lcom/Foo;::plain', flat.get('Lcom/Foo;::plain', (0, 0))[0])):
+                if not ref.get(name) or ref[name] != mine:
+                    fail(case, '%s: perf report %s samples, pcol %s' % (name, ref.get(name), mine))
+            if not ref.get('cwork'):
+                fail(case, 'perf report has no samples of cwork')
+            if opts:
+                # each part's cum is the chain's children share (perf report
+                # prints no counts there, as compare_children)
+                cum = pcol_top(pc, 'samples')
+                kids = report(data, ['--children', '--sort', 'sym', '-F', 'overhead_children,overhead,sym'], True)
+                pct = [r[0] for r in kids['cpu-clock']['rows'] if sym_name(r[2]) == '->'.join(JIT_CHAIN)]
+                total = sum(f for f, _ in cum.values())
+                for n in JIT_CHAIN:
+                    mine = '%.2f%%' % (100.0 * cum.get(n, (0, 0))[1] / total) if total else '-'
+                    if pct != [mine]:
+                        fail(case, '%s: pcol cum %s, perf report children of the chain %s' % (n, mine, pct))
+        except (RuntimeError, ValueError, KeyError) as e:
+            fail(case, str(e))
+        for m in set(maps):
+            try:
+                os.remove(m)
+            except OSError:
+                pass
+        checked += 1
+
+
 HDR_FIELDS = ['comm', 'pid', 'tid', 'time', 'event', 'period']
 
 
@@ -643,6 +744,8 @@ def main():
             checked += 1
     if only == ['']:
         tracepoint()
+    if only == [''] or 'jitmap' in only:
+        jit_chain()
     for f in fails:
         print('FAIL ' + f)
     print('perf: %d perf script outputs compared with perf report (%d rows), %d failures' % (checked, rows_compared, len(fails)))

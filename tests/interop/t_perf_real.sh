@@ -5,7 +5,9 @@
 # ways (cpu-clock with and without -g, --call-graph dwarf and fp, -F, -c,
 # threads, two events, registers, physical addresses and page sizes,
 # CLOCK_REALTIME, copies named like an address, a comment, a time, a [cpu];
-# a stripped copy and a JIT-like program whose frames have no symbol;
+# a stripped copy and a JIT-like program whose frames have no symbol; one
+# whose perf map names a Java inline chain a->b->c (under -F +srcline perf
+# prints no FILE:LINE there, and pcol keeps no line on any part);
 # a tracepoint of dd where allowed), printed by perf script in several field sets and
 # compared per symbol, thread and dso with perf report --stdio of the same
 # perf.data (the rules: tests/interop/perf_real.py); every -F set of header
@@ -77,12 +79,25 @@ $CC $F -fPIC -shared -o "$tmp/libhot.so" "$tmp/lib.c" &&
 # holds with hot's symbols, would be resolved)
 $CC -O1 -fno-omit-frame-pointer -o "$tmp/hot-stripped" "$tmp/hot.c" -L"$tmp" -lhot -Wl,-rpath,"$tmp" -pthread &&
   strip "$tmp/hot-stripped" || { echo "FAIL: cannot build the stripped test program"; exit 1; }
+# (with a second argument, "map", it also writes a perf map,
+# /tmp/perf-PID.map as perf-map-agent writes it, naming the first loop by a
+# Java inline chain `outer->mid->inner` and the second `plain`, and runs a
+# C loop, cwork, built with -g: perf_real.py jit_chain)
 cat > "$tmp/jit.c" <<'C'
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
+volatile long sink;
+__attribute__((noinline)) long cwork(long n) {
+  long x = 0;
+  for (long i = 0; i < n; i++) x += i ^ (x >> 3);
+  return x;
+}
 int main(int argc, char **argv) {
   long n = argc > 1 ? atol(argv[1]) : 100000000;
+  int map = argc > 2 && !strcmp(argv[2], "map");
 #if defined(__x86_64__)
   /* mov %rdi,%rcx; 1: dec %rcx; jnz 1b; ret: at offsets 0 and 64 */
   static const unsigned char code[] = {0x48, 0x89, 0xf9, 0x48, 0xff, 0xc9, 0x75, 0xfb, 0xc3};
@@ -90,11 +105,21 @@ int main(int argc, char **argv) {
   if (m == MAP_FAILED) return 1;
   memcpy(m, code, sizeof code);
   memcpy(m + 64, code, sizeof code);
+  if (map) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
+    FILE *f = fopen(path, "w");
+    if (!f) return 1;
+    fprintf(f, "%lx 40 Lcom/Foo;::outer->Lcom/Foo;::mid->Lcom/Foo;::inner\n", (unsigned long)m);
+    fprintf(f, "%lx 40 Lcom/Foo;::plain\n", (unsigned long)(m + 64));
+    fclose(f);
+  }
   ((void (*)(long))m)(n);
   ((void (*)(long))(m + 64))(n / 2);
 #endif
+  if (map) sink = cwork(n / 2);
   return 0;
 }
 C
-$CC -O1 -fno-omit-frame-pointer -o "$tmp/jit" "$tmp/jit.c" || { echo "FAIL: cannot build the JIT-like program"; exit 1; }
+$CC -O1 -g -fno-omit-frame-pointer -o "$tmp/jit" "$tmp/jit.c" || { echo "FAIL: cannot build the JIT-like program"; exit 1; }
 python3 "$REPO/tests/interop/perf_real.py" "$PCOL_ABS" "$tmp" "$tmp/hot"

@@ -20,7 +20,8 @@ comm,tid,time,period,...`: one event, its samples counted in TRUTH),
 task (--show-task-events: PERF_RECORD_COMM/FORK/EXIT side-band lines among
 the events, perf-exec's at time 0 first), srcline and onesrc (`-F
 +srcline` with and without callchains: "  FILE:LINE", "  ??:0", "  :0",
-"  DSO[ADDR]" under each frame).  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
+"  DSO[ADDR]" under each frame; under a perf map's frame perf's
+"  [JIT] tid PID[ADDR]").  Streaming use: N large and OUT "-" (stdout), TRUTH "/dev/null".
 """
 import random, sys
 
@@ -50,6 +51,10 @@ def main():
     events = ['cycles:u', 'cpu-clock'] if style not in ('noperiod', 'flat', 'noevent') and not one_event else ['cycles']
     counted = style in ('noperiod', 'flat', 'noevent')  # TRUTH counts samples
     def srcline(ip, dso, d):  # what perf prints under a frame (-F +srcline)
+        if dso.startswith('/tmp/perf-') and dso.endswith('.map'):
+            # a perf map has no line table: perf 6.1 prints its dso's short
+            # name and the address, never a FILE:LINE (perf_real.py jit_chain)
+            return '[JIT] tid %s[%s]' % (dso[10:-4], ip.lstrip('0') or '0')
         c = d % 4
         if c == 0: return 'file_%d.c:%d' % (d % 3, 10 + d)
         if c == 1: return '??:0' if d % 8 == 1 else ':0'

@@ -343,12 +343,24 @@ static int flat_frame(const char *s, size_t n) {
  * (t: the line without its indentation): "FILE:LINE" ("??:0" when perf
  * knows none; ":0" with no file name either), or, when the dso has no line table, perf's "DSO[ADDR]"
  * (`libpython3.11.so.1.0[fa5e0]`, `[kernel.kallsyms][ffffffff815eddc6]`:
- * the dso's short name, the address in hex).  Under a header that carries
- * its frame (no callchains; perf right-aligns the comm, so a header may be
- * indented too) it must also be one word: a header has blanks. */
+ * the dso's short name, the address in hex; a perf map's is "[JIT] tid
+ * PID", so under its frames perf prints `[JIT] tid 16150[7fc3d0010006]`,
+ * never a FILE:LINE: perf 6.1, tests/interop/perf_real.py jit_chain).
+ * Under a header that carries its frame (no callchains; perf right-aligns
+ * the comm, so a header may be indented too) it must also be one word (a
+ * header has blanks), or that JIT form, whose last word, PID[ADDR], no
+ * header ends with (perf prints a blank before a [cpu]). */
+static int jit_srcline(const char *t, size_t n) { /* "[JIT] tid PID[ADDR]" */
+  static const char pre[] = "[JIT] tid ";
+  size_t i = sizeof pre - 1, d;
+  if (n < i || memcmp(t, pre, i)) return 0;
+  for (d = i; d < n && isdigit((unsigned char)t[d]); d++) {}
+  if (d == i || d >= n || t[d] != '[' || t[n - 1] != ']' || n - d < 3) return 0;
+  return is_hex(t + d + 1, n - d - 2);
+}
 static int srcline(const char *t, size_t n, int one_word) {
   while (n && is_blank(t[n - 1])) n--;
-  if (one_word && (memchr(t, ' ', n) || memchr(t, '\t', n))) return 0;
+  if (one_word && (memchr(t, ' ', n) || memchr(t, '\t', n)) && !jit_srcline(t, n)) return 0;
   size_t d = n;
   while (d > 0 && isdigit((unsigned char)t[d - 1])) d--;
   if (d < n && d >= 1 && t[d - 1] == ':') return 1; /* ":0": perf knows no file either */
