@@ -10,7 +10,8 @@
  * fields themselves as levels (memory in use at the sample: a counter
  * track where the target has one, never a summed sample value).  pprof,
  * OTLP, speedscope and Firefox exports, and the views' --value
- * rprof.alloc, all take their values from here.
+ * rprof.alloc, all take their values from here; the ClickHouse export
+ * writes the stored values and takes rprof.alloc from here.
  *
  * rprof.alloc of a sample: max(0, d vsize.small) + max(0, d vsize.large) +
  * max(0, d nodes) against the previous sample row of the same source (0

@@ -15,7 +15,13 @@
  * key and the source's uri: a profile under another name is the same
  * profile), then into the outputs.  Blocks hold at most CH_BLOCK_ROWS rows
  * and about CH_BLOCK_BYTES bytes; what is written (and, for the hash pass,
- * what would be) counts against the export budget (stream.h). */
+ * what would be) counts against the export budget (stream.h).
+ *
+ * sample_values holds the stored values, and one derived value: an Rprof
+ * memory profile's rprof.alloc/bytes (THE export rule, lib/core/xvalues.c,
+ * what `pcol top --value rprof.alloc` adds up), a row of idx 0 per sample.
+ * It is a function of the stored values, so it stays out of the hash: a
+ * source keeps the key an export without these rows gave it. */
 #include "frames.h"
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_rd64, pcol_wr64 */
@@ -24,6 +30,8 @@
 #include "reader.h"   /* pcol_source_rows */
 #include "stream.h"   /* pcol_budget_exceeded, pcol_budget_refuse, pcol_budget, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "keys.h"     /* PCOL_VALUE_RPROF_ALLOC */
+#include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,10 +116,18 @@ const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tab
  * is a pair (name, identity): the identity keeps apart, in variant 1, the
  * frames of one printed name that top.c's frame_identity keeps apart (a
  * frame without a function name: its function's start line and its
- * mapping's file, "LINE:FILE", never ''; '' for every named frame, so a
- * function named "<unknown>" is not a nameless frame).  Whether a stack has
- * a key at all is whether stack_keys is empty (flat0/flat1 are then the
- * tuple's default, ('', ''), which is also the key of a function named ''). */
+ * mapping's file, "LINE:FILE"; '' for every named frame, so a function
+ * named "<unknown>" is not a nameless frame).
+ *
+ * A key is one String, the identity with '\' and NUL escaped ("\\", "\0"),
+ * a NUL, then the name as it is: the first NUL ends the identity, so the
+ * name is what follows it, and two keys are equal when their pairs are.
+ * Not a Tuple: ClickHouse 18.16 re-attaches a view at start-up with an
+ * Array(Tuple) column flattened as Nested (stack_keys1.1, .2), and every
+ * query naming the column failed after a restart (user review 9, F5;
+ * tests/interop/t_clickhouse.sh restarts its servers).  Whether a stack has
+ * a key at all is whether path_keys is empty (flat_key0/1 is then '',
+ * which no key is). */
 static const char views_sql[] =
     "CREATE VIEW IF NOT EXISTS pcol_location_keys_local AS\n"
     "SELECT source_key, location_id,\n"
@@ -121,19 +137,21 @@ static const char views_sql[] =
     "  if(ifNull(map_file, '') = '', '<unknown>', concat('[', if(mf_r = '', '/',\n"
     "     reverse(if(mf_k = 0, mf_r, substring(mf_r, 1, mf_k - 1)))), ']')) AS map_key,\n"
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
-    "  arrayMap(n -> (n, ''), if(empty(named) AND unsymbolized, [map_key], named)) AS keys0,\n"
-    "  (if(empty(named) AND unsymbolized, map_key, first_named), '') AS first0,\n"
-    "  arrayConcat(arrayMap(n -> (n, ''), named),\n"
-    "     arrayMap(s -> (map_key, concat(toString(s), ':', ifNull(map_file, ''))),\n"
-    "              if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS keys1,\n"
+    "  arrayMap(n -> concat('\\0', n), if(empty(named) AND unsymbolized, [map_key], named)) AS frame_keys0,\n"
+    "  concat('\\0', if(empty(named) AND unsymbolized, map_key, first_named)) AS first_key0,\n"
+    "  arrayConcat(arrayMap(n -> concat('\\0', n), named),\n"
+    "     arrayMap(s -> concat(toString(s), ':', mf_e, '\\0', map_key),\n"
+    "              if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS frame_keys1,\n"
     "  if(n_unnamed > 0 AND (n_named = 0 OR unnamed_depth < named_depth) OR n_lines = 0,\n"
-    "     (map_key, concat(toString(first_start), ':', ifNull(map_file, ''))),\n"
-    "     (first_named, '')) AS first1,\n"
+    "     concat(toString(first_start), ':', mf_e, '\\0', map_key),\n"
+    "     concat('\\0', first_named)) AS first_key1,\n"
     "  frames\n"
     "FROM (SELECT source_key, location_id, map_file, frames,\n"
     "        replaceRegexpOne(reverse(ifNull(map_file, '')), '^[/\\\\\\\\]+', '') AS mf_r,\n"
     "        position(mf_r, '/') AS mf_p, position(mf_r, '\\\\') AS mf_q,\n"
-    "        if(mf_p = 0, mf_q, if(mf_q = 0, mf_p, least(mf_p, mf_q))) AS mf_k\n"
+    "        if(mf_p = 0, mf_q, if(mf_q = 0, mf_p, least(mf_p, mf_q))) AS mf_k,\n"
+    /* the file in an identity, '\' and NUL escaped */
+    "        replaceAll(replaceAll(ifNull(map_file, ''), '\\\\', '\\\\\\\\'), '\\0', '\\\\0') AS mf_e\n"
     "      FROM (SELECT source_key, location_id, filename AS map_file, frames FROM pcol_locations_local\n"
     "      ANY LEFT JOIN (SELECT source_key, mapping_id, filename FROM pcol_mappings_local)\n"
     "      USING (source_key, mapping_id)))\n"
@@ -153,8 +171,10 @@ static const char views_sql[] =
     "USING (source_key, location_id);\n"
     "CREATE VIEW IF NOT EXISTS pcol_stack_keys_local AS\n"
     "SELECT source_key, stack_id,\n"
-    "  argMinIf(first0, pos, notEmpty(keys0)) AS flat0, groupUniqArrayArray(keys0) AS stack_keys0,\n"
-    "  argMinIf(first1, pos, notEmpty(keys1)) AS flat1, groupUniqArrayArray(keys1) AS stack_keys1,\n"
+    "  argMinIf(first_key0, pos, notEmpty(frame_keys0)) AS flat_key0,\n"
+    "  groupUniqArrayArray(frame_keys0) AS path_keys0,\n"
+    "  argMinIf(first_key1, pos, notEmpty(frame_keys1)) AS flat_key1,\n"
+    "  groupUniqArrayArray(frame_keys1) AS path_keys1,\n"
     "  arrayStringConcat(arrayMap(x -> arrayStringConcat(arrayReverse(arrayMap(n ->\n"
     "      replaceAll(replaceAll(replaceAll(replaceAll(n, ';', '_'), '\\n', '_'), '\\r', '_'), '\\0', '_'),\n"
     "      x.2)), ';'), arrayReverse(arraySort(x -> x.1, groupArray((pos, frames))))), ';') AS folded\n"
@@ -271,6 +291,11 @@ typedef struct chx {
   uint32_t *path; /* a stack's path while it is numbered */
   size_t npath, cappath;
   uint64_t source_samples;
+  pcol_rtime rt;    /* the time rule's segments, which rprof.alloc needs */
+  pcol_xvalues xv;  /* THE export rule: which sources derive rprof.alloc */
+  int ralloc;       /* the current source exports rprof.alloc */
+  pcol_xtype *xt;   /* a source's export values (room: every source value type + PCOL_XV_MAX) */
+  size_t capxt;
 } chx;
 
 static int oom(chx *x) { return pcol_oom(x->err); }
@@ -379,6 +404,12 @@ static int put_nstr(chx *x, size_t c, uint32_t id) {
   PCOL_RETURN_NOT_OK(pcol_string(x->f, id, &s, x->err));
   PCOL_RETURN_NOT_OK(PUSH(x, &x->blk.aux[c], uint8_t, (uint8_t)!s.ptr));
   return put_bytes(x, &x->blk.data[c], s.ptr, s.ptr ? s.len : 0);
+}
+
+/* Nullable(String), not NULL, from a C string. */
+static int put_lit(chx *x, size_t c, const char *s) {
+  PCOL_RETURN_NOT_OK(PUSH(x, &x->blk.aux[c], uint8_t, 0));
+  return put_bytes(x, &x->blk.data[c], s, strlen(s));
 }
 
 /* An array element (Array(UInt32) or Array(String)); end_array closes the row's array. */
@@ -613,7 +644,28 @@ static int gen_sample_values(chx *x, unsigned t) {
       PCOL_RETURN_NOT_OK(put_i64(x, 6, pcol_view_i64(&x->v_val, v)));
       PCOL_RETURN_NOT_OK(end_row(x, t));
     }
+    if (x->ralloc && !x->hashing) { /* derived: not in the key (see the top) */
+      int64_t m;
+      PCOL_RETURN_NOT_OK(pcol_xvalue(&x->xv, NULL, r, PCOL_VT_RPROF_ALLOC, &m, x->err));
+      PCOL_RETURN_NOT_OK(put_u16(x, 0, x->day));
+      PCOL_RETURN_NOT_OK(put_u32(x, 2, id));
+      PCOL_RETURN_NOT_OK(put_u32(x, 3, 0));
+      PCOL_RETURN_NOT_OK(put_lit(x, 4, PCOL_VALUE_RPROF_ALLOC));
+      PCOL_RETURN_NOT_OK(put_lit(x, 5, "bytes"));
+      PCOL_RETURN_NOT_OK(put_i64(x, 6, m));
+      PCOL_RETURN_NOT_OK(end_row(x, t));
+    }
   }
+  return PCOL_OK;
+}
+
+/* Whether source x->src exports rprof.alloc (THE export rule). */
+static int source_ralloc(chx *x) {
+  size_t n;
+  int derived;
+  x->ralloc = 0;
+  PCOL_RETURN_NOT_OK(pcol_xvalues_source(&x->xv, x->src, x->xt, x->capxt, &n, &derived, x->err));
+  for (size_t i = 0; i < n; i++) x->ralloc |= x->xt[i].vt == PCOL_VT_RPROF_ALLOC;
   return PCOL_OK;
 }
 
@@ -720,6 +772,10 @@ static int alloc_maps(chx *x) {
   uint32_t **nw[5] = {&x->st_new, &x->loc_new, &x->fn_new, &x->map_new, &x->ls_new};
   uint32_t **old[5] = {&x->st_old, &x->loc_old, &x->fn_old, &x->map_old, &x->ls_old};
   if (!(x->st_named = calloc((size_t)x->nstacks + 1, 1))) return oom(x);
+  uint64_t nsvt = pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES);
+  if (nsvt >= SIZE_MAX / sizeof *x->xt - PCOL_XV_MAX) return oom(x);
+  x->capxt = (size_t)nsvt + PCOL_XV_MAX;
+  if (!(x->xt = malloc(x->capxt * sizeof *x->xt))) return oom(x);
   for (int i = 0; i < 5; i++) {
     if (n[i] >= SIZE_MAX / sizeof(uint32_t) - 1) return oom(x);
     *nw[i] = calloc((size_t)n[i] + 1, sizeof(uint32_t));
@@ -743,6 +799,8 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
   int rc = pcol_budget_open(&x->bud, f, opt, "clickhouse export", outs[0], err);
   if (!rc) rc = load_columns(x);
   if (!rc) rc = alloc_maps(x);
+  if (!rc) rc = pcol_rtime_init(&x->rt, f, err);
+  if (!rc) rc = pcol_xvalues_init(&x->xv, f, &x->rt, err);
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), done = 0;
   x->sorted = 1;
   for (uint64_t r = 1; !rc && r < x->nsamples && x->sorted; r++)
@@ -759,7 +817,7 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
     int64_t ts = pcol_view_i64(&x->so_ts, s - 1);
     int64_t d = ts == PCOL_NA_I64 || ts < 0 ? 0 : ts / 86400;
     x->day = (uint16_t)(d > 65535 ? 65535 : d); /* Date: days since 1970, to 2149 */
-    if ((rc = number_source(x))) break;
+    if ((rc = number_source(x)) || (rc = source_ralloc(x))) break;
     chash_init(&x->h);
     x->hashing = 1;
     x->hashed = 0;
@@ -780,6 +838,8 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
   free(x->st_old), free(x->loc_old), free(x->fn_old), free(x->map_old), free(x->ls_old);
   free(x->path);
   free(x->st_named);
+  free(x->xt);
+  pcol_rtime_free(&x->rt); /* (zeroed, or freed by a failed init: idempotent) */
   free(x);
   return rc;
 }
