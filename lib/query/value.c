@@ -423,7 +423,9 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
   if (!strcmp(name, VALUE_WEIGHT)) return vt_names(f, PCOL_VT_WEIGHT, out, err);
   /* each source's own count: pprof's samples/count, else its weight */
   if (!strcmp(name, VALUE_SAMPLES)) return vt_names(f, 0, out, err);
-  if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC)) return resolve_rprof_alloc(f, out, err);
+  /* TYPE or TYPE/UNIT, as the list of a file's values names it */
+  if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes"))
+    return resolve_rprof_alloc(f, out, err);
   int rc = resolve_named(f, name, out, err);
   if (rc == PCOL_ENOTFOUND && name[0] && strlen(name) < 10 && strspn(name, "0123456789") == strlen(name)) {
     if (err) err->message[0] = 0, err->code = PCOL_OK;

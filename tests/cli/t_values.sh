@@ -138,7 +138,10 @@ fi
 [ $rc = 2 ] || fail "--value vsize.small exited $rc, want 2 (a usage error)"
 grep -q "is a level.*use --value rprof.alloc" "$tmp/err" || fail "the refusal points at rprof.alloc: $(cat "$tmp/err")"
 "$PCOL" fold "$tmp/m.out" --value nodes >/dev/null 2>&1 && fail "fold --value nodes"
-"$PCOL" top "$tmp/m.out" --value rprof.alloc >/dev/null || fail "rprof.alloc still works"
+"$PCOL" top "$tmp/m.out" --value rprof.alloc >"$tmp/ra" || fail "rprof.alloc still works"
+# TYPE/UNIT, the name the refusal of an unknown value lists it by
+"$PCOL" top "$tmp/m.out" --value rprof.alloc/bytes >"$tmp/rab" && cmp -s "$tmp/ra" "$tmp/rab" ||
+  fail "--value rprof.alloc/bytes is not --value rprof.alloc"
 "$PCOL" report "$tmp/m.out" -o "$tmp/m.html" || fail "report of a memory profile"
 python3 - "$tmp/m.html" <<'P' || fail "report's value menu offers a level as a sum"
 import sys, re, json
