@@ -418,5 +418,18 @@ for one in "$tmp/t.perf $tmp/t.folded --source 1" "$tmp/t.perf"; do
   $PCOL unpack $one --to rprof -o "$tmp/one.out" 2>"$tmp/err" || fail "$one: unpack --to rprof"
   [ ! -s "$tmp/err" ] || fail "$one: a warning for sources alike: $(cat "$tmp/err")"
 done
+# a source whose default is neither a time nor the count (a heap profile's
+# bytes) is written as ticks of its samples, which summaryRprof reads as
+# seconds: the export says so (review 9 F2: 119.51 s of "CPU" for a heap
+# profile, nothing said); a CPU profile gets no such note
+if [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ]; then
+  $PCOL unpack "$TD/pprof/go-heap-allocs-inline.pb.gz" --to rprof -o "$tmp/heap.out" 2>"$tmp/err" ||
+    fail "heap profile: unpack --to rprof: $(cat "$tmp/err")"
+  grep -q "note: .*source 1: its default value alloc_space/bytes is not a time.*count the samples, not alloc_space" "$tmp/err" ||
+    fail "heap profile to rprof: no note that bytes became ticks: $(cat "$tmp/err")"
+  $PCOL unpack "$TD/pprof/go-cpu-inline-small.pb.gz" --to rprof -o "$tmp/cpu.out" 2>"$tmp/err" ||
+    fail "cpu profile: unpack --to rprof"
+  [ ! -s "$tmp/err" ] || fail "cpu profile to rprof: a note: $(cat "$tmp/err")"
+fi
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

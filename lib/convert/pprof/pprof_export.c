@@ -56,6 +56,8 @@ typedef struct src_info {
   uint32_t *pos_col;   /* column of each declared position */
   size_t nx;                   /* synth: its values (lib/core/xvalues.c) and columns */
   uint32_t xvt[PCOL_XV_MAX], xcol[PCOL_XV_MAX];
+  int count_fill;     /* stored, without samples/count: its count (the weight) goes to */
+  uint32_t count_col; /* this samples/count column (count_column) */
 } src_info;
 
 typedef struct ex {
@@ -230,12 +232,50 @@ static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
   return PCOL_OK;
 }
 
+/* THE count rule (pcol_count_types) in the samples/count column: a stored
+ * source that lacks samples/count (a heap profile, an OTLP off-CPU one)
+ * counts its rows by their weight, and that count is what `pcol top
+ * --value samples` adds up for it, and what the views show when the
+ * selection's default is the count ("samples": a merge of a CPU and a heap
+ * profile).  Written as 0 there, go tool pprof's total of the column (the
+ * export's default then) was the CPU profile's count alone.  So such a
+ * source writes its weight into the samples/count column another source
+ * has, or, when the selection's default is the count, into one made for
+ * it. */
+static int count_column(ex *x) {
+  uint32_t *cvt = NULL, dflt = 0;
+  if ((x->rc = pcol_count_types(x->f, &cvt, x->err))) return x->rc;
+  int need = 0;
+  for (uint64_t s = 1; s <= x->nsrc; s++) {
+    src_info *si = &x->src[s - 1];
+    si->count_fill = si->involved && !si->synth && !cvt[s];
+    need |= si->count_fill;
+  }
+  free(cvt);
+  if (!need) return PCOL_OK;
+  int64_t t = str_find(x, "samples", 7), u = str_find(x, "count", 5);
+  size_t c = 0;
+  while (c < x->ncols && !(t && u && x->cols[c].type == t && x->cols[c].unit == u)) c++;
+  if (c == x->ncols) {
+    if ((x->rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &dflt, NULL, x->err)))
+      return x->rc;
+    if (dflt) need = 0; /* no column of the count, and no view shows it by default */
+    else if (column_for(x, str_c(x, "samples"), str_c(x, "count"), 0, &(uint32_t){0})) return x->rc;
+  }
+  for (uint64_t s = 1; s <= x->nsrc; s++) {
+    src_info *si = &x->src[s - 1];
+    si->count_fill &= need;
+    si->count_col = (uint32_t)c;
+  }
+  return x->rc;
+}
+
 static int plan_columns(ex *x) {
   pcol_xtype *xt = NULL;
   size_t cap = 0;
   int rc = plan_columns_in(x, &xt, &cap);
   free(xt);
-  return rc;
+  return rc ? rc : count_column(x);
 }
 
 /* ------------------------------------------------------- output stream */
@@ -629,6 +669,8 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
         continue;
       put_value(sp, si->pos_col[k], pcol_scale(fv, num, den));
     }
+    if (si->count_fill) /* its count (count_column) */
+      put_value(sp, si->count_col, pcol_scale(pcol_view_i64(&v[PCOL_C_S_WEIGHT], row), num, den));
   }
   return 0;
 }
@@ -770,6 +812,7 @@ static void tell_lacking(const ex *x, const uint8_t *rows, const pcol_export_opt
       for (size_t k = 0; k < si->nx; k++) has[si->xcol[k]] = 1;
     else
       for (size_t k = 0; k < si->npos; k++) has[si->pos_col[k]] = 1;
+    if (si->count_fill) has[si->count_col] = 1; /* its count (count_column) */
     for (size_t c = 0; c < x->ncols; c++) {
       if (has[c]) continue;
       /* a type another source declares twice, this one once: it has it */

@@ -739,6 +739,46 @@ static int lack_stated(rp_out *r, const pcol_select *sel) {
   return PCOL_OK;
 }
 
+/* A source whose default value is neither a time nor the count (a heap
+ * profile's alloc_space/bytes, alloc_objects/count) when the selection's
+ * sources agree on it: Rprof's lines are ticks of time, so its samples were
+ * written as ticks of their count, and summaryRprof's seconds are those
+ * rows x the interval, not bytes: 119.51 s of "CPU" for a heap profile of
+ * 2 TB, and a top function by rows, not by bytes, with nothing said (review
+ * 9 F2).  The export still writes them (Rprof has nothing closer), with
+ * this note; sources whose defaults differ have the CLI's warning, and a
+ * default the sources state together is lack_stated's. */
+static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
+                          const pcol_export_options *opt) {
+  uint32_t chosen = 0;
+  int d = 0;
+  pcol_view ty, un;
+  if (pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, NULL) || d ||
+      pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, NULL) ||
+      pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, NULL))
+    return;
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    uint32_t vt = 0;
+    pcol_str t, u;
+    if ((sel && sel->source_id && s != sel->source_id) || !has[s] || (r->kind[s] & KIND_RPROF) ||
+        r->lasts[s].tvt || (r->lack && r->lack[s]) ||
+        pcol_source_default_types(r->f, s, s, &vt, NULL) || !vt || vt == r->cvt[s] ||
+        vt > pcol_rows(r->f, PCOL_T_VALUE_TYPES) ||
+        pcol_string(r->f, pcol_view_u32(&ty, vt - 1), &t, NULL) ||
+        pcol_string(r->f, pcol_view_u32(&un, vt - 1), &u, NULL))
+      continue;
+    char n[400];
+    int tl = (int)pcol_utf8_cut(t.ptr, t.len, 60), ul = (int)pcol_utf8_cut(u.ptr, u.len, 40);
+    const char *tp = t.ptr ? t.ptr : "", *up = u.ptr ? u.ptr : "";
+    snprintf(n, sizeof n,
+             "source %u: its default value %.*s/%.*s is not a time, which Rprof's lines are: each "
+             "sample is written as its weight in ticks of %" PRIu64 " us, so summaryRprof's seconds "
+             "count the samples, not %.*s; pprof, speedscope and Firefox output keep %.*s",
+             s, tl, tp, ul, up, source_interval(r, s), tl, tp, tl, tp);
+    opt->note(opt->note_ctx, n);
+  }
+}
+
 /* a sink that only counts (the dry run below) */
 static ssize_t sink_write(void *c, const char *buf, size_t size) {
   (void)c, (void)buf;
@@ -877,6 +917,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
                (double)lc.tns[s] / 1e9);
     opt->note(opt->note_ctx, t);
   }
+  if (!rc && !dry && opt && opt->note) note_not_time(&r, sel, lc.has, opt);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
   free(r.lasts);
