@@ -10,7 +10,8 @@ const cli_opt opts_unpack[] = {
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox, v8: JSON text (also when -o "
                       "does not end in .gz)"},
-    {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to v8: the time each "
+    {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to firefox: the "
+                    "samples' weight (default: each source's default value); --to v8: the time each "
                     "sample lasts (default: the source's default value, which must be a time)"},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
@@ -85,12 +86,14 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "--hide, --show, --show-from and --no-inlines change "
                            "stacks, which an export keeps whole; use --focus/--ignore/--tag "
                            "here, or pcol fold --hide");
-  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8) /* was silently ignored */
+  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 &&
+      fmt != PCOL_FMT_FIREFOX) /* was silently ignored */
     return fmt == PCOL_FMT_RPROF /* (its lines are ticks: it keeps no value type) */
-               ? cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; rprof output "
-                                 "makes each sample one tick of its source's interval (--source N chooses)")
-               : cli_usage_error(cmd->name, "--value applies to --to collapsed and v8 only; %s output keeps "
-                                 "the profile's value types as they are", pcol_format_name(fmt));
+               ? cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; rprof "
+                                 "output makes each sample one tick of its source's interval (--source N "
+                                 "chooses)")
+               : cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; %s "
+                                 "output keeps every value type of the profile", pcol_format_name(fmt));
   pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
    * the other formats are pcol's, their numbers raw as a view's tsv */
@@ -134,7 +137,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     if (vname) vp = &value;
     cli_warn_value(cmd, f, &sel, &value, vname != NULL, path);
-  } else if (fmt == PCOL_FMT_V8 && vname) { /* the time each sample lasts */
+  } else if ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_FIREFOX) && vname) { /* v8: the time each
+                                                                          * sample lasts; firefox:
+                                                                          * the samples' weight */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
       return cli_fail(cmd->name, &err, rc);
@@ -144,6 +149,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (fmt == PCOL_FMT_RPROF) {
     cli_warn_rprof_mixed(cmd, f, &sel, path);
     eo.note = cli_export_note, eo.note_ctx = &nt;
+  }
+  if (fmt == PCOL_FMT_FIREFOX) { /* a weight 0 everywhere; sources without the value asked for */
+    eo.note = cli_export_note, eo.note_ctx = &nt;
+    if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
   }
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the

@@ -1324,6 +1324,10 @@ def source_readings(res, rsum):
                 cnt.add(names, v if is_count else obs)
                 s["real_names"].update(n for n in names if n)
         s["count"] = cnt
+        # a Profile without samples/count beside others: the pprof export's
+        # samples/count column holds every source's count (THE count rule:
+        # the observations of a Profile without it; doc/mappings.md §2.2)
+        s["samples_is_count"] = any((p["type"], p["unit"]) != ("samples", "count") for p in res["otlp_src"])
         s["rprof_count"] = rprof_lines(res["otlp_src"])
         # top shows a type every source measures, else the count; speedscope
         # opens on the first source's default (its last type: one here)
@@ -1400,7 +1404,7 @@ def judge_one(res, rsum, ss):
                 continue
             types, dflt, readings = res["go_out" if e == "pprof" else "go_otlp"]
             for t, _u in types:
-                sr = type_reading(t)
+                sr = src["count"] if t == "samples" and src.get("samples_is_count") else type_reading(t)
                 if sr is None:
                     fail(b, what, "type %s is not one the source measured" % t)
                     continue

@@ -72,6 +72,10 @@ typedef struct ctr {
 typedef struct fx {
   pcol_file *f;
   pcol_error *err;
+  const pcol_value_sel *value; /* --value: every source's weight (NULL: its default) */
+  void (*note)(void *ctx, const char *text); /* pcol_export_options.note (NULL: none) */
+  void *note_ctx;
+  uint64_t src_rows, src_nonzero; /* the source being written: its rows, those weighing != 0 */
   FILE *out;
   pcol_budget *bud;
   pcol_frames fr;
@@ -862,6 +866,8 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   a.den = den;
   pcol_selected_row r = {row, num, den};
   a.w = amount(x, w, &r);
+  x->src_rows++;
+  x->src_nonzero += a.w != 0;
   PCOL_RETURN_NOT_OK(weight_fits(x, w, a.w));
   a.cpu = pcol_view_i64(&x->s_cpu, row);
   int rc;
@@ -911,8 +917,11 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   pcol_xtype *others = NULL;
   fill fl;
   memset(&fl, 0, sizeof fl);
-  int rc = pcol_source_default_types(x->f, s, s, &w->wvt, x->err);
-  if (!rc && !w->wvt && w->cvt) w->wvt = w->cvt;
+  /* the weight: the value asked for (--value; a source without it weighs
+   * 0), else the source's default (THE default rule) */
+  int rc = x->value ? PCOL_OK : pcol_source_default_types(x->f, s, s, &w->wvt, x->err);
+  if (x->value) w->wvt = x->value->vt_id == PCOL_VT_WEIGHT ? 0 : x->value->vt_id;
+  if (!rc && !w->wvt && w->cvt && !(x->value && x->value->vt_id == PCOL_VT_WEIGHT)) w->wvt = w->cvt;
   if (!rc) rc = weight_kind(x, w->wvt, &w->wtype, &w->dec);
   if (!rc && strcmp(w->wtype, "samples") && w->wvt == PCOL_VT_TIME) w->vname = (pcol_str){"cpu", 3};
   else if (!rc && strcmp(w->wtype, "samples") && w->wvt && w->wvt < PCOL_VT_WEIGHT)
@@ -995,6 +1004,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   fl.one = &one;
   void *ctx[2] = {x, &ws};
   fl.put = ctx;
+  x->src_rows = x->src_nonzero = 0;
   if (!rc) {
     rc = pcol_select_iter(x->f, &one, fill_row, &fl, x->err);
     if (rc && !ws.rc && rc == PCOL_ENOMEM) rc = oom(x);
@@ -1009,6 +1019,18 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
                              : pcol_error_set(x->err, rc, "firefox export: a temporary file ($TMPDIR, "
                                               "else /tmp) could not be read");
     if (!rc && ws.cur) rc = thread_end(x, &ws);
+  }
+  /* a weight that is 0 in every row (dotnet's default lock_time): the
+   * profiler shows an empty call tree, with the CPU time in another value
+   * type the export did not write (review 9 F3): said, with the way out */
+  if (!rc && x->note && x->src_rows && !x->src_nonzero) {
+    char t[300];
+    snprintf(t, sizeof t,
+             "source %u: the value its samples weigh (%.*s) is 0 in every selected sample, so the "
+             "Firefox Profiler shows an empty call tree; --value TYPE weighs them by another",
+             s, (int)pcol_utf8_cut(w->vname.ptr, w->vname.len, 80),
+             w->vname.ptr ? w->vname.ptr : w->wtype);
+    x->note(x->note_ctx, t);
   }
   pcol_rowsort_free(fl.rs);
   free(fl.seq);
@@ -1158,7 +1180,10 @@ static int write_shared(fx *x) {
  * string of the export is (jstr: escaped, into the budgeted output). */
 static int put_default(fx *x, const pcol_select *sel) {
   uint32_t vt = 0;
-  PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel ? sel->source_id : 0, &vt, NULL, x->err));
+  if (x->value) /* --value: the weights are that value (the weight: the count's column) */
+    vt = x->value->vt_id == PCOL_VT_WEIGHT ? 0 : x->value->vt_id;
+  else
+    PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel ? sel->source_id : 0, &vt, NULL, x->err));
   pcol_str name = {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1};
   if (vt == PCOL_VT_TIME) name = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1}; /* an Rprof source's time */
   else if (vt >= 1 && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
@@ -1319,7 +1344,17 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.out = g.bud.fp;
   x.bud = &g.bud;
   x.last_fallback = -1;
-  rc = export_body(&x, sel);
+  x.value = opt ? opt->value : NULL;
+  if (opt) x.note = opt->note, x.note_ctx = opt->note_ctx;
+  if (x.value && (x.value->vt_id == PCOL_VT_RPROF_ALLOC ||
+                  (x.value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && x.value->vt_id != PCOL_VT_TIME &&
+                   x.value->vt_id != PCOL_VT_WEIGHT)))
+    rc = pcol_error_set(err, PCOL_EINVAL, "firefox export: value '%.*s' is not one the export can "
+                        "weigh samples by (a stored type, samples, weight or cpu)",
+                        (int)pcol_utf8_cut(x.value->type.ptr, x.value->type.len, 80),
+                        x.value->type.ptr ? x.value->type.ptr : "");
+  else
+    rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
