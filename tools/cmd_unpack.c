@@ -92,8 +92,15 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                ? cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; rprof "
                                  "output makes each sample one tick of its source's interval (--source N "
                                  "chooses)")
-               : cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; %s "
-                                 "output keeps every value type of the profile", pcol_format_name(fmt));
+               : cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; %s",
+                                 fmt == PCOL_FMT_SPEEDSCOPE ? "speedscope output writes a profile of each "
+                                                              "value type"
+                                 : fmt == PCOL_FMT_PERUN    ? "perun output writes the amount of the kind "
+                                                              "its header states (time or memory)"
+                                 : fmt == PCOL_FMT_PPROF    ? "pprof output keeps every value type of the "
+                                                              "profile"
+                                                            : "otlp output keeps every value type of the "
+                                                              "profile");
   pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
    * the other formats are pcol's, their numbers raw as a view's tsv */
