@@ -829,7 +829,9 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_
  * 64 inputs 64 at a time and then the merges: a 0 start after the 64th
  * input can come out otherwise there.)  What the pprof export writes as
  * time_nanos/duration_nanos and the text views' "Time:" and "Duration:"
- * lines say. */
+ * lines say; the speedscope, Firefox and OTLP exports of a time range
+ * state each source's cut window, so that their copies read back say
+ * the same. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, const pcol_select *sel,
                                                       int64_t *time_ns, int64_t *duration_ns,
                                                       pcol_error *err);

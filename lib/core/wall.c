@@ -371,27 +371,43 @@ static int wall_take(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
  * duration, no comment).  A source stating no duration (0, or a negative
  * one) has no window to cut: it states none in the range either, and is
  * missed only when the range ends before it starts.  A wall-clock range
- * leaves a source whose start is unknown as it is (the query says so). */
+ * leaves a source whose start is unknown as it is (the query says so).
+ * pcol_wall_cut cuts one source; wall_clip cuts the header's, and the
+ * exports each source they write (wall.h), so that a copy of a range
+ * states what the header of the range says. */
+int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_wall_window *win) {
+  int64_t a = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
+  int64_t b = sel && sel->has_to ? sel->to_ns : INT64_MAX;
+  *win = (pcol_wall_window){w->start[s], w->stated[s], 0, a, b, 0};
+  if (!sel || (!sel->has_from && !sel->has_to)) return 1;
+  if (sel->wall) { /* the source's own clock, as pcol_wall_bounds */
+    if (w->start[s] == PCOL_NA_I64) return win->from = INT64_MIN + 1, win->to = INT64_MAX, 1;
+    if (sel->has_from) a = win->from = sat_sub(a, w->start[s]);
+    if (sel->has_to) b = win->to = sat_sub(b, w->start[s]);
+  }
+  int64_t lo = a > 0 ? a : 0, d = w->stated[s] > 0 ? w->stated[s] : 0;
+  int64_t hi = d && b > d ? d : b;
+  if (hi <= lo) return 0; /* (d == 0: hi is b) */
+  win->cut = 1;
+  win->stated = d ? hi - lo : 0;
+  win->shift = lo;
+  if (w->start[s] != PCOL_NA_I64) win->start = sat_add(w->start[s], lo);
+  return 1;
+}
+
 static void wall_clip(pcol_wall *w, const pcol_select *sel, uint8_t *take) {
   if (!sel || (!sel->has_from && !sel->has_to)) return;
   for (uint64_t s = 1; s <= w->n; s++) {
+    pcol_wall_window win;
     if (!take[s]) continue;
-    int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
-    int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
-    if (sel->wall) { /* the source's own clock, as pcol_wall_bounds */
-      if (w->start[s] == PCOL_NA_I64) continue;
-      if (sel->has_from) a = sat_sub(a, w->start[s]);
-      if (sel->has_to) b = sat_sub(b, w->start[s]);
-    }
-    int64_t lo = a > 0 ? a : 0, d = w->stated[s] > 0 ? w->stated[s] : 0;
-    int64_t hi = d && b > d ? d : b;
-    if (hi <= lo) { /* (d == 0: hi is b) */
+    if (!pcol_wall_cut(w, sel, s, &win)) {
       take[s] = 0;
       continue;
     }
-    w->stated[s] = d ? hi - lo : 0;
-    if (w->start[s] != PCOL_NA_I64) w->start[s] = sat_add(w->start[s], lo);
-    if (w->clock[s] != PCOL_NA_I64) w->clock[s] = sat_add(w->clock[s], lo);
+    if (!win.cut) continue; /* (a wall-clock range, the start unknown: as it is) */
+    w->stated[s] = win.stated;
+    w->start[s] = win.start;
+    if (w->clock[s] != PCOL_NA_I64) w->clock[s] = sat_add(w->clock[s], win.shift);
   }
 }
 

@@ -58,6 +58,27 @@ int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
  * ... that s begins (the next input of a merge starts again at 1).  Walk
  * the recordings with for (s = 1; s <= w->n; s = e) e = pcol_wall_run_end(w, s). */
 uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s);
+/* THE range rule of the header (wall.c), one source at a time, for a
+ * writer of a selection's samples (the speedscope, Firefox and OTLP
+ * exports): source s of w (pcol_wall_init's, not cut) under sel's time
+ * range, the cut window without a recording's parts joined (a writer
+ * keeps each part, and the reader joins them again).  *win: start and
+ * stated the cut window's (as pcol_wall holds them: NA start, 0 stated
+ * when unknown, none), shift how far its start moved (ns of the source's
+ * clock: a copy's samples are written shift earlier, so that each keeps
+ * its instant and the copy starts where the range's part starts), from and
+ * to the range in the source's clock (INT64_MIN + 1 and INT64_MAX when
+ * open; a wall-clock range made the source's by its start, as
+ * pcol_wall_bounds does), cut 1 when the range moved or cut it.  Without
+ * a range, and of a wall-clock one when the start is unknown: the
+ * source's own, shift 0, cut 0.  Returns 0 when the range misses the
+ * window (pcol_wall_header takes no such source; *win is then the
+ * source's own, from and to the range's), else 1. */
+typedef struct pcol_wall_window {
+  int64_t start, stated, shift, from, to;
+  int cut;
+} pcol_wall_window;
+int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_wall_window *win);
 /* THE selection rule of recording parts (wall.c): w->part[s] made what a
  * writer of the sources take[s] writes as their pcol.recording_part (0:
  * none): a run written whole as it is, the k >= 2 written of a run in

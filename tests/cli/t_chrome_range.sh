@@ -197,6 +197,31 @@ for v in v.cpuprofile v.json; do
     done
   done
 done
+# the duration of a trace's profile (DevTools' TimelineModel: a chunk's
+# endTime, else startTime + the sum of timeDeltas, its last sample; 0 is
+# none), as the .cpuprofile of the same profile states it (endTime -
+# startTime): Duration: in top, duration: in info (before, a trace whose
+# chunks state no endTime, as a real Chromium trace's, had neither)
+python3 - "$tmp/v.json" "$tmp" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+for name, end in (("none", None), ("zero", 0), ("later", 12000)):
+    ev = json.loads(json.dumps(t["traceEvents"]))
+    d = ev[2]["args"]["data"]
+    del d["endTime"]
+    if end is not None:
+        d["endTime"] = end
+    json.dump({"traceEvents": ev}, open("%s/end-%s.json" % (sys.argv[2], name), "w"))
+PY
+dur() { "$PCOL" top "$1" -n 1 2>/dev/null | grep '^Duration:' | cut -d, -f1; }
+for c in "v.cpuprofile|8ms" "v.json|8ms" "end-none.json|8ms" "end-zero.json|8ms" "end-later.json|11ms"; do
+  f=$tmp/${c%%|*} want=${c#*|}
+  [ "$(dur "$f")" = "Duration: $want" ] || fail "${c%%|*}: '$(dur "$f")', not 'Duration: $want'"
+  "$PCOL" info "$f" | grep -q "^  duration: *$want\$" || fail "${c%%|*}: info has no 'duration: $want': $("$PCOL" info "$f" | head -5)"
+  # the recording of one profile: the same through pcol files and exports
+  "$PCOL" unpack "$f" -t pprof -o "$tmp/d.pb.gz" && [ "$(dur "$tmp/d.pb.gz")" = "Duration: $want" ] ||
+    fail "${c%%|*}: the pprof export's '$(dur "$tmp/d.pb.gz")', not 'Duration: $want'"
+done
 # an E event without a name (absent, or "") closes the innermost open B of
 # its thread (the Trace Event Format, chrome://tracing, Perfetto); one
 # whose name differs from it is left out, as speedscope leaves it

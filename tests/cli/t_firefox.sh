@@ -425,6 +425,29 @@ $PCOL merge "$tmp/m1.json" examples/demo.out -o "$tmp/m.pcol" && $PCOL unpack "$
 # copy's Duration is the merge's, pcol_sources_time)
 [ "$($PCOL top "$tmp/m.json" | grep '^Duration: ' | cut -d, -f1)" = "$($PCOL top "$tmp/m.pcol" | grep '^Duration: ' | cut -d, -f1)" ] ||
   fail "a merge with Rprof: the Firefox copy's $($PCOL top "$tmp/m.json" | grep '^Duration: '), the merge's $($PCOL top "$tmp/m.pcol" | grep '^Duration: ')"
+# a time range's copy starts where the range's part starts (meta.startTime,
+# which the import reads back as the source's start: top's Time:), as top
+# of the range says (THE range rule of the header, pcol_sources_time), its
+# samples at their instants; before, meta.startTime was the source's own
+# start, and the copy's Time: the whole recording's.  window_gen.py's
+# one.json: [T0, T0 + 4 s) sampled all through, T0 = 00:00:58.
+python3 tests/support/window_gen.py "$tmp" 1767225658 || fail "window_gen.py"
+for r in "--from 2.5 --to 3|1767225660500" "--from 2026-01-01T00:01:01.5Z|1767225661500" "--to 1|1767225658000"; do
+  set -- ${r%|*}
+  $PCOL unpack "$tmp/one.json" "$@" --to firefox --no-gzip -o "$tmp/w.json" || fail "one.json $*: unpack"
+  st=$(python3 -c "import json, sys; print(round(json.load(open(sys.argv[1]))['meta']['startTime']))" "$tmp/w.json")
+  [ "$st" = "${r#*|}" ] || fail "one.json $*: the copy's meta.startTime is $st ms, the range's part starts at ${r#*|}"
+  [ "$(TZ=UTC $PCOL top "$tmp/w.json" -n 1 | grep -E '^(Time|Duration):')" = \
+    "$(TZ=UTC $PCOL top "$tmp/one.json" "$@" -n 1 | grep -E '^(Time|Duration):')" ] ||
+    fail "one.json $*: the copy's Time:/Duration: are not the range's: $(TZ=UTC $PCOL top "$tmp/w.json" -n 1 | head -4)"
+  $PCOL unpack "$tmp/one.json" "$@" --to pprof -o "$tmp/w.pb.gz" && $PCOL unpack "$tmp/w.json" --to pprof -o "$tmp/w2.pb.gz" ||
+    fail "one.json $*: to pprof"
+  [ "$(python3 tests/support/pprof_times.py "$tmp/w2.pb.gz")" = "$(python3 tests/support/pprof_times.py "$tmp/w.pb.gz")" ] ||
+    fail "one.json $*: the copy's start and duration $(python3 tests/support/pprof_times.py "$tmp/w2.pb.gz"), the range's $(python3 tests/support/pprof_times.py "$tmp/w.pb.gz")"
+  # the samples keep their instants: the copy's first at its start
+  [ "$($PCOL cat "$tmp/w.json" --table samples --format tsv | awk -F'\t' 'NR == 2 {print $3}')" = 0 ] ||
+    fail "one.json $*: the copy's first sample is not at its start: $($PCOL cat "$tmp/w.json" --table samples | head -3)"
+done
 # a marker the profiler fails on (a phase it does not handle; a time its
 # phase needs is null): the profile has no range, pcol no duration
 python3 tests/support/firefox_range.py "$tmp/v70.json" "$tmp/d.json" markers >/dev/null

@@ -571,4 +571,39 @@ json.dump(doc, open(sys.argv[1], "w"))
 PY
 [ "$($PCOL cat "$tmp/og.json" --table sources --format tsv | tail -n +2 | wc -l)" = 1 ] || fail "two Profiles of the same samples: not one source"
 ! $PCOL cat "$tmp/og.json" --table meta | grep -q recording_part || fail "a lone source of a message has a recording part"
+# ------------------------------------------------- a time range's export
+# Each Profile states its source's window in the range (THE range rule of
+# the header, pcol_sources_time: what pcol top of the range says): its
+# time_unix_nano where the range's part begins, its duration_nano the
+# part's length, the samples' timestamps_unix_nano the instants they were;
+# read by protoc --decode, and by pcol (top's Time:/Duration: of the copy
+# are the range's).  Before, every Profile stated its source's whole
+# window (Duration: 4s of a 1 s range).  window_gen.py: one.json [T0, T0 +
+# 4 s) and later.json [T0 + 100 s, T0 + 102 s), sampled every 10 ms.
+T0=1767225658
+python3 "$REPO/tests/support/window_gen.py" "$tmp" $T0 || fail "window_gen.py"
+$PCOL merge "$tmp/one.json" "$tmp/later.json" -o "$tmp/w.pcol" || fail "merge one.json later.json"
+S=000000000
+for c in "one.json --from 1 --to 2|$((T0 + 1))$S 1000000000|$((T0 + 1))$S" \
+         "one.json --from 2.5 --to 3|$((T0 + 2))500000000 500000000|$((T0 + 2))500000000" \
+         "one.json --from @$((T0 + 3)).5|$((T0 + 3))500000000 500000000|$((T0 + 3))500000000" \
+         "one.json --to 1|$T0$S 1000000000|$T0$S" \
+         "w.pcol --from 1 --to 2|$((T0 + 1))$S 1000000000 $((T0 + 101))$S 1000000000|$((T0 + 1))$S $((T0 + 101))$S" \
+         "w.pcol --source 2 --from 1.5|$((T0 + 101))500000000 500000000|$((T0 + 101))500000000"; do
+  set -- ${c%%|*}
+  f=$1
+  shift
+  $PCOL unpack "$tmp/$f" "$@" --to otlp -o "$tmp/w.otlp" || fail "$f $*: unpack"
+  [ "$(TZ=UTC $PCOL top "$tmp/w.otlp" -n 1 | grep -E '^(Time|Duration):')" = \
+    "$(TZ=UTC $PCOL top "$tmp/$f" "$@" -n 1 | grep -E '^(Time|Duration):')" ] ||
+    fail "$f $*: the copy's Time:/Duration: are not the range's: $(TZ=UTC $PCOL top "$tmp/w.otlp" -n 1 | head -4)"
+  [ $have_protoc = 1 ] || continue
+  decode <"$tmp/w.otlp" >"$tmp/w.txt" || fail "$f $*: protoc --decode"
+  want=${c#*|}
+  got=$(grep -E '^      (time_unix_nano|duration_nano):' "$tmp/w.txt" | awk '{print $2}' | tr '\n' ' ')
+  [ "$got" = "${want%|*} " ] || fail "$f $*: time_unix_nano, duration_nano of each Profile are '$got', want '${want%|*}'"
+  got=$(awk '/^      samples \{/ {s = 1} s && /timestamps_unix_nano/ {print $2; s = 0}' "$tmp/w.txt" |
+    awk 'NR == 1 || $1 - p > 1000000000 {printf "%s ", $1} {p = $1}')
+  [ "$got" = "${want#*|} " ] || fail "$f $*: each Profile's first sample at '$got', not at its instant '${want#*|}'"
+done
 echo "t_otlp: ok"

@@ -59,6 +59,27 @@ export_is() {
   [ "$(hdr "$tmp/x.pb.gz")" = "$(hdr "$@")" ] ||
     fail "$label: the export's header '$(hdr "$tmp/x.pb.gz")' is not top's '$(hdr "$@")'"
 }
+# copies_are "LABEL" INPUT OPTIONS: the speedscope, Firefox and OTLP exports
+# of the selection state its time and duration as top's header of it has
+# them, so that top of the copy says the same Time: and Duration: (to the
+# ns: the copy's pprof export's time_nanos and duration_nanos are the
+# selection's); before, speedscope's pcolStart/pcolDuration and OTLP's
+# time_unix_nano/duration_nano were each source's whole window, and the
+# Firefox copy's start its earliest source's (its meta.startTime)
+copies_are() {
+  local label=$1 want fmt got
+  shift
+  "$PCOL" unpack "$@" --to pprof -o "$tmp/x.pb.gz" 2>"$tmp/err" || fail "$label: unpack: $(cat "$tmp/err")"
+  want=$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/x.pb.gz")
+  for fmt in speedscope firefox otlp; do
+    "$PCOL" unpack "$@" --to $fmt -o "$tmp/c.$fmt" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(cat "$tmp/err")"
+    [ "$(hdr "$tmp/c.$fmt")" = "$(hdr "$@")" ] ||
+      fail "$label: the $fmt copy's header '$(hdr "$tmp/c.$fmt")' is not top's '$(hdr "$@")'"
+    "$PCOL" unpack "$tmp/c.$fmt" --to pprof -o "$tmp/c.pb.gz" 2>"$tmp/err" || fail "$label: $fmt copy: $(cat "$tmp/err")"
+    got=$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/c.pb.gz")
+    [ "$got" = "$want" ] || fail "$label: the $fmt copy's start and duration are '$got', the selection's '$want'"
+  done
+}
 ns() { echo $(((T0 * 1000 + $1) * 1000000)); } # ns MS: T0 + MS milliseconds in ns
 t00="Time: Jan 1, 2026 at 12:00am (UTC)" t01="Time: Jan 1, 2026 at 12:01am (UTC)"
 
@@ -70,10 +91,13 @@ check "inside, relative" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" 
 check "inside, wall-clock" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" --from "$(w 1000)" --to "$(w 2000)"
 export_is "inside, relative" "$(ns 1000) 1000000000" "$one" --from 1 --to 2
 export_is "inside, wall-clock" "$(ns 1000) 1000000000" "$one" --from "$(w 1000)" --to "$(w 2000)"
+copies_are "inside, relative" "$one" --from 1 --to 2
+copies_are "inside, wall-clock" "$one" --from "$(w 1000)" --to "$(w 2000)"
 # Time: is where the cut part begins (00:01:00, not the source's 00:00:58)
 check "inside from 00:01:00" "$t01" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" \
   --from 2026-01-01T00:01:00Z --to 2026-01-01T00:01:01Z
 check "inside from 2.5 s" "$t01" "Duration: 500ms, Total samples = 500ms (  100%)" "$one" --from 2.5 --to 3
+copies_are "inside from 2.5 s" "$one" --from 2.5 --to 3
 # overlapping the start: from before it, or no --from
 check "over the start, wall-clock" "$t00" "Duration: 1s, Total samples = 1000ms (  100%)" "$one" \
   --from "$(w -5000)" --to "$(w 1000)"
@@ -85,6 +109,8 @@ check "over the end, wall-clock" "$t01" "Duration: 500ms, Total samples = 500ms 
   --from "$(w 3500)"
 export_is "over the end, relative" "$(ns 3000) 1000000000" "$one" --from 3 --to 10
 export_is "over the end, wall-clock" "$(ns 3500) 500000000" "$one" --from "$(w 3500)"
+copies_are "over the start, relative" "$one" --to 1
+copies_are "over the end, wall-clock" "$one" --from "$(w 3500)"
 # a range holding it: the whole window
 check "holding it" "$t00" "Duration: 4s, Total samples = 4s (  100%)" "$one" --from "$(w -60000)" --to "$(w 60000)"
 # missing the window: no Time:, no Duration: (nothing selected either)
@@ -112,9 +138,14 @@ PCOL_DEBUG=inputs "$PCOL" top "$tmp/one.pcol" "$tmp/later.pcol" --from 1 --to 2 
 grep -q 'each on its own' "$tmp/err" || fail "two pcol files were not read one by one: $(cat "$tmp/err")"
 [ "$(cat "$tmp/h")" = "$want" ] || fail "two pcol files read one by one: '$(cat "$tmp/h")', want '$want'"
 export_is "merged file, relative" "$(ns 1000) 2000000000" "$tmp/m.pcol" --from 1 --to 2
+copies_are "two inputs, relative" "$one" "$later" --from 1 --to 2
+copies_are "merged file, relative" "$tmp/m.pcol" --from 1 --to 2
 # --source N: that source's cut window
 check "--source 2" "Time: Jan 1, 2026 at 12:02am (UTC)" "Duration: 1s, Total samples = 1000ms (  100%)" \
   "$tmp/m.pcol" --source 2 --from 1 --to 2
+copies_are "--source 2, relative" "$tmp/m.pcol" --source 2 --from 1 --to 2
+copies_are "--source 1, wall-clock" "$tmp/m.pcol" --source 1 --from "$(w 2500)"
+copies_are "--source 2, whole" "$tmp/m.pcol" --source 2
 
 # ---- one recording of two parts, p1 [T0, T0+2) and p2 [T0+1, T0+4): once, as
 # the span of the parts' cut windows
@@ -128,6 +159,8 @@ check "recording, one part missed" "$t01" "Duration: 1.50s, Total samples = 1500
 # relative 0.5 to 1: p1's [T0+0.5, T0+1), p2's [T0+1.5, T0+2): span 1.5 s
 check "recording, relative" "$t00" "Duration: 1.50s, Total samples = 1000ms (66.67%)" "$rec" --from 0.5 --to 1
 export_is "recording, relative" "$(ns 500) 1500000000" "$rec" --from 0.5 --to 1
+copies_are "recording, relative" "$rec" --from 0.5 --to 1
+copies_are "recording, a part, wall-clock" "$rec" --source 2 --from "$(w 2500)"
 # the recording beside a separate input: added
 check "recording and one" "$t01" "Duration: 2s, Total samples = 2s (  100%)" "$rec" "$one" \
   --from "$(w 3000)" --to "$(w 5000)"

@@ -602,19 +602,28 @@ HTML
     # its profiles on one timeline (the Firefox Profiler's Chrome importer:
     # startTime + the running sum of timeDeltas, on the trace's clock): each
     # source's first sample is at its profile's startTime + first delta,
-    # since the earliest profile's startTime
+    # since the earliest profile's startTime; and each profile's duration
+    # by DevTools' rule (its TimelineModel: a chunk's args.data.endTime,
+    # else startTime + the sum of its timeDeltas, its last sample;
+    # doc/mappings.md §14), pcol info's and top --source N's (before, a
+    # trace without an endTime chunk, as Chromium's --trace-startup ones
+    # are, gave its profiles none)
     "$PCOL" cat "$tmp/ct/trace.json" --table sources --format tsv >"$tmp/ct/src.tsv" &&
       "$PCOL" cat "$tmp/ct/trace.json" --table samples --format tsv >"$tmp/ct/smp.tsv" &&
-      python3 - "$tmp/ct/trace.json" "$tmp/ct/src.tsv" "$tmp/ct/smp.tsv" <<'PY' || { echo "FAIL trace.json: the profiles' first samples are not where the trace puts them"; fail=1; }
+      "$PCOL" cat "$tmp/ct/trace.json" --table meta --format tsv >"$tmp/ct/meta.tsv" &&
+      python3 - "$tmp/ct/trace.json" "$tmp/ct/src.tsv" "$tmp/ct/smp.tsv" "$tmp/ct/meta.tsv" <<'PY' || { echo "FAIL trace.json: the profiles' first samples or durations are not where the trace puts them"; fail=1; }
 import json, re, sys
 ev = json.load(open(sys.argv[1]))
 ev = ev["traceEvents"] if isinstance(ev, dict) else ev
 start = {(e["pid"], e.get("id")): e["args"]["data"]["startTime"] for e in ev if e.get("name") == "Profile"}
 tid = {(e["pid"], e.get("id")): e["tid"] for e in ev if e.get("name") == "Profile"}
-first = {}
+first, end, dsum = {}, {}, {}
 for e in sorted((e for e in ev if e.get("name") == "ProfileChunk"), key=lambda e: e["ts"]):
-    d = e["args"]["data"].get("timeDeltas") or e["args"]["data"].get("cpuProfile", {}).get("timeDeltas") or []
-    if d and (e["pid"], e.get("id")) not in first: first[(e["pid"], e.get("id"))] = d[0]
+    k, data = (e["pid"], e.get("id")), e["args"]["data"]
+    d = data.get("timeDeltas") or data.get("cpuProfile", {}).get("timeDeltas") or []
+    if d and k not in first: first[k] = d[0]
+    dsum[k] = dsum.get(k, 0) + sum(d)
+    if data.get("endTime"): end[k] = data["endTime"]
 origin = min(start[k] for k in first)
 src = {}
 for line in open(sys.argv[2]).read().splitlines()[1:]:
@@ -625,9 +634,15 @@ got = {}
 for line in open(sys.argv[3]).read().splitlines()[1:]:
     c = line.split("\t")
     got.setdefault(int(c[1]), int(c[2]))
-want = {sid: (start[k] - origin + first[k]) * 1000 for sid, pt in src.items() for k in first if (k[0], tid[k]) == pt}
-assert got == want, "pcol %s, the trace %s" % (got, want)
+mine = {sid: k for sid, pt in src.items() for k in first if (k[0], tid[k]) == pt}
+want = {sid: (start[k] - origin + first[k]) * 1000 for sid, k in mine.items()}
+assert got == want, "first samples: pcol %s, the trace %s" % (got, want)
 print("ok   trace.json: %d profiles on one timeline, first samples at %s ns" % (len(want), sorted(want.values())))
+want = {sid: round(((end[k] if k in end else start[k] + dsum[k]) - start[k]) * 1000) for sid, k in mine.items()}
+got = {int(c[2]): int(c[1]) for c in (l.split("\t") for l in open(sys.argv[4]).read().splitlines()[1:])
+       if c[0] == "pprof.duration_nanos"}
+assert got == want and want, "durations: pcol %s, DevTools' rule %s" % (got, want)
+print("ok   trace.json: each profile's duration is DevTools' (%s ns)" % sorted(want.values()))
 PY
   fi
 else

@@ -235,5 +235,43 @@ if got != want:
     sys.exit('FAIL %s.txt: the timelines (frame: self, total ns) %s, by the span rule %s' % (sys.argv[3], got, want))
 PY
 done
+# A --from/--to range's export (doc/mappings.md §5): its source's window
+# in the range (pcolStart, pcolDuration: what pcol top of the range says,
+# THE range rule of the header, pcol_sources_time) and its timeline from
+# that window's start, so speedscope's timeline of the range is the
+# range's length, the samples at their instants; a wall-clock range the
+# same.  window_gen.py's one.json: 4 s sampled all through, main;a and
+# main;b by turns, 10 ms each.  Before, the timeline began at the
+# source's start (a relative range's: a second of nothing before it,
+# speedscope's total 2 s for a 1 s range) or at the wall-clock range's
+# start in ns since 1970 (every event at 1.77e18).
+T0=1767225658
+python3 "$(dirname "$0")/../support/window_gen.py" "$tmp" "$T0" || fail=1
+for r in "--from 1 --to 2" "--from 2026-01-01T00:00:59Z --to 2026-01-01T00:01:00Z" "--from 2.5 --to 3.5"; do
+  # shellcheck disable=SC2086
+  $PCOL unpack "$tmp/one.json" $r --to speedscope --timeline -o "$tmp/rng.json" || { fail=1; continue; }
+  if ! load "$tmp/rng.json" >"$tmp/rng.sum"; then echo "FAIL one.json $r: speedscope did not load it"; fail=1; continue; fi
+  # shellcheck disable=SC2086
+  dur=$($PCOL top "$tmp/one.json" $r -n 1 | sed -n 's/^Duration: \([^,]*\),.*/\1/p')
+  python3 - "$tmp/rng.sum" "$r" "$dur" <<'PY' || fail=1
+import json, sys
+r, rng, dur = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+if dur != '1s':
+    sys.exit('FAIL one.json %s: pcol top says Duration: %s, not 1s' % (rng, dur))
+names = sorted(p['name'] for p in r['profiles'])
+if names != ['one.json: one: samples', 'one.json: one: timeline', 'one.json: one: wall']:
+    sys.exit('FAIL one.json %s: profiles %s' % (rng, names))
+for p in r['profiles']:
+    got = {n: [s, t] for n, (s, t, _) in p['frames'].items()}
+    want = {'main': [0, 10**9], 'a': [5 * 10**8] * 2, 'b': [5 * 10**8] * 2}
+    if p['name'].endswith(': samples'):  # the count: 100 samples of 10 ms
+        want = {'main': [0, 100], 'a': [50, 50], 'b': [50, 50]}
+    if p['total'] != sum(w[0] for w in want.values()) or got != want:
+        sys.exit('FAIL one.json %s: speedscope reads %s (%s) as %s ns over a total of %s, want the range\'s '
+                 '1 s (pcol top\'s Duration:) and %s' % (rng, p['name'], p['type'], got, p['total'], want))
+print('ok   one.json %s: speedscope\'s timeline and samples are the range\'s 1 s' % rng)
+PY
+  n=$((n + 1))
+done
 echo "t_speedscope: $n files loaded by speedscope $SPEEDSCOPE_VERSION"
 exit $fail

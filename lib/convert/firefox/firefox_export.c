@@ -82,7 +82,7 @@ typedef struct fx {
   pcol_sample_cols sc;
   pcol_rtime rt;
   pcol_xvalues xv; /* which values a source has (lib/core/xvalues.c) */
-  pcol_wall wall;  /* the sources' stated durations (a synthetic axis'): made once */
+  pcol_wall wall;  /* the sources' starts and stated durations (a synthetic axis', a range's windows): made once */
   int wall_made;
   int has_t;          /* a row was written: its times (ns since start_ns) span [t_lo, t_hi] */
   int64_t t_lo, t_hi;
@@ -935,20 +935,21 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!rc && !(sc.gaps = calloc(1, sizeof *sc.gaps))) rc = oom(x);
   if (!rc) rc = pcol_select_iter(x->f, &one, scan_row, &sc, x->err);
   w->synthetic = sc.synthetic;
+  /* the source's window in a range (pcol_wall_cut, over the file's walls
+   * made once) */
+  pcol_wall_window win;
+  if (!rc) (void)pcol_wall_cut(&x->wall, sel, s, &win);
   /* a source without times keeps its stated duration (THE duration rule,
-   * pcol_sources_time), which its synthetic axis does not give: the
-   * import reads it back as the source's */
+   * pcol_sources_time; of a range, its window's), which its synthetic axis
+   * does not give: the import reads it back as the source's */
   if (!rc && w->synthetic) {
     /* pcol_sources_time of this source alone (go's merge step, from 0),
      * over the file's walls made once: a pcol_sources_time a source made
      * them a source at a time, O(sources^2) (t_many's 80,000 sources) */
-    if (!x->wall_made && !(rc = pcol_wall_init(x->f, &x->wall, x->err))) x->wall_made = 1;
-    if (!rc) {
-      int64_t t0 = 0;
-      uint64_t dn = 0;
-      pcol_wall_merge_step(&t0, &dn, pcol_wall_go_start(&x->wall, s), x->wall.stated[s]);
-      w->dur_ns = (int64_t)dn;
-    }
+    int64_t t0 = 0;
+    uint64_t dn = 0;
+    pcol_wall_merge_step(&t0, &dn, pcol_wall_go_start(&x->wall, s), win.cut ? win.stated : x->wall.stated[s]);
+    w->dur_ns = (int64_t)dn;
   }
   /* meta.interval: THE interval rule, else the samples' own length per
    * raw sample (a perf source's period), else a thread's median gap */
@@ -960,7 +961,9 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   if (!w->interval_ns) w->interval_ns = pcol_lasts_cap(sc.gaps);
   int64_t epoch = 0;
   if (!rc) rc = source_epoch(x, s, &epoch);
-  w->offset_ns = epoch && x->has_start ? epoch - x->start_ns : 0;
+  /* its rows' times since the profile's zero: since its start, moved by
+   * its start's place (a source without one: its window's start at 0) */
+  w->offset_ns = epoch && x->has_start ? epoch - x->start_ns : rc ? 0 : -win.shift;
   if (x->nthreads_written == 0) x->interval_ms = (double)w->interval_ns / 1e6;
   /* room for this source's own value types (not every source's: once per
    * source, that was quadratic in the number of sources) */
@@ -1263,14 +1266,23 @@ static int export_body(fx *x, const pcol_select *sel) {
       !(x->loc_frame = calloc(pcol_rows(f, PCOL_T_LOCATIONS) + 1, sizeof *x->loc_frame)) ||
       !(x->node_out = calloc(nst + 1, sizeof *x->node_out)))
     return oom(x);
-  /* the profile's zero: the earliest known start of a selected source */
+  /* the profile's zero (meta.startTime, which the import reads back as
+   * the copy's start: its Time:): the earliest known start of a selected
+   * source, of a time range the earliest start of their windows in it
+   * (THE range rule of the header, pcol_wall_cut: where top's Time: of
+   * the range is); rows keep their instants */
+  PCOL_RETURN_NOT_OK(pcol_wall_init(f, &x->wall, x->err));
+  x->wall_made = 1;
   for (uint32_t s = 1; s <= ns; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     int64_t e;
     pcol_str st;
+    pcol_wall_window win;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->src_type, s - 1), &st, x->err));
     if (!pcol_str_is(st, PCOL_SRC_RPROF)) x->unnamed_is_frame = 1;
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
+    (void)pcol_wall_cut(&x->wall, sel, s, &win); /* (a window the range misses: its own start) */
+    if (e && e <= INT64_MAX - win.shift) e += win.shift;
     if (e && (!x->has_start || e < x->start_ns)) x->start_ns = e, x->has_start = 1;
   }
   /* the selected sources' Firefox ranges: their union, each moved by its
@@ -1283,7 +1295,9 @@ static int export_body(fx *x, const pcol_select *sel) {
     int64_t e;
     double a, b;
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
-    double off = e && x->has_start ? (double)(e - x->start_ns) / 1e6 : 0;
+    pcol_wall_window win;
+    (void)pcol_wall_cut(&x->wall, sel, s, &win);
+    double off = (double)(e && x->has_start ? e - x->start_ns : -win.shift) / 1e6; /* (write_source's offset) */
     has_range = pcol_meta_double(x->f, s, FIREFOX_META_RANGE_START_MS, &a) && pcol_meta_double(x->f, s, FIREFOX_META_RANGE_END_MS, &b) &&
                 a <= b;
     if (has_range && a + off < r_lo) r_lo = a + off;

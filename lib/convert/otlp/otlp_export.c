@@ -67,8 +67,10 @@ typedef struct ex {
   pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
   int whole;       /* no range or filter: each source is exported as it is */
   uint64_t wrote;  /* bytes of the messages written (put) */
-  pcol_wall wall;  /* of one source's export: its pcol.recording_part in the selection (part) */
-  int parts;       /* wall is there: the part written is wall.part's */
+  pcol_wall wall;  /* of one source's export: its pcol.recording_part in the selection (part); of a time range, each source's window */
+  int parts;       /* the part written is wall.part's */
+  int walled;      /* wall is there */
+  int ranged;      /* a time range: each source's window cut by it (pcol_wall_cut) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -640,7 +642,9 @@ typedef struct spass {
   const vcols *vc;
   const pcol_rtime *rt;
   uint32_t src;
-  uint64_t time;  /* the Profiles' time_unix_nano */
+  uint64_t time;  /* the source's start (time_unix_nano when no range cut it): the timestamps' base */
+  int64_t from;   /* the range's start in the source's clock (INT64_MIN + 1: none) */
+  int64_t shift;  /* of a start unknown (time 0): how much earlier its times are written (pcol_wall_cut) */
   spart p;
   int write;      /* 0: sizes and ids (pass 1); 1: write column c */
   size_t c;
@@ -661,6 +665,12 @@ static int sample_parts(spass *ps, uint64_t row, int64_t num, int64_t den) {
   o->attrs.len = o->values.len = 0;
   int64_t t = pcol_view_i64(&S->time, row);
   uint64_t time = ps->time;
+  /* of a range: the sample's part inside it (one that began before it:
+   * an interval source's, spec.md §7.1), as the speedscope export's times;
+   * of a source without a start, since its window's start */
+  if (t != PCOL_NA_I64 && t < ps->from) t = ps->from;
+  if (t != PCOL_NA_I64 && !time && __builtin_sub_overflow(t, ps->shift, &t))
+    return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 ": its time is out of range", row + 1);
   if (t != PCOL_NA_I64) {
     if ((t < 0 && (uint64_t)-(t + 1) + 1 > time) || (t > 0 && (uint64_t)t > UINT64_MAX - time))
       return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 ": its time does not "
@@ -842,6 +852,21 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
     dur = (uint64_t)iv;
   }
   x->rc = 0;
+  /* of a time range: the source's window cut by it (THE range rule of the
+   * header, pcol_wall_cut), what pcol top of the range says: the Profiles'
+   * time_unix_nano moves to where the window's part begins (the
+   * timestamps stay the instants they were) and duration_nano is its
+   * length; a start unknown (0) stays unknown, the timestamps since the
+   * window's start */
+  uint64_t start = time;
+  int64_t from = INT64_MIN + 1, shift = 0;
+  int cut = 0;
+  pcol_wall_window win;
+  if (x->ranged && pcol_wall_cut(&x->wall, sel, src, &win) && win.cut) {
+    from = win.from, shift = win.shift, cut = 1;
+    if (time) time = (uint64_t)shift > UINT64_MAX - time ? UINT64_MAX : time + (uint64_t)shift;
+    dur = win.stated > 0 ? (uint64_t)win.stated : 0;
+  }
   otlp_vtype *pt = NULL;
   int64_t period = 0;
   pcol_period pd; /* THE period rule (lib/core/period.c) */
@@ -884,6 +909,10 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
     if (starts(k, OTLP_META_PREFIX) || starts(k, OTLP_META_OTEL_PREFIX) ||
         pcol_str_is(k, OTLP_ATTR_TIME_BASE))
       continue;
+    /* the whole source's start and duration, which the range's window
+     * written as time_unix_nano and duration_nano replaces */
+    if (cut && (pcol_str_is(k, PPROF_META_TIME_NANOS) || pcol_str_is(k, PPROF_META_DURATION_NANOS)))
+      continue;
     int32_t ki = str_bytes(x, k.ptr, k.len), vi;
     if (x->parts && pcol_str_is(k, PCOL_META_RECORDING_PART)) {
       /* its part in the selection (THE selection rule of parts, wall.c),
@@ -912,7 +941,9 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   ps.vc = &vc;
   ps.rt = rt;
   ps.src = src;
-  ps.time = time;
+  ps.time = start;
+  ps.from = from;
+  ps.shift = shift;
   ps.size = xalloc(x, (vc.n + 1) * sizeof *ps.size);
   ps.h = xalloc(x, (2 * vc.n + 1) * sizeof *ps.h);
   if (x->rc) return x->rc;
@@ -924,7 +955,7 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
    * the timestamps are the times since the source's start, which the
    * importer reads back as such (without this mark it takes the earliest
    * timestamp as the start: a producer that stamps only its samples) */
-  if (!time && ps.timed &&
+  if (!start && ps.timed &&
       !(pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_TIME_BASE), 0, str_c(x, OTLP_TIME_BASE_START), 0, 0)))
     goto out;
   /* the source's messages, without their repeated field of messages */
@@ -1118,12 +1149,17 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   m.n = pcol_rows(f, PCOL_T_META);
   S.nlab = pcol_rows(f, PCOL_T_LABELS);
   S.nvals = pcol_rows(f, PCOL_T_VALUES);
-  /* one source of several: its recording's part in what is written */
+  /* one source of several: its recording's part in what is written; a
+   * time range: each source's window */
+  x.ranged = sel && (sel->has_from || sel->has_to);
+  if ((sel && sel->source_id && nsrc > 1) || x.ranged) {
+    if ((x.rc = pcol_wall_init(f, &x.wall, err))) goto done;
+    x.walled = 1;
+  }
   if (sel && sel->source_id && nsrc > 1) {
     uint8_t *take = calloc(nsrc + 1, 1);
-    if (!take || (x.rc = pcol_wall_init(f, &x.wall, err))) {
-      if (!x.rc) oom(&x);
-      free(take);
+    if (!take) {
+      oom(&x);
       goto done;
     }
     x.parts = 1;
@@ -1161,7 +1197,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (o.failed || fflush(bud.fp)) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed");
 done:
   pcol_rtime_free(&rt);
-  if (x.parts) pcol_wall_free(&x.wall);
+  if (x.walled) pcol_wall_free(&x.wall);
   free(x.cache);
   free(x.stack_ix);
   free(x.strs);

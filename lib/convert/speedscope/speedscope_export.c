@@ -118,6 +118,7 @@ typedef struct sexp {
   pcol_gaps *gaps;                /* the gaps between consecutive rows of one thread */
   int per_row;                    /* the source's timeline is written: a run is one row */
   pcol_wall wall;                 /* wall.c: each source's start, duration and recording part (pcolStart, pcolDuration, pcolRecordingPart) */
+  pcol_wall_window win;           /* the source's window cut by the range (pcol_wall_cut): its times are written win.shift earlier */
   int src_head;                   /* the source's first sampled profile is written */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
@@ -573,7 +574,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   /* the source's start and duration (spec.md §7), which speedscope has no
    * place for, on its first profile, after speedscope's own keys: pcol's
    * import gives them back */
-  int64_t st = x->wall.start[x->cur_src], du = x->wall.dur[x->cur_src];
+  int64_t st = x->win.start, du = x->win.cut ? x->win.stated : x->wall.dur[x->cur_src];
   if (!x->src_head++) {
     if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
     if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
@@ -606,11 +607,18 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   return put(x, "]}");
 }
 
+/* A time of the source's clock as written: since the start of its window
+ * in the range (x->win.shift earlier), saturated */
+static int64_t shifted(const sexp *x, int64_t t) {
+  int64_t r;
+  return __builtin_sub_overflow(t, x->win.shift, &r) || r == PCOL_NA_I64 ? (t < 0 ? INT64_MIN + 1 : INT64_MAX) : r;
+}
+
 static int event(sexp *x, int *first, char t, uint32_t frame, int64_t at) {
   x->nevents++;
   if (x->dry) return PCOL_OK;
   int rc = fprintf(x->out, "%s{\"type\":\"%c\",\"frame\":%u,\"at\":%lld}", *first ? "" : ",", t, frame,
-                   (long long)at) < 0 ? io(x) : PCOL_OK;
+                   (long long)shifted(x, at)) < 0 ? io(x) : PCOL_OK;
   *first = 0;
   return rc;
 }
@@ -687,10 +695,11 @@ static int timeline_begin(timeline *c, uint32_t th) {
   if ((rc = profile_head(x, "evented", c->uri, "timeline", (pcol_str){(const char *)c->name.data, c->name.len},
                          "nanoseconds")))
     return rc;
-  /* the events' times are since the source's start (spec.md §7), which is
-   * the profile's start: speedscope counts them from startValue */
-  return fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(c->start < 0 ? c->start : 0)) < 0 ? io(x)
-                                                                                                          : PCOL_OK;
+  /* the events' times are since the source's start (spec.md §7; of a
+   * range, its window's), which is the profile's start: speedscope counts
+   * them from startValue */
+  int64_t sv = shifted(x, c->start);
+  return fprintf(x->out, ",\"startValue\":%lld,\"events\":[", (long long)(sv < 0 ? sv : 0)) < 0 ? io(x) : PCOL_OK;
 }
 
 /* The end of the thread's profile: its last row, its frames closed; the
@@ -703,7 +712,7 @@ static int timeline_end(timeline *c) {
   while (no && !rc) rc = event(x, &c->first, 'C', o[--no], c->cur_end);
   c->have = 0;
   if (rc || x->dry) return rc;
-  if (fprintf(x->out, "],\"endValue\":%lld", (long long)c->cur_end) < 0) return io(x);
+  if (fprintf(x->out, "],\"endValue\":%lld", (long long)shifted(x, c->cur_end)) < 0) return io(x);
   if (c->th == 0 && (rc = rowtimes_write(x, c))) return rc;
   return put(x, "}");
 }
@@ -762,7 +771,8 @@ static int rowtimes_row(void *ctx, const pcol_selected_row *r) {
   if (t < c->from) t = c->from;
   if (e > c->to) e = c->to;
   if (e < t) e = t;
-  return fprintf(c->x->out, c->k++ ? ",%lld" : "%lld", (long long)(c->dur ? e - t : t)) < 0 ? io(c->x) : PCOL_OK;
+  return fprintf(c->x->out, c->k++ ? ",%lld" : "%lld", (long long)(c->dur ? e - t : shifted(c->x, t))) < 0 ? io(c->x)
+                                                                                                           : PCOL_OK;
 }
 
 static int rowtimes_write(sexp *x, const timeline *tl) {
@@ -787,8 +797,8 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   memset(&c, 0, sizeof c);
   c.x = x;
   c.uri = uri;
-  c.from = sel && sel->has_from ? sel->from_ns : INT64_MIN;
-  c.to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
+  c.from = x->win.from; /* the range in the source's clock (a wall-clock one made its own) */
+  c.to = x->win.to;
   c.first = 2; /* no profile begun */
   c.sc = (pcol_sample_cols){x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
   pcol_sample_cols_dense(&c.sc);
@@ -852,6 +862,13 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
   x->one.source_id = s;
   x->cur_src = s;
   x->nrows = 0;
+  /* the source's window in the range (THE range rule of the header,
+   * wall.c): its pcolStart and pcolDuration, the timeline's clip, and
+   * how much earlier its times are written, so that a copy of the range
+   * starts where the range's part starts and each sample keeps its
+   * instant (a range the window misses leaves its start and duration
+   * as they are: rows past the duration it states) */
+  (void)pcol_wall_cut(&x->wall, &x->one, s, &x->win);
   int rc = pcol_lasts_init(&x->lasts, x->f, s, x->err);
   return rc ? rc : pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }

@@ -1443,7 +1443,7 @@ static int import_stream(ctrace *c, cstream *s, size_t k, const vnum *origin) {
   }
   uint64_t lost[3] = {0, 0, 0};
   if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls,
-                                   PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES, origin, c->opt, &src, lost, c->err)))
+                                   PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES | PCOL_V8_END_AT_LAST_SAMPLE, origin, c->opt, &src, lost, c->err)))
     goto out;
   char num[32];
   if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);

@@ -40,6 +40,13 @@ enum { PCOL_V8_ORPHANS_AT_ROOT = 1 };
  * sample) give each sample's own frame that line (v8_import.c,
  * leaf_line_stack; doc/mappings.md §14).  A .cpuprofile has none. */
 enum { PCOL_V8_SAMPLE_LINES = 2 };
+/* PCOL_V8_END_AT_LAST_SAMPLE: a profile without an endTime (or with 0)
+ * ends at startTime + the sum of its timeDeltas, its last sample, as
+ * DevTools' TimelineModel ends a Chrome trace's profile whose chunks state
+ * no endTime (V8 writes it in a last chunk when the profiler stops, which
+ * a trace that ends first does not hold): the source's duration
+ * (pprof.duration_nanos; doc/mappings.md §14).  A .cpuprofile states it. */
+enum { PCOL_V8_END_AT_LAST_SAMPLE = 4 };
 /* JavaScript's Number() of a string (StringToNumber): *out, NaN when it
  * is no number's text; -1: out of memory (chrome_trace.c). */
 int pcol_js_str_num(const char *str, size_t n, double *out);

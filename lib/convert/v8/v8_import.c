@@ -642,13 +642,21 @@ static int resolve(vimp *v) {
   }
   /* the profile's length, as DevTools shows it (endTime - startTime, to
    * the ns; speedscope's profile weight): the source's duration (spec.md
-   * §7), as Firefox's profiling range is */
-  if (has_start && has_end) {
-    __int128 len = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
-    if (len >= 0 && len <= INT64_MAX) {
-      snprintf(num, sizeof num, "%lld", (long long)len);
-      PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));
-    }
+   * §7), as Firefox's profiling range is; of a Chrome trace's profile
+   * without an endTime, to its last sample (PCOL_V8_END_AT_LAST_SAMPLE) */
+  __int128 len = -1;
+  if (has_start && has_end && !((v->flags & PCOL_V8_END_AT_LAST_SAMPLE) && !end.v && !end.frac)) {
+    len = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
+  } else if (has_start && (v->flags & PCOL_V8_END_AT_LAST_SAMPLE) && v->deltas_kind == 1 && !v->abs_ts &&
+             v->bad_delta == SIZE_MAX) {
+    /* no endTime: the last sample's time, startTime + the deltas (DevTools'
+     * TimelineModel: timeDeltas.reduce((x, y) => x + y, startTime)) */
+    len = 0;
+    for (size_t i = 0; i < v->nd; i++) len += v->deltas[i]; /* (128 bits: no overflow) */
+  }
+  if (len >= 0 && len <= INT64_MAX) {
+    snprintf(num, sizeof num, "%lld", (long long)len);
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));
   }
   uint32_t vt_samples, vt_wall;
   PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, &vt_samples));
