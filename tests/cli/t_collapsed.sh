@@ -60,6 +60,17 @@ printf 'x;y 3\n' > "$tmp/int.folded"
 $PCOL merge "$tmp/int.folded" "$tmp/c2.folded" -o "$tmp/m.pcol" || fail "merge collapsed files"
 $PCOL fold "$tmp/m.pcol" | cmp -s - <(printf 'a;b 1.5\nc 2\nx;y 3\n') || fail "fold of merged: $($PCOL fold "$tmp/m.pcol")"
 
+# an Rprof source's default is its time (doc/mappings.md §0, §4.2): each
+# tick of 20 ms written as 20000000 ns, as pcol fold; --value samples the ticks
+TD=${PCOL_TESTDATA:-../shared/testdata}
+if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
+  $PCOL unpack "$TD/rprof/r-prof-profile__memory.out" --to collapsed -o "$tmp/rp.txt" || fail "unpack Rprof"
+  sort "$tmp/rp.txt" | cmp -s - <($PCOL fold "$TD/rprof/r-prof-profile__memory.out" | sort) || fail "Rprof: fold and unpack --to collapsed disagree"
+  [ "$(awk '{s += $NF} END {print s}' "$tmp/rp.txt")" = 260000000 ] || fail "Rprof default: $(head -2 "$tmp/rp.txt")"
+  $PCOL unpack "$TD/rprof/r-prof-profile__memory.out" --to collapsed --value samples -o "$tmp/rp.txt" || fail "unpack Rprof samples"
+  [ "$(awk '{s += $NF} END {print s}' "$tmp/rp.txt")" = 13 ] || fail "Rprof --value samples: $(head -2 "$tmp/rp.txt")"
+fi
+
 # from stdin, format detected
 $PCOL pack - -o "$tmp/stdin.pcol" < tests/fixtures/collapsed/simple.folded || fail "pack from stdin"
 $PCOL unpack "$tmp/stdin.pcol" --to folded -o - | cmp -s tests/fixtures/collapsed/simple.folded - || fail "stdin round trip"
