@@ -2156,8 +2156,10 @@ typedef struct pcol_export_options {
    * written as whole ticks of one interval within the output's lines and
    * were rounded (doc/mappings.md §1.2); pprof: once, when labels of the
    * written samples are no label to go tool pprof (a string value "":
-   * doc/mappings.md §2.2), naming how many; NULL: not called.  The CLI
-   * prints it (pprof's as a warning). */
+   * doc/mappings.md §2.2), naming how many; v8: once, when the written
+   * time is 0 in every selected sample (or less than 1 us in all) and the
+   * profile was written empty (doc/mappings.md §10.1); NULL: not called.
+   * The CLI prints it (pprof's as a warning). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -431,5 +431,15 @@ if [ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ]; then
     fail "cpu profile: unpack --to rprof"
   [ ! -s "$tmp/err" ] || fail "cpu profile to rprof: a note: $(cat "$tmp/err")"
 fi
+# --- V8 of a time 0 in every sample (review 9): an empty profile (startTime =
+# endTime with deltas all 0 is what speedscope refuses; tests/interop/t_v8_export.sh
+# has speedscope read it) and a note naming --value, as the Rprof export's note
+if [ -f "$TD/ext/pprof/dotnet-211.pb.gz" ]; then
+  $PCOL unpack "$TD/ext/pprof/dotnet-211.pb.gz" --to v8 -o "$tmp/z.cpuprofile" 2>"$tmp/err" || fail "v8 of all-0 lock_time: $(cat "$tmp/err")"
+  grep -qF "its lock_time/nanoseconds is 0 in every selected sample: no sample written, an empty V8 profile" "$tmp/err" ||
+    fail "v8 of all-0 lock_time: no note: $(cat "$tmp/err")"
+  python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["samples"] == [] and d["timeDeltas"] == [] and d["startTime"] == d["endTime"] and len(d["nodes"]) == 1 else "not empty: %r" % d["samples"][:5])' \
+    "$tmp/z.cpuprofile" || fail "v8 of all-0 lock_time: not the empty profile"
+fi
 $PCOL --frob 2>"$tmp/err"; [ $? = 2 ] && grep -q "unknown option '--frob'" "$tmp/err" || fail "pcol --frob: $(head -1 "$tmp/err")"
 exit 0

@@ -164,6 +164,21 @@ expect 1 "has a negative cpu (-" $PCOL unpack "$T/pprof/go-cpu-inline-small.pb.g
 [ -e "$tmp/neg.cpuprofile" ] && bad "a refused export left its output"
 [ -e "$tmp/x.cpuprofile" ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]) > 1)' "$tmp/x.cpuprofile")" = True ] ||
   bad "--source 2 wrote no nodes"
+# a time 0 in every sample (dotnet-211's default lock_time): an empty
+# profile and a note naming --value, not deltas all 0 with startTime =
+# endTime, which speedscope's importer refuses; speedscope reads the empty one
+if [ -f "$T/ext/pprof/dotnet-211.pb.gz" ]; then
+  $PCOL unpack "$T/ext/pprof/dotnet-211.pb.gz" --to v8 -o "$tmp/z.cpuprofile" 2>"$tmp/err" || bad "all-0 time: $(cat "$tmp/err")"
+  grep -qF "source 1: its lock_time/nanoseconds is 0 in every selected sample: no sample written" "$tmp/err" &&
+    grep -qF -- "--value" "$tmp/err" || bad "all-0 time: no note: $(cat "$tmp/err")"
+  python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); sys.exit(0 if d["samples"] == [] and d["timeDeltas"] == [] and len(d["nodes"]) == 1 else "not empty")' \
+    "$tmp/z.cpuprofile" || bad "all-0 time: the export is not the empty profile"
+  echo "$tmp/z.cpuprofile" > "$tmp/zl"
+  speedscope_import "$tmp/zl" "$tmp/zrec" >/dev/null 2>"$tmp/err" && ! grep -q '"error"' "$tmp/zrec" ||
+    bad "all-0 time: speedscope refused the export: $(head -c 600 "$tmp/zrec") $(head -c 300 "$tmp/err")"
+  $PCOL unpack "$T/ext/pprof/dotnet-211.pb.gz" --to v8 --value cpu -o "$tmp/z.cpuprofile" 2>"$tmp/err" &&
+    [ ! -s "$tmp/err" ] || bad "--value cpu: $(cat "$tmp/err")"
+fi
 # gzip when -o ends in .gz
 $PCOL unpack "$tmp/node.cpuprofile" --to v8 -o "$tmp/g.cpuprofile.gz" && gzip -dc "$tmp/g.cpuprofile.gz" | cmp -s - "$tmp/out-node.cpuprofile" ||
   bad "the .gz output is not the gzip of the text"

@@ -111,6 +111,7 @@ typedef struct vex {
   int have_first;
   vrow last;
   __int128 total; /* ns */
+  char note[400]; /* for opt->note once written ("": none) */
 } vex;
 
 static int oom(vex *x) { return pcol_oom(x->err); }
@@ -480,6 +481,32 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
   if (first > INT64_MAX / 2)
     return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: the first sample is more than 2^62 ns after startTime");
   int64_t offset = first > 0 ? (int64_t)first : 0;
+  /* samples that last nothing in all (a .NET profile's default lock_time,
+   * 0 in every sample) would be deltas all 0 and startTime = endTime,
+   * which speedscope's importer refuses: the profile is written empty (the
+   * root alone, no sample), as the Rprof export writes no sample line of
+   * such a source, with a note naming --value */
+  if (x->have_first && us_round(x->total) == 0) {
+    char *t = x->note;
+    int tl = (int)(x->vtype.ptr ? (x->vtype.len > 100 ? 100 : x->vtype.len) : 0);
+    int ul = (int)(x->vunit.ptr ? (x->vunit.len > 40 ? 40 : x->vunit.len) : 0);
+    if (x->total == 0)
+      snprintf(t, sizeof x->note, "source %u: its %.*s/%.*s is 0 in every selected sample: no sample written, an empty "
+               "V8 profile (pcol top shows 0 too); choose a time value with --value (pcol info lists them)",
+               src, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
+    else
+      snprintf(t, sizeof x->note, "source %u: its %.*s/%.*s lasts %lld ns in all, less than the 1 us a V8 profile "
+               "counts in: no sample written, an empty V8 profile; choose another time value with --value",
+               src, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "",
+               (long long)x->total);
+    x->nnodes = 1;
+    x->n_hits[0] = 0;
+    x->have_first = 0;
+    x->total = 0;
+    offset = 0;
+    pcol_rowsort_free(x->rs);
+    x->rs = NULL;
+  }
   int closing = x->have_first && x->last.ns > 0;
   if (closing) x->n_hits[0]++;
   int64_t len_us = us_round((__int128)offset + x->total), end_us;
@@ -508,6 +535,7 @@ int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pc
   x.bud = &g.bud;
   rc = export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
+  if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
   pcol_rowsort_free(x.rs);
   free(x.cvt);
   pcol_rtime_free(&x.rt);
