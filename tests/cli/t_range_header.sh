@@ -164,4 +164,15 @@ copies_are "recording, a part, wall-clock" "$rec" --source 2 --from "$(w 2500)"
 # the recording beside a separate input: added
 check "recording and one" "$t01" "Duration: 2s, Total samples = 2s (  100%)" "$rec" "$one" \
   --from "$(w 3000)" --to "$(w 5000)"
+# an Rprof source states no duration (spec.md §7): alone no Duration: line,
+# merged with a 30 s Go CPU profile 30 s, its time in the total (review 9)
+TD=${PCOL_TESTDATA:-$REPO/../shared/testdata}
+if [ -f "$TD/rprof/proftools__Rprof-dg.out" ] && [ -f "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" ]; then
+  $PCOL top "$TD/rprof/proftools__Rprof-dg.out" > "$tmp/top" || fail "top of Rprof"
+  grep -q '^Duration:' "$tmp/top" && fail "Rprof alone states a duration: $(grep '^Duration:' "$tmp/top")"
+  $PCOL top "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" "$TD/rprof/proftools__Rprof-dg.out" > "$tmp/top" || fail "top of Go + Rprof"
+  grep -qx 'Duration: 30s, Total samples = 4.38s (14.60%)' "$tmp/top" || fail "Go + Rprof: $(grep '^Duration:' "$tmp/top")"
+  $PCOL info "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" "$TD/rprof/proftools__Rprof-dg.out" | grep -c '^  duration:' |
+    grep -qx 1 || fail "pcol info: a duration for the Rprof source"
+fi
 echo "t_range_header: ok"
