@@ -22,7 +22,9 @@ for Perun inputs).  Each output is read by its format's reference tool:
               function in the default value's unit, within 1 us a sample (the
               export rounds the running sum to whole us: doc/mappings.md
               §10.1); a source whose default is no time, or a file of several
-              sources, is refused, as documented (counted, "v8-refused")
+              sources, is refused, as documented (counted, "v8-refused");
+              a default time 0 in every sample is the empty profile, with a
+              note (counted, "v8-empty")
   OTLP        protoc --decode with upstream's .proto files must read it; its
               numbers are judged as pprof's after `pcol unpack X.otlp --to
               pprof` (go tool pprof per sample type)
@@ -163,6 +165,9 @@ EXC = {
                   "source whose default value is no time or is below 0 in a sample, or "
                   "several sources, is refused "
                   "(doc/mappings.md §10.1)",
+    "v8-empty": "a V8 export of a default time 0 in every sample (or under 1 us in all) is "
+                "the empty profile, noted (speedscope refuses deltas all 0 with startTime = "
+                "endTime; doc/mappings.md §10.1): the judge's total of that value is below 0.5 us",
     "same-name": "two frames of one name (different files) are one name to a judge keyed "
                  "by name: flat is added up, cum not compared",
 }
@@ -1511,7 +1516,14 @@ def judge_one(res, rsum, ss):
             want = src["default"]
             n = len(json.load(open(o))["samples"])
             if not n:  # no sample (an empty Perun file): nothing to weigh, no value checked
-                if src["count"].total:
+                sr = type_reading(want)
+                tu = (res["views"].get("top_unit") or "nanoseconds").lower()
+                ns = {"us": 1000, "microseconds": 1000, "ms": 10**6, "milliseconds": 10**6,
+                      "s": 10**9, "seconds": 10**9}.get(tu, 1)
+                if src["count"].total and sr is not None and abs(sr.total) * ns < 500 and \
+                        all(abs(v) * ns < 500 for v in sr.flat.values()):
+                    exc("v8-empty")  # the default time is 0 (or < 1 us) in all (§10.1)
+                elif src["count"].total:
                     fail(b, what, "no sample written, the source has %s" % src["count"].total)
                 n_judged += 1
                 continue
