@@ -17,6 +17,7 @@
 #define PCOL_SRC_SPEEDSCOPE "speedscope"
 #define PCOL_SRC_OTLP "otlp"
 #define PCOL_SRC_JFR "jfr"
+#define PCOL_SRC_PERFETTO "perfetto" /* Perfetto protobuf traces' stack samples */
 
 /* ---------------------------------------------- core value types */
 /* pprof's "samples/count": when a source measured it, it is the number of
@@ -182,6 +183,16 @@
 #define JFR_META_CHUNKS "jfr.chunks"     /* chunks in the file */
 #define JFR_META_EVENT "jfr.event"       /* the event type of a source */
 #define JFR_META_SETTING "jfr.setting."  /* + a setting of the source's event type */
+
+/* ----------------------------------------- Perfetto (doc/mappings.md §17) */
+/* the packets a source's samples come from: stack_sample, perf_sample,
+ * streaming_profile_packet */
+#define PERFETTO_META_KIND "perfetto.kind"
+/* a StackSample stream's StackSampleDefaults.source ("linux.perf",
+ * "python.wall"), a PerfSample stream's timebase name ("cpu-clock") */
+#define PERFETTO_META_STREAM "perfetto.stream"
+/* a PerfSample timebase's frequency (Hz), when it states one */
+#define PERFETTO_META_FREQUENCY "perfetto.timebase_frequency_hz"
 /* jdk.ObjectAllocationSample's `weight` (pcol's own `weight` is the column) */
 #define JFR_VT_ALLOC_WEIGHT "allocation_weight"
 /* jdk.CPUTimeSample's samplingPeriod (JDK 25's CPU-time sampler, JEP 509):

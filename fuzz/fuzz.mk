@@ -1,7 +1,7 @@
 # fuzz/fuzz.mk — libFuzzer targets and the ThreadSanitizer test (included by
 # the Makefile).
 #
-#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr,http,regex,demangle,unwrap}
+#   make fuzz                      build $(BUILD)/fuzz/fuzz_{pcol,rprof,pprof,perun,collapsed,json_scan,views,v8,perf,speedscope,firefox,otlp,chrome,tachyon,jfr,perfetto,http,regex,demangle,unwrap}
 #                                  (clang -fsanitize=fuzzer,address,undefined)
 #   make fuzz-run SECONDS=N        run each target N seconds (one after the
 #                                  other) from the seed corpus; new inputs go to
@@ -16,7 +16,7 @@
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_LIBDIR  := $(FUZZ_DIR)/libbuild
-FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle unwrap
+FUZZ_TARGETS ?= pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_OPTS    ?= -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1
@@ -47,7 +47,7 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuz
 # test data is read in place (never copied into the repository).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
-	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
+	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
 	@$(FUZZ_DIR)/gen_seeds $(FUZZ_DIR)/seeds/pcol $(FUZZ_DIR)/seeds/collapsed $(FUZZ_DIR)/seeds/regex
 	@td=$(PCOL_TESTDATA); s=$(FUZZ_DIR)/seeds; n=0; \
 	for f in $$td/rprof/* $$td/pprof/*.pb* $$td/pprof/*.legacy $$td/ext/legacy/*.cpu $$td/ext/legacy/*.heap $$td/ext/legacy/*.contention $$td/ext/legacy/*.thread $$td/pprof-from-r/*.pb* $$td/perun/*.perf; do \
@@ -127,6 +127,9 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	printf "memory profiling: sample.interval=20000\n$$m1""memory profiling: sample.interval=20000\n$$m2" > $$s/rprof/mem-append.out; \
 	printf 'sample.interval=20000\n"h" \n"h" "main" \n'"memory profiling: sample.interval=10000\n$$m2" > $$s/rprof/cpu-then-mem.out; \
 	printf "memory profiling: sample.interval=0\n$$m1$$m2" > $$s/rprof/mem-interval-0.out; \
+	python3 tests/contract/gen.py perfetto $$s/perfetto/gen.pftrace >/dev/null || true; \
+	if command -v protoc >/dev/null; then for f in tests/fixtures/perfetto/*.textproto; do \
+	  protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < $$f > $$s/perfetto/$$(basename $$f .textproto).pftrace || true; done; fi; \
 	for nc in 1 2; do python3 tests/support/gen_jfr.py $$s/jfr/cputime-$$nc.jfr --chunks $$nc --samples 9 --cputime 2>/dev/null || true; done; \
 	for f in $$s/rprof/mem-append.out $$s/rprof/cpu-then-mem.out $$s/rprof/mem-interval-0.out tests/fixtures/rprof/append.out \
 	  $$s/jfr/cputime-2.jfr $$s/chrome/*.json; do \

@@ -2360,7 +2360,8 @@ typedef enum pcol_format {
   PCOL_FMT_OTLP,       /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
   PCOL_FMT_CHROME,     /* import only: Chrome trace events (their V8 CPU profiles) */
   PCOL_FMT_TACHYON,    /* import only: CPython 3.15's sampling profiler binary ("TACH") */
-  PCOL_FMT_JFR         /* import only: JDK Flight Recorder recordings (.jfr) */
+  PCOL_FMT_JFR,        /* import only: JDK Flight Recorder recordings (.jfr) */
+  PCOL_FMT_PERFETTO    /* import only: Perfetto protobuf traces (their stack samples) */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -2460,6 +2461,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_import_speedscope(pcol_builder *b, FILE
 PCOL_API PCOL_NODISCARD pcol_status pcol_import_jfr(pcol_builder *b, FILE *in, const char *name,
                                                     const pcol_import_options *opt,
                                                     pcol_error *err);
+/* A Perfetto protobuf trace (Chrome's and Android's trace format; gzip,
+ * zstd or not): its CPU stack samples, StackSample, traced_perf's
+ * PerfSample and Chrome's StreamingProfilePacket, one source per sampling
+ * stream, threads as labels (doc/mappings.md §17).  Read whole (past
+ * 64 MiB into a mapped temporary file); samples are sorted through
+ * temporary files past 8 MiB ($TMPDIR, else /tmp). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name,
+                                                         const pcol_import_options *opt,
+                                                         pcol_error *err);
 /* OpenTelemetry profiles (v1development, proto v1.10.0 and later): binary
  * ProfilesData or ExportProfilesServiceRequest, length-prefixed frames of
  * them (the Collector's file exporter) or OTLP/JSON lines, gzip or not

@@ -31,6 +31,7 @@ static void t_perf(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perf,
 static void t_chrome(const uint8_t *d, size_t n) { fz_import_one(pcol_import_chrome, d, n, (n & 2) != 0); }
 static void t_tachyon(const uint8_t *d, size_t n) { fz_import_one(pcol_import_tachyon, d, n, (n & 2) != 0); }
 static void t_jfr(const uint8_t *d, size_t n) { fz_import_one(pcol_import_jfr, d, n, (n & 2) != 0); }
+static void t_perfetto(const uint8_t *d, size_t n) { fz_import_one(pcol_import_perfetto, d, n, (n & 2) != 0); }
 static void t_http(const uint8_t *d, size_t n) { fz_http_one(d, n); }
 static void t_speedscope(const uint8_t *d, size_t n) {
   fz_import_one(pcol_import_speedscope, d, n, (n & 2) != 0);
@@ -81,6 +82,7 @@ Test(fuzz_replay, regressions) {
                  {"views", t_views}, {"v8", t_v8},               {"perf", t_perf},
                  {"speedscope", t_speedscope}, {"firefox", t_firefox}, {"otlp", t_otlp},
                  {"chrome", t_chrome}, {"tachyon", t_tachyon}, {"jfr", t_jfr},
+                 {"perfetto", t_perfetto},
                  {"http", t_http}, {"regex", t_regex}, {"demangle", t_demangle},
                  {"unwrap", t_unwrap}};
   int total = 0;

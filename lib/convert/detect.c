@@ -39,6 +39,7 @@ const char *pcol_format_name(pcol_format f) {
   case PCOL_FMT_CHROME: return "chrome";
   case PCOL_FMT_TACHYON: return "tachyon";
   case PCOL_FMT_JFR: return "jfr";
+  case PCOL_FMT_PERFETTO: return "perfetto";
   case PCOL_FMT_UNKNOWN: break;
   }
   return "unknown";
@@ -48,7 +49,8 @@ pcol_format pcol_format_by_name(const char *name) {
   static const pcol_format all[] = {PCOL_FMT_PCOL, PCOL_FMT_RPROF, PCOL_FMT_PPROF,
                                     PCOL_FMT_PERUN, PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE,
                                     PCOL_FMT_CLICKHOUSE, PCOL_FMT_FIREFOX, PCOL_FMT_V8, PCOL_FMT_PERF,
-                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME, PCOL_FMT_TACHYON, PCOL_FMT_JFR};
+                                    PCOL_FMT_OTLP, PCOL_FMT_CHROME, PCOL_FMT_TACHYON, PCOL_FMT_JFR,
+                                    PCOL_FMT_PERFETTO};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     if (strcmp(name, pcol_format_name(all[i])) == 0) return all[i];
   if (strcmp(name, "folded") == 0) return PCOL_FMT_COLLAPSED;
@@ -163,23 +165,48 @@ static int is_callgrind(const uint8_t *p, size_t n) { return starts(p, n, "# cal
 static int is_xz(const uint8_t *p, size_t n) { return n >= 6 && !memcmp(p, "\xfd" "7zXZ\0", 6); }
 /* `lz4 -l`'s legacy frames (the frame format, 04 22 4d 18, is read) */
 static int is_lz4_legacy(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(p, "\x02\x21\x4c\x18", 4); }
-/* A Perfetto trace (protobuf; Chrome's default trace format): Trace's
- * repeated packet = 1, the first packet's first field a TracePacket one
- * (3 on: not a pprof ValueType's 1-2 varints nor OTLP's ResourceProfiles'
- * 1-3 messages), and the field after the packet, when the head holds it,
- * packet = 1 again. */
+/* (read: detect_plain uses this) A Perfetto trace (protobuf; Chrome's and
+ * Android's trace format): every top-level field in the head is Trace's
+ * packet = 1 (a message; the last may be cut by the head), and a packet's
+ * fields include one of number 4 or more (timestamp 8, sequence id 10,
+ * ...), which neither OTLP's ResourceProfiles (1-3) nor a pprof Profile
+ * (whose head has fields 2 on, and ValueType's varints 1-2) has; no
+ * packet holds a varint field 1 or 2 (a pprof ValueType).  Told before
+ * OTLP: protoc writes a packet's fields by number, so a packet may start
+ * with process_tree = 2, as a ResourceProfiles starts with its scopes. */
 static int is_perfetto(const uint8_t *p, size_t n) {
-  size_t i = 1;
-  uint64_t len, tag;
   /* (text that starts with a blank line has no control byte but \t \r \n) */
-  if (n < 8 || p[0] != 0x0a || !pcol_otlp_binary_byte(p, n < 256 ? n : 256) ||
-      pcol_pb_varint(p, n, &i, &len) || len < 2)
-    return 0;
-  size_t b = i;
-  if (pcol_pb_varint(p, n, &i, &tag)) return 0;
-  uint64_t f = tag >> 3, wt = tag & 7;
-  if (f < 3 || (f == 3 && wt == 2) || (wt != 0 && wt != 1 && wt != 2 && wt != 5)) return 0;
-  return len > n - b || b + len == n || p[b + len] == 0x0a;
+  if (n < 8 || p[0] != 0x0a || !pcol_otlp_binary_byte(p, n < 256 ? n : 256)) return 0;
+  size_t i = 0;
+  int seen = 0;
+  while (i < n) {
+    uint64_t tag, len;
+    if (pcol_pb_varint(p, n, &i, &tag)) break;
+    if (tag != 0x0a) return 0;
+    if (pcol_pb_varint(p, n, &i, &len)) break;
+    size_t e = len > n - i ? n : i + (size_t)len;
+    while (i < e) { /* the packet's fields, as far as the head holds them */
+      uint64_t t, v;
+      if (pcol_pb_varint(p, e, &i, &t)) break;
+      uint64_t f = t >> 3, wt = t & 7;
+      if (f == 0 || (f < 3 && wt == 0)) return 0;
+      if (wt == 0) {
+        if (pcol_pb_varint(p, e, &i, &v)) break;
+      } else if (wt == 1 || wt == 5) {
+        if (e - i < (wt == 1 ? 8u : 4u)) break;
+        i += wt == 1 ? 8 : 4;
+      } else if (wt == 2) {
+        if (pcol_pb_varint(p, e, &i, &v)) break;
+        if (v > e - i) break;
+        i += (size_t)v;
+      } else {
+        return 0;
+      }
+      if (f >= 4) seen = 1;
+    }
+    i = e;
+  }
+  return seen;
 }
 static int is_bzip2(const uint8_t *p, size_t n) {
   return n >= 4 && starts(p, n, "BZh") && p[3] >= '1' && p[3] <= '9';
@@ -201,9 +228,6 @@ static const unread_format unread[] = {
   {is_dhat, "a DHAT heap profile (valgrind --tool=dhat)", "dh_view.html reads it"},
   {is_ghc, "a GHC cost-centre profile (.prof)", "speedscope reads its -pj JSON form"},
   {is_callgrind, "a Callgrind profile (valgrind --tool=callgrind)", "kcachegrind reads it"},
-  {is_perfetto, "a Perfetto trace (protobuf: Chrome's and Android's default trace format)",
-   "pcol reads Chrome's JSON traces: record with --trace-startup-format=json, save the trace as "
-   "JSON from ui.perfetto.dev, or convert it with Perfetto's `traceconv json`"},
   {is_xz, "xz-compressed data", "pcol unwraps gzip, zstd and lz4; decompress it first: `xz -dc FILE | pcol pack - -o OUT.pcol`"},
   {is_bzip2, "bzip2-compressed data",
    "pcol unwraps gzip, zstd and lz4; decompress it first: `bzip2 -dc FILE | pcol pack - -o OUT.pcol`"},
@@ -402,7 +426,9 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
   if (starts(p, len, PCOL_MAGIC)) return PCOL_FMT_PCOL;
   if (utf8_bom(p, len)) p += 3, len -= 3; /* (a JSON document's: import_stream skips it) */
   if (is_tachyon(p, len)) return PCOL_FMT_TACHYON;
-  /* OTLP by its field structure (gzip inflated), before pprof and Perun */
+  /* Perfetto, then OTLP by their field structure (gzip inflated), before
+   * pprof and Perun */
+  if (is_perfetto(p, len)) return PCOL_FMT_PERFETTO;
   if (pcol_otlp_detect(p, len)) return PCOL_FMT_OTLP;
   if (is_jfr(p, len)) return PCOL_FMT_JFR;
   if (starts(p, len, "memory profiling: ") || starts(p, len, "GC profiling: ") ||
@@ -629,6 +655,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt, int detecte
   case PCOL_FMT_COLLAPSED: rc = pcol_import_collapsed_as(b, s, x->name, opt, detected, err); break;
   case PCOL_FMT_OTLP: rc = pcol_import_otlp(b, s, x->name, opt, err); break;
   case PCOL_FMT_JFR: rc = pcol_import_jfr(b, s, x->name, opt, err); break;
+  case PCOL_FMT_PERFETTO: rc = pcol_import_perfetto(b, s, x->name, opt, err); break;
   case PCOL_FMT_V8: rc = pcol_import_v8(b, s, x->name, opt, err); break;
   case PCOL_FMT_CHROME: rc = pcol_import_chrome(b, s, x->name, opt, err); break;
   case PCOL_FMT_TACHYON: rc = pcol_import_tachyon(b, s, x->name, opt, err); break;
@@ -656,7 +683,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt, int detecte
     else
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: unrecognised input format (expected Rprof, pprof, Perun, "
-                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace, Tachyon, JFR or pcol; name the format with `pcol pack --from FORMAT "
+                          "collapsed stacks, V8 .cpuprofile, perf script, speedscope, Firefox Profiler, OTLP, Chrome trace, Tachyon, JFR, Perfetto or pcol; name the format with `pcol pack --from FORMAT "
                           "FILE -o OUT.pcol`)", x->name);
   }
   }

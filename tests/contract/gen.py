@@ -325,6 +325,45 @@ elif fmt in ("pprof-legacy-heap", "pprof-legacy-contention", "pprof-legacy-threa
                 w.write("  %s0x%08x: frame\n" % ("PC: " if k == 0 else "", addr(f, k == 0)))
         w.write("--- Memory map: ---\n" + maps)
     truth["names"] = ["[app]", "[libc.so.6]"]  # go tool pprof -symbolize=none's
+elif fmt == "perfetto":
+    # a Perfetto trace as Chrome's and traced's writers lay it out (protozero:
+    # fields in the order written, the sequence id first): a clock snapshot,
+    # the threads' names in a process_tree, then one sequence of StackSample
+    # packets (StackSampleDefaults: source, primary descriptor in ns; frames,
+    # function names and callstacks interned) whose timestamps are on the
+    # trace clock (BOOTTIME, ns since boot: not 0)
+    def vi(v):
+        b = bytearray()
+        while True:
+            c = v & 0x7F
+            v >>= 7
+            b.append(c | (0x80 if v else 0))
+            if not v:
+                return bytes(b)
+    def fv(n, v):
+        return vi(n << 3) + vi(v)
+    def fl(n, b):
+        return vi(n << 3 | 2) + vi(len(b)) + b
+    boot = 3_600_000_000_000  # ns since boot of the trace's first packet
+    tids = {T1: 5906, T2: 7}
+    out_b = fl(1, fv(10, 1) + fv(8, boot) + fl(6, fl(1, fv(1, 6) + fv(2, boot)) + fl(1, fv(1, 1) + fv(2, 1764403200000000000 + boot))))
+    tree = b"".join(fl(2, fv(1, tid) + fv(3, 300) + fl(2, t.encode())) for t, tid in tids.items())
+    out_b += fl(1, fv(10, 1) + fv(8, boot + 10) + fl(2, fl(1, fv(1, 300) + fl(3, b"app")) + tree))
+    dflt = fl(100, fl(1, b"gen.cpu") + fl(2, fl(2, b"cpu-time") + fv(3, 1)))
+    interned = b"".join(fl(5, fv(1, 1 + k) + fl(2, FR[k].encode())) + fl(6, fv(1, 1 + k) + fv(2, 1 + k))
+                        for k in range(len(FR)))
+    interned += b"".join(fl(7, fv(1, 1 + k) + b"".join(fv(2, 1 + f) for f in st)) for k, st in enumerate(STACKS))
+    out_b += fl(1, fv(10, 2) + fv(41, 1) + fv(8, boot + 20) + fl(59, dflt) + fl(12, interned))
+    ts, t = [], boot + 500_000
+    for th, st, gap in plan:
+        smp = fl(1, fv(2, 300) + fv(3, tids[th])) + fv(6, 1 + STACKS.index(st)) + fv(11, gap * 1000)
+        out_b += fl(1, fv(10, 2) + fv(13, 2) + fv(8, t) + vi(135 << 3 | 2) + vi(len(smp)) + smp)
+        ts.append(t - boot)
+        t += gap * 1000
+    w.close()
+    open(out, "wb").write(out_b)
+    truth["threads"] = {"thread_name": per_thread()}
+    truth["first_ns"], truth["span_ns"] = ts[0], ts[-1]
 else:
     sys.exit("gen.py: no generator for %s" % fmt)
 w.close()

@@ -38,12 +38,12 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 # how each format's messages name it (a refusal must name no other)
 SAYS = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "collapsed", "v8": "V8",
         "perf": "perf script", "speedscope": "speedscope", "firefox": "Firefox", "otlp": "OTLP",
-        "jfr": "JFR", "chrome": "Chrome trace", "tachyon": "Tachyon"}
+        "jfr": "JFR", "chrome": "Chrome trace", "tachyon": "Tachyon", "perfetto": "Perfetto"}
 # the headings of doc/mappings.md that are each format's section
 DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Collapsed stacks",
        "v8": "V8 .cpuprofile", "perf": "perf script", "speedscope": "speedscope (import)",
        "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JDK Flight Recorder", "chrome": "Chrome trace",
-       "tachyon": "Tachyon"}
+       "tachyon": "Tachyon", "perfetto": "Perfetto"}
 EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8"]
 SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed"}
 failures = []

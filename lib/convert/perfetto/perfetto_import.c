@@ -1,0 +1,1315 @@
+/* perfetto_import.c — Perfetto protobuf traces' CPU stack samples
+ * (doc/mappings.md §17): StackSample (the 2026 transport-neutral sample),
+ * traced_perf's PerfSample and Chrome's StreamingProfilePacket.
+ *
+ * The trace is read whole (pcol_read_input: in memory, past 64 MiB a mapped
+ * temporary copy; gzip inflated under the input cap) and walked twice, a
+ * packet at a time, with pb_wire.h (the field numbers: format/perfetto/,
+ * a trimmed copy of Perfetto's protos that the tests encode fixtures with):
+ *  1. the clock snapshots, the process and thread names (process_tree,
+ *     track_descriptor, thread_descriptor): what any packet may need;
+ *  2. each packet in order with its sequence's state as Perfetto defines
+ *     it (trusted_packet_sequence_id): incremental_state_cleared or
+ *     SEQ_INCREMENTAL_STATE_CLEARED starts a new generation of interned
+ *     data; previous_packet_dropped makes it invalid until then, and a
+ *     packet with SEQ_NEEDS_INCREMENTAL_STATE is skipped while it is (as
+ *     trace_processor skips it); trace_packet_defaults give the clock and
+ *     the samples' descriptors; interned_data entries are kept as where
+ *     their bytes are, by (generation, field, iid), the last one given
+ *     winning.  A sample's callstack is resolved when it is read, against
+ *     the generation in force, into the builder's stacks (cached by
+ *     generation and iid); an iid the generation does not hold is refused
+ *     naming the packet.
+ * compressed_packets (deflate) are inflated once, under the input cap, and
+ * read as the packets they hold.  Samples go with their trace-clock times
+ * to a sorter (lib/core/rowsort.c) and come back by source and time; time
+ * 0 is the trace's first timestamp (the earliest of any packet's). */
+#include "convert.h"
+#include "buf.h"      /* pcol_buf, pcol_grow */
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
+#include "hash.h"     /* pcol_hset, pcol_hash2 */
+#include "instream.h" /* pcol_input_cap */
+#include "keys.h"     /* PCOL_SRC_PERFETTO, PCOL_VT_SAMPLES, ... */
+#include "pb_wire.h"  /* pcol_pb_next, pcol_pb_varint */
+#include "read_all.h" /* pcol_input, pcol_read_input */
+#include "rowsort.h"  /* pcol_rowsort */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* ----------------------------------------------------- field numbers */
+enum { /* Trace, TracePacket */
+  F_TRACE_PACKET = 1,
+  P_PROCESS_TREE = 2,
+  P_CLOCK_SNAPSHOT = 6,
+  P_TIMESTAMP = 8,
+  P_SEQ_ID = 10,
+  P_INTERNED = 12,
+  P_SEQ_FLAGS = 13,
+  P_PROFILE_PACKET = 37,
+  P_CLEARED = 41,
+  P_DROPPED = 42,
+  P_PROCESS_DESCRIPTOR = 43,
+  P_THREAD_DESCRIPTOR = 44,
+  P_COMPRESSED = 50,
+  P_STREAMING = 54,
+  P_HEAP_GRAPH = 56,
+  P_TIMESTAMP_CLOCK = 58,
+  P_DEFAULTS = 59,
+  P_TRACK_DESCRIPTOR = 60,
+  P_MODULE_SYMBOLS = 61,
+  P_PERF_SAMPLE = 66,
+  P_TRACK_EVENT = 11,
+  P_STACK_SAMPLE = 135,
+};
+enum { SEQ_CLEARED = 1, SEQ_NEEDS_STATE = 2 };
+enum { /* InternedData */
+  I_FUNCTION_NAMES = 5,
+  I_FRAMES = 6,
+  I_CALLSTACKS = 7,
+  I_BUILD_IDS = 16,
+  I_MAPPING_PATHS = 17,
+  I_SOURCE_PATHS = 18,
+  I_MAPPINGS = 19,
+  I_TASK_CONTEXTS = 48,
+  I_EXEC_CONTEXTS = 49,
+  I_COUNTER_DESCRIPTORS = 50,
+  I_ASYNC_CONTEXTS = 51,
+  /* (kinds of the cache entries: no InternedData field has them) */
+  K_STACK = 250,
+  K_LOCATION = 251,
+  K_PROCESS = 252,
+  K_THREAD = 253,
+};
+#define BOOTTIME 6
+#define MONOTONIC 3
+#define REALTIME 1
+/* a sample row's values: samples, the primary weight, followers */
+#define PV_MAX 8
+/* sources (a kind, a stream's source name and timebase): more are refused */
+#define MAX_SOURCES 4096
+
+typedef struct pspan {
+  const uint8_t *p;
+  size_t n;
+} pspan;
+
+/* an interned entry or a cache entry: (a, b) -> the bytes, or a value */
+typedef struct ientry {
+  uint64_t a, b;
+  pspan m;
+  uint32_t v;
+} ientry;
+
+typedef struct seqst {
+  uint32_t id;          /* trusted_packet_sequence_id */
+  uint32_t gen;         /* the generation's number (unique in the trace) */
+  int invalid;          /* packet loss since the last clear */
+  pspan defaults;       /* TracePacketDefaults (n == 0: none) */
+  int has_td, has_ref;  /* a ThreadDescriptor; its reference time */
+  int64_t pid, tid, tev_ns; /* its pid, tid; the track-event clock (ns) */
+} seqst;
+
+typedef struct snap {
+  uint32_t n;
+  uint32_t id[8];
+  uint64_t ts[8];
+} snap;
+
+typedef struct psource {
+  uint32_t id, nvt;
+  uint32_t vt[PV_MAX];
+  uint64_t samples;
+  pcol_buf key; /* kind, then the names that make it */
+} psource;
+
+typedef struct prow {
+  uint32_t src, stack, labels, nv;
+  int64_t t;
+  uint64_t seq;
+  int64_t v[PV_MAX];
+} prow;
+
+typedef struct pimp {
+  pcol_builder *b;
+  const char *name;
+  const pcol_import_options *opt;
+  pcol_error *err;
+  pcol_input raw;
+  /* inflated compressed_packets, in the order met (pass 2 reuses them) */
+  pcol_buf *zbufs;
+  size_t nz, zcap, zat, zbytes;
+  /* packets: the number of the one being read (from 1), its offset */
+  uint64_t pkt;
+  size_t pkt_off;
+  int in_z; /* reading inflated packets */
+  /* interned entries and caches */
+  ientry *e;
+  size_t ne, ecap;
+  pcol_hset eh;
+  seqst *seq;
+  size_t nseq, seqcap;
+  uint32_t ngen;
+  snap *snaps;
+  size_t nsnap, snapcap;
+  uint32_t trace_clock;
+  psource *src;
+  size_t nsrc, srccap;
+  pcol_rowsort *rows;
+  uint64_t nrows;
+  int have_t;
+  int64_t tmin, tmax;
+  /* notes: what was read and not kept */
+  uint64_t n_skipped_state, n_empty, n_nostack, n_lost_records, n_skipped_perf, n_heap, n_heapgraph,
+      n_no_ref, n_unconverted, n_followers_cut, n_no_ts, n_perf_followers, n_negative;
+  /* string ids */
+  uint32_t k_pid, k_tid, k_thread, k_process, k_cpu, k_mode, k_async, u_count;
+  /* scratch */
+  uint32_t *locs;
+  size_t nlocs, loccap;
+  pcol_buf tmp;
+} pimp;
+
+/* ------------------------------------------------------------ errors */
+static int bad(pimp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(pimp *x, const char *fmt, ...) {
+  char m[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  if (x->in_z)
+    return pcol_error_set(x->err, PCOL_ECORRUPT, "%s: Perfetto trace: packet %" PRIu64
+                          " (inside the compressed packets at byte offset %zu): %s", x->name, x->pkt,
+                          x->pkt_off, m);
+  return pcol_error_set(x->err, PCOL_ECORRUPT, "%s: Perfetto trace: packet %" PRIu64
+                        " at byte offset %zu: %s", x->name, x->pkt, x->pkt_off, m);
+}
+
+/* The next field of message m at *i: 1, 0 at its end, or a refusal naming
+ * the message. */
+static int next(pimp *x, pspan m, size_t *i, pcol_pb_field *f, const char *what) {
+  if (*i >= m.n) return 0;
+  int r = pcol_pb_next(m.p, m.n, i, f);
+  if (r == -3) return bad(x, "%s: field %" PRIu64 " has the unknown wire type %u", what, f->field, f->wt);
+  if (r) return bad(x, "%s: a field is cut off or its varint is longer than 10 bytes", what);
+  if (f->field == 0) return bad(x, "%s: field number 0", what);
+  return 1;
+}
+/* each field f of message m: the body (a block) runs with f set; a
+ * refusal returns from the function (nested loops use another f) */
+#define FIELDS(x, m, f, what, ...)                                      \
+  do {                                                                  \
+    size_t i_##f = 0;                                                   \
+    int r_##f;                                                          \
+    while ((r_##f = next((x), (m), &i_##f, &(f), (what))) == 1) __VA_ARGS__ \
+    if (r_##f < 0) return r_##f;                                        \
+  } while (0)
+static pspan sub(const pspan *m, const pcol_pb_field *f) { return (pspan){m->p + f->b, f->e - f->b}; }
+
+/* each varint of a repeated field (packed or not) */
+typedef int (*each_fn)(pimp *x, void *ctx, uint64_t v);
+static int each_varint(pimp *x, pspan m, const pcol_pb_field *f, each_fn fn, void *ctx, const char *what) {
+  if (f->wt == 0) return fn(x, ctx, f->v);
+  if (f->wt != 2) return bad(x, "%s: field %" PRIu64 " is not a varint", what, f->field);
+  size_t i = f->b;
+  while (i < f->e) {
+    uint64_t v;
+    if (pcol_pb_varint(m.p, f->e, &i, &v)) return bad(x, "%s: a packed varint is cut off", what);
+    int rc = fn(x, ctx, v);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------ entry table */
+static int e_eq(const void *ctx, uint32_t id, const void *key) {
+  const pimp *x = ctx;
+  const uint64_t *k = key;
+  return x->e[id - 1].a == k[0] && x->e[id - 1].b == k[1];
+}
+static ientry *e_find(pimp *x, uint64_t a, uint64_t b) {
+  uint64_t k[2] = {a, b};
+  uint32_t id = pcol_hset_find(&x->eh, pcol_hash2(0x70667470, a, b), e_eq, x, k);
+  return id ? &x->e[id - 1] : NULL;
+}
+/* the entry (a, b), made when new (*added) */
+static int e_put(pimp *x, uint64_t a, uint64_t b, ientry **out) {
+  ientry *o = e_find(x, a, b);
+  if (o) return *out = o, 0;
+  if (x->ne >= UINT32_MAX - 1) return bad(x, "more than 2^32 interned entries");
+  if (x->ne == x->ecap && pcol_grow(&x->e, &x->ecap, sizeof *x->e)) return pcol_oom(x->err);
+  x->e[x->ne] = (ientry){a, b, {NULL, 0}, 0};
+  x->ne++;
+  if (pcol_hset_insert(&x->eh, pcol_hash2(0x70667470, a, b), (uint32_t)x->ne)) return pcol_oom(x->err);
+  *out = &x->e[x->ne - 1];
+  return 0;
+}
+static uint64_t gkey(uint32_t gen, unsigned kind) { return (uint64_t)gen << 8 | kind; }
+
+/* ---------------------------------------------------------- sequences */
+static int seq_of(pimp *x, uint32_t id, seqst **out) {
+  ientry *e;
+  int rc = e_put(x, id, UINT64_MAX, &e);
+  if (rc) return rc;
+  if (!e->v) {
+    if (x->nseq == x->seqcap && pcol_grow(&x->seq, &x->seqcap, sizeof *x->seq)) return pcol_oom(x->err);
+    x->seq[x->nseq] = (seqst){.id = id, .gen = ++x->ngen};
+    e->v = (uint32_t)++x->nseq;
+  }
+  *out = &x->seq[e->v - 1];
+  return 0;
+}
+
+/* ------------------------------------------------------------- clocks */
+static int read_snapshot(pimp *x, pspan m) {
+  snap s = {0};
+  pcol_pb_field f, g;
+  FIELDS(x, m, f, "clock_snapshot", {
+    if (f.field == 2 && f.wt == 0) x->trace_clock = (uint32_t)f.v; /* primary_trace_clock */
+    if (f.field != 1 || f.wt != 2) continue;
+    pspan c = sub(&m, &f);
+    uint64_t id = 0, ts = 0;
+    int has = 0;
+    FIELDS(x, c, g, "clock_snapshot.clocks", {
+      if (g.field == 1 && g.wt == 0) id = g.v;
+      if (g.field == 2 && g.wt == 0) ts = g.v, has = 1;
+    });
+    if (has && s.n < 8 && id < 64) s.id[s.n] = (uint32_t)id, s.ts[s.n++] = ts;
+  });
+  if (!s.n) return 0;
+  if (x->nsnap >= 1u << 20) return 0; /* (enough to place any time) */
+  if (x->nsnap == x->snapcap && pcol_grow(&x->snaps, &x->snapcap, sizeof *x->snaps)) return pcol_oom(x->err);
+  x->snaps[x->nsnap++] = s;
+  return 0;
+}
+static int snap_get(const snap *s, uint32_t id, uint64_t *ts) {
+  for (uint32_t k = 0; k < s->n; k++)
+    if (s->id[k] == id) return *ts = s->ts[k], 1;
+  return 0;
+}
+/* t on clock c in the trace clock's ns, by the latest snapshot that holds
+ * both clocks and is not after t (else the first that holds both), as
+ * trace_processor's clock tracker converts; 0 when none can */
+static int to_trace(pimp *x, uint32_t c, int64_t t, int64_t *out) {
+  uint32_t tc = x->trace_clock ? x->trace_clock : BOOTTIME;
+  if (!c || c == tc) return *out = t, 1;
+  const snap *best = NULL;
+  uint64_t bc = 0, bt = 0;
+  for (size_t k = 0; k < x->nsnap; k++) {
+    uint64_t sc, st;
+    if (!snap_get(&x->snaps[k], c, &sc) || !snap_get(&x->snaps[k], tc, &st)) continue;
+    if (!best || (sc <= (uint64_t)t && (bc > (uint64_t)t || sc >= bc))) best = &x->snaps[k], bc = sc, bt = st;
+  }
+  if (!best) return 0;
+  *out = t - (int64_t)bc + (int64_t)bt;
+  return 1;
+}
+
+/* ------------------------------------------------------------ names */
+static int put_name(pimp *x, unsigned kind, int64_t id, pspan s) {
+  ientry *e;
+  int rc = e_put(x, (uint64_t)id, kind, &e);
+  if (!rc && s.n) rc = pcol_b_string(x->b, s.p, s.n, &e->v, x->err);
+  return rc;
+}
+static uint32_t name_of(pimp *x, unsigned kind, int64_t id) {
+  ientry *e = e_find(x, (uint64_t)id, kind);
+  return e ? e->v : 0;
+}
+static int read_process_tree(pimp *x, pspan m) {
+  pcol_pb_field f, g;
+  FIELDS(x, m, f, "process_tree", {
+    if (f.wt != 2 || (f.field != 1 && f.field != 2)) continue;
+    pspan c = sub(&m, &f);
+    int64_t id = 0;
+    pspan nm = {NULL, 0};
+    int first = 1;
+    FIELDS(x, c, g, f.field == 1 ? "process_tree.processes" : "process_tree.threads", {
+      if (g.field == 1 && g.wt == 0) id = (int32_t)g.v;
+      if (f.field == 1 && g.field == 3 && g.wt == 2 && first) nm = sub(&c, &g), first = 0; /* cmdline[0] */
+      if (f.field == 2 && g.field == 2 && g.wt == 2) nm = sub(&c, &g);
+    });
+    if (nm.n) {
+      int rc = put_name(x, f.field == 1 ? K_PROCESS : K_THREAD, id, nm);
+      if (rc) return rc;
+    }
+  });
+  return 0;
+}
+/* ThreadDescriptor (thread_descriptor, track_descriptor.thread) or
+ * ProcessDescriptor (track_descriptor.process): their names */
+static int read_descriptor(pimp *x, pspan m, int thread) {
+  pcol_pb_field f;
+  int64_t pid = 0, tid = 0;
+  pspan nm = {NULL, 0};
+  FIELDS(x, m, f, thread ? "thread descriptor" : "process descriptor", {
+    if (f.field == 1 && f.wt == 0) pid = (int32_t)f.v;
+    if (thread && f.field == 2 && f.wt == 0) tid = (int64_t)f.v;
+    if (f.field == (thread ? 5u : 6u) && f.wt == 2) nm = sub(&m, &f);
+  });
+  return nm.n ? put_name(x, thread ? K_THREAD : K_PROCESS, thread ? tid : pid, nm) : 0;
+}
+
+/* ------------------------------------------------------------- walking */
+typedef int (*packet_fn)(pimp *x, pspan pk);
+static int inflate_packets(pimp *x, pspan z, pcol_buf *out) {
+  z_stream s;
+  memset(&s, 0, sizeof s);
+  if (inflateInit(&s) != Z_OK) return pcol_oom(x->err);
+  uint64_t cap = pcol_input_cap(x->opt);
+  s.next_in = (Bytef *)(uintptr_t)z.p;
+  s.avail_in = z.n > UINT32_MAX ? UINT32_MAX : (uInt)z.n;
+  int zr = Z_OK, rc = 0;
+  while (zr == Z_OK) {
+    if (out->cap - out->len < 65536 && pcol_buf_reserve(out, out->len < 65536 ? 65536 : out->len)) {
+      rc = pcol_oom(x->err);
+      break;
+    }
+    s.next_out = out->data + out->len;
+    s.avail_out = (uInt)(out->cap - out->len > UINT32_MAX ? UINT32_MAX : out->cap - out->len);
+    size_t before = s.avail_out;
+    zr = inflate(&s, Z_NO_FLUSH);
+    out->len += before - s.avail_out;
+    if (x->zbytes + out->len > cap) {
+      rc = bad(x, "compressed_packets inflate past the input cap (%" PRIu64 " bytes)", cap);
+      break;
+    }
+    if (zr == Z_BUF_ERROR && s.avail_in == 0) break;
+  }
+  if (!rc && zr != Z_STREAM_END) rc = bad(x, "compressed_packets: not a whole zlib stream");
+  inflateEnd(&s);
+  if (!rc) x->zbytes += out->len;
+  return rc;
+}
+static int walk(pimp *x, pspan t, packet_fn fn, int pass) {
+  size_t i = 0;
+  pcol_pb_field f;
+  while (i < t.n) {
+    size_t at = i;
+    int r = pcol_pb_next(t.p, t.n, &i, &f);
+    if (!x->in_z) x->pkt_off = at;
+    if (r) {
+      x->pkt++;
+      return bad(x, "the trace is cut off or damaged here (%zu bytes%s)", t.n, x->in_z ? " inflated" : "");
+    }
+    if (f.field != F_TRACE_PACKET) continue; /* (Trace has no other field) */
+    if (f.wt != 2) return bad(x, "a packet that is not a message (wire type %u)", f.wt);
+    x->pkt++;
+    pspan pk = sub(&t, &f);
+    /* compressed_packets: the packets they hold, in their place */
+    size_t j = 0;
+    pcol_pb_field g;
+    int rc;
+    if (!x->in_z) {
+      uint64_t here = x->pkt;
+      while (j < pk.n && !pcol_pb_next(pk.p, pk.n, &j, &g))
+        if (g.field == P_COMPRESSED && g.wt == 2) {
+          pcol_buf *zb;
+          if (pass == 1) {
+            if (x->nz == x->zcap && pcol_grow(&x->zbufs, &x->zcap, sizeof *x->zbufs)) return pcol_oom(x->err);
+            zb = &x->zbufs[x->nz++];
+            memset(zb, 0, sizeof *zb);
+            if ((rc = inflate_packets(x, sub(&pk, &g), zb))) return rc;
+          } else {
+            if (x->zat >= x->nz) return bad(x, "compressed packets changed between passes");
+            zb = &x->zbufs[x->zat++];
+          }
+          x->in_z = 1;
+          rc = walk(x, (pspan){zb->data, zb->len}, fn, pass);
+          x->in_z = 0;
+          if (rc) return rc;
+          x->pkt = here;
+        }
+    }
+    if ((rc = fn(x, pk))) return rc;
+  }
+  return 0;
+}
+
+/* pass 1: clocks and names */
+static int pass1(pimp *x, pspan pk) {
+  pcol_pb_field f, g;
+  FIELDS(x, pk, f, "packet", {
+    if (f.wt != 2) continue;
+    pspan m = sub(&pk, &f);
+    int rc = 0;
+    if (f.field == P_CLOCK_SNAPSHOT) rc = read_snapshot(x, m);
+    else if (f.field == P_PROCESS_TREE) rc = read_process_tree(x, m);
+    else if (f.field == P_THREAD_DESCRIPTOR) rc = read_descriptor(x, m, 1);
+    else if (f.field == P_PROCESS_DESCRIPTOR) rc = read_descriptor(x, m, 0);
+    else if (f.field == P_TRACK_DESCRIPTOR) {
+      size_t k = 0;
+      int r;
+      while ((r = next(x, m, &k, &g, "track_descriptor")) == 1)
+        if (g.wt == 2 && (g.field == 3 || g.field == 4) && (rc = read_descriptor(x, sub(&m, &g), g.field == 4)))
+          return rc;
+      if (r < 0) return r;
+    }
+    if (rc) return rc;
+  });
+  return 0;
+}
+
+/* ------------------------------------------------------------ interning */
+/* the bytes of interned entry (kind, iid) in generation gen, or a refusal
+ * naming it (what: the referring field) */
+static int interned(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, pspan *out) {
+  ientry *e = e_find(x, iid, gkey(s->gen, kind));
+  if (!e || !e->m.p)
+    return bad(x, "%s %" PRIu64 " is not in the interned data of sequence %" PRIu32
+               " (since its incremental state was last cleared)", what, iid, s->id);
+  *out = e->m;
+  return 0;
+}
+/* the string of an InternedString entry */
+static int interned_str(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, pspan *out) {
+  pspan m = {NULL, 0};
+  pcol_pb_field f;
+  int rc = interned(x, s, kind, iid, what, &m);
+  if (rc) return rc;
+  *out = (pspan){NULL, 0};
+  FIELDS(x, m, f, what, {
+    if (f.field == 2 && f.wt == 2) *out = sub(&m, &f);
+  });
+  return 0;
+}
+static int read_interned(pimp *x, seqst *s, pspan m) {
+  pcol_pb_field f, g;
+  FIELDS(x, m, f, "interned_data", {
+    if (f.wt != 2 || f.field > 249) continue;
+    pspan c = sub(&m, &f);
+    uint64_t iid = 0;
+    FIELDS(x, c, g, "interned_data entry", {
+      if (g.field == 1 && g.wt == 0) iid = g.v;
+    });
+    ientry *e;
+    int rc = e_put(x, iid, gkey(s->gen, (unsigned)f.field), &e);
+    if (rc) return rc;
+    e->m = c;
+  });
+  return 0;
+}
+
+/* ------------------------------------------------------------- frames */
+static int str_sid(pimp *x, pspan s, uint32_t *sid) {
+  return s.p ? pcol_b_string(x->b, s.p, s.n, sid, x->err) : (*sid = 0, 0);
+}
+/* a location of one line: function name (may be none), file, line */
+static int line_location(pimp *x, uint32_t map, uint64_t addr, pspan fn, pspan file, int64_t line, uint32_t *loc) {
+  if (!fn.p && !file.p) return pcol_b_location(x->b, map, addr, 0, NULL, 0, loc, x->err);
+  pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
+  int rc;
+  if ((rc = str_sid(x, fn, &fr.name)) || (rc = str_sid(x, file, &fr.filename))) return rc;
+  fr.system_name = fr.name;
+  pcol_line_row ln = {0, line, PCOL_NA_I64};
+  if ((rc = pcol_b_function(x->b, &fr, &ln.function_id, x->err))) return rc;
+  return pcol_b_location(x->b, map, addr, 0, &ln, 1, loc, x->err);
+}
+typedef struct pathctx {
+  const seqst *s;
+  pcol_buf *out;
+  int stop;
+} pathctx;
+static int path_part(pimp *x, void *ctx, uint64_t iid) {
+  pathctx *c = ctx;
+  if (c->stop) return 0;
+  ientry *e = e_find(x, iid, gkey(c->s->gen, I_MAPPING_PATHS));
+  if (!e || !e->m.p) return c->stop = 1, 0; /* trace_processor stops there */
+  pspan str;
+  int rc = interned_str(x, c->s, I_MAPPING_PATHS, iid, "mapping path", &str);
+  if (rc) return rc;
+  if (pcol_buf_append(c->out, "/", 1) || pcol_buf_append(c->out, str.p, str.n)) return pcol_oom(x->err);
+  return 0;
+}
+/* Mapping iid -> a pcol mapping: its name the path components joined by
+ * '/' (one leading '/' when the only component is a whole path, as
+ * trace_processor names it), its build id */
+static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out) {
+  pspan m = {NULL, 0}, bid = {NULL, 0};
+  pcol_pb_field f;
+  int rc = interned(x, s, I_MAPPINGS, iid, "mapping_id", &m);
+  if (rc) return rc;
+  x->tmp.len = 0;
+  pathctx pc = {s, &x->tmp, 0};
+  FIELDS(x, m, f, "mapping", {
+    if (f.field == 2 && f.wt == 0 && f.v && (rc = interned_str(x, s, I_BUILD_IDS, f.v, "build_id", &bid))) return rc;
+    if (f.field == 7 && (rc = each_varint(x, m, &f, path_part, &pc, "mapping.path_string_ids"))) return rc;
+  });
+  const char *p = (const char *)x->tmp.data;
+  size_t n = x->tmp.len;
+  if (n >= 2 && p[0] == '/' && p[1] == '/') p++, n--;
+  pcol_mapping_row mr = {0};
+  if (n && (rc = pcol_b_string(x->b, p, n, &mr.filename, x->err))) return rc;
+  if (bid.n) { /* the raw build id, as hex */
+    char hex[2 * 64 + 1];
+    size_t k = 0;
+    for (size_t j = 0; j < bid.n && j < 64; j++) k += (size_t)snprintf(hex + k, sizeof hex - k, "%02x", bid.p[j]);
+    if ((rc = pcol_b_string(x->b, hex, k, &mr.build_id, x->err))) return rc;
+  }
+  return pcol_b_mapping(x->b, &mr, 1, out, x->err);
+}
+static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) {
+  ientry *c = e_find(x, iid, gkey(s->gen, K_LOCATION));
+  if (c && c->v) return *loc = c->v, 0;
+  pspan m = {NULL, 0}, fn = {NULL, 0}, file = {NULL, 0};
+  pcol_pb_field f;
+  uint64_t fid = 0, mid = 0, pc = 0;
+  int64_t line = PCOL_NA_I64;
+  int has_path = 0;
+  uint64_t path = 0;
+  int rc = interned(x, s, I_FRAMES, iid, "frame", &m);
+  if (rc) return rc;
+  FIELDS(x, m, f, "frame", {
+    if (f.wt != 0) continue;
+    if (f.field == 2) fid = f.v;
+    if (f.field == 3) mid = f.v;
+    if (f.field == 4) pc = f.v;
+    if (f.field == 5) path = f.v, has_path = 1;
+    if (f.field == 6) line = (int64_t)(uint32_t)f.v;
+  });
+  if (fid && (rc = interned_str(x, s, I_FUNCTION_NAMES, fid, "function_name_id", &fn))) return rc;
+  if (fn.p && !fn.n) fn.p = NULL; /* "" is no name */
+  if (has_path && (rc = interned_str(x, s, I_SOURCE_PATHS, path, "source_path_iid", &file))) return rc;
+  uint32_t map = 0;
+  if (mid && (rc = mapping_of(x, s, mid, &map))) return rc;
+  if (!fn.p && !file.p) line = PCOL_NA_I64;
+  if ((rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc))) return rc;
+  if ((rc = e_put(x, iid, gkey(s->gen, K_LOCATION), &c))) return rc;
+  c->v = *loc;
+  return 0;
+}
+static int push_loc(pimp *x, uint32_t loc) {
+  if (x->nlocs == x->loccap && pcol_grow(&x->locs, &x->loccap, sizeof *x->locs)) return pcol_oom(x->err);
+  x->locs[x->nlocs++] = loc;
+  return 0;
+}
+static int frame_id(pimp *x, void *ctx, uint64_t iid) {
+  uint32_t loc;
+  int rc = frame_location(x, ctx, iid, &loc);
+  return rc ? rc : push_loc(x, loc);
+}
+/* the builder's stack of x->locs (outermost first), 0 when empty */
+static int locs_stack(pimp *x, uint32_t *stack) {
+  for (size_t i = 0, j = x->nlocs ? x->nlocs - 1 : 0; i < j; i++, j--) {
+    uint32_t t = x->locs[i];
+    x->locs[i] = x->locs[j], x->locs[j] = t;
+  }
+  if (!x->nlocs) return *stack = 0, 0;
+  return pcol_b_stack(x->b, x->locs, x->nlocs, stack, x->err);
+}
+/* Callstack iid -> stack (frame_ids outermost first); 0 when it has no frame */
+static int callstack(pimp *x, const seqst *s, uint64_t iid, uint32_t *stack) {
+  ientry *c = e_find(x, iid, gkey(s->gen, K_STACK));
+  if (c && c->v) return *stack = c->v - 1, 0;
+  pspan m = {NULL, 0};
+  pcol_pb_field f;
+  int rc = interned(x, s, I_CALLSTACKS, iid, "callstack_iid", &m);
+  if (rc) return rc;
+  x->nlocs = 0;
+  FIELDS(x, m, f, "callstack", {
+    if (f.field == 2 && (rc = each_varint(x, m, &f, frame_id, (void *)s, "callstack.frame_ids"))) return rc;
+  });
+  if ((rc = locs_stack(x, stack)) || (rc = e_put(x, iid, gkey(s->gen, K_STACK), &c))) return rc;
+  c->v = *stack + 1;
+  return 0;
+}
+/* InlineCallstack: frames outermost first, each a name, a file, a line */
+static int inline_callstack(pimp *x, pspan m, uint32_t *stack) {
+  pcol_pb_field f, g;
+  x->nlocs = 0;
+  FIELDS(x, m, f, "stack_sample.callstack", {
+    if (f.field != 1 || f.wt != 2) continue;
+    pspan fr = sub(&m, &f), fn = {NULL, 0}, file = {NULL, 0};
+    int64_t line = PCOL_NA_I64;
+    FIELDS(x, fr, g, "stack_sample.callstack.frames", {
+      if (g.field == 1 && g.wt == 2) fn = sub(&fr, &g);
+      if (g.field == 2 && g.wt == 2) file = sub(&fr, &g);
+      if (g.field == 3 && g.wt == 0) line = (int64_t)(uint32_t)g.v;
+    });
+    if (fn.p && !fn.n) fn.p = NULL;
+    if (file.p && !file.n) file.p = NULL;
+    uint32_t loc;
+    int rc = line_location(x, 0, 0, fn, file, fn.p || file.p ? line : PCOL_NA_I64, &loc);
+    if (rc || (rc = push_loc(x, loc))) return rc;
+  });
+  return locs_stack(x, stack);
+}
+
+/* ------------------------------------------------------------- sources */
+static int key_add(pcol_buf *k, const void *p, size_t n) {
+  uint32_t l = (uint32_t)n;
+  return pcol_buf_append(k, &l, sizeof l) || pcol_buf_append(k, p, n);
+}
+/* a value type of the source (name, unit), another name when it has it */
+static int add_vt(pimp *x, psource *s, pspan name, const char *unit) {
+  uint32_t nsid, usid, vt;
+  int rc;
+  if ((rc = pcol_b_string(x->b, name.p, name.n, &nsid, x->err)) || (rc = pcol_b_cstr(x->b, unit, &usid, x->err)) ||
+      (rc = pcol_b_value_type(x->b, nsid, usid, &vt, x->err)))
+    return rc;
+  for (uint32_t k = 0; k < s->nvt; k++)
+    if (s->vt[k] == vt) { /* the same name and unit twice: number it */
+      char nm[160];
+      int l = snprintf(nm, sizeof nm, "%.*s.%u", (int)(name.n > 120 ? 120 : name.n), (const char *)name.p, s->nvt);
+      if ((rc = pcol_b_string(x->b, nm, (size_t)l, &nsid, x->err)) ||
+          (rc = pcol_b_value_type(x->b, nsid, usid, &vt, x->err)))
+        return rc;
+      break;
+    }
+  s->vt[s->nvt++] = vt;
+  return pcol_b_source_value_type(x->b, s->id, vt, x->err);
+}
+static int meta_str(pimp *x, uint32_t src, const char *k, const char *v) {
+  return pcol_b_meta_str(x->b, src, k, v, x->err);
+}
+static int meta_span(pimp *x, uint32_t src, const char *k, pspan v) {
+  return pcol_b_meta(x->b, src, k, v.p, v.n, x->err);
+}
+static int meta_i64(pimp *x, uint32_t src, const char *k, int64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%" PRId64, v);
+  return meta_str(x, src, k, num);
+}
+
+/* A counter descriptor's name and unit (StackSample.CounterDescriptor) */
+typedef struct cdesc {
+  pspan name;
+  const char *unit;
+  pspan unit_str;
+  uint64_t mult;
+} cdesc;
+static const char *const UNITS[] = {NULL, PCOL_UNIT_NANOSECONDS, "cycles", "instructions", "bytes", "page_faults",
+                                    "cache_misses", "cache_references", "branch_misses", PCOL_UNIT_COUNT};
+static int read_cdesc(pimp *x, pspan m, cdesc *d) {
+  pcol_pb_field f;
+  *d = (cdesc){{NULL, 0}, PCOL_UNIT_COUNT, {NULL, 0}, 1};
+  FIELDS(x, m, f, "counter descriptor", {
+    if (f.field == 2 && f.wt == 2) d->name = sub(&m, &f);
+    if (f.field == 3 && f.wt == 0) d->unit = f.v < sizeof UNITS / sizeof UNITS[0] && f.v ? UNITS[f.v] : PCOL_UNIT_COUNT;
+    if (f.field == 4 && f.wt == 2) d->unit_str = sub(&m, &f);
+    if (f.field == 5 && f.wt == 0) d->mult = f.v ? f.v : 1;
+  });
+  return 0;
+}
+
+/* the source of key k (made when new: kind's label, names, value types) */
+typedef struct srcspec {
+  const char *kind;   /* meta perfetto.kind */
+  const char *label;  /* after "FILE: " in the URI */
+  pspan stream;       /* StackSampleDefaults.source, a perf timebase's name */
+  cdesc vals[PV_MAX - 1];
+  uint32_t nvals;
+  int64_t period;     /* > 0: pprof's period of vals[0] */
+  uint64_t freq;      /* a perf timebase's frequency */
+  int dflt;           /* the default: 1 + the index in vals, 0 samples */
+} srcspec;
+static int source_of(pimp *x, const srcspec *sp, uint32_t *out) {
+  pcol_buf k = {0};
+  int rc = 0;
+  if (key_add(&k, sp->kind, strlen(sp->kind)) || key_add(&k, sp->stream.p, sp->stream.n)) rc = pcol_oom(x->err);
+  for (uint32_t v = 0; !rc && v < sp->nvals; v++) {
+    const cdesc *d = &sp->vals[v];
+    if (key_add(&k, d->name.p, d->name.n) || key_add(&k, d->unit_str.p ? (const char *)d->unit_str.p : d->unit,
+                                                     d->unit_str.p ? d->unit_str.n : strlen(d->unit)))
+      rc = pcol_oom(x->err);
+  }
+  if (!rc && (key_add(&k, &sp->period, sizeof sp->period) || key_add(&k, &sp->freq, sizeof sp->freq))) rc = pcol_oom(x->err);
+  if (rc) return pcol_buf_free(&k), rc;
+  for (size_t i = 0; i < x->nsrc; i++)
+    if (x->src[i].key.len == k.len && !memcmp(x->src[i].key.data, k.data, k.len)) {
+      pcol_buf_free(&k);
+      return *out = (uint32_t)i, 0;
+    }
+  if (x->nsrc >= MAX_SOURCES) {
+    pcol_buf_free(&k);
+    return bad(x, "more than %d sampling streams (kinds, sources and timebases)", MAX_SOURCES);
+  }
+  if (x->nsrc == x->srccap && pcol_grow(&x->src, &x->srccap, sizeof *x->src)) return pcol_buf_free(&k), pcol_oom(x->err);
+  psource *s = &x->src[x->nsrc];
+  memset(s, 0, sizeof *s);
+  s->key = k;
+  x->nsrc++;
+  /* URI: FILE: LABEL (STREAM) */
+  x->tmp.len = 0;
+  char buf[64];
+  if (pcol_buf_append(&x->tmp, x->name, strlen(x->name)) || pcol_buf_append(&x->tmp, ": ", 2) ||
+      pcol_buf_append(&x->tmp, sp->label, strlen(sp->label)) ||
+      (sp->stream.n && (pcol_buf_append(&x->tmp, " (", 2) || pcol_buf_append(&x->tmp, sp->stream.p, sp->stream.n) ||
+                        pcol_buf_append(&x->tmp, ")", 1))))
+    return pcol_oom(x->err);
+  uint32_t tsid, usid;
+  if ((rc = pcol_b_cstr(x->b, PCOL_SRC_PERFETTO, &tsid, x->err)) ||
+      (rc = pcol_b_string(x->b, x->tmp.data, x->tmp.len, &usid, x->err)) ||
+      (rc = pcol_b_source_sid(x->b, tsid, usid, PCOL_NA_I64, &s->id, x->err)) ||
+      (rc = meta_str(x, s->id, PERFETTO_META_KIND, sp->kind)) ||
+      (sp->stream.n && (rc = meta_span(x, s->id, PERFETTO_META_STREAM, sp->stream))))
+    return rc;
+  if ((rc = add_vt(x, s, (pspan){(const uint8_t *)PCOL_VT_SAMPLES, strlen(PCOL_VT_SAMPLES)}, PCOL_UNIT_COUNT)))
+    return rc;
+  for (uint32_t v = 0; v < sp->nvals; v++) {
+    const cdesc *d = &sp->vals[v];
+    pspan nm = d->name.n ? d->name : (pspan){(const uint8_t *)"weight", 6};
+    const char *unit = d->unit;
+    char ubuf[128];
+    if (d->unit_str.p) {
+      snprintf(ubuf, sizeof ubuf, "%.*s", (int)(d->unit_str.n > 120 ? 120 : d->unit_str.n), (const char *)d->unit_str.p);
+      unit = ubuf;
+    }
+    if ((rc = add_vt(x, s, nm, unit))) return rc;
+  }
+  if (sp->period > 0) {
+    const cdesc *d = &sp->vals[0];
+    if ((rc = meta_span(x, s->id, PPROF_META_PERIOD_TYPE_TYPE, d->name)) ||
+        (rc = meta_str(x, s->id, PPROF_META_PERIOD_TYPE_UNIT, d->unit)) ||
+        (rc = meta_i64(x, s->id, PPROF_META_PERIOD, sp->period)))
+      return rc;
+  }
+  if (sp->freq) {
+    snprintf(buf, sizeof buf, "%" PRIu64, sp->freq);
+    if ((rc = meta_str(x, s->id, PERFETTO_META_FREQUENCY, buf))) return rc;
+  }
+  if (sp->dflt) {
+    const cdesc *d = &sp->vals[sp->dflt - 1];
+    if ((rc = d->name.n ? meta_span(x, s->id, PPROF_META_DEFAULT_SAMPLE_TYPE, d->name)
+                        : meta_str(x, s->id, PPROF_META_DEFAULT_SAMPLE_TYPE, "weight")))
+      return rc;
+  } else if ((rc = meta_str(x, s->id, PPROF_META_DEFAULT_SAMPLE_TYPE, PCOL_VT_SAMPLES)))
+    return rc;
+  s->nvt = 1 + sp->nvals;
+  *out = (uint32_t)(x->nsrc - 1);
+  return 0;
+}
+
+/* ------------------------------------------------------------- samples */
+typedef struct labels {
+  int64_t pid, tid, cpu;
+  int has_pid, has_tid, has_cpu;
+  const char *mode;
+  uint32_t async;
+} labels;
+static int labelset(pimp *x, const labels *l, uint32_t *out) {
+  pcol_label_row r[7];
+  size_t n = 0;
+  memset(r, 0, sizeof r);
+  uint32_t nm;
+  if (l->has_pid) {
+    r[n].key = x->k_pid, r[n++].num = l->pid;
+    if ((nm = name_of(x, K_PROCESS, l->pid))) r[n].key = x->k_process, r[n++].str = nm;
+  }
+  if (l->has_tid) {
+    r[n].key = x->k_tid, r[n++].num = l->tid;
+    if ((nm = name_of(x, K_THREAD, l->tid))) r[n].key = x->k_thread, r[n++].str = nm;
+  }
+  if (l->has_cpu) r[n].key = x->k_cpu, r[n++].num = l->cpu;
+  if (l->mode) {
+    int rc = pcol_b_cstr(x->b, l->mode, &r[n].str, x->err);
+    if (rc) return rc;
+    r[n++].key = x->k_mode;
+  }
+  if (l->async) r[n].key = x->k_async, r[n++].str = l->async;
+  return pcol_b_labelset(x->b, r, n, out, x->err);
+}
+static int add_row(pimp *x, uint32_t src, int64_t t, uint32_t stack, uint32_t ls, const int64_t *v, uint32_t nv) {
+  prow r;
+  memset(&r, 0, sizeof r);
+  r.src = src, r.stack = stack, r.labels = ls, r.nv = nv, r.t = t, r.seq = x->nrows++;
+  memcpy(r.v, v, nv * sizeof *v);
+  x->src[src].samples++;
+  if (t != PCOL_NA_I64) {
+    if (!x->have_t || t < x->tmin) x->tmin = t;
+    if (!x->have_t || t > x->tmax) x->tmax = t;
+    x->have_t = 1;
+  }
+  int rc = pcol_rowsort_add(x->rows, &r);
+  if (rc) return pcol_error_set(x->err, rc, "%s: %s", x->name, rc == PCOL_ENOMEM ? "out of memory" : "a temporary file for sorting the samples could not be written");
+  return 0;
+}
+static int64_t weight_of(pimp *x, uint64_t w, uint64_t mult, int *over) {
+  (void)x;
+  if (mult && w > (uint64_t)INT64_MAX / mult) return *over = 1, 0;
+  return (int64_t)(w * mult);
+}
+
+static const char *const MODES[] = {NULL, "user", "kernel", "hypervisor", "guest_user", "guest_kernel"};
+typedef struct wctx {
+  uint64_t *w;
+  uint32_t n, max;
+} wctx;
+static int push_w(pimp *x, void *ctx, uint64_t v) {
+  (void)x;
+  wctx *c = ctx;
+  if (c->n < c->max) c->w[c->n] = v;
+  c->n++;
+  return 0;
+}
+typedef struct dctx {
+  const seqst *s;
+  cdesc *d;
+  uint32_t n, max;
+} dctx;
+static int push_desc(pimp *x, void *ctx, uint64_t iid) {
+  dctx *c = ctx;
+  if (c->n < c->max) {
+    pspan m = {NULL, 0};
+    int rc = interned(x, c->s, I_COUNTER_DESCRIPTORS, iid, "follower_descriptor_iids", &m);
+    if (rc || (rc = read_cdesc(x, m, &c->d[c->n]))) return rc;
+  }
+  c->n++;
+  return 0;
+}
+
+static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
+  pcol_pb_field f, g;
+  labels l = {0};
+  srcspec sp = {.kind = "stack_sample", .label = "stack samples", .dflt = 1};
+  uint32_t stack = 0;
+  int has_stack = 0, has_primary = 0, rc;
+  uint64_t pw = 0, fw[PV_MAX];
+  wctx wc = {fw, 0, PV_MAX - 2};
+  cdesc fd[PV_MAX - 2];
+  dctx dc = {s, fd, 0, PV_MAX - 2};
+  int fdesc = 0;
+  /* defaults: StackSampleDefaults of the sequence's TracePacketDefaults */
+  cdesc primary = {{NULL, 0}, PCOL_UNIT_COUNT, {NULL, 0}, 1};
+  if (s->defaults.n) {
+    FIELDS(x, s->defaults, f, "trace_packet_defaults", {
+      if (f.field != 100 || f.wt != 2) continue;
+      pspan d = sub(&s->defaults, &f);
+      FIELDS(x, d, g, "stack_sample_defaults", {
+        if (g.wt != 2) continue;
+        if (g.field == 1) sp.stream = sub(&d, &g);
+        if (g.field == 2 && (rc = read_cdesc(x, sub(&d, &g), &primary))) return rc;
+        if (g.field == 2) has_primary = 1;
+        if (g.field == 3) {
+          if (dc.n < dc.max && (rc = read_cdesc(x, sub(&d, &g), &fd[dc.n]))) return rc;
+          dc.n++;
+        }
+      });
+    });
+  }
+  FIELDS(x, m, f, "stack_sample", {
+    pspan c = {NULL, 0};
+    uint64_t iid = f.v;
+    switch (f.field) {
+    case 1: case 2: /* task context, inline or interned */
+      if (f.field == 2 && f.wt != 0) continue;
+      if (f.field == 1 && f.wt != 2) continue;
+      if (f.field == 1) c = sub(&m, &f);
+      else if ((rc = interned(x, s, I_TASK_CONTEXTS, iid, "task_context_iid", &c))) return rc;
+      FIELDS(x, c, g, "task context", {
+        if (g.wt != 0) continue;
+        if (g.field == 2) l.pid = (int64_t)(uint32_t)g.v, l.has_pid = 1;
+        if (g.field == 3) l.tid = (int64_t)(uint32_t)g.v, l.has_tid = 1;
+        if (g.field == 4 && g.v) {
+          pspan a = {NULL, 0}, an = {NULL, 0};
+          pcol_pb_field h;
+          if ((rc = interned(x, s, I_ASYNC_CONTEXTS, g.v, "async_id", &a))) return rc;
+          FIELDS(x, a, h, "async context", {
+            if (h.field == 2 && h.wt == 2) an = sub(&a, &h);
+          });
+          if (an.n && (rc = pcol_b_string(x->b, an.p, an.n, &l.async, x->err))) return rc;
+        }
+      });
+      break;
+    case 3: case 4: /* execution context */
+      if ((f.field == 4) != (f.wt == 0)) continue;
+      if (f.field == 3) c = sub(&m, &f);
+      else if ((rc = interned(x, s, I_EXEC_CONTEXTS, iid, "execution_context_iid", &c))) return rc;
+      FIELDS(x, c, g, "execution context", {
+        if (g.wt != 0) continue;
+        if (g.field == 2) l.cpu = (int64_t)(uint32_t)g.v, l.has_cpu = 1;
+        if (g.field == 3 && g.v && g.v < sizeof MODES / sizeof MODES[0]) l.mode = MODES[g.v];
+      });
+      break;
+    case 5:
+      if (f.wt != 2) continue;
+      if ((rc = inline_callstack(x, sub(&m, &f), &stack))) return rc;
+      has_stack = 1;
+      break;
+    case 6:
+      if (f.wt != 0) continue;
+      if ((rc = callstack(x, s, iid, &stack))) return rc;
+      has_stack = 1;
+      break;
+    case 9: case 10:
+      if ((f.field == 10) != (f.wt == 0)) continue;
+      if (f.field == 9) c = sub(&m, &f);
+      else if ((rc = interned(x, s, I_COUNTER_DESCRIPTORS, iid, "primary_descriptor_iid", &c))) return rc;
+      if ((rc = read_cdesc(x, c, &primary))) return rc;
+      has_primary = 1;
+      break;
+    case 11:
+      if (f.wt == 0) pw = f.v;
+      break;
+    case 12:
+      if (f.wt != 2) continue;
+      if (!fdesc) dc.n = 0, fdesc = 1; /* the sample's own list replaces the defaults' */
+      if (dc.n < dc.max && (rc = read_cdesc(x, sub(&m, &f), &fd[dc.n]))) return rc;
+      dc.n++;
+      break;
+    case 13:
+      if (!fdesc) dc.n = 0, fdesc = 1;
+      if ((rc = each_varint(x, m, &f, push_desc, &dc, "follower_descriptor_iids"))) return rc;
+      break;
+    case 14:
+      if ((rc = each_varint(x, m, &f, push_w, &wc, "follower_weights"))) return rc;
+      break;
+    default: break;
+    }
+  });
+  if (!has_stack || !stack) { /* trace_processor keeps no callsite for it */
+    x->n_empty++;
+    return 0;
+  }
+  if (!has_primary) primary.name = (pspan){(const uint8_t *)"weight", 6};
+  uint32_t nf = dc.n < dc.max ? dc.n : dc.max;
+  if (dc.n > dc.max) x->n_followers_cut++;
+  sp.vals[0] = primary;
+  for (uint32_t k = 0; k < nf; k++) sp.vals[1 + k] = fd[k];
+  sp.nvals = 1 + nf;
+  int64_t v[PV_MAX];
+  int over = 0;
+  v[0] = 1;
+  v[1] = weight_of(x, pw, primary.mult, &over);
+  for (uint32_t k = 0; k < nf; k++) v[2 + k] = weight_of(x, k < wc.n ? fw[k] : 0, fd[k].mult, &over);
+  if (over) return bad(x, "stack_sample: a weight times its unit_multiplier is past 2^63");
+  uint32_t src, ls;
+  if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
+  return add_row(x, src, t, stack, ls, v, 2 + nf);
+}
+
+/* PerfSampleDefaults.timebase: name and unit as trace_processor names
+ * them, period or frequency */
+static const char *const COUNTERS[] = {
+    [1] = "cpu-clock", [2] = "page-faults", [3] = "task-clock", [4] = "context-switches", [5] = "cpu-migrations",
+    [6] = "minor-faults", [7] = "major-faults", [8] = "alignment-faults", [9] = "emulation-faults",
+    [10] = "cpu-cycles", [11] = "instructions", [12] = "cache-references", [13] = "cache-misses",
+    [14] = "branch-instructions", [15] = "branch-misses", [16] = "bus-cycles", [17] = "stalled-cycles-frontend",
+    [18] = "stalled-cycles-backend", [19] = "ref-cycles", [20] = "dummy"};
+static int timebase(pimp *x, const seqst *s, srcspec *sp) {
+  pcol_pb_field f, g, h;
+  sp->vals[0] = (cdesc){{(const uint8_t *)"cpu-clock", 9}, PCOL_UNIT_NANOSECONDS, {NULL, 0}, 1};
+  if (!s->defaults.n) return 0;
+  FIELDS(x, s->defaults, f, "trace_packet_defaults", {
+    if (f.field != 12 || f.wt != 2) continue;
+    pspan d = sub(&s->defaults, &f);
+    FIELDS(x, d, g, "perf_sample_defaults", {
+      if (g.field == 4 && g.wt == 2) x->n_perf_followers = 1;
+      if (g.field != 1 || g.wt != 2) continue;
+      pspan tb = sub(&d, &g);
+      pspan name = {NULL, 0}, tp = {NULL, 0};
+      uint64_t counter = 0;
+      int has_counter = 0;
+      FIELDS(x, tb, h, "timebase", {
+        if (h.field == 1 && h.wt == 0) sp->period = h.v > INT64_MAX ? 0 : (int64_t)h.v;
+        if (h.field == 2 && h.wt == 0) sp->freq = h.v;
+        if (h.field == 4 && h.wt == 0) counter = h.v, has_counter = 1;
+        if (h.field == 3 && h.wt == 2) {
+          pspan t = sub(&tb, &h);
+          pcol_pb_field q;
+          FIELDS(x, t, q, "timebase.tracepoint", {
+            if (q.field == 1 && q.wt == 2) tp = sub(&t, &q);
+          });
+        }
+        if (h.field == 10 && h.wt == 2) name = sub(&tb, &h);
+      });
+      const char *cn = has_counter && counter < sizeof COUNTERS / sizeof COUNTERS[0] && COUNTERS[counter]
+                           ? COUNTERS[counter] : "unknown";
+      cdesc *d0 = &sp->vals[0];
+      d0->name = name.n ? name : tp.n ? tp : (pspan){(const uint8_t *)cn, strlen(cn)};
+      d0->unit = !has_counter ? PCOL_UNIT_COUNT
+                 : counter == 1 || counter == 3 ? PCOL_UNIT_NANOSECONDS
+                 : counter == 10 || counter == 16 || counter == 19 ? "cycles"
+                 : counter == 11 ? "instructions" : PCOL_UNIT_COUNT;
+    });
+  });
+  return 0;
+}
+static int perf_sample(pimp *x, seqst *s, pspan m, int64_t t) {
+  pcol_pb_field f;
+  labels l = {0};
+  uint64_t cs = 0;
+  int skipped = 0, rc;
+  uint64_t lost = 0;
+  int event = 0;
+  FIELDS(x, m, f, "perf_sample", {
+    if (f.field == 19 && f.wt == 2) event = 1;
+    if (f.wt != 0) continue;
+    switch (f.field) {
+    case 1: l.cpu = (int64_t)(uint32_t)f.v, l.has_cpu = 1; break;
+    case 2: l.pid = (int64_t)(uint32_t)f.v, l.has_pid = 1; break;
+    case 3: l.tid = (int64_t)(uint32_t)f.v, l.has_tid = 1; break;
+    case 4: cs = f.v; break;
+    case 5: l.mode = f.v == 1 ? "kernel" : f.v == 2 ? "user" : f.v == 3 ? "hypervisor" : f.v == 4 ? "guest_kernel" : f.v == 5 ? "guest_user" : NULL; break;
+    case 17: lost = f.v; break;
+    case 18: skipped = 1; break;
+    default: break;
+    }
+  });
+  if (lost) return x->n_lost_records += lost, 0;
+  if (event) return 0;
+  if (skipped) return x->n_skipped_perf++, 0;
+  if (!cs) return x->n_nostack++, 0;
+  uint32_t stack;
+  if ((rc = callstack(x, s, cs, &stack))) return rc;
+  if (!stack) return x->n_empty++, 0;
+  srcspec sp = {.kind = "perf_sample", .label = "perf samples", .nvals = 0};
+  if ((rc = timebase(x, s, &sp))) return rc;
+  sp.stream = sp.vals[0].name;
+  int64_t v[2] = {1, sp.period};
+  if (sp.period > 0) sp.nvals = 1, sp.dflt = 1;
+  uint32_t src, ls;
+  if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
+  return add_row(x, src, t, stack, ls, v, sp.period > 0 ? 2 : 1);
+}
+
+typedef struct sctx {
+  seqst *s;
+  uint64_t *iids;
+  size_t n, cap, k;
+  int64_t t;
+  uint32_t src, ls;
+} sctx;
+static int push_iid(pimp *x, void *ctx, uint64_t v) {
+  sctx *c = ctx;
+  if (c->n == c->cap && pcol_grow(&c->iids, &c->cap, sizeof *c->iids)) return pcol_oom(x->err);
+  c->iids[c->n++] = v;
+  return 0;
+}
+static int delta(pimp *x, void *ctx, uint64_t v) {
+  sctx *c = ctx;
+  int64_t d = (int64_t)v;
+  if (d > INT64_MAX / 1000 || d < INT64_MIN / 1000 ||
+      (d > 0 && c->s->tev_ns > INT64_MAX - d * 1000) || (d < 0 && c->s->tev_ns < INT64_MIN - d * 1000))
+    return bad(x, "streaming_profile_packet: a timestamp_delta_us takes the time past 64 bits");
+  c->s->tev_ns += d * 1000;
+  if (c->k >= c->n) return c->k++, 0; /* trailing deltas still move the clock */
+  uint64_t iid = c->iids[c->k++];
+  uint32_t stack;
+  int rc = callstack(x, c->s, iid, &stack);
+  if (rc) return rc;
+  if (!stack) return x->n_empty++, 0;
+  if (c->s->tev_ns < 0) return x->n_negative++, 0; /* (trace_processor drops it too) */
+  int64_t t;
+  if (!to_trace(x, MONOTONIC, c->s->tev_ns, &t)) t = c->s->tev_ns, x->n_unconverted++;
+  int64_t one = 1;
+  return add_row(x, c->src, t, stack, c->ls, &one, 1);
+}
+static int streaming(pimp *x, seqst *s, pspan m) {
+  pcol_pb_field f;
+  sctx c = {.s = s};
+  int rc = 0;
+  if (!s->has_ref) {
+    FIELDS(x, m, f, "streaming_profile_packet", {
+      if (f.field == 1 && (rc = each_varint(x, m, &f, push_iid, &c, "callstack_iid"))) break;
+    });
+    x->n_no_ref += c.n;
+    free(c.iids);
+    return rc;
+  }
+  srcspec sp = {.kind = "streaming_profile_packet", .label = "Chrome sampler"};
+  labels l = {0};
+  l.has_pid = s->has_td, l.pid = s->pid, l.has_tid = s->has_td, l.tid = s->tid;
+  if ((rc = source_of(x, &sp, &c.src)) || (rc = labelset(x, &l, &c.ls))) return rc;
+  size_t i = 0;
+  int r;
+  while ((r = next(x, m, &i, &f, "streaming_profile_packet")) == 1)
+    if (f.field == 1 && (rc = each_varint(x, m, &f, push_iid, &c, "callstack_iid"))) break;
+  if (r < 0) rc = r;
+  i = 0;
+  while (!rc && (r = next(x, m, &i, &f, "streaming_profile_packet")) == 1)
+    if (f.field == 2) rc = each_varint(x, m, &f, delta, &c, "timestamp_delta_us");
+  if (!rc && r < 0) rc = r;
+  if (!rc && c.k < c.n) rc = bad(x, "streaming_profile_packet: %zu callstack_iid but %zu timestamp_delta_us", c.n, c.k);
+  free(c.iids);
+  return rc;
+}
+
+/* pass 2: every packet in order */
+static int pass2(pimp *x, pspan pk) {
+  pcol_pb_field f;
+  uint64_t seq_id = 0, flags = 0, ts = 0, clock = 0;
+  int has_seq = 0, cleared = 0, dropped = 0, has_ts = 0, has_clock = 0;
+  pspan interned_m = {NULL, 0}, defaults = {NULL, 0}, payload = {NULL, 0}, td = {NULL, 0};
+  unsigned kind = 0;
+  FIELDS(x, pk, f, "packet", {
+    switch (f.field) {
+    case P_SEQ_ID: if (f.wt == 0) seq_id = f.v, has_seq = 1; break;
+    case P_SEQ_FLAGS: if (f.wt == 0) flags = f.v; break;
+    case P_CLEARED: if (f.wt == 0 && f.v) cleared = 1; break;
+    case P_DROPPED: if (f.wt == 0 && f.v) dropped = 1; break;
+    case P_TIMESTAMP: if (f.wt == 0) ts = f.v, has_ts = 1; break;
+    case P_TIMESTAMP_CLOCK: if (f.wt == 0) clock = f.v, has_clock = 1; break;
+    case P_INTERNED: if (f.wt == 2) interned_m = sub(&pk, &f); break;
+    case P_DEFAULTS: if (f.wt == 2) defaults = sub(&pk, &f); break;
+    case P_THREAD_DESCRIPTOR: if (f.wt == 2) td = sub(&pk, &f); break;
+    case P_STACK_SAMPLE: case P_PERF_SAMPLE: case P_STREAMING:
+      if (f.wt == 2) payload = sub(&pk, &f), kind = (unsigned)f.field;
+      break;
+    case P_PROFILE_PACKET: x->n_heap++; break;
+    case P_HEAP_GRAPH: x->n_heapgraph++; break;
+    default: break;
+    }
+  });
+  if (seq_id > UINT32_MAX) return bad(x, "trusted_packet_sequence_id %" PRIu64 " is past 32 bits", seq_id);
+  seqst *s = NULL;
+  int rc;
+  if ((rc = seq_of(x, has_seq ? (uint32_t)seq_id : 0, &s))) return rc;
+  if (cleared || (flags & SEQ_CLEARED)) {
+    s->gen = ++x->ngen, s->invalid = 0;
+  } else if (dropped && has_seq) {
+    s->invalid = 1;
+  }
+  if (defaults.n) s->defaults = defaults;
+  if (interned_m.n && !s->invalid && (rc = read_interned(x, s, interned_m))) return rc;
+  /* the packet's time, on the trace clock */
+  int64_t t = PCOL_NA_I64;
+  if (has_ts) {
+    uint32_t c = has_clock ? (uint32_t)clock : 0;
+    if (!has_clock && s->defaults.n) {
+      pcol_pb_field g;
+      FIELDS(x, s->defaults, g, "trace_packet_defaults", {
+        if (g.field == P_TIMESTAMP_CLOCK && g.wt == 0) c = (uint32_t)g.v;
+      });
+    }
+    if (ts > INT64_MAX) return bad(x, "timestamp %" PRIu64 " is past 2^63", ts);
+    if (!to_trace(x, c, (int64_t)ts, &t)) t = (int64_t)ts, x->n_unconverted += kind != 0;
+    if (!x->have_t || t < x->tmin) x->tmin = t;
+    if (!x->have_t || t > x->tmax) x->tmax = t;
+    x->have_t = 1;
+  }
+  if (td.n) { /* the sequence's thread, and the track-event clock */
+    pcol_pb_field g;
+    FIELDS(x, td, g, "thread_descriptor", {
+      if (g.wt != 0) continue;
+      if (g.field == 1) s->pid = (int32_t)g.v, s->has_td = 1;
+      if (g.field == 2) s->tid = (int64_t)g.v, s->has_td = 1;
+      if (g.field == 6) s->tev_ns = (int64_t)g.v * 1000, s->has_ref = 1;
+    });
+  }
+  if (!kind) return 0;
+  if ((flags & SEQ_NEEDS_STATE) && s->invalid) {
+    x->n_skipped_state++;
+    return 0;
+  }
+  if (kind == P_STREAMING) return streaming(x, s, payload);
+  if (t == PCOL_NA_I64) return x->n_no_ts++, 0;
+  return kind == P_STACK_SAMPLE ? stack_sample(x, s, payload, t) : perf_sample(x, s, payload, t);
+}
+
+/* ------------------------------------------------------------- output */
+static int row_cmp(const void *a, const void *b) {
+  const prow *p = a, *q = b;
+  if (p->src != q->src) return p->src < q->src ? -1 : 1;
+  if (p->t != q->t) return p->t < q->t ? -1 : 1;
+  return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+static int put_row(void *ctx, const void *row) {
+  pimp *x = ctx;
+  const prow *r = row;
+  const psource *s = &x->src[r->src];
+  pcol_value_row v[PV_MAX];
+  for (uint32_t k = 0; k < r->nv && k < s->nvt; k++) v[k].value_type_id = s->vt[k], v[k].value = r->v[k];
+  pcol_sample_row sr = {s->id, r->t == PCOL_NA_I64 ? PCOL_NA_I64 : r->t - x->tmin, 0, 1, PCOL_NA_I64, r->stack,
+                        r->labels};
+  return pcol_b_sample(x->b, &sr, v, r->nv < s->nvt ? r->nv : s->nvt, NULL, x->err);
+}
+static int note(pimp *x, uint32_t src, uint64_t n, const char *what) {
+  if (!n) return 0;
+  char m[256];
+  snprintf(m, sizeof m, "%s: %" PRIu64, what, n);
+  return meta_str(x, src, PCOL_META_NOTE, m);
+}
+static int finish(pimp *x) {
+  int rc;
+  uint32_t src;
+  if (!x->nsrc) { /* no samples: one source says so */
+    if ((rc = pcol_b_source(x->b, PCOL_SRC_PERFETTO, x->name, PCOL_NA_I64, &src, x->err)) ||
+        (rc = meta_str(x, src, PCOL_META_NOTE, "no StackSample, PerfSample or StreamingProfilePacket samples with a callstack in the trace")))
+      return rc;
+  }
+  size_t n = x->nsrc ? x->nsrc : 1;
+  int64_t wall = PCOL_NA_I64;
+  if (x->have_t) { /* the trace's start on the wall clock, when a snapshot has it */
+    uint32_t tc = x->trace_clock ? x->trace_clock : BOOTTIME;
+    for (size_t k = 0; k < x->nsnap && wall == PCOL_NA_I64; k++) {
+      uint64_t rt, st;
+      if (snap_get(&x->snaps[k], REALTIME, &rt) && snap_get(&x->snaps[k], tc, &st))
+        wall = (int64_t)rt - (int64_t)st + x->tmin;
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    src = x->nsrc ? x->src[i].id : src;
+    if (x->have_t && (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->tmax - x->tmin))) return rc;
+    if (wall != PCOL_NA_I64 && wall > 0 && (rc = meta_i64(x, src, PPROF_META_TIME_NANOS, wall))) return rc;
+    if (x->nsrc > 1 && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, (int64_t)i + 1))) return rc;
+    if ((rc = note(x, src, x->n_skipped_state, "packets skipped: SEQ_NEEDS_INCREMENTAL_STATE after data loss, before the state was cleared")) ||
+        (rc = note(x, src, x->n_empty, "samples with an empty callstack, not kept (trace_processor keeps no callsite)")) ||
+        (rc = note(x, src, x->n_nostack, "PerfSample counter readings without a callstack, not kept")) ||
+        (rc = note(x, src, x->n_skipped_perf, "PerfSample records of skipped samples (sample_skipped_reason)")) ||
+        (rc = note(x, src, x->n_lost_records, "kernel records lost (PerfSample kernel_records_lost)")) ||
+        (rc = note(x, src, x->n_heap, "heapprofd ProfilePacket packets ignored")) ||
+        (rc = note(x, src, x->n_heapgraph, "heap graph packets ignored")) ||
+        (rc = note(x, src, x->n_no_ref, "StreamingProfilePacket samples without a thread descriptor's reference time, not kept")) ||
+        (rc = note(x, src, x->n_unconverted, "sample times on a clock no clock snapshot converts, kept as they are")) ||
+        (rc = note(x, src, x->n_followers_cut, "StackSample samples with more than 6 followers (the rest not kept)")) ||
+        (rc = note(x, src, x->n_no_ts, "samples in packets without a timestamp, not kept")) ||
+        (rc = note(x, src, x->n_negative, "StreamingProfilePacket samples at a negative time, not kept")) ||
+        (rc = note(x, src, x->n_perf_followers, "PerfSample follower counters not read (cumulative counts)")))
+      return rc;
+  }
+  if (!x->nsrc) return 0;
+  x->tmin = x->have_t ? x->tmin : 0;
+  rc = pcol_rowsort_each(x->rows, put_row, x);
+  if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "%s: a temporary file of sorted samples could not be read back", x->name);
+  return rc;
+}
+
+static int setup(pimp *x) {
+  int rc;
+  if ((rc = pcol_rowsort_new(&x->rows, sizeof(prow), row_cmp))) return pcol_oom(x->err);
+  struct {
+    const char *s;
+    uint32_t *id;
+  } k[] = {{"pid", &x->k_pid}, {"tid", &x->k_tid}, {"thread_name", &x->k_thread}, {"process_name", &x->k_process},
+           {"cpu", &x->k_cpu}, {"cpu_mode", &x->k_mode}, {"async_context", &x->k_async}, {PCOL_UNIT_COUNT, &x->u_count}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+    if ((rc = pcol_b_cstr(x->b, k[i].s, k[i].id, x->err))) return rc;
+  return 0;
+}
+
+int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
+                         pcol_error *err) {
+  if (!b || !in) return pcol_error_set(err, PCOL_EINVAL, "pcol_import_perfetto: NULL builder or stream");
+  pimp x;
+  memset(&x, 0, sizeof x);
+  x.b = b, x.name = name ? name : "<input>", x.opt = opt, x.err = err;
+  int gz = 0;
+  int rc = pcol_read_input(in, opt, x.name, &x.raw, &gz, err);
+  if (!rc && !x.raw.len) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input (no Perfetto trace packets)", x.name);
+  if (!rc) rc = setup(&x);
+  pspan t = {x.raw.data, x.raw.len};
+  if (!rc) rc = walk(&x, t, pass1, 1);
+  if (!rc) {
+    x.pkt = 0, x.zat = 0;
+    rc = walk(&x, t, pass2, 2);
+  }
+  if (!rc) rc = finish(&x);
+  for (size_t i = 0; i < x.nz; i++) pcol_buf_free(&x.zbufs[i]);
+  free(x.zbufs);
+  for (size_t i = 0; i < x.nsrc; i++) pcol_buf_free(&x.src[i].key);
+  free(x.src);
+  free(x.e);
+  pcol_hset_free(&x.eh);
+  free(x.seq);
+  free(x.snaps);
+  free(x.locs);
+  pcol_buf_free(&x.tmp);
+  pcol_rowsort_free(x.rows);
+  pcol_input_free(&x.raw);
+  return rc;
+}

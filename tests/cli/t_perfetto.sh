@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Perfetto protobuf traces in (doc/mappings.md §17): the fixtures of
+# tests/fixtures/perfetto/ (pcol's own text protos, in the structures of
+# Perfetto's trace_processor diff tests: test/trace_processor/diff_tests/
+# parser/profiling/tests.py test_stack_sample*, test_perf_sample_*,
+# test_cpu_profiling_samples_*, and the StreamingProfilePacket timestamps of
+# its proto_trace_parser unit test) are encoded with `protoc
+# --encode=perfetto.protos.Trace` against format/perfetto/perfetto_trace.proto
+# and read; pcol's answers must equal what trace_processor's queries give for
+# the same structure (counts, weights, leaf names, times, threads), written
+# out below per fixture.  Then hostile copies: exit 1 naming the file,
+# "Perfetto" and the packet.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_perfetto: $*" >&2; exit 1; }
+command -v protoc >/dev/null || { echo "t_perfetto: protoc not installed: skipped"; exit 0; }
+command -v python3 >/dev/null || { echo "t_perfetto: python3 not installed: skipped"; exit 0; }
+FX=tests/fixtures/perfetto
+for f in stack_sample perf_sample streaming; do
+  protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < $FX/$f.textproto > "$tmp/$f.pftrace" ||
+    fail "$f: protoc --encode failed"
+  $PCOL info "$tmp/$f.pftrace" | grep -q 'input_format: *perfetto' || fail "$f: not detected as perfetto"
+  for v in samples wall-time instructions alloc page-faults; do
+    $PCOL top "$tmp/$f.pftrace" --node-fraction 0 --value $v --format json > "$tmp/$f.$v" 2>/dev/null || echo '{}' > "$tmp/$f.$v"
+  done
+  $PCOL tags "$tmp/$f.pftrace" --value samples --format json > "$tmp/$f.tags" || fail "$f: tags"
+  $PCOL info "$tmp/$f.pftrace" --format json > "$tmp/$f.info" || fail "$f: info"
+  $PCOL cat "$tmp/$f.pftrace" --table samples --format json > "$tmp/$f.samples" || fail "$f: cat samples"
+  $PCOL cat "$tmp/$f.pftrace" --table meta > "$tmp/$f.meta" || fail "$f: cat meta"
+  $PCOL fold "$tmp/$f.pftrace" --value samples > "$tmp/$f.fold" || fail "$f: fold"
+done
+python3 - "$tmp" <<'PY' || fail "pcol's answers differ from trace_processor's"
+import json, sys
+d = sys.argv[1]
+bad = []
+def load(f, k):
+    return json.load(open("%s/%s.%s" % (d, f, k)))
+def tags(f, key):
+    return {r["value"]: r["amount"] for r in load(f, "tags")["rows"] if r["key"] == key}
+def flat(f, v):
+    return {r["name"]: r["flat"] for r in load(f, v).get("rows", []) if r["flat"]}
+def fold(f):
+    return {l.rsplit(" ", 1)[0]: int(l.rsplit(" ", 1)[1]) for l in open("%s/%s.fold" % (d, f)) if l.strip()}
+def expect(what, got, want):
+    if got != want:
+        bad.append("%s: %r, trace_processor: %r" % (what, got, want))
+
+# StackSample (test_stack_sample, _contexts, _interned_callstack,
+# _inline_callstack, _async, _followers, _cpu_profiling_samples): the
+# stream python.wall has 4 samples (cpu_profiling_samples), wall-time in ns
+# 1500000, 2500000, 3000000, 500000, every leaf "compute"; the inline
+# callstack is run (depth 0) -> compute (depth 1); one follower
+# "instructions" = 700; process "pyworker" for the three samples with pid
+# 300, the async sample's context "fiber-1".  Beyond upstream's file: the
+# sample of sequence 2 (interned task context, descriptor "alloc" in bytes
+# x 1024, a frame without a name in lib/libnative.so, named
+# [libnative.so] by pcol's frame rule), the sample with an empty callstack
+# and the one after data loss are not kept (trace_processor keeps neither).
+info = load("stack_sample", "info")["rows"]
+expect("stack_sample sources", sorted((r["source_uri"].split(": ", 1)[1], r["samples"]) for r in info),
+       [("stack samples", 1), ("stack samples (python.wall)", 4)])
+expect("stack_sample wall-time", load("stack_sample", "wall-time").get("total"), 7500000)
+expect("stack_sample wall-time unit", load("stack_sample", "wall-time").get("unit"), "nanoseconds")
+expect("stack_sample wall-time by leaf", flat("stack_sample", "wall-time"), {"compute": 7500000})
+expect("stack_sample instructions", load("stack_sample", "instructions").get("total"), 700)
+expect("stack_sample alloc", (load("stack_sample", "alloc").get("total"), load("stack_sample", "alloc").get("unit")), (4096, "bytes"))
+expect("stack_sample stacks", fold("stack_sample"),
+       {"run;compute": 2, "compute": 2, "alloc_page;[libnative.so]": 1})
+expect("stack_sample process_name", tags("stack_sample", "process_name"), {"pyworker": 4})
+expect("stack_sample tid", tags("stack_sample", "tid"), {"301": 2, "302": 1})
+expect("stack_sample thread_name", tags("stack_sample", "thread_name"), {"Wörker ✓ 7": 2})
+expect("stack_sample cpu", tags("stack_sample", "cpu"), {"3": 2})
+expect("stack_sample cpu_mode", tags("stack_sample", "cpu_mode"), {"user": 1, "kernel": 1})
+expect("stack_sample async_context", tags("stack_sample", "async_context"), {"fiber-1": 1})
+rows = load("stack_sample", "samples")
+expect("stack_sample times (ns since the first packet, 800)", [r["time_ns"] for r in rows], [700, 1700, 4200, 8200, 9000])
+
+# PerfSample (test_perf_sample_followers: CLOCK_MONOTONIC samples placed on
+# BOOTTIME by the clock snapshot; test_cpu_profiling_samples_timebase_filter:
+# a cpu-clock session and a page-faults one, each sample with a callstack a
+# stack sample, with or without timebase_count; test_perf_sample_counter_only:
+# a skipped sample is no stack sample): cpu-clock 3 samples, page-faults 1;
+# the counter reading without a callstack, the lost records and the empty
+# callstack are none.
+info = load("perf_sample", "info")["rows"]
+expect("perf_sample sources", sorted((r["source_uri"].split(": ", 1)[1], r["samples"]) for r in info),
+       [("perf samples (cpu-clock)", 3), ("perf samples (page-faults)", 1)])
+pf = [r for r in info if "page-faults" in r["source_uri"]][0]
+expect("perf_sample page-faults period", [pf["period"], pf["period_type"], pf["period_unit"]], [1, "page-faults", "count"])
+expect("perf_sample page-faults total", load("perf_sample", "page-faults").get("total"), 1)
+expect("perf_sample stacks", fold("perf_sample"), {"main;spin": 2, "main;[libapp.so]": 1, "touch_pages": 1})
+rows = load("perf_sample", "samples")
+# monotonic 200010000000 = boottime 500010000000; the trace starts at boottime 500000000000
+expect("perf_sample times", sorted(r["time_ns"] for r in rows), [10000000, 15000000, 20000000, 30000000])
+expect("perf_sample tid", tags("perf_sample", "tid"), {"43": 2, "44": 2})
+expect("perf_sample cpu_mode", tags("perf_sample", "cpu_mode"), {"user": 3, "kernel": 1})
+
+# StreamingProfilePacket (ProfileModule::TokenizeStreamingProfilePacket):
+# the reference time 2001000 us (CLOCK_MONOTONIC) + the deltas, each
+# packet's trailing delta moving the clock on, placed on BOOTTIME by the
+# snapshot (monotonic 2 s = boottime 7 s, the trace's first timestamp)
+rows = load("streaming", "samples")
+expect("streaming times", [r["time_ns"] for r in rows], [1010000, 1020000, 1070000, 1170000, 1190000, 1225000])
+expect("streaming stacks", fold("streaming"), {"ThreadMain;v8::Function::Call": 3, "ThreadMain;blink::Paint": 2,
+                                              "ThreadMain;blink::Paint;[chrome]": 1})
+expect("streaming threads", (tags("streaming", "tid"), tags("streaming", "thread_name"), tags("streaming", "pid")),
+       ({"5907": 6}, {"CrRendererMain": 6}, {"5906": 6}))
+for b in bad:
+    print("t_perfetto: " + b)
+sys.exit(1 if bad else 0)
+PY
+grep -q 'perfetto.timebase_frequency_hz.*100' "$tmp/perf_sample.meta" || fail "perf_sample: no timebase frequency meta"
+
+# hostile copies: cut, an unknown iid, a packet that is no message, a
+# delta that overflows; each exit 1 naming the file, Perfetto and where
+prot() { protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto; }
+head -c 200 "$tmp/stack_sample.pftrace" > "$tmp/cut.pftrace"
+printf 'packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true timestamp: 5 }\npacket { trusted_packet_sequence_id: 1 timestamp: 6 stack_sample { callstack_iid: 77 } }\n' | prot > "$tmp/iid.pftrace"
+printf 'packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true timestamp: 5 interned_data { callstacks { iid: 1 frame_ids: 9 } } }\npacket { trusted_packet_sequence_id: 1 timestamp: 6 perf_sample { callstack_iid: 1 } }\n' | prot > "$tmp/frame.pftrace"
+printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 thread_descriptor { pid: 1 tid: 2 reference_timestamp_us: 9223372036854 } interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 streaming_profile_packet { callstack_iid: 1 timestamp_delta_us: 9223372036854775807 } }\n' | prot > "$tmp/delta.pftrace"
+printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 timestamp: 6 stack_sample { callstack_iid: 1 primary_descriptor { name: "b" unit_multiplier: 4611686018427387904 } primary_weight: 4 } }\n' | prot > "$tmp/mult.pftrace"
+for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_us mult:unit_multiplier; do
+  n=${h%%:*} want=${h#*:}
+  out=$($PCOL top "$tmp/$n.pftrace" 2>&1); rc=$?
+  [ $rc = 1 ] || fail "hostile $n: exit $rc: $out"
+  case $out in *"$n.pftrace"*Perfetto*"$want"*) ;; *) fail "hostile $n: message does not name the file, Perfetto and $want: $out" ;; esac
+done
+echo "t_perfetto: ok"
