@@ -56,7 +56,8 @@ def expect(what, got, want):
 # 300, the async sample's context "fiber-1".  Beyond upstream's file: the
 # sample of sequence 2 (interned task context, descriptor "alloc" in bytes
 # x 1024, a frame without a name in lib/libnative.so, named
-# [libnative.so] by pcol's frame rule), the sample with an empty callstack
+# [libnative.so] by pcol's frame rule; its task context gives only the tid,
+# whose process the process tree gives), the sample with an empty callstack
 # and the one after data loss are not kept (trace_processor keeps neither).
 info = load("stack_sample", "info")["rows"]
 expect("stack_sample sources", sorted((r["source_uri"].split(": ", 1)[1], r["samples"]) for r in info),
@@ -90,7 +91,9 @@ expect("perf_sample sources", sorted((r["source_uri"].split(": ", 1)[1], r["samp
 pf = [r for r in info if "page-faults" in r["source_uri"]][0]
 expect("perf_sample page-faults period", [pf["period"], pf["period_type"], pf["period_unit"]], [1, "page-faults", "count"])
 expect("perf_sample page-faults total", load("perf_sample", "page-faults").get("total"), 1)
-expect("perf_sample stacks", fold("perf_sample"), {"main;spin": 2, "main;[libapp.so]": 1, "touch_pages": 1})
+# the frame at 0x3abc symbolized by ModuleSymbols into its inline chain
+# (trace_processor: stack_profile_symbol rows, the first the leaf)
+expect("perf_sample stacks", fold("perf_sample"), {"main;spin": 2, "main;spin_outer;inlined_leaf": 1, "touch_pages": 1})
 rows = load("perf_sample", "samples")
 # monotonic 200010000000 = boottime 500010000000; the trace starts at boottime 500000000000
 expect("perf_sample times", sorted(r["time_ns"] for r in rows), [10000000, 15000000, 20000000, 30000000])
@@ -127,4 +130,33 @@ for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_u
   [ $rc = 1 ] || fail "hostile $n: exit $rc: $out"
   case $out in *"$n.pftrace"*Perfetto*"$want"*) ;; *) fail "hostile $n: message does not name the file, Perfetto and $want: $out" ;; esac
 done
+# compressed_packets (deflate, as traced writes them with compression on):
+# the same answers as the packets themselves; a bomb stops at the input cap
+python3 - "$tmp/stack_sample.pftrace" "$tmp/z.pftrace" "$tmp/bomb.pftrace" <<'PY' || fail "making compressed packets"
+import sys, zlib
+sys.path.insert(0, "tests/support")
+from pprofgen import varint as vi  # the project's protobuf writer
+def fl(n, b):
+    return vi(n << 3 | 2) + vi(len(b)) + b
+trace = open(sys.argv[1], "rb").read()
+# the first packet as it is, the rest inside one packet's compressed_packets
+n, i = 0, 0
+while i < len(trace):  # the first packet's end
+    i += 1
+    ln = 0; s = 0
+    while True:
+        c = trace[i]; i += 1; ln |= (c & 0x7F) << s; s += 7
+        if c < 0x80: break
+    i += ln
+    break
+z = trace[:i] + fl(1, b"\x50\x09" + fl(50, zlib.compress(trace[i:])))
+open(sys.argv[2], "wb").write(z)
+open(sys.argv[3], "wb").write(fl(1, b"\x50\x09" + fl(50, zlib.compress(b"\x0a\x00" * (4 << 20), 9))))
+PY
+a=$($PCOL fold "$tmp/stack_sample.pftrace" --value wall-time 2>/dev/null) b=$($PCOL fold "$tmp/z.pftrace" --value wall-time 2>/dev/null)
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "compressed_packets: fold differs: [$a] [$b]"
+out=$($PCOL pack "$tmp/bomb.pftrace" --max-input 1M -o "$tmp/bomb.pcol" 2>&1); rc=$?
+[ $rc = 1 ] || fail "compressed_packets bomb: exit $rc: $out"
+case $out in *bomb.pftrace*Perfetto*"input cap"*) ;; *) fail "compressed_packets bomb: $out" ;; esac
+[ ! -e "$tmp/bomb.pcol" ] || fail "compressed_packets bomb: an output was written"
 echo "t_perfetto: ok"

@@ -31,6 +31,8 @@ python3 "$REPO/tests/support/semantics_pprof.py" . || fail "making labels.pb.gz"
 cp nums.pb.gz heap.pb.gz
 # a JDK Flight Recorder recording, written without a JVM
 python3 "$REPO/tests/support/gen_jfr.py" app.jfr --chunks 2 || fail "making app.jfr"
+# a Perfetto trace of StackSample packets (the importer contract's generator)
+python3 "$REPO/tests/contract/gen.py" perfetto trace.pftrace >/dev/null || fail "making trace.pftrace"
 # a day of one-minute profiles for doc/cli.md's "Many files as one": pcol
 # files whose wall-clock start is 09:xx or 10:xx on 2026-11-23 (pprof's
 # time_nanos), and .pb.gz ones named as the glob example names them

@@ -332,14 +332,8 @@ elif fmt == "perfetto":
     # packets (StackSampleDefaults: source, primary descriptor in ns; frames,
     # function names and callstacks interned) whose timestamps are on the
     # trace clock (BOOTTIME, ns since boot: not 0)
-    def vi(v):
-        b = bytearray()
-        while True:
-            c = v & 0x7F
-            v >>= 7
-            b.append(c | (0x80 if v else 0))
-            if not v:
-                return bytes(b)
+    sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/support")
+    from pprofgen import varint as vi  # the project's protobuf writer
     def fv(n, v):
         return vi(n << 3) + vi(v)
     def fl(n, b):

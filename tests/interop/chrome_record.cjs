@@ -3,18 +3,24 @@
 // --remote-debugging-pipe, no port, no network), of a local page:
 //
 //   node chrome_record.cjs CHROMIUM PAGE.html OUT.json
+//   node chrome_record.cjs --proto CHROMIUM PAGE.html OUT.pftrace
 //
 // Tracing.start with the panel's categories (TimelineController: its
 // JS-sampling recording, disabled-by-default-v8.cpu_profiler among them),
 // the page opened in a new tab, the trace ended once the page sets
 // document.title to "done"; OUT.json is {"traceEvents": [...]} as the
-// panel saves it.  Exit 1 (a message on stderr) when anything fails.
+// panel saves it.  With --proto: a Perfetto (protobuf) trace of Chrome's
+// sampling profiler instead (streamFormat "proto", transferMode
+// "ReturnAsStream", the category disabled-by-default-cpu_profiler, whose
+// TracingSamplerProfiler writes StreamingProfilePacket), read through
+// IO.read into OUT.  Exit 1 (a message on stderr) when anything fails.
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const [chromium, page, out] = process.argv.slice(2);
+const proto = process.argv[2] === '--proto';
+const [chromium, page, out] = process.argv.slice(proto ? 3 : 2);
 const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'pcol-chrome-ud'));
 // (no network: a local page, and none of Chromium's own background fetches)
 const ch = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -73,9 +79,13 @@ const categories = ['-*', 'blink.console', 'blink.user_timing', 'devtools.timeli
   const events = [];
   const complete = new Promise((res) => listeners.push((m) => {
     if (m.method === 'Tracing.dataCollected') for (const e of m.params.value) events.push(e);
-    if (m.method === 'Tracing.tracingComplete') res();
+    if (m.method === 'Tracing.tracingComplete') res(m.params.stream);
   }));
-  await send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
+  if (proto)
+    await send('Tracing.start', { traceConfig: { includedCategories: ['-*', dis('cpu_profiler')] },
+      transferMode: 'ReturnAsStream', streamFormat: 'proto' });
+  else
+    await send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
   await send('Page.navigate', { url: 'file://' + path.resolve(page) }, sessionId);
   for (let tries = 0; ; tries++) {
     const r = await send('Runtime.evaluate', { expression: 'document.title' }, sessionId);
@@ -84,7 +94,19 @@ const categories = ['-*', 'blink.console', 'blink.user_timing', 'devtools.timeli
     await new Promise((res) => setTimeout(res, 100));
   }
   await send('Tracing.end');
-  await complete;
-  fs.writeFileSync(out, JSON.stringify({ traceEvents: events }));
+  const stream = await complete;
+  if (proto) {
+    if (!stream) throw new Error('no stream handle in Tracing.tracingComplete');
+    const parts = [];
+    for (;;) {
+      const r = await send('IO.read', { handle: stream, size: 1 << 20 });
+      if (r.data) parts.push(Buffer.from(r.data, r.base64Encoded ? 'base64' : 'binary'));
+      if (r.eof) break;
+    }
+    await send('IO.close', { handle: stream });
+    fs.writeFileSync(out, Buffer.concat(parts));
+  } else {
+    fs.writeFileSync(out, JSON.stringify({ traceEvents: events }));
+  }
   done(0);
 })().catch((e) => done(1, e.message));

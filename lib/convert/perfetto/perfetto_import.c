@@ -28,7 +28,7 @@
 #include "buf.h"      /* pcol_buf, pcol_grow */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "hash.h"     /* pcol_hset, pcol_hash2 */
-#include "instream.h" /* pcol_input_cap */
+#include "instream.h" /* pcol_inflate_cap */
 #include "keys.h"     /* PCOL_SRC_PERFETTO, PCOL_VT_SAMPLES, ... */
 #include "pb_wire.h"  /* pcol_pb_next, pcol_pb_varint */
 #include "read_all.h" /* pcol_input, pcol_read_input */
@@ -83,6 +83,7 @@ enum { /* InternedData */
   K_LOCATION = 251,
   K_PROCESS = 252,
   K_THREAD = 253,
+  K_TGID = 249, /* a thread's process (process_tree threads' tgid) */
 };
 #define BOOTTIME 6
 #define MONOTONIC 3
@@ -118,6 +119,11 @@ typedef struct snap {
   uint32_t id[8];
   uint64_t ts[8];
 } snap;
+
+/* a clock's times paired with the trace clock's, by the snapshots */
+typedef struct cpair {
+  uint64_t c, t;
+} cpair;
 
 typedef struct psource {
   uint32_t id, nvt;
@@ -155,13 +161,18 @@ typedef struct pimp {
   uint32_t ngen;
   snap *snaps;
   size_t nsnap, snapcap;
+  cpair *conv[64]; /* per clock id: (its time, the trace clock's), sorted */
+  size_t nconv[64], convcap[64];
   uint32_t trace_clock;
   psource *src;
   size_t nsrc, srccap;
+  pcol_hset srch; /* sources by key */
+  pcol_buf key;   /* scratch: a source's key */
   pcol_rowsort *rows;
   uint64_t nrows;
-  int have_t;
-  int64_t tmin, tmax;
+  int have_t, have_s;
+  int64_t tmin, tmax; /* the trace's first and last timestamps */
+  int64_t smin, smax; /* the samples' (the bounds when no time converts) */
   /* notes: what was read and not kept */
   uint64_t n_skipped_state, n_empty, n_nostack, n_lost_records, n_skipped_perf, n_heap, n_heapgraph,
       n_no_ref, n_unconverted, n_followers_cut, n_no_ts, n_perf_followers, n_negative;
@@ -170,6 +181,8 @@ typedef struct pimp {
   /* scratch */
   uint32_t *locs;
   size_t nlocs, loccap;
+  pcol_line_row *lines;
+  size_t nlines, linecap;
   pcol_buf tmp;
 } pimp;
 
@@ -250,6 +263,15 @@ static int e_put(pimp *x, uint64_t a, uint64_t b, ientry **out) {
 }
 static uint64_t gkey(uint32_t gen, unsigned kind) { return (uint64_t)gen << 8 | kind; }
 
+/* ModuleSymbols are found by (the module's path, its raw build id) and an
+ * address: the pair hashed into b (bit 63 set, bit 0 clear: no
+ * generation key, sequence or name entry has such a b) */
+static uint64_t sym_key(pspan path, pspan bid) {
+  uint64_t h = pcol_hash_bytes(path.p, path.n, 0x6d6f64);
+  h = pcol_hash2(0x6d6f6473, h, pcol_hash_bytes(bid.p, bid.n, 0x626964));
+  return (h | (uint64_t)1 << 63) & ~(uint64_t)1;
+}
+
 /* ---------------------------------------------------------- sequences */
 static int seq_of(pimp *x, uint32_t id, seqst **out) {
   ientry *e;
@@ -291,21 +313,47 @@ static int snap_get(const snap *s, uint32_t id, uint64_t *ts) {
     if (s->id[k] == id) return *ts = s->ts[k], 1;
   return 0;
 }
+static int cpair_cmp(const void *a, const void *b) {
+  const cpair *p = a, *q = b;
+  return p->c < q->c ? -1 : p->c > q->c;
+}
+/* After pass 1: each clock's pairs with the trace clock, sorted by its time */
+static int conv_tables(pimp *x) {
+  uint32_t tc = x->trace_clock ? x->trace_clock : BOOTTIME;
+  for (size_t k = 0; k < x->nsnap; k++) {
+    uint64_t st;
+    if (!snap_get(&x->snaps[k], tc, &st)) continue;
+    for (uint32_t j = 0; j < x->snaps[k].n; j++) {
+      uint32_t c = x->snaps[k].id[j];
+      if (c == tc) continue;
+      if (x->nconv[c] == x->convcap[c] && pcol_grow(&x->conv[c], &x->convcap[c], sizeof *x->conv[c]))
+        return pcol_oom(x->err);
+      x->conv[c][x->nconv[c]++] = (cpair){x->snaps[k].ts[j], st};
+    }
+  }
+  for (int c = 0; c < 64; c++)
+    if (x->nconv[c] > 1) qsort(x->conv[c], x->nconv[c], sizeof *x->conv[c], cpair_cmp);
+  return 0;
+}
 /* t on clock c in the trace clock's ns, by the latest snapshot that holds
- * both clocks and is not after t (else the first that holds both), as
- * trace_processor's clock tracker converts; 0 when none can */
+ * both clocks and is not after t (else the earliest), as trace_processor's
+ * clock tracker converts; 0 when none can (or the result is past 64 bits) */
 static int to_trace(pimp *x, uint32_t c, int64_t t, int64_t *out) {
   uint32_t tc = x->trace_clock ? x->trace_clock : BOOTTIME;
   if (!c || c == tc) return *out = t, 1;
-  const snap *best = NULL;
-  uint64_t bc = 0, bt = 0;
-  for (size_t k = 0; k < x->nsnap; k++) {
-    uint64_t sc, st;
-    if (!snap_get(&x->snaps[k], c, &sc) || !snap_get(&x->snaps[k], tc, &st)) continue;
-    if (!best || (sc <= (uint64_t)t && (bc > (uint64_t)t || sc >= bc))) best = &x->snaps[k], bc = sc, bt = st;
+  if (c >= 64 || !x->nconv[c] || t < 0) return 0;
+  const cpair *a = x->conv[c];
+  size_t lo = 0, hi = x->nconv[c]; /* the first pair after t */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (a[mid].c <= (uint64_t)t) lo = mid + 1;
+    else hi = mid;
   }
-  if (!best) return 0;
-  *out = t - (int64_t)bc + (int64_t)bt;
+  const cpair *p = &a[lo ? lo - 1 : 0];
+  if (p->c > INT64_MAX || p->t > INT64_MAX) return 0;
+  int64_t d, r;
+  if (__builtin_sub_overflow(t, (int64_t)p->c, &d) || __builtin_add_overflow(d, (int64_t)p->t, &r)) return 0;
+  *out = r;
   return 1;
 }
 
@@ -325,17 +373,24 @@ static int read_process_tree(pimp *x, pspan m) {
   FIELDS(x, m, f, "process_tree", {
     if (f.wt != 2 || (f.field != 1 && f.field != 2)) continue;
     pspan c = sub(&m, &f);
-    int64_t id = 0;
+    int64_t id = 0, tgid = 0;
     pspan nm = {NULL, 0};
-    int first = 1;
+    int first = 1, has_tgid = 0;
     FIELDS(x, c, g, f.field == 1 ? "process_tree.processes" : "process_tree.threads", {
       if (g.field == 1 && g.wt == 0) id = (int32_t)g.v;
+      if (f.field == 2 && g.field == 3 && g.wt == 0) tgid = (int32_t)g.v, has_tgid = 1;
       if (f.field == 1 && g.field == 3 && g.wt == 2 && first) nm = sub(&c, &g), first = 0; /* cmdline[0] */
       if (f.field == 2 && g.field == 2 && g.wt == 2) nm = sub(&c, &g);
     });
     if (nm.n) {
       int rc = put_name(x, f.field == 1 ? K_PROCESS : K_THREAD, id, nm);
       if (rc) return rc;
+    }
+    if (has_tgid) {
+      ientry *e;
+      int rc = e_put(x, (uint64_t)id, K_TGID, &e);
+      if (rc) return rc;
+      e->v = (uint32_t)tgid + 1;
     }
   });
   return 0;
@@ -360,7 +415,9 @@ static int inflate_packets(pimp *x, pspan z, pcol_buf *out) {
   z_stream s;
   memset(&s, 0, sizeof s);
   if (inflateInit(&s) != Z_OK) return pcol_oom(x->err);
-  uint64_t cap = pcol_input_cap(x->opt);
+  /* as a gzip input's: the option, else 64 x the trace's bytes, at least
+   * 32 MiB (a deflate bomb stops there) */
+  uint64_t cap = pcol_inflate_cap(x->opt, x->raw.len);
   s.next_in = (Bytef *)(uintptr_t)z.p;
   s.avail_in = z.n > UINT32_MAX ? UINT32_MAX : (uInt)z.n;
   int zr = Z_OK, rc = 0;
@@ -430,7 +487,34 @@ static int walk(pimp *x, pspan t, packet_fn fn, int pass) {
   return 0;
 }
 
-/* pass 1: clocks and names */
+/* ModuleSymbols (symbols added after the fact, `traceconv symbolize`):
+ * each address's AddressSymbols by (path, build id, address), the last
+ * given winning, as trace_processor sets a frame's symbol set */
+static int read_module_symbols(pimp *x, pspan m) {
+  pcol_pb_field f;
+  pspan path = {NULL, 0}, bid = {NULL, 0};
+  FIELDS(x, m, f, "module_symbols", {
+    if (f.field == 1 && f.wt == 2) path = sub(&m, &f);
+    if (f.field == 2 && f.wt == 2) bid = sub(&m, &f);
+  });
+  uint64_t key = sym_key(path, bid);
+  FIELDS(x, m, f, "module_symbols", {
+    if (f.field != 3 || f.wt != 2) continue;
+    pspan a = sub(&m, &f);
+    pcol_pb_field g;
+    uint64_t addr = 0;
+    FIELDS(x, a, g, "module_symbols.address_symbols", {
+      if (g.field == 1 && g.wt == 0) addr = g.v;
+    });
+    ientry *e;
+    int rc = e_put(x, addr, key, &e);
+    if (rc) return rc;
+    e->m = a;
+  });
+  return 0;
+}
+
+/* pass 1: clocks, names and symbols */
 static int pass1(pimp *x, pspan pk) {
   pcol_pb_field f, g;
   FIELDS(x, pk, f, "packet", {
@@ -441,6 +525,7 @@ static int pass1(pimp *x, pspan pk) {
     else if (f.field == P_PROCESS_TREE) rc = read_process_tree(x, m);
     else if (f.field == P_THREAD_DESCRIPTOR) rc = read_descriptor(x, m, 1);
     else if (f.field == P_PROCESS_DESCRIPTOR) rc = read_descriptor(x, m, 0);
+    else if (f.field == P_MODULE_SYMBOLS) rc = read_module_symbols(x, m);
     else if (f.field == P_TRACK_DESCRIPTOR) {
       size_t k = 0;
       int r;
@@ -498,16 +583,37 @@ static int read_interned(pimp *x, seqst *s, pspan m) {
 static int str_sid(pimp *x, pspan s, uint32_t *sid) {
   return s.p ? pcol_b_string(x->b, s.p, s.n, sid, x->err) : (*sid = 0, 0);
 }
-/* a location of one line: function name (may be none), file, line */
-static int line_location(pimp *x, uint32_t map, uint64_t addr, pspan fn, pspan file, int64_t line, uint32_t *loc) {
-  if (!fn.p && !file.p) return pcol_b_location(x->b, map, addr, 0, NULL, 0, loc, x->err);
+/* a Line (ModuleSymbols) or an InlineCallstack.Frame, which have the same
+ * fields: function name, file, line ("" is none) */
+static int read_line(pimp *x, pspan m, const char *what, pspan *fn, pspan *file, int64_t *line) {
+  pcol_pb_field g;
+  *fn = *file = (pspan){NULL, 0};
+  *line = PCOL_NA_I64;
+  FIELDS(x, m, g, what, {
+    if (g.field == 1 && g.wt == 2) *fn = sub(&m, &g);
+    if (g.field == 2 && g.wt == 2) *file = sub(&m, &g);
+    if (g.field == 3 && g.wt == 0) *line = (int64_t)(uint32_t)g.v;
+  });
+  if (fn->p && !fn->n) fn->p = NULL;
+  if (file->p && !file->n) file->p = NULL;
+  return 0;
+}
+/* a line row: its function (name, file; may be none) and line */
+static int line_row(pimp *x, pspan fn, pspan file, int64_t line, pcol_line_row *ln) {
   pcol_function_row fr = {0, 0, 0, PCOL_NA_I64};
   int rc;
   if ((rc = str_sid(x, fn, &fr.name)) || (rc = str_sid(x, file, &fr.filename))) return rc;
   fr.system_name = fr.name;
-  pcol_line_row ln = {0, line, PCOL_NA_I64};
-  if ((rc = pcol_b_function(x->b, &fr, &ln.function_id, x->err))) return rc;
-  return pcol_b_location(x->b, map, addr, 0, &ln, 1, loc, x->err);
+  *ln = (pcol_line_row){0, line, PCOL_NA_I64};
+  return pcol_b_function(x->b, &fr, &ln->function_id, x->err);
+}
+/* a location of one line: function name, file, line; with neither name
+ * nor file, a location without lines */
+static int line_location(pimp *x, uint32_t map, uint64_t addr, pspan fn, pspan file, int64_t line, uint32_t *loc) {
+  if (!fn.p && !file.p) return pcol_b_location(x->b, map, addr, 0, NULL, 0, loc, x->err);
+  pcol_line_row ln;
+  int rc = line_row(x, fn, file, line, &ln);
+  return rc ? rc : pcol_b_location(x->b, map, addr, 0, &ln, 1, loc, x->err);
 }
 typedef struct pathctx {
   const seqst *s;
@@ -528,7 +634,7 @@ static int path_part(pimp *x, void *ctx, uint64_t iid) {
 /* Mapping iid -> a pcol mapping: its name the path components joined by
  * '/' (one leading '/' when the only component is a whole path, as
  * trace_processor names it), its build id */
-static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out) {
+static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
   pspan m = {NULL, 0}, bid = {NULL, 0};
   pcol_pb_field f;
   int rc = interned(x, s, I_MAPPINGS, iid, "mapping_id", &m);
@@ -542,6 +648,7 @@ static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out) {
   const char *p = (const char *)x->tmp.data;
   size_t n = x->tmp.len;
   if (n >= 2 && p[0] == '/' && p[1] == '/') p++, n--;
+  *symkey = sym_key((pspan){(const uint8_t *)p, n}, bid);
   pcol_mapping_row mr = {0};
   if (n && (rc = pcol_b_string(x->b, p, n, &mr.filename, x->err))) return rc;
   if (bid.n) { /* the raw build id, as hex */
@@ -551,6 +658,27 @@ static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out) {
     if ((rc = pcol_b_string(x->b, hex, k, &mr.build_id, x->err))) return rc;
   }
   return pcol_b_mapping(x->b, &mr, 1, out, x->err);
+}
+/* a location of a symbolized address: its lines (the first innermost, the
+ * inline chain outwards, as trace_processor's flamegraph nests them), each
+ * a function name, a file, a line only with a file, as trace_processor
+ * keeps them; none: no line */
+static int symbol_location(pimp *x, uint32_t map, uint64_t addr, pspan a, uint32_t *loc) {
+  pcol_pb_field f;
+  int rc;
+  x->nlines = 0;
+  FIELDS(x, a, f, "module_symbols.address_symbols", {
+    if (f.field != 2 || f.wt != 2) continue;
+    pspan fn, file;
+    int64_t line;
+    pcol_line_row ln;
+    if ((rc = read_line(x, sub(&a, &f), "module_symbols line", &fn, &file, &line)) ||
+        (rc = line_row(x, fn, file, file.p ? line : PCOL_NA_I64, &ln)))
+      return rc;
+    if (x->nlines == x->linecap && pcol_grow(&x->lines, &x->linecap, sizeof *x->lines)) return pcol_oom(x->err);
+    x->lines[x->nlines++] = ln;
+  });
+  return pcol_b_location(x->b, map, addr, 0, x->lines, x->nlines, loc, x->err);
 }
 static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) {
   ientry *c = e_find(x, iid, gkey(s->gen, K_LOCATION));
@@ -575,9 +703,12 @@ static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) 
   if (fn.p && !fn.n) fn.p = NULL; /* "" is no name */
   if (has_path && (rc = interned_str(x, s, I_SOURCE_PATHS, path, "source_path_iid", &file))) return rc;
   uint32_t map = 0;
-  if (mid && (rc = mapping_of(x, s, mid, &map))) return rc;
-  if (!fn.p && !file.p) line = PCOL_NA_I64;
-  if ((rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc))) return rc;
+  uint64_t symkey = 0;
+  if (mid && (rc = mapping_of(x, s, mid, &map, &symkey))) return rc;
+  ientry *sym = mid ? e_find(x, pc, symkey) : NULL;
+  if (sym && sym->m.p) rc = symbol_location(x, map, pc, sym->m, loc);
+  else rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
+  if (rc) return rc;
   if ((rc = e_put(x, iid, gkey(s->gen, K_LOCATION), &c))) return rc;
   c->v = *loc;
   return 0;
@@ -619,22 +750,17 @@ static int callstack(pimp *x, const seqst *s, uint64_t iid, uint32_t *stack) {
 }
 /* InlineCallstack: frames outermost first, each a name, a file, a line */
 static int inline_callstack(pimp *x, pspan m, uint32_t *stack) {
-  pcol_pb_field f, g;
+  pcol_pb_field f;
   x->nlocs = 0;
   FIELDS(x, m, f, "stack_sample.callstack", {
     if (f.field != 1 || f.wt != 2) continue;
-    pspan fr = sub(&m, &f), fn = {NULL, 0}, file = {NULL, 0};
-    int64_t line = PCOL_NA_I64;
-    FIELDS(x, fr, g, "stack_sample.callstack.frames", {
-      if (g.field == 1 && g.wt == 2) fn = sub(&fr, &g);
-      if (g.field == 2 && g.wt == 2) file = sub(&fr, &g);
-      if (g.field == 3 && g.wt == 0) line = (int64_t)(uint32_t)g.v;
-    });
-    if (fn.p && !fn.n) fn.p = NULL;
-    if (file.p && !file.n) file.p = NULL;
+    pspan fn, file;
+    int64_t line;
     uint32_t loc;
-    int rc = line_location(x, 0, 0, fn, file, fn.p || file.p ? line : PCOL_NA_I64, &loc);
-    if (rc || (rc = push_loc(x, loc))) return rc;
+    int rc;
+    if ((rc = read_line(x, sub(&m, &f), "stack_sample.callstack.frames", &fn, &file, &line)) ||
+        (rc = line_location(x, 0, 0, fn, file, line, &loc)) || (rc = push_loc(x, loc)))
+      return rc;
   });
   return locs_stack(x, stack);
 }
@@ -707,8 +833,14 @@ typedef struct srcspec {
   uint64_t freq;      /* a perf timebase's frequency */
   int dflt;           /* the default: 1 + the index in vals, 0 samples */
 } srcspec;
+static int src_eq(const void *ctx, uint32_t id, const void *key) {
+  const pimp *x = ctx;
+  const pcol_buf *k = key;
+  return x->src[id - 1].key.len == k->len && !memcmp(x->src[id - 1].key.data, k->data, k->len);
+}
 static int source_of(pimp *x, const srcspec *sp, uint32_t *out) {
-  pcol_buf k = {0};
+  pcol_buf k = x->key; /* (the scratch key; a new source takes it) */
+  k.len = 0;
   int rc = 0;
   if (key_add(&k, sp->kind, strlen(sp->kind)) || key_add(&k, sp->stream.p, sp->stream.n)) rc = pcol_oom(x->err);
   for (uint32_t v = 0; !rc && v < sp->nvals; v++) {
@@ -718,21 +850,19 @@ static int source_of(pimp *x, const srcspec *sp, uint32_t *out) {
       rc = pcol_oom(x->err);
   }
   if (!rc && (key_add(&k, &sp->period, sizeof sp->period) || key_add(&k, &sp->freq, sizeof sp->freq))) rc = pcol_oom(x->err);
-  if (rc) return pcol_buf_free(&k), rc;
-  for (size_t i = 0; i < x->nsrc; i++)
-    if (x->src[i].key.len == k.len && !memcmp(x->src[i].key.data, k.data, k.len)) {
-      pcol_buf_free(&k);
-      return *out = (uint32_t)i, 0;
-    }
-  if (x->nsrc >= MAX_SOURCES) {
-    pcol_buf_free(&k);
-    return bad(x, "more than %d sampling streams (kinds, sources and timebases)", MAX_SOURCES);
-  }
-  if (x->nsrc == x->srccap && pcol_grow(&x->src, &x->srccap, sizeof *x->src)) return pcol_buf_free(&k), pcol_oom(x->err);
+  x->key = k;
+  if (rc) return rc;
+  uint64_t h = pcol_hash_bytes(k.data, k.len, 0x737263);
+  uint32_t id = pcol_hset_find(&x->srch, h, src_eq, x, &k);
+  if (id) return *out = id - 1, 0;
+  if (x->nsrc >= MAX_SOURCES) return bad(x, "more than %d sampling streams (kinds, sources and timebases)", MAX_SOURCES);
+  if (x->nsrc == x->srccap && pcol_grow(&x->src, &x->srccap, sizeof *x->src)) return pcol_oom(x->err);
   psource *s = &x->src[x->nsrc];
   memset(s, 0, sizeof *s);
   s->key = k;
+  x->key = (pcol_buf){0};
   x->nsrc++;
+  if (pcol_hset_insert(&x->srch, h, (uint32_t)x->nsrc)) return pcol_oom(x->err);
   /* URI: FILE: LABEL (STREAM) */
   x->tmp.len = 0;
   char buf[64];
@@ -796,6 +926,15 @@ static int labelset(pimp *x, const labels *l, uint32_t *out) {
   size_t n = 0;
   memset(r, 0, sizeof r);
   uint32_t nm;
+  ientry *tg;
+  labels inferred;
+  if (l->has_tid && !l->has_pid && (tg = e_find(x, (uint64_t)l->tid, K_TGID))) {
+    /* only the tid: its process from the process tree, as trace_processor
+     * associates them */
+    inferred = *l;
+    inferred.pid = (int64_t)tg->v - 1, inferred.has_pid = 1;
+    l = &inferred;
+  }
   if (l->has_pid) {
     r[n].key = x->k_pid, r[n++].num = l->pid;
     if ((nm = name_of(x, K_PROCESS, l->pid))) r[n].key = x->k_process, r[n++].str = nm;
@@ -813,17 +952,23 @@ static int labelset(pimp *x, const labels *l, uint32_t *out) {
   if (l->async) r[n].key = x->k_async, r[n++].str = l->async;
   return pcol_b_labelset(x->b, r, n, out, x->err);
 }
-static int add_row(pimp *x, uint32_t src, int64_t t, uint32_t stack, uint32_t ls, const int64_t *v, uint32_t nv) {
+/* a sample row; bound: its time is on the trace clock and bounds the
+ * trace (a StreamingProfilePacket's, which has no packet time of its own) */
+static int add_row(pimp *x, uint32_t src, int64_t t, int bound, uint32_t stack, uint32_t ls, const int64_t *v,
+                   uint32_t nv) {
   prow r;
   memset(&r, 0, sizeof r);
   r.src = src, r.stack = stack, r.labels = ls, r.nv = nv, r.t = t, r.seq = x->nrows++;
   memcpy(r.v, v, nv * sizeof *v);
   x->src[src].samples++;
-  if (t != PCOL_NA_I64) {
+  if (bound) {
     if (!x->have_t || t < x->tmin) x->tmin = t;
     if (!x->have_t || t > x->tmax) x->tmax = t;
     x->have_t = 1;
   }
+  if (!x->have_s || t < x->smin) x->smin = t;
+  if (!x->have_s || t > x->smax) x->smax = t;
+  x->have_s = 1;
   int rc = pcol_rowsort_add(x->rows, &r);
   if (rc) return pcol_error_set(x->err, rc, "%s: %s", x->name, rc == PCOL_ENOMEM ? "out of memory" : "a temporary file for sorting the samples could not be written");
   return 0;
@@ -979,7 +1124,7 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
   if (over) return bad(x, "stack_sample: a weight times its unit_multiplier is past 2^63");
   uint32_t src, ls;
   if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
-  return add_row(x, src, t, stack, ls, v, 2 + nf);
+  return add_row(x, src, t, 0, stack, ls, v, 2 + nf);
 }
 
 /* PerfSampleDefaults.timebase: name and unit as trace_processor names
@@ -1064,7 +1209,7 @@ static int perf_sample(pimp *x, seqst *s, pspan m, int64_t t) {
   if (sp.period > 0) sp.nvals = 1, sp.dflt = 1;
   uint32_t src, ls;
   if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
-  return add_row(x, src, t, stack, ls, v, sp.period > 0 ? 2 : 1);
+  return add_row(x, src, t, 0, stack, ls, v, sp.period > 0 ? 2 : 1);
 }
 
 typedef struct sctx {
@@ -1095,18 +1240,21 @@ static int delta(pimp *x, void *ctx, uint64_t v) {
   if (!stack) return x->n_empty++, 0;
   if (c->s->tev_ns < 0) return x->n_negative++, 0; /* (trace_processor drops it too) */
   int64_t t;
-  if (!to_trace(x, MONOTONIC, c->s->tev_ns, &t)) t = c->s->tev_ns, x->n_unconverted++;
+  int conv = to_trace(x, MONOTONIC, c->s->tev_ns, &t);
+  if (!conv) t = c->s->tev_ns, x->n_unconverted++; /* (as trace_processor keeps it) */
   int64_t one = 1;
-  return add_row(x, c->src, t, stack, c->ls, &one, 1);
+  return add_row(x, c->src, t, conv, stack, c->ls, &one, 1);
 }
 static int streaming(pimp *x, seqst *s, pspan m) {
   pcol_pb_field f;
   sctx c = {.s = s};
   int rc = 0;
-  if (!s->has_ref) {
-    FIELDS(x, m, f, "streaming_profile_packet", {
+  size_t i = 0;
+  int r;
+  if (!s->has_ref) { /* (its iids counted for a note) */
+    while ((r = next(x, m, &i, &f, "streaming_profile_packet")) == 1)
       if (f.field == 1 && (rc = each_varint(x, m, &f, push_iid, &c, "callstack_iid"))) break;
-    });
+    if (r < 0) rc = r;
     x->n_no_ref += c.n;
     free(c.iids);
     return rc;
@@ -1115,8 +1263,6 @@ static int streaming(pimp *x, seqst *s, pspan m) {
   labels l = {0};
   l.has_pid = s->has_td, l.pid = s->pid, l.has_tid = s->has_td, l.tid = s->tid;
   if ((rc = source_of(x, &sp, &c.src)) || (rc = labelset(x, &l, &c.ls))) return rc;
-  size_t i = 0;
-  int r;
   while ((r = next(x, m, &i, &f, "streaming_profile_packet")) == 1)
     if (f.field == 1 && (rc = each_varint(x, m, &f, push_iid, &c, "callstack_iid"))) break;
   if (r < 0) rc = r;
@@ -1177,10 +1323,15 @@ static int pass2(pimp *x, pspan pk) {
       });
     }
     if (ts > INT64_MAX) return bad(x, "timestamp %" PRIu64 " is past 2^63", ts);
-    if (!to_trace(x, c, (int64_t)ts, &t)) t = (int64_t)ts, x->n_unconverted += kind != 0;
-    if (!x->have_t || t < x->tmin) x->tmin = t;
-    if (!x->have_t || t > x->tmax) x->tmax = t;
-    x->have_t = 1;
+    /* (a time no snapshot converts, or on a sequence-scoped clock, 64 on,
+     * which Chrome's track events use incrementally, bounds nothing) */
+    if (c < 64 && to_trace(x, c, (int64_t)ts, &t)) {
+      if (!x->have_t || t < x->tmin) x->tmin = t;
+      if (!x->have_t || t > x->tmax) x->tmax = t;
+      x->have_t = 1;
+    } else {
+      t = (int64_t)ts, x->n_unconverted += kind != 0;
+    }
   }
   if (td.n) { /* the sequence's thread, and the track-event clock */
     pcol_pb_field g;
@@ -1214,8 +1365,9 @@ static int put_row(void *ctx, const void *row) {
   const psource *s = &x->src[r->src];
   pcol_value_row v[PV_MAX];
   for (uint32_t k = 0; k < r->nv && k < s->nvt; k++) v[k].value_type_id = s->vt[k], v[k].value = r->v[k];
-  pcol_sample_row sr = {s->id, r->t == PCOL_NA_I64 ? PCOL_NA_I64 : r->t - x->tmin, 0, 1, PCOL_NA_I64, r->stack,
-                        r->labels};
+  int64_t t;
+  if (__builtin_sub_overflow(r->t, x->tmin, &t) || t == PCOL_NA_I64) t = PCOL_NA_I64;
+  pcol_sample_row sr = {s->id, t, 0, 1, PCOL_NA_I64, r->stack, r->labels};
   return pcol_b_sample(x->b, &sr, v, r->nv < s->nvt ? r->nv : s->nvt, NULL, x->err);
 }
 static int note(pimp *x, uint32_t src, uint64_t n, const char *what) {
@@ -1233,18 +1385,28 @@ static int finish(pimp *x) {
       return rc;
   }
   size_t n = x->nsrc ? x->nsrc : 1;
+  int on_clock = x->have_t;
+  /* the samples' span too: without a timestamp on the trace clock, or
+   * with sample times no snapshot converts, no sample lies before time 0 */
+  if (x->have_s && (!x->have_t || x->smin < x->tmin)) x->tmin = x->smin;
+  if (x->have_s && (!x->have_t || x->smax > x->tmax)) x->tmax = x->smax;
+  x->have_t |= x->have_s;
+  int64_t span = -1;
+  if (x->have_t && __builtin_sub_overflow(x->tmax, x->tmin, &span)) span = -1;
   int64_t wall = PCOL_NA_I64;
-  if (x->have_t) { /* the trace's start on the wall clock, when a snapshot has it */
+  if (on_clock) { /* the trace's start on the wall clock, when a snapshot has it */
     uint32_t tc = x->trace_clock ? x->trace_clock : BOOTTIME;
     for (size_t k = 0; k < x->nsnap && wall == PCOL_NA_I64; k++) {
       uint64_t rt, st;
       if (snap_get(&x->snaps[k], REALTIME, &rt) && snap_get(&x->snaps[k], tc, &st))
-        wall = (int64_t)rt - (int64_t)st + x->tmin;
+        if (rt > INT64_MAX || st > INT64_MAX || __builtin_sub_overflow((int64_t)rt, (int64_t)st, &wall) ||
+            __builtin_add_overflow(wall, x->tmin, &wall))
+          wall = PCOL_NA_I64;
     }
   }
   for (size_t i = 0; i < n; i++) {
     src = x->nsrc ? x->src[i].id : src;
-    if (x->have_t && (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->tmax - x->tmin))) return rc;
+    if (x->have_t && span >= 0 && (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span))) return rc;
     if (wall != PCOL_NA_I64 && wall > 0 && (rc = meta_i64(x, src, PPROF_META_TIME_NANOS, wall))) return rc;
     if (x->nsrc > 1 && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, (int64_t)i + 1))) return rc;
     if ((rc = note(x, src, x->n_skipped_state, "packets skipped: SEQ_NEEDS_INCREMENTAL_STATE after data loss, before the state was cleared")) ||
@@ -1294,6 +1456,7 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   if (!rc) rc = setup(&x);
   pspan t = {x.raw.data, x.raw.len};
   if (!rc) rc = walk(&x, t, pass1, 1);
+  if (!rc) rc = conv_tables(&x);
   if (!rc) {
     x.pkt = 0, x.zat = 0;
     rc = walk(&x, t, pass2, 2);
@@ -1303,11 +1466,15 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   free(x.zbufs);
   for (size_t i = 0; i < x.nsrc; i++) pcol_buf_free(&x.src[i].key);
   free(x.src);
+  pcol_hset_free(&x.srch);
+  pcol_buf_free(&x.key);
   free(x.e);
   pcol_hset_free(&x.eh);
   free(x.seq);
   free(x.snaps);
+  for (int c = 0; c < 64; c++) free(x.conv[c]);
   free(x.locs);
+  free(x.lines);
   pcol_buf_free(&x.tmp);
   pcol_rowsort_free(x.rows);
   pcol_input_free(&x.raw);
