@@ -8,8 +8,8 @@
 #    a JFR recording whose default is the cpu its sources state
 #    (pcol.default_value; tests/support/gen_jfr.py --period, no JDK), one
 #    whose sources' defaults differ and state none (the count), and a
-#    merge of two unrelated profiles (the count; its Firefox copy counts a
-#    row of a thread weighed by time as one sample, so only its Type);
+#    merge of two unrelated profiles (the count: its Firefox copy's rows
+#    weighed by time say their count in pcolCount, doc/mappings.md §8.2);
 #  - a Firefox file pcol did not write (no meta.pcolDefaultValue): its
 #    default is its first thread's value, the thread the Firefox Profiler
 #    opens on (doc/mappings.md §8.1): cpu, allocation_weight with the
@@ -59,11 +59,7 @@ for f in "${ins[@]}"; do
   for to in firefox speedscope; do
     "$PCOL" unpack "$f" --to $to -o "$tmp/$n.$to.json" || fail "$n: unpack --to $to"
     got=$(answer "$tmp/$n.$to.json")
-    # the merge's Firefox copy: the Type only; its cpu threads weigh by
-    # time, their rows read back one sample each, not pprof's samples/count
-    # (doc/mappings.md §8.1)
-    [ "$n.$to" = merged.pcol.firefox ] && got=${got%% total*} w=${want%% total*} || w=$want
-    [ "$got" = "$w" ] || fail "$n -> $to -> pcol top: '$got', want '$w'"
+    [ "$got" = "$want" ] || fail "$n -> $to -> pcol top: '$got', want '$want'"
   done
   # speedscope keeps the sources: each one's own default comes back too
   ns=$("$PCOL" cat "$f" --table sources --format tsv | tail -n +2 | wc -l)

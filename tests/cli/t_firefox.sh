@@ -497,4 +497,30 @@ if [ -f "$dn" ]; then
   $PCOL unpack "$dn" --to pprof --value cpu -o "$tmp/no.pb" 2>"$tmp/err" && fail "--value to pprof: not refused"
   grep -q "pprof output keeps every value type" "$tmp/err" || fail "--value to pprof: $(cat "$tmp/err")"
 fi
+# the count of a row weighed by time or bytes (review 9): the profiler
+# counts each sample 1, so pcolCount says a row's count where it is not 1
+# (a Go CPU profile's samples/count 2 on two of its 48 rows), and the import reads it as the
+# row's count: `top --value samples` of the copy is the input's
+if [ -f "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" ]; then
+  g=$TD/ext/pprof/go-cpu-phlaredb.pb.gz
+  $PCOL unpack "$g" --to firefox --no-gzip -o "$tmp/gp.json" || fail "unpack go-cpu-phlaredb"
+  for v in samples cpu; do
+    [ "$($PCOL top "$tmp/gp.json" --value $v --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" = \
+      "$($PCOL top "$g" --value $v --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')" ] ||
+      fail "go-cpu-phlaredb through Firefox: --value $v: $($PCOL top "$tmp/gp.json" --value $v | grep total)"
+  done
+  python3 -c 'import json,sys; t = json.load(open(sys.argv[1]))["threads"][0]["samples"]; c = t["pcolCount"]
+assert len(c) == t["length"] == 48 and sorted(c)[-3:] == [1, 2, 2] and sum(c) == 50, c' "$tmp/gp.json" || fail "pcolCount of go-cpu-phlaredb"
+  # a merge whose default is the count (each source's own): the copy's too
+  $PCOL unpack "$g" examples/demo.out --to firefox --no-gzip -o "$tmp/gm.json" 2>/dev/null || fail "unpack a merge"
+  [ "$($PCOL top "$tmp/gm.json" --value samples | grep total)" = "$($PCOL top "$g" examples/demo.out --value samples | grep total)" ] ||
+    fail "a merge through Firefox: $($PCOL top "$tmp/gm.json" --value samples | grep total)"
+  # hostile counts: not a whole number, not a number, out of range
+  for h in 1.5 '"x"' 1e300 null; do
+    python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); d["threads"][0]["samples"]["pcolCount"][0] = json.loads(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/gp.json" "$tmp/h.json" "$h" || fail "making pcolCount $h"
+    $PCOL top "$tmp/h.json" >/dev/null 2>"$tmp/err"
+    [ $? = 1 ] && grep -qF 'threads[0].samples.pcolCount[0]' "$tmp/err" || fail "pcolCount $h: $(cat "$tmp/err")"
+  done
+fi
 echo "t_firefox: ok"

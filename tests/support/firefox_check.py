@@ -83,7 +83,7 @@ for ti, t in enumerate(p["threads"]):
     s = t["samples"]
     n = s["length"]
     need(s["weightType"] in ("samples", "tracing-ms", "bytes"), "weightType %r" % s["weightType"])
-    for c in ("stack", "time", "weight") + tuple(c for c in ("threadCPUDelta", "pcolDuration", "pcolWeight") if c in s):
+    for c in ("stack", "time", "weight") + tuple(c for c in ("threadCPUDelta", "pcolDuration", "pcolWeight", "pcolCount") if c in s):
         need(len(s[c]) == n, "threads[%d].samples.%s length" % (ti, c))
     need(all(s["time"][i] <= s["time"][i + 1] for i in range(n - 1)), "threads[%d] times decrease" % ti)
     f = scale * (TIME.get(unit, 1.0) if s["weightType"] == "tracing-ms" else 1.0)

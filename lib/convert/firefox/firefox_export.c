@@ -57,8 +57,8 @@ typedef struct fthread { /* a thread: a source and a tuple of thread labels */
 
 /* a thread's columns after its first (stack), each in a temporary file
  * until the thread ends: time, weight, threadCPUDelta, pcolDuration,
- * pcolWeight; and a counter's two columns (ctr) */
-enum { C_TIME, C_WEIGHT, C_CPU, C_DUR, C_FULL, NCOL };
+ * pcolWeight, pcolCount; and a counter's two columns (ctr) */
+enum { C_TIME, C_WEIGHT, C_CPU, C_DUR, C_FULL, C_COUNT, NCOL };
 /* a column's text: a pcol_input (read_all.h), in memory up to its
  * spill_at bytes, then staged to an unlinked temporary file */
 typedef pcol_input fcol;
@@ -506,6 +506,7 @@ typedef struct orow {
   __int128 w;         /* weight, in the thread's unit x 10^dec */
   __int128 full;      /* long sample: the whole weight (pcolWeight) */
   int64_t cpu, dur;   /* cpu NA: null; dur: long sample's ns, -1 a rest row, 0 none */
+  int64_t count;      /* THE count of the row (pcolCount; a rest row 0) */
   uint64_t row;       /* pcol row (counters) */
   int64_t num, den;
 } orow;
@@ -539,7 +540,7 @@ typedef struct wsrc {
   pcol_str pid;          /* that thread's pid as written (pidn: a number's text) */
   char pidn[24];
   size_t n;              /* its rows so far */
-  int has_cpu, has_long;
+  int has_cpu, has_long, has_count;
   int rc;
 } wsrc;
 
@@ -582,9 +583,11 @@ static int thread_end(fx *x, wsrc *ws) {
   if (!rc && ws->nothers) rc = col_seal(x, &x->ctime);
   for (size_t k = 0; k < ws->nothers && !rc; k++) rc = col_seal(x, &ws->ctr[k].count);
   static const char *const names[NCOL] = {",\"time\":[", ",\"weight\":[", ",\"threadCPUDelta\":[",
-                                          ",\"pcolDuration\":[", ",\"pcolWeight\":["};
+                                          ",\"pcolDuration\":[", ",\"pcolWeight\":[", ",\"pcolCount\":["};
   for (int k = 0; k < NCOL && !rc; k++) {
-    if ((k == C_CPU && !ws->has_cpu) || ((k == C_DUR || k == C_FULL) && !ws->has_long)) continue;
+    if ((k == C_CPU && !ws->has_cpu) || ((k == C_DUR || k == C_FULL) && !ws->has_long) ||
+        (k == C_COUNT && !ws->has_count))
+      continue;
     if (!(rc = put(x, names[k])) && !(rc = col_copy(x, &ws->col[k]))) rc = put(x, "]");
   }
   if (!rc && fprintf(x->out, ",\"length\":%zu}}", ws->n) < 0) rc = io(x);
@@ -681,7 +684,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     ws->ctr[c].prev = 0;
   }
   ws->n = 0;
-  ws->has_cpu = ws->has_long = 0;
+  ws->has_cpu = ws->has_long = ws->has_count = 0;
   /* the thread's name (THE thread-name rule, lasts.c; the tid is its own
    * field), the source's name when it has one thread and no thread label;
    * its tid and its process's pid where the labels have them */
@@ -733,11 +736,15 @@ static int put_row(void *ctx, const void *row) {
   rc = stack ? (fprintf(x->out, "%u", stack - 1) < 0 ? io(x) : 0) : put(x, "null");
   ws->has_cpu |= o.cpu != PCOL_NA_I64;
   ws->has_long |= o.dur != 0;
+  /* a time or bytes weight leaves the row's count unsaid (the profiler
+   * counts a sample 1): pcolCount says it where one is not 1 */
+  ws->has_count |= o.dur >= 0 && o.count != 1 && strcmp(ws->w.wtype, "samples");
   if (!rc) rc = col_num(x, &ws->col[C_TIME], k, o.t, 6);
   if (!rc) rc = col_num(x, &ws->col[C_WEIGHT], k, o.w, ws->w.dec);
   if (!rc) rc = o.cpu == PCOL_NA_I64 ? col_str(x, &ws->col[C_CPU], k, "null") : col_num(x, &ws->col[C_CPU], k, o.cpu, 0);
   if (!rc) rc = o.dur > 0 ? col_num(x, &ws->col[C_DUR], k, o.dur, 6) : col_str(x, &ws->col[C_DUR], k, o.dur < 0 ? "0" : "null");
   if (!rc) rc = o.dur > 0 ? col_num(x, &ws->col[C_FULL], k, o.full, ws->w.dec) : col_str(x, &ws->col[C_FULL], k, "null");
+  if (!rc) rc = col_num(x, &ws->col[C_COUNT], k, o.count, 0);
   for (size_t c = 0; c < ws->nothers && !rc && o.dur >= 0; c++) {
     const pcol_xtype *t = &ws->others[c];
     ctr *cc = &ws->ctr[c];
@@ -868,6 +875,7 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   a.w = amount(x, w, &r);
   x->src_rows++;
   x->src_nonzero += a.w != 0;
+  a.count = pcol_scale(pcol_sample_count(&x->sc, row, w->cvt), num, den);
   PCOL_RETURN_NOT_OK(weight_fits(x, w, a.w));
   a.cpu = pcol_view_i64(&x->s_cpu, row);
   int rc;
@@ -879,6 +887,7 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     b.w = a.w - a.w / wgt;
     b.cpu = a.cpu == PCOL_NA_I64 ? PCOL_NA_I64 : 0;
     b.dur = -1;
+    b.count = 0;
     a.full = a.w;
     a.w = a.w / wgt;
     a.dur = d;

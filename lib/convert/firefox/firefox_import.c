@@ -530,6 +530,11 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   if (cpu) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "threadCPUDelta", n, tp, &cpu));
   int pcol_long = pdur && pw && pcol_jt_is_arr(pdur) && pcol_jt_is_arr(pw) && pcol_jt_size(T, pdur) == n &&
                   pcol_jt_size(T, pw) == n;
+  /* pcol's export of a time or bytes weight: each row's count (THE count
+   * rule), which the weight does not give; read as the row's weight */
+  pcol_jv pcnt = pcol_jt_get(T, s, "pcolCount");
+  if (pcnt && !pcol_jt_is_null(pcnt) && kind != 0) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "pcolCount", n, tp, &pcnt));
+  else pcnt = 0;
   /* pcol's export of samples without times: the axis is made up, so the
    * samples come back without times, out of the profile's range, and the
    * source's stated duration with them (pcolDurationNanos) */
@@ -592,6 +597,13 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       r.w = (int64_t)w;
     } else {
       r.w = 1;
+      if (pcnt) {
+        pcol_jv cv2 = pcol_jt_at(T, pcnt, i);
+        double c = pcol_jt_is_num(cv2) ? pcol_jt_num(T, cv2) : NAN;
+        if (c != floor(c) || fabs(c) >= 9.2e18)
+          return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: %g is not a whole number", tp, i, c);
+        r.w = (int64_t)c;
+      }
       if (kind == 1) PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
       else if (w != floor(w) || fabs(w) >= 9.2e18)
         return ffj_fail(&x->j, "%s: %g bytes is not a whole number", path, w);
@@ -619,7 +631,7 @@ static int put_row(void *ctx, const void *row) {
   pcol_sample_row smp = {x->src, r.t, r.dur, r.w, r.cpu, r.stack, r.ls};
   pcol_value_row val[2];
   size_t nv = 0;
-  if (x->vt_cnt) val[nv++] = (pcol_value_row){x->vt_cnt, r.kind ? 1 : r.w}; /* (count_scan) */
+  if (x->vt_cnt) val[nv++] = (pcol_value_row){x->vt_cnt, r.w}; /* (count_scan; pcolCount, else 1) */
   if (r.kind) val[nv++] = (pcol_value_row){r.vt, r.v};
   int rc = pcol_b_sample(x->b, &smp, val, nv, NULL, x->j.err);
   x->put_failed = rc != 0;
