@@ -148,10 +148,15 @@ static int is_stackprof(const uint8_t *p, size_t n) {
           has(p, n, "\"raw_timestamp_deltas\""));
 }
 static int is_dhat(const uint8_t *p, size_t n) { return json_with(p, n, '{', "\"dhatFileVersion\"", NULL); }
+/* its keys "label", "duration", "markers" first, then "frames", "memory",
+ * "ticks", "allocations", "profile", "systemHost": a recording with
+ * markers fills the head with them, whose DevTools fields ("endStack",
+ * "isOffMainThread") tell it (speedscope's Firefox/59/firefox.json) */
 static int is_devtools_recording(const uint8_t *p, size_t n) {
   return json_with(p, n, '{', "\"systemHost\"", NULL) ||
          (json_with(p, n, '{', "\"label\"", "\"duration\"") && has(p, n, "\"markers\"") &&
-          (has(p, n, "\"ticks\"") || has(p, n, "\"allocations\"") || has(p, n, "\"frames\"")));
+          (has(p, n, "\"ticks\"") || has(p, n, "\"allocations\"") || has(p, n, "\"frames\"") ||
+           has(p, n, "\"endStack\"") || has(p, n, "\"isOffMainThread\"")));
 }
 /* (read by the V8 importer: json_kind uses this) */
 static int is_v8_head_tree(const uint8_t *p, size_t n) {
@@ -667,13 +672,16 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt, int detecte
      * --from (top's --from is seconds; reading commands detect only) */
     size_t i = 0;
     const unread_format *u;
+    /* what detection read: the head, or a JSON document's read on (json_head) */
+    const uint8_t *seen = x->big ? x->big : x->head;
+    size_t nseen = x->big ? x->nbig : x->n;
     while (i < x->n && isspace(x->head[i])) i++;
     if (i == x->n && x->n < sizeof x->head)
       rc = pcol_error_set(err, PCOL_EFORMAT,
                           "%s: empty input, no profile in it (an empty collapsed-stacks file, which "
                           "`pcol unpack --to collapsed` writes when no stack has a value, reads with "
                           "`pcol pack --from collapsed`)", x->name);
-    else if ((u = unread_kind(x->head, x->n)))
+    else if ((u = unread_kind(seen, nseen)))
       rc = pcol_error_set(err, PCOL_EFORMAT, "%s: %s: pcol does not read this format (%s)",
                           x->name, u->what, u->hint);
     else if (utf16_bom(x->head, x->n))

@@ -214,6 +214,19 @@ printf '{"traceEvents":[{"ph":"I","name":"a","ts":0,"pid":1,"tid":1}]}' >"$tmp/t
 refused trace3.json "a Chrome trace without a CPU profile or duration events"
 printf '{"label":"r","duration":49.4,"markers":[],"frames":[],"memory":[],"ticks":[],"allocations":{"sites":[]},"profile":{"libs":[]}}' >"$tmp/rec.json"
 refused rec.json "a Firefox DevTools performance recording (Firefox 66 or older): $no"
+# one whose "markers" come first and fill the head (speedscope's
+# Firefox/59/firefox.json: "ticks", "frames" only past it), made here
+python3 - "$tmp/recm.json" <<'PY'
+import json, sys
+m = [{"end": 306.75 + i, "endStack": None, "isAnimationOnly": False, "isOffMainThread": False,
+      "name": "Styles", "processType": 2, "stack": None, "start": 306.7 + i, "index": i} for i in range(200)]
+d = {"label": "", "duration": 10279.2, "markers": m, "frames": [], "memory": [], "ticks": [],
+     "allocations": {"sites": [], "timestamps": [], "frames": [], "sizes": []}, "profile": {"libs": []},
+     "configuration": {"withMarkers": True}, "systemHost": {"name": "Firefox"}, "fileType": "", "version": 1}
+open(sys.argv[1], "w").write(json.dumps(d, separators=(",", ":")))
+PY
+[ "$(head -c 4096 "$tmp/recm.json" | grep -c '"ticks"')" = 0 ] || fail "recm.json: the head holds ticks"
+refused recm.json "a Firefox DevTools performance recording (Firefox 66 or older): $no"
 printf '{"typeId":"CPU","uid":"1","title":"","head":{"functionName":"(root)","url":"","lineNumber":0,"callUID":1,"bailoutReason":"","id":1,"hitCount":0,"children":[]},"startTime":1,"endTime":2,"samples":[1],"timestamps":[1000]}' >"$tmp/old.cpuprofile"
 # the old V8 shape is read (doc/mappings.md §10), plain and gzipped
 for f in old.cpuprofile old.cpuprofile.gz; do
