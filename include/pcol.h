@@ -982,6 +982,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_inputs_expand(const char *const *args, 
                                                        const pcol_inputs_options *opt,
                                                        pcol_inputs *out, pcol_error *err);
 PCOL_API void pcol_inputs_free(pcol_inputs *in);
+/* After the open of in failed with err: when err is PCOL_EFORMAT and says
+ * that one of the files a directory or a glob among in's arguments gave is
+ * no profile (an unrecognised format, a format pcol does not read, an
+ * empty file: a README beside the profiles), its message says so and how to name the
+ * profiles instead (a quoted glob of the directory's files with the
+ * suffix most of its other files have, such as .pb.gz, or the files
+ * themselves); otherwise err is left as it is.  The refusal stays: a
+ * directory gives every regular file (doc/cli.md, "Many files as one"). */
+PCOL_API void pcol_inputs_explain(const pcol_inputs *in, pcol_error *err);
 /* "DIR/NAME" (one '/' between them, DIR's trailing ones dropped: "d//"
  * names its files as "d" does), malloc'd: how a directory's files are
  * named (NULL: out of memory). */

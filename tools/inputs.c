@@ -262,6 +262,7 @@ static int open_inputs(const cli_command *cmd, const cli_args *a, const char *co
   /* any input format: a pcol file is mapped, another is converted in memory
    * ("-": standard input, read whole); many: their union in memory */
   rc = pcol_open_many((const char *const *)in.paths, in.n, &opt, sel, f, &used, err);
+  if (rc) pcol_inputs_explain(&in, err); /* a README in a directory */
   if (rc) {
     const char *shown = in.n == 1 ? cli_input_name(in.paths[0]) : NULL;
     if (shown && !strstr(err->message, shown)) pcol_error_prefix(err, shown);

@@ -981,6 +981,7 @@ int pcb_open_inputs(const pcol_inputs *in, const pcol_open_options *opt, const p
     if (names) names[0] = in->index_name, o.names = names;
   }
   int rc = pcol_open_many((const char *const *)in->paths, in->n, &o, sel, out, NULL, err);
+  if (rc) pcol_inputs_explain(in, err); /* a README in a directory, as the CLI says */
   free(names);
   return rc;
 }

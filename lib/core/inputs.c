@@ -539,6 +539,70 @@ int pcol_inputs_expand(const char *const *args, size_t nargs, const pcol_inputs_
   return PCOL_OK;
 }
 
+/* The suffix a glob of profiles would name in a directory's files: ".gz",
+ * ".zst", ".lz4" with the one before it (".pb.gz"), else the last one;
+ * NULL when the name has none. */
+static const char *profile_ext(const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *e = strrchr(b, '.');
+  if (!e || e == b) return NULL;
+  if (!strcmp(e, ".gz") || !strcmp(e, ".zst") || !strcmp(e, ".lz4")) {
+    const char *f = e;
+    while (f > b && f[-1] != '.') f--;
+    if (f > b + 1) return f - 1;
+  }
+  return e;
+}
+
+void pcol_inputs_explain(const pcol_inputs *in, pcol_error *err) {
+  if (!err || err->code != PCOL_EFORMAT || !in || !in->many) return;
+  const char *m = err->message;
+  /* the failing input: the path the message starts with ("PATH: ...") */
+  size_t fl = 0;
+  for (size_t k = 0; k < in->n && !fl; k++) {
+    size_t l = strlen(in->paths[k]);
+    if (!strncmp(m, in->paths[k], l) && m[l] == ':' && m[l + 1] == ' ') fl = l;
+  }
+  const char *slash = fl ? memrchr(m, '/', fl) : NULL;
+  if (!slash) return;
+  size_t pl = (size_t)(slash - m) + 1; /* "DIR/" */
+  /* the suffix most of the directory's other files share */
+  size_t best_n = 0;
+  const char *best = NULL;
+  for (size_t k = 0; k < in->n; k++) {
+    const char *e = strncmp(in->paths[k], m, pl) || strchr(in->paths[k] + pl, '/') ? NULL : profile_ext(in->paths[k]);
+    if (!e || (strlen(in->paths[k]) == fl && !strncmp(in->paths[k], m, fl))) continue;
+    size_t c = 0;
+    for (size_t j = 0; j < in->n; j++) {
+      const char *f = strncmp(in->paths[j], m, pl) ? NULL : profile_ext(in->paths[j]);
+      c += f && !strcmp(e, f);
+    }
+    if (c > best_n) best = e, best_n = c;
+  }
+  char glob[160]; /* (bounded: the message below fits err's 512 bytes) */
+  int dl = (int)(pl > 120 ? 120 : pl);
+  snprintf(glob, sizeof glob, "'%.*s%s%.20s'", dl, m, best ? "*" : "PATTERN", best ? best : "");
+  pcol_error e;
+  if (strstr(m, "unrecognised input format")) {
+    snprintf(e.message, sizeof e.message,
+             "%.*s: unrecognised input format, not a profile; a directory or a glob gives every regular "
+             "file it names as a profile: name the profiles with a quoted glob (%s) or list them",
+             (int)(fl > 160 ? 160 : fl), m, glob);
+  } else if (strstr(m, "pcol does not read this format") || strstr(m, "empty input")) {
+    /* (a format pcol names, or nothing: the file is no profile either) */
+    int k = snprintf(e.message, sizeof e.message, "; a directory or a glob gives every regular file it names as "
+                     "a profile: name the profiles with a quoted glob (%s) or list them", glob);
+    size_t ml = strlen(m);
+    if (k < 0 || ml + (size_t)k >= sizeof e.message) return; /* (no room: as it was) */
+    memmove(e.message + ml, e.message, (size_t)k + 1);
+    memcpy(e.message, m, ml);
+  } else {
+    return; /* a damaged profile: its own message says what is wrong */
+  }
+  memcpy(err->message, e.message, sizeof e.message);
+}
+
 void pcol_inputs_free(pcol_inputs *in) {
   if (!in) return;
   for (size_t i = 0; i < in->n; i++) free(in->paths[i]);

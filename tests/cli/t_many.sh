@@ -237,6 +237,21 @@ $PCOL top $S "$tmp/missing.pb.gz" 2>"$tmp/err"
 printf 'not a profile\0\1' >"$tmp/bad.bin"
 $PCOL top $S "$tmp/bad.bin" 2>"$tmp/err"
 [ $? = 1 ] && grep -q "bad.bin" "$tmp/err" || fail "a bad input is not named: $(cat "$tmp/err")"
+grep -q "quoted glob" "$tmp/err" && fail "files named one by one: a glob suggested: $(cat "$tmp/err")"
+# a README beside the profiles (review 9): a directory gives every regular
+# file, so the union is refused, naming the file and a glob of the suffix
+# the others share (pcol_inputs_explain, the library's: the bindings say it
+# too); that glob reads the profiles
+mkdir "$tmp/withreadme"
+cp $S "$tmp/withreadme/a.pb.gz" && cp $G "$tmp/withreadme/b.pb.gz" && printf '# sources\n\nfrom pprof\n' >"$tmp/withreadme/SOURCES.md"
+$PCOL top "$tmp/withreadme" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] && grep -qF "$tmp/withreadme/SOURCES.md: unrecognised input format" "$tmp/err" &&
+  grep -qF "quoted glob ('$tmp/withreadme/*.pb.gz') or list them" "$tmp/err" ||
+  fail "a directory with a README: exit $rc: $(cat "$tmp/err")"
+$PCOL top "$tmp/withreadme/*.pb.gz" >/dev/null 2>"$tmp/err" || fail "the glob suggested: $(cat "$tmp/err")"
+$PCOL top "$tmp/withreadme/*" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -qF "quoted glob ('$tmp/withreadme/*.pb.gz')" "$tmp/err" || fail "a glob of a README: $(cat "$tmp/err")"
 # inputs that are only read get a single file's checks (header, directory,
 # every column on use; no checksum pass over every byte): a string changed
 # in place reads as one file and as one of many, while validate --full and
