@@ -283,12 +283,22 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     erc |= pcol_export_clickhouse(f, ch, &eo, NULL, &err);
     /* a selection's exports: the recording parts of what they write
      * (pcol_wall_select_parts, wall.c) over one source and over a range
-     * that cuts the sources, as unpack --source 2 / --from --to write them */
-    pcol_select part[2] = {{.source_id = 2}, {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000}};
-    for (int k = 0; k < 2; k++) {
+     * that cuts the sources, as unpack --source 2 / --from --to write them.
+     * The Firefox and pprof exports write the selection's span and default
+     * (pcol_sources_time cut by the range, pcol_selection_default_type of
+     * the source: d7a547da, 3a63590d), so they take both selections too;
+     * and a wall-clock range over every time, which wall.c makes each
+     * source's by its start (saturating: a hostile start is near INT64_MIN
+     * or INT64_MAX), as --from/--to with a date do. */
+    pcol_select part[3] = {{.source_id = 2},
+                           {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000},
+                           {.wall = 1, .has_from = 1, .has_to = 1, .from_ns = INT64_MIN + 1, .to_ns = INT64_MAX}};
+    for (int k = 0; k < 3; k++) {
       erc |= pcol_export_speedscope(f, &part[k], nul, &err);
       erc |= pcol_export_otlp(f, &part[k], nul, &err);
       erc |= pcol_export_v8(f, &part[k], nul, &err); /* (the one source selected) */
+      erc |= pcol_export_firefox(f, &part[k], nul, &err);
+      erc |= pcol_export_pprof(f, &part[k], nul, 0, &err);
     }
     (void)erc;
     fflush(nul);
