@@ -523,4 +523,28 @@ json.dump(d, open(sys.argv[2], "w"))' "$tmp/gp.json" "$tmp/h.json" "$h" || fail 
     [ $? = 1 ] && grep -qF 'threads[0].samples.pcolCount[0]' "$tmp/err" || fail "pcolCount $h: $(cat "$tmp/err")"
   done
 fi
+# --value weight weighs by the weight column, not the count (go-cpu-phlaredb:
+# 48 rows, 50 samples; the review of the day's diff, F2: the copy said 50)
+gp="$TD/ext/pprof/go-cpu-phlaredb.pb.gz"
+if [ -f "$gp" ]; then
+  $PCOL unpack "$gp" --to firefox --value weight -o "$tmp/w.ff" 2>"$tmp/err" || fail "--value weight: $(cat "$tmp/err")"
+  want=$($PCOL top "$gp" --value weight -n 4 2>/dev/null | sed -n '/^Showing nodes acc/,$p')
+  got=$($PCOL top "$tmp/w.ff" -n 4 2>/dev/null | sed -n '/^Showing nodes acc/,$p')
+  [ -n "$want" ] && [ "$got" = "$want" ] || fail "--value weight -> firefox: the copy's top: $got; want $want"
+fi
+# a count that is not the samples' own (a goroutine profile's goroutine,
+# --value inuse_objects) reads back as itself, not as the samples' count:
+# the copy's top and top --value samples are the input's (before, the copy
+# counted 10 goroutines as its samples, where the input has 9)
+for spec in "$TD/ext/pprof/go-goroutine-nethttp.pb.gz|" "$TD/pprof/go-heap-allocs-inline.pb.gz|--value inuse_objects"; do
+  f=${spec%%|*} o=${spec#*|}
+  [ -f "$f" ] || continue
+  $PCOL unpack "$f" --to firefox $o -o "$tmp/nc.ff" 2>"$tmp/err" || fail "$f $o: unpack --to firefox: $(cat "$tmp/err")"
+  for v in "$o" "--value samples"; do
+    # (pprof's "(inline)" marks are not kept: mappings §8.2)
+    want=$($PCOL top "$f" $v -n 6 2>/dev/null | sed -n -e '2p' -e '/^Showing nodes acc/,$p' | sed 's/ (inline)$//')
+    got=$($PCOL top "$tmp/nc.ff" $([ "$v" = "$o" ] || echo $v) -n 6 2>/dev/null | sed -n -e '2p' -e '/^Showing nodes acc/,$p')
+    [ -n "$want" ] && [ "$got" = "$want" ] || fail "$(basename "$f") $o -> firefox: top ${v:-(default)} of the copy: $got; want $want"
+  done
+done
 echo "t_firefox: ok"

@@ -313,7 +313,7 @@ static int stack_of(fx *x, uint32_t s, pcol_buf *scratch, uint32_t *out) {
 static int weight_kind(fx *x, uint32_t vt, const char **wtype, int *dec) {
   *wtype = "samples";
   *dec = 0;
-  if (!vt) return PCOL_OK;
+  if (!vt || vt == PCOL_VT_WEIGHT) return PCOL_OK; /* the count; --value weight */
   pcol_str u = {0}, shown = {0};
   if (vt == PCOL_VT_TIME) u = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
   else PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_unit, vt - 1), &u, x->err));
@@ -738,7 +738,7 @@ static int put_row(void *ctx, const void *row) {
   ws->has_long |= o.dur != 0;
   /* a time or bytes weight leaves the row's count unsaid (the profiler
    * counts a sample 1): pcolCount says it where one is not 1 */
-  ws->has_count |= o.dur >= 0 && o.count != 1 && strcmp(ws->w.wtype, "samples");
+  ws->has_count |= o.dur >= 0 && o.count != 1 && (strcmp(ws->w.wtype, "samples") || ws->w.vname.ptr);
   if (!rc) rc = col_num(x, &ws->col[C_TIME], k, o.t, 6);
   if (!rc) rc = col_num(x, &ws->col[C_WEIGHT], k, o.w, ws->w.dec);
   if (!rc) rc = o.cpu == PCOL_NA_I64 ? col_str(x, &ws->col[C_CPU], k, "null") : col_num(x, &ws->col[C_CPU], k, o.cpu, 0);
@@ -929,12 +929,19 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   /* the weight: the value asked for (--value; a source without it weighs
    * 0), else the source's default (THE default rule) */
   int rc = x->value ? PCOL_OK : pcol_source_default_types(x->f, s, s, &w->wvt, x->err);
-  if (x->value) w->wvt = x->value->vt_id == PCOL_VT_WEIGHT ? 0 : x->value->vt_id;
-  if (!rc && !w->wvt && w->cvt && !(x->value && x->value->vt_id == PCOL_VT_WEIGHT)) w->wvt = w->cvt;
+  if (x->value) w->wvt = x->value->vt_id; /* (PCOL_VT_WEIGHT: the weight column, amount) */
+  if (!rc && !w->wvt && w->cvt) w->wvt = w->cvt;
   if (!rc) rc = weight_kind(x, w->wvt, &w->wtype, &w->dec);
+  /* the weight's name (pcolValueType): a time's or bytes', and a count's
+   * that is not the samples' own (inuse_objects, goroutine: the import
+   * reads it back as that value, not as the samples' count) */
+  int named_count = !rc && !strcmp(w->wtype, "samples") && !w->dec && w->wvt != w->cvt &&
+                    w->wvt >= 1 && w->wvt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES);
   if (!rc && strcmp(w->wtype, "samples") && w->wvt == PCOL_VT_TIME) w->vname = (pcol_str){"cpu", 3};
-  else if (!rc && strcmp(w->wtype, "samples") && w->wvt && w->wvt < PCOL_VT_WEIGHT)
+  else if (!rc && (strcmp(w->wtype, "samples") || named_count) && w->wvt && w->wvt < PCOL_VT_WEIGHT)
     rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, w->wvt - 1), &w->vname, x->err);
+  if (named_count && (!w->vname.ptr || !w->vname.len || pcol_str_is(w->vname, PCOL_VT_SAMPLES)))
+    w->vname = (pcol_str){NULL, 0}; /* (no name to give, or the samples': the count) */
   if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w->uri, x->err);
   if (!rc && !w->uri.ptr) w->uri = (pcol_str){"pcol", 4};
   w->uri = pcol_display_name(w->uri); /* thread and process names: no directory */
@@ -1037,11 +1044,11 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
    * type the export did not write (review 9 F3): said, with the way out */
   if (!rc && x->note && x->src_rows && !x->src_nonzero) {
     char t[300];
+    pcol_str vn = w->vname.ptr ? w->vname : (pcol_str){"the count", 9}; /* (a samples weight) */
     snprintf(t, sizeof t,
              "source %u: the value its samples weigh (%.*s) is 0 in every selected sample, so the "
              "Firefox Profiler shows an empty call tree; --value TYPE weighs them by another",
-             s, (int)pcol_utf8_cut(w->vname.ptr, w->vname.len, 80),
-             w->vname.ptr ? w->vname.ptr : w->wtype);
+             s, (int)pcol_utf8_cut(vn.ptr, vn.len, 80), vn.ptr);
     x->note(x->note_ctx, t);
   }
   pcol_rowsort_free(fl.rs);

@@ -58,13 +58,13 @@ typedef struct srow { /* a sample before the sort */
   int64_t t, cpu, dur, w, v;
   uint32_t stack, ls;
   uint64_t seq;
-  int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes, 3 a decimal count (vt_frac) */
+  int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes, 3 a decimal count (vt_frac), 4 a named count */
   uint32_t vt; /* kind 1, 2, 3: the value type of v (weight_type, vt_frac) */
 } srow;
 
 #define WVT_NAMES 16 /* value type names a file's threads may give (pcolValueType) */
 typedef struct wvt_ent {
-  int kind;          /* 1 tracing-ms, 2 bytes */
+  int kind;          /* 1 tracing-ms, 2 bytes, 4 a named count (thread_kind) */
   uint32_t name, vt; /* its name's string id, its value type */
   const char *text;  /* its name (in the document's tree, or static) */
 } wvt_ent;
@@ -74,7 +74,7 @@ typedef struct ffi {
   pcol_builder *b;
   uint32_t src, k_thread, k_tid, k_pid, k_cat;
   /* the value types of weights (weight_type): a kind and a name each */
-  wvt_ent wvt[WVT_NAMES + 2];
+  wvt_ent wvt[WVT_NAMES + 3]; /* + the three kinds' own names */
   size_t nwvt;
   uint32_t cur_vt; /* the current thread's */
   const char *cur_name; /* its name (NULL: the weight, no value type) */
@@ -372,7 +372,22 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
  * it.  Its name: "tracing" or "bytes", or the pcolValueType a thread of
  * pcol's export states (the exported value's, so that "cpu" or
  * "alloc_space" reads back as itself); past 16 names, the kind's own. */
-static const char *kind_name(int kind) { return kind == 1 ? "tracing" : "bytes"; }
+static const char *kind_name(int kind) { return kind == 1 ? "tracing" : kind == 2 ? "bytes" : "count"; }
+
+/* A processed thread's weight kind: 0 a count (the samples'), 1
+ * tracing-ms, 2 bytes, 4 a count of a named value: pcol's export of a
+ * value whose unit is a count but which is not the samples' count
+ * (weightType samples with a pcolValueType: inuse_objects, a goroutine
+ * profile's goroutine), read back as that value, each row's count its
+ * pcolCount, else 1 (before, as the samples' count: `--value samples` of
+ * the copy was goroutines, not samples); -1 an unknown weightType.  Not
+ * with decimal counts (frac: their samples weights are count/1e-9). */
+static int thread_kind(const ffi *x, const char *w, pcol_jv vn) {
+  int kind = !strcmp(w, "samples") ? 0 : !strcmp(w, "tracing-ms") ? 1 : !strcmp(w, "bytes") ? 2 : -1;
+  if (!kind && !x->frac && pcol_jt_is_str(vn) && *pcol_jt_str(T, vn) && strcmp(pcol_jt_str(T, vn), PCOL_VT_SAMPLES))
+    kind = 4;
+  return kind;
+}
 static int weight_type(ffi *x, int kind, const char *name) {
   x->cur_vt = 0;
   x->cur_name = NULL;
@@ -382,8 +397,8 @@ static int weight_type(ffi *x, int kind, const char *name) {
   int rc = pcol_b_cstr(x->b, text, &t, x->j.err);
   size_t i = 0;
   while (!rc && i < x->nwvt && !(x->wvt[i].kind == kind && x->wvt[i].name == t)) i++;
-  /* a name past the first WVT_NAMES takes the kind's own; the two own
-   * names always have room (the table holds WVT_NAMES + 2).  When it is
+  /* a name past the first WVT_NAMES takes the kind's own; the three own
+   * names always have room (the table holds WVT_NAMES + 3).  When it is
    * the stated default's, the default is that own name (default_type) */
   int own = !name || !*name || !strcmp(name, dflt);
   if (!rc && i == x->nwvt && x->nwvt >= WVT_NAMES && !own) {
@@ -391,7 +406,7 @@ static int weight_type(ffi *x, int kind, const char *name) {
     return weight_type(x, kind, NULL);
   }
   if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, x->cur_name = x->wvt[i].text, PCOL_OK);
-  rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : "bytes", &u, x->j.err);
+  rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : kind == 2 ? "bytes" : PCOL_UNIT_COUNT, &u, x->j.err);
   if (!rc) rc = pcol_b_value_type(x->b, t, u, &vt, x->j.err);
   if (!rc) rc = pcol_b_source_value_type(x->b, x->src, vt, x->j.err);
   if (!rc) x->wvt[x->nwvt++] = (wvt_ent){kind, t, vt, text}, x->cur_vt = vt, x->cur_name = text;
@@ -448,7 +463,7 @@ static int count_scan(ffi *x, pcol_jv threads) {
     pcol_jv l = pcol_jt_get(T, s, "length"), wt = pcol_jt_get(T, s, "weightType");
     pcol_jv vn = pcol_jt_get(T, th, "pcolValueType");
     const char *w = pcol_jt_is_str(wt) ? pcol_jt_str(T, wt) : "samples";
-    int kind = !strcmp(w, "samples") ? 0 : !strcmp(w, "tracing-ms") ? 1 : !strcmp(w, "bytes") ? 2 : -1;
+    int kind = thread_kind(x, w, vn);
     if (kind < 0 || !pcol_jt_is_int(l) || pcol_jt_int(T, l) <= 0) continue; /* (an error, or no sample) */
     if (first < 0) first = kind;
     typed |= kind > 0;
@@ -515,11 +530,11 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
     x->markers += (uint64_t)pcol_jt_int(T, pcol_jt_get(T, markers, "length"));
   pcol_jv wt = pcol_jt_get(T, s, "weightType"), weight = pcol_jt_get(T, s, "weight");
   const char *wtype = pcol_jt_is_str(wt) ? pcol_jt_str(T, wt) : "samples";
-  int kind = !strcmp(wtype, "samples") ? 0 : !strcmp(wtype, "tracing-ms") ? 1 : !strcmp(wtype, "bytes") ? 2 : -1;
+  pcol_jv vname = pcol_jt_get(T, th, "pcolValueType");
+  int kind = thread_kind(x, wtype, vname);
   if (kind < 0) return ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wtype);
   if (weight && !pcol_jt_is_null(weight)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "weight", n, tp, &weight));
   else weight = 0;
-  pcol_jv vname = pcol_jt_get(T, th, "pcolValueType");
   PCOL_RETURN_NOT_OK(weight_type(x, kind, pcol_jt_is_str(vname) ? pcol_jt_str(T, vname) : NULL));
   thread_seen(x, n);
   pcol_jv stack, time = 0, deltas = 0, cpu = pcol_jt_get(T, s, "threadCPUDelta");
@@ -606,7 +621,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       }
       if (kind == 1) PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
       else if (w != floor(w) || fabs(w) >= 9.2e18)
-        return ffj_fail(&x->j, "%s: %g bytes is not a whole number", path, w);
+        return ffj_fail(&x->j, "%s: %g %s is not a whole number", path, w, kind == 2 ? "bytes" : "(a count)");
       else r.v = (int64_t)w;
     }
     PCOL_RETURN_NOT_OK(row_push(x, &r));
