@@ -581,8 +581,12 @@ void pcol_inputs_explain(const pcol_inputs *in, pcol_error *err) {
     if (c > best_n) best = e, best_n = c;
   }
   char glob[160]; /* (bounded: the message below fits err's 512 bytes) */
-  int dl = (int)(pl > 120 ? 120 : pl);
-  snprintf(glob, sizeof glob, "'%.*s%s%.20s'", dl, m, best ? "*" : "PATTERN", best ? best : "");
+  /* a directory too long to quote whole is DIR, not a cut path that names
+   * nothing (the review of the day's diff, F10) */
+  if (pl > 120)
+    snprintf(glob, sizeof glob, "'DIR/%s%.20s', DIR the directory", best ? "*" : "PATTERN", best ? best : "");
+  else
+    snprintf(glob, sizeof glob, "'%.*s%s%.20s'", (int)pl, m, best ? "*" : "PATTERN", best ? best : "");
   pcol_error e;
   if (strstr(m, "unrecognised input format")) {
     snprintf(e.message, sizeof e.message,

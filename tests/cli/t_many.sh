@@ -252,6 +252,13 @@ rc=$?
 $PCOL top "$tmp/withreadme/*.pb.gz" >/dev/null 2>"$tmp/err" || fail "the glob suggested: $(cat "$tmp/err")"
 $PCOL top "$tmp/withreadme/*" >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && grep -qF "quoted glob ('$tmp/withreadme/*.pb.gz')" "$tmp/err" || fail "a glob of a README: $(cat "$tmp/err")"
+# a directory too long to quote whole is named DIR, not cut into a path
+# that names nothing (the review of the day's diff, F10)
+long="$tmp/$(printf 'd%.0s' $(seq 60))/$(printf 'e%.0s' $(seq 70))"
+mkdir -p "$long" && cp "$tmp/withreadme/"* "$long/"
+$PCOL top "$long" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -qF "quoted glob ('DIR/*.pb.gz', DIR the directory) or list them" "$tmp/err" ||
+  fail "a long directory with a README: $(cat "$tmp/err")"
 # inputs that are only read get a single file's checks (header, directory,
 # every column on use; no checksum pass over every byte): a string changed
 # in place reads as one file and as one of many, while validate --full and
