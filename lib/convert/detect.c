@@ -176,7 +176,9 @@ static int is_lz4_legacy(const uint8_t *p, size_t n) { return n >= 4 && !memcmp(
  * fields include one of number 4 or more (timestamp 8, sequence id 10,
  * ...), which neither OTLP's ResourceProfiles (1-3) nor a pprof Profile
  * (whose head has fields 2 on, and ValueType's varints 1-2) has; no
- * packet holds a varint field 1 or 2 (a pprof ValueType).  Told before
+ * packet holds a varint field 1 or 2 (a pprof ValueType).  A field whose
+ * bytes run past the head counts by its number (a first packet may open
+ * with a trace_config larger than the head).  Told before
  * OTLP: protoc writes a packet's fields by number, so a packet may start
  * with process_tree = 2, as a ResourceProfiles starts with its scopes. */
 static int is_perfetto(const uint8_t *p, size_t n) {
@@ -194,20 +196,18 @@ static int is_perfetto(const uint8_t *p, size_t n) {
       uint64_t t, v;
       if (pcol_pb_varint(p, e, &i, &t)) break;
       uint64_t f = t >> 3, wt = t & 7;
-      if (f == 0 || (f < 3 && wt == 0)) return 0;
+      if (f == 0 || (f < 3 && wt == 0) || wt > 5 || wt == 3 || wt == 4) return 0;
+      if (f >= 4) seen = 1; /* (even when its bytes run past the head) */
       if (wt == 0) {
         if (pcol_pb_varint(p, e, &i, &v)) break;
       } else if (wt == 1 || wt == 5) {
         if (e - i < (wt == 1 ? 8u : 4u)) break;
         i += wt == 1 ? 8 : 4;
-      } else if (wt == 2) {
+      } else {
         if (pcol_pb_varint(p, e, &i, &v)) break;
         if (v > e - i) break;
         i += (size_t)v;
-      } else {
-        return 0;
       }
-      if (f >= 4) seen = 1;
     }
     i = e;
   }

@@ -124,7 +124,10 @@ printf 'packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true t
 printf 'packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true timestamp: 5 interned_data { callstacks { iid: 1 frame_ids: 9 } } }\npacket { trusted_packet_sequence_id: 1 timestamp: 6 perf_sample { callstack_iid: 1 } }\n' | prot > "$tmp/frame.pftrace"
 printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 thread_descriptor { pid: 1 tid: 2 reference_timestamp_us: 9223372036854 } interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 streaming_profile_packet { callstack_iid: 1 timestamp_delta_us: 9223372036854775807 } }\n' | prot > "$tmp/delta.pftrace"
 printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 timestamp: 6 stack_sample { callstack_iid: 1 primary_descriptor { name: "b" unit_multiplier: 4611686018427387904 } primary_weight: 4 } }\n' | prot > "$tmp/mult.pftrace"
-for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_us mult:unit_multiplier; do
+# a reference_timestamp_us whose ns are past 64 bits (was signed overflow:
+# UBSan, and wrapped times with exit 0)
+printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 thread_descriptor { pid: 1 tid: 2 reference_timestamp_us: 4611686018427387904 } interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 streaming_profile_packet { callstack_iid: 1 timestamp_delta_us: 1 } }\n' | prot > "$tmp/ref.pftrace"
+for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_us mult:unit_multiplier ref:reference_timestamp_us; do
   n=${h%%:*} want=${h#*:}
   out=$($PCOL top "$tmp/$n.pftrace" 2>&1); rc=$?
   [ $rc = 1 ] || fail "hostile $n: exit $rc: $out"
@@ -159,4 +162,64 @@ out=$($PCOL pack "$tmp/bomb.pftrace" --max-input 1M -o "$tmp/bomb.pcol" 2>&1); r
 [ $rc = 1 ] || fail "compressed_packets bomb: exit $rc: $out"
 case $out in *bomb.pftrace*Perfetto*"input cap"*) ;; *) fail "compressed_packets bomb: $out" ;; esac
 [ ! -e "$tmp/bomb.pcol" ] || fail "compressed_packets bomb: an output was written"
+# what a file makes and costs is bounded by its bytes: a Mapping whose
+# path_string_ids name one 20 KB string 5000 times (25 KB; was a 100 MB
+# mapping name) is cut at 4096 bytes with a note; ModuleSymbols lines,
+# TracePacketDefaults and interned task contexts and counter descriptors
+# are read once, not per frame or sample (each was quadratic: seconds for
+# these few hundred KB, minutes for a few MB)
+python3 - "$tmp" <<'PY' || fail "making the bounded-cost traces"
+import sys
+sys.path.insert(0, "tests/support")
+from pprofgen import varint
+d = sys.argv[1]
+def vi(n, v): return varint(n << 3) + varint(v & (1 << 64) - 1)
+def ld(n, b): return varint(n << 3 | 2) + varint(len(b)) + (b.encode() if isinstance(b, str) else b)
+def packed(n, vs): return ld(n, b"".join(varint(v) for v in vs))
+def packet(*f): return ld(1, b"".join(f))
+fn = ld(5, vi(1, 1) + ld(2, "fn")) + ld(6, vi(1, 1) + vi(2, 1)) + ld(7, vi(1, 1) + packed(2, [1]))
+# path: mapping_paths 1 = "A" x 20000, mapping 1 = [1] x 5000
+i = ld(17, vi(1, 1) + ld(2, "A" * 20000)) + ld(19, vi(1, 1) + packed(7, [1] * 5000)) + ld(5, vi(1, 1) + ld(2, "fn")) \
+    + ld(6, vi(1, 1) + vi(2, 1) + vi(3, 1) + vi(4, 16)) + ld(7, vi(1, 1) + packed(2, [1]))
+open(d + "/path.pftrace", "wb").write(packet(vi(8, 1000), vi(10, 1), vi(13, 1), ld(12, i)) +
+                                      packet(vi(8, 2000), vi(10, 1), vi(13, 2), ld(135, vi(6, 1))))
+# sym: 8000 frames on one symbolized address of 8000 lines
+N = L = 8000
+line = ld(2, ld(1, "f") + ld(2, "a.c") + vi(3, 1))
+ms = packet(ld(61, ld(1, "/m") + ld(3, vi(1, 16) + line * L)))
+frames = b"".join(ld(6, vi(1, k) + vi(3, 1) + vi(4, 16)) for k in range(1, N + 1))
+i = ld(17, vi(1, 1) + ld(2, "m")) + ld(19, vi(1, 1) + packed(7, [1])) + frames + ld(7, vi(1, 1) + packed(2, range(1, N + 1)))
+open(d + "/sym.pftrace", "wb").write(packet(vi(8, 1000), vi(10, 1), vi(13, 1), ld(12, i)) +
+                                     packet(vi(8, 2000), vi(10, 1), vi(13, 2), ld(135, vi(6, 1))) + ms)
+# defaults: 200000 unknown fields in TracePacketDefaults, 4000 samples
+t = packet(vi(8, 1000), vi(10, 1), vi(13, 1), ld(12, fn), ld(59, vi(5, 0) * 200000))
+t += b"".join(packet(vi(8, 2000 + k), vi(10, 1), vi(13, 2), ld(135, vi(6, 1) + vi(11, 1))) for k in range(4000))
+open(d + "/defs.pftrace", "wb").write(t)
+# contexts: an interned task context and counter descriptor of 200000
+# unknown fields each, named by 4000 samples
+junk = vi(9, 0) * 200000
+i = fn + ld(48, vi(1, 1) + vi(2, 7) + junk) + ld(50, vi(1, 1) + ld(2, "w") + junk)
+t = packet(vi(8, 1000), vi(10, 1), vi(13, 1), ld(12, i))
+t += b"".join(packet(vi(8, 2000 + k), vi(10, 1), vi(13, 2), ld(135, vi(2, 1) + vi(6, 1) + vi(10, 1) + vi(11, 1))) for k in range(4000))
+open(d + "/ctx.pftrace", "wb").write(t)
+PY
+for n in path sym defs ctx; do
+  out=$(timeout 2 $PCOL pack "$tmp/$n.pftrace" -o "$tmp/$n.pcol" 2>&1); rc=$?
+  [ $rc = 0 ] || fail "bounded $n: exit $rc (124: over 2 s): $out"
+done
+[ "$(wc -c < "$tmp/path.pcol")" -lt 100000 ] || fail "bounded path: $(wc -c < "$tmp/path.pcol") bytes from a 25 KB trace"
+$PCOL cat "$tmp/path.pcol" --table meta | grep -q 'mapping paths.*cut at 4096 bytes: 1' || fail "bounded path: no note of the cut path"
+[ "$($PCOL fold "$tmp/ctx.pcol" --value w)" = "fn 4000" ] || fail "bounded ctx: fold: $($PCOL fold "$tmp/ctx.pcol" --value w 2>&1)"
+[ "$($PCOL tags "$tmp/ctx.pcol" --value samples --format json | grep -c '"value": *"7"')" -ge 1 ] ||
+  fail "bounded ctx: no pid 7: $($PCOL tags "$tmp/ctx.pcol" --value samples 2>&1)"
+# detection: a first packet that opens with a field larger than the 4 KB
+# head (a trace_config of 5000 bytes) is still a Perfetto trace, not pprof
+python3 - "$tmp/stack_sample.pftrace" "$tmp/bigfirst.pftrace" <<'PY' || fail "making bigfirst"
+import sys
+sys.path.insert(0, "tests/support")
+from pprofgen import varint
+def ld(n, b): return varint(n << 3 | 2) + varint(len(b)) + b
+open(sys.argv[2], "wb").write(ld(1, ld(33, ld(1, b"x" * 5000)) + b"\x50\x09") + open(sys.argv[1], "rb").read())
+PY
+$PCOL info "$tmp/bigfirst.pftrace" 2>&1 | grep -q 'input_format: *perfetto' || fail "bigfirst: not detected as perfetto: $($PCOL info "$tmp/bigfirst.pftrace" 2>&1 | head -3)"
 echo "t_perfetto: ok"

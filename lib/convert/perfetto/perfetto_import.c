@@ -84,7 +84,11 @@ enum { /* InternedData */
   K_PROCESS = 252,
   K_THREAD = 253,
   K_TGID = 249, /* a thread's process (process_tree threads' tgid) */
+  K_MAPPING = 254, /* a Mapping iid's pcol mapping (v) and symbol key (m.n) */
 };
+/* a mapping's joined path_string_ids are cut here (PATH_MAX), so that a
+ * file makes at most this much path per Mapping entry it holds */
+#define PATH_CAP 4096
 #define BOOTTIME 6
 #define MONOTONIC 3
 #define REALTIME 1
@@ -105,11 +109,32 @@ typedef struct ientry {
   uint32_t v;
 } ientry;
 
+/* A counter descriptor's name and unit (StackSample.CounterDescriptor) */
+typedef struct cdesc {
+  pspan name;
+  const char *unit;
+  pspan unit_str;
+  uint64_t mult;
+} cdesc;
+
+/* what a sequence's TracePacketDefaults give, read once when first needed
+ * after a packet sets them (D_*: which parts are read), not per sample */
+enum { D_CLOCK = 1, D_STACK = 2, D_PERF = 4 };
 typedef struct seqst {
   uint32_t id;          /* trusted_packet_sequence_id */
   uint32_t gen;         /* the generation's number (unique in the trace) */
   int invalid;          /* packet loss since the last clear */
   pspan defaults;       /* TracePacketDefaults (n == 0: none) */
+  unsigned dread;       /* D_*: the parts of defaults read into these */
+  uint32_t dclock;      /* timestamp_clock_id (0: none) */
+  pspan ss_stream;      /* StackSampleDefaults: source, */
+  cdesc ss_primary;     /* primary descriptor, */
+  int ss_has_primary;
+  cdesc ss_fd[PV_MAX - 2]; /* followers (ss_nfd may count more) */
+  uint32_t ss_nfd;
+  cdesc pf_v0;          /* PerfSampleDefaults' timebase: name and unit, */
+  int64_t pf_period;    /* period, */
+  uint64_t pf_freq;     /* frequency */
   int has_td, has_ref;  /* a ThreadDescriptor; its reference time */
   int64_t pid, tid, tev_ns; /* its pid, tid; the track-event clock (ns) */
 } seqst;
@@ -175,7 +200,7 @@ typedef struct pimp {
   int64_t smin, smax; /* the samples' (the bounds when no time converts) */
   /* notes: what was read and not kept */
   uint64_t n_skipped_state, n_empty, n_nostack, n_lost_records, n_skipped_perf, n_heap, n_heapgraph,
-      n_no_ref, n_unconverted, n_followers_cut, n_no_ts, n_perf_followers, n_negative;
+      n_no_ref, n_unconverted, n_followers_cut, n_no_ts, n_perf_followers, n_negative, n_paths_cut;
   /* string ids */
   uint32_t k_pid, k_tid, k_thread, k_process, k_cpu, k_mode, k_async, u_count;
   /* scratch */
@@ -184,6 +209,8 @@ typedef struct pimp {
   pcol_line_row *lines;
   size_t nlines, linecap;
   pcol_buf tmp;
+  struct ctxv *cv; /* interned contexts and descriptors, read once */
+  size_t ncv, cvcap;
 } pimp;
 
 /* ------------------------------------------------------------ errors */
@@ -509,7 +536,7 @@ static int read_module_symbols(pimp *x, pspan m) {
     ientry *e;
     int rc = e_put(x, addr, key, &e);
     if (rc) return rc;
-    e->m = a;
+    e->m = a, e->v = 0; /* (v: its location, once made) */
   });
   return 0;
 }
@@ -551,15 +578,18 @@ static int interned(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const 
   return 0;
 }
 /* the string of an InternedString entry */
+/* (InternedString kinds: read_interned keeps the str itself, v 1 + whether
+ * the entry has one, so that a string costs its bytes once, not per use) */
+static int is_str_kind(uint64_t kind) {
+  return kind == I_FUNCTION_NAMES || kind == I_BUILD_IDS || kind == I_MAPPING_PATHS || kind == I_SOURCE_PATHS ||
+         kind == I_ASYNC_CONTEXTS; /* (AsyncContext: its name is field 2) */
+}
 static int interned_str(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, pspan *out) {
-  pspan m = {NULL, 0};
-  pcol_pb_field f;
-  int rc = interned(x, s, kind, iid, what, &m);
-  if (rc) return rc;
-  *out = (pspan){NULL, 0};
-  FIELDS(x, m, f, what, {
-    if (f.field == 2 && f.wt == 2) *out = sub(&m, &f);
-  });
+  ientry *e = e_find(x, iid, gkey(s->gen, kind));
+  if (!e || !e->m.p)
+    return bad(x, "%s %" PRIu64 " is not in the interned data of sequence %" PRIu32
+               " (since its incremental state was last cleared)", what, iid, s->id);
+  *out = e->v == 2 ? e->m : (pspan){NULL, 0};
   return 0;
 }
 static int read_interned(pimp *x, seqst *s, pspan m) {
@@ -568,13 +598,17 @@ static int read_interned(pimp *x, seqst *s, pspan m) {
     if (f.wt != 2 || f.field > 249) continue;
     pspan c = sub(&m, &f);
     uint64_t iid = 0;
+    pspan str = {NULL, 0};
+    int has_str = 0;
     FIELDS(x, c, g, "interned_data entry", {
       if (g.field == 1 && g.wt == 0) iid = g.v;
+      if (g.field == 2 && g.wt == 2) str = sub(&c, &g), has_str = 1;
     });
     ientry *e;
     int rc = e_put(x, iid, gkey(s->gen, (unsigned)f.field), &e);
     if (rc) return rc;
-    e->m = c;
+    e->m = c, e->v = 0;
+    if (is_str_kind(f.field)) e->m = has_str ? str : (pspan){c.p, 0}, e->v = 1 + has_str;
   });
   return 0;
 }
@@ -618,7 +652,7 @@ static int line_location(pimp *x, uint32_t map, uint64_t addr, pspan fn, pspan f
 typedef struct pathctx {
   const seqst *s;
   pcol_buf *out;
-  int stop;
+  int stop, cut;
 } pathctx;
 static int path_part(pimp *x, void *ctx, uint64_t iid) {
   pathctx *c = ctx;
@@ -628,23 +662,32 @@ static int path_part(pimp *x, void *ctx, uint64_t iid) {
   pspan str;
   int rc = interned_str(x, c->s, I_MAPPING_PATHS, iid, "mapping path", &str);
   if (rc) return rc;
+  size_t room = PATH_CAP - c->out->len; /* (len <= PATH_CAP) */
+  if (1 + str.n > room) { /* cut at the cap, on a UTF-8 character's start */
+    size_t k = room ? room - 1 : 0;
+    while (k && k < str.n && (str.p[k] & 0xC0) == 0x80) k--;
+    str.n = k, c->stop = c->cut = 1;
+    if (!room) return 0;
+  }
   if (pcol_buf_append(c->out, "/", 1) || pcol_buf_append(c->out, str.p, str.n)) return pcol_oom(x->err);
   return 0;
 }
 /* Mapping iid -> a pcol mapping: its name the path components joined by
  * '/' (one leading '/' when the only component is a whole path, as
- * trace_processor names it), its build id */
-static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
+ * trace_processor names it; cut at PATH_CAP bytes, with a note), its build
+ * id */
+static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
   pspan m = {NULL, 0}, bid = {NULL, 0};
   pcol_pb_field f;
   int rc = interned(x, s, I_MAPPINGS, iid, "mapping_id", &m);
   if (rc) return rc;
   x->tmp.len = 0;
-  pathctx pc = {s, &x->tmp, 0};
+  pathctx pc = {s, &x->tmp, 0, 0};
   FIELDS(x, m, f, "mapping", {
     if (f.field == 2 && f.wt == 0 && f.v && (rc = interned_str(x, s, I_BUILD_IDS, f.v, "build_id", &bid))) return rc;
     if (f.field == 7 && (rc = each_varint(x, m, &f, path_part, &pc, "mapping.path_string_ids"))) return rc;
   });
+  x->n_paths_cut += pc.cut;
   const char *p = (const char *)x->tmp.data;
   size_t n = x->tmp.len;
   if (n >= 2 && p[0] == '/' && p[1] == '/') p++, n--;
@@ -658,6 +701,14 @@ static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint
     if ((rc = pcol_b_string(x->b, hex, k, &mr.build_id, x->err))) return rc;
   }
   return pcol_b_mapping(x->b, &mr, 1, out, x->err);
+}
+static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
+  ientry *c = e_find(x, iid, gkey(s->gen, K_MAPPING)); /* (made once per generation) */
+  if (c && c->v) return *out = c->v - 1, *symkey = c->m.n, 0;
+  int rc = mapping_make(x, s, iid, out, symkey);
+  if (rc || (rc = e_put(x, iid, gkey(s->gen, K_MAPPING), &c))) return rc;
+  c->v = *out + 1, c->m.n = (size_t)*symkey;
+  return 0;
 }
 /* a location of a symbolized address: its lines (the first innermost, the
  * inline chain outwards, as trace_processor's flamegraph nests them), each
@@ -706,7 +757,8 @@ static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) 
   uint64_t symkey = 0;
   if (mid && (rc = mapping_of(x, s, mid, &map, &symkey))) return rc;
   ientry *sym = mid ? e_find(x, pc, symkey) : NULL;
-  if (sym && sym->m.p) rc = symbol_location(x, map, pc, sym->m, loc);
+  if (sym && sym->m.p && sym->v) *loc = sym->v; /* (its lines built once) */
+  else if (sym && sym->m.p && !(rc = symbol_location(x, map, pc, sym->m, loc))) sym->v = *loc;
   else rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
   if (rc) return rc;
   if ((rc = e_put(x, iid, gkey(s->gen, K_LOCATION), &c))) return rc;
@@ -801,13 +853,6 @@ static int meta_i64(pimp *x, uint32_t src, const char *k, int64_t v) {
   return meta_str(x, src, k, num);
 }
 
-/* A counter descriptor's name and unit (StackSample.CounterDescriptor) */
-typedef struct cdesc {
-  pspan name;
-  const char *unit;
-  pspan unit_str;
-  uint64_t mult;
-} cdesc;
 static const char *const UNITS[] = {NULL, PCOL_UNIT_NANOSECONDS, "cycles", "instructions", "bytes", "page_faults",
                                     "cache_misses", "cache_references", "branch_misses", PCOL_UNIT_COUNT};
 static int read_cdesc(pimp *x, pspan m, cdesc *d) {
@@ -996,19 +1041,100 @@ typedef struct dctx {
   cdesc *d;
   uint32_t n, max;
 } dctx;
+/* a task or execution context's labels, or a counter descriptor; an
+ * interned one is read once (its entry's v: 1 + its index in x->cv), so a
+ * sample costs its own bytes */
+typedef struct ctxv {
+  labels l;
+  cdesc d;
+} ctxv;
+static int read_task(pimp *x, const seqst *s, pspan c, labels *l) {
+  pcol_pb_field g;
+  FIELDS(x, c, g, "task context", {
+    if (g.wt != 0) continue;
+    if (g.field == 2) l->pid = (int64_t)(uint32_t)g.v, l->has_pid = 1;
+    if (g.field == 3) l->tid = (int64_t)(uint32_t)g.v, l->has_tid = 1;
+    if (g.field == 4 && g.v) {
+      pspan an = {NULL, 0};
+      int rc = interned_str(x, s, I_ASYNC_CONTEXTS, g.v, "async_id", &an);
+      if (rc || (an.n && (rc = pcol_b_string(x->b, an.p, an.n, &l->async, x->err)))) return rc;
+    }
+  });
+  return 0;
+}
+static int read_exec(pimp *x, pspan c, labels *l) {
+  pcol_pb_field g;
+  FIELDS(x, c, g, "execution context", {
+    if (g.wt != 0) continue;
+    if (g.field == 2) l->cpu = (int64_t)(uint32_t)g.v, l->has_cpu = 1;
+    if (g.field == 3 && g.v && g.v < sizeof MODES / sizeof MODES[0]) l->mode = MODES[g.v];
+  });
+  return 0;
+}
+static int ctx_of(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, const ctxv **out) {
+  pspan m;
+  int rc = interned(x, s, kind, iid, what, &m);
+  if (rc) return rc;
+  ientry *e = e_find(x, iid, gkey(s->gen, kind));
+  if (!e->v) {
+    ctxv o;
+    memset(&o, 0, sizeof o);
+    rc = kind == I_TASK_CONTEXTS ? read_task(x, s, m, &o.l) : kind == I_EXEC_CONTEXTS ? read_exec(x, m, &o.l)
+                                                                                      : read_cdesc(x, m, &o.d);
+    if (rc) return rc;
+    if (x->ncv == x->cvcap && pcol_grow(&x->cv, &x->cvcap, sizeof *x->cv)) return pcol_oom(x->err);
+    x->cv[x->ncv++] = o;
+    e->v = (uint32_t)x->ncv;
+  }
+  *out = &x->cv[e->v - 1];
+  return 0;
+}
+/* the labels a context sets over l */
+static void labels_over(labels *l, const labels *c) {
+  if (c->has_pid) l->pid = c->pid, l->has_pid = 1;
+  if (c->has_tid) l->tid = c->tid, l->has_tid = 1;
+  if (c->has_cpu) l->cpu = c->cpu, l->has_cpu = 1;
+  if (c->mode) l->mode = c->mode;
+  if (c->async) l->async = c->async;
+}
 static int push_desc(pimp *x, void *ctx, uint64_t iid) {
   dctx *c = ctx;
   if (c->n < c->max) {
-    pspan m = {NULL, 0};
-    int rc = interned(x, c->s, I_COUNTER_DESCRIPTORS, iid, "follower_descriptor_iids", &m);
-    if (rc || (rc = read_cdesc(x, m, &c->d[c->n]))) return rc;
+    const ctxv *v;
+    int rc = ctx_of(x, c->s, I_COUNTER_DESCRIPTORS, iid, "follower_descriptor_iids", &v);
+    if (rc) return rc;
+    c->d[c->n] = v->d;
   }
   c->n++;
   return 0;
 }
 
-static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
+/* StackSampleDefaults (TracePacketDefaults 100) into s->ss_*, once */
+static int stack_defaults(pimp *x, seqst *s) {
   pcol_pb_field f, g;
+  int rc;
+  if (s->dread & D_STACK) return 0;
+  s->ss_stream = (pspan){NULL, 0}, s->ss_has_primary = 0, s->ss_nfd = 0;
+  s->ss_primary = (cdesc){{NULL, 0}, PCOL_UNIT_COUNT, {NULL, 0}, 1};
+  FIELDS(x, s->defaults, f, "trace_packet_defaults", {
+    if (f.field != 100 || f.wt != 2) continue;
+    pspan d = sub(&s->defaults, &f);
+    FIELDS(x, d, g, "stack_sample_defaults", {
+      if (g.wt != 2) continue;
+      if (g.field == 1) s->ss_stream = sub(&d, &g);
+      if (g.field == 2 && (rc = read_cdesc(x, sub(&d, &g), &s->ss_primary))) return rc;
+      if (g.field == 2) s->ss_has_primary = 1;
+      if (g.field == 3) {
+        if (s->ss_nfd < PV_MAX - 2 && (rc = read_cdesc(x, sub(&d, &g), &s->ss_fd[s->ss_nfd]))) return rc;
+        if (s->ss_nfd < UINT32_MAX) s->ss_nfd++;
+      }
+    });
+  });
+  s->dread |= D_STACK;
+  return 0;
+}
+static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
+  pcol_pb_field f;
   labels l = {0};
   srcspec sp = {.kind = "stack_sample", .label = "stack samples", .dflt = 1};
   uint32_t stack = 0;
@@ -1021,54 +1147,33 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
   /* defaults: StackSampleDefaults of the sequence's TracePacketDefaults */
   cdesc primary = {{NULL, 0}, PCOL_UNIT_COUNT, {NULL, 0}, 1};
   if (s->defaults.n) {
-    FIELDS(x, s->defaults, f, "trace_packet_defaults", {
-      if (f.field != 100 || f.wt != 2) continue;
-      pspan d = sub(&s->defaults, &f);
-      FIELDS(x, d, g, "stack_sample_defaults", {
-        if (g.wt != 2) continue;
-        if (g.field == 1) sp.stream = sub(&d, &g);
-        if (g.field == 2 && (rc = read_cdesc(x, sub(&d, &g), &primary))) return rc;
-        if (g.field == 2) has_primary = 1;
-        if (g.field == 3) {
-          if (dc.n < dc.max && (rc = read_cdesc(x, sub(&d, &g), &fd[dc.n]))) return rc;
-          dc.n++;
-        }
-      });
-    });
+    if ((rc = stack_defaults(x, s))) return rc;
+    sp.stream = s->ss_stream, primary = s->ss_primary, has_primary = s->ss_has_primary;
+    memcpy(fd, s->ss_fd, sizeof fd);
+    dc.n = s->ss_nfd;
   }
+  const ctxv *cv;
   FIELDS(x, m, f, "stack_sample", {
-    pspan c = {NULL, 0};
     uint64_t iid = f.v;
     switch (f.field) {
     case 1: case 2: /* task context, inline or interned */
       if (f.field == 2 && f.wt != 0) continue;
       if (f.field == 1 && f.wt != 2) continue;
-      if (f.field == 1) c = sub(&m, &f);
-      else if ((rc = interned(x, s, I_TASK_CONTEXTS, iid, "task_context_iid", &c))) return rc;
-      FIELDS(x, c, g, "task context", {
-        if (g.wt != 0) continue;
-        if (g.field == 2) l.pid = (int64_t)(uint32_t)g.v, l.has_pid = 1;
-        if (g.field == 3) l.tid = (int64_t)(uint32_t)g.v, l.has_tid = 1;
-        if (g.field == 4 && g.v) {
-          pspan a = {NULL, 0}, an = {NULL, 0};
-          pcol_pb_field h;
-          if ((rc = interned(x, s, I_ASYNC_CONTEXTS, g.v, "async_id", &a))) return rc;
-          FIELDS(x, a, h, "async context", {
-            if (h.field == 2 && h.wt == 2) an = sub(&a, &h);
-          });
-          if (an.n && (rc = pcol_b_string(x->b, an.p, an.n, &l.async, x->err))) return rc;
-        }
-      });
+      if (f.field == 1) {
+        if ((rc = read_task(x, s, sub(&m, &f), &l))) return rc;
+      } else {
+        if ((rc = ctx_of(x, s, I_TASK_CONTEXTS, iid, "task_context_iid", &cv))) return rc;
+        labels_over(&l, &cv->l);
+      }
       break;
     case 3: case 4: /* execution context */
       if ((f.field == 4) != (f.wt == 0)) continue;
-      if (f.field == 3) c = sub(&m, &f);
-      else if ((rc = interned(x, s, I_EXEC_CONTEXTS, iid, "execution_context_iid", &c))) return rc;
-      FIELDS(x, c, g, "execution context", {
-        if (g.wt != 0) continue;
-        if (g.field == 2) l.cpu = (int64_t)(uint32_t)g.v, l.has_cpu = 1;
-        if (g.field == 3 && g.v && g.v < sizeof MODES / sizeof MODES[0]) l.mode = MODES[g.v];
-      });
+      if (f.field == 3) {
+        if ((rc = read_exec(x, sub(&m, &f), &l))) return rc;
+      } else {
+        if ((rc = ctx_of(x, s, I_EXEC_CONTEXTS, iid, "execution_context_iid", &cv))) return rc;
+        labels_over(&l, &cv->l);
+      }
       break;
     case 5:
       if (f.wt != 2) continue;
@@ -1082,9 +1187,12 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
       break;
     case 9: case 10:
       if ((f.field == 10) != (f.wt == 0)) continue;
-      if (f.field == 9) c = sub(&m, &f);
-      else if ((rc = interned(x, s, I_COUNTER_DESCRIPTORS, iid, "primary_descriptor_iid", &c))) return rc;
-      if ((rc = read_cdesc(x, c, &primary))) return rc;
+      if (f.field == 9) {
+        if ((rc = read_cdesc(x, sub(&m, &f), &primary))) return rc;
+      } else {
+        if ((rc = ctx_of(x, s, I_COUNTER_DESCRIPTORS, iid, "primary_descriptor_iid", &cv))) return rc;
+        primary = cv->d;
+      }
       has_primary = 1;
       break;
     case 11:
@@ -1135,10 +1243,10 @@ static const char *const COUNTERS[] = {
     [10] = "cpu-cycles", [11] = "instructions", [12] = "cache-references", [13] = "cache-misses",
     [14] = "branch-instructions", [15] = "branch-misses", [16] = "bus-cycles", [17] = "stalled-cycles-frontend",
     [18] = "stalled-cycles-backend", [19] = "ref-cycles", [20] = "dummy"};
-static int timebase(pimp *x, const seqst *s, srcspec *sp) {
+static int timebase_read(pimp *x, seqst *s) {
   pcol_pb_field f, g, h;
+  srcspec tb0 = {0}, *sp = &tb0;
   sp->vals[0] = (cdesc){{(const uint8_t *)"cpu-clock", 9}, PCOL_UNIT_NANOSECONDS, {NULL, 0}, 1};
-  if (!s->defaults.n) return 0;
   FIELDS(x, s->defaults, f, "trace_packet_defaults", {
     if (f.field != 12 || f.wt != 2) continue;
     pspan d = sub(&s->defaults, &f);
@@ -1172,6 +1280,17 @@ static int timebase(pimp *x, const seqst *s, srcspec *sp) {
                  : counter == 11 ? "instructions" : PCOL_UNIT_COUNT;
     });
   });
+  s->pf_v0 = sp->vals[0], s->pf_period = sp->period, s->pf_freq = sp->freq;
+  s->dread |= D_PERF;
+  return 0;
+}
+/* the sequence's timebase (read once from its defaults) into sp */
+static int timebase(pimp *x, seqst *s, srcspec *sp) {
+  sp->vals[0] = (cdesc){{(const uint8_t *)"cpu-clock", 9}, PCOL_UNIT_NANOSECONDS, {NULL, 0}, 1};
+  if (!s->defaults.n) return 0;
+  int rc = s->dread & D_PERF ? 0 : timebase_read(x, s);
+  if (rc) return rc;
+  sp->vals[0] = s->pf_v0, sp->period = s->pf_period, sp->freq = s->pf_freq;
   return 0;
 }
 static int perf_sample(pimp *x, seqst *s, pspan m, int64_t t) {
@@ -1310,17 +1429,22 @@ static int pass2(pimp *x, pspan pk) {
   } else if (dropped && has_seq) {
     s->invalid = 1;
   }
-  if (defaults.n) s->defaults = defaults;
+  if (defaults.n) s->defaults = defaults, s->dread = 0;
   if (interned_m.n && !s->invalid && (rc = read_interned(x, s, interned_m))) return rc;
   /* the packet's time, on the trace clock */
   int64_t t = PCOL_NA_I64;
   if (has_ts) {
     uint32_t c = has_clock ? (uint32_t)clock : 0;
     if (!has_clock && s->defaults.n) {
-      pcol_pb_field g;
-      FIELDS(x, s->defaults, g, "trace_packet_defaults", {
-        if (g.field == P_TIMESTAMP_CLOCK && g.wt == 0) c = (uint32_t)g.v;
-      });
+      if (!(s->dread & D_CLOCK)) {
+        pcol_pb_field g;
+        s->dclock = 0;
+        FIELDS(x, s->defaults, g, "trace_packet_defaults", {
+          if (g.field == P_TIMESTAMP_CLOCK && g.wt == 0) s->dclock = (uint32_t)g.v;
+        });
+        s->dread |= D_CLOCK;
+      }
+      c = s->dclock;
     }
     if (ts > INT64_MAX) return bad(x, "timestamp %" PRIu64 " is past 2^63", ts);
     /* (a time no snapshot converts, or on a sequence-scoped clock, 64 on,
@@ -1339,7 +1463,12 @@ static int pass2(pimp *x, pspan pk) {
       if (g.wt != 0) continue;
       if (g.field == 1) s->pid = (int32_t)g.v, s->has_td = 1;
       if (g.field == 2) s->tid = (int64_t)g.v, s->has_td = 1;
-      if (g.field == 6) s->tev_ns = (int64_t)g.v * 1000, s->has_ref = 1;
+      if (g.field == 6) { /* reference_timestamp_us (int64) */
+        int64_t us = (int64_t)g.v;
+        if (us > INT64_MAX / 1000 || us < INT64_MIN / 1000)
+          return bad(x, "thread_descriptor: reference_timestamp_us %" PRId64 " takes the time past 64 bits", us);
+        s->tev_ns = us * 1000, s->has_ref = 1;
+      }
     });
   }
   if (!kind) return 0;
@@ -1421,6 +1550,7 @@ static int finish(pimp *x) {
         (rc = note(x, src, x->n_followers_cut, "StackSample samples with more than 6 followers (the rest not kept)")) ||
         (rc = note(x, src, x->n_no_ts, "samples in packets without a timestamp, not kept")) ||
         (rc = note(x, src, x->n_negative, "StreamingProfilePacket samples at a negative time, not kept")) ||
+        (rc = note(x, src, x->n_paths_cut, "mapping paths (path_string_ids joined) cut at 4096 bytes")) ||
         (rc = note(x, src, x->n_perf_followers, "PerfSample follower counters not read (cumulative counts)")))
       return rc;
   }
@@ -1475,6 +1605,7 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   for (int c = 0; c < 64; c++) free(x.conv[c]);
   free(x.locs);
   free(x.lines);
+  free(x.cv);
   pcol_buf_free(&x.tmp);
   pcol_rowsort_free(x.rows);
   pcol_input_free(&x.raw);
