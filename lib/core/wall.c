@@ -429,6 +429,13 @@ int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
   return PCOL_OK;
 }
 
+int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, pcol_error *err) {
+  pcol_wall w;
+  int rc = pcol_wall_header(f, sel, &w, take, err);
+  if (!rc) pcol_wall_free(&w);
+  return rc;
+}
+
 /* go's profile.Merge header, which every pprof read of several profiles
  * goes through (pcol_wall_merge_step) */
 int pcol_sources_time(pcol_file *f, const pcol_select *sel, int64_t *time_ns, int64_t *duration_ns,

@@ -52,6 +52,12 @@ static inline int64_t pcol_wall_go_start(const pcol_wall *w, uint64_t s) {
  * separate recordings each.  free(*take), pcol_wall_free. */
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,
                      pcol_error *err);
+/* The sources a copy of sel states the window of (the speedscope,
+ * Firefox and OTLP exports, each source's cut by pcol_wall_cut): *take of
+ * pcol_wall_header, those its header speaks of (of a range, a source
+ * whose cut window it hits, samples there or not; not one it misses, nor
+ * of a wall-clock range one whose samples it cannot reach).  free(*take). */
+int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, pcol_error *err);
 /* THE recording rule's runs (spec.md §7 "Recordings", wall.c): the
  * source just past the recording source s (1..w->n) is part of: s + 1
  * when s has no pcol.recording_part, else past the run of parts K, K + 1,

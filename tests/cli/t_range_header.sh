@@ -146,6 +146,26 @@ check "--source 2" "Time: Jan 1, 2026 at 12:02am (UTC)" "Duration: 1s, Total sam
 copies_are "--source 2, relative" "$tmp/m.pcol" --source 2 --from 1 --to 2
 copies_are "--source 1, wall-clock" "$tmp/m.pcol" --source 1 --from "$(w 2500)"
 copies_are "--source 2, whole" "$tmp/m.pcol" --source 2
+# a range that misses a source's window: the copies state nothing of it,
+# as top (review F1: the OTLP copy kept its whole window, 'Duration: 2s'
+# and 50%, the Firefox copy its start, 12:00am, where top says 12:02am,
+# 1s, 100%): short [T0, T0+1) and later [T0+100, T0+102), from 1 to 2 s
+short=$tmp/short.json sparse=$tmp/sparse.json
+check "short and later, short missed" "Time: Jan 1, 2026 at 12:02am (UTC)" \
+  "Duration: 1s, Total samples = 1000ms (  100%)" "$short" "$later" --from 1 --to 2
+"$PCOL" merge "$short" "$later" -o "$tmp/m2.pcol" || fail "merge short later"
+copies_are "merged, the first source missed" "$tmp/m2.pcol" --from 1 --to 2
+"$PCOL" merge "$later" "$short" -o "$tmp/m2r.pcol" || fail "merge later short"
+copies_are "merged, the last source missed" "$tmp/m2r.pcol" --from 1 --to 2
+# a range that hits a source's window where it has no samples: the copies
+# state its cut window, as top (review F3: the speedscope copy left the
+# source out, 'Duration: 1s' and 100% where top says 2s, 50%): one
+# [T0, T0+4) and sparse [T0+200, T0+204) sampled in its first second
+check "one and sparse, sparse unsampled" "$t01" "Duration: 2s, Total samples = 1000ms (50.00%)" \
+  "$one" "$sparse" --from 2 --to 3
+"$PCOL" merge "$one" "$sparse" -o "$tmp/m3.pcol" || fail "merge one sparse"
+copies_are "merged, a window without samples" "$tmp/m3.pcol" --from 2 --to 3
+copies_are "merged, a window without samples, from 1.5 s" "$tmp/m3.pcol" --from 1.5
 
 # ---- one recording of two parts, p1 [T0, T0+2) and p2 [T0+1, T0+4): once, as
 # the span of the parts' cut windows
@@ -161,6 +181,9 @@ check "recording, relative" "$t00" "Duration: 1.50s, Total samples = 1000ms (66.
 export_is "recording, relative" "$(ns 500) 1500000000" "$rec" --from 0.5 --to 1
 copies_are "recording, relative" "$rec" --from 0.5 --to 1
 copies_are "recording, a part, wall-clock" "$rec" --source 2 --from "$(w 2500)"
+# a range that misses p1 (review F1: the OTLP copy said 12:00am, 4s,
+# 12.50%, the Firefox copy 12:00am; top 12:01am, 500ms, 100%)
+copies_are "recording, a part missed" "$rec" --from 2.5 --to 3
 # the recording beside a separate input: added
 check "recording and one" "$t01" "Duration: 2s, Total samples = 2s (  100%)" "$rec" "$one" \
   --from "$(w 3000)" --to "$(w 5000)"

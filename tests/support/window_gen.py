@@ -9,7 +9,9 @@ seconds since the epoch:
   one.json    one profile, [T0, T0+4 s)
   later.json  one profile, [T0+100 s, T0+102 s)
   rec.json    one recording of two parts (pcolRecordingPart 1, 2):
-              [T0, T0+2 s) and [T0+1 s, T0+4 s)"""
+              [T0, T0+2 s) and [T0+1 s, T0+4 s)
+  short.json  one profile, [T0, T0+1 s)
+  sparse.json one profile, [T0+200 s, T0+204 s), sampled in its first 1 s only"""
 import json, sys
 
 S = 10**9
@@ -41,6 +43,10 @@ def main():
     write(out + "/one.json", [prof("one", t0, 4 * S)])
     write(out + "/later.json", [prof("later", t0 + 100 * S, 2 * S)])
     write(out + "/rec.json", [prof("p1", t0, 2 * S, 1), prof("p2", t0 + S, 3 * S, 2)])
+    write(out + "/short.json", [prof("short", t0, 1 * S)])
+    sparse = prof("sparse", t0 + 200 * S, 1 * S)
+    sparse["pcolDuration"] = sparse["endValue"] = 4 * S
+    write(out + "/sparse.json", [sparse])
 
 
 if __name__ == "__main__":

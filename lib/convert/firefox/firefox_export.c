@@ -1286,21 +1286,28 @@ static int export_body(fx *x, const pcol_select *sel) {
    * the copy's start: its Time:): the earliest known start of a selected
    * source, of a time range the earliest start of their windows in it
    * (THE range rule of the header, pcol_wall_cut: where top's Time: of
-   * the range is); rows keep their instants */
+   * the range is; a source whose window the range misses states
+   * nothing there, as pcol_wall_header takes it not); rows keep their
+   * instants */
   PCOL_RETURN_NOT_OK(pcol_wall_init(f, &x->wall, x->err));
   x->wall_made = 1;
-  for (uint32_t s = 1; s <= ns; s++) {
+  uint8_t *states = NULL; /* of a range, the sources whose cut window is stated (pcol_wall_states) */
+  int rs = sel && (sel->has_from || sel->has_to) ? pcol_wall_states(f, sel, &states, x->err) : PCOL_OK;
+  for (uint32_t s = 1; s <= ns && !rs; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     int64_t e;
     pcol_str st;
     pcol_wall_window win;
-    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->src_type, s - 1), &st, x->err));
+    if ((rs = pcol_string(f, pcol_view_u32(&x->src_type, s - 1), &st, x->err))) break;
     if (!pcol_str_is(st, PCOL_SRC_RPROF)) x->unnamed_is_frame = 1;
-    PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
-    (void)pcol_wall_cut(&x->wall, sel, s, &win); /* (a window the range misses: its own start) */
+    if (states && !states[s]) continue;
+    if ((rs = source_epoch(x, s, &e))) break;
+    (void)pcol_wall_cut(&x->wall, sel, s, &win);
     if (e && e <= INT64_MAX - win.shift) e += win.shift;
     if (e && (!x->has_start || e < x->start_ns)) x->start_ns = e, x->has_start = 1;
   }
+  free(states);
+  PCOL_RETURN_NOT_OK(rs);
   /* the selected sources' Firefox ranges: their union, each moved by its
    * start's offset, when each has one (span_range keeps it when it is the
    * selection's span) */

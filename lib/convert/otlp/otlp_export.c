@@ -71,6 +71,7 @@ typedef struct ex {
   int parts;       /* the part written is wall.part's */
   int walled;      /* wall is there */
   int ranged;      /* a time range: each source's window cut by it (pcol_wall_cut) */
+  uint8_t *states; /* of a range, the sources whose cut window is stated (pcol_wall_states) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -862,7 +863,15 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   int64_t from = INT64_MIN + 1, shift = 0;
   int cut = 0;
   pcol_wall_window win;
-  if (x->ranged && pcol_wall_cut(&x->wall, sel, src, &win) && win.cut) {
+  if (x->ranged) (void)pcol_wall_cut(&x->wall, sel, src, &win);
+  if (x->ranged && !x->states[src]) {
+    /* a window the range misses states nothing (pcol_wall_states, THE
+     * rule of the header): not written, unless rows of it are selected (past
+     * the duration it states), which are written with no start and no
+     * duration */
+    if (!ns) return x->rc = 0;
+    from = win.from, cut = 1, time = 0, dur = 0;
+  } else if (x->ranged && win.cut) {
     from = win.from, shift = win.shift, cut = 1;
     if (time) time = (uint64_t)shift > UINT64_MAX - time ? UINT64_MAX : time + (uint64_t)shift;
     dur = win.stated > 0 ? (uint64_t)win.stated : 0;
@@ -1155,6 +1164,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if ((sel && sel->source_id && nsrc > 1) || x.ranged) {
     if ((x.rc = pcol_wall_init(f, &x.wall, err))) goto done;
     x.walled = 1;
+    if (x.ranged && (x.rc = pcol_wall_states(f, sel, &x.states, err))) goto done;
   }
   if (sel && sel->source_id && nsrc > 1) {
     uint8_t *take = calloc(nsrc + 1, 1);
@@ -1198,6 +1208,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 done:
   pcol_rtime_free(&rt);
   if (x.walled) pcol_wall_free(&x.wall);
+  free(x.states);
   free(x.cache);
   free(x.stack_ix);
   free(x.strs);

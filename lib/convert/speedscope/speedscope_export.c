@@ -119,6 +119,8 @@ typedef struct sexp {
   int per_row;                    /* the source's timeline is written: a run is one row */
   pcol_wall wall;                 /* wall.c: each source's start, duration and recording part (pcolStart, pcolDuration, pcolRecordingPart) */
   pcol_wall_window win;           /* the source's window cut by the range (pcol_wall_cut): its times are written win.shift earlier */
+  uint8_t *states;                /* of a range, the sources whose cut window the copy states (pcol_wall_states) */
+  int stated;                     /* states[cur_src]: the copy states its cut window */
   int src_head;                   /* the source's first sampled profile is written */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
@@ -575,6 +577,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
    * place for, on its first profile, after speedscope's own keys: pcol's
    * import gives them back */
   int64_t st = x->win.start, du = x->win.cut ? x->win.stated : x->wall.dur[x->cur_src];
+  if (x->states && !x->stated) st = PCOL_NA_I64, du = 0; /* (a window the range misses: none) */
   if (!x->src_head++) {
     if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
     if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
@@ -866,14 +869,22 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
    * wall.c): its pcolStart and pcolDuration, the timeline's clip, and
    * how much earlier its times are written, so that a copy of the range
    * starts where the range's part starts and each sample keeps its
-   * instant (a range the window misses leaves its start and duration
-   * as they are: rows past the duration it states) */
+   * instant (a range the window misses: written only for rows past the
+   * duration it states, with no start and no duration, writes()) */
   (void)pcol_wall_cut(&x->wall, &x->one, s, &x->win);
+  x->stated = x->states && x->states[s];
   int rc = pcol_lasts_init(&x->lasts, x->f, s, x->err);
   return rc ? rc : pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
 
-/* The sources a selection writes: take[s] = 1 for those with a selected row */
+/* Whether the loaded source is written: a selected row, or a window the
+ * copy states (pcol_wall_states, THE rule of the header: a source whose
+ * cut window the range hits states it, samples there or not, as pcol top
+ * of the range counts it; one the range misses states nothing) */
+static int writes(const sexp *x) { return x->nrows || x->stated; }
+
+/* The sources a selection writes (writes()): take[s] = 1 for those with a
+ * selected row, and of a range those whose window it hits */
 typedef struct taken {
   const pcol_view *src;
   uint8_t *take; /* [0, n] */
@@ -913,6 +924,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
   if (!rc) rc = pcol_wall_init(f, &x.wall, err);
+  if (!rc && sel && (sel->has_from || sel->has_to)) rc = pcol_wall_states(f, sel, &x.states, err);
   if (!rc) rc = pcol_thread_classes(f, &x.tcls, &x.ntcls, err);
   if (!rc && !(x.tloc = calloc((size_t)x.ntcls + 1, sizeof *x.tloc))) rc = oom(&x);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
@@ -942,6 +954,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     taken tk = {&x.s_src, calloc(ns + 1, 1), ns};
     if (!tk.take) rc = oom(&x);
     if (!rc) rc = pcol_select_iter(f, sel, take_row, &tk, err); /* one pass: not one a source */
+    for (uint64_t s = 1; !rc && x.states && s <= ns; s++) tk.take[s] |= x.states[s];
     if (!rc) pcol_wall_select_parts(&x.wall, tk.take);
     free(tk.take);
   }
@@ -959,7 +972,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   int active = 0;
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
-    if ((rc = load_source(&x, sel, s)) || !x.nrows) continue;
+    if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
     uint32_t dflt = 0;
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
@@ -995,7 +1008,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc && fprintf(x.out, ",\"activeProfileIndex\":%d,\"profiles\":[", active) < 0) rc = io(&x);
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
-    if ((rc = load_source(&x, sel, s)) || !x.nrows) continue;
+    if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
     uri = pcol_display_name(uri); /* the profiles' names: no directory */
@@ -1032,6 +1045,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.tlast);
   pcol_buf_free(&x.tls);
   pcol_wall_free(&x.wall);
+  free(x.states);
   pcol_rtime_free(&x.rt);
   free(x.fn_frame);
   free(x.fn_kind);
