@@ -193,6 +193,15 @@ TD=${PCOL_TESTDATA:-$REPO/../shared/testdata}
 if [ -f "$TD/rprof/proftools__Rprof-dg.out" ] && [ -f "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" ]; then
   $PCOL top "$TD/rprof/proftools__Rprof-dg.out" > "$tmp/top" || fail "top of Rprof"
   grep -q '^Duration:' "$tmp/top" && fail "Rprof alone states a duration: $(grep '^Duration:' "$tmp/top")"
+  # and so does its Firefox copy, whole or of a range (review F8: the
+  # import took the samples' extent, 'Duration: 3.88s', '1s' of --from 1
+  # --to 2); the copy's meta.pcolDurationNanos 0 says none
+  for r in "" "--from 1 --to 2"; do
+    # shellcheck disable=SC2086
+    $PCOL unpack "$TD/rprof/proftools__Rprof-dg.out" $r --to firefox -o "$tmp/rr.json" || fail "Rprof to Firefox"
+    $PCOL top "$tmp/rr.json" >"$tmp/top" || fail "top of the Rprof's Firefox copy"
+    grep -q '^Duration:' "$tmp/top" && fail "the Firefox copy of Rprof ${r:-whole} states a duration: $(grep '^Duration:' "$tmp/top")"
+  done
   $PCOL top "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" "$TD/rprof/proftools__Rprof-dg.out" > "$tmp/top" || fail "top of Go + Rprof"
   grep -qx 'Duration: 30s, Total samples = 4.38s (14.60%)' "$tmp/top" || fail "Go + Rprof: $(grep '^Duration:' "$tmp/top")"
   $PCOL info "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" "$TD/rprof/proftools__Rprof-dg.out" | grep -c '^  duration:' |

@@ -1354,6 +1354,10 @@ static int export_body(fx *x, const pcol_select *sel) {
       fprintf(x->out, ",\"profilingStartTime\":%.17g,\"profilingEndTime\":%.17g", p_lo, p_hi) < 0)
     rc = io(x);
   if (!rc && stated > 0 && fprintf(x->out, ",\"pcolDurationNanos\":%lld", (long long)stated) < 0) rc = io(x);
+  /* no duration stated (an Rprof source's, a range that misses every
+   * source): said so, 0, which the import takes as none, not the
+   * samples' extent the profiler's range would give (review F8) */
+  if (!rc && p_lo > p_hi) rc = put(x, ",\"pcolDurationNanos\":0");
   if (!rc) rc = put_default(x, sel);
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"

@@ -1030,13 +1030,15 @@ late:
  * stays meta.startTime, which the sample times count from; the range itself
  * goes in FIREFOX_META_RANGE_START_MS/END_MS (ms since it).  pcol's
  * export states the duration itself (meta.pcolDurationNanos, a whole
- * number more than 0, anything else ignored) when its range reaches past
- * it to samples the profiler would not count (a merge of profiles recorded
- * apart): that is the duration then. */
+ * number more than 0) when its range reaches past it to samples the
+ * profiler would not count (a merge of profiles recorded apart): that is
+ * the duration then; 0 when the selection states none (an Rprof
+ * source's): none then, not the samples' extent; anything else ignored. */
 static int range_duration(ffi *x, pcol_jv meta) {
   pcol_jv ps = pcol_jt_get(T, meta, "profilingStartTime"), pe = pcol_jt_get(T, meta, "profilingEndTime");
   pcol_jv pd = pcol_jt_get(T, meta, "pcolDurationNanos");
   int64_t said = pcol_jt_is_int(pd) ? pcol_jt_int(T, pd) : 0;
+  if (pcol_jt_is_int(pd) && said == 0) return PCOL_OK; /* pcol's export: no duration stated */
   double lo = x->r_lo, hi = x->r_hi;
   if (pcol_jt_is_num(ps) && pcol_jt_is_num(pe) && pcol_jt_num(T, pe) != 0) {
     lo = pcol_jt_num(T, ps);
