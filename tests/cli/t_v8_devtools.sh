@@ -163,7 +163,11 @@ J
   if python3 -c 'import json,sys; sys.exit(any(d < 0 for d in json.load(open(sys.argv[1]))["timeDeltas"]))' "$tmp/prof/w.cpuprofile"; then
     want=$(devtools_end "$tmp/prof/w.cpuprofile")
     got=$(timeline_end "$tmp/prof/w.cpuprofile")
-    [ "$got" = "$want" ] || fail "node's profile: the last sample ends at $got ns, DevTools' $want"
+    # (within 1 ns: pcol holds the mean gap in whole ns, DevTools in a
+    # double of us, so a mean of N.5 ns rounds either way; a recorded
+    # profile made the two 157328563 and 157328562 once)
+    [ -n "$got" ] && [ -n "$want" ] && [ $((got > want ? got - want : want - got)) -le 1 ] ||
+      fail "node's profile: the last sample ends at $got ns, DevTools' $want"
   fi
 fi
 
