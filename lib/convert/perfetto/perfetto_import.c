@@ -569,13 +569,19 @@ static int pass1(pimp *x, pspan pk) {
 /* ------------------------------------------------------------ interning */
 /* the bytes of interned entry (kind, iid) in generation gen, or a refusal
  * naming it (what: the referring field) */
-static int interned(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, pspan *out) {
+static int interned_entry(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, ientry **out) {
   ientry *e = e_find(x, iid, gkey(s->gen, kind));
   if (!e || !e->m.p)
     return bad(x, "%s %" PRIu64 " is not in the interned data of sequence %" PRIu32
                " (since its incremental state was last cleared)", what, iid, s->id);
-  *out = e->m;
+  *out = e;
   return 0;
+}
+static int interned(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, pspan *out) {
+  ientry *e = NULL;
+  int rc = interned_entry(x, s, kind, iid, what, &e);
+  if (!rc) *out = e->m;
+  return rc;
 }
 /* the string of an InternedString entry */
 /* (InternedString kinds: read_interned keeps the str itself, v 1 + whether
@@ -585,12 +591,10 @@ static int is_str_kind(uint64_t kind) {
          kind == I_ASYNC_CONTEXTS; /* (AsyncContext: its name is field 2) */
 }
 static int interned_str(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, pspan *out) {
-  ientry *e = e_find(x, iid, gkey(s->gen, kind));
-  if (!e || !e->m.p)
-    return bad(x, "%s %" PRIu64 " is not in the interned data of sequence %" PRIu32
-               " (since its incremental state was last cleared)", what, iid, s->id);
-  *out = e->v == 2 ? e->m : (pspan){NULL, 0};
-  return 0;
+  ientry *e = NULL;
+  int rc = interned_entry(x, s, kind, iid, what, &e);
+  if (!rc) *out = e->v == 2 ? e->m : (pspan){NULL, 0};
+  return rc;
 }
 static int read_interned(pimp *x, seqst *s, pspan m) {
   pcol_pb_field f, g;
