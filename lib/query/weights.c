@@ -546,7 +546,12 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
    * and is skipped (a second pass over the samples).  pcol_q_weights_nsum's
    * non-zero nodes come from the same groups when they are of the same
    * samples (no filter, or the relative total's: the kept ones). */
-  if (!rc && !found && c.neg < 0 && total_abs && !c.row_fn) {
+  if (!rc && !found && c.neg < 0 && total_abs && !c.row_fn && c.pairs)
+    found = 1; /* a list: its caller (top_run) sums again per node, where
+                * samples may cancel, and gets the grouped total there (a
+                * pass of its own here read columns the other does not,
+                * so one mode refused a damaged file the other read) */
+  else if (!rc && !found && c.neg < 0 && total_abs && !c.row_fn) {
     const pcol_filter *tf = c.relative ? c.flt : NULL;
     uint8_t **nz = c.want_nz && tf == c.flt ? &c.nz : NULL;
     if ((rc = sums_grouped(&c, &base, nz, err)) == 1)
