@@ -429,11 +429,28 @@ int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
   return PCOL_OK;
 }
 
-int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, pcol_error *err) {
+/* go's profile.Merge header of the sources take[] of pcol_wall_header's w
+ * (pcol_wall_merge_step) */
+static void wall_merge(const pcol_wall *w, const uint8_t *take, int64_t *time_ns, int64_t *duration_ns) {
+  int64_t tn = 0;
+  uint64_t dn = 0;
+  for (uint64_t s = 1; s <= w->n; s++)
+    if (take[s]) pcol_wall_merge_step(&tn, &dn, pcol_wall_go_start(w, s), w->stated[s]);
+  *time_ns = tn;
+  *duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
+}
+
+int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, int64_t *time_ns,
+                     pcol_error *err) {
   pcol_wall w;
+  int64_t tn, dn;
+  if (time_ns) *time_ns = 0;
   int rc = pcol_wall_header(f, sel, &w, take, err);
-  if (!rc) pcol_wall_free(&w);
-  return rc;
+  if (rc) return rc;
+  wall_merge(&w, *take, &tn, &dn);
+  if (time_ns) *time_ns = tn;
+  pcol_wall_free(&w);
+  return PCOL_OK;
 }
 
 /* go's profile.Merge header, which every pprof read of several profiles
@@ -445,14 +462,9 @@ int pcol_sources_time(pcol_file *f, const pcol_select *sel, int64_t *time_ns, in
   *time_ns = *duration_ns = 0;
   int rc = pcol_wall_header(f, sel, &w, &take, err);
   if (rc) return rc;
-  int64_t tn = 0;
-  uint64_t dn = 0;
-  for (uint64_t s = 1; s <= w.n; s++)
-    if (take[s]) pcol_wall_merge_step(&tn, &dn, pcol_wall_go_start(&w, s), w.stated[s]);
+  wall_merge(&w, take, time_ns, duration_ns);
   free(take);
   pcol_wall_free(&w);
-  *time_ns = tn;
-  *duration_ns = (int64_t)dn; /* (two's complement: Go's wrap) */
   return PCOL_OK;
 }
 

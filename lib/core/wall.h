@@ -56,8 +56,15 @@ int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
  * Firefox and OTLP exports, each source's cut by pcol_wall_cut): *take of
  * pcol_wall_header, those its header speaks of (of a range, a source
  * whose cut window it hits, samples there or not; not one it misses, nor
- * of a wall-clock range one whose samples it cannot reach).  free(*take). */
-int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, pcol_error *err);
+ * of a wall-clock range one whose samples it cannot reach).  free(*take).
+ * *time_ns (NULL: not asked): the header's start (pcol_sources_time's Time:, 0 none), the
+ * start a copy that states each source's start gives a source it writes
+ * without stating its window (rows past the duration of a window the range
+ * misses), with no duration: so placed it adds nothing to the copy's
+ * header in go's merge (the earliest start; a 0 after a start replaces
+ * it) wherever it stands, and its rows keep their instants. */
+int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, int64_t *time_ns,
+                     pcol_error *err);
 /* THE recording rule's runs (spec.md §7 "Recordings", wall.c): the
  * source just past the recording source s (1..w->n) is part of: s + 1
  * when s has no pcol.recording_part, else past the run of parts K, K + 1,

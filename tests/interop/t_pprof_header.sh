@@ -197,6 +197,30 @@ ranged "over the start" "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/on
 ranged "over the end" "Duration: 500ms, Total samples = 500ms (  100%)" "$tmp/one.json" --from "$(wt 3500)"
 ranged "a recording" "Duration: 1.50s, Total samples = 1000ms (66.67%)" "$tmp/rec.json" --from 0.5 --to 1
 ranged "two inputs" "Duration: 2s, Total samples = 2s (  100%)" "$tmp/one.json" "$tmp/later.json" --from 1 --to 2
+# the OTLP copy of a range (`pcol unpack --to otlp --from/--to`), read back
+# by pcol and exported to pprof: go's Time: and Duration: of it are pcol
+# top's of the range of the input.  overrun.json states [T0+50 s, T0+51 s)
+# and is sampled to T0+53 s: from 1.5 to 2.5 s its window is missed but
+# rows of it are selected, which the copy writes with the header's start
+# (before: time_unix_nano 0, which the import made its earliest sample,
+# 12:01am for top's 12:02am); and the eBPF profiler's OTLP message
+otlp_ranged() { # otlp_ranged "LABEL" INPUT... OPTION...
+  local label=$1
+  shift
+  "$PCOL" unpack "$@" --to otlp -o "$tmp/r.otlp" 2>"$tmp/err" &&
+    "$PCOL" unpack "$tmp/r.otlp" --to pprof -o "$tmp/r.pb.gz" 2>"$tmp/err" || { bad "$label: unpack: $(head -2 "$tmp/err")"; return; }
+  go tool pprof -symbolize=none -top "$tmp/r.pb.gz" 2>/dev/null | tl >"$tmp/g"
+  "$PCOL" top "$@" 2>/dev/null | tl >"$tmp/p"
+  n=$((n + 1))
+  [ -s "$tmp/p" ] && cmp -s "$tmp/g" "$tmp/p" || { bad "$label: Time/Duration of the range (go of the OTLP copy < > pcol top)"; diff "$tmp/g" "$tmp/p" | head -6; }
+}
+otlp_ranged "OTLP, rows past a missed window, last" "$tmp/later.json" "$tmp/overrun.json" --from 1.5 --to 2.5
+otlp_ranged "OTLP, rows past a missed window, first" "$tmp/overrun.json" "$tmp/later.json" --from 1.5 --to 2.5
+otlp_ranged "OTLP, two inputs" "$tmp/one.json" "$tmp/later.json" --from 1 --to 2
+if [ -f "$data/ext/pprof/ODD-otlp-ebpf-profile.pb.bin" ]; then
+  otlp_ranged "OTLP, eBPF, a second" "$data/ext/pprof/ODD-otlp-ebpf-profile.pb.bin" --from 1 --to 2
+  otlp_ranged "OTLP, eBPF, the end" "$data/ext/pprof/ODD-otlp-ebpf-profile.pb.bin" --from 4.5
+fi
 # the export's default_sample_type: go tool pprof's Type: of `pcol unpack
 # --to pprof` is pcol top's of the input (THE default rule,
 # pcol_selection_default_type; go takes the first sample type of that name,

@@ -11,7 +11,9 @@ seconds since the epoch:
   rec.json    one recording of two parts (pcolRecordingPart 1, 2):
               [T0, T0+2 s) and [T0+1 s, T0+4 s)
   short.json  one profile, [T0, T0+1 s)
-  sparse.json one profile, [T0+200 s, T0+204 s), sampled in its first 1 s only"""
+  sparse.json one profile, [T0+200 s, T0+204 s), sampled in its first 1 s only
+  overrun.json one profile stating [T0+50 s, T0+51 s), sampled for 3 s: rows
+              past the duration it states"""
 import json, sys
 
 S = 10**9
@@ -47,6 +49,9 @@ def main():
     sparse = prof("sparse", t0 + 200 * S, 1 * S)
     sparse["pcolDuration"] = sparse["endValue"] = 4 * S
     write(out + "/sparse.json", [sparse])
+    overrun = prof("overrun", t0 + 50 * S, 3 * S)
+    overrun["pcolDuration"] = 1 * S
+    write(out + "/overrun.json", [overrun])
 
 
 if __name__ == "__main__":

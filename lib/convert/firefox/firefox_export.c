@@ -1292,7 +1292,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_wall_init(f, &x->wall, x->err));
   x->wall_made = 1;
   uint8_t *states = NULL; /* of a range, the sources whose cut window is stated (pcol_wall_states) */
-  int rs = sel && (sel->has_from || sel->has_to) ? pcol_wall_states(f, sel, &states, x->err) : PCOL_OK;
+  int rs = sel && (sel->has_from || sel->has_to) ? pcol_wall_states(f, sel, &states, NULL, x->err) : PCOL_OK;
   for (uint32_t s = 1; s <= ns && !rs; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     int64_t e;

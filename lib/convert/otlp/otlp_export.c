@@ -72,6 +72,7 @@ typedef struct ex {
   int walled;      /* wall is there */
   int ranged;      /* a time range: each source's window cut by it (pcol_wall_cut) */
   uint8_t *states; /* of a range, the sources whose cut window is stated (pcol_wall_states) */
+  int64_t hstart;  /* of a range, the start of its header (pcol_wall_states: 0 none) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "otlp export: out of memory"); }
@@ -867,10 +868,16 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   if (x->ranged && !x->states[src]) {
     /* a window the range misses states nothing (pcol_wall_states, THE
      * rule of the header): not written, unless rows of it are selected (past
-     * the duration it states), which are written with no start and no
-     * duration */
+     * the duration it states), which are written with the header's start
+     * as time_unix_nano and no duration (0 of go's merge after another
+     * Profile's start took its place: no Time:), their timestamps the
+     * instants they were (of a start unknown, since the header's); of a
+     * header without a start, with none, the timestamps since its own */
     if (!ns) return x->rc = 0;
-    from = win.from, cut = 1, time = 0, dur = 0;
+    uint64_t hs = x->hstart > 0 ? (uint64_t)x->hstart : 0; /* (OTLP's times are since 1970) */
+    from = win.from, cut = 1, dur = 0;
+    start = !hs ? 0 : time ? time : hs;
+    time = hs;
   } else if (x->ranged && win.cut) {
     from = win.from, shift = win.shift, cut = 1;
     if (time) time = (uint64_t)shift > UINT64_MAX - time ? UINT64_MAX : time + (uint64_t)shift;
@@ -1164,7 +1171,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if ((sel && sel->source_id && nsrc > 1) || x.ranged) {
     if ((x.rc = pcol_wall_init(f, &x.wall, err))) goto done;
     x.walled = 1;
-    if (x.ranged && (x.rc = pcol_wall_states(f, sel, &x.states, err))) goto done;
+    if (x.ranged && (x.rc = pcol_wall_states(f, sel, &x.states, &x.hstart, err))) goto done;
   }
   if (sel && sel->source_id && nsrc > 1) {
     uint8_t *take = calloc(nsrc + 1, 1);

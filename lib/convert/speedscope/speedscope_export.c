@@ -121,6 +121,7 @@ typedef struct sexp {
   pcol_wall_window win;           /* the source's window cut by the range (pcol_wall_cut): its times are written win.shift earlier */
   uint8_t *states;                /* of a range, the sources whose cut window the copy states (pcol_wall_states) */
   int stated;                     /* states[cur_src]: the copy states its cut window */
+  int64_t hstart;                 /* of a range, its header's start (pcol_wall_states: 0 none) */
   int src_head;                   /* the source's first sampled profile is written */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
@@ -577,7 +578,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
    * place for, on its first profile, after speedscope's own keys: pcol's
    * import gives them back */
   int64_t st = x->win.start, du = x->win.cut ? x->win.stated : x->wall.dur[x->cur_src];
-  if (x->states && !x->stated) st = PCOL_NA_I64, du = 0; /* (a window the range misses: none) */
+  if (x->states && !x->stated) du = 0; /* (a window the range misses: none; the header's start, load_source) */
   if (!x->src_head++) {
     if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
     if (du != PCOL_NA_I64 && du > 0 && fprintf(x->out, ",\"pcolDuration\":%lld", (long long)du) < 0) return io(x);
@@ -870,9 +871,19 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
    * how much earlier its times are written, so that a copy of the range
    * starts where the range's part starts and each sample keeps its
    * instant (a range the window misses: written only for rows past the
-   * duration it states, with no start and no duration, writes()) */
+   * duration it states, writes(), with the header's start and no
+   * duration, pcol_wall_states, its times since that start: the instants
+   * they were, of a start unknown since the header's; of a header without
+   * a start, with none, its times since its own) */
   (void)pcol_wall_cut(&x->wall, &x->one, s, &x->win);
   x->stated = x->states && x->states[s];
+  if (x->states && !x->stated) {
+    int64_t own = x->win.start;
+    x->win.start = x->hstart ? x->hstart : PCOL_NA_I64;
+    x->win.shift = 0;
+    if (x->hstart && own != PCOL_NA_I64 && __builtin_sub_overflow(x->hstart, own, &x->win.shift))
+      x->win.shift = x->hstart < 0 ? INT64_MIN + 1 : INT64_MAX;
+  }
   int rc = pcol_lasts_init(&x->lasts, x->f, s, x->err);
   return rc ? rc : pcol_select_count(x->f, &x->one, &x->nrows, x->err);
 }
@@ -924,7 +935,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
   if (!rc) rc = pcol_wall_init(f, &x.wall, err);
-  if (!rc && sel && (sel->has_from || sel->has_to)) rc = pcol_wall_states(f, sel, &x.states, err);
+  if (!rc && sel && (sel->has_from || sel->has_to)) rc = pcol_wall_states(f, sel, &x.states, &x.hstart, err);
   if (!rc) rc = pcol_thread_classes(f, &x.tcls, &x.ntcls, err);
   if (!rc && !(x.tloc = calloc((size_t)x.ntcls + 1, sizeof *x.tloc))) rc = oom(&x);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);

@@ -729,10 +729,17 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
 }
 
 /* Profiles a (a source's first) and b belong to one source: both sampled,
- * b named "<a's prefix>: <type>", the same samples.  b's type may have
- * blanks (a Perun "mixed(time delta)"): a's prefix says where it starts. */
+ * b named "<a's prefix>: <type>", the same samples, b without the keys
+ * pcol writes on a source's first profile only (pcolStart, pcolDuration,
+ * pcolRecordingPart, pcolDefaultSampleType, pcolDefaultValue: the next
+ * source's, of the same name and as empty, as a range's copy writes the
+ * parts of a recording it has no samples of).  b's type may have blanks
+ * (a Perun "mixed(time delta)"): a's prefix says where it starts. */
 static int same_source(const sprof *a, const sprof *b) {
   if (!is_sampled(a) || !is_sampled(b) || !a->name_str || !b->name_str) return 0;
+  if (b->src_start != PCOL_NA_I64 || b->src_dur != PCOL_NA_I64 || b->src_part != PCOL_NA_I64 || b->src_own ||
+      b->src_default)
+    return 0;
   size_t ka = name_prefix(a->name);
   return ka && strncmp(a->name, b->name, ka + 2) == 0 && b->name[ka + 2] && a->samples_kind == 1 &&
          b->samples_kind == 1 && a->ns == b->ns &&
