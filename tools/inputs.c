@@ -200,6 +200,29 @@ static void debug_inputs(const cli_command *cmd, size_t used, const pcol_inputs 
  * --tagroot/--tagleaf to tag_frames_pair. */
 static int cli_tag_frames_later;
 
+/* pcol_open_tag_frames of a command's input, said under PCOL_DEBUG=inputs
+ * (t_tagframes_once: one input is framed once) */
+static int open_tag_frames(const cli_command *cmd, pcol_file *f, const char *root, const char *leaf,
+                           const char *unit, pcol_file **out, pcol_error *err) {
+  const char *dbg = getenv("PCOL_DEBUG");
+  if (dbg && strstr(dbg, "inputs"))
+    fprintf(stderr, "pcol %s: debug: label frames of --tagroot '%s' --tagleaf '%s'\n", cmd->name,
+            root ? root : "", leaf ? leaf : "");
+  return pcol_open_tag_frames(f, root, leaf, unit, out, err);
+}
+
+/* key is one of keys' (a comma-separated list, pcol_open_tag_frames') */
+static int key_listed(const char *keys, const char *key) {
+  size_t n = strlen(key);
+  for (const char *p = keys; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t m = e ? (size_t)(e - p) : strlen(p);
+    if (m == n && !memcmp(p, key, n)) return 1;
+    p = e ? e + 1 : p + m;
+  }
+  return 0;
+}
+
 /* --tagroot's numbers named in the view's --unit, as pprof's frames in
  * -unit's (driver.go: addLabelNodes(..., cfg.Unit)); auto is pprof's
  * minimum (NULL) */
@@ -309,7 +332,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
   if (!rc && (root || leaf) && !cli_tag_frames_later) { /* pprof -tagroot/-tagleaf: the profile with those frames */
     pcol_file *tf = NULL;
-    rc = pcol_open_tag_frames(*f, root, leaf, tag_unit(cmd, a), &tf, err);
+    rc = open_tag_frames(cmd, *f, root, leaf, tag_unit(cmd, a), &tf, err);
     cli_loaded.tagroot = root;
     cli_loaded.tagleaf = leaf;
     pcol_close(*f);
@@ -402,13 +425,18 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   /* top --by label:KEY's filters see pprof -tagroot=KEY's frames (its
    * rows: pcol_top_by_label), and so do their warnings: "^KEY$" matches
    * every frame's file, a value its name (the frames made only for a name
-   * filter: the copy reads the whole file) */
+   * filter: the copy reads the whole file); an input read with KEY's
+   * frames already (--tagroot or --tagleaf KEY: cli_open_args) has them,
+   * and a filter matches the same samples there (framed again, it had
+   * each KEY frame twice) */
   const char *bys = cli_get(cmd, a, "by");
   pcol_file *framed = NULL;
   pcol_error fe = {0};
   int names = sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from);
-  if (names && bys && !strncmp(bys, "label:", 6) &&
-      pcol_open_tag_frames(*f, bys + 6, NULL, tag_unit(cmd, a), &framed, &fe))
+  int has = bys && !strncmp(bys, "label:", 6) &&
+            (key_listed(cli_get(cmd, a, "tagroot"), bys + 6) || key_listed(cli_get(cmd, a, "tagleaf"), bys + 6));
+  if (names && bys && !strncmp(bys, "label:", 6) && !has &&
+      open_tag_frames(cmd, *f, bys + 6, NULL, tag_unit(cmd, a), &framed, &fe))
     framed = NULL; /* (the view says what fails) */
   warn_filters(cmd, framed ? &framed : f, 1, sel);
   pcol_close(framed);

@@ -65,6 +65,26 @@ awk '{ split($1, f, ";"); print f[1], f[2], f[length(f)] }' "$tmp/tf" | sort -u 
 expect 0 "^pcol top: warning: TagRoot expression matched no samples$" "$PCOL" top "$lab" --tagroot nokey
 grep -q '<unknown>$' "$tmp/out" || fail "top --tagroot nokey: no <unknown> row: $(cat "$tmp/out")"
 expect 0 "^pcol top: warning: TagLeaf expression matched no samples$" "$PCOL" top "$lab" --tagleaf ,
+# top --by label:KEY with a name filter: its warnings see KEY's frames; an
+# input read with them already (--tagroot/--tagleaf KEY) is framed once
+# (before, framed again for the warnings: each KEY frame twice, the whole
+# file copied again), the same rows and warnings as framed for --by alone
+# (-hide ^worker$ matches the frames: no warning; -focus nomatch warns)
+for o in "--tagroot worker" "--tagroot kind,worker" "--tagleaf worker" "--tagroot kind"; do
+  for fl in "--hide ^worker\$" "--focus nomatch"; do
+    # shellcheck disable=SC2086
+    PCOL_DEBUG=inputs "$PCOL" top "$lab" $o --by label:worker $fl >"$tmp/o1" 2>"$tmp/e1" ||
+      fail "top $o --by label:worker $fl: $(cat "$tmp/e1")"
+    n=$(grep -c 'debug: label frames' "$tmp/e1")
+    case $o in *worker*) want=1 ;; *) want=2 ;; esac # (kind's frames, then worker's for the warnings)
+    [ "$n" = "$want" ] || fail "top $o --by label:worker $fl: label frames made $n times, want $want"
+    grep -v 'debug:' "$tmp/e1" >"$tmp/w1"
+    case $fl in
+      *nomatch*) grep -q 'Focus expression matched no samples' "$tmp/w1" || fail "$o $fl: no warning: $(cat "$tmp/w1")" ;;
+      *) [ -s "$tmp/w1" ] && fail "$o $fl: warned: $(cat "$tmp/w1")" ;;
+    esac
+  done
+done
 # diff and flame --diff add the frames to both sides at once: a side whose
 # frames fail is the one named, first or second (here a labelset_id that
 # only the frames read, past the table's end: the views without frames
