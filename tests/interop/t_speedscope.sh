@@ -273,5 +273,31 @@ print('ok   one.json %s: speedscope\'s timeline and samples are the range\'s 1 s
 PY
   n=$((n + 1))
 done
+# a range that misses overrun.json's stated window but selects its rows past
+# it, beside later.json: the copy writes overrun with later's cut start, its
+# times before that start (negative: the same instants); and the eBPF
+# profiler's OTLP message (83 parts), a second of it: speedscope loads both,
+# the samples' total the range's (pcol top's)
+$PCOL merge "$tmp/later.json" "$tmp/overrun.json" -o "$tmp/lo.pcol" || fail=1
+ebpf=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
+for c in "$tmp/lo.pcol --from 1.5 --to 2.5" "$ebpf --from 1 --to 2"; do
+  # shellcheck disable=SC2086
+  set -- $c
+  [ -f "$1" ] || continue
+  # shellcheck disable=SC2086
+  $PCOL unpack $c --to speedscope -o "$tmp/rng2.json" 2>/dev/null || { echo "FAIL $c: unpack"; fail=1; continue; }
+  if ! load "$tmp/rng2.json" >"$tmp/rng2.sum"; then echo "FAIL $(basename "$1") ${*:2}: speedscope did not load it"; fail=1; continue; fi
+  # shellcheck disable=SC2086
+  want=$($PCOL top $c --value samples -n 1 --unit raw 2>/dev/null | sed -n 's/.* of \([0-9]*\) total.*/\1/p')
+  python3 - "$tmp/rng2.sum" "$want" "$c" <<'PY' || fail=1
+import json, sys
+r, want, c = json.load(open(sys.argv[1])), int(sys.argv[2]), sys.argv[3]
+got = sum(p['total'] for p in r['profiles'] if p['name'].endswith(': samples'))
+if got != want:
+    sys.exit('FAIL %s: speedscope counts %d samples, pcol top %d' % (c, got, want))
+print('ok   %s: speedscope loads the copy, %d samples as pcol top' % (c.split('/')[-1], got))
+PY
+  n=$((n + 1))
+done
 echo "t_speedscope: $n files loaded by speedscope $SPEEDSCOPE_VERSION"
 exit $fail
