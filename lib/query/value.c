@@ -397,6 +397,24 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
     uint32_t s = pcol_view_u32(&ss, r);
     if (s >= 1 && s <= nsrc && seen[s]++ == want) nth[s] = pcol_view_u32(&sv, r);
   }
+  /* a source that names its N-th type earlier too (two pprof sample types
+   * of one type and unit): pcol's values are known by their type, which
+   * reads the first of them, where go's -sample_index=N reads the N-th
+   * column: refused, not answered in another column.  at[s]: the first
+   * index of that type (UINT64_MAX: none before N) */
+  uint64_t *at = calloc(nsrc + 1, sizeof *at), *k = calloc(nsrc + 1, sizeof *k);
+  if (!at || !k) {
+    free(seen), free(nth), free(at), free(k);
+    return pcol_oom(err);
+  }
+  for (uint64_t s = 0; s <= nsrc; s++) at[s] = UINT64_MAX;
+  for (uint64_t r = 0; r < rows; r++) {
+    uint32_t s = pcol_view_u32(&ss, r);
+    if (s < 1 || s > nsrc) continue;
+    uint64_t i = k[s]++;
+    if (i < want && nth[s] && at[s] == UINT64_MAX && pcol_view_u32(&sv, r) == nth[s]) at[s] = i;
+  }
+  free(k);
   uint32_t vt = 0;
   int rc = PCOL_OK;
   for (uint64_t s = 1; s <= nsrc && !rc; s++) {
@@ -404,6 +422,11 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
     if (!nth[s])
       rc = pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
                           name, (unsigned long long)s, (unsigned long long)seen[s]);
+    else if (at[s] != UINT64_MAX)
+      rc = pcol_error_set(err, PCOL_EINVAL, "sample index %s: source %llu names its type at index %llu "
+                          "too, and pcol reads a type's first column (--value %llu); go's "
+                          "-sample_index=%s reads this one", name, (unsigned long long)s,
+                          (unsigned long long)at[s], (unsigned long long)at[s], name);
     else if (vt && nth[s] != vt)
       rc = pcol_error_set(err, PCOL_EINVAL, "sample index %s names different value types in the "
                           "sources: name the type (--value TYPE)", name);
@@ -411,6 +434,7 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   }
   free(seen);
   free(nth);
+  free(at);
   if (rc) return rc;
   if (!vt) return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s: no source", name);
   return vt_names(f, vt, out, err);

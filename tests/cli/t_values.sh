@@ -19,6 +19,13 @@
 #     types differ, and --normalize without a base are refused.
 # 11. a type whose name holds '/' (perf's PMU events, cpu_atom/cycles/u) is
 #     named by itself or with its unit; TYPE/UNIT is not cut at the first '/'.
+# 12. a pprof source naming one TYPE/UNIT twice (tests/support/pprofgen.py
+#     duptypes: samples/count, cpu/nanoseconds twice): --value cpu and
+#     cpu/nanoseconds read the first cpu column, as go's -sample_index=cpu
+#     (SampleIndexByName takes the first of that name; checked against go
+#     when present); --value 2, go's second cpu column, which pcol's values
+#     known by their type cannot read, is refused (before: the first's
+#     numbers under go's index of the second).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -241,4 +248,21 @@ done
   fail "--value cpu_atom/cycles/u"
 "$PCOL" top "$tmp/pmu.pcol" --value cpu_core/cycles >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && grep -q "no value type 'cpu_core/cycles'" "$tmp/err" || fail "a part of a PMU name is no type"
+
+# ---- 12. one TYPE/UNIT named twice
+python3 tests/support/pprofgen.py duptypes "$tmp/dup.pb" || fail "pprofgen.py duptypes"
+rows() { awk '/flat%/ {on = 1; next} on {print $1, $NF}'; } # flat and name
+want=$(printf '30ns alpha\n20ns main\n10ns beta')
+for v in cpu cpu/nanoseconds 1; do
+  [ "$("$PCOL" top "$tmp/dup.pb" --value $v | rows)" = "$want" ] || fail "--value $v of two cpu columns: not the first's"
+done
+"$PCOL" top "$tmp/dup.pb" --value 2 >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "sample index 2: source 1 names its type at index 1 too" "$tmp/err" ||
+  fail "--value 2 of the second cpu column: $(cat "$tmp/err")"
+if command -v go >/dev/null 2>&1; then
+  (cd "$tmp" && go tool pprof -sample_index=cpu -top dup.pb 2>/dev/null) | rows >"$tmp/go.txt"
+  [ "$(cat "$tmp/go.txt")" = "$want" ] || fail "go -sample_index=cpu: $(cat "$tmp/go.txt")"
+  (cd "$tmp" && go tool pprof -sample_index=2 -top dup.pb 2>/dev/null) | rows | head -1 | grep -qx '500ns beta' ||
+    fail "go -sample_index=2 does not read the second cpu column"
+fi
 exit 0

@@ -11,7 +11,7 @@
 #   diff (two CPU profiles, in their default value) against pcol diff --absolute;
 #   fold (each source's default value) against pcol fold, per source;
 #   a named value (pprof types besides the default, Rprof's duplications and
-#   the derived rprof.alloc, samples/count) against pcol top --value, per source;
+#   the derived rprof.alloc, samples/count, a TYPE/UNIT named twice) against pcol top --value, per source;
 #   samples per source (sources.sample_count = rows; samples/count or weight) against pcol info;
 #   a restart of both servers on their data (ClickHouse 18.16 re-attaches the
 #   views then: an Array(Tuple) column came back flattened) changes no answer;
@@ -148,6 +148,10 @@ python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym-bytes.pb" bytes || exi
 # a frame named '' (the key the stack view's flat has when no location has
 # one: the queries must not take it for "no key"), innermost and not
 printf 'main; 5\nmain;x 3\n;main 2\n' >"$W/empty-name.txt"
+# a pprof that names cpu/nanoseconds twice (two sample types of one type and
+# unit, their columns apart; default_sample_type cpu): a named value is the
+# first such column, as pcol top --value cpu and go's -sample_index=cpu
+python3 "$root/tests/support/pprofgen.py" duptypes "$W/duptypes.pb" || exit 1
 # a Chrome trace over 3 s (two threads): its stretches are intervals
 # (spec.md §7.1), which the ranges below cut
 python3 "$root/tests/support/chrome_range.py" gen-events "$W/trace.json" 2 30 || exit 1
@@ -159,7 +163,7 @@ inputs=(
   "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
   "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
-  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/trace.json")
+  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/trace.json" "$W/duptypes.pb")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
 # the SQL counts none of their samples in a range (spec.md §7), so ranges are
@@ -329,6 +333,8 @@ rprof.alloc bytes rprof.alloc $T/rprof/aprof__foo.prof
 alloc_size bytes alloc_size $T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb
 alloc_objects count alloc_objects $T/pprof/go-heap-allocs-inline.pb.gz
 samples count samples/count $T/pprof/go-cpu-string-labels.pb.gz
+cpu nanoseconds cpu $W/duptypes.pb
+cpu nanoseconds cpu/nanoseconds $W/duptypes.pb
 EOF
 }
 check_named first

@@ -55,6 +55,12 @@ hand, standard library only).
                                  and 3 MiB; a wait in ns, one sample with two
                                  values) and one without (n): -tagroot/-tagleaf
                                  under -unit (tests/interop/t_pprof_views.sh)
+  pprofgen.py duptypes OUT       sample types samples/count, cpu/nanoseconds,
+                                 cpu/nanoseconds: one TYPE/UNIT twice, its
+                                 columns apart (alpha leads the first, beta
+                                 the second), default_sample_type cpu: go's
+                                 -sample_index=cpu and its default take the
+                                 first (tests/interop/t_clickhouse.sh)
   pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
                                  k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
                                  -tags lists no z (tests/interop/t_pprof_views.sh)
@@ -249,6 +255,25 @@ def multivalue(out):
                           ([2], 4, [s(b"j", b"w"), s(b"j", b"x")]),
                           ([1], 2, [s(b"k", b"b")])):
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)) + b"".join(labs))
+    open(out, "wb").write(p + st.table())
+
+
+def duptypes(out):
+    # samples/count, then cpu/nanoseconds twice (values 10x apart), on three
+    # stacks of main -> {alpha, beta}: the second cpu column weighs beta most
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    for locs, vals in (([2, 1], (3, 30, 1)), ([3, 1], (1, 10, 500)), ([1], (2, 20, 7))):
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(v) for v in vals)))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    p += field(10, 0, 2_000_000_000)                                  # duration_nanos
+    p += field(14, 0, st.id(b"cpu"))                                 # default_sample_type
     open(out, "wb").write(p + st.table())
 
 
@@ -608,6 +633,8 @@ if __name__ == "__main__":
         zerosample(sys.argv[2])
     elif sys.argv[1] == "multivalue":
         multivalue(sys.argv[2])
+    elif sys.argv[1] == "duptypes":
+        duptypes(sys.argv[2])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     elif sys.argv[1] == "random":
