@@ -646,6 +646,7 @@ static int import_stream(pcol_builder *b, input *x, pcol_format fmt, int detecte
                          const pcol_import_options *opt, pcol_error *err) {
   if (fmt == PCOL_FMT_TACHYON && rewound(x)) return pcol_import_tachyon(b, x->in, x->name, opt, err);
   if (fmt == PCOL_FMT_OTLP && rewound(x)) return pcol_import_otlp(b, x->in, x->name, opt, err); /* (mapped) */
+  if (fmt == PCOL_FMT_PERFETTO && rewound(x)) return pcol_import_perfetto(b, x->in, x->name, opt, err); /* (mapped) */
   /* a JSON format's UTF-8 byte-order mark is left out (as a browser's
    * TextDecoder does before JSON.parse) */
   const uint8_t *h = x->big ? x->big : x->head;

@@ -738,6 +738,11 @@ static int values_materialize(pcol_builder *b) {
   } col[2] = {{PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS - 1, 0, b->t[PCOL_T_SAMPLES].rows + 1},
               {PCOL_T_VALUES, PCOL_C_V_TYPE - 1, 1, b->t[PCOL_T_VALUES].rows}};
   uint64_t piece[8192];
+  /* (explicit from here: a spilling builder spills these columns too as
+   * they grow, not only the others: a profile whose first millions of
+   * samples had one value type each grew them whole in memory, 64 MB for
+   * 5.9M samples) */
+  b->vimplicit = 0;
   for (int k = 0; k < 2; k++) {
     size_t w = col[k].kind ? 4 : 8;
     uint64_t have = (b->spill[col[k].t == PCOL_T_VALUES][col[k].c].len +
@@ -749,7 +754,6 @@ static int values_materialize(pcol_builder *b) {
       i += m;
     }
   }
-  b->vimplicit = 0;
   free(b->vpat);
   b->vpat = NULL;
   return PCOL_OK;

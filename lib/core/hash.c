@@ -117,6 +117,24 @@ int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id) {
   return PCOL_OK;
 }
 
+int pcol_hset_remove(pcol_hset *h, uint64_t hash, uint32_t id) {
+  if (!h->cap || !id) return 0;
+  size_t mask = h->cap - 1, i = hset_home(hash, mask);
+  uint64_t w = (hash & ~(uint64_t)UINT32_MAX) | id;
+  for (; h->e[i] != w; i = (i + 1) & mask)
+    if (!h->e[i]) return 0;
+  /* backward shift: a later slot of the run moves into the hole unless its
+   * home lies cyclically in (hole, slot] (it would then be found no more) */
+  for (size_t j = (i + 1) & mask; h->e[j]; j = (j + 1) & mask) {
+    size_t k = hset_home(h->e[j], mask);
+    int stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+    if (!stays) h->e[i] = h->e[j], i = j;
+  }
+  h->e[i] = 0;
+  h->count--;
+  return 1;
+}
+
 void pcol_hset_free(pcol_hset *h) {
   free(h->e);
   memset(h, 0, sizeof *h);

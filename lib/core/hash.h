@@ -21,6 +21,9 @@ typedef int (*pcol_eq_fn)(const void *ctx, uint32_t id, const void *key);
 uint32_t pcol_hset_find(const pcol_hset *h, uint64_t hash, pcol_eq_fn eq,
                         const void *ctx, const void *key);
 int pcol_hset_insert(pcol_hset *h, uint64_t hash, uint32_t id);
+/* Takes id, inserted with hash, out of the set (the slots after it moved
+ * back, so no tombstone is left): 1, or 0 when it is not there. */
+int pcol_hset_remove(pcol_hset *h, uint64_t hash, uint32_t id);
 /* Room for n ids without growing (one table of the final size, instead of
  * a rehash of every id at each doubling). */
 int pcol_hset_reserve(pcol_hset *h, size_t n);

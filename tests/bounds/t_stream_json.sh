@@ -7,9 +7,10 @@
 # 2.1 GB, 1.1 GB and 210 MB; streamed: 16, 74, 38 and 4.4 MB), and give the sample
 # counts and weights the generator wrote; and ~1 GB of perf script text
 # (tests/support/gen_perf_big.c) the periods it summed, under 80 MiB; and
-# millions of Tachyon and JFR samples under 48 MiB, and a 171 MB binary
-# OTLP message in 68 MB (below).  Plain build
-# only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~65 s.
+# millions of Tachyon and JFR samples under 48 MiB, a 171 MB binary
+# OTLP message in 68 MB, and a 300 MB Perfetto trace of 441k generations
+# of interned data in 64 MiB (below).  Plain build
+# only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~70 s.
 # KINDS (default: every kind of STREAMED) picks some.  STREAMED is what
 # tests/contract/t_contract.py reads: a format the importer contract
 # (tests/contract/importers.tsv) calls streamed must be run here.
@@ -19,7 +20,7 @@ fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
 if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
-STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr"
+STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr perfetto"
 KINDS=${KINDS-$STREAMED}
 want() { [[ " $KINDS " == *" $1 "* ]]; }
 tmp=$(mktemp -d)
@@ -38,7 +39,7 @@ counts() {
 # otlp.gz: the OTLP/JSON lines gzip-compressed, inflated as they are read
 # (lib/core/instream.c; inflated whole first, it took 210 MB and more than the cap)
 for kind in $KINDS; do
-  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line) continue ;; esac
+  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line | perfetto) continue ;; esac
   f=$tmp/big.$kind
   if [ "$kind" = otlp.gz ] && [ -f "$tmp/keep.otlp" ]; then # the otlp case's document, kept
     mv "$tmp/keep.otlp" "$f" && read -r n total <"$tmp/keep.nt" || fail "$kind: the otlp document"
@@ -215,4 +216,36 @@ for kind in tachyon tachyon-zstd jfr; do
   echo "t_stream_json: $kind: $n samples ($(stat -c %s "$f") bytes) packed under --as=$scap" >&2
   rm -f "$f" "$tmp/o.pcol"
 done
+# Perfetto: the perf_sample fixture (tests/fixtures/perfetto/, encoded by
+# protoc as tests/cli/t_perfetto.sh does) 441,177 times over, 300 MB: a
+# trace is a sequence of packets, so copies make one, and each copy clears
+# its sequences' incremental state: 441k generations of interned data,
+# 1.76M samples.  Every generation's entries were kept, and the trace copied
+# whole (past 64 MiB into a mapped temporary file): 700 MB peak RSS for
+# 200 MB of it.  A superseded generation's entries are now dropped (their
+# slots reused), the file is mapped in place and its pages handed back as
+# the two walks move on, the same clock snapshot is kept once, and the
+# builder's value offsets, made explicit when a second source's two values
+# come, spill as they grow: ~40 MB for 200 MB or 1 GB (5.9M samples).
+# The file is mapped whole, so the bound is on peak RSS (as otlp-bin's).
+if want perfetto; then
+  if command -v protoc >/dev/null && [ -x /usr/bin/time ]; then
+    f=$tmp/big.perfetto
+    protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto \
+      <tests/fixtures/perfetto/perf_sample.textproto >"$tmp/one.pftrace" || fail "perfetto: protoc --encode"
+    reps=441177
+    python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d * int(sys.argv[3]))' \
+      "$tmp/one.pftrace" "$f" $reps || fail "perfetto: the copies"
+    /usr/bin/time -f %M -o "$tmp/rss" "$PCOL" pack "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
+      fail "perfetto: pack: $(head -c 300 "$tmp/err")"
+    kb=$(tail -1 "$tmp/rss")
+    [ "$kb" -le $((64 << 10)) ] || fail "perfetto: peak RSS $kb KB packing $(stat -c %s "$f") bytes, bound 64 MiB"
+    # (each copy: four samples kept, of the fixture's two timebases)
+    counts perfetto $((reps * 4)) samples $((reps * 4))
+    echo "t_stream_json: perfetto: $((reps * 4)) samples ($(stat -c %s "$f") bytes, $reps generations) packed at $kb KB peak RSS" >&2
+    rm -f "$f" "$tmp/o.pcol"
+  else
+    echo "t_stream_json: protoc or /usr/bin/time not installed: perfetto skipped" >&2
+  fi
+fi
 echo "t_stream_json: ok"

@@ -2,10 +2,12 @@
  * (doc/mappings.md §17): StackSample (the 2026 transport-neutral sample),
  * traced_perf's PerfSample and Chrome's StreamingProfilePacket.
  *
- * The trace is read whole (pcol_read_input: in memory, past 64 MiB a mapped
- * temporary copy; gzip inflated under the input cap) and walked twice, a
- * packet at a time, with pb_wire.h (the field numbers: format/perfetto/,
- * a trimmed copy of Perfetto's protos that the tests encode fixtures with):
+ * The trace is read whole (a regular file mapped in place; else
+ * pcol_read_input: in memory, past 64 MiB a mapped temporary copy; gzip
+ * inflated under the input cap) and walked twice, a packet at a time, the
+ * mapped pages handed back every 8 MiB as the walk moves on, with pb_wire.h
+ * (the field numbers: format/perfetto/, a trimmed copy of Perfetto's
+ * protos that the tests encode fixtures with):
  *  1. the clock snapshots, the process and thread names (process_tree,
  *     track_descriptor, thread_descriptor): what any packet may need;
  *  2. each packet in order with its sequence's state as Perfetto defines
@@ -15,11 +17,13 @@
  *     packet with SEQ_NEEDS_INCREMENTAL_STATE is skipped while it is (as
  *     trace_processor skips it); trace_packet_defaults give the clock and
  *     the samples' descriptors; interned_data entries are kept as where
- *     their bytes are, by (generation, field, iid), the last one given
- *     winning.  A sample's callstack is resolved when it is read, against
- *     the generation in force, into the builder's stacks (cached by
- *     generation and iid); an iid the generation does not hold is refused
- *     naming the packet.
+ *     their bytes are, by (sequence, field, iid), the last one given
+ *     winning, and dropped with what was made of them when the sequence's
+ *     state is cleared (gen_drop: the entries held follow the live
+ *     generations, not their count).  A sample's callstack is resolved
+ *     when it is read, against the generation in force, into the builder's
+ *     stacks (cached by sequence and iid for the generation); an iid the
+ *     generation does not hold is refused naming the packet.
  * compressed_packets (deflate) are inflated once, under the input cap, and
  * read as the packets they hold.  Samples go with their trace-clock times
  * to a sorter (lib/core/rowsort.c) and come back by source and time; time
@@ -102,11 +106,13 @@ typedef struct pspan {
   size_t n;
 } pspan;
 
-/* an interned entry or a cache entry: (a, b) -> the bytes, or a value */
+/* an interned entry or a cache entry: (a, b) -> the bytes, or a value;
+ * next: the next entry of its sequence's generation (seqst.ghead), or of
+ * the free entries (pimp.efree), 1-based, 0 at the end */
 typedef struct ientry {
   uint64_t a, b;
   pspan m;
-  uint32_t v;
+  uint32_t v, next;
 } ientry;
 
 /* A counter descriptor's name and unit (StackSample.CounterDescriptor) */
@@ -122,7 +128,8 @@ typedef struct cdesc {
 enum { D_CLOCK = 1, D_STACK = 2, D_PERF = 4 };
 typedef struct seqst {
   uint32_t id;          /* trusted_packet_sequence_id */
-  uint32_t gen;         /* the generation's number (unique in the trace) */
+  uint32_t no;          /* 1 + its index in pimp.seq: its entries' keys */
+  uint32_t ghead;       /* its generation's entries, a chain (ientry.next) */
   int invalid;          /* packet loss since the last clear */
   pspan defaults;       /* TracePacketDefaults (n == 0: none) */
   unsigned dread;       /* D_*: the parts of defaults read into these */
@@ -180,12 +187,13 @@ typedef struct pimp {
   /* interned entries and caches */
   ientry *e;
   size_t ne, ecap;
+  uint32_t efree; /* entries of superseded generations, to reuse */
   pcol_hset eh;
   seqst *seq;
   size_t nseq, seqcap;
-  uint32_t ngen;
   snap *snaps;
   size_t nsnap, snapcap;
+  pcol_hset snaph; /* the snapshots by their clocks and times */
   cpair *conv[64]; /* per clock id: (its time, the trace clock's), sorted */
   size_t nconv[64], convcap[64];
   uint32_t trace_clock;
@@ -211,6 +219,9 @@ typedef struct pimp {
   pcol_buf tmp;
   struct ctxv *cv; /* interned contexts and descriptors, read once */
   size_t ncv, cvcap;
+  uint32_t *cvfree; /* cv slots of superseded generations, to reuse */
+  size_t ncvfree, cvfreecap;
+  size_t given; /* the input's pages before this handed back (walk) */
 } pimp;
 
 /* ------------------------------------------------------------ errors */
@@ -271,24 +282,60 @@ static int e_eq(const void *ctx, uint32_t id, const void *key) {
   const uint64_t *k = key;
   return x->e[id - 1].a == k[0] && x->e[id - 1].b == k[1];
 }
+static uint64_t e_hash(uint64_t a, uint64_t b) { return pcol_hash2(0x70667470, a, b); }
 static ientry *e_find(pimp *x, uint64_t a, uint64_t b) {
   uint64_t k[2] = {a, b};
-  uint32_t id = pcol_hset_find(&x->eh, pcol_hash2(0x70667470, a, b), e_eq, x, k);
+  uint32_t id = pcol_hset_find(&x->eh, e_hash(a, b), e_eq, x, k);
   return id ? &x->e[id - 1] : NULL;
 }
-/* the entry (a, b), made when new (*added) */
-static int e_put(pimp *x, uint64_t a, uint64_t b, ientry **out) {
+/* the entry (a, b), made when new (a free one reused first); s: it is of
+ * s's generation (dropped with it: gen_drop) */
+static int e_put_of(pimp *x, const seqst *s, uint64_t a, uint64_t b, ientry **out) {
   ientry *o = e_find(x, a, b);
   if (o) return *out = o, 0;
-  if (x->ne >= UINT32_MAX - 1) return bad(x, "more than 2^32 interned entries");
-  if (x->ne == x->ecap && pcol_grow(&x->e, &x->ecap, sizeof *x->e)) return pcol_oom(x->err);
-  x->e[x->ne] = (ientry){a, b, {NULL, 0}, 0};
-  x->ne++;
-  if (pcol_hset_insert(&x->eh, pcol_hash2(0x70667470, a, b), (uint32_t)x->ne)) return pcol_oom(x->err);
-  *out = &x->e[x->ne - 1];
+  uint32_t id = x->efree;
+  if (id) {
+    x->efree = x->e[id - 1].next;
+  } else {
+    if (x->ne >= UINT32_MAX - 1) return bad(x, "more than 2^32 interned entries");
+    if (x->ne == x->ecap && pcol_grow(&x->e, &x->ecap, sizeof *x->e)) return pcol_oom(x->err);
+    id = (uint32_t)++x->ne;
+  }
+  x->e[id - 1] = (ientry){a, b, {NULL, 0}, 0, 0};
+  if (pcol_hset_insert(&x->eh, e_hash(a, b), id)) {
+    x->e[id - 1].next = x->efree, x->efree = id;
+    return pcol_oom(x->err);
+  }
+  if (s) x->e[id - 1].next = x->seq[s->no - 1].ghead, x->seq[s->no - 1].ghead = id;
+  *out = &x->e[id - 1];
   return 0;
 }
-static uint64_t gkey(uint32_t gen, unsigned kind) { return (uint64_t)gen << 8 | kind; }
+static int e_put(pimp *x, uint64_t a, uint64_t b, ientry **out) { return e_put_of(x, NULL, a, b, out); }
+/* a generation's entries are keyed by their sequence (one generation of
+ * it at a time), kind and iid */
+static uint64_t gkey(const seqst *s, unsigned kind) { return (uint64_t)s->no << 8 | kind; }
+/* s's incremental state is cleared: its generation's entries (interned
+ * data and what was made of it: stacks, locations, mappings, contexts)
+ * leave the table, their slots (and the contexts' values) to be reused,
+ * so that the entries held follow the live generations, not their count */
+static int gen_drop(pimp *x, seqst *s) {
+  for (uint32_t id = s->ghead, nx; id; id = nx) {
+    ientry *e = &x->e[id - 1];
+    nx = e->next;
+    unsigned kind = (unsigned)(e->b & 0xff);
+    if (e->v && (kind == I_TASK_CONTEXTS || kind == I_EXEC_CONTEXTS || kind == I_COUNTER_DESCRIPTORS)) {
+      /* (no more than were made: the array grown once holds them all) */
+      if (x->ncvfree == x->cvfreecap && pcol_grow(&x->cvfree, &x->cvfreecap, sizeof *x->cvfree))
+        return pcol_oom(x->err);
+      x->cvfree[x->ncvfree++] = e->v - 1;
+    }
+    (void)pcol_hset_remove(&x->eh, e_hash(e->a, e->b), id);
+    *e = (ientry){0, 0, {NULL, 0}, 0, x->efree};
+    x->efree = id;
+  }
+  s->ghead = 0;
+  return 0;
+}
 
 /* ModuleSymbols are found by (the module's path, its raw build id) and an
  * address: the pair hashed into b (bit 63 set, bit 0 clear: no
@@ -306,7 +353,7 @@ static int seq_of(pimp *x, uint32_t id, seqst **out) {
   if (rc) return rc;
   if (!e->v) {
     if (x->nseq == x->seqcap && pcol_grow(&x->seq, &x->seqcap, sizeof *x->seq)) return pcol_oom(x->err);
-    x->seq[x->nseq] = (seqst){.id = id, .gen = ++x->ngen};
+    x->seq[x->nseq] = (seqst){.id = id, .no = (uint32_t)x->nseq + 1};
     e->v = (uint32_t)++x->nseq;
   }
   *out = &x->seq[e->v - 1];
@@ -314,6 +361,13 @@ static int seq_of(pimp *x, uint32_t id, seqst **out) {
 }
 
 /* ------------------------------------------------------------- clocks */
+static int snap_eq(const void *ctx, uint32_t id, const void *key) {
+  const snap *p = &((const pimp *)ctx)->snaps[id - 1], *q = key;
+  if (p->n != q->n) return 0;
+  for (uint32_t k = 0; k < p->n; k++)
+    if (p->id[k] != q->id[k] || p->ts[k] != q->ts[k]) return 0;
+  return 1;
+}
 static int read_snapshot(pimp *x, pspan m) {
   snap s = {0};
   pcol_pb_field f, g;
@@ -330,9 +384,17 @@ static int read_snapshot(pimp *x, pspan m) {
     if (has && s.n < 8 && id < 64) s.id[s.n] = (uint32_t)id, s.ts[s.n++] = ts;
   });
   if (!s.n) return 0;
+  /* one the same as an earlier one (a trace made of copies of one, a
+   * sequence that repeats its snapshot) places no time anew */
+  pcol_hstate h;
+  pcol_hs_init(&h, 0x736e6170);
+  for (uint32_t k = 0; k < s.n; k++) pcol_hs_add(&h, s.id[k]), pcol_hs_add(&h, s.ts[k]);
+  uint64_t hash = pcol_hs_end(&h);
+  if (pcol_hset_find(&x->snaph, hash, snap_eq, x, &s)) return 0;
   if (x->nsnap >= 1u << 20) return 0; /* (enough to place any time) */
   if (x->nsnap == x->snapcap && pcol_grow(&x->snaps, &x->snapcap, sizeof *x->snaps)) return pcol_oom(x->err);
   x->snaps[x->nsnap++] = s;
+  if (pcol_hset_insert(&x->snaph, hash, (uint32_t)x->nsnap)) return pcol_oom(x->err);
   return 0;
 }
 static int snap_get(const snap *s, uint32_t id, uint64_t *ts) {
@@ -510,6 +572,10 @@ static int walk(pimp *x, pspan t, packet_fn fn, int pass) {
         }
     }
     if ((rc = fn(x, pk))) return rc;
+    /* a mapped input's pages read hand back every 8 MiB (what is read
+     * again, a generation's interned entries, comes back from the page
+     * cache) */
+    if (!x->in_z && i - x->given >= ((size_t)8 << 20)) pcol_input_done(&x->raw, x->given, i), x->given = i;
   }
   return 0;
 }
@@ -567,10 +633,10 @@ static int pass1(pimp *x, pspan pk) {
 }
 
 /* ------------------------------------------------------------ interning */
-/* the bytes of interned entry (kind, iid) in generation gen, or a refusal
+/* the bytes of interned entry (kind, iid) of s's generation, or a refusal
  * naming it (what: the referring field) */
 static int interned_entry(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const char *what, ientry **out) {
-  ientry *e = e_find(x, iid, gkey(s->gen, kind));
+  ientry *e = e_find(x, iid, gkey(s, kind));
   if (!e || !e->m.p)
     return bad(x, "%s %" PRIu64 " is not in the interned data of sequence %" PRIu32
                " (since its incremental state was last cleared)", what, iid, s->id);
@@ -609,7 +675,7 @@ static int read_interned(pimp *x, seqst *s, pspan m) {
       if (g.field == 2 && g.wt == 2) str = sub(&c, &g), has_str = 1;
     });
     ientry *e;
-    int rc = e_put(x, iid, gkey(s->gen, (unsigned)f.field), &e);
+    int rc = e_put_of(x, s, iid, gkey(s, (unsigned)f.field), &e);
     if (rc) return rc;
     e->m = c, e->v = 0;
     if (is_str_kind(f.field)) e->m = has_str ? str : (pspan){c.p, 0}, e->v = 1 + has_str;
@@ -661,7 +727,7 @@ typedef struct pathctx {
 static int path_part(pimp *x, void *ctx, uint64_t iid) {
   pathctx *c = ctx;
   if (c->stop) return 0;
-  ientry *e = e_find(x, iid, gkey(c->s->gen, I_MAPPING_PATHS));
+  ientry *e = e_find(x, iid, gkey(c->s, I_MAPPING_PATHS));
   if (!e || !e->m.p) return c->stop = 1, 0; /* trace_processor stops there */
   pspan str;
   int rc = interned_str(x, c->s, I_MAPPING_PATHS, iid, "mapping path", &str);
@@ -707,10 +773,10 @@ static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, ui
   return pcol_b_mapping(x->b, &mr, 1, out, x->err);
 }
 static int mapping_of(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
-  ientry *c = e_find(x, iid, gkey(s->gen, K_MAPPING)); /* (made once per generation) */
+  ientry *c = e_find(x, iid, gkey(s, K_MAPPING)); /* (made once per generation) */
   if (c && c->v) return *out = c->v - 1, *symkey = c->m.n, 0;
   int rc = mapping_make(x, s, iid, out, symkey);
-  if (rc || (rc = e_put(x, iid, gkey(s->gen, K_MAPPING), &c))) return rc;
+  if (rc || (rc = e_put_of(x, s, iid, gkey(s, K_MAPPING), &c))) return rc;
   c->v = *out + 1, c->m.n = (size_t)*symkey;
   return 0;
 }
@@ -736,7 +802,7 @@ static int symbol_location(pimp *x, uint32_t map, uint64_t addr, pspan a, uint32
   return pcol_b_location(x->b, map, addr, 0, x->lines, x->nlines, loc, x->err);
 }
 static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) {
-  ientry *c = e_find(x, iid, gkey(s->gen, K_LOCATION));
+  ientry *c = e_find(x, iid, gkey(s, K_LOCATION));
   if (c && c->v) return *loc = c->v, 0;
   pspan m = {NULL, 0}, fn = {NULL, 0}, file = {NULL, 0};
   pcol_pb_field f;
@@ -765,7 +831,7 @@ static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) 
   else if (sym && sym->m.p && !(rc = symbol_location(x, map, pc, sym->m, loc))) sym->v = *loc;
   else rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
   if (rc) return rc;
-  if ((rc = e_put(x, iid, gkey(s->gen, K_LOCATION), &c))) return rc;
+  if ((rc = e_put_of(x, s, iid, gkey(s, K_LOCATION), &c))) return rc;
   c->v = *loc;
   return 0;
 }
@@ -790,7 +856,7 @@ static int locs_stack(pimp *x, uint32_t *stack) {
 }
 /* Callstack iid -> stack (frame_ids outermost first); 0 when it has no frame */
 static int callstack(pimp *x, const seqst *s, uint64_t iid, uint32_t *stack) {
-  ientry *c = e_find(x, iid, gkey(s->gen, K_STACK));
+  ientry *c = e_find(x, iid, gkey(s, K_STACK));
   if (c && c->v) return *stack = c->v - 1, 0;
   pspan m = {NULL, 0};
   pcol_pb_field f;
@@ -800,7 +866,7 @@ static int callstack(pimp *x, const seqst *s, uint64_t iid, uint32_t *stack) {
   FIELDS(x, m, f, "callstack", {
     if (f.field == 2 && (rc = each_varint(x, m, &f, frame_id, (void *)s, "callstack.frame_ids"))) return rc;
   });
-  if ((rc = locs_stack(x, stack)) || (rc = e_put(x, iid, gkey(s->gen, K_STACK), &c))) return rc;
+  if ((rc = locs_stack(x, stack)) || (rc = e_put_of(x, s, iid, gkey(s, K_STACK), &c))) return rc;
   c->v = *stack + 1;
   return 0;
 }
@@ -1079,16 +1145,21 @@ static int ctx_of(pimp *x, const seqst *s, unsigned kind, uint64_t iid, const ch
   pspan m;
   int rc = interned(x, s, kind, iid, what, &m);
   if (rc) return rc;
-  ientry *e = e_find(x, iid, gkey(s->gen, kind));
+  ientry *e = e_find(x, iid, gkey(s, kind));
   if (!e->v) {
     ctxv o;
     memset(&o, 0, sizeof o);
     rc = kind == I_TASK_CONTEXTS ? read_task(x, s, m, &o.l) : kind == I_EXEC_CONTEXTS ? read_exec(x, m, &o.l)
                                                                                       : read_cdesc(x, m, &o.d);
     if (rc) return rc;
-    if (x->ncv == x->cvcap && pcol_grow(&x->cv, &x->cvcap, sizeof *x->cv)) return pcol_oom(x->err);
-    x->cv[x->ncv++] = o;
-    e->v = (uint32_t)x->ncv;
+    if (x->ncvfree) {
+      x->cv[x->cvfree[--x->ncvfree]] = o;
+      e->v = x->cvfree[x->ncvfree] + 1;
+    } else {
+      if (x->ncv == x->cvcap && pcol_grow(&x->cv, &x->cvcap, sizeof *x->cv)) return pcol_oom(x->err);
+      x->cv[x->ncv++] = o;
+      e->v = (uint32_t)x->ncv;
+    }
   }
   *out = &x->cv[e->v - 1];
   return 0;
@@ -1429,7 +1500,8 @@ static int pass2(pimp *x, pspan pk) {
   int rc;
   if ((rc = seq_of(x, has_seq ? (uint32_t)seq_id : 0, &s))) return rc;
   if (cleared || (flags & SEQ_CLEARED)) {
-    s->gen = ++x->ngen, s->invalid = 0;
+    if ((rc = gen_drop(x, s))) return rc;
+    s->invalid = 0;
   } else if (dropped && has_seq) {
     s->invalid = 1;
   }
@@ -1584,15 +1656,16 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   pimp x;
   memset(&x, 0, sizeof x);
   x.b = b, x.name = name ? name : "<input>", x.opt = opt, x.err = err;
-  int gz = 0;
-  int rc = pcol_read_input(in, opt, x.name, &x.raw, &gz, err);
+  int gz = 0, rc = 0;
+  /* a regular file is mapped in place, not copied */
+  if (!pcol_input_map_file(in, opt, &x.raw)) rc = pcol_read_input(in, opt, x.name, &x.raw, &gz, err);
   if (!rc && !x.raw.len) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input (no Perfetto trace packets)", x.name);
   if (!rc) rc = setup(&x);
   pspan t = {x.raw.data, x.raw.len};
   if (!rc) rc = walk(&x, t, pass1, 1);
   if (!rc) rc = conv_tables(&x);
   if (!rc) {
-    x.pkt = 0, x.zat = 0;
+    x.pkt = 0, x.zat = 0, x.given = 0;
     rc = walk(&x, t, pass2, 2);
   }
   if (!rc) rc = finish(&x);
@@ -1606,10 +1679,12 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   pcol_hset_free(&x.eh);
   free(x.seq);
   free(x.snaps);
+  pcol_hset_free(&x.snaph);
   for (int c = 0; c < 64; c++) free(x.conv[c]);
   free(x.locs);
   free(x.lines);
   free(x.cv);
+  free(x.cvfree);
   pcol_buf_free(&x.tmp);
   pcol_rowsort_free(x.rows);
   pcol_input_free(&x.raw);
