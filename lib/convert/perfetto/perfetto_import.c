@@ -25,9 +25,11 @@
  *     stacks (cached by sequence and iid for the generation); an iid the
  *     generation does not hold is refused naming the packet.
  * compressed_packets (deflate) are inflated once, under the input cap, and
- * read as the packets they hold.  Samples go with their trace-clock times
- * to a sorter (lib/core/rowsort.c) and come back by source and time; time
- * 0 is the trace's first timestamp (the earliest of any packet's). */
+ * read as the packets they hold: in pass 1 one at a time, then appended to
+ * a copy (past 8 MiB a mapped temporary file) that pass 2 reads.
+ * Samples go with their trace-clock times to a sorter (lib/core/rowsort.c)
+ * and come back by source and time; time 0 is the trace's first timestamp
+ * (the earliest of any packet's). */
 #include "convert.h"
 #include "buf.h"      /* pcol_buf, pcol_grow */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
@@ -177,9 +179,19 @@ typedef struct pimp {
   const pcol_import_options *opt;
   pcol_error *err;
   pcol_input raw;
-  /* inflated compressed_packets, in the order met (pass 2 reuses them) */
-  pcol_buf *zbufs;
-  size_t nz, zcap, zat, zbytes;
+  /* compressed_packets, inflated in pass 1 one at a time (ztmp) and
+   * appended to zin, which past 8 MiB is a mapped temporary file (sealed
+   * after pass 1): packet k's are zin.data[zoff[k - 1] (0 for the first)
+   * .. zoff[k]), which pass 2 reads, its pages handed back as it goes;
+   * zfix: the module symbols read in pass 1 from inflated bytes, placed
+   * in zin once it is sealed */
+  pcol_input zin;
+  pcol_buf ztmp;
+  uint64_t *zoff;
+  size_t nz, zcap, zat, zgiven;
+  uint64_t zbytes, zstart; /* inflated so far; where ztmp's bytes go in zin */
+  struct zfix *zfix;
+  size_t nzfix, zfixcap;
   /* packets: the number of the one being read (from 1), its offset */
   uint64_t pkt;
   size_t pkt_off;
@@ -531,6 +543,30 @@ static int inflate_packets(pimp *x, pspan z, pcol_buf *out) {
   if (!rc) x->zbytes += out->len;
   return rc;
 }
+/* a module symbol of inflated bytes (pass 1): entry id's bytes are zin's
+ * [off, off + n) once zin is sealed (its v ZPENDING until then) */
+typedef struct zfix {
+  uint32_t id;
+  uint64_t off;
+  size_t n;
+} zfix;
+#define ZPENDING UINT32_MAX
+/* after pass 1: the inflated packets sealed, the module symbols placed */
+static int z_seal(pimp *x) {
+  if (!x->nz) return 0;
+  pcol_buf_free(&x->ztmp);
+  int rc = pcol_input_seal(&x->zin, x->name, x->err);
+  if (rc) return rc;
+  for (size_t k = 0; k < x->nzfix; k++) { /* (in order: the last given wins) */
+    ientry *e = &x->e[x->zfix[k].id - 1];
+    if (e->v == ZPENDING) e->m = (pspan){x->zin.data + x->zfix[k].off, x->zfix[k].n};
+  }
+  for (size_t k = 0; k < x->nzfix; k++)
+    if (x->e[x->zfix[k].id - 1].v == ZPENDING) x->e[x->zfix[k].id - 1].v = 0;
+  free(x->zfix);
+  x->zfix = NULL, x->nzfix = x->zfixcap = 0;
+  return 0;
+}
 static int walk(pimp *x, pspan t, packet_fn fn, int pass) {
   size_t i = 0;
   pcol_pb_field f;
@@ -554,21 +590,31 @@ static int walk(pimp *x, pspan t, packet_fn fn, int pass) {
       uint64_t here = x->pkt;
       while (j < pk.n && !pcol_pb_next(pk.p, pk.n, &j, &g))
         if (g.field == P_COMPRESSED && g.wt == 2) {
-          pcol_buf *zb;
+          pspan zb;
+          uint64_t end;
           if (pass == 1) {
-            if (x->nz == x->zcap && pcol_grow(&x->zbufs, &x->zcap, sizeof *x->zbufs)) return pcol_oom(x->err);
-            zb = &x->zbufs[x->nz++];
-            memset(zb, 0, sizeof *zb);
-            if ((rc = inflate_packets(x, sub(&pk, &g), zb))) return rc;
+            if (x->nz == x->zcap && pcol_grow(&x->zoff, &x->zcap, sizeof *x->zoff)) return pcol_oom(x->err);
+            x->ztmp.len = 0, x->zstart = x->zbytes;
+            if ((rc = inflate_packets(x, sub(&pk, &g), &x->ztmp))) return rc;
+            zb = (pspan){x->ztmp.data, x->ztmp.len};
+            end = x->zoff[x->nz++] = x->zbytes;
           } else {
             if (x->zat >= x->nz) return bad(x, "compressed packets changed between passes");
-            zb = &x->zbufs[x->zat++];
+            uint64_t a = x->zat ? x->zoff[x->zat - 1] : 0;
+            end = x->zoff[x->zat++];
+            zb = (pspan){x->zin.data + a, (size_t)(end - a)};
           }
           x->in_z = 1;
-          rc = walk(x, (pspan){zb->data, zb->len}, fn, pass);
+          rc = walk(x, zb, fn, pass);
           x->in_z = 0;
           if (rc) return rc;
           x->pkt = here;
+          if (pass == 1) { /* (past 8 MiB in all, to a temporary file) */
+            x->zin.spill_at = (size_t)8 << 20;
+            if ((rc = pcol_input_append(&x->zin, x->ztmp.data, x->ztmp.len, x->name, x->err))) return rc;
+          } else if (end - x->zgiven >= ((size_t)8 << 20)) {
+            pcol_input_done(&x->zin, (size_t)x->zgiven, (size_t)end), x->zgiven = end;
+          }
         }
     }
     if ((rc = fn(x, pk))) return rc;
@@ -603,6 +649,11 @@ static int read_module_symbols(pimp *x, pspan m) {
     int rc = e_put(x, addr, key, &e);
     if (rc) return rc;
     e->m = a, e->v = 0; /* (v: its location, once made) */
+    if (x->in_z) { /* (inflated bytes: placed when they are sealed) */
+      if (x->nzfix == x->zfixcap && pcol_grow(&x->zfix, &x->zfixcap, sizeof *x->zfix)) return pcol_oom(x->err);
+      x->zfix[x->nzfix++] = (zfix){(uint32_t)(e - x->e) + 1, x->zstart + (uint64_t)(a.p - x->ztmp.data), a.n};
+      e->m = (pspan){NULL, a.n}, e->v = ZPENDING;
+    }
   });
   return 0;
 }
@@ -1663,14 +1714,17 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   if (!rc) rc = setup(&x);
   pspan t = {x.raw.data, x.raw.len};
   if (!rc) rc = walk(&x, t, pass1, 1);
+  if (!rc) rc = z_seal(&x);
   if (!rc) rc = conv_tables(&x);
   if (!rc) {
     x.pkt = 0, x.zat = 0, x.given = 0;
     rc = walk(&x, t, pass2, 2);
   }
   if (!rc) rc = finish(&x);
-  for (size_t i = 0; i < x.nz; i++) pcol_buf_free(&x.zbufs[i]);
-  free(x.zbufs);
+  pcol_input_free(&x.zin);
+  pcol_buf_free(&x.ztmp);
+  free(x.zoff);
+  free(x.zfix);
   for (size_t i = 0; i < x.nsrc; i++) pcol_buf_free(&x.src[i].key);
   free(x.src);
   pcol_hset_free(&x.srch);
