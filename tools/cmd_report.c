@@ -58,7 +58,9 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
         pcol_out_abort(&o);
         quiet = rc = PCOL_ETOOBIG;
       } else if (rc) {
-        pcol_error_prefix(&err, path);
+        /* a write that failed names the output, anything else the input */
+        pcol_error_prefix(&err, rc == PCOL_EIO && !strncmp(err.message, "cannot write", 12)
+                                     ? (strcmp(out, "-") ? out : "standard output") : path);
         pcol_out_abort(&o);
       } else {
         rc = pcol_out_commit(&o, &err);

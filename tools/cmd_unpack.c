@@ -177,6 +177,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     rc = pcol_export(f, fmt, &sel, o.fp, &eo, &err);
     /* an export's message names what is wrong; name the input too */
     if (rc && rc != PCOL_EIO && !strstr(err.message, path)) pcol_error_prefix(&err, path);
+    /* and a write that failed, the output */
+    else if (rc == PCOL_EIO) pcol_error_prefix(&err, strcmp(out, "-") ? out : "standard output");
     if (rc) pcol_out_abort(&o);
     else rc = pcol_out_commit(&o, &err);
   }

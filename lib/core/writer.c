@@ -21,6 +21,7 @@
 #include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 typedef struct plan_entry {
@@ -859,8 +860,9 @@ int pcol_builder_write(pcol_builder *b, const char *path,
     int rc = pcol_builder_write_mem(b, opt, &mem, &len, err);
     if (!rc) rc = validate_written(NULL, mem, len, path, err);
     if (!rc && len && fwrite(mem, 1, len, stdout) != len)
-      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
-    if (!rc && fflush(stdout)) rc = pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
+      rc = pcol_error_set(err, PCOL_EIO, "standard output: write failed: %s", strerror(errno));
+    if (!rc && fflush(stdout))
+      rc = pcol_error_set(err, PCOL_EIO, "standard output: write failed: %s", strerror(errno));
     free(mem);
     return rc;
   }
@@ -877,13 +879,14 @@ int pcol_builder_write(pcol_builder *b, const char *path,
     return rc;
   }
   if (emit(&p, put_file, o.fp)) {
+    int e = errno; /* (before the abort's unlink) */
     pcol_out_abort(&o);
     plan_free(&p);
-    return pcol_error_set(err, PCOL_EIO, "%s: write failed", path);
+    return pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", path, strerror(e ? e : EIO));
   }
   plan_free(&p);
   if (check) {
-    rc = fflush(o.fp) ? pcol_error_set(err, PCOL_EIO, "%s: write failed", path)
+    rc = fflush(o.fp) ? pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", path, strerror(errno))
                       : validate_written(o.tmp_path, NULL, 0, path, err);
     if (rc) {
       pcol_out_abort(&o);

@@ -41,6 +41,7 @@
 #include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 typedef struct rep {
@@ -1537,7 +1538,9 @@ int pcol_report_write(pcol_file *f, const pcol_report_options *opt, FILE *out, p
     if (!rc) rc = write_part(out, "pcol-bin3", &r.bin3);
     if (!rc) rc = write_part(out, "pcol-bin2", &r.bin2);
     if (!rc) rc = write_until(out, tpl, len, &pos, "");
-    if (rc) pcol_error_set(err, rc, "cannot write the report");
+    if (rc == PCOL_EIO) /* (errno: the failed call's; the calls after it were skipped) */
+      pcol_error_set(err, rc, "cannot write the report: %s", strerror(errno ? errno : EIO));
+    else if (rc) pcol_error_set(err, rc, "cannot write the report");
   }
   pcol_buf_free(&r.js);
   pcol_buf_free(&r.bin);

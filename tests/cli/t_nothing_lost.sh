@@ -62,6 +62,22 @@ $PCOL pack examples/demo.out -o - > /dev/full 2>/dev/null
 [ $? = 3 ] || fail "pack -o - to a full stdout must exit 3"
 $PCOL cat "$tmp/good.pcol" --table samples > /dev/full 2>/dev/null
 [ $? = 3 ] || fail "cat to a full stdout must exit 3"
+# /dev/full as the named output of every command that writes one: exit 3,
+# the message names the output (not the input) and says why (review 10 m4:
+# report named its input with no reason, merge gave no reason)
+if [ -w /dev/full ]; then
+  for c in "pack examples/demo.out" "merge examples/demo.out examples/demo.out" \
+           "report examples/demo.out" "flame examples/demo.out" "graph examples/demo.out" \
+           "unpack $tmp/good.pcol --to pprof" "unpack $tmp/good.pcol --to speedscope" \
+           "unpack $tmp/good.pcol --to rprof" "unpack $tmp/good.pcol --to otlp"; do
+    # shellcheck disable=SC2086
+    $PCOL $c -o /dev/full 2>"$tmp/err"
+    rc=$?
+    [ $rc = 3 ] || fail "$c -o /dev/full: exit $rc, want 3"
+    grep -q '/dev/full' "$tmp/err" && grep -qi 'no space left' "$tmp/err" ||
+      fail "$c -o /dev/full: the message must name /dev/full and say why: $(cat "$tmp/err")"
+  done
+fi
 # a small tmpfs as the destination directory
 big=$tmp/big.out
 awk 'BEGIN { print "sample.interval=20000";
