@@ -86,4 +86,17 @@ printf 'a;b 1\na;b 99999999999999999999\n' > "$tmp/big.folded"
 $PCOL pack --from collapsed "$tmp/big.folded" -o "$tmp/big.pcol" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "a count beyond 64 bits must exit 1 (got $rc)"
 grep -q 'big.folded:2:.*out of range' "$tmp/err" || fail "error lacks file:line: $(cat "$tmp/err")"
+# a last line with no line end (a file cut while written: 20000000 read as
+# 20) is read as it stands, as flamegraph.pl reads it, with a warning that
+# names it; a file whose lines all end says nothing (review 10 m2)
+printf 'a;b 10\na;c 20000000\n' > "$tmp/whole.folded"
+head -c $(( $(wc -c < "$tmp/whole.folded") - 7 )) "$tmp/whole.folded" > "$tmp/cut.folded"
+$PCOL pack --from collapsed "$tmp/cut.folded" -o "$tmp/cut.pcol" 2>"$tmp/err" || fail "a cut last line must be read: $(cat "$tmp/err")"
+grep -q 'warning: .*cut.folded: line 2, the last, has no line end' "$tmp/err" || fail "no warning of the cut last line: $(cat "$tmp/err")"
+[ "$($PCOL fold "$tmp/cut.pcol" | tail -1)" = "a;c 20" ] || fail "the cut count is read as it stands: $($PCOL fold "$tmp/cut.pcol")"
+$PCOL pack --from collapsed "$tmp/whole.folded" -o "$tmp/whole.pcol" 2>"$tmp/err" || fail "pack whole.folded"
+[ ! -s "$tmp/err" ] || fail "a file whose lines all end must pack silently: $(cat "$tmp/err")"
+printf 'a;b 1\nzz\na;b 2' > "$tmp/both.folded"
+$PCOL pack --from collapsed "$tmp/both.folded" -o "$tmp/both.pcol" 2>"$tmp/err" || fail "pack both.folded"
+grep -q 'skipped 1 line .*line 2.*; line 3, the last, has no line end' "$tmp/err" || fail "one warning says both: $(cat "$tmp/err")"
 exit 0

@@ -344,6 +344,7 @@ int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const 
   uint64_t lineno = 0;
   int mode = 0, rc = PCOL_OK;
   uint64_t skipped = 0, first_skipped = 0, lineno_data = 0;
+  uint64_t unended = 0; /* the line number of a last stack line with no line end */
   /* the cap applies inside a line too (getline would buffer it whole) */
   pcol_capped capped;
   FILE *in_capped = pcol_capped_stream(&capped, in, cap);
@@ -367,6 +368,8 @@ int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const 
     if ((rc = import_line(&c, line, len, lineno, &mode)) == LINE_SKIPPED) {
       if (!skipped++) first_skipped = lineno;
       rc = PCOL_OK;
+    } else if (!rc) {
+      unended = line[n - 1] == '\n' ? 0 : lineno; /* (only the last line can lack one) */
     }
     if (rc) break;
   }
@@ -387,10 +390,20 @@ int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const 
                         (unsigned long long)cap);
   if (!rc && ferror(in)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   /* success with a warning (pcol.h, pcol_import_collapsed) */
+  /* a last line with no line end: a file cut while it was written may
+   * have lost digits of its count (20000000 read as 20), which nothing else
+   * can tell; flamegraph.pl reads it as it is, and so does pcol, but says so
+   * (review 10 m2) */
+  char cut[160] = "";
+  if (!rc && unended)
+    snprintf(cut, sizeof cut, "%sline %llu, the last, has no line end (a file cut while it was written?): "
+             "its count is read as it stands", skipped ? "; " : "", (unsigned long long)unended);
   if (!rc && skipped)
     pcol_error_set(err, PCOL_OK, "%s: skipped %llu line%s that %s not 'stack count' (the first: line %llu), "
-                   "as speedscope and flamegraph.pl do", name, (unsigned long long)skipped,
-                   skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are", (unsigned long long)first_skipped);
+                   "as speedscope and flamegraph.pl do%s", name, (unsigned long long)skipped,
+                   skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are", (unsigned long long)first_skipped, cut);
+  else if (!rc && unended)
+    pcol_error_set(err, PCOL_OK, "%s: %s", name, cut);
   free(line);
   free(c.locs);
   fclose(in_capped);
