@@ -317,7 +317,7 @@ static int run_line(const char *file, char **w, int nw) {
   for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
     if (!strcmp(name, aliases[i].pprof)) name = aliases[i].command, extra = aliases[i].extra;
   const cli_command *c = cli_command_find(name);
-  static const char *const not_offered[] = {"normalize",
+  static const char *const not_offered[] = {"normalize", "prune_from",
                                             "call_tree", "trim", "compact_labels", "source_path",
                                             "trim_path", "intel_syntax", "show_from_address",
                                             "weblist", "web", "gif", "pdf", "ps", "eog",

@@ -260,6 +260,8 @@ static pcol_format json_kind(const uint8_t *p, size_t n) {
   if (is_chrome_trace(p, n)) return PCOL_FMT_CHROME;
   /* V8: the node list, or the old shape's head tree (Node 10 and older) */
   if ((has(p, n, "\"callFrame\"") && has(p, n, "\"nodes\"")) || is_v8_head_tree(p, n)) return PCOL_FMT_V8;
+  /* ... or one with no node (`"nodes":[]`, review 10 m7): its sample arrays */
+  if (json_with(p, n, '{', "\"nodes\"", "\"timeDeltas\"") && has(p, n, "\"samples\"")) return PCOL_FMT_V8;
   if (has(p, n, "speedscope.app/file-format-schema") ||
       (has(p, n, "\"shared\"") && has(p, n, "\"frames\"") && has(p, n, "\"profiles\"")))
     return PCOL_FMT_SPEEDSCOPE;

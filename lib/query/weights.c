@@ -777,9 +777,11 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
     if (kind[s] && (c->vt == PCOL_VT_WEIGHT || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC ||
                     (c->vt == 0 && (!c->cvt || !c->cvt[s]))))
       return pcol_error_set(err, PCOL_ENOTFOUND,
-                            "a base profile's values are subtracted, but this value comes from the "
-                            "samples' weight (a count of raw samples, never negative): name a value "
-                            "type the profiles store (--value TYPE)");
+                            "a base profile's values are subtracted, but this value is made by a "
+                            "rule from the samples (their count or weight, an Rprof source's time "
+                            "or memory: never negative), not stored: name a value type the "
+                            "profiles store (--value TYPE), or compare the profiles' shares with "
+                            "`pcol diff BASE PROFILE`");
   if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
   int rc = PCOL_OK;

@@ -71,6 +71,11 @@ for t in rprof pprof perun collapsed speedscope; do
   expect 1 'no source 9 (the file has 1)' "$PCOL" unpack $rp --to $t --source 9 -o "$tmp/x"
 done
 
+# a base subtracted from an Rprof profile's time: refused (a rule from the
+# samples, never negative), pointing to pcol diff, which compares shares (review 10 m3)
+expect 1 "or compare the profiles' shares with .pcol diff BASE PROFILE." "$PCOL" top $rp --diff-base $rp
+"$PCOL" diff $rp $rp >/dev/null || fail "pcol diff of an Rprof profile and itself"
+
 # diff of two different quantities is refused with both named (as go tool
 # pprof -diff_base refuses), and works on a value both profiles have
 # (an Rprof file and its pprof export default to the time, cpu, as a Go CPU

@@ -780,6 +780,13 @@ bad joined.txt $'perf 1 2.000000: 1 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.00000
 bad mixp.txt $'perf 1 1.000000: 5 cycles:\n\t1 main (/bin/x)\n\nperf 1 1.010000: cycles:\n\t1 main (/bin/x)\n' 'mixp.txt:4: no period on an event printed with one before'
 bad natime.txt $'perf 1 1.000000: 5 cycles:\n\t1 main (/bin/x)\n\nperf 1 [000] 5 cycles:\n\t1 main (/bin/x)\n' 'natime.txt:4: an event without a time after events with one'
 bad ss-frame.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0, 5]], "weights": [1]}]}' 'profiles[0].samples[0]: not a frame index'
+# a number >= 0 that is out of range is said to be so, not "not a number" (review 10 m5)
+bad bigend.cpuprofile '{"nodes": [{"id": 1, "callFrame": {"functionName": "(root)"}}], "startTime": 0, "endTime": 1e300, "samples": [], "timeDeltas": []}' 'endTime: out of range'
+bad ss-bigw.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0]], "weights": [1e19]}]}' 'profiles[0].weights[0]: a weight out of range'
+bad ss-negw.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}]}, "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "samples": [[0]], "weights": [-1]}]}' 'profiles[0].weights[0]: not a weight >= 0'
+# a V8 profile with no node is one (detected: it was "unrecognised input format"), and empty (review 10 m7)
+printf '{"nodes":[],"samples":[],"timeDeltas":[],"startTime":0,"endTime":0}' > "$tmp/nonode.cpuprofile"
+$PCOL info "$tmp/nonode.cpuprofile" 2>"$tmp/err" | grep -q 'input_format: *v8' || fail "a V8 profile of no node: not detected: $(cat "$tmp/err")"
 bad ss-close.json '{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "a"}, {"name": "b"}]}, "profiles": [{"type": "evented", "name": "p", "unit": "none", "startValue": 0, "endValue": 1, "events": [{"type": "O", "frame": 0, "at": 0}, {"type": "C", "frame": 1, "at": 1}]}]}' 'profiles[0].events[1]: closes a frame'
 # speedscope export size (issue 44 item 7): a V8 profile made here, two
 # 30-deep chains alternating 2000 times (each switch closes and opens 30

@@ -43,12 +43,13 @@ grep -q '^  sample_index *= $' <<<"$out" || fail "o: a bad sample_index was kept
 grep -q 'sample_index=nosuch: no value type' "$tmp/err" || { cat "$tmp/err"; fail "the bad sample_index's message"; }
 [ "$(ask focus=main focus= top)" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "focus= clears"
 # a failed command: its message, then the session goes on; exit 0
-out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ncall_tree=true\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
+out=$(printf 'nosuchcommand\npeek\ntop --nosuch\ncall_tree=true\nprune_from=sort\ntop1\n' | "$PCOL" shell "$in" 2>"$tmp/err")
 [ $? = 0 ] || fail "the session's exit"
 grep -q 'unrecognized command: "nosuchcommand"' "$tmp/err" || fail "unknown command"
 grep -q 'command peek requires an argument' "$tmp/err" || fail "peek without its argument"
 grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
 grep -q "pprof's call_tree is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
+grep -q "pprof's prune_from is not offered by pcol" "$tmp/err" || fail "prune_from: not named (review 10 m11)"
 grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
 # pprof's forms: signed counts, cum=true; a count is no limit of traces
 [ "$(ask 'top -5')" = "$("$PCOL" top "$in" | body)" ] || fail "top -5: every row"

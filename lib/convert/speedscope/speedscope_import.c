@@ -710,10 +710,11 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     for (size_t g = 0; g < pj - pi; g++) {
       double w = s->ps[pi + g].weights[i];
       v[g].value_type_id = vt[g];
-      if (w != w || w < 0 || to_scaled(w, scale[g], &v[g].value))
-        return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
-      if ((int)g == count_at && to_i64(w, &weight)) /* the count's weight: rounded (a decimal count's too) */
-        return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
+      if (w != w || w < 0) return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "not a weight >= 0");
+      /* a number >= 0, but past 64 bits as stored (review 10 m5) */
+      if (to_scaled(w, scale[g], &v[g].value) || ((int)g == count_at && to_i64(w, &weight)))
+        return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "a weight out of range (stored in 64 bits: "
+                  "at most about 9.2e18 of the profile's smallest unit)");
     }
     if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");

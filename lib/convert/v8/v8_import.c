@@ -469,7 +469,9 @@ static int opt_num(vimp *v, vnum *x) {
   int rc = val(v);
   if (rc) return rc;
   x->present = 1;
-  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac) != 0;
+  /* 1: not a number, 2: a number out of range (review 10 m5: 1e300 was
+   * "must be numbers") */
+  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac) == 0 ? 0 : v->j->tok == PCOL_JT_REAL ? 2 : 1;
   x->d = v->j->d;
   return PCOL_OK;
 }
@@ -593,6 +595,9 @@ static int resolve(vimp *v) {
   /* the tree's root "(root)" is in every stack: no frame of its own */
   for (size_t i = 0; i < v->n; i++)
     if (!v->parent[i] && v->nodes[i].is_root_name) v->loc[i] = 0;
+  if (v->start.bad == 2 || v->end.bad == 2)
+    return at(v, v->start.bad == 2 ? "startTime" : "endTime", SIZE_MAX,
+              "out of range (microseconds, at most 9e15 either side of 0)");
   if (v->start.bad || v->end.bad)
     return at(v, "startTime", SIZE_MAX, "startTime and endTime must be numbers (microseconds)");
   int has_start = v->start.present, has_end = v->end.present;
