@@ -503,3 +503,29 @@ pcol_format cli_input_format(const char *path) {
   if (!strcmp(path, "-") || (!stat(path, &st) && !S_ISREG(st.st_mode))) return PCOL_FMT_UNKNOWN;
   return pcol_detect_path(path);
 }
+
+/* A warning when OUT is one of the inputs (the same file, however named):
+ * the command replaces it, which `pack run.pcol --compress zstd -o
+ * run.pcol` means to do, but `pack g.pb.gz -o g.pb.gz` leaves a pcol file
+ * named as a pprof one (review 10 m6).  what: what replaces it ("a pcol
+ * file", "the pprof export"); a pcol input that a pcol file replaces
+ * (to_pcol) says nothing. */
+void cli_warn_output_replaces(const cli_command *cmd, const char *out, char *const *in, size_t nin,
+                              int to_pcol, const char *what) {
+  struct stat so, si;
+  if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode)) return;
+  for (size_t i = 0; i < nin; i++) {
+    if (stat(in[i], &si) || si.st_dev != so.st_dev || si.st_ino != so.st_ino) continue;
+    if (to_pcol) { /* a pcol input rewritten: meant */
+      unsigned char magic[8] = {0};
+      FILE *fp = fopen(in[i], "rb");
+      size_t got = fp ? fread(magic, 1, sizeof magic, fp) : 0;
+      if (fp) fclose(fp);
+      if (got == sizeof magic && !memcmp(magic, "\x89PCOL\r\n\x1a", 8)) continue;
+    }
+    fprintf(stderr, "pcol %s: warning: ", cmd->name);
+    cli_print_cstr(stderr, out);
+    fprintf(stderr, ": the output replaces this input with %s, whatever its name says\n", what);
+    return;
+  }
+}

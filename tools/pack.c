@@ -75,6 +75,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   size_t nin = 0;
   int rc = cli_expand_args(a->pos, a->npos, &in, &nin, &err);
   iopt.names = cli_fetched_names((const char *const *)in, nin); /* URLs: fetch.c */
+  if (!rc) cli_warn_output_replaces(cmd, out, in, nin, 1, "a pcol file");
   if (!rc) rc = pcol_builder_new(&b, &err);
   /* the compressed inputs after the one imported are inflated on a thread
    * (pcol_import_paths) */

@@ -9,7 +9,8 @@ static const cli_command commands[] = {
      "Convert profiles (Rprof, pprof, Perun, collapsed stacks, V8 .cpuprofile, Chrome trace events, perf script, speedscope, Firefox Profiler, OTLP, CPython 3.15 Tachyon, JDK Flight Recorder, Perfetto traces; detected) to pcol.",
      "Several inputs become several sources of one file.  INPUT may be '-' for\n"
      "standard input.  The output is written to a temporary file and renamed into\n"
-     "place, so a failed run leaves no partial file.",
+     "place, so a failed run leaves no partial file; an output that is one of\n"
+     "the inputs replaces it (a warning says so unless a pcol file is rewritten).",
      opts_pack, cmd_pack},
     {"unpack", "pcol unpack FILE... --to FORMAT -o OUT",
      "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox, otlp or v8.",

@@ -47,4 +47,20 @@ long=$(printf 'n%.0s' $(seq 1 250)).pcol
 "$PCOL" pack "$in" -o "$tmp/$long" || fail "pack to a 255-byte file name"
 "$PCOL" validate --full "$tmp/$long" >/dev/null || fail "the 255-byte name was not written whole"
 ls -A "$tmp" | grep -q tmp- && fail "a temporary file was left behind"
+
+# an output that is one of the inputs (review 10 m6): replaced, with a
+# warning naming it, unless a pcol file is rewritten as pcol (meant:
+# `pack run.pcol --compress zstd -o run.pcol`); through a link too
+cp "$in" "$tmp/self.out"
+"$PCOL" pack "$tmp/self.out" -o "$tmp/self.out" 2>"$tmp/err" || fail "pack onto its input"
+grep -q "warning: $tmp/self.out: the output replaces this input with a pcol file" "$tmp/err" ||
+  fail "pack onto a non-pcol input: no warning: $(cat "$tmp/err")"
+"$PCOL" validate "$tmp/self.out" >/dev/null || fail "pack onto its input: not a pcol file"
+"$PCOL" pack "$tmp/self.out" --compress zstd -o "$tmp/self.out" 2>"$tmp/err" || fail "rewrite in place"
+[ ! -s "$tmp/err" ] || fail "a pcol file rewritten in place warned: $(cat "$tmp/err")"
+ln -s self.out "$tmp/selflink"
+"$PCOL" unpack "$tmp/self.out" --to collapsed -o "$tmp/selflink" 2>"$tmp/err" || fail "unpack onto its input"
+grep -q "the output replaces this input with the collapsed export" "$tmp/err" ||
+  fail "unpack onto its input (a link to it): no warning: $(cat "$tmp/err")"
+"$PCOL" pack "$in" -o "$tmp/other.pcol" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "a plain pack warned: $(cat "$tmp/err")"
 exit 0
