@@ -34,11 +34,21 @@ cmp -s "$tmp/a.samples" "$tmp/gz.samples" || fail "the gzip copy reads different
 "$PCOL" pack - -o "$tmp/in.pcol" <"$tmp/a.jfr.gz" || fail "pcol pack - (gzip JFR on standard input)"
 "$PCOL" cat "$tmp/in.pcol" --table samples >"$tmp/in.samples" || fail "pcol cat in.pcol"
 cmp -s "$tmp/a.samples" "$tmp/in.samples" || fail "standard input reads differently"
+# a file joined to itself with `cat`: two recordings (jfr_import.c
+# same_recording), each read as its own file is (its own sources), so they
+# count twice and their lengths add up, as the two files' do (review 10 F5)
 cat "$tmp/a.jfr" "$tmp/a.jfr" >"$tmp/aa.jfr"
-"$PCOL" top "$tmp/aa.jfr" --source 1 --format tsv >"$tmp/aa.tsv" || fail "pcol top of two joined files"
-awk -F'\t' 'NR > 1 { $1 *= 2; $4 *= 2 } { print $1, $4, $6 }' "$tmp/a1.tsv" >"$tmp/want"
+"$PCOL" top "$tmp/a.jfr" --value samples --format tsv >"$tmp/a.tsv" || fail "pcol top a.jfr"
+"$PCOL" top "$tmp/aa.jfr" --value samples --format tsv >"$tmp/aa.tsv" || fail "pcol top of two joined files"
+awk -F'\t' 'NR > 1 { $1 *= 2; $4 *= 2 } { print $1, $4, $6 }' "$tmp/a.tsv" >"$tmp/want"
 awk -F'\t' '{ print $1, $4, $6 }' "$tmp/aa.tsv" >"$tmp/got"
 cmp -s "$tmp/want" "$tmp/got" || fail "two joined files do not count twice: $(diff "$tmp/want" "$tmp/got" | head -5)"
+d1=$("$PCOL" top "$tmp/aa.jfr" --value samples -n 1 | grep '^Duration:')
+d2=$("$PCOL" top "$tmp/a.jfr" "$tmp/a.jfr" --value samples -n 1 | grep '^Duration:')
+[ -n "$d1" ] && [ "$d1" = "$d2" ] || fail "a file joined to itself: '$d1', the two files: '$d2'"
+[ "$("$PCOL" cat "$tmp/aa.jfr" --table sources --format tsv | grep -c '(recording 2): ')" = \
+  "$("$PCOL" cat "$tmp/a.jfr" --table sources --format tsv | tail -n +2 | wc -l)" ] ||
+  fail "a file joined to itself: not a source of its second recording per the file's"
 # one recording's time counts once (THE recording rule, lib/core/wall.c):
 # gen_jfr.py's chunks follow one another, 10 ms each, so a recording of 3
 # chunks lasts 30 ms, and so does each of its sources (execution and
@@ -84,24 +94,45 @@ python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[4:6] = 
 "$PCOL" pack "$tmp/v3.jfr" -o "$tmp/v3.pcol" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "v3.jfr: chunk 1, byte 0: file version 3.1" "$tmp/err" ||
   fail "a version 3 chunk: exit $rc, $(cat "$tmp/err")"
-# an event more than 2^63 ns after the recording's start (the earliest
-# chunk's, -9e18 ns): refused naming that event, whichever chunk comes first
-# (the importer streams chunks, so the start is known only at the end)
+# an event more than 2^63 ns after or before its recording's start (the
+# earliest chunk's of the recording: a recording joined on with `cat` has
+# its own, jfr_import.c same_recording): refused naming that event (the
+# importer streams chunks, so the start is known only at the end); a chunk
+# of one tick a second whose start is 10^10 ticks before or after its events
 python3 - "$tmp" <<'EOF' || fail "far-chunk generator"
-import sys
+import struct, sys
 sys.path.insert(0, "tests/support")
 import gen_jfr
-a = gen_jfr.chunk(True, 4, -9 * 10**18, 5000, True)
+def far(d):
+    a = bytearray(gen_jfr.chunk(True, 4, 0, 5000, True))
+    a[48:56] = struct.pack(">q", 5000 - d)  # start_ticks
+    a[56:64] = struct.pack(">q", 1)  # ticks per second
+    return bytes(a)
 b = gen_jfr.chunk(True, 4, 1700000000 * 10**9, 5000, True)
-open(sys.argv[1] + "/far1.jfr", "wb").write(a + b)
-open(sys.argv[1] + "/far2.jfr", "wb").write(b + a)
+open(sys.argv[1] + "/far1.jfr", "wb").write(far(10**10))
+open(sys.argv[1] + "/far2.jfr", "wb").write(b + far(-10**10))
 EOF
-for w in "far1.jfr: chunk 2, byte 1777" "far2.jfr: chunk 1, byte 68"; do
+for w in "far1.jfr: chunk 1, byte 68" "far2.jfr: chunk 2, byte 1852"; do
   f=${w%%:*}
   "$PCOL" pack "$tmp/$f" -o "$tmp/far.pcol" 2>"$tmp/err"; rc=$?
   [ $rc = 1 ] && grep -q "$w: event time out of range" "$tmp/err" ||
     fail "$f: an event past 2^63 ns from the start: exit $rc, $(cat "$tmp/err")"
 done
+# recordings joined: each makes sources, so at most 4,096 (a chunk that does
+# not follow the one before begins one); past it refused, naming the chunk
+python3 - "$tmp" <<'EOF' || fail "many-recordings generator"
+import sys
+sys.path.insert(0, "tests/support")
+import gen_jfr
+c = [gen_jfr.chunk(True, 1, 1700000000 * 10**9 + i * 10**9, 5000, True) for i in range(4097)]
+open(sys.argv[1] + "/many.jfr", "wb").write(b"".join(c))
+open(sys.argv[1] + "/many4096.jfr", "wb").write(b"".join(c[:4096]))
+EOF
+"$PCOL" pack "$tmp/many.jfr" -o "$tmp/many.pcol" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "many.jfr: chunk 4097, byte [0-9]*: more than 4096 recordings" "$tmp/err" ||
+  fail "4,097 recordings joined: exit $rc, $(cat "$tmp/err")"
+"$PCOL" top "$tmp/many4096.jfr" -n 1 2>/dev/null | grep -q '^Duration: 40.96s, Total samples = 4096 ' ||
+  fail "4,096 recordings of 10 ms joined: not a Duration of 40.96s"
 # 200,000 settings: linear, the rest counted
 $GEN "$tmp/set.jfr" --samples 3 --settings 200000 || fail "gen_jfr.py --settings"
 (ulimit -t 20; "$PCOL" cat "$tmp/set.jfr" --table meta >"$tmp/meta") || fail "200,000 settings: not read within 20 s of CPU"

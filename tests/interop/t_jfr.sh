@@ -127,6 +127,33 @@ t = {row["name"]: row["flat"] / 1e9 for row in top["rows"] if row["flat"]}
 assert r.keys() == t.keys() and all(abs(r[k] - t[k]) < 1e-6 for k in r), sorted(set(r.items()) ^ set(t.items()))[:6]
 print("ok   x.jfr --to rprof: summaryRprof %.2f s, %d functions = pcol top's" % (st, len(r)))
 PY
+  # the native-method samples alone (counted: a thread in native code may
+  # be blocked): each is a tick of their period, the jdk.NativeMethodSample
+  # setting in force for all of them (the source's period, `pcol info`), so
+  # summaryRprof's sampling.time is samples x period; with no one period,
+  # 10 ms ticks and unpack's note saying so (review 10 F3: 10 ms ticks of
+  # 20 ms samples, silently)
+  ns=$("$PCOL" cat "$tmp/x.jfr" --table sources --format tsv | awk -F'\t' '$3 ~ /: jdk.NativeMethodSample$/ { print $1 }')
+  if [ -n "$ns" ]; then
+    "$PCOL" unpack "$tmp/x.jfr" --source "$ns" --to rprof -o "$tmp/x-nat.out" 2>"$tmp/x-nat.err" || bad "pcol unpack x.jfr --source $ns --to rprof"
+    "$PCOL" info "$tmp/x.jfr" --format json >"$tmp/x-nat-info.json"
+    "$PCOL" top "$tmp/x.jfr" --source "$ns" --value samples --format json -n 0 >"$tmp/x-nat-top.json" 2>/dev/null
+    Rscript -e 'cat(summaryRprof(commandArgs(TRUE)[1])$sampling.time)' "$tmp/x-nat.out" >"$tmp/x-nat-r.txt" 2>/dev/null ||
+      bad "summaryRprof of x.jfr's native samples"
+    python3 - "$tmp/x-nat-info.json" "$tmp/x-nat-top.json" "$tmp/x-nat-r.txt" "$tmp/x-nat.err" "$ns" <<'PY' || bad "x.jfr's native samples --to rprof: not samples x their period"
+import json, sys
+src = json.load(open(sys.argv[1]))["rows"][int(sys.argv[5]) - 1]
+n = json.load(open(sys.argv[2]))["total"]
+st, err = float(open(sys.argv[3]).read()), open(sys.argv[4]).read()
+per = src.get("period")
+if per:
+    assert abs(st - n * per / 1e9) < 1e-6 and not err, (st, n, per, err)
+    print("ok   x.jfr's native samples --to rprof: summaryRprof %.3f s = %d samples x %g ms" % (st, n, per / 1e6))
+else:
+    assert "states no sampling period" in err, err
+    print("ok   x.jfr's native samples --to rprof: no one period, 10 ms ticks, noted")
+PY
+  fi
 fi
 # the default survives the Firefox and speedscope exports (user review: the
 # Firefox copy answered in allocated bytes): the same Type: line and total
@@ -236,6 +263,41 @@ for v in samples allocation_weight; do
     [ "$(wc -l <"$tmp/jt1")" -gt 5 ] && cmp -s "$tmp/jt1" "$tmp/jt2" ||
     bad "two recordings joined: pcol top --value $v differs from the two files' ($(diff "$tmp/jt1" "$tmp/jt2" | head -4 | tr '\n' ' '))"
 done
+# and its time is the recordings' lengths added, as of the two files (review
+# 10 F5: the span from the first's start to the second's end, gap and all,
+# was its Duration): `pcol top`'s Duration: and the pprof export's
+# duration_nanos are each recording's chunks' span (consecutive chunks, each
+# starting where the one before ends) added, `jfr summary`'s (the chunks'
+# durations added, whole seconds) within a second of it, and the two files'
+"$PCOL" top "$tmp/joined.jfr" -n 1 2>/dev/null | grep '^Duration:' >"$tmp/j-top.txt"
+"$PCOL" top "$tmp/x.jfr" "$tmp/rn.jfr" -n 1 2>/dev/null | grep '^Duration:' >"$tmp/j2-top.txt"
+"$PCOL" unpack "$tmp/joined.jfr" --to pprof -o "$tmp/j.pb.gz" 2>/dev/null || bad "pcol unpack joined.jfr --to pprof"
+"$PCOL" info "$tmp/j.pb.gz" --format json >"$tmp/j.json" || bad "pcol info of joined.jfr's pprof export"
+jfr summary "$tmp/joined.jfr" >"$tmp/j-summary.txt" || bad "jfr summary joined.jfr"
+python3 - "$tmp/joined.jfr" "$tmp/j.json" "$tmp/j-summary.txt" "$tmp/j-top.txt" "$tmp/j2-top.txt" <<'PY' || bad "joined.jfr: the Duration is not the recordings' lengths added"
+import json, re, struct, sys
+d = open(sys.argv[1], "rb").read()
+at, recs = 0, []
+while at < len(d):
+    size, start, dur = struct.unpack(">q", d[at + 8:at + 16])[0], *struct.unpack(">qq", d[at + 32:at + 48])
+    if recs and abs(start - recs[-1][1]) < 1000000:
+        recs[-1][1] = max(recs[-1][1], start + dur)
+    else:
+        recs.append([start, start + dur])
+    at += size
+assert len(recs) == 2, "joined.jfr holds %d recordings by its chunk headers, not 2" % len(recs)
+total = sum(b - a for a, b in recs)
+gap = recs[1][0] - recs[0][1]
+got = json.load(open(sys.argv[2]))["rows"][0]["duration_ns"]
+secs = int(re.search(r"Duration: (\d+) s", open(sys.argv[3]).read()).group(1))
+top, top2 = open(sys.argv[4]).read().strip(), open(sys.argv[5]).read().strip()
+assert got == total, "the pprof export's duration_nanos %d, the recordings' lengths %d (gap %d)" % (got, total, gap)
+assert abs(got / 1e9 - secs) < 1, "duration %d ns, jfr summary's %d s" % (got, secs)
+want = "%.2fs" % (total / 1e9)
+assert top.startswith("Duration: " + want.replace(".00s", "s")), (top, want)
+assert top.split(",")[0] == top2.split(",")[0], (top, top2)
+print("ok   joined.jfr: Duration %s, the recordings' lengths added (gap %.2f s left out; jfr summary: %d s), as of the two files" % (want, gap / 1e9, secs))
+PY
 leaves() { jfr print --events jdk.ExecutionSample "$1" | awk '/stackTrace = \[/ { getline; sub(/line:.*/, ""); print }'; }
 other=$( (leaves "$tmp/x.jfr"; leaves "$tmp/rn.jfr") | sort | uniq -c | diff - <(leaves "$tmp/joined.jfr" | sort | uniq -c) | grep -c '^>')
 echo "ok   two recordings joined: pcol top as of the two files (jfr print of the joined file: $other leaf frame counts differ from the two files')"

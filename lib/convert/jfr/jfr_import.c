@@ -72,6 +72,7 @@ typedef struct srow {
   uint64_t seq;
   uint32_t stack, ls;
   int64_t v[2];
+  uint32_t rec; /* the recording (jrec) */
   uint8_t kind;
 } srow;
 #define T_NONE (-((__int128)1 << 120)) /* below any clock_ns (|ticks x 1e9| < 2^94) */
@@ -97,20 +98,24 @@ typedef struct jthread {
   int has_id, has_tid;
 } jthread;
 
-/* A period setting of jdk.ExecutionSample (jdk.ActiveSetting "period"):
- * its time (epoch ns; T_NONE: none), file order, the period in ns (> 0)
- * or why it gives none (period_ns), and its text for a note. */
+/* A period setting of jdk.ExecutionSample or jdk.NativeMethodSample
+ * (jdk.ActiveSetting "period"): its recording and event type, its time
+ * (epoch ns; T_NONE: none), file order, the period in ns (> 0) or why it
+ * gives none (period_ns), and its text for a note. */
 typedef struct jper {
   __int128 t;
   uint64_t seq;
   int64_t ns;
+  uint32_t rec;
+  int kind;
   char text[40];
 } jper;
 #define JFR_MAX_PERIODS 4096 /* past it, no CPU time (a note says so) */
+#define JFR_MAX_RECORDINGS 4096 /* joined in one file: past it, refused (each makes sources) */
 
-typedef struct kmeta { /* a meta row of one kind's source (EK_N: all) */
+typedef struct kmeta { /* a meta row of one recording's one kind's source (EK_N: all) */
   int kind;
-  uint32_t key, val;
+  uint32_t rec, key, val;
 } kmeta;
 
 /* How ticks become times: a chunk's start in ticks and epoch ns. */
@@ -120,24 +125,40 @@ typedef struct jclock {
   int set;
 } jclock;
 
+/* One recording of the input (a file joined with `cat` holds several:
+ * same_recording): its sources are made as its own file's are, so its
+ * length adds to the others' as two files' do (review 10 F5).  The
+ * execution (0) and native (1) samples' earliest and latest times. */
+typedef struct jrec {
+  int64_t base, end; /* its start (its earliest chunk's) and end, epoch ns */
+  unsigned chunks, major, minor;
+  jat tmin, tmax; /* the earliest and latest event times */
+  uint64_t truncated[EK_N], count[EK_N];
+  uint64_t cpu_lost; /* jdk.CPUTimeSamplesLost's lostSamples */
+  int info_done[NINFO];
+  __int128 ex_min[2], ex_max[2];
+  int ex_timed[2], ex_untimed[2];
+} jrec;
+
 typedef struct jimp {
   jrd r;
   jclock clock;
   pcol_builder *b;
-  int64_t base; /* the recording's start, epoch ns (the earliest chunk's) */
-  pcol_rowsort *rows; /* the samples, sorted by kind, time, file order */
+  jrec *recs, *R; /* the recordings; the one being read or emitted */
+  size_t nrec, caprec;
+  int64_t base; /* emit: R's start, epoch ns */
+  pcol_rowsort *rows; /* the samples, sorted by recording, kind, time, file order */
   uint64_t nrows;
-  jat tmin, tmax; /* the earliest and latest event times */
   /* emit: the source being filled */
   int cur_kind;
-  int64_t nsrc; /* the sources made so far (pcol.recording_part) */
+  uint32_t cur_rec;
+  int64_t nsrc; /* the recording's sources made so far (pcol.recording_part) */
   uint32_t cur_src, cur_vt[3];
   size_t cur_nvt;
   int any;
-  const char *src_name;
+  const char *input;   /* the input's name */
+  pcol_buf src_name;   /* the recording's: the input's, "NAME (recording N)" past the first */
   int64_t span;
-  unsigned chunks;
-  const jchunk *k0;
   ftype *ft;
   size_t nft, capft;
   jthread *th;
@@ -145,20 +166,16 @@ typedef struct jimp {
   kmeta *meta;
   size_t nmeta, capmeta;
   uint64_t meta_dropped; /* past JFR_MAX_META */
-  uint64_t cpu_lost;     /* jdk.CPUTimeSamplesLost's lostSamples */
-  int info_done[NINFO];
-  uint64_t truncated[EK_N], count[EK_N];
   /* the execution samples' periods (exec_periods): the settings, whether
    * every sample has one (per_on: a cpu value), the one period of them all
-   * (0: they differ), the cursor of put_row, the note; the samples' times */
+   * (0: they differ), the cursor of put_row and its end, the note; the
+   * native samples' one period (nat_one, 0: none); of the recording R */
   jper *per;
-  size_t nper, capper, per_at;
+  size_t nper, capper, per_at, per_end;
   uint64_t per_over;
   int per_on;
-  int64_t per_one;
+  int64_t per_one, nat_one;
   char per_note[320];
-  __int128 ex_min, ex_max;
-  int ex_timed, ex_untimed;
   uint32_t k_thread, k_tid, k_thread_id, k_state, k_class, u_count, u_ns;
   pcol_buf name; /* scratch for a function's name */
   pcol_buf sys;
@@ -332,13 +349,13 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
   int rc = pool_struct(x, k, st, USE_STACK, fv, &e);
   if (rc <= 0) return rc;
   if (rc == 2) {
-    x->truncated[kind] += e.k->cls[e.ci].ent[e.idx].flag;
+    x->R->truncated[kind] += e.k->cls[e.ci].ent[e.idx].flag;
     return *stack = memo(e, USE_STACK) - 1, PCOL_OK;
   }
   k = e.k; /* the stack trace's fields are of its chunk */
   const jv *tr = fld(k, fv, e.ci, "truncated");
   int truncated = tr->kind == JV_NUM && tr->i;
-  x->truncated[kind] += (uint64_t)truncated;
+  x->R->truncated[kind] += (uint64_t)truncated;
   const jv *frames = fld(k, fv, e.ci, "frames");
   x->nlocs = x->nlines = 0;
   if (frames->kind == JV_ARR) {
@@ -511,8 +528,8 @@ static int same_recording(const jchunk *p, const jchunk *k) {
 static void ticks_ns(jimp *x, int64_t ticks, uint64_t at, __int128 *out) {
   __int128 ns = *out = clock_ns(&x->clock, ticks);
   jat here = {ns, at, x->r.chunk_no, 1};
-  if (!x->tmin.set || ns < x->tmin.t) x->tmin = here;
-  if (!x->tmax.set || ns > x->tmax.t) x->tmax = here;
+  if (!x->R->tmin.set || ns < x->R->tmin.t) x->R->tmin = here;
+  if (!x->R->tmax.set || ns > x->R->tmax.t) x->R->tmax = here;
 }
 
 static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, uint64_t at) {
@@ -522,14 +539,15 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   if (rc) return rc;
   srow s;
   memset(&s, 0, sizeof s); /* (padding too: the rows go to a file) */
-  s.t = T_NONE, s.n = 1, s.seq = x->nrows, s.kind = (uint8_t)kind;
+  s.t = T_NONE, s.n = 1, s.seq = x->nrows, s.kind = (uint8_t)kind, s.rec = (uint32_t)(x->nrec - 1);
   if (ro->f_count[kind] >= 0 && fv[ro->f_count[kind]].kind == JV_NUM) s.n = fv[ro->f_count[kind]].i;
   if (ro->f_time[kind] >= 0 && fv[ro->f_time[kind]].kind == JV_NUM) ticks_ns(x, fv[ro->f_time[kind]].i, at, &s.t);
-  if (kind == EK_EXEC && s.t == T_NONE) x->ex_untimed = 1;
-  if (kind == EK_EXEC && s.t != T_NONE) {
-    if (!x->ex_timed || s.t < x->ex_min) x->ex_min = s.t;
-    if (!x->ex_timed || s.t > x->ex_max) x->ex_max = s.t;
-    x->ex_timed = 1;
+  jrec *R = x->R;
+  if (kind <= EK_NATIVE && s.t == T_NONE) R->ex_untimed[kind] = 1;
+  if (kind <= EK_NATIVE && s.t != T_NONE) { /* (EK_EXEC 0, EK_NATIVE 1) */
+    if (!R->ex_timed[kind] || s.t < R->ex_min[kind]) R->ex_min[kind] = s.t;
+    if (!R->ex_timed[kind] || s.t > R->ex_max[kind]) R->ex_max[kind] = s.t;
+    R->ex_timed[kind] = 1;
   }
   if (ro->f_stack[kind] >= 0 && (rc = stack_of(x, k, &fv[ro->f_stack[kind]], kind, &s.stack))) return rc;
   pcol_label_row lab[5];
@@ -556,7 +574,7 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   }
   if ((rc = pcol_rowsort_add(x->rows, &s))) return rows_failed(x, rc);
   x->nrows++;
-  x->count[kind]++;
+  x->R->count[kind]++;
   return PCOL_OK;
 }
 
@@ -569,10 +587,11 @@ static int add_meta(jimp *x, int kind, const char *key, size_t nkey, const char 
   if (x->nmeta == JFR_MAX_META) return x->meta_dropped++, PCOL_OK;
   PCOL_RETURN_NOT_OK(pcol_b_string(x->b, key, nkey, &ks, x->r.err));
   PCOL_RETURN_NOT_OK(pcol_b_string(x->b, val, nval, &vs, x->r.err));
+  uint32_t rec = (uint32_t)(x->nrec - 1);
   for (size_t i = 0; i < x->nmeta; i++)
-    if (x->meta[i].kind == kind && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
+    if (x->meta[i].kind == kind && x->meta[i].rec == rec && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
   if (PCOL_GROW(x->meta, x->nmeta, x->capmeta)) return oom(x);
-  x->meta[x->nmeta].kind = kind, x->meta[x->nmeta].key = ks, x->meta[x->nmeta++].val = vs;
+  x->meta[x->nmeta].kind = kind, x->meta[x->nmeta].rec = rec, x->meta[x->nmeta].key = ks, x->meta[x->nmeta++].val = vs;
   return PCOL_OK;
 }
 
@@ -589,8 +608,8 @@ static int meta_text(jimp *x, jchunk *k, const jv *v, char *num, size_t cap, con
 static int on_info(jimp *x, jchunk *k, uint32_t ci, size_t which, jcur *c) {
   jv fv[JFR_MAX_FIELDS];
   int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
-  if (rc || x->info_done[which]) return rc;
-  x->info_done[which] = 1;
+  if (rc || x->R->info_done[which]) return rc;
+  x->R->info_done[which] = 1;
   const jclass *t = &k->cls[ci];
   for (uint32_t f = 0; f < t->nf && f < JFR_MAX_FIELDS; f++) {
     const char *fname = jfr_str(k, k->fields[t->f0 + f].name), *s;
@@ -672,7 +691,8 @@ static int64_t period_ns(const char *s, size_t n) {
 
 /* jdk.ActiveSetting (id: an event type id, name, value) of an imported
  * event type: "jfr.setting.period" = "10 ms" on that type's source; a
- * "period" of jdk.ExecutionSample is kept with its time too (exec_periods). */
+ * "period" of jdk.ExecutionSample or jdk.NativeMethodSample is kept with
+ * its time too (kind_periods). */
 static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c) {
   jv fv[JFR_MAX_FIELDS];
   int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
@@ -692,7 +712,7 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
     pcol_buf_free(&val);
     return rc;
   }
-  if (kind == EK_EXEC && n == 6 && !memcmp(s, "period", 6)) {
+  if (kind <= EK_NATIVE && n == 6 && !memcmp(s, "period", 6)) {
     if (x->nper == JFR_MAX_PERIODS) {
       x->per_over++;
     } else if (PCOL_GROW(x->per, x->nper, x->capper)) {
@@ -703,6 +723,7 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
       const jv *t = fld(k, fv, ci, "startTime");
       p->t = t->kind == JV_NUM ? clock_ns(&x->clock, t->i) : T_NONE;
       p->seq = x->nper++;
+      p->rec = (uint32_t)(x->nrec - 1), p->kind = kind;
       p->ns = period_ns(val.data ? (const char *)val.data : "", val.len);
       size_t m = val.len < sizeof p->text - 1 ? val.len : sizeof p->text - 1;
       for (size_t i = 0; i < m; i++) /* for a note: printable ASCII */
@@ -772,8 +793,8 @@ static int read_events(jimp *x, jchunk *k) {
         jv fv[JFR_MAX_FIELDS];
         if ((rc = jfr_read_struct(&x->r, k, &c, ci, fv, JFR_MAX_FIELDS))) return rc;
         const jv *n = fld(k, fv, ci, "lostSamples");
-        if (n->kind == JV_NUM && n->i > 0 && x->cpu_lost <= UINT64_MAX - (uint64_t)n->i)
-          x->cpu_lost += (uint64_t)n->i;
+        if (n->kind == JV_NUM && n->i > 0 && x->R->cpu_lost <= UINT64_MAX - (uint64_t)n->i)
+          x->R->cpu_lost += (uint64_t)n->i;
       }
     }
     pos += (uint64_t)size;
@@ -784,6 +805,7 @@ static int read_events(jimp *x, jchunk *k) {
 /* ------------------------------------------------------------ sources */
 static int row_cmp(const void *a, const void *b) {
   const srow *p = a, *q = b;
+  if (p->rec != q->rec) return p->rec < q->rec ? -1 : 1;
   if (p->kind != q->kind) return p->kind < q->kind ? -1 : 1;
   if (p->t != q->t) return p->t < q->t ? -1 : 1;
   return p->seq < q->seq ? -1 : p->seq > q->seq;
@@ -801,11 +823,10 @@ static int open_source(jimp *x, int kind) {
   uint32_t src, *vt = x->cur_vt, sid, uid;
   size_t nvt = 0;
   int any = x->any;
-  const char *name = x->src_name;
-  const jchunk *k0 = x->k0;
+  const jrec *R = x->R;
   pcol_error *err = x->r.err; /* the builder's own reason when it refuses */
   x->sys.len = 0;
-  if (pcol_buf_append(&x->sys, name, strlen(name)) ||
+  if (pcol_buf_append(&x->sys, x->src_name.data, x->src_name.len) ||
       (any && (pcol_buf_append(&x->sys, ": ", 2) || pcol_buf_append(&x->sys, KINDS[kind].event, strlen(KINDS[kind].event)))))
     return oom(x);
   int rc;
@@ -815,19 +836,20 @@ static int open_source(jimp *x, int kind) {
     return rc;
   if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
       (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->span)) ||
-      (rc = meta_i64(x, src, JFR_META_CHUNKS, x->chunks)) ||
+      (rc = meta_i64(x, src, JFR_META_CHUNKS, R->chunks)) ||
       /* one recording: its sources' time counts once (THE recording rule) */
       (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, ++x->nsrc)))
     return rc;
   char ver[16];
-  snprintf(ver, sizeof ver, "%u.%u", k0->major, k0->minor);
+  snprintf(ver, sizeof ver, "%u.%u", R->major, R->minor);
   if ((rc = pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver, err)) ||
       (any && (rc = pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event, err))))
     return rc;
   if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", err)))
     return rc;
   for (size_t i = 0; i < x->nmeta; i++)
-    if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) && (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
+    if (x->meta[i].rec == x->cur_rec && (x->meta[i].kind == EK_N || x->meta[i].kind == kind) &&
+        (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
       return rc;
   if (x->meta_dropped) {
     char note[128];
@@ -835,18 +857,18 @@ static int open_source(jimp *x, int kind) {
              JFR_MAX_META, (unsigned long long)x->meta_dropped);
     if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
   }
-  if (kind == EK_CPUTIME && x->cpu_lost) {
+  if (kind == EK_CPUTIME && R->cpu_lost) {
     char note[128];
     snprintf(note, sizeof note, "CPU time samples the JVM lost (jdk.CPUTimeSamplesLost): %llu",
-             (unsigned long long)x->cpu_lost);
+             (unsigned long long)R->cpu_lost);
     if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
   }
   if (kind == EK_EXEC && x->per_note[0] && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, x->per_note, err)))
     return rc;
-  if (x->truncated[kind]) {
+  if (R->truncated[kind]) {
     char note[96];
     snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
-             (unsigned long long)x->truncated[kind]);
+             (unsigned long long)R->truncated[kind]);
     if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
   }
   /* value types: samples, then the fields */
@@ -867,6 +889,16 @@ static int open_source(jimp *x, int kind) {
                        (rc = meta_i64(x, src, PPROF_META_PERIOD, x->per_one))))
       return rc;
   }
+  /* the native samples stay counted (a thread in native code may be
+   * blocked), each standing for the period they were taken at: the
+   * source's period when one is in force for all of them (kind_periods),
+   * wall time, as `pcol info`, the pprof export and the Rprof export's
+   * sample.interval give it (review 10 F3: 10 ms ticks for 20 ms samples) */
+  if (kind == EK_NATIVE && x->nat_one &&
+      ((rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_TYPE, PCOL_VT_WALL, err)) ||
+       (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
+       (rc = meta_i64(x, src, PPROF_META_PERIOD, x->nat_one))))
+    return rc;
   for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
     if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
         (rc = pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, err)) ||
@@ -885,24 +917,29 @@ static int open_source(jimp *x, int kind) {
    * sampler is off in default.jfc and profile.jfc, its own view is
    * `jfr view cpu-time-hot-methods`, and its cpu-time, a second measure of
    * the same time, counts 0 there); without them, the CPU-time samples' */
-  const char *dv = x->count[EK_EXEC] && x->per_on ? PCOL_VT_CPU : x->count[EK_CPUTIME] ? JFR_VT_CPU_TIME : NULL;
+  const char *dv = R->count[EK_EXEC] && x->per_on ? PCOL_VT_CPU : R->count[EK_CPUTIME] ? JFR_VT_CPU_TIME : NULL;
   if (any && dv && (rc = pcol_b_meta_str(x->b, src, PCOL_META_DEFAULT_VALUE, dv, err))) return rc;
   x->cur_kind = kind, x->cur_src = src, x->cur_nvt = nvt;
   return PCOL_OK;
 }
 
-/* A sample, in the sorted order: the sources open as their first sample
- * comes (every type with samples has one, in the order of KINDS). */
+static int open_rec(jimp *x, uint32_t ri);
+
+/* A sample, in the sorted order: the recordings (open_rec) and their
+ * sources open as their first sample comes (every type with samples has
+ * one, in the order of KINDS). */
 static int put_row(void *ctx, const void *row) {
   jimp *x = ctx;
   const srow *s = row;
   int rc;
+  while (x->cur_rec != s->rec) /* (and the recordings before it without samples) */
+    if ((rc = open_rec(x, x->cur_rec == UINT32_MAX ? 0 : x->cur_rec + 1))) return rc;
   if (s->kind != x->cur_kind && (rc = open_source(x, s->kind))) return rc;
   pcol_sample_row r = {x->cur_src, s->t == T_NONE ? PCOL_NA_I64 : (int64_t)(s->t - x->base), 0, 1, PCOL_NA_I64,
                        s->stack, s->ls};
   pcol_value_row val[3] = {{x->cur_vt[0], s->n}, {x->cur_vt[1], s->v[0]}, {x->cur_vt[2], s->v[1]}};
-  if (s->kind == EK_EXEC && x->per_on) { /* the period in force (exec_periods), times n */
-    while (x->per_at + 1 < x->nper && x->per[x->per_at + 1].t <= s->t) x->per_at++;
+  if (s->kind == EK_EXEC && x->per_on) { /* the period in force (kind_periods), times n */
+    while (x->per_at + 1 < x->per_end && x->per[x->per_at + 1].t <= s->t) x->per_at++;
     int64_t p = x->per[x->per_at].ns;
     val[1].value = s->n > 0 && p > INT64_MAX / s->n ? INT64_MAX : s->n * p;
   }
@@ -914,9 +951,10 @@ static int put_row(void *ctx, const void *row) {
  * earliest and the latest. */
 static int times_in_range(jimp *x) {
   const jat *bad[2] = {NULL, NULL};
+  const jrec *R = x->R;
   int nb = 0;
-  if (x->tmin.set && x->tmin.t - x->base <= INT64_MIN) bad[nb++] = &x->tmin;
-  if (x->tmax.set && x->tmax.t - x->base > INT64_MAX) bad[nb++] = &x->tmax;
+  if (R->tmin.set && R->tmin.t - x->base <= INT64_MIN) bad[nb++] = &R->tmin;
+  if (R->tmax.set && R->tmax.t - x->base > INT64_MAX) bad[nb++] = &R->tmax;
   if (!nb) return PCOL_OK;
   const jat *e = bad[0];
   if (nb == 2 && (bad[1]->chunk < e->chunk || (bad[1]->chunk == e->chunk && bad[1]->pos < e->pos))) e = bad[1];
@@ -926,86 +964,111 @@ static int times_in_range(jimp *x) {
 
 static int per_cmp(const void *a, const void *b) {
   const jper *p = a, *q = b;
+  if (p->rec != q->rec) return p->rec < q->rec ? -1 : 1;
+  if (p->kind != q->kind) return p->kind < q->kind ? -1 : 1;
   if (p->t != q->t) return p->t < q->t ? -1 : 1;
   return p->seq < q->seq ? -1 : p->seq > q->seq;
 }
 
-static int per_note(jimp *x, const char *s) {
-  snprintf(x->per_note, sizeof x->per_note, "%s", s);
-  return PCOL_OK;
-}
-
-/* The execution samples' CPU time: each sample's is the period of the
- * jdk.ExecutionSample "period" setting in force at its time (the latest
+/* The samples' periods of event type `kind` (jdk.ExecutionSample,
+ * jdk.NativeMethodSample) in recording x->cur_rec: each sample's is the
+ * period of its type's "period" setting in force at its time (the latest
  * jdk.ActiveSetting at or before it; before the first, the first: the JDK
  * writes the settings as a recording starts, at every chunk and when they
  * change, the values in force, which several recordings of one JVM share).
- * Only when every setting in force over the samples' times gives a period
- * (period_ns) do they get a cpu value (x->per_on); else a note says why.
- * The one period of them all is the source's (x->per_one; 0 when the
- * period changed, also noted). */
-static int exec_periods(jimp *x) {
-  char note[256];
-  x->per_on = 0, x->per_one = 0, x->per_at = 0;
-  if (!x->count[EK_EXEC]) return PCOL_OK;
+ * *on = 1 when every setting in force over the samples' times gives a
+ * period (period_ns), else 0 and note says why; *one is the one period of
+ * them all (0 when the period changed, also noted); [*lo, *hi) the
+ * recording's settings of the type in x->per (sorted).  The notes are the
+ * execution samples' (their cpu). */
+static void kind_periods(jimp *x, int kind, int *on, int64_t *one, size_t *lo, size_t *hi, char *note, size_t cap) {
+  const jrec *R = x->R;
+  const char *ev = KINDS[kind].event;
+  *on = 0, *one = 0, note[0] = 0;
+  size_t a = 0;
+  while (a < x->nper && (x->per[a].rec < x->cur_rec || (x->per[a].rec == x->cur_rec && x->per[a].kind < kind))) a++;
+  size_t b = a;
+  while (b < x->nper && x->per[b].rec == x->cur_rec && x->per[b].kind == kind) b++;
+  *lo = a, *hi = b;
+  if (!R->count[kind]) return;
   if (x->per_over) {
-    snprintf(note, sizeof note, "more than %d period settings of jdk.ExecutionSample: no CPU time, samples counted",
+    snprintf(note, cap, "more than %d period settings of jdk.ExecutionSample and jdk.NativeMethodSample: no CPU time, samples counted",
              JFR_MAX_PERIODS);
-    return per_note(x, note);
+    return;
   }
-  if (!x->nper)
-    return per_note(x, "no period setting of jdk.ExecutionSample (jdk.ActiveSetting): no CPU time, samples counted");
-  qsort(x->per, x->nper, sizeof *x->per, per_cmp);
-  size_t i0 = 0, i1 = 0; /* the settings in force over the samples: [i0, i1] */
-  if (!x->ex_untimed && x->ex_timed)
-    while (i0 + 1 < x->nper && x->per[i0 + 1].t <= x->ex_min) i0++;
-  if (x->ex_timed)
-    while (i1 + 1 < x->nper && x->per[i1 + 1].t <= x->ex_max) i1++;
-  int64_t one = x->per[i0].ns;
+  if (a == b) {
+    snprintf(note, cap, "no period setting of %s (jdk.ActiveSetting): no CPU time, samples counted", ev);
+    return;
+  }
+  size_t i0 = a, i1 = a; /* the settings in force over the samples: [i0, i1] */
+  if (!R->ex_untimed[kind] && R->ex_timed[kind])
+    while (i0 + 1 < b && x->per[i0 + 1].t <= R->ex_min[kind]) i0++;
+  if (R->ex_timed[kind])
+    while (i1 + 1 < b && x->per[i1 + 1].t <= R->ex_max[kind]) i1++;
+  int64_t o = x->per[i0].ns;
   for (size_t i = i0; i <= i1; i++) {
     const jper *p = &x->per[i];
     if (p->ns <= 0) {
-      snprintf(note, sizeof note, "jdk.ExecutionSample period \"%s\": %s; no CPU time, samples counted", p->text,
-               per_why(p->ns));
-      return per_note(x, note);
+      snprintf(note, cap, "%s period \"%s\": %s; no CPU time, samples counted", ev, p->text, per_why(p->ns));
+      return;
     }
-    if (p->ns != one) one = 0;
+    if (p->ns != o) o = 0;
   }
-  x->per_on = 1, x->per_one = one;
-  if (!one) {
-    size_t m = (size_t)snprintf(note, sizeof note, "the jdk.ExecutionSample period changed during the recording (");
+  *on = 1, *one = o;
+  if (!o) {
+    size_t m = (size_t)snprintf(note, cap, "the %s period changed during the recording (", ev);
     int64_t last = 0;
-    for (size_t i = i0, shown = 0; i <= i1 && m < sizeof note; i++) {
+    for (size_t i = i0, shown = 0; i <= i1 && m < cap; i++) {
       if (x->per[i].ns == last) continue;
       last = x->per[i].ns;
       if (++shown > 8) {
-        m += (size_t)snprintf(note + m, sizeof note - m, ", ...");
+        m += (size_t)snprintf(note + m, cap - m, ", ...");
         break;
       }
-      m += (size_t)snprintf(note + m, sizeof note - m, "%s%lld ms", shown > 1 ? ", " : "",
-                            (long long)(last / 1000000));
+      m += (size_t)snprintf(note + m, cap - m, "%s%lld ms", shown > 1 ? ", " : "", (long long)(last / 1000000));
     }
-    if (m < sizeof note) snprintf(note + m, sizeof note - m, "): a sample's cpu is the period in force at its time");
-    return per_note(x, note);
+    if (m < cap) snprintf(note + m, cap - m, "): a sample's cpu is the period in force at its time");
   }
-  return PCOL_OK;
 }
 
-/* One source per event type with samples (or one for the file when none
- * has any), in the order of KINDS, samples in time order. */
-static int emit(jimp *x, const char *name, int64_t end_nanos, unsigned chunks, const jchunk *k0) {
+/* Recording ri (x->recs[ri]) begins: its start, length, name and
+ * periods; without samples, its one source (as its own file's). */
+static int open_rec(jimp *x, uint32_t ri) {
+  jrec *R = x->R = &x->recs[ri];
+  x->cur_rec = ri, x->cur_kind = -1, x->nsrc = 0, x->base = R->base;
   int rc = times_in_range(x);
   if (rc) return rc;
   x->any = 0;
-  for (int kind = 0; kind < EK_N; kind++) x->any |= x->count[kind] != 0;
+  for (int kind = 0; kind < EK_N; kind++) x->any |= R->count[kind] != 0;
   /* the recording's length, in int64 whatever the chunks' starts say */
-  __int128 d = (__int128)end_nanos - x->base;
+  __int128 d = (__int128)R->end - R->base;
   x->span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
-  x->src_name = name, x->chunks = chunks, x->k0 = k0, x->cur_kind = -1;
-  if ((rc = exec_periods(x))) return rc;
-  if (!x->any) return open_source(x, 0);
-  rc = pcol_rowsort_each(x->rows, put_row, x);
-  return rc == PCOL_EIO ? rows_failed(x, rc) : rc;
+  x->src_name.len = 0;
+  char nb[40];
+  snprintf(nb, sizeof nb, " (recording %u)", ri + 1);
+  if (pcol_buf_append(&x->src_name, x->input, strlen(x->input)) ||
+      (ri && pcol_buf_append(&x->src_name, nb, strlen(nb))))
+    return oom(x);
+  size_t lo, hi;
+  int on;
+  kind_periods(x, EK_EXEC, &x->per_on, &x->per_one, &x->per_at, &x->per_end, x->per_note, sizeof x->per_note);
+  char nn[320];
+  kind_periods(x, EK_NATIVE, &on, &x->nat_one, &lo, &hi, nn, sizeof nn);
+  if (!on) x->nat_one = 0;
+  return x->any ? PCOL_OK : open_source(x, 0);
+}
+
+/* One source per event type with samples (or one for the file when none
+ * has any), in the order of KINDS, samples in time order; so for each
+ * recording the file holds (a file joined with `cat`), in file order. */
+static int emit(jimp *x) {
+  qsort(x->per, x->nper, sizeof *x->per, per_cmp);
+  x->cur_rec = UINT32_MAX;
+  int rc = pcol_rowsort_each(x->rows, put_row, x);
+  if (rc) return rc == PCOL_EIO ? rows_failed(x, rc) : rc;
+  while (!rc && (x->cur_rec == UINT32_MAX ? 0 : x->cur_rec + 1) < x->nrec)
+    rc = open_rec(x, x->cur_rec == UINT32_MAX ? 0 : x->cur_rec + 1);
+  return rc;
 }
 
 /* The input, a chunk at a time. */
@@ -1094,6 +1157,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   jimp x;
   memset(&x, 0, sizeof x);
   x.b = b;
+  x.input = name;
   x.r.name = name, x.r.err = err;
   if ((rc = pcol_rowsort_new(&x.rows, sizeof(srow), row_cmp))) rc = oom(&x);
   const struct { const char *s; uint32_t *id; } keys[] = {
@@ -1106,10 +1170,8 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   /* each chunk on the heap: the one before is kept while the next is read
    * (jfr_link_pools compares their pools), and any whose values a later
    * chunk's keys take (linked entries) until nothing links to it */
-  jchunk *k = NULL, *prev = NULL, k0;
-  memset(&k0, 0, sizeof k0);
+  jchunk *k = NULL, *prev = NULL;
   unsigned chunks = 0;
-  int64_t end_nanos = INT64_MIN;
   while (!rc) {
     x.r.chunk_no = chunks + 1;
     int more;
@@ -1124,13 +1186,33 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
       break;
     }
     chunks++;
-    if (chunks == 1 || k->start_nanos < x.base) x.base = k->start_nanos;
+    /* a chunk that does not continue the one before begins a recording
+     * (joined on with `cat`), which starts at its earliest chunk */
+    int same = same_recording(prev, k);
+    if (!same && x.nrec == JFR_MAX_RECORDINGS) {
+      rc = jfr_bad(&x.r, k->start, "more than %d recordings (chunks that do not follow the one before)", JFR_MAX_RECORDINGS);
+      jfr_chunk_release(k), k = NULL;
+      break;
+    }
+    if (!same) {
+      if (PCOL_GROW(x.recs, x.nrec, x.caprec)) {
+        rc = oom(&x);
+        jfr_chunk_release(k), k = NULL;
+        break;
+      }
+      memset(&x.recs[x.nrec], 0, sizeof x.recs[x.nrec]);
+      x.recs[x.nrec].major = k->major, x.recs[x.nrec].minor = k->minor;
+      x.recs[x.nrec].base = k->start_nanos, x.recs[x.nrec].end = INT64_MIN;
+      x.nrec++;
+    }
+    jrec *R = x.R = &x.recs[x.nrec - 1];
+    R->chunks++;
+    if (k->start_nanos < R->base) R->base = k->start_nanos;
     int64_t e = k->duration_nanos > 0 && k->start_nanos <= INT64_MAX - k->duration_nanos ? k->start_nanos + k->duration_nanos : k->start_nanos;
-    if (e > end_nanos) end_nanos = e;
-    if (chunks == 1) k0 = *k; /* (its header fields: emit) */
+    if (e > R->end) R->end = e;
     k->bytes = x.r.data; /* (the reader's buffer; k->start is x.r.org) */
     rc = jfr_chunk_read(&x.r, k);
-    if (!rc) rc = jfr_link_pools(&x.r, k, same_recording(prev, k) ? prev : NULL);
+    if (!rc) rc = jfr_link_pools(&x.r, k, same ? prev : NULL);
     if (!rc) chunk_clock(&x, k);
     if (!rc) rc = read_events(&x, k);
     j.at += k->size;
@@ -1147,7 +1229,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   jfr_chunk_release(prev);
   int orc = pcol_instream_finish(o, rc, err); /* the stream's own error wins */
   if (orc) rc = orc;
-  if (!rc) rc = emit(&x, name, end_nanos, chunks, &k0);
+  if (!rc) rc = emit(&x);
   pcol_instream_free(o);
   free(j.buf);
   free(j.buf2);
@@ -1156,6 +1238,8 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   free(x.th);
   free(x.meta);
   free(x.per);
+  free(x.recs);
+  pcol_buf_free(&x.src_name);
   free(x.lines);
   free(x.locs);
   pcol_buf_free(&x.name);

@@ -739,15 +739,23 @@ static int lack_stated(rp_out *r, const pcol_select *sel) {
   return PCOL_OK;
 }
 
-/* A source whose default value is neither a time nor the count (a heap
- * profile's alloc_space/bytes, alloc_objects/count) when the selection's
- * sources agree on it: Rprof's lines are ticks of time, so its samples were
- * written as ticks of their count, and summaryRprof's seconds are those
- * rows x the interval, not bytes: 119.51 s of "CPU" for a heap profile of
- * 2 TB, and a top function by rows, not by bytes, with nothing said (review
- * 9 F2).  The export still writes them (Rprof has nothing closer), with
- * this note; sources whose defaults differ have the CLI's warning, and a
- * default the sources state together is lack_stated's. */
+/* THE rule of what an Rprof line of a source that writes no time stands
+ * for, when it is not what the source measured, and its note (one place
+ * for every importer).  A source whose default value is neither a time nor
+ * the count (a heap profile's alloc_space/bytes, alloc_objects/count) when
+ * the selection's sources agree on it: Rprof's lines are ticks of time, so
+ * its samples were written as ticks of their count, and summaryRprof's
+ * seconds are those rows x the interval, not bytes: 119.51 s of "CPU" for
+ * a heap profile of 2 TB, and a top function by rows, not by bytes, with
+ * nothing said (review 9 F2).  A source of counted samples that states no
+ * period (perf samples taken at a frequency, whose period varies; counts
+ * of collapsed stacks): each sample is one tick of pcol's 10 ms, a time the
+ * profile does not state (review 10 F3: samples 250 us apart written as 10
+ * ms each; a source with a period, Tachyon's interval or JFR's native
+ * samples' 20 ms, writes its ticks at that period and needs no note).  The
+ * export still writes them (Rprof has nothing closer), with this note;
+ * sources whose defaults differ have the CLI's warning, and a default the
+ * sources state together is lack_stated's. */
 static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
                           const pcol_export_options *opt) {
   uint32_t chosen = 0;
@@ -761,13 +769,22 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
     uint32_t vt = 0;
     pcol_str t, u;
     if ((sel && sel->source_id && s != sel->source_id) || !has[s] || (r->kind[s] & KIND_RPROF) ||
-        r->lasts[s].tvt || (r->lack && r->lack[s]) ||
-        pcol_source_default_types(r->f, s, s, &vt, NULL) || !vt || vt == r->cvt[s] ||
-        vt > pcol_rows(r->f, PCOL_T_VALUE_TYPES) ||
-        pcol_string(r->f, pcol_view_u32(&ty, vt - 1), &t, NULL) ||
-        pcol_string(r->f, pcol_view_u32(&un, vt - 1), &u, NULL))
+        r->lasts[s].tvt || (r->lack && r->lack[s]) || pcol_source_default_types(r->f, s, s, &vt, NULL))
       continue;
     char n[400];
+    if (!vt || vt == r->cvt[s]) { /* the count */
+      if (own_interval(r, s)) continue;
+      snprintf(n, sizeof n,
+               "source %u: its samples are counted and it states no sampling period, so each is "
+               "written as a tick of %" PRIu64 " us, pcol's default: summaryRprof's seconds are its "
+               "samples x %g ms, not a time the profile measured",
+               s, source_interval(r, s), (double)source_interval(r, s) / 1000);
+      opt->note(opt->note_ctx, n);
+      continue;
+    }
+    if (vt > pcol_rows(r->f, PCOL_T_VALUE_TYPES) || pcol_string(r->f, pcol_view_u32(&ty, vt - 1), &t, NULL) ||
+        pcol_string(r->f, pcol_view_u32(&un, vt - 1), &u, NULL))
+      continue;
     int tl = (int)pcol_utf8_cut(t.ptr, t.len, 60), ul = (int)pcol_utf8_cut(u.ptr, u.len, 40);
     const char *tp = t.ptr ? t.ptr : "", *up = u.ptr ? u.ptr : "";
     snprintf(n, sizeof n,

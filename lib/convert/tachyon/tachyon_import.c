@@ -643,6 +643,16 @@ static int import(timp *t, size_t n, const pcol_import_options *opt, uint8_t **t
       (rc = meta_num(t, src, "tachyon.strings", nstr)) || (rc = meta_num(t, src, "tachyon.frames", nfr)) ||
       (nskip && (rc = meta_num(t, src, "tachyon.profiler_frames_dropped", nskip))))
     return rc;
+  /* the interval is the source's period (pprof's period, of the sample's
+   * time: wall, or cpu in --mode cpu), as CPython's pstats replay counts
+   * a sample as one interval: `pcol info`'s period, the pprof export's, and
+   * the Rprof export's sample.interval, whose lines are a sample each (it
+   * wrote 10 ms ticks without it: 10x to 100x the time, review 10 F3) */
+  if (interval > 0 && interval <= (uint64_t)INT64_MAX / 1000 &&
+      ((rc = pcol_b_meta_str(t->b, src, PPROF_META_PERIOD_TYPE_TYPE, (mode & 7) == 2 ? PCOL_VT_CPU : PCOL_VT_WALL, err)) ||
+       (rc = pcol_b_meta_str(t->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
+       (rc = meta_num(t, src, PPROF_META_PERIOD, interval * 1000))))
+    return rc;
   if ((rc = pcol_b_meta_str(t->b, src, "tachyon.python_version", pyv, err)) ||
       (rc = pcol_b_meta_str(t->b, src, "tachyon.compression", comp ? "zstd" : "none", err)) ||
       (rc = pcol_b_meta_str(t->b, src, "tachyon.layout", narrow ? (wide ? "4-byte sample count, 7-field frames"
