@@ -116,6 +116,68 @@ sys.exit(1 if bad else 0)
 PY
 grep -q 'perfetto.timebase_frequency_hz.*100' "$tmp/perf_sample.meta" || fail "perf_sample: no timebase frequency meta"
 
+# V8's CPU profile as Chromium writes it (legacy track events of phase 'P',
+# "Profile" and "ProfileChunk", the JSON of args.data in the annotation
+# "data"; doc/mappings.md §17): read as the same events of a Chrome JSON
+# trace are (§14), which tests/support/pftrace_v8_json.py writes from the
+# trace (from Perfetto's protos, not pcol's code): every answer the same,
+# to the ns; and the numbers themselves, summed by hand from the fixture's
+# deltas (µs): fib 1000+1000+1000 (its last sample, the profile's last,
+# lasts 0), main 500, (idle) 250.5+2000, work 20 (profile 0x1 of pid 8,
+# whose startTime 999000 is the earliest: the timeline's 0), other 5+5
+# (pid_override 11, tid_override 12)
+protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < $FX/v8_profile.textproto > "$tmp/v8.pftrace" ||
+  fail "v8_profile: protoc --encode failed"
+python3 tests/support/pftrace_v8_json.py "$tmp/v8.pftrace" "$tmp/v8.json" >/dev/null || fail "v8_profile: the JSON copy"
+for f in v8.pftrace v8.json; do
+  $PCOL top "$tmp/$f" --node-fraction 0 --format json > "$tmp/$f.top" || fail "$f: top"
+  $PCOL fold "$tmp/$f" > "$tmp/$f.fold" || fail "$f: fold"
+  $PCOL tags "$tmp/$f" --value samples --format json > "$tmp/$f.tags" || fail "$f: tags"
+  $PCOL info "$tmp/$f" --format json > "$tmp/$f.info" || fail "$f: info"
+  $PCOL cat "$tmp/$f" --table samples --format json > "$tmp/$f.samples" || fail "$f: cat samples"
+  $PCOL cat "$tmp/$f" --table meta --format json > "$tmp/$f.meta" || fail "$f: cat meta"
+  $PCOL top "$tmp/$f" --from 0.0011 --to 0.0021 --format json > "$tmp/$f.range" || fail "$f: top of a range"
+done
+python3 - "$tmp" <<'PY' || fail "v8_profile: the proto trace's V8 profile differs from the JSON trace's, or from the sums"
+import json, sys
+d, bad = sys.argv[1], []
+def load(f, k):
+    return json.load(open("%s/%s.%s" % (d, f, k)))
+def strip(x, f):  # the file's name out of the answers
+    return json.loads(json.dumps(x).replace("%s/%s" % (d, f), "FILE"))
+for k in ("top", "tags", "info", "samples", "range"):
+    a, b = strip(load("v8.pftrace", k), "v8.pftrace"), strip(load("v8.json", k), "v8.json")
+    if a != b:
+        bad.append("%s: proto %s\n   json %s" % (k, json.dumps(a)[:600], json.dumps(b)[:600]))
+if open(d + "/v8.pftrace.fold").read() != open(d + "/v8.json.fold").read():
+    bad.append("fold differs")
+# the meta but chrome.duration_events (the JSON trace's count of its ph X/B events)
+meta = lambda f: sorted((r["source_id"], r["key"], r["value"]) for r in strip(load(f, "meta"), f)
+                        if r["key"] != "chrome.duration_events")
+if meta("v8.pftrace") != meta("v8.json"):
+    bad.append("meta: proto %s\n   json %s" % (meta("v8.pftrace"), meta("v8.json")))
+top = load("v8.pftrace", "top")
+flat = {r["name"]: r["flat"] for r in top["rows"]}
+if flat != {"fib": 3000000, "(idle)": 2250500, "main": 500000, "work": 20000, "other": 10000}:
+    bad.append("sums: %r" % flat)
+info = [(r["source_uri"].split(": ", 1)[1], r["samples"], r["duration_ns"]) for r in load("v8.pftrace", "info")["rows"]]
+if info != [("CrRendererMain (pid 7, tid 7)", 7, 5850500), ("CrRendererMain (pid 8, tid 8)", 2, 30000),
+            ("pid 11, tid 12", 3, 100000)]:
+    bad.append("sources: %r" % info)
+t = sorted(r["time_ns"] for r in load("v8.pftrace", "samples"))
+if t != [10000, 30000, 1100000, 1505000, 1510000, 1515000, 2100000, 3100000, 3600000, 3850500, 4850500, 6850500]:
+    bad.append("times: %r" % t)
+# a range over a sample counts its part inside (interval sources): [1.1 ms, 2.1 ms) holds fib's
+# first sample (1000 us) and other's 10 us
+rng = {r["name"]: r["flat"] for r in load("v8.pftrace", "range")["rows"] if r["flat"]}
+if rng != {"fib": 1000000, "other": 10000}:
+    bad.append("range: %r" % rng)
+for b in bad:
+    print("t_perfetto: v8_profile: " + b)
+sys.exit(1 if bad else 0)
+PY
+grep -q 'fib;\|main;fib' "$tmp/v8.pftrace.fold" || fail "v8_profile: no main;fib stack: $(cat "$tmp/v8.pftrace.fold")"
+
 # hostile copies: cut, an unknown iid, a packet that is no message, a
 # delta that overflows; each exit 1 naming the file, Perfetto and where
 prot() { protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto; }
@@ -127,12 +189,33 @@ printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true t
 # a reference_timestamp_us whose ns are past 64 bits (was signed overflow:
 # UBSan, and wrapped times with exit 0)
 printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 thread_descriptor { pid: 1 tid: 2 reference_timestamp_us: 4611686018427387904 } interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 streaming_profile_packet { callstack_iid: 1 timestamp_delta_us: 1 } }\n' | prot > "$tmp/ref.pftrace"
-for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_us mult:unit_multiplier ref:reference_timestamp_us; do
+# V8's legacy events: no unscoped_id (as a JSON trace's event without an
+# id), a data annotation that is no JSON, one past the 64 MiB cap (doc/safety.md)
+v8ev() { printf 'packet { trusted_packet_sequence_id: 4 incremental_state_cleared: true timestamp: 5 thread_descriptor { pid: 1 tid: 2 } }\npacket { trusted_packet_sequence_id: 4 timestamp: 6 track_event { name: "%s" legacy_event { phase: 80 %s } debug_annotations { name: "data" legacy_json_value: '"'"'%s'"'"' } } }\n' "$@"; }
+v8ev Profile "" '{"startTime":1}' | prot > "$tmp/v8id.pftrace"
+v8ev ProfileChunk "unscoped_id: 1" '{"cpuProfile":{"samples":[1,2' | prot > "$tmp/v8json.pftrace"
+python3 - "$tmp/v8big.pftrace" <<'PY' || fail "making v8big"
+import sys
+sys.path.insert(0, "tests/support")
+from pprofgen import varint
+def ld(n, b): return varint(n << 3 | 2) + varint(len(b)) + b
+js = b'{"startTime":1,"x":"' + b"a" * (64 << 20) + b'"}'
+ev = ld(23, b"Profile") + ld(6, varint(2 << 3) + varint(80) + varint(6 << 3) + varint(1)) + ld(4, ld(10, b"data") + ld(9, js))
+open(sys.argv[1], "wb").write(ld(1, varint(10 << 3) + varint(4) + ld(11, ev)))
+PY
+for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_us mult:unit_multiplier ref:reference_timestamp_us \
+         v8id:"without an unscoped_id" v8json:"legacy_json_value" v8big:"at most 64 MiB"; do
   n=${h%%:*} want=${h#*:}
   out=$($PCOL top "$tmp/$n.pftrace" 2>&1); rc=$?
   [ $rc = 1 ] || fail "hostile $n: exit $rc: $out"
   case $out in *"$n.pftrace"*Perfetto*"$want"*) ;; *) fail "hostile $n: message does not name the file, Perfetto and $want: $out" ;; esac
 done
+# a profile whose Profile event (its startTime) the trace lost: refused, as
+# in a JSON trace (doc/mappings.md §14)
+v8ev ProfileChunk "unscoped_id: 1" '{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1]},"timeDeltas":[1]}' | prot > "$tmp/v8start.pftrace"
+out=$($PCOL top "$tmp/v8start.pftrace" 2>&1); rc=$?
+[ $rc = 1 ] || fail "v8start: exit $rc: $out"
+case $out in *v8start.pftrace*"profile 0x1 of pid 1: no Profile event with its startTime"*) ;; *) fail "v8start: $out" ;; esac
 # compressed_packets (deflate, as traced writes them with compression on):
 # the same answers as the packets themselves; a bomb stops at the input cap
 python3 - "$tmp/stack_sample.pftrace" "$tmp/z.pftrace" "$tmp/bomb.pftrace" <<'PY' || fail "making compressed packets"

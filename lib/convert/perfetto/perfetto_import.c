@@ -39,7 +39,9 @@
 #include "pb_wire.h"  /* pcol_pb_next, pcol_pb_varint */
 #include "read_all.h" /* pcol_input, pcol_read_input */
 #include "rowsort.h"  /* pcol_rowsort */
+#include "perfetto_v8.h" /* the V8 profiles of Chrome's legacy track events */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,22 +236,26 @@ typedef struct pimp {
   uint32_t *cvfree; /* cv slots of superseded generations, to reuse */
   size_t ncvfree, cvfreecap;
   size_t given; /* the input's pages before this handed back (walk) */
+  pf_v8 v8;        /* V8's Profile/ProfileChunk legacy events (perfetto_v8.c) */
+  pf_v8_host host;
 } pimp;
 
 /* ------------------------------------------------------------ errors */
+/* the packet being read, in messages */
+static void where(void *ctx, char *out, size_t n) {
+  const pimp *x = ctx;
+  if (x->in_z) snprintf(out, n, "packet %" PRIu64 " (inside the compressed packets at byte offset %zu)", x->pkt, x->pkt_off);
+  else snprintf(out, n, "packet %" PRIu64 " at byte offset %zu", x->pkt, x->pkt_off);
+}
 static int bad(pimp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(pimp *x, const char *fmt, ...) {
-  char m[512];
+  char m[512], w[128];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(m, sizeof m, fmt, ap);
   va_end(ap);
-  if (x->in_z)
-    return pcol_error_set(x->err, PCOL_ECORRUPT, "%s: Perfetto trace: packet %" PRIu64
-                          " (inside the compressed packets at byte offset %zu): %s", x->name, x->pkt,
-                          x->pkt_off, m);
-  return pcol_error_set(x->err, PCOL_ECORRUPT, "%s: Perfetto trace: packet %" PRIu64
-                        " at byte offset %zu: %s", x->name, x->pkt, x->pkt_off, m);
+  where(x, w, sizeof w);
+  return pcol_error_set(x->err, PCOL_ECORRUPT, "%s: Perfetto trace: %s: %s", x->name, w, m);
 }
 
 /* The next field of message m at *i: 1, 0 at its end, or a refusal naming
@@ -677,6 +683,7 @@ static int pass1(pimp *x, pspan pk) {
         if (g.wt == 2 && (g.field == 3 || g.field == 4) && (rc = read_descriptor(x, sub(&m, &g), g.field == 4)))
           return rc;
       if (r < 0) return r;
+      rc = pf_v8_track(&x->v8, &x->host, m.p, m.n); /* (a thread's track, for V8's events) */
     }
     if (rc) return rc;
   });
@@ -1526,6 +1533,7 @@ static int pass2(pimp *x, pspan pk) {
   uint64_t seq_id = 0, flags = 0, ts = 0, clock = 0;
   int has_seq = 0, cleared = 0, dropped = 0, has_ts = 0, has_clock = 0;
   pspan interned_m = {NULL, 0}, defaults = {NULL, 0}, payload = {NULL, 0}, td = {NULL, 0};
+  pspan tev = {NULL, 0}, trk = {NULL, 0}; /* a track event, a track descriptor (perfetto_v8.c) */
   unsigned kind = 0;
   FIELDS(x, pk, f, "packet", {
     switch (f.field) {
@@ -1538,6 +1546,8 @@ static int pass2(pimp *x, pspan pk) {
     case P_INTERNED: if (f.wt == 2) interned_m = sub(&pk, &f); break;
     case P_DEFAULTS: if (f.wt == 2) defaults = sub(&pk, &f); break;
     case P_THREAD_DESCRIPTOR: if (f.wt == 2) td = sub(&pk, &f); break;
+    case P_TRACK_EVENT: if (f.wt == 2) tev = sub(&pk, &f); break;
+    case P_TRACK_DESCRIPTOR: if (f.wt == 2) trk = sub(&pk, &f); break;
     case P_STACK_SAMPLE: case P_PERF_SAMPLE: case P_STREAMING:
       if (f.wt == 2) payload = sub(&pk, &f), kind = (unsigned)f.field;
       break;
@@ -1598,6 +1608,14 @@ static int pass2(pimp *x, pspan pk) {
       }
     });
   }
+  /* V8's profile events: the sequence's thread, then the event (skipped,
+   * as trace_processor skips it, while the sequence lost its state) */
+  if ((td.n || trk.n) && !s->invalid &&
+      (rc = pf_v8_seq_thread(&x->v8, &x->host, s->id, td.p, td.n, trk.p, trk.n)))
+    return rc;
+  if (tev.n && !((flags & SEQ_NEEDS_STATE) && s->invalid) &&
+      (rc = pf_v8_track_event(&x->v8, &x->host, s, s->id, s->defaults.p, s->defaults.n, tev.p, tev.n)))
+    return rc;
   if (!kind) return 0;
   if ((flags & SEQ_NEEDS_STATE) && s->invalid) {
     x->n_skipped_state++;
@@ -1632,15 +1650,51 @@ static int note(pimp *x, uint32_t src, uint64_t n, const char *what) {
   snprintf(m, sizeof m, "%s: %" PRIu64, what, n);
   return meta_str(x, src, PCOL_META_NOTE, m);
 }
+/* what was read and not kept: each a note (and, NULL src, a refusal's words) */
+static const struct {
+  size_t off;
+  const char *what;
+} NOTES[] = {
+#define N(f, w) {offsetof(pimp, f), w}
+    N(n_skipped_state, "packets skipped: SEQ_NEEDS_INCREMENTAL_STATE after data loss, before the state was cleared"),
+    N(n_empty, "samples with an empty callstack, not kept (trace_processor keeps no callsite)"),
+    N(n_nostack, "PerfSample counter readings without a callstack, not kept"),
+    N(n_skipped_perf, "PerfSample records of skipped samples (sample_skipped_reason)"),
+    N(n_lost_records, "kernel records lost (PerfSample kernel_records_lost)"),
+    N(n_heap, "heapprofd ProfilePacket packets ignored"),
+    N(n_heapgraph, "heap graph packets ignored"),
+    N(n_no_ref, "StreamingProfilePacket samples without a thread descriptor's reference time, not kept"),
+    N(n_unconverted, "sample times on a clock no clock snapshot converts, kept as they are"),
+    N(n_followers_cut, "StackSample samples with more than 6 followers (the rest not kept)"),
+    N(n_no_ts, "samples in packets without a timestamp, not kept"),
+    N(n_negative, "StreamingProfilePacket samples at a negative time, not kept"),
+    N(n_paths_cut, "mapping paths (path_string_ids joined) cut at 4096 bytes"),
+    N(n_perf_followers, "PerfSample follower counters not read (cumulative counts)"),
+#undef N
+};
+static uint64_t note_n(const pimp *x, size_t k) { return *(const uint64_t *)((const char *)x + NOTES[k].off); }
+static int notes(pimp *x, uint32_t src) {
+  int rc = 0;
+  for (size_t k = 0; !rc && k < sizeof NOTES / sizeof NOTES[0]; k++) rc = note(x, src, note_n(x, k), NOTES[k].what);
+  return rc;
+}
+/* A trace without samples or V8 profiles: refused, as a Chrome JSON trace
+ * without a CPU profile is (doc/mappings.md §17), saying what it held. */
+static int no_samples(pimp *x) {
+  char held[1024];
+  size_t n = 0;
+  for (size_t k = 0; k < sizeof NOTES / sizeof NOTES[0] && n < sizeof held; k++)
+    if (note_n(x, k))
+      n += (size_t)snprintf(held + n, sizeof held - n, "%s%s: %" PRIu64, n ? "; " : "", NOTES[k].what, note_n(x, k));
+  return pcol_error_set(x->err, PCOL_EFORMAT, "%s: a Perfetto trace without CPU samples: no StackSample, PerfSample "
+                        "or StreamingProfilePacket sample with a callstack, no V8 Profile/ProfileChunk events (for "
+                        "Chrome's JavaScript: record with the disabled-by-default-v8.cpu_profiler category)%s%s",
+                        x->name, n ? "; in the trace: " : "", n ? held : "");
+}
 static int finish(pimp *x) {
   int rc;
-  uint32_t src;
-  if (!x->nsrc) { /* no samples: one source says so */
-    if ((rc = pcol_b_source(x->b, PCOL_SRC_PERFETTO, x->name, PCOL_NA_I64, &src, x->err)) ||
-        (rc = meta_str(x, src, PCOL_META_NOTE, "no StackSample, PerfSample or StreamingProfilePacket samples with a callstack in the trace")))
-      return rc;
-  }
-  size_t n = x->nsrc ? x->nsrc : 1;
+  size_t nv8 = pf_v8_profiles(&x->v8), made = 0;
+  if (!x->nsrc && !nv8) return no_samples(x);
   int on_clock = x->have_t;
   /* the samples' span too: without a timestamp on the trace clock, or
    * with sample times no snapshot converts, no sample lies before time 0 */
@@ -1660,32 +1714,61 @@ static int finish(pimp *x) {
           wall = PCOL_NA_I64;
     }
   }
-  for (size_t i = 0; i < n; i++) {
-    src = x->nsrc ? x->src[i].id : src;
+  /* the sources, one recording: numbered when more than one */
+  int many = x->nsrc + nv8 > 1;
+  for (size_t i = 0; i < x->nsrc; i++) {
+    uint32_t src = x->src[i].id;
     if (x->have_t && span >= 0 && (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span))) return rc;
     if (wall != PCOL_NA_I64 && wall > 0 && (rc = meta_i64(x, src, PPROF_META_TIME_NANOS, wall))) return rc;
-    if (x->nsrc > 1 && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, (int64_t)i + 1))) return rc;
-    if ((rc = note(x, src, x->n_skipped_state, "packets skipped: SEQ_NEEDS_INCREMENTAL_STATE after data loss, before the state was cleared")) ||
-        (rc = note(x, src, x->n_empty, "samples with an empty callstack, not kept (trace_processor keeps no callsite)")) ||
-        (rc = note(x, src, x->n_nostack, "PerfSample counter readings without a callstack, not kept")) ||
-        (rc = note(x, src, x->n_skipped_perf, "PerfSample records of skipped samples (sample_skipped_reason)")) ||
-        (rc = note(x, src, x->n_lost_records, "kernel records lost (PerfSample kernel_records_lost)")) ||
-        (rc = note(x, src, x->n_heap, "heapprofd ProfilePacket packets ignored")) ||
-        (rc = note(x, src, x->n_heapgraph, "heap graph packets ignored")) ||
-        (rc = note(x, src, x->n_no_ref, "StreamingProfilePacket samples without a thread descriptor's reference time, not kept")) ||
-        (rc = note(x, src, x->n_unconverted, "sample times on a clock no clock snapshot converts, kept as they are")) ||
-        (rc = note(x, src, x->n_followers_cut, "StackSample samples with more than 6 followers (the rest not kept)")) ||
-        (rc = note(x, src, x->n_no_ts, "samples in packets without a timestamp, not kept")) ||
-        (rc = note(x, src, x->n_negative, "StreamingProfilePacket samples at a negative time, not kept")) ||
-        (rc = note(x, src, x->n_paths_cut, "mapping paths (path_string_ids joined) cut at 4096 bytes")) ||
-        (rc = note(x, src, x->n_perf_followers, "PerfSample follower counters not read (cumulative counts)")))
-      return rc;
+    if (many && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, (int64_t)i + 1))) return rc;
+    if ((rc = notes(x, src))) return rc;
   }
-  if (!x->nsrc) return 0;
-  x->tmin = x->have_t ? x->tmin : 0;
-  rc = pcol_rowsort_each(x->rows, put_row, x);
-  if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "%s: a temporary file of sorted samples could not be read back", x->name);
-  return rc;
+  if (x->nsrc) {
+    x->tmin = x->have_t ? x->tmin : 0;
+    rc = pcol_rowsort_each(x->rows, put_row, x);
+    if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "%s: a temporary file of sorted samples could not be read back", x->name);
+    if (rc) return rc;
+  }
+  /* V8's profiles: sources on their own timeline, as a JSON trace's */
+  uint32_t first = 0;
+  if ((rc = pf_v8_finish(&x->v8, &x->host, many ? (int64_t)x->nsrc + 1 : 0, &made, &first))) return rc;
+  for (size_t i = 0; !x->nsrc && i < made; i++) /* (else the notes are the samples' sources') */
+    if ((rc = notes(x, first + (uint32_t)i))) return rc;
+  return 0;
+}
+
+/* ----------------------------------------- perfetto_v8.c's host */
+static int host_bad(void *ctx, const char *msg) { return bad(ctx, "%s", msg); }
+/* an EventName or DebugAnnotationName: its name (field 2); 0 when the
+ * sequence's generation holds no such entry */
+static int host_name(void *ctx, const void *seq, unsigned kind, uint64_t iid, const uint8_t **p, size_t *n) {
+  pimp *x = ctx;
+  const seqst *s = seq;
+  ientry *e = e_find(x, iid, gkey(s, kind));
+  if (!e || !e->m.p) return 0;
+  pcol_pb_field f;
+  *p = NULL, *n = 0;
+  FIELDS(x, e->m, f, "interned name", {
+    if (f.field == 2 && f.wt == 2) *p = e->m.p + f.b, *n = f.e - f.b;
+  });
+  return *p != NULL;
+}
+/* a V8 profile's thread: its source's URI, "FILE: THREAD (pid P, tid T)"
+ * ("FILE: pid P, tid T" without a thread name), as a JSON trace's, and
+ * the labels of the trace's threads (pid, tid, their names) */
+static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, uint32_t *ls) {
+  pimp *x = ctx;
+  labels l = {0};
+  l.pid = t->pid, l.has_pid = t->has_pid, l.tid = t->tid, l.has_tid = t->has_tid;
+  char pt[24] = "?", tt[24] = "?";
+  if (t->has_pid) snprintf(pt, sizeof pt, "%" PRId64, t->pid);
+  if (t->has_tid) snprintf(tt, sizeof tt, "%" PRId64, t->tid);
+  uint32_t sid = t->has_tid ? name_of(x, K_THREAD, t->tid) : 0;
+  pcol_str tn = sid ? pcol_b_string_get(x->b, sid) : (pcol_str){NULL, 0};
+  int k = tn.ptr ? asprintf(uri, "%s: %.*s (pid %s, tid %s)", x->name, (int)tn.len, tn.ptr, pt, tt)
+                 : asprintf(uri, "%s: pid %s, tid %s", x->name, pt, tt);
+  if (k < 0) return *uri = NULL, pcol_oom(x->err);
+  return labelset(x, &l, ls);
 }
 
 static int setup(pimp *x) {
@@ -1711,6 +1794,7 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   /* a regular file is mapped in place, not copied */
   if (!pcol_input_map_file(in, opt, &x.raw)) rc = pcol_read_input(in, opt, x.name, &x.raw, &gz, err);
   if (!rc && !x.raw.len) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input (no Perfetto trace packets)", x.name);
+  x.host = (pf_v8_host){&x, b, x.name, opt, err, host_bad, where, host_name, host_thread};
   if (!rc) rc = setup(&x);
   pspan t = {x.raw.data, x.raw.len};
   if (!rc) rc = walk(&x, t, pass1, 1);
@@ -1741,6 +1825,7 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   free(x.cvfree);
   pcol_buf_free(&x.tmp);
   pcol_rowsort_free(x.rows);
+  pf_v8_free(&x.v8);
   pcol_input_free(&x.raw);
   return rc;
 }

@@ -79,48 +79,12 @@ typedef struct tkey {
                      * it is no SMALL_ID: the sort's key */
 } tkey;
 
-/* Where a value was read: its event (traceEvents[ev]), the input's byte
- * just past it, and its text (a number's, cut; else what it was). */
-struct cwhere {
-  size_t ev;
-  uint64_t at;
-  char text[40];
-};
-
-/* The parts of a profile's text: args.data.cpuProfile's nodes and samples,
- * the timeDeltas, and args.data's lines (V8's line of each sample). */
-enum { P_NODES, P_SAMPLES, P_DELTAS, P_LINES, NPARTS };
-
-/* Where a chunk's samples, deltas and lines are in their part files, and its ts. */
-typedef struct cchunk {
-  double ts;
-  off_t at[3], len[3]; /* P_SAMPLES, P_DELTAS, P_LINES */
-  uint64_t nsamp;      /* its samples */
-} cchunk;
-
-typedef struct cstream {
-  tkey k;             /* the Profile event's pid and tid (the chunks': the pid) */
-  int has_tid;
-  char *id;           /* the trace's profile id ("0x1"); "" for a CpuProfile event */
-  vnum start, end;    /* µs on the trace's clock */
-  struct cwhere start_at; /* where start was read (a bad one is refused, naming it) */
-  FILE *part[NPARTS]; /* the text of nodes, samples, timeDeltas and lines: elements, comma-separated
-                       * (lines made at the first chunk that has them: one a sample, 0 a chunk without) */
-  uint64_t count[NPARTS];
-  cchunk *ch;         /* its chunks, in file order */
-  size_t nch, capch;
-  int unordered;      /* a chunk's ts is before an earlier chunk's */
-  int no_ts;          /* a chunk without a ts: file order it is */
-} cstream;
-
 typedef struct cname {
   uint32_t pid, tid; /* the texts' ids (tkey) */
   int proc;          /* a process_name (tid unused) */
   char *name;
 } cname;
 
-static const char *const PART_KEY[NPARTS] = {"nodes", "samples", "timeDeltas", "lines"};
-#define MAX_PROFILES 4096
 /* The E events (ph E, and the ends of ph X) of one thread that end at one
  * time are held in memory at once, 64 bytes each (egroup): at most this
  * many (64 MiB), else the trace is refused (doc/mappings.md §14). */
@@ -237,16 +201,10 @@ typedef struct ctrace {
   pcol_error *err;
   pcol_jpull *j;
   const pcol_import_options *opt;
-  cstream *st;
-  size_t nst, capst;
+  pcol_v8c v;         /* the Profile and ProfileChunk events' profiles (v8_chunks.c); a stream's
+                       * thread is a tkey */
   cname *nm;
   size_t nnm, capnm;
-  FILE *cur[NPARTS];  /* the event being read: what its args.data held */
-  uint64_t ccount[NPARTS];
-  uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts (v8.h), all profiles */
-  int deltas_from;    /* the event's timeDeltas: 0 none yet, 1 args.data's, 2 cpuProfile's */
-  vnum cstart, cend;
-  struct cwhere cstart_at; /* where cstart was read */
   char *mname;        /* args.name of the event being read */
   uint64_t n_duration;
   int64_t nsrc;       /* the sources made so far (pcol.recording_part) */
@@ -266,109 +224,6 @@ static int fail(ctrace *c, size_t ev, const char *what) {
   return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: traceEvents[%zu]: %s", c->name, ev, what);
 }
 
-/* JSON text of the current value, re-serialized (strings escaped again:
- * json_pull hands them decoded). */
-static int put_str(FILE *o, const char *s, size_t n) {
-  putc('"', o);
-  for (size_t i = 0; i < n; i++) {
-    unsigned char ch = (unsigned char)s[i];
-    if (ch == '"' || ch == '\\') putc('\\', o), putc(ch, o);
-    else if (ch < 0x20) fprintf(o, "\\u%04x", ch);
-    else putc(ch, o);
-  }
-  putc('"', o);
-  return 0;
-}
-
-static int copy_value(pcol_jpull *j, FILE *o) {
-  int rc;
-  switch (j->tok) {
-  case PCOL_JT_OBJ:
-  case PCOL_JT_ARR: {
-    pcol_jtok end = j->tok == PCOL_JT_OBJ ? PCOL_JT_OBJ_END : PCOL_JT_ARR_END;
-    putc(j->tok == PCOL_JT_OBJ ? '{' : '[', o);
-    for (int first = 1;; first = 0) {
-      if ((rc = pcol_jp_next(j))) return rc;
-      if (j->tok == end) break;
-      if (!first) putc(',', o);
-      if (j->tok == PCOL_JT_KEY) {
-        put_str(o, j->str, j->len);
-        putc(':', o);
-        if ((rc = pcol_jp_next(j))) return rc;
-      }
-      if ((rc = copy_value(j, o))) return rc;
-    }
-    putc(end == PCOL_JT_OBJ_END ? '}' : ']', o);
-    return 0;
-  }
-  case PCOL_JT_STR: return put_str(o, j->str, j->len);
-  case PCOL_JT_INT: fprintf(o, "%" PRId64, j->i); return 0;
-  case PCOL_JT_REAL: fprintf(o, "%.17g", j->d); return 0;
-  case PCOL_JT_TRUE: fputs("true", o); return 0;
-  case PCOL_JT_FALSE: fputs("false", o); return 0;
-  case PCOL_JT_NULL: fputs("null", o); return 0;
-  default: return 0;
-  }
-}
-
-/* The elements of the array that starts now, appended to the current
- * event's part p. */
-static int copy_elements(ctrace *c, int p) {
-  pcol_jpull *j = c->j;
-  int rc;
-  if (j->tok != PCOL_JT_ARR) return pcol_jp_skip(j);
-  if (!c->cur[p] && !(c->cur[p] = pcol_temp_file("pcol-chrome")))
-    return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-  while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
-    if (c->ccount[p]++) putc(',', c->cur[p]);
-    if ((rc = copy_value(j, c->cur[p]))) return rc;
-  }
-  return rc;
-}
-
-static int number(pcol_jpull *j, vnum *v) {
-  if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac)) v->present = 1, v->bad = 0;
-  else if (j->tok != PCOL_JT_NULL) return v->bad = 1, pcol_jp_skip(j);
-  return 0;
-}
-
-/* args.data, or args.data.cpuProfile (inner = 1) */
-static int tmp_reset(ctrace *c, int p);
-
-static int read_data(ctrace *c, int inner) {
-  pcol_jpull *j = c->j;
-  int rc;
-  if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
-  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
-    int part = -1;
-    for (int p = 0; p < NPARTS; p++)
-      if (pcol_jp_key_is(j, PART_KEY[p])) part = p;
-    int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
-    int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
-    if ((rc = pcol_jp_next(j))) return rc;
-    /* timeDeltas: args.data's, else cpuProfile's (a chunk may hold both,
-     * the same deltas twice: the Firefox Profiler's rule) */
-    if (part == P_DELTAS && !inner && c->deltas_from == 2 && (rc = tmp_reset(c, P_DELTAS))) return rc;
-    if (part == P_DELTAS && inner && c->deltas_from == 1) rc = pcol_jp_skip(j);
-    else if (part == P_LINES) rc = inner ? pcol_jp_skip(j) : copy_elements(c, part); /* args.data's, as V8 writes them */
-    else if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, part);
-    else if (is_start) {
-      struct cwhere *w = &c->cstart_at;
-      if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) snprintf(w->text, sizeof w->text, "%.32s", j->str);
-      else snprintf(w->text, sizeof w->text, "%s", j->tok == PCOL_JT_STR ? "a string" : j->tok == PCOL_JT_OBJ ? "an object"
-                                                 : j->tok == PCOL_JT_ARR ? "an array" : "a boolean");
-      rc = number(j, &c->cstart);
-      w->at = pcol_jp_offset(j);
-    }
-    else if (is_end) rc = number(j, &c->cend);
-    else if (is_prof) rc = read_data(c, 1);
-    else rc = pcol_jp_skip(j);
-    if (rc) return rc;
-    if (part == P_DELTAS && !(inner && c->deltas_from == 1)) c->deltas_from = inner ? 2 : 1;
-  }
-  return rc;
-}
-
 static int read_args(ctrace *c) {
   pcol_jpull *j = c->j;
   int rc;
@@ -376,7 +231,7 @@ static int read_args(ctrace *c) {
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int is_data = pcol_jp_key_is(j, "data"), is_name = pcol_jp_key_is(j, "name");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (is_data) rc = read_data(c, 0);
+    if (is_data) rc = pcol_v8c_read_data(&c->v, j);
     else if (is_name && j->tok == PCOL_JT_STR) {
       free(c->mname);
       if (!(c->mname = strdup(j->str))) return pcol_oom(c->err);
@@ -384,98 +239,6 @@ static int read_args(ctrace *c) {
     if (rc) return rc;
   }
   return rc;
-}
-
-/* Empties the current event's part p, when it holds anything: most events
- * hold no profile, and three syscalls each would cost more than reading them. */
-static int tmp_reset(ctrace *c, int p) {
-  if (!c->ccount[p]) return 0;
-  c->ccount[p] = 0;
-  rewind(c->cur[p]);
-  if (ftruncate(fileno(c->cur[p]), 0))
-    return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-  return 0;
-}
-
-/* Appends f's first n bytes to o (both temporary files). */
-static int append_file(ctrace *c, FILE *o, FILE *f) {
-  char buf[1 << 14];
-  size_t k;
-  if (fflush(f) || fseeko(f, 0, SEEK_SET)) goto io;
-  while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-    if (fwrite(buf, 1, k, o) != k) goto io;
-  if (ferror(f)) goto io;
-  return 0;
-io:
-  return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-}
-
-static cstream *stream_for(ctrace *c, const tkey *k, const char *id, int create) {
-  for (size_t i = 0; i < c->nst; i++)
-    if (c->st[i].k.id[0] == k->id[0] && *id && strcmp(c->st[i].id, id) == 0) return &c->st[i];
-  if (!create || c->nst >= MAX_PROFILES) return NULL;
-  if (c->nst == c->capst) {
-    size_t cap = c->capst ? 2 * c->capst : 8;
-    cstream *n = realloc(c->st, cap * sizeof *n);
-    if (!n) return NULL;
-    c->st = n, c->capst = cap;
-  }
-  cstream *s = &c->st[c->nst];
-  memset(s, 0, sizeof *s);
-  s->k = *k, s->has_tid = 0;
-  if (!(s->id = strdup(id))) return NULL;
-  for (int p = 0; p < P_LINES; p++) /* (lines: at the first chunk that has them) */
-    if (!(s->part[p] = pcol_temp_file("pcol-chrome"))) {
-      for (int q = 0; q < p; q++) fclose(s->part[q]);
-      free(s->id);
-      return NULL;
-    }
-  c->nst++;
-  return s;
-}
-
-/* n lines of none ("0"), for chunk k of s (its place in the lines part). */
-static int no_lines(ctrace *c, cstream *s, cchunk *k, uint64_t n) {
-  FILE *o = s->part[P_LINES];
-  if (!n) return 0;
-  if (s->count[P_LINES]) putc(',', o);
-  k->at[2] = ftello(o);
-  for (uint64_t i = 0; i < n; i++) fputs(i ? ",0" : "0", o);
-  k->len[2] = ftello(o) - k->at[2];
-  s->count[P_LINES] += n;
-  return ferror(o) ? pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno)) : 0;
-}
-
-static int add_chunk(ctrace *c, cstream *s, size_t ev, int has_ts, double ts) {
-  int rc;
-  cchunk k = {ts, {0, 0, 0}, {0, 0, 0}, c->ccount[P_SAMPLES]};
-  /* lines: one a sample, as DevTools' SamplesHandler pads a chunk without
-   * them with 0s (V8 writes none when all are 0); a chunk whose lines are
-   * not as many as its samples has none either */
-  int lines = c->ccount[P_LINES] && c->ccount[P_LINES] == k.nsamp;
-  if (lines && !s->part[P_LINES]) {
-    if (!(s->part[P_LINES] = pcol_temp_file("pcol-chrome")))
-      return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-    for (size_t i = 0; i < s->nch; i++)
-      if ((rc = no_lines(c, s, &s->ch[i], s->ch[i].nsamp))) return rc;
-  }
-  if (s->part[P_LINES] && !lines && (rc = no_lines(c, s, &k, k.nsamp))) return rc;
-  for (int p = 0; p < NPARTS; p++) {
-    if (p == P_LINES && !lines) continue;
-    if (!c->ccount[p]) continue;
-    if (s->count[p]) putc(',', s->part[p]);
-    off_t at = p ? ftello(s->part[p]) : 0;
-    if ((rc = append_file(c, s->part[p], c->cur[p]))) return rc;
-    if (p) k.at[p - 1] = at, k.len[p - 1] = ftello(s->part[p]) - at;
-    s->count[p] += c->ccount[p];
-  }
-  if (!has_ts) s->no_ts = 1;
-  else if (s->nch && ts < s->ch[s->nch - 1].ts) s->unordered = 1;
-  if (PCOL_GROW(s->ch, s->nch, s->capch)) return pcol_oom(c->err);
-  s->ch[s->nch++] = k;
-  if (c->cstart.present || c->cstart.bad) s->start = c->cstart, s->start_at = c->cstart_at, s->start_at.ev = ev;
-  if (c->cend.present) s->end = c->cend;
-  return 0;
 }
 
 static int add_name(ctrace *c, const tkey *k, int proc) {
@@ -660,85 +423,6 @@ static size_t js_num_text(double d, char out[40]) {
   return o;
 }
 
-/* The length of the JavaScript white space or line terminator at s (n
- * bytes left; UTF-8), 0 when none. */
-static size_t js_space(const unsigned char *s, size_t n) {
-  if (*s == ' ' || (*s >= '\t' && *s <= '\r')) return 1;
-  if (n >= 2 && s[0] == 0xC2 && s[1] == 0xA0) return 2; /* U+00A0 */
-  if (n < 3) return 0;
-  unsigned u = (unsigned)(s[0] & 0x0F) << 12 | (unsigned)(s[1] & 0x3F) << 6 | (s[2] & 0x3F);
-  if ((s[0] & 0xF0) != 0xE0 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) return 0;
-  return (u == 0x1680 || (u >= 0x2000 && u <= 0x200A) || u == 0x2028 || u == 0x2029 || u == 0x202F ||
-          u == 0x205F || u == 0x3000 || u == 0xFEFF) ? 3 : 0;
-}
-
-/* JavaScript's Number() of a string (StringToNumber): white space around
- * it, "" as 0, decimal forms, 0x/0o/0b integers, Infinity; NaN otherwise.
- * -1: out of memory. */
-int pcol_js_str_num(const char *str, size_t n, double *out) {
-  const unsigned char *s = (const unsigned char *)str;
-  size_t a = 0, b = n, w, i, k;
-  *out = NAN;
-  while (a < b && (w = js_space(s + a, b - a))) a += w;
-  for (int more = 1; more && b > a;) {
-    more = 0;
-    for (size_t back = 1; back <= 3 && back <= b - a; back++)
-      if (js_space(s + b - back, back) == back) {
-        b -= back, more = 1;
-        break;
-      }
-  }
-  if (a == b) return *out = 0, 0;
-  char *buf = malloc(4 * (b - a) + 8); /* (the digits of base 2 and 8 as hex need less) */
-  if (!buf) return -1;
-  int base = b - a > 2 && s[a] == '0' ? (s[a + 1] | 0x20) == 'x' ? 16 : (s[a + 1] | 0x20) == 'o' ? 8
-                                      : (s[a + 1] | 0x20) == 'b' ? 2 : 0 : 0;
-  if (base) { /* strtod reads hex, rounding as JavaScript does; 2 and 8 are written as hex */
-    int bits = base == 16 ? 4 : base == 8 ? 3 : 1;
-    size_t nd = b - a - 2, nb = nd * (size_t)bits, nh = (nb + 3) / 4, pad = nh * 4 - nb, o = 2;
-    for (i = a + 2; i < b; i++) {
-      int v = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : (s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f' ? (s[i] | 0x20) - 'a' + 10 : 99;
-      if (v >= base) return free(buf), 0;
-    }
-    buf[0] = '0', buf[1] = 'x';
-    if (base == 16) memcpy(buf + 2, s + a + 2, nd), o += nd;
-    else
-      for (size_t h = 0; h < nh; h++) {
-        unsigned v = 0;
-        for (size_t q = h * 4; q < h * 4 + 4; q++) {
-          unsigned bit = 0;
-          if (q >= pad) {
-            size_t r = q - pad;
-            bit = ((unsigned)(s[a + 2 + r / (size_t)bits] - '0') >> (bits - 1 - (int)(r % (size_t)bits))) & 1;
-          }
-          v = v << 1 | bit;
-        }
-        buf[o++] = "0123456789abcdef"[v];
-      }
-    buf[o] = 0;
-    *out = strtod(buf, NULL);
-    return free(buf), 0;
-  }
-  i = a + (s[a] == '+' || s[a] == '-');
-  if (b - i == 8 && memcmp(s + i, "Infinity", 8) == 0) {
-    *out = s[a] == '-' ? -INFINITY : INFINITY;
-    return free(buf), 0;
-  }
-  for (k = 0; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
-  if (i < b && s[i] == '.')
-    for (i++; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
-  if (k && i < b && (s[i] | 0x20) == 'e') {
-    i += 1 + (i + 1 < b && (s[i + 1] == '+' || s[i + 1] == '-'));
-    for (k = 0; i < b && s[i] >= '0' && s[i] <= '9'; i++) k++;
-  }
-  if (k && i == b) {
-    memcpy(buf, s + a, b - a);
-    buf[b - a] = 0;
-    *out = strtod(buf, NULL); /* (past the doubles: ±Infinity, as in JavaScript) */
-  }
-  return free(buf), 0;
-}
-
 static int js_put(jsval *v, const char *s, size_t n) {
   if (v->n + n + 1 < v->n || room(&v->t, &v->cap, v->n + n + 1)) return -1;
   memcpy(v->t + v->n, s, n);
@@ -909,10 +593,7 @@ static int event(ctrace *c, size_t ev) {
   int has_ts = 0, has_dur = 0, has_tdur = 0;
   double ts = 0, dur = 0, tdur = 0;
   uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
-  for (int p = 0; p < NPARTS; p++)
-    if ((rc = tmp_reset(c, p))) return rc;
-  c->cstart = (vnum){0}, c->cend = (vnum){0};
-  c->deltas_from = 0;
+  if ((rc = pcol_v8c_begin(&c->v))) return rc;
   c->d.has_name = 0;
   free(c->mname), c->mname = NULL;
   c->has_idv[0] = c->has_idv[1] = 0;
@@ -1003,16 +684,9 @@ static int event(ctrace *c, size_t ev) {
   if (!whole && !*id) return fail(c, ev, "a Profile or ProfileChunk event without an id");
   char wid[32];
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
-  cstream *s = stream_for(c, &th, whole ? wid : id, 1);
-  if (!s && c->nst >= MAX_PROFILES) return fail(c, ev, "more than 4096 profiles");
-  if (!s && errno != ENOMEM) /* pcol_temp_file: e.g. EMFILE, 3 open files a profile (4 with lines) */
-    return pcol_error_set(c->err, PCOL_EIO, "%s: traceEvents[%zu]: a temporary file for profile %zu: %s", c->name,
-                          ev, c->nst + 1, strerror(errno));
-  if (!s) return pcol_oom(c->err);
-  /* the profiled thread: the Profile event's (chunks may come from the
-   * sampler's thread) */
-  if (strcmp(nm, "ProfileChunk") != 0 || !s->has_tid) s->k = th, s->has_tid = 1;
-  return add_chunk(c, s, ev, has_ts, ts);
+  char where[48];
+  snprintf(where, sizeof where, "traceEvents[%zu]", ev);
+  return pcol_v8c_add(&c->v, th.id[0], whole ? wid : id, strcmp(nm, "ProfileChunk") == 0, &th, has_ts, ts, where);
 }
 
 /* ------------------------------------------------------------ samples/stackFrames */
@@ -1309,42 +983,6 @@ static int read_doc(ctrace *c) {
   return pcol_jp_finish(j);
 }
 
-/* One profile: its V8 document into a temporary file, read by v8_import.c
- * as a source of type "chrome" labelled with its thread. */
-/* Chunks by ts (ties in file order), as DevTools and speedscope order a
- * trace's events: a chunk's first delta counts from the sample before it
- * in that order. */
-static int chunk_cmp(const void *a, const void *b) {
-  const cchunk *x = *(const cchunk *const *)a, *y = *(const cchunk *const *)b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x < y ? -1 : x > y;
-}
-
-/* Part p (samples or deltas) of s into o, its chunks in ts order. */
-static int append_sorted(ctrace *c, FILE *o, cstream *s, int p) {
-  const cchunk **ord = malloc((s->nch ? s->nch : 1) * sizeof *ord);
-  if (!ord) return pcol_oom(c->err);
-  for (size_t i = 0; i < s->nch; i++) ord[i] = &s->ch[i];
-  qsort(ord, s->nch, sizeof *ord, chunk_cmp);
-  FILE *f = s->part[p];
-  char buf[1 << 14];
-  int first = 1, bad = fflush(f) != 0;
-  for (size_t i = 0; i < s->nch && !bad; i++) {
-    off_t left = ord[i]->len[p - 1];
-    if (!left) continue;
-    if (!first && putc(',', o) == EOF) bad = 1;
-    first = 0;
-    if (fseeko(f, ord[i]->at[p - 1], SEEK_SET)) bad = 1;
-    while (!bad && left > 0) {
-      size_t want = left < (off_t)sizeof buf ? (size_t)left : sizeof buf, k = fread(buf, 1, want, f);
-      if (k != want || fwrite(buf, 1, k, o) != k) bad = 1;
-      left -= (off_t)k;
-    }
-  }
-  free(ord);
-  return bad ? pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno)) : 0;
-}
-
 /* A thread's source URI, "FILE: THREAD (pid P, tid T)" ("FILE: pid P, tid
  * T" without a thread_name), and the labels of its samples: pid, tid (a
  * number when the text is a whole number's of at most 2^53, else the text),
@@ -1396,69 +1034,26 @@ static const char *tkey_msg(const ctrace *c, const tkey *k, int i, char out[64])
   return id_text(out, SID_STR, 0, t, strlen(t));
 }
 
-static int import_stream(ctrace *c, cstream *s, size_t k, const vnum *origin) {
+static int import_stream(ctrace *c, pcol_v8c_stream *s, size_t k, const vnum *origin) {
   int rc;
-  char where[256], *ename = NULL, *uri = NULL, pm[64], tm[64];
-  FILE *doc = NULL;
+  char *ename = NULL, *uri = NULL, pm[64], tm[64], num[32];
   uint32_t ls = 0, src;
-  tkey_msg(c, &s->k, 0, pm), tkey_msg(c, &s->k, 1, tm);
-  if (s->start.bad) /* (1e300: no time; it was said to be missing) */
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: traceEvents[%zu], its args.data.startTime (ending at byte %" PRIu64
-                          "): profile %s of pid %s: startTime is %s, not a time (microseconds: a number within +-9e18)", c->name,
-                          s->start_at.ev, s->start_at.at, *s->id ? s->id : "(CpuProfile)", pm, s->start_at.text);
-  if (*s->id && !s->start.present)
-    return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: profile %s of pid %s: no Profile event with its "
-                          "startTime", c->name, s->id, pm);
-  snprintf(where, sizeof where, "profile %s (pid %s, tid %s)", *s->id ? s->id : "", pm, tm);
-  if (asprintf(&ename, "%s: %s", c->name, where) < 0) {
-    ename = NULL;
-    rc = pcol_oom(c->err);
-    goto out;
-  }
+  const tkey *th = s->thread;
+  tkey_msg(c, th, 0, pm), tkey_msg(c, th, 1, tm);
+  if ((rc = pcol_v8c_check(&c->v, s, pm))) return rc;
+  if (!(ename = pcol_v8c_name(&c->v, s, pm, tm))) return pcol_oom(c->err);
   /* the builder's refusals after the profile's name, as the profile's own
    * errors (pcol_v8_import_profile) have it */
-  if ((rc = thread_bits(c, &s->k, &uri, &ls))) {
+  if ((rc = thread_bits(c, th, &uri, &ls))) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
-  if (!(doc = pcol_temp_file("pcol-chrome"))) {
-    rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-    goto out;
-  }
-  fputc('{', doc);
-  char us[40];
-  if (s->start.present) pcol_v8_time_text(us, s->start.v, s->start.frac), fprintf(doc, "\"startTime\":%s,", us);
-  if (s->end.present) pcol_v8_time_text(us, s->end.v, s->end.frac), fprintf(doc, "\"endTime\":%s,", us);
-  for (int p = 0; p < NPARTS; p++) {
-    if (!s->part[p]) continue; /* (lines: none in any chunk) */
-    fprintf(doc, "%s\"%s\":[", p ? "," : "", PART_KEY[p]);
-    if ((rc = p && s->unordered && !s->no_ts ? append_sorted(c, doc, s, p) : append_file(c, doc, s->part[p])))
-      goto out;
-    fputc(']', doc);
-  }
-  fputc('}', doc);
-  if (fflush(doc) || fseeko(doc, 0, SEEK_SET)) {
-    rc = pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
-    goto out;
-  }
-  uint64_t lost[3] = {0, 0, 0};
-  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ls,
-                                   PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES | PCOL_V8_END_AT_LAST_SAMPLE, origin, c->opt, &src, lost, c->err)))
-    goto out;
-  char num[32];
-  if (*s->id) rc = pcol_b_meta_str(c->b, src, "chrome.profile_id", s->id, c->err);
-  static const char *const LOST_KEY[3] = {"chrome.lost_parents", "chrome.lost_samples", "chrome.lost_children"};
-  for (int l = 0; l < 3; l++) { /* what lost nodes left (pcol info's meta) */
-    c->lost[l] += lost[l];
-    snprintf(num, sizeof num, "%" PRIu64, lost[l]);
-    if (!rc && lost[l]) rc = pcol_b_meta_str(c->b, src, LOST_KEY[l], num, c->err);
-  }
+  if ((rc = pcol_v8c_import(&c->v, s, uri, ls, pm, tm, origin, &src))) goto out; /* (named already) */
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
-  if (!rc && k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
+  if (k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
   if (!rc) rc = recording_part(c, src);
   rc = pcol_error_in(c->err, rc, ename, 0);
 out:
-  if (doc) fclose(doc);
   free(ename), free(uri);
   return rc;
 }
@@ -2061,30 +1656,12 @@ out:
   return rc;
 }
 
-/* The warning of nodes the trace lost (meta chrome.lost_*), naming what
- * pcol did with each kind there is. */
-static void lost_warning(const ctrace *c, pcol_error *err) {
-  static const char *const WHAT[3] = {
-      " profile node%s whose parent is in no chunk, read as called from the root (as speedscope reads them)",
-      " sample%s of a node in no chunk, kept with no stack (speedscope skips them)",
-      " child id%s of no node, left out (as speedscope does)"};
-  char m[512], part[160];
-  size_t n = 0;
-  for (int l = 0; l < 3; l++) {
-    if (!c->lost[l]) continue;
-    int k = snprintf(part, sizeof part, WHAT[l], c->lost[l] == 1 ? "" : "s");
-    if (k < 0) continue;
-    n += (size_t)snprintf(m + n, sizeof m - n, "%s%" PRIu64 "%s", n ? "; " : "", c->lost[l], part);
-    if (n >= sizeof m) n = sizeof m - 1;
-  }
-  if (n) pcol_error_set(err, PCOL_OK, "%s: nodes lost from the trace: %s", c->name, m);
-}
-
 int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                        pcol_error *err) {
   ctrace c = {0};
   pcol_jpull j;
   c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt, c.shape_ev = -1;
+  pcol_v8c_init(&c.v, b, name, opt, sizeof(tkey), err);
   int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS | PCOL_JP_OPEN_ARRAY, err);
   int opened = !rc;
   if (!rc) rc = read_doc(&c);
@@ -2097,16 +1674,10 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   /* the profiles' one timeline: since the earliest startTime of them, as
    * DevTools and the Firefox Profiler put every thread on the trace's clock
    * (each profile's own start would shift one thread against another) */
-  const vnum *origin = NULL;
-  for (size_t i = 0; i < c.nst; i++) {
-    const vnum *st = &c.st[i].start;
-    if ((c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) && st->present && !st->bad &&
-        (!origin || st->v < origin->v || (st->v == origin->v && st->frac < origin->frac)))
-      origin = st;
-  }
-  for (size_t i = 0; !rc && !sample_form && i < c.nst; i++)
-    if (c.st[i].count[P_SAMPLES] || c.st[i].count[P_NODES]) rc = import_stream(&c, &c.st[i], used++, origin);
-  if (!rc && used) lost_warning(&c, err);
+  const vnum *origin = pcol_v8c_origin(&c.v);
+  for (size_t i = 0; !rc && !sample_form && i < c.v.nst; i++)
+    if (pcol_v8c_has_profile(&c.v.st[i])) rc = import_stream(&c, &c.v.st[i], used++, origin);
+  if (!rc && used) pcol_v8c_lost_warning(&c.v, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
   if (!rc && sample_form)
     rc = import_samples(&c);
@@ -2127,16 +1698,9 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
                         "%s: a Chrome trace without a CPU profile or duration events (no Profile/ProfileChunk or "
                         "CpuProfile events, no ph B/E or X; record with the disabled-by-default-v8.cpu_profiler "
                         "category)", name);
-  for (size_t i = 0; i < c.nst; i++) {
-    for (int p = 0; p < NPARTS; p++)
-      if (c.st[i].part[p]) fclose(c.st[i].part[p]);
-    free(c.st[i].id);
-    free(c.st[i].ch);
-  }
+  pcol_v8c_free(&c.v);
   for (size_t i = 0; i < c.nnm; i++) free(c.nm[i].name);
-  for (int p = 0; p < NPARTS; p++)
-    if (c.cur[p]) fclose(c.cur[p]);
-  free(c.st), free(c.nm), free(c.mname);
+  free(c.nm), free(c.mname);
   for (int q = 0; q < 2; q++) pcol_rowsort_free(c.d.q[q]);
   free(c.d.nb), free(c.d.noff), free(c.d.tab), free(c.d.ename);
   pcol_rowsort_free(c.s.rows);
