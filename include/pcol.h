@@ -1872,11 +1872,14 @@ PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
  * pcol_unit_scale: v in unit `from` expressed in `to` ("auto"/"minimum" =
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
- * x1024), time (ns us ms s hrs), GCU; other units are left as they are.  A
- * v below 0 scales as -v does, but INT64_MIN, which Go cannot negate, into
- * the family's default unit, as pprof's measurement.Scale. */
+ * x1024), time (fs ps ns us ms s hrs; pprof's has no fs and ps, which it
+ * prints unscaled), GCU; `from` may be a decimal unit "1e-D U" of such a
+ * U, which scales as U / 10^D ("1e-9 ms" is a ps); other units are left as
+ * they are.  A v below 0 scales as -v does, but INT64_MIN, which Go cannot
+ * negate, into the family's default unit, as pprof's measurement.Scale. */
 PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **out_unit);
-/* true when `from` belongs to a family (bytes, time, GCU). */
+/* true when `from` belongs to a family (bytes, time, GCU), a decimal
+ * unit of one's unit too. */
 PCOL_API bool pcol_unit_known(pcol_str from);
 /* true when `to` is "auto", "minimum", "raw" or a unit of from's family. */
 PCOL_API bool pcol_unit_valid_target(pcol_str from, const char *to);

@@ -253,7 +253,7 @@ void cli_mean_type(pcol_str *type, char *type_buf);
 /* --unit of the text views in pprof's layout (cli_view_unit). */
 #define CLI_OPT_UNIT                                                            \
   {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
-                 "(ns us ms s hrs; B kB MB GB TB)"}
+                 "(ns us ms s hrs, also ps fs; B kB MB GB TB)"}
 /* --max-output: `of` names what it bounds when that is not the view
  * (export, unpack: the exporters' budget, pcol_output_budget). */
 #define CLI_MAX_OUTPUT_HELP(of)                                                 \

@@ -88,8 +88,21 @@ int cli_unit_check(const cli_command *cmd, pcol_str unit, const char *u) {
 }
 
 void cli_unit_wants(pcol_str unit, char *buf, size_t n) {
-  snprintf(buf, n, "auto, raw or a unit of %.*s (B, kB, MB, GB, TB for bytes; ns, us, ms, s, hrs for time)",
-           (int)(unit.len > 64 ? 64 : unit.len), unit.ptr ? unit.ptr : "NA");
+  /* the units of the value's family (lib/core/unit_scale.c), or why none */
+  static const struct { const char *probe, *what, *units; } fam[] = {
+      {"ns", "time", "fs, ps, ns, us, ms, s, hrs"},
+      {"B", "bytes", "B, kB, MB, GB, TB, PB"},
+      {"GCU", "compute units", "n*GCU, u*GCU, m*GCU, GCU, k*GCU, M*GCU, G*GCU, T*GCU, P*GCU"}};
+  int ul = (int)(unit.len > 64 ? 64 : unit.len);
+  const char *up = unit.ptr ? unit.ptr : "NA";
+  for (size_t i = 0; i < sizeof fam / sizeof *fam; i++)
+    if (pcol_unit_valid_target(unit, fam[i].probe)) {
+      snprintf(buf, n, "auto, raw or a unit of %s (%s), as the value's unit %.*s is one", fam[i].what,
+               fam[i].units, ul, up);
+      return;
+    }
+  snprintf(buf, n, "auto or raw: the value's unit %.*s is no unit pcol converts (B, kB, MB... for bytes; "
+           "ns, us, ms, s... for time)", ul, up);
 }
 
 void cli_print_filters(FILE *fp, const pcol_select *sel) {

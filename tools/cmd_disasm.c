@@ -11,7 +11,7 @@ const cli_opt opts_disasm[] = {
     CLI_OPT_VALUE("to add up"),
     CLI_OPT_DIVIDE_BY,
     {"unit", 0, 1, "text: minimum (default: each number in its own unit, as pprof -disasm), raw, "
-                   "or a unit (ns us ms s hrs; B kB MB GB TB)"},
+                   "or a unit (ns us ms s hrs, also ps fs; B kB MB GB TB)"},
     CLI_OPT_VIEW_FORMAT(": a row per instruction"),
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};

@@ -19,6 +19,7 @@
 #include "error.h"   /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "hash.h"    /* pcol_hset, pcol_hash_bytes */
 #include "period.h"  /* pcol_period, pcol_source_period */
+#include "count.h"   /* pcol_unit_decimals */
 #include "lasts.h"
 #include <math.h>
 #include <stdio.h>
@@ -208,7 +209,7 @@ int pcol_label_get(pcol_file *f, uint32_t ls, const char *key, uint32_t *sv, int
 /* ns a unit of u (a time unit as go tool pprof reads them: ns, us, ms, s,
  * hours, plurals), 0 for any other unit */
 static int64_t ns_of_unit(pcol_str u) {
-  if (!u.ptr || !pcol_unit_known(u)) return 0;
+  if (!u.ptr || !pcol_unit_known(u) || pcol_unit_decimals(u, NULL)) return 0; /* (not a decimal unit's fraction) */
   const char *to = NULL;
   double x = pcol_unit_scale(1, u, "ns", &to);
   return to && !strcmp(to, "ns") && x >= 1 && x < 1e15 ? (int64_t)llround(x) : 0;

@@ -1,10 +1,16 @@
 /* unit_scale.c — go tool pprof's unit families and conversions
  * (internal/measurement: Scale, sniffUnit): bytes (B kB MB GB TB PB, powers
  * of 1024), time (ns us ms s hrs) and Google compute units; any other unit
- * (count, samples, ...) is left as it is.  In core because the label
- * filters convert a range's unit ("bytes=1kb:") as pprof does; the text
- * views (query/units.c) print with it. */
+ * (count, samples, ...) is left as it is.  pcol's time family also has fs
+ * and ps (a Perun real amount in ms or us is stored in them, perun_import.c;
+ * go tool pprof prints them unscaled), and a value's unit (`from`) may be a
+ * decimal unit "1e-D U" of a family's U (count.c pcol_unit_decimals: U /
+ * 10^D, a speedscope time finer than a ns or a Perun amount), which scales
+ * as that fraction of U: "1e-9 milliseconds" is ps.  In core because the
+ * label filters convert a range's unit ("bytes=1kb:") as pprof does; the
+ * text views (query/units.c) print with it. */
 #include "pcol.h"
+#include "count.h" /* pcol_unit_decimals */
 #include <ctype.h>
 #include <string.h>
 
@@ -29,6 +35,8 @@ static const unit_def bytes_u[] = {
     {"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
 };
 static const unit_def time_u[] = {
+    {"fs", {"fs", "femtosecond"}, 1e-6},
+    {"ps", {"ps", "picosecond"}, 1e-3},
     {"ns", {"ns", "nanosecond"}, 1},
     {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
     {"ms", {"ms", "millisecond"}, 1e6},
@@ -42,7 +50,7 @@ static const unit_def gcu_u[] = {
 };
 static const unit_family families[] = {
     {bytes_u, 6, 0},
-    {time_u, 5, 3},
+    {time_u, 7, 5},
     {gcu_u, 9, 3},
 };
 
@@ -80,6 +88,16 @@ static const unit_def *sniff_uncached(const unit_family *fam, const char *u, siz
   return NULL;
 }
 
+/* The unit of family fam that a value's unit `from` names, and what one of
+ * it is in that unit (*frac: 10^-D for a decimal unit "1e-D U", else 1). */
+static const unit_def *sniff_from(const unit_family *fam, pcol_str from, double *frac) {
+  pcol_str shown;
+  int dec = pcol_unit_decimals(from, &shown);
+  static const double tenths[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9}; /* (as units.js) */
+  *frac = tenths[dec];
+  return sniff(fam, shown.ptr, shown.len);
+}
+
 static int is_auto(const char *to) {
   return !strcmp(to, "minimum") || !strcmp(to, "auto");
 }
@@ -94,9 +112,10 @@ double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **o
   }
   for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
     const unit_family *fam = &families[f];
-    const unit_def *fu = sniff(fam, from.ptr, from.len);
+    double frac;
+    const unit_def *fu = sniff_from(fam, from, &frac);
     if (!fu) continue;
-    double x = (double)v * fu->factor;
+    double x = (double)v * fu->factor * frac;
     if (is_auto(to)) {
       double best = 0;
       const char *name = NULL;
@@ -125,17 +144,20 @@ double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const char **o
 }
 
 bool pcol_unit_known(pcol_str unit) {
+  double frac;
   for (size_t f = 0; f < sizeof families / sizeof *families; f++)
-    if (sniff(&families[f], unit.ptr, unit.len)) return true;
+    if (sniff_from(&families[f], unit, &frac)) return true;
   return false;
 }
 
 bool pcol_unit_valid_target(pcol_str from, const char *to) {
   if (is_auto(to) || !strcmp(to, "raw")) return true;
+  double frac;
   for (size_t f = 0; f < sizeof families / sizeof *families; f++)
-    if (sniff(&families[f], from.ptr, from.len)) return sniff(&families[f], to, strlen(to)) != NULL;
+    if (sniff_from(&families[f], from, &frac)) return sniff(&families[f], to, strlen(to)) != NULL;
   return false;
 }
+
 
 /* pprof's -divide_by F, the one rule of pcol's views (their --divide-by,
  * the shell's divide_by=) and of the pprof export (pcol_export_options

@@ -30,6 +30,7 @@
 #include "keys.h"    /* PPROF_META_DEFAULT_SAMPLE_TYPE */
 #include "columns.h" /* PCOL_NCOLS, pcol_columns */
 #include "period.h"  /* pcol_period, pcol_source_period */
+#include "count.h"   /* pcol_unit_decimals */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,11 @@ static int unit_common(pcol_str a, pcol_str b, double *ra, double *rb) {
   *ra = *rb = 1;
   if (str_eq(a, b)) return 1;
   char ac[64], bc[64];
-  if (!pcol_unit_known(a) || !pcol_unit_known(b) || a.len >= sizeof ac || b.len >= sizeof bc) return 0;
+  /* (a decimal unit, "1e-9 ms", is of a family for the views, but pprof
+   * has no such unit: two such units are common only when equal) */
+  if (!pcol_unit_known(a) || !pcol_unit_known(b) || a.len >= sizeof ac || b.len >= sizeof bc ||
+      pcol_unit_decimals(a, NULL) || pcol_unit_decimals(b, NULL))
+    return 0;
   memcpy(ac, a.ptr, a.len);
   ac[a.len] = 0;
   memcpy(bc, b.ptr, b.len);

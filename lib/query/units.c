@@ -48,7 +48,10 @@ void pcol_unit_label(pcol_sum v, pcol_str from, const char *to, char *buf, size_
     snprintf(buf, n, "%s%s", num, u);
     return;
   }
-  double x = dec ? pcol_unit_scale(v, shown, to, &u) / pow(10, dec) : pcol_unit_scale(v, from, to, &u);
+  /* a unit to pick ("auto", "minimum"): from the value itself (a decimal
+   * unit scales as its fraction of U: pcol_unit_scale), not from v x 10^D */
+  int pick = !strcmp(to, "auto") || !strcmp(to, "minimum");
+  double x = dec && !pick ? pcol_unit_scale(v, shown, to, &u) / pow(10, dec) : pcol_unit_scale(v, from, to, &u);
   char num[64];
   snprintf(num, sizeof num, "%.2f", x);
   size_t l = strlen(num);

@@ -16,7 +16,11 @@
 #    longest stretch (pcol.max_duration_ns), which full validation checks;
 #  - a V8 profile, .cpuprofile and in a trace: the part of each sample
 #    inside a range, and the exports of a range say what top says;
-#  - an E event without a name closes the innermost open B.
+#  - an E event without a name closes the innermost open B;
+#  - the same stretches as a speedscope file of "evented" profiles, and a
+#    V8 profile's and the samples form's pcol exports to speedscope
+#    (--timeline) and Firefox, read back: ranges count what they count over
+#    the original (their importers mark the sources as intervals too).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -44,13 +48,18 @@ for seed in 1 2 3; do
   "$PCOL" validate --full -q "$tmp/ev$seed.pcol" || fail "validate --full of the packed trace"
   # ranges: the whole, open ends, cuts at both ends (times not on µs), one
   # inside the longest event, nothing
+  # the same stretches as speedscope "evented" profiles (one a thread)
+  python3 $cr to-speedscope "$t" "$tmp/ev$seed.ss.json" || fail "to-speedscope"
   for r in "- -" "- 40000500" "30000250 -" "12345678 57654321" "2000001 98000001" "40000000 40000001" \
            "0 1" "500000000 600000000" "0 99000000"; do
     set -- $r
     check "$t" "$t" "$1" "$2"
     check "$t" "$tmp/ev$seed.pcol" "$1" "$2"
+    check "$t" "$tmp/ev$seed.ss.json" "$1" "$2"
     n=$((n + 1))
   done
+  [ "$("$PCOL" cat "$tmp/ev$seed.ss.json" --table meta --format tsv | grep -c "^pcol.intervals	1	")" = 2 ] ||
+    fail "speedscope evented profiles not marked as intervals: $("$PCOL" cat "$tmp/ev$seed.ss.json" --table meta --format tsv)"
   # inside the longest event of thread 1 (a root of it)
   in=$(python3 -c 'import json,sys; e=[x for x in json.load(open(sys.argv[1]))["traceEvents"] if x["ph"]=="X"]
 t0=min(x["ts"] for x in json.load(open(sys.argv[1]))["traceEvents"]); x=max(e,key=lambda x:x["dur"])
@@ -78,15 +87,21 @@ for n in set(ab) | set(am) | set(mb):
         sys.exit("%s: %s + %s != %s" % (n, b, c, a))
 PY
 done
-# the samples form (each sample until its thread's next one)
+# the samples form (each sample until its thread's next one); its
+# speedscope (--timeline: each sample's time and duration) and Firefox
+# exports read back as intervals too (before, 455 ms of a 500 ms window)
 for seed in 4 5; do
   t=$tmp/sm$seed.json
   python3 $cr gen-samples "$t" $seed || fail "gen-samples"
   "$PCOL" pack "$t" -o "$tmp/sm$seed.pcol" 2>"$tmp/err" || fail "pack $t: $(head -3 "$tmp/err")"
   "$PCOL" validate --full -q "$tmp/sm$seed.pcol" || fail "validate --full of the packed samples"
+  "$PCOL" unpack "$t" --to speedscope --timeline -o "$tmp/sm$seed.speedscope.json" 2>"$tmp/err" &&
+    "$PCOL" unpack "$t" --to firefox -o "$tmp/sm$seed.firefox.json" 2>>"$tmp/err" || fail "exports of $t: $(head -3 "$tmp/err")"
   for r in "- -" "3000333 9000777" "100 200" "0 17000001" "8000000 -"; do
     set -- $r
     check "$t" "$tmp/sm$seed.pcol" "$1" "$2"
+    check "$t" "$tmp/sm$seed.speedscope.json" "$1" "$2"
+    check "$t" "$tmp/sm$seed.firefox.json" "$1" "$2"
     n=$((n + 1))
   done
 done
@@ -160,12 +175,17 @@ ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 1000, "id": "0x1"
        "args": {"data": {"cpuProfile": {"samples": p["samples"][2:]}, "timeDeltas": p["timeDeltas"][2:], "endTime": 9000}}}]
 json.dump({"traceEvents": ev}, open(sys.argv[2], "w"))
 PY
-for v in v.cpuprofile v.json; do
+# (and its exports to speedscope, with its timeline, and Firefox, read back)
+"$PCOL" unpack "$tmp/v.cpuprofile" --to speedscope --timeline -o "$tmp/v.speedscope.json" 2>"$tmp/err" &&
+  "$PCOL" unpack "$tmp/v.cpuprofile" --to firefox -o "$tmp/v.firefox.json" 2>>"$tmp/err" || fail "exports of v.cpuprofile: $(head -3 "$tmp/err")"
+for v in v.cpuprofile v.json v.speedscope.json v.firefox.json; do
   "$PCOL" pack "$tmp/$v" -o "$tmp/$v.pcol" 2>"$tmp/err" || fail "pack $v: $(head -3 "$tmp/err")"
   "$PCOL" validate --full -q "$tmp/$v.pcol" || fail "validate --full of $v's pcol file"
   "$PCOL" cat "$tmp/$v.pcol" --table meta --format tsv >"$tmp/meta"
-  grep -q "^pcol.intervals	1	" "$tmp/meta" && grep -q "^pcol.max_duration_ns	5000000	" "$tmp/meta" ||
-    fail "$v: not marked as intervals with its longest sample (5 ms): $(cat "$tmp/meta")"
+  case $v in
+    *.cpuprofile|v.json) grep -q "^pcol.max_duration_ns	5000000	" "$tmp/meta" || fail "$v: its longest sample (5 ms) not declared: $(cat "$tmp/meta")" ;;
+  esac
+  grep -q "^pcol.intervals	1	" "$tmp/meta" || fail "$v: not marked as intervals: $(cat "$tmp/meta")"
   for x in "$tmp/$v" "$tmp/$v.pcol"; do
     for r in "- -|fib 7000000 7000000;main 1000000 8000000" \
              "0.0005 0.007|fib 6000000 6000000;main 500000 6500000" \
@@ -178,7 +198,9 @@ for v in v.cpuprofile v.json; do
       [ "$1" = - ] || args+=(--from "$1")
       [ "$2" = - ] || args+=(--to "$2")
       echo "${r#*|}" | tr ';' '\n' | tr ' ' '\t' | grep . >"$tmp/want"
-      "$PCOL" top "$x" "${args[@]}" --value wall --format tsv 2>"$tmp/err" | python3 $cr top >"$tmp/got" ||
+      xval=(--value wall) # (a Firefox file's value: its "tracing" weight, ns)
+      [ "$v" = v.firefox.json ] && xval=()
+      "$PCOL" top "$x" "${args[@]}" "${xval[@]}" --format tsv 2>"$tmp/err" | python3 $cr top >"$tmp/got" ||
         fail "top $x ${args[*]}: $(head -3 "$tmp/err")"
       cmp -s "$tmp/want" "$tmp/got" ||
         fail "top $(basename "$x") ${args[*]}: not each sample's part inside the range: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"

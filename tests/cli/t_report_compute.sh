@@ -86,6 +86,14 @@ for n in 00 03 05 08 13; do add "inline-rec-$n" "$tmp/sem/inline-rec-$n.pb.gz"; 
 # the part of each inside it (range.js: n = the duration)
 python3 tests/support/chrome_range.py gen-events "$tmp/chrome.json" 2 || fail "chrome_range.py"
 add chrome-trace "$tmp/chrome.json"
+# a speedscope time finer than a ns (its decimal unit, "1e-9 milliseconds",
+# scales as a time: units.js as units.c) and an evented profile, whose
+# stretches are intervals
+H='{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":['
+printf '%s{"type":"evented","name":"p","unit":"milliseconds","startValue":0,"endValue":10.5,"events":[{"type":"O","frame":0,"at":0},{"type":"O","frame":1,"at":1.3333333333},{"type":"C","frame":1,"at":5},{"type":"C","frame":0,"at":10.5}]}]}' "$H" >"$tmp/ss-dec.json"
+printf '%s{"type":"sampled","name":"p","unit":"microseconds","startValue":0,"endValue":10,"samples":[[0],[0,1]],"weights":[1.0001,3]}]}' "$H" >"$tmp/ss-us.json"
+add speedscope-subns "$tmp/ss-dec.json"
+add speedscope-us "$tmp/ss-us.json"
 # the call graph's label boxes only (BOXES=only): heap "bytes" labels, eBPF thread labels
 for f in go-heap-allocs-inline go-heap-delta-negative-values native-ebpf-kernel-buildid-thread-labels; do
   [ -f "$TD/pprof/$f.pb.gz" ] && BOXES=only add "boxes-$f" "$TD/pprof/$f.pb.gz"

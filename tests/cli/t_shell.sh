@@ -75,7 +75,8 @@ want=$("$PCOL" traces "$in" | sed -n '/^-----/q; p' | sed "s|^File: .*|File: $in
 # a unit is checked against the value shown when it is set (wall, ns here)
 out=$(ask unit=ms unit=parsec unit=MB o)
 grep -q '^  unit *= ms$' <<<"$out" || fail "unit=parsec or unit=MB replaced unit=ms"
-for m in 'unit=parsec: auto, raw or a unit of nanoseconds' 'unit=MB: auto, raw or a unit of nanoseconds'; do
+for m in "unit=parsec: auto, raw or a unit of time (fs, ps, ns, us, ms, s, hrs), as the value's unit nanoseconds is one" \
+         "unit=MB: auto, raw or a unit of time (fs, ps, ns, us, ms, s, hrs), as the value's unit nanoseconds is one"; do
   grep -qF "$m" "$tmp/err" || { cat "$tmp/err"; fail "no message '$m'"; }
 done
 [ "$(ask unit=ms top)" = "$(ask 'top --unit ms')" ] || fail "unit=ms top"

@@ -491,6 +491,26 @@ else
   echo "FAIL speedscope_edge_gen.py"; fail=1
 fi
 
+# times with a fraction of a ns (float noise: an `at` of 1.3333333333 ms,
+# a weight of 1.0001 µs; review 10 F2): pcol keeps them in their decimal
+# unit (1e-9 milliseconds), whose values `pcol fold` prints as speedscope
+# sums them, here to the ps (fold's ms and µs x 10^6 and 10^3: ns, which
+# judge_compare.py compares to a thousandth)
+H='{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":['
+printf '%s{"type":"evented","name":"p","unit":"milliseconds","startValue":0,"endValue":10.5,"events":[{"type":"O","frame":0,"at":0},{"type":"O","frame":1,"at":1.3333333333},{"type":"C","frame":1,"at":5},{"type":"C","frame":0,"at":10.5}]}]}' "$H" >"$E/subns-ev.json"
+printf '%s{"type":"sampled","name":"p","unit":"microseconds","startValue":0,"endValue":10,"samples":[[0],[0,1]],"weights":[1.0001,3]}]}' "$H" >"$E/subns-us.json"
+for x in ev:1000000 us:1000; do
+  f=$E/subns-${x%%:*}.json sc=${x#*:}
+  if judge "$f" && $PCOL fold "$f" | python3 -c 'import sys; from decimal import Decimal as D
+for l in sys.stdin.read().splitlines():
+    k, _, v = l.rpartition(" ")
+    print(k, D(v) * D(sys.argv[1]))' "$sc" >"$tmp/fold" && python3 "$HERE/judge_compare.py" "$tmp/fold" "$tmp/rec" "$sc" >"$tmp/out"; then
+    n=$((n + 1))
+  else
+    echo "FAIL ${f##*/} (a decimal unit of time): $(head -c 1500 "$tmp/out")"; fail=1
+  fi
+done
+
 # ---------------------------------------------------------------- Perun exports (the shared test data)
 # Each Perun file's speedscope export (pcol's own, doc/mappings.md §5): its
 # values stay in the file's unit, named as speedscope names it ("ms" as

@@ -278,6 +278,15 @@ for (const file of cases) {
     if (c.dropped.only) continue;
   }
   const value = run(ctx, 'M.values[M.value].cli');
+  // pcol fold prints a decimal unit's ("1e-D U") value, the page sums the
+  // stored integer, value x 10^D: fold's numbers read back exactly
+  const fdm = /^1e-([1-9])(?:$| )/.exec(run(ctx, 'M.values[M.value].unit') || ''), fdec = fdm ? +fdm[1] : 0;
+  const foldNum = (x) => {
+    if (!fdec) return +x;
+    const neg = x[0] === '-', [ip, fp = ''] = (neg ? x.slice(1) : x).split('.');
+    const r = +(ip + (fp + '0'.repeat(fdec)).slice(0, fdec));
+    return neg ? -r : r;
+  };
   // a range over a file with untimed sources: the first timed source (as --source)
   const rsrc = run(ctx, 'M.sources.some(function (s) { return !s.timed; }) ? (M.sources.filter(function (s) { return s.timed; })[0] || {id: 0}).id : 0');
   const sel = (range) => JSON.stringify({ value: run(ctx, 'M.value'), source: range ? rsrc : 0, range: range || null });
@@ -419,7 +428,7 @@ for (const file of cases) {
       const t = {};
       for (const l of txt.split('\n').filter((x) => x)) {
         const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
-        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + +l.slice(sp + 1); }
+        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + foldNum(l.slice(sp + 1)); }
       }
       return t;
     };
@@ -490,7 +499,7 @@ for (const file of cases) {
       const t = {};
       for (const l of pcol(['fold', c.input, '--value', value, ...args]).split('\n').filter((x) => x)) {
         const sp = l.lastIndexOf(' '), p = l.slice(0, sp).split(';');
-        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + +l.slice(sp + 1); }
+        for (let i = 1; i <= p.length; i++) { const k = p.slice(0, i).join('\u0001'); t[k] = (t[k] || 0) + foldNum(l.slice(sp + 1)); }
       }
       return t;
     };
@@ -660,7 +669,7 @@ for (const file of cases) {
   console.error(`compute: ${c.name}: peek: ${peeked} functions`);
   // call tree and inverted tree against pcol fold
   const fold = pcol(['fold', c.input, '--value', value]).split('\n').filter((l) => l).map((l) => {
-    const sp = l.lastIndexOf(' '); return [l.slice(0, sp).split(';'), +l.slice(sp + 1)];
+    const sp = l.lastIndexOf(' '); return [l.slice(0, sp).split(';'), foldNum(l.slice(sp + 1))];
   });
   const want = {}, inv = {};
   for (const [p, v] of fold) {

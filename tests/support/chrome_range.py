@@ -13,6 +13,11 @@
         or earliest sample (samples form), as pcol's --from/--to do.
     chrome_range.py top FILE
         reads `pcol top --format tsv` (stdin) into the same lines.
+    chrome_range.py to-speedscope TRACE.json OUT.json
+        the duration events' stretches as a speedscope file, one "evented"
+        profile a thread (unit milliseconds, times since the trace's
+        earliest event), whose open/close events are the trace's: a range
+        over it must count what it counts over the trace.
 
 Nothing here reads pcol's output except `top`, which only reformats it: the
 expected numbers come from the trace JSON alone."""
@@ -160,6 +165,27 @@ def expect(trace, lo, hi):
     return self_, total
 
 
+def to_speedscope(trace):
+    spans, kind = intervals(trace)
+    assert kind == "events"
+    frames, fix, profiles = [], {}, []
+    for th in sorted({th for th, _, _, _ in spans}):
+        edges = []  # (time, 0 close / 1 open, frame); no two edges at one time
+        for t, a, b, n in spans:
+            if t != th:
+                continue
+            if n not in fix:
+                fix[n] = len(frames)
+                frames.append({"name": n})
+            edges += [(a, 1, fix[n]), (b, 0, fix[n])]
+        edges.sort()
+        profiles.append({"type": "evented", "name": "thread %d" % th[1], "unit": "milliseconds", "startValue": 0,
+                         "endValue": edges[-1][0] / 1e6,
+                         "events": [{"type": "O" if o else "C", "frame": f, "at": t / 1e6} for t, o, f in edges]})
+    return {"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": frames},
+            "profiles": profiles}
+
+
 def main():
     cmd = sys.argv[1]
     if cmd in ("gen-events", "gen-samples"):
@@ -176,6 +202,11 @@ def main():
         for n in sorted(t):
             if t[n]:
                 print("%s\t%d\t%d" % (n, s.get(n, 0), t[n]))
+    elif cmd == "to-speedscope":
+        with open(sys.argv[2]) as f:
+            trace = json.load(f)
+        with open(sys.argv[3], "w") as f:
+            json.dump(to_speedscope(trace), f)
     elif cmd == "top":
         rows = sys.stdin.read().splitlines()
         head = rows[0].split("\t")

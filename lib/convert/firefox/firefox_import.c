@@ -118,6 +118,9 @@ typedef struct ffi {
   int r_bad;
   /* the greatest pcolDurationNanos of pcol's synthetic threads (-1: none) */
   int64_t synth_dur;
+  /* a sample of weight <= 1 with pcol's own duration (pcolDuration): the
+   * source is an interval source (spec.md §7.1), as the one pcol exported */
+  int intervals;
 } ffi;
 
 /* The Firefox Profiler's range of a thread (profile-data's
@@ -597,6 +600,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         snprintf(path, sizeof path, "%s.samples.pcolDuration[%zu]", tp, i);
         PCOL_RETURN_NOT_OK(ms_to_ns(x, pcol_jt_num(T, d), path, &r.dur));
         w = pcol_jt_num(T, full);
+        x->intervals |= r.dur > 0 && w <= 1;
       }
     }
     snprintf(path, sizeof path, "%s.samples.weight[%zu]", tp, i);
@@ -1144,6 +1148,9 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     rc = pcol_rowsort_each(x.rows, put_row, &x);
     if (rc && !x.put_failed) rc = rows_failed(&x, rc, "read");
   }
+  /* (a time range counts the part of each such sample inside it, as it did
+   * in the source pcol exported: V8's samples, a Chrome trace's stretches) */
+  if (!rc && x.intervals) rc = pcol_b_meta_str(b, x.src, PCOL_META_INTERVALS, "1", err);
   if (!rc && x.markers) {
     char note[96];
     snprintf(note, sizeof note, "%llu markers not imported (pcol keeps samples only)",

@@ -36,6 +36,7 @@
 #include "pprof.h"
 #include "profile.pb-c.h"
 #include <inttypes.h>
+#include <math.h>
 #include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,7 @@ typedef struct src_info {
   size_t npos;         /* stored: number of declared value types */
   uint32_t *pos_vt;    /* declared value type ids, in order */
   uint32_t *pos_col;   /* column of each declared position */
+  int64_t *pos_div;    /* what its values are divided by (ns_divisor), 1: as stored */
   size_t nx;                   /* synth: its values (lib/core/xvalues.c) and columns */
   uint32_t xvt[PCOL_XV_MAX], xcol[PCOL_XV_MAX];
   int count_fill;     /* stored, without samples/count: its count (the weight) goes to */
@@ -156,6 +158,19 @@ static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *c
   return PCOL_OK;
 }
 
+/* A decimal unit of time finer than a ns ("1e-9 milliseconds", a
+ * speedscope time with a fraction of a ns, doc/mappings.md §11), which go
+ * tool pprof would print as a number glued to the unit's text: written as
+ * nanoseconds, each value divided by what this returns (10^k, rounded half
+ * away from zero); 1 for any other unit, written as stored (a Perun amount
+ * in "1e-1 ms" too: in ns it could pass 64 bits). */
+static int64_t ns_divisor(pcol_str unit) {
+  const char *u;
+  if (!pcol_unit_decimals(unit, NULL)) return 1;
+  double x = pcol_unit_scale(1, unit, "ns", &u);
+  return strcmp(u, "ns") || !(x > 0 && x < 1) ? 1 : (int64_t)llround(1 / x);
+}
+
 /* Decides the value columns of every involved source; *xt (room for *capx)
  * holds a source's export values (pcol_xvalues_source: room for its
  * declared types + PCOL_XV_MAX). */
@@ -214,7 +229,8 @@ static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
     }
     si->pos_vt = malloc(n * sizeof *si->pos_vt);
     si->pos_col = malloc(n * sizeof *si->pos_col);
-    if (!si->pos_vt || !si->pos_col) return oom(x);
+    si->pos_div = malloc(n * sizeof *si->pos_div);
+    if (!si->pos_vt || !si->pos_col || !si->pos_div) return oom(x);
     for (size_t j = 0; j < n; j++) {
       uint32_t r = rows[j];
       uint32_t vt = pcol_view_u32(&svv, r);
@@ -225,6 +241,9 @@ static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
       for (size_t k = 0; k < si->npos; k++) occ += si->pos_vt[k] == vt;
       si->pos_vt[si->npos] = vt;
       int64_t t = str_id(x, pcol_view_u32(&vtt, vt - 1)), u = str_id(x, pcol_view_u32(&vtu, vt - 1));
+      pcol_str us;
+      if (x->rc || (x->rc = pcol_string(f, pcol_view_u32(&vtu, vt - 1), &us, x->err))) return x->rc;
+      if ((si->pos_div[si->npos] = ns_divisor(us)) > 1) u = str_bytes(x, PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1);
       if (x->rc || column_for(x, t, u, occ, &si->pos_col[si->npos])) return x->rc;
       si->npos++;
     }
@@ -656,7 +675,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       while (k < si->npos && (si->pos_vt[k] != vt || sp->used[k])) k++;
       if (k == si->npos) continue; /* a value type the source does not declare */
       sp->used[k] = 1;
-      put_value(sp, si->pos_col[k], pcol_scale(pcol_view_i64(&sp->vva, j), num, den));
+      put_value(sp, si->pos_col[k], pcol_scale(pcol_scale(pcol_view_i64(&sp->vva, j), num, den), 1, si->pos_div[k]));
     }
     /* a collapsed line with an integer count has its decimal type too
      * (the decimal-count rule, lib/core/count.c) */
@@ -667,7 +686,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       if (sp->used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||
           !pcol_sample_value_rt(&sc, &x->rt, row, si->pos_vt[k], &fv))
         continue;
-      put_value(sp, si->pos_col[k], pcol_scale(fv, num, den));
+      put_value(sp, si->pos_col[k], pcol_scale(pcol_scale(fv, num, den), 1, si->pos_div[k]));
     }
     if (si->count_fill) /* its count (count_column) */
       put_value(sp, si->count_col, pcol_scale(pcol_view_i64(&v[PCOL_C_S_WEIGHT], row), num, den));
@@ -1156,6 +1175,7 @@ done:
   for (uint64_t s = 0; x.src && s < x.nsrc; s++) {
     free(x.src[s].pos_vt);
     free(x.src[s].pos_col);
+    free(x.src[s].pos_div);
   }
   free(x.src);
   free(x.cache);

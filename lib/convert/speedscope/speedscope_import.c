@@ -9,7 +9,8 @@
  * ("URI: TYPE", the same samples) one sample with a value per profile; an
  * "evented" profile's open/close events become one sample per stretch of
  * time with a non-empty stack: time = the stretch's start, duration = its
- * length (a long sample).  The "URI: timeline" pcol writes right after a
+ * length (a long sample), in an interval source (meta pcol.intervals, as a
+ * Chrome trace's stretches: mark_intervals).  The "URI: timeline" pcol writes right after a
  * source's sampled profiles is no source of its own (its samples would be
  * counted twice): its pcolTimes/pcolDurations (pcol's own keys) are their
  * samples' times and durations, else its stretches when they line up one
@@ -555,6 +556,14 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   return b_in(s, rc);
 }
 
+/* Source src holds stretches of time (a sample with a duration, of weight
+ * <= 1: an evented profile's, or the times pcol's timeline gives back):
+ * an interval source (spec.md §7.1, meta pcol.intervals), whose samples a
+ * time range counts by their overlap with it, as a Chrome trace's. */
+static int mark_intervals(simp *s, uint32_t src) {
+  return b_in(s, pcol_b_meta_str(s->b, src, PCOL_META_INTERVALS, "1", s->err));
+}
+
 /* The first event of profile p that names a frame past the frames (it
  * stops the walk), SIZE_MAX if none. */
 static size_t events_stop(const simp *s, const sprof *p) {
@@ -595,6 +604,7 @@ static int evented(simp *s, size_t pi, int add) {
   int64_t unit1 = dec > 0 ? (int64_t)scale : 1; /* a count's 1 in its decimal unit */
   if (p->events_kind != 1) return at(s, "profiles[%zu].events", pi, 0, "not an array");
   size_t stop = events_stop(s, p);
+  int stretches = 0; /* a sample with a duration */
   for (size_t k = 0; k < p->nst && stretch_read(p, k, stop); k++) {
     const stretch *x = &p->st[k];
     int64_t t0, t1, n0 = PCOL_NA_I64, n1 = PCOL_NA_I64;
@@ -607,7 +617,9 @@ static int evented(simp *s, size_t pi, int add) {
     pcol_value_row v = {vt, t1 - t0};
     if ((rc = stack_of(s, x->stack, &r.stack_id))) return rc;
     PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, &v, 1, NULL, s->err)));
+    stretches |= r.duration_ns > 0;
   }
+  if (stretches && (rc = mark_intervals(s, src))) return rc;
   if (stop != SIZE_MAX && (!p->err_what || stop <= p->err_ev))
     return at(s, "profiles[%zu].events[%zu]", pi, stop, "expected {type, at, frame}");
   if (p->err_what)
@@ -704,6 +716,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
   int timed = ti != SIZE_MAX && !carries && timeline_fits(s, pi, ti, &tscale);
   const sprof *tl = timed ? &s->ps[ti] : NULL, *tc = carries ? &s->ps[ti] : NULL;
   pcol_value_row v[MAXG];
+  int stretches = 0; /* a sample with a duration (its timeline's) */
   for (size_t i = 0; i < p0->ns; i++) {
     uint32_t t = p0->samples[i];
     int64_t weight = 1;
@@ -725,7 +738,9 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     if (tc) r.time_ns = tc->rt[0][i], r.duration_ns = tc->rt[1][i]; /* (checked by timeline_carries) */
     if ((rc = stack_of(s, t, &r.stack_id))) return rc;
     PCOL_RETURN_NOT_OK(b_in(s, pcol_b_sample(s->b, &r, v, pj - pi, NULL, s->err)));
+    stretches |= r.duration_ns > 0 && r.weight <= 1;
   }
+  if (stretches && (rc = mark_intervals(s, src))) return rc;
   return ti != SIZE_MAX && !timed ? evented(s, ti, 0) : PCOL_OK; /* (a timeline that carries: checked) */
 }
 

@@ -2,9 +2,10 @@
  * lib/core/unit_scale.c (go tool pprof's measurement.Scale, sniffUnit) and
  * lib/query/units.c (pcol_unit_label, pcol_unit_pick: report.go's
  * selectOutputUnit): bytes in B kB MB GB TB PB (powers of 1024), time in
- * ns us ms s hrs, Google compute units; "%.2f" without a trailing ".00";
+ * fs ps ns us ms s hrs, Google compute units; "%.2f" without a trailing ".00";
  * a unit of no family prints the number as it is; a decimal unit ("1e-9",
- * "1e-9 s", count.c pcol_unit_decimals) holds v x 10^D.
+ * "1e-9 s", count.c pcol_unit_decimals) holds v x 10^D, and one of a
+ * family's unit scales as that fraction of it ("1e-9 ms" is a ps).
  * A table speaks one unit, as the CLI's: pcolViewUnit picks it from the
  * rows' values and the total (pcol top, peek and graph: a row's flat, else
  * its cum), and pcolUnitLabel(v, unit, picked) prints each number in it.
@@ -42,8 +43,9 @@ var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
     ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
     ['PB', ['pb', 'pbyte', 'petabyte'], 1125899906842624]], 0],
-  [[['ns', ['ns', 'nanosecond'], 1], ['us', ['\u03bcs', 'us', 'microsecond'], 1e3], ['ms', ['ms', 'millisecond'], 1e6],
-    ['s', ['s', 'sec', 'second'], 1e9], ['hrs', ['hour', 'hr'], 3600e9]], 3],
+  [[['fs', ['fs', 'femtosecond'], 1e-6], ['ps', ['ps', 'picosecond'], 1e-3],
+    ['ns', ['ns', 'nanosecond'], 1], ['us', ['\u03bcs', 'us', 'microsecond'], 1e3], ['ms', ['ms', 'millisecond'], 1e6],
+    ['s', ['s', 'sec', 'second'], 1e9], ['hrs', ['hour', 'hr'], 3600e9]], 5],
   [[['n*GCU', ['nanogcu'], 1e-9], ['u*GCU', ['microgcu'], 1e-6], ['m*GCU', ['milligcu'], 1e-3], ['GCU', ['gcu'], 1],
     ['k*GCU', ['kilogcu'], 1e3], ['M*GCU', ['megagcu'], 1e6], ['G*GCU', ['gigagcu'], 1e9], ['T*GCU', ['teragcu'], 1e12],
     ['P*GCU', ['petagcu'], 1e15]], 3]
@@ -84,7 +86,12 @@ function pcolSniff(f, u) {
   for (var i = 0; i < fam.length; i++) if (fam[i][1].indexOf(b) >= 0) return fam[i];
   return null;
 }
-function pcolUnitKnown(u) { for (var f = 0; f < PCOL_UNITS.length; f++) if (pcolSniff(f, u)) return true; return false; }
+/* unit_scale.c sniff_from: the unit of family f a value's unit names, a
+ * decimal unit "1e-D U" as U (its fraction: pcolUnitFrac) */
+function pcolSniffFrom(f, u) { return pcolSniff(f, pcolUnitDecimals(u)[1]); }
+var PCOL_TENTHS = [1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]; /* (literals: as C's, exact) */
+function pcolUnitFrac(u) { return PCOL_TENTHS[pcolUnitDecimals(u)[0]]; }
+function pcolUnitKnown(u) { for (var f = 0; f < PCOL_UNITS.length; f++) if (pcolSniffFrom(f, u)) return true; return false; }
 /* count.c pcol_unit_decimals: [D, the unit shown] of "1e-D" or "1e-D U", else [0, u] */
 function pcolUnitDecimals(u) {
   var m = /^1e-([1-9])(?:$| (.+)$)/.exec(u || '');
@@ -96,9 +103,9 @@ export function pcolUnitScale(v, from, to) {
   /* as unit_scale.c: MinInt64 (an overflow of -divide_by) is scaled as it is */
   if (v < 0 && v !== PCOL_MIN_INT64) { var r = pcolUnitScale(-v, from, to); return [-r[0], r[1]]; }
   for (var f = 0; f < PCOL_UNITS.length; f++) {
-    var fu = pcolSniff(f, from);
+    var fu = pcolSniffFrom(f, from);
     if (!fu) continue;
-    var fam = PCOL_UNITS[f][0], d = fam[PCOL_UNITS[f][1]], x = v * fu[2];
+    var fam = PCOL_UNITS[f][0], d = fam[PCOL_UNITS[f][1]], x = v * fu[2] * pcolUnitFrac(from);
     if (to === 'auto' || to === 'minimum') {
       var best = 0, name = null;
       for (var i = 0; i < fam.length; i++) if (fam[i][2] >= best && x / fam[i][2] >= 1) { best = fam[i][2]; name = fam[i][0]; }
@@ -183,8 +190,10 @@ export function pcolUnitLabel(v, unit, to) {
   if (dec && (to === 'raw' || !pcolUnitKnown(ds[1]))) return pcolDecimalText(v, dec);
   if (to === 'raw') return pcolDecimalText(v, 0);
   if (!dec && !pcolUnitKnown(unit)) return pcolDecimalText(v, 0) + pcolUnitScale(v, unit, to)[1];
-  x = dec ? pcolUnitScale(v, ds[1], to) : pcolUnitScale(v, unit, to);
-  var s = pcolFmt2(dec ? x[0] / Math.pow(10, dec) : x[0]);
+  /* (a unit to pick: from the value itself, as units.c) */
+  var pick = to === 'auto' || to === 'minimum';
+  x = dec && !pick ? pcolUnitScale(v, ds[1], to) : pcolUnitScale(v, unit, to);
+  var s = pcolFmt2(dec && !pick ? x[0] / Math.pow(10, dec) : x[0]);
   if (/\.00$/.test(s)) s = s.slice(0, -3);
   return s === '0' || s === '-0' ? '0' : s + x[1];
 }
