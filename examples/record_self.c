@@ -17,6 +17,9 @@
  *               [--roll-samples N]
  *
  * Then: pcol top DIR/prof-*.pcol (each file), pcol merge, pcol validate. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr's Dl_info, clock_gettime under -std=c11 */
+#endif
 #include <pcol.h>
 #include <dlfcn.h>
 #include <elf.h>

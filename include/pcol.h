@@ -1034,25 +1034,52 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
  * directory, fsync, rename), so a file under its final name is always
  * complete and valid; a crash (kill -9) loses at most the file being
  * filled (its samples are in memory; a temporary file may remain).
- * Without rolling the output is `path`.  With rolling, file k is `path`
- * with "-YYYYMMDDTHHMMSS.mmmZ-NNNNNN" (its start in UTC, k from 1)
- * inserted before a ".pcol" suffix (appended otherwise):
- * "prof.pcol" -> "prof-20261123T101500.000Z-000001.pcol".  A rolled file
- * with no sample is not written; without rolling, close writes the file
- * even when empty.
+ * Without rolling the output is `path` (an existing file is replaced).
+ * With rolling, file k is `path` with "-YYYYMMDDTHHMMSS.mmmZ-NNNNNN" (its
+ * start in UTC to the millisecond, NNNNNN a sequence number from 1)
+ * inserted before a ".pcol" suffix, or, without one, appended with
+ * ".pcol": "prof.pcol" -> "prof-20261123T101500.000Z-000001.pcol",
+ * "prof.data" -> "prof.data-20261123T101500.000Z-000001.pcol".  A rolled
+ * file never replaces a file: it is published by link() (renameat2's
+ * RENAME_NOREPLACE where the filesystem has no hard links), and when the
+ * name is taken, e.g. by another writer on the same path (a worker per
+ * process, a restarted agent, containers sharing a volume) that started a
+ * file in the same millisecond, the next sequence numbers are tried; the
+ * writer's later files go on from the number used, and on_file gets the
+ * name used.  So several writers may share a path, and every sample of
+ * each is in one of the files.  A rolled file with no sample is not
+ * written; without rolling, close writes the file even when empty.
+ *
+ * Time.  A file with timed samples states its span as pprof's time_nanos
+ * (its start, which its samples' times count from, spec.md §7) and
+ * duration_nanos: from its first sample's time to the latest end of its
+ * samples, a long sample ending at time + duration_ns and a point sample
+ * one period later when the period's unit is "nanoseconds" (a sampling
+ * profiler's tick; go's runtime/pprof's duration covers it too).  A rolled
+ * file starts at the previous file's end instead when that is earlier
+ * than its first sample, so a series covers its time without gaps or
+ * overlaps and its durations add up (pcol's views and go tool pprof add
+ * the durations of merged profiles) to the span of the same samples in
+ * one file: 1000 samples of 10 ms every 10 ms are "Duration: 10s" at
+ * 100 %, in one file or in ten.  A file after an idle spell (no file was
+ * written for it) covers that spell too.  The source's timestamp is the
+ * start's second.
  *
  * Memory.  Each file is one builder held until it is published: its
  * samples (about 16 bytes + 8 per value, the columns that keep their
  * default cost nothing; past 16 MiB of them they go to unlinked temporary
  * files in $TMPDIR, ~1 MiB staying in memory, as in every builder) and its
  * own deduplicated strings, functions, locations, stacks and label sets,
- * which stay in memory: the bound on those is the roll size.  Writing a file adds, for a moment, its
- * compressed sections.  Measured peak RSS for 1M samples (2 values, 10
- * frames, a label; bench/bench_writer.c): 1,000 distinct stacks: 19 MB in
- * one file (34 MB before samples spilled), 7.1 MB rolled every 100k
- * samples, 3.0 MB every 10k; every stack distinct (worst case): 438 MB,
- * 41 MB, 6.8 MB.  Without rolling the memory grows with the distinct
- * stacks: set roll_samples to bound it.  The functions and
+ * which stay in memory: the bound on those is the roll size.  Writing a
+ * file adds, for a moment, its compressed sections.  After each rolled file the writer gives its freed
+ * memory back to the system (malloc_trim(0) on glibc, whose heap would
+ * otherwise keep it: 209-222 MB below instead of 81-90).  Measured peak
+ * RSS for 1M samples (2 values, 10 frames, a label; make bench-writer,
+ * default glibc malloc): 1,000 distinct stacks: 22 MB in one file, 9.6 MB
+ * rolled every 100k samples, 5.6 MB every 10k; every stack distinct
+ * (worst case): 503 MB, 81-90 MB (the same at 3M samples), 8.4 MB.
+ * Without rolling the memory grows with the distinct stacks: set
+ * roll_samples to bound it.  The functions and
  * locations added by pcol_writer_function/pcol_writer_location live for
  * the writer's life (a dictionary, each entry copied into a file on its
  * first use there).
@@ -1062,7 +1089,23 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
  * previous one is PCOL_EINVAL.  A file begun by an untimed sample starts at
  * the wall clock's second then (its source's timestamp), so a timed sample
  * after untimed ones that is earlier than that second is PCOL_EINVAL too.
+ * Across rolled files the order is not checked: a file's first sample may
+ * be older than the previous file's (the file then starts at it, and the
+ * two files' spans overlap); the sequence numbers give the order of
+ * publication, the names' times the files' starts.  So an agent whose
+ * clock steps back (CLOCK_REALTIME set by NTP) calls pcol_writer_flush on
+ * PCOL_EINVAL and adds the sample again, into a new file, rather than
+ * losing samples until the clock passes the last one.
  * One writer is used by one thread at a time.
+ *
+ * Cost.  pcol_writer_add costs microseconds, except the call that
+ * publishes a file (roll_samples reached, roll_ns passed), which encodes,
+ * compresses, fsyncs and renames it in the caller's thread: tens to
+ * hundreds of milliseconds for a large file (100k samples of distinct
+ * stacks: 50-110 ms plain, 150-310 ms with compress_zstd, on the
+ * development machine).  An agent that drains a ring filled by a signal
+ * handler (examples/record_self.c) sizes the ring for that pause, or
+ * calls the writer from a thread of its own.
  *
  * Errors.  Every function returns PCOL_OK or a PCOL_E* code and fills err.
  * A refused sample (bad argument) changes nothing: the writer goes on.  A
@@ -1094,8 +1137,9 @@ typedef struct pcol_writer_options {
   int64_t period;
   const char *period_type, *period_unit;
   /* Rolling: publish and start a new file after this many samples (0 =
-   * never) or once the file has been open this long (monotonic clock,
-   * checked on each sample and by pcol_writer_poll; 0 = never). */
+   * never) or once the file has been open this long, counted from its
+   * first sample (monotonic clock, checked on each sample and by
+   * pcol_writer_poll; 0 = never; an idle spell writes no file). */
   uint64_t roll_samples;
   uint64_t roll_ns;
   pcol_write_options write; /* compression, validate */

@@ -103,11 +103,14 @@ static pcol_writer_options options(void) {
 }
 
 /* The same samples [lo, hi) through the builder, as the writer's contract
- * in pcol.h says it stores them. */
+ * in pcol.h says it stores them: the file starts at its first sample (or
+ * at the previous file's end when that is earlier: not in these tests,
+ * where a file [0, lo) ends at sample lo's time, T0 + 30 ms at lo = 3). */
 static void builder_file(int lo, int hi, const char *path) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
-  int64_t first = T0 + (int64_t)lo * 10000000, ts = first / 1000000000;
+  int64_t first = T0 + (int64_t)lo * 10000000;
+  int64_t ts = first / 1000000000;
   uint32_t src, vt[2], t, u;
   cr_assert_eq(pcol_b_source(b, "pprof", "svc", ts, &src, NULL), 0);
   cr_assert_eq(pcol_b_meta_str(b, src, "agent", "test", NULL), 0);
@@ -154,19 +157,21 @@ static void builder_file(int lo, int hi, const char *path) {
       }
       cr_assert_eq(pcol_b_labelset(b, lr, nlab, &ls, NULL), 0);
     }
-    pcol_sample_row row = {src, s.time_unix_ns - ts * 1000000000, s.duration_ns,
+    pcol_sample_row row = {src, s.time_unix_ns - first, s.duration_ns,
                            s.weight ? s.weight : 1, PCOL_NA_I64, st, ls};
     pcol_value_row vr[2] = {{vt[0], v[0]}, {vt[1], v[1]}};
     cr_assert_eq(pcol_b_sample(b, &row, vr, 2, NULL, NULL), 0);
-    if (s.time_unix_ns + s.duration_ns > end) end = s.time_unix_ns + s.duration_ns;
+    /* a point sample lasts the period, 10 ms in nanoseconds (pcol.h) */
+    int64_t e = s.time_unix_ns + (s.duration_ns ? s.duration_ns : 10000000);
+    if (e > end) end = e;
     if (s.duration_ns > maxd) maxd = s.duration_ns;
   }
   char num[32];
-  /* the source's start is the second the sample times count from (spec.md
-   * §7: a reader adds them to time_nanos), not the first sample's time */
-  snprintf(num, sizeof num, "%lld", (long long)(ts * 1000000000));
+  /* the source's start, which the sample times count from (spec.md §7: a
+   * reader adds them to time_nanos); its timestamp is that second */
+  snprintf(num, sizeof num, "%lld", (long long)first);
   cr_assert_eq(pcol_b_meta_str(b, src, "pprof.time_nanos", num, NULL), 0);
-  snprintf(num, sizeof num, "%lld", (long long)(end - ts * 1000000000));
+  snprintf(num, sizeof num, "%lld", (long long)(end - first));
   cr_assert_eq(pcol_b_meta_str(b, src, "pprof.duration_nanos", num, NULL), 0);
   if (maxd) {
     snprintf(num, sizeof num, "%lld", (long long)maxd);
@@ -327,8 +332,17 @@ Test(writer, roll_by_time) {
   sleep_ms(200);
   cr_assert_eq(pcol_writer_poll(w, &err), 0);
   cr_assert_eq(pub.n, 2, "an empty period writes no file");
+  /* roll_ns counts from the file's first sample, not from the last poll
+   * (review 11 m2): 100 ms after that poll a sample, 60 ms later not due */
+  sleep_ms(100);
+  add_range(w, 5, 6);
+  sleep_ms(60);
+  cr_assert_eq(pcol_writer_poll(w, &err), 0);
+  cr_assert_eq(pub.n, 2, "the file is 60 ms old");
+  cr_assert_eq(pcol_writer_flush(w, &err), 0);
+  cr_assert_eq(pub.n, 3);
   cr_assert_eq(pcol_writer_close(w, &err), 0);
-  cr_assert_eq(pub.n, 2, "close writes no empty rolled file");
+  cr_assert_eq(pub.n, 3, "close writes no empty rolled file");
   char b[400];
   snprintf(b, sizeof b, "%s/b.pcol", dir);
   builder_file(0, 3, b);
@@ -357,9 +371,11 @@ Test(writer, times_durations_labels_kept) {
   cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wt, &err), 0);
   cr_assert_eq(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &ls, &err), 0);
   cr_assert_eq(pcol_view_i64(&ts, 0), T0 / 1000000000);
+  int64_t start;
+  cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.time_nanos", &start, &err), 0, "%s", err.message);
+  cr_assert_eq(start, T0, "the file starts at its first sample");
   for (int i = 0; i < 10; i++) {
-    cr_assert_eq(pcol_view_i64(&ts, 0) * 1000000000 + pcol_view_i64(&tm, (uint64_t)i),
-                 T0 + (int64_t)i * 10000000);
+    cr_assert_eq(start + pcol_view_i64(&tm, (uint64_t)i), T0 + (int64_t)i * 10000000);
     cr_assert_eq(pcol_view_i64(&du, (uint64_t)i), i % 5 == 0 ? 30000000 : 0);
     cr_assert_eq(pcol_view_i64(&wt, (uint64_t)i), i % 5 == 0 ? 3 : 1);
     cr_assert_eq(pcol_view_u32(&ls, (uint64_t)i) != 0, i % 3 != 0);
@@ -576,4 +592,110 @@ Test(writer, unwritable_options_refused_at_open) {
   cr_assert_eq(pcol_writer_open(&w, longp, &o, &err), 0, "%s", err.message);
   add_range(w, 0, 250);
   cr_assert_eq(pcol_writer_close(w, &err), 0, "200 bytes of stem roll: %s", err.message);
+}
+
+/* Review 11 F1: a file's Time: and Duration: are the span it covers, from
+ * its first sample to its last one's end (a point sample lasts a period),
+ * and a rolled series' files cover it without gaps or overlaps, so that
+ * their durations add up (pcol's and go's merge add them) to the span of
+ * the unrolled file: 1000 samples of 10 ms of cpu every 10 ms from .900 s
+ * are 10 s at 100 %, in one file and rolled every 100 samples. */
+static void busy_profile(const char *path, uint64_t roll, published *pub) {
+  static const pcol_writer_value_type vt[2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
+  pcol_writer_options o = {.value_types = vt, .nvalue_types = 2, .period = 10000000,
+                           .period_type = "cpu", .period_unit = "nanoseconds",
+                           .roll_samples = roll, .on_file = pub ? on_file : NULL, .ctx = pub};
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  const int64_t t0 = 1795860000900000000; /* 2026-11-28T10:00:00.900Z */
+  for (int i = 0; i < 1000; i++) {
+    pcol_writer_frame fr[2] = {{i % 2 ? "spin" : "work", "a.c", 1, 0}, {"main", "a.c", 9, 0}};
+    int64_t v[2] = {1, 10000000};
+    pcol_writer_sample s = {.frames = fr, .nframes = 2, .values = v, .nvalues = 2,
+                            .has_time = 1, .time_unix_ns = t0 + 10000000 * (int64_t)i};
+    cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+  }
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+}
+
+Test(writer, duration_is_the_span_rolled_or_not) {
+  char one[400], roll[400], args[4096];
+  snprintf(one, sizeof one, "%s/one.pcol", dir);
+  snprintf(roll, sizeof roll, "%s/roll.pcol", dir);
+  busy_profile(one, 0, NULL);
+  published pub = {.n = 0};
+  busy_profile(roll, 100, &pub);
+  cr_assert_eq(pub.n, 10);
+  pcol_error err = {0};
+  int64_t want_start = 1795860000900000000, end = 0;
+  for (int i = 0; i < pub.n; i++) { /* file k: [.900 + k s, .900 + (k + 1) s) */
+    pcol_file *f;
+    int64_t t, d;
+    cr_assert_eq(pcol_open(pub.paths[i], NULL, &f, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.time_nanos", &t, &err), 0);
+    cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.duration_nanos", &d, &err), 0);
+    cr_assert_eq(t, want_start + (int64_t)i * 1000000000, "file %d starts at %lld", i, (long long)t);
+    cr_assert_eq(d, 1000000000, "file %d lasts %lld ns", i, (long long)d);
+    cr_assert(i == 0 || t == end, "no gap or overlap before file %d", i);
+    end = t + d;
+    pcol_close(f);
+  }
+  snprintf(args, sizeof args, "top %s", one);
+  char *x = run(args);
+  cr_assert(strstr(x, "Time: Nov 28, 2026 at 10:00am (UTC)\nDuration: 10s, Total samples = 10s (  100%)"),
+            "%s", x);
+  free(x);
+  snprintf(args, sizeof args, "top %s", pub.paths[3]);
+  x = run(args);
+  cr_assert(strstr(x, "Duration: 1s, Total samples = 1000ms (  100%)"), "%s", x);
+  free(x);
+  snprintf(args, sizeof args, "top %s/roll-*.pcol", dir);
+  x = run(args);
+  cr_assert(strstr(x, "Time: Nov 28, 2026 at 10:00am (UTC)\nDuration: 10s, Total samples = 10s (  100%)"),
+            "%s", x);
+  free(x);
+  /* the pprof export of their merge states the same span (go's header) */
+  snprintf(args, sizeof args, "merge %s/roll-*.pcol -o %s/m.pcol && %s unpack %s/m.pcol --to pprof "
+           "-o %s/m.pb.gz && %s top %s/m.pb.gz", dir, dir, pcol_bin(), dir, dir, pcol_bin(), dir);
+  x = run(args);
+  cr_assert(strstr(x, "Duration: 10s, Total samples = 10s (  100%)"), "%s", x);
+  free(x);
+}
+
+/* Review 11 F2: two writers on one path whose files start in the same
+ * millisecond (here: the same sample times) never replace each other's
+ * files: the second takes the next free sequence number, and every
+ * sample is in the directory. */
+Test(writer, two_writers_on_one_path_lose_nothing) {
+  char path[400], args[1024];
+  snprintf(path, sizeof path, "%s/svc.pcol", dir);
+  published pub[2] = {{.n = 0}, {.n = 0}};
+  pcol_writer *w[2];
+  pcol_error err = {0};
+  for (int k = 0; k < 2; k++) {
+    pcol_writer_options o = options();
+    o.roll_samples = 10;
+    o.on_file = on_file;
+    o.ctx = &pub[k];
+    cr_assert_eq(pcol_writer_open(&w[k], path, &o, &err), 0, "%s", err.message);
+  }
+  for (int i = 0; i < 50; i += 5) /* 5 samples each in turn: the same names come due */
+    for (int k = 0; k < 2; k++) add_range(w[k], i, i + 5);
+  for (int k = 0; k < 2; k++) cr_assert_eq(pcol_writer_close(w[k], &err), 0, "%s", err.message);
+  cr_assert_eq(pub[0].n, 5);
+  cr_assert_eq(pub[1].n, 5);
+  for (int i = 0; i < 5; i++) {
+    cr_assert_str_neq(pub[0].paths[i], pub[1].paths[i]);
+    for (int k = 0; k < 2; k++) validate(pub[k].paths[i]);
+  }
+  /* writer 0 published first: its names are the sequence's; writer 1 was
+   * moved past each (000002, 000004, ...) */
+  cr_assert(strstr(pub[0].paths[0], "-000001.pcol"), "%s", pub[0].paths[0]);
+  cr_assert(strstr(pub[1].paths[0], "-000002.pcol"), "%s", pub[1].paths[0]);
+  snprintf(args, sizeof args, "top --value samples %s/svc-*.pcol", dir);
+  char *x = run(args);
+  /* 50 samples a writer, each of value samples 1 */
+  cr_assert(strstr(x, "Total samples = 100 "), "%s", x);
+  free(x);
 }

@@ -2,6 +2,8 @@
  * fsync it, rename it into place, fsync the directory.  A failed run leaves
  * no partial file and never touches an existing destination. */
 #include "pcol.h"
+#include "error.h"  /* PCOL_RETURN_NOT_OK */
+#include "writer.h" /* pcol_out_commit_new */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -238,19 +240,9 @@ nomem:
   return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
 }
 
-int pcol_out_commit(pcol_out *o, pcol_error *err) {
+/* the temporary file flushed, fsynced and closed (o aborted on failure) */
+static int finish(pcol_out *o, pcol_error *err) {
   int rc = PCOL_OK;
-  if (!o->tmp_path) { /* stdout, or a device written directly */
-    int bad = fflush(o->fp) != 0 || ferror(o->fp);
-    int e = errno;
-    if (o->fp != stdout && fclose(o->fp) != 0 && !bad) bad = 1, e = errno;
-    if (bad)
-      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s",
-                          o->fp == stdout ? "standard output" : o->path, strerror(e));
-    free(o->path);
-    memset(o, 0, sizeof *o);
-    return rc;
-  }
   if (fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp)) != 0) {
     int e = errno;
     rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", o->path, strerror(e));
@@ -265,12 +257,11 @@ int pcol_out_commit(pcol_out *o, pcol_error *err) {
     return rc;
   }
   o->fp = NULL;
-  if (rename(o->tmp_path, o->path) != 0) {
-    int e = errno;
-    rc = pcol_error_set(err, PCOL_EIO, "%s: rename failed: %s", o->path, strerror(e));
-    pcol_out_abort(o);
-    return rc;
-  }
+  return PCOL_OK;
+}
+
+/* after the publication: the directory synced, o reset */
+static int committed(pcol_out *o) {
   char *dir = dir_of(o->path);
   if (dir) {
     int dfd = open(dir, O_RDONLY | O_DIRECTORY);
@@ -285,6 +276,78 @@ int pcol_out_commit(pcol_out *o, pcol_error *err) {
   free(o->path);
   memset(o, 0, sizeof *o);
   return PCOL_OK;
+}
+
+int pcol_out_commit(pcol_out *o, pcol_error *err) {
+  int rc = PCOL_OK;
+  if (!o->tmp_path) { /* stdout, or a device written directly */
+    int bad = fflush(o->fp) != 0 || ferror(o->fp);
+    int e = errno;
+    if (o->fp != stdout && fclose(o->fp) != 0 && !bad) bad = 1, e = errno;
+    if (bad)
+      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s",
+                          o->fp == stdout ? "standard output" : o->path, strerror(e));
+    free(o->path);
+    memset(o, 0, sizeof *o);
+    return rc;
+  }
+  PCOL_RETURN_NOT_OK(finish(o, err));
+  if (rename(o->tmp_path, o->path) != 0) {
+    int e = errno;
+    rc = pcol_error_set(err, PCOL_EIO, "%s: rename failed: %s", o->path, strerror(e));
+    pcol_out_abort(o);
+    return rc;
+  }
+  return committed(o);
+}
+
+/* writer.h.  Link the temporary to o->path, else to name(ctx, 1), 2, ...
+ * while the name is taken, then unlink the temporary.  Where the
+ * filesystem has no hard links, renameat2's RENAME_NOREPLACE does the
+ * same; where it has neither, rename after checking that the name is free
+ * (a race with another writer remains there only). */
+int pcol_out_commit_new(pcol_out *o, char *(*name)(void *ctx, unsigned k), void *ctx,
+                        unsigned *used, pcol_error *err) {
+  if (!o->tmp_path) return pcol_out_commit(o, err); /* a device: written in place */
+  PCOL_RETURN_NOT_OK(finish(o, err));
+  for (unsigned k = 0; k < 100000; k++) {
+    char *p = k ? name(ctx, k) : o->path;
+    if (!p) {
+      pcol_out_abort(o);
+      return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+    }
+    if (p != o->path) {
+      free(o->path);
+      o->path = p;
+    }
+    int r = link(o->tmp_path, p), e = errno;
+    if (r == 0) {
+      unlink(o->tmp_path);
+    } else if (e != EEXIST) {
+#ifdef RENAME_NOREPLACE
+      r = renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, p, RENAME_NOREPLACE);
+      e = errno;
+      if (r != 0 && (e == EINVAL || e == ENOSYS || e == EPERM || e == EOPNOTSUPP))
+#endif
+      {
+        struct stat st;
+        if (lstat(p, &st) == 0) r = -1, e = EEXIST;
+        else if ((r = rename(o->tmp_path, p)) != 0) e = errno;
+      }
+    }
+    if (r == 0) {
+      if (used) *used = k;
+      return committed(o);
+    }
+    if (e != EEXIST) {
+      int rc = pcol_error_set(err, PCOL_EIO, "%s: publication failed: %s", p, strerror(e));
+      pcol_out_abort(o);
+      return rc;
+    }
+  }
+  int rc = pcol_error_set(err, PCOL_EIO, "%s: every name tried is taken", o->path);
+  pcol_out_abort(o);
+  return rc;
 }
 
 void pcol_out_abort(pcol_out *o) {

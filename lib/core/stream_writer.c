@@ -23,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 typedef struct dict_fn {
   uint32_t name, system_name, filename; /* dictionary string ids */
@@ -65,10 +68,13 @@ struct pcol_writer {
   uint32_t *fmap, *lmap; /* dictionary id -> this file's id (0: not yet) */
   size_t cfmap, clmap;
   int64_t ts_sec;          /* the source's timestamp (s since the epoch) */
-  int64_t start_ns;        /* the file's start (ns since the epoch) */
+  int64_t start_ns;        /* the file's start (ns since the epoch): its
+                            * time_nanos, the samples' times count from it */
   int any_time;
   int64_t last_time, last_end, max_dur;
-  uint64_t began_mono;     /* when the file's period began (monotonic ns) */
+  int64_t prev_end;        /* the previous file's end (PCOL_NA_I64: none) */
+  int64_t tick_ns;         /* a point sample's extent: the period in ns, or 0 */
+  uint64_t began_mono;     /* when the file began (monotonic ns) */
   uint64_t seq, files;
   /* scratch */
   uint32_t *stack;
@@ -205,6 +211,8 @@ static int copy_options(pcol_writer *w, const char *path, const pcol_writer_opti
   w->wopt = o->write;
   w->on_file = o->on_file;
   w->ctx = o->ctx;
+  w->tick_ns = o->period_unit && strcmp(o->period_unit, "nanoseconds") == 0 ? o->period : 0;
+  w->prev_end = PCOL_NA_I64;
   if (rolled(o)) { /* "a/prof.pcol" -> stem "a/prof", suffix ".pcol" */
     size_t n = strlen(path);
     size_t k = n >= 5 && strcmp(path + n - 5, ".pcol") == 0 ? n - 5 : n;
@@ -285,7 +293,6 @@ int pcol_writer_open(pcol_writer **out, const char *path, const pcol_writer_opti
     return pcol_oom(err);
   }
   file_reset(w);
-  w->began_mono = mono_ns();
   *out = w;
   return PCOL_OK;
 }
@@ -421,11 +428,22 @@ static int meta_i64(pcol_builder *b, uint32_t src, const char *key, int64_t v) {
   return pcol_b_meta_str(b, src, key, t, NULL);
 }
 
-/* The file's builder, its source (timestamp: the first sample's second, or
- * now's), meta and value types. */
+/* The file's builder, its source, meta and value types.  Its start: the
+ * first sample's time, or the previous file's end when that is earlier (a
+ * rolled series covers its time without gaps, so that the files' durations
+ * add up to the series' span, as go's merge of profiles adds them); a file
+ * begun by an untimed sample starts at the wall clock's second then.  The
+ * source's timestamp is the start's second. */
 static int file_begin(pcol_writer *w, const pcol_writer_sample *first) {
-  int64_t start = first && first->has_time ? first->time_unix_ns : real_ns();
+  int64_t start;
+  if (first && first->has_time) {
+    start = first->time_unix_ns;
+    if (w->prev_end != PCOL_NA_I64 && w->prev_end < start) start = w->prev_end;
+  } else {
+    start = floor_div(real_ns(), 1000000000) * 1000000000;
+  }
   PCOL_RETURN_NOT_OK(pcol_builder_new(&w->b, NULL));
+  w->began_mono = mono_ns();
   w->start_ns = start;
   w->ts_sec = floor_div(start, 1000000000);
   PCOL_RETURN_NOT_OK(pcol_b_source(w->b, w->source_type, w->source_uri, w->ts_sec, &w->src, NULL));
@@ -446,8 +464,9 @@ static int file_begin(pcol_writer *w, const pcol_writer_sample *first) {
   return PCOL_OK;
 }
 
-/* The path of the next file: `path`, or the rolled name (spec in pcol.h). */
-static char *next_path(pcol_writer *w) {
+/* The path of the next file: `path`, or the rolled name (spec in pcol.h)
+ * with sequence number seq + 1 + k. */
+static char *next_path(pcol_writer *w, unsigned k) {
   if (!w->stem) return strdup(w->path);
   int64_t s = floor_div(w->start_ns, 1000000000), ms = (w->start_ns - s * 1000000000) / 1000000;
   time_t tt = (time_t)s;
@@ -458,13 +477,13 @@ static char *next_path(pcol_writer *w) {
   size_t n = strlen(w->stem) + strlen(w->suffix) + 64;
   char *p = malloc(n);
   if (p) snprintf(p, n, "%s-%s.%03dZ-%06llu%s", w->stem, when, (int)ms,
-                  (unsigned long long)w->seq + 1, w->suffix);
+                  (unsigned long long)w->seq + 1 + k, w->suffix);
   return p;
 }
+static char *next_path_k(void *w, unsigned k) { return next_path(w, k); }
 
 int pcol_writer_flush(pcol_writer *w, pcol_error *err) {
   if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
-  w->began_mono = mono_ns();
   if (!w->b) {
     /* nothing added: a rolled series skips the file, a single file is
      * written once, empty */
@@ -476,44 +495,55 @@ int pcol_writer_flush(pcol_writer *w, pcol_error *err) {
     }
   }
   int rc = PCOL_OK;
-  /* the file's span: pprof's time_nanos and duration_nanos, and the
+  /* the file's span [start_ns, last_end): pprof's time_nanos (the start the
+   * samples' times count from, spec.md §7) and duration_nanos, and the
    * longest duration (spec.md §7.2) */
-  /* (the samples' times are stored from the source's timestamp, the
-   * whole second ts_sec: time_nanos is that second, or a reader's
-   * wall-clock times (spec.md §7, from time_nanos) would be off by the
-   * first sample's fraction of a second) */
-  int64_t base = w->ts_sec * 1000000000;
   if (w->any_time) {
-    rc = meta_i64(w->b, w->src, PPROF_META_TIME_NANOS, base);
-    if (!rc && w->last_end > base) rc = meta_i64(w->b, w->src, PPROF_META_DURATION_NANOS, w->last_end - base);
+    rc = meta_i64(w->b, w->src, PPROF_META_TIME_NANOS, w->start_ns);
+    if (!rc && w->last_end > w->start_ns)
+      rc = meta_i64(w->b, w->src, PPROF_META_DURATION_NANOS, w->last_end - w->start_ns);
+    w->prev_end = w->last_end; /* also when the file is lost: the next does not claim its time */
   }
   if (!rc && w->max_dur > 0) rc = meta_i64(w->b, w->src, PCOL_META_MAX_DURATION_NS, w->max_dur);
   if (rc) {
     file_reset(w);
     return pcol_error_set(err, rc, "writer: %s", pcol_strerror(rc));
   }
-  char *path = next_path(w);
+  char *path = next_path(w, 0);
   if (!path) {
     file_reset(w);
     return pcol_oom(err);
   }
-  rc = pcol_builder_write(w->b, path, &w->wopt, err);
+  /* a rolled file never replaces one: a name taken (by another writer on
+   * the same path) moves it to the next sequence number */
+  unsigned used = 0;
+  rc = w->stem ? pcol_builder_write_new(w->b, path, next_path_k, w, &used, &w->wopt, err)
+               : pcol_builder_write(w->b, path, &w->wopt, err);
+  if (rc == PCOL_OK && used) {
+    free(path);
+    path = next_path(w, used);
+  }
   if (rc == PCOL_OK) {
-    w->seq++;
+    w->seq += 1 + used;
     w->files++;
-    if (w->on_file) w->on_file(w->ctx, path);
+    if (w->on_file && path) w->on_file(w->ctx, path);
   }
   free(path);
   file_reset(w);
+#ifdef __GLIBC__
+  /* the file's memory back to the system: glibc keeps freed heap (its
+   * dynamic mmap threshold puts the next file's large arrays there), so
+   * a rolling writer's RSS would climb to ~5x one file's (pcol.h) */
+  if (w->stem) malloc_trim(0);
+#endif
   return rc;
 }
 
 int pcol_writer_poll(pcol_writer *w, pcol_error *err) {
   if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
-  if (w->roll_ns && mono_ns() - w->began_mono >= w->roll_ns) {
-    if (w->b) return pcol_writer_flush(w, err);
-    w->began_mono = mono_ns(); /* an empty period: no file */
-  }
+  /* (an empty period writes no file; the next file's period begins with
+   * its first sample) */
+  if (w->roll_ns && w->b && mono_ns() - w->began_mono >= w->roll_ns) return pcol_writer_flush(w, err);
   return PCOL_OK;
 }
 
@@ -593,7 +623,7 @@ static int add_sample(pcol_writer *w, const pcol_writer_sample *s) {
     }
     PCOL_RETURN_NOT_OK(pcol_b_labelset(w->b, w->lab, s->nlabels, &row.labelset_id, NULL));
   }
-  if (s->has_time) row.time_ns = s->time_unix_ns - w->ts_sec * 1000000000;
+  if (s->has_time) row.time_ns = s->time_unix_ns - w->start_ns;
   pcol_value_row vr[8], *vp = w->nvts <= 8 ? vr : malloc(w->nvts * sizeof *vp);
   if (!vp) return PCOL_ENOMEM;
   for (size_t i = 0; i < w->nvts; i++) vp[i] = (pcol_value_row){w->vt[i], s->values[i]};
@@ -606,7 +636,7 @@ int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err
   if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
   PCOL_RETURN_NOT_OK(pcol_writer_poll(w, err));
   PCOL_RETURN_NOT_OK(check_sample(w, s, err));
-  if (s->has_time && w->b && !w->any_time && s->time_unix_ns < w->ts_sec * 1000000000)
+  if (s->has_time && w->b && !w->any_time && s->time_unix_ns < w->start_ns)
     return pcol_error_set(err, PCOL_EINVAL, "writer: sample time %lld ns is before the file's "
                           "start (its untimed samples began at %lld s)",
                           (long long)s->time_unix_ns, (long long)w->ts_sec);
@@ -622,8 +652,11 @@ int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err
   if (s->has_time) {
     w->any_time = 1;
     w->last_time = s->time_unix_ns;
-    if (w->last_end == PCOL_NA_I64 || s->time_unix_ns + s->duration_ns > w->last_end)
-      w->last_end = s->time_unix_ns + s->duration_ns;
+    /* a point sample lasts a period (a tick of a sampling profiler: go's
+     * runtime/pprof's duration covers the last one's) */
+    int64_t ext = s->duration_ns ? s->duration_ns : w->tick_ns;
+    int64_t end = ext > INT64_MAX - s->time_unix_ns ? INT64_MAX : s->time_unix_ns + ext;
+    if (w->last_end == PCOL_NA_I64 || end > w->last_end) w->last_end = end;
   }
   if (s->duration_ns > w->max_dur) w->max_dur = s->duration_ns;
   if (w->roll_samples && pcol_b_sample_count(w->b) >= w->roll_samples)

@@ -851,8 +851,23 @@ static int validate_written(const char *tmp_path, const void *mem, size_t len, c
   return PCOL_OK;
 }
 
+static int write_file(pcol_builder *b, const char *path, char *(*name)(void *, unsigned),
+                      void *ctx, unsigned *used, const pcol_write_options *opt, pcol_error *err);
+
 int pcol_builder_write(pcol_builder *b, const char *path,
                        const pcol_write_options *opt, pcol_error *err) {
+  return write_file(b, path, NULL, NULL, NULL, opt, err);
+}
+
+int pcol_builder_write_new(pcol_builder *b, const char *path, char *(*name)(void *ctx, unsigned k),
+                           void *ctx, unsigned *used, const pcol_write_options *opt,
+                           pcol_error *err) {
+  return write_file(b, path, name, ctx, used, opt, err);
+}
+
+/* pcol_builder_write; with name, published as pcol_out_commit_new does */
+static int write_file(pcol_builder *b, const char *path, char *(*name)(void *, unsigned),
+                      void *ctx, unsigned *used, const pcol_write_options *opt, pcol_error *err) {
   int check = opt && opt->validate, to_stdout = path && !strcmp(path, "-");
   if (check && to_stdout) { /* cannot be read back: check it in memory first */
     void *mem = NULL;
@@ -893,7 +908,7 @@ int pcol_builder_write(pcol_builder *b, const char *path,
       return rc;
     }
   }
-  return pcol_out_commit(&o, err);
+  return name ? pcol_out_commit_new(&o, name, ctx, used, err) : pcol_out_commit(&o, err);
 }
 
 /* b written to memory with plan_max as make_plan takes it. */

@@ -21,4 +21,17 @@ int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err);
 #define PCOL_IMAGE_PLAIN_BYTES ((uint64_t)16 << 20)
 int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_error *err);
 
+/* pcol_out_commit that never replaces a file: o is published under its
+ * path, or, while a file has that name (another writer's), under name(ctx,
+ * k) for k = 1, 2, ... (malloc'd; NULL = out of memory); *used = the k of
+ * the name used (0: o's path).  out.c */
+int pcol_out_commit_new(pcol_out *o, char *(*name)(void *ctx, unsigned k), void *ctx,
+                        unsigned *used, pcol_error *err);
+
+/* pcol_builder_write to a new name as pcol_out_commit_new publishes it:
+ * path, else name(ctx, k); *used as there.  writer.c */
+int pcol_builder_write_new(pcol_builder *b, const char *path, char *(*name)(void *ctx, unsigned k),
+                           void *ctx, unsigned *used, const pcol_write_options *opt,
+                           pcol_error *err);
+
 #endif
