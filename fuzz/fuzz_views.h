@@ -57,6 +57,12 @@ static inline int fzv_count_trace(void *ctx, const pcol_trace *t) {
   *n += 1 + (bytes & 1);
   return *n > 64;
 }
+/* fzv_count_trace's checks, and *ctx the number of traces (stops past 64) */
+static inline int fzv_n_trace(void *ctx, const pcol_trace *t) {
+  size_t *n = ctx, checked = 0;
+  fzv_count_trace(&checked, t);
+  return ++*n > 64;
+}
 
 static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const char *vname,
                                  int fold_ok) {
@@ -184,6 +190,15 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
     if (pcol_mean_divisor(f, sel, &dv, &err) == 0 &&
         pcol_traces_iter_mean(f, sel, &v, &dv, fzv_count_trace, &nmt, &err) == 0 && nmt != ntr)
       fz_fail("-mean's traces are the traces", NULL);
+    /* at a granularity, each frame named by top's key: no trace the
+     * function names would not print (a line it names nothing is no frame) */
+    size_t nfn = 0;
+    if (pcol_traces_iter_by(f, sel, &v, NULL, PCOL_BY_FUNCTION, fzv_n_trace, &nfn, &err) == 0)
+      for (int by = PCOL_BY_LINE; by <= PCOL_BY_FILE_FUNCTION; by++) {
+        size_t nby = 0;
+        if (pcol_traces_iter_by(f, sel, &v, NULL, (pcol_by)by, fzv_n_trace, &nby, &err) == 0 && nby > nfn)
+          fz_fail("traces --by print no more traces than by function", NULL);
+      }
   }
   pcol_ftree ft = {0};
   if (pcol_ftree_build(f, sel, &v, &ft, &err) == 0) {

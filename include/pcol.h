@@ -43,7 +43,7 @@
  *    comment says.  What a callback receives is borrowed for the callback
  *    only: copy what you keep.
  *  - Callbacks: the iterators (pcol_stack_walk, pcol_select_iter,
- *    pcol_traces_iter, pcol_traces_iter_mean, pcol_lview_scan,
+ *    pcol_traces_iter, pcol_traces_iter_mean, pcol_traces_iter_by, pcol_lview_scan,
  *    pcol_frame_rows_scan) call
  *    fn(ctx, ...), which returns 0
  *    to go on, > 0 to stop early (the iterator then returns PCOL_OK), or < 0
@@ -2059,6 +2059,18 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter_mean(pcol_file *f, const pc
                                                           const pcol_value_sel *div,
                                                           int (*fn)(void *ctx, const pcol_trace *t),
                                                           void *ctx, pcol_error *err);
+/* pprof -traces at a granularity (-lines, -files, -addresses,
+ * -filefunctions): pcol_traces_iter with each frame named as
+ * pcol_top_compute names its row at granularity `by` (the same traces and
+ * inline marks; a line the granularity names nothing, as an Rprof line
+ * without a number by line, is no frame); PCOL_BY_FUNCTION gives
+ * pcol_traces_iter's names.  div non-NULL: each value over its sum of div,
+ * as pcol_traces_iter_mean. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_traces_iter_by(pcol_file *f, const pcol_select *sel,
+                                                        const pcol_value_sel *v,
+                                                        const pcol_value_sel *div, pcol_by by,
+                                                        int (*fn)(void *ctx, const pcol_trace *t),
+                                                        void *ctx, pcol_error *err);
 /* A trace's stack as one line of text, root first, its names joined by ';'
  * with ';', '\n', '\r' and NUL inside a name made '_' (the rule of pcol fold
  * and collapsed stacks, so the line splits back into the trace's frames).

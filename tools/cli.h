@@ -627,7 +627,7 @@ int cli_graph_unit(const cli_command *cmd, const cli_args *a, const pcol_graph *
   {"node-fraction", 0, 1, "drop nodes whose |cum| is below this fraction of the total (pprof " \
                           "-nodefraction, default 0.005)"},                      \
   {"edge-fraction", 0, 1, "drop edges below this fraction of the total (pprof -edgefraction, default 0.001)"}, \
-  {"node-count", 0, 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80)"}
+  {"node-count", 'n', 1, "keep at most this many nodes, 0 = all (pprof -nodecount, default 80; -n as top's)"}
 
 /* --sort flat|cum|name of the views in pprof's orders (top, peek).
  * Returns 0 or EXIT_USAGE. */

@@ -388,7 +388,7 @@ static int run_line(const char *file, char **w, int nw) {
       }
       for (size_t k = 0; k < NSETTINGS; k++)
         given[k] |= settings[k].option && !strcmp(settings[k].option, o->name);
-      if (!strcmp(o->name, "limit")) count = NULL, limit_given = 1;
+      if (!strcmp(o->name, "limit") || !strcmp(o->name, "node-count")) count = NULL, limit_given = 1;
     } else if (t[0] == '>') {
       out = t[1] ? t + 1 : i + 1 < nw ? w[++i] : NULL;
       if (!out) rc = shell_usage("unexpected end of line after >");

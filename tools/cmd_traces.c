@@ -1,11 +1,13 @@
 /* cmd_traces.c — `pcol traces`: every trace (samples merged as pprof reads
- * them) with its labels, value and stack, as go tool pprof -traces prints
- * them (pcol_traces_iter). */
+ * them) with its labels, value and stack, its frames named at --by's
+ * granularity, as go tool pprof -traces (-lines, -addresses, ...) prints
+ * them (pcol_traces_iter_by). */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
 
 const cli_opt opts_traces[] = {
+    {"by", 0, 1, "how each frame is named: " CLI_BY_HELP " (pprof -traces -lines, ...)"},
     CLI_OPT_VALUE("to print"),
     CLI_OPT_MEAN,
     CLI_OPT_DIVIDE_BY,
@@ -202,8 +204,8 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   tr_out o;
   memset(&o, 0, sizeof o);
-  if (cli_view_format(cmd, a, &o.fmt)) return EXIT_USAGE;
-  if (cli_get_limit(cmd, a, &o.left)) return EXIT_USAGE;
+  pcol_by by;
+  if (cli_report_options(cmd, a, &by, &o.fmt, &o.left)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   int mean = cli_flag(cmd, a, "mean");
@@ -235,8 +237,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     /* "total": null: the traces stream out before any sum of them is known */
     o.meta = (cli_view_meta){"traces", path, v.type, v.unit, 0, &sel, NULL, 0, NULL, 1};
   }
-  rc = mean ? pcol_traces_iter_mean(f, &sel, &v, &div, on_trace, &o, &err)
-            : pcol_traces_iter(f, &sel, &v, on_trace, &o, &err);
+  rc = pcol_traces_iter_by(f, &sel, &v, mean ? &div : NULL, by, on_trace, &o, &err);
   if (!rc && o.fmt == OUT_TEXT) puts("-----------+-------------------------------------------------------");
   else if (!rc) {
     tr_begin(&o);

@@ -79,11 +79,13 @@ static const cli_command commands[] = {
      opts_top, cmd_top},
     {"tags", "pcol tags FILE... [--value TYPE] [--format ...] [--focus RE ...]",
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
-    {"traces", "pcol traces FILE... [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
+    {"traces", "pcol traces FILE... [--by function|line|file|address|filefunction] [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
      "Every trace with its labels, value and stack (pprof -traces).",
      "As pprof reads a profile, samples with the same stack and labels are one trace\n"
      "(values added, at the place of the first) and a trace whose every value is 0\n"
-     "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".",
+     "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".\n"
+     "--by names each frame as top --by names its row (pprof -traces -lines,\n"
+     "-addresses, -files, -filefunctions); the traces stay the same.",
      opts_traces,
      cmd_traces},
     {"peek", "pcol peek FILE... REGEX [--by function|line|file|address|filefunction] [--value TYPE] [--sort flat|cum] [--unit U] [--format ...] [--focus RE ...]",
@@ -94,7 +96,7 @@ static const cli_command commands[] = {
      "often the call recurs.  REGEX is a regular expression (Go's syntax) matched\n"
      "anywhere in the row's name; nothing is trimmed (pprof -peek keeps every node).",
      opts_peek, cmd_peek},
-    {"tree", "pcol tree FILE... [--by function|line|file|address|filefunction] [--value TYPE] [--sort flat|cum] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--format ...] [--focus RE ...]",
+    {"tree", "pcol tree FILE... [--by function|line|file|address|filefunction] [--value TYPE] [--sort flat|cum] [--node-fraction F] [--edge-fraction F] [-n|--node-count N] [--unit U] [--format ...] [--focus RE ...]",
      "The call graph as text: each node with its callers and callees (pprof -tree).",
      "Text is go tool pprof -tree's: the graph `pcol graph` prunes, but as pprof\n"
      "prunes it for a text report: nodes whose |cum| is below --node-fraction of\n"
@@ -104,7 +106,7 @@ static const cli_command commands[] = {
      "match: the weight from each caller and to each callee, and its share of the\n"
      "node's cum.",
      opts_tree, cmd_tree},
-    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png|callgrind] [--by function|line|file|address|filefunction] [--value TYPE] [--node-fraction F] [--edge-fraction F] [--node-count N] [--unit U] [--focus RE ...]",
+    {"graph", "pcol graph FILE... [-o OUT] [--format dot|svg|png|callgrind] [--by function|line|file|address|filefunction] [--value TYPE] [--node-fraction F] [--edge-fraction F] [-n|--node-count N] [--unit U] [--focus RE ...]",
      "The call graph as go tool pprof -dot draws it: DOT text, or SVG/PNG through graphviz.",
      "Nodes are functions (lines, files, addresses with --by) with flat and cum, edges\n"
      "the calls between them with the weight through each; a call is \"(inline)\" when\n"

@@ -7,7 +7,9 @@
  * pass (the label sets are few), then walks each label set's labels once
  * (a second pass groups the samples as pprof merges them, only when a
  * label set's values add up to 0);
- * traces walks each kept sample's stack (O(depth) per sample). */
+ * traces walks each kept sample's stack (O(depth) per sample); at a
+ * granularity other than function's, after top's keys of every location
+ * (pcol_q_top_keys: O(lines)). */
 #include "query.h"
 #include "keys.h"     /* PCOL_SRC_PPROF */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
@@ -552,6 +554,10 @@ typedef struct tr_ctx {
   size_t capoff;
   int (*fn)(void *ctx, const pcol_trace *t);
   int unnamed_frames; /* pprof sources: a function without a name is named as its location */
+  /* a granularity other than function's: each frame is named by the key top
+   * counts it under (pcol_q_top_keys, build_loc_keys of top.c) */
+  int keyed;
+  pcol_q_topkeys k;
   void *ctx;
   pcol_error *err;
 } tr_ctx;
@@ -565,6 +571,15 @@ static int tr_push(tr_ctx *c, pcol_str name, size_t composed_off, int inl) {
   c->name_off[c->nfr] = composed_off;
   c->nfr++;
   return PCOL_OK;
+}
+
+/* At a granularity other than function's (c->keyed), a frame is named by
+ * the key top counts it under: the key of a line row (none: no frame, as an
+ * Rprof line without a line number by line), or, for a location without
+ * lines, whose lines have no key but one has no function, the location's
+ * own key (its mapping's name).  Pushes the key's name, if any. */
+static int tr_push_key(tr_ctx *c, uint32_t key, int inl) {
+  return key && key <= c->k.n ? tr_push(c, c->k.name[key], 0, inl) : PCOL_OK;
 }
 
 static int tr_row(void *p, uint64_t row, int64_t value) {
@@ -584,6 +599,13 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
     if (hid && c->flt->loc_hidden[loc]) continue;
     uint64_t a, e;
     pcol_frames_lines(&c->fc.fr, loc, &a, &e);
+    if (a == e && c->keyed) { /* the location's own key, as top's */
+      uint32_t j = 0, je = 0;
+      if (loc <= c->k.nloc) j = c->k.loc_aoff[loc], je = c->k.loc_aoff[loc + 1];
+      for (; j < je; j++)
+        if ((rc = tr_push_key(c, c->k.loc_all[j] & 0x7fffffffu, 0))) return rc;
+      continue;
+    }
     if (a == e) { /* pprof: "[mapping file]" or "<unknown>", as top names it */
       size_t off = c->names.len;
       if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
@@ -592,8 +614,13 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
     }
     uint64_t last = e;
     while (hid && last > a && hid[last - 1]) last--;
+    size_t had = c->nfr;
     for (uint64_t li = a; li < e; li++) {
       if (hid && hid[li]) continue;
+      if (c->keyed) {
+        if ((rc = tr_push_key(c, c->k.line_key[li], li + 1 != last))) return rc;
+        continue;
+      }
       pcol_str nm;
       int byfn;
       if ((rc = pcol_frame_line_name(&c->fc.fr, li, &c->fc.scratch, &nm, &byfn, c->err))) return rc;
@@ -613,6 +640,8 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
       }
       if ((rc = tr_push(c, nm, off, li + 1 != last))) return rc;
     }
+    if (c->keyed && c->nfr == had && loc <= c->k.nloc && (rc = tr_push_key(c, c->k.loc_ukey[loc], 0)))
+      return rc;
   }
   if (c->nfr == 0) return 0; /* pprof -traces skips a sample without frames */
   for (size_t i = 0; i < c->nfr; i++) /* the buffer may have moved while it grew */
@@ -650,26 +679,34 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
 }
 
 static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const pcol_value_sel *div, int (*fn)(void *ctx, const pcol_trace *t),
-                      void *ctx, pcol_error *err);
+                      const pcol_value_sel *div, pcol_by by,
+                      int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err);
 
 int pcol_traces_iter(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                      int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err) {
-  return traces_run(f, sel, v, NULL, fn, ctx, err);
+  return traces_run(f, sel, v, NULL, PCOL_BY_FUNCTION, fn, ctx, err);
+}
+
+int pcol_traces_iter_by(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                        const pcol_value_sel *div, pcol_by by,
+                        int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err) {
+  if (!fn) return pcol_error_set(err, PCOL_EINVAL, "pcol_traces_iter_by: NULL argument");
+  if ((unsigned)by > PCOL_BY_FILE_FUNCTION) return pcol_error_set(err, PCOL_EINVAL, "no such granularity");
+  return traces_run(f, sel, v, div, by, fn, ctx, err);
 }
 
 int pcol_traces_iter_mean(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                           const pcol_value_sel *div, int (*fn)(void *ctx, const pcol_trace *t),
                           void *ctx, pcol_error *err) {
   if (!div || !fn) return pcol_error_set(err, PCOL_EINVAL, "pcol_traces_iter_mean: NULL argument");
-  return traces_run(f, sel, v, div, fn, ctx, err);
+  return traces_run(f, sel, v, div, PCOL_BY_FUNCTION, fn, ctx, err);
 }
 
 /* The traces; with div, each merged sample's value over its sum of div
  * (report.go printTraces: Go's integer division, a divisor of 0 leaves it) */
 static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                      const pcol_value_sel *div, int (*fn)(void *ctx, const pcol_trace *t),
-                      void *ctx, pcol_error *err) {
+                      const pcol_value_sel *div, pcol_by by,
+                      int (*fn)(void *ctx, const pcol_trace *t), void *ctx, pcol_error *err) {
   tr_ctx c;
   memset(&c, 0, sizeof c);
   c.fn = fn;
@@ -685,6 +722,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
+  if (!rc && by != PCOL_BY_FUNCTION && !(rc = pcol_q_top_keys(f, sel, by, &c.k, err))) c.keyed = 1;
   tr_groups g;
   memset(&g, 0, sizeof g);
   if (!rc) rc = tr_groups_init(&g, f, sel, err);
@@ -711,6 +749,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_filter_free(&flt);
   pcol_q_tagkeys_free(&c.ks);
   pcol_label_keys_free(&c.lk);
+  if (c.keyed) pcol_q_topkeys_free(&c.k);
   pcol_buf_free(&c.fc.scratch);
   pcol_buf_free(&c.names);
   free(c.frames);

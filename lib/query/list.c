@@ -319,16 +319,22 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
      * stack (a line calling a function of the same file: 240 % of the
      * total on a Go profile) */
     pcol_top ft;
+    pcol_buf clean = {0}; /* top names a file by its cleaned path (pcol_q_clean_path) */
     rc = pcol_top_compute(f, sel, v, PCOL_BY_FILE, &ft, err);
+    int made = !rc;
     for (size_t i = 0; !rc && i < out->nblocks; i++) {
       pcol_list_block *b = &out->blocks[i];
-      for (size_t j = 0; b->file.ptr && j < ft.nrows; j++)
-        if (!str_cmp(ft.rows[j].name, b->profile_file)) {
+      clean.len = 0;
+      if (b->file.ptr && pcol_q_clean_path(b->profile_file, &clean)) rc = pcol_oom(err);
+      pcol_str cf = {(const char *)clean.data, clean.len};
+      for (size_t j = 0; !rc && b->file.ptr && j < ft.nrows; j++)
+        if (!str_cmp(ft.rows[j].name, cf)) {
           b->cum = ft.rows[j].cum;
           break;
         }
     }
-    if (!rc) pcol_top_free(&ft);
+    pcol_buf_free(&clean);
+    if (made) pcol_top_free(&ft);
   }
   out->total = p ? p->top.total : 0;
   out->value = *v;

@@ -571,9 +571,18 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     pcol_str s;
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
     PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
-    /* the file's own bytes, or copied into a table that outlives the file */
-    if (s.ptr) {
-      PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, s.ptr, s.len, t->kt != &t->keys, key, err));
+    /* the file's own bytes, or copied into a table that outlives the file;
+     * an empty file is none (pprof's NodeInfo: File "" falls back to the
+     * mapping, "<unknown>"), as fn_prefix reads it */
+    if (s.ptr && (s.len || t->by == PCOL_BY_FUNCTION)) {
+      int copy = t->kt != &t->keys;
+      if (t->by == PCOL_BY_FILE) { /* pprof's File, cleaned as the line names' (fn_prefix) */
+        t->scratch.len = 0;
+        if (pcol_q_clean_path(s, &t->scratch)) return pcol_oom(err);
+        if (t->scratch.len != s.len || memcmp(t->scratch.data, s.ptr, s.len))
+          s = (pcol_str){(const char *)t->scratch.data, t->scratch.len}, copy = 1;
+      }
+      PCOL_RETURN_NOT_OK(pcol_q_key_intern(t->kt, s.ptr, s.len, copy, key, err));
       PCOL_RETURN_NOT_OK(ext_key(t, *key, key, err));
     }
     t->fn_key[fn] = *key;

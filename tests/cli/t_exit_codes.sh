@@ -140,11 +140,27 @@ expect 0 "top -n5" -- $PCOL top "$good" -n5
 # the row count under the other command's name: top's -n/--limit, tree's
 # and graph's --node-count (pprof's nodecount)
 for pair in "top --node-count=5|-n/--limit" "top --nodecount 5|-n/--limit" "tree --limit 3|--node-count" \
-            "graph -n 3|--node-count"; do
+            "graph --limit 3|--node-count"; do
   set -- ${pair%%|*}
   expect 2 "$2 on $1" -- $PCOL $1 "$good" "${@:2}"
   grep -qF -- "(${pair#*|} here)" "$tmp/err" || fail "$2 on $1: $(cat "$tmp/err")"
 done
+# -n is pprof's -nodecount in tree and graph too (top's spelling)
+$PCOL tree "$good" --node-count 2 >"$tmp/nc" && $PCOL tree "$good" -n 2 >"$tmp/n" && cmp -s "$tmp/nc" "$tmp/n" &&
+  ! cmp -s "$tmp/n" <($PCOL tree "$good") || fail "tree -n 2 is not --node-count 2"
+$PCOL graph "$good" --format dot -n 2 -o "$tmp/n.dot" && $PCOL graph "$good" --format dot --node-count 2 -o "$tmp/nc.dot" &&
+  cmp -s "$tmp/n.dot" "$tmp/nc.dot" || fail "graph -n 2 is not --node-count 2"
+# traces --by: top's granularities (pprof -traces -lines ...), no label:KEY
+for g in function line file filefunction; do expect 0 "traces --by $g" -- $PCOL traces "$good" --by $g; done
+$PCOL traces "$good" --by function | cmp -s - <($PCOL traces "$good") || fail "traces --by function is not traces"
+expect 2 "traces --by bogus" -- $PCOL traces "$good" --by bogus
+grep -qF -- "--by wants function, line, file, address or filefunction, not 'bogus'" "$tmp/err" ||
+  fail "traces --by bogus: $(cat "$tmp/err")"
+expect 2 "traces --by label:x" -- $PCOL traces "$good" --by label:x
+expect 2 "traces --by without a value" -- $PCOL traces "$good" --by
+# (Rprof records no addresses: said, not a trace of everything)
+$PCOL traces "$good" --by address >/dev/null 2>"$tmp/err"; [ $? = 1 ] && grep -q 'no addresses' "$tmp/err" ||
+  fail "traces --by address of an Rprof file: $(cat "$tmp/err")"
 # -n 0 is every row (pprof's -nodecount=0), not a header alone
 $PCOL top "$good" --node-fraction 0 >"$tmp/all" && $PCOL top "$good" --node-fraction 0 -n 0 >"$tmp/n0" &&
   [ "$(wc -l <"$tmp/all")" -gt 6 ] && cmp -s "$tmp/all" "$tmp/n0" || fail "top -n 0 is not every row"

@@ -32,6 +32,15 @@ want=$("$PCOL" top "$in" --focus b -n 2 | body)
 [ "$(ask focus=a nodecount=5 'top -n 2 b')" = "$want" ] || fail "the line's arguments over the settings"
 want=$("$PCOL" tree "$in" --node-count 3 --by line | body)
 [ "$(ask nodecount=3 granularity=lines tree)" = "$want" ] || fail "tree with nodecount, granularity"
+# tree's -n is its node count there too (top's spelling), over the setting
+want=$("$PCOL" tree "$in" --node-count 2 | body)
+[ "$(ask nodecount=3 'tree -n 2')" = "$want" ] || fail "tree -n 2 over nodecount=3"
+# traces at the session's granularity (pprof's -traces -lines, -addresses)
+for g in lines:line addresses:address; do
+  want=$("$PCOL" traces "$in" --by ${g#*:} --no-inlines | body)
+  [ "$(ask granularity=${g%:*} noinlines=true traces | body)" = "$want" ] || fail "traces with granularity=${g%:*}, noinlines"
+done
+[ "$(ask lines traces | body)" = "$("$PCOL" traces "$in" --by line | body)" ] || fail "lines, then traces"
 want=$("$PCOL" tags "$in" --tag worker=w1 | body)
 [ "$(ask tagfocus=worker=w1 tags)" = "$want" ] || fail "tags with tagfocus"
 want=$("$PCOL" top "$in" --format json -n 3)

@@ -12,7 +12,8 @@
 # same options.
 # Also list (-list), info (-raw's header), top --by label (-tagfocus,
 # -tagroot), tags (-tags) and traces (-traces), these two also with
-# --tagshow/--taghide (-tagshow/-taghide).
+# --tagshow/--taghide (-tagshow/-taghide), traces also --by line, address,
+# file and filefunction (-lines, -addresses, -files, -filefunctions).
 #
 # How it runs (make test's CPU budget): pprof's views come from go tool
 # pprof's interactive sessions (tests/interop/pprof_session.sh: a session
@@ -655,6 +656,18 @@ for f in "$TD"/pprof/*.pb.gz "$TD"/pprof/*.pb "$TD"/ext/pprof/* "$TD"/ext/legacy
     "$PCOL" traces "$f" $pa >"$tmp/pc/$J" 2>/dev/null
     # (with filters, the header too: pprof's -traces lists none of them)
     want ${args:+head+}traces "$PV" "${f##*/}: pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
+  done
+  # at a granularity, each frame named as top --by names its row: -lines and
+  # -addresses (the address, then the line's name), with and without
+  # -noinlines, -files, -filefunctions (the traces are the same; the budget
+  # raised: a frame's name is longer than its function's)
+  for args in -lines "-lines -noinlines" -addresses "-addresses -noinlines" -files -filefunctions; do
+    pa=${args/-lines/--by line} pa=${pa/-addresses/--by address} pa=${pa/-filefunctions/--by filefunction}
+    pa=${pa/-files/--by file} pa=${pa/-noinlines/--no-inlines}
+    J=$((J + 1))
+    pv "$f" -traces $args
+    "$PCOL" traces "$f" $pa --max-output 4G >"$tmp/pc/$J" 2>/dev/null
+    want traces "$PV" "${f##*/}: pcol traces $pa differs from go tool pprof -traces $args (< pprof, > pcol):"
   done
 done
 
