@@ -1917,7 +1917,8 @@ PCOL_API void pcol_source_summaries_free(pcol_source_summary *s, size_t n);
  * the largest unit of the family that keeps the value >= 1), *out_unit the
  * unit's printed name ("" for a count).  Families: bytes (B kB MB GB TB PB,
  * x1024), time (fs ps ns us ms s hrs; pprof's has no fs and ps, which it
- * prints unscaled), GCU; `from` may be a decimal unit "1e-D U" of such a
+ * prints unscaled: pcol knows them only so spelled, as the Perun importer
+ * stores them, and leaves "picoseconds" unscaled as pprof does), GCU; `from` may be a decimal unit "1e-D U" of such a
  * U, which scales as U / 10^D ("1e-9 ms" is a ps); other units are left as
  * they are.  A v below 0 scales as -v does, but INT64_MIN, which Go cannot
  * negate, into the family's default unit, as pprof's measurement.Scale. */

@@ -2,8 +2,9 @@
  * (internal/measurement: Scale, sniffUnit): bytes (B kB MB GB TB PB, powers
  * of 1024), time (ns us ms s hrs) and Google compute units; any other unit
  * (count, samples, ...) is left as it is.  pcol's time family also has fs
- * and ps (a Perun real amount in ms or us is stored in them, perun_import.c;
- * go tool pprof prints them unscaled), and a value's unit (`from`) may be a
+ * and ps, spelled so (a Perun real amount in ms or us is stored in them,
+ * perun_import.c; go tool pprof prints them unscaled, and pcol prints a
+ * pprof profile's "picoseconds" unscaled as go does), and a value's unit (`from`) may be a
  * decimal unit "1e-D U" of a family's U (count.c pcol_unit_decimals: U /
  * 10^D, a speedscope time finer than a ns or a Perun amount), which scales
  * as that fraction of U: "1e-9 milliseconds" is ps.  In core because the
@@ -35,8 +36,10 @@ static const unit_def bytes_u[] = {
     {"PB", {"pb", "pbyte", "petabyte"}, 1125899906842624.0},
 };
 static const unit_def time_u[] = {
-    {"fs", {"fs", "femtosecond"}, 1e-6},
-    {"ps", {"ps", "picosecond"}, 1e-3},
+    /* (the short names only: a pprof profile's "picoseconds" is no unit go
+     * tool pprof knows, and pcol prints it raw as go does) */
+    {"fs", {"fs"}, 1e-6},
+    {"ps", {"ps"}, 1e-3},
     {"ns", {"ns", "nanosecond"}, 1},
     {"us", {"\xce\xbcs", "us", "microsecond"}, 1e3},
     {"ms", {"ms", "millisecond"}, 1e6},

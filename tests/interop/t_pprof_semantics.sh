@@ -657,6 +657,21 @@ period_type { type: 1 unit: 2 } period: 10
 string_table: ["", "cpu", "$unit", "leaf", "main", "a.go"]
 PB
 done
+# a unit go tool pprof does not know prints raw, as go prints it: pcol's
+# time family has ps and fs only as the Perun importer spells them
+for unit in picoseconds picosecond femtoseconds; do
+  pbtext "unit-$unit" <<PB
+sample_type { type: 1 unit: 2 }
+sample { location_id: 1 location_id: 2 value: 1760000000 }
+sample { location_id: 2 value: 3 }
+location { id: 1 line { function_id: 1 line: 3 } }
+location { id: 2 line { function_id: 2 line: 7 } }
+function { id: 1 name: 3 filename: 5 }
+function { id: 2 name: 4 filename: 5 }
+string_table: ["", "cpu", "$unit", "leaf", "main", "a.go"]
+PB
+  top "$tmp/unit-$unit.pb" --
+done
 for pair in "ns us" "us ns"; do
   set -- $pair
   for o in base diff_base; do

@@ -43,7 +43,7 @@ var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
     ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
     ['PB', ['pb', 'pbyte', 'petabyte'], 1125899906842624]], 0],
-  [[['fs', ['fs', 'femtosecond'], 1e-6], ['ps', ['ps', 'picosecond'], 1e-3],
+  [[['fs', ['fs'], 1e-6], ['ps', ['ps'], 1e-3], /* (short names only: unit_scale.c) */
     ['ns', ['ns', 'nanosecond'], 1], ['us', ['\u03bcs', 'us', 'microsecond'], 1e3], ['ms', ['ms', 'millisecond'], 1e6],
     ['s', ['s', 'sec', 'second'], 1e9], ['hrs', ['hour', 'hr'], 3600e9]], 5],
   [[['n*GCU', ['nanogcu'], 1e-9], ['u*GCU', ['microgcu'], 1e-6], ['m*GCU', ['milligcu'], 1e-3], ['GCU', ['gcu'], 1],
