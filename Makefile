@@ -5,7 +5,7 @@
 #   make check           the quick loop (~3 min on 2 cores): build, unit, CLI, conformance
 #   make test            every test (Criterion, CLI, R/Go interop when present),
 #                        built with AddressSanitizer + UBSan in build/test
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local   (make install-strip: without debug information)
 #   make fuzz / make fuzz-run SECONDS=N   libFuzzer targets (clang)
 #   make bench / make bench-quick
 #
@@ -64,10 +64,19 @@ TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN  := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 PCOL      := $(BUILD)/bin/pcol
+# libpcol.a, the archive installed, exports the header's pcol_ functions
+# only (one relocatable object whose hidden symbols are made local: an
+# embedder's own protobuf-c code or a jfr_/perun_ function cannot meet the
+# library's); libpcol-internal.a, every object as compiled, is for the
+# white-box tests, fuzz targets and benchmarks that call internal functions.
 LIBA      := $(BUILD)/lib/libpcol.a
+LIBA_INT  := $(BUILD)/lib/libpcol-internal.a
+# libpcol.so -> libpcol.so.MAJOR (the SONAME) -> libpcol.so.MAJOR.MINOR.PATCH
+# (the file), as packagers expect; lib/libpcol.map is the version script.
 SONAME    := libpcol.so.$(VERSION_MAJOR)
 LIBSO     := $(BUILD)/lib/libpcol.so
-LIBSO_REAL := $(BUILD)/lib/$(SONAME)
+LIBSO_LINK := $(BUILD)/lib/$(SONAME)
+LIBSO_REAL := $(BUILD)/lib/libpcol.so.$(VERSION)
 
 # Include paths per level: what a file may include is what its level may use.
 $(BUILD)/obj/lib/core/%.o:    LAYER_CPPFLAGS = -Iinclude -Iformat -Ilib/core
@@ -81,10 +90,10 @@ TEST_CPPFLAGS := -Iinclude -Iformat -Ilib/core -Ilib/convert -Ilib/convert/perun
 LIB_CFLAGS := -fPIC -fvisibility=hidden
 
 .PHONY: all deps run check test test-unit test-cli test-conformance test-interop test-clang install clean \
-        fuzz fuzz-run bench bench-quick examples check-layers check-report-modules check-api-doc test-install test-bounds test-corpus
+        fuzz fuzz-run bench bench-quick examples check-layers check-report-modules check-api-doc check-header check-symbols install-strip test-install test-bounds test-corpus
 .DEFAULT_GOAL := all
 
-all: deps $(PCOL) $(LIBA) $(LIBSO) $(BUILD)/bin/read_top $(BUILD)/bin/record_self
+all: deps $(PCOL) $(LIBA) $(LIBA_INT) $(LIBSO) $(BUILD)/bin/read_top $(BUILD)/bin/record_self
 
 # make check and make test put python3 itself, not a version manager's shim,
 # first on PATH (tools/build/pybin.sh); sub-makes with another BUILD keep it.
@@ -146,15 +155,23 @@ $(BUILD)/obj/tools/%.o: tools/%.c | $(BUILD)/.deps-ok
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
-$(LIBA): $(LIB_OBJ)
+$(LIBA_INT): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBSO_REAL): $(LIB_OBJ)
+$(LIBA): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(SAN) -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+	rm -f $@ $(BUILD)/lib/libpcol.o
+	ld -r -o $(BUILD)/lib/libpcol.o $^
+	objcopy --localize-hidden $(BUILD)/lib/libpcol.o
+	ar rcs $@ $(BUILD)/lib/libpcol.o && rm -f $(BUILD)/lib/libpcol.o
+
+$(LIBSO_REAL): $(LIB_OBJ) lib/libpcol.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(SAN) -Wl,-soname,$(SONAME) -Wl,--version-script,lib/libpcol.map -o $@ $(LIB_OBJ) $(LDLIBS)
 
 $(LIBSO): $(LIBSO_REAL)
+	ln -sf $(notdir $(LIBSO_REAL)) $(LIBSO_LINK)
 	ln -sf $(SONAME) $@
 
 $(PCOL): $(TOOL_OBJ) $(LIBA)
@@ -174,9 +191,9 @@ $(BUILD)/bin/record_self: examples/record_self.c $(LIBA)
 
 examples: $(BUILD)/bin/read_top $(BUILD)/bin/record_self
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA)
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(LIBA_INT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -o $@ $< $(LIBA) $(LDLIBS) -lcriterion
+	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(SANLINK) -o $@ $< $(LIBA_INT) $(LDLIBS) -lcriterion
 
 # ------------------------------------------------------------------ run
 run: all
@@ -198,7 +215,7 @@ SANLINK_TEST = -no-pie $(if $(CC_IS_GCC),$(SANLINK_GCC))
 # Each stage says its time (tests/stage.sh).
 test: deps pybin
 	@sh tests/stage.sh sanitizer-build $(MAKE) -j2 --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 test-build
-	@sh tests/stage.sh unit-cli-conformance-tsan $(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules check-api-doc test-unit test-cli test-conformance test-tsan
+	@sh tests/stage.sh unit-cli-conformance-tsan $(MAKE) -k --no-print-directory BUILD=$(TEST_BUILD) SAN="$(SANFLAGS)" SANLINK="$(SANLINK_TEST)" OPT=-O1 JOBS=2 LEAKS=errors check-layers check-report-modules check-api-doc check-header check-symbols test-unit test-cli test-conformance test-tsan
 	@sh tests/stage.sh plain-build $(MAKE) -j2 --no-print-directory all
 	@sh tests/stage.sh interop $(MAKE) --no-print-directory JOBS=2 test-interop
 	@sh tests/stage.sh tail $(MAKE) --no-print-directory test-tail
@@ -218,7 +235,7 @@ JOBS ?= 1
 LEAKS ?= all
 check: deps pybin
 	@$(MAKE) -j2 --no-print-directory test-build
-	@$(MAKE) --no-print-directory check-layers check-report-modules check-api-doc
+	@$(MAKE) --no-print-directory check-layers check-report-modules check-api-doc check-header check-symbols
 	@$(MAKE) --no-print-directory JOBS=2 test-unit
 	@$(MAKE) --no-print-directory JOBS=2 QUICK=1 test-cli
 	@$(MAKE) --no-print-directory test-conformance
@@ -230,7 +247,8 @@ install: all
 	           $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(PCOL) $(DESTDIR)$(PREFIX)/bin/pcol
 	install -m 644 $(LIBA) $(DESTDIR)$(PREFIX)/lib/libpcol.a
-	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	install -m 755 $(LIBSO_REAL) $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIBSO_REAL))
+	ln -sf $(notdir $(LIBSO_REAL)) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libpcol.so
 	install -m 644 include/pcol.h $(DESTDIR)$(PREFIX)/include/pcol.h
 	# the C glue the R and Python packages compile in (bindings/README.md)
@@ -241,6 +259,14 @@ install: all
 	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
 	    lib/$$pc.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$pc.pc || exit 1; \
 	done
+
+# make install, then the installed pcol, libpcol.so and libpcol.a without
+# their debug information (GNU's install-strip; packagers strip themselves).
+.PHONY: install-strip
+install-strip: install
+	strip $(DESTDIR)$(PREFIX)/bin/pcol
+	strip --strip-unneeded $(DESTDIR)$(PREFIX)/lib/$(notdir $(LIBSO_REAL))
+	strip --strip-debug $(DESTDIR)$(PREFIX)/lib/libpcol.a
 
 include tests/tests.mk
 include bindings/bindings.mk

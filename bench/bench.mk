@@ -35,12 +35,12 @@ BENCH_MAKE  := $(MAKE) --no-print-directory BUILD=$(BENCH_BUILD) OPT=-O2 SAN= \
 .PHONY: bench bench-quick bench-flood bench-tools bench-codecs bench-report
 
 bench-tools: deps
-	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol.a
+	@$(BENCH_MAKE) $(BENCH_BUILD)/bin/pcol $(BENCH_BUILD)/lib/libpcol-internal.a
 	@$(BENCH_MAKE) $(BENCH_TOOLS:%=$(BENCH_BUILD)/bench/%)
 
-$(BUILD)/bench/%: bench/%.c $(LIBA) $(GEN_H)
+$(BUILD)/bench/%: bench/%.c $(LIBA_INT) $(GEN_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Iinclude -I$(BUILD)/gen $(CFLAGS) $(BENCH_WARN) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) -Iinclude -I$(BUILD)/gen $(CFLAGS) $(BENCH_WARN) -o $@ $< $(LIBA_INT) $(LDLIBS)
 
 bench: bench-tools
 	@BUILD=$(BUILD) BENCH_BUILD=$(BENCH_BUILD) CC="$(CC)" bash bench/run.sh full

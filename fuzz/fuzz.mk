@@ -29,19 +29,19 @@ fuzz-force:
 fuzz: $(FUZZ_BINS)
 
 # libpcol compiled by clang with libFuzzer coverage, in its own build tree.
-$(FUZZ_LIBDIR)/lib/libpcol.a: fuzz-force
+$(FUZZ_LIBDIR)/lib/libpcol-internal.a: fuzz-force
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_LIBDIR) CC=$(FUZZ_CC) OPT=-O1 \
-	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIBDIR)/lib/libpcol.a
+	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIBDIR)/lib/libpcol-internal.a
 
-$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h fuzz/fuzz_http.h fuzz/fuzz_regex.h fuzz/fuzz_demangle.h fuzz/fuzz_unwrap.h tools/fetch.c $(FUZZ_LIBDIR)/lib/libpcol.a
+$(FUZZ_DIR)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_views.h fuzz/fuzz_http.h fuzz/fuzz_regex.h fuzz/fuzz_demangle.h fuzz/fuzz_unwrap.h tools/fetch.c $(FUZZ_LIBDIR)/lib/libpcol-internal.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) -std=c11 -D_GNU_SOURCE $(TEST_CPPFLAGS) -g -O1 $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) \
-	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol.a $(LDLIBS)
+	  -o $@ $< $(FUZZ_LIBDIR)/lib/libpcol-internal.a $(LDLIBS)
 
 # The generated seeds (synthetic pcol files, collapsed texts): plain build.
-$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuzz/fuzz_unwrap.h $(LIBA)
+$(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuzz/fuzz_unwrap.h $(LIBA_INT)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA) $(LDLIBS)
+	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA_INT) $(LDLIBS)
 
 # Seeds: regenerated each run under $(FUZZ_DIR)/seeds/<target>; the shared
 # test data is read in place (never copied into the repository).
@@ -174,10 +174,10 @@ $(BUILD)/tests/test_fuzz_replay $(BUILD)/tests/test_json_scan: fuzz/fuzz_json_sc
 TSAN_DIR := $(BUILD)/tsan
 test-tsan:
 	@$(MAKE) -j2 --no-print-directory BUILD=$(TSAN_DIR) SAN="-fsanitize=thread" OPT=-O1 \
-	  $(TSAN_DIR)/lib/libpcol.a
+	  $(TSAN_DIR)/lib/libpcol-internal.a
 	@mkdir -p $(TSAN_DIR)/tests
 	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) -DPCOL_PLAIN_TEST -O1 -g $(WARN) -fsanitize=thread \
-	  -o $(TSAN_DIR)/tests/test_threads tests/test_threads.c $(TSAN_DIR)/lib/libpcol.a $(LDLIBS)
+	  -o $(TSAN_DIR)/tests/test_threads tests/test_threads.c $(TSAN_DIR)/lib/libpcol-internal.a $(LDLIBS)
 	@echo "== $(TSAN_DIR)/tests/test_threads (ThreadSanitizer)"
 	@if setarch $$(uname -m) -R true 2>/dev/null; then r="setarch $$(uname -m) -R"; else r=; fi; \
 	  TSAN_OPTIONS="halt_on_error=1 exitcode=66 $$TSAN_OPTIONS" $$r $(TSAN_DIR)/tests/test_threads

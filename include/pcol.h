@@ -30,6 +30,13 @@
  *    PCOL_NODISCARD: the compiler warns when a caller drops one.  The only
  *    int returns are pcol_error_set, pcol_error_prefix and
  *    pcol_output_budget_error, which hand back the code they were given.
+ *  - Which file: the opening functions' messages name the file (its path,
+ *    pcol_open_stream's name, the inputs of pcol_open_any/pcol_open_many;
+ *    pcol_open_buffer's have none).  Once f is open, a message says where
+ *    in it (a byte range, a section's offset, a table, column and row) but
+ *    not which file: pcol_validate_full, a view reading a damaged column
+ *    first, an exporter.  A caller with several files open puts the name
+ *    in front with pcol_error_prefix (the CLI does, once).
  *  - Warnings: a success may leave a warning in err (code PCOL_OK, message
  *    set; the importers do): pass a cleared err and look at message[0].
  *  - Types: predicates and flags are bool; lengths and counts are size_t
@@ -49,7 +56,13 @@
  *    to go on, > 0 to stop early (the iterator then returns PCOL_OK), or < 0
  *    (a PCOL_E* code) to fail: the iterator stops and returns that code,
  *    leaving err as fn left it (fn says why it failed, through its ctx).
- *  - No global state; all reads of an open file are thread-safe.
+ *  - No global state a caller sees, but for three process-wide items,
+ *    each thread-safe: the table of temporary output files in flight (32
+ *    slots, atomics; every pcol_out, so every file the library or the
+ *    streaming writer publishes, registers there, for a signal handler's
+ *    pcol_out_remove_inflight), the hash key drawn once per process
+ *    (pthread_once), and a per-thread cache of the last unit parsed.  All
+ *    reads of an open file are thread-safe.
  */
 #ifndef PCOL_H
 #define PCOL_H
@@ -83,13 +96,22 @@ typedef int pcol_status;
 
 /* The library's version (the Makefile and pcol.pc read it from here).  The
  * major number changes with an incompatible change of this header; it is
- * the SONAME's number (libpcol.so.MAJOR). */
-#define PCOL_VERSION_MAJOR 0
-#define PCOL_VERSION_MINOR 2
+ * the SONAME's number (libpcol.so.MAJOR), and a program built against one
+ * major version runs only against that one.  Incompatible: a function's
+ * parameters or return type, a public struct's size or layout (the option
+ * structs carry no size or version field: the library reads a caller's
+ * pcol_open_options whole, so a field added to it is incompatible), an
+ * enum's or macro's value, a function removed.  A minor version only adds
+ * functions, macros and enum values (the new functions in a version node
+ * of their own, lib/libpcol.map); a patch changes no declaration.  1.0.0 is
+ * the first release under this rule: 0.2.0's libpcol.so.0 declared
+ * pcol_open_options in 16 bytes and pcol_section_get without its err. */
+#define PCOL_VERSION_MAJOR 1
+#define PCOL_VERSION_MINOR 0
 #define PCOL_VERSION_PATCH 0
 #define PCOL_VERSION_NUMBER \
   (PCOL_VERSION_MAJOR * 100 * 100 + PCOL_VERSION_MINOR * 100 + PCOL_VERSION_PATCH)
-#define PCOL_VERSION_STRING "0.2.0"
+#define PCOL_VERSION_STRING "1.0.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
 #define PCOL_FORMAT_MINOR 4
@@ -338,7 +360,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_stream(FILE *in, const char *name,
 PCOL_API void pcol_close(pcol_file *f);
 
 /* Full validation: checksums, every offset monotonic and in range, every id in
- * range, stack parents before children, exact decoded sizes, sample order. */
+ * range, stack parents before children, exact decoded sizes, sample order.
+ * Its message says where, not which file (the convention "Which file"). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_validate_full(pcol_file *f, pcol_error *err);
 
 typedef struct pcol_header_info {
@@ -349,12 +372,17 @@ typedef struct pcol_header_info {
   uint32_t body_crc, header_crc;
 } pcol_header_info;
 PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
-/* The bytes the user gave for f, the base of every budget (doc/safety.md,
- * "Resource bounds"): the pcol file's size as read, or, for a profile
- * converted in memory by pcol_open_any/pcol_open_many, the size of its
- * input file(s) as they are on disk (a gzip's compressed bytes), not of the
- * pcol image it became.  An input whose size is unknown (standard input, a
- * pipe) counts as that image's size. */
+/* The size f counts as, the base of every budget (doc/safety.md,
+ * "Resource bounds"); not always the file's size on disk.  A pcol file:
+ * its size as read, but a format-1.3 file (whose constant and delta
+ * columns are stored in a few bytes) counts as the size its columns would
+ * have stored plain, at most 64 times its own size (an 862 KB 1.3 file may
+ * count as 2.5 MB).  A profile converted in memory by
+ * pcol_open_any/pcol_open_many: the size of its input file(s) as they are
+ * on disk (a gzip's compressed bytes), not of the pcol image it became; an
+ * input whose size is unknown (standard input, a pipe) counts as that
+ * image's size.  For the file's own size use pcol_file_header's
+ * file_size. */
 PCOL_API uint64_t pcol_input_bytes(const pcol_file *f);
 
 /* One directory entry, as stored (a compact 1.2 entry, spec.md §3.1:
@@ -1178,7 +1206,14 @@ typedef struct pcol_writer_sample {
   bool has_time;         /* 1: time_unix_ns is the sample's time */
   int64_t time_unix_ns; /* nanoseconds since the Unix epoch */
   int64_t duration_ns;  /* 0: a point sample; > 0: a long sample (spec.md §7) */
-  int64_t weight;       /* raw samples the row stands for; 0 = 1 */
+  /* Raw samples the row stands for; 0 = 1.  It is the row's count ("samples",
+   * pcol info's count) only when no value type is samples/count (THE count
+   * rule, doc/mappings.md §0): with one, that value is the count and weight
+   * changes no view.  A pprof export of a file whose only type is, say,
+   * cpu writes each row's values, not its weight (go tool pprof counts
+   * one sample per row): for counts that must survive every export, give
+   * a samples/count value type rather than a weight. */
+  int64_t weight;
   const pcol_writer_label *labels;
   size_t nlabels;
 } pcol_writer_sample;
@@ -1234,13 +1269,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_writer_close(pcol_writer *w, pcol_error
  * overflow (a real Perun file's amounts, stored x 1e9, sum past 2^63;
  * interop review F4).  gcc and clang on 64-bit targets.  pcol_sum_text
  * writes one in decimal; a binding converts with it or to double. */
-typedef __int128 pcol_sum;
+__extension__ typedef __int128 pcol_sum; /* __extension__: -pedantic accepts it */
 /* v in decimal into buf (NUL-terminated, truncated to cap); the length. */
 PCOL_API size_t pcol_sum_text(pcol_sum v, char *buf, size_t cap);
 
 /* Which number a view adds up. */
 typedef struct pcol_value_sel {
-  uint32_t vt_id;      /* value_types id; 0 = "samples" (THE count rule, below) */
+  uint32_t vt_id;      /* value_types id; 0 = "samples" (THE count rule, below);
+                        * an id past the file's value types: EINVAL */
   pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
 } pcol_value_sel;
 

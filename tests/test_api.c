@@ -340,6 +340,13 @@ Test(api, a_value_type_listed_twice_counts_its_first_entry) {
   char *c = collapsed_of(f, &v);
   cr_assert_str_eq(c, "f 5\n");
   free(c);
+  /* a selection made by hand (or resolved on another file) whose id is
+   * past the file's value types is refused, not an empty OK (review 11 m6) */
+  pcol_value_sel bad = v;
+  bad.vt_id = 999;
+  cr_assert_eq(pcol_top_compute(f, NULL, &bad, PCOL_BY_FUNCTION, &top, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "value type id 999") != NULL, "%s", err.message);
+  cr_assert_null(top.rows);
   pcol_close(f);
   free(mem);
 }

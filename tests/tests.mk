@@ -27,6 +27,15 @@ clang-syntax: $(GEN_H) $(OTLP_GEN_H) $(BUILD)/gen/report_assets.h | $(BUILD)/.de
 check-layers: $(LIB_OBJ) $(TOOL_OBJ)
 	@bash tests/check_layers.sh $(BUILD)/obj
 
+# The public header compiles alone under gcc/g++/clang/clang++ -pedantic
+# -Werror (tests/check_header.sh), and libpcol.a defines no global but the
+# header's functions (tests/check_symbols.sh; t_install.sh checks the
+# installed archive too).
+check-header:
+	@bash tests/check_header.sh include
+check-symbols: $(LIBA)
+	@bash tests/check_symbols.sh $(LIBA) include/pcol.h
+
 # doc/api.md names every PCOL_API function of include/pcol.h, as generated
 # from it (python3 tests/api_doc.py rewrites it).
 check-api-doc:

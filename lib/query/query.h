@@ -154,6 +154,10 @@ int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_erro
 /* 1 when value type vt is a level snapshot: one of Rprof's memory fields
  * (vsize.small, vsize.large, nodes) that an Rprof source lists.  value.c */
 int pcol_q_value_is_level(pcol_file *f, uint32_t vt, pcol_error *err);
+/* THE check of a caller's pcol_value_sel: its vt_id is 0, one of the
+ * PCOL_VT_* pseudo types or a value type of f, else EINVAL (a selection
+ * made by hand, or resolved on another file). */
+int pcol_q_value_check(pcol_file *f, const pcol_value_sel *v, pcol_error *err);
 
 /* ------------------------------------------------ for the report page */
 /* top.c: the keys pcol_top_compute adds up under, per location (a CSR:

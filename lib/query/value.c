@@ -11,6 +11,7 @@
 #include "bytes.h"    /* pcol_str_is */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_has, ... */
 #include "wall.h"     /* pcol_wall_init, pcol_wall_run_end: THE recording rule */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,15 @@ int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol
   return resolve_named(f, name, out, err);
 }
 
+int pcol_q_value_check(pcol_file *f, const pcol_value_sel *v, pcol_error *err) {
+  uint32_t vt = v ? v->vt_id : 0;
+  uint64_t n = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  if (vt == 0 || vt == PCOL_VT_WEIGHT || vt == PCOL_VT_TIME || vt == PCOL_VT_RPROF_ALLOC || vt <= n)
+    return PCOL_OK;
+  return pcol_error_set(err, PCOL_EINVAL, "value type id %" PRIu32 ": the file has %" PRIu64
+                        " value types (a pcol_value_sel made by hand, or resolved on another file?)", vt, n);
+}
+
 int pcol_q_value_is_level(pcol_file *f, uint32_t vt, pcol_error *err) {
   pcol_view ty, ss, sv, st;
   if (vt == 0 || vt > pcol_rows(f, PCOL_T_VALUE_TYPES)) return 0;
@@ -483,6 +493,8 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
 
 int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
                        pcol_error *err) {
+  *has_out = NULL;
+  PCOL_RETURN_NOT_OK(pcol_q_value_check(f, v, err));
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint8_t *has = calloc(nsrc + 1, 1);
   if (!has) return pcol_oom(err);

@@ -324,6 +324,7 @@ static int wctx_init(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_v
 static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                       pcol_error *err) {
   memset(c, 0, sizeof *c);
+  PCOL_RETURN_NOT_OK(pcol_q_value_check(f, v, err));
   c->vt = v ? v->vt_id : 0;
   if (c->vt == PCOL_VT_WEIGHT) c->vt = 0; /* the weight column as it is */
   else if (c->vt == 0) {                  /* "samples": is any row counted otherwise? */

@@ -14,20 +14,28 @@ prefix="$tmp/prefix"
 make -s --no-print-directory BUILD="$BUILD" PREFIX="$prefix" install >/dev/null || fail "make install"
 so="$prefix/lib/libpcol.so"
 major=$(sed -n 's/^#define PCOL_VERSION_MAJOR  *\([0-9]*\).*/\1/p' include/pcol.h)
-[ -L "$so" ] && [ -f "$prefix/lib/libpcol.so.$major" ] || fail "libpcol.so -> libpcol.so.$major not installed"
+v=$(sed -n 's/^#define PCOL_VERSION_STRING "\(.*\)"/\1/p' include/pcol.h)
+[ -L "$so" ] && [ "$(readlink "$so")" = "libpcol.so.$major" ] && [ -L "$prefix/lib/libpcol.so.$major" ] &&
+  [ "$(readlink "$prefix/lib/libpcol.so.$major")" = "libpcol.so.$v" ] && [ -f "$prefix/lib/libpcol.so.$v" ] &&
+  [ ! -L "$prefix/lib/libpcol.so.$v" ] || fail "not libpcol.so -> libpcol.so.$major -> libpcol.so.$v"
 readelf -d "$so" | grep -q "Library soname: \[libpcol.so.$major\]" || fail "no SONAME libpcol.so.$major"
+# the version script's node (lib/libpcol.map) on every exported function
+nm -D --defined-only "$so" | awk '$2 == "T" && $3 !~ /@@PCOL_'"$major"'$/' | grep . && fail "functions outside version node PCOL_$major"
 
 # exported functions == functions declared in the header (static inline
 # accessors excluded: they are not symbols)
-nm -D --defined-only "$so" | awk '$2 == "T" {print $3}' | sort -u > "$tmp/exported"
+nm -D --defined-only "$so" | awk '$2 == "T" {sub(/@.*/, "", $3); print $3}' | sort -u > "$tmp/exported"
 grep -o '^PCOL_API [^(]*\bpcol_[a-z0-9_]*(' include/pcol.h | grep -o 'pcol_[a-z0-9_]*($' | tr -d '(' | sort -u > "$tmp/declared"
 diff "$tmp/declared" "$tmp/exported" > "$tmp/d" || { cat "$tmp/d"; fail "exports differ from include/pcol.h (< declared only, > exported only)"; }
 nm -D --defined-only "$so" | awk '$2 != "T" && $2 != "A" {print}' | grep . && fail "data symbols exported"
 grep -q perftools "$tmp/exported" && fail "protobuf-c symbols exported"
+# the installed static archive defines no other global (review 11 C1), and
+# the installed header compiles under -pedantic -Werror (review 11 H1)
+bash tests/check_symbols.sh "$prefix/lib/libpcol.a" "$prefix/include/pcol.h" >/dev/null || fail "the installed libpcol.a's globals"
+bash tests/check_header.sh "$prefix/include" >/dev/null || fail "the installed pcol.h under -pedantic -Werror"
 
 # a program built against the installed library with pkg-config
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-v=$(sed -n 's/^#define PCOL_VERSION_STRING "\(.*\)"/\1/p' include/pcol.h)
 [ "$(pkg-config --modversion pcol)" = "$v" ] || fail "pcol.pc version $(pkg-config --modversion pcol), header $v"
 ${CC:-cc} -o "$tmp/read_top" examples/read_top.c $(pkg-config --cflags --libs pcol) || fail "build with pkg-config"
 ldd "$tmp/read_top" 2>/dev/null | grep -q "libpcol.so.$major => $prefix/lib" ||
@@ -52,8 +60,31 @@ mkdir "$tmp/hidden" && mv "$prefix"/lib/libpcol.so* "$tmp/hidden/" || fail "hidi
 ldd "$tmp/read_top_static" | grep -q libpcol && fail "ldd lists libpcol for the pcol-static build"
 env -u LD_LIBRARY_PATH "$tmp/read_top_static" "$tmp/demo.pcol" | cmp -s - "$tmp/out" || fail "pcol-static read_top without libpcol.so differs from the shared build"
 mv "$tmp"/hidden/* "$prefix/lib/"
+# an embedder with functions named like libpcol's internals (a perun_ helper,
+# protobuf-c's generated pprof code) links with pcol-static and keeps its own
+# (review 11 C1: the archive's copies met them: duplicate symbols, or a crash)
+cat > "$tmp/clash.c" <<'CLASH'
+#include <pcol.h>
+#include <stdio.h>
+int perun_load(const char *path);
+int perun_load(const char *path) { return path != NULL; }
+size_t perftools__profiles__profile__get_packed_size(const void *m);
+size_t perftools__profiles__profile__get_packed_size(const void *m) { return m ? 7 : 0; }
+int main(int argc, char **argv) {
+  pcol_file *f;
+  pcol_error err;
+  if (argc < 2 || pcol_open_any(argv[1], NULL, &f, &err)) return 1;
+  int rc = pcol_export_pprof(f, NULL, stdout, 1, &err);
+  pcol_close(f);
+  return rc || perun_load("x") != 1 || perftools__profiles__profile__get_packed_size(&rc) != 7;
+}
+CLASH
+${CC:-cc} -std=c11 -o "$tmp/clash" "$tmp/clash.c" $(pkg-config --cflags --libs pcol-static) 2>"$tmp/clash.log" ||
+  { cat "$tmp/clash.log"; fail "a program with its own perun_load and perftools__profiles__* does not link with pcol-static"; }
+"$tmp/clash" "$tmp/demo.pcol" > "$tmp/clash.pb.gz" || fail "the clash program's export (its own functions kept) failed"
+"$prefix/bin/pcol" top "$tmp/clash.pb.gz" -n 1 >/dev/null || fail "the clash program's pprof export does not read back"
 # the C glue of the R and Python packages, where they look for it
 g=$(pkg-config --variable=bindingsdir pcol)
 [ "$g" = "$prefix/share/pcol/bindings" ] && cmp -s "$g/pcolb.c" bindings/common/pcolb.c &&
   cmp -s "$g/pcolb.h" bindings/common/pcolb.h || fail "bindings glue not installed in \$bindingsdir ($g)"
-echo "install: ok (SONAME libpcol.so.$major, $(wc -l < "$tmp/exported") exported functions = include/pcol.h, pkg-config builds run: shared, and static without libpcol.so)"
+echo "install: ok (SONAME libpcol.so.$major, file libpcol.so.$v, $(wc -l < "$tmp/exported") exported functions = include/pcol.h at PCOL_$major, libpcol.a's globals the same, pcol.h -pedantic clean, pkg-config builds run: shared, and static without libpcol.so)"

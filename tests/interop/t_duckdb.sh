@@ -359,7 +359,7 @@ fi
 # build of the library: a 300,000-sample file (enough rows for DuckDB to scan with two threads), the
 # answers equal to the plain extension's and no report.
 tsan=$(${CC:-cc} -print-file-name=libtsan.so 2>/dev/null)
-if [ -f "$BUILD/test/tsan/lib/libpcol.a" ] && [ -f "$tsan" ]; then
+if [ -f "$BUILD/test/tsan/lib/libpcol-internal.a" ] && [ -f "$tsan" ]; then
   make --no-print-directory -s BUILD="$BUILD" duckdb-tsan >/dev/null || fail "make duckdb-tsan failed"
   awk 'BEGIN { for (i = 0; i < 300000; i++) printf "main;f%d;g%d %d\n", i % 97, i % 13, 1 + i % 5 }' >"$tmp/big.folded"
   $PCOL pack "$tmp/big.folded" -o "$tmp/big.pcol" 2>/dev/null || fail "pcol pack big.folded"

@@ -11,7 +11,7 @@
 # UTF-8 names, with NUL and "\n", each answered by Go's
 # regexp.MatchString (tests/go/regexmatch) and by pcol_rx_compile and
 # pcol_rx_match, what every filter calls (tests/support/rx_match.c, linked
-# with $BUILD/lib/libpcol.a): the answers must agree name by name, an
+# with $BUILD/lib/libpcol-internal.a): the answers must agree name by name, an
 # expression Go refuses pcol must refuse, and pcol may refuse one Go
 # reads only for a reason doc/cli.md names.  Last, the report page
 # (tests/report/regex_accepts.mjs) must accept or refuse each of these
@@ -151,11 +151,11 @@ BUILD=${BUILD:-build}
 if ! (cd tests/go && go build -o "$tmp/regexmatch" ./regexmatch) >"$tmp/gob.log" 2>&1; then
   bad "go build ./regexmatch: $(head -5 "$tmp/gob.log")"
 elif ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -Iinclude -Iformat -Ilib/core -o "$tmp/rx_match" tests/support/rx_match.c \
-  "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm >"$tmp/cc.log" 2>&1 &&
+  "$BUILD/lib/libpcol-internal.a" -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm >"$tmp/cc.log" 2>&1 &&
   ! ${CC:-cc} -std=c11 -D_GNU_SOURCE -Iinclude -Iformat -Ilib/core -fsanitize=address,undefined -o "$tmp/rx_match" \
-    tests/support/rx_match.c "$BUILD/lib/libpcol.a" -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm \
+    tests/support/rx_match.c "$BUILD/lib/libpcol-internal.a" -llz4 -lzstd -lz -lprotobuf-c -ljansson -lpthread -lm \
     >>"$tmp/cc.log" 2>&1; then # (a sanitizer BUILD)
-  bad "building tests/support/rx_match.c against $BUILD/lib/libpcol.a: $(head -5 "$tmp/cc.log")"
+  bad "building tests/support/rx_match.c against $BUILD/lib/libpcol-internal.a: $(head -5 "$tmp/cc.log")"
 else
   python3 - "$tmp/cases" <<'PY'
 import random, sys

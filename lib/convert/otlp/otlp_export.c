@@ -35,6 +35,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #define P(x) opentelemetry__proto__profiles__v1development__##x
@@ -67,6 +68,7 @@ typedef struct ex {
   pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
   int whole;       /* no range or filter: each source is exported as it is */
   uint64_t wrote;  /* bytes of the messages written (put) */
+  int wr_errno;    /* the errno of put's first failed write */
   pcol_wall wall;  /* of one source's export: its pcol.recording_part in the selection (part); of a time range, each source's window */
   int parts;       /* the part written is wall.part's */
   int walled;      /* wall is there */
@@ -749,7 +751,9 @@ static size_t enc_sample(uint8_t *out, const spart *p, int64_t v) {
  * against the length written before it).  1, or 0 when the write failed. */
 static int put(ex *x, FILE *fp, const void *p, size_t n) {
   x->wrote += n;
-  return fwrite(p, 1, n, fp) == n;
+  if (fwrite(p, 1, n, fp) == n) return 1;
+  if (!x->wr_errno) x->wr_errno = errno ? errno : EIO;
+  return 0;
 }
 
 /* A field's bytes: tag (wire type 2) and length.  The length of them. */
@@ -786,7 +790,7 @@ static int pass_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (pcol_buf_reserve(&x->scratch, enc_sample(NULL, &ps->p, v[ps->c]))) return oom(x);
   size_t len = enc_sample(x->scratch.data, &ps->p, v[ps->c]), hl = enc_head(hdr, 2, len);
   if (!put(x, ps->fp, hdr, hl) || !put(x, ps->fp, x->scratch.data, len))
-    return x->rc = pcol_error_set(x->err, PCOL_EIO, "otlp export: write failed");
+    return x->rc = pcol_error_set(x->err, PCOL_EIO, "otlp export: write failed: %s", strerror(x->wr_errno));
   return PCOL_OK;
 }
 
@@ -1049,7 +1053,8 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
       }
       ok = ok && !x->rc && put(x, fp, sb.data + sat, sb.len - sat) &&
            put(x, fp, rb.data + rat, rb.len - rat);
-      if (!ok && !x->rc) x->rc = pcol_error_set(x->err, PCOL_EIO, "otlp export: write failed");
+      if (!ok && !x->rc)
+        x->rc = pcol_error_set(x->err, PCOL_EIO, "otlp export: write failed: %s", strerror(x->wr_errno));
       if (!x->rc && x->wrote - at != all) /* the lengths written before the bytes must hold */
         x->rc = pcol_error_set(x->err, PCOL_EINVAL, "otlp export: source %u: %" PRIu64 " bytes "
                                "written for a message of %" PRIu64 " (a bug in pcol)",
@@ -1070,11 +1075,11 @@ out:
 typedef struct out_buf {
   ProtobufCBuffer base;
   FILE *fp;
-  int failed;
+  int failed; /* 0 or the failed write's errno */
 } out_buf;
 static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
   out_buf *o = (out_buf *)pb;
-  if (!o->failed && len && fwrite(data, 1, len, o->fp) != len) o->failed = 1;
+  if (!o->failed && len && fwrite(data, 1, len, o->fp) != len) o->failed = errno ? errno : EIO;
 }
 
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
@@ -1211,7 +1216,8 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     out_append(&o.base, hl, hdr);
     out_append(&o.base, x.str_len[i], (const uint8_t *)x.strs[i]);
   }
-  if (o.failed || fflush(bud.fp)) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed");
+  if (!o.failed && fflush(bud.fp)) o.failed = errno ? errno : EIO;
+  if (o.failed) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed: %s", strerror(o.failed));
 done:
   pcol_rtime_free(&rt);
   if (x.walled) pcol_wall_free(&x.wall);

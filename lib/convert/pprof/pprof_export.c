@@ -40,6 +40,7 @@
 #include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 typedef struct bytes_key {
@@ -302,7 +303,8 @@ static int plan_columns(ex *x) {
 typedef struct out_buf {
   ProtobufCBuffer base;
   FILE *fp;
-  int gzip, failed;
+  int gzip;
+  int failed; /* 0, the failed write's errno, or -1 (deflate failed) */
   z_stream zs;
   uint8_t zout[65536];
 } out_buf;
@@ -311,7 +313,7 @@ static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
   out_buf *o = (out_buf *)pb;
   if (o->failed) return;
   if (!o->gzip) {
-    if (len && fwrite(data, 1, len, o->fp) != len) o->failed = 1;
+    if (len && fwrite(data, 1, len, o->fp) != len) o->failed = errno ? errno : EIO;
     return;
   }
   while (len) {
@@ -322,12 +324,12 @@ static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
       o->zs.next_out = o->zout;
       o->zs.avail_out = sizeof o->zout;
       if (deflate(&o->zs, Z_NO_FLUSH) == Z_STREAM_ERROR) {
-        o->failed = 1;
+        o->failed = -1;
         return;
       }
       size_t k = sizeof o->zout - o->zs.avail_out;
       if (k && fwrite(o->zout, 1, k, o->fp) != k) {
-        o->failed = 1;
+        o->failed = errno ? errno : EIO;
         return;
       }
     }
@@ -344,11 +346,17 @@ static int out_finish(out_buf *o) {
       o->zs.avail_out = sizeof o->zout;
       zr = deflate(&o->zs, Z_FINISH);
       size_t k = sizeof o->zout - o->zs.avail_out;
-      if (zr == Z_STREAM_ERROR || (k && fwrite(o->zout, 1, k, o->fp) != k)) o->failed = 1;
+      if (zr == Z_STREAM_ERROR) o->failed = -1;
+      else if (k && fwrite(o->zout, 1, k, o->fp) != k) o->failed = errno ? errno : EIO;
     } while (zr == Z_OK && !o->failed);
   }
-  if (fflush(o->fp)) o->failed = 1;
+  if (!o->failed && fflush(o->fp)) o->failed = errno ? errno : EIO;
   return o->failed ? -1 : 0;
+}
+
+/* Why the output failed: the write's errno, as every writer says it. */
+static const char *out_why(const out_buf *o) {
+  return o->failed > 0 ? strerror(o->failed) : "gzip compression failed";
 }
 
 /* ----------------------------------------------------------- the export */
@@ -1155,9 +1163,9 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   perftools__profiles__profile__pack_to_buffer(&head, &o.base);
   if (!write_samples(&x, &P, &o, sel)) {
     perftools__profiles__profile__pack_to_buffer(&pr, &o.base);
-    if (out_finish(&o)) x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed");
+    if (out_finish(&o)) x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed: %s", out_why(&o));
   } else if (x.rc == PCOL_EIO && o.failed) {
-    x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed");
+    x.rc = pcol_error_set(err, PCOL_EIO, "pprof export: write failed: %s", out_why(&o));
   }
   if (gzip) deflateEnd(&o.zs);
 done:
