@@ -1062,7 +1062,7 @@ static int open_rec(jimp *x, uint32_t ri) {
  * has any), in the order of KINDS, samples in time order; so for each
  * recording the file holds (a file joined with `cat`), in file order. */
 static int emit(jimp *x) {
-  qsort(x->per, x->nper, sizeof *x->per, per_cmp);
+  if (x->nper) qsort(x->per, x->nper, sizeof *x->per, per_cmp); /* (NULL when none: UB to pass) */
   x->cur_rec = UINT32_MAX;
   int rc = pcol_rowsort_each(x->rows, put_row, x);
   if (rc) return rc == PCOL_EIO ? rows_failed(x, rc) : rc;
