@@ -337,11 +337,12 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
-/* A warning when the output OUT is one of the inputs in[0..nin) (the same
- * file): it is replaced by what ("a pcol file"); to_pcol: a pcol input
- * rewritten as pcol is meant, and says nothing. */
-void cli_warn_output_replaces(const cli_command *cmd, const char *out, char *const *in, size_t nin,
-                              int to_pcol, const char *what);
+/* Whether writing OUT replaces one of the inputs in[0..nin) (the same file
+ * once links are resolved; a pcol input of a pcol output (to_pcol) is
+ * meant, and does not count): asked before the write, and when so,
+ * cli_warn_replaced after it succeeded, what naming what replaced it. */
+int cli_output_is_input(const char *out, char *const *in, size_t nin, int to_pcol);
+void cli_warn_replaced(const cli_command *cmd, const char *out, const char *what);
 /* The time, duration and comments of inputs that were read one by one,
  * with no file of their union (pcol_many_top's: cmd_top). */
 typedef struct cli_header_time {

@@ -127,6 +127,7 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     svg_flame_opts so = {title, sub, (double)width, minwidth, cli_flag(cmd, a, "inverted"), palette,
                          ratio};
     pcol_out o;
+    int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
       errno = 0;
@@ -141,6 +142,7 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
         pcol_out_abort(&o);
       } else {
         rc = pcol_out_commit(&o, &err);
+        if (!rc && replaces) cli_warn_replaced(cmd, out, "the flame graph");
       }
     }
   }

@@ -935,6 +935,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       }
     }
     pcol_out po;
+    int replaces = out && cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
     if (!rc) rc = pcol_out_open(&po, out, &err);
     if (!rc) {
       errno = 0;
@@ -955,6 +956,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
         pcol_out_abort(&po);
       } else {
         rc = pcol_out_commit(&po, &err);
+        if (!rc && replaces) cli_warn_replaced(cmd, out, "the graph");
       }
     }
     if (dotf) unlink(dot_path);

@@ -49,6 +49,7 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
                               cli_get(cmd, a, "source-path"), cli_flag(cmd, a, "allow-any-source"),
                               divide_by ? strtod(divide_by, NULL) : 0};
     pcol_out o;
+    int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
     rc = pcol_out_open(&o, out, &err);
     if (!rc) {
       FILE *fp = cli_budget_wrap(o.fp); /* the output budget (outbudget.c) */
@@ -64,6 +65,7 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
         pcol_out_abort(&o);
       } else {
         rc = pcol_out_commit(&o, &err);
+        if (!rc && replaces) cli_warn_replaced(cmd, out, "the report page");
       }
     }
   }

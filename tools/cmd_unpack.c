@@ -171,9 +171,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (fmt == PCOL_FMT_PPROF || fmt == PCOL_FMT_PERUN) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
   if (fmt == PCOL_FMT_PPROF) /* labels go tool pprof reads as none */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
-  char what[64];
-  snprintf(what, sizeof what, "the %s export", to);
-  cli_warn_output_replaces(cmd, out, (char *const *)a->pos, (size_t)a->npos, 0, what);
+  int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
   pcol_out o;
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {
@@ -186,6 +184,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     else rc = pcol_out_commit(&o, &err);
   }
   if (!rc) cli_lacking_done(&lk);
+  if (!rc && replaces) {
+    char what[64];
+    snprintf(what, sizeof what, "the %s export", to);
+    cli_warn_replaced(cmd, out, what);
+  }
   pcol_close(f);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

@@ -10,6 +10,7 @@
  * messages), cli_text.c, cli_value.c (--value's warnings) and outbudget.c
  * (--max-rows, the budget), none of which calls back. */
 #include "cli.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -504,28 +505,35 @@ pcol_format cli_input_format(const char *path) {
   return pcol_detect_path(path);
 }
 
-/* A warning when OUT is one of the inputs (the same file, however named):
- * the command replaces it, which `pack run.pcol --compress zstd -o
- * run.pcol` means to do, but `pack g.pb.gz -o g.pb.gz` leaves a pcol file
- * named as a pprof one (review 10 m6).  what: what replaces it ("a pcol
- * file", "the pprof export"); a pcol input that a pcol file replaces
- * (to_pcol) says nothing. */
-void cli_warn_output_replaces(const cli_command *cmd, const char *out, char *const *in, size_t nin,
-                              int to_pcol, const char *what) {
-  struct stat so, si;
-  if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode)) return;
+/* Whether writing OUT replaces one of the inputs in[0..nin): OUT names
+ * the same file as an input once links are resolved (pcol writes through a
+ * link to its target; a hard link of another name is a name of its own,
+ * which the rename replaces, leaving the input as it was), and, for a pcol
+ * output (to_pcol), that input is no pcol file (a pcol file rewritten as
+ * pcol, `pack run.pcol --compress zstd -o run.pcol`, is meant).  Asked
+ * before the write; the warning (cli_warn_replaced) after it succeeds. */
+int cli_output_is_input(const char *out, char *const *in, size_t nin, int to_pcol) {
+  char ro[PATH_MAX], ri[PATH_MAX];
+  if (!out || !strcmp(out, "-") || !realpath(out, ro)) return 0;
   for (size_t i = 0; i < nin; i++) {
-    if (stat(in[i], &si) || si.st_dev != so.st_dev || si.st_ino != so.st_ino) continue;
-    if (to_pcol) { /* a pcol input rewritten: meant */
+    if (!in[i] || !realpath(in[i], ri) || strcmp(ro, ri)) continue;
+    if (to_pcol) {
       unsigned char magic[8] = {0};
       FILE *fp = fopen(in[i], "rb");
       size_t got = fp ? fread(magic, 1, sizeof magic, fp) : 0;
       if (fp) fclose(fp);
       if (got == sizeof magic && !memcmp(magic, "\x89PCOL\r\n\x1a", 8)) continue;
     }
-    fprintf(stderr, "pcol %s: warning: ", cmd->name);
-    cli_print_cstr(stderr, out);
-    fprintf(stderr, ": the output replaces this input with %s, whatever its name says\n", what);
-    return;
+    return 1;
   }
+  return 0;
+}
+
+/* The warning of an output that replaced an input (review 10 m6: `pack
+ * g.pb.gz -o g.pb.gz` left a pcol file named as a pprof one): what, what
+ * replaced it ("a pcol file", "the pprof export"). */
+void cli_warn_replaced(const cli_command *cmd, const char *out, const char *what) {
+  fprintf(stderr, "pcol %s: warning: ", cmd->name);
+  cli_print_cstr(stderr, out);
+  fprintf(stderr, ": the output replaced this input with %s, whatever its name says\n", what);
 }

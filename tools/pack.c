@@ -75,7 +75,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   size_t nin = 0;
   int rc = cli_expand_args(a->pos, a->npos, &in, &nin, &err);
   iopt.names = cli_fetched_names((const char *const *)in, nin); /* URLs: fetch.c */
-  if (!rc) cli_warn_output_replaces(cmd, out, in, nin, 1, "a pcol file");
+  int replaces = !rc && cli_output_is_input(out, in, nin, 1);
   if (!rc) rc = pcol_builder_new(&b, &err);
   /* the compressed inputs after the one imported are inflated on a thread
    * (pcol_import_paths) */
@@ -86,6 +86,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
    * same way, whatever their format (no importer coalesces) */
   if (!rc && coalesce) rc = pcol_builder_coalesce(b, &err);
   if (!rc) rc = pcol_builder_write(b, out, &wopt, &err);
+  if (!rc && replaces) cli_warn_replaced(cmd, out, "a pcol file");
   pcol_builder_free(b);
   return rc ? cli_fail(cmd->name, &err, rc) : EXIT_OK;
 }

@@ -49,18 +49,38 @@ long=$(printf 'n%.0s' $(seq 1 250)).pcol
 ls -A "$tmp" | grep -q tmp- && fail "a temporary file was left behind"
 
 # an output that is one of the inputs (review 10 m6): replaced, with a
-# warning naming it, unless a pcol file is rewritten as pcol (meant:
-# `pack run.pcol --compress zstd -o run.pcol`); through a link too
+# warning naming it after the write succeeded, unless a pcol file is
+# rewritten as pcol (meant: `pack run.pcol --compress zstd -o run.pcol`);
+# through a symbolic link too (pcol writes to the link's target), not
+# through a hard link (another name: the input stays as it was); every
+# command that writes an output (review-diff2 F3: report, flame, graph
+# replaced it silently)
 cp "$in" "$tmp/self.out"
 "$PCOL" pack "$tmp/self.out" -o "$tmp/self.out" 2>"$tmp/err" || fail "pack onto its input"
-grep -q "warning: $tmp/self.out: the output replaces this input with a pcol file" "$tmp/err" ||
+grep -q "warning: $tmp/self.out: the output replaced this input with a pcol file" "$tmp/err" ||
   fail "pack onto a non-pcol input: no warning: $(cat "$tmp/err")"
 "$PCOL" validate "$tmp/self.out" >/dev/null || fail "pack onto its input: not a pcol file"
 "$PCOL" pack "$tmp/self.out" --compress zstd -o "$tmp/self.out" 2>"$tmp/err" || fail "rewrite in place"
 [ ! -s "$tmp/err" ] || fail "a pcol file rewritten in place warned: $(cat "$tmp/err")"
 ln -s self.out "$tmp/selflink"
 "$PCOL" unpack "$tmp/self.out" --to collapsed -o "$tmp/selflink" 2>"$tmp/err" || fail "unpack onto its input"
-grep -q "the output replaces this input with the collapsed export" "$tmp/err" ||
+grep -q "the output replaced this input with the collapsed export" "$tmp/err" ||
   fail "unpack onto its input (a link to it): no warning: $(cat "$tmp/err")"
+for c in "report:the report page" "flame:the flame graph" "graph:the graph"; do
+  "$PCOL" pack "$in" -o "$tmp/v.pcol" || fail "pack v.pcol"
+  "$PCOL" "${c%%:*}" "$tmp/v.pcol" -o "$tmp/v.pcol" 2>"$tmp/err" || fail "${c%%:*} onto its input"
+  grep -q "warning: $tmp/v.pcol: the output replaced this input with ${c#*:}" "$tmp/err" ||
+    fail "${c%%:*} -o its input: no warning: $(cat "$tmp/err")"
+done
+# a run that fails replaces nothing and says nothing of it
+printf 'not a profile' > "$tmp/bad.txt"
+"$PCOL" pack --from pprof "$tmp/bad.txt" -o "$tmp/bad.txt" 2>"$tmp/err" && fail "pack of junk succeeded"
+grep -q "replaced this input" "$tmp/err" && fail "a failed run warned of a replacement: $(cat "$tmp/err")"
+[ "$(cat "$tmp/bad.txt")" = "not a profile" ] || fail "a failed run replaced its input"
+# a hard link as the output: its name is replaced, the input stays
+cp "$in" "$tmp/hard.out" && ln "$tmp/hard.out" "$tmp/hard2.out"
+"$PCOL" pack "$tmp/hard.out" -o "$tmp/hard2.out" 2>"$tmp/err" || fail "pack onto a hard link of its input"
+[ ! -s "$tmp/err" ] || fail "a hard link's output warned: $(cat "$tmp/err")"
+cmp -s "$in" "$tmp/hard.out" || fail "the input behind a hard link was replaced"
 "$PCOL" pack "$in" -o "$tmp/other.pcol" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "a plain pack warned: $(cat "$tmp/err")"
 exit 0
