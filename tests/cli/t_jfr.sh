@@ -133,10 +133,43 @@ EOF
   fail "4,097 recordings joined: exit $rc, $(cat "$tmp/err")"
 "$PCOL" top "$tmp/many4096.jfr" -n 1 2>/dev/null | grep -q '^Duration: 40.96s, Total samples = 4096 ' ||
   fail "4,096 recordings of 10 ms joined: not a Duration of 40.96s"
+# each recording of a joined file keeps its own settings, periods and JVM
+# information (review 11 F2: the caps counted the whole file): a recording
+# of one period setting joined with one of 4,100 keeps its cpu, and 50
+# copies of a recording of 40 settings each keep all its meta rows
+$GEN "$tmp/one.jfr" --chunks 1 --exec-only --period '0:10 ms' || fail "gen_jfr.py one.jfr"
+$GEN "$tmp/long.jfr" --chunks 4100 --exec-only --period '*:10 ms' || fail "gen_jfr.py long.jfr"
+cat "$tmp/one.jfr" "$tmp/long.jfr" >"$tmp/ol.jfr"
+"$PCOL" top "$tmp/one.jfr" --format tsv >"$tmp/want" || fail "pcol top one.jfr"
+"$PCOL" top "$tmp/ol.jfr" --source 1 --format tsv >"$tmp/got" || fail "pcol top ol.jfr"
+head -2 "$tmp/want" | grep -q 'nanoseconds$' && cmp -s "$tmp/want" "$tmp/got" ||
+  fail "a recording joined with one of 4,100 period settings: $(diff "$tmp/want" "$tmp/got" | head -5)"
+$GEN "$tmp/s40.jfr" --chunks 2 --exec-only --settings 40 --period '*:10 ms' || fail "gen_jfr.py s40.jfr"
+for i in $(seq 50); do cat "$tmp/s40.jfr"; done >"$tmp/s50.jfr"
+"$PCOL" cat "$tmp/s40.jfr" --table meta --format tsv >"$tmp/m1" || fail "pcol cat s40.jfr"
+"$PCOL" cat "$tmp/s50.jfr" --table meta --format tsv >"$tmp/m50" || fail "pcol cat s50.jfr"
+python3 - "$tmp/m1" "$tmp/m50" <<'EOF' || fail "50 recordings joined: not each with the single recording's meta rows"
+import collections, sys
+def rows(f):
+    d = collections.defaultdict(list)
+    for line in open(f).read().splitlines()[1:]:
+        k, v, s = line.split("\t")
+        d[s].append((k, v))
+    return d
+one, many = rows(sys.argv[1]), rows(sys.argv[2])
+assert list(one) == ["1"] and len(one["1"]) > 40 and len(many) == 50, (list(one), len(many))
+bad = [s for s in many if many[s] != one["1"]]
+assert not bad, (bad[:3], sorted(set(many[bad[0]]) ^ set(one["1"]))[:4])
+EOF
+"$PCOL" top "$tmp/s40.jfr" --format tsv >"$tmp/want" || fail "pcol top s40.jfr"
+for n in 1 50; do
+  "$PCOL" top "$tmp/s50.jfr" --source $n --format tsv >"$tmp/got" || fail "pcol top s50.jfr --source $n"
+  cmp -s "$tmp/want" "$tmp/got" || fail "50 recordings joined: source $n's top: $(diff "$tmp/want" "$tmp/got" | head -5)"
+done
 # 200,000 settings: linear, the rest counted
 $GEN "$tmp/set.jfr" --samples 3 --settings 200000 || fail "gen_jfr.py --settings"
 (ulimit -t 20; "$PCOL" cat "$tmp/set.jfr" --table meta >"$tmp/meta") || fail "200,000 settings: not read within 20 s of CPU"
-grep -q "past the first 1024 not kept: 198978" "$tmp/meta" || fail "200,000 settings: no note of those not kept"
+grep -q "of the recording past the first 1024 (262144 in the file) not kept: 198978" "$tmp/meta" || fail "200,000 settings: no note of those not kept"
 # a source with two notes (those settings, a truncated stack trace): pcol
 # info shows every pcol.note row of the source in file order, not the first
 awk -F'\t' '$1 == "pcol.note" && $3 == "1" { print $2 }' "$tmp/meta" >"$tmp/notes"

@@ -110,7 +110,12 @@ typedef struct jper {
   int kind;
   char text[40];
 } jper;
-#define JFR_MAX_PERIODS 4096 /* past it, no CPU time (a note says so) */
+/* per recording; past it, no CPU time for that recording (a note says so).
+ * The file's settings are bounded too (80 bytes each; the per-recording
+ * caps x JFR_MAX_RECORDINGS would allow 1.3 GB): past the file's cap a
+ * recording is treated as past its own. */
+#define JFR_MAX_PERIODS 4096
+#define JFR_MAX_PERIODS_FILE 262144
 #define JFR_MAX_RECORDINGS 4096 /* joined in one file: past it, refused (each makes sources) */
 
 typedef struct kmeta { /* a meta row of one recording's one kind's source (EK_N: all) */
@@ -138,6 +143,10 @@ typedef struct jrec {
   int info_done[NINFO];
   __int128 ex_min[2], ex_max[2];
   int ex_timed[2], ex_untimed[2];
+  size_t meta_lo, nmeta; /* its meta rows: x->meta[meta_lo, meta_lo + nmeta) */
+  uint64_t meta_dropped; /* past JFR_MAX_META (or the file's cap) */
+  size_t nper; /* its period settings kept */
+  uint64_t per_over; /* past JFR_MAX_PERIODS (or the file's cap) */
 } jrec;
 
 typedef struct jimp {
@@ -164,15 +173,13 @@ typedef struct jimp {
   jthread *th;
   size_t nth, capth;
   kmeta *meta;
-  size_t nmeta, capmeta;
-  uint64_t meta_dropped; /* past JFR_MAX_META */
+  size_t nmeta, capmeta; /* (recording by recording, in file order) */
   /* the execution samples' periods (exec_periods): the settings, whether
    * every sample has one (per_on: a cpu value), the one period of them all
    * (0: they differ), the cursor of put_row and its end, the note; the
    * native samples' one period (nat_one, 0: none); of the recording R */
   jper *per;
   size_t nper, capper, per_at, per_end;
-  uint64_t per_over;
   int per_on;
   int64_t per_one, nat_one;
   char per_note[320];
@@ -578,20 +585,24 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   return PCOL_OK;
 }
 
-/* at most this many settings and information fields are kept (each new
- * one is looked for among those before it) */
+/* at most this many settings and information fields are kept per
+ * recording (each new one is looked for among the recording's before it),
+ * and this many in the file (16 bytes each) */
 #define JFR_MAX_META 1024
+#define JFR_MAX_META_FILE 262144
 
 static int add_meta(jimp *x, int kind, const char *key, size_t nkey, const char *val, size_t nval) {
   uint32_t ks, vs;
-  if (x->nmeta == JFR_MAX_META) return x->meta_dropped++, PCOL_OK;
+  jrec *R = x->R;
+  if (R->nmeta == JFR_MAX_META || x->nmeta == JFR_MAX_META_FILE) return R->meta_dropped++, PCOL_OK;
   PCOL_RETURN_NOT_OK(pcol_b_string(x->b, key, nkey, &ks, x->r.err));
   PCOL_RETURN_NOT_OK(pcol_b_string(x->b, val, nval, &vs, x->r.err));
   uint32_t rec = (uint32_t)(x->nrec - 1);
-  for (size_t i = 0; i < x->nmeta; i++)
-    if (x->meta[i].kind == kind && x->meta[i].rec == rec && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
+  for (size_t i = R->meta_lo; i < x->nmeta; i++)
+    if (x->meta[i].kind == kind && x->meta[i].key == ks) return PCOL_OK; /* the first one kept */
   if (PCOL_GROW(x->meta, x->nmeta, x->capmeta)) return oom(x);
   x->meta[x->nmeta].kind = kind, x->meta[x->nmeta].rec = rec, x->meta[x->nmeta].key = ks, x->meta[x->nmeta++].val = vs;
+  R->nmeta++;
   return PCOL_OK;
 }
 
@@ -713,8 +724,8 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
     return rc;
   }
   if (kind <= EK_NATIVE && n == 6 && !memcmp(s, "period", 6)) {
-    if (x->nper == JFR_MAX_PERIODS) {
-      x->per_over++;
+    if (x->R->nper == JFR_MAX_PERIODS || x->nper == JFR_MAX_PERIODS_FILE) {
+      x->R->per_over++;
     } else if (PCOL_GROW(x->per, x->nper, x->capper)) {
       pcol_buf_free(&val);
       return oom(x);
@@ -723,6 +734,7 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
       const jv *t = fld(k, fv, ci, "startTime");
       p->t = t->kind == JV_NUM ? clock_ns(&x->clock, t->i) : T_NONE;
       p->seq = x->nper++;
+      x->R->nper++;
       p->rec = (uint32_t)(x->nrec - 1), p->kind = kind;
       p->ns = period_ns(val.data ? (const char *)val.data : "", val.len);
       size_t m = val.len < sizeof p->text - 1 ? val.len : sizeof p->text - 1;
@@ -847,14 +859,14 @@ static int open_source(jimp *x, int kind) {
     return rc;
   if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", err)))
     return rc;
-  for (size_t i = 0; i < x->nmeta; i++)
-    if (x->meta[i].rec == x->cur_rec && (x->meta[i].kind == EK_N || x->meta[i].kind == kind) &&
+  for (size_t i = R->meta_lo; i < R->meta_lo + R->nmeta; i++)
+    if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) &&
         (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
       return rc;
-  if (x->meta_dropped) {
-    char note[128];
-    snprintf(note, sizeof note, "settings and JVM information past the first %d not kept: %llu",
-             JFR_MAX_META, (unsigned long long)x->meta_dropped);
+  if (R->meta_dropped) {
+    char note[160];
+    snprintf(note, sizeof note, "settings and JVM information of the recording past the first %d (%d in the file) not kept: %llu",
+             JFR_MAX_META, JFR_MAX_META_FILE, (unsigned long long)R->meta_dropped);
     if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
   }
   if (kind == EK_CPUTIME && R->cpu_lost) {
@@ -985,15 +997,19 @@ static void kind_periods(jimp *x, int kind, int *on, int64_t *one, size_t *lo, s
   const jrec *R = x->R;
   const char *ev = KINDS[kind].event;
   *on = 0, *one = 0, note[0] = 0;
-  size_t a = 0;
-  while (a < x->nper && (x->per[a].rec < x->cur_rec || (x->per[a].rec == x->cur_rec && x->per[a].kind < kind))) a++;
+  size_t a = 0, z = x->nper; /* the first of (cur_rec, kind) or after (x->per sorted) */
+  while (a < z) {
+    size_t m = a + (z - a) / 2;
+    if (x->per[m].rec < x->cur_rec || (x->per[m].rec == x->cur_rec && x->per[m].kind < kind)) a = m + 1;
+    else z = m;
+  }
   size_t b = a;
   while (b < x->nper && x->per[b].rec == x->cur_rec && x->per[b].kind == kind) b++;
   *lo = a, *hi = b;
   if (!R->count[kind]) return;
-  if (x->per_over) {
-    snprintf(note, cap, "more than %d period settings of jdk.ExecutionSample and jdk.NativeMethodSample: no CPU time, samples counted",
-             JFR_MAX_PERIODS);
+  if (R->per_over) {
+    snprintf(note, cap, "more than %d period settings of jdk.ExecutionSample and jdk.NativeMethodSample in the recording (or %d in the file): no CPU time, samples counted",
+             JFR_MAX_PERIODS, JFR_MAX_PERIODS_FILE);
     return;
   }
   if (a == b) {
@@ -1203,6 +1219,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
       memset(&x.recs[x.nrec], 0, sizeof x.recs[x.nrec]);
       x.recs[x.nrec].major = k->major, x.recs[x.nrec].minor = k->minor;
       x.recs[x.nrec].base = k->start_nanos, x.recs[x.nrec].end = INT64_MIN;
+      x.recs[x.nrec].meta_lo = x.nmeta;
       x.nrec++;
     }
     jrec *R = x.R = &x.recs[x.nrec - 1];
