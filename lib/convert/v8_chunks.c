@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
+#include <sys/resource.h> /* getrlimit: the open files' limit, named on EMFILE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,24 @@ enum { P_NODES = PCOL_V8C_NODES, P_SAMPLES = PCOL_V8C_SAMPLES, P_DELTAS = PCOL_V
        NPARTS = PCOL_V8C_NPARTS };
 static const char *const PART_KEY[NPARTS] = {"nodes", "samples", "timeDeltas", "lines"};
 
+/* errno's text, and past the open files' limit what it means here: each
+ * profile keeps 3 temporary files open (4 with lines) until the trace is
+ * read (review h11 F6) */
+static const char *tmp_why(char *b, size_t n) {
+  int e = errno;
+  struct rlimit rl;
+  if (e == EMFILE && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+    snprintf(b, n, "%s: each V8 profile keeps 3 or 4 temporary files open until the trace is read, and `ulimit -n` "
+             "allows %llu open files (about %llu profiles): raise it to read more", strerror(e),
+             (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_cur / 3);
+  else
+    snprintf(b, n, "%s", strerror(e));
+  return b;
+}
+
 static int tmp_failed(pcol_v8c *c) {
-  return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, strerror(errno));
+  char why[256];
+  return pcol_error_set(c->err, PCOL_EIO, "%s: a temporary file: %s", c->name, tmp_why(why, sizeof why));
 }
 
 void pcol_v8c_init(pcol_v8c *c, pcol_builder *b, const char *name, const pcol_import_options *opt,
@@ -219,9 +236,10 @@ int pcol_v8c_add(pcol_v8c *c, uint64_t pid, const char *id, int chunk, const voi
   if (!s && c->nst >= PCOL_V8C_MAX_PROFILES)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "%s: %s: more than %d profiles", c->name, where,
                           PCOL_V8C_MAX_PROFILES);
+  char why[256];
   if (!s && errno && errno != ENOMEM) /* pcol_temp_file: e.g. EMFILE, 3 open files a profile (4 with lines) */
     return pcol_error_set(c->err, PCOL_EIO, "%s: %s: a temporary file for profile %zu: %s", c->name, where,
-                          c->nst + 1, strerror(errno));
+                          c->nst + 1, tmp_why(why, sizeof why));
   if (!s) return pcol_oom(c->err);
   /* the profiled thread: the Profile event's (chunks may come from the
    * sampler's thread) */

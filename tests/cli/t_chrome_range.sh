@@ -21,6 +21,9 @@
 #    V8 profile's and the samples form's pcol exports to speedscope
 #    (--timeline) and Firefox, read back: ranges count what they count over
 #    the original (their importers mark the sources as intervals too).
+# And a trace of more V8 profiles than the open files' limit allows (each
+# keeps 3-4 temporary files open) is refused naming `ulimit -n` and its
+# value (review h11 F6), and read whole under the usual limit.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -256,4 +259,21 @@ printf '{"traceEvents":[{"ph":"B","name":"C","tid":"u","ts":1003},{"ph":"B","nam
 [ "$(cat "$tmp/got" | tr '\t\n' ' ')" = "C 7000 9000 D 2000 2000 " ] ||
   fail "E events \"\" and absent close D then C, E \"X\" closes nothing (C 7 us self, 9 us; D 2 us): $(cat "$tmp/got")"
 grep -q "1 E event matching no open B" "$tmp/err" || fail "E \"X\" not reported as left out: $(cat "$tmp/err")"
+python3 - "$tmp/many.json" <<'PY'
+import json, sys
+ev = []
+for i in range(1, 41):
+    ev.append({"ph": "P", "name": "Profile", "id": hex(i), "pid": 7, "tid": 9, "ts": 3000 + i, "args": {"data": {"startTime": 1000 + i}}})
+    ev.append({"ph": "P", "name": "ProfileChunk", "id": hex(i), "pid": 7, "tid": 9, "ts": 3000 + i, "args": {"data": {
+        "cpuProfile": {"nodes": [{"callFrame": {"functionName": "(root)", "scriptId": 0}, "id": 1},
+                                 {"callFrame": {"functionName": "w", "scriptId": 0}, "id": 2, "parent": 1}], "samples": [2]},
+        "timeDeltas": [5]}}})
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+(ulimit -n 48 && "$PCOL" info "$tmp/many.json") >/dev/null 2>"$tmp/err"
+[ $? != 0 ] && grep -q "Too many open files: each V8 profile keeps 3 or 4 temporary files open until the trace is read, and \`ulimit -n\` allows 48 open files" "$tmp/err" ||
+  fail "40 V8 profiles under ulimit -n 48: $(cat "$tmp/err")"
+if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -ge 256 ]; then
+  "$PCOL" info "$tmp/many.json" >/dev/null 2>"$tmp/err" || fail "40 V8 profiles: $(cat "$tmp/err")"
+fi
 echo "t_chrome_range: $n ranges of Chrome traces count the part of each event inside them, as the traces say"

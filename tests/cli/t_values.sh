@@ -25,7 +25,9 @@
 #     (SampleIndexByName takes the first of that name; checked against go
 #     when present); --value 2, go's second cpu column, which pcol's values
 #     known by their type cannot read, is refused (before: the first's
-#     numbers under go's index of the second).
+#     numbers under go's index of the second).  Without default_sample_type
+#     go's default is the last (second cpu) column and pcol's the first: the
+#     import says so, once per file, exit 0 (review h11 F1).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -264,5 +266,17 @@ if command -v go >/dev/null 2>&1; then
   [ "$(cat "$tmp/go.txt")" = "$want" ] || fail "go -sample_index=cpu: $(cat "$tmp/go.txt")"
   (cd "$tmp" && go tool pprof -sample_index=2 -top dup.pb 2>/dev/null) | rows | head -1 | grep -qx '500ns beta' ||
     fail "go -sample_index=2 does not read the second cpu column"
+fi
+"$PCOL" top "$tmp/dup.pb" >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] ||
+  fail "duptypes with default_sample_type cpu: $(cat "$tmp/err")"
+python3 tests/support/pprofgen.py duptypes "$tmp/dupnd.pb" nodefault || fail "pprofgen.py duptypes nodefault"
+"$PCOL" top "$tmp/dupnd.pb" >"$tmp/out" 2>"$tmp/err" || fail "top of duptypes nodefault: $(cat "$tmp/err")"
+[ "$(rows <"$tmp/out")" = "$want" ] || fail "duptypes nodefault: not the first cpu column: $(cat "$tmp/out")"
+[ "$(grep -c warning "$tmp/err")" = 1 ] &&
+  grep -q "sample types 2 and 3 are both cpu/nanoseconds and no default_sample_type names a type: go tool pprof's default is the last (3), pcol reads the first (2)" "$tmp/err" ||
+  fail "duptypes nodefault: no warning, or not once: $(cat "$tmp/err")"
+if command -v go >/dev/null 2>&1; then
+  (cd "$tmp" && go tool pprof -top dupnd.pb 2>/dev/null) | rows | head -1 | grep -qx '500ns beta' ||
+    fail "go's default of duptypes nodefault is not the last column"
 fi
 exit 0

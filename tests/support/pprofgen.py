@@ -61,6 +61,9 @@ hand, standard library only).
                                  the second), default_sample_type cpu: go's
                                  -sample_index=cpu and its default take the
                                  first (tests/interop/t_clickhouse.sh)
+  pprofgen.py duptypes OUT nodefault   the same without default_sample_type: go's
+                                 default is the last column, pcol's the first,
+                                 and its import says so (tests/cli/t_values.sh)
   pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
                                  k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
                                  -tags lists no z (tests/interop/t_pprof_views.sh)
@@ -258,7 +261,7 @@ def multivalue(out):
     open(out, "wb").write(p + st.table())
 
 
-def duptypes(out):
+def duptypes(out, nodefault=False):
     # samples/count, then cpu/nanoseconds twice (values 10x apart), on three
     # stacks of main -> {alpha, beta}: the second cpu column weighs beta most
     st = Strings()
@@ -273,7 +276,8 @@ def duptypes(out):
                    field(2, 2, b"".join(varint(v) for v in vals)))
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     p += field(10, 0, 2_000_000_000)                                  # duration_nanos
-    p += field(14, 0, st.id(b"cpu"))                                 # default_sample_type
+    if not nodefault:
+        p += field(14, 0, st.id(b"cpu"))                             # default_sample_type
     open(out, "wb").write(p + st.table())
 
 
@@ -634,7 +638,7 @@ if __name__ == "__main__":
     elif sys.argv[1] == "multivalue":
         multivalue(sys.argv[2])
     elif sys.argv[1] == "duptypes":
-        duptypes(sys.argv[2])
+        duptypes(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "nodefault")
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     elif sys.argv[1] == "random":
