@@ -182,7 +182,7 @@ log "bench: scan of samples.weight through the view"
 line=$("$T/bench_scan" "$DATA/scan-$SCAN_SAMPLES.pcol" 21 2>"$ERRF")
 if [[ $line == ok* ]]; then
   rec scan $SCAN_SAMPLES "weight sum" ok "$(kv median_gbs "$line")" "$(kv min_gbs "$line")" \
-    "$(kv max_gbs "$line")" - - 20 - "GB/s; first pass (faulting the mapping) $(kv first_gbs "$line") GB/s; view $(kv view_us "$line") µs"
+    "$(kv max_gbs "$line")" - - 20 - "GB/s of the logical column (8 B a row; stored $(kv form "$line"), $(kv stored "$line") bytes); first pass (faulting the mapping) $(kv first_gbs "$line") GB/s; view $(kv view_us "$line") µs"
   log "  scan: median $(kv median_gbs "$line") GB/s (min $(kv min_gbs "$line"), max $(kv max_gbs "$line")), first pass $(kv first_gbs "$line") GB/s"
 else
   na scan $SCAN_SAMPLES "weight sum" "$(reason)"
