@@ -564,16 +564,20 @@ class File:
                      "pct": _floats(pct), "key_total": totals},
                     dict(zip(keys.tolist(), totals.tolist())), meta)
 
-    def traces(self, value=None, *, limit=None, mean=False, **select):
+    def traces(self, value=None, *, by="function", limit=None, mean=False, **select):
         """Every trace (samples with the same stack and labels merged, as
         pprof reads a profile): the rows of `pcol traces --format json`,
         with `frames` (a tuple, root first, names exact) beside `stack`
         (names joined by ';', a ';' inside a name made '_', as fold makes
-        it, so the string splits back into the frames).  tagshow,
-        taghide: only the labels whose key matches tagshow, none whose key
-        matches taghide (the traces stay as they are).  mean=True (pprof
-        -mean): each trace's value divided by its count."""
-        cols, meta = self._handle().traces(_value(value), _limit(limit), _selection(select), self._mean(mean))
+        it, so the string splits back into the frames).  by: how each
+        frame is named, "function", "line", "file", "address" or
+        "filefunction" (`pcol traces --by`, pprof -traces -lines, -files,
+        -addresses, -filefunctions).  tagshow, taghide: only the labels
+        whose key matches tagshow, none whose key matches taghide (the
+        traces stay as they are).  mean=True (pprof -mean): each trace's
+        value divided by its count."""
+        cols, meta = self._handle().traces(_value(value), _text(by, "by"), _limit(limit), _selection(select),
+                                           self._mean(mean))
         val, labels, stack, frames = cols
         fr = _np.empty(len(frames), dtype=object)
         fr[:] = frames

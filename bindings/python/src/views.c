@@ -555,17 +555,19 @@ static int on_trace(void *ctx, const pcol_trace *t) {
   return rc;
 }
 
-/* Handle.traces(value, limit, sel) -> (cols, meta): cmd_traces.c's calls;
- * cols value, labels, stack, frames (a tuple, root first).  The GIL stays
- * held: each trace becomes Python objects as it comes. */
+/* Handle.traces(value, by, limit, sel, mean) -> (cols, meta): cmd_traces.c's
+ * calls; cols value, labels, stack, frames (a tuple, root first), each
+ * frame named at granularity by.  The GIL stays held: each trace becomes
+ * Python objects as it comes. */
 PyObject *pcol_py_traces(Handle *h, PyObject *args) {
-  const char *value;
+  const char *value, *bys;
   long long limit;
   PyObject *selo;
   int mean = 0;
-  if (!PyArg_ParseTuple(args, "zLO|p", &value, &limit, &selo, &mean)) return NULL;
+  if (!PyArg_ParseTuple(args, "zsLO|p", &value, &bys, &limit, &selo, &mean)) return NULL;
+  pcol_by by;
   pcb_select sel;
-  if (get_sel(selo, &sel)) return NULL;
+  if (get_by(bys, &by) || get_sel(selo, &sel)) return NULL;
   pcol_error err = {0};
   pcol_value_sel v;
   tr_ctx c;
@@ -581,8 +583,7 @@ PyObject *pcol_py_traces(Handle *h, PyObject *args) {
     goto out;
   }
   if (new_cols(c.cols, 4)) goto out;
-  rc = mean ? pcol_traces_iter_mean(h->f, &sel.sel, &v, &div, on_trace, &c, &err)
-            : pcol_traces_iter(h->f, &sel.sel, &v, on_trace, &c, &err);
+  rc = pcol_traces_iter_by(h->f, &sel.sel, &v, mean ? &div : NULL, by, on_trace, &c, &err);
   if (mean) v.type = pcol_mean_type(v.type, mean_type);
   if (c.failed) goto out;
   if (rc) {

@@ -186,6 +186,8 @@ def check_file(path, i, variants):
             n += check("list", path, [path, ".", "--by", "file"], attempt(f.list, ".", by="file"))
             n += check("list", path, [path, rx, "--mean"], attempt(f.list, rx, mean=True))
             n += check("traces", path, [path, "-n", "40", "--mean"], attempt(f.traces, limit=40, mean=True))
+            for by in ("line", "file", "address", "filefunction"):  # pprof -traces -lines, ...
+                n += check("traces", path, [path, "-n", "40", "--by", by], attempt(f.traces, by=by, limit=40))
         # tags, traces
         n += check("tags", path, [path], attempt(f.tags), pct=("pct",))
         n += check("traces", path, [path, "-n", "40"], attempt(f.traces, limit=40))

@@ -225,12 +225,14 @@ pcol_tags <- function(path, value = NULL, ..., mmap = TRUE) {
   df
 }
 
-pcol_traces <- function(path, value = NULL, limit = NULL, mean = FALSE, ..., mmap = TRUE) {
+pcol_traces <- function(path, value = NULL, limit = NULL, mean = FALSE,
+                        by = c("function", "line", "file", "address", "filefunction"), ..., mmap = TRUE) {
   mean <- .mean(mean, ...)
+  by <- match.arg(by)
   q <- .query(...)
   value <- .str1(value, "value")
   lim <- if (is.null(limit)) NA_real_ else as.double(limit)
-  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_traces, f, value, q, lim, mean))
+  r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_traces, f, value, q, lim, mean, by))
   ru <- .r_unit(r$unit)
   .attrs(.df(list(value = r$value / ru$div, labels = r$labels, stack = r$stack)), r, ru, "traces")
 }

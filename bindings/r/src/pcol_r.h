@@ -26,7 +26,7 @@ SEXP C_q_tree(SEXP file, SEXP by, SEXP value, SEXP q, SEXP sort, SEXP nf, SEXP e
 SEXP C_q_list(SEXP file, SEXP by, SEXP value, SEXP q, SEXP regex, SEXP source_path, SEXP any, SEXP mean,
               SEXP drop_negative);
 SEXP C_q_tags(SEXP file, SEXP value, SEXP q);
-SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean);
+SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean, SEXP by_);
 SEXP C_q_diff(SEXP base, SEXP nw, SEXP by, SEXP value, SEXP q, SEXP absolute, SEXP sort);
 SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output);
 SEXP C_q_summaries(SEXP file);

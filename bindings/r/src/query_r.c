@@ -576,9 +576,10 @@ static int on_trace(void *ctx, const pcol_trace *t) {
   return rc < 0 ? pcol_error_set(c->err, PCOL_ENOMEM, "out of memory") : rc;
 }
 
-SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean) {
+SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean, SEXP by_) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
+  pcol_by by = parse_by(str1(by_)); /* how each frame is named (pcol traces --by) */
   pcol_select s;
   parse_query(q, &s);
   pcol_value_sel v;
@@ -590,8 +591,7 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean) {
   if (ISNA(c.left)) c.left = INFINITY;
   pcol_value_sel div; /* report.go printTraces: each trace over its divisor */
   int rc = c.mean ? pcol_mean_divisor(f, &s, &div, &err) : 0;
-  if (!rc) rc = c.mean ? pcol_traces_iter_mean(f, &s, &v, &div, on_trace, &c, &err)
-                       : pcol_traces_iter(f, &s, &v, on_trace, &c, &err);
+  if (!rc) rc = pcol_traces_iter_by(f, &s, &v, c.mean ? &div : NULL, by, on_trace, &c, &err);
   if (rc) pcol_stop(path, &err, rc);
   static const char *const nm[] = {"value", "labels", "stack", "total", "type", "unit"};
   SEXP out = PROTECT(named_list(nm, 6));

@@ -81,6 +81,8 @@ test_that("the views with values, filters and time ranges", {
     re <- top_re(p)
     compare_tags(p, list(value = v), c("--value", v))
     compare_traces(p, list(value = v, limit = 20, from = 0, to = 1), c("--value", v, "-n", "20", "--from", "0", "--to", "1"))
+    for (b in c("line", "file", "address", "filefunction")) # pprof -traces -lines, -files, ...
+      compare_traces(p, list(by = b, limit = 20), c("--by", b, "-n", "20"))
     compare_fold(p, list(value = v), c("--value", v))
     if (!is.null(re)) {
       compare_fold(p, list(hide = re), c("--hide", re))
