@@ -62,6 +62,8 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	done; \
 	python3 tests/support/pprofgen.py multivalue $$s/pprof/gen-multivalue.pb >/dev/null 2>&1 || true; \
 	python3 tests/support/pprofgen.py comments $$s/pprof/gen-comments.pb c1 '' c1 '#c2' >/dev/null 2>&1 || true; \
+	python3 tests/support/pprofgen.py duptypes $$s/pprof/gen-duptypes.pb >/dev/null 2>&1 || true; \
+	python3 tests/support/pprofgen.py duptypes $$s/pprof/gen-duptypes-nodefault.pb nodefault >/dev/null 2>&1 || true; \
 	python3 tests/support/legacy_cpu_gen.py all $$s/pprof >/dev/null 2>&1 || true; \
 	python3 tests/support/legacy_text_gen.py all $$s/pprof 1 >/dev/null 2>&1 || true; \
 	for g in multivalue comments; do [ -f $$s/pprof/gen-$$g.pb ] && \
