@@ -196,6 +196,30 @@ cmp -s "$tmp/la" "$tmp/lb" || fail "long samples did not come back: $(diff "$tmp
 $PCOL fold "$tmp/long.pcol" | sort >"$tmp/la"
 $PCOL fold "$tmp/l.json" | sort >"$tmp/lb"
 cmp -s "$tmp/la" "$tmp/lb" || fail "long samples' time per stack did not come back: $(diff "$tmp/la" "$tmp/lb" | head)"
+# the interval (THE interval rule, lib/core/lasts.c): a profile's
+# meta.interval is its samples' period (firefox.interval_ms), which the
+# Rprof export writes its counted samples at, as samply's 1 ms (review 12:
+# at 10 ms, "states no sampling period"); pcol's export of a Tachyon
+# recording (1 ms, counted) reads back so; an interval pcol chose (counts of
+# collapsed stacks: 1) is marked pcolIntervalStated false and not read back
+$PCOL unpack "$tmp/v70.json" --to rprof -o "$tmp/iv.out" 2>"$tmp/err" || fail "v70 to rprof"
+[ "$(head -1 "$tmp/iv.out")" = "line profiling: sample.interval=1000" ] && [ ! -s "$tmp/err" ] ||
+  fail "meta.interval 1 ms: Rprof header '$(head -1 "$tmp/iv.out")', stderr '$(cat "$tmp/err")'"
+ty=tests/fixtures/tachyon/threads-wall-zstd.bin
+$PCOL unpack $ty --to rprof -o "$tmp/ty.out" && $PCOL unpack $ty --to firefox -o "$tmp/ty.json" &&
+  $PCOL unpack "$tmp/ty.json" --to rprof -o "$tmp/tyf.out" 2>"$tmp/err" || fail "tachyon via firefox to rprof"
+grep -q '"interval":1,"startTime"' "$tmp/ty.json" || fail "tachyon: meta.interval is not a stated 1 ms"
+# (the copy's samples come in time order, not by thread: the same lines in
+# another order, so the same header and time per function)
+[ "$(head -1 "$tmp/ty.out")" = "$(head -1 "$tmp/tyf.out")" ] && [ ! -s "$tmp/err" ] &&
+  [ "$($PCOL top "$tmp/ty.out" --format csv)" = "$($PCOL top "$tmp/tyf.out" --format csv)" ] ||
+  fail "tachyon via firefox to rprof: header '$(head -1 "$tmp/tyf.out")' (direct '$(head -1 "$tmp/ty.out")'), stderr '$(cat "$tmp/err")'"
+$PCOL unpack tests/fixtures/collapsed/simple.folded --to firefox -o "$tmp/co.json" || fail "collapsed to firefox"
+grep -q '"interval":1,"pcolIntervalStated":false,' "$tmp/co.json" || fail "collapsed: the chosen interval is not marked"
+$PCOL cat "$tmp/co.json" --table meta | grep -q firefox.interval_ms && fail "collapsed via firefox: an interval read back"
+$PCOL unpack "$tmp/co.json" --to rprof -o "$tmp/co.out" 2>"$tmp/err" || fail "collapsed via firefox to rprof"
+[ "$(head -1 "$tmp/co.out")" = "sample.interval=10000" ] && grep -q 'states no sampling period' "$tmp/err" ||
+  fail "collapsed via firefox: header '$(head -1 "$tmp/co.out")', stderr '$(cat "$tmp/err")'"
 # a processed profile older than pcol reads: refused, saying how to upgrade
 # it (the profiler's own upgraders); a newer one: refused, versions named
 printf '{"meta":{"preprocessedProfileVersion":7,"version":10},"threads":[]}' >"$tmp/v7.json"

@@ -10,11 +10,22 @@
 #     summaryRprof's sampling.time is pcol top --value wall (cpu)'s total and
 #     its by.self each function's flat, to R's precision, with nothing on
 #     stderr;
+#     the same through pcol's Firefox export (`meta.interval` 1 ms a counted
+#     sample, as samply writes it, read back as firefox.interval_ms): the
+#     Rprof export of the copy gives summaryRprof the direct export's
+#     sample.interval, sampling.time and by.self, with nothing on stderr
+#     (review 12: 10 ms a sample, 10x, with a note that the profile states
+#     no sampling period: the Rprof export had its own copy of THE interval
+#     rule, without firefox.interval_ms);
 #  2. Perfetto traced_perf samples taken at a frequency
 #     (tests/fixtures/perfetto/perf_sample.textproto, `frequency: 100`:
 #     their period varies, so they stay counted): the export writes 10 ms
 #     ticks and says so (one rule for every source: rprof_export.c
-#     note_not_time), summaryRprof reading samples x 10 ms.
+#     note_not_time), summaryRprof reading samples x 10 ms;
+#  3. a source that states no interval (counts of collapsed stacks) through
+#     the Firefox export: its `meta.interval` 1 is pcol's choice, marked
+#     `pcolIntervalStated` false, so the copy states none either and its
+#     Rprof export is the direct one's, 10 ms ticks, noted.
 # (JFR's native-method samples: tests/interop/t_jfr.sh.)  Exit 77 (skip)
 # when Rscript is absent.
 set -u
@@ -39,6 +50,18 @@ for f in tests/fixtures/tachyon/*.bin; do
   "$PCOL" unpack "$f" --to rprof -o "$W/$b.out" 2>"$W/$b.err" || { bad "$b: pcol unpack --to rprof"; continue; }
   Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sample.interval, s$sampling.time, "\n"); b <- s$by.self; cat(paste(rownames(b), b$self.time, sep = "\t"), sep = "\n")' \
     "$W/$b.out" >"$W/$b.r.txt" 2>"$W/$b.r.err" || { bad "$b: summaryRprof: $(head -3 "$W/$b.r.err")"; continue; }
+  # the Firefox copy: summaryRprof's every number as the direct export's
+  rsum='s <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sample.interval, s$sampling.time, "\n"); b <- s$by.self; cat(paste(rownames(b), b$self.time, sep = "\t"), sep = "\n")'
+  if "$PCOL" unpack "$f" --to firefox -o "$W/$b.fx.json.gz" && "$PCOL" unpack "$W/$b.fx.json.gz" --to rprof -o "$W/$b.fx.out" 2>"$W/$b.fx.err" &&
+    Rscript -e "$rsum" "$W/$b.fx.out" >"$W/$b.fx.r.txt" 2>/dev/null; then
+    if cmp -s "$W/$b.r.txt" "$W/$b.fx.r.txt" && [ ! -s "$W/$b.fx.err" ]; then
+      echo "ok   $b via firefox: summaryRprof $(head -1 "$W/$b.fx.r.txt" | tr -d '\n')(interval, sampling.time) and by.self = the direct export's"
+    else
+      bad "$b via firefox: summaryRprof '$(head -1 "$W/$b.fx.r.txt")' where the direct export's is '$(head -1 "$W/$b.r.txt")'; stderr '$(cat "$W/$b.fx.err")'"
+    fi
+  else
+    bad "$b: firefox -> rprof -> summaryRprof failed"
+  fi
   raw=
   if [ $have_go = 1 ]; then
     "$PCOL" unpack "$f" --to pprof -o "$W/$b.pb.gz" 2>/dev/null || bad "$b: pcol unpack --to pprof"
@@ -96,6 +119,22 @@ if command -v protoc >/dev/null 2>&1; then
   fi
 else
   echo "note: protoc not installed: the Perfetto frequency case skipped"
+fi
+
+# 3. counts of collapsed stacks state no interval: through Firefox (meta.interval
+# 1, pcol's choice, marked) the Rprof export is the direct one's, noted
+c=tests/fixtures/collapsed/simple.folded
+"$PCOL" unpack "$c" --to rprof -o "$W/co.out" 2>"$W/co.err" &&
+  "$PCOL" unpack "$c" --to firefox -o "$W/co.json" && "$PCOL" unpack "$W/co.json" --to rprof -o "$W/co.fx.out" 2>"$W/co.fx.err" ||
+  bad "collapsed -> rprof / firefox -> rprof failed"
+a=$(Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sample.interval, s$sampling.time)' "$W/co.out" 2>/dev/null)
+z=$(Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sample.interval, s$sampling.time)' "$W/co.fx.out" 2>/dev/null)
+if [ -n "$a" ] && [ "$a" = "$z" ] && [ "${a%% *}" = 0.01 ] && grep -q 'states no sampling period' "$W/co.err" &&
+  grep -q 'states no sampling period' "$W/co.fx.err" && grep -q '"pcolIntervalStated":false' "$W/co.json" &&
+  ! "$PCOL" cat "$W/co.json" --table meta | grep -q firefox.interval_ms; then
+  echo "ok   collapsed via firefox: summaryRprof $z (10 ms ticks, noted), as the direct export"
+else
+  bad "collapsed via firefox: summaryRprof '$z', direct '$a'; notes '$(cat "$W/co.err")' / '$(cat "$W/co.fx.err")'"
 fi
 
 [ $fail = 0 ] && echo "t_rprof_periods: ok" || { echo "t_rprof_periods: FAIL"; exit 1; }

@@ -1114,8 +1114,12 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     snprintf(v, sizeof v, "%d", x.version);
     if (processed) rc = pcol_b_meta_str(b, x.src, "firefox.processed_version", v, err);
   }
+  /* meta.interval, the samples' interval (THE interval rule), unless
+   * pcol's export says it chose it (pcolIntervalStated false: no source
+   * stated one); the range below still reaches one interval past a
+   * thread's last sample */
   pcol_jv iv = pcol_jt_get(&x.j.t, meta, "interval");
-  if (!rc && pcol_jt_is_num(iv)) {
+  if (!rc && pcol_jt_is_num(iv) && pcol_jt_kind(pcol_jt_get(&x.j.t, meta, "pcolIntervalStated")) != PCOL_JK_FALSE) {
     snprintf(v, sizeof v, "%.17g", pcol_jt_num(&x.j.t, iv));
     rc = pcol_b_meta_str(b, x.src, FIREFOX_META_INTERVAL_MS, v, err);
   }

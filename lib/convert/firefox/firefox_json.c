@@ -40,7 +40,7 @@ static int one_of(const char *k, const char *const *set) {
 static const char *const ROOT[] = {"meta", "shared", "threads", "processes", NULL};
 static const char *const META[] = {"preprocessedProfileVersion", "version", "startTime", "interval",
                                    "categories", "sampleUnits", "profilingStartTime", "profilingEndTime",
-                                   "pcolDefaultValue", "pcolDurationNanos", NULL};
+                                   "pcolDefaultValue", "pcolDurationNanos", "pcolIntervalStated", NULL};
 static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", "funcTable", "sources", NULL};
 static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
                                      "stackTable", "frameTable", "funcTable", "jsAllocations",

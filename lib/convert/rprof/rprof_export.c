@@ -14,15 +14,13 @@
 #include "rprof.h"
 #include "frames.h"
 #include "keys.h"     /* PCOL_SRC_RPROF, RPROF_META_EOL, RPROF_META_INTERVAL_US, ... */
-#include "bytes.h"    /* pcol_str_is */
-#include "period.h"   /* pcol_period, pcol_source_period */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, pcol_write_error */
 #include "buf.h"      /* pcol_buf_append, pcol_buf_free, pcol_buf, ... */
 #include "select.h"   /* pcol_sample_cols, pcol_sample_cols_init */
 #include "stream.h"   /* pcol_budget, pcol_budget_allow_lines, pcol_budget_close, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_sample_count, pcol_count_types */
-#include "lasts.h"    /* pcol_lasts, pcol_lasts_init */
+#include "lasts.h"    /* pcol_lasts, pcol_lasts_init, pcol_source_interval */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,20 +195,18 @@ static int source_kinds(rp_out *r) {
   return PCOL_OK;
 }
 
-/* A non-Rprof source's own interval, in microseconds: its period (0:
- * none).  source_interval: the interval it is written with: the one
- * choose_ticks chose for a source that writes its time, else its own, else
- * its time per counted sample (mean_us, count_row), else 10 ms. */
+/* A source's own interval, in microseconds (0: none): THE interval rule
+ * (pcol_source_interval, lib/core/lasts.c: its period when its unit is a
+ * time, a Firefox profile's meta.interval, an Rprof source's interval).
+ * (Before, a copy of the rule here left out firefox.interval_ms: a Firefox
+ * profile of counted samples at 1 ms, samply's, was written at 10 ms a
+ * sample with a note that it states no period; review 12.)
+ * source_interval: the interval it is written with: the one choose_ticks
+ * chose for a source that writes its time, else its own, else its time per
+ * counted sample (mean_us, count_row), else 10 ms. */
 static uint64_t own_interval(rp_out *r, uint32_t src) {
-  uint64_t v;
-  if (meta_u64(r, src, RPROF_META_INTERVAL_US, &v) && v) return v;
-  pcol_period pd; /* THE period rule (lib/core/period.c): OTLP's, else pprof's */
-  if (pcol_source_period(r->f, src, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 &&
-      pd.has_unit && pcol_str_is(pd.unit, "nanoseconds")) {
-    v = (uint64_t)pd.period;
-    return v < 1000 ? 1 : (v + 500) / 1000;
-  }
-  return 0;
+  int64_t ns = pcol_source_interval(r->f, src);
+  return ns <= 0 ? 0 : ns < 1000 ? 1 : ((uint64_t)ns + 500) / 1000;
 }
 
 static uint64_t source_interval(rp_out *r, uint32_t src) {
