@@ -220,6 +220,19 @@ $PCOL cat "$tmp/co.json" --table meta | grep -q firefox.interval_ms && fail "col
 $PCOL unpack "$tmp/co.json" --to rprof -o "$tmp/co.out" 2>"$tmp/err" || fail "collapsed via firefox to rprof"
 [ "$(head -1 "$tmp/co.out")" = "sample.interval=10000" ] && grep -q 'states no sampling period' "$tmp/err" ||
   fail "collapsed via firefox: header '$(head -1 "$tmp/co.out")', stderr '$(cat "$tmp/err")'"
+# pprof -> firefox -> pprof keeps samples/count: the Firefox file holds each
+# row's count (pcolCount; its weight the cpu), the import keeps it as the
+# weight, and the pprof export of the copy writes it as samples/count, as
+# the original has it (review 12 F6: dropped; go: tests/interop/t_go_pprof.sh)
+gc=$TD/pprof/go-cpu-string-labels.pb.gz
+if [ -f "$gc" ]; then
+  $PCOL unpack "$gc" --to firefox -o "$tmp/gc.json.gz" && $PCOL unpack "$tmp/gc.json.gz" --to pprof -o "$tmp/gc.pb.gz" ||
+    fail "go-cpu-string-labels via firefox to pprof"
+  a=$($PCOL top "$gc" --value samples/count -n 1 | grep -o 'of [0-9]* total')
+  z=$($PCOL top "$tmp/gc.pb.gz" --value samples/count -n 1 2>&1 | grep -o 'of [0-9]* total')
+  [ -n "$a" ] && [ "$a" = "$z" ] || fail "go-cpu-string-labels via firefox to pprof: samples/count '$z', the original '$a'"
+  $PCOL top "$tmp/gc.pb.gz" -n 1 | grep -q '^Type: cpu (nanoseconds)$' || fail "go-cpu-string-labels via firefox to pprof: not Type: cpu"
+fi
 # a processed profile older than pcol reads: refused, saying how to upgrade
 # it (the profiler's own upgraders); a newer one: refused, versions named
 printf '{"meta":{"preprocessedProfileVersion":7,"version":10},"threads":[]}' >"$tmp/v7.json"

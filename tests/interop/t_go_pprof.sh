@@ -242,6 +242,44 @@ rprof_to_pprof
 
 for f in "${files[@]}"; do round_trip "$f"; done
 
+# pprof -> Firefox -> pprof keeps the count: a profile with samples/count
+# whose default is another value (a Go CPU profile's cpu) goes to Firefox
+# weighed by that value, each row's count in pcolCount, which the import
+# keeps as its weight; the pprof export of the copy writes it back as
+# samples/count (review 12 F6: dropped, go -sample_index=samples refused the
+# copy): go's total of it is the original's, and its default (-top) total
+# too
+nff=0 nheld=0
+for f in "${files[@]}"; do
+  RAW=$tmp/ff.raw
+  pp -raw "$f" >"$RAW" || continue
+  sample_types | grep -qx samples || continue
+  [ "$(sample_types | head -1)" = samples ] && [ "$(sample_types | wc -l)" = 1 ] && continue
+  b=$(basename "$f")
+  "$PCOL" unpack "$f" --to firefox -o "$tmp/ff.json.gz" 2>/dev/null && "$PCOL" unpack "$tmp/ff.json.gz" --to pprof -o "$tmp/ff.pb.gz" ||
+    { echo "FAIL: $b: pprof -> firefox -> pprof"; fail=$((fail + 1)); continue; }
+  # whether the Firefox file holds counts (a row's pcolCount, or a samples
+  # weight, other than 1); else the count is its rows (a sample a row when
+  # the export lays samples out on a synthetic axis), which pcol top --value
+  # samples adds up but a pprof Sample message of go's merging cannot say
+  # (the export writes no samples/count then: doc/mappings.md §2.2)
+  held=$(python3 -c 'import gzip, json, sys
+d = json.loads(gzip.open(sys.argv[1]).read())
+print(int(any(c not in (1, None) for t in d["threads"] for c in t["samples"].get("pcolCount") or
+              (t["samples"]["weight"] if t["samples"].get("weightType") == "samples" else []))))' "$tmp/ff.json.gz")
+  checked=$((checked + 1)) nff=$((nff + 1))
+  sis=(""); [ "$held" = 1 ] && sis+=(samples)
+  for si in "${sis[@]}"; do
+    a=$(pp -top ${si:+-sample_index=$si} "$f" | grep -o '% of .* total$')
+    z=$(pp -top ${si:+-sample_index=$si} "$tmp/ff.pb.gz" | grep -o '% of .* total$')
+    [ -n "$a" ] && [ "$a" = "$z" ] ||
+      { echo "FAIL: $b via firefox: go -top ${si:+-sample_index=$si }'$z', the original '$a'"; fail=$((fail + 1)); }
+  done
+  nheld=$((nheld + held))
+done
+[ $nheld -ge 4 ] || { echo "FAIL: only $nheld profiles with counts beside another value through firefox"; fail=$((fail + 1)); }
+echo "pprof -> firefox -> pprof: $nff profiles keep go's default total, $nheld of them counts other than 1 and go's samples total"
+
 [ $have_top = 0 ] && echo "note: pcol top is not available yet; its comparison with go tool pprof -top was skipped"
 echo "go pprof round trip: ${#files[@]} profiles, $checked comparisons, $fail failures"
 [ $fail = 0 ]

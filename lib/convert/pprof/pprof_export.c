@@ -252,6 +252,23 @@ static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
   return PCOL_OK;
 }
 
+/* 1 when a row of a count_fill source weighs other than 1: its weight is a
+ * count the file holds (a Firefox profile's samples weights or pcolCount:
+ * pprof -> firefox -> pprof kept cpu and lost samples/count, review 12 F6),
+ * not one row each (a heap profile's rows, whose count no view shows). */
+static int counts_held(ex *x) {
+  pcol_view so, w;
+  if ((x->rc = pcol_column(x->f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &so, x->err)) ||
+      (x->rc = pcol_column(x->f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &w, x->err)))
+    return 0;
+  uint64_t n = pcol_rows(x->f, PCOL_T_SAMPLES);
+  for (uint64_t r = 0; r < n; r++) {
+    uint32_t s = pcol_view_u32(&so, r);
+    if (s >= 1 && s <= x->nsrc && x->src[s - 1].count_fill && pcol_view_i64(&w, r) != 1) return 1;
+  }
+  return 0;
+}
+
 /* THE count rule (pcol_count_types) in the samples/count column: a stored
  * source that lacks samples/count (a heap profile, an OTLP off-CPU one)
  * counts its rows by their weight, and that count is what `pcol top
@@ -260,8 +277,8 @@ static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
  * profile).  Written as 0 there, go tool pprof's total of the column (the
  * export's default then) was the CPU profile's count alone.  So such a
  * source writes its weight into the samples/count column another source
- * has, or, when the selection's default is the count, into one made for
- * it. */
+ * has, or, when the selection's default is the count or its weights are
+ * counts (counts_held), into one made for it. */
 static int count_column(ex *x) {
   uint32_t *cvt = NULL, dflt = 0;
   if ((x->rc = pcol_count_types(x->f, &cvt, x->err))) return x->rc;
@@ -279,7 +296,7 @@ static int count_column(ex *x) {
   if (c == x->ncols) {
     if ((x->rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &dflt, NULL, x->err)))
       return x->rc;
-    if (dflt) need = 0; /* no column of the count, and no view shows it by default */
+    if (dflt && !counts_held(x)) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
     else if (column_for(x, str_c(x, "samples"), str_c(x, "count"), 0, &(uint32_t){0})) return x->rc;
   }
   for (uint64_t s = 1; s <= x->nsrc; s++) {
