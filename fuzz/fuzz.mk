@@ -102,6 +102,9 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to speedscope -o $$s/speedscope/$$(basename $$p).json 2>/dev/null || true; \
 	done; \
+	python3 tests/support/gen_perf_script.py $$s/threads.txt $$s/threads.truth --style pidtid --samples 30 --seed 3 >/dev/null 2>&1 && \
+	  $(PCOL) unpack $$s/threads.txt --to speedscope -o $$s/speedscope/perf-threads.json 2>/dev/null || true; \
+	rm -f $$s/threads.txt $$s/threads.truth; \
 	printf '%s' '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},{"id":2,"callFrame":{"functionName":"f","url":"file:///a.js","lineNumber":3,"columnNumber":1},"children":[4]},{"id":3,"callFrame":{"functionName":"(idle)","url":"","lineNumber":-1,"columnNumber":-1}},{"id":4,"callFrame":{"functionName":"","url":"file:///a.js","lineNumber":9,"columnNumber":0}}],"startTime":100,"endTime":900,"samples":[2,4,3,4,1],"timeDeltas":[10,100,-5,300,20]}' > $$s/v8/small.cpuprofile; \
 	python3 tests/contract/gen.py chrome $$s/chrome/gen.json >/dev/null || true; \
 	python3 tests/support/chrome_seeds.py $$s/chrome || true; \

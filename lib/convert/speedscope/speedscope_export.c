@@ -24,7 +24,9 @@
  * pcolDefaultSampleType, pcolDefaultValue).  The
  * timeline is one evented profile a thread of the source (THE thread rule,
  * lib/core/lasts.h; samples of threads that ran at once cannot nest in
- * one), the first carrying the times, a
+ * one), the first carrying the times and, of several threads, each
+ * sample's (pcolThreads), each its thread's labels (pcolThread), so that
+ * pcol's import gives the threads back, a
  * thread's rows sorted out of file order through lib/core/rowsort.c; a
  * sample spans [time, time + length) by THE span rule (lasts.h: its
  * duration, else until the next sample of its thread for V8, else its own
@@ -678,6 +680,7 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
 }
 
 static int rowtimes_write(sexp *x, const timeline *tl);
+static int thread_write(sexp *x, uint32_t th);
 
 /* The head of thread th's evented profile: "URI: timeline", or, of a
  * source of several threads, "URI: timeline (THREAD)". */
@@ -718,6 +721,7 @@ static int timeline_end(timeline *c) {
   if (rc || x->dry) return rc;
   if (fprintf(x->out, "],\"endValue\":%lld", (long long)shifted(x, c->cur_end)) < 0) return io(x);
   if (c->th == 0 && (rc = rowtimes_write(x, c))) return rc;
+  if ((rc = thread_write(x, c->th))) return rc;
   return put(x, "}");
 }
 
@@ -779,6 +783,16 @@ static int rowtimes_row(void *ctx, const pcol_selected_row *r) {
                                                                                                            : PCOL_OK;
 }
 
+/* pcolThreads: each selected row's thread (THE thread rule), the index of
+ * its timeline among the source's (thread_of: in order of first row) */
+static int rowthreads_row(void *ctx, const pcol_selected_row *r) {
+  rowtimes *c = ctx;
+  uint32_t th;
+  int rc = thread_of(c->x, r->row, &th);
+  if (rc) return rc;
+  return fprintf(c->x->out, c->k++ ? ",%u" : "%u", (unsigned)th) < 0 ? io(c->x) : PCOL_OK;
+}
+
 static int rowtimes_write(sexp *x, const timeline *tl) {
   int rc = PCOL_OK;
   for (int dur = 0; dur < 2 && !rc; dur++) {
@@ -786,12 +800,47 @@ static int rowtimes_write(sexp *x, const timeline *tl) {
     rc = put(x, dur ? "],\"pcolDurations\":[" : ",\"pcolTimes\":[");
     if (!rc) rc = each_row(x, rowtimes_row, &c);
   }
+  if (!rc && x->nthreads > 1) {
+    rowtimes c = {x, 0, 0, 0, 0};
+    rc = put(x, "],\"pcolThreads\":[");
+    if (!rc) rc = each_row(x, rowthreads_row, &c);
+  }
   return rc ? rc : put(x, "]");
 }
 
+/* pcolThread: thread th's labels, for pcol's import to give its samples
+ * back: of its first row (the one its name is of), the labels THE thread
+ * rule reads (thread_name, thread, thread_id, tid), the comm THE
+ * thread-name rule names it by and the pid the Firefox export gives it, a
+ * string or an integer each, as stored; nothing for a thread of none */
+static int thread_write(sexp *x, uint32_t th) {
+  static const char *const other[] = {PCOL_THREAD_COMM_KEY, PCOL_THREAD_PID_KEY};
+  enum { NK = PCOL_THREAD_NKEYS, NO = sizeof other / sizeof other[0] };
+  uint32_t ls = ((const uint32_t *)(const void *)x->tls.data)[th];
+  pcol_thread_tuple t;
+  int rc = pcol_thread_tuple_of(x->f, ls, &t, x->err), n = 0;
+  for (int j = 0; j < NK + NO && !rc; j++) {
+    uint32_t sv = 0;
+    int64_t nv = PCOL_NA_I64;
+    const char *k = j < NK ? pcol_thread_keys[j] : other[j - NK];
+    if (j < NK && t.kind[j] == 1) sv = (uint32_t)t.v[j];
+    else if (j < NK && t.kind[j] == 2) nv = t.v[j];
+    else if (j >= NK && (rc = pcol_label_get(x->f, ls, k, &sv, &nv, x->err))) break;
+    if (!sv && nv == PCOL_NA_I64) continue;
+    if ((rc = put(x, n++ ? "," : ",\"pcolThread\":{")) || (rc = put_str(x, (pcol_str){k, strlen(k)})) ||
+        (rc = put(x, ":")))
+      break;
+    pcol_str str;
+    if (!sv) rc = fprintf(x->out, "%lld", (long long)nv) < 0 ? io(x) : PCOL_OK;
+    else if (!(rc = pcol_string(x->f, sv, &str, x->err))) rc = put_str(x, str);
+  }
+  return rc || !n ? rc : put(x, "}");
+}
+
 /* The evented profiles (after scan: every row has a time, else none; the
- * source's threads), one a thread of the source, and, on the first, for
- * pcol's import, each sample's own time and duration (rowtimes).  A
+ * source's threads), one a thread of the source with its labels
+ * (thread_write), and, on the first, for pcol's import, each sample's own
+ * time, duration and thread (rowtimes_write).  A
  * thread's samples are one timeline: samples of threads that ran at once
  * cannot nest in one. */
 static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {

@@ -14,7 +14,10 @@
  * source's sampled profiles is no source of its own (its samples would be
  * counted twice): its pcolTimes/pcolDurations (pcol's own keys) are their
  * samples' times and durations, else its stretches when they line up one
- * to one, else it is left out.  pcolStart/pcolDuration on a source's first
+ * to one, else it is left out; its pcolThreads each sample's thread, one
+ * of the source's timelines ("URI: timeline (THREAD)", one a thread),
+ * whose pcolThread is that thread's labels (tid, comm, ...: the samples'
+ * label set; a single timeline's, every sample's).  pcolStart/pcolDuration on a source's first
  * sampled profile are its start and duration (spec.md §7),
  * pcolRecordingPart its pcol.recording_part, pcolDefaultSampleType its
  * pprof.default_sample_type and pcolDefaultValue its pcol.default_value
@@ -64,6 +67,14 @@ typedef struct stretch { /* an evented profile's stretch [t0, t1) with a non-emp
 
 typedef struct brk { size_t ev; uint32_t frame; } brk; /* an event whose frame index beats the ones before */
 
+/* a label of pcolThread: key and string value (str NULL: the number num) */
+enum { THR_MAX = 8 }; /* labels of a thread read (pcol writes at most 5) */
+typedef struct tlab {
+  char *key, *str;
+  size_t keyl, strl;
+  int64_t num;
+} tlab;
+
 typedef struct sprof {
   int is_obj, type_str, name_str, unit_str;
   char *type, *name, *unit;
@@ -73,10 +84,16 @@ typedef struct sprof {
   double *weights; size_t nw, capw;            /* NaN: not a number */
   stretch *st; size_t nst, capst;
   brk *brk; size_t nbrk, capbrk;
-  /* pcolTimes, pcolDurations (pcol's timeline: each sample's time and
-   * duration in ns); rt_bad: either is there but not an array of integers */
-  int64_t *rt[2]; size_t nrt[2], caprt[2];
-  int rt_kind[2], rt_bad;
+  /* pcolTimes, pcolDurations, pcolThreads (pcol's timeline: each sample's
+   * time and duration in ns, and its thread: the index of its timeline
+   * among the source's); rt_bad bit q: rt[q] is there but not an array of
+   * integers */
+  int64_t *rt[3]; size_t nrt[3], caprt[3];
+  int rt_kind[3], rt_bad;
+  /* pcolThread (a timeline's thread: its labels); thr_bad: there, but not
+   * an object of at most THR_MAX strings and integers (other than NA) */
+  tlab *thr; /* THR_MAX of them, made at the first pcolThread */
+  int nthr, thr_bad;
   /* pcolStart, pcolDuration, pcolRecordingPart (the first sampled profile
    * pcol writes for a source: its start, ns since the epoch, its duration,
    * spec.md §7, and its pcol.recording_part); PCOL_NA_I64 when absent or
@@ -115,6 +132,8 @@ typedef struct simp {
   size_t nopen, capopen;
   uint32_t *work;
   size_t capwork;
+  uint32_t *thr_ls; /* a source's threads: each timeline's label set (sampled) */
+  size_t capthr;
   char *fname;      /* the frame being read */
   size_t fnamel, capfname;
   char *ffile;
@@ -311,6 +330,43 @@ static int event(simp *s, sprof *p, size_t i, double *prev) {
   return PCOL_OK;
 }
 
+static void thread_free(sprof *p) {
+  for (int k = 0; p->thr && k < THR_MAX; k++) free(p->thr[k].key), free(p->thr[k].str);
+  free(p->thr);
+  p->thr = NULL;
+  p->nthr = 0;
+}
+
+/* A timeline's pcolThread (its value's first token read): its thread's
+ * labels, {"tid": 101, "comm": "app"}, each a non-empty key with a string
+ * or an integer; the last pcolThread of a profile counts. */
+static int thread_labels(simp *s, sprof *p) {
+  pcol_jpull *j = s->j;
+  int rc;
+  thread_free(p);
+  p->thr_bad = j->tok != PCOL_JT_OBJ;
+  if (p->thr_bad) return PCOL_OK;
+  if (!(p->thr = calloc(THR_MAX, sizeof *p->thr))) return pcol_oom(s->err);
+  while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
+    tlab *l = &p->thr[p->nthr < THR_MAX ? p->nthr : 0];
+    int ok = p->nthr < THR_MAX;
+    if (ok && (rc = copy_str(s, &l->key, &l->keyl, &(size_t){0}))) return rc;
+    if ((rc = pcol_jp_next(j))) return rc;
+    ok = ok && l->keyl; /* (a label has a key) */
+    if (ok && j->tok == PCOL_JT_STR) {
+      if ((rc = copy_str(s, &l->str, &l->strl, &(size_t){0}))) return rc;
+    } else if (ok && j->tok == PCOL_JT_INT && j->i != PCOL_NA_I64) {
+      l->num = j->i;
+    } else {
+      ok = 0;
+    }
+    if (ok) p->nthr++;
+    else p->thr_bad = 1;
+    if ((rc = pcol_jp_skip(j))) return rc;
+  }
+  return rc;
+}
+
 /* profiles[i] (its first token read) into compact arrays. */
 static int profile(simp *s) {
   pcol_jpull *j = s->j;
@@ -325,7 +381,9 @@ static int profile(simp *s) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
     int k_sv = pcol_jp_key_is(j, "startValue");
-    int k_rt = pcol_jp_key_is(j, "pcolTimes") ? 1 : pcol_jp_key_is(j, "pcolDurations") ? 2 : 0;
+    int k_rt = pcol_jp_key_is(j, "pcolTimes") ? 1 : pcol_jp_key_is(j, "pcolDurations") ? 2
+             : pcol_jp_key_is(j, "pcolThreads") ? 3 : 0;
+    int k_th = pcol_jp_key_is(j, "pcolThread");
     int k_ss = pcol_jp_key_is(j, "pcolStart") ? 1 : pcol_jp_key_is(j, "pcolDuration") ? 2
              : pcol_jp_key_is(j, "pcolRecordingPart") ? 3 : 0;
     int k_dv = pcol_jp_key_is(j, "pcolDefaultSampleType") ? 1 : pcol_jp_key_is(j, "pcolDefaultValue") ? 2 : 0;
@@ -338,16 +396,19 @@ static int profile(simp *s) {
       int q = k_rt - 1;
       p->rt_kind[q] = 1;
       p->nrt[q] = 0;
-      if (j->tok != PCOL_JT_ARR) p->rt_bad = 1;
+      if (j->tok != PCOL_JT_ARR) p->rt_bad |= 1 << q;
       else
         while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
-          if (j->tok != PCOL_JT_INT) p->rt_bad = 1;
+          if (j->tok != PCOL_JT_INT) p->rt_bad |= 1 << q;
           else if (PCOL_GROW(p->rt[q], p->nrt[q], p->caprt[q])) return pcol_oom(s->err);
           else p->rt[q][p->nrt[q]++] = j->i;
           if ((rc = pcol_jp_skip(j))) return rc;
         }
       if (rc) return rc;
       if (j->tok == PCOL_JT_ARR_END) continue;
+    } else if (k_th) {
+      if ((rc = thread_labels(s, p))) return rc;
+      if (j->tok == PCOL_JT_OBJ_END) continue;
     } else if (k_dv && j->tok == PCOL_JT_STR) {
       if ((rc = copy_str(s, k_dv == 1 ? &p->src_own : &p->src_default, NULL, &(size_t){0}))) return rc;
     } else if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
@@ -669,7 +730,7 @@ static int timeline_fits(const simp *s, size_t pi, size_t ti, double *scale) {
  * lasted no time or one with an empty stack have no stretch of their own. */
 static int timeline_carries(const simp *s, size_t pi, size_t ti) {
   const sprof *g = &s->ps[pi], *p = &s->ps[ti];
-  if (p->rt_bad || p->rt_kind[0] != 1 || p->rt_kind[1] != 1 || p->nrt[0] != g->ns || p->nrt[1] != g->ns ||
+  if ((p->rt_bad & 3) || p->rt_kind[0] != 1 || p->rt_kind[1] != 1 || p->nrt[0] != g->ns || p->nrt[1] != g->ns ||
       !p->unit_str || strcmp(p->unit, "nanoseconds") != 0)
     return 0;
   for (size_t k = 0; k < g->ns; k++) {
@@ -680,13 +741,49 @@ static int timeline_carries(const simp *s, size_t pi, size_t ti) {
   return 1;
 }
 
+/* The label set of each of the source's nt timelines [ti, ti + nt) (a
+ * thread each, is_timeline_of): its pcolThread's labels (0: none, or not
+ * such an object), into ls[0 .. nt). */
+static int thread_sets(simp *s, size_t ti, size_t nt, uint32_t *ls) {
+  for (size_t k = 0; k < nt; k++) {
+    const sprof *t = &s->ps[ti + k];
+    pcol_label_row l[THR_MAX];
+    int rc = PCOL_OK;
+    memset(l, 0, sizeof l);
+    ls[k] = 0;
+    if (t->thr_bad || !t->nthr) continue;
+    for (int i = 0; i < t->nthr && !rc; i++) {
+      l[i].num = t->thr[i].str ? PCOL_NA_I64 : t->thr[i].num;
+      rc = pcol_b_string(s->b, t->thr[i].key, t->thr[i].keyl, &l[i].key, s->err);
+      if (!rc && t->thr[i].str) rc = pcol_b_string(s->b, t->thr[i].str, t->thr[i].strl, &l[i].str, s->err);
+    }
+    if (!rc) rc = pcol_b_labelset(s->b, l, (size_t)t->nthr, &ls[k], s->err);
+    PCOL_RETURN_NOT_OK(b_in(s, rc));
+  }
+  return PCOL_OK;
+}
+
+/* The timeline ti (is_timeline_of) says the thread of each of the sampled
+ * profiles [pi, ...)'s samples, one of the source's nt timelines: its
+ * pcolThreads, integers in [0, nt), one per sample. */
+static int timeline_threads(const simp *s, size_t pi, size_t ti, size_t nt) {
+  const sprof *g = &s->ps[pi], *p = &s->ps[ti];
+  if ((p->rt_bad & 4) || p->rt_kind[2] != 1 || p->nrt[2] != g->ns) return 0;
+  for (size_t k = 0; k < g->ns; k++)
+    if (p->rt[2][k] < 0 || (uint64_t)p->rt[2][k] >= nt) return 0;
+  return 1;
+}
+
 /* Sampled profiles [pi, pj) of one source (pcol writes one per value type
  * of a source, with the same samples): their samples, with a value each.
  * ti: the source's timeline (is_timeline_of), SIZE_MAX if none: the
  * samples' times and durations when its stretches fit them
  * (timeline_fits), else only checked; either way no source of its own,
- * whose samples would count the source's twice (doc/mappings.md §11). */
-static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
+ * whose samples would count the source's twice (doc/mappings.md §11).
+ * nt: the source's timelines from ti on (a thread each): each sample's
+ * thread's labels (pcolThread) when ti's pcolThreads names it, or, of one
+ * timeline, every sample's. */
+static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
   enum { MAXG = 64 };
   uint32_t src, vt[MAXG];
   double scale[MAXG];
@@ -715,6 +812,16 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
   int carries = ti != SIZE_MAX && timeline_carries(s, pi, ti);
   int timed = ti != SIZE_MAX && !carries && timeline_fits(s, pi, ti, &tscale);
   const sprof *tl = timed ? &s->ps[ti] : NULL, *tc = carries ? &s->ps[ti] : NULL;
+  /* the threads: a timeline's label set (s->thr_ls[k]), each sample's
+   * timeline (thr[i]; none: the one timeline's) */
+  const int64_t *thr = nt > 1 && timeline_threads(s, pi, ti, nt) ? s->ps[ti].rt[2] : NULL;
+  int threads = nt == 1 || thr;
+  if (threads && nt > s->capthr) {
+    uint32_t *q = realloc(s->thr_ls, nt * sizeof *q);
+    if (!q) return pcol_oom(s->err);
+    s->thr_ls = q, s->capthr = nt;
+  }
+  if (threads && (rc = thread_sets(s, ti, nt, s->thr_ls))) return rc;
   pcol_value_row v[MAXG];
   int stretches = 0; /* a sample with a duration (its timeline's) */
   for (size_t i = 0; i < p0->ns; i++) {
@@ -731,7 +838,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti) {
     }
     if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
-    pcol_sample_row r = {src, PCOL_NA_I64, 0, weight, PCOL_NA_I64, 0, 0};
+    pcol_sample_row r = {src, PCOL_NA_I64, 0, weight, PCOL_NA_I64, 0, threads ? s->thr_ls[thr ? thr[i] : 0] : 0};
     int64_t t0, t1;
     if (tl && !stretch_ns(tl, &tl->st[i], tscale, &t0, &t1)) /* (checked by timeline_fits) */
       r.time_ns = t0, r.duration_ns = t1 - t0;
@@ -778,14 +885,13 @@ static int resolve(simp *s) {
     if (is_sampled(p)) {
       size_t j = i + 1;
       while (j < n && j - i < 64 && same_source(p, &s->ps[j])) j++;
-      size_t ti = j < n && is_timeline_of(p, &s->ps[j]) ? j : SIZE_MAX;
-      if ((rc = sampled(s, i, j, ti))) return rc;
-      i = ti == SIZE_MAX ? j : j + 1;
-      /* the other threads' timelines of the source: checked, no source */
-      while (ti != SIZE_MAX && i < n && is_timeline_of(p, &s->ps[ti]) == 2 && is_timeline_of(p, &s->ps[i]) == 2) {
+      size_t ti = j < n && is_timeline_of(p, &s->ps[j]) ? j : SIZE_MAX, nt = ti != SIZE_MAX;
+      /* the other threads' timelines of the source: their labels, else
+       * checked, no source */
+      while (nt && ti + nt < n && is_timeline_of(p, &s->ps[ti]) == 2 && is_timeline_of(p, &s->ps[ti + nt]) == 2) nt++;
+      if ((rc = sampled(s, i, j, ti, nt))) return rc;
+      for (i = ti == SIZE_MAX ? j : j + 1; i < j + nt; i++)
         if ((rc = evented(s, i, 0))) return rc;
-        i++;
-      }
     } else if (strcmp(p->type, "evented") == 0) {
       if ((rc = evented(s, i, 1))) return rc;
       i++;
@@ -808,9 +914,10 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
   for (size_t i = 0; i < s.nps; i++) {
     sprof *p = &s.ps[i];
     free(p->type), free(p->name), free(p->unit), free(p->samples), free(p->weights), free(p->st), free(p->brk);
-    free(p->rt[0]), free(p->rt[1]), free(p->src_own), free(p->src_default);
+    free(p->rt[0]), free(p->rt[1]), free(p->rt[2]), free(p->src_own), free(p->src_default);
+    thread_free(p);
   }
-  free(s.ps), free(s.floc), free(s.tree), free(s.tbad), free(s.tstack), free(s.open), free(s.work);
+  free(s.ps), free(s.floc), free(s.tree), free(s.tbad), free(s.tstack), free(s.open), free(s.work), free(s.thr_ls);
   free(s.fname), free(s.ffile);
   pcol_u64map_free(&s.tmap);
   return rc;

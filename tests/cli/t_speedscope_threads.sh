@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# pcol -> speedscope -> pcol keeps a source's threads (review 12 F6): the
+# export writes each sample's thread (pcolThreads, beside pcolTimes) and each
+# thread's labels (pcolThread on its timeline), the import gives them back,
+# so the copy has the original's threads: `pcol tags` of the thread labels,
+# each thread's totals of every type and its functions, the Firefox export's
+# threads, and the speedscope re-export's per-thread timelines.  Before, the
+# copy had no thread label: one Firefox thread of 3, one timeline "URI:
+# timeline" in which threads that ran at once cut each other off.  Inputs: a
+# Tachyon recording of 3 threads (tests/fixtures/tachyon) and a perf script
+# of 6 threads made by tests/support/gen_perf_script.py; a Tachyon
+# recording of one thread; an older pcol's file (no such keys) and damaged
+# keys read as before.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_speedscope_threads: $*" >&2; exit 1; }
+
+python3 tests/support/gen_perf_script.py "$tmp/mt.txt" "$tmp/mt.truth" --style pidtid --samples 400 --seed 3 ||
+  fail "generator"
+# the blocks of `pcol tags` of the labels a thread is known by
+thread_tags() {
+  $PCOL tags "$1" --value "$2" | awk '/^ *[^ ]+: Total/{k = $1} k ~ /^(thread_name|thread|thread_id|tid|comm|pid):$/'
+}
+# the Firefox export's threads: name, tid, pid, samples and their weight
+ff_threads() {
+  $PCOL unpack "$1" --to firefox -o "$tmp/ff.json" || fail "$1: firefox export"
+  python3 - "$tmp/ff.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d['threads']:
+    s = t['samples']
+    w = s.get('weight') or [1] * len(s['stack'])
+    print(t['name'], t.get('tid'), t.get('pid'), len(s['stack']), sum(w))
+PY
+}
+# the speedscope file's timelines: name, pcolThread, and (with `events`) the events
+timelines() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d['profiles']:
+    if p['type'] != 'evented':
+        continue
+    print(p['name'], json.dumps(p.get('pcolThread'), sort_keys=True), json.dumps(p['events']) if sys.argv[2] == 'events' else '')
+PY
+}
+
+for f in tests/fixtures/tachyon/threads-wall-zstd.bin "$tmp/mt.txt"; do
+  n=$(basename "$f")
+  $PCOL unpack "$f" --to speedscope -o "$tmp/a.json" || fail "$n: speedscope export"
+  $PCOL unpack "$tmp/a.json" --to speedscope -o "$tmp/b.json" || fail "$n: speedscope export of the copy"
+  nth=$($PCOL top "$f" --by label:tid --format tsv | tail -n +2 | wc -l)
+  [ "$nth" -ge 3 ] || fail "$n: $nth threads, not a source of several"
+  # every thread's totals, of every type, and the thread labels' tags
+  for v in $($PCOL info "$f" | sed -n 's/^ *values: *//p' | sed 's/ (default.*//; s/,//g'); do
+    t=${v%%/*}
+    [ "$($PCOL top "$f" --by label:tid --value "$t" --format tsv)" = "$($PCOL top "$tmp/a.json" --by label:tid --value "$t" --format tsv)" ] ||
+      fail "$n: the threads' $t after pcol -> speedscope -> pcol: $($PCOL top "$tmp/a.json" --by label:tid --value "$t" --format tsv 2>&1 | head -5)"
+    thread_tags "$f" "$t" > "$tmp/t1"
+    thread_tags "$tmp/a.json" "$t" > "$tmp/t2"
+    [ -s "$tmp/t1" ] || fail "$n: no thread label in pcol tags"
+    diff "$tmp/t1" "$tmp/t2" > "$tmp/d" || fail "$n: pcol tags --value $t of the threads after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
+  done
+  # each thread's functions (but the inline marks speedscope has no place for)
+  fns() { $PCOL top "$1" --tag "tid=$2:$2" --format tsv 2> /dev/null | cut -f1-6,8; }
+  for tid in $($PCOL top "$f" --by label:tid --format tsv | tail -n +2 | cut -f6); do
+    [ "$(fns "$f" "$tid" | wc -l)" -gt 1 ] || fail "$n: thread $tid has no function"
+    [ "$(fns "$f" "$tid")" = "$(fns "$tmp/a.json" "$tid")" ] ||
+      fail "$n: thread $tid's functions after pcol -> speedscope -> pcol: $(diff <(fns "$f" "$tid") <(fns "$tmp/a.json" "$tid") | head -5)"
+  done
+  # the Firefox export's threads
+  ff_threads "$f" > "$tmp/f1"
+  ff_threads "$tmp/a.json" > "$tmp/f2"
+  [ "$(wc -l < "$tmp/f1")" = "$nth" ] || fail "$n: the Firefox export has $(wc -l < "$tmp/f1") threads, not $nth"
+  diff "$tmp/f1" "$tmp/f2" > "$tmp/d" || fail "$n: the Firefox export's threads after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
+  # the speedscope re-export: the same timelines, one a thread (the perf
+  # script's event for event; a Tachyon sample's span is its period, which
+  # speedscope has no place for: the same threads)
+  ev=names
+  case $n in *.txt) ev=events ;; esac
+  timelines "$tmp/a.json" $ev > "$tmp/s1"
+  timelines "$tmp/b.json" $ev > "$tmp/s2"
+  [ "$(wc -l < "$tmp/s1")" = "$nth" ] || fail "$n: $(wc -l < "$tmp/s1") timelines, not $nth"
+  grep -q '"tid": ' "$tmp/s1" || fail "$n: no pcolThread: $(cut -c1-200 "$tmp/s1")"
+  diff "$tmp/s1" "$tmp/s2" > "$tmp/d" || fail "$n: the speedscope re-export's timelines: $(cut -c1-300 "$tmp/d" | head -6)"
+done
+
+# a Tachyon recording of one thread: its one timeline names it, and the
+# copy's samples have it
+f=tests/fixtures/tachyon/aio-wall-none.bin
+$PCOL unpack "$f" --to speedscope -o "$tmp/a.json" || fail "aio: speedscope export"
+! grep -q pcolThreads "$tmp/a.json" || fail "aio: pcolThreads written for a source of one thread"
+grep -q '"pcolThread":{"tid":' "$tmp/a.json" || fail "aio: its timeline has no pcolThread"
+[ "$($PCOL top "$f" --by label:tid --format tsv)" = "$($PCOL top "$tmp/a.json" --by label:tid --format tsv)" ] ||
+  fail "aio: the thread after pcol -> speedscope -> pcol: $($PCOL top "$tmp/a.json" --by label:tid --format tsv 2>&1 | head -3)"
+
+# an older pcol's file (neither key) reads as before: no thread, the same
+# numbers; damaged keys are left out, the times kept
+$PCOL unpack "$tmp/mt.txt" --to speedscope -o "$tmp/a.json" || fail "mt: speedscope export"
+python3 - "$tmp/a.json" "$tmp" <<'PY' || fail "rewriting the export"
+import json, sys
+d = json.load(open(sys.argv[1]))
+def save(name, f):
+    e = json.loads(json.dumps(d))
+    for p in e['profiles']:
+        f(p)
+    json.dump(e, open(sys.argv[2] + '/' + name, 'w'))
+save('old.json', lambda p: (p.pop('pcolThread', None), p.pop('pcolThreads', None)))
+def bad_index(p):
+    if 'pcolThreads' in p: p['pcolThreads'][5] = 99
+def bad_labels(p):
+    if 'pcolThread' in p: p['pcolThread'] = {'tid': {'x': 1}}
+def short(p):
+    if 'pcolThreads' in p: p['pcolThreads'].pop()
+save('badidx.json', bad_index)
+save('badlab.json', bad_labels)
+save('short.json', short)
+PY
+for g in old badidx badlab short; do
+  $PCOL top "$tmp/$g.json" --format tsv > "$tmp/top" || fail "$g: top"
+  $PCOL top "$tmp/a.json" --format tsv | diff - "$tmp/top" > /dev/null || fail "$g: top differs from the export's"
+  [ -z "$($PCOL tags "$tmp/$g.json" 2>&1 | grep -E '^ *(tid|comm|pid): Total')" ] || fail "$g: thread labels read: $($PCOL tags "$tmp/$g.json" | head -5)"
+  $PCOL info "$tmp/$g.json" | grep -q 'samples: *400, at ' || fail "$g: the samples' times lost: $($PCOL info "$tmp/$g.json" | grep samples)"
+done
+echo "t_speedscope_threads: ok"
