@@ -859,11 +859,21 @@ Test(format, encoded_lanes_keep_values_spanning_int64) {
 typedef struct enc_col {
   const uint8_t *d;
   size_t n;
+  unsigned ew; /* element width */
 } enc_col;
 static int enc_col_each(void *src, int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
   const enc_col *c = src;
-  size_t half = c->n / 2 / 8 * 8; /* two pieces, as a spilled column comes */
-  return f(ctx, c->d, half) || f(ctx, c->d + half, c->n - half);
+  /* pieces of whole elements, as a spilled column comes: 1, 2 and 5
+   * elements (fewer than a piece's lanes, or than twice them), then the
+   * rest in two halves, so that lanes and rows run on across pieces */
+  static const size_t first[3] = {1, 2, 5};
+  size_t at = 0;
+  for (int i = 0; i < 3 && at + first[i] * c->ew <= c->n; i++) {
+    if (f(ctx, c->d + at, first[i] * c->ew)) return 1;
+    at += first[i] * c->ew;
+  }
+  size_t half = (c->n - at) / 2 / c->ew * c->ew;
+  return f(ctx, c->d + at, half) || f(ctx, c->d + at + half, c->n - at - half);
 }
 static __int128 enc_value(const uint8_t *p, pcol_type t) {
   uint64_t x = 0;
@@ -901,7 +911,7 @@ Test(format, encoder_counts_what_each_window_misses) {
         memcpy(d + i * 8, &v, 8);
       }
     }
-    enc_col c = {d, count * ew};
+    enc_col c = {d, count * ew, ew};
     pcol_enc_plan p;
     if (pcol_enc_choose(enc_col_each, &c, t, count, k, min_width, &p)) {
       chosen++;

@@ -76,44 +76,78 @@ static void set_windows(lane_stats *ls, uint32_t k) {
     }
 }
 
+/* Phases 1 and 2 over one lane's elements of a piece: m of them, stride
+ * bytes apart, the first in row `row`.  A step at a time, with what it
+ * updates in locals (through *s, the stores of every element were most of
+ * pack's time in the encoder, 13% of `pcol pack` of 1M pprof samples). */
+static void lane_scan(lane_stats *s, int phase, pcol_type type, const uint8_t *b, size_t m,
+                      size_t stride, uint64_t row) {
+  for (int st = 0; st < s->nstep; st++) {
+    const i128 step = s->step[st];
+    i128 at = (i128)row * step; /* row x step, kept as the rows go */
+    if (phase == 1) {
+      i128 lo = s->lo[st], hi = s->hi[st];
+      for (size_t i = 0; i < m; i++, at += step) {
+        i128 x = value_of(b + i * stride, type) - at;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+      s->lo[st] = lo, s->hi[st] = hi;
+      continue;
+    }
+    /* x is in [lo, hi] (phase 1): a window anchored at lo misses it only
+     * above, one anchored at hi only below, and only the first nmiss
+     * widths can miss it (the test x < wlo || x > whi of every width and
+     * anchor was 23% of the instructions of the union of 200 small
+     * files, `top --by line DIR`; with the counting pass below, 17%) */
+    const int nmiss = s->nmiss[st];
+    i128 whi[NW], wlo[NW];
+    uint64_t above[NW] = {0}, below[NW] = {0};
+    for (int wi = 0; wi < nmiss; wi++) whi[wi] = s->whi[st][wi][0], wlo[wi] = s->wlo[st][wi][1];
+    for (size_t i = 0; nmiss && i < m; i++, at += step) {
+      i128 x = value_of(b + i * stride, type) - at;
+      for (int wi = 0; wi < nmiss; wi++) {
+        above[wi] += x > whi[wi];
+        below[wi] += x < wlo[wi];
+      }
+    }
+    for (int wi = 0; wi < nmiss; wi++) s->out[st][wi][0] += above[wi], s->out[st][wi][1] += below[wi];
+  }
+}
+
 static int stats_piece(void *ctx, const void *d, size_t n) {
   pass *p = ctx;
   const uint8_t *b = d;
   /* element i is row r of lane j (i = r x k + j), kept as they go: no
-   * division a value; in locals, not in *p, which the lanes' stores would
-   * make the compiler read again a value */
+   * division a value */
   uint32_t j = p->j, k = p->k;
   uint64_t r = p->r;
   const unsigned w = p->w;
-  const pcol_type type = p->type;
-  const int phase = p->phase;
-  for (size_t off = 0; off + w <= n; off += w) {
-    i128 v = value_of(b + off, type);
-    lane_stats *s = &p->ls[j];
-    uint64_t row = r;
-    if (++j == k) j = 0, r++;
-    if (phase == 0) {
-      if (row == 0) s->first = v;
+  size_t m = n / w; /* (pieces hold whole elements) */
+  if (p->phase == 0 && m > 2 * (size_t)k) {
+    /* the ends alone: row 0 is within a piece's first k elements, and the
+     * last k elements hold every lane's last; the rows between are only
+     * counted (a pass over a spilled column of 3M values was 3% of pack) */
+    stats_piece(p, b, (size_t)k * w);
+    size_t skip = (size_t)p->j + (m - 2 * (size_t)k);
+    p->r += skip / k, p->j = (uint32_t)(skip % k);
+    return stats_piece(p, b + (m - k) * w, (size_t)k * w);
+  }
+  if (p->phase == 0) {
+    for (size_t i = 0; i < m; i++) {
+      i128 v = value_of(b + i * w, p->type);
+      lane_stats *s = &p->ls[j];
+      if (r == 0) s->first = v;
       s->last = v;
-      continue;
+      if (++j == k) j = 0, r++;
     }
-    for (int st = 0; st < s->nstep; st++) {
-      i128 x = v - (i128)row * s->step[st];
-      if (phase == 1) {
-        if (row == 0 || x < s->lo[st]) s->lo[st] = x;
-        if (row == 0 || x > s->hi[st]) s->hi[st] = x;
-        continue;
-      }
-      /* x is in [lo, hi] (phase 1): a window anchored at lo misses it only
-       * above, one anchored at hi only below, and only the first nmiss
-       * widths can miss it (the test x < wlo || x > whi of every width and
-       * anchor was 23% of the instructions of the union of 200 small
-       * files, `top --by line DIR`; with the counting pass below, 17%) */
-      for (int wi = 0; wi < s->nmiss[st]; wi++) {
-        s->out[st][wi][0] += x > s->whi[st][wi][0];
-        s->out[st][wi][1] += x < s->wlo[st][wi][1];
-      }
-    }
+  } else {
+    /* lane by lane: the lane of element i is (j + i) mod k */
+    for (size_t i = 0; i < k && i < m; i++) /* element i: the first of its lane here */
+      lane_scan(&p->ls[(j + i) % k], p->phase, p->type, b + i * w, (m - i + k - 1) / k,
+                (size_t)k * w, r + (j + i) / k);
+    size_t next = (size_t)j + m;
+    r += next / k, j = (uint32_t)(next % k);
   }
   p->j = j;
   p->r = r;
@@ -170,41 +204,65 @@ static uint64_t plan_size(const pcol_enc_plan *p, uint64_t count) {
   return pos;
 }
 
-/* The plan for k lanes; its size, or UINT64_MAX when none fits. */
-static uint64_t plan_k(pcol_enc_source each, void *src, pcol_type type, uint64_t count,
-                       uint32_t k, unsigned min_width, pcol_enc_plan *out) {
-  lane_stats *ls = calloc(k, sizeof *ls);
-  pcol_enc_lane *lanes = calloc(k, sizeof *lanes);
-  uint64_t size = UINT64_MAX;
-  if (!ls || !lanes) goto out;
-  pass p = {type, (unsigned)pcol_type_width(type), k, 0, 0, 0, ls};
-  if (each(src, stats_piece, &p)) goto out;
-  for (uint32_t j = 0; j < k; j++) {
-    lane_stats *s = &ls[j];
-    s->rows = lane_rows(count, k, j);
-    s->step[s->nstep++] = 0;
-    if (s->rows > 1) {
-      i128 slope = (s->last - s->first) / (i128)(s->rows - 1);
-      if (slope != 0 && slope >= INT64_MIN && slope <= INT64_MAX) s->step[s->nstep++] = slope;
+/* The passes of several plans made together (a plan of 1 lane and one of
+ * k_hint): one read of the column feeds them all (a spilled column is
+ * inflated a pass). */
+typedef struct passes {
+  pass p[2];
+  int n;
+} passes;
+static int stats_all(void *ctx, const void *d, size_t n) {
+  passes *ps = ctx;
+  for (int i = 0; i < ps->n; i++)
+    if (ps->p[i].ls) stats_piece(&ps->p[i], d, n);
+  return 0;
+}
+
+/* The plans for k[i] lanes (n of them, at most 2); size[i] is plan i's
+ * size, or UINT64_MAX when none fits (then out[i] is not set). */
+static void plans_k(pcol_enc_source each, void *src, pcol_type type, uint64_t count, int n,
+                    const uint32_t *k, unsigned min_width, pcol_enc_plan *out, uint64_t *size) {
+  passes ps = {.n = n};
+  for (int i = 0; i < n; i++) {
+    size[i] = UINT64_MAX;
+    ps.p[i] = (pass){type, (unsigned)pcol_type_width(type), k[i], 0, 0, 0, calloc(k[i], sizeof(lane_stats))};
+  }
+  int failed = each(src, stats_all, &ps);
+  for (int i = 0; i < n && !failed; i++)
+    for (uint32_t j = 0; ps.p[i].ls && j < k[i]; j++) {
+      lane_stats *s = &ps.p[i].ls[j];
+      s->rows = lane_rows(count, k[i], j);
+      s->step[s->nstep++] = 0;
+      if (s->rows > 1) {
+        i128 slope = (s->last - s->first) / (i128)(s->rows - 1);
+        if (slope != 0 && slope >= INT64_MIN && slope <= INT64_MAX) s->step[s->nstep++] = slope;
+      }
+      /* row 0's x is its value, under any step: phase 1's range starts there */
+      for (int st = 0; st < s->nstep; st++) s->lo[st] = s->hi[st] = s->first;
     }
+  for (int phase = 1; phase <= 2 && !failed; phase++) {
+    for (int i = 0; i < n; i++) {
+      ps.p[i].phase = phase, ps.p[i].j = 0, ps.p[i].r = 0;
+      if (phase == 2 && ps.p[i].ls) set_windows(ps.p[i].ls, k[i]);
+    }
+    failed = each(src, stats_all, &ps);
   }
-  for (p.phase = 1; p.phase <= 2; p.phase++) {
-    p.j = 0, p.r = 0;
-    if (p.phase == 2) set_windows(ls, k);
-    if (each(src, stats_piece, &p)) goto out;
+  for (int i = 0; i < n; i++) {
+    lane_stats *ls = ps.p[i].ls;
+    pcol_enc_lane *lanes = ls && !failed ? calloc(k[i], sizeof *lanes) : NULL;
+    uint32_t j = 0;
+    /* no form may hold a lane (values spanning 2^64 with too many outliers
+     * for exceptions): the column stays plain */
+    while (lanes && j < k[i] && choose_lane(&ls[j], min_width, &lanes[j]) != UINT64_MAX) j++;
+    if (lanes && j == k[i]) {
+      out[i].k = k[i];
+      out[i].lanes = lanes;
+      size[i] = plan_size(&out[i], count);
+    } else {
+      free(lanes);
+    }
+    free(ls);
   }
-  for (uint32_t j = 0; j < k; j++)
-    if (choose_lane(&ls[j], min_width, &lanes[j]) == UINT64_MAX)
-      goto out; /* no form holds this lane (values spanning 2^64 with too many
-                 * outliers for exceptions): the column stays plain */
-  out->k = k;
-  out->lanes = lanes;
-  size = plan_size(out, count);
-  lanes = NULL;
-out:
-  free(ls);
-  free(lanes);
-  return size;
 }
 
 int pcol_enc_choose(pcol_enc_source each, void *src, pcol_type type, uint64_t count,
@@ -212,21 +270,21 @@ int pcol_enc_choose(pcol_enc_source each, void *src, pcol_type type, uint64_t co
   memset(out, 0, sizeof *out);
   if (type != PCOL_TYPE_U32 && type != PCOL_TYPE_I64 && type != PCOL_TYPE_U64) return 0;
   uint64_t plain = count * pcol_type_width(type);
-  pcol_enc_plan one = {0}, many = {0};
-  uint64_t s1 = plan_k(each, src, type, count, 1, min_width, &one), sk = UINT64_MAX;
-  if (k_hint > 1 && k_hint <= PCOL_ENC_MAX_LANES && k_hint <= count && count % k_hint == 0)
-    sk = plan_k(each, src, type, count, k_hint, min_width, &many);
-  pcol_enc_plan *best = sk < s1 ? &many : &one;
-  uint64_t size = sk < s1 ? sk : s1;
+  pcol_enc_plan pl[2] = {{0}, {0}};
+  uint32_t k[2] = {1, k_hint};
+  uint64_t sz[2] = {UINT64_MAX, UINT64_MAX};
+  int many = k_hint > 1 && k_hint <= PCOL_ENC_MAX_LANES && k_hint <= count && count % k_hint == 0;
+  plans_k(each, src, type, count, 1 + many, k, min_width, pl, sz);
+  int best = sz[1] < sz[0];
+  uint64_t size = sz[best];
   if (size < plain || (min_width && size != UINT64_MAX)) {
-    *out = *best;
+    *out = pl[best];
     out->size = size;
-    if (best == &one) free(many.lanes);
-    else free(one.lanes);
+    free(pl[!best].lanes);
     return 1;
   }
-  free(one.lanes);
-  free(many.lanes);
+  free(pl[0].lanes);
+  free(pl[1].lanes);
   return 0;
 }
 
