@@ -846,7 +846,8 @@ static int b_sample(pcol_builder *b, const pcol_sample_row *s,
   b->last_source = s->source_id;
   b->last_time = s->time_ns;
   pcol_bsum_add(b, s, values, nvalues);
-  pcol_b_spill_check(b);
+  /* a sample's columns (52 bytes) and its values' (12 each), at most */
+  pcol_b_spill_added(b, 64 + 16 * nvalues);
   if (sample_id) *sample_id = id;
   return PCOL_OK;
 }

@@ -334,30 +334,33 @@ static int zeros(emit *e, uint64_t n) {
 static int emit_piece(void *ctx, const void *d, size_t n) {
   emit *e = ctx;
   const uint8_t *b = d;
-  uint32_t k = e->plan->k;
-  for (size_t off = 0; off + e->w <= n; off += e->w) {
-    uint32_t j = e->j;
-    uint64_t r = e->r;
-    if (++e->j == k) e->j = 0, e->r++;
-    if (j != e->lane) continue;
-    const pcol_enc_lane *l = &e->plan->lanes[e->lane];
-    i128 v = value_of(b + off, e->type), x = v - (i128)r * l->step_exact;
-    uint64_t bits = (uint64_t)v, all = l->width >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * l->width)) - 1;
-    /* the same test as the counting pass (stats_piece), exactly */
+  const uint32_t k = e->plan->k;
+  const pcol_enc_lane *l = &e->plan->lanes[e->lane];
+  const unsigned lw = l->width;
+  const uint64_t all = lw >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * lw)) - 1;
+  const size_t m = n / e->w; /* (pieces hold whole elements) */
+  /* the lane's elements alone, k apart: its first here, and its row */
+  size_t i = (size_t)(e->lane + k - e->j) % k;
+  uint64_t r = e->r + (e->j + i) / k;
+  for (; i < m; i += k, r++) {
+    i128 v = value_of(b + i * e->w, e->type), x = v - (i128)r * l->step_exact;
+    /* the same test as the counting pass (lane_scan), exactly */
     int exc = x < l->lo || x - l->lo > (i128)all - 1;
-    uint64_t code = exc ? all : (uint64_t)(x - l->lo);
     if (e->exceptions) {
       if (!exc) continue;
       uint8_t pair[16];
       pcol_wr64(pair, r);
-      pcol_wr64(pair + 8, bits);
+      pcol_wr64(pair + 8, (uint64_t)v);
       if (put_bytes(e, pair, 16)) return 1;
       continue;
     }
-    uint8_t c[8];
-    pcol_wr64(c, code);
-    if (put_bytes(e, c, l->width)) return 1;
+    /* a code: 8 bytes stored, its lw kept (memcpy of lw bytes was a call a code) */
+    if (e->len + 8 > sizeof e->buf && flush(e)) return 1;
+    pcol_wr64(e->buf + e->len, exc ? all : (uint64_t)(x - l->lo));
+    e->len += lw;
   }
+  size_t next = (size_t)e->j + m;
+  e->r += next / k, e->j = (uint32_t)(next % k);
   return 0;
 }
 

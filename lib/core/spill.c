@@ -174,7 +174,18 @@ static int implicit(const pcol_builder *b, int k, int c) {
   return b->vimplicit && (k == 0 ? c == PCOL_C_S_VALUE_OFFSETS - 1 : c == PCOL_C_V_TYPE - 1);
 }
 
+/* The sum of in_memory's 32 columns a sample was 3% of `pcol pack` of 1M
+ * pprof samples: it is taken once a 64th of what stays in memory was added,
+ * so the columns stay within 1/64 of their bound. */
+void pcol_b_spill_added(pcol_builder *b, size_t bytes) {
+  b->spill_unchecked += bytes;
+  if (b->spill_unchecked < spill_tail() / 64) return;
+  b->spill_unchecked = 0;
+  pcol_b_spill_check(b);
+}
+
 void pcol_b_spill_check(pcol_builder *b) {
+  b->spill_unchecked = 0;
   if (b->nospill || !pcol_sample_spill_bytes) return;
   if (in_memory(b) < (b->spilling ? spill_tail() : pcol_sample_spill_bytes)) return;
   for (int k = 0; k < 2; k++)

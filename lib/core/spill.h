@@ -21,6 +21,9 @@ extern size_t pcol_sample_spill_bytes; /* 0: never spill (tests change it) */
 /* Spills when the columns in memory reach the threshold.  Never fails: a
  * builder that cannot spill keeps its columns in memory. */
 void pcol_b_spill_check(pcol_builder *b);
+/* pcol_b_spill_check once at most `bytes` more were added since it last
+ * ran (a sample's), when they may be a 64th of what stays in memory. */
+void pcol_b_spill_added(pcol_builder *b, size_t bytes);
 /* 1 when column c (0-based) of table t has bytes in its file. */
 int pcol_b_col_spilled(const pcol_builder *b, int t, int c);
 /* The bytes of column c of table t, in order, fed to f in pieces (file

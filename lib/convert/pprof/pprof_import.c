@@ -372,15 +372,44 @@ static void psample_free(psample *s) {
 #define PB_ERR (-1)
 #define PB_NOMEM (-2)
 
+/* Packed varints in d[b, e) as pcol_pb_varint reads them: each ends at a
+ * byte below 0x80 after at most 9 above, the last at e.  Checked 8 bytes
+ * at a time, not decoded: pass 1 checks every Sample's location ids and
+ * values, and decoding them was 7% of `pcol pack` of 1M pprof samples.
+ * run: the bytes above 0x80 just before the word (little-endian: its
+ * first byte is the lowest). */
+static int packed_ok(const uint8_t *d, size_t b, size_t e) {
+  unsigned run = 0;
+  size_t k = b;
+  for (; k + 8 <= e; k += 8) {
+    uint64_t w;
+    memcpy(&w, d + k, 8);
+    uint64_t ends = ~w & 0x8080808080808080u; /* the high bit of each byte below 0x80 */
+    if (!ends) {
+      if ((run += 8) >= 10) return 0;
+      continue;
+    }
+    if (run + (unsigned)__builtin_ctzll(ends) / 8 >= 10) return 0;
+    run = 7 - (unsigned)(63 - __builtin_clzll(ends)) / 8; /* (runs inside the word are < 8) */
+  }
+  for (; k < e; k++)
+    if ((run = d[k] & 0x80 ? run + 1 : 0) >= 10) return 0;
+  return !run;
+}
+
 /* A repeated int64/uint64 field: one varint (wire type 0) or packed ones
  * (wire type 2), appended to out (NULL: only checked). */
 static int dec_repeated(const uint8_t *d, const pcol_pb_field *f, pcol_buf *out) {
   if (f->wt == 0) return out && PCOL_BUF_PUSH(out, uint64_t, f->v) ? PB_NOMEM : 0;
   if (f->wt != 2) return PB_ERR;
+  if (!out) return packed_ok(d, f->b, f->e) ? 0 : PB_ERR;
+  /* room for the most there can be, a byte each: no test a value */
+  if (f->e - f->b > SIZE_MAX / 8 || pcol_buf_reserve(out, (f->e - f->b) * 8)) return PB_NOMEM;
   for (size_t k = f->b; k < f->e;) {
     uint64_t v;
     if (pcol_pb_varint(d, f->e, &k, &v)) return PB_ERR;
-    if (out && PCOL_BUF_PUSH(out, uint64_t, v)) return PB_NOMEM;
+    memcpy(out->data + out->len, &v, 8);
+    out->len += 8;
   }
   return 0;
 }
