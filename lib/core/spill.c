@@ -9,7 +9,8 @@
  * most 64 KiB of the column compressed on its own (issue 47: stored as
  * they were, 100M pprof samples took ~20 bytes a sample of temporary disk,
  * several times the encoded output; a column of one repeated value, as a
- * pprof profile's values mostly are, now costs a few bytes a block).
+ * pprof profile's values mostly are, now costs a few hundred bytes a
+ * block).
  * Appends are the only writes until the builder is written (writer.c reads
  * the blocks back in pieces, or maps a decompressed copy of a column to
  * compress it) or coalesced (pcol_b_unspill reads them back: coalescing
@@ -27,7 +28,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <zstd.h>
+#include <lz4.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,22 +105,22 @@ static int read_all(int fd, uint8_t *p, size_t n, uint64_t off) {
 }
 
 /* A block: u32 column bytes n (1..PIECE), u32 stored bytes m, then m
- * bytes: the n bytes as they are when m == n, else one zstd frame of them
- * (level 1: the columns are written at the pace they are imported). */
+ * bytes: the n bytes as they are when m == n, else one LZ4 block of them.
+ * LZ4, not zstd-1: the writer reads a spilled column once a pass of the
+ * encoder (5 passes over the values of 1M three-value pprof samples),
+ * and compressing and inflating zstd was 14% of `pcol pack` of them, LZ4
+ * 8%; its blocks take about 1.5x the disk (100M pprof samples: 231 MB,
+ * zstd 150 MB, for a 410 MB file: bench/results/pack-write-path.md). */
 #define BLOCK_HEAD 8
-#define SPILL_LEVEL 1
+#define BLOCK_MAX LZ4_COMPRESSBOUND(PIECE)
 
 /* Appends p[0..n) (n <= PIECE) to s's file as one block. */
-static int put_block(pcol_builder *b, pcol_colspill *s, const uint8_t *p, size_t n,
+static int put_block(pcol_colspill *s, const uint8_t *p, size_t n,
                      uint8_t *scratch) {
   size_t m = n;
   const uint8_t *body = p;
-  if (!b->spill_cctx) b->spill_cctx = ZSTD_createCCtx();
-  if (b->spill_cctx) {
-    size_t z = ZSTD_compressCCtx(b->spill_cctx, scratch + BLOCK_HEAD, ZSTD_compressBound(PIECE),
-                                 p, n, SPILL_LEVEL);
-    if (!ZSTD_isError(z) && z < n) m = z, body = scratch + BLOCK_HEAD;
-  }
+  int z = LZ4_compress_default((const char *)p, (char *)scratch + BLOCK_HEAD, (int)n, BLOCK_MAX);
+  if (z > 0 && (size_t)z < n) m = (size_t)z, body = scratch + BLOCK_HEAD;
   pcol_wr32(scratch, (uint32_t)n);
   pcol_wr32(scratch + 4, (uint32_t)m);
   if (body == p) {
@@ -145,12 +146,12 @@ static int flush_col(pcol_builder *b, int k, int c) {
     s->fd = 0;
     return -1;
   }
-  uint8_t *scratch = malloc(BLOCK_HEAD + ZSTD_compressBound(PIECE));
+  uint8_t *scratch = malloc(BLOCK_HEAD + BLOCK_MAX);
   if (!scratch) return -1;
   uint64_t len0 = s->len, flen0 = s->flen;
   for (size_t off = 0; off < buf->len; off += PIECE) {
     size_t n = buf->len - off < PIECE ? buf->len - off : PIECE; /* whole elements */
-    if (put_block(b, s, buf->data + off, n, scratch)) {
+    if (put_block(s, buf->data + off, n, scratch)) {
       s->len = len0, s->flen = flen0;
       free(scratch);
       return -1;
@@ -212,9 +213,8 @@ int pcol_b_col_each(const pcol_builder *b, int t, int c,
   const pcol_colspill *s = csp_of(b, t, c);
   if (s && s->len) {
     /* the column's piece, then the stored block */
-    uint8_t *piece = malloc(PIECE + BLOCK_HEAD + ZSTD_compressBound(PIECE));
-    ZSTD_DCtx *dc = ZSTD_createDCtx();
-    int rc = piece && dc ? PCOL_OK : PCOL_ENOMEM;
+    uint8_t *piece = malloc(PIECE + BLOCK_HEAD + BLOCK_MAX);
+    int rc = piece ? PCOL_OK : PCOL_ENOMEM;
     uint8_t *blk = piece ? piece + PIECE : NULL;
     for (uint64_t off = 0; off < s->flen && !rc;) {
       uint32_t n, m;
@@ -224,12 +224,11 @@ int pcol_b_col_each(const pcol_builder *b, int t, int c,
       if (!n || n > PIECE || m > n || s->flen - off - BLOCK_HEAD < m ||
           read_all(s->fd, m == n ? piece : blk, m, off + BLOCK_HEAD))
         break;
-      if (m < n && ZSTD_decompressDCtx(dc, piece, n, blk, m) != n) break;
+      if (m < n && LZ4_decompress_safe((const char *)blk, (char *)piece, (int)m, (int)n) != (int)n) break;
       if (f(ctx, piece, n)) break;
       off += BLOCK_HEAD + m;
       rc = PCOL_OK;
     }
-    ZSTD_freeDCtx(dc);
     free(piece);
     if (rc) return rc;
   }
@@ -324,7 +323,6 @@ int pcol_b_col_append(pcol_builder *b, int t, int c, const void *data, const voi
 }
 
 void pcol_b_spill_free(pcol_builder *b) {
-  ZSTD_freeCCtx(b->spill_cctx);
   for (int k = 0; k < 2; k++)
     for (int c = 0; c < PCOL_MAX_COLUMNS; c++)
       if (b->spill[k][c].fd > 0) close(b->spill[k][c].fd);
