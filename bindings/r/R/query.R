@@ -287,7 +287,7 @@ pcol_fold <- function(path, value = NULL, max_output = NULL, ..., mmap = TRUE) {
 
 pcol_sources <- function(path, mmap = TRUE) {
   r <- .with_file(path, mmap, function(f) .Call(C_q_summaries, f))
-  .df(list(source_id = as.integer(r$source_id), type = r$type, samples = r$samples,
-           period = r$period, period_type = r$period_type, period_unit = r$period_unit,
+  .df(list(source_id = as.integer(r$source_id), type = r$type, uri = r$uri, samples = r$samples,
+           count = r$count, period = r$period, period_type = r$period_type, period_unit = r$period_unit,
            start = r$first_ns / 1e9, end = r$end_ns / 1e9, duration = r$duration_ns / 1e9))
 }

@@ -282,6 +282,15 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   line <- p$locations$line[li]
   file <- p$functions$filename[match(p$locations$function_id[li], p$functions$function_id)]
   has <- !is.na(line) & line > 0 & !is.na(file)
+  # summaryRprof refuses a profile written without line profiling (its
+  # header says "line profiling: "); so for Rprof sources, whose header pcol
+  # keeps as rprof.flags.  Other formats have no such header: their lines
+  # are read as they are.
+  m <- pcol_table(path, "meta", mmap = mmap)
+  fl <- m$value[!is.na(m$key) & m$key == "rprof.flags"]
+  if (length(fl) && nrow(src) && all(src$type == "rprof") && !any(grepl("(^|,)line(,|$)", fl)))
+    stop("pcol_summaryRprof: ", path, " was written without line profiling (summaryRprof: ",
+         "\"profile does not contain line information\")", call. = FALSE)
   if (basenames) { # the last `basenames` components of each name, as summaryRprof keeps them
     fu <- unique(file[has])
     dirnames <- dirname(fu)

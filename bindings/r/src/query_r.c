@@ -727,7 +727,10 @@ SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output) {
 /* ------------------------------------------------------------ sources */
 
 /* pcol_source_summaries (what `pcol info` says of each source): id, type,
- * samples, period and its type/unit, first/end/duration in ns */
+ * uri, samples (rows), count (raw samples, THE count rule), period and its
+ * type/unit, first/end/duration in ns; NA where the library says NA (a
+ * source without a period: PCOL_NA_I64, never a number) */
+static double na_real(int64_t x) { return x == PCOL_NA_I64 ? NA_REAL : (double)x; }
 SEXP C_q_summaries(SEXP file) {
   pcol_file *f = file_of(file);
   SEXP ox;
@@ -735,26 +738,29 @@ SEXP C_q_summaries(SEXP file) {
   pcol_error err = {0};
   int rc = pcol_source_summaries(f, &o->sum, &o->nsum, &err);
   if (rc) pcol_stop(path_of(file), &err, rc);
-  static const char *const nm[] = {"source_id", "type", "samples", "period", "period_type", "period_unit",
-                                   "first_ns", "end_ns", "duration_ns"};
-  SEXP out = PROTECT(named_list(nm, 9));
+  enum { NC = 11 };
+  static const char *const nm[NC] = {"source_id", "type", "uri", "samples", "count", "period", "period_type",
+                                     "period_unit", "first_ns", "end_ns", "duration_ns"};
+  SEXP out = PROTECT(named_list(nm, NC));
   R_xlen_t N = (R_xlen_t)o->nsum;
-  SEXP c[9];
-  for (int k = 0; k < 9; k++) {
-    c[k] = Rf_allocVector(k == 1 || k == 4 || k == 5 ? STRSXP : REALSXP, N);
+  SEXP c[NC];
+  for (int k = 0; k < NC; k++) {
+    c[k] = Rf_allocVector(k == 1 || k == 2 || k == 6 || k == 7 ? STRSXP : REALSXP, N);
     SET_VECTOR_ELT(out, k, c[k]);
   }
   for (R_xlen_t i = 0; i < N; i++) {
     const pcol_source_summary *x = &o->sum[i];
     REAL(c[0])[i] = x->id;
     SET_STRING_ELT(c[1], i, mkstr(x->type));
-    REAL(c[2])[i] = (double)x->samples;
-    REAL(c[3])[i] = (double)x->period;
-    SET_STRING_ELT(c[4], i, mkstr(x->period_type));
-    SET_STRING_ELT(c[5], i, mkstr(x->period_unit));
-    REAL(c[6])[i] = x->first_ns == PCOL_NA_I64 ? NA_REAL : (double)x->first_ns;
-    REAL(c[7])[i] = x->end_ns == PCOL_NA_I64 ? NA_REAL : (double)x->end_ns;
-    REAL(c[8])[i] = x->duration_ns == PCOL_NA_I64 ? NA_REAL : (double)x->duration_ns;
+    SET_STRING_ELT(c[2], i, mkstr(x->uri));
+    REAL(c[3])[i] = (double)x->samples;
+    REAL(c[4])[i] = (double)x->count;
+    REAL(c[5])[i] = na_real(x->period);
+    SET_STRING_ELT(c[6], i, mkstr(x->period_type));
+    SET_STRING_ELT(c[7], i, mkstr(x->period_unit));
+    REAL(c[8])[i] = na_real(x->first_ns);
+    REAL(c[9])[i] = na_real(x->end_ns);
+    REAL(c[10])[i] = na_real(x->duration_ns);
   }
   UNPROTECT(2);
   return out;

@@ -167,3 +167,27 @@ test_that("pcol_list equals pcol list, with the sources it reads", {
   expect_identical(l$text[l$line == 3], "  for (i in seq_len(n)) x <- x + sqrt(i)")
   expect_equal(attr(l, "total"), 0.06) # 6 ticks of 10 ms, in seconds
 })
+
+test_that("pcol_sources equals pcol info's rows on every test profile (NA where the CLI says null)", {
+  skip_without_testdata()
+  n <- 0L
+  for (x in packed()) {
+    p <- x[2]
+    want <- cli_view("info", p, "--format", "json")
+    if (!want$ok) next
+    w <- want$obj$rows # jsonlite: a null is NA
+    got <- pcol_sources(p)
+    info <- paste("sources", p)
+    expect_equal(nrow(got), nrow(w), info = info)
+    expect_identical(got$source_id, as.integer(w$source_id), info = info)
+    expect_identical(got$type, as.character(w$source_type), info = info)
+    expect_identical(got$uri, as.character(w$source_uri), info = info)
+    expect_identical(got$samples, as.numeric(w$samples), info = info)
+    # a source without a period: NA (the CLI's null), never the int64 NA sentinel as a number
+    expect_identical(got$period, as.numeric(w$period), info = info)
+    expect_identical(got$period_unit, as.character(w$period_unit), info = info)
+    expect_identical(got$duration, as.numeric(w$duration_ns) / 1e9, info = info)
+    n <- n + 1L
+  }
+  expect_gt(n, 50L)
+})

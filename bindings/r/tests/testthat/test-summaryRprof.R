@@ -118,6 +118,7 @@ test_that("pcol_summaryRprof equals summaryRprof on the Rprof test files", {
   skip_without_testdata()
   files <- Filter(rprof_ok, list.files(file.path(TESTDATA, c("rprof", "ext/rprof")), full.names = TRUE))
   nlines <- 0L
+  nrefused <- 0L
   for (f in files) {
     expect_summary_equal(pcol_summaryRprof(f), utils::summaryRprof(f), f)
     hdr <- readLines(f, n = 1L)
@@ -128,8 +129,13 @@ test_that("pcol_summaryRprof equals summaryRprof on the Rprof test files", {
       expect_summary_equal(pcol_summaryRprof(f, lines = "show"), utils::summaryRprof(f, lines = "show"), paste(f, "lines"))
       if (mem) expect_summary_equal(pcol_summaryRprof(f, lines = "show", memory = "both"),
                                     utils::summaryRprof(f, lines = "show", memory = "both"), paste(f, "lines, memory"))
+    } else { # summaryRprof refuses a file written without line profiling; so does pcol, in R's words
+      nrefused <- nrefused + 1L
+      expect_error(utils::summaryRprof(f, lines = "show"), "profile does not contain line information", fixed = TRUE)
+      expect_error(pcol_summaryRprof(f, lines = "show"), "profile does not contain line information", fixed = TRUE)
     }
   }
+  expect_gt(nrefused, 0L)
   expect_gte(nlines, 2L) # memory and line profiling: aprof's foo.prof, r-prof-profile's memory.out
 })
 
@@ -197,7 +203,9 @@ test_that("pcol_summaryRprof departs from summaryRprof where its man page says",
   expect_equal(ours$sampling.time, 0.06)
   expect_equal(theirs$sampling.time, 0.04)
   expect_identical(rownames(ours$by.total), rownames(theirs$by.total))
-  expect_equal(pcol_summaryRprof(g, lines = "show")$sampling.time, 0.04) # (summaryRprof needs line profiling for it)
+  # without line profiling both refuse lines = "show"
+  expect_error(utils::summaryRprof(g, lines = "show"), "profile does not contain line information", fixed = TRUE)
+  expect_error(pcol_summaryRprof(g, lines = "show"), "profile does not contain line information", fixed = TRUE)
   # the options not offered are refused
   expect_error(pcol_summaryRprof(g, memory = "stats"), "should be one of")
   expect_error(pcol_summaryRprof(g, memory = "tseries"), "should be one of")
