@@ -64,6 +64,7 @@ only the samples and periods per comm and tid and the totals), and a
 tracepoint of dd (skipped where perf may not record it) are compared the
 same way.
 """
+import json
 import os
 import re
 import shutil
@@ -669,6 +670,23 @@ def main_binary(case, stem):
     rows_compared += 1
 
 
+def compare_duration(case, data, pc):
+    """the source's Duration (pcol info's duration_ns) against perf report's
+    header "sample duration : X ms" (first to last sample; 1 us printed)"""
+    global rows_compared
+    hdr = run(['perf', 'report', '--header-only', '-i', data])
+    m = re.search(r'sample duration\s*:\s*([0-9.]+) ms', hdr)
+    if not m:
+        fail(case, 'perf report --header-only gives no sample duration')
+        return
+    rows = json.loads(run([PCOL, 'info', pc, '--format', 'json']))['rows']
+    got = rows[0]['duration_ns'] if rows else None
+    want = float(m.group(1)) * 1e6
+    if got is None or abs(got - want) > 1000:
+        fail(case, 'Duration %s ns, perf report\'s sample duration %.0f ns' % (got, want))
+    rows_compared += 1
+
+
 def main():
     global checked
     os.chdir(WORK)
@@ -734,6 +752,8 @@ def main():
                     compare_srcline(case, data, stem + '.pcol', events, inline)
                 if not counted and rec != 'jit':  # (perf report's dso "[JIT] tid N" is perf script's /tmp/perf-N.map)
                     compare_dso(case, data, stem + '.pcol', events, inline)
+                if fields.startswith('+') or 'time' in fl:
+                    compare_duration(case, data, stem + '.pcol')
                 if k == 0 and rec in ('fp', 'plain'):
                     truncated(case, stem, txt)
                 if k == 0 and rec == 'fp':

@@ -1153,6 +1153,14 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   uint64_t ev_line = p.ev_lineno;
   if (!rc) rc = end_event(&p);
   while (!rc && p.nheld) rc = add_held(&p);
+  /* the Duration: the samples' span, first to last, as perf report's
+   * header gives it ("sample duration"), THE duration key of the start
+   * rule (wall.c) */
+  if (!rc && p.last_time != PCOL_NA_I64) {
+    char num[24];
+    snprintf(num, sizeof num, "%lld", (long long)(p.last_time - p.t0));
+    rc = pcol_b_meta_str(p.b, p.src, PPROF_META_DURATION_NANOS, num, err);
+  }
   if (!rc && cut)
     pcol_error_set(err, PCOL_OK, "%s:%llu: no blank line after the last event (perf script ends every "
                    "callchain with one): read as it is, but if the file was cut (perf script | head) "
