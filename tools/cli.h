@@ -158,14 +158,22 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 /* go tool pprof's sample filters, shared by every command that reads
  * samples (the rules are in lib/core/filter.c). */
 #define CLI_OPT_FILTER                                                          \
+  CLI_OPT_FILTER_WITH("remove frames matching REGEX from the stacks (pprof -hide)",                   \
+                      "keep only frames matching REGEX, and frames without a function (pprof -show)", \
+                      "drop the frames above (callers of) a stack's outermost frame matching REGEX, and the stacks without one (pprof -show_from)", \
+                      "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)")
+/* The filters with the help of the four that change stacks given: a
+ * command that refuses them (unpack: an export keeps stacks whole) says
+ * so in its help rather than offering them. */
+#define CLI_OPT_FILTER_WITH(HIDE, SHOW, SHOW_FROM, NO_INLINES)                  \
   {"focus", 0, 1, "only samples with a frame matching REGEX (Go's regexp syntax, as pprof; anywhere in a function, file or mapping name; pprof -focus)"}, \
   {"ignore", 0, 1, "drop samples with a frame matching REGEX (pprof -ignore)"}, \
-  {"hide", 0, 1, "remove frames matching REGEX from the stacks (pprof -hide)"}, \
-  {"show", 0, 1, "keep only frames matching REGEX, and frames without a function (pprof -show)"}, \
-  {"show-from", 0, 1, "drop the frames above (callers of) a stack's outermost frame matching REGEX, and the stacks without one (pprof -show_from)"}, \
+  {"hide", 0, 1, HIDE}, \
+  {"show", 0, 1, SHOW}, \
+  {"show-from", 0, 1, SHOW_FROM}, \
   {"tag", 0, 1, "only samples with a label KEY=RE[,RE...] or KEY=RANGE (numbers: 32kb, :64kb, 4mb:, 12kb:64mb), or whose \"key:value\" labels match each RE (pprof -tagfocus)"}, \
   {"tag-ignore", 0, 1, "drop samples with such a label (pprof -tagignore)"}, \
-  {"no-inlines", 0, 0, "attribute inlined frames to their caller, at the caller's line (pprof -noinlines)"}, \
+  {"no-inlines", 0, 0, NO_INLINES}, \
   CLI_OPT_TAGFRAMES
 /* pprof's -base/-diff_base: the inputs read with a base profile
  * subtracted (pcol_open_diff_base, in cli_open_args) */

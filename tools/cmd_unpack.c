@@ -27,7 +27,10 @@ const cli_opt opts_unpack[] = {
     CLI_OPT_FROM,
     {"from-time", 0, 1, "the same as --from (the older spelling)"},
     {"to-time", 0, 1, "the same as --to SECONDS (the older spelling)"},
-    CLI_OPT_FILTER,
+    /* refused (cmd_unpack): an export writes each sample's whole stack */
+    CLI_OPT_FILTER_WITH("refused: an export keeps each stack whole (pprof -proto -hide writes the cut stacks); "
+                        "--focus/--ignore/--tag select samples, and pcol fold --hide writes cut stacks",
+                        "refused, as --hide", "refused, as --hide", "refused, as --hide"),
     CLI_OPT_BASE,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
