@@ -281,6 +281,24 @@ import json, sys
 r = {x["value"]: x["amount"] for x in json.load(sys.stdin)["rows"] if x["key"] == sys.argv[1]}
 sys.exit(0 if list(r) == ["true"] else "label %s: %s" % (sys.argv[1], r))' "$4" || fail "$1: not every sample has $4"
 done
+# a V8 profile holds one thread and lays its samples end to end
+# (doc/mappings.md §10.1): a recording of several threads is refused, the
+# threads listed with the --tag that picks each (before: threads-wall-zstd,
+# 788 ms of three threads, became one thread busy for 2.12 s; review 12
+# F4); one thread's copy lasts that thread's samples, and a recording of
+# one thread goes whole
+$PCOL unpack "$FX/threads-wall-zstd.bin" --value wall --to v8 -o "$tmp/tw.cpuprofile" 2>"$tmp/err"; rc=$?
+[ $rc = 1 ] && [ ! -e "$tmp/tw.cpuprofile" ] || fail "v8 of three threads: exit $rc, not refused"
+for t in 14535 14575 14576; do
+  grep -q "tid $t (--tag tid=$t)" "$tmp/err" || fail "v8 of three threads: tid $t not listed: $(cat "$tmp/err")"
+done
+grep -q "source 1 has selected samples of 3 threads" "$tmp/err" || fail "v8 of three threads: $(cat "$tmp/err")"
+$PCOL unpack "$FX/threads-wall-zstd.bin" --value wall --tag tid=14575 --to v8 -o "$tmp/tw.cpuprofile" 2>/dev/null ||
+  fail "v8 of tid 14575"
+want=$($PCOL top "$FX/threads-wall-zstd.bin" --value wall --tag tid=14575 --relative-percentages --unit ms -n 1 2>/dev/null | sed -n 's/.*Total samples = \([^ ]*\) .*/\1/p')
+got=$($PCOL top "$tmp/tw.cpuprofile" --unit ms -n 1 2>/dev/null | sed -n 's/.*Total samples = \([^ ]*\) .*/\1/p')
+[ -n "$want" ] && [ "$got" = "$want" ] || fail "v8 of tid 14575: $got of samples, the thread's are $want"
+$PCOL unpack "$FX/aio-wall-none.bin" --value wall --to v8 -o "$tmp/aio.cpuprofile" || fail "v8 of one thread"
 # with a CPython 3.15 at hand (PYTHON315, else the path
 # tests/support/get_cpython315.sh extracts to), record two fixtures anew and
 # judge pcol against its replay of them

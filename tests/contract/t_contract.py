@@ -30,7 +30,7 @@ must be read from it, or a project fixture):
              memory cap, which an importer reading whole exceeds)
 and, once: the table lists exactly the formats `pcol pack --from` takes.
 Usage: t_contract.py [FORMAT...] with PCOL set; exit 0 when all hold."""
-import gzip, json, os, re, shutil, subprocess, sys, tempfile
+import gzip, json, os, re, shlex, shutil, subprocess, sys, tempfile
 
 PCOL = os.environ.get("PCOL", "build/bin/pcol")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -95,10 +95,11 @@ TIME_UNITS = {"nanoseconds": 1, "ns": 1, "microseconds": 1000, "us": 1000, "mill
 
 
 def check_v8(fmt, src, zpacked, out):
-    """--to v8 (doc/mappings.md §10.1): one source, a time value.  More than
-    one source with samples is refused naming their number, a source whose
-    default is no time naming it; else (the first source, its default or
-    its first time type) it reads back as v8, the same bytes from the zstd
+    """--to v8 (doc/mappings.md §10.1): one source, one thread, a time value.
+    More than one source with samples is refused naming their number, a
+    source whose default is no time naming it, a source of several threads
+    listing them with the --tag of each; else (the first source, its first
+    thread, its default or its first time type) it reads back as v8, the same bytes from the zstd
     copy, with the value's total within 1 us a sample (the deltas are whole
     us of the running sum)."""
     rows = [r for r in js("info", src)["rows"] if r["samples"]]
@@ -123,6 +124,14 @@ def check_v8(fmt, src, zpacked, out):
             return
         val = ["--value", times[0]]
     p = run("unpack", src, "--to", "v8", *sel, *val, "-o", out, ok=False)
+    # one source of several threads (THE thread rule): refused, each thread
+    # listed with the --tag that selects it; then the first one's
+    m = re.search(rb"has selected samples of \d+ threads.*?\(--tag ([^)]*)\)", p.stderr, re.S)
+    rel = []
+    if p.returncode == 1 and m:
+        sel += ["--tag", shlex.split(m.group(1).decode())[0]]
+        rel = ["--relative-percentages"]  # (top's total: the thread's)
+        p = run("unpack", src, "--to", "v8", *sel, *val, "-o", out, ok=False)
     if p.returncode:
         fail(fmt, "exports", "--to v8 %s: exit %d: %s" % (" ".join(sel + val), p.returncode, p.stderr[:200]))
         return
@@ -134,7 +143,7 @@ def check_v8(fmt, src, zpacked, out):
     if i.returncode or not re.search(r"input_format: *v8\b", i.stdout.decode()):
         fail(fmt, "exports", "--to v8 does not read back as v8: %s" % i.stderr.decode(errors="replace")[:200])
         return
-    want = js("top", src, "--node-fraction", "0", *sel, *(val or ["--value", r["default_type"]]))
+    want = js("top", src, "--node-fraction", "0", *sel, *rel, *(val or ["--value", r["default_type"]]))
     back = js("top", out, "--node-fraction", "0", "--value", "wall")["total"]
     scale = TIME_UNITS.get(want["unit"], 1)
     if abs(back - want["total"] * scale) > 1000 * r["samples"]:

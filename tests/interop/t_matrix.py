@@ -22,7 +22,8 @@ for Perun inputs).  Each output is read by its format's reference tool:
               function in the default value's unit, within 1 us a sample (the
               export rounds the running sum to whole us: doc/mappings.md
               §10.1); a source whose default is no time, or a file of several
-              sources, is refused, as documented (counted, "v8-refused");
+              sources or a source of several threads, is refused, as
+              documented (counted, "v8-refused");
               a default time 0 in every sample is the empty profile, with a
               note (counted, "v8-empty")
   OTLP        protoc --decode with upstream's .proto files must read it; its
@@ -163,7 +164,7 @@ EXC = {
                    "the Rprof export's total is compared without them",
     "v8-refused": "a V8 .cpuprofile weighs samples by time and holds one thread: a "
                   "source whose default value is no time or is below 0 in a sample, or "
-                  "several sources, is refused "
+                  "several sources, or one source's several threads, is refused "
                   "(doc/mappings.md §10.1)",
     "v8-empty": "a V8 export of a default time 0 in every sample (or under 1 us in all) is "
                 "the empty profile, noted (speedscope refuses deltas all 0 with startTime = "
@@ -1102,6 +1103,7 @@ def job(i, f, kind):
         elif e == "rprof" and rc == 1 and RPROF_TOOBIG.search(err):
             res["rprof_toobig"] = err.strip()  # judged by rprof_refused
         elif e == "v8" and rc == 1 and ("not a time" in err or "sources have selected samples" in err
+                                        or "threads, and a V8 profile holds one thread" in err
                                         or "cannot be negative" in err):
             exc("v8-refused")  # doc/mappings.md §10.1
         else:

@@ -43,30 +43,33 @@ timeout 60 node --cpu-prof --cpu-prof-name=node.cpuprofile cpu.js) || bad "node 
 python3 tests/support/gen_perf_script.py "$tmp/perf0.txt" "$tmp/perf.truth" --style pidtid --samples 300 --seed 5 ||
   bad "gen_perf_script.py"
 sed 's/10101010 cpu-clock/10101000 cpu-clock/; s/Foo;/Foo./g' "$tmp/perf0.txt" > "$tmp/perf.txt"
-# name input value
-cases="go-inline $T/pprof/go-cpu-inline-small.pb.gz cpu
-unsym $T/pprof/cpp-cpu-unsymbolized-mappings.pb.gz cpu
-rprof $T/rprof/proftools__Rprof-rec.out cpu
-perf $tmp/perf.txt cpu-clock
-tachyon tests/fixtures/tachyon/recurse-opcodes-zstd.bin wall
-node $tmp/node.cpuprofile wall"
+# name input value thread (tid; -: the whole input: a V8 profile holds one
+# thread, and the perf script's six are refused, below)
+cases="go-inline $T/pprof/go-cpu-inline-small.pb.gz cpu -
+unsym $T/pprof/cpp-cpu-unsymbolized-mappings.pb.gz cpu -
+rprof $T/rprof/proftools__Rprof-rec.out cpu -
+perf $tmp/perf.txt cpu-clock 103
+tachyon tests/fixtures/tachyon/recurse-opcodes-zstd.bin wall -
+node $tmp/node.cpuprofile wall -"
 lst=$tmp/list
 : > "$lst"
-while read -r name in value; do
+while read -r name in value tid; do
   [ -f "$in" ] || { bad "$name: no input $in"; continue; }
   # the default (no --value) where it is a time, else --value
   va=(--value "$value")
   [ "$value" = cpu ] && va=()
-  if ! $PCOL unpack "$in" --to v8 "${va[@]}" -o "$tmp/out-$name.cpuprofile" 2>"$tmp/err"; then
+  sel=()
+  [ "$tid" = - ] || sel=(--tag "tid=$tid")
+  if ! $PCOL unpack "$in" "${sel[@]}" --to v8 "${va[@]}" -o "$tmp/out-$name.cpuprofile" 2>"$tmp/err"; then
     bad "$name: unpack --to v8: $(cat "$tmp/err")"; continue
   fi
-  $PCOL fold "$in" --value "$value" > "$tmp/$name.fold" || bad "$name: fold"
+  $PCOL fold "$in" "${sel[@]}" --value "$value" > "$tmp/$name.fold" 2>/dev/null || bad "$name: fold"
   awk '{ v = $NF; if (v % 1000) { print "not whole us: " $0; exit 1 } }' "$tmp/$name.fold" > "$tmp/us" ||
     bad "$name: its values are not whole microseconds ($(cat "$tmp/us")): the exact comparison does not hold"
   sed 's/"(garbage collector)"/"garbage collector"/g; s/"(program)"/"program"/g' "$tmp/out-$name.cpuprofile" \
     > "$tmp/out-$name-r.cpuprofile"
   printf '%s\n%s\n' "$tmp/out-$name.cpuprofile" "$tmp/out-$name-r.cpuprofile" >> "$lst"
-  echo "$name $in $value" >> "$tmp/ok"
+  echo "$name $in $value $tid" >> "$tmp/ok"
 done <<< "$cases"
 speedscope_import "$lst" "$tmp/rec.jsonl" >/dev/null || bad "speedscope judge did not run"
 
@@ -76,7 +79,9 @@ for l in open(sys.argv[1]):
     r = json.loads(l)
     if r["file"] == sys.argv[2]: print(l, end="")' "$tmp/rec.jsonl" "$1" > "$tmp/rec"
 }
-while read -r name in value; do
+while read -r name in value tid; do
+  sel=()
+  [ "$tid" = - ] || sel=(--tag "tid=$tid")
   # speedscope: self on the file, total on the renamed copy
   rec "$tmp/out-$name.cpuprofile"
   python3 "$HERE/judge_compare.py" "$tmp/$name.fold" "$tmp/rec" 1000 --skip '(idle)' \
@@ -87,7 +92,7 @@ while read -r name in value; do
   python3 "$HERE/judge_compare.py" "$tmp/$name-r.fold" "$tmp/rec" 1000 --skip '(idle)' > "$tmp/out" ||
     bad "$name (speedscope total): $(head -c 1500 "$tmp/out")"
   # read back by pcol
-  $PCOL top "$in" --value "$value" --format json > "$tmp/a.json" &&
+  $PCOL top "$in" "${sel[@]}" --relative-percentages --value "$value" --format json 2>/dev/null > "$tmp/a.json" &&
     $PCOL top "$tmp/out-$name.cpuprofile" --value wall --format json > "$tmp/b.json" || { bad "$name: top"; continue; }
   python3 - "$tmp/a.json" "$tmp/b.json" > "$tmp/out" <<'PY' || bad "$name (read back): $(head -c 1500 "$tmp/out")"
 import json, sys
@@ -158,6 +163,11 @@ $PCOL pack "$T/pprof/go-cpu-inline-small.pb.gz" "$T/rprof/proftools__Rprof-rec.o
   bad "pack of two inputs"
 expect 1 "2 sources have selected samples" $PCOL unpack "$tmp/two.pcol" --to v8 -o "$tmp/x.cpuprofile"
 $PCOL unpack "$tmp/two.pcol" --source 2 --to v8 -o "$tmp/x.cpuprofile" 2>"$tmp/err" || bad "--source 2: $(cat "$tmp/err")"
+# one source of several threads (doc/mappings.md §10.1): refused, each
+# thread named with the --tag that selects it (before: its samples laid end
+# to end, six threads' 946 ms of CPU one thread busy for as long)
+expect 1 "source 1 has selected samples of 6 threads" $PCOL unpack "$tmp/perf.txt" --value cpu-clock --to v8 -o "$tmp/x.cpuprofile"
+grep -qF "app tid 101 (--tag tid=101)" "$tmp/err" || bad "perf of 6 threads: tid 101 not listed: $(head -c 600 "$tmp/err")"
 # (--diff-base: the base's samples negated, in a source of their own)
 expect 1 "has a negative cpu (-" $PCOL unpack "$T/pprof/go-cpu-inline-small.pb.gz" --diff-base "$T/pprof/go-cpu-large.pb.gz" \
   --source 2 --to v8 -o "$tmp/neg.cpuprofile"

@@ -26,7 +26,12 @@
  * v8.time_origin_us (a Chrome trace's profiles share the earliest one's
  * start: v8_times, the one rule), else startTime; endTime = startTime +
  * the timeline's length.
- * One source only: the format holds one thread.
+ * One source and one thread only: the format holds one thread, whose
+ * samples it lays end to end, so the samples of threads that ran at once
+ * would draw one thread busy for their sum (a 788 ms Tachyon recording of
+ * three threads became a 2.12 s profile); a selection of several sources,
+ * or of one source's several threads (THE thread rule, lib/core/lasts.h),
+ * is refused with the threads listed and how --tag picks one of them.
  * Nodes: the root "(root)" (id 1), and one per distinct path of frames
  * from it, frames as the speedscope export makes them (frames.h: a line of
  * a location's inline chain is a frame, outermost nearest the root; the
@@ -50,6 +55,7 @@
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "rowsort.h"  /* pcol_rowsort, ... */
 #include "reader.h"   /* pcol_meta_probe */
+#include "lasts.h"    /* pcol_thread_classes, pcol_thread_name, pcol_thread_tuple_of */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +82,11 @@ typedef struct vex {
   pcol_error *err;
   FILE *out; /* the budget's counting stream */
   pcol_budget *bud;
-  pcol_view s_time, s_stack, s_w, s_voff, v_type, v_val, vt_type, vt_unit, fn_line, fn_file, ln_line,
+  pcol_view s_time, s_stack, s_w, s_voff, s_ls, v_type, v_val, vt_type, vt_unit, fn_line, fn_file, ln_line,
       ln_col, src_uri;
+  /* THE thread rule (lasts.h): label set -> thread class; per class, the
+   * label set of its first selected row + 1 (0: none); how many have one */
+  uint32_t *tcls, ntcls, *tfirst, nthreads;
   pcol_frames fr;
   pcol_unsym_ids unsym;
   pcol_sample_cols sc;
@@ -261,7 +270,66 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   vex *x = ctx;
   (void)num, (void)den;
   if (pcol_view_i64(&x->s_time, row) == PCOL_NA_I64) x->all_times = 0;
+  uint32_t ls = pcol_view_u32(&x->s_ls, row), th = ls <= pcol_rows(x->f, PCOL_T_LABELSETS) ? x->tcls[ls] : 0;
+  if (th <= x->ntcls && !x->tfirst[th]) x->tfirst[th] = ls + 1, x->nthreads++;
   return PCOL_OK;
+}
+
+/* How --tag selects the thread of label set ls (THE thread rule's tuple):
+ * its first numeric thread label, KEY=V (a number is a range of one), else
+ * its first string one, KEY=^V$ (a regular expression, escaped); nothing
+ * for the samples of no thread label. */
+static int tag_of(vex *x, uint32_t ls, pcol_buf *b) {
+  pcol_thread_tuple t;
+  int rc = pcol_thread_tuple_of(x->f, ls, &t, x->err);
+  if (rc) return rc;
+  for (int pass = 2; pass >= 1; pass--)
+    for (int k = 0; k < PCOL_THREAD_NKEYS; k++) {
+      if (t.kind[k] != pass) continue;
+      char num[32];
+      if (pcol_buf_append(b, " (--tag ", 8) || pcol_buf_append(b, pcol_thread_keys[k], strlen(pcol_thread_keys[k])))
+        return oom(x);
+      if (pass == 2) {
+        snprintf(num, sizeof num, "=%lld)", (long long)t.v[k]);
+        return pcol_buf_append(b, num, strlen(num)) ? oom(x) : PCOL_OK;
+      }
+      pcol_str v = {0};
+      if ((rc = pcol_string(x->f, (uint32_t)t.v[k], &v, x->err))) return rc;
+      if (pcol_buf_append(b, "='^", 3)) return oom(x);
+      for (size_t i = 0; v.ptr && i < v.len; i++)
+        if ((strchr("\\.+*?()|[]{}^$", v.ptr[i]) && v.ptr[i] && pcol_buf_append(b, "\\", 1)) ||
+            (v.ptr[i] == '\'' ? pcol_buf_append(b, "'\\''", 4) : pcol_buf_append(b, v.ptr + i, 1)))
+          return oom(x);
+      return pcol_buf_append(b, "$')", 3) ? oom(x) : PCOL_OK;
+    }
+  return PCOL_OK;
+}
+
+/* The refusal of a selection of several threads: the first of them named
+ * (THE thread-name rule), each with the --tag that selects it. */
+static int several_threads(vex *x, uint32_t src) {
+  pcol_buf b = {0};
+  int rc = PCOL_OK;
+  uint32_t shown = 0;
+  for (uint32_t th = 0; th <= x->ntcls && !rc && shown < 8; th++) {
+    if (!x->tfirst[th]) continue;
+    if (shown++ && pcol_buf_append(&b, "; ", 2)) rc = oom(x);
+    if (!rc) rc = pcol_thread_name(x->f, x->tfirst[th] - 1, 1, &b, x->err);
+    if (!rc) rc = tag_of(x, x->tfirst[th] - 1, &b);
+  }
+  if (!rc && x->nthreads > shown) {
+    char more[48];
+    snprintf(more, sizeof more, "; and %u more", x->nthreads - shown);
+    if (pcol_buf_append(&b, more, strlen(more))) rc = oom(x);
+  }
+  if (!rc)
+    rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                        "v8 export: source %u has selected samples of %u threads, and a V8 profile holds one "
+                        "thread, whose samples it lays end to end (those of threads that ran at once would add "
+                        "up to more than the recording): choose one with --tag (pcol tags lists the labels): %.*s",
+                        src, x->nthreads, (int)(b.len > 1500 ? 1500 : b.len), b.data ? (const char *)b.data : "");
+  pcol_buf_free(&b);
+  return rc;
 }
 
 static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -422,6 +490,7 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
   const pcol_column_req cols[] = {
       {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},        {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
       {&x->s_w, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT},         {&x->s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+      {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
       {&x->v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},         {&x->v_val, PCOL_T_VALUES, PCOL_C_V_VALUE},
       {&x->vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},  {&x->vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
       {&x->fn_line, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE}, {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME},
@@ -467,7 +536,11 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
     int filtered = pcol_select_filtered(&one);
     if (filtered && (rc = pcol_filter_build(f, &one, &flt, x->err))) return rc;
     x->all_times = 1;
-    rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, times_row, x, x->err);
+    if (!(rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) &&
+        !(x->tfirst = calloc((size_t)x->ntcls + 1, sizeof *x->tfirst)))
+      rc = oom(x);
+    if (!rc) rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, times_row, x, x->err);
+    if (!rc && x->nthreads > 1) rc = several_threads(x, src);
     if (!rc && pcol_rowsort_new(&x->rs, sizeof(vrow), vrow_cmp)) rc = oom(x);
     if (!rc) rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, sample_row, x, x->err);
     pcol_filter_free(&flt);
@@ -538,6 +611,8 @@ int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pc
   if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
   pcol_rowsort_free(x.rs);
   free(x.cvt);
+  free(x.tcls);
+  free(x.tfirst);
   pcol_rtime_free(&x.rt);
   pcol_unsym_ids_reset(&x.unsym);
   pcol_u64map_free(&x.fmap);
