@@ -75,8 +75,9 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s);
  *    the median gap between consecutive samples of one thread of the source
  *    (pcol_gaps over every thread's gaps); without a next, cap.
  * Never across threads: `next` is the time of the next sample of the
- * sample's own thread.  The caller draws it to at most that next sample
- * (a timeline of one thread nests).  The median and the mean come from
+ * sample's own thread.  Where it begins: THE placement rule below (a
+ * timeline of one thread nests: the caller draws a sample to at most where
+ * the next one of its thread begins).  The median and the mean come from
  * the caller's pcol_gaps (pcol_lasts_gaps) before any span is asked. */
 typedef struct pcol_lasts {
   int until_next;  /* rule 2 */
@@ -104,6 +105,25 @@ static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t ow
   if (own > 0) return own;
   if (l->points) return 0;
   return has_next && gap < l->cap ? gap : l->cap;
+}
+
+/* THE placement rule: where a sample's span (above) begins on its
+ * thread's timeline.  A sample whose span is its own length (rules 3 and
+ * 4: an amount of time the profiler counted, or the interval it stands
+ * for, not the instant it began) begins at its time, or at the end of its
+ * thread's previous sample (prev_end) when that one is drawn past its time:
+ * such samples lie end to end, as a V8 profile's timeDeltas do, so a
+ * thread's timeline adds up to its samples' time.  (Tachyon stamps the
+ * samples that catch up missed ticks in bursts 10-30 us apart, each still
+ * one 1 ms interval: drawn to the next sample, a thread's timeline held
+ * 20-75% of its samples' time; perf's timer jitters around its period.)
+ * Any other begins at its time, where a previous one drawn past it ends:
+ * a duration says when the sample ran, and rules 2 and 6 end at the next
+ * sample anyway.  prev_end: INT64_MIN for the first of its thread. */
+static inline int64_t pcol_lasts_start(const pcol_lasts *l, int64_t d, int64_t own, int64_t t, int has_next,
+                                       int64_t prev_end) {
+  int by_own = !(d > 0 && d != PCOL_NA_I64) && !(l->until_next && (has_next || l->mean > 0)) && own > 0;
+  return by_own && prev_end > t ? prev_end : t;
 }
 
 /* The median of a series of gaps, from an evenly spaced subsample of at

@@ -164,21 +164,24 @@ for p in ev:
     assert c["at"] - o["at"] == 1000000, (p["name"], o, c)
 PY
 # a sample whose own length (its 1 ms period) passes the next sample of its
-# thread (0.5 ms later, timer jitter) is drawn to that next sample: its
-# frames the next one does not share close at the next one's time (a
-# speedscope evented profile is one stack at a time); the last lasts its 1 ms
+# thread (0.5 ms later, timer jitter) lasts its length, and the next one is
+# laid after it (THE placement rule, lib/core/lasts.h: end to end, so the
+# timeline adds up to the cpu-clock profile, 3 ms; before, each was cut at
+# the next one's time and the timeline held 1.7 ms): its frames the next
+# one does not share close where the next one begins (a speedscope evented
+# profile is one stack at a time)
 printf 'perf 1 1.000000:    1000000 cpu-clock:\n\t1 main (/bin/x)\n\nperf 1 1.000500:    1000000 cpu-clock:\n\t2 f (/bin/x)\n\t1 main (/bin/x)\n\nperf 1 1.000700:    1000000 cpu-clock:\n\t3 g (/bin/x)\n\t1 main (/bin/x)\n\n' > "$tmp/jit.txt"
 $PCOL unpack "$tmp/jit.txt" --to speedscope --timeline -o "$tmp/jit.json" || fail "jitter timeline: unpack"
-python3 - "$tmp/jit.json" <<'PY' || fail "jitter timeline: a sample is not drawn to the next one"
+python3 - "$tmp/jit.json" <<'PY' || fail "jitter timeline: the samples are not laid end to end"
 import json, sys
 d = json.load(open(sys.argv[1]))
 names = [f["name"] for f in d["shared"]["frames"]]
 ev = [p for p in d["profiles"] if p["type"] == "evented"]
 assert len(ev) == 1, len(ev)
 got = [(e["type"], names[e["frame"]], e["at"]) for e in ev[0]["events"]]
-want = [("O", "main", 0), ("O", "f", 500000), ("C", "f", 700000), ("O", "g", 700000),
-        ("C", "g", 1700000), ("C", "main", 1700000)]
-assert got == want and ev[0]["endValue"] == 1700000, (got, ev[0]["endValue"])
+want = [("O", "main", 0), ("O", "f", 1000000), ("C", "f", 2000000), ("O", "g", 2000000),
+        ("C", "g", 3000000), ("C", "main", 3000000)]
+assert got == want and ev[0]["endValue"] == 3000000, (got, ev[0]["endValue"])
 PY
 # a clock event with terms (perf record -e 'cpu-clock/period=500000/u') still counts ns
 printf 'prog 17235 70965.800319:     500000  cpu-clock/period=500000/u: \n\t  11eb heavy+0x52 (/tmp/prog)\n\n' > "$tmp/terms.txt"

@@ -150,8 +150,8 @@ PY
 spans=$(python3 "$tmp/spans.py" "$tmp/perf-ss.json") || fail "perf timelines"
 add perf "$tmp/perf-script.txt" "$tmp/perf.html" "\"cover\":0.5,\"spans\":$spans"
 # so with samples of their own length (cpu-clock's 250 us period) closer
-# together than that on one thread (100 us): each lasts until the next of
-# its thread, as in the speedscope export
+# together than that on one thread (100 us): each lasts its period, laid
+# after the one before it (THE placement rule), as in the speedscope export
 python3 - "$tmp/clip.txt" <<'PY'
 import sys
 rows = []

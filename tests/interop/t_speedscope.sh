@@ -175,15 +175,18 @@ $PCOL unpack "$tmp/threads.pcol" --to firefox --no-gzip -o "$tmp/thr.ff.json" &&
 import json, sys
 iv = json.load(open(sys.argv[1]))['meta']['interval']
 sys.exit(0 if iv == 0.25 else 'FAIL threads.txt: firefox meta.interval %r ms, want 0.25 (the period)' % iv)" "$tmp/thr.ff.json" || fail=1
-# THE span rule's two bounds (lib/core/lasts.h): a sample lasts at most
-# until the next sample of its thread (clip.txt: a 250 us period, samples of
-# one thread 100 us apart: each lasts 100 us, its last one its period), and
-# a sample of no known length until the next of its thread but at most the
-# median gap between a thread's consecutive samples (cap.txt: perf script
-# without periods, 1 ms apart but for one 40 ms pause, which the sample
-# before it does not fill).  The want: each thread's frames' self and total
-# time computed here from the rows written, by that rule; speedscope's
-# reading of each thread's timeline must equal it.
+# THE span rule and THE placement rule (lib/core/lasts.h): a sample of its
+# own length lasts that length, laid after the previous one of its thread
+# when that one runs past its time (clip.txt: a 250 us period, samples of
+# one thread 100 us apart: each lasts 250 us, end to end; before, each was
+# cut at the next, 100 us, and the timeline held 40% of the cpu-clock
+# profile), and a sample of no known length lasts until the next of its
+# thread but at most the median gap between a thread's consecutive samples
+# (cap.txt: perf script without periods, 1 ms apart but for one 40 ms
+# pause, which the sample before it does not fill).  The want: each
+# thread's frames' self and total time computed here from the rows
+# written, by that rule; speedscope's reading of each thread's timeline
+# must equal it.
 for shape in clip cap; do
   python3 - "$shape" "$tmp/$shape.txt" "$tmp/$shape.want" <<'PY'
 import json, sys
@@ -214,7 +217,7 @@ for tid, per, gs in threads:
     fr = res['app tid %d' % tid] = {}
     for i, (t, _, _, st) in enumerate(mine):
         gap = (mine[i + 1][0] - t) * 1000 if i + 1 < len(mine) else None
-        if per: span = per if gap is None else min(per, gap)
+        if per: span = per
         else: span = median if gap is None else min(gap, median)
         for n in set(st):
             fr.setdefault(n, [0, 0])[1] += span
@@ -235,6 +238,72 @@ if got != want:
     sys.exit('FAIL %s.txt: the timelines (frame: self, total ns) %s, by the span rule %s' % (sys.argv[3], got, want))
 PY
 done
+# Tachyon (CPython 3.15's sampling profiler: real recordings) stamps the
+# samples that catch up missed ticks in bursts 10-30 us apart, each one
+# interval (THE span rule's weight x interval): laid end to end (THE
+# placement rule, lib/core/lasts.h), each thread's timeline "(tid N)" adds
+# up, frame by frame (self and total), to the time profile (wall or cpu) of
+# that thread's samples (--tag tid=N; a recording of one thread: the
+# whole profile's).  Before, each sample was cut at the next of its thread
+# and the timelines held 20-75% of it (threads-wall-zstd's main thread:
+# squares 291.6 of 607 ms; review 12 F1).
+: >"$tmp/ty.list"
+for f in tests/fixtures/tachyon/*.bin; do
+  b=$(basename "$f" .bin)
+  $PCOL unpack "$f" --to speedscope --timeline -o "$tmp/ty_$b.json" || { echo "FAIL $b: unpack"; fail=1; continue; }
+  echo "$tmp/ty_$b.json" >>"$tmp/ty.list"
+  for tid in $(python3 -c "
+import json, re, sys
+for p in json.load(open(sys.argv[1]))['profiles']:
+    m = re.search(r': timeline \(tid (\d+)\)$', p['name'])
+    if m: print(m[1])" "$tmp/ty_$b.json"); do
+    $PCOL unpack "$f" --tag "tid=$tid" --to speedscope --no-timeline -o "$tmp/ty_${b}_$tid.json" || { fail=1; continue; }
+    echo "$tmp/ty_${b}_$tid.json" >>"$tmp/ty.list"
+  done
+done
+if ! node "$JUDGE" "$NPM_DIR" "$BUNDLE" "$SCHEMA" "$tmp/ty.list" "$tmp/ty.jsonl" >/dev/null; then
+  echo "FAIL tachyon: speedscope's importer did not run"; fail=1
+else
+  python3 - "$tmp/ty.jsonl" <<'PY' || fail=1
+import json, os, re, sys
+recs = {os.path.basename(r['file']): r for r in map(json.loads, open(sys.argv[1]))}
+bad = 0
+for name, r in sorted(recs.items()):
+    if 'error' in r:
+        print('FAIL %s: speedscope: %s' % (name, r['error'])); bad = 1; continue
+    tls = [p for p in r['profiles'] if p['type'] == 'evented']
+    if not tls:
+        continue  # a thread's own export
+    for p in tls:
+        m = re.search(r': timeline \(tid (\d+)\)$', p['name'])
+        ref = recs.get(name[:-5] + '_' + m[1] + '.json') if m else r
+        if m and (not ref or 'error' in ref):
+            print('FAIL %s: no export of tid %s' % (name, m[1])); bad = 1; continue
+        # its time profile (wall, cpu: the weight x the interval), not the count
+        tp = [q for q in ref['profiles'] if q['type'] == 'sampled' and not q['name'].endswith(': samples')][0]
+        want = {n: [s, t] for n, (s, t, _) in tp['frames'].items()}
+        got = {n: [s, t] for n, (s, t, _) in p['frames'].items()}
+        if got != want:
+            diff = sorted((n, got.get(n), want.get(n)) for n in set(got) | set(want) if got.get(n) != want.get(n))
+            print('FAIL %s: %s (frame: timeline, %s: self, total ns) %s' % (name, p['name'], tp['name'], diff[:4]))
+            bad = 1
+    if not bad:
+        print('ok   %s: %d timeline(s) add up to the time profile, frame by frame' % (name, len(tls)))
+sys.exit(bad)
+PY
+  n=$((n + 1))
+fi
+# a range's timelines end at its end: a sample laid past it is not drawn
+# (before the clip, threads-wall-zstd's 300 ms range drew to 305.9 ms)
+$PCOL unpack tests/fixtures/tachyon/threads-wall-zstd.bin --from 0.2 --to 0.5 --to speedscope -o "$tmp/tyr.json" || fail=1
+python3 - "$tmp/tyr.json" <<'PY' || fail=1
+import json, sys
+tls = [p for p in json.load(open(sys.argv[1]))['profiles'] if p['type'] == 'evented']
+late = [(p['name'], p['endValue'], max(e['at'] for e in p['events'])) for p in tls
+        if p['endValue'] > 3 * 10**8 or any(e['at'] > 3 * 10**8 for e in p['events'])]
+if len(tls) != 3 or late:
+    sys.exit('FAIL threads-wall-zstd --from 0.2 --to 0.5: %d timelines, past the 300 ms range: %s' % (len(tls), late))
+PY
 # A --from/--to range's export (doc/mappings.md §5): its source's window
 # in the range (pcolStart, pcolDuration: what pcol top of the range says,
 # THE range rule of the header, pcol_sources_time) and its timeline from

@@ -31,7 +31,9 @@
  * sample spans [time, time + length) by THE span rule (lasts.h: its
  * duration, else until the next sample of its thread for V8, else its own
  * time value or weight x the source's interval, else a gap of its thread),
- * drawn to at most the next sample of its thread.  Written as a stream:
+ * such a sample of its own length after the previous one of its thread when
+ * that one is drawn past its time (THE placement rule: end to end), drawn to
+ * at most where the next sample of its thread begins.  Written as a stream:
  * each pass selects the rows of the source being written again, in file
  * order (pcol_select_iter_filter, the filter built once), and keeps none
  * (but the sorter's rows of a timeline of several threads, 24 bytes a row
@@ -635,6 +637,7 @@ typedef struct timeline {
   sexp *x;
   pcol_str uri;
   int64_t from, to, start, cur_end;
+  int64_t drawn; /* the end of the thread's row written last (THE placement rule), INT64_MIN: none */
   pcol_buf open; /* open frames, root first */
   pcol_buf name; /* " (THREAD)" of a source of several threads */
   int first, have;
@@ -648,16 +651,24 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
   int rc = PCOL_OK;
   int64_t t = pcol_view_i64(&x->s_time, c->row), d = pcol_view_i64(&x->s_dur, c->row);
   /* THE span rule (lasts.h): its duration, else its own length (perf's
-   * period, pprof's count x period, Rprof's interval), else a gap of its
-   * thread.  Drawn to at most the next sample of its thread by the events
-   * themselves: the next row closes, at its own time, the frames it does
+   * period, pprof's count x period, Rprof's interval, Tachyon's interval),
+   * else a gap of its thread; from its time, or, a sample of its own
+   * length, from the end of the previous one of its thread when that is
+   * drawn past it (THE placement rule, lasts.h: end to end).  Drawn to at
+   * most where the next sample of its thread begins by the events
+   * themselves: the next row closes, where it begins, the frames it does
    * not share (speedscope's evented profile is one stack at a time), and e
    * (cur_end) only says whether a gap comes before it, so an end past the
    * next sample is not cut here (it drew the same) */
-  d = pcol_lasts_span(&x->lasts, d, pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row), t, has_next, next);
+  int64_t own = pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row);
+  int64_t at = pcol_lasts_start(&x->lasts, d, own, t, has_next, c->drawn);
+  d = pcol_lasts_span(&x->lasts, d, own, t, has_next, next);
   if (d < 0) d = 0;
+  t = at;
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
+  c->drawn = e;
   if (t < c->from) t = c->from;
+  if (t > c->to) t = c->to; /* (laid past the range's end: nothing of it is drawn) */
   if (e > c->to) e = c->to;
   if (e < t) e = t;
   const uint32_t *fr;
@@ -691,6 +702,7 @@ static int timeline_begin(timeline *c, uint32_t th) {
   c->first = 1;
   c->open.len = 0;
   c->cur_end = c->start;
+  c->drawn = INT64_MIN;
   if (x->dry) return PCOL_OK;
   c->name.len = 0;
   if (x->nthreads > 1) {

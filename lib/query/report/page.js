@@ -222,12 +222,19 @@ var api = window.pcolReport = {
   zoomed: function () { return S.zoom; },
   /* the timeline's tracks as drawn: [{label, src, times, span}] (times: the
    * track's samples' times; span: the stack chart's time of its samples
-   * with a stack, ns, report.c spans) */
+   * with a stack, ns, report.c spans: each from its time, or where the one
+   * before it is drawn to, as the chart draws a pixel column's first
+   * sample) */
   tracks: function () {
     return TL.tracks.map(function (tr) {
-      var t = [], s = tr.src, sp = 0;
+      var t = [], s = tr.src, sp = 0, end = -Infinity;
       for (var i = s.row0 + s.na; i < s.row1; i++)
-        if (tr.thr < 0 || D.THR[i] === tr.thr) { t.push(D.TIME[i]); if (D.STK[i]) sp += D.SPAN[i]; }
+        if (tr.thr < 0 || D.THR[i] === tr.thr) {
+          var a = D.TIME[i], e = a + Math.max(D.SPAN[i], 0);
+          t.push(a);
+          if (D.STK[i] && e > Math.max(a, end)) sp += e - Math.max(a, end);
+          if (e > end) end = e;
+        }
       return { label: tr.label, src: s.id, times: t, span: sp };
     });
   },

@@ -1,8 +1,11 @@
 /* stackchart.js — the stack chart: for each timeline track, the stack of
  * the sample at each pixel of the brushed range (the whole profile with no
  * range), root at the top, each sample as long as its span (SPAN, written
- * by report.c spans: THE span rule of lib/core/lasts.h as the speedscope
- * export's timeline draws it, to at most the next sample of its thread);
+ * by report.c spans: THE span and placement rules of lib/core/lasts.h as
+ * the speedscope export's timeline draws them, a sample laid after the one
+ * before it from where that one ends, to at most where the next sample of
+ * its thread begins: a span reaches from the sample's time to there, and
+ * a pixel column shows its first sample);
  * runs of one frame merge into one box.  One sample per pixel column (the
  * first that covers it), so a page of a million samples draws as fast as a
  * small one.  A click picks the frame's function for the other views;
