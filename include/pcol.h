@@ -713,7 +713,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_b_add_file(pcol_builder *b, pcol_file *
 PCOL_API PCOL_NODISCARD pcol_status pcol_builder_coalesce(pcol_builder *b, pcol_error *err);
 
 typedef struct pcol_write_options {
-  bool compress_lz4; /* 1: LZ4 each section that shrinks */
+  /* 1: LZ4 each section that shrinks: with format_version 3 or 4 (the
+   * default) a compact file whose u32/i64/u64 columns are encoded (spec.md
+   * §4.1) when that is smaller, then LZ4 over the encoded or plain form,
+   * whichever is smallest (format 1.3); with 2, the plain 1.0 file */
+  bool compress_lz4;
   /* 1: zstd each section that shrinks, after the column transforms that
    * shrink it most, in a file with the compact directory (format 1.2,
    * spec.md §3.1, §4; the file then needs a 1.2 reader).  Takes precedence

@@ -215,7 +215,9 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   *v12 = h.minor == (enc ? 3 : 2) &&
          (h.incompat_flags & ~(uint64_t)1 & ~enc) == PCOL_INCOMPAT_COMPACT_1_2;
   if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2/1.3 with bit 1, nothing else");
-  if (*v12) cr_assert_eq(h.incompat_flags & 1, compressed > 0 ? 1u : 0u, "bit 0 iff zstd is used");
+  if (*v12)
+    cr_assert_eq(h.incompat_flags & 1, codec == PCOL_CODEC_ZSTD && compressed > 0 ? 1u : 0u,
+                 "bit 0 iff zstd is used");
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     /* 1.2 has no per-source summary (table 18, source_value_types 3-4) */
@@ -264,11 +266,17 @@ Test(format, format_version_1_2_is_plain_1_0_with_identical_views) {
   pcol_builder_free(b);
 }
 
+/* LZ4 (spec.md §4.1): a compact 1.3 file, LZ4 over encoded columns where
+ * smaller, without transforms and without incompat bit 0; with
+ * --format-version 1.2 the plain 1.0 file of earlier versions. */
 Test(format, round_trip_lz4_identical_views) {
   pcol_write_options o = {.compress_lz4 = 1};
   int v12, tf;
   cr_assert_gt(round_trip(&o, PCOL_CODEC_LZ4, &v12, &tf), 0, "some sections are LZ4");
-  cr_assert(!v12 && !tf, "LZ4 files stay format 1.0, without transforms");
+  cr_assert(v12, "an LZ4 file is compact (1.2 or 1.3), without incompat bit 0");
+  pcol_write_options o12 = {.compress_lz4 = 1, .format_version = 2};
+  cr_assert_gt(round_trip(&o12, PCOL_CODEC_LZ4, &v12, &tf), 0, "some sections are LZ4");
+  cr_assert(!v12 && !tf, "LZ4 files of --format-version 1.2 stay format 1.0, without transforms");
 }
 
 /* zstd (format 1.2): same columns, header 1.2 with incompat bits 0 and 1

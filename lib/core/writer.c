@@ -257,20 +257,21 @@ static int put_mem(void *ctx, const void *d, size_t n) {
   return pcol_buf_append((pcol_buf *)ctx, d, n) != PCOL_OK;
 }
 
-/* A zstd file stores a column's encoded form raw (read in place, nothing
- * inflated) when it is at most this many bytes larger than the column's
- * smallest zstd frame: a constant or count-only column (samples' value
- * offsets, values of a profile that counts samples) is 32-56 bytes
- * encoded, and its frame 25-35 bytes that inflate to MBs. */
+/* A compressed file stores a column's encoded form raw (read in place,
+ * nothing inflated) when it is at most this many bytes larger than the
+ * column's smallest compressed form: a constant or count-only column
+ * (samples' value offsets, values of a profile that counts samples) is
+ * 32-56 bytes encoded, and its zstd frame 25-35 bytes that inflate to MBs. */
 #define PCOL_RAW_ENCODED_SLACK 64
 
-/* Format 1.3 under zstd: e's encoded bytes (*plan), compressed at level
- * into *out (out->data NULL when e is not smaller encoded); when zstd does
- * not shrink them, or they are at most PCOL_RAW_ENCODED_SLACK bytes larger
- * than their frame, *out is the encoded bytes themselves, codec raw.  The
- * caller compares it with the transforms' frame. */
-static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pcol_enc_plan *ep,
-                       pcol_error *err) {
+/* Format 1.3 under a codec (zstd or LZ4, spec.md §4.1): e's encoded bytes
+ * (*plan), compressed with codec (at level, for zstd) into *out (out->data
+ * NULL when e is not smaller encoded); when the codec does not shrink them,
+ * or they are at most PCOL_RAW_ENCODED_SLACK bytes larger than its output,
+ * *out is the encoded bytes themselves, codec raw.  The caller compares it
+ * with the plain column's compressed form. */
+static int encode_compressed(plan *p, plan_entry *e, int codec, int level, pcol_encoded *out,
+                             pcol_enc_plan *ep, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if (e->type != PCOL_TYPE_U32 && e->type != PCOL_TYPE_I64 && e->type != PCOL_TYPE_U64) return PCOL_OK;
   uint32_t k = e->table == PCOL_T_VALUES ? p->values_k : 1;
@@ -280,7 +281,7 @@ static int encode_zstd(plan *p, plan_entry *e, int level, pcol_encoded *out, pco
   pcol_buf bytes = {0};
   int rc = ep->size == UINT64_MAX ? PCOL_ENOMEM
            : pcol_enc_emit(ep, src_each, &s, (pcol_type)e->type, e->count, put_mem, &bytes);
-  if (!rc && pcol_section_encode(PCOL_CODEC_ZSTD, level, 0, bytes.data, bytes.len, bytes.len,
+  if (!rc && pcol_section_encode(codec, level, 0, bytes.data, bytes.len, bytes.len,
                                  PCOL_TYPE_BYTES, out))
     rc = PCOL_ENOMEM;
   if (!rc && (!out->data || bytes.len <= out->size + PCOL_RAW_ENCODED_SLACK)) { /* raw */
@@ -359,8 +360,8 @@ static int rows_paid(const plan *p, uint64_t rows) {
  * in directory order (table, column). */
 static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_error *err) {
   /* the transforms the codec may use: with zstd all of them (the file is
-   * compact, 1.2); LZ4 files stay 1.0, without any */
-  unsigned tf = p->compact ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT | PCOL_TRANSFORM_ROWREL : 0;
+   * compact, 1.2); with LZ4 none (spec.md §4: transforms are zstd's) */
+  unsigned tf = codec == PCOL_CODEC_ZSTD ? PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT | PCOL_TRANSFORM_ROWREL : 0;
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     pcol_btable *bt = &b->t[t];
@@ -447,31 +448,31 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
           if (vr) return pcol_error_set(err, vr, "cannot map the temporary copy of a samples column");
           tmp.data = (uint8_t *)d, tmp.len = (size_t)e->decoded_size; /* not owned */
         }
-        /* format 1.3: the encoded column under zstd, when that is smaller */
-        pcol_encoded encz = {0};
+        /* format 1.3: the encoded column under the codec, when that is smaller */
+        pcol_encoded encc = {0};
         pcol_enc_plan encp = {0};
         int blk = blocked(p, e);
-        int zr = p->v13 && codec == PCOL_CODEC_ZSTD ? encode_zstd(p, e, level, &encz, &encp, err) : 0;
+        int zr = p->v13 ? encode_compressed(p, e, codec, level, &encc, &encp, err) : 0;
         if (!zr) zr = compress_entry(e, ik || e->spilled || e->renumbered ? &tmp : buf, codec, level, tf, blk, err);
         /* in blocks, an encoded frame (inflated whole) is not taken: only
          * the encoded form read in place */
-        if (!zr && blk && encz.codec != PCOL_CODEC_RAW) free(encz.data), encz.data = NULL;
+        if (!zr && blk && encc.codec != PCOL_CODEC_RAW) free(encc.data), encc.data = NULL;
         if (map) pcol_b_col_unmap(map, maplen);
         else if (ik || e->renumbered) pcol_buf_free(&tmp);
         /* the encoded form wins when smaller; stored raw (read in place),
          * also when up to PCOL_RAW_ENCODED_SLACK bytes larger, if the bytes
          * before it pay for its rows */
-        if (!zr && encz.data &&
-            (encz.size < e->stored_size ||
-             (encz.codec == PCOL_CODEC_RAW && encz.size <= e->stored_size + PCOL_RAW_ENCODED_SLACK)) &&
-            (encz.codec != PCOL_CODEC_RAW || rows_paid(p, bt->rows))) {
+        if (!zr && encc.data &&
+            (encc.size < e->stored_size ||
+             (encc.codec == PCOL_CODEC_RAW && encc.size <= e->stored_size + PCOL_RAW_ENCODED_SLACK)) &&
+            (encc.codec != PCOL_CODEC_RAW || rows_paid(p, bt->rows))) {
           free(e->owned); /* the transforms' frame, larger */
-          e->owned = encz.data, e->data = encz.data, encz.data = NULL;
-          e->codec = encz.codec, e->transform = PCOL_TRANSFORM_ENCODED;
-          e->stored_size = encz.size, e->decoded_size = encp.size;
+          e->owned = encc.data, e->data = encc.data, encc.data = NULL;
+          e->codec = encc.codec, e->transform = PCOL_TRANSFORM_ENCODED;
+          e->stored_size = encc.size, e->decoded_size = encp.size;
           p->any_encoded = 1;
         }
-        free(encz.data);
+        free(encc.data);
         pcol_enc_plan_free(&encp);
         PCOL_RETURN_NOT_OK(zr);
         if (e->owned) e->gen = 0, e->spilled = 0, e->renumbered = 0; /* stored compressed */
@@ -801,9 +802,10 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
   if (pcol_bsum_fill(b, opt && opt->format_version ? opt->format_version : PCOL_WRITE_FORMAT_DEFAULT))
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   p->b = b;
-  /* format 1.3 (the default) encodes the columns of a raw file, in a
-   * compact directory; 1.2 writes what earlier writers wrote */
-  p->v13 = codec != PCOL_CODEC_LZ4 && !(opt && opt->format_version == 2);
+  /* format 1.3 (the default) encodes the columns, raw or under the codec,
+   * in a compact directory; 1.2 writes what earlier writers wrote (LZ4:
+   * format 1.0, plain columns, 64-byte entries) */
+  p->v13 = !(opt && opt->format_version == 2);
   /* format 1.4 (the default): zstd blocks for the large columns of samples */
   p->v14 = codec == PCOL_CODEC_ZSTD && !(opt && opt->format_version && opt->format_version < 4);
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;

@@ -28,7 +28,12 @@ $PCOL info "$tmp/demo.lz4.pcol" | grep -q 'lz4' || fail "info shows lz4 sections
 $PCOL info "$tmp/demo.pcol" | grep -q 'format_version:  1.3' || fail "info version"
 $PCOL pack examples/demo.out --format-version 1.2 -o "$tmp/demo12.pcol" || fail "pack 1.2"
 $PCOL info "$tmp/demo12.pcol" | grep -q 'format_version:  1.0' || fail "info version of --format-version 1.2"
-$PCOL info "$tmp/demo.lz4.pcol" | grep -q 'incompat 0x0,' || fail "an lz4 file stays 1.0"
+# an lz4 file is 1.2 or 1.3 (compact; LZ4 over encoded columns, spec.md §4.1)
+# without bit 0, and never larger than the default file; 1.0 with --format-version 1.2
+$PCOL info "$tmp/demo.lz4.pcol" | grep -q 'incompat 0x[26],' || fail "an lz4 file sets incompat bits 1 (and 2) only"
+[ "$(stat -c %s "$tmp/demo.lz4.pcol")" -le "$(stat -c %s "$tmp/demo.pcol")" ] || fail "the lz4 file is larger than the default"
+$PCOL pack examples/demo.out --compress lz4 --format-version 1.2 -o "$tmp/demo.lz4-12.pcol" || fail "pack lz4 1.2"
+$PCOL info "$tmp/demo.lz4-12.pcol" | grep -q 'incompat 0x0,' || fail "an lz4 file of --format-version 1.2 stays 1.0"
 
 # zstd (format 1.2, spec.md §3.1, §4): version 1.2 with incompat bits 0 and 1
 # (zstd, compact directory), levels, and pack of a pcol input changes the

@@ -2,8 +2,11 @@
 # Format 1.3 against 1.2 (issue 47): every profile of the shared test data
 # packed as format 1.3 (the default: encoded columns, spec.md §4.1), as 1.2
 # (--format-version 1.2: the plain layout earlier versions wrote) and with
-# zstd must pass validate --full and show the same 17 views (cat --table all)
-# and the same top; 1.2 must be 1.0 or 1.2 in its header and 1.3 use bit 2.
+# zstd and with lz4 must pass validate --full and show the same 17 views (cat
+# --table all) and the same top; 1.2 must be 1.0 or 1.2 in its header and 1.3
+# use bit 2.  --compress lz4 writes 1.3 (LZ4 over the encoded columns, §4.1)
+# never larger than the default file, and with --format-version 1.2 the 1.0
+# file of earlier versions (64-byte entries, no incompat bit).
 set -u
 P=${PCOL:?PCOL must name the pcol binary}
 D=${PCOL_TESTDATA:-$(dirname "$0")/../../../shared/testdata}
@@ -129,18 +132,29 @@ while IFS= read -r f; do
   "$P" pack "$f" -o "$T/a.pcol" --format-version 1.2 2>/dev/null || continue # refused alike below
   "$P" pack "$f" -o "$T/b.pcol" 2>"$T/err" || fail "$f: 1.3 pack refused what 1.2 packs: $(cat "$T/err")"
   "$P" pack "$f" -o "$T/z.pcol" --compress zstd:1 2>"$T/err" || fail "$f: zstd pack: $(cat "$T/err")"
-  # (b and z in one validate: its exit is the failure's, each file named)
-  "$P" validate --full "$T/b.pcol" "$T/z.pcol" >/dev/null 2>"$T/err" || fail "$f (b, z): $(cat "$T/err")"
+  "$P" pack "$f" -o "$T/l.pcol" --compress lz4 2>"$T/err" || fail "$f: lz4 pack: $(cat "$T/err")"
+  "$P" pack "$f" -o "$T/l12.pcol" --compress lz4 --format-version 1.2 2>"$T/err" || fail "$f: lz4 1.2 pack: $(cat "$T/err")"
+  # (b, z, l and l12 in one validate: its exit is the failure's, each file named)
+  "$P" validate --full "$T/b.pcol" "$T/z.pcol" "$T/l.pcol" "$T/l12.pcol" >/dev/null 2>"$T/err" ||
+    fail "$f (b, z, l, l12): $(cat "$T/err")"
   case $(ver "$T/a.pcol") in 1.0|1.2) ;; *) fail "$f: --format-version 1.2 wrote $(ver "$T/a.pcol")" ;; esac
+  # lz4 + 1.2: format 1.0, incompat 0 (the u64 at byte 16), as earlier versions wrote
+  [ "$(ver "$T/l12.pcol")" = 1.0 ] && [ "$(od -An -tu8 -j16 -N8 "$T/l12.pcol" | tr -d ' ')" = 0 ] ||
+    fail "$f: --compress lz4 --format-version 1.2 wrote $(ver "$T/l12.pcol"), not 1.0"
+  case $(ver "$T/l.pcol") in 1.2|1.3) ;; *) fail "$f: --compress lz4 wrote $(ver "$T/l.pcol")" ;; esac
+  [ "$(stat -c %s "$T/l.pcol")" -le "$(stat -c %s "$T/b.pcol")" ] ||
+    fail "$f: the lz4 file ($(stat -c %s "$T/l.pcol") bytes) is larger than the default ($(stat -c %s "$T/b.pcol"))"
   [ "$(ver "$T/b.pcol")" = 1.3 ] && enc=$((enc + 1))
   # (stdout and stderr apart: stdout is buffered, their order in one stream is not the views')
   "$P" cat --table all "$T/a.pcol" >"$T/a.cat" 2>"$T/a.err"
-  for x in b z; do
+  for x in b z l l12; do
     "$P" cat --table all "$T/$x.pcol" >"$T/x.cat" 2>"$T/x.err"
     cmp -s "$T/x.cat" "$T/a.cat" && cmp -s "$T/x.err" "$T/a.err" || fail "$f: the views of $x differ from 1.2's"
   done
   "$P" top "$T/a.pcol" 2>/dev/null | tail -n +2 >"$T/a.top"
-  "$P" top "$T/b.pcol" 2>/dev/null | tail -n +2 | cmp -s - "$T/a.top" || fail "$f: top of 1.3 differs from 1.2's"
+  for x in b l; do
+    "$P" top "$T/$x.pcol" 2>/dev/null | tail -n +2 | cmp -s - "$T/a.top" || fail "$f: top of $x differs from 1.2's"
+  done
   # the input read as it is: its image in memory, columns plain under 16 MiB
   # (pcol_builder_write_image), shows what the files show
   "$P" cat --table all "$f" 2>/dev/null | cmp -s - "$T/a.cat" ||
@@ -154,6 +168,10 @@ done < <(find "$D" -type f ! -name '*.md' -size -4M | sort)
 # standard input; and info of a union, the file merge writes
 G=$D/pprof/go-cpu-large.pb.gz H=$D/pprof/go-cpu-inline-small.pb.gz
 "$P" pack "$G" -o "$T/g.pcol" || fail "pack of $G"
+# --compress lz4 stores some columns encoded under LZ4 (lz4+e), smaller than the default file
+"$P" pack "$G" -o "$T/gl.pcol" --compress lz4 || fail "lz4 pack of $G"
+"$P" info "$T/gl.pcol" | grep -q ' lz4+e ' || fail "$G: no column encoded under LZ4 in its lz4 file"
+[ "$(stat -c %s "$T/gl.pcol")" -lt "$(stat -c %s "$T/g.pcol")" ] || fail "$G: the lz4 file is not smaller than the default"
 "$P" merge "$G" "$H" -o "$T/gh.pcol" || fail "merge of $G and $H"
 layout() { grep -E '^(format_version|file_size|sections|flags):'; }
 want=$("$P" info "$T/g.pcol" | layout)
@@ -169,4 +187,4 @@ hdr() { grep -o '"format":"[0-9.]*","file_size":[0-9]*' "$1" | head -1; }
 [ -n "$(hdr "$T/gp.html")" ] && [ "$(hdr "$T/g.html")" = "$(hdr "$T/gp.html")" ] ||
   fail "the report of $G does not describe the file pack writes: $(hdr "$T/g.html") / $(hdr "$T/gp.html")"
 [ "$enc" -gt $((n / 2)) ] || fail "only $enc of $n default files are format 1.3"
-echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd and 1.2 files and the images in memory give the same views and top"
+echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd, lz4 (1.3; 1.0 with --format-version 1.2) and 1.2 files and the images in memory give the same views and top"

@@ -2051,11 +2051,77 @@ def v13_use_cases():
           "2, width 1): element 5 is below element 4", 11, 8, vals=[0, 2, 4, 6, 10, 8, 12])
 
 
+def v13_lz4_cases():
+    """LZ4 over encoded columns, as `pcol pack --compress lz4` writes them
+    (format 1.3): the block inflates to the layout of §4.1, whose size is
+    the compact entry's decoded size; hostile ones lie in that size, in the
+    layout inside the block, or in both."""
+    p = enc_profile()
+    plans = {k: dict(v, codec=1) for k, v in ENC_PLANS.items()}
+    e = e_valid("valid-enc-lz4-compact", "valid-enc-small with every encoded column under "
+                "LZ4 (incompat 0x6: LZ4 needs no bit 0), each compact entry followed by its "
+                "decoded size (the layout's bytes), sections at any offset: the form `pcol pack "
+                "--compress lz4` writes", p, plans)
+    assert all(x.codec == 1 for x in e if x.column and x.flags & ENCODED)
+    assert any(x._off % 8 for x in e if x.column and x.codec)
+
+    def lz4_values(decoded=None, mod=None, raw=None, plan=dict(k=2, codec=1)):
+        """valid-enc-small with values.value (2 lanes) under LZ4: the lanes
+        changed by mod, the layout by raw, the entry's decoded size forced."""
+        e, v = e_base(12, 2)
+        lanes = enc_lanes(v, **{k: x for k, x in plan.items() if k != "codec"})
+        if mod:
+            mod(lanes)
+        data = enc_layout(lanes)
+        if raw:
+            data = raw(data)
+        x = find(e, 12, 2)
+        x.data, x.flags, x.decoded, x.codec = lz4_compress(data), ENCODED, len(data), 1
+        if decoded is not None:
+            x.fields["decoded"] = decoded(len(data), len(x.data))
+        return e, len(data)
+    # a decoded size that lies: over or under what the block inflates to (U1),
+    # under one lane's 32 bytes (D11), over LZ4's 255:1 (D12)
+    e, n = lz4_values(decoded=lambda d, s: d + 8)
+    c_bad("u1-enc-lz4-decoded-over", "U1", "use", "values.value (2 lanes, %d bytes) under "
+          "LZ4, its compact entry's decoded size %d: the block inflates to 8 bytes fewer"
+          % (n, n + 8), e)
+    e, n = lz4_values(decoded=lambda d, s: d - 8)
+    c_bad("u1-enc-lz4-decoded-under", "U1", "use", "values.value (2 lanes, %d bytes) under "
+          "LZ4, its compact entry's decoded size %d (a multiple of 8, over 32): the block "
+          "runs past it" % (n, n - 8), e)
+    c_bad("d11-enc-lz4-decoded-24", "D11", "open", "values.value under LZ4, its compact "
+          "entry's decoded size 24 (< 32, one lane's descriptor)",
+          lz4_values(decoded=lambda d, s: 24)[0])
+    c_bad("d12-enc-lz4-ratio", "D12", "open", "values.value under LZ4 (a block of s bytes), "
+          "its compact entry's decoded size 255 x (s + 2): more than LZ4 can expand to",
+          lz4_values(decoded=lambda d, s: 255 * (s + 2))[0])
+    # the block is right, the layout inside it wrong (U11, after inflating)
+    plan = dict(k=2, bases=[10000, -12], widths=[1, 1], codec=1)
+    c_bad("u11-enc-lz4-cut-exception", "U11", "use", "values.value's alloc lane (2 "
+          "exceptions) under LZ4, the layout's last exception cut to 8 bytes before "
+          "compressing: the block inflates to exactly its decoded size, 8 bytes fewer than "
+          "the lanes' header lays out", lz4_values(plan=plan, raw=lambda d: d[:-8])[0])
+
+    def width(w):
+        def f(d):
+            d = bytearray(d)
+            d[48] = w  # lane 1's width (24 + 24 x 1)
+            return bytes(d)
+        return f
+    c_bad("u11-enc-lz4-width-3", "U11", "use", "values.value (2 lanes of width 1) under LZ4, "
+          "lane 1's width 3 inside the block", lz4_values(plan=plan, raw=width(3))[0])
+    c_bad("u11-enc-lz4-width-past-end", "U11", "use", "values.value (2 lanes of width 1) "
+          "under LZ4, lane 1's width 8 inside the block: its 6 codes run past the inflated "
+          "layout", lz4_values(plan=plan, raw=width(8))[0])
+
+
 def v13_cases():
     v13_valid_cases()
     v13_valid_unknown()
     v13_open_cases()
     v13_use_cases()
+    v13_lz4_cases()
 
 
 # ----------------------------- issue 28: the gaps an independent reader found

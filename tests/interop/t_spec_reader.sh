@@ -10,7 +10,7 @@
 # - files pcol writes in each of its layouts, from profiles of several
 #   formats: format 1.3 (encoded columns), --compress zstd (1.2's transforms
 #   and 1.4's zstd blocks, on a 70,000-sample profile), --compress lz4
-#   (1.0), --format-version 1.2, a coalesced and a merged file: `pcol cat
+#   (1.3: LZ4 over encoded columns), --format-version 1.2, a coalesced and a merged file: `pcol cat
 #   --table all --format jsonl` and `specread.py cat` print the same bytes,
 #   and `pcol validate --full` and `specread.py check --full` both accept.
 set -u
