@@ -364,7 +364,8 @@ int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, uint32_t l
   }
   uint64_t lost[3] = {0, 0, 0};
   if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, labelset,
-                                   PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES | PCOL_V8_END_AT_LAST_SAMPLE, origin,
+                                   PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES | PCOL_V8_END_AT_LAST_SAMPLE | c->flags,
+                                   origin,
                                    c->opt, src, lost, c->err)))
     goto out;
   char num[32];

@@ -632,7 +632,8 @@ static int resolve(vimp *v) {
   if (v->origin && has_start) {
     __int128 sh = ((__int128)start.v - v->origin->v) * 1000 + (start.frac - v->origin->frac);
     if (sh < 0 || sh > INT64_MAX / 4)
-      return at(v, "startTime", SIZE_MAX, "out of range (more than 2^51 us after the trace's first profile's)");
+      return at(v, "startTime", SIZE_MAX, "out of range (more than 2^51 us after the source's time 0: its trace's start, or first "
+                "profile's)");
     shift = (int64_t)sh;
     snprintf(num, sizeof num, "%lld", (long long)v->origin->v);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.time_origin_us", num, v->err)));
@@ -659,6 +660,7 @@ static int resolve(vimp *v) {
     len = 0;
     for (size_t i = 0; i < v->nd; i++) len += v->deltas[i]; /* (128 bits: no overflow) */
   }
+  if (len >= 0 && v->origin && (v->flags & PCOL_V8_SPAN_FROM_ORIGIN)) len += shift; /* (from time 0) */
   if (len >= 0 && len <= INT64_MAX) {
     snprintf(num, sizeof num, "%lld", (long long)len);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));

@@ -18,6 +18,7 @@ fail() { echo "t_perfetto: $*" >&2; exit 1; }
 command -v protoc >/dev/null || { echo "t_perfetto: protoc not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_perfetto: python3 not installed: skipped"; exit 0; }
 FX=tests/fixtures/perfetto
+prot_enc() { protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto; }
 for f in stack_sample perf_sample streaming; do
   protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < $FX/$f.textproto > "$tmp/$f.pftrace" ||
     fail "$f: protoc --encode failed"
@@ -177,6 +178,57 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 grep -q 'fib;\|main;fib' "$tmp/v8.pftrace.fold" || fail "v8_profile: no main;fib stack: $(cat "$tmp/v8.pftrace.fold")"
+
+# V8's profiles in a trace whose clock snapshots place them (review-diff2
+# F9; doc/mappings.md §17): streaming.textproto with a wall clock and V8's
+# Profile/ProfileChunk events (v8_wall.textproto says where each sample
+# is).  V8's times are CLOCK_MONOTONIC µs, as the sampler's
+# reference_timestamp_us, so the snapshot that places the sampler's
+# samples places V8's: the same instants on the trace's timeline (time 0
+# its first timestamp), the trace's wall-clock start (`Time:`, which a V8
+# profile on its own timeline took away: go's merge of a source without a
+# start), each profile's window from time 0 to its end.  Without
+# CLOCK_MONOTONIC in the snapshot nothing places them: their own timeline,
+# as before (and as a JSON trace's).
+cat $FX/streaming.textproto $FX/v8_wall.textproto | prot_enc > "$tmp/v8w.pftrace" || fail "v8_wall: protoc --encode failed"
+sed '/clock_id: 3 /d' $FX/streaming.textproto | cat - $FX/v8_wall.textproto | prot_enc > "$tmp/v8own.pftrace" ||
+  fail "v8_wall: protoc --encode failed"
+top=$($PCOL top "$tmp/v8w.pftrace" --value samples) || fail "v8_wall: top"
+case $top in *"Time: Jan 1, 2026 at 12:00am (UTC)"*"Duration: 1.30ms, Total samples = 11"*) ;;
+  *) fail "v8_wall: no wall-clock start or not the trace's span: $top" ;; esac
+for f in v8w v8own; do
+  $PCOL cat "$tmp/$f.pftrace" --table samples --format json > "$tmp/$f.samples" || fail "$f: cat samples"
+  $PCOL info "$tmp/$f.pftrace" --format json > "$tmp/$f.info" || fail "$f: info"
+done
+# the wall-clock instant of V8's first sample, 1.01 ms after the start:
+# it and the sampler's sample of that instant, nothing else
+$PCOL top "$tmp/v8w.pftrace" --value samples --from 2026-01-01T00:00:00.00101Z --to 2026-01-01T00:00:00.00102Z \
+  --format json > "$tmp/v8w.at" || fail "v8_wall: top of a wall-clock range"
+python3 - "$tmp" <<'PY' || fail "v8_wall: V8's samples not where the trace's clocks place them"
+import json, sys
+d, bad = sys.argv[1], []
+def load(f, k):
+    return json.load(open("%s/%s.%s" % (d, f, k)))
+def times(f):
+    t = {}
+    for r in load(f, "samples"):
+        t.setdefault(r["source_id"], []).append(r["time_ns"])
+    return t
+def expect(what, got, want):
+    if got != want:
+        bad.append("%s: %r, want %r" % (what, got, want))
+expect("placed times", times("v8w"), {1: [1010000, 1020000, 1070000, 1170000, 1190000, 1225000],
+                                      2: [1010000, 1020000, 1070000], 3: [1200000, 1225000]})
+info = [(r["timestamp"], r["duration_ns"]) for r in load("v8w", "info")["rows"]]
+expect("placed starts and windows", info, [(1767225600, 1300000), (1767225600, 1070000), (1767225600, 1300000)])
+expect("the wall-clock instant", {r["name"]: r["flat"] for r in load("v8w", "at")["rows"] if r["flat"]},
+       {"jsWork": 1, "v8::Function::Call": 1})
+expect("own timeline", {k: v for k, v in times("v8own").items() if k > 1}, {2: [10000, 20000, 70000], 3: [200000, 225000]})
+expect("own timeline: no wall-clock start", [r["timestamp"] for r in load("v8own", "info")["rows"]][1:], [None, None])
+for b in bad:
+    print("t_perfetto: v8_wall: " + b)
+sys.exit(1 if bad else 0)
+PY
 
 # hostile copies: cut, an unknown iid, a packet that is no message, a
 # delta that overflows; each exit 1 naming the file, Perfetto and where

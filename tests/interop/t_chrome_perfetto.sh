@@ -17,7 +17,15 @@
 # trace's V8 profile (legacy "Profile"/"ProfileChunk" track events) must
 # read as non-empty, every answer equal to the ns to the same events as a
 # JSON trace (tests/support/pftrace_v8_json.py writes them from the trace,
-# from Perfetto's protos), and the page's 1.5 s busy loop must read as
+# from Perfetto's protos) but for the timeline: the trace's clock
+# snapshots place V8's clock (CLOCK_MONOTONIC, Chromium's trace clock) on
+# the trace's timeline and wall clock (doc/mappings.md §17), so every
+# sample is moved by one constant from the JSON copy's, every source has
+# the trace's wall-clock start, and the page's busy loop (burnOuter) lies
+# inside the trace's own FunctionCall slice that ran it, placed by
+# tests/support/pftrace_slices.py (trace_processor's clock rules, not
+# pcol's code: before, no Time: and another timeline, review-diff2 F9);
+# and the page's 1.5 s busy loop must read as
 # 1.5 s in both recordings (two runs: their samples differ, the loop's
 # length does not; before, the protobuf trace read as 0 samples, exit 0:
 # review 10 F1).  Skipped without chromium or node.
@@ -93,24 +101,57 @@ for f in s.pftrace s_copy.json s.json; do
   $PCOL cat "$tmp/$f" --table samples --format json > "$tmp/$f.samples" || fail "$f: cat samples"
   $PCOL cat "$tmp/$f" --table meta --format json > "$tmp/$f.meta" || fail "$f: cat meta"
 done
-python3 - "$tmp" <<'PY' || fail "--trace-startup: the protobuf trace's V8 profile"
-import json, sys
-d, bad = sys.argv[1], []
+# the page's busy loop on the trace's own timeline: its FunctionCall slice
+python3 tests/support/pftrace_slices.py "$tmp/s.pftrace" FunctionCall > "$tmp/s.slices" || fail "the trace's slices"
+python3 - "$tmp" "$PCOL" <<'PY' || fail "--trace-startup: the protobuf trace's V8 profile"
+import json, subprocess, sys, time
+d, pcol, bad = sys.argv[1], sys.argv[2], []
 def load(f, k):
     return json.load(open("%s/%s.%s" % (d, f, k)))
 def strip(x, f):
     return json.loads(json.dumps(x).replace("%s/%s" % (d, f), "FILE"))
-# the same recording, protobuf and its JSON copy: every answer equal
-for k in ("top", "tags", "info", "samples"):
+# the same recording, protobuf and its JSON copy: every answer equal but
+# the timeline (the protobuf trace's is the trace's: one shift for all)
+for k in ("top", "tags"):
     a, b = strip(load("s.pftrace", k), "s.pftrace"), strip(load("s_copy.json", k), "s_copy.json")
     if a != b:
         bad.append("%s differs from the JSON copy's: %s ... / %s ..." % (k, json.dumps(a)[:300], json.dumps(b)[:300]))
+TIMES = ("time_ns", "first_ns", "end_ns", "duration_ns", "timestamp")
+a, b = load("s.pftrace", "samples"), load("s_copy.json", "samples")
+shift = {x["time_ns"] - y["time_ns"] for x, y in zip(a, b)}
+if len(a) != len(b) or len(shift) != 1 or [dict(x, time_ns=0) for x in a] != [dict(y, time_ns=0) for y in b]:
+    bad.append("samples differ from the JSON copy's by more than one shift of time: %r" % sorted(shift)[:5])
+shift = shift.pop() if len(shift) == 1 else None
+a, b = strip(load("s.pftrace", "info"), "s.pftrace")["rows"], strip(load("s_copy.json", "info"), "s_copy.json")["rows"]
+if [{k: v for k, v in r.items() if k not in TIMES} for r in a] != [{k: v for k, v in r.items() if k not in TIMES} for r in b]:
+    bad.append("info differs from the JSON copy's")
+if any(r["first_ns"] - s["first_ns"] != shift for r, s in zip(a, b)):
+    bad.append("info: the first samples not moved by the samples' shift")
+if any(not r["timestamp"] or abs(r["timestamp"] - time.time()) > 3600 for r in a) or any(r["timestamp"] for r in b):
+    bad.append("wall-clock starts: %r (the JSON copy: %r)" % ([r["timestamp"] for r in a], [r["timestamp"] for r in b]))
 if open(d + "/s.pftrace.fold").read() != open(d + "/s_copy.json.fold").read():
     bad.append("fold differs from the JSON copy's")
-meta = lambda f: sorted((r["source_id"], r["key"], r["value"]) for r in strip(load(f, "meta"), f)
-                        if r["key"] != "chrome.duration_events")
+NOW = ("chrome.duration_events", "v8.time_origin_us", "pprof.duration_nanos", "pprof.time_nanos")
+meta = lambda f: sorted((r["source_id"], r["key"], r["value"]) for r in strip(load(f, "meta"), f) if r["key"] not in NOW)
 if meta("s.pftrace") != meta("s_copy.json"):
     bad.append("meta differs from the JSON copy's")
+# burnOuter's samples, by wall-clock time, inside the slice of its call
+slices = [json.loads(l) for l in open(d + "/s.slices")]
+call = max(slices, key=lambda x: x["end"] - x["begin"], default=None)
+def utc(ns):
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 10**9)) + ".%09dZ" % (ns % 10**9)
+def burn(a, b):
+    r = subprocess.run([pcol, "top", d + "/s.pftrace", "--from", utc(a), "--to", utc(b), "--node-fraction", "0",
+                        "--format", "json"], capture_output=True, text=True)
+    return max([x["cum"] for x in json.loads(r.stdout)["rows"] if x["name"] == "burnOuter"] or [0]) / 1e9 if not r.returncode else -1
+if not call or not 1.4e9 <= call["end"] - call["begin"] <= 1.7e9:
+    bad.append("no FunctionCall slice of the page's 1.5 s loop: %r" % call)
+else:
+    inside, before, after = burn(call["begin"], call["end"]), burn(call["begin"] - 10**10, call["begin"]), burn(call["end"], call["end"] + 10**10)
+    print("t_chrome_perfetto: the loop's FunctionCall slice %.3f s: burnOuter %.3f s inside it, %.3f s before, %.3f s after"
+          % ((call["end"] - call["begin"]) / 1e9, inside, before, after))
+    if not 1.4 <= inside or before or after:
+        bad.append("burnOuter not inside the trace's slice of it")
 # the page's loop: burnOuter runs 1.5 s (performance.now()), in each recording
 def cum(f, name):
     return max([r["cum"] for r in load(f, "top")["rows"] if r["name"] == name] or [0]) / 1e9

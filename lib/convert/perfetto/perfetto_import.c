@@ -464,6 +464,13 @@ static int to_trace(pimp *x, uint32_t c, int64_t t, int64_t *out) {
   return 1;
 }
 
+/* THE rule of Chrome's TimeTicks (ns) on the trace clock: they are
+ * CLOCK_MONOTONIC (base::TimeTicks, V8's too: a StreamingProfilePacket's
+ * reference_timestamp_us and deltas, a V8 profile's startTime), placed by
+ * the snapshots as trace_processor's ProfileModule places the sampler's
+ * (doc/mappings.md §17); 0 when none can */
+static int chrome_ticks(pimp *x, int64_t ns, int64_t *t) { return to_trace(x, MONOTONIC, ns, t); }
+
 /* ------------------------------------------------------------ names */
 static int put_name(pimp *x, unsigned kind, int64_t id, pspan s) {
   ientry *e;
@@ -1492,7 +1499,7 @@ static int delta(pimp *x, void *ctx, uint64_t v) {
   if (!stack) return x->n_empty++, 0;
   if (c->s->tev_ns < 0) return x->n_negative++, 0; /* (trace_processor drops it too) */
   int64_t t;
-  int conv = to_trace(x, MONOTONIC, c->s->tev_ns, &t);
+  int conv = chrome_ticks(x, c->s->tev_ns, &t);
   if (!conv) t = c->s->tev_ns, x->n_unconverted++; /* (as trace_processor keeps it) */
   int64_t one = 1;
   return add_row(x, c->src, t, conv, stack, c->ls, &one, 1);
@@ -1695,6 +1702,16 @@ static int finish(pimp *x) {
   int rc;
   size_t nv8 = pf_v8_profiles(&x->v8), made = 0;
   if (!x->nsrc && !nv8) return no_samples(x);
+  /* V8's profiles, when the snapshots place their startTimes: those bound
+   * the trace as a sample's converted time does */
+  int v8_placed;
+  int64_t v8_lo, v8_hi;
+  if ((rc = pf_v8_place(&x->v8, &x->host, &v8_placed, &v8_lo, &v8_hi))) return rc;
+  if (v8_placed) {
+    if (!x->have_t || v8_lo < x->tmin) x->tmin = v8_lo;
+    if (!x->have_t || v8_hi > x->tmax) x->tmax = v8_hi;
+    x->have_t = 1;
+  }
   int on_clock = x->have_t;
   /* the samples' span too: without a timestamp on the trace clock, or
    * with sample times no snapshot converts, no sample lies before time 0 */
@@ -1729,9 +1746,10 @@ static int finish(pimp *x) {
     if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "%s: a temporary file of sorted samples could not be read back", x->name);
     if (rc) return rc;
   }
-  /* V8's profiles: sources on their own timeline, as a JSON trace's */
+  /* V8's profiles: on the trace's timeline when placed, with its wall
+   * clock; else on their own, as a JSON trace's */
   uint32_t first = 0;
-  if ((rc = pf_v8_finish(&x->v8, &x->host, many ? (int64_t)x->nsrc + 1 : 0, &made, &first))) return rc;
+  if ((rc = pf_v8_finish(&x->v8, &x->host, many ? (int64_t)x->nsrc + 1 : 0, x->tmin, wall, &made, &first))) return rc;
   for (size_t i = 0; !x->nsrc && i < made; i++) /* (else the notes are the samples' sources') */
     if ((rc = notes(x, first + (uint32_t)i))) return rc;
   return 0;
@@ -1753,6 +1771,8 @@ static int host_name(void *ctx, const void *seq, unsigned kind, uint64_t iid, co
   });
   return *p != NULL;
 }
+/* V8's clock on the trace clock: THE rule of Chrome's TimeTicks */
+static int host_ticks(void *ctx, int64_t ns, int64_t *t) { return chrome_ticks(ctx, ns, t); }
 /* a V8 profile's thread: its source's URI, "FILE: THREAD (pid P, tid T)"
  * ("FILE: pid P, tid T" without a thread name), as a JSON trace's, and
  * the labels of the trace's threads (pid, tid, their names) */
@@ -1794,7 +1814,7 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   /* a regular file is mapped in place, not copied */
   if (!pcol_input_map_file(in, opt, &x.raw)) rc = pcol_read_input(in, opt, x.name, &x.raw, &gz, err);
   if (!rc && !x.raw.len) rc = pcol_error_set(err, PCOL_ECORRUPT, "%s: empty input (no Perfetto trace packets)", x.name);
-  x.host = (pf_v8_host){&x, b, x.name, opt, err, host_bad, where, host_name, host_thread};
+  x.host = (pf_v8_host){&x, b, x.name, opt, err, host_bad, where, host_name, host_thread, host_ticks};
   if (!rc) rc = setup(&x);
   pspan t = {x.raw.data, x.raw.len};
   if (!rc) rc = walk(&x, t, pass1, 1);

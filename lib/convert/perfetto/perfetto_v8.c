@@ -13,7 +13,12 @@
  * trace_processor places a legacy event and Chrome's JSON export writes
  * its pid and tid.  The chunks of a profile are taken in the order of the
  * trace, as trace_processor takes them (V8 writes a profile's chunks from
- * one thread: one sequence, in time order). */
+ * one thread: one sequence, in time order).  Times: a profile's startTime
+ * and deltas are Chrome's TimeTicks (CLOCK_MONOTONIC, µs); when the
+ * importer's clock rule (h->ticks) places every profile's startTime on the
+ * trace clock, the profiles are on the trace's timeline, with its time 0
+ * and wall-clock start (pf_v8_place, pf_v8_finish), else on their own, as
+ * a JSON trace's. */
 #include "perfetto_v8.h"
 #include "error.h"   /* pcol_oom, pcol_error_in */
 #include "keys.h"    /* PCOL_META_NOTE, PCOL_META_RECORDING_PART */
@@ -74,7 +79,7 @@ void pf_v8_free(pf_v8 *v) {
   if (v->on) pcol_v8c_free(&v->v);
   pcol_u64map_free(&v->track_ix);
   pcol_u64map_free(&v->seq_ix);
-  free(v->tracks), free(v->seqs);
+  free(v->tracks), free(v->seqs), free(v->at);
   memset(v, 0, sizeof *v);
 }
 
@@ -298,11 +303,43 @@ size_t pf_v8_profiles(const pf_v8 *v) {
   return n;
 }
 
-int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, size_t *made, uint32_t *first) {
+/* a V8 time (whole µs and ns more, of its sign) in ns: 1, 0 past 64 bits */
+static int vnum_ns(const vnum *t, int64_t *ns) {
+  return !__builtin_mul_overflow(t->v, (int64_t)1000, ns) && !__builtin_add_overflow(*ns, (int64_t)t->frac, ns);
+}
+
+int pf_v8_place(pf_v8 *v, const pf_v8_host *h, int *placed, int64_t *lo, int64_t *hi) {
+  *placed = 0, *lo = *hi = 0;
+  if (!v->on || !v->v.nst) return 0;
+  free(v->at);
+  if (!(v->at = malloc(v->v.nst * sizeof *v->at))) return pcol_oom(h->err);
+  int any = 0;
+  for (size_t i = 0; i < v->v.nst; i++) {
+    const pcol_v8c_stream *s = &v->v.st[i];
+    int64_t ns;
+    v->at[i] = 0;
+    if (!pcol_v8c_has_profile(s)) continue;
+    if (!s->start.present || s->start.bad || !vnum_ns(&s->start, &ns) || !h->ticks(h->x, ns, &v->at[i])) return 0;
+    if (!any || v->at[i] < *lo) *lo = v->at[i];
+    if (!any || v->at[i] > *hi) *hi = v->at[i];
+    any = 1;
+  }
+  *placed = v->placed = any;
+  return 0;
+}
+
+int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int64_t wall, size_t *made,
+                 uint32_t *first) {
   int rc = 0;
   *made = 0, *first = 0;
   if (!v->on) return 0;
   const vnum *origin = pcol_v8c_origin(&v->v);
+  /* placed: each profile's time 0 is the trace's, on V8's clock: its
+   * startTime less its place after the trace's first timestamp (so its
+   * samples are at their instants on the trace's timeline), and its
+   * window from there to its end */
+  vnum own;
+  if (v->placed) v->v.flags |= PCOL_V8_SPAN_FROM_ORIGIN;
   for (size_t i = 0; !rc && i < v->v.nst; i++) {
     pcol_v8c_stream *s = &v->v.st[i];
     if (!pcol_v8c_has_profile(s)) continue;
@@ -311,12 +348,23 @@ int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, size_t *made, uint
     uint32_t ls = 0, src = 0;
     num_text(pm, t->has_pid, t->pid), num_text(tm, t->has_tid, t->tid);
     if ((rc = pcol_v8c_check(&v->v, s, pm))) break;
+    if (v->placed) {
+      int64_t ns, after, o;
+      if (!vnum_ns(&s->start, &ns) || __builtin_sub_overflow(v->at[i], zero, &after) || after < 0 ||
+          __builtin_sub_overflow(ns, after, &o))
+        return pcol_error_set(h->err, PCOL_ECORRUPT, "%s: profile %s of pid %s: its startTime on the trace's "
+                              "clock is past 64 bits from the trace's start", h->name, s->id, pm);
+      own = (vnum){.present = 1, .v = o / 1000, .frac = (int)(o % 1000)};
+      origin = &own;
+    }
     if (!(ename = pcol_v8c_name(&v->v, s, pm, tm))) return pcol_oom(h->err);
     if ((rc = h->thread(h->x, t, &uri, &ls))) {
       rc = pcol_error_in(h->err, rc, ename, 0);
     } else if (!(rc = pcol_v8c_import(&v->v, s, uri, ls, pm, tm, origin, &src))) { /* (its errors named) */
+      if (v->placed && wall != PCOL_NA_I64 && wall > 0) /* (the trace's wall-clock start, as its other sources') */
+        snprintf(num, sizeof num, "%" PRId64, wall), rc = pcol_b_meta_str(h->b, src, PPROF_META_TIME_NANOS, num, h->err);
       snprintf(num, sizeof num, "%" PRId64, part + (int64_t)*made);
-      if (part > 0) rc = pcol_b_meta_str(h->b, src, PCOL_META_RECORDING_PART, num, h->err);
+      if (!rc && part > 0) rc = pcol_b_meta_str(h->b, src, PCOL_META_RECORDING_PART, num, h->err);
       if (!rc && !(rc = note(h->b, src, v->n_no_name, "V8 profile events (legacy phase 'P') whose name is in no "
                              "interned data, not read", h->err)))
         rc = note(h->b, src, v->n_no_json, "V8 Profile/ProfileChunk events without a \"data\" annotation of "

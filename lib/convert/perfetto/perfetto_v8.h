@@ -44,6 +44,9 @@ typedef struct pf_v8_host {
   int (*interned_name)(void *x, const void *seq, unsigned kind, uint64_t iid, const uint8_t **p, size_t *n);
   /* a thread's source URI ("FILE: THREAD (pid P, tid T)") and labels */
   int (*thread)(void *x, const pf_v8_thread *t, char **uri, uint32_t *labelset);
+  /* ns of Chrome's TimeTicks (V8's clock) on the trace clock (*t): 1, or 0
+   * when no clock snapshot places them (perfetto_import.c chrome_ticks) */
+  int (*ticks)(void *x, int64_t ns, int64_t *t);
 } pf_v8_host;
 
 typedef struct pf_v8 {
@@ -58,6 +61,8 @@ typedef struct pf_v8 {
   uint64_t n_events;          /* Profile and ProfileChunk events read */
   uint64_t n_no_name;         /* phase 'P' events whose name is in no interned data */
   uint64_t n_no_json;         /* Profile/ProfileChunk events without a "data" legacy_json_value */
+  int64_t *at;                /* pf_v8_place: each stream's startTime on the trace clock (ns) */
+  int placed;                 /* every profile's startTime is placed there */
 } pf_v8;
 
 /* a legacy event's JSON (legacy_json_value) is read up to this size */
@@ -74,11 +79,23 @@ int pf_v8_seq_thread(pf_v8 *v, const pf_v8_host *h, uint32_t seq, const uint8_t 
  * state of it, for interned names; defaults: its TracePacketDefaults) */
 int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_t seq, const uint8_t *defaults,
                       size_t dn, const uint8_t *p, size_t n);
-/* at the end: each profile a source of type "chrome" (doc/mappings.md
- * §17), numbered part, part + 1, ... of the recording (meta
- * pcol.recording_part, when numbered: part > 0); *made: how many, their
+/* at the end, before the trace's time 0 is known: each profile's
+ * startTime (µs of Chrome's TimeTicks) on the trace clock by h->ticks.
+ * *placed: 1 when every profile's is (then *lo, *hi: the earliest and
+ * latest, which bound the trace as a sample's time does), 0 when one is
+ * not (none is: the profiles keep their own timeline, as a JSON trace's,
+ * doc/mappings.md §17).  A profile without its startTime, or a bad one, is
+ * left to pf_v8_finish to refuse. */
+int pf_v8_place(pf_v8 *v, const pf_v8_host *h, int *placed, int64_t *lo, int64_t *hi);
+/* then each profile a source of type "chrome" (doc/mappings.md §17),
+ * numbered part, part + 1, ... of the recording (meta
+ * pcol.recording_part, when numbered: part > 0); when placed, on the
+ * trace's timeline: time 0 at zero (the trace's first timestamp, on its
+ * clock), meta pprof.time_nanos = wall (PCOL_NA_I64 or <= 0: none), the
+ * duration from time 0 to the profile's end; *made: how many, their
  * source ids *first, *first + 1, ... */
-int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, size_t *made, uint32_t *first);
+int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int64_t wall, size_t *made,
+                 uint32_t *first);
 /* how many profiles (with samples or nodes) the events gave */
 size_t pf_v8_profiles(const pf_v8 *v);
 
