@@ -182,9 +182,11 @@ grep -q 'fib;\|main;fib' "$tmp/v8.pftrace.fold" || fail "v8_profile: no main;fib
 # V8's profiles in a trace whose clock snapshots place them (review-diff2
 # F9; doc/mappings.md §17): streaming.textproto with a wall clock and V8's
 # Profile/ProfileChunk events (v8_wall.textproto says where each sample
-# is).  V8's times are CLOCK_MONOTONIC µs, as the sampler's
-# reference_timestamp_us, so the snapshot that places the sampler's
-# samples places V8's: the same instants on the trace's timeline (time 0
+# is).  V8's times are Chrome's TimeTicks, on its Profile event's clock
+# (CLOCK_MONOTONIC when it states none, as the sampler's
+# reference_timestamp_us; BOOTTIME through a sequence-scoped clock, as
+# Chrome on macOS and Windows writes it), so the snapshot that places the
+# sampler's samples places V8's: the same instants on the trace's timeline (time 0
 # its first timestamp), the trace's wall-clock start (`Time:`, which a V8
 # profile on its own timeline took away: go's merge of a source without a
 # start), each profile's window from time 0 to its end.  Without
@@ -194,7 +196,7 @@ cat $FX/streaming.textproto $FX/v8_wall.textproto | prot_enc > "$tmp/v8w.pftrace
 sed '/clock_id: 3 /d' $FX/streaming.textproto | cat - $FX/v8_wall.textproto | prot_enc > "$tmp/v8own.pftrace" ||
   fail "v8_wall: protoc --encode failed"
 top=$($PCOL top "$tmp/v8w.pftrace" --value samples) || fail "v8_wall: top"
-case $top in *"Time: Jan 1, 2026 at 12:00am (UTC)"*"Duration: 1.30ms, Total samples = 11"*) ;;
+case $top in *"Time: Jan 1, 2026 at 12:00am (UTC)"*"Duration: 1.30ms, Total samples = 13"*) ;;
   *) fail "v8_wall: no wall-clock start or not the trace's span: $top" ;; esac
 for f in v8w v8own; do
   $PCOL cat "$tmp/$f.pftrace" --table samples --format json > "$tmp/$f.samples" || fail "$f: cat samples"
@@ -218,13 +220,16 @@ def expect(what, got, want):
     if got != want:
         bad.append("%s: %r, want %r" % (what, got, want))
 expect("placed times", times("v8w"), {1: [1010000, 1020000, 1070000, 1170000, 1190000, 1225000],
-                                      2: [1010000, 1020000, 1070000], 3: [1200000, 1225000]})
+                                      2: [1010000, 1020000, 1070000], 3: [1200000, 1225000], 4: [1150000, 1200000]})
 info = [(r["timestamp"], r["duration_ns"]) for r in load("v8w", "info")["rows"]]
-expect("placed starts and windows", info, [(1767225600, 1300000), (1767225600, 1070000), (1767225600, 1300000)])
+expect("placed starts and windows", info, [(1767225600, 1300000), (1767225600, 1070000), (1767225600, 1300000),
+                                           (1767225600, 1200000)])
 expect("the wall-clock instant", {r["name"]: r["flat"] for r in load("v8w", "at")["rows"] if r["flat"]},
        {"jsWork": 1, "v8::Function::Call": 1})
-expect("own timeline", {k: v for k, v in times("v8own").items() if k > 1}, {2: [10000, 20000, 70000], 3: [200000, 225000]})
-expect("own timeline: no wall-clock start", [r["timestamp"] for r in load("v8own", "info")["rows"]][1:], [None, None])
+# (profile 0x3's BOOTTIME is the trace clock, but the others are not placed: none is)
+expect("own timeline", {k: v for k, v in times("v8own").items() if k > 1},
+       {2: [10000, 20000, 70000], 3: [200000, 225000], 4: [5000150000, 5000200000]})
+expect("own timeline: no wall-clock start", [r["timestamp"] for r in load("v8own", "info")["rows"]][1:], [None] * 3)
 for b in bad:
     print("t_perfetto: v8_wall: " + b)
 sys.exit(1 if bad else 0)

@@ -148,6 +148,8 @@ typedef struct seqst {
   uint64_t pf_freq;     /* frequency */
   int has_td, has_ref;  /* a ThreadDescriptor; its reference time */
   int64_t pid, tid, tev_ns; /* its pid, tid; the track-event clock (ns) */
+  uint32_t sbase;       /* the builtin clock its sequence-scoped clocks (64..127) count, by its
+                         * latest ClockSnapshot naming both (Chrome's TimeTicks' clock), 0 none */
 } seqst;
 
 typedef struct snap {
@@ -464,12 +466,36 @@ static int to_trace(pimp *x, uint32_t c, int64_t t, int64_t *out) {
   return 1;
 }
 
-/* THE rule of Chrome's TimeTicks (ns) on the trace clock: they are
- * CLOCK_MONOTONIC (base::TimeTicks, V8's too: a StreamingProfilePacket's
- * reference_timestamp_us and deltas, a V8 profile's startTime), placed by
- * the snapshots as trace_processor's ProfileModule places the sampler's
+/* THE rule of Chrome's TimeTicks (ns: base::TimeTicks, V8's too) on the
+ * trace clock: on the builtin clock the trace states them on (a V8
+ * profile's: its Profile event's packet clock, kTraceClockId: MONOTONIC on
+ * Linux, Android and ChromeOS, BOOTTIME on macOS and Windows), else (clock
+ * 0) CLOCK_MONOTONIC, as trace_processor's ProfileModule places the
+ * sampler's reference_timestamp_us and deltas; placed by the snapshots
  * (doc/mappings.md §17); 0 when none can */
-static int chrome_ticks(pimp *x, int64_t ns, int64_t *t) { return to_trace(x, MONOTONIC, ns, t); }
+static int chrome_ticks(pimp *x, uint32_t clock, int64_t ns, int64_t *t) {
+  return to_trace(x, clock ? clock : MONOTONIC, ns, t);
+}
+
+/* A sequence's ClockSnapshot (m): the builtin clock its sequence-scoped
+ * clocks count, when it names both (Chrome's track events: 64 and 65 in
+ * µs beside kTraceClockId) */
+static int seq_clocks(pimp *x, seqst *s, pspan m) {
+  pcol_pb_field f, g;
+  uint32_t base = 0;
+  int scoped = 0;
+  FIELDS(x, m, f, "clock_snapshot", {
+    if (f.field != 1 || f.wt != 2) continue;
+    pspan c = sub(&m, &f);
+    FIELDS(x, c, g, "clock_snapshot.clocks", {
+      if (g.field != 1 || g.wt != 0) continue;
+      if (g.v >= 64 && g.v < 128) scoped = 1;
+      else if (g.v && g.v < 64 && !base) base = (uint32_t)g.v;
+    });
+  });
+  if (scoped && base) s->sbase = base;
+  return 0;
+}
 
 /* ------------------------------------------------------------ names */
 static int put_name(pimp *x, unsigned kind, int64_t id, pspan s) {
@@ -1499,7 +1525,7 @@ static int delta(pimp *x, void *ctx, uint64_t v) {
   if (!stack) return x->n_empty++, 0;
   if (c->s->tev_ns < 0) return x->n_negative++, 0; /* (trace_processor drops it too) */
   int64_t t;
-  int conv = chrome_ticks(x, c->s->tev_ns, &t);
+  int conv = chrome_ticks(x, 0, c->s->tev_ns, &t);
   if (!conv) t = c->s->tev_ns, x->n_unconverted++; /* (as trace_processor keeps it) */
   int64_t one = 1;
   return add_row(x, c->src, t, conv, stack, c->ls, &one, 1);
@@ -1541,6 +1567,7 @@ static int pass2(pimp *x, pspan pk) {
   int has_seq = 0, cleared = 0, dropped = 0, has_ts = 0, has_clock = 0;
   pspan interned_m = {NULL, 0}, defaults = {NULL, 0}, payload = {NULL, 0}, td = {NULL, 0};
   pspan tev = {NULL, 0}, trk = {NULL, 0}; /* a track event, a track descriptor (perfetto_v8.c) */
+  pspan snapm = {NULL, 0};
   unsigned kind = 0;
   FIELDS(x, pk, f, "packet", {
     switch (f.field) {
@@ -1555,6 +1582,7 @@ static int pass2(pimp *x, pspan pk) {
     case P_THREAD_DESCRIPTOR: if (f.wt == 2) td = sub(&pk, &f); break;
     case P_TRACK_EVENT: if (f.wt == 2) tev = sub(&pk, &f); break;
     case P_TRACK_DESCRIPTOR: if (f.wt == 2) trk = sub(&pk, &f); break;
+    case P_CLOCK_SNAPSHOT: if (f.wt == 2) snapm = sub(&pk, &f); break;
     case P_STACK_SAMPLE: case P_PERF_SAMPLE: case P_STREAMING:
       if (f.wt == 2) payload = sub(&pk, &f), kind = (unsigned)f.field;
       break;
@@ -1575,8 +1603,11 @@ static int pass2(pimp *x, pspan pk) {
   }
   if (defaults.n) s->defaults = defaults, s->dread = 0;
   if (interned_m.n && !s->invalid && (rc = read_interned(x, s, interned_m))) return rc;
-  /* the packet's time, on the trace clock */
+  if (snapm.n && has_seq && (rc = seq_clocks(x, s, snapm))) return rc;
+  /* the packet's time, on the trace clock; its builtin clock (pclock: 0
+   * none stated, or a sequence-scoped one no snapshot of it names) */
   int64_t t = PCOL_NA_I64;
+  uint32_t pclock = 0;
   if (has_ts) {
     uint32_t c = has_clock ? (uint32_t)clock : 0;
     if (!has_clock && s->defaults.n) {
@@ -1591,6 +1622,7 @@ static int pass2(pimp *x, pspan pk) {
       c = s->dclock;
     }
     if (ts > INT64_MAX) return bad(x, "timestamp %" PRIu64 " is past 2^63", ts);
+    pclock = c < 64 ? c : c < 128 ? s->sbase : 0;
     /* (a time no snapshot converts, or on a sequence-scoped clock, 64 on,
      * which Chrome's track events use incrementally, bounds nothing) */
     if (c < 64 && to_trace(x, c, (int64_t)ts, &t)) {
@@ -1621,7 +1653,7 @@ static int pass2(pimp *x, pspan pk) {
       (rc = pf_v8_seq_thread(&x->v8, &x->host, s->id, td.p, td.n, trk.p, trk.n)))
     return rc;
   if (tev.n && !((flags & SEQ_NEEDS_STATE) && s->invalid) &&
-      (rc = pf_v8_track_event(&x->v8, &x->host, s, s->id, s->defaults.p, s->defaults.n, tev.p, tev.n)))
+      (rc = pf_v8_track_event(&x->v8, &x->host, s, s->id, pclock, s->defaults.p, s->defaults.n, tev.p, tev.n)))
     return rc;
   if (!kind) return 0;
   if ((flags & SEQ_NEEDS_STATE) && s->invalid) {
@@ -1772,7 +1804,7 @@ static int host_name(void *ctx, const void *seq, unsigned kind, uint64_t iid, co
   return *p != NULL;
 }
 /* V8's clock on the trace clock: THE rule of Chrome's TimeTicks */
-static int host_ticks(void *ctx, int64_t ns, int64_t *t) { return chrome_ticks(ctx, ns, t); }
+static int host_ticks(void *ctx, uint32_t clock, int64_t ns, int64_t *t) { return chrome_ticks(ctx, clock, ns, t); }
 /* a V8 profile's thread: its source's URI, "FILE: THREAD (pid P, tid T)"
  * ("FILE: pid P, tid T" without a thread name), as a JSON trace's, and
  * the labels of the trace's threads (pid, tid, their names) */

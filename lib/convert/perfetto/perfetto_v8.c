@@ -14,7 +14,8 @@
  * its pid and tid.  The chunks of a profile are taken in the order of the
  * trace, as trace_processor takes them (V8 writes a profile's chunks from
  * one thread: one sequence, in time order).  Times: a profile's startTime
- * and deltas are Chrome's TimeTicks (CLOCK_MONOTONIC, µs); when the
+ * and deltas are Chrome's TimeTicks (µs), on its Profile event's clock
+ * (perfetto_import.c chrome_ticks: CLOCK_MONOTONIC when unstated); when the
  * importer's clock rule (h->ticks) places every profile's startTime on the
  * trace clock, the profiles are on the trace's timeline, with its time 0
  * and wall-clock start (pf_v8_place, pf_v8_finish), else on their own, as
@@ -169,8 +170,8 @@ static int name_of(const pf_v8_host *h, const void *seqctx, unsigned kind, uint6
 
 static int is(const uint8_t *p, size_t n, const char *lit) { return p && n == strlen(lit) && !memcmp(p, lit, n); }
 
-int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_t seq, const uint8_t *defaults,
-                      size_t dn, const uint8_t *p, size_t n) {
+int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_t seq, uint32_t clock,
+                      const uint8_t *defaults, size_t dn, const uint8_t *p, size_t n) {
   pcol_pb_field f, g;
   size_t i = 0, k;
   int r;
@@ -261,7 +262,7 @@ int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_
   if (over.has_pid) t.pid = over.pid, t.has_pid = 1;
   if (over.has_tid) t.tid = over.tid, t.has_tid = 1;
   /* the JSON, read as a JSON trace's args.data */
-  if (!v->on) pcol_v8c_init(&v->v, h->b, h->name, h->opt, sizeof(pf_v8_thread), h->err), v->on = 1;
+  if (!v->on) pcol_v8c_init(&v->v, h->b, h->name, h->opt, sizeof(pf_v8_event), h->err), v->on = 1;
   char pk[160], where[256], idt[24], *jname = NULL;
   h->where(h->x, pk, sizeof pk);
   snprintf(where, sizeof where, "Perfetto trace: %s: the %s event's data (legacy_json_value)", pk,
@@ -281,7 +282,8 @@ int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_
   snprintf(idt, sizeof idt, "0x%" PRIx64, id); /* (as Chrome's JSON writes it) */
   uint64_t key = t.has_pid ? (uint64_t)(uint32_t)t.pid : (uint64_t)1 << 40;
   v->n_events++;
-  return pcol_v8c_add(&v->v, key, idt, chunk, &t, 0, 0, where);
+  pf_v8_event ev = {t, clock};
+  return pcol_v8c_add(&v->v, key, idt, chunk, &ev, 0, 0, where);
 }
 
 static const char *num_text(char out[24], int has, int64_t n) {
@@ -319,7 +321,9 @@ int pf_v8_place(pf_v8 *v, const pf_v8_host *h, int *placed, int64_t *lo, int64_t
     int64_t ns;
     v->at[i] = 0;
     if (!pcol_v8c_has_profile(s)) continue;
-    if (!s->start.present || s->start.bad || !vnum_ns(&s->start, &ns) || !h->ticks(h->x, ns, &v->at[i])) return 0;
+    const pf_v8_event *ev = s->thread;
+    if (!s->start.present || s->start.bad || !vnum_ns(&s->start, &ns) || !h->ticks(h->x, ev->clock, ns, &v->at[i]))
+      return 0;
     if (!any || v->at[i] < *lo) *lo = v->at[i];
     if (!any || v->at[i] > *hi) *hi = v->at[i];
     any = 1;
@@ -343,7 +347,7 @@ int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int6
   for (size_t i = 0; !rc && i < v->v.nst; i++) {
     pcol_v8c_stream *s = &v->v.st[i];
     if (!pcol_v8c_has_profile(s)) continue;
-    const pf_v8_thread *t = s->thread;
+    const pf_v8_thread *t = &((const pf_v8_event *)s->thread)->t;
     char pm[24], tm[24], *uri = NULL, *ename = NULL, num[32];
     uint32_t ls = 0, src = 0;
     num_text(pm, t->has_pid, t->pid), num_text(tm, t->has_tid, t->tid);

@@ -19,6 +19,14 @@ typedef struct pf_v8_thread {
   uint8_t has_pid, has_tid;
 } pf_v8_thread;
 
+/* a profile's Profile event (else its first chunk): its thread, and the
+ * builtin clock of its packet's time (perfetto_import.c's pclock: V8's
+ * TimeTicks are on it; 0 none stated) */
+typedef struct pf_v8_event {
+  pf_v8_thread t;
+  uint32_t clock;
+} pf_v8_event;
+
 /* a sequence's thread (its ThreadDescriptor, or a thread's
  * TrackDescriptor written on it) and its TrackEventDefaults' track */
 typedef struct pf_v8_seq {
@@ -44,9 +52,10 @@ typedef struct pf_v8_host {
   int (*interned_name)(void *x, const void *seq, unsigned kind, uint64_t iid, const uint8_t **p, size_t *n);
   /* a thread's source URI ("FILE: THREAD (pid P, tid T)") and labels */
   int (*thread)(void *x, const pf_v8_thread *t, char **uri, uint32_t *labelset);
-  /* ns of Chrome's TimeTicks (V8's clock) on the trace clock (*t): 1, or 0
-   * when no clock snapshot places them (perfetto_import.c chrome_ticks) */
-  int (*ticks)(void *x, int64_t ns, int64_t *t);
+  /* ns of Chrome's TimeTicks (V8's clock), stated on builtin clock (0:
+   * none stated), on the trace clock (*t): 1, or 0 when no clock snapshot
+   * places them (perfetto_import.c chrome_ticks) */
+  int (*ticks)(void *x, uint32_t clock, int64_t ns, int64_t *t);
 } pf_v8_host;
 
 typedef struct pf_v8 {
@@ -76,11 +85,13 @@ int pf_v8_track(pf_v8 *v, const pf_v8_host *h, const uint8_t *p, size_t n);
 int pf_v8_seq_thread(pf_v8 *v, const pf_v8_host *h, uint32_t seq, const uint8_t *td, size_t tdn, const uint8_t *trk,
                      size_t trkn);
 /* pass 2: a TrackEvent (p, n) of sequence seq (seqctx: the importer's
- * state of it, for interned names; defaults: its TracePacketDefaults) */
-int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_t seq, const uint8_t *defaults,
-                      size_t dn, const uint8_t *p, size_t n);
+ * state of it, for interned names; clock: its packet time's builtin clock,
+ * 0 none; defaults: its TracePacketDefaults) */
+int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_t seq, uint32_t clock,
+                      const uint8_t *defaults, size_t dn, const uint8_t *p, size_t n);
 /* at the end, before the trace's time 0 is known: each profile's
- * startTime (µs of Chrome's TimeTicks) on the trace clock by h->ticks.
+ * startTime (µs of Chrome's TimeTicks, on its Profile event's clock) on
+ * the trace clock by h->ticks.
  * *placed: 1 when every profile's is (then *lo, *hi: the earliest and
  * latest, which bound the trace as a sample's time does), 0 when one is
  * not (none is: the profiles keep their own timeline, as a JSON trace's,
