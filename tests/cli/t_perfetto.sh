@@ -193,7 +193,7 @@ grep -q 'fib;\|main;fib' "$tmp/v8.pftrace.fold" || fail "v8_profile: no main;fib
 # CLOCK_MONOTONIC in the snapshot nothing places them: their own timeline,
 # as before (and as a JSON trace's).
 cat $FX/streaming.textproto $FX/v8_wall.textproto | prot_enc > "$tmp/v8w.pftrace" || fail "v8_wall: protoc --encode failed"
-sed '/clock_id: 3 /d' $FX/streaming.textproto | cat - $FX/v8_wall.textproto | prot_enc > "$tmp/v8own.pftrace" ||
+cat $FX/streaming.textproto $FX/v8_wall.textproto | sed '/clock_id: 3 /d' | prot_enc > "$tmp/v8own.pftrace" ||
   fail "v8_wall: protoc --encode failed"
 top=$($PCOL top "$tmp/v8w.pftrace" --value samples) || fail "v8_wall: top"
 case $top in *"Time: Jan 1, 2026 at 12:00am (UTC)"*"Duration: 1.30ms, Total samples = 13"*) ;;
