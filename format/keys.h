@@ -50,6 +50,13 @@
  * evenly spread ticks (spec.md §7.1, "Interval sources"): a range counts
  * the part of each inside it.  Written by the Chrome trace importer. */
 #define PCOL_META_INTERVALS "pcol.intervals"
+/* "1": the source's lines of functions without a name are places, as an
+ * Rprof source's top-level srcrefs (FILE:LINE by the frame rule, left out
+ * of top as summaryRprof leaves them), not frames of their own (pprof's
+ * "<unknown>"): written by the speedscope and Firefox importers when pcol's
+ * export marked such frames (pcolNameless).  THE nameless rule,
+ * pcol_source_nameless_places (lib/core/frames.c). */
+#define PCOL_META_NAMELESS_PLACES "pcol.nameless_places"
 /* What an importer read but did not keep, said in words (one row per
  * note, per source): `pcol info` prints each ("markers ignored: 12"). */
 #define PCOL_META_NOTE "pcol.note"

@@ -3,6 +3,9 @@
 #include "buf.h"      /* pcol_buf_append, pcol_buf, PCOL_GROW */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_set */
+#include "bytes.h"    /* pcol_str_is */
+#include "keys.h"     /* PCOL_SRC_RPROF, PCOL_META_NAMELESS_PLACES */
+#include "reader.h"   /* pcol_meta_probe */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +70,31 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   }
   if (rc) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   *out = (pcol_str){(const char *)scratch->data, scratch->len};
+  return PCOL_OK;
+}
+
+int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_error *err) {
+  pcol_view ty;
+  pcol_str t, v;
+  *places = 0;
+  if (s < 1 || s > pcol_rows(f, PCOL_T_SOURCES)) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, s - 1), &t, err));
+  if (pcol_str_is(t, PCOL_SRC_RPROF)) return *places = 1, PCOL_OK;
+  int h = pcol_meta_probe(f, s, PCOL_META_NAMELESS_PLACES, &v, err);
+  if (h < 0) return h;
+  *places = h && pcol_str_is(v, "1");
+  return PCOL_OK;
+}
+
+int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err) {
+  *frames = 0;
+  for (uint32_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !*frames; s++) {
+    if (sel && sel->source_id && s != sel->source_id) continue;
+    int places;
+    PCOL_RETURN_NOT_OK(pcol_source_nameless_places(f, s, &places, err));
+    *frames = !places;
+  }
   return PCOL_OK;
 }
 

@@ -50,6 +50,17 @@ static inline uint32_t pcol_frames_fn(const pcol_frames *fr, uint64_t li) {
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
                          int *by_function, pcol_error *err);
 
+/* THE nameless rule: *places = 1 when the lines of source s's functions
+ * without a name are places (an Rprof source's top-level srcrefs, or a
+ * source pcol read from its own speedscope or Firefox export of them,
+ * meta pcol.nameless_places: named FILE:LINE by the frame rule, left out
+ * of top as summaryRprof leaves them), 0 when they are frames of their own
+ * (pprof's "<unknown>" or [mapping]).  *frames (pcol_unnamed_are_frames)
+ * = 1 when a source the selection takes (all: sel NULL or no source_id)
+ * has such frames. */
+int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_error *err);
+int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err);
+
 /* The mapping of location `loc` (0: none, or loc or its mapping id out of
  * range).  Unsymbolized locations of one mapping share one name. */
 static inline uint32_t pcol_frames_mapping(const pcol_frames *fr, uint32_t loc) {

@@ -27,7 +27,7 @@
  * O(stacks + locations + lines) for the trees and keys. */
 #include "query.h"
 #include "report_assets.h"
-#include "keys.h"     /* PCOL_VALUE_RPROF_ALLOC, PCOL_VT_CPU, PCOL_SRC_RPROF, ... */
+#include "keys.h"     /* PCOL_VALUE_RPROF_ALLOC, PCOL_VT_CPU, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_str_is, pcol_wr64, pcol_wr16, ... */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_append, ... */
@@ -35,6 +35,7 @@
 #include "count.h"    /* pcol_count_types, pcol_source_default_types */
 #include "lasts.h"    /* pcol_thread_classes, pcol_thread_name */
 #include "select.h"   /* pcol_source_range_meta */
+#include "frames.h"   /* pcol_source_nameless_places */
 
 #include <math.h>
 #include <stdarg.h>
@@ -331,7 +332,8 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
 
 /* Which key sets the page needs: by function, line and file, each once per
  * way of naming unnamed functions that a choice of sources can give (frames
- * of their own unless every selected source is Rprof, top.c). */
+ * of their own unless every selected source's are places: THE nameless
+ * rule, frames.c; is_rprof[s] is that rule's answer, "places" in the page). */
 static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *err) {
   uint32_t first_rprof = 0, any_other = 0;
   for (uint64_t s = 1; s <= nsrc; s++) {
@@ -672,7 +674,9 @@ static int sources_of(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, 
     pcol_str t, u;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&st, s - 1), &t, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&su, s - 1), &u, err));
-    is_rprof[s] = pcol_str_is(t, PCOL_SRC_RPROF);
+    int places; /* THE nameless rule (frames.c): an Rprof source's, or its copy's */
+    PCOL_RETURN_NOT_OK(pcol_source_nameless_places(f, (uint32_t)s, &places, err));
+    is_rprof[s] = (uint8_t)places;
     /* rows of source s (sorted by source; anything else counts as none) */
     uint64_t a = row;
     while (row < n && pcol_view_u32(&src, row) == s) row++;
@@ -704,6 +708,7 @@ static int sources_of(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, 
     jpstr(r, t);
     put(r, ",\"uri\":", 7);
     jpstr(r, u);
+    if (is_rprof[s]) put(r, ",\"places\":1", 11); /* (its nameless lines are places: keysets) */
     /* its name, when the importer gives one (a JFR source's event type):
      * the timeline's tracks are named by it */
     pcol_str nm;

@@ -20,7 +20,6 @@
  * only the rows a view prints are named and sorted (pcol_top_compute_cut).
  */
 #include "query.h"
-#include "keys.h"     /* PCOL_SRC_RPROF */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "bytes.h"    /* pcol_str_is */
 #include "buf.h"      /* pcol_buf_append, pcol_alloc_hot, pcol_buf, ... */
@@ -194,19 +193,10 @@ static void ctx_free(topctx *t) {
 
 /* Rprof stores top-level code refs as functions without a name, which
  * summaryRprof does not count as functions; pprof shows a function without
- * a name as a frame of its own ("<unknown>" or its mapping).  Decide by the
- * selected sources: skip them only when every one of them is Rprof. */
+ * a name as a frame of its own ("<unknown>" or its mapping).  Skipped only
+ * when every selected source's are places (THE nameless rule, frames.c). */
 int pcol_q_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *out, pcol_error *err) {
-  pcol_view ty;
-  *out = 0;
-  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
-  for (uint64_t s = 0; s < pcol_rows(f, PCOL_T_SOURCES); s++) {
-    if (sel && sel->source_id && s + 1 != sel->source_id) continue;
-    pcol_str t;
-    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, s), &t, err));
-    if (!pcol_str_is(t, PCOL_SRC_RPROF)) *out = 1;
-  }
-  return PCOL_OK;
+  return pcol_unnamed_are_frames(f, sel, out, err);
 }
 
 /* BY_ADDRESS: the current location's address ("%016x" and a space to come),

@@ -146,4 +146,26 @@ big 100 >"$tmp/b1.out"; big 900000 >"$tmp/b2.out"; cat "$tmp/b1.out" "$tmp/b2.ou
   fail "the time column of b12.pcol is not encoded (the case this checks)"
 [ "$(alloc "$tmp/b12.pcol")" = $(($(alloc "$tmp/b1.out") + $(alloc "$tmp/b2.out"))) ] ||
   fail "rprof.alloc of a packed appended file: $(alloc "$tmp/b12.pcol"), want the segments' sum"
+
+# places (bare srcrefs: a line without a function, `1#7`, the top-level
+# code) through speedscope and Firefox: named FILE:LINE for the viewers,
+# marked pcolNameless, read back as places (THE nameless rule, meta
+# pcol.nameless_places), so the Rprof export of the copy writes the srcrefs
+# again: the same stacks (pcol fold) as the original's, and pcol top of the
+# copy is the original's (review 12 F3: "<expr>:1", ":7" came back as
+# functions, summaryRprof 80%, 55.6%: tests/interop/t_r_rprof.sh)
+printf 'line profiling: sample.interval=20000\n#File 1: \n#File 2: rec.R\n"f" 1#7 \n"g" "f" 1#7 \n2#3 "h" 2#1 \n2#2 \n' >"$tmp/pl.out"
+for via in speedscope firefox; do
+  $PCOL unpack "$tmp/pl.out" --to $via -o "$tmp/pl.$via" && $PCOL unpack "$tmp/pl.$via" --to rprof -o "$tmp/pl.$via.out" ||
+    fail "places via $via"
+  grep -q '":7"' "$tmp/pl.$via" && grep -q '"rec.R:2"' "$tmp/pl.$via" ||
+    fail "places via $via: not named FILE:LINE for the viewer"
+  [ "$($PCOL fold "$tmp/pl.$via.out" --value samples | sort)" = "$($PCOL fold "$tmp/pl.out" --value samples | sort)" ] ||
+    fail "places via $via: stacks $($PCOL fold "$tmp/pl.$via.out" --value samples | tr '\n' '|') for $($PCOL fold "$tmp/pl.out" --value samples | tr '\n' '|')"
+  grep -q '"[^"]*:[0-9]*"' "$tmp/pl.$via.out" && fail "places via $via: a function named FILE:LINE in $(cat "$tmp/pl.$via.out")"
+  [ "$($PCOL top "$tmp/pl.$via" --value samples --format csv)" = "$($PCOL top "$tmp/pl.out" --value samples --format csv)" ] ||
+    fail "places via $via: pcol top of the copy differs from the original's"
+done
+grep -q '"pcolNameless":true' "$tmp/pl.speedscope" || fail "speedscope: the places are not marked"
+grep -q '"pcolNameless":\[' "$tmp/pl.firefox" || fail "firefox: the places are not marked"
 exit 0

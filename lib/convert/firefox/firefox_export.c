@@ -25,7 +25,7 @@
  * temporary files (below). */
 #include "firefox.h"
 #include "frames.h"
-#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_SRC_RPROF, PCOL_THREAD_LABEL_KEYS, ... */
+#include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_THREAD_LABEL_KEYS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_str_is */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, PCOL_BUF_PUSH, ... */
@@ -100,6 +100,8 @@ typedef struct fx {
   /* functions: per pcol function, per address-only location, per NA-named line */
   uint32_t *fn_out;         /* pcol fn -> out func + 1 */
   pcol_buf func_name, func_src, func_line; /* out funcs: string index; source index + 1; i64 line */
+  pcol_buf func_place;      /* out funcs: u8, 1 for a place (a nameless line: pcolNameless) */
+  int any_place;
   uint32_t *src_of_file;    /* pcol string id of a file -> out source + 1 */
   pcol_buf source_file;     /* out sources: string index */
   /* frames: per location, its lines outermost first */
@@ -187,7 +189,7 @@ static int source_of(fx *x, uint32_t file_sid, uint32_t *out) {
 
 static int func_push(fx *x, uint32_t name, uint32_t src1, int64_t line, uint32_t *out) {
   if (PCOL_BUF_PUSH(&x->func_name, uint32_t, name) || PCOL_BUF_PUSH(&x->func_src, uint32_t, src1) ||
-      PCOL_BUF_PUSH(&x->func_line, int64_t, line))
+      PCOL_BUF_PUSH(&x->func_line, int64_t, line) || PCOL_BUF_PUSH(&x->func_place, uint8_t, 0))
     return oom(x);
   *out = (uint32_t)(x->func_name.len / 4 - 1);
   return hold(x, 24);
@@ -237,6 +239,11 @@ static int func_of_line(fx *x, uint32_t loc, uint64_t li, pcol_buf *scratch, uin
   else PCOL_RETURN_NOT_OK(str_new(x, name.ptr, name.len, &ni));
   PCOL_RETURN_NOT_OK(func_push(x, ni, src1, line, out));
   if (fn && by_fn) x->fn_out[fn] = *out + 1;
+  /* a place, not a function: funcTable.pcolNameless (a column the profiler
+   * ignores) says so, and pcol's import makes it a line of a function
+   * without a name again (the Rprof export of the copy writes the srcref,
+   * not a call "FILE:LINE" that summaryRprof counts; review 12 F3) */
+  if (!by_fn) x->func_place.data[x->func_place.len - 1] = 1, x->any_place = 1;
   return PCOL_OK;
 }
 
@@ -1160,6 +1167,11 @@ static int write_shared(fx *x) {
   if (!rc) rc = put_rep(x, nfn, "-1");
   if (!rc) rc = put(x, ",\"originalLocation\":");
   if (!rc) rc = put_rep(x, nfn, "null");
+  if (!rc && x->any_place) {
+    rc = put(x, ",\"pcolNameless\":[");
+    for (size_t i = 0; i < nfn && !rc; i++) rc = put(x, x->func_place.data[i] ? (i ? ",1" : "1") : (i ? ",0" : "0"));
+    if (!rc) rc = put(x, "]");
+  }
   if (!rc && fprintf(x->out, ",\"length\":%zu},\n\"resourceTable\":{\"name\":[],\"host\":[],\"type\":[],"
                      "\"length\":0},\n\"nativeSymbols\":{\"libIndex\":[],\"address\":[],\"name\":[],"
                      "\"functionSize\":[],\"length\":0},\n\"sourceLocationTable\":{\"source\":[],"
@@ -1302,10 +1314,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   for (uint32_t s = 1; s <= ns && !rs; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     int64_t e;
-    pcol_str st;
     pcol_wall_window win;
-    if ((rs = pcol_string(f, pcol_view_u32(&x->src_type, s - 1), &st, x->err))) break;
-    if (!pcol_str_is(st, PCOL_SRC_RPROF)) x->unnamed_is_frame = 1;
     if (states && !states[s]) continue;
     if ((rs = source_epoch(x, s, &e))) break;
     (void)pcol_wall_cut(&x->wall, sel, s, &win);
@@ -1314,6 +1323,9 @@ static int export_body(fx *x, const pcol_select *sel) {
   }
   free(states);
   PCOL_RETURN_NOT_OK(rs);
+  /* a nameless function's lines: its mapping's frame unless every selected
+   * source's are places (THE nameless rule, frames.c: func_of_line) */
+  PCOL_RETURN_NOT_OK(pcol_unnamed_are_frames(f, sel, &x->unnamed_is_frame, x->err));
   /* the selected sources' Firefox ranges: their union, each moved by its
    * start's offset, when each has one (span_range keeps it when it is the
    * selection's span) */
@@ -1428,6 +1440,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.func_name);
   pcol_buf_free(&x.func_src);
   pcol_buf_free(&x.func_line);
+  pcol_buf_free(&x.func_place);
   pcol_buf_free(&x.source_file);
   pcol_buf_free(&x.fr_func);
   pcol_buf_free(&x.fr_line);

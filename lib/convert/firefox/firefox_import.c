@@ -121,6 +121,7 @@ typedef struct ffi {
   /* a sample of weight <= 1 with pcol's own duration (pcolDuration): the
    * source is an interval source (spec.md §7.1), as the one pcol exported */
   int intervals;
+  int places; /* a function was a place pcol's export marked (pcolNameless) */
 } ffi;
 
 /* The Firefox Profiler's range of a thread (profile-data's
@@ -266,6 +267,12 @@ static int function_of(ffi *x, size_t fi, uint32_t *out) {
   PCOL_RETURN_NOT_OK(string_at(x, file, path, &fn.filename));
   pcol_jv ln = ffj_col(&x->j, x->funcs, "lineNumber", fi);
   if (pcol_jt_is_int(ln) && ff_has(x, x->funcs, FF_FUNC_FLAGS, fi, FF_HAS_LINE)) fn.start_line = pcol_jt_int(T, ln);
+  /* a place pcol's export marked (funcTable.pcolNameless: an Rprof
+   * top-level srcref, named FILE:LINE for the profiler): a function without
+   * a name again, its source's nameless lines places (THE nameless rule,
+   * meta pcol.nameless_places), as the Rprof source it came from */
+  pcol_jv pl = ffj_col(&x->j, x->funcs, "pcolNameless", fi);
+  if (pcol_jt_is_int(pl) && pcol_jt_int(T, pl) == 1 && fn.filename) fn.name = 0, fn.start_line = PCOL_NA_I64, x->places = 1;
   PCOL_RETURN_NOT_OK(pcol_b_function(x->b, &fn, out, x->j.err));
   x->func_memo[fi] = *out;
   return PCOL_OK;
@@ -1155,6 +1162,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   /* (a time range counts the part of each such sample inside it, as it did
    * in the source pcol exported: V8's samples, a Chrome trace's stretches) */
   if (!rc && x.intervals) rc = pcol_b_meta_str(b, x.src, PCOL_META_INTERVALS, "1", err);
+  if (!rc && x.places) rc = pcol_b_meta_str(b, x.src, PCOL_META_NAMELESS_PLACES, "1", err);
   if (!rc && x.markers) {
     char note[96];
     snprintf(note, sizeof note, "%llu markers not imported (pcol keeps samples only)",

@@ -50,7 +50,7 @@ static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack",
                                       "threadCPUDelta", "pcolDuration", "pcolWeight", "pcolCount", "schema", "data", NULL};
 static const char *const STACKS[] = {"length", "frame", "prefix", "prefixOffset", "schema", "data", NULL};
 static const char *const FRAMES[] = {"length", "func", "line", "column", "category", "flags", "schema", "data", NULL};
-static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", "flags", NULL};
+static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", "flags", "pcolNameless", NULL};
 static const char *const SOURCES[] = {"length", "filename", NULL};
 /* processed markers (data: the payloads, counted) and allocations */
 static const char *const MARKERS[] = {"length", "startTime", "endTime", "phase", "schema", NULL};

@@ -916,6 +916,11 @@ static int write_frame(sexp *x, uint32_t key) {
   if ((rc = put(x, "{\"name\":")) || (rc = put_str(x, name))) return rc;
   if (file.ptr && ((rc = put(x, ",\"file\":")) || (rc = put_str(x, file)))) return rc;
   if (line != PCOL_NA_I64 && fprintf(x->out, ",\"line\":%lld", (long long)line) < 0) return io(x);
+  /* a place, not a function (a key speedscope ignores): pcol's import
+   * makes it a line of a function without a name again, so the Rprof
+   * export of the copy writes the srcref, not a call "FILE:LINE" that
+   * summaryRprof counts (review 12 F3) */
+  if ((key >> 30) == 1 && (rc = put(x, ",\"pcolNameless\":true"))) return rc;
   return put(x, "}");
 }
 
@@ -1007,16 +1012,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.memo_len = calloc(nst + 1, sizeof *x.memo_len);
     if (!x.fn_frame || !x.fn_kind || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
-  /* a nameless function's lines: frames of their own only in an export of
-   * Rprof sources alone, as the Firefox export's (fn_frame_of) */
-  pcol_view sty;
-  if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err);
-  for (uint64_t s = 1; !rc && s <= ns && !x.unnamed_is_frame; s++) {
-    pcol_str st;
-    if (sel && sel->source_id && sel->source_id != s) continue;
-    if (!(rc = pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err)) && !pcol_str_is(st, PCOL_SRC_RPROF))
-      x.unnamed_is_frame = 1;
-  }
+  /* a nameless function's lines: frames of their own (their mapping's)
+   * unless every selected source's are places (THE nameless rule,
+   * frames.c: Rprof's srcrefs), as the Firefox export's (fn_frame_of) */
+  if (!rc) rc = pcol_unnamed_are_frames(f, sel, &x.unnamed_is_frame, err);
   if (!rc) rc = pcol_select_check(f, sel, err);
   /* the parts of a selection's recordings (THE selection rule of parts,
    * wall.c) over the sources it writes: those with selected rows */

@@ -118,6 +118,7 @@ typedef struct simp {
   int sem;
   size_t nframes;
   int have_shared, have_frames, have_profiles;
+  int places; /* a frame was a place pcol's export marked (pcolNameless) */
   int64_t active;   /* activeProfileIndex, -1 if none */
   uint32_t *floc;   /* frame index -> location */
   size_t capfloc;
@@ -197,15 +198,17 @@ static int tok_frame(const pcol_jpull *j, uint32_t *f) {
 /* shared.frames[i] (its first token read). */
 static int frame(simp *s, size_t i) {
   pcol_jpull *j = s->j;
-  int rc, has_name = 0, has_file = 0, bad = 0;
+  int rc, has_name = 0, has_file = 0, bad = 0, place = 0;
   double ln = -1, cl = -1;
   int has_ln = 0, has_cl = 0;
   if (j->tok != PCOL_JT_OBJ) return sem(s, at(s, "shared.frames[%zu]", i, 0, "no string name"));
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int nm = pcol_jp_key_is(j, "name"), fi = pcol_jp_key_is(j, "file");
-    int l = pcol_jp_key_is(j, "line"), c = pcol_jp_key_is(j, "col");
+    int l = pcol_jp_key_is(j, "line"), c = pcol_jp_key_is(j, "col"), pn = pcol_jp_key_is(j, "pcolNameless");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (nm) {
+    if (pn) {
+      place = j->tok == PCOL_JT_TRUE;
+    } else if (nm) {
       if (j->tok == PCOL_JT_STR && !(rc = copy_str(s, &s->fname, &s->fnamel, &s->capfname))) has_name = 1;
     } else if (fi) {
       if (j->tok != PCOL_JT_STR) bad = 1;
@@ -226,7 +229,13 @@ static int frame(simp *s, size_t i) {
   if (has_cl && cl >= 0 && cl < 9e15) l.column = (int64_t)cl;
   fn.start_line = l.line;
   if (PCOL_GROW(s->floc, s->nframes, s->capfloc)) return pcol_oom(s->err);
-  rc = pcol_b_string(s->b, s->fname, s->fnamel, &fn.name, s->err);
+  /* a place pcol's export marked (pcolNameless: an Rprof top-level srcref,
+   * named FILE:LINE for the viewers): a line of a function without a name
+   * and start line again, its source's nameless lines places (THE nameless
+   * rule, meta pcol.nameless_places), as the Rprof source it came from */
+  place = place && has_file;
+  if (place) fn.start_line = PCOL_NA_I64, s->places = 1;
+  rc = place ? PCOL_OK : pcol_b_string(s->b, s->fname, s->fnamel, &fn.name, s->err);
   if (!rc && has_file) rc = pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename, s->err);
   if (!rc) rc = pcol_b_function(s->b, &fn, &l.function_id, s->err);
   if (!rc) rc = pcol_b_location(s->b, 0, 0, 0, &l, 1, &s->floc[s->nframes], s->err);
@@ -614,6 +623,7 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
     rc = pcol_b_meta_str(s->b, *src, PCOL_META_RECORDING_PART, v, s->err);
   }
   if (!rc && p->src_default) rc = pcol_b_meta_str(s->b, *src, PCOL_META_DEFAULT_VALUE, p->src_default, s->err);
+  if (!rc && s->places) rc = pcol_b_meta_str(s->b, *src, PCOL_META_NAMELESS_PLACES, "1", s->err);
   return b_in(s, rc);
 }
 

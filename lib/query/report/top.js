@@ -7,9 +7,10 @@ import { pcolSelSources, pcolSubtree } from './range.js';
 import { pcolFracCut, pcolGraphLocKeys } from './graph.js';
 
 /* The key set of `by` for a selection: the one naming unnamed functions
- * as the selected sources do (Rprof or not, top.c) */
+ * as the selected sources do (their lines places or not: THE nameless rule,
+ * lib/core/frames.c, each source's "places") */
 export function pcolKeyset(D, sel, by) {
-  var unnamed = pcolSelSources(D, sel).some(function (s) { return s.type !== 'rprof'; }) ? 1 : 0;
+  var unnamed = pcolSelSources(D, sel).some(function (s) { return !s.places; }) ? 1 : 0;
   var best = null;
   D.KS.forEach(function (k) {
     if (k.by === by && (!best || k.unnamed === unnamed)) best = k;
