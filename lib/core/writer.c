@@ -908,46 +908,44 @@ int pcol_builder_write_new(pcol_builder *b, const char *path, char *(*name)(void
   return write_file(b, path, name, ctx, used, opt, err);
 }
 
-/* pcol_builder_write; with name, published as pcol_out_commit_new does */
+/* pcol_builder_write; with name, published as pcol_out_commit_new does.
+ * An output written directly (standard output, or an existing FIFO, device
+ * or socket, which pcol_out_open writes in place: no temporary file) cannot
+ * go back: its crcs are taken first and, to be checked, it is made in
+ * memory; a temporary file takes the header last, over the zeros emit
+ * wrote. */
 static int write_file(pcol_builder *b, const char *path, char *(*name)(void *, unsigned),
                       void *ctx, unsigned *used, const pcol_write_options *opt, pcol_error *err) {
-  int check = opt && opt->validate, to_stdout = path && !strcmp(path, "-");
-  if (check && to_stdout) { /* cannot be read back: check it in memory first */
+  int check = opt && opt->validate;
+  pcol_out o;
+  int rc = pcol_out_open(&o, path, err);
+  if (rc) return rc;
+  int direct = o.tmp_path == NULL;
+  if (check && direct) { /* cannot be read back: check it in memory first */
     void *mem = NULL;
     size_t len = 0;
-    int rc = pcol_builder_write_mem(b, opt, &mem, &len, err);
+    rc = pcol_builder_write_mem(b, opt, &mem, &len, err);
     if (!rc) rc = validate_written(NULL, mem, len, path, err);
-    if (!rc && len && fwrite(mem, 1, len, stdout) != len)
-      rc = pcol_error_set(err, PCOL_EIO, "standard output: write failed: %s", strerror(errno));
-    if (!rc && fflush(stdout))
-      rc = pcol_error_set(err, PCOL_EIO, "standard output: write failed: %s", strerror(errno));
+    if (!rc && len && fwrite(mem, 1, len, o.fp) != len)
+      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s",
+                          strcmp(path, "-") ? path : "standard output", strerror(errno));
     free(mem);
-    return rc;
+    if (rc) {
+      pcol_out_abort(&o);
+      return rc;
+    }
+    return name ? pcol_out_commit_new(&o, name, ctx, used, err) : pcol_out_commit(&o, err);
   }
   plan p = {0};
-  /* a temporary file takes the header last, over the zeros emit wrote
-   * (standard output cannot go back: its crcs are taken first) */
-  int rc = make_plan(b, opt, 0, to_stdout, &p, err);
-  if (rc) {
-    plan_free(&p);
-    return rc;
-  }
-  pcol_out o;
-  rc = pcol_out_open(&o, path, err);
-  if (rc) {
-    plan_free(&p);
-    return rc;
-  }
-  rc = emit(&p, to_stdout, put_file, o.fp, path, err);
-  if (!rc && !to_stdout &&
-      (fseeko(o.fp, 0, SEEK_SET) || put_file(o.fp, p.header, PCOL_HEADER_SIZE)))
+  rc = make_plan(b, opt, 0, direct, &p, err);
+  if (!rc) rc = emit(&p, direct, put_file, o.fp, path, err);
+  if (!rc && !direct && (fseeko(o.fp, 0, SEEK_SET) || put_file(o.fp, p.header, PCOL_HEADER_SIZE)))
     rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+  plan_free(&p);
   if (rc) {
     pcol_out_abort(&o);
-    plan_free(&p);
     return rc;
   }
-  plan_free(&p);
   if (check) {
     rc = fflush(o.fp) ? pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", path, strerror(errno))
                       : validate_written(o.tmp_path, NULL, 0, path, err);
