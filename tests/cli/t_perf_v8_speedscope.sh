@@ -1004,11 +1004,19 @@ printf 'line profiling: sample.interval=1000\n#File 1: \n"f" 1#7 \n"g" 1#6 \n"f"
 $PCOL unpack "$tmp/toplines.out" --to speedscope -o "$tmp/toplines.json" || fail "Rprof top-level lines --to speedscope"
 [ "$(python3 -c 'import json,sys; print(" ".join(sorted(f["name"] for f in json.load(open(sys.argv[1]))["shared"]["frames"])))' "$tmp/toplines.json")" = ':2 :6 :7 f g' ] ||
   fail "Rprof top-level lines: speedscope frames $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["shared"]["frames"])' "$tmp/toplines.json")"
-[ "$($PCOL top "$tmp/toplines.json" --value samples --format tsv | awk -F'\t' 'NR>1 {print $6 "=" $4}' | sort | tr '\n' ' ')" = ':2=1 :6=1 :7=2 f=2 g=1 ' ] ||
-  fail "Rprof top-level lines: the speedscope copy's cum per frame: $($PCOL top "$tmp/toplines.json" --value samples --format tsv)"
+# and read back as places again (pcolNameless, bf45c69e): the copy's top,
+# by function and by line, is the original's (before, each place came back
+# as a function named ":7" with its own cum)
+for by in function line; do
+  [ "$($PCOL top "$tmp/toplines.json" --value samples --by $by --format tsv)" = "$($PCOL top "$tmp/toplines.out" --value samples --by $by --format tsv)" ] ||
+    fail "Rprof top-level lines: the speedscope copy's top --by $by: $($PCOL top "$tmp/toplines.json" --value samples --by $by --format tsv)"
+done
+[ "$($PCOL top "$tmp/toplines.json" --value samples --by line --format tsv | awk -F'\t' 'NR>1 {print $6 "=" $4}' | sort | tr '\n' ' ')" = ':2=1 :6=1 :7=2 ' ] ||
+  fail "Rprof top-level lines: the speedscope copy by line: $($PCOL top "$tmp/toplines.json" --value samples --by line --format tsv)"
 # lines past 2^32 stay apart (a frame per whole line number)
 printf 'line profiling: sample.interval=1000\n#File 1: a.R\n1#4294967295 \n1#99999999999 \n1#99999999999 \n' > "$tmp/biglines.out"
 $PCOL unpack "$tmp/biglines.out" --to speedscope -o "$tmp/biglines.json" || fail "big lines --to speedscope"
-[ "$($PCOL top "$tmp/biglines.json" --value samples --format tsv | awk -F'\t' 'NR>1 {print $6 "=" $1}' | sort | tr '\n' ' ')" = 'a.R:4294967295=1 a.R:99999999999=2 ' ] ||
-  fail "big lines: the speedscope copy: $($PCOL top "$tmp/biglines.json" --value samples --format tsv)"
+# (places again in the copy: by line, as the original)
+[ "$($PCOL top "$tmp/biglines.json" --value samples --by line --format tsv | awk -F'\t' 'NR>1 {print $6 "=" $1}' | sort | tr '\n' ' ')" = 'a.R:4294967295=1 a.R:99999999999=2 ' ] ||
+  fail "big lines: the speedscope copy: $($PCOL top "$tmp/biglines.json" --value samples --by line --format tsv)"
 echo "t_perf_v8_speedscope: ok"
