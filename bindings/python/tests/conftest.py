@@ -71,13 +71,14 @@ def input_files():
 
 
 # the other layouts a packed file can have, made of every 15th profile:
-# LZ4 sections (format 1.0), zstd sections (1.2's transforms, 1.3/1.4), and
-# coalesced long samples; named NAME + suffix
-COPIES = ((["--compress", "lz4"], "--compress.pcol"), (["--compress", "zstd"], "--zstd.pcol"),
-          (["--coalesce"], "--coalesce.pcol"))
+# LZ4 sections (format 1.3: over encoded columns; and the 1.0 files
+# --format-version 1.2 writes for old readers), zstd sections (1.2's
+# transforms, 1.3/1.4), and coalesced long samples; named NAME + suffix
+COPIES = ((["--compress", "lz4"], "--compress.pcol"), (["--compress", "lz4", "--format-version", "1.2"], "--lz4v10.pcol"),
+          (["--compress", "zstd"], "--zstd.pcol"), (["--coalesce"], "--coalesce.pcol"))
 # the packed files whose sections are compressed (their columns are decoded
 # copies, and a file written again from them is not the same bytes)
-COMPRESSED = ("--compress.pcol", "--zstd.pcol", "--blocks.pcol")
+COMPRESSED = ("--compress.pcol", "--lz4v10.pcol", "--zstd.pcol", "--blocks.pcol")
 
 
 def zstd_blocks_file(d):

@@ -287,8 +287,10 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   # keeps as rprof.flags.  Other formats have no such header: their lines
   # are read as they are.
   m <- pcol_table(path, "meta", mmap = mmap)
-  fl <- m$value[!is.na(m$key) & m$key == "rprof.flags"]
-  if (length(fl) && nrow(src) && all(src$type == "rprof") && !any(grepl("(^|,)line(,|$)", fl)))
+  chosen <- if (is.null(sel$source)) src$source_id else as.integer(sel$source) # the sources source= keeps
+  ss <- src[src$source_id %in% chosen, ]
+  fl <- m$value[!is.na(m$key) & m$key == "rprof.flags" & m$source_id %in% chosen]
+  if (length(fl) && nrow(ss) && all(ss$type == "rprof") && !any(grepl("(^|,)line(,|$)", fl)))
     stop("pcol_summaryRprof: ", path, " was written without line profiling (summaryRprof: ",
          "\"profile does not contain line information\")", call. = FALSE)
   if (basenames) { # the last `basenames` components of each name, as summaryRprof keeps them

@@ -102,10 +102,12 @@ input_files <- function() {
 corpus_min <- function(n) if (Sys.getenv("PCOL_TESTDATA_FEW") == "1") if (n > 1L) 1L else 0L else n
 
 # the other layouts a packed file can have, made of every 15th profile:
-# LZ4 sections (format 1.0), zstd sections (1.2's transforms, 1.3/1.4) and
-# coalesced long samples; named NAME + the suffix
-COPIES <- list(list(c("--compress", "lz4"), "--compress.pcol"), list(c("--compress", "zstd"), "--zstd.pcol"),
-               list("--coalesce", "--coalesce.pcol"))
+# LZ4 sections (format 1.3: over encoded columns; and the 1.0 files
+# --format-version 1.2 writes for old readers), zstd sections (1.2's
+# transforms, 1.3/1.4) and coalesced long samples; named NAME + the suffix
+COPIES <- list(list(c("--compress", "lz4"), "--compress.pcol"),
+               list(c("--compress", "lz4", "--format-version", "1.2"), "--lz4v10.pcol"),
+               list(c("--compress", "zstd"), "--zstd.pcol"), list("--coalesce", "--coalesce.pcol"))
 
 # c(input, pcol file) of a profile whose samples columns `pack --compress
 # zstd` stores in zstd blocks (format 1.4, spec.md section 4.2: 65,536

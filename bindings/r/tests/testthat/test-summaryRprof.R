@@ -332,3 +332,16 @@ test_that("pcol_profvis_data says so when a range has no samples", {
   expect_equal(nrow(pcol_profvis_data(f)$prof), 6L) # two frames a sample, three samples
   expect_error(pcol_profvis_data(f, from = 1), "no samples in the profile or the range")
 })
+
+test_that("pcol_summaryRprof(lines = \"show\") refuses the selected source written without line profiling", {
+  a <- tempfile(fileext = ".out")
+  b <- tempfile(fileext = ".out")
+  m <- tempfile(fileext = ".pcol")
+  on.exit(unlink(c(a, b, m)))
+  writeLines(c("line profiling: sample.interval=1000", "#File 1: a.R", '"f" 1#7 '), a)
+  writeLines(c("sample.interval=1000", '"g" '), b)
+  run_pcol(c("merge", a, b, "-o", m))
+  expect_error(pcol_summaryRprof(m, lines = "show", source = 2), "profile does not contain line information",
+               fixed = TRUE)
+  expect_equal(pcol_summaryRprof(m, lines = "show", source = 1)$sampling.time, 0.001)
+})
