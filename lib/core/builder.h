@@ -47,6 +47,7 @@ struct pcol_builder {
   pcol_colspill spill[2][PCOL_MAX_COLUMNS];
   int spilling, nospill;
   size_t spill_unchecked; /* at most this many bytes added since the last check (pcol_b_spill_added) */
+  size_t spill_headroom;  /* the bytes the columns could take before their bound, at the last check */
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
   /* the last pcol_b_labelset call's rows as given, and its set: importers
    * give one sample's labels after another, mostly the same ones (a Perun

@@ -176,19 +176,26 @@ static int implicit(const pcol_builder *b, int k, int c) {
 }
 
 /* The sum of in_memory's 32 columns a sample was 3% of `pcol pack` of 1M
- * pprof samples: it is taken once a 64th of what stays in memory was added,
- * so the columns stay within 1/64 of their bound. */
+ * pprof samples: it is taken only once the bytes added (an upper bound)
+ * could have reached the bound, so the columns spill exactly where a sum a
+ * sample would spill them.  (A check a 64th of the tail apart let them run
+ * past it, and a column's doubling there cost 8 MB: 4M Tachyon samples no
+ * longer packed under a 48 MiB address space, tests/bounds.) */
 void pcol_b_spill_added(pcol_builder *b, size_t bytes) {
   b->spill_unchecked += bytes;
-  if (b->spill_unchecked < spill_tail() / 64) return;
-  b->spill_unchecked = 0;
+  if (b->spill_unchecked < b->spill_headroom) return;
   pcol_b_spill_check(b);
 }
 
 void pcol_b_spill_check(pcol_builder *b) {
   b->spill_unchecked = 0;
+  b->spill_headroom = 0;
   if (b->nospill || !pcol_sample_spill_bytes) return;
-  if (in_memory(b) < (b->spilling ? spill_tail() : pcol_sample_spill_bytes)) return;
+  size_t bound = b->spilling ? spill_tail() : pcol_sample_spill_bytes, now = in_memory(b);
+  if (now < bound) {
+    b->spill_headroom = bound - now;
+    return;
+  }
   for (int k = 0; k < 2; k++)
     for (int c = 0; c < PCOL_MAX_COLUMNS; c++) {
       if (implicit(b, k, c)) continue;
@@ -262,7 +269,9 @@ int pcol_b_col_view(const pcol_builder *b, int t, int c, const uint8_t **data, v
   if (tf.fd < 0) return PCOL_EIO;
   int rc = pcol_b_col_each(b, t, c, file_piece, &tf);
   void *m = rc ? MAP_FAILED : mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, tf.fd, 0);
+  int e = errno; /* why it failed (a full TMPDIR: ENOSPC), for the caller's message */
   close(tf.fd); /* the mapping keeps the file until it is unmapped */
+  errno = e;
   if (rc) return rc;
   if (m == MAP_FAILED) return PCOL_ENOMEM;
   *data = m, *map = m, *maplen = (size_t)len;
