@@ -205,7 +205,14 @@ static int source_kinds(rp_out *r) {
  * chose for a source that writes its time, else its own, else its time per
  * counted sample (mean_us, count_row), else 10 ms. */
 static uint64_t own_interval(rp_out *r, uint32_t src) {
-  int64_t ns = pcol_source_interval(r->f, src);
+  int64_t ns = pcol_source_interval(r->f, src), dur;
+  /* a period longer than the profile it samples is no sampling interval
+   * (a pyroscope pprof states 10^9 ms for an hour's profile): its ticks
+   * would not fit the times a reader adds up (int64 ns); the source is
+   * written as one that states none (10 ms, with the note) */
+  if (ns > 0 && pcol_meta_get_i64(r->f, src, PPROF_META_DURATION_NANOS, &dur, NULL) == PCOL_OK && dur > 0 &&
+      ns > dur)
+    ns = 0;
   return ns <= 0 ? 0 : ns < 1000 ? 1 : ((uint64_t)ns + 500) / 1000;
 }
 
