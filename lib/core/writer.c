@@ -445,7 +445,11 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
         } else if (e->spilled) {
           const uint8_t *d;
           int vr = pcol_b_col_view(b, t, c, &d, &map, &maplen);
-          if (vr) return pcol_error_set(err, vr, "cannot map the temporary copy of a samples column");
+          if (vr) { /* (errno: why, kept by pcol_b_col_view) */
+            const char *dir = getenv("TMPDIR");
+            return pcol_error_set(err, vr, "cannot write or map the temporary copy of a samples column in %s: %s",
+                                  dir && *dir ? dir : "/tmp", strerror(errno));
+          }
           tmp.data = (uint8_t *)d, tmp.len = (size_t)e->decoded_size; /* not owned */
         }
         /* format 1.3: the encoded column under the codec, when that is smaller */
