@@ -46,6 +46,8 @@ struct pcol_builder {
    * builder was coalesced) */
   pcol_colspill spill[2][PCOL_MAX_COLUMNS];
   int spilling, nospill;
+  int spill_bad, spill_bad_errno; /* why a spilled column could not be read back, and where: */
+  uint64_t spill_bad_at;          /* (spill.c, for pcol_b_spill_error) */
   size_t spill_unchecked; /* at most this many bytes added since the last check (pcol_b_spill_added) */
   size_t spill_headroom;  /* the bytes the columns could take before their bound, at the last check */
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;

@@ -124,8 +124,7 @@ int pcol_builder_coalesce(pcol_builder *b, pcol_error *err) {
   /* rows are rewritten in place: spilled columns come back into memory
    * (doc/safety.md: --coalesce holds the samples) */
   int ur = pcol_b_unspill(b);
-  if (ur) return pcol_error_set(err, ur, ur == PCOL_EIO ? "cannot read back the temporary copy of "
-                                "the samples" : "out of memory");
+  if (ur) return pcol_b_spill_error(b, ur, err);
   if (pcol_b_materialize(b)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   /* cut[r] = 1: row r may not join the run of row r-1 */
   uint8_t *cut = calloc(n + 1, 1);

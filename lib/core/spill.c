@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <lz4.h>
+#include <zlib.h>     /* crc32 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,15 +105,25 @@ static int read_all(int fd, uint8_t *p, size_t n, uint64_t off) {
   return 0;
 }
 
-/* A block: u32 column bytes n (1..PIECE), u32 stored bytes m, then m
- * bytes: the n bytes as they are when m == n, else one LZ4 block of them.
+/* A block: u32 column bytes n (1..PIECE), u32 stored bytes m, u32 crc32
+ * of those 8 bytes and the m after them, then m bytes: the n bytes as they
+ * are when m == n, else one LZ4 block of them.  The crc (review h9 F4): a
+ * byte of the file changed on disk inflated to other values, and the
+ * writer encoded them into a file that did not validate, exit 0; it is
+ * taken over the stored bytes, fewer than the column's, and checked before
+ * they are inflated.
  * LZ4, not zstd-1: the writer reads a spilled column once a pass of the
  * encoder (5 passes over the values of 1M three-value pprof samples),
  * and compressing and inflating zstd was 14% of `pcol pack` of them, LZ4
  * 8%; its blocks take about 1.5x the disk (100M pprof samples: 231 MB,
  * zstd 150 MB, for a 410 MB file: bench/results/pack-write-path.md). */
-#define BLOCK_HEAD 8
+#define BLOCK_HEAD 12
 #define BLOCK_MAX LZ4_COMPRESSBOUND(PIECE)
+
+static uint32_t block_crc(const uint8_t *head, const uint8_t *body, size_t m) {
+  uLong crc = crc32(crc32(0L, Z_NULL, 0), head, 8);
+  return (uint32_t)crc32(crc, body, (uInt)m); /* m <= BLOCK_MAX */
+}
 
 /* Appends p[0..n) (n <= PIECE) to s's file as one block. */
 static int put_block(pcol_colspill *s, const uint8_t *p, size_t n,
@@ -123,6 +134,7 @@ static int put_block(pcol_colspill *s, const uint8_t *p, size_t n,
   if (z > 0 && (size_t)z < n) m = (size_t)z, body = scratch + BLOCK_HEAD;
   pcol_wr32(scratch, (uint32_t)n);
   pcol_wr32(scratch + 4, (uint32_t)m);
+  pcol_wr32(scratch + 8, block_crc(scratch, body, m));
   if (body == p) {
     if (write_all(s->fd, scratch, BLOCK_HEAD, s->flen) ||
         write_all(s->fd, p, n, s->flen + BLOCK_HEAD))
@@ -215,6 +227,23 @@ int pcol_b_col_spilled(const pcol_builder *b, int t, int c) {
   return s && s->len;
 }
 
+/* Why a spilled column could not be read back (b->spill_bad, for
+ * pcol_b_spill_error): kept in the builder, whose callers see PCOL_EIO. */
+enum { BAD_NONE, BAD_READ, BAD_SHORT, BAD_CRC, BAD_BLOCK,
+       BAD_VIEW /* pcol_b_col_view's copy could not be made or mapped */ };
+static int bad(const pcol_builder *b, int why, int e, uint64_t off) {
+  pcol_builder *mb = (pcol_builder *)b; /* (a builder const for its columns' sake) */
+  mb->spill_bad = why, mb->spill_bad_errno = e, mb->spill_bad_at = off;
+  return PCOL_EIO;
+}
+
+/* read_all, saying why not: a read error, or fewer bytes (truncated) */
+static int read_block(const pcol_builder *b, int fd, uint8_t *p, size_t n, uint64_t off) {
+  errno = 0;
+  if (!read_all(fd, p, n, off)) return PCOL_OK;
+  return bad(b, errno ? BAD_READ : BAD_SHORT, errno, off);
+}
+
 int pcol_b_col_each(const pcol_builder *b, int t, int c,
                     int (*f)(void *ctx, const void *d, size_t n), void *ctx) {
   const pcol_colspill *s = csp_of(b, t, c);
@@ -225,16 +254,31 @@ int pcol_b_col_each(const pcol_builder *b, int t, int c,
     uint8_t *blk = piece ? piece + PIECE : NULL;
     for (uint64_t off = 0; off < s->flen && !rc;) {
       uint32_t n, m;
-      rc = PCOL_EIO;
-      if (s->flen - off < BLOCK_HEAD || read_all(s->fd, blk, BLOCK_HEAD, off)) break;
-      n = pcol_rd32(blk), m = pcol_rd32(blk + 4);
-      if (!n || n > PIECE || m > n || s->flen - off - BLOCK_HEAD < m ||
-          read_all(s->fd, m == n ? piece : blk, m, off + BLOCK_HEAD))
+      if (s->flen - off < BLOCK_HEAD) {
+        rc = bad(b, BAD_BLOCK, 0, off);
         break;
-      if (m < n && LZ4_decompress_safe((const char *)blk, (char *)piece, (int)m, (int)n) != (int)n) break;
-      if (f(ctx, piece, n)) break;
+      }
+      if ((rc = read_block(b, s->fd, blk, BLOCK_HEAD, off))) break;
+      n = pcol_rd32(blk), m = pcol_rd32(blk + 4);
+      uint8_t *body = m == n ? piece : blk + BLOCK_HEAD;
+      if (!n || n > PIECE || m > n || s->flen - off - BLOCK_HEAD < m) {
+        rc = bad(b, BAD_CRC, 0, off); /* (the head's crc would not match either) */
+        break;
+      }
+      if ((rc = read_block(b, s->fd, body, m, off + BLOCK_HEAD))) break;
+      if (block_crc(blk, body, m) != pcol_rd32(blk + 8)) {
+        rc = bad(b, BAD_CRC, 0, off);
+        break;
+      }
+      if (m < n && LZ4_decompress_safe((const char *)body, (char *)piece, (int)m, (int)n) != (int)n) {
+        rc = bad(b, BAD_BLOCK, 0, off);
+        break;
+      }
+      if (f(ctx, piece, n)) {
+        rc = PCOL_EIO;
+        break;
+      }
       off += BLOCK_HEAD + m;
-      rc = PCOL_OK;
     }
     free(piece);
     if (rc) return rc;
@@ -242,6 +286,32 @@ int pcol_b_col_each(const pcol_builder *b, int t, int c,
   const pcol_buf *buf = &b->t[t].cols[c];
   if (buf->len && f(ctx, buf->data, buf->len)) return PCOL_EIO;
   return PCOL_OK;
+}
+
+int pcol_b_spill_error(const pcol_builder *b, int rc, pcol_error *err) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = NULL;
+  if (b->spill_bad == BAD_VIEW) /* (review h9 F6: 'File too large', 'No space left on device') */
+    return pcol_error_set(err, rc, "cannot write or map the temporary copy of a samples column in %s: %s",
+                          dir ? dir : "/tmp", strerror(b->spill_bad_errno));
+  if (rc == PCOL_ENOMEM) return pcol_error_set(err, rc, "out of memory");
+  char where[4200];
+  snprintf(where, sizeof where, "cannot read back the temporary copy of a samples column (an unlinked "
+           "pcol-samples file in %s%s)", dir ? "TMPDIR=" : "", dir ? dir : "/tmp");
+  unsigned long long at = (unsigned long long)b->spill_bad_at;
+  switch (b->spill_bad) {
+  case BAD_READ:
+    return pcol_error_set(err, PCOL_EIO, "%s: %s", where, strerror(b->spill_bad_errno));
+  case BAD_SHORT:
+    return pcol_error_set(err, PCOL_EIO, "%s: it is shorter than pcol wrote it (truncated, at the block at byte "
+                          "%llu)", where, at);
+  case BAD_CRC:
+    return pcol_error_set(err, PCOL_EIO, "%s: checksum mismatch in the block at byte %llu: it changed "
+                          "after pcol wrote it", where, at);
+  case BAD_BLOCK:
+    return pcol_error_set(err, PCOL_EIO, "%s: the block at byte %llu is damaged", where, at);
+  }
+  return pcol_error_set(err, PCOL_EIO, "%s", where);
 }
 
 typedef struct to_file {
@@ -266,14 +336,17 @@ int pcol_b_col_view(const pcol_builder *b, int t, int c, const uint8_t **data, v
   uint64_t len = s->len + b->t[t].cols[c].len;
   if (len > SIZE_MAX) return PCOL_ENOMEM;
   to_file tf = {pcol_temp_fd("pcol-column"), 0};
-  if (tf.fd < 0) return PCOL_EIO;
+  if (tf.fd < 0) return bad(b, BAD_VIEW, errno, 0);
   int rc = pcol_b_col_each(b, t, c, file_piece, &tf);
+  int e = errno; /* why the copy failed (a full TMPDIR: ENOSPC) */
+  if (rc && !b->spill_bad) bad(b, BAD_VIEW, e, 0); /* (else the spilled column could not be read) */
   void *m = rc ? MAP_FAILED : mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, tf.fd, 0);
-  int e = errno; /* why it failed (a full TMPDIR: ENOSPC), for the caller's message */
+  if (m == MAP_FAILED && !rc) {
+    bad(b, BAD_VIEW, errno, 0);
+    rc = PCOL_ENOMEM;
+  }
   close(tf.fd); /* the mapping keeps the file until it is unmapped */
-  errno = e;
   if (rc) return rc;
-  if (m == MAP_FAILED) return PCOL_ENOMEM;
   *data = m, *map = m, *maplen = (size_t)len;
   return PCOL_OK;
 }

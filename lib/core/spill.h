@@ -30,6 +30,11 @@ int pcol_b_col_spilled(const pcol_builder *b, int t, int c);
  * part, then memory part); PCOL_EIO on a read failure or f's non-zero. */
 int pcol_b_col_each(const pcol_builder *b, int t, int c,
                     int (*f)(void *ctx, const void *d, size_t n), void *ctx);
+/* Sets err for rc, a failure of pcol_b_col_each, pcol_b_col_view's read
+ * or pcol_b_unspill: out of memory, or the column could not be read back
+ * and why (a read error, the file truncated, a block's checksum mismatch:
+ * the file changed on disk), naming $TMPDIR.  Returns err's code. */
+int pcol_b_spill_error(const pcol_builder *b, int rc, pcol_error *err);
 /* Column c of table t whole and contiguous: decompressed into another
  * unlinked temporary file, mapped read-only (*map, *maplen:
  * pcol_b_col_unmap them); a column not spilled is its buffer (*map NULL). */

@@ -439,17 +439,12 @@ static int plan_sections(pcol_builder *b, int codec, int level, plan *p, pcol_er
                        ? PCOL_ENOMEM : plain_each(p, e, put_mem, &tmp);
           if (rr) {
             pcol_buf_free(&tmp);
-            return pcol_error_set(err, rr, rr == PCOL_ENOMEM ? "out of memory"
-                                  : "cannot read back the temporary copy of a samples column");
+            return pcol_b_spill_error(b, rr, err);
           }
         } else if (e->spilled) {
           const uint8_t *d;
           int vr = pcol_b_col_view(b, t, c, &d, &map, &maplen);
-          if (vr) { /* (errno: why, kept by pcol_b_col_view) */
-            const char *dir = getenv("TMPDIR");
-            return pcol_error_set(err, vr, "cannot write or map the temporary copy of a samples column in %s: %s",
-                                  dir && *dir ? dir : "/tmp", strerror(errno));
-          }
+          if (vr) return pcol_b_spill_error(b, vr, err);
           tmp.data = (uint8_t *)d, tmp.len = (size_t)e->decoded_size; /* not owned */
         }
         /* format 1.3: the encoded column under the codec, when that is smaller */
@@ -820,7 +815,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
   p->dir_offset = place_sections(p, crcs);
   if (plain_max && p->dir_offset != UINT64_MAX && p->dir_offset > plain_max) return PLAN_TOO_BIG;
   if (p->dir_offset == UINT64_MAX)
-    return pcol_error_set(err, PCOL_EIO, "cannot read back the temporary copy of a samples column");
+    return pcol_b_spill_error(b, PCOL_EIO, err);
   if (p->n > UINT32_MAX) return pcol_error_set(err, PCOL_ETOOBIG, "too many sections");
   return crcs ? finish_plan(p, err) : PCOL_OK;
 }
@@ -866,7 +861,7 @@ static int emit(plan *p, int crcs, sink_fn put, void *ctx, const char *path, pco
       crc_sink cs = {put, ctx, crc32(0L, Z_NULL, 0), 0};
       if (entry_each(p, e, crc_put, &cs)) {
         if (cs.failed) goto write_failed;
-        return pcol_error_set(err, PCOL_EIO, "cannot read back the temporary copy of a samples column");
+        return pcol_b_spill_error(p->b, PCOL_EIO, err);
       }
       e->crc = (uint32_t)cs.crc;
     }
