@@ -744,11 +744,20 @@ typedef struct pcol_write_options {
    * only its blocks; 3 keeps them one zstd frame (`--format-version 1.3`).
    * Other values: PCOL_EINVAL. */
   uint16_t format_version;
+  /* compress_lz4's level, as the lz4 command's: 1-2 LZ4's fast coder,
+   * 3-12 LZ4HC at that level (smaller, slower to write; reading is as
+   * fast); 0 = auto: PCOL_LZ4_DEFAULT_LEVEL for format 1.3, 1 for
+   * format_version 2 (the 1.0 files earlier writers made, byte for byte).
+   * Other values: PCOL_EINVAL. */
+  uint8_t lz4_level;
 } pcol_write_options;
 #define PCOL_WRITE_FORMAT_DEFAULT 4
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
 #define PCOL_ZSTD_SMALL_BYTES ((uint64_t)1 << 20)
+/* LZ4HC 4: 10M Rprof samples 0.92x the bytes of the fast coder (0.99x their
+ * .pb.gz) for 1.12x its CPU; 9 saves 0.4% more for 1.8x (bench/results/lz4-1.3.md) */
+#define PCOL_LZ4_DEFAULT_LEVEL 4
 
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
  * rename.  On failure no partial file exists and `path` is untouched.

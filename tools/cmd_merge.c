@@ -6,7 +6,7 @@
 
 const cli_opt opts_merge[] = {
     {"output", 'o', 1, "output pcol file ('-' for standard output)"},
-    {"compress", 0, 1, "section compression: none (default), lz4 or zstd[:LEVEL] (see pack)"},
+    {"compress", 0, 1, "section compression: none (default), lz4[:LEVEL] or zstd[:LEVEL] (see pack)"},
     CLI_OPT_FORMAT_VERSION,
     CLI_OPT_NO_MMAP,
     CLI_OPT_COALESCE,

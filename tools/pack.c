@@ -20,27 +20,41 @@ static int after_input(void *ctx, size_t i, int rc, pcol_error *err) {
   return rc;
 }
 
+/* "CODEC[:LEVEL]" of --compress is codec (its name's length n), its level
+ * 1..max in *level (0: none given); -1 when comp is not that codec. */
+static int codec_level(const cli_command *cmd, const char *comp, const char *codec, long max, long *level) {
+  size_t n = strlen(codec);
+  if (strncmp(comp, codec, n) || (comp[n] && comp[n] != ':')) return -1;
+  *level = 0;
+  if (!comp[n]) return 0;
+  char *end;
+  long lv = strtol(comp + n + 1, &end, 10);
+  if (end == comp + n + 1 || *end || lv < 1 || lv > max)
+    return cli_usage_error(cmd->name, "%s level '%s' is not a number from 1 to %ld", codec, comp + n + 1, max);
+  *level = lv;
+  return 0;
+}
+
+/* --compress none, lz4[:LEVEL] (1..12, as the lz4 command's) or
+ * zstd[:LEVEL] (1..22) into the write options; non-zero: a usage error. */
+static int compress_option(const cli_command *cmd, const char *comp, pcol_write_options *w) {
+  long lv;
+  int rc;
+  if (!comp || !strcmp(comp, "none")) return 0;
+  if ((rc = codec_level(cmd, comp, "lz4", 12, &lv)) >= 0)
+    return rc ? rc : (w->compress_lz4 = 1, w->lz4_level = (uint8_t)lv, 0);
+  if ((rc = codec_level(cmd, comp, "zstd", 22, &lv)) >= 0)
+    return rc ? rc : (w->compress_zstd = 1, w->zstd_level = (int)lv, 0);
+  return cli_usage_error(cmd->name, "unknown compression '%s' (none, lz4, lz4:LEVEL, zstd or zstd:LEVEL)", comp);
+}
+
 int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
   const char *out = cli_get(cmd, a, "output");
   if (!out) return cli_usage_error(cmd->name, "missing -o OUTPUT");
   if (a->npos < 1) return cli_usage_error(cmd->name, "missing INPUT");
   if (cli_stdin_once(cmd, a->pos, a->npos)) return EXIT_USAGE;
   pcol_write_options wopt = {0};
-  const char *comp = cli_get(cmd, a, "compress");
-  if (comp) {
-    if (!strcmp(comp, "lz4")) wopt.compress_lz4 = 1;
-    else if (!strncmp(comp, "zstd", 4) && (comp[4] == 0 || comp[4] == ':')) {
-      wopt.compress_zstd = 1; /* zstd or zstd:LEVEL, LEVEL 1..22 */
-      if (comp[4] == ':') {
-        char *end;
-        long lv = strtol(comp + 5, &end, 10);
-        if (end == comp + 5 || *end || lv < 1 || lv > 22)
-          return cli_usage_error(cmd->name, "zstd level '%s' is not a number from 1 to 22", comp + 5);
-        wopt.zstd_level = (int)lv;
-      }
-    } else if (strcmp(comp, "none"))
-      return cli_usage_error(cmd->name, "unknown compression '%s' (none, lz4, zstd or zstd:LEVEL)", comp);
-  }
+  if (compress_option(cmd, cli_get(cmd, a, "compress"), &wopt)) return EXIT_USAGE;
   const char *ver = cli_get(cmd, a, "format-version");
   if (ver) {
     if (!strcmp(ver, "1.2")) wopt.format_version = 2;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const cli_command commands[] = {
-    {"pack", "pcol pack INPUT... -o OUT.pcol [--from FORMAT] [--compress none|lz4|zstd[:LEVEL]] [--coalesce]",
+    {"pack", "pcol pack INPUT... -o OUT.pcol [--from FORMAT] [--compress none|lz4[:LEVEL]|zstd[:LEVEL]] [--coalesce]",
      "Convert profiles (Rprof, pprof, Perun, collapsed stacks, V8 .cpuprofile, Chrome trace events, perf script, speedscope, Firefox Profiler, OTLP, CPython 3.15 Tachyon, JDK Flight Recorder, Perfetto traces; detected) to pcol.",
      "Several inputs become several sources of one file.  INPUT may be '-' for\n"
      "standard input.  The output is written to a temporary file and renamed into\n"

@@ -16,6 +16,7 @@
 #include "bytes.h"    /* pcol_rd32, pcol_rd64, pcol_wr32, pcol_wr64 */
 #include "codec.h"    /* pcol_transform_allowed, pcol_encoded, pcol_section_decode, ... */
 #include <lz4.h>
+#include <lz4hc.h>
 #include <zstd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,7 +416,10 @@ static size_t compress_bytes(int codec, int level, const uint8_t *in, size_t n, 
     int bound = LZ4_compressBound((int)n);
     uint8_t *c = malloc((size_t)bound);
     if (!c) return 0;
-    int k = LZ4_compress_default((const char *)in, (char *)c, (int)n, bound);
+    /* levels as the lz4 command's: below LZ4HC's least, the fast coder */
+    int k = level >= LZ4HC_CLEVEL_MIN
+                ? LZ4_compress_HC((const char *)in, (char *)c, (int)n, bound, level)
+                : LZ4_compress_default((const char *)in, (char *)c, (int)n, bound);
     if (k <= 0 || (size_t)k >= n) return free(c), 0;
     *out = c;
     return (size_t)k;

@@ -21,7 +21,8 @@ typedef struct pcol_encoded {
   uint16_t transform;
 } pcol_encoded;
 /* Compresses in[0, n) (count elements of type) with codec (LZ4, or zstd at
- * level with the transforms, of those in `allowed`, that shrink it most)
+ * level with the transforms, of those in `allowed`, that shrink it most;
+ * LZ4 at level: below LZ4HC_CLEVEL_MIN the fast coder, else LZ4HC)
  * when that makes it smaller; zstd level 0 is PCOL_ZSTD_SMALL_LEVEL for a
  * section of at most PCOL_ZSTD_SMALL_BYTES, else PCOL_ZSTD_DEFAULT_LEVEL.
  * PCOL_OK (out->data NULL: keep raw) or PCOL_ENOMEM. */

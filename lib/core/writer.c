@@ -613,6 +613,9 @@ int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
   if (opt && opt->compress_zstd && (opt->zstd_level < 0 || opt->zstd_level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)",
                           opt->zstd_level);
+  if (opt && opt->lz4_level > 12)
+    return pcol_error_set(err, PCOL_EINVAL, "lz4 level %u is not in 1..12 (or 0, auto)",
+                          (unsigned)opt->lz4_level);
   return PCOL_OK;
 }
 
@@ -797,6 +800,10 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
               : opt->compress_lz4 ? PCOL_CODEC_LZ4 : PCOL_CODEC_RAW;
   int level = opt ? opt->zstd_level : 0; /* 0: auto, by section size */
   PCOL_RETURN_NOT_OK(pcol_write_options_check(opt, err));
+  /* LZ4's level: auto is LZ4HC for 1.3, the fast coder for 1.2's files */
+  if (codec == PCOL_CODEC_LZ4)
+    level = opt->lz4_level ? opt->lz4_level
+            : opt->format_version == 2 ? 1 : PCOL_LZ4_DEFAULT_LEVEL;
   /* format 1.3: the per-source summary (summary.c); 1.2: none */
   if (pcol_bsum_fill(b, opt && opt->format_version ? opt->format_version : PCOL_WRITE_FORMAT_DEFAULT))
     return pcol_error_set(err, PCOL_ENOMEM, "out of memory");

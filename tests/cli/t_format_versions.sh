@@ -172,6 +172,26 @@ G=$D/pprof/go-cpu-large.pb.gz H=$D/pprof/go-cpu-inline-small.pb.gz
 "$P" pack "$G" -o "$T/gl.pcol" --compress lz4 || fail "lz4 pack of $G"
 "$P" info "$T/gl.pcol" | grep -q ' lz4+e ' || fail "$G: no column encoded under LZ4 in its lz4 file"
 [ "$(stat -c %s "$T/gl.pcol")" -lt "$(stat -c %s "$T/g.pcol")" ] || fail "$G: the lz4 file is not smaller than the default"
+# lz4:LEVEL, the lz4 command's levels: 1 the fast coder, 3-12 LZ4HC (the
+# default 4): smaller as the level rises, every one the same tables; 1.2's
+# default is the fast coder, so its files stay those earlier writers made
+"$P" pack "$G" -o "$T/gl1.pcol" --compress lz4:1 && "$P" pack "$G" -o "$T/gl12.pcol" --compress lz4:12 ||
+  fail "lz4:1 or lz4:12 pack of $G"
+"$P" validate --full "$T/gl1.pcol" "$T/gl12.pcol" >/dev/null || fail "$G: lz4:1 or lz4:12 file invalid"
+s1=$(stat -c %s "$T/gl1.pcol") s4=$(stat -c %s "$T/gl.pcol") s12=$(stat -c %s "$T/gl12.pcol")
+[ "$s12" -le "$s4" ] && [ "$s4" -lt "$s1" ] || fail "$G: lz4 sizes not smaller with the level: 1: $s1, 4: $s4, 12: $s12"
+"$P" cat --table all "$T/gl.pcol" >"$T/gl.cat" 2>&1
+for x in gl1 gl12; do
+  "$P" cat --table all "$T/$x.pcol" 2>&1 | cmp -s - "$T/gl.cat" || fail "$G: the tables of $x differ from lz4's"
+done
+"$P" pack "$G" -o "$T/o12.pcol" --compress lz4 --format-version 1.2 &&
+  "$P" pack "$G" -o "$T/o12f.pcol" --compress lz4:1 --format-version 1.2 || fail "lz4 1.2 pack of $G"
+cmp -s "$T/o12.pcol" "$T/o12f.pcol" || fail "$G: --compress lz4 --format-version 1.2 is not the fast coder's file"
+for bad in lz4:0 lz4:13 lz4:x lz4: lz4x; do
+  rc=0; "$P" pack "$G" -o "$T/bad.pcol" --compress $bad 2>"$T/err" || rc=$?
+  [ $rc = 2 ] && grep -q "lz4\|compression" "$T/err" && [ ! -e "$T/bad.pcol" ] ||
+    fail "--compress $bad: exit $rc, $(cat "$T/err")"
+done
 "$P" merge "$G" "$H" -o "$T/gh.pcol" || fail "merge of $G and $H"
 layout() { grep -E '^(format_version|file_size|sections|flags):'; }
 want=$("$P" info "$T/g.pcol" | layout)
