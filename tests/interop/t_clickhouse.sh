@@ -3,7 +3,7 @@
 # starts two clickhouse-server processes on 127.0.0.1 (own ports, own
 # temporary data directories, bounded in time, stopped on exit), creates
 # schema.sql on both (local tables + Distributed tables over both as shards),
-# loads profiles of five formats with `pcol export --load`, and checks that
+# loads profiles of eight formats with `pcol export --load`, and checks that
 # the SQL of doc/clickhouse.md, run as written, answers what pcol says:
 #   top in each source's default value (pcol top --format json), per source;
 #   top by the weight column (flat, cum by function): all profiles; a time range that cuts long
@@ -11,7 +11,9 @@
 #   diff (two CPU profiles, in their default value) against pcol diff --absolute;
 #   fold (each source's default value) against pcol fold, per source;
 #   a named value (pprof types besides the default, Rprof's duplications and
-#   the derived rprof.alloc, samples/count, a TYPE/UNIT named twice) against pcol top --value, per source;
+#   the derived rprof.alloc, samples/count, a TYPE/UNIT named twice, the types of
+#   a perf script of two events and of a Firefox profile whose samples carry
+#   different types) against pcol top --value, per source;
 #   samples per source (sources.sample_count = rows; samples/count or weight) against pcol info;
 #   a restart of both servers on their data (ClickHouse 18.16 re-attaches the
 #   views then: an Array(Tuple) column came back flattened) changes no answer;
@@ -130,7 +132,7 @@ wait_servers() {
 wait_servers
 echo "clickhouse $(sq $P1 TSV 'SELECT version()') on ports $P1 and $P2"
 
-# ---- inputs: 18 profiles of six formats (one pcol file with long samples, a Chrome trace)
+# ---- inputs: 21 profiles of eight formats (one pcol file with long samples, a Chrome trace)
 "$PCOL" pack "$T/rprof/proftools__Rprof-dg.out" --coalesce -o "$W/dg-long.pcol" || exit 1
 [ "$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0' | wc -l)" -gt 0 ] ||
   { echo "FAIL: the coalesced file has no long samples"; exit 1; }
@@ -155,6 +157,21 @@ python3 "$root/tests/support/pprofgen.py" duptypes "$W/duptypes.pb" || exit 1
 # a Chrome trace over 3 s (two threads): its stretches are intervals
 # (spec.md §7.1), which the ranges below cut
 python3 "$root/tests/support/chrome_range.py" gen-events "$W/trace.json" 2 30 || exit 1
+# sources whose samples carry different value types, each sample lacking
+# some: a `perf script` of two events (cycles, the default, then cpu-clock:
+# each sample one of them), and a Firefox profile of a merge of it with a Go
+# CPU profile (one source, types samples, cpu, cycles: a perf sample stores
+# samples and cycles). sample_values.idx is the type's idx in value_types,
+# not the value's place in its sample (user review 13, F3: cpu-clock was
+# idx 1, cycles' idx, so a named cpu-clock answered nothing and the default
+# added cpu-clock rows to cycles')
+python3 "$root/tests/support/gen_perf_script.py" "$W/perf2.txt" /dev/null || exit 1
+"$PCOL" unpack "$T/pprof/go-cpu-string-labels.pb.gz" "$W/perf2.txt" --to firefox -o "$W/mixed.ff.json" 2>/dev/null || exit 1
+for f in "$W/perf2.txt" "$W/mixed.ff.json"; do
+  "$PCOL" cat "$f" --table sample_values | awk -F'\t' 'NR>1 {n[$1]++; t[$2]=1} END {
+    for (k in t) nt++; for (s in n) if (n[s] < nt) short = 1; exit !(nt >= 2 && short) }' ||
+    { echo "FAIL: $(basename "$f"): no sample lacks a value type; the case is not tested"; exit 1; }
+done
 inputs=(
   "$T/rprof/proftools__glmEx.out" "$T/rprof/r-prof-profile__1.out" "$T/rprof/aprof__foo.prof"
   "$T/rprof/proftools__Rprof-rec0.out" "$W/dg-long.pcol"
@@ -163,12 +180,14 @@ inputs=(
   "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
   "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
-  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/trace.json" "$W/duptypes.pb")
+  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/trace.json" "$W/duptypes.pb"
+  "$W/perf2.txt" "$W/mixed.ff.json")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
 # the SQL counts none of their samples in a range (spec.md §7), so ranges are
 # compared with the merge of the sources that have times (Rprof, pcol, Perun)
-"$PCOL" merge "${inputs[@]:0:5}" "$T/perun/memory-basic.perf" "$W/trace.json" -o "$W/timed.pcol" || exit 1
+"$PCOL" merge "${inputs[@]:0:5}" "$T/perun/memory-basic.perf" "$W/trace.json" "$W/perf2.txt" "$W/mixed.ff.json" \
+  -o "$W/timed.pcol" || exit 1
 cut=$("$PCOL" top "$W/trace.json" --from 0.55 --to 2.31 --format tsv | awk -F'\t' 'NR>1 && $1 > 0 {n++} END {print n+0}')
 [ "$cut" -gt 0 ] || { echo "FAIL: the trace has no time in [0.55 s, 2.31 s)"; exit 1; }
 
@@ -335,6 +354,10 @@ alloc_objects count alloc_objects $T/pprof/go-heap-allocs-inline.pb.gz
 samples count samples/count $T/pprof/go-cpu-string-labels.pb.gz
 cpu nanoseconds cpu $W/duptypes.pb
 cpu nanoseconds cpu/nanoseconds $W/duptypes.pb
+cpu-clock nanoseconds cpu-clock $W/perf2.txt
+cycles count cycles $W/perf2.txt
+cycles count cycles $W/mixed.ff.json
+cpu nanoseconds cpu $W/mixed.ff.json
 EOF
 }
 check_named first

@@ -296,6 +296,12 @@ typedef struct chx {
   int ralloc;       /* the current source exports rprof.alloc */
   pcol_xtype *xt;   /* a source's export values (room: every source value type + PCOL_XV_MAX) */
   size_t capxt;
+  /* the source's value types as value_types numbers them (idx 1..n_svt:
+   * svt_vt[idx]), and per type its first idx and then the next of the same
+   * type (a pprof profile may name one type twice); svt_cur: a sample's
+   * next idx of each type while its values are numbered */
+  uint32_t *svt_list, *svt_next, *svt_first, *svt_cur;
+  size_t n_svt;
 } chx;
 
 static int oom(chx *x) { return pcol_oom(x->err); }
@@ -501,15 +507,32 @@ static int gen_meta(chx *x, unsigned t) {
   return PCOL_OK;
 }
 
-static int gen_value_types(chx *x, unsigned t) {
-  uint32_t k = 0;
+/* The source's value types numbered 1, 2, ... in its order (value_types'
+ * idx, which sample_values' idx refers to): THE numbering of both tables. */
+static int number_value_types(chx *x) {
   const uint32_t *rows; /* the source's rows, from the file's index */
   size_t n;
+  for (size_t k = 1; k <= x->n_svt; k++) x->svt_first[x->svt_list[k]] = 0;
+  x->n_svt = 0;
   PCOL_RETURN_NOT_OK(pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, x->src, &rows, &n, x->err));
   for (size_t j = 0; j < n; j++) {
     uint32_t vt = pcol_view_u32(&x->svt_vt, rows[j]);
     if (!vt || vt > x->nvt) continue;
-    PCOL_RETURN_NOT_OK(put_u32(x, 1, ++k));
+    x->svt_list[++x->n_svt] = vt;
+    x->svt_next[x->n_svt] = 0;
+  }
+  for (size_t k = x->n_svt; k >= 1; k--) { /* backwards: first[] ends at the first */
+    uint32_t vt = x->svt_list[k];
+    x->svt_next[k] = x->svt_first[vt];
+    x->svt_first[vt] = (uint32_t)k;
+  }
+  return PCOL_OK;
+}
+
+static int gen_value_types(chx *x, unsigned t) {
+  for (size_t k = 1; k <= x->n_svt; k++) {
+    uint32_t vt = x->svt_list[k];
+    PCOL_RETURN_NOT_OK(put_u32(x, 1, (uint32_t)k));
     PCOL_RETURN_NOT_OK(put_nstr(x, 2, pcol_view_u32(&x->vt_type, vt - 1)));
     PCOL_RETURN_NOT_OK(put_nstr(x, 3, pcol_view_u32(&x->vt_unit, vt - 1)));
     PCOL_RETURN_NOT_OK(end_row(x, t));
@@ -633,12 +656,22 @@ static int gen_sample_values(chx *x, unsigned t) {
     if (pcol_view_u32(&x->s_src, r) != x->src) continue;
     id++;
     uint64_t a = pcol_view_u64(&x->s_voff, r), e = pcol_view_u64(&x->s_voff, r + 1);
+    /* idx: the value's type's idx in value_types (the k-th value of a type in
+     * the sample, the k-th idx of that type); a value of a type the source
+     * does not list (in no total, spec §6.10) after them, n_svt + 1, ... */
+    uint32_t extra = (uint32_t)x->n_svt;
     for (uint64_t v = a; v < e && v < x->nvalues; v++) {
       uint32_t vt = pcol_view_u32(&x->v_type, v);
+      if (vt && vt <= x->nvt) x->svt_cur[vt] = x->svt_first[vt];
+    }
+    for (uint64_t v = a; v < e && v < x->nvalues; v++) {
+      uint32_t vt = pcol_view_u32(&x->v_type, v), idx;
       if (!vt || vt > x->nvt) continue;
+      if ((idx = x->svt_cur[vt])) x->svt_cur[vt] = x->svt_next[idx];
+      else idx = ++extra;
       PCOL_RETURN_NOT_OK(put_u16(x, 0, x->day));
       PCOL_RETURN_NOT_OK(put_u32(x, 2, id));
-      PCOL_RETURN_NOT_OK(put_u32(x, 3, (uint32_t)(v - a + 1)));
+      PCOL_RETURN_NOT_OK(put_u32(x, 3, idx));
       PCOL_RETURN_NOT_OK(put_nstr(x, 4, pcol_view_u32(&x->vt_type, vt - 1)));
       PCOL_RETURN_NOT_OK(put_nstr(x, 5, pcol_view_u32(&x->vt_unit, vt - 1)));
       PCOL_RETURN_NOT_OK(put_i64(x, 6, pcol_view_i64(&x->v_val, v)));
@@ -776,6 +809,12 @@ static int alloc_maps(chx *x) {
   if (nsvt >= SIZE_MAX / sizeof *x->xt - PCOL_XV_MAX) return oom(x);
   x->capxt = (size_t)nsvt + PCOL_XV_MAX;
   if (!(x->xt = malloc(x->capxt * sizeof *x->xt))) return oom(x);
+  if (nsvt >= SIZE_MAX / sizeof(uint32_t) - 1 || x->nvt >= SIZE_MAX / sizeof(uint32_t) - 1) return oom(x);
+  x->svt_list = malloc(((size_t)nsvt + 1) * sizeof(uint32_t));
+  x->svt_next = malloc(((size_t)nsvt + 1) * sizeof(uint32_t));
+  x->svt_first = calloc((size_t)x->nvt + 1, sizeof(uint32_t));
+  x->svt_cur = calloc((size_t)x->nvt + 1, sizeof(uint32_t));
+  if (!x->svt_list || !x->svt_next || !x->svt_first || !x->svt_cur) return oom(x);
   for (int i = 0; i < 5; i++) {
     if (n[i] >= SIZE_MAX / sizeof(uint32_t) - 1) return oom(x);
     *nw[i] = calloc((size_t)n[i] + 1, sizeof(uint32_t));
@@ -817,7 +856,7 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
     int64_t ts = pcol_view_i64(&x->so_ts, s - 1);
     int64_t d = ts == PCOL_NA_I64 || ts < 0 ? 0 : ts / 86400;
     x->day = (uint16_t)(d > 65535 ? 65535 : d); /* Date: days since 1970, to 2149 */
-    if ((rc = number_source(x)) || (rc = source_ralloc(x))) break;
+    if ((rc = number_source(x)) || (rc = number_value_types(x)) || (rc = source_ralloc(x))) break;
     chash_init(&x->h);
     x->hashing = 1;
     x->hashed = 0;
@@ -839,6 +878,7 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
   free(x->path);
   free(x->st_named);
   free(x->xt);
+  free(x->svt_list), free(x->svt_next), free(x->svt_first), free(x->svt_cur);
   pcol_rtime_free(&x->rt); /* (zeroed, or freed by a failed init: idempotent) */
   free(x);
   return rc;
