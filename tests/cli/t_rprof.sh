@@ -168,4 +168,34 @@ for via in speedscope firefox; do
 done
 grep -q '"pcolNameless":true' "$tmp/pl.speedscope" || fail "speedscope: the places are not marked"
 grep -q '"pcolNameless":\[' "$tmp/pl.firefox" || fail "firefox: the places are not marked"
+
+# A period that is no sampling interval: counted pprof samples whose period
+# is 10^9 ms (a pyroscope pprof's).  Rprof writes each as a tick of
+# sample.interval=10^12 us, and pcol's Rprof reader adds the ticks up in
+# int64 ns: 9,000 of them fit (the period is kept), 9,300 do not (the
+# 9,224th overflowed: `pcol top` of the copy failed), and a period longer
+# than the stated duration_nanos (80d5d680) is no interval either: both
+# written at pcol's 10 ms with the note, and their copies read back (pcol,
+# and R's summaryRprof when it is here)
+for c in "9000 keep" "9300 none" "100 none 3600000000000"; do
+  set -- $c
+  python3 tests/support/pprofgen.py period "$tmp/per$1.pb" 1000000000 milliseconds "$1" ${3:-} ||
+    fail "pprofgen period $1"
+  $PCOL unpack "$tmp/per$1.pb" --to rprof -o "$tmp/per$1.out" 2>"$tmp/per$1.err" || fail "period $1: rprof export"
+  iv=$(head -1 "$tmp/per$1.out")
+  if [ "$2" = keep ]; then
+    [ "$iv" = "line profiling: sample.interval=1000000000000" ] && [ ! -s "$tmp/per$1.err" ] ||
+      fail "period 10^9 ms, $1 samples: '$iv', '$(cat "$tmp/per$1.err")'"
+  else
+    [ "$iv" = "line profiling: sample.interval=10000" ] && grep -q "its period, 1000000000000000 ns, is no sampling interval" "$tmp/per$1.err" ||
+      fail "period 10^9 ms, $1 samples ${3:+(duration $3 ns)}: '$iv', '$(cat "$tmp/per$1.err")'"
+  fi
+  $PCOL top "$tmp/per$1.out" --format csv >"$tmp/per$1.csv" 2>"$tmp/per$1.top.err" ||
+    fail "period $1: pcol top of the Rprof copy: $(cat "$tmp/per$1.top.err")"
+  if command -v Rscript >/dev/null; then
+    want="1e+06 9e+09"; [ "$2" = keep ] || want="0.01 $(($1 / 100))"
+    got=$(Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sample.interval, s$sampling.time)' "$tmp/per$1.out" 2>&1)
+    [ "$got" = "$want" ] || fail "period $1: summaryRprof's interval and time '$got', not '$want'"
+  fi
+done
 exit 0

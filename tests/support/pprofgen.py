@@ -76,6 +76,12 @@ hand, standard library only).
   pprofgen.py hours OUT          one sample of 4,000,000 cpu hours in 5 ns of
                                  duration: its total in ns is past int64
                                  (tests/cli/t_pprof_semantics.sh)
+  pprofgen.py period OUT PERIOD UNIT N [DURATION_NS]  N counted samples
+                                 (samples/count 1 each) of main -> alpha|beta,
+                                 period_type cpu/UNIT, period PERIOD, and
+                                 duration_nanos only when given: an absurd
+                                 period of no stated duration
+                                 (tests/cli/t_rprof.sh)
   pprofgen.py native OUT SPEC    an unsymbolized native profile (no functions)
                                  from a JSON file: {"mappings": [{"start", "limit",
                                  "offset", "file", "build_id"}...], "samples":
@@ -289,6 +295,24 @@ def hours(out):
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
     p += field(9, 0, 1_000_000_000)                                  # time_nanos
     p += field(10, 0, 5)                                             # duration_nanos
+    open(out, "wb").write(p + st.table())
+
+
+def period(out, per, unit, n, duration=None):
+    # n counted samples (samples/count, one each) of main -> {alpha, beta},
+    # period_type cpu/UNIT, period PER, duration_nanos only when given
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    for i in range(n):
+        p += field(2, 2, field(1, 2, varint(2 + i % 2) + varint(1)) + field(2, 2, varint(1)))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    if duration is not None:
+        p += field(10, 0, duration)                                   # duration_nanos
+    p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(unit.encode())))
+    p += field(12, 0, per)                                           # period
     open(out, "wb").write(p + st.table())
 
 
@@ -639,6 +663,9 @@ if __name__ == "__main__":
         multivalue(sys.argv[2])
     elif sys.argv[1] == "duptypes":
         duptypes(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "nodefault")
+    elif sys.argv[1] == "period":
+        period(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]),
+               int(sys.argv[6]) if len(sys.argv) > 6 else None)
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     elif sys.argv[1] == "random":

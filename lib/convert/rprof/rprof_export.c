@@ -43,6 +43,7 @@ typedef struct rp_out {
   unsigned char *rounded; /* per source: 1 its times were rounded to tiv_ns, 2 it has none (choose_ticks) */
   __int128 *cum;          /* per source: its time written so far, ns (row_lines) */
   unsigned char *lack;    /* per source: 1 it lacks the stated default (lack_stated): not written */
+  uint64_t count_lines;   /* the selection's lines by the count rule (count_row; 0 before it ran) */
   pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
@@ -213,7 +214,13 @@ static uint64_t own_interval(rp_out *r, uint32_t src) {
   if (ns > 0 && pcol_meta_get_i64(r->f, src, PPROF_META_DURATION_NANOS, &dur, NULL) == PCOL_OK && dur > 0 &&
       ns > dur)
     ns = 0;
-  return ns <= 0 ? 0 : ns < 1000 ? 1 : ((uint64_t)ns + 500) / 1000;
+  uint64_t us = ns <= 0 ? 0 : ns < 1000 ? 1 : ((uint64_t)ns + 500) / 1000;
+  /* nor, duration or not, one whose ticks over the lines written add up
+   * past int64 ns, the times pcol's Rprof reader keeps (a period of 10^9
+   * ms and no duration: sample.interval=10^12 us, and the copy's 9,224th
+   * line overflowed its reader) */
+  if (us && r->count_lines && us > (uint64_t)INT64_MAX / 1000 / r->count_lines) us = 0;
+  return us;
 }
 
 static uint64_t source_interval(rp_out *r, uint32_t src) {
@@ -777,11 +784,16 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
     char n[400];
     if (!vt || vt == r->cvt[s]) { /* the count */
       if (own_interval(r, s)) continue;
+      int64_t per = pcol_source_interval(r->f, s); /* stated, but no interval (own_interval) */
+      char why[160] = "it states no sampling period";
+      if (per > 0)
+        snprintf(why, sizeof why, "its period, %" PRId64 " ns, is no sampling interval (longer "
+                 "than the profile, or its ticks add up past int64 ns)", per);
       snprintf(n, sizeof n,
-               "source %u: its samples are counted and it states no sampling period, so each is "
+               "source %u: its samples are counted and %s, so each is "
                "written as a tick of %" PRIu64 " us, pcol's default: summaryRprof's seconds are its "
                "samples x %g ms, not a time the profile measured",
-               s, source_interval(r, s), (double)source_interval(r, s) / 1000);
+               s, why, source_interval(r, s), (double)source_interval(r, s) / 1000);
       opt->note(opt->note_ctx, n);
       continue;
     }
@@ -855,6 +867,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
     if (!(r.kind[s] & KIND_RPROF)) rc = pcol_lasts_init(&r.lasts[s], f, s, err);
   if (!rc) rc = pcol_select_iter(f, sel, count_row, &lc, err);
+  r.count_lines = lc.lines;
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
     if (lc.raw[s] && lc.tns[s] > 0) { /* rounded to us, at least 1 */
       __int128 us = (lc.tns[s] / lc.raw[s] + 500) / 1000;
