@@ -27,7 +27,10 @@
 #     known by their type cannot read, is refused (before: the first's
 #     numbers under go's index of the second).  Without default_sample_type
 #     go's default is the last (second cpu) column and pcol's the first: the
-#     import says so, once per file, exit 0 (review h11 F1).
+#     import says so, once per file, exit 0 (review h11 F1); its pprof
+#     export writes no default_sample_type either, so go's default of the
+#     copy is go's of the original (and pcol's pcol's), as for the file with
+#     one (review h11 F1's export).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -279,4 +282,22 @@ if command -v go >/dev/null 2>&1; then
   (cd "$tmp" && go tool pprof -top dupnd.pb 2>/dev/null) | rows | head -1 | grep -qx '500ns beta' ||
     fail "go's default of duptypes nodefault is not the last column"
 fi
+# their pprof exports (also of the packed file): go's default of the copy is
+# go's of the original (the last column without default_sample_type: the
+# export wrote `cpu`, and go read alpha 30ns 50% of the copy for beta 500ns
+# of the original), pcol's is pcol's, with its warning
+for f in dup dupnd; do
+  for from in pb pcol; do
+    [ -f "$tmp/$f.$from" ] || "$PCOL" pack "$tmp/$f.pb" -o "$tmp/$f.pcol" 2>/dev/null || fail "pack $f"
+    "$PCOL" unpack "$tmp/$f.$from" --to pprof -o "$tmp/$f.$from.pb.gz" 2>/dev/null || fail "$f.$from: pprof export"
+    [ "$("$PCOL" top "$tmp/$f.$from.pb.gz" 2>"$tmp/err" | rows)" = "$want" ] || fail "$f.$from: pcol top of its pprof copy"
+    [ $f = dup ] || grep -q "go tool pprof's default is the last (3), pcol reads the first (2)" "$tmp/err" ||
+      fail "$f.$from: the copy's import does not warn: $(cat "$tmp/err")"
+    if command -v go >/dev/null 2>&1; then
+      g=$( (cd "$tmp" && go tool pprof -top $f.pb 2>/dev/null) | rows | head -1)
+      c=$( (cd "$tmp" && go tool pprof -top $f.$from.pb.gz 2>/dev/null) | rows | head -1)
+      [ "$c" = "$g" ] || fail "$f.$from: go's default of the pprof copy '$c', of the original '$g'"
+    fi
+  done
+done
 exit 0
