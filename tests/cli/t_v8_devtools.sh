@@ -14,7 +14,9 @@
 #  - an export of a selection writes the recording parts of what it writes
 #    (spec.md §7 "Recordings"): profiles of two traces exported one each
 #    add up, two of three written stay one recording, a whole trace's
-#    parts are kept.
+#    parts are kept;
+#  - a source of several threads is refused naming the --tag of each, and
+#    what selects its samples of no thread label (or that nothing does).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -183,4 +185,28 @@ grep -q 'big.json: traceEvents\[0\], its args.data.startTime (ending at byte 110
 [ "$(grep -c "note: .*a V8 .cpuprofile names each frame at its function's first line" "$tmp/err")" = 1 ] || fail "list of a .cpuprofile: no note on its lines: $(cat "$tmp/err")"
 "$PCOL" top "$tmp/b.cpuprofile" --by line >/dev/null 2>"$tmp/err" && grep -q "positionTicks" "$tmp/err" || fail "top --by line of a .cpuprofile: no note"
 "$PCOL" top "$tmp/b.cpuprofile" >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "top of a .cpuprofile by function: $(cat "$tmp/err")"
+# a source of several threads is refused (one thread a V8 profile), each
+# listed with the --tag that selects it; its samples of no thread label
+# with the one --tag-ignore that selects them alone (threads all of a
+# numeric tid: tid=LEAST:; all with a string thread label: the keyless
+# '^(KEY|...):'), which writes those samples (6 ms), or, threads of
+# different keys, the word that nothing does (before: "no thread label"
+# and no way named)
+for m in num str mixed; do
+  python3 tests/support/pprofgen.py threads "$tmp/th_$m.pb" $m || fail "pprofgen threads $m"
+  "$PCOL" unpack "$tmp/th_$m.pb" --to v8 -o "$tmp/th_$m.cpuprofile" 2>"$tmp/err" && fail "v8 of threads ($m): not refused"
+  [ ! -e "$tmp/th_$m.cpuprofile" ] && grep -q "tid 10 (--tag tid=10)\|io (--tag thread_name='^io\$')" "$tmp/err" ||
+    fail "v8 of threads ($m): $(cat "$tmp/err")"
+  expr=$(sed -n "s/.*no thread label (--tag-ignore \([^;]*\));.*/\1/p" "$tmp/err")
+  case $m in
+  num) [ "$expr" = "tid=10:" ] || fail "v8 of threads (num): '$expr': $(cat "$tmp/err")" ;;
+  str) [ "$expr" = "'^(thread_name|thread):'" ] || fail "v8 of threads (str): '$expr': $(cat "$tmp/err")" ;;
+  mixed) grep -q "no thread label (no --tag or --tag-ignore selects these alone); tid 10" "$tmp/err" ||
+    fail "v8 of threads (mixed): $(cat "$tmp/err")"
+    continue ;;
+  esac
+  eval "set -- $expr"
+  "$PCOL" unpack "$tmp/th_$m.pb" --to v8 --tag-ignore "$1" -o "$tmp/th_$m.cpuprofile" 2>/dev/null || fail "v8 of threads ($m) --tag-ignore $1"
+  "$PCOL" top "$tmp/th_$m.cpuprofile" 2>/dev/null | grep -q "Total samples = 6ms " || fail "v8 of threads ($m) --tag-ignore $1: not the 6 ms of no thread label"
+done
 echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap, a startTime that is no time, as DevTools"

@@ -82,6 +82,12 @@ hand, standard library only).
                                  duration_nanos only when given: an absurd
                                  period of no stated duration
                                  (tests/cli/t_rprof.sh)
+  pprofgen.py threads OUT MODE    cpu samples of threads told apart by labels
+                                 (MODE num: tid=10, tid=20; str: thread_name=io,
+                                 thread=db; mixed: tid=10, tid=20,
+                                 thread_name=io) beside samples of no thread
+                                 label (2 ns, and 4 ns labelled other=x): the V8
+                                 export's refusal (tests/cli/t_v8_devtools.sh)
   pprofgen.py native OUT SPEC    an unsymbolized native profile (no functions)
                                  from a JSON file: {"mappings": [{"start", "limit",
                                  "offset", "file", "build_id"}...], "samples":
@@ -313,6 +319,33 @@ def period(out, per, unit, n, duration=None):
         p += field(10, 0, duration)                                   # duration_nanos
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(unit.encode())))
     p += field(12, 0, per)                                           # period
+    open(out, "wb").write(p + st.table())
+
+
+def threads(out, mode):
+    # cpu/nanoseconds samples of main -> {alpha, beta} on threads told apart
+    # by their labels, and samples of no thread label (2 ms unlabelled,
+    # 4 ms labelled other=x only): MODE "num" tid=10 (3 ms) and tid=20
+    # (5 ms); "str" thread_name=io (7 ms) and thread=db (5 ms); "mixed"
+    # tid=10, tid=20 and thread_name=io
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    num = lambda k, v: field(3, 2, field(1, 0, st.id(k)) + field(3, 0, v))
+    s = lambda k, v: field(3, 2, field(1, 0, st.id(k)) + field(2, 0, st.id(v)))
+    rows = [([2, 1], 2, []), ([3, 1], 4, [s(b"other", b"x")])]
+    if mode in ("num", "mixed"):
+        rows += [([2, 1], 3, [num(b"tid", 10)]), ([3, 1], 5, [num(b"tid", 20)])]
+    if mode == "str":
+        rows += [([3, 1], 7, [s(b"thread_name", b"io")]), ([2, 1], 5, [s(b"thread", b"db")])]
+    if mode == "mixed":
+        rows += [([3, 1], 7, [s(b"thread_name", b"io")])]
+    for locs, v, labs in rows:
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v * 1_000_000)) +
+                   b"".join(labs))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
     open(out, "wb").write(p + st.table())
 
 
@@ -666,6 +699,8 @@ if __name__ == "__main__":
     elif sys.argv[1] == "period":
         period(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]),
                int(sys.argv[6]) if len(sys.argv) > 6 else None)
+    elif sys.argv[1] == "threads":
+        threads(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "hours":
         hours(sys.argv[2])
     elif sys.argv[1] == "random":

@@ -305,8 +305,56 @@ static int tag_of(vex *x, uint32_t ls, pcol_buf *b) {
   return PCOL_OK;
 }
 
+/* What selects the samples of no thread label (class 0) among the selected
+ * threads: --tag has no "no such label", but one --tag-ignore drops every
+ * labelled thread when all of them have a string thread label (the keyless
+ * form, regular expressions on "KEY:VALUE": '^(thread_name|tid):') or all
+ * have one numeric thread key (a range from the least of its values,
+ * KEY=N:); else nothing does (--tag-ignore takes one expression, and the
+ * threads have different keys), and the message says so.  (Short: the
+ * message holds 511 bytes.) */
+static int unlabelled_tag(vex *x, pcol_buf *b) {
+  unsigned str = 0, num = ~0u; /* thread keys: of a string label somewhere; numeric in every thread */
+  int all_str = 1, rc;
+  int64_t lo[PCOL_THREAD_NKEYS]; /* a numeric key's least value */
+  for (int k = 0; k < PCOL_THREAD_NKEYS; k++) lo[k] = INT64_MAX;
+  for (uint32_t th = 1; th <= x->ntcls; th++) {
+    if (!x->tfirst[th]) continue;
+    pcol_thread_tuple t;
+    if ((rc = pcol_thread_tuple_of(x->f, x->tfirst[th] - 1, &t, x->err))) return rc;
+    unsigned s = 0, n = 0;
+    for (int k = 0; k < PCOL_THREAD_NKEYS; k++) {
+      if (t.kind[k] == 1) s |= 1u << k;
+      if (t.kind[k] != 2) continue;
+      if (t.v[k] < lo[k]) lo[k] = t.v[k];
+      n |= 1u << k;
+    }
+    str |= s, num &= n, all_str &= s != 0;
+  }
+  char one[80];
+  if (all_str && str) {
+    if (pcol_buf_append(b, " (--tag-ignore '^(", 18)) return oom(x);
+    for (int k = 0, first = 1; k < PCOL_THREAD_NKEYS; k++)
+      if (str & (1u << k)) {
+        if ((!first && pcol_buf_append(b, "|", 1)) ||
+            pcol_buf_append(b, pcol_thread_keys[k], strlen(pcol_thread_keys[k])))
+          return oom(x);
+        first = 0;
+      }
+    return pcol_buf_append(b, "):')", 4) ? oom(x) : PCOL_OK;
+  }
+  for (int k = 0; k < PCOL_THREAD_NKEYS; k++)
+    if (num & (1u << k)) {
+      snprintf(one, sizeof one, " (--tag-ignore %s=%lld:)", pcol_thread_keys[k], (long long)lo[k]);
+      return pcol_buf_append(b, one, strlen(one)) ? oom(x) : PCOL_OK;
+    }
+  static const char none[] = " (no --tag or --tag-ignore selects these alone)";
+  return pcol_buf_append(b, none, sizeof none - 1) ? oom(x) : PCOL_OK;
+}
+
 /* The refusal of a selection of several threads: the first of them named
- * (THE thread-name rule), each with the --tag that selects it. */
+ * (THE thread-name rule), each with the --tag that selects it (the samples
+ * of no thread label: unlabelled_tag). */
 static int several_threads(vex *x, uint32_t src) {
   pcol_buf b = {0};
   int rc = PCOL_OK;
@@ -315,7 +363,7 @@ static int several_threads(vex *x, uint32_t src) {
     if (!x->tfirst[th]) continue;
     if (shown++ && pcol_buf_append(&b, "; ", 2)) rc = oom(x);
     if (!rc) rc = pcol_thread_name(x->f, x->tfirst[th] - 1, 1, &b, x->err);
-    if (!rc) rc = tag_of(x, x->tfirst[th] - 1, &b);
+    if (!rc) rc = th ? tag_of(x, x->tfirst[th] - 1, &b) : unlabelled_tag(x, &b);
   }
   if (!rc && x->nthreads > shown) {
     char more[48];
