@@ -32,7 +32,8 @@
  *
  * returns pcol_frame_rows_scan's rows (a row per sample and frame, named as
  * pcol top names it), streamed as read_pcol streams a computed view, each
- * input in turn (a `file` column for many): GROUP BY name with sum(value)
+ * input in turn (a `file` column for many; their value resolved on their
+ * union, as pcol_top's: frames_value): GROUP BY name with sum(value)
  * FILTER (WHERE self) and FILTER (WHERE first_on_stack) is pcol top's table. */
 #define DUCKDB_EXTENSION_NAME pcol
 #include "duckdb_extension.h"
@@ -541,6 +542,9 @@ typedef struct scan_state {
   idx_t ncols;      /* projected columns */
   idx_t *cols;      /* their indexes in the bind's schema */
   uint32_t want;    /* bit k: view column k is projected */
+  char *value;      /* pcol_frames of many inputs: the value of them all, by
+                     * name (frames_value) */
+  int of_union;     /* ... resolved on their union: a file without it has no rows */
 } scan_state;
 
 /* A thread's state: the input of its chunk, a buffer for UTF-8 cleaning. */
@@ -585,6 +589,7 @@ static void scan_free(void *ptr) {
   pthread_mutex_unlock(&s->mu);
   pthread_mutex_destroy(&s->mu);
   free(s->cols);
+  free(s->value);
   free(s);
 }
 
@@ -596,6 +601,79 @@ static void local_free(void *ptr) {
 }
 
 static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_from || sel->has_to; }
+
+static void top_name_input(const bind_data *b, pcol_error *err);
+
+/* A resolved value as the name pcol_value_resolve reads back in another
+ * file (malloc'd): "samples", "weight", "rprof.alloc", else "TYPE/UNIT" (the
+ * Rprof time's is "cpu/nanoseconds", which names it in a file without a
+ * stored cpu/nanoseconds). */
+static int value_name(const pcol_value_sel *v, char **out, pcol_error *err) {
+  const char *fixed = v->vt_id == 0 ? "samples" : v->vt_id == PCOL_VT_WEIGHT ? "weight"
+                    : v->vt_id == PCOL_VT_RPROF_ALLOC ? "rprof.alloc" : NULL;
+  if (!fixed && (!v->type.ptr || !v->unit.ptr || memchr(v->type.ptr, 0, v->type.len) ||
+                 memchr(v->unit.ptr, 0, v->unit.len)))
+    return pcol_error_set(err, PCOL_EINVAL, "the value has no name to find it by in each file (a type or "
+                          "unit NA, or with a NUL byte)%s", v->vt_id ? "" : "; name one with value :=");
+  size_t n = fixed ? strlen(fixed) : v->type.len + 1 + v->unit.len;
+  char *p = malloc(n + 1);
+  if (!p) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  if (fixed) memcpy(p, fixed, n + 1);
+  else snprintf(p, n + 1, "%.*s/%.*s", (int)v->type.len, v->type.ptr, (int)v->unit.len, v->unit.ptr);
+  *out = p;
+  return PCOL_OK;
+}
+
+/* pcol_frames of many inputs adds up one value in every file: value := NAME
+ * or THE default of what it reads, resolved as pcol_top and `pcol top`
+ * resolve it (pcol_value_resolve on the union of the inputs: sources whose
+ * own defaults differ count samples, or the default they all state; a
+ * number is the N-th type of them all), into *name, which each file then
+ * resolves (open_next; *of_union: a file without it has no rows, as its
+ * samples count 0 in pcol top).  Each file's own default added nanoseconds
+ * and sample counts into one column (user review 13, F5).  With source := N
+ * (each file's own source N, not one of the union's) a named value is each
+ * file's, and without one the files' defaults must agree, else the value
+ * must be named. */
+static int frames_value(bind_data *b, char **name, int *of_union, pcol_error *err) {
+  pcol_file *f = NULL;
+  pcol_value_sel v;
+  int rc = PCOL_OK;
+  *name = NULL;
+  *of_union = !b->sel.source_id;
+  if (!b->sel.source_id) {
+    rc = pcb_open_inputs(&b->in, &b->open, &b->sel, &f, err);
+    if (!rc) rc = pcol_value_resolve(f, &b->sel, b->value, &v, err);
+    if (!rc) rc = value_name(&v, name, err);
+    char *note = NULL; /* the CLI's warning (pcol top DIR), on standard error as say() */
+    pcol_error e2 = {0};
+    if (!rc && !b->value && !pcol_value_default_note(f, &b->sel, NULL, "name one with value := 'TYPE'", &note, &e2) &&
+        note)
+      fprintf(stderr, "pcol_frames: warning: %s\n", note);
+    free(note);
+    if (rc) top_name_input(b, err);
+    pcol_close(f);
+    return rc;
+  }
+  for (size_t i = 0; i < b->in.n && !rc; i++) {
+    char *nm = NULL;
+    rc = pcol_open_any(b->in.paths[i], &b->open, &f, err);
+    if (!rc) rc = pcol_value_resolve(f, &b->sel, NULL, &v, err);
+    if (!rc) rc = value_name(&v, &nm, err);
+    if (rc && strncmp(err->message, b->in.paths[i], strlen(b->in.paths[i])))
+      pcol_error_prefix(err, b->in.paths[i]);
+    if (!rc && *name && strcmp(*name, nm))
+      rc = pcol_error_set(err, PCOL_EINVAL, "source := %u of %s and of %s have different default values "
+                          "(%s, %s): name the value to add up with value :=",
+                          b->sel.source_id, b->in.paths[0], b->in.paths[i], *name, nm);
+    if (!rc && !*name) *name = nm, nm = NULL;
+    free(nm);
+    pcol_close(f);
+    f = NULL;
+  }
+  if (rc) free(*name), *name = NULL;
+  return rc;
+}
 
 static void read_pcol_init(duckdb_init_info info) {
   bind_data *b = duckdb_init_get_bind_data(info);
@@ -618,6 +696,12 @@ static void read_pcol_init(duckdb_init_info info) {
     if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
   duckdb_init_set_init_data(info, s, scan_free);
   if (!s->stream) duckdb_init_set_max_threads(info, 64);
+  pcol_error err = {0};
+  if (vi->frames && b->many && !(b->value && b->sel.source_id) && frames_value(b, &s->value, &s->of_union, &err)) {
+    char msg[800];
+    snprintf(msg, sizeof msg, "pcol_frames: %s", err.message[0] ? err.message : pcol_strerror(err.code));
+    duckdb_init_set_error(info, msg);
+  }
 }
 
 static void read_pcol_local_init(duckdb_init_info info) {
@@ -653,8 +737,16 @@ static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   pcol_value_sel value = {0};
   int rc = pcol_open_any(path, &b->open, &in->f, err);
   if (rc) in->f = NULL;
-  else if (vi->frames) /* the value by this file's value types */
-    rc = pcol_value_resolve(in->f, &b->sel, b->value, &value, err);
+  else if (vi->frames && /* the value by this file's value types; of many files, theirs (frames_value) */
+           (rc = pcol_value_resolve(in->f, &b->sel, s->value ? s->value : b->value, &value, err)) ==
+               PCOL_ENOTFOUND && s->of_union) { /* a file without the value: no rows */
+    fprintf(stderr, "pcol_frames: warning: %s has no value %s: its samples count 0 (no rows), as in pcol top\n", path,
+            s->value);
+    pcol_close(in->f);
+    free(in);
+    memset(err, 0, sizeof *err);
+    return PCOL_OK;
+  }
   if (rc) {
   } else if (s->stream) {
     rc = p_start(&s->p, in->f, vi, vi->frames || (vi->sample_view && has_sel(&b->sel)) ? &b->sel : NULL,

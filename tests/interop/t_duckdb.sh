@@ -14,6 +14,8 @@
 #    glob over a directory (union with a `file` column) equal to `pcol top DIR`;
 #  - pcol_top() equals `pcol top`, rows and order, type and unit (also where
 #    the inputs' defaults differ: samples/count);
+#  - pcol_frames()' GROUP BY name equals `pcol top --node-fraction 0` (also
+#    over files whose defaults differ: the union's value, samples/count);
 #  - damaged, truncated, non-profile and missing files are an error naming
 #    the file, and DuckDB answers after them;
 #  - all of it again with the extension built on make test's sanitizer build
@@ -156,6 +158,11 @@ mkdir "$tmp/mixed"
 cp "$TD/pprof/go-cpu-inline-small.pb.gz" "$TD/pprof/nodejs-wall.pb.gz" "$tmp/mixed/"
 ptop mixed "$tmp/mixed" ""
 grep -q '"type":"samples","unit":"count"' "$tmp/mixed.ptop.json" || fail "pcol top $tmp/mixed: not samples/count"
+# ... and a Go CPU profile (cpu nanoseconds) beside a Tachyon one (samples)
+mkdir "$tmp/mixed2"
+cp "$TD/pprof/go-cpu-string-labels.pb.gz" tests/fixtures/tachyon/threads-wall-zstd.bin "$tmp/mixed2/" || fail "cp"
+ptop mixed2 "$tmp/mixed2" ""
+grep -q '"type":"samples","unit":"count"' "$tmp/mixed2.ptop.json" || fail "pcol top $tmp/mixed2: not samples/count"
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
 ptop inline-ff "$inline" "--by filefunction" '"by": "filefunction"'
 plan="$plan], \"frames\": ["
@@ -184,6 +191,15 @@ frames heap-neg "$heapneg" "\"$heapneg\"" "--value alloc_space" '"value": "alloc
 frames dotnet-alloc "$tmp/dotnet.pcol" "\"$tmp/dotnet.pcol\"" "--value alloc_size" '"value": "alloc_size"'
 frames two-src2 "$tmp/two.pcol" "\"$tmp/two.pcol\"" "--source 2" '"source": 2'
 frames dir "$tmp/dir" "\"$tmp/dir/*.pcol\""
+# files whose default values differ: pcol_frames adds up THE default of them
+# all, as pcol_top and pcol top DIR (samples), not each file's own (which
+# put nanoseconds and sample counts in one column: user review 13, F5)
+frames mixed "$tmp/mixed" "\"$tmp/mixed\""
+frames mixed2 "$tmp/mixed2" "\"$tmp/mixed2\""
+frames mixed2-list "$tmp/mixed2" "[\"$tmp/mixed2/go-cpu-string-labels.pb.gz\", \"$tmp/mixed2/threads-wall-zstd.bin\"]"
+# a value one file lacks: its samples count 0 (no rows), as in pcol top DIR --value (not an error)
+frames mixed2-cpu "$tmp/mixed2" "\"$tmp/mixed2\"" "--value cpu" '"value": "cpu"'
+frames mixed2-wall "$tmp/mixed2" "\"$tmp/mixed2\"" "--value wall" '"value": "wall"'
 frames otlp-wall "$tmp/otlp.pcol" "\"$tmp/otlp.pcol\"" "--value samples --from $W0 --to $W1" "\"value\": \"samples\", \"from\": \"$W0\", \"to\": \"$W1\""
 
 $PCOL top "$labelsf" --by label:function --format json >"$tmp/lab.json" || fail "pcol top --by label"
@@ -267,6 +283,8 @@ plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', value := 'no
 # divide_by (pprof's -divide_by) refused as the R and Python views and pcol top --format json refuse it
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_top('$tmp/labels.pcol', divide_by := 3)\", \"want\": \"divide_by: a view's numbers are raw\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', value := 'nope')\", \"want\": \"nope\"}"
+# source := N over many files is each file's source N: their defaults must agree, else value := names one
+plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/mixed2', source := 1)\", \"want\": \"have different default values (cpu/nanoseconds, samples/count)\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/labels.pcol', by := 'label:x')\", \"want\": \"by must be\"}"
 plan="$plan, {\"sql\": \"SELECT * FROM pcol_frames('$tmp/rprof.pcol', by := 'address')\", \"want\": \"no addresses\"}"
 plan="$plan]}"
