@@ -225,7 +225,7 @@ int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
   return end != t && !*end && isfinite(*v);
 }
 
-int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
+int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s) {
   pcol_period pd; /* THE period rule (period.c) */
   int64_t v, k;
   if (pcol_source_period(f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 && pd.has_unit &&
@@ -236,6 +236,21 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
   if (pcol_meta_get_i64(f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 && v < INT64_MAX / 1000)
     return v * 1000;
   return 0;
+}
+
+int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
+  int64_t ns = pcol_source_interval_stated(f, s), dur;
+  /* an interval longer than the profile it samples is no sampling
+   * interval: Pyroscope's pprof files state 10^9 ms for an hour's profile,
+   * whose samples laid 10^9 ms apart spread over 14 to 53 years (the
+   * Firefox export; an Rprof export's ticks overflowed the times a reader
+   * adds up).  The duration as the source states it: OTLP's, else pprof's
+   * (THE start rule's keys, wall.c) */
+  if (ns > 0 && ((pcol_meta_get_i64(f, s, OTLP_META_DURATION_NANO, &dur, NULL) == PCOL_OK && dur > 0) ||
+                 (pcol_meta_get_i64(f, s, PPROF_META_DURATION_NANOS, &dur, NULL) == PCOL_OK && dur > 0)) &&
+      ns > dur)
+    return 0;
+  return ns;
 }
 
 /* ------------------------------------------------------------ spans */

@@ -584,4 +584,30 @@ for spec in "$TD/ext/pprof/go-goroutine-nethttp.pb.gz|" "$TD/pprof/go-heap-alloc
     [ -n "$want" ] && [ "$got" = "$want" ] || fail "$(basename "$f") $o -> firefox: top ${v:-(default)} of the copy: $got; want $want"
   done
 done
+# a period longer than the profile it samples is no sampling interval (THE
+# interval rule, lasts.c): Pyroscope's pprof files state 10^9 ms for an
+# hour's profile, whose samples were laid 10^9 ms apart (the Firefox
+# Profiler showed 13.9 and 52.7 years; review 13 F1); the copy's times and
+# range stay within the stated hour, and its Rprof export is at 10 ms a
+# sample, as a source that states none (before 80d5d680, 10^12 us)
+for f in "$TD/ext/pprof/python-cpu-pyroscope.pb.gz" "$TD/ext/pprof/ruby-cpu-pyroscope.pb.gz"; do
+  [ -f "$f" ] || continue
+  $PCOL unpack "$f" --to firefox -o "$tmp/py.ff" 2>"$tmp/err" || fail "$f -> firefox: $(cat "$tmp/err")"
+  python3 - "$tmp/py.ff" <<'PY' || fail "$f -> firefox: the times pass the stated hour"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["meta"]
+hi = m["profilingEndTime"] - m.get("profilingStartTime", 0)
+ts = [t for th in d["threads"] for t in (th["samples"].get("time") or [])]
+assert 0 < m["interval"] <= 3600000 and hi <= 3600000 and ts and max(ts) <= 3600000, (m["interval"], hi, max(ts or [0]))
+PY
+  want=$($PCOL top "$f" 2>/dev/null | sed -n '/^Showing nodes acc/,$p')
+  [ -n "$want" ] && [ "$($PCOL top "$tmp/py.ff" --value samples 2>/dev/null | sed -n '/^Showing nodes acc/,$p')" = "$($PCOL top "$f" --value samples 2>/dev/null | sed -n '/^Showing nodes acc/,$p')" ] ||
+    fail "$f -> firefox: top --value samples of the copy differs"
+done
+f=$TD/ext/pprof/python-cpu-pyroscope.pb.gz
+if [ -f "$f" ]; then
+  $PCOL unpack "$f" --to rprof -o "$tmp/py.out" 2>/dev/null || fail "$f -> rprof"
+  [ "$(head -1 "$tmp/py.out")" = "line profiling: sample.interval=10000" ] || fail "$f -> rprof: $(head -1 "$tmp/py.out")"
+fi
 echo "t_firefox: ok"

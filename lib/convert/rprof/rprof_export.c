@@ -206,14 +206,10 @@ static int source_kinds(rp_out *r) {
  * chose for a source that writes its time, else its own, else its time per
  * counted sample (mean_us, count_row), else 10 ms. */
 static uint64_t own_interval(rp_out *r, uint32_t src) {
-  int64_t ns = pcol_source_interval(r->f, src), dur;
-  /* a period longer than the profile it samples is no sampling interval
-   * (a pyroscope pprof states 10^9 ms for an hour's profile): its ticks
-   * would not fit the times a reader adds up (int64 ns); the source is
-   * written as one that states none (10 ms, with the note) */
-  if (ns > 0 && pcol_meta_get_i64(r->f, src, PPROF_META_DURATION_NANOS, &dur, NULL) == PCOL_OK && dur > 0 &&
-      ns > dur)
-    ns = 0;
+  /* (a period longer than the profile it samples, a pyroscope pprof's 10^9
+   * ms for an hour, is none by the rule: such a source is written as one
+   * that states none, 10 ms, with the note) */
+  int64_t ns = pcol_source_interval(r->f, src);
   uint64_t us = ns <= 0 ? 0 : ns < 1000 ? 1 : ((uint64_t)ns + 500) / 1000;
   /* nor, duration or not, one whose ticks over the lines written add up
    * past int64 ns, the times pcol's Rprof reader keeps (a period of 10^9
@@ -784,7 +780,7 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
     char n[400];
     if (!vt || vt == r->cvt[s]) { /* the count */
       if (own_interval(r, s)) continue;
-      int64_t per = pcol_source_interval(r->f, s); /* stated, but no interval (own_interval) */
+      int64_t per = pcol_source_interval_stated(r->f, s); /* stated, but no interval (own_interval) */
       char why[160] = "it states no sampling period";
       if (per > 0)
         snprintf(why, sizeof why, "its period, %" PRId64 " ns, is no sampling interval (longer "
