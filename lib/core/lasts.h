@@ -115,19 +115,37 @@ static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t ow
  * thread's timeline.  A sample whose span is its own length (rules 3 and
  * 4: an amount of time the profiler counted, or the interval it stands
  * for, not the instant it began) begins at its time, or at the end of its
- * thread's previous sample (prev_end) when that one is drawn past its time:
- * such samples lie end to end, as a V8 profile's timeDeltas do, so a
- * thread's timeline adds up to its samples' time.  (Tachyon stamps the
- * samples that catch up missed ticks in bursts 10-30 us apart, each still
- * one 1 ms interval: drawn to the next sample, a thread's timeline held
- * 20-75% of its samples' time; perf's timer jitters around its period.)
- * Any other begins at its time, where a previous one drawn past it ends:
- * a duration says when the sample ran, and rules 2 and 6 end at the next
- * sample anyway.  prev_end: INT64_MIN for the first of its thread. */
+ * thread's previous sample when that one is drawn past its time by at most
+ * PCOL_LASTS_LAY_MAX of the sample's own lengths: such samples lie end to
+ * end, as a V8 profile's timeDeltas do, so a thread's timeline adds up to
+ * its samples' time.  (Tachyon stamps the samples that catch up missed
+ * ticks in bursts 10-30 us apart, each still one interval: drawn to the
+ * next sample, a thread's timeline held 20-75% of its samples' time; its
+ * recordings in tests/fixtures/tachyon lay a sample at most 247 intervals
+ * late; perf's timer jitters around its period.)  Past that bound the
+ * sample begins at its time, and the one before it is cut there: a sample
+ * of an own length far past the gaps around it (a perf period of 50 s in
+ * a 5 ms recording) does not move the rest of its thread, which would
+ * never drain when the samples' lengths are their gaps (review-diff3 F2),
+ * and a sample is never drawn more than that bound after its time.  Any
+ * other sample begins at its time: a duration says when the sample ran,
+ * and rules 2 and 6 end at the next sample anyway.  Never before where
+ * the previous one began (a timeline's events go forward: speedscope
+ * refuses them out of order), which draws that one empty.  prev: the
+ * thread's previous sample as placed (pcol_laid_none for the first). */
+#define PCOL_LASTS_LAY_MAX 512
+typedef struct pcol_laid {
+  int64_t start, end; /* where it begins and where it is drawn to (its span after start) */
+} pcol_laid;
+static inline pcol_laid pcol_laid_none(void) { return (pcol_laid){INT64_MIN, INT64_MIN}; }
 static inline int64_t pcol_lasts_start(const pcol_lasts *l, int64_t d, int64_t own, int64_t t, int has_next,
-                                       int64_t prev_end) {
+                                       pcol_laid prev) {
   int by_own = !(d > 0 && d != PCOL_NA_I64) && !(l->until_next && (has_next || l->mean > 0)) && own > 0;
-  return by_own && prev_end > t ? prev_end : t;
+  int64_t late, bound;
+  if (by_own && prev.end > t && !__builtin_sub_overflow(prev.end, t, &late) &&
+      (__builtin_mul_overflow(own, (int64_t)PCOL_LASTS_LAY_MAX, &bound) || late <= bound))
+    return prev.end;
+  return prev.start > t ? prev.start : t;
 }
 
 /* The median of a series of gaps, from an evenly spaced subsample of at

@@ -746,8 +746,8 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
  * (V8) until the next sample of its thread, the last for the mean gap,
  * else its own length, else the gap to the next sample of its thread at
  * most the source's median gap; a sample of its own length after the
- * previous one of its thread when that one is drawn past its time (THE
- * placement rule: end to end), drawn to at most where the next sample of
+ * previous one of its thread when that one is drawn past its time, by at
+ * most a bound (THE placement rule: end to end), drawn to at most where the next sample of
  * its thread begins.  The span is from the sample's time to where it is
  * drawn to: the chart draws each pixel column's first sample, so a sample
  * laid after its predecessor shows from that one's end.  A source's
@@ -780,7 +780,7 @@ static int spans(rep *r, pcol_error *err) {
   memset(&rt, 0, sizeof rt);
   uint32_t *cls = NULL, ncls = 0;
   uint64_t *last = NULL; /* per thread: its pending row + 1 (0: none) */
-  int64_t *drawn = NULL; /* per thread: where its row before the pending one is drawn to (INT64_MIN: none) */
+  pcol_laid *laid = NULL; /* per thread: its row before the pending one as placed (THE placement rule) */
   trow *ord = NULL;
   pcol_gaps *gaps = malloc(sizeof *gaps);
   int rc = gaps ? PCOL_OK : pcol_oom(err);
@@ -788,7 +788,7 @@ static int spans(rep *r, pcol_error *err) {
   if (!rc) rc = pcol_rtime_init(&rt, f, err);
   if (!rc) rc = pcol_thread_classes(f, &cls, &ncls, err);
   if (!rc && !(last = malloc(((size_t)ncls + 1) * sizeof *last))) rc = pcol_oom(err);
-  if (!rc && !(drawn = malloc(((size_t)ncls + 1) * sizeof *drawn))) rc = pcol_oom(err);
+  if (!rc && !(laid = malloc(((size_t)ncls + 1) * sizeof *laid))) rc = pcol_oom(err);
   for (uint64_t i = 0; i < n; i++) r->tmp[i] = 0;
   for (uint64_t a = 0, e; a < n && !rc; a = e) {
     uint32_t s = pcol_view_u32(&src, a);
@@ -819,7 +819,7 @@ static int spans(rep *r, pcol_error *err) {
     memset(gaps, 0, sizeof *gaps);
     for (int pass = 1; pass <= 2; pass++) {
       memset(last, 0, ((size_t)ncls + 1) * sizeof *last);
-      for (uint32_t th = 0; th <= ncls; th++) drawn[th] = INT64_MIN;
+      for (uint32_t th = 0; th <= ncls; th++) laid[th] = pcol_laid_none();
       for (uint64_t k = 0, i = a; k < m; k++, i++) {
         if (sorted)
           while (pcol_view_i64(&tim, i) == PCOL_NA_I64) i++;
@@ -835,10 +835,11 @@ static int spans(rep *r, pcol_error *err) {
           continue;
         }
         int64_t pd = pcol_view_i64(&dur, p), own = pcol_lasts_own(&l, &sc, &rt, p);
-        int64_t pe = sat_add(pcol_lasts_start(&l, pd, own, pt, 1, drawn[th]), pcol_lasts_span(&l, pd, own, pt, 1, t));
-        drawn[th] = pe;
+        int64_t ps = pcol_lasts_start(&l, pd, own, pt, 1, laid[th]);
+        int64_t pe = sat_add(ps, pcol_lasts_span(&l, pd, own, pt, 1, t));
+        laid[th] = (pcol_laid){ps, pe};
         /* where the next one begins (THE placement rule) ends it */
-        int64_t nat = pcol_lasts_start(&l, pcol_view_i64(&dur, row), pcol_lasts_own(&l, &sc, &rt, row), t, 1, pe);
+        int64_t nat = pcol_lasts_start(&l, pcol_view_i64(&dur, row), pcol_lasts_own(&l, &sc, &rt, row), t, 1, laid[th]);
         r->tmp[p] = reach(pe < nat ? pe : nat, pt);
       }
       if (pass == 1) pcol_lasts_gaps(&l, gaps); /* the median and the mean gap */
@@ -847,7 +848,7 @@ static int spans(rep *r, pcol_error *err) {
       if (last[th]) {
         uint64_t p = last[th] - 1;
         int64_t pt = pcol_view_i64(&tim, p), pd = pcol_view_i64(&dur, p), own = pcol_lasts_own(&l, &sc, &rt, p);
-        r->tmp[p] = reach(sat_add(pcol_lasts_start(&l, pd, own, pt, 0, drawn[th]), pcol_lasts_span(&l, pd, own, pt, 0, 0)), pt);
+        r->tmp[p] = reach(sat_add(pcol_lasts_start(&l, pd, own, pt, 0, laid[th]), pcol_lasts_span(&l, pd, own, pt, 0, 0)), pt);
       }
   }
   if (!rc) {
@@ -860,7 +861,7 @@ static int spans(rep *r, pcol_error *err) {
   free(gaps);
   free(cls);
   free(last);
-  free(drawn);
+  free(laid);
   free(ord);
   return rc;
 }

@@ -183,6 +183,66 @@ want = [("O", "main", 0), ("O", "f", 1000000), ("C", "f", 2000000), ("O", "g", 2
         ("C", "g", 3000000), ("C", "main", 3000000)]
 assert got == want and ev[0]["endValue"] == 3000000, (got, ev[0]["endValue"])
 PY
+# ... but a sample laid late by more than PCOL_LASTS_LAY_MAX (512) of its
+# own lengths begins at its time (THE placement rule, lib/core/lasts.h):
+# one sample of a period far past its gap (the 3rd of 20 cpu-clock samples
+# 250 us apart has a period of 50 s) does not move the rest of its thread
+# (review-diff3 F2: each later sample was drawn 50 s late, the timeline's
+# endValue 50.00475 s for a recording of 4.75 ms); the outlier is cut
+# where the next one begins.  The report's stack chart (report.c spans,
+# the same rule) draws each sample its 250 us from its time.
+python3 - "$tmp/out.txt" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as o:
+    for i in range(20):
+        per = 50 * 10**9 if i == 2 else 250000
+        o.write('app 100/100 [001] 1000.%06d: %12d cpu-clock: \n\t402000 f%d+0x1 (/bin/app)\n\t401000 main+0x10 (/bin/app)\n\n'
+                % (1000 + 250 * i, per, i % 3))
+PY
+$PCOL unpack "$tmp/out.txt" --to speedscope --timeline -o "$tmp/out.json" || fail "outlier timeline: unpack"
+python3 - "$tmp/out.json" <<'PY' || fail "outlier timeline: one long sample moves the rest of its thread"
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [f["name"] for f in d["shared"]["frames"]]
+ev = [p for p in d["profiles"] if p["type"] == "evented"]
+assert len(ev) == 1, len(ev)
+opens = [(names[e["frame"]], e["at"]) for e in ev[0]["events"] if e["type"] == "O" and names[e["frame"]] != "main"]
+want = [("f%d" % (i % 3), 250000 * i) for i in range(20)]
+assert opens == want and ev[0]["endValue"] == 5000000, (opens, ev[0]["endValue"])
+PY
+$PCOL report "$tmp/out.txt" -o "$tmp/out.html" || fail "outlier: report"
+python3 - "$tmp/out.html" <<'PY' || fail "outlier: the report's stack chart spans"
+import json, re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+span = json.loads(re.search(r'<script id="pcol-meta" type="application/json">(.*?)</script>', html, re.S).group(1))["cols"]["span"]
+assert span == {"e": "c", "n": 20, "v": 250000}, span
+PY
+# the bound also holds where every sample overruns its gap (a 250 us
+# period, samples 100 us apart, 2000 of them: laid end to end the backlog
+# grows 150 us a sample): no sample is drawn more than 512 periods after
+# its time, the events stay in time order (speedscope refuses them out of
+# order), and the timeline ends within the bound of the last sample
+python3 - "$tmp/over.txt" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as o:
+    for i in range(2000):
+        o.write('app 100/100 [001] %d.%06d: 250000 cpu-clock: \n\t402000 f%d+0x1 (/bin/app)\n\t401000 main+0x10 (/bin/app)\n\n'
+                % (1000 + i // 10000, 100 * i % 1000000, i % 2))
+PY
+$PCOL unpack "$tmp/over.txt" --to speedscope --timeline -o "$tmp/over.json" || fail "overrun timeline: unpack"
+python3 - "$tmp/over.json" <<'PY' || fail "overrun timeline: drawn past the bound or out of order"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = [p for p in d["profiles"] if p["type"] == "evented"][0]
+at = [e["at"] for e in p["events"]]
+assert at == sorted(at), "events out of order"
+bound = 512 * 250000
+names = [f["name"] for f in d["shared"]["frames"]]
+opens = [e["at"] for e in p["events"] if e["type"] == "O" and names[e["frame"]] != "main"]
+late = [a - 100000 * i for i, a in enumerate(opens)]
+assert len(opens) == 2000 and min(late) >= 0 and max(late) <= bound, (len(opens), min(late), max(late))
+assert at[-1] <= 1999 * 100000 + bound + 250000 and p["endValue"] == at[-1], (at[-1], p["endValue"])
+PY
 # a clock event with terms (perf record -e 'cpu-clock/period=500000/u') still counts ns
 printf 'prog 17235 70965.800319:     500000  cpu-clock/period=500000/u: \n\t  11eb heavy+0x52 (/tmp/prog)\n\n' > "$tmp/terms.txt"
 $PCOL info "$tmp/terms.txt" | grep -q 'values: *cpu-clock/period=500000/u/nanoseconds' ||

@@ -32,7 +32,8 @@
  * duration, else until the next sample of its thread for V8, else its own
  * time value or weight x the source's interval, else a gap of its thread),
  * such a sample of its own length after the previous one of its thread when
- * that one is drawn past its time (THE placement rule: end to end), drawn to
+ * that one is drawn past its time, by at most a bound (THE placement rule:
+ * end to end), drawn to
  * at most where the next sample of its thread begins.  Written as a stream:
  * each pass selects the rows of the source being written again, in file
  * order (pcol_select_iter_filter, the filter built once), and keeps none
@@ -637,7 +638,7 @@ typedef struct timeline {
   sexp *x;
   pcol_str uri;
   int64_t from, to, start, cur_end;
-  int64_t drawn; /* the end of the thread's row written last (THE placement rule), INT64_MIN: none */
+  pcol_laid laid; /* the thread's row written last as placed (THE placement rule) */
   pcol_buf open; /* open frames, root first */
   pcol_buf name; /* " (THREAD)" of a source of several threads */
   int first, have;
@@ -654,19 +655,20 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
    * period, pprof's count x period, Rprof's interval, Tachyon's interval),
    * else a gap of its thread; from its time, or, a sample of its own
    * length, from the end of the previous one of its thread when that is
-   * drawn past it (THE placement rule, lasts.h: end to end).  Drawn to at
+   * drawn past it, by at most PCOL_LASTS_LAY_MAX own lengths (THE placement
+   * rule, lasts.h: end to end).  Drawn to at
    * most where the next sample of its thread begins by the events
    * themselves: the next row closes, where it begins, the frames it does
    * not share (speedscope's evented profile is one stack at a time), and e
    * (cur_end) only says whether a gap comes before it, so an end past the
    * next sample is not cut here (it drew the same) */
   int64_t own = pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row);
-  int64_t at = pcol_lasts_start(&x->lasts, d, own, t, has_next, c->drawn);
+  int64_t at = pcol_lasts_start(&x->lasts, d, own, t, has_next, c->laid);
   d = pcol_lasts_span(&x->lasts, d, own, t, has_next, next);
   if (d < 0) d = 0;
   t = at;
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
-  c->drawn = e;
+  c->laid = (pcol_laid){at, e};
   if (t < c->from) t = c->from;
   if (t > c->to) t = c->to; /* (laid past the range's end: nothing of it is drawn) */
   if (e > c->to) e = c->to;
@@ -702,7 +704,7 @@ static int timeline_begin(timeline *c, uint32_t th) {
   c->first = 1;
   c->open.len = 0;
   c->cur_end = c->start;
-  c->drawn = INT64_MIN;
+  c->laid = pcol_laid_none();
   if (x->dry) return PCOL_OK;
   c->name.len = 0;
   if (x->nthreads > 1) {
