@@ -19,7 +19,8 @@
 #include "error.h"   /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "hash.h"    /* pcol_hset, pcol_hash_bytes */
 #include "period.h"  /* pcol_period, pcol_source_period */
-#include "count.h"   /* pcol_unit_decimals */
+#include "count.h"   /* pcol_unit_decimals, pcol_source_default_types */
+#include "reader.h"  /* pcol_source_rows */
 #include "lasts.h"
 #include <math.h>
 #include <stdio.h>
@@ -251,6 +252,42 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
       ns > dur)
     return 0;
   return ns;
+}
+
+int pcol_source_period_or_interval(pcol_file *f, uint32_t s, pcol_period *p, pcol_error *err) {
+  PCOL_RETURN_NOT_OK(pcol_source_period(f, s, p, err));
+  int64_t ns;
+  if (p->has_type || p->has_unit || p->has_period || (ns = pcol_source_interval(f, s)) <= 0) return PCOL_OK;
+  /* the source's time: its default type when a time, else its first type
+   * of a time unit (a Firefox copy's tracing-ms weight, stored in ns) */
+  pcol_view svv, vtt, vtu;
+  const uint32_t *rows;
+  size_t n;
+  uint32_t d = 0;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, err));
+  PCOL_RETURN_NOT_OK(pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, s, &rows, &n, err));
+  PCOL_RETURN_NOT_OK(pcol_source_default_types(f, s, s, &d, err));
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  pcol_str t = {"cpu", 3}, u = {PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
+  int64_t k = 1;
+  for (size_t j = 0; j <= n; j++) {
+    uint32_t vt = j == 0 ? d : pcol_view_u32(&svv, rows[j - 1]);
+    if (vt == 0 || vt > nvt) continue; /* (the count, Rprof's time: cpu in ns) */
+    pcol_str ty, un;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&vtt, vt - 1), &ty, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&vtu, vt - 1), &un, err));
+    int64_t kk = ns_of_unit(un);
+    if (kk) {
+      t = ty, u = un, k = kk;
+      break;
+    }
+  }
+  p->type = t, p->unit = u;
+  p->has_type = p->has_unit = p->has_period = 1;
+  p->period = ns / k + (ns % k >= k - k / 2); /* (rounded half up) */
+  return PCOL_OK;
 }
 
 /* ------------------------------------------------------------ spans */

@@ -7,6 +7,7 @@
 #include "buf.h"    /* pcol_buf */
 #include "select.h" /* pcol_sample_cols */
 #include "count.h"  /* pcol_rtime */
+#include "period.h" /* pcol_period */
 
 /* THE thread rule (lasts.c): a sample's thread is the tuple of its thread
  * labels (PCOL_THREAD_LABEL_KEYS: thread_name, thread, thread_id, tid; a
@@ -55,6 +56,15 @@ int64_t pcol_source_interval(pcol_file *f, uint32_t s);
 /* The interval source s states, before that check (0: none): for a note
  * that names a period which is no sampling interval */
 int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s);
+/* THE written period (lasts.c) of the pprof and OTLP exports: source s's
+ * period by THE period rule, else, when THE interval rule finds one (a
+ * Firefox source's meta.interval, which pcol's export leaves out of the
+ * copy when pcol made it up: meta.pcolIntervalStated false), that interval
+ * as the period of the source's time, in its unit: its default type when
+ * that is a time, else its first type of a time unit, else cpu/nanoseconds
+ * (as an Rprof source's).  *p as pcol_source_period's (the strings borrowed
+ * from f or static). */
+int pcol_source_period_or_interval(pcol_file *f, uint32_t s, pcol_period *p, pcol_error *err);
 
 /* THE span rule (lasts.c): how long a sample lasts on a timeline (the
  * speedscope export's timeline, the report's stack chart (report.c spans),

@@ -232,7 +232,22 @@ if [ -f "$gc" ]; then
   z=$($PCOL top "$tmp/gc.pb.gz" --value samples/count -n 1 2>&1 | grep -o 'of [0-9]* total')
   [ -n "$a" ] && [ "$a" = "$z" ] || fail "go-cpu-string-labels via firefox to pprof: samples/count '$z', the original '$a'"
   $PCOL top "$tmp/gc.pb.gz" -n 1 | grep -q '^Type: cpu (nanoseconds)$' || fail "go-cpu-string-labels via firefox to pprof: not Type: cpu"
+  # its period: the Firefox file's meta.interval (10 ms) as the copy's cpu
+  # nanoseconds, as the original's (before: none, go printed Period: 0)
+  $PCOL info "$tmp/gc.pb.gz" | grep -q '^  period: *10ms (cpu)$' ||
+    fail "go-cpu-string-labels via firefox to pprof: $($PCOL info "$tmp/gc.pb.gz" | grep period || echo no period)"
 fi
+# a Firefox file of counts at a stated 1 ms (pcol's of a Tachyon recording):
+# its pprof and OTLP copies' period is 1 ms; an interval pcol made up (the
+# counts of collapsed stacks, pcolIntervalStated false) none
+$PCOL unpack tests/fixtures/tachyon/threads-cpu-none.bin --to firefox -o "$tmp/ty.json" || fail "tachyon to firefox"
+for to in pprof otlp; do
+  $PCOL unpack "$tmp/ty.json" --to $to -o "$tmp/ty.$to" || fail "tachyon via firefox to $to"
+  $PCOL info "$tmp/ty.$to" | grep -q '^  period: *1ms (cpu)$' ||
+    fail "tachyon via firefox to $to: $($PCOL info "$tmp/ty.$to" | grep period || echo no period)"
+  $PCOL unpack "$tmp/co.json" --to $to -o "$tmp/co.$to" || fail "collapsed via firefox to $to"
+  $PCOL info "$tmp/co.$to" | grep -q 'period' && fail "collapsed via firefox to $to: $($PCOL info "$tmp/co.$to" | grep period)"
+done
 # a processed profile older than pcol reads: refused, saying how to upgrade
 # it (the profiler's own upgraders); a newer one: refused, versions named
 printf '{"meta":{"preprocessedProfileVersion":7,"version":10},"threads":[]}' >"$tmp/v7.json"

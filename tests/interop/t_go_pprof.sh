@@ -248,21 +248,43 @@ for f in "${files[@]}"; do round_trip "$f"; done
 # keeps as its weight; the pprof export of the copy writes it back as
 # samples/count (review 12 F6: dropped, go -sample_index=samples refused the
 # copy): go's total of it is the original's, and its default (-top) total
-# too
-nff=0 nheld=0
+# too.  And the
+# copy's period is the Firefox file's meta.interval (THE interval rule) as
+# the original's period type says it (go printed Period 0 and an empty
+# PeriodType); none when pcol's export made the interval up
+# (meta.pcolIntervalStated false)
+nff=0 nheld=0 nper=0
+period_ns() { # period_ns RAW: "TYPE NS" of go's PeriodType and Period lines
+  awk '/^PeriodType:/ { t = $2; u = $3 } /^Period:/ { p = $2 }
+       END { m = u ~ /^nanoseconds?$/ ? 1 : u ~ /^microseconds?$/ ? 1000 : u ~ /^milliseconds?$/ ? 1000000 : u ~ /^seconds?$/ ? 1000000000 : 0
+             printf "%s %.0f\n", t, p * m }' "$1"
+}
 for f in "${files[@]}"; do
   RAW=$tmp/ff.raw
   pp -raw "$f" >"$RAW" || continue
-  sample_types | grep -qx samples || continue
-  [ "$(sample_types | head -1)" = samples ] && [ "$(sample_types | wc -l)" = 1 ] && continue
   b=$(basename "$f")
   "$PCOL" unpack "$f" --to firefox -o "$tmp/ff.json.gz" 2>/dev/null && "$PCOL" unpack "$tmp/ff.json.gz" --to pprof -o "$tmp/ff.pb.gz" ||
     { echo "FAIL: $b: pprof -> firefox -> pprof"; fail=$((fail + 1)); continue; }
-  # whether the Firefox file holds counts (a row's pcolCount, or a samples
-  # weight, other than 1); else the count is its rows (a sample a row when
-  # the export lays samples out on a synthetic axis), which pcol top --value
-  # samples adds up but a pprof Sample message of go's merging cannot say
-  # (the export writes no samples/count then: doc/mappings.md §2.2)
+  pp -raw "$tmp/ff.pb.gz" >"$tmp/ffc.raw"
+  stated=$(python3 -c 'import gzip, json, sys
+print(int(json.loads(gzip.open(sys.argv[1]).read())["meta"].get("pcolIntervalStated", True)))' "$tmp/ff.json.gz")
+  po=$(period_ns "$RAW") pc=$(period_ns "$tmp/ffc.raw")
+  if [ "$stated" = 1 ] && [ "${po#* }" != 0 ]; then
+    nper=$((nper + 1))
+    # (its name: the time the copy holds; a period type of another name
+    # than the copy's values, dotnet's cpu beside its lock_time, is not in
+    # the Firefox file)
+    RAW=$tmp/ffc.raw
+    sample_types | grep -qx "${po%% *}" || po="${pc%% *} ${po#* }"
+    RAW=$tmp/ff.raw
+    [ "$pc" = "$po" ] || { echo "FAIL: $b via firefox: period '$pc' (go -raw), the original '$po'"; fail=$((fail + 1)); }
+  elif [ "$stated" = 0 ] && [ "$pc" != " 0" ]; then
+    echo "FAIL: $b via firefox: period '$pc' of an interval pcol made up"; fail=$((fail + 1))
+  fi
+  sample_types | grep -qx samples || continue
+  [ "$(sample_types | head -1)" = samples ] && [ "$(sample_types | wc -l)" = 1 ] && continue
+  # whether the Firefox file holds counts other than 1 (a row's pcolCount,
+  # or a samples weight)
   held=$(python3 -c 'import gzip, json, sys
 d = json.loads(gzip.open(sys.argv[1]).read())
 print(int(any(c not in (1, None) for t in d["threads"] for c in t["samples"].get("pcolCount") or
@@ -277,8 +299,10 @@ print(int(any(c not in (1, None) for t in d["threads"] for c in t["samples"].get
   done
   nheld=$((nheld + held))
 done
-[ $nheld -ge 4 ] || { echo "FAIL: only $nheld profiles with counts beside another value through firefox"; fail=$((fail + 1)); }
-echo "pprof -> firefox -> pprof: $nff profiles keep go's default total, $nheld of them counts other than 1 and go's samples total"
+[ $nheld -ge 4 ] ||
+  { echo "FAIL: $nff profiles with counts beside another value through firefox, $nheld of counts other than 1"; fail=$((fail + 1)); }
+[ $nper -ge 4 ] || { echo "FAIL: only $nper profiles with a period through firefox"; fail=$((fail + 1)); }
+echo "pprof -> firefox -> pprof: $nff profiles keep go's default total ($nheld of counts other than 1 and go's samples total), $nper go's period"
 
 [ $have_top = 0 ] && echo "note: pcol top is not available yet; its comparison with go tool pprof -top was skipped"
 echo "go pprof round trip: ${#files[@]} profiles, $checked comparisons, $fail failures"

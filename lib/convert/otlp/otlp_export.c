@@ -25,7 +25,8 @@
 #include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash2, pcol_hset, pcol_hset_find, ... */
-#include "period.h"   /* pcol_period, pcol_source_period */
+#include "period.h"   /* pcol_period */
+#include "lasts.h"    /* pcol_source_period_or_interval */
 #include "reader.h"   /* pcol_source_rows, pcol_stack_depths, pcol_meta_probe */
 #include "select.h"   /* pcol_selected_row, pcol_sample_cols, pcol_sample_cols_init, ... */
 #include "stream.h"   /* pcol_budget, PCOL_EXPORT_HOLD_MIN, pcol_budget_close, ... */
@@ -890,7 +891,7 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   otlp_vtype *pt = NULL;
   int64_t period = 0;
   pcol_period pd; /* THE period rule (lib/core/period.c) */
-  if ((x->rc = pcol_source_period(f, src, &pd, x->err))) return x->rc;
+  if ((x->rc = pcol_source_period_or_interval(f, src, &pd, x->err))) return x->rc; /* (THE written period, lasts.h) */
   if (pd.has_type || pd.has_unit) {
     pt = xalloc(x, sizeof *pt);
     if (!pt) return x->rc;

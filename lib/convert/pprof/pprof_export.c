@@ -26,7 +26,8 @@
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash_bytes, pcol_hset, pcol_hset_find, ... */
 #include "filter.h"   /* pcol_label_keys, pcol_label_key_unit */
-#include "period.h"   /* pcol_period, pcol_source_period */
+#include "period.h"   /* pcol_period */
+#include "lasts.h"    /* pcol_source_period_or_interval */
 #include "reader.h"   /* pcol_source_rows, pcol_stack_depths */
 #include "select.h"   /* pcol_sample_cols */
 #include "stream.h"   /* pcol_budget_close, pcol_budget, pcol_budget_open */
@@ -1010,7 +1011,8 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
     return x->rc;
   /* period type and period: the first involved source's that has them
    * (THE period rule: an OTLP source's, else pprof's; a synthetic one's
-   * interval as cpu nanoseconds); the period of the sources of that period
+   * interval as cpu nanoseconds; else a Firefox source's meta.interval as
+   * its time's, THE written period of lasts.h); the period of the sources of that period
    * type as go's profile.Merge combines them (merge.go combineHeaders: a
    * larger one, or any after 0, replaces it), so that the merge of a 10 ms
    * and a 20 ms CPU profile says 20 ms as go's does */
@@ -1020,12 +1022,11 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
     const src_info *si = &x->src[i];
     if (!si->involved) continue;
     pcol_period pd = {0};
-    if (si->synth) {
-      if (!si->interval_ns) continue;
+    if (si->synth && si->interval_ns) {
       pd.type = (pcol_str){"cpu", 3}, pd.unit = (pcol_str){"nanoseconds", 11};
       pd.has_type = pd.has_unit = pd.has_period = 1, pd.period = si->interval_ns;
-    } else if ((x->rc = pcol_source_period(f, (uint32_t)(i + 1), &pd, x->err))) {
-      return x->rc;
+    } else if ((x->rc = pcol_source_period_or_interval(f, (uint32_t)(i + 1), &pd, x->err))) {
+      return x->rc; /* (a Firefox source's meta.interval: THE written period, lasts.h) */
     }
     if (!pd.has_type && !pd.has_unit && !pd.has_period) continue;
     if (!have) {
