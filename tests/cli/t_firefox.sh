@@ -237,6 +237,18 @@ if [ -f "$gc" ]; then
   $PCOL info "$tmp/gc.pb.gz" | grep -q '^  period: *10ms (cpu)$' ||
     fail "go-cpu-string-labels via firefox to pprof: $($PCOL info "$tmp/gc.pb.gz" | grep period || echo no period)"
 fi
+# every count 1 (R's pprof of an Rprof file): the Firefox file still holds
+# them (pcolCount: its source counted its samples), and the copy's pprof
+# export has samples/count (before: none, go -sample_index=samples refused)
+rp=$TD/pprof-from-r/r-prof-profile__1.out.prof.pb.gz
+if [ -f "$rp" ]; then
+  $PCOL unpack "$rp" --to firefox -o "$tmp/rp.json" && $PCOL unpack "$tmp/rp.json" --to pprof -o "$tmp/rp.pb.gz" ||
+    fail "r-prof-profile__1 via firefox to pprof"
+  $PCOL info "$tmp/rp.pb.gz" | grep -q '^  values: .*samples/count' || fail "r-prof-profile__1 via firefox to pprof: no samples/count"
+  a=$($PCOL top "$rp" --value samples/count -n 1 | grep -o 'of [0-9]* total')
+  z=$($PCOL top "$tmp/rp.pb.gz" --value samples/count -n 1 2>&1 | grep -o 'of [0-9]* total')
+  [ -n "$a" ] && [ "$a" = "$z" ] || fail "r-prof-profile__1 via firefox to pprof: samples/count '$z', the original '$a'"
+fi
 # a Firefox file of counts at a stated 1 ms (pcol's of a Tachyon recording):
 # its pprof and OTLP copies' period is 1 ms; an interval pcol made up (the
 # counts of collapsed stacks, pcolIntervalStated false) none

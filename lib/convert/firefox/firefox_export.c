@@ -748,8 +748,10 @@ static int put_row(void *ctx, const void *row) {
   ws->has_cpu |= o.cpu != PCOL_NA_I64;
   ws->has_long |= o.dur != 0;
   /* a time or bytes weight leaves the row's count unsaid (the profiler
-   * counts a sample 1): pcolCount says it where one is not 1 */
-  ws->has_count |= o.dur >= 0 && o.count != 1 && (strcmp(ws->w.wtype, "samples") || ws->w.vname.ptr);
+   * counts a sample 1): pcolCount says it where one is not 1, and always
+   * for a source that counted its samples (samples/count: the import keeps
+   * it as that value, which the pprof export writes back) */
+  ws->has_count |= o.dur >= 0 && (o.count != 1 || ws->w.cvt) && (strcmp(ws->w.wtype, "samples") || ws->w.vname.ptr);
   if (!rc) rc = col_num(x, &ws->col[C_TIME], k, o.t, 6);
   if (!rc) rc = col_num(x, &ws->col[C_WEIGHT], k, o.w, ws->w.dec);
   if (!rc) rc = o.cpu == PCOL_NA_I64 ? col_str(x, &ws->col[C_CPU], k, "null") : col_num(x, &ws->col[C_CPU], k, o.cpu, 0);

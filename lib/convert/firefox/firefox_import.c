@@ -60,6 +60,7 @@ typedef struct srow { /* a sample before the sort */
   uint64_t seq;
   int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes, 3 a decimal count (vt_frac), 4 a named count */
   uint32_t vt; /* kind 1, 2, 3: the value type of v (weight_type, vt_frac) */
+  int held;    /* its count w is its thread's pcolCount (vt_held) */
 } srow;
 
 #define WVT_NAMES 16 /* value type names a file's threads may give (pcolValueType) */
@@ -91,6 +92,10 @@ typedef struct ffi {
    * every row is also the value samples/count, a samples weight's own
    * number, 1 for a row of another weight; 0: not so */
   uint32_t vt_cnt;
+  /* samples/count of the rows of threads whose counts pcol's export holds
+   * (pcolCount beside a time or bytes weight: its source counted its
+   * samples, as a CPU profile's samples/count, each 1 or not); 0: none */
+  uint32_t vt_held;
   /* a samples weight of the file has decimals (pcol's export of a decimal
    * collapsed count): every samples weight is also the value
    * count/1e-9 (vt_frac), as the collapsed importer keeps them */
@@ -457,6 +462,16 @@ static int default_type(ffi *x) {
   return name ? pcol_b_meta_str(x->b, x->src, PPROF_META_DEFAULT_SAMPLE_TYPE, name, x->j.err) : PCOL_OK;
 }
 
+/* The value type samples/count, tied to the source, into *vt. */
+static int samples_type(ffi *x, uint32_t *vt) {
+  uint32_t t, u;
+  int rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &t, x->j.err);
+  if (!rc) rc = pcol_b_cstr(x->b, PCOL_UNIT_COUNT, &u, x->j.err);
+  if (!rc) rc = pcol_b_value_type(x->b, t, u, vt, x->j.err);
+  if (!rc) rc = pcol_b_source_value_type(x->b, x->src, *vt, x->j.err);
+  return rc;
+}
+
 /* Before a processed profile's rows: whether its default is the count
  * (pcolDefaultValue "samples": pcol's export of sources whose own defaults
  * differ and state none; else, when it names no thread's value, the first
@@ -482,12 +497,7 @@ static int count_scan(ffi *x, pcol_jv threads) {
   }
   int count = said && !named && !strcmp(said, PCOL_VT_SAMPLES) ? 1 : said && named ? 0 : first == 0;
   if (!count || !typed || x->frac) return PCOL_OK;
-  uint32_t t, u;
-  int rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &t, x->j.err);
-  if (!rc) rc = pcol_b_cstr(x->b, PCOL_UNIT_COUNT, &u, x->j.err);
-  if (!rc) rc = pcol_b_value_type(x->b, t, u, &x->vt_cnt, x->j.err);
-  if (!rc) rc = pcol_b_source_value_type(x->b, x->src, x->vt_cnt, x->j.err);
-  return rc;
+  return samples_type(x, &x->vt_cnt);
 }
 
 /* The sorter's failure: memory, or its temporary file. */
@@ -560,6 +570,10 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   pcol_jv pcnt = pcol_jt_get(T, s, "pcolCount");
   if (pcnt && !pcol_jt_is_null(pcnt) && kind != 0) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "pcolCount", n, tp, &pcnt));
   else pcnt = 0;
+  /* and kept as the value samples/count: a source whose counts were all 1
+   * (R's pprof of an Rprof file) kept none, and the pprof export of the
+   * copy had no samples/count (go -sample_index=samples refused it) */
+  if (pcnt && n && !x->vt_cnt && !x->vt_held) PCOL_RETURN_NOT_OK(samples_type(x, &x->vt_held));
   /* pcol's export of samples without times: the axis is made up, so the
    * samples come back without times, out of the profile's range, and the
    * source's stated duration with them (pcolDurationNanos) */
@@ -628,7 +642,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         double c = pcol_jt_is_num(cv2) ? pcol_jt_num(T, cv2) : NAN;
         if (c != floor(c) || fabs(c) >= 9.2e18)
           return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: %g is not a whole number", tp, i, c);
-        r.w = (int64_t)c;
+        r.w = (int64_t)c, r.held = 1;
       }
       if (kind == 1) PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
       else if (w != floor(w) || fabs(w) >= 9.2e18)
@@ -658,6 +672,7 @@ static int put_row(void *ctx, const void *row) {
   pcol_value_row val[2];
   size_t nv = 0;
   if (x->vt_cnt) val[nv++] = (pcol_value_row){x->vt_cnt, r.w}; /* (count_scan; pcolCount, else 1) */
+  else if (r.held) val[nv++] = (pcol_value_row){x->vt_held, r.w};
   if (r.kind) val[nv++] = (pcol_value_row){r.vt, r.v};
   int rc = pcol_b_sample(x->b, &smp, val, nv, NULL, x->j.err);
   x->put_failed = rc != 0;
