@@ -35,6 +35,11 @@ typedef struct cimp {
    * for nano-units (> 9223372036): never both in one file (views add every
    * count of a file with decimals in nano-units) */
   uint64_t dec_line, big_line;
+  /* counts with more than 9 decimals, rounded to the 9th (the first's
+   * line), those of them that rounded to 0 (a sample no view or export
+   * shows), and what the rounding took off their sum */
+  uint64_t fine, fine_zero, fine_line;
+  long double fine_lost;
 } cimp;
 
 static int beyond_nano(int is_int, int64_t v) {
@@ -42,13 +47,16 @@ static int beyond_nano(int is_int, int64_t v) {
 }
 
 /* A count token: digits with at most one '.', optional leading '-'/'+'.
- * *nano = value x 1e9 rounded half away from zero at the 9th decimal. */
-static int parse_count(const char *s, size_t n, int *is_int, int64_t *ival, int64_t *nano) {
+ * *nano = value x 1e9 rounded half away from zero at the 9th decimal;
+ * *lost (may be NULL) = value - *nano / 1e9, what that rounding took off
+ * (0 for 9 decimals or fewer). */
+static int parse_count(const char *s, size_t n, int *is_int, int64_t *ival, int64_t *nano, long double *lost) {
   size_t i = 0;
   int neg = 0;
   if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
   unsigned __int128 ip = 0, fp = 0;
   int digits = 0, fd = 0, dot = 0, round_up = 0;
+  long double tail = 0, scale = 1e-9L; /* the digits past the 9th decimal, as a fraction of 1 */
   for (; i < n; i++) {
     if (s[i] >= '0' && s[i] <= '9') {
       digits++;
@@ -58,8 +66,10 @@ static int parse_count(const char *s, size_t n, int *is_int, int64_t *ival, int6
       } else if (fd < 9) {
         fp = fp * 10 + (unsigned)(s[i] - '0');
         fd++;
-      } else if (fd == 9) {
-        round_up = s[i] >= '5';
+      } else {
+        if (fd == 9) round_up = s[i] >= '5';
+        scale /= 10;
+        tail += (s[i] - '0') * scale;
         fd++;
       }
     } else if (s[i] == '.' && !dot) {
@@ -78,6 +88,7 @@ static int parse_count(const char *s, size_t n, int *is_int, int64_t *ival, int6
     v = INT64_MAX; /* integer counts beyond 9.2e9 only lose their nano form */
   }
   *nano = neg ? -(int64_t)v : (int64_t)v;
+  if (lost) *lost = (neg ? -1 : 1) * (tail - (round_up ? 1e-9L : 0));
   return 0;
 }
 
@@ -154,7 +165,7 @@ static int count_syntax(const char *s, size_t n) {
 static int is_number(const char *s, size_t n) {
   int a, ok;
   int64_t b, d;
-  ok = n > 0 && parse_count(s, n, &a, &b, &d) == 0;
+  ok = n > 0 && parse_count(s, n, &a, &b, &d, NULL) == 0;
   return ok;
 }
 
@@ -185,10 +196,20 @@ static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mo
   }
   int int1 = 1, int2;
   int64_t i1 = 0, n1 = 0, i2, n2;
-  if (parse_count(t2, l2, &int2, &i2, &n2) || (t1 && parse_count(t1, l1, &int1, &i1, &n1)))
+  long double lost1 = 0, lost2 = 0;
+  if (parse_count(t2, l2, &int2, &i2, &n2, &lost2) || (t1 && parse_count(t1, l1, &int1, &i1, &n1, &lost1)))
     return pcol_error_set(c->err, PCOL_ECORRUPT, "%s:%llu: count '%.*s' is out of range (at most "
                           "9223372036854775807, or 9223372036.854775807 with decimals)", c->name,
                           (unsigned long long)lineno, (int)(l2 > 40 ? 40 : l2), t2);
+  /* more decimals than pcol keeps: said once the file is read (a count
+   * below 0.0000000005 was 0 in every view and export, silently) */
+  for (int j = 0; j < 2; j++) {
+    long double lost = j ? lost1 : lost2;
+    if (lost == 0) continue;
+    if (!c->fine++) c->fine_line = lineno;
+    c->fine_zero += (j ? n1 : n2) == 0;
+    c->fine_lost += lost;
+  }
   int dec_line = *mode == 1 ? !int2 : (!int1 || !int2);
   if (dec_line && !c->dec_line) c->dec_line = lineno;
   if ((beyond_nano(int1, i1) || beyond_nano(int2, i2)) && !c->big_line) c->big_line = lineno;
@@ -398,12 +419,23 @@ int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const 
   if (!rc && unended)
     snprintf(cut, sizeof cut, "%sline %llu, the last, has no line end (a file cut while it was written?): "
              "its count is read as it stands", skipped ? "; " : "", (unsigned long long)unended);
+  /* and counts of more decimals than pcol keeps (review 12 m2) */
+  char fine[320] = "";
+  if (!rc && c.fine) {
+    snprintf(fine, sizeof fine, "%s%llu count%s with more than 9 decimals (the first: line %llu) %s rounded "
+             "to the 9th, as pcol keeps them, %llu of them to 0 (a sample the views and the exports "
+             "leave out, but the collapsed export's copy of its line): the total lost %.3Lg", skipped || unended ? "; " : "", (unsigned long long)c.fine,
+             c.fine == 1 ? "" : "s", (unsigned long long)c.fine_line, c.fine == 1 ? "is" : "are",
+             (unsigned long long)c.fine_zero, c.fine_lost);
+    rc = pcol_b_meta_str(b, c.src, PCOL_META_NOTE, fine + (skipped || unended ? 2 : 0), err);
+  }
   if (!rc && skipped)
     pcol_error_set(err, PCOL_OK, "%s: skipped %llu line%s that %s not 'stack count' (the first: line %llu), "
-                   "as speedscope and flamegraph.pl do%s", name, (unsigned long long)skipped,
-                   skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are", (unsigned long long)first_skipped, cut);
-  else if (!rc && unended)
-    pcol_error_set(err, PCOL_OK, "%s: %s", name, cut);
+                   "as speedscope and flamegraph.pl do%s%s", name, (unsigned long long)skipped,
+                   skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are", (unsigned long long)first_skipped, cut,
+                   fine);
+  else if (!rc && (unended || c.fine))
+    pcol_error_set(err, PCOL_OK, "%s: %s%s", name, cut, fine);
   free(line);
   free(c.locs);
   fclose(in_capped);
