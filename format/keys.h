@@ -54,7 +54,9 @@
  * Rprof source's top-level srcrefs (FILE:LINE by the frame rule, left out
  * of top as summaryRprof leaves them), not frames of their own (pprof's
  * "<unknown>"): written by the speedscope and Firefox importers when pcol's
- * export marked such frames (pcolNameless).  THE nameless rule,
+ * export marked such frames (pcolNameless), or, the speedscope importer,
+ * the lines of named functions it made frames (pcolLine: Rprof's line
+ * profiling, whose lines are places too).  THE nameless rule,
  * pcol_source_nameless_places (lib/core/frames.c). */
 #define PCOL_META_NAMELESS_PLACES "pcol.nameless_places"
 /* What an importer read but did not keep, said in words (one row per

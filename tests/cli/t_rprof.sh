@@ -168,6 +168,24 @@ for via in speedscope firefox; do
 done
 grep -q '"pcolNameless":true' "$tmp/pl.speedscope" || fail "speedscope: the places are not marked"
 grep -q '"pcolNameless":\[' "$tmp/pl.firefox" || fail "firefox: the places are not marked"
+# and the lines inside named functions (line profiling: `1#7 "g"` is line 7
+# of g): a speedscope frame per (function, line), marked pcolLine, read back
+# as that line of the function, so the Rprof export of the copy writes the
+# srcrefs again (review h2: frames were one per function, the lines lost,
+# summaryRprof(lines = "show") refused the copy): pcol top --by line and
+# the Rprof export's stacks are the original's, and a second trip is the
+# first byte for byte
+printf 'line profiling: sample.interval=20000\n#File 1: rec.R\n"g" 1#7 "f" 1#14 "h" \n1#3 "g" 1#7 "f" 1#14 "h" \n"f" 1#2 "f" 1#14 "h" \n1#2 "f" 1#14 "h" \n' >"$tmp/ln.out"
+$PCOL unpack "$tmp/ln.out" --to speedscope -o "$tmp/ln.json" && $PCOL unpack "$tmp/ln.json" --to rprof -o "$tmp/ln.json.out" &&
+  $PCOL unpack "$tmp/ln.json" --to speedscope -o "$tmp/ln2.json" || fail "line profiling via speedscope"
+grep -q '{"name":"h","file":"rec.R","line":14,"pcolLine":true}' "$tmp/ln.json" || fail "line profiling via speedscope: no frame of h at line 14"
+for by in "" "--by line"; do
+  [ "$($PCOL top "$tmp/ln.json" $by --format csv)" = "$($PCOL top "$tmp/ln.out" $by --format csv)" ] ||
+    fail "line profiling via speedscope: pcol top $by of the copy differs from the original's"
+done
+[ "$(tail -n +2 "$tmp/ln.json.out")" = "$(tail -n +2 "$tmp/ln.out")" ] ||
+  fail "line profiling via speedscope to rprof: $(cat "$tmp/ln.json.out")"
+cmp -s "$tmp/ln.json" "$tmp/ln2.json" || fail "line profiling via speedscope: a second trip differs"
 
 # A period that is no sampling interval: counted pprof samples whose period
 # is 10^9 ms (a pyroscope pprof's).  Rprof writes each as a tick of

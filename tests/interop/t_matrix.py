@@ -169,7 +169,8 @@ EXC = {
     "v8-empty": "a V8 export of a default time 0 in every sample (or under 1 us in all) is "
                 "the empty profile, noted (speedscope refuses deltas all 0 with startTime = "
                 "endTime; doc/mappings.md §10.1): the judge's total of that value is below 0.5 us",
-    "same-name": "two frames of one name (different files) are one name to a judge keyed "
+    "same-name": "two frames of one name (different files; an Rprof function's lines in speedscope, "
+                 "doc/mappings.md §7 Places) are one name to a judge keyed "
                  "by name: flat is added up, cum not compared",
 }
 

@@ -125,22 +125,39 @@ for f in "${inputs[@]}"; do
       { err "$b -> $via -> rprof"; continue; }
     outs+=("$W/$b.$via.out")
   done
+  # and of a line-profiling file, summaryRprof(lines = "show")'s by.line
+  # (self and total time per FILE#LINE): the lines inside named functions
+  # (`1#7 "g"`) came back from speedscope without them, "profile does not
+  # contain line information" (review h2; the export's frame per function
+  # and line, pcolLine)
   Rscript -e 'a <- commandArgs(TRUE)
     bt <- function(f) { b <- suppressWarnings(summaryRprof(f))$by.total; x <- setNames(b$total.time, rownames(b))
       x[grepl("^\".*\"$", names(x)) & !grepl(" ", names(x))] }
+    bl <- function(f) { b <- suppressWarnings(summaryRprof(f, lines = "show"))$by.line
+      setNames(c(b$self.time, b$total.time), c(paste(rownames(b), "self"), paste(rownames(b), "total"))) }
     o <- tryCatch(bt(a[1]), error = function(e) NULL)
     if (is.null(o)) quit(status = 0) # (R cannot read it: t_matrix.py says which)
+    ol <- tryCatch(bl(a[1]), error = function(e) NULL) # (NULL: no line profiling)
+    # (nor a file without a srcref, whose copy states no line profiling, nor
+    # a cut one, whose cut srcref "5#" and cut names R reads its own way:
+    # pcol top --by line of the copy is the original'"'"'s there)
+    if (!is.null(ol) && (all(grepl("^<no location> ", names(ol))) || any(grepl("#( self| total)$", names(ol))))) ol <- NULL
     bad <- 0
     for (f in a[-1]) {
-      x <- bt(f); new <- setdiff(names(x), names(o)); gone <- setdiff(names(o), names(x))
-      k <- intersect(names(o), names(x)); d <- k[abs(o[k] - x[k]) > 1e-9]
-      if (length(new) || length(gone) || length(d)) {
-        bad <- 1; cat(basename(f), ": new", head(new, 4), "| gone", head(gone, 4), "| differ", head(d, 4), "\n") }
+      for (w in c("by.total", "by.line")) {
+        if (w == "by.line" && is.null(ol)) next
+        x <- tryCatch(if (w == "by.line") bl(f) else bt(f), error = function(e) c(error = NA))
+        oo <- if (w == "by.line") ol else o
+        new <- setdiff(names(x), names(oo)); gone <- setdiff(names(oo), names(x))
+        k <- intersect(names(oo), names(x)); d <- k[abs(oo[k] - x[k]) > 1e-9]
+        if (length(new) || length(gone) || length(d)) {
+          bad <- 1; cat(basename(f), w, ": new", head(new, 4), "| gone", head(gone, 4), "| differ", head(d, 4), "\n") }
+      }
     }
     quit(status = bad)' "$f" "${outs[@]}" || err "summaryRprof of $b through speedscope/firefox differs from the original's"
   nv=$((nv + 1))
 done
-echo "Rprof -> speedscope/firefox -> Rprof: summaryRprof's by.total of $nv files as the originals'"
+echo "Rprof -> speedscope/firefox -> Rprof: summaryRprof's by.total (by.line of line profiling) of $nv files as the originals'"
 
 # R reads what we write from a pprof profile
 pb="$TD/pprof/go-cpu-inline-small.pb.gz"

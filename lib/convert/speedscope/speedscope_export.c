@@ -229,7 +229,14 @@ static int unsym_frame(sexp *x, uint32_t m, uint32_t *out) {
  * by THE frame rule (frames.c pcol_frame_line_name: "FILE:LINE", ":7" in a
  * file of no name) as pcol top --by line names the place; keyed by the
  * function, a script's top-level lines were one frame of an empty name
- * (review 8).  Frame key: the id with bit 30 set. */
+ * (review 8).  So too a named function's line of a number where lines are
+ * places (THE nameless rule, frames.c: Rprof's line profiling, `1#7 "g"`):
+ * a frame per (function, line), named by the function, with that "line"
+ * (as py-spy writes a frame per line) and pcolLine, so that pcol's import
+ * makes it that line of the function again, not a function starting
+ * there (keyed by the function, the lines were lost: summaryRprof(lines =
+ * "show") of the Rprof export of the copy refused it, review h2).  Frame
+ * key: the id with bit 30 set. */
 static int fn_frame_of(sexp *x, uint32_t fn, uint32_t loc, uint64_t l, uint32_t *fi) {
   if (fn >= 1u << 30) /* (keys carry bits 30 and 31) */
     return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: more than 2^30 functions");
@@ -239,10 +246,11 @@ static int fn_frame_of(sexp *x, uint32_t fn, uint32_t loc, uint64_t l, uint32_t 
     if (rc) return rc;
     x->fn_kind[fn] = name.ptr ? 1 : 2;
   }
-  if (x->fn_kind[fn] == 1) return frame_index(x, x->fn_frame, fn, 0, fi);
+  int64_t line = pcol_view_i64(&x->fr.ln_line, l);
+  if (x->fn_kind[fn] == 1 && (x->unnamed_is_frame || line == PCOL_NA_I64))
+    return frame_index(x, x->fn_frame, fn, 0, fi);
   if (x->unnamed_is_frame) return unsym_frame(x, pcol_frames_mapping(&x->fr, loc), fi);
   /* the line's id: the whole int64 (NA, negative and huge lines apart) */
-  int64_t line = pcol_view_i64(&x->fr.ln_line, l);
   uint32_t lid, id;
   int added, rc = PCOL_OK;
   if ((uint64_t)line == UINT64_MAX) /* line -1, the key pcol_u64map keeps for itself: an id no */
@@ -895,15 +903,14 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
 static int write_frame(sexp *x, uint32_t key) {
   pcol_str name = {0}, file = {0};
   int64_t line = PCOL_NA_I64;
-  int rc;
+  int rc, by_fn = 0;
   if (key >> 31) { /* the frames.h rule */
     x->name.len = 0;
     if ((rc = pcol_frame_unsymbolized_name(&x->fr, key & 0x7fffffffu, &x->name, x->err))) return rc;
     name = (pcol_str){(const char *)x->name.data, x->name.len};
-  } else if (key >> 30) { /* a nameless function's line (fn_frame_of) */
+  } else if (key >> 30) { /* a line as a frame of its own: a place, or a function's (fn_frame_of) */
     uint32_t li = ((const uint32_t *)(const void *)x->nl_li.data)[key & 0x3fffffffu];
     uint32_t fn = pcol_frames_fn(&x->fr, li);
-    int by_fn;
     if ((rc = pcol_frame_line_name(&x->fr, li, &x->name, &name, &by_fn, x->err)) ||
         (rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_file, fn - 1), &file, x->err)))
       return rc;
@@ -921,8 +928,9 @@ static int write_frame(sexp *x, uint32_t key) {
   /* a place, not a function (a key speedscope ignores): pcol's import
    * makes it a line of a function without a name again, so the Rprof
    * export of the copy writes the srcref, not a call "FILE:LINE" that
-   * summaryRprof counts (review 12 F3) */
-  if ((key >> 30) == 1 && (rc = put(x, ",\"pcolNameless\":true"))) return rc;
+   * summaryRprof counts (review 12 F3); a named function's line: that
+   * line of it, not its start (pcolLine, also ignored by speedscope) */
+  if ((key >> 30) == 1 && (rc = put(x, by_fn ? ",\"pcolLine\":true" : ",\"pcolNameless\":true"))) return rc;
   return put(x, "}");
 }
 

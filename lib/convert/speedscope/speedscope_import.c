@@ -198,16 +198,19 @@ static int tok_frame(const pcol_jpull *j, uint32_t *f) {
 /* shared.frames[i] (its first token read). */
 static int frame(simp *s, size_t i) {
   pcol_jpull *j = s->j;
-  int rc, has_name = 0, has_file = 0, bad = 0, place = 0;
+  int rc, has_name = 0, has_file = 0, bad = 0, place = 0, at_line = 0;
   double ln = -1, cl = -1;
   int has_ln = 0, has_cl = 0;
   if (j->tok != PCOL_JT_OBJ) return sem(s, at(s, "shared.frames[%zu]", i, 0, "no string name"));
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int nm = pcol_jp_key_is(j, "name"), fi = pcol_jp_key_is(j, "file");
     int l = pcol_jp_key_is(j, "line"), c = pcol_jp_key_is(j, "col"), pn = pcol_jp_key_is(j, "pcolNameless");
+    int pl = pcol_jp_key_is(j, "pcolLine");
     if ((rc = pcol_jp_next(j))) return rc;
     if (pn) {
       place = j->tok == PCOL_JT_TRUE;
+    } else if (pl) {
+      at_line = j->tok == PCOL_JT_TRUE;
     } else if (nm) {
       if (j->tok == PCOL_JT_STR && !(rc = copy_str(s, &s->fname, &s->fnamel, &s->capfname))) has_name = 1;
     } else if (fi) {
@@ -235,6 +238,11 @@ static int frame(simp *s, size_t i) {
    * rule, meta pcol.nameless_places), as the Rprof source it came from */
   place = place && has_file;
   if (place) fn.start_line = PCOL_NA_I64, s->places = 1;
+  /* a line of a named function pcol's export made a frame of its own
+   * (pcolLine: Rprof's line profiling, `1#7 "g"`): that line of the
+   * function, whose start it is not; its source's lines places, as the
+   * Rprof source's (THE nameless rule) */
+  if (at_line && l.line != PCOL_NA_I64) fn.start_line = PCOL_NA_I64, s->places = 1;
   rc = place ? PCOL_OK : pcol_b_string(s->b, s->fname, s->fnamel, &fn.name, s->err);
   if (!rc && has_file) rc = pcol_b_string(s->b, s->ffile, s->ffilel, &fn.filename, s->err);
   if (!rc) rc = pcol_b_function(s->b, &fn, &l.function_id, s->err);
