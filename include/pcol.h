@@ -2276,7 +2276,9 @@ typedef struct pcol_export_options {
    * written samples are no label to go tool pprof (a string value "":
    * doc/mappings.md §2.2), naming how many; v8: once, when the written
    * time is 0 in every selected sample (or less than 1 us in all) and the
-   * profile was written empty (doc/mappings.md §10.1); NULL: not called.
+   * profile was written empty (doc/mappings.md §10.1); speedscope: once,
+   * when a value type has a negative amount and its profile is not written
+   * (doc/mappings.md §5); NULL: not called.
    * The CLI prints it (pprof's as a warning). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
