@@ -39,7 +39,8 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
   int stated = strncmp(note, "the sources measure", 19) != 0;
   free(note);
   if (stated) warn_default_note(cmd, f, sel, path, NULL, "write another source with --source N");
-  else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of one interval",
+  else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of its source's interval (its period, else its "
+                         "mean time per sample, else 10 ms), not as these values",
                          "write one with --source N");
 }
 

@@ -414,6 +414,23 @@ printf 'main;leaf 3\n' >"$tmp/t.folded"
 $PCOL unpack "$tmp/t.perf" "$tmp/t.folded" --to rprof -o "$tmp/mix.out" 2>"$tmp/err" || fail "mixed: unpack --to rprof"
 grep -q "warning: .*the sources measure different values, so Rprof's lines count each sample as one tick.*--source N" "$tmp/err" ||
   fail "mixed sources to rprof: no warning: $(cat "$tmp/err")"
+# a source of a measured time and no period (V8's wall) keeps its time per
+# sample beside them (review 13 F2: a V8 profile beside a Tachyon one was
+# written at 10 ms a sample, 5.3x its time): each source's part of the
+# copy is its own, as pcol top --value wall says (to 1%: the mean is
+# rounded to 3 digits)
+V8=$tmp/t.cpuprofile TB=tests/fixtures/tachyon/threads-wall-zstd.bin
+$PCOL unpack "$V8" "$TB" --to rprof -o "$tmp/vt.out" 2>"$tmp/err" || fail "V8 + Tachyon to rprof: $(cat "$tmp/err")"
+$PCOL pack "$tmp/vt.out" -o "$tmp/vt.pcol" || fail "V8 + Tachyon Rprof copy: pack"
+for s in 1 2; do
+  want=$($PCOL top "$V8" "$TB" --source $s --value wall --unit ms -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)ms total$/\1/p')
+  $PCOL unpack "$V8" "$TB" --source $s --to rprof -o "$tmp/vt1.out" 2>/dev/null || fail "V8 + Tachyon --source $s to rprof"
+  got=$($PCOL top "$tmp/vt1.out" --unit ms -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)ms total$/\1/p')
+  awk -v w="$want" -v g="$got" 'BEGIN { exit !(w > 0 && g / w > 0.99 && g / w < 1.01) }' || fail "V8 + Tachyon, source $s alone: $got ms, want $want"
+done
+want=$($PCOL top "$V8" "$TB" --value wall --unit ms -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)ms total$/\1/p')
+got=$($PCOL top "$tmp/vt.pcol" --unit ms -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)ms total$/\1/p')
+awk -v w="$want" -v g="$got" 'BEGIN { exit !(w > 0 && g / w > 0.99 && g / w < 1.01) }' || fail "V8 + Tachyon to rprof: $got ms, want $want (pcol top --value wall)"
 for one in "$tmp/t.perf $tmp/t.folded --source 1" "$tmp/t.perf"; do
   $PCOL unpack $one --to rprof -o "$tmp/one.out" 2>"$tmp/err" || fail "$one: unpack --to rprof"
   [ ! -s "$tmp/err" ] || fail "$one: a warning for sources alike: $(cat "$tmp/err")"
