@@ -55,9 +55,17 @@ static const pcol_colspill *csp_of(const pcol_builder *b, int t, int c) {
   return sp_of((pcol_builder *)b, t, c);
 }
 
-int pcol_temp_fd(const char *prefix) {
+/* THE temporary directory: $TMPDIR, else /tmp (*named: 1 when TMPDIR
+ * gave it, for a message that says where) */
+static const char *temp_dir(int *named) {
   const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir) dir = "/tmp";
+  *named = dir && *dir;
+  return *named ? dir : "/tmp";
+}
+
+int pcol_temp_fd(const char *prefix) {
+  int named;
+  const char *dir = temp_dir(&named);
   char path[4096];
   if (snprintf(path, sizeof path, "%s/%s-XXXXXX", dir, prefix) >= (int)sizeof path) return -1;
   int fd = mkostemp(path, O_CLOEXEC); /* (no process pcol starts inherits it) */
@@ -289,15 +297,15 @@ int pcol_b_col_each(const pcol_builder *b, int t, int c,
 }
 
 int pcol_b_spill_error(const pcol_builder *b, int rc, pcol_error *err) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir) dir = NULL;
+  int named;
+  const char *dir = temp_dir(&named);
   if (b->spill_bad == BAD_VIEW) /* (review h9 F6: 'File too large', 'No space left on device') */
     return pcol_error_set(err, rc, "cannot write or map the temporary copy of a samples column in %s: %s",
-                          dir ? dir : "/tmp", strerror(b->spill_bad_errno));
+                          dir, b->spill_bad_errno ? strerror(b->spill_bad_errno) : "out of memory");
   if (rc == PCOL_ENOMEM) return pcol_error_set(err, rc, "out of memory");
   char where[4200];
   snprintf(where, sizeof where, "cannot read back the temporary copy of a samples column (an unlinked "
-           "pcol-samples file in %s%s)", dir ? "TMPDIR=" : "", dir ? dir : "/tmp");
+           "pcol-samples file in %s%s)", named ? "TMPDIR=" : "", dir);
   unsigned long long at = (unsigned long long)b->spill_bad_at;
   switch (b->spill_bad) {
   case BAD_READ:
@@ -337,6 +345,7 @@ int pcol_b_col_view(const pcol_builder *b, int t, int c, const uint8_t **data, v
   if (len > SIZE_MAX) return PCOL_ENOMEM;
   to_file tf = {pcol_temp_fd("pcol-column"), 0};
   if (tf.fd < 0) return bad(b, BAD_VIEW, errno, 0);
+  errno = 0; /* (a reason only from this copy's system calls) */
   int rc = pcol_b_col_each(b, t, c, file_piece, &tf);
   int e = errno; /* why the copy failed (a full TMPDIR: ENOSPC) */
   if (rc && !b->spill_bad) bad(b, BAD_VIEW, e, 0); /* (else the spilled column could not be read) */

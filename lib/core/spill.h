@@ -21,8 +21,10 @@ extern size_t pcol_sample_spill_bytes; /* 0: never spill (tests change it) */
 /* Spills when the columns in memory reach the threshold.  Never fails: a
  * builder that cannot spill keeps its columns in memory. */
 void pcol_b_spill_check(pcol_builder *b);
-/* pcol_b_spill_check once at most `bytes` more were added since it last
- * ran (a sample's), when they may be a 64th of what stays in memory. */
+/* pcol_b_spill_check once the bytes added since it last ran (an upper
+ * bound: a sample's) may have reached the headroom it left below the
+ * bound, so the columns spill where a check after every sample would
+ * spill them. */
 void pcol_b_spill_added(pcol_builder *b, size_t bytes);
 /* 1 when column c (0-based) of table t has bytes in its file. */
 int pcol_b_col_spilled(const pcol_builder *b, int t, int c);
