@@ -69,13 +69,38 @@ pcol_profvis <- function(path, ..., mmap = TRUE) {
   getExportedValue(pkg, "profvis")(prof_input = rp)
 }
 
+# The Rprof text pcol_to_rprof(path, ...) writes, read back: its first
+# line (the header, where profvis and summaryRprof find the interval and
+# the kinds of profiling) and the tables of its samples, a sample a line
+# (pcol's Rprof reader, which reads the Rprof corpus as R and profvis do).
+# pcol_profvis_data and pcol_summaryRprof(lines = "show") are made of it,
+# so they are what profvis and summaryRprof read of that text whatever
+# the input: the interval, the lines a sample is written as (its count x
+# period / interval) and the samples written at all are the C export's
+# (one rule), never re-derived here.  Bounded by the export's output
+# budget (128 x the input's bytes, at least 32 MiB, plus 4 KiB a line its
+# counts write; at most 8 GiB: past it the export fails, saying so), and
+# read back in memory, a row a line and frame (as profvis's parser holds
+# it; summaryRprof reads it in chunks); the temporary file is removed on
+# return.
+.rprof_text <- function(path, tables, ..., mmap = TRUE) {
+  rp <- pcol_to_rprof(path, tempfile(fileext = ".Rprof"), ..., mmap = mmap)
+  on.exit(unlink(rp))
+  header <- readLines(rp, n = 1L, warn = FALSE)
+  # (altrep = FALSE: nothing refers to the file once it is removed)
+  list(header = header, p = read_pcol(rp, tables = tables, mmap = FALSE, altrep = FALSE))
+}
+
 # profvis's data (profvis:::parse_rprof: prof, a row per sample and frame
 # with time (the sample's number), depth (1 = outermost), label, filenum,
 # linenum, memalloc (MB, the sample's), meminc (MB, change from the previous
 # row), filename; interval in ms; files) from the selected samples of any
-# input, as profvis reads the Rprof text pcol_to_rprof writes of them.  A
-# sample of weight w (w ticks of Rprof) is w consecutive times, as profvis
-# reads Rprof's repeated lines.
+# input, as profvis reads the Rprof text pcol_to_rprof writes of them: that
+# text, written to a temporary file and read back (.rprof_text), so a
+# pprof sample of count n is the n x period / interval lines the export
+# writes, a V8 profile's interval its time per sample, and samples the
+# export leaves out (a JFR recording's allocation samples, which take no
+# CPU time) are not there.  The arguments in ... are pcol_to_rprof's.
 #
 # Line profiling (Rprof's "FILE#LINE" refs): profvis gives each ref to the
 # label before it in the line (the frame whose call it is), a ref that
@@ -86,26 +111,24 @@ pcol_profvis <- function(path, ..., mmap = TRUE) {
 # drops the unlabelled rows of the others, trims the working directory and
 # ".../pkg/R/" prefixes off the names, and cuts profvis's own frames
 # ("force" "doTryCatch" ... "profvis"/"<Anonymous>") off the stacks.  The
-# same here, from the frames pcol stores (a frame = a ref, the line inside
-# the function named after it, then that name).  Not reproduced: sources
-# profvis finds only in loaded packages' srcrefs (packages installed with
-# keep.source), and Rprof files with appended segments (profvis reads
-# their headers as samples).
+# same here, from the frames pcol reads of the text (a frame = a ref, the
+# line inside the function named after it, then that name).  Not
+# reproduced: sources profvis finds only in loaded packages' srcrefs
+# (packages installed with keep.source), and Rprof text with appended
+# segments (an Rprof input written with Rprof(append = TRUE), which the
+# export keeps: profvis reads their headers as samples, pcol as headers).
 pcol_profvis_data <- function(path, ..., mmap = TRUE) {
-  q <- list(...)
-  sel <- q[intersect(names(q), c("source", "from", "to"))]
-  if (length(setdiff(names(q), c("source", "from", "to"))))
-    stop("pcol_profvis_data: only source, from and to select samples here", call. = FALSE)
-  p <- do.call(read_pcol, c(list(path, tables = c("samples", "sample_locations", "locations", "functions",
-                                                 "sample_values", "text_lines"), mmap = mmap), sel))
-  src <- pcol_sources(path, mmap = mmap)
-  interval_ms <- if (nrow(src) && !is.na(src$period[1]) && src$period_unit[1] %in% "nanoseconds") src$period[1] / 1e6 else 10
+  rt <- .rprof_text(path, c("samples", "sample_locations", "locations", "functions", "sample_values", "text_lines"),
+                    ..., mmap = mmap)
+  p <- rt$p
+  # profvis: the header's last "KEY=VALUE", sample.interval in us, in ms
+  opts <- strsplit(rt$header, ": ", fixed = TRUE)[[1L]]
+  interval_ms <- as.numeric(strsplit(opts[length(opts)], "=", fixed = TRUE)[[1L]][2L]) / 1000
   s <- p$samples
   # nothing to show: said, as profvis's parser says it of an empty file
   # (a data frame of no rows made the columns below fail obscurely)
   if (!nrow(s)) stop("pcol_profvis_data: no samples in the profile or the range (profvis has nothing to show)",
                      call. = FALSE)
-  w <- pmax(1, s$weight)
   # memory (Rprof memory profiles): vsize.small + vsize.large (bytes), in
   # MB, as profvis's parser counts it (not the nodes, which summaryRprof adds)
   sv <- p$sample_values
@@ -124,21 +147,14 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   file <- p$functions$filename[fi]
   line <- p$locations$line[loc]
   has_ref <- !is.na(line) & !is.na(file)
-  # #File numbers: an Rprof source's own (its #File lines; profvis takes
-  # the N-th of them for number N), else numbered by first use as
-  # pcol_to_rprof writes them
+  # #File numbers: the text's #File lines (profvis takes the N-th of them
+  # for number N)
   tl <- p$text_lines$text
   fl <- if (is.null(tl)) character(0) else tl[grepl("^#File [0-9]+: ", tl)]
-  if (length(fl)) {
-    fnum <- as.integer(sub("^#File ([0-9]+): .*", "\\1", fl))
-    fpath <- sub("^#File [0-9]+: ", "", fl)
-    refnum <- fnum[match(file, fpath)]
-    refpath <- fpath[refnum]
-  } else {
-    up <- unique(file[has_ref])
-    refnum <- match(file, up)
-    refpath <- file
-  }
+  fnum <- as.integer(sub("^#File ([0-9]+): .*", "\\1", fl))
+  fpath <- sub("^#File [0-9]+: ", "", fl)
+  refnum <- fnum[match(file, fpath)]
+  refpath <- fpath[refnum]
   # the line's tokens: per frame its ref (if any), then its name (if any)
   k <- seq_len(nrow(sl))
   tref <- c(has_ref, !is.na(name))
@@ -179,12 +195,9 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   rsi <- tok$si[rows]
   nrow_s <- tabulate(rsi, nrow(s))
   rdepth <- nrow_s[rsi] - sequence(nrow_s[nrow_s > 0]) + 1L
-  # one sample of weight w is w times
-  start <- cumsum(c(0, w))[seq_len(nrow(s))]
-  idx <- rep(seq_along(rows), w[rsi])
-  time <- start[rsi][idx] + sequence(w[rsi])
-  o <- order(time, -rdepth[idx])
-  idx <- idx[o]; time <- time[o]
+  # a sample (a line of the text) is a time, its rows outermost last
+  idx <- order(rsi, -rdepth)
+  time <- rsi[idx]
   prof <- data.frame(time = as.integer(time), depth = as.integer(rdepth[idx]), label = tok$name[rows][idx],
                      filenum = rnum[idx], linenum = rline[idx], memalloc = mem[rsi][idx], stringsAsFactors = FALSE)
   prof$meminc <- append(0, diff(prof$memalloc))
@@ -229,22 +242,19 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   list(prof = prof, interval = interval_ms, files = if (is.null(files)) list() else files, prof_output = path)
 }
 
-# The memory increase of each sample (rprof.alloc, spec.md 7.1: the sum of
-# the rises of vsize.small, vsize.large and nodes, in bytes, against the
-# previous sample of the same source in the file, 0 for its first), for
-# the samples sample_ids.  summaryRprof(memory = "both") adds this up into
-# mem.total; computed over the whole file, so a selection's first sample
-# rises from the sample before it, as `pcol top --value rprof.alloc --from`.
-.rprof_alloc <- function(path, sample_ids, mmap) {
-  p <- read_pcol(path, tables = c("samples", "sample_values"), mmap = mmap)
+# The memory increase of each sample of an Rprof text read back
+# (.rprof_text's tables samples and sample_values): the sum of the rises
+# of vsize.small, vsize.large and nodes, in bytes, against the previous
+# line, 0 for the first (rprof.alloc, spec.md 7.1, as summaryRprof(memory
+# = "both") reads the lines).  So of a time range, the first sample of the
+# range rises from nothing, as in summaryRprof(pcol_to_rprof(path, from =)),
+# where `pcol top --value rprof.alloc --from` (and lines = "hide") measures
+# it from the sample before it in the file.
+.rprof_alloc <- function(p) {
   s <- p$samples
   sv <- p$sample_values
   types <- c("vsize.small", "vsize.large", "nodes")
-  if (!any(sv$type %in% types))
-    stop("pcol_summaryRprof: ", path, " has no Rprof memory values (summaryRprof: ",
-         "\"profile does not contain memory information\")", call. = FALSE)
   n <- nrow(s)
-  same <- c(FALSE, s$source_id[-1L] == s$source_id[-n])[seq_len(n)]
   row <- match(sv$sample_id, s$sample_id)
   alloc <- numeric(n)
   for (ty in types) {
@@ -252,47 +262,46 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
     k <- sv$type == ty
     v[row[k]] <- sv$value[k]
     d <- c(0, diff(v))
-    alloc <- alloc + ifelse(same & d > 0, d, 0)
+    alloc <- alloc + ifelse(d > 0, d, 0)
   }
-  alloc[match(sample_ids, s$sample_id)]
+  alloc
 }
 
-# summaryRprof(lines = "show"): each sample's stack is the source lines of
-# its frames ("FILE#LINE", innermost first; "<no location>" when none has
-# one); self is the first, total each distinct one once; by.line orders
-# the rows by file and line.  With memory = "both", mem.total adds each
-# sample's memory increase to each distinct line of it (MB, 0.1).
-# Computed from the sample tables (as summaryRprof from the file's lines),
-# with R's own sort and order.
+# summaryRprof(lines = "show") of the Rprof text pcol_to_rprof(path, ...)
+# writes (.rprof_text: its header's interval and kinds of profiling, a
+# sample a line): each sample's stack is the source lines of its frames
+# ("FILE#LINE", innermost first; "<no location>" when none has one); self
+# is the first, total each distinct one once; by.line orders the rows by
+# file and line.  With memory = "both", mem.total adds each sample's memory
+# increase to each distinct line of it (MB, 0.1).  Computed from the
+# sample tables (as summaryRprof from the file's lines), with R's own sort
+# and order.
 .summary_lines <- function(path, memory, basenames, ..., mmap = TRUE) {
-  sel <- list(...)
-  if (length(setdiff(names(sel), c("source", "from", "to"))))
-    stop("pcol_summaryRprof: with lines = \"show\", only source, from and to select samples", call. = FALSE)
-  p <- do.call(read_pcol, c(list(path, tables = c("samples", "sample_locations", "locations", "functions"), mmap = mmap), sel))
-  src <- pcol_sources(path, mmap = mmap)
-  per <- src[!is.na(src$period_unit) & src$period_unit %in% c("nanoseconds", "microseconds", "milliseconds", "seconds"), ]
-  if (!nrow(per)) stop("pcol_summaryRprof: ", path, " has no sampling interval", call. = FALSE)
-  interval <- per$period[1] / .r_unit(per$period_unit[1])$div
-  sl <- p$sample_locations
+  rt <- .rprof_text(path, c("samples", "sample_locations", "locations", "functions",
+                            if (memory == "both") "sample_values"), ..., mmap = mmap)
+  p <- rt$p
+  # summaryRprof's header rules, in its order
+  hdr <- rt$header
+  if (!length(hdr)) stop("pcol_summaryRprof: pcol_to_rprof wrote no lines of ", path, call. = FALSE)
+  interval <- as.numeric(strsplit(hdr, "=", fixed = TRUE)[[1L]][2L]) / 1e6
+  if (memory != "none" && !startsWith(hdr, "memory"))
+    stop("pcol_summaryRprof: the Rprof text of ", path, " has no memory profiling (summaryRprof: ",
+         "\"profile does not contain memory information\")", call. = FALSE)
+  if (!grepl("line profiling", hdr, fixed = TRUE))
+    stop("pcol_summaryRprof: the Rprof text of ", path, " was written without line profiling (summaryRprof: ",
+         "\"profile does not contain line information\")", call. = FALSE)
   s <- p$samples
+  alloc <- if (memory == "both") .rprof_alloc(p)
+  sl <- p$sample_locations
   # a sample without frames (an Rprof memory-only line) is not counted:
   # summaryRprof drops the lines that are empty once the memory is cut off
-  s <- s[s$sample_id %in% sl$sample_id, ]
+  keep <- s$sample_id %in% sl$sample_id
+  s <- s[keep, ]
+  alloc <- alloc[keep]
   li <- match(sl$location_id, p$locations$location_id)
   line <- p$locations$line[li]
   file <- p$functions$filename[match(p$locations$function_id[li], p$functions$function_id)]
   has <- !is.na(line) & line > 0 & !is.na(file)
-  # summaryRprof refuses a profile written without line profiling (its
-  # header says "line profiling: "); so for Rprof sources, whose header pcol
-  # keeps as rprof.flags.  Other formats have no such header: their lines
-  # are read as they are.
-  m <- pcol_table(path, "meta", mmap = mmap)
-  chosen <- if (is.null(sel$source)) src$source_id else as.integer(sel$source) # the sources source= keeps
-  ss <- src[src$source_id %in% chosen, ]
-  fl <- m$value[!is.na(m$key) & m$key == "rprof.flags" & m$source_id %in% chosen]
-  if (length(fl) && nrow(ss) && all(ss$type == "rprof") && !any(grepl("(^|,)line(,|$)", fl)))
-    stop("pcol_summaryRprof: ", path, " was written without line profiling (summaryRprof: ",
-         "\"profile does not contain line information\")", call. = FALSE)
   if (basenames) { # the last `basenames` components of each name, as summaryRprof keeps them
     fu <- unique(file[has])
     dirnames <- dirname(fu)
@@ -309,7 +318,7 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   sid <- sl$sample_id[has]
   o <- order(sid, sl$depth[has]) # innermost first within a sample
   tok <- tok[o]; sid <- sid[o]
-  w <- s$weight
+  w <- rep(1, nrow(s)) # a line of the text is a tick
   first_tok <- rep("<no location>", nrow(s))
   si <- match(sid, s$sample_id)
   lead <- !duplicated(si)
@@ -320,7 +329,6 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   uw <- c(w[si[u]], w[none])
   fnames <- sort(unique(utok))
   if (memory == "both") {
-    alloc <- .rprof_alloc(path, s$sample_id, mmap)
     umem <- as.vector(tapply(c(alloc[si[u]], alloc[none]), factor(utok, levels = fnames), sum))
     umem[is.na(umem)] <- 0
   }

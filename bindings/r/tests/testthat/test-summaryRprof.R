@@ -345,3 +345,110 @@ test_that("pcol_summaryRprof(lines = \"show\") refuses the selected source writt
                fixed = TRUE)
   expect_equal(pcol_summaryRprof(m, lines = "show", source = 1)$sampling.time, 0.001)
 })
+
+# Inputs of other formats (review 13 F4): pcol_profvis_data(f, ...) is
+# profvis's parser reading pcol_to_rprof(f, ...), and pcol_summaryRprof(f,
+# lines = "show", ...) summaryRprof(lines = "show") reading it (an
+# export without line profiling refused by both in the same words): a Go
+# CPU profile (a row of count n is n x period / interval lines: 873 times
+# for its 480 rows), a V8 .cpuprofile (its interval the export's time per
+# sample, not 10 ms), a JFR recording stating its CPU period with
+# allocation samples (no line for them), a Tachyon profile, an Rprof file,
+# and filters passed on to the export.
+other_format_inputs <- function(dir) {
+  f <- list()
+  # V8: a profile with lines (samples 200 us apart) and, where node is
+  # installed, one node records here
+  v8 <- file.path(dir, "g.cpuprofile")
+  writeLines(c('{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},',
+               '{"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":0,"columnNumber":0},"children":[4]},',
+               '{"id":3,"callFrame":{"functionName":"g","url":"a.js","lineNumber":5,"columnNumber":0}},',
+               '{"id":4,"callFrame":{"functionName":"h","url":"b.js","lineNumber":2,"columnNumber":0}}],',
+               '"startTime":1000,"endTime":3000,"samples":[2,4,4,3,2,4,3,3,4,2],',
+               '"timeDeltas":[0,200,200,200,200,200,200,200,200,200]}'), v8)
+  f$v8 <- v8
+  if (nzchar(Sys.which("node"))) {
+    js <- file.path(dir, "w.js")
+    writeLines(c("function spin(n) { let s = 0; for (let i = 0; i < n; i++) s += Math.sqrt(i); return s; }",
+                 "const t = Date.now(); while (Date.now() - t < 150) spin(1e5);"), js)
+    st <- system2("node", c("--cpu-prof", paste0("--cpu-prof-dir=", dir), "--cpu-prof-name=node.cpuprofile", js))
+    if (st == 0 && file.exists(file.path(dir, "node.cpuprofile"))) f$node <- file.path(dir, "node.cpuprofile")
+  }
+  # JFR: execution samples of a stated 10 ms period and allocation samples
+  # (tests/support/gen_jfr.py, the CLI tests' recordings)
+  gen <- file.path(repo_root(), "tests", "support", "gen_jfr.py")
+  jfr <- file.path(dir, "alloc.jfr")
+  if (file.exists(gen) && nzchar(Sys.which("python3")) &&
+      system2("python3", c(shQuote(gen), shQuote(jfr), "--chunks", "2", "--samples", "20", "--period", shQuote("*:10 ms"))) == 0)
+    f$jfr <- jfr
+  f$tachyon <- file.path(repo_root(), "tests", "fixtures", "tachyon", "threads-wall-zstd.bin")
+  if (dir.exists(TESTDATA)) {
+    f$go <- file.path(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    f$rprof <- file.path(TESTDATA, "rprof", "r-prof-profile__memory.out")
+  }
+  Filter(file.exists, f)
+}
+
+test_that("pcol_profvis_data and lines = \"show\" are what profvis and summaryRprof read of pcol_to_rprof, any input", {
+  dir <- tempfile("of")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  files <- other_format_inputs(dir)
+  expect_true(all(c("v8", "tachyon") %in% names(files)))
+  parse <- profvis_parser()
+  lines_seen <- 0L
+  for (k in names(files)) {
+    f <- files[[k]]
+    for (args in list(list(), if (k == "go") list(focus = "main.work"), if (k == "tachyon") list(from = 0.5, to = 1.5),
+                      if (k == "rprof") list(from = 0.1))) {
+      if (is.null(args)) next
+      info <- paste(k, f, paste(names(args), args, collapse = " "))
+      rp <- do.call(pcol_to_rprof, c(list(f), args))
+      if (!is.null(parse)) expect_profvis_equal(do.call(pcol_profvis_data, c(list(f), args)), parse(rp), info)
+      # (summaryRprof splits a quoted name with a space, node's "(garbage
+      # collector)", into two tokens: such a text is not compared)
+      if (!rprof_ok(rp)) next
+      theirs <- tryCatch(utils::summaryRprof(rp, lines = "show"), error = function(e) e)
+      ours <- tryCatch(do.call(pcol_summaryRprof, c(list(f, lines = "show"), args)), error = function(e) e)
+      if (inherits(theirs, "error")) {
+        expect_identical(conditionMessage(theirs), "profile does not contain line information", info = info)
+        expect_true(inherits(ours, "error") && grepl(conditionMessage(theirs), conditionMessage(ours), fixed = TRUE),
+                    info = info)
+      } else {
+        lines_seen <- lines_seen + 1L
+        expect_summary_equal(ours, theirs, info)
+        if (startsWith(readLines(rp, n = 1L), "memory")) # (a range's first sample rises from nothing there)
+          expect_summary_equal(do.call(pcol_summaryRprof, c(list(f, lines = "show", memory = "both"), args)),
+                               utils::summaryRprof(rp, lines = "show", memory = "both"), paste(info, "memory"))
+      }
+      unlink(rp)
+    }
+  }
+  expect_gte(lines_seen, 3L) # V8, Tachyon (twice), Go and Rprof write line profiling
+  # the numbers the review found wrong: the times x the interval are pcol
+  # top's total of the value the export writes (V8: wall, the last sample
+  # none; Go and JFR: cpu), not the sample rows x 10 ms
+  skip_if(is.null(parse), "profvis not installed")
+  total_ms <- function(f, value) {
+    t <- jsonlite::fromJSON(rawToChar(run_pcol("top", f, "--value", value, "--format", "json")$stdout))
+    t$total / 1e6
+  }
+  expect_times <- function(f, value, interval_ms, info) {
+    pv <- pcol_profvis_data(f)
+    expect_equal(pv$interval, interval_ms, info = info)
+    expect_equal(length(unique(pv$prof$time)) * pv$interval, total_ms(f, value), info = info)
+    length(unique(pv$prof$time))
+  }
+  expect_equal(expect_times(files$v8, "wall", 0.2, "v8"), 9L) # 10 samples 200 us apart, not 10 ms
+  if (!is.null(files$go)) { # 873 times at 10 ms (its samples/count), from 480 rows
+    expect_gt(expect_times(files$go, "cpu", 10, "go"), nrow(read_pcol(files$go, tables = "samples")$samples))
+  }
+  if (!is.null(files$jfr)) { # the execution samples, not the allocation samples
+    n <- expect_times(files$jfr, "cpu", 10, "jfr")
+    s <- read_pcol(files$jfr, tables = "samples")$samples
+    src <- pcol_sources(files$jfr)
+    execution <- s$source_id %in% src$source_id[grepl("ExecutionSample", src$uri)]
+    expect_lt(sum(execution), nrow(s))
+    expect_equal(n, sum(execution))
+  }
+})
