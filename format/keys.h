@@ -59,6 +59,14 @@
  * profiling, whose lines are places too).  THE nameless rule,
  * pcol_source_nameless_places (lib/core/frames.c). */
 #define PCOL_META_NAMELESS_PLACES "pcol.nameless_places"
+/* The source's sampling interval in ns, decimal digits (> 0): what THE
+ * interval rule (pcol_source_interval, lib/core/lasts.c) said of the source
+ * it was exported from, when the format it came through has no period of
+ * its own: the speedscope importer writes it from pcolInterval (pcol's
+ * export), so a copy's samples last what the original's did on a timeline
+ * (a Tachyon or Firefox source's weight x interval).  Read after the
+ * period, a Firefox source's interval and an Rprof source's. */
+#define PCOL_META_INTERVAL_NS "pcol.interval_ns"
 /* What an importer read but did not keep, said in words (one row per
  * note, per source): `pcol info` prints each ("markers ignored: 12"). */
 #define PCOL_META_NOTE "pcol.note"

@@ -50,8 +50,10 @@ int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v);
 /* THE interval rule (lasts.c): source s's sampling interval in ns, 0 when
  * it says none: its period (THE period rule, period.c) when the period's
  * unit is a time, else a Firefox source's meta.interval (firefox.interval_ms),
- * else an Rprof source's interval (rprof.interval_us); none when that is
- * longer than the duration the source states (OTLP's, else pprof's). */
+ * else an Rprof source's interval (rprof.interval_us), else the interval
+ * pcol's speedscope export carried of the source it came from
+ * (pcol.interval_ns, from pcolInterval); none when that is longer than the
+ * duration the source states (OTLP's, else pprof's). */
 int64_t pcol_source_interval(pcol_file *f, uint32_t s);
 /* The interval source s states, before that check (0: none): for a note
  * that names a period which is no sampling interval */

@@ -75,17 +75,39 @@ for f in tests/fixtures/tachyon/threads-wall-zstd.bin "$tmp/mt.txt"; do
   ff_threads "$tmp/a.json" > "$tmp/f2"
   [ "$(wc -l < "$tmp/f1")" = "$nth" ] || fail "$n: the Firefox export has $(wc -l < "$tmp/f1") threads, not $nth"
   diff "$tmp/f1" "$tmp/f2" > "$tmp/d" || fail "$n: the Firefox export's threads after pcol -> speedscope -> pcol: $(head -8 "$tmp/d")"
-  # the speedscope re-export: the same timelines, one a thread (the perf
-  # script's event for event; a Tachyon sample's span is its period, which
-  # speedscope has no place for: the same threads)
-  ev=names
-  case $n in *.txt) ev=events ;; esac
-  timelines "$tmp/a.json" $ev > "$tmp/s1"
-  timelines "$tmp/b.json" $ev > "$tmp/s2"
+  # the speedscope re-export: the same timelines, one a thread, event for
+  # event (a Tachyon sample lasts its weight x the interval, pcolInterval)
+  timelines "$tmp/a.json" events > "$tmp/s1"
+  timelines "$tmp/b.json" events > "$tmp/s2"
   [ "$(wc -l < "$tmp/s1")" = "$nth" ] || fail "$n: $(wc -l < "$tmp/s1") timelines, not $nth"
   grep -q '"tid": ' "$tmp/s1" || fail "$n: no pcolThread: $(cut -c1-200 "$tmp/s1")"
   diff "$tmp/s1" "$tmp/s2" > "$tmp/d" || fail "$n: the speedscope re-export's timelines: $(cut -c1-300 "$tmp/d" | head -6)"
 done
+
+# pcol -> speedscope -> pcol -> speedscope: the copy's timelines are the
+# original's, event for event, where a sample lasts its weight x the
+# source's interval (THE span rule's 4, lib/core/lasts.h: every Tachyon
+# recording of tests/fixtures/tachyon, a Firefox profile), which the export
+# carries (pcolInterval) and the import gives back (meta pcol.interval_ns,
+# read by THE interval rule); an Rprof file's (its interval x ticks, the
+# cpu time the export writes).  Before, the copy had no interval, and its
+# samples were drawn to the next one of their thread, at most the median gap
+# (THE span rule's 6): threads-wall-zstd's main thread ended at 762.4 ms,
+# not 770.9.
+python3 tests/support/firefox_gen.py v48 "$tmp/ff.json" > /dev/null || fail "firefox_gen.py"
+for f in tests/fixtures/tachyon/*.bin "$tmp/ff.json" tests/fixtures/rprof/interleaved.out; do
+  n=$(basename "$f")
+  $PCOL unpack "$f" --to speedscope --timeline -o "$tmp/a.json" || fail "$n: speedscope export"
+  $PCOL unpack "$tmp/a.json" --to speedscope --timeline -o "$tmp/b.json" || fail "$n: speedscope export of the copy"
+  timelines "$tmp/a.json" events > "$tmp/s1"
+  timelines "$tmp/b.json" events > "$tmp/s2"
+  [ -s "$tmp/s1" ] || fail "$n: no timeline"
+  diff "$tmp/s1" "$tmp/s2" > "$tmp/d" || fail "$n: the round trip's timelines: $(cut -c1-300 "$tmp/d" | head -6)"
+done
+$PCOL unpack tests/fixtures/tachyon/aio-wall-none.bin --to speedscope -o "$tmp/a.json" || fail "aio: speedscope export"
+grep -q '"pcolInterval":1000000[,}]' "$tmp/a.json" || fail "aio: no pcolInterval of its 1 ms"
+$PCOL pack "$tmp/a.json" -o "$tmp/a.pcol" && $PCOL cat "$tmp/a.pcol" --table meta | grep -Pq '^pcol\.interval_ns\t1000000\t' ||
+  fail "aio: the copy's meta has no pcol.interval_ns: $($PCOL cat "$tmp/a.pcol" --table meta | grep interval)"
 
 # a Tachyon recording of one thread: its one timeline names it, and the
 # copy's samples have it

@@ -19,9 +19,10 @@
  * (pcolTimes, pcolDurations), which its stretches cannot say of a run with
  * a gap, a sample of no length or one without frames; the source's first
  * profile carries its start and duration (pcolStart, pcolDuration; keys
- * speedscope ignores), its part of its recording, its own default value
- * and the one that recording states (pcolRecordingPart,
- * pcolDefaultSampleType, pcolDefaultValue).  The
+ * speedscope ignores), its part of its recording, its sampling interval,
+ * its own default value and the one that recording states
+ * (pcolRecordingPart, pcolInterval, pcolDefaultSampleType,
+ * pcolDefaultValue).  The
  * timeline is one evented profile a thread of the source (THE thread rule,
  * lib/core/lasts.h; samples of threads that ran at once cannot nest in
  * one), the first carrying the times and, of several threads, each
@@ -611,6 +612,12 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
      * as the selection has it (pcol_wall_select_parts) */
     uint32_t pt = x->wall.part[x->cur_src];
     if (pt && fprintf(x->out, ",\"pcolRecordingPart\":%u", (unsigned)pt) < 0) return io(x);
+    /* its sampling interval (THE interval rule, lasts.h), which a sample of
+     * its weight x the interval lasts on the timeline (THE span rule's 4:
+     * Tachyon, Firefox): pcol's import gives it back (pcol.interval_ns), so
+     * the copy's timeline is the original's */
+    int64_t iv = pcol_source_interval(x->f, x->cur_src);
+    if (iv > 0 && fprintf(x->out, ",\"pcolInterval\":%lld", (long long)iv) < 0) return io(x);
     /* its own default (THE default rule, count.c), which speedscope's
      * activeProfileIndex names of one source only (a merge's second
      * source read back took its last type), and the default its recording
