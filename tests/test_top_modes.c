@@ -15,6 +15,7 @@
  * elsewhere: t_go_pprof against go tool pprof, test_views against
  * summaryRprof. */
 #include "testutil.h"
+#include "../lib/query/query.h" /* pcol_q_top_regroup */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,36 @@ static void tops_free(tops *o) {
   pcol_top_free(&o->full); /* (zeroed when it failed) */
 }
 
+/* pcol_q_top_regroup (list --by file: a result's node sums read again
+ * by another granularity) gives pcol_top_compute's rows, in each mode
+ * (walk mode makes its sums afterwards); the number compared. */
+static int compare_regroup(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                           const pcol_by *bys, size_t nby, const char *name, size_t s) {
+  int n = 0;
+  for (int m = 0; m < 2; m++) {
+    setenv("PCOL_DEBUG", m ? "top-walk" : "top-sums", 1);
+    pcol_top base, want, got;
+    pcol_error err = {0};
+    if (pcol_q_top_unnamed(f, sel, v, PCOL_BY_SOURCE_LINE, &base, &err)) continue;
+    for (size_t b = 0; b < nby; b++) {
+      int wrc = pcol_top_compute(f, sel, v, bys[b], &want, &err);
+      int grc = pcol_q_top_regroup(&base, f, sel, bys[b], &got, &err);
+      char what[1300];
+      snprintf(what, sizeof what, "%s select %zu by %d mode %d: regroup", name, s, (int)bys[b], m);
+      cr_expect_eq(grc, wrc, "%s: rc %d, want %d", what, grc, wrc);
+      if (!wrc && !grc) {
+        cr_expect(same_rows(&want, &got, 0, what), "%s", what);
+        n++;
+      }
+      if (!wrc) pcol_top_free(&want);
+      if (!grc) pcol_top_free(&got);
+    }
+    pcol_top_free(&base);
+  }
+  unsetenv("PCOL_DEBUG");
+  return n;
+}
+
 /* Every view of f compared between the modes; the number compared. */
 static int compare_file(pcol_file *f, const char *name) {
   static const pcol_by bys[] = {PCOL_BY_FUNCTION, PCOL_BY_LINE, PCOL_BY_FILE, PCOL_BY_ADDRESS,
@@ -171,6 +202,8 @@ static int compare_file(pcol_file *f, const char *name) {
         tops_free(&x);
         tops_free(&y);
       }
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++)
+      n += compare_regroup(f, &sels[s], &v, bys, sizeof bys / sizeof bys[0], name, s);
   }
   return n;
 }

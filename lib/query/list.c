@@ -66,11 +66,19 @@ static int str_cmp(pcol_str a, pcol_str b) {
   return c ? c : a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
 }
 /* Entries by name, file, line: the (name, file) order is the rank of the
- * function (fn_cmp, once per function), so the sort compares integers. */
+ * function (fn_cmp, once per function), so the sort compares integers; it
+ * sorts these 16-byte keys, not the entries (~100 bytes, read at random by
+ * each comparison: most of the sort's time), and equal ones stay in the
+ * order made, as the stable sort of the entries left them. */
+typedef struct entry_key {
+  uint32_t rank, i; /* i: the entry */
+  int64_t line;
+} entry_key;
 static int entry_cmp(const void *pa, const void *pb) {
-  const entry *a = pa, *b = pb;
+  const entry_key *a = pa, *b = pb;
   if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
-  return a->line < b->line ? -1 : a->line > b->line;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
 }
 typedef struct rank_ctx {
   const fninfo *fi;  /* by function id + 1 */
@@ -285,7 +293,22 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   free(fi);
   free(ord);
   if (!rc && nents) {
-    qsort(ents, nents, sizeof *ents, entry_cmp);
+    entry_key *ek = malloc(nents * sizeof *ek); /* (nents < 2^31: top's keys) */
+    entry *sorted = malloc(nents * sizeof *sorted);
+    if (ek && sorted) {
+      for (size_t i = 0; i < nents; i++) ek[i] = (entry_key){ents[i].rank, (uint32_t)i, ents[i].line};
+      qsort(ek, nents, sizeof *ek, entry_cmp);
+      for (size_t i = 0; i < nents; i++) sorted[i] = ents[ek[i].i];
+      free(ents);
+      ents = sorted;
+      sorted = NULL;
+    } else {
+      rc = pcol_oom(err);
+    }
+    free(ek);
+    free(sorted);
+  }
+  if (!rc && nents) {
     out->blocks = calloc(nents, sizeof *out->blocks);
     p->starts = calloc(nents, sizeof *p->starts);
     p->nstarts = calloc(nents, sizeof *p->nstarts);
@@ -320,7 +343,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
      * total on a Go profile) */
     pcol_top ft;
     pcol_buf clean = {0}; /* top names a file by its cleaned path (pcol_q_clean_path) */
-    rc = pcol_top_compute(f, sel, v, PCOL_BY_FILE, &ft, err);
+    rc = pcol_q_top_regroup(&p->top, f, sel, PCOL_BY_FILE, &ft, err); /* (the samples read once) */
     int made = !rc;
     for (size_t i = 0; !rc && i < out->nblocks; i++) {
       pcol_list_block *b = &out->blocks[i];

@@ -416,6 +416,12 @@ static inline int pcol_q_negative(pcol_sum flat, pcol_sum cum) { return flat < 0
  * view that reads the keys' lines (list.c). */
 int pcol_q_top_unnamed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                        pcol_top *out, pcol_error *err);
+/* pcol_top_compute by `by` of the file and selection base was made of (by
+ * pcol_q_top_unnamed), from base's node sums instead of the samples: the
+ * same rows, flat, cum and order, without "(inline)" marks (list --by
+ * file: the files' cums beside their lines'). */
+int pcol_q_top_regroup(const pcol_top *base, pcol_file *f, const pcol_select *sel, pcol_by by,
+                       pcol_top *out, pcol_error *err);
 /* The same with obj_names (by line: keys also apart by their mapping file
  * and start line, pprof's -list nodes, report.go newGraph's ObjNames). */
 int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,

@@ -1188,7 +1188,7 @@ static int mark_every_key(pcol_top *t, pcol_error *err) {
  * on the path exactly while its place is before that node's end
  * (hend[k]): no count a key and no leave events.  ord (ns + 1 entries) is
  * the preorder's nodes. */
-static void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *lk1,
+static inline __attribute__((always_inline)) void cum_preorder(const topctx *t, const pcol_q_fctx *c, const uint32_t *lk1,
                          const pcol_q_nsum *sub, uint32_t *nx, uint32_t *ord, uint32_t *hend,
                          pcol_sum *cum) {
   uint64_t ns = c->nstacks;
@@ -1677,6 +1677,16 @@ done:
   return rc;
 }
 
+/* Each location's keys in one word (nkey: the key of a one-key location,
+ * else the location with the high bit set): the walks read of a node this
+ * word of its location. */
+static void loc_key_words(const topctx *t, uint32_t *nkey) {
+  for (uint64_t l = 0; l <= t->fc.nloc; l++) {
+    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
+    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
+  }
+}
+
 static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, pcol_top *out,
                    pcol_error *err) {
   pcol_q_fctx *c = &t->fc;
@@ -1759,13 +1769,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
     rc = pcol_oom(err);
     goto done;
   }
-  /* each location's keys in one word (nkey: the key of a one-key location,
-   * else the location with the high bit set): the walks read of a node
-   * this word of its location */
-  for (uint64_t l = 0; l <= c->nloc; l++) {
-    uint32_t a = t->loc_koff[l], e = t->loc_koff[l + 1];
-    nkey[l] = e - a == 1 ? t->loc_keys[a] : e == a ? 0 : (uint32_t)l | 0x80000000u;
-  }
+  loc_key_words(t, nkey);
   int all = !flt.active && (!sel || (!sel->source_id && !sel->has_from && !sel->has_to));
   if (walk && (rc = top_walkrun(t, nkey, nokey, all, &flat64, &cum64, inl, err)) == 1) {
     /* the path walk gave up: sums mode's tree walk, from the same weights */
@@ -2069,6 +2073,146 @@ int pcol_q_top_compute_obj(pcol_file *f, const pcol_select *sel, const pcol_valu
 int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                      pcol_top *out, pcol_error *err) {
   return pcol_q_top_compute_obj(f, sel, v, by, 0, out, err);
+}
+
+/* pcol_top_compute's rows by `by` from the subtree sums of a result of the
+ * same file and selection (sums mode makes them, walk mode's inl_make_sub
+ * too), not from the samples: a node's own weight is its sum less its
+ * children's, added to its flat key as top_sums' forward pass adds it;
+ * cum is top_sums' cum_preorder over the same sums.  No marks. */
+static int rows_from_sums(const pcol_q_inl_state *is, pcol_file *f, const pcol_select *sel,
+                          pcol_by by, pcol_top *out, pcol_error *err) {
+  pcol_q_top_priv *p = calloc(1, sizeof *p);
+  topctx *t = NULL;
+  pcol_filter flt;
+  int rc = p ? ctx_new(f, sel, by, &t, err) : pcol_oom(err);
+  if (rc) {
+    free(p);
+    return rc;
+  }
+  p->ctx = t;
+  out->priv_ = p;
+  out->total = is->total;
+  if ((rc = pcol_filter_build(f, sel, &flt, err))) goto fail;
+  t->flt = &flt; /* (--hide/--show: the lines build_loc_keys skips) */
+  rc = build_loc_keys(t, err);
+  uint32_t nokey = 0;
+  if (!rc) rc = name_key(t, "<no location>", 13, 13, &nokey, err);
+  t->flt = NULL;
+  pcol_filter_free(&flt);
+  if (rc) goto fail;
+  size_t nk = (size_t)ctx_nkeys(t) + 1;
+  uint64_t ns = is->nstacks;
+  pcol_q_fctx c = t->fc; /* the trie as the sums' result read it (plain; --show-from's cut) */
+  c.st_parent = is->st_parent, c.st_loc = is->st_loc, c.nstacks = ns;
+  const uint32_t *par = c.st_parent.data, *loc = c.st_loc.data; /* (NULL: absent, all 0) */
+  /* A node's flat key and the keys on its path, a location's first key
+   * and all its keys, as a bit a key when there are at most 64 (by file,
+   * most profiles): side by side, as the pass reads them at random (at
+   * its parent, at its location).  The keys new at a node add its sum to
+   * their cum in this forward pass; past 64 keys cum_preorder's pass in
+   * preorder does, which reads three arrays at random a node. */
+  typedef struct {
+    uint64_t path;
+    uint32_t fk;
+  } nkeys;
+  typedef struct {
+    uint64_t bits;
+    uint32_t first;
+  } lkeys;
+  int bits = nk <= 65;
+  nkeys *nd = pcol_alloc_hot((ns + 1) * sizeof *nd, 0);
+  lkeys *lk = pcol_alloc_hot((t->fc.nloc + 1) * sizeof *lk, 0);
+  pcol_sum *flat = pcol_alloc_hot(nk * sizeof *flat, 1), *cum = pcol_alloc_hot(nk * sizeof *cum, 1);
+  uint32_t *nkey = NULL, *nx = NULL, *ord = NULL, *hend = NULL;
+  if (nk > 0x7fffffffu) {
+    rc = pcol_error_set(err, PCOL_ETOOBIG, "more than 2^31 names or locations");
+    goto done;
+  }
+  if (!nd || !lk || !flat || !cum) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  for (uint64_t l = 0; l <= t->fc.nloc; l++) {
+    const uint32_t *k = t->loc_keys + t->loc_koff[l], *e = t->loc_keys + t->loc_koff[l + 1];
+    lk[l] = (lkeys){0, k < e ? *k : 0};
+    for (; bits && k < e; k++) lk[l].bits |= (uint64_t)1 << (*k - 1);
+  }
+  nd[0] = (nkeys){0, 0};
+  for (uint64_t n = 1; n <= ns; n++) {
+    uint32_t q = trie_at(par, &c.st_parent, n - 1), l = trie_at(loc, &c.st_loc, n - 1);
+    if (q >= n || l > t->fc.nloc) { /* (as top_sums: the sums' result checked it) */
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent or location",
+                          (unsigned long long)n);
+      goto done;
+    }
+    lkeys x = lk[l];
+    nkeys pq = nd[q];
+    uint32_t fn = x.first ? x.first : pq.fk;
+    pcol_sum w = pcol_q_nsum_at(&is->sub, n);
+    nd[n] = (nkeys){pq.path | x.bits, fn};
+    flat[fn ? fn : nokey] += w;
+    if (!fn) cum[nokey] += w;
+    if (q) { /* less what the children hold */
+      flat[pq.fk ? pq.fk : nokey] -= w;
+      if (!pq.fk) cum[nokey] -= w;
+    }
+    for (uint64_t fresh = x.bits & ~pq.path; fresh; fresh &= fresh - 1)
+      cum[__builtin_ctzll(fresh) + 1] += w;
+  }
+  if (!bits) {
+    nkey = pcol_alloc_hot((t->fc.nloc + 1) * sizeof *nkey, 0);
+    nx = pcol_alloc_hot((ns + 1) * sizeof *nx, 1), ord = pcol_alloc_hot((ns + 1) * sizeof *ord, 0);
+    hend = pcol_alloc_hot(nk * sizeof *hend, 1);
+    if (!nkey || !nx || !ord || !hend) {
+      rc = pcol_oom(err);
+      goto done;
+    }
+    loc_key_words(t, nkey);
+    for (uint64_t n = ns; n >= 1; n--) { /* descendants, for cum_preorder's preorder */
+      uint32_t q = trie_at(par, &c.st_parent, n - 1);
+      if (q) nx[q] += nx[n] + 1;
+    }
+    cum_preorder(t, &c, nkey, &is->sub, nx, ord, hend, cum);
+  }
+  size_t nr = 0;
+  for (size_t k = 1; k < nk; k++) nr += flat[k] != 0 || cum[k] != 0;
+  if (!(out->rows = calloc(nr ? nr : 1, sizeof *out->rows))) {
+    rc = pcol_oom(err);
+    goto done;
+  }
+  for (size_t k = 1; k < nk; k++)
+    if (flat[k] != 0 || cum[k] != 0)
+      out->rows[out->nrows++] = (pcol_top_row){.key = (uint32_t)k, .flat = flat[k], .cum = cum[k]};
+done:
+  free(nd);
+  free(lk);
+  free(nkey);
+  free(nx);
+  free(ord);
+  free(hend);
+  free(flat);
+  free(cum);
+  ctx_free_temps(t);
+fail:
+  if (rc) pcol_top_free(out);
+  return rc;
+}
+
+int pcol_q_top_regroup(const pcol_top *base, pcol_file *f, const pcol_select *sel, pcol_by by,
+                       pcol_top *out, pcol_error *err) {
+  const pcol_q_top_priv *bp = base->priv_;
+  int rc;
+  memset(out, 0, sizeof *out);
+  if (bp && bp->ctx && pcol_q_nsum_made(&bp->is.sub) && !bp->is.own_list &&
+      (unsigned)by <= PCOL_BY_FILE_FUNCTION)
+    rc = rows_from_sums(&bp->is, f, sel, by, out, err);
+  else /* (no sums to read) */
+    return pcol_top_compute(f, sel, &base->value, by, out, err);
+  out->value = base->value;
+  if (!rc && (rc = name_rows(out, err))) pcol_top_free(out);
+  if (!rc) pcol_top_sort(out, PCOL_SORT_FLAT);
+  return rc;
 }
 
 /* pcol_top_compute_cut, with the marks of every key (marks 1) or none (0;
