@@ -561,6 +561,22 @@ if [ -f "$dn" ]; then
   $PCOL unpack "$dn" --to pprof --value cpu -o "$tmp/no.pb" 2>"$tmp/err" && fail "--value to pprof: not refused"
   grep -q "pprof output keeps every value type" "$tmp/err" || fail "--value to pprof: $(cat "$tmp/err")"
 fi
+# a merged profile's value that one source weighs its samples by and
+# another writes only as a counter (review 13 m4: a V8 profile's wall
+# beside a Tachyon profile weighing samples, whose wall the import drops:
+# the copy's --value wall answered 599 ms for 2715, silently): noted,
+# naming the source and the way out, which keeps it
+TB=tests/fixtures/tachyon/threads-wall-zstd.bin
+$PCOL unpack "$TB" --value wall --tag tid=14575 --to v8 -o "$tmp/tb.cpuprofile" || fail "v8 of tid 14575"
+$PCOL unpack "$tmp/tb.cpuprofile" "$TB" --to firefox -o "$tmp/vt.ff" 2>"$tmp/err" || fail "v8 + tachyon to firefox"
+grep -q "note: .*source 2: its wall/nanoseconds is written only as a counter, .* while source 1 weighs its samples by it.*--value wall/nanoseconds" "$tmp/err" ||
+  fail "v8 + tachyon to firefox: no note that source 2's wall is a counter only: $(cat "$tmp/err")"
+[ "$(grep -c note: "$tmp/err")" = 1 ] || fail "v8 + tachyon to firefox: notes of the count too: $(cat "$tmp/err")"
+want=$($PCOL top "$tmp/tb.cpuprofile" "$TB" --value wall | sed -n 3p)
+$PCOL unpack "$tmp/tb.cpuprofile" "$TB" --to firefox --value wall -o "$tmp/vt.ff" 2>"$tmp/err" || fail "v8 + tachyon --value wall"
+[ ! -s "$tmp/err" ] || fail "v8 + tachyon --value wall to firefox: a note: $(cat "$tmp/err")"
+got=$($PCOL top "$tmp/vt.ff" --value wall | sed -n 3p)
+[ "$got" = "$want" ] || fail "v8 + tachyon --value wall: the copy's wall $got, the input's $want"
 # the count of a row weighed by time or bytes (review 9): the profiler
 # counts each sample 1, so pcolCount says a row's count where it is not 1
 # (a Go CPU profile's samples/count 2 on two of its 48 rows), and the import reads it as the
