@@ -12,7 +12,9 @@ const cli_opt opts_unpack[] = {
                       "does not end in .gz)"},
     {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to firefox: the "
                     "samples' weight (default: each source's default value); --to v8: the time each "
-                    "sample lasts (default: the source's default value, which must be a time)"},
+                    "sample lasts (default: the source's default value, which must be a time); --to "
+                    "rprof: a time the lines are ticks of (perf's cpu-clock beside page-faults; a source "
+                    "without it writes no line; default: each source's default value)"},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
     {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},
@@ -90,20 +92,16 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                            "stacks, which an export keeps whole; use --focus/--ignore/--tag "
                            "here, or pcol fold --hide");
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 &&
-      fmt != PCOL_FMT_FIREFOX) /* was silently ignored */
-    return fmt == PCOL_FMT_RPROF /* (its lines are ticks: it keeps no value type) */
-               ? cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; rprof "
-                                 "output makes each sample one tick of its source's interval (--source N "
-                                 "chooses)")
-               : cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox and v8 only; %s",
-                                 fmt == PCOL_FMT_SPEEDSCOPE ? "speedscope output writes a profile of each "
-                                                              "value type"
-                                 : fmt == PCOL_FMT_PERUN    ? "perun output writes the amount of the kind "
-                                                              "its header states (time or memory)"
-                                 : fmt == PCOL_FMT_PPROF    ? "pprof output keeps every value type of the "
-                                                              "profile"
-                                                            : "otlp output keeps every value type of the "
-                                                              "profile");
+      fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF) /* was silently ignored */
+    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof and v8 only; %s",
+                           fmt == PCOL_FMT_SPEEDSCOPE ? "speedscope output writes a profile of each "
+                                                        "value type"
+                           : fmt == PCOL_FMT_PERUN    ? "perun output writes the amount of the kind "
+                                                        "its header states (time or memory)"
+                           : fmt == PCOL_FMT_PPROF    ? "pprof output keeps every value type of the "
+                                                        "profile"
+                                                      : "otlp output keeps every value type of the "
+                                                        "profile");
   pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
    * the other formats are pcol's, their numbers raw as a view's tsv */
@@ -147,17 +145,18 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     if (vname) vp = &value;
     cli_warn_value(cmd, f, &sel, &value, vname != NULL, path);
-  } else if ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_FIREFOX) && vname) { /* v8: the time each
-                                                                          * sample lasts; firefox:
-                                                                          * the samples' weight */
+  } else if ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_RPROF) &&
+             vname) { /* v8: the time each sample lasts; firefox: the samples' weight; rprof: the
+                       * time its lines are ticks of */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
       return cli_fail(cmd->name, &err, rc);
     }
     vp = &value;
   }
-  if (fmt == PCOL_FMT_RPROF) {
-    cli_warn_rprof_mixed(cmd, f, &sel, path);
+  if (fmt == PCOL_FMT_RPROF) { /* sources without the value asked for; else mixed defaults */
+    if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
+    else cli_warn_rprof_mixed(cmd, f, &sel, path);
     eo.note = cli_export_note, eo.note_ctx = &nt;
   }
   if (fmt == PCOL_FMT_FIREFOX) { /* a weight 0 everywhere; sources without the value asked for */

@@ -483,3 +483,28 @@ int pcol_source_lasts_until_next(pcol_file *f, uint32_t s) {
     return 0;
   return pcol_str_is(t, PCOL_SRC_V8) || pcol_str_is(t, PCOL_SRC_CHROME);
 }
+
+int pcol_sources_having(pcol_file *f, uint32_t vt, const uint32_t *want, int nwant, uint8_t *has,
+                        pcol_error *err) {
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  pcol_view ss, sv;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  memset(has, 0, nsrc + 1);
+  for (int k = 0; k < nwant && k < 8; k++) {
+    uint8_t bit = (uint8_t)(1u << k);
+    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+      uint32_t s = pcol_view_u32(&ss, r);
+      if (s >= 1 && s <= nsrc && pcol_view_u32(&sv, r) == want[k]) has[s] |= bit;
+    }
+  }
+  uint8_t full = (uint8_t)((1u << (nwant < 8 ? nwant : 8)) - 1);
+  for (uint64_t s = 1; s <= nsrc; s++) has[s] = has[s] == full;
+  pcol_rtime rt;
+  PCOL_RETURN_NOT_OK(pcol_rtime_init_meta(&rt, f, err)); /* (has and fills need no samples) */
+  if (vt == PCOL_VT_TIME || (rt.cpu_vt && vt == rt.cpu_vt))
+    for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_has(&rt, (uint32_t)s);
+  for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_fills(&rt, (uint32_t)s, vt);
+  pcol_rtime_free(&rt);
+  return PCOL_OK;
+}

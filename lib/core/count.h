@@ -88,6 +88,15 @@ static inline int pcol_rtime_fills(const pcol_rtime *t, uint32_t src, uint32_t v
   return t->dec_from && vt >= 1 && vt <= t->nvt && t->dec_from[vt] && src >= 1 && src <= t->nsources &&
          t->collapsed[src];
 }
+/* THE rule of which sources have value vt (pcol_value_sources, and the
+ * Rprof export's --value): has[s] = 1 (s = 1 .. sources; has holds
+ * sources + 1 bytes) when source s declares every type of want[0..nwant)
+ * (vt's stored types: vt itself, or rprof.alloc's three), or derives vt by
+ * the time rule (PCOL_VT_TIME, or the stored cpu an Rprof source fills
+ * in), or fills it by the decimal-count rule.  vt 0 and PCOL_VT_WEIGHT
+ * (every source) are the caller's. */
+int pcol_sources_having(pcol_file *f, uint32_t vt, const uint32_t *want, int nwant, uint8_t *has,
+                        pcol_error *err);
 /* The decimal form (T, "1e-9") of type `from` (0 = the weight) in this
  * file, 0 if none: what a collapsed source's counts are shown as. */
 uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from);

@@ -298,6 +298,11 @@ int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err) {
   l->interval = pcol_source_interval(f, s);
   uint32_t d = 0;
   PCOL_RETURN_NOT_OK(pcol_source_default_types(f, s, s, &d, err));
+  return pcol_lasts_type(l, f, d, err);
+}
+
+int pcol_lasts_type(pcol_lasts *l, pcol_file *f, uint32_t d, pcol_error *err) {
+  l->tvt = 0, l->tscale = 0, l->points = 0;
   if (d == PCOL_VT_TIME) { /* Rprof's time (the time rule), ns */
     l->tvt = d, l->tscale = 1;
   } else if (d && d <= pcol_rows(f, PCOL_T_VALUE_TYPES)) {

@@ -105,6 +105,10 @@ typedef struct pcol_lasts {
   int64_t mean;    /* rule 2's last sample: the mean gap, 0 when no thread has two samples */
 } pcol_lasts;
 int pcol_lasts_init(pcol_lasts *l, pcol_file *f, uint32_t s, pcol_error *err);
+/* Rules 3 and 5 of type d instead of the source's default (0: none): a
+ * view or export of a value asked for (the Rprof export's --value, whose
+ * lines are its time in ticks when it is one: l->tvt then). */
+int pcol_lasts_type(pcol_lasts *l, pcol_file *f, uint32_t d, pcol_error *err);
 /* What sample `row` itself says of its length by rules 3 and 4, ns; 0
  * when nothing.  rt: the time rule's state (pcol_rtime_init). */
 int64_t pcol_lasts_own(const pcol_lasts *l, const pcol_sample_cols *c, const pcol_rtime *rt, uint64_t row);

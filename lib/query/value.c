@@ -504,12 +504,10 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
     memset(has + 1, 1, nsrc);
     return PCOL_OK;
   }
-  pcol_view ss, sv;
-  int rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err);
-  if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
+  int rc = PCOL_OK;
   uint32_t want[PCOL_Q_RPROF_ALLOC_NTYPES] = {vt};
   int nwant = 1;
-  if (!rc && vt == PCOL_VT_RPROF_ALLOC) { /* all three snapshot types */
+  if (vt == PCOL_VT_RPROF_ALLOC) { /* all three snapshot types */
     nwant = PCOL_Q_RPROF_ALLOC_NTYPES;
     for (int k = 0; !rc && k < nwant; k++) {
       pcol_value_sel t;
@@ -517,22 +515,7 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
       want[k] = t.vt_id;
     }
   }
-  for (int k = 0; !rc && k < nwant; k++) {
-    uint8_t bit = (uint8_t)(1u << k);
-    for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
-      uint32_t s = pcol_view_u32(&ss, r);
-      if (s >= 1 && s <= nsrc && pcol_view_u32(&sv, r) == want[k]) has[s] |= bit;
-    }
-  }
-  uint8_t full = (uint8_t)((1u << nwant) - 1);
-  for (uint64_t s = 1; s <= nsrc; s++) has[s] = has[s] == full;
-  pcol_rtime rt;
-  if (!rc && (rc = pcol_rtime_init(&rt, f, err)) == PCOL_OK) {
-    if (vt == PCOL_VT_TIME || (rt.cpu_vt && vt == rt.cpu_vt))
-      for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_has(&rt, (uint32_t)s);
-    for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_fills(&rt, (uint32_t)s, vt);
-    pcol_rtime_free(&rt);
-  }
+  if (!rc) rc = pcol_sources_having(f, vt, want, nwant, has, err);
   if (rc) {
     free(has);
     *has_out = NULL;

@@ -133,12 +133,12 @@ awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' 
   fail "an Rprof profile and its own pprof export differ: $(head -3 "$tmp/d.csv")"
 
 # --value is refused where an exporter would ignore it
-for t in rprof pprof perun speedscope otlp; do
-  expect 2 "value applies to --to collapsed, firefox and v8 only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
+for t in pprof perun speedscope otlp; do
+  expect 2 "value applies to --to collapsed, firefox, rprof and v8 only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
 done
-# (and says what each keeps: Rprof no value type, its lines are ticks;
-# Perun one amount; speedscope a profile of each type)
-expect 2 "rprof output makes each sample one tick" "$PCOL" unpack $rp --to rprof --value samples -o "$tmp/x"
+# (and says what each keeps: Perun one amount; speedscope a profile of
+# each type; Rprof takes a time, its lines are ticks of it: review 13 m3)
+expect 2 "rprof export: --value samples/count is not a time; Rprof's lines are ticks of time" "$PCOL" unpack $rp --to rprof --value samples -o "$tmp/x"
 expect 2 "pprof output keeps every value type" "$PCOL" unpack $rp --to pprof --value samples -o "$tmp/x"
 expect 2 "otlp output keeps every value type" "$PCOL" unpack $rp --to otlp --value samples -o "$tmp/x"
 expect 2 "speedscope output writes a profile of each value type" "$PCOL" unpack $rp --to speedscope --value samples -o "$tmp/x"

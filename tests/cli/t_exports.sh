@@ -435,6 +435,40 @@ for one in "$tmp/t.perf $tmp/t.folded --source 1" "$tmp/t.perf"; do
   $PCOL unpack $one --to rprof -o "$tmp/one.out" 2>"$tmp/err" || fail "$one: unpack --to rprof"
   [ ! -s "$tmp/err" ] || fail "$one: a warning for sources alike: $(cat "$tmp/err")"
 done
+# --value: the time an Rprof line is a tick of, for a source whose
+# default is another value (review 13 m3: `perf record -e
+# page-faults,cpu-clock`, whose default is the first event seen, wrote every
+# sample of both events as a tick of 10 ms, and --value was refused): the
+# selected value's times in ticks, as for a cpu-clock recording alone; a
+# sample without it counts 0 (no line), as pcol top --value counts it, and
+# a source without it writes none (warned); a value that is no time refused
+{ printf 'prog 100 0.500000:          1 page-faults: \n\t    3000 init+0x0 (/bin/prog)\n\t    2000 main+0x0 (/bin/prog)\n\n'
+  cat "$tmp/t.perf"
+  printf 'prog 100 3.500000:          3 page-faults: \n\t    3000 init+0x0 (/bin/prog)\n\n'; } >"$tmp/pf.perf"
+$PCOL info "$tmp/pf.perf" | grep -q "values: *page-faults/count, cpu-clock/nanoseconds (default: page-faults/count)" ||
+  fail "two events: not a default of page-faults: $($PCOL info "$tmp/pf.perf")"
+$PCOL unpack "$tmp/pf.perf" --to rprof --value cpu-clock -o "$tmp/pf.out" 2>"$tmp/err" ||
+  fail "two events: unpack --to rprof --value cpu-clock: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "two events --value cpu-clock: a warning or note: $(cat "$tmp/err")"
+[ "$(head -1 "$tmp/pf.out")" = "sample.interval=2000" ] || fail "two events --value cpu-clock: header $(head -1 "$tmp/pf.out")"
+! grep -q init "$tmp/pf.out" || fail "two events --value cpu-clock: a page-faults sample written"
+want=$($PCOL top "$tmp/pf.perf" --value cpu-clock --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+[ "$want" = 6000000 ] || fail "two events: pcol top --value cpu-clock totals $want ns"
+got=$($PCOL top "$tmp/pf.out" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+[ "$got" = "$want" ] || fail "two events --value cpu-clock: the copy totals $got ns, pcol top --value cpu-clock $want"
+if command -v Rscript >/dev/null; then
+  st=$(Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); b <- s$by.self; cat(s$sampling.time, paste(rownames(b), b$self.time))' "$tmp/pf.out")
+  [ "$st" = '0.006 "leaf" 0.004 "main" 0.002' ] || fail "two events --value cpu-clock: summaryRprof says $st, not 6 ms (leaf 4, main 2)"
+fi
+$PCOL unpack "$tmp/pf.perf" "$tmp/t.folded" --to rprof --value cpu-clock -o "$tmp/pf2.out" 2>"$tmp/err" ||
+  fail "two events + collapsed --value cpu-clock: $(cat "$tmp/err")"
+grep -q "warning: .*source 2 .*no value cpu-clock" "$tmp/err" || fail "two events + collapsed --value cpu-clock: no warning of source 2: $(cat "$tmp/err")"
+cmp -s "$tmp/pf.out" "$tmp/pf2.out" || fail "two events + collapsed --value cpu-clock: source 2 written ($(head -3 "$tmp/pf2.out"))"
+for v in page-faults samples; do
+  $PCOL unpack "$tmp/pf.perf" --to rprof --value $v -o "$tmp/pfx.out" 2>"$tmp/err" && fail "--value $v to rprof: not refused"
+  grep -q "rprof export: --value $v/count is not a time; Rprof's lines are ticks of time" "$tmp/err" || fail "--value $v to rprof: $(cat "$tmp/err")"
+  [ ! -e "$tmp/pfx.out" ] || fail "--value $v to rprof: refused, but a file written"
+done
 # a source whose default is neither a time nor the count (a heap profile's
 # bytes) is written as ticks of its samples, which summaryRprof reads as
 # seconds: the export says so (review 9 F2: 119.51 s of "CPU" for a heap

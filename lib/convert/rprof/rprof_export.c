@@ -745,6 +745,39 @@ static int lack_stated(rp_out *r, const pcol_select *sel) {
   return PCOL_OK;
 }
 
+/* --value (opt->value): each source writes that value's time in ticks
+ * (choose_ticks, as a source whose default it is: a perf recording of
+ * cpu-clock and page-faults, whose default is the first event seen), as
+ * pcol top --value counts it: a source without it counts 0, so writes no
+ * line (r->lack, as lack_stated's); an Rprof source's time is its ticks,
+ * written as they are.  A value that is no time is refused: Rprof's lines
+ * are ticks of time.  (Before, --value was refused for rprof, and every
+ * sample of both events was a tick of 10 ms: 1.92 s in summaryRprof for
+ * top --value cpu-clock's 184 ms; review 13 m3.) */
+static int value_asked(rp_out *r, const pcol_value_sel *v) {
+  pcol_lasts l;
+  memset(&l, 0, sizeof l);
+  uint32_t vt = v->vt_id;
+  if (vt != PCOL_VT_WEIGHT && vt != PCOL_VT_RPROF_ALLOC) PCOL_RETURN_NOT_OK(pcol_lasts_type(&l, r->f, vt, r->err));
+  if (!l.tvt) {
+    int tl = (int)pcol_utf8_cut(v->type.ptr, v->type.len, 80), ul = (int)pcol_utf8_cut(v->unit.ptr, v->unit.len, 40);
+    return pcol_error_set(r->err, PCOL_EINVAL,
+                          "rprof export: --value %.*s/%.*s is not a time; Rprof's lines are ticks of time: "
+                          "choose a time value (nanoseconds, microseconds, milliseconds, seconds), or write "
+                          "pprof, speedscope, Firefox or collapsed output, which weigh samples by it",
+                          tl, v->type.ptr ? v->type.ptr : "", ul, v->unit.ptr ? v->unit.ptr : "");
+  }
+  free(r->lack);
+  if (!(r->lack = malloc(r->nsources + 1))) return pcol_oom(r->err);
+  PCOL_RETURN_NOT_OK(pcol_sources_having(r->f, vt, &vt, 1, r->lack, r->err)); /* (then negated) */
+  r->lack[0] = 1;
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    r->lack[s] = !r->lack[s];
+    if (!(r->kind[s] & KIND_RPROF)) r->lasts[s].tvt = l.tvt, r->lasts[s].tscale = l.tscale, r->lasts[s].points = 0;
+  }
+  return PCOL_OK;
+}
+
 /* THE rule of what an Rprof line of a source that writes no time stands
  * for, when it is not what the source measured, and its note (one place
  * for every importer).  A source whose default value is neither a time nor
@@ -862,6 +895,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
     rc = pcol_oom(err);
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
     if (!(r.kind[s] & KIND_RPROF)) rc = pcol_lasts_init(&r.lasts[s], f, s, err);
+  if (!rc && opt && opt->value) rc = value_asked(&r, opt->value);
   if (!rc) rc = pcol_select_iter(f, sel, count_row, &lc, err);
   r.count_lines = lc.lines;
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
@@ -948,9 +982,9 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
     char t[400];
     if (r.rounded[s] == 2)
       snprintf(t, sizeof t,
-               "source %u: its default value is a time, 0 in every selected sample: no sample line "
+               "source %u: %s is a time, 0 in every selected sample: no sample line "
                "written (summaryRprof reads 0 s, as pcol top)",
-               s);
+               s, opt->value ? "the value asked for" : "its default value");
     else
       snprintf(t, sizeof t,
                "source %u: its times are no whole number of one interval within %llu lines, so "
