@@ -161,6 +161,14 @@ static inline int64_t pcol_lasts_start(const pcol_lasts *l, int64_t d, int64_t o
   if (by_own && prev.end > t && !__builtin_sub_overflow(prev.end, t, &late) &&
       (__builtin_mul_overflow(own, (int64_t)PCOL_LASTS_LAY_MAX, &bound) || late <= bound))
     return prev.end;
+  /* past the bound, after a sample itself laid late (a burst of samples
+   * longer than their gaps for more than the bound): the bound late,
+   * cutting that one there, not at its start, which drew it empty (1,000
+   * samples of 1 ms 10 us apart: 478 drawn empty, 523 of 1001 ms shown;
+   * review diff5 F2) */
+  if (by_own && prev.start > t && !__builtin_mul_overflow(own, (int64_t)PCOL_LASTS_LAY_MAX, &bound) &&
+      !__builtin_add_overflow(t, bound, &late) && late > prev.start)
+    return late < prev.end ? late : prev.end;
   return prev.start > t ? prev.start : t;
 }
 

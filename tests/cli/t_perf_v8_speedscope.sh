@@ -242,6 +242,11 @@ opens = [e["at"] for e in p["events"] if e["type"] == "O" and names[e["frame"]] 
 late = [a - 100000 * i for i, a in enumerate(opens)]
 assert len(opens) == 2000 and min(late) >= 0 and max(late) <= bound, (len(opens), min(late), max(late))
 assert at[-1] <= 1999 * 100000 + bound + 250000 and p["endValue"] == at[-1], (at[-1], p["endValue"])
+# past the bound no sample is drawn empty: each is cut the bound late, not
+# at its own start (review diff5 F2: 688 of the 2000 drawn empty)
+evs = [(e["type"], e["at"]) for e in p["events"] if names[e["frame"]] != "main"]
+empty = sum(1 for (a, x), (b, y) in zip(evs[::2], evs[1::2]) if a == "O" and b == "C" and y <= x)
+assert len(evs) == 4000 and empty == 0, (len(evs), empty)
 PY
 # a clock event with terms (perf record -e 'cpu-clock/period=500000/u') still counts ns
 printf 'prog 17235 70965.800319:     500000  cpu-clock/period=500000/u: \n\t  11eb heavy+0x52 (/tmp/prog)\n\n' > "$tmp/terms.txt"
