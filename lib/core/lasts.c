@@ -236,7 +236,10 @@ int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s) {
   if (pcol_meta_double(f, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
   if (pcol_meta_get_i64(f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 && v < INT64_MAX / 1000)
     return v * 1000;
-  if (pcol_meta_get_i64(f, s, PCOL_META_INTERVAL_NS, &v, NULL) == PCOL_OK && v > 0) return v;
+  /* (bounded as firefox.interval_ms is: a speedscope file's pcolInterval
+   * of INT64_MAX laid its copy's samples past what any reader takes) */
+  if (pcol_meta_get_i64(f, s, PCOL_META_INTERVAL_NS, &v, NULL) == PCOL_OK && v > 0 && v < 9000000000000000LL)
+    return v;
   return 0;
 }
 

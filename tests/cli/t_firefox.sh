@@ -648,6 +648,14 @@ PY
   [ -n "$want" ] && [ "$($PCOL top "$tmp/py.ff" --value samples 2>/dev/null | sed -n '/^Showing nodes acc/,$p')" = "$($PCOL top "$f" --value samples 2>/dev/null | sed -n '/^Showing nodes acc/,$p')" ] ||
     fail "$f -> firefox: top --value samples of the copy differs"
 done
+# without a duration such a period stays, and the copy's synthetic times
+# saturate, never going back (INT64_MAX ns: 1 x it, then 2 x overflowed
+# to half of it), so pcol reads its own copy (review diff5 F3)
+python3 tests/support/pprofgen.py period "$tmp/phuge.pb" 9223372036854775807 nanoseconds 5 || fail "pprofgen period"
+$PCOL unpack "$tmp/phuge.pb" --to firefox -o "$tmp/phuge.ff" 2>/dev/null || fail "period INT64_MAX -> firefox"
+$PCOL pack "$tmp/phuge.ff" -o "$tmp/phuge.pcol" 2>"$tmp/err" || fail "period INT64_MAX: pcol refuses its Firefox copy: $(cat "$tmp/err")"
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['threads'][0]['samples']['time']; assert t == sorted(t), t" "$tmp/phuge.ff" ||
+  fail "period INT64_MAX -> firefox: the times go back"
 f=$TD/ext/pprof/python-cpu-pyroscope.pb.gz
 if [ -f "$f" ]; then
   $PCOL unpack "$f" --to rprof -o "$tmp/py.out" 2>/dev/null || fail "$f -> rprof"

@@ -874,7 +874,11 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int64_t wgt = pcol_view_i64(&x->sc.weight, row);
   uint64_t *seq = &fl->seq[th];
   if (w->synthetic) {
-    if (__builtin_mul_overflow((int64_t)*seq, w->interval_ns, &t)) t = INT64_MAX / 2;
+    /* saturated, never going back: past half the range every later row
+     * is there too (a period of INT64_MAX ns: 1 x INT64_MAX, then 2 x
+     * overflowed to INT64_MAX / 2, and the copy's times went backwards;
+     * review diff5 F3) */
+    if (__builtin_mul_overflow((int64_t)*seq, w->interval_ns, &t) || t > INT64_MAX / 2) t = INT64_MAX / 2;
     d = 0;
   } else if (d > 0 && num != den) { /* a long sample cut by the range */
     int64_t from = fl->one->has_from ? fl->one->from_ns : INT64_MIN;
