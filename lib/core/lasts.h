@@ -61,7 +61,8 @@ int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s);
 /* THE written period (lasts.c) of the pprof and OTLP exports: source s's
  * period by THE period rule, else, when THE interval rule finds one (a
  * Firefox source's meta.interval, which pcol's export leaves out of the
- * copy when pcol made it up: meta.pcolIntervalStated false), that interval
+ * copy when pcol made it up: meta.pcolIntervalStated false; a speedscope
+ * copy's pcol.interval_ns; an Rprof source's interval), that interval
  * as the period of the source's time, in its unit: its default type when
  * that is a time, else its first type of a time unit, else cpu/nanoseconds
  * (as an Rprof source's).  *p as pcol_source_period's (the strings borrowed
