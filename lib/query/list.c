@@ -80,6 +80,61 @@ static int entry_cmp(const void *pa, const void *pb) {
   if (a->line != b->line) return a->line < b->line ? -1 : 1;
   return a->i < b->i ? -1 : a->i > b->i;
 }
+/* One bucket's keys (i rising) by line, stably: by insertion when few, by
+ * counting when the lines span little more than the keys (a file's or a
+ * function's lines: a source is short), else qsort. */
+static int sort_bucket(entry_key *k, size_t m) {
+  if (m <= 32) {
+    for (size_t j = 1; j < m; j++) {
+      entry_key x = k[j];
+      size_t y = j;
+      for (; y > 0 && k[y - 1].line > x.line; y--) k[y] = k[y - 1];
+      k[y] = x;
+    }
+    return PCOL_OK;
+  }
+  int64_t lo = k[0].line, hi = k[0].line;
+  for (size_t j = 1; j < m; j++) {
+    if (k[j].line < lo) lo = k[j].line;
+    if (k[j].line > hi) hi = k[j].line;
+  }
+  uint64_t span = (uint64_t)hi - (uint64_t)lo; /* (two's complement: no overflow) */
+  size_t *c = NULL;
+  entry_key *tmp = NULL;
+  if (span <= 4 * (uint64_t)m + 1024 && (c = calloc((size_t)span + 2, sizeof *c)) &&
+      (tmp = malloc(m * sizeof *tmp))) {
+    for (size_t j = 0; j < m; j++) c[(uint64_t)k[j].line - (uint64_t)lo + 1]++;
+    for (uint64_t v = 0; v <= span; v++) c[v + 1] += c[v];
+    for (size_t j = 0; j < m; j++) tmp[c[(uint64_t)k[j].line - (uint64_t)lo]++] = k[j];
+    memcpy(k, tmp, m * sizeof *k);
+  } else if (span > 4 * (uint64_t)m + 1024) {
+    qsort(k, m, sizeof *k, entry_cmp);
+  } else {
+    free(c);
+    return PCOL_ENOMEM;
+  }
+  free(c);
+  free(tmp);
+  return PCOL_OK;
+}
+
+/* ek = the entries' keys in entry_cmp's order: counted into their ranks'
+ * buckets in entry order (stable), then each bucket by line: linear where
+ * qsort of every key was ~8% of list --by file (156k lines in 24 files).
+ * at: nord + 1 zeroed counters. */
+static int sort_entries(const entry *ents, size_t n, entry_key *ek, size_t *at, size_t nord) {
+  for (size_t i = 0; i < n; i++) at[ents[i].rank + 1]++;
+  for (size_t r = 0; r < nord; r++) at[r + 1] += at[r];
+  for (size_t i = 0; i < n; i++)
+    ek[at[ents[i].rank]++] = (entry_key){ents[i].rank, (uint32_t)i, ents[i].line};
+  for (size_t a = 0; a < n;) { /* at[r] is now the end of bucket r */
+    size_t e = at[ek[a].rank];
+    PCOL_RETURN_NOT_OK(sort_bucket(ek + a, e - a));
+    a = e;
+  }
+  return PCOL_OK;
+}
+
 typedef struct rank_ctx {
   const fninfo *fi;  /* by function id + 1 */
   const char *arena; /* the cleaned files */
@@ -295,9 +350,8 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc && nents) {
     entry_key *ek = malloc(nents * sizeof *ek); /* (nents < 2^31: top's keys) */
     entry *sorted = malloc(nents * sizeof *sorted);
-    if (ek && sorted) {
-      for (size_t i = 0; i < nents; i++) ek[i] = (entry_key){ents[i].rank, (uint32_t)i, ents[i].line};
-      qsort(ek, nents, sizeof *ek, entry_cmp);
+    size_t *at = calloc((size_t)nord + 1, sizeof *at); /* (ranks < nord) */
+    if (ek && sorted && at && !sort_entries(ents, nents, ek, at, nord)) {
       for (size_t i = 0; i < nents; i++) sorted[i] = ents[ek[i].i];
       free(ents);
       ents = sorted;
@@ -307,6 +361,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     }
     free(ek);
     free(sorted);
+    free(at);
   }
   if (!rc && nents) {
     out->blocks = calloc(nents, sizeof *out->blocks);
