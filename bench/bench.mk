@@ -109,3 +109,12 @@ bench-writer: bench-tools
 .PHONY: bench-duckdb
 bench-duckdb: all duckdb
 	@BUILD=$(BUILD) bash bench/duckdb.sh
+
+# One profile, every format (anchors-2026-11 goal 12): the largest real
+# profile of each producer in ../shared/testdata written in every format
+# pcol writes, bytes and `pcol top` CPU of each (bench/formats.sh); writes
+# $(BUILD)/bench-formats.md.  `make bench` appends it to results/latest.md.
+.PHONY: bench-formats
+bench-formats: bench-tools
+	@PCOL=$(BENCH_BUILD)/bin/pcol T=$(BENCH_BUILD)/bench \
+	  bash bench/formats.sh >$(BUILD)/bench-formats.md && cat $(BUILD)/bench-formats.md

@@ -350,6 +350,16 @@ if PCOL="$PCOL" T="$T" DATA="$DATA" CODEC_N=$CN CODEC_LEVEL=$CL CODEC_QUICK=$CQ 
 else
   printf '\n## Codecs (formats 1.1 and 1.2)\n\nbench/codecs.sh failed to run (see the log).\n' >>"$OUT_MD"
 fi
+# One profile, every format (anchors-2026-11 goal 12): bench/formats.sh's
+# section, appended (full run only: ~30 s of real files in every format).
+if [ "$MODE" = full ]; then
+  log "bench: one profile, every format (bench/formats.sh)"
+  if PCOL="$PCOL" T="$T" bash bench/formats.sh >"$WORK/formats-$MODE.md"; then
+    { echo; cat "$WORK/formats-$MODE.md"; } >>"$OUT_MD"
+  else
+    printf '\n## One profile, every format\n\nbench/formats.sh failed to run (see the log).\n' >>"$OUT_MD"
+  fi
+fi
 awk -F'\t' -v main="$MAIN" '
   $4 != "ok" || $5 == "-" { next }
   $1 == "open" && $3 == "pcol_open"                 { print "open a profile\tpcol_open + close (library)\t" $2 "\t" $5 }
