@@ -58,21 +58,19 @@ top_cpu() { # FILE -> least CPU seconds of RUNS `pcol top FILE`, or "fail"
   case $line in ok*) kv cpu_min "$line" ;; *) echo fail ;; esac
 }
 
+header() { # FIRST LAST -> a table's header: FIRST's columns, the formats, LAST's (_ is a space)
+  local x n=0
+  printf '| input |'
+  for x in $1; do printf ' %s |' "${x//_/ }"; n=$((n + 1)); done
+  while read -r fmt _; do printf ' %s |' "$fmt"; n=$((n + 1)); done <<<"$FORMATS"
+  for x in $2; do printf ' %s |' "${x//_/ }"; n=$((n + 1)); done
+  printf '\n|---|'
+  for _ in $(seq "$n"); do printf -- '---:|'; done
+  echo
+}
 sizes_md=$tmp/sizes.md times_md=$tmp/times.md
-{
-  printf '| input | as given | pcol | pcol lz4 | pcol zstd |'
-  while read -r fmt _; do printf ' %s |' "$fmt"; done <<<"$FORMATS"
-  printf ' otlp + zstd | collapsed + gzip | speedscope + gzip |\n|---|'
-  for _ in $(seq 14); do printf -- '---:|'; done
-  echo
-} >"$sizes_md"
-{
-  printf '| input | pcol |'
-  while read -r fmt _; do printf ' %s |' "$fmt"; done <<<"$FORMATS"
-  printf ' `go tool pprof -top` of the pprof |\n|---|'
-  for _ in $(seq 10); do printf -- '---:|'; done
-  echo
-} >"$times_md"
+header "as_given pcol pcol_lz4 pcol_zstd" "otlp_+_zstd collapsed_+_gzip speedscope_+_gzip" >"$sizes_md"
+header "pcol" "\`go_tool_pprof_-top\`_of_the_pprof" >"$times_md"
 
 n=0
 while read -r rel; do
