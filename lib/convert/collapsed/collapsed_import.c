@@ -18,6 +18,7 @@
 #include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf, ... */
 #include "instream.h" /* pcol_input_cap */
 #include "stream.h"   /* pcol_capped, pcol_capped_stream, pcol_replay_stream */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,14 @@ typedef struct cimp {
   uint32_t vt[6]; /* count/1e-9, before/count, after/count, before/1e-9, after/1e-9 */
   uint32_t *locs;
   size_t nlocs, caplocs;
+  /* the last line's stack text, where each of its frames ends and the
+   * location each named: a line repeats most of the one before (a sorted
+   * file: flamegraph's stackcollapse writes them so), and a frame it
+   * repeats takes that location without three lookups of its name */
+  pcol_buf prev;
+  size_t *pend;
+  size_t cappend;
+  pcol_stack_memo memo; /* the same for the stack's nodes */
   /* first line with a decimal count, first with an integer count too large
    * for nano-units (> 9223372036): never both in one file (views add every
    * count of a file with decimals in nano-units) */
@@ -119,27 +128,42 @@ static int64_t round_nano(int64_t nano) {
 static int frame_stack(cimp *c, const char *s, size_t n, uint32_t *stack) {
   *stack = 0;
   if (n == 0) return PCOL_OK;
+  /* the bytes this line shares with the last one's stack: a frame of it
+   * that ends there, where the last line's frame of that place ended, is
+   * that frame (c->locs still holds its location, root first) */
+  const char *ps = (const char *)c->prev.data;
+  size_t pn = c->prev.len, same = 0, nprev = c->nlocs;
+  while (same < n && same < pn && s[same] == ps[same]) same++;
   c->nlocs = 0;
   size_t start = 0;
   for (size_t i = 0; i <= n; i++) {
     if (i < n && s[i] != ';') continue;
+    size_t k = c->nlocs;
+    if (k < nprev && i <= same && c->pend[k] == i) { /* (k < nprev: pend has it) */
+      c->nlocs++;
+      start = i + 1;
+      continue;
+    }
+    nprev = 0; /* the frames after a changed one are looked up */
     pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
     pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
     uint32_t loc;
     PCOL_RETURN_NOT_OK(pcol_b_string(c->b, s + start, i - start, &fn.name, c->err));
     PCOL_RETURN_NOT_OK(pcol_b_function(c->b, &fn, &l.function_id, c->err));
     PCOL_RETURN_NOT_OK(pcol_b_location(c->b, 0, 0, 0, &l, 1, &loc, c->err));
-    if (PCOL_GROW(c->locs, c->nlocs, c->caplocs)) return pcol_oom(c->err);
-    c->locs[c->nlocs++] = loc;
+    if (PCOL_GROW(c->locs, k, c->caplocs) || PCOL_GROW(c->pend, k, c->cappend)) return pcol_oom(c->err);
+    c->locs[k] = loc;
+    c->pend[k] = i;
+    c->nlocs++;
     start = i + 1;
   }
-  /* root first in the text, leaf first for the builder */
-  for (size_t i = 0; i < c->nlocs / 2; i++) {
-    uint32_t t = c->locs[i];
-    c->locs[i] = c->locs[c->nlocs - 1 - i];
-    c->locs[c->nlocs - 1 - i] = t;
-  }
-  return pcol_b_stack(c->b, c->locs, c->nlocs, stack, c->err);
+  c->prev.len = 0;
+  if (pcol_buf_append(&c->prev, s, n)) return pcol_oom(c->err);
+  /* root first in the text and in the memo, leaf first for the builder */
+  if (PCOL_GROW(c->locs, 2 * c->nlocs - 1, c->caplocs)) return pcol_oom(c->err);
+  uint32_t *leaf = c->locs + c->nlocs;
+  for (size_t i = 0; i < c->nlocs; i++) leaf[i] = c->locs[c->nlocs - 1 - i];
+  return pcol_b_stack_memo(c->b, &c->memo, leaf, c->nlocs, stack, c->err);
 }
 
 /* the last blank-separated token of s[0..n): its start, or n if none */
@@ -438,6 +462,9 @@ int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const 
     pcol_error_set(err, PCOL_OK, "%s: %s%s", name, cut, fine);
   free(line);
   free(c.locs);
+  free(c.pend);
+  pcol_buf_free(&c.prev);
+  pcol_stack_memo_free(&c.memo);
   fclose(in_capped);
   if (utf8) fclose(utf8);
   free(conv);

@@ -31,6 +31,7 @@
 #include "hash.h"     /* pcol_u64map_get */
 #include "instream.h" /* pcol_instream_open, pcol_instream_finish, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,7 @@ typedef struct jimp {
   size_t nlines, caplines;
   uint32_t *locs;
   size_t nlocs, caplocs;
+  pcol_stack_memo memo; /* the last stack's nodes: pcol_b_stack_memo */
 } jimp;
 
 /* What the current chunk's classes are to the import. */
@@ -392,7 +394,7 @@ static int stack_of(jimp *x, jchunk *k, const jv *st, int kind, uint32_t *stack)
     /* inlined frames without a frame after them: a location of their own */
     if (x->nlines && (rc = flush_location(x, last.map))) return rc;
   }
-  PCOL_RETURN_NOT_OK(pcol_b_stack(x->b, x->locs, x->nlocs, stack, x->r.err));
+  PCOL_RETURN_NOT_OK(pcol_b_stack_memo(x->b, &x->memo, x->locs, x->nlocs, stack, x->r.err));
   memo_set(e, USE_STACK, *stack + 1);
   k->cls[e.ci].ent[e.idx].flag = (uint8_t)truncated;
   return PCOL_OK;
@@ -1259,6 +1261,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   pcol_buf_free(&x.src_name);
   free(x.lines);
   free(x.locs);
+  pcol_stack_memo_free(&x.memo);
   pcol_buf_free(&x.name);
   pcol_buf_free(&x.sys);
   pcol_buf_free(&x.r.sbuf);

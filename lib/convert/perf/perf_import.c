@@ -43,6 +43,7 @@
 #include "buf.h"      /* PCOL_GROW */
 #include "instream.h" /* pcol_input_cap */
 #include "stream.h"   /* pcol_capped, pcol_capped_stream */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@ typedef struct pimp {
   size_t nv;
   uint32_t *locs;          /* leaf first */
   size_t nlocs, caplocs;
+  pcol_stack_memo memo; /* the last stack's nodes: pcol_b_stack_memo */
   pcol_line_row *inl;      /* pending inlined lines, innermost first */
   size_t ninl, capinl;
   uint64_t inl_ip;         /* their address */
@@ -550,7 +552,7 @@ static int end_event(pimp *p) {
   if (t != PCOL_NA_I64 && p->read_time != PCOL_NA_I64 && t < p->read_time - PERF_REORDER_NS)
     return backwards(p, p->ev_lineno);
   if (t != PCOL_NA_I64 && (p->read_time == PCOL_NA_I64 || t > p->read_time)) p->read_time = t;
-  PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, pcol_b_stack(p->b, p->locs, p->nlocs, &p->s.stack_id, p->err)));
+  PCOL_RETURN_NOT_OK(b_at(p, p->ev_lineno, pcol_b_stack_memo(p->b, &p->memo, p->locs, p->nlocs, &p->s.stack_id, p->err)));
   p->nlocs = 0;
   if (!p->held && !(p->held = malloc(PERF_REORDER * sizeof *p->held))) return pcol_oom(p->err);
   if (p->nheld == PERF_REORDER) PCOL_RETURN_NOT_OK(add_held(p));
@@ -1172,6 +1174,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
                    "| head) its callchain is lost", name, (unsigned long long)ev_line);
   free(line);
   free(p.locs);
+  pcol_stack_memo_free(&p.memo);
   free(p.inl);
   free(p.pbuf);
   free(p.held);

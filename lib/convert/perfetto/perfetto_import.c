@@ -40,6 +40,7 @@
 #include "read_all.h" /* pcol_input, pcol_read_input */
 #include "rowsort.h"  /* pcol_rowsort */
 #include "perfetto_v8.h" /* the V8 profiles of Chrome's legacy track events */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -230,6 +231,7 @@ typedef struct pimp {
   /* scratch */
   uint32_t *locs;
   size_t nlocs, loccap;
+  pcol_stack_memo memo; /* the last stack's nodes: pcol_b_stack_memo */
   pcol_line_row *lines;
   size_t nlines, linecap;
   pcol_buf tmp;
@@ -943,7 +945,7 @@ static int locs_stack(pimp *x, uint32_t *stack) {
     x->locs[i] = x->locs[j], x->locs[j] = t;
   }
   if (!x->nlocs) return *stack = 0, 0;
-  return pcol_b_stack(x->b, x->locs, x->nlocs, stack, x->err);
+  return pcol_b_stack_memo(x->b, &x->memo, x->locs, x->nlocs, stack, x->err);
 }
 /* Callstack iid -> stack (frame_ids outermost first); 0 when it has no frame */
 static int callstack(pimp *x, const seqst *s, uint64_t iid, uint32_t *stack) {
@@ -1872,6 +1874,7 @@ int pcol_import_perfetto(pcol_builder *b, FILE *in, const char *name, const pcol
   pcol_hset_free(&x.snaph);
   for (int c = 0; c < 64; c++) free(x.conv[c]);
   free(x.locs);
+  pcol_stack_memo_free(&x.memo);
   free(x.lines);
   free(x.cv);
   free(x.cvfree);

@@ -14,6 +14,7 @@
 #include "json_scan.h"
 #include "perun_json.h"
 #include "hash.h"     /* pcol_hset */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include <jansson.h>
 
 #define NANO 1000000000.0
@@ -114,6 +115,7 @@ typedef struct pimp {
   size_t nlabels, caplabels;
   uint32_t *locs;
   size_t nlocs, caplocs;
+  pcol_stack_memo memo; /* the last stack's nodes: pcol_b_stack_memo */
   /* the document and where its parts are */
   const char *text;
   size_t len;

@@ -282,7 +282,7 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
       }
     }
   }
-  PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_stack(p->b, p->locs, p->nlocs, stack_id, p->err)));
+  PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_stack_memo(p->b, &p->memo, p->locs, p->nlocs, stack_id, p->err)));
   return PCOL_OK;
 }
 
@@ -538,6 +538,7 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   free(p.pend);
   free(p.labels);
   free(p.locs);
+  pcol_stack_memo_free(&p.memo);
   free(p.fc);
   free(p.fr);
   pcol_hset_free(&p.fch);
