@@ -1095,8 +1095,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
  * (its start, which its samples' times count from, spec.md §7) and
  * duration_nanos: from its first sample's time to the latest end of its
  * samples, a long sample ending at time + duration_ns and a point sample
- * one period later when the period's unit is "nanoseconds" (a sampling
- * profiler's tick; go's runtime/pprof's duration covers it too).  A rolled
+ * one period later when the period's unit is a time unit (any that
+ * go tool pprof reads: "nanoseconds", "microseconds", "us", "ms",
+ * "seconds", ...; a sampling profiler's tick; go's runtime/pprof's
+ * duration covers it too).  The first sample's time of a file begun by an
+ * untimed sample is the wall clock's reading (CLOCK_REALTIME, to the ns)
+ * when that sample is added, or its first timed sample's time when that is
+ * earlier (a sample taken before, added after): the span counts from the
+ * earliest instant the file holds, not from a whole second.  A rolled
  * file starts at the previous file's end instead when that is earlier
  * than its first sample, so a series covers its time without gaps or
  * overlaps and its durations add up (pcol's views and go tool pprof add
@@ -1127,10 +1133,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
  *
  * Order.  Samples of a file must come in time order (NA time counts as
  * the smallest, as spec.md §7 F5 orders them): a sample older than the
- * previous one is PCOL_EINVAL.  A file begun by an untimed sample starts at
- * the wall clock's second then (its source's timestamp), so a timed sample
- * after untimed ones that is earlier than that second is PCOL_EINVAL too.
- * Across rolled files the order is not checked: a file's first sample may
+ * previous one is PCOL_EINVAL; an untimed sample after a timed one of the
+ * file is PCOL_EINVAL too (untimed samples come first).  Across rolled files the order is not checked: a file's first sample may
  * be older than the previous file's (the file then starts at it, and the
  * two files' spans overlap); the sequence numbers give the order of
  * publication, the names' times the files' starts.  So an agent whose
@@ -1174,7 +1178,9 @@ typedef struct pcol_writer_options {
   const pcol_writer_value_type *value_types;
   size_t nvalue_types;
   /* The sampling period (pprof's period, e.g. 10000000 "cpu"
-   * "nanoseconds"), stored as the pprof.period* meta; 0 = none. */
+   * "nanoseconds", or 10000 "cpu" "microseconds"), stored as the
+   * pprof.period* meta; 0 = none.  In a time unit (any go tool pprof
+   * reads) it is also how long a point sample lasts (Time, above). */
   int64_t period;
   const char *period_type, *period_unit;
   /* Rolling: publish and start a new file after this many samples (0 =
@@ -1216,7 +1222,10 @@ typedef struct pcol_writer_sample {
   size_t nlocations;
   const int64_t *values; /* one per value type, in order */
   size_t nvalues;
-  bool has_time;         /* 1: time_unix_ns is the sample's time */
+  /* 1: time_unix_ns is the sample's time; 0: untimed (NA), allowed only
+   * before the file's first timed sample; a file begun by one starts at
+   * the wall clock's reading (to the ns) when it is added ("Time" above) */
+  bool has_time;
   int64_t time_unix_ns; /* nanoseconds since the Unix epoch */
   int64_t duration_ns;  /* 0: a point sample; > 0: a long sample (spec.md §7) */
   /* Raw samples the row stands for; 0 = 1.  It is the row's count ("samples",

@@ -699,3 +699,201 @@ Test(writer, two_writers_on_one_path_lose_nothing) {
   cr_assert(strstr(x, "Total samples = 100 "), "%s", x);
   free(x);
 }
+
+/* Review 14 F1: a point sample lasts one period whatever time unit states
+ * it (THE time-unit rule, lib/core/unit_scale.c pcol_unit_ns), not only
+ * "nanoseconds": 10 samples of one period, a period apart, span 10
+ * periods at 100 % (they said 9 periods, 111.11 %, with the period in
+ * microseconds or ms), and a one-sample file lasts its period (it had no
+ * Duration:).  Every spelling the rule accepts ("μs" is not one: pprof's
+ * sniffUnit drops the plural 's' of its 3 bytes, as pcol's rule does).  The pprof export says the same; with $PPROF (a go tool
+ * pprof binary: tests/interop/t_writer_units.sh sets it) go's header too. */
+static char *top_of(const char *path) {
+  char args[1200];
+  snprintf(args, sizeof args, "top %s", path);
+  return run(args);
+}
+/* A writer file's span: pprof.time_nanos, pprof.duration_nanos (both
+ * required) and its source's timestamp (s). */
+static void span_of(const char *path, int64_t *t, int64_t *d, int64_t *ts_sec) {
+  pcol_file *f;
+  pcol_error err = {0};
+  pcol_view ts;
+  cr_assert_eq(pcol_open(path, NULL, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.time_nanos", t, &err), 0, "%s: no time_nanos", path);
+  cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.duration_nanos", d, &err), 0, "%s: no duration", path);
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP, &ts, &err), 0);
+  *ts_sec = pcol_view_i64(&ts, 0);
+  pcol_close(f);
+}
+
+static void units_series(const char *unit, int64_t per, int64_t per_ns, int n, const char *want) {
+  char path[400], pb[400], args[1600];
+  snprintf(path, sizeof path, "%s/u_%s_%d.pcol", dir, unit, n);
+  pcol_writer_value_type vt[1] = {{"cpu", unit}};
+  pcol_writer_options o = {.value_types = vt, .nvalue_types = 1, .period = per,
+                           .period_type = "cpu", .period_unit = unit};
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  for (int i = 0; i < n; i++) {
+    pcol_writer_frame fr[2] = {{"f", "a.c", 1, 0}, {"main", "a.c", 9, 0}};
+    int64_t v[1] = {per};
+    pcol_writer_sample s = {.frames = fr, .nframes = 2, .values = v, .nvalues = 1,
+                            .has_time = 1, .time_unix_ns = T0 + per_ns * (int64_t)i};
+    cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+  }
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  int64_t t, d, sec;
+  span_of(path, &t, &d, &sec);
+  cr_assert_eq(t, T0);
+  cr_assert_eq(d, per_ns * n, "%s x %d: %lld ns", unit, n, (long long)d);
+  char *x = top_of(path);
+  cr_assert(strstr(x, want), "%s: want '%s' in\n%s", unit, want, x);
+  free(x);
+  snprintf(pb, sizeof pb, "%s/u_%s_%d.pb.gz", dir, unit, n);
+  snprintf(args, sizeof args, "unpack %s --to pprof -o %s", path, pb);
+  free(run(args));
+  x = top_of(pb);
+  cr_assert(strstr(x, want), "%s pprof export: want '%s' in\n%s", unit, want, x);
+  free(x);
+  const char *pprof = getenv("PPROF");
+  if (pprof && *pprof) {
+    snprintf(args, sizeof args, "'%s' -top '%s' 2>&1", pprof, pb);
+    FILE *p = popen(args, "r");
+    cr_assert(p);
+    char buf[8192];
+    size_t k = fread(buf, 1, sizeof buf - 1, p);
+    buf[k] = 0;
+    pclose(p);
+    cr_assert(strstr(buf, want), "%s: go tool pprof -top: want '%s' in\n%s", unit, want, buf);
+  }
+}
+
+Test(writer, point_sample_lasts_a_period_in_any_time_unit) {
+  static const struct {
+    const char *unit;
+    int64_t per; /* 10 ms, or 1 s in seconds */
+  } u[] = {{"nanoseconds", 10000000}, {"ns", 10000000},  {"microseconds", 10000}, {"us", 10000},
+           {"microsecond", 10000},   {"milliseconds", 10},
+           {"ms", 10},               {"Milliseconds", 10}, {"millisecond", 10},  {"seconds", 1},
+           {"s", 1},                 {"sec", 1}};
+  for (size_t i = 0; i < sizeof u / sizeof *u; i++) {
+    int sec = u[i].per == 1;
+    int64_t per_ns = sec ? 1000000000 : 10000000;
+    units_series(u[i].unit, u[i].per, per_ns, 10,
+                 sec ? "Duration: 10s, Total samples = 10s (  100%)"
+                     : "Duration: 100ms, Total samples = 100ms (  100%)");
+    units_series(u[i].unit, u[i].per, per_ns, 1,
+                 sec ? "Duration: 1s, Total samples = 1s (  100%)"
+                     : "Duration: 10ms, Total samples = 10ms (  100%)");
+  }
+}
+
+/* A period of no time unit (a count of events) gives a point sample no
+ * extent: the span ends at the last sample's time. */
+Test(writer, period_of_no_time_unit_adds_nothing) {
+  char path[400];
+  snprintf(path, sizeof path, "%s/c.pcol", dir);
+  pcol_writer_value_type vt[1] = {{"events", "count"}};
+  pcol_writer_options o = {.value_types = vt, .nvalue_types = 1, .period = 1000,
+                           .period_type = "events", .period_unit = "count"};
+  pcol_writer *w;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  for (int i = 0; i < 3; i++) {
+    pcol_writer_frame fr[1] = {{"f", "a.c", 1, 0}};
+    int64_t v[1] = {1000};
+    pcol_writer_sample s = {.frames = fr, .nframes = 1, .values = v, .nvalues = 1,
+                            .has_time = 1, .time_unix_ns = T0 + 5000000 * (int64_t)i};
+    cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+  }
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  pcol_file *f;
+  int64_t d;
+  cr_assert_eq(pcol_open(path, NULL, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.duration_nanos", &d, &err), 0);
+  cr_assert_eq(d, 10000000);
+  pcol_close(f);
+}
+
+/* Review 14 F2: a file begun by an untimed sample starts at that sample's
+ * clock reading to the ns (it started at the wall clock's whole second: a
+ * timed sample 200 ms later made the file 0.2 to 1.2 s long, by where in
+ * its second the run began).  Its span is from then to the timed samples'
+ * end; a first timed sample earlier than that reading (taken before,
+ * added after) moves the start back to it. */
+static int64_t wall_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+Test(writer, untimed_first_sample_starts_the_file_at_its_clock_reading) {
+  char path[400];
+  pcol_writer_value_type vt[1] = {{"samples", "count"}};
+  pcol_writer_options o = {.value_types = vt, .nvalue_types = 1};
+  pcol_error err = {0};
+  for (int trial = 0; trial < 3; trial++) { /* at three places in the second */
+    snprintf(path, sizeof path, "%s/ut%d.pcol", dir, trial);
+    pcol_writer *w;
+    cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+    pcol_writer_frame fr[1] = {{"untimed", "a.c", 1, 0}};
+    int64_t v[1] = {1};
+    pcol_writer_sample s = {.frames = fr, .nframes = 1, .values = v, .nvalues = 1};
+    int64_t before = wall_ns();
+    cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+    int64_t after = wall_ns();
+    sleep_ms(200 + 300 * trial);
+    fr[0].function = "timed";
+    s.has_time = 1, s.time_unix_ns = wall_ns();
+    int64_t timed = s.time_unix_ns;
+    cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+    int64_t t, d, sec;
+    span_of(path, &t, &d, &sec);
+    cr_assert(t >= before && t <= after, "start %lld not the untimed sample's clock [%lld, %lld]",
+              (long long)t, (long long)before, (long long)after);
+    cr_assert_eq(t + d, timed, "the span ends at the timed sample (no period)");
+    cr_assert_eq(sec, t / 1000000000, "the source's timestamp is the start's second");
+    /* the 200 (500, 800) ms slept (and the time measured around the
+     * untimed add), not up to a second more; pcol info's
+     * duration and the timed sample's time (from the start), top's header */
+    int64_t want_ms = 200 + 300 * trial;
+    cr_assert(d >= want_ms * 1000000 && d <= timed - before, "duration %lld ns for %lld ms (%lld ns measured)",
+              (long long)d, (long long)want_ms, (long long)(timed - before));
+    char args[600], want[200], lab[64];
+    snprintf(args, sizeof args, "info %s --format tsv | cut -f 5-8 | tail -1", path);
+    char *x = run(args);
+    snprintf(want, sizeof want, "2\t%lld\t%lld\t%lld\n", (long long)d, (long long)d, (long long)d);
+    cr_assert_str_eq(x, want, "pcol info: samples, first_ns, end_ns, duration_ns");
+    free(x);
+    pcol_unit_label(d, (pcol_str){"nanoseconds", 11}, "minimum", lab, sizeof lab);
+    snprintf(want, sizeof want, "Duration: %s, Total samples = 2 ", lab);
+    x = top_of(path);
+    cr_assert(strstr(x, want), "want '%s' in\n%s", want, x);
+    free(x);
+  }
+  /* a timed sample taken before the untimed one was added (a ring drained
+   * after it): the file starts at it, and the source's second with it */
+  snprintf(path, sizeof path, "%s/ut_back.pcol", dir);
+  pcol_writer *w;
+  cr_assert_eq(pcol_writer_open(&w, path, &o, &err), 0, "%s", err.message);
+  pcol_writer_frame fr[1] = {{"untimed", "a.c", 1, 0}};
+  int64_t v[1] = {1};
+  pcol_writer_sample s = {.frames = fr, .nframes = 1, .values = v, .nvalues = 1};
+  int64_t early = wall_ns() - 3000000000; /* 3 s before: another second */
+  cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+  s.has_time = 1, s.time_unix_ns = early;
+  cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+  s.time_unix_ns = early + 20000000;
+  cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
+  s.time_unix_ns = early - 1; /* after timed ones, the order holds */
+  refused(w, &s, "time order");
+  cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+  validate(path);
+  int64_t t, d, sec;
+  span_of(path, &t, &d, &sec);
+  cr_assert_eq(t, early);
+  cr_assert_eq(d, 20000000);
+  cr_assert_eq(sec, early / 1000000000);
+}

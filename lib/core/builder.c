@@ -162,6 +162,14 @@ static int b_source_sid(pcol_builder *b, uint32_t type_sid, uint32_t uri_sid, in
   return PCOL_OK;
 }
 
+int pcol_b_source_timestamp_set(pcol_builder *b, uint32_t source_id, int64_t timestamp) {
+  pcol_buf *c = COL(b, PCOL_T_SOURCES, PCOL_C_SOURCES_TIMESTAMP);
+  if (source_id == 0 || source_id > BT(b, PCOL_T_SOURCES)->rows || (size_t)source_id * 8 > c->len)
+    return PCOL_EINVAL;
+  memcpy(c->data + ((size_t)source_id - 1) * 8, &timestamp, 8);
+  return PCOL_OK;
+}
+
 static int b_source(pcol_builder *b, const char *type, const char *uri,
                   int64_t timestamp, uint32_t *source_id) {
   uint32_t ts, us;

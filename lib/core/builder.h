@@ -162,6 +162,12 @@ int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, 
  * the index's own files would have.  PCOL_EINVAL when b is not empty. */
 int pcol_b_add_union(pcol_builder *b, pcol_file *f, pcol_error *err);
 
+/* Sets source source_id's timestamp (s since the epoch), given at
+ * pcol_b_source: the streaming writer's file begun by untimed samples,
+ * whose start moves back to an earlier first timed sample.  PCOL_EINVAL
+ * for no such source. */
+int pcol_b_source_timestamp_set(pcol_builder *b, uint32_t source_id, int64_t timestamp);
+
 /* Stores the samples columns kept lazy (every reader of the builder's
  * sample columns calls it first).  PCOL_OK or PCOL_ENOMEM. */
 int pcol_b_materialize(pcol_builder *b);

@@ -131,6 +131,14 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
  * unit).  Returns 9 for such a unit, else 0; *shown (may be NULL) = the
  * unit the value is in once divided: U, "" for "1e-9", else the unit. */
 int pcol_unit_decimals(pcol_str unit, pcol_str *shown);
+/* THE time-unit rule (unit_scale.c): the whole ns in one unit u of the
+ * time family as go tool pprof reads units (ns, us, µs, ms, s, hrs, their
+ * long names and plurals, any case: "nanoseconds", "microseconds", "ms",
+ * "Seconds"), 0 for any other unit and for a unit finer than a ns or a
+ * decimal unit's fraction (fs, ps, "1e-9 ms").  A source's interval (its
+ * period in such a unit, lasts.c) and the streaming writer's point-sample
+ * extent (a period in such a unit, stream_writer.c) ask here. */
+int64_t pcol_unit_ns(pcol_str u);
 /* The D of the unit "1e-D U" that holds reals up to amax (>= 0) exactly to
  * D decimals in 64 bits: 9, or the largest D < 9 at which amax x 10^D still
  * fits (0: it does not fit with a decimal; the values stay in U).  Perun's

@@ -19,7 +19,7 @@
 #include "error.h"   /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "hash.h"    /* pcol_hset, pcol_hash_bytes */
 #include "period.h"  /* pcol_period, pcol_source_period */
-#include "count.h"   /* pcol_unit_decimals, pcol_source_default_types */
+#include "count.h"   /* pcol_unit_ns, pcol_source_default_types */
 #include "reader.h"  /* pcol_source_rows */
 #include "lasts.h"
 #include <math.h>
@@ -207,15 +207,6 @@ int pcol_label_get(pcol_file *f, uint32_t ls, const char *key, uint32_t *sv, int
 }
 
 /* ------------------------------------------------------------ interval */
-/* ns a unit of u (a time unit as go tool pprof reads them: ns, us, ms, s,
- * hours, plurals), 0 for any other unit */
-static int64_t ns_of_unit(pcol_str u) {
-  if (!u.ptr || !pcol_unit_known(u) || pcol_unit_decimals(u, NULL)) return 0; /* (not a decimal unit's fraction) */
-  const char *to = NULL;
-  double x = pcol_unit_scale(1, u, "ns", &to);
-  return to && !strcmp(to, "ns") && x >= 1 && x < 1e15 ? (int64_t)llround(x) : 0;
-}
-
 int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
   pcol_str fi;
   if (pcol_meta_get(f, s, key, &fi, NULL) != PCOL_OK || !fi.ptr || fi.len >= 32) return 0;
@@ -230,7 +221,7 @@ int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s) {
   pcol_period pd; /* THE period rule (period.c) */
   int64_t v, k;
   if (pcol_source_period(f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 && pd.has_unit &&
-      (k = ns_of_unit(pd.unit)) && pd.period <= INT64_MAX / k)
+      (k = pcol_unit_ns(pd.unit)) && pd.period <= INT64_MAX / k)
     return pd.period * k;
   double ms;
   if (pcol_meta_double(f, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
@@ -282,7 +273,7 @@ int pcol_source_period_or_interval(pcol_file *f, uint32_t s, pcol_period *p, pco
     pcol_str ty, un;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&vtt, vt - 1), &ty, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&vtu, vt - 1), &un, err));
-    int64_t kk = ns_of_unit(un);
+    int64_t kk = pcol_unit_ns(un);
     if (kk) {
       t = ty, u = un, k = kk;
       break;
@@ -313,7 +304,7 @@ int pcol_lasts_type(pcol_lasts *l, pcol_file *f, uint32_t d, pcol_error *err) {
     pcol_str u;
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, d - 1), &u, err));
-    if ((l->tscale = ns_of_unit(u))) l->tvt = d;
+    if ((l->tscale = pcol_unit_ns(u))) l->tvt = d;
     else l->points = pcol_unit_valid_target(u, "bytes");
   }
   return PCOL_OK;

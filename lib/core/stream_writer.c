@@ -13,7 +13,8 @@
 #include "keys.h"     /* PCOL_META_MAX_DURATION_NS, PCOL_SRC_PPROF, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom, PCOL_RETURN_NOT_OK_WITH_ERROR */
 #include "buf.h"      /* PCOL_GROW, pcol_grow */
-#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free, pcol_b_source_timestamp_set */
+#include "count.h"    /* pcol_unit_ns */
 #include "writer.h"   /* pcol_write_options_check */
 #include <errno.h>
 #include <libgen.h>
@@ -73,7 +74,8 @@ struct pcol_writer {
   int any_time;
   int64_t last_time, last_end, max_dur;
   int64_t prev_end;        /* the previous file's end (PCOL_NA_I64: none) */
-  int64_t tick_ns;         /* a point sample's extent: the period in ns, or 0 */
+  int64_t tick_ns;         /* a point sample's extent: the period in ns (its unit
+                            * a time unit, THE time-unit rule), or 0 */
   uint64_t began_mono;     /* when the file began (monotonic ns) */
   uint64_t seq, files;
   /* scratch */
@@ -211,7 +213,10 @@ static int copy_options(pcol_writer *w, const char *path, const pcol_writer_opti
   w->wopt = o->write;
   w->on_file = o->on_file;
   w->ctx = o->ctx;
-  w->tick_ns = o->period_unit && strcmp(o->period_unit, "nanoseconds") == 0 ? o->period : 0;
+  /* a period in any time unit ("nanoseconds", "microseconds", "ms", ...:
+   * THE time-unit rule, as a source's interval is read back, lasts.c) */
+  int64_t ns1 = o->period_unit ? pcol_unit_ns((pcol_str){o->period_unit, strlen(o->period_unit)}) : 0;
+  w->tick_ns = ns1 && o->period <= INT64_MAX / ns1 ? o->period * ns1 : 0;
   w->prev_end = PCOL_NA_I64;
   if (rolled(o)) { /* "a/prof.pcol" -> stem "a/prof", suffix ".pcol" */
     size_t n = strlen(path);
@@ -429,19 +434,15 @@ static int meta_i64(pcol_builder *b, uint32_t src, const char *key, int64_t v) {
 }
 
 /* The file's builder, its source, meta and value types.  Its start: the
- * first sample's time, or the previous file's end when that is earlier (a
- * rolled series covers its time without gaps, so that the files' durations
- * add up to the series' span, as go's merge of profiles adds them); a file
- * begun by an untimed sample starts at the wall clock's second then.  The
- * source's timestamp is the start's second. */
+ * first sample's time (an untimed sample's: the wall clock's reading when
+ * it is added, to the ns), or the previous file's end when that is earlier
+ * (a rolled series covers its time without gaps, so that the files'
+ * durations add up to the series' span, as go's merge of profiles adds
+ * them); a later first timed sample earlier than that moves it back
+ * (pcol_writer_add).  The source's timestamp is the start's second. */
 static int file_begin(pcol_writer *w, const pcol_writer_sample *first) {
-  int64_t start;
-  if (first && first->has_time) {
-    start = first->time_unix_ns;
-    if (w->prev_end != PCOL_NA_I64 && w->prev_end < start) start = w->prev_end;
-  } else {
-    start = floor_div(real_ns(), 1000000000) * 1000000000;
-  }
+  int64_t start = first && first->has_time ? first->time_unix_ns : real_ns();
+  if (w->prev_end != PCOL_NA_I64 && w->prev_end < start) start = w->prev_end;
   PCOL_RETURN_NOT_OK(pcol_builder_new(&w->b, NULL));
   w->began_mono = mono_ns();
   w->start_ns = start;
@@ -636,10 +637,6 @@ int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err
   if (!w) return pcol_error_set(err, PCOL_EINVAL, "writer: NULL writer");
   PCOL_RETURN_NOT_OK(pcol_writer_poll(w, err));
   PCOL_RETURN_NOT_OK(check_sample(w, s, err));
-  if (s->has_time && w->b && !w->any_time && s->time_unix_ns < w->start_ns)
-    return pcol_error_set(err, PCOL_EINVAL, "writer: sample time %lld ns is before the file's "
-                          "start (its untimed samples began at %lld s)",
-                          (long long)s->time_unix_ns, (long long)w->ts_sec);
   if (!w->b) {
     int rc = file_begin(w, s);
     if (rc) {
@@ -647,8 +644,24 @@ int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err
       return pcol_error_set(err, rc, "writer: %s", pcol_strerror(rc));
     }
   }
+  /* the first timed sample of a file begun by untimed ones, earlier than
+   * its start: the file starts at it (no sample's time counts from the
+   * start yet) */
+  int64_t was = w->start_ns, was_sec = w->ts_sec;
+  if (s->has_time && !w->any_time && s->time_unix_ns < w->start_ns) {
+    w->start_ns = s->time_unix_ns;
+    w->ts_sec = floor_div(w->start_ns, 1000000000);
+    if (pcol_b_source_timestamp_set(w->b, w->src, w->ts_sec)) /* (cannot fail: the file's source) */
+      return pcol_error_set(err, PCOL_EINVAL, "writer: the file has no source");
+  }
   int rc = add_sample(w, s);
-  if (rc) return pcol_error_set(err, rc, "writer: sample: %s", pcol_strerror(rc));
+  if (rc) {
+    if (w->start_ns != was) {
+      w->start_ns = was, w->ts_sec = was_sec;
+      (void)pcol_b_source_timestamp_set(w->b, w->src, w->ts_sec);
+    }
+    return pcol_error_set(err, rc, "writer: sample: %s", pcol_strerror(rc));
+  }
   if (s->has_time) {
     w->any_time = 1;
     w->last_time = s->time_unix_ns;

@@ -11,8 +11,9 @@
  * label filters convert a range's unit ("bytes=1kb:") as pprof does; the
  * text views (query/units.c) print with it. */
 #include "pcol.h"
-#include "count.h" /* pcol_unit_decimals */
+#include "count.h" /* pcol_unit_decimals, pcol_unit_ns */
 #include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct unit_def {
@@ -151,6 +152,13 @@ bool pcol_unit_known(pcol_str unit) {
   for (size_t f = 0; f < sizeof families / sizeof *families; f++)
     if (sniff_from(&families[f], unit, &frac)) return true;
   return false;
+}
+
+int64_t pcol_unit_ns(pcol_str u) {
+  if (!u.ptr || !u.len || pcol_unit_decimals(u, NULL)) return 0; /* (not a decimal unit's fraction) */
+  double frac;
+  const unit_def *d = sniff_from(&families[1], u, &frac); /* (the time family) */
+  return d && d->factor >= 1 && d->factor < 1e15 ? (int64_t)llround(d->factor) : 0;
 }
 
 bool pcol_unit_valid_target(pcol_str from, const char *to) {

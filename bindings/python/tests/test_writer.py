@@ -136,3 +136,47 @@ def test_writer_refuses(tmp_path):
     with pytest.raises(ValueError):
         w.add(["main"], 1)
     assert sorted(run_pcol("fold", path).stdout.decode().splitlines()) == ["a 1", "main 5"]
+
+
+def _span(path):
+    """(pprof.time_nanos, pprof.duration_nanos or None) of a file's source 1"""
+    with pcol.open(path) as f:
+        m = f.table("meta")
+        kv = {k: int(v) for k, v in zip(m["key"], m["value"]) if k in ("pprof.time_nanos", "pprof.duration_nanos")}
+    return kv.get("pprof.time_nanos"), kv.get("pprof.duration_nanos")
+
+
+@pytest.mark.parametrize("unit,per", [("nanoseconds", 10_000_000), ("ns", 10_000_000), ("microseconds", 10_000),
+                                      ("us", 10_000), ("milliseconds", 10), ("ms", 10)])
+def test_writer_point_sample_lasts_a_period_in_any_time_unit(tmp_path, unit, per):
+    """review 14 F1: with the period in any time unit (not only
+    nanoseconds), 10 samples of 10 ms, 10 ms apart, span 100 ms at 100 %,
+    and one sample its 10 ms"""
+    t0 = 1_795_860_000_900_000_000
+    for n, want in ((10, "Duration: 100ms, Total samples = 100ms (  100%)"),
+                    (1, "Duration: 10ms, Total samples = 10ms (  100%)")):
+        p = str(tmp_path / ("%s_%d.pcol" % (unit, n)))
+        with pcol.Writer(p, ["cpu/" + unit], period=(per, "cpu/" + unit)) as w:
+            for i in range(n):
+                w.add(["main", "f"], per, time_ns=t0 + i * 10_000_000)
+        assert _span(p) == (t0, n * 10_000_000)
+        assert want in run_pcol("top", p).stdout.decode()
+
+
+def test_writer_untimed_first_sample_starts_at_its_clock(tmp_path):
+    """review 14 F2: a file begun by an untimed sample starts at that
+    sample's clock reading (not its whole second): a timed sample 200 ms
+    later makes it about 200 ms long, wherever in its second it began"""
+    import time
+    p = str(tmp_path / "ut.pcol")
+    with pcol.Writer(p, ["samples/count"]) as w:
+        before = time.time_ns()
+        w.add(["untimed"], 1)
+        after = time.time_ns()
+        time.sleep(0.2)
+        t = time.time_ns()
+        w.add(["timed"], 1, time_ns=t)
+    start, dur = _span(p)
+    assert before <= start <= after
+    assert start + dur == t
+    assert 200_000_000 <= dur <= t - before
