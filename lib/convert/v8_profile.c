@@ -92,6 +92,7 @@ typedef struct vimp {
   size_t nl, capnl;
   int lines_kind;                /* 0 absent, 1 an array, 2 something else */
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
+  int bad_delta_range;           /* ...and it is a number, out of range (review 14 m1) */
   char *fn, *url;                /* the callFrame being read */
   size_t fnl, urll, capfn, capurl;
   unsigned flags;                /* PCOL_V8_* */
@@ -421,7 +422,7 @@ static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t
       int64_t w;
       int f;
       if (!pcol_v8_time_us(j, 9e15, &w, &f)) x = time_ns(w, f);
-      else if (*bad == SIZE_MAX) *bad = *n;
+      else if (*bad == SIZE_MAX) *bad = *n, v->bad_delta_range = j->tok == PCOL_JT_REAL; /* (opt_num) */
     }
     if (PCOL_GROW(*a, *n, *cap)) return pcol_oom(v->err);
     (*a)[(*n)++] = x;
@@ -463,6 +464,11 @@ static int leaf_line_stack(vimp *v, uint32_t k, int64_t line, uint32_t *sid) {
   PCOL_RETURN_NOT_OK(b_in(v, pcol_b_location(v->b, 0, 0, 0, &l, 1, &loc, v->err)));
   if (loc == v->loc[k]) return PCOL_OK; /* the function's own line */
   return b_in(v, pcol_b_stack_node(v->b, parent, loc, sid, v->err));
+}
+
+/* What is wrong with the delta (or timestamp) at v->bad_delta. */
+static const char *bad_delta_what(const vimp *v) {
+  return v->bad_delta_range ? "time out of range" : "not a number";
 }
 
 static int opt_num(vimp *v, vnum *x) {
@@ -614,7 +620,7 @@ static int resolve(vimp *v) {
     int64_t prev = v->nd ? v->deltas[0] : 0;
     for (size_t i = 0; i < v->nd; i++) {
       int64_t ts = v->deltas[i];
-      if (i == v->bad_delta) return at(v, "timestamps", i, "not a number");
+      if (i == v->bad_delta) return at(v, "timestamps", i, bad_delta_what(v));
       if (__builtin_sub_overflow(ts, prev, &v->deltas[i])) return at(v, "timestamps", i, "time out of range");
       prev = ts;
     }
@@ -709,7 +715,7 @@ static int resolve(vimp *v) {
   for (size_t i = 0; i < nt && !rc; i++) {
     int64_t d = v->deltas[i];
     if (i < ns && v->samples[i] < 0) rc = at(v, "samples", i, "not a node id");
-    else if (i == v->bad_delta) rc = at(v, "timeDeltas", i, "not a number");
+    else if (i == v->bad_delta) rc = at(v, "timeDeltas", i, bad_delta_what(v));
     else if (d > TIME_MAX || d < -TIME_MAX || (elapsed > 0 && d > TIME_MAX - elapsed) ||
              (elapsed < 0 && d < -TIME_MAX - elapsed))
       rc = at(v, "timeDeltas", i, "time out of range");

@@ -209,4 +209,14 @@ for m in num str mixed; do
   "$PCOL" unpack "$tmp/th_$m.pb" --to v8 --tag-ignore "$1" -o "$tmp/th_$m.cpuprofile" 2>/dev/null || fail "v8 of threads ($m) --tag-ignore $1"
   "$PCOL" top "$tmp/th_$m.cpuprofile" 2>/dev/null | grep -q "Total samples = 6ms " || fail "v8 of threads ($m) --tag-ignore $1: not the 6 ms of no thread label"
 done
+# a timeDeltas entry that is a number out of range says so, as 9.3e15 did (review 14 m1: 1e17 was
+# "not a number"); a string is not a number
+for d in '9.3e15:time out of range' '1e17:time out of range' '-1e17:time out of range' '9.2e18:time out of range' \
+         '"x":not a number' 'null:not a number'; do
+  printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},
+{"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":1,"columnNumber":1}}],
+"startTime":0,"endTime":100,"samples":[2,2,2],"timeDeltas":[1,%s,1]}\n' "${d%%:*}" > "$tmp/bd.cpuprofile"
+  "$PCOL" top "$tmp/bd.cpuprofile" >/dev/null 2>"$tmp/err"
+  [ $? = 1 ] && grep -qF "timeDeltas[1]: ${d#*:}" "$tmp/err" || fail "timeDeltas ${d%%:*}: $(cat "$tmp/err")"
+done
 echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap, a startTime that is no time, as DevTools"

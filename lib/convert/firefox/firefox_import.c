@@ -639,8 +639,12 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       r.w = 1;
       if (pcnt) {
         pcol_jv cv2 = pcol_jt_at(T, pcnt, i);
-        double c = pcol_jt_is_num(cv2) ? pcol_jt_num(T, cv2) : NAN;
-        if (c != floor(c) || fabs(c) >= 9.2e18)
+        if (!pcol_jt_is_num(cv2)) /* review 14 m2: the words of doc/mappings.md §8.1 */
+          return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: not a number", tp, i);
+        double c = pcol_jt_num(T, cv2);
+        if (fabs(c) >= 9.2e18)
+          return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: %g is out of range (past ±9.2e18)", tp, i, c);
+        if (c != floor(c))
           return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: %g is not a whole number", tp, i, c);
         r.w = (int64_t)c, r.held = 1;
       }
