@@ -39,8 +39,10 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
   int stated = strncmp(note, "the sources measure", 19) != 0;
   free(note);
   if (stated) warn_default_note(cmd, f, sel, path, NULL, "write another source with --source N");
-  else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of its source's interval (its period, else its "
-                         "mean time per sample, else 10 ms), not as these values",
+  else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of its source's interval (its period, "
+                         "else 10 ms), or, for a source of a measured time and no interval (V8's wall), its time in "
+                         "ticks of the shared sample.interval (a note after the export names each source's tick), "
+                         "not as these values",
                          "write one with --source N");
 }
 

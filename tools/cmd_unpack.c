@@ -14,7 +14,9 @@ const cli_opt opts_unpack[] = {
                     "samples' weight (default: each source's default value); --to v8: the time each "
                     "sample lasts (default: the source's default value, which must be a time); --to "
                     "rprof: a time the lines are ticks of (perf's cpu-clock beside page-faults; a source "
-                    "without it writes no line; default: each source's default value)"},
+                    "without it writes no line), or samples (or N naming samples/count): a line per counted "
+                    "sample at its source's interval, 10 ms without one; another value is refused, "
+                    "Rprof's lines being ticks of time (default: each source's default value)"},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
     {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},

@@ -217,25 +217,31 @@ int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
   return end != t && !*end && isfinite(*v);
 }
 
-int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s) {
+int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s, const char **what) {
   pcol_period pd; /* THE period rule (period.c) */
   int64_t v, k;
+  const char *w_ = NULL, **w = what ? what : &w_;
+  *w = "period";
   if (pcol_source_period(f, s, &pd, NULL) == PCOL_OK && pd.has_period && pd.period > 0 && pd.has_unit &&
       (k = pcol_unit_ns(pd.unit)) && pd.period <= INT64_MAX / k)
     return pd.period * k;
   double ms;
+  *w = "interval (Firefox meta.interval)";
   if (pcol_meta_double(f, s, FIREFOX_META_INTERVAL_MS, &ms) && ms > 0 && ms < 9e9) return (int64_t)llround(ms * 1e6);
+  *w = "interval (Rprof sample.interval)";
   if (pcol_meta_get_i64(f, s, RPROF_META_INTERVAL_US, &v, NULL) == PCOL_OK && v > 0 && v < INT64_MAX / 1000)
     return v * 1000;
   /* (bounded as firefox.interval_ms is: a speedscope file's pcolInterval
    * of INT64_MAX laid its copy's samples past what any reader takes) */
+  *w = "interval (speedscope pcolInterval)";
   if (pcol_meta_get_i64(f, s, PCOL_META_INTERVAL_NS, &v, NULL) == PCOL_OK && v > 0 && v < 9000000000000000LL)
     return v;
+  *w = NULL;
   return 0;
 }
 
 int64_t pcol_source_interval(pcol_file *f, uint32_t s) {
-  int64_t ns = pcol_source_interval_stated(f, s), dur;
+  int64_t ns = pcol_source_interval_stated(f, s, NULL), dur;
   /* an interval longer than the profile it samples is no sampling
    * interval: Pyroscope's pprof files state 10^9 ms for an hour's profile,
    * whose samples laid 10^9 ms apart spread over 14 to 53 years (the

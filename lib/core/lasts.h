@@ -56,8 +56,11 @@ int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v);
  * duration the source states (OTLP's, else pprof's). */
 int64_t pcol_source_interval(pcol_file *f, uint32_t s);
 /* The interval source s states, before that check (0: none): for a note
- * that names a period which is no sampling interval */
-int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s);
+ * that names a period which is no sampling interval; *what (may be NULL):
+ * which it is, "period" (THE period rule's), else "interval (Firefox
+ * meta.interval)", "interval (Rprof sample.interval)" or "interval
+ * (speedscope pcolInterval)" (static text; NULL when none) */
+int64_t pcol_source_interval_stated(pcol_file *f, uint32_t s, const char **what);
 /* THE written period (lasts.c) of the pprof and OTLP exports: source s's
  * period by THE period rule, else, when THE interval rule finds one (a
  * Firefox source's meta.interval, which pcol's export leaves out of the

@@ -137,8 +137,11 @@ for t in pprof perun speedscope otlp; do
   expect 2 "value applies to --to collapsed, firefox, rprof and v8 only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
 done
 # (and says what each keeps: Perun one amount; speedscope a profile of
-# each type; Rprof takes a time, its lines are ticks of it: review 13 m3)
-expect 2 "rprof export: --value samples/count is not a time; Rprof's lines are ticks of time" "$PCOL" unpack $rp --to rprof --value samples -o "$tmp/x"
+# each type; Rprof takes a time, its lines are ticks of it: review 13 m3,
+# or samples, a line each: review diff5 m5)
+expect 2 "rprof export: --value weight/count is not a time; Rprof's lines are ticks of time" "$PCOL" unpack $rp --to rprof --value weight -o "$tmp/x"
+"$PCOL" unpack $rp --to rprof --value samples -o "$tmp/x.out" || fail "unpack --to rprof --value samples"
+cmp -s $rp "$tmp/x.out" || fail "unpack --to rprof --value samples of an Rprof file: not the file"
 expect 2 "pprof output keeps every value type" "$PCOL" unpack $rp --to pprof --value samples -o "$tmp/x"
 expect 2 "otlp output keeps every value type" "$PCOL" unpack $rp --to otlp --value samples -o "$tmp/x"
 expect 2 "speedscope output writes a profile of each value type" "$PCOL" unpack $rp --to speedscope --value samples -o "$tmp/x"

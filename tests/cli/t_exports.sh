@@ -431,6 +431,90 @@ done
 want=$($PCOL top "$V8" "$TB" --value wall --unit ms -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)ms total$/\1/p')
 got=$($PCOL top "$tmp/vt.pcol" --unit ms -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)ms total$/\1/p')
 awk -v w="$want" -v g="$got" 'BEGIN { exit !(w > 0 && g / w > 0.99 && g / w < 1.01) }' || fail "V8 + Tachyon to rprof: $got ms, want $want (pcol top --value wall)"
+# each function of such a source within a tick a sample of its own time
+# (review diff5 F1: its samples were each written at the source's mean, 1.9
+# ms, on a grid of 10 us, so a function was its samples x the mean: work
+# 11.46 ms for 7.29, (program) 15.28 for 23.25): the grid is the others'
+# (Tachyon's 1 ms), each sample its own time in its ticks, carried; with
+# --value wall too (the sources alike: the header was 1 us, 620,650 lines,
+# the V8 samples still rounded to 1.9 ms); pcol top of the copy and R's
+# summaryRprof by.total against pcol top --value wall of the input, each
+# function within its samples x the header's interval
+python3 tests/support/v8gen.py random "$tmp/v1.cpuprofile" 7 || fail "v8gen.py random"
+TA=tests/fixtures/tachyon/aio-wall-none.bin
+$PCOL top "$tmp/v1.cpuprofile" --value wall --format json >"$tmp/v1.wall.json" || fail "v1: pcol top --value wall"
+$PCOL top "$tmp/v1.cpuprofile" --value samples --format json >"$tmp/v1.n.json" || fail "v1: pcol top --value samples"
+$PCOL top "$TA" --format json >"$tmp/ta.json" || fail "aio: pcol top"
+for va in "" "--value wall"; do
+  $PCOL unpack "$tmp/v1.cpuprofile" "$TA" $va --to rprof -o "$tmp/va.out" 2>"$tmp/err" ||
+    fail "V8 + Tachyon $va to rprof: $(cat "$tmp/err")"
+  h=$(head -1 "$tmp/va.out")
+  [ "$h" = "line profiling: sample.interval=1000" ] || fail "V8 + Tachyon $va to rprof: header '$h', not Tachyon's 1000 us"
+  n=$(wc -l <"$tmp/va.out")
+  [ "$n" -lt 5000 ] || fail "V8 + Tachyon $va to rprof: $n lines for 535 samples"
+  if [ -z "$va" ]; then
+    grep -q "note: .*the sources share sample.interval=1000 (us): source 1 (v8), its wall time in ticks of 1000 us, rounded and carried over; source 2 (tachyon), 1000 us a sample (its interval)$" "$tmp/err" ||
+      fail "V8 + Tachyon to rprof: no note of each source's tick: $(cat "$tmp/err")"
+  fi
+  $PCOL top "$tmp/va.out" --format json >"$tmp/va.json" || fail "V8 + Tachyon $va: pcol top of the copy"
+  : >"$tmp/va.r"
+  if command -v Rscript >/dev/null; then
+    Rscript -e 'b <- summaryRprof(commandArgs(TRUE)[1])$by.total; cat(paste(rownames(b), b$total.time, sep = "\t"), sep = "\n")' \
+      "$tmp/va.out" >"$tmp/va.r" || fail "V8 + Tachyon $va: summaryRprof"
+  fi
+  python3 - "$tmp" <<'PY' || fail "V8 + Tachyon $va to rprof: a function's time is not its own within a tick a sample"
+import json, sys
+d = sys.argv[1]
+rows = lambda f: {r["name"]: r for r in json.load(open(d + f))["rows"]}
+want, n, got, tach = rows("/v1.wall.json"), rows("/v1.n.json"), rows("/va.json"), rows("/ta.json")
+tick = 1e6  # ns: the header's sample.interval=1000
+names = [k for k in want if k not in tach]
+assert len(names) >= 8, names
+for k in names:
+    for c in ("flat", "cum"):
+        g = got[k][c] if k in got else 0
+        assert abs(g - want[k][c]) < n[k][c] * tick + 1, (k, c, g, want[k][c], n[k][c])
+rl = [l.split("\t") for l in open(d + "/va.r").read().split("\n") if "\t" in l]
+r = {a[1:-1] if a[:1] == '"' else a: float(b) for a, b in rl}
+if rl:  # R's by.total, s
+    seen = [k for k in names if k in r]
+    assert "work" in seen and "(program)" in seen and len(seen) >= 6, (seen, sorted(r))
+    for k in seen:
+        assert abs(r[k] * 1e9 - want[k]["cum"]) < n[k]["cum"] * tick + 5e5, (k, r[k], want[k]["cum"])
+PY
+done
+# when the others' grid would make more than 64x the samples' lines (or
+# 2^16: samples of 100 s on a grid of 1 ms), a free source falls back to
+# 10 ms a sample, and the note says so (review diff5 m1: it said nothing)
+sed -e 's/"timeDeltas": \[0, 4000, 4000, 4000\]/"timeDeltas": [0, 100000000, 100000000, 100000000]/' \
+  -e 's/"endTime": 14000/"endTime": 300010000/' "$tmp/t.cpuprofile" >"$tmp/long.cpuprofile"
+$PCOL unpack "$tmp/long.cpuprofile" "$TA" --to rprof -o "$tmp/lo.out" 2>"$tmp/err" || fail "long V8 + Tachyon to rprof: $(cat "$tmp/err")"
+grep -q "note: .*the sources share sample.interval=1000 (us): source 1 (v8), 10000 us a sample, pcol's default, not its wall time" "$tmp/err" ||
+  fail "long V8 + Tachyon to rprof: no note of the fallback to 10 ms: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/lo.out")" -lt 1000 ] || fail "long V8 + Tachyon to rprof: $(wc -l <"$tmp/lo.out") lines"
+# an interval a speedscope copy states (pcolInterval) that is none to
+# write at (its ticks over 2,000 samples pass int64 ns): the note calls it
+# an interval, not a period (review diff5 m3)
+cat >"$tmp/iv.speedscope.json" <<'J'
+{"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": [{"name": "main"}]},
+ "profiles": [{"type": "sampled", "name": "p", "unit": "none", "startValue": 0, "endValue": 2000,
+  "samples": [[0], [0]], "weights": [1000, 1000], "pcolInterval": 8000000000000000}]}
+J
+$PCOL unpack "$tmp/iv.speedscope.json" --to rprof -o "$tmp/iv.out" 2>"$tmp/err" || fail "pcolInterval 8e15 to rprof: $(cat "$tmp/err")"
+grep -q "note: .*source 1: its samples are counted and its interval (speedscope pcolInterval), 8000000000000000 ns, is no sampling interval" "$tmp/err" ||
+  fail "pcolInterval 8e15 to rprof: the note: $(cat "$tmp/err")"
+# a hostile pprof (period INT64_MAX ns, no interval; samples of 2^62 ns):
+# three add up past int64 ns, which pcol's Rprof reader refuses, so the
+# export refuses them, nothing written (review 13 m2: exit 0, then pcol top
+# of the copy said "sample time overflows int64 nanoseconds"); one is
+# written and read back
+python3 tests/support/pprofgen.py timed "$tmp/h3.pb" 9223372036854775807 3 4611686018427387904 1000000000 || fail "pprofgen timed"
+python3 tests/support/pprofgen.py timed "$tmp/h1.pb" 9223372036854775807 1 4611686018427387904 1000000000 || fail "pprofgen timed"
+$PCOL unpack "$tmp/h3.pb" --to rprof -o "$tmp/h3.out" 2>"$tmp/err" && fail "hostile pprof to rprof: not refused"
+grep -q "rprof export: the selected samples' time, .*passes the int64 nanoseconds" "$tmp/err" || fail "hostile pprof to rprof: $(cat "$tmp/err")"
+[ ! -e "$tmp/h3.out" ] || fail "hostile pprof to rprof: refused, but a file written"
+$PCOL unpack "$tmp/h1.pb" --to rprof -o "$tmp/h1.out" 2>"$tmp/err" || fail "hostile pprof of one sample to rprof: $(cat "$tmp/err")"
+$PCOL top "$tmp/h1.out" >/dev/null 2>"$tmp/err" || fail "hostile pprof of one sample: pcol top of the copy: $(cat "$tmp/err")"
 for one in "$tmp/t.perf $tmp/t.folded --source 1" "$tmp/t.perf"; do
   $PCOL unpack $one --to rprof -o "$tmp/one.out" 2>"$tmp/err" || fail "$one: unpack --to rprof"
   [ ! -s "$tmp/err" ] || fail "$one: a warning for sources alike: $(cat "$tmp/err")"
@@ -464,11 +548,36 @@ $PCOL unpack "$tmp/pf.perf" "$tmp/t.folded" --to rprof --value cpu-clock -o "$tm
   fail "two events + collapsed --value cpu-clock: $(cat "$tmp/err")"
 grep -q "warning: .*source 2 .*no value cpu-clock" "$tmp/err" || fail "two events + collapsed --value cpu-clock: no warning of source 2: $(cat "$tmp/err")"
 cmp -s "$tmp/pf.out" "$tmp/pf2.out" || fail "two events + collapsed --value cpu-clock: source 2 written ($(head -3 "$tmp/pf2.out"))"
-for v in page-faults samples; do
-  $PCOL unpack "$tmp/pf.perf" --to rprof --value $v -o "$tmp/pfx.out" 2>"$tmp/err" && fail "--value $v to rprof: not refused"
-  grep -q "rprof export: --value $v/count is not a time; Rprof's lines are ticks of time" "$tmp/err" || fail "--value $v to rprof: $(cat "$tmp/err")"
-  [ ! -e "$tmp/pfx.out" ] || fail "--value $v to rprof: refused, but a file written"
+$PCOL unpack "$tmp/pf.perf" --to rprof --value page-faults -o "$tmp/pfx.out" 2>"$tmp/err" && fail "--value page-faults to rprof: not refused"
+grep -q "rprof export: --value page-faults/count is not a time; Rprof's lines are ticks of time" "$tmp/err" || fail "--value page-faults to rprof: $(cat "$tmp/err")"
+[ ! -e "$tmp/pfx.out" ] || fail "--value page-faults to rprof: refused, but a file written"
+# --value samples: an Rprof line is a sample, so each counted sample is a
+# line at its source's interval (10 ms for perf's, noted), as pcol top
+# --value samples counts them (review diff5 m5: refused as "not a time");
+# --value N naming samples/count writes the same
+$PCOL unpack "$tmp/pf.perf" --to rprof --value samples -o "$tmp/pfs.out" 2>"$tmp/err" || fail "--value samples to rprof: $(cat "$tmp/err")"
+grep -q "note: .*source 1: its samples are counted and it states no sampling period, so each is written as a tick of 10000 us" "$tmp/err" ||
+  fail "--value samples to rprof: no note of the 10 ms: $(cat "$tmp/err")"
+[ "$(head -1 "$tmp/pfs.out")" = "sample.interval=10000" ] || fail "--value samples to rprof: header $(head -1 "$tmp/pfs.out")"
+[ "$(grep -c . "$tmp/pfs.out")" = 6 ] || fail "--value samples to rprof: $(grep -c . "$tmp/pfs.out") lines, not 5 samples and a header"
+python3 tests/support/pprofgen.py period "$tmp/p10.pb" 10000000 nanoseconds 6 || fail "pprofgen period"
+$PCOL unpack "$tmp/p10.pb" --to rprof -o "$tmp/p10.out" 2>"$tmp/err" || fail "counted pprof to rprof: $(cat "$tmp/err")"
+for v in samples 0; do
+  $PCOL unpack "$tmp/p10.pb" --to rprof --value $v -o "$tmp/p10v.out" 2>"$tmp/err" || fail "counted pprof --value $v to rprof: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] || fail "counted pprof --value $v to rprof: a note: $(cat "$tmp/err")"
+  cmp -s "$tmp/p10.out" "$tmp/p10v.out" || fail "counted pprof --value $v to rprof: not its default's copy: $(head -3 "$tmp/p10v.out")"
 done
+[ "$(head -1 "$tmp/p10.out")" = "line profiling: sample.interval=10000" ] && [ "$(grep -vc '^#File\|sample.interval=' "$tmp/p10.out")" = 6 ] ||
+  fail "counted pprof to rprof: not 6 lines of its 10 ms period: $(head -2 "$tmp/p10.out")"
+$PCOL unpack "$tmp/v1.cpuprofile" --to rprof --value samples -o "$tmp/v1s.out" 2>"$tmp/err" || fail "V8 --value samples to rprof: $(cat "$tmp/err")"
+$PCOL top "$tmp/v1s.out" --format json >"$tmp/v1s.json" || fail "V8 --value samples: pcol top of the copy"
+python3 - "$tmp" <<'PY' || fail "V8 --value samples to rprof: a function's lines are not its samples x 10 ms"
+import json, sys
+d = sys.argv[1]
+rows = lambda f: {r["name"]: (r["flat"], r["cum"]) for r in json.load(open(d + f))["rows"]}
+want, got = rows("/v1.n.json"), rows("/v1s.json")
+assert len(want) >= 8 and {k: (f * 10000000, c * 10000000) for k, (f, c) in want.items()} == got, (want, got)
+PY
 # a source whose default is neither a time nor the count (a heap profile's
 # bytes) is written as ticks of its samples, which summaryRprof reads as
 # seconds: the export says so (review 9 F2: 119.51 s of "CPU" for a heap

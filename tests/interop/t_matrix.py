@@ -1402,7 +1402,11 @@ def judge_one(res, rsum, ss):
                 if rc_.negative:  # written as 0 lines (§1.2): R's total is not the net one
                     exc("rprof-negative")
                     continue
-                compare(b, what, rc_, out, total_adjust=-empty_stacks(src, rc_), skip_fn=sk)
+                t_ = getattr(rc_, "tol", None)  # carried times (rprof_lines): within a tick a sample
+                compare(b, what, rc_, out, total_adjust=-empty_stacks(src, rc_), skip_fn=sk,
+                        total_tol=None if t_ is None else rc_.total_tol + t_.total - sum(t_.flat.values()) + 1e-6,
+                        tol_fn=None if t_ is None else
+                        lambda n, which, t_=t_: (t_.flat if which == "flat" else t_.cum).get(n, 0))
         elif e in ("pprof", "otlp"):
             if e == "otlp" and "go_otlp_err" in res:
                 fail(b, what, res["go_otlp_err"])
@@ -1747,7 +1751,13 @@ def rprof_lines(profs):
     (doc/mappings.md §1.2): one header of the greatest common divisor G of
     the intervals of the Profiles that have a line (period / 1000 µs when
     its unit is nanoseconds, at least 1, else 10000), and a sample of a
-    Profile of interval I counted count x I / G times."""
+    Profile of interval I counted count x I / G times -- but a "free"
+    Profile, of a time (an off-CPU Profile's nanoseconds) and no interval of
+    its own, beside others that have lines: its time in ticks of G, the
+    others' gcd, each sample carried (within a tick; its total within half
+    a tick: the Reading's total_tol and tol_fn), unless those lines pass
+    64x the samples' (or 2^16) and 10 ms a sample would be fewer lines
+    (review diff5 F1)."""
     def iv(p):
         if p["period"] > 0 and p["period_unit"] == "nanoseconds":
             return 1 if p["period"] < 1000 else (p["period"] + 500) // 1000
@@ -1755,12 +1765,40 @@ def rprof_lines(profs):
     def count(p, v, obs):
         return v if (p["type"], p["unit"]) == ("samples", "count") else obs
     used = [p for p in profs if any(names and count(p, v, obs) > 0 for names, v, obs in p["samples"])]
+    def free(p):
+        return (p["unit"] in RPROF_TIME_NS and not (p["period"] > 0 and p["period_unit"] == "nanoseconds")
+                and sum(max(v, 0) for _, v, _ in p["samples"]) > 0)
+    fixed = [p for p in used if not free(p)]
     g = 0
-    for p in used:
+    for p in fixed:
         g = math.gcd(g, iv(p))
+    carried = len(used) > 1 and len(fixed) < len(used) and g > 0
+    if carried:  # the lines on the others' grid, and the 10 ms fallback's
+        tick_ns = g * 1000
+        lines = sum(count(p, v, obs) * (iv(p) // g) for p in fixed for _, v, obs in p["samples"])
+        lines += sum(max(v, 0) * RPROF_TIME_NS[p["unit"]] for p in used if free(p) for _, v, _ in p["samples"]) / tick_ns
+        n = sum(max(count(p, v, obs), 0) for p in profs for _, v, obs in p["samples"])
+        g2 = math.gcd(g, 10000)
+        fell = sum(count(p, v, obs) * (iv(p) // g2) for p in used for _, v, obs in p["samples"])
+        carried = not (lines > (n * 64 if n > (1 << 16) // 64 else 1 << 16) and fell < lines)
+    if not carried:
+        g = 0
+        for p in used:
+            g = math.gcd(g, iv(p))
     r = Reading("OTLP counts x interval / %s us (protoc --decode)" % g)
+    r.total_tol, r.tol = None, None
+    if carried:
+        r.judge = "OTLP counts x interval, times of a Profile of no interval carried, / %s us (protoc --decode)" % g
+        r.tol = Reading("samples of the carried Profiles")
+        r.total_tol = 0.0
     for p in profs:
         m = iv(p) // g if len(used) > 1 else 1
+        if carried and p in used and free(p):
+            r.total_tol += 0.5
+            for names, v, obs in p["samples"]:
+                r.add(names, max(v, 0) * RPROF_TIME_NS[p["unit"]] / (g * 1000))
+                r.tol.add(names, max(obs, 1))  # a row (a tick's room) per observation
+            continue
         for names, v, obs in p["samples"]:
             r.add(names, count(p, v, obs) * m)
     return r

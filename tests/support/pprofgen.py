@@ -82,6 +82,12 @@ hand, standard library only).
                                  duration_nanos only when given: an absurd
                                  period of no stated duration
                                  (tests/cli/t_rprof.sh)
+  pprofgen.py timed OUT PERIOD N CPU [DURATION_NS]  the same N samples
+                                 with a second type cpu/nanoseconds (the
+                                 default, the last) of CPU ns each, period
+                                 cpu/nanoseconds PERIOD: a hostile period
+                                 and times past int64 ns in all
+                                 (tests/cli/t_exports.sh)
   pprofgen.py threads OUT MODE    cpu samples of threads told apart by labels
                                  (MODE num: tid=10, tid=20; str: thread_name=io,
                                  thread=db; mixed: tid=10, tid=20,
@@ -304,16 +310,20 @@ def hours(out):
     open(out, "wb").write(p + st.table())
 
 
-def period(out, per, unit, n, duration=None):
+def period(out, per, unit, n, duration=None, cpu=None):
     # n counted samples (samples/count, one each) of main -> {alpha, beta},
-    # period_type cpu/UNIT, period PER, duration_nanos only when given
+    # period_type cpu/UNIT, period PER, duration_nanos only when given;
+    # with cpu, a second type cpu/nanoseconds (the default) of cpu each
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    if cpu is not None:
+        p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
         p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    vals = varint(1) + (varint(cpu) if cpu is not None else b"")
     for i in range(n):
-        p += field(2, 2, field(1, 2, varint(2 + i % 2) + varint(1)) + field(2, 2, varint(1)))
+        p += field(2, 2, field(1, 2, varint(2 + i % 2) + varint(1)) + field(2, 2, vals))
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     if duration is not None:
         p += field(10, 0, duration)                                   # duration_nanos
@@ -699,6 +709,9 @@ if __name__ == "__main__":
     elif sys.argv[1] == "period":
         period(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]),
                int(sys.argv[6]) if len(sys.argv) > 6 else None)
+    elif sys.argv[1] == "timed":
+        period(sys.argv[2], int(sys.argv[3]), "nanoseconds", int(sys.argv[4]),
+               int(sys.argv[6]) if len(sys.argv) > 6 else None, int(sys.argv[5]))
     elif sys.argv[1] == "threads":
         threads(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "hours":

@@ -40,7 +40,12 @@ typedef struct rp_out {
   pcol_lasts *lasts;      /* per source: its time value (tvt, tscale), for mean_us */
   uint64_t *mean_us;      /* per source: its time per counted sample, us (0: none) */
   uint64_t *tiv_ns;       /* per source: the interval its time is written in, ns (0: ticks, below) */
-  unsigned char *rounded; /* per source: 1 its times were rounded to tiv_ns, 2 it has none (choose_ticks) */
+  unsigned char *rounded; /* per source: 1 its times were rounded to tiv_ns, 2 it has none, 3 they
+                           * were rounded to the sources' shared grid (choose_ticks) */
+  uint64_t grid_us;       /* the grid choose_ticks carried the sources that write a time on, us (0: none) */
+  int fell;               /* the free sources fell back to 10 ms a sample (the 64x lines rule, export_rprof) */
+  int differ;             /* pcol_selection_default_type's: the sources' defaults differ (1: counted, 2: stated) */
+  int count_asked;        /* --value samples, or the count's type: each source's count at its interval */
   __int128 *cum;          /* per source: its time written so far, ns (row_lines) */
   unsigned char *lack;    /* per source: 1 it lacks the stated default (lack_stated): not written */
   uint64_t count_lines;   /* the selection's lines by the count rule (count_row; 0 before it ran) */
@@ -223,7 +228,7 @@ static uint64_t source_interval(rp_out *r, uint32_t src) {
   if (r->tiv_ns && src <= r->nsources && r->tiv_ns[src]) return r->tiv_ns[src] / 1000;
   uint64_t v = own_interval(r, src);
   if (v) return v;
-  if (r->mean_us && src <= r->nsources && r->mean_us[src]) return r->mean_us[src];
+  if (!r->fell && r->mean_us && src <= r->nsources && r->mean_us[src]) return r->mean_us[src];
   return 10000;
 }
 
@@ -567,6 +572,7 @@ typedef struct line_count {
   unsigned char *has; /* per source: it writes a line */
   __int128 *tns;     /* per source: its time value's sum, ns (r->lasts[s].tvt) */
   uint64_t *gns;     /* per source: the greatest common divisor of its times, ns */
+  uint64_t *craw;    /* per source: raw by the count rule (count_row), before choose_ticks */
 } line_count;
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -667,30 +673,54 @@ static int choose_layout(rp_out *r, const pcol_select *sel, line_count *lc, uint
   return PCOL_OK;
 }
 
+/* Which sources write their time (choose_ticks): when the selected sources
+ * are alike (one kind of time, none an Rprof source), every one of them;
+ * else a "free" source, of a measured time and no interval of its own (V8's
+ * wall), beside the others' ticks. */
+static int writes_time(rp_out *r, const line_count *lc, uint32_t s, int alike) {
+  if ((r->kind[s] & KIND_RPROF) || !r->lasts[s].tvt || r->lasts[s].tvt == PCOL_VT_TIME) return 0;
+  return alike || (!own_interval(r, s) && lc->tns[s] > 0);
+}
+
 /* A source whose default value is a stored time (pprof's cpu or wall,
  * V8's wall, perf's cpu-clock) writes that time, not its count: Rprof says
  * only "this stack for one interval", so a sample is its time in ticks
- * (row_lines).  The interval, in whole us: the source's own (its period)
- * when it divides every time, else the times' greatest common divisor,
- * either when the lines stay within RPROF_EXACT_LINES (or the count's
- * lines): exact, so cpu = count x period is written as before, one line
- * per count; else (times of any ns, async-profiler's) its own interval,
- * else its time per counted sample (mean_us), each sample rounded
- * (rounded[s] = 1: the caller notes it).  A source whose time is 0 in
- * every sample writes no sample line at its own interval (rounded[s] = 2:
- * noted too): summaryRprof's 0 s is pcol top's, where its counts were
- * ticks of a time it does not have.  Sets tiv_ns and, for those sources,
- * lc->raw (the carried rounding's total) and lc->lines. */
+ * (row_lines).  Its own tick, in whole us: the source's own interval (its
+ * period) when it divides every time, else the times' greatest common
+ * divisor, either when the lines stay within RPROF_EXACT_LINES (or the
+ * count's lines): exact, so cpu = count x period is written as before, one
+ * line per count; else (times of any ns, async-profiler's) its own
+ * interval, else its time per counted sample (mean_us), each sample
+ * rounded (rounded[s] = 1: the caller notes it).  A source whose time is 0
+ * in every sample writes no sample line (rounded[s] = 2: noted too):
+ * summaryRprof's 0 s is pcol top's, where its counts were ticks of a time
+ * it does not have.
+ * Several sources share one header (choose_layout), so the grid comes
+ * first: the greatest common divisor of the ticks of the sources that have
+ * an interval of their own (and of the others' intervals: counted sources,
+ * Rprof's), or, when none has, of the free sources' own ticks; then every
+ * source that writes its time writes it in ticks of that grid, carried as
+ * above (each sample within a tick, the source's total within half a
+ * tick) -- but a source exact in its own tick when that is a multiple of
+ * the grid, which is written as before, its ticks repeated (choose_layout
+ * refuses what cannot be so, naming the gcd).  (Before, each source kept its
+ * own tick and the header was their gcd: a V8 source beside a Tachyon one
+ * was written at its mean time per sample, 1.9 ms, on a grid of 10 us or
+ * even 1 us, 620,650 lines for 535 samples, and a function's time was its
+ * samples x the mean: work 11.46 ms for 7.29; review diff5 F1.)  Sets
+ * tiv_ns, grid_us and, for those sources, lc->raw (the carried rounding's
+ * total) and lc->lines. */
 #define RPROF_EXACT_LINES (1ULL << 16)
-static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc) {
+static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc, int alike) {
   if (!(r->tiv_ns = calloc(r->nsources + 1, sizeof *r->tiv_ns)) ||
       !(r->cum = calloc(r->nsources + 1, sizeof *r->cum)) ||
       !(r->rounded = calloc(r->nsources + 1, 1)))
     return pcol_oom(r->err);
-  uint64_t lines = 0;
+  uint64_t lines = 0, grid = 0, free_g = 0; /* us */
   for (uint32_t s = 1; s <= r->nsources; s++) {
-    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s] || !r->lasts[s].tvt) {
-      lines += lc->raw[s];
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
+    if (!writes_time(r, lc, s, alike)) { /* its ticks: its interval */
+      grid = gcd(source_interval(r, s), grid);
       continue;
     }
     __int128 tot = lc->tns[s];
@@ -698,7 +728,6 @@ static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc) {
     if (tot <= 0) {
       r->tiv_ns[s] = (own && own <= UINT64_MAX / 1000 ? own : 10000) * 1000;
       r->rounded[s] = 2;
-      lc->raw[s] = 0;
       continue;
     }
     uint64_t iv = 0;
@@ -713,12 +742,51 @@ static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc) {
       r->rounded[s] = 1;
     }
     r->tiv_ns[s] = iv;
-    __int128 n = (tot + iv / 2) / iv;
-    lc->raw[s] = n > (__int128)RPROF_MAX_LINES ? RPROF_MAX_LINES + 1 : (uint64_t)n;
+    if (own) grid = gcd(iv / 1000, grid);
+    else free_g = gcd(iv / 1000, free_g);
+  }
+  r->grid_us = grid ? grid : free_g;
+  uint64_t giv = r->grid_us && r->grid_us <= UINT64_MAX / 1000 ? r->grid_us * 1000 : 0;
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if (r->tiv_ns[s] && r->rounded[s] == 2) {
+      if (giv) r->tiv_ns[s] = giv; /* no line: the grid stays the others' */
+      lc->raw[s] = 0;
+    } else if (r->tiv_ns[s]) {
+      __int128 tot = lc->tns[s];
+      /* on the shared grid: a source rounded to its own tick, or whose
+       * tick is no multiple of the grid (an exact one is written as it
+       * was, its ticks mult times: choose_layout) */
+      if (giv && giv != r->tiv_ns[s] && (r->rounded[s] || r->tiv_ns[s] % giv)) {
+        r->tiv_ns[s] = giv;
+        r->rounded[s] = lc->gns[s] % giv == 0 ? 0 : 3;
+      }
+      uint64_t iv = r->tiv_ns[s];
+      __int128 n = (tot + iv / 2) / iv;
+      lc->raw[s] = n > (__int128)RPROF_MAX_LINES ? RPROF_MAX_LINES + 1 : (uint64_t)n;
+    }
     lines += lc->raw[s];
   }
   lc->lines = lines;
   return PCOL_OK;
+}
+
+/* The layout from the count rule's lines (lc->craw, r->count_lines):
+ * each source's ticks (choose_ticks, when `times`), then the one header
+ * (choose_layout); *lines: the lines to write.  Run again for the
+ * fallback of the free sources (r->fell), so it starts afresh. */
+static int lay_out(rp_out *r, const pcol_select *sel, line_count *lc, int times, int alike, uint64_t *lines) {
+  free(r->mult);
+  free(r->tiv_ns);
+  free(r->cum);
+  free(r->rounded);
+  r->mult = r->tiv_ns = NULL;
+  r->cum = NULL;
+  r->rounded = NULL;
+  r->unified = 0, r->common_iv = 0, r->grid_us = 0;
+  memcpy(lc->raw, lc->craw, (r->nsources + 1) * sizeof *lc->raw);
+  lc->lines = r->count_lines;
+  int rc = times ? choose_ticks(r, sel, lc, alike) : PCOL_OK;
+  return rc ? rc : choose_layout(r, sel, lc, lines);
 }
 
 /* Sources whose own defaults differ but which state one together (a JFR
@@ -733,6 +801,7 @@ static int lack_stated(rp_out *r, const pcol_select *sel) {
   int d = 0;
   pcol_view ss, sv;
   PCOL_RETURN_NOT_OK(pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, r->err));
+  r->differ = d;
   if (d != 2 || !chosen) return PCOL_OK;
   PCOL_RETURN_NOT_OK(pcol_column(r->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, r->err));
   PCOL_RETURN_NOT_OK(pcol_column(r->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, r->err));
@@ -750,21 +819,44 @@ static int lack_stated(rp_out *r, const pcol_select *sel) {
  * cpu-clock and page-faults, whose default is the first event seen), as
  * pcol top --value counts it: a source without it counts 0, so writes no
  * line (r->lack, as lack_stated's); an Rprof source's time is its ticks,
- * written as they are.  A value that is no time is refused: Rprof's lines
- * are ticks of time.  (Before, --value was refused for rprof, and every
- * sample of both events was a tick of 10 ms: 1.92 s in summaryRprof for
- * top --value cpu-clock's 184 ms; review 13 m3.) */
+ * written as they are.  The count (samples) writes each source's counted
+ * samples as lines at its interval (below; it was refused as "not a time"
+ * although an Rprof line is a sample: review diff5 m5).  Any other value
+ * that is no time is refused: Rprof's lines are ticks of time.  (Before,
+ * --value was refused for rprof, and every sample of both events was a
+ * tick of 10 ms: 1.92 s in summaryRprof for top --value cpu-clock's 184 ms;
+ * review 13 m3.) */
 static int value_asked(rp_out *r, const pcol_value_sel *v) {
   pcol_lasts l;
   memset(&l, 0, sizeof l);
   uint32_t vt = v->vt_id;
+  /* the count ("samples", or N naming samples/count): an Rprof line is a
+   * sample, so each source writes its count (THE count rule) at its
+   * interval, as a source of counted samples does (10 ms without one,
+   * noted); a source without the stored count type asked for writes none */
+  r->count_asked = vt == 0;
+  for (uint32_t s = 1; !r->count_asked && s <= r->nsources; s++) r->count_asked = r->cvt[s] && r->cvt[s] == vt;
+  if (r->count_asked) {
+    free(r->lack);
+    r->lack = NULL;
+    if (vt) {
+      if (!(r->lack = malloc(r->nsources + 1))) return pcol_oom(r->err);
+      PCOL_RETURN_NOT_OK(pcol_sources_having(r->f, vt, &vt, 1, r->lack, r->err));
+      r->lack[0] = 1;
+      for (uint32_t s = 1; s <= r->nsources; s++) r->lack[s] = !r->lack[s];
+    }
+    for (uint32_t s = 1; s <= r->nsources; s++)
+      if (!(r->kind[s] & KIND_RPROF)) r->lasts[s].tvt = 0, r->lasts[s].tscale = 0, r->lasts[s].points = 0;
+    return PCOL_OK;
+  }
   if (vt != PCOL_VT_WEIGHT && vt != PCOL_VT_RPROF_ALLOC) PCOL_RETURN_NOT_OK(pcol_lasts_type(&l, r->f, vt, r->err));
   if (!l.tvt) {
     int tl = (int)pcol_utf8_cut(v->type.ptr, v->type.len, 80), ul = (int)pcol_utf8_cut(v->unit.ptr, v->unit.len, 40);
     return pcol_error_set(r->err, PCOL_EINVAL,
                           "rprof export: --value %.*s/%.*s is not a time; Rprof's lines are ticks of time: "
-                          "choose a time value (nanoseconds, microseconds, milliseconds, seconds), or write "
-                          "pprof, speedscope, Firefox or collapsed output, which weigh samples by it",
+                          "choose a time value (nanoseconds, microseconds, milliseconds, seconds) or samples "
+                          "(a line per counted sample), or write pprof, speedscope, Firefox or collapsed "
+                          "output, which weigh samples by it",
                           tl, v->type.ptr ? v->type.ptr : "", ul, v->unit.ptr ? v->unit.ptr : "");
   }
   free(r->lack);
@@ -800,7 +892,9 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
   uint32_t chosen = 0;
   int d = 0;
   pcol_view ty, un;
-  if (pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, NULL) || d ||
+  /* (the count asked for: every source's samples are counted, whatever
+   * their defaults) */
+  if ((!r->count_asked && (pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, NULL) || d)) ||
       pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, NULL) ||
       pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, NULL))
     return;
@@ -808,16 +902,19 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
     uint32_t vt = 0;
     pcol_str t, u;
     if ((sel && sel->source_id && s != sel->source_id) || !has[s] || (r->kind[s] & KIND_RPROF) ||
-        r->lasts[s].tvt || (r->lack && r->lack[s]) || pcol_source_default_types(r->f, s, s, &vt, NULL))
+        r->lasts[s].tvt || (r->lack && r->lack[s]) || (!r->count_asked && pcol_source_default_types(r->f, s, s, &vt, NULL)))
       continue;
     char n[400];
     if (!vt || vt == r->cvt[s]) { /* the count */
       if (own_interval(r, s)) continue;
-      int64_t per = pcol_source_interval_stated(r->f, s); /* stated, but no interval (own_interval) */
-      char why[160] = "it states no sampling period";
+      const char *what = NULL; /* stated, but no interval (own_interval) */
+      int64_t per = pcol_source_interval_stated(r->f, s, &what);
+      char why[200] = "it states no sampling period";
+      /* (a period is pprof's; a Firefox or speedscope copy states an
+       * interval: review diff5 m3) */
       if (per > 0)
-        snprintf(why, sizeof why, "its period, %" PRId64 " ns, is no sampling interval (longer "
-                 "than the profile, or its ticks add up past int64 ns)", per);
+        snprintf(why, sizeof why, "its %s, %" PRId64 " ns, is no sampling interval (longer "
+                 "than the profile, or its ticks add up past int64 ns)", what, per);
       snprintf(n, sizeof n,
                "source %u: its samples are counted and %s, so each is "
                "written as a tick of %" PRIu64 " us, pcol's default: summaryRprof's seconds are its "
@@ -838,6 +935,83 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
              s, tl, tp, ul, up, source_interval(r, s), tl, tp, tl, tp);
     opt->note(opt->note_ctx, n);
   }
+}
+
+/* An export writes only what its own importer reads back: pcol's Rprof
+ * reader keeps a sample's time in int64 ns, the sum of the intervals of
+ * the lines before it (rprof_import.c add_sample), so the lines x the
+ * header's interval must stay within INT64_MAX ns (292 years), else the
+ * export is refused, nothing written.  (A pprof of period INT64_MAX ns,
+ * which is no interval, and three samples of 2^62 ns was written at its
+ * mean, sample.interval=4611686018427388, and pcol top refused the copy:
+ * "sample time overflows int64 nanoseconds"; review 13 m2.)  A source
+ * written back as it was read is its reader's already. */
+static int fits_reader(rp_out *r, const pcol_select *sel, const line_count *lc, uint64_t lines) {
+  uint64_t iv = r->unified ? r->common_iv : 0;
+  for (uint32_t s = 1; !r->unified && s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
+    if (r->kind[s] == (KIND_RPROF | KIND_TEXT)) return PCOL_OK;
+    uint64_t v = source_interval(r, s);
+    if (v > iv) iv = v;
+  }
+  if (!iv || (iv <= (uint64_t)INT64_MAX / 1000 && lines <= (uint64_t)INT64_MAX / (iv * 1000))) return PCOL_OK;
+  return pcol_error_set(r->err, PCOL_ETOOBIG,
+                        "rprof export: the selected samples' time, %" PRIu64 " lines of sample.interval=%" PRIu64
+                        " (us), %.4g s, passes the int64 nanoseconds (292 years) in which pcol's Rprof reader "
+                        "keeps a sample's time: not written; select fewer samples (--from/--to, --source N)",
+                        lines, iv, (double)lines * (double)iv / 1e6);
+}
+
+/* A name of the file (a source's type, a value type's), "" when none. */
+static pcol_str name_of(rp_out *r, const pcol_view *v, uint64_t row, uint64_t rows) {
+  pcol_str t = {"", 0};
+  if (row >= rows || pcol_string(r->f, pcol_view_u32(v, row), &t, NULL) || !t.ptr) t.ptr = "", t.len = 0;
+  return t;
+}
+
+/* The tick each source was written in under the one header, when the
+ * sources measure different values and are written as ticks (the CLI's
+ * warning gives the rule; this note, after the export, which tick each
+ * got): one line, the first sources' ticks and how many more.  (Before,
+ * the warning gave the rule only, and a V8 source that fell back to 10 ms
+ * a sample looked like one written at its time; review diff5 m1.) */
+static void note_ticks(rp_out *r, const pcol_select *sel, const line_count *lc, const pcol_export_options *opt) {
+  char n[1200], item[400];
+  pcol_view ty;
+  if (pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, NULL)) return;
+  uint64_t nvt = pcol_rows(r->f, PCOL_T_VALUE_TYPES), more = 0;
+  int first = 1;
+  int k = snprintf(n, sizeof n, "the sources share sample.interval=%" PRIu64 " (us): ", r->common_iv);
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
+    if (k > 760) {
+      more++;
+      continue;
+    }
+    pcol_str st = name_of(r, &r->so_type, s - 1, r->nsources);
+    int sl = (int)pcol_utf8_cut(st.ptr, st.len, 40);
+    uint32_t vt = r->lasts[s].tvt;
+    pcol_str vn = vt && vt <= nvt ? name_of(r, &ty, vt - 1, nvt) : (pcol_str){"", 0};
+    int vl = (int)pcol_utf8_cut(vn.ptr, vn.len, 60);
+    uint64_t iv = source_interval(r, s), own = own_interval(r, s);
+    if (r->kind[s] & KIND_RPROF)
+      snprintf(item, sizeof item, "source %u (%.*s), its ticks of %" PRIu64 " us", s, sl, st.ptr, iv);
+    else if (r->tiv_ns && r->tiv_ns[s])
+      snprintf(item, sizeof item, "source %u (%.*s), its %.*s time in ticks of %" PRIu64 " us%s", s, sl, st.ptr,
+               vl, vn.ptr, iv, r->rounded && r->rounded[s] ? ", rounded and carried over" : "");
+    else if (r->fell && writes_time(r, lc, s, 0))
+      snprintf(item, sizeof item,
+               "source %u (%.*s), %" PRIu64 " us a sample, pcol's default, not its %.*s time (in ticks of "
+               "the others' grid it made more than 64x the samples' lines)",
+               s, sl, st.ptr, iv, vl, vn.ptr);
+    else
+      snprintf(item, sizeof item, "source %u (%.*s), %" PRIu64 " us a sample (%s)", s, sl, st.ptr, iv,
+               own ? "its interval" : "pcol's default: it states no interval");
+    k += snprintf(n + k, sizeof n - (size_t)k, "%s%s", first ? "" : "; ", item);
+    first = 0;
+  }
+  if (more) snprintf(n + k, sizeof n - (size_t)k, "; and %" PRIu64 " more", more);
+  opt->note(opt->note_ctx, n);
 }
 
 /* a sink that only counts (the dry run below) */
@@ -884,7 +1058,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc && sel && sel->source_id > r.nsources)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %" PRIu64 ")",
                         sel->source_id, r.nsources);
-  line_count lc = {&r, 0, NULL, NULL, NULL, NULL};
+  line_count lc = {&r, 0, NULL, NULL, NULL, NULL, NULL};
   uint64_t lines = 0;
   if (!rc && (!(lc.raw = calloc(r.nsources + 1, sizeof *lc.raw)) ||
               !(lc.has = calloc(r.nsources + 1, 1)) ||
@@ -903,20 +1077,23 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
       __int128 us = (lc.tns[s] / lc.raw[s] + 500) / 1000;
       r.mean_us[s] = us < 1 ? 1 : us > INT64_MAX ? (uint64_t)INT64_MAX : (uint64_t)us;
     }
-  /* Sources of different times per sample share one header, their
-   * intervals' greatest common divisor (choose_layout).  Means are any
-   * numbers of us, so theirs is mostly 1 us; rounded to 3 significant
-   * digits (at most 0.5% off; one source's mean is rounded to 1 us) they
-   * share a grid of 10^(digits - 3) us.  (Written at 10 ms a line, two V8
-   * profiles of 250 us and 2 ms read as 3.13 s for their 2.27 s.)  That
-   * serves sources of one kind of time (V8's wall); beside a source of no
-   * time (counts: 10 ms a line) or of another time, the sources are ticks
-   * alike, as unpack's warning says (ODD-otlp-ebpf-profile's 77 off-CPU
-   * sources and 5 of counts: a grid of 1 us, 267,802,223 lines) -- but for
-   * a source of a measured time and no interval of its own (V8's wall),
-   * which keeps its mean when the shared grid's lines stay within 64x the
-   * samples' (or 2^16): written at 10 ms a sample beside a Tachyon
-   * profile, a V8 profile's 694 ms read as 3.68 s (review 13 F2). */
+  /* Sources of different times per sample share one header: a grid (the
+   * greatest common divisor of their intervals, choose_layout) on which a
+   * source that writes its time is carried (choose_ticks).  Sources of one
+   * kind of time (V8's wall) without an interval of their own share the
+   * gcd of their means, which are any numbers of us, so mostly 1 us:
+   * rounded to 3 significant digits (at most 0.5% off; one source's mean
+   * is rounded to 1 us) they share a grid of 10^(digits - 3) us.  (Written
+   * at 10 ms a line, two V8 profiles of 250 us and 2 ms read as 3.13 s for
+   * their 2.27 s.)  Beside a source of no time (counts: 10 ms a line) or
+   * of another time, the sources are ticks alike, as unpack's warning says
+   * (ODD-otlp-ebpf-profile's 77 off-CPU sources and 5 of counts: a grid of
+   * 1 us, 267,802,223 lines) -- but for a "free" source, of a measured
+   * time and no interval of its own (V8's wall), which writes its time on
+   * the others' grid (choose_ticks) when the lines stay within 64x the
+   * samples' (or 2^16), else, when that is fewer lines, each of its
+   * samples at 10 ms (r.fell: noted): written at 10 ms a sample beside a
+   * Tachyon profile, a V8 profile's 694 ms read as 3.68 s (review 13 F2). */
   uint64_t one = 0;
   uint32_t tvt = 0;
   int differ = 0, alike = 1;
@@ -929,27 +1106,40 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
       one = r.mean_us[s];
     }
   }
-  int kept = 0; /* !alike: a source's measured mean kept */
+  int kept = 0; /* !alike: a free source writes its time */
   for (uint32_t s = 1; !rc && (differ || !alike) && s <= r.nsources; s++) {
-    int keep = alike || (r.lasts[s].tvt && !(r.kind[s] & KIND_RPROF) && !own_interval(&r, s));
+    int keep = alike || writes_time(&r, &lc, s, 0);
     r.mean_us[s] = keep ? round_3_digits(r.mean_us[s]) : 0;
-    kept |= !alike && r.mean_us[s];
+    kept |= !alike && keep && lc.has[s] && !(sel && sel->source_id && s != sel->source_id);
   }
-  if (!rc && alike && tvt != PCOL_VT_TIME) rc = choose_ticks(&r, sel, &lc);
-  if (!rc) rc = choose_layout(&r, sel, &lc, &lines);
-  uint64_t bound = lc.lines > RPROF_EXACT_LINES / 64 ? lc.lines * 64 : RPROF_EXACT_LINES;
-  if (kept && (rc == PCOL_ETOOBIG || (!rc && lines > bound))) { /* the grid too fine: ticks alike */
-    for (uint32_t s = 1; s <= r.nsources; s++) r.mean_us[s] = 0;
-    free(r.mult);
-    r.mult = NULL, r.unified = 0, r.common_iv = 0;
-    err->code = 0, err->message[0] = 0;
-    rc = choose_layout(&r, sel, &lc, &lines);
+  int times = alike ? tvt != PCOL_VT_TIME : kept;
+  if (!rc && !(lc.craw = malloc((r.nsources + 1) * sizeof *lc.craw))) rc = pcol_oom(err);
+  if (!rc) {
+    memcpy(lc.craw, lc.raw, (r.nsources + 1) * sizeof *lc.raw);
+    rc = lay_out(&r, sel, &lc, times, alike, &lines);
+  }
+  uint64_t bound = r.count_lines > RPROF_EXACT_LINES / 64 ? r.count_lines * 64 : RPROF_EXACT_LINES;
+  if (kept && (rc == PCOL_ETOOBIG || (!rc && lines > bound))) { /* the grid too fine for the free sources */
+    pcol_error e2 = {0};
+    uint64_t lines2 = 0;
+    r.err = &e2;
+    r.fell = 1;
+    int rc2 = lay_out(&r, sel, &lc, 0, alike, &lines2);
+    r.err = err;
+    if (!rc2 && (rc || lines2 < lines)) {
+      rc = PCOL_OK, lines = lines2;
+      err->code = 0, err->message[0] = 0;
+    } else { /* no fewer lines: their times, as before */
+      r.fell = 0;
+      rc = lay_out(&r, sel, &lc, times, alike, &lines);
+    }
   }
   if (!rc && lc.lines > RPROF_MAX_LINES)
     rc = pcol_error_set(err, PCOL_ETOOBIG,
                         "rprof export: the selected samples make more than %llu lines, and Rprof "
                         "needs one line per tick of its interval",
                         (unsigned long long)RPROF_MAX_LINES);
+  if (!rc) rc = fits_reader(&r, sel, &lc, lines);
   /* one line per unit of weight: the budget grows with the lines */
   if (!rc) pcol_budget_allow_lines(&bud, lines);
   if (!rc && !dry && lines > 2 * pcol_rows(f, PCOL_T_SAMPLES) + 1024) {
@@ -985,6 +1175,13 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
                "source %u: %s is a time, 0 in every selected sample: no sample line "
                "written (summaryRprof reads 0 s, as pcol top)",
                s, opt->value ? "the value asked for" : "its default value");
+    else if (r.rounded[s] == 3)
+      snprintf(t, sizeof t,
+               "source %u: its times are no whole number of ticks of the sources' shared "
+               "sample.interval=%" PRIu64 " (us), so each sample is its time rounded to them, carried "
+               "over: %.9g s written for %.9g s; a function's times are within a tick a sample of "
+               "the source's",
+               s, r.tiv_ns[s] / 1000, (double)lc.raw[s] * (double)r.tiv_ns[s] / 1e9, (double)lc.tns[s] / 1e9);
     else
       snprintf(t, sizeof t,
                "source %u: its times are no whole number of one interval within %llu lines, so "
@@ -996,6 +1193,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
                (double)lc.tns[s] / 1e9);
     opt->note(opt->note_ctx, t);
   }
+  if (!rc && !dry && opt && opt->note && r.differ == 1 && !opt->value && r.unified) note_ticks(&r, sel, &lc, opt);
   if (!rc && !dry && opt && opt->note) note_not_time(&r, sel, lc.has, opt);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
@@ -1004,6 +1202,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   free(r.lack);
   free(lc.tns);
   free(lc.gns);
+  free(lc.craw);
   free(r.tiv_ns);
   free(r.cum);
   free(r.rounded);
