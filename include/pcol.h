@@ -379,10 +379,11 @@ PCOL_API void pcol_file_header(const pcol_file *f, pcol_header_info *out);
  * have stored plain, at most 64 times its own size (an 862 KB 1.3 file may
  * count as 2.5 MB).  A profile converted in memory by
  * pcol_open_any/pcol_open_many: the size of its input file(s) as they are
- * on disk (a gzip's compressed bytes), not of the pcol image it became; an
- * input whose size is unknown (standard input, a pipe) counts as that
- * image's size.  For the file's own size use pcol_file_header's
- * file_size. */
+ * on disk, or the plain size of the pcol image it became when that is
+ * larger, at most 8 times the size on disk (a .pb.gz counts about as its
+ * inflated protobuf, as its .pcol does); an input whose size is unknown
+ * (standard input, a pipe) counts as that image's size.  For the file's
+ * own size use pcol_file_header's file_size. */
 PCOL_API uint64_t pcol_input_bytes(const pcol_file *f);
 
 /* One directory entry, as stored (a compact 1.2 entry, spec.md §3.1:
@@ -2241,13 +2242,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const 
  * at most B bytes, and holds at most B bytes of output in memory at once
  * (rendered text, JSON trees, id lists), where B is max_output_bytes or by
  * default max(PCOL_EXPORT_BUDGET_MIN, PCOL_EXPORT_BUDGET_PER_BYTE x the
- * input's bytes, pcol_input_bytes: a converted gzip's compressed size, not
- * the pcol image it became); Rprof, which writes a sample once per unit of weight, may
+ * input's bytes, pcol_input_bytes: its bytes as given, or its data's plain
+ * size in pcol when larger, at most 8 x, so a converted gzip counts about
+ * as inflated); Rprof, which writes a sample once per unit of weight, may
  * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line; the default is at
  * most PCOL_INPUT_CAP_MAX (what an import reads by default: every default
  * export reads back).  Past it the export fails with PCOL_ETOOBIG. */
 #define PCOL_EXPORT_BUDGET_MIN ((uint64_t)32 << 20) /* 32 MiB: with the process, under 64 MB */
-#define PCOL_EXPORT_BUDGET_PER_BYTE 128 /* x the input as given: a real 774 KB .pb.gz writes 74 MB of Perun JSON (96 x) */
+#define PCOL_EXPORT_BUDGET_PER_BYTE 128 /* x pcol_input_bytes: a real 774 KB .pb.gz (3 MB plain) prints 146 MB of traces -lines */
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096
 /* THE budget rule, for exporters and for every command that writes (the
  * CLI's views use it for their standard output and -o files):

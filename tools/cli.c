@@ -23,6 +23,10 @@ int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   fprintf(stderr, "pcol %s: ", cmd);
   cli_print_cstr(stderr, m); /* messages quote file data: the text rule */
   fputc('\n', stderr);
+  /* an output past its budget is a limit, not bad input: exit 3 as when
+   * memory runs out (review 14 F3); told by THE budget message
+   * (pcol_output_budget_error, stream.c's), which every such refusal says */
+  if (rc == PCOL_ETOOBIG && err && strstr(err->message, "output budget")) return EXIT_IO;
   return cli_exit_code(rc);
 }
 
@@ -65,7 +69,7 @@ void cli_print_help(const cli_command *cmd, FILE *out) {
   }
   fprintf(out, "  %-24s %s\n", "-h, --help", "show this help");
   fprintf(out, "\nExit status: 0 success, 1 invalid or damaged input, 2 usage error, "
-               "3 I/O error.\n");
+               "3 I/O error or output past its budget.\n");
 }
 
 static int find_opt(const cli_command *cmd, const char *name, size_t len, char short_name) {

@@ -260,13 +260,14 @@ void cli_mean_type(pcol_str *type, char *type_buf);
   {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"}
 /* --unit of the text views in pprof's layout (cli_view_unit). */
 #define CLI_OPT_UNIT                                                            \
-  {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB), raw, or a unit " \
+  {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB; also called minimum, " \
+                 "as pprof's -unit=minimum), raw, or a unit " \
                  "(ns us ms s hrs, also ps fs; B kB MB GB TB)"}
 /* --max-output: `of` names what it bounds when that is not the view
  * (export, unpack: the exporters' budget, pcol_output_budget). */
 #define CLI_MAX_OUTPUT_HELP(of)                                                 \
-  "output budget in bytes" of ", K/M/G/T = x1024 (default: 128 x the input's bytes as given, " \
-  "at least 32 MiB, at most 8 GiB; past it: a message and exit 1)"
+  "output budget in bytes" of ", K/M/G/T = x1024 (default: 128 x the input's size: its bytes, or uncompressed if more, " \
+  "at least 32 MiB, at most 8 GiB; past it: a message and exit 3)"
 #define CLI_OPT_MAX_OUTPUT {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP("")}
 #define CLI_OPT_MAX_ROWS                                                        \
   {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \
@@ -448,8 +449,8 @@ void cli_export_note(void *ctx, const char *text);
  * (cli_open, cli_load do it); wrap: a -o file's stream (fclose it before
  * committing, and abort the file when cli_budget_over()); over: a write
  * was refused (stop the work); need: refuses now when `bytes` more would
- * pass it (returns 1); end: after the command: its exit code, or 1 with
- * the budget's message. */
+ * pass it (returns 1); end: after the command: its exit code, or 3 with
+ * the budget's message (standard output ends at a whole line: outbudget.c). */
 int cli_budget_begin(const cli_command *cmd, const cli_args *a);
 /* --max-output in bytes (K/M/G/T), 0 when absent; 0 given is a usage error.
  * Returns 0 or EXIT_USAGE.  The exporters take it too (export, unpack, fold). */
@@ -459,6 +460,10 @@ void cli_budget_input(const char *path, pcol_file *f);
 void cli_budget_bytes(const char *path, uint64_t n);
 FILE *cli_budget_wrap(FILE *out);
 int cli_budget_over(void);
+/* The command's exporter refused its output past the exporters' budget
+ * (fold: pcol_fold_write's PCOL_ETOOBIG with the budget's message): its
+ * standard output is cut as the view budget's is, and the exit is 3. */
+void cli_budget_cut(void);
 int cli_budget_need(uint64_t bytes);
 int cli_budget_end(const char *cmd, int rc);
 /* --max-rows of the command (read by cli_budget_begin), 0 = the default. */
@@ -547,7 +552,7 @@ int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in,
 /* The ratio 1/F that cli_divide_by set (1: none), for what applies
  * pcol_unit_ratio itself (flame's SVG, unpack's pprof export). */
 double cli_divide_ratio(void);
-/* The --unit of a text view: "auto" (default, pprof's choice per table,
+/* The --unit of a text view: "auto" or "minimum" (default, pprof's choice per table,
  * from the numbers divided by --divide-by), "raw" or a unit of the value's
  * family; *to is what pcol_unit_label takes (a buffer of 32 bytes).  vals:
  * the numbers printed, for "auto". */

@@ -69,7 +69,10 @@ int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, cons
 int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
                      size_t nvals, pcol_sum total, int whole, char *to) {
   const char *u = cli_get(cmd, a, "unit");
-  if (!u || !strcmp(u, "auto")) {
+  /* "minimum" is pprof's name of its default, this pick (review 14 m3:
+   * it printed each number in its own unit, as list's "minimum" does,
+   * where pprof -top -unit=minimum prints its default table) */
+  if (!u || !strcmp(u, "auto") || !strcmp(u, "minimum")) {
     char picked[32]; /* a unit of no family is the file's own text: escaped */
     pcol_unit_pick_ratio(vals, nvals, total, unit, whole, view_ratio, picked, sizeof picked);
     cli_text_buf(picked, strlen(picked), to, 32);

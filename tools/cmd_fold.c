@@ -1,6 +1,7 @@
 /* cmd_fold.c — `pcol fold`: collapsed stacks ("root;...;leaf value"), the
  * input of flamegraph.pl, speedscope and many other tools. */
 #include "cli.h"
+#include <string.h>
 
 const cli_opt opts_fold[] = {
     CLI_OPT_VALUE("to weigh stacks by"),
@@ -26,5 +27,6 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_fold_write(f, &sel, &v, &eo, stdout, &err);
   pcol_close(f);
+  if (rc == PCOL_ETOOBIG && strstr(err.message, "output budget")) cli_budget_cut(); /* (THE message) */
   return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

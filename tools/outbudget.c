@@ -10,13 +10,24 @@
  * known before the first byte of a view.  A command's loop stops at the
  * first refused write (cli_budget_over), and a view that can size its
  * output first refuses before the work (cli_budget_need).  The result is
- * exit 1 with the message, never a truncated file renamed into place, and
- * never an out-of-memory exit. */
+ * exit 3 with the message (a limit, not bad input: review 14 F3), never a
+ * truncated file renamed into place, and never an out-of-memory exit.
+ *
+ * Standard output cannot take back what it was given: the counting stream
+ * passes on whole lines only, holding the unfinished last one (at most
+ * HOLD_MAX bytes; a longer line passes on as it comes), so that a refused
+ * output ends at the end of its last whole line, the rest of that line
+ * left out (a longer line is ended there), and standard error says so.
+ * That holds for every command in the list below, whichever budget
+ * refused (fold's is the exporters': cli_budget_cut). */
 #include "cli.h"
+#include <stdlib.h>
 #include <string.h>
 
 static struct {
   int active, over;
+  int cut;           /* an exporter's budget refused (cli_budget_cut) */
+  int cut_stdout;    /* standard output was cut (bytes left out) */
   uint64_t max;      /* --max-output; 0 = by the inputs */
   uint64_t inputs;   /* bytes of the pcol files opened so far */
   uint64_t written;  /* through every counted stream */
@@ -26,23 +37,86 @@ static struct {
 
 static uint64_t limit(void) { return pcol_output_budget(ob.inputs, ob.max); }
 
+#define HOLD_MAX ((size_t)64 << 10)
+typedef struct counter {
+  FILE *out;
+  char *held; /* the unfinished last line, not passed on yet */
+  size_t nheld, cap;
+  int at_line_end; /* the last byte passed on was a newline (or none was) */
+  int passed;      /* a byte was passed on */
+} counter;
+
+static int pass(counter *k, const char *p, size_t n) {
+  if (!n) return 0;
+  if (fwrite(p, 1, n, k->out) != n) return -1;
+  k->at_line_end = p[n - 1] == '\n', k->passed = 1;
+  return 0;
+}
+
 static ssize_t counted_write(void *c, const char *buf, size_t size) {
-  if (ob.over || size > limit() - (ob.written < limit() ? ob.written : limit())) {
+  counter *k = c;
+  uint64_t room = limit() - (ob.written < limit() ? ob.written : limit());
+  if (ob.over || size > room) {
+    /* the whole lines that fit pass on, with the line held before them */
+    const char *nl = ob.over || !room ? NULL : memrchr(buf, '\n', (size_t)room);
+    if (nl && !pass(k, k->held, k->nheld) && !pass(k, buf, (size_t)(nl + 1 - buf))) {
+      k->nheld = 0;
+      ob.written += (size_t)(nl + 1 - buf);
+    }
     ob.over = 1;
     return 0; /* the stream's error flag is set: later writes fail too */
   }
-  if (size && fwrite(buf, 1, size, (FILE *)c) != size) return 0;
+  const char *nl = size ? memrchr(buf, '\n', size) : NULL;
+  size_t whole = nl ? (size_t)(nl + 1 - buf) : 0, rest = size - whole;
+  if (whole) { /* the held line ends here */
+    if (pass(k, k->held, k->nheld) || pass(k, buf, whole)) return 0;
+    k->nheld = 0;
+  }
+  if (k->nheld + rest > HOLD_MAX) { /* a long line: on as it comes */
+    if (pass(k, k->held, k->nheld) || pass(k, buf + whole, rest)) return 0;
+    k->nheld = 0;
+  } else if (rest) {
+    if (k->nheld + rest > k->cap) {
+      char *h = realloc(k->held, HOLD_MAX);
+      if (!h) return 0;
+      k->held = h, k->cap = HOLD_MAX;
+    }
+    memcpy(k->held + k->nheld, buf + whole, rest);
+    k->nheld += rest;
+  }
   ob.written += size;
   return (ssize_t)size;
 }
 
-static FILE *counted(FILE *out) {
-  cookie_io_functions_t io = {NULL, counted_write, NULL, NULL};
-  return fopencookie(out, "w", io);
+/* Closing: the held line passes on, unless the output was refused (then a
+ * line cut short is ended, and the cut noted). */
+static int counted_close(void *c) {
+  counter *k = c;
+  int rc = 0;
+  if (ob.over || ob.cut) {
+    if (k->passed || k->nheld) ob.cut_stdout |= k->out == ob.real;
+    if (!k->at_line_end && fputc('\n', k->out) == EOF) rc = -1;
+  } else if (pass(k, k->held, k->nheld)) {
+    rc = -1;
+  }
+  free(k->held);
+  free(k);
+  return rc;
 }
 
-static const char *const budgeted[] = {"cat",   "top",  "peek",  "tree",  "tags",   "traces",
-                                       "list",  "diff", "info", "flame", "graph", "report", "disasm", NULL};
+static FILE *counted(FILE *out) {
+  counter *k = calloc(1, sizeof *k);
+  if (!k) return NULL;
+  k->out = out;
+  k->at_line_end = 1;
+  cookie_io_functions_t io = {NULL, counted_write, NULL, counted_close};
+  FILE *f = fopencookie(k, "w", io);
+  if (!f) free(k);
+  return f;
+}
+
+static const char *const budgeted[] = {"cat",   "top",  "peek",  "tree",  "tags",   "traces", "list",
+                                       "diff",  "info", "flame", "graph", "report", "disasm", "fold", NULL};
 
 static uint64_t max_rows; /* --max-rows, for cli_open and cli_load */
 uint64_t cli_max_rows(void) { return max_rows; }
@@ -62,11 +136,11 @@ int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   for (int i = 0; budgeted[i]; i++) on |= !strcmp(cmd->name, budgeted[i]);
   if (!on) return 0;
   /* a command's own budget (the shell runs many in one process) */
-  ob.over = 0, ob.written = ob.inputs = 0, ob.path = NULL;
+  ob.over = ob.cut = ob.cut_stdout = 0, ob.written = ob.inputs = 0, ob.path = NULL;
   if (cli_max_output(cmd, a, &ob.max)) return EXIT_USAGE;
+  ob.real = stdout;
   FILE *fp = counted(stdout);
   if (!fp) return EXIT_IO;
-  ob.real = stdout;
   stdout = fp; /* glibc: stdout is an assignable variable */
   ob.active = 1;
   return 0;
@@ -86,6 +160,8 @@ FILE *cli_budget_wrap(FILE *out) { return ob.active && out != stdout ? counted(o
 
 int cli_budget_over(void) { return ob.over; }
 
+void cli_budget_cut(void) { ob.cut = ob.active; }
+
 int cli_budget_need(uint64_t bytes) {
   if (!ob.active) return 0;
   uint64_t w = ob.written < limit() ? ob.written : limit();
@@ -99,12 +175,16 @@ int cli_budget_end(const char *cmd, int rc) {
   int bad = fflush(stdout) != 0;
   fclose(stdout); /* the counting stream; the real one stays open */
   stdout = ob.real;
-  if (ob.over) {
+  if (ob.over && !ob.cut) {
     pcol_error err = {0};
     pcol_output_budget_error(&err, ob.path ? ob.path : "the output", "the output would be larger than",
                              limit(), ob.inputs, ob.max != 0);
-    return cli_fail(cmd, &err, PCOL_ETOOBIG);
+    rc = cli_fail(cmd, &err, PCOL_ETOOBIG);
   }
+  if (ob.cut_stdout)
+    fprintf(stderr, "pcol %s: standard output is cut short: it ends at the last whole line within the "
+            "budget\n", cmd);
+  if (ob.over || ob.cut) return EXIT_IO;
   if (bad && rc == EXIT_OK) {
     fprintf(stderr, "pcol %s: error writing standard output\n", cmd);
     return EXIT_IO;

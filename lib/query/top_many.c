@@ -342,7 +342,7 @@ static int read_files(many *m, one *files, size_t lo, size_t hi, pcol_error *err
       one_free(o);
       return 0;
     }
-    m->bytes += o->f->size; /* the bytes given (its size when opened) */
+    m->bytes += pcol_input_bytes(o->f); /* what it counts as (pcol_input_bytes), as alone */
     if (!read) {
       one_free(o);
       continue;

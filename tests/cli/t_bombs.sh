@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tiny valid files that declare huge work (issue 28 #5, #6, #9), built by a
 # generator (tests/support/bombs.py, from the spec-only writer): every
-# command refuses with exit 1 and a message naming the file, the budget and
+# command refuses with exit 1 (the row budget) or 3 (an output budget) and a message naming the file, the budget and
 # how to raise it, in seconds, and never publishes a partial -o file.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
@@ -63,7 +63,7 @@ held='would hold more than 512 MiB in memory'
 # ASan build reserves terabytes of shadow memory at start, so it runs uncapped)
 cap=(prlimit --as=1073741824)
 grep -qa __asan_init "$PCOL" && cap=()
-expect 1 "r16.pcol: otlp export: the output would be larger than the output budget" \
+expect 3 "r16.pcol: otlp export: the output would be larger than the output budget" \
   "${cap[@]}" "$PCOL" unpack --to otlp "$tmp/r16.pcol" -o "$tmp/r16.otlp"
 grep -q -- '--max-output' "$tmp/err" || fail "otlp: the message does not say how to raise the budget"
 [ -e "$tmp/r16.otlp" ] && fail "otlp: an output was written for a refused export"
@@ -82,14 +82,14 @@ grep -q '"weights":\[16777215\]' "$tmp/r16.ss.json" || fail "speedscope: the 167
 # 16 Mi rows from their count, before selecting them (it took 11 s and
 # 460 MB): under a 256 MiB address-space cap it still says the budget
 [ ${#cap[@]} -gt 0 ] && cap=(prlimit --as=268435456)
-expect 1 "r16.pcol: firefox export: the output would be larger than the output budget" \
+expect 3 "r16.pcol: firefox export: the output would be larger than the output budget" \
   "${cap[@]}" "$PCOL" unpack --to firefox "$tmp/r16.pcol" -o "$tmp/r16.json"
 [ -e "$tmp/r16.json" ] && fail "firefox: an output was written for a refused export"
 # issue 42 F2: the otlp export's stack table holds every selected stack
 # whole.  A speedscope evented profile of 100,000 nested opens of one frame
 # packs (zstd) into ~90 KB: a chain of 100,000 stacks, Σ depth 5e9 frames
 # (20 GB of location indices).  It grew to 6 GB and exited 3 (out of
-# memory); now Σ depth is held against the budget first: refused, exit 1,
+# memory); now Σ depth is held against the budget first: refused, exit 3,
 # under a 256 MiB address-space cap, nothing written.
 python3 - "$tmp" <<'PY' || fail "python3 could not write chain.json"
 import sys
@@ -105,13 +105,13 @@ PY
 # which the chain's count-only values, kept encoded, make 4.9 MB)
 "$PCOL" pack "$tmp/chain.json" --compress zstd --format-version 1.2 -o "$tmp/chain.pcol" || fail "pack chain.json"
 [ "$(stat -c %s "$tmp/chain.pcol")" -lt 200000 ] || fail "the chain should pack small"
-expect 1 "chain.pcol: otlp export: $held" \
+expect 3 "chain.pcol: otlp export: $held" \
   "${cap[@]}" "$PCOL" unpack --to otlp "$tmp/chain.pcol" -o "$tmp/chain.otlp"
 [ -e "$tmp/chain.otlp" ] && fail "otlp: an output was written for a refused chain"
 # ... and the pprof export, whose budget counts gzip bytes, which 10^10
 # repeated location ids stay under for minutes: refused from Σ depth, as
 # more than a gzip of at most B inflates to when read back (64 x B)
-expect 1 "chain.pcol: pprof export: the samples' stacks hold 10000000000 location ids" \
+expect 3 "chain.pcol: pprof export: the samples' stacks hold 10000000000 location ids" \
   "${cap[@]}" "$PCOL" unpack --to pprof "$tmp/chain.pcol" -o "$tmp/chain.pb.gz"
 # ... while a chain of 1,000 (Σ depth 500,500: 2 MB) exports, and reads back
 "${cap[@]}" "$PCOL" unpack --to otlp "$tmp/chain1k.json" -o "$tmp/chain1k.otlp" 2>"$tmp/err" ||
@@ -125,9 +125,9 @@ expect 1 "chain.pcol: pprof export: the samples' stacks hold 10000000000 locatio
 # #5: 206 bytes, 16,384 samples on a 16,384-deep stack: 268 M rows of
 # sample_locations; cat stops at the budget instead of printing 3.4 GB
 gen deep
-expect 1 "deep.pcol: $budget" "$PCOL" cat --table sample_locations "$tmp/deep.pcol"
+expect 3 "deep.pcol: $budget" "$PCOL" cat --table sample_locations "$tmp/deep.pcol"
 [ "$(stat -c %s "$tmp/out")" -le 33554432 ] || fail "cat wrote past the budget"
-expect 1 "set by --max-output" "$PCOL" cat --table sample_locations "$tmp/deep.pcol" --max-output 1M
+expect 3 "set by --max-output" "$PCOL" cat --table sample_locations "$tmp/deep.pcol" --max-output 1M
 [ "$(stat -c %s "$tmp/out")" -le 1048576 ] || fail "cat wrote past --max-output"
 "$PCOL" cat --table sample_locations "$tmp/deep.pcol" --limit 3 | tail -1 | grep -q '^1	3	1$' ||
   fail "a small view of the same file is still printed"
@@ -137,7 +137,7 @@ expect 1 "set by --max-output" "$PCOL" cat --table sample_locations "$tmp/deep.p
 # before a byte is written (frames x their least size), no SVG is left
 gen inline 524288
 echo keep > "$tmp/i.svg"
-expect 1 "inline.pcol: $budget" "$PCOL" flame "$tmp/inline.pcol" -o "$tmp/i.svg"
+expect 3 "inline.pcol: $budget" "$PCOL" flame "$tmp/inline.pcol" -o "$tmp/i.svg"
 [ "$(cat "$tmp/i.svg")" = keep ] || fail "flame changed its destination"
 
 # one function named by 64 MiB: report, and top's name column
@@ -145,14 +145,14 @@ expect 1 "inline.pcol: $budget" "$PCOL" flame "$tmp/inline.pcol" -o "$tmp/i.svg"
 # the page says each name once, about 16 MiB, so a budget of 8 MiB refuses
 # it; with the default (32 MiB) it is written)
 python3 tests/support/bombs.py longname "$tmp/name16.pcol" 16777216 || fail "python3: name16"
-expect 1 "name16.pcol: the output would be larger than the output budget of 8388608 bytes" \
+expect 3 "name16.pcol: the output would be larger than the output budget of 8388608 bytes" \
   "$PCOL" report "$tmp/name16.pcol" -o "$tmp/l.html" --max-output 8M
 [ -e "$tmp/l.html" ] && fail "report left a partial page"
 "$PCOL" report "$tmp/name16.pcol" -o "$tmp/l.html" || fail "report of a 16 MiB name within the default budget"
 [ "$(stat -c %s "$tmp/l.html")" -lt 25165824 ] || fail "a 16 MiB name makes a page of $(stat -c %s "$tmp/l.html") bytes (said more than once?)"
 gen longname
 for c in top traces; do
-  expect 1 "longname.pcol: the output would be larger than the output budget" "$PCOL" $c "$tmp/longname.pcol"
+  expect 3 "longname.pcol: the output would be larger than the output budget" "$PCOL" $c "$tmp/longname.pcol"
 done
 ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 
@@ -165,7 +165,7 @@ ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 gen labels
 labmsg="labels.pcol: call graph label boxes: their text would pass the output budget of 33554432 bytes"
 [ ${#cap[@]} -gt 0 ] && cap=(prlimit --as=268435456)
-expect 1 "$labmsg" "${cap[@]}" "$PCOL" graph "$tmp/labels.pcol" -o "$tmp/g.dot"
+expect 3 "$labmsg" "${cap[@]}" "$PCOL" graph "$tmp/labels.pcol" -o "$tmp/g.dot"
 [ -e "$tmp/g.dot" ] && fail "graph: an output was written for a refused input"
 # the report page makes the boxes itself (graphtags.js) from the labels,
 # each string once: it only asks whether some label makes a tag, so the
@@ -183,7 +183,7 @@ prlimit --cpu=3 "$PCOL" graph "$tmp/tags.pcol" >"$tmp/out" 2>"$tmp/err" ||
 grep -q 'NN1_3 .*shape=box3d' "$tmp/out" || fail "graph: the tags bomb's first node has no 4 value boxes"
 python3 tests/support/bombs.py labels "$tmp/lab64.pcol" 64 1000 || fail "python3: lab64"
 "$PCOL" graph "$tmp/lab64.pcol" | grep -q box3d || fail "graph: a label set of 64 x 1,000 bytes has no box"
-expect 1 "lab64.pcol: call graph label boxes: their text would pass the output budget of 20480 bytes (set by" \
+expect 3 "lab64.pcol: call graph label boxes: their text would pass the output budget of 20480 bytes (set by" \
   "$PCOL" graph "$tmp/lab64.pcol" --max-output 20K
 
 # #9: merge --coalesce of samples lasting INT64_MAX: 19 digits are not
@@ -209,7 +209,7 @@ PY
 # speedscope profile of 30,000 nested opens is a chain of 30,000 stacks, one
 # trace each, 450 M frames in all (~35 s of CPU to make them, 7 GB of
 # text).  With --max-output 100K it must write at most that, say the budget
-# and exit 1 having made only the traces it wrote: within 5 s of CPU
+# and exit 3 having made only the traces it wrote: within 5 s of CPU
 # (prlimit; it needs well under 1 s, ASan included) and 60 s of wall time,
 # both guards only, since it was the work after the budget that ran on.
 python3 - "$tmp/chain.json" <<'PY' || fail "python3: chain"
@@ -222,7 +222,7 @@ json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "sha
 PY
 "$PCOL" pack "$tmp/chain.json" -o "$tmp/chain.pcol" || fail "pack chain"
 for fmt in text jsonl; do
-  expect 1 "chain.pcol: the output would be larger than the output budget of 102400 bytes (set by --max-output" \
+  expect 3 "chain.pcol: the output would be larger than the output budget of 102400 bytes (set by --max-output" \
     prlimit --cpu=5 "$PCOL" traces "$tmp/chain.pcol" --format $fmt --max-output 100K
   [ "$(stat -c %s "$tmp/out")" -le 102400 ] || fail "traces --format $fmt wrote past --max-output"
 done

@@ -16,7 +16,7 @@ python3 tests/support/amplifier.py "$tmp/amp.pb.gz" || fail "python3 could not w
 for fmt in collapsed rprof perun; do
   echo keep > "$tmp/out.$fmt"
   $PCOL unpack "$tmp/amp.pb.gz" --to $fmt -o "$tmp/out.$fmt" 2>"$tmp/err"; rc=$?
-  [ $rc = 1 ] || fail "$fmt: exit $rc, want 1: $(cat "$tmp/err")"
+  [ $rc = 3 ] || fail "$fmt: exit $rc, want 3 (an output past its budget): $(cat "$tmp/err")"
   grep -q 'amp.pb.gz' "$tmp/err" || fail "$fmt: the message does not name the file: $(cat "$tmp/err")"
   grep -q 'output budget of [0-9]* bytes' "$tmp/err" || fail "$fmt: the message does not name the budget"
   grep -q -- '--max-output' "$tmp/err" || fail "$fmt: the message does not say how to raise it"
@@ -26,13 +26,13 @@ done
 python3 tests/support/amplifier.py "$tmp/ampt.pb.gz" --time || fail "amplifier.py --time"
 echo keep > "$tmp/out.cpuprofile"
 $PCOL unpack "$tmp/ampt.pb.gz" --to v8 -o "$tmp/out.cpuprofile" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] && grep -q 'ampt.pb.gz' "$tmp/err" && grep -q 'output budget of [0-9]* bytes' "$tmp/err" &&
-  grep -q -- '--max-output' "$tmp/err" || fail "v8: exit $rc, want 1 naming the file and the budget: $(cat "$tmp/err")"
+[ $rc = 3 ] && grep -q 'ampt.pb.gz' "$tmp/err" && grep -q 'output budget of [0-9]* bytes' "$tmp/err" &&
+  grep -q -- '--max-output' "$tmp/err" || fail "v8: exit $rc, want 3 naming the file and the budget: $(cat "$tmp/err")"
 [ "$(cat "$tmp/out.cpuprofile")" = keep ] || fail "v8: the destination was changed"
 ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 # fold holds its sorted lines: the same budget, the same message, nothing printed
 $PCOL fold "$tmp/amp.pb.gz" >"$tmp/fold.out" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] || fail "fold: exit $rc, want 1: $(cat "$tmp/err")"
+[ $rc = 3 ] || fail "fold: exit $rc, want 3: $(cat "$tmp/err")"
 grep -q 'fold: would hold more output in memory than the output budget of [0-9]* bytes' "$tmp/err" ||
   fail "fold: the message does not name the budget: $(cat "$tmp/err")"
 [ -s "$tmp/fold.out" ] && fail "fold printed part of its output"
@@ -42,7 +42,7 @@ n=$($PCOL fold examples/demo.out | wc -c)
 $PCOL fold examples/demo.out --max-output "$n" | cmp -s - <($PCOL fold examples/demo.out) ||
   fail "fold --max-output $n (its exact size) should print it all"
 $PCOL fold examples/demo.out --max-output $((n - 1)) >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] && grep -q 'set by --max-output' "$tmp/err" || fail "fold --max-output $((n - 1)): exit $rc: $(cat "$tmp/err")"
+[ $rc = 3 ] && grep -q 'set by --max-output' "$tmp/err" || fail "fold --max-output $((n - 1)): exit $rc: $(cat "$tmp/err")"
 # graph --format callgrind names a function once too ("(N)" after its
 # first line): the 256 KiB name once, within the default budget; below its
 # size --max-output refuses it and leaves no file
@@ -50,7 +50,7 @@ $PCOL graph "$tmp/amp.pb.gz" --format callgrind -o "$tmp/amp.callgrind" 2>"$tmp/
   fail "graph --format callgrind of the amplifier: $(cat "$tmp/err")"
 [ "$(stat -c %s "$tmp/amp.callgrind")" -lt 300000 ] || fail "graph --format callgrind: the name is written more than once"
 $PCOL graph "$tmp/amp.pb.gz" --format callgrind --max-output 100000 -o "$tmp/amp2.callgrind" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] && grep -q 'output budget of 100000 bytes (set by --max-output' "$tmp/err" ||
+[ $rc = 3 ] && grep -q 'output budget of 100000 bytes (set by --max-output' "$tmp/err" ||
   fail "graph --format callgrind --max-output 100000: exit $rc: $(cat "$tmp/err")"
 [ ! -e "$tmp/amp2.callgrind" ] || fail "graph --format callgrind past the budget left an output"
 # speedscope and pprof name the function once: no amplification
@@ -61,7 +61,7 @@ $PCOL unpack "$tmp/amp.pb.gz" --to pprof -o "$tmp/out.pb.gz" || fail "pprof of t
 printf 'main;a 3\nmain;b 2\n' > "$tmp/s.folded"
 $PCOL pack "$tmp/s.folded" -o "$tmp/s.pcol" || fail "pack s.folded"
 $PCOL unpack "$tmp/s.pcol" --to collapsed --max-output 5 -o "$tmp/s.out" 2>"$tmp/err"; rc=$?
-[ $rc = 1 ] || fail "--max-output 5: exit $rc, want 1"
+[ $rc = 3 ] || fail "--max-output 5: exit $rc, want 3"
 grep -q 's.pcol' "$tmp/err" || fail "--max-output 5: the message does not name the file: $(cat "$tmp/err")"
 [ ! -e "$tmp/s.out" ] || fail "--max-output 5 left an output"
 $PCOL unpack "$tmp/s.pcol" --to collapsed --max-output 100000 -o "$tmp/s.out" || fail "--max-output 100000"

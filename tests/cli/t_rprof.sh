@@ -83,7 +83,7 @@ m=tests/fixtures/rprof/memgc-snapshots.out
 # A pprof sample whose default value is a time is its time in ticks of the
 # interval written (doc/mappings.md §1.2): Node's wall profile (27 samples,
 # times multiples of 10 ms) is sum / 10 ms lines, not 27; those lines are
-# bounded by --max-output: one byte short of the export is refused (exit 1,
+# bounded by --max-output: one byte short of the export is refused (exit 3,
 # the file named, nothing written), its size writes the same bytes.
 nw="$TD/pprof/nodejs-wall.pb.gz"
 if [ -f "$nw" ]; then
@@ -97,7 +97,7 @@ if [ -f "$nw" ]; then
   n=$(stat -c %s "$tmp/nw.out")
   rm -f "$tmp/nb.out"
   $PCOL unpack "$nw" --to rprof -o "$tmp/nb.out" --max-output $((n - 1)) 2>"$tmp/err"; rc=$?
-  [ $rc = 1 ] && grep -q "nodejs-wall.pb.gz: rprof export: .*set by --max-output" "$tmp/err" && [ ! -e "$tmp/nb.out" ] ||
+  [ $rc = 3 ] && grep -q "nodejs-wall.pb.gz: rprof export: .*set by --max-output" "$tmp/err" && [ ! -e "$tmp/nb.out" ] ||
     fail "$nw --max-output $((n - 1)) (its export is $n bytes): exit $rc, $(cat "$tmp/err")"
   $PCOL unpack "$nw" --to rprof -o "$tmp/nb.out" --max-output "$n" && cmp -s "$tmp/nb.out" "$tmp/nw.out" ||
     fail "$nw --max-output $n (its size) does not write the export"

@@ -71,7 +71,7 @@ done
 [ "$(grep -c ',node,' "$tmp/tree.csv")" = 4 ] || fail "tree: 4 nodes (main, f, g, h)"
 "$PCOL" tree $V "$tmp/a.out" --node-count 1 | grep -q '^Showing top 1 nodes out of 4$' || fail "tree: node count line"
 "$PCOL" tree $V "$tmp/a.out" --sort name 2>"$tmp/err"; [ $? = 2 ] || fail "tree --sort name is a usage error"
-"$PCOL" tree $V "$tmp/a.out" --max-output 100 >"$tmp/out" 2>"$tmp/err"; [ $? = 1 ] || fail "tree past --max-output exits 1"
+"$PCOL" tree $V "$tmp/a.out" --max-output 100 >"$tmp/out" 2>"$tmp/err"; [ $? = 3 ] || fail "tree past --max-output exits 3"
 grep -q "output budget of 100 bytes" "$tmp/err" || fail "tree budget message: $(cat "$tmp/err")"
 
 # list: Rprof srcrefs against a source file found through --source-path

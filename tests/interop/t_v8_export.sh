@@ -257,7 +257,7 @@ $PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 -o "$tmp/b0.cpuprofile" || bad 
 sz=$(stat -c %s "$tmp/b0.cpuprofile")
 $PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 --max-output "$sz" -o "$tmp/b1.cpuprofile" &&
   cmp -s "$tmp/b0.cpuprofile" "$tmp/b1.cpuprofile" || bad "--max-output $sz (its exact size) should write it all"
-expect 1 "set by --max-output" $PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 --max-output $((sz - 1)) \
+expect 3 "set by --max-output" $PCOL unpack "$tmp/out-rprof.cpuprofile" --to v8 --max-output $((sz - 1)) \
   -o "$tmp/b2.cpuprofile"
 [ -e "$tmp/b2.cpuprofile" ] && bad "--max-output $((sz - 1)) left an output"
 
