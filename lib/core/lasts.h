@@ -81,7 +81,9 @@ int pcol_source_period_or_interval(pcol_file *f, uint32_t s, pcol_period *p, pco
  *    one of its thread, for the mean gap of the thread's consecutive
  *    samples, (last - first) / (n - 1), as DevTools' CPUProfileDataModel
  *    (normalizeTimestamps: averageIntervalTime) draws it (the source's
- *    threads' gaps pooled: a V8 source has one thread);
+ *    threads' gaps pooled: a V8 source has one thread; the speedscope
+ *    export ends its timeline there but draws that sample, which measured
+ *    no time, for none, as speedscope reads the .cpuprofile: timeline_step);
  * 3. its own time: its value of the source's default type when that is a
  *    time (perf's period of a cpu-clock or task-clock sample, pprof's cpu =
  *    count x period, Rprof's interval x ticks by the time rule), in ns;

@@ -911,11 +911,14 @@ cmp -s <(rows "$tmp/alt.cpuprofile") <(rows "$tmp/alt-t.json") ||
 # a V8 sample lasts until the next, as DevTools draws it, however uneven the
 # gaps (here 50 us to 5 ms; capped at the smallest gap, the timeline covered
 # 15% of a real profile's time, interop review G2): the timeline reads back
-# as the time from the first sample to the last, plus the last one's, which
-# has no next and no length of its own (V8's wall time of the last sample
-# is 0): the mean gap of its thread, (last - first) / (n - 1) = 8150 / 7 us,
-# as DevTools' CPUProfileDataModel draws it (THE span rule, lib/core/lasts.h;
-# the median, 300 us, before)
+# as the time from the first sample to the last; the last one has no next
+# and no length of its own (V8's wall time of the last sample is 0): the
+# timeline ends the mean gap of its thread after it, (last - first) / (n -
+# 1) = 8150 / 7 us, as DevTools' CPUProfileDataModel draws it (THE span
+# rule, lib/core/lasts.h; the median, 300 us, before), but draws its frames
+# for no time, as speedscope reads the .cpuprofile (its wall, 0: the
+# timeline is the wall profile; review 13 m6): 7 stretches, the last
+# sample none (it drew 1164286 ns before)
 python3 - "$tmp/uneven.cpuprofile" <<'PY' || fail "python3: uneven.cpuprofile"
 import json, sys
 nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": "", "lineNumber": -1, "columnNumber": -1},
@@ -932,8 +935,8 @@ $PCOL unpack "$tmp/uneven.cpuprofile" --to speedscope -o "$tmp/uneven.json" || f
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1])); d["profiles"] = [p for p in d["profiles"] if p["type"] == "evented"]
 d["activeProfileIndex"] = 0; json.dump(d, open(sys.argv[2], "w"))' "$tmp/uneven.json" "$tmp/uneven-tl.json"
-want=$(( (50 + 5000 + 300 + 50 + 2000 + 700 + 50) * 1000 + (8150000 + 3) / 7 ))
-[ "$(durs "$tmp/uneven-tl.json")" = "8 $want" ] ||
+want=$(( (50 + 5000 + 300 + 50 + 2000 + 700 + 50) * 1000 ))
+[ "$(durs "$tmp/uneven-tl.json")" = "7 $want" ] ||
   fail "the V8 timeline does not cover the samples' time ($want ns): $(durs "$tmp/uneven-tl.json")"
 # pcol -> speedscope -> pcol keeps the whole file's numbers for inputs with
 # times, whose export adds the evented "URI: timeline" after the sampled
@@ -1046,10 +1049,11 @@ d["activeProfileIndex"] = 0
 json.dump(d, open(sys.argv[2], "w"))
 PY
 $PCOL info "$tmp/rt-tl.json" | grep -q 'values: *timeline/nanoseconds' || fail "a lone timeline is no source: $($PCOL info "$tmp/rt-tl.json")"
-# (its stretches: the last sample, with no next and a V8 wall time of 0,
-# lasts its thread's mean gap, as DevTools draws it: 37.5 ms / 9 (the
-# median, 1 ms, before): THE span rule, lib/core/lasts.h)
-[ "$($PCOL fold "$tmp/rt-tl.json" | awk '{s+=$NF} END{print s}')" = 41666667 ] || fail "a lone timeline: $($PCOL fold "$tmp/rt-tl.json")"
+# (its stretches: the samples' wall, 37.5 ms; the last sample, with no next
+# and a V8 wall time of 0, draws nothing, as speedscope reads the
+# .cpuprofile: 41,666,667 ns before, with its thread's mean gap, 37.5 ms /
+# 9, as DevTools draws it, where the timeline still ends; review 13 m6)
+[ "$($PCOL fold "$tmp/rt-tl.json" | awk '{s+=$NF} END{print s}')" = 37500000 ] || fail "a lone timeline: $($PCOL fold "$tmp/rt-tl.json")"
 # perf record -k CLOCK_REALTIME: times past 2000 are the wall clock, so
 # the source starts at its first event and wall-clock ranges select it
 # (samples at .000, .150, ... .750 s past 2026-11-29T03:53:32Z)

@@ -9,7 +9,9 @@
 #  - the last sample of a V8 thread lasts the mean gap of its thread,
 #    (last - first) / (n - 1), DevTools' averageIntervalTime
 #    (normalizeTimestamps), on a hand-made profile and on one `node
-#    --cpu-prof` records here;
+#    --cpu-prof` records here: the speedscope timeline ends there, but
+#    draws that sample's frames for no time (its wall, 0, as speedscope's
+#    importer reads it), so the timeline is the wall profile, frame by frame;
 #  - a startTime that is no time is refused naming the event and the byte;
 #  - an export of a selection writes the recording parts of what it writes
 #    (spec.md §7 "Recordings"): profiles of two traces exported one each
@@ -153,6 +155,44 @@ want=$(devtools_end "$tmp/g.cpuprofile")
 [ "$want" = 800000 ] || fail "DevTools' rule computed $want"
 got=$(timeline_end "$tmp/g.cpuprofile")
 [ "$got" = "$want" ] || fail "the last sample's end on the timeline: $got ns, DevTools' $want (the mean gap)"
+# ... but the last sample measured no time (V8's wall 0: no sample after
+# it), and speedscope's importer gives it none: its frames draw nothing
+# there, so the timeline adds up, frame by frame, to the wall profile
+# (doc/mappings.md §5; review 13 m6: drawn for the mean gap, a node
+# profile's last sample, fib, had 696.357 ms in the timeline, 694.457 in
+# wall and in speedscope's own reading): g 0, not 200 us
+timeline_wall() { # SPEEDSCOPE-JSON: each frame's time on the stack in the timeline and in wall
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [f["name"] for f in d["shared"]["frames"]]
+tl = [p for p in d["profiles"] if p["type"] == "evented"]
+wall = [p for p in d["profiles"] if p["type"] == "sampled" and p["name"].endswith(": wall")]
+if len(tl) != 1 or len(wall) != 1:
+    sys.exit("%d timelines, %d wall profiles" % (len(tl), len(wall)))
+got, depth, since = {}, {}, {}
+for e in tl[0]["events"]:  # a frame's time on the stack, recursion counted once
+    f = e["frame"]
+    if e["type"] == "O":
+        depth[f] = depth.get(f, 0) + 1
+        if depth[f] == 1:
+            since[f] = e["at"]
+    else:
+        depth[f] -= 1
+        if depth[f] == 0:
+            got[f] = got.get(f, 0) + e["at"] - since[f]
+want = {}
+for st, w in zip(wall[0]["samples"], wall[0]["weights"]):
+    for f in set(st):
+        want[f] = want.get(f, 0) + w
+got = {names[f]: v for f, v in got.items() if v}
+want = {names[f]: v for f, v in want.items() if v}
+if got != want:
+    diff = sorted((n, got.get(n), want.get(n)) for n in set(got) | set(want) if got.get(n) != want.get(n))
+    sys.exit("(frame, timeline ns, wall ns) %s" % diff[:5])
+PY
+}
+timeline_wall "$tmp/tl.json" || fail "g.cpuprofile: the timeline is not the wall profile"
 # a profile node records here
 if command -v node >/dev/null; then
   cat >"$tmp/w.js" <<'J'
@@ -170,6 +210,7 @@ J
     # profile made the two 157328563 and 157328562 once)
     [ -n "$got" ] && [ -n "$want" ] && [ $((got > want ? got - want : want - got)) -le 1 ] ||
       fail "node's profile: the last sample ends at $got ns, DevTools' $want"
+    timeline_wall "$tmp/tl.json" || fail "node's profile: the timeline is not the wall profile"
   fi
 fi
 
@@ -219,4 +260,4 @@ for d in '9.3e15:time out of range' '1e17:time out of range' '-1e17:time out of 
   "$PCOL" top "$tmp/bd.cpuprofile" >/dev/null 2>"$tmp/err"
   [ $? = 1 ] && grep -qF "timeDeltas[1]: ${d#*:}" "$tmp/err" || fail "timeDeltas ${d%%:*}: $(cat "$tmp/err")"
 done
-echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap, a startTime that is no time, as DevTools"
+echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap (the timeline's end; its frames the wall profile), a startTime that is no time, as DevTools"

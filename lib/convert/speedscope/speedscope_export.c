@@ -665,6 +665,7 @@ typedef struct timeline {
   sexp *x;
   pcol_str uri;
   int64_t from, to, start, cur_end;
+  int64_t tail;   /* where the thread's last sample ends by THE span rule when it draws nothing (INT64_MIN: none) */
   pcol_laid laid; /* the thread's row written last as placed (THE placement rule) */
   pcol_buf open; /* open frames, root first */
   pcol_buf name; /* " (THREAD)" of a source of several threads */
@@ -691,10 +692,23 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
    * next sample is not cut here (it drew the same) */
   int64_t own = pcol_lasts_own(&x->lasts, &c->sc, &x->rt, c->row);
   int64_t at = pcol_lasts_start(&x->lasts, d, own, t, has_next, c->laid);
+  /* a V8 or Chrome-trace sample that measured no time (the last of its
+   * thread: V8's wall 0, no sample after it) draws nothing, as
+   * speedscope's importer reads the .cpuprofile, so that the timeline adds
+   * up, frame by frame, to the wall profile; the timeline still ends where
+   * THE span rule ends it (rule 2: DevTools' mean gap after it; endValue,
+   * tail).  Drawn for the mean gap, fib had 696.357 ms in the timeline,
+   * 694.457 ms in wall and in speedscope's own reading (review 13 m6) */
+  int measured_none = x->lasts.until_next && d == 0;
   d = pcol_lasts_span(&x->lasts, d, own, t, has_next, next);
   if (d < 0) d = 0;
   t = at;
   int64_t e = t > INT64_MAX - d ? INT64_MAX : t + d;
+  if (measured_none) {
+    int64_t tl = e > c->to ? c->to : e;
+    if (tl > c->tail) c->tail = tl;
+    e = t;
+  }
   c->laid = (pcol_laid){at, e};
   if (t < c->from) t = c->from;
   if (t > c->to) t = c->to; /* (laid past the range's end: nothing of it is drawn) */
@@ -731,6 +745,7 @@ static int timeline_begin(timeline *c, uint32_t th) {
   c->first = 1;
   c->open.len = 0;
   c->cur_end = c->start;
+  c->tail = INT64_MIN;
   c->laid = pcol_laid_none();
   if (x->dry) return PCOL_OK;
   c->name.len = 0;
@@ -760,7 +775,8 @@ static int timeline_end(timeline *c) {
   while (no && !rc) rc = event(x, &c->first, 'C', o[--no], c->cur_end);
   c->have = 0;
   if (rc || x->dry) return rc;
-  if (fprintf(x->out, "],\"endValue\":%lld", (long long)shifted(x, c->cur_end)) < 0) return io(x);
+  int64_t end = c->tail > c->cur_end ? c->tail : c->cur_end;
+  if (fprintf(x->out, "],\"endValue\":%lld", (long long)shifted(x, end)) < 0) return io(x);
   if (c->th == 0 && (rc = rowtimes_write(x, c))) return rc;
   if ((rc = thread_write(x, c->th))) return rc;
   return put(x, "}");
