@@ -249,6 +249,23 @@ if [ -f "$rp" ]; then
   z=$($PCOL top "$tmp/rp.pb.gz" --value samples/count -n 1 2>&1 | grep -o 'of [0-9]* total')
   [ -n "$a" ] && [ "$a" = "$z" ] || fail "r-prof-profile__1 via firefox to pprof: samples/count '$z', the original '$a'"
 fi
+# ... in the original's order: a pprof profile's [samples/count,
+# cpu/nanoseconds] (pcolCountFirst), so that a value's index is the same
+# (--value 0, go's -sample_index=0: review diff5 m2, the copy's [cpu,
+# samples] answered cpu where the original answers samples)
+vals() { $PCOL info "$1" | sed -n 's/^  values: *//p'; }
+top0() { $PCOL top "$1" --value 0 -n 1 | grep -E '^(Type|Showing nodes)'; }
+for g in "$rp" "$TD/pprof/go-cpu-inline-small.pb.gz"; do
+  [ -f "$g" ] || continue
+  b=$(basename "$g")
+  $PCOL unpack "$g" --to firefox -o "$tmp/ord.json" && $PCOL unpack "$tmp/ord.json" --to pprof -o "$tmp/ord.pb.gz" ||
+    fail "$b via firefox to pprof"
+  grep -q '"pcolCountFirst":true' "$tmp/ord.json" || fail "$b via firefox: the count's place is not said"
+  for c in "$tmp/ord.json" "$tmp/ord.pb.gz"; do
+    [ "$(vals "$c")" = "$(vals "$g")" ] || fail "$b via firefox ($(basename "$c")): values '$(vals "$c")', the original '$(vals "$g")'"
+    [ "$(top0 "$c")" = "$(top0 "$g")" ] || fail "$b via firefox ($(basename "$c")): top --value 0 '$(top0 "$c")', the original '$(top0 "$g")'"
+  done
+done
 # a Firefox file of counts at a stated 1 ms (pcol's of a Tachyon recording):
 # its pprof and OTLP copies' period is 1 ms; an interval pcol made up (the
 # counts of collapsed stacks, pcolIntervalStated false) none

@@ -422,6 +422,7 @@ typedef struct tw { /* what one source's threads share */
   int64_t dur_ns; /* a synthetic source's stated duration (pcolDurationNanos; 0: none) */
   pcol_str uri;
   pcol_str vname; /* the weight's value type name (pcolValueType; NULL: none) */
+  int count_first; /* its count (cvt) comes before the weight's type in its value types (pcolCountFirst) */
 } tw;
 
 static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
@@ -666,7 +667,7 @@ static int tid_taken(const fx *x, long long tid) {
  * the samples' weight type (a source's thread, thread_start, or the empty
  * thread of a profile without samples, empty_thread). */
 static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str name, pcol_str process,
-                       int synthetic, int64_t dur_ns, const char *wtype, pcol_str vname) {
+                       int synthetic, int64_t dur_ns, const char *wtype, pcol_str vname, int count_first) {
   int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
                      "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
@@ -684,6 +685,11 @@ static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str
    * names only as a time or bytes: the importer reads it back */
   if (!rc && vname.ptr) rc = put(x, ",\"pcolValueType\":");
   if (!rc && vname.ptr) rc = jstr(x, vname);
+  /* its source lists its count (samples/count, each row's pcolCount) before
+   * the weight's type (a pprof profile's [samples, cpu]): the import makes
+   * them in that order, so that a value's index is the original's (--value
+   * 0, go's -sample_index=0: review diff5 m2, the copy's [cpu, samples]) */
+  if (!rc && count_first) rc = put(x, ",\"pcolCountFirst\":true");
   if (!rc) rc = put(x, ",\"markers\":{\"data\":[],\"name\":[],\"startTime\":[],\"endTime\":[],\"phase\":[],"
                        "\"category\":[],\"length\":0},\"samples\":{\"weightType\":\"");
   if (!rc) rc = put(x, wtype);
@@ -732,7 +738,8 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     while (tid_taken(x, tid)) tid++;
     x->last_fallback = tid;
   }
-  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname);
+  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname,
+                     w->count_first);
 }
 
 /* Each row of the sorter, in order: its thread started or ended as it
@@ -1016,6 +1023,12 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
     size_t nsrows;
     if (!(rc = pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, s, &srows, &nsrows, x->err))) {
       cap_others = nsrows + PCOL_XV_MAX;
+      /* whether the count comes first (pcolCountFirst, thread_head) */
+      for (size_t j = 0; j < nsrows && w->cvt && w->wvt != w->cvt; j++) {
+        uint32_t vt = pcol_view_u32(&x->svt_vt, srows[j]);
+        if (vt == w->wvt) break;
+        if (vt == w->cvt) w->count_first = 1;
+      }
       if (!(others = malloc(cap_others * sizeof *others))) rc = oom(x);
     }
   }
@@ -1107,7 +1120,7 @@ static int empty_thread(fx *x, uint32_t s) {
   uri = pcol_display_name(uri);
   char pid[16];
   snprintf(pid, sizeof pid, "%u", s);
-  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0});
+  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0}, 0);
   if (!rc) rc = put(x, "],\"time\":[],\"weight\":[],\"length\":0}}");
   if (!rc) x->nthreads_written++;
   return rc;

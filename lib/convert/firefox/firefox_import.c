@@ -555,7 +555,22 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   if (kind < 0) return ffj_fail(&x->j, "%s.samples.weightType: unknown weight type \"%s\"", tp, wtype);
   if (weight && !pcol_jt_is_null(weight)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "weight", n, tp, &weight));
   else weight = 0;
+  /* pcol's export of a time or bytes weight: each row's count (THE count
+   * rule), which the weight does not give; read as the row's weight */
+  pcol_jv pcnt = pcol_jt_get(T, s, "pcolCount");
+  if (pcnt && !pcol_jt_is_null(pcnt) && kind != 0) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "pcolCount", n, tp, &pcnt));
+  else pcnt = 0;
+  /* and kept as the value samples/count: a source whose counts were all 1
+   * (R's pprof of an Rprof file) kept none, and the pprof export of the
+   * copy had no samples/count (go -sample_index=samples refused it); made
+   * before the weight's type when the source listed it first
+   * (pcolCountFirst: a pprof profile's [samples, cpu], whose copy was
+   * [cpu, samples], --value 0 the cpu; review diff5 m2) */
+  int held = pcnt && n && !x->vt_cnt && !x->vt_held;
+  if (held && pcol_jt_kind(pcol_jt_get(T, th, "pcolCountFirst")) == PCOL_JK_TRUE)
+    PCOL_RETURN_NOT_OK(samples_type(x, &x->vt_held));
   PCOL_RETURN_NOT_OK(weight_type(x, kind, pcol_jt_is_str(vname) ? pcol_jt_str(T, vname) : NULL));
+  if (held && !x->vt_held) PCOL_RETURN_NOT_OK(samples_type(x, &x->vt_held));
   thread_seen(x, n);
   pcol_jv stack, time = 0, deltas = 0, cpu = pcol_jt_get(T, s, "threadCPUDelta");
   pcol_jv pdur = pcol_jt_get(T, s, "pcolDuration"), pw = pcol_jt_get(T, s, "pcolWeight");
@@ -565,15 +580,6 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
   if (cpu) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "threadCPUDelta", n, tp, &cpu));
   int pcol_long = pdur && pw && pcol_jt_is_arr(pdur) && pcol_jt_is_arr(pw) && pcol_jt_size(T, pdur) == n &&
                   pcol_jt_size(T, pw) == n;
-  /* pcol's export of a time or bytes weight: each row's count (THE count
-   * rule), which the weight does not give; read as the row's weight */
-  pcol_jv pcnt = pcol_jt_get(T, s, "pcolCount");
-  if (pcnt && !pcol_jt_is_null(pcnt) && kind != 0) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "pcolCount", n, tp, &pcnt));
-  else pcnt = 0;
-  /* and kept as the value samples/count: a source whose counts were all 1
-   * (R's pprof of an Rprof file) kept none, and the pprof export of the
-   * copy had no samples/count (go -sample_index=samples refused it) */
-  if (pcnt && n && !x->vt_cnt && !x->vt_held) PCOL_RETURN_NOT_OK(samples_type(x, &x->vt_held));
   /* pcol's export of samples without times: the axis is made up, so the
    * samples come back without times, out of the profile's range, and the
    * source's stated duration with them (pcolDurationNanos) */

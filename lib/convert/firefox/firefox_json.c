@@ -44,7 +44,8 @@ static const char *const META[] = {"preprocessedProfileVersion", "version", "sta
 static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", "funcTable", "sources", NULL};
 static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
                                      "stackTable", "frameTable", "funcTable", "jsAllocations",
-                                     "nativeAllocations", "pcolTimeAxis", "pcolDurationNanos", "pcolValueType", NULL};
+                                     "nativeAllocations", "pcolTimeAxis", "pcolDurationNanos", "pcolValueType",
+                                     "pcolCountFirst", NULL};
 /* a table's columns (processed) or its schema and rows (Gecko) */
 static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack", "time", "timeDeltas",
                                       "threadCPUDelta", "pcolDuration", "pcolWeight", "pcolCount", "schema", "data", NULL};
