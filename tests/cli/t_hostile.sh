@@ -56,6 +56,28 @@ $PCOL graph "$tmp/amp.pb.gz" --format callgrind --max-output 100000 -o "$tmp/amp
 # speedscope and pprof name the function once: no amplification
 $PCOL unpack "$tmp/amp.pb.gz" --to speedscope -o "$tmp/out.json" || fail "speedscope of the amplifier"
 $PCOL unpack "$tmp/amp.pb.gz" --to pprof -o "$tmp/out.pb.gz" || fail "pprof of the amplifier"
+# ... but an Rprof line-profiling function is a speedscope frame per
+# (function, line) (pcolLine), each writing its name and file: a 4 KiB name
+# at 600 lines is 2.5 MB of frames, written after the profiles.  The
+# budget's check before a profile counts them (their least bytes): refused
+# before a profile is written, so that at most the document's head reaches
+# standard output (before, the profiles were written and the frames refused
+# at the budget: 1 MiB out)
+python3 - "$tmp/lines.out" <<'PY' || fail "python3: lines.out"
+import sys
+name = "f" * 4096
+with open(sys.argv[1], "w") as o:
+    o.write("line profiling: sample.interval=20000\n#File 1: lines.R\n")
+    for k in range(1, 601):
+        o.write('1#%d "%s" \n' % (k, name))
+PY
+$PCOL unpack "$tmp/lines.out" --to speedscope --max-output 1M -o - >"$tmp/lines.json" 2>"$tmp/err"; rc=$?
+[ $rc = 3 ] && grep -q 'output budget of 1048576 bytes (set by --max-output' "$tmp/err" ||
+  fail "speedscope of 600 lines of a 4 KiB name, --max-output 1M: exit $rc, want 3: $(cat "$tmp/err")"
+[ "$(stat -c %s "$tmp/lines.json")" -lt 4096 ] ||
+  fail "speedscope of 600 lines of a 4 KiB name: $(stat -c %s "$tmp/lines.json") bytes written before the refusal"
+$PCOL unpack "$tmp/lines.out" --to speedscope -o "$tmp/lines.json" || fail "speedscope of 600 lines of a 4 KiB name"
+[ "$(grep -o '"pcolLine":true' "$tmp/lines.json" | wc -l)" = 600 ] || fail "speedscope of 600 lines: not a frame a line"
 
 # --max-output: lower and raise the budget; a bad value is a usage error
 printf 'main;a 3\nmain;b 2\n' > "$tmp/s.folded"

@@ -131,6 +131,8 @@ typedef struct sexp {
   int src_head;                   /* the source's first sampled profile is written */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
+  uint64_t frames_need;           /* the least bytes of the frames found so far (written last) */
+  size_t nframes_counted;         /* frames [0, it) are in frames_need */
   char note[400];                 /* for opt->note once written: the types not written ("": none) */
   uint64_t nskipped;              /* (source, type) profiles not written for a negative amount */
 } sexp;
@@ -563,6 +565,8 @@ static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
   return rc;
 }
 
+static int frames_least(sexp *x);
+
 /* The sampled profile of type t (the ti-th of source_types, after scan). */
 static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   int rc;
@@ -587,7 +591,10 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
     if ((rc = each_run(x, vt, RUN_NEED, 0))) return rc;
     x->need_known = 1;
   }
-  if (pcol_budget_exceeded(x->bud, x->need)) return pcol_budget_refuse(x->bud, x->err);
+  /* and the frames, written after every profile, at their least (frames_least) */
+  if ((rc = frames_least(x))) return rc;
+  uint64_t least = x->need > UINT64_MAX - x->frames_need ? UINT64_MAX : x->need + x->frames_need;
+  if (pcol_budget_exceeded(x->bud, least)) return pcol_budget_refuse(x->bud, x->err);
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
   int dec;
   const char *unit = unit_name(t, &dec);
@@ -935,7 +942,16 @@ static int evented(sexp *x, pcol_str uri, const pcol_select *sel) {
   return rc;
 }
 
-static int write_frame(sexp *x, uint32_t key) {
+/* What frame `key` says: its name, file (NULL: none), line (NA: none),
+ * and for a line as a frame of its own whether it is a named function's
+ * (pcolLine) or a place (pcolNameless); the one place write_frame and
+ * frames_least read them.  name may point into x->name. */
+typedef struct frame_parts {
+  pcol_str name, file;
+  int64_t line;
+  int by_fn;
+} frame_parts;
+static int frame_of_key(sexp *x, uint32_t key, frame_parts *p) {
   pcol_str name = {0}, file = {0};
   int64_t line = PCOL_NA_I64;
   int rc, by_fn = 0;
@@ -957,15 +973,48 @@ static int write_frame(sexp *x, uint32_t key) {
     line = pcol_view_i64(&x->fn_line, key - 1);
     if (!name.ptr) name = file.ptr ? file : (pcol_str){"[unknown]", 9};
   }
-  if ((rc = put(x, "{\"name\":")) || (rc = put_str(x, name))) return rc;
-  if (file.ptr && ((rc = put(x, ",\"file\":")) || (rc = put_str(x, file)))) return rc;
-  if (line != PCOL_NA_I64 && fprintf(x->out, ",\"line\":%lld", (long long)line) < 0) return io(x);
+  *p = (frame_parts){name, file, line, by_fn};
+  return PCOL_OK;
+}
+
+#define FRAME_LINE_KEY ",\"pcolLine\":true"
+#define FRAME_PLACE_KEY ",\"pcolNameless\":true"
+
+/* The least bytes frames [nframes_counted, nframes) add to "shared"
+ * (write_frame: a name and a file written as JSON strings are at least
+ * their bytes and quotes), into frames_need.  The frames are written after
+ * the profiles, so the budget's check before a profile counts them: a
+ * function of a long name at many lines (Rprof's line profiling: a frame
+ * per (function, line), pcolLine, each writing the name and the file) was
+ * refused only once the profiles were written, B bytes later */
+static int frames_least(sexp *x) {
+  for (; x->nframes_counted < x->nframes; x->nframes_counted++) {
+    uint32_t key = x->frames[x->nframes_counted];
+    frame_parts p;
+    int rc = frame_of_key(x, key, &p);
+    if (rc) return rc;
+    uint64_t n = (x->nframes_counted ? sizeof ",\n" - 1 : 0) + sizeof "{\"name\":\"\"}" - 1 + p.name.len;
+    if (p.file.ptr) n += sizeof ",\"file\":\"\"" - 1 + p.file.len;
+    if (p.line != PCOL_NA_I64) n += sizeof ",\"line\":0" - 1;
+    if ((key >> 30) == 1) n += p.by_fn ? sizeof FRAME_LINE_KEY - 1 : sizeof FRAME_PLACE_KEY - 1;
+    x->frames_need += n;
+  }
+  return PCOL_OK;
+}
+
+static int write_frame(sexp *x, uint32_t key) {
+  frame_parts p;
+  int rc = frame_of_key(x, key, &p);
+  if (rc) return rc;
+  if ((rc = put(x, "{\"name\":")) || (rc = put_str(x, p.name))) return rc;
+  if (p.file.ptr && ((rc = put(x, ",\"file\":")) || (rc = put_str(x, p.file)))) return rc;
+  if (p.line != PCOL_NA_I64 && fprintf(x->out, ",\"line\":%lld", (long long)p.line) < 0) return io(x);
   /* a place, not a function (a key speedscope ignores): pcol's import
    * makes it a line of a function without a name again, so the Rprof
    * export of the copy writes the srcref, not a call "FILE:LINE" that
    * summaryRprof counts (review 12 F3); a named function's line: that
    * line of it, not its start (pcolLine, also ignored by speedscope) */
-  if ((key >> 30) == 1 && (rc = put(x, by_fn ? ",\"pcolLine\":true" : ",\"pcolNameless\":true"))) return rc;
+  if ((key >> 30) == 1 && (rc = put(x, p.by_fn ? FRAME_LINE_KEY : FRAME_PLACE_KEY))) return rc;
   return put(x, "}");
 }
 
