@@ -1363,6 +1363,23 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_default_note(pcol_file *f, const 
                                                             const char *what, const char *advice,
                                                             char **note, pcol_error *err);
 
+/* The note an Rprof export (of each source's default: no --value) of sources
+ * whose own defaults differ gives (*note = NULL when they agree or the note
+ * tells nothing, pcol_value_default_note's cases; else malloc'd, free() it):
+ * when they state no default together, *warning = true and "the sources
+ * measure different values, so Rprof's lines count each sample as one tick
+ * of its source's interval (its period, else 10 ms), or, for a source of
+ * a measured time and no interval (V8's wall), its time in ticks of the
+ * shared sample.interval (...), not as these values (...); write one with
+ * SELECT"; when
+ * they state one (a JFR recording's cpu), *warning = false and the stated
+ * default's note, "... (write another source with SELECT)".  SELECT: how
+ * the caller's user selects a source ("--source N" for the CLI, "source =
+ * N" for R).  The CLI's unpack --to rprof and R's pcol_to_rprof say it. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_rprof_note(pcol_file *f, const pcol_select *sel,
+                                                          const char *select, char **note,
+                                                          bool *warning, pcol_error *err);
+
 /* How the numbers of value v read (doc/mappings.md §0, decimal units): a
  * unit "1e-9" or "1e-9 U" stores the value x 10^9 (collapsed decimal
  * counts, Perun real amounts), so views print value / 10^9.  Returns the
@@ -1985,6 +2002,18 @@ PCOL_API double pcol_unit_scale(pcol_sum v, pcol_str from, const char *to, const
 /* true when `from` belongs to a family (bytes, time, GCU), a decimal
  * unit of one's unit too. */
 PCOL_API bool pcol_unit_known(pcol_str from);
+/* THE unit rule of the bindings' numbers (R's views: time in seconds,
+ * memory in bytes): the base unit of from's family, *base "s" (time), "B"
+ * (bytes) or "GCU", and how many `from` make one of it, the divisor of a
+ * sum in `from` (1e9 for "nanoseconds" and "ns", 1/1024 for "kB", 1e12 for
+ * the decimal unit "1e-9 ms"); a unit of no family is its own base (the U
+ * of a decimal unit "1e-D U", "count" for a bare "1e-D": a collapsed
+ * file's decimal counts; "picoseconds", which pprof leaves unscaled, as
+ * it is), divided by 10^D.  *base points into from or a static string;
+ * *decimals (NULL: not asked) gets D, 0 for a unit that is no decimal
+ * one (a text that writes such sums as decimals, pcol fold's, is in U:
+ * divide it by the divisor / 10^D). */
+PCOL_API double pcol_unit_base(pcol_str from, pcol_str *base, int *decimals);
 /* true when `to` is "auto", "minimum", "raw" or a unit of from's family. */
 PCOL_API bool pcol_unit_valid_target(pcol_str from, const char *to);
 /* pprof's ScaledLabel: "%.2f" without ".00", then the unit ("1.23s",

@@ -28,22 +28,17 @@ static void warn_default_note(const cli_command *cmd, pcol_file *f, const pcol_s
 
 void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                           const char *path) {
-  bool differ = false;
-  pcol_error e = {0};
   char *note = NULL;
-  if (pcol_value_defaults_differ(f, sel, &differ, &e) || !differ) return;
-  /* a default the sources state together (a JFR recording's cpu) is
-   * written as top counts it (rprof_export.c lack_stated): its note; else
-   * each sample is one tick */
-  if (pcol_value_default_note(f, sel, NULL, NULL, &note, &e) || !note) return;
-  int stated = strncmp(note, "the sources measure", 19) != 0;
+  bool warning = false;
+  pcol_error e = {0};
+  /* the library's words (R's pcol_to_rprof says the same) */
+  if (pcol_value_rprof_note(f, sel, "--source N", &note, &warning, &e) || !note) return;
+  fprintf(stderr, "pcol %s: %s: ", cmd->name, warning ? "warning" : "note");
+  cli_print_cstr(stderr, path);
+  fputs(": ", stderr);
+  cli_print_cstr(stderr, note);
+  fputc('\n', stderr);
   free(note);
-  if (stated) warn_default_note(cmd, f, sel, path, NULL, "write another source with --source N");
-  else warn_default_note(cmd, f, sel, path, "Rprof's lines count each sample as one tick of its source's interval (its period, "
-                         "else 10 ms), or, for a source of a measured time and no interval (V8's wall), its time in "
-                         "ticks of the shared sample.interval (a note after the export names each source's tick), "
-                         "not as these values",
-                         "write one with --source N");
 }
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,

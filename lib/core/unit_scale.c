@@ -161,6 +161,24 @@ int64_t pcol_unit_ns(pcol_str u) {
   return d && d->factor >= 1 && d->factor < 1e15 ? (int64_t)llround(d->factor) : 0;
 }
 
+double pcol_unit_base(pcol_str from, pcol_str *base, int *decimals) {
+  static const double p10[] = {1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+  pcol_str shown;
+  int dec = pcol_unit_decimals(from, &shown);
+  if (decimals) *decimals = dec;
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    const unit_def *fu = sniff(&families[f], shown.ptr, shown.len);
+    if (!fu) continue;
+    const unit_def *bu = &families[f].units[families[f].dflt];
+    *base = (pcol_str){bu->name, strlen(bu->name)};
+    /* (the base's factor over the unit's, exact for ns, us, ms, s, B and
+     * kB...PB: a sum in ns / 1e9, as a division by the literal) */
+    return bu->factor / fu->factor * p10[dec];
+  }
+  *base = dec && !shown.len ? (pcol_str){"count", 5} : shown;
+  return p10[dec];
+}
+
 bool pcol_unit_valid_target(pcol_str from, const char *to) {
   if (is_auto(to) || !strcmp(to, "raw")) return true;
   double frac;

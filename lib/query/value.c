@@ -534,3 +534,31 @@ unsigned pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
 size_t pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, size_t cap) {
   return (size_t)pcol_decimal_text(buf, cap, x, (int)pcol_value_decimals(v, NULL));
 }
+
+int pcol_value_rprof_note(pcol_file *f, const pcol_select *sel, const char *select, char **note,
+                          bool *warning, pcol_error *err) {
+  *note = NULL;
+  *warning = false;
+  bool differ = false;
+  PCOL_RETURN_NOT_OK(pcol_value_defaults_differ(f, sel, &differ, err));
+  if (!differ) return PCOL_OK;
+  /* a default the sources state together (a JFR recording's cpu) is
+   * written as top counts it (rprof_export.c lack_stated): its note; else each sample is
+   * one tick of its source (choose_ticks) */
+  char *n = NULL;
+  PCOL_RETURN_NOT_OK(pcol_value_default_note(f, sel, NULL, NULL, &n, err));
+  if (!n) return PCOL_OK;
+  bool ticks = strncmp(n, "the sources measure", 19) == 0;
+  free(n);
+  char advice[96];
+  snprintf(advice, sizeof advice, "%s %s", ticks ? "write one with" : "write another source with",
+           select ? select : "--source N");
+  *warning = ticks;
+  return pcol_value_default_note(f, sel,
+                                 ticks ? "Rprof's lines count each sample as one tick of its source's interval "
+                                         "(its period, else 10 ms), or, for a source of a measured time and no "
+                                         "interval (V8's wall), its time in ticks of the shared sample.interval (a "
+                                         "note after the export names each source's tick), not as these values"
+                                       : NULL,
+                                 advice, note, err);
+}

@@ -295,3 +295,26 @@ def test_open_glob_skipped_matches(packed, tmp_path):
     assert warned == said
     assert [w["name"] for w in want] == t.name.tolist()
     assert [w["flat"] for w in want] == t.flat.tolist()
+
+
+def test_top_units_as_stored():
+    """The Python views keep the stored unit (as `--format json`): no copy
+    of the unit rule to disagree with libpcol's (review 13 m8, R's copy).  A
+    Perun time profile's "ns" and a collapsed file's decimal counts ("1e-9",
+    .decimals 9) are the CLI's raw numbers, and the decimals give what
+    `pcol top` prints."""
+    import os
+    from conftest import REPO
+    perun = os.path.join(REPO, "tests", "fixtures", "perun", "time.perf")
+    dec = os.path.join(REPO, "tests", "fixtures", "collapsed", "decimal.folded")
+    with pcol.open(perun) as f:
+        compare(f, perun, "function", None)
+        t = f.top()
+        assert (t.unit, t.decimals) == ("ns", 0)
+        assert t.total == 2203861000  # pcol top: 2.20s
+    with pcol.open(dec) as f:
+        compare(f, dec, "function", None)
+        t = f.top()
+        assert (t.unit, t.decimals) == ("1e-9", 9)
+        row = t.name.tolist().index("d")
+        assert t.flat[row] / 10 ** t.decimals == 7  # pcol top: d 7

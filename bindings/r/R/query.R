@@ -69,15 +69,19 @@
   enc2utf8(x)
 }
 
-# How a unit reads in R: time in seconds, memory in bytes, others as they
-# are.  list(divisor, unit, kind): kind "time", "bytes" or "" names the
-# columns (self.time as summaryRprof; self.bytes; self).
+# How a unit reads in R: time in seconds, memory in bytes, any other unit
+# as the number it holds (a decimal unit "1e-D U", a collapsed file's
+# decimal counts or a Perun amount, divided by 10^D), by THE unit rule
+# (pcol_unit_base, lib/core/unit_scale.c, through C_unit_base): "ns" and
+# "nanoseconds" alike.  list(divisor, unit, kind, decimals): kind "time",
+# "bytes" or "" names the columns (self.time as summaryRprof; self.bytes;
+# self); decimals, D of a decimal unit (a text that writes its sums as
+# decimals, pcol fold's, is divided by div / 10^D).
 .r_unit <- function(unit) {
-  u <- if (is.na(unit)) "" else unit
-  d <- switch(u, nanoseconds = 1e9, microseconds = 1e6, milliseconds = 1e3, seconds = 1, NA)
-  if (!is.na(d)) return(list(div = d, unit = "seconds", kind = "time"))
-  if (u %in% c("bytes", "byte")) return(list(div = 1, unit = "bytes", kind = "bytes"))
-  list(div = 1, unit = unit, kind = "")
+  if (is.na(unit)) return(list(div = 1, unit = unit, kind = "", decimals = 0L))
+  b <- .Call(C_unit_base, unit)
+  kind <- if (b$base == "s") "time" else if (b$base == "B") "bytes" else ""
+  list(div = b$div, unit = switch(kind, time = "seconds", bytes = "bytes", b$base), kind = kind, decimals = b$decimals)
 }
 .vname <- function(base, ru) if (nzchar(ru$kind)) paste(base, ru$kind, sep = ".") else base
 .pct <- function(v, total) if (total != 0) 100 * v / total else rep(0, length(v))
@@ -282,6 +286,7 @@ pcol_fold <- function(path, value = NULL, max_output = NULL, ..., mmap = TRUE) {
   mo <- if (is.null(max_output)) NA_real_ else as.double(max_output)
   r <- .with_file(path, mmap, q = q, function(f) .Call(C_q_fold, f, value, q, mo))
   ru <- .r_unit(r$unit)
+  ru$div <- ru$div / 10^ru$decimals # the text's numbers (and total): a decimal unit's as the decimals it holds
   .attrs(.df(list(stack = r$stack, value = r$value / ru$div)), r, ru, "fold")
 }
 

@@ -1,56 +1,34 @@
 # R's own profiling habits over any pcol input: summaryRprof()'s result,
 # profvis, and profile-package lists.
 
-# summaryRprof(filename, memory = "none"/"both", lines = "hide") from any
-# input pcol reads: the same list (by.self, by.total, sample.interval,
-# sampling.time) with the same rounding and order, its numbers from
-# pcol top (value "cpu": interval x ticks on Rprof; memory: "rprof.alloc").
-pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide", "show"), value = "cpu", ...,
+# summaryRprof(filename, memory = "none"/"both", lines = "hide"/"show")
+# of any input pcol reads: summaryRprof's list read from the Rprof text
+# pcol_to_rprof(path, value = value, ...) writes of it (.summary_text), so
+# pcol_summaryRprof(f, ...) is summaryRprof(pcol_to_rprof(f, ...)), for
+# an Rprof file as for a V8, Go or Tachyon profile or a directory of
+# several.
+pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide", "show"), value = NULL, ...,
                               basenames = 1, mmap = TRUE) {
   memory <- match.arg(memory)
   lines <- match.arg(lines)
-  if (lines == "show") return(.summary_lines(path, memory, basenames, ..., mmap = mmap))
-  t <- pcol_top(path, by = "function", value = value, ..., mmap = mmap)
-  ru <- attr(t, "unit")
-  if (!identical(ru, "seconds")) stop("pcol_summaryRprof: value ", value, " is not a time", call. = FALSE)
-  src <- pcol_sources(path, mmap = mmap)
-  # the interval of the first source that has one in a time unit (Rprof: its header's)
-  per <- src[!is.na(src$period_unit) & src$period_unit %in% c("nanoseconds", "microseconds", "milliseconds", "seconds"), ]
-  interval <- if (nrow(per)) per$period[1] / .r_unit(per$period_unit[1])$div else NA_real_
-  fnames <- paste0('"', t$name, '"') # summaryRprof's rownames are the file's quoted names
-  self <- t$self.time
-  total <- t$total.time
-  # summaryRprof: rows sorted by name (sort(), so in the collation of the
-  # user's locale, LC_COLLATE: not radix's C order), then ordered by -self,
-  # -total (by.self) and -total, -self (by.total), stable, so ties keep the
-  # locale's order
-  o <- match(sort(fnames), fnames)
-  fnames <- fnames[o]; self <- self[o]; total <- total[o]
-  sum_self <- attr(t, "total")
-  digits <- if (!is.na(interval) && interval < 0.01) 3L else 2L
-  rval <- data.frame(self.time = round(self, digits), self.pct = round(100 * self / sum_self, 2),
-                     total.time = round(total, digits), total.pct = round(100 * total / sum_self, 2))
-  rownames(rval) <- fnames
-  if (memory == "both") {
-    m <- pcol_top(path, by = "function", value = "rprof.alloc", ..., mmap = mmap)
-    mem <- m$total.bytes[match(fnames, paste0('"', m$name, '"'))]
-    mem[is.na(mem)] <- 0
-    # a one-column matrix named by function, as summaryRprof's rowsum() leaves it
-    rval$mem.total <- matrix(round(mem / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
-  }
-  index1 <- order(-self, -total)
-  index2 <- order(-total, -self)
-  by.self <- rval[index1, ]
-  by.self <- by.self[by.self[, 1L] > 0, ]
-  by.total <- rval[index2, c(3L, 4L, if (memory == "both") 5L, 1L, 2L)]
-  list(by.self = by.self, by.total = by.total, sample.interval = interval, sampling.time = sum_self)
+  .summary_text(path, memory, lines, basenames, value = value, ..., mmap = mmap)
 }
 
 # Writes the selected samples of any input as an Rprof file (pcol unpack
 # --to rprof): what profvis, summaryRprof and proftools read.
-pcol_to_rprof <- function(path, out = tempfile(fileext = ".Rprof"), ..., mmap = TRUE) {
+# value: the time its lines are ticks of (pcol unpack --to rprof --value;
+# NULL: each source's default).  Of sources whose defaults differ, the
+# library's note, as pcol unpack says it: a warning when each sample is
+# written as a tick of its source (a JFR recording's allocation samples
+# beside a Go CPU profile), naming source = N; else a message.
+pcol_to_rprof <- function(path, out = tempfile(fileext = ".Rprof"), value = NULL, ..., mmap = TRUE) {
   q <- .query(...)
-  .with_file(path, mmap, q = q, function(f) .Call(C_q_export, f, "rprof", q, out))
+  value <- .str1(value, "value")
+  nt <- .with_file(path, mmap, q = q, function(f) .Call(C_q_export, f, "rprof", q, out, value))
+  if (!is.null(nt)) {
+    if (nt$warning) warning("pcol_to_rprof: ", path, ": ", nt$note, call. = FALSE)
+    else message("pcol_to_rprof: note: ", path, ": ", nt$note)
+  }
   invisible(out)
 }
 
@@ -267,16 +245,22 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   alloc
 }
 
-# summaryRprof(lines = "show") of the Rprof text pcol_to_rprof(path, ...)
-# writes (.rprof_text: its header's interval and kinds of profiling, a
-# sample a line): each sample's stack is the source lines of its frames
-# ("FILE#LINE", innermost first; "<no location>" when none has one); self
-# is the first, total each distinct one once; by.line orders the rows by
-# file and line.  With memory = "both", mem.total adds each sample's memory
-# increase to each distinct line of it (MB, 0.1).  Computed from the
-# sample tables (as summaryRprof from the file's lines), with R's own sort
-# and order.
-.summary_lines <- function(path, memory, basenames, ..., mmap = TRUE) {
+# summaryRprof(memory =, lines =) of the Rprof text pcol_to_rprof(path,
+# ...) writes (.rprof_text: its header's interval and kinds of profiling, a
+# sample a line, each line a tick of the header's interval, as summaryRprof
+# counts them): each line's tokens, innermost first, are its functions'
+# quoted names (lines = "hide"; with line profiling, a line of source
+# lines only is "<no location>") or the source lines of its frames
+# ("FILE#LINE"; "<no location>" when none has one; lines = "show"); self
+# is the first, total each distinct one once; by.line (lines = "show")
+# orders the rows by file and line.  A line without frames (an Rprof
+# memory-profiling line without a call) is no sample, as summaryRprof
+# drops it.  With memory = "both", mem.total adds each sample's memory
+# increase (.rprof_alloc) to each distinct token of it (MB, 0.1).
+# Computed from the sample tables (as summaryRprof from the file's lines),
+# with R's own sort and order.  One function for both: the numbers of
+# lines = "hide" and "show" are of the same text.
+.summary_text <- function(path, memory, lines, basenames, ..., mmap = TRUE) {
   rt <- .rprof_text(path, c("samples", "sample_locations", "locations", "functions",
                             if (memory == "both") "sample_values"), ..., mmap = mmap)
   p <- rt$p
@@ -287,7 +271,8 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   if (memory != "none" && !startsWith(hdr, "memory"))
     stop("pcol_summaryRprof: the Rprof text of ", path, " has no memory profiling (summaryRprof: ",
          "\"profile does not contain memory information\")", call. = FALSE)
-  if (!grepl("line profiling", hdr, fixed = TRUE))
+  line_profiling <- grepl("line profiling", hdr, fixed = TRUE)
+  if (lines == "show" && !line_profiling)
     stop("pcol_summaryRprof: the Rprof text of ", path, " was written without line profiling (summaryRprof: ",
          "\"profile does not contain line information\")", call. = FALSE)
   s <- p$samples
@@ -298,59 +283,74 @@ pcol_profvis_data <- function(path, ..., mmap = TRUE) {
   keep <- s$sample_id %in% sl$sample_id
   s <- s[keep, ]
   alloc <- alloc[keep]
+  if (!nrow(s)) stop("pcol_summaryRprof: the Rprof text of ", path, " has no samples (summaryRprof: ",
+                     "\"no events were recorded\")", call. = FALSE)
   li <- match(sl$location_id, p$locations$location_id)
-  line <- p$locations$line[li]
-  file <- p$functions$filename[match(p$locations$function_id[li], p$functions$function_id)]
-  has <- !is.na(line) & line > 0 & !is.na(file)
-  if (basenames) { # the last `basenames` components of each name, as summaryRprof keeps them
-    fu <- unique(file[has])
-    dirnames <- dirname(fu)
-    short <- basename(fu)
-    for (i in seq_len(basenames - 1)) {
-      tail <- basename(dirnames)
-      short <- ifelse(tail == ".", short, paste0(tail, "/", short))
-      parent <- dirname(dirnames)
-      dirnames <- ifelse(dirnames == parent, ".", parent)
+  fi <- match(p$locations$function_id[li], p$functions$function_id)
+  if (lines == "show") {
+    line <- p$locations$line[li]
+    file <- p$functions$filename[fi]
+    has <- !is.na(line) & line > 0 & !is.na(file)
+    if (basenames) { # the last `basenames` components of each name, as summaryRprof keeps them
+      fu <- unique(file[has])
+      dirnames <- dirname(fu)
+      short <- basename(fu)
+      for (i in seq_len(basenames - 1)) {
+        tail <- basename(dirnames)
+        short <- ifelse(tail == ".", short, paste0(tail, "/", short))
+        parent <- dirname(dirnames)
+        dirnames <- ifelse(dirnames == parent, ".", parent)
+      }
+      file[has] <- short[match(file[has], fu)]
     }
-    file[has] <- short[match(file[has], fu)]
+    tok <- paste0(file[has], "#", line[has])
+  } else { # the names (a frame of a source line alone has none)
+    name <- p$functions$name[fi]
+    has <- !is.na(name)
+    tok <- paste0('"', name[has], '"') # summaryRprof's rownames are the text's quoted names
   }
-  tok <- paste0(file[has], "#", line[has])
   sid <- sl$sample_id[has]
   o <- order(sid, sl$depth[has]) # innermost first within a sample
   tok <- tok[o]; sid <- sid[o]
-  w <- rep(1, nrow(s)) # a line of the text is a tick
-  first_tok <- rep("<no location>", nrow(s))
   si <- match(sid, s$sample_id)
-  lead <- !duplicated(si)
-  first_tok[si[lead]] <- tok[lead]
-  u <- !duplicated(data.frame(si, tok)) # each distinct line once per sample
+  # a line of the text is a tick; one with no token is "<no location>"
+  # (line profiling; without it every frame has a name)
   none <- setdiff(seq_len(nrow(s)), si)
-  utok <- c(tok[u], rep("<no location>", length(none)))
-  uw <- c(w[si[u]], w[none])
-  fnames <- sort(unique(utok))
+  fnames <- sort(unique(c(tok, if (length(none)) "<no location>")))
+  tid <- match(tok, fnames)
+  nl <- match("<no location>", fnames)
+  first_tid <- rep(nl, nrow(s))
+  lead <- !duplicated(si)
+  first_tid[si[lead]] <- tid[lead]
+  u <- !duplicated((si - 1) * length(fnames) + tid) # each distinct token once per sample
+  uid <- c(tid[u], rep(nl, length(none)))
+  usi <- c(si[u], none)
+  fcounts <- tabulate(first_tid, length(fnames))
+  ucounts <- tabulate(uid, length(fnames))
   if (memory == "both") {
-    umem <- as.vector(tapply(c(alloc[si[u]], alloc[none]), factor(utok, levels = fnames), sum))
-    umem[is.na(umem)] <- 0
+    umem <- vapply(split(alloc[usi], factor(uid, levels = seq_along(fnames))), sum, numeric(1))
   }
-  fcounts <- as.vector(tapply(w, factor(first_tok, levels = fnames), sum)); fcounts[is.na(fcounts)] <- 0
-  ucounts <- as.vector(tapply(uw, factor(utok, levels = fnames), sum)); ucounts[is.na(ucounts)] <- 0
   firstnum <- fcounts * interval
   uniquenum <- ucounts * interval
   index1 <- order(-firstnum, -uniquenum)
   index2 <- order(-uniquenum, -firstnum)
+  digits <- if (interval < 0.01) 3L else 2L
+  rval <- data.frame(self.time = round(firstnum, digits), self.pct = round(100 * firstnum / sum(firstnum), 2),
+                     total.time = round(uniquenum, digits), total.pct = round(100 * uniquenum / sum(firstnum), 2))
+  rownames(rval) <- fnames
+  if (memory == "both") # a one-column matrix named by token, as summaryRprof's rowsum() leaves it
+    rval$mem.total <- matrix(round(unname(umem) / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
+  by.self <- rval[index1, ]
+  by.self <- by.self[by.self[, 1L] > 0, ]
+  by.total <- rval[index2, c(3L, 4L, if (memory == "both") 5L, 1L, 2L)]
+  if (lines == "hide")
+    return(list(by.self = by.self, by.total = by.total, sample.interval = interval,
+                sampling.time = sum(fcounts) * interval))
   filename <- sub("#.*$", "", fnames)
   linenum <- rep.int(0, length(filename))
   hasline <- filename != fnames
   linenum[hasline] <- as.numeric(sub("^.*#", "", fnames[hasline]))
   index3 <- order(filename, linenum)
-  digits <- if (interval < 0.01) 3L else 2L
-  rval <- data.frame(self.time = round(firstnum, digits), self.pct = round(100 * firstnum / sum(firstnum), 2),
-                     total.time = round(uniquenum, digits), total.pct = round(100 * uniquenum / sum(firstnum), 2))
-  rownames(rval) <- fnames
-  if (memory == "both") # a one-column matrix named by line, as summaryRprof's rowsum() leaves it
-    rval$mem.total <- matrix(round(umem / 1048576, 1), ncol = 1L, dimnames = list(fnames, NULL))
-  by.self <- rval[index1, ]
-  by.self <- by.self[by.self[, 1L] > 0, ]
-  list(by.self = by.self, by.total = rval[index2, c(3L, 4L, if (memory == "both") 5L, 1L, 2L)], by.line = rval[index3, ],
+  list(by.self = by.self, by.total = by.total, by.line = rval[index3, ],
        sample.interval = interval, sampling.time = sum(fcounts) * interval)
 }

@@ -782,7 +782,7 @@ static const R_CallMethodDef call_methods[] = {
     {"C_q_list", FN(C_q_list), 9},      {"C_q_tags", FN(C_q_tags), 3},
     {"C_q_traces", FN(C_q_traces), 6},  {"C_q_diff", FN(C_q_diff), 7},
     {"C_q_fold", FN(C_q_fold), 4},      {"C_q_summaries", FN(C_q_summaries), 1},
-    {"C_q_export", FN(C_q_export), 4},
+    {"C_q_export", FN(C_q_export), 5},    {"C_unit_base", FN(C_unit_base), 1},
     {"C_writer_open", FN(C_writer_open), 13}, {"C_writer_add", FN(C_writer_add), 13},
     {"C_writer_op", FN(C_writer_op), 2},
     {NULL, NULL, 0}};

@@ -30,7 +30,8 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean, SEXP by_);
 SEXP C_q_diff(SEXP base, SEXP nw, SEXP by, SEXP value, SEXP q, SEXP absolute, SEXP sort);
 SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output);
 SEXP C_q_summaries(SEXP file);
-SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out);
+SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out, SEXP value);
+SEXP C_unit_base(SEXP unit);
 /* the streaming writer (writer_r.c) */
 SEXP C_writer_open(SEXP path, SEXP types, SEXP units, SEXP source_type, SEXP source_uri, SEXP mk, SEXP mv,
                    SEXP period, SEXP period_type, SEXP period_unit, SEXP roll_samples, SEXP roll_ns,

@@ -768,26 +768,75 @@ SEXP C_q_summaries(SEXP file) {
 
 /* ------------------------------------------------------------- export */
 
-/* pcol_export (rprof: `pcol unpack --to rprof`) of the selected samples
- * into `out`, published atomically (pcol_out_open / commit). */
-SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_) {
+/* pcol_export (rprof: `pcol unpack --to rprof [--value V]`) of the
+ * selected samples into `out`, published atomically (pcol_out_open /
+ * commit); value NULL: each source's default, else resolved as the CLI
+ * resolves --value (the export refuses a value that is no time). */
+SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
   pcol_select s;
   parse_query(q, &s);
   pcol_format fmt = pcol_format_by_name(str1(format));
   if (fmt == PCOL_FMT_UNKNOWN) Rf_error("unknown format \"%s\"", str1(format));
+  if (s.hide || s.show || s.show_from || s.no_inlines) /* as pcol unpack refuses them */
+    Rf_error("hide, show, show_from and no_inlines change stacks, which an export keeps whole; use "
+             "focus/ignore/tag here, or pcol_fold(hide =)");
+  pcol_export_options eo = {0};
+  pcol_value_sel v;
+  if (value != R_NilValue) {
+    resolve(f, path, &s, value, &v);
+    eo.value = &v;
+  }
   const char *dst = R_ExpandFileName(Rf_translateChar(STRING_ELT(out_, 0)));
   pcol_out o;
   pcol_error err = {0};
   int rc = pcol_out_open(&o, dst, &err);
   if (rc) pcol_stop(dst, &err, rc);
-  rc = pcol_export(f, fmt, &s, o.fp, NULL, &err);
+  rc = pcol_export(f, fmt, &s, o.fp, &eo, &err);
   if (rc) {
     pcol_out_abort(&o);
     pcol_stop(path, &err, rc);
   }
   rc = pcol_out_commit(&o, &err);
   if (rc) pcol_stop(dst, &err, rc);
-  return R_NilValue;
+  /* rprof of each source's default, the sources' defaults differing: the
+   * library's note (as pcol unpack's), list(note, warning) for R to say */
+  char *note = NULL;
+  bool warning = false;
+  if (fmt != PCOL_FMT_RPROF || value != R_NilValue ||
+      pcol_value_rprof_note(f, &s, "source = N", &note, &warning, &err) || !note)
+    return R_NilValue;
+  size_t n = strlen(note);
+  char *rn = R_alloc(n + 1, 1); /* (R's: nothing leaks if R fails below) */
+  memcpy(rn, note, n + 1);
+  free(note);
+  static const char *const nm[] = {"note", "warning"};
+  SEXP out = PROTECT(named_list(nm, 2));
+  SET_VECTOR_ELT(out, 0, Rf_ScalarString(pcolr_mkchar(rn, n))); /* its names as the file has them */
+  SET_VECTOR_ELT(out, 1, Rf_ScalarLogical(warning));
+  UNPROTECT(1);
+  return out;
+}
+
+/* ------------------------------------------------------------- units */
+
+/* THE unit rule (pcol_unit_base, lib/core/unit_scale.c) for R/query.R's
+ * columns: list(div, base, decimals), a sum in `unit` / div being in base
+ * ("s", "B", "GCU", or the unit's own; decimals: D of a decimal unit
+ * "1e-D U") */
+SEXP C_unit_base(SEXP unit) {
+  if (TYPEOF(unit) != STRSXP || XLENGTH(unit) != 1 || STRING_ELT(unit, 0) == NA_STRING)
+    Rf_error("internal: a unit is one string");
+  const char *u = Rf_translateCharUTF8(STRING_ELT(unit, 0));
+  pcol_str base;
+  int dec;
+  double div = pcol_unit_base((pcol_str){u, strlen(u)}, &base, &dec);
+  static const char *const nm[] = {"div", "base", "decimals"};
+  SEXP out = PROTECT(named_list(nm, 3));
+  SET_VECTOR_ELT(out, 0, Rf_ScalarReal(div));
+  SET_VECTOR_ELT(out, 1, Rf_ScalarString(mkstr(base)));
+  SET_VECTOR_ELT(out, 2, Rf_ScalarInteger(dec));
+  UNPROTECT(1);
+  return out;
 }

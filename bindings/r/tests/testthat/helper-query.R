@@ -9,11 +9,35 @@ cli_view <- function(...) {
   list(ok = TRUE, obj = jsonlite::fromJSON(txt, simplifyVector = TRUE))
 }
 
-# The divisor R's results use for a unit (seconds, bytes), written out here
-# rather than taken from the package: nanoseconds read as seconds.
-r_div <- function(unit) {
-  if (is.null(unit) || is.na(unit)) return(1)
-  switch(unit, nanoseconds = 1e9, microseconds = 1e6, milliseconds = 1e3, 1)
+# The divisor R's results use for a unit (time in seconds, memory in bytes,
+# GCU in GCU, a decimal unit "1e-D U" as U / 10^D), written out here rather
+# than taken from the package: go tool pprof's unit names (any case, a
+# plural 's' dropped past two letters), pcol's fs and ps.
+r_div <- function(unit) r_unit_of(unit)$div
+# of a text that writes a decimal unit's sums as decimals (pcol fold)
+r_div_text <- function(unit) r_unit_of(unit)$div / r_unit_of(unit)$dec
+# and the columns' kind: "time" (self.time), "bytes" (self.bytes) or ""
+r_kind <- function(unit) r_unit_of(unit)$kind
+r_unit_of <- function(unit) {
+  if (is.null(unit) || is.na(unit)) return(list(div = 1, kind = "", dec = 1))
+  d <- 1
+  if (grepl("^1e-[1-9]$|^1e-[1-9] .", unit)) {
+    d <- 10^as.integer(substr(unit, 4L, 4L))
+    unit <- substring(unit, 6L)
+  }
+  u <- tolower(unit)
+  if (nchar(u) > 2L) u <- sub("s$", "", u)
+  ns <- c(fs = 1e-6, ps = 1e-3, ns = 1, nanosecond = 1, "\u03bcs" = 1e3, us = 1e3, microsecond = 1e3, ms = 1e6,
+          millisecond = 1e6, s = 1e9, sec = 1e9, second = 1e9, hour = 3600e9, hr = 3600e9)
+  b <- c(b = 1, byte = 1, kb = 1024, kbyte = 1024, kilobyte = 1024, mb = 1048576, mbyte = 1048576, megabyte = 1048576,
+         gb = 1073741824, gbyte = 1073741824, gigabyte = 1073741824, tb = 1099511627776, tbyte = 1099511627776,
+         terabyte = 1099511627776, pb = 1125899906842624, pbyte = 1125899906842624, petabyte = 1125899906842624)
+  g <- c(nanogcu = 1e-9, microgcu = 1e-6, milligcu = 1e-3, gcu = 1, kilogcu = 1e3, megagcu = 1e6, gigagcu = 1e9,
+         teragcu = 1e12, petagcu = 1e15)
+  if (u %in% names(ns)) return(list(div = 1e9 / ns[[u]] * d, kind = "time", dec = d))
+  if (u %in% names(b)) return(list(div = 1 / b[[u]] * d, kind = "bytes", dec = d))
+  if (u %in% names(g)) return(list(div = 1 / g[[u]] * d, kind = "", dec = d))
+  list(div = d, kind = "", dec = d)
 }
 
 # an R call fails where the CLI failed, with the CLI's message (the R one
@@ -79,7 +103,9 @@ compare_top <- function(path, args = list(), cli = character()) {
                         pct(t$self.pct, t$sum.pct, t$total.pct)),
                    list(w$name, as.numeric(w$flat) / div, as.numeric(w$cum) / div, as.character(w$inline),
                         pct(w$flat_pct, w$sum_pct, w$cum_pct)), info = info)
-  if (div != 1) expect_true(all(c("self.time", "total.time") %in% names(t)), info = info)
+  k <- r_kind(o$unit) # self.time, self.bytes, self: by the unit's family, whatever its spelling
+  expect_identical(names(t)[c(2L, 5L)], if (nzchar(k)) paste0(c("self.", "total."), k) else c("self", "total"),
+                   info = info)
   1L
 }
 

@@ -46,7 +46,7 @@ compare_fold <- function(path, args = list(), cli = character()) {
   txt <- rawToChar(r$stdout)
   lines <- if (nzchar(txt)) strsplit(txt, "\n", fixed = TRUE, useBytes = TRUE)[[1]] else character()
   t <- call()
-  div <- r_div(attr(t, "raw_unit"))
+  div <- r_div_text(attr(t, "raw_unit"))
   expect_identical(t$value, as.numeric(sub("^.* ", "", lines, useBytes = TRUE)) / div, info = info)
   # stacks: the UTF-8 ones as they are (others are bytes the package reads by its UTF-8 rule, test-strings.R)
   stacks <- sub(" [^ ]*$", "", lines, useBytes = TRUE)

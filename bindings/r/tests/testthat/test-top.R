@@ -81,6 +81,38 @@ test_that("pcol_top: Rprof time in seconds, as summaryRprof", {
   expect_lt(max(t$total.time), 1e3) # seconds, not nanoseconds
 })
 
+# THE unit rule (lib/core/unit_scale.c) names and scales R's columns, not a
+# list of spellings (review 13 m8): a Perun time profile (unit "ns") in
+# seconds as a pprof's "nanoseconds", a collapsed file's decimal counts
+# (unit "1e-9") as the counts they hold, as pcol top prints them, and pcol
+# fold's decimals the same numbers.
+test_that("pcol_top: any spelling of a time unit in seconds, decimal units as their numbers", {
+  perun <- file.path(repo_root(), "tests", "fixtures", "perun", "time.perf")
+  dec <- file.path(repo_root(), "tests", "fixtures", "collapsed", "decimal.folded")
+  skip_if_not(file.exists(perun) && file.exists(dec))
+  t <- pcol_top(perun)
+  expect_identical(attr(t, "raw_unit"), "ns")
+  expect_identical(attr(t, "unit"), "seconds")
+  expect_identical(names(t)[c(2L, 5L)], c("self.time", "total.time"))
+  w <- jsonlite::fromJSON(rawToChar(run_pcol("top", perun, "--format", "json")$stdout))
+  expect_identical(t$self.time, as.numeric(w$rows$flat) / 1e9)
+  expect_equal(attr(t, "total"), 2.203861) # pcol top: 2.20s
+  expect_equal(sum(t$self.time), attr(t, "total"))
+  compare_top(perun)
+  d <- pcol_top(dec)
+  expect_identical(attr(d, "raw_unit"), "1e-9")
+  expect_identical(attr(d, "unit"), "count")
+  expect_identical(names(d)[c(2L, 5L)], c("self", "total"))
+  txt <- rawToChar(run_pcol("top", dec)$stdout) # the CLI's text: "d 7" (counts, not 7e9)
+  expect_match(txt, "\\b7 +[0-9.]+% +[0-9.]+% +7 +[0-9.]+% +d\\b")
+  expect_equal(d$self[d$name == "d"], 7)
+  compare_top(dec)
+  fo <- pcol_fold(dec) # fold's text writes the decimals: the same numbers
+  fl <- strsplit(rawToChar(run_pcol("fold", dec)$stdout), "\n", fixed = TRUE)[[1]]
+  expect_identical(fo$value, as.numeric(sub("^.* ", "", fl)))
+  expect_equal(attr(fo, "total"), attr(d, "total"))
+})
+
 test_that("pcol_top: tagunit names label frames in a unit, as --tagroot with --unit", {
   gen <- file.path(repo_root(), "tests", "support", "pprofgen.py")
   py <- Sys.which("python3")
