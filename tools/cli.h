@@ -266,8 +266,8 @@ void cli_mean_type(pcol_str *type, char *type_buf);
 /* --max-output: `of` names what it bounds when that is not the view
  * (export, unpack: the exporters' budget, pcol_output_budget). */
 #define CLI_MAX_OUTPUT_HELP(of)                                                 \
-  "output budget in bytes" of ", K/M/G/T = x1024 (default: 128 x the input's size: its bytes, or uncompressed if more, " \
-  "at least 32 MiB, at most 8 GiB; past it: a message and exit 3)"
+  "output budget in bytes" of ", K/M/G/T = x1024 (default: 128 x the input's size: its bytes, or uncompressed if more but at most 8 x " \
+  "its bytes; at least 32 MiB, at most 8 GiB; past it: a message and exit 3)"
 #define CLI_OPT_MAX_OUTPUT {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP("")}
 #define CLI_OPT_MAX_ROWS                                                        \
   {"max-rows", 0, 1, "row budget: the rows of all tables of a pcol input together (default: 1024 x " \

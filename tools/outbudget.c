@@ -56,23 +56,26 @@ static int pass(counter *k, const char *p, size_t n) {
 static ssize_t counted_write(void *c, const char *buf, size_t size) {
   counter *k = c;
   uint64_t room = limit() - (ob.written < limit() ? ob.written : limit());
-  if (ob.over || size > room) {
+  const char *nl = size ? memrchr(buf, '\n', size) : NULL;
+  size_t whole = nl ? (size_t)(nl + 1 - buf) : 0, rest = size - whole;
+  /* a long line passed on as it comes leaves room for the newline that
+   * ends it if the output is refused later (counted_close): at most B */
+  int open = (whole ? 0 : k->nheld) + rest > HOLD_MAX;
+  if (ob.over || size > room || (open && size == room)) {
     /* the whole lines that fit pass on, with the line held before them */
-    const char *nl = ob.over || !room ? NULL : memrchr(buf, '\n', (size_t)room);
-    if (nl && !pass(k, k->held, k->nheld) && !pass(k, buf, (size_t)(nl + 1 - buf))) {
+    const char *end = ob.over || !room ? NULL : memrchr(buf, '\n', (size_t)room);
+    if (end && !pass(k, k->held, k->nheld) && !pass(k, buf, (size_t)(end + 1 - buf))) {
       k->nheld = 0;
-      ob.written += (size_t)(nl + 1 - buf);
+      ob.written += (size_t)(end + 1 - buf);
     }
     ob.over = 1;
     return 0; /* the stream's error flag is set: later writes fail too */
   }
-  const char *nl = size ? memrchr(buf, '\n', size) : NULL;
-  size_t whole = nl ? (size_t)(nl + 1 - buf) : 0, rest = size - whole;
   if (whole) { /* the held line ends here */
     if (pass(k, k->held, k->nheld) || pass(k, buf, whole)) return 0;
     k->nheld = 0;
   }
-  if (k->nheld + rest > HOLD_MAX) { /* a long line: on as it comes */
+  if (open) { /* a long line: on as it comes */
     if (pass(k, k->held, k->nheld) || pass(k, buf + whole, rest)) return 0;
     k->nheld = 0;
   } else if (rest) {
