@@ -34,6 +34,8 @@ enum {
 int cli_exit_code(int pcol_rc);
 /* Prints "pcol CMD: message" to stderr and returns the exit code. */
 int cli_fail(const char *cmd, const pcol_error *err, int rc);
+/* Whether rc, err is an output budget's refusal (exit 3, not 1). */
+int cli_budget_error(int rc, const pcol_error *err);
 /* cli_fail for an error met while reading `path`: the message names it. */
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc);
 /* How messages name an input path: "-" is "<stdin>", as the importers say;
