@@ -193,6 +193,25 @@ if got != want:
 PY
 }
 timeline_wall "$tmp/tl.json" || fail "g.cpuprofile: the timeline is not the wall profile"
+# a last sample of a frame sampled nowhere else ((idle), as node's profiles
+# often end) has no frame in the timeline, not even one of no length
+# (review diff6 F6: speedscope's importer read "(idle)" [0, 0] from it)
+cat >"$tmp/idle.cpuprofile" <<'J'
+{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},
+{"id":2,"callFrame":{"functionName":"f","url":"a.js","lineNumber":1,"columnNumber":1}},
+{"id":3,"callFrame":{"functionName":"(idle)","url":"","lineNumber":-1,"columnNumber":-1}}],
+"startTime":0,"endTime":400,"samples":[2,2,2,3],"timeDeltas":[0,100,100,100]}
+J
+"$PCOL" unpack "$tmp/idle.cpuprofile" --to speedscope --timeline -o "$tmp/idle.json" || fail "unpack idle.cpuprofile"
+python3 - "$tmp/idle.json" <<'PY' || fail "idle.cpuprofile: its last sample's frame is in the timeline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [f["name"] for f in d["shared"]["frames"]]
+ev = [e for p in d["profiles"] if p["type"] == "evented" for e in p["events"]]
+if any(names[e["frame"]] == "(idle)" for e in ev) or not ev:
+    sys.exit("events %s" % [(e["type"], names[e["frame"]], e["at"]) for e in ev])
+PY
+timeline_wall "$tmp/idle.json" || fail "idle.cpuprofile: the timeline is not the wall profile"
 # a profile node records here
 if command -v node >/dev/null; then
   cat >"$tmp/w.js" <<'J'

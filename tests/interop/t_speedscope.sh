@@ -268,7 +268,15 @@ if t != w:
     diff = sorted((n, t.get(n), w.get(n)) for n in set(t) | set(w) if t.get(n) != w.get(n))
     sys.exit('FAIL fib: the timeline (frame: self, total ns) is not wall: %s' % diff[:4])
 both = sorted(set(w) & set(o))
-bad = [(n, w[n], o[n]) for n in both if any(abs(a - 1000 * b) > 1e-6 * max(1, abs(a)) for a, b in zip(w[n], o[n]))]
+# self exactly; a total within the time of the (garbage collector) and
+# (program) samples, which speedscope's importer moves onto the stack of
+# the sample before them where pcol keeps them where V8 put them
+# (doc/mappings.md, V8's special frames): a recording with a GC during
+# start-up gave its callers 1.572 ms more in speedscope's reading
+moved = 1000 * sum(o[n][0] for n in ('(garbage collector)', '(program)') if n in o)
+bad = [(n, w[n], o[n]) for n in both
+       if abs(w[n][0] - 1000 * o[n][0]) > 1e-6 * max(1, abs(w[n][0]))
+       or abs(w[n][1] - 1000 * o[n][1]) > moved + 1e-6 * max(1, abs(w[n][1]))]
 if 'fib' not in both or bad:
     sys.exit('FAIL fib: wall (ns) against speedscope\'s reading of the .cpuprofile (us): %s' % (bad[:4] or both))
 print('ok   fib.cpuprofile: the timeline is wall, frame by frame, and speedscope\'s own reading (fib %.3f ms)' % (w['fib'][1] / 1e6))

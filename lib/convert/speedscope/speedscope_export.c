@@ -724,6 +724,7 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
   const uint32_t *fr;
   uint32_t n;
   if ((rc = stack_frames(x, pcol_view_u32(&x->s_stack, c->row), &fr, &n))) return rc;
+  if (measured_none) n = 0; /* no frame of it: not even one of no length (review diff6 F6) */
   uint32_t *o = (uint32_t *)c->open.data;
   size_t no = c->open.len / sizeof *o, common = 0;
   if (c->cur_end < t) { /* a gap: close everything */
