@@ -6,7 +6,8 @@
 # pcol_to_rprof(path, value = value, ...) writes of it (.summary_text), so
 # pcol_summaryRprof(f, ...) is summaryRprof(pcol_to_rprof(f, ...)), for
 # an Rprof file as for a V8, Go or Tachyon profile or a directory of
-# several.
+# several, but for a quoted name with a space, which summaryRprof splits
+# in two and this keeps whole, as profvis does (man page, "Differences").
 pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide", "show"), value = NULL, ...,
                               basenames = 1, mmap = TRUE) {
   memory <- match.arg(memory)
