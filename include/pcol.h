@@ -1369,7 +1369,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_default_note(pcol_file *f, const 
  * when they state no default together, *warning = true and "the sources
  * measure different values, so Rprof's lines count each sample as one tick
  * of its source's interval (its period, else 10 ms), or, for a source of
- * a measured time and no interval (V8's wall), its time in ticks of the
+ * a measured time that is not its count x an interval of its own (V8's
+ * wall; a period that does not divide its times), its time in ticks of the
  * shared sample.interval (...), not as these values (...); write one with
  * SELECT"; when
  * they state one (a JFR recording's cpu), *warning = false and the stated

@@ -556,8 +556,9 @@ int pcol_value_rprof_note(pcol_file *f, const pcol_select *sel, const char *sele
   *warning = ticks;
   return pcol_value_default_note(f, sel,
                                  ticks ? "Rprof's lines count each sample as one tick of its source's interval "
-                                         "(its period, else 10 ms), or, for a source of a measured time and no "
-                                         "interval (V8's wall), its time in ticks of the shared sample.interval (a "
+                                         "(its period, else 10 ms), or, for a source of a measured time that is not "
+                                         "its count x an interval of its own (V8's wall; a period that does not "
+                                         "divide its times), its time in ticks of the shared sample.interval (a "
                                          "note after the export names each source's tick), not as these values"
                                        : NULL,
                                  advice, note, err);

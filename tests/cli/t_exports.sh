@@ -483,15 +483,61 @@ if rl:  # R's by.total, s
         assert abs(r[k] * 1e9 - want[k]["cum"]) < n[k]["cum"] * tick + 5e5, (k, r[k], want[k]["cum"])
 PY
 done
-# when the others' grid would make more than 64x the samples' lines (or
-# 2^16: samples of 100 s on a grid of 1 ms), a free source falls back to
-# 10 ms a sample, and the note says so (review diff5 m1: it said nothing)
-sed -e 's/"timeDeltas": \[0, 4000, 4000, 4000\]/"timeDeltas": [0, 100000000, 100000000, 100000000]/' \
-  -e 's/"endTime": 14000/"endTime": 300010000/' "$tmp/t.cpuprofile" >"$tmp/long.cpuprofile"
+# a free source's time on the others' grid is written however many lines
+# that is, up to RPROF_MAX_LINES (2^28); past them it falls back to 10 ms a
+# sample, and the note says so.  (Before, past 64x the samples' lines: 3
+# samples of 100 s on Tachyon's 1 ms grid were written at 10 ms each.)
+sed -e 's/"timeDeltas": \[0, 4000, 4000, 4000\]/"timeDeltas": [0, 100000000000, 100000000000, 100000000000]/' \
+  -e 's/"endTime": 14000/"endTime": 300000010000/' "$tmp/t.cpuprofile" >"$tmp/long.cpuprofile"
 $PCOL unpack "$tmp/long.cpuprofile" "$TA" --to rprof -o "$tmp/lo.out" 2>"$tmp/err" || fail "long V8 + Tachyon to rprof: $(cat "$tmp/err")"
 grep -q "note: .*the sources share sample.interval=1000 (us): source 1 (v8), 10000 us a sample, pcol's default, not its wall time" "$tmp/err" ||
   fail "long V8 + Tachyon to rprof: no note of the fallback to 10 ms: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/lo.out")" -lt 1000 ] || fail "long V8 + Tachyon to rprof: $(wc -l <"$tmp/lo.out") lines"
+# the total of an Rprof copy, s: R's summaryRprof when present, else pcol top's
+rprof_total() {
+  if command -v Rscript >/dev/null; then
+    Rscript -e 'cat(summaryRprof(commandArgs(TRUE)[1])$sampling.time)' "$1"
+  else
+    $PCOL top "$1" --unit s -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)s total$/\1/p'
+  fi
+}
+within() { awk -v g="$1" -v w="$2" -v e="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= e) }'; }
+# a free source (a measured time, no period) beside an Rprof file, the
+# sources' defaults alike (cpu): its time on the grid, 100,000 lines of 10
+# ms (review diff6 F3: past 64x the samples' lines it fell back to 10 ms a
+# sample, in silence: 1000 s of pprof written as 2 s, exit 0)
+python3 tests/support/pprofgen.py timed "$tmp/big.pb" 0 200 5000000000 || fail "pprofgen timed"
+$PCOL unpack "$tmp/big.pb" examples/demo.out --to rprof -o "$tmp/bd.out" 2>"$tmp/err" || fail "free pprof + demo.out to rprof: $(cat "$tmp/err")"
+! grep -q "pcol's default, not its" "$tmp/err" || fail "free pprof + demo.out to rprof: fell back: $(cat "$tmp/err")"
+w=$($PCOL top examples/demo.out --unit s -n 1 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, [^ ]* of \([0-9.]*\)s total$/\1/p')
+g=$(rprof_total "$tmp/bd.out")
+within "$g" "$(awk -v w="$w" 'BEGIN { print 1000 + w }')" 0.011 || fail "free pprof + demo.out to rprof: $g s, want 1000 + $w"
+# past RPROF_MAX_LINES (3 samples of 10^7 s: 3 x 10^9 lines of 10 ms) the
+# fallback, whose note is printed though the sources' defaults agree
+python3 tests/support/pprofgen.py timed "$tmp/huge.pb" 0 3 10000000000000000 || fail "pprofgen timed"
+$PCOL unpack "$tmp/huge.pb" examples/demo.out --to rprof -o "$tmp/hd.out" 2>"$tmp/err" || fail "huge pprof + demo.out to rprof: $(cat "$tmp/err")"
+grep -q "note: .*source 1 (pprof), 10000 us a sample, pcol's default, not its cpu time (in ticks of the others' grid it made more than 268435456 lines" "$tmp/err" ||
+  fail "huge pprof + demo.out to rprof: no note of the fallback: $(cat "$tmp/err")"
+# a source whose period is no tick of its time (Node's wall: period 1 us,
+# 39.67 s in 27 samples; a JFR pprof: period 1 s, 4.78 s of cpu in 359)
+# writes its time on the grid beside Tachyon, not count x period (review
+# diff6 F1: 27 us and 359 s)
+$PCOL unpack "$TA" --to rprof -o "$tmp/ta.out" 2>/dev/null || fail "Tachyon to rprof"
+wt=$(rprof_total "$tmp/ta.out")
+for pw in "$TD/pprof/nodejs-wall.pb.gz 39.67 27" "$TD/ext/pprof/jfr-kafka-cpu.pb.gz 4.78 359"; do
+  set -- $pw
+  [ -f "$1" ] || continue
+  $PCOL unpack "$1" "$TA" --to rprof -o "$tmp/pt.out" 2>"$tmp/err" || fail "$1 + Tachyon to rprof: $(cat "$tmp/err")"
+  g=$(rprof_total "$tmp/pt.out")
+  within "$g" "$(awk -v a="$2" -v b="$wt" 'BEGIN { print a + b }')" "$(awk -v n="$3" 'BEGIN { print n * 0.01 + 0.001 }')" ||
+    fail "$1 + Tachyon to rprof: $g s, want $2 + $wt"
+done
+# "X s written" counts only the lines written: an empty stack's ticks are
+# none (review diff6 F2: 0.187474 s written for a file of 0.183648 s)
+$PCOL unpack "$tmp/v1.cpuprofile" --to rprof -o "$tmp/v1.out" 2>"$tmp/err" || fail "V8 to rprof: $(cat "$tmp/err")"
+n=$(sed -n 's/.*carried over: \([0-9.e+-]*\) s written (\([0-9.e+-]*\) s of samples with an empty stack.*/\1/p' "$tmp/err")
+g=$(rprof_total "$tmp/v1.out")
+within "$g" "$n" 0.000001 || fail "V8 to rprof: the note says $n s written, the copy is $g s: $(cat "$tmp/err")"
 # an interval a speedscope copy states (pcolInterval) that is none to
 # write at (its ticks over 2,000 samples pass int64 ns): the note calls it
 # an interval, not a period (review diff5 m3)

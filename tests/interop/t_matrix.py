@@ -1753,11 +1753,14 @@ def rprof_lines(profs):
     its unit is nanoseconds, at least 1, else 10000), and a sample of a
     Profile of interval I counted count x I / G times -- but a "free"
     Profile, of a time (an off-CPU Profile's nanoseconds) and no interval of
-    its own, beside others that have lines: its time in ticks of G, the
-    others' gcd, each sample carried (within a tick; its total within half
-    a tick: the Reading's total_tol and tol_fn), unless those lines pass
-    64x the samples' (or 2^16) and 10 ms a sample would be fewer lines
-    (review diff5 F1)."""
+    its own, or one that is not its time's tick (it does not divide every
+    sample's time, or the time is not the count x it: review diff6 F1),
+    beside others that have lines: its time in ticks of G, the others' gcd
+    (its own interval left out), each sample carried (within a tick; its
+    total within half a tick: the Reading's total_tol and tol_fn), unless
+    those lines pass 2^28 (RPROF_MAX_LINES) and 10 ms a sample would be
+    fewer lines (review diff5 F1; before review diff6 F3, past 64x the
+    samples' lines)."""
     def iv(p):
         if p["period"] > 0 and p["period_unit"] == "nanoseconds":
             return 1 if p["period"] < 1000 else (p["period"] + 500) // 1000
@@ -1765,8 +1768,15 @@ def rprof_lines(profs):
     def count(p, v, obs):
         return v if (p["type"], p["unit"]) == ("samples", "count") else obs
     used = [p for p in profs if any(names and count(p, v, obs) > 0 for names, v, obs in p["samples"])]
+    def own_tick(p):  # rprof_export.c own_tick: its interval divides every time, the time is count x it
+        if not (p["period"] > 0 and p["period_unit"] == "nanoseconds"):
+            return False
+        t, ns = RPROF_TIME_NS[p["unit"]], iv(p) * 1000
+        if any(v > 0 and v * t % ns for _, v, _ in p["samples"]):
+            return False
+        return sum(v * t for _, v, _ in p["samples"] if v > 0) == ns * sum(count(p, v, obs) for _, v, obs in p["samples"] if count(p, v, obs) > 0)
     def free(p):
-        return (p["unit"] in RPROF_TIME_NS and not (p["period"] > 0 and p["period_unit"] == "nanoseconds")
+        return (p["unit"] in RPROF_TIME_NS and not own_tick(p)
                 and sum(max(v, 0) for _, v, _ in p["samples"]) > 0)
     fixed = [p for p in used if not free(p)]
     g = 0
@@ -1777,10 +1787,9 @@ def rprof_lines(profs):
         tick_ns = g * 1000
         lines = sum(count(p, v, obs) * (iv(p) // g) for p in fixed for _, v, obs in p["samples"])
         lines += sum(max(v, 0) * RPROF_TIME_NS[p["unit"]] for p in used if free(p) for _, v, _ in p["samples"]) / tick_ns
-        n = sum(max(count(p, v, obs), 0) for p in profs for _, v, obs in p["samples"])
         g2 = math.gcd(g, 10000)
         fell = sum(count(p, v, obs) * (iv(p) // g2) for p in used for _, v, obs in p["samples"])
-        carried = not (lines > (n * 64 if n > (1 << 16) // 64 else 1 << 16) and fell < lines)
+        carried = not (lines > (1 << 28) and fell < lines)
     if not carried:
         g = 0
         for p in used:

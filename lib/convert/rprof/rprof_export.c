@@ -43,10 +43,11 @@ typedef struct rp_out {
   unsigned char *rounded; /* per source: 1 its times were rounded to tiv_ns, 2 it has none, 3 they
                            * were rounded to the sources' shared grid (choose_ticks) */
   uint64_t grid_us;       /* the grid choose_ticks carried the sources that write a time on, us (0: none) */
-  int fell;               /* the free sources fell back to 10 ms a sample (the 64x lines rule, export_rprof) */
+  int fell;               /* the free sources fell back to 10 ms a sample (past RPROF_MAX_LINES, export_rprof) */
   int differ;             /* pcol_selection_default_type's: the sources' defaults differ (1: counted, 2: stated) */
   int count_asked;        /* --value samples, or the count's type: each source's count at its interval */
   __int128 *cum;          /* per source: its time written so far, ns (row_lines) */
+  uint64_t *empty;        /* per source: the ticks of its samples of an empty stack, never written (on_row) */
   unsigned char *lack;    /* per source: 1 it lacks the stated default (lack_stated): not written */
   uint64_t count_lines;   /* the selection's lines by the count rule (count_row; 0 before it ran) */
   pcol_sample_cols sc;    /* for pcol_sample_count */
@@ -479,7 +480,10 @@ static int on_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   }
   if (!text.ptr) {
     uint32_t stack = pcol_view_u32(&r->s_stack, row);
-    if (!r->verbatim && stack == 0) return PCOL_OK; /* Rprof has no empty line */
+    if (!r->verbatim && stack == 0) { /* Rprof has no empty line: counted apart for the notes */
+      if (r->empty) r->empty[r->src] += (uint64_t)times / (r->unified ? r->mult[r->src] : 1);
+      return PCOL_OK;
+    }
     if (!r->verbatim && !r->gen_open) {
       char h[64];
       int k = snprintf(h, sizeof h, "%ssample.interval=%" PRIu64,
@@ -676,10 +680,24 @@ static int choose_layout(rp_out *r, const pcol_select *sel, line_count *lc, uint
 /* Which sources write their time (choose_ticks): when the selected sources
  * are alike (one kind of time, none an Rprof source), every one of them;
  * else a "free" source, of a measured time and no interval of its own (V8's
- * wall), beside the others' ticks. */
+ * wall) or one that is not its time's tick (own_tick: a pprof of period
+ * 1 us and 39.67 s of wall in 27 samples, Node's; a JFR pprof of period 1 s
+ * and 4.78 s of cpu in 359), beside the others' ticks.  (Before, such a
+ * source beside a Tachyon one was written as count x period: 27 us for
+ * 39.67 s, 359 s for 4.78 s; review diff6 F1.)  Its own interval stays out
+ * of the grid (choose_ticks): Node's 1 us would make it. */
+/* A source's own interval (us) when it is its time's tick: it divides every
+ * time and the time is the count x it (lc->craw: the count rule's lines,
+ * before choose_ticks changed lc->raw); else 0. */
+static uint64_t own_tick(rp_out *r, const line_count *lc, uint32_t s) {
+  uint64_t own = own_interval(r, s), n = (lc->craw ? lc->craw : lc->raw)[s];
+  if (!own || own > UINT64_MAX / 1000 || lc->gns[s] % (own * 1000)) return 0;
+  return lc->tns[s] == (__int128)n * own * 1000 ? own : 0;
+}
+
 static int writes_time(rp_out *r, const line_count *lc, uint32_t s, int alike) {
   if ((r->kind[s] & KIND_RPROF) || !r->lasts[s].tvt || r->lasts[s].tvt == PCOL_VT_TIME) return 0;
-  return alike || (!own_interval(r, s) && lc->tns[s] > 0);
+  return alike || (!own_tick(r, lc, s) && lc->tns[s] > 0);
 }
 
 /* A source whose default value is a stored time (pprof's cpu or wall,
@@ -742,8 +760,8 @@ static int choose_ticks(rp_out *r, const pcol_select *sel, line_count *lc, int a
       r->rounded[s] = 1;
     }
     r->tiv_ns[s] = iv;
-    if (own) grid = gcd(iv / 1000, grid);
-    else free_g = gcd(iv / 1000, free_g);
+    if (own_tick(r, lc, s)) grid = gcd(iv / 1000, grid);
+    else free_g = gcd(iv / 1000, free_g); /* a free source's: none, or one not dividing its times */
   }
   r->grid_us = grid ? grid : free_g;
   uint64_t giv = r->grid_us && r->grid_us <= UINT64_MAX / 1000 ? r->grid_us * 1000 : 0;
@@ -1002,8 +1020,8 @@ static void note_ticks(rp_out *r, const pcol_select *sel, const line_count *lc, 
     else if (r->fell && writes_time(r, lc, s, 0))
       snprintf(item, sizeof item,
                "source %u (%.*s), %" PRIu64 " us a sample, pcol's default, not its %.*s time (in ticks of "
-               "the others' grid it made more than 64x the samples' lines)",
-               s, sl, st.ptr, iv, vl, vn.ptr);
+               "the others' grid it made more than %llu lines, Rprof's most)",
+               s, sl, st.ptr, iv, vl, vn.ptr, (unsigned long long)RPROF_MAX_LINES);
     else
       snprintf(item, sizeof item, "source %u (%.*s), %" PRIu64 " us a sample (%s)", s, sl, st.ptr, iv,
                own ? "its interval" : "pcol's default: it states no interval");
@@ -1065,7 +1083,8 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
               !(lc.tns = calloc(r.nsources + 1, sizeof *lc.tns)) ||
               !(lc.gns = calloc(r.nsources + 1, sizeof *lc.gns)) ||
               !(r.lasts = calloc(r.nsources + 1, sizeof *r.lasts)) ||
-              !(r.mean_us = calloc(r.nsources + 1, sizeof *r.mean_us))))
+              !(r.mean_us = calloc(r.nsources + 1, sizeof *r.mean_us)) ||
+              !(r.empty = calloc(r.nsources + 1, sizeof *r.empty))))
     rc = pcol_oom(err);
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
     if (!(r.kind[s] & KIND_RPROF)) rc = pcol_lasts_init(&r.lasts[s], f, s, err);
@@ -1089,10 +1108,11 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
    * of another time, the sources are ticks alike, as unpack's warning says
    * (ODD-otlp-ebpf-profile's 77 off-CPU sources and 5 of counts: a grid of
    * 1 us, 267,802,223 lines) -- but for a "free" source, of a measured
-   * time and no interval of its own (V8's wall), which writes its time on
-   * the others' grid (choose_ticks) when the lines stay within 64x the
-   * samples' (or 2^16), else, when that is fewer lines, each of its
-   * samples at 10 ms (r.fell: noted): written at 10 ms a sample beside a
+   * time and no interval of its own (V8's wall) or one that is not its
+   * time's tick (own_tick), which writes its time on the others' grid
+   * (choose_ticks) when the lines stay within RPROF_MAX_LINES, else, when
+   * that is fewer lines, each of its samples at 10 ms (r.fell: noted,
+   * whatever the defaults): written at 10 ms a sample beside a
    * Tachyon profile, a V8 profile's 694 ms read as 3.68 s (review 13 F2). */
   uint64_t one = 0;
   uint32_t tvt = 0;
@@ -1118,8 +1138,12 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
     memcpy(lc.craw, lc.raw, (r.nsources + 1) * sizeof *lc.raw);
     rc = lay_out(&r, sel, &lc, times, alike, &lines);
   }
-  uint64_t bound = r.count_lines > RPROF_EXACT_LINES / 64 ? r.count_lines * 64 : RPROF_EXACT_LINES;
-  if (kept && (rc == PCOL_ETOOBIG || (!rc && lines > bound))) { /* the grid too fine for the free sources */
+  /* the fallback only for what cannot be written: more than RPROF_MAX_LINES
+   * (the budget grows with the lines); else the free sources' times, however
+   * many lines that is.  (Before, past 64x the samples' lines: a pprof of
+   * 10000 s of cpu and no period beside demo.out, 1,000,000 lines on its 10
+   * ms grid, was written as 20 s, in silence; review diff6 F3.) */
+  if (kept && (rc == PCOL_ETOOBIG || (!rc && lines > RPROF_MAX_LINES))) { /* the grid too fine for the free sources */
     pcol_error e2 = {0};
     uint64_t lines2 = 0;
     r.err = &e2;
@@ -1169,7 +1193,14 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc && !r.may_drop) fputs(r.pending, r.out);
   for (uint32_t s = 1; !rc && !dry && opt && opt->note && r.rounded && s <= r.nsources; s++) {
     if (!r.rounded[s]) continue;
-    char t[400];
+    char t[600], w[200];
+    /* the ticks written: an empty stack's are not (on_row; review diff6 F2) */
+    uint64_t em = r.empty[s] < lc.raw[s] ? r.empty[s] : lc.raw[s];
+    double tick = (double)r.tiv_ns[s] / 1e9;
+    int k = snprintf(w, sizeof w, "%.9g s written", (double)(lc.raw[s] - em) * tick);
+    if (em)
+      snprintf(w + k, sizeof w - (size_t)k, " (%.9g s of samples with an empty stack, which Rprof has no "
+               "line for, left out)", (double)em * tick);
     if (r.rounded[s] == 2)
       snprintf(t, sizeof t,
                "source %u: %s is a time, 0 in every selected sample: no sample line "
@@ -1179,26 +1210,29 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
       snprintf(t, sizeof t,
                "source %u: its times are no whole number of ticks of the sources' shared "
                "sample.interval=%" PRIu64 " (us), so each sample is its time rounded to them, carried "
-               "over: %.9g s written for %.9g s; a function's times are within a tick a sample of "
+               "over: %s for %.9g s; a function's times are within a tick a sample of "
                "the source's",
-               s, r.tiv_ns[s] / 1000, (double)lc.raw[s] * (double)r.tiv_ns[s] / 1e9, (double)lc.tns[s] / 1e9);
+               s, r.tiv_ns[s] / 1000, w, (double)lc.tns[s] / 1e9);
     else
       snprintf(t, sizeof t,
                "source %u: its times are no whole number of one interval within %llu lines, so "
                "each sample is its time rounded to ticks of sample.interval=%" PRIu64
-               " (us), carried over: %.9g s written for %.9g s; a function's times are within a "
+               " (us), carried over: %s for %.9g s; a function's times are within a "
                "tick a sample of the source's",
                s, (unsigned long long)(lc.raw[s] > RPROF_EXACT_LINES ? lc.raw[s] : RPROF_EXACT_LINES),
-               r.tiv_ns[s] / 1000, (double)lc.raw[s] * (double)r.tiv_ns[s] / 1e9,
-               (double)lc.tns[s] / 1e9);
+               r.tiv_ns[s] / 1000, w, (double)lc.tns[s] / 1e9);
     opt->note(opt->note_ctx, t);
   }
-  if (!rc && !dry && opt && opt->note && r.differ == 1 && !opt->value && r.unified) note_ticks(&r, sel, &lc, opt);
+  /* the ticks are named whenever a source is not written at its time: the
+   * sources' defaults differ, or the free ones fell back to 10 ms a sample */
+  if (!rc && !dry && opt && opt->note && (r.fell || (r.differ == 1 && !opt->value)) && r.unified)
+    note_ticks(&r, sel, &lc, opt);
   if (!rc && !dry && opt && opt->note) note_not_time(&r, sel, lc.has, opt);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
   free(r.lasts);
   free(r.mean_us);
+  free(r.empty);
   free(r.lack);
   free(lc.tns);
   free(lc.gns);
