@@ -33,6 +33,12 @@
  * number of rows, so that a range of rows inflates only its blocks.
  * Older readers refuse it. */
 #define PCOL_INCOMPAT_BLOCKS_1_4 UINT64_C(0x8)
+/* incompat bit 4, format 1.5 (spec.md §4.1, §9): an encoded column under
+ * codec 1 or 2 may store each lane's codes byte-split (flags bit 3 with
+ * bit 1): the codec then finds the runs of high bytes a wide code leaves
+ * (memory values under LZ4: 0.70x).  Undone once, when the section is
+ * inflated, so nothing read in place changes.  Older readers refuse it. */
+#define PCOL_INCOMPAT_SPLIT_LANES_1_5 UINT64_C(0x10)
 #define PCOL_HDR_COMPAT 24         /* u64, flags a reader may ignore */
 #define PCOL_HDR_FILE_SIZE 32      /* u64 */
 #define PCOL_HDR_DIR_OFFSET 40     /* u64 */
@@ -74,7 +80,8 @@
 #define PCOL_TRANSFORM_SPLIT 0x2   /* byte-stream split */
 #define PCOL_TRANSFORM_ROWREL 0x4  /* format 1.2: i - v[i], signed, exact */
 /* Format 1.3 (spec.md §4.1): the section holds an encoded column, not the
- * values; never with another transform. */
+ * values; with no other transform but, in format 1.5 under a codec,
+ * PCOL_TRANSFORM_SPLIT: each lane's codes byte-split. */
 #define PCOL_TRANSFORM_ENCODED 0x8
 
 /* ------------------------------------- encoded column (format 1.3, §4.1) */

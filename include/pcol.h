@@ -114,7 +114,7 @@ typedef int pcol_status;
 #define PCOL_VERSION_STRING "1.0.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
-#define PCOL_FORMAT_MINOR 4
+#define PCOL_FORMAT_MINOR 5
 
 /* ================================================== level 1: core (lib/core)
  * Read, validate, build and write pcol files; sample selection. */
@@ -739,10 +739,15 @@ typedef struct pcol_write_options {
    * §4.1), in a compact directory, with the per-source summary (§6.10:
    * table source_summary, source_value_types' totals) that makes `pcol
    * info` O(1); 2: the files of format 1.0-1.2 byte for byte as earlier
-   * writers made them, for older readers (`--format-version 1.2`); 4 (also
-   * 0, the default): 3, and with compress_zstd the large columns of samples
-   * in zstd blocks (format 1.4, spec.md §4.2), so that a time range inflates
-   * only its blocks; 3 keeps them one zstd frame (`--format-version 1.3`).
+   * writers made them, for older readers (`--format-version 1.2`); 4: 3,
+   * and with compress_zstd the large columns of samples in zstd blocks
+   * (format 1.4, spec.md §4.2), so that a time range inflates only its
+   * blocks; 3 keeps them one zstd frame (`--format-version 1.3`); 5 (also
+   * 0, the default): 4, and under compress_zstd or compress_lz4 an encoded
+   * column's lanes byte-split when the codec then shrinks them more (format
+   * 1.5, spec.md §4.1), and under compress_lz4 the transforms of spec.md §4
+   * too (before 1.5, zstd's only): a 1M-sample memory-profiled Rprof file
+   * under LZ4 0.69x the bytes of format_version 4's.
    * Other values: PCOL_EINVAL. */
   uint16_t format_version;
   /* compress_lz4's level, as the lz4 command's: 1-2 LZ4's fast coder,
@@ -752,7 +757,7 @@ typedef struct pcol_write_options {
    * Other values: PCOL_EINVAL. */
   uint8_t lz4_level;
 } pcol_write_options;
-#define PCOL_WRITE_FORMAT_DEFAULT 4
+#define PCOL_WRITE_FORMAT_DEFAULT 5
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
 #define PCOL_ZSTD_SMALL_BYTES ((uint64_t)1 << 20)

@@ -201,7 +201,7 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
     pcol_section_info si;
     cr_assert_eq(pcol_section_get(lz, i, &si, NULL), PCOL_OK);
     compressed += si.codec == codec;
-    *transforms += si.transform != 0;
+    *transforms += (si.transform & 7) != 0; /* delta, split, row-relative */
   }
   pcol_header_info h, hr;
   pcol_file_header(lz, &h);
@@ -210,14 +210,25 @@ static int round_trip(const pcol_write_options *o, int codec, int *v12, int *tra
   cr_assert_eq(hr.minor, 3, "a raw file is format 1.3");
   cr_assert_eq(hr.incompat_flags, PCOL_INCOMPAT_COMPACT_1_2 | PCOL_INCOMPAT_ENCODED_1_3);
   /* *v12: a compact 1.2 file (bit 1, and bit 0 when zstd, delta or split is used) */
-  /* ... or 1.3 (bit 2 as well) when a column is stored encoded under zstd */
+  /* ... or 1.3 (bit 2 as well) when a column is stored encoded, or 1.5 (bit
+   * 4 too) when a column's lanes are byte-split under the codec */
   uint64_t enc = h.incompat_flags & PCOL_INCOMPAT_ENCODED_1_3;
-  *v12 = h.minor == (enc ? 3 : 2) &&
-         (h.incompat_flags & ~(uint64_t)1 & ~enc) == PCOL_INCOMPAT_COMPACT_1_2;
-  if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2/1.3 with bit 1, nothing else");
-  if (*v12)
-    cr_assert_eq(h.incompat_flags & 1, codec == PCOL_CODEC_ZSTD && compressed > 0 ? 1u : 0u,
-                 "bit 0 iff zstd is used");
+  uint64_t lanes = h.incompat_flags & PCOL_INCOMPAT_SPLIT_LANES_1_5;
+  *v12 = h.minor == (lanes ? 5 : enc ? 3 : 2) &&
+         (h.incompat_flags & ~(uint64_t)1 & ~enc & ~lanes) == PCOL_INCOMPAT_COMPACT_1_2;
+  if (!*v12) cr_assert(h.minor == 0 && h.incompat_flags == 0, "1.0, or 1.2/1.3/1.5 with bit 1, nothing else");
+  int bit0 = 0, split_lanes = 0; /* what the sections use: zstd, delta or split; split lanes */
+  for (uint32_t i = 0; i < pcol_section_count(lz); i++) {
+    pcol_section_info si;
+    cr_assert_eq(pcol_section_get(lz, i, &si, NULL), PCOL_OK);
+    bit0 |= si.codec == PCOL_CODEC_ZSTD || (si.transform & 3) != 0;
+    split_lanes |= si.transform == (PCOL_TRANSFORM_ENCODED | 2);
+  }
+  if (*v12) {
+    cr_assert_eq(h.incompat_flags & 1, (uint64_t)bit0, "bit 0 iff zstd, delta or split is used");
+    cr_assert_eq(lanes != 0, split_lanes, "bit 4 iff a column's lanes are byte-split");
+    cr_assert(!lanes || bit0, "bit 4 with bit 0");
+  }
   for (int t = 1; t < PCOL_T_COUNT_; t++) {
     const pcol_table_info *ti = pcol_table_info_get(t);
     /* 1.2 has no per-source summary (table 18, source_value_types 3-4) */
@@ -257,7 +268,7 @@ Test(format, format_version_1_2_is_plain_1_0_with_identical_views) {
   int v12, tf;
   cr_assert_eq(round_trip(&o, PCOL_CODEC_LZ4, &v12, &tf), 0, "nothing compressed");
   cr_assert(!v12 && !tf, "a 1.0 file without transforms");
-  pcol_write_options bad = {.format_version = 5};
+  pcol_write_options bad = {.format_version = 6};
   pcol_builder *b = rich_profile();
   void *mem = NULL;
   size_t len;
@@ -273,7 +284,10 @@ Test(format, round_trip_lz4_identical_views) {
   pcol_write_options o = {.compress_lz4 = 1};
   int v12, tf;
   cr_assert_gt(round_trip(&o, PCOL_CODEC_LZ4, &v12, &tf), 0, "some sections are LZ4");
-  cr_assert(v12, "an LZ4 file is compact (1.2 or 1.3), without incompat bit 0");
+  cr_assert(v12, "an LZ4 file is compact (1.2, 1.3 or 1.5)");
+  pcol_write_options o14 = {.compress_lz4 = 1, .format_version = 4};
+  cr_assert_gt(round_trip(&o14, PCOL_CODEC_LZ4, &v12, &tf), 0, "some sections are LZ4");
+  cr_assert(v12 && !tf, "an LZ4 file of --format-version 1.4 is compact, with no transform (no bit 0)");
   pcol_write_options o12 = {.compress_lz4 = 1, .format_version = 2};
   cr_assert_gt(round_trip(&o12, PCOL_CODEC_LZ4, &v12, &tf), 0, "some sections are LZ4");
   cr_assert(!v12 && !tf, "LZ4 files of --format-version 1.2 stay format 1.0, without transforms");
@@ -563,7 +577,7 @@ Test(format, unknown_incompat_flag_is_refused_compat_flag_ignored) {
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), 0, "%s", err.message);
   pcol_close(f);
-  p[16] = 0x10; /* incompat bit 4 (bits 0-3 are format 1.1-1.4's, known) */
+  p[16] = 0x20; /* incompat bit 5 (bits 0-4 are format 1.1-1.5's, known) */
   fix_header_crc(p);
   cr_assert_eq(pcol_open_buffer(p, len, NULL, &f, &err), PCOL_EUNSUPPORTED);
   free(p);

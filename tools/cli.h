@@ -253,10 +253,12 @@ void cli_mean_type(pcol_str *type, char *type_buf);
 /* pack and merge: what they write */
 #define CLI_OPT_FORMAT_VERSION                                                  \
   {"format-version", 0, 1, "the newest format the file may need; it says the lowest that reads it " \
-                           "(pcol info: format_version).  1.4 (default): columns stored in their " \
-                           "narrowest form, read in place (1.3), and with --compress zstd large " \
-                           "samples columns in zstd blocks that a time range reads alone (1.4); 1.3: " \
-                           "one zstd frame a column, never blocks; 1.2: the layout of earlier versions, " \
+                           "(pcol info: format_version).  1.5 (default): columns stored in their " \
+                           "narrowest form, read in place (1.3), with --compress zstd large " \
+                           "samples columns in zstd blocks that a time range reads alone (1.4), and " \
+                           "with --compress lz4 or zstd a column's codes byte-split where that " \
+                           "compresses better (1.5); 1.4: never byte-split codes; 1.3: also one zstd " \
+                           "frame a column, never blocks; 1.2: the layout of earlier versions, " \
                            "for older readers (spec.md §9)"}
 #define CLI_OPT_COALESCE                                                        \
   {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"}

@@ -60,7 +60,8 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
     if (!strcmp(ver, "1.2")) wopt.format_version = 2;
     else if (!strcmp(ver, "1.3")) wopt.format_version = 3;
     else if (!strcmp(ver, "1.4")) wopt.format_version = 4;
-    else return cli_usage_error(cmd->name, "format version '%s' cannot be written (1.2, 1.3 or 1.4)", ver);
+    else if (!strcmp(ver, "1.5")) wopt.format_version = 5;
+    else return cli_usage_error(cmd->name, "format version '%s' cannot be written (1.2, 1.3, 1.4 or 1.5)", ver);
   }
   int coalesce = cli_flag(cmd, a, "coalesce");
   /* merge reads the output back and validates it before the rename: its

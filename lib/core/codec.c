@@ -66,7 +66,17 @@ static int lz4_decode(const uint8_t *src, uint64_t n, uint8_t *dst, uint64_t wan
       for (uint64_t k = 0; k < m; k += 16) memcpy(d + k, s + k, 16);
     } else if (off >= 8 && want - op >= m + 8) {
       for (uint64_t k = 0; k < m; k += 8) memcpy(d + k, s + k, 8);
-    } else { /* overlapping or at the end: byte by byte */
+    } else if (off == 1 && want - op >= m) {
+      memset(d, *s, m); /* a run of one byte (the high bytes of split columns) */
+    } else if (want - op >= m + 8) {
+      /* overlapping: the match repeats with period off, so with any multiple
+       * p of it; past its first p >= 8 bytes, 8-byte chunks read bytes
+       * already written */
+      uint64_t p = off, k = 0;
+      while (p < 8) p += off;
+      for (; k < p && k < m; k++) d[k] = s[k];
+      for (; k < m; k += 8) memcpy(d + k, d + k - p, 8);
+    } else { /* at the end: byte by byte */
       for (uint64_t k = 0; k < m; k++) d[k] = s[k];
     }
     op += m;
@@ -104,11 +114,11 @@ static int zstd_decode(const uint8_t *src, uint64_t n, uint8_t *dst, uint64_t wa
 
 /* Byte-stream split (Parquet's BYTE_STREAM_SPLIT): byte k of element i is
  * stored at k * count + i.  split: plain -> streams; join: streams -> plain. */
-static void byte_split(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w) {
+void pcol_byte_split(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w) {
   for (uint64_t i = 0; i < count; i++)
     for (unsigned k = 0; k < w; k++) out[k * count + i] = in[i * w + k];
 }
-static void byte_join(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w) {
+void pcol_byte_join(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w) {
   if (w == 4) {
     const uint8_t *s0 = in, *s1 = in + count, *s2 = in + 2 * count, *s3 = in + 3 * count;
     for (uint64_t i = 0; i < count; i++) {
@@ -251,8 +261,11 @@ static int rowrel(const uint8_t *in, uint8_t *out, uint64_t count, pcol_type typ
 
 int pcol_transform_allowed(unsigned transform, unsigned type) {
   int integer = type == PCOL_TYPE_U32 || type == PCOL_TYPE_I64 || type == PCOL_TYPE_U64;
-  if (transform & PCOL_TRANSFORM_ENCODED) /* format 1.3: alone, on integers (§4.1) */
-    return transform == PCOL_TRANSFORM_ENCODED && integer;
+  /* format 1.3: alone, on integers (§4.1); 1.5: with split, its lanes'
+   * codes byte-split (the header bit and the codec: the reader's D3, D14) */
+  if (transform & PCOL_TRANSFORM_ENCODED)
+    return (transform == PCOL_TRANSFORM_ENCODED ||
+            transform == (PCOL_TRANSFORM_ENCODED | PCOL_TRANSFORM_SPLIT)) && integer;
   if (transform & ~(unsigned)(PCOL_TRANSFORM_DELTA | PCOL_TRANSFORM_SPLIT | PCOL_TRANSFORM_ROWREL))
     return 0;
   if ((transform & PCOL_TRANSFORM_DELTA) && (transform & PCOL_TRANSFORM_ROWREL)) return 0;
@@ -306,7 +319,7 @@ static int decode_into(const pcol_section_info *si, unsigned transform, const ui
   }
   if (!rc && split) {
     unsigned w = (unsigned)pcol_type_width((pcol_type)si->type);
-    byte_join(codec_out, dec, si->count, w);
+    pcol_byte_join(codec_out, dec, si->count, w);
   }
   free(tmp);
   if (!rc && (transform & PCOL_TRANSFORM_DELTA)) {
@@ -437,8 +450,8 @@ static size_t compress_bytes(int codec, int level, const uint8_t *in, size_t n, 
   return k;
 }
 
-/* Which transforms to try for a column of this type (zstd only), of those
- * in `allowed`. */
+/* Which transforms to try for a column of this type, of those in
+ * `allowed`. */
 static size_t candidates(pcol_type type, unsigned allowed, unsigned *t) {
   static const unsigned all[] = {
       0,
@@ -468,17 +481,17 @@ static int apply(unsigned t, const uint8_t *in, uint8_t *out, uint8_t *scratch, 
     first = (uint8_t *)(uintptr_t)in;
     if (!(t & PCOL_TRANSFORM_SPLIT)) return memcpy(out, in, count * w), 1;
   }
-  if (t & PCOL_TRANSFORM_SPLIT) byte_split(first, out, count, w);
+  if (t & PCOL_TRANSFORM_SPLIT) pcol_byte_split(first, out, count, w);
   return 1;
 }
 
 /* The transform whose compressed form of a sample of the column (its first
- * PCOL_PROBE_BYTES) is smallest.  The probe compresses at most at level
- * PCOL_ZSTD_DEFAULT_LEVEL: six probes at 19 made packing 4x slower, and
- * chose no better on the test data (bench/analysis.md). */
+ * PCOL_PROBE_BYTES) is smallest under the codec.  A zstd probe compresses
+ * at most at level PCOL_ZSTD_DEFAULT_LEVEL: six probes at 19 made packing
+ * 4x slower, and chose no better on the test data (bench/analysis.md). */
 #define PCOL_PROBE_BYTES ((size_t)1 << 18)
-static int choose_transform(int level, unsigned allowed, const uint8_t *in, uint64_t count,
-                            pcol_type type, unsigned *best) {
+static int choose_transform(int codec, int level, unsigned allowed, const uint8_t *in,
+                            uint64_t count, pcol_type type, unsigned *best) {
   unsigned t[6];
   size_t nt = candidates(type, allowed, t), w = pcol_type_width(type);
   uint64_t pc = count * w > PCOL_PROBE_BYTES ? PCOL_PROBE_BYTES / w : count;
@@ -490,8 +503,9 @@ static int choose_transform(int level, unsigned allowed, const uint8_t *in, uint
   for (size_t k = 0; k < nt; k++) {
     if (!apply(t[k], in, buf, buf + pn, pc, type)) continue;
     uint8_t *c;
-    int probe_level = level < PCOL_ZSTD_DEFAULT_LEVEL ? level : PCOL_ZSTD_DEFAULT_LEVEL;
-    size_t sz = compress_bytes(PCOL_CODEC_ZSTD, probe_level, buf, pn, &c);
+    int probe_level = codec != PCOL_CODEC_ZSTD || level < PCOL_ZSTD_DEFAULT_LEVEL
+                          ? level : PCOL_ZSTD_DEFAULT_LEVEL;
+    size_t sz = compress_bytes(codec, probe_level, buf, pn, &c);
     free(c);
     if (!sz) sz = pn;
     if (sz < best_size) best_size = sz, *best = t[k];
@@ -508,8 +522,8 @@ int pcol_section_encode(int codec, int level, unsigned allowed, const uint8_t *i
   uint8_t *src = (uint8_t *)(uintptr_t)in, *work = NULL;
   if (codec == PCOL_CODEC_ZSTD && !level) /* auto: small sections are cheap to squeeze */
     level = n <= PCOL_ZSTD_SMALL_BYTES ? PCOL_ZSTD_SMALL_LEVEL : PCOL_ZSTD_DEFAULT_LEVEL;
-  if (codec == PCOL_CODEC_ZSTD && type != PCOL_TYPE_BYTES) {
-    PCOL_RETURN_NOT_OK(choose_transform(level, allowed, in, count, type, &t));
+  if (allowed && type != PCOL_TYPE_BYTES) { /* (LZ4: format 1.5's writer, writer.c) */
+    PCOL_RETURN_NOT_OK(choose_transform(codec, level, allowed, in, count, type, &t));
     if (t) {
       work = malloc((t & PCOL_TRANSFORM_SPLIT) && t != PCOL_TRANSFORM_SPLIT ? 2 * n : n);
       if (!work) return PCOL_ENOMEM;
@@ -536,7 +550,7 @@ int pcol_section_encode_blocks(int level, unsigned allowed, const uint8_t *in, u
   if (!count || nb > UINT32_MAX) return PCOL_OK;
   if (!level) level = n <= PCOL_ZSTD_SMALL_BYTES ? PCOL_ZSTD_SMALL_LEVEL : PCOL_ZSTD_DEFAULT_LEVEL;
   unsigned t = 0;
-  PCOL_RETURN_NOT_OK(choose_transform(level, allowed, in, count, type, &t));
+  PCOL_RETURN_NOT_OK(choose_transform(PCOL_CODEC_ZSTD, level, allowed, in, count, type, &t));
   size_t bbytes = (size_t)block_rows * w, head = PCOL_BLOCKS_HEADER + (size_t)nb * PCOL_BLOCKS_END;
   uint8_t *work = malloc(2 * bbytes), *c = NULL;
   ZSTD_CCtx *cc = ZSTD_createCCtx();

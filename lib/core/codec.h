@@ -12,6 +12,11 @@ int pcol_section_decode(const pcol_section_info *si, unsigned transform, const u
                         void **out, pcol_error *err);
 /* transform bits that spec.md §4 allows on a column of element type `type` */
 int pcol_transform_allowed(unsigned transform, unsigned type);
+/* Byte-stream split (Parquet's BYTE_STREAM_SPLIT) of count elements of w
+ * bytes: byte k of element i at k * count + i; join undoes it.  in and out
+ * do not overlap. */
+void pcol_byte_split(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w);
+void pcol_byte_join(const uint8_t *in, uint8_t *out, uint64_t count, unsigned w);
 
 /* A section's stored form: data == NULL when it stays raw. */
 typedef struct pcol_encoded {

@@ -10,6 +10,17 @@
  * free() it; codes point into d).  O(lanes + exceptions). */
 int pcol_enc_parse(const pcol_section_info *si, const uint8_t *d, pcol_lane **out,
                    uint32_t *nlanes, pcol_error *err);
+/* The same for a section whose lanes' codes are byte-split (format 1.5,
+ * flags bit 3 with bit 1): each lane of width 2 or more is joined in place
+ * in d (the section's decoded buffer) once its bounds are checked, before
+ * its exceptions are. */
+int pcol_enc_parse_split(const pcol_section_info *si, uint8_t *d, pcol_lane **out,
+                         uint32_t *nlanes, pcol_error *err);
+/* The writer's side: d (si->decoded_size bytes of a valid encoded section
+ * of si->count elements) copied to out with each lane of width 2 or more
+ * byte-split; 1 when some lane was, 0 when none (or d is not valid: out
+ * then holds nothing of use). */
+int pcol_enc_split(const pcol_section_info *si, const uint8_t *d, uint8_t *out);
 /* enc_write.c.  The encoded form chosen for a column (format 1.3, §4.1). */
 typedef struct pcol_enc_lane {
   uint64_t base, step; /* as written: bit patterns */

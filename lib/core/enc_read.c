@@ -13,6 +13,7 @@
 #include "bytes.h"    /* pcol_rd32, pcol_rd64 */
 #include "error.h"    /* pcol_corrupt */
 #include "enc.h"      /* pcol_enc_parse */
+#include "codec.h"    /* pcol_byte_split, pcol_byte_join */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,8 +73,61 @@ static int exc_index(pcol_lane **lanes_io, uint32_t k, uint64_t n) {
   return PCOL_OK;
 }
 
+/* The byte-split codes of each lane of width 2 or more (format 1.5) joined
+ * in place, so that the lanes read as 1.3's.  0, or PCOL_ENOMEM. */
+static int join_lanes(const pcol_lane *lanes, uint32_t k, uint64_t n) {
+  uint64_t most = 0;
+  for (uint32_t j = 0; j < k; j++)
+    if (lanes[j].width > 1 && lane_rows(n, k, j) * lanes[j].width > most)
+      most = lane_rows(n, k, j) * lanes[j].width; /* within the section: checked */
+  if (!most) return PCOL_OK;
+  uint8_t *tmp = malloc((size_t)most);
+  if (!tmp) return PCOL_ENOMEM;
+  for (uint32_t j = 0; j < k; j++) {
+    const pcol_lane *l = &lanes[j];
+    if (l->width < 2) continue;
+    uint64_t rows = lane_rows(n, k, j);
+    uint8_t *c = (uint8_t *)(uintptr_t)l->codes; /* the caller's decoded buffer */
+    memcpy(tmp, c, (size_t)(rows * l->width));
+    pcol_byte_join(tmp, c, rows, l->width);
+  }
+  free(tmp);
+  return PCOL_OK;
+}
+
+static int parse(const pcol_section_info *si, const uint8_t *d, int split, pcol_lane **out,
+                 uint32_t *nlanes, pcol_error *err);
+
 int pcol_enc_parse(const pcol_section_info *si, const uint8_t *d, pcol_lane **out,
                    uint32_t *nlanes, pcol_error *err) {
+  return parse(si, d, 0, out, nlanes, err);
+}
+
+int pcol_enc_parse_split(const pcol_section_info *si, uint8_t *d, pcol_lane **out,
+                         uint32_t *nlanes, pcol_error *err) {
+  return parse(si, d, 1, out, nlanes, err);
+}
+
+int pcol_enc_split(const pcol_section_info *si, const uint8_t *d, uint8_t *out) {
+  pcol_lane *lanes = NULL;
+  uint32_t k = 0;
+  pcol_error err;
+  if (parse(si, d, 0, &lanes, &k, &err)) return 0;
+  int any = 0;
+  memcpy(out, d, (size_t)si->decoded_size);
+  for (uint32_t j = 0; j < k; j++) {
+    const pcol_lane *l = &lanes[j];
+    if (l->width < 2) continue;
+    size_t at = (size_t)((const uint8_t *)l->codes - d);
+    pcol_byte_split(l->codes, out + at, lane_rows(si->count, k, j), l->width);
+    any = 1;
+  }
+  free(lanes);
+  return any;
+}
+
+static int parse(const pcol_section_info *si, const uint8_t *d, int split, pcol_lane **out,
+                 uint32_t *nlanes, pcol_error *err) {
   uint64_t size = si->decoded_size, n = si->count;
   *out = NULL;
   *nlanes = 0;
@@ -115,6 +169,9 @@ int pcol_enc_parse(const pcol_section_info *si, const uint8_t *d, pcol_lane **ou
       pos = start + bytes;
     }
   }
+  /* 1.5: codes byte-split, joined before an exception's code is read */
+  if (!rc && split && join_lanes(lanes, k, n))
+    rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   /* then every lane's exceptions, (row, value) pairs from a multiple of 8 */
   uint64_t start = align_up(pos, 8);
   if (!rc && (start > size || !zero_bytes(d, pos, start)))

@@ -30,9 +30,11 @@
 #define DEFAULT_MAX_DECODED (UINT64_C(4) << 30)
 /* The incompat_flags bits this reader implements (spec.md §9): bit 0, the
  * codecs and transforms of format 1.1; bit 1, the compact directory of 1.2;
- * bit 2, the encoded columns of 1.3; bit 3, the zstd blocks of 1.4. */
+ * bit 2, the encoded columns of 1.3; bit 3, the zstd blocks of 1.4; bit 4,
+ * the byte-split lanes of 1.5. */
 #define KNOWN_INCOMPAT (PCOL_INCOMPAT_CODECS_1_1 | PCOL_INCOMPAT_COMPACT_1_2 | \
-                        PCOL_INCOMPAT_ENCODED_1_3 | PCOL_INCOMPAT_BLOCKS_1_4)
+                        PCOL_INCOMPAT_ENCODED_1_3 | PCOL_INCOMPAT_BLOCKS_1_4 | \
+                        PCOL_INCOMPAT_SPLIT_LANES_1_5)
 
 static int compact(const pcol_file *f) {
   return (f->hdr.incompat_flags & PCOL_INCOMPAT_COMPACT_1_2) != 0;
@@ -192,6 +194,12 @@ static int check_section(pcol_file *f, uint32_t i, uint64_t at, dir_walk *w, pco
   if (!pcol_transform_allowed(si->transform, si->type))
     return pcol_corrupt(err, "section at offset %llu: transform 0x%llx does not apply to its element type",
                         si->offset, si->transform);
+  /* 1.5: an encoded column's lanes byte-split only under codec 1 or 2,
+   * which are inflated whole (D14) */
+  if ((si->transform & PCOL_TRANSFORM_ENCODED) && (si->transform & PCOL_TRANSFORM_SPLIT) &&
+      si->codec != PCOL_CODEC_LZ4 && si->codec != PCOL_CODEC_ZSTD)
+    return pcol_corrupt(err, "section at offset %llu: encoded with its lanes byte-split (flags 0xa) "
+                        "under codec %llu, not LZ4 or zstd (1 or 2)", si->offset, si->codec);
   if (w->rows_table != si->table)
     return pcol_corrupt(err, "section at offset %llu belongs to table %llu, which has no row count",
                         si->offset, si->table);
@@ -280,6 +288,12 @@ static int check_entry(pcol_file *f, uint32_t i, uint64_t at, const uint8_t *res
   if (si->transform & ~allowed)
     return pcol_corrupt(err, "directory entry at byte %llu has unknown flags 0x%llx", at,
                         si->transform);
+  /* 1.5: bits 3 and 1 together (an encoded column's lanes byte-split) */
+  if ((si->transform & PCOL_TRANSFORM_ENCODED) && (si->transform & PCOL_TRANSFORM_SPLIT) &&
+      !(hi->incompat_flags & PCOL_INCOMPAT_SPLIT_LANES_1_5))
+    return pcol_corrupt(err, "directory entry at byte %llu has flags 0x%llx (encoded, its lanes "
+                        "byte-split: format 1.5) but the header does not set incompat flag 0x10",
+                        at, si->transform);
   for (int k = 0; reserved && k < PCOL_DIR_ENTRY_SIZE - PCOL_DIR_RESERVED; k++)
     if (reserved[k]) return pcol_corrupt(err, "reserved byte %llu of directory entry at byte %llu is not zero",
                                          (uint64_t)(k + PCOL_DIR_RESERVED), at);
@@ -1124,6 +1138,8 @@ static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol
   const void *data = s->stored;
   void *dec = NULL;
   unsigned encoded = si->transform & PCOL_TRANSFORM_ENCODED;
+  /* 1.5: the lanes' codes byte-split, joined by pcol_enc_parse_split */
+  unsigned split_lanes = encoded ? si->transform & PCOL_TRANSFORM_SPLIT : 0;
   const pcol_column_info *ci = pcol_column_info_get(si->table, si->column);
   int alone = rows_checked_alone(si, ci);
   if (si->codec == PCOL_CODEC_ZSTD_BLOCKS) {
@@ -1138,7 +1154,8 @@ static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol
   } else if (!in_place(si)) {
     /* decoded once, checked while decoding (codec.c); an encoded
      * section's codec gives its lanes */
-    if (pcol_section_decode(si, si->transform & ~encoded, s->stored, &dec, err) != PCOL_OK)
+    if (pcol_section_decode(si, si->transform & ~(encoded | split_lanes), s->stored, &dec, err) !=
+        PCOL_OK)
       goto out;
     data = dec;
   } else if (si->type != PCOL_TYPE_BYTES && si->type != PCOL_TYPE_U8 &&
@@ -1155,7 +1172,8 @@ static const void *section_data(pcol_file *f, uint32_t sec, int want_plain, pcol
   pcol_view v = {.data = encoded ? NULL : data, .count = si->count, .type = (pcol_type)si->type};
   pcol_lane *lanes = NULL;
   void *plain = NULL;
-  int bad = encoded && pcol_enc_parse(si, data, &lanes, &v.nlanes, err) != PCOL_OK;
+  int bad = encoded && (split_lanes ? pcol_enc_parse_split(si, dec, &lanes, &v.nlanes, err)
+                                    : pcol_enc_parse(si, data, &lanes, &v.nlanes, err)) != PCOL_OK;
   v.lanes = lanes;
   if (!bad && encoded && want_plain) {
     if (!(plain = decode_plain(&v))) {

@@ -224,8 +224,9 @@ for in in examples/demo.out "$tmp/demo.co.pcol" "$CF/valid-summary.pcol" "$CF/va
   [ "$($PCOL info --format json "$tmp/s13.pcol" | sed 1d)" = "$($PCOL info --format json "$tmp/s12.pcol" | sed 1d)" ] ||
     fail "$in: info --format json differs with the summary"
 done
-$PCOL pack examples/demo.out --format-version 1.5 -o "$tmp/x.pcol" 2>/dev/null; [ $? = 2 ] || fail "--format-version 1.5"
-$PCOL pack examples/demo.out --format-version 1.4 -o "$tmp/x.pcol" || fail "--format-version 1.4 (the default) refused"
+$PCOL pack examples/demo.out --format-version 1.6 -o "$tmp/x.pcol" 2>/dev/null; [ $? = 2 ] || fail "--format-version 1.6"
+$PCOL pack examples/demo.out --format-version 1.5 -o "$tmp/x.pcol" || fail "--format-version 1.5 (the default) refused"
+$PCOL pack examples/demo.out --format-version 1.4 -o "$tmp/x.pcol" || fail "--format-version 1.4 refused"
 # A hostile summary: rows that do not fit the stored source_id column, and a
 # weight other than the rows where no weight column is stored, are caught by
 # info's O(sources) check (it prints the samples' 38); the weight of a file

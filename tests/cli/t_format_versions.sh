@@ -4,14 +4,19 @@
 # (--format-version 1.2: the plain layout earlier versions wrote) and with
 # zstd and with lz4 must pass validate --full and show the same 17 views (cat
 # --table all) and the same top; 1.2 must be 1.0 or 1.2 in its header and 1.3
-# use bit 2.  --compress lz4 writes 1.3 (LZ4 over the encoded columns, §4.1)
-# never larger than the default file, and with --format-version 1.2 the 1.0
-# file of earlier versions (64-byte entries, no incompat bit).
+# use bit 2.  --compress lz4 writes 1.3 (LZ4 over the encoded columns, §4.1),
+# or 1.5 when a column's lanes are byte-split, never larger than the default
+# file; with --format-version 1.4 1.3 or 1.2 without incompat bit 0 (no
+# transform, no split lanes), and with --format-version 1.2 the 1.0 file of
+# earlier versions (64-byte entries, no incompat bit).
 set -u
 P=${PCOL:?PCOL must name the pcol binary}
 D=${PCOL_TESTDATA:-$(dirname "$0")/../../../shared/testdata}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 fail() { echo "t_format_versions: FAIL: $*"; exit 1; }
+# the version in a file's header (spec.md §2: version_major and
+# version_minor, u16 at bytes 8 and 10; info's format_version line prints them)
+ver() { od -An -tu2 --endian=little -j8 -N4 "$1" | awk '{print $1 "." $2}'; }
 # issue 43: a zstd file keeps a count-only profile's constant columns (the
 # samples' value offsets 0, 2, 4, ..., the values' types and counts) in
 # their encoded form, raw, read in place, not as zstd frames that inflate
@@ -41,18 +46,29 @@ python3 "$(dirname "$0")/../support/tachyongen.py" rich "$T/big.bin" --samples 1
   fail "tachyongen.py rich"
 "$P" pack "$T/big.bin" -o "$T/bz.pcol" --compress zstd || fail "zstd pack of 150000 samples"
 "$P" pack "$T/big.bin" -o "$T/b13.pcol" --compress zstd --format-version 1.3 || fail "zstd 1.3 pack"
+"$P" pack "$T/big.bin" -o "$T/b14.pcol" --compress zstd --format-version 1.4 || fail "zstd 1.4 pack"
 "$P" pack "$T/big.bin" -o "$T/br.pcol" || fail "pack of 150000 samples"
-"$P" validate --full "$T/bz.pcol" >/dev/null || fail "the 1.4 zstd file is invalid"
-"$P" info "$T/bz.pcol" | grep -q '^format_version: *1\.4$' || fail "--compress zstd did not write 1.4"
-"$P" info "$T/bz.pcol" | grep -q 'incompat 0xf,' || fail "a 1.4 zstd file sets incompat bits 0-3"
-for sec in time_ns stack_id; do
-  got=$("$P" info "$T/bz.pcol" | awk -v c="$sec" '$1 == "samples_stored" && $2 == c {print $4}')
-  case $got in zblk*) ;; *) fail "samples_stored.$sec stored as '$got', not in zstd blocks" ;; esac
+"$P" validate --full "$T/bz.pcol" "$T/b14.pcol" >/dev/null || fail "the 1.5 or 1.4 zstd file is invalid"
+# the default: 1.5 when a column's lanes are byte-split (incompat bit 4), else 1.4
+if "$P" info "$T/bz.pcol" | grep -q ' zstd+se '; then
+  "$P" info "$T/bz.pcol" | grep -q '^format_version: *1\.5$' || fail "byte-split lanes, but not 1.5"
+  "$P" info "$T/bz.pcol" | grep -q 'incompat 0x1f,' || fail "a 1.5 zstd file sets incompat bits 0-4"
+else
+  "$P" info "$T/bz.pcol" | grep -q '^format_version: *1\.4$' || fail "--compress zstd did not write 1.4"
+fi
+"$P" info "$T/b14.pcol" | grep -q '^format_version: *1\.4$' || fail "--format-version 1.4 zstd is not 1.4"
+"$P" info "$T/b14.pcol" | grep -q 'incompat 0xf,' || fail "a 1.4 zstd file sets incompat bits 0-3"
+"$P" info "$T/b14.pcol" | grep -q '+se ' && fail "--format-version 1.4 wrote byte-split lanes"
+for x in bz b14; do
+  for sec in time_ns stack_id; do
+    got=$("$P" info "$T/$x.pcol" | awk -v c="$sec" '$1 == "samples_stored" && $2 == c {print $4}')
+    case $got in zblk*) ;; *) fail "$x: samples_stored.$sec stored as '$got', not in zstd blocks" ;; esac
+  done
 done
 "$P" info "$T/b13.pcol" | grep -q '^format_version: *1\.3$' || fail "--format-version 1.3 zstd is not 1.3"
 "$P" info "$T/b13.pcol" | grep -q zblk && fail "--format-version 1.3 wrote zstd blocks"
 "$P" cat --table all "$T/br.pcol" >"$T/br.cat" 2>&1
-for x in bz b13; do
+for x in bz b13 b14; do
   "$P" cat --table all "$T/$x.pcol" 2>&1 | cmp -s - "$T/br.cat" || fail "views of $x differ from the uncompressed file's"
 done
 k=0
@@ -120,34 +136,38 @@ for x in bz br; do
   cp "$T/$x.pcol" "$T/rp/f.pcol"
   (cd "$T/rp" && "$PA" report f.pcol -o f.html 2>/dev/null) || fail "report of $x"
   sed 's/"format":"1\.[0-9]","file_size":[0-9]*,//' "$T/rp/f.html" >"$T/$x.page"
-  [ $x = bz ] && { grep -q '"format":"1.4"' "$T/rp/f.html" || fail "the report of the zstd-blocks file does not say format 1.4"; }
+  [ $x = bz ] && { grep -q "\"format\":\"$(ver "$T/bz.pcol")\"" "$T/rp/f.html" ||
+    fail "the report of the zstd-blocks file does not say format $(ver "$T/bz.pcol")"; }
 done
 cmp -s "$T/bz.page" "$T/br.page" || fail "the report of the zstd-blocks file differs from the uncompressed file's"
 [ -d "$D" ] || { echo "t_format_versions: skipped (no shared test data at $D)"; exit 0; }
-# the version in a file's header (spec.md §2: version_major and
-# version_minor, u16 at bytes 8 and 10; info's format_version line prints them)
-ver() { od -An -tu2 --endian=little -j8 -N4 "$1" | awk '{print $1 "." $2}'; }
-n=0 enc=0
+n=0 enc=0 lanes=0
 while IFS= read -r f; do
   "$P" pack "$f" -o "$T/a.pcol" --format-version 1.2 2>/dev/null || continue # refused alike below
   "$P" pack "$f" -o "$T/b.pcol" 2>"$T/err" || fail "$f: 1.3 pack refused what 1.2 packs: $(cat "$T/err")"
   "$P" pack "$f" -o "$T/z.pcol" --compress zstd:1 2>"$T/err" || fail "$f: zstd pack: $(cat "$T/err")"
   "$P" pack "$f" -o "$T/l.pcol" --compress lz4 2>"$T/err" || fail "$f: lz4 pack: $(cat "$T/err")"
   "$P" pack "$f" -o "$T/l12.pcol" --compress lz4 --format-version 1.2 2>"$T/err" || fail "$f: lz4 1.2 pack: $(cat "$T/err")"
+  "$P" pack "$f" -o "$T/l14.pcol" --compress lz4 --format-version 1.4 2>"$T/err" || fail "$f: lz4 1.4 pack: $(cat "$T/err")"
   # (b, z, l and l12 in one validate: its exit is the failure's, each file named)
-  "$P" validate --full "$T/b.pcol" "$T/z.pcol" "$T/l.pcol" "$T/l12.pcol" >/dev/null 2>"$T/err" ||
-    fail "$f (b, z, l, l12): $(cat "$T/err")"
+  "$P" validate --full "$T/b.pcol" "$T/z.pcol" "$T/l.pcol" "$T/l12.pcol" "$T/l14.pcol" >/dev/null 2>"$T/err" ||
+    fail "$f (b, z, l, l12, l14): $(cat "$T/err")"
   case $(ver "$T/a.pcol") in 1.0|1.2) ;; *) fail "$f: --format-version 1.2 wrote $(ver "$T/a.pcol")" ;; esac
   # lz4 + 1.2: format 1.0, incompat 0 (the u64 at byte 16), as earlier versions wrote
   [ "$(ver "$T/l12.pcol")" = 1.0 ] && [ "$(od -An -tu8 -j16 -N8 "$T/l12.pcol" | tr -d ' ')" = 0 ] ||
     fail "$f: --compress lz4 --format-version 1.2 wrote $(ver "$T/l12.pcol"), not 1.0"
-  case $(ver "$T/l.pcol") in 1.2|1.3) ;; *) fail "$f: --compress lz4 wrote $(ver "$T/l.pcol")" ;; esac
+  # lz4: 1.5 with byte-split lanes (incompat bit 4, and bit 0: a split),
+  # else 1.2 or 1.3; with --format-version 1.4 never bit 0 (no transform)
+  case $(ver "$T/l.pcol") in 1.2|1.3) ;; 1.5) lanes=$((lanes + 1)) ;; *) fail "$f: --compress lz4 wrote $(ver "$T/l.pcol")" ;; esac
+  case $(ver "$T/l14.pcol") in 1.2|1.3) ;; *) fail "$f: --compress lz4 --format-version 1.4 wrote $(ver "$T/l14.pcol")" ;; esac
+  [ $(( $(od -An -tu8 -j16 -N8 "$T/l14.pcol" | tr -d ' ') & 17 )) = 0 ] ||
+    fail "$f: --compress lz4 --format-version 1.4 set incompat bit 0 or 4"
   [ "$(stat -c %s "$T/l.pcol")" -le "$(stat -c %s "$T/b.pcol")" ] ||
     fail "$f: the lz4 file ($(stat -c %s "$T/l.pcol") bytes) is larger than the default ($(stat -c %s "$T/b.pcol"))"
   [ "$(ver "$T/b.pcol")" = 1.3 ] && enc=$((enc + 1))
   # (stdout and stderr apart: stdout is buffered, their order in one stream is not the views')
   "$P" cat --table all "$T/a.pcol" >"$T/a.cat" 2>"$T/a.err"
-  for x in b z l l12; do
+  for x in b z l l12 l14; do
     "$P" cat --table all "$T/$x.pcol" >"$T/x.cat" 2>"$T/x.err"
     cmp -s "$T/x.cat" "$T/a.cat" && cmp -s "$T/x.err" "$T/a.err" || fail "$f: the views of $x differ from 1.2's"
   done
@@ -163,6 +183,7 @@ while IFS= read -r f; do
   n=$((n + 1))
 done < <(find "$D" -type f ! -name '*.md' -size -4M | sort)
 [ "$n" -gt 100 ] || fail "only $n profiles packed"
+[ "$lanes" -gt 0 ] || fail "no lz4 file of the $n profiles has byte-split lanes (1.5)"
 # info of an input in another format describes the file pack writes of it
 # (opened as_written: the other views read it with plain columns), also of
 # standard input; and info of a union, the file merge writes
@@ -207,4 +228,4 @@ hdr() { grep -o '"format":"[0-9.]*","file_size":[0-9]*' "$1" | head -1; }
 [ -n "$(hdr "$T/gp.html")" ] && [ "$(hdr "$T/g.html")" = "$(hdr "$T/gp.html")" ] ||
   fail "the report of $G does not describe the file pack writes: $(hdr "$T/g.html") / $(hdr "$T/gp.html")"
 [ "$enc" -gt $((n / 2)) ] || fail "only $enc of $n default files are format 1.3"
-echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd, lz4 (1.3; 1.0 with --format-version 1.2) and 1.2 files and the images in memory give the same views and top"
+echo "t_format_versions: $n profiles: 1.3 (encoded in $enc), zstd, lz4 (1.5 with byte-split lanes in $lanes, else 1.3; 1.3 with --format-version 1.4, 1.0 with 1.2) and 1.2 files and the images in memory give the same views and top"

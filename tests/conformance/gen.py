@@ -19,7 +19,7 @@ import zlib
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pcolgen import (  # noqa: E402
-    BLOCKS_1_4, BYTES, CODECS_1_1, COMPACT_1_2, DELTA, ENCODED, ENCODED_1_3, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, TABLE_ID, U8, U32,
+    BLOCKS_1_4, SPLIT_LANES_1_5, BYTES, CODECS_1_1, COMPACT_1_2, DELTA, ENCODED, ENCODED_1_3, F64, I64, NA, NAN, ROWREL, SIGNED, SPLIT, TABLE_ID, U8, U32,
     U64, WIDTH, Entry, Lane, Profile, column, enc_lanes, enc_layout, encoded, f64, find, in_place,
     lz4_compress, lz4_decode, lz4_sequences, pack, put, rowcount, blocks_layout, transformed,
     serialize, serialize_compact, split_bytes, views, views_text, zstd_compress, zstd_frame, zstd_block,
@@ -548,8 +548,8 @@ def header_cases():
     bad("h4-header-crc", "H4", "open", "header_crc off by one",
         hooks=[lambda b, l: put(b, 60, "<I", 0)], fix=("sections", "body"))
     bad("h5-header-size", "H5", "open", "header_size 128", hooks=[hook_at(12, "<I", 128)])
-    bad("h6-incompat-bit-4", "H6", "open", "incompat flag 0x10 (unassigned; bits 0-3 are "
-        "1.1's, 1.2's, 1.3's and 1.4's)", verdict="unsupported", incompat=16)
+    bad("h6-incompat-bit-5", "H6", "open", "incompat flag 0x20 (unassigned; bits 0-4 are "
+        "1.1's, 1.2's, 1.3's, 1.4's and 1.5's)", verdict="unsupported", incompat=32)
     bad("h6-incompat-bit-63", "H6", "open", "incompat flag 0x8000000000000000",
         verdict="unsupported", incompat=2 ** 63)
     case("h7-extended", "invalid", "H7", "open", "64 zero bytes appended (file_size is the "
@@ -1815,9 +1815,14 @@ def v13_open_cases():
         e = enc_pack(p.materialize(), {(6, 1): {}})
         assert len(find(e, 6, 1).data) == 8 * 4
         set_flags(find(e, 6, 1), ENCODED | bit)
-        c_bad("d14-enc-%s" % what.replace("row-relative", "rowrel"), "D14", "open", "8 functions "
-              "named f: functions.name encoded (32 bytes, = 8 x 4) with %s too (flags 0x%x; "
-              "incompat 0x7)" % (what, ENCODED | bit), e, incompat=7)
+        # (1.5: split with encoded is byte-split lanes, which need incompat
+        # bit 4 (D3, before D14) and a codec (D14))
+        rule = "D3" if bit == SPLIT else "D14"
+        c_bad("%s-enc-%s" % (rule.lower(), what.replace("row-relative", "rowrel")), rule, "open",
+              "8 functions named f: functions.name encoded (32 bytes, = 8 x 4) with %s too (flags "
+              "0x%x; incompat 0x7%s)" % (what, ENCODED | bit, ": byte-split lanes (1.5) without "
+                                         "incompat bit 4, and raw" if bit == SPLIT else ""),
+              e, incompat=7)
     for name, t, c, n, what in (("d14-enc-u8", 7, 6, 32, "mappings.flags (u8, 32 rows)"),
                                 ("d14-enc-f64", 17, 5, 4, "models.r_square (f64, 4 rows)")):
         p = Profile()
@@ -2124,6 +2129,99 @@ def v13_cases():
     v13_lz4_cases()
 
 
+
+# ------------------------------- format 1.5: byte-split lanes (§4.1)
+# valid-enc-small's plans, the lanes of its wider columns forced wider so
+# that the split moves bytes: values.value in 2 lanes of width 2 and 4, the
+# times of width 8, the stacks' ids of width 2; every column under `codec`
+def split_plans(codec):
+    plans = {k: dict(v, codec=codec, split=True) for k, v in ENC_PLANS.items()}
+    plans[(12, 2)] = dict(k=2, widths=[2, 4], codec=codec, split=True)
+    plans[(11, 2)] = dict(steps=[100], widths=[8], codec=codec, split=True)
+    plans[(11, 6)] = dict(widths=[2], codec=codec, split=True)
+    plans[(6, 1)] = dict(widths=[2], codec=codec, split=True)
+    return plans
+
+
+def lane_spans(layout, count):
+    """[(start, width, rows)] of each lane's codes in a §4.1 layout."""
+    k = struct.unpack_from("<I", layout, 0)[0]
+    p, out = 8 + 24 * k, []
+    for j in range(k):
+        w = layout[8 + 24 * j + 16]
+        rows = (count - j - 1) // k + 1 if count > j else 0
+        if w:
+            p = -(-p // w) * w
+        out.append((p, w, rows))
+        p += w * rows
+    return out
+
+
+def v15_cases():
+    for codec, cname in ((1, "lz4"), (2, "zstd")):
+        e = e_valid("valid-enc-split-%s" % cname, "valid-enc-small with every encoded column under "
+                    "%s with its lanes byte-split (flags 0xa; incompat 0x17%s, version 1.5): "
+                    "values.value in 2 lanes of width 2 and 4, samples.time_ns of width 8, "
+                    "samples.stack_id and stacks.parent_id of width 2, the rest of width 0 or 1 "
+                    "(stored as in 1.3)" % (cname.upper() if codec == 1 else cname,
+                                            "" if codec == 1 else ", zstd's bit 0 set anyway"),
+                    enc_profile(), split_plans(codec))
+        assert all(x.flags == ENCODED | SPLIT for x in e if x.column and x.flags & ENCODED)
+    # exceptions: their codes are all ones only once the lane is joined
+    plans = split_plans(1)
+    plans[(12, 2)] = dict(k=2, bases=[10000, -12], widths=[2, 2], codec=1, split=True)
+    e = e_valid("valid-enc-split-exceptions", "values.value in 2 lanes of width 2 under LZ4, "
+                "byte-split; the alloc lane's base -12 leaves -16 and -25 as exceptions (code "
+                "0xffff once joined)", enc_profile(), plans)
+    # the header bits (D3) and the codec (D14)
+    def split_entries(codec=1):
+        M = enc_profile().materialize()
+        return enc_pack(M, split_plans(codec))
+    c_bad("d3-enc-split-without-bit-4", "D3", "open", "valid-enc-split-lz4 with incompat 0x7 "
+          "(version 1.5 all the same): flags 0xa need bit 4", split_entries(),
+          incompat=CODECS_1_1 | COMPACT_1_2 | ENCODED_1_3, minor=5)
+    c_bad("d3-enc-split-without-bit-0", "D3", "open", "valid-enc-split-lz4 with incompat 0x16: "
+          "split (flags bit 1) needs bit 0 in any entry", split_entries(),
+          incompat=COMPACT_1_2 | ENCODED_1_3 | SPLIT_LANES_1_5, minor=5)
+    e = split_entries()
+    x = find(e, 11, 4)  # samples.weight, one constant lane: 32 bytes raw
+    x.data, x.codec, x.flags, x.decoded = enc_layout(enc_lanes([7] * 6)), 0, ENCODED | SPLIT, 32
+    c_bad("d14-enc-split-raw", "D14", "open", "valid-enc-split-lz4 with samples.weight encoded "
+          "raw (codec 0) and flags 0xa: byte-split lanes only under codec 1 or 2", e)
+    e = split_entries()
+    find(e, 11, 2).flags = ENCODED | SPLIT | DELTA
+    c_bad("d14-enc-split-delta", "D14", "open", "valid-enc-split-lz4 with samples.time_ns's "
+          "flags 0xb (encoded, split and delta)", e)
+    # the layout inside the block (U11), lanes found from their descriptors
+    M = enc_profile().materialize()
+    vals = M[12][2]
+    lanes = enc_lanes(vals, k=2, bases=[10000, -12], widths=[2, 2])
+
+    def split_values(raw, desc, name):
+        e = enc_pack(M, split_plans(1))
+        data = raw(enc_layout(lanes, split=True))
+        x = find(e, 12, 2)
+        x.data, x.flags, x.decoded, x.codec = lz4_compress(data), ENCODED | SPLIT, len(data), 1
+        c_bad(name, "U11", "use", desc, e)
+
+    def exc_high_byte(d):  # the high byte of lane 1's row 4 (an exception) set to 0
+        start, w, rows = lane_spans(d, len(vals))[1]
+        d = bytearray(d)
+        d[start + rows + 4] = 0
+        return bytes(d)
+    split_values(exc_high_byte, "valid-enc-split-exceptions's values.value with the high byte of "
+                 "the alloc lane's row 4 (an exception) 0: joined, its code is 0x00ff, not all "
+                 "ones",
+                 "u11-enc-split-exception-code")
+
+    def width8(d):
+        d = bytearray(d)
+        d[8 + 24 + 16] = 8  # lane 1's width
+        return bytes(d)
+    split_values(width8, "values.value's 2 split lanes under LZ4, lane 1's width 8 inside the "
+                 "block: its 6 codes (48 bytes) run past the inflated layout before a byte is "
+                 "joined", "u11-enc-split-width-past-end")
+
 # ----------------------------- issue 28: the gaps an independent reader found
 def window_frame(raw, window_log):
     """raw as one raw block in a frame that is not single-segment, with a
@@ -2355,6 +2453,7 @@ def main():
     v12_cases()
     v13_cases()
     v14_cases()
+    v15_cases()
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
         if old.endswith((".pcol", ".views", ".ranges")):

@@ -20,7 +20,7 @@ NA = -(2 ** 63)  # i64 NA, INT64_MIN
 NAN = 0x7FF8000000000000  # f64 default: the quiet NaN, as bits
 ALIGN = 64
 COMPACT_ALIGN = 8  # 1.2 compact file: sections read in place (§3.1)
-CODECS_1_1, COMPACT_1_2, ENCODED_1_3, BLOCKS_1_4 = 0x1, 0x2, 0x4, 0x8  # incompat bits (§9)
+CODECS_1_1, COMPACT_1_2, ENCODED_1_3, BLOCKS_1_4, SPLIT_LANES_1_5 = 0x1, 0x2, 0x4, 0x8, 0x10  # incompat bits (§9)
 
 
 def f64(x):
@@ -335,11 +335,12 @@ def enc_lanes(values, k=1, steps=None, widths=None, bases=None):
     return lanes
 
 
-def enc_layout(lanes, reserved=0, k=None, pad=b"\x00", tail=b""):
+def enc_layout(lanes, reserved=0, k=None, pad=b"\x00", tail=b"", split=False):
     """The decoded section of §4.1: k, reserved, the lane descriptors, each
     lane's codes at a multiple of its width, zero bytes to a multiple of 8,
     then every lane's exceptions.  k forces the lane count, pad is the byte
-    of the padding, tail bytes follow the layout (invalid files)."""
+    of the padding, tail bytes follow the layout (invalid files); split
+    (format 1.5) stores each lane of width 2 or more byte-split in place."""
     out = bytearray(struct.pack("<II", len(lanes) if k is None else k, reserved))
     for l in lanes:
         out += struct.pack("<QQB", l.base % M64, l.step % M64, l.width) + l.reserved
@@ -348,8 +349,8 @@ def enc_layout(lanes, reserved=0, k=None, pad=b"\x00", tail=b""):
         if l.width:
             while len(out) % l.width:
                 out += pad
-            for c in l.codes:
-                out += c.to_bytes(l.width, "little")
+            codes = b"".join(c.to_bytes(l.width, "little") for c in l.codes)
+            out += split_bytes(codes, l.width) if split and l.width > 1 else codes
     while len(out) % 8:
         out += pad
     for l in lanes:
@@ -409,16 +410,19 @@ def enc_decode(data, count, type):
     return out
 
 
-def encoded(table, col, type, values, codec=0, lanes=None, **plan):
+def encoded(table, col, type, values, codec=0, lanes=None, split=False, **plan):
     """An encoded column entry (flags bit 3, §4.1) holding `values`: lanes as
     given, or enc_lanes(values, **plan); checked by reading it back.  codec 1
-    or 2 compresses the layout (its decoded size is the layout's bytes)."""
+    or 2 compresses the layout (its decoded size is the layout's bytes);
+    split (format 1.5, flags bit 1 too) byte-splits each lane's codes."""
     if lanes is None:
         lanes = enc_lanes(values, **plan)
     layout = enc_layout(lanes)
     assert enc_decode(layout, len(values), type) == list(values)
+    if split:
+        layout = enc_layout(lanes, split=True)
     e = Entry(table, col, type, layout, len(values))
-    e.flags, e.decoded = ENCODED, len(layout)
+    e.flags, e.decoded = ENCODED | (SPLIT if split else 0), len(layout)
     if codec == 1:
         e.codec, e.data = 1, lz4_compress(layout)
     elif codec == 2:
@@ -677,16 +681,20 @@ def serialize_compact(entries, major=1, minor=None, incompat=None, compat=0, dir
     place (plus e.gap zero bytes, or at e.offset); the entries right after the
     last section (plus dir_gap); then `tail` (stray bytes), and the last `cut`
     bytes dropped (file_size follows both).  incompat None: bit 1, bit 0
-    when a section uses zstd, delta or split, and bit 2 when a column is
-    encoded, as a writer sets them (§9); minor None: 3 with bit 2, else 2.
+    when a section uses zstd, delta or split, bit 2 when a column is
+    encoded and bit 4 when one has byte-split lanes, as a writer sets them
+    (§9); minor None: 5 with bit 4, 4 with bit 3, 3 with bit 2, else 2.
     No crc per section: body_crc covers them (F1)."""
     if incompat is None:
         incompat = COMPACT_1_2 | (CODECS_1_1 if any(
             e.column and (e.codec == 2 or e.flags & (DELTA | SPLIT)) for e in entries) else 0)
         incompat |= ENCODED_1_3 if any(e.column and e.flags & ENCODED for e in entries) else 0
         incompat |= BLOCKS_1_4 if any(e.column and e.codec == 3 for e in entries) else 0
+        incompat |= SPLIT_LANES_1_5 if any(
+            e.column and e.flags == ENCODED | SPLIT for e in entries) else 0
     if minor is None:
-        minor = 4 if incompat & BLOCKS_1_4 else 3 if incompat & ENCODED_1_3 else 2
+        minor = (5 if incompat & SPLIT_LANES_1_5 else 4 if incompat & BLOCKS_1_4
+                 else 3 if incompat & ENCODED_1_3 else 2)
     pos = 64  # the previous section's end
     for e in entries:
         if e.column == 0:

@@ -258,8 +258,8 @@ class PcolFile:
             raise Bad('H4', 'header crc')
         if hsize != 64:
             raise Bad('H5', 'header_size')
-        if inc & ~0xF:
-            raise Bad('H6', f'unknown incompat flags {inc & ~0xF:#x}')
+        if inc & ~0x1F:
+            raise Bad('H6', f'unknown incompat flags {inc & ~0x1F:#x}')
         if fsize != len(d):
             raise Bad('H7', 'file_size')
         compact = bool(inc & 2)
@@ -376,6 +376,8 @@ class PcolFile:
             raise Bad('D3', 'row-relative without incompat bit 1')
         if (f & 8) and not inc & 4:
             raise Bad('D3', 'encoded without incompat bit 2')
+        if (f & 8) and (f & 2) and not inc & 16:
+            raise Bad('D3', 'encoded with split (1.5) without incompat bit 4')
         if f & ~0xF:
             raise Bad('D3', 'unknown flag bits')
 
@@ -427,8 +429,10 @@ class PcolFile:
             raise Bad('D14', 'split type')
         if (f & 4) and (t not in (U32, I64, U64) or f & 1):
             raise Bad('D14', 'row-relative')
-        if (f & 8) and (t not in (U32, I64, U64) or f != 8):
+        if (f & 8) and (t not in (U32, I64, U64) or f not in (8, 10)):
             raise Bad('D14', 'encoded')
+        if f == 10 and c not in (1, 2):
+            raise Bad('D14', 'encoded with split lanes, not under codec 1 or 2')
         if c == 2 and e.decoded // 32768 > e.stored:
             raise Bad('D15', 'zstd bomb')
         e.blocks = None
@@ -555,6 +559,15 @@ class PcolFile:
                     raise Bad('U11', 'codes past end')
                 L[5] = p
                 p += L[4] * w
+        if e.flags & 2:  # 1.5: each lane's codes byte-split within its bytes
+            s = bytearray(s)
+            for L in lanes:
+                w, rows, cp = L[2], L[4], L[5]
+                if w >= 2 and rows:
+                    part = bytes(s[cp:cp + rows * w])
+                    for b in range(w):
+                        s[cp + b:cp + rows * w:w] = part[b * rows:(b + 1) * rows]
+            s = bytes(s)
         q = -(-p // 8) * 8
         if q > D or any(s[p:q]):
             raise Bad('U11', 'pad8')

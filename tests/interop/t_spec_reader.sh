@@ -8,9 +8,10 @@
 #   (tests/conformance/run.py --validate/--cat-all/--cat-range);
 # - time ranges of a Chrome trace (intervals) and a coalesced profile (ticks);
 # - files pcol writes in each of its layouts, from profiles of several
-#   formats: format 1.3 (encoded columns), --compress zstd (1.2's transforms
-#   and 1.4's zstd blocks, on a 70,000-sample profile), --compress lz4
-#   (1.3: LZ4 over encoded columns), --format-version 1.2, a coalesced and a merged file: `pcol cat
+#   formats: format 1.3 (encoded columns), --compress zstd (1.2's transforms,
+#   1.4's zstd blocks, on a 70,000-sample profile, and 1.5's byte-split
+#   lanes), --compress lz4 (1.3: LZ4 over encoded columns; 1.5: transforms
+#   and byte-split lanes), --format-version 1.2, a coalesced and a merged file: `pcol cat
 #   --table all --format jsonl` and `specread.py cat` print the same bytes,
 #   and `pcol validate --full` and `specread.py check --full` both accept.
 set -u
@@ -73,6 +74,12 @@ for i in "$tmp"/in* "$tmp/long.bin"; do
   files+=("$b.pcol" "$b.z.pcol" "$b.l.pcol" "$b.v12.pcol")
 done
 "$PCOL" info "$tmp/long.z.pcol" | grep -q zblk || fail "no zstd blocks in the 70,000-sample zstd file"
+# format 1.5: byte-split lanes (flags 0xa, "+se") under LZ4 and zstd somewhere
+# among them, so that the reader's join is what is compared
+for c in l z; do
+  for f in "$tmp"/*.$c.pcol; do "$PCOL" info "$f"; done | grep -q ' lz4+se \| zstd+se ' ||
+    fail "no column with byte-split lanes among the --compress files (.$c.pcol)"
+done
 "$PCOL" pack "$TD/rprof/r-prof-profile__memory.out" --coalesce -o "$tmp/coal.pcol" 2>/dev/null &&
   files+=("$tmp/coal.pcol")
 "$PCOL" merge "$tmp"/in0.pcol "$tmp"/in4.pcol "$tmp"/in5.pcol -o "$tmp/merged.pcol" 2>/dev/null &&
