@@ -7,7 +7,7 @@
  *   top10 -cum main -runtime      pprof's grammar: a number is the node
  *                                 count, -cum sorts by cum, -RE ignores and
  *                                 RE focuses (joined with |), >FILE writes
- *                                 a file (commands with -o)
+ *                                 a file (a command's -o, a view's text)
  *   top -n 5 --by line            pcol's options, as on the command line
  *   focus=RE, sample_index=alloc_space, unit=ms, nodecount=20, cum, lines
  *                                 pprof's settings, kept for what follows
@@ -403,9 +403,19 @@ static int run_line(const char *file, char **w, int nw) {
   if (!rc && param && !pr) rc = shell_usage("command %s requires an argument", c->name);
   if (!rc && pr) argv[n++] = pr;
   if (!rc && extra) argv[n++] = extra;
-  if (!rc && out && !opt_of(c, "output", 0))
-    rc = shell_usage("%s writes no file (> is for graph, flame, report, unpack...)", c->name);
-  if (!rc && out) argv[n++] = "-o", argv[n++] = out;
+  /* >FILE: the file of a command that writes one (its -o); a text view's
+   * standard output, as pprof's interactive mode writes its report there
+   * (interactive.go): a temporary file renamed into place when the command
+   * succeeds, so a failed or cut view leaves FILE as it was */
+  pcol_out redir = {0};
+  int redirect = 0;
+  if (!rc && out && !opt_of(c, "output", 0) && strcmp(out, "-")) {
+    pcol_error oe = {0};
+    int orc = pcol_out_open(&redir, out, &oe);
+    if (orc) rc = cli_fail(c->name, &oe, orc);
+    else redirect = 1;
+  }
+  if (!rc && out && opt_of(c, "output", 0)) argv[n++] = "-o", argv[n++] = out;
   char fbuf[32];
   if (!rc && sort_cum && opt_of(c, "sort", 0)) argv[n++] = "--sort=cum";
   /* the node count: top's and diff's -n, the graph's and tree's
@@ -469,6 +479,8 @@ static int run_line(const char *file, char **w, int nw) {
     argv[n++] = rows;
   }
   if (!rc && shell_no_mmap && opt_of(c, "no-mmap", 0)) argv[n++] = "--no-mmap";
+  FILE *term = stdout;
+  if (!rc && redirect) fflush(stdout), stdout = redir.fp; /* glibc: assignable, as outbudget.c's */
   if (!rc) { /* as main() runs a command */
     cli_args a;
     memset(&cli_loaded, 0, sizeof cli_loaded);
@@ -477,6 +489,13 @@ static int run_line(const char *file, char **w, int nw) {
     else if (!rc && !(rc = cli_fetch_args(c, &a)) && !(rc = cli_budget_begin(c, &a)))
       rc = cli_budget_end(c->name, c->run(c, &a));
     fflush(stdout);
+  }
+  if (redirect) {
+    stdout = term;
+    pcol_error ce = {0};
+    int crc = rc ? PCOL_OK : pcol_out_commit(&redir, &ce);
+    if (rc) pcol_out_abort(&redir);
+    else if (crc) rc = cli_fail(c->name, &ce, crc);
   }
   free(focus);
   free(ignore);

@@ -105,13 +105,22 @@ grep -qF 'focus\x1b[31m' "$tmp/err" || { cat "$tmp/err"; fail "the escaped word"
 # the shell's --max-rows reaches its commands
 printf 'top1\n' | "$PCOL" shell --max-rows 1 "$in" >/dev/null 2>"$tmp/err"
 grep -q 'max-rows' "$tmp/err" || { cat "$tmp/err"; fail "--max-rows did not reach top"; }
-# > writes a file for the commands that write one, not for top
+# > writes a file: a command's -o, or a text view's standard output (as
+# pprof's interactive mode writes its reports), renamed into place only
+# when the command succeeds
 ask "dot >$tmp/g.dot" >/dev/null
 "$PCOL" graph "$in" -o "$tmp/g2.dot" || fail "graph"
 cmp -s "$tmp/g.dot" "$tmp/g2.dot" || fail "dot >FILE is not pcol graph -o FILE"
-ask "top >$tmp/t.txt" >/dev/null
-grep -q 'top writes no file' "$tmp/err" || fail "top >FILE"
-[ ! -e "$tmp/t.txt" ] || fail "top >FILE wrote a file"
+[ -z "$(ask "top >$tmp/t.txt" "peek . >$tmp/p.txt" "traces > $tmp/tr.txt")" ] || fail "top/peek/traces >FILE printed on standard output"
+[ "$(body <"$tmp/t.txt")" = "$("$PCOL" top "$in" -n 10 | body)" ] || fail "top >FILE is not pcol top -n 10"
+[ "$(body <"$tmp/p.txt")" = "$("$PCOL" peek "$in" . | body)" ] || fail "peek . >FILE is not pcol peek ."
+[ "$(body <"$tmp/tr.txt")" = "$(ask traces | body)" ] || fail "traces >FILE is not the shell's traces"
+[ -z "$(ls -A "$tmp" | grep '\.tmp-')" ] || fail "a temporary file was left"
+echo keep >"$tmp/t.txt"
+ask "peek ( >$tmp/t.txt" "top --max-output 10 >$tmp/t.txt" >/dev/null
+[ "$(cat "$tmp/t.txt")" = keep ] || fail "a failed or cut view's >FILE was replaced"
+ask "top >$tmp/nodir/t.txt" >/dev/null
+grep -q "nodir" "$tmp/err" || { cat "$tmp/err"; fail "top >FILE in a missing folder: no message"; }
 # help, quit, the end of input
 ask help | grep -q 'Settings (NAME=VALUE' || fail "help"
 ask 'help peek' | grep -q '^Usage: pcol peek' || fail "help peek"

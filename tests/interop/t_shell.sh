@@ -44,8 +44,10 @@ done
 # for callgrind set: the same bytes as go's
 files=0
 for f in "$data"/pprof/go-cpu-inline-small.pb.gz "$data"/pprof/go-heap-allocs-inline.pb.gz "$data"/pprof/java-cpu-async-profiler.pb.gz; do
-  printf '%s\n' granularity=lines nodecount=3 sample_index=0 'callgrind >cg.out' 'dot >g.dot' 'proto >p.pb.gz' >"$tmp/s"
-  (cd "$tmp" && go tool pprof -symbolize=none "$f" <s >/dev/null 2>&1 && mv cg.out go.cg && mv g.dot go.dot && mv p.pb.gz go.pb.gz) ||
+  printf '%s\n' granularity=lines nodecount=3 sample_index=0 'callgrind >cg.out' 'dot >g.dot' 'proto >p.pb.gz' \
+    'top >t.txt' 'peek main >pk.txt' 'traces >tr.txt' >"$tmp/s"
+  (cd "$tmp" && go tool pprof -symbolize=none "$f" <s >/dev/null 2>&1 && mv cg.out go.cg && mv g.dot go.dot && mv p.pb.gz go.pb.gz &&
+     for x in t pk tr; do [ ! -e $x.txt ] || mv $x.txt go.$x; done) ||
     { echo "t_shell: FAIL: go's session writing files"; fail=$((fail + 1)); continue; }
   (cd "$tmp" && "$PCOL" shell "$f" <s >/dev/null 2>"$tmp/pc.err") || { cat "$tmp/pc.err"; fail=$((fail + 1)); continue; }
   cmp -s "$tmp/go.cg" "$tmp/cg.out" || { echo "t_shell: FAIL: $(basename "$f"): callgrind >FILE differs"; fail=$((fail + 1)); }
@@ -54,7 +56,17 @@ for f in "$data"/pprof/go-cpu-inline-small.pb.gz "$data"/pprof/go-heap-allocs-in
   [ "$(go tool pprof -symbolize=none -raw "$tmp/go.pb.gz" 2>/dev/null | grep -c .)" -gt 0 ] &&
     [ "$("$PCOL" top "$tmp/p.pb.gz" --format tsv)" = "$("$PCOL" top "$tmp/go.pb.gz" --format tsv)" ] ||
     { echo "t_shell: FAIL: $(basename "$f"): proto >FILE differs"; fail=$((fail + 1)); }
-  files=$((files + 3))
+  # text views >FILE (pprof writes the report there): the same text from
+  # the report's first line on (the header before it names the input; a
+  # view that fails, as peek of a name the profile lacks, writes no file)
+  for x in t pk tr; do
+    [ -e "$tmp/go.$x" ] || [ -e "$tmp/$x.txt" ] || continue
+    cmp -s <(awk 'f || /^(-|Showing)/ { f = 1; print }' "$tmp/go.$x" 2>/dev/null) \
+      <(awk 'f || /^(-|Showing)/ { f = 1; print }' "$tmp/$x.txt" 2>/dev/null) ||
+      { echo "t_shell: FAIL: $(basename "$f"): $x >FILE differs from go's"; fail=$((fail + 1)); }
+    rm -f "$tmp/go.$x" "$tmp/$x.txt"
+  done
+  files=$((files + 6))
 done
 echo "t_shell: $same of $n sessions equal to go tool pprof's ($(grep -c . "$session") lines each); $files files written by sessions compared"
 [ "$fail" = 0 ]
