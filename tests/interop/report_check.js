@@ -90,6 +90,12 @@ async function main() {
     await Input.dispatchMouseEvent({ type: 'mousePressed', x, y, button: 'left', clickCount: 1 });
     await Input.dispatchMouseEvent({ type: 'mouseReleased', x, y, button: 'left', clickCount: 1 });
   };
+  // a real hover on canvas `cv` at its pixel (x, y), scrolled to the middle of the window (below the sticky controls): its title
+  const hover = async (cv, x, y) => {
+    const b = await ev(`(() => { const c = document.getElementById('${cv}'); window.scrollBy(0, c.getBoundingClientRect().top + ${y} - 500); const r = c.getBoundingClientRect(); return [r.left, r.top]; })()`);
+    await Input.dispatchMouseEvent({ type: 'mouseMoved', x: b[0] + x, y: b[1] + y });
+    return ev(`document.getElementById('${cv}').title`);
+  };
   // every row of the table (it draws only those in view: pcolReport.topRows()
   // gives the cells it would draw), as pcol top's tsv columns
   // (the percentages as text: compareUnits, against pcol top's text)
@@ -569,6 +575,57 @@ async function main() {
            `${c.name}: no track of thread ${w.name} (tid ${w.tid}) with its samples at ${w.times}: ${JSON.stringify(tr)}`);
       }
     }
+    if (c.deep) { // every frame of a deep stack on the stack chart, its leaf always (review15 F2: it stopped 40 frames down, unsaid)
+      // c.deep: [{leaf, depth, cut}]: a stack `depth` frames deep ending in `leaf` (pcol fold's); cut: past the chart's bound
+      const boxes = await ev('pcolReport.stackBoxes()'), sts = await ev('pcolReport.stackTracks()');
+      const note = await ev(`document.getElementById('stack-note').textContent`);
+      const dev = await ev(`[document.getElementById('stackchart').width, document.getElementById('stackchart').height]`);
+      ok(dev[0] <= 32767 && dev[1] <= 32767 && dev[0] * dev[1] <= 268435456, `${c.name}: the stack chart's canvas is ${dev} pixels, more than Chromium draws`);
+      for (const w of c.deep) {
+        // its deepest box of that name
+        const inTrack = (b) => sts.find(t => b.y >= t.y && b.y < t.y + t.h), rowOf = (b) => (b.y - inTrack(b).y) / b.h;
+        const leafBoxes = boxes.filter(b => b.frame && b.name === w.leaf).sort((a, b) => rowOf(b) - rowOf(a));
+        ok(leafBoxes.length > 0, `${c.name}: the leaf ${w.leaf} of a ${w.depth}-frame stack is drawn nowhere on the stack chart (rows drawn: ${Math.max(...sts.map(t => t.h / 13))})`);
+        if (!leafBoxes.length) continue;
+        const lb = leafBoxes[0], t = inTrack(lb), row = rowOf(lb);
+        if (!w.cut) {
+          ok(row === w.depth - 1, `${c.name}: ${w.leaf} drawn at row ${row}, it is frame ${w.depth} from the root`);
+          ok(!/deeper than/.test(note), `${c.name}: the note says a cut where no stack is cut: ${note}`);
+        } else { // root rows, a grey box of the frames cut, the leaf on the track's last row; the note says so
+          const rows = t.h / lb.h, mark = boxes.find(b => !b.frame && b.y >= t.y && b.y < t.y + t.h && b.x <= lb.x && b.x + b.w > lb.x);
+          ok(row === rows - 1 && rows < w.depth, `${c.name}: ${w.leaf} of a ${w.depth}-frame stack drawn at row ${row} of ${rows}`);
+          ok(mark && mark.name === '\u2026 ' + (w.depth - rows + 1) + ' frames', `${c.name}: no box for the ${w.depth - rows + 1} frames cut above ${w.leaf}: ${JSON.stringify(mark)}`);
+          ok(/deeper than the \d+ rows a track has here/.test(note), `${c.name}: a stack cut and the note does not say it: ${note}`);
+          if (mark) ok(/^\u2026 \d+ frames not drawn/.test(await hover('stackchart', mark.x + mark.w / 2, mark.y + 6)), `${c.name}: hovering the box of cut frames does not say what it is`);
+        }
+        const title = await hover('stackchart', lb.x + lb.w / 2, lb.y + 6);
+        ok(title === w.leaf, `${c.name}: hovering the leaf's box reads "${title}", not ${w.leaf}`);
+      }
+      console.error(`report_check: ${c.name}: stack chart leaves ${c.deep.map(w => w.leaf + '@' + w.depth).join(', ')} drawn; ${(note.match(/\d+ stacks? (is|are) deeper[^:]*/) || ['no stack cut'])[0]}`);
+    }
+    if (c.labels) { // tracks named apart on the page (review15 F5: every JFR track read "jdk.ObjectAllocationSam…"): each drawn label
+      // holds its thread's part, the drawn labels differ, and hovering one gives its whole name
+      const tr = await ev('pcolReport.tracks()'), sts = await ev('pcolReport.stackTracks()');
+      ok(tr.length >= 2 && sts.length === tr.length, `${c.name}: ${tr.length} timeline and ${sts.length} stack chart tracks`);
+      for (const [what, list] of [['timeline', tr], ['stack chart', sts]]) {
+        const shown = list.map(t => t.shown.join(' '));
+        ok(new Set(shown).size === shown.length, `${c.name} ${what}: two tracks drawn with one label: ${shown.join(' | ')}`);
+        for (const t of list) {
+          // its thread's part: from the thread's name on ("main thread_id 1")
+          const thr = c.labels.find(x => t.label.includes(' ' + x)), part = thr && t.label.slice(t.label.indexOf(' ' + thr) + 1);
+          ok(thr && t.shown.join(' ').includes(part), `${c.name} ${what}: the track "${t.label}" is drawn as "${t.shown.join(' / ')}", without its thread's part "${part}"`);
+        }
+      }
+      for (let k = 0; k < tr.length; k++) { // (timeline.js: tracks 34 px high, 4 apart, under a 20 px axis)
+        const title = await hover('timeline', 40, 20 + k * 38 + 17);
+        ok(title === tr[k].label, `${c.name}: hovering the timeline's label of track ${k} reads "${title}", not "${tr[k].label}"`);
+      }
+      for (const t of sts) {
+        const title = await hover('stackchart', 40, t.y + 6);
+        ok(title === t.label, `${c.name}: hovering the stack chart's label "${t.shown.join(' / ')}" reads "${title}", not "${t.label}"`);
+      }
+      console.error(`report_check: ${c.name}: track labels ${tr.map(t => t.shown.join(' / ')).join(' | ')}`);
+    }
     if (c.spans) { // each track's stack chart time = the speedscope export's timeline of its thread
       const tr = await ev(`pcolReport.tracks()`);
       const got = Object.fromEntries(tr.map(t => [t.label.replace(/^#\d+ /, ''), t.span]));
@@ -772,7 +829,8 @@ async function main() {
     const cand = frames.filter((f) => f.d >= 2 && hasKids[f.n] && f.w > 20).sort((a, b) => b.d - a.d || b.w - a.w);
     if (cand.length) {
       const z = cand[Math.floor(cand.length / 2)];
-      await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, -80); })()`); // below the sticky controls
+      // the frame in the middle of the window, below the sticky controls (a deep stack's frame is far down)
+      await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, ${z.y} - 500); })()`);
       const fb = await ev(`(() => { const b = document.getElementById('flame').getBoundingClientRect(); return [b.left, b.top]; })()`);
       await click(fb[0] + z.x + z.w / 2, fb[1] + z.y + 8);
       ok(await ev('pcolReport.zoomed()') === z.n, `${c.name}: a click on ${z.name} did not zoom into it`);

@@ -191,6 +191,32 @@ PY
 "$PCOL" report "$tmp/twins.json" -o "$tmp/twins.html" || fail "report twins"
 add twins "$tmp/twins.json" "$tmp/twins.html" "\"threads\":$twins"
 
+# a stack deeper than the stack chart once drew (review15 F2: 40 frames from
+# the root, unsaid): perf script text of 63-frame stacks, main; dive x 60;
+# hot_leaf, on one thread; the chart draws every frame, the leaf on row 63
+python3 - "$tmp/deep.txt" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as o:
+    for i in range(200):
+        t = 1000000 + 1000 * i
+        o.write('deep 300/300 [000] %d.%06d: 1000000 cpu-clock: \n' % (t // 1000000, t % 1000000))
+        st = ['hot_leaf'] + ['dive'] * 60 + ['main', '__libc_start_call_main']
+        o.write(''.join('\t%x %s (/bin/deep)\n' % (0x401000 + 16 * k, f) for k, f in enumerate(st)) + '\n')
+PY
+"$PCOL" report "$tmp/deep.txt" -o "$tmp/deep.html" || fail "report deep"
+add deep "$tmp/deep.txt" "$tmp/deep.html" '"deep":[{"leaf":"hot_leaf","depth":63}]'
+# a JFR recording (tests/support/gen_jfr.py) whose first stack is 1,000
+# frames deep: past the chart's bound (doc/report.md), its leaf still drawn
+# and the cut said; and its tracks (a source per event type, a track per
+# thread: "jdk.ObjectAllocationSample main thread_id 1", ...) share a long
+# prefix: each drawn label keeps its thread (review15 F5), its tooltip the
+# whole name
+python3 "$here/../support/gen_jfr.py" "$tmp/deep.jfr" --samples 40 --deep 1000 || fail "gen_jfr.py --deep"
+"$PCOL" report "$tmp/deep.jfr" -o "$tmp/deepjfr.html" || fail "report deep jfr"
+jdeep=$("$PCOL" fold "$tmp/deep.jfr" | awk '{ n = split($1, f, ";"); if (n > d) { d = n; l = f[n] } } END { printf "{\"leaf\":\"%s\",\"depth\":%d,\"cut\":true}", l, d }')
+jthr=$("$PCOL" top "$tmp/deep.jfr" --by label:thread_name --format json 2>/dev/null | python3 -c 'import json,sys; print(json.dumps(sorted({r["name"] for r in json.load(sys.stdin)["rows"]})))') || fail "threads of deep.jfr"
+add deep-jfr "$tmp/deep.jfr" "$tmp/deepjfr.html" "\"deep\":[$jdeep],\"labels\":$jthr"
+
 printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
   "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"
 NODE_PATH="$NPM_DIR/node_modules" timeout 300 node "$here/report_check.js" "$tmp/config.json" || fail "browser checks failed"

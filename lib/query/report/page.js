@@ -10,7 +10,7 @@ import { $, col, D, D0, DIFF, esc, FT, FTP, human, M, N, onPick, pcolMark, pcolS
 import { drawTop, drawTopRows, topCells, topHead, TROWS } from './table.js';
 import { colour, computeFlame, drawFlame, FL, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
 import { drawTimeline, forgetLeaf, timelineTracks, TL, tx, xt } from './timeline.js';
-import { drawStackChart, wireStackChart } from './stackchart.js';
+import { drawStackChart, stackBoxes, stackTracks, wireStackChart } from './stackchart.js';
 import { drawPeek, drawTree, PEEK, treeSearch, TV, wireTree } from './treeview.js';
 import { drawSource, forgetSourceLines } from './source.js';
 import { RF, wireRefine } from './refine.js';
@@ -186,6 +186,10 @@ function wire() {
   var tl = $('timeline'), start = null;
   function px(ev) { var b = tl.getBoundingClientRect(); return Math.min(Math.max(ev.clientX - b.left, TL.L), TL.W - TL.R); }
   tl.addEventListener('mousedown', function (ev) { if (!TL.tracks.length) return; start = px(ev); ev.preventDefault(); });
+  tl.addEventListener('mousemove', function (ev) { /* a track's whole name on its label (the drawn one may be cut) */
+    var b = tl.getBoundingClientRect(), k = Math.floor((ev.clientY - b.top - TL.AX) / (TL.TH + 4));
+    tl.title = ev.clientX - b.left < TL.L && k >= 0 && k < TL.tracks.length ? TL.tracks[k].label : '';
+  });
   window.addEventListener('mousemove', function (ev) {
     if (start === null) return;
     var x = px(ev), b = $('brush');
@@ -220,7 +224,7 @@ var api = window.pcolReport = {
     });
   },
   zoomed: function () { return S.zoom; },
-  /* the timeline's tracks as drawn: [{label, src, times, span}] (times: the
+  /* the timeline's tracks as drawn: [{label, shown, src, times, span}] (shown: the label's lines drawn; times: the
    * track's samples' times; span: the stack chart's time of its samples
    * with a stack, ns, report.c spans: each from its time, or where the one
    * before it is drawn to, as the chart draws a pixel column's first
@@ -235,9 +239,14 @@ var api = window.pcolReport = {
           if (D.STK[i] && e > Math.max(a, end)) sp += e - Math.max(a, end);
           if (e > end) end = e;
         }
-      return { label: tr.label, src: s.id, times: t, span: sp };
+      return { label: tr.label, shown: tr.shown, src: s.id, times: t, span: sp };
     });
   },
+  /* the stack chart as drawn: its tracks [{label, shown, y, h}] (shown: the
+   * label's lines drawn) and boxes [{name, frame, x, y, w, h}] (frame: false
+   * for a deep stack's box of cut frames), in the canvas's pixels */
+  stackTracks: function () { return stackTracks(); },
+  stackBoxes: function () { return stackBoxes(); },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
   treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id], hit: r.hit }; }); },

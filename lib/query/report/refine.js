@@ -133,5 +133,5 @@ export function wireRefine() {
     if (first) first.focus();
   });
   menuOn('flame', function (ev) { var r = frameAt(ev); return r && r.n ? fname(r.n) : null; });
-  menuOn('stackchart', function (ev) { var r = stackBoxAt(ev); return r && r.n ? fname(r.n) : null; });
+  menuOn('stackchart', function (ev) { var r = stackBoxAt(ev); return r && r.n > 0 ? fname(r.n) : null; }); /* (not a deep stack's box of cut frames) */
 }

@@ -9,20 +9,39 @@
  * runs of one frame merge into one box.  One sample per pixel column (the
  * first that covers it), so a page of a million samples draws as fast as a
  * small one.  A click picks the frame's function for the other views;
- * brushing the timeline zooms. */
+ * brushing the timeline zooms.
+ * Every frame is drawn, up to the chart's bound: at most SC.ROWS rows in
+ * all (a track gets SC.ROWS / its number of tracks, at least SC.MINROWS),
+ * so a hostile stack thousands of frames deep draws a canvas Chromium can
+ * hold (a side of at most 32,767 pixels) at a cost of rows x pixel
+ * columns.  A stack deeper than its track's rows keeps its root frames
+ * (a quarter of the rows), then one box "… N frames" for the frames cut,
+ * then its leaf frames, so the leaf is always drawn; the note says so. */
 import { pcolRangeText } from './units.js';
 import { pcolRangeRows } from './range.js';
 import { $, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
-import { TL } from './timeline.js';
-var SC = { boxes: [], FH: 13, MAXD: 40, LOOK: 1024 };
+import { drawTrackLabel, TL } from './timeline.js';
+var SC = { boxes: [], tracks: [], FH: 13, ROWS: 2400, MINROWS: 12, LOOK: 1024 };
+/* a stack's rows in a track of at most `cap`: its frames, root first, or
+ * its root frames, -(the number cut), its leaf frames */
+function stackRows(leaf, cap) {
+  var p = [];
+  for (var n = leaf; n; n = FTP[n]) p.push(n);
+  p.reverse();
+  if (p.length <= cap) return p;
+  var a = Math.max(1, Math.floor((cap - 1) / 4)), b = cap - 1 - a;
+  var r = p.slice(0, a).concat([-(p.length - a - b)], p.slice(p.length - b));
+  r.cut = true;
+  return r;
+}
 export function drawStackChart() {
   var cv = $('stackchart');
   if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
   if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
   var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
-  var cover = 0;
+  var cover = 0, cut = 0, cap = Math.max(SC.MINROWS, Math.floor(SC.ROWS / TL.tracks.length));
   var tracks = TL.tracks.map(function (tr) {
     var si = D.SI && D.SI[tr.src.id - 1], src = tr.src, col = new Int32Array(PW).fill(-1);
     /* the rows that reach the range: those in it, and before it those of a
@@ -40,19 +59,20 @@ export function drawStackChart() {
       for (var x = Math.max(0, x0); x < Math.min(PW, x1); x++) if (col[x] < 0) col[x] = i;
     }
     if (tr === TL.tracks[0]) for (i = 0; i < PW; i++) if (col[i] >= 0) cover++;
-    var paths = new Array(PW), depth = 0, x;
+    var paths = new Array(PW), depth = 0, x, seen = new Map(); /* a walk per stack in view */
     for (x = 0; x < PW; x++) {
       if (col[x] < 0) continue;
-      var p = [];
-      for (var n = FTS[STK[col[x]]]; n; n = FTP[n]) p.push(n);
-      p.reverse();
+      var leaf = FTS[STK[col[x]]], p = seen.get(leaf);
+      if (!p) { p = stackRows(leaf, cap); seen.set(leaf, p); if (p.cut) cut++; }
       paths[x] = p;
       if (p.length > depth) depth = p.length;
     }
-    return { label: tr.label, paths: paths, depth: Math.min(depth, SC.MAXD) };
+    return { tr: tr, paths: paths, depth: depth };
   });
   var FH = SC.FH, H = 4, dpr = window.devicePixelRatio || 1;
-  tracks.forEach(function (t) { t.y = H; H += Math.max(1, t.depth) * FH + 8; });
+  tracks.forEach(function (t) { t.y = H; t.h = Math.max(1, t.depth) * FH; H += t.h + 8; });
+  /* Chromium's canvas: a side of at most 32,767 pixels, 2^28 in all */
+  dpr = Math.max(0.1, Math.min(dpr, 32767 / H, Math.sqrt(268435456 / (W * H))));
   cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
   var g = cv.getContext('2d');
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -60,9 +80,9 @@ export function drawStackChart() {
   g.font = '11px ui-monospace, Menlo, Consolas, monospace';
   g.textBaseline = 'middle';
   SC.boxes = [];
+  SC.tracks = tracks;
   tracks.forEach(function (t) {
-    g.fillStyle = '#333';
-    g.fillText(t.label.length > 20 ? t.label.slice(0, 19) + '\u2026' : t.label, 4, t.y + FH / 2);
+    t.shown = drawTrackLabel(g, t.tr, L - 8, t.y, t.depth > 1 && t.tr.thread ? 2 * FH : FH, FH);
     for (var d = 0; d < t.depth; d++) {
       var x = 0;
       while (x < PW) {
@@ -71,10 +91,10 @@ export function drawStackChart() {
         var e = x + 1;
         while (e < PW && t.paths[e] && t.paths[e][d] === n && t.paths[e][d - 1 < 0 ? 0 : d - 1] === t.paths[x][d - 1 < 0 ? 0 : d - 1]) e++;
         var bx = L + x, bw = e - x, by = t.y + d * FH;
-        g.fillStyle = colour(n, false);
+        g.fillStyle = n > 0 ? colour(n, false) : '#e2e2e2';
         g.fillRect(bx, by, Math.max(bw - 0.5, 0.5), FH - 1);
         if (bw > 30) {
-          var name = fname(n), fit = Math.floor((bw - 4) / 6.6);
+          var name = boxName(n), fit = Math.floor((bw - 4) / 6.6);
           if (fit >= 3) { g.fillStyle = '#000'; g.fillText(name.length <= fit ? name : name.slice(0, fit - 2) + '..', bx + 2, by + FH / 2); }
         }
         SC.boxes.push({ n: n, x: bx, y: by, w: bw });
@@ -86,8 +106,15 @@ export function drawStackChart() {
   cv.setAttribute('data-cover', cover); /* pixel columns with a sample, of the first track */
   cv.setAttribute('data-pw', PW);
   cv.setAttribute('data-tracks', tracks.length);
-  $('stack-note').textContent = (S.range ? pcolRangeText(S.range) : 'whole profile') + ': one sample per pixel, root at the top; brush the timeline to zoom, click a box to pick its function';
+  cv.setAttribute('data-cut', cut); /* stacks drawn cut (their middle frames in one box) */
+  $('stack-note').textContent = (S.range ? pcolRangeText(S.range) : 'whole profile') + ': one sample per pixel, root at the top; brush the timeline to zoom, click a box to pick its function' +
+    (cut ? '; ' + cut + (cut > 1 ? ' stacks are' : ' stack is') + ' deeper than the ' + cap + ' rows a track has here (' + SC.ROWS + ' in all): each drawn as its root frames, a grey box for the frames cut, and its leaf frames' : '');
 }
+/* a box's name: its frame's, or the frames a deep stack's box stands for */
+function boxName(n) { return n > 0 ? fname(n) : '\u2026 ' + -n + ' frames'; }
+export function stackBoxes() { return SC.boxes.map(function (r) { return { name: boxName(r.n), frame: r.n > 0, x: r.x, y: r.y, w: r.w, h: SC.FH }; }); }
+/* the tracks as drawn: the label and the text drawn for it, and where */
+export function stackTracks() { return SC.tracks.map(function (t) { return { label: t.tr.label, shown: t.shown, y: t.y, h: t.h }; }); }
 export function stackBoxAt(ev) {
   var b = $('stackchart').getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
   for (var i = SC.boxes.length - 1; i >= 0; i--) {
@@ -98,6 +125,11 @@ export function stackBoxAt(ev) {
 }
 export function wireStackChart() {
   var cv = $('stackchart');
-  cv.addEventListener('click', function (ev) { var r = stackBoxAt(ev); if (r) pick(fname(r.n)); });
-  cv.addEventListener('mousemove', function (ev) { var r = stackBoxAt(ev); cv.title = r ? fname(r.n) : ''; });
+  cv.addEventListener('click', function (ev) { var r = stackBoxAt(ev); if (r && r.n > 0) pick(fname(r.n)); });
+  cv.addEventListener('mousemove', function (ev) {
+    var r = stackBoxAt(ev), b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
+    if (r) { cv.title = r.n > 0 ? fname(r.n) : boxName(r.n) + ' not drawn (the stack chart\'s bound: the note)'; return; }
+    var t = x < TL.L && SC.tracks.filter(function (k) { return y >= k.y && y < k.y + k.h; })[0];
+    cv.title = t ? t.tr.label : ''; /* a track's whole name (the drawn one may be cut) */
+  });
 }

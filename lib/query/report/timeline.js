@@ -6,7 +6,7 @@ import { pcolUnitLabel } from './units.js';
 import { $, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
-export var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, timed: [] };
+export var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, TH: 34, AX: 20, timed: [] };
 (function () {
   var timed = TL.timed = M.sources.filter(function (s) { return s.timed; });
   if (!timed.length) return;
@@ -26,12 +26,42 @@ export function timelineTracks() {
       var seen = {};
       for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
       Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }).forEach(function (t) {
-        TL.tracks.push({ src: s, thr: t, label: trackName(s) + ' ' + (t ? M.threads.names[t - 1] : M.threads.none) });
+        var th = t ? M.threads.names[t - 1] : M.threads.none;
+        TL.tracks.push({ src: s, thr: t, label: trackName(s) + ' ' + th, head: trackName(s), thread: th });
       });
     } else {
-      TL.tracks.push({ src: s, thr: -1, label: s.name !== undefined ? s.name : '#' + s.id + ' ' + s.type });
+      var l = s.name !== undefined ? s.name : '#' + s.id + ' ' + s.type;
+      TL.tracks.push({ src: s, thr: -1, label: l, head: l, thread: '' });
     }
   });
+}
+/* A track's label in `w` pixels: the part that tells tracks apart (the
+ * thread) kept whole when it fits, else cut in its middle (its name's start
+ * and its id stay); the source's part cut at its end, or left out.  On two
+ * lines when the track is `h` high (two text lines of `lh`): the source,
+ * then the thread.  Draws it at the left of (y, y + h) and returns the
+ * lines drawn; the whole label is the track's tooltip. */
+export function drawTrackLabel(g, tr, w, y, h, lh) {
+  var lines;
+  if (!tr.thread) lines = [fitText(g, tr.head, w, false)];
+  else if (h >= 2 * lh) lines = [fitText(g, tr.head, w, false), fitText(g, tr.thread, w, true)];
+  else if (g.measureText(tr.label).width <= w) lines = [tr.label];
+  else {
+    var th = fitText(g, tr.thread, w, true), rest = w - g.measureText(' ' + th).width;
+    lines = [rest >= g.measureText('xxx\u2026').width ? fitText(g, tr.head, rest, false) + ' ' + th : th];
+  }
+  g.fillStyle = '#333'; g.textBaseline = 'middle';
+  lines.forEach(function (t, k) { g.fillText(t, 4, y + h / 2 + (k - (lines.length - 1) / 2) * lh); });
+  return lines;
+}
+/* `s` in `w` pixels: whole, or cut at its end or (`mid`) in its middle with
+ * an ellipsis (by code points: no half of a surrogate pair) */
+function fitText(g, s, w, mid) {
+  if (g.measureText(s).width <= w) return s;
+  var c = Array.from(s), lo = 0, hi = c.length;
+  function cut(k) { return mid ? c.slice(0, Math.ceil(k / 2)).join('') + '\u2026' + c.slice(c.length - Math.floor(k / 2)).join('') : c.slice(0, k).join('') + '\u2026'; }
+  while (lo < hi) { var m = (lo + hi + 1) >> 1; if (g.measureText(cut(m)).width <= w) lo = m; else hi = m - 1; }
+  return cut(lo);
 }
 export function tx(t) { return TL.L + (t - TL.t0) / (TL.t1 - TL.t0) * (TL.W - TL.L - TL.R); }
 export function xt(x) { return TL.t0 + (x - TL.L) / (TL.W - TL.L - TL.R) * (TL.t1 - TL.t0); }
@@ -48,7 +78,7 @@ export function drawTimeline() {
     $('tl-note').textContent = 'No source of this profile has sample times, so there is no timeline and no range to select.';
     return;
   }
-  var TH = 34, AX = 20, W = TL.W = cv.clientWidth || 1000, H = AX + TL.tracks.length * (TH + 4) + 4, dpr = window.devicePixelRatio || 1;
+  var TH = TL.TH, AX = TL.AX, W = TL.W = cv.clientWidth || 1000, H = AX + TL.tracks.length * (TH + 4) + 4, dpr = window.devicePixelRatio || 1;
   cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
   var g = cv.getContext('2d');
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -71,8 +101,7 @@ export function drawTimeline() {
     var y = AX + k * (TH + 4), src = tr.src, PX = Math.ceil(W) + 1, px = new Float64Array(PX), maxpx = 0;
     var pc = new Float64Array(PX * NC); /* per pixel, per category */
     g.fillStyle = '#f6f6f8'; g.fillRect(TL.L, y, W - TL.L - TL.R, TH);
-    g.fillStyle = '#333'; g.textBaseline = 'middle';
-    g.fillText(tr.label.length > 24 ? tr.label.slice(0, 23) + '\u2026' : tr.label, 4, y + TH / 2);
+    tr.shown = drawTrackLabel(g, tr, TL.L - 8, y, TH, 13);
     var shown = !S.source || S.source === src.id;
     g.globalAlpha = shown ? 1 : 0.3;
     for (var i = src.row0 + src.na; i < src.row1; i++) {
