@@ -130,7 +130,16 @@ enum {
   PCOL_EUNSUPPORTED = -5,/* valid but needs a newer reader (version, flag) */
   PCOL_ETOOBIG = -6,     /* a size exceeds a configured or hard limit */
   PCOL_ENOTFOUND = -7,   /* no such table/column/value type */
-  PCOL_EFORMAT = -8      /* input is not in a format we can read */
+  PCOL_EFORMAT = -8,     /* input is not in a format we can read */
+  /* an output, or the output held in memory to write it, would pass its
+   * output budget B (pcol_output_budget, "export budget" below: an export,
+   * fold, a view's text): refused, with THE budget message
+   * (pcol_output_budget_error).  A limit of the caller's choosing, not bad
+   * input: raise max_output_bytes (the CLI exits 3).  What was written to
+   * the caller's stream before the refusal stays there: at most B bytes,
+   * of a text format as many whole lines as fit, but for a last line that
+   * may be unfinished (the CLI's standard output holds that one back). */
+  PCOL_EBUDGET = -9
 };
 
 typedef struct pcol_error {
@@ -1724,7 +1733,7 @@ typedef struct pcol_graph_opts {
   bool text, cum_sort;
   /* the output budget (doc/safety.md, pcol_output_budget: 0 = by the input's
    * bytes) of the label boxes' text made while they are computed, every
-   * label set's "key:value" lines: past it PCOL_ETOOBIG (a set of many
+   * label set's "key:value" lines: past it PCOL_EBUDGET (a set of many
    * labels naming one long string holds labels x its length) */
   uint64_t max_output_bytes;
   /* 1 (by address): nodes also apart by their location's mapping file and
@@ -2282,7 +2291,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const 
  * as inflated); Rprof, which writes a sample once per unit of weight, may
  * also write PCOL_EXPORT_BUDGET_PER_LINE bytes per line; the default is at
  * most PCOL_INPUT_CAP_MAX (what an import reads by default: every default
- * export reads back).  Past it the export fails with PCOL_ETOOBIG. */
+ * export reads back).  Past it the export fails with PCOL_EBUDGET. */
 #define PCOL_EXPORT_BUDGET_MIN ((uint64_t)32 << 20) /* 32 MiB: with the process, under 64 MB */
 #define PCOL_EXPORT_BUDGET_PER_BYTE 128 /* x pcol_input_bytes: a real 774 KB .pb.gz (3 MB plain) prints 146 MB of traces -lines */
 #define PCOL_EXPORT_BUDGET_PER_LINE 4096
@@ -2293,7 +2302,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_diff(const pcol_ftree *nw, const 
 PCOL_API uint64_t pcol_output_budget(uint64_t input_bytes, uint64_t max_output_bytes);
 /* THE message past it: "WHAT: DOING the output budget of B bytes (how it
  * was set); raise it with --max-output BYTES (...)"; custom: B was given
- * explicitly.  Returns PCOL_ETOOBIG. */
+ * explicitly.  Returns PCOL_EBUDGET. */
 PCOL_API int pcol_output_budget_error(pcol_error *err, const char *what, const char *doing,
                                       uint64_t budget, uint64_t input_bytes, int custom);
 typedef struct pcol_export_options {

@@ -70,6 +70,18 @@ static void assert_budget_message(const pcol_error *err) {
 
 /* ------------------------------------------------------ export budget */
 
+/* A refusal past the output budget has a status of its own, not the
+ * ETOOBIG of other limits: the CLI maps it to exit 3 without reading the
+ * message, the bindings name it through pcol_strerror. */
+Test(budget, a_status_of_its_own) {
+  pcol_error err = {0};
+  cr_assert_neq(PCOL_EBUDGET, PCOL_ETOOBIG);
+  cr_assert_eq(pcol_output_budget_error(&err, "x", "the output would be larger than", 10, 0, 1), PCOL_EBUDGET);
+  cr_assert_eq(err.code, PCOL_EBUDGET);
+  assert_budget_message(&err);
+  cr_assert_str_eq(pcol_strerror(PCOL_EBUDGET), "output budget exceeded");
+}
+
 /* 256 KiB x 1024 inline frames: 256 MiB of collapsed text from a file of a
  * few KB.  The default budget is 32 MiB for such a file. */
 Test(budget, collapsed_inline_amplification_is_refused) {
@@ -83,7 +95,7 @@ Test(budget, collapsed_inline_amplification_is_refused) {
   pcol_error err = {0};
   int rc = pcol_export_collapsed(f, NULL, NULL, o, &err);
   fclose(o);
-  cr_assert_eq(rc, PCOL_ETOOBIG, "rc %d: %s", rc, err.message);
+  cr_assert_eq(rc, PCOL_EBUDGET, "rc %d: %s", rc, err.message);
   assert_budget_message(&err);
   cr_assert_leq(n, PCOL_EXPORT_BUDGET_MIN, "wrote %llu bytes past the budget", (unsigned long long)n);
   pcol_close(f);
@@ -99,7 +111,7 @@ Test(budget, rprof_inline_amplification_is_refused_before_rendering) {
   pcol_error err = {0};
   int rc = pcol_export_rprof(f, NULL, o, &err);
   fclose(o);
-  cr_assert_eq(rc, PCOL_ETOOBIG, "rc %d: %s", rc, err.message);
+  cr_assert_eq(rc, PCOL_EBUDGET, "rc %d: %s", rc, err.message);
   assert_budget_message(&err);
   cr_assert_lt(n, 1024, "only the header may have been written, not %llu bytes", (unsigned long long)n);
   pcol_close(f);
@@ -115,7 +127,7 @@ Test(budget, perun_inline_amplification_is_refused) {
   pcol_error err = {0};
   int rc = pcol_export_perun(f, NULL, o, &err);
   fclose(o);
-  cr_assert_eq(rc, PCOL_ETOOBIG, "rc %d: %s", rc, err.message);
+  cr_assert_eq(rc, PCOL_EBUDGET, "rc %d: %s", rc, err.message);
   assert_budget_message(&err);
   pcol_close(f);
   free(mem);
@@ -170,7 +182,7 @@ Test(budget, samples_times_depth_is_refused) {
   FILE *o = sink(&n);
   int rc = pcol_export(f, PCOL_FMT_SPEEDSCOPE, NULL, o, NULL, &err);
   fclose(o);
-  cr_assert_eq(rc, PCOL_ETOOBIG, "speedscope: rc %d (%s)", rc, err.message);
+  cr_assert_eq(rc, PCOL_EBUDGET, "speedscope: rc %d (%s)", rc, err.message);
   assert_budget_message(&err);
   cr_assert_leq(n, PCOL_EXPORT_BUDGET_MIN, "speedscope wrote %llu bytes", (unsigned long long)n);
   /* pprof streams each Sample into gzip, holding none: its 80 MB of
@@ -234,7 +246,7 @@ Test(budget, every_exporter_counts_the_bytes_it_writes) {
     o = open_memstream(&part, &npart);
     int rc = pcol_export(f, fmts[i], NULL, o, &eo, &err);
     fclose(o);
-    cr_assert_eq(rc, PCOL_ETOOBIG, "%s one byte short: rc %d (%s)", name, rc, err.message);
+    cr_assert_eq(rc, PCOL_EBUDGET, "%s one byte short: rc %d (%s)", name, rc, err.message);
     assert_budget_message(&err);
     cr_assert_leq(npart, nfull - 1, "%s wrote %zu bytes past a budget of %zu", name, npart, nfull - 1);
     free(part);
@@ -260,7 +272,7 @@ Test(budget, rprof_lines_of_weight_have_their_allowance) {
   o = sink(&n);
   int rc = pcol_export(f, PCOL_FMT_RPROF, NULL, o, &eo, &err);
   fclose(o);
-  cr_assert_eq(rc, PCOL_ETOOBIG, "%s", err.message);
+  cr_assert_eq(rc, PCOL_EBUDGET, "%s", err.message);
   cr_assert_lt(n, 100, "refused before the copies, not after %llu bytes", (unsigned long long)n);
   pcol_close(f);
   free(mem);

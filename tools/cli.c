@@ -13,7 +13,10 @@ int cli_exit_code(int rc) {
   case PCOL_OK: return EXIT_OK;
   case PCOL_EINVAL: return EXIT_USAGE;
   case PCOL_EIO:
-  case PCOL_ENOMEM: return EXIT_IO;
+  case PCOL_ENOMEM:
+  /* an output past its budget is a limit, not bad input: exit 3 as when
+   * memory runs out (review 14 F3); the library's own status says so */
+  case PCOL_EBUDGET: return EXIT_IO;
   default: return EXIT_DATA;
   }
 }
@@ -23,20 +26,7 @@ int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   fprintf(stderr, "pcol %s: ", cmd);
   cli_print_cstr(stderr, m); /* messages quote file data: the text rule */
   fputc('\n', stderr);
-  /* an output past its budget is a limit, not bad input: exit 3 as when
-   * memory runs out (review 14 F3); told by THE budget message
-   * (pcol_output_budget_error, stream.c's), which every such refusal says */
-  if (cli_budget_error(rc, err)) return EXIT_IO;
   return cli_exit_code(rc);
-}
-
-/* THE budget message (lib/core/stream.c budget_message) ends with the
- * option that raises it; a file's name, which comes first, cannot put
- * text after it (a name of "output budget" once could pass for one). */
-int cli_budget_error(int rc, const pcol_error *err) {
-  static const char tail[] = "raise it with --max-output BYTES (pcol_export_options.max_output_bytes)";
-  size_t n = err ? strlen(err->message) : 0, t = sizeof tail - 1;
-  return rc == PCOL_ETOOBIG && n >= t && !memcmp(err->message + n - t, tail, t);
 }
 
 const char *cli_input_name(const char *path) {

@@ -34,8 +34,6 @@ enum {
 int cli_exit_code(int pcol_rc);
 /* Prints "pcol CMD: message" to stderr and returns the exit code. */
 int cli_fail(const char *cmd, const pcol_error *err, int rc);
-/* Whether rc, err is an output budget's refusal (exit 3, not 1). */
-int cli_budget_error(int rc, const pcol_error *err);
 /* cli_fail for an error met while reading `path`: the message names it. */
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc);
 /* How messages name an input path: "-" is "<stdin>", as the importers say;
@@ -465,9 +463,14 @@ void cli_budget_bytes(const char *path, uint64_t n);
 FILE *cli_budget_wrap(FILE *out);
 int cli_budget_over(void);
 /* The command's exporter refused its output past the exporters' budget
- * (fold: pcol_fold_write's PCOL_ETOOBIG with the budget's message): its
+ * (PCOL_EBUDGET: fold's pcol_fold_write, unpack -o -'s export): its
  * standard output is cut as the view budget's is, and the exit is 3. */
 void cli_budget_cut(void);
+/* unpack -o - of a text format: standard output passes whole lines only,
+ * as a view's does (not counted: the exporter's budget refuses, then
+ * cli_budget_cut), so a refused export ends there at a whole line within
+ * B.  Before the output is opened; 0 or EXIT_IO. */
+int cli_budget_lines(void);
 int cli_budget_need(uint64_t bytes);
 int cli_budget_end(const char *cmd, int rc);
 /* --max-rows of the command (read by cli_budget_begin), 0 = the default. */

@@ -134,9 +134,9 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
       FILE *fp = cli_budget_wrap(o.fp); /* the output budget (outbudget.c) */
       rc = fp ? svg_flame_write(fp, &t, &so, delta, bshare) : PCOL_ENOMEM;
       if (fp && fp != o.fp && fclose(fp) && !rc) rc = PCOL_EIO;
-      if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
+      if (cli_budget_over()) { /* cli_budget_end says so: exit 3 */
         pcol_out_abort(&o);
-        quiet = rc = PCOL_ETOOBIG;
+        quiet = rc = PCOL_EBUDGET;
       } else if (rc) {
         pcol_error_set(&err, rc, "%s: cannot write the SVG%s%s", out, errno ? ": " : "", errno ? strerror(errno) : "");
         pcol_out_abort(&o);

@@ -27,6 +27,6 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   rc = pcol_fold_write(f, &sel, &v, &eo, stdout, &err);
   pcol_close(f);
-  if (cli_budget_error(rc, &err)) cli_budget_cut();
+  if (rc == PCOL_EBUDGET) cli_budget_cut();
   return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;
 }

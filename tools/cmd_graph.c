@@ -949,9 +949,9 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
       else if (!strcmp(fmt, "dot")) rc = write_dot(fp, out, f, path, t, &g, &sel, unit, &o, by, &err);
       else rc = run_graphviz(fmt, dot_path, fp, out, &err);
       if (fp && fp != po.fp && fclose(fp) && !rc) rc = graph_write_error(&err, out);
-      if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
+      if (cli_budget_over()) { /* cli_budget_end says so: exit 3 */
         pcol_out_abort(&po);
-        quiet = rc = PCOL_ETOOBIG;
+        quiet = rc = PCOL_EBUDGET;
       } else if (rc) {
         pcol_out_abort(&po);
       } else {

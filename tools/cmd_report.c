@@ -55,9 +55,9 @@ int cmd_report(const cli_command *cmd, cli_args *a) {
       FILE *fp = cli_budget_wrap(o.fp); /* the output budget (outbudget.c) */
       rc = fp ? pcol_report_write(f, &ro, fp, &err) : pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
       if (fp && fp != o.fp && fclose(fp) && !rc) rc = pcol_error_set(&err, PCOL_EIO, "%s: write error", out);
-      if (cli_budget_over()) { /* cli_budget_end says so: exit 1 */
+      if (cli_budget_over()) { /* cli_budget_end says so: exit 3 */
         pcol_out_abort(&o);
-        quiet = rc = PCOL_ETOOBIG;
+        quiet = rc = PCOL_EBUDGET;
       } else if (rc) {
         /* a write that failed names the output, anything else the input */
         pcol_error_prefix(&err, rc == PCOL_EIO && !strncmp(err.message, "cannot write", 12)

@@ -179,9 +179,17 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
   pcol_out o;
+  /* a text format on standard output ends at a whole line when the budget
+   * refuses it, as a view's does (outbudget.c); pprof and otlp are binary:
+   * what fitted stays, a prefix of at most B bytes (doc/safety.md) */
+  if (!strcmp(out, "-") && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_OTLP && cli_budget_lines()) {
+    pcol_close(f);
+    return EXIT_IO;
+  }
   rc = pcol_out_open(&o, out, &err);
   if (!rc) {
     rc = pcol_export(f, fmt, &sel, o.fp, &eo, &err);
+    if (rc == PCOL_EBUDGET) cli_budget_cut(); /* standard output: cut at a line (outbudget.c) */
     /* an export's message names what is wrong; name the input too */
     if (rc && rc != PCOL_EIO && !strstr(err.message, path)) pcol_error_prefix(&err, path);
     /* and a write that failed, the output */

@@ -15,11 +15,14 @@
  *
  * Standard output cannot take back what it was given: the counting stream
  * passes on whole lines only, holding the unfinished last one (at most
- * HOLD_MAX bytes; a longer line passes on as it comes), so that a refused
- * output ends at the end of its last whole line, the rest of that line
- * left out (a longer line is ended there), and standard error says so.
- * That holds for every command in the list below, whichever budget
- * refused (fold's is the exporters': cli_budget_cut). */
+ * HOLD_MAX bytes; a longer line passes on as it comes, but for its last
+ * byte), so that a refused output ends at the end of its last whole line
+ * within B, the rest of that line left out (a longer line is ended there,
+ * its held byte's place taken by the newline), and standard error says
+ * so.  That holds for every command in the list below, whichever budget
+ * refused (fold's is the exporters': cli_budget_cut), and for unpack's
+ * text formats to standard output (cli_budget_lines: the exporter's budget
+ * alone counts there). */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
@@ -53,15 +56,18 @@ static int pass(counter *k, const char *p, size_t n) {
   return 0;
 }
 
+/* the held line's room, HOLD_MAX bytes, made on first need */
+static int hold_room(counter *k) {
+  if (k->cap) return 0;
+  if (!(k->held = malloc(HOLD_MAX))) return -1;
+  k->cap = HOLD_MAX;
+  return 0;
+}
+
 static ssize_t counted_write(void *c, const char *buf, size_t size) {
   counter *k = c;
   uint64_t room = limit() - (ob.written < limit() ? ob.written : limit());
-  const char *nl = size ? memrchr(buf, '\n', size) : NULL;
-  size_t whole = nl ? (size_t)(nl + 1 - buf) : 0, rest = size - whole;
-  /* a long line passed on as it comes leaves room for the newline that
-   * ends it if the output is refused later (counted_close): at most B */
-  int open = (whole ? 0 : k->nheld) + rest > HOLD_MAX;
-  if (ob.over || size > room || (open && size == room)) {
+  if (ob.over || size > room) {
     /* the whole lines that fit pass on, with the line held before them */
     const char *end = ob.over || !room ? NULL : memrchr(buf, '\n', (size_t)room);
     if (end && !pass(k, k->held, k->nheld) && !pass(k, buf, (size_t)(end + 1 - buf))) {
@@ -71,19 +77,21 @@ static ssize_t counted_write(void *c, const char *buf, size_t size) {
     ob.over = 1;
     return 0; /* the stream's error flag is set: later writes fail too */
   }
+  const char *nl = size ? memrchr(buf, '\n', size) : NULL;
+  size_t whole = nl ? (size_t)(nl + 1 - buf) : 0, rest = size - whole;
   if (whole) { /* the held line ends here */
     if (pass(k, k->held, k->nheld) || pass(k, buf, whole)) return 0;
     k->nheld = 0;
   }
-  if (open) { /* a long line: on as it comes */
-    if (pass(k, k->held, k->nheld) || pass(k, buf + whole, rest)) return 0;
-    k->nheld = 0;
+  if (rest && hold_room(k)) return 0;
+  if (k->nheld + rest > HOLD_MAX) {
+    /* a long line passes on as it comes but for its last byte, held: a
+     * refusal later ends the line with a newline in that byte's place
+     * (counted_close), so what passed on stays within what was taken, at
+     * most B (rest >= 1 here: nheld <= HOLD_MAX) */
+    if (pass(k, k->held, k->nheld) || pass(k, buf + whole, rest - 1)) return 0;
+    k->held[0] = buf[size - 1], k->nheld = 1;
   } else if (rest) {
-    if (k->nheld + rest > k->cap) {
-      char *h = realloc(k->held, HOLD_MAX);
-      if (!h) return 0;
-      k->held = h, k->cap = HOLD_MAX;
-    }
     memcpy(k->held + k->nheld, buf + whole, rest);
     k->nheld += rest;
   }
@@ -131,6 +139,16 @@ int cli_max_output(const cli_command *cmd, const cli_args *a, uint64_t *bytes) {
   return 0;
 }
 
+/* standard output becomes the counting stream (cli_budget_end undoes it) */
+static int count_stdout(void) {
+  ob.real = stdout;
+  FILE *fp = counted(stdout);
+  if (!fp) return EXIT_IO;
+  stdout = fp; /* glibc: stdout is an assignable variable */
+  ob.active = 1;
+  return 0;
+}
+
 int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   if (cli_get_u64(cmd, a, "max-rows", 0, &max_rows)) return EXIT_USAGE;
   if (cli_get(cmd, a, "max-rows") && !max_rows)
@@ -141,12 +159,14 @@ int cli_budget_begin(const cli_command *cmd, const cli_args *a) {
   /* a command's own budget (the shell runs many in one process) */
   ob.over = ob.cut = ob.cut_stdout = 0, ob.written = ob.inputs = 0, ob.path = NULL;
   if (cli_max_output(cmd, a, &ob.max)) return EXIT_USAGE;
-  ob.real = stdout;
-  FILE *fp = counted(stdout);
-  if (!fp) return EXIT_IO;
-  stdout = fp; /* glibc: stdout is an assignable variable */
-  ob.active = 1;
-  return 0;
+  return count_stdout();
+}
+
+int cli_budget_lines(void) {
+  if (ob.active) return 0;
+  ob.over = ob.cut = ob.cut_stdout = 0, ob.written = 0;
+  ob.max = UINT64_MAX; /* never refused here: the exporter's budget refuses */
+  return count_stdout();
 }
 
 void cli_budget_bytes(const char *path, uint64_t n) {
@@ -180,9 +200,9 @@ int cli_budget_end(const char *cmd, int rc) {
   stdout = ob.real;
   if (ob.over && !ob.cut) {
     pcol_error err = {0};
-    pcol_output_budget_error(&err, ob.path ? ob.path : "the output", "the output would be larger than",
-                             limit(), ob.inputs, ob.max != 0);
-    rc = cli_fail(cmd, &err, PCOL_ETOOBIG);
+    rc = cli_fail(cmd, &err,
+                  pcol_output_budget_error(&err, ob.path ? ob.path : "the output",
+                                           "the output would be larger than", limit(), ob.inputs, ob.max != 0));
   }
   if (ob.cut_stdout)
     fprintf(stderr, "pcol %s: standard output is cut short: it ends at the last whole line within the "

@@ -55,6 +55,7 @@ const char *pcol_strerror(int code) {
   case PCOL_ETOOBIG: return "size limit exceeded";
   case PCOL_ENOTFOUND: return "not found";
   case PCOL_EFORMAT: return "unrecognised input format";
+  case PCOL_EBUDGET: return "output budget exceeded";
   }
   return "unknown error";
 }

@@ -174,7 +174,7 @@ uint64_t pcol_export_budget(const pcol_file *f, const pcol_export_options *opt) 
 /* The one message past a budget; how: how B was set. */
 static int budget_message(pcol_error *err, const char *what, const char *doing, uint64_t budget,
                           const char *how) {
-  return pcol_error_set(err, PCOL_ETOOBIG,
+  return pcol_error_set(err, PCOL_EBUDGET,
                         "%s: %s the output budget of %llu bytes (%s); raise it with "
                         "--max-output BYTES (pcol_export_options.max_output_bytes)",
                         what, doing, (unsigned long long)budget, how);
@@ -264,7 +264,7 @@ int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
   uint64_t cap = b->limit >= b->hold_floor ? b->limit : b->hold_floor; /* also under --max-output: it bounds the output */
   if (b->held > cap || n > cap - b->held) {
     if (cap == b->limit) return budget_fail(b, "would hold more output in memory than", err);
-    return pcol_error_set(err, PCOL_ETOOBIG,
+    return pcol_error_set(err, PCOL_EBUDGET,
                           "%s: would hold more than %llu MiB in memory (the least an export may hold; "
                           "the output budget is %llu bytes); raise it with --max-output BYTES "
                           "(pcol_export_options.max_output_bytes)",
@@ -275,6 +275,10 @@ int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err) {
 }
 
 int pcol_budget_refuse(pcol_budget *b, pcol_error *err) {
+  /* what was written before passes on as far as it fits (budget_write:
+   * whole lines), not dropped with the buffer: a text export to standard
+   * output ends at its last whole line within B */
+  if (b->fp && !b->over) fflush(b->fp); /* (a refusal or failure there: over or werrno says) */
   b->over = 1;
   return budget_fail(b, "the output would be larger than", err);
 }

@@ -79,7 +79,7 @@ int pcol_budget_open(pcol_budget *b, const pcol_file *f, const pcol_export_optio
 /* Rprof writes a sample once per unit of weight: with the default budget,
  * each such line may add PCOL_EXPORT_BUDGET_PER_LINE bytes to B. */
 void pcol_budget_allow_lines(pcol_budget *b, uint64_t lines);
-/* Holds n more bytes of output in memory: PCOL_OK, or PCOL_ETOOBIG with a
+/* Holds n more bytes of output in memory: PCOL_OK, or PCOL_EBUDGET with a
  * message that names the budget and how to raise it. */
 int pcol_budget_hold(pcol_budget *b, uint64_t n, pcol_error *err);
 
@@ -91,10 +91,10 @@ static inline void pcol_budget_release(pcol_budget *b, uint64_t n) {
 static inline int pcol_budget_exceeded(const pcol_budget *b, uint64_t n) {
   return b->over || n > b->limit - b->written; /* written <= limit always */
 }
-/* ...and then: refuses the output (PCOL_ETOOBIG, with the message). */
+/* ...and then: refuses the output (PCOL_EBUDGET, with the message). */
 int pcol_budget_refuse(pcol_budget *b, pcol_error *err);
 /* Ends the export whose result so far is rc: flushes and closes b->fp,
- * flushes out.  A write refused by the budget turns rc into PCOL_ETOOBIG
+ * flushes out.  A write refused by the budget turns rc into PCOL_EBUDGET
  * (with the message); a failed flush into PCOL_EIO.  Returns the result. */
 int pcol_budget_close(pcol_budget *b, int rc, pcol_error *err);
 

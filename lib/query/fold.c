@@ -90,7 +90,7 @@ int pcol_fold_write(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
       const uint8_t *e = memchr(p, '\n', text.len - pairs[2 * i]);
       if (!e) continue;
       if (fwrite(p, 1, (size_t)(e - p + 1), out) != (size_t)(e - p + 1)) {
-        rc = bud.over ? PCOL_ETOOBIG : pcol_write_error(err, bud.werrno, "fold");
+        rc = bud.over ? PCOL_EBUDGET : pcol_write_error(err, bud.werrno, "fold");
         break;
       }
     }

@@ -16,8 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_outcut: FAIL: $*" >&2; exit 1; }
 
 # another limit stays exit 1 whatever the file is called: the budget is
-# told by its message's end, not by words a file name can hold (review
-# diff6: "output budget.pcol" past --max-rows exited 3)
+# told by its status (PCOL_EBUDGET), not by words a file name can hold
+# (review diff6: "output budget.pcol" past --max-rows exited 3)
 printf 'a;b 5\nc 2\n' >"$tmp/ob.folded"
 $PCOL pack --from collapsed "$tmp/ob.folded" -o "$tmp/output budget.pcol" 2>/dev/null || fail "pack"
 $PCOL top "$tmp/output budget.pcol" --max-rows 1 >/dev/null 2>"$tmp/err"

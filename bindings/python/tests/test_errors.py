@@ -186,3 +186,18 @@ def test_mutated_files_never_crash(packed, tmp_path):
     assert len(counts) == len(files), (len(counts), len(files))
     total = [sum(c[0] for c in counts), sum(c[1] for c in counts)]
     assert total[1] > 0 and total[0] + total[1] == 60 * len(files)
+
+
+def test_output_budget_has_its_own_code(tmp_path):
+    """fold past its output budget: pcol.Error with PCOL_EBUDGET (-9), the
+    library's budget message as the CLI prints it (which exits 3 on it)"""
+    src = tmp_path / "s.folded"
+    src.write_text("main;a;b 5\nmain;c 2\n")
+    p = str(tmp_path / "s.pcol")
+    run_pcol("pack", "--from", "collapsed", str(src), "-o", p)
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(p).fold(max_output=8)
+    assert e.value.code == -9 and e.value.reason == "output budget exceeded"
+    assert "output budget of 8 bytes" in str(e.value)
+    r = run_pcol("fold", p, "--max-output", "8", check=False)
+    assert r.returncode == 3 and "output budget of 8 bytes" in r.stderr.decode()

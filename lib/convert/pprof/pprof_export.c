@@ -1143,7 +1143,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   uint64_t bmax = bud.limit > UINT64_MAX / PCOL_INPUT_CAP_PER_BYTE ? UINT64_MAX
                                                                    : bud.limit * PCOL_INPUT_CAP_PER_BYTE;
   if (gzip && cnt.ids > (bmax > PCOL_INPUT_CAP_MIN ? bmax : PCOL_INPUT_CAP_MIN)) {
-    x.rc = pcol_error_set(err, PCOL_ETOOBIG, "pprof export: the samples' stacks hold %" PRIu64
+    x.rc = pcol_error_set(err, PCOL_EBUDGET, "pprof export: the samples' stacks hold %" PRIu64
                           " location ids, more than the %" PRIu64 " bytes a gzip of at most the "
                           "output budget (%" PRIu64 " bytes) may inflate to when read back; raise "
                           "it with --max-output BYTES (pcol_export_options.max_output_bytes)",
