@@ -6,7 +6,8 @@
  * pcol_unit_label_alone; the share of the sum of |value|, pcol_share,
  * where the widths are of the signed total); a click zooms into a frame and "Reset Zoom" goes back; "Search" (or Ctrl-F) asks
  * for a regular expression, highlights the frames it matches and shows
- * "Matched: N%", the share under them; "Reset Search" (or Escape) clears
+ * "Matched: N%", the share under them of the hover's total (svg.h
+ * svg_share_base: pprof's, not the root's filtered value); "Reset Search" (or Escape) clears
  * it.  --inverted draws an icicle graph, --minwidth and --palette are
  * flamegraph.pl's.  The frames are laid out here, so the picture
  * is complete without JavaScript; the script only adds hover and zoom.
@@ -43,6 +44,16 @@ const cli_opt opts_flame[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+
+/* a total as the subtitle prints it: divided (--divide-by), in pprof's
+ * human units when the unit has a family (1.23s, 45.60MB) */
+static void total_text(const pcol_ftree *t, pcol_sum v, double ratio, char *b, size_t n) {
+  pcol_sum shown = pcol_unit_ratio(v, ratio);
+  if (pcol_unit_known(t->value.unit))
+    pcol_unit_label(shown, t->value.unit, "minimum", b, n);
+  else
+    pcol_value_text(&t->value, shown, b, n);
+}
 
 int cmd_flame(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
@@ -108,19 +119,22 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);
   }
   if (!rc) {
-    char sub[600], total[48];
+    char sub[600], total[48], sbase[64] = "";
     pcol_str unit; /* of the numbers as printed (1.5 of count/1e-9) */
     pcol_value_decimals(&t.value, &unit);
-    pcol_sum shown = pcol_unit_ratio(t.total[0], ratio); /* --divide-by */
-    if (pcol_unit_known(t.value.unit)) /* pprof's human units (1.23s, 45.60MB) */
-      pcol_unit_label(shown, t.value.unit, "minimum", total, sizeof total);
-    else
-      pcol_value_text(&t.value, shown, total, sizeof total);
+    total_text(&t, t.total[0], ratio, total, sizeof total);
+    /* the shares' base (pprof's total) when it is not the root's value: a
+     * filter removed samples, or values are negative */
+    if (svg_share_base(&t) != t.total[0]) {
+      char b[48];
+      total_text(&t, svg_share_base(&t), ratio, b, sizeof b);
+      snprintf(sbase, sizeof sbase, "; shares of %s", b);
+    }
     /* a long type, unit or path: cut at a whole character (pcol_utf8_cut) */
-    int ns = snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%.*s", base_path ? "widths: new; " : "",
+    int ns = snprintf(sub, sizeof sub, "%s%.*s (%.*s), total %s%s%s%.*s", base_path ? "widths: new; " : "",
                       (int)t.value.type.len, t.value.type.ptr ? t.value.type.ptr : "NA",
                       (int)unit.len, unit.ptr ? unit.ptr : "NA",
-                      total, base_path ? "; red grew, blue shrank against " : "",
+                      total, sbase, base_path ? "; red grew, blue shrank against " : "",
                       base_path ? (int)pcol_utf8_cut(base_path, strlen(base_path), 400) : 0,
                       base_path ? base_path : "");
     if (ns >= (int)sizeof sub) sub[pcol_utf8_cut(sub, sizeof sub - 1, sizeof sub - 2)] = 0;

@@ -156,7 +156,8 @@ static const cli_command commands[] = {
      "total, as pcol top); a click zooms into a\n"
      "frame, \"Reset Zoom\" goes back; \"Search\" or Ctrl-F asks for a regular\n"
      "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
-     "share of the total under them); \"Reset Search\" or Escape clears it.",
+     "share under them of the same total as the hover's: under --focus or --tag,\n"
+     "pcol top's cum% of a matched function); \"Reset Search\" or Escape clears it.",
      opts_flame, cmd_flame},
     {"diff", "pcol diff BASE NEW [--absolute] [--sort flat|cum|name] [--unit U] [--node-fraction F] [--source N] [--from T] [--to T]",
      "Per-function change in flat and cum weight.",

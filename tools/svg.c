@@ -108,6 +108,9 @@ static void amount(const flame *fl, pcol_sum v, char *b, size_t n) {
   pcol_unit_label_alone(v, fl->t->value.unit, b, n);
 }
 
+/* svg.h: the base of every share the graph shows */
+pcol_sum svg_share_base(const pcol_ftree *t) { return t->total_abs; }
+
 /* data-p/data-e: the frame's preorder number among drawn frames and the
  * last one of its subtree.  Zoom decides who is an ancestor or a
  * descendant with these integers, exactly; x and w only place frames
@@ -119,9 +122,7 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
   pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
   double y = fl->inverted ? TOP + (double)t->depth[n] * FRAME_H
                           : fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
-  /* the share of pprof's total, the sum of |value| (pcol_share; the widths
-   * are of the root's signed total) */
-  double share = pcol_share(t->total[n], t->total_abs);
+  double share = pcol_share(t->total[n], svg_share_base(t));
   char am[96], dv[48];
   amount(fl, t->total[n], am, sizeof am);
   pcol_sum_text(t->total[n], dv, sizeof dv);
@@ -194,13 +195,15 @@ static const char *SCRIPT =
     "/* Highlights the frames whose name matches re (null: resets) and shows\n"
     "   the share of the total under a matched frame, each counted once:\n"
     "   frames are in preorder, so a match inside the previous counted\n"
-    "   match's subtree (data-p .. data-e) adds nothing.  Returns the share\n"
-    "   in percent (-1 for a bad expression). */\n"
+    "   match's subtree (data-p .. data-e) adds nothing.  The share is of\n"
+    "   TOTAL, the hover's base (pprof's total), not of the root's value\n"
+    "   (less under a filter).  Returns the share in percent (-1 for a bad\n"
+    "   expression). */\n"
     "function search(re) {\n"
     "  var rx = null;\n"
     "  if (!frames.length) return 0;\n"
     "  if (re) { try { rx = new RegExp(re); } catch (err) { return -1; } }\n"
-    "  var root = num(frames[0], 'data-v'), sum = 0, end = -1;\n"
+    "  var sum = 0, end = -1;\n"
     "  for (var i = 0; i < frames.length; i++) {\n"
     "    var g = frames[i], r = g.getElementsByTagName('rect')[0];\n"
     "    if (!g.hasAttribute('data-fill')) g.setAttribute('data-fill', r.getAttribute('fill'));\n"
@@ -209,7 +212,7 @@ static const char *SCRIPT =
     "      if (num(g, 'data-p') > end) { sum += num(g, 'data-v'); end = num(g, 'data-e'); }\n"
     "    } else r.setAttribute('fill', g.getAttribute('data-fill'));\n"
     "  }\n"
-    "  var pct = rx && root > 0 ? 100 * sum / root : 0;\n"
+    "  var pct = rx && TOTAL ? 100 * sum / TOTAL : 0;\n"
     "  searching = rx ? re : null;\n"
     "  searchbtn.firstChild.nodeValue = rx ? 'Reset Search' : 'Search';\n"
     "  matchedtxt.nodeValue = rx ? 'Matched: ' + pct.toFixed(2) + '%' : ' ';\n"
@@ -363,9 +366,11 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
           " #frames g { cursor: pointer; } #frames g:hover rect { stroke: #000; stroke-width: 0.5; }"
           " #title { font-size: 17px; } #unzoom, #search { cursor: pointer; }</style>\n",
           img_w, fl.height, img_w, fl.height);
+  char base[48];
+  pcol_sum_text(svg_share_base(t), base, sizeof base);
   fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, "
-          "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "'; ]]></script>\n",
-          PAD, fl.width, CHAR_W, MIN_W);
+          "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "', TOTAL = %s; ]]></script>\n",
+          PAD, fl.width, CHAR_W, MIN_W, base);
   fputs(SCRIPT, fp);
   fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%d\" fill=\"url(#bg)\"/>\n", img_w,
           fl.height);

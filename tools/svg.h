@@ -19,6 +19,13 @@ typedef struct svg_flame_opts {
 /* The palette names, NULL-terminated (flamegraph.pl's colour schemes). */
 extern const char *const svg_palettes[];
 
+/* The base of every share the graph shows, the hover's and the search's
+ * "Matched": pprof's total, the sum of |value| of the selection before
+ * --focus, --tag and the like remove samples (pcol_ftree.total_abs), as
+ * pcol top's percentages; not the root's value, which is the filtered
+ * signed total the widths are of (the subtitle names it when they differ). */
+pcol_sum svg_share_base(const pcol_ftree *t);
+
 /* Writes tree t as an SVG.  delta/base_share (NULL for a plain graph) are
  * pcol_ftree_diff's arrays: frames are then coloured by the change of their
  * share.  PCOL_OK, PCOL_ENOMEM or PCOL_EIO. */

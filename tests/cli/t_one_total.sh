@@ -8,7 +8,11 @@
 #  - the speedscope export summed Rprof's memory fields, which are level
 #    snapshots (the pprof export leaves them out): an Rprof source gets the
 #    count, its time, the memory allocated (rprof.alloc, issue 44) and the
-#    timeline, never the levels.
+#    timeline, never the levels;
+#  - `pcol flame` under a filter that removes samples: the root's value is
+#    the filtered total, the shares (hover, search) are of pprof's, which
+#    the subtitle says ("; shares of T", T as `pcol top` prints it) and
+#    the root's hover share is of (review 15 F1).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -30,4 +34,14 @@ flame=$("$PCOL" flame $f --value samples -o - | sed -n 's/.*<title>all (\([0-9]*
 "$PCOL" unpack $f --to speedscope -o "$tmp/s.json" || fail "unpack --to speedscope"
 names=$(python3 -c "import json,sys; print(' '.join(p['name'].rsplit(': ', 1)[1] for p in json.load(open(sys.argv[1]))['profiles']))" "$tmp/s.json")
 [ "$names" = "samples cpu rprof.alloc timeline" ] || fail "speedscope profiles of an Rprof memory profile: $names; want 'samples cpu rprof.alloc timeline' (the count, the time rule's cpu, the memory allocated; no levels)"
+for filt in "--focus fib" "--ignore fib" "--value samples --focus ^sum\$"; do
+  top=$("$PCOL" top examples/demo.out $filt)
+  shown=$(printf '%s\n' "$top" | sed -n 's/^Showing nodes accounting for \(.*\), \(.*\)% of \(.*\) total$/\1 \2 \3/p')
+  set -- $shown
+  "$PCOL" flame examples/demo.out $filt -o "$tmp/f.svg" || fail "flame $filt"
+  sub=$(grep -o 'fill="#555">[^<]*' "$tmp/f.svg" | sed 's/.*>//')
+  case "$sub" in *", total $1; shares of $3") ;; *) fail "flame $filt: subtitle '$sub'; pcol top: $1 of $3" ;; esac
+  grep -q "data-info=\"all ($1, $(printf '%.2f' "$2")%)\"" "$tmp/f.svg" ||
+    fail "flame $filt: root $(grep -o 'data-info="all ([^"]*' "$tmp/f.svg"); pcol top: $1, $2% of $3"
+done
 exit 0

@@ -5,8 +5,11 @@
 // order and depths, independently of the page's code:
 //   - exactly the frames whose name matches are filled MATCH_FILL, the
 //     others keep their colour, and a reset gives every colour back;
-//   - "Matched: N%" is the share of the root's value under the matched
-//     frames that have no matched ancestor.
+//   - "Matched: N%" is the share of SEARCH_TOTAL (pprof's total, the sum
+//     of |value| before filters, as `pcol top --format json` says it: the
+//     base of the hover's shares) under the matched frames that have no
+//     matched ancestor; not of the root's value, which a --focus or --tag
+//     makes the filtered total (review 15 F1).
 // Writes "RE=PCT;..." (the shares) and the problems found into a text
 // element with id "result" for --dump-dom.
 window.addEventListener('load', function () {
@@ -20,8 +23,11 @@ window.addEventListener('load', function () {
     parent[i] = stack.length ? stack[stack.length - 1] : -1;
     stack.push(i);
   }
-  var root = parseFloat(gs[0].getAttribute('data-v')), bad = 0, first = '', shares = [];
+  var total = SEARCH_TOTAL, bad = 0, first = '', shares = [];
   function problem(s) { bad++; if (!first) first = s; }
+  // the hover's share has the same base: the root's is its value of that total
+  var rootInfo = gs[0].getAttribute('data-info'), rootWant = (100 * parseFloat(gs[0].getAttribute('data-v')) / total).toFixed(2);
+  if (rootInfo.slice(-(rootWant.length + 2)) !== rootWant + '%)') problem('the root\'s hover "' + rootInfo + '", not ' + rootWant + '% of ' + total);
   function matchedText() { return document.getElementById('matched').textContent; }
   function check(re, pct, how) {
     var rx = new RegExp(re), m = [], sum = 0;
@@ -34,7 +40,7 @@ window.addEventListener('load', function () {
       if (m[i] ? f !== MATCH_FILL : f !== fill0[i])
         problem(how + ' ' + re + ': frame ' + gs[i].getAttribute('data-name') + ' @' + i + ' fill ' + f);
     }
-    var want = 100 * sum / root;
+    var want = 100 * sum / total;
     if (pct !== null && Math.abs(pct - want) > 1e-9 * Math.max(1, want)) problem(how + ' ' + re + ': share ' + pct + ', want ' + want);
     if (matchedText() !== 'Matched: ' + want.toFixed(2) + '%') problem(how + ' ' + re + ': text "' + matchedText() + '"');
     return want;

@@ -119,6 +119,26 @@ async function main() {
     console.error(`report_check: ${c.name}: ${what}: ${n} rows equal to pcol top`);
     return cli;
   };
+  // the flame graph's search under a filter that removes samples (focus,
+  // ignore, tag; review 15 F1): "matched N%" is of the hover's base,
+  // pprof's total, so it is pcol top's cum% (same filter) of the one
+  // function the regex names; of the root's value (the filtered total) it
+  // read 100% under a focus on that function
+  const searchUnderFilter = async (c, re, opt, what) => {
+    await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('search'); s.scrollIntoView({block: 'center'}); s.value = ''; s.focus(); })()`);
+    await Input.insertText({ text: re });
+    const shown = await ev(`document.getElementById('matched').textContent`);
+    const rx = new RegExp(re), args = ['top', c.input, '--format', 'tsv', '--node-fraction', '0'];
+    for (const k of ['value', 'focus', 'ignore', 'tag']) if (opt[k]) args.push('--' + k, opt[k]);
+    const rows = pcol(args).split('\n').slice(1).filter((l) => l.length).map((l) => l.split('\t')) // flat flat_pct sum_pct cum cum_pct name ...
+      .filter((r) => rx.test(r[5]));
+    ok(rows.length === 1, `${c.name} ${what}: search /${re}/ names ${rows.length} functions of pcol top, not one`);
+    const want = rows.length === 1 ? 'matched ' + rows[0][4] + '%' : '?';
+    ok(shown === want, `${c.name} ${what}: search /${re}/ shows "${shown}", pcol top's cum% of ${rows.length && rows[0][5]} is "${want}"`);
+    ok(rows.length === 1 && +rows[0][4] > 0 && +rows[0][4] < 100, `${c.name} ${what}: search /${re}/: pick a function that tells (cum% ${rows.length && rows[0][4]})`);
+    console.error(`report_check: ${c.name}: ${what}: search /${re}/: ${shown}; pcol top's cum%: ${want}`);
+    await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
+  };
   // the table's numbers as text (issue 44 item 4): one unit for the table,
   // pcol top's with every row (the page shows every row), and the total
   const compareUnits = async (c, opt, what) => {
@@ -718,6 +738,7 @@ async function main() {
         await ev(`document.getElementById('${k}').dispatchEvent(new Event('change'))`);
       }
       await compareTop(c, { value: defValue, focus: c.focus, ignore: c.ignore }, `focus ${c.focus} ignore ${c.ignore}`);
+      if (c.focusSearch) await searchUnderFilter(c, c.focusSearch, { value: defValue, focus: c.focus, ignore: c.ignore }, `focus ${c.focus} ignore ${c.ignore}`);
       await ev(`['focus', 'ignore'].forEach(k => { const s = document.getElementById(k); s.value = ''; s.dispatchEvent(new Event('change')); })`);
     }
     if (c.tag) { // the tag filter typed into its box: the table and the call tree as the CLI's --tag
@@ -726,6 +747,7 @@ async function main() {
       await ev(`document.getElementById('tag').dispatchEvent(new Event('change'))`);
       ok(await ev(`document.getElementById('filter-error').textContent`) === '', `${c.name}: tag ${c.tag} refused`);
       await compareTop(c, { value: defValue, tag: c.tag }, `tag ${c.tag}`);
+      if (c.tagSearch) await searchUnderFilter(c, c.tagSearch, { value: defValue, tag: c.tag }, `tag ${c.tag}`);
       const fold = pcol(['fold', c.input, '--value', defValue, '--tag', c.tag]).split('\n').filter((l) => l);
       const roots = {};
       for (const l of fold) { const sp = l.lastIndexOf(' '), r = l.slice(0, sp).split(';')[0]; roots[r] = (roots[r] || 0) + +l.slice(sp + 1); }

@@ -58,39 +58,65 @@ for f in $inputs; do
 done
 
 # search (the page's search() and Ctrl-F/Escape): the frames highlighted and
-# "Matched: N%" are checked in the browser (flame_search_check.js), and N
-# against go tool pprof -focus with the same expression (the share of the
-# samples with a matching frame), when Go is there
+# "Matched: N%" are checked in the browser (flame_search_check.js) against
+# pprof's total as `pcol top --format json` gives it, and N against go tool
+# pprof -focus with the same expression (the share of the samples with a
+# matching frame), when Go is there.  Under a filter that removes samples
+# (SF: pcol's filter options, --focus, --tag; review 15 F1) N is of the same
+# total as the hover's shares, so each RE, naming one function, is checked
+# against pcol top's cum% of it under the same filter; SFGO, go tool
+# pprof's options for the same filter (a -tagfocus, not a -focus: the
+# search's own -focus joins it), checks N against go too.
+SF=() SFGO=()
 search_check() { # FILE RE...
   local f=$1 b
   shift
-  b=$(basename "$f")
+  b=$(basename "$f")${SF[0]+.$(printf '%s' "${SF[*]}" | md5sum | cut -c1-8)}
   local list="" r
   for r in "$@"; do list="$list'$(printf '%s' "$r" | sed 's/\\/\\\\/g')',"; done
-  "$PCOL" flame "$f" --minwidth 0 -o "$tmp/$b.s.svg" || fail "pcol flame --minwidth 0 $f"
+  "$PCOL" flame "$f" --minwidth 0 "${SF[@]}" -o "$tmp/$b.s.svg" || fail "pcol flame --minwidth 0 ${SF[*]} $f"
+  local total
+  total=$("$PCOL" top "$f" "${SF[@]}" --format json | head -1 | sed -n 's/.*"total":\(-\{0,1\}[0-9][0-9]*\),.*/\1/p')
+  [ -n "$total" ] || fail "pcol top ${SF[*]} $f --format json: no total"
   { sed '$d' "$tmp/$b.s.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'
-    printf 'var SEARCH_RES = [%s];\n' "${list%,}"
+    printf 'var SEARCH_RES = [%s], SEARCH_TOTAL = %s;\n' "${list%,}" "$total"
     sed "s/REGEXES/SEARCH_RES/" "$here/flame_search_check.js"; printf ']]></script>\n</svg>\n'; } > "$tmp/$b.s.check.svg"
   res=$(browse "file://$tmp/$b.s.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
-  echo "t_flame_zoom: search $b: $res" >&2
-  case "$res" in *" bad=0 "*) ;; *) fail "search $b: ${res:-no verdict}" ;; esac
-  command -v go >/dev/null 2>&1 || return 0
+  echo "t_flame_zoom: search $b ${SF[*]}: $res" >&2
+  case "$res" in *" bad=0 "*) ;; *) fail "search $b ${SF[*]}: ${res:-no verdict}" ;; esac
   local shares=${res#*shares=}
   shares=${shares%% first=*}
   for r in "$@"; do
     local got want
     got=$(printf '%s\n' "$shares" | tr ';' '\n' | grep -F "$r=" | head -1 | sed 's/.*=//')
+    if [ ${#SF[@]} -gt 0 ]; then # the one function RE names, its cum% in pcol top with the filter
+      want=$("$PCOL" top "$f" "${SF[@]}" --format tsv --node-fraction 0 | RE=$r awk -F'\t' 'NR > 1 && $6 ~ ENVIRON["RE"] { n++; c = $5 } END { if (n == 1) print c }')
+      [ -n "$want" ] || fail "search $b '$r' ${SF[*]}: not one function of pcol top matches"
+      awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (b + 0 <= 0 || b + 0 >= 100 || d > 0.0051 || d < -0.0051) exit 1 }' ||
+        fail "search $b '$r' ${SF[*]}: Matched $got%, pcol top's cum% $want%"
+      echo "t_flame_zoom: search $b '$r' ${SF[*]}: $got% = pcol top's cum% $want%" >&2
+      [ ${#SFGO[@]} -gt 0 ] || continue
+    fi
+    command -v go >/dev/null 2>&1 || continue
     want=$(HOME=$tmp PPROF_BINARY_PATH=/nonexistent go tool pprof -symbolize=none -top -nodefraction=0 \
-      -focus="$r" "$f" 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, \([0-9.]*\)% of.*/\1/p')
+      "${SFGO[@]}" -focus="$r" "$f" 2>/dev/null | sed -n 's/^Showing nodes accounting for [^,]*, \([0-9.]*\)% of.*/\1/p')
     awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (b == "" || d > 0.006 || d < -0.006) exit 1 }' ||
-      fail "search $b '$r': Matched $got%, go tool pprof -focus keeps $want%"
-    echo "t_flame_zoom: search $b '$r': $got% = pprof -focus $want%" >&2
+      fail "search $b '$r' ${SF[*]}: Matched $got%, go tool pprof${SFGO[*]:+ ${SFGO[*]}} -focus keeps $want%"
+    echo "t_flame_zoom: search $b '$r' ${SF[*]}: $got% = pprof${SFGO[*]:+ ${SFGO[*]}} -focus $want%" >&2
   done
 }
 g=$TD/pprof/go-cpu-inline-small.pb.gz
 [ -f "$g" ] && search_check "$g" mapassign '^main\.' 'Abs|growWork' 'runtime\.(mallocgc|evacuate)'
 j=$TD/pprof/java-cpu-async-profiler.pb.gz
 [ -f "$j" ] && search_check "$j" 'java/util' 'Thread\.run'
+# under a filter (review 15 F1: "Matched" of the root's value read 100% under
+# --focus on the matched function, its hover and pcol top 22.16%)
+SF=(--focus busyLoop --ignore mapiter)
+[ -f "$g" ] && search_check "$g" '^main\.busyLoop$' '^runtime\.mapassign_fast64$' '^math\.Abs$'
+l=$TD/pprof/go-cpu-string-labels.pb.gz
+SF=(--tag 'function=^fast$') SFGO=(-tagfocus='function=^fast$')
+[ -f "$l" ] && search_check "$l" '^main\.work$' 'asyncPreempt'
+SF=() SFGO=()
 
 # a picture for a person: the Java profile zoomed into its widest frame at depth 3
 mkdir -p "$BUILD/artifacts"

@@ -6,7 +6,8 @@
 # long samples, a Go CPU profile with labels, a merged file and a diff; it
 # checks there are no console errors, that the top table equals `pcol top`
 # (whole profile, a chosen value, a chosen source, focus/ignore typed in, and
-# a brushed range that cuts a long sample), flame graph zoom and search, the
+# a brushed range that cuts a long sample), flame graph zoom and search (its
+# matched share also under a focus and a tag: pcol top's cum%), the
 # call tree opened by keyboard and the inverted tree (pcol fold), a clicked
 # function's callers/callees (pcol peek) and source (pcol list), the --diff
 # table (pcol diff --absolute), its call graph's node and edge colours
@@ -73,7 +74,7 @@ if [ -f "$TD/pprof/go-cpu-string-labels.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/go.html" || fail "report go"
   # the header's duration: go tool pprof's Duration line when go is here
   dur=$(command -v go >/dev/null && go tool pprof -top "$TD/pprof/go-cpu-string-labels.pb.gz" 2>/dev/null | sed -n 's/^Duration: \([0-9.]*m\{0,1\}s\),.*/\1/p')
-  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" "\"value\":\"samples\",\"search\":\"slowFunction\",\"tag\":\"function=^fast\$\"${dur:+,\"dur\":\"$dur\"}"
+  add go-labels "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/go.html" "\"value\":\"samples\",\"search\":\"slowFunction\",\"tag\":\"function=^fast\$\",\"tagSearch\":\"asyncPreempt\"${dur:+,\"dur\":\"$dur\"}"
   if [ -f "$tmp/long.pcol" ]; then
     "$PCOL" merge "$tmp/long.pcol" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/merged.pcol" || fail "merge"
     "$PCOL" report "$tmp/merged.pcol" -o "$tmp/merged.html" || fail "report merged"
@@ -89,7 +90,7 @@ fi
 add diff "$tmp/demo.pcol" "$tmp/diff.html" "\"brush\":true,\"base\":\"$tmp/base.pcol\",\"diffHide\":\"^stats::filter\$\""
 if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/inline.html" || fail "report inline"
-  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","hide":"^runtime\\.","show":"^main\\.","refine":true'
+  add go-inline "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/inline.html" '"focus":"busyLoop","ignore":"mapiter","focusSearch":"^main\\.busyLoop$","hide":"^runtime\\.","show":"^main\\.","refine":true'
   # --divide-by 3, then 0.5 and 1e9 typed into the page's box (the views' text against the CLI's)
   "$PCOL" report "$TD/pprof/go-cpu-inline-small.pb.gz" --divide-by 3 -o "$tmp/divided.html" || fail "report --divide-by"
   add divided "$TD/pprof/go-cpu-inline-small.pb.gz" "$tmp/divided.html" '"divide":["3","0.5","1e9"]'

@@ -1,6 +1,7 @@
 /* flame.js — the flame graph of the selection (frame-tree sums of
  * tree.js): click to zoom (ancestors kept, dimmed), search with a regex
- * (the matched share as `pcol fold` gives it), and on a --diff page each
+ * (the share under the matched frames, each sample once, of the hover's
+ * base: shareOf), and on a --diff page each
  * frame coloured by its change of share against the base. */
 import { pcolFlameInfo, pcolFmt2 } from './units.js';
 import { pcolPct } from './top.js';
@@ -17,8 +18,12 @@ export function flameKids() {
 export var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null };
 export function fname(i) { return pcolFname(D, i); }
 export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; }
-/* a frame's share of the sum of |value| (pcol_share, as pcol flame) */
-export function share(i) { return pcolPct(FL.total[i], FL.totalAbs); }
+/* a share of the sum of |value| of the selection before its filters
+ * (pprof's total, pcol_share, as pcol flame and pcol top): the base of the
+ * hover's and the search's shares; not the root's value, the filtered total */
+export function shareOf(v) { return pcolPct(v, FL.totalAbs); }
+/* a frame's share */
+export function share(i) { return shareOf(FL.total[i]); }
 function hash(s) { var h = 2166136261; for (var i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619) >>> 0; return h; }
 export function colour(i, matched) {
   if (matched) return 'rgb(230,0,230)';
@@ -83,7 +88,7 @@ export function drawFlame() {
   g.globalAlpha = 1;
   FL.rects = rects;
   $('unzoom').disabled = !z;
-  $('matched').textContent = ms ? 'matched ' + pcolFmt2(FL.total[0] ? 100 * ms.covered / FL.total[0] : 0) + '%' : '';
+  $('matched').textContent = ms ? 'matched ' + pcolFmt2(shareOf(ms.covered)) + '%' : '';
   cv.setAttribute('data-frames', rects.length);
 }
 export function frameAt(ev) {
