@@ -71,6 +71,13 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
  * (collapsed_import.c) */
 int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                              int detected, pcol_error *err);
+/* THE count rule of a collapsed-stacks line s[0..n) (its line end and CR
+ * taken off), of the importer and of format detection: its count is its
+ * last blank-separated token (a space or a tab before it, as
+ * flamegraph.pl's `\s+`) when that has a count's syntax ([-+]digits with at
+ * most one '.') and something comes before it: the token's start, else 0
+ * (not a 'stack count' line). */
+size_t pcol_collapsed_count_at(const char *s, size_t n);
 int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                               const pcol_export_options *opt, pcol_error *err);
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,

@@ -70,14 +70,12 @@ static int starts(const uint8_t *p, size_t n, const char *s) {
  * first is longer than the head): read on, doubling, up to this. */
 #define DETECT_JSON_MAX (16u << 20)
 
-/* p[0..e) (a line without its '\n') ends in " <count>": digits with at most
- * dots, an optional sign (collapsed_import.c's count token). */
+/* p[0..e) (a line without its '\n') ends in a count as the importer reads
+ * it: THE count rule of collapsed stacks (pcol_collapsed_count_at: a blank,
+ * space or tab, before a [-+]digits[.digits] token after something) */
 static int ends_in_count(const uint8_t *p, size_t e) {
   if (e && p[e - 1] == '\r') e--;
-  size_t k = e, digits = 0;
-  while (k > 0 && (isdigit(p[k - 1]) || p[k - 1] == '.')) digits += isdigit(p[--k]) != 0;
-  if (digits && k > 0 && (p[k - 1] == '-' || p[k - 1] == '+')) k--;
-  return digits && k > 0 && p[k - 1] == ' ';
+  return pcol_collapsed_count_at((const char *)p, e) != 0;
 }
 
 /* Text: no NUL and no control byte but tab and CR (UTF-8 is fine).  A
@@ -92,8 +90,9 @@ static int looks_text_nl(const uint8_t *p, size_t n, int newlines) {
 static int looks_text(const uint8_t *p, size_t n) { return looks_text_nl(p, n, 0); }
 
 /* p[0..len) starts, after whole comment lines ('#', '//') and blank ones,
- * with a line ending in " <count>" (complete, or the whole text when it is
- * one text line and `whole` says p is all there is to look at). */
+ * with a line ending in "<blank><count>" (ends_in_count; complete, or the
+ * whole text when it is one text line and `whole` says p is all there is
+ * to look at). */
 static int collapsed_text(const uint8_t *p, size_t len, int whole) {
   size_t at = 0;
   for (;;) {
@@ -396,7 +395,7 @@ static int perf_ip_fields(const uint8_t *p, size_t i, size_t t) {
 
 /* Text that reads as perf script's (looks_perf) and is collapsed stacks
  * all the same: every whole line (but comments and blank ones) ends in
- * " <count>" (ends_in_count), and none is a line only perf prints: a
+ * "<blank><count>" (ends_in_count), and none is a line only perf prints: a
  * callchain frame (blanks, a hex address, a blank and more) or a header
  * with a field in perf's own layout (PCOL_PERF_H_LAYOUT; a count padded
  * like perf's ip, PCOL_PERF_H_IP, only with perf's fields before it:
@@ -455,10 +454,10 @@ static pcol_format detect_plain(const uint8_t *p, size_t len) {
    * rejects it with a message that names the format (before collapsed:
    * "threadcreate profile: total 7" ends in a count) */
   if (pcol_pprof_legacy_kind(p, len)) return PCOL_FMT_PPROF;
-  /* collapsed stacks: a text line ending in " <count>" (the head's first
-   * line, or the whole head when it is text without a line end), after
-   * comment lines ('#', '//') and blank ones, which the importer skips as
-   * speedscope and flamegraph.pl do; text in UTF-16 with a BOM is read as
+  /* collapsed stacks: a text line ending in "<blank><count>" (ends_in_count;
+   * the head's first line, or the whole head when it is text without a
+   * line end), after comment lines ('#', '//') and blank ones, which the
+   * importer skips as speedscope and flamegraph.pl do; text in UTF-16 with a BOM is read as
    * its UTF-8 (collapsed_import.c), so its ASCII is looked at here */
   if (utf16_bom(p, len)) {
     uint8_t a[DETECT_HEAD / 2];

@@ -258,6 +258,22 @@ refused t.pftrace "a Perfetto trace without CPU samples: no StackSample, PerfSam
 printf '\nmain;foo 1\nmain;bar 2\n' >"$tmp/blank.folded"
 [ "$($PCOL fold "$tmp/blank.folded" 2>&1 | sort | tr '\n' '|')" = "main;bar 2|main;foo 1|" ] ||
   fail "collapsed text after a blank line: $($PCOL fold "$tmp/blank.folded" 2>&1)"
+# a count after a tab (flamegraph.pl's `\s+`, the importer's rule) is
+# collapsed stacks, first line or after a comment, in fold, top and info
+# alike (review 15 F3: detection wanted a space, so every view refused
+# "a;b<TAB>5" as an unrecognised format while --from collapsed read it);
+# a line whose last token has no count's syntax (two dots) is none
+printf 'a;b\t5\nc;d\t3\n' >"$tmp/tab.folded"
+printf '# comment\na;b\t5\n' >"$tmp/tabc.folded"
+[ "$($PCOL fold "$tmp/tab.folded" 2>&1 | tr '\n' '|')" = "a;b 5|c;d 3|" ] ||
+  fail "collapsed with a tab before the count: $($PCOL fold "$tmp/tab.folded" 2>&1)"
+[ "$($PCOL fold "$tmp/tabc.folded" 2>/dev/null | tr '\n' '|')" = "a;b 5|" ] ||
+  fail "collapsed with a tab after a comment: $($PCOL fold "$tmp/tabc.folded" 2>&1)"
+top "$tmp/tab.folded" | grep -q '^ *5 .* b$' || fail "top of tab-separated collapsed: $($PCOL top "$tmp/tab.folded" 2>&1)"
+$PCOL info "$tmp/tabc.folded" 2>/dev/null | grep -q '^input_format: *collapsed' ||
+  fail "info of tab-separated collapsed: $($PCOL info "$tmp/tabc.folded" 2>&1 | head -2)"
+printf 'a;b\t1.2.3\n' >"$tmp/dots.txt"
+refused dots.txt "unrecognised input format"
 [ -n "$lz4" ] && printf 'main;a 1\n' | lz4 -l -c >"$tmp/c.folded.lz4" 2>/dev/null && refused c.folded.lz4 "lz4 legacy-format data (\`lz4 -l\`): $no"
 # anything else: unrecognised (JSON of no known shape is no Perun file,
 # binary that is no Profile message no pprof one)

@@ -197,9 +197,14 @@ static int is_number(const char *s, size_t n) {
  * junk): skipped and counted, as speedscope and flamegraph.pl do */
 #define LINE_SKIPPED 1
 
+size_t pcol_collapsed_count_at(const char *s, size_t n) {
+  size_t k = last_token(s, n);
+  return k == 0 || k == n || !count_syntax(s + k, n - k) ? 0 : k;
+}
+
 static int import_line(cimp *c, char *line, size_t len, uint64_t lineno, int *mode) {
-  size_t k = last_token(line, len);
-  if (k == 0 || k == len || !count_syntax(line + k, len - k)) return LINE_SKIPPED;
+  size_t k = pcol_collapsed_count_at(line, len);
+  if (!k) return LINE_SKIPPED;
   const char *t2 = line + k;
   size_t l2 = len - k, rest = k - 1;
   const char *t1 = NULL;
