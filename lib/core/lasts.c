@@ -131,6 +131,41 @@ int pcol_thread_classes(pcol_file *f, uint32_t **cls, uint32_t *n, pcol_error *e
   return PCOL_OK;
 }
 
+int pcol_thread_name_sets(pcol_file *f, const uint32_t *cls, uint32_t n, uint32_t **named, pcol_error *err) {
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), ns = pcol_rows(f, PCOL_T_SAMPLES);
+  uint32_t *m = calloc((size_t)n + 1, sizeof *m);
+  int64_t *at = malloc(((size_t)n + 1) * sizeof *at); /* per thread: the time of the set chosen */
+  if (!m || !at) {
+    free(m), free(at);
+    return pcol_oom(err);
+  }
+  /* a thread no sample has: its first label set */
+  for (uint64_t ls = nls; ls >= 1; ls--)
+    if (cls[ls] && cls[ls] <= n) m[cls[ls]] = (uint32_t)ls, at[cls[ls]] = PCOL_NA_I64;
+  pcol_view sls, tim;
+  int rc = ns ? pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err) : PCOL_OK;
+  if (!rc && ns) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
+  uint8_t *seen = rc ? NULL : calloc((size_t)n + 1, 1);
+  if (!rc && !seen) rc = pcol_oom(err);
+  for (uint64_t i = 0; i < ns && !rc; i++) {
+    uint32_t ls = pcol_view_u32(&sls, i), k = ls <= nls ? cls[ls] : 0;
+    if (!k || k > n) continue;
+    int64_t t = pcol_view_i64(&tim, i);
+    /* the latest time; at one time, or without times, the last row */
+    if (seen[k] && t == PCOL_NA_I64 && at[k] != PCOL_NA_I64) continue;
+    if (seen[k] && t != PCOL_NA_I64 && at[k] != PCOL_NA_I64 && t < at[k]) continue;
+    seen[k] = 1, m[k] = ls, at[k] = t;
+  }
+  free(seen);
+  free(at);
+  if (rc) {
+    free(m);
+    return rc;
+  }
+  *named = m;
+  return PCOL_OK;
+}
+
 int pcol_thread_tuple_of(pcol_file *f, uint32_t ls, pcol_thread_tuple *t, pcol_error *err) {
   lbcols c;
   memset(t, 0, sizeof *t);

@@ -29,11 +29,26 @@ typedef struct pcol_thread_tuple {
 extern const char *const pcol_thread_keys[PCOL_THREAD_NKEYS];
 int pcol_thread_tuple_of(pcol_file *f, uint32_t ls, pcol_thread_tuple *t, pcol_error *err);
 /* THE thread-name rule (lasts.c), of every surface that names a thread
- * (the report's tracks, the speedscope and Firefox exports): the name of
- * label set ls's thread is its string thread_name (else thread) label,
- * else its comm label (perf's command name, as `perf report --sort comm`
- * and the Firefox Profiler's perf importer name a thread); its id is its
- * first other thread label, written "KEY V" ("tid 201").  Appended to out:
+ * (the report's tracks, the speedscope, Firefox and V8 exports): a thread
+ * (a class of pcol_thread_classes) is named by one of its label sets,
+ * pcol_thread_name_sets's: the label set of its last sample (the latest
+ * time; at one time, or without times, the last row; a thread no sample
+ * has: its first label set).  A thread's label sets differ only in labels
+ * outside its tuple, perf's comm, which a thread that names itself after
+ * it starts (prctl(PR_SET_NAME), pthread_setname_np) changes mid-way: it is
+ * named by its last comm, as `perf report --sort pid` names it by its
+ * current one, not by the comm of its first samples (its parent's command;
+ * review 15 F6).  The other producers' names (thread_name, thread: JFR,
+ * Firefox, Tachyon, V8 and Chrome traces) are in the tuple, the same in
+ * every label set of the thread.  (*named)[k], k = 1 .. n (cls, n of
+ * pcol_thread_classes; [0] is 0; free() it). */
+int pcol_thread_name_sets(pcol_file *f, const uint32_t *cls, uint32_t n, uint32_t **named, pcol_error *err);
+/* The name of label set ls's thread (ls: pcol_thread_name_sets's, or,
+ * for a sample of no thread label, its own) is its string thread_name
+ * (else thread) label, else its comm label (perf's command name, as `perf
+ * report --sort comm` and the Firefox Profiler's perf importer name a
+ * thread); its id is its first other thread label, written "KEY V" ("tid
+ * 201").  Appended to out:
  * the name, with " " and the id after it when with_id (a surface that
  * shows no id of its own: speedscope, the report); the id alone without a
  * name; PCOL_THREAD_UNLABELLED without any thread label.  PCOL_OK,

@@ -505,14 +505,16 @@ static int threads(rep *r, pcol_error *err) {
   pcol_str *names = calloc((size_t)ncls + 1, sizeof *names);
   uint64_t *off = calloc((size_t)ncls + 1, sizeof *off);
   pcol_buf nb = {0};
+  uint32_t *named = NULL;
   int rc = names && off ? pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_LABELSET, &sls, err) : pcol_oom(err);
-  /* each thread's name, of its first label set (offsets into nb: it grows) */
-  for (uint64_t ls = 1; ls <= nls && !rc; ls++) {
-    uint32_t k = cls[ls];
-    if (!k || names[k].len) continue;
+  if (!rc) rc = pcol_thread_name_sets(f, cls, ncls, &named, err);
+  /* each thread's name, of its label set by THE thread-name rule (offsets
+   * into nb: it grows) */
+  for (uint32_t k = 1; k <= ncls && !rc; k++) {
     size_t at = nb.len;
-    if (!(rc = pcol_thread_name(f, (uint32_t)ls, 1, &nb, err))) off[k] = at, names[k].len = nb.len - at + 1;
+    if (!(rc = pcol_thread_name(f, named[k], 1, &nb, err))) off[k] = at, names[k].len = nb.len - at + 1;
   }
+  free(named);
   for (uint32_t k = 1; k <= ncls && !rc; k++)
     names[k] = (pcol_str){nb.data ? (const char *)nb.data + off[k] : "", names[k].len - 1};
   if (!rc) {

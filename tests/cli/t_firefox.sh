@@ -89,6 +89,36 @@ direct, back = names(sys.argv[3]), names(sys.argv[4])
 assert direct == sorted("timeline (%s tid %d)" % (c, t) for t, (c, _) in want.items()), direct
 assert back == direct, ("read back", back, direct)
 PY
+# a thread that names itself after it starts (prctl(PR_SET_NAME),
+# pthread_setname_np in its start routine) has its parent's comm on its
+# first samples and its own on the rest: it is named by the comm of its
+# last sample, as `perf report --sort pid` names it by its current comm
+# (review 15 F6: all three tracks were "app", the parent's), in the Firefox
+# and speedscope exports, the speedscope copy read back, and the report's
+# tracks; a thread that keeps its comm keeps its name
+{ t=0
+  for c in "app 100" "app 101" "app 101" "app 102" "wrk 1;x 101" "app 100" "wrk 1;x 101" "wrk 2 102" "wrk 2 102"; do
+    t=$((t + 1)); printf '%s %s 5.%06d:    1000000 cpu-clock:\n\t1 main (/bin/app)\n\n' "${c% *}" "${c##* }" "$t"
+  done; } >"$tmp/rename.txt"
+$PCOL unpack "$tmp/rename.txt" --to firefox -o "$tmp/rename-ff.json" || fail "rename to firefox"
+$PCOL unpack "$tmp/rename.txt" --to speedscope -o "$tmp/rename-ss.json" || fail "rename to speedscope"
+$PCOL unpack "$tmp/rename-ss.json" --to speedscope -o "$tmp/rename-ss2.json" || fail "rename speedscope read back"
+$PCOL report "$tmp/rename.txt" -o "$tmp/rename.html" || fail "rename report"
+python3 - "$tmp/rename-ff.json" "$tmp/rename-ss.json" "$tmp/rename-ss2.json" "$tmp/rename.html" <<'PY' || fail "a thread renamed mid-way"
+import json, re, sys
+want = {100: "app", 101: "wrk 1;x", 102: "wrk 2"}
+got = {t["tid"]: t["name"] for t in json.load(open(sys.argv[1]))["threads"]}
+assert got == want, ("firefox threads", got, want)
+tl = sorted("timeline (%s tid %d)" % (c, t) for t, c in want.items())
+for f in sys.argv[2:4]:
+    names = sorted(p["name"].split(": ", 1)[1] for p in json.load(open(f))["profiles"] if "timeline (" in p["name"])
+    assert names == tl, (f, names, tl)
+html = open(sys.argv[4], encoding="utf-8").read()
+for t, c in want.items():
+    assert json.dumps("%s tid %d" % (c, t)) in html, ("report track", c, t)
+for t in (101, 102):
+    assert json.dumps("app tid %d" % t) not in html, ("report track named by a first comm", t)
+PY
 # a thread without any thread label among named ones is "no thread label"
 # in both exports (not "()")
 python3 tests/support/firefox_gen.py v48 "$tmp/unl.json" >/dev/null || fail "gen unl"

@@ -51,7 +51,7 @@
 
 /* ------------------------------------------------------------ state */
 typedef struct fthread { /* a thread: a source and a tuple of thread labels */
-  uint32_t src, ls; /* ls: a label set that has the tuple (0: none) */
+  uint32_t src, ls; /* ls: the label set of its name (THE thread-name rule), else its first row's (0: none) */
   pcol_thread_tuple t; /* THE thread rule (lib/core/lasts.h) */
 } fthread;
 
@@ -96,6 +96,7 @@ typedef struct fx {
   int64_t t_lo, t_hi;
   uint32_t *cvt;
   uint32_t *tcls, ntcls; /* label set -> thread class (THE thread rule, lib/core/lasts.h) */
+  uint32_t *tname;       /* thread class -> the label set of its name (pcol_thread_name_sets) */
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
       vt_unit, svt_vt, st_parent, st_loc, fn_line, ln_line, ln_col;
   /* strings: out index -> pcol string id (sid) or, when bit 31 of kind is
@@ -816,7 +817,7 @@ static int thread_of(scan *sc, uint32_t ls, uint32_t *th) {
   if (!sc->cls_thread[k]) {
     fthread t;
     memset(&t, 0, sizeof t);
-    t.ls = ls;
+    t.ls = k ? x->tname[k] : ls;
     PCOL_RETURN_NOT_OK(pcol_thread_tuple_of(x->f, ls, &t.t, x->err));
     if (PCOL_GROW(sc->tc.th, sc->tc.n, sc->tc.cap)) return oom(x);
     sc->tc.th[sc->tc.n++] = t;
@@ -1390,6 +1391,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err));
+  PCOL_RETURN_NOT_OK(pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->tname, x->err));
   PCOL_RETURN_NOT_OK(real_tids_init(x));
   PCOL_RETURN_NOT_OK(pcol_select_check(f, sel, x->err));
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
@@ -1526,6 +1528,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);
+  free(x.tname);
   pcol_rtime_free(&x.rt);
   free(x.str_of_sid);
   free(x.src_of_file);

@@ -118,7 +118,8 @@ typedef struct sexp {
   uint32_t *tcls;                 /* lasts.c: label set -> thread class (THE thread rule) */
   uint32_t ntcls;
   uint32_t *tloc;                 /* thread class -> the source's thread + 1 (order of first row) */
-  pcol_buf tls;                   /* u32: the source's thread -> the label set of its first row */
+  uint32_t *tname;                /* thread class -> the label set of its name (pcol_thread_name_sets) */
+  pcol_buf tls;                   /* u32: the source's thread -> the label set of its name */
   uint32_t nthreads;              /* the source's threads */
   pcol_buf tlast;                 /* int64 per thread of the source: its last row's time */
   pcol_gaps *gaps;                /* the gaps between consecutive rows of one thread */
@@ -478,7 +479,7 @@ static int each_run(sexp *x, uint32_t vt, int what, int dec) {
 static int thread_of(sexp *x, uint64_t row, uint32_t *th) {
   uint32_t ls = pcol_view_u32(&x->s_ls, row), k = ls < pcol_rows(x->f, PCOL_T_LABELSETS) + 1 ? x->tcls[ls] : 0;
   if (!x->tloc[k]) {
-    if (PCOL_BUF_PUSH(&x->tls, uint32_t, ls)) return oom(x);
+    if (PCOL_BUF_PUSH(&x->tls, uint32_t, k ? x->tname[k] : ls)) return oom(x);
     x->tloc[k] = ++x->nthreads;
   }
   *th = x->tloc[k] - 1;
@@ -874,7 +875,8 @@ static int rowtimes_write(sexp *x, const timeline *tl) {
 }
 
 /* pcolThread: thread th's labels, for pcol's import to give its samples
- * back: of its first row (the one its name is of), the labels THE thread
+ * back: of the label set its name is of (THE thread-name rule's: its last
+ * row's), the labels THE thread
  * rule reads (thread_name, thread, thread_id, tid), the comm THE
  * thread-name rule names it by and the pid the Firefox export gives it, a
  * string or an integer each, as stored; nothing for a thread of none */
@@ -1098,6 +1100,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_wall_init(f, &x.wall, err);
   if (!rc && sel && (sel->has_from || sel->has_to)) rc = pcol_wall_states(f, sel, &x.states, &x.hstart, err);
   if (!rc) rc = pcol_thread_classes(f, &x.tcls, &x.ntcls, err);
+  if (!rc) rc = pcol_thread_name_sets(f, x.tcls, x.ntcls, &x.tname, err);
   if (!rc && !(x.tloc = calloc((size_t)x.ntcls + 1, sizeof *x.tloc))) rc = oom(&x);
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   if (!rc) {
@@ -1215,6 +1218,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.cvt);
   free(x.tcls);
   free(x.tloc);
+  free(x.tname);
   free(x.gaps);
   pcol_buf_free(&x.tlast);
   pcol_buf_free(&x.tls);

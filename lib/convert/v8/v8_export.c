@@ -357,12 +357,12 @@ static int unlabelled_tag(vex *x, pcol_buf *b) {
  * of no thread label: unlabelled_tag). */
 static int several_threads(vex *x, uint32_t src) {
   pcol_buf b = {0};
-  int rc = PCOL_OK;
-  uint32_t shown = 0;
+  uint32_t shown = 0, *named = NULL;
+  int rc = pcol_thread_name_sets(x->f, x->tcls, x->ntcls, &named, x->err);
   for (uint32_t th = 0; th <= x->ntcls && !rc && shown < 8; th++) {
     if (!x->tfirst[th]) continue;
     if (shown++ && pcol_buf_append(&b, "; ", 2)) rc = oom(x);
-    if (!rc) rc = pcol_thread_name(x->f, x->tfirst[th] - 1, 1, &b, x->err);
+    if (!rc) rc = pcol_thread_name(x->f, th ? named[th] : x->tfirst[th] - 1, 1, &b, x->err);
     if (!rc) rc = th ? tag_of(x, x->tfirst[th] - 1, &b) : unlabelled_tag(x, &b);
   }
   if (!rc && x->nthreads > shown) {
@@ -377,6 +377,7 @@ static int several_threads(vex *x, uint32_t src) {
                         "up to more than the recording): choose one with --tag (pcol tags lists the labels): %.*s",
                         src, x->nthreads, (int)(b.len > 1500 ? 1500 : b.len), b.data ? (const char *)b.data : "");
   pcol_buf_free(&b);
+  free(named);
   return rc;
 }
 
