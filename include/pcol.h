@@ -1411,6 +1411,18 @@ PCOL_API size_t pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, 
  * without it counts 0 in every view; the CLI warns, naming it. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_value_sel *v,
                                                        uint8_t **has, pcol_error *err);
+/* THE warning of the selected sources without value v (a value named with
+ * --value; pcol_value_sources): note(ctx, line) once for each, "source N
+ * (TYPE URI) has no value T/U; its samples count 0", or, when more than 3
+ * lack it, once: "K of M sources have no value T/U, their samples count 0
+ * (source N (TYPE URI), ... the first 3, ...)"; not called when every
+ * selected source has it.  Each text is one line, no line end, its names as
+ * the file has them.  The CLI's views and exports warn of it after
+ * --value, R's pcol_to_rprof(value =) too. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel,
+                                                             const pcol_value_sel *v,
+                                                             void (*note)(void *ctx, const char *text),
+                                                             void *ctx, pcol_error *err);
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =
@@ -2777,7 +2789,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file 
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope, firefox, otlp or v8) under the budget of
- * opt (NULL: defaults). */
+ * opt (NULL: defaults).  An export keeps each sample's stack whole: a
+ * selection with hide, show, show_from or no_inlines (which change stacks)
+ * is refused, EINVAL, nothing written ("--hide, --show, --show-from and
+ * --no-inlines change stacks, which an export keeps whole; ..."; focus,
+ * ignore and the tag filters select samples and are taken); so are they by
+ * each pcol_export_<format> below.  pcol_fold_write writes cut stacks. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt,
                                                 const pcol_select *sel, FILE *out,
                                                 const pcol_export_options *opt, pcol_error *err);

@@ -449,15 +449,10 @@ Test(api, meta_get_i64_takes_decimal_integers_only) {
   free(mem);
 }
 
-/* The warning rule (pcol.h): a success leaves err as it was, so a caller
- * who passes a cleared err and finds a message prints it as a warning.
- * Since pcol_meta_get fills err on PCOL_ENOTFOUND (ea5a43a), the v8 and
- * OTLP exports' look-ups of keys a source may lack (v8.start_time_us,
- * otlp.profile_id) left "meta: source 1 has no key ..." in err with
- * PCOL_OK: every export of a file without them must leave err clear. */
-Test(api, export_success_leaves_err_clear) {
-  /* a perf script text: times and a time value (cpu-clock ns), which every
-   * export takes, and no v8.* or otlp.* meta */
+/* a perf script text: times and a time value (cpu-clock ns), which every
+ * export takes, and no v8.* or otlp.* meta; *mem: free() it after
+ * pcol_close */
+static pcol_file *perf_two_samples(void **mem) {
   static const char text[] = "app 200/201 [000] 1.000000: 250000 cpu-clock: \n\t401000 g (/bin/app)\n"
                              "\t401100 main (/bin/app)\n\n"
                              "app 200/201 [000] 1.000250: 250000 cpu-clock: \n\t401100 main (/bin/app)\n\n";
@@ -468,23 +463,84 @@ Test(api, export_success_leaves_err_clear) {
   cr_assert(in);
   cr_assert_eq(pcol_import_perf(b, in, "x.perf", NULL, &e0), 0, "%s", e0.message);
   fclose(in);
-  void *mem;
-  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_file *f = tu_reopen(b, NULL, mem);
   pcol_builder_free(b);
-  const pcol_format fmts[] = {PCOL_FMT_RPROF, PCOL_FMT_PPROF,   PCOL_FMT_PERUN,   PCOL_FMT_COLLAPSED,
-                              PCOL_FMT_SPEEDSCOPE, PCOL_FMT_V8, PCOL_FMT_FIREFOX, PCOL_FMT_OTLP};
-  for (size_t i = 0; i < sizeof fmts / sizeof *fmts; i++) {
+  return f;
+}
+/* every format an export writes */
+static const pcol_format export_fmts[] = {PCOL_FMT_RPROF,      PCOL_FMT_PPROF, PCOL_FMT_PERUN,   PCOL_FMT_COLLAPSED,
+                                          PCOL_FMT_SPEEDSCOPE, PCOL_FMT_V8,    PCOL_FMT_FIREFOX, PCOL_FMT_OTLP};
+#define NFMTS (sizeof export_fmts / sizeof *export_fmts)
+/* pcol_export of f in export_fmts[i] into memory: its status, *n the bytes written */
+static int export_mem(pcol_file *f, size_t i, const pcol_select *sel, size_t *n, pcol_error *err) {
+  char *buf = NULL;
+  FILE *out = open_memstream(&buf, n);
+  cr_assert(out);
+  int rc = pcol_export(f, export_fmts[i], sel, out, NULL, err);
+  fclose(out);
+  free(buf);
+  return rc;
+}
+
+/* The warning rule (pcol.h): a success leaves err as it was, so a caller
+ * who passes a cleared err and finds a message prints it as a warning.
+ * Since pcol_meta_get fills err on PCOL_ENOTFOUND (ea5a43a), the v8 and
+ * OTLP exports' look-ups of keys a source may lack (v8.start_time_us,
+ * otlp.profile_id) left "meta: source 1 has no key ..." in err with
+ * PCOL_OK: every export of a file without them must leave err clear. */
+Test(api, export_success_leaves_err_clear) {
+  void *mem;
+  pcol_file *f = perf_two_samples(&mem);
+  for (size_t i = 0; i < NFMTS; i++) {
     pcol_error err = {0};
-    char *buf = NULL;
     size_t n = 0;
-    FILE *out = open_memstream(&buf, &n);
-    cr_assert(out);
-    int rc = pcol_export(f, fmts[i], NULL, out, NULL, &err);
-    fclose(out);
-    free(buf);
-    cr_assert_eq(rc, 0, "format %d: %s", (int)fmts[i], err.message);
+    int rc = export_mem(f, i, NULL, &n, &err);
+    cr_assert_eq(rc, 0, "format %d: %s", (int)export_fmts[i], err.message);
     cr_assert(err.code == PCOL_OK && !err.message[0], "format %d: success with err %d '%s'",
-              (int)fmts[i], err.code, err.message);
+              (int)export_fmts[i], err.code, err.message);
+  }
+  pcol_close(f);
+  free(mem);
+}
+
+/* An export keeps each stack whole: pcol_export of every format, and the
+ * pcol_export_<format> functions, refuse a selection with hide, show,
+ * show_from or no_inlines (EINVAL, the message `pcol unpack` gives, nothing
+ * written), where focus (which selects samples) is taken.  (Before, the
+ * library wrote the whole stacks without a word; only the CLI and R
+ * refused, each with its own check.) */
+Test(api, export_refuses_filters_that_change_stacks) {
+  void *mem;
+  pcol_file *f = perf_two_samples(&mem);
+  for (int k = 0; k < 5; k++) {
+    pcol_select sel = {0};
+    if (k == 0) sel.hide = "g";
+    if (k == 1) sel.show = "main";
+    if (k == 2) sel.show_from = "main";
+    if (k == 3) sel.no_inlines = true;
+    if (k == 4) sel.focus = "g"; /* selects samples: taken */
+    for (size_t i = 0; i < NFMTS; i++) {
+      pcol_error err = {0};
+      size_t n = 0;
+      int rc = export_mem(f, i, &sel, &n, &err);
+      if (k == 4) {
+        cr_assert_eq(rc, 0, "focus, format %d: %s", (int)export_fmts[i], err.message);
+        cr_assert_gt(n, 0);
+      } else {
+        cr_assert_eq(rc, PCOL_EINVAL, "filter %d, format %d: rc %d", k, (int)export_fmts[i], rc);
+        cr_assert(strstr(err.message, "change stacks, which an export keeps whole"), "%s", err.message);
+        cr_assert_eq(n, 0, "filter %d, format %d: %zu bytes written", k, (int)export_fmts[i], n);
+      }
+    }
+    /* the one-format functions too */
+    pcol_error err = {0};
+    FILE *out = fopen("/dev/null", "w");
+    cr_assert(out);
+    int rc = pcol_export_rprof(f, &sel, out, &err);
+    int rc2 = pcol_export_pprof(f, &sel, out, 1, &err);
+    fclose(out);
+    cr_assert_eq(rc, k == 4 ? 0 : PCOL_EINVAL, "pcol_export_rprof, filter %d: %s", k, err.message);
+    cr_assert_eq(rc2, k == 4 ? 0 : PCOL_EINVAL, "pcol_export_pprof, filter %d: %s", k, err.message);
   }
   pcol_close(f);
   free(mem);

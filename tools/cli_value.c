@@ -41,18 +41,23 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
   free(note);
 }
 
+/* a line of pcol_value_lacking_notes, as a warning */
+typedef struct {
+  const cli_command *cmd;
+  const char *path;
+} warn_ctx;
+static void warn_line(void *ctx, const char *text) {
+  const warn_ctx *w = ctx;
+  fprintf(stderr, "pcol %s: warning: ", w->cmd->name);
+  cli_print_cstr(stderr, w->path);
+  fputs(": ", stderr);
+  cli_print_cstr(stderr, text);
+  fputc('\n', stderr);
+}
+
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, bool asked, const char *path) {
-  uint8_t *has = NULL;
   pcol_error e = {0};
-  pcol_view ty, uri;
-  if (pcol_value_sources(f, v, &has, &e) ||
-      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, &e) ||
-      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, &e)) {
-    free(has);
-    return; /* a damaged table: the view itself will say so */
-  }
-  uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0;
   bool differ = false;
   /* the default of sources whose own defaults differ: the library's note
    * speaks for the sources without it (it counts them), or its silence
@@ -60,48 +65,13 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
    * "samples" every source has */
   if (!asked && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ) {
     warn_default_note(cmd, f, sel, path, NULL, NULL);
-    free(has);
     return;
   }
-  for (uint64_t s = 1; s <= n; s++)
-    missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);
-  /* each source without the value, or (past WARN_MISSING) one line: how
-   * many, and the first ones */
-  uint64_t shown = 0;
-  if (missing > WARN_MISSING) {
-    fprintf(stderr, "pcol %s: warning: %s: %llu of %llu sources have no value ", cmd->name, path,
-            (unsigned long long)missing, (unsigned long long)n);
-    cli_print_name(stderr, v->type);
-    fputc('/', stderr);
-    cli_print_name(stderr, v->unit);
-    fputs(", their samples count 0 (", stderr);
-  }
-  for (uint64_t s = 1; s <= n && shown < WARN_MISSING; s++) {
-    if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
-    pcol_str t = {0}, u = {0};
-    if (pcol_string(f, pcol_view_u32(&ty, s - 1), &t, &e)) {
-      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
-    }
-    if (pcol_string(f, pcol_view_u32(&uri, s - 1), &u, &e)) {
-      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
-    }
-    if (missing > WARN_MISSING) fprintf(stderr, "%s", shown ? ", " : "");
-    else fprintf(stderr, "pcol %s: warning: %s: ", cmd->name, path);
-    fprintf(stderr, "source %llu (", (unsigned long long)s);
-    cli_print_str(stderr, t);
-    fputc(' ', stderr);
-    cli_print_str(stderr, u);
-    fputc(')', stderr);
-    shown++;
-    if (missing > WARN_MISSING) continue;
-    fputs(" has no value ", stderr);
-    cli_print_name(stderr, v->type);
-    fputc('/', stderr);
-    cli_print_name(stderr, v->unit);
-    fputs("; its samples count 0\n", stderr);
-  }
-  if (missing > WARN_MISSING) fprintf(stderr, ", ...)\n");
-  free(has);
+  /* each source without the value, or (past 3) one line: the library's
+   * words (R's pcol_to_rprof says the same); a damaged table says nothing
+   * here: the view itself will say so */
+  warn_ctx w = {cmd, path};
+  if (pcol_value_lacking_notes(f, sel, v, warn_line, &w, &e)) return;
 }
 
 void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit) {

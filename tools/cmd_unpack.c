@@ -89,10 +89,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                                                      : ": pcol reads it only");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
-  if (sel.hide || sel.show || sel.show_from || sel.no_inlines) /* exporters write whole stacks */
-    return cli_usage_error(cmd->name, "--hide, --show, --show-from and --no-inlines change "
-                           "stacks, which an export keeps whole; use --focus/--ignore/--tag "
-                           "here, or pcol fold --hide");
+  /* --hide, --show, --show-from, --no-inlines: refused by the export itself
+   * (an export keeps each stack whole: pcol_export, exit 2) */
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 &&
       fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF) /* was silently ignored */
     return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof and v8 only; %s",

@@ -213,6 +213,13 @@ int pcol_source_range_meta(pcol_file *f, int64_t **out, uint8_t **ivout, pcol_er
   return PCOL_OK;
 }
 
+int pcol_select_whole_stacks(const pcol_select *sel, pcol_error *err) {
+  if (sel && (sel->hide || sel->show || sel->show_from || sel->no_inlines))
+    return pcol_error_set(err, PCOL_EINVAL, "--hide, --show, --show-from and --no-inlines change stacks, "
+                          "which an export keeps whole; use --focus/--ignore/--tag here, or pcol fold --hide");
+  return PCOL_OK;
+}
+
 int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err) {
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   if (sel && sel->source_id > nsrc)

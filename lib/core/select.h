@@ -10,6 +10,15 @@
  * pcol_select_iter checks it, and so must code that walks sources itself. */
 int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
 
+/* THE rule of an export's selection: an export keeps each sample's stack
+ * whole, so hide, show, show_from and no_inlines (which change stacks) are
+ * refused, EINVAL with the message `pcol unpack` gives; focus, ignore and
+ * the tag filters (which select samples) are not.  Every exporter that
+ * takes a selection checks it first (pcol_export and each
+ * pcol_export_<format>), so the CLI and the bindings need no check of
+ * their own. */
+int pcol_select_whole_stacks(const pcol_select *sel, pcol_error *err);
+
 /* pcol_select_iter with a filter built by the caller (NULL: none; sel's
  * own filter strings are then ignored), for views that also need the
  * hidden lines or the unfiltered rows' total. */

@@ -523,6 +523,72 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
   return rc;
 }
 
+/* text of n bytes (a name: "NA" when it has none, na) onto b, NUL kept after it */
+static int put(pcol_buf *b, const char *text, size_t n) {
+  if (pcol_buf_reserve(b, n + 1)) return PCOL_ENOMEM;
+  memcpy(b->data + b->len, text, n);
+  b->len += n;
+  b->data[b->len] = 0;
+  return PCOL_OK;
+}
+static int put_str(pcol_buf *b, pcol_str s, int na) {
+  return s.ptr ? put(b, s.ptr, s.len) : na ? put(b, "NA", 2) : PCOL_OK;
+}
+static int put_c(pcol_buf *b, const char *text) { return put(b, text, strlen(text)); }
+
+/* "source N (TYPE URI)" of source s */
+static int put_source(pcol_buf *b, pcol_file *f, const pcol_view *ty, const pcol_view *uri, uint64_t s) {
+  pcol_str t = {0}, u = {0};
+  char n[48];
+  /* damaged: a name stays empty (pcol_string clears it); it only names a source */
+  if (pcol_string(f, pcol_view_u32(ty, s - 1), &t, NULL)) t = (pcol_str){0};
+  if (pcol_string(f, pcol_view_u32(uri, s - 1), &u, NULL)) u = (pcol_str){0};
+  snprintf(n, sizeof n, "source %llu (", (unsigned long long)s);
+  return put_c(b, n) || put_str(b, t, 1) || put_c(b, " ") || put_str(b, u, 1) || put_c(b, ")") ? PCOL_ENOMEM
+                                                                                             : PCOL_OK;
+}
+
+int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                             void (*note)(void *ctx, const char *text), void *ctx, pcol_error *err) {
+  enum { SHOWN = 3 }; /* sources named one a line; past it, one line */
+  uint8_t *has = NULL;
+  pcol_view ty, uri;
+  PCOL_RETURN_NOT_OK(pcol_value_sources(f, v, &has, err));
+  int rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err);
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0, shown = 0;
+  for (uint64_t s = 1; !rc && s <= n; s++) missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);
+  pcol_buf b = {0};
+  pcol_str vt = v ? v->type : (pcol_str){0}, vu = v ? v->unit : (pcol_str){0};
+  if (!rc && missing > SHOWN) {
+    char h[96];
+    snprintf(h, sizeof h, "%llu of %llu sources have no value ", (unsigned long long)missing,
+             (unsigned long long)n);
+    if (put_c(&b, h) || put_str(&b, vt, 0) || put_c(&b, "/") || put_str(&b, vu, 0) ||
+        put_c(&b, ", their samples count 0 ("))
+      rc = pcol_oom(err);
+  }
+  for (uint64_t s = 1; !rc && s <= n && shown < SHOWN; s++) {
+    if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
+    if (missing <= SHOWN) b.len = 0;
+    if ((shown && missing > SHOWN && put_c(&b, ", ")) || put_source(&b, f, &ty, &uri, s) ||
+        (missing <= SHOWN && (put_c(&b, " has no value ") || put_str(&b, vt, 0) || put_c(&b, "/") ||
+                              put_str(&b, vu, 0) || put_c(&b, "; its samples count 0")))) {
+      rc = pcol_oom(err);
+      break;
+    }
+    shown++;
+    if (missing <= SHOWN) note(ctx, (const char *)b.data);
+  }
+  if (!rc && missing > SHOWN) {
+    if (put_c(&b, ", ...)")) rc = pcol_oom(err);
+    else note(ctx, (const char *)b.data);
+  }
+  pcol_buf_free(&b);
+  free(has);
+  return rc;
+}
+
 unsigned pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
   if (!v || v->vt_id == 0 || v->vt_id == PCOL_VT_WEIGHT) {
     if (unit) *unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};

@@ -18,18 +18,24 @@ pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide"
 # Writes the selected samples of any input as an Rprof file (pcol unpack
 # --to rprof): what profvis, summaryRprof and proftools read.
 # value: the time its lines are ticks of (pcol unpack --to rprof --value;
-# NULL: each source's default).  Of sources whose defaults differ, the
-# library's note, as pcol unpack says it: a warning when each sample is
-# written as a tick of its source (a JFR recording's allocation samples
-# beside a Go CPU profile), naming source = N; else a message.
+# NULL: each source's default).  What pcol unpack says of the export, in
+# the library's words, R says: of sources whose defaults differ, a warning
+# when each sample is written as a tick of its source (a JFR recording's
+# allocation samples beside a Go CPU profile), naming source = N, else a
+# message; of a value asked for, a warning for each source without it (it
+# writes no line); and the export's notes, a message each (the tick each
+# source was written in, the time written of times rounded to ticks, a
+# source whose samples are counted where no time is stated ...).
 pcol_to_rprof <- function(path, out = tempfile(fileext = ".Rprof"), value = NULL, ..., mmap = TRUE) {
   q <- .query(...)
   value <- .str1(value, "value")
   nt <- .with_file(path, mmap, q = q, function(f) .Call(C_q_export, f, "rprof", q, out, value))
-  if (!is.null(nt)) {
+  if (!is.null(nt$note)) {
     if (nt$warning) warning("pcol_to_rprof: ", path, ": ", nt$note, call. = FALSE)
     else message("pcol_to_rprof: note: ", path, ": ", nt$note)
   }
+  for (w in nt$lacking) warning("pcol_to_rprof: ", path, ": ", w, call. = FALSE)
+  for (m in nt$notes) message("pcol_to_rprof: note: ", path, ": ", m)
   invisible(out)
 }
 

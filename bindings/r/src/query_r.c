@@ -768,10 +768,58 @@ SEXP C_q_summaries(SEXP file) {
 
 /* ------------------------------------------------------------- export */
 
+/* The lines a note callback is given (pcol_value_lacking_notes, an
+ * export's opt.note), kept in C memory while the library runs (an R
+ * allocation that fails longjmps past it) and made an R character vector
+ * after: each text and its NUL, one after another. */
+typedef struct {
+  char *buf;
+  size_t len, cap, n;
+  int oom;
+} note_lines;
+static void note_add(void *ctx, const char *text) {
+  note_lines *l = ctx;
+  size_t k = strlen(text) + 1;
+  if (l->oom) return;
+  if (l->len + k > l->cap) {
+    size_t cap = l->cap ? l->cap : 256;
+    while (cap < l->len + k) cap *= 2;
+    char *b = realloc(l->buf, cap);
+    if (!b) {
+      l->oom = 1;
+      return;
+    }
+    l->buf = b, l->cap = cap;
+  }
+  memcpy(l->buf + l->len, text, k);
+  l->len += k;
+  l->n++;
+}
+/* n lines at t (note_lines' layout, in R's memory) as a character vector */
+static SEXP note_strings(const char *t, size_t n) {
+  SEXP v = PROTECT(Rf_allocVector(STRSXP, (R_xlen_t)n));
+  for (size_t i = 0, at = 0; i < n; i++) {
+    size_t k = strlen(t + at);
+    SET_STRING_ELT(v, (R_xlen_t)i, pcolr_mkchar(t + at, k)); /* its names as the file has them */
+    at += k + 1;
+  }
+  UNPROTECT(1);
+  return v;
+}
+
 /* pcol_export (rprof: `pcol unpack --to rprof [--value V]`) of the
  * selected samples into `out`, published atomically (pcol_out_open /
  * commit); value NULL: each source's default, else resolved as the CLI
- * resolves --value (the export refuses a value that is no time). */
+ * resolves --value (the export refuses a value that is no time; and a
+ * selection with hide, show, show_from or no_inlines: an export keeps
+ * each stack whole).  Returns what pcol unpack says of it, for R to say:
+ * list(note, warning, lacking, notes): of each source's default, the
+ * sources' defaults differing, the library's note (pcol_value_rprof_note)
+ * and whether it is a warning, else NULL and FALSE; of a value asked
+ * for, the warning of each selected source without it
+ * (pcol_value_lacking_notes); the export's notes (opt.note: each source's
+ * tick, the time "written" of times rounded to ticks, a time 0 in every
+ * sample ...), which pcol unpack prints as notes. */
 SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   pcol_file *f = file_of(file);
   const char *path = path_of(file);
@@ -779,9 +827,6 @@ SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   parse_query(q, &s);
   pcol_format fmt = pcol_format_by_name(str1(format));
   if (fmt == PCOL_FMT_UNKNOWN) Rf_error("unknown format \"%s\"", str1(format));
-  if (s.hide || s.show || s.show_from || s.no_inlines) /* as pcol unpack refuses them */
-    Rf_error("hide, show, show_from and no_inlines change stacks, which an export keeps whole; use "
-             "focus/ignore/tag here, or pcol_fold(hide =)");
   pcol_export_options eo = {0};
   pcol_value_sel v;
   if (value != R_NilValue) {
@@ -793,30 +838,47 @@ SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   pcol_error err = {0};
   int rc = pcol_out_open(&o, dst, &err);
   if (rc) pcol_stop(dst, &err, rc);
+  note_lines lacking = {0}, notes = {0};
+  eo.note = note_add, eo.note_ctx = &notes;
   rc = pcol_export(f, fmt, &s, o.fp, &eo, &err);
   if (rc) {
     pcol_out_abort(&o);
+    free(notes.buf);
     pcol_stop(path, &err, rc);
   }
   rc = pcol_out_commit(&o, &err);
-  if (rc) pcol_stop(dst, &err, rc);
-  /* rprof of each source's default, the sources' defaults differing: the
-   * library's note (as pcol unpack's), list(note, warning) for R to say */
+  if (rc) {
+    free(notes.buf);
+    pcol_stop(dst, &err, rc);
+  }
+  /* (a damaged table says nothing here, as in the CLI: the export read it) */
+  pcol_error e2 = {0};
+  if (value != R_NilValue && pcol_value_lacking_notes(f, &s, &v, note_add, &lacking, &e2)) {
+    /* nothing said */
+  }
   char *note = NULL;
   bool warning = false;
-  if (fmt != PCOL_FMT_RPROF || value != R_NilValue ||
-      pcol_value_rprof_note(f, &s, "source = N", &note, &warning, &err) || !note)
-    return R_NilValue;
-  size_t n = strlen(note);
-  char *rn = R_alloc(n + 1, 1); /* (R's: nothing leaks if R fails below) */
-  memcpy(rn, note, n + 1);
+  if (fmt == PCOL_FMT_RPROF && value == R_NilValue &&
+      pcol_value_rprof_note(f, &s, "source = N", &note, &warning, &e2))
+    note = NULL;
+  /* all of it into R's memory at once, the C copies freed, before an R
+   * allocation that may fail (and longjmp) */
+  size_t nn = note ? strlen(note) + 1 : 0;
+  char *t = R_alloc(lacking.len + notes.len + nn + 1, 1);
+  if (lacking.len) memcpy(t, lacking.buf, lacking.len);
+  if (notes.len) memcpy(t + lacking.len, notes.buf, notes.len);
+  if (note) memcpy(t + lacking.len + notes.len, note, nn);
+  free(lacking.buf);
+  free(notes.buf);
   free(note);
-  static const char *const nm[] = {"note", "warning"};
-  SEXP out = PROTECT(named_list(nm, 2));
-  SET_VECTOR_ELT(out, 0, Rf_ScalarString(pcolr_mkchar(rn, n))); /* its names as the file has them */
-  SET_VECTOR_ELT(out, 1, Rf_ScalarLogical(warning));
+  static const char *const nm[] = {"note", "warning", "lacking", "notes"};
+  SEXP ans = PROTECT(named_list(nm, 4));
+  SET_VECTOR_ELT(ans, 2, note_strings(t, lacking.n));
+  SET_VECTOR_ELT(ans, 3, note_strings(t + lacking.len, notes.n));
+  if (note) SET_VECTOR_ELT(ans, 0, Rf_ScalarString(pcolr_mkchar(t + lacking.len + notes.len, nn - 1)));
+  SET_VECTOR_ELT(ans, 1, Rf_ScalarLogical(warning));
   UNPROTECT(1);
-  return out;
+  return ans;
 }
 
 /* ------------------------------------------------------------- units */

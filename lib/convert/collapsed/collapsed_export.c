@@ -463,6 +463,7 @@ io:
 
 int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                               const pcol_export_options *opt, pcol_error *err) {
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   const pcol_value_sel *value = opt ? opt->value : NULL;
   pcol_budget bud;
   cexp x = {0};

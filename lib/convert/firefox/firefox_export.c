@@ -1502,6 +1502,7 @@ static int export_body(fx *x, const pcol_select *sel) {
 
 int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                             const pcol_export_options *opt, pcol_error *err) {
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   pcol_gz_export g; /* a .gz unless opt->no_gzip */
   int rc = pcol_gz_export_open(&g, f, opt, "firefox export", out, err);
   if (rc) return rc;

@@ -1086,6 +1086,7 @@ static void out_append(ProtobufCBuffer *pb, size_t len, const uint8_t *data) {
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err) {
   if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export_otlp: NULL argument");
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   ex x;
   memset(&x, 0, sizeof x);
   pcol_budget bud;

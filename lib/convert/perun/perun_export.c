@@ -1249,6 +1249,7 @@ static int load_meta(pexp *x, uint32_t src) {
 
 int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   pexp x = {0};
   pcol_budget bud;
   int rc = pcol_budget_open(&bud, f, opt, "perun export", out, err);

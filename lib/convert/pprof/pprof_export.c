@@ -1078,6 +1078,7 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
 int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
   if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export_pprof: NULL argument");
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   int gzip = !(opt && opt->no_gzip);
   ex x;
   pcol_budget bud;

@@ -1043,6 +1043,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
 
 int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   return export_rprof(f, sel, out, opt, 0, err);
 }
 

@@ -1074,6 +1074,7 @@ static int take_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
 
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                                const pcol_export_options *opt, pcol_error *err) {
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   sexp x = {0};
   pcol_budget bud;
   int rc = pcol_budget_open(&bud, f, opt, "speedscope export", out, err);

@@ -646,6 +646,7 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
 
 int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                        pcol_error *err) {
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   pcol_gz_export g; /* a .gz unless opt->no_gzip, as the Firefox export */
   int rc = pcol_gz_export_open(&g, f, opt, "v8 export", out, err);
   if (rc) return rc;

@@ -562,3 +562,73 @@ test_that("pcol_summaryRprof is summaryRprof of pcol_to_rprof, any input, a dire
   expect_error(pcol_to_rprof(files$v8, hide = "f"), "an export keeps whole")
   expect_error(pcol_summaryRprof(files$v8, no_inlines = TRUE), "an export keeps whole")
 })
+
+# What pcol unpack --to rprof says of the export, pcol_to_rprof says, in
+# the library's words: the sources without a value asked for (a warning
+# each: before, pcol_to_rprof(value =) said nothing of them), the export's
+# notes (a message each: the time "written" of a V8 source's times rounded
+# to the shared ticks, the tick each source was written in; before, none
+# reached R) and, of each source's default, the mixed sources' warning.  A
+# directory of a V8 profile (its wall time, 200 us a sample), a Go CPU
+# profile (cpu, no wall) and a Tachyon recording (wall, 1 ms), compared
+# line for line with the CLI's standard error.  And filters that change
+# stacks: refused by the export itself, in the CLI's words.
+test_that("pcol_to_rprof says what pcol unpack --to rprof says: sources without the value, the export's notes", {
+  skip_without_testdata()
+  dir <- tempfile("rn")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  files <- other_format_inputs(dir)
+  skip_if(is.null(files$go), "no Go CPU profile in the test data")
+  mixed <- file.path(dir, "mixed")
+  dir.create(mixed)
+  for (k in c("v8", "go", "tachyon")) file.symlink(normalizePath(files[[k]]), file.path(mixed, basename(files[[k]])))
+  said <- function(expr) {
+    w <- character(); m <- character()
+    withCallingHandlers(expr, warning = function(c) {
+      w <<- c(w, conditionMessage(c))
+      invokeRestart("muffleWarning")
+    }, message = function(c) {
+      m <<- c(m, sub("\n$", "", conditionMessage(c)))
+      invokeRestart("muffleMessage")
+    })
+    list(warning = w, note = m)
+  }
+  # the CLI's lines "pcol unpack: WORD: PATH: TEXT", as pcol_to_rprof words
+  # them: "pcol_to_rprof: PATH: TEXT" (a warning), "pcol_to_rprof: note:
+  # PATH: TEXT" (a message); its "--source N" is R's "source = N"
+  cli <- function(args) {
+    e <- strsplit(run_pcol(c("unpack", mixed, "--to", "rprof", "-o", file.path(dir, "cli.out"), args))$stderr, "\n")[[1]]
+    e <- gsub("--source N", "source = N", e, fixed = TRUE)
+    pre <- function(word) paste0("pcol unpack: ", word, ": ", mixed, ": ")
+    list(warning = paste0("pcol_to_rprof: ", mixed, ": ", substring(e[startsWith(e, pre("warning"))], nchar(pre("warning")) + 1L)),
+         note = paste0("pcol_to_rprof: note: ", mixed, ": ", substring(e[startsWith(e, pre("note"))], nchar(pre("note")) + 1L)))
+  }
+  for (value in list(NULL, "wall")) {
+    info <- paste("value =", if (is.null(value)) "NULL" else value)
+    ours <- said(pcol_to_rprof(mixed, file.path(dir, "r.out"), value = value))
+    theirs <- cli(if (!is.null(value)) c("--value", value))
+    expect_identical(ours, theirs, info = info)
+    expect_identical(readBin(file.path(dir, "r.out"), "raw", 1e6), readBin(file.path(dir, "cli.out"), "raw", 1e6), info = info)
+    # the notes of the V8 source's times rounded to the shared 1 ms ticks
+    expect_true(any(grepl("source [0-9]+: its times are no whole number of ticks .*: 0.002 s written for 0.0018 s",
+                          ours$note)), info = info)
+    if (is.null(value)) {
+      expect_length(ours$warning, 1L)
+      expect_true(any(grepl("the sources share sample.interval=1000 \\(us\\)", ours$note)), info = info)
+    } else { # the Go profile has no wall time
+      expect_length(ours$warning, 1L)
+      expect_match(ours$warning, "source [0-9]+ \\(pprof .*go-cpu-string-labels.pb.gz\\) has no value wall/nanoseconds; its samples count 0$")
+    }
+  }
+  # a lone source that has the value: nothing said
+  expect_identical(said(pcol_to_rprof(files$v8, file.path(dir, "v.out"), value = "wall")), list(warning = character(), note = character()))
+  # filters that change stacks: the export's own refusal, the CLI's words
+  msg <- "--hide, --show, --show-from and --no-inlines change stacks, which an export keeps whole"
+  expect_error(pcol_to_rprof(files$v8, file.path(dir, "h.out"), hide = "f"), msg, fixed = TRUE)
+  expect_error(pcol_to_rprof(files$v8, file.path(dir, "h.out"), show_from = "f"), msg, fixed = TRUE)
+  expect_false(file.exists(file.path(dir, "h.out")))
+  e <- run_pcol("unpack", files$v8, "--to", "rprof", "--show", "f", "-o", file.path(dir, "h.out"), check = FALSE)
+  expect_identical(e$status, 2L)
+  expect_match(e$stderr, msg, fixed = TRUE)
+})
