@@ -98,7 +98,8 @@ int pcol_source_period_or_interval(pcol_file *f, uint32_t s, pcol_period *p, pco
  *    (normalizeTimestamps: averageIntervalTime) draws it (the source's
  *    threads' gaps pooled: a V8 source has one thread; the speedscope
  *    export ends its timeline there but draws that sample, which measured
- *    no time, for none, as speedscope reads the .cpuprofile: timeline_step);
+ *    no time, for none, as speedscope reads the .cpuprofile, and so does the
+ *    report's stack chart: pcol_lasts_measured_none);
  * 3. its own time: its value of the source's default type when that is a
  *    time (perf's period of a cpu-clock or task-clock sample, pprof's cpu =
  *    count x period, Rprof's interval x ticks by the time rule), in ns;
@@ -147,6 +148,18 @@ static inline int64_t pcol_lasts_span(const pcol_lasts *l, int64_t d, int64_t ow
   if (l->points) return 0;
   return has_next && gap < l->cap ? gap : l->cap;
 }
+
+/* A sample that measured no time: rule 2's point sample of no duration
+ * (V8's wall 0: the last of its thread, no sample after it measured it;
+ * one of two samples at one time).  Its span still ends where rule 2 ends
+ * it (DevTools' mean gap: a timeline ends there), but a timeline draws it
+ * for none, as speedscope's importer reads the .cpuprofile, so the
+ * timeline is the wall profile frame by frame: the speedscope export's
+ * timeline (timeline_step: no frame of it) and the report's stack chart
+ * (report.c spans: nothing drawn), which the report's table (wall) agrees
+ * with.  (Drawn for the mean gap, a node profile's last sample fib had
+ * 696.357 ms in the timeline, 694.457 ms in wall; review 13 m6.) */
+static inline int pcol_lasts_measured_none(const pcol_lasts *l, int64_t d) { return l->until_next && d == 0; }
 
 /* THE placement rule: where a sample's span (above) begins on its
  * thread's timeline.  A sample whose span is its own length (rules 3 and

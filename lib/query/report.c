@@ -745,7 +745,12 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
 /* Each sample's span on the stack chart (stackchart.js), ns, 0 untimed:
  * THE span rule (lib/core/lasts.h) as the speedscope export draws its
  * timeline, per source and thread (THE thread rule): its duration, else
- * (V8) until the next sample of its thread, the last for the mean gap,
+ * (V8) until the next sample of its thread, the last of a V8 thread, which
+ * measured no time (V8's wall 0), -1: drawn for none, as the speedscope
+ * export's timeline and speedscope's reading of the .cpuprofile give it
+ * none, and as the table's wall counts it (pcol_lasts_measured_none; it
+ * was drawn for the thread's mean gap: the chart had the last sample's
+ * function for more than the table's time),
  * else its own length, else the gap to the next sample of its thread at
  * most the source's median gap; a sample of its own length after the
  * previous one of its thread when that one is drawn past its time, by at
@@ -756,9 +761,9 @@ static int sources(rep *r, const vchoice *vc, size_t nvc, uint8_t *is_rprof, pco
  * rows are visited in time order (an index sorted by time, row when they
  * are not). */
 static int64_t sat_add(int64_t a, int64_t d) { return d > 0 && a > INT64_MAX - d ? INT64_MAX : a + (d > 0 ? d : 0); }
-static int64_t reach(int64_t e, int64_t t) {
+static int64_t reach(int64_t e, int64_t t) { /* (drawn to before its time: none, 0) */
   int64_t g;
-  return __builtin_sub_overflow(e, t, &g) ? INT64_MAX : g;
+  return __builtin_sub_overflow(e, t, &g) ? INT64_MAX : g < 0 ? 0 : g;
 }
 typedef struct trow {
   int64_t t;
@@ -838,11 +843,12 @@ static int spans(rep *r, pcol_error *err) {
         }
         int64_t pd = pcol_view_i64(&dur, p), own = pcol_lasts_own(&l, &sc, &rt, p);
         int64_t ps = pcol_lasts_start(&l, pd, own, pt, 1, laid[th]);
-        int64_t pe = sat_add(ps, pcol_lasts_span(&l, pd, own, pt, 1, t));
+        int none = pcol_lasts_measured_none(&l, pd); /* laid as the speedscope export lays it */
+        int64_t pe = none ? ps : sat_add(ps, pcol_lasts_span(&l, pd, own, pt, 1, t));
         laid[th] = (pcol_laid){ps, pe};
         /* where the next one begins (THE placement rule) ends it */
         int64_t nat = pcol_lasts_start(&l, pcol_view_i64(&dur, row), pcol_lasts_own(&l, &sc, &rt, row), t, 1, laid[th]);
-        r->tmp[p] = reach(pe < nat ? pe : nat, pt);
+        r->tmp[p] = none ? -1 : reach(pe < nat ? pe : nat, pt);
       }
       if (pass == 1) pcol_lasts_gaps(&l, gaps); /* the median and the mean gap */
     }
@@ -850,12 +856,12 @@ static int spans(rep *r, pcol_error *err) {
       if (last[th]) {
         uint64_t p = last[th] - 1;
         int64_t pt = pcol_view_i64(&tim, p), pd = pcol_view_i64(&dur, p), own = pcol_lasts_own(&l, &sc, &rt, p);
-        r->tmp[p] = reach(sat_add(pcol_lasts_start(&l, pd, own, pt, 0, laid[th]), pcol_lasts_span(&l, pd, own, pt, 0, 0)), pt);
+        r->tmp[p] = pcol_lasts_measured_none(&l, pd)
+                        ? -1 /* V8's last: it measured no time (above) */
+                        : reach(sat_add(pcol_lasts_start(&l, pd, own, pt, 0, laid[th]), pcol_lasts_span(&l, pd, own, pt, 0, 0)), pt);
       }
   }
   if (!rc) {
-    for (uint64_t i = 0; i < n; i++)
-      if (r->tmp[i] < 0) r->tmp[i] = 0;
     PUTS(r, ",");
     col(r, "span", r->tmp, n);
   }

@@ -652,6 +652,11 @@ async function main() {
       ok(JSON.stringify(got, Object.keys(got).sort()) === JSON.stringify(c.spans, Object.keys(c.spans).sort()),
          `${c.name}: the stack chart's time per thread ${JSON.stringify(got)}, the speedscope export's ${JSON.stringify(c.spans)}`);
     }
+    if (c.spantotal !== undefined) { // the stack chart's time, all tracks = the speedscope export's timelines' (a V8 source's last sample, which measured no time, drawn for none)
+      const tr = await ev(`pcolReport.tracks()`);
+      const got = tr.reduce((a, t) => a + t.span, 0);
+      ok(got === c.spantotal, `${c.name}: the stack chart's time ${got} ns, the speedscope export's timeline ${c.spantotal} ns`);
+    }
     if (c.cover) { // zoomed to a few point samples, the first track's chart is covered (doc/report.md)
       const [t0, t1] = await ev(`[pcolReport.meta.sources[0].t0, pcolReport.meta.sources[0].t1]`);
       const mid = (t0 + t1) / 2, half = (t1 - t0) * 0.015;

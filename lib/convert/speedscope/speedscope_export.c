@@ -705,9 +705,9 @@ static int timeline_step(timeline *c, int has_next, int64_t next) {
    * speedscope's importer reads the .cpuprofile, so that the timeline adds
    * up, frame by frame, to the wall profile; the timeline still ends where
    * THE span rule ends it (rule 2: DevTools' mean gap after it; endValue,
-   * tail).  Drawn for the mean gap, fib had 696.357 ms in the timeline,
-   * 694.457 ms in wall and in speedscope's own reading (review 13 m6) */
-  int measured_none = x->lasts.until_next && d == 0;
+   * tail).  (lasts.h pcol_lasts_measured_none: the report's stack chart
+   * draws it for none too) */
+  int measured_none = pcol_lasts_measured_none(&x->lasts, d);
   d = pcol_lasts_span(&x->lasts, d, own, t, has_next, next);
   if (d < 0) d = 0;
   t = at;

@@ -5,7 +5,9 @@
  * the speedscope export's timeline draws them, a sample laid after the one
  * before it from where that one ends, to at most where the next sample of
  * its thread begins: a span reaches from the sample's time to there, and
- * a pixel column shows its first sample);
+ * a pixel column shows its first sample; a sample of no span, a point, one
+ * pixel column; a sample that measured no time, span -1, V8's last sample
+ * of a thread, nothing);
  * runs of one frame merge into one box.  One sample per pixel column (the
  * first that covers it), so a page of a million samples draws as fast as a
  * small one.  A click picks the frame's function for the other views;
@@ -53,7 +55,8 @@ export function drawStackChart() {
       if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
       if (S.drop && S.drop[STK[i]]) continue;
       if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;
-      var a = TIME[i], e = a + Math.max(SPAN[i], 0);
+      if (SPAN[i] < 0) continue; /* it measured no time (V8's last sample): none, as the table's wall and the speedscope export */
+      var a = TIME[i], e = a + SPAN[i];
       if (e <= t0 || a >= t1) continue;
       var x0 = Math.floor((a - t0) / span * PW), x1 = Math.max(x0 + 1, Math.ceil((e - t0) / span * PW));
       for (var x = Math.max(0, x0); x < Math.min(PW, x1); x++) if (col[x] < 0) col[x] = i;
