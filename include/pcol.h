@@ -401,7 +401,8 @@ typedef struct pcol_section_info {
   uint16_t table, column;
   uint8_t type, codec;  /* codec: 0 raw, 1 LZ4, 2 zstd (format 1.1), 3 zstd blocks (1.4) */
   uint16_t transform;   /* transform bits: 1 delta, 2 byte-stream split (1.1), 4 row-relative (1.2),
-                         * 8 encoded (1.3) */
+                         * 8 encoded (1.3); 8 | 2 (1.5): encoded, each lane's codes byte-split
+                         * inside the codec's output (spec.md §4.1), not the section split */
   uint64_t offset, stored_size, decoded_size, count;
   uint32_t crc;
 } pcol_section_info;

@@ -255,7 +255,8 @@ void cli_mean_type(pcol_str *type, char *type_buf);
                            "narrowest form, read in place (1.3), with --compress zstd large " \
                            "samples columns in zstd blocks that a time range reads alone (1.4), and " \
                            "with --compress lz4 or zstd a column's codes byte-split where that " \
-                           "compresses better (1.5); 1.4: never byte-split codes; 1.3: also one zstd " \
+                           "compresses better, and LZ4 with the transforms zstd uses (1.5); 1.4: neither " \
+                           "(an LZ4 file then needs no incompat bit 0); 1.3: also one zstd " \
                            "frame a column, never blocks; 1.2: the layout of earlier versions, " \
                            "for older readers (spec.md §9)"}
 #define CLI_OPT_COALESCE                                                        \

@@ -7,12 +7,13 @@ const cli_opt opts_pack[] = {
     {"from", 'f', 1, "input format: rprof, pprof, perun, collapsed, v8, perf, speedscope, firefox, otlp, chrome, tachyon, jfr, perfetto, pcol (default: detect)"},
     {"compress", 0, 1, "section compression: none (default: format 1.3's encoded columns, read in place), "
                        "lz4 (format 1.3: each column LZ4-compressed over its encoded or plain form where "
-                       "that is smaller, else encoded, read in place; 1.0 with --format-version 1.2), lz4:LEVEL "
+                       "that is smaller, else encoded, read in place; 1.5 when a column's codes are byte-split "
+                       "or transformed where LZ4 then shrinks them more; 1.0 with --format-version 1.2), lz4:LEVEL "
                        "(1-12 as the lz4 command's: 1-2 the fast coder, 3-12 LZ4HC, smaller and slower to write, "
                        "as fast to read; default 4, 1 with --format-version 1.2), or zstd[:LEVEL] (level 1-22; "
                        "default: 19 for sections up to 1 MiB, 9 above; per-column transforms and a "
                        "compact directory: needs a format 1.2 reader, 1.4 when large samples "
-                       "columns are in zstd blocks). A pcol "
+                       "columns are in zstd blocks, 1.5 when a column's codes are byte-split). A pcol "
                        "input is rewritten with the new codec, losslessly"},
     CLI_OPT_FORMAT_VERSION,
     CLI_OPT_NO_MMAP,

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct {
   int active, over;
@@ -105,7 +106,9 @@ static int counted_close(void *c) {
   counter *k = c;
   int rc = 0;
   if (ob.over || ob.cut) {
-    if (k->passed || k->nheld) ob.cut_stdout |= k->out == ob.real;
+    /* (the shell's >FILE points stdout at a temporary file, aborted on a
+     * refusal: nothing cut reaches anyone, so nothing to say) */
+    if (k->passed || k->nheld) ob.cut_stdout |= k->out == ob.real && fileno(ob.real) == STDOUT_FILENO;
     if (!k->at_line_end && fputc('\n', k->out) == EOF) rc = -1;
   } else if (pass(k, k->held, k->nheld)) {
     rc = -1;

@@ -615,7 +615,8 @@ static void write_header(plan *p, uint32_t body) {
   /* the lowest version whose features the file uses (spec.md §9): 1.0;
    * 1.1 with incompat bit 0 when a section uses zstd, delta or split; 1.2
    * with bit 1 when the directory is compact; 1.3 with bit 2 when a
-   * column is encoded; 1.4 with bit 3 when a section is in zstd blocks */
+   * column is encoded; 1.4 with bit 3 when a section is in zstd blocks;
+   * 1.5 with bit 4 when a column's lanes are byte-split */
   pcol_wr16(h + PCOL_HDR_MINOR, p->any_split_lanes ? 5 : p->any_blocks ? 4 : p->any_encoded ? 3
                                  : p->compact ? 2 : p->v11 ? 1 : 0);
   pcol_wr32(h + PCOL_HDR_HEADER_SIZE, PCOL_HEADER_SIZE);
@@ -839,7 +840,7 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
    * in a compact directory; 1.2 writes what earlier writers wrote (LZ4:
    * format 1.0, plain columns, 64-byte entries) */
   p->v13 = !(opt && opt->format_version == 2);
-  /* format 1.4 (the default): zstd blocks for the large columns of samples */
+  /* format 1.4 (and 1.5, the default): zstd blocks for the large columns of samples */
   p->v14 = codec == PCOL_CODEC_ZSTD && !(opt && opt->format_version && opt->format_version < 4);
   /* format 1.5 (the default): an encoded column under the codec may have
    * its lanes byte-split, when that compresses better */

@@ -119,6 +119,8 @@ cmp -s "$tmp/g.dot" "$tmp/g2.dot" || fail "dot >FILE is not pcol graph -o FILE"
 echo keep >"$tmp/t.txt"
 ask "peek ( >$tmp/t.txt" "top --max-output 10 >$tmp/t.txt" >/dev/null
 [ "$(cat "$tmp/t.txt")" = keep ] || fail "a failed or cut view's >FILE was replaced"
+grep -q 'output budget' "$tmp/err" || { cat "$tmp/err"; fail "top --max-output 10 >FILE: no budget message"; }
+grep -q 'standard output is cut short' "$tmp/err" && fail "top --max-output 10 >FILE says standard output is cut short"
 ask "top >$tmp/nodir/t.txt" >/dev/null
 grep -q "nodir" "$tmp/err" || { cat "$tmp/err"; fail "top >FILE in a missing folder: no message"; }
 # help, quit, the end of input
