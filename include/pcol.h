@@ -2546,7 +2546,7 @@ typedef enum pcol_format {
   PCOL_FMT_PERF,       /* import only: `perf script` text */
   PCOL_FMT_FIREFOX,    /* the Firefox Profiler's processed profiles (and Gecko profiles in) */
   PCOL_FMT_OTLP,       /* OpenTelemetry profiles (OTLP protobuf or JSON lines) */
-  PCOL_FMT_CHROME,     /* import only: Chrome trace events (their V8 CPU profiles) */
+  PCOL_FMT_CHROME,     /* Chrome trace events (their V8 CPU profiles); written by pcol_export */
   PCOL_FMT_TACHYON,    /* import only: CPython 3.15's sampling profiler binary ("TACH") */
   PCOL_FMT_JFR,        /* import only: JDK Flight Recorder recordings (.jfr) */
   PCOL_FMT_PERFETTO    /* import only: Perfetto protobuf traces (their stack samples) */
@@ -2789,13 +2789,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file 
                                                         pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
- * perun, collapsed, speedscope, firefox, otlp or v8) under the budget of
- * opt (NULL: defaults).  An export keeps each sample's stack whole: a
- * selection with hide, show, show_from or no_inlines (which change stacks)
- * is refused, EINVAL, nothing written ("--hide, --show, --show-from and
- * --no-inlines change stacks, which an export keeps whole; ..."; focus,
- * ignore and the tag filters select samples and are taken); so are they by
- * each pcol_export_<format> below.  pcol_fold_write writes cut stacks. */
+ * perun, collapsed, speedscope, firefox, otlp, v8 or chrome: Chrome trace
+ * events, a V8 profile per thread of every source, doc/mappings.md §14.1)
+ * under the budget of opt (NULL: defaults).  An export keeps each sample's
+ * stack whole: a selection with hide, show, show_from or no_inlines (which
+ * change stacks) is refused, EINVAL, nothing written ("--hide, --show,
+ * --show-from and --no-inlines change stacks, which an export keeps whole;
+ * ..."; focus, ignore and the tag filters select samples and are taken); so
+ * are they by each pcol_export_<format> below.  pcol_fold_write writes cut
+ * stacks. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_export(pcol_file *f, pcol_format fmt,
                                                 const pcol_select *sel, FILE *out,
                                                 const pcol_export_options *opt, pcol_error *err);

@@ -5,13 +5,13 @@
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8; or seconds: the end of the range, as in every command"},
+    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8, chrome; or seconds: the end of the range, as in every command"},
     {"format", 't', 1, "output format (the same as --to FORMAT, for when --to is the end of the range)"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
-    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox, v8: JSON text (also when -o "
+    {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox, v8, chrome: JSON text (also when -o "
                       "does not end in .gz)"},
     {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to firefox: the "
-                    "samples' weight (default: each source's default value); --to v8: the time each "
+                    "samples' weight (default: each source's default value); --to v8 and --to chrome: the time each "
                     "sample lasts (default: the source's default value, which must be a time); --to "
                     "rprof: a time the lines are ticks of (perf's cpu-clock beside page-faults; a source "
                     "without it writes no line), or samples (or N naming samples/count): a line per counted "
@@ -81,9 +81,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
    * user's choice of output, not a fault of the input */
   if (fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_PERUN &&
       fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_SPEEDSCOPE && fmt != PCOL_FMT_FIREFOX &&
-      fmt != PCOL_FMT_OTLP && fmt != PCOL_FMT_V8)
+      fmt != PCOL_FMT_OTLP && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME)
     return cli_usage_error(cmd->name, "cannot write format '%s'%s (rprof, pprof, perun, collapsed, "
-                           "speedscope, firefox, otlp, v8)", to,
+                           "speedscope, firefox, otlp, v8, chrome)", to,
                            fmt == PCOL_FMT_PCOL      ? ": pcol pack or pcol merge writes pcol files"
                            : fmt == PCOL_FMT_UNKNOWN ? ""
                                                      : ": pcol reads it only");
@@ -91,9 +91,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
   /* --hide, --show, --show-from, --no-inlines: refused by the export itself
    * (an export keeps each stack whole: pcol_export, exit 2) */
-  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 &&
+  if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME &&
       fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF) /* was silently ignored */
-    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof and v8 only; %s",
+    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof, v8 and chrome only; %s",
                            fmt == PCOL_FMT_SPEEDSCOPE ? "speedscope output writes a profile of each "
                                                         "value type"
                            : fmt == PCOL_FMT_PERUN    ? "perun output writes the amount of the kind "
@@ -118,9 +118,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     return cli_usage_error(cmd->name, "--timeline and --no-timeline apply to --to speedscope only");
   eo.timeline = cli_flag(cmd, a, "timeline") ? 1 : cli_flag(cmd, a, "no-timeline") ? -1 : 0;
   /* a Firefox profile is gzip JSON as the profiler writes it (.json.gz);
-   * another name gets the JSON text; so does a V8 profile */
+   * another name gets the JSON text; so does a V8 profile, and a Chrome trace */
   size_t ol = strlen(out);
-  if ((fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_V8) && (ol < 3 || strcmp(out + ol - 3, ".gz") != 0))
+  if ((fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) && (ol < 3 || strcmp(out + ol - 3, ".gz") != 0))
     eo.no_gzip = 1;
   /* any input format: `pcol unpack cpu.pb.gz --to rprof` converts in one step */
   pcol_error err = {0};
@@ -145,7 +145,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     }
     if (vname) vp = &value;
     cli_warn_value(cmd, f, &sel, &value, vname != NULL, path);
-  } else if ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_RPROF) &&
+  } else if ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_RPROF) &&
              vname) { /* v8: the time each sample lasts; firefox: the samples' weight; rprof: the
                        * time its lines are ticks of */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
@@ -163,7 +163,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     eo.note = cli_export_note, eo.note_ctx = &nt;
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
   }
-  if (fmt == PCOL_FMT_V8) eo.note = cli_export_note, eo.note_ctx = &nt; /* a time 0 in every sample */
+  if (fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) eo.note = cli_export_note, eo.note_ctx = &nt; /* a time 0 in every sample */
   if (fmt == PCOL_FMT_SPEEDSCOPE) /* a value type of negative amounts, not written */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   eo.value = vp;

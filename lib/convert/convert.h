@@ -89,6 +89,11 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 int pcol_firefox_sniff(const uint8_t *p, size_t n);
 int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                        pcol_error *err);
+/* The same samples as Chrome trace events ({"traceEvents": [...]}: a
+ * Profile and ProfileChunk events per thread of every selected source,
+ * "M" events naming processes and threads; v8_export.c) */
+int pcol_export_chrome_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                           pcol_error *err);
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
 

@@ -85,6 +85,12 @@ grep -q '"weights":\[16777215\]' "$tmp/r16.ss.json" || fail "speedscope: the 167
 expect 3 "r16.pcol: firefox export: the output would be larger than the output budget" \
   "${cap[@]}" "$PCOL" unpack --to firefox "$tmp/r16.pcol" -o "$tmp/r16.json"
 [ -e "$tmp/r16.json" ] && fail "firefox: an output was written for a refused export"
+# so do the V8 and Chrome trace exports (at least two numbers a sample)
+for to in v8 chrome; do
+  expect 3 "r16.pcol: $to export: the output would be larger than the output budget" \
+    "${cap[@]}" "$PCOL" unpack --to $to "$tmp/r16.pcol" -o "$tmp/r16.$to.json"
+  [ -e "$tmp/r16.$to.json" ] && fail "$to: an output was written for a refused export"
+done
 # issue 42 F2: the otlp export's stack table holds every selected stack
 # whole.  A speedscope evented profile of 100,000 nested opens of one frame
 # packs (zstd) into ~90 KB: a chain of 100,000 stacks, Σ depth 5e9 frames

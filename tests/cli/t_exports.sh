@@ -168,12 +168,14 @@ if [ -w /dev/full ]; then
     $PCOL $cmd "$tmp/s.pcol" "$@" >/dev/full 2>"$tmp/err"; rc=$?
     [ $rc = 3 ] && grep -q 'No space left on device' "$tmp/err" || fail "pcol $c on a full disk: exit $rc, '$(cat "$tmp/err")'"
   done
-  # (v8: a time value, which s.txt's counts are not)
-  for o in /dev/full /dev/full.gz; do
-    ln -sf /dev/full "$tmp/full.cpuprofile.gz"
-    [ $o = /dev/full ] || o=$tmp/full.cpuprofile.gz
-    $PCOL unpack examples/demo.out --to v8 -o $o 2>"$tmp/err"; rc=$?
-    [ $rc = 3 ] && grep -q 'No space left on device' "$tmp/err" || fail "unpack --to v8 -o $o on a full disk: exit $rc, '$(cat "$tmp/err")'"
+  # (v8, chrome: a time value, which s.txt's counts are not)
+  for to in v8 chrome; do
+    for o in /dev/full /dev/full.gz; do
+      ln -sf /dev/full "$tmp/full.cpuprofile.gz"
+      [ $o = /dev/full ] || o=$tmp/full.cpuprofile.gz
+      $PCOL unpack examples/demo.out --to $to -o $o 2>"$tmp/err"; rc=$?
+      [ $rc = 3 ] && grep -q 'No space left on device' "$tmp/err" || fail "unpack --to $to -o $o on a full disk: exit $rc, '$(cat "$tmp/err")'"
+    done
   done
 fi
 $PCOL cat --help | grep -q 'see below' && fail "cat --help says 'see below' for a list above it"

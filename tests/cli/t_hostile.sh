@@ -29,6 +29,12 @@ $PCOL unpack "$tmp/ampt.pb.gz" --to v8 -o "$tmp/out.cpuprofile" 2>"$tmp/err"; rc
 [ $rc = 3 ] && grep -q 'ampt.pb.gz' "$tmp/err" && grep -q 'output budget of [0-9]* bytes' "$tmp/err" &&
   grep -q -- '--max-output' "$tmp/err" || fail "v8: exit $rc, want 3 naming the file and the budget: $(cat "$tmp/err")"
 [ "$(cat "$tmp/out.cpuprofile")" = keep ] || fail "v8: the destination was changed"
+# chrome (the V8 export's writer, a Profile a thread): the same
+echo keep > "$tmp/out.trace.json"
+$PCOL unpack "$tmp/ampt.pb.gz" --to chrome -o "$tmp/out.trace.json" 2>"$tmp/err"; rc=$?
+[ $rc = 3 ] && grep -q 'ampt.pb.gz: chrome export' "$tmp/err" && grep -q 'output budget of [0-9]* bytes' "$tmp/err" &&
+  grep -q -- '--max-output' "$tmp/err" || fail "chrome: exit $rc, want 3 naming the file and the budget: $(cat "$tmp/err")"
+[ "$(cat "$tmp/out.trace.json")" = keep ] || fail "chrome: the destination was changed"
 ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 # fold holds its sorted lines: the same budget, the same message, nothing printed
 $PCOL fold "$tmp/amp.pb.gz" >"$tmp/fold.out" 2>"$tmp/err"; rc=$?

@@ -44,7 +44,7 @@ DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Colla
        "v8": "V8 .cpuprofile", "perf": "perf script", "speedscope": "speedscope (import)",
        "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JDK Flight Recorder", "chrome": "Chrome trace",
        "tachyon": "Tachyon", "perfetto": "Perfetto"}
-EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8"]
+EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8", "chrome"]
 SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed"}
 failures = []
 
@@ -94,6 +94,20 @@ TIME_UNITS = {"nanoseconds": 1, "ns": 1, "microseconds": 1000, "us": 1000, "mill
               "seconds": 10**9, "s": 10**9}
 
 
+def same_and_read_back(fmt, t, zpacked, out, args):
+    """The export `out` (--to t with args) is made alike from the zstd copy
+    and reads back as t: False (a failure noted) when it does not read."""
+    again = out + ".z"
+    run("unpack", zpacked, "--to", t, *args, "-o", again)
+    if open(again, "rb").read() != open(out, "rb").read():
+        fail(fmt, "exports", "--to %s: the export of the input packed with zstd is not the same bytes" % t)
+    i = run("info", out, ok=False)
+    if i.returncode or not re.search(r"input_format: *%s\b" % t, i.stdout.decode()):
+        fail(fmt, "exports", "--to %s does not read back as %s: %s" % (t, t, i.stderr.decode(errors="replace")[:200]))
+        return False
+    return True
+
+
 def check_v8(fmt, src, zpacked, out):
     """--to v8 (doc/mappings.md §10.1): one source, one thread, a time value.
     More than one source with samples is refused naming their number, a
@@ -135,19 +149,50 @@ def check_v8(fmt, src, zpacked, out):
     if p.returncode:
         fail(fmt, "exports", "--to v8 %s: exit %d: %s" % (" ".join(sel + val), p.returncode, p.stderr[:200]))
         return
-    again = out + ".z"
-    run("unpack", zpacked, "--to", "v8", *sel, *val, "-o", again)
-    if open(again, "rb").read() != open(out, "rb").read():
-        fail(fmt, "exports", "--to v8: the export of the input packed with zstd is not the same bytes")
-    i = run("info", out, ok=False)
-    if i.returncode or not re.search(r"input_format: *v8\b", i.stdout.decode()):
-        fail(fmt, "exports", "--to v8 does not read back as v8: %s" % i.stderr.decode(errors="replace")[:200])
+    if not same_and_read_back(fmt, "v8", zpacked, out, sel + val):
         return
     want = js("top", src, "--node-fraction", "0", *sel, *rel, *(val or ["--value", r["default_type"]]))
     back = js("top", out, "--node-fraction", "0", "--value", "wall")["total"]
     scale = TIME_UNITS.get(want["unit"], 1)
     if abs(back - want["total"] * scale) > 1000 * r["samples"]:
         fail(fmt, "exports", "--to v8: %s ns read back, the original has %s %s" % (back, want["total"], want["unit"]))
+
+
+def check_chrome(fmt, src, zpacked, out):
+    """--to chrome (doc/mappings.md §14.1): every source, every thread, a
+    time value (the V8 export's rule).  A source whose default is no time is
+    refused naming it; else (the default, or the first source's first time
+    type for all) it reads back as chrome, a profile a thread, the same bytes
+    from the zstd copy, each source's total of the value within 1 us a
+    sample of what the read-back holds."""
+    rows = [r for r in js("info", src)["rows"] if r["samples"]]
+    if not rows:
+        return
+    val = []
+    if any(r["default_unit"] not in TIME_UNITS for r in rows):
+        p = run("unpack", src, "--to", "chrome", "-o", out, ok=False)
+        if p.returncode != 1 or b"not a time" not in p.stderr or b"chrome export: source " not in p.stderr:
+            fail(fmt, "exports", "--to chrome of a source without a time default: exit %d: %s"
+                 % (p.returncode, p.stderr[:200]))
+        types = [t.split("/", 1) for t in (rows[0]["value_types"] or "").split(", ") if "/" in t]
+        times = [ty for ty, un in types if un in TIME_UNITS]
+        if not times or len(rows) > 1:
+            return
+        val = ["--value", times[0]]
+    p = run("unpack", src, "--to", "chrome", *val, "-o", out, ok=False)
+    if p.returncode:
+        fail(fmt, "exports", "--to chrome %s: exit %d: %s" % (" ".join(val), p.returncode, p.stderr[:200]))
+        return
+    if not same_and_read_back(fmt, "chrome", zpacked, out, val):
+        return
+    want = 0
+    for r in rows:
+        t = js("top", src, "--node-fraction", "0", "--source", str(r["source_id"]), *(val or ["--value", r["default_type"]]))
+        want += t["total"] * TIME_UNITS.get(t["unit"], 1)
+    back = js("top", out, "--node-fraction", "0", "--value", "wall")["total"]
+    n = sum(r["samples"] for r in rows)
+    if abs(back - want) > 1000 * n:
+        fail(fmt, "exports", "--to chrome: %s ns read back, the original has %s ns" % (back, want))
 
 
 def check(row, tmp):
@@ -287,17 +332,14 @@ def check(row, tmp):
         if t == "v8":
             check_v8(fmt, src, zpacked, out)
             continue
+        if t == "chrome":
+            check_chrome(fmt, src, zpacked, out)
+            continue
         p = run("unpack", src, "--to", t, "-o", out, ok=False)
         if p.returncode:
             fail(fmt, "exports", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:200]))
             continue
-        again = os.path.join(tmp, "y-%s.%s" % (fmt, t))
-        run("unpack", zpacked, "--to", t, "-o", again)
-        if open(again, "rb").read() != open(out, "rb").read():
-            fail(fmt, "exports", "--to %s: the export of the input packed with zstd is not the same bytes" % t)
-        i = run("info", out, ok=False)
-        if i.returncode or not re.search(r"input_format: *%s\b" % t, i.stdout.decode()):
-            fail(fmt, "exports", "--to %s does not read back as %s: %s" % (t, t, i.stderr.decode(errors="replace")[:200]))
+        if not same_and_read_back(fmt, t, zpacked, out, []):
             continue
         if t in SAME_TOTAL:
             # the default value: collapsed keeps it as its one count,

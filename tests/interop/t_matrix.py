@@ -26,6 +26,9 @@ for Perun inputs).  Each output is read by its format's reference tool:
               documented (counted, "v8-refused");
               a default time 0 in every sample is the empty profile, with a
               note (counted, "v8-empty")
+  Chrome      the trace's profiles (chrome_docs), each read as the V8 export's
+              .cpuprofile and added up, by the V8 rules above (every source,
+              every thread a profile of its own: nothing refused for them)
   OTLP        protoc --decode with upstream's .proto files must read it; its
               numbers are judged as pprof's after `pcol unpack X.otlp --to
               pprof` (go tool pprof per sample type)
@@ -165,7 +168,8 @@ EXC = {
     "v8-refused": "a V8 .cpuprofile weighs samples by time and holds one thread: a "
                   "source whose default value is no time or is below 0 in a sample, or "
                   "several sources, or one source's several threads, is refused "
-                  "(doc/mappings.md §10.1)",
+                  "(doc/mappings.md §10.1); the Chrome trace export (a V8 profile a thread, "
+                  "§14.1) refuses the first two likewise",
     "v8-empty": "a V8 export of a default time 0 in every sample (or under 1 us in all) is "
                 "the empty profile, noted (speedscope refuses deltas all 0 with startTime = "
                 "endTime; doc/mappings.md §10.1): the judge's total of that value is below 0.5 us",
@@ -198,6 +202,8 @@ CANNOT_HOLD = {
         "a tracing-ms weight past 2^63 ns, which no reader holds: refused with a message",
     ("degradation_profiles__const4.perf", "v8"):
         "samples lasting past 2^63 ns in all, which no V8 profile holds: refused with a message",
+    ("degradation_profiles__const4.perf", "chrome"):
+        "a thread's samples lasting past 2^63 ns in all, which no V8 profile holds: refused with a message",
 }
 
 
@@ -1002,13 +1008,42 @@ def generated():
     return out
 
 
-def v8_readings(path):
+def chrome_docs(path):
+    """The V8 profiles of a Chrome trace (pcol's --to chrome, §14.1): per
+    Profile event's id, its chunks' nodes (parent form, made children
+    lists), samples and timeDeltas in file order, as a .cpuprofile's."""
+    docs = {}
+    for ev in json.load(open(path))["traceEvents"]:
+        if ev.get("name") == "Profile":
+            docs[ev["id"]] = {"nodes": [], "samples": [], "timeDeltas": []}
+        elif ev.get("name") == "ProfileChunk":
+            d, data = docs[ev["id"]], ev["args"]["data"]
+            d["nodes"] += [dict(n, children=[]) for n in data["cpuProfile"].get("nodes", [])]
+            d["samples"] += data["cpuProfile"].get("samples", [])
+            d["timeDeltas"] += data.get("timeDeltas", [])
+    for d in docs.values():
+        byid = {n["id"]: n for n in d["nodes"]}
+        for n in d["nodes"]:
+            if "parent" in n:
+                byid[n["parent"]]["children"].append(n["id"])
+    return list(docs.values())
+
+
+def v8_readings(path, docs=None):
     """A .cpuprofile's own counts and wall times per function (the names
     speedscope gives: functionName, else "(anonymous FILE:LINE)", and
     "(anonymous FILE)" without a line, as DevTools shows it; (root)
     left out; a sample's wall time is the time to the next sample, time
-    never going back; doc/mappings.md §9)."""
-    d = json.load(open(path))
+    never going back; doc/mappings.md §9); docs: several such documents
+    (a Chrome trace's profiles, chrome_docs) added up instead."""
+    cnt, wall = Reading("cpuprofile counts"), Reading("cpuprofile wall (ns)")
+    for d in docs if docs is not None else [json.load(open(path))]:
+        v8_doc_readings(d, cnt, wall)
+    cnt.frames = wall.frames = True
+    return cnt, wall
+
+
+def v8_doc_readings(d, cnt, wall):
     nodes = {n["id"]: n for n in d["nodes"]}
     parent = {}
     for n in d["nodes"]:
@@ -1035,7 +1070,6 @@ def v8_readings(path):
             i = parent.get(i)
         return out  # leaf first
 
-    cnt, wall = Reading("cpuprofile counts"), Reading("cpuprofile wall (ns)")
     t, last, times = 0, None, []
     for dt in d["timeDeltas"]:
         t += dt
@@ -1045,12 +1079,10 @@ def v8_readings(path):
         st = stack(sid)
         cnt.add(st, 1)
         wall.add(st, (times[i + 1] - times[i]) * 1000 if i + 1 < len(times) else 0)
-    cnt.frames = wall.frames = True
-    return cnt, wall
 
 
 def exports_for(kind):
-    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox", "otlp", "v8"]
+    e = ["rprof", "pprof", "collapsed", "speedscope", "firefox", "otlp", "v8", "chrome"]
     # PCOL_MATRIX_PERUN_ALL=1: the Perun export of every input, not only of Perun's
     return e + ["perun"] if kind == "perun" or os.environ.get("PCOL_MATRIX_PERUN_ALL") == "1" else e
 
@@ -1075,7 +1107,8 @@ def job(i, f, kind):
     if reason:
         res["refused_not"] = reason
     ext = {"rprof": ".out", "pprof": ".pb.gz", "collapsed": ".folded", "speedscope": ".json",
-           "perun": ".perf", "firefox": ".firefox.json", "otlp": ".otlp", "v8": ".cpuprofile"}
+           "perun": ".perf", "firefox": ".firefox.json", "otlp": ".otlp", "v8": ".cpuprofile",
+           "chrome": ".trace.json"}
     for e in sorted(exports_for(kind), key=lambda e: e != "collapsed"):
         o = os.path.join(d, "x" + ext[e])
         if e == "rprof" and "collapsed" in res["out"]:
@@ -1103,7 +1136,7 @@ def job(i, f, kind):
                     del res["out"][e]
         elif e == "rprof" and rc == 1 and RPROF_TOOBIG.search(err):
             res["rprof_toobig"] = err.strip()  # judged by rprof_refused
-        elif e == "v8" and rc == 1 and ("not a time" in err or "sources have selected samples" in err
+        elif e in ("v8", "chrome") and rc == 1 and ("not a time" in err or "sources have selected samples" in err
                                         or "threads, and a V8 profile holds one thread" in err
                                         or "cannot be negative" in err):
             exc("v8-refused")  # doc/mappings.md §10.1
@@ -1517,11 +1550,13 @@ def judge_one(res, rsum, ss):
                 adj = r_empty * round(src["count"].rnd[0] * 1e9)
             compare(b, what + " (%s)" % want, sr, out, total_adjust=adj, name_map=ff_name,
                     skip_fn=skipper(src, src_is_r=src_is_r, frames_both=sr.frames))
-        elif e == "v8":
+        elif e in ("v8", "chrome"):
             # each sample lasts its value of the default type (a time), in
-            # whole us of the running sum: within 1 us a sample
+            # whole us of the running sum: within 1 us a sample (chrome: a
+            # profile a thread, the same rule, §14.1: their sum)
             want = src["default"]
-            n = len(json.load(open(o))["samples"])
+            docs = chrome_docs(o) if e == "chrome" else [json.load(open(o))]
+            n = sum(len(d["samples"]) for d in docs)
             if not n:  # no sample (an empty Perun file): nothing to weigh, no value checked
                 sr = type_reading(want)
                 tu = (res["views"].get("top_unit") or "nanoseconds").lower()
@@ -1538,7 +1573,7 @@ def judge_one(res, rsum, ss):
             if sr is None:
                 fail(b, what, "no reading of the default value %r" % want)
                 continue
-            _, out = v8_readings(o)
+            _, out = v8_readings(o, docs)
             unit = (res["views"].get("top_unit") or "nanoseconds").lower()
             sc = {"ns": 1, "nanoseconds": 1, "us": 1000, "microseconds": 1000, "ms": 10**6,
                   "milliseconds": 10**6, "s": 10**9, "seconds": 10**9}.get(unit, 1)

@@ -30,19 +30,8 @@ fail=0 n=0
 bad() { echo "FAIL $*"; fail=1; }
 
 # ------------------------------------------------------------- inputs
-(cd "$tmp" && cat > cpu.js <<'JS'
-function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-const sorted = (k) => Array.from({ length: k }, (_, i) => (i * 7919) % k).sort((a, b) => a - b);
-function churn() { const a = []; for (let i = 0; i < 1e5; i++) a.push({ i, s: String(i) }); return a.length; }
-for (let i = 0; i < 3; i++) { fib(22); sorted(30000); churn(); }
-setTimeout(churn, 60); // an idle stretch
-JS
-timeout 60 node --cpu-prof --cpu-prof-name=node.cpuprofile cpu.js) || bad "node --cpu-prof"
-# (its cpu-clock periods in whole microseconds, and no ';' in names, which
-# fold writes as '_')
-python3 tests/support/gen_perf_script.py "$tmp/perf0.txt" "$tmp/perf.truth" --style pidtid --samples 300 --seed 5 ||
-  bad "gen_perf_script.py"
-sed 's/10101010 cpu-clock/10101000 cpu-clock/; s/Foo;/Foo./g' "$tmp/perf0.txt" > "$tmp/perf.txt"
+. "$HERE/v8_inputs.sh"
+v8_inputs "$tmp" || bad "node --cpu-prof or gen_perf_script.py"
 # name input value thread (tid; -: the whole input: a V8 profile holds one
 # thread, and the perf script's six are refused, below)
 cases="go-inline $T/pprof/go-cpu-inline-small.pb.gz cpu -
@@ -198,18 +187,8 @@ $PCOL unpack "$tmp/node.cpuprofile" --to v8 -o "$tmp/g.cpuprofile.gz" && gzip -d
 # and file names (perf script text holds any bytes): strict JSON in UTF-8,
 # each name as jstr.c writes it (invalid bytes read as Latin-1), read the
 # same by speedscope
-python3 - "$tmp/h.txt" <<'PY'
-import sys
-names = [b'q"uo\\te', b'ctl\x01\x1b[2J\x7f', b'bad\xff\xfeutf8', b'ls\xe2\x80\xa8ps', b'main']
-out = b''
-for i in range(4):
-    out += b'app 1/1 [000] %d.000000:    1000000 cpu-clock: \n' % (10 + i)
-    for k, n in enumerate(names[i:]):
-        out += b'\t%x %s+0x1 (/bin/a"\\\x02\xff\xe2\x80\xa8)\n' % (0x400000 + k, n)
-    out += b'\n'
-open(sys.argv[1], 'wb').write(out)
-PY
-want='["q\"uo\\te", "ctl\u0001\u001b[2J\u007f", "bad\u00ff\u00feutf8", "ls\u2028ps", "main"]'
+v8_hostile "$tmp/h.txt" app || bad "v8_hostile"
+want=$V8_HOSTILE_WANT
 if $PCOL unpack "$tmp/h.txt" --to v8 --value cpu-clock -o "$tmp/h.cpuprofile" 2>"$tmp/err"; then
   python3 - "$tmp/h.cpuprofile" "$want" > "$tmp/out" <<'PY' || bad "hostile names: $(head -c 1500 "$tmp/out")"
 import json, sys
@@ -220,15 +199,7 @@ got = sorted({n['callFrame']['functionName'] for n in d['nodes']} - {'(root)'})
 want = sorted(json.loads(sys.argv[2]))
 if got != want: sys.exit('names %r, want %r' % (got, want))
 PY
-  echo "$tmp/h.cpuprofile" > "$tmp/hl"
-  speedscope_import "$tmp/hl" "$tmp/rec" >/dev/null &&
-    python3 - "$tmp/rec" "$want" <<'PY' || bad "speedscope read the hostile names otherwise: $(head -c 800 "$tmp/rec")"
-import json, sys
-r = json.load(open(sys.argv[1]))
-if "error" in r: sys.exit(r["error"])
-got, want = sorted(r["profiles"][0]["frames"]), sorted(json.loads(sys.argv[2]))
-if got != want: sys.exit("%r, want %r" % (got, want))
-PY
+  v8_hostile_judged "$tmp/h.cpuprofile" "$tmp" > "$tmp/o" 2>&1 || bad "speedscope read the hostile names otherwise: $(cat "$tmp/o")"
 else
   bad "unpack of the hostile names: $(cat "$tmp/err")"
 fi

@@ -41,7 +41,17 @@
  * unknown).  Memory: the nodes and frames (counted against the export
  * budget, stream.h) and a word per stack; the samples go through the
  * sorter, not memory.  gzip-compressed unless opt->no_gzip, as the Firefox
- * export (the CLI: when -o ends in .gz); pcol_export_v8 writes the text. */
+ * export (the CLI: when -o ends in .gz); pcol_export_v8 writes the text.
+ *
+ * The Chrome trace export (pcol_export_chrome_opt; doc/mappings.md §14.1)
+ * is this writer with neither refusal: every source with selected samples,
+ * each of its threads (THE thread rule) a vthr with its own root, laid out
+ * by the same value, time and delta rules (value_type, v8_times,
+ * thread_layout, step) and written as a {"traceEvents": [...]} document:
+ * "M" events naming processes and threads, then per thread a "Profile"
+ * event and "ProfileChunk" events of at most CHUNK_SAMPLES samples (its
+ * nodes in parent form in the first, its endTime in the last), in one
+ * pass over the sorter, whose rows go by (thread, time, order). */
 #include "frames.h"
 #include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS */
 #include "error.h"    /* pcol_oom, pcol_write_error */
@@ -66,19 +76,36 @@ typedef struct vrow {
   uint64_t seq; /* its place among the selected rows */
   int64_t ns;   /* its value, in ns */
   uint32_t node;
-  uint32_t pad;
+  uint32_t slot; /* its thread (vthr; the V8 export's one: 0) */
 } vrow;
 
 static int vrow_cmp(const void *pa, const void *pb) {
   vrow a, b;
   memcpy(&a, pa, sizeof a);
   memcpy(&b, pb, sizeof b);
+  if (a.slot != b.slot) return a.slot < b.slot ? -1 : 1;
   if (a.key != b.key) return a.key < b.key ? -1 : 1;
   return a.seq < b.seq ? -1 : a.seq > b.seq;
 }
 
+/* A thread of a source with selected samples: the V8 export's one, or each
+ * of the Chrome trace export's (a Profile of its own, its own tree of
+ * nodes under its own root). */
+typedef struct vthr {
+  uint32_t src, ls; /* its source; the label set of its first selected row */
+  uint32_t cls;     /* its thread class (THE thread rule) */
+  uint32_t root;    /* its root node */
+  int have_first;
+  int64_t first_key;
+  vrow last;        /* its last row in the sorted order */
+  __int128 total;   /* ns */
+  int64_t zero_us, start_us; /* its source's V8 times (v8_times) */
+} vthr;
+
 typedef struct vex {
   pcol_file *f;
+  const char *what; /* "v8 export", "chrome export": for messages */
+  int chrome;       /* the Chrome trace export: every source, every thread */
   pcol_error *err;
   FILE *out; /* the budget's counting stream */
   pcol_budget *bud;
@@ -87,6 +114,11 @@ typedef struct vex {
   /* THE thread rule (lasts.h): label set -> thread class; per class, the
    * label set of its first selected row + 1 (0: none); how many have one */
   uint32_t *tcls, ntcls, *tfirst, nthreads;
+  uint32_t *tslot; /* per class, its thread (vthr) in the source at hand */
+  vthr *th;
+  size_t nth, capth;
+  int64_t cur_zero_us, cur_start_us; /* the source at hand's V8 times (v8_times) */
+  uint32_t cur_src;                   /* the source at hand */
   pcol_frames fr;
   pcol_unsym_ids unsym;
   pcol_sample_cols sc;
@@ -104,6 +136,7 @@ typedef struct vex {
   uint64_t *n_hits;
   size_t nnodes, capnodes;
   uint32_t *stack_node; /* stack id -> node index + 1 */
+  uint32_t *stack_slot; /* ... of the tree of this thread (the Chrome export's many) */
   uint32_t *tmp;
   size_t ntmp, captmp;
   pcol_buf name;
@@ -116,15 +149,11 @@ typedef struct vex {
   pcol_rowsort *rs;
   int all_times;
   uint64_t seq;
-  int64_t first_key;
-  int have_first;
-  vrow last;
-  __int128 total; /* ns */
   char note[400]; /* for opt->note once written ("": none) */
 } vex;
 
 static int oom(vex *x) { return pcol_oom(x->err); }
-static int io(vex *x) { return pcol_write_error(x->err, 0, "v8 export"); }
+static int io(vex *x) { return pcol_write_error(x->err, 0, x->what); }
 static int put(vex *x, const char *s) { return fputs(s, x->out) < 0 ? io(x) : PCOL_OK; }
 static int jstr(vex *x, pcol_str s) {
   return pcol_json_str(x->out, s.ptr ? s.ptr : "", s.ptr ? s.len : 0) ? io(x) : PCOL_OK;
@@ -134,7 +163,7 @@ static int jstr(vex *x, pcol_str s) {
 static int frame_of(vex *x, uint64_t key, uint64_t line, uint32_t map, uint32_t *out) {
   int added;
   int rc = pcol_u64map_get(&x->fmap, key, out, &added);
-  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "v8 export: too many frames");
+  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "%s: too many frames", x->what);
   if (!added) return PCOL_OK;
   if (x->nfr == x->capfr) {
     size_t c = x->capfr ? 2 * x->capfr : 256;
@@ -155,7 +184,7 @@ static int frame_of(vex *x, uint64_t key, uint64_t line, uint32_t map, uint32_t 
 static int child_of(vex *x, uint32_t parent, uint32_t frame, uint32_t *out) {
   int added;
   int rc = pcol_u64map_get(&x->nmap, (uint64_t)parent << 32 | frame, out, &added);
-  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "v8 export: too many nodes");
+  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "%s: too many nodes", x->what);
   if (!added) return PCOL_OK;
   if (x->nnodes == x->capnodes) {
     size_t c = x->capnodes ? 2 * x->capnodes : 256;
@@ -182,13 +211,13 @@ static uint32_t small(int64_t v) { return v > 0 && v < INT32_MAX ? (uint32_t)v :
 
 /* The node of a stack: its frames from the root (frames.h's rule, as the
  * speedscope export expands them), each a child of the last. */
-static int stack_node(vex *x, uint32_t stack, uint32_t *out) {
+static int stack_node(vex *x, uint32_t stack, uint32_t slot, uint32_t *out) {
   if (stack > pcol_rows(x->f, PCOL_T_STACKS))
     return pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", stack);
-  if (x->stack_node[stack]) return *out = x->stack_node[stack] - 1, PCOL_OK;
+  if (x->stack_node[stack] && x->stack_slot[stack] == slot) return *out = x->stack_node[stack] - 1, PCOL_OK;
   int rc = pcol_stack_locations(x->f, stack, &x->tmp, &x->ntmp, &x->captmp, x->err);
   if (rc) return rc;
-  uint32_t node = 0, fi;
+  uint32_t node = x->th[slot].root, fi;
   for (size_t i = x->ntmp; i-- > 0;) {
     uint32_t loc = x->tmp[i];
     if (!loc || loc > x->fr.nloc) continue;
@@ -215,6 +244,7 @@ static int stack_node(vex *x, uint32_t stack, uint32_t *out) {
     }
   }
   x->stack_node[stack] = node + 1;
+  x->stack_slot[stack] = slot;
   *out = node;
   return PCOL_OK;
 }
@@ -255,13 +285,13 @@ static int value_type(vex *x, const pcol_export_options *opt, uint32_t s, pcol_s
   int ul = (int)(x->vunit.ptr ? x->vunit.len : 0), tl = (int)(x->vtype.ptr ? x->vtype.len : 0);
   if (given)
     return pcol_error_set(x->err, PCOL_EINVAL,
-                          "v8 export: --value %.*s/%.*s is not a time; a V8 profile weighs each sample by "
+                          "%s: --value %.*s/%.*s is not a time; a V8 profile weighs each sample by "
                           "its duration: choose a time value (nanoseconds, microseconds, milliseconds, "
-                          "seconds)", tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
+                          "seconds)", x->what, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
   return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
-                        "v8 export: source %u (%.*s) weighs its samples by %.*s/%.*s by default, not a "
+                        "%s: source %u (%.*s) weighs its samples by %.*s/%.*s by default, not a "
                         "time; a V8 profile weighs each sample by its duration: choose a time value of "
-                        "the source with --value", s, (int)(uri.len > 200 ? 200 : uri.len), uri.ptr ? uri.ptr : "",
+                        "the source with --value", x->what, s, (int)(uri.len > 200 ? 200 : uri.len), uri.ptr ? uri.ptr : "",
                         tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
 }
 
@@ -271,8 +301,21 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   (void)num, (void)den;
   if (pcol_view_i64(&x->s_time, row) == PCOL_NA_I64) x->all_times = 0;
   uint32_t ls = pcol_view_u32(&x->s_ls, row), th = ls <= pcol_rows(x->f, PCOL_T_LABELSETS) ? x->tcls[ls] : 0;
-  if (th <= x->ntcls && !x->tfirst[th]) x->tfirst[th] = ls + 1, x->nthreads++;
-  return PCOL_OK;
+  if (th > x->ntcls || x->tfirst[th]) return PCOL_OK;
+  x->tfirst[th] = ls + 1, x->nthreads++;
+  /* a thread of its own (the V8 export refuses a second one after the pass) */
+  if (x->nth == x->capth) {
+    size_t c = x->capth ? 2 * x->capth : 8;
+    vthr *t = realloc(x->th, c * sizeof *t);
+    if (!t) return oom(x);
+    x->th = t, x->capth = c;
+  }
+  vthr *t = &x->th[x->nth];
+  memset(t, 0, sizeof *t);
+  t->src = x->cur_src, t->ls = ls, t->cls = th;
+  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us;
+  x->tslot[th] = (uint32_t)x->nth++;
+  return pcol_budget_hold(x->bud, sizeof *t, x->err);
 }
 
 /* How --tag selects the thread of label set ls (THE thread rule's tuple):
@@ -388,27 +431,31 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   v = pcol_scale(v, num, den);
   if (v < 0)
     return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
-                          "v8 export: sample %llu (row %llu of the samples table) has a negative %.*s (%lld); "
-                          "a V8 sample lasts its value, which cannot be negative",
+                          "%s: sample %llu (row %llu of the samples table) has a negative %.*s (%lld); "
+                          "a V8 sample lasts its value, which cannot be negative", x->what,
                           (unsigned long long)x->seq + 1, (unsigned long long)row + 1,
                           (int)(x->vtype.ptr ? x->vtype.len : 0), x->vtype.ptr ? x->vtype.ptr : "",
                           (long long)v);
   __int128 ns = (__int128)v * x->factor;
   for (int k = 0; k < x->dec; k++) ns /= 10;
-  if (ns > INT64_MAX || (x->total += ns) > INT64_MAX)
-    return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: the samples last more than 2^63 ns in all "
-                          "(at sample %llu), which no V8 profile holds", (unsigned long long)x->seq + 1);
+  uint32_t ls = pcol_view_u32(&x->s_ls, row), th = ls <= pcol_rows(x->f, PCOL_T_LABELSETS) ? x->tcls[ls] : 0;
+  uint32_t slot = th <= x->ntcls ? x->tslot[th] : 0;
+  vthr *t = &x->th[slot];
+  if (ns > INT64_MAX || (t->total += ns) > INT64_MAX)
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the samples last more than 2^63 ns in all "
+                          "(at sample %llu), which no V8 profile holds", x->what, (unsigned long long)x->seq + 1);
   vrow r;
   memset(&r, 0, sizeof r);
   r.key = x->all_times ? pcol_view_i64(&x->s_time, row) : 0;
   r.seq = x->seq++;
   r.ns = (int64_t)ns;
-  int rc = stack_node(x, pcol_view_u32(&x->s_stack, row), &r.node);
+  r.slot = slot;
+  int rc = stack_node(x, pcol_view_u32(&x->s_stack, row), slot, &r.node);
   if (rc) return rc;
   x->n_hits[r.node]++;
-  if (!x->have_first || r.key < x->first_key) x->first_key = r.key;
-  if (!x->have_first || vrow_cmp(&r, &x->last) > 0) x->last = r;
-  x->have_first = 1;
+  if (!t->have_first || r.key < t->first_key) t->first_key = r.key;
+  if (!t->have_first || vrow_cmp(&r, &t->last) > 0) t->last = r;
+  t->have_first = 1;
   rc = pcol_rowsort_add(x->rs, &r);
   return rc == PCOL_ENOMEM ? oom(x) : rc;
 }
@@ -439,14 +486,13 @@ static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us) {
 }
 
 /* ------------------------------------------------------------ writing */
-static int write_node(vex *x, uint32_t i, const uint32_t *kid_off, const uint32_t *kids) {
+/* Node i's callFrame, from its functionName on: the one rule of a V8
+ * node's frame, for both forms (a .cpuprofile's node, a trace's). */
+static int write_call_frame(vex *x, uint32_t i) {
   int rc;
-  if (fprintf(x->out, i ? ",\n{\"id\":%u,\"callFrame\":{\"functionName\":" : "\n{\"id\":%u,\"callFrame\":{\"functionName\":",
-              i + 1) < 0)
-    return io(x);
   int64_t line = -1, col = -1;
   pcol_str url = {0};
-  if (!i) {
+  if (x->n_frame[i] == UINT32_MAX) { /* a root */
     if ((rc = put(x, "\"(root)\""))) return rc;
   } else {
     uint32_t fi = x->n_frame[i];
@@ -469,9 +515,17 @@ static int write_node(vex *x, uint32_t i, const uint32_t *kid_off, const uint32_
     if ((rc = jstr(x, name))) return rc;
   }
   if ((rc = put(x, ",\"scriptId\":\"0\",\"url\":")) || (rc = jstr(x, url))) return rc;
-  if (fprintf(x->out, ",\"lineNumber\":%lld,\"columnNumber\":%lld},\"hitCount\":%llu,\"children\":[",
-              (long long)line, (long long)col, (unsigned long long)x->n_hits[i]) < 0)
+  return fprintf(x->out, ",\"lineNumber\":%lld,\"columnNumber\":%lld}", (long long)line, (long long)col) < 0 ? io(x)
+                                                                                                           : PCOL_OK;
+}
+
+static int write_node(vex *x, uint32_t i, const uint32_t *kid_off, const uint32_t *kids) {
+  int rc;
+  if (fprintf(x->out, i ? ",\n{\"id\":%u,\"callFrame\":{\"functionName\":" : "\n{\"id\":%u,\"callFrame\":{\"functionName\":",
+              i + 1) < 0)
     return io(x);
+  if ((rc = write_call_frame(x, i))) return rc;
+  if (fprintf(x->out, ",\"hitCount\":%llu,\"children\":[", (unsigned long long)x->n_hits[i]) < 0) return io(x);
   for (uint32_t k = kid_off[i]; k < kid_off[i + 1]; k++)
     if (fprintf(x->out, k > kid_off[i] ? ",%u" : "%u", kids[k] + 1) < 0) return io(x);
   return put(x, "]}");
@@ -507,16 +561,22 @@ static int emit(wpass *w, int64_t v) {
   return w->rc;
 }
 
+/* THE delta rule: the next sample's timeDelta, the running sum (offset +
+ * the samples before it) rounded to whole us less the last one written;
+ * then it lasts ns.  (The closing root sample: step(w, 0).) */
+static int64_t step(wpass *w, int64_t ns) {
+  int64_t us = us_round(w->cum), d = us - w->prev_us;
+  w->prev_us = us;
+  w->cum += ns;
+  return d;
+}
+
 static int write_row(void *ctx, const void *p) {
   wpass *w = ctx;
   vrow r;
   memcpy(&r, p, sizeof r);
   if (!w->deltas) return emit(w, (int64_t)r.node + 1);
-  int64_t us = us_round(w->cum);
-  int rc = emit(w, us - w->prev_us);
-  w->prev_us = us;
-  w->cum += r.ns;
-  return rc;
+  return emit(w, step(w, r.ns));
 }
 
 /* samples or timeDeltas: the sorted rows, and the closing root sample */
@@ -525,15 +585,85 @@ static int write_list(vex *x, int deltas, int closing, int64_t offset_ns) {
   int rc = pcol_rowsort_each(x->rs, write_row, &w);
   if (rc && !w.rc) /* the sorter's own failure */
     return rc == PCOL_ENOMEM ? oom(x)
-                             : pcol_error_set(x->err, rc, "v8 export: a temporary file ($TMPDIR, else /tmp) could not be read");
+                             : pcol_error_set(x->err, rc, "%s: a temporary file ($TMPDIR, else /tmp) could not be read", x->what);
   if (rc) return rc;
-  if (closing) {
-    rc = emit(&w, deltas ? us_round(w.cum) - w.prev_us : 1);
-  }
+  if (closing) rc = emit(&w, deltas ? step(&w, 0) : 1);
   return rc;
 }
 
-static int export_body(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
+/* The timeline of thread t, THE V8 time rule of both exports: *offset_ns,
+ * its first sample's time since its startTime (a negative time: 0);
+ * *empty when its samples last nothing in all (below); *closing when a
+ * sample of the root ends its last one; *end_us its endTime. */
+static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, int *closing, int64_t *end_us) {
+  __int128 first = t->have_first ? (__int128)t->first_key + ((__int128)t->zero_us - t->start_us) * 1000 : 0;
+  if (first > INT64_MAX / 2)
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the first sample is more than 2^62 ns after startTime", x->what);
+  *offset_ns = first > 0 ? (int64_t)first : 0;
+  /* samples that last nothing in all (a .NET profile's default lock_time,
+   * 0 in every sample) would be deltas all 0 and startTime = endTime,
+   * which speedscope's importer refuses: the profile is written empty (the
+   * root alone, no sample), as the Rprof export writes no sample line of
+   * such a source, with a note naming --value */
+  *empty = t->have_first && us_round(t->total) == 0;
+  if (*empty && !x->note[0]) {
+    char *n = x->note;
+    const char *what = x->chrome ? "profile of that thread" : "V8 profile";
+    int tl = (int)(x->vtype.ptr ? (x->vtype.len > 100 ? 100 : x->vtype.len) : 0);
+    int ul = (int)(x->vunit.ptr ? (x->vunit.len > 40 ? 40 : x->vunit.len) : 0);
+    if (t->total == 0)
+      snprintf(n, sizeof x->note, "source %u: its %.*s/%.*s is 0 in every selected sample%s: no sample written, an "
+               "empty %s (pcol top shows 0 too); choose a time value with --value (pcol info lists them)",
+               t->src, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "",
+               x->chrome ? " of a thread" : "", what);
+    else
+      snprintf(n, sizeof x->note, "source %u: its %.*s/%.*s lasts %lld ns in all%s, less than the 1 us a V8 profile "
+               "counts in: no sample written, an empty %s; choose another time value with --value",
+               t->src, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "",
+               (long long)t->total, x->chrome ? " in a thread" : "", what);
+  }
+  if (*empty) *offset_ns = 0;
+  *closing = t->have_first && !*empty && t->last.ns > 0;
+  int64_t len_us = us_round((__int128)*offset_ns + (*empty ? 0 : t->total));
+  if (__builtin_add_overflow(t->start_us, len_us, end_us))
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: startTime + the samples' length is past 2^63 us", x->what);
+  return PCOL_OK;
+}
+
+/* Source src's selected samples (one: the selection of it alone) into the
+ * sorter, each thread of them a vthr of its own with its own root (the V8
+ * export refuses a second one: several_threads). */
+static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pcol_export_options *opt) {
+  pcol_file *f = x->f;
+  pcol_str uri = {0};
+  int rc = pcol_string(f, pcol_view_u32(&x->src_uri, src - 1), &uri, x->err);
+  if (rc) return rc;
+  if (!uri.ptr) uri = (pcol_str){"pcol", 4};
+  if ((rc = value_type(x, opt, src, uri))) return rc;
+  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us))) return rc;
+  x->cur_src = src;
+  pcol_filter flt = {0};
+  int filtered = pcol_select_filtered(one);
+  if (filtered && (rc = pcol_filter_build(f, one, &flt, x->err))) return rc;
+  x->all_times = 1;
+  x->nthreads = 0;
+  memset(x->tfirst, 0, ((size_t)x->ntcls + 1) * sizeof *x->tfirst);
+  size_t first_slot = x->nth;
+  rc = pcol_select_iter_filter(f, one, filtered ? &flt : NULL, times_row, x, x->err);
+  if (!rc && !x->chrome && x->nthreads > 1) rc = several_threads(x, src);
+  /* each thread's root (the V8 export's, node 0, is made first) */
+  for (size_t k = first_slot; k < x->nth && !rc; k++) rc = child_of(x, (uint32_t)k, UINT32_MAX, &x->th[k].root);
+  if (!rc) rc = pcol_select_iter_filter(f, one, filtered ? &flt : NULL, sample_row, x, x->err);
+  pcol_filter_free(&flt);
+  if (rc == PCOL_ENOMEM) return oom(x);
+  if (rc == PCOL_EIO)
+    return pcol_error_set(x->err, rc, "%s: a temporary file ($TMPDIR, else /tmp) could not be written", x->what);
+  return rc;
+}
+
+/* Every selected source's samples into the sorter (the V8 export: one
+ * source, one thread). */
+static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
   pcol_file *f = x->f;
   int rc;
   const pcol_column_req cols[] = {
@@ -550,92 +680,64 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
       (rc = pcol_select_check(f, sel, x->err)))
     return rc;
   x->sc = (pcol_sample_cols){x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(f, PCOL_T_VALUES), 0};
-  /* the one source with selected samples */
+  /* the sources with selected samples */
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nsrc = 0, nrows = 0;
-  uint32_t src = 0;
-  pcol_select one = {0};
-  for (uint32_t s = 1; s <= ns; s++) {
+  uint64_t *count = calloc(ns + 1, sizeof *count);
+  if (!count) return oom(x);
+  for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     pcol_select o = sel ? *sel : (pcol_select){0};
     o.source_id = s;
-    uint64_t k = 0;
-    if ((rc = pcol_select_count(f, &o, &k, x->err))) return rc;
-    if (!k) continue;
-    if (!nsrc++) src = s, one = o, nrows = k;
+    if ((rc = pcol_select_count(f, &o, &count[s], x->err))) break;
+    nsrc += count[s] != 0;
+    nrows += count[s];
   }
-  if (nsrc > 1)
-    return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
-                          "v8 export: %llu sources have selected samples, and a V8 profile holds one "
-                          "thread: choose one with --source N (pcol info lists them)",
-                          (unsigned long long)nsrc);
+  if (!rc && nsrc > 1 && !x->chrome)
+    rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                        "%s: %llu sources have selected samples, and a V8 profile holds one "
+                        "thread: choose one with --source N (pcol info lists them)",
+                        x->what, (unsigned long long)nsrc);
   /* each sample writes at least two numbers and two commas */
-  if (nrows && pcol_budget_exceeded(x->bud, nrows > UINT64_MAX / 4 ? UINT64_MAX : 4 * nrows))
-    return pcol_budget_refuse(x->bud, x->err);
-  if (!(x->stack_node = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x->stack_node))) return oom(x);
+  if (!rc && nrows && pcol_budget_exceeded(x->bud, nrows > UINT64_MAX / 4 ? UINT64_MAX : 4 * nrows))
+    rc = pcol_budget_refuse(x->bud, x->err);
+  size_t nst = (size_t)pcol_rows(f, PCOL_T_STACKS) + 1;
+  if (!rc && (!(x->stack_node = calloc(nst, sizeof *x->stack_node)) ||
+              !(x->stack_slot = calloc(nst, sizeof *x->stack_slot))))
+    rc = oom(x);
   uint32_t root;
-  if ((rc = child_of(x, 0, UINT32_MAX, &root))) return rc;
-  int64_t start_us = 0, zero_us = 0;
-  if (src) {
-    pcol_str uri = {0};
-    if ((rc = pcol_string(f, pcol_view_u32(&x->src_uri, src - 1), &uri, x->err))) return rc;
-    if (!uri.ptr) uri = (pcol_str){"pcol", 4};
-    if ((rc = value_type(x, opt, src, uri))) return rc;
-    if ((rc = v8_times(x, src, &zero_us, &start_us))) return rc;
-    pcol_filter flt = {0};
-    int filtered = pcol_select_filtered(&one);
-    if (filtered && (rc = pcol_filter_build(f, &one, &flt, x->err))) return rc;
-    x->all_times = 1;
-    if (!(rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) &&
-        !(x->tfirst = calloc((size_t)x->ntcls + 1, sizeof *x->tfirst)))
-      rc = oom(x);
-    if (!rc) rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, times_row, x, x->err);
-    if (!rc && x->nthreads > 1) rc = several_threads(x, src);
-    if (!rc && pcol_rowsort_new(&x->rs, sizeof(vrow), vrow_cmp)) rc = oom(x);
-    if (!rc) rc = pcol_select_iter_filter(f, &one, filtered ? &flt : NULL, sample_row, x, x->err);
-    pcol_filter_free(&flt);
-    if (rc == PCOL_ENOMEM) return oom(x);
-    if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "v8 export: a temporary file ($TMPDIR, else /tmp) could not be written");
-    if (rc) return rc;
+  if (!rc && !x->chrome) rc = child_of(x, 0, UINT32_MAX, &root); /* node 0, with or without a sample */
+  if (!rc && !(rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) &&
+      (!(x->tfirst = calloc((size_t)x->ntcls + 1, sizeof *x->tfirst)) ||
+       !(x->tslot = calloc((size_t)x->ntcls + 1, sizeof *x->tslot)) || pcol_rowsort_new(&x->rs, sizeof(vrow), vrow_cmp)))
+    rc = oom(x);
+  for (uint32_t s = 1; s <= ns && !rc; s++) {
+    if (!count[s]) continue;
+    pcol_select o = sel ? *sel : (pcol_select){0};
+    o.source_id = s;
+    rc = gather_source(x, &o, s, opt);
   }
-  /* the timeline: the first sample's time since startTime (a negative
-   * time: 0), then the samples' lengths */
-  __int128 first = x->have_first ? (__int128)x->first_key + ((__int128)zero_us - start_us) * 1000 : 0;
-  if (first > INT64_MAX / 2)
-    return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: the first sample is more than 2^62 ns after startTime");
-  int64_t offset = first > 0 ? (int64_t)first : 0;
-  /* samples that last nothing in all (a .NET profile's default lock_time,
-   * 0 in every sample) would be deltas all 0 and startTime = endTime,
-   * which speedscope's importer refuses: the profile is written empty (the
-   * root alone, no sample), as the Rprof export writes no sample line of
-   * such a source, with a note naming --value */
-  if (x->have_first && us_round(x->total) == 0) {
-    char *t = x->note;
-    int tl = (int)(x->vtype.ptr ? (x->vtype.len > 100 ? 100 : x->vtype.len) : 0);
-    int ul = (int)(x->vunit.ptr ? (x->vunit.len > 40 ? 40 : x->vunit.len) : 0);
-    if (x->total == 0)
-      snprintf(t, sizeof x->note, "source %u: its %.*s/%.*s is 0 in every selected sample: no sample written, an empty "
-               "V8 profile (pcol top shows 0 too); choose a time value with --value (pcol info lists them)",
-               src, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
-    else
-      snprintf(t, sizeof x->note, "source %u: its %.*s/%.*s lasts %lld ns in all, less than the 1 us a V8 profile "
-               "counts in: no sample written, an empty V8 profile; choose another time value with --value",
-               src, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "",
-               (long long)x->total);
+  free(count);
+  return rc;
+}
+
+static int export_body(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
+  int rc = gather(x, sel, opt);
+  if (rc) return rc;
+  vthr none;
+  memset(&none, 0, sizeof none);
+  const vthr *t = x->nth ? &x->th[0] : &none;
+  int64_t offset, end_us;
+  int empty, closing;
+  if ((rc = thread_layout(x, t, &offset, &empty, &closing, &end_us))) return rc;
+  if (empty) { /* the root alone */
     x->nnodes = 1;
     x->n_hits[0] = 0;
-    x->have_first = 0;
-    x->total = 0;
-    offset = 0;
     pcol_rowsort_free(x->rs);
     x->rs = NULL;
   }
-  int closing = x->have_first && x->last.ns > 0;
   if (closing) x->n_hits[0]++;
-  int64_t len_us = us_round((__int128)offset + x->total), end_us;
-  if (__builtin_add_overflow(start_us, len_us, &end_us))
-    return pcol_error_set(x->err, PCOL_ETOOBIG, "v8 export: startTime + the samples' length is past 2^63 us");
   if ((rc = write_nodes(x))) return rc;
-  if (fprintf(x->out, ",\n\"startTime\":%lld,\"endTime\":%lld,\n\"samples\":[", (long long)start_us,
+  if (fprintf(x->out, ",\n\"startTime\":%lld,\"endTime\":%lld,\n\"samples\":[", (long long)t->start_us,
               (long long)end_us) < 0)
     return io(x);
   if (x->rs && (rc = write_list(x, 0, closing, offset))) return rc;
@@ -644,11 +746,238 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
   return put(x, "]}\n");
 }
 
-int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
-                       pcol_error *err) {
+/* ------------------------------------------------------------ the Chrome trace export */
+/* samples a ProfileChunk event holds at most (Chrome writes a chunk every
+ * 100 or so) */
+#define CHUNK_SAMPLES 1024
+
+typedef struct cpass {
+  vex *x;
+  wpass w;           /* the thread at hand's deltas */
+  int64_t *pid, *tid; /* per thread */
+  uint32_t *order, *off; /* the nodes by thread: thread k's are order[off[k] .. off[k + 1]) */
+  size_t cur;        /* the thread at hand + 1 (0: none yet) */
+  int empty, closing, nodes_due;
+  int64_t end_us;
+  uint32_t n;
+  uint32_t node[CHUNK_SAMPLES];
+  int64_t delta[CHUNK_SAMPLES];
+  uint64_t nev;      /* events written */
+  int rc;            /* a write's failure (not the sorter's) */
+} cpass;
+
+static int c_event(cpass *c, const char *name, const char *ph, size_t k, int64_t ts) {
+  vex *x = c->x;
+  if (fprintf(x->out, "%s{\"cat\":\"%s\",", c->nev++ ? ",\n" : "\n",
+              *ph == 'M' ? "__metadata" : "disabled-by-default-v8.cpu_profiler") < 0)
+    return io(x);
+  if (*ph != 'M' && fprintf(x->out, "\"id\":\"0x%zx\",", k + 1) < 0) return io(x);
+  return fprintf(x->out, "\"name\":\"%s\",\"ph\":\"%s\",\"pid\":%lld,\"tid\":%lld,\"ts\":%lld,\"args\":{", name, ph,
+                 (long long)c->pid[k], (long long)(strcmp(name, "process_name") ? c->tid[k] : 0), (long long)ts) < 0
+             ? io(x)
+             : PCOL_OK;
+}
+
+/* A ProfileChunk of the thread at hand: its nodes (parent form) in the
+ * first, the batch of samples and their deltas, its endTime in the last. */
+static int c_flush(cpass *c, int last) {
+  vex *x = c->x;
+  size_t k = c->cur - 1;
+  const vthr *t = &x->th[k];
+  int rc = c_event(c, "ProfileChunk", "P", k, t->start_us + c->w.prev_us);
+  if (!rc) rc = put(x, "\"data\":{\"cpuProfile\":{\"nodes\":[");
+  for (uint32_t i = c->off[k]; i < c->off[k + 1] && c->nodes_due && !rc; i++) {
+    uint32_t nd = c->order[i];
+    if (c->empty && nd != t->root) continue; /* the root alone */
+    if (fprintf(x->out, "%s{\"id\":%u,\"callFrame\":{\"functionName\":", i > c->off[k] ? ",\n" : "\n", nd + 1) < 0)
+      return io(x);
+    if ((rc = write_call_frame(x, nd))) return rc;
+    if (nd != t->root && fprintf(x->out, ",\"parent\":%u", x->n_parent[nd] + 1) < 0) return io(x);
+    rc = put(x, "}");
+  }
+  c->nodes_due = 0;
+  if (!rc) rc = put(x, "],\"samples\":[");
+  for (uint32_t i = 0; i < c->n && !rc; i++)
+    if (fprintf(x->out, i ? ",%u" : "%u", c->node[i] + 1) < 0) rc = io(x);
+  if (!rc) rc = put(x, "]},\"timeDeltas\":[");
+  for (uint32_t i = 0; i < c->n && !rc; i++)
+    if (fprintf(x->out, i ? ",%lld" : "%lld", (long long)c->delta[i]) < 0) rc = io(x);
+  c->n = 0;
+  if (!rc) rc = put(x, "]");
+  if (!rc && last && fprintf(x->out, ",\"endTime\":%lld", (long long)c->end_us) < 0) rc = io(x);
+  return rc ? rc : put(x, "}}}");
+}
+
+static int c_push(cpass *c, uint32_t node, int64_t delta) {
+  c->node[c->n] = node;
+  c->delta[c->n] = delta;
+  return ++c->n == CHUNK_SAMPLES ? c_flush(c, 0) : PCOL_OK;
+}
+
+static int c_end_thread(cpass *c) {
+  int rc = c->closing ? c_push(c, c->x->th[c->cur - 1].root, step(&c->w, 0)) : PCOL_OK;
+  return rc ? rc : c_flush(c, 1);
+}
+
+static int c_begin_thread(cpass *c, size_t k) {
+  vex *x = c->x;
+  const vthr *t = &x->th[k];
+  int64_t offset;
+  c->cur = k + 1;
+  int rc = thread_layout(x, t, &offset, &c->empty, &c->closing, &c->end_us);
+  if (rc) return rc;
+  c->w = (wpass){x, 1, 0, 0, offset, 0};
+  c->n = 0;
+  c->nodes_due = 1;
+  if ((rc = c_event(c, "Profile", "P", k, t->start_us))) return rc;
+  return fprintf(x->out, "\"data\":{\"startTime\":%lld}}}", (long long)t->start_us) < 0 ? io(x) : PCOL_OK;
+}
+
+static int c_row(void *ctx, const void *p) {
+  cpass *c = ctx;
+  vrow r;
+  memcpy(&r, p, sizeof r);
+  if (c->cur != (size_t)r.slot + 1 && ((c->cur && (c->rc = c_end_thread(c))) || (c->rc = c_begin_thread(c, r.slot))))
+    return c->rc;
+  if (c->empty) return PCOL_OK;
+  return c->rc = c_push(c, r.node, step(&c->w, r.ns));
+}
+
+/* Each thread's pid and tid: its numeric pid label, else its source's
+ * number; its numeric tid (else thread_id) label, else its place among
+ * its source's threads (1, 2, ...); a pair taken already (two sources of
+ * one process, a thread of no label beside a tid 1) gets the next tid
+ * free. */
+static int c_ids(cpass *c) {
+  vex *x = c->x;
+  pcol_u64map seen = {0};
+  int rc = PCOL_OK;
+  int64_t next = 0;
+  for (size_t k = 0; k < x->nth && !rc; k++) {
+    const vthr *t = &x->th[k];
+    uint32_t sv;
+    int64_t pid = PCOL_NA_I64, tid = PCOL_NA_I64;
+    if ((rc = pcol_label_get(x->f, t->ls, "pid", &sv, &pid, x->err)) ||
+        (rc = pcol_label_get(x->f, t->ls, "tid", &sv, &tid, x->err)))
+      break;
+    if (tid == PCOL_NA_I64 && (rc = pcol_label_get(x->f, t->ls, "thread_id", &sv, &tid, x->err))) break;
+    if (pid == PCOL_NA_I64) pid = t->src;
+    if (tid == PCOL_NA_I64) tid = k && x->th[k - 1].src == t->src ? c->tid[k - 1] + 1 : 1;
+    for (;;) {
+      uint32_t idx;
+      int added;
+      if (pcol_u64map_get(&seen, (uint64_t)pid * 0x9e3779b97f4a7c15u ^ (uint64_t)tid, &idx, &added)) {
+        rc = oom(x);
+        break;
+      }
+      if (added) break;
+      tid = tid < next ? next : tid + 1; /* taken: the next free */
+    }
+    if (tid >= next && tid < INT64_MAX) next = tid + 1;
+    c->pid[k] = pid, c->tid[k] = tid;
+  }
+  pcol_u64map_free(&seen);
+  return rc;
+}
+
+/* The "M" events: each process's name (its process_name label, else its
+ * source's URI), once, and each labelled thread's (THE thread-name rule:
+ * by pcol_thread_name_sets's label set, its last sample's). */
+static int c_names(cpass *c) {
+  vex *x = c->x;
+  pcol_u64map procs = {0};
+  uint32_t *named = NULL;
+  int rc = pcol_thread_name_sets(x->f, x->tcls, x->ntcls, &named, x->err);
+  for (size_t k = 0; k < x->nth && !rc; k++) {
+    const vthr *t = &x->th[k];
+    uint32_t idx, sv = 0;
+    int added;
+    int64_t nv;
+    if (pcol_u64map_get(&procs, (uint64_t)c->pid[k], &idx, &added)) {
+      rc = oom(x);
+      break;
+    }
+    pcol_str name = {"pcol", 4};
+    if (added) {
+      if ((rc = pcol_label_get(x->f, t->ls, "process_name", &sv, &nv, x->err)) ||
+          ((sv || t->src) && (rc = pcol_string(x->f, sv ? sv : pcol_view_u32(&x->src_uri, t->src - 1), &name, x->err))) ||
+          (rc = c_event(c, "process_name", "M", k, 0)) || (rc = put(x, "\"name\":")) || (rc = jstr(x, name)) ||
+          (rc = put(x, "}}")))
+        break;
+    }
+    if (!t->cls) continue;
+    x->name.len = 0;
+    if ((rc = pcol_thread_name(x->f, named[t->cls], 0, &x->name, x->err)) || (rc = c_event(c, "thread_name", "M", k, 0)) ||
+        (rc = put(x, "\"name\":")) || (rc = jstr(x, (pcol_str){(const char *)x->name.data, x->name.len})) ||
+        (rc = put(x, "}}")))
+      break;
+  }
+  pcol_u64map_free(&procs);
+  free(named);
+  return rc;
+}
+
+static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
+  int rc = gather(x, sel, opt);
+  if (rc) return rc;
+  /* no selected sample: one empty profile (the root alone), as the V8
+   * export writes one, of the selected source or the first (a trace of no
+   * profile is a CPU profile of nothing to its readers) */
+  if (!x->nth) {
+    uint32_t s = sel && sel->source_id ? sel->source_id : 1;
+    if (s > pcol_rows(x->f, PCOL_T_SOURCES)) s = 0;
+    if (!(x->th = calloc(1, sizeof *x->th))) return oom(x);
+    x->nth = x->capth = 1;
+    x->th->src = s;
+    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us))) ||
+        (rc = child_of(x, 0, UINT32_MAX, &x->th->root)))
+      return rc;
+  }
+  cpass *c = calloc(1, sizeof *c);
+  if (!c) return oom(x);
+  c->x = x;
+  size_t n = x->nnodes, nt = x->nth;
+  c->pid = malloc((nt ? nt : 1) * sizeof *c->pid);
+  c->tid = malloc((nt ? nt : 1) * sizeof *c->tid);
+  c->off = calloc(nt + 2, sizeof *c->off);
+  c->order = malloc((n ? n : 1) * sizeof *c->order);
+  uint32_t *slot = malloc((n ? n : 1) * sizeof *slot);
+  rc = c->pid && c->tid && c->off && c->order && slot ? PCOL_OK : oom(x);
+  /* each node's thread (a root's parent is its thread; a parent comes
+   * first), then the nodes by thread */
+  for (size_t i = 0; i < n && !rc; i++) {
+    slot[i] = x->n_frame[i] == UINT32_MAX ? x->n_parent[i] : slot[x->n_parent[i]];
+    c->off[slot[i] + 2]++;
+  }
+  for (size_t k = 2; k < nt + 2 && !rc; k++) c->off[k] += c->off[k - 1];
+  for (size_t i = 0; i < n && !rc; i++) c->order[c->off[slot[i] + 1]++] = (uint32_t)i;
+  if (!rc) rc = c_ids(c);
+  if (!rc) rc = put(x, "{\"traceEvents\":[");
+  if (!rc) rc = c_names(c);
+  if (!rc) {
+    rc = pcol_rowsort_each(x->rs, c_row, c);
+    if (rc && !c->rc) /* the sorter's own failure */
+      rc = rc == PCOL_ENOMEM ? oom(x)
+                             : pcol_error_set(x->err, rc, "%s: a temporary file ($TMPDIR, else /tmp) could not be read", x->what);
+  }
+  if (!rc && !c->cur) rc = c_begin_thread(c, 0); /* (the empty profile) */
+  if (!rc) rc = c_end_thread(c);
+  if (!rc) rc = put(x, "\n]}\n");
+  free(slot);
+  free(c->pid);
+  free(c->tid);
+  free(c->off);
+  free(c->order);
+  free(c);
+  return rc;
+}
+
+static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                      pcol_error *err, int chrome) {
   if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
+  const char *what = chrome ? "chrome export" : "v8 export";
   pcol_gz_export g; /* a .gz unless opt->no_gzip, as the Firefox export */
-  int rc = pcol_gz_export_open(&g, f, opt, "v8 export", out, err);
+  int rc = pcol_gz_export_open(&g, f, opt, what, out, err);
   if (rc) return rc;
   vex x;
   memset(&x, 0, sizeof x);
@@ -656,13 +985,17 @@ int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pc
   x.err = err;
   x.out = g.bud.fp;
   x.bud = &g.bud;
-  rc = export_body(&x, sel, opt);
+  x.what = what;
+  x.chrome = chrome;
+  rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
   pcol_rowsort_free(x.rs);
   free(x.cvt);
   free(x.tcls);
   free(x.tfirst);
+  free(x.tslot);
+  free(x.th);
   pcol_rtime_free(&x.rt);
   pcol_unsym_ids_reset(&x.unsym);
   pcol_u64map_free(&x.fmap);
@@ -673,9 +1006,20 @@ int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pc
   free(x.n_frame);
   free(x.n_hits);
   free(x.stack_node);
+  free(x.stack_slot);
   free(x.tmp);
   pcol_buf_free(&x.name);
   return rc;
+}
+
+int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                       pcol_error *err) {
+  return export_run(f, sel, out, opt, err, 0);
+}
+
+int pcol_export_chrome_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                           pcol_error *err) {
+  return export_run(f, sel, out, opt, err, 1);
 }
 
 int pcol_export_v8(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {

@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# `pcol unpack --to chrome` (Chrome trace events: a Profile and ProfileChunk
+# events per thread of every source) read back by pcol's Chrome trace
+# importer and judged by speedscope's own importer (npm speedscope,
+# speedscope_any_judge.cjs: its importFromChromeTimeline), per thread, for
+# a pprof CPU profile with inline frames, an Rprof file, a perf script of six
+# threads (--value cpu-clock), Tachyon recordings of three threads (--value
+# wall), a V8 profile node makes here, and a pcol file of two sources (a pprof
+# profile and an Rprof file, merged).
+#
+# - read back: per thread (the read-back's threads are its sources, one a
+#   Profile), `pcol top OUT --tag tid=N --value wall` equals `pcol top IN
+#   --tag tid=N --value T` (per function flat and cum, in ns), and so do the
+#   threads' totals (`--by label:tid`); a source without thread labels is
+#   one thread (compared whole, source by source for the merged file).
+# - speedscope: each of its profiles is one thread, whose per-frame self and
+#   total weights (us) equal those of `pcol fold IN --tag tid=N --value T` /
+#   1000 exactly (judge_compare.py): the threads and profiles are matched
+#   one to one, each profile named after its thread.  Exact because every
+#   input's values are whole microseconds (checked first), as
+#   t_v8_export.sh's.  For the V8 input, (idle) is skipped and (program),
+#   (garbage collector) compared by self weight, as there.
+# - the same time rule as --to v8: a one-thread input's ProfileChunks hold
+#   the V8 export's samples (as node ids' paths) and timeDeltas, its
+#   startTime and endTime.
+# - the .gz output is the gzip of the text; hostile names are strict JSON.
+# Env: PCOL, BUILD, PCOL_NPM_DIR.  Exit 0 pass, 1 fail, 77 skip (no node/npm).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/speedscope_env.sh"
+T=../shared/testdata
+fail=0 n=0
+bad() { echo "FAIL $*"; fail=1; }
+
+# ------------------------------------------------------------- inputs
+. "$HERE/v8_inputs.sh"
+v8_inputs "$tmp" || bad "node --cpu-prof or gen_perf_script.py"
+$PCOL merge "$T/pprof/go-cpu-inline-small.pb.gz" "$T/rprof/proftools__Rprof-rec.out" -o "$tmp/two.pcol" 2>/dev/null ||
+  bad "merge of two inputs"
+# name input value
+cases="go-inline $T/pprof/go-cpu-inline-small.pb.gz cpu
+rprof $T/rprof/proftools__Rprof-rec.out cpu
+perf $tmp/perf.txt cpu-clock
+tachyon-threads tests/fixtures/tachyon/threads-wall-zstd.bin wall
+tachyon-gil tests/fixtures/tachyon/threads-gil-zstd.bin wall
+tachyon-recurse tests/fixtures/tachyon/recurse-opcodes-zstd.bin wall
+node $tmp/node.cpuprofile wall
+two $tmp/two.pcol cpu"
+lst=$tmp/list
+: > "$lst"
+# the threads of an input: "tid N" for each tid label, else "source S" for each source
+threads() {
+  local t
+  t=$($PCOL top "$1" --by label:tid --value "$2" --format tsv 2>/dev/null | tail -n +2 | cut -f6)
+  if [ -n "$t" ]; then for x in $t; do echo "tid $x"; done
+  else for s in $($PCOL info "$1" | sed -n 's/^source \([0-9]*\):.*/\1/p'); do echo "source $s"; done; fi
+}
+while read -r name in value; do
+  [ -f "$in" ] || { bad "$name: no input $in"; continue; }
+  if ! $PCOL unpack "$in" --to chrome --value "$value" -o "$tmp/out-$name.json" 2>"$tmp/err"; then
+    bad "$name: unpack --to chrome: $(cat "$tmp/err")"; continue
+  fi
+  echo "$tmp/out-$name.json" >> "$lst"
+  threads "$in" "$value" > "$tmp/$name.threads"
+  [ -s "$tmp/$name.threads" ] || bad "$name: no thread"
+  k=0
+  while read -r kind id; do
+    k=$((k + 1))
+    if [ "$kind" = tid ]; then sel=(--tag "tid=$id"); else sel=(--source "$id"); fi
+    $PCOL fold "$in" "${sel[@]}" --value "$value" > "$tmp/$name.$k.fold" 2>/dev/null || bad "$name $kind $id: fold"
+    awk '{ v = $NF; if (v % 1000) { print "not whole us: " $0; exit 1 } }' "$tmp/$name.$k.fold" > "$tmp/us" ||
+      bad "$name: its values are not whole microseconds ($(cat "$tmp/us")): the exact comparison does not hold"
+  done < "$tmp/$name.threads"
+  echo "$name $in $value" >> "$tmp/ok"
+done <<< "$cases"
+speedscope_import "$lst" "$tmp/rec.jsonl" >/dev/null || bad "speedscope judge did not run"
+
+while read -r name in value; do
+  out=$tmp/out-$name.json
+  # ---- read back by pcol, thread by thread
+  nth=$(wc -l < "$tmp/$name.threads")
+  nsrc=$($PCOL info "$out" | grep -c '^source [0-9]*:')
+  [ "$nsrc" = "$nth" ] || bad "$name: $nsrc profiles read back, for $nth threads"
+  k=0
+  while read -r kind id; do
+    k=$((k + 1))
+    if [ "$kind" = tid ]; then a=(--tag "tid=$id"); b=(--tag "tid=$id")
+    else a=(--source "$id"); b=(--source "$k"); fi # (a source's one profile, in source order)
+    $PCOL top "$in" "${a[@]}" --relative-percentages --value "$value" --format json 2>/dev/null > "$tmp/a.json" &&
+      $PCOL top "$out" "${b[@]}" --relative-percentages --value wall --format json 2>/dev/null > "$tmp/b.json" ||
+      { bad "$name $kind $id: top"; continue; }
+    python3 - "$tmp/a.json" "$tmp/b.json" > "$tmp/o" 2>&1 <<'PY' || bad "$name $kind $id (read back): $(head -c 1500 "$tmp/o")"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+rows = lambda d: sorted((r["name"], r["flat"], r["cum"]) for r in d["rows"])
+if a["total"] != b["total"] or rows(a) != rows(b) or not rows(a):
+    print("total %s / %s" % (a["total"], b["total"]))
+    for x, y in zip(rows(a), rows(b)):
+        if x != y: print(x, y)
+    sys.exit(1)
+PY
+  done < "$tmp/$name.threads"
+  if grep -q '^tid' "$tmp/$name.threads"; then
+    [ "$($PCOL top "$in" --by label:tid --value "$value" --format tsv)" = "$($PCOL top "$out" --by label:tid --value wall --format tsv)" ] ||
+      bad "$name: the threads' totals differ after the round trip"
+  fi
+  # ---- speedscope: one profile a thread, matched one to one by their weights
+  skip=(--skip '(idle)' --self-only '(garbage collector)' --self-only '(program)')
+  [ "$name" = node ] || skip=()
+  python3 - "$HERE" "$tmp/rec.jsonl" "$out" "$tmp/$name" "$nth" "$in" "${skip[@]}" > "$tmp/o" 2>&1 <<'PY' ||
+import json, os, subprocess, sys, tempfile
+here, rec, out, stem, nth = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+extra = sys.argv[7:]
+def compare(fold, one):
+    r = subprocess.run([sys.executable, os.path.join(here, "judge_compare.py"), fold, one, "1000"] + extra,
+                       capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+r = [json.loads(l) for l in open(rec) if json.loads(l)["file"] == out]
+if len(r) != 1 or "error" in r[0]:
+    sys.exit("speedscope: %s" % (r[0].get("error") if r else "no record"))
+profiles = r[0]["profiles"]
+if len(profiles) != nth:
+    sys.exit("speedscope made %d profiles of %d threads" % (len(profiles), nth))
+# the thread names the export wrote (M events)
+ev = json.load(open(out))["traceEvents"]
+names = [e["args"]["name"] for e in ev if e.get("name") == "thread_name"]
+left = list(range(1, nth + 1))
+d = tempfile.mkdtemp()
+for p in profiles:
+    one = os.path.join(d, "rec")
+    with open(one, "w") as f:
+        json.dump({"file": out, "profiles": [p]}, f)
+    hit = [k for k in left if compare("%s.%d.fold" % (stem, k), one)[0] == 0]
+    if not hit:
+        sys.exit("speedscope's profile %r is no thread's: %s" % (p["name"], compare("%s.%d.fold" % (stem, left[0]), one)[1][:800]))
+    left.remove(hit[0])
+    # (speedscope names a file's one profile after the file)
+    if names and len(profiles) > 1 and not any(p["name"].endswith(" - " + nm) or p["name"] == nm for nm in names):
+        sys.exit("speedscope's profile %r is named after no thread (%s)" % (p["name"], sorted(names)))
+PY
+    bad "$name (speedscope): $(head -c 1500 "$tmp/o")"
+  n=$((n + 1))
+done < "$tmp/ok"
+
+# ------------------------------------------------------------- the V8 export's times
+# one thread: its chunks hold the V8 export's samples (as paths of frames),
+# timeDeltas, startTime and endTime
+for name in go-inline rprof tachyon-recurse node; do
+  read -r _ in value < <(grep "^$name " "$tmp/ok")
+  $PCOL unpack "$in" --to v8 --value "$value" -o "$tmp/v8-$name.json" 2>/dev/null || { bad "$name: --to v8"; continue; }
+  python3 - "$tmp/v8-$name.json" "$tmp/out-$name.json" > "$tmp/o" 2>&1 <<'PY' || bad "$name (the V8 export's times): $(head -c 1500 "$tmp/o")"
+import json, sys
+v8, tr = (json.load(open(p)) for p in sys.argv[1:3])
+def paths(nodes, parent_of, samples):
+    byid = {n["id"]: n for n in nodes}
+    def path(i):
+        p = []
+        while i in byid:
+            cf = byid[i]["callFrame"]
+            p.append((cf["functionName"], cf["url"], cf["lineNumber"], cf["columnNumber"]))
+            i = parent_of.get(i)
+        return tuple(p)
+    return [path(s) for s in samples]
+prof = [e for e in tr["traceEvents"] if e["name"] == "Profile"]
+if len(prof) != 1: sys.exit("%d Profile events" % len(prof))
+chunks = [e for e in tr["traceEvents"] if e["name"] == "ProfileChunk"]
+nodes = [n for c in chunks for n in c["args"]["data"]["cpuProfile"]["nodes"]]
+samples = [s for c in chunks for s in c["args"]["data"]["cpuProfile"]["samples"]]
+deltas = [s for c in chunks for s in c["args"]["data"]["timeDeltas"]]
+par_tr = {n["id"]: n["parent"] for n in nodes if "parent" in n}
+par_v8 = {c: n["id"] for n in v8["nodes"] for c in n.get("children", [])}
+if deltas != v8["timeDeltas"]: sys.exit("timeDeltas differ")
+if paths(nodes, par_tr, samples) != paths(v8["nodes"], par_v8, v8["samples"]): sys.exit("the samples' stacks differ")
+if prof[0]["args"]["data"]["startTime"] != v8["startTime"]: sys.exit("startTime differs")
+if chunks[-1]["args"]["data"].get("endTime") != v8["endTime"]: sys.exit("endTime differs")
+if any(c["id"] != prof[0]["id"] or c["pid"] != prof[0]["pid"] or c["tid"] != prof[0]["tid"] for c in chunks):
+    sys.exit("a chunk of another profile")
+PY
+done
+
+# ------------------------------------------------------------- gzip, refusals
+$PCOL unpack "$tmp/perf.txt" --to chrome --value cpu-clock -o "$tmp/g.json.gz" && gzip -dc "$tmp/g.json.gz" | cmp -s - "$tmp/out-perf.json" ||
+  bad "the .gz output is not the gzip of the text"
+$PCOL unpack "$tmp/perf.txt" --to chrome --value cpu-clock --no-gzip -o "$tmp/ng.json.gz" && cmp -s "$tmp/ng.json.gz" "$tmp/out-perf.json" ||
+  bad "--no-gzip did not write the text"
+printf 'main;a 3\nmain;b 2\n' > "$tmp/c.folded"
+$PCOL unpack "$tmp/c.folded" --to chrome -o "$tmp/x.json" 2>"$tmp/err"
+[ $? = 1 ] && grep -qF "chrome export: source 1 (" "$tmp/err" && grep -qF "not a time" "$tmp/err" ||
+  bad "a source of no time value: $(head -c 600 "$tmp/err")"
+[ -e "$tmp/x.json" ] && bad "a refused export left its output"
+
+# ------------------------------------------------------------- hostile names
+# quotes, backslashes, control bytes, invalid UTF-8 and U+2028 in function,
+# file and thread (perf's comm: no control byte, or the file is no perf
+# script's) names: strict JSON in UTF-8, each name as
+# jstr.c writes it (invalid bytes read as Latin-1), read the same by pcol and
+# speedscope
+v8_hostile "$tmp/h.txt" "$(printf 'a"p\\p\377\342\200\250')" || bad "v8_hostile"
+want=$V8_HOSTILE_WANT
+wthread='["a\"p\\p\u00ff\u2028"]'
+if $PCOL unpack "$tmp/h.txt" --to chrome --value cpu-clock -o "$tmp/h.json" 2>"$tmp/err"; then
+  python3 - "$tmp/h.json" "$want" "$wthread" > "$tmp/o" 2>&1 <<'PY' || bad "hostile names: $(head -c 1500 "$tmp/o")"
+import json, sys
+raw = open(sys.argv[1], 'rb').read()
+d = json.loads(raw.decode('utf-8'))  # strict: valid UTF-8
+if any(c < 0x20 and c != 0x0a for c in raw): sys.exit('a raw control byte')
+ev = d["traceEvents"]
+got = sorted({n['callFrame']['functionName'] for e in ev if e["name"] == "ProfileChunk"
+              for n in e["args"]["data"]["cpuProfile"]["nodes"]} - {'(root)'})
+want = sorted(json.loads(sys.argv[2]))
+if got != want: sys.exit('names %r, want %r' % (got, want))
+th = [e["args"]["name"] for e in ev if e["name"] == "thread_name"]
+if th != json.loads(sys.argv[3]): sys.exit('thread names %r, want %r' % (th, json.loads(sys.argv[3])))
+PY
+  # (read back as the V8 export's are: an invalid byte is its Latin-1 character)
+  $PCOL unpack "$tmp/h.txt" --to v8 --value cpu-clock -o "$tmp/h.cpuprofile" 2>/dev/null || bad "hostile names: --to v8"
+  [ "$($PCOL top "$tmp/h.cpuprofile" --value wall --format tsv | cut -f1,2,4,6)" = "$($PCOL top "$tmp/h.json" --value wall --format tsv | cut -f1,2,4,6)" ] ||
+    bad "hostile names: read back otherwise than the V8 export's"
+  v8_hostile_judged "$tmp/h.json" "$tmp" > "$tmp/o" 2>&1 || bad "speedscope read the hostile names otherwise: $(cat "$tmp/o")"
+else
+  bad "hostile names: $(cat "$tmp/err")"
+fi
+
+echo "t_chrome_export: $n inputs, per thread"
+[ "$fail" = 0 ] && echo "t_chrome_export: ok"
+exit "$fail"
