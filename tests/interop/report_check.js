@@ -623,6 +623,42 @@ async function main() {
       }
       console.error(`report_check: ${c.name}: stack chart leaves ${c.deep.map(w => w.leaf + '@' + w.depth).join(', ')} drawn; ${(note.match(/\d+ stacks? (is|are) deeper[^:]*/) || ['no stack cut'])[0]}`);
     }
+    if (c.flamedeep) { // a flame graph deeper than Chromium's canvas holds at 17 px a frame: drawn (at most FL.ROWS rows), its leaf by hover and search
+      // c.flamedeep: {leaf, depth}: the deepest stack (pcol fold's), `depth` frames from the root frame
+      const w = c.flamedeep;
+      const dev = await ev(`[document.getElementById('flame').width, document.getElementById('flame').height]`);
+      ok(dev[0] <= 32767 && dev[1] <= 32767 && dev[0] * dev[1] <= 268435456, `${c.name}: the flame graph's canvas is ${dev} pixels, more than Chromium draws`);
+      const fr = await ev('pcolReport.frames()'), cuts = await ev('pcolReport.flameCuts()');
+      const note = await ev(`document.getElementById('flame-note').textContent`);
+      const leaf = fr.filter(f => f.name === w.leaf).sort((a, b) => b.d - a.d)[0];
+      // the root frame is depth 0, the stack's frames 1..depth
+      ok(leaf && leaf.d === w.depth, `${c.name}: the leaf ${w.leaf} of the ${w.depth}-frame stack is not drawn on the flame graph: ${JSON.stringify(leaf)}`);
+      ok(leaf && leaf.y >= 0 && leaf.y < 17 * 2 + 4, `${c.name}: the leaf ${w.leaf} is drawn at y ${leaf && leaf.y}, not on the graph's top row`);
+      ok(cuts.length >= 1 && cuts.every(b => /^\u2026 \d+ frames$/.test(b.name)), `${c.name}: no grey box for the depths cut: ${JSON.stringify(cuts)}`);
+      ok(/frames deep, more than the \d+ rows drawn/.test(note), `${c.name}: the flame graph is cut and its note does not say it: "${note}"`);
+      if (leaf) { // a real hover on it
+        await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, ${leaf.y} - 500); })()`);
+        const fb = await ev(`(() => { const b = document.getElementById('flame').getBoundingClientRect(); return [b.left, b.top]; })()`);
+        await Input.dispatchMouseEvent({ type: 'mouseMoved', x: fb[0] + leaf.x + leaf.w / 2, y: fb[1] + leaf.y + 8 });
+        const d = await ev(`document.getElementById('details').textContent`);
+        ok(d.startsWith(w.leaf), `${c.name}: hovering the leaf's frame reads "${d}", not ${w.leaf}`);
+      }
+      if (cuts.length) {
+        const b = cuts[0];
+        await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, ${b.y} - 500); })()`);
+        const fb = await ev(`(() => { const r = document.getElementById('flame').getBoundingClientRect(); return [r.left, r.top]; })()`);
+        await Input.dispatchMouseEvent({ type: 'mouseMoved', x: fb[0] + b.x + b.w / 2, y: fb[1] + b.y + 8 });
+        const d = await ev(`document.getElementById('details').textContent`);
+        ok(/^\u2026 \d+ frames not drawn/.test(d), `${c.name}: hovering the grey box of cut depths reads "${d}"`);
+      }
+      // search: the leaf matched and drawn in the search colour
+      await ev(`(() => { const s = document.getElementById('search'); s.value = ${JSON.stringify('^' + w.leaf.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$')}; s.dispatchEvent(new Event('input')); })()`);
+      await new Promise(r => setTimeout(r, 300));
+      const m = await ev(`document.getElementById('matched').textContent`);
+      ok(/^matched [1-9]/.test(m), `${c.name}: searching for ${w.leaf} reads "${m}"`);
+      await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
+      console.error(`report_check: ${c.name}: flame graph canvas ${dev}, leaf ${w.leaf}@${w.depth} drawn; ${note}`);
+    }
     if (c.labels) { // tracks named apart on the page (review15 F5: every JFR track read "jdk.ObjectAllocationSam…"): each drawn label
       // holds its thread's part, the drawn labels differ, and hovering one gives its whole name
       const tr = await ev('pcolReport.tracks()'), sts = await ev('pcolReport.stackTracks()');
@@ -872,7 +908,9 @@ async function main() {
         else bad++;
       }
       const wantDesc = tree.filter((n) => under(n.n, z.n) && n.total / byN[z.n].total * W >= 0.3).length;
-      const wantAnc = (() => { let k = 0; for (let a = z.n; a; a = parent[a]) k++; return k; })();
+      // (past the flame graph's rows, the depths cut are one grey box: no ancestor drawn there)
+      const cut = (await ev('pcolReport.flameCuts()'))[0], c0 = cut ? cut.d : 0, c1 = cut ? c0 + Number(cut.name.match(/\d+/)[0]) : 0;
+      const wantAnc = (() => { let k = 0; for (let a = z.n; a; a = parent[a]) k++; return k; })() - Math.max(0, Math.min(c1, z.d) - c0);
       ok(bad === 0, `${c.name}: ${bad} frames wrong after zooming into ${z.name}`);
       ok(anc === wantAnc, `${c.name}: ${anc} ancestors shown, want ${wantAnc}`);
       ok(desc <= wantDesc && desc >= 1, `${c.name}: ${desc} descendants shown of ${wantDesc}`);

@@ -242,6 +242,14 @@ python3 "$here/../support/gen_jfr.py" "$tmp/deep.jfr" --samples 40 --deep 1000 |
 jdeep=$("$PCOL" fold "$tmp/deep.jfr" | awk '{ n = split($1, f, ";"); if (n > d) { d = n; l = f[n] } } END { printf "{\"leaf\":\"%s\",\"depth\":%d,\"cut\":true}", l, d }')
 jthr=$("$PCOL" top "$tmp/deep.jfr" --by label:thread_name --format json 2>/dev/null | python3 -c 'import json,sys; print(json.dumps(sorted({r["name"] for r in json.load(sys.stdin)["rows"]})))') || fail "threads of deep.jfr"
 add deep-jfr "$tmp/deep.jfr" "$tmp/deepjfr.html" "\"deep\":[$jdeep],\"labels\":$jthr"
+# a flame graph 5,002 frames deep (gen_jfr.py --deep 5000): at 17 pixels a
+# frame its canvas passed Chromium's 32,767-pixel side and nothing was
+# drawn; now at most FL.ROWS rows (doc/report.md), its leaf drawn on the
+# top row, findable by hover and search, the cut said in the note
+python3 "$here/../support/gen_jfr.py" "$tmp/deeper.jfr" --samples 40 --deep 5000 || fail "gen_jfr.py --deep 5000"
+"$PCOL" report "$tmp/deeper.jfr" -o "$tmp/deeperjfr.html" || fail "report deeper jfr"
+fdeep=$("$PCOL" fold "$tmp/deeper.jfr" | awk '{ n = split($1, f, ";"); if (n > d) { d = n; l = f[n] } } END { printf "{\"leaf\":\"%s\",\"depth\":%d}", l, d }')
+add deeper-jfr "$tmp/deeper.jfr" "$tmp/deeperjfr.html" "\"flamedeep\":$fdeep"
 
 printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
   "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"

@@ -2,11 +2,17 @@
  * tree.js): click to zoom (ancestors kept, dimmed), search with a regex
  * (the share under the matched frames, each sample once, of the hover's
  * base: shareOf), and on a --diff page each
- * frame coloured by its change of share against the base. */
+ * frame coloured by its change of share against the base.  At most FL.ROWS
+ * rows (1,800: 30,621 pixels, under Chromium's 32,767-pixel canvas side),
+ * the zoom's ancestors counted: a deeper graph (a runaway recursion,
+ * thousands of frames) is drawn as its root rows (a quarter), one grey row
+ * of boxes "… N frames" for the depths cut (each box where a frame of the
+ * first depth cut is; hover says so, click ignores it), and its deepest
+ * rows, so its leaves are drawn; the note under the search says so. */
 import { pcolFlameInfo, pcolFmt2 } from './units.js';
 import { pcolPct } from './top.js';
 import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
-import { $, D, DIFF, FT, FTN, FTP, S, unitOf } from './head.js';
+import { $, canvasDpr, D, DIFF, FT, FTN, FTP, S, unitOf } from './head.js';
 /* ------------------------------------------------------ flame graph */
 export var FH = 17, FKIDS = null; /* children of each tree node, sorted by name */
 /* FKIDS made for the frame tree of D (pcolStart's done, each hide/show) */
@@ -15,9 +21,11 @@ export function flameKids() {
   k.forEach(function (c) { c.sort(function (a, b) { var x = FT.names[FTN[a] - 1], y = FT.names[FTN[b] - 1]; return x < y ? -1 : x > y ? 1 : 0; }); });
   FKIDS = k;
 }
-export var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null };
+export var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null, cut: 0 };
+var ROWS = 1800; /* the rows drawn at most (FL.ROWS) */
 export function fname(i) { return pcolFname(D, i); }
-export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; }
+export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; FL.cut = 0; FL.ROWS = ROWS; }
+FL.ROWS = ROWS;
 /* a share of the sum of |value| of the selection before its filters
  * (pprof's total, pcol_share, as pcol flame and pcol top): the base of the
  * hover's and the search's shares; not the root's value, the filtered total */
@@ -65,7 +73,16 @@ export function drawFlame() {
       if (cw > 0) cx += cw;
     }
   }
-  var H = Math.max(3, maxd + 2) * FH + 4, dpr = window.devicePixelRatio || 1;
+  /* past FL.ROWS rows: depths [0, A) drawn, [A, A + cut) as one grey row, the rest below it */
+  var A = maxd + 1, cut = 0;
+  if (maxd + 1 > ROWS) { A = Math.floor((ROWS - 1) / 4); cut = maxd + 1 - (ROWS - 1); }
+  var rows = maxd + 1 - (cut ? cut - 1 : 0);
+  rects = rects.filter(function (r) { /* a cut frame's row: the grey box at the first depth cut, none below it */
+    if (!cut || r.d < A) return true;
+    if (r.d === A) { r.n = -cut; return true; }
+    return r.d >= A + cut;
+  });
+  var H = Math.max(3, rows + 1) * FH + 4, dpr = canvasDpr(W, H); /* Chromium's canvas bounds (head.js) */
   cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
   var g = cv.getContext('2d');
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
@@ -73,12 +90,13 @@ export function drawFlame() {
   g.font = '12px ui-monospace, Menlo, Consolas, monospace';
   g.textBaseline = 'middle';
   rects.forEach(function (r) {
-    r.y = H - (r.d + 1) * FH - 2;
+    var row = !cut || r.d <= A ? r.d : r.d - cut + 1;
+    r.y = H - (row + 1) * FH - 2;
     g.globalAlpha = r.dim ? 0.5 : 1;
-    g.fillStyle = colour(r.n, ms && ms.m[r.n]);
+    g.fillStyle = r.n < 0 ? '#e2e2e2' : colour(r.n, ms && ms.m[r.n]);
     g.fillRect(r.x, r.y, Math.max(r.w - 0.5, 0.5), FH - 1);
     if (r.w > 30) {
-      var name = fname(r.n), fit = Math.floor((r.w - 6) / 7.2);
+      var name = flameBoxName(r.n), fit = Math.floor((r.w - 6) / 7.2);
       if (fit >= 3) {
         g.fillStyle = '#000';
         g.fillText(name.length <= fit ? name : name.slice(0, fit - 2) + '..', r.x + 3, r.y + FH / 2);
@@ -90,7 +108,13 @@ export function drawFlame() {
   $('unzoom').disabled = !z;
   $('matched').textContent = ms ? 'matched ' + pcolFmt2(shareOf(ms.covered)) + '%' : '';
   cv.setAttribute('data-frames', rects.length);
+  FL.cut = cut;
+  cv.setAttribute('data-cut', cut); /* depths drawn as one grey row */
+  $('flame-note').textContent = cut ? 'this graph is ' + (maxd + 1) + ' frames deep, more than the ' + ROWS + ' rows drawn: its ' + A +
+    ' root rows, a grey row for the ' + cut + ' frames cut, and its ' + (ROWS - 1 - A) + ' deepest rows (search counts every frame)' : '';
 }
+/* a box's name: its frame's, or the depths a grey box stands for */
+export function flameBoxName(n) { return n >= 0 ? fname(n) : '\u2026 ' + -n + ' frames'; }
 export function frameAt(ev) {
   var cv = $('flame'), b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
   for (var i = FL.rects.length - 1; i >= 0; i--) {
@@ -100,5 +124,6 @@ export function frameAt(ev) {
   return null;
 }
 export function frameInfo(n) {
+  if (n < 0) return flameBoxName(n) + ' not drawn (the flame graph\'s bound: the note)';
   return pcolFlameInfo(fname(n), FL.total[n], unitOf(), S.ratio, S.raw, share(n), DIFF && DIFF.base ? DIFF.base[n] : null);
 }

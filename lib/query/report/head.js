@@ -7,6 +7,15 @@ import { pcolGoRegExp } from './regex.js';
 import { pcolTimeText, pcolValueText } from './units.js';
 export var M = JSON.parse(document.getElementById('pcol-meta').textContent);
 export var $ = function (id) { return document.getElementById(id); };
+/* THE rule for a canvas's resolution: the device pixel ratio, lowered so a
+ * canvas of W x H CSS pixels stays in Chromium's bounds (a side of at most
+ * 32,767 pixels, 2^28 in all); past them Chromium draws nothing.  The
+ * stack chart and the flame graph bound their rows too (their SC.ROWS,
+ * FL.ROWS), so this lowers it only past those. */
+export var CANVAS = { SIDE: 32767, AREA: 268435456 };
+export function canvasDpr(W, H) {
+  return Math.min(window.devicePixelRatio || 1, CANVAS.SIDE / Math.max(1, W), CANVAS.SIDE / Math.max(1, H), Math.sqrt(CANVAS.AREA / Math.max(1, W * H)));
+}
 export var D, D0, N, NS, TIME, DUR, SPAN, STK, WGT, values, FT, FTP, FTN, FTS, THR, col;
 /* D: the data the views read; D0 the whole profile's, D its hide/show view
  * (hide.js pcolHidden), with its own frame tree */

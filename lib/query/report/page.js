@@ -8,7 +8,7 @@ import { pcolBaseShares, pcolHidden } from './hide.js';
 import { pcolDiffRows, pcolDiffUnit } from './diff.js';
 import { $, col, D, D0, DIFF, esc, FT, FTP, human, M, N, onPick, pcolMark, pcolStart, pick, regex, S, secs, setData, setResults, TOPDIFF, TOPU, unitOf } from './head.js';
 import { drawTop, drawTopRows, topCells, topHead, TROWS } from './table.js';
-import { colour, computeFlame, drawFlame, FL, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
+import { colour, computeFlame, drawFlame, FL, flameBoxName, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
 import { drawTimeline, forgetLeaf, timelineTracks, TL, tx, xt } from './timeline.js';
 import { drawStackChart, stackBoxes, stackTracks, wireStackChart } from './stackchart.js';
 import { drawPeek, drawTree, PEEK, treeSearch, TV, wireTree } from './treeview.js';
@@ -179,7 +179,7 @@ function wire() {
   $('unzoom').addEventListener('click', function () { S.zoom = 0; drawFlame(); });
   $('clear').addEventListener('click', function () { api.select(null); });
   var fc = $('flame');
-  fc.addEventListener('click', function (ev) { var r = frameAt(ev); if (r) { S.zoom = r.n; drawFlame(); if (r.n) pick(fname(r.n)); } });
+  fc.addEventListener('click', function (ev) { var r = frameAt(ev); if (r && r.n >= 0) { S.zoom = r.n; drawFlame(); if (r.n) pick(fname(r.n)); } });
   fc.addEventListener('mousemove', function (ev) { var r = frameAt(ev); $('details').textContent = r ? frameInfo(r.n) : '\u00a0'; });
   fc.addEventListener('mouseleave', function () { $('details').textContent = '\u00a0'; });
   /* brush: drag on the timeline */
@@ -217,12 +217,15 @@ var api = window.pcolReport = {
     for (var i = 0; i < N; i++) if (DUR[i] > 0 && TIME[i] === TIME[i]) out.push([i, TIME[i], DUR[i]]);
     return out;
   },
+  /* the flame graph's frames as drawn (not its grey boxes of depths cut: cuts()) */
   frames: function () {
-    return FL.rects.map(function (r) {
+    return FL.rects.filter(function (r) { return r.n >= 0; }).map(function (r) {
       return { n: r.n, name: fname(r.n), x: r.x, y: r.y, w: r.w, d: r.d, dim: r.dim, parent: FTP[r.n], fill: colour(r.n, false),
                base: DIFF && DIFF.base ? DIFF.base[r.n] : null };
     });
   },
+  /* the flame graph's grey boxes of depths cut, [{name, x, y, w, d}] (flame.js FL.ROWS) */
+  flameCuts: function () { return FL.rects.filter(function (r) { return r.n < 0; }).map(function (r) { return { name: flameBoxName(r.n), x: r.x, y: r.y, w: r.w, d: r.d }; }); },
   zoomed: function () { return S.zoom; },
   /* the timeline's tracks as drawn: [{label, shown, src, times, span}] (shown: the label's lines drawn; times: the
    * track's samples' times; span: the stack chart's time of its samples

@@ -132,6 +132,6 @@ export function wireRefine() {
     var first = $('refine').querySelector('button');
     if (first) first.focus();
   });
-  menuOn('flame', function (ev) { var r = frameAt(ev); return r && r.n ? fname(r.n) : null; });
+  menuOn('flame', function (ev) { var r = frameAt(ev); return r && r.n > 0 ? fname(r.n) : null; }); /* (not a grey box of depths cut) */
   menuOn('stackchart', function (ev) { var r = stackBoxAt(ev); return r && r.n > 0 ? fname(r.n) : null; }); /* (not a deep stack's box of cut frames) */
 }

@@ -21,7 +21,7 @@
  * then its leaf frames, so the leaf is always drawn; the note says so. */
 import { pcolRangeText } from './units.js';
 import { pcolRangeRows } from './range.js';
-import { $, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
+import { $, canvasDpr, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
 import { drawTrackLabel, TL } from './timeline.js';
 var SC = { boxes: [], tracks: [], FH: 13, ROWS: 2400, MINROWS: 12, LOOK: 1024 };
@@ -72,10 +72,9 @@ export function drawStackChart() {
     }
     return { tr: tr, paths: paths, depth: depth };
   });
-  var FH = SC.FH, H = 4, dpr = window.devicePixelRatio || 1;
+  var FH = SC.FH, H = 4;
   tracks.forEach(function (t) { t.y = H; t.h = Math.max(1, t.depth) * FH; H += t.h + 8; });
-  /* Chromium's canvas: a side of at most 32,767 pixels, 2^28 in all */
-  dpr = Math.max(0.1, Math.min(dpr, 32767 / H, Math.sqrt(268435456 / (W * H))));
+  var dpr = canvasDpr(W, H); /* Chromium's canvas bounds (head.js) */
   cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
   var g = cv.getContext('2d');
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
