@@ -216,7 +216,11 @@ static const cli_command commands[] = {
      "frame's share against BASE (red grew, blue shrank).  --divide-by F divides\n"
      "every number the page shows as the views' --divide-by does (pprof -http's\n"
      "divide_by; the shares stay), and the page's \"divide by\" box changes F.\n"
-     "doc/report.md.",
+     "Bounds: at most 64 tracks are drawn, the busiest by the page's value (the\n"
+     "others listed; a tracks box takes a regex of their names and draws them),\n"
+     "the stack chart at most 2,400 rows and the flame graph 1,800 (deeper stacks\n"
+     "drawn as their root and leaf frames, the frames cut in one grey box that\n"
+     "lists them), so the page's height is bounded.  doc/report.md.",
      opts_report, cmd_report},
     {"shell", "pcol shell INPUT...",
      "go tool pprof's interactive mode: read the inputs once, then answer commands (top10, peek RE, focus=RE, ...).",

@@ -659,6 +659,95 @@ async function main() {
       await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
       console.error(`report_check: ${c.name}: flame graph canvas ${dev}, leaf ${w.leaf}@${w.depth} drawn; ${note}`);
     }
+    if (c.manythreads) { // thousands of threads (a track each made the page 114,000 px tall): the busiest drawn, the rest said, listed and drawn on demand
+      // c.manythreads: {all, drawn, busy: the busiest threads' names (pcol tags), idle: a thread left out}
+      const w = c.manythreads;
+      ok(await ev(`typeof pcolReport.trackList`) === 'function', `${c.name}: no pcolReport.trackList(): the page draws every track`);
+      const tr = await ev('pcolReport.tracks()'), thr = (l) => l.replace(/^#\d+ /, '').replace(/ tid \d+$/, '');
+      const names = tr.map((t) => thr(t.label));
+      ok(tr.length === w.drawn && JSON.stringify([...names].sort()) === JSON.stringify([...w.busy].sort()),
+         `${c.name}: the timeline draws ${tr.length} tracks (${names.slice(0, 4)}, ...), not the ${w.drawn} busiest as pcol tags adds them (${w.busy.slice(0, 4)}, ...)`);
+      ok(+(await ev(`document.getElementById('stackchart').dataset.tracks`)) === tr.length, `${c.name}: the stack chart's tracks are not the timeline's`);
+      const h = await ev(`[document.getElementById('timeline').clientHeight, document.getElementById('stackchart').clientHeight, document.documentElement.scrollHeight]`);
+      ok(h[0] <= 20 + w.drawn * 38 + 4 && h[1] <= 2400 * 13 + w.drawn * 8 + 4 && h[2] <= 45000,
+         `${c.name}: the timeline is ${h[0]} px, the stack chart ${h[1]} px, the page ${h[2]} px tall`);
+      const note = await ev(`document.getElementById('tl-tracks-note').textContent`);
+      ok(note.includes(w.all.toLocaleString('en') + ' tracks') && note.includes(w.drawn + ' busiest') && note.includes((w.all - w.drawn).toLocaleString('en') + ' left out'),
+         `${c.name}: the note does not say which tracks are drawn and how many are left out: "${note}"`);
+      const list = (await ev(`document.getElementById('tl-left-list').textContent`)).split('\n').filter((x) => x);
+      ok(list.length === w.all - w.drawn && list.some((l) => thr(l) === w.idle) && !list.some((l) => w.busy.includes(thr(l))),
+         `${c.name}: the list of tracks left out has ${list.length} names (${list.slice(0, 3)}, ...)`);
+      // the stack chart's hover (a binary search per row) finds the box a linear search of its boxes finds, in a few steps
+      const boxes = await ev('pcolReport.stackBoxes()');
+      ok(await ev(`typeof pcolReport.stackHit`) === 'function', `${c.name}: no pcolReport.stackHit(x, y)`);
+      if (await ev(`typeof pcolReport.stackHit`) === 'function') {
+        const pts = [];
+        let seed = 7;
+        const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+        const W = await ev(`document.getElementById('stackchart').clientWidth`);
+        boxes.forEach((b, i) => { if (i % 3 === 0) pts.push([b.x + b.w / 2, b.y + b.h / 2], [b.x, b.y], [b.x + b.w - 0.01, b.y + b.h - 0.01], [b.x + b.w, b.y + 1], [b.x + 1, b.y + b.h]); });
+        for (let k = 0; k < 3000; k++) pts.push([rnd() * W, rnd() * h[1]]);
+        const got = await ev(`${JSON.stringify(pts)}.map(p => pcolReport.stackHit(p[0], p[1]))`);
+        const rows = new Map();
+        boxes.forEach((b) => rows.set(b.y, (rows.get(b.y) || 0) + 1));
+        const most = Math.max(...rows.values()), bound = Math.ceil(Math.log2(rows.size + 1)) + Math.ceil(Math.log2(most + 1)) + 2;
+        let bad = 0, slow = 0;
+        pts.forEach((p, k) => {
+          let want = -1;
+          for (let i = boxes.length - 1; i >= 0; i--) { const b = boxes[i]; if (p[0] >= b.x && p[0] < b.x + b.w && p[1] >= b.y && p[1] < b.y + b.h) { want = i; break; } }
+          if (got[k].i !== want && bad++ < 3) console.error(`  stack chart hit at ${p}: ${got[k].i}, a linear search ${want}`);
+          if (got[k].probes > bound) slow++;
+        });
+        ok(bad === 0, `${c.name}: the stack chart's hover finds another box than a linear search at ${bad} of ${pts.length} points`);
+        ok(slow === 0, `${c.name}: the stack chart's hover looked at more than ${bound} boxes and rows at ${slow} points (${boxes.length} boxes in ${rows.size} rows)`);
+        const b = boxes.find((x) => x.frame && x.w > 4);
+        ok(b && await hover('stackchart', b.x + b.w / 2, b.y + b.h / 2) === b.name, `${c.name}: hovering a stack chart box does not give its name`);
+        console.error(`report_check: ${c.name}: stack chart hover = a linear search at ${pts.length} points, at most ${bound} steps (${boxes.length} boxes, ${rows.size} rows)`);
+      }
+      // the tracks box: a regex typed in draws the tracks it matches (a thread left out)
+      await ev(`(() => { window.scrollTo(0, 0); const s = document.getElementById('track-filter'); s.scrollIntoView({block: 'center'}); s.focus(); })()`);
+      await Input.insertText({ text: w.idle + ' tid' });
+      await ev(`document.getElementById('track-filter').dispatchEvent(new Event('change'))`);
+      const one = await ev('pcolReport.tracks()');
+      ok(one.length === 1 && thr(one[0].label) === w.idle && one[0].times.length > 0, `${c.name}: the tracks box "${w.idle} tid" draws ${one.map((t) => t.label)}`);
+      ok(+(await ev(`document.getElementById('stackchart').dataset.tracks`)) === 1 && +(await ev(`document.getElementById('stackchart').dataset.boxes`)) > 0,
+         `${c.name}: the stack chart does not draw the track picked by the tracks box`);
+      await ev(`(() => { const s = document.getElementById('track-filter'); s.value = ''; s.dispatchEvent(new Event('change')); })()`);
+      ok((await ev('pcolReport.tracks()')).length === w.drawn, `${c.name}: the tracks box emptied does not draw the busiest tracks again`);
+      console.error(`report_check: ${c.name}: ${tr.length} of ${w.all} tracks drawn (page ${h[2]} px tall); "${note}"`);
+    }
+    if (c.flamecut) { // a search match in a flame graph's depths cut: its grey box in the search colour, the frames ending there listed by its hover
+      // c.flamecut: [{leaf, depth, under}]: a stack ending in `leaf` at depth `depth`, inside the depths cut, under the frame `under` (depth 2)
+      for (const w of c.flamecut) {
+        await ev(`(() => { const s = document.getElementById('search'); s.value = ${JSON.stringify('^' + w.leaf + '$')}; s.dispatchEvent(new Event('input')); })()`);
+        const m = await ev(`document.getElementById('matched').textContent`);
+        ok(/^matched [1-9]/.test(m), `${c.name}: searching for ${w.leaf} reads "${m}"`);
+        const fr = await ev('pcolReport.frames()'), cuts = await ev('pcolReport.flameCuts()');
+        const u = fr.find((f) => f.name === w.under && f.d === 2), note = await ev(`document.getElementById('flame-note').textContent`);
+        ok(!fr.some((f) => f.name === w.leaf) && cuts.length >= 2, `${c.name}: ${w.leaf} is not in the depths cut (${cuts.length} grey boxes)`);
+        const hit = cuts.filter((b) => b.hit), hb = hit[0];
+        ok(u && hit.length === 1 && hb.x <= u.x + u.w / 2 && u.x + u.w / 2 < hb.x + hb.w,
+           `${c.name}: search ${w.leaf}: the grey boxes marked ${JSON.stringify(hit)}, not the one under ${w.under} ${JSON.stringify(u)}`);
+        ok(/search matches frames in the depths cut/.test(note), `${c.name}: search ${w.leaf}: the note does not say a match is cut: "${note}"`);
+        // as drawn: the marked box in the search colour, the others grey
+        const px = (b) => ev(`(() => { const cv = document.getElementById('flame'), r = cv.width / cv.clientWidth; const d = cv.getContext('2d').getImageData(Math.floor((${b.x} + 1) * r), Math.floor((${b.y} + 2) * r), 1, 1).data; return [d[0], d[1], d[2]].join(','); })()`);
+        for (const b of cuts) {
+          const p = await px(b);
+          ok(p === (b.hit ? '230,0,230' : '226,226,226'), `${c.name}: search ${w.leaf}: the grey box at x ${b.x} is drawn ${p}`);
+        }
+        if (hb) { // a real hover: the details say what it is, its title lists the stacks ending under it
+          await ev(`(() => { document.getElementById('flame').scrollIntoView(); window.scrollBy(0, ${hb.y} - 500); })()`);
+          const fb = await ev(`(() => { const r = document.getElementById('flame').getBoundingClientRect(); return [r.left, r.top]; })()`);
+          await Input.dispatchMouseEvent({ type: 'mouseMoved', x: fb[0] + hb.x + Math.min(hb.w / 2, 40), y: fb[1] + hb.y + 8 });
+          const d = await ev(`document.getElementById('details').textContent`), t = await ev(`document.getElementById('flame').title`);
+          ok(/^\u2026 \d+ frames not drawn/.test(d), `${c.name}: hovering the grey box reads "${d}"`);
+          ok(t.split('\n').some((l) => l.includes(w.leaf) && l.includes('depth ' + w.depth)), `${c.name}: hovering the grey box over ${w.leaf} does not list it at depth ${w.depth}: "${t.slice(0, 300)}"`);
+          console.error(`report_check: ${c.name}: search ${w.leaf}: its grey box marked; hover: ${t.split('\n').slice(0, 3).join(' | ')}`);
+        }
+      }
+      await ev(`(() => { const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input')); })()`);
+      ok((await ev('pcolReport.flameCuts()')).every((b) => !b.hit), `${c.name}: a grey box still marked with no search`);
+    }
     if (c.labels) { // tracks named apart on the page (review15 F5: every JFR track read "jdk.ObjectAllocationSam…"): each drawn label
       // holds its thread's part, the drawn labels differ, and hovering one gives its whole name
       const tr = await ev('pcolReport.tracks()'), sts = await ev('pcolReport.stackTracks()');

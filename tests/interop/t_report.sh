@@ -251,6 +251,49 @@ python3 "$here/../support/gen_jfr.py" "$tmp/deeper.jfr" --samples 40 --deep 5000
 fdeep=$("$PCOL" fold "$tmp/deeper.jfr" | awk '{ n = split($1, f, ";"); if (n > d) { d = n; l = f[n] } } END { printf "{\"leaf\":\"%s\",\"depth\":%d}", l, d }')
 add deeper-jfr "$tmp/deeper.jfr" "$tmp/deeperjfr.html" "\"flamedeep\":$fdeep"
 
+# a profile of 3,000 threads (perf script text made here): a track each
+# made the page 114,000 pixels tall (38 a timeline track, 12 rows a stack
+# chart track, no cap); now the 64 busiest by the page's value are drawn,
+# the note says how many are left out and lists them, and the "tracks" box
+# (a regex on the names) draws any other.  Threads worker-0..79 have 20..99
+# samples, the 2,920 others one: the busiest 64 are worker-16..79, as `pcol
+# tags` adds up each comm (each thread its own comm).  The stack chart's
+# hover on this page is checked against a linear search of its boxes.
+python3 - "$tmp/threads.txt" <<'PY'
+import sys
+rows = []
+for k in range(3000):
+    n = 20 + k if k < 80 else 1
+    rows += [(1000000 + 37 * k + 400 * i, 10000 + k, k, i) for i in range(n)]
+with open(sys.argv[1], 'w') as o:
+    for t, tid, k, i in sorted(rows):
+        o.write('worker-%d 200/%d [000] %d.%06d: 250000 cpu-clock: \n' % (k, tid, t // 1000000, t % 1000000))
+        st = ['leaf_%d' % (i % 3)] + ['mid_%d' % (i % 2)] * (1 + i % 3) + ['main']
+        o.write(''.join('\t%x %s (/bin/app)\n' % (0x401000 + 16 * j, f) for j, f in enumerate(st)) + '\n')
+PY
+"$PCOL" report "$tmp/threads.txt" -o "$tmp/threads.html" || fail "report threads"
+busy=$("$PCOL" tags "$tmp/threads.txt" | awk '/^ *comm:/ { on = 1; next } /^ *[a-z]+:/ { on = 0 } on && NF { print $NF }' | head -64 |
+  python3 -c 'import json, sys; print(json.dumps([l.strip() for l in sys.stdin]))') || fail "busy threads"
+[ "$(echo "$busy" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 64 ] || fail "pcol tags gave no 64 comms: $busy"
+add threads "$tmp/threads.txt" "$tmp/threads.html" "\"manythreads\":{\"all\":3000,\"drawn\":64,\"busy\":$busy,\"idle\":\"worker-2000\"}"
+# a flame graph cut in depth (past FL.ROWS rows) with branches that end in
+# the depths cut (folded text made here): main;rec x 5000;deep_leaf, a
+# branch main;branch;step x 700;shallow_end (its own grey box) and
+# main;rec x 600;mid_end (inside the deep chain's grey box).  Searching
+# for shallow_end or mid_end counted it but drew nothing in the search
+# colour, and the grey box did not say what it hides: now the box holding a
+# match is drawn in the search colour and its hover lists the stacks that
+# end under it
+python3 - "$tmp/cut.folded" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as o:
+    o.write('main;' + 'rec;' * 5000 + 'deep_leaf 10\n')
+    o.write('main;branch;' + 'step;' * 700 + 'shallow_end 8\n')
+    o.write('main;' + 'rec;' * 600 + 'mid_end 5\n')
+PY
+"$PCOL" report "$tmp/cut.folded" -o "$tmp/cut.html" || fail "report cut"
+add flame-cut "$tmp/cut.folded" "$tmp/cut.html" '"flamecut":[{"leaf":"shallow_end","depth":703,"under":"branch"},{"leaf":"mid_end","depth":602,"under":"rec"}]'
+
 printf '{"pcol":"%s","browser":"%s","artifacts":"%s","tmp":"%s","cases":[%s]}\n' \
   "$(cd "$(dirname "$PCOL")" && pwd)/$(basename "$PCOL")" "$BROWSER" "$ART" "$tmp" "$cases" > "$tmp/config.json"
 NODE_PATH="$NPM_DIR/node_modules" timeout 300 node "$here/report_check.js" "$tmp/config.json" || fail "browser checks failed"

@@ -8,7 +8,11 @@
  * thousands of frames) is drawn as its root rows (a quarter), one grey row
  * of boxes "… N frames" for the depths cut (each box where a frame of the
  * first depth cut is; hover says so, click ignores it), and its deepest
- * rows, so its leaves are drawn; the note under the search says so. */
+ * rows, so its leaves are drawn; the note under the search says so.  A
+ * grey box holding a frame the search matches is drawn in the search
+ * colour (the note says so), and its hover lists the frames it hides that
+ * end a stack there (a branch ending in the depths cut), so no frame is
+ * out of reach: flameCutInfo. */
 import { pcolFlameInfo, pcolFmt2 } from './units.js';
 import { pcolPct } from './top.js';
 import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
@@ -77,6 +81,26 @@ export function drawFlame() {
   var A = maxd + 1, cut = 0;
   if (maxd + 1 > ROWS) { A = Math.floor((ROWS - 1) / 4); cut = maxd + 1 - (ROWS - 1); }
   var rows = maxd + 1 - (cut ? cut - 1 : 0);
+  /* each frame in the depths cut counted to its grey box (the frame at the
+   * first depth cut it is under; rects hold parents before children): the
+   * frames it hides, those that end a stack there (no child drawn), and
+   * whether the search matches one; then the box replaces that frame */
+  var hits = 0;
+  if (cut) {
+    var box = new Int32Array(FT.n).fill(-1), kid = new Uint8Array(FT.n), boxes = [];
+    rects.forEach(function (r) { if (r.d > A) kid[FTP[r.n]] = 1; });
+    rects.forEach(function (r) {
+      if (r.d < A || r.d >= A + cut) return;
+      var g = r.d === A ? boxes.push({ node: r.n, frames: 0, ends: [], hit: false, A: A, cut: cut }) - 1 : box[FTP[r.n]];
+      if (g < 0) return;
+      box[r.n] = g;
+      var b = boxes[g];
+      b.frames++;
+      if (!kid[r.n] || r.d === A + cut - 1) b.ends.push({ n: r.n, d: r.d, end: !kid[r.n] });
+      if (ms && ms.m[r.n] && !b.hit) { b.hit = true; hits++; }
+      if (r.d === A) r.box = b;
+    });
+  }
   rects = rects.filter(function (r) { /* a cut frame's row: the grey box at the first depth cut, none below it */
     if (!cut || r.d < A) return true;
     if (r.d === A) { r.n = -cut; return true; }
@@ -93,7 +117,7 @@ export function drawFlame() {
     var row = !cut || r.d <= A ? r.d : r.d - cut + 1;
     r.y = H - (row + 1) * FH - 2;
     g.globalAlpha = r.dim ? 0.5 : 1;
-    g.fillStyle = r.n < 0 ? '#e2e2e2' : colour(r.n, ms && ms.m[r.n]);
+    g.fillStyle = r.n < 0 ? (r.box.hit ? colour(0, true) : '#e2e2e2') : colour(r.n, ms && ms.m[r.n]);
     g.fillRect(r.x, r.y, Math.max(r.w - 0.5, 0.5), FH - 1);
     if (r.w > 30) {
       var name = flameBoxName(r.n), fit = Math.floor((r.w - 6) / 7.2);
@@ -111,7 +135,8 @@ export function drawFlame() {
   FL.cut = cut;
   cv.setAttribute('data-cut', cut); /* depths drawn as one grey row */
   $('flame-note').textContent = cut ? 'this graph is ' + (maxd + 1) + ' frames deep, more than the ' + ROWS + ' rows drawn: its ' + A +
-    ' root rows, a grey row for the ' + cut + ' frames cut, and its ' + (ROWS - 1 - A) + ' deepest rows (search counts every frame)' : '';
+    ' root rows, a grey row for the ' + cut + ' frames cut, and its ' + (ROWS - 1 - A) + ' deepest rows (search counts every frame; hover a grey box for the stacks ending in it)' +
+    (hits ? '; the search matches frames in the depths cut: ' + hits + (hits > 1 ? ' grey boxes are' : ' grey box is') + ' drawn in the search colour' : '') : '';
 }
 /* a box's name: its frame's, or the depths a grey box stands for */
 export function flameBoxName(n) { return n >= 0 ? fname(n) : '\u2026 ' + -n + ' frames'; }
@@ -122,6 +147,20 @@ export function frameAt(ev) {
     if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + FH) return r;
   }
   return null;
+}
+/* what a grey box of depths cut hides: one line (`long` false), or the
+ * lines of its tooltip: the frames under it in the depths cut and, the
+ * heaviest first, the stacks ending there and the frames at its last depth
+ * cut (each its name, depth, value and share) */
+export function flameCutInfo(r, long) {
+  var b = r.box, e = b.ends.filter(function (x) { return x.end; }).length;
+  var head = flameBoxName(r.n) + ' not drawn (the flame graph\'s bound: the note): depths ' + b.A + '\u2013' + (b.A + b.cut - 1) + ', ' +
+    b.frames + ' frames under this box, ' + e + (e === 1 ? ' stack ends' : ' stacks end') + ' in them' + (b.hit ? ', the search matches one' : '');
+  if (!long) return head;
+  var L = 30, list = b.ends.slice().sort(function (x, y) { return Math.abs(FL.total[y.n]) - Math.abs(FL.total[x.n]) || x.d - y.d; });
+  return [head].concat(list.slice(0, L).map(function (x) {
+    return (x.end ? 'ends: ' : 'goes on below: ') + frameInfo(x.n) + ' at depth ' + x.d;
+  }), list.length > L ? ['and ' + (list.length - L) + ' more (the call tree shows every frame)'] : []).join('\n');
 }
 export function frameInfo(n) {
   if (n < 0) return flameBoxName(n) + ' not drawn (the flame graph\'s bound: the note)';

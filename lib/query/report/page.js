@@ -8,9 +8,9 @@ import { pcolBaseShares, pcolHidden } from './hide.js';
 import { pcolDiffRows, pcolDiffUnit } from './diff.js';
 import { $, col, D, D0, DIFF, esc, FT, FTP, human, M, N, onPick, pcolMark, pcolStart, pick, regex, S, secs, setData, setResults, TOPDIFF, TOPU, unitOf } from './head.js';
 import { drawTop, drawTopRows, topCells, topHead, TROWS } from './table.js';
-import { colour, computeFlame, drawFlame, FL, flameBoxName, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
+import { colour, computeFlame, drawFlame, FL, flameBoxName, flameCutInfo, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
 import { drawTimeline, forgetLeaf, timelineTracks, TL, tx, xt } from './timeline.js';
-import { drawStackChart, stackBoxes, stackTracks, wireStackChart } from './stackchart.js';
+import { drawStackChart, stackBoxes, stackHit, stackTracks, wireStackChart } from './stackchart.js';
 import { drawPeek, drawTree, PEEK, treeSearch, TV, wireTree } from './treeview.js';
 import { drawSource, forgetSourceLines } from './source.js';
 import { RF, wireRefine } from './refine.js';
@@ -175,13 +175,19 @@ function wire() {
   tagInput('tag', 'tag');
   tagInput('tag-ignore', 'tagIgnore');
   $('filter').addEventListener('input', function () { S.filter = regex(this.value, this); drawTop(); });
+  /* the tracks box: the timeline and stack chart's tracks (timeline.js pickTracks) */
+  $('track-filter').addEventListener('change', function () { TL.filter = regex(this.value, this); TL.filterText = TL.filter ? this.value : ''; drawTimeline(); drawStackChart(); });
   $('search').addEventListener('input', function () { S.search = regex(this.value, this); drawFlame(); });
   $('unzoom').addEventListener('click', function () { S.zoom = 0; drawFlame(); });
   $('clear').addEventListener('click', function () { api.select(null); });
   var fc = $('flame');
   fc.addEventListener('click', function (ev) { var r = frameAt(ev); if (r && r.n >= 0) { S.zoom = r.n; drawFlame(); if (r.n) pick(fname(r.n)); } });
-  fc.addEventListener('mousemove', function (ev) { var r = frameAt(ev); $('details').textContent = r ? frameInfo(r.n) : '\u00a0'; });
-  fc.addEventListener('mouseleave', function () { $('details').textContent = '\u00a0'; });
+  fc.addEventListener('mousemove', function (ev) { /* a grey box of depths cut: what it hides, its tooltip the stacks ending there (text, never markup) */
+    var r = frameAt(ev);
+    $('details').textContent = r ? r.n < 0 ? flameCutInfo(r, false) : frameInfo(r.n) : '\u00a0';
+    fc.title = r && r.n < 0 ? flameCutInfo(r, true) : '';
+  });
+  fc.addEventListener('mouseleave', function () { $('details').textContent = '\u00a0'; fc.title = ''; });
   /* brush: drag on the timeline */
   var tl = $('timeline'), start = null;
   function px(ev) { var b = tl.getBoundingClientRect(); return Math.min(Math.max(ev.clientX - b.left, TL.L), TL.W - TL.R); }
@@ -224,8 +230,9 @@ var api = window.pcolReport = {
                base: DIFF && DIFF.base ? DIFF.base[r.n] : null };
     });
   },
-  /* the flame graph's grey boxes of depths cut, [{name, x, y, w, d}] (flame.js FL.ROWS) */
-  flameCuts: function () { return FL.rects.filter(function (r) { return r.n < 0; }).map(function (r) { return { name: flameBoxName(r.n), x: r.x, y: r.y, w: r.w, d: r.d }; }); },
+  /* the flame graph's grey boxes of depths cut, [{name, x, y, w, d, hit, frames}] (flame.js FL.ROWS; hit: the search
+   * matches a frame it hides, frames: how many it hides) */
+  flameCuts: function () { return FL.rects.filter(function (r) { return r.n < 0; }).map(function (r) { return { name: flameBoxName(r.n), x: r.x, y: r.y, w: r.w, d: r.d, hit: r.box.hit, frames: r.box.frames }; }); },
   zoomed: function () { return S.zoom; },
   /* the timeline's tracks as drawn: [{label, shown, src, times, span}] (shown: the label's lines drawn; times: the
    * track's samples' times; span: the stack chart's time of its samples
@@ -249,6 +256,10 @@ var api = window.pcolReport = {
    * label's lines drawn) and boxes [{name, frame, x, y, w, h}] (frame: false
    * for a deep stack's box of cut frames), in the canvas's pixels */
   stackTracks: function () { return stackTracks(); },
+  /* the box a hover at (x, y), the canvas's pixels, finds: {i: its index in stackBoxes() or -1, probes: the rows and boxes it looked at} */
+  stackHit: function (x, y) { return stackHit(x, y); },
+  /* every track, drawn or not: {max: TL.MAX, all: [{label, total, drawn}]} (total: of the page's value, which ranks them) */
+  trackList: function () { return { max: TL.MAX, all: TL.all.map(function (tr) { return { label: tr.label, total: tr.total, drawn: TL.tracks.indexOf(tr) >= 0 }; }) }; },
   stackBoxes: function () { return stackBoxes(); },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },

@@ -13,18 +13,20 @@
  * small one.  A click picks the frame's function for the other views;
  * brushing the timeline zooms.
  * Every frame is drawn, up to the chart's bound: at most SC.ROWS rows in
- * all (a track gets SC.ROWS / its number of tracks, at least SC.MINROWS),
- * so a hostile stack thousands of frames deep draws a canvas Chromium can
- * hold (a side of at most 32,767 pixels) at a cost of rows x pixel
- * columns.  A stack deeper than its track's rows keeps its root frames
+ * all (a track gets SC.ROWS / its number of tracks, the timeline's tracks
+ * drawn: at most TL.MAX, timeline.js), so a hostile stack thousands of
+ * frames deep draws a canvas Chromium can hold (a side of at most 32,767
+ * pixels) at a cost of rows x pixel columns.  A stack deeper than its track's rows keeps its root frames
  * (a quarter of the rows), then one box "… N frames" for the frames cut,
- * then its leaf frames, so the leaf is always drawn; the note says so. */
+ * then its leaf frames, so the leaf is always drawn; the note says so.
+ * A hover finds its box by a binary search of the rows (SC.rows, by y),
+ * then of the row's boxes (drawn left to right, so sorted by x). */
 import { pcolRangeText } from './units.js';
 import { pcolRangeRows } from './range.js';
 import { $, canvasDpr, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
 import { drawTrackLabel, TL } from './timeline.js';
-var SC = { boxes: [], tracks: [], FH: 13, ROWS: 2400, MINROWS: 12, LOOK: 1024 };
+var SC = { boxes: [], rows: [], tracks: [], FH: 13, ROWS: 2400, LOOK: 1024 };
 /* a stack's rows in a track of at most `cap`: its frames, root first, or
  * its root frames, -(the number cut), its leaf frames */
 function stackRows(leaf, cap) {
@@ -40,10 +42,10 @@ function stackRows(leaf, cap) {
 export function drawStackChart() {
   var cv = $('stackchart');
   if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
-  if (!TL.tracks.length) { $('stack-section').style.display = 'none'; return; }
+  if (!TL.all.length) { $('stack-section').style.display = 'none'; return; }
   var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
   var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
-  var cover = 0, cut = 0, cap = Math.max(SC.MINROWS, Math.floor(SC.ROWS / TL.tracks.length));
+  var cover = 0, cut = 0, cap = Math.floor(SC.ROWS / Math.max(1, TL.tracks.length));
   var tracks = TL.tracks.map(function (tr) {
     var si = D.SI && D.SI[tr.src.id - 1], src = tr.src, col = new Int32Array(PW).fill(-1);
     /* the rows that reach the range: those in it, and before it those of a
@@ -82,11 +84,12 @@ export function drawStackChart() {
   g.font = '11px ui-monospace, Menlo, Consolas, monospace';
   g.textBaseline = 'middle';
   SC.boxes = [];
+  SC.rows = []; /* [y, first box, end]: a row's boxes, rows by y */
   SC.tracks = tracks;
   tracks.forEach(function (t) {
     t.shown = drawTrackLabel(g, t.tr, L - 8, t.y, t.depth > 1 && t.tr.thread ? 2 * FH : FH, FH);
     for (var d = 0; d < t.depth; d++) {
-      var x = 0;
+      var x = 0, first = SC.boxes.length;
       while (x < PW) {
         var n = t.paths[x] && t.paths[x][d];
         if (!n) { x++; continue; }
@@ -102,6 +105,7 @@ export function drawStackChart() {
         SC.boxes.push({ n: n, x: bx, y: by, w: bw });
         x = e;
       }
+      if (SC.boxes.length > first) SC.rows.push([t.y + d * FH, first, SC.boxes.length]);
     }
   });
   cv.setAttribute('data-boxes', SC.boxes.length);
@@ -117,13 +121,21 @@ function boxName(n) { return n > 0 ? fname(n) : '\u2026 ' + -n + ' frames'; }
 export function stackBoxes() { return SC.boxes.map(function (r) { return { name: boxName(r.n), frame: r.n > 0, x: r.x, y: r.y, w: r.w, h: SC.FH }; }); }
 /* the tracks as drawn: the label and the text drawn for it, and where */
 export function stackTracks() { return SC.tracks.map(function (t) { return { label: t.tr.label, shown: t.shown, y: t.y, h: t.h }; }); }
+/* the box at (x, y), the canvas's pixels: {i: its index in SC.boxes or -1,
+ * probes: the rows and boxes looked at}; rows do not overlap (a row is
+ * SC.FH high, at its y), nor do the boxes of a row */
+export function stackHit(x, y) {
+  var R = SC.rows, lo = 0, hi = R.length, probes = 0;
+  while (lo < hi) { var m = (lo + hi) >> 1; probes++; if (R[m][0] <= y) lo = m + 1; else hi = m; } /* the last row at or above y */
+  if (!lo || y >= R[lo - 1][0] + SC.FH) return { i: -1, probes: probes };
+  var B = SC.boxes, a = R[lo - 1][1], e = R[lo - 1][2];
+  while (a < e) { var k = (a + e) >> 1; probes++; if (B[k].x <= x) a = k + 1; else e = k; } /* the last box starting at or left of x */
+  var i = a - 1;
+  return { i: i >= R[lo - 1][1] && x < B[i].x + B[i].w ? i : -1, probes: probes };
+}
 export function stackBoxAt(ev) {
-  var b = $('stackchart').getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
-  for (var i = SC.boxes.length - 1; i >= 0; i--) {
-    var r = SC.boxes[i];
-    if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + SC.FH) return r;
-  }
-  return null;
+  var b = $('stackchart').getBoundingClientRect(), h = stackHit(ev.clientX - b.left, ev.clientY - b.top);
+  return h.i >= 0 ? SC.boxes[h.i] : null;
 }
 export function wireStackChart() {
   var cv = $('stackchart');

@@ -1,12 +1,18 @@
 /* timeline.js — the timeline: a track per source (or per thread, report.c threads),
  * long samples as rectangles of their duration, point samples as an
  * activity graph (the chosen value per pixel, stacked by the leaf frame's
- * colour), Rprof's memory in use as a line, and the brushed range. */
+ * colour), Rprof's memory in use as a line, and the brushed range.
+ * At most TL.MAX tracks are drawn (a profile of thousands of threads made
+ * the page a track each): the busiest by the page's value (the sum of
+ * |value| of its samples, the whole profile), in their order; the note
+ * says how many are left out and lists them, and the "tracks" box (a
+ * regex on a track's whole name) draws the tracks it matches instead, the
+ * busiest TL.MAX of them.  The stack chart draws the same tracks. */
 import { pcolUnitLabel } from './units.js';
-import { $, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
+import { $, canvasDpr, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
-export var TL = { tracks: [], t0: 0, t1: 1, W: 0, L: 150, R: 10, TH: 34, AX: 20, timed: [] };
+export var TL = { tracks: [], all: [], MAX: 64, filter: null, filterText: '', t0: 0, t1: 1, W: 0, L: 150, R: 10, TH: 34, AX: 20, timed: [] };
 (function () {
   var timed = TL.timed = M.sources.filter(function (s) { return s.timed; });
   if (!timed.length) return;
@@ -20,20 +26,62 @@ export function trackName(s) { return s.name !== undefined ? s.name : '#' + s.id
 /* the tracks: a source's, or one per thread of it (made when the
  * samples part is in: head.js pcolStart) */
 export function timelineTracks() {
-  TL.tracks = [];
+  var all = TL.all = [];
   TL.timed.forEach(function (s) {
     if (THR) {
       var seen = {};
       for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
       Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }).forEach(function (t) {
         var th = t ? M.threads.names[t - 1] : M.threads.none;
-        TL.tracks.push({ src: s, thr: t, label: trackName(s) + ' ' + th, head: trackName(s), thread: th });
+        all.push({ src: s, thr: t, label: trackName(s) + ' ' + th, head: trackName(s), thread: th, k: all.length });
       });
     } else {
       var l = s.name !== undefined ? s.name : '#' + s.id + ' ' + s.type;
-      TL.tracks.push({ src: s, thr: -1, label: l, head: l, thread: '' });
+      all.push({ src: s, thr: -1, label: l, head: l, thread: '', k: all.length });
     }
   });
+  TL.ranked = null; TL.shown = null;
+  pickTracks();
+}
+/* each track's total of value v (the sum of |value| of its samples, the
+ * whole profile) and the tracks by it, busiest first (ties: in order) */
+function rankTracks(v) {
+  if (TL.ranked && TL.ranked.v === v) return TL.ranked.list;
+  var V = values(v), tot = new Float64Array(TL.all.length), at = {};
+  TL.all.forEach(function (tr) { at[tr.src.id + ' ' + tr.thr] = tr.k; });
+  TL.timed.forEach(function (s) {
+    for (var i = s.row0 + s.na; i < s.row1; i++) {
+      var k = at[s.id + ' ' + (THR ? THR[i] : -1)];
+      if (k !== undefined) tot[k] += Math.abs(V[i]) || 0;
+    }
+  });
+  TL.all.forEach(function (tr) { tr.total = tot[tr.k]; });
+  var list = TL.all.slice().sort(function (a, b) { return b.total - a.total || a.k - b.k; });
+  TL.ranked = { v: v, list: list };
+  return list;
+}
+/* the tracks drawn (TL.tracks): at most TL.MAX, the busiest by the page's
+ * value of those the tracks box matches, in their order; the note and the
+ * list of those left out said when some are */
+export function pickTracks() {
+  var re = TL.filter, ranked = rankTracks(S.value);
+  var match = re ? ranked.filter(function (tr) { return re.test(tr.label); }) : ranked;
+  var drawn = match.slice(0, TL.MAX), on = new Uint8Array(TL.all.length);
+  drawn.forEach(function (tr) { on[tr.k] = 1; });
+  TL.tracks = TL.all.filter(function (tr) { return on[tr.k]; });
+  var key = S.value + '\u0000' + TL.filterText, left = TL.all.length - TL.tracks.length;
+  if (TL.shown === key) return;
+  TL.shown = key;
+  $('tl-tracks').style.display = TL.all.length > TL.MAX || re ? '' : 'none';
+  var vn = M.values[S.value].cli, n = function (x) { return x.toLocaleString('en'); };
+  $('tl-tracks-note').textContent = (re ? n(match.length) + ' of ' + n(TL.all.length) + ' tracks match the tracks box; ' : n(TL.all.length) + ' tracks; ') +
+    (drawn.length < match.length ? 'the ' + TL.MAX + ' busiest by ' + vn + ' drawn (the stack chart too), ' : n(drawn.length) + ' drawn, ') +
+    n(left) + ' left out' + (left ? ' (listed below; type a regex of their names in the tracks box to draw them)' : '');
+  /* the tracks left out, busiest first: their whole names, as text */
+  var out = ranked.filter(function (tr) { return !on[tr.k]; }), LIST = 5000;
+  $('tl-left-sum').textContent = n(left) + ' tracks left out' + (left > LIST ? ' (the busiest ' + n(LIST) + ' listed)' : '');
+  $('tl-left-list').textContent = out.slice(0, LIST).map(function (tr) { return tr.label; }).join('\n');
+  $('tl-left').style.display = left ? '' : 'none';
 }
 /* A track's label in `w` pixels: the part that tells tracks apart (the
  * thread) kept whole when it fits, else cut in its middle (its name's start
@@ -73,12 +121,13 @@ export function drawTimeline() {
     $('tl-note').textContent = 'Reading the samples\u2026 (the timeline, the stack chart and ranges come when they are in)';
     return;
   }
-  if (!TL.tracks.length) {
+  if (!TL.all.length) {
     $('tl-wrap').style.display = 'none';
     $('tl-note').textContent = 'No source of this profile has sample times, so there is no timeline and no range to select.';
     return;
   }
-  var TH = TL.TH, AX = TL.AX, W = TL.W = cv.clientWidth || 1000, H = AX + TL.tracks.length * (TH + 4) + 4, dpr = window.devicePixelRatio || 1;
+  pickTracks();
+  var TH = TL.TH, AX = TL.AX, W = TL.W = cv.clientWidth || 1000, H = AX + TL.tracks.length * (TH + 4) + 4, dpr = canvasDpr(W, H);
   cv.style.height = H + 'px'; cv.width = Math.round(W * dpr); cv.height = Math.round(H * dpr);
   var g = cv.getContext('2d');
   g.setTransform(dpr, 0, 0, dpr, 0, 0);
