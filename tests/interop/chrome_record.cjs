@@ -1,5 +1,5 @@
 // chrome_record.cjs — records a Chrome trace as DevTools' Performance panel
-// does, with headless Chromium driven over the DevTools protocol (a pipe:
+// does, with headless Chromium driven over the DevTools protocol (cdp_pipe.cjs: a pipe:
 // --remote-debugging-pipe, no port, no network), of a local page:
 //
 //   node chrome_record.cjs CHROMIUM PAGE.html OUT.json
@@ -15,58 +15,11 @@
 // TracingSamplerProfiler writes StreamingProfilePacket), read through
 // IO.read into OUT.  Exit 1 (a message on stderr) when anything fails.
 'use strict';
-const { spawn } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const proto = process.argv[2] === '--proto';
 const [chromium, page, out] = process.argv.slice(proto ? 3 : 2);
-const ud = fs.mkdtempSync(path.join(os.tmpdir(), 'pcol-chrome-ud'));
-// (no network: a local page, and none of Chromium's own background fetches)
-const ch = spawn(chromium, ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
-  '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-pings', '--user-data-dir=' + ud, '--remote-debugging-pipe', 'about:blank'],
-  { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-const tx = ch.stdio[3], rx = ch.stdio[4];
-let seq = 0, buf = '';
-const pending = new Map(), listeners = [];
-let exited = false;
-ch.on('exit', () => { exited = true; });
-// Chromium closed (asked first, then killed), its profile directory removed
-async function done(code, msg) {
-  if (msg) process.stderr.write('chrome_record: ' + msg + '\n');
-  if (!exited) {
-    try { tx.write(JSON.stringify({ id: ++seq, method: 'Browser.close' }) + '\0'); } catch (e) { /* gone */ }
-    for (let i = 0; i < 50 && !exited; i++) await new Promise((res) => setTimeout(res, 100));
-    if (!exited) try { ch.kill('SIGKILL'); } catch (e) { /* gone */ }
-    for (let i = 0; i < 20 && !exited; i++) await new Promise((res) => setTimeout(res, 100));
-  }
-  try { fs.rmSync(ud, { recursive: true, force: true, maxRetries: 5 }); } catch (e) { /* left in $TMPDIR */ }
-  process.exit(code);
-}
-ch.on('error', (e) => done(1, 'cannot start ' + chromium + ': ' + e.message));
-setTimeout(() => done(1, 'timed out'), 90000);
-function send(method, params = {}, sessionId) {
-  const m = { id: ++seq, method, params };
-  if (sessionId) m.sessionId = sessionId;
-  tx.write(JSON.stringify(m) + '\0');
-  return new Promise((res, rej) => pending.set(m.id, { res, rej, method }));
-}
-rx.on('data', (d) => {
-  buf += d.toString('utf8');
-  for (let k; (k = buf.indexOf('\0')) >= 0;) {
-    const m = JSON.parse(buf.slice(0, k));
-    buf = buf.slice(k + 1);
-    const p = m.id !== undefined && pending.get(m.id);
-    if (p) {
-      pending.delete(m.id);
-      if (m.error) p.rej(new Error(p.method + ': ' + JSON.stringify(m.error)));
-      else p.res(m.result);
-    } else {
-      listeners.forEach((f) => f(m));
-    }
-  }
-});
+const { send, listeners, done } = require('./cdp_pipe.cjs')(chromium, 'chrome_record', 90000);
 const dis = (c) => 'disabled-by-default-' + c;
 // DevTools' Performance panel (TimelineController), with JS samples
 const categories = ['-*', 'blink.console', 'blink.user_timing', 'devtools.timeline', dis('devtools.timeline'),

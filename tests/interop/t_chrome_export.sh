@@ -20,11 +20,26 @@
 #   input's values are whole microseconds (checked first), as
 #   t_v8_export.sh's.  For the V8 input, (idle) is skipped and (program),
 #   (garbage collector) compared by self weight, as there.
+# - Chrome DevTools' own trace engine (the Chromium at hand's bundled
+#   front end, chrome_devtools_judge.cjs; PCOL_CHROMIUM, default chromium,
+#   empty or absent: left out): the threads it draws are the input's, each
+#   named as the trace's thread_name says, and each one's calls' self and
+#   total time per function equal `pcol fold --tag tid=N` / 1000, matched
+#   one to one as speedscope's (the V8 input's: threads and names only,
+#   DevTools moving its (garbage collector) and (program) samples).
+# - the Firefox Profiler's Chrome importer (npm profiler-cli, as
+#   t_firefox.sh; PCOL_FIREFOX_NPM_DIR, PCOL_CHROME_FIREFOX=0 leaves it
+#   out): loaded without an error or warning, the trace's threads, named by
+#   its thread_name events, their functions' sample counts as its 0.5 ms
+#   resampling rule makes them of the trace (chrome_firefox_judge.py: it
+#   counts samples, it does not weigh them by time), and where that rule
+#   keeps every sample, per function pcol's `--value samples` of the thread.
 # - the same time rule as --to v8: a one-thread input's ProfileChunks hold
 #   the V8 export's samples (as node ids' paths) and timeDeltas, its
 #   startTime and endTime.
 # - the .gz output is the gzip of the text; hostile names are strict JSON.
-# Env: PCOL, BUILD, PCOL_NPM_DIR.  Exit 0 pass, 1 fail, 77 skip (no node/npm).
+# Env: PCOL, BUILD, PCOL_NPM_DIR, PCOL_FIREFOX_NPM_DIR, PCOL_CHROMIUM.  Exit 0
+# pass, 1 fail, 77 skip (no node/npm).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/speedscope_env.sh"
@@ -74,6 +89,33 @@ while read -r name in value; do
   echo "$name $in $value" >> "$tmp/ok"
 done <<< "$cases"
 speedscope_import "$lst" "$tmp/rec.jsonl" >/dev/null || bad "speedscope judge did not run"
+# the Firefox Profiler's own Chrome importer (npm profiler-cli, as t_firefox.sh)
+. "$HERE/firefox_cli_env.sh"
+ff=0
+if [ "${PCOL_CHROME_FIREFOX:-1}" = 0 ]; then
+  echo "t_chrome_export: the Firefox Profiler left out (PCOL_CHROME_FIREFOX=0)"
+elif ! firefox_cli_install "${PCOL_FIREFOX_NPM_DIR:-$BUILD/npm-firefox}"; then
+  echo "t_chrome_export: could not npm install @firefox-devtools/profiler-cli@$FIREFOX_CLI_VERSION: the Firefox Profiler left out"
+else
+  ff=1
+  mapfile -t ffl < "$lst"
+  node "$HERE/firefox_cli_judge.cjs" "$FF_CLI" "${ffl[@]}" > "$tmp/ff.jsonl" || bad "the Firefox Profiler's judge crashed"
+fi
+# Chrome DevTools' own trace engine, the one the Chromium at hand bundles
+# (chrome_devtools_judge.cjs; PCOL_CHROMIUM, empty: left out)
+dt=0
+CHROMIUM=${PCOL_CHROMIUM-chromium}
+if [ -z "$CHROMIUM" ] || ! command -v "$CHROMIUM" >/dev/null 2>&1; then
+  echo "t_chrome_export: no Chromium (PCOL_CHROMIUM): DevTools' trace engine left out"
+else
+  mapfile -t dtl < "$lst"
+  timeout 150 node "$HERE/chrome_devtools_judge.cjs" "$CHROMIUM" "$tmp/dt.jsonl" "${dtl[@]}" 2>"$tmp/err"
+  case $? in
+    0) dt=1 ;;
+    77) echo "t_chrome_export: $(cat "$tmp/err"): DevTools' trace engine left out" ;;
+    *) bad "DevTools' judge: $(head -c 1000 "$tmp/err")" ;;
+  esac
+fi
 
 while read -r name in value; do
   out=$tmp/out-$name.json
@@ -139,6 +181,68 @@ for p in profiles:
         sys.exit("speedscope's profile %r is named after no thread (%s)" % (p["name"], sorted(names)))
 PY
     bad "$name (speedscope): $(head -c 1500 "$tmp/o")"
+  # ---- the Firefox Profiler: its threads, their names, and its samples
+  # (resampled at 0.5 ms and counted, chrome_firefox_judge.py) as the trace
+  # says them
+  if [ "$ff" = 1 ]; then
+    tops=()
+    while read -r kind id; do
+      [ "$kind" = tid ] || continue
+      $PCOL top "$in" --tag "tid=$id" --value samples --format json --node-fraction 0 > "$tmp/$name.$id.ffs" 2>/dev/null &&
+        tops+=("$id=$tmp/$name.$id.ffs")
+    done < "$tmp/$name.threads"
+    if python3 "$HERE/chrome_firefox_judge.py" "$out" "$tmp/ff.jsonl" ${tops[@]+"${tops[@]}"} > "$tmp/o" 2>&1; then
+      echo "ok   $name (the Firefox Profiler): $(cat "$tmp/o")"
+    else
+      bad "$name (the Firefox Profiler): $(head -c 1500 "$tmp/o")"
+    fi
+  fi
+  # ---- DevTools: the threads the Performance panel draws, one a thread,
+  # each named as the trace's thread_name says, and each one's calls' self
+  # and total time per function equal pcol's (matched one to one, as
+  # speedscope's profiles above).  But for the V8 input's: DevTools puts a
+  # (garbage collector) or (program) sample on the stack before it (its
+  # SamplesIntegrator; doc/mappings.md §10), where pcol and the export keep
+  # V8's frames, so only its threads and their names are judged.
+  if [ "$dt" = 1 ]; then
+    times=1
+    [ "$name" = node ] && times=0
+    if python3 - "$HERE" "$tmp/dt.jsonl" "$out" "$tmp/$name" "$nth" "$times" > "$tmp/o" 2>&1 <<'PY'; then
+import json, os, subprocess, sys, tempfile
+here, rec, out, stem, nth, times = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6] == "1"
+r = [json.loads(l) for l in open(rec) if json.loads(l)["file"] == out]
+if len(r) != 1 or "error" in r[0]:
+    sys.exit("DevTools: %s" % (r[0].get("error") if r else "no record"))
+threads = [t for t in r[0]["threads"] if t["calls"]]
+if len(threads) != nth or len(r[0]["threads"]) != nth:
+    sys.exit("DevTools drew %d threads, %d of them with calls, of %d threads" % (len(r[0]["threads"]), len(threads), nth))
+ev = json.load(open(out))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
+left = list(range(1, nth + 1))
+d = tempfile.mkdtemp()
+def compare(k, one):
+    p = subprocess.run([sys.executable, os.path.join(here, "judge_compare.py"), "%s.%d.fold" % (stem, k), one, "1000"],
+                       capture_output=True, text=True)
+    return p.returncode, p.stdout + p.stderr
+for t in threads:
+    if t["name"] != names.get((t["pid"], t["tid"])):
+        sys.exit("DevTools named thread %s:%s %r, the trace %r" % (t["pid"], t["tid"], t["name"], names.get((t["pid"], t["tid"]))))
+    if not times:
+        continue
+    one = os.path.join(d, "rec")
+    with open(one, "w") as f:
+        json.dump({"file": out, "profiles": [t]}, f)
+    hit = [k for k in left if compare(k, one)[0] == 0]
+    if not hit:
+        sys.exit("DevTools' thread %s:%s (%s) is no thread's: %s" % (t["pid"], t["tid"], t["name"], compare(left[0], one)[1][:800]))
+    left.remove(hit[0])
+print("%d threads%s" % (len(threads), ", their times equal pcol's" if times else " (their times not judged)"))
+PY
+      echo "ok   $name (DevTools' trace engine): $(cat "$tmp/o")"
+    else
+      bad "$name (DevTools' trace engine): $(head -c 1500 "$tmp/o")"
+    fi
+  fi
   n=$((n + 1))
 done < "$tmp/ok"
 

@@ -771,7 +771,8 @@ static int c_event(cpass *c, const char *name, const char *ph, size_t k, int64_t
   if (fprintf(x->out, "%s{\"cat\":\"%s\",", c->nev++ ? ",\n" : "\n",
               *ph == 'M' ? "__metadata" : "disabled-by-default-v8.cpu_profiler") < 0)
     return io(x);
-  if (*ph != 'M' && fprintf(x->out, "\"id\":\"0x%zx\",", k + 1) < 0) return io(x);
+  if (*ph == 'P' && fprintf(x->out, "\"id\":\"0x%zx\",", k + 1) < 0) return io(x);
+  if (*ph == 'I' && fputs("\"s\":\"t\",", x->out) < 0) return io(x);
   return fprintf(x->out, "\"name\":\"%s\",\"ph\":\"%s\",\"pid\":%lld,\"tid\":%lld,\"ts\":%lld,\"args\":{", name, ph,
                  (long long)c->pid[k], (long long)(strcmp(name, "process_name") ? c->tid[k] : 0), (long long)ts) < 0
              ? io(x)
@@ -882,7 +883,14 @@ static int c_ids(cpass *c) {
 
 /* The "M" events: each process's name (its process_name label, else its
  * source's URI), once, and each labelled thread's (THE thread-name rule:
- * by pcol_thread_name_sets's label set, its last sample's). */
+ * by pcol_thread_name_sets's label set, its last sample's).  And after a
+ * process's name, an instant event of its first thread at that thread's
+ * profile's start, named as V8's event of a profiler's start: DevTools'
+ * trace engine (Chromium 156: its RendererHandler) makes the calls of a
+ * process's profiles only for a process that has some trace event other
+ * than the profiles' (a trace of profiles alone shows its threads empty in
+ * the Performance panel); the other readers leave an instant event out
+ * (pcol, speedscope) or show it as a marker (the Firefox Profiler). */
 static int c_names(cpass *c) {
   vex *x = c->x;
   pcol_u64map procs = {0};
@@ -902,6 +910,7 @@ static int c_names(cpass *c) {
       if ((rc = pcol_label_get(x->f, t->ls, "process_name", &sv, &nv, x->err)) ||
           ((sv || t->src) && (rc = pcol_string(x->f, sv ? sv : pcol_view_u32(&x->src_uri, t->src - 1), &name, x->err))) ||
           (rc = c_event(c, "process_name", "M", k, 0)) || (rc = put(x, "\"name\":")) || (rc = jstr(x, name)) ||
+          (rc = put(x, "}}")) || (rc = c_event(c, "CpuProfiler::StartProfiling", "I", k, t->start_us)) ||
           (rc = put(x, "}}")))
         break;
     }
