@@ -892,6 +892,19 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_
 PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, const pcol_select *sel,
                                                       int64_t *time_ns, int64_t *duration_ns,
                                                       pcol_error *err);
+/* THE note of a relative time range (sel->has_from/has_to in seconds, not
+ * sel->wall) over several recordings: a window is taken of each from its
+ * own start, so that "--from 0 --to 1" of three files a writer rolled is
+ * three seconds at 0, 1000 and 2000 s of the run, their durations added
+ * (pcol_sources_time).  *note = NULL (nothing to say: no relative range,
+ * or it reaches the sources of one recording at most: spec.md §7
+ * "Recordings", the event types of one JFR recording counting once), else
+ * one line, no line end, malloc'd (free() it): "a relative time range
+ * counts from each source's own start: it took a window of each of the N
+ * recordings it reaches, and their durations add up; a wall-clock range
+ * ... takes one window of them all".  The CLI's views print it as a note. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_range_note(pcol_file *f, const pcol_select *sel, char **note,
+                                                    pcol_error *err);
 /* The comments go's merge of the same sources gives (profile.Merge: the
  * sources' comments in order, each once, its first occurrence kept): the
  * meta pprof.comment values of the sources pcol_sources_time speaks of
@@ -1680,6 +1693,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(
     const char *const *paths, size_t n, const pcol_open_options *opt, const pcol_select *sel,
     const char *value, pcol_by by, double fraction, pcol_sort order, size_t shown, pcol_top *out,
     size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info, pcol_error *err);
+/* pcol_range_note of the union of the inputs a pcol_top_many result t
+ * answered (sel: the selection it was given): the same words, *note NULL
+ * when there is nothing to say (or t is not such a result). */
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_many_range_note(const pcol_top *t, const pcol_select *sel,
+                                                             char **note, pcol_error *err);
 
 /* -------------------------------------------------------------------- peek */
 

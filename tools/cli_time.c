@@ -102,9 +102,24 @@ static void range_time(int64_t ns, bool wall, char *buf, size_t n) {
  * (a point sample at t counts when from <= t < to; end_ns is at least the
  * last sample's time; a wall-clock range as pcol_wall_overlaps decides);
  * sources without times are the range's own error. */
+void cli_range_note_print(const cli_command *cmd, const char *path, char *note) {
+  if (!note) return;
+  fprintf(stderr, "pcol %s: note: ", cmd->name);
+  cli_print_cstr(stderr, path);
+  fputs(": ", stderr);
+  cli_print_cstr(stderr, note);
+  fputc('\n', stderr);
+  free(note);
+}
+
 void cli_warn_range(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path) {
   if (!sel || !(sel->has_from || sel->has_to)) return;
   pcol_error e = {0};
+  char *note = NULL;
+  /* a relative range over several recordings: a window of each (the
+   * library's words); a damaged table says nothing here: the view will */
+  if (!pcol_range_note(f, sel, &note, &e)) cli_range_note_print(cmd, path, note);
+  memset(&e, 0, sizeof e);
   bool overlaps = true;
   if (sel->wall && (pcol_wall_overlaps(f, sel, &overlaps, &e) || overlaps)) return;
   pcol_source_summary *s = NULL;

@@ -263,6 +263,9 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     *label = make_label(args, nargs);
     cli_budget_bytes(*label, info.input_bytes);
     debug_inputs(cmd, info.used, &in, info.threads ? info.threads : 1);
+    char *note = NULL; /* the union's note of a relative range (cli_warn_range) */
+    pcol_error e = {0};
+    if (!pcol_top_many_range_note(t, sel, &note, &e)) cli_range_note_print(cmd, *label, note);
   }
   pcol_inputs_free(&in);
   return rc;

@@ -468,6 +468,45 @@ int pcol_sources_time(pcol_file *f, const pcol_select *sel, int64_t *time_ns, in
   return PCOL_OK;
 }
 
+uint64_t pcol_wall_runs_taken(const pcol_wall *w, const uint8_t *take) {
+  uint64_t k = 0;
+  for (uint64_t s = 1, e; s <= w->n; s = e) {
+    e = pcol_wall_run_end(w, s);
+    for (uint64_t i = s; i < e && i <= w->n; i++)
+      if (take[i]) {
+        k++;
+        break;
+      }
+  }
+  return k;
+}
+
+int pcol_range_note(pcol_file *f, const pcol_select *sel, char **note, pcol_error *err) {
+  *note = NULL;
+  if (!sel || sel->wall || (!sel->has_from && !sel->has_to)) return PCOL_OK;
+  pcol_wall w;
+  uint8_t *take;
+  int rc = pcol_wall_header(f, sel, &w, &take, err);
+  if (rc) return rc;
+  uint64_t k = pcol_wall_runs_taken(&w, take);
+  free(take);
+  pcol_wall_free(&w);
+  return pcol_range_note_of(k, sel, note, err);
+}
+
+int pcol_range_note_of(uint64_t k, const pcol_select *sel, char **note, pcol_error *err) {
+  *note = NULL;
+  if (!sel || sel->wall || (!sel->has_from && !sel->has_to) || k < 2) return PCOL_OK;
+  static const char fmt[] =
+      "a relative time range counts from each source's own start: it took a window of each of "
+      "the %llu recordings it reaches, and their durations add up; a wall-clock range (a time "
+      "such as 2026-11-30T00:40:00Z) takes one window of them all";
+  int len = snprintf(NULL, 0, fmt, (unsigned long long)k);
+  if (len < 0 || !(*note = malloc((size_t)len + 1))) return pcol_oom(err);
+  snprintf(*note, (size_t)len + 1, fmt, (unsigned long long)k);
+  return PCOL_OK;
+}
+
 /* the comments of a source in meta order, gathered for the once rule */
 typedef struct {
   pcol_str *c;

@@ -71,6 +71,13 @@ int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, int64
  * ... that s begins (the next input of a merge starts again at 1).  Walk
  * the recordings with for (s = 1; s <= w->n; s = e) e = pcol_wall_run_end(w, s). */
 uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s);
+/* The recordings (pcol_wall_run_end's runs) of which take[] (of
+ * pcol_wall_header) holds a source: those a relative range took a window
+ * of, each from its own start (pcol_range_note's count). */
+uint64_t pcol_wall_runs_taken(const pcol_wall *w, const uint8_t *take);
+/* pcol_range_note's words for k such recordings under sel (none below 2,
+ * or without a relative range): also pcol_top_many_range_note's. */
+int pcol_range_note_of(uint64_t k, const pcol_select *sel, char **note, pcol_error *err);
 /* THE range rule of the header (wall.c), one source at a time, for a
  * writer of a selection's samples (the speedscope, Firefox and OTLP
  * exports): source s of w (pcol_wall_init's, not cut) under sel's time

@@ -381,6 +381,7 @@ typedef struct pcol_q_top_priv {
   struct pcol_q_topctx *ctx;   /* pcol_top_compute: its keys, and what names them */
   pcol_str *comments;          /* pcol_top_many: the inputs' pprof comments (bytes in keys) */
   size_t ncomments;
+  uint64_t runs;               /* pcol_top_many: the recordings a relative range took a window of */
 } pcol_q_top_priv;
 /* The name of key k of t (0 = none: {NULL, 0}); a line-level name is
  * composed on first use and kept until pcol_top_free. */

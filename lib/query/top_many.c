@@ -45,6 +45,7 @@ typedef struct one {
   size_t nkeys;
   int64_t *hdr;  /* its sources' start and stated duration (pcol_wall), in pairs */
   size_t nhdr;   /* sources */
+  uint64_t runs; /* recordings a relative range took a window of (pcol_wall_runs_taken) */
   char *cm;      /* its pprof comments: each a size_t length and its bytes */
   size_t ncm, capcm;
 } one;
@@ -185,6 +186,7 @@ static int header_of(one *o, const pcol_select *sel, pcol_error *err) {
   pcol_wall w;
   uint8_t *take;
   if (pcol_wall_header(o->f, sel, &w, &take, err)) return 0;
+  o->runs = pcol_wall_runs_taken(&w, take);
   o->hdr = malloc((w.n ? w.n : 1) * 2 * sizeof *o->hdr);
   o->nhdr = 0;
   for (uint64_t s = 1; o->hdr && s <= w.n; s++)
@@ -489,6 +491,11 @@ static int read_threaded(many *m, one *files, size_t lo, size_t n, size_t nt, pc
   return ok;
 }
 
+int pcol_top_many_range_note(const pcol_top *t, const pcol_select *sel, char **note, pcol_error *err) {
+  const pcol_q_top_priv *p = t ? t->priv_ : NULL;
+  return pcol_range_note_of(p ? p->runs : 0, sel, note, err);
+}
+
 int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *opt,
                   const pcol_select *sel, const char *value, pcol_by by, double fraction,
                   pcol_sort order, size_t shown, pcol_top *out, size_t *dropped,
@@ -519,12 +526,18 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
   if (ok && i < n) ok = nt > 1 ? read_threaded(&m, files, i, n, nt, err) : read_files(&m, files, i, n, err);
   /* none read is the union's error (and no source at all, an odd case) */
   size_t nf = 0;
-  for (size_t j = 0; ok && j < n; j++) nf += files[j].used;
+  uint64_t runs = 0;
+  for (size_t j = 0; ok && j < n; j++) {
+    nf += files[j].used;
+    if (files[j].used) runs += files[j].runs;
+  }
   ok = ok && nf && m.sources;
+
   if (ok) {
     out->total = m.total;
     out->value = (pcol_value_sel){m.vt_id, m.vtype, m.vunit};
     out->priv_ = p;
+    p->runs = runs; /* pcol_top_many_range_note */
     p = NULL;
     ok = !make_rows(&m, files, n, fraction, order, shown, out, dropped, label_cutoff, err);
   }

@@ -137,7 +137,34 @@ check "with a pprof, one missed" "$t01" "Duration: 2s, Total samples = 0 " "$one
   "$PCOL" merge "$one" "$later" -o "$tmp/m.pcol" || fail "pack, merge"
 want=$(hdr "$one" "$later" --from 1 --to 2)
 [ "$(hdr "$tmp/m.pcol" --from 1 --to 2)" = "$want" ] || fail "two inputs: the merged file's header is not the union's"
+# a relative range over two recordings takes a window of each, and says so
+# (review 16 F7: "--from 0 --to 1" of three rolled files, "Duration: 3s",
+# nothing said): pcol files read one by one (pcol_top_many_range_note) as
+# their union (pcol_range_note)
 PCOL_DEBUG=inputs "$PCOL" top "$tmp/one.pcol" "$tmp/later.pcol" --from 1 --to 2 -n 1 2>"$tmp/err" |
+  grep -E '^(Time|Duration):' >"$tmp/h"
+grep -q 'each on its own' "$tmp/err" || fail "two pcol files were not read one by one: $(cat "$tmp/err")"
+[ "$(cat "$tmp/h")" = "$want" ] || fail "two pcol files read one by one: '$(cat "$tmp/h")', want '$want'"
+note='note: .*: a relative time range counts from each source.s own start: it took a window of each of the 2 recordings it reaches'
+grep -q "$note" "$tmp/err" || fail "two pcol files, relative: no note of the two windows: $(cat "$tmp/err")"
+"$PCOL" top "$one" "$later" --from 1 --to 2 -n 1 2>&1 >/dev/null | grep -q "$note" ||
+  fail "two inputs, relative: no note of the two windows"
+"$PCOL" top "$tmp/m.pcol" --from 1 --to 2 -n 1 2>&1 >/dev/null | grep -q "$note" ||
+  fail "the merged file, relative: no note of the two windows"
+# no note: one recording's parts (one window), one source, --source N, a
+# wall-clock range (one window of all), no range
+for args in "$rec --from 1 --to 2" "$one --from 1 --to 2" "$tmp/m.pcol --source 2 --from 1 --to 2" \
+  "$tmp/m.pcol --from $(w 1000) --to $(w 101000)" "$tmp/m.pcol"; do
+  # shellcheck disable=SC2086
+  "$PCOL" top $args -n 1 2>&1 >/dev/null | grep -q 'relative time range' && fail "top $args: a note of windows"
+done
+# the two pcol files read one by one (a wall-clock range reaching both):
+# the union's header
+w2="--from $(w 1000) --to $(w 101000)"
+# shellcheck disable=SC2086
+want=$(hdr "$one" "$later" $w2)
+# shellcheck disable=SC2086
+PCOL_DEBUG=inputs "$PCOL" top "$tmp/one.pcol" "$tmp/later.pcol" $w2 -n 1 2>"$tmp/err" |
   grep -E '^(Time|Duration):' >"$tmp/h"
 grep -q 'each on its own' "$tmp/err" || fail "two pcol files were not read one by one: $(cat "$tmp/err")"
 [ "$(cat "$tmp/h")" = "$want" ] || fail "two pcol files read one by one: '$(cat "$tmp/h")', want '$want'"
