@@ -189,6 +189,33 @@ static int read_small(const char *path, size_t cap, char **buf, size_t *len) {
   return 0;
 }
 
+/* covers' why when DIR is spelled otherwise than when indexed (use_index
+ * names the spelling it was made for) */
+static const char SPELLED_OTHERWISE[] =
+    "it was made for the directory spelled otherwise, and its sources name their files so";
+
+/* The spelling DIR's index list was made for (its "dir 1 NAME" line) in
+ * out (MAX_NAME bytes); NULL when it has none or cannot be read. */
+static const char *index_spelled_as(const char *dir, char *out) {
+  enum { HEAD = 512 + 2 * MAX_NAME }; /* the magic, the index's line, "dir 1 NAME" escaped */
+  char *lp = pcol_path_join(dir, PCOL_INDEX_LIST), *buf = malloc(HEAD);
+  int fd = lp && buf ? open(lp, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+  ssize_t len = fd >= 0 ? pread(fd, buf, HEAD, 0) : -1;
+  pcol_file_ident want;
+  uint64_t sp = 0;
+  const char *got = NULL;
+  if (len > 0) {
+    list_reader r = {buf, buf + len};
+    if (!expect(&r, LIST_MAGIC) && !expect(&r, "index ") && !read_ident(&r, &want) && !expect(&r, "\n") &&
+        !expect(&r, "dir ") && !read_u64(&r, &sp) && sp == 1 && !read_text(&r, out, 1))
+      got = out;
+  }
+  if (fd >= 0) close(fd);
+  free(buf);
+  free(lp);
+  return got;
+}
+
 size_t pcol_dir_index_covers(const char *dir, char *const *paths, size_t n, uint64_t *bytes,
                              const char **why, int *fd, bool *spelled) {
   char as_now[MAX_NAME], name[MAX_NAME];
@@ -214,7 +241,7 @@ size_t pcol_dir_index_covers(const char *dir, char *const *paths, size_t n, uint
       expect(&r, "dir ") || read_u64(&r, &sp) || sp > 1 || read_text(&r, name, 1))
     goto done;
   *spelled = sp != 0;
-  *why = "it was made for the directory spelled otherwise, and its sources name their files so";
+  *why = SPELLED_OTHERWISE;
   if (sp && (!spelling(dir, as_now) || strcmp(as_now, name))) goto done;
   *why = "it was made again or changed after its list";
   if (!has_index || (ifd = open(ip, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 ||
@@ -430,11 +457,25 @@ static int use_index(pcol_inputs *in, const char *dir) {
   }
   if (!k) {
     size_t len = 0, cap = 0;
+    char made[MAX_NAME];
+    /* spelled otherwise: say the spelling that uses it; renewing it for
+     * this one would only leave the other without (review 16 F8) */
+    const char *as = why == SPELLED_OTHERWISE ? index_spelled_as(dir, made) : NULL;
     if (put_text(&in->index_note, &len, &cap, "the index of '", 0) ||
         put_text(&in->index_note, &len, &cap, dir, 1) ||
-        put_text(&in->index_note, &len, &cap, "' is not used: ", 0) ||
-        put_text(&in->index_note, &len, &cap, why, 0) ||
-        put_text(&in->index_note, &len, &cap, " (`pcol index` renews it)", 0))
+        put_text(&in->index_note, &len, &cap, "' is not used: ", 0))
+      return NO_MEMORY;
+    if (as) {
+      if (put_text(&in->index_note, &len, &cap, "it was made for the directory spelled '", 0) ||
+          put_text(&in->index_note, &len, &cap, as, 1) ||
+          put_text(&in->index_note, &len, &cap,
+                   "', and its sources in other formats than pcol name their files so: give it as '", 0) ||
+          put_text(&in->index_note, &len, &cap, as, 1) ||
+          put_text(&in->index_note, &len, &cap,
+                   "' to use it (an index of pcol files alone serves any spelling)", 0))
+        return NO_MEMORY;
+    } else if (put_text(&in->index_note, &len, &cap, why, 0) ||
+               put_text(&in->index_note, &len, &cap, " (`pcol index` renews it)", 0))
       return NO_MEMORY;
     return 0;
   }
