@@ -1274,7 +1274,9 @@ typedef struct pcol_writer_sample {
  * directory and that every name the writer will publish (path's file name,
  * or a rolled name with the longest sequence number) fits the directory's
  * NAME_MAX, so that no option fails at the first publication; writes
- * nothing yet.  *out is NULL on failure. */
+ * nothing yet, but removes what a killed writer of the same path left: the
+ * temporary files (".NAME.tmp-XXXXXX" beside path, or beside its rolled
+ * names) of this user unchanged for 10 minutes.  *out is NULL on failure. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_open(pcol_writer **out, const char *path,
                                                      const pcol_writer_options *opt,
                                                      pcol_error *err);

@@ -70,8 +70,22 @@ d=$tmp/clean
 mkdir -p "$d"
 # (also every 8 samples: SIGPROF counts CPU time, and on a busy machine one
 # chunk of work can outlast the 0.6 s, so the 150 ms alone may roll nothing)
+# what killed writers left (review 16 m3): opening the writer removes this
+# user's temporary files of its name unchanged for 10 minutes, and no other
+old=.prof-20260101T000000.000Z-000001.pcol.tmp-AbC123 fresh=.prof-20260101T000001.000Z-000002.pcol.tmp-DeF456
+for f in $old $fresh .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong; do
+  echo x >"$d/$f"
+done
+for f in $old .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong; do
+  touch -d '-20 minutes' "$d/$f"
+done
 "$REC" -o "$d/prof.pcol" --seconds 0.6 --hz 500 --roll-ms 150 --roll-samples 8 >"$d/published" 2>"$d/err" ||
   fail "record_self: $(cat "$d/err")"
+[ -e "$d/$old" ] && fail "a killed writer's temporary file of 20 minutes ago is left"
+for f in $fresh .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong; do
+  [ -e "$d/$f" ] || fail "$f was removed (a fresh one, another writer's, or not a temporary file's name)"
+done
+rm -f "$d/$fresh" "$d/.prof-20260101T000000.000Z-000001.pcol.tmp-toolong" "$d/.other-20260101T000000.000Z-000001.pcol.tmp-GhI789"
 n=$(check_dir "$d" "$d/published" 0) || exit 1
 [ "$n" -ge 2 ] || fail "a 0.6 s run rolled every 150 ms or 8 samples made $n files"
 $PCOL merge "$d"/prof-*.pcol -o "$tmp/all.pcol" || fail "merge of the rolled files"
