@@ -100,18 +100,30 @@ typedef int pcol_status;
  * major version runs only against that one.  Incompatible: a function's
  * parameters or return type, a public struct's size or layout (the option
  * structs carry no size or version field: the library reads a caller's
- * pcol_open_options whole, so a field added to it is incompatible), an
- * enum's or macro's value, a function removed.  A minor version only adds
- * functions, macros and enum values (the new functions in a version node
- * of their own, lib/libpcol.map); a patch changes no declaration.  1.0.0 is
- * the first release under this rule: 0.2.0's libpcol.so.0 declared
- * pcol_open_options in 16 bytes and pcol_section_get without its err. */
+ * pcol_open_options whole, so a field added to it is incompatible; but
+ * for a field in bytes that were padding whose 0 keeps the old behaviour,
+ * for callers that initialize the struct whole, as 1.1's
+ * pcol_write_options.lz4_level), an
+ * enum's or macro's value that a caller passes or compares (a status, a
+ * table or column id, a flag, a format_version number), a function
+ * removed.  A minor version only adds functions, macros and enum values
+ * (its new functions in a version node of their own, lib/libpcol.map, so
+ * that a program using one fails to load on an older library instead of
+ * failing at its first call); the macros that describe a release
+ * (PCOL_VERSION_*, PCOL_FORMAT_*, PCOL_WRITE_FORMAT_DEFAULT, the default
+ * levels) follow it.  A patch changes no declaration.  What changed for
+ * callers in each release: NEWS.md.  1.0.0 is the first release under this
+ * rule: 0.2.0's libpcol.so.0 declared pcol_open_options in 16 bytes and
+ * pcol_section_get without its err.  1.1.0 added PCOL_EBUDGET,
+ * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
+ * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
+ * struct's padding ("Since 1.1" at each). */
 #define PCOL_VERSION_MAJOR 1
-#define PCOL_VERSION_MINOR 0
+#define PCOL_VERSION_MINOR 1
 #define PCOL_VERSION_PATCH 0
 #define PCOL_VERSION_NUMBER \
   (PCOL_VERSION_MAJOR * 100 * 100 + PCOL_VERSION_MINOR * 100 + PCOL_VERSION_PATCH)
-#define PCOL_VERSION_STRING "1.0.0"
+#define PCOL_VERSION_STRING "1.1.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
 #define PCOL_FORMAT_MINOR 5
@@ -138,7 +150,8 @@ enum {
    * input: raise max_output_bytes (the CLI exits 3).  What was written to
    * the caller's stream before the refusal stays there: at most B bytes,
    * of a text format as many whole lines as fit, but for a last line that
-   * may be unfinished (the CLI's standard output holds that one back). */
+   * may be unfinished (the CLI's standard output holds that one back).
+   * Since 1.1: 1.0 returned PCOL_ETOOBIG for these refusals. */
   PCOL_EBUDGET = -9
 };
 
@@ -744,6 +757,18 @@ typedef struct pcol_write_options {
    * untouched.  Costs a second pass over the file (and, for path "-", the
    * whole file in memory first). */
   bool validate;
+  /* compress_lz4's level, as the lz4 command's: 1-2 LZ4's fast coder,
+   * 3-12 LZ4HC at that level (smaller, slower to write; reading is as
+   * fast); 0 = auto: PCOL_LZ4_DEFAULT_LEVEL for format 1.3, 1 for
+   * format_version 2 (the 1.0 files earlier writers made, byte for byte).
+   * Other values: PCOL_EINVAL.  Read only when LZ4 is the codec
+   * (compress_lz4 without compress_zstd).  Since 1.1, in the byte that was
+   * padding between validate and format_version in 1.0: the struct's size
+   * (12 bytes) and its other fields' offsets are 1.0's.  A 1.0 program that
+   * left that byte uninitialized (fields assigned one by one, no initializer
+   * or memset) may pass any level here when it asks for LZ4: initialize the
+   * struct whole (= {0}, designated initializers). */
+  uint8_t lz4_level;
   /* The format minor version to write: 3: columns
    * encoded in their narrowest form read in place (format 1.3, spec.md
    * §4.1), in a compact directory, with the per-source summary (§6.10:
@@ -760,19 +785,14 @@ typedef struct pcol_write_options {
    * under LZ4 0.69x the bytes of format_version 4's.
    * Other values: PCOL_EINVAL. */
   uint16_t format_version;
-  /* compress_lz4's level, as the lz4 command's: 1-2 LZ4's fast coder,
-   * 3-12 LZ4HC at that level (smaller, slower to write; reading is as
-   * fast); 0 = auto: PCOL_LZ4_DEFAULT_LEVEL for format 1.3, 1 for
-   * format_version 2 (the 1.0 files earlier writers made, byte for byte).
-   * Other values: PCOL_EINVAL. */
-  uint8_t lz4_level;
 } pcol_write_options;
 #define PCOL_WRITE_FORMAT_DEFAULT 5
 #define PCOL_ZSTD_DEFAULT_LEVEL 9 /* go-cpu-large: 0.65x the .pb.gz in 1.2 s; 19 gives 0.60x in 8x the time */
 #define PCOL_ZSTD_SMALL_LEVEL 19  /* a section of 1 MiB takes ~0.1-0.3 s at 19 */
 #define PCOL_ZSTD_SMALL_BYTES ((uint64_t)1 << 20)
 /* LZ4HC 4: 10M Rprof samples 0.92x the bytes of the fast coder (0.99x their
- * .pb.gz) for 1.12x its CPU; 9 saves 0.4% more for 1.8x (bench/results/lz4-1.3.md) */
+ * .pb.gz) for 1.12x its CPU; 9 saves 0.4% more for 1.8x (bench/results/lz4-1.3.md).
+ * Since 1.1. */
 #define PCOL_LZ4_DEFAULT_LEVEL 4
 
 /* Writes a pcol file atomically: temp file in the target directory, fsync,
@@ -902,7 +922,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, const pcol_s
  * one line, no line end, malloc'd (free() it): "a relative time range
  * counts from each source's own start: it took a window of each of the N
  * recordings it reaches, and their durations add up; a wall-clock range
- * ... takes one window of them all".  The CLI's views print it as a note. */
+ * ... takes one window of them all".  The CLI's views print it as a note.
+ * Since 1.1. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_range_note(pcol_file *f, const pcol_select *sel, char **note,
                                                     pcol_error *err);
 /* The comments go's merge of the same sources gives (profile.Merge: the
@@ -1406,7 +1427,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_default_note(pcol_file *f, const 
  * they state one (a JFR recording's cpu), *warning = false and the stated
  * default's note, "... (write another source with SELECT)".  SELECT: how
  * the caller's user selects a source ("--source N" for the CLI, "source =
- * N" for R).  The CLI's unpack --to rprof and R's pcol_to_rprof say it. */
+ * N" for R).  The CLI's unpack --to rprof and R's pcol_to_rprof say it.
+ * Since 1.1. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_rprof_note(pcol_file *f, const pcol_select *sel,
                                                           const char *select, char **note,
                                                           bool *warning, pcol_error *err);
@@ -1434,7 +1456,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_
  * (source N (TYPE URI), ... the first 3, ...)"; not called when every
  * selected source has it.  Each text is one line, no line end, its names as
  * the file has them.  The CLI's views and exports warn of it after
- * --value, R's pcol_to_rprof(value =) too. */
+ * --value, R's pcol_to_rprof(value =) too.  Since 1.1. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel,
                                                              const pcol_value_sel *v,
                                                              void (*note)(void *ctx, const char *text),
@@ -1697,7 +1719,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_top_many(
     size_t *dropped, pcol_sum *label_cutoff, pcol_many_top *info, pcol_error *err);
 /* pcol_range_note of the union of the inputs a pcol_top_many result t
  * answered (sel: the selection it was given): the same words, *note NULL
- * when there is nothing to say (or t is not such a result). */
+ * when there is nothing to say (or t is not such a result).  Since 1.1. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_many_range_note(const pcol_top *t, const pcol_select *sel,
                                                              char **note, pcol_error *err);
 
@@ -2060,7 +2082,7 @@ PCOL_API bool pcol_unit_known(pcol_str from);
  * it is), divided by 10^D.  *base points into from or a static string;
  * *decimals (NULL: not asked) gets D, 0 for a unit that is no decimal
  * one (a text that writes such sums as decimals, pcol fold's, is in U:
- * divide it by the divisor / 10^D). */
+ * divide it by the divisor / 10^D).  Since 1.1. */
 PCOL_API double pcol_unit_base(pcol_str from, pcol_str *base, int *decimals);
 /* true when `to` is "auto", "minimum", "raw" or a unit of from's family. */
 PCOL_API bool pcol_unit_valid_target(pcol_str from, const char *to);

@@ -6,6 +6,7 @@
 #include "writer.h" /* pcol_builder_write_image */
 #include "reader.h" /* pcol_idmemo */
 #include <math.h>
+#include <stddef.h> /* offsetof */
 #include <stdio.h>
 
 static pcol_builder *new_builder(void) {
@@ -314,6 +315,43 @@ Test(format, zstd_level_out_of_range_is_refused) {
   pcol_error err = {0};
   cr_assert_eq(pcol_builder_write_mem(b, &o, &mem, &len, &err), PCOL_EINVAL);
   cr_assert(strstr(err.message, "zstd level 23"), "%s", err.message);
+  pcol_builder_free(b);
+}
+
+/* lz4_level (1.1) lies in the byte that was 1.0's padding of
+ * pcol_write_options (between validate and format_version): the struct keeps
+ * 1.0's size and offsets (first added at its end, it made it 16 bytes: a
+ * 1.0 program's 12-byte struct read past its end).  A 1.0 program may have
+ * left that byte uninitialized: it is read only when LZ4 is the codec, so a
+ * raw or zstd write with any byte there writes as 1.0 did (the same file),
+ * and an LZ4 write with a level past 12 is refused. */
+Test(format, lz4_level_read_only_for_lz4) {
+  pcol_builder *b = rich_profile();
+  pcol_error err = {0};
+  cr_assert_eq(sizeof(pcol_write_options), 12, "pcol_write_options is 1.0's size");
+  cr_assert(offsetof(pcol_write_options, compress_lz4) == 0 && offsetof(pcol_write_options, compress_zstd) == 1 &&
+                offsetof(pcol_write_options, zstd_level) == 4 && offsetof(pcol_write_options, validate) == 8 &&
+                offsetof(pcol_write_options, format_version) == 10,
+            "pcol_write_options' 1.0 fields at 1.0's offsets");
+  cr_assert_eq(offsetof(pcol_write_options, lz4_level), 9, "lz4_level in 1.0's padding byte");
+  for (int codec = 0; codec < 3; codec++) {
+    pcol_write_options clean = {.compress_lz4 = codec == 1, .compress_zstd = codec == 2, .zstd_level = 1};
+    pcol_write_options junk = clean;
+    junk.lz4_level = 0xa5; /* the padding byte of a 1.0 caller's struct */
+    void *m1 = NULL, *m2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    cr_assert_eq(pcol_builder_write_mem(b, &clean, &m1, &l1, &err), PCOL_OK, "%s", err.message);
+    int rc = pcol_builder_write_mem(b, &junk, &m2, &l2, &err);
+    if (codec == 1) {
+      cr_assert_eq(rc, PCOL_EINVAL, "an LZ4 level of 165 is refused");
+      cr_assert(strstr(err.message, "lz4 level 165"), "%s", err.message);
+    } else {
+      cr_assert_eq(rc, PCOL_OK, "codec %d: lz4_level is not read: %s", codec, err.message);
+      cr_assert(l1 == l2 && memcmp(m1, m2, l1) == 0, "codec %d: the same file", codec);
+    }
+    free(m1);
+    free(m2);
+  }
   pcol_builder_free(b);
 }
 

@@ -28,13 +28,16 @@ check-layers: $(LIB_OBJ) $(TOOL_OBJ)
 	@bash tests/check_layers.sh $(BUILD)/obj
 
 # The public header compiles alone under gcc/g++/clang/clang++ -pedantic
-# -Werror (tests/check_header.sh), and libpcol.a defines no global but the
-# header's functions (tests/check_symbols.sh; t_install.sh checks the
-# installed archive too).
+# -Werror (tests/check_header.sh); libpcol.a defines no global but the
+# header's functions, and libpcol.so exports them, nothing else, each at its
+# node of lib/libpcol.map, a program using the newest node refused by a
+# library without it (tests/check_symbols.sh; t_install.sh checks the
+# installed libraries too).
 check-header:
 	@bash tests/check_header.sh include
-check-symbols: $(LIBA)
+check-symbols: $(LIBA) $(LIBSO)
 	@bash tests/check_symbols.sh $(LIBA) include/pcol.h
+	@bash tests/check_symbols.sh $(LIBSO) include/pcol.h lib/libpcol.map
 
 # doc/api.md names every PCOL_API function of include/pcol.h, as generated
 # from it (python3 tests/api_doc.py rewrites it).

@@ -641,7 +641,9 @@ int pcol_write_options_check(const pcol_write_options *opt, pcol_error *err) {
   if (opt && opt->compress_zstd && (opt->zstd_level < 0 || opt->zstd_level > 22))
     return pcol_error_set(err, PCOL_EINVAL, "zstd level %d is not in 1..22 (or 0, auto)",
                           opt->zstd_level);
-  if (opt && opt->lz4_level > 12)
+  /* lz4_level only when LZ4 is the codec: it lies where 1.0's struct had
+   * padding, which a 1.0 caller may have left uninitialized (pcol.h) */
+  if (opt && opt->compress_lz4 && !opt->compress_zstd && opt->lz4_level > 12)
     return pcol_error_set(err, PCOL_EINVAL, "lz4 level %u is not in 1..12 (or 0, auto)",
                           (unsigned)opt->lz4_level);
   return PCOL_OK;
