@@ -258,8 +258,8 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
   FZ_NOTE_SELECT(pcol_select_iter(f, &sel, fz_select_cb, &acc, &err));
 #undef FZ_NOTE_SELECT
   /* the exporters, as `pcol unpack` and `pcol export` run them (every
-   * writer: rprof, pprof, Perun, collapsed, speedscope, Firefox, OTLP, V8
-   * and ClickHouse's tables).  Text exports write every
+   * writer: rprof, pprof, Perun, collapsed, speedscope, Firefox, OTLP, V8,
+   * Chrome trace events and ClickHouse's tables).  Text exports write every
    * sample's whole stack, so their output is samples x depth: a 30 KB file
    * can legitimately ask for 100 MB.  That is amplification, not a hang;
    * skip such files so the fuzzer spends its time elsewhere. */
@@ -277,6 +277,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     erc |= pcol_export_firefox(f, &all, nul, &err);
     erc |= pcol_export_otlp(f, &all, nul, &err);
     erc |= pcol_export_v8(f, &all, nul, &err);
+    erc |= pcol_export(f, PCOL_FMT_CHROME, &all, nul, NULL, &err); /* (no function of its own) */
     FILE *ch[PCOL_CH_NTABLES];
     for (int t = 0; t < PCOL_CH_NTABLES; t++) ch[t] = nul;
     pcol_export_options eo = {0};
@@ -297,6 +298,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
       erc |= pcol_export_speedscope(f, &part[k], nul, &err);
       erc |= pcol_export_otlp(f, &part[k], nul, &err);
       erc |= pcol_export_v8(f, &part[k], nul, &err); /* (the one source selected) */
+      erc |= pcol_export(f, PCOL_FMT_CHROME, &part[k], nul, NULL, &err);
       erc |= pcol_export_firefox(f, &part[k], nul, &err);
       erc |= pcol_export_pprof(f, &part[k], nul, 0, &err);
     }
