@@ -7,7 +7,8 @@
  * and a time range; the marks of a cut result (pcol_top_mark_inline, as
  * `pcol top` makes them) and peek's edges (which read the subtree sums walk
  * mode makes afterwards) too.  The mode is chosen by PCOL_DEBUG (top.c
- * top_run), so both run in one process.  In each mode,
+ * top_run), so both run in one process; by line and source line, so is
+ * whether the line keys are found by place or hashed (line-hash).  In each mode,
  * pcol_top_compute_shown (marks made once, for the rows shown) must give
  * the rows and marks of pcol_top_compute_cut + pcol_top_mark_inline, and of
  * pcol_top_compute_cut alone when nothing is dropped and every row is
@@ -199,6 +200,13 @@ static int compare_file(pcol_file *f, const char *name) {
         snprintf(what, sizeof what, "%s value %d select %zu by %d", name, vi, s, (int)bys[b]);
         cr_expect(same(&x, &y, what), "%s", what);
         n += !x.rc;
+        if (bys[b] == PCOL_BY_LINE || bys[b] == PCOL_BY_SOURCE_LINE) {
+          tops z; /* line keys hashed, not found by place (top.c dense_make) */
+          run(f, &sels[s], &v, bys[b], "top-sums line-hash", peek, &z);
+          cr_expect(same(&x, &z, what), "%s: line-hash", what);
+          n += !z.rc;
+          tops_free(&z);
+        }
         tops_free(&x);
         tops_free(&y);
       }

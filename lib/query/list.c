@@ -22,23 +22,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct entry {
-  pcol_str name, file; /* file: cleaned, in the arena */
-  pcol_str raw;        /* the file as the profile names it (borrowed) */
-  int64_t line, start;
-  pcol_sum flat, cum;
-  uint32_t fn, rank; /* rank: the order of (name, file) among the entries' functions */
-} entry;
-
 /* What list needs of a function, found once per function (a profile has
  * 10-100x more lines than functions): its cleaned file in the arena and
  * whether the regex matches it. */
 typedef struct fninfo {
   size_t off, len;
-  pcol_str name, raw;
+  pcol_str name, raw; /* raw: the file as the profile names it (borrowed) */
+  pcol_str file;      /* cleaned, in the arena (once the arena is made) */
+  int64_t start;      /* its start line (0: none) */
   int seen, match;
-  uint32_t rank;
+  uint32_t rank;      /* the order of (name, file) among the entries' functions */
 } fninfo;
+
+/* A line of the result: its row of the lines' result (flat and cum) and
+ * its function (fi[fn], fn = function id + 1): 16 bytes, not the ~110 of
+ * the strings and sums, for 10^5 lines made, sorted and copied. */
+typedef struct entry {
+  int64_t line;
+  uint32_t fn, row;
+} entry;
+
+/* The entries' functions and rows. */
+typedef struct ents_ctx {
+  const fninfo *fi;
+  const pcol_top_row *rows;
+} ents_ctx;
 
 typedef struct list_priv {
   pcol_top top;    /* owns the names */
@@ -122,11 +130,14 @@ static int sort_bucket(entry_key *k, size_t m) {
  * buckets in entry order (stable), then each bucket by line: linear where
  * qsort of every key was ~8% of list --by file (156k lines in 24 files).
  * at: nord + 1 zeroed counters. */
-static int sort_entries(const entry *ents, size_t n, entry_key *ek, size_t *at, size_t nord) {
-  for (size_t i = 0; i < n; i++) at[ents[i].rank + 1]++;
+static int sort_entries(const entry *ents, const fninfo *fi, size_t n, entry_key *ek, size_t *at,
+                        size_t nord) {
+  for (size_t i = 0; i < n; i++) at[fi[ents[i].fn].rank + 1]++;
   for (size_t r = 0; r < nord; r++) at[r + 1] += at[r];
-  for (size_t i = 0; i < n; i++)
-    ek[at[ents[i].rank]++] = (entry_key){ents[i].rank, (uint32_t)i, ents[i].line};
+  for (size_t i = 0; i < n; i++) {
+    uint32_t r = fi[ents[i].fn].rank;
+    ek[at[r]++] = (entry_key){r, (uint32_t)i, ents[i].line};
+  }
   for (size_t a = 0; a < n;) { /* at[r] is now the end of bucket r */
     size_t e = at[ek[a].rank];
     PCOL_RETURN_NOT_OK(sort_bucket(ek + a, e - a));
@@ -155,22 +166,24 @@ static int64_t sat_add(int64_t lo, int64_t d) {
 
 /* One block: the window of the source, or the lines with samples when the
  * source cannot be read (error set). */
-static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_options *o,
-                      pcol_list_block *b, size_t bi, pcol_error *err) {
+static int make_block(list_priv *p, const entry *e, size_t n, const ents_ctx *ec,
+                      const pcol_list_options *o, pcol_list_block *b, size_t bi, pcol_error *err) {
+  const fninfo *fi = ec->fi;
+  const pcol_top_row *rows = ec->rows;
   if (!(p->starts[bi] = malloc(2 * n * sizeof **p->starts))) return pcol_oom(err);
   for (size_t i = 0; i < n; i++) {
     p->starts[bi][2 * i] = e[i].line;
-    p->starts[bi][2 * i + 1] = e[i].start;
+    p->starts[bi][2 * i + 1] = fi[e[i].fn].start;
   }
   p->nstarts[bi] = n;
-  b->name = e[0].name;
-  b->file = e[0].file;
-  b->profile_file = e[0].raw;
+  b->name = fi[e[0].fn].name;
+  b->file = fi[e[0].fn].file;
+  b->profile_file = fi[e[0].fn].raw;
   int64_t start = INT64_MAX, end = INT64_MIN;
   for (size_t i = 0; i < n; i++) {
-    b->flat += e[i].flat;
-    b->cum += e[i].cum;
-    int64_t s = e[i].start > 0 ? e[i].start : sat_add(e[i].line, -5);
+    b->flat += rows[e[i].row].flat;
+    b->cum += rows[e[i].row].cum;
+    int64_t s = fi[e[i].fn].start > 0 ? fi[e[i].fn].start : sat_add(e[i].line, -5);
     if (s < start) start = s;
     if (sat_add(e[i].line, 5) > end) end = sat_add(e[i].line, 5);
   }
@@ -196,13 +209,13 @@ static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_op
     for (size_t i = 0; i < n; i++) {
       pcol_list_line *l = &b->lines[b->nlines];
       if (b->nlines && l[-1].line == e[i].line) {
-        l[-1].flat += e[i].flat;
-        l[-1].cum += e[i].cum;
+        l[-1].flat += rows[e[i].row].flat;
+        l[-1].cum += rows[e[i].row].cum;
         continue;
       }
       l->line = e[i].line;
-      l->flat = e[i].flat;
-      l->cum = e[i].cum;
+      l->flat = rows[e[i].row].flat;
+      l->cum = rows[e[i].row].cum;
       b->nlines++;
     }
     return PCOL_OK;
@@ -234,8 +247,8 @@ static int make_block(list_priv *p, const entry *e, size_t n, const pcol_list_op
       l->text.len = len;
       while (k < n && e[k].line < ln) k++;
       for (; k < n && e[k].line == ln; k++) {
-        l->flat += e[k].flat;
-        l->cum += e[k].cum;
+        l->flat += rows[e[k].row].flat;
+        l->cum += rows[e[k].row].cum;
       }
     }
     q = nl ? nl + 1 : qe;
@@ -325,13 +338,12 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
       if (x->match < 0) rc = pcol_oom(err);
       if (x->match > 0 && PCOL_GROW(ord, nord, ord_cap)) rc = pcol_oom(err);
       if (!rc && x->match > 0) ord[nord++] = fn + 1;
+      x->start = fn && fn <= fc.nfn ? pcol_view_i64(&start_col, fn - 1) : 0;
+      if (x->start == PCOL_NA_I64) x->start = 0;
     }
     if (x->match <= 0) continue;
-    entry e = {x->name, {NULL, 0}, x->raw, 0, 0, r->flat, r->cum, fn + 1, 0};
-    e.line = pcol_view_i64(&fc.ln_line, li);
+    entry e = {pcol_view_i64(&fc.ln_line, li), fn + 1, (uint32_t)i}; /* (rows < 2^31: keys) */
     if (e.line == PCOL_NA_I64) e.line = 0;
-    e.start = fn && fn <= fc.nfn ? pcol_view_i64(&start_col, fn - 1) : 0;
-    if (e.start == PCOL_NA_I64) e.start = 0;
     ents[nents++] = e;
   }
   if (!rc && nord) { /* rank the functions by (name, file); equal pairs share a rank */
@@ -340,18 +352,16 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     for (size_t i = 0; i < nord; i++)
       fi[ord[i]].rank = i && !fn_cmp(&ord[i - 1], &ord[i], &rk) ? fi[ord[i - 1]].rank : (uint32_t)i;
   }
-  for (size_t i = 0; !rc && i < nents; i++) {
-    const fninfo *x = &fi[ents[i].fn];
-    ents[i].file = (pcol_str){(const char *)p->arena.data + x->off, x->len};
-    ents[i].rank = x->rank;
+  for (size_t i = 0; !rc && fi && i < nord; i++) {
+    fninfo *x = &fi[ord[i]];
+    x->file = (pcol_str){(const char *)p->arena.data + x->off, x->len};
   }
-  free(fi);
   free(ord);
   if (!rc && nents) {
     entry_key *ek = malloc(nents * sizeof *ek); /* (nents < 2^31: top's keys) */
     entry *sorted = malloc(nents * sizeof *sorted);
     size_t *at = calloc((size_t)nord + 1, sizeof *at); /* (ranks < nord) */
-    if (ek && sorted && at && !sort_entries(ents, nents, ek, at, nord)) {
+    if (ek && sorted && at && !sort_entries(ents, fi, nents, ek, at, nord)) {
       for (size_t i = 0; i < nents; i++) sorted[i] = ents[ek[i].i];
       free(ents);
       ents = sorted;
@@ -369,28 +379,36 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
     p->nstarts = calloc(nents, sizeof *p->nstarts);
     if (!out->blocks || !p->starts || !p->nstarts) rc = pcol_oom(err);
   }
+  ents_ctx ec = {fi, p ? p->top.rows : NULL};
+#define ENAME(i) (fi[ents[i].fn].name)
+#define EFILE(i) (fi[ents[i].fn].file)
+#define ERANK(i) (fi[ents[i].fn].rank) /* (one rank: one name and file) */
   for (size_t i = 0; !rc && i < nents;) {
     size_t j = i; /* one function (by file: one file) */
-    while (j < nents && !str_cmp(ents[j].name, ents[i].name) &&
-           (by == PCOL_BY_LINE || !str_cmp(ents[j].file, ents[i].file)))
+    while (j < nents && (ERANK(j) == ERANK(i) || (!str_cmp(ENAME(j), ENAME(i)) &&
+                                                 (by == PCOL_BY_LINE || !str_cmp(EFILE(j), EFILE(i))))))
       j++;
     int any_file = 0;
-    for (size_t x = i; x < j; x++) any_file |= ents[x].file.len > 0;
+    for (size_t x = i; x < j; x++) any_file |= EFILE(x).len > 0;
     if (!any_file) { /* pprof: "No source information for NAME" */
-      out->blocks[out->nblocks].name = ents[i].name;
+      out->blocks[out->nblocks].name = ENAME(i);
       out->blocks[out->nblocks++].file = (pcol_str){NULL, 0};
     }
     for (size_t x = i; any_file && x < j && !rc;) {
       size_t y = x;
-      while (y < j && !str_cmp(ents[y].file, ents[x].file)) y++;
-      if (ents[x].file.len) {
+      while (y < j && (ERANK(y) == ERANK(x) || !str_cmp(EFILE(y), EFILE(x)))) y++;
+      if (EFILE(x).len) {
         size_t bi = out->nblocks++;
-        rc = make_block(p, ents + x, y - x, &o, &out->blocks[bi], bi, err);
+        rc = make_block(p, ents + x, y - x, &ec, &o, &out->blocks[bi], bi, err);
       }
       x = y;
     }
     i = j;
   }
+#undef ENAME
+#undef EFILE
+#undef ERANK
+  free(fi);
   if (!rc && by == PCOL_BY_SOURCE_LINE && out->nblocks && !o.drop_negative) {
     /* a file's cum counts a sample once, as top --by file does: the sum of
      * its lines' cums counts a sample once per line of the file on its

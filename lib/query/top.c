@@ -112,6 +112,16 @@ typedef struct pcol_q_topctx {
   pcol_q_keytab xids;   /* (mapping file, start line) pairs */
   pcol_view fn_start;
   uint32_t *lnfn;       /* build_loc_keys: the lines' functions, read once (NULL: the view) */
+  int64_t *lnline;      /* and their line numbers (NULL: the view) */
+  /* BY_LINE and BY_SOURCE_LINE without obj_names: the keys of the line
+   * identities (prefix, mode, line) found by place, not hashed
+   * (dense_make): group g = prefix id * 2 + (mode != 0) holds its lines from
+   * dg_min[g] at slots dg_base[g] + 1 + (line - dg_min[g]), its line NA at
+   * dg_base[g]; a slot holds the key (0: none yet) */
+  uint32_t *dense;
+  uint64_t *dg_base, *dg_end; /* (dg_base UINT64_MAX: a group without slots) */
+  int64_t *dg_min;
+  size_t dg_n;
   uint64_t *loff;       /* and the locations' line offsets */
   pcol_q_keytab pres;   /* composed: the fixed part of a function's line names (fn_prefix) */
   uint32_t *fn_pid;     /* function -> its id in pres, bit 31 = it has a file (0 = not yet) */
@@ -151,6 +161,17 @@ typedef struct line_id {
  * (0: empty); 8 bytes, so that the table of 10^5 lines stays in cache. */
 typedef uint64_t lslot;
 
+static void dense_free(topctx *t) {
+  free(t->dense);
+  free(t->dg_base);
+  free(t->dg_end);
+  free(t->dg_min);
+  t->dense = NULL;
+  t->dg_base = t->dg_end = NULL;
+  t->dg_min = NULL;
+  t->dg_n = 0;
+}
+
 /* What build_loc_keys leaves behind that the result does not need. */
 static void ctx_free_temps(topctx *t) {
   free(t->fn_key);
@@ -161,8 +182,11 @@ static void ctx_free_temps(topctx *t) {
   free(t->stamp);
   free(t->lnfn);
   free(t->loff);
+  free(t->lnline);
+  dense_free(t);
   t->lnfn = NULL;
   t->loff = NULL;
+  t->lnline = NULL;
   t->fn_key = t->loc_koff = t->loc_keys = t->loc_aoff = t->loc_all = NULL;
   t->stamp = NULL;
   t->stamp_cap = 0;
@@ -448,6 +472,25 @@ static int line_id_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *e
   return PCOL_OK;
 }
 
+/* The key of line identity *l (address 0, no xid, mode 0-2) by place in
+ * the dense table when it has one for it, else line_id_key.  Every line
+ * row's identity has its slot (dense_make saw them all), so an identity
+ * is found in one of the two only. */
+static int line_place_key(topctx *t, const line_id *l, uint32_t *key, pcol_error *err) {
+  size_t g = (size_t)l->pid * 2 + (l->mode != 0); /* (mode 2, by source line: a file) */
+  if (t->dense && g < t->dg_n && t->dg_base[g] != UINT64_MAX) {
+    uint64_t at = t->dg_base[g], off = (uint64_t)l->line - (uint64_t)t->dg_min[g];
+    int in = l->line == PCOL_NA_I64 || (l->line >= t->dg_min[g] && off < t->dg_end[g] - at - 1);
+    if (in && l->line != PCOL_NA_I64) at += 1 + off;
+    if (in) {
+      if (!t->dense[at]) PCOL_RETURN_NOT_OK(new_key(t, l, &t->dense[at], err));
+      *key = t->dense[at];
+      return PCOL_OK;
+    }
+  }
+  return line_id_key(t, l, key, err);
+}
+
 /* The name of a line identity, appended to t->scratch: by source line
  * "FILE:LINE"; by line pprof -lines' "FUNCTION FILE:LINE" with the full
  * path (NameComponents in pprof's graph.go): without a line "FUNCTION
@@ -554,6 +597,11 @@ static inline int line_key(topctx *t, uint64_t li, uint32_t *key, pcol_error *er
   return line_key_make(t, li, fn, key, err);
 }
 
+/* The line number of line row li. */
+static inline int64_t line_ln(const topctx *t, uint64_t li) {
+  return t->lnline ? t->lnline[li] : pcol_view_i64(&t->fc.ln_line, li);
+}
+
 static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pcol_error *err) {
   *key = 0;
   if (t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) {
@@ -578,7 +626,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     t->fn_key[fn] = *key;
     return PCOL_OK;
   }
-  line_id l = {0, pcol_view_i64(&t->fc.ln_line, li), 0, 2, 0};
+  line_id l = {0, line_ln(t, li), 0, 2, 0};
   int hasfile;
   if (t->by == PCOL_BY_FILE_FUNCTION) { /* the LINE key without its line: one a function */
     if (fn == 0) return PCOL_OK;
@@ -595,7 +643,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   if (t->by == PCOL_BY_SOURCE_LINE) { /* "FILE:LINE", only frames that have both */
     if (l.line == 0 || l.line == PCOL_NA_I64) return PCOL_OK;
     PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
-    return hasfile ? line_id_key(t, &l, key, err) : PCOL_OK;
+    return hasfile ? line_place_key(t, &l, key, err) : PCOL_OK;
   }
   /* BY_LINE, BY_ADDRESS.  A frame with no line is skipped for Rprof
    * sources, as summaryRprof(lines = "show") keeps only locations. */
@@ -607,9 +655,79 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
   l.mode = (uint8_t)hasfile;
   /* graph.go nodeInfo with ObjNames, or for a function without a name */
-  if (t->objnames || (t->unnamed_is_frame && fn_nameless(t, fn)))
+  if (t->objnames || (t->unnamed_is_frame && fn_nameless(t, fn))) {
     PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
-  return line_id_key(t, &l, key, err);
+    return line_id_key(t, &l, key, err);
+  }
+  return l.addr ? line_id_key(t, &l, key, err) : line_place_key(t, &l, key, err);
+}
+
+/* The dense table of line_place_key, when the lines of each group span
+ * little more than the lines (a source's lines are numbered from 1): a
+ * pass over the line rows for each function's smallest and largest line,
+ * one over the functions for their groups'.  Hashing and probing 156k
+ * line keys, a cache miss each, was a fifth of `list --by file`.  Leaves
+ * no table (the hash does it all) when the spans are too wide. */
+static int dense_make(topctx *t, pcol_error *err) {
+  pcol_q_fctx *c = &t->fc;
+  uint64_t nl = c->nlines, nfn = c->nfn;
+  int src = t->by == PCOL_BY_SOURCE_LINE;
+  int64_t *fmin = malloc((nfn + 1) * sizeof *fmin), *fmax = malloc((nfn + 1) * sizeof *fmax);
+  uint8_t *has = calloc(nfn + 1, 1); /* a function some line row names */
+  int rc = fmin && fmax && has ? PCOL_OK : pcol_oom(err);
+  for (uint64_t i = 0; !rc && i <= nfn; i++) fmin[i] = INT64_MAX, fmax[i] = INT64_MIN;
+  for (uint64_t li = 0; !rc && li < nl; li++) {
+    uint32_t fn = t->lnfn[li];
+    int64_t ln = t->lnline[li];
+    if (!fn || fn > nfn) continue;
+    has[fn] = 1;
+    if (ln == PCOL_NA_I64 || ln == 0) continue; /* (NA, and by line 0: the group's slot NA) */
+    if (ln < fmin[fn]) fmin[fn] = ln;
+    if (ln > fmax[fn]) fmax[fn] = ln;
+  }
+  /* the groups of those functions (fn_prefix: their prefix ids) */
+  for (uint64_t fn = 1; !rc && fn <= nfn; fn++) {
+    uint32_t pid;
+    int hf;
+    if (has[fn]) rc = fn_prefix(t, (uint32_t)fn, &pid, &hf, err);
+  }
+  size_t ng = (size_t)t->pres.n * 2 + 2;
+  if (!rc) {
+    t->dg_n = ng;
+    t->dg_base = malloc(ng * sizeof *t->dg_base);
+    t->dg_end = malloc(ng * sizeof *t->dg_end);
+    t->dg_min = malloc(ng * sizeof *t->dg_min);
+    if (!t->dg_base || !t->dg_end || !t->dg_min) rc = pcol_oom(err);
+  }
+  int64_t *gmax = (int64_t *)t->dg_end; /* (the largest line until the slots are laid) */
+  for (size_t g = 0; !rc && g < ng; g++) t->dg_base[g] = UINT64_MAX, t->dg_min[g] = INT64_MAX, gmax[g] = INT64_MIN;
+  for (uint64_t fn = 1; !rc && fn <= nfn; fn++) {
+    if (!t->fn_pid[fn] || (src && !(t->fn_pid[fn] >> 31))) continue; /* no key by place */
+    if (!src && t->unnamed_is_frame && fn_nameless(t, (uint32_t)fn)) continue; /* (obj_xid) */
+    size_t g = (size_t)(t->fn_pid[fn] & (FN_PID_NAMELESS - 1)) * 2 + (t->fn_pid[fn] >> 31);
+    t->dg_base[g] = 0; /* it has slots */
+    if (fmin[fn] < t->dg_min[g]) t->dg_min[g] = fmin[fn];
+    if (fmax[fn] > gmax[g]) gmax[g] = fmax[fn];
+  }
+  uint64_t n = 0, most = 4 * nl + 4096;
+  for (size_t g = 0; !rc && g < ng && n <= most; g++) {
+    if (t->dg_base[g] == UINT64_MAX) continue;
+    uint64_t span = t->dg_min[g] <= gmax[g] ? (uint64_t)gmax[g] - (uint64_t)t->dg_min[g] + 1 : 0;
+    if (span > most) {
+      n = most + 1;
+      break;
+    }
+    t->dg_base[g] = n;
+    n += 1 + span;
+    t->dg_end[g] = n;
+  }
+  if (!rc && n <= most && !(t->dense = pcol_alloc_hot((n ? n : 1) * sizeof *t->dense, 1)))
+    rc = pcol_oom(err);
+  if (rc || n > most) dense_free(t);
+  free(has);
+  free(fmin);
+  free(fmax);
+  return rc;
 }
 
 /* BY_LINE and BY_SOURCE_LINE: fetches the table slot that line row li's key
@@ -622,10 +740,16 @@ static inline void line_slot_prefetch(const topctx *t, uint64_t li) {
   if (li >= t->fc.nlines) return;
   uint32_t fn = t->lnfn[li], pid;
   if (!fn || fn > t->fc.nfn || !(pid = t->fn_pid[fn])) return;
-  line_id l = {0, pcol_view_i64(&t->fc.ln_line, li), pid & (FN_PID_NAMELESS - 1), 2, 0};
+  line_id l = {0, line_ln(t, li), pid & (FN_PID_NAMELESS - 1), 2, 0};
   if (t->by == PCOL_BY_LINE) {
     if (l.line == 0) l.line = PCOL_NA_I64;
     l.mode = (uint8_t)(pid >> 31);
+  }
+  if (t->dense) { /* (a table of 10^5 slots, read at random: past the nearest cache) */
+    size_t g = (size_t)l.pid * 2 + (pid >> 31);
+    if (g < t->dg_n && t->dg_base[g] != UINT64_MAX && l.line != PCOL_NA_I64 && l.line >= t->dg_min[g])
+      __builtin_prefetch(&t->dense[t->dg_base[g] + 1 + ((uint64_t)l.line - (uint64_t)t->dg_min[g])]);
+    return;
   }
   __builtin_prefetch(&t->lslot[line_id_hash(&l) & (t->lslot_cap - 1)]);
 }
@@ -700,10 +824,10 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   /* at most a key a line or unsymbolized location: sized once, instead of
    * growing through a rehash of every key at each doubling (measured a
    * fifth of `top --by line` on 156k lines) */
-  if (t->composed) PCOL_RETURN_NOT_OK(lslot_reserve(t, (size_t)(c->nlines + c->nloc), err));
+  /* (composed: the line-key table is sized below, after dense_make) */
   /* by function or file, at most a key a function: the same, for the names
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
-  else if (pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
+  if (!t->composed && pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
   /* the stamps (a location's keys told apart past STAMP_FROM of them) are
    * made at the first such location, sized for every key there can be (a
    * key a function, line or unsymbolized location, and names), not a
@@ -718,8 +842,11 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   const pcol_view *lo = &c->fr.loc_off;
   free(t->lnfn);
   free(t->loff);
+  free(t->lnline);
+  dense_free(t);
   t->lnfn = NULL;
   t->loff = NULL;
+  t->lnline = NULL;
   if (c->ln_fn.count >= c->nlines && lo->count > c->nloc &&
       (t->lnfn = pcol_alloc_hot((c->nlines + 1) * sizeof *t->lnfn, 0)) &&
       (t->loff = pcol_alloc_hot((c->nloc + 1) * sizeof *t->loff, 0))) {
@@ -729,6 +856,17 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     free(t->lnfn);
     t->lnfn = NULL;
   }
+  /* line keys by place (dense_make), when the lines were read;
+   * PCOL_DEBUG=line-hash hashes them all (test_top_modes compares the two) */
+  const char *dbg = getenv("PCOL_DEBUG");
+  if (t->lnfn && !t->objnames && (t->by == PCOL_BY_LINE || t->by == PCOL_BY_SOURCE_LINE) &&
+      !(dbg && strstr(dbg, "line-hash")) &&
+      c->ln_line.count >= c->nlines && (t->lnline = pcol_alloc_hot((c->nlines + 1) * sizeof *t->lnline, 0))) {
+    pcol_view_read_u64(&c->ln_line, 0, c->nlines, (uint64_t *)t->lnline);
+    PCOL_RETURN_NOT_OK(dense_make(t, err));
+  }
+  /* the hash takes what the dense table does not (names, addresses, ...) */
+  if (t->composed && !t->dense) PCOL_RETURN_NOT_OK(lslot_reserve(t, (size_t)(c->nlines + c->nloc), err));
   uint32_t k = 0;
   t->loc_koff[0] = 0;
   t->loc_koff[1] = 0; /* location 0 (none) has no keys */
@@ -2139,8 +2277,14 @@ static int rows_from_sums(const pcol_q_inl_state *is, pcol_file *f, const pcol_s
     for (; bits && k < e; k++) lk[l].bits |= (uint64_t)1 << (*k - 1);
   }
   nd[0] = (nkeys){0, 0};
+  enum { AHEAD = 16 }; /* nodes: the parent's and the location's keys fetched ahead (both at random) */
   for (uint64_t n = 1; n <= ns; n++) {
     uint32_t q = trie_at(par, &c.st_parent, n - 1), l = trie_at(loc, &c.st_loc, n - 1);
+    if (par && loc && n + AHEAD <= ns) {
+      uint32_t qa = par[n + AHEAD - 1], la = loc[n + AHEAD - 1];
+      if (qa < n) __builtin_prefetch(&nd[qa]); /* (a parent at or past n: made by then, or corrupt) */
+      if (la <= t->fc.nloc) __builtin_prefetch(&lk[la]);
+    }
     if (q >= n || l > t->fc.nloc) { /* (as top_sums: the sums' result checked it) */
       rc = pcol_error_set(err, PCOL_ECORRUPT, "stack node %llu has a bad parent or location",
                           (unsigned long long)n);
@@ -2149,13 +2293,16 @@ static int rows_from_sums(const pcol_q_inl_state *is, pcol_file *f, const pcol_s
     lkeys x = lk[l];
     nkeys pq = nd[q];
     uint32_t fn = x.first ? x.first : pq.fk;
-    pcol_sum w = pcol_q_nsum_at(&is->sub, n);
     nd[n] = (nkeys){pq.path | x.bits, fn};
-    flat[fn ? fn : nokey] += w;
-    if (!fn) cum[nokey] += w;
-    if (q) { /* less what the children hold */
-      flat[pq.fk ? pq.fk : nokey] -= w;
-      if (!pq.fk) cum[nokey] -= w;
+    pcol_sum w = pcol_q_nsum_at(&is->sub, n);
+    if (!q || fn != pq.fk) { /* (the same key as its parent's: + w - w, nothing; a node
+                              * mostly has its parent's flat key) */
+      flat[fn ? fn : nokey] += w;
+      if (!fn) cum[nokey] += w;
+      if (q) { /* less what the children hold */
+        flat[pq.fk ? pq.fk : nokey] -= w;
+        if (!pq.fk) cum[nokey] -= w;
+      }
     }
     for (uint64_t fresh = x.bits & ~pq.path; fresh; fresh &= fresh - 1)
       cum[__builtin_ctzll(fresh) + 1] += w;
