@@ -1461,6 +1461,22 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_lacking_notes(pcol_file *f, const
                                                              const pcol_value_sel *v,
                                                              void (*note)(void *ctx, const char *text),
                                                              void *ctx, pcol_error *err);
+/* THE data warnings of a view's value, v as pcol_value_resolve gave it
+ * (asked: the caller named it, the CLI's --value), in the CLI's words:
+ * when it was not named and the selected sources' own defaults differ,
+ * pcol_value_default_note's line (advice: how the caller's user names a
+ * value, NULL: "name one with --value TYPE"), warning = true when the
+ * default fell back to samples, false for a stated default's note;
+ * otherwise pcol_value_lacking_notes' lines, each a warning.  note(ctx,
+ * text, warning) once a line (no line end, names as the file has them).
+ * Every view of the CLI says them after its inputs are opened; the R and
+ * Python packages and DuckDB's pcol_top relay them.  Since 1.1. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_select *sel,
+                                                     const pcol_value_sel *v, bool asked,
+                                                     const char *advice,
+                                                     void (*note)(void *ctx, const char *text,
+                                                                  bool warning),
+                                                     void *ctx, pcol_error *err);
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =

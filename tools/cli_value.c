@@ -8,24 +8,6 @@
 
 enum { WARN_MISSING = 3 };
 
-/* The note on a default of sources whose own defaults differ
- * (pcol_value_default_note: the same words the report page shows), one
- * line.  Nothing when they agree, or when the note tells nothing (the
- * parts of a recording that states the default). */
-static void warn_default_note(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                              const char *path, const char *what, const char *advice) {
-  char *note = NULL;
-  pcol_error e = {0};
-  if (pcol_value_default_note(f, sel, what, advice, &note, &e) || !note) return;
-  int samples = !strncmp(note, "the sources measure", 19);
-  fprintf(stderr, "pcol %s: %s: ", cmd->name, samples ? "warning" : "note");
-  cli_print_cstr(stderr, path);
-  fputs(": ", stderr);
-  cli_print_cstr(stderr, note);
-  fputc('\n', stderr);
-  free(note);
-}
-
 void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                           const char *path) {
   char *note = NULL;
@@ -41,14 +23,14 @@ void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_selec
   free(note);
 }
 
-/* a line of pcol_value_lacking_notes, as a warning */
-typedef struct {
+/* a line of pcol_value_notes: "pcol CMD: warning|note: PATH: TEXT" */
+typedef struct warn_ctx {
   const cli_command *cmd;
   const char *path;
 } warn_ctx;
-static void warn_line(void *ctx, const char *text) {
+static void warn_line(void *ctx, const char *text, bool warning) {
   const warn_ctx *w = ctx;
-  fprintf(stderr, "pcol %s: warning: ", w->cmd->name);
+  fprintf(stderr, "pcol %s: %s: ", w->cmd->name, warning ? "warning" : "note");
   cli_print_cstr(stderr, w->path);
   fputs(": ", stderr);
   cli_print_cstr(stderr, text);
@@ -57,21 +39,12 @@ static void warn_line(void *ctx, const char *text) {
 
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, bool asked, const char *path) {
-  pcol_error e = {0};
-  bool differ = false;
-  /* the default of sources whose own defaults differ: the library's note
-   * speaks for the sources without it (it counts them), or its silence
-   * (the parts of a recording that states it: pcol_value_default_note);
-   * "samples" every source has */
-  if (!asked && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ) {
-    warn_default_note(cmd, f, sel, path, NULL, NULL);
-    return;
-  }
-  /* each source without the value, or (past 3) one line: the library's
-   * words (R's pcol_to_rprof says the same); a damaged table says nothing
-   * here: the view itself will say so */
+  /* the library's rule and words (the R and Python packages and DuckDB's
+   * pcol_top say the same); a damaged table says nothing here: the view
+   * itself will say so */
   warn_ctx w = {cmd, path};
-  if (pcol_value_lacking_notes(f, sel, v, warn_line, &w, &e)) return;
+  pcol_error e = {0};
+  if (pcol_value_notes(f, sel, v, asked, NULL, warn_line, &w, &e)) return;
 }
 
 void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit) {

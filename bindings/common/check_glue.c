@@ -199,6 +199,29 @@ static int trace_means(const char *path, pcol_file *f) {
   return 0;
 }
 
+/* The value's data warnings (pcb_view_notes) of the default, "samples"
+ * and "cpu", each text a line ending in '\n' (label NULL: mutated files,
+ * where only that nothing breaks counts); 1 when one is not */
+static int view_notes(const char *label, pcol_file *f) {
+  static const char *const names[] = {NULL, "samples", "cpu"};
+  int bad = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    pcol_select sel = {0};
+    pcol_value_sel v;
+    pcol_error err = {0};
+    if (i == 2) sel.has_from = 1, sel.has_to = 1, sel.from_ns = 0, sel.to_ns = 100000000; /* the range's note too */
+    if (pcol_value_resolve(f, &sel, names[i], &v, &err)) continue;
+    char *n = pcb_view_notes(f, &sel, &v, names[i] != NULL, label, NULL, (int)(i & 1));
+    const char *t = n && (i & 1) ? n + (strncmp(n, "note: ", 6) ? 9 : 6) : n; /* after "warning: "/"note: " */
+    if (label && n && (!*n || n[strlen(n) - 1] != '\n' || strncmp(t, label, strlen(label)))) {
+      printf("%s: value notes are not lines naming it: %s\n", label, n);
+      bad = 1;
+    }
+    free(n);
+  }
+  return bad;
+}
+
 static void check_file(const char *path) {
   pcol_file *f;
   pcol_error err = {0};
@@ -217,6 +240,7 @@ static void check_file(const char *path) {
     for (int v = 0; v < PCB_NVIEWS; v++) pcb_table_free(&t[v]);
   }
   problems += trace_means(path, f);
+  problems += view_notes(path, f);
   pcol_close(f);
 }
 
@@ -254,6 +278,7 @@ static int mutate(int n, uint64_t seed, const char *path) {
     pcb_table t[PCB_NVIEWS];
     uint64_t sink = 0;
     read_unchecked(f, &sink);
+    view_notes(NULL, f);
     if (read_all(f, t, &sink, &err)) errors++;
     else {
       ok++;

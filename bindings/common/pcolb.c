@@ -997,5 +997,54 @@ int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, ch
   *notes = pcb_inputs_notes(&in);
   if (!rc) rc = pcb_open_inputs(&in, opt, NULL, out, err);
   pcol_inputs_free(&in);
+  if (rc == PCOL_OK && err && err->message[0] != 0) { /* an importer's warning: after the expansion's, as the CLI */
+    size_t a = *notes ? strlen(*notes) : 0, b = strlen(err->message);
+    char *s = realloc(*notes, a + b + 2);
+    if (s) {
+      memcpy(s + a, err->message, b);
+      memcpy(s + a + b, "\n", 2);
+      *notes = s;
+    }
+    err->message[0] = 0;
+  }
   return rc;
+}
+
+/* a line of pcol_value_notes, after the lines before it */
+typedef struct value_lines {
+  int kinds; /* each line begins "warning: " or "note: " */
+  const char *label;
+  char *buf;
+  size_t len;
+  int oom;
+} value_lines;
+static void value_line(void *ctx, const char *text, bool warning) {
+  value_lines *l = ctx;
+  const char *kind = !l->kinds ? "" : warning ? "warning: " : "note: ";
+  size_t a = strlen(kind) + (l->label ? strlen(l->label) + 2 : 0), b = strlen(text);
+  char *s = l->oom ? NULL : realloc(l->buf, l->len + a + b + 2);
+  if (!s) {
+    l->oom = 1;
+    return;
+  }
+  if (a) snprintf(s + l->len, a + 1, "%s%s%s", kind, l->label ? l->label : "", l->label ? ": " : "");
+  memcpy(s + l->len + a, text, b);
+  memcpy(s + l->len + a + b, "\n", 2);
+  l->buf = s;
+  l->len += a + b + 1;
+}
+
+char *pcb_view_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, int asked,
+                     const char *label, const char *advice, int kinds) {
+  value_lines l = {kinds, label, NULL, 0, 0};
+  pcol_error e = {0};
+  if (pcol_value_notes(f, sel, v, asked != 0, advice, value_line, &l, &e)) {
+    /* a damaged table: the view says so */
+  }
+  char *range = NULL; /* then a relative range's over several recordings, as cli_warn_range */
+  memset(&e, 0, sizeof e);
+  if (sel && (sel->has_from || sel->has_to) && !pcol_range_note(f, sel, &range, &e) && range)
+    value_line(&l, range, false);
+  free(range);
+  return l.buf;
 }

@@ -217,8 +217,24 @@ int pcb_open_inputs(const pcol_inputs *in, const pcol_open_options *opt, const p
 /* pcol.open / pcol_open of the R and Python bindings: path expanded
  * (pcol_inputs_expand, with a directory's index) and opened
  * (pcb_open_inputs); *notes: pcb_inputs_notes (free it; set on failure
- * too), for the binding to warn with. */
+ * too), then on success the importers' warning (err's message of a
+ * success: a collapsed file cut short, ...; err's message is cleared),
+ * for the binding to warn with, as the CLI does after opening. */
 int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, char **notes,
              pcol_error *err);
+
+/* The data warnings a view of the CLI prints after opening its inputs,
+ * in its words (the library's rules): its value's (pcol_value_notes: the
+ * fall-back to samples of sources measuring different values, each
+ * selected source without the value), then a relative range's over several
+ * recordings (pcol_range_note: a window of each); a line each, "LABEL:
+ * TEXT\n" (label NULL: "TEXT\n"); malloc'd (free it), NULL when none.  v:
+ * as pcol_value_resolve gave it; asked: the user named the value; advice:
+ * how the binding's user names one ("name one with value='TYPE'"; NULL:
+ * the CLI's); kinds: each line begins "warning: " or "note: ", as the CLI
+ * says it (a binding whose warnings are one kind passes 0).  A damaged
+ * table says nothing here: the view will say so. */
+char *pcb_view_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, int asked,
+                     const char *label, const char *advice, int kinds);
 
 #endif

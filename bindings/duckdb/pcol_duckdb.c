@@ -100,6 +100,7 @@ typedef struct bind_data {
   pcol_select sel;
   pcol_open_options open; /* no_mmap := true: read the files, do not map them */
   char *value, *by; /* pcol_top */
+  char *label;      /* the path argument(s) as given, space-separated: what pcol top's warnings name */
 } bind_data;
 
 static void bind_free(void *p) {
@@ -108,6 +109,7 @@ static void bind_free(void *p) {
   pcol_inputs_free(&b->in);
   free(b->value);
   free(b->by);
+  free(b->label);
   free(b);
 }
 
@@ -132,6 +134,18 @@ static void say(const char *fn, const pcol_inputs *in) {
     if (!(nl = strchr(l, '\n'))) break;
     fprintf(stderr, "%s: warning: %.*s\n", fn, (int)(nl - l), l);
   }
+}
+
+/* An importer's warning (a success's err message: a collapsed file cut
+ * short, ...), a line each on standard error as the CLI says it after
+ * opening its inputs, "FN: warning: ..."; err's message is cleared. */
+static void say_warning(const char *fn, pcol_error *err) {
+  if (err->code == PCOL_OK)
+    for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
+      nl = strchr(m, '\n');
+      fprintf(stderr, "%s: warning: %.*s\n", fn, (int)(nl ? (size_t)(nl - m) : strlen(m)), m);
+    }
+  err->message[0] = 0;
 }
 
 /* The path argument, a VARCHAR or a LIST of them, expanded as the CLI
@@ -172,6 +186,13 @@ static int bind_paths(duckdb_bind_info info, bind_data *b, const char *fn, int i
   for (size_t i = 0; i < n && !rc; i++)
     if (!strcmp(args[i], "-")) /* the library's name for standard input: DuckDB's own, in its shell */
       rc = pcol_error_set(err, PCOL_EINVAL, "'-' (standard input) cannot be read here; name a file");
+  size_t len = 1; /* the label: the arguments, as the CLI's (make_label) */
+  for (size_t i = 0; i < n; i++) len += strlen(args[i]) + 1;
+  if (!rc && !(b->label = calloc(1, len))) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (i) strcat(b->label, " ");
+    strcat(b->label, args[i]);
+  }
   if (!rc) {
     pcol_inputs_options o = {0};
     o.index = indexed;
@@ -649,7 +670,7 @@ static int frames_value(bind_data *b, char **name, int *of_union, pcol_error *er
     pcol_error e2 = {0};
     if (!rc && !b->value && !pcol_value_default_note(f, &b->sel, NULL, "name one with value := 'TYPE'", &note, &e2) &&
         note)
-      fprintf(stderr, "pcol_frames: warning: %s\n", note);
+      fprintf(stderr, "pcol_frames: warning: %s: %s\n", b->label, note);
     free(note);
     if (rc) top_name_input(b, err);
     pcol_close(f);
@@ -737,7 +758,9 @@ static int open_next(bind_data *b, scan_state *s, pcol_error *err) {
   pcol_value_sel value = {0};
   int rc = pcol_open_any(path, &b->open, &in->f, err);
   if (rc) in->f = NULL;
-  else if (vi->frames && /* the value by this file's value types; of many files, theirs (frames_value) */
+  else say_warning(vi->frames ? "pcol_frames" : "read_pcol", err); /* an importer's (the CLI's words) */
+  if (rc) {
+  } else if (vi->frames && /* the value by this file's value types; of many files, theirs (frames_value) */
            (rc = pcol_value_resolve(in->f, &b->sel, s->value ? s->value : b->value, &value, err)) ==
                PCOL_ENOTFOUND && s->of_union) { /* a file without the value: no rows */
     fprintf(stderr, "pcol_frames: warning: %s has no value %s: its samples count 0 (no rows), as in pcol top\n", path,
@@ -1029,8 +1052,15 @@ static void pcol_top_init(duckdb_init_info info) {
 /* Computed on the first call (errors then reach the query). */
 static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
   int rc = pcb_open_inputs(&b->in, &b->open, &b->sel, &s->f, err); /* (one file: pcol_open_any) */
+  if (!rc) say_warning("pcol_top", err);
   pcol_value_sel v;
   if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
+  if (!rc) { /* the data warnings of pcol top (its value's, a range's), its words (pcb_view_notes) */
+    char *notes = pcb_view_notes(s->f, &b->sel, &v, b->value != NULL, b->label, "name one with value := 'TYPE'", 1);
+    for (const char *l = notes, *nl; l && (nl = strchr(l, '\n')); l = nl + 1)
+      fprintf(stderr, "pcol_top: %.*s\n", (int)(nl - l), l);
+    free(notes);
+  }
   if (!rc && b->by && !strncmp(b->by, "label:", 6))
     rc = pcol_top_by_label(s->f, &b->sel, &v, b->by + 6, &s->t, err);
   else if (!rc)

@@ -589,6 +589,40 @@ int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_va
   return rc;
 }
 
+/* a line of pcol_value_lacking_notes, as pcol_value_notes' warning */
+typedef struct notes_ctx {
+  void (*note)(void *ctx, const char *text, bool warning);
+  void *ctx;
+} notes_ctx;
+static void lacking_line(void *ctx, const char *text) {
+  const notes_ctx *n = ctx;
+  n->note(n->ctx, text, true);
+}
+
+int pcol_value_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, bool asked,
+                     const char *advice, void (*note)(void *ctx, const char *text, bool warning),
+                     void *ctx, pcol_error *err) {
+  /* the default of sources whose own defaults differ: the default note
+   * speaks for the sources without it (it counts them), or its silence
+   * (the parts of a recording that states it: note_tells); "samples"
+   * every source has */
+  if (!asked) {
+    uint32_t chosen;
+    int d = 0;
+    PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, &d, err));
+    if (d) {
+      char *n = NULL;
+      PCOL_RETURN_NOT_OK(pcol_value_default_note(f, sel, NULL, advice, &n, err));
+      if (n) note(ctx, n, d == 1);
+      free(n);
+      return PCOL_OK;
+    }
+  }
+  /* each selected source without the value, or (past 3) one line */
+  notes_ctx n = {note, ctx};
+  return pcol_value_lacking_notes(f, sel, v, lacking_line, &n, err);
+}
+
 unsigned pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {
   if (!v || v->vt_id == 0 || v->vt_id == PCOL_VT_WEIGHT) {
     if (unit) *unit = (pcol_str){UNIT_COUNT, sizeof UNIT_COUNT - 1};

@@ -337,6 +337,41 @@ got=$(sed -n 's/^pcol_top: warning: //p' "$tmp/odd.duck.err")
 got=$(q "SELECT count(*) FROM read_pcol('$tmp/odd/*.pcol')" 2>&1 >/dev/null | sed -n 's/^read_pcol: warning: //p')
 [ "$got" = "$want" ] || fail "skipped glob matches: read_pcol said '$got'"
 echo "a directory's index read by pcol_top (rows of pcol top, a damaged one refused, a stale one noted), skipped glob matches named"
+# The data warnings of pcol top (user review 16, F3) on a mixed directory
+# of test profiles read in place (symbolic links: two Go CPU profiles, an
+# Rprof file, a collapsed file cut short): pcol_top says them on standard
+# error in the CLI's words ("pcol_top: warning: ..."), the fall-back's
+# advice in SQL's terms; read_pcol says the cut file's.
+mkdir "$tmp/mix" || fail "mkdir"
+for f in pprof/go-cpu-inline-small.pb.gz pprof/go-cpu-string-labels.pb.gz rprof/r-prof-profile__1.out \
+         ext/collapsed/speedscope__simple.txt; do
+  ln -s "$(abs "$TD/$f")" "$tmp/mix/" || fail "ln -s $f"
+done
+mixed() { # NAME [VALUE]: pcol_top's warnings are pcol top's
+  local v=${2:-} sqlv=
+  [ -n "$v" ] && sqlv=", value := '$v'"
+  $PCOL top "$tmp/mix" --format json ${v:+--value "$v"} >"$tmp/$1.want.json" 2>"$tmp/$1.cli.err" || fail "pcol top mix $v"
+  q "SELECT name, flat::VARCHAR, cum::VARCHAR FROM pcol_top('$tmp/mix'$sqlv)" >"$tmp/$1.got.json" 2>"$tmp/$1.duck.err" ||
+    fail "pcol_top('$tmp/mix'$sqlv): $(cat "$tmp/$1.duck.err")"
+  want=$(sed -n 's/^pcol top: warning: //p' "$tmp/$1.cli.err" | sed "s/name one with --value TYPE\$/name one with value := 'TYPE'/")
+  got=$(sed -n 's/^pcol_top: warning: //p' "$tmp/$1.duck.err")
+  [ "$(echo "$want" | wc -l)" = 2 ] && [ "$got" = "$want" ] || fail "a mixed directory$v: pcol_top said '$got', pcol top '$want'"
+}
+mixed mixdefault
+grep -q "^pcol top: warning: $tmp/mix: the sources measure different values, so the default is samples" "$tmp/mixdefault.cli.err" ||
+  fail "pcol top of a mixed directory: no fall-back warning: $(cat "$tmp/mixdefault.cli.err")"
+mixed mixcpu cpu
+grep -q "has no value cpu/nanoseconds; its samples count 0" "$tmp/mixcpu.duck.err" || fail "pcol_top value := 'cpu': $(cat "$tmp/mixcpu.duck.err")"
+cut=$(sed -n 's/^pcol top: warning: \(.*has no line end.*\)/\1/p' "$tmp/mixdefault.cli.err")
+got=$(q "SELECT count(*) FROM read_pcol('$tmp/mix/speedscope__simple.txt')" 2>&1 >/dev/null | sed -n 's/^read_pcol: warning: //p')
+[ -n "$cut" ] && [ "$got" = "$cut" ] || fail "read_pcol of a collapsed file cut short said '$got', pcol top '$cut'"
+mkdir "$tmp/rp" && ln -s "$(abs "$TD/rprof/r-prof-profile__1.out")" "$(abs "$TD/rprof/r-prof-profile__memory.out")" "$tmp/rp/" ||
+  fail "ln -s rprof"
+want=$($PCOL top "$tmp/rp" --from 0 --to 0.1 2>&1 >/dev/null | sed -n 's/^pcol top: note: //p')
+got=$(q "SELECT count(*) FROM pcol_top('$tmp/rp', \"from\" := 0, \"to\" := 0.1)" 2>&1 >/dev/null | sed -n 's/^pcol_top: note: //p')
+echo "$want" | grep -q "^$tmp/rp: a relative time range counts from each source's own start" && [ "$got" = "$want" ] ||
+  fail "a relative range over two recordings: pcol_top said '$got', pcol top '$want'"
+echo "a mixed directory: pcol_top and read_pcol give pcol top's data warnings in its words (a range's too)"
 # doc/duckdb.md's "Many files" query, as the page prints it (run in the test
 # data, its paths relative): its sample_rows and samples are `pcol info`'s
 # "samples: N (M rows)" of each file

@@ -22,6 +22,7 @@ File.close().  Computed columns (row ids, the derived views) are ordinary
 arrays.
 """
 import os as _os
+import warnings as _warnings
 import re as _re
 import numbers as _numbers
 from collections import namedtuple as _namedtuple
@@ -223,6 +224,22 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
                                 "num": _np.array(lnum, dtype=_np.int64), "unit": [None] * len(ls)}
     write(out, path, compress=compress)
 
+_DEFAULT_KEY = "pprof.default_sample_type"  # the meta key of a source's default value (libpcol's rule)
+
+
+def _writer_default(default, vts, meta):
+    """Writer's default=: the meta row naming it, checked against the
+    value types (vts: (type, unit) pairs) and the meta given"""
+    if not isinstance(default, str):
+        raise TypeError("default must be a str, 'TYPE' or 'TYPE/UNIT' of one of values")
+    t = default.split("/", 1)[0]
+    if not any(default in (vt[0], "%s/%s" % vt) for vt in vts):
+        raise ValueError("default %r is not one of values (%s)" % (default, ", ".join("%s/%s" % vt for vt in vts)))
+    if any(k == _DEFAULT_KEY for k, _ in meta):
+        raise ValueError("give default= or meta's %s, not both" % _DEFAULT_KEY)
+    return (_DEFAULT_KEY, t)
+
+
 class Writer:
     """A streaming writer (libpcol's pcol_writer): samples added one by one
     or in batches, written to `path` when closed, or rolled into a new file
@@ -241,10 +258,17 @@ class Writer:
     nanoseconds since the epoch and must not decrease within a file.
     Labels: a mapping key -> str or int per sample.  period: (value,
     "TYPE/UNIT"), the sampling period (pprof's).  meta: key -> value rows
-    of the source."""
+    of the source.
+
+    default: the value the files' views add up when none is named (`pcol
+    top` without --value, File.top() without value=): "TYPE" or
+    "TYPE/UNIT" of one of `values`.  Without it the default is the LAST
+    value type (pprof's rule: values=["cpu/nanoseconds", "alloc/bytes"]
+    gives files whose `pcol top` shows alloc); it is stored as the meta
+    pprof.default_sample_type, which `meta` may give instead."""
 
     def __init__(self, path, values=("samples/count",), *, source_type="python", source_uri=None,
-                 period=None, meta=None, roll_samples=0, roll_seconds=0, compress=False):
+                 period=None, meta=None, roll_samples=0, roll_seconds=0, compress=False, default=None):
         if isinstance(values, str):
             values = [values]
         vts = []
@@ -262,10 +286,12 @@ class Writer:
             pt, pu = ptu.split("/", 1)
         if roll_samples < 0 or not roll_seconds >= 0:
             raise ValueError("roll_samples and roll_seconds must be >= 0")
+        meta = [(str(k), str(v)) for k, v in (meta or {}).items()]
+        if default is not None:
+            meta.append(_writer_default(default, vts, meta))
         self.path = _os.fspath(path)
         self.nvalues = len(vts)
-        self._w = _pcol.writer_open(self.path, vts, source_type, source_uri,
-                                    [(str(k), str(v)) for k, v in (meta or {}).items()], int(pv), pt, pu,
+        self._w = _pcol.writer_open(self.path, vts, source_type, source_uri, meta, int(pv), pt, pu,
                                     int(roll_samples), int(round(roll_seconds * 1e9)), bool(compress))
 
     def add(self, stack, values, *, time_ns=None, labels=None, weight=None):
@@ -469,6 +495,16 @@ class File:
     def _mean(self, mean):
         return bool(mean)  # with a base too: pprof -mean -base divides the differences
 
+    def _view_notes(self, value, sel, h=None):
+        # the data warnings `pcol VIEW` prints (the library's rules and
+        # words: the sources measure different values, so the default is
+        # samples; a source without the value counts 0; a relative range
+        # took a window of each recording), a UserWarning each, as from the
+        # caller of the view; returns the value and selection for the view
+        for note in (h or self._handle()).view_notes(value, sel):
+            _warnings.warn(note, UserWarning, stacklevel=3)
+        return value, sel
+
     def top(self, by="function", value=None, *, sort="flat", node_fraction=0.0, limit=None,
             mean=False, drop_negative=False, **select):
         """Flat and cumulative value per function: the rows of `pcol top
@@ -485,9 +521,10 @@ class File:
         --mean`): each row divided by its count, the first value type (or
         the samples of sources without one); the type is "mean_TYPE".
         drop_negative=True (pprof -drop_negative): rows below 0 left out."""
-        sel = _selection(select)
+        by, sort = _text(by, "by"), _text(sort, "sort")
+        value, sel = self._view_notes(_value(value), _selection(select))
         rows, total, meta, dropped = self._handle().top(
-            _text(by, "by"), _value(value), _text(sort, "sort"), float(node_fraction), _limit(limit), sel,
+            by, value, sort, float(node_fraction), _limit(limit), sel,
             self._mean(mean), bool(drop_negative))
         names, flat, cum, inl = rows
         return Top(names, flat, cum, inl, total, meta, dropped=dropped)
@@ -502,8 +539,9 @@ class File:
         still sums (as pprof prints them).  drop_negative=True (pprof
         -drop_negative): nodes whose flat is below 0 (or 0 with cum below 0)
         not listed; the calls into and out of them still are."""
-        cols, total, meta = self._handle().peek(_text(regex, "regex"), _text(by, "by"), _value(value),
-                                                _text(sort, "sort"), _selection(select), self._mean(mean),
+        regex, by, sort = _text(regex, "regex"), _text(by, "by"), _text(sort, "sort")
+        value, sel = self._view_notes(_value(value), _selection(select))
+        cols, total, meta = self._handle().peek(regex, by, value, sort, sel, self._mean(mean),
                                                 bool(drop_negative))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Peek({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
@@ -520,9 +558,11 @@ class File:
         peek's (the negative nodes leave the graph before its cuts)."""
         if node_count is None or int(node_count) < 0:
             raise ValueError("node_count must be 0 (all) or more")
-        cols, total, meta = self._handle().tree(_text(by, "by"), _value(value), _text(sort, "sort"),
+        by, sort = _text(by, "by"), _text(sort, "sort")
+        value, sel = self._view_notes(_value(value), _selection(select))
+        cols, total, meta = self._handle().tree(by, value, sort,
                                                 float(node_fraction), float(edge_fraction),
-                                                int(node_count), _selection(select), self._mean(mean),
+                                                int(node_count), sel, self._mean(mean),
                                                 bool(drop_negative))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Tree({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
@@ -540,10 +580,12 @@ class File:
         (pprof -mean -list): the lines stay sums, the total is the mean's.
         drop_negative=True (pprof -drop_negative -list): lines below 0 left
         out, of the lines and of their block's sums."""
+        regex, by = _text(regex, "regex"), _text(by, "by")
+        value, sel = self._view_notes(_value(value), _selection(select))
         cols, total, meta, errors = self._handle().list(
-            _text(regex, "regex"), _text(by, "by"), _value(value),
+            regex, by, value,
             None if source_path is None else _os.fsdecode(source_path), bool(allow_any_source),
-            _selection(select), self._mean(mean), bool(drop_negative))
+            sel, self._mean(mean), bool(drop_negative))
         fn, fl, line, flat, cum, text = cols
         r = ListView({"function": _strs(fn), "file": _strs(fl), "line": _ints(line), "flat": _ints(flat),
                       "cum": _ints(cum), "text": _strs(text)}, total, meta)
@@ -557,7 +599,7 @@ class File:
         "KEY: Total X"); .total is a dict of the keys' totals.  tagshow,
         taghide (pprof's -tagshow/-taghide): only the keys matching tagshow,
         none matching taghide."""
-        cols, meta = self._handle().tags(_value(value), _selection(select))
+        cols, meta = self._handle().tags(*self._view_notes(_value(value), _selection(select)))
         key, val, amount, pct, key_total = cols
         keys, totals = _strs(key), _ints(key_total)
         return Tags({"key": keys, "value": _strs(val), "amount": _ints(amount),
@@ -576,8 +618,9 @@ class File:
         whose key matches tagshow, none whose key matches taghide (the
         traces stay as they are).  mean=True (pprof -mean): each trace's
         value divided by its count."""
-        cols, meta = self._handle().traces(_value(value), _text(by, "by"), _limit(limit), _selection(select),
-                                           self._mean(mean))
+        by, limit = _text(by, "by"), _limit(limit)
+        value, sel = self._view_notes(_value(value), _selection(select))
+        cols, meta = self._handle().traces(value, by, limit, sel, self._mean(mean))
         val, labels, stack, frames = cols
         fr = _np.empty(len(frames), dtype=object)
         fr[:] = frames
@@ -617,10 +660,12 @@ class File:
             # a key on one side enough (pprof -diff_base merges them first)
             hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap, *frames,
                                      *self._base, 2)
+            self._diff_notes(hb, hn, args)
             cols, base_total, new_total, meta = hb.diff(hn, *args)
         else:
-            nf = File(new) if own else new
+            nf = File(new, _stacklevel=3) if own else new
             try:
+                self._diff_notes(self._handle(), nf._handle(), args)
                 cols, base_total, new_total, meta = self._handle().diff(nf._handle(), *args)
             finally:
                 if own:
@@ -634,11 +679,20 @@ class File:
         r.base_total, r.new_total, r.absolute = base_total, new_total, bool(absolute)
         return r
 
+    @staticmethod
+    def _diff_notes(hb, hn, args):
+        # each side's data warnings about the value, as `pcol diff` prints them
+        for h in (hb, hn):
+            for note in h.view_notes(args[1], args[5]):
+                _warnings.warn(note, UserWarning, stacklevel=3)
+
     def fold(self, value=None, *, max_output=0, **select):
         """Collapsed stacks, as `pcol fold` writes them: a Fold with the
         columns stack ("root;...;leaf") and value (int64; float64 for a
         value in a decimal unit), and .text, the exact text."""
-        raw, meta = self._handle().fold(_value(value), int(max_output), _selection(select))
+        max_output = int(max_output)
+        value, sel = self._view_notes(_value(value), _selection(select))
+        raw, meta = self._handle().fold(value, max_output, sel)
         return Fold.from_text(raw, meta)
 
     def sources(self):

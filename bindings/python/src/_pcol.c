@@ -358,6 +358,8 @@ static PyMethodDef handle_methods[] = {
     {"diff", (PyCFunction)pcol_py_diff, METH_VARARGS, "the numbers of pcol diff"},
     {"fold", (PyCFunction)pcol_py_fold, METH_VARARGS, "the text of pcol fold"},
     {"sources", (PyCFunction)pcol_py_sources, METH_NOARGS, "what pcol info says of each source"},
+    {"view_notes", (PyCFunction)pcol_py_view_notes, METH_VARARGS,
+     "the CLI's data warnings about a view's value (value, sel) -> [str]"},
     {"validate", (PyCFunction)handle_validate, METH_NOARGS, "full validation (checksums and all)"},
     {"rows", (PyCFunction)handle_rows, METH_VARARGS, "rows of a stored table"},
     {NULL, NULL, 0, NULL}};

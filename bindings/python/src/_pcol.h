@@ -52,6 +52,7 @@ PyObject *pcol_py_traces(Handle *h, PyObject *args);
 PyObject *pcol_py_diff(Handle *h, PyObject *args);
 PyObject *pcol_py_fold(Handle *h, PyObject *args);
 PyObject *pcol_py_sources(Handle *h, PyObject *unused);
+PyObject *pcol_py_view_notes(Handle *h, PyObject *args);
 
 /* The streaming writer (writer.c): its type and pcol._pcol.writer_open. */
 extern PyTypeObject pcol_py_WriterType;

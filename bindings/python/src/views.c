@@ -703,6 +703,47 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
   return res;
 }
 
+/* -------------------------------------------------------- view notes */
+
+/* Handle.view_notes(value, sel) -> [str]: the data warnings every view of
+ * the CLI prints after opening its inputs (pcb_view_notes, the library's
+ * rules and words: the fall-back to samples of sources measuring
+ * different values, each selected source without the value, a relative
+ * range over several recordings), "PATH: TEXT" each, for File's views to
+ * give as UserWarnings.
+ * A value that does not resolve: none (the view raises). */
+PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
+  const char *value;
+  PyObject *selo;
+  if (!PyArg_ParseTuple(args, "zO", &value, &selo)) return NULL;
+  pcb_select sel;
+  if (get_sel(selo, &sel)) return NULL;
+  PyObject *label = PyUnicode_EncodeFSDefault(h->path), *res = PyList_New(0);
+  if (!label || !res) {
+    Py_XDECREF(label);
+    Py_XDECREF(res);
+    return NULL;
+  }
+  const char *l = PyBytes_AS_STRING(label);
+  pcol_value_sel v;
+  pcol_error err = {0};
+  char *notes = NULL;
+  Py_BEGIN_ALLOW_THREADS
+  if (!pcol_value_resolve(h->f, &sel.sel, value, &v, &err))
+    notes = pcb_view_notes(h->f, &sel.sel, &v, value != NULL, l, "name one with value='TYPE'", 0);
+  Py_END_ALLOW_THREADS
+  Py_DECREF(label);
+  for (const char *m = notes, *nl; m && *m; m = nl + 1) {
+    if (!(nl = strchr(m, '\n'))) break;
+    if (put(res, PyUnicode_DecodeUTF8(m, (Py_ssize_t)(nl - m), "replace"))) {
+      Py_CLEAR(res);
+      break;
+    }
+  }
+  free(notes);
+  return res;
+}
+
 /* ---------------------------------------------------------- sources */
 
 static PyObject *i64_or_none(int64_t v) {

@@ -318,3 +318,104 @@ def test_top_units_as_stored():
         assert (t.unit, t.decimals) == ("1e-9", 9)
         row = t.name.tolist().index("d")
         assert t.flat[row] / 10 ** t.decimals == 7  # pcol top: d 7
+
+
+# the mixed directory of user review 16 (F3): two Go CPU profiles, an Rprof
+# file and a collapsed file cut short, read in place (symbolic links)
+MIX = ("pprof/go-cpu-inline-small.pb.gz", "pprof/go-cpu-string-labels.pb.gz",
+       "rprof/r-prof-profile__1.out", "ext/collapsed/speedscope__simple.txt")
+ADVICE_CLI, ADVICE_PY = "name one with --value TYPE", "name one with value='TYPE'"
+
+
+def _mix_dir(tmp_path):
+    import os
+    from conftest import TESTDATA
+    d = tmp_path / "mix"
+    d.mkdir()
+    for rel in MIX:
+        src = os.path.join(TESTDATA, rel)
+        if not os.path.isfile(src):
+            pytest.skip("no %s" % src)
+        os.symlink(src, str(d / os.path.basename(rel)))
+    return str(d)
+
+
+def _said(*args):
+    """the total of `pcol top ARGS` and the warnings it prints (without
+    "pcol top: warning: ")"""
+    r = run_pcol("top", *args, "--format", "json")
+    p = "pcol top: warning: "
+    return json.loads(r.stdout)["total"], [ln[len(p):] for ln in r.stderr.decode().splitlines() if ln.startswith(p)]
+
+
+def _warned(fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        r = fn()
+    assert all(x.category is UserWarning and x.filename == __file__ for x in w), \
+        [(x.category, x.filename) for x in w]
+    return r, [str(x.message) for x in w]
+
+
+def test_data_warnings_of_a_mixed_directory(tmp_path):
+    """The data warnings `pcol top` prints reach Python as UserWarnings in
+    the CLI's words, from the caller's line (user review 16 F3): a
+    collapsed file cut short (when opened), the fall-back to samples of
+    sources measuring different values (the advice in Python's terms), each
+    source without the value asked for (as the view is called); the numbers
+    are the CLI's"""
+    d = _mix_dir(tmp_path)
+    total, cli = _said(d)
+    assert len(cli) == 2, cli
+    cut, fallback = cli
+    assert cut.startswith(d + "/speedscope__simple.txt: line 5, the last, has no line end"), cut
+    assert fallback.startswith(d + ": the sources measure different values, so the default is samples"), fallback
+    assert fallback.endswith(ADVICE_CLI)
+    fallback = fallback[:-len(ADVICE_CLI)] + ADVICE_PY
+    f, w = _warned(lambda: pcol.open(d))
+    assert w == [cut]
+    with f:
+        t, w = _warned(lambda: f.top())
+        assert w == [fallback]
+        assert (t.type, t.total) == ("samples", total)
+        total, cli = _said(d, "--value", "cpu")
+        assert len(cli) == 2 and cli[0] == cut, cli
+        lacking = cli[1:]
+        assert lacking == [d + ": source 4 (collapsed %s/speedscope__simple.txt) has no value "
+                               "cpu/nanoseconds; its samples count 0" % d], cli
+        t, w = _warned(lambda: f.top(value="cpu"))
+        assert w == lacking
+        assert (t.type, t.total) == ("cpu", total)
+        # every view says them, as every view of the CLI does
+        for view in (lambda: f.peek("main"), lambda: f.tree(), lambda: f.tags(),
+                     lambda: f.traces(limit=1), lambda: f.fold(), lambda: f.list("nomatch")):
+            assert _warned(view)[1] == [fallback]
+        assert _warned(lambda: f.diff(f, value="cpu"))[1] == lacking * 2
+        # a value every source has: nothing to say
+        assert _warned(lambda: f.top(value="samples"))[1] == []
+
+
+def test_range_note_of_several_recordings(tmp_path):
+    """A relative range over several recordings (two Rprof files read in
+    place): `pcol top`'s note that it took a window of each (review 16 F7)
+    is a UserWarning in its words"""
+    import os
+    from conftest import TESTDATA
+    d = tmp_path / "rprof"
+    d.mkdir()
+    for name in ("r-prof-profile__1.out", "r-prof-profile__memory.out"):
+        src = os.path.join(TESTDATA, "rprof", name)
+        if not os.path.isfile(src):
+            pytest.skip("no %s" % src)
+        os.symlink(src, str(d / name))
+    d = str(d)
+    r = run_pcol("top", d, "--from", "0", "--to", "0.1", "--format", "json")
+    p = "pcol top: note: "
+    said = [ln[len(p):] for ln in r.stderr.decode().splitlines() if ln.startswith(p)]
+    assert len(said) == 1 and said[0].startswith(d + ": a relative time range counts from each source's own start"), said
+    with pcol.open(d) as f:
+        t, w = _warned(lambda: f.top(from_=0, to=0.1))
+        assert w == said
+        assert t.total == json.loads(r.stdout)["total"]
+        assert _warned(lambda: f.top())[1] == []  # no range: nothing to say

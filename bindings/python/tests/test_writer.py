@@ -180,3 +180,26 @@ def test_writer_untimed_first_sample_starts_at_its_clock(tmp_path):
     assert before <= start <= after
     assert start + dur == t
     assert 200_000_000 <= dur <= t - before
+
+
+def test_writer_default_value(tmp_path):
+    """The files' default value is the last value type (pprof's rule), or
+    default= (review 16 m2): `pcol top` and File.top() add it up"""
+    def top_type(**kw):
+        p = str(tmp_path / ("%s.pcol" % len(os.listdir(str(tmp_path)))))
+        with pcol.Writer(p, ["cpu/nanoseconds", "alloc/bytes"], **kw) as w:
+            w.add(["main", "work"], [10_000_000, 512])
+        cli = json.loads(run_pcol("top", p, "--format", "json").stdout)["type"]
+        with pcol.open(p) as f:
+            assert f.top().type == cli
+        return cli
+    assert top_type() == "alloc"
+    assert top_type(default="cpu") == "cpu"
+    assert top_type(default="cpu/nanoseconds") == "cpu"
+    assert top_type(default="alloc") == "alloc"
+    assert top_type(meta={"pprof.default_sample_type": "cpu"}) == "cpu"
+    with pytest.raises(ValueError, match="not one of values"):
+        pcol.Writer(str(tmp_path / "x.pcol"), ["cpu/nanoseconds"], default="wall")
+    with pytest.raises(ValueError, match="not both"):
+        pcol.Writer(str(tmp_path / "x.pcol"), ["cpu/nanoseconds"], default="cpu",
+                    meta={"pprof.default_sample_type": "cpu"})

@@ -4,8 +4,12 @@
 # pcol_fold prints them).  The C side (src/writer_r.c) takes flat vectors:
 # this file flattens R's lists into them.
 
+# default: the value the files' views add up when none is named ("TYPE" or
+# "TYPE/UNIT" of one of values); without it the last value type (pprof's
+# rule), stored as the meta pprof.default_sample_type (libpcol's rule)
 pcol_writer <- function(path, values = "samples/count", source_type = "r", source_uri = NULL,
-                        period = NULL, meta = NULL, roll_samples = 0, roll_seconds = 0, compress = FALSE) {
+                        period = NULL, meta = NULL, roll_samples = 0, roll_seconds = 0, compress = FALSE,
+                        default = NULL) {
   if (!is.character(values) || !length(values) || any(!grepl("/", values, fixed = TRUE)))
     stop("values are value types \"TYPE/UNIT\", e.g. \"cpu/nanoseconds\"", call. = FALSE)
   vt <- regmatches(values, regexpr("/", values, fixed = TRUE), invert = TRUE)
@@ -20,6 +24,15 @@ pcol_writer <- function(path, values = "samples/count", source_type = "r", sourc
   if (!(is.numeric(roll_seconds) && length(roll_seconds) == 1L && roll_seconds >= 0))
     stop("roll_seconds must be a number >= 0", call. = FALSE)
   meta <- unlist(meta)
+  if (!is.null(default)) {
+    key <- "pprof.default_sample_type"
+    if (!is.character(default) || length(default) != 1L || is.na(default) ||
+        !(default %in% c(vapply(vt, `[`, "", 1L), values)))
+      stop("default must be \"TYPE\" or \"TYPE/UNIT\" of one of values (", paste(values, collapse = ", "), ")",
+           call. = FALSE)
+    if (key %in% names(meta)) stop("give default or meta's ", key, ", not both", call. = FALSE)
+    meta <- c(meta, structure(strsplit(default, "/", fixed = TRUE)[[1]][1], names = key))
+  }
   w <- .Call(C_writer_open, path, vapply(vt, `[`, "", 1L), vapply(vt, `[`, "", 2L), source_type, source_uri,
              as.character(names(meta)), as.character(unname(meta)), pv, pt, pu, as.numeric(roll_samples),
              round(roll_seconds * 1e9), compress)

@@ -55,7 +55,7 @@ const char *path_of(SEXP x) {
  * index not used and why, glob matches skipped), an R warning per line,
  * without a call.  notes is freed first: under options(warn = 2) a warning
  * longjmps. */
-static void warn_notes(char *notes) {
+void pcolr_warn_notes(char *notes) {
   char *t = NULL;
   if (notes) {
     size_t n = strlen(notes) + 1;
@@ -84,12 +84,12 @@ SEXP C_open(SEXP path, SEXP mmap) {
   char *notes = NULL;
   int rc = pcb_open(p, &opt, &f, &notes, &err);
   if (rc) {
-    warn_notes(notes); /* what was noted before it failed, then the error */
+    pcolr_warn_notes(notes); /* what was noted before it failed, then the error */
     pcol_stop(Rf_translateCharUTF8(STRING_ELT(path, 0)), &err, rc);
   }
   SEXP x = PROTECT(R_MakeExternalPtr(f, path, R_NilValue));
   R_RegisterCFinalizerEx(x, file_finalize, TRUE);
-  warn_notes(notes);
+  pcolr_warn_notes(notes);
   UNPROTECT(1);
   return x;
 }
@@ -167,7 +167,7 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize) {
   pcol_error err = {0};
   char *notes = NULL;
   int rc = pcb_open(p, &opt, &bf, &notes, &err); /* a directory or a glob too, as the CLI's --base */
-  if (rc) warn_notes(notes);
+  if (rc) pcolr_warn_notes(notes);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc);
   unsigned flags = (Rf_asLogical(diff) == TRUE ? PCOL_BASE_DIFF : 0) |
                    (Rf_asLogical(normalize) == TRUE ? PCOL_BASE_NORMALIZE : 0);
@@ -176,7 +176,7 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize) {
   if (rc) free(notes);
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc); /* as the CLI: the base */
   R_SetExternalPtrAddr(y, u);
-  warn_notes(notes); /* (u is y's now) */
+  pcolr_warn_notes(notes); /* (u is y's now) */
   UNPROTECT(1);
   return y;
 }

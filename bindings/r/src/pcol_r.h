@@ -14,6 +14,10 @@ void NORET pcol_stop(const char *path, const pcol_error *err, int rc);
 pcol_file *file_of(SEXP x);
 /* The file name a handle was opened with (UTF-8), or NULL. */
 const char *path_of(SEXP x);
+/* Notes (pcb_inputs_notes, pcb_view_notes: a line each, ending in '\n';
+ * malloc'd), an R warning per line, without a call; frees notes first
+ * (under options(warn = 2) a warning longjmps). */
+void pcolr_warn_notes(char *notes);
 /* A CHARSXP of stored bytes by the bindings' UTF-8 rule; NA for NULL. */
 SEXP pcolr_mkchar(const char *p, size_t n);
 

@@ -62,11 +62,22 @@ static pcol_by parse_by(const char *s) {
   Rf_error("by must be \"function\", \"line\", \"file\", \"address\" or \"filefunction\", not \"%s\"", s);
 }
 
-/* the value, as cli_load resolves it (NULL: the source's default) */
-static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP value, pcol_value_sel *v) {
+/* the value, as cli_load resolves it (NULL: the source's default), and
+ * unless quiet the data warnings the CLI's views print then
+ * (pcb_view_notes: the library's rules and words, "PATH: the sources
+ * measure different values, so the default is samples ...", "PATH: source
+ * N (...) has no value T/U; its samples count 0", "PATH: a relative time
+ * range counts from each source's own start: ..."), an R warning each */
+static void resolve_value(pcol_file *f, const char *path, const pcol_select *s, SEXP value,
+                          pcol_value_sel *v, int quiet) {
   pcol_error err = {0};
   int rc = pcol_value_resolve(f, s, str1(value), v, &err);
   if (rc) pcol_stop(path, &err, rc);
+  if (!quiet)
+    pcolr_warn_notes(pcb_view_notes(f, s, v, str1(value) != NULL, path, "name one with value = \"TYPE\"", 0));
+}
+static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP value, pcol_value_sel *v) {
+  resolve_value(f, path, s, value, v, 0);
 }
 
 static SEXP mkstr(pcol_str s) { return pcolr_mkchar(s.ptr, s.len); }
@@ -830,7 +841,7 @@ SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   pcol_export_options eo = {0};
   pcol_value_sel v;
   if (value != R_NilValue) {
-    resolve(f, path, &s, value, &v);
+    resolve_value(f, path, &s, value, &v, 1); /* (its notes: the list returned) */
     eo.value = &v;
   }
   const char *dst = R_ExpandFileName(Rf_translateChar(STRING_ELT(out_, 0)));

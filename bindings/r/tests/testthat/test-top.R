@@ -252,3 +252,77 @@ test_that("a glob's matches that are not regular files are skipped, each named i
   expect_identical(r$warned, skipped)
   expect_equal(suppressWarnings(compare_top(arg)), 1L)
 })
+
+# a directory NAME in a new temporary directory, of symbolic links to src
+# (test profiles read in place); the caller unlinks dirname() of it
+linked_dir <- function(src, name) {
+  d <- file.path(tempfile("pcol"), name)
+  dir.create(d, recursive = TRUE)
+  stopifnot(all(file.symlink(src, file.path(d, basename(src)))))
+  d
+}
+
+# (user review 16, F3) the data warnings of pcol top, in its words: a
+# mixed directory of test profiles read in place (symbolic links): two Go
+# CPU profiles, an Rprof file and a collapsed file cut short
+test_that("the data warnings of pcol top on a mixed directory are R warnings in the CLI's words", {
+  skip_without_testdata()
+  src <- file.path(TESTDATA, c("pprof/go-cpu-inline-small.pb.gz", "pprof/go-cpu-string-labels.pb.gz",
+                               "rprof/r-prof-profile__1.out", "ext/collapsed/speedscope__simple.txt"))
+  skip_if_not(all(file.exists(src)))
+  d <- linked_dir(src, "mix")
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  cli_said <- function(...) {
+    r <- run_pcol("top", d, "--format", "json", ...)
+    list(total = jsonlite::fromJSON(rawToChar(r$stdout))$total, warned = said(r$stderr, "pcol top: warning: "))
+  }
+  advice_cli <- "name one with --value TYPE"
+  advice_r <- "name one with value = \"TYPE\""
+  # the default: the cut file's warning (at the open), the fall-back to samples
+  cli <- cli_said()
+  expect_length(cli$warned, 2L)
+  expect_true(startsWith(cli$warned[1], paste0(d, "/speedscope__simple.txt: line 5, the last, has no line end")))
+  expect_true(startsWith(cli$warned[2], paste0(d, ": the sources measure different values, so the default is samples")))
+  expect_true(endsWith(cli$warned[2], advice_cli))
+  want <- c(cli$warned[1], paste0(substr(cli$warned[2], 1L, nchar(cli$warned[2]) - nchar(advice_cli)), advice_r))
+  r <- top_warned(d, node_fraction = 0)
+  expect_identical(r$warned, want)
+  expect_identical(attr(r$t, "type"), "samples")
+  expect_equal(attr(r$t, "total"), cli$total)
+  # value = "cpu": the collapsed source has none, and counts 0
+  cpu <- cli_said("--value", "cpu")
+  expect_identical(cpu$warned[1], cli$warned[1])
+  expect_identical(cpu$warned[-1], paste0(d, ": source 4 (collapsed ", d, "/speedscope__simple.txt) has no value ",
+                                          "cpu/nanoseconds; its samples count 0"))
+  r <- top_warned(d, value = "cpu")
+  expect_identical(r$warned, cpu$warned)
+  expect_equal(attr(r$t, "total") * 1e9, cpu$total)
+  # every view says them, as every view of the CLI
+  warned <- function(expr) {
+    w <- character()
+    withCallingHandlers(expr, warning = function(c) {
+      w <<- c(w, conditionMessage(c))
+      invokeRestart("muffleWarning")
+    })
+    w
+  }
+  expect_identical(warned(pcol_peek(d, "main")), want)
+  expect_identical(warned(pcol_tags(d)), want)
+  expect_identical(warned(pcol_fold(d)), want)
+  expect_identical(warned(pcol_diff(d, d, value = "cpu")), rep(cpu$warned, each = 2L))
+  # a value every source has: the cut file's warning only
+  expect_identical(warned(pcol_top(d, value = "samples")), cli$warned[1])
+})
+
+test_that("a relative range over several recordings: pcol top's note is an R warning in its words", {
+  skip_without_testdata()
+  src <- file.path(TESTDATA, "rprof", c("r-prof-profile__1.out", "r-prof-profile__memory.out"))
+  skip_if_not(all(file.exists(src)))
+  d <- linked_dir(src, "rprof")
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  note <- said(run_pcol("top", d, "--from", "0", "--to", "0.1")$stderr, "pcol top: note: ")
+  expect_length(note, 1L)
+  expect_true(startsWith(note, paste0(d, ": a relative time range counts from each source's own start")))
+  expect_identical(top_warned(d, from = 0, to = 0.1)$warned, note)
+  expect_identical(top_warned(d)$warned, character())
+})

@@ -121,3 +121,25 @@ test_that("pcol_writer refuses bad input and names the sample", {
   pcol_writer_close(w)
   expect_setequal(paste(pcol_fold(f)$stack, pcol_fold(f)$value), c("main 5", "a 1"))
 })
+
+test_that("pcol_writer: the default value is the last value type (pprof's rule), or default (review 16 m2)", {
+  top_type <- function(...) {
+    f <- tempfile(fileext = ".pcol")
+    on.exit(unlink(f))
+    w <- pcol_writer(f, c("cpu/nanoseconds", "alloc/bytes"), ...)
+    pcol_writer_add(w, c("main", "work"), c(1e7, 512))
+    pcol_writer_close(w)
+    ty <- attr(pcol_top(f), "type")
+    if (file.exists(PCOL))
+      expect_identical(jsonlite::fromJSON(rawToChar(run_pcol("top", f, "--format", "json")$stdout))$type, ty)
+    ty
+  }
+  expect_identical(top_type(), "alloc")
+  expect_identical(top_type(default = "cpu"), "cpu")
+  expect_identical(top_type(default = "cpu/nanoseconds"), "cpu")
+  expect_identical(top_type(default = "alloc"), "alloc")
+  expect_identical(top_type(meta = list(pprof.default_sample_type = "cpu")), "cpu")
+  expect_error(pcol_writer(tempfile(), "cpu/nanoseconds", default = "wall"), "one of values")
+  expect_error(pcol_writer(tempfile(), "cpu/nanoseconds", default = "cpu", meta = list(pprof.default_sample_type = "cpu")),
+               "not both")
+})
