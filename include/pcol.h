@@ -1389,10 +1389,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
 #define PCOL_VT_WEIGHT (UINT32_MAX - 2)
 /* *differ = true when the selected sources' own default values disagree (a
  * merge of unrelated profiles, a JFR recording's CPU and allocation
- * sources): the default is then the value the sources state as their
- * profile's (meta pcol.default_value: a JFR recording's cpu) when they all
- * state one, else "samples", each source's own count.  For the CLI's
- * warnings; pcol_value_default_note says which. */
+ * sources; the selected sources: sel's source, else every one, of a
+ * wall-clock range the recordings it reaches): the default is then the
+ * one they agree on with each source that states its profile's default
+ * (meta pcol.default_value: a JFR recording's cpu) counted as that type,
+ * else "samples", each source's own count (doc/mappings.md §0, THE
+ * default rule).  For the CLI's warnings; pcol_value_default_note says
+ * which. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel,
                                                                bool *differ, pcol_error *err);
 /* The one-line note on the default of sources whose own defaults differ

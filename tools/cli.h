@@ -126,7 +126,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   "weight (the weight column), TYPE or TYPE/UNIT, or N (pprof -sample_index=N: the N-th type, from 0); cpu works on Rprof too (interval x ticks "    \
   "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
-  "time, cpu); when the sources' defaults differ, the one they state together (a JFR "  \
+  "time, cpu); when the sources' defaults differ, the one they agree on with each stated default counted (a JFR "  \
   "recording's cpu), else samples"
 #define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
 /* --no-mmap: pcol files and Perun text are mapped unless it is given; other

@@ -956,14 +956,16 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
 /* ------------------------------------------------------ many inputs */
 /* The union of many inputs is what `pcol merge` writes of them (the same
  * import of each, in order, into one builder: one rule), kept in memory
- * and opened there.  A wall-clock range leaves out the pcol inputs it
- * cannot reach, judged from their sources and meta (pcol_wall_overlaps),
- * so their samples are never read. */
+ * and opened there.  A wall-clock range leaves out the inputs it cannot
+ * reach, judged from their sources and meta (pcol_wall_overlaps): a pcol
+ * file's samples are then never read; another format is imported to learn
+ * its span. */
 
 /* One input of a union.  A pcol file is opened once (pcol_open_if_pcol),
  * also when a wall-clock range will leave it out.  Any other format (or
- * standard input) goes through pcol_import_path.  *added = 0 when the range
- * left it out. */
+ * standard input) goes through pcol_import_path; of a wall-clock range,
+ * into a builder of its own, opened, and left out as a pcol file is when
+ * the range cannot reach it.  *added = 0 when the range left it out. */
 static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
                            const pcol_select *sel, int skip, int as_union, uint8_t *inflated,
                            size_t len, const pcol_symbolize_options *sym, int *added,
@@ -972,14 +974,20 @@ static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
   pcol_import_options io = {0};
   io.no_mmap = 1;
   if (sym) io.symbolize = *sym;
-  if (inflated) { /* a compressed file: not a pcol one (inflated_usable) */
-    return import_inflated(b, path, name, inflated, len, PCOL_FMT_UNKNOWN, &io, err);
-  }
-  int is_pcol;
+  int is_pcol = 0;
   pcol_file *f = NULL;
-  int rc = pcol_open_if_pcol(path, &is_pcol, &f, err);
+  int rc = inflated ? PCOL_OK : pcol_open_if_pcol(path, &is_pcol, &f, err);
   if (!rc && !is_pcol) {
-    return import_named(b, path, name, PCOL_FMT_UNKNOWN, &io, err);
+    /* another format (a compressed file: never a pcol one, inflated_usable) */
+    pcol_builder *one = b;
+    if (skip && (rc = pcol_builder_new(&one, err))) return rc;
+    rc = inflated ? import_inflated(one, path, name, inflated, len, PCOL_FMT_UNKNOWN, &io, err)
+                  : import_named(one, path, name, PCOL_FMT_UNKNOWN, &io, err);
+    if (!skip) return rc;
+    /* of a wall-clock range: imported on its own to learn its span, then
+     * added as a pcol file is when the range reaches it (the same union:
+     * the union of unions is that of their inputs), else left out */
+    if ((rc = open_built(one, rc, 0, NULL, &f, err))) return rc;
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);

@@ -41,6 +41,7 @@
 #include "reader.h"   /* struct pcol_file (its default_types), pcol_idmemo */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_init_meta, ... */
 #include "buf.h"      /* PCOL_GROW */
+#include "wall.h"     /* pcol_selection_sources, pcol_wall_init, pcol_wall_run_end */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,65 +248,126 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   return PCOL_OK;
 }
 
-/* The default the sources of one profile state together (meta
- * PCOL_META_DEFAULT_VALUE, a type name: a JFR recording's execution
- * samples' cpu), for sources d[] of [lo, hi] whose own defaults differ:
- * *c = the one own default of a selected source with that type name, when
- * every selected source states the same name; else *c = 0.  One pass over
- * meta and the selected sources. */
-static int stated_default(pcol_file *f, uint32_t lo, uint32_t hi, const uint32_t *d, uint32_t *c,
-                          pcol_error *err) {
-  size_t n = (size_t)(hi - lo) + 1;
+static int same_bytes(pcol_str a, pcol_str b) {
+  return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+/* The type named `name` among the own defaults d[i] of the sources
+ * i in [lo, hi) that keep[i] marks: *vt its id when exactly one type has
+ * that name there (not two units of it; the count and Rprof's time, not
+ * named types, never), else 0. */
+static int named_default(pcol_file *f, const pcol_view *vty, uint64_t nvt, const uint32_t *d,
+                         const uint8_t *keep, uint64_t lo, uint64_t hi, pcol_str name, uint32_t *vt,
+                         pcol_error *err) {
+  uint32_t c = 0;
+  int ok = 1;
+  for (uint64_t i = lo; ok && i < hi; i++) {
+    pcol_str t;
+    if (!keep[i] || d[i] < 1 || d[i] > nvt || d[i] == c) continue;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(vty, d[i] - 1), &t, err));
+    if (t.ptr && t.len == name.len && !memcmp(t.ptr, name.ptr, t.len)) {
+      ok = !c; /* a second type of that name: none */
+      c = d[i];
+    }
+  }
+  *vt = ok ? c : 0;
+  return PCOL_OK;
+}
+
+/* THE stated-default rule, for kept sources (keep[s], s in 1..n) whose own
+ * defaults d[s] differ: a source whose profile states its default (meta
+ * PCOL_META_DEFAULT_VALUE, a type name: a JFR recording's cpu, for its
+ * allocation and native-method samples too) counts as that type, the own
+ * default of a kept source of its recording with that name (THE recording
+ * rule's runs, pcol_wall_run_end), else of any kept source; so the union
+ * treats a recording's sources as the recording alone does.  A source
+ * stating none, or a name no kept source has as its default (one type of
+ * that name), counts as its own default.  *c = the one type they all then
+ * count as, else 0.  One pass over meta and the sources (a lookup per
+ * recording and name met, the last remembered). */
+static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uint8_t *keep,
+                          uint32_t *c, pcol_error *err) {
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   pcol_view vty;
+  pcol_wall w;
   *c = 0;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, err));
   pcol_str *said = calloc(n, sizeof *said);
   if (!said) return pcol_oom(err);
-  int rc = meta_per_source(f, lo, hi, PCOL_META_DEFAULT_VALUE, said, err);
-  uint32_t vt = 0;
-  int ok = !rc && said[0].ptr;
-  for (size_t i = 0; ok && i < n; i++) {
-    pcol_str t;
-    if (!said[i].ptr || said[i].len != said[0].len || memcmp(said[i].ptr, said[0].ptr, said[0].len))
-      ok = 0; /* a source states another, or none: no common default */
-    else if (d[i] < 1 || d[i] > nvt) continue; /* the count, or Rprof's time: not a named type */
-    else if ((rc = pcol_string(f, pcol_view_u32(&vty, d[i] - 1), &t, err))) break;
-    else if (t.ptr && t.len == said[0].len && !memcmp(t.ptr, said[0].ptr, t.len)) {
-      ok = !vt || vt == d[i]; /* one type of that name (not two units of it) */
-      vt = d[i];
+  int rc = meta_per_source(f, 1, (uint32_t)n, PCOL_META_DEFAULT_VALUE, said, err);
+  if (rc || (rc = pcol_wall_init(f, &w, err))) {
+    free(said);
+    return rc;
+  }
+  uint32_t common = 0;
+  int first = 1, ok = 1;
+  pcol_str gname = {NULL, 0}; /* the last name looked up among every kept source */
+  uint32_t gvt = 0;
+  for (uint64_t s = 1, e; !rc && ok && s <= n; s = e) {
+    e = pcol_wall_run_end(&w, s);
+    pcol_str rname = {NULL, 0}; /* the last name looked up in this recording */
+    uint32_t rvt = 0;
+    for (uint64_t i = s; !rc && ok && i < e; i++) {
+      if (!keep[i]) continue;
+      uint32_t x = d[i];
+      pcol_str nm = said[i - 1];
+      if (nm.ptr && nm.len) {
+        if (!rname.ptr || !same_bytes(rname, nm)) {
+          rname = nm;
+          rc = named_default(f, &vty, nvt, d, keep, s, e, nm, &rvt, err);
+        }
+        uint32_t y = rvt;
+        if (!rc && !y) {
+          if (!gname.ptr || !same_bytes(gname, nm)) {
+            gname = nm;
+            rc = named_default(f, &vty, nvt, d, keep, 1, n + 1, nm, &gvt, err);
+          }
+          y = gvt;
+        }
+        if (y) x = y;
+      }
+      if (first) common = x, first = 0;
+      else ok = x == common;
     }
   }
+  pcol_wall_free(&w);
   free(said);
-  if (!rc && ok) *c = vt;
+  if (!rc && ok && !first) *c = common;
   return rc;
 }
 
-int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
+int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
                                 pcol_error *err) {
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  uint32_t lo = 1, hi = (uint32_t)(nsrc > UINT32_MAX ? UINT32_MAX : nsrc);
+  uint32_t source_id = sel ? sel->source_id : 0;
   *chosen = 0;
   if (differ) *differ = 0;
-  if (source_id) {
-    if (source_id > nsrc)
-      return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)", source_id,
-                            (unsigned long long)nsrc);
-    lo = hi = source_id;
+  if (source_id > nsrc)
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the file has %llu)", source_id,
+                          (unsigned long long)nsrc);
+  if (source_id) { /* one source: its own default (O(1): a loop over the sources asks each) */
+    int rc = pcol_source_default_types(f, source_id, source_id, chosen, err);
+    if (rc) *chosen = 0;
+    return rc;
   }
-  if (lo < 1 || lo > hi) return PCOL_OK;
-  uint32_t *d = malloc(((size_t)(hi - lo) + 1) * sizeof *d);
+  if (nsrc < 1 || nsrc > UINT32_MAX) return PCOL_OK;
+  uint8_t *keep = NULL;
+  uint32_t *d = malloc((size_t)(nsrc + 1) * sizeof *d);
   if (!d) return pcol_oom(err);
-  int rc = pcol_source_default_types(f, lo, hi, d, err);
-  uint32_t c = rc ? 0 : d[0];
-  int dis = 0;
-  for (uint64_t i = 1; !rc && i <= (uint64_t)(hi - lo); i++)
-    if (d[i] != c) {
+  int rc = pcol_source_default_types(f, 1, (uint32_t)nsrc, d + 1, err);
+  if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
+  uint32_t c = 0;
+  int dis = 0, first = 1;
+  for (uint64_t s = 1; !rc && s <= nsrc && !dis; s++) {
+    if (!keep[s]) continue;
+    if (first) c = d[s], first = 0;
+    else if (d[s] != c) {
       c = 0; /* sources disagree: count samples, which every source has */
       dis = 1;
-      break;
     }
-  if (dis && (rc = stated_default(f, lo, hi, d, &c, err)) == PCOL_OK && c) dis = 2;
+  }
+  if (dis && (rc = stated_default(f, nsrc, d, keep, &c, err)) == PCOL_OK && c) dis = 2;
+  free(keep);
   free(d);
   if (differ) *differ = rc ? 0 : dis;
   *chosen = rc ? 0 : c;

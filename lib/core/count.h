@@ -152,14 +152,18 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
  * d[s - lo].  count.c */
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err);
-/* THE default value of a selection (every source, or source_id when not
- * 0): the sources' default when they agree; else the default they all
- * state as their profile's (meta PCOL_META_DEFAULT_VALUE, a type that is
- * a selected source's own default: *differ = 2); else 0, "samples", each
- * source's own count, which every source has (*differ = 1; may be NULL).
- * The views (lib/query/value.c, `pcol fold`) and the collapsed exporter
- * both follow it.  count.c */
-int pcol_selection_default_type(pcol_file *f, uint32_t source_id, uint32_t *chosen, int *differ,
+/* THE default value of a selection: over its sources (wall.c
+ * pcol_selection_sources: sel->source_id's, else every one; of a
+ * wall-clock range, the recordings it reaches), the sources' default
+ * when they agree; else, each source that states its profile's default
+ * (meta PCOL_META_DEFAULT_VALUE, a type name) counted as the type of that
+ * name a source of its recording (else any selected source) has as its
+ * own default, and the others as their own: that one type when they then
+ * agree (*differ = 2); else 0, "samples", each source's own count, which
+ * every source has (*differ = 1; may be NULL).  sel may be NULL.  The
+ * views (lib/query/value.c, `pcol fold`) and the exporters all follow it.
+ * count.c */
+int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
                                 pcol_error *err);
 
 #endif

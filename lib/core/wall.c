@@ -285,6 +285,51 @@ int pcol_wall_overlaps(pcol_file *f, const pcol_select *sel, bool *overlaps, pco
   return rc;
 }
 
+/* THE sources of a selection, those its default value is resolved over
+ * (pcol_selection_default_type) and its value notes speak of: source_id's
+ * alone, else every one; of a wall-clock range, the recordings (THE
+ * recording rule's runs, pcol_wall_run_end: an input file's sources) the
+ * range reaches in one of their sources (wall_reach), as a query of many
+ * inputs keeps the files it reaches (pcol_wall_overlaps) and leaves out
+ * the others: the union answers as `pcol merge` of the files the range
+ * reaches, whichever formats the others have and whether they were read.
+ * A range that reaches no source keeps every one (an empty answer in the
+ * file's own default, as without the range). */
+int pcol_selection_sources(pcol_file *f, const pcol_select *sel, uint8_t **keep, pcol_error *err) {
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  uint8_t *k = calloc(n + 1, 1);
+  *keep = NULL;
+  if (!k) return pcol_oom(err);
+  if (sel && sel->source_id) {
+    if (sel->source_id <= n) k[sel->source_id] = 1;
+  } else {
+    memset(k + 1, 1, n);
+  }
+  int rc = PCOL_OK;
+  if (sel && !sel->source_id && sel->wall && (sel->has_from || sel->has_to) && n > 0) {
+    pcol_wall w;
+    bool any;
+    uint8_t *reach = calloc(n + 1, 1);
+    if (!reach) rc = pcol_oom(err);
+    if (!rc && !(rc = pcol_wall_init(f, &w, err))) {
+      /* (a range that reaches none: every source, the file's own default
+       * over its empty answer, as without the range) */
+      if (!(rc = wall_reach(f, &w, sel, reach, &any, err)) && any)
+        for (uint64_t s = 1, e; s <= n; s = e) {
+          e = pcol_wall_run_end(&w, s);
+          uint8_t in = 0;
+          for (uint64_t i = s; i < e; i++) in |= reach[i];
+          memset(k + s, in, e - s);
+        }
+      pcol_wall_free(&w);
+    }
+    free(reach);
+  }
+  if (rc) free(k);
+  else *keep = k;
+  return rc;
+}
+
 /* THE recording rule: the sources one input file made (one recording)
  * count their time once.  A run of sources whose pcol.recording_part is
  * K, K + 1, ... (the importer numbered them, and a merge keeps each

@@ -108,6 +108,14 @@ void pcol_wall_select_parts(pcol_wall *w, const uint8_t *take);
  * first occurrence): rep[i] = 1 when c[i] has the bytes of an earlier c[j]
  * (NA and "" alike), else 0.  PCOL_ENOMEM (nothing else set) when no room. */
 int pcol_strs_repeats(const pcol_str *c, size_t n, uint8_t *rep);
+/* THE sources of a selection (wall.c): *keep[s] = 1 (s in 1..n) for those
+ * the default value rule (pcol_selection_default_type) and the value notes
+ * count: sel->source_id's, else every one; of a wall-clock range, the
+ * recordings (pcol_wall_run_end's runs) it reaches in one of their
+ * sources, as a query of many inputs keeps the files it reaches (one
+ * that reaches none: every one).  sel may be NULL (every source).
+ * free(*keep). */
+int pcol_selection_sources(pcol_file *f, const pcol_select *sel, uint8_t **keep, pcol_error *err);
 /* What a wall-clock selection (sel->wall) takes of source s, whose samples
  * have times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
  * relative to the source's start, PCOL_WALL_ALL (every sample, whole),

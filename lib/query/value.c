@@ -46,7 +46,7 @@ static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *
  * rule in core (pcol_selection_default_type). */
 static int default_of(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
                       pcol_error *err) {
-  return pcol_selection_default_type(f, sel ? sel->source_id : 0, chosen, differ, err);
+  return pcol_selection_default_type(f, sel, chosen, differ, err);
 }
 
 static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel *out,
@@ -100,15 +100,16 @@ static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
   pcol_view ty;
   pcol_value_sel c = {0};
   pcol_error q = {0};
-  uint8_t *hc = NULL;
+  uint8_t *hc = NULL, *keep = NULL;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
   if (pcol_value_resolve(f, NULL, PCOL_VT_SAMPLES "/" PCOL_UNIT_COUNT, &c, &q) ||
       pcol_value_sources(f, &c, &hc, &q)) {
     free(hc);
     hc = NULL;
   }
   for (uint64_t s = 1; s <= n; s++) {
-    if (sel && sel->source_id && sel->source_id != s) continue;
+    if (!keep[s]) continue;
     pcol_select one = {0};
     pcol_value_sel d;
     one.source_id = (uint32_t)s;
@@ -129,6 +130,7 @@ static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
     else more++;
   }
   free(hc);
+  free(keep);
   int rc = nput(b, "the sources measure different values, so ") || nput(b, what) || nput(b, " (");
   for (size_t i = 0; !rc && i < nk; i++)
     rc = (i && nput(b, "; ")) || nnum(b, k[i].n) || nput(b, " ") || nstr(b, k[i].type) ||
@@ -149,7 +151,7 @@ static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
  * selected source lacking it is not: a lone source, or a recording none
  * of whose parts has it (a recording's allocation samples exported alone
  * and merged with another recording); only then is there a note. */
-static int note_tells(pcol_file *f, const pcol_select *sel, const uint8_t *has, int *told, pcol_error *err) {
+static int note_tells(pcol_file *f, const uint8_t *keep, const uint8_t *has, int *told, pcol_error *err) {
   pcol_wall w;
   *told = 0;
   PCOL_RETURN_NOT_OK(pcol_wall_init(f, &w, err));
@@ -158,7 +160,7 @@ static int note_tells(pcol_file *f, const pcol_select *sel, const uint8_t *has, 
     int any = 0, lacks = 0;
     for (uint64_t i = s; i < e; i++) {
       any |= has[i];
-      lacks |= !has[i] && !(sel && sel->source_id && sel->source_id != i);
+      lacks |= !has[i] && keep[i];
     }
     *told = lacks && !any;
   }
@@ -173,34 +175,39 @@ static int note_tells(pcol_file *f, const pcol_select *sel, const uint8_t *has, 
 static int note_stated(pcol_file *f, const pcol_select *sel, uint32_t chosen, const char *advice, pcol_buf *b,
                        pcol_error *err) {
   pcol_value_sel v;
-  uint8_t *has = NULL;
+  uint8_t *has = NULL, *keep = NULL;
   pcol_view ss, sv;
   PCOL_RETURN_NOT_OK(vt_names(f, chosen, &v, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
   PCOL_RETURN_NOT_OK(pcol_value_sources(f, &v, &has, err));
+  int told = 0, rc = pcol_selection_sources(f, sel, &keep, err);
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), nsel = 0, lack = 0;
-  for (uint64_t s = 1; s <= n; s++) {
-    if (sel && sel->source_id && sel->source_id != s) continue;
+  for (uint64_t s = 1; !rc && s <= n; s++) {
+    if (!keep[s]) continue;
     nsel++;
     lack += !has[s];
   }
-  int told = 0, rc = note_tells(f, sel, has, &told, err);
+  if (!rc) rc = note_tells(f, keep, has, &told, err);
   free(has);
-  if (rc || !told) return rc;
+  if (rc || !told) {
+    free(keep);
+    return rc;
+  }
   /* the other value types of the selected sources, in their first order */
   uint32_t other[NOTE_TYPES];
   size_t no = 0;
   uint64_t more = 0;
   for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
     uint32_t s = pcol_view_u32(&ss, r), t = pcol_view_u32(&sv, r);
-    if (s < 1 || s > n || (sel && sel->source_id && sel->source_id != s) || t == chosen || !t) continue;
+    if (s < 1 || s > n || !keep[s] || t == chosen || !t) continue;
     size_t i = 0;
     while (i < no && other[i] != t) i++;
     if (i < no) continue;
     if (no < NOTE_TYPES) other[no++] = t;
     else more = 1; /* a type past the list: "..." */
   }
+  free(keep);
   rc = nput(b, "the default is ") || nname(b, v.type, v.unit) ||
            nput(b, ", the sources' own stated default (" PCOL_META_DEFAULT_VALUE ")");
   if (!rc && lack)
@@ -551,25 +558,26 @@ static int put_source(pcol_buf *b, pcol_file *f, const pcol_view *ty, const pcol
 int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                              void (*note)(void *ctx, const char *text), void *ctx, pcol_error *err) {
   enum { SHOWN = 3 }; /* sources named one a line; past it, one line */
-  uint8_t *has = NULL;
+  uint8_t *has = NULL, *keep = NULL;
   pcol_view ty, uri;
   PCOL_RETURN_NOT_OK(pcol_value_sources(f, v, &has, err));
-  int rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err);
+  int rc = pcol_selection_sources(f, sel, &keep, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err);
-  uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0, shown = 0;
-  for (uint64_t s = 1; !rc && s <= n; s++) missing += !has[s] && !(sel && sel->source_id && sel->source_id != s);
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0, shown = 0, nsel = 0;
+  for (uint64_t s = 1; !rc && s <= n; s++) missing += !has[s] && keep[s], nsel += keep[s];
   pcol_buf b = {0};
   pcol_str vt = v ? v->type : (pcol_str){0}, vu = v ? v->unit : (pcol_str){0};
   if (!rc && missing > SHOWN) {
     char h[96];
     snprintf(h, sizeof h, "%llu of %llu sources have no value ", (unsigned long long)missing,
-             (unsigned long long)n);
+             (unsigned long long)nsel);
     if (put_c(&b, h) || put_str(&b, vt, 0) || put_c(&b, "/") || put_str(&b, vu, 0) ||
         put_c(&b, ", their samples count 0 ("))
       rc = pcol_oom(err);
   }
   for (uint64_t s = 1; !rc && s <= n && shown < SHOWN; s++) {
-    if (has[s] || (sel && sel->source_id && sel->source_id != s)) continue;
+    if (has[s] || !keep[s]) continue;
     if (missing <= SHOWN) b.len = 0;
     if ((shown && missing > SHOWN && put_c(&b, ", ")) || put_source(&b, f, &ty, &uri, s) ||
         (missing <= SHOWN && (put_c(&b, " has no value ") || put_str(&b, vt, 0) || put_c(&b, "/") ||
@@ -586,6 +594,7 @@ int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_va
   }
   pcol_buf_free(&b);
   free(has);
+  free(keep);
   return rc;
 }
 

@@ -307,4 +307,34 @@ done
 grep -q '"value_note":"the default is cpu/nanoseconds' "$tmp/pa.html" || fail "report of pa.pcol: no value_note"
 "$PCOL" info "$tmp/pa.pcol" | grep -q "^default value:   cpu/nanoseconds, .* 2 of 3 sources lack it" ||
   fail "info pa.pcol: $("$PCOL" info "$tmp/pa.pcol" | grep default)"
+# A recording beside another profile (review 16 F4): its sources count as
+# the recording alone counts them, its stated default (pcol.default_value:
+# cpu, the allocation samples counting 0), so with a Go CPU profile the
+# union adds up CPU time (8.73 s + the recording's 200 ms), as go tool pprof
+# of the two CPU profiles would; before, "samples" added the allocation
+# samples to the CPU samples.  A real mix (with a heap profile) stays
+# "samples", warned.  The merged file answers the same.
+TD=${PCOL_TESTDATA:-../shared/testdata}
+L=$TD/pprof/go-cpu-string-labels.pb.gz H=$TD/pprof/go-heap-allocs-inline.pb.gz
+if [ -f "$L" ] && [ -f "$H" ]; then
+  $GEN "$tmp/cpu.jfr" --chunks 1 --samples 30 --period '*:10 ms' || fail "gen_jfr.py cpu.jfr"
+  "$PCOL" top "$tmp/cpu.jfr" -n 1 2>&1 | grep -q '^Duration: 10ms, Total samples = 200ms' ||
+    fail "cpu.jfr alone: $("$PCOL" top "$tmp/cpu.jfr" -n 1 2>&1 | head -4)"
+  "$PCOL" merge "$tmp/cpu.jfr" "$L" -o "$tmp/jg.pcol" || fail "merge cpu.jfr and a Go CPU profile"
+  for in in "$tmp/cpu.jfr $L" "$tmp/jg.pcol"; do
+    # shellcheck disable=SC2086
+    "$PCOL" top $in -n 1 >"$tmp/jg.out" 2>"$tmp/jg.err" || fail "top $in"
+    grep -q '^Type: cpu (nanoseconds)$' "$tmp/jg.out" && grep -q 'Total samples = 8.93s' "$tmp/jg.out" ||
+      fail "a recording and a Go CPU profile ($in): $(head -4 "$tmp/jg.out") $(cat "$tmp/jg.err")"
+    [ -s "$tmp/jg.err" ] && fail "a recording and a Go CPU profile ($in) warn: $(cat "$tmp/jg.err")"
+  done
+  # the same number as the CPU value named: nothing but CPU time added
+  "$PCOL" top "$tmp/cpu.jfr" "$L" --value cpu -n 1 2>/dev/null | grep -q 'Total samples = 8.93s' ||
+    fail "--value cpu of a recording and a Go CPU profile"
+  "$PCOL" top "$tmp/cpu.jfr" "$H" -n 1 >"$tmp/jh.out" 2>"$tmp/jh.err" || fail "top cpu.jfr heap"
+  grep -q '^Type: samples (count)$' "$tmp/jh.out" && grep -q "the sources measure different values" "$tmp/jh.err" ||
+    fail "a recording and a heap profile: not samples, warned: $(head -3 "$tmp/jh.out") $(cat "$tmp/jh.err")"
+else
+  echo "t_jfr: no $L or $H (the shared test data): a recording beside a Go profile not tested"
+fi
 echo "t_jfr: ok"

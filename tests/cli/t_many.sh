@@ -475,6 +475,40 @@ for bad in 2022-02-31T00:00:00Z 2022-10-18T15:40:00 2022-10-18T25:00:00Z @x; do
   $PCOL top $G --from "$bad" 2>/dev/null
   [ $? = 2 ] || fail "--from $bad is not a time"
 done
+# A wall-clock range answers as `pcol merge` of the inputs it reaches,
+# whatever the format of those it does not (review 16 F1): the default
+# value and its warning are resolved over what the range keeps.  Before, a
+# pcol file out of range was left out, a file of another format imported
+# and its sources made the default "samples" (873 where go tool pprof of
+# the one file in range says 8.73 s).  $L (2022-06-09 18:22:12 UTC, cpu)
+# with a heap profile of 2022-07-28 and a JFR recording of 2023-11-14
+# (tests/support/gen_jfr.py), as they are (d1) and packed (d2).
+mkdir -p "$tmp/d1" "$tmp/d2"
+cp "$L" "$tmp/d1/a.pb.gz" && cp "$L" "$tmp/d2/a.pb.gz" && cp "$H" "$tmp/d1/h.pb.gz" &&
+  python3 tests/support/gen_jfr.py "$tmp/d1/j.jfr" --chunks 1 --samples 30 --period '*:10 ms' &&
+  $PCOL pack "$H" -o "$tmp/d2/h.pcol" && $PCOL pack "$tmp/d1/j.jfr" -o "$tmp/d2/j.pcol" || fail "far: inputs"
+far=(--from 2022-06-09T18:22:00Z --to 2022-06-09T18:23:00Z)
+$PCOL top "$L" --format json | sed 's/"file":"[^"]*",//' >"$tmp/far.want" || fail "far: top of the one file"
+for d in d1 d2; do
+  $PCOL top "$tmp/$d" "${far[@]}" --format json 2>"$tmp/far.err" | sed 's/"file":"[^"]*",//; s/"filters":{[^}]*}/"filters":{}/' >"$tmp/far.got" ||
+    fail "far $d: top"
+  cmp -s "$tmp/far.want" "$tmp/far.got" || fail "far $d: not the rows of the one file in range: $(head -c 300 "$tmp/far.got")"
+  [ -s "$tmp/far.err" ] && fail "far $d: a warning of the files out of range: $(cat "$tmp/far.err")"
+  $PCOL top "$tmp/$d" "${far[@]}" -n 1 2>&1 | grep -q '^Duration: 10.12s, Total samples = 8.73s (86.24%)$' ||
+    fail "far $d: $($PCOL top "$tmp/$d" "${far[@]}" -n 1 2>&1 | head -5)"
+  # a value only the inputs out of range have: not the union's
+  $PCOL top "$tmp/$d" "${far[@]}" --value alloc_space >/dev/null 2>"$tmp/far.err" && fail "far $d: --value alloc_space taken"
+  grep -q "no value type 'alloc_space'" "$tmp/far.err" || fail "far $d: $(cat "$tmp/far.err")"
+done
+# the merged file (every input in it) answers the same: the default over
+# the recordings the range reaches
+$PCOL merge "$tmp/d1" -o "$tmp/far.pcol" 2>/dev/null || fail "far: merge"
+$PCOL top "$tmp/far.pcol" "${far[@]}" --format json 2>"$tmp/far.err" | sed 's/"file":"[^"]*",//; s/"filters":{[^}]*}/"filters":{}/' |
+  cmp -s "$tmp/far.want" - || fail "far: the merged file's answer is not the one file's"
+[ -s "$tmp/far.err" ] && fail "far: the merged file warns of the sources out of range: $(cat "$tmp/far.err")"
+# without a range, the same inputs are a real mix: samples, warned
+$PCOL top "$tmp/d1" -n 1 2>&1 | grep -q "the sources measure different values" || fail "far: no mix without the range"
+
 # Many sources (issue 42 F9): every view and export costs O(rows), not
 # O(sources x rows).  80,000 one-sample OTLP/JSON requests (one source each;
 # every other one measures cpu/nanoseconds, so the sources' defaults differ

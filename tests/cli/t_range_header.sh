@@ -130,8 +130,19 @@ check "two inputs, relative" "$t00" "Duration: 2s, Total samples = 2s (  100%)" 
 check "with a pprof, wall-clock" "$t01" "Duration: 3s, Total samples = 1000ms (33.33%)" "$one" "$pb" \
   --from "$(w 3000)" --to "$(w 13000)" --value wall
 # a range that misses one of them: the other's alone (its Time: too)
-check "with a pprof, one missed" "$t01" "Duration: 2s, Total samples = 0 " "$one" "$pb" \
-  --from "$(w 9000)" --to "$(w 13000)" --value wall
+# (the union is the merge of the inputs the range reaches, whatever their
+# format: the speedscope file is left out as a pcol file is, so its value
+# wall is not the union's, and the pprof's cpu is the default)
+check "with a pprof, one missed" "$t01" "Duration: 2s, Total samples = 40ns (2e-06%)" "$one" "$pb" \
+  --from "$(w 9000)" --to "$(w 13000)"
+"$PCOL" pack "$one" -o "$tmp/one.pcol" || fail "pack one"
+check "with a pprof, one missed (packed)" "$t01" "Duration: 2s, Total samples = 40ns (2e-06%)" "$tmp/one.pcol" "$pb" \
+  --from "$(w 9000)" --to "$(w 13000)"
+for in1 in "$one" "$tmp/one.pcol"; do
+  "$PCOL" top "$in1" "$pb" --from "$(w 9000)" --to "$(w 13000)" --value wall >/dev/null 2>"$tmp/err" &&
+    fail "with a pprof, one missed: --value wall of the input left out taken ($in1)"
+  grep -q "no value type 'wall'" "$tmp/err" || fail "with a pprof, one missed ($in1): $(cat "$tmp/err")"
+done
 # the same as their merged file and as pcol files read one by one
 "$PCOL" pack "$one" -o "$tmp/one.pcol" && "$PCOL" pack "$later" -o "$tmp/later.pcol" &&
   "$PCOL" merge "$one" "$later" -o "$tmp/m.pcol" || fail "pack, merge"

@@ -163,6 +163,23 @@ mkdir "$tmp/mixed2"
 cp "$TD/pprof/go-cpu-string-labels.pb.gz" tests/fixtures/tachyon/threads-wall-zstd.bin "$tmp/mixed2/" || fail "cp"
 ptop mixed2 "$tmp/mixed2" ""
 grep -q '"type":"samples","unit":"count"' "$tmp/mixed2.ptop.json" || fail "pcol top $tmp/mixed2: not samples/count"
+# a wall-clock range over a directory answers as the merge of the files it
+# reaches, whatever the format of the others (review 16 F1): a Go CPU
+# profile of 2022-06-09 with a heap profile of 2022-07-28 and a JFR
+# recording of 2023-11-14, as they are (far1) and packed (far2): the one
+# file's cpu 8.73 s both, in pcol top and pcol_top
+mkdir "$tmp/far1" "$tmp/far2"
+cp "$TD/pprof/go-cpu-string-labels.pb.gz" "$TD/pprof/go-heap-allocs-inline.pb.gz" "$tmp/far1/" &&
+  cp "$TD/pprof/go-cpu-string-labels.pb.gz" "$tmp/far2/" &&
+  python3 "$(dirname "$0")/../support/gen_jfr.py" "$tmp/far1/j.jfr" --chunks 1 --samples 30 --period '*:10 ms' &&
+  $PCOL pack "$TD/pprof/go-heap-allocs-inline.pb.gz" -o "$tmp/far2/h.pcol" && $PCOL pack "$tmp/far1/j.jfr" -o "$tmp/far2/j.pcol" ||
+  fail "far: inputs"
+F0=2022-06-09T18:22:00Z F1=2022-06-09T18:23:00Z
+for d in far1 far2; do
+  ptop $d "$tmp/$d" "--from $F0 --to $F1" "\"from\": \"$F0\", \"to\": \"$F1\""
+  grep -q '"type":"cpu","unit":"nanoseconds","total":8730000000,' "$tmp/$d.ptop.json" ||
+    fail "pcol top $tmp/$d of a wall-clock range: not the one file's cpu 8.73 s: $(head -c 200 "$tmp/$d.ptop.json")"
+done
 ptop labels "$labelsf" "--by label:function" '"by": "label:function"'
 ptop inline-ff "$inline" "--by filefunction" '"by": "filefunction"'
 plan="$plan], \"frames\": ["

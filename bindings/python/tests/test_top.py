@@ -179,6 +179,60 @@ def test_top_wall_clock_range():
             f.top(from_=b"@0")
 
 
+def _far_dirs(tmp_path):
+    """two directories of the same profiles (review 16 F1): a Go CPU
+    profile of 2022-06-09 18:22:12 UTC with a heap profile of 2022-07-28
+    and a JFR recording of 2023-11-14 (tests/support/gen_jfr.py), as they
+    are (d1) and packed (d2); a wall-clock range of the hour of the first
+    reaches it alone"""
+    import os
+    import shutil
+    import subprocess
+    import sys
+    from conftest import REPO, TESTDATA
+    cpu, heap = (os.path.join(TESTDATA, "pprof", n) for n in ("go-cpu-string-labels.pb.gz", "go-heap-allocs-inline.pb.gz"))
+    for s in (cpu, heap):
+        if not os.path.isfile(s):
+            pytest.skip("no %s" % s)
+    d1, d2 = tmp_path / "d1", tmp_path / "d2"
+    d1.mkdir()
+    d2.mkdir()
+    shutil.copy(cpu, str(d1 / "a.pb.gz"))
+    shutil.copy(cpu, str(d2 / "a.pb.gz"))
+    shutil.copy(heap, str(d1 / "h.pb.gz"))
+    subprocess.run([sys.executable, os.path.join(REPO, "tests", "support", "gen_jfr.py"), str(d1 / "j.jfr"),
+                    "--chunks", "1", "--samples", "30", "--period", "*:10 ms"], check=True)
+    run_pcol("pack", heap, "-o", str(d2 / "h.pcol"))
+    run_pcol("pack", str(d1 / "j.jfr"), "-o", str(d2 / "j.pcol"))
+    return cpu, str(d1), str(d2)
+
+
+def test_top_wall_clock_range_of_many(tmp_path):
+    """a wall-clock range over a directory answers as `pcol merge` of the
+    files it reaches, whatever the format of the others: the default value
+    is the one file's (cpu 8.73 s, not "samples" 873), in the CLI and
+    here, for both directories, with no warning"""
+    import warnings
+    cpu, d1, d2 = _far_dirs(tmp_path)
+    fr, to = "2022-06-09T18:22:00Z", "2022-06-09T18:23:00Z"
+    one = json.loads(run_pcol("top", cpu, "--format", "json").stdout)
+    assert one["type"] == "cpu" and one["total"] == 8730000000
+    for d in (d1, d2):
+        r = run_pcol("top", d, "--from", fr, "--to", to, "--format", "json")
+        want = json.loads(r.stdout)
+        assert r.stderr == b"", r.stderr
+        assert (want["type"], want["total"], want["rows"]) == (one["type"], one["total"], one["rows"]), d
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with pcol.open(d) as f:
+                t = f.top(from_=fr, to=to)
+        assert (t.type, t.unit, t.total) == ("cpu", "nanoseconds", 8730000000), (d, t.type, t.total)
+        assert [x["name"] for x in one["rows"]] == t.name.tolist()
+        assert [x["flat"] for x in one["rows"]] == t.flat.tolist()
+        assert [x["cum"] for x in one["rows"]] == t.cum.tolist()
+        assert not [x for x in w if "measure different values" in str(x.message)]
+
+
 def _index_dir(tmp_path):
     """a directory of three CPU profiles (two pprof files, one packed),
     older than the 2 s `pcol index` leaves alone, and its index"""

@@ -495,7 +495,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
      * defaults differ are counted, each by its own count, as fold does */
     uint32_t chosen;
     int differ = 0;
-    rc = pcol_selection_default_type(f, sel ? sel->source_id : 0, &chosen, &differ, err);
+    rc = pcol_selection_default_type(f, sel, &chosen, &differ, err);
     if (!rc && differ == 1) x.named = 1, x.want_vt = 0, x.named_dec = 0;
     else if (!rc && differ) { /* the sources' stated default (a JFR recording's cpu) */
       pcol_view un;

@@ -1255,7 +1255,7 @@ static int put_default(fx *x, const pcol_select *sel) {
   if (x->value) /* --value: the weights are that value (the weight: the count's column) */
     vt = x->value->vt_id == PCOL_VT_WEIGHT ? 0 : x->value->vt_id;
   else
-    PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel ? sel->source_id : 0, &vt, NULL, x->err));
+    PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel, &vt, NULL, x->err));
   pcol_str name = {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1};
   if (vt == PCOL_VT_TIME) name = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1}; /* an Rprof source's time */
   else if (vt >= 1 && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))

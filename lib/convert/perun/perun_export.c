@@ -1106,7 +1106,7 @@ static int export_synth(pexp *x) {
      * pprof row stands for its samples/count value (176 samples, not 76
      * rows, for go-cpu-inline-small.pb.gz), as in every other exporter
      * that writes counts */
-    if ((rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &x->kvt, NULL, x->err)) ||
+    if ((rc = pcol_selection_default_type(x->f, x->sel, &x->kvt, NULL, x->err)) ||
         (rc = kperf_unit(x, kunit, sizeof kunit)) || (rc = pcol_rtime_init(&x->rt, x->f, x->err)))
       return rc;
     uint32_t *cvt;

@@ -295,7 +295,7 @@ static int count_column(ex *x) {
   size_t c = 0;
   while (c < x->ncols && !(t && u && x->cols[c].type == t && x->cols[c].unit == u)) c++;
   if (c == x->ncols) {
-    if ((x->rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &dflt, NULL, x->err)))
+    if ((x->rc = pcol_selection_default_type(x->f, x->sel, &dflt, NULL, x->err)))
       return x->rc;
     if (dflt && !counts_held(x)) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
     else if (column_for(x, str_c(x, "samples"), str_c(x, "count"), 0, &(uint32_t){0})) return x->rc;
@@ -953,7 +953,7 @@ static size_t go_default_column(const ex *x, int64_t dflt) {
  * (the count of profiles without samples/count), leaves *idx as it is. */
 static int rule_default(ex *x, int64_t *idx) {
   uint32_t vt = 0;
-  if ((x->rc = pcol_selection_default_type(x->f, x->sel ? x->sel->source_id : 0, &vt, NULL, x->err))) return x->rc;
+  if ((x->rc = pcol_selection_default_type(x->f, x->sel, &vt, NULL, x->err))) return x->rc;
   /* the strings as the written columns hold them (looked up, not added:
    * a name no column has is not written) */
   pcol_str tn = {"samples", 7}, un = {NULL, 0}; /* un NULL: any unit (the count, Rprof's time) */

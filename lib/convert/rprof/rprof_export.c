@@ -818,7 +818,7 @@ static int lack_stated(rp_out *r, const pcol_select *sel) {
   uint32_t chosen = 0;
   int d = 0;
   pcol_view ss, sv;
-  PCOL_RETURN_NOT_OK(pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, r->err));
+  PCOL_RETURN_NOT_OK(pcol_selection_default_type(r->f, sel, &chosen, &d, r->err));
   r->differ = d;
   if (d != 2 || !chosen) return PCOL_OK;
   PCOL_RETURN_NOT_OK(pcol_column(r->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, r->err));
@@ -912,7 +912,7 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
   pcol_view ty, un;
   /* (the count asked for: every source's samples are counted, whatever
    * their defaults) */
-  if ((!r->count_asked && (pcol_selection_default_type(r->f, sel ? sel->source_id : 0, &chosen, &d, NULL) || d)) ||
+  if ((!r->count_asked && (pcol_selection_default_type(r->f, sel, &chosen, &d, NULL) || d)) ||
       pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, NULL) ||
       pcol_column(r->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, NULL))
     return;

@@ -181,6 +181,40 @@ test_that("pcol_top and pcol_table: from/to as wall-clock times, as the CLI's --
   expect_error(pcol_top(g, from = c("@0", "@1")), "from must be one number")
 })
 
+test_that("pcol_top of a directory with a wall-clock range: the merge of the files it reaches (review 16 F1)", {
+  # a Go CPU profile of 2022-06-09 18:22:12 UTC with a heap profile of
+  # 2022-07-28 and a JFR recording of 2023-11-14 (tests/support/gen_jfr.py),
+  # as they are (d1) and packed (d2): the range of the first's hour answers
+  # as that file alone (cpu 8.73 s, not "samples" 873), as the CLI does
+  skip_without_testdata()
+  cpu <- file.path(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+  heap <- file.path(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
+  skip_if_not(file.exists(cpu) && file.exists(heap))
+  py <- Sys.which("python3")
+  skip_if_not(nzchar(py))
+  d1 <- file.path(tempfile("far"), "d1"); d2 <- file.path(dirname(d1), "d2")
+  on.exit(unlink(dirname(d1), recursive = TRUE))
+  dir.create(d1, recursive = TRUE); dir.create(d2)
+  file.copy(cpu, file.path(d1, "a.pb.gz")); file.copy(cpu, file.path(d2, "a.pb.gz")); file.copy(heap, file.path(d1, "h.pb.gz"))
+  expect_equal(system2(py, shQuote(c(file.path(repo_root(), "tests", "support", "gen_jfr.py"), file.path(d1, "j.jfr"),
+                                     "--chunks", "1", "--samples", "30", "--period", "*:10 ms"))), 0L)
+  run_pcol("pack", heap, "-o", file.path(d2, "h.pcol"))
+  run_pcol("pack", file.path(d1, "j.jfr"), "-o", file.path(d2, "j.pcol"))
+  r <- c("2022-06-09T18:22:00Z", "2022-06-09T18:23:00Z")
+  one <- pcol_top(cpu)
+  for (d in c(d1, d2)) {
+    expect_equal(compare_top(d, list(from = r[1], to = r[2]), c("--from", r[1], "--to", r[2])), 1L)
+    w <- character()
+    t <- withCallingHandlers(pcol_top(d, from = r[1], to = r[2]),
+                             warning = function(c) { w <<- c(w, conditionMessage(c)); invokeRestart("muffleWarning") })
+    expect_identical(attr(t, "type"), "cpu", info = d)
+    expect_equal(attr(t, "total"), 8.73, info = d)
+    expect_identical(t$name, one$name, info = d)
+    expect_identical(t$self.time, one$self.time, info = d)
+    expect_false(any(grepl("measure different values", w)), info = d)
+  }
+})
+
 # pcol_top(x) and the R warnings it gave (a character vector)
 top_warned <- function(...) {
   w <- character()
