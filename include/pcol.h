@@ -2758,10 +2758,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_any(const char *path, const pcol_o
  * builder), built in memory: no file is written; n = 1 is pcol_open_any.
  * Memory: the union's tables twice (the builder, then the file it writes,
  * until the builder is freed) plus one input's import.  sel (may be NULL):
- * with a wall-clock range (sel->wall, no source_id), a pcol input whose
- * sources the range cannot reach (pcol_wall_overlaps) is left out after
- * reading its sources and meta: the union is then that of the inputs that
- * overlap the range, and ENOTFOUND when none does.  *used (may be NULL):
+ * with a wall-clock range (sel->wall, no source_id), an input whose
+ * sources the range cannot reach (pcol_wall_overlaps) is left out: a pcol
+ * one after reading its sources and meta, another format after its import
+ * (on its own, to learn its span): the union is then that of the inputs
+ * that overlap the range, and ENOTFOUND when none does.  *used (may be NULL):
  * the number of inputs read into the union.  Errors name the input. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, size_t n,
                                                    const pcol_open_options *opt,
