@@ -922,7 +922,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_sources_time(pcol_file *f, const pcol_s
  * one line, no line end, malloc'd (free() it): "a relative time range
  * counts from each source's own start: it took a window of each of the N
  * recordings it reaches, and their durations add up; a wall-clock range
- * ... takes one window of them all".  The CLI's views print it as a note.
+ * ... takes one window of them all".  The CLI's views and exports print
+ * it as a note.
  * Since 1.1. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_range_note(pcol_file *f, const pcol_select *sel, char **note,
                                                     pcol_error *err);
@@ -1297,7 +1298,9 @@ typedef struct pcol_writer_sample {
  * NAME_MAX, so that no option fails at the first publication; writes
  * nothing yet, but removes what a killed writer of the same path left: the
  * temporary files (".NAME.tmp-XXXXXX" beside path, or beside its rolled
- * names) of this user unchanged for 10 minutes.  *out is NULL on failure. */
+ * names, matched whole) of this user unchanged for 10 minutes whose lock no
+ * process holds (every temporary file libpcol makes is locked, flock, while
+ * it is open).  *out is NULL on failure. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_open(pcol_writer **out, const char *path,
                                                      const pcol_writer_options *opt,
                                                      pcol_error *err);

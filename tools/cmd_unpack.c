@@ -138,6 +138,12 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
   cli_note nt = {cmd, path, "note"};
+  { /* a relative range over several recordings: a window of each, their
+     * durations added in what is written (the views' note, rd8 L2) */
+    char *rnote = NULL;
+    pcol_error re = {0};
+    if (!pcol_range_note(f, &sel, &rnote, &re)) cli_range_note_print(cmd, path, rnote);
+  }
   if (fmt == PCOL_FMT_COLLAPSED) { /* fold's value, and its warnings */
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sys/file.h> /* flock */
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -204,6 +205,12 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   int masked = pthread_sigmask(SIG_BLOCK, &all, &old) == 0;
   int fd = create_unique(tmpl);
   int create_errno = errno;
+  /* held while the file is open: a sweep of what killed processes left
+   * (pcol_writer_open) removes only a temporary file whose lock it can
+   * take, so never one a live process is still writing or planning (a new
+   * file: no one else has it, the lock is ours at once) */
+  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) { /* (no locks here, an odd file system: the age rule alone) */
+  }
   if (fd >= 0) o->inflight_ = inflight_add(tmpl);
   if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
   errno = create_errno;

@@ -20,6 +20,8 @@
 #include <errno.h>
 #include <fcntl.h> /* AT_SYMLINK_NOFOLLOW */
 #include <libgen.h>
+#include <stdbool.h>
+#include <sys/file.h> /* flock */
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -287,40 +289,56 @@ static int check_options(const char *path, const pcol_writer_options *o, pcol_er
 }
 
 /* A temporary file a publication leaves only when its process dies
- * between making and renaming it (out.c: ".NAME.tmp-XXXXXX" beside NAME);
- * one unchanged this long is no live publication's (each is written
- * straight through, then renamed). */
+ * between making and renaming it (out.c: ".NAME.tmp-XXXXXX" beside NAME,
+ * locked by its maker while open); one unchanged this long and unlocked
+ * is no live process's.  The age guards the files of a maker that took
+ * no lock (an older pcol). */
 #define STALE_TEMP_SECONDS 600
 
-/* Removes what killed writers of this path left: in path's directory, the
- * regular files of this user named "." + the file's name (a rolled
- * writer's: its stem and "-") and ending ".tmp-" + 6 characters, unchanged
- * for STALE_TEMP_SECONDS (review 16 m3: an agent restarted often gathered
- * them; hidden, so readers skip them, but nothing removed them).  Nothing
- * is said: a failure leaves the file as it was. */
-static void remove_stale_temps(const char *path, const pcol_writer_options *o) {
-  char *p = strdup(path);
+/* Whether s[0..n) is what next_path adds to a rolled writer's stem:
+ * "-YYYYMMDDTHHMMSS.mmmZ-" then the sequence number (6 digits or more) and
+ * ".pcol" (next_path's format, which this must follow). */
+static bool rolled_tail(const char *s, size_t n) {
+  static const char shape[] = "-DDDDDDDDTDDDDDD.DDDZ-DDDDDD"; /* D: a digit */
+  size_t k = sizeof shape - 1, i;
+  if (n < k + 5 || memcmp(s + n - 5, ".pcol", 5)) return false;
+  for (i = 0; i < k; i++)
+    if (shape[i] == 'D' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i]) return false;
+  for (; i < n - 5; i++)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
+/* Removes what killed writers of w's path left beside it: "." + the file's
+ * name (a rolled writer's: its stem's name and a rolled tail) + ".tmp-"
+ * and 6 characters, a regular file of this user, unchanged for
+ * STALE_TEMP_SECONDS and whose lock (out.c) no process holds (review 16
+ * m3: an agent restarted often gathered them; hidden, so readers skip
+ * them, but nothing removed them).  Nothing is said: a failure leaves the
+ * file as it was.  (A temporary file of a name cut to fit NAME_MAX, or
+ * beside a link's target, is not looked for: it stays, as before.) */
+static void remove_stale_temps(const pcol_writer *w) {
+  const char *name = w->stem ? w->stem : w->path;
+  char *p = strdup(name);
   if (!p) return;
-  const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+  const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
   size_t bn = strlen(base);
-  if (rolled(o) && bn >= 5 && strcmp(base + bn - 5, ".pcol") == 0) bn -= 5;
-  const char *d = dirname(p);
-  DIR *dir = opendir(d);
+  DIR *dir = opendir(dirname(p));
   time_t now = time(NULL);
   struct dirent *e;
   while (dir && (e = readdir(dir))) {
     const char *n = e->d_name;
-    size_t nl = strlen(n);
-    if (n[0] != '.' || nl < 1 + bn + 11 || strncmp(n + 1, base, bn) ||
-        (rolled(o) ? n[1 + bn] != '-' : strncmp(n + 1 + bn, ".tmp-", 5) != 0) ||
-        strncmp(n + nl - 11, ".tmp-", 5) != 0)
+    size_t nl = strlen(n), tail = sizeof ".tmp-XXXXXX" - 1;
+    if (n[0] != '.' || nl < 1 + bn + tail || strncmp(n + 1, base, bn) || strncmp(n + nl - tail, ".tmp-", 5) ||
+        (w->stem ? !rolled_tail(n + 1 + bn, nl - tail - 1 - bn) : nl != 1 + bn + tail))
       continue;
+    int fd = openat(dirfd(dir), n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
-    if (fstatat(dirfd(dir), n, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-        now - st.st_mtime < STALE_TEMP_SECONDS)
-      continue;
-    if (unlinkat(dirfd(dir), n, 0)) { /* (left as it was) */
+    if (fd < 0) continue;
+    if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && now - st.st_mtime >= STALE_TEMP_SECONDS &&
+        !flock(fd, LOCK_EX | LOCK_NB) && unlinkat(dirfd(dir), n, 0)) { /* (left as it was) */
     }
+    close(fd);
   }
   if (dir) closedir(dir);
   free(p);
@@ -333,13 +351,13 @@ int pcol_writer_open(pcol_writer **out, const char *path, const pcol_writer_opti
   PCOL_RETURN_NOT_OK(check_options(path, opt, err));
   PCOL_RETURN_NOT_OK(pcol_write_options_check(&opt->write, err));
   PCOL_RETURN_NOT_OK(check_target(path, opt, err));
-  remove_stale_temps(path, opt);
   pcol_writer *w = calloc(1, sizeof *w);
   if (!w) return pcol_oom(err);
   if (copy_options(w, path, opt) || pcol_builder_new(&w->dict, err)) {
     writer_free(w);
     return pcol_oom(err);
   }
+  remove_stale_temps(w);
   file_reset(w);
   *out = w;
   return PCOL_OK;

@@ -162,6 +162,11 @@ grep -q "$note" "$tmp/err" || fail "two pcol files, relative: no note of the two
   fail "two inputs, relative: no note of the two windows"
 "$PCOL" top "$tmp/m.pcol" --from 1 --to 2 -n 1 2>&1 >/dev/null | grep -q "$note" ||
   fail "the merged file, relative: no note of the two windows"
+# and an export of it, which writes their durations added (rd8 L2)
+"$PCOL" unpack "$tmp/m.pcol" --from 1 --to 2 --to pprof -o "$tmp/rn.pb.gz" 2>&1 >/dev/null | grep -q "$note" ||
+  fail "unpack of the merged file, relative: no note of the two windows"
+"$PCOL" unpack "$one" --from 1 --to 2 --to pprof -o "$tmp/rn.pb.gz" 2>&1 | grep -q 'relative time range' &&
+  fail "unpack of one recording: a note of windows"
 # no note: one recording's parts (one window), one source, --source N, a
 # wall-clock range (one window of all), no range
 for args in "$rec --from 1 --to 2" "$one --from 1 --to 2" "$tmp/m.pcol --source 2 --from 1 --to 2" \

@@ -71,21 +71,30 @@ mkdir -p "$d"
 # (also every 8 samples: SIGPROF counts CPU time, and on a busy machine one
 # chunk of work can outlast the 0.6 s, so the 150 ms alone may roll nothing)
 # what killed writers left (review 16 m3): opening the writer removes this
-# user's temporary files of its name unchanged for 10 minutes, and no other
+# user's temporary files of its rolled names, unchanged for 10 minutes and
+# unlocked (out.c locks a temporary file while it is open), and no other
+# (rd8 M1: a prefix match took `pcol merge ... -o prof-all.pcol`'s live one)
 old=.prof-20260101T000000.000Z-000001.pcol.tmp-AbC123 fresh=.prof-20260101T000001.000Z-000002.pcol.tmp-DeF456
-for f in $old $fresh .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong; do
-  echo x >"$d/$f"
-done
-for f in $old .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong; do
-  touch -d '-20 minutes' "$d/$f"
-done
+live=.prof-20260101T000002.000Z-000003.pcol.tmp-LiV789
+keep="$fresh $live .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong
+  .prof-all.pcol.tmp-Ab12Cd .prof-backup.tmp-Zz99Yy .prof-20260101T000000.000Z-00001.pcol.tmp-Short1"
+for f in $old $keep; do echo x >"$d/$f"; done
+for f in $old $keep; do [ "$f" = "$fresh" ] || touch -d '-20 minutes' "$d/$f"; done
+# a live maker: another process holds the file's lock (as out.c's maker does)
+python3 -c 'import fcntl, sys, time; f = open(sys.argv[1], "rb"); fcntl.flock(f, fcntl.LOCK_EX); print(flush=True); time.sleep(60)' \
+  "$d/$live" >"$d/locked" &
+lockpid=$!
+for _ in $(seq 100); do [ -s "$d/locked" ] && break; sleep 0.05; done
+touch -d '-20 minutes' "$d/$live"
 "$REC" -o "$d/prof.pcol" --seconds 0.6 --hz 500 --roll-ms 150 --roll-samples 8 >"$d/published" 2>"$d/err" ||
   fail "record_self: $(cat "$d/err")"
+kill "$lockpid" 2>/dev/null
+wait "$lockpid" 2>/dev/null
 [ -e "$d/$old" ] && fail "a killed writer's temporary file of 20 minutes ago is left"
-for f in $fresh .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong; do
-  [ -e "$d/$f" ] || fail "$f was removed (a fresh one, another writer's, or not a temporary file's name)"
+for f in $keep; do
+  [ -e "$d/$f" ] || fail "$f was removed (a fresh one, a locked one, another output's, or not a rolled name's)"
+  rm -f "$d/$f"
 done
-rm -f "$d/$fresh" "$d/.prof-20260101T000000.000Z-000001.pcol.tmp-toolong" "$d/.other-20260101T000000.000Z-000001.pcol.tmp-GhI789"
 n=$(check_dir "$d" "$d/published" 0) || exit 1
 [ "$n" -ge 2 ] || fail "a 0.6 s run rolled every 150 ms or 8 samples made $n files"
 $PCOL merge "$d"/prof-*.pcol -o "$tmp/all.pcol" || fail "merge of the rolled files"
