@@ -1456,13 +1456,15 @@ PCOL_API size_t pcol_value_text(const pcol_value_sel *v, pcol_sum x, char *buf, 
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_sources(pcol_file *f, const pcol_value_sel *v,
                                                        uint8_t **has, pcol_error *err);
 /* THE warning of the selected sources without value v (a value named with
- * --value; pcol_value_sources): note(ctx, line) once for each, "source N
+ * --value, or the value an export of one value writes, named or the
+ * default: collapsed, rprof, perun; pcol_value_sources): note(ctx, line) once for each, "source N
  * (TYPE URI) has no value T/U; its samples count 0", or, when more than 3
  * lack it, once: "K of M sources have no value T/U, their samples count 0
  * (source N (TYPE URI), ... the first 3, ...)"; not called when every
  * selected source has it.  Each text is one line, no line end, its names as
- * the file has them.  The CLI's views and exports warn of it after
- * --value, R's pcol_to_rprof(value =) too.  Since 1.1. */
+ * the file has them.  The CLI's views warn of it after --value, its
+ * exports of one value (and R's pcol_to_rprof) of the value they write.
+ * Since 1.1. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel,
                                                              const pcol_value_sel *v,
                                                              void (*note)(void *ctx, const char *text),
@@ -2386,15 +2388,17 @@ typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
   bool no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox, v8: JSON text */
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value; v8: the
-                                * time each sample lasts (NULL: the source's default) */
+                                * time each sample lasts (NULL: the source's default);
+                                * perun: the one value written (NULL: the selection's
+                                * default), bytes in the memory style, else kperf's */
   int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
                                 * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
   /* pprof (one Profile whose sample types are the union of the selected
    * sources'): called, once the export has succeeded, for each selected
    * source with samples that lacks one of those types, whose samples carry
-   * 0 there (type and unit as written); also perun's memory style (amounts
-   * in bytes) for a selected source that measures no bytes ("memory",
-   * "B"); NULL: not called.  The CLI warns. */
+   * 0 there (type and unit as written); NULL: not called.  The CLI warns.
+   * (The exports of one value, collapsed, rprof and perun, leave out the
+   * samples of a source without it: pcol_value_lacking_notes says which.) */
   void (*lacking)(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit);
   void *lacking_ctx;
   /* pprof: go tool pprof -proto -divide_by=F, ratio = 1/F: every value of

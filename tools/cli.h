@@ -418,13 +418,18 @@ void cli_range_note_print(const cli_command *cmd, const char *path, char *note);
  * defaults differ, so that the view falls back to samples. */
 void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                     const pcol_value_sel *v, bool asked, const char *path);
-/* Warns when the selected sources' own defaults differ (a JFR recording's
- * CPU and allocation samples, a merge of unrelated profiles): Rprof's text
- * has one interval and makes every sample a tick of it, whatever its
- * source measures. */
+/* The warnings of an export that writes one value (collapsed, rprof,
+ * perun): v, named with --value (asked) or the selection's default.  Not
+ * asked, the note on a default of sources whose own defaults differ (rprof:
+ * its own words, pcol_value_rprof_note: Rprof's text has one interval and
+ * makes every sample a tick of it); when no such note is said, each
+ * selected source without v, whose samples the output does not hold
+ * (pcol_value_lacking_notes), named or not: also a part of a recording
+ * that states the default (a JFR recording's allocation samples beside its
+ * cpu), which the views leave unsaid (review 16 F6). */
+void cli_warn_written(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                      const pcol_value_sel *v, bool asked, bool rprof, const char *path);
 void cli_note_v8_lines(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path);
-void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                          const char *path);
 /* The pprof export's sources that lack one of its sample types (their
  * samples carry 0 there: pcol_export_options.lacking): a warning each, the
  * first few, then how many more (cli_lacking_done). */

@@ -8,28 +8,32 @@
 
 enum { WARN_MISSING = 3 };
 
-void cli_warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
-                          const char *path) {
+/* the Rprof export's note on sources whose own defaults differ; true when said */
+static bool warn_rprof_mixed(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                             const char *path) {
   char *note = NULL;
   bool warning = false;
   pcol_error e = {0};
   /* the library's words (R's pcol_to_rprof says the same) */
-  if (pcol_value_rprof_note(f, sel, "--source N", &note, &warning, &e) || !note) return;
+  if (pcol_value_rprof_note(f, sel, "--source N", &note, &warning, &e) || !note) return false;
   fprintf(stderr, "pcol %s: %s: ", cmd->name, warning ? "warning" : "note");
   cli_print_cstr(stderr, path);
   fputs(": ", stderr);
   cli_print_cstr(stderr, note);
   fputc('\n', stderr);
   free(note);
+  return true;
 }
 
 /* a line of pcol_value_notes: "pcol CMD: warning|note: PATH: TEXT" */
 typedef struct warn_ctx {
   const cli_command *cmd;
   const char *path;
+  int said; /* lines said */
 } warn_ctx;
 static void warn_line(void *ctx, const char *text, bool warning) {
-  const warn_ctx *w = ctx;
+  warn_ctx *w = ctx;
+  w->said++;
   fprintf(stderr, "pcol %s: %s: ", w->cmd->name, warning ? "warning" : "note");
   cli_print_cstr(stderr, w->path);
   fputs(": ", stderr);
@@ -42,9 +46,31 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
   /* the library's rule and words (the R and Python packages and DuckDB's
    * pcol_top say the same); a damaged table says nothing here: the view
    * itself will say so */
-  warn_ctx w = {cmd, path};
+  warn_ctx w = {cmd, path, 0};
   pcol_error e = {0};
   if (pcol_value_notes(f, sel, v, asked, NULL, warn_line, &w, &e)) return;
+}
+
+/* a line of pcol_value_lacking_notes: a warning */
+static void lacking_line(void *ctx, const char *text) { warn_line(ctx, text, true); }
+
+void cli_warn_written(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
+                      const pcol_value_sel *v, bool asked, bool rprof, const char *path) {
+  pcol_error e = {0};
+  bool differ = false;
+  warn_ctx w = {cmd, path, 0};
+  /* sources whose own defaults differ: the views' note on them
+   * (pcol_value_notes), or Rprof's own words; a damaged table says nothing
+   * here: the export says so */
+  if (!asked && !pcol_value_defaults_differ(f, sel, &differ, &e) && differ &&
+      (rprof ? warn_rprof_mixed(cmd, f, sel, path)
+             : !pcol_value_notes(f, sel, v, false, NULL, warn_line, &w, &e) && w.said))
+    return;
+  /* else (also when that note tells nothing: the parts of a recording that
+   * state its default, its allocation samples beside its cpu, which a view
+   * leaves unsaid but an export leaves out) each source without v, in the
+   * words said after --value */
+  if (pcol_value_lacking_notes(f, sel, v, lacking_line, &w, &e)) return;
 }
 
 void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit) {

@@ -16,7 +16,10 @@ const cli_opt opts_unpack[] = {
                     "rprof: a time the lines are ticks of (perf's cpu-clock beside page-faults; a source "
                     "without it writes no line), or samples (or N naming samples/count): a line per counted "
                     "sample at its source's interval, 10 ms without one; another value is refused, "
-                    "Rprof's lines being ticks of time (default: each source's default value)"},
+                    "Rprof's lines being ticks of time (default: each source's default value); --to perun: the "
+                    "one value written (Perun holds one resource type): bytes in the memory collector's style, "
+                    "any other value in kperf's (default: the selection's, as --to collapsed; a source without "
+                    "it is warned of, its samples not written)"},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},
     {"no-timeline", 0, 0, "speedscope: never write the evented timeline"},
@@ -92,12 +95,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   /* --hide, --show, --show-from, --no-inlines: refused by the export itself
    * (an export keeps each stack whole: pcol_export, exit 2) */
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME &&
-      fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF) /* was silently ignored */
-    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof, v8 and chrome only; %s",
+      fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PERUN) /* was silently ignored */
+    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof, perun, v8 and chrome "
+                           "only; %s",
                            fmt == PCOL_FMT_SPEEDSCOPE ? "speedscope output writes a profile of each "
                                                         "value type"
-                           : fmt == PCOL_FMT_PERUN    ? "perun output writes the amount of the kind "
-                                                        "its header states (time or memory)"
                            : fmt == PCOL_FMT_PPROF    ? "pprof output keeps every value type of the "
                                                         "profile"
                                                       : "otlp output keeps every value type of the "
@@ -144,27 +146,20 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     pcol_error re = {0};
     if (!pcol_range_note(f, &sel, &rnote, &re)) cli_range_note_print(cmd, path, rnote);
   }
-  if (fmt == PCOL_FMT_COLLAPSED) { /* fold's value, and its warnings */
+  /* collapsed, rprof and perun write one value: --value's, else the
+   * selection's default (THE default rule); v8 and chrome the time each
+   * sample lasts, firefox the weight (else each source's own default) */
+  int one_value = fmt == PCOL_FMT_COLLAPSED || fmt == PCOL_FMT_RPROF || fmt == PCOL_FMT_PERUN;
+  if (one_value || ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_FIREFOX) && vname)) {
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
       return cli_fail(cmd->name, &err, rc);
     }
     if (vname) vp = &value;
-    cli_warn_value(cmd, f, &sel, &value, vname != NULL, path);
-  } else if ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_RPROF) &&
-             vname) { /* v8: the time each sample lasts; firefox: the samples' weight; rprof: the
-                       * time its lines are ticks of */
-    if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
-      pcol_close(f);
-      return cli_fail(cmd->name, &err, rc);
-    }
-    vp = &value;
   }
-  if (fmt == PCOL_FMT_RPROF) { /* sources without the value asked for; else mixed defaults */
-    if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
-    else cli_warn_rprof_mixed(cmd, f, &sel, path);
-    eo.note = cli_export_note, eo.note_ctx = &nt;
-  }
+  /* the sources whose samples it does not hold, named or not (review 16 F6) */
+  if (one_value) cli_warn_written(cmd, f, &sel, &value, vname != NULL, fmt == PCOL_FMT_RPROF, path);
+  if (fmt == PCOL_FMT_RPROF) eo.note = cli_export_note, eo.note_ctx = &nt;
   if (fmt == PCOL_FMT_FIREFOX) { /* a weight 0 everywhere; sources without the value asked for */
     eo.note = cli_export_note, eo.note_ctx = &nt;
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
@@ -175,10 +170,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
    * sources': a type a source lacks counts 0 for its samples, as in the
-   * views, and is warned of as they do; so does a Perun memory profile's
-   * amount (bytes) for a source that measures none */
+   * views, and is warned of as they do */
   cli_lacking lk = {cmd, f, path, 0};
-  if (fmt == PCOL_FMT_PPROF || fmt == PCOL_FMT_PERUN) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
+  if (fmt == PCOL_FMT_PPROF) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
   if (fmt == PCOL_FMT_PPROF) /* labels go tool pprof reads as none */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);

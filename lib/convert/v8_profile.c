@@ -728,6 +728,18 @@ static int resolve(vimp *v) {
     else if (added && (v->flags & PCOL_V8_ORPHANS_AT_ROOT)) node_of[i] = UINT32_MAX, v->lost[1]++; /* its chunk was lost */
     else if (added) rc = at(v, "samples", i, "names an id no node has");
   }
+  /* The closing sample of pcol's V8 and Chrome exports (doc/mappings.md
+   * §10.1): a last sample of the root, no frame, at endTime exactly,
+   * after others.  The export writes it so that the sample before lasts
+   * until endTime (speedscope gives the last sample no time); it ends that
+   * one here too and is no sample of its own (read as one, of wall 0 and
+   * no stack, an export read back had one sample more: review 16 m1). */
+  int closing = 0;
+  if (!rc && ns >= 2 && !end_ts && !v->abs_ts && has_start && has_end && node_of[ns - 1] != UINT32_MAX) {
+    uint32_t k = node_of[ns - 1];
+    __int128 at_end = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
+    closing = !v->parent[k] && !v->loc[k] && v->deltas[ns - 1] == at_end;
+  }
   /* run starts (and the end): max(elapsed, the last run start's time) */
   for (size_t i = 0; i < nt && !rc; i++) {
     if (!run_starts(v, i, ns, end_ts)) continue;
@@ -757,7 +769,7 @@ static int resolve(vimp *v) {
     } else {
       tns = prev_t; /* the last sample lasts 0 */
     }
-    if (i > 0) { /* sample i-1 lasts until sample i: [t, t + wall) */
+    if (i > 0 && !(closing && i == ns)) { /* sample i-1 lasts until sample i: [t, t + wall) */
       pcol_sample_row s = {v->src, prev_t + shift, tns - prev_t, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, tns - prev_t}};
       if (s.duration_ns > maxd) maxd = s.duration_ns;

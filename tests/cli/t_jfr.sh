@@ -268,8 +268,11 @@ print(t["type"], t["unit"], t["total"])'
 # (allocation samples, JDK 25's CPU-time samples beside the execution
 # samples' cpu) count 0 as the recording means, so no view notes it (a
 # note on every `pcol top` of a recording taught users to skip standard
-# error): top, diff, report, the Rprof export, the recording read back
-# from the exports that keep its parts, two recordings merged.  A source
+# error): top, diff, report, the recording read back from the exports
+# that keep its parts, two recordings merged.  The exports that write the
+# default alone (rprof, collapsed, perun) leave the other parts out of
+# their output, and say so, in --value cpu's words (review 16 F6;
+# tests/cli/t_written_value.sh).  A source
 # lacking it that is no part of a recording having it is news: the
 # allocation samples exported alone and merged with the recording (or
 # given beside it) get the note, counting both sources without cpu.
@@ -291,8 +294,12 @@ quiet "top of two recordings merged" "$PCOL" top "$tmp/pct.pcol"
 quiet "diff p.jfr ct.jfr" "$PCOL" diff "$tmp/p.jfr" "$tmp/ct.jfr"
 quiet "report p.jfr" "$PCOL" report "$tmp/p.jfr" -o "$tmp/p.html"
 ! grep -q '"value_note":' "$tmp/p.html" || fail "report p.jfr: a value_note"
-quiet "unpack p.jfr --to rprof" "$PCOL" unpack "$tmp/p.jfr" --to rprof -o "$tmp/p.rprof"
-quiet "unpack p.jfr --to collapsed" "$PCOL" unpack "$tmp/p.jfr" --to collapsed -o "$tmp/p.coll"
+for t in rprof collapsed perun; do
+  "$PCOL" unpack "$tmp/p.jfr" --to $t -o "$tmp/p.$t" 2>"$tmp/q.err" || fail "unpack p.jfr --to $t"
+  [ "$(grep -vc ' note: ' "$tmp/q.err")" = 1 ] &&
+    grep -q "warning: .*: source 2 (jfr .*jdk.ObjectAllocationSample) has no value cpu/nanoseconds; its samples count 0$" "$tmp/q.err" ||
+    fail "unpack p.jfr --to $t: not the warning of the allocation samples left out: $(cat "$tmp/q.err")"
+done
 "$PCOL" info "$tmp/p.jfr" | grep -q "^default value:   cpu/nanoseconds, the sources' own stated default (pcol.default_value); the parts of its recordings without it count 0$" ||
   fail "info p.jfr: $("$PCOL" info "$tmp/p.jfr" | grep default)"
 "$PCOL" unpack "$tmp/p.jfr" --source 2 --to speedscope -o "$tmp/alloc.json" || fail "unpack p.jfr --source 2"

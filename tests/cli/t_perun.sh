@@ -135,14 +135,21 @@ $PCOL unpack "$tmp/s2.pcol" --to collapsed -o "$tmp/s2.folded" || fail "perun ->
 sed 's/^ 1$/[unknown] 1/' tests/fixtures/collapsed/simple.folded | sort > "$tmp/a"; sort "$tmp/s2.folded" > "$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || fail "collapsed -> perun -> collapsed lost stacks or counts"
 
-# a CPU profile merged with a heap profile is a memory-style export: the
-# CPU samples allocated nothing (amounts 0, warned), so the amounts add up
-# to the heap profile's alloc_space alone (not a byte a CPU sample)
+# a CPU profile merged with a heap profile, --value alloc_space, is a
+# memory-style export: the CPU samples allocated nothing (amounts 0,
+# warned), so the amounts add up to the heap profile's alloc_space alone
+# (not a byte a CPU sample); without --value it writes the merge's
+# default, the count (kperf style), and says so (review 16 F5)
 cpu=$TESTDATA/pprof/go-cpu-inline-small.pb.gz heap=$TESTDATA/pprof/go-heap-allocs-inline.pb.gz
 if [ -f "$cpu" ] && [ -f "$heap" ]; then
   $PCOL merge "$cpu" "$heap" -o "$tmp/ch.pcol" || fail "merge cpu + heap"
-  $PCOL unpack "$tmp/ch.pcol" --to perun -o "$tmp/ch.perf" 2>"$tmp/ch.err" || fail "cpu + heap -> perun"
-  grep -q "source 1 (pprof .*) has no value memory/B; its samples count 0" "$tmp/ch.err" ||
+  $PCOL unpack "$tmp/ch.pcol" --to perun -o "$tmp/chd.perf" 2>"$tmp/ch.err" || fail "cpu + heap -> perun"
+  grep -q "the sources measure different values, so the default is samples" "$tmp/ch.err" ||
+    { cat "$tmp/ch.err" >&2; fail "cpu + heap -> perun: no note on the default"; }
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['header']['units']['time']=='sample'" "$tmp/chd.perf" ||
+    fail "cpu + heap -> perun: not the count"
+  $PCOL unpack "$tmp/ch.pcol" --to perun --value alloc_space -o "$tmp/ch.perf" 2>"$tmp/ch.err" || fail "cpu + heap -> perun --value alloc_space"
+  grep -q "source 1 (pprof .*) has no value alloc_space/bytes; its samples count 0" "$tmp/ch.err" ||
     { cat "$tmp/ch.err" >&2; fail "cpu + heap -> perun: no warning for the CPU source"; }
   $PCOL top "$heap" --value alloc_space --unit raw --format json >"$tmp/h.json"
   want=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['total'])" "$tmp/h.json")

@@ -1592,28 +1592,25 @@ def judge_one(res, rsum, ss):
             c2.judge, a2.judge = "Perun count sums (export)", "Perun amount sums (export)"
             if c2.negative:  # EXC perun-negative
                 continue
-            synth_memory = kind != "perun" and json.load(open(o))["header"].get("type") == "memory"
-            if kind == "pprof" and synth_memory:
-                # the memory style: an event per sample, its amount the
-                # bytes type's value (alloc_space, else the first), §3.2
-                bt = [t for t, u in res["go_src"][0] if u in ("bytes", "B")]
-                t = "alloc_space" if "alloc_space" in bt else bt[0]
-                compare(b, what + " (amount: %s)" % t, src["types"][t], a2, name_map=json_name,
-                        skip_fn=skipper(src))
-                n_judged += 1
-                continue
-            if kind != "perun" and not synth_memory:
-                # the kperf style: the amount is the source's default value
-                # (§3.2, as the Firefox and collapsed exports weigh), in
+            if kind != "perun":
+                hdr = json.load(open(o))["header"]
+                synth_memory = hdr.get("type") == "memory"
+                # one value, the source's default (§3.2, as the Firefox and
+                # collapsed exports weigh): the memory style (an event per
+                # sample) when it is bytes, else the kperf style, in
                 # kperf's "sample" when that is a count of samples
                 want = src["default"]
                 dr = src["count"] if want == "count" else type_reading(want)
                 if dr is None:
                     fail(b, what, "no reading of the default value %r" % want)
                     continue
-                tu = json.load(open(o))["header"]["units"]["time"]
-                if (dr is src["count"]) != (tu == "sample"):
-                    fail(b, what, "units.time %r for the default value %r" % (tu, want))
+                if synth_memory:
+                    if (dr is src["count"]) or hdr["units"].get("memory") != "B":
+                        fail(b, what, "the memory style (units %r) for the default value %r" % (hdr["units"], want))
+                else:
+                    tu = hdr["units"]["time"]
+                    if (dr is src["count"]) != (tu == "sample"):
+                        fail(b, what, "units.time %r for the default value %r" % (tu, want))
                 adj = r_empty
                 if kind == "rprof" and r_empty and want not in ("count", "samples"):  # their time
                     adj = r_empty * round(src["count"].rnd[0] * 1e9)
@@ -1621,12 +1618,7 @@ def judge_one(res, rsum, ss):
                         skip_fn=skipper(src, src_is_r=src_is_r, frames_both=dr.frames))
                 n_judged += 1
                 continue
-            if kind == "perun":
-                compare(b, what + " (count)", src["count"], c2)
-            else:  # the memory style of an Rprof memory profile: an event a sample
-                # (R leaves out the samples of no stack: r_empty)
-                compare(b, what + " (count)", src["count"], c2, name_map=json_name, total_adjust=r_empty,
-                        skip_fn=skipper(src, src_is_r=src_is_r, frames_both=src["count"].frames))
+            compare(b, what + " (count)", src["count"], c2)  # a Perun file written back
             if "__amount__" in src["types"]:
                 compare(b, what + " (amount)", src["types"]["__amount__"], a2)
         n_judged += 1

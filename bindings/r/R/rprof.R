@@ -22,8 +22,9 @@ pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide"
 # the library's words, R says: of sources whose defaults differ, a warning
 # when each sample is written as a tick of its source (a JFR recording's
 # allocation samples beside a Go CPU profile), naming source = N, else a
-# message; of a value asked for, a warning for each source without it (it
-# writes no line); and the export's notes, a message each (the tick each
+# message; of the value written (asked for, or the default when no such
+# note is said: a JFR recording's allocation samples beside its cpu), a
+# warning for each source without it (it writes no line); and the export's notes, a message each (the tick each
 # source was written in, the time written of times rounded to ticks, a
 # source whose samples are counted where no time is stated ...).
 pcol_to_rprof <- function(path, out = tempfile(fileext = ".Rprof"), value = NULL, ..., mmap = TRUE) {

@@ -826,9 +826,9 @@ static SEXP note_strings(const char *t, size_t n) {
  * each stack whole).  Returns what pcol unpack says of it, for R to say:
  * list(note, warning, lacking, notes): of each source's default, the
  * sources' defaults differing, the library's note (pcol_value_rprof_note)
- * and whether it is a warning, else NULL and FALSE; of a value asked
- * for, the warning of each selected source without it
- * (pcol_value_lacking_notes); the export's notes (opt.note: each source's
+ * and whether it is a warning, else NULL and FALSE; of the value written
+ * (asked for, or the default when no such note is said), the warning of
+ * each selected source without it (pcol_value_lacking_notes); the export's notes (opt.note: each source's
  * tick, the time "written" of times rounded to ticks, a time 0 in every
  * sample ...), which pcol unpack prints as notes. */
 SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
@@ -864,14 +864,19 @@ SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   }
   /* (a damaged table says nothing here, as in the CLI: the export read it) */
   pcol_error e2 = {0};
-  if (value != R_NilValue && pcol_value_lacking_notes(f, &s, &v, note_add, &lacking, &e2)) {
-    /* nothing said */
-  }
   char *note = NULL;
   bool warning = false;
   if (fmt == PCOL_FMT_RPROF && value == R_NilValue &&
       pcol_value_rprof_note(f, &s, "source = N", &note, &warning, &e2))
     note = NULL;
+  /* the sources whose samples the output does not hold: of the value
+   * asked for, or of the default written when no note was said (pcol
+   * unpack's rule, cli_warn_written: review 16 F6) */
+  int say = value != R_NilValue || !note;
+  if (say && value == R_NilValue && pcol_value_resolve(f, &s, NULL, &v, &e2)) say = 0;
+  if (say && pcol_value_lacking_notes(f, &s, &v, note_add, &lacking, &e2)) {
+    /* nothing said */
+  }
   /* all of it into R's memory at once, the C copies freed, before an R
    * allocation that may fail (and longjmp) */
   size_t nn = note ? strlen(note) + 1 : 0;

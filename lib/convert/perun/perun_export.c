@@ -4,8 +4,10 @@
  * meta) is written back to the same JSON value: the kept top-level values
  * come from meta, the resources from the samples' labels, values and stacks
  * (doc/mappings.md §3.2).  Anything else becomes a new Perun profile in the
- * current layout: memory-collector style when the data measures bytes,
- * kperf style (folded CPU stacks) otherwise.
+ * current layout, of one value (Perun's one resource type): the value
+ * asked for (opt->value), else the selection's default (THE default rule);
+ * memory-collector style when it is bytes, kperf style (folded stacks)
+ * otherwise.
  *
  * Output is streamed one resource group at a time (a snapshot's events one
  * at a time), so memory stays in proportion to the largest layout 3 type,
@@ -96,8 +98,9 @@ typedef struct pexp {
   uint32_t *locs;
   size_t nlocs, caplocs;
   /* synthetic mode */
+  const pcol_value_sel *value; /* the value asked for (opt->value), NULL: the selection's default */
   int memory;
-  uint32_t *amount_vt; /* per source: memory: the value type used as amount (0 = weight); kperf: its count type (pcol_count_types) */
+  uint32_t *amount_vt; /* per source: memory: the value type used as amount (0 = none: 0 bytes); kperf: its count type (pcol_count_types) */
   /* kperf style: the selection's default value type (pcol_selection_default_type,
    * the views' and the other exporters' rule), 0 = the count; its unit's
    * decimals (a "1e-9" unit: the amounts are written as reals) */
@@ -831,13 +834,15 @@ static int64_t row_amount(pexp *x, const selrow *r) {
   uint32_t vt = s < pcol_rows(x->f, PCOL_T_SOURCES) + 1 ? x->amount_vt[s] : 0;
   pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
   int64_t v;
-  if (!x->memory && x->kvt) /* kperf: the default value, as the views show it */
+  if (!x->memory && x->kvt == PCOL_VT_WEIGHT) /* kperf: --value weight, the weight column */
+    return pcol_scale(pcol_view_i64(&x->s_w, r->row), r->num, r->den);
+  if (!x->memory && x->kvt) /* kperf: the value written, as the views show it */
     return pcol_sample_value_rt(&sc, &x->rt, r->row, x->kvt, &v) ? pcol_scale(v, r->num, r->den) : 0;
   if (!x->memory) /* kperf, the default being the count: the raw samples a row stands for (THE count rule) */
     return pcol_scale(pcol_sample_count(&sc, r->row, vt), r->num, r->den);
-  /* memory: a source that measures no bytes allocated none (its samples
-   * count 0, as in the pprof export and the views; vt 0 would read the
-   * weight, a CPU sample as a 1-byte allocation) */
+  /* memory: a source without the value allocated nothing (its samples
+   * count 0, as in the views; vt 0 would read the weight, a CPU sample as
+   * a 1-byte allocation) */
   if (!vt) return 0;
   return pcol_sample_value(&sc, r->row, vt, &v) ? pcol_scale(v, r->num, r->den) : 0;
 }
@@ -1083,31 +1088,42 @@ static int export_synth(pexp *x) {
   uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
   x->amount_vt = calloc(ns + 1, sizeof *x->amount_vt);
   if (!x->amount_vt) return oom(x);
-  /* memory style when a selected source measures bytes */
-  pcol_view svs, svv;
-  if ((rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
-      (rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)))
+  /* the one value written: the value asked for, else the selection's
+   * default (THE default rule: what pcol top shows, and the collapsed and
+   * Rprof exports write); memory style when it is bytes, each source
+   * that has it its amounts (one without it allocated nothing: amounts 0,
+   * and pcol unpack warns of it, as of the sources the collapsed export
+   * leaves out), kperf style otherwise (doc/mappings.md §3.2) */
+  uint32_t vt = 0;
+  if (x->value) vt = x->value->vt_id;
+  else if ((rc = pcol_selection_default_type(x->f, x->sel, &vt, NULL, x->err)))
     return rc;
-  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
-    uint32_t s = pcol_view_u32(&svs, i), vt = pcol_view_u32(&svv, i);
-    if (s > ns || !unit_is_bytes(x, vt)) continue;
-    pcol_str tn;
-    int alloc = !str_of(x, pcol_view_u32(&x->vt_type, vt - 1), &tn) && tn.ptr && tn.len == 11 &&
-                !memcmp(tn.ptr, "alloc_space", 11);
-    if (!x->amount_vt[s] || alloc) x->amount_vt[s] = vt;
+  if (vt == PCOL_VT_RPROF_ALLOC)
+    return pcol_error_set(x->err, PCOL_EINVAL, "perun export: value '%s' is derived from R's memory snapshots "
+                          "and not available here; use `pcol fold --value %s`, or another value",
+                          PCOL_VALUE_RPROF_ALLOC, PCOL_VALUE_RPROF_ALLOC);
+  if (vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES) && vt != PCOL_VT_TIME && vt != PCOL_VT_WEIGHT)
+    return pcol_error_set(x->err, PCOL_EINVAL, "perun export: value type %u does not exist", vt);
+  x->memory = unit_is_bytes(x, vt);
+  if (x->memory) {
+    pcol_view svs, svv;
+    if ((rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
+        (rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)))
+      return rc;
+    for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+      uint32_t s = pcol_view_u32(&svs, i);
+      if (s >= 1 && s <= ns && pcol_view_u32(&svv, i) == vt) x->amount_vt[s] = vt;
+    }
   }
-  for (uint64_t s = 0; s <= ns; s++)
-    if (x->src_sel[s] && x->amount_vt[s]) x->memory = 1;
   char kunit[40] = "sample"; /* kperf: header.units.time */
   if (!x->memory) {
-    /* kperf: the amount is the value the views show first (the selection's
-     * default: a speedscope profile's time, a pprof CPU profile's cpu), in
-     * its unit; when that is the count, the samples a row stands for: a
-     * pprof row stands for its samples/count value (176 samples, not 76
-     * rows, for go-cpu-inline-small.pb.gz), as in every other exporter
-     * that writes counts */
-    if ((rc = pcol_selection_default_type(x->f, x->sel, &x->kvt, NULL, x->err)) ||
-        (rc = kperf_unit(x, kunit, sizeof kunit)) || (rc = pcol_rtime_init(&x->rt, x->f, x->err)))
+    /* kperf: the amount is the value in its unit (a speedscope profile's
+     * time, a pprof CPU profile's cpu); when that is the count, the
+     * samples a row stands for: a pprof row stands for its samples/count
+     * value (176 samples, not 76 rows, for go-cpu-inline-small.pb.gz), as
+     * in every other exporter that writes counts */
+    x->kvt = vt;
+    if ((rc = kperf_unit(x, kunit, sizeof kunit)) || (rc = pcol_rtime_init(&x->rt, x->f, x->err)))
       return rc;
     uint32_t *cvt;
     if ((rc = pcol_count_types(x->f, &cvt, x->err))) return rc;
@@ -1247,6 +1263,18 @@ static int load_meta(pexp *x, uint32_t src) {
   return PCOL_OK;
 }
 
+/* *own = 1 when vt is a value type source src declares (a Perun source
+ * declares one: its amount's, which exact mode writes) */
+static int amount_is(pexp *x, uint32_t src, uint32_t vt, int *own) {
+  pcol_view svs, svv;
+  *own = 0;
+  PCOL_RETURN_NOT_OK(pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err));
+  PCOL_RETURN_NOT_OK(pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err));
+  for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES) && !*own; i++)
+    *own = pcol_view_u32(&svs, i) == src && vt && pcol_view_u32(&svv, i) == vt;
+  return PCOL_OK;
+}
+
 int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
   if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
@@ -1272,7 +1300,11 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   uint32_t src = sel && sel->source_id ? sel->source_id : 0;
   if (!src && ns == 1) src = 1;
   int exact = 0;
-  if (!rc && src && src <= ns) {
+  x.value = opt ? opt->value : NULL;
+  /* (a value asked for other than its amount's type: written as any source's) */
+  int own = 1;
+  if (!rc && src && src <= ns && x.value) rc = amount_is(&x, src, x.value->vt_id, &own);
+  if (!rc && src && src <= ns && own) {
     pcol_str st;
     if (!(rc = str_of(&x, pcol_view_u32(&x.src_type, src - 1), &st)) && st.ptr && st.len == 5 &&
         !memcmp(st.ptr, "perun", 5)) {
@@ -1283,11 +1315,6 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x);
   rc = pcol_budget_close(&bud, rc, err);
-  /* the memory style's selected sources that measure no bytes: told, as
-   * the pprof export tells a type a source lacks */
-  for (uint64_t s = 1; !rc && !exact && x.memory && opt && opt->lacking && s <= ns; s++)
-    if (x.src_sel[s] && !x.amount_vt[s])
-      opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){"memory", 6}, (pcol_str){"B", 1});
   for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
   free(x.jstr);
   free(x.cls);

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# CLI: what the exports that write one value say of what they leave out,
+# and the round trip of the V8 and Chrome exports' closing sample (user
+# review 16: F5, F6, m1).
+#  - F6: `unpack --to rprof` / `--to collapsed` / `--to perun` of a JFR
+#    recording (tests/support/gen_jfr.py, no JDK) write the default value
+#    (cpu, which the recording states) and leave out the allocation
+#    samples: they warn of them in the words `--value cpu` gives (THE
+#    warning, pcol_value_lacking_notes), the same lines with or without
+#    --value; a recording whose sources state no default (each its own
+#    count) loses nothing and says so once (the samples note), not per
+#    source; a profile of one value says nothing;
+#  - F5: `--to perun` writes the selection's default (cpu: kperf style,
+#    top of it = top of the recording), `--value allocation_weight` the
+#    bytes (memory style, their total), `--value samples` the count; a
+#    Perun source written back exactly, also with --value naming its
+#    amount's type; rprof.alloc and a value of no such type are refused;
+#  - m1: `unpack --to v8` / `--to chrome` then `pcol pack` keeps the sample
+#    count (the closing root sample at endTime is no sample read back),
+#    and the wall time; a V8 file whose last sample of the root lies before
+#    endTime keeps it.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_written_value: FAIL: $*" >&2; exit 1; }
+GEN="python3 tests/support/gen_jfr.py"
+$GEN "$tmp/cpu.jfr" --chunks 2 --samples 30 --period '*:10 ms' >/dev/null || fail "gen_jfr.py --period"
+$GEN "$tmp/count.jfr" --chunks 2 --samples 30 >/dev/null || fail "gen_jfr.py"
+total() { # total FILE ARGS...: pcol top's raw total
+  "$PCOL" top "$@" --unit raw --format json 2>/dev/null |
+    python3 -c "import json,sys; print(json.load(sys.stdin)['total'])"
+}
+
+# --- F6: the default's lost sources are warned of as --value's are
+for to in rprof collapsed perun; do
+  "$PCOL" unpack "$tmp/cpu.jfr" --to "$to" -o "$tmp/d.$to" 2>"$tmp/d.err" || fail "jfr -> $to"
+  "$PCOL" unpack "$tmp/cpu.jfr" --to "$to" --value cpu -o "$tmp/v.$to" 2>"$tmp/v.err" || fail "jfr -> $to --value cpu"
+  grep -q "source 2 (jfr .*jdk.ObjectAllocationSample) has no value cpu/nanoseconds; its samples count 0" "$tmp/d.err" ||
+    { cat "$tmp/d.err" >&2; fail "jfr -> $to: no warning of the allocation samples left out"; }
+  grep -v "note:" "$tmp/d.err" >"$tmp/d.w"; grep -v "note:" "$tmp/v.err" >"$tmp/v.w"
+  cmp -s "$tmp/d.w" "$tmp/v.w" ||
+    { diff "$tmp/d.w" "$tmp/v.w" >&2; fail "jfr -> $to: the default's warnings differ from --value cpu's"; }
+  cmp -s "$tmp/d.$to" "$tmp/v.$to" || fail "jfr -> $to: the default is not --value cpu"
+  # the sources that state no default: each its own count, no sample left out
+  "$PCOL" unpack "$tmp/count.jfr" --to "$to" -o "$tmp/c.$to" 2>"$tmp/c.err" || fail "count jfr -> $to"
+  ! grep -q "has no value" "$tmp/c.err" || { cat "$tmp/c.err" >&2; fail "count jfr -> $to: a source said lost"; }
+  grep -q "the sources measure different values" "$tmp/c.err" ||
+    { cat "$tmp/c.err" >&2; fail "count jfr -> $to: no note on the sources' defaults"; }
+done
+if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
+  for to in rprof collapsed perun; do
+    "$PCOL" unpack "$TD/pprof/go-cpu-inline-small.pb.gz" --to "$to" -o "$tmp/go.$to" 2>"$tmp/go.err" || fail "go -> $to"
+    ! grep -q "warning" "$tmp/go.err" || { cat "$tmp/go.err" >&2; fail "go -> $to: a warning of one value"; }
+  done
+fi
+
+# --- F5: Perun writes the default, or the value asked for
+want=$(total "$tmp/cpu.jfr")
+[ "$want" -gt 0 ] || fail "top of the recording: no cpu"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['collector_info']['name']=='kperf', d['collector_info']; assert d['header']['units']['time']=='ns', d['header']" "$tmp/d.perun" ||
+  fail "jfr -> perun: not the kperf style in ns"
+[ "$(total "$tmp/d.perun")" = "$want" ] || fail "jfr -> perun: $(total "$tmp/d.perun") ns, the recording's cpu is $want"
+"$PCOL" unpack "$tmp/cpu.jfr" --to perun --value allocation_weight -o "$tmp/a.perf" 2>"$tmp/a.err" ||
+  { cat "$tmp/a.err" >&2; fail "jfr -> perun --value allocation_weight"; }
+grep -q "source 1 (jfr .*jdk.ExecutionSample) has no value allocation_weight/bytes; its samples count 0" "$tmp/a.err" ||
+  { cat "$tmp/a.err" >&2; fail "jfr -> perun --value allocation_weight: no warning of the execution samples"; }
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['collector_info']['name']=='memory'" "$tmp/a.perf" ||
+  fail "jfr -> perun --value allocation_weight: not the memory style"
+want=$(total "$tmp/cpu.jfr" --value allocation_weight)
+got=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(sum(r.get('amount', [])) for r in d['resources'].values()))" "$tmp/a.perf")
+[ "$got" = "$want" ] || fail "jfr -> perun --value allocation_weight: amounts $got, the recording's bytes $want"
+"$PCOL" unpack "$tmp/cpu.jfr" --to perun --value samples -o "$tmp/s.perf" 2>/dev/null || fail "jfr -> perun --value samples"
+[ "$(total "$tmp/s.perf")" = "$(total "$tmp/cpu.jfr" --value samples)" ] || fail "jfr -> perun --value samples: not the count"
+"$PCOL" unpack "$tmp/cpu.jfr" --to perun --value nosuch -o "$tmp/x.perf" 2>"$tmp/x.err"; rc=$?
+[ $rc = 1 ] && grep -q "no value type 'nosuch'" "$tmp/x.err" || { cat "$tmp/x.err" >&2; fail "--value nosuch: exit $rc"; }
+if [ -f "$TD/perun/memory-basic.perf" ]; then
+  "$PCOL" unpack "$TD/perun/memory-basic.perf" --to perun -o "$tmp/m1.perf" || fail "perun -> perun"
+  "$PCOL" unpack "$TD/perun/memory-basic.perf" --to perun --value memory -o "$tmp/m2.perf" || fail "perun -> perun --value memory"
+  cmp -s "$tmp/m1.perf" "$tmp/m2.perf" || fail "perun -> perun --value memory (its own amount) is not written exactly"
+fi
+if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
+  "$PCOL" unpack "$TD/rprof/r-prof-profile__memory.out" --to perun --value rprof.alloc -o "$tmp/r.perf" 2>"$tmp/r.err"; rc=$?
+  [ $rc = 2 ] && grep -q "rprof.alloc" "$tmp/r.err" && [ ! -e "$tmp/r.perf" ] ||
+    { cat "$tmp/r.err" >&2; fail "perun --value rprof.alloc: exit $rc"; }
+fi
+
+# --- m1: V8 and Chrome exports read back with the same count (an Rprof
+# file: a sample a line; a pprof row of N samples is one V8 sample, so the
+# pprof profile is judged by its time, and by a second trip's count)
+for f in rprof/r-prof-profile__memory.out rprof/r-prof-profile__1.out pprof/go-cpu-inline-small.pb.gz; do
+  in=$TD/$f
+  [ -f "$in" ] || continue
+  n=$(total "$in" --value samples); w=$(total "$in")
+  for to in v8 chrome; do
+    "$PCOL" unpack "$in" --to $to -o "$tmp/rt.json" 2>/dev/null || fail "$f -> $to"
+    "$PCOL" pack "$tmp/rt.json" -o "$tmp/rt.pcol" || fail "pack $f -> $to"
+    "$PCOL" unpack "$tmp/rt.pcol" --to $to -o "$tmp/rt2.json" 2>/dev/null || fail "$f -> $to -> pcol -> $to"
+    n2=$(total "$tmp/rt2.json" --value samples)
+    [ "$(total "$tmp/rt.pcol" --value samples)" = "$n2" ] || fail "$f -> $to twice: $n2 samples, once $(total "$tmp/rt.pcol" --value samples)"
+    case $f in rprof/*) [ "$n2" = "$n" ] || fail "$f -> $to -> pcol: $n2 samples, the input has $n";; esac
+    [ "$(total "$tmp/rt.pcol")" = "$w" ] || fail "$f -> $to -> pcol: time $(total "$tmp/rt.pcol"), the input's $w"
+  done
+done
+# a last sample of the root before endTime is a sample (V8's own), one at
+# endTime after others is the export's closing sample
+v8() { # v8 END: a profile of main, main, (root) at 2000 us, ending at END
+  printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},'
+  printf '{"id":2,"callFrame":{"functionName":"main","scriptId":"0","url":"a.js","lineNumber":0,"columnNumber":0}}],'
+  printf '"startTime":0,"endTime":%s,"samples":[2,2,1],"timeDeltas":[0,1000,1000]}\n' "$1"
+}
+v8 2000 >"$tmp/closed.cpuprofile"; v8 3000 >"$tmp/open.cpuprofile"
+[ "$(total "$tmp/closed.cpuprofile" --value samples)" = 2 ] || fail "closing root sample at endTime counted"
+[ "$(total "$tmp/closed.cpuprofile")" = 2000000 ] || fail "closing root sample: main's 2 ms"
+[ "$(total "$tmp/open.cpuprofile" --value samples)" = 3 ] || fail "a root sample before endTime not counted"
+exit 0
