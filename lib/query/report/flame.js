@@ -87,8 +87,11 @@ export function drawFlame() {
    * whether the search matches one; then the box replaces that frame */
   var hits = 0;
   if (cut) {
-    var box = new Int32Array(FT.n).fill(-1), kid = new Uint8Array(FT.n), boxes = [];
-    rects.forEach(function (r) { if (r.d > A) kid[FTP[r.n]] = 1; });
+    var box = new Int32Array(FT.n).fill(-1), boxes = [];
+    /* a stack ends at a frame with no child of weight, in the frame tree:
+     * not one whose children are only too narrow to draw (rd8 L1: they
+     * were said to end a stack there) */
+    var kid = function (n) { var k = FKIDS[n]; for (var i = 0; i < k.length; i++) if (FL.total[k[i]] > 0) return true; return false; };
     rects.forEach(function (r) {
       if (r.d < A || r.d >= A + cut) return;
       var g = r.d === A ? boxes.push({ node: r.n, frames: 0, ends: [], hit: false, A: A, cut: cut }) - 1 : box[FTP[r.n]];
@@ -96,7 +99,8 @@ export function drawFlame() {
       box[r.n] = g;
       var b = boxes[g];
       b.frames++;
-      if (!kid[r.n] || r.d === A + cut - 1) b.ends.push({ n: r.n, d: r.d, end: !kid[r.n] });
+      var more = kid(r.n);
+      if (!more || r.d === A + cut - 1) b.ends.push({ n: r.n, d: r.d, end: !more });
       if (ms && ms.m[r.n] && !b.hit) { b.hit = true; hits++; }
       if (r.d === A) r.box = b;
     });
@@ -155,7 +159,7 @@ export function frameAt(ev) {
 export function flameCutInfo(r, long) {
   var b = r.box, e = b.ends.filter(function (x) { return x.end; }).length;
   var head = flameBoxName(r.n) + ' not drawn (the flame graph\'s bound: the note): depths ' + b.A + '\u2013' + (b.A + b.cut - 1) + ', ' +
-    b.frames + ' frames under this box, ' + e + (e === 1 ? ' stack ends' : ' stacks end') + ' in them' + (b.hit ? ', the search matches one' : '');
+    b.frames + ' frames drawn under this box, ' + e + (e === 1 ? ' stack ends' : ' stacks end') + ' in them' + (b.hit ? ', the search matches one' : '');
   if (!long) return head;
   var L = 30, list = b.ends.slice().sort(function (x, y) { return Math.abs(FL.total[y.n]) - Math.abs(FL.total[x.n]) || x.d - y.d; });
   return [head].concat(list.slice(0, L).map(function (x) {
