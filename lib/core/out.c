@@ -209,7 +209,7 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
    * (pcol_writer_open) removes only a temporary file whose lock it can
    * take, so never one a live process is still writing or planning (a new
    * file: no one else has it, the lock is ours at once) */
-  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) { /* (no locks here, an odd file system: the age rule alone) */
+  if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) { /* (no locks on this file system: the sweep cannot take one either, and leaves every file) */
   }
   if (fd >= 0) o->inflight_ = inflight_add(tmpl);
   if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
