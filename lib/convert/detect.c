@@ -987,7 +987,7 @@ static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
     /* of a wall-clock range: imported on its own to learn its span, then
      * added as a pcol file is when the range reaches it (the same union:
      * the union of unions is that of their inputs), else left out */
-    if ((rc = open_built(one, rc, 0, NULL, &f, err))) return rc;
+    if ((rc = open_built(one, rc, 1, NULL, &f, err))) return rc; /* (1: a plain image, not encoded) */
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
