@@ -13,6 +13,11 @@ static inline int pcol_str_is(pcol_str s, const char *c) {
   return s.ptr && s.len == n && memcmp(s.ptr, c, n) == 0;
 }
 
+/* a and b hold the same bytes (NA and "" alike: both empty). */
+static inline int pcol_str_same(pcol_str a, pcol_str b) {
+  return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && !memcmp(a.ptr, b.ptr, a.len)));
+}
+
 /* A decimal integer as meta values and text formats write them: an optional
  * '-' and 1..19 digits, nothing else, within int64.  0 and *out set, or -1.
  * The one rule every reader of a numeric meta value uses

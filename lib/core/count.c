@@ -36,7 +36,7 @@
 #include "pcol.h"
 #include "keys.h"     /* PCOL_SRC_RPROF, COLLAPSED_UNIT_COUNT, COLLAPSED_UNIT_NANO, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
-#include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
+#include "bytes.h"    /* pcol_str_is, pcol_str_i64, pcol_str_same */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "reader.h"   /* struct pcol_file (its default_types), pcol_idmemo */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_init_meta, ... */
@@ -248,10 +248,6 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   return PCOL_OK;
 }
 
-static int same_bytes(pcol_str a, pcol_str b) {
-  return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
-}
-
 /* The type named `name` among the own defaults d[i] of the sources
  * i in [lo, hi) that keep[i] marks: *vt its id when exactly one type has
  * that name there (not two units of it; the count and Rprof's time, not
@@ -312,13 +308,13 @@ static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
       uint32_t x = d[i];
       pcol_str nm = said[i - 1];
       if (nm.ptr && nm.len) {
-        if (!rname.ptr || !same_bytes(rname, nm)) {
+        if (!rname.ptr || !pcol_str_same(rname, nm)) {
           rname = nm;
           rc = named_default(f, &vty, nvt, d, keep, s, e, nm, &rvt, err);
         }
         uint32_t y = rvt;
         if (!rc && !y) {
-          if (!gname.ptr || !same_bytes(gname, nm)) {
+          if (!gname.ptr || !pcol_str_same(gname, nm)) {
             gname = nm;
             rc = named_default(f, &vty, nvt, d, keep, 1, n + 1, nm, &gvt, err);
           }

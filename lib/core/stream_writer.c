@@ -157,6 +157,12 @@ static void writer_free(pcol_writer *w) {
 
 static int rolled(const pcol_writer_options *o) { return o->roll_samples || o->roll_ns; }
 
+/* The length of a rolled writer's stem in name (its length n): name
+ * without a ".pcol" at its end (next_path puts the stamp before it). */
+static size_t stem_len(const char *name, size_t n) {
+  return n >= 5 && strcmp(name + n - 5, ".pcol") == 0 ? n - 5 : n;
+}
+
 /* Every name the writer will publish can be made, so that no option fails
  * at the first publication (and loses that file's samples): the directory
  * `path` goes into exists and is writable; `path` itself is not a
@@ -180,7 +186,7 @@ static int check_target(const char *path, const pcol_writer_options *o, pcol_err
   if (!rc) {
     const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
     size_t n = strlen(base);
-    if (rolled(o)) n = (n >= 5 && strcmp(base + n - 5, ".pcol") == 0 ? n - 5 : n) + ROLL_NAME_EXTRA;
+    if (rolled(o)) n = stem_len(base, n) + ROLL_NAME_EXTRA;
     long name_max = pathconf(d, _PC_NAME_MAX);
     if (name_max <= 0) name_max = 255;
     if (!*base)
@@ -224,7 +230,7 @@ static int copy_options(pcol_writer *w, const char *path, const pcol_writer_opti
   w->prev_end = PCOL_NA_I64;
   if (rolled(o)) { /* "a/prof.pcol" -> stem "a/prof", suffix ".pcol" */
     size_t n = strlen(path);
-    size_t k = n >= 5 && strcmp(path + n - 5, ".pcol") == 0 ? n - 5 : n;
+    size_t k = stem_len(path, n);
     if (!(w->stem = strndup(path, k))) return PCOL_ENOMEM;
     PCOL_RETURN_NOT_OK(dup_str(".pcol", &w->suffix));
   }

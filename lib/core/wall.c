@@ -517,7 +517,7 @@ uint64_t pcol_wall_runs_taken(const pcol_wall *w, const uint8_t *take) {
   uint64_t k = 0;
   for (uint64_t s = 1, e; s <= w->n; s = e) {
     e = pcol_wall_run_end(w, s);
-    for (uint64_t i = s; i < e && i <= w->n; i++)
+    for (uint64_t i = s; i < e; i++) /* (e <= n + 1) */
       if (take[i]) {
         k++;
         break;

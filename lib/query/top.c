@@ -747,8 +747,11 @@ static inline void line_slot_prefetch(const topctx *t, uint64_t li) {
   }
   if (t->dense) { /* (a table of 10^5 slots, read at random: past the nearest cache) */
     size_t g = (size_t)l.pid * 2 + (pid >> 31);
-    if (g < t->dg_n && t->dg_base[g] != UINT64_MAX && l.line != PCOL_NA_I64 && l.line >= t->dg_min[g])
-      __builtin_prefetch(&t->dense[t->dg_base[g] + 1 + ((uint64_t)l.line - (uint64_t)t->dg_min[g])]);
+    if (g < t->dg_n && t->dg_base[g] != UINT64_MAX && l.line != PCOL_NA_I64 && l.line >= t->dg_min[g]) {
+      uint64_t off = (uint64_t)l.line - (uint64_t)t->dg_min[g];
+      if (off < t->dg_end[g] - t->dg_base[g] - 1) /* (a slot of the table: line_place_key's bound) */
+        __builtin_prefetch(&t->dense[t->dg_base[g] + 1 + off]);
+    }
     return;
   }
   __builtin_prefetch(&t->lslot[line_id_hash(&l) & (t->lslot_cap - 1)]);

@@ -14,6 +14,7 @@
  * sources, is left to the union (answered = 0): see pcol.h.  Any error too:
  * the union then reports it as it always did. */
 #include "query.h"
+#include "bytes.h"    /* pcol_str_same */
 #include "error.h"    /* pcol_oom */
 #include "keys.h"     /* PPROF_META_COMMENT */
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
@@ -87,10 +88,6 @@ static void one_free(one *o) {
  * of Rprof, rprof.alloc): values resolve alike only within one kind */
 static int value_kind(uint32_t vt) { return vt == 0 ? 0 : vt >= PCOL_VT_WEIGHT ? (int)(vt - PCOL_VT_WEIGHT) + 2 : 1; }
 
-static int same_str(pcol_str a, pcol_str b) {
-  return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
-}
-
 static int grow_names(many *m, pcol_error *err) {
   size_t need = (size_t)m->names->n + 1;
   if (need <= m->cap) return PCOL_OK;
@@ -154,9 +151,9 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
     m->have_first = 1;
     return 1;
   }
-  return frames == m->frames && mapless == m->mapless && value_kind(v->vt_id) == m->vkind && same_str(v->type, m->vtype) &&
-         same_str(v->unit, m->vunit) &&
-         (v->vt_id != 0 || (same_str(d.type, m->dtype) && same_str(d.unit, m->dunit)));
+  return frames == m->frames && mapless == m->mapless && value_kind(v->vt_id) == m->vkind && pcol_str_same(v->type, m->vtype) &&
+         pcol_str_same(v->unit, m->vunit) &&
+         (v->vt_id != 0 || (pcol_str_same(d.type, m->dtype) && pcol_str_same(d.unit, m->dunit)));
 }
 
 /* pcol_meta_each's callback: a comment appended to o's (copied: the file

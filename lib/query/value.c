@@ -8,7 +8,7 @@
 #include "query.h"
 #include "keys.h"     /* PCOL_VALUE_RPROF_ALLOC, PCOL_VT_CPU, PCOL_UNIT_NANOSECONDS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
-#include "bytes.h"    /* pcol_str_is */
+#include "bytes.h"    /* pcol_str_is, pcol_str_same */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_has, ... */
 #include "wall.h"     /* pcol_wall_init, pcol_wall_run_end: THE recording rule */
 #include <inttypes.h>
@@ -74,10 +74,6 @@ typedef struct note_kind { /* sources alike: type, what their count is, own defa
 
 enum { NOTE_KINDS = 8, NOTE_TYPES = 12 };
 
-static int same_str(pcol_str a, pcol_str b) {
-  return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && !memcmp(a.ptr, b.ptr, a.len)));
-}
-
 static int nput(pcol_buf *b, const char *s) { return pcol_buf_append(b, s, strlen(s)); }
 static int nstr(pcol_buf *b, pcol_str s) { return s.ptr ? pcol_buf_append(b, s.ptr, s.len) : nput(b, "NA"); }
 static int nname(pcol_buf *b, pcol_str t, pcol_str u) { /* TYPE/UNIT */
@@ -122,8 +118,8 @@ static int note_samples(pcol_file *f, const pcol_select *sel, const char *what,
     x.counted = hc && hc[s] ? PCOL_VT_SAMPLES "/" PCOL_UNIT_COUNT
                 : pcol_str_is(x.type, PCOL_SRC_RPROF) ? "ticks" : "rows (weight)";
     size_t i = 0;
-    while (i < nk && !(same_str(k[i].type, x.type) && k[i].counted == x.counted &&
-                       same_str(k[i].dtype, x.dtype) && same_str(k[i].dunit, x.dunit)))
+    while (i < nk && !(pcol_str_same(k[i].type, x.type) && k[i].counted == x.counted &&
+                       pcol_str_same(k[i].dtype, x.dtype) && pcol_str_same(k[i].dunit, x.dunit)))
       i++;
     if (i < nk) k[i].n++;
     else if (nk < NOTE_KINDS) k[nk++] = x;
