@@ -302,12 +302,19 @@ int main(int argc, char **argv) {
   }
   const char *c = argv[1];
   if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
-    if (argc > 2)
+    if (argc > 2) {
       for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(argv[2], commands[i].name)) {
           cli_print_help(&commands[i], stdout);
           return EXIT_OK;
         }
+      /* a typo (`pcol help flamegraph`) is said, not answered with the
+       * general help and exit 0 as if the command had no page (review 17 F2;
+       * go help and git help fail so too) */
+      fprintf(stderr, "pcol %s: unknown command '%s'\n\n", c, argv[2]);
+      usage(stderr);
+      return EXIT_USAGE;
+    }
     usage(stdout);
     return EXIT_OK;
   }

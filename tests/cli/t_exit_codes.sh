@@ -167,6 +167,11 @@ $PCOL top "$good" --node-fraction 0 >"$tmp/all" && $PCOL top "$good" --node-frac
 $PCOL traces "$good" >"$tmp/all" && $PCOL traces "$good" -n 0 >"$tmp/n0" && cmp -s "$tmp/all" "$tmp/n0" ||
   fail "traces -n 0 is not every trace"
 expect 2 "unknown command" -- $PCOL frobnicate
+# `pcol help TYPO` says so (review 17 F2: it printed the general help, exit 0)
+expect 2 "help of an unknown command" -- $PCOL help flamegraph
+grep -q "unknown command 'flamegraph'" "$tmp/err" || fail "help of an unknown command: $(head -1 "$tmp/err")"
+expect 0 "help of a command" -- $PCOL help top
+grep -q '^Usage: pcol top' "$tmp/out" || fail "help top: $(head -1 "$tmp/out")"
 expect 2 "no command" -- $PCOL
 expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope
 expect 2 "cat bad format" -- $PCOL cat "$good" --table samples --format xml
