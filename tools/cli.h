@@ -127,7 +127,8 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
   "time, cpu); when the sources' defaults differ, the one they agree on with each stated default counted (a JFR "  \
-  "recording's cpu), else samples"
+  "recording's cpu), else, of pprof sources with one list of value types, the first one names (go tool pprof's merge), "  \
+  "else samples"
 #define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
 /* --no-mmap: pcol files and Perun text are mapped unless it is given; other
  * formats are read (pcol_open_any, pcol_import_path) */

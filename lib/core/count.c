@@ -332,6 +332,60 @@ static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
   return rc;
 }
 
+/* go's merge rule (profile.go combineHeaders), for kept sources whose
+ * own defaults differ although they measure the same values: when every
+ * kept source is a pprof profile and all have one list of value types (the
+ * same types in the same order: pprof's `compatible`, which go's merge
+ * requires; other formats keep the rules above), they count as
+ * the default the first of them (in source order: the inputs' order)
+ * names in pprof.default_sample_type, as `go tool pprof A B` shows; a
+ * heap profile stating alloc_space beside one stating none (inuse_space,
+ * pprof's last-type rule) is alloc_space in either order (review 17 F6:
+ * the row count was shown).  *c = 0 when the lists differ or none names
+ * one.  One pass over source_value_types and one over meta. */
+static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uint8_t *keep,
+                          uint32_t *c, pcol_error *err) {
+  *c = 0;
+  uint64_t ref = 0; /* the first kept source */
+  for (uint64_t s = 1; s <= n && !ref; s++)
+    if (keep[s]) ref = s;
+  if (!ref) return PCOL_OK;
+  pcol_view sty, svs, svv;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t s = 1; s <= n; s++) {
+    uint8_t is = 1;
+    if (keep[s]) PCOL_RETURN_NOT_OK(pcol_string_is_memo(f, &memo, pcol_view_u32(&sty, s - 1), PCOL_SRC_PPROF, &is, err));
+    if (!is) return PCOL_OK;
+  }
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, err));
+  uint64_t rows = pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES), nref = 0;
+  for (uint64_t r = 0; r < rows; r++)
+    nref += pcol_view_u32(&svs, r) == ref && pcol_view_u32(&svv, r) != 0;
+  uint32_t *list = malloc((size_t)(nref + 1) * sizeof *list);
+  uint64_t *at = calloc((size_t)n + 1, sizeof *at); /* the next place of each source in the list */
+  pcol_str *said = calloc((size_t)n, sizeof *said);
+  int rc = list && at && said ? PCOL_OK : pcol_oom(err), same = 1;
+  uint64_t k = 0;
+  for (uint64_t r = 0; !rc && r < rows; r++)
+    if (pcol_view_u32(&svs, r) == ref && pcol_view_u32(&svv, r) != 0) list[k++] = pcol_view_u32(&svv, r);
+  for (uint64_t r = 0; !rc && same && r < rows; r++) {
+    uint32_t s = pcol_view_u32(&svs, r), v = pcol_view_u32(&svv, r);
+    if (s < 1 || s > n || !keep[s] || v == 0) continue;
+    same = at[s] < nref && list[at[s]] == v;
+    at[s]++;
+  }
+  for (uint64_t s = 1; !rc && same && s <= n; s++) same = !keep[s] || at[s] == nref;
+  if (!rc && same && nref) rc = meta_per_source(f, 1, (uint32_t)n, PPROF_META_DEFAULT_SAMPLE_TYPE, said, err);
+  for (uint64_t s = 1; !rc && same && nref && s <= n && !*c; s++)
+    if (keep[s] && said[s - 1].ptr && said[s - 1].len) *c = d[s];
+  free(list);
+  free(at);
+  free(said);
+  return rc;
+}
+
 int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
                                 pcol_error *err) {
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
@@ -363,6 +417,8 @@ int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *
     }
   }
   if (dis && (rc = stated_default(f, nsrc, d, keep, &c, err)) == PCOL_OK && c) dis = 2;
+  /* (go's merge is silent: so is this, as sources that agree) */
+  if (dis == 1 && !rc && (rc = merged_default(f, nsrc, d, keep, &c, err)) == PCOL_OK && c) dis = 0;
   free(keep);
   free(d);
   if (differ) *differ = rc ? 0 : dis;
