@@ -1297,10 +1297,12 @@ typedef struct pcol_writer_sample {
  * or a rolled name with the longest sequence number) fits the directory's
  * NAME_MAX, so that no option fails at the first publication; writes
  * nothing yet, but removes what a killed writer of the same path left: the
- * temporary files (".NAME.tmp-XXXXXX" beside path, or beside its rolled
- * names, matched whole) of this user unchanged for 10 minutes whose lock no
- * process holds (every temporary file libpcol makes is locked, flock, while
- * it is open).  *out is NULL on failure. */
+ * temporary files (".NAME.tmp-XXXXXX" beside path, or beside the file a
+ * path that is a symbolic link names, or beside its rolled names; NAME
+ * matched whole, or its first bytes where it was cut to fit NAME_MAX) of
+ * this user unchanged for 10 minutes whose lock no process holds (every
+ * temporary file libpcol makes is locked, flock, while it is open).  *out
+ * is NULL on failure. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_open(pcol_writer **out, const char *path,
                                                      const pcol_writer_options *opt,
                                                      pcol_error *err);

@@ -45,9 +45,12 @@ check-api-doc:
 	@python3 tests/api_doc.py --check
 
 # The report page's script modules name what they use: imports, exports,
-# no cycle, modules.txt's order (tests/report/modules_check.mjs).
+# no cycle, modules.txt's order (tests/report/modules_check.mjs); its pure
+# drawing rules on generated input (tests/report/hit.test.mjs: the hover's
+# search of the box under the pointer, the stack chart's columns).
 check-report-modules:
-	@if command -v node >/dev/null 2>&1; then node --experimental-vm-modules --no-warnings tests/report/modules_check.mjs; \
+	@if command -v node >/dev/null 2>&1; then node --experimental-vm-modules --no-warnings tests/report/modules_check.mjs && \
+	  node tests/report/hit.test.mjs; \
 	else echo "node not installed: report module check skipped"; fi
 
 # JOBS binaries at a time, each printed whole when it ends (tests/run_unit.sh).

@@ -86,12 +86,20 @@ static int create_unique(char *tmpl) {
 
 static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_error *err);
 
+/* ".NAME.tmp-XXXXXX" must itself be a valid name: NAME is cut to fit the
+ * directory's NAME_MAX (the random suffix keeps it unique).  (writer.h) */
+size_t pcol_out_temp_keep(const char *dir) {
+  long name_max = pathconf(dir, _PC_NAME_MAX);
+  if (name_max <= 0 || name_max > 4096) name_max = 255;
+  return (size_t)name_max - (sizeof ".tmp-XXXXXX" - 1) - 1;
+}
+
 /* The file a path names after following symbolic links (malloc'd): the
  * path itself when it is not a link, the final target otherwise, also when
  * that target does not exist yet (a dangling link is written through, not
  * replaced).  NULL with err set on a loop (ELOOP after 40 links, as the
- * kernel counts) or a link that cannot be read. */
-static char *follow_links(const char *path, pcol_error *err) {
+ * kernel counts) or a link that cannot be read.  (writer.h) */
+char *pcol_out_target(const char *path, pcol_error *err) {
   char *cur = strdup(path);
   for (int hops = 0; cur; hops++) {
     struct stat ls;
@@ -140,7 +148,7 @@ int pcol_out_open(pcol_out *o, const char *path, pcol_error *err) {
   }
   /* A symbolic link: write its target (renaming over the link would
    * replace the link itself). */
-  char *target = follow_links(path, err);
+  char *target = pcol_out_target(path, err);
   if (!target) return err ? err->code : PCOL_EIO;
   struct stat st;
   int exists = stat(target, &st) == 0, rc;
@@ -175,11 +183,7 @@ static int open_temp(pcol_out *o, const char *path, const struct stat *st, pcol_
   char *p2 = strdup(path);
   if (!dir || !p2) goto nomem;
   const char *base = basename(p2);
-  /* ".NAME.tmp-XXXXXX" must itself be a valid name: cut NAME so that the
-   * temporary name fits NAME_MAX (the random suffix keeps it unique) */
-  long name_max = pathconf(dir, _PC_NAME_MAX);
-  if (name_max <= 0 || name_max > 4096) name_max = 255;
-  size_t blen = strlen(base), room = (size_t)name_max - (sizeof ".tmp-XXXXXX" - 1) - 1;
+  size_t blen = strlen(base), room = pcol_out_temp_keep(dir);
   if (blen > room) blen = room;
   size_t n = strlen(dir) + blen + 32;
   tmpl = malloc(n);

@@ -303,40 +303,48 @@ static int check_options(const char *path, const pcol_writer_options *o, pcol_er
 
 /* Whether s[0..n) is what next_path adds to a rolled writer's stem:
  * "-YYYYMMDDTHHMMSS.mmmZ-" then the sequence number (6 digits or more) and
- * ".pcol" (next_path's format, which this must follow). */
-static bool rolled_tail(const char *s, size_t n) {
+ * ".pcol" (next_path's format, which this must follow); cut: or the start
+ * of that, as a temporary file's name cut to fit NAME_MAX keeps it. */
+static bool rolled_tail(const char *s, size_t n, bool cut) {
   static const char shape[] = "-DDDDDDDDTDDDDDD.DDDZ-DDDDDD"; /* D: a digit */
   size_t k = sizeof shape - 1, i;
-  if (n < k + 5 || memcmp(s + n - 5, ".pcol", 5)) return false;
-  for (i = 0; i < k; i++)
+  for (i = 0; i < k && i < n; i++)
     if (shape[i] == 'D' ? s[i] < '0' || s[i] > '9' : s[i] != shape[i]) return false;
-  for (; i < n - 5; i++)
-    if (s[i] < '0' || s[i] > '9') return false;
-  return true;
+  while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+  /* then ".pcol", or (cut) its start */
+  return i >= k && n - i <= 5 && !memcmp(s + i, ".pcol", n - i) && (cut || n - i == 5);
 }
 
-/* Removes what killed writers of w's path left beside it: "." + the file's
- * name (a rolled writer's: its stem's name and a rolled tail) + ".tmp-"
- * and 6 characters, a regular file of this user, unchanged for
- * STALE_TEMP_SECONDS and whose lock (out.c) no process holds (review 16
- * m3: an agent restarted often gathered them; hidden, so readers skip
- * them, but nothing removed them).  Nothing is said: a failure leaves the
- * file as it was.  (A temporary file of a name cut to fit NAME_MAX, or
- * beside a link's target, is not looked for: it stays, as before.) */
+/* Removes what killed writers of w's path left beside it: "." + the name
+ * of the file it publishes (a rolled writer's: its stem's name and a
+ * rolled tail; a plain one's: the file its path names after symbolic
+ * links, as out.c writes through a link) cut as out.c cuts it to fit the
+ * directory's NAME_MAX + ".tmp-" and 6 characters, a regular file of this
+ * user, unchanged for STALE_TEMP_SECONDS and whose lock (out.c) no process
+ * holds (review 16 m3: an agent restarted often gathered them; hidden, so
+ * readers skip them, but nothing removed them).  A cut name is also the
+ * temporary file of every other name that starts the same: one of those
+ * that is unlocked and unchanged that long is a killed writer's too.
+ * Nothing is said: a failure leaves the file as it was. */
 static void remove_stale_temps(const pcol_writer *w) {
-  const char *name = w->stem ? w->stem : w->path;
-  char *p = strdup(name);
-  if (!p) return;
-  const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
-  size_t bn = strlen(base);
-  DIR *dir = opendir(dirname(p));
+  char *name = w->stem ? strdup(w->stem) : pcol_out_target(w->path, NULL);
+  char *p = name ? strdup(name) : NULL;
+  if (!p) {
+    free(name);
+    return;
+  }
+  const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name, *d = dirname(p);
+  size_t bn = strlen(base), keep = pcol_out_temp_keep(d), tail = sizeof ".tmp-XXXXXX" - 1;
+  DIR *dir = opendir(d);
   time_t now = time(NULL);
   struct dirent *e;
   while (dir && (e = readdir(dir))) {
     const char *n = e->d_name;
-    size_t nl = strlen(n), tail = sizeof ".tmp-XXXXXX" - 1;
-    if (n[0] != '.' || nl < 1 + bn + tail || strncmp(n + 1, base, bn) || strncmp(n + nl - tail, ".tmp-", 5) ||
-        (w->stem ? !rolled_tail(n + 1 + bn, nl - tail - 1 - bn) : nl != 1 + bn + tail))
+    size_t nl = strlen(n), m = nl - 1 - tail; /* the name kept (when nl is long enough) */
+    if (n[0] != '.' || nl < 1 + tail || strncmp(n + nl - tail, ".tmp-", 5) || m > keep)
+      continue;
+    if (w->stem ? m < bn || strncmp(n + 1, base, bn) || !rolled_tail(n + 1 + bn, m - bn, m == keep)
+                : m != (bn < keep ? bn : keep) || strncmp(n + 1, base, m))
       continue;
     int fd = openat(dirfd(dir), n, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     struct stat st;
@@ -348,6 +356,7 @@ static void remove_stale_temps(const pcol_writer *w) {
   }
   if (dir) closedir(dir);
   free(p);
+  free(name);
 }
 
 int pcol_writer_open(pcol_writer **out, const char *path, const pcol_writer_options *opt,

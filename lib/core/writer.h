@@ -28,6 +28,15 @@ int pcol_builder_write_image(pcol_builder *b, void **out, size_t *len, pcol_erro
 int pcol_out_commit_new(pcol_out *o, char *(*name)(void *ctx, unsigned k), void *ctx,
                         unsigned *used, pcol_error *err);
 
+/* The temporary file of an output (pcol_out_open) is ".NAME.tmp-XXXXXX"
+ * beside the file the output's path names after its symbolic links
+ * (pcol_out_target: malloc'd, NULL with err set on a loop or an unreadable
+ * link), NAME that file's name cut to its first pcol_out_temp_keep(its
+ * directory) bytes.  The sweep of a killed writer's temporary files
+ * (stream_writer.c) finds them by the same rules.  out.c */
+char *pcol_out_target(const char *path, pcol_error *err);
+size_t pcol_out_temp_keep(const char *dir);
+
 /* pcol_builder_write to a new name as pcol_out_commit_new publishes it:
  * path, else name(ctx, k); *used as there.  writer.c */
 int pcol_builder_write_new(pcol_builder *b, const char *path, char *(*name)(void *ctx, unsigned k),

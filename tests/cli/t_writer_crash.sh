@@ -104,4 +104,43 @@ $PCOL top --value samples "$tmp/all.pcol" | grep -q 'work_\|do_chunk' ||
 # stripped library's code); no "<unknown>" and no bare address
 $PCOL fold "$tmp/all.pcol" >"$tmp/all.fold" && ! grep -q '<unknown>\|;0x[0-9a-f]*[; ]\|^0x' "$tmp/all.fold" ||
   fail "record_self left frames unnamed: $(grep -o '<unknown>\|0x[0-9a-f]*' "$tmp/all.fold" | sort | uniq -c | head -5)"
+# what killed writers left where the name was cut to fit NAME_MAX (out.c:
+# ".NAME.tmp-XXXXXX" keeps NAME's first NAME_MAX - 12 bytes) and beside a
+# symbolic link's target (out.c writes through a link): both were left
+# forever.  A plain writer of a 250-byte name, a rolled writer whose stem
+# makes a 13-digit sequence number's name cut, and a plain writer of a
+# link: their stale temporary files go, look-alikes stay.
+nm=$(getconf NAME_MAX "$tmp" 2>/dev/null || echo 255)
+keepb=$((nm - 12))
+d=$tmp/cut
+mkdir -p "$d"
+long=$(printf 'p%.0s' $(seq 250))
+cutname=${long:0:$keepb}
+stem=$(printf 's%.0s' $(seq $((nm - 47))))
+rtail=-20260101T000000.000Z-1234567890123456789
+rcut=$stem$rtail
+rcut=${rcut:0:$keepb}
+old2=".$cutname.tmp-AbC123 .$rcut.tmp-AbC123"
+keep2=".${cutname:0:$((keepb - 1))}.tmp-AbC123 .${cutname:0:$((keepb - 1))}q.tmp-AbC123 .${rcut:0:$((keepb - 1))}x.tmp-AbC123"
+mkdir -p "$d/real"
+ln -s real/target.pcol "$d/link.pcol"
+for f in $old2 $keep2; do echo x >"$d/$f"; done
+echo x >"$d/real/.target.pcol.tmp-AbC123"
+echo x >"$d/.link.pcol.tmp-AbC123"
+touch -d '-20 minutes' "$d"/.[ps]* "$d/real/.target.pcol.tmp-AbC123" "$d/.link.pcol.tmp-AbC123"
+"$REC" -o "$d/$long" --seconds 0.1 --hz 500 --roll-ms 0 --roll-samples 0 >/dev/null 2>"$d/err" ||
+  fail "record_self -o (a $nm-byte name): $(cat "$d/err")"
+"$REC" -o "$d/$stem.pcol" --seconds 0.1 --hz 500 --roll-ms 50 >/dev/null 2>"$d/err" ||
+  fail "record_self -o (a rolled stem of $((nm - 47)) bytes): $(cat "$d/err")"
+"$REC" -o "$d/link.pcol" --seconds 0.1 --hz 500 --roll-ms 0 --roll-samples 0 >/dev/null 2>"$d/err" ||
+  fail "record_self -o link.pcol: $(cat "$d/err")"
+[ -L "$d/link.pcol" ] && [ -f "$d/real/target.pcol" ] || fail "the link's target was not written through the link"
+for f in $old2; do
+  [ -e "$d/$f" ] && fail "a killed writer's temporary file of a name cut to NAME_MAX is left: ${f:0:40}... (${#f} bytes)"
+done
+[ -e "$d/real/.target.pcol.tmp-AbC123" ] && fail "a killed writer's temporary file beside the link's target is left"
+for f in $keep2; do
+  [ -e "$d/$f" ] || fail "${f:0:40}... (${#f} bytes, not a cut name of the writers') was removed"
+done
+[ -e "$d/.link.pcol.tmp-AbC123" ] || fail ".link.pcol.tmp-AbC123 (beside the link, where out.c writes nothing) was removed"
 echo "t_writer_crash: ok ($total files over 3 kills, $midwrite of them inside a write; $n in a clean run)"

@@ -584,6 +584,36 @@ async function main() {
     }
     if (await ev(`pcolReport.meta.sources.some(s => s.timed)`)) // the stack chart drew boxes
       ok(+(await ev(`document.getElementById('stackchart').dataset.boxes`)) > 0, `${c.name}: the stack chart is empty`);
+    { // the flame graph's hover (a binary search of the depths' rows, then of a row's boxes: hit.js) finds the box a linear search from the last drawn finds
+      const fb = await ev('pcolReport.flameBoxes()'), W = await ev(`document.getElementById('flame').clientWidth`);
+      const pts = [];
+      let seed = 11;
+      const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+      const step = Math.max(1, Math.floor(fb.length / 2000));
+      fb.forEach((b, i) => { if (i % step === 0) pts.push([b.x + b.w / 2, b.y + b.h / 2], [b.x, b.y], [b.x + b.w, b.y + b.h - 0.01], [b.x - 0.01, b.y + 1]); });
+      const H = fb.reduce((a, b) => Math.max(a, b.y + b.h), 0);
+      for (let k = 0; k < 1000; k++) pts.push([rnd() * W, rnd() * H]);
+      const got = await ev(`${JSON.stringify(pts)}.map(p => pcolReport.flameHit(p[0], p[1]).i)`);
+      let bad = 0;
+      pts.forEach((p, k) => {
+        let want = -1;
+        for (let i = fb.length - 1; i >= 0; i--) { const b = fb[i]; if (p[0] >= b.x && p[0] < b.x + b.w && p[1] >= b.y && p[1] < b.y + b.h) { want = i; break; } }
+        if (got[k] !== want && bad++ < 3) console.error(`  flame graph hit at ${p}: ${got[k]}, a linear search ${want}`);
+      });
+      ok(bad === 0, `${c.name}: the flame graph's hover finds another box than a linear search at ${bad} of ${pts.length} points (${fb.length} boxes)`);
+    }
+    if (c.lastpoint) { // a point sample at the profile's last instant: drawn on the whole profile's stack chart, in its last column; not in a range that ends there ([from, to))
+      const pw = +(await ev(`document.getElementById('stackchart').dataset.pw`));
+      const at = (bx) => bx.filter((b) => b.name === c.lastpoint).map((b) => [b.x, b.w]);
+      const whole = at(await ev('pcolReport.stackBoxes()')), end = Math.max(...(await ev('pcolReport.stackBoxes()')).map((b) => b.x + b.w));
+      ok(whole.length === 1 && whole[0][0] + whole[0][1] === end && end - 150 === pw,
+         `${c.name}: the last sample's leaf ${c.lastpoint} is drawn at ${JSON.stringify(whole)} (x, width) on the whole profile's stack chart, not in its last column (${pw} columns from 150)`);
+      const [t0, t1] = await ev(`[pcolReport.meta.sources[0].t0, pcolReport.meta.sources[0].t1]`);
+      await ev(`pcolReport.select(${t0}, ${t1})`);
+      const ranged = at(await ev('pcolReport.stackBoxes()'));
+      await ev(`pcolReport.select(null)`);
+      ok(ranged.length === 0, `${c.name}: in the range [${t0}, ${t1}) the sample at ${t1} is drawn: ${JSON.stringify(ranged)}`);
+    }
     if (c.threads) { // a track per thread, of its samples, named apart (lib/core/lasts.c)
       const tr = await ev(`pcolReport.tracks()`), sc = +(await ev(`document.getElementById('stackchart').dataset.tracks`));
       ok(tr.length === c.threads.length && sc === tr.length,

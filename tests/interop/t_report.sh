@@ -193,6 +193,22 @@ PY
 spans=$(python3 "$tmp/spans.py" "$tmp/perf-ss.json") || fail "clip timelines"
 add perf-clip "$tmp/clip.txt" "$tmp/clip.html" "\"spans\":$spans"
 
+# a profile ending in a point sample (perf script text made here: 10
+# samples 1 ms apart, then one 1 s later, its leaf end_leaf): the stack
+# chart of the whole profile draws it in its last column (its end is the
+# profile's last instant; the rule was time < end, and it was drawn nowhere),
+# a range ending at it does not ([from, to), the selection's rule)
+python3 - "$tmp/lastpoint.txt" <<'PY'
+import sys
+with open(sys.argv[1], 'w') as o:
+    for i, t in enumerate([1000000 + 1000 * k for k in range(10)] + [2000000]):
+        o.write('app 200/200 [000] %d.%06d: 250000 cpu-clock: \n' % (t // 1000000, t % 1000000))
+        st = ['end_leaf' if i == 10 else 'work', 'main']
+        o.write(''.join('\t%x %s (/bin/app)\n' % (0x401000 + 16 * j, f) for j, f in enumerate(st)) + '\n')
+PY
+"$PCOL" report "$tmp/lastpoint.txt" -o "$tmp/lastpoint.html" || fail "report lastpoint"
+add lastpoint "$tmp/lastpoint.txt" "$tmp/lastpoint.html" '"lastpoint":"end_leaf"'
+
 # two threads of one name (the thread rule, lib/core/lasts.c): a Firefox
 # profile's two "Worker" threads (tids 1 and 2) are two tracks of their own
 # samples, named apart by their tids; the tracks the page draws are the

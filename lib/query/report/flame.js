@@ -14,6 +14,7 @@
  * end a stack there (a branch ending in the depths cut), so no frame is
  * out of reach: flameCutInfo. */
 import { pcolFlameInfo, pcolFmt2 } from './units.js';
+import { pcolHit, pcolHitIndex } from './hit.js';
 import { pcolPct } from './top.js';
 import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
 import { $, canvasDpr, D, DIFF, FT, FTN, FTP, S, unitOf } from './head.js';
@@ -25,10 +26,10 @@ export function flameKids() {
   k.forEach(function (c) { c.sort(function (a, b) { var x = FT.names[FTN[a] - 1], y = FT.names[FTN[b] - 1]; return x < y ? -1 : x > y ? 1 : 0; }); });
   FKIDS = k;
 }
-export var FL = { self: null, total: null, totalAbs: 0, rects: [], depth: null, cut: 0 };
+export var FL = { self: null, total: null, totalAbs: 0, rects: [], hit: pcolHitIndex([]), depth: null, cut: 0 };
 var ROWS = 1800; /* the rows drawn at most (FL.ROWS) */
 export function fname(i) { return pcolFname(D, i); }
-export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; FL.cut = 0; FL.ROWS = ROWS; }
+export function computeFlame(sw) { FL = pcolFtreeSums(D, sw); FL.rects = []; FL.hit = pcolHitIndex([]); FL.cut = 0; FL.ROWS = ROWS; }
 FL.ROWS = ROWS;
 /* a share of the sum of |value| of the selection before its filters
  * (pprof's total, pcol_share, as pcol flame and pcol top): the base of the
@@ -133,6 +134,7 @@ export function drawFlame() {
   });
   g.globalAlpha = 1;
   FL.rects = rects;
+  FL.hit = pcolHitIndex(rects); /* the hover's search: a depth's row by y, then its boxes by x */
   $('unzoom').disabled = !z;
   $('matched').textContent = ms ? 'matched ' + pcolFmt2(shareOf(ms.covered)) + '%' : '';
   cv.setAttribute('data-frames', rects.length);
@@ -144,13 +146,13 @@ export function drawFlame() {
 }
 /* a box's name: its frame's, or the depths a grey box stands for */
 export function flameBoxName(n) { return n >= 0 ? fname(n) : '\u2026 ' + -n + ' frames'; }
+/* the box at (x, y), the canvas's pixels: {i: its index in FL.rects or
+ * -1, probes} (hit.js: the one a linear search from the last drawn finds,
+ * by a binary search of the depths' rows, then of the row's boxes) */
+export function flameHit(x, y) { return pcolHit(FL.hit, FH, x, y); }
 export function frameAt(ev) {
-  var cv = $('flame'), b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
-  for (var i = FL.rects.length - 1; i >= 0; i--) {
-    var r = FL.rects[i];
-    if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + FH) return r;
-  }
-  return null;
+  var b = $('flame').getBoundingClientRect(), h = flameHit(ev.clientX - b.left, ev.clientY - b.top);
+  return h.i >= 0 ? FL.rects[h.i] : null;
 }
 /* what a grey box of depths cut hides: one line (`long` false), or the
  * lines of its tooltip: the frames under it in the depths cut and, the

@@ -8,7 +8,7 @@ import { pcolBaseShares, pcolHidden } from './hide.js';
 import { pcolDiffRows, pcolDiffUnit } from './diff.js';
 import { $, col, D, D0, DIFF, esc, FT, FTP, human, M, N, onPick, pcolMark, pcolStart, pick, regex, S, secs, setData, setResults, TOPDIFF, TOPU, unitOf } from './head.js';
 import { drawTop, drawTopRows, topCells, topHead, TROWS } from './table.js';
-import { colour, computeFlame, drawFlame, FL, flameBoxName, flameCutInfo, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
+import { colour, computeFlame, drawFlame, FH, FL, flameBoxName, flameCutInfo, flameHit, flameKids, fname, frameAt, frameInfo, share } from './flame.js';
 import { drawTimeline, forgetLeaf, timelineTracks, TL, tx, xt } from './timeline.js';
 import { drawStackChart, stackBoxes, stackHit, stackTracks, wireStackChart } from './stackchart.js';
 import { drawPeek, drawTree, PEEK, treeSearch, TV, wireTree } from './treeview.js';
@@ -261,6 +261,10 @@ var api = window.pcolReport = {
   /* every track, drawn or not: {max: TL.MAX, all: [{label, total, drawn}]} (total: of the page's value, which ranks them) */
   trackList: function () { return { max: TL.MAX, all: TL.all.map(function (tr) { return { label: tr.label, total: tr.total, drawn: TL.tracks.indexOf(tr) >= 0 }; }) }; },
   stackBoxes: function () { return stackBoxes(); },
+  /* the flame graph's boxes as drawn, in the order drawn, grey boxes too: [{x, y, w, h}], the canvas's pixels */
+  flameBoxes: function () { return FL.rects.map(function (r) { return { x: r.x, y: r.y, w: r.w, h: FH }; }); },
+  /* the box a hover at (x, y) finds: {i: its index in flameBoxes() or -1, probes: the rows and boxes it looked at} */
+  flameHit: function (x, y) { return flameHit(x, y); },
   /* every row of the top table as its cells read (the table draws only those in view) */
   topRows: function () { return TROWS.map(function (r) { return { flat: r.flat, cum: r.cum, bflat: r.bflat, bcum: r.bcum, cells: topCells(r) }; }); },
   treeRows: function () { return TV.rows.map(function (r) { return { id: r.id, name: r.name, w: r.w, d: r.d, kids: r.kids, open: !!TV.open[r.id], hit: r.hit }; }); },

@@ -45,17 +45,31 @@ export function pcolInRange(D, s, i, v, from, to) {
  * D.SI): then those from the first time >= from - its longest duration
  * (pad: a longer reach, the stack chart's sampling interval) to the first
  * time >= to, found by bisection.  A sample before a covers none of the
- * range (it ends by from), one from e on starts at to or later. */
-export function pcolRangeRows(D, s, from, to, pad) {
+ * range (it ends by from), one from e on starts at to or later.  closed:
+ * the range is [from, to] (the stack chart's whole profile, whose end is
+ * its last instant), e the first time > to. */
+export function pcolRangeRows(D, s, from, to, pad, closed) {
   var TIME = D.TIME, si = D.SI && D.SI[s.id - 1], a = s.row0 + s.na, e = s.row1;
   if (!si || !si.sorted) return [s.row0, s.row1];
-  function first(x) { /* the first row of [a, e) with TIME >= x */
+  function first(x, past) { /* the first row of [a, e) with TIME >= x (past: > x) */
     var lo = a, hi = e;
-    while (lo < hi) { var m = (lo + hi) >>> 1; if (TIME[m] < x) lo = m + 1; else hi = m; }
+    while (lo < hi) { var m = (lo + hi) >>> 1; if (TIME[m] < x || (past && TIME[m] === x)) lo = m + 1; else hi = m; }
     return lo;
   }
-  var lo = first(from - Math.max(si.maxd, pad || 0));
-  return [lo, Math.max(lo, first(to))];
+  var lo = first(from - Math.max(si.maxd, pad || 0), false);
+  return [lo, Math.max(lo, first(to, closed))];
+}
+/* The stack chart's pixel columns [x0, x1) of a sample drawn from time a
+ * to e (e = a: a point) in a chart of PW columns showing [t0, t1) (a
+ * range, the selection's rule above: a point counts when t0 <= a < t1),
+ * or [t0, t1] (closed: the whole profile, t1 its last instant, so a
+ * sample there is drawn, in the last column; the rule was a < t1, and the
+ * last sample of a profile ending in a point was drawn nowhere); null
+ * when it shows none of it.  One column at least. */
+export function pcolSpanColumns(a, e, t0, t1, PW, closed) {
+  if (!(closed ? a <= t1 : a < t1) || !(e > t0 || (e === a && a >= t0))) return null;
+  var span = t1 - t0 || 1, x0 = Math.min(PW - 1, Math.max(0, Math.floor((a - t0) / span * PW)));
+  return [x0, Math.max(x0 + 1, Math.min(PW, Math.ceil((e - t0) / span * PW)))];
 }
 /* The sources a selection covers */
 export function pcolSelSources(D, sel) {

@@ -6,7 +6,8 @@
  * before it from where that one ends, to at most where the next sample of
  * its thread begins: a span reaches from the sample's time to there, and
  * a pixel column shows its first sample; a sample of no span, a point, one
- * pixel column; a sample that measured no time, span -1, V8's last sample
+ * pixel column (range.js pcolSpanColumns: a range is [from, to), the
+ * whole profile [start, end], so a point at its last instant is drawn); a sample that measured no time, span -1, V8's last sample
  * of a thread, nothing);
  * runs of one frame merge into one box.  One sample per pixel column (the
  * first that covers it), so a page of a million samples draws as fast as a
@@ -19,14 +20,15 @@
  * pixels) at a cost of rows x pixel columns.  A stack deeper than its track's rows keeps its root frames
  * (a quarter of the rows), then one box "… N frames" for the frames cut,
  * then its leaf frames, so the leaf is always drawn; the note says so.
- * A hover finds its box by a binary search of the rows (SC.rows, by y),
- * then of the row's boxes (drawn left to right, so sorted by x). */
+ * A hover finds its box by a binary search of the rows, by y, then of the
+ * row's boxes, by x (hit.js). */
 import { pcolRangeText } from './units.js';
-import { pcolRangeRows } from './range.js';
+import { pcolRangeRows, pcolSpanColumns } from './range.js';
+import { pcolHit, pcolHitIndex } from './hit.js';
 import { $, canvasDpr, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
 import { colour, fname } from './flame.js';
 import { drawTrackLabel, TL } from './timeline.js';
-var SC = { boxes: [], rows: [], tracks: [], FH: 13, ROWS: 2400, LOOK: 1024 };
+var SC = { boxes: [], hit: pcolHitIndex([]), tracks: [], FH: 13, ROWS: 2400, LOOK: 1024 };
 /* a stack's rows in a track of at most `cap`: its frames, root first, or
  * its root frames, -(the number cut), its leaf frames */
 function stackRows(leaf, cap) {
@@ -44,24 +46,23 @@ export function drawStackChart() {
   if (!TIME && TL.timed.length) return; /* drawn when the samples are in (head.js) */
   if (!TL.all.length) { $('stack-section').style.display = 'none'; return; }
   var W = cv.clientWidth || 1000, L = TL.L, R = TL.R, PW = Math.max(1, Math.floor(W - L - R));
-  var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, span = t1 - t0 || 1;
+  /* a range [t0, t1); the whole profile [t0, t1], t1 its last instant */
+  var t0 = S.range ? S.range[0] : TL.t0, t1 = S.range ? S.range[1] : TL.t1, closed = !S.range;
   var cover = 0, cut = 0, cap = Math.floor(SC.ROWS / Math.max(1, TL.tracks.length));
   var tracks = TL.tracks.map(function (tr) {
     var si = D.SI && D.SI[tr.src.id - 1], src = tr.src, col = new Int32Array(PW).fill(-1);
     /* the rows that reach the range: those in it, and before it those of a
      * span into it (a sorted source: its longest span back, at most SC.LOOK
      * rows, so a zoom costs the rows in it) */
-    var rows = pcolRangeRows(D, src, t0, t1, si ? si.maxspan : 0), first = src.row0 + src.na, i;
-    var start = Math.max(first, si && si.sorted ? Math.max(rows[0], pcolRangeRows(D, src, t0, t1, 0)[0] - SC.LOOK) : rows[0]);
+    var rows = pcolRangeRows(D, src, t0, t1, si ? si.maxspan : 0, closed), first = src.row0 + src.na, i;
+    var start = Math.max(first, si && si.sorted ? Math.max(rows[0], pcolRangeRows(D, src, t0, t1, 0, closed)[0] - SC.LOOK) : rows[0]);
     for (i = start; i < rows[1]; i++) {
       if (tr.thr >= 0 && THR[i] !== tr.thr) continue;
       if (S.drop && S.drop[STK[i]]) continue;
       if (S.lskeep && !S.lskeep[D.LB.ls[i]]) continue;
       if (SPAN[i] < 0) continue; /* it measured no time (V8's last sample): none, as the table's wall and the speedscope export */
-      var a = TIME[i], e = a + SPAN[i];
-      if (e <= t0 || a >= t1) continue;
-      var x0 = Math.floor((a - t0) / span * PW), x1 = Math.max(x0 + 1, Math.ceil((e - t0) / span * PW));
-      for (var x = Math.max(0, x0); x < Math.min(PW, x1); x++) if (col[x] < 0) col[x] = i;
+      var c = pcolSpanColumns(TIME[i], TIME[i] + SPAN[i], t0, t1, PW, closed);
+      if (c) for (var x = c[0]; x < c[1]; x++) if (col[x] < 0) col[x] = i;
     }
     if (tr === TL.tracks[0]) for (i = 0; i < PW; i++) if (col[i] >= 0) cover++;
     var paths = new Array(PW), depth = 0, x, seen = new Map(); /* a walk per stack in view */
@@ -84,12 +85,11 @@ export function drawStackChart() {
   g.font = '11px ui-monospace, Menlo, Consolas, monospace';
   g.textBaseline = 'middle';
   SC.boxes = [];
-  SC.rows = []; /* [y, first box, end]: a row's boxes, rows by y */
   SC.tracks = tracks;
   tracks.forEach(function (t) {
     t.shown = drawTrackLabel(g, t.tr, L - 8, t.y, t.depth > 1 && t.tr.thread ? 2 * FH : FH, FH);
     for (var d = 0; d < t.depth; d++) {
-      var x = 0, first = SC.boxes.length;
+      var x = 0;
       while (x < PW) {
         var n = t.paths[x] && t.paths[x][d];
         if (!n) { x++; continue; }
@@ -105,9 +105,9 @@ export function drawStackChart() {
         SC.boxes.push({ n: n, x: bx, y: by, w: bw });
         x = e;
       }
-      if (SC.boxes.length > first) SC.rows.push([t.y + d * FH, first, SC.boxes.length]);
     }
   });
+  SC.hit = pcolHitIndex(SC.boxes);
   cv.setAttribute('data-boxes', SC.boxes.length);
   cv.setAttribute('data-cover', cover); /* pixel columns with a sample, of the first track */
   cv.setAttribute('data-pw', PW);
@@ -122,17 +122,8 @@ export function stackBoxes() { return SC.boxes.map(function (r) { return { name:
 /* the tracks as drawn: the label and the text drawn for it, and where */
 export function stackTracks() { return SC.tracks.map(function (t) { return { label: t.tr.label, shown: t.shown, y: t.y, h: t.h }; }); }
 /* the box at (x, y), the canvas's pixels: {i: its index in SC.boxes or -1,
- * probes: the rows and boxes looked at}; rows do not overlap (a row is
- * SC.FH high, at its y), nor do the boxes of a row */
-export function stackHit(x, y) {
-  var R = SC.rows, lo = 0, hi = R.length, probes = 0;
-  while (lo < hi) { var m = (lo + hi) >> 1; probes++; if (R[m][0] <= y) lo = m + 1; else hi = m; } /* the last row at or above y */
-  if (!lo || y >= R[lo - 1][0] + SC.FH) return { i: -1, probes: probes };
-  var B = SC.boxes, a = R[lo - 1][1], e = R[lo - 1][2];
-  while (a < e) { var k = (a + e) >> 1; probes++; if (B[k].x <= x) a = k + 1; else e = k; } /* the last box starting at or left of x */
-  var i = a - 1;
-  return { i: i >= R[lo - 1][1] && x < B[i].x + B[i].w ? i : -1, probes: probes };
-}
+ * probes: the rows and boxes looked at} (hit.js) */
+export function stackHit(x, y) { return pcolHit(SC.hit, SC.FH, x, y); }
 export function stackBoxAt(ev) {
   var b = $('stackchart').getBoundingClientRect(), h = stackHit(ev.clientX - b.left, ev.clientY - b.top);
   return h.i >= 0 ? SC.boxes[h.i] : null;
