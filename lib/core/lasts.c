@@ -241,6 +241,46 @@ int pcol_label_get(pcol_file *f, uint32_t ls, const char *key, uint32_t *sv, int
   return label_of(f, &c, ls, key, sv, nv, err);
 }
 
+/* The number whose decimal text s is (no sign, no leading zero), at most
+ * PCOL_ID_MAX: *v; 0 when s is no such text. */
+static int id_text(pcol_str s, int64_t *v) {
+  if (!s.ptr || !s.len || s.len > 16 || (s.ptr[0] == '0' && s.len > 1)) return 0;
+  int64_t n = 0;
+  for (size_t i = 0; i < s.len; i++) {
+    if (s.ptr[i] < '0' || s.ptr[i] > '9') return 0;
+    n = n * 10 + (s.ptr[i] - '0'); /* (16 digits: no overflow) */
+  }
+  if (n > PCOL_ID_MAX) return 0;
+  *v = n;
+  return 1;
+}
+
+int pcol_label_id(pcol_file *f, uint32_t ls, const char *key, int64_t *v, int *other, pcol_error *err) {
+  uint32_t sv;
+  int64_t nv;
+  int o = 0;
+  *v = PCOL_NA_I64;
+  PCOL_RETURN_NOT_OK(pcol_label_get(f, ls, key, &sv, &nv, err));
+  if (sv) {
+    pcol_str s;
+    PCOL_RETURN_NOT_OK(pcol_string(f, sv, &s, err));
+    o = !id_text(s, v);
+  } else if (nv != PCOL_NA_I64) {
+    if (nv >= -PCOL_ID_MAX && nv <= PCOL_ID_MAX) *v = nv;
+    else o = 1;
+  }
+  if (other) *other = o;
+  return PCOL_OK;
+}
+
+int pcol_thread_id(pcol_file *f, uint32_t ls, int64_t *v, int *lost, pcol_error *err) {
+  int o1 = 0, o2 = 0;
+  PCOL_RETURN_NOT_OK(pcol_label_id(f, ls, "tid", v, &o1, err));
+  if (*v == PCOL_NA_I64) PCOL_RETURN_NOT_OK(pcol_label_id(f, ls, "thread_id", v, &o2, err));
+  if (lost) *lost = *v == PCOL_NA_I64 && (o1 || o2);
+  return PCOL_OK;
+}
+
 /* ------------------------------------------------------------ interval */
 int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
   pcol_str fi;

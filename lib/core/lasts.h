@@ -58,6 +58,24 @@ int pcol_thread_name(pcol_file *f, uint32_t ls, int with_id, pcol_buf *out, pcol
 /* The first label of set ls with key `key` (a perf sample's pid): *sv its
  * string id (0: none), *nv its number (PCOL_NA_I64: none, or a string). */
 int pcol_label_get(pcol_file *f, uint32_t ls, const char *key, uint32_t *sv, int64_t *nv, pcol_error *err);
+/* THE thread-id rule (lasts.c): the number an export whose reader tells
+ * threads or processes apart by a number (the Firefox Profiler's tid, a
+ * Chrome trace's pid and tid) takes from label `key` of set ls (its first
+ * such label): a number, or a string that is one's decimal text (no sign,
+ * no leading zero: an eBPF profiler's thread_id "2764734", which Parca's
+ * pprof writes as a string), of magnitude at most PCOL_ID_MAX (2^53 - 1:
+ * those readers are JavaScript, whose numbers hold a larger one inexactly,
+ * so that two ids read as one).  *v: that number, PCOL_NA_I64 when the set
+ * has no such label or its value is no such number; *other (may be NULL):
+ * 1 when the set has the label but its value is not such a number (a
+ * name, a larger number: an id the export cannot write as one). */
+#define PCOL_ID_MAX 9007199254740991LL
+int pcol_label_id(pcol_file *f, uint32_t ls, const char *key, int64_t *v, int *other, pcol_error *err);
+/* A thread's id by THE thread-id rule: its tid label's, else its
+ * thread_id label's; *lost (may be NULL): no such id, but one of the two
+ * labels is there (its value is then nowhere but the thread's name:
+ * pcol_thread_name with the id). */
+int pcol_thread_id(pcol_file *f, uint32_t ls, int64_t *v, int *lost, pcol_error *err);
 /* Meta key of source s as a finite double (a Firefox source's ms); 0 when
  * absent or not one. */
 int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v);

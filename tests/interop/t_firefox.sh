@@ -28,7 +28,11 @@
 #     profiler's range of it (getTimeRangeIncludingAllThreads), and the
 #     range survives Firefox -> pcol -> Firefox;
 #  5. span: the profiler's range of pcol's export of a JFR recording and a
-#     Go CPU profile is the duration pcol top says of the input.
+#     Go CPU profile is the duration pcol top says of the input;
+#  6. thread ids: the profiler's threads of pcol's export of an eBPF
+#     profile (threads all "parca", apart by a string thread_id of digits:
+#     pprofgen.py threads ebpf, and the real one of the test data) have the
+#     ids as tid, the names pcol writes, and each the input's total of its id.
 #
 # Env: PCOL, BUILD, PCOL_TESTDATA, FIREFOX_PROFILER_SRC.  Exit 0 pass, 1
 # fail, 77 skip.
@@ -240,12 +244,17 @@ else
   echo "FAIL: gen_jfr.py"; fail=1
 fi
 [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ] && sp+=("$TD/pprof/go-cpu-inline-small.pb.gz")
-spx=()
-for f in "${sp[@]}"; do
-  $PCOL unpack "$f" --to firefox -o "$tmp/span-$(basename "$f").json" 2>/dev/null || { echo "FAIL unpack $f"; fail=1; }
-  spx+=("$tmp/span-$(basename "$f").json")
-done
-judge "${spx[@]}" >"$tmp/spans.jsonl" || { echo "FAIL: the judge crashed"; exit 1; }
+# judged P OUT FILE...: each FILE exported to $tmp/P-NAME.json, the exports judged into OUT
+judged() {
+  local p=$1 out=$2 f xs=()
+  shift 2
+  for f in "$@"; do
+    $PCOL unpack "$f" --to firefox -o "$tmp/$p-$(basename "$f").json" 2>/dev/null || { echo "FAIL unpack $f"; fail=1; }
+    xs+=("$tmp/$p-$(basename "$f").json")
+  done
+  judge "${xs[@]}" >"$out" || { echo "FAIL: the judge crashed"; exit 1; }
+}
+judged span "$tmp/spans.jsonl" "${sp[@]}"
 k=0
 while IFS= read -r line; do
   f=${sp[$k]}
@@ -263,4 +272,42 @@ PY
     echo "ok   span of $(basename "$f"): $want ns"
   fi
 done <"$tmp/spans.jsonl"
+# 6. thread ids (THE thread-id rule, doc/mappings.md §8.2; review 17 F1):
+# per thread of the profiler, NAME|TID|PID and its functions' self summed,
+# against the names pcol writes and `pcol tags`' total of each id
+ids=()
+python3 "$here/../support/pprofgen.py" threads "$tmp/ebpf.pb" ebpf && ids+=("$tmp/ebpf.pb")
+[ -f "$TD/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz" ] && ids+=("$TD/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz")
+judged ids "$tmp/ids.jsonl" "${ids[@]}"
+idx=()
+for f in "${ids[@]}"; do
+  idx+=("$tmp/ids-$(basename "$f").json")
+  $PCOL tags "$f" --format json >"$tmp/ids-$(basename "$f").json.tags" || echo "FAIL tags $f"
+done
+python3 - "$tmp/ids.jsonl" "${idx[@]}" <<'PY' || fail=1
+import json, os, sys
+bad = 0
+for line, x in zip(open(sys.argv[1]), sys.argv[2:]):
+    j, xj, tags = json.loads(line), json.load(open(x)), json.load(open(x + ".tags"))
+    errs = []
+    if "error" in j:
+        errs.append(j["error"])
+    else:
+        # pcol tags: the input's total per thread_id (ns of cpu, or samples)
+        tot = {str(r["value"]): r["amount"] for r in tags["rows"] if r["key"] == "thread_id"}
+        got = [(t["name"], t["tid"], t["pid"]) for t in j["threads"]]
+        want = [(t["name"], t["tid"], t["pid"]) for t in xj["threads"]]
+        if got != want:
+            errs.append("the profiler's threads %s, pcol's %s" % (got, want))
+        for t in (t for t in j["threads"] if t["name"] == "parca"):
+            s = sum(f[2] for f in t["funcs"]) * (10**6 if t["weightType"] == "tracing-ms" else 1)
+            if str(t["tid"]) not in tot:
+                errs.append("tid %s is no thread_id of the input (%s)" % (t["tid"], sorted(tot)))
+            elif abs(s - tot[str(t["tid"])]) > 1e-6 * max(1, s):
+                errs.append("tid %s: self %s, pcol tags %s" % (t["tid"], s, tot[str(t["tid"])]))
+    name = os.path.basename(x)
+    print(("FAIL thread ids of %s: %s" % (name, "; ".join(errs))) if errs else "ok   thread ids of %s" % name)
+    bad |= bool(errs)
+sys.exit(bad)
+PY
 exit $fail

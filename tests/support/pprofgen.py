@@ -94,6 +94,15 @@ hand, standard library only).
                                  thread_name=io) beside samples of no thread
                                  label (2 ns, and 4 ns labelled other=x): the V8
                                  export's refusal (tests/cli/t_v8_devtools.sh)
+  pprofgen.py threads OUT ebpf   cpu samples of four threads all named
+                                 thread_name=parca, of pid "4242", told apart
+                                 by a string thread_id label as Parca's eBPF
+                                 agent writes it: "2764734" (3 ms), "2756170"
+                                 (5 ms), "w-3" (7 ms: no number) and
+                                 "9007199254740993" (2 ms: past 2^53, what a
+                                 JavaScript number holds exactly)
+                                 (tests/cli/t_thread_ids.sh,
+                                 tests/interop/t_firefox.sh)
   pprofgen.py native OUT SPEC    an unsymbolized native profile (no functions)
                                  from a JSON file: {"mappings": [{"start", "limit",
                                  "offset", "file", "build_id"}...], "samples":
@@ -352,6 +361,10 @@ def threads(out, mode):
         rows += [([3, 1], 7, [s(b"thread_name", b"io")]), ([2, 1], 5, [s(b"thread", b"db")])]
     if mode == "mixed":
         rows += [([3, 1], 7, [s(b"thread_name", b"io")])]
+    if mode == "ebpf":
+        rows = [(locs, v, [s(b"thread_name", b"parca"), s(b"thread_id", t), s(b"pid", b"4242")])
+                for locs, v, t in (([2, 1], 3, b"2764734"), ([3, 1], 5, b"2756170"), ([2, 1], 7, b"w-3"),
+                                   ([3, 1], 2, b"9007199254740993"))]
     for locs, v, labs in rows:
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v * 1_000_000)) +
                    b"".join(labs))

@@ -132,11 +132,16 @@ typedef struct fx {
    * sampling interval, and meta.pcolIntervalStated false says so */
   int64_t stated_ns;
   int nthreads_written, ncounters;
-  /* the numbers of the file's tid and thread_id labels, sorted (a thread
-   * without one takes a tid none of them is: real_tid), and the last such
-   * tid given (-1 none) */
+  /* the ids of the file's threads (THE thread-id rule: their tid, else
+   * thread_id labels), sorted (a thread without one takes a tid none of
+   * them is: thread_start), and the last such tid given (-1 none) */
   pcol_buf real_tids;
   long long last_fallback;
+  /* threads written whose tid or thread_id label is no id (a name, a
+   * number past 2^53): their tid made up, the label in their name; the
+   * first one's name, for the note */
+  uint64_t ids_lost;
+  pcol_buf lost_name;
   int unnamed_is_frame;     /* a selected source is not Rprof (func_of_line) */
   FILE *counters;           /* JSON text of the counters, written after the threads: a temporary file */
   fcol col[NCOL];           /* the columns of the thread being written (emptied a thread) */
@@ -622,21 +627,13 @@ static int thread_end(fx *x, wsrc *ws) {
   return rc;
 }
 
-/* The tid of a thread: the number of its tid label, else of its
- * thread_id label (*tid, 1); 0 when neither is a number. */
-static int real_tid(const pcol_thread_tuple *t, long long *tid) {
-  int found = 0;
-  for (int j = 0; j < NTK; j++)
-    if (t->kind[j] == 2 && (!strcmp(TKEYS[j], "tid") || !strcmp(TKEYS[j], "thread_id"))) *tid = t->v[j], found = 1;
-  return found;
-}
-
 static int cmp_ll(const void *a, const void *b) {
   long long p = *(const long long *)a, q = *(const long long *)b;
   return (p > q) - (p < q);
 }
 
-/* x->real_tids: the tid (real_tid) of every thread of the file, sorted. */
+/* x->real_tids: the tid (THE thread-id rule, pcol_thread_id) of every
+ * thread of the file that has one, sorted. */
 static int real_tids_init(fx *x) {
   uint64_t nls = pcol_rows(x->f, PCOL_T_LABELSETS);
   uint8_t *seen = calloc(x->ntcls + 1, 1); /* a thread class's tuple read */
@@ -646,10 +643,9 @@ static int real_tids_init(fx *x) {
     uint32_t k = x->tcls[ls];
     if (!k || k > x->ntcls || seen[k]) continue;
     seen[k] = 1;
-    pcol_thread_tuple t;
-    long long tid;
-    if (!(rc = pcol_thread_tuple_of(x->f, (uint32_t)ls, &t, x->err)) && real_tid(&t, &tid) &&
-        PCOL_BUF_PUSH(&x->real_tids, long long, tid))
+    int64_t tid;
+    if (!(rc = pcol_thread_id(x->f, (uint32_t)ls, &tid, NULL, x->err)) && tid != PCOL_NA_I64 &&
+        PCOL_BUF_PUSH(&x->real_tids, long long, (long long)tid))
       rc = oom(x);
   }
   free(seen);
@@ -711,17 +707,26 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   }
   ws->n = 0;
   ws->has_cpu = ws->has_long = ws->has_count = 0;
+  /* its tid: THE thread-id rule's (its tid, else thread_id label: a
+   * number, or a string of one's digits, as eBPF profilers write it) */
+  int64_t tid;
+  int lost;
+  PCOL_RETURN_NOT_OK(pcol_thread_id(x->f, t->ls, &tid, &lost, x->err));
   /* the thread's name (THE thread-name rule, lasts.c; the tid is its own
-   * field), the source's name when it has one thread and no thread label;
-   * its tid and its process's pid where the labels have them */
+   * field), the source's name when it has one thread and no thread label.
+   * A thread without a tid of its own is named with its id (the first of
+   * its other thread labels: "parca thread_id w-3"), as the report's
+   * timeline names it, so that two threads of one name are told apart, and
+   * an id that is no number is kept */
   x->name.len = 0;
   pcol_str name = w->uri;
   int any = 0;
   for (int j = 0; j < NTK; j++) any |= t->t.kind[j];
   if (ws->nth > 1 || any) {
-    PCOL_RETURN_NOT_OK(pcol_thread_name(x->f, t->ls, 0, &x->name, x->err));
+    PCOL_RETURN_NOT_OK(pcol_thread_name(x->f, t->ls, tid == PCOL_NA_I64, &x->name, x->err));
     name = (pcol_str){(const char *)x->name.data, x->name.len};
   }
+  if (lost && !x->ids_lost++ && pcol_buf_append(&x->lost_name, name.ptr, name.len)) return oom(x);
   uint32_t psv;
   int64_t pnv;
   PCOL_RETURN_NOT_OK(pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &psv, &pnv, x->err));
@@ -730,8 +735,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     snprintf(ws->pidn, sizeof ws->pidn, "%lld", pnv != PCOL_NA_I64 ? (long long)pnv : (long long)w->s);
     ws->pid = (pcol_str){ws->pidn, strlen(ws->pidn)};
   }
-  long long tid;
-  if (!real_tid(&t->t, &tid)) {
+  if (tid == PCOL_NA_I64) {
     /* no tid: the thread's index, unless a thread of the file has it as
      * its tid, or an earlier thread without one took it: then the next
      * number that is neither (the Firefox Profiler tells threads by tid) */
@@ -739,7 +743,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     while (tid_taken(x, tid)) tid++;
     x->last_fallback = tid;
   }
-  return thread_head(x, k == 0, tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname,
+  return thread_head(x, k == 0, (long long)tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname,
                      w->count_first);
 }
 
@@ -1458,6 +1462,15 @@ static int export_body(fx *x, const pcol_select *sel) {
   }
   pcol_buf_free(&scratch);
   if (!rc && x->note) note_counters(x);
+  if (!rc && x->note && x->ids_lost) {
+    char n[400];
+    snprintf(n, sizeof n, "%llu thread%s a tid or thread_id label that is no whole number up to 2^53 "
+             "(the Firefox Profiler's tid): %s tid is made up, the label kept in %s name (\"%.*s\"%s)",
+             (unsigned long long)x->ids_lost, x->ids_lost > 1 ? "s have" : " has", x->ids_lost > 1 ? "their" : "its",
+             x->ids_lost > 1 ? "their" : "its", (int)pcol_utf8_cut((const char *)x->lost_name.data, x->lost_name.len, 120),
+             x->lost_name.data ? (const char *)x->lost_name.data : "", x->ids_lost > 1 ? ", ..." : "");
+    x->note(x->note_ctx, n);
+  }
   for (uint32_t s = 1; s <= ns && !rc && !x->nthreads_written; s++)
     if (!(sel && sel->source_id && sel->source_id != s)) rc = empty_thread(x, s);
   if (!rc) rc = put(x, "\n],\n\"counters\":[");
@@ -1555,6 +1568,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.st_frame);
   pcol_buf_free(&x.st_prefix);
   pcol_buf_free(&x.real_tids);
+  pcol_buf_free(&x.lost_name);
   pcol_buf_free(&x.weighs);
   pcol_buf_free(&x.countered);
   if (x.counters) fclose(x.counters);

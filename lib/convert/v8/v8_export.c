@@ -53,7 +53,7 @@
  * nodes in parent form in the first, its endTime in the last), in one
  * pass over the sorter, whose rows go by (thread, time, order). */
 #include "frames.h"
-#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS */
+#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, PCOL_THREAD_PID_KEY */
 #include "error.h"    /* pcol_oom, pcol_write_error */
 #include "buf.h"      /* pcol_buf, PCOL_GROW */
 #include "hash.h"     /* pcol_u64map */
@@ -65,7 +65,7 @@
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "rowsort.h"  /* pcol_rowsort, ... */
 #include "reader.h"   /* pcol_meta_probe */
-#include "lasts.h"    /* pcol_thread_classes, pcol_thread_name, pcol_thread_tuple_of */
+#include "lasts.h"    /* pcol_thread_classes, pcol_thread_name, pcol_thread_tuple_of, pcol_thread_id */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,15 +319,18 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
 }
 
 /* How --tag selects the thread of label set ls (THE thread rule's tuple):
- * its first numeric thread label, KEY=V (a number is a range of one), else
- * its first string one, KEY=^V$ (a regular expression, escaped); nothing
- * for the samples of no thread label. */
+ * its numeric thread label, KEY=V (a number is a range of one), else its
+ * string one, KEY=^V$ (a regular expression, escaped), an id before a name
+ * (tid, thread_id, thread, thread_name: the threads of an eBPF profile are
+ * all thread_name parca, apart by a string thread_id, and --tag
+ * thread_name='^parca$' selected them all); nothing for the samples of no
+ * thread label. */
 static int tag_of(vex *x, uint32_t ls, pcol_buf *b) {
   pcol_thread_tuple t;
   int rc = pcol_thread_tuple_of(x->f, ls, &t, x->err);
   if (rc) return rc;
   for (int pass = 2; pass >= 1; pass--)
-    for (int k = 0; k < PCOL_THREAD_NKEYS; k++) {
+    for (int k = PCOL_THREAD_NKEYS - 1; k >= 0; k--) {
       if (t.kind[k] != pass) continue;
       char num[32];
       if (pcol_buf_append(b, " (--tag ", 8) || pcol_buf_append(b, pcol_thread_keys[k], strlen(pcol_thread_keys[k])))
@@ -755,6 +758,8 @@ typedef struct cpass {
   vex *x;
   wpass w;           /* the thread at hand's deltas */
   int64_t *pid, *tid; /* per thread */
+  uint8_t *made;      /* per thread: its tid made up (c_ids) */
+  uint64_t lost;      /* threads whose tid or thread_id label is no id (c_ids) */
   uint32_t *order, *off; /* the nodes by thread: thread k's are order[off[k] .. off[k + 1]) */
   size_t cur;        /* the thread at hand + 1 (0: none yet) */
   int empty, closing, nodes_due;
@@ -844,11 +849,14 @@ static int c_row(void *ctx, const void *p) {
   return c->rc = c_push(c, r.node, step(&c->w, r.ns));
 }
 
-/* Each thread's pid and tid: its numeric pid label, else its source's
- * number; its numeric tid (else thread_id) label, else its place among
- * its source's threads (1, 2, ...); a pair taken already (two sources of
- * one process, a thread of no label beside a tid 1) gets the next tid
- * free. */
+/* Each thread's pid and tid (THE thread-id rule, lasts.h: a number, or a
+ * string of one's digits, as an eBPF profiler's thread_id): its pid label,
+ * else its source's number; its tid (else thread_id) label, else its
+ * place among its source's threads (1, 2, ...: c->made[k], and its name
+ * carries its other thread labels, c_names; c->lost counts those whose
+ * tid or thread_id label is no such number); a pair taken already (two
+ * sources of one process, a thread of no label beside a tid 1) gets the
+ * next tid free. */
 static int c_ids(cpass *c) {
   vex *x = c->x;
   pcol_u64map seen = {0};
@@ -856,12 +864,13 @@ static int c_ids(cpass *c) {
   int64_t next = 0;
   for (size_t k = 0; k < x->nth && !rc; k++) {
     const vthr *t = &x->th[k];
-    uint32_t sv;
-    int64_t pid = PCOL_NA_I64, tid = PCOL_NA_I64;
-    if ((rc = pcol_label_get(x->f, t->ls, "pid", &sv, &pid, x->err)) ||
-        (rc = pcol_label_get(x->f, t->ls, "tid", &sv, &tid, x->err)))
+    int64_t pid, tid;
+    int lost;
+    if ((rc = pcol_label_id(x->f, t->ls, PCOL_THREAD_PID_KEY, &pid, NULL, x->err)) ||
+        (rc = pcol_thread_id(x->f, t->ls, &tid, &lost, x->err)))
       break;
-    if (tid == PCOL_NA_I64 && (rc = pcol_label_get(x->f, t->ls, "thread_id", &sv, &tid, x->err))) break;
+    c->made[k] = tid == PCOL_NA_I64;
+    c->lost += (uint64_t)lost;
     if (pid == PCOL_NA_I64) pid = t->src;
     if (tid == PCOL_NA_I64) tid = k && x->th[k - 1].src == t->src ? c->tid[k - 1] + 1 : 1;
     for (;;) {
@@ -916,7 +925,8 @@ static int c_names(cpass *c) {
     }
     if (!t->cls) continue;
     x->name.len = 0;
-    if ((rc = pcol_thread_name(x->f, named[t->cls], 0, &x->name, x->err)) || (rc = c_event(c, "thread_name", "M", k, 0)) ||
+    if ((rc = pcol_thread_name(x->f, named[t->cls], c->made[k], &x->name, x->err)) ||
+        (rc = c_event(c, "thread_name", "M", k, 0)) ||
         (rc = put(x, "\"name\":")) || (rc = jstr(x, (pcol_str){(const char *)x->name.data, x->name.len})) ||
         (rc = put(x, "}}")))
       break;
@@ -948,10 +958,11 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   size_t n = x->nnodes, nt = x->nth;
   c->pid = malloc((nt ? nt : 1) * sizeof *c->pid);
   c->tid = malloc((nt ? nt : 1) * sizeof *c->tid);
+  c->made = calloc(nt ? nt : 1, 1);
   c->off = calloc(nt + 2, sizeof *c->off);
   c->order = malloc((n ? n : 1) * sizeof *c->order);
   uint32_t *slot = malloc((n ? n : 1) * sizeof *slot);
-  rc = c->pid && c->tid && c->off && c->order && slot ? PCOL_OK : oom(x);
+  rc = c->pid && c->tid && c->made && c->off && c->order && slot ? PCOL_OK : oom(x);
   /* each node's thread (a root's parent is its thread; a parent comes
    * first), then the nodes by thread */
   for (size_t i = 0; i < n && !rc; i++) {
@@ -961,6 +972,14 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   for (size_t k = 2; k < nt + 2 && !rc; k++) c->off[k] += c->off[k - 1];
   for (size_t i = 0; i < n && !rc; i++) c->order[c->off[slot[i] + 1]++] = (uint32_t)i;
   if (!rc) rc = c_ids(c);
+  if (!rc && c->lost && opt && opt->note) {
+    char t[200];
+    snprintf(t, sizeof t, "%llu thread%s a tid or thread_id label that is no whole number up to 2^53 (a trace "
+             "event's tid): %s tid is made up, the label kept in %s thread_name",
+             (unsigned long long)c->lost, c->lost > 1 ? "s have" : " has", c->lost > 1 ? "their" : "its",
+             c->lost > 1 ? "their" : "its");
+    opt->note(opt->note_ctx, t);
+  }
   if (!rc) rc = put(x, "{\"traceEvents\":[");
   if (!rc) rc = c_names(c);
   if (!rc) {
@@ -975,6 +994,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   free(slot);
   free(c->pid);
   free(c->tid);
+  free(c->made);
   free(c->off);
   free(c->order);
   free(c);
