@@ -117,13 +117,14 @@ typedef int pcol_status;
  * pcol_section_get without its err.  1.1.0 added PCOL_EBUDGET,
  * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
- * struct's padding ("Since 1.1" at each). */
+ * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes
+ * (node PCOL_1.2). */
 #define PCOL_VERSION_MAJOR 1
-#define PCOL_VERSION_MINOR 1
+#define PCOL_VERSION_MINOR 2
 #define PCOL_VERSION_PATCH 0
 #define PCOL_VERSION_NUMBER \
   (PCOL_VERSION_MAJOR * 100 * 100 + PCOL_VERSION_MINOR * 100 + PCOL_VERSION_PATCH)
-#define PCOL_VERSION_STRING "1.1.0"
+#define PCOL_VERSION_STRING "1.2.0"
 /* The on-disk format this library writes (spec.md). */
 #define PCOL_FORMAT_MAJOR 1
 #define PCOL_FORMAT_MINOR 5
@@ -1372,6 +1373,11 @@ typedef struct pcol_value_sel {
  * weight column.  A number N that names no type is pprof's -sample_index=N:
  * the N-th value type (from 0) each selected source declared, in its order
  * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ).
+ * Under a wall-clock range (sel->wall, no sel->source_id) the selected
+ * sources, and the types a name is looked for among, are those of the
+ * recordings the range reaches (the rule of pcol_value_defaults_differ),
+ * as a union of many inputs holds the files it reaches alone: a type only
+ * the others have is ENOTFOUND, its message listing the types there are.
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE
  * matches several units or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their
@@ -1487,6 +1493,33 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
                                                      void (*note)(void *ctx, const char *text,
                                                                   bool warning),
                                                      void *ctx, pcol_error *err);
+/* THE data warnings and notes a view says after opening its n inputs f
+ * (one, or a profile and the one it is compared with: pcol diff), which,
+ * in which order and in which words, the CLI's; v[i]: f[i]'s value as
+ * pcol_value_resolve gave it (asked, advice: as pcol_value_notes').
+ * note(ctx, input, text, warning) once a line (no line end, names as the
+ * file has them); input: the f[i] the line is about (the CLI prints its
+ * name first, "PATH: TEXT"), n for a line about none.  In order: of each
+ * input, pcol_label_unit_warnings' lines (warnings); then
+ * pcol_filter_warnings' of the n inputs together ("Focus expression
+ * matched no samples", warnings, input n; filtered: the files the filters
+ * see, NULL: f, e.g. the input with top --by label:KEY's frames); then of
+ * each input, pcol_value_notes' lines, pcol_range_note's (a note), and
+ * when sel's range (--from/--to) reaches no selected source's samples,
+ * the warning "the range --from A --to B selects no sample: the samples
+ * are at X .. Y" (seconds since each source's start, or wall-clock times
+ * of a wall-clock range).  Each part is said whatever another's fails;
+ * returns the first part's error (a damaged table, a bad filter: the view
+ * says it too).  The CLI's views print them; the R and Python packages'
+ * views and DuckDB's pcol_top relay them.  Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_view_notes(pcol_file *const *f, size_t n,
+                                                    pcol_file *const *filtered,
+                                                    const pcol_select *sel,
+                                                    const pcol_value_sel *v, bool asked,
+                                                    const char *advice,
+                                                    void (*note)(void *ctx, size_t input,
+                                                                 const char *text, bool warning),
+                                                    void *ctx, pcol_error *err);
 
 /* Sums the chosen value of the selected samples per stack node: *w_out gets
  * a calloc'd array of pcol_rows(f, PCOL_T_STACKS) + 1 entries (index 0 =

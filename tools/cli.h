@@ -405,10 +405,6 @@ int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *
                   const char *other, const pcol_select *sel, pcol_file **f, pcol_value_sel *v,
                   const char **label, pcol_error *err);
 
-/* Warns on stderr (cli_time.c) when a range in seconds (--from/--to) lies
- * outside the span of every selected source's sample times, so the view
- * selects nothing: the span, as pcol info prints it. */
-void cli_warn_range(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path);
 /* pcol_range_note's note (taken, freed; NULL: nothing) as the views print it */
 void cli_range_note_print(const cli_command *cmd, const char *path, char *note);
 

@@ -381,43 +381,34 @@ int cli_open(const cli_command *cmd, const cli_args *a, const char *path, pcol_f
   return 0;
 }
 
-/* go tool pprof's warnings after its filters (pcol_filter_warnings: of the
- * n files, a profile and its base merged), after the label units' */
-static void warn_filters(const cli_command *cmd, pcol_file *const *f, size_t n, const pcol_select *sel) {
-  pcol_error e = {0};
-  char small[512], *b = small; /* (the lines quote the ranges given: asked again when longer) */
-  size_t len = pcol_filter_warnings(f, n, sel, b, sizeof small, &e);
-  if (len > sizeof small && (b = malloc(len)) != NULL) len = pcol_filter_warnings(f, n, sel, b, len, &e);
-  if (!b) return;
-  for (size_t i = 0, j; i < len && i < (b == small ? sizeof small : len); i = j + 1) {
-    for (j = i; j < len && b[j] != '\n'; j++) {}
-    fprintf(stderr, "pcol %s: warning: ", cmd->name);
-    cli_print_str(stderr, (pcol_str){b + i, j - i});
-    fputc('\n', stderr);
+/* a line of pcol_view_notes: "pcol CMD: warning|note: [LABEL: ]TEXT" */
+typedef struct notes_print {
+  const cli_command *cmd;
+  const char *const *label; /* of each input */
+  size_t n;
+} notes_print;
+static void notes_line(void *ctx, size_t input, const char *text, bool warning) {
+  const notes_print *p = ctx;
+  fprintf(stderr, "pcol %s: %s: ", p->cmd->name, warning ? "warning" : "note");
+  if (input < p->n) {
+    cli_print_cstr(stderr, p->label[input]);
+    fputs(": ", stderr);
   }
-  if (b != small) free(b);
+  cli_print_cstr(stderr, text);
+  fputc('\n', stderr);
 }
 
-/* go tool pprof's warning before each report (driver.go
- * identifyNumLabelUnits): a numeric label key given in several units,
- * one line a key, as pprof words it, after the inputs' name */
-static void warn_label_units(const cli_command *cmd, pcol_file *f, const char *label) {
+/* The data warnings of the n inputs a view opened (the library's rule and
+ * words, which the R and Python packages and DuckDB's pcol_top relay); a
+ * damaged table says nothing more here: the view will say so */
+static void view_notes(const cli_command *cmd, const cli_args *a, pcol_file *const *f, size_t n,
+                       pcol_file *const *filtered, const pcol_select *sel, const pcol_value_sel *v,
+                       const char *const *label) {
+  notes_print p = {cmd, label, n};
   pcol_error e = {0};
-  size_t n = pcol_label_unit_warnings(f, NULL, 0, &e);
-  char *b = n ? malloc(n + 1) : NULL;
-  if (!b) return;
-  n = pcol_label_unit_warnings(f, b, n, &e);
-  b[n] = 0;
-  for (char *line = b, *nl; *line; line = nl + 1) {
-    if (!(nl = strchr(line, '\n'))) break;
-    *nl = 0;
-    fprintf(stderr, "pcol %s: warning: ", cmd->name);
-    cli_print_cstr(stderr, label);
-    fputs(": ", stderr);
-    cli_print_cstr(stderr, line);
-    fputc('\n', stderr);
+  if (pcol_view_notes(f, n, filtered, sel, v, cli_get(cmd, a, "value") != NULL, NULL, notes_line, &p, &e)) {
+    /* (said: the view's own error) */
   }
-  free(b);
 }
 
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
@@ -425,7 +416,12 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
              pcol_error *err) {
   int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
   if (rc) return rc;
-  warn_label_units(cmd, *f, *label);
+  if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
+    pcol_error_prefix(err, *label);
+    pcol_close(*f);
+    *f = NULL;
+    return rc;
+  }
   /* top --by label:KEY's filters see pprof -tagroot=KEY's frames (its
    * rows: pcol_top_by_label), and so do their warnings: "^KEY$" matches
    * every frame's file, a value its name (the frames made only for a name
@@ -442,16 +438,8 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   if (names && bys && !strncmp(bys, "label:", 6) && !has &&
       open_tag_frames(cmd, *f, bys + 6, NULL, tag_unit(cmd, a), &framed, &fe))
     framed = NULL; /* (the view says what fails) */
-  warn_filters(cmd, framed ? &framed : f, 1, sel);
+  view_notes(cmd, a, f, 1, framed ? &framed : NULL, sel, v, label);
   pcol_close(framed);
-  if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
-    pcol_error_prefix(err, *label);
-    pcol_close(*f);
-    *f = NULL;
-    return rc;
-  }
-  cli_warn_value(cmd, *f, sel, v, cli_get(cmd, a, "value") != NULL, *label);
-  cli_warn_range(cmd, *f, sel, *label);
   return PCOL_OK;
 }
 
@@ -465,17 +453,10 @@ int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *
   cli_tag_frames_later = 0;
   int side = 0; /* whose error: the message names that side */
   if (!rc && (rc = tag_frames_pair(cmd, a, &f[0], &f[1], &side, err))) pcol_error_prefix(err, label[side]);
-  for (int i = 0; i < 2 && !rc; i++) warn_label_units(cmd, f[i], label[i]);
-  if (!rc) warn_filters(cmd, f, 2, sel);
-  for (int i = 0; i < 2 && !rc; i++) {
+  for (int i = 0; i < 2 && !rc; i++)
     if ((rc = pcol_value_resolve(f[i], sel, cli_get(cmd, a, "value"), &v[i], err)))
       pcol_error_prefix(err, label[i]);
-    else
-    {
-      cli_warn_value(cmd, f[i], sel, &v[i], cli_get(cmd, a, "value") != NULL, label[i]);
-      cli_warn_range(cmd, f[i], sel, label[i]);
-    }
-  }
+  if (!rc) view_notes(cmd, a, f, 2, NULL, sel, v, label);
   if (rc) {
     for (int i = 0; i < 2; i++) {
       pcol_close(f[i]);

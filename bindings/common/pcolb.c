@@ -1010,41 +1010,38 @@ int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, ch
   return rc;
 }
 
-/* a line of pcol_value_notes, after the lines before it */
+/* a line of pcol_view_notes, after the lines before it */
 typedef struct value_lines {
   int kinds; /* each line begins "warning: " or "note: " */
-  const char *label;
+  const char *const *label; /* of each input */
+  size_t n;
   char *buf;
   size_t len;
   int oom;
 } value_lines;
-static void value_line(void *ctx, const char *text, bool warning) {
+static void value_line(void *ctx, size_t input, const char *text, bool warning) {
   value_lines *l = ctx;
   const char *kind = !l->kinds ? "" : warning ? "warning: " : "note: ";
-  size_t a = strlen(kind) + (l->label ? strlen(l->label) + 2 : 0), b = strlen(text);
+  const char *label = input < l->n && l->label ? l->label[input] : NULL; /* (a filter's names none) */
+  size_t a = strlen(kind) + (label ? strlen(label) + 2 : 0), b = strlen(text);
   char *s = l->oom ? NULL : realloc(l->buf, l->len + a + b + 2);
   if (!s) {
     l->oom = 1;
     return;
   }
-  if (a) snprintf(s + l->len, a + 1, "%s%s%s", kind, l->label ? l->label : "", l->label ? ": " : "");
+  if (a) snprintf(s + l->len, a + 1, "%s%s%s", kind, label ? label : "", label ? ": " : "");
   memcpy(s + l->len + a, text, b);
   memcpy(s + l->len + a + b, "\n", 2);
   l->buf = s;
   l->len += a + b + 1;
 }
 
-char *pcb_view_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, int asked,
-                     const char *label, const char *advice, int kinds) {
-  value_lines l = {kinds, label, NULL, 0, 0};
+char *pcb_view_notes(pcol_file *const *f, size_t n, const pcol_select *sel, const pcol_value_sel *v,
+                     int asked, const char *const *label, const char *advice, int kinds) {
+  value_lines l = {kinds, label, n, NULL, 0, 0};
   pcol_error e = {0};
-  if (pcol_value_notes(f, sel, v, asked != 0, advice, value_line, &l, &e)) {
-    /* a damaged table: the view says so */
+  if (pcol_view_notes(f, n, NULL, sel, v, asked != 0, advice, value_line, &l, &e)) {
+    /* a damaged table, a bad filter: the view says so */
   }
-  char *range = NULL; /* then a relative range's over several recordings, as cli_warn_range */
-  memset(&e, 0, sizeof e);
-  if (sel && (sel->has_from || sel->has_to) && !pcol_range_note(f, sel, &range, &e) && range)
-    value_line(&l, range, false);
-  free(range);
   return l.buf;
 }

@@ -242,7 +242,8 @@ int pcol_value_default_note(pcol_file *f, const pcol_select *sel, const char *wh
   return PCOL_OK;
 }
 
-static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err);
+static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pcol_value_sel *out,
+                         pcol_error *err);
 
 int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {
   return vt_names(f, vt, out, err);
@@ -250,7 +251,7 @@ int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_erro
 
 /* TYPE or TYPE/UNIT: the one stored value type with that name. */
 int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
-  return resolve_named(f, name, out, err);
+  return resolve_named(f, NULL, name, out, err);
 }
 
 int pcol_q_value_check(pcol_file *f, const pcol_value_sel *v, pcol_error *err) {
@@ -296,7 +297,38 @@ static int names_type(const char *name, size_t nl, pcol_str t, pcol_str u) {
          !memcmp(u.ptr, name + t.len + 1, u.len);
 }
 
-static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
+/* THE value types a name is looked for among: under a wall-clock range
+ * (and no sel->source_id), those of the sources it keeps
+ * (pcol_selection_sources), as the union of many inputs is made of the
+ * files the range reaches alone (pcol_open_many), so that a merged file,
+ * a directory read whole (the bindings) and the CLI's union of the files
+ * in range know the same values.  (*kept)[vt] = 1 for such a type (1..
+ * value types); *kept = NULL: every type (no such range, or it keeps
+ * every source).  With --source a name of another source's type is still
+ * that type: the view warns that the source counts 0. */
+static int kept_types(pcol_file *f, const pcol_select *sel, uint8_t **kept, pcol_error *err) {
+  *kept = NULL;
+  if (!sel || sel->source_id || !sel->wall || !(sel->has_from || sel->has_to)) return PCOL_OK;
+  uint8_t *keep;
+  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nt = pcol_rows(f, PCOL_T_VALUE_TYPES), s = 1;
+  while (s <= ns && keep[s]) s++;
+  pcol_view ss, sv;
+  uint8_t *t = NULL;
+  int rc = s > ns ? PCOL_OK : pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err);
+  if (!rc && s <= ns) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
+  if (!rc && s <= ns && !(t = calloc(nt + 1, 1))) rc = pcol_oom(err);
+  for (uint64_t r = 0; t && r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t src = pcol_view_u32(&ss, r), vt = pcol_view_u32(&sv, r);
+    if (src >= 1 && src <= ns && keep[src] && vt >= 1 && vt <= nt) t[vt] = 1;
+  }
+  free(keep);
+  *kept = t;
+  return rc;
+}
+
+static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pcol_value_sel *out,
+                         pcol_error *err) {
   size_t nl = strlen(name);
   pcol_view ty, un;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
@@ -307,6 +339,7 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
   int best = 0;
   for (uint64_t i = 0; i < n; i++) {
     pcol_str t, u;
+    if (kept && !kept[i + 1]) continue;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
     int m = names_type(name, nl, t, u);
@@ -322,6 +355,7 @@ static int resolve_named(pcol_file *f, const char *name, pcol_value_sel *out, pc
     list[0] = 0;
     for (uint64_t i = 0; i < n && k + 2 < sizeof list; i++) {
       pcol_str t, u;
+      if (kept && !kept[i + 1]) continue;
       PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
       PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
       int w = snprintf(list + k, sizeof list - k, ", %.*s/%.*s", (int)(t.ptr ? t.len : 2),
@@ -356,27 +390,31 @@ static int is_time_name(const char *name) {
   return !strcmp(name, PCOL_VT_CPU) || !strcmp(name, PCOL_VT_CPU "/" PCOL_UNIT_NANOSECONDS);
 }
 
-/* *any = 1 when a selected source derives its time (lib/core/count.c) */
+/* *any = 1 when a selected source (pcol_selection_sources) derives its
+ * time (lib/core/count.c) */
 static int any_time_source(pcol_file *f, const pcol_select *sel, int *any, pcol_error *err) {
   pcol_rtime rt;
+  uint8_t *keep;
   *any = 0;
-  PCOL_RETURN_NOT_OK(pcol_rtime_init(&rt, f, err));
-  for (uint64_t s = 1; s <= rt.nsources && !*any; s++)
-    if (!(sel && sel->source_id && s != sel->source_id)) *any = pcol_rtime_has(&rt, (uint32_t)s);
-  pcol_rtime_free(&rt);
-  return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
+  int rc = pcol_rtime_init(&rt, f, err);
+  for (uint64_t s = 1; !rc && s <= rt.nsources && s <= pcol_rows(f, PCOL_T_SOURCES) && !*any; s++)
+    if (keep[s]) *any = pcol_rtime_has(&rt, (uint32_t)s);
+  if (!rc) pcol_rtime_free(&rt);
+  free(keep);
+  return rc;
 }
 
 /* PCOL_VALUE_RPROF_ALLOC, derived per sample by pcol_stack_weights: needs
  * the three level snapshots of Rprof memory profiling (a source without
  * them counts 0; the CLI warns, pcol_value_sources). */
-static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *err) {
+static int resolve_rprof_alloc(pcol_file *f, const uint8_t *kept, pcol_value_sel *out, pcol_error *err) {
   for (int k = 0; k < PCOL_Q_RPROF_ALLOC_NTYPES; k++) {
     pcol_value_sel tmp;
-    int rc = resolve_named(f, pcol_q_rprof_alloc_types[k], &tmp, err);
+    int rc = resolve_named(f, kept, pcol_q_rprof_alloc_types[k], &tmp, err);
     /* an export of an Rprof memory profile (pprof, OTLP) stores it as the
      * type rprof.alloc/bytes (lib/core/xvalues.c) */
-    if (rc && resolve_named(f, PCOL_VALUE_RPROF_ALLOC, out, NULL) == PCOL_OK) return PCOL_OK;
+    if (rc && resolve_named(f, kept, PCOL_VALUE_RPROF_ALLOC, out, NULL) == PCOL_OK) return PCOL_OK;
     if (rc)
       return pcol_error_set(err, rc, "value '%s' needs Rprof memory profiling (%s)",
                             PCOL_VALUE_RPROF_ALLOC,
@@ -389,7 +427,9 @@ static int resolve_rprof_alloc(pcol_file *f, pcol_value_sel *out, pcol_error *er
 }
 
 /* pprof's -sample_index=N (profile.go SampleIndexByName): the N-th value
- * type of each selected source, in the order its profile named them
+ * type of each selected source (pcol_selection_sources: sel's source, of a
+ * wall-clock range those it keeps, as the CLI's union of the files in
+ * range holds them alone), in the order its profile named them
  * (source_value_types' rows); every selected source must name the same. */
 static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
                          pcol_value_sel *out, pcol_error *err) {
@@ -429,9 +469,10 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   }
   free(k);
   uint32_t vt = 0;
-  int rc = PCOL_OK;
+  uint8_t *keep = NULL; /* THE selected sources: sel's, of a wall-clock range those it keeps */
+  int rc = pcol_selection_sources(f, sel, &keep, err);
   for (uint64_t s = 1; s <= nsrc && !rc; s++) {
-    if (sel && sel->source_id && sel->source_id != s) continue;
+    if (!keep[s]) continue;
     if (!nth[s])
       rc = pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
                           name, (unsigned long long)s, (unsigned long long)seen[s]);
@@ -448,6 +489,7 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   free(seen);
   free(nth);
   free(at);
+  free(keep);
   if (rc) return rc;
   if (!vt) return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s: no source", name);
   return vt_names(f, vt, out, err);
@@ -461,9 +503,13 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
   /* each source's own count: pprof's samples/count, else its weight */
   if (!strcmp(name, VALUE_SAMPLES)) return vt_names(f, 0, out, err);
   /* TYPE or TYPE/UNIT, as the list of a file's values names it */
-  if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes"))
-    return resolve_rprof_alloc(f, out, err);
-  int rc = resolve_named(f, name, out, err);
+  uint8_t *kept; /* the types of the sources a wall-clock range keeps */
+  PCOL_RETURN_NOT_OK(kept_types(f, sel, &kept, err));
+  int rc = !strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")
+               ? resolve_rprof_alloc(f, kept, out, err)
+               : resolve_named(f, kept, name, out, err);
+  free(kept);
+  if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")) return rc;
   if (rc == PCOL_ENOTFOUND && name[0] && strlen(name) < 10 && strspn(name, "0123456789") == strlen(name)) {
     if (err) err->message[0] = 0, err->code = PCOL_OK;
     rc = resolve_index(f, sel, name, out, err); /* pprof's -sample_index=N */
@@ -514,7 +560,7 @@ int pcol_value_sources(pcol_file *f, const pcol_value_sel *v, uint8_t **has_out,
     nwant = PCOL_Q_RPROF_ALLOC_NTYPES;
     for (int k = 0; !rc && k < nwant; k++) {
       pcol_value_sel t;
-      rc = resolve_named(f, pcol_q_rprof_alloc_types[k], &t, err);
+      rc = resolve_named(f, NULL, pcol_q_rprof_alloc_types[k], &t, err);
       want[k] = t.vt_id;
     }
   }

@@ -508,6 +508,27 @@ $PCOL top "$tmp/far.pcol" "${far[@]}" --format json 2>"$tmp/far.err" | sed 's/"f
 [ -s "$tmp/far.err" ] && fail "far: the merged file warns of the sources out of range: $(cat "$tmp/far.err")"
 # without a range, the same inputs are a real mix: samples, warned
 $PCOL top "$tmp/d1" -n 1 2>&1 | grep -q "the sources measure different values" || fail "far: no mix without the range"
+# and it knows the values of the recordings the range keeps, as the union
+# of the files in range does (pcol_selection_sources): a value only those
+# out of range have is refused in the same words (before: taken, counting
+# 0), and --value N counts among the kept sources' values, as doc/cli.md's
+# "each selected source" says (before: asked of every source, so the heap
+# profile's hour with --value 2 was refused: "source 1 has 2 value types")
+heap=(--from 2022-07-28T12:00:00Z --to 2022-07-28T13:00:00Z)
+for r in far heap; do
+  eval "rg=(\"\${$r[@]}\")"
+  for v in alloc_space cpu 1 2; do
+    $PCOL top "$tmp/d1" "${rg[@]}" --value "$v" --format json 2>"$tmp/v.err1" | sed 's/"file":"[^"]*",//' >"$tmp/v.out1"
+    a=${PIPESTATUS[0]}
+    $PCOL top "$tmp/far.pcol" "${rg[@]}" --value "$v" --format json 2>"$tmp/v.err2" | sed 's/"file":"[^"]*",//' >"$tmp/v.out2"
+    b=${PIPESTATUS[0]}
+    sed -i "s|$tmp/d1|X|g; s|$tmp/far.pcol|X|g" "$tmp/v.err1" "$tmp/v.err2"
+    [ "$a" = "$b" ] && cmp -s "$tmp/v.out1" "$tmp/v.out2" && cmp -s "$tmp/v.err1" "$tmp/v.err2" ||
+      fail "far $r --value $v: the merged file (exit $b: $(cat "$tmp/v.err2")) is not the directory (exit $a: $(cat "$tmp/v.err1"))"
+  done
+done
+$PCOL top "$tmp/far.pcol" "${heap[@]}" --value 2 -n 1 | grep -q '^Type: inuse_objects (count)$' ||
+  fail "far.pcol: --value 2 of the heap profile's hour is not its inuse_objects"
 
 # Many sources (issue 42 F9): every view and export costs O(rows), not
 # O(sources x rows).  80,000 one-sample OTLP/JSON requests (one source each;

@@ -388,7 +388,20 @@ want=$($PCOL top "$tmp/rp" --from 0 --to 0.1 2>&1 >/dev/null | sed -n 's/^pcol t
 got=$(q "SELECT count(*) FROM pcol_top('$tmp/rp', \"from\" := 0, \"to\" := 0.1)" 2>&1 >/dev/null | sed -n 's/^pcol_top: note: //p')
 echo "$want" | grep -q "^$tmp/rp: a relative time range counts from each source's own start" && [ "$got" = "$want" ] ||
   fail "a relative range over two recordings: pcol_top said '$got', pcol top '$want'"
-echo "a mixed directory: pcol_top and read_pcol give pcol top's data warnings in its words (a range's too)"
+# a range that selects no sample (review: the CLI's warning alone before):
+# a relative one past examples/demo.out's span, a wall-clock one of another
+# day on a JFR recording (tests/support/gen_jfr.py): pcol top's warning
+demo=$(abs examples/demo.out)
+python3 tests/support/gen_jfr.py "$tmp/j.jfr" --chunks 1 --samples 30 --period '*:10 ms' >/dev/null || fail "gen_jfr.py"
+for c in "$demo|--from|2|\"from\" := 2" \
+         "$tmp/j.jfr|--from|2026-01-01T00:00:00Z|\"from\" := '2026-01-01T00:00:00Z'"; do
+  IFS='|' read -r p o t sqlr <<<"$c"
+  want=$($PCOL top "$p" "$o" "$t" 2>&1 >/dev/null | sed -n 's/^pcol top: warning: //p')
+  got=$(q "SELECT count(*) FROM pcol_top('$p', $sqlr)" 2>&1 >/dev/null | sed -n 's/^pcol_top: warning: //p')
+  echo "$want" | grep -q "^$p: the range --from .* selects no sample: the " && [ "$got" = "$want" ] ||
+    fail "a range that selects no sample of $p: pcol_top said '$got', pcol top '$want'"
+done
+echo "a mixed directory: pcol_top and read_pcol give pcol top's data warnings in its words (a range's too, one that selects no sample)"
 # doc/duckdb.md's "Many files" query, as the page prints it (run in the test
 # data, its paths relative): its sample_rows and samples are `pcol info`'s
 # "samples: N (M rows)" of each file

@@ -496,11 +496,13 @@ class File:
         return bool(mean)  # with a base too: pprof -mean -base divides the differences
 
     def _view_notes(self, value, sel, h=None):
-        # the data warnings `pcol VIEW` prints (the library's rules and
-        # words: the sources measure different values, so the default is
-        # samples; a source without the value counts 0; a relative range
-        # took a window of each recording), a UserWarning each, as from the
-        # caller of the view; returns the value and selection for the view
+        # the data warnings `pcol VIEW` prints (the library's rule and
+        # words, pcol_view_notes: a label key in several units; a filter
+        # that matched no sample; the sources measure different values, so
+        # the default is samples; a source without the value counts 0; a
+        # relative range took a window of each recording; a range selects
+        # no sample), a UserWarning each, as from the caller of the view;
+        # returns the value and selection for the view
         for note in (h or self._handle()).view_notes(value, sel):
             _warnings.warn(note, UserWarning, stacklevel=3)
         return value, sel
@@ -660,7 +662,7 @@ class File:
             # a key on one side enough (pprof -diff_base merges them first)
             hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap, *frames,
                                      *self._base, 2)
-            self._diff_notes(hb, hn, args)
+            self._diff_notes(hb, hn, args, pair=True)
             cols, base_total, new_total, meta = hb.diff(hn, *args)
         else:
             nf = File(new, _stacklevel=3) if own else new
@@ -680,10 +682,13 @@ class File:
         return r
 
     @staticmethod
-    def _diff_notes(hb, hn, args):
-        # each side's data warnings about the value, as `pcol diff` prints them
-        for h in (hb, hn):
-            for note in h.view_notes(args[1], args[5]):
+    def _diff_notes(hb, hn, args, pair=False):
+        # the two sides' data warnings, as `pcol diff` prints them: each
+        # side's as it opens it alone, or with label frames (pair) of the
+        # two read together (a filter's of both at once)
+        for notes in ([hb.view_notes(args[1], args[5], hn)] if pair else
+                      [hb.view_notes(args[1], args[5]), hn.view_notes(args[1], args[5])]):
+            for note in notes:
                 _warnings.warn(note, UserWarning, stacklevel=3)
 
     def fold(self, value=None, *, max_output=0, **select):

@@ -705,34 +705,44 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
 
 /* -------------------------------------------------------- view notes */
 
-/* Handle.view_notes(value, sel) -> [str]: the data warnings every view of
- * the CLI prints after opening its inputs (pcb_view_notes, the library's
- * rules and words: the fall-back to samples of sources measuring
+/* Handle.view_notes(value, sel[, other]) -> [str]: the data warnings
+ * every view of the CLI prints after opening its inputs (pcb_view_notes,
+ * the library's rule and words: a label key in several units, a filter
+ * that matched no sample, the fall-back to samples of sources measuring
  * different values, each selected source without the value, a relative
- * range over several recordings), "PATH: TEXT" each, for File's views to
- * give as UserWarnings.
- * A value that does not resolve: none (the view raises). */
+ * range over several recordings, a range that selects no sample), "PATH:
+ * TEXT" each (a filter's: "TEXT"), for File's views to give as
+ * UserWarnings; with other, of the two sides of a diff (this one the
+ * base), as `pcol diff` says them.  A value that does not resolve: none
+ * (the view raises). */
 PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   const char *value;
   PyObject *selo;
-  if (!PyArg_ParseTuple(args, "zO", &value, &selo)) return NULL;
+  Handle *other = NULL;
+  if (!PyArg_ParseTuple(args, "zO|O!", &value, &selo, &pcol_py_HandleType, &other)) return NULL;
   pcb_select sel;
   if (get_sel(selo, &sel)) return NULL;
-  PyObject *label = PyUnicode_EncodeFSDefault(h->path), *res = PyList_New(0);
-  if (!label || !res) {
-    Py_XDECREF(label);
+  size_t n = other ? 2 : 1;
+  PyObject *label[2] = {PyUnicode_EncodeFSDefault(h->path), other ? PyUnicode_EncodeFSDefault(other->path) : NULL};
+  PyObject *res = PyList_New(0);
+  if (!label[0] || (other && !label[1]) || !res) {
+    Py_XDECREF(label[0]);
+    Py_XDECREF(label[1]);
     Py_XDECREF(res);
     return NULL;
   }
-  const char *l = PyBytes_AS_STRING(label);
-  pcol_value_sel v;
+  const char *l[2] = {PyBytes_AS_STRING(label[0]), other ? PyBytes_AS_STRING(label[1]) : NULL};
+  pcol_file *f[2] = {h->f, other ? other->f : NULL};
+  pcol_value_sel v[2];
   pcol_error err = {0};
   char *notes = NULL;
   Py_BEGIN_ALLOW_THREADS
-  if (!pcol_value_resolve(h->f, &sel.sel, value, &v, &err))
-    notes = pcb_view_notes(h->f, &sel.sel, &v, value != NULL, l, "name one with value='TYPE'", 0);
+  int rc = pcol_value_resolve(f[0], &sel.sel, value, &v[0], &err);
+  if (!rc && other) rc = pcol_value_resolve(f[1], &sel.sel, value, &v[1], &err);
+  if (!rc) notes = pcb_view_notes(f, n, &sel.sel, v, value != NULL, l, "name one with value='TYPE'", 0);
   Py_END_ALLOW_THREADS
-  Py_DECREF(label);
+  Py_DECREF(label[0]);
+  Py_XDECREF(label[1]);
   for (const char *m = notes, *nl; m && *m; m = nl + 1) {
     if (!(nl = strchr(m, '\n'))) break;
     if (put(res, PyUnicode_DecodeUTF8(m, (Py_ssize_t)(nl - m), "replace"))) {

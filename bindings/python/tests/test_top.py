@@ -473,3 +473,65 @@ def test_range_note_of_several_recordings(tmp_path):
         assert w == said
         assert t.total == json.loads(r.stdout)["total"]
         assert _warned(lambda: f.top())[1] == []  # no range: nothing to say
+
+
+def test_filter_and_empty_range_warnings(tmp_path):
+    """The warnings of a filter that matches no sample (pprof's "Hide
+    expression matched no samples") and of a range that selects none (a
+    relative one past the span of examples/demo.out, a wall-clock one of
+    another day on a JFR recording) are `pcol top`'s and `pcol fold`'s,
+    UserWarnings in their words (before: the CLI's alone)"""
+    import os
+    import subprocess
+    import sys
+    from conftest import REPO
+    demo = os.path.join(REPO, "examples", "demo.out")
+    jfr = str(tmp_path / "j.jfr")
+    subprocess.run([sys.executable, os.path.join(REPO, "tests", "support", "gen_jfr.py"), jfr,
+                    "--chunks", "1", "--samples", "30", "--period", "*:10 ms"], check=True)
+    day = ("2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")
+    cases = ((demo, ["--from", "2", "--hide", "nomatch_zz", "--tag-ignore", "nokey=x"],
+              dict(from_=2, hide="nomatch_zz", tag_ignore="nokey=x"), 3),
+             (jfr, ["--from", day[0], "--to", day[1], "--focus", "nomatch_zz"],
+              dict(from_=day[0], to=day[1], focus="nomatch_zz"), 2))
+    for path, args, kw, n in cases:
+        for view in ("top", "fold"):
+            r = run_pcol(view, path, *args, *(["--format", "json"] if view == "top" else []))
+            p = "pcol %s: warning: " % view
+            cli = [ln[len(p):] for ln in r.stderr.decode().splitlines() if ln.startswith(p)]
+            assert len(cli) == n and " selects no sample: the " in cli[-1], cli
+            assert cli[-1].startswith(path + ": the range --from "), cli
+            assert all(x.endswith("expression matched no samples") for x in cli[:-1]), cli
+            with pcol.open(path) as f:
+                t, w = _warned(lambda: getattr(f, view)(**kw))
+            assert w == cli, (view, path)
+            if view == "top":
+                assert t.total == json.loads(r.stdout)["total"] == 0
+    # a range that reaches the samples, a filter that matches: nothing said
+    with pcol.open(demo) as f:
+        assert _warned(lambda: f.top(from_=0.36, to=5, focus="."))[1] == []
+
+
+def test_value_of_files_out_of_a_wall_clock_range(tmp_path):
+    """A directory read whole with a wall-clock range knows the values of
+    the files the range keeps, as `pcol top DIR --from --to` (the union of
+    those files) does: a value only the files out of the range have
+    (alloc_space of the heap profile, beside the CPU profile of the range's
+    hour) is refused with the CLI's message, not counted 0; an index N
+    counts among the kept files' values (pcol_selection_sources)"""
+    cpu, d1, d2 = _far_dirs(tmp_path)
+    fr, to = "2022-06-09T18:22:00Z", "2022-06-09T18:23:00Z"
+    for d in (d1, d2):
+        with pcol.open(d) as f:
+            for value in ("alloc_space", "1", "2", "cpu"):
+                r = run_pcol("top", d, "--from", fr, "--to", to, "--value", value, "--format", "json", check=False)
+                if r.returncode != 0:
+                    with pytest.raises(pcol.Error) as e:
+                        f.top(value=value, from_=fr, to=to)
+                    cli = r.stderr.decode().strip()[len("pcol top: "):]
+                    assert str(e.value) == cli, (d, value)
+                    assert value != "cpu"
+                else:
+                    t = f.top(value=value, from_=fr, to=to)
+                    want = json.loads(r.stdout)
+                    assert (t.type, t.total) == (want["type"], want["total"]) == ("cpu", 8730000000), (d, value)

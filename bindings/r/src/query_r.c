@@ -62,6 +62,8 @@ static pcol_by parse_by(const char *s) {
   Rf_error("by must be \"function\", \"line\", \"file\", \"address\" or \"filefunction\", not \"%s\"", s);
 }
 
+#define ADVICE "name one with value = \"TYPE\"" /* R's words for --value TYPE */
+
 /* the value, as cli_load resolves it (NULL: the source's default), and
  * unless quiet the data warnings the CLI's views print then
  * (pcb_view_notes: the library's rules and words, "PATH: the sources
@@ -74,7 +76,7 @@ static void resolve_value(pcol_file *f, const char *path, const pcol_select *s, 
   int rc = pcol_value_resolve(f, s, str1(value), v, &err);
   if (rc) pcol_stop(path, &err, rc);
   if (!quiet)
-    pcolr_warn_notes(pcb_view_notes(f, s, v, str1(value) != NULL, path, "name one with value = \"TYPE\"", 0));
+    pcolr_warn_notes(pcb_view_notes(&f, 1, s, v, str1(value) != NULL, &path, ADVICE, 0));
 }
 static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP value, pcol_value_sel *v) {
   resolve_value(f, path, s, value, v, 0);
@@ -640,7 +642,7 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   pcol_by by = parse_by(str1(by_));
   int abs_ = Rf_asLogical(absolute) == TRUE;
   pcol_value_sel vb, vn;
-  resolve(fb, pb, &s, value, &vb);
+  resolve(fb, pb, &s, value, &vb); /* each side's warnings, as pcol diff's (it opens each alone) */
   resolve(fn, pn, &s, value, &vn);
   SEXP ox;
   owned *o = new_owned(&ox);

@@ -360,3 +360,68 @@ test_that("a relative range over several recordings: pcol top's note is an R war
   expect_identical(top_warned(d, from = 0, to = 0.1)$warned, note)
   expect_identical(top_warned(d)$warned, character())
 })
+
+test_that("a filter that matches no sample and a range that selects none: pcol top's and pcol fold's warnings, in their words", {
+  # before, the CLI's alone: a relative range past examples/demo.out's span,
+  # a wall-clock one of another day on a JFR recording (tests/support/gen_jfr.py)
+  py <- Sys.which("python3")
+  skip_if_not(nzchar(py))
+  demo <- file.path(repo_root(), "examples", "demo.out")
+  jfr <- tempfile(fileext = ".jfr")
+  on.exit(unlink(jfr))
+  expect_equal(system2(py, shQuote(c(file.path(repo_root(), "tests", "support", "gen_jfr.py"), jfr,
+                                     "--chunks", "1", "--samples", "30", "--period", "*:10 ms"))), 0L)
+  day <- c("2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")
+  cases <- list(list(path = demo, args = c("--from", "2", "--hide", "nomatch_zz", "--tag-ignore", "nokey=x"),
+                     sel = list(from = 2, hide = "nomatch_zz", tag_ignore = "nokey=x"), n = 3L),
+                list(path = jfr, args = c("--from", day[1], "--to", day[2], "--focus", "nomatch_zz"),
+                     sel = list(from = day[1], to = day[2], focus = "nomatch_zz"), n = 2L))
+  warned <- function(expr) {
+    w <- character()
+    withCallingHandlers(expr, warning = function(c) {
+      w <<- c(w, conditionMessage(c))
+      invokeRestart("muffleWarning")
+    })
+    w
+  }
+  for (k in cases) {
+    for (view in c("top", "fold")) {
+      cli <- said(run_pcol(view, k$path, k$args)$stderr, sprintf("pcol %s: warning: ", view))
+      expect_length(cli, k$n)
+      expect_true(startsWith(cli[k$n], paste0(k$path, ": the range --from ")))
+      expect_true(grepl(" selects no sample: the ", cli[k$n], fixed = TRUE))
+      fn <- if (view == "top") pcol_top else pcol_fold
+      expect_identical(warned(do.call(fn, c(list(k$path), k$sel))), cli, info = paste(view, k$path))
+    }
+  }
+  # a range that reaches the samples, a filter that matches: nothing said
+  expect_identical(warned(pcol_top(demo, from = 0.36, to = 5, focus = ".")), character())
+})
+
+test_that("a value only files out of a wall-clock range have is refused, as pcol top DIR refuses it", {
+  # the directory read whole knows the values of the files the range keeps
+  # (pcol_selection_sources), as the CLI's union of those files: the heap
+  # profile's alloc_space beside the CPU profile of the range's hour is
+  # refused in the CLI's words (before: counted 0); an index N counts among
+  # the kept files' values
+  skip_without_testdata()
+  cpu <- file.path(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+  heap <- file.path(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
+  skip_if_not(file.exists(cpu) && file.exists(heap))
+  d <- linked_dir(c(cpu, heap), "far")
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  r <- c("2022-06-09T18:22:00Z", "2022-06-09T18:23:00Z")
+  for (value in c("alloc_space", "1", "2", "cpu")) {
+    cli <- run_pcol("top", d, "--from", r[1], "--to", r[2], "--value", value, "--format", "json", check = FALSE)
+    if (cli$status != 0) {
+      expect_false(value == "cpu")
+      msg <- sub("^pcol top: ", "", cli$stderr)
+      expect_error(pcol_top(d, value = value, from = r[1], to = r[2]), msg, fixed = TRUE, info = value)
+    } else {
+      t <- pcol_top(d, value = value, from = r[1], to = r[2])
+      want <- jsonlite::fromJSON(rawToChar(cli$stdout))
+      expect_identical(c(attr(t, "type"), want$type), c("cpu", "cpu"), info = value)
+      expect_equal(attr(t, "total") * 1e9, want$total, info = value)
+    }
+  }
+})

@@ -1,0 +1,181 @@
+/* notes.c — pcol_view_notes: THE data warnings and notes a view says after
+ * opening its inputs, which and in which order, in the CLI's words.  The
+ * CLI's views and the R, Python and DuckDB bindings all call it, so that a
+ * warning the CLI prints is one the bindings give (review: a range that
+ * selects no sample, a filter that matches nothing were the CLI's alone).
+ * Cost: the parts' own (pcol_label_unit_warnings and pcol_filter_warnings
+ * a pass over the labels / the filters' matches; the rest O(sources)). */
+#include "query.h"
+#include "error.h" /* pcol_oom */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct notes_out {
+  void (*note)(void *ctx, size_t input, const char *text, bool warning);
+  void *ctx;
+  size_t input; /* the input the lines are said of now */
+} notes_out;
+
+/* each '\n'-ended line of b[0..len) as a warning */
+static void say_lines(const notes_out *o, size_t input, const char *b, size_t len) {
+  for (size_t i = 0, j; i < len; i = j + 1) {
+    for (j = i; j < len && b[j] != '\n'; j++) {}
+    char *line = malloc(j - i + 1);
+    if (!line) return;
+    memcpy(line, b + i, j - i);
+    line[j - i] = 0;
+    o->note(o->ctx, input, line, true);
+    free(line);
+  }
+}
+
+/* a buffer-filling warning function's lines (pcol_label_unit_warnings,
+ * pcol_filter_warnings: asked for their length, then written) */
+static int label_unit_lines(const notes_out *o, size_t input, pcol_file *f, pcol_error *err) {
+  size_t n = pcol_label_unit_warnings(f, NULL, 0, err);
+  if (!n) return err && err->code ? err->code : PCOL_OK;
+  char *b = malloc(n);
+  if (!b) return pcol_oom(err);
+  n = pcol_label_unit_warnings(f, b, n, err);
+  say_lines(o, input, b, n);
+  free(b);
+  return err && err->code ? err->code : PCOL_OK;
+}
+
+static int filter_lines(const notes_out *o, size_t input, pcol_file *const *f, size_t n,
+                        const pcol_select *sel, pcol_error *err) {
+  size_t len = pcol_filter_warnings(f, n, sel, NULL, 0, err);
+  if (!len) return err && err->code ? err->code : PCOL_OK;
+  char *b = malloc(len);
+  if (!b) return pcol_oom(err);
+  len = pcol_filter_warnings(f, n, sel, b, len, err);
+  say_lines(o, input, b, len);
+  free(b);
+  return err && err->code ? err->code : PCOL_OK;
+}
+
+static void value_line(void *ctx, const char *text, bool warning) {
+  const notes_out *o = ctx;
+  o->note(o->ctx, o->input, text, warning);
+}
+
+/* ns since the Unix epoch as RFC 3339 in UTC to the millisecond (as
+ * --from/--to take it), or as seconds since the start when !wall */
+static void range_time(int64_t ns, bool wall, char *buf, size_t n) {
+  static const pcol_str unit = {"nanoseconds", 11};
+  if (!wall) {
+    pcol_unit_label(ns, unit, "minimum", buf, n);
+    return;
+  }
+  int64_t sec = ns / 1000000000, ms = (ns % 1000000000) / 1000000;
+  if (ms < 0) sec--, ms += 1000;
+  time_t t = (time_t)sec;
+  struct tm tm;
+  if (!gmtime_r(&t, &tm)) {
+    snprintf(buf, n, "@%lld", (long long)sec);
+    return;
+  }
+  snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+           tm.tm_hour, tm.tm_min, tm.tm_sec, (int)ms);
+}
+
+/* A range that no selected source's samples reach (--from past the end,
+ * --to before the start, a wall-clock hour of another day) selects
+ * nothing: the view answers a total of 0.  Said, with the span the samples
+ * have (seconds since each source's start as `pcol info` prints them, or
+ * wall-clock times for a wall-clock range), only when every selected
+ * source with sample times lies wholly outside [from, to) (a point sample
+ * at t counts when from <= t < to; end_ns is at least the last sample's
+ * time; a wall-clock range as pcol_wall_overlaps decides); sources without
+ * times are the range's own error.  *text = NULL when nothing to say. */
+static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_error *err) {
+  *text = NULL;
+  if (!sel || !(sel->has_from || sel->has_to)) return PCOL_OK;
+  bool overlaps = true;
+  if (sel->wall) {
+    int rc = pcol_wall_overlaps(f, sel, &overlaps, err);
+    if (rc || overlaps) return rc;
+  }
+  pcol_source_summary *s = NULL;
+  size_t n = 0;
+  PCOL_RETURN_NOT_OK(pcol_source_summaries(f, &s, &n, err));
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  size_t timed = 0;
+  bool reached = false, untimed = false;
+  pcol_error e = {0};
+  for (size_t i = 0; i < n; i++) {
+    if ((sel->source_id && s[i].id != sel->source_id) || !s[i].samples) continue;
+    int64_t start = 0;
+    if (s[i].first_ns == PCOL_NA_I64 ||
+        (sel->wall && (pcol_source_wall_start(f, s[i].id, &start, &e) || start == PCOL_NA_I64))) {
+      untimed = true; /* the range is an error there (pcol_select_iter), or wholly in or out */
+      continue;
+    }
+    int64_t first = s[i].first_ns + start, end = (s[i].end_ns == PCOL_NA_I64 ? s[i].first_ns : s[i].end_ns) + start;
+    timed++;
+    if (first < lo) lo = first;
+    if (end > hi) hi = end;
+    if ((!sel->has_from || end >= sel->from_ns) && (!sel->has_to || first < sel->to_ns)) reached = true;
+  }
+  pcol_source_summaries_free(s, n);
+  if (!timed || reached || (untimed && !sel->wall)) return PCOL_OK;
+  char a[48], b[48], x[48], y[48];
+  range_time(lo, sel->wall, a, sizeof a);
+  range_time(hi, sel->wall, b, sizeof b);
+  if (sel->has_from) range_time(sel->from_ns, sel->wall, x, sizeof x);
+  if (sel->has_to) range_time(sel->to_ns, sel->wall, y, sizeof y);
+  const char *fmt = "the range%s%s%s%s selects no sample: the %s are at %s .. %s%s";
+  const char *whose = sel->wall ? "" : timed == 1 ? " (seconds since the source's start)"
+                                                  : " (seconds since each source's start)";
+  const char *what = timed == 1 ? "samples" : "sources' samples";
+  const char *fa = sel->has_from ? " --from " : "", *fb = sel->has_from ? x : "";
+  const char *ta = sel->has_to ? " --to " : "", *tb = sel->has_to ? y : "";
+  int len = snprintf(NULL, 0, fmt, fa, fb, ta, tb, what, a, b, whose);
+  if (len < 0 || !(*text = malloc((size_t)len + 1))) return pcol_oom(err);
+  snprintf(*text, (size_t)len + 1, fmt, fa, fb, ta, tb, what, a, b, whose);
+  return PCOL_OK;
+}
+
+/* the first error of the parts, each part said whatever another's */
+static void keep_first(int *first, pcol_error *err, int rc, const pcol_error *e) {
+  if (!rc || *first) return;
+  *first = rc;
+  if (err) *err = *e;
+}
+
+int pcol_view_notes(pcol_file *const *f, size_t n, pcol_file *const *filtered, const pcol_select *sel,
+                    const pcol_value_sel *v, bool asked, const char *advice,
+                    void (*note)(void *ctx, size_t input, const char *text, bool warning), void *ctx,
+                    pcol_error *err) {
+  notes_out o = {note, ctx, 0};
+  int first = PCOL_OK;
+  pcol_error e = {0};
+  /* go tool pprof's, before each report: a label key in several units */
+  for (size_t i = 0; i < n; i++) {
+    memset(&e, 0, sizeof e);
+    keep_first(&first, err, label_unit_lines(&o, i, f[i], &e), &e);
+  }
+  /* go tool pprof's after its filters, of the inputs merged (a profile and
+   * its base): an expression that matched nothing; they name no input */
+  memset(&e, 0, sizeof e);
+  keep_first(&first, err, filter_lines(&o, n, filtered ? filtered : f, n, sel, &e), &e);
+  for (size_t i = 0; i < n; i++) {
+    o.input = i;
+    memset(&e, 0, sizeof e);
+    keep_first(&first, err, pcol_value_notes(f[i], sel, &v[i], asked, advice, value_line, &o, &e), &e);
+    char *t = NULL;
+    memset(&e, 0, sizeof e);
+    int rc = sel && (sel->has_from || sel->has_to) ? pcol_range_note(f[i], sel, &t, &e) : PCOL_OK;
+    if (t) note(ctx, i, t, false); /* a relative range over several recordings: a note */
+    free(t);
+    keep_first(&first, err, rc, &e);
+    memset(&e, 0, sizeof e);
+    rc = range_empty(f[i], sel, &t, &e);
+    if (t) note(ctx, i, t, true);
+    free(t);
+    keep_first(&first, err, rc, &e);
+  }
+  return first;
+}
