@@ -505,6 +505,35 @@ static int b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
                        stack_id);
 }
 
+/* How many nodes ahead pcol_b_stack_nodes prefetches a node's slot: enough
+ * misses in flight to cover a memory latency, few enough that the lines
+ * are still in cache when their probes come. */
+#define STACK_NODES_AHEAD 16
+
+static int b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
+                         uint32_t *map, uint64_t *ph, size_t *bad) {
+  *bad = 0;
+  PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
+  pcol_nodeset *ns = &b->stacks;
+  /* a node's path hash is that of its builder node (the same path of the
+   * same locations), known from its parent's alone: all of them first */
+  ph[0] = node_ph(ns, 0);
+  for (size_t i = 0; i < n; i++) {
+    if (par[i] > i || !location_ok(b, loc[i])) {
+      *bad = i + 1;
+      return PCOL_EINVAL;
+    }
+    ph[i + 1] = child_ph(ph[par[i]], loc[i]);
+  }
+  map[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i + STACK_NODES_AHEAD < n && ns->cap)
+      __builtin_prefetch(ns->e + 3 * (ph[i + 1 + STACK_NODES_AHEAD] & (ns->cap - 1)));
+    PCOL_RETURN_NOT_OK(stack_node_ph(b, map[par[i]], loc[i], ph[i + 1], &map[i + 1]));
+  }
+  return PCOL_OK;
+}
+
 static int b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
                  uint32_t *stack_id) {
   uint32_t node = 0;
@@ -969,6 +998,10 @@ int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint
 int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, uint32_t *stack_id,
                       pcol_error *err) {
   return b_fail(err, b_stack_node(b, parent, location_id, stack_id), "pcol_b_stack_node");
+}
+int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
+                       uint32_t *map, uint64_t *ph, size_t *bad, pcol_error *err) {
+  return b_fail(err, b_stack_nodes(b, par, loc, n, map, ph, bad), "pcol_b_stack_node");
 }
 int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n,
                  uint32_t *stack_id, pcol_error *err) {
