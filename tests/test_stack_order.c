@@ -67,10 +67,12 @@ static void add_samples(built *t, uint64_t n, uint64_t seed, int grow_only) {
   t->n += n;
 }
 
-static void build(built *t, uint64_t n, int grow_only) {
+/* into b (NULL: a new builder) */
+static void build_in(built *t, pcol_builder *b, uint64_t n, int grow_only) {
   pcol_error err = {0};
   memset(t, 0, sizeof *t);
-  cr_assert_eq(pcol_builder_new(&t->b, &err), PCOL_OK);
+  t->b = b;
+  if (!b) cr_assert_eq(pcol_builder_new(&t->b, &err), PCOL_OK);
   cr_assert_eq(pcol_b_source(t->b, "collapsed", "order.txt", PCOL_NA_I64, &t->src, &err), PCOL_OK);
   t->loc_chain = calloc((size_t)BRANCHES * MAXD, sizeof *t->loc_chain);
   cr_assert(t->loc_chain);
@@ -78,6 +80,8 @@ static void build(built *t, uint64_t n, int grow_only) {
   for (uint32_t br = 0; br < BRANCHES; br++) t->loc_br[br] = location(t, 0x1000u + br);
   add_samples(t, n, 42, grow_only);
 }
+
+static void build(built *t, uint64_t n, int grow_only) { build_in(t, NULL, n, grow_only); }
 
 static void built_free(built *t) {
   pcol_builder_free(t->b);
@@ -276,4 +280,29 @@ Test(stack_order, nodes_at_once_as_one_by_one) {
   free(old), free(par), free(lc), free(map), free(one), free(ph);
   pcol_builder_free(a);
   pcol_builder_free(b);
+}
+
+/* A builder emptied by pcol_builder_reset (a wall-clock range's inputs,
+ * detect.c) builds the next profile into the bytes a new builder does,
+ * after a bigger profile (its tables kept) and after a smaller one (freed). */
+Test(stack_order, reset_builds_as_new) {
+  static const uint64_t sizes[] = {20000, 3000, 3000, 20000, 500};
+  pcol_builder *kept = NULL;
+  pcol_error err = {0};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    built t, u;
+    build(&t, sizes[k], 0);
+    build_in(&u, kept, sizes[k], 0);
+    size_t la, lb;
+    void *a = write_mem(t.b, NULL, NULL, &la), *b = write_mem(u.b, NULL, NULL, &lb);
+    cr_assert(la == lb && memcmp(a, b, la) == 0, "profile %zu: the reset builder's file differs", k);
+    free(a);
+    free(b);
+    kept = u.b;
+    cr_assert_eq(pcol_builder_reset(&kept, &err), PCOL_OK, "%s", err.message);
+    u.b = NULL;
+    built_free(&t);
+    built_free(&u);
+  }
+  pcol_builder_free(kept);
 }

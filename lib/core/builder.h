@@ -110,6 +110,15 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
   pcol_buf_free(&m->hashes);
 }
 
+/* Empties *b for another profile, as pcol_builder_new makes one (a new
+ * *b, the old freed), but keeps the memory its last profile used a quarter
+ * of at least: its columns' buffers and its hash tables (cleared), so that
+ * a next profile of a like size neither grows them nor faults their pages
+ * in again (a wall-clock range's inputs, each built on its own to learn
+ * its span: detect.c).  PCOL_OK or PCOL_ENOMEM (then *b is empty or
+ * half-made, still to be freed). */
+int pcol_builder_reset(pcol_builder **b, pcol_error *err);
+
 /* A table of stack nodes added at once, parents before children (a pcol
  * file's, add_file.c): node i (1 to n) has parent par[i - 1] (0, a root,
  * or a node of the table before it) and builder location loc[i - 1];
