@@ -7,6 +7,7 @@
  * in preorder already) is written as it was. */
 #include "testutil.h"
 #include "spill.h" /* pcol_sample_spill_bytes */
+#include "builder.h" /* pcol_b_stack_nodes, struct pcol_builder */
 
 enum { BRANCHES = 61, MAXD = 400 };
 
@@ -66,10 +67,12 @@ static void add_samples(built *t, uint64_t n, uint64_t seed, int grow_only) {
   t->n += n;
 }
 
-static void build(built *t, uint64_t n, int grow_only) {
+/* into b (NULL: a new builder) */
+static void build_in(built *t, pcol_builder *b, uint64_t n, int grow_only) {
   pcol_error err = {0};
   memset(t, 0, sizeof *t);
-  cr_assert_eq(pcol_builder_new(&t->b, &err), PCOL_OK);
+  t->b = b;
+  if (!b) cr_assert_eq(pcol_builder_new(&t->b, &err), PCOL_OK);
   cr_assert_eq(pcol_b_source(t->b, "collapsed", "order.txt", PCOL_NA_I64, &t->src, &err), PCOL_OK);
   t->loc_chain = calloc((size_t)BRANCHES * MAXD, sizeof *t->loc_chain);
   cr_assert(t->loc_chain);
@@ -77,6 +80,8 @@ static void build(built *t, uint64_t n, int grow_only) {
   for (uint32_t br = 0; br < BRANCHES; br++) t->loc_br[br] = location(t, 0x1000u + br);
   add_samples(t, n, 42, grow_only);
 }
+
+static void build(built *t, uint64_t n, int grow_only) { build_in(t, NULL, n, grow_only); }
 
 static void built_free(built *t) {
   pcol_builder_free(t->b);
@@ -217,4 +222,87 @@ Test(stack_order, kept_as_built_when_not_smaller) {
   free(a);
   free(b);
   built_free(&t);
+}
+
+/* pcol_b_stack_nodes (a pcol file's stack table added at once, add_file.c)
+ * gives every node the id the one-by-one pcol_b_stack_node calls give, in
+ * a builder that already holds nodes (some of the table's are found, the
+ * others new, the table grown on the way), and names the first bad node. */
+Test(stack_order, nodes_at_once_as_one_by_one) {
+  enum { NLOC = 40, OLD = 3000, NEW = 20000 };
+  pcol_builder *a = NULL, *b = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&a, &err), PCOL_OK);
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
+  uint32_t loc[NLOC], id, ida, idb;
+  for (uint32_t i = 0; i < NLOC; i++) {
+    cr_assert_eq(pcol_b_location(a, 0, 0x1000 + i, 0, NULL, 0, &loc[i], &err), PCOL_OK);
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + i, 0, NULL, 0, &id, &err), PCOL_OK);
+  }
+  uint64_t seed = 7;
+  uint32_t *old = calloc(OLD + 1, sizeof *old);
+  for (uint32_t i = 1; i <= OLD; i++) { /* the same nodes in both, few locations: a deep trie */
+    uint32_t p = old[lcg(&seed) % i], l = loc[lcg(&seed) % 8];
+    cr_assert_eq(pcol_b_stack_node(a, p, l, &ida, &err), PCOL_OK);
+    cr_assert_eq(pcol_b_stack_node(b, p, l, &idb, &err), PCOL_OK);
+    cr_assert_eq(ida, idb);
+    old[i] = ida;
+  }
+  uint32_t *par = malloc(NEW * sizeof *par), *lc = malloc(NEW * sizeof *lc);
+  uint32_t *map = malloc((NEW + 1) * sizeof *map), *one = malloc((NEW + 1) * sizeof *one);
+  uint64_t *ph = malloc((NEW + 1) * sizeof *ph);
+  cr_assert(par && lc && map && one && ph);
+  for (uint32_t i = 0; i < NEW; i++) { /* a table over the same locations: it meets old nodes */
+    par[i] = i < 2 ? 0 : (uint32_t)(lcg(&seed) % (i + 1));
+    lc[i] = loc[lcg(&seed) % (i < NEW / 2 ? 8 : NLOC)];
+  }
+  size_t bad = 99;
+  cr_assert_eq(pcol_b_stack_nodes(a, par, lc, NEW, map, ph, &bad, &err), PCOL_OK, "%s", err.message);
+  cr_assert_eq(bad, 0);
+  one[0] = 0;
+  uint64_t found = 0;
+  for (uint32_t i = 0; i < NEW; i++) {
+    uint64_t before = b->t[PCOL_T_STACKS].rows;
+    cr_assert_eq(pcol_b_stack_node(b, one[par[i]], lc[i], &one[i + 1], &err), PCOL_OK);
+    found += b->t[PCOL_T_STACKS].rows == before;
+    cr_assert_eq(map[i + 1], one[i + 1], "node %u: %u at once, %u one by one", i + 1, map[i + 1],
+                 one[i + 1]);
+  }
+  cr_assert(found > 0 && found < NEW, "%llu of the nodes found", (unsigned long long)found);
+  cr_assert_eq(a->t[PCOL_T_STACKS].rows, b->t[PCOL_T_STACKS].rows);
+  /* a parent after its node, a location not in the builder: that node named */
+  par[100] = 101;
+  cr_assert_eq(pcol_b_stack_nodes(a, par, lc, NEW, map, ph, &bad, &err), PCOL_EINVAL);
+  cr_assert_eq(bad, 101);
+  par[100] = 0, lc[50] = NLOC + 1;
+  cr_assert_eq(pcol_b_stack_nodes(a, par, lc, NEW, map, ph, &bad, &err), PCOL_EINVAL);
+  cr_assert_eq(bad, 51);
+  free(old), free(par), free(lc), free(map), free(one), free(ph);
+  pcol_builder_free(a);
+  pcol_builder_free(b);
+}
+
+/* A builder emptied by pcol_builder_reset (a wall-clock range's inputs,
+ * detect.c) builds the next profile into the bytes a new builder does,
+ * after a bigger profile (its tables kept) and after a smaller one (freed). */
+Test(stack_order, reset_builds_as_new) {
+  static const uint64_t sizes[] = {20000, 3000, 3000, 20000, 500};
+  pcol_builder *kept = NULL;
+  pcol_error err = {0};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    built t, u;
+    build(&t, sizes[k], 0);
+    build_in(&u, kept, sizes[k], 0);
+    size_t la, lb;
+    void *a = write_mem(t.b, NULL, NULL, &la), *b = write_mem(u.b, NULL, NULL, &lb);
+    cr_assert(la == lb && memcmp(a, b, la) == 0, "profile %zu: the reset builder's file differs", k);
+    free(a);
+    free(b);
+    kept = u.b;
+    cr_assert_eq(pcol_builder_reset(&kept, &err), PCOL_OK, "%s", err.message);
+    u.b = NULL;
+    built_free(&t);
+    built_free(&u);
+  }
+  pcol_builder_free(kept);
 }

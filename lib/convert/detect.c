@@ -906,13 +906,16 @@ static uint64_t size_on_disk(const char *path) {
  * (pcol_builder_write_image), which would raise them; so it is when
  * opt->as_written asks (pcol info). */
 
-static int open_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_options *opt,
-                      pcol_file **out, pcol_error *err) {
-  void *mem = NULL;
-  size_t len = 0;
-  if (!rc) rc = given && !(opt && opt->as_written) ? pcol_builder_write_image(b, &mem, &len, err)
-                                                  : pcol_builder_write_mem(b, NULL, &mem, &len, err);
-  pcol_builder_free(b);
+/* open_built's two halves: the copy written (b kept), and opened. */
+static int write_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_options *opt,
+                       void **mem, size_t *len, pcol_error *err) {
+  *mem = NULL, *len = 0;
+  if (!rc) rc = given && !(opt && opt->as_written) ? pcol_builder_write_image(b, mem, len, err)
+                                                  : pcol_builder_write_mem(b, NULL, mem, len, err);
+  return rc;
+}
+static int open_written(void *mem, size_t len, int rc, const pcol_open_options *opt,
+                        pcol_file **out, pcol_error *err) {
   if (!rc) rc = pcol_open_buffer(mem, len, opt, out, err);
   if (rc) {
     free(mem);
@@ -920,6 +923,15 @@ static int open_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_o
   }
   (*out)->owned = 1; /* pcol_close frees the copy */
   return PCOL_OK;
+}
+
+static int open_built(pcol_builder *b, int rc, uint64_t given, const pcol_open_options *opt,
+                      pcol_file **out, pcol_error *err) {
+  void *mem;
+  size_t len;
+  rc = write_built(b, rc, given, opt, &mem, &len, err);
+  pcol_builder_free(b);
+  return open_written(mem, len, rc, opt, out, err);
 }
 
 int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **out,
@@ -964,12 +976,14 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
 /* One input of a union.  A pcol file is opened once (pcol_open_if_pcol),
  * also when a wall-clock range will leave it out.  Any other format (or
  * standard input) goes through pcol_import_path; of a wall-clock range,
- * into a builder of its own, opened, and left out as a pcol file is when
- * the range cannot reach it.  *added = 0 when the range left it out. */
-static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
-                           const pcol_select *sel, int skip, int as_union, uint8_t *inflated,
-                           size_t len, const pcol_symbolize_options *sym, int *added,
-                           pcol_error *err) {
+ * into a builder of its own, *scratch (made the first time, emptied after
+ * each input with its memory kept: pcol_builder_reset), opened, and left
+ * out as a pcol file is when the range cannot reach it.  *added = 0 when
+ * the range left it out. */
+static int add_one_of_many(pcol_builder *b, pcol_builder **scratch, const char *path,
+                           const char *name, const pcol_select *sel, int skip, int as_union,
+                           uint8_t *inflated, size_t len, const pcol_symbolize_options *sym,
+                           int *added, pcol_error *err) {
   *added = 1;
   pcol_import_options io = {0};
   io.no_mmap = 1;
@@ -980,14 +994,23 @@ static int add_one_of_many(pcol_builder *b, const char *path, const char *name,
   if (!rc && !is_pcol) {
     /* another format (a compressed file: never a pcol one, inflated_usable) */
     pcol_builder *one = b;
-    if (skip && (rc = pcol_builder_new(&one, err))) return rc;
+    if (skip && !*scratch && (rc = pcol_builder_new(scratch, err))) return rc;
+    if (skip) one = *scratch;
     rc = inflated ? import_inflated(one, path, name, inflated, len, PCOL_FMT_UNKNOWN, &io, err)
                   : import_named(one, path, name, PCOL_FMT_UNKNOWN, &io, err);
     if (!skip) return rc;
     /* of a wall-clock range: imported on its own to learn its span, then
      * added as a pcol file is when the range reaches it (the same union:
      * the union of unions is that of their inputs), else left out */
-    if ((rc = open_built(one, rc, 1, NULL, &f, err))) return rc; /* (1: a plain image, not encoded) */
+    void *mem;
+    size_t n;
+    rc = write_built(one, rc, 1, NULL, &mem, &n, err); /* (1: a plain image, not encoded) */
+    pcol_error quiet = {0};
+    if (pcol_builder_reset(scratch, &quiet)) { /* (no memory kept: a new one the next time) */
+      pcol_builder_free(*scratch);
+      *scratch = NULL;
+    }
+    if ((rc = open_written(mem, n, rc, NULL, &f, err))) return rc;
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
@@ -1010,7 +1033,7 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     return rc;
   }
   int skip = sel && sel->wall && (sel->has_from || sel->has_to) && !sel->source_id;
-  pcol_builder *b = NULL;
+  pcol_builder *b = NULL, *scratch = NULL;
   size_t k = 0;
   int rc = pcol_builder_new(&b, err);
   /* the compressed inputs after the one imported are inflated on a thread
@@ -1025,13 +1048,15 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     uint8_t *buf = take_inflated(ahead, i, PCOL_FMT_UNKNOWN, &len);
     from_ahead += buf != NULL;
     const char *name = opt && opt->names && opt->names[i] ? opt->names[i] : paths[i];
-    rc = add_one_of_many(b, paths[i], name, sel, skip, i == 0 && opt && opt->first_is_union, buf,
-                         len, opt ? &opt->symbolize : NULL, &added, err);
+    rc = add_one_of_many(b, &scratch, paths[i], name, sel, skip,
+                         i == 0 && opt && opt->first_is_union, buf, len,
+                         opt ? &opt->symbolize : NULL, &added, err);
     free(buf);
     if (rc && !strstr(err->message, name)) pcol_error_prefix(err, name);
     k += added;
   }
   ahead_end(ahead, from_ahead, n);
+  pcol_builder_free(scratch);
   if (!rc && k == 0)
     rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
   /* the union's budgets: the inputs' bytes on disk (all known), not the image */

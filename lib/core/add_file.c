@@ -246,7 +246,9 @@ static int copy_locations(mctx *m) {
   return rc;
 }
 
-/* stack nodes: parents precede children (checked by the reader) */
+/* stack nodes: parents precede children (checked by the reader); their
+ * rows are read first, so that the builder knows every node's path before
+ * it looks any up (pcol_b_stack_nodes: its probes' misses overlap) */
 static int copy_stacks(mctx *m) {
   pcol_view sp, sl;
   int rc;
@@ -255,20 +257,24 @@ static int copy_stacks(mctx *m) {
     return rc;
   uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nloc = pcol_rows(m->f, PCOL_T_LOCATIONS);
   if ((rc = alloc_map(m, &m->stmap, ns))) return rc;
-  for (uint64_t i = 0; i < ns; i++) {
-    uint32_t p = pcol_view_u32(&sp, i);
-    if (p > i)
-      return pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has parent %u after it",
-                            (unsigned long long)i + 1, p);
-    if ((rc = pcol_b_stack_node(m->b, m->stmap[p], MAPID(m->locmap, nloc, pcol_view_u32(&sl, i)),
-                                &m->stmap[i + 1], m->err))) {
-      if (rc == PCOL_EINVAL)
-        rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %llu has no valid location",
-                            (unsigned long long)i + 1);
-      return rc;
-    }
+  uint32_t *par = malloc((ns ? ns : 1) * sizeof *par), *loc = malloc((ns ? ns : 1) * sizeof *loc);
+  uint64_t *ph = malloc((ns + 1) * sizeof *ph);
+  if (!par || !loc || !ph) rc = add_oom(m);
+  for (uint64_t i = 0; !rc && i < ns; i++) {
+    par[i] = pcol_view_u32(&sp, i);
+    loc[i] = MAPID(m->locmap, nloc, pcol_view_u32(&sl, i));
   }
-  return PCOL_OK;
+  size_t bad = 0;
+  if (!rc) rc = pcol_b_stack_nodes(m->b, par, loc, (size_t)ns, m->stmap, ph, &bad, m->err);
+  if (rc == PCOL_EINVAL && par[bad - 1] >= bad)
+    rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %zu has parent %u after it", bad,
+                        par[bad - 1]);
+  else if (rc == PCOL_EINVAL)
+    rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %zu has no valid location", bad);
+  free(par);
+  free(loc);
+  free(ph);
+  return rc;
 }
 
 static int copy_labels(mctx *m) {

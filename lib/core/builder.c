@@ -50,19 +50,17 @@ static int next_id(uint64_t rows, uint32_t *id) {
   return PCOL_OK;
 }
 
-int pcol_builder_new(pcol_builder **out, pcol_error *err) {
-  pcol_builder *b = calloc(1, sizeof *b);
-  if (!b) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+/* An empty builder's first rows, into b zeroed (its buffers may hold
+ * memory kept by pcol_builder_reset, each of length 0).  PCOL_OK or
+ * PCOL_ENOMEM. */
+static int builder_init(pcol_builder *b) {
   /* strings: id 0 is NA (empty), so offsets start [0, 0]. */
   int rc = pcol_bt_push_u64(BT(b, PCOL_T_STRINGS), PCOL_C_STRINGS_OFFSETS, 0);
   rc |= pcol_bt_push_u64(BT(b, PCOL_T_STRINGS), PCOL_C_STRINGS_OFFSETS, 0);
   rc |= pcol_bt_push_u64(BT(b, PCOL_T_LOCATIONS), PCOL_C_LOC_LINE_OFFSETS, 0);
   rc |= pcol_bt_push_u64(BT(b, PCOL_T_SAMPLES), PCOL_C_S_VALUE_OFFSETS, 0);
   rc |= pcol_bt_push_u64(BT(b, PCOL_T_LABELSETS), PCOL_C_LS_OFFSETS, 0);
-  if (rc) {
-    pcol_builder_free(b);
-    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-  }
+  if (rc) return PCOL_ENOMEM;
   const pcol_table_info *si = pcol_table_info_get(PCOL_T_SAMPLES);
   for (size_t c = 0; c < si->ncolumns; c++) {
     size_t w = pcol_type_width(si->columns[c].type);
@@ -72,7 +70,56 @@ int pcol_builder_new(pcol_builder **out, pcol_error *err) {
   b->t[PCOL_T_STRINGS].rows = 1;
   b->string_count = 1;
   b->vimplicit = 1;
+  return PCOL_OK;
+}
+
+int pcol_builder_new(pcol_builder **out, pcol_error *err) {
+  pcol_builder *b = calloc(1, sizeof *b);
+  if (!b || builder_init(b)) {
+    pcol_builder_free(b);
+    return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  }
   *out = b;
+  return PCOL_OK;
+}
+
+/* pcol_builder_reset's rule: memory the last profile used a quarter of at
+ * least is kept (a table grows by doubling: it is then at least 3/8 full),
+ * the rest freed, so that a small profile after a big one neither keeps
+ * nor clears the big one's tables. */
+static void keep_buf(pcol_buf *to, pcol_buf *from) {
+  if (from->cap && from->len >= from->cap / 4) *to = *from, to->len = 0, from->data = NULL;
+}
+static void keep_set(pcol_hset *to, pcol_hset *from) {
+  if (!from->cap || from->count < from->cap / 4) return;
+  memset(from->e, 0, from->cap * sizeof *from->e);
+  to->e = from->e, to->cap = from->cap, from->e = NULL;
+}
+
+int pcol_builder_reset(pcol_builder **bp, pcol_error *err) {
+  pcol_builder *b = *bp, *nb = calloc(1, sizeof *nb);
+  if (!nb) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  int spilled = b->spilling;
+  for (int k = 0; k < 2; k++)
+    for (int c = 0; c < PCOL_MAX_COLUMNS; c++) spilled |= b->spill[k][c].fd > 0;
+  if (!spilled) { /* (a spilled builder's columns are in files: not kept) */
+    for (int i = 0; i < PCOL_T_COUNT_; i++)
+      for (int c = 0; c < PCOL_MAX_COLUMNS; c++) keep_buf(&nb->t[i].cols[c], &b->t[i].cols[c]);
+    pcol_hset *from[] = {&b->strings, &b->value_types, &b->functions,
+                         &b->mappings, &b->locations, &b->labelsets};
+    pcol_hset *to[] = {&nb->strings, &nb->value_types, &nb->functions,
+                       &nb->mappings, &nb->locations, &nb->labelsets};
+    for (size_t k = 0; k < sizeof from / sizeof *from; k++) keep_set(to[k], from[k]);
+    pcol_nodeset *ns = &b->stacks;
+    if (ns->cap && ns->count >= ns->cap / 4) {
+      memset(ns->e, 0, ns->cap * 3 * sizeof *ns->e);
+      nb->stacks.e = ns->e, nb->stacks.cap = ns->cap, ns->e = NULL;
+      keep_buf(&nb->stacks.ph, &ns->ph);
+    }
+  }
+  pcol_builder_free(b);
+  *bp = nb;
+  if (builder_init(nb)) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   return PCOL_OK;
 }
 
@@ -503,6 +550,35 @@ static int b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
   PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
   return stack_node_ph(b, parent, location_id, child_ph(node_ph(&b->stacks, parent), location_id),
                        stack_id);
+}
+
+/* How many nodes ahead pcol_b_stack_nodes prefetches a node's slot: enough
+ * misses in flight to cover a memory latency, few enough that the lines
+ * are still in cache when their probes come. */
+#define STACK_NODES_AHEAD 16
+
+static int b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
+                         uint32_t *map, uint64_t *ph, size_t *bad) {
+  *bad = 0;
+  PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
+  pcol_nodeset *ns = &b->stacks;
+  /* a node's path hash is that of its builder node (the same path of the
+   * same locations), known from its parent's alone: all of them first */
+  ph[0] = node_ph(ns, 0);
+  for (size_t i = 0; i < n; i++) {
+    if (par[i] > i || !location_ok(b, loc[i])) {
+      *bad = i + 1;
+      return PCOL_EINVAL;
+    }
+    ph[i + 1] = child_ph(ph[par[i]], loc[i]);
+  }
+  map[0] = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i + STACK_NODES_AHEAD < n && ns->cap)
+      __builtin_prefetch(ns->e + 3 * (ph[i + 1 + STACK_NODES_AHEAD] & (ns->cap - 1)));
+    PCOL_RETURN_NOT_OK(stack_node_ph(b, map[par[i]], loc[i], ph[i + 1], &map[i + 1]));
+  }
+  return PCOL_OK;
 }
 
 static int b_stack(pcol_builder *b, const uint32_t *locs, size_t n,
@@ -969,6 +1045,10 @@ int pcol_b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address, uint
 int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, uint32_t *stack_id,
                       pcol_error *err) {
   return b_fail(err, b_stack_node(b, parent, location_id, stack_id), "pcol_b_stack_node");
+}
+int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
+                       uint32_t *map, uint64_t *ph, size_t *bad, pcol_error *err) {
+  return b_fail(err, b_stack_nodes(b, par, loc, n, map, ph, bad), "pcol_b_stack_node");
 }
 int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n,
                  uint32_t *stack_id, pcol_error *err) {

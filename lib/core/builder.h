@@ -110,6 +110,28 @@ static inline void pcol_stack_memo_free(pcol_stack_memo *m) {
   pcol_buf_free(&m->hashes);
 }
 
+/* Empties *b for another profile, as pcol_builder_new makes one (a new
+ * *b, the old freed), but keeps the memory its last profile used a quarter
+ * of at least: its columns' buffers and its hash tables (cleared), so that
+ * a next profile of a like size neither grows them nor faults their pages
+ * in again (a wall-clock range's inputs, each built on its own to learn
+ * its span: detect.c).  PCOL_OK or PCOL_ENOMEM (then *b is empty or
+ * half-made, still to be freed). */
+int pcol_builder_reset(pcol_builder **b, pcol_error *err);
+
+/* A table of stack nodes added at once, parents before children (a pcol
+ * file's, add_file.c): node i (1 to n) has parent par[i - 1] (0, a root,
+ * or a node of the table before it) and builder location loc[i - 1];
+ * map[i] gets its builder id, map[0] 0, the same ids n pcol_b_stack_node
+ * calls in order give.  ph: room for n + 1 hashes (scratch): every node's
+ * path hash is known before any node is found, so each slot is prefetched
+ * some nodes ahead and the probes' cache misses overlap instead of
+ * following one another (the cost of merging pcol files).  PCOL_EINVAL
+ * with *bad = i for node i's parent after it or location not in b, else
+ * PCOL_OK, PCOL_ENOMEM or PCOL_ETOOBIG; err as the pcol_b_* calls fill it. */
+int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
+                       uint32_t *map, uint64_t *ph, size_t *bad, pcol_error *err);
+
 /* A profile's mapping row, as an importer adds it (pprof, OTLP): an equal
  * row of an earlier profile (id <= below: the rows there were when this
  * profile's mappings began) is shared, as pprof's Merge shares equal
