@@ -18,7 +18,9 @@
 #  - m1: `unpack --to v8` / `--to chrome` then `pcol pack` keeps the sample
 #    count (the closing root sample at endTime is no sample read back),
 #    and the wall time; a V8 file whose last sample of the root lies before
-#    endTime keeps it.
+#    endTime keeps it;
+#  - L1 (review L1): only pcol's closing sample is none (marked, or an
+#    older export's, every scriptId "0"): a foreign file's own is a sample;
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -114,4 +116,48 @@ v8 2000 >"$tmp/closed.cpuprofile"; v8 3000 >"$tmp/open.cpuprofile"
 [ "$(total "$tmp/closed.cpuprofile" --value samples)" = 2 ] || fail "closing root sample at endTime counted"
 [ "$(total "$tmp/closed.cpuprofile")" = 2000000 ] || fail "closing root sample: main's 2 ms"
 [ "$(total "$tmp/open.cpuprofile" --value samples)" = 3 ] || fail "a root sample before endTime not counted"
+# L1: only pcol's own closing sample is none.  A foreign file (V8's own
+# scriptIds: a script's is not "0", as node and Chrome write them) whose
+# last sample is of the root at endTime keeps it, as DevTools' model of it
+# (CPUProfileDataModel: its samples array, whole) and speedscope (which reads
+# every sample; the last lasts 0) do: 3 samples, main's 2 ms.  An export
+# marks its closing sample ("pcolClosingSample"), and is read back by the
+# mark even when its scriptIds are not "0"; an older export (no mark,
+# every scriptId "0", as closed.cpuprofile above) still is.
+node_v8() { # node_v8 MARK: closed.cpuprofile with node's scriptIds, MARK ("" or a key)
+  printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":1,"children":[2]},'
+  printf '{"id":2,"callFrame":{"functionName":"main","scriptId":"12","url":"file:///a.js","lineNumber":0,"columnNumber":0},"hitCount":2,"positionTicks":[{"line":1,"ticks":2}]}],'
+  printf '"startTime":0,"endTime":2000,%s"samples":[2,2,1],"timeDeltas":[0,1000,1000]}\n' "$1"
+}
+node_v8 "" >"$tmp/foreign.cpuprofile"
+[ "$(total "$tmp/foreign.cpuprofile" --value samples)" = 3 ] || fail "a foreign file's last root sample at endTime not counted"
+[ "$(total "$tmp/foreign.cpuprofile")" = 2000000 ] || fail "a foreign file's last root sample: main's 2 ms"
+node_v8 '"pcolClosingSample":true,' >"$tmp/marked.cpuprofile"
+[ "$(total "$tmp/marked.cpuprofile" --value samples)" = 2 ] || fail "a marked closing sample counted"
+# the same of a Chrome trace: a foreign one (integer scriptIds, as Chrome's)
+python3 - "$tmp/foreign.json" <<'PY'
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": 0, "url": "", "lineNumber": -1, "columnNumber": -1}},
+         {"id": 2, "parent": 1, "callFrame": {"functionName": "main", "scriptId": 12, "url": "file:///a.js", "lineNumber": 0, "columnNumber": 0}}]
+ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 1000, "id": "0x1", "args": {"data": {"startTime": 1000}}},
+      {"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 3000, "id": "0x1",
+       "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2, 2, 1]}, "timeDeltas": [0, 1000, 1000], "endTime": 3000}}}]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+[ "$(total "$tmp/foreign.json" --value samples)" = 3 ] || fail "a foreign trace's last root sample at endTime not counted"
+# exports: marked; read back by the mark with scriptIds not "0"; unmarked (older ones) by their scriptIds "0"
+in=$TD/rprof/r-prof-profile__1.out
+if [ -f "$in" ]; then
+  n=$(total "$in" --value samples)
+  for to in v8 chrome; do
+    "$PCOL" unpack "$in" --to $to -o "$tmp/e.json" 2>/dev/null || fail "$in -> $to"
+    [ "$(grep -c '"pcolClosingSample":true' "$tmp/e.json")" = 1 ] || fail "$to export: its closing sample not marked once"
+    sed 's/"scriptId":"0","url":"[^"]/"scriptId":"7","url":"x/g' "$tmp/e.json" >"$tmp/e7.json"
+    grep -q '"scriptId":"7"' "$tmp/e7.json" || fail "$to export: no frame with a url to renumber"
+    [ "$(total "$tmp/e7.json" --value samples)" = "$n" ] || fail "$to export with scriptIds: not read back by its mark"
+    sed 's/"pcolClosingSample":true,\{0,1\}//; s/,}/}/' "$tmp/e.json" >"$tmp/old.json"
+    ! grep -q pcolClosingSample "$tmp/old.json" || fail "$to: mark not removed"
+    [ "$(total "$tmp/old.json" --value samples)" = "$n" ] || fail "$to: an older export (unmarked) read back with $(total "$tmp/old.json" --value samples) samples, not $n"
+  done
+fi
 exit 0
