@@ -21,6 +21,8 @@
 #    endTime keeps it;
 #  - L1 (review L1): only pcol's closing sample is none (marked, or an
 #    older export's, every scriptId "0"): a foreign file's own is a sample;
+#  - L2: a Go heap profile's Perun export writes inuse_space (pcol top's
+#    and go tool pprof's default); negative amounts are left out, warned of.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -86,6 +88,51 @@ if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" unpack "$TD/rprof/r-prof-profile__memory.out" --to perun --value rprof.alloc -o "$tmp/r.perf" 2>"$tmp/r.err"; rc=$?
   [ $rc = 2 ] && grep -q "rprof.alloc" "$tmp/r.err" && [ ! -e "$tmp/r.perf" ] ||
     { cat "$tmp/r.err" >&2; fail "perun --value rprof.alloc: exit $rc"; }
+fi
+
+# --- L2: a Go heap profile writes its default value, inuse_space, as pcol
+# top and go tool pprof -top show it (go's sample_index for heap; before
+# review 16 F5, alloc_space); a delta heap profile's negative amounts, which
+# no Perun profile holds, are not written, and warned of with their number
+# (as the Rprof and speedscope exports leave out what they cannot hold)
+amounts() { # FILE: count, sum and negatives of a Perun profile's amounts
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); a=[x for r in d['resources'].values() for x in r.get('amount',[])]; print(len(a), sum(a), sum(1 for x in a if x < 0))" "$1"
+}
+heap=$TD/ext/pprof/go-heap-UNCOMPRESSED.pb
+if [ -f "$heap" ]; then
+  "$PCOL" unpack "$heap" --to perun -o "$tmp/h.perf" 2>"$tmp/h.err" || { cat "$tmp/h.err" >&2; fail "go heap -> perun"; }
+  [ ! -s "$tmp/h.err" ] || { cat "$tmp/h.err" >&2; fail "go heap -> perun: a message"; }
+  "$PCOL" top "$heap" --format json 2>/dev/null | python3 -c "import json,sys; v=json.load(sys.stdin)['type']; sys.exit(v != 'inuse_space' and 'top shows %s' % v)" ||
+    fail "go heap: pcol top's default is not inuse_space"
+  if command -v go >/dev/null 2>&1; then
+    go tool pprof -top "$heap" 2>/dev/null | grep -q "^Type: inuse_space$" || fail "go tool pprof -top: not inuse_space"
+  fi
+  read -r n sum neg <<<"$(amounts "$tmp/h.perf")"
+  [ "$sum $neg" = "$(total "$heap") 0" ] || fail "go heap -> perun: amounts $sum ($neg negative), not top's inuse_space ($(total "$heap"))"
+  [ "$(total "$heap")" != "$(total "$heap" --value alloc_space)" ] || fail "go heap: inuse_space = alloc_space, no test"
+fi
+delta=$TD/pprof/go-heap-delta-negative-values.pb.gz
+if [ -f "$delta" ]; then
+  "$PCOL" unpack "$delta" --to perun -o "$tmp/dh.perf" 2>"$tmp/dh.err" || { cat "$tmp/dh.err" >&2; fail "delta heap -> perun"; }
+  read -r n sum neg <<<"$(amounts "$tmp/dh.perf")"
+  [ "$neg" = 0 ] || fail "delta heap -> perun: $neg negative amounts written"
+  if command -v go >/dev/null 2>&1; then # its samples by go's reading: the negative ones, the others' sum
+    read -r gneg gn gsum <<<"$(go tool pprof -raw "$delta" 2>/dev/null | awk '/^ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+:/ {
+      v = $4; sub(":", "", v); if (v < 0) neg++; else { n++; s += v } } END { printf "%d %d %.0f\n", neg, n, s }')"
+    [ "$gneg" -gt 0 ] || fail "delta heap: go tool pprof -raw shows no negative inuse_space"
+    [ "$n $sum" = "$gn $gsum" ] || fail "delta heap -> perun: $n amounts adding up to $sum, go's non-negative samples $gn, $gsum"
+  else
+    gneg=144
+  fi
+  grep -q "warning: $delta: $gneg samples with a negative inuse_space/bytes .*not written" "$tmp/dh.err" ||
+    { cat "$tmp/dh.err" >&2; fail "delta heap -> perun: no warning naming the file and the $gneg samples"; }
+  # kperf: a CPU profile less another (pprof -base): stacks summing below 0
+  "$PCOL" unpack "$TD/pprof/go-cpu-inline-small.pb.gz" --base "$TD/pprof/go-cpu-large.pb.gz" --to perun -o "$tmp/dk.perf" \
+    2>"$tmp/dk.err" || { cat "$tmp/dk.err" >&2; fail "cpu --base -> perun"; }
+  read -r n sum neg <<<"$(amounts "$tmp/dk.perf")"
+  [ "$neg" = 0 ] || fail "cpu --base -> perun: $neg negative amounts written"
+  grep -q "warning: .*go-cpu-inline-small.pb.gz: [1-9][0-9]* samples in [1-9][0-9]* stacks whose cpu/nanoseconds sums below 0" "$tmp/dk.err" ||
+    { cat "$tmp/dk.err" >&2; fail "cpu --base -> perun: no warning of the stacks left out"; }
 fi
 
 # --- m1: V8 and Chrome exports read back with the same count (an Rprof
