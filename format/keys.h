@@ -88,6 +88,13 @@
  * trace's profiles share it): where a profile of a Chrome trace lies among
  * the others of its recording, which have no wall-clock start */
 #define V8_META_START_TIME_US "v8.start_time_us"
+/* The key (true) by which pcol's V8 and Chrome exports mark their closing
+ * sample, a last sample of the root at endTime that only ends the one
+ * before (doc/mappings.md §10.1): at the top of a .cpuprofile, in the last
+ * ProfileChunk's args.data of a trace.  V8 writes no such key, DevTools
+ * and speedscope ignore it; the importer drops that sample only so marked
+ * (or in an older export's shape), never a foreign file's own. */
+#define V8_KEY_CLOSING_SAMPLE "pcolClosingSample"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export

@@ -2449,8 +2449,9 @@ typedef struct pcol_export_options {
    * time is 0 in every selected sample (or less than 1 us in all) and the
    * profile was written empty (doc/mappings.md §10.1); speedscope: once,
    * when a value type has a negative amount and its profile is not written
-   * (doc/mappings.md §5); NULL: not called.
-   * The CLI prints it (pprof's as a warning). */
+   * (doc/mappings.md §5); perun: once, when negative amounts were left out
+   * (doc/mappings.md §3.2), naming how many samples; NULL: not called.
+   * The CLI prints it (pprof's, speedscope's and perun's as a warning). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -165,7 +165,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
   }
   if (fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) eo.note = cli_export_note, eo.note_ctx = &nt; /* a time 0 in every sample */
-  if (fmt == PCOL_FMT_SPEEDSCOPE) /* a value type of negative amounts, not written */
+  if (fmt == PCOL_FMT_SPEEDSCOPE || fmt == PCOL_FMT_PERUN) /* negative amounts, not written */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the

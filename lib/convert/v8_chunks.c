@@ -6,7 +6,7 @@
  * temporary files (a few counters a profile in memory), and are read back
  * as one V8 document by pcol_v8_import_profile (v8_profile.c). */
 #include "v8_profile.h"
-#include "keys.h"     /* PCOL_SRC_CHROME */
+#include "keys.h"     /* PCOL_SRC_CHROME, V8_KEY_CLOSING_SAMPLE */
 #include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
@@ -139,6 +139,7 @@ int pcol_v8c_begin(pcol_v8c *c) {
   for (int p = 0; p < NPARTS; p++)
     if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
+  c->cmark = 0;
   c->deltas_from = 0;
   return 0;
 }
@@ -152,6 +153,7 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
     for (int p = 0; p < NPARTS; p++)
       if (pcol_jp_key_is(j, PART_KEY[p])) part = p;
     int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
+    int is_mark = !inner && pcol_jp_key_is(j, V8_KEY_CLOSING_SAMPLE);
     int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
     if ((rc = pcol_jp_next(j))) return rc;
     /* timeDeltas: args.data's, else cpuProfile's (a chunk may hold both,
@@ -168,6 +170,7 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
       c->cstart_byte = pcol_jp_offset(j);
     }
     else if (is_end) rc = number(j, &c->cend);
+    else if (is_mark) c->cmark = j->tok == PCOL_JT_TRUE;
     else if (is_prof) rc = read_data(c, j, 1);
     else rc = pcol_jp_skip(j);
     if (rc) return rc;
@@ -275,6 +278,7 @@ int pcol_v8c_add(pcol_v8c *c, uint64_t pid, const char *id, int chunk, const voi
     memcpy(s->start_text, c->cstart_text, sizeof s->start_text);
   }
   if (c->cend.present) s->end = c->cend;
+  if (c->cmark) s->closing_mark = 1;
   return 0;
 }
 
@@ -350,6 +354,7 @@ int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, uint32_t l
   char us[40];
   if (s->start.present) pcol_v8_time_text(us, s->start.v, s->start.frac), fprintf(doc, "\"startTime\":%s,", us);
   if (s->end.present) pcol_v8_time_text(us, s->end.v, s->end.frac), fprintf(doc, "\"endTime\":%s,", us);
+  if (s->closing_mark) fputs("\"" V8_KEY_CLOSING_SAMPLE "\":true,", doc); /* (its last chunk's) */
   for (int p = 0; p < NPARTS; p++) {
     if (!s->part[p]) continue; /* (lines: none in any chunk) */
     fprintf(doc, "%s\"%s\":[", p ? "," : "", PART_KEY[p]);

@@ -123,6 +123,7 @@ typedef struct pcol_v8c_stream {
   size_t nch, capch;
   int unordered;      /* a chunk's ts is before an earlier chunk's */
   int no_ts;          /* a chunk without a ts: the order read it is */
+  int closing_mark;   /* a chunk's args.data says V8_KEY_CLOSING_SAMPLE: true (pcol's export) */
 } pcol_v8c_stream;
 
 typedef struct pcol_v8c {
@@ -137,6 +138,7 @@ typedef struct pcol_v8c {
   uint64_t ccount[PCOL_V8C_NPARTS];
   int deltas_from;    /* the event's timeDeltas: 0 none yet, 1 args.data's, 2 cpuProfile's */
   vnum cstart, cend;
+  int cmark;          /* the event's V8_KEY_CLOSING_SAMPLE: true */
   char cstart_text[40]; /* the startTime read: a number's text, else what it was */
   uint64_t cstart_byte; /* the input's byte just past it */
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts, all profiles */

@@ -18,7 +18,11 @@
 #  - m1: `unpack --to v8` / `--to chrome` then `pcol pack` keeps the sample
 #    count (the closing root sample at endTime is no sample read back),
 #    and the wall time; a V8 file whose last sample of the root lies before
-#    endTime keeps it.
+#    endTime keeps it;
+#  - L1 (review L1): only pcol's closing sample is none (marked, or an
+#    older export's, every scriptId "0"): a foreign file's own is a sample;
+#  - L2: a Go heap profile's Perun export writes inuse_space (pcol top's
+#    and go tool pprof's default); negative amounts are left out, warned of.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -86,6 +90,51 @@ if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
     { cat "$tmp/r.err" >&2; fail "perun --value rprof.alloc: exit $rc"; }
 fi
 
+# --- L2: a Go heap profile writes its default value, inuse_space, as pcol
+# top and go tool pprof -top show it (go's sample_index for heap; before
+# review 16 F5, alloc_space); a delta heap profile's negative amounts, which
+# no Perun profile holds, are not written, and warned of with their number
+# (as the Rprof and speedscope exports leave out what they cannot hold)
+amounts() { # FILE: count, sum and negatives of a Perun profile's amounts
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); a=[x for r in d['resources'].values() for x in r.get('amount',[])]; print(len(a), sum(a), sum(1 for x in a if x < 0))" "$1"
+}
+heap=$TD/ext/pprof/go-heap-UNCOMPRESSED.pb
+if [ -f "$heap" ]; then
+  "$PCOL" unpack "$heap" --to perun -o "$tmp/h.perf" 2>"$tmp/h.err" || { cat "$tmp/h.err" >&2; fail "go heap -> perun"; }
+  [ ! -s "$tmp/h.err" ] || { cat "$tmp/h.err" >&2; fail "go heap -> perun: a message"; }
+  "$PCOL" top "$heap" --format json 2>/dev/null | python3 -c "import json,sys; v=json.load(sys.stdin)['type']; sys.exit(v != 'inuse_space' and 'top shows %s' % v)" ||
+    fail "go heap: pcol top's default is not inuse_space"
+  if command -v go >/dev/null 2>&1; then
+    go tool pprof -top "$heap" 2>/dev/null | grep -q "^Type: inuse_space$" || fail "go tool pprof -top: not inuse_space"
+  fi
+  read -r n sum neg <<<"$(amounts "$tmp/h.perf")"
+  [ "$sum $neg" = "$(total "$heap") 0" ] || fail "go heap -> perun: amounts $sum ($neg negative), not top's inuse_space ($(total "$heap"))"
+  [ "$(total "$heap")" != "$(total "$heap" --value alloc_space)" ] || fail "go heap: inuse_space = alloc_space, no test"
+fi
+delta=$TD/pprof/go-heap-delta-negative-values.pb.gz
+if [ -f "$delta" ]; then
+  "$PCOL" unpack "$delta" --to perun -o "$tmp/dh.perf" 2>"$tmp/dh.err" || { cat "$tmp/dh.err" >&2; fail "delta heap -> perun"; }
+  read -r n sum neg <<<"$(amounts "$tmp/dh.perf")"
+  [ "$neg" = 0 ] || fail "delta heap -> perun: $neg negative amounts written"
+  if command -v go >/dev/null 2>&1; then # its samples by go's reading: the negative ones, the others' sum
+    read -r gneg gn gsum <<<"$(go tool pprof -raw "$delta" 2>/dev/null | awk '/^ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+ +-?[0-9]+:/ {
+      v = $4; sub(":", "", v); if (v < 0) neg++; else { n++; s += v } } END { printf "%d %d %.0f\n", neg, n, s }')"
+    [ "$gneg" -gt 0 ] || fail "delta heap: go tool pprof -raw shows no negative inuse_space"
+    [ "$n $sum" = "$gn $gsum" ] || fail "delta heap -> perun: $n amounts adding up to $sum, go's non-negative samples $gn, $gsum"
+  else
+    gneg=144
+  fi
+  grep -q "warning: $delta: $gneg samples with a negative inuse_space/bytes .*not written" "$tmp/dh.err" ||
+    { cat "$tmp/dh.err" >&2; fail "delta heap -> perun: no warning naming the file and the $gneg samples"; }
+  # kperf: a CPU profile less another (pprof -base): stacks summing below 0
+  "$PCOL" unpack "$TD/pprof/go-cpu-inline-small.pb.gz" --base "$TD/pprof/go-cpu-large.pb.gz" --to perun -o "$tmp/dk.perf" \
+    2>"$tmp/dk.err" || { cat "$tmp/dk.err" >&2; fail "cpu --base -> perun"; }
+  read -r n sum neg <<<"$(amounts "$tmp/dk.perf")"
+  [ "$neg" = 0 ] || fail "cpu --base -> perun: $neg negative amounts written"
+  grep -q "warning: .*go-cpu-inline-small.pb.gz: [1-9][0-9]* samples in [1-9][0-9]* stacks whose cpu/nanoseconds sums below 0" "$tmp/dk.err" ||
+    { cat "$tmp/dk.err" >&2; fail "cpu --base -> perun: no warning of the stacks left out"; }
+fi
+
 # --- m1: V8 and Chrome exports read back with the same count (an Rprof
 # file: a sample a line; a pprof row of N samples is one V8 sample, so the
 # pprof profile is judged by its time, and by a second trip's count)
@@ -114,4 +163,48 @@ v8 2000 >"$tmp/closed.cpuprofile"; v8 3000 >"$tmp/open.cpuprofile"
 [ "$(total "$tmp/closed.cpuprofile" --value samples)" = 2 ] || fail "closing root sample at endTime counted"
 [ "$(total "$tmp/closed.cpuprofile")" = 2000000 ] || fail "closing root sample: main's 2 ms"
 [ "$(total "$tmp/open.cpuprofile" --value samples)" = 3 ] || fail "a root sample before endTime not counted"
+# L1: only pcol's own closing sample is none.  A foreign file (V8's own
+# scriptIds: a script's is not "0", as node and Chrome write them) whose
+# last sample is of the root at endTime keeps it, as DevTools' model of it
+# (CPUProfileDataModel: its samples array, whole) and speedscope (which reads
+# every sample; the last lasts 0) do: 3 samples, main's 2 ms.  An export
+# marks its closing sample ("pcolClosingSample"), and is read back by the
+# mark even when its scriptIds are not "0"; an older export (no mark,
+# every scriptId "0", as closed.cpuprofile above) still is.
+node_v8() { # node_v8 MARK: closed.cpuprofile with node's scriptIds, MARK ("" or a key)
+  printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":1,"children":[2]},'
+  printf '{"id":2,"callFrame":{"functionName":"main","scriptId":"12","url":"file:///a.js","lineNumber":0,"columnNumber":0},"hitCount":2,"positionTicks":[{"line":1,"ticks":2}]}],'
+  printf '"startTime":0,"endTime":2000,%s"samples":[2,2,1],"timeDeltas":[0,1000,1000]}\n' "$1"
+}
+node_v8 "" >"$tmp/foreign.cpuprofile"
+[ "$(total "$tmp/foreign.cpuprofile" --value samples)" = 3 ] || fail "a foreign file's last root sample at endTime not counted"
+[ "$(total "$tmp/foreign.cpuprofile")" = 2000000 ] || fail "a foreign file's last root sample: main's 2 ms"
+node_v8 '"pcolClosingSample":true,' >"$tmp/marked.cpuprofile"
+[ "$(total "$tmp/marked.cpuprofile" --value samples)" = 2 ] || fail "a marked closing sample counted"
+# the same of a Chrome trace: a foreign one (integer scriptIds, as Chrome's)
+python3 - "$tmp/foreign.json" <<'PY'
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": 0, "url": "", "lineNumber": -1, "columnNumber": -1}},
+         {"id": 2, "parent": 1, "callFrame": {"functionName": "main", "scriptId": 12, "url": "file:///a.js", "lineNumber": 0, "columnNumber": 0}}]
+ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 1000, "id": "0x1", "args": {"data": {"startTime": 1000}}},
+      {"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 3000, "id": "0x1",
+       "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2, 2, 1]}, "timeDeltas": [0, 1000, 1000], "endTime": 3000}}}]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+[ "$(total "$tmp/foreign.json" --value samples)" = 3 ] || fail "a foreign trace's last root sample at endTime not counted"
+# exports: marked; read back by the mark with scriptIds not "0"; unmarked (older ones) by their scriptIds "0"
+in=$TD/rprof/r-prof-profile__1.out
+if [ -f "$in" ]; then
+  n=$(total "$in" --value samples)
+  for to in v8 chrome; do
+    "$PCOL" unpack "$in" --to $to -o "$tmp/e.json" 2>/dev/null || fail "$in -> $to"
+    [ "$(grep -c '"pcolClosingSample":true' "$tmp/e.json")" = 1 ] || fail "$to export: its closing sample not marked once"
+    sed 's/"scriptId":"0","url":"[^"]/"scriptId":"7","url":"x/g' "$tmp/e.json" >"$tmp/e7.json"
+    grep -q '"scriptId":"7"' "$tmp/e7.json" || fail "$to export: no frame with a url to renumber"
+    [ "$(total "$tmp/e7.json" --value samples)" = "$n" ] || fail "$to export with scriptIds: not read back by its mark"
+    sed 's/"pcolClosingSample":true,\{0,1\}//; s/,}/}/' "$tmp/e.json" >"$tmp/old.json"
+    ! grep -q pcolClosingSample "$tmp/old.json" || fail "$to: mark not removed"
+    [ "$(total "$tmp/old.json" --value samples)" = "$n" ] || fail "$to: an older export (unmarked) read back with $(total "$tmp/old.json" --value samples) samples, not $n"
+  done
+fi
 exit 0

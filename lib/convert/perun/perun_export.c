@@ -57,7 +57,7 @@ typedef struct selrow {
   uint32_t aux;
 } selrow;
 
-enum { K_PRESENT = 1, K_OVERFLOW = 2 };
+enum { K_PRESENT = 1, K_OVERFLOW = 2, K_NEGATIVE = 4 };
 
 typedef struct kv {
   pcol_str key, val;
@@ -107,6 +107,12 @@ typedef struct pexp {
   uint32_t kvt;
   int kdec;
   pcol_rtime rt; /* the time rule (an Rprof source's time), for kvt */
+  /* amounts below 0 (a difference of profiles: pprof -base, a delta heap
+   * profile), which no Perun profile holds (an allocation's size, a time,
+   * a count): not written, and noted (neg_note) */
+  uint32_t wvt;         /* the value written (0: the count) */
+  uint64_t neg_rows;    /* the samples left out */
+  uint64_t neg_stacks;  /* kperf: the stacks of a negative sum left out */
 } pexp;
 
 /* A failure to make JSON: out of memory, unless a helper failed first (its
@@ -968,6 +974,7 @@ static int add_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     r.order = ri.index >= 0 ? (uint64_t)ri.index : row;
   } else {
     uint64_t at;
+    if (row_amount(x, &r) < 0) return x->neg_rows++, PCOL_OK; /* memory style: no negative size (neg_note) */
     r.group = pcol_view_u32(&x->s_stack, row);
     r.aux = row_label(x, row, C_SUBTYPE, &at) ? pcol_view_u32(&x->lb_str, at) : 0;
   }
@@ -993,6 +1000,50 @@ static int add_kperf(void *ctx, uint64_t row, int64_t num, int64_t den) {
   x->kflag[st] |= K_PRESENT;
   if (__builtin_add_overflow(x->ksum[st], row_amount(x, &r), &x->ksum[st])) x->kflag[st] |= K_OVERFLOW;
   return PCOL_OK;
+}
+
+/* kperf: a selected row of a stack left out for its negative sum */
+static int count_negative(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num, (void)den;
+  pexp *x = ctx;
+  uint32_t st = pcol_view_u32(&x->s_stack, row);
+  if (st <= x->nstacks && (x->kflag[st] & K_NEGATIVE)) x->neg_rows++;
+  return PCOL_OK;
+}
+
+/* kperf: the stacks whose amounts sum below 0 are not written (their
+ * rows counted for neg_note) */
+static int drop_negative(pexp *x) {
+  for (uint64_t k = 0; k <= x->nstacks; k++)
+    if ((x->kflag[k] & (K_PRESENT | K_OVERFLOW)) == K_PRESENT && x->ksum[k] < 0)
+      x->kflag[k] = K_NEGATIVE, x->neg_stacks++;
+  return x->neg_stacks ? pcol_select_iter(x->f, x->sel, count_negative, x, x->err) : PCOL_OK;
+}
+
+/* THE note of amounts left out for being negative (doc/mappings.md §3.2,
+ * as the Rprof and speedscope exports leave out what they cannot hold):
+ * how many samples, of which value, and why */
+static void neg_note(pexp *x, const pcol_export_options *opt) {
+  if (!x->neg_rows && !x->neg_stacks) return;
+  if (!opt || !opt->note) return;
+  pcol_str t = {0}, u = {0};
+  const char *name = x->wvt == PCOL_VT_WEIGHT ? "weight" : x->wvt == PCOL_VT_TIME ? "cpu/nanoseconds" : "samples/count";
+  if (x->wvt && x->wvt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) && !str_of(x, pcol_view_u32(&x->vt_type, x->wvt - 1), &t) &&
+      !str_of(x, pcol_view_u32(&x->vt_unit, x->wvt - 1), &u) && t.ptr && u.ptr)
+    name = NULL;
+  char vn[160], text[512];
+  snprintf(vn, sizeof vn, "%.*s%s%.*s", name ? 0 : (int)(t.len > 70 ? 70 : t.len), name ? "" : t.ptr,
+           name ? name : "/", name ? 0 : (int)(u.len > 70 ? 70 : u.len), name ? "" : u.ptr);
+  if (x->neg_stacks)
+    snprintf(text, sizeof text, "%llu sample%s in %llu stack%s whose %s sums below 0 (a difference of profiles), "
+             "which a Perun profile cannot hold (an amount is a count, a time or a size): not written; pcol top "
+             "counts them", (unsigned long long)x->neg_rows, x->neg_rows == 1 ? "" : "s",
+             (unsigned long long)x->neg_stacks, x->neg_stacks == 1 ? "" : "s", vn);
+  else
+    snprintf(text, sizeof text, "%llu sample%s with a negative %s (a difference of profiles), which a Perun "
+             "profile cannot hold (an amount is a count, a time or a size): not written; pcol top counts them",
+             (unsigned long long)x->neg_rows, x->neg_rows == 1 ? "" : "s", vn);
+  opt->note(opt->note_ctx, text);
 }
 
 /* The next group of the synthetic profile: *g its stack (group), subtype
@@ -1104,6 +1155,7 @@ static int export_synth(pexp *x) {
                           PCOL_VALUE_RPROF_ALLOC, PCOL_VALUE_RPROF_ALLOC);
   if (vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES) && vt != PCOL_VT_TIME && vt != PCOL_VT_WEIGHT)
     return pcol_error_set(x->err, PCOL_EINVAL, "perun export: value type %u does not exist", vt);
+  x->wvt = vt;
   x->memory = unit_is_bytes(x, vt);
   if (x->memory) {
     pcol_view svs, svv;
@@ -1140,6 +1192,7 @@ static int export_synth(pexp *x) {
     if (!(x->ksum = calloc(x->nstacks + 1, sizeof *x->ksum)) || !(x->kflag = calloc(x->nstacks + 1, 1)))
       rc = oom(x);
     if (!rc) rc = pcol_select_iter(x->f, x->sel, add_kperf, x, x->err);
+    if (!rc) rc = drop_negative(x);
   }
   if (rc) return rc;
   const char *cmd = "pcol";
@@ -1315,6 +1368,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x);
   rc = pcol_budget_close(&bud, rc, err);
+  if (!rc) neg_note(&x, opt);
   for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
   free(x.jstr);
   free(x.cls);

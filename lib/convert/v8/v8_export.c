@@ -53,7 +53,7 @@
  * nodes in parent form in the first, its endTime in the last), in one
  * pass over the sorter, whose rows go by (thread, time, order). */
 #include "frames.h"
-#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, PCOL_THREAD_PID_KEY */
+#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, PCOL_THREAD_PID_KEY, V8_KEY_CLOSING_SAMPLE */
 #include "error.h"    /* pcol_oom, pcol_write_error */
 #include "buf.h"      /* pcol_buf, PCOL_GROW */
 #include "hash.h"     /* pcol_u64map */
@@ -740,8 +740,8 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
   }
   if (closing) x->n_hits[0]++;
   if ((rc = write_nodes(x))) return rc;
-  if (fprintf(x->out, ",\n\"startTime\":%lld,\"endTime\":%lld,\n\"samples\":[", (long long)t->start_us,
-              (long long)end_us) < 0)
+  if (fprintf(x->out, ",\n\"startTime\":%lld,\"endTime\":%lld,%s\n\"samples\":[", (long long)t->start_us,
+              (long long)end_us, closing ? "\"" V8_KEY_CLOSING_SAMPLE "\":true," : "") < 0)
     return io(x);
   if (x->rs && (rc = write_list(x, 0, closing, offset))) return rc;
   if ((rc = put(x, "],\n\"timeDeltas\":["))) return rc;
@@ -810,7 +810,9 @@ static int c_flush(cpass *c, int last) {
     if (fprintf(x->out, i ? ",%lld" : "%lld", (long long)c->delta[i]) < 0) rc = io(x);
   c->n = 0;
   if (!rc) rc = put(x, "]");
-  if (!rc && last && fprintf(x->out, ",\"endTime\":%lld", (long long)c->end_us) < 0) rc = io(x);
+  if (!rc && last && fprintf(x->out, ",\"endTime\":%lld%s", (long long)c->end_us,
+                            c->closing ? ",\"" V8_KEY_CLOSING_SAMPLE "\":true" : "") < 0)
+    rc = io(x);
   return rc ? rc : put(x, "}}}");
 }
 
