@@ -121,6 +121,18 @@ assert sorted(f["by_thread"].values()) == [2, 4], f["by_thread"]  # (rows; Gecko
 PY
 $PCOL top "$tmp/o2.pftrace" --by label:tid --value samples -n 5 | grep -q '755 .*14576' || fail "tachyon: tid 14576 read back"
 $PCOL tags "$tmp/o3.pftrace" | grep -q 'GeckoMain' || fail "firefox: thread_name read back"
+# a made-up tid takes no thread's tid label, even a later source's: a
+# collapsed source (no labels) before a perf thread of tid 1
+printf 'main;a 3\n' > "$tmp/c1.txt"
+printf 'app 7/1 [000] 1.000000: cycles:\n\tffff1 foo (/bin/app)\n\tffff2 main (/bin/app)\n\n' > "$tmp/p1.txt"
+$PCOL merge "$tmp/c1.txt" "$tmp/p1.txt" -o "$tmp/mix.pcol" && $PCOL unpack "$tmp/mix.pcol" --to perfetto -o "$tmp/mix.pf" ||
+  fail "mix: unpack"
+python3 "$judge" "$tmp/mix.pf" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["by_thread"] == {"1/2": 1, "7/1": 1}, d["by_thread"]
+assert d["thread_names"] == {"1": "app", "2": d["thread_names"]["2"]} and d["thread_names"]["2"].endswith("c1.txt"), d["thread_names"]' ||
+  fail "made-up tids"
 # hostile names: U+FFFD for each byte of no character, the rest as it was
 grep -q 'f\\357\\277\\275\\357\\277\\275oo' "$tmp/o6.txt" || fail "hostile: invalid UTF-8 not repaired as U+FFFD"
 # the Rprof demo's pprof export: the samples/count follower is the count

@@ -116,6 +116,7 @@ typedef struct pex {
   size_t nth, capth;
   pcol_u64map th_of; /* class -> index in th (the source at hand's) */
   pcol_u64map tids;  /* the tids given so far (a tid names one thread trace-wide) */
+  pcol_u64map real;  /* every thread's tid label in the file: a made-up tid is none of them */
   int64_t next_tid;
   int absolute;
   int stacked; /* a selected sample has a stack */
@@ -405,8 +406,10 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
 
 /* Each thread's pid and tid: its pid label, else the source's made-up one
  * (its number); its tid (else thread_id) label unless another thread took
- * it, else the next tid free past every one given (so a tid names one
- * thread, as the importer and trace_processor name threads by it). */
+ * it, else the next tid from 1 that no thread of the file has as its label
+ * (x->real) and none was given (so a tid names one thread, as the importer
+ * and trace_processor name threads by it, and a made-up one takes no real
+ * thread's, a later source's either). */
 static int thread_ids(pex *x) {
   for (size_t k = 0; k < x->nth && !x->rc; k++) {
     pthr *t = &x->th[k];
@@ -417,11 +420,12 @@ static int thread_ids(pex *x) {
     uint32_t idx;
     int added = 0;
     if (t->tid >= 0 && pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
-    if (!added) {
-      do {
-        t->tid = x->next_tid++;
-        if (pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
-      } while (!added);
+    while (!added) {
+      t->tid = x->next_tid++;
+      int fresh = 0; /* no thread's label (the map takes it in: given now) */
+      if (pcol_u64map_get(&x->real, (uint64_t)t->tid, &idx, &fresh)) return oom(x);
+      if (!fresh) continue;
+      if (pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
     }
     if (t->tid >= x->next_tid) x->next_tid = t->tid + 1;
   }
@@ -649,6 +653,14 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
       (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
       (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
     return x->rc;
+  /* every thread's tid label, which a made-up tid must not take */
+  for (uint32_t k = 1; k <= x->ntcls && !x->rc; k++) {
+    int64_t tid = id_label(x, x->named[k], "tid"), v = tid >= 0 ? tid : id_label(x, x->named[k], "thread_id");
+    uint32_t idx;
+    int added;
+    if (v >= 0 && pcol_u64map_get(&x->real, (uint64_t)v, &idx, &added)) return oom(x);
+  }
+  if (x->rc) return x->rc;
   x->nstack = pcol_rows(f, PCOL_T_STACKS);
   x->nlines = x->fr.nlines;
   x->nloc = x->fr.nloc;
@@ -748,6 +760,7 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   pcol_hset_free(&x.sset);
   pcol_u64map_free(&x.th_of);
   pcol_u64map_free(&x.tids);
+  pcol_u64map_free(&x.real);
   pcol_buf_free(&x.sbytes);
   pcol_buf_free(&x.scratch);
   pcol_buf_free(&x.name);
