@@ -2425,7 +2425,9 @@ typedef struct pcol_export_options {
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value; v8: the
                                 * time each sample lasts (NULL: the source's default);
                                 * perun: the one value written (NULL: the selection's
-                                * default), bytes in the memory style, else kperf's */
+                                * default), bytes in the memory style, else kperf's;
+                                * perfetto: the StackSamples' primary weight where a
+                                * source has it (NULL: each source's default) */
   int timeline;                /* speedscope: the evented timeline; 1 always, -1 never,
                                 * 0 when it has at most PCOL_SPEEDSCOPE_TIMELINE_EVENTS */
   /* pprof (one Profile whose sample types are the union of the selected
@@ -2450,8 +2452,10 @@ typedef struct pcol_export_options {
    * profile was written empty (doc/mappings.md §10.1); speedscope: once,
    * when a value type has a negative amount and its profile is not written
    * (doc/mappings.md §5); perun: once, when negative amounts were left out
-   * (doc/mappings.md §3.2), naming how many samples; NULL: not called.
-   * The CLI prints it (pprof's, speedscope's and perun's as a warning). */
+   * (doc/mappings.md §3.2), naming how many samples; perfetto: once, naming
+   * the follower values not written for a negative amount (doc/mappings.md
+   * §17.1); NULL: not called.  The CLI prints it (pprof's, speedscope's,
+   * perun's and perfetto's as a warning). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;
@@ -2653,7 +2657,7 @@ typedef enum pcol_format {
   PCOL_FMT_CHROME,     /* Chrome trace events (their V8 CPU profiles); written by pcol_export */
   PCOL_FMT_TACHYON,    /* import only: CPython 3.15's sampling profiler binary ("TACH") */
   PCOL_FMT_JFR,        /* import only: JDK Flight Recorder recordings (.jfr) */
-  PCOL_FMT_PERFETTO    /* import only: Perfetto protobuf traces (their stack samples) */
+  PCOL_FMT_PERFETTO    /* Perfetto protobuf traces (their stack samples); written by pcol_export */
 } pcol_format;
 
 /* Guesses the format from the first bytes of a file. */
@@ -2894,8 +2898,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file 
                                                         pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
- * perun, collapsed, speedscope, firefox, otlp, v8 or chrome: Chrome trace
- * events, a V8 profile per thread of every source, doc/mappings.md §14.1)
+ * perun, collapsed, speedscope, firefox, otlp, v8, chrome: Chrome trace
+ * events, a V8 profile per thread of every source, doc/mappings.md §14.1;
+ * or perfetto: a Perfetto trace of StackSample packets, a sequence per
+ * source, doc/mappings.md §17.1)
  * under the budget of opt (NULL: defaults).  An export keeps each sample's
  * stack whole: a selection with hide, show, show_from or no_inlines (which
  * change stacks) is refused, EINVAL, nothing written ("--hide, --show,

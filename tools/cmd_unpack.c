@@ -5,14 +5,16 @@
 #include <string.h>
 
 const cli_opt opts_unpack[] = {
-    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8, chrome; or seconds: the end of the range, as in every command"},
+    {"to", 0, 1, "output format: rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8, chrome, perfetto; or seconds: the end of the range, as in every command"},
     {"format", 't', 1, "output format (the same as --to FORMAT, for when --to is the end of the range)"},
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox, v8, chrome: JSON text (also when -o "
                       "does not end in .gz)"},
     {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to firefox: the "
                     "samples' weight (default: each source's default value); --to v8 and --to chrome: the time each "
-                    "sample lasts (default: the source's default value, which must be a time); --to "
+                    "sample lasts (default: the source's default value, which must be a time); --to perfetto: the "
+                    "StackSamples' primary weight, the source's other values following it (default: each "
+                    "source's default value); --to "
                     "rprof: a time the lines are ticks of (perf's cpu-clock beside page-faults; a source "
                     "without it writes no line), or samples (or N naming samples/count): a line per counted "
                     "sample at its source's interval, 10 ms without one; another value is refused, "
@@ -84,9 +86,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
    * user's choice of output, not a fault of the input */
   if (fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_PERUN &&
       fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_SPEEDSCOPE && fmt != PCOL_FMT_FIREFOX &&
-      fmt != PCOL_FMT_OTLP && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME)
+      fmt != PCOL_FMT_OTLP && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME && fmt != PCOL_FMT_PERFETTO)
     return cli_usage_error(cmd->name, "cannot write format '%s'%s (rprof, pprof, perun, collapsed, "
-                           "speedscope, firefox, otlp, v8, chrome)", to,
+                           "speedscope, firefox, otlp, v8, chrome, perfetto)", to,
                            fmt == PCOL_FMT_PCOL      ? ": pcol pack or pcol merge writes pcol files"
                            : fmt == PCOL_FMT_UNKNOWN ? ""
                                                      : ": pcol reads it only");
@@ -95,9 +97,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   /* --hide, --show, --show-from, --no-inlines: refused by the export itself
    * (an export keeps each stack whole: pcol_export, exit 2) */
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME &&
-      fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PERUN) /* was silently ignored */
-    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof, perun, v8 and chrome "
-                           "only; %s",
+      fmt != PCOL_FMT_FIREFOX && fmt != PCOL_FMT_RPROF && fmt != PCOL_FMT_PERUN &&
+      fmt != PCOL_FMT_PERFETTO) /* was silently ignored */
+    return cli_usage_error(cmd->name, "--value applies to --to collapsed, firefox, rprof, perun, v8, chrome "
+                           "and perfetto only; %s",
                            fmt == PCOL_FMT_SPEEDSCOPE ? "speedscope output writes a profile of each "
                                                         "value type"
                            : fmt == PCOL_FMT_PPROF    ? "pprof output keeps every value type of the "
@@ -150,7 +153,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
    * selection's default (THE default rule); v8 and chrome the time each
    * sample lasts, firefox the weight (else each source's own default) */
   int one_value = fmt == PCOL_FMT_COLLAPSED || fmt == PCOL_FMT_RPROF || fmt == PCOL_FMT_PERUN;
-  if (one_value || ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_FIREFOX) && vname)) {
+  if (one_value ||
+      ((fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_FIREFOX || fmt == PCOL_FMT_PERFETTO) && vname)) {
     if ((rc = pcol_value_resolve(f, &sel, vname, &value, &err))) {
       pcol_close(f);
       return cli_fail(cmd->name, &err, rc);
@@ -165,7 +169,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
   }
   if (fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) eo.note = cli_export_note, eo.note_ctx = &nt; /* a time 0 in every sample */
-  if (fmt == PCOL_FMT_SPEEDSCOPE || fmt == PCOL_FMT_PERUN) /* negative amounts, not written */
+  if (fmt == PCOL_FMT_SPEEDSCOPE || fmt == PCOL_FMT_PERUN || fmt == PCOL_FMT_PERFETTO) /* negative amounts, not written */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
@@ -178,9 +182,11 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
   pcol_out o;
   /* a text format on standard output ends at a whole line when the budget
-   * refuses it, as a view's does (outbudget.c); pprof and otlp are binary:
-   * what fitted stays, a prefix of at most B bytes (doc/safety.md) */
-  if (!strcmp(out, "-") && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_OTLP && cli_budget_lines()) {
+   * refuses it, as a view's does (outbudget.c); pprof, otlp and perfetto
+   * are binary: what fitted stays, a prefix of at most B
+   * bytes (doc/safety.md) */
+  if (!strcmp(out, "-") && fmt != PCOL_FMT_PPROF && fmt != PCOL_FMT_OTLP && fmt != PCOL_FMT_PERFETTO &&
+      cli_budget_lines()) {
     pcol_close(f);
     return EXIT_IO;
   }

@@ -13,7 +13,7 @@ static const cli_command commands[] = {
      "the inputs replaces it (a warning says so unless a pcol file is rewritten).",
      opts_pack, cmd_pack},
     {"unpack", "pcol unpack FILE... --to FORMAT -o OUT",
-     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8 or chrome.",
+     "Convert a profile (pcol, or any format pcol reads) to rprof, pprof, perun, collapsed, speedscope, firefox, otlp, v8, chrome or perfetto.",
      "-o - writes to standard output.  pprof output is gzip-compressed unless\n"
      "--no-gzip is given.  --source, --from and --to select samples, as in every\n"
      "command: here --to names the output format, unless it is a number of seconds\n"

@@ -96,5 +96,9 @@ int pcol_export_chrome_opt(pcol_file *f, const pcol_select *sel, FILE *out, cons
                            pcol_error *err);
 int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                          const pcol_export_options *opt, pcol_error *err);
+/* A Perfetto protobuf trace of StackSample packets, a packet sequence per
+ * source (perfetto/perfetto_export.c, doc/mappings.md §17.1) */
+int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out,
+                             const pcol_export_options *opt, pcol_error *err);
 
 #endif

@@ -1086,6 +1086,7 @@ int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out
   case PCOL_FMT_OTLP: return pcol_export_otlp_opt(f, sel, out, opt, err);
   case PCOL_FMT_V8: return pcol_export_v8_opt(f, sel, out, opt, err);
   case PCOL_FMT_CHROME: return pcol_export_chrome_opt(f, sel, out, opt, err);
+  case PCOL_FMT_PERFETTO: return pcol_export_perfetto_opt(f, sel, out, opt, err);
   case PCOL_FMT_CLICKHOUSE:
     return pcol_error_set(err, PCOL_EINVAL, "clickhouse writes one stream per table: "
                           "use pcol_export_clickhouse");

@@ -36,6 +36,13 @@ static inline int pcol_str_i64(pcol_str s, int64_t *out) {
   return 0;
 }
 
+/* p[0..n) as valid UTF-8 in out (room for 3 n bytes): each byte that is
+ * not part of a valid sequence (pcol_utf8_len) becomes U+FFFD, as protobuf
+ * readers refuse strings of other bytes: THE repair rule of the exports
+ * that write protobuf strings (OTLP, Perfetto; utf8.c).  Returns the
+ * length. */
+size_t pcol_utf8_repair(const uint8_t *p, size_t n, char *out);
+
 static inline uint16_t pcol_rd16(const uint8_t *p) {
   return (uint16_t)(p[0] | (p[1] << 8));
 }

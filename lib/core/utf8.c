@@ -9,6 +9,7 @@
  * And THE text rule (pcol_text_char): how a string people read is written
  * (the CLI's text views and messages, the notes of pcol_inputs_expand). */
 #include "pcol.h"
+#include "bytes.h"
 #include <string.h>
 
 size_t pcol_utf8_len(const char *s, size_t n) {
@@ -82,4 +83,24 @@ size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, char *out) {
   }
   *i += m;
   return k;
+}
+
+/* THE repair rule of strings from a file written where UTF-8 is required
+ * (protobuf strings: the OTLP and Perfetto exports; bytes.h). */
+size_t pcol_utf8_repair(const uint8_t *p, size_t n, char *out) {
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    uint8_t c = p[i];
+    size_t len = c < 0x80 ? 1 : pcol_utf8_len((const char *)p + i, n - i);
+    if (len) {
+      memcpy(out + o, p + i, len);
+      o += len;
+      i += len;
+    } else {
+      memcpy(out + o, "\xef\xbf\xbd", 3); /* U+FFFD */
+      o += 3;
+      i++;
+    }
+  }
+  return o;
 }

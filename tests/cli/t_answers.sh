@@ -134,7 +134,7 @@ awk -F, 'NR > 1 && ($3 != "0.0000" || $6 != "0.0000") {bad = 1} END {exit bad}' 
 
 # --value is refused where an exporter would ignore it
 for t in pprof speedscope otlp; do
-  expect 2 "value applies to --to collapsed, firefox, rprof, perun, v8 and chrome only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
+  expect 2 "value applies to --to collapsed, firefox, rprof, perun, v8, chrome and perfetto only" "$PCOL" unpack $rp --to $t --value samples -o "$tmp/x"
 done
 # (and says what each keeps: speedscope a profile of
 # each type; Rprof takes a time, its lines are ticks of it: review 13 m3,

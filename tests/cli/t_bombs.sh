@@ -86,7 +86,8 @@ expect 3 "r16.pcol: firefox export: the output would be larger than the output b
   "${cap[@]}" "$PCOL" unpack --to firefox "$tmp/r16.pcol" -o "$tmp/r16.json"
 [ -e "$tmp/r16.json" ] && fail "firefox: an output was written for a refused export"
 # so do the V8 and Chrome trace exports (at least two numbers a sample)
-for to in v8 chrome; do
+# and the Perfetto one (at least 16 bytes a sample's packet)
+for to in v8 chrome perfetto; do
   expect 3 "r16.pcol: $to export: the output would be larger than the output budget" \
     "${cap[@]}" "$PCOL" unpack --to $to "$tmp/r16.pcol" -o "$tmp/r16.$to.json"
   [ -e "$tmp/r16.$to.json" ] && fail "$to: an output was written for a refused export"

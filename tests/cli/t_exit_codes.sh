@@ -178,7 +178,7 @@ expect 2 "cat bad format" -- $PCOL cat "$good" --table samples --format xml
 expect 2 "cat bad limit" -- $PCOL cat "$good" --table samples --limit lots
 expect 2 "unpack unknown format" -- $PCOL unpack "$good" --to nope -o "$tmp/x"
 # a format pcol reads but does not write is the user's choice, not the input's fault
-for t in perfetto perf jfr pcol; do
+for t in tachyon perf jfr pcol; do
   expect 2 "unpack --to $t" -- $PCOL unpack "$good" --to $t -o "$tmp/x"
   $PCOL unpack "$good" --to $t -o "$tmp/x" 2>&1 | grep -q "cannot write format '$t'.*(rprof, pprof" ||
     fail "unpack --to $t: the message names neither the format nor the ones written"

@@ -162,7 +162,7 @@ if [ -w /dev/full ]; then
   $PCOL pack "$tmp/s.txt" -o "$tmp/s.pcol" || fail "pack s.txt"
   for c in "top" "fold" "cat --table samples" "flame -o /dev/full" "unpack --to collapsed -o /dev/full" \
            "unpack --to perun -o /dev/full" "unpack --to speedscope -o /dev/full" "unpack --to rprof -o /dev/full" \
-           "unpack --to pprof -o /dev/full"; do
+           "unpack --to pprof -o /dev/full" "unpack --to perfetto -o /dev/full"; do
     set -- $c
     cmd=$1; shift
     $PCOL $cmd "$tmp/s.pcol" "$@" >/dev/full 2>"$tmp/err"; rc=$?

@@ -62,6 +62,9 @@ $PCOL graph "$tmp/amp.pb.gz" --format callgrind --max-output 100000 -o "$tmp/amp
 # speedscope and pprof name the function once: no amplification
 $PCOL unpack "$tmp/amp.pb.gz" --to speedscope -o "$tmp/out.json" || fail "speedscope of the amplifier"
 $PCOL unpack "$tmp/amp.pb.gz" --to pprof -o "$tmp/out.pb.gz" || fail "pprof of the amplifier"
+# perfetto interns the name once on its sequence: no amplification either
+$PCOL unpack "$tmp/amp.pb.gz" --to perfetto -o "$tmp/out.pftrace" || fail "perfetto of the amplifier"
+[ "$(stat -c %s "$tmp/out.pftrace")" -lt 1000000 ] || fail "perfetto of the amplifier: $(stat -c %s "$tmp/out.pftrace") bytes"
 # ... but an Rprof line-profiling function is a speedscope frame per
 # (function, line) (pcolLine), each writing its name and file: a 4 KiB name
 # at 600 lines is 2.5 MB of frames, written after the profiles.  The

@@ -44,8 +44,8 @@ DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Colla
        "v8": "V8 .cpuprofile", "perf": "perf script", "speedscope": "speedscope (import)",
        "firefox": "Firefox Profiler", "otlp": "OpenTelemetry profiles", "jfr": "JDK Flight Recorder", "chrome": "Chrome trace",
        "tachyon": "Tachyon", "perfetto": "Perfetto"}
-EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8", "chrome"]
-SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed"}
+EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8", "chrome", "perfetto"]
+SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed", "perfetto"}
 failures = []
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every export reads back (issue 27): for every regular file of the shared
 # test data that pcol packs, and every export format that pcol also reads
-# (rprof, pprof, perun, collapsed, speedscope, firefox, otlp, chrome), `pcol unpack`
+# (rprof, pprof, perun, collapsed, speedscope, firefox, otlp, chrome, perfetto), `pcol unpack`
 # either writes a file that `pcol pack` reads, or refuses with exit 1 (exit
 # 3 for an output past its budget), a message and no file.  An export that exits 0 with a file pack refuses is a
 # failure.  An empty export (no stack has a value: a collapsed file with no
@@ -23,7 +23,7 @@ one() { # one input file: pack it, then every export and its read back
   d=$W/$b
   mkdir -p "$d"
   "$PCOL" pack "$f" -o "$d/in.pcol" >/dev/null 2>&1 || { rm -rf "$d"; echo "refused-input $b"; return 0; }
-  for fmt in rprof pprof perun collapsed speedscope firefox otlp chrome; do
+  for fmt in rprof pprof perun collapsed speedscope firefox otlp chrome perfetto; do
     out=$d/out.$fmt
     "$PCOL" unpack "$d/in.pcol" --to $fmt -o "$out" >/dev/null 2>"$d/err"; rc=$?
     if [ $rc != 0 ]; then

@@ -38,11 +38,6 @@ int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsi
 int pcol_otlp_zstd_frame(const uint8_t *p, size_t n);
 /* pcol_otlp_binary_byte: convert.h (detect.c's too) */
 
-/* p[0..n) as UTF-8 in out (room for 3 n bytes): each byte that is not
- * part of a valid sequence becomes U+FFFD (OTLP's strings are UTF-8;
- * protobuf readers refuse others).  Returns the length. */
-size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out);
-
 /* Imports one binary message (msg: its 1-based number, for messages;
  * opt: the import's; ud: the caller's, as given to the reader). */
 typedef int (*pcol_otlp_message_fn)(pcol_builder *b, const uint8_t *p, size_t n,

@@ -102,7 +102,7 @@ static int32_t str_bytes(ex *x, const char *p, size_t n) {
   if (n == 0 || x->rc) return 0;
   /* as valid UTF-8 (deduplicated after the repair) */
   if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return oom(x), 0;
-  n = pcol_otlp_utf8((const uint8_t *)p, n, (char *)x->scratch.data);
+  n = pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data);
   p = (const char *)x->scratch.data;
   bkey k = {p, n};
   uint64_t h = pcol_hash_bytes(p, n, 11);
@@ -470,7 +470,7 @@ static int meta_num(ex *x, uint32_t src, const char *key, int64_t *v) {
 static char *cstr(ex *x, pcol_str s) {
   if (s.len > SIZE_MAX / 3 - 1) return oom(x), NULL;
   char *c = xalloc(x, 3 * s.len + 1);
-  if (c && s.len) pcol_otlp_utf8((const uint8_t *)s.ptr, s.len, c);
+  if (c && s.len) pcol_utf8_repair((const uint8_t *)s.ptr, s.len, c);
   return c;
 }
 

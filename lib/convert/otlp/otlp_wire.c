@@ -22,24 +22,6 @@ int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsi
   return r || f.field == 0 ? -1 : 0;
 }
 
-size_t pcol_otlp_utf8(const uint8_t *p, size_t n, char *out) {
-  size_t o = 0;
-  for (size_t i = 0; i < n;) {
-    uint8_t c = p[i];
-    size_t len = c < 0x80 ? 1 : pcol_utf8_len((const char *)p + i, n - i);
-    if (len) {
-      memcpy(out + o, p + i, len);
-      o += len;
-      i += len;
-    } else {
-      memcpy(out + o, "\xef\xbf\xbd", 3); /* U+FFFD */
-      o += 3;
-      i++;
-    }
-  }
-  return o;
-}
-
 /* 1 when p[0..n) (a head: the last field may be cut off) starts like a
  * ProfilesData / ExportProfilesServiceRequest: only fields 1 and 2, both
  * messages, and the first one's content looks like ResourceProfiles

@@ -858,9 +858,9 @@ static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, ui
   pcol_mapping_row mr = {0};
   if (n && (rc = pcol_b_string(x->b, p, n, &mr.filename, x->err))) return rc;
   if (bid.n) { /* the raw build id, as hex */
-    char hex[2 * 64 + 1];
+    char hex[2 * 256 + 1]; /* (a Go build id is 80-odd bytes: 64 cut it) */
     size_t k = 0;
-    for (size_t j = 0; j < bid.n && j < 64; j++) k += (size_t)snprintf(hex + k, sizeof hex - k, "%02x", bid.p[j]);
+    for (size_t j = 0; j < bid.n && j < 256; j++) k += (size_t)snprintf(hex + k, sizeof hex - k, "%02x", bid.p[j]);
     if ((rc = pcol_b_string(x->b, hex, k, &mr.build_id, x->err))) return rc;
   }
   return pcol_b_mapping(x->b, &mr, 1, out, x->err);
@@ -1398,9 +1398,24 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
   v[1] = weight_of(x, pw, primary.mult, &over);
   for (uint32_t k = 0; k < nf; k++) v[2 + k] = weight_of(x, k < wc.n ? fw[k] : 0, fd[k].mult, &over);
   if (over) return bad(x, "stack_sample: a weight times its unit_multiplier is past 2^63");
+  /* a descriptor named "samples" in count (as pcol's export writes a
+   * sample that stands for several, pprof's): the sample's count, in
+   * place of 1, not a value of its own; the first such one */
+  for (uint32_t k = 0; k < sp.nvals; k++) {
+    const cdesc *d = &sp.vals[k];
+    int count = d->unit_str.p ? d->unit_str.n == 5 && !memcmp(d->unit_str.p, "count", 5)
+                              : !strcmp(d->unit, PCOL_UNIT_COUNT);
+    if (!count || d->name.n != strlen(PCOL_VT_SAMPLES) || memcmp(d->name.p, PCOL_VT_SAMPLES, d->name.n)) continue;
+    v[0] = v[1 + k];
+    memmove(&sp.vals[k], &sp.vals[k + 1], (sp.nvals - k - 1) * sizeof sp.vals[0]);
+    memmove(&v[1 + k], &v[2 + k], (sp.nvals - k - 1) * sizeof v[0]);
+    sp.nvals--;
+    sp.dflt = k == 0 ? 0 : 1; /* the count the default when it was the primary */
+    break;
+  }
   uint32_t src, ls;
   if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
-  return add_row(x, src, t, 0, stack, ls, v, 2 + nf);
+  return add_row(x, src, t, 0, stack, ls, v, 1 + sp.nvals);
 }
 
 /* PerfSampleDefaults.timebase: name and unit as trace_processor names

@@ -1,0 +1,772 @@
+/* perfetto_export.c — pcol samples as a Perfetto protobuf trace of
+ * StackSample packets (TracePacket field 135), which the Perfetto UI
+ * (ui.perfetto.dev) and trace_processor open: the samples on their
+ * threads' tracks and in the flame graph; doc/mappings.md §17.1.
+ *
+ *   Trace { packet* }, each TracePacket written as soon as it is made:
+ *   - a ClockSnapshot (BOOTTIME = REALTIME) when every written source has
+ *     a wall-clock start: the timestamps are then ns since 1970;
+ *   - per source with selected samples, a packet sequence of its own
+ *     (trusted_packet_sequence_id 2, 3, ...; trace_processor makes a
+ *     profiler session per sequence): its first packet clears the
+ *     incremental state and holds the StackSampleDefaults (source: the
+ *     source's name, numbered when two are alike; the primary descriptor:
+ *     the written value, else the source's default; followers: its other
+ *     values), then a TrackDescriptor per process and thread of its
+ *     samples (names: process_name / the thread-name rule, else the
+ *     source's name), then a packet per sample: its timestamp, its
+ *     interned data not yet on the sequence (function names, source
+ *     paths, mapping paths, build ids, mappings, frames, the callstack),
+ *     and the StackSample (task_context pid/tid, callstack_iid,
+ *     primary_weight, follower_weights);
+ *   - a last ClockSnapshot at the latest source's end, so that the trace
+ *     lasts what the sources say (no range selected).
+ *
+ * Frames: a located line (its inline chain outermost first) is a Frame of
+ * its function's name as pcol prints it (frames.h), its file and line, in
+ * its location's mapping at its address (mapping 0: trace_processor's
+ * dummy mapping of named frames); an unsymbolized location is a Frame of
+ * no name in its mapping.  Iids: a frame's is its line row + 1 (an
+ * unsymbolized location's past the lines), a callstack's its pcol stack
+ * id, a mapping's its pcol id, a string's its place in the export's table
+ * of strings (by content, after the UTF-8 repair): an entry is written on
+ * a sequence the first time a sample there needs it (a stamp per entry
+ * says which sequence has it).  Memory: the stamps, the strings and one
+ * packet; no sample is held.
+ */
+#include "convert.h"
+#include "pb_wire.h"
+#include "keys.h"    /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, ... */
+#include "bytes.h"   /* pcol_utf8_repair, pcol_str_is */
+#include "buf.h"     /* pcol_buf */
+#include "error.h"   /* pcol_oom */
+#include "hash.h"    /* pcol_hset, pcol_u64map */
+#include "columns.h" /* pcol_column_req, pcol_columns */
+#include "frames.h"  /* pcol_frames, pcol_stack_locations, pcol_frame_line_name */
+#include "select.h"  /* pcol_select_check, pcol_select_count */
+#include "stream.h"  /* pcol_budget */
+#include "count.h"   /* pcol_rtime, pcol_count_types, pcol_source_default_types */
+#include "xvalues.h" /* pcol_xvalues, pcol_xvalue */
+#include "lasts.h"   /* pcol_thread_classes, pcol_thread_name_sets, pcol_thread_name, pcol_label_get */
+#include "wall.h"    /* pcol_wall: THE start rule */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* TracePacket's fields */
+enum {
+  TP_TIMESTAMP = 8, TP_SEQ_ID = 10, TP_INTERNED = 12, TP_FLAGS = 13, TP_CLOCKS = 6, TP_TRACK = 60,
+  TP_DEFAULTS = 59, TP_STACK_SAMPLE = 135, TP_FIRST_ON_SEQ = 87
+};
+/* InternedData's */
+enum { I_FN = 5, I_FRAMES = 6, I_STACKS = 7, I_BUILD_IDS = 16, I_MAP_PATHS = 17, I_SRC_PATHS = 18, I_MAPS = 19 };
+#define NS_STR 4 /* string namespaces: function names, source paths, mapping paths, build ids */
+static const unsigned ns_field[NS_STR] = {I_FN, I_SRC_PATHS, I_MAP_PATHS, I_BUILD_IDS};
+#define CLOCK_REALTIME_ID 1
+#define CLOCK_BOOTTIME_ID 6
+#define MAX_VALUES 7 /* the primary and 6 followers (the importer reads that many) */
+
+typedef struct pstr {
+  size_t off, len;              /* in x->sbytes */
+  uint32_t stamp[NS_STR];       /* the sequence that has it in each namespace */
+} pstr;
+
+typedef struct pthr {
+  uint32_t cls;  /* its thread class (THE thread rule) */
+  uint32_t ls;   /* the label set naming it (THE thread-name rule; class 0: its first) */
+  int64_t pid, tid;
+} pthr;
+
+typedef struct pex {
+  pcol_file *f;
+  pcol_error *err;
+  pcol_budget *bud;
+  int rc;
+  uint64_t wrote;
+  pcol_frames fr;
+  pcol_view s_time, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid;
+  pcol_rtime rt;
+  pcol_xvalues xv;
+  uint32_t *cvt;
+  uint32_t *tcls, ntcls, *named;
+  uint32_t seq; /* the sequence at hand */
+  uint32_t *st_stack, *st_frame, *st_map;
+  uint64_t nstack, nlines, nloc;
+  /* strings by content */
+  pcol_hset sset;
+  pcol_buf sbytes;
+  pstr *strs;
+  size_t nstr, capstr;
+  pcol_buf scratch, name;
+  uint32_t *locs;
+  size_t nlocs, caplocs;
+  /* the packet being made: the interned data, the StackSample, the packet */
+  pcol_buf in, ss, pkt, sub;
+  /* the source at hand */
+  uint32_t src;
+  int64_t base; /* ns added to its times */
+  size_t nv;
+  pcol_xtype vals[MAX_VALUES];
+  uint8_t neg[MAX_VALUES];
+  uint64_t neg_row[MAX_VALUES];
+  int64_t neg_v[MAX_VALUES];
+  pthr *th;
+  size_t nth, capth;
+  pcol_u64map th_of; /* class -> index in th (the source at hand's) */
+  pcol_u64map tids;  /* the tids given so far (a tid names one thread trace-wide) */
+  pcol_u64map real;  /* every thread's tid label in the file: a made-up tid is none of them */
+  int64_t next_tid;
+  int absolute;
+  int stacked; /* a selected sample has a stack */
+  char note[600];
+} pex;
+
+static int oom(pex *x) { return x->rc = pcol_oom(x->err); }
+
+/* ------------------------------------------------------------ protobuf */
+static int pb_varint(pcol_buf *b, uint64_t v) {
+  uint8_t t[10];
+  return pcol_buf_append(b, t, pcol_pb_put_varint(t, v));
+}
+static int pb_uint(pcol_buf *b, unsigned field, uint64_t v) {
+  return pb_varint(b, (uint64_t)field << 3) || pb_varint(b, v);
+}
+static int pb_bytes(pcol_buf *b, unsigned field, const void *p, size_t n) {
+  return pb_varint(b, (uint64_t)field << 3 | 2) || pb_varint(b, n) || (n && pcol_buf_append(b, p, n));
+}
+/* a string from the input: valid UTF-8 (THE repair rule, bytes.h) */
+static int pb_str(pex *x, pcol_buf *b, unsigned field, const char *p, size_t n) {
+  if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return 1;
+  n = n ? pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data) : 0;
+  return pb_bytes(b, field, x->scratch.data, n);
+}
+
+/* The packet in x->pkt as a Trace's packet, to the output. */
+static int put_packet(pex *x) {
+  uint8_t h[12];
+  size_t n = pcol_pb_put_varint(h, 1 << 3 | 2);
+  n += pcol_pb_put_varint(h + n, x->pkt.len);
+  FILE *fp = x->bud->fp;
+  if (fwrite(h, 1, n, fp) != n || (x->pkt.len && fwrite(x->pkt.data, 1, x->pkt.len, fp) != x->pkt.len))
+    return x->rc = pcol_write_error(x->err, errno, "perfetto export");
+  x->wrote += n + x->pkt.len;
+  x->pkt.len = 0;
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ interning */
+typedef struct skey {
+  const char *p;
+  size_t n;
+} skey;
+static int str_eq(const void *ctx, uint32_t id, const void *key) {
+  const pex *x = ctx;
+  const skey *k = key;
+  const pstr *s = &x->strs[id - 1];
+  return s->len == k->n && !memcmp(x->sbytes.data + s->off, k->p, k->n);
+}
+/* The iid of string p[0..n) in namespace ns (a name or path repaired as
+ * UTF-8; a build id's raw bytes as they are), written into x->in when the
+ * sequence does not have it yet; 0 for "" (no name). */
+static uint64_t str_iid(pex *x, int ns, const char *p, size_t n) {
+  if (!n || x->rc) return 0;
+  if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return oom(x), 0;
+  if (ns == 3) memcpy(x->scratch.data, p, n);
+  else n = pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data);
+  skey k = {(const char *)x->scratch.data, n};
+  uint64_t h = pcol_hash_bytes(k.p, n, 0x7066);
+  uint32_t id = pcol_hset_find(&x->sset, h, str_eq, x, &k);
+  if (!id) {
+    if (x->nstr >= UINT32_MAX - 1) return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: too many strings"), 0;
+    if (PCOL_GROW(x->strs, x->nstr, x->capstr)) return oom(x), 0;
+    pstr *s = &x->strs[x->nstr];
+    memset(s, 0, sizeof *s);
+    s->off = x->sbytes.len, s->len = n;
+    if (pcol_buf_append(&x->sbytes, k.p, n)) return oom(x), 0;
+    id = (uint32_t)++x->nstr;
+    if (pcol_hset_insert(&x->sset, h, id)) return oom(x), 0;
+    if ((x->rc = pcol_budget_hold(x->bud, n + sizeof *s + 16, x->err))) return 0;
+  }
+  pstr *s = &x->strs[id - 1];
+  if (s->stamp[ns] != x->seq) {
+    s->stamp[ns] = x->seq;
+    /* InternedString { iid = 1, str = 2 } */
+    x->sub.len = 0;
+    if (pb_uint(&x->sub, 1, id) || pb_bytes(&x->sub, 2, x->sbytes.data + s->off, s->len) ||
+        pb_bytes(&x->in, ns_field[ns], x->sub.data, x->sub.len))
+      return oom(x), 0;
+  }
+  return id;
+}
+static uint64_t str_sid(pex *x, int ns, uint32_t sid) {
+  pcol_str s = {0};
+  if (!sid || x->rc) return 0;
+  if ((x->rc = pcol_string(x->f, sid, &s, x->err))) return 0;
+  return s.ptr ? str_iid(x, ns, s.ptr, s.len) : 0;
+}
+
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Mapping m (1..): written when the sequence does not have it; its iid. */
+static uint64_t mapping_iid(pex *x, uint32_t m) {
+  if (!m || x->rc) return 0;
+  if (x->st_map[m] == x->seq) return m;
+  x->st_map[m] = x->seq;
+  uint64_t path = str_sid(x, 2, pcol_view_u32(&x->map_file, m - 1)), bid = 0;
+  pcol_str b = {0};
+  if (!x->rc && (x->rc = pcol_string(x->f, pcol_view_u32(&x->map_bid, m - 1), &b, x->err))) return 0;
+  if (b.ptr && b.len) {
+    /* pcol keeps a build id as hex; Perfetto's are the raw bytes (the
+     * importer writes them as hex again); another string as it is */
+    uint8_t raw[256];
+    size_t k = 0;
+    int hex = b.len % 2 == 0 && b.len / 2 <= sizeof raw;
+    for (size_t i = 0; hex && i < b.len; i += 2) {
+      int hi = hexval(b.ptr[i]), lo = hexval(b.ptr[i + 1]);
+      if (hi < 0 || lo < 0) hex = 0;
+      else raw[k++] = (uint8_t)(hi << 4 | lo);
+    }
+    bid = hex ? str_iid(x, 3, (const char *)raw, k) : str_iid(x, 3, b.ptr, b.len);
+  }
+  if (x->rc) return 0;
+  /* Mapping { iid = 1, build_id = 2, path_string_ids = 7 } */
+  x->sub.len = 0;
+  if (pb_uint(&x->sub, 1, m) || (bid && pb_uint(&x->sub, 2, bid)) || (path && pb_uint(&x->sub, 7, path)) ||
+      pb_bytes(&x->in, I_MAPS, x->sub.data, x->sub.len))
+    return oom(x), 0;
+  return m;
+}
+
+/* The frame of line row li (symbolized) or of unsymbolized location loc
+ * (li == UINT64_MAX); its iid. */
+static uint64_t frame_iid(pex *x, uint32_t loc, uint64_t li) {
+  uint64_t iid = li == UINT64_MAX ? 1 + x->nlines + loc : 1 + li;
+  if (x->st_frame[iid] == x->seq || x->rc) return iid;
+  x->st_frame[iid] = x->seq;
+  uint64_t fn = 0, path = 0, map = mapping_iid(x, pcol_frames_mapping(&x->fr, loc));
+  int64_t line = 0;
+  if (li != UINT64_MAX) {
+    pcol_str name;
+    int by_fn;
+    if ((x->rc = pcol_frame_line_name(&x->fr, li, &x->name, &name, &by_fn, x->err))) return 0;
+    fn = str_iid(x, 0, name.ptr, name.ptr ? name.len : 0);
+    uint32_t f = pcol_frames_fn(&x->fr, li);
+    if (f) path = str_sid(x, 1, pcol_view_u32(&x->fn_file, f - 1));
+    line = pcol_view_i64(&x->ln_line, li);
+  }
+  if (x->rc) return 0;
+  /* Frame { iid = 1, function_name_id = 2, mapping_id = 3, rel_pc = 4,
+   * source_path_iid = 5, line_number = 6 } */
+  uint64_t addr = pcol_view_u64(&x->fr.loc_addr, loc - 1);
+  x->sub.len = 0;
+  if (pb_uint(&x->sub, 1, iid) || (fn && pb_uint(&x->sub, 2, fn)) || (map && pb_uint(&x->sub, 3, map)) ||
+      (addr && pb_uint(&x->sub, 4, addr)) || (path && pb_uint(&x->sub, 5, path)) ||
+      (line > 0 && line <= UINT32_MAX && pb_uint(&x->sub, 6, (uint64_t)line)) ||
+      pb_bytes(&x->in, I_FRAMES, x->sub.data, x->sub.len))
+    return oom(x), 0;
+  return iid;
+}
+
+/* Stack sid's callstack (frames outermost first); its iid, 0 when it has
+ * no frame. */
+static uint64_t stack_iid(pex *x, uint32_t sid) {
+  if (!sid || x->rc) return 0;
+  if (sid > x->nstack) return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "stack id %u is out of range", sid), 0;
+  if (x->st_stack[sid] == x->seq) return sid;
+  if ((x->rc = pcol_stack_locations(x->f, sid, &x->locs, &x->nlocs, &x->caplocs, x->err))) return 0;
+  pcol_buf ids = {0}; /* the frames' iids */
+  for (size_t i = x->nlocs; i-- > 0 && !x->rc;) {
+    uint32_t loc = x->locs[i];
+    if (!loc || loc > x->nloc) continue;
+    uint64_t lo, hi;
+    pcol_frames_lines(&x->fr, loc, &lo, &hi);
+    if (lo == hi) {
+      uint64_t id = frame_iid(x, loc, UINT64_MAX);
+      if (!x->rc && PCOL_BUF_PUSH(&ids, uint64_t, id)) oom(x);
+    }
+    for (uint64_t l = hi; l-- > lo && !x->rc;) {
+      uint64_t id = frame_iid(x, loc, l);
+      if (!x->rc && PCOL_BUF_PUSH(&ids, uint64_t, id)) oom(x);
+    }
+  }
+  size_t n = ids.len / sizeof(uint64_t);
+  if (!x->rc && n) {
+    /* Callstack { iid = 1, frame_ids = 2 (unpacked, as declared) } */
+    pcol_buf cs = {0};
+    const uint64_t *v = (const uint64_t *)(const void *)ids.data;
+    int bad = pb_uint(&cs, 1, sid);
+    for (size_t i = 0; i < n && !bad; i++) bad = pb_uint(&cs, 2, v[i]);
+    if (bad || pb_bytes(&x->in, I_STACKS, cs.data, cs.len)) oom(x);
+    pcol_buf_free(&cs);
+    x->st_stack[sid] = x->seq;
+  }
+  pcol_buf_free(&ids);
+  return x->rc || !n ? 0 : sid;
+}
+
+/* ------------------------------------------------------------ values */
+/* Perfetto's unit of a pcol unit: StackSample.Unit, else 0 (unit_str) */
+static unsigned unit_enum(pcol_str u) {
+  static const struct { const char *s; unsigned e; } m[] = {
+      {"nanoseconds", 1}, {"cycles", 2}, {"instructions", 3}, {"bytes", 4}, {"page_faults", 5},
+      {"cache_misses", 6}, {"cache_references", 7}, {"branch_misses", 8}, {"count", 9}};
+  for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+    if (pcol_str_is(u, m[i].s)) return m[i].e;
+  return 0;
+}
+/* CounterDescriptor { name = 2, unit = 3 | unit_str = 4 } into b */
+static int descriptor(pex *x, pcol_buf *b, unsigned field, const pcol_xtype *t) {
+  pcol_buf d = {0};
+  unsigned e = unit_enum(t->unit);
+  int bad = pb_str(x, &d, 2, t->type.ptr ? t->type.ptr : "", t->type.ptr ? t->type.len : 0) ||
+            (e ? pb_uint(&d, 3, e) : t->unit.ptr && t->unit.len && pb_str(x, &d, 4, t->unit.ptr, t->unit.len)) ||
+            pb_bytes(b, field, d.data, d.len);
+  pcol_buf_free(&d);
+  return bad ? oom(x) : PCOL_OK;
+}
+
+/* The source's values written: the primary (opt's value when the source
+ * has it, else its default: THE default rule), then the others (levels,
+ * which a sample does not add up, left out; at most MAX_VALUES). */
+static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
+  pcol_xtype all[64 + PCOL_XV_MAX];
+  size_t n = 0;
+  int derived = 0;
+  if ((x->rc = pcol_xvalues_source(&x->xv, s, all, sizeof all / sizeof all[0], &n, &derived, x->err))) return x->rc;
+  uint32_t dflt = 0;
+  if ((x->rc = pcol_source_default_types(x->f, s, s, &dflt, x->err))) return x->rc;
+  if (!dflt && x->cvt[s]) dflt = x->cvt[s]; /* the count is pprof's samples/count */
+  uint32_t want = opt && opt->value ? opt->value->vt_id : dflt;
+  if (opt && opt->value && !want && x->cvt[s]) want = x->cvt[s];
+  size_t p = SIZE_MAX;
+  for (size_t k = 0; k < n && p == SIZE_MAX; k++)
+    if (!all[k].level && all[k].vt == want) p = k;
+  for (size_t k = 0; k < n && p == SIZE_MAX; k++)
+    if (!all[k].level && all[k].vt == dflt) p = k;
+  for (size_t k = 0; k < n && p == SIZE_MAX; k++)
+    if (!all[k].level) p = k;
+  x->nv = 0;
+  if (p != SIZE_MAX) x->vals[x->nv++] = all[p];
+  for (size_t k = 0; k < n && x->nv < MAX_VALUES; k++)
+    if (k != p && !all[k].level) x->vals[x->nv++] = all[k];
+  if (!x->nv) /* no value type: the count */
+    x->vals[x->nv++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1},
+                                    {PCOL_UNIT_COUNT, sizeof PCOL_UNIT_COUNT - 1}};
+  return PCOL_OK;
+}
+
+static int value_of(pex *x, uint64_t row, size_t k, int64_t num, int64_t den, int64_t *v) {
+  *v = 0;
+  if ((x->rc = pcol_xvalue(&x->xv, x->cvt, row, x->vals[k].vt, v, x->err))) return x->rc;
+  *v = pcol_scale(*v, num, den);
+  return PCOL_OK;
+}
+
+/* ------------------------------------------------------------ threads */
+static int ls_class(pex *x, uint32_t ls) {
+  return ls <= pcol_rows(x->f, PCOL_T_LABELSETS) ? (int)x->tcls[ls] : 0;
+}
+
+/* the pid (tid) label of label set ls as Perfetto holds it (0 .. 2^31 - 1),
+ * else -1 */
+static int64_t id_label(pex *x, uint32_t ls, const char *key) {
+  uint32_t sv = 0;
+  int64_t v = PCOL_NA_I64;
+  pcol_str s = {0};
+  if (!x->rc && ls) x->rc = pcol_label_get(x->f, ls, key, &sv, &v, x->err);
+  /* a string of digits too (the Firefox Profiler's pids are strings) */
+  if (!x->rc && sv && !(x->rc = pcol_string(x->f, sv, &s, x->err)) && pcol_str_i64(s, &v)) v = PCOL_NA_I64;
+  return !x->rc && v != PCOL_NA_I64 && v >= 0 && v <= INT32_MAX ? v : -1;
+}
+
+/* First pass over a source's rows: its threads, and which values have a
+ * negative amount. */
+static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pex *x = ctx;
+  for (size_t k = 0; k < x->nv; k++) {
+    int64_t v;
+    if (value_of(x, row, k, num, den, &v)) return x->rc;
+    if (v < 0 && !x->neg[k]) x->neg[k] = 1, x->neg_row[k] = row, x->neg_v[k] = v;
+  }
+  uint32_t ls = pcol_view_u32(&x->s_ls, row), cls = (uint32_t)ls_class(x, ls), idx;
+  int added;
+  if (pcol_u64map_get(&x->th_of, cls, &idx, &added)) return oom(x);
+  if (!added) return PCOL_OK;
+  if (PCOL_GROW(x->th, x->nth, x->capth)) return oom(x);
+  pthr *t = &x->th[x->nth++];
+  memset(t, 0, sizeof *t);
+  t->cls = cls;
+  t->ls = cls && x->named[cls] ? x->named[cls] : ls;
+  return x->rc = pcol_budget_hold(x->bud, sizeof *t + 16, x->err);
+}
+
+/* Each thread's pid and tid: its pid label, else the source's made-up one
+ * (its number); its tid (else thread_id) label unless another thread took
+ * it, else the next tid from 1 that no thread of the file has as its label
+ * (x->real) and none was given (so a tid names one thread, as the importer
+ * and trace_processor name threads by it, and a made-up one takes no real
+ * thread's, a later source's either). */
+static int thread_ids(pex *x) {
+  for (size_t k = 0; k < x->nth && !x->rc; k++) {
+    pthr *t = &x->th[k];
+    t->pid = id_label(x, t->ls, "pid");
+    t->tid = id_label(x, t->ls, "tid");
+    if (t->tid < 0) t->tid = id_label(x, t->ls, "thread_id");
+    if (t->pid < 0) t->pid = x->src;
+    uint32_t idx;
+    int added = 0;
+    if (t->tid >= 0 && pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
+    while (!added) {
+      t->tid = x->next_tid++;
+      int fresh = 0; /* no thread's label (the map takes it in: given now) */
+      if (pcol_u64map_get(&x->real, (uint64_t)t->tid, &idx, &fresh)) return oom(x);
+      if (!fresh) continue;
+      if (pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
+    }
+    if (t->tid >= x->next_tid) x->next_tid = t->tid + 1;
+  }
+  return x->rc;
+}
+
+/* The TrackDescriptors of the source's processes (once each) and threads. */
+static int tracks(pex *x, int64_t ts) {
+  pcol_u64map procs = {0};
+  pcol_buf d = {0}, e = {0};
+  pcol_str uri = {0};
+  int rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, x->src - 1), &uri, x->err);
+  if (rc) return x->rc = rc;
+  if (!uri.ptr) uri = (pcol_str){"pcol", 4};
+  for (size_t k = 0; k < x->nth && !x->rc; k++) {
+    const pthr *t = &x->th[k];
+    uint32_t idx, sv = 0;
+    int added;
+    int64_t nv;
+    if (pcol_u64map_get(&procs, (uint64_t)t->pid, &idx, &added)) {
+      oom(x);
+      break;
+    }
+    for (int thread = added ? 0 : 1; thread < 2 && !x->rc; thread++) {
+      pcol_str name = uri;
+      x->name.len = 0;
+      if (!thread) {
+        if (!(x->rc = pcol_label_get(x->f, t->ls, "process_name", &sv, &nv, x->err)) && sv)
+          x->rc = pcol_string(x->f, sv, &name, x->err);
+      } else if (t->cls) {
+        if (!(x->rc = pcol_thread_name(x->f, t->ls, 0, &x->name, x->err)))
+          name = (pcol_str){(const char *)x->name.data, x->name.len};
+      }
+      if (x->rc) break;
+      /* TrackDescriptor { uuid = 1, parent_uuid = 5, process = 3 {pid = 1,
+       * process_name = 6}, thread = 4 {pid = 1, tid = 2, thread_name = 5} } */
+      /* (pid, tid < 2^31: a thread's uuid is below 2^62, a process's has bit 62) */
+      uint64_t puuid = 1ull << 62 | (uint64_t)t->pid, tuuid = ((uint64_t)t->pid << 31 | (uint64_t)t->tid) + 1;
+      d.len = e.len = x->pkt.len = 0;
+      if (pb_uint(&e, 1, (uint64_t)t->pid) || (thread && pb_uint(&e, 2, (uint64_t)t->tid)) ||
+          pb_str(x, &e, thread ? 5 : 6, name.ptr ? name.ptr : "", name.ptr ? name.len : 0) ||
+          pb_uint(&d, 1, thread ? tuuid : puuid) || (thread && pb_uint(&d, 5, puuid)) ||
+          pb_bytes(&d, thread ? 4 : 3, e.data, e.len) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) ||
+          pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pb_bytes(&x->pkt, TP_TRACK, d.data, d.len)) {
+        oom(x);
+        break;
+      }
+      put_packet(x);
+    }
+  }
+  pcol_u64map_free(&procs);
+  pcol_buf_free(&d);
+  pcol_buf_free(&e);
+  return x->rc;
+}
+
+/* ------------------------------------------------------------ samples */
+static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pex *x = ctx;
+  x->in.len = x->ss.len = x->pkt.len = 0;
+  int64_t t = pcol_view_i64(&x->s_time, row), ts;
+  if (t == PCOL_NA_I64) t = 0; /* untimed: at the source's start */
+  if (__builtin_add_overflow(t, x->base, &ts) || ts < 0)
+    return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: sample %" PRIu64 " (source %u) is at %s "
+                                  "that Perfetto's unsigned timestamps cannot hold", row + 1, x->src,
+                                  ts < 0 ? "a time before 1970 (or before the trace's 0)" : "a time");
+  uint64_t cs = stack_iid(x, pcol_view_u32(&x->s_stack, row));
+  uint32_t cls = (uint32_t)ls_class(x, pcol_view_u32(&x->s_ls, row)), idx;
+  int added;
+  if (x->rc) return x->rc;
+  if (pcol_u64map_get(&x->th_of, cls, &idx, &added) || added) return oom(x); /* (the scan saw it) */
+  const pthr *th = &x->th[idx];
+  /* StackSample { task_context = 1 {pid = 2, tid = 3}, callstack_iid = 6,
+   * primary_weight = 11, follower_weights = 14 (packed) } */
+  uint8_t tc[24];
+  size_t tn = pcol_pb_put_varint(tc, 2 << 3);
+  tn += pcol_pb_put_varint(tc + tn, (uint64_t)th->pid);
+  tn += pcol_pb_put_varint(tc + tn, 3 << 3);
+  tn += pcol_pb_put_varint(tc + tn, (uint64_t)th->tid);
+  if (pb_bytes(&x->ss, 1, tc, tn) || (cs && pb_uint(&x->ss, 6, cs))) return oom(x);
+  uint64_t fw[MAX_VALUES];
+  size_t nf = 0, flen = 0;
+  for (size_t k = 0; k < x->nv; k++) {
+    int64_t v;
+    if (k && x->neg[k]) continue; /* not written (the note says which) */
+    if (value_of(x, row, k, num, den, &v)) return x->rc;
+    if (v < 0) v = 0; /* (a primary's negative amount was refused) */
+    if (!k && pb_uint(&x->ss, 11, (uint64_t)v)) return oom(x);
+    if (k) fw[nf++] = (uint64_t)v, flen += pcol_pb_varint_len((uint64_t)v);
+  }
+  if (nf) {
+    if (pb_varint(&x->ss, 14 << 3 | 2) || pb_varint(&x->ss, flen)) return oom(x);
+    for (size_t k = 0; k < nf; k++)
+      if (pb_varint(&x->ss, fw[k])) return oom(x);
+  }
+  if (pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
+      (x->in.len && pb_bytes(&x->pkt, TP_INTERNED, x->in.data, x->in.len)) ||
+      pb_uint(&x->pkt, TP_FLAGS, 2 /* SEQ_NEEDS_INCREMENTAL_STATE */) ||
+      pb_bytes(&x->pkt, TP_STACK_SAMPLE, x->ss.data, x->ss.len))
+    return oom(x);
+  if (pcol_budget_exceeded(x->bud, x->pkt.len + 12)) return x->rc = pcol_budget_refuse(x->bud, x->err);
+  return put_packet(x);
+}
+
+/* A ClockSnapshot at ts: BOOTTIME (the trace clock) and, of absolute
+ * times, REALTIME at the same value (the timestamps are ns since 1970). */
+static int clocks(pex *x, int64_t ts) {
+  pcol_buf c = {0}, s = {0};
+  x->pkt.len = 0;
+  int bad = 0;
+  for (int k = 0; k < 1 + x->absolute && !bad; k++) {
+    c.len = 0;
+    bad = pb_uint(&c, 1, k ? CLOCK_REALTIME_ID : CLOCK_BOOTTIME_ID) || pb_uint(&c, 2, (uint64_t)ts) ||
+          pb_bytes(&s, 1, c.data, c.len);
+  }
+  bad = bad || pb_uint(&s, 2, CLOCK_BOOTTIME_ID) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) ||
+        pb_bytes(&x->pkt, TP_CLOCKS, s.data, s.len);
+  pcol_buf_free(&c);
+  pcol_buf_free(&s);
+  return bad ? oom(x) : put_packet(x);
+}
+
+/* The name of the source's stream (StackSampleDefaults.source): its URI,
+ * numbered when an earlier source had the same (the importer makes one
+ * source of the sequences of one stream and descriptors). */
+static int stream_name(pex *x, pcol_buf *names, pcol_buf *out) {
+  pcol_str uri = {0};
+  if ((x->rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, x->src - 1), &uri, x->err))) return x->rc;
+  out->len = 0;
+  if (pcol_buf_append(out, uri.ptr ? uri.ptr : "pcol", uri.ptr ? uri.len : 4)) return oom(x);
+  size_t base = out->len;
+  for (unsigned n = 2;; n++) {
+    int dup = 0; /* (names: each earlier name, NUL-terminated) */
+    for (size_t o = 0; o < names->len && !dup;) {
+      size_t l = strnlen((const char *)names->data + o, names->len - o);
+      dup = l == out->len && !memcmp(names->data + o, out->data, l);
+      o += l + 1;
+    }
+    if (!dup) break;
+    char num[24];
+    int k = snprintf(num, sizeof num, " #%u", n);
+    out->len = base;
+    if (pcol_buf_append(out, num, (size_t)k)) return oom(x);
+  }
+  if (pcol_buf_append(names, out->data, out->len) || pcol_buf_append(names, "", 1)) return oom(x);
+  return PCOL_OK;
+}
+
+static int note_negative(pex *x, size_t k) {
+  size_t l = strlen(x->note);
+  const pcol_xtype *t = &x->vals[k];
+  snprintf(x->note + l, sizeof x->note - l, "%s%.*s/%.*s of source %u (a negative amount: Perfetto's weights are unsigned)",
+           l ? "; " : "", (int)(t->type.len > 80 ? 80 : t->type.len), t->type.ptr ? t->type.ptr : "",
+           (int)(t->unit.len > 40 ? 40 : t->unit.len), t->unit.ptr ? t->unit.ptr : "", x->src);
+  return PCOL_OK;
+}
+
+/* Source s's sequence: defaults, tracks, samples. */
+static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_export_options *opt,
+                        const pcol_wall *w, pcol_buf *names) {
+  pcol_select one = sel ? *sel : (pcol_select){0};
+  one.source_id = s;
+  x->src = s;
+  x->base = x->absolute ? w->start[s] : 0;
+  x->nth = 0;
+  pcol_u64map_free(&x->th_of);
+  memset(x->neg, 0, sizeof x->neg);
+  if (plan(x, s, opt)) return x->rc;
+  int rc = pcol_select_iter(x->f, &one, scan_row, x, x->err);
+  if (rc && !x->rc) x->rc = rc;
+  if (x->rc) return x->rc;
+  if (!x->nth) return PCOL_OK; /* no selected sample */
+  if (x->neg[0]) {
+    const pcol_xtype *t = &x->vals[0];
+    return x->rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
+                                  "perfetto export: sample %" PRIu64 " (source %u) has a negative %.*s/%.*s (%" PRId64
+                                  "), and a StackSample's weights are unsigned: choose another value with --value",
+                                  x->neg_row[0] + 1, s, (int)(t->type.len > 80 ? 80 : t->type.len),
+                                  t->type.ptr ? t->type.ptr : "", (int)(t->unit.len > 40 ? 40 : t->unit.len),
+                                  t->unit.ptr ? t->unit.ptr : "", x->neg_v[0]);
+  }
+  for (size_t k = 1; k < x->nv; k++)
+    if (x->neg[k]) note_negative(x, k);
+  if (thread_ids(x)) return x->rc;
+  x->seq++;
+  /* the first packet: the state cleared, the defaults */
+  pcol_buf def = {0}, ssd = {0}, src = {0};
+  int bad = stream_name(x, names, &src);
+  if (!bad) {
+    bad = pb_str(x, &ssd, 1, (const char *)src.data, src.len) || descriptor(x, &ssd, 2, &x->vals[0]);
+    for (size_t k = 1; k < x->nv && !bad; k++)
+      if (!x->neg[k]) bad = descriptor(x, &ssd, 3, &x->vals[k]);
+    x->pkt.len = 0;
+    bad = bad || pb_bytes(&def, 100, ssd.data, ssd.len) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)x->base) ||
+          pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pb_uint(&x->pkt, TP_FLAGS, 1 /* SEQ_INCREMENTAL_STATE_CLEARED */) ||
+          pb_bytes(&x->pkt, TP_DEFAULTS, def.data, def.len) || pb_uint(&x->pkt, TP_FIRST_ON_SEQ, 1);
+    if (bad && !x->rc) oom(x);
+  }
+  pcol_buf_free(&def);
+  pcol_buf_free(&ssd);
+  pcol_buf_free(&src);
+  if (x->rc || put_packet(x) || tracks(x, x->base)) return x->rc;
+  rc = pcol_select_iter(x->f, &one, sample_row, x, x->err);
+  if (rc && !x->rc) x->rc = rc;
+  return x->rc;
+}
+
+/* stops the pass at the first selected row with a stack */
+static int stacked_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  pex *x = ctx;
+  (void)num, (void)den;
+  return (x->stacked = pcol_view_u32(&x->s_stack, row) != 0); /* (> 0 ends the pass: PCOL_OK) */
+}
+
+static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) {
+  pcol_file *f = x->f;
+  pcol_column_req cols[] = {
+      {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},        {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+      {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
+      {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
+      {&x->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}, {&x->map_bid, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID}};
+  if ((x->rc = pcol_columns(f, cols, PCOL_NCOLS(cols), x->err)) || (x->rc = pcol_frames_init(&x->fr, f, x->err)) ||
+      (x->rc = pcol_select_check(f, sel, x->err)) || (x->rc = pcol_count_types(f, &x->cvt, x->err)) ||
+      (x->rc = pcol_rtime_init(&x->rt, f, x->err)) || (x->rc = pcol_xvalues_init(&x->xv, f, &x->rt, x->err)) ||
+      (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
+      (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
+    return x->rc;
+  /* every thread's tid label, which a made-up tid must not take */
+  for (uint32_t k = 1; k <= x->ntcls && !x->rc; k++) {
+    int64_t tid = id_label(x, x->named[k], "tid"), v = tid >= 0 ? tid : id_label(x, x->named[k], "thread_id");
+    uint32_t idx;
+    int added;
+    if (v >= 0 && pcol_u64map_get(&x->real, (uint64_t)v, &idx, &added)) return oom(x);
+  }
+  if (x->rc) return x->rc;
+  x->nstack = pcol_rows(f, PCOL_T_STACKS);
+  x->nlines = x->fr.nlines;
+  x->nloc = x->fr.nloc;
+  uint64_t held = (x->nstack + 1 + x->nlines + x->nloc + 2 + x->fr.nmap + 1) * sizeof(uint32_t);
+  if ((x->rc = pcol_budget_hold(x->bud, held, x->err))) return x->rc;
+  if (!(x->st_stack = calloc(x->nstack + 1, sizeof *x->st_stack)) ||
+      !(x->st_frame = calloc(x->nlines + x->nloc + 2, sizeof *x->st_frame)) ||
+      !(x->st_map = calloc(x->fr.nmap + 1, sizeof *x->st_map)))
+    return oom(x);
+  /* the sources with selected samples, and whether all have a wall-clock
+   * start (THE start rule, wall.c): then absolute times */
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  pcol_wall w;
+  if ((x->rc = pcol_wall_init(f, &w, x->err))) return x->rc;
+  uint8_t *has = calloc(ns + 1, 1);
+  int64_t t0 = INT64_MAX, tend = 0;
+  uint64_t nrows = 0;
+  int any = 0;
+  x->absolute = 1;
+  for (uint32_t s = 1; s <= ns && has && !x->rc; s++) {
+    if (sel && sel->source_id && sel->source_id != s) continue;
+    pcol_select o = sel ? *sel : (pcol_select){0};
+    uint64_t c = 0;
+    o.source_id = s;
+    if ((x->rc = pcol_select_count(f, &o, &c, x->err))) break;
+    if (!c) continue;
+    has[s] = 1, any = 1;
+    nrows = nrows > UINT64_MAX - c ? UINT64_MAX : nrows + c;
+    if (w.start[s] == PCOL_NA_I64 || w.start[s] <= 0) x->absolute = 0;
+  }
+  if (!has) oom(x);
+  if (!any) x->absolute = 0;
+  /* each sample's packet takes at least 16 bytes (its times, sequence,
+   * flags, task and weight): refused before anything is written */
+  if (!x->rc && pcol_budget_exceeded(x->bud, nrows > UINT64_MAX / 16 ? UINT64_MAX : 16 * nrows))
+    x->rc = pcol_budget_refuse(x->bud, x->err);
+  /* no selected sample with a stack: refused, as a trace of no callstack
+   * is no CPU profile to pcol's importer (§17) or trace_processor's
+   * flame graph */
+  if (!x->rc && !(x->rc = pcol_select_iter(f, sel, stacked_row, x, x->err)) && !x->stacked)
+    x->rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED, "perfetto export: no selected sample has a stack (or none is "
+                           "selected), and a Perfetto trace of StackSamples without a callstack holds no CPU "
+                           "sample to its readers (nothing written)");
+  for (uint32_t s = 1; s <= ns && has && !x->rc; s++) {
+    if (!has[s]) continue;
+    int64_t st = x->absolute ? w.start[s] : 0, d = w.dur[s] != PCOL_NA_I64 && w.dur[s] > 0 ? w.dur[s] : 0, e;
+    if (st < t0) t0 = st;
+    if (!__builtin_add_overflow(st, d, &e) && e > tend) tend = e;
+  }
+  if (t0 == INT64_MAX) t0 = 0;
+  x->next_tid = 1;
+  pcol_buf names = {0};
+  if (!x->rc) clocks(x, t0);
+  for (uint32_t s = 1; s <= ns && !x->rc; s++)
+    if (has[s]) write_source(x, sel, s, opt, &w, &names);
+  /* the trace's end: the latest source's (of the whole sources: a range's
+   * copy ends at its last sample) */
+  int ranged = sel && (sel->has_from || sel->has_to);
+  if (!x->rc && any && !ranged && tend > t0) clocks(x, tend);
+  pcol_buf_free(&names);
+  free(has);
+  pcol_wall_free(&w);
+  return x->rc;
+}
+
+int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
+                             pcol_error *err) {
+  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export: NULL argument");
+  if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
+  pcol_budget bud;
+  int rc = pcol_budget_open(&bud, f, opt, "perfetto export", out, err);
+  if (rc) return rc;
+  bud.hold_floor = PCOL_EXPORT_HOLD_MIN;
+  pex x;
+  memset(&x, 0, sizeof x);
+  x.f = f;
+  x.err = err;
+  x.bud = &bud;
+  rc = body(&x, sel, opt);
+  if (!rc && fflush(bud.fp)) rc = pcol_write_error(err, errno, "perfetto export");
+  rc = pcol_budget_close(&bud, rc, err);
+  if (!rc && x.note[0] && opt && opt->note) {
+    char text[700];
+    snprintf(text, sizeof text, "not written: %s", x.note);
+    opt->note(opt->note_ctx, text);
+  }
+  pcol_rtime_free(&x.rt);
+  free(x.cvt);
+  free(x.tcls);
+  free(x.named);
+  free(x.st_stack);
+  free(x.st_frame);
+  free(x.st_map);
+  free(x.strs);
+  free(x.locs);
+  free(x.th);
+  pcol_hset_free(&x.sset);
+  pcol_u64map_free(&x.th_of);
+  pcol_u64map_free(&x.tids);
+  pcol_u64map_free(&x.real);
+  pcol_buf_free(&x.sbytes);
+  pcol_buf_free(&x.scratch);
+  pcol_buf_free(&x.name);
+  pcol_buf_free(&x.in);
+  pcol_buf_free(&x.ss);
+  pcol_buf_free(&x.pkt);
+  pcol_buf_free(&x.sub);
+  return rc;
+}
