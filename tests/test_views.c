@@ -250,6 +250,38 @@ Test(top, same_name_functions_merge) {
 }
 
 /* ------------------------------------------------------- value types */
+/* go's merge rule asks one period type too (rd10: a profile of another
+ * period type decided the default, where go's merge refuses the pair) */
+Test(values, merge_rule_needs_one_period_type) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  uint32_t s1, s2, cpu, alloc;
+  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, &s1, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, &s2, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &cpu, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &alloc, NULL), 0);
+  for (uint32_t s = s1; s <= s2; s++) {
+    cr_assert_eq(pcol_b_source_value_type(b, s, cpu, NULL), 0);
+    cr_assert_eq(pcol_b_source_value_type(b, s, alloc, NULL), 0);
+  }
+  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.default_sample_type", "cpu", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s1, "pprof.period_type.type", "space", NULL), 0);
+  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.period_type.type", "other", NULL), 0);
+  uint32_t st = STK(b, LOC(b, FN(b, "main", "m.go"), 1), 0);
+  pcol_value_row v[2] = {{cpu, 1}, {alloc, 2}};
+  SAMPLE(b, s1, 0, 0, 1, st, v, 2);
+  SAMPLE(b, s2, 0, 0, 1, st, v, 2);
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_error err = {0};
+  pcol_value_sel vs;
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &vs, &err), 0);
+  cr_expect_eq(vs.vt_id, 0); /* samples, warned: not go's merge */
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
 Test(values, default_and_named_types) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);

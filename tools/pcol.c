@@ -302,7 +302,8 @@ int main(int argc, char **argv) {
   }
   const char *c = argv[1];
   if (!strcmp(c, "--help") || !strcmp(c, "-h") || !strcmp(c, "help")) {
-    if (argc > 2) {
+    /* `pcol help help`, `pcol help --help`: the general help, as git's and go's */
+    if (argc > 2 && strcmp(argv[2], "help") && strcmp(argv[2], "--help") && strcmp(argv[2], "-h")) {
       for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(argv[2], commands[i].name)) {
           cli_print_help(&commands[i], stdout);

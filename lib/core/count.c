@@ -336,9 +336,10 @@ static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
  * own defaults differ although they measure the same values: when every
  * kept source is a pprof profile and all have one list of value types (the
  * same types in the same order: pprof's `compatible`, which go's merge
- * requires; other formats keep the rules above), they count as
- * the default the first of them (in source order: the inputs' order)
- * names in pprof.default_sample_type, as `go tool pprof A B` shows; a
+ * requires, with one period type; other formats keep the rules above),
+ * they count as the default the first of them (in source order: the
+ * inputs' order) names in pprof.default_sample_type, as `go tool pprof A
+ * B` shows; a
  * heap profile stating alloc_space beside one stating none (inuse_space,
  * pprof's last-type rule) is alloc_space in either order (review 17 F6:
  * the row count was shown).  *c = 0 when the lists differ or none names
@@ -377,7 +378,19 @@ static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
     at[s]++;
   }
   for (uint64_t s = 1; !rc && same && s <= n; s++) same = !keep[s] || at[s] == nref;
-  if (!rc && same && nref) rc = meta_per_source(f, 1, (uint32_t)n, PPROF_META_DEFAULT_SAMPLE_TYPE, said, err);
+  /* and one period type (go's `compatible` asks that too: a profile of
+   * another period type is refused by go's merge, so it decides nothing) */
+  static const char *const PT[2] = {PPROF_META_PERIOD_TYPE_TYPE, PPROF_META_PERIOD_TYPE_UNIT};
+  for (int k2 = 0; !rc && same && nref && k2 < 2; k2++) {
+    memset(said, 0, (size_t)n * sizeof *said);
+    rc = meta_per_source(f, 1, (uint32_t)n, PT[k2], said, err);
+    for (uint64_t s = 1; !rc && same && s <= n; s++)
+      same = !keep[s] || pcol_str_same(said[s - 1], said[ref - 1]);
+  }
+  if (!rc && same && nref) {
+    memset(said, 0, (size_t)n * sizeof *said);
+    rc = meta_per_source(f, 1, (uint32_t)n, PPROF_META_DEFAULT_SAMPLE_TYPE, said, err);
+  }
   for (uint64_t s = 1; !rc && same && nref && s <= n && !*c; s++)
     if (keep[s] && said[s - 1].ptr && said[s - 1].len) *c = d[s];
   free(list);

@@ -172,6 +172,8 @@ expect 2 "help of an unknown command" -- $PCOL help flamegraph
 grep -q "unknown command 'flamegraph'" "$tmp/err" || fail "help of an unknown command: $(head -1 "$tmp/err")"
 expect 0 "help of a command" -- $PCOL help top
 grep -q '^Usage: pcol top' "$tmp/out" || fail "help top: $(head -1 "$tmp/out")"
+expect 0 "help of help" -- $PCOL help help
+grep -q '^Commands:' "$tmp/out" || fail "help help: not the general help"
 expect 2 "no command" -- $PCOL
 expect 2 "cat unknown table" -- $PCOL cat "$good" --table nope
 expect 2 "cat bad format" -- $PCOL cat "$good" --table samples --format xml

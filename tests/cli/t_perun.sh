@@ -194,11 +194,11 @@ grep -q '"amount":\[30000000\]' "$tmp/ms.speedscope.json.perf" || fail "speedsco
 # under a key of its own, named)
 printf '{"header":{"type":"mixed","units":{}},"resource_type_map":{},"resources":{},"test":{"resources":[{"amount":3,"uid":"f"}]}}' > "$tmp/odd.perf"
 $PCOL top "$tmp/odd.perf" >/dev/null 2>"$tmp/err" || fail "no resources: exit $?"
-grep -q "odd.perf: no resources: an empty profile (its top-level key 'test', not Perun's" "$tmp/err" ||
+grep -q "odd.perf: no resource with an amount: an empty profile (its top-level key 'test', not Perun's" "$tmp/err" ||
   fail "no resources: no warning: $(cat "$tmp/err")"
 printf '{"header":{"type":"mixed","units":{}},"resource_type_map":{},"resources":{}}' > "$tmp/empty.perf"
 $PCOL info "$tmp/empty.perf" >/dev/null 2>"$tmp/err" || fail "no resources: exit $?"
-grep -q "empty.perf: no resources: an empty profile$" "$tmp/err" || fail "empty: no warning: $(cat "$tmp/err")"
+grep -q "empty.perf: no resource with an amount: an empty profile$" "$tmp/err" || fail "empty: no warning: $(cat "$tmp/err")"
 
 # bad input: clear message naming file, line and column; exit 1
 printf '{\n "header": {,}\n}\n' > "$tmp/bad.perf"

@@ -514,31 +514,47 @@ static void empty_warning(pimp *p) {
   static const char *const KNOWN[] = {"origin",  "header",   "collector_info", "postprocessors", "snapshots",
                                       "global",  "resources", "resource_type_map", "models",      "machine",
                                       "metadata", "stats"};
-  char keys[256];
-  size_t n = 0;
+  enum { SHOWN = 200 }; /* bytes of key names shown; the rest counted */
+  char keys[SHOWN + 64];
+  size_t n = 0, nkeys = 0, more = 0;
   keys[0] = 0;
-  for (size_t i = 0; i < p->top.n && n < sizeof keys - 8; i++) {
+  for (size_t i = 0; i < p->top.n; i++) {
     const kent *e = &p->top.v[i];
     size_t k = 0;
     while (k < sizeof KNOWN / sizeof *KNOWN &&
            (strlen(KNOWN[k]) != e->kl || memcmp(KNOWN[k], e->k, e->kl)))
       k++;
     if (k < sizeof KNOWN / sizeof *KNOWN) continue;
-    n += (size_t)snprintf(keys + n, sizeof keys - n, "%s'", n ? ", " : "");
-    for (size_t j = 0; j < e->kl && n < sizeof keys - 8; j++) { /* printable ASCII, else '?' */
+    nkeys++;
+    if (n >= SHOWN) {
+      more++;
+      continue;
+    }
+    if (n) keys[n++] = ',', keys[n++] = ' ';
+    keys[n++] = '\'';
+    for (size_t j = 0; j < e->kl; j++) { /* printable ASCII, else '?'; a long name cut with "..." */
+      if (n >= SHOWN) {
+        memcpy(keys + n, "...", 3);
+        n += 3;
+        break;
+      }
       unsigned char c = (unsigned char)e->k[j];
       keys[n++] = c >= 0x20 && c < 0x7f && c != '\'' ? (char)c : '?';
     }
     keys[n++] = '\'';
     keys[n] = 0;
   }
-  if (n)
+  char tail[48] = "";
+  if (more) snprintf(tail, sizeof tail, " and %zu more", more);
+  /* "no resource with an amount": a file may list resources, none of which
+   * gives a sample (Perun's examples/bounds-short.perf) */
+  if (nkeys)
     pcol_error_set(p->err, PCOL_OK,
-                   "%s: no resources: an empty profile (its top-level key%s %s, not Perun's, kept in meta "
-                   "as perun.<key>, not read as resources)",
-                   p->name, strchr(keys, ',') ? "s" : "", keys);
+                   "%s: no resource with an amount: an empty profile (its top-level key%s %s%s, not Perun's, kept "
+                   "in meta as perun.<key>, not read as resources)",
+                   p->name, nkeys > 1 ? "s" : "", keys, tail);
   else
-    pcol_error_set(p->err, PCOL_OK, "%s: no resources: an empty profile", p->name);
+    pcol_error_set(p->err, PCOL_OK, "%s: no resource with an amount: an empty profile", p->name);
 }
 
 int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
