@@ -250,21 +250,28 @@ Test(top, same_name_functions_merge) {
 }
 
 /* ------------------------------------------------------- value types */
+/* two pprof sources of one list of value types, cpu and alloc; the second
+ * names cpu its default (go's merge then takes it) */
+static pcol_builder *two_pprof(uint32_t *s1, uint32_t *s2, uint32_t *cpu, uint32_t *alloc) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, s1, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, s2, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), cpu, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), alloc, NULL), 0);
+  for (uint32_t s = *s1; s <= *s2; s++) {
+    cr_assert_eq(pcol_b_source_value_type(b, s, *cpu, NULL), 0);
+    cr_assert_eq(pcol_b_source_value_type(b, s, *alloc, NULL), 0);
+  }
+  cr_assert_eq(pcol_b_meta_str(b, *s2, "pprof.default_sample_type", "cpu", NULL), 0);
+  return b;
+}
+
 /* go's merge rule asks one period type too (rd10: a profile of another
  * period type decided the default, where go's merge refuses the pair) */
 Test(values, merge_rule_needs_one_period_type) {
-  pcol_builder *b;
-  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t s1, s2, cpu, alloc;
-  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, &s1, NULL), 0);
-  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, &s2, NULL), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &cpu, NULL), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &alloc, NULL), 0);
-  for (uint32_t s = s1; s <= s2; s++) {
-    cr_assert_eq(pcol_b_source_value_type(b, s, cpu, NULL), 0);
-    cr_assert_eq(pcol_b_source_value_type(b, s, alloc, NULL), 0);
-  }
-  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.default_sample_type", "cpu", NULL), 0);
+  pcol_builder *b = two_pprof(&s1, &s2, &cpu, &alloc);
   cr_assert_eq(pcol_b_meta_str(b, s1, "pprof.period_type.type", "space", NULL), 0);
   cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.period_type.type", "other", NULL), 0);
   uint32_t st = STK(b, LOC(b, FN(b, "main", "m.go"), 1), 0);
@@ -283,18 +290,8 @@ Test(values, merge_rule_needs_one_period_type) {
 }
 
 Test(values, default_and_named_types) {
-  pcol_builder *b;
-  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t s1, s2, cpu, alloc;
-  cr_assert_eq(pcol_b_source(b, "pprof", "one", PCOL_NA_I64, &s1, NULL), 0);
-  cr_assert_eq(pcol_b_source(b, "pprof", "two", PCOL_NA_I64, &s2, NULL), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "cpu"), S(b, "nanoseconds"), &cpu, NULL), 0);
-  cr_assert_eq(pcol_b_value_type(b, S(b, "alloc"), S(b, "bytes"), &alloc, NULL), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s1, cpu, NULL), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s1, alloc, NULL), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s2, cpu, NULL), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, s2, alloc, NULL), 0);
-  cr_assert_eq(pcol_b_meta_str(b, s2, "pprof.default_sample_type", "cpu", NULL), 0);
+  pcol_builder *b = two_pprof(&s1, &s2, &cpu, &alloc);
   uint32_t m = LOC(b, FN(b, "main", "m.go"), 1), w = LOC(b, FN(b, "work", "m.go"), 2);
   uint32_t st = STK(b, w, m, 0);
   pcol_value_row v1[2] = {{cpu, 100}, {alloc, -40}}; /* negative: see the total below */
