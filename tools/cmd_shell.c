@@ -563,7 +563,7 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
   pcol_value_sel dv;
   if (!pcol_value_resolve(f, NULL, NULL, &dv, &oerr)) {
     shell_total st = {f, &all, &dv};
-    cli_print_profile_labels(stderr, f, label, &all, &dv, shell_total_of, &st);
+    cli_print_profile_labels(stderr, f, label, &all, &dv, "auto", shell_total_of, &st);
   } else {
     fputs("pcol shell: ", stderr);
     cli_print_cstr(stderr, label);
