@@ -264,8 +264,10 @@ void cli_mean_type(pcol_str *type, char *type_buf);
   {"coalesce", 0, 0, "merge runs of identical consecutive samples into long samples"}
 /* --unit of the text views in pprof's layout (cli_view_unit). */
 #define CLI_OPT_UNIT                                                            \
-  {"unit", 0, 1, "text: auto (default: pprof's choice, e.g. 1.23s, 45.60MB; also called minimum, " \
-                 "as pprof's -unit=minimum), raw, or a unit " \
+  {"unit", 0, 1, "text: minimum (the default: pprof's choice, one unit for the table, e.g. 1.23s, " \
+                 "45.60MB, as pprof with no -unit), auto (each number in its own unit, as pprof's " \
+                 "-unit=auto), raw (the exact number in the value's own unit: 2180208886994B, " \
+                 "240290000000ns, as pprof's -unit=B, -unit=ns), or a unit " \
                  "(ns us ms s hrs, also ps fs; B kB MB GB TB)"}
 /* --max-output: `of` names what it bounds when that is not the view
  * (export, unpack: the exporters' budget, pcol_output_budget). */
@@ -600,12 +602,14 @@ void cli_print_comments(FILE *fp, pcol_file *f, const pcol_select *sel,
 void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_str vunit,
                           const char *unit, int (*total_of)(void *ctx, pcol_sum *total),
                           void *ctx, const cli_header_time *ht);
+/* pprof's "Type: T" line of a view's header (the name alone, as pprof's). */
+void cli_print_type(FILE *fp, const pcol_value_sel *v);
 /* pprof's ProfileLabels (report.go), the head of -traces and of the
- * interactive mode's greeting: "File:", the comments, "Type: T (UNIT)" and
- * the time lines above (total_of asked only for the Duration line). */
+ * interactive mode's greeting: "File:", the comments, "Type: T" and
+ * the time lines above (in unit; total_of asked only for the Duration line). */
 void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pcol_select *sel,
-                              const pcol_value_sel *v, int (*total_of)(void *ctx, pcol_sum *total),
-                              void *ctx);
+                              const pcol_value_sel *v, const char *unit,
+                              int (*total_of)(void *ctx, pcol_sum *total), void *ctx);
 /* pprof's compact_labels, on in the shell (cmd_shell.c) as in pprof's
  * interactive mode: the views' headers start at their filters (no File,
  * Type, Time, Duration lines). */

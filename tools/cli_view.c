@@ -58,7 +58,26 @@ int cli_divide_by(const cli_command *cmd, const cli_args *a, bool text) {
 double cli_divide_ratio(void) { return view_ratio; }
 
 void cli_value_label(pcol_sum v, pcol_str vunit, const char *unit, char *buf, size_t n) {
-  pcol_unit_label(pcol_unit_ratio(v, view_ratio), vunit, unit, buf, n);
+  pcol_sum x = pcol_unit_ratio(v, view_ratio);
+  pcol_str base;
+  int dec = 0;
+  (void)pcol_unit_base(vunit, &base, &dec);
+  /* raw: the exact number in the value's own unit, with that unit's name
+   * when pprof knows it ("2180208886994B", pprof's -unit=B; a time in ns
+   * "240290000000ns"), as pprof's numbers carry it; pprof has no "raw"
+   * (it reads the word as an unknown unit: its family's default, B or s) */
+  if (unit && !strcmp(unit, "raw") && !dec && pcol_unit_known(vunit)) {
+    char to[32];
+    const char *u = "";
+    size_t k = vunit.len < sizeof to - 1 ? vunit.len : sizeof to - 1;
+    memcpy(to, vunit.ptr, k);
+    to[k] = 0;
+    (void)pcol_unit_scale(0, vunit, to, &u);
+    size_t l = pcol_sum_text(x, buf, n);
+    if (l < n && x != 0) snprintf(buf + l, n - l, "%s", u); /* ScaledLabel: "0" bare */
+    return;
+  }
+  pcol_unit_label(x, vunit, unit, buf, n);
 }
 
 int cli_view_unit(const cli_command *cmd, const cli_args *a, pcol_str unit, const pcol_sum *vals,
@@ -71,8 +90,15 @@ int cli_view_unit_as(const cli_command *cmd, const cli_args *a, pcol_str unit, c
   const char *u = cli_get(cmd, a, "unit");
   /* "minimum" is pprof's name of its default, this pick (review 14 m3:
    * it printed each number in its own unit, as list's "minimum" does,
-   * where pprof -top -unit=minimum prints its default table) */
-  if (!u || !strcmp(u, "auto") || !strcmp(u, "minimum")) {
+   * where pprof -top -unit=minimum prints its default table); "auto" is
+   * pprof's -unit=auto, each number in its own unit (measurement.go
+   * convertUnit: report.go selectOutputUnit picks only for "minimum";
+   * review 17 F4: a total of 1.98TB, not 2030.48GB) */
+  if (u && !strcmp(u, "auto")) {
+    snprintf(to, 32, "auto");
+    return 0;
+  }
+  if (!u || !strcmp(u, "minimum")) {
     char picked[32]; /* a unit of no family is the file's own text: escaped */
     pcol_unit_pick_ratio(vals, nvals, total, unit, whole, view_ratio, picked, sizeof picked);
     cli_text_buf(picked, strlen(picked), to, 32);
@@ -193,19 +219,25 @@ void cli_print_time_lines(FILE *fp, pcol_file *f, const pcol_select *sel, pcol_s
   }
 }
 
+/* pprof's "Type: T" (report.go ProfileLabels: the sample type's name
+ * alone, review 17 F4b); the unit is in the numbers ("1.23s", "45MB", a
+ * unit of no family printed after each, "12objects"), and in the machine
+ * formats' unit column */
+void cli_print_type(FILE *fp, const pcol_value_sel *v) {
+  fputs("Type: ", fp);
+  cli_print_str(fp, v->type);
+  fputc('\n', fp);
+}
+
 void cli_print_profile_labels(FILE *fp, pcol_file *f, const char *path, const pcol_select *sel,
-                              const pcol_value_sel *v, int (*total_of)(void *ctx, pcol_sum *total),
-                              void *ctx) {
+                              const pcol_value_sel *v, const char *unit,
+                              int (*total_of)(void *ctx, pcol_sum *total), void *ctx) {
   fputs("File: ", fp); /* a path is bytes from outside: the text rule */
   cli_print_cstr(fp, path);
   fputc('\n', fp);
   cli_print_comments(fp, f, sel, NULL);
-  fputs("Type: ", fp);
-  cli_print_str(fp, v->type);
-  fputs(" (", fp);
-  cli_print_str(fp, v->unit);
-  fputs(")\n", fp);
-  cli_print_time_lines(fp, f, sel, v->unit, "auto", total_of, ctx, NULL);
+  cli_print_type(fp, v);
+  cli_print_time_lines(fp, f, sel, v->unit, unit, total_of, ctx, NULL);
 }
 
 static int top_total(void *ctx, pcol_sum *total) {
@@ -224,16 +256,7 @@ void cli_print_view_header(FILE *fp, pcol_file *f, const char *path, const pcol_
   cli_print_cstr(fp, path);
   fputc('\n', fp);
   cli_print_comments(fp, f, sel, ht);
-  pcol_str vunit; /* of the numbers as printed: "1e-9 B" values print in B */
-  pcol_value_decimals(v, &vunit);
-  fputs("Type: ", fp);
-  cli_print_str(fp, v->type);
-  if (vunit.len || !vunit.ptr) {
-    fputs(" (", fp);
-    cli_print_str(fp, vunit);
-    fputc(')', fp);
-  }
-  fputc('\n', fp);
+  cli_print_type(fp, v);
   cli_print_time_lines(fp, f, sel, t->value.unit, unit, top_total, (void *)t, ht);
 filters:
   cli_print_filters(fp, sel);

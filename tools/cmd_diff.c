@@ -48,7 +48,12 @@ static vtext ut_of(const pcol_value_sel *v, const char *unit, pcol_sum x, int si
   vtext b;
   b.s[0] = '+';
   int plus = sign && x > 0;
-  cli_value_label(x, v->unit, unit, b.s + plus, sizeof b.s - 1);
+  /* raw: the bare number, its unit in the Type: line (pcol's own view:
+   * the views of pprof's name it after each number, cli_value_label) */
+  if (!strcmp(unit, "raw"))
+    pcol_unit_label(pcol_unit_ratio(x, cli_divide_ratio()), v->unit, unit, b.s + plus, sizeof b.s - 1);
+  else
+    cli_value_label(x, v->unit, unit, b.s + plus, sizeof b.s - 1);
   return b;
 }
 

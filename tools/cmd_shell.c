@@ -463,6 +463,10 @@ static int run_line(const char *file, char **w, int nw) {
     if (!s->value || !s->option || given[k] || !opt_of(c, s->option, 0)) continue;
     if ((focus && !strcmp(s->option, "focus")) || (ignore && !strcmp(s->option, "ignore"))) continue;
     if (sort_cum && !strcmp(s->option, "sort")) continue;
+    /* pprof's list and disasm set their own granularity (driver.go
+     * generateReport: "lines", "addresses"): the session's is not theirs */
+    if (!strcmp(s->option, "by") && (!strcmp(c->name, "list") || !strcmp(c->name, "disasm")))
+      continue;
     if (extra && !strcmp(extra, "--to=pprof") && !strcmp(s->option, "value"))
       continue; /* proto keeps every sample type, as pprof's does */
     if (whole && (!strcmp(s->option, "by") || !strcmp(s->option, "no-inlines") ||
@@ -559,7 +563,7 @@ int cmd_shell(const cli_command *cmd, cli_args *a) {
   pcol_value_sel dv;
   if (!pcol_value_resolve(f, NULL, NULL, &dv, &oerr)) {
     shell_total st = {f, &all, &dv};
-    cli_print_profile_labels(stderr, f, label, &all, &dv, shell_total_of, &st);
+    cli_print_profile_labels(stderr, f, label, &all, &dv, "auto", shell_total_of, &st);
   } else {
     fputs("pcol shell: ", stderr);
     cli_print_cstr(stderr, label);

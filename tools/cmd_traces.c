@@ -11,6 +11,7 @@ const cli_opt opts_traces[] = {
     CLI_OPT_VALUE("to print"),
     CLI_OPT_MEAN,
     CLI_OPT_DIVIDE_BY,
+    CLI_OPT_UNIT,
     {"limit", 'n', 1, "print only the first N traces (0: all)"},
     CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf, a ';' in a "
                         "name made '_' as fold makes it); the text is pprof -traces'"),
@@ -27,6 +28,7 @@ typedef struct tr_out {
   out_format fmt;
   cli_table tb;
   pcol_str unit;
+  char vunit[32]; /* --unit: each value's (report.go formatValue: pprof's -unit) */
   uint64_t left;
   char **lines; /* label lines of one trace, to sort */
   size_t cap;
@@ -139,7 +141,7 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
       char v[64] = "";
       if (i == 0) {
         char raw[64];
-        cli_value_label(t->value, o->unit, "minimum", raw, sizeof raw);
+        cli_value_label(t->value, o->unit, o->vunit, raw, sizeof raw);
         cli_text_buf(raw, strlen(raw), v, sizeof v);
       }
       printf("%10s   ", v); /* the name by the text rule, as top's */
@@ -217,6 +219,15 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (rc) return cli_fail(cmd->name, &err, rc);
   o.unit = v.unit;
   o.err = &err;
+  /* --unit: pprof's -traces scales each value to -unit (its formatValue),
+   * the default "minimum" each in its own unit: no table to pick one for */
+  const char *u = cli_get(cmd, a, "unit");
+  snprintf(o.vunit, sizeof o.vunit, "minimum");
+  if (u && strcmp(u, "auto") && strcmp(u, "minimum") && cli_unit_check(cmd, v.unit, u)) {
+    pcol_close(f);
+    return EXIT_USAGE;
+  }
+  if (u && strcmp(u, "auto") && strcmp(u, "minimum")) snprintf(o.vunit, sizeof o.vunit, "%s", u);
   char mean_type[PCOL_MEAN_TYPE_MAX];
   pcol_value_sel div; /* --mean: report.go printTraces, each trace's value over its divisor */
   if (mean && (rc = pcol_mean_divisor(f, &sel, &div, &err))) {
@@ -226,7 +237,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (mean) cli_mean_type(&v.type, mean_type);
   if (o.fmt == OUT_TEXT) {
     tr_total tt = {f, &sel, &v, mean ? &div : NULL, &err};
-    cli_print_profile_labels(stdout, f, path, &sel, &v, total_of, &tt);
+    cli_print_profile_labels(stdout, f, path, &sel, &v, o.vunit, total_of, &tt);
     if (err.code) { /* (no Duration line: the traces say what failed, if anything does) */
       memset(&err, 0, sizeof err);
     }

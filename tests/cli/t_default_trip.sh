@@ -49,7 +49,7 @@ answer() {
     tr '\n' ' '
 }
 # the cases the fix is about: the default each answers with
-want_type() { answer "$1" | sed -n 's/^Type: \([^ ]*\) .*/\1/p'; }
+want_type() { answer "$1" | sed -n 's/^Type: \([^ ]*\).*/\1/p'; }
 [ "$(want_type "$tmp/cpu.jfr")" = cpu ] || fail "cpu.jfr's default is not cpu: $(answer "$tmp/cpu.jfr")"
 [ "$(want_type "$tmp/count.jfr")" = samples ] || fail "count.jfr's default is not samples: $(answer "$tmp/count.jfr")"
 for f in "${ins[@]}"; do

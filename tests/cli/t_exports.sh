@@ -237,7 +237,7 @@ PY
   # rprof.alloc, the last sample type, which pprof takes without a
   # default_sample_type (an R CPU profile read as memory)
   t1=$($PCOL top "$rm" | sed -n 2p) t2=$($PCOL top "$tmp/m.pb.gz" | sed -n 2p)
-  [ "$t1" = "Type: cpu (nanoseconds)" ] && [ "$t2" = "$t1" ] ||
+  [ "$t1" = "Type: cpu" ] && [ "$t2" = "$t1" ] ||
     fail "$b: the pprof export opens on '$t2', the Rprof file on '$t1'"
   if command -v go >/dev/null; then
     t3=$(cd "$tmp" && go tool pprof -top m.pb.gz 2>/dev/null | grep '^Type:')

@@ -261,7 +261,7 @@ if [ -f "$gc" ]; then
   a=$($PCOL top "$gc" --value samples/count -n 1 | grep -o 'of [0-9]* total')
   z=$($PCOL top "$tmp/gc.pb.gz" --value samples/count -n 1 2>&1 | grep -o 'of [0-9]* total')
   [ -n "$a" ] && [ "$a" = "$z" ] || fail "go-cpu-string-labels via firefox to pprof: samples/count '$z', the original '$a'"
-  $PCOL top "$tmp/gc.pb.gz" -n 1 | grep -q '^Type: cpu (nanoseconds)$' || fail "go-cpu-string-labels via firefox to pprof: not Type: cpu"
+  $PCOL top "$tmp/gc.pb.gz" -n 1 | grep -q '^Type: cpu$' || fail "go-cpu-string-labels via firefox to pprof: not Type: cpu"
   # its period: the Firefox file's meta.interval (10 ms) as the copy's cpu
   # nanoseconds, as the original's (before: none, go printed Period: 0)
   $PCOL info "$tmp/gc.pb.gz" | grep -q '^  period: *10ms (cpu)$' ||
@@ -412,7 +412,7 @@ d["threads"][0]["pcolValueType"] = [1]
 open(sys.argv[3], "w").write(json.dumps(d))' "$tmp/vt.json" "$tmp/vt-esc.json" "$tmp/vt-arr.json"
 $PCOL top "$tmp/vt-esc.json" >"$tmp/out" 2>&1 || fail "a pcolValueType with control bytes: $(head -3 "$tmp/out")"
 grep -q $'\x1b' "$tmp/out" && fail "a pcolValueType's escape reached the terminal"
-$PCOL top "$tmp/vt-arr.json" | grep -q '^Type: tracing ' || fail "a pcolValueType not a string was not ignored"
+$PCOL top "$tmp/vt-arr.json" | grep -qx 'Type: tracing' || fail "a pcolValueType not a string was not ignored"
 # past 16 pcolValueType names the rest take the kind's own name, and the
 # kind's own names always have room (h8: a bytes thread after 16 names wrote
 # past the table and crashed)

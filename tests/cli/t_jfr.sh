@@ -331,7 +331,7 @@ if [ -f "$L" ] && [ -f "$H" ]; then
   for in in "$tmp/cpu.jfr $L" "$tmp/jg.pcol"; do
     # shellcheck disable=SC2086
     "$PCOL" top $in -n 1 >"$tmp/jg.out" 2>"$tmp/jg.err" || fail "top $in"
-    grep -q '^Type: cpu (nanoseconds)$' "$tmp/jg.out" && grep -q 'Total samples = 8.93s' "$tmp/jg.out" ||
+    grep -q '^Type: cpu$' "$tmp/jg.out" && grep -q 'Total samples = 8.93s' "$tmp/jg.out" ||
       fail "a recording and a Go CPU profile ($in): $(head -4 "$tmp/jg.out") $(cat "$tmp/jg.err")"
     [ -s "$tmp/jg.err" ] && fail "a recording and a Go CPU profile ($in) warn: $(cat "$tmp/jg.err")"
   done
@@ -339,7 +339,7 @@ if [ -f "$L" ] && [ -f "$H" ]; then
   "$PCOL" top "$tmp/cpu.jfr" "$L" --value cpu -n 1 2>/dev/null | grep -q 'Total samples = 8.93s' ||
     fail "--value cpu of a recording and a Go CPU profile"
   "$PCOL" top "$tmp/cpu.jfr" "$H" -n 1 >"$tmp/jh.out" 2>"$tmp/jh.err" || fail "top cpu.jfr heap"
-  grep -q '^Type: samples (count)$' "$tmp/jh.out" && grep -q "the sources measure different values" "$tmp/jh.err" ||
+  grep -q '^Type: samples$' "$tmp/jh.out" && grep -q "the sources measure different values" "$tmp/jh.err" ||
     fail "a recording and a heap profile: not samples, warned: $(head -3 "$tmp/jh.out") $(cat "$tmp/jh.err")"
 else
   echo "t_jfr: no $L or $H (the shared test data): a recording beside a Go profile not tested"

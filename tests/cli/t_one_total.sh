@@ -28,7 +28,7 @@ flame=$("$PCOL" flame $f --value samples -o - | sed -n 's/.*<title>all (\([0-9]*
 [ "$fold" = 5 ] && [ "$coll" = 5 ] && [ "$top" = 5 ] && [ "$flame" = 5 ] ||
   fail "totals: fold $fold, unpack --to collapsed $coll, top $top, flame $flame; want 5"
 "$PCOL" fold $f --value samples | grep -qx ' 3' || fail "fold has no ' 3' line for the empty stacks: $("$PCOL" fold $f --value samples)"
-[ "$("$PCOL" fold $f | sum)" = "$("$PCOL" top $f --unit raw | sed -n 's/.* of \([0-9]*\) total.*/\1/p')" ] ||
+[ "$("$PCOL" fold $f | sum)" = "$("$PCOL" top $f --unit raw | sed -n 's/.* of \([0-9]*\)[a-zA-Z]* total.*/\1/p')" ] ||
   fail "fold and top of an Rprof file do not agree on its default value, the time"
 
 "$PCOL" unpack $f --to speedscope -o "$tmp/s.json" || fail "unpack --to speedscope"

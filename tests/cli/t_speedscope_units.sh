@@ -26,7 +26,7 @@ printf '%s{"type":"sampled","name":"p","unit":"microseconds","startValue":0,"end
 
 # the text views of the two profiles say the same (a third of a ns apart):
 # 6.83ms, 3.67ms of 10.50ms, in every unit asked
-view() { "$PCOL" "$@" 2>&1 | grep -Ev '^(File|Type): '; } # (Type: wall (milliseconds), the shown unit)
+view() { "$PCOL" "$@" 2>&1 | grep -Ev '^(File|Type): '; } # (File: names the input)
 for args in "top" "top --unit us" "top --unit s" "top --unit ms" "peek ." "tree" "traces" "top --sort cum" \
             "top --from 0.002 --to 0.004" "top --from 0.001 --to 0.002" "list . --allow-any-source"; do
   set -- $args

@@ -36,7 +36,7 @@ PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "t_values: FAIL: $*" >&2; exit 1; }
-total() { sed -n 's/.* of \([0-9]*\) total.*/\1/p'; }      # top --unit raw
+total() { sed -n 's/.* of \([0-9]*\)[a-zA-Z]* total.*/\1/p'; }      # top --unit raw
 sum() { awk '{ s += $NF } END { print s + 0 }'; }
 gen=tests/support/gen_pprof_counts.py
 
@@ -61,7 +61,7 @@ got=$("$PCOL" top "$tmp/rc.pcol" --value samples --unit raw | total)
 [ "$("$PCOL" fold "$tmp/rc.pcol" --value samples | sum)" = "$want" ] || fail "fold --value samples"
 [ "$("$PCOL" unpack "$tmp/rc.pcol" --to collapsed --value samples -o - | sum)" = "$want" ] || fail "unpack --to collapsed --value samples"
 "$PCOL" flame "$tmp/rc.pcol" --value samples -o - | grep -q "<title>all ($want, " || fail "flame --value samples total"
-"$PCOL" top "$tmp/rc.pcol" --value weight --unit raw | grep -q '^Type: weight (count)' || fail "--value weight is named weight"
+"$PCOL" top "$tmp/rc.pcol" --value weight --unit raw | grep -qx 'Type: weight' || fail "--value weight is named weight"
 # both sources measure time: the default is cpu, 6 x 20 ms + 100 ms
 [ "$("$PCOL" top "$tmp/rc.pcol" --unit raw | total)" = 220000000 ] || fail "merged default (cpu) total"
 # the report's "samples" column: each sample's own count (the page adds these up)
@@ -133,7 +133,7 @@ grep -q ': 4 of 8 sources have no value cpu/nanoseconds, their samples count 0 (
   fail "missing-value warning: $(cat "$tmp/err")"
 
 # ---- 8. an Rprof source's default is its time, per segment
-"$PCOL" top "$tmp/r.out" | grep -q '^Type: cpu (nanoseconds)' || fail "Rprof default type"
+"$PCOL" top "$tmp/r.out" | grep -qx 'Type: cpu' || fail "Rprof default type"
 [ "$("$PCOL" top "$tmp/r.out" --unit raw | total)" = 120000000 ] || fail "Rprof default total (6 x 20 ms)"
 { cat "$tmp/r.out"; echo 'sample.interval=2000'; echo '"k" "main" '; echo '"k" "main" '; } >"$tmp/two.out"
 [ "$("$PCOL" top "$tmp/two.out" --unit raw | total)" = 124000000 ] || fail "two segments: 6 x 20 ms + 2 x 2 ms"
@@ -223,7 +223,7 @@ diff -u "$tmp/want.csv" "$tmp/cat.csv" || fail "cat --table samples of a cut ran
 "$PCOL" top "$tmp/r.out" --mean --format tsv >"$tmp/mean.tsv" || fail "top --mean of Rprof"
 awk -F'\t' 'NR > 1 && (($1 != 20000000 && $1 != 0) || $4 != 20000000) { bad = 1 } END { exit bad || NR < 4 }' "$tmp/mean.tsv" ||
   { cat "$tmp/mean.tsv"; fail "Rprof --mean: every row's cum (and flat, where not 0) is the 20 ms interval"; }
-"$PCOL" top "$tmp/r.out" --mean | grep -q '^Type: mean_cpu ' || fail "--mean's Type line"
+"$PCOL" top "$tmp/r.out" --mean | grep -qx 'Type: mean_cpu' || fail "--mean's Type line"
 whole=$("$PCOL" top "$tmp/h.pb" --unit raw --node-fraction 0 | total)
 objs=$("$PCOL" top "$tmp/h.pb" --value 0 --unit raw --node-fraction 0 | total)
 mean=$("$PCOL" top "$tmp/h.pb" --mean --unit raw --node-fraction 0 | total)

@@ -13,8 +13,9 @@ on), all, or tags (TAGS-AWK, an awk program, writes FILE.t of each FILE:
 its lines, compared sorted).  head+showing and head+traces: the header
 before that line too (which lines appear: comments, Type, Time, Duration,
 "Active filters:" and each filter), less the lines of pcol's own choice:
-File: (pcol names the inputs, pprof the main binary; Build ID: too) and
-the unit pcol's Type: line adds ("Type: cpu (nanoseconds)").
+File: (pcol names the inputs, pprof the main binary; Build ID: too).
+The Type: line is compared as it is: pprof's "Type: cpu", the unit
+pcol's used to add ("Type: cpu (nanoseconds)", review 17 F4b) would fail.
 
 Prints "N<TAB>number judged" (each once: the test checks that all were),
 then "J<TAB>J" per failed comparison (its two cut texts in DIR/j/J.go,
@@ -32,15 +33,13 @@ FROM = {'showing': b'Showing nodes', 'traces': b'-----------+'}
 
 def head(lines, start, pcol):
     """The header's lines before the first line starting with start, less
-    File:/Build ID: and the unit of pcol's Type: line"""
+    File:/Build ID:"""
     out = []
     for l in lines:
         if l.startswith(start):
             break
         if l.startswith((b'File: ', b'Build ID: ')):
             continue
-        if pcol and l.startswith(b'Type: ') and l.endswith(b')') and b' (' in l:
-            l = l[:l.rindex(b' (')]
         out.append(l)
     return out
 

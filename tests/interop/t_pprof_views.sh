@@ -26,7 +26,7 @@
 # (pprof_views_judge.py) cuts both sides by the comparison's rule and
 # judges all at once.  With filters the header is compared too (which
 # lines appear: "Active filters:" in top, peek and tree, none in traces
-# and tags; pcol's File: and Type:'s unit are its own).
+# and tags; pcol's File: is its own).
 #
 # Env: PCOL (pcol binary), PCOL_TESTDATA (default ../shared/testdata).
 # Exit 0 pass, 1 fail, 77 skip (no Go).
@@ -171,6 +171,26 @@ if [ -f "$g" ]; then
   same "$g" -show=runtime -ignore=evacuate -- --show runtime --ignore evacuate
   same "$g" -focus=nomatch -- --focus nomatch
   same "$g" -unit=ms -- --unit ms
+  # --unit's words (review 17 F4): auto, each number in its own unit, not
+  # minimum's one unit for the table; raw, the exact number in the value's
+  # unit, named (pprof's -unit=ns of a time in ns, -unit=raw of bytes)
+  same "$g" -unit=auto -- --unit auto
+  same "$g" -unit=minimum -- --unit minimum
+  same "$g" -unit=ns -- --unit raw
+  compare tree "$g" -tree -unit=auto -- --unit auto
+  h=$TD/pprof/go-heap-allocs-inline.pb.gz
+  for u in auto raw minimum; do
+    same "$h" -unit=$u -nodecount=8 -- --unit $u -n 8
+    peek "$h" -peek 'Unmarshal$' -unit=$u -- 'Unmarshal$' --unit $u
+  done
+  # traces --unit (review 17 F5: an unknown option), with the header's
+  # Total samples in it too
+  for gu in s:s ms:ms auto:auto ns:raw; do
+    J=$((J + 1))
+    pv "$g" -traces -unit=${gu%:*}
+    "$PCOL" traces "$g" --unit ${gu#*:} >"$tmp/pc/$J" 2>/dev/null
+    want head+traces "$PV" "${g##*/}: pcol traces --unit ${gu#*:} differs from go tool pprof -traces -unit=${gu%:*} (< pprof, > pcol):"
+  done
   same "$g" -focus='\.go$' -- --focus '\.go$' # file names match too
   same "$g" -hide= -ignore= -- --hide '' --ignore '' # an empty expression is none
   peek "$g" -lines -peek map -- map --by line

@@ -69,5 +69,32 @@ for f in "$data"/pprof/go-cpu-inline-small.pb.gz "$data"/pprof/go-heap-allocs-in
   done
   files=$((files + 3))
 done
+# list after granularity=lines|addresses|files (review 17 F7: pcol list's
+# --by refused 'line'): pprof's list sets its own granularity (driver.go
+# generateReport), so the session's is ignored; on a profile of our own Go
+# program, whose source is in the repository (read from $REPO, the source
+# path), the same output as go's; disasm ignores it too (its text is
+# objdump's, t_disasm.sh: here only that the setting is not refused)
+if mkdir -p "$tmp/gp" && (cd "$REPO/tests/go" && go run . "$tmp/gp" >"$tmp/go_run.log" 2>&1); then
+  p=$tmp/gp/go-cpu-labels.pb.gz
+  printf '%s\n' granularity=lines 'list main\.spin' granularity=addresses 'list main\.spin' \
+    granularity=files 'list main\.' nodecount=2 'list main\.spin' >"$tmp/ls"
+  (cd "$REPO" && go tool pprof -symbolize=none "$p" <"$tmp/ls" >"$tmp/go.out" 2>/dev/null)
+  (cd "$REPO" && "$PCOL" shell "$p" <"$tmp/ls" >"$tmp/pc.out" 2>"$tmp/pc.err")
+  if [ "$(grep -c ROUTINE "$tmp/go.out")" -ge 4 ] &&
+     cmp -s <(sed 's/(pprof) /(P) /g' "$tmp/go.out") <(sed 's/(pcol) /(P) /g' "$tmp/pc.out"); then
+    echo "t_shell: list after granularity=lines|addresses|files equal to go tool pprof's"
+  else
+    echo "t_shell: FAIL: list after granularity= differs from go tool pprof's:"
+    diff <(sed 's/(pprof) /(P) /g' "$tmp/go.out") <(sed 's/(pcol) /(P) /g' "$tmp/pc.out") | head -10
+    head -3 "$tmp/pc.err"
+    fail=$((fail + 1))
+  fi
+  printf '%s\n' granularity=lines 'disasm main\.spin' granularity=addresses 'disasm main\.spin' |
+    "$PCOL" shell "$p" >/dev/null 2>"$tmp/pc.err"
+  ! grep -q -- '--by' "$tmp/pc.err" || { echo "t_shell: FAIL: disasm after granularity= refused:"; grep -- '--by' "$tmp/pc.err"; fail=$((fail + 1)); }
+else
+  echo "t_shell: FAIL: go run tests/go:"; cat "$tmp/go_run.log"; fail=$((fail + 1))
+fi
 echo "t_shell: $same of $n sessions equal to go tool pprof's ($(grep -c . "$session") lines each); $files files written by sessions compared"
 [ "$fail" = 0 ]

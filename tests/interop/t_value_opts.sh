@@ -389,17 +389,17 @@ def plain(name): # diff marks a function inline on one side only "(partial-inlin
 def top(p):
     rows, total = {}, None
     for l in open(p):
-        m = re.match(r"Showing nodes accounting for .* of (-?\d+) total$", l)
+        m = re.match(r"Showing nodes accounting for .* of (-?\d+)[A-Za-z]* total$", l)
         if m: total = int(m.group(1))
-        m = re.match(r" *(-?\d+) +\S+ +\S+ +(-?\d+) +\S+  (.*)$", l)
+        m = re.match(r" *(-?\d+)[A-Za-z]* +\S+ +\S+ +(-?\d+)[A-Za-z]* +\S+  (.*)$", l)
         if m: rows[plain(m.group(3))] = (int(m.group(1)), int(m.group(2)))
     return rows, total
 def diff(p):
     rows, tot = {}, []
     for l in open(p):
-        m = re.match(r"(Base|New): .* \(total (-?\d+)\)$", l)
+        m = re.match(r"(Base|New): .* \(total (-?\d+)[A-Za-z]*\)$", l)
         if m: tot.append(int(m.group(2)))
-        m = re.match(r" *(-?\d+) +(-?\d+) +([-+]?\d+) +(-?\d+) +(-?\d+) +([-+]?\d+)  (.*)$", l)
+        m = re.match(r" *(-?\d+)[A-Za-z]* +(-?\d+)[A-Za-z]* +([-+]?\d+)[A-Za-z]* +(-?\d+)[A-Za-z]* +(-?\d+)[A-Za-z]* +([-+]?\d+)[A-Za-z]*  (.*)$", l)
         if m: rows[plain(m.group(7))] = [int(x) for x in m.groups()[:6]]
     return rows, tot
 (tb, totb), (tn, totn) = top(sys.argv[2]), top(sys.argv[3])
