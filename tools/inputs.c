@@ -232,6 +232,33 @@ static const char *tag_unit(const cli_command *cmd, const cli_args *a) {
   return unit && strcmp(unit, "auto") ? unit : NULL;
 }
 
+/* The filters' warnings of many pcol files answered one by one
+ * (pcol_top_many), as the union's open says them ("Focus expression
+ * matched no samples": a filter that matched nothing in any file; h4: the
+ * one-by-one answer said none).  The files are mapped again (O(1) each),
+ * all at once, as pcol_filter_warnings asks; only when a filter is given. */
+static void many_filter_warnings(const cli_command *cmd, const cli_args *a, const pcol_inputs *in,
+                                 const pcol_select *sel) {
+  pcol_file **f = calloc(in->n ? in->n : 1, sizeof *f);
+  pcol_open_options opt = cli_open_options(cmd, a);
+  pcol_error e = {0};
+  size_t k = 0;
+  for (; f && k < in->n; k++)
+    if (pcol_open(in->paths[k], &opt, &f[k], &e)) break;
+  if (f && k == in->n) {
+    size_t len = pcol_filter_warnings(f, k, sel, NULL, 0, &e);
+    char *buf = len ? malloc(len) : NULL;
+    if (buf && pcol_filter_warnings(f, k, sel, buf, len, &e) == len)
+      for (const char *l = buf, *end = buf + len, *nl; l < end; l = nl + 1) {
+        if (!(nl = memchr(l, '\n', (size_t)(end - l)))) nl = end;
+        fprintf(stderr, "pcol %s: warning: %.*s\n", cmd->name, (int)(nl - l), l);
+      }
+    free(buf);
+  }
+  for (size_t i = 0; f && i < k; i++) pcol_close(f[i]);
+  free(f);
+}
+
 int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                  const pcol_select *sel, pcol_by by, double fraction, pcol_sort order,
                  uint64_t limit, pcol_top *t, size_t *dropped, pcol_sum *cutoff,
@@ -266,6 +293,7 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
     char *note = NULL; /* the union's note of a relative range (cli_warn_range) */
     pcol_error e = {0};
     if (!pcol_top_many_range_note(t, sel, &note, &e)) cli_range_note_print(cmd, *label, note);
+    if (pcol_select_filtered(sel)) many_filter_warnings(cmd, a, &in, sel);
   }
   pcol_inputs_free(&in);
   return rc;

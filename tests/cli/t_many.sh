@@ -374,7 +374,8 @@ for o in "" "-n 5" "--sort cum -n 8" "--sort cum --node-fraction 0 -n 25" "--sor
   "--value samples --format json" "--value cpu --focus main --unit ms" "--hide runtime -n 12" \
   "--sort name --node-fraction 0 --format csv" "--ignore runtime --show main -n 3" \
   "--show-from main --sort cum -n 12" "--show-from runtime --hide mallocgc" \
-  "--relative-percentages --ignore runtime --node-fraction 0.02"; do
+  "--relative-percentages --ignore runtime --node-fraction 0.02" \
+  "--focus nomatchxyz --ignore zzzq" "--hide zzzq -n 3"; do # (filters that match nothing: warned alike)
   same_top 1 "$o" "$tmp/s.pcol" "$tmp/g.pcol" "$tmp/l.pcol"
 done
 same_top 1 "--sort cum -n 10" "$tmp/sl.pcol" "$tmp/g.pcol" # files of several sources
@@ -527,7 +528,7 @@ for r in far heap; do
       fail "far $r --value $v: the merged file (exit $b: $(cat "$tmp/v.err2")) is not the directory (exit $a: $(cat "$tmp/v.err1"))"
   done
 done
-$PCOL top "$tmp/far.pcol" "${heap[@]}" --value 2 -n 1 | grep -q '^Type: inuse_objects (count)$' ||
+$PCOL top "$tmp/far.pcol" "${heap[@]}" --value 2 -n 1 | grep -q '^Type: inuse_objects$' ||
   fail "far.pcol: --value 2 of the heap profile's hour is not its inuse_objects"
 
 # Many sources (issue 42 F9): every view and export costs O(rows), not
