@@ -266,10 +266,10 @@ static int copy_stacks(mctx *m) {
   }
   size_t bad = 0;
   if (!rc) rc = pcol_b_stack_nodes(m->b, par, loc, (size_t)ns, m->stmap, ph, &bad, m->err);
-  if (rc == PCOL_EINVAL && par[bad - 1] >= bad)
+  if (rc == PCOL_EINVAL && bad && par[bad - 1] >= bad) /* (bad: 0 when the builder's own EINVAL) */
     rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %zu has parent %u after it", bad,
                         par[bad - 1]);
-  else if (rc == PCOL_EINVAL)
+  else if (rc == PCOL_EINVAL && bad)
     rc = pcol_error_set(m->err, PCOL_ECORRUPT, "stack node %zu has no valid location", bad);
   free(par);
   free(loc);
