@@ -278,6 +278,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
     erc |= pcol_export_otlp(f, &all, nul, &err);
     erc |= pcol_export_v8(f, &all, nul, &err);
     erc |= pcol_export(f, PCOL_FMT_CHROME, &all, nul, NULL, &err); /* (no function of its own) */
+    erc |= pcol_export(f, PCOL_FMT_PERFETTO, &all, nul, NULL, &err); /* (nor this) */
     FILE *ch[PCOL_CH_NTABLES];
     for (int t = 0; t < PCOL_CH_NTABLES; t++) ch[t] = nul;
     pcol_export_options eo = {0};
@@ -299,6 +300,7 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
       erc |= pcol_export_otlp(f, &part[k], nul, &err);
       erc |= pcol_export_v8(f, &part[k], nul, &err); /* (the one source selected) */
       erc |= pcol_export(f, PCOL_FMT_CHROME, &part[k], nul, NULL, &err);
+      erc |= pcol_export(f, PCOL_FMT_PERFETTO, &part[k], nul, NULL, &err);
       erc |= pcol_export_firefox(f, &part[k], nul, &err);
       erc |= pcol_export_pprof(f, &part[k], nul, 0, &err);
     }

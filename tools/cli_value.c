@@ -88,7 +88,9 @@ void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str uni
       /* damaged: the name stays empty; it only names a source */
     }
   }
-  fprintf(stderr, "pcol %s: warning: %s: source %u (", l->cmd->name, l->path, source_id);
+  fprintf(stderr, "pcol %s: warning: ", l->cmd->name);
+  cli_print_cstr(stderr, l->path);
+  fprintf(stderr, ": source %u (", source_id);
   cli_print_str(stderr, t);
   fputc(' ', stderr);
   cli_print_str(stderr, u);
@@ -100,10 +102,12 @@ void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str uni
 }
 
 void cli_lacking_done(const cli_lacking *l) {
-  if (l->n > WARN_MISSING)
-    fprintf(stderr, "pcol %s: warning: %s: and %llu more sample types that a source has no value of, "
-                    "counted 0 for its samples\n", l->cmd->name, l->path,
+  if (l->n > WARN_MISSING) {
+    fprintf(stderr, "pcol %s: warning: ", l->cmd->name);
+    cli_print_cstr(stderr, l->path);
+    fprintf(stderr, ": and %llu more sample types that a source has no value of, counted 0 for its samples\n",
             (unsigned long long)(l->n - WARN_MISSING));
+  }
 }
 
 void cli_mean_type(pcol_str *type, char *type_buf) { *type = pcol_mean_type(*type, type_buf); }

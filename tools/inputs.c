@@ -506,7 +506,11 @@ void cli_import_warning(const char *cmd, pcol_error *err) {
   if (err->code == PCOL_OK) /* a line each (pcol_open_tag_frames' two) */
     for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
       nl = strchr(m, '\n');
-      fprintf(stderr, "pcol %s: warning: %.*s\n", cmd, (int)(nl ? (size_t)(nl - m) : strlen(m)), m);
+      /* messages quote file data and names (a name may hold ESC): the
+       * text rule, as cli_fail's errors (rd10) */
+      fprintf(stderr, "pcol %s: warning: ", cmd);
+      cli_put_text(stderr, m, nl ? (size_t)(nl - m) : strlen(m), 0);
+      fputc('\n', stderr);
     }
   err->message[0] = 0;
 }

@@ -94,6 +94,11 @@ PATH="$fk:$PATH" check "disasm --format tsv" disasm "$tmp/p.pb" . --format tsv
 PATH="$fk:$PATH" PCOL_T_FAIL=1 check "disasm, objdump fails [err]" disasm "$tmp/p.pb" .
 cd - >/dev/null || fail "cd"
 PATH="$fk:$PATH" check "disasm, no binary [err]" disasm "$tmp/p.pb" .
+# an importer's warning names the input (rd10: a warning printed the name
+# raw): a Perun profile without resources, of a hostile name
+printf '{"header":{"type":"mixed","units":{}},"resource_type_map":{},"resources":{}}' >"$tmp/pe${bad}.perf"
+check "info, a warning naming a hostile file [ids]" info "$tmp/pe${bad}.perf"
+grep -q 'no resource with an amount' "$tmp/o/$n.err" || fail "no Perun warning: $(head -c 300 "$tmp/o/$n.err")"
 # messages on stderr: an unknown value lists the file's value types
 check "top --value nope [ids]" top "$tmp/p.pcol" --value nope
 grep -q owned "$tmp/o/$n.err" || fail "--value nope does not list the value types"
