@@ -391,8 +391,8 @@ done
 for g in "$TD"/pprof/go-heap-allocs-inline.pb.gz examples/demo.out; do
   [ -f "$g" ] || continue
   $PCOL unpack "$g" --to firefox -o "$tmp/vt.json" || fail "$g -> firefox"
-  want=$($PCOL top "$g" | sed -n 's/^Type: \([^ ]*\) .*/\1/p')
-  got=$($PCOL top "$tmp/vt.json" | sed -n 's/^Type: \([^ ]*\) .*/\1/p')
+  want=$($PCOL top "$g" | sed -n 's/^Type: \([^ ]*\).*/\1/p')
+  got=$($PCOL top "$tmp/vt.json" | sed -n 's/^Type: \([^ ]*\).*/\1/p')
   [ -n "$want" ] && [ "$got" = "$want" ] || fail "$g -> firefox -> pcol: Type $got, want $want"
 done
 # decimal counts (collapsed 1.5) exported as samples weights read back as
@@ -433,7 +433,7 @@ if sys.argv[4] == "count-first":
     d["threads"][0]["samples"]["weightType"] = "samples"
     del d["threads"][0]["pcolValueType"]
 open(sys.argv[2], "w").write(json.dumps(d))' tests/fuzz-regress/firefox/value-type-names-past-16.json "$tmp/vt16.json" "$1" "$2"
-  $PCOL top "$tmp/vt16.json" 2>&1 | sed -n 's/^Type: \([^ ]*\) .*/\1/p; s/^Showing nodes .* of \(.*\) total$/\1/p' | tr '\n' ' '; }
+  $PCOL top "$tmp/vt16.json" 2>&1 | sed -n 's/^Type: \([^ ]*\).*/\1/p; s/^Showing nodes .* of \(.*\) total$/\1/p' | tr '\n' ' '; }
 for c in "new18 time-first:tracing 57ms " "new18 count-first:tracing 57ms " "vt3 time-first:vt3 4ms " "new19 time-first:tracing 57ms "; do
   got=$(vt16 ${c%%:*})
   [ "$got" = "${c#*:}" ] || fail "pcolDefaultValue ${c%%:*} of 20 pcolValueType names: '$got', want '${c#*:}'"
