@@ -74,6 +74,17 @@ $PCOL unpack "$tmp/e.pb" --to firefox -o "$tmp/e2.json" --tag thread_id='^2764' 
 [ ! -s "$tmp/err" ] || fail "firefox export of numeric ids noted: $(cat "$tmp/err")"
 [ "$(ff_threads "$tmp/e2.json")" = "parca|2764734|4242" ] || fail "firefox --tag: $(ff_threads "$tmp/e2.json")"
 
+# 1b. perfetto (rd11 F3): THE thread-id rule too, within Perfetto's int32;
+# a label that is no such id names the thread, and is noted
+$PCOL unpack "$tmp/e.pb" --to perfetto -o "$tmp/e.pf" 2>"$tmp/err" || fail "perfetto export: $(cat "$tmp/err")"
+grep -qF 'e.pb: 2 threads have a tid or thread_id label that is no whole number from 0 to 2^31 - 1 (Perfetto'"'"'s tid): their tid is made up, the label kept in their name ("parca thread_id w-3", ...)' "$tmp/err" ||
+  fail "perfetto export: no note of the made-up tids: $(cat "$tmp/err")"
+$PCOL tags "$tmp/e.pf" >"$tmp/pt" || fail "tags of the perfetto copy"
+grep -q ': parca thread_id w-3$' "$tmp/pt" && grep -q ': parca thread_id 9007199254740993$' "$tmp/pt" ||
+  fail "perfetto copy's thread names: $(cat "$tmp/pt")"
+want=$(tag_rows "$tmp/e.pb" thread_id | grep -E ' (2764734|2756170) ' | sed 's/^thread_id /tid /')
+expect "tags of the perfetto copy" "$(tag_rows "$tmp/e.pf" tid | grep -E ' (2764734|2756170) ')" "$want"
+
 # 2. chrome: the ids as tid, the string pid "4242" as pid
 trip chrome "$tmp/e.trace.json" ct_threads "parca|2764734|4242
 parca|2756170|4242

@@ -77,6 +77,7 @@ typedef struct pthr {
   uint32_t cls;  /* its thread class (THE thread rule) */
   uint32_t ls;   /* the label set naming it (THE thread-name rule; class 0: its first) */
   int64_t pid, tid;
+  int lost;      /* its tid/thread_id label is no id Perfetto holds: named with it */
 } pthr;
 
 typedef struct pex {
@@ -121,6 +122,8 @@ typedef struct pex {
   int absolute;
   int stacked; /* a selected sample has a stack */
   char note[600];
+  uint64_t ids_lost;  /* threads whose tid/thread_id label is no id Perfetto holds */
+  char lost_name[128]; /* the first one's name (the note's example) */
 } pex;
 
 static int oom(pex *x) { return x->rc = pcol_oom(x->err); }
@@ -414,8 +417,16 @@ static int thread_ids(pex *x) {
   for (size_t k = 0; k < x->nth && !x->rc; k++) {
     pthr *t = &x->th[k];
     t->pid = id_label(x, t->ls, "pid");
-    t->tid = id_label(x, t->ls, "tid");
-    if (t->tid < 0) t->tid = id_label(x, t->ls, "thread_id");
+    /* THE thread-id rule (pcol_thread_id: tid, else thread_id, a number or
+     * a string of digits), within Perfetto's int32; a label that is no
+     * such id names the thread instead (rd11 F3, as the Firefox and Chrome
+     * exports do) */
+    int64_t v = PCOL_NA_I64;
+    if (!x->rc && t->ls) x->rc = pcol_thread_id(x->f, t->ls, &v, &t->lost, x->err);
+    if (x->rc) break;
+    if (v != PCOL_NA_I64 && (v < 0 || v > INT32_MAX)) t->lost = 1, v = PCOL_NA_I64;
+    t->tid = v == PCOL_NA_I64 ? -1 : v;
+    x->ids_lost += t->lost != 0;
     if (t->pid < 0) t->pid = x->src;
     uint32_t idx;
     int added = 0;
@@ -456,8 +467,12 @@ static int tracks(pex *x, int64_t ts) {
         if (!(x->rc = pcol_label_get(x->f, t->ls, "process_name", &sv, &nv, x->err)) && sv)
           x->rc = pcol_string(x->f, sv, &name, x->err);
       } else if (t->cls) {
-        if (!(x->rc = pcol_thread_name(x->f, t->ls, 0, &x->name, x->err)))
+        if (!(x->rc = pcol_thread_name(x->f, t->ls, t->lost, &x->name, x->err)))
           name = (pcol_str){(const char *)x->name.data, x->name.len};
+        if (!x->rc && t->lost && !x->lost_name[0])
+          snprintf(x->lost_name, sizeof x->lost_name, "%.*s",
+                   (int)pcol_utf8_cut((const char *)x->name.data, x->name.len, 100),
+                   x->name.data ? (const char *)x->name.data : "");
       }
       if (x->rc) break;
       /* TrackDescriptor { uuid = 1, parent_uuid = 5, process = 3 {pid = 1,
@@ -548,29 +563,72 @@ static int clocks(pex *x, int64_t ts) {
   return bad ? oom(x) : put_packet(x);
 }
 
+/* The stream names given so far (a name is written once): each name's
+ * bytes in text, its (offset, length, next number) in ent (id i at i - 1),
+ * found by hash in given (every name written) and in bases (the URIs met:
+ * the number to try next, so n sources of one URI cost O(n), not O(n^2)
+ * probes: rd11 F2, 2,000 of them took 17.7 s). */
+typedef struct stream_names {
+  pcol_buf text;
+  struct sn_ent { size_t off, len; unsigned next; } *ent;
+  size_t n, cap;
+  pcol_hset given, bases;
+} stream_names;
+
+typedef struct sn_key { const stream_names *t; const char *p; size_t len; } sn_key;
+static int sn_eq(const void *ctx, uint32_t id, const void *key) {
+  const stream_names *t = ctx;
+  const sn_key *k = key;
+  const struct sn_ent *e = &t->ent[id - 1];
+  return e->len == k->len && (!k->len || !memcmp(t->text.data + e->off, k->p, k->len));
+}
+static uint32_t sn_find(const stream_names *t, const pcol_hset *h, const char *p, size_t len) {
+  sn_key k = {t, p, len};
+  return pcol_hset_find(h, pcol_hash_keyed(p, len), sn_eq, t, &k);
+}
+/* p[0..len) as name id (new), in set h */
+static int sn_add(stream_names *t, pcol_hset *h, const char *p, size_t len, uint32_t *id) {
+  if (t->n == t->cap) {
+    size_t nc = t->cap ? 2 * t->cap : 16;
+    void *ne = nc < UINT32_MAX ? realloc(t->ent, nc * sizeof *t->ent) : NULL;
+    if (!ne) return PCOL_ENOMEM;
+    t->ent = ne;
+    t->cap = nc;
+  }
+  size_t off = t->text.len;
+  if (pcol_buf_append(&t->text, p, len)) return PCOL_ENOMEM;
+  t->ent[t->n] = (struct sn_ent){off, len, 2};
+  *id = (uint32_t)++t->n;
+  return pcol_hset_insert(h, pcol_hash_keyed(p, len), *id) ? PCOL_ENOMEM : PCOL_OK;
+}
+static void stream_names_free(stream_names *t) {
+  pcol_buf_free(&t->text);
+  free(t->ent);
+  pcol_hset_free(&t->given);
+  pcol_hset_free(&t->bases);
+}
+
 /* The name of the source's stream (StackSampleDefaults.source): its URI,
- * numbered when an earlier source had the same (the importer makes one
- * source of the sequences of one stream and descriptors). */
-static int stream_name(pex *x, pcol_buf *names, pcol_buf *out) {
+ * numbered (" #2", " #3", ...) when an earlier source's name was the same
+ * (the importer makes one source of the sequences of one stream and
+ * descriptors). */
+static int stream_name(pex *x, stream_names *t, pcol_buf *out) {
   pcol_str uri = {0};
   if ((x->rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, x->src - 1), &uri, x->err))) return x->rc;
+  const char *u = uri.ptr ? uri.ptr : "pcol";
+  size_t ul = uri.ptr ? uri.len : 4;
   out->len = 0;
-  if (pcol_buf_append(out, uri.ptr ? uri.ptr : "pcol", uri.ptr ? uri.len : 4)) return oom(x);
-  size_t base = out->len;
-  for (unsigned n = 2;; n++) {
-    int dup = 0; /* (names: each earlier name, NUL-terminated) */
-    for (size_t o = 0; o < names->len && !dup;) {
-      size_t l = strnlen((const char *)names->data + o, names->len - o);
-      dup = l == out->len && !memcmp(names->data + o, out->data, l);
-      o += l + 1;
-    }
-    if (!dup) break;
+  if (pcol_buf_append(out, u, ul)) return oom(x);
+  uint32_t id, b = sn_find(t, &t->bases, u, ul);
+  if (!b && sn_add(t, &t->bases, u, ul, &b)) return oom(x);
+  for (unsigned n = t->ent[b - 1].next; sn_find(t, &t->given, (const char *)out->data, out->len); n++) {
     char num[24];
     int k = snprintf(num, sizeof num, " #%u", n);
-    out->len = base;
+    out->len = ul;
     if (pcol_buf_append(out, num, (size_t)k)) return oom(x);
+    t->ent[b - 1].next = n + 1;
   }
-  if (pcol_buf_append(names, out->data, out->len) || pcol_buf_append(names, "", 1)) return oom(x);
+  if (sn_add(t, &t->given, (const char *)out->data, out->len, &id)) return oom(x);
   return PCOL_OK;
 }
 
@@ -585,7 +643,7 @@ static int note_negative(pex *x, size_t k) {
 
 /* Source s's sequence: defaults, tracks, samples. */
 static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_export_options *opt,
-                        const pcol_wall *w, pcol_buf *names) {
+                        const pcol_wall *w, stream_names *names) {
   pcol_select one = sel ? *sel : (pcol_select){0};
   one.source_id = s;
   x->src = s;
@@ -655,10 +713,11 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
     return x->rc;
   /* every thread's tid label, which a made-up tid must not take */
   for (uint32_t k = 1; k <= x->ntcls && !x->rc; k++) {
-    int64_t tid = id_label(x, x->named[k], "tid"), v = tid >= 0 ? tid : id_label(x, x->named[k], "thread_id");
+    int64_t v = PCOL_NA_I64; /* THE thread-id rule, as thread_ids reads it */
     uint32_t idx;
     int added;
-    if (v >= 0 && pcol_u64map_get(&x->real, (uint64_t)v, &idx, &added)) return oom(x);
+    if (x->named[k] && (x->rc = pcol_thread_id(f, x->named[k], &v, NULL, x->err))) break;
+    if (v >= 0 && v <= INT32_MAX && pcol_u64map_get(&x->real, (uint64_t)v, &idx, &added)) return oom(x);
   }
   if (x->rc) return x->rc;
   x->nstack = pcol_rows(f, PCOL_T_STACKS);
@@ -712,7 +771,7 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   }
   if (t0 == INT64_MAX) t0 = 0;
   x->next_tid = 1;
-  pcol_buf names = {0};
+  stream_names names = {0};
   if (!x->rc) clocks(x, t0);
   for (uint32_t s = 1; s <= ns && !x->rc; s++)
     if (has[s]) write_source(x, sel, s, opt, &w, &names);
@@ -720,7 +779,7 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
    * copy ends at its last sample) */
   int ranged = sel && (sel->has_from || sel->has_to);
   if (!x->rc && any && !ranged && tend > t0) clocks(x, tend);
-  pcol_buf_free(&names);
+  stream_names_free(&names);
   free(has);
   pcol_wall_free(&w);
   return x->rc;
@@ -745,6 +804,14 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   if (!rc && x.note[0] && opt && opt->note) {
     char text[700];
     snprintf(text, sizeof text, "not written: %s", x.note);
+    opt->note(opt->note_ctx, text);
+  }
+  if (!rc && x.ids_lost && opt && opt->note) {
+    char text[400];
+    snprintf(text, sizeof text, "%llu thread%s a tid or thread_id label that is no whole number from 0 to 2^31 - 1 "
+             "(Perfetto's tid): %s tid is made up, the label kept in %s name (\"%s\"%s)",
+             (unsigned long long)x.ids_lost, x.ids_lost > 1 ? "s have" : " has", x.ids_lost > 1 ? "their" : "its",
+             x.ids_lost > 1 ? "their" : "its", x.lost_name, x.ids_lost > 1 ? ", ..." : "");
     opt->note(opt->note_ctx, text);
   }
   pcol_rtime_free(&x.rt);
