@@ -283,6 +283,15 @@ int cli_top_many(const cli_command *cmd, const cli_args *a, const char *const *a
   size_t shown = limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
   int rc = pcol_top_many((const char *const *)in.paths, in.n, &opt, sel, cli_get(cmd, a, "value"),
                          by, fraction, order, shown, t, dropped, cutoff, &info, err);
+  if (!rc && info.answered && sel && (sel->has_from || sel->has_to) && t->nrows == 0 && t->total == 0) {
+    /* a range that selects nothing: the union answers (the same empty
+     * table), with the warning that says so and where the samples are
+     * (pcol_view_notes; rd11 F7: the files one by one said nothing) */
+    pcol_top_free(t);
+    memset(t, 0, sizeof *t);
+    pcol_close(info.file);
+    info.answered = 0;
+  }
   if (!rc && info.answered) {
     *answered = 1;
     *f = info.file;

@@ -384,6 +384,11 @@ $PCOL pack $TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz -o "$tmp/cpp.pcol" || f
 same_top 1 "--sort cum --node-fraction 0 -n 25" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "--node-fraction 0 --format tsv" "$tmp/cpp.pcol" "$tmp/g.pcol"
 same_top 1 "" "$tmp/s.pcol" "$tmp/s.pcol"                  # one file twice counts twice
+# a range that selects nothing: the union answers, with the warning that
+# says where the samples are (rd11 F7: the files one by one said nothing)
+$PCOL pack examples/demo.out -o "$tmp/demo1.pcol" && cp "$tmp/demo1.pcol" "$tmp/demo2.pcol" || fail "pack demo"
+same_top 0 "--from 5000 --to 6000" "$tmp/demo1.pcol" "$tmp/demo2.pcol"
+same_top 1 "--from 0.1 --to 0.2" "$tmp/demo1.pcol" "$tmp/demo2.pcol"
 # a file without mappings beside one with: pprof's fake mapping of file ""
 # (pcol_filter_loc_mapping) is the merge's only when no file has a mapping,
 # so with a name filter the union answers; files all without answer each
