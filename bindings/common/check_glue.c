@@ -225,6 +225,27 @@ static int view_notes(const char *label, pcol_file *f) {
         break;
       }
     }
+    for (const char *c = n; c && *c && !bad; c++)
+      if ((unsigned char)*c < 0x20 && *c != '\n') {
+        printf("%s: a view note holds a control byte: %s\n", label ? label : "(mutated)", n);
+        bad = 1;
+      }
+    free(n);
+  }
+  /* a name of control bytes (a path, a URI) reaches the notes escaped, as
+   * the CLI prints them (rd11 F10): the range past the end names the file */
+  static const char hostile[] = "in\x1b]0;owned\x07\x1b[2J.pcol";
+  const char *hl = hostile;
+  pcol_select sel = {0};
+  pcol_value_sel v;
+  pcol_error err = {0};
+  sel.has_from = 1, sel.from_ns = INT64_MAX / 2;
+  if (label && !pcol_value_resolve(f, &sel, NULL, &v, &err)) {
+    char *n = pcb_view_notes(&f, 1, &sel, &v, 0, &hl, NULL, 1);
+    if (n && (strchr(n, '\x1b') || strchr(n, '\x07'))) {
+      printf("%s: a view note holds the label's control bytes raw: %s\n", label, n);
+      bad = 1;
+    }
     free(n);
   }
   return bad;

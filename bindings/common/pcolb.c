@@ -1019,21 +1019,43 @@ typedef struct value_lines {
   size_t len;
   int oom;
 } value_lines;
+/* p[0..n) onto l->buf by the text rule (pcol_text_char: a control byte or
+ * an invalid UTF-8 one as \xNN), as the CLI prints a note: the lines quote
+ * file data (names, URIs) that R's warning() and Python's warnings and
+ * DuckDB's stderr would otherwise pass to a terminal raw (rd11 F10) */
+static void put_escaped(value_lines *l, const char *p, size_t n) {
+  char e[9];
+  for (size_t i = 0; i < n && !l->oom;) {
+    size_t k = pcol_text_char(p, n, &i, false, e);
+    char *s = realloc(l->buf, l->len + k + 2);
+    if (!s) {
+      l->oom = 1;
+      return;
+    }
+    memcpy(s + l->len, e, k);
+    l->buf = s;
+    l->len += k;
+    s[l->len] = 0;
+  }
+}
 static void value_line(void *ctx, size_t input, const char *text, bool warning) {
   value_lines *l = ctx;
   const char *kind = !l->kinds ? "" : warning ? "warning: " : "note: ";
   const char *label = input < l->n && l->label ? l->label[input] : NULL; /* (a filter's names none) */
-  size_t a = strlen(kind) + (label ? strlen(label) + 2 : 0), b = strlen(text);
-  char *s = l->oom ? NULL : realloc(l->buf, l->len + a + b + 2);
+  put_escaped(l, kind, strlen(kind));
+  if (label) {
+    put_escaped(l, label, strlen(label));
+    put_escaped(l, ": ", 2);
+  }
+  put_escaped(l, text, strlen(text));
+  char *s = l->oom ? NULL : realloc(l->buf, l->len + 2);
   if (!s) {
     l->oom = 1;
     return;
   }
-  if (a) snprintf(s + l->len, a + 1, "%s%s%s", kind, label ? label : "", label ? ": " : "");
-  memcpy(s + l->len + a, text, b);
-  memcpy(s + l->len + a + b, "\n", 2);
+  memcpy(s + l->len, "\n", 2);
   l->buf = s;
-  l->len += a + b + 1;
+  l->len += 1;
 }
 
 char *pcb_view_notes(pcol_file *const *f, size_t n, const pcol_select *sel, const pcol_value_sel *v,
