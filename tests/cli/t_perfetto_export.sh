@@ -171,4 +171,17 @@ n=$($PCOL top tests/fixtures/tachyon/threads-wall-zstd.bin --from 0.1 --to 0.2 -
    python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
 $PCOL unpack tests/fixtures/tachyon/threads-wall-zstd.bin --from 0.1 --to 0.2 --to perfetto -o "$tmp/r.pf" || fail "range"
 [ "$(python3 "$judge" "$tmp/r.pf" | python3 -c 'import json,sys; print(json.load(sys.stdin)["rows"])')" = "$n" ] || fail "range: not $n samples"
+# --value a source lacks: its default is its primary weight, said (rd11 F5)
+printf 'main;f 3\n' > "$tmp/c1.txt"
+$PCOL merge "$tmp/c1.txt" examples/demo.out -o "$tmp/cv.pcol" 2>/dev/null || fail "merge for --value"
+$PCOL unpack "$tmp/cv.pcol" --to perfetto --value cpu -o "$tmp/cv.pf" 2>"$tmp/err" || fail "--value cpu: $(cat "$tmp/err")"
+grep -q 'warning: .*source 1 has no value cpu/nanoseconds: its default is the primary weight of its samples instead' "$tmp/err" ||
+  fail "--value a source lacks: no warning: $(cat "$tmp/err")"
+# a real tid of 2^31 - 1 leaves the made-up ones from 1 (rd11 F11: the next
+# was 2^31, whose track uuid was another thread's)
+printf 'app 5/2147483647 [000] 1.000000: cycles:\n\tffff1 foo (/bin/app)\n\tffff2 main (/bin/app)\n\n' > "$tmp/pbig.txt"
+$PCOL merge "$tmp/pbig.txt" "$tmp/c1.txt" -o "$tmp/mb.pcol" 2>/dev/null && $PCOL unpack "$tmp/mb.pcol" --to perfetto -o "$tmp/mb.pf" ||
+  fail "tid 2^31 - 1: export"
+tids=$(protoc -I format/perfetto --decode=perfetto.protos.Trace perfetto_trace.proto < "$tmp/mb.pf" | sed -n 's/^ *tid: //p' | sort -n | uniq | tr '\n' ' ')
+[ "$tids" = "1 2147483647 " ] || fail "tid 2^31 - 1: tids $tids"
 echo "t_perfetto_export: ok (${#ins[@]} inputs)"

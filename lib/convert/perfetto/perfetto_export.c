@@ -123,6 +123,8 @@ typedef struct pex {
   int stacked; /* a selected sample has a stack */
   char note[600];
   uint64_t ids_lost;  /* threads whose tid/thread_id label is no id Perfetto holds */
+  uint64_t lacking;   /* sources without the --value asked: their default is the primary */
+  uint32_t lacking_src;
   char lost_name[128]; /* the first one's name (the note's example) */
 } pex;
 
@@ -348,6 +350,7 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
   size_t p = SIZE_MAX;
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
     if (!all[k].level && all[k].vt == want) p = k;
+  if (p == SIZE_MAX && opt && opt->value && !x->lacking++) x->lacking_src = s; /* (said: rd11 F5) */
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
     if (!all[k].level && all[k].vt == dflt) p = k;
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
@@ -438,7 +441,9 @@ static int thread_ids(pex *x) {
       if (!fresh) continue;
       if (pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
     }
-    if (t->tid >= x->next_tid) x->next_tid = t->tid + 1;
+    /* (a made-up tid counts on from 1, past the labels and the tids
+     * given, never from the largest given: a real 2^31 - 1 made the next
+     * one 2^31, whose track uuid is another thread's; rd11 F11) */
   }
   return x->rc;
 }
@@ -804,6 +809,17 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   if (!rc && x.note[0] && opt && opt->note) {
     char text[700];
     snprintf(text, sizeof text, "not written: %s", x.note);
+    opt->note(opt->note_ctx, text);
+  }
+  if (!rc && x.lacking && opt && opt->note && opt->value) {
+    char text[400];
+    const pcol_value_sel *v = opt->value;
+    char more[64] = "";
+    if (x.lacking > 1) snprintf(more, sizeof more, " (and %llu more sources)", (unsigned long long)(x.lacking - 1));
+    snprintf(text, sizeof text, "source %u%s has no value %.*s/%.*s: its default is the primary weight of its "
+             "samples instead (the other values followers)",
+             x.lacking_src, more, (int)pcol_utf8_cut(v->type.ptr, v->type.len, 80), v->type.ptr ? v->type.ptr : "",
+             (int)pcol_utf8_cut(v->unit.ptr, v->unit.len, 40), v->unit.ptr ? v->unit.ptr : "");
     opt->note(opt->note_ctx, text);
   }
   if (!rc && x.ids_lost && opt && opt->note) {
