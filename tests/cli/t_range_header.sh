@@ -296,4 +296,12 @@ if [ -f "$TD/rprof/proftools__Rprof-dg.out" ] && [ -f "$TD/ext/pprof/go-cpu-phla
   $PCOL info "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" "$TD/rprof/proftools__Rprof-dg.out" | grep -c '^  duration:' |
     grep -qx 1 || fail "pcol info: a duration for the Rprof source"
 fi
+# a wall-clock range past a file whose samples have no times (pprof): its
+# recording's span said, as for timed samples (rd11 F6: 0 total, no word)
+if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
+  $PCOL top "$TD/pprof/go-cpu-inline-small.pb.gz" --from 2030-01-01T00:00:00Z -n 1 >/dev/null 2>"$tmp/err" ||
+    fail "a range past an untimed file: exit $?"
+  grep -q 'selects no sample: the samples are at 2017-09-29T20:57:59.257Z .. 2017-09-29T20:58:01.259Z' "$tmp/err" ||
+    fail "a range past an untimed file: $(cat "$tmp/err")"
+fi
 echo "t_range_header: ok"
