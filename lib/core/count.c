@@ -339,11 +339,11 @@ static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
  * requires, with one period type; other formats keep the rules above),
  * they count as the default the first of them (in source order: the
  * inputs' order) names in pprof.default_sample_type, as `go tool pprof A
- * B` shows; a
- * heap profile stating alloc_space beside one stating none (inuse_space,
- * pprof's last-type rule) is alloc_space in either order (review 17 F6:
- * the row count was shown).  *c = 0 when the lists differ or none names
- * one.  One pass over source_value_types and one over meta. */
+ * B` shows; a heap profile stating alloc_space beside one stating none
+ * (inuse_space, pprof's last-type rule) is alloc_space in either order
+ * (review 17 F6: the row count was shown).  *c = 0 when the lists or
+ * period types differ or none names one.  Two passes over
+ * source_value_types and three over meta. */
 static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uint8_t *keep,
                           uint32_t *c, pcol_error *err) {
   *c = 0;
