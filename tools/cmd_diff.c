@@ -157,51 +157,6 @@ static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol
   return rc;
 }
 
-/* Whether a source of f names type its default (pprof's
- * default_sample_type); f NULL (many files answered one by one): no. */
-static int names_default(pcol_file *f, pcol_str type) {
-  uint64_t n = f ? pcol_rows(f, PCOL_T_SOURCES) : 0;
-  for (uint64_t s = 1; s <= n && s <= UINT32_MAX; s++) {
-    pcol_str d;
-    pcol_error e = {0};
-    if (pcol_meta_get(f, (uint32_t)s, "pprof.default_sample_type", &d, &e) == PCOL_OK && d.ptr &&
-        d.len == type.len && type.ptr && !memcmp(d.ptr, type.ptr, d.len))
-      return 1;
-  }
-  return 0;
-}
-
-/* The two sides' defaults differ (no --value): go's -diff_base merges the
- * profile and its base and takes the default the profile names, else the
- * base's (profile.go combineHeaders), so the side naming its default
- * decides, the new one first, when the other side has that value: its
- * rows are computed again in it (review 17 F6: pcol diff refused what
- * top --diff-base answered).  0: the other side recomputed; else nothing
- * changed (the incompatibility is then said as before). */
-static int diff_default(pcol_file *fb, pcol_file *fn, const pcol_select *sel, pcol_by by, pcol_top *tb,
-                        pcol_top *tn, pcol_error *err) {
-  int newer = names_default(fn, tn->value.type);
-  if (!newer && !names_default(fb, tb->value.type)) return -1;
-  const pcol_value_sel *pick = newer ? &tn->value : &tb->value;
-  pcol_file *of = newer ? fb : fn;
-  pcol_top *ot = newer ? tb : tn;
-  if (!of || !pick->type.ptr || !pick->unit.ptr || pick->type.len > 512 || pick->unit.len > 512) return -1;
-  char name[1040];
-  snprintf(name, sizeof name, "%.*s/%.*s", (int)pick->type.len, pick->type.ptr, (int)pick->unit.len,
-           pick->unit.ptr);
-  pcol_value_sel v;
-  pcol_top t = {0};
-  pcol_error e = {0};
-  if (pcol_value_resolve(of, sel, name, &v, &e) || pcol_top_compute(of, sel, &v, by, &t, &e)) {
-    pcol_top_free(&t);
-    return -1;
-  }
-  (void)err;
-  pcol_top_free(ot);
-  *ot = t;
-  return 0;
-}
-
 int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (a->npos != 2) return cli_usage_error(cmd->name, "expected BASE and NEW");
   if (cli_stdin_once(cmd, a->pos, 2)) return EXIT_USAGE;
@@ -236,10 +191,6 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   } else {
     rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
     if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
-    if (!rc && !cli_get(cmd, a, "value") && pcol_value_compatible(&tb.value, &tn.value, &err) != PCOL_OK) {
-      memset(&err, 0, sizeof err);
-      (void)diff_default(fb, fn, &sel, by, &tb, &tn, &err);
-    }
   }
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
