@@ -255,12 +255,14 @@ static int id_text(pcol_str s, int64_t *v) {
   return 1;
 }
 
-int pcol_label_id(pcol_file *f, uint32_t ls, const char *key, int64_t *v, int *other, pcol_error *err) {
+/* pcol_label_id with the label columns c read */
+static int label_id(pcol_file *f, const lbcols *c, uint32_t ls, const char *key, int64_t *v, int *other,
+                    pcol_error *err) {
   uint32_t sv;
   int64_t nv;
   int o = 0;
   *v = PCOL_NA_I64;
-  PCOL_RETURN_NOT_OK(pcol_label_get(f, ls, key, &sv, &nv, err));
+  PCOL_RETURN_NOT_OK(label_of(f, c, ls, key, &sv, &nv, err));
   if (sv) {
     pcol_str s;
     PCOL_RETURN_NOT_OK(pcol_string(f, sv, &s, err));
@@ -273,12 +275,111 @@ int pcol_label_id(pcol_file *f, uint32_t ls, const char *key, int64_t *v, int *o
   return PCOL_OK;
 }
 
+int pcol_label_id(pcol_file *f, uint32_t ls, const char *key, int64_t *v, int *other, pcol_error *err) {
+  lbcols c;
+  *v = PCOL_NA_I64;
+  PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
+  return label_id(f, &c, ls, key, v, other, err);
+}
+
 int pcol_thread_id(pcol_file *f, uint32_t ls, int64_t *v, int *lost, pcol_error *err) {
   int o1 = 0, o2 = 0;
   PCOL_RETURN_NOT_OK(pcol_label_id(f, ls, "tid", v, &o1, err));
   if (*v == PCOL_NA_I64) PCOL_RETURN_NOT_OK(pcol_label_id(f, ls, "thread_id", v, &o2, err));
   if (lost) *lost = *v == PCOL_NA_I64 && (o1 || o2);
   return PCOL_OK;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+  return (p > q) - (p < q);
+}
+
+/* r->id[kind] sorted, each id once */
+static void ids_sort(pcol_real_ids *r, int kind) {
+  size_t n = r->n[kind], m = 0;
+  int64_t *v = r->id[kind];
+  if (!n) return;
+  qsort(v, n, sizeof *v, cmp_i64);
+  for (size_t i = 0; i < n; i++)
+    if (!m || v[m - 1] != v[i]) v[m++] = v[i];
+  r->n[kind] = m;
+}
+
+int pcol_real_ids_init(pcol_file *f, const uint32_t *cls, uint32_t ncls, pcol_real_ids *r, pcol_error *err) {
+  memset(r, 0, sizeof *r);
+  lbcols c;
+  PCOL_RETURN_NOT_OK(lb_cols(f, &c, err));
+  if (!c.nls) return PCOL_OK;
+  size_t cap[2] = {0, 0};
+  uint8_t *seen = calloc((size_t)ncls + 1, 1); /* a thread class's tid read */
+  if (!seen) return pcol_oom(err);
+  int rc = PCOL_OK;
+  for (uint64_t ls = 1; ls <= c.nls && !rc; ls++) {
+    int64_t v[2] = {PCOL_NA_I64, PCOL_NA_I64};
+    uint32_t k = cls ? cls[ls] : 0;
+    if ((rc = label_id(f, &c, (uint32_t)ls, PCOL_THREAD_PID_KEY, &v[PCOL_ID_PID], NULL, err))) break;
+    if (k && k <= ncls && !seen[k]) {
+      seen[k] = 1;
+      if ((rc = pcol_thread_id(f, (uint32_t)ls, &v[PCOL_ID_TID], NULL, err))) break;
+    }
+    for (int j = 0; j < 2 && !rc; j++) {
+      if (v[j] == PCOL_NA_I64) continue;
+      if (r->n[j] == cap[j]) {
+        size_t nc = cap[j] ? 2 * cap[j] : 16;
+        int64_t *g = nc < SIZE_MAX / sizeof *g ? realloc(r->id[j], nc * sizeof *g) : NULL;
+        if (!g) {
+          rc = pcol_oom(err);
+          break;
+        }
+        r->id[j] = g, cap[j] = nc;
+      }
+      r->id[j][r->n[j]++] = v[j];
+    }
+  }
+  free(seen);
+  if (rc) {
+    pcol_real_ids_free(r);
+    return rc;
+  }
+  ids_sort(r, PCOL_ID_PID);
+  ids_sort(r, PCOL_ID_TID);
+  return PCOL_OK;
+}
+
+void pcol_real_ids_free(pcol_real_ids *r) {
+  free(r->id[0]);
+  free(r->id[1]);
+  memset(r, 0, sizeof *r);
+}
+
+/* how many real ids of kind are <= v */
+static size_t ids_upto(const pcol_real_ids *r, int kind, int64_t v) {
+  size_t lo = 0, hi = r->n[kind];
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (r->id[kind][mid] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+int pcol_real_id(const pcol_real_ids *r, int kind, int64_t v) {
+  size_t i = ids_upto(r, kind, v);
+  return i && r->id[kind][i - 1] == v;
+}
+
+int64_t pcol_made_up_id(const pcol_real_ids *r, int kind, int64_t from, uint64_t k) {
+  /* the least v >= from + k with v - from - (real ids in [from, v]) = k:
+   * from v = from + k up, each step adding the real ids passed (at most n
+   * steps); the real ids below from do not count */
+  size_t below = from > INT64_MIN ? ids_upto(r, kind, from - 1) : 0;
+  int64_t v = from + (int64_t)k;
+  for (;;) {
+    int64_t w = from + (int64_t)k + (int64_t)(ids_upto(r, kind, v) - below);
+    if (w == v) return v;
+    v = w;
+  }
 }
 
 /* ------------------------------------------------------------ interval */
@@ -417,11 +518,6 @@ void pcol_gaps_add(pcol_gaps *g, int64_t d) {
     if ((g->seen - 1) % g->stride) return;
   }
   g->a[g->n++] = d;
-}
-
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
 }
 
 int64_t pcol_gaps_median(pcol_gaps *g) {

@@ -76,6 +76,33 @@ int pcol_label_id(pcol_file *f, uint32_t ls, const char *key, int64_t *v, int *o
  * labels is there (its value is then nowhere but the thread's name:
  * pcol_thread_name with the id). */
 int pcol_thread_id(pcol_file *f, uint32_t ls, int64_t *v, int *lost, pcol_error *err);
+/* THE made-up-id rule (lasts.c): an export that writes a pid or a tid
+ * where the file gives none (a collapsed source's process, a thread of no
+ * tid label, an id the format cannot hold) makes one up that no process or
+ * thread of the file has as its own, so that a reader, which tells
+ * processes and threads apart by their ids, never puts a made-up one's
+ * samples on a real one's track (rd11 F1, F9: a collapsed source's made-up
+ * pid 1 merged it into a perf thread's real process 1 in the Perfetto,
+ * Firefox and Chrome trace exports).  The real ids: every pid label's by
+ * pcol_label_id (any label set's: a thread's label sets may differ in it)
+ * and every thread class's tid by pcol_thread_id, sorted. */
+typedef struct pcol_real_ids {
+  int64_t *id[2]; /* [PCOL_ID_PID], [PCOL_ID_TID]: sorted, no repeats */
+  size_t n[2];
+} pcol_real_ids;
+enum { PCOL_ID_PID = 0, PCOL_ID_TID = 1 };
+/* cls: pcol_thread_classes's (ncls classes).  Free with pcol_real_ids_free. */
+int pcol_real_ids_init(pcol_file *f, const uint32_t *cls, uint32_t ncls, pcol_real_ids *r, pcol_error *err);
+void pcol_real_ids_free(pcol_real_ids *r);
+/* 1 when v is a real id of kind `kind` (PCOL_ID_PID, PCOL_ID_TID) */
+int pcol_real_id(const pcol_real_ids *r, int kind, int64_t v);
+/* A made-up id of kind `kind` (PCOL_ID_PID, PCOL_ID_TID): the k-th (k
+ * from 0) number from `from` on that is no real id of that kind.  Source
+ * s's made-up pid is (from 1) the (s - 1)-th, s itself when no pid label
+ * takes one up to s; a source's k-th thread without a tid the k-th: ids
+ * made up for distinct k never meet, nor any real one.  (from + k + the
+ * number of real ids: callers keep it far below INT64_MAX.) */
+int64_t pcol_made_up_id(const pcol_real_ids *r, int kind, int64_t from, uint64_t k);
 /* Meta key of source s as a finite double (a Firefox source's ms); 0 when
  * absent or not one. */
 int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v);

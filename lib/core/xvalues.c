@@ -27,6 +27,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_rtime, pcol_rtime_has, pcol_sample_count, ... */
 #include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_xvalues, pcol_ralloc_types, ... */
+#include <stdio.h>
 #include <string.h>
 
 const char *const pcol_ralloc_types[PCOL_RALLOC_NTYPES] = {RPROF_VT_SMALL, RPROF_VT_LARGE,
@@ -150,4 +151,20 @@ int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32
   }
   (void)pcol_sample_value_rt(&x->sc, x->rt, row, vt, v);
   return PCOL_OK;
+}
+
+void pcol_xskipped_add(pcol_xskipped *k, const pcol_xtype *t, uint32_t src) {
+  size_t l = strlen(k->list);
+  if (l < 240) /* the first few named, then "..." */
+    snprintf(k->list + l, sizeof k->list - l, "%s%.*s/%.*s of source %u", k->n ? ", " : "",
+             (int)pcol_utf8_cut(t->type.ptr, t->type.len, 48), t->type.ptr ? t->type.ptr : "",
+             (int)pcol_utf8_cut(t->unit.ptr, t->unit.len, 24), t->unit.ptr ? t->unit.ptr : "", src);
+  else if (!strstr(k->list, ", ..."))
+    snprintf(k->list + l, sizeof k->list - l, ", ...");
+  k->n++;
+}
+
+void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size_t cap) {
+  snprintf(out, cap, "%llu value type%s with negative amounts, which %s, not written: %s", (unsigned long long)k->n,
+           k->n > 1 ? "s" : "", why, k->list);
 }

@@ -42,4 +42,17 @@ int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32
 int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt,
                       const uint32_t vt[PCOL_RALLOC_NTYPES], uint64_t row, int64_t *out);
 
+/* THE note of the value types an export leaves out for a negative amount
+ * (a difference of profiles), which its format cannot hold (the speedscope
+ * and Perfetto exports): pcol_xskipped_add names type t of source src in
+ * the list (the first few, each cut at a character, then ", ..."), and
+ * pcol_xskipped_text is the one sentence: "N value types with negative
+ * amounts, which WHY, not written: T/U of source S, ..." */
+typedef struct pcol_xskipped {
+  char list[400];
+  uint64_t n;
+} pcol_xskipped;
+void pcol_xskipped_add(pcol_xskipped *k, const pcol_xtype *t, uint32_t src);
+void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size_t cap);
+
 #endif

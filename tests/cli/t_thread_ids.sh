@@ -88,8 +88,8 @@ expect "tags of the perfetto copy" "$(tag_rows "$tmp/e.pf" tid | grep -E ' (2764
 # 2. chrome: the ids as tid, the string pid "4242" as pid
 trip chrome "$tmp/e.trace.json" ct_threads "parca|2764734|4242
 parca|2756170|4242
-parca thread_id w-3|2756171|4242
-parca thread_id 9007199254740993|2756172|4242" \
+parca thread_id w-3|1|4242
+parca thread_id 9007199254740993|2|4242" \
   "e.pb: 2 threads have a tid or thread_id label that is no whole number up to 2^53 (a trace event's tid): their tid is made up, the label kept in their thread_name"
 
 # 3. v8: the refusal's --tag selects one thread, and works
@@ -137,4 +137,38 @@ if [ -f "$f" ]; then
 else
   echo "t_thread_ids: $f absent: its part skipped"
 fi
+# 6. THE made-up-id rule (pcol_made_up_id, lasts.h): a made-up pid or tid
+# is no process's or thread's real one in the file.  An Rprof source (no
+# labels) merged before a perf thread of pid 1, tid 1: before, its
+# made-up pid was its number, 1 (rd11 F1: the Firefox Profiler grouped it
+# into the perf thread's process 1), and the Chrome trace export gave it
+# (1, 1) and moved the real thread to tid 2, in the Rprof source's process
+# (rd11 F9)
+printf 'app 1/1 [000] 1.000000: 1000000 cpu-clock:u:\n\tffff1 foo (/bin/app)\n\tffff2 main (/bin/app)\n\n' > "$tmp/pc.txt"
+$PCOL merge examples/demo.out "$tmp/pc.txt" -o "$tmp/mc.pcol" || fail "merge demo.out pc.txt"
+$PCOL unpack "$tmp/mc.pcol" --to firefox -o "$tmp/mc.json" 2>/dev/null || fail "made-up pid: firefox export"
+expect "firefox threads of a made-up pid beside a real one" "$(ff_threads "$tmp/mc.json" | sed 's|^[^|]*/||')" "demo.out|0|2
+app|1|1"
+$PCOL unpack "$tmp/mc.pcol" --to chrome --no-gzip --value cpu -o "$tmp/mc.trace.json" 2>/dev/null || fail "made-up pid: chrome export"
+got=$(python3 -c '
+import json, sys
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e["ph"] == "M" or e["name"] == "Profile":
+        print("%s %s|%s|%s" % (e["ph"], e["name"], e["tid"], e["pid"]) + ("|" + e["args"]["name"].rsplit("/", 1)[-1] if e["ph"] == "M" else ""))' "$tmp/mc.trace.json")
+expect "chrome threads of a made-up pid beside a real one" "$got" "M process_name|0|2|demo.out
+M process_name|0|1|pc.txt
+M thread_name|1|1|app
+P Profile|2|2
+P Profile|1|1"
+# a pid label that is no number ("w-42"): the Chrome trace export, whose
+# pids are numbers, makes one up, and says so (before: silently)
+python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+assert b.count(b"\x044242") == 1  # the string table entry "4242"
+open(sys.argv[2], "wb").write(b.replace(b"\x044242", b"\x04w-42"))' "$tmp/e.pb" "$tmp/ew.pb" || fail "pid w-42"
+$PCOL unpack "$tmp/ew.pb" --to chrome --no-gzip -o "$tmp/ew.trace.json" 2>"$tmp/err" || fail "chrome export of pid w-42"
+grep -qF 'ew.pb: 4 threads have a pid label that is no whole number up to 2^53 (a trace event'"'"'s pid): their pid is made up (the first label: "w-42")' "$tmp/err" ||
+  fail "chrome export of pid w-42: no note: $(cat "$tmp/err")"
+[ "$(ct_threads "$tmp/ew.trace.json" | cut -d'|' -f3 | sort -u)" = 1 ] || fail "pid w-42: $(ct_threads "$tmp/ew.trace.json")"
 echo "t_thread_ids: ok"

@@ -122,6 +122,29 @@ else
   esac
 fi
 
+# THE made-up-id rule (lasts.h; rd11 F9): an Rprof source (no labels)
+# merged before a perf thread of pid 1, tid 1.  DevTools must draw the perf
+# thread at (1, 1), named "app", its calls foo and main, and the Rprof
+# source's thread apart from it (before: the Rprof source's made-up (1, 1)
+# took the pair, and the perf thread was moved to (1, 2) in its process)
+if [ "$dt" = 1 ]; then
+  printf 'app 1/1 [000] 1.000000: 1000000 cpu-clock:u:\n\tffff1 foo (/bin/app)\n\tffff2 main (/bin/app)\n\n' >"$tmp/pc.txt"
+  if $PCOL merge examples/demo.out "$tmp/pc.txt" -o "$tmp/madeup.pcol" 2>/dev/null &&
+    $PCOL unpack "$tmp/madeup.pcol" --to chrome --no-gzip --value cpu-clock -o "$tmp/madeup.json" 2>/dev/null &&
+    timeout 150 node "$HERE/chrome_devtools_judge.cjs" "$CHROMIUM" "$tmp/dtm.jsonl" "$tmp/madeup.json" 2>"$tmp/err"; then
+    python3 - "$tmp/dtm.jsonl" > "$tmp/o" 2>&1 <<'PY' && echo "ok   made-up ids (DevTools)" || bad "made-up ids (DevTools): $(head -c 1000 "$tmp/o")"
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+assert "error" not in d, d["error"]
+th = {(t["pid"], t["tid"]): (t["name"], sorted(t["frames"])) for t in d["threads"]}
+assert th.get((1, 1)) == ("app", ["foo", "main"]), th
+assert len(th) == 2 and all(p != 1 for p, t in th if (p, t) != (1, 1)), th
+PY
+  else
+    bad "made-up ids (DevTools): $(head -c 1000 "$tmp/err")"
+  fi
+fi
+
 while read -r name in value; do
   out=$tmp/out-$name.json
   # ---- read back by pcol, thread by thread

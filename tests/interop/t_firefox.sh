@@ -278,6 +278,12 @@ done <"$tmp/spans.jsonl"
 ids=()
 python3 "$here/../support/pprofgen.py" threads "$tmp/ebpf.pb" ebpf && ids+=("$tmp/ebpf.pb")
 [ -f "$TD/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz" ] && ids+=("$TD/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz")
+# THE made-up-id rule (lasts.h; rd11 F1): an Rprof source (no labels)
+# merged before a perf thread of pid 1: the profiler must see two processes
+# (before, the Rprof source's made-up pid was its number, 1, the perf
+# thread's: the profiler grouped both threads under process 1)
+printf 'app 1/1 [000] 1.000000: 1000000 cpu-clock:u:\n\tffff1 foo (/bin/app)\n\tffff2 main (/bin/app)\n\n' >"$tmp/pc.txt"
+$PCOL merge examples/demo.out "$tmp/pc.txt" -o "$tmp/madeup.pcol" && ids+=("$tmp/madeup.pcol")
 judged ids "$tmp/ids.jsonl" "${ids[@]}"
 idx=()
 for f in "${ids[@]}"; do
@@ -299,6 +305,8 @@ for line, x in zip(open(sys.argv[1]), sys.argv[2:]):
         want = [(t["name"], t["tid"], t["pid"]) for t in xj["threads"]]
         if got != want:
             errs.append("the profiler's threads %s, pcol's %s" % (got, want))
+        if os.path.basename(x).startswith("ids-madeup") and len({t["pid"] for t in j["threads"]}) != 2:
+            errs.append("the profiler's processes of two sources: %s" % sorted({t["pid"] for t in j["threads"]}))
         for t in (t for t in j["threads"] if t["name"] == "parca"):
             s = sum(f[2] for f in t["funcs"]) * (10**6 if t["weightType"] == "tracing-ms" else 1)
             if str(t["tid"]) not in tot:

@@ -9,42 +9,15 @@ SEQ_NEEDS_INCREMENTAL_STATE (2) before that is an error here.  Strings must
 be valid UTF-8.  Prints JSON: the samples (rows), the primary weights'
 total, each thread's samples and name, each source's stream and
 descriptors, the samples without a callstack, the leaf frames' primary weight (flat) and the frames'
-cumulative weight (cum, a name once per stack), and the timestamps' span."""
-import json, sys
+cumulative weight (cum, a name once per stack), the pcs of the frames in a
+mapping of a range (rel_pc back to the address, as trace_processor's
+ToAddress), and the timestamps' span.  A pid that names two processes and a
+rel_pc outside its mapping are errors."""
+import json, os, sys
 from collections import defaultdict
 
-
-def varint(b, i):
-    v = s = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7F) << s
-        s += 7
-        if c < 0x80:
-            return v, i
-
-
-def fields(b):
-    i = 0
-    while i < len(b):
-        tag, i = varint(b, i)
-        f, wt = tag >> 3, tag & 7
-        if wt == 0:
-            v, i = varint(b, i)
-        elif wt == 2:
-            n, i = varint(b, i)
-            v = b[i:i + n]
-            if len(v) != n:
-                raise SystemExit("a field runs past its message")
-            i += n
-        elif wt == 1:
-            v, i = b[i:i + 8], i + 8
-        elif wt == 5:
-            v, i = b[i:i + 4], i + 4
-        else:
-            raise SystemExit("wire type %d" % wt)
-        yield f, wt, v
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pprof_times import pb_varint as varint, pb_fields as fields  # the tests' one protobuf reader
 
 
 def msg(b):
@@ -88,6 +61,7 @@ threads, procs, tnames = {}, {}, {}
 rows, total, times, no_stack = 0, 0, [], 0
 by_thread = defaultdict(int)
 flat, cum = defaultdict(int), defaultdict(int)
+pcs = set()  # the pcs of the frames in a mapping of a range
 sources = {}
 for f, wt, p in fields(data):
     if f != 1 or wt != 2:
@@ -117,7 +91,13 @@ for f, wt, p in fields(data):
             tnames[one(th, 2)] = text(one(th, 5, b""))
         if t.get(3):
             pr = msg(one(t, 3))
-            procs[one(pr, 1)] = text(one(pr, 6, b""))
+            # a pid names one process: trace_processor merges the process
+            # tracks of one pid, so a second name puts one process's threads
+            # in another's (rd11 F1: a made-up pid that was a real one)
+            pn = text(one(pr, 6, b""))
+            if procs.get(one(pr, 1), pn) != pn:
+                raise SystemExit("pid %d names two processes: %r and %r" % (one(pr, 1), procs[one(pr, 1)], pn))
+            procs[one(pr, 1)] = pn
     if not d.get(135):
         continue
     ss = msg(one(d, 135))
@@ -147,6 +127,17 @@ for f, wt, p in fields(data):
                 raise SystemExit("function name iid %d not interned" % fn)
             if one(fr, 3, 0) and one(fr, 3) not in st["s"][19]:
                 raise SystemExit("mapping iid %d not interned" % one(fr, 3))
+            mp = st["s"][19].get(one(fr, 3, 0))
+            if mp and one(mp, 5, 0) > one(mp, 4, 0):
+                # rel_pc is the pc relative to the mapping (trace_processor's
+                # ToRelativePc: pc - start + exact_offset): within its size,
+                # and back to the pc by ToAddress
+                start, end, off = one(mp, 4, 0), one(mp, 5), one(mp, 8, 0)
+                rel = one(fr, 4, 0)
+                if not off <= rel < off + end - start:
+                    raise SystemExit("frame iid %d: rel_pc %#x outside its mapping [%#x, %#x) at offset %#x"
+                                     % (fid, rel, start, end, off))
+                pcs.add(rel - off + start)
             if one(fr, 5) is not None and one(fr, 5) not in st["s"][18]:
                 raise SystemExit("source path iid %d not interned" % one(fr, 5))
             names.append(text(one(st["s"][5][fn], 2, b"")) if fn else "")
@@ -157,5 +148,5 @@ for f, wt, p in fields(data):
 print(json.dumps({"rows": rows, "no_stack": no_stack, "total": total, "by_thread": by_thread,
                   "thread_names": {str(k): v for k, v in tnames.items()},
                   "process_names": {str(k): v for k, v in procs.items()},
-                  "sources": list(sources.values()), "flat": flat, "cum": cum,
+                  "sources": list(sources.values()), "flat": flat, "cum": cum, "pcs": sorted(pcs),
                   "first": min(times) if times else None, "last": max(times) if times else None}))

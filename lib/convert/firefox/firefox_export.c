@@ -135,7 +135,7 @@ typedef struct fx {
   /* the ids of the file's threads (THE thread-id rule: their tid, else
    * thread_id labels), sorted (a thread without one takes a tid none of
    * them is: thread_start), and the last such tid given (-1 none) */
-  pcol_buf real_tids;
+  pcol_real_ids real; /* THE made-up-id rule's real ids (lasts.h) */
   long long last_fallback;
   /* threads written whose tid or thread_id label is no id (a name, a
    * number past 2^53): their tid made up, the label in their name; the
@@ -627,38 +627,6 @@ static int thread_end(fx *x, wsrc *ws) {
   return rc;
 }
 
-static int cmp_ll(const void *a, const void *b) {
-  long long p = *(const long long *)a, q = *(const long long *)b;
-  return (p > q) - (p < q);
-}
-
-/* x->real_tids: the tid (THE thread-id rule, pcol_thread_id) of every
- * thread of the file that has one, sorted. */
-static int real_tids_init(fx *x) {
-  uint64_t nls = pcol_rows(x->f, PCOL_T_LABELSETS);
-  uint8_t *seen = calloc(x->ntcls + 1, 1); /* a thread class's tuple read */
-  if (!seen) return oom(x);
-  int rc = PCOL_OK;
-  for (uint64_t ls = 1; ls <= nls && !rc; ls++) {
-    uint32_t k = x->tcls[ls];
-    if (!k || k > x->ntcls || seen[k]) continue;
-    seen[k] = 1;
-    int64_t tid;
-    if (!(rc = pcol_thread_id(x->f, (uint32_t)ls, &tid, NULL, x->err)) && tid != PCOL_NA_I64 &&
-        PCOL_BUF_PUSH(&x->real_tids, long long, (long long)tid))
-      rc = oom(x);
-  }
-  free(seen);
-  if (!rc && x->real_tids.len)
-    qsort(x->real_tids.data, x->real_tids.len / sizeof(long long), sizeof(long long), cmp_ll);
-  return rc;
-}
-
-static int tid_taken(const fx *x, long long tid) {
-  return x->real_tids.len &&
-         bsearch(&tid, x->real_tids.data, x->real_tids.len / sizeof(long long), sizeof(long long), cmp_ll);
-}
-
 /* A thread's fields up to its stack column, the one place they are
  * written: the fixed ones, its tid, pid (a string), name and process name,
  * the samples' weight type (a source's thread, thread_start, or the empty
@@ -731,17 +699,22 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
   int64_t pnv;
   PCOL_RETURN_NOT_OK(pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &psv, &pnv, x->err));
   if (psv) PCOL_RETURN_NOT_OK(pcol_string(x->f, psv, &ws->pid, x->err));
+  /* no pid label: the source's made-up pid, and no tid: one made up from
+   * the thread's index on, by THE made-up-id rule (lasts.h): no process's
+   * or thread's real id in the file (the Firefox Profiler groups threads
+   * by pid and tells them apart by tid: a made-up pid 1 put a collapsed
+   * source's thread in a perf thread's process 1; rd11 F1) */
   if (!psv || !ws->pid.ptr) {
-    snprintf(ws->pidn, sizeof ws->pidn, "%lld", pnv != PCOL_NA_I64 ? (long long)pnv : (long long)w->s);
+    snprintf(ws->pidn, sizeof ws->pidn, "%lld",
+             pnv != PCOL_NA_I64 ? (long long)pnv : (long long)pcol_made_up_id(&x->real, PCOL_ID_PID, 1, w->s - 1));
     ws->pid = (pcol_str){ws->pidn, strlen(ws->pidn)};
   }
   if (tid == PCOL_NA_I64) {
-    /* no tid: the thread's index, unless a thread of the file has it as
-     * its tid, or an earlier thread without one took it: then the next
-     * number that is neither (the Firefox Profiler tells threads by tid) */
-    tid = x->nthreads_written > x->last_fallback ? x->nthreads_written : x->last_fallback + 1;
-    while (tid_taken(x, tid)) tid++;
-    x->last_fallback = tid;
+    /* (the k-th made up, k the thread's index, or past the last one made
+     * up: made-up tids never meet) */
+    uint64_t kk = x->nthreads_written > x->last_fallback ? x->nthreads_written : x->last_fallback + 1;
+    tid = pcol_made_up_id(&x->real, PCOL_ID_TID, 0, kk);
+    x->last_fallback = (long long)kk;
   }
   return thread_head(x, k == 0, (long long)tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname,
                      w->count_first);
@@ -1396,7 +1369,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->tname, x->err));
-  PCOL_RETURN_NOT_OK(real_tids_init(x));
+  PCOL_RETURN_NOT_OK(pcol_real_ids_init(x->f, x->tcls, x->ntcls, &x->real, x->err));
   PCOL_RETURN_NOT_OK(pcol_select_check(f, sel, x->err));
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS), ns = pcol_rows(f, PCOL_T_SOURCES);
   PCOL_RETURN_NOT_OK(hold(x, (pcol_string_count(f) + 1) * 8 + (nst + 1) * 4 +
@@ -1567,7 +1540,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.fr_depth);
   pcol_buf_free(&x.st_frame);
   pcol_buf_free(&x.st_prefix);
-  pcol_buf_free(&x.real_tids);
+  pcol_real_ids_free(&x.real);
   pcol_buf_free(&x.lost_name);
   pcol_buf_free(&x.weighs);
   pcol_buf_free(&x.countered);

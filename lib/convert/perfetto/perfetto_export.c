@@ -85,9 +85,8 @@ typedef struct pex {
   pcol_error *err;
   pcol_budget *bud;
   int rc;
-  uint64_t wrote;
   pcol_frames fr;
-  pcol_view s_time, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid;
+  pcol_view s_time, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid, map_start, map_limit, map_off;
   pcol_rtime rt;
   pcol_xvalues xv;
   uint32_t *cvt;
@@ -116,13 +115,15 @@ typedef struct pex {
   pthr *th;
   size_t nth, capth;
   pcol_u64map th_of; /* class -> index in th (the source at hand's) */
-  pcol_u64map tids;  /* the tids given so far (a tid names one thread trace-wide) */
-  pcol_u64map real;  /* every thread's tid label in the file: a made-up tid is none of them */
-  int64_t next_tid;
+  pcol_u64map tids;  /* the real tids given so far (a tid names one thread trace-wide) */
+  pcol_real_ids real; /* THE made-up-id rule's real ids (lasts.h) */
+  uint64_t made_tids; /* tids made up so far */
   int absolute;
   int stacked; /* a selected sample has a stack */
-  char note[600];
+  pcol_xskipped skipped; /* the followers not written for a negative amount */
   uint64_t ids_lost;  /* threads whose tid/thread_id label is no id Perfetto holds */
+  uint64_t pids_lost; /* threads whose pid label is no id Perfetto holds */
+  char lost_pid[64];  /* the first such label */
   uint64_t lacking;   /* sources without the --value asked: their default is the primary */
   uint32_t lacking_src;
   char lost_name[128]; /* the first one's name (the note's example) */
@@ -141,11 +142,15 @@ static int pb_uint(pcol_buf *b, unsigned field, uint64_t v) {
 static int pb_bytes(pcol_buf *b, unsigned field, const void *p, size_t n) {
   return pb_varint(b, (uint64_t)field << 3 | 2) || pb_varint(b, n) || (n && pcol_buf_append(b, p, n));
 }
-/* a string from the input: valid UTF-8 (THE repair rule, bytes.h) */
+/* p[0..n) as valid UTF-8 (THE repair rule, bytes.h) in x->scratch: its
+ * length; SIZE_MAX out of memory */
+static size_t repaired(pex *x, const char *p, size_t n) {
+  if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return SIZE_MAX;
+  return n ? pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data) : 0;
+}
+/* a string from the input, repaired */
 static int pb_str(pex *x, pcol_buf *b, unsigned field, const char *p, size_t n) {
-  if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return 1;
-  n = n ? pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data) : 0;
-  return pb_bytes(b, field, x->scratch.data, n);
+  return (n = repaired(x, p, n)) == SIZE_MAX || pb_bytes(b, field, x->scratch.data, n);
 }
 
 /* The packet in x->pkt as a Trace's packet, to the output. */
@@ -156,7 +161,6 @@ static int put_packet(pex *x) {
   FILE *fp = x->bud->fp;
   if (fwrite(h, 1, n, fp) != n || (x->pkt.len && fwrite(x->pkt.data, 1, x->pkt.len, fp) != x->pkt.len))
     return x->rc = pcol_write_error(x->err, errno, "perfetto export");
-  x->wrote += n + x->pkt.len;
   x->pkt.len = 0;
   return PCOL_OK;
 }
@@ -177,9 +181,8 @@ static int str_eq(const void *ctx, uint32_t id, const void *key) {
  * sequence does not have it yet; 0 for "" (no name). */
 static uint64_t str_iid(pex *x, int ns, const char *p, size_t n) {
   if (!n || x->rc) return 0;
-  if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return oom(x), 0;
-  if (ns == 3) memcpy(x->scratch.data, p, n);
-  else n = pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data);
+  if (ns == 3 && !pcol_buf_reserve(&x->scratch, n)) memcpy(x->scratch.data, p, n);
+  else if (ns == 3 || (n = repaired(x, p, n)) == SIZE_MAX) return oom(x), 0;
   skey k = {(const char *)x->scratch.data, n};
   uint64_t h = pcol_hash_bytes(k.p, n, 0x7066);
   uint32_t id = pcol_hset_find(&x->sset, h, str_eq, x, &k);
@@ -216,6 +219,14 @@ static int hexval(char c) {
   return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
+/* Mapping m's (1..) address range [*start, *limit) and file offset: 0 when
+ * it states no range (a perf script's, a Perfetto copy's) */
+static int map_range(const pex *x, uint32_t m, uint64_t *start, uint64_t *limit, uint64_t *off) {
+  *start = pcol_view_u64(&x->map_start, m - 1), *limit = pcol_view_u64(&x->map_limit, m - 1);
+  *off = pcol_view_u64(&x->map_off, m - 1);
+  return *limit > *start;
+}
+
 /* Mapping m (1..): written when the sequence does not have it; its iid. */
 static uint64_t mapping_iid(pex *x, uint32_t m) {
   if (!m || x->rc) return 0;
@@ -238,10 +249,18 @@ static uint64_t mapping_iid(pex *x, uint32_t m) {
     bid = hex ? str_iid(x, 3, (const char *)raw, k) : str_iid(x, 3, b.ptr, b.len);
   }
   if (x->rc) return 0;
-  /* Mapping { iid = 1, build_id = 2, path_string_ids = 7 } */
+  /* Mapping { iid = 1, build_id = 2, start_offset = 3, start = 4, end = 5,
+   * path_string_ids = 7, exact_offset = 8 }: a range (pprof's memory_start,
+   * memory_limit, file_offset) as trace_processor's VirtualMemoryMapping
+   * takes it, the frames' rel_pc relative to it (frame_iid); start_offset,
+   * the library's first mapping's offset, unknown: 0, as the proto says of
+   * a shared library; load_bias (libunwindstack's) none */
+  uint64_t start, limit, off;
+  int ranged = map_range(x, m, &start, &limit, &off);
   x->sub.len = 0;
-  if (pb_uint(&x->sub, 1, m) || (bid && pb_uint(&x->sub, 2, bid)) || (path && pb_uint(&x->sub, 7, path)) ||
-      pb_bytes(&x->in, I_MAPS, x->sub.data, x->sub.len))
+  if (pb_uint(&x->sub, 1, m) || (bid && pb_uint(&x->sub, 2, bid)) ||
+      (ranged && (pb_uint(&x->sub, 4, start) || pb_uint(&x->sub, 5, limit))) || (path && pb_uint(&x->sub, 7, path)) ||
+      (ranged && off && pb_uint(&x->sub, 8, off)) || pb_bytes(&x->in, I_MAPS, x->sub.data, x->sub.len))
     return oom(x), 0;
   return m;
 }
@@ -252,7 +271,8 @@ static uint64_t frame_iid(pex *x, uint32_t loc, uint64_t li) {
   uint64_t iid = li == UINT64_MAX ? 1 + x->nlines + loc : 1 + li;
   if (x->st_frame[iid] == x->seq || x->rc) return iid;
   x->st_frame[iid] = x->seq;
-  uint64_t fn = 0, path = 0, map = mapping_iid(x, pcol_frames_mapping(&x->fr, loc));
+  uint32_t m = pcol_frames_mapping(&x->fr, loc);
+  uint64_t fn = 0, path = 0, map = mapping_iid(x, m);
   int64_t line = 0;
   if (li != UINT64_MAX) {
     pcol_str name;
@@ -266,7 +286,15 @@ static uint64_t frame_iid(pex *x, uint32_t loc, uint64_t li) {
   if (x->rc) return 0;
   /* Frame { iid = 1, function_name_id = 2, mapping_id = 3, rel_pc = 4,
    * source_path_iid = 5, line_number = 6 } */
-  uint64_t addr = pcol_view_u64(&x->fr.loc_addr, loc - 1);
+  /* rel_pc: the pc relative to its mapping, as trace_processor reads it
+   * (VirtualMemoryMapping::ToRelativePc: pc - start + exact_offset; its
+   * symbolizer looks that offset up in the build id's ELF): a pprof
+   * location's absolute address in a mapping of a range, its offset in the
+   * file (rd11 F4: the absolute 0x7f5e53...  was written); an address
+   * outside its mapping's range, or in one of no range, as it is (a
+   * Perfetto copy's addresses are rel_pcs already) */
+  uint64_t addr = pcol_view_u64(&x->fr.loc_addr, loc - 1), start, limit, off;
+  if (m && map_range(x, m, &start, &limit, &off) && addr >= start && addr < limit) addr = addr - start + off;
   x->sub.len = 0;
   if (pb_uint(&x->sub, 1, iid) || (fn && pb_uint(&x->sub, 2, fn)) || (map && pb_uint(&x->sub, 3, map)) ||
       (addr && pb_uint(&x->sub, 4, addr)) || (path && pb_uint(&x->sub, 5, path)) ||
@@ -377,18 +405,6 @@ static int ls_class(pex *x, uint32_t ls) {
   return ls <= pcol_rows(x->f, PCOL_T_LABELSETS) ? (int)x->tcls[ls] : 0;
 }
 
-/* the pid (tid) label of label set ls as Perfetto holds it (0 .. 2^31 - 1),
- * else -1 */
-static int64_t id_label(pex *x, uint32_t ls, const char *key) {
-  uint32_t sv = 0;
-  int64_t v = PCOL_NA_I64;
-  pcol_str s = {0};
-  if (!x->rc && ls) x->rc = pcol_label_get(x->f, ls, key, &sv, &v, x->err);
-  /* a string of digits too (the Firefox Profiler's pids are strings) */
-  if (!x->rc && sv && !(x->rc = pcol_string(x->f, sv, &s, x->err)) && pcol_str_i64(s, &v)) v = PCOL_NA_I64;
-  return !x->rc && v != PCOL_NA_I64 && v >= 0 && v <= INT32_MAX ? v : -1;
-}
-
 /* First pass over a source's rows: its threads, and which values have a
  * negative amount. */
 static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -410,16 +426,30 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return x->rc = pcol_budget_hold(x->bud, sizeof *t + 16, x->err);
 }
 
-/* Each thread's pid and tid: its pid label, else the source's made-up one
- * (its number); its tid (else thread_id) label unless another thread took
- * it, else the next tid from 1 that no thread of the file has as its label
- * (x->real) and none was given (so a tid names one thread, as the importer
- * and trace_processor name threads by it, and a made-up one takes no real
- * thread's, a later source's either). */
+/* Each thread's pid and tid by THE thread-id rule (pcol_label_id,
+ * pcol_thread_id) within Perfetto's int32: its pid label, else the
+ * source's made-up pid; its tid (else thread_id) label unless another
+ * thread took it, else a made-up tid (so a tid names one thread, as the
+ * importer and trace_processor name threads by it).  Made up by THE
+ * made-up-id rule (pcol_made_up_id): no process's or thread's real id in
+ * the file, so no thread is put in another's process or track. */
 static int thread_ids(pex *x) {
   for (size_t k = 0; k < x->nth && !x->rc; k++) {
     pthr *t = &x->th[k];
-    t->pid = id_label(x, t->ls, "pid");
+    int pid_other = 0;
+    if (t->ls && (x->rc = pcol_label_id(x->f, t->ls, PCOL_THREAD_PID_KEY, &t->pid, &pid_other, x->err))) break;
+    if (!t->ls) t->pid = PCOL_NA_I64;
+    if (t->pid != PCOL_NA_I64 && (t->pid < 0 || t->pid > INT32_MAX)) pid_other = 1, t->pid = PCOL_NA_I64;
+    if (pid_other && !x->pids_lost++) {
+      uint32_t sv;
+      int64_t nv;
+      pcol_str ps = {0};
+      if ((x->rc = pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &sv, &nv, x->err)) ||
+          (sv && (x->rc = pcol_string(x->f, sv, &ps, x->err))))
+        break;
+      if (sv) snprintf(x->lost_pid, sizeof x->lost_pid, "%.*s", (int)pcol_utf8_cut(ps.ptr, ps.len, 40), ps.ptr ? ps.ptr : "");
+      else snprintf(x->lost_pid, sizeof x->lost_pid, "%lld", (long long)nv);
+    }
     /* THE thread-id rule (pcol_thread_id: tid, else thread_id, a number or
      * a string of digits), within Perfetto's int32; a label that is no
      * such id names the thread instead (rd11 F3, as the Firefox and Chrome
@@ -430,20 +460,18 @@ static int thread_ids(pex *x) {
     if (v != PCOL_NA_I64 && (v < 0 || v > INT32_MAX)) t->lost = 1, v = PCOL_NA_I64;
     t->tid = v == PCOL_NA_I64 ? -1 : v;
     x->ids_lost += t->lost != 0;
-    if (t->pid < 0) t->pid = x->src;
+    if (t->pid == PCOL_NA_I64) t->pid = pcol_made_up_id(&x->real, PCOL_ID_PID, 1, x->src - 1);
     uint32_t idx;
     int added = 0;
     if (t->tid >= 0 && pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
-    while (!added) {
-      t->tid = x->next_tid++;
-      int fresh = 0; /* no thread's label (the map takes it in: given now) */
-      if (pcol_u64map_get(&x->real, (uint64_t)t->tid, &idx, &fresh)) return oom(x);
-      if (!fresh) continue;
-      if (pcol_u64map_get(&x->tids, (uint64_t)t->tid, &idx, &added)) return oom(x);
-    }
-    /* (a made-up tid counts on from 1, past the labels and the tids
-     * given, never from the largest given: a real 2^31 - 1 made the next
-     * one 2^31, whose track uuid is another thread's; rd11 F11) */
+    /* (made up from 1 on, never from the largest given: a real 2^31 - 1
+     * made the next one 2^31, whose track uuid is another thread's; rd11 F11) */
+    if (!added) t->tid = pcol_made_up_id(&x->real, PCOL_ID_TID, 1, x->made_tids++);
+    /* (pid, tid < 2^31: the track uuids rely on it; a file of 2^31
+     * sources or threads is none pcol writes) */
+    if (t->pid > INT32_MAX || t->tid > INT32_MAX)
+      return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: source %u needs a made-up id past "
+                                    "2^31 - 1, which Perfetto's pid and tid cannot hold", x->src);
   }
   return x->rc;
 }
@@ -508,10 +536,14 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   x->in.len = x->ss.len = x->pkt.len = 0;
   int64_t t = pcol_view_i64(&x->s_time, row), ts;
   if (t == PCOL_NA_I64) t = 0; /* untimed: at the source's start */
-  if (__builtin_add_overflow(t, x->base, &ts) || ts < 0)
+  /* (which check failed names the time: a sum past INT64_MAX wraps to a
+   * negative ts, which is no time before 1970; rd11 F8) */
+  int over = __builtin_add_overflow(t, x->base, &ts);
+  if (over || ts < 0)
     return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: sample %" PRIu64 " (source %u) is at %s "
-                                  "that Perfetto's unsigned timestamps cannot hold", row + 1, x->src,
-                                  ts < 0 ? "a time before 1970 (or before the trace's 0)" : "a time");
+                                  "that Perfetto's timestamps cannot hold", row + 1, x->src,
+                                  over ? "a time past 2262-04-11 (2^63 ns since 1970)"
+                                       : x->absolute ? "a time before 1970" : "a time before the trace's 0");
   uint64_t cs = stack_iid(x, pcol_view_u32(&x->s_stack, row));
   uint32_t cls = (uint32_t)ls_class(x, pcol_view_u32(&x->s_ls, row)), idx;
   int added;
@@ -637,15 +669,6 @@ static int stream_name(pex *x, stream_names *t, pcol_buf *out) {
   return PCOL_OK;
 }
 
-static int note_negative(pex *x, size_t k) {
-  size_t l = strlen(x->note);
-  const pcol_xtype *t = &x->vals[k];
-  snprintf(x->note + l, sizeof x->note - l, "%s%.*s/%.*s of source %u (a negative amount: Perfetto's weights are unsigned)",
-           l ? "; " : "", (int)(t->type.len > 80 ? 80 : t->type.len), t->type.ptr ? t->type.ptr : "",
-           (int)(t->unit.len > 40 ? 40 : t->unit.len), t->unit.ptr ? t->unit.ptr : "", x->src);
-  return PCOL_OK;
-}
-
 /* Source s's sequence: defaults, tracks, samples. */
 static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_export_options *opt,
                         const pcol_wall *w, stream_names *names) {
@@ -666,12 +689,12 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
     return x->rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
                                   "perfetto export: sample %" PRIu64 " (source %u) has a negative %.*s/%.*s (%" PRId64
                                   "), and a StackSample's weights are unsigned: choose another value with --value",
-                                  x->neg_row[0] + 1, s, (int)(t->type.len > 80 ? 80 : t->type.len),
-                                  t->type.ptr ? t->type.ptr : "", (int)(t->unit.len > 40 ? 40 : t->unit.len),
+                                  x->neg_row[0] + 1, s, (int)pcol_utf8_cut(t->type.ptr, t->type.len, 80),
+                                  t->type.ptr ? t->type.ptr : "", (int)pcol_utf8_cut(t->unit.ptr, t->unit.len, 40),
                                   t->unit.ptr ? t->unit.ptr : "", x->neg_v[0]);
   }
   for (size_t k = 1; k < x->nv; k++)
-    if (x->neg[k]) note_negative(x, k);
+    if (x->neg[k]) pcol_xskipped_add(&x->skipped, &x->vals[k], s); /* (THE note: xvalues.h) */
   if (thread_ids(x)) return x->rc;
   x->seq++;
   /* the first packet: the state cleared, the defaults */
@@ -709,22 +732,17 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
       {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},        {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
       {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
       {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
-      {&x->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}, {&x->map_bid, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID}};
+      {&x->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}, {&x->map_bid, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID},
+      {&x->map_start, PCOL_T_MAPPINGS, PCOL_C_MAP_START},   {&x->map_limit, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT},
+      {&x->map_off, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET}};
   if ((x->rc = pcol_columns(f, cols, PCOL_NCOLS(cols), x->err)) || (x->rc = pcol_frames_init(&x->fr, f, x->err)) ||
       (x->rc = pcol_select_check(f, sel, x->err)) || (x->rc = pcol_count_types(f, &x->cvt, x->err)) ||
       (x->rc = pcol_rtime_init(&x->rt, f, x->err)) || (x->rc = pcol_xvalues_init(&x->xv, f, &x->rt, x->err)) ||
       (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
       (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
     return x->rc;
-  /* every thread's tid label, which a made-up tid must not take */
-  for (uint32_t k = 1; k <= x->ntcls && !x->rc; k++) {
-    int64_t v = PCOL_NA_I64; /* THE thread-id rule, as thread_ids reads it */
-    uint32_t idx;
-    int added;
-    if (x->named[k] && (x->rc = pcol_thread_id(f, x->named[k], &v, NULL, x->err))) break;
-    if (v >= 0 && v <= INT32_MAX && pcol_u64map_get(&x->real, (uint64_t)v, &idx, &added)) return oom(x);
-  }
-  if (x->rc) return x->rc;
+  /* every process's and thread's id, which a made-up one must not take */
+  if ((x->rc = pcol_real_ids_init(f, x->tcls, x->ntcls, &x->real, x->err))) return x->rc;
   x->nstack = pcol_rows(f, PCOL_T_STACKS);
   x->nlines = x->fr.nlines;
   x->nloc = x->fr.nloc;
@@ -775,7 +793,6 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
     if (!__builtin_add_overflow(st, d, &e) && e > tend) tend = e;
   }
   if (t0 == INT64_MAX) t0 = 0;
-  x->next_tid = 1;
   stream_names names = {0};
   if (!x->rc) clocks(x, t0);
   for (uint32_t s = 1; s <= ns && !x->rc; s++)
@@ -806,9 +823,10 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   rc = body(&x, sel, opt);
   if (!rc && fflush(bud.fp)) rc = pcol_write_error(err, errno, "perfetto export");
   rc = pcol_budget_close(&bud, rc, err);
-  if (!rc && x.note[0] && opt && opt->note) {
-    char text[700];
-    snprintf(text, sizeof text, "not written: %s", x.note);
+  if (!rc && x.skipped.n && opt && opt->note) {
+    char text[sizeof x.skipped.list + 160];
+    pcol_xskipped_text(&x.skipped, "a Perfetto trace cannot hold (a StackSample's weights are unsigned)", text,
+                       sizeof text);
     opt->note(opt->note_ctx, text);
   }
   if (!rc && x.lacking && opt && opt->note && opt->value) {
@@ -820,6 +838,14 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
              "samples instead (the other values followers)",
              x.lacking_src, more, (int)pcol_utf8_cut(v->type.ptr, v->type.len, 80), v->type.ptr ? v->type.ptr : "",
              (int)pcol_utf8_cut(v->unit.ptr, v->unit.len, 40), v->unit.ptr ? v->unit.ptr : "");
+    opt->note(opt->note_ctx, text);
+  }
+  if (!rc && x.pids_lost && opt && opt->note) {
+    char text[400];
+    snprintf(text, sizeof text, "%llu thread%s a pid label that is no whole number from 0 to 2^31 - 1 "
+             "(Perfetto's pid): %s pid is made up (the first label: \"%s\")",
+             (unsigned long long)x.pids_lost, x.pids_lost > 1 ? "s have" : " has", x.pids_lost > 1 ? "their" : "its",
+             x.lost_pid);
     opt->note(opt->note_ctx, text);
   }
   if (!rc && x.ids_lost && opt && opt->note) {
@@ -843,7 +869,7 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   pcol_hset_free(&x.sset);
   pcol_u64map_free(&x.th_of);
   pcol_u64map_free(&x.tids);
-  pcol_u64map_free(&x.real);
+  pcol_real_ids_free(&x.real);
   pcol_buf_free(&x.sbytes);
   pcol_buf_free(&x.scratch);
   pcol_buf_free(&x.name);

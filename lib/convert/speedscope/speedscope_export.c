@@ -134,8 +134,7 @@ typedef struct sexp {
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
   uint64_t frames_need;           /* the least bytes of the frames found so far (written last) */
   size_t nframes_counted;         /* frames [0, it) are in frames_need */
-  char note[400];                 /* for opt->note once written: the types not written ("": none) */
-  uint64_t nskipped;              /* (source, type) profiles not written for a negative amount */
+  pcol_xskipped skipped;          /* (source, type) profiles not written for a negative amount */
 } sexp;
 
 static int oom(sexp *x) { return pcol_error_set(x->err, PCOL_ENOMEM, "out of memory"); }
@@ -573,14 +572,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   int rc;
   uint32_t vt = t->vt;
   if (x->neg[ti]) { /* negative weights: speedscope would reject the file; said once written */
-    size_t k = strlen(x->note);
-    if (k < 240) /* the first few named, then "..." */
-      snprintf(x->note + k, sizeof x->note - k, "%s%.*s/%.*s of source %u", x->nskipped ? ", " : "",
-               (int)(t->type.len > 48 ? 48 : t->type.len), t->type.ptr ? t->type.ptr : "",
-               (int)(t->unit.len > 24 ? 24 : t->unit.len), t->unit.ptr ? t->unit.ptr : "", x->cur_src);
-    else if (!strstr(x->note, ", ..."))
-      snprintf(x->note + k, sizeof x->note - k, ", ...");
-    x->nskipped++;
+    pcol_xskipped_add(&x->skipped, t, x->cur_src);
     return PCOL_OK;
   }
   __int128 total = x->total[ti]; /* 64-bit weights: their sum fits 128 bits (interop review F4) */
@@ -1210,10 +1202,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_budget_close(&bud, rc, err);
   /* a profile not written is said (review 13 m1: a delta heap profile's
    * inuse_space, its default, vanished without a word) */
-  if (!rc && x.nskipped && opt && opt->note) {
-    char text[sizeof x.note + 160];
-    snprintf(text, sizeof text, "%llu value type%s with negative amounts, which speedscope does not read, "
-             "not written: %s", (unsigned long long)x.nskipped, x.nskipped > 1 ? "s" : "", x.note);
+  if (!rc && x.skipped.n && opt && opt->note) {
+    char text[sizeof x.skipped.list + 160];
+    pcol_xskipped_text(&x.skipped, "speedscope does not read", text, sizeof text);
     opt->note(opt->note_ctx, text);
   }
   free(x.cvt);

@@ -760,6 +760,8 @@ typedef struct cpass {
   int64_t *pid, *tid; /* per thread */
   uint8_t *made;      /* per thread: its tid made up (c_ids) */
   uint64_t lost;      /* threads whose tid or thread_id label is no id (c_ids) */
+  uint64_t pids_lost; /* threads whose pid label is no id (c_ids) */
+  char lost_pid[64];  /* the first such label */
   uint32_t *order, *off; /* the nodes by thread: thread k's are order[off[k] .. off[k + 1]) */
   size_t cur;        /* the thread at hand + 1 (0: none yet) */
   int empty, closing, nodes_due;
@@ -853,28 +855,44 @@ static int c_row(void *ctx, const void *p) {
 
 /* Each thread's pid and tid (THE thread-id rule, lasts.h: a number, or a
  * string of one's digits, as an eBPF profiler's thread_id): its pid label,
- * else its source's number; its tid (else thread_id) label, else its
- * place among its source's threads (1, 2, ...: c->made[k], and its name
- * carries its other thread labels, c_names; c->lost counts those whose
- * tid or thread_id label is no such number); a pair taken already (two
- * sources of one process, a thread of no label beside a tid 1) gets the
- * next tid free. */
+ * else its source's made-up pid; its tid (else thread_id) label, else a
+ * made-up tid, the source's 1st, 2nd, ... (c->made[k]: its name carries
+ * its other thread labels, c_names; c->lost counts those whose tid or
+ * thread_id label is no such number, c->pids_lost those whose pid label
+ * is none); a pair taken already (two sources of one process) the next
+ * made-up tid free.  Made up by THE made-up-id rule (pcol_made_up_id): no
+ * process's or thread's real id in the file, so a made-up pair never
+ * takes a real thread's (rd11 F9: a collapsed source's made-up (1, 1)
+ * moved a later perf thread (1, 1) to tid 2, in the collapsed source's
+ * process). */
 static int c_ids(cpass *c) {
   vex *x = c->x;
   pcol_u64map seen = {0};
-  int rc = PCOL_OK;
-  int64_t next = 0;
+  pcol_real_ids real;
+  int rc = pcol_real_ids_init(x->f, x->tcls, x->ntcls, &real, x->err);
+  uint64_t m = 0; /* tids the source at hand made up */
   for (size_t k = 0; k < x->nth && !rc; k++) {
     const vthr *t = &x->th[k];
     int64_t pid, tid;
-    int lost;
-    if ((rc = pcol_label_id(x->f, t->ls, PCOL_THREAD_PID_KEY, &pid, NULL, x->err)) ||
+    int lost, pid_other;
+    if ((rc = pcol_label_id(x->f, t->ls, PCOL_THREAD_PID_KEY, &pid, &pid_other, x->err)) ||
         (rc = pcol_thread_id(x->f, t->ls, &tid, &lost, x->err)))
       break;
+    if (pid_other && !c->pids_lost++) {
+      uint32_t sv;
+      int64_t nv;
+      pcol_str ps = {0};
+      if ((rc = pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &sv, &nv, x->err)) ||
+          (sv && (rc = pcol_string(x->f, sv, &ps, x->err))))
+        break;
+      if (sv) snprintf(c->lost_pid, sizeof c->lost_pid, "%.*s", (int)pcol_utf8_cut(ps.ptr, ps.len, 40), ps.ptr ? ps.ptr : "");
+      else snprintf(c->lost_pid, sizeof c->lost_pid, "%lld", (long long)nv);
+    }
     c->made[k] = tid == PCOL_NA_I64;
     c->lost += (uint64_t)lost;
-    if (pid == PCOL_NA_I64) pid = t->src;
-    if (tid == PCOL_NA_I64) tid = k && x->th[k - 1].src == t->src ? c->tid[k - 1] + 1 : 1;
+    if (!k || x->th[k - 1].src != t->src) m = 0;
+    if (pid == PCOL_NA_I64) pid = pcol_made_up_id(&real, PCOL_ID_PID, 1, t->src ? t->src - 1 : 0);
+    if (tid == PCOL_NA_I64) tid = pcol_made_up_id(&real, PCOL_ID_TID, 1, m++);
     for (;;) {
       uint32_t idx;
       int added;
@@ -883,12 +901,12 @@ static int c_ids(cpass *c) {
         break;
       }
       if (added) break;
-      tid = tid < next ? next : tid + 1; /* taken: the next free */
+      tid = pcol_made_up_id(&real, PCOL_ID_TID, 1, m++); /* taken: the next made up */
     }
-    if (tid >= next && tid < INT64_MAX) next = tid + 1;
     c->pid[k] = pid, c->tid[k] = tid;
   }
   pcol_u64map_free(&seen);
+  pcol_real_ids_free(&real);
   return rc;
 }
 
@@ -980,6 +998,13 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
              "event's tid): %s tid is made up, the label kept in %s thread_name",
              (unsigned long long)c->lost, c->lost > 1 ? "s have" : " has", c->lost > 1 ? "their" : "its",
              c->lost > 1 ? "their" : "its");
+    opt->note(opt->note_ctx, t);
+  }
+  if (!rc && c->pids_lost && opt && opt->note) {
+    char t[300];
+    snprintf(t, sizeof t, "%llu thread%s a pid label that is no whole number up to 2^53 (a trace event's pid): "
+             "%s pid is made up (the first label: \"%s\")", (unsigned long long)c->pids_lost,
+             c->pids_lost > 1 ? "s have" : " has", c->pids_lost > 1 ? "their" : "its", c->lost_pid);
     opt->note(opt->note_ctx, t);
   }
   if (!rc) rc = put(x, "{\"traceEvents\":[");
