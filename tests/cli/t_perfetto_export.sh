@@ -237,4 +237,27 @@ protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < 
 if $PCOL unpack "$tmp/big.pf" --to perfetto -o "$tmp/big2.pf" 2>"$tmp/err"; then fail "2262: written"; fi
 grep -qF 'perfetto export: sample 1 (source 1) is at a time past 2262-04-11 (2^63 ns since 1970) that Perfetto'"'"'s timestamps cannot hold' "$tmp/err" ||
   fail "2262: $(cat "$tmp/err")"
+# what a StackSample cannot hold is said (review 18 F3, F4): a JFR
+# recording's stated default (pcol.default_value, cpu, over its execution
+# and allocation sources) and samples that last (a V8 profile's intervals)
+python3 tests/support/gen_jfr.py "$tmp/g.jfr" --samples 20 --period "0:10 ms" || fail "gen_jfr.py"
+$PCOL top "$tmp/g.jfr" --format tsv > "$tmp/g.top" || fail "jfr: top"
+sed -n 2p "$tmp/g.top" | grep -q 'nanoseconds$' || fail "jfr: the recording's default is not cpu: $(head -2 "$tmp/g.top")"
+$PCOL unpack "$tmp/g.jfr" --to perfetto -o "$tmp/g.pf" 2>"$tmp/err" || fail "jfr: unpack: $(cat "$tmp/err")"
+grep -qF "the profile's default value cpu/nanoseconds (its sources' stated default, pcol.default_value) is not kept" "$tmp/err" ||
+  fail "jfr: the lost default is not said: $(cat "$tmp/err")"
+grep -qF 'ask --value cpu/nanoseconds there' "$tmp/err" || fail "jfr: no --value hint: $(cat "$tmp/err")"
+# ... and the hint holds: read back with --value cpu, the recording's own top
+$PCOL top "$tmp/g.pf" --value cpu/nanoseconds --format tsv 2>/dev/null > "$tmp/gb.top" || fail "jfr: top --value cpu of the copy"
+diff <(tail -n +2 "$tmp/g.top") <(tail -n +2 "$tmp/gb.top") > /dev/null || fail "jfr: --value cpu of the copy differs"
+$PCOL unpack "$tmp/g.jfr" --value cpu --to perfetto -o "$tmp/g2.pf" 2>"$tmp/err" || fail "jfr --value cpu: unpack"
+if grep -qF 'is not kept' "$tmp/err"; then fail "jfr --value cpu: a default said lost that was named"; fi
+$PCOL unpack examples/demo.out --to v8 -o "$tmp/demo.cpuprofile" 2>/dev/null || fail "demo to v8"
+$PCOL unpack "$tmp/demo.cpuprofile" --to perfetto -o "$tmp/v8.pf" 2>"$tmp/err" || fail "v8: unpack"
+lasting=$($PCOL cat "$tmp/demo.cpuprofile" --table samples | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "duration_ns") c = i; next }
+  $c != "" && $c != "NA" && $c > 0 { n++ } END { print n + 0 }')
+[ "$lasting" -gt 0 ] || fail "v8: no sample of the V8 copy lasts (the test's premise)"
+grep -qF "$lasting samples state how long they last" "$tmp/err" || fail "v8: the lost durations ($lasting) are not said: $(cat "$tmp/err")"
+$PCOL unpack examples/demo.out --to perfetto -o "$tmp/d.pf" 2>"$tmp/err" || fail "demo: unpack"
+if grep -qF 'how long' "$tmp/err"; then fail "demo: durations said lost where none is stated"; fi
 echo "t_perfetto_export: ok (${#ins[@]} inputs)"

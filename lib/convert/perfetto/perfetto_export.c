@@ -86,7 +86,7 @@ typedef struct pex {
   pcol_budget *bud;
   int rc;
   pcol_frames fr;
-  pcol_view s_time, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid, map_start, map_limit, map_off;
+  pcol_view s_time, s_dur, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid, map_start, map_limit, map_off;
   pcol_rtime rt;
   pcol_xvalues xv;
   uint32_t *cvt;
@@ -127,6 +127,8 @@ typedef struct pex {
   uint64_t lacking;   /* sources without the --value asked: their default is the primary */
   uint32_t lacking_src;
   char lost_name[128]; /* the first one's name (the note's example) */
+  uint64_t lasting;    /* samples written that state how long they last (not kept) */
+  char lost_default[200]; /* the selection's stated default, not kept (review 18 F3): "T/U" */
 } pex;
 
 static int oom(pex *x) { return x->rc = pcol_oom(x->err); }
@@ -534,8 +536,9 @@ static int tracks(pex *x, int64_t ts) {
 static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   pex *x = ctx;
   x->in.len = x->ss.len = x->pkt.len = 0;
-  int64_t t = pcol_view_i64(&x->s_time, row), ts;
+  int64_t t = pcol_view_i64(&x->s_time, row), ts, dur = pcol_view_i64(&x->s_dur, row);
   if (t == PCOL_NA_I64) t = 0; /* untimed: at the source's start */
+  if (dur != PCOL_NA_I64 && dur > 0) x->lasting++; /* a StackSample is an instant (review 18 F4) */
   /* (which check failed names the time: a sum past INT64_MAX wraps to a
    * negative ts, which is no time before 1970; rd11 F8) */
   int over = __builtin_add_overflow(t, x->base, &ts);
@@ -730,6 +733,7 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   pcol_file *f = x->f;
   pcol_column_req cols[] = {
       {&x->s_time, PCOL_T_SAMPLES, PCOL_C_S_TIME},        {&x->s_stack, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+      {&x->s_dur, PCOL_T_SAMPLES, PCOL_C_S_DURATION},
       {&x->s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},      {&x->src_uri, PCOL_T_SOURCES, PCOL_C_SOURCES_URI},
       {&x->fn_file, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME}, {&x->ln_line, PCOL_T_LINES, PCOL_C_LINE_LINE},
       {&x->map_file, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME}, {&x->map_bid, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID},
@@ -741,6 +745,26 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
       (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
       (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
     return x->rc;
+  /* The selection's default (THE default rule) when its sources' own
+   * defaults differ and their stated one (pcol.default_value: a JFR
+   * recording's cpu) reconciles them: a Perfetto trace states a primary
+   * weight per sequence and nothing for the trace, so that default is not
+   * kept (read back, the sources' own differ: samples); said, with the
+   * --value that gives it (review 18 F3) */
+  uint32_t chosen = 0;
+  int differ = 0;
+  if (!(opt && opt->value) && (x->rc = pcol_selection_default_type(f, sel, &chosen, &differ, x->err))) return x->rc;
+  if (differ == 2 && chosen >= 1 && chosen <= pcol_rows(f, PCOL_T_VALUE_TYPES)) {
+    pcol_view vty, vun;
+    pcol_str ty = {0}, un = {0};
+    if ((x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vty, x->err)) ||
+        (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vun, x->err)) ||
+        (x->rc = pcol_string(f, pcol_view_u32(&vty, chosen - 1), &ty, x->err)) ||
+        (x->rc = pcol_string(f, pcol_view_u32(&vun, chosen - 1), &un, x->err)))
+      return x->rc;
+    snprintf(x->lost_default, sizeof x->lost_default, "%.*s/%.*s", (int)pcol_utf8_cut(ty.ptr, ty.len, 80),
+             ty.ptr ? ty.ptr : "", (int)pcol_utf8_cut(un.ptr, un.len, 40), un.ptr ? un.ptr : "");
+  }
   /* every process's and thread's id, which a made-up one must not take */
   if ((x->rc = pcol_real_ids_init(f, x->tcls, x->ntcls, &x->real, x->err))) return x->rc;
   x->nstack = pcol_rows(f, PCOL_T_STACKS);
@@ -838,6 +862,22 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
              "samples instead (the other values followers)",
              x.lacking_src, more, (int)pcol_utf8_cut(v->type.ptr, v->type.len, 80), v->type.ptr ? v->type.ptr : "",
              (int)pcol_utf8_cut(v->unit.ptr, v->unit.len, 40), v->unit.ptr ? v->unit.ptr : "");
+    opt->note(opt->note_ctx, text);
+  }
+  if (!rc && x.lost_default[0] && opt && opt->note) {
+    char text[2 * sizeof x.lost_default + 320];
+    snprintf(text, sizeof text, "the profile's default value %s (its sources' stated default, pcol.default_value) "
+             "is not kept: a Perfetto trace states a primary weight per source, each source's own default here, "
+             "so read back the default is samples (the sources' own differ); ask --value %s there",
+             x.lost_default, x.lost_default);
+    opt->note(opt->note_ctx, text);
+  }
+  if (!rc && x.lasting && opt && opt->note) {
+    char text[400];
+    snprintf(text, sizeof text, "%llu sample%s how long %s (a long sample, a V8 profile's interval): a "
+             "StackSample is an instant, so read back each is at its start alone, and a --from/--to range "
+             "counts it whole by its start rather than its part inside",
+             (unsigned long long)x.lasting, x.lasting > 1 ? "s state" : " states", x.lasting > 1 ? "they last" : "it lasts");
     opt->note(opt->note_ctx, text);
   }
   if (!rc && x.pids_lost && opt && opt->note) {
