@@ -1300,10 +1300,13 @@ typedef struct pcol_writer_sample {
  * nothing yet, but removes what a killed writer of the same path left: the
  * temporary files (".NAME.tmp-XXXXXX" beside path, or beside the file a
  * path that is a symbolic link names, or beside its rolled names; NAME
- * matched whole, or its first bytes where it was cut to fit NAME_MAX) of
- * this user unchanged for 10 minutes whose lock no process holds (every
- * temporary file libpcol makes is locked, flock, while it is open).  *out
- * is NULL on failure. */
+ * matched whole, or its first bytes where it was cut to fit NAME_MAX;
+ * XXXXXX 6 of [A-Za-z0-9]) of this user that begin with the pcol magic
+ * (a .pcol output's temporary file does from its first write: a user's
+ * own file of such a name is left, as are an empty one and pcol 1.1's,
+ * zeros first), unchanged for 10 minutes, whose lock no process holds
+ * (every temporary file libpcol makes is locked, flock, while it is
+ * open).  *out is NULL on failure. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_writer_open(pcol_writer **out, const char *path,
                                                      const pcol_writer_options *opt,
                                                      pcol_error *err);

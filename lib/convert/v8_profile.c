@@ -100,7 +100,6 @@ typedef struct vimp {
   uint64_t lost[3];              /* PCOL_V8_ORPHANS_AT_ROOT: nodes whose parent is no
                                   * node, samples of no node, children ids of no node */
   int closing_mark;              /* V8_KEY_CLOSING_SAMPLE: true (pcol's export's closing sample) */
-  int v8_ids;                    /* a node's scriptId is not the string "0": not an older pcol export's */
 } vimp;
 
 static int at(vimp *v, const char *path, size_t i, const char *what) {
@@ -221,7 +220,6 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
 typedef struct vframe {
   int has_fn, has_url, bad;
   int script_id;     /* scriptId is a non-zero number (or a text of one: JavaScript's Number()) */
-  int pcol_sid;      /* scriptId is the string "0", as pcol's exports write every one */
   int64_t line, col; /* as written; -1 when absent */
 } vframe;
 
@@ -243,7 +241,6 @@ static int frame_field(vimp *v, vframe *c, int *is) {
     if (j->tok == PCOL_JT_STR && (v->flags & PCOL_V8_SAMPLE_LINES) && pcol_js_str_num(j->str, j->len, &d))
       return pcol_oom(v->err);
     c->script_id = d == d && d != 0;
-    c->pcol_sid = j->tok == PCOL_JT_STR && j->len == 1 && j->str[0] == '0';
   } else if (fn || url) {
     if (j->tok != PCOL_JT_STR) c->bad |= 1;
     else if ((rc = fn ? copy_str(v, &v->fn, &v->fnl, &v->capfn) : copy_str(v, &v->url, &v->urll, &v->capurl)))
@@ -275,7 +272,7 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
   pcol_jpull *j = v->j;
   const char *path = old ? "head" : "nodes";
   int rc, id_ok = 0, cf = old, kids_bad = 0, parent_bad = 0, is;
-  vframe c = {0, 0, 0, 0, 0, -1, -1};
+  vframe c = {0, 0, 0, 0, -1, -1};
   int64_t id = -1;
   if (v->n >= UINT32_MAX / 2 - 1) return sem(v, at(v, path, SIZE_MAX, "too many nodes"));
   if (PCOL_GROW(v->nodes, v->n, v->capnodes)) return pcol_oom(v->err);
@@ -341,7 +338,6 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
     if ((rc = skip_rest(v))) return rc;
   }
   if (rc) return rc;
-  if (!c.pcol_sid) v->v8_ids = 1;
   vnode *nd = &v->nodes[i];
   nd->hits = hits, nd->hits_bad = (uint8_t)hits_bad;
   if (!old) nd->nkids = v->nkids - nd->kid0;
@@ -742,13 +738,17 @@ static int resolve(vimp *v) {
    * until endTime (speedscope gives the last sample no time); it ends that
    * one here too and is no sample of its own (read as one, of wall 0 and
    * no stack, an export read back had one sample more: review 16 m1).
-   * Only pcol's: marked V8_KEY_CLOSING_SAMPLE, or an older export's,
-   * unmarked, whose every scriptId is "0" (V8 gives a script's frames
-   * their script's id): a foreign file's own last root sample at endTime
-   * is a sample, as DevTools and speedscope read it (review L1). */
+   * Only pcol's, marked V8_KEY_CLOSING_SAMPLE: a foreign file's own last
+   * root sample at endTime is a sample, as DevTools and speedscope read it
+   * (review L1).  Nothing else tells an older export's (1.0, 1.1: no mark)
+   * from a foreign one: its every scriptId "0" is also node's and Chrome's
+   * profile of no script frame ("(root)", "(program)", "(idle)", "(garbage
+   * collector)"), and its closing sample is any root sample at endTime.  So
+   * an older export's is read as DevTools and speedscope read it too: one
+   * sample more, of the root, lasting 0 (review of L1's fallback). */
   int closing = 0;
   if (!rc && ns >= 2 && !end_ts && !v->abs_ts && has_start && has_end && node_of[ns - 1] != UINT32_MAX &&
-      (v->closing_mark || !v->v8_ids)) {
+      v->closing_mark) {
     uint32_t k = node_of[ns - 1];
     __int128 at_end = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
     closing = !v->parent[k] && !v->loc[k] && v->deltas[ns - 1] == at_end;

@@ -64,10 +64,18 @@ static char *dir_of(const char *path) {
   return d;
 }
 
-/* Fills the trailing XXXXXX of tmpl with random letters and creates the
- * file exclusively (O_EXCL), retrying on a name clash. */
+static const char temp_abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/* writer.h */
+int pcol_out_temp_letters(const char *s) {
+  for (int i = 0; i < 6; i++)
+    if (!s[i] || !memchr(temp_abc, s[i], sizeof temp_abc - 1)) return 0;
+  return 1;
+}
+
+/* Fills the trailing XXXXXX of tmpl with random letters (temp_abc) and
+ * creates the file exclusively (O_EXCL), retrying on a name clash. */
 static int create_unique(char *tmpl) {
-  static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   char *x = tmpl + strlen(tmpl) - 6;
   for (int attempt = 0; attempt < 100; attempt++) {
     unsigned char r[6];
@@ -76,7 +84,7 @@ static int create_unique(char *tmpl) {
                    (uint64_t)attempt * 0xff51afd7ed558ccdULL ^ (uint64_t)time(NULL);
       for (int i = 0; i < 6; i++) r[i] = (unsigned char)(v >> (8 * i));
     }
-    for (int i = 0; i < 6; i++) x[i] = abc[r[i] % (sizeof abc - 1)];
+    for (int i = 0; i < 6; i++) x[i] = temp_abc[r[i] % (sizeof temp_abc - 1)];
     int fd = open(tmpl, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd >= 0 || errno != EEXIST) return fd;
   }

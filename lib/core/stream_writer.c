@@ -15,7 +15,7 @@
 #include "buf.h"      /* PCOL_GROW, pcol_grow */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free, pcol_b_source_timestamp_set */
 #include "count.h"    /* pcol_unit_ns */
-#include "writer.h"   /* pcol_write_options_check */
+#include "writer.h"   /* pcol_write_options_check, pcol_out_temp_letters, pcol_out_temp_marked */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h> /* AT_SYMLINK_NOFOLLOW */
@@ -319,12 +319,18 @@ static bool rolled_tail(const char *s, size_t n, bool cut) {
  * of the file it publishes (a rolled writer's: its stem's name and a
  * rolled tail; a plain one's: the file its path names after symbolic
  * links, as out.c writes through a link) cut as out.c cuts it to fit the
- * directory's NAME_MAX + ".tmp-" and 6 characters, a regular file of this
- * user, unchanged for STALE_TEMP_SECONDS and whose lock (out.c) no process
- * holds (review 16 m3: an agent restarted often gathered them; hidden, so
- * readers skip them, but nothing removed them).  A cut name is also the
- * temporary file of every other name that starts the same: one of those
- * that is unlocked and unchanged that long is a killed writer's too.
+ * directory's NAME_MAX + ".tmp-" and 6 of out.c's letters, a regular file
+ * of this user that begins with the magic (as writer.c's temporary file
+ * does from its first write: a user's own file of that name, a
+ * ".data.pcol.tmp-backup" or a copy of another kind, is not pcol's to
+ * remove), unchanged for STALE_TEMP_SECONDS and whose lock (out.c) no
+ * process holds (review 16 m3: an agent restarted often gathered them;
+ * hidden, so readers skip them, but nothing removed them).  An empty one
+ * (killed, or the power lost, before its first write) and one of pcol 1.1
+ * (its header's zeros first) prove nothing, and are left.  A cut name is
+ * also the temporary file of every other name that starts the same: one
+ * of those that is unlocked and unchanged that long is a killed writer's
+ * too.
  * Nothing is said: a failure leaves the file as it was. */
 static void remove_stale_temps(const pcol_writer *w) {
   char *name = w->stem ? strdup(w->stem) : pcol_out_target(w->path, NULL);
@@ -341,7 +347,8 @@ static void remove_stale_temps(const pcol_writer *w) {
   while (dir && (e = readdir(dir))) {
     const char *n = e->d_name;
     size_t nl = strlen(n), m = nl - 1 - tail; /* the name kept (when nl is long enough) */
-    if (n[0] != '.' || nl < 1 + tail || strncmp(n + nl - tail, ".tmp-", 5) || m > keep)
+    if (n[0] != '.' || nl < 1 + tail || strncmp(n + nl - tail, ".tmp-", 5) || m > keep ||
+        !pcol_out_temp_letters(n + nl - 6))
       continue;
     if (w->stem ? m < bn || strncmp(n + 1, base, bn) || !rolled_tail(n + 1 + bn, m - bn, m == keep)
                 : m != (bn < keep ? bn : keep) || strncmp(n + 1, base, m))
@@ -350,7 +357,7 @@ static void remove_stale_temps(const pcol_writer *w) {
     struct stat st;
     if (fd < 0) continue;
     if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == geteuid() && now - st.st_mtime >= STALE_TEMP_SECONDS &&
-        !flock(fd, LOCK_EX | LOCK_NB) && unlinkat(dirfd(dir), n, 0)) { /* (left as it was) */
+        pcol_out_temp_marked(fd) && !flock(fd, LOCK_EX | LOCK_NB) && unlinkat(dirfd(dir), n, 0)) { /* (left as it was) */
     }
     close(fd);
   }

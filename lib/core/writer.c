@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h> /* pread */
 
 typedef struct plan_entry {
   uint16_t table, column;
@@ -884,8 +885,8 @@ static int crc_put(void *ctx, const void *d, size_t n) {
 /* Writes the file.  A plan made without its crcs (make_plan) takes them
  * here, from the bytes written (an encoded or spilled column read once,
  * not twice: the crc pass was 4% of `pcol pack` of 1M pprof samples), and
- * is finished here: its header, all zeros when written, then goes where
- * the caller writes it over them. */
+ * is finished here: its header, zeros (but the magic, write_file's) when
+ * written, then goes where the caller writes it over them. */
 static int emit(plan *p, int crcs, sink_fn put, void *ctx, const char *path, pcol_error *err) {
   static const uint8_t zeros[PCOL_ALIGN];
   int werr = PCOL_EIO;
@@ -936,6 +937,12 @@ static int validate_written(const char *tmp_path, const void *mem, size_t len, c
 static int write_file(pcol_builder *b, const char *path, char *(*name)(void *, unsigned),
                       void *ctx, unsigned *used, const pcol_write_options *opt, pcol_error *err);
 
+/* writer.h */
+int pcol_out_temp_marked(int fd) {
+  char m[PCOL_MAGIC_SIZE];
+  return pread(fd, m, sizeof m, PCOL_HDR_MAGIC) == (ssize_t)sizeof m && !memcmp(m, PCOL_MAGIC, sizeof m);
+}
+
 int pcol_builder_write(pcol_builder *b, const char *path,
                        const pcol_write_options *opt, pcol_error *err) {
   return write_file(b, path, NULL, NULL, NULL, opt, err);
@@ -951,8 +958,8 @@ int pcol_builder_write_new(pcol_builder *b, const char *path, char *(*name)(void
  * An output written directly (standard output, or an existing FIFO, device
  * or socket, which pcol_out_open writes in place: no temporary file) cannot
  * go back: its crcs are taken first and, to be checked, it is made in
- * memory; a temporary file takes the header last, over the zeros emit
- * wrote. */
+ * memory; a temporary file takes the header last, over the magic and
+ * zeros it held from the start. */
 static int write_file(pcol_builder *b, const char *path, char *(*name)(void *, unsigned),
                       void *ctx, unsigned *used, const pcol_write_options *opt, pcol_error *err) {
   int check = opt && opt->validate;
@@ -976,7 +983,16 @@ static int write_file(pcol_builder *b, const char *path, char *(*name)(void *, u
     return name ? pcol_out_commit_new(&o, name, ctx, used, err) : pcol_out_commit(&o, err);
   }
   plan p = {0};
-  rc = make_plan(b, opt, 0, direct, &p, err);
+  /* a temporary file begins with the magic at once, before make_plan
+   * (which can take long), and keeps it until the real header replaces
+   * its zeros: what a killed writer leaves is told from a user's file by
+   * it (pcol_out_temp_marked) */
+  if (!direct) {
+    memcpy(p.header + PCOL_HDR_MAGIC, PCOL_MAGIC, PCOL_MAGIC_SIZE);
+    if (put_file(o.fp, p.header, PCOL_HEADER_SIZE) || fflush(o.fp) || fseeko(o.fp, 0, SEEK_SET))
+      rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", path, strerror(errno ? errno : EIO));
+  }
+  if (!rc) rc = make_plan(b, opt, 0, direct, &p, err);
   if (!rc) rc = emit(&p, direct, put_file, o.fp, path, err);
   if (!rc && !direct && (fseeko(o.fp, 0, SEEK_SET) || put_file(o.fp, p.header, PCOL_HEADER_SIZE)))
     rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s", path, strerror(errno ? errno : EIO));

@@ -36,6 +36,14 @@ int pcol_out_commit_new(pcol_out *o, char *(*name)(void *ctx, unsigned k), void 
  * (stream_writer.c) finds them by the same rules.  out.c */
 char *pcol_out_target(const char *path, pcol_error *err);
 size_t pcol_out_temp_keep(const char *dir);
+/* Whether s[0..6) could be the XXXXXX pcol_out_open's temporary file
+ * name ends with: 6 of its letters, [A-Za-z0-9].  out.c */
+int pcol_out_temp_letters(const char *s);
+/* Whether the file open at fd begins with the magic, as a temporary file
+ * of pcol_builder_write does from its first write on (before its tables,
+ * its header last): the sweep of what killed writers left removes no
+ * other.  writer.c */
+int pcol_out_temp_marked(int fd);
 
 /* pcol_builder_write to a new name as pcol_out_commit_new publishes it:
  * path, else name(ctx, k); *used as there.  writer.c */

@@ -73,12 +73,24 @@ mkdir -p "$d"
 # what killed writers left (review 16 m3): opening the writer removes this
 # user's temporary files of its rolled names, unchanged for 10 minutes and
 # unlocked (out.c locks a temporary file while it is open), and no other
-# (rd8 M1: a prefix match took `pcol merge ... -o prof-all.pcol`'s live one)
+# (rd8 M1: a prefix match took `pcol merge ... -o prof-all.pcol`'s live one).
+# A temporary file as writer.c leaves it when killed before its header: the
+# magic, the header's other bytes 0, then its tables (here a published
+# file's).  Every planted file is one (so a name is kept for its name),
+# but a user's own file of a leftover's very name (".NAME.tmp-backup": 6 of
+# out.c's letters) whose bytes are not pcol's, and pcol 1.1's leftover
+# (zeros first): neither proves pcol wrote it, so both stay.
+pub=$(ls "$tmp"/run0/prof-*.pcol | head -1)
+leftover() { printf '\211PCOL\r\n\032'; head -c 56 /dev/zero; tail -c +65 "$pub"; }
 old=.prof-20260101T000000.000Z-000001.pcol.tmp-AbC123 fresh=.prof-20260101T000001.000Z-000002.pcol.tmp-DeF456
 live=.prof-20260101T000002.000Z-000003.pcol.tmp-LiV789
+users=.prof-20260101T000000.000Z-000001.pcol.tmp-backup v11=.prof-20260101T000000.000Z-000001.pcol.tmp-Zer0s1
 keep="$fresh $live .other-20260101T000000.000Z-000001.pcol.tmp-GhI789 .prof-20260101T000000.000Z-000001.pcol.tmp-toolong
-  .prof-all.pcol.tmp-Ab12Cd .prof-backup.tmp-Zz99Yy .prof-20260101T000000.000Z-00001.pcol.tmp-Short1"
-for f in $old $keep; do echo x >"$d/$f"; done
+  .prof-all.pcol.tmp-Ab12Cd .prof-backup.tmp-Zz99Yy .prof-20260101T000000.000Z-00001.pcol.tmp-Short1
+  .prof-20260101T000000.000Z-000001.pcol.tmp-bk.up1 $users $v11"
+for f in $old $keep; do leftover >"$d/$f"; done
+echo "my own backup" >"$d/$users"
+{ head -c 64 /dev/zero; tail -c +65 "$pub"; } >"$d/$v11"
 for f in $old $keep; do [ "$f" = "$fresh" ] || touch -d '-20 minutes' "$d/$f"; done
 # a live maker: another process holds the file's lock (as out.c's maker does)
 python3 -c 'import fcntl, sys, time; f = open(sys.argv[1], "rb"); fcntl.flock(f, fcntl.LOCK_EX); print(flush=True); time.sleep(60)' \
@@ -92,7 +104,7 @@ kill "$lockpid" 2>/dev/null
 wait "$lockpid" 2>/dev/null
 [ -e "$d/$old" ] && fail "a killed writer's temporary file of 20 minutes ago is left"
 for f in $keep; do
-  [ -e "$d/$f" ] || fail "$f was removed (a fresh one, a locked one, another output's, or not a rolled name's)"
+  [ -e "$d/$f" ] || fail "$f was removed (a fresh one, a locked one, another output's, not a rolled name's, not 6 of out.c's letters, or not pcol's bytes)"
   rm -f "$d/$f"
 done
 n=$(check_dir "$d" "$d/published" 0) || exit 1
@@ -104,6 +116,21 @@ $PCOL top --value samples "$tmp/all.pcol" | grep -q 'work_\|do_chunk' ||
 # stripped library's code); no "<unknown>" and no bare address
 $PCOL fold "$tmp/all.pcol" >"$tmp/all.fold" && ! grep -q '<unknown>\|;0x[0-9a-f]*[; ]\|^0x' "$tmp/all.fold" ||
   fail "record_self left frames unnamed: $(grep -o '<unknown>\|0x[0-9a-f]*' "$tmp/all.fold" | sort | uniq -c | head -5)"
+# a real leftover: `pcol pack` (writer.c, as every .pcol output) killed
+# inside its temporary file, by SIGXFSZ past `ulimit -f 1` (1 KiB): it
+# begins with the magic, and the next writer of that path removes it once
+# it is 10 minutes old (pcol 1.1's began with zeros)
+d=$tmp/killed
+mkdir -p "$d"
+{ (ulimit -f 1; exec "$PCOL" pack "$tmp/all.pcol" -o "$d/out.pcol"); } 2>/dev/null && fail "pack past ulimit -f 1 was not stopped"
+left=("$d"/.out.pcol.tmp-*)
+[ -s "${left[0]}" ] && [ ${#left[@]} = 1 ] || fail "pack killed past its file size limit left no temporary file: $(ls -A "$d")"
+[ "$(head -c 8 "${left[0]}" | od -An -tx1 | tr -d ' \n')" = 8950434f4c0d0a1a ] ||
+  fail "a killed writer's temporary file does not begin with the magic: $(head -c 8 "${left[0]}" | od -An -c)"
+touch -d '-20 minutes' "${left[0]}"
+"$REC" -o "$d/out.pcol" --seconds 0.05 --hz 500 --roll-ms 0 --roll-samples 0 >/dev/null 2>"$d/err" ||
+  fail "record_self -o out.pcol: $(cat "$d/err")"
+[ -e "${left[0]}" ] && fail "a killed pcol pack's temporary file of 20 minutes ago is left"
 # what killed writers left where the name was cut to fit NAME_MAX (out.c:
 # ".NAME.tmp-XXXXXX" keeps NAME's first NAME_MAX - 12 bytes) and beside a
 # symbolic link's target (out.c writes through a link): both were left
@@ -124,9 +151,9 @@ old2=".$cutname.tmp-AbC123 .$rcut.tmp-AbC123"
 keep2=".${cutname:0:$((keepb - 1))}.tmp-AbC123 .${cutname:0:$((keepb - 1))}q.tmp-AbC123 .${rcut:0:$((keepb - 1))}x.tmp-AbC123"
 mkdir -p "$d/real"
 ln -s real/target.pcol "$d/link.pcol"
-for f in $old2 $keep2; do echo x >"$d/$f"; done
-echo x >"$d/real/.target.pcol.tmp-AbC123"
-echo x >"$d/.link.pcol.tmp-AbC123"
+for f in $old2 $keep2; do leftover >"$d/$f"; done
+leftover >"$d/real/.target.pcol.tmp-AbC123"
+leftover >"$d/.link.pcol.tmp-AbC123"
 touch -d '-20 minutes' "$d"/.[ps]* "$d/real/.target.pcol.tmp-AbC123" "$d/.link.pcol.tmp-AbC123"
 "$REC" -o "$d/$long" --seconds 0.1 --hz 500 --roll-ms 0 --roll-samples 0 >/dev/null 2>"$d/err" ||
   fail "record_self -o (a $nm-byte name): $(cat "$d/err")"

@@ -19,8 +19,10 @@
 #    count (the closing root sample at endTime is no sample read back),
 #    and the wall time; a V8 file whose last sample of the root lies before
 #    endTime keeps it;
-#  - L1 (review L1): only pcol's closing sample is none (marked, or an
-#    older export's, every scriptId "0"): a foreign file's own is a sample;
+#  - L1 (review L1): only pcol's closing sample is none (marked): a
+#    foreign file's own is a sample, also in a profile of no script frame
+#    (node's "(idle)", "(program)": every scriptId "0"); an older,
+#    unmarked export's is read as DevTools and speedscope read it, a sample;
 #  - L2: a Go heap profile's Perun export writes inuse_space (pcol top's
 #    and go tool pprof's default); negative amounts are left out, warned of.
 set -u
@@ -153,15 +155,17 @@ for f in rprof/r-prof-profile__memory.out rprof/r-prof-profile__1.out pprof/go-c
   done
 done
 # a last sample of the root before endTime is a sample (V8's own), one at
-# endTime after others is the export's closing sample
+# endTime after others too unless marked as the export's closing sample
+# (below): the file holds 3 samples, and pcol's 1.0 and 1.1 exports, whose
+# shape this is (every scriptId "0", no mark), are read so now
 v8() { # v8 END: a profile of main, main, (root) at 2000 us, ending at END
   printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"children":[2]},'
   printf '{"id":2,"callFrame":{"functionName":"main","scriptId":"0","url":"a.js","lineNumber":0,"columnNumber":0}}],'
   printf '"startTime":0,"endTime":%s,"samples":[2,2,1],"timeDeltas":[0,1000,1000]}\n' "$1"
 }
 v8 2000 >"$tmp/closed.cpuprofile"; v8 3000 >"$tmp/open.cpuprofile"
-[ "$(total "$tmp/closed.cpuprofile" --value samples)" = 2 ] || fail "closing root sample at endTime counted"
-[ "$(total "$tmp/closed.cpuprofile")" = 2000000 ] || fail "closing root sample: main's 2 ms"
+[ "$(total "$tmp/closed.cpuprofile" --value samples)" = 3 ] || fail "an unmarked root sample at endTime not counted"
+[ "$(total "$tmp/closed.cpuprofile")" = 2000000 ] || fail "an unmarked root sample at endTime: main's 2 ms"
 [ "$(total "$tmp/open.cpuprofile" --value samples)" = 3 ] || fail "a root sample before endTime not counted"
 # L1: only pcol's own closing sample is none.  A foreign file (V8's own
 # scriptIds: a script's is not "0", as node and Chrome write them) whose
@@ -169,8 +173,16 @@ v8 2000 >"$tmp/closed.cpuprofile"; v8 3000 >"$tmp/open.cpuprofile"
 # (CPUProfileDataModel: its samples array, whole) and speedscope (which reads
 # every sample; the last lasts 0) do: 3 samples, main's 2 ms.  An export
 # marks its closing sample ("pcolClosingSample"), and is read back by the
-# mark even when its scriptIds are not "0"; an older export (no mark,
-# every scriptId "0", as closed.cpuprofile above) still is.
+# mark even when its scriptIds are not "0".  An older export (no mark,
+# every scriptId "0", as closed.cpuprofile above) cannot be told from
+# node's profile of no script frame: below, node's own numbers (a profile
+# node 20 recorded of an idle process, its JavaScript frames taken out:
+# (root), (program), (idle), (garbage collector), all scriptId "0", as
+# node writes them) ending in a root sample at endTime.  It holds 9
+# samples, DevTools' count; its walls are speedscope's frame weights
+# ((program) 42,488 us, (garbage collector) 20,113 us, its importer's;
+# (idle), which it leaves out, the sum of its deltas, 100,462 us; the root
+# sample lasts 0).  (pcol 1.2 before this fix dropped the last: 8.)
 node_v8() { # node_v8 MARK: closed.cpuprofile with node's scriptIds, MARK ("" or a key)
   printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":1,"children":[2]},'
   printf '{"id":2,"callFrame":{"functionName":"main","scriptId":"12","url":"file:///a.js","lineNumber":0,"columnNumber":0},"hitCount":2,"positionTicks":[{"line":1,"ticks":2}]}],'
@@ -181,6 +193,25 @@ node_v8 "" >"$tmp/foreign.cpuprofile"
 [ "$(total "$tmp/foreign.cpuprofile")" = 2000000 ] || fail "a foreign file's last root sample: main's 2 ms"
 node_v8 '"pcolClosingSample":true,' >"$tmp/marked.cpuprofile"
 [ "$(total "$tmp/marked.cpuprofile" --value samples)" = 2 ] || fail "a marked closing sample counted"
+idle_v8() { # idle_v8 MARK
+  local f='"scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}'
+  printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)",%s,"hitCount":1,"children":[2,3,4]},' "$f"
+  printf '{"id":2,"callFrame":{"functionName":"(program)",%s,"hitCount":2},' "$f"
+  printf '{"id":3,"callFrame":{"functionName":"(idle)",%s,"hitCount":5},' "$f"
+  printf '{"id":4,"callFrame":{"functionName":"(garbage collector)",%s,"hitCount":1}],' "$f"
+  printf '"startTime":10993968401,"endTime":10994140823,%s"samples":[2,3,3,3,4,3,3,2,1],' "$1"
+  printf '"timeDeltas":[9359,22384,20104,20057,20116,20113,20072,20113,20104]}\n'
+}
+idle_v8 "" >"$tmp/idle.cpuprofile"
+[ "$(total "$tmp/idle.cpuprofile" --value samples)" = 9 ] ||
+  fail "node's profile of no script frame: $(total "$tmp/idle.cpuprofile" --value samples) samples, the file's (DevTools') 9"
+"$PCOL" top "$tmp/idle.cpuprofile" --unit raw --format json 2>/dev/null | python3 -c '
+import json, sys
+w = {r["name"]: r["flat"] for r in json.load(sys.stdin)["rows"]}
+sys.exit(w.get("(program)") != 42488000 or w.get("(garbage collector)") != 20113000 or w.get("(idle)") != 100462000)' ||
+  fail "node's profile of no script frame: walls not speedscope's"
+idle_v8 '"pcolClosingSample":true,' >"$tmp/idle_marked.cpuprofile"
+[ "$(total "$tmp/idle_marked.cpuprofile" --value samples)" = 8 ] || fail "a marked closing sample of a profile of no script frame counted"
 # the same of a Chrome trace: a foreign one (integer scriptIds, as Chrome's)
 python3 - "$tmp/foreign.json" <<'PY'
 import json, sys
@@ -192,7 +223,8 @@ ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 1000, "id": "0x1"
 json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
 PY
 [ "$(total "$tmp/foreign.json" --value samples)" = 3 ] || fail "a foreign trace's last root sample at endTime not counted"
-# exports: marked; read back by the mark with scriptIds not "0"; unmarked (older ones) by their scriptIds "0"
+# exports: marked; read back by the mark with scriptIds not "0"; unmarked
+# (older ones): one sample more, the closing one, as DevTools counts it
 in=$TD/rprof/r-prof-profile__1.out
 if [ -f "$in" ]; then
   n=$(total "$in" --value samples)
@@ -204,7 +236,9 @@ if [ -f "$in" ]; then
     [ "$(total "$tmp/e7.json" --value samples)" = "$n" ] || fail "$to export with scriptIds: not read back by its mark"
     sed 's/"pcolClosingSample":true,\{0,1\}//; s/,}/}/' "$tmp/e.json" >"$tmp/old.json"
     ! grep -q pcolClosingSample "$tmp/old.json" || fail "$to: mark not removed"
-    [ "$(total "$tmp/old.json" --value samples)" = "$n" ] || fail "$to: an older export (unmarked) read back with $(total "$tmp/old.json" --value samples) samples, not $n"
+    [ "$(total "$tmp/old.json" --value samples)" = "$((n + 1))" ] ||
+      fail "$to: an older export (unmarked) read back with $(total "$tmp/old.json" --value samples) samples, not $n + its closing one"
+    [ "$(total "$tmp/old.json")" = "$(total "$tmp/e.json")" ] || fail "$to: an older export's closing sample lasts"
   done
 fi
 exit 0
