@@ -157,6 +157,28 @@ static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol
   return rc;
 }
 
+/* Without --value: each side's value as pcol_value_diff_default takes it
+ * when the two defaults differ (go's -diff_base: the default NEW names,
+ * else BASE's); a side whose value it changed is computed again in it. */
+static int diff_default(pcol_file *fb, pcol_file *fn, const pcol_select *sel, pcol_by by, pcol_top *tb,
+                        pcol_top *tn, pcol_error *err) {
+  pcol_value_sel v[2] = {tb->value, tn->value};
+  pcol_file *f[2] = {fb, fn};
+  pcol_top *t[2] = {tb, tn};
+  int rc = pcol_value_diff_default(fb, fn, sel, &v[0], &v[1], err);
+  for (int k = 0; !rc && k < 2; k++) {
+    if (v[k].vt_id == t[k]->value.vt_id) continue;
+    pcol_top nt = {0};
+    if ((rc = pcol_top_compute(f[k], sel, &v[k], by, &nt, err))) {
+      pcol_top_free(&nt);
+      break;
+    }
+    pcol_top_free(t[k]);
+    *t[k] = nt;
+  }
+  return rc;
+}
+
 int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (a->npos != 2) return cli_usage_error(cmd->name, "expected BASE and NEW");
   if (cli_stdin_once(cmd, a->pos, 2)) return EXIT_USAGE;
@@ -192,6 +214,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
     if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
   }
+  if (!rc && !cli_get(cmd, a, "value")) rc = diff_default(fb, fn, &sel, by, &tb, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   size_t dropped = 0;
