@@ -107,6 +107,19 @@ if [ -f "$gocpu" ] && [ -f "$goheap" ]; then
       "$PCOL" flame "$new" --diff "$base" --value alloc_space -o "$tmp/f2.svg" && cmp -s "$tmp/f1.svg" "$tmp/f2.svg" ||
       fail "flame $(basename "$new") --diff $(basename "$base"): not alloc_space's: $(head -c 300 "$tmp/err")"
   done
+  # so of two directories of pcol files, each side answered file by file
+  # (pcol_top_many: no one file whose defaults the rule reads) but for the
+  # rule, which reads their union, as the R and Python packages read one
+  if [ -f "$gdelta" ]; then
+    mkdir -p "$tmp/ha" "$tmp/hd"
+    for k in 1 2; do
+      "$PCOL" pack "$goheap" -o "$tmp/ha/$k.pcol" && "$PCOL" pack "$gdelta" -o "$tmp/hd/$k.pcol" || fail "pack heap"
+    done
+    "$PCOL" diff "$tmp/hd" "$tmp/ha" -n 3 >"$tmp/d1" 2>"$tmp/err" &&
+      "$PCOL" diff "$tmp/hd" "$tmp/ha" -n 3 --value alloc_space >"$tmp/d2" &&
+      grep -q '^Type: alloc_space (bytes)' "$tmp/d1" && cmp -s "$tmp/d1" "$tmp/d2" ||
+      fail "diff of two directories of heap profiles: not alloc_space's: $(head -c 300 "$tmp/d1" "$tmp/err")"
+  fi
   # a pprof export of a CPU and a heap profile: one Profile whose sample
   # types are both's, a type a source lacks 0 for its samples, as in the
   # views, and said as they say it (interop review 4, section 3); one
