@@ -2352,6 +2352,22 @@ PCOL_API double pcol_share(pcol_sum v, pcol_sum total);
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *base,
                                                           const pcol_value_sel *nw,
                                                           pcol_error *err);
+/* The values a diff of base against nw compares when its caller named
+ * none (pcol diff without --value, R's and Python's pcol_diff without
+ * value): *vb and *vn are each side's default, as pcol_value_resolve with
+ * no name gave it on base and nw with sel.  When they differ
+ * (pcol_value_compatible), each side's sources agree on theirs
+ * (pcol_value_defaults_differ: false) and one names it in meta
+ * "pprof.default_sample_type", nw's first, else base's, the other side's
+ * value becomes that type and unit when every selected source of it
+ * measures it: go tool pprof -diff_base's, which merges the profile and
+ * its base and shows the default the first of them names (profile.go
+ * combineHeaders).  Else both stay as they are, and pcol_value_compatible
+ * refuses them.  base or nw NULL: nothing done.  Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_value_diff_default(pcol_file *base, pcol_file *nw,
+                                                            const pcol_select *sel,
+                                                            pcol_value_sel *vb, pcol_value_sel *vn,
+                                                            pcol_error *err);
 
 typedef struct pcol_diff_row {
   pcol_str name;                 /* borrowed from the two pcol_top results */

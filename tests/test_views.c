@@ -334,6 +334,92 @@ Test(values, default_and_named_types) {
   pcol_builder_free(b);
 }
 
+/* one pprof source of the value types named in types (each "TYPE/UNIT"),
+ * a sample of value 10 x (k + 1) in the k-th, naming dflt (NULL: none)
+ * its default_sample_type */
+static pcol_file *one_pprof(const char *const *types, int n, const char *dflt, void **mem) {
+  pcol_builder *b;
+  uint32_t s, vt[4];
+  pcol_value_row v[4];
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "p", PCOL_NA_I64, &s, NULL), 0);
+  for (int k = 0; k < n; k++) {
+    char t[32];
+    snprintf(t, sizeof t, "%s", types[k]);
+    char *u = strchr(t, '/');
+    *u++ = 0;
+    cr_assert_eq(pcol_b_value_type(b, S(b, t), S(b, u), &vt[k], NULL), 0);
+    cr_assert_eq(pcol_b_source_value_type(b, s, vt[k], NULL), 0);
+    v[k] = (pcol_value_row){vt[k], 10 * (k + 1)};
+  }
+  if (dflt) cr_assert_eq(pcol_b_meta_str(b, s, "pprof.default_sample_type", dflt, NULL), 0);
+  SAMPLE(b, s, 0, 0, 1, STK(b, LOC(b, FN(b, "main", "m.go"), 1), 0), v, (size_t)n);
+  pcol_file *f = tu_reopen(b, NULL, mem);
+  pcol_builder_free(b);
+  return f;
+}
+
+static int str_is(pcol_str s, const char *c) {
+  return s.ptr && s.len == strlen(c) && !memcmp(s.ptr, c, s.len);
+}
+
+/* pcol_value_diff_default: the default the new profile names, else the
+ * base's, where the other side has it, as go tool pprof -diff_base's
+ * merge (combineHeaders); else nothing changed (review 17 F6: pcol diff
+ * refused two heap profiles, one naming alloc_space, one none) */
+static void diff_default(pcol_file *base, pcol_file *nw, const char *want_b, const char *want_n) {
+  pcol_error err = {0};
+  pcol_value_sel vb, vn;
+  cr_assert_eq(pcol_value_resolve(base, NULL, NULL, &vb, &err), 0);
+  cr_assert_eq(pcol_value_resolve(nw, NULL, NULL, &vn, &err), 0);
+  cr_assert_eq(pcol_value_diff_default(base, nw, NULL, &vb, &vn, &err), 0, "%s", err.message);
+  cr_expect(str_is(vb.type, want_b), "base %.*s, want %s", (int)vb.type.len, vb.type.ptr, want_b);
+  cr_expect(str_is(vn.type, want_n), "new %.*s, want %s", (int)vn.type.len, vn.type.ptr, want_n);
+}
+Test(values, diff_default_is_pprof_diff_bases) {
+  static const char *const heap[2] = {"alloc_space/bytes", "inuse_space/bytes"};
+  static const char *const alloc[1] = {"alloc_space/bytes"};
+  void *m[5];
+  pcol_file *named = one_pprof(heap, 2, "alloc_space", &m[0]); /* alloc_space */
+  pcol_file *plain = one_pprof(heap, 2, NULL, &m[1]);          /* inuse_space: the last */
+  pcol_file *inuse = one_pprof(heap, 2, "inuse_space", &m[2]);
+  pcol_file *only = one_pprof(alloc, 1, NULL, &m[3]);          /* alloc_space: its one type */
+  pcol_file *other = one_pprof(heap, 2, "alloc_space", &m[4]);
+  diff_default(plain, named, "alloc_space", "alloc_space"); /* the new side's */
+  diff_default(named, plain, "alloc_space", "alloc_space"); /* else the base's */
+  diff_default(inuse, named, "alloc_space", "alloc_space"); /* both named: the new side's */
+  diff_default(named, inuse, "inuse_space", "inuse_space");
+  diff_default(named, other, "alloc_space", "alloc_space"); /* alike: as they are */
+  /* only names none: plain's inuse_space is not there; plain names none */
+  diff_default(only, plain, "alloc_space", "inuse_space");
+  diff_default(plain, only, "inuse_space", "alloc_space");
+  /* the new side names one the base lacks: as they are (go refuses them),
+   * not the base's */
+  diff_default(only, inuse, "alloc_space", "inuse_space");
+  pcol_error err = {0};
+  pcol_value_sel vb, vn;
+  cr_assert_eq(pcol_value_resolve(plain, NULL, NULL, &vb, &err), 0);
+  cr_assert_eq(pcol_value_resolve(named, NULL, NULL, &vn, &err), 0);
+  cr_expect_eq(pcol_value_diff_default(NULL, named, NULL, &vb, &vn, &err), 0);
+  cr_expect(str_is(vb.type, "inuse_space"));
+  /* a value the caller named (samples) is not its default: as it is */
+  cr_assert_eq(pcol_value_resolve(plain, NULL, "samples", &vb, &err), 0);
+  cr_expect_eq(pcol_value_diff_default(plain, named, NULL, &vb, &vn, &err), 0);
+  cr_expect_eq(vb.vt_id, 0);
+  /* the numbers of the side changed are that value's */
+  cr_assert_eq(pcol_value_resolve(plain, NULL, NULL, &vb, &err), 0);
+  cr_assert_eq(pcol_value_diff_default(plain, named, NULL, &vb, &vn, &err), 0);
+  pcol_top t;
+  cr_assert_eq(pcol_top_compute(plain, NULL, &vb, PCOL_BY_FUNCTION, &t, &err), 0);
+  EXPECT(&t, "main", 10, 10);
+  pcol_top_free(&t);
+  pcol_file *fs[5] = {named, plain, inuse, only, other};
+  for (int k = 0; k < 5; k++) {
+    pcol_close(fs[k]);
+    free(m[k]);
+  }
+}
+
 Test(values, rprof_default_is_samples) {
   uint32_t src, vt;
   pcol_builder *b = NEWB(&src, "rprof");

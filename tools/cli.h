@@ -398,6 +398,11 @@ pcol_format cli_input_format(const char *path);
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
              const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
              pcol_error *err);
+/* Set while cli_load reads inputs the command read already (pcol diff's
+ * side of many pcol files, read again as their union for its default
+ * rule): their bytes are not counted twice in the output budget, nor
+ * their notes said twice. */
+extern int cli_load_again;
 /* cli_load of the two sides of a comparison (diff, flame --diff): the
  * union of args0 (f[0]) and the one input `other` (f[1]; f, v, label: two
  * each), --tagroot/--tagleaf's frames added to both at once: a key need be

@@ -142,18 +142,42 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
 
 /* opens one side and computes its flat/cum rows: many pcol files each on
  * its own (cli_top_many: no cut, every row marked, by flat, as
- * pcol_top_compute), else their union */
+ * pcol_top_compute), else (or when whole) their union */
 static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol_by by,
-                const pcol_select *sel, pcol_file **f, pcol_top *t, pcol_error *err) {
+                const pcol_select *sel, int whole, pcol_file **f, pcol_top *t, pcol_error *err) {
   pcol_value_sel v;
   const char *label;
   size_t dropped;
-  int many = 0;
-  int rc = cli_top_many(cmd, a, &arg, 1, sel, by, 0, PCOL_SORT_FLAT, UINT64_MAX, t, &dropped,
-                        NULL, f, &label, &many, NULL, err);
-  if (rc || many) return rc;
+  int many = 0, rc;
+  if (!whole) {
+    rc = cli_top_many(cmd, a, &arg, 1, sel, by, 0, PCOL_SORT_FLAT, UINT64_MAX, t, &dropped, NULL, f,
+                      &label, &many, NULL, err);
+    if (rc || many) return rc;
+  }
   rc = cli_load(cmd, a, &arg, 1, sel, f, &v, &label, err);
   if (!rc && (rc = pcol_top_compute(*f, sel, &v, by, t, err))) pcol_error_prefix(err, label);
+  return rc;
+}
+
+/* Without --value: each side's value as pcol_value_diff_default takes it
+ * when the two defaults differ (go's -diff_base: the default NEW names,
+ * else BASE's); a side whose value it changed is computed again in it. */
+static int diff_default(pcol_file *fb, pcol_file *fn, const pcol_select *sel, pcol_by by, pcol_top *tb,
+                        pcol_top *tn, pcol_error *err) {
+  pcol_value_sel v[2] = {tb->value, tn->value};
+  pcol_file *f[2] = {fb, fn};
+  pcol_top *t[2] = {tb, tn};
+  int rc = pcol_value_diff_default(fb, fn, sel, &v[0], &v[1], err);
+  for (int k = 0; !rc && k < 2; k++) {
+    if (v[k].vt_id == t[k]->value.vt_id) continue;
+    pcol_top nt = {0};
+    if ((rc = pcol_top_compute(f[k], sel, &v[k], by, &nt, err))) {
+      pcol_top_free(&nt);
+      break;
+    }
+    pcol_top_free(t[k]);
+    *t[k] = nt;
+  }
   return rc;
 }
 
@@ -189,9 +213,23 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     if (!rc && (rc = pcol_top_compute(fb, &sel, &vs[0], by, &tb, &err))) pcol_error_prefix(&err, labels[0]);
     if (!rc && (rc = pcol_top_compute(fn, &sel, &vs[1], by, &tn, &err))) pcol_error_prefix(&err, labels[1]);
   } else {
-    rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
-    if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
+    rc = load(cmd, a, a->pos[0], by, &sel, 0, &fb, &tb, &err);
+    if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, 0, &fn, &tn, &err);
+    /* the defaults differ and a side is many files answered one by one,
+     * without a file whose defaults the rule below reads: that side is
+     * their union then, as the R and Python packages read a directory */
+    for (int k = 0; !rc && !cli_get(cmd, a, "value") && k < 2; k++) {
+      pcol_file **f = k ? &fn : &fb;
+      pcol_top *t = k ? &tn : &tb;
+      if (*f || pcol_value_compatible(&tb.value, &tn.value, NULL) == PCOL_OK) continue;
+      pcol_top_free(t);
+      memset(t, 0, sizeof *t);
+      cli_load_again = 1;
+      rc = load(cmd, a, a->pos[k], by, &sel, 1, f, t, &err);
+      cli_load_again = 0;
+    }
   }
+  if (!rc && !cli_get(cmd, a, "value")) rc = diff_default(fb, fn, &sel, by, &tb, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   size_t dropped = 0;

@@ -26,7 +26,7 @@ const cli_opt opts_flame[] = {
     {"output", 'o', 1, "output SVG file ('-' for standard output)"},
     CLI_OPT_VALUE("for the widths"),
     {"title", 0, 1, "title printed on the graph (default \"Flame Graph\")"},
-    {"diff", 0, 1, "BASE profile: colour frames by growth (red) or shrinkage (blue) against it"},
+    {"diff", 0, 1, "BASE profile: colour frames by growth (red) or shrinkage (blue) against it (without --value, the value pcol diff compares)"},
     {"width", 0, 1, "image width in pixels (default 1200)"},
     {"inverted", 0, 0, "an icicle graph: the root on top, callees below their callers"},
     {"minwidth", 0, 1, "leave out frames narrower than this many pixels, or N% of the total "
@@ -114,6 +114,16 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
   if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, path);
   if (!rc && base_path) {
     if (!pair) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &vb, &blabel, &err);
+    /* without --value, the two defaults as pcol diff takes them (go's
+     * -diff_base: the one NEW names, else BASE's); NEW's tree is built
+     * again when its value changes */
+    pcol_value_sel v0 = v;
+    if (!rc && !cli_get(cmd, a, "value")) rc = pcol_value_diff_default(fb, f, &sel, &vb, &v, &err);
+    if (!rc && v.vt_id != v0.vt_id) {
+      pcol_ftree_free(&t);
+      memset(&t, 0, sizeof t);
+      if ((rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, path);
+    }
     if (!rc && (rc = pcol_ftree_build(fb, &sel, &vb, &tb, &err))) pcol_error_prefix(&err, blabel);
     if (!rc) rc = pcol_value_compatible(&tb.value, &t.value, &err);
     if (!rc) rc = pcol_ftree_diff(&t, &tb, &bshare, &delta, &err);

@@ -200,6 +200,7 @@ static void debug_inputs(const cli_command *cmd, size_t used, const pcol_inputs 
 /* Set while a comparison opens its two sides: cli_open_args leaves
  * --tagroot/--tagleaf to tag_frames_pair. */
 static int cli_tag_frames_later;
+int cli_load_again;
 
 /* pcol_open_tag_frames of a command's input, said under PCOL_DEBUG=inputs
  * (t_tagframes_once: one input is framed once) */
@@ -332,7 +333,7 @@ static int open_inputs(const cli_command *cmd, const cli_args *a, const char *co
     if (shown && !strstr(err->message, shown)) pcol_error_prefix(err, shown);
   } else {
     cli_import_warning(cmd->name, err);
-    cli_budget_input(label, *f);
+    if (!cli_load_again) cli_budget_input(label, *f); /* counted once */
     debug_inputs(cmd, used, &in, 0);
   }
   pcol_inputs_free(&in);
@@ -475,7 +476,7 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
   if (names && bys && !strncmp(bys, "label:", 6) && !has &&
       open_tag_frames(cmd, *f, bys + 6, NULL, tag_unit(cmd, a), &framed, &fe))
     framed = NULL; /* (the view says what fails) */
-  view_notes(cmd, a, f, 1, framed ? &framed : NULL, sel, v, label);
+  if (!cli_load_again) view_notes(cmd, a, f, 1, framed ? &framed : NULL, sel, v, label);
   pcol_close(framed);
   return PCOL_OK;
 }

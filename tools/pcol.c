@@ -174,7 +174,9 @@ static const cli_command commands[] = {
      "F (default 0.005 in text, 0 in other formats) drops the rows whose change in cum\n"
      "is small, as -diff_base -nodefraction does: with --absolute pprof's rule, |d_cum|\n"
      "below F x the sum of d_flat (\"Dropped N nodes (cum <= F x the base's total)\");\n"
-     "in shares, |d_cum| below 100 x F points.",
+     "in shares, |d_cum| below 100 x F points.  Without --value, each side's default;\n"
+     "when they differ, the one NEW names (pprof's default_sample_type), else the one\n"
+     "BASE names, where the other side has it: -diff_base's (its merge of both).",
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
      "INPUT may be a file, a directory (its files, by name) or a quoted glob.  Every\n"

@@ -439,6 +439,41 @@ int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *
   return rc;
 }
 
+/* go's merge (profile.go combineHeaders) keeps the default_sample_type a
+ * profile names, the first one's: a pprof diff (-diff_base merges the
+ * profile and its base) shows the type the profile names, else the one
+ * the base names (pcol_value_diff_default).  The selection's default
+ * counts as named when its sources agree on it (as merged_default's rule)
+ * and a selected source whose own default it is names it there.  One pass
+ * over meta besides pcol_selection_default_type's. */
+int pcol_selection_named_default(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *agree,
+                                 int *named, pcol_error *err) {
+  int dis;
+  *named = *agree = 0;
+  PCOL_RETURN_NOT_OK(pcol_selection_default_type(f, sel, chosen, &dis, err));
+  uint32_t c = *chosen;
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  *agree = !dis;
+  if (dis || c == 0 || c > pcol_rows(f, PCOL_T_VALUE_TYPES) || n < 1 || n > UINT32_MAX) return PCOL_OK;
+  pcol_view ty;
+  pcol_str t;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, c - 1), &t, err));
+  uint8_t *keep = NULL;
+  uint32_t *d = malloc((size_t)n * sizeof *d);
+  pcol_str *said = calloc((size_t)n, sizeof *said);
+  int rc = d && said ? PCOL_OK : pcol_oom(err);
+  if (!rc) rc = pcol_source_default_types(f, 1, (uint32_t)n, d, err);
+  if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
+  if (!rc) rc = meta_per_source(f, 1, (uint32_t)n, PPROF_META_DEFAULT_SAMPLE_TYPE, said, err);
+  for (uint64_t s = 1; !rc && s <= n && !*named; s++)
+    *named = keep[s] && d[s - 1] == c && said[s - 1].len && pcol_str_same(said[s - 1], t);
+  free(keep);
+  free(d);
+  free(said);
+  return rc;
+}
+
 static int rseg_cmp(const void *pa, const void *pb) {
   const struct pcol_rseg *a = pa, *b = pb;
   if (a->src != b->src) return a->src < b->src ? -1 : 1;

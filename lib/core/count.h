@@ -166,4 +166,12 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
 int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *differ,
                                 pcol_error *err);
 
+/* *chosen = the selection's default (pcol_selection_default_type), *agree
+ * = 1 when its sources agree on it (its *differ is 0), *named = 1 when
+ * they do and a selected source whose own default it is names it in meta
+ * pprof.default_sample_type: the rule of go's merge (combineHeaders) that
+ * pcol_value_diff_default follows.  count.c */
+int pcol_selection_named_default(pcol_file *f, const pcol_select *sel, uint32_t *chosen, int *agree,
+                                 int *named, pcol_error *err);
+
 #endif

@@ -7,6 +7,8 @@
 #include "pcol.h"
 #include "error.h"    /* pcol_oom */
 #include "query.h"
+#include "count.h"    /* pcol_selection_named_default, pcol_selection_default_type */
+#include "wall.h"     /* pcol_selection_sources */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,50 @@ int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw, 
                         "samples of each with --value samples",
                         VS(base), VS(nw));
 #undef VS
+}
+
+/* The stored type of f with v's type and unit that every selected source
+ * of f measures (*out untouched when there is none). */
+static int same_value(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_value_sel *out,
+                      pcol_error *err) {
+  pcol_view ty, un;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  uint32_t vt = 0;
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_VALUE_TYPES) && !vt; i++) {
+    pcol_str t, u;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
+    if (t.ptr && u.ptr && str_eq(t, v->type) && str_eq(u, v->unit)) vt = (uint32_t)(i + 1);
+  }
+  if (!vt) return PCOL_OK;
+  pcol_value_sel w;
+  uint8_t *has = NULL, *keep = NULL;
+  int rc = pcol_q_value_of_vt(f, vt, &w, err), all = 1;
+  if (!rc) rc = pcol_value_sources(f, &w, &has, err);
+  if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
+  for (uint64_t s = 1; !rc && s <= pcol_rows(f, PCOL_T_SOURCES); s++) all &= !keep[s] || has[s];
+  if (!rc && all) *out = w;
+  free(has);
+  free(keep);
+  return rc;
+}
+
+int pcol_value_diff_default(pcol_file *base, pcol_file *nw, const pcol_select *sel, pcol_value_sel *vb,
+                            pcol_value_sel *vn, pcol_error *err) {
+  if (!base || !nw || !vb || !vn || pcol_value_compatible(vb, vn, NULL) == PCOL_OK) return PCOL_OK;
+  /* each side's default, agreed by its sources (a side of sources that
+   * disagree is one go's merge refuses), and whether it names it */
+  uint32_t c[2];
+  int agree[2], named[2]; /* nw's, then base's */
+  PCOL_RETURN_NOT_OK(pcol_selection_named_default(nw, sel, &c[0], &agree[0], &named[0], err));
+  PCOL_RETURN_NOT_OK(pcol_selection_named_default(base, sel, &c[1], &agree[1], &named[1], err));
+  if (!agree[0] || !agree[1] || c[0] != vn->vt_id || c[1] != vb->vt_id) return PCOL_OK;
+  /* the new side first (go merges the profile, then the base), the one
+   * it names decides even where the base lacks it (go refuses that pair) */
+  if (named[0]) return same_value(base, sel, vn, vb, err);
+  if (named[1]) return same_value(nw, sel, vb, vn, err);
+  return PCOL_OK;
 }
 
 double pcol_share(pcol_sum v, pcol_sum total) {

@@ -90,6 +90,36 @@ if [ -f "$gocpu" ] && [ -f "$goheap" ]; then
     "$PCOL" flame "$goheap" --diff $rp -o "$tmp/f.svg"
   "$PCOL" diff $rp "$gocpu" >/dev/null || fail "Rprof and Go CPU: both default to cpu"
   "$PCOL" diff $rp "$gocpu" --value samples >/dev/null || fail "Rprof ticks and Go samples/count"
+  # two heap profiles whose defaults differ (goheap names alloc_space in
+  # pprof's default_sample_type, the delta profile none: inuse_space): the
+  # one NEW names, else BASE's, as go tool pprof -diff_base shows (judged by
+  # go in tests/interop/t_pprof_header.sh), in diff and flame --diff alike
+  # (pcol_value_diff_default; review 17 F6: refused as incompatible)
+  gdelta="${PCOL_TESTDATA:-../shared/testdata}/pprof/go-heap-delta-negative-values.pb.gz"
+  for pair in "$goheap $gdelta" "$gdelta $goheap"; do
+    [ -f "$gdelta" ] || break
+    read -r base new <<<"$pair"
+    "$PCOL" diff "$base" "$new" -n 3 >"$tmp/d1" 2>"$tmp/err" &&
+      "$PCOL" diff "$base" "$new" -n 3 --value alloc_space >"$tmp/d2" &&
+      grep -q '^Type: alloc_space (bytes)' "$tmp/d1" && cmp -s "$tmp/d1" "$tmp/d2" ||
+      fail "diff $(basename "$base") $(basename "$new"): not alloc_space's: $(head -c 300 "$tmp/d1" "$tmp/err")"
+    "$PCOL" flame "$new" --diff "$base" -o "$tmp/f1.svg" 2>"$tmp/err" &&
+      "$PCOL" flame "$new" --diff "$base" --value alloc_space -o "$tmp/f2.svg" && cmp -s "$tmp/f1.svg" "$tmp/f2.svg" ||
+      fail "flame $(basename "$new") --diff $(basename "$base"): not alloc_space's: $(head -c 300 "$tmp/err")"
+  done
+  # so of two directories of pcol files, each side answered file by file
+  # (pcol_top_many: no one file whose defaults the rule reads) but for the
+  # rule, which reads their union, as the R and Python packages read one
+  if [ -f "$gdelta" ]; then
+    mkdir -p "$tmp/ha" "$tmp/hd"
+    for k in 1 2; do
+      "$PCOL" pack "$goheap" -o "$tmp/ha/$k.pcol" && "$PCOL" pack "$gdelta" -o "$tmp/hd/$k.pcol" || fail "pack heap"
+    done
+    "$PCOL" diff "$tmp/hd" "$tmp/ha" -n 3 >"$tmp/d1" 2>"$tmp/err" &&
+      "$PCOL" diff "$tmp/hd" "$tmp/ha" -n 3 --value alloc_space >"$tmp/d2" &&
+      grep -q '^Type: alloc_space (bytes)' "$tmp/d1" && cmp -s "$tmp/d1" "$tmp/d2" ||
+      fail "diff of two directories of heap profiles: not alloc_space's: $(head -c 300 "$tmp/d1" "$tmp/err")"
+  fi
   # a pprof export of a CPU and a heap profile: one Profile whose sample
   # types are both's, a type a source lacks 0 for its samples, as in the
   # views, and said as they say it (interop review 4, section 3); one

@@ -125,6 +125,21 @@ for ((i = 1; i + 1 < ${#inputs[@]}; i++)); do
   cmp -s "$tmp/g" "$tmp/p2" || { bad "$(basename "$1") +$(($# - 1)), pcol files: Type/Time/Duration (go < > pcol)"; diff "$tmp/g" "$tmp/p2" | head -6; }
 done
 [ "$pairs" -ge 5 ] || bad "only $pairs sets of profiles go merges"
+# pcol diff BASE NEW of two heap profiles whose defaults differ (one names
+# alloc_space, one none): the value go's -diff_base shows (its merge of
+# the profile and the base: the first named), either way round (review 17
+# F6: pcol diff refused them as of incompatible value types)
+hp=$data/ext/pprof/go-heap-phlaredb.pb.gz hm=$data/ext/pprof/go-memory-guide.pb.gz
+if [ -f "$hp" ] && [ -f "$hm" ]; then
+  for order in "$hp $hm" "$hm $hp"; do
+    set -- $order
+    want=$(go tool pprof -top -diff_base "$1" "$2" 2>/dev/null | sed -n 's/^Type: //p')
+    got=$("$PCOL" diff "$1" "$2" -n 1 2>"$tmp/err" | sed -n 's/^Type: \([^ ,]*\).*/\1/p')
+    n=$((n + 1))
+    [ -n "$want" ] && [ "$got" = "$want" ] ||
+      bad "diff $(basename "$1") $(basename "$2"): Type '$got', go -diff_base's '$want' ($(head -c 300 "$tmp/err"))"
+  done
+fi
 # --source N: that source's, as go of that file alone
 go tool pprof -top "$tmp/d.pb" 2>/dev/null | go_lines >"$tmp/g"
 "$PCOL" top "$tmp/c.pb" "$tmp/d.pb" --source 2 | pc_lines >"$tmp/p"

@@ -636,6 +636,9 @@ class File:
         profile's total in percent and changes in points (float64), or with
         absolute=True the raw sums and new - base (int64, in the value's
         stored unit: see `decimals`).  select: the filters (both sides).
+        Without value, each side's default; when they differ, the one `new`
+        names (pprof's default_sample_type), else the one this profile names,
+        where the other side has it, as `pcol diff` and go's -diff_base.
 
         Label frames (pprof's -tagroot/-tagleaf, as `pcol diff BASE NEW
         --tagroot K`): a path is read with this File's frames, or with those

@@ -624,13 +624,25 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &vb, &err);
-  if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &vb, by, &tb, &err);
   if (!rc) {
     errpath = hn->path;
     rc = pcol_value_resolve(hn->f, &sel.sel, value, &vn, &err);
-    if (!rc) rc = pcol_top_compute(hn->f, &sel.sel, &vn, by, &tn, &err);
-    if (!rc) errpath = NULL;
   }
+  /* no value named: the two defaults as pcol diff takes them (go's
+   * -diff_base: the one the new side names, else the base's) */
+  if (!rc && !value) {
+    errpath = NULL;
+    rc = pcol_value_diff_default(h->f, hn->f, &sel.sel, &vb, &vn, &err);
+  }
+  if (!rc) {
+    errpath = h->path;
+    rc = pcol_top_compute(h->f, &sel.sel, &vb, by, &tb, &err);
+  }
+  if (!rc) {
+    errpath = hn->path;
+    rc = pcol_top_compute(hn->f, &sel.sel, &vn, by, &tn, &err);
+  }
+  if (!rc) errpath = NULL;
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   if (!rc) pcol_diff_sort(&d, sort);

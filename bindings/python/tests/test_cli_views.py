@@ -250,6 +250,37 @@ def test_diff_equals_pcol(packed, representative):
     assert n > len(packed) // 2
 
 
+def test_diff_defaults_differ_equal_pcol():
+    """Two heap profiles whose defaults differ (go-heap-allocs-inline names
+    alloc_space in pprof's default_sample_type, go-heap-delta-negative-values
+    none, so inuse_space): go tool pprof -diff_base shows alloc_space either
+    way round (the one the new profile names, else the base's), and so do
+    `pcol diff` and File.diff without a value, one library rule
+    (pcol_value_diff_default); both refused the pair before, as of
+    incompatible value types"""
+    a = os.path.join(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
+    b = os.path.join(TESTDATA, "pprof", "go-heap-delta-negative-values.pb.gz")
+    if not (os.path.exists(a) and os.path.exists(b)):
+        pytest.skip("test data not found at " + TESTDATA)
+    n = 0
+    for base, new in ((a, b), (b, a)):
+        with pcol.open(base) as f:
+            got = attempt(f.diff, new)
+            assert not isinstance(got, Exception), (base, new, got)
+            assert (got.type, got.unit) == ("alloc_space", "bytes"), (base, new, got.type)
+            n += check("diff", base, [base, new], got,
+                       pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"), digits=4)
+            got = f.diff(new, absolute=True)
+            assert got.type == "alloc_space"
+            n += check("diff", base, [base, new, "--absolute"], got, decimals=got.decimals)
+            # a value named is that value on both sides, as before
+            got = f.diff(new, value="inuse_space", limit=5)
+            assert got.type == "inuse_space"
+            n += check("diff", base, [base, new, "--value", "inuse_space", "-n", "5"], got,
+                       pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"), digits=4)
+    assert n >= 6
+
+
 def test_selection_and_other_formats(packed):
     """source/from_/to, and pcol.open of a profile that is not a pcol file"""
     n = 0

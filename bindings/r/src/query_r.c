@@ -647,7 +647,11 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_error err = {0};
-  int rc = pcol_top_compute(fb, &s, &vb, by, &o->top, &err);
+  /* no value named: the two defaults as pcol diff takes them (go's
+   * -diff_base: the one the new side names, else the base's) */
+  int rc = str1(value) ? PCOL_OK : pcol_value_diff_default(fb, fn, &s, &vb, &vn, &err);
+  if (rc) pcol_stop(NULL, &err, rc);
+  rc = pcol_top_compute(fb, &s, &vb, by, &o->top, &err);
   if (rc) pcol_stop(pb, &err, rc);
   rc = pcol_top_compute(fn, &s, &vn, by, &o->top2, &err);
   if (rc) pcol_stop(pn, &err, rc);

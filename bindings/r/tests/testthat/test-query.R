@@ -141,6 +141,31 @@ test_that("pcol_diff equals pcol diff (shares and absolute, filters, sorts)", {
   compare_diff(r[[1]][2], r[[2]][2], list(absolute = TRUE, sort = "name"), c("--absolute", "--sort", "name"))
 })
 
+test_that("pcol_diff of heap profiles whose defaults differ: go -diff_base's value, as pcol diff", {
+  # go-heap-allocs-inline names alloc_space (pprof's default_sample_type),
+  # go-heap-delta-negative-values none (its default: inuse_space): go tool
+  # pprof -diff_base shows alloc_space either way round (the one the new
+  # profile names, else the base's), and so do pcol diff and pcol_diff
+  # without a value, one library rule (pcol_value_diff_default); both
+  # refused the pair before, as of incompatible value types
+  skip_without_testdata()
+  a <- file.path(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
+  b <- file.path(TESTDATA, "pprof", "go-heap-delta-negative-values.pb.gz")
+  for (p in list(c(a, b), c(b, a))) {
+    want <- cli_view("diff", p[1], p[2], "--format", "json")
+    expect_true(want$ok, info = paste(p, collapse = " "))
+    expect_identical(want$obj$type, "alloc_space")
+    d <- pcol_diff(p[1], p[2])
+    expect_identical(attr(d, "type"), "alloc_space")
+    expect_identical(attr(pcol_diff(p[1], p[2], absolute = TRUE), "type"), "alloc_space")
+    compare_diff(p[1], p[2])
+    compare_diff(p[1], p[2], list(absolute = TRUE), "--absolute")
+    # a value named is that value on both sides, as before
+    expect_identical(attr(pcol_diff(p[1], p[2], value = "inuse_space"), "type"), "inuse_space")
+    compare_diff(p[1], p[2], list(value = "inuse_space"), c("--value", "inuse_space"))
+  }
+})
+
 test_that("pcol_list equals pcol list, with the sources it reads", {
   skip_without_testdata()
   n <- 0L
