@@ -189,8 +189,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     if (!rc && (rc = pcol_top_compute(fb, &sel, &vs[0], by, &tb, &err))) pcol_error_prefix(&err, labels[0]);
     if (!rc && (rc = pcol_top_compute(fn, &sel, &vs[1], by, &tn, &err))) pcol_error_prefix(&err, labels[1]);
   } else {
+    cli_pair_begin(); /* the two sides' warnings once both are open: a filter's once */
     rc = load(cmd, a, a->pos[0], by, &sel, &fb, &tb, &err);
     if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, &fn, &tn, &err);
+    cli_pair_end(cmd, a, &sel, !rc);
   }
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
