@@ -1504,10 +1504,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
  * file has them); input: the f[i] the line is about (the CLI prints its
  * name first, "PATH: TEXT"), n for a line about none.  In order: of each
  * input, pcol_label_unit_warnings' lines (warnings); then
- * pcol_filter_warnings' of the n inputs together ("Focus expression
- * matched no samples", warnings, input n; filtered: the files the filters
- * see, NULL: f, e.g. the input with top --by label:KEY's frames); then of
- * each input, pcol_value_notes' lines, pcol_range_note's (a note), and
+ * pcol_filter_warnings' of the n inputs together, once ("Focus expression
+ * matched no samples": of a diff, a filter that matches no sample of
+ * either side, as pprof's of a profile and its base merged; warnings,
+ * input n), as the view's filters see the inputs (by_label: the KEY of
+ * top --by label:KEY, pcol_top_by_label, whose filters see KEY's -tagroot
+ * frames, named in sel->label_unit, so that a filter matching a frame
+ * matched; else NULL); then of each input, pcol_value_notes' lines,
+ * pcol_range_note's (a note), and
  * when sel's range (--from/--to) reaches no selected source's samples,
  * the warning "the range --from A --to B selects no sample: the samples
  * are at X .. Y" (seconds since each source's start, or wall-clock times
@@ -1516,7 +1520,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
  * says it too).  The CLI's views print them; the R and Python packages'
  * views and DuckDB's pcol_top relay them.  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_view_notes(pcol_file *const *f, size_t n,
-                                                    pcol_file *const *filtered,
+                                                    const char *by_label,
                                                     const pcol_select *sel,
                                                     const pcol_value_sel *v, bool asked,
                                                     const char *advice,
@@ -2828,7 +2832,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_any(const char *path, const pcol_o
  * sources the range cannot reach (pcol_wall_overlaps) is left out: a pcol
  * one after reading its sources and meta, another format after its import
  * (on its own, to learn its span): the union is then that of the inputs
- * that overlap the range, and ENOTFOUND when none does.  *used (may be NULL):
+ * that overlap the range; when none does, of every input (as a range
+ * that reaches no source of one file keeps every one: its views answer 0
+ * and pcol_view_notes says where the samples are; before 1.2, ENOTFOUND).
+ * *used (may be NULL):
  * the number of inputs read into the union.  Errors name the input. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_many(const char *const *paths, size_t n,
                                                    const pcol_open_options *opt,

@@ -403,6 +403,14 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
  * rule): their bytes are not counted twice in the output budget, nor
  * their notes said twice. */
 extern int cli_load_again;
+/* The two sides of a comparison opened one by one (cli_load, cli_top_many
+ * of each: diff, flame --diff without label frames), between
+ * cli_pair_begin and cli_pair_end: their data warnings are said by
+ * cli_pair_end (say: the sides opened, still open), as pcol_view_notes says
+ * them of two inputs: a filter's once, of both (pprof's of a profile and
+ * its base merged), as the R and Python packages' diff says them. */
+void cli_pair_begin(void);
+void cli_pair_end(const cli_command *cmd, const cli_args *a, const pcol_select *sel, int say);
 /* cli_load of the two sides of a comparison (diff, flame --diff): the
  * union of args0 (f[0]) and the one input `other` (f[1]; f, v, label: two
  * each), --tagroot/--tagleaf's frames added to both at once: a key need be

@@ -213,8 +213,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     if (!rc && (rc = pcol_top_compute(fb, &sel, &vs[0], by, &tb, &err))) pcol_error_prefix(&err, labels[0]);
     if (!rc && (rc = pcol_top_compute(fn, &sel, &vs[1], by, &tn, &err))) pcol_error_prefix(&err, labels[1]);
   } else {
+    cli_pair_begin(); /* the two sides' warnings once both are open: a filter's once */
     rc = load(cmd, a, a->pos[0], by, &sel, 0, &fb, &tb, &err);
     if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, 0, &fn, &tn, &err);
+    cli_pair_end(cmd, a, &sel, !rc);
     /* the defaults differ and a side is many files answered one by one,
      * without a file whose defaults the rule below reads: that side is
      * their union then, as the R and Python packages read a directory */

@@ -109,11 +109,13 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
     rc = cli_load_pair(cmd, a, a->pos, a->npos, base_path, &sel, fs, vs, labels, &err);
     f = fs[0], fb = fs[1], v = vs[0], vb = vs[1], path = labels[0], blabel = labels[1];
   } else {
+    if (base_path) cli_pair_begin(); /* the two sides' warnings once both are open: a filter's once */
     rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+    if (!rc && base_path) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &vb, &blabel, &err);
+    if (base_path) cli_pair_end(cmd, a, &sel, !rc);
   }
   if (!rc && (rc = pcol_ftree_build(f, &sel, &v, &t, &err))) pcol_error_prefix(&err, path);
   if (!rc && base_path) {
-    if (!pair) rc = cli_load(cmd, a, &base_path, 1, &sel, &fb, &vb, &blabel, &err);
     /* without --value, the two defaults as pcol diff takes them (go's
      * -diff_base: the one NEW names, else BASE's); NEW's tree is built
      * again when its value changes */

@@ -202,29 +202,6 @@ static void debug_inputs(const cli_command *cmd, size_t used, const pcol_inputs 
 static int cli_tag_frames_later;
 int cli_load_again;
 
-/* pcol_open_tag_frames of a command's input, said under PCOL_DEBUG=inputs
- * (t_tagframes_once: one input is framed once) */
-static int open_tag_frames(const cli_command *cmd, pcol_file *f, const char *root, const char *leaf,
-                           const char *unit, pcol_file **out, pcol_error *err) {
-  const char *dbg = getenv("PCOL_DEBUG");
-  if (dbg && strstr(dbg, "inputs"))
-    fprintf(stderr, "pcol %s: debug: label frames of --tagroot '%s' --tagleaf '%s'\n", cmd->name,
-            root ? root : "", leaf ? leaf : "");
-  return pcol_open_tag_frames(f, root, leaf, unit, out, err);
-}
-
-/* key is one of keys' (a comma-separated list, pcol_open_tag_frames') */
-static int key_listed(const char *keys, const char *key) {
-  size_t n = strlen(key);
-  for (const char *p = keys; p && *p;) {
-    const char *e = strchr(p, ',');
-    size_t m = e ? (size_t)(e - p) : strlen(p);
-    if (m == n && !memcmp(p, key, n)) return 1;
-    p = e ? e + 1 : p + m;
-  }
-  return 0;
-}
-
 /* --tagroot's numbers named in the view's --unit, as pprof's frames in
  * -unit's (driver.go: addLabelNodes(..., cfg.Unit)); auto is pprof's
  * minimum (NULL) */
@@ -233,11 +210,43 @@ static const char *tag_unit(const cli_command *cmd, const cli_args *a) {
   return unit && strcmp(unit, "auto") ? unit : NULL;
 }
 
+/* pcol_filter_warnings of the n files f, a warning line each (the
+ * library's words: "Focus expression matched no samples") */
+static void filter_warnings(const cli_command *cmd, pcol_file *const *f, size_t n, const pcol_select *sel) {
+  pcol_error e = {0};
+  size_t len = pcol_filter_warnings(f, n, sel, NULL, 0, &e);
+  char *buf = len ? malloc(len) : NULL;
+  if (buf && pcol_filter_warnings(f, n, sel, buf, len, &e) == len)
+    for (const char *l = buf, *end = buf + len, *nl; l < end; l = nl + 1) {
+      if (!(nl = memchr(l, '\n', (size_t)(end - l)))) nl = end;
+      fprintf(stderr, "pcol %s: warning: %.*s\n", cmd->name, (int)(nl - l), l);
+    }
+  free(buf);
+}
+
+/* A comparison whose two sides are opened one by one (diff, flame --diff
+ * without label frames: cli_pair_begin .. cli_pair_end): their data
+ * warnings are said once both are open, as pcol_view_notes says them of
+ * two inputs (a filter's once, of both: pprof's of a profile and its base
+ * merged; the R and Python packages' diff say them so).  A side answered
+ * file by file (cli_top_many) leaves its files (many, owned) for the
+ * filters' words, and says its range note itself. */
+static struct {
+  int on;
+  size_t n; /* the sides cli_load opened */
+  pcol_file *f[2];
+  pcol_value_sel v[2];
+  const char *label[2];
+  pcol_file **many;
+  size_t nmany;
+} pair;
+
 /* The filters' warnings of many pcol files answered one by one
  * (pcol_top_many), as the union's open says them ("Focus expression
  * matched no samples": a filter that matched nothing in any file; h4: the
  * one-by-one answer said none).  The files are mapped again (O(1) each),
- * all at once, as pcol_filter_warnings asks; only when a filter is given. */
+ * all at once, as pcol_filter_warnings asks; only when a filter is given.
+ * Of a pair's side: the files kept for cli_pair_end. */
 static void many_filter_warnings(const cli_command *cmd, const cli_args *a, const pcol_inputs *in,
                                  const pcol_select *sel) {
   pcol_file **f = calloc(in->n ? in->n : 1, sizeof *f);
@@ -246,16 +255,14 @@ static void many_filter_warnings(const cli_command *cmd, const cli_args *a, cons
   size_t k = 0;
   for (; f && k < in->n; k++)
     if (pcol_open(in->paths[k], &opt, &f[k], &e)) break;
-  if (f && k == in->n) {
-    size_t len = pcol_filter_warnings(f, k, sel, NULL, 0, &e);
-    char *buf = len ? malloc(len) : NULL;
-    if (buf && pcol_filter_warnings(f, k, sel, buf, len, &e) == len)
-      for (const char *l = buf, *end = buf + len, *nl; l < end; l = nl + 1) {
-        if (!(nl = memchr(l, '\n', (size_t)(end - l)))) nl = end;
-        fprintf(stderr, "pcol %s: warning: %.*s\n", cmd->name, (int)(nl - l), l);
-      }
-    free(buf);
-  }
+  pcol_file **m = pair.on && f && k == in->n ? realloc(pair.many, (pair.nmany + k) * sizeof *m) : NULL;
+  if (m) {
+    memcpy(m + pair.nmany, f, k * sizeof *f);
+    pair.many = m;
+    pair.nmany += k;
+    k = 0;
+  } else if (f && k == in->n)
+    filter_warnings(cmd, f, k, sel);
   for (size_t i = 0; f && i < k; i++) pcol_close(f[i]);
   free(f);
 }
@@ -374,7 +381,7 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
   const char *root = cli_get(cmd, a, "tagroot"), *leaf = cli_get(cmd, a, "tagleaf");
   if (!rc && (root || leaf) && !cli_tag_frames_later) { /* pprof -tagroot/-tagleaf: the profile with those frames */
     pcol_file *tf = NULL;
-    rc = open_tag_frames(cmd, *f, root, leaf, tag_unit(cmd, a), &tf, err);
+    rc = pcol_open_tag_frames(*f, root, leaf, tag_unit(cmd, a), &tf, err);
     cli_loaded.tagroot = root;
     cli_loaded.tagleaf = leaf;
     pcol_close(*f);
@@ -424,9 +431,11 @@ typedef struct notes_print {
   const cli_command *cmd;
   const char *const *label; /* of each input */
   size_t n;
+  int filters; /* the filters' lines (input n) too */
 } notes_print;
 static void notes_line(void *ctx, size_t input, const char *text, bool warning) {
   const notes_print *p = ctx;
+  if (input == p->n && !p->filters) return; /* (said of the pair: cli_pair_end) */
   fprintf(stderr, "pcol %s: %s: ", p->cmd->name, warning ? "warning" : "note");
   if (input < p->n) {
     cli_print_cstr(stderr, p->label[input]);
@@ -440,11 +449,11 @@ static void notes_line(void *ctx, size_t input, const char *text, bool warning) 
  * words, which the R and Python packages and DuckDB's pcol_top relay); a
  * damaged table says nothing more here: the view will say so */
 static void view_notes(const cli_command *cmd, const cli_args *a, pcol_file *const *f, size_t n,
-                       pcol_file *const *filtered, const pcol_select *sel, const pcol_value_sel *v,
+                       const char *by_label, const pcol_select *sel, const pcol_value_sel *v,
                        const char *const *label) {
-  notes_print p = {cmd, label, n};
+  notes_print p = {cmd, label, n, !pair.nmany};
   pcol_error e = {0};
-  if (pcol_view_notes(f, n, filtered, sel, v, cli_get(cmd, a, "value") != NULL, NULL, notes_line, &p, &e)) {
+  if (pcol_view_notes(f, n, by_label, sel, v, cli_get(cmd, a, "value") != NULL, NULL, notes_line, &p, &e)) {
     /* (said: the view's own error) */
   }
 }
@@ -461,24 +470,46 @@ int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args,
     return rc;
   }
   /* top --by label:KEY's filters see pprof -tagroot=KEY's frames (its
-   * rows: pcol_top_by_label), and so do their warnings: "^KEY$" matches
-   * every frame's file, a value its name (the frames made only for a name
-   * filter: the copy reads the whole file); an input read with KEY's
-   * frames already (--tagroot or --tagleaf KEY: cli_open_args) has them,
-   * and a filter matches the same samples there (framed again, it had
-   * each KEY frame twice) */
+   * rows: pcol_top_by_label), and so do their warnings (the library's
+   * rule, pcol_view_notes', which the R and Python packages relay) */
   const char *bys = cli_get(cmd, a, "by");
-  pcol_file *framed = NULL;
-  pcol_error fe = {0};
-  int names = sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from);
-  int has = bys && !strncmp(bys, "label:", 6) &&
-            (key_listed(cli_get(cmd, a, "tagroot"), bys + 6) || key_listed(cli_get(cmd, a, "tagleaf"), bys + 6));
-  if (names && bys && !strncmp(bys, "label:", 6) && !has &&
-      open_tag_frames(cmd, *f, bys + 6, NULL, tag_unit(cmd, a), &framed, &fe))
-    framed = NULL; /* (the view says what fails) */
-  if (!cli_load_again) view_notes(cmd, a, f, 1, framed ? &framed : NULL, sel, v, label);
-  pcol_close(framed);
+  if (cli_load_again) return PCOL_OK; /* (said when it was first read) */
+  if (pair.on) { /* said of both sides once both are open */
+    if (pair.n < 2) {
+      pair.f[pair.n] = *f;
+      pair.v[pair.n] = *v;
+      pair.label[pair.n++] = *label;
+    }
+    return PCOL_OK;
+  }
+  view_notes(cmd, a, f, 1, bys && !strncmp(bys, "label:", 6) ? bys + 6 : NULL, sel, v, label);
   return PCOL_OK;
+}
+
+void cli_pair_begin(void) {
+  memset(&pair, 0, sizeof pair);
+  pair.on = 1;
+}
+
+void cli_pair_end(const cli_command *cmd, const cli_args *a, const pcol_select *sel, int say) {
+  pair.on = 0;
+  if (say) {
+    /* the sides cli_load opened, and the filters' lines of those with the
+     * files of the sides answered file by file (their union's, once) */
+    if (pair.n) view_notes(cmd, a, pair.f, pair.n, NULL, sel, pair.v, pair.label);
+    if (pair.nmany && pcol_select_filtered(sel)) {
+      pcol_file **all = calloc(pair.nmany + pair.n, sizeof *all);
+      if (all) {
+        memcpy(all, pair.f, pair.n * sizeof *all);
+        memcpy(all + pair.n, pair.many, pair.nmany * sizeof *all);
+        filter_warnings(cmd, all, pair.n + pair.nmany, sel);
+      }
+      free(all);
+    }
+  }
+  for (size_t i = 0; i < pair.nmany; i++) pcol_close(pair.many[i]);
+  free(pair.many);
+  memset(&pair, 0, sizeof pair);
 }
 
 int cli_load_pair(const cli_command *cmd, const cli_args *a, const char *const *args0, int n0,

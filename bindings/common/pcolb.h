@@ -224,10 +224,11 @@ int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, ch
              pcol_error *err);
 
 /* The data warnings a view of the CLI prints after opening its n inputs
- * (one; a diff's two), which and in its words (pcol_view_notes, the
- * library's rule: a label key in several units, a filter that matched no
- * sample, the value's, a relative range over several recordings, a range
- * that selects no sample); a line each, "LABEL: TEXT\n" with the label of
+ * (one; a diff's two, whose filters' lines are said once, of both), which
+ * and in its words (pcol_view_notes, the library's rule: a label key in
+ * several units, a filter that matched no sample, the value's, a relative
+ * range over several recordings, a range that selects no sample); by: the
+ * view's --by ("label:KEY": its filters see KEY's frames), or NULL; a line each, "LABEL: TEXT\n" with the label of
  * the input it is about (label NULL, or a filter's line: "TEXT\n");
  * malloc'd (free it), NULL when none.  v: of each input, as
  * pcol_value_resolve gave it; asked: the user named the value; advice:
@@ -235,7 +236,8 @@ int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, ch
  * the CLI's); kinds: each line begins "warning: " or "note: ", as the CLI
  * says it (a binding whose warnings are one kind passes 0).  A damaged
  * table says nothing here: the view will say so. */
-char *pcb_view_notes(pcol_file *const *f, size_t n, const pcol_select *sel, const pcol_value_sel *v,
-                     int asked, const char *const *label, const char *advice, int kinds);
+char *pcb_view_notes(pcol_file *const *f, size_t n, const char *by, const pcol_select *sel,
+                     const pcol_value_sel *v, int asked, const char *const *label, const char *advice,
+                     int kinds);
 
 #endif

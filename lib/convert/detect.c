@@ -971,7 +971,11 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * and opened there.  A wall-clock range leaves out the inputs it cannot
  * reach, judged from their sources and meta (pcol_wall_overlaps): a pcol
  * file's samples are then never read; another format is imported to learn
- * its span. */
+ * its span.  A range that reaches none keeps every one, as it keeps every
+ * source of one file (pcol_selection_sources): the view of the union
+ * answers 0 with the warning that says where the samples are
+ * (pcol_view_notes), as of one file (before: an error here, and an empty
+ * answer from the R and Python packages, which read the inputs whole). */
 
 /* One input of a union.  A pcol file is opened once (pcol_open_if_pcol),
  * also when a wall-clock range will leave it out.  Any other format (or
@@ -1021,21 +1025,13 @@ static int add_one_of_many(pcol_builder *b, pcol_builder **scratch, const char *
   return rc;
 }
 
-int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *opt,
-                   const pcol_select *sel, pcol_file **out, size_t *used, pcol_error *err) {
-  *out = NULL;
-  if (used) *used = 0;
-  if (n == 0) return pcol_error_set(err, PCOL_EINVAL, "pcol_open_many: no input");
-  if (n == 1) {
-    int rc = pcol_open_any(paths[0], opt, out, err);
-    if (!rc && opt && opt->given_bytes) (*out)->input_bytes = opt->given_bytes;
-    if (!rc && used) *used = 1;
-    return rc;
-  }
-  int skip = sel && sel->wall && (sel->has_from || sel->has_to) && !sel->source_id;
-  pcol_builder *b = NULL, *scratch = NULL;
-  size_t k = 0;
-  int rc = pcol_builder_new(&b, err);
+/* The inputs into a new builder *b (skip: a wall-clock range leaves out
+ * those it cannot reach); *k: how many were added */
+static int many_into(const char *const *paths, size_t n, const pcol_open_options *opt,
+                     const pcol_select *sel, int skip, pcol_builder **b, size_t *k, pcol_error *err) {
+  pcol_builder *scratch = NULL;
+  *k = 0;
+  int rc = pcol_builder_new(b, err);
   /* the compressed inputs after the one imported are inflated on a thread
    * (ahead.c): the same import, in the same order, of the same bytes */
   pcol_import_options io = {0};
@@ -1048,17 +1044,38 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
     uint8_t *buf = take_inflated(ahead, i, PCOL_FMT_UNKNOWN, &len);
     from_ahead += buf != NULL;
     const char *name = opt && opt->names && opt->names[i] ? opt->names[i] : paths[i];
-    rc = add_one_of_many(b, &scratch, paths[i], name, sel, skip,
+    rc = add_one_of_many(*b, &scratch, paths[i], name, sel, skip,
                          i == 0 && opt && opt->first_is_union, buf, len,
                          opt ? &opt->symbolize : NULL, &added, err);
     free(buf);
     if (rc && !strstr(err->message, name)) pcol_error_prefix(err, name);
-    k += added;
+    *k += added;
   }
   ahead_end(ahead, from_ahead, n);
   pcol_builder_free(scratch);
-  if (!rc && k == 0)
-    rc = pcol_error_set(err, PCOL_ENOTFOUND, "none of the %zu inputs reaches the time range", n);
+  return rc;
+}
+
+int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *opt,
+                   const pcol_select *sel, pcol_file **out, size_t *used, pcol_error *err) {
+  *out = NULL;
+  if (used) *used = 0;
+  if (n == 0) return pcol_error_set(err, PCOL_EINVAL, "pcol_open_many: no input");
+  if (n == 1) {
+    int rc = pcol_open_any(paths[0], opt, out, err);
+    if (!rc && opt && opt->given_bytes) (*out)->input_bytes = opt->given_bytes;
+    if (!rc && used) *used = 1;
+    return rc;
+  }
+  int skip = sel && sel->wall && (sel->has_from || sel->has_to) && !sel->source_id;
+  pcol_builder *b = NULL;
+  size_t k = 0;
+  int rc = many_into(paths, n, opt, sel, skip, &b, &k, err);
+  if (!rc && k == 0) { /* a range that reaches none: every input (above) */
+    pcol_builder_free(b);
+    b = NULL;
+    rc = many_into(paths, n, opt, sel, 0, &b, &k, err);
+  }
   /* the union's budgets: the inputs' bytes on disk (all known), not the image */
   uint64_t given = 0;
   for (size_t i = 0; !rc && i < n && given != UINT64_MAX; i++) {

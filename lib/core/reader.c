@@ -716,6 +716,7 @@ void pcol_close(pcol_file *f) {
   src_index_free(atomic_load(&f->svt_index));
   free(atomic_load(&f->default_types));
   free(atomic_load(&f->base_kinds));
+  free(f->frame_keys);
   if (f->mapped) munmap((void *)f->base, f->size);
   if (f->owned) free((void *)f->base);
   free(f);

@@ -46,6 +46,10 @@ struct pcol_file {
    * (pcol_open_tag_frames' label frames): in a file without mappings they
    * take no fake mapping (pcol_filter_loc_mapping); 0: none such */
   uint64_t late_locs;
+  /* the label keys this copy has frames of (pcol_open_tag_frames: as
+   * -tagroot or -tagleaf, its own and f's), each '\0'-ended, then an empty
+   * one; NULL: none (pcol_q_has_frames) */
+  char *frame_keys;
 };
 
 /* 1 when the file stores column (table, column), 0 when it is absent (every

@@ -163,7 +163,28 @@ static void keep_first(int *first, pcol_error *err, int rc, const pcol_error *e)
   if (err) *err = *e;
 }
 
-int pcol_view_notes(pcol_file *const *f, size_t n, pcol_file *const *filtered, const pcol_select *sel,
+/* The files sel's filters see in a view of f[0..n): of top --by
+ * label:KEY (by_label), with KEY's -tagroot frames, as pcol_top_by_label's
+ * filters see them ("^KEY$" matches every frame's file, a value its name;
+ * framed in sel->label_unit, as its rows are named), made only for a name
+ * filter (a copy of the file); an input with KEY's frames already
+ * (--tagroot/--tagleaf KEY: pcol_q_has_frames) is its own (framed again,
+ * each KEY frame twice).  seen[i] = f[i] otherwise; own[i] the copies, to
+ * close.  A copy that fails is not made: the view says why. */
+static void filtered_files(pcol_file *const *f, size_t n, const char *by_label, const pcol_select *sel,
+                           pcol_file **seen, pcol_file **own) {
+  int names = sel && (sel->focus || sel->ignore || sel->hide || sel->show || sel->show_from);
+  for (size_t i = 0; i < n; i++) {
+    pcol_error e = {0};
+    own[i] = NULL;
+    if (names && by_label && !pcol_q_has_frames(f[i], by_label) &&
+        pcol_open_tag_frames(f[i], by_label, NULL, sel->label_unit, &own[i], &e))
+      own[i] = NULL;
+    seen[i] = own[i] ? own[i] : f[i];
+  }
+}
+
+int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const pcol_select *sel,
                     const pcol_value_sel *v, bool asked, const char *advice,
                     void (*note)(void *ctx, size_t input, const char *text, bool warning), void *ctx,
                     pcol_error *err) {
@@ -177,8 +198,16 @@ int pcol_view_notes(pcol_file *const *f, size_t n, pcol_file *const *filtered, c
   }
   /* go tool pprof's after its filters, of the inputs merged (a profile and
    * its base): an expression that matched nothing; they name no input */
+  pcol_file **seen = calloc(n ? 2 * n : 1, sizeof *seen), **own = seen + n;
   memset(&e, 0, sizeof e);
-  keep_first(&first, err, filter_lines(&o, n, filtered ? filtered : f, n, sel, &e), &e);
+  if (!seen)
+    keep_first(&first, err, pcol_oom(&e), &e);
+  else {
+    filtered_files(f, n, by_label, sel, seen, own);
+    keep_first(&first, err, filter_lines(&o, n, seen, n, sel, &e), &e);
+    for (size_t i = 0; i < n; i++) pcol_close(own[i]);
+    free(seen);
+  }
   for (size_t i = 0; i < n; i++) {
     o.input = i;
     memset(&e, 0, sizeof e);

@@ -539,6 +539,10 @@ void pcol_q_label_scaled(pcol_sum v, pcol_str from, const char *to, char *buf, s
  * that is "" too: pprof's match).  tagframes.c, labels.c. */
 int pcol_q_tagframe_name(pcol_file *f, const pcol_q_labelcols *lc, uint64_t ls, const char *k,
                          size_t kn, const char *unit, pcol_buf *out, int *any, pcol_error *err);
+/* 1 when f is a copy pcol_open_tag_frames made with frames of label key
+ * (as -tagroot or -tagleaf, it or the file it copied): its name filters
+ * see them already.  tagframes.c, notes.c. */
+int pcol_q_has_frames(const pcol_file *f, const char *key);
 
 typedef struct pcol_q_tagkeys {
   pcol_rx show, hide;

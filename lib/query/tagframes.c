@@ -26,6 +26,7 @@
 #include "reader.h"  /* struct pcol_file: owned, input_bytes */
 #include "error.h"   /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "buf.h"     /* pcol_buf */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,8 +178,48 @@ static void tag_warning(const char *root_keys, const char *leaf_keys, const int 
                    root && leaf ? "\n" : "", leaf ? "TagLeaf expression matched no samples" : "");
 }
 
+int pcol_q_has_frames(const pcol_file *f, const char *key) {
+  for (const char *k = f ? f->frame_keys : NULL; k && *k; k += strlen(k) + 1)
+    if (!strcmp(k, key)) return 1;
+  return 0;
+}
+
+/* out's frame_keys: f's and t's keys (pcol_q_has_frames) */
+static int frame_keys(const tagf *t, const pcol_file *f, pcol_file *out, pcol_error *err) {
+  size_t len = 1, own = 0;
+  for (const char *k = f->frame_keys; k && *k; k += strlen(k) + 1) own += strlen(k) + 1;
+  len += own;
+  for (int w = 0; w < 2; w++)
+    for (size_t i = 0; i < t->nkey[w]; i++) len += t->klen[w][i] + 1;
+  char *s = malloc(len), *p = s;
+  if (!s) return pcol_oom(err);
+  if (own) memcpy(p, f->frame_keys, own), p += own;
+  for (int w = 0; w < 2; w++)
+    for (size_t i = 0; i < t->nkey[w]; i++) {
+      memcpy(p, t->key[w][i], t->klen[w][i]);
+      p += t->klen[w][i];
+      *p++ = 0;
+    }
+  *p = 0;
+  out->frame_keys = s;
+  return PCOL_OK;
+}
+
+/* PCOL_DEBUG=inputs: a copy with frames made (t_pprof_semantics: an input
+ * read with a key's frames is not framed again for the filters' warnings) */
+static void debug_frames(const tagf *t) {
+  const char *dbg = getenv("PCOL_DEBUG");
+  if (!dbg || !strstr(dbg, "inputs")) return;
+  for (int w = 0; w < 2; w++) {
+    fprintf(stderr, w ? "' --tagleaf '" : "pcol: debug: label frames of --tagroot '");
+    for (size_t i = 0; i < t->nkey[w]; i++) fprintf(stderr, "%s%.*s", i ? "," : "", (int)t->klen[w][i], t->key[w][i]);
+  }
+  fprintf(stderr, "'\n");
+}
+
 /* f's copy with the frames of t's keys (checked) */
 static int tag_frames(tagf *t, pcol_file *f, pcol_file **out, pcol_error *err) {
+  debug_frames(t);
   pcol_builder *b = NULL;
   int rc = PCOL_OK;
   uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
@@ -198,6 +239,10 @@ static int tag_frames(tagf *t, pcol_file *f, pcol_file **out, pcol_error *err) {
    * locations it read; tagroot.go makes these without a Mapping), nor do
    * those made late in f (pcol_filter_loc_mapping) */
   if (!rc) (*out)->late_locs = f->late_locs ? f->late_locs : t->first_loc;
+  if (!rc && (rc = frame_keys(t, f, *out, err))) {
+    pcol_close(*out);
+    *out = NULL;
+  }
   free(t->ids);
   free(t->made);
   pcol_buf_free(&t->name);

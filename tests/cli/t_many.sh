@@ -451,8 +451,22 @@ $PCOL merge "${cut8[@]}" -o "$tmp/x.pcol" 2>"$tmp/err2"
   fail "top of a cut pcol file on four threads: not the error merge gives: $(cat "$tmp/err") / $(cat "$tmp/err2")"
 PCOL_DEBUG=inputs $PCOL top "$tmp/s.pcol" "$S" "$tmp/l.pcol" 2>"$tmp/err" >/dev/null &&
   ! grep -q "each on its own" "$tmp/err" || fail "top of pcol and pprof inputs: $(cat "$tmp/err")"
-$PCOL top "$tmp/s.pcol" "$tmp/l.pcol" "${rng[@]}" 2>"$tmp/err"
-[ $? = 1 ] && grep -q "none of the 2 inputs" "$tmp/err" || fail "no input in the range: $(cat "$tmp/err")"
+# a range that reaches no input keeps every one, as it keeps every source
+# of one file: the answer of their merge, 0 with its warning of where the
+# samples are (before: "none of the 2 inputs reaches the time range", exit
+# 1, where the R and Python packages answered 0), of files as of a directory
+$PCOL merge "$tmp/s.pcol" "$tmp/l.pcol" -o "$tmp/sl.pcol" || fail "merge s l"
+mkdir "$tmp/sl" && cp "$tmp/s.pcol" "$tmp/l.pcol" "$tmp/sl/" || fail "cp"
+$PCOL top "$tmp/sl.pcol" "${rng[@]}" >"$tmp/want" 2>"$tmp/wanterr" || fail "top of the merge, out of the range"
+grep -q "^pcol top: warning: $tmp/sl.pcol: the range --from .* selects no sample: the sources' samples are at " "$tmp/wanterr" &&
+  grep -q " of 0 total$" "$tmp/want" || fail "top of one file out of the range: $(cat "$tmp/want" "$tmp/wanterr")"
+for args in "$tmp/s.pcol $tmp/l.pcol" "$tmp/sl"; do
+  # shellcheck disable=SC2086
+  $PCOL top $args "${rng[@]}" >"$tmp/o" 2>"$tmp/err" || fail "no input in the range ($args): $(cat "$tmp/err")"
+  [ "$(tail -n +2 "$tmp/o")" = "$(tail -n +2 "$tmp/want")" ] &&
+    [ "$(cat "$tmp/err")" = "$(sed "s|: $tmp/sl.pcol: |: $args: |" "$tmp/wanterr")" ] ||
+    fail "no input in the range ($args): not the merge's answer: $(cat "$tmp/o" "$tmp/err")"
+done
 # samples with times: the eBPF profiler's OTLP message (times relative to
 # otlp.time_unix_nano): a wall range is each source's relative range
 if [ -f "$E" ]; then

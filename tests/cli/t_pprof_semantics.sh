@@ -85,6 +85,22 @@ for o in "--tagroot worker" "--tagroot kind,worker" "--tagleaf worker" "--tagroo
     esac
   done
 done
+# diff's and flame --diff's filter warnings are the pair's, said once (as
+# pcol_view_notes says them of two inputs, and the R and Python packages'
+# diff): a filter that matches no sample of either side warns once, one
+# that matches a side's does not (pprof's, of the profile and its base
+# merged; before: a warning for each side without a match)
+chain=$tmp/inline-chain.pb.gz
+for fx in nomatch_zz runMicrotasks main.f18; do
+  for c in "diff $lab $chain" "diff $chain $lab" "flame $lab --diff $chain -o /dev/null"; do
+    # shellcheck disable=SC2086
+    "$PCOL" $c --value samples --focus "$fx" >/dev/null 2>"$tmp/e1" || fail "$c --focus $fx: $(cat "$tmp/e1")"
+    n=$(grep -c 'warning: Focus expression matched no samples$' "$tmp/e1")
+    case $fx in nomatch*) want=1 ;; *) want=0 ;; esac
+    [ "$n" = "$want" ] && [ "$(wc -l <"$tmp/e1")" = "$want" ] ||
+      fail "$c --focus $fx: $n warnings, want $want: $(cat "$tmp/e1")"
+  done
+done
 # diff and flame --diff add the frames to both sides at once: a side whose
 # frames fail is the one named, first or second (here a labelset_id that
 # only the frames read, past the table's end: the views without frames

@@ -495,15 +495,16 @@ class File:
     def _mean(self, mean):
         return bool(mean)  # with a base too: pprof -mean -base divides the differences
 
-    def _view_notes(self, value, sel, h=None):
+    def _view_notes(self, value, sel, by=None):
         # the data warnings `pcol VIEW` prints (the library's rule and
         # words, pcol_view_notes: a label key in several units; a filter
         # that matched no sample; the sources measure different values, so
         # the default is samples; a source without the value counts 0; a
         # relative range took a window of each recording; a range selects
         # no sample), a UserWarning each, as from the caller of the view;
+        # by: the view's (by "label:KEY", its filters see KEY's frames);
         # returns the value and selection for the view
-        for note in (h or self._handle()).view_notes(value, sel):
+        for note in self._handle().view_notes(value, sel, by):
             _warnings.warn(note, UserWarning, stacklevel=3)
         return value, sel
 
@@ -524,7 +525,7 @@ class File:
         the samples of sources without one); the type is "mean_TYPE".
         drop_negative=True (pprof -drop_negative): rows below 0 left out."""
         by, sort = _text(by, "by"), _text(sort, "sort")
-        value, sel = self._view_notes(_value(value), _selection(select))
+        value, sel = self._view_notes(_value(value), _selection(select), by)
         rows, total, meta, dropped = self._handle().top(
             by, value, sort, float(node_fraction), _limit(limit), sel,
             self._mean(mean), bool(drop_negative))
@@ -665,7 +666,7 @@ class File:
             # a key on one side enough (pprof -diff_base merges them first)
             hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap, *frames,
                                      *self._base, 2)
-            self._diff_notes(hb, hn, args, pair=True)
+            self._diff_notes(hb, hn, args)
             cols, base_total, new_total, meta = hb.diff(hn, *args)
         else:
             nf = File(new, _stacklevel=3) if own else new
@@ -685,14 +686,13 @@ class File:
         return r
 
     @staticmethod
-    def _diff_notes(hb, hn, args, pair=False):
+    def _diff_notes(hb, hn, args):
         # the two sides' data warnings, as `pcol diff` prints them: each
-        # side's as it opens it alone, or with label frames (pair) of the
-        # two read together (a filter's of both at once)
-        for notes in ([hb.view_notes(args[1], args[5], hn)] if pair else
-                      [hb.view_notes(args[1], args[5]), hn.view_notes(args[1], args[5])]):
-            for note in notes:
-                _warnings.warn(note, UserWarning, stacklevel=3)
+        # side's, and a filter's once, of both (pcol_view_notes of the pair:
+        # a filter that matches no sample of either side, as pprof's of a
+        # profile and its base merged)
+        for note in hb.view_notes(args[1], args[5], args[0], hn):
+            _warnings.warn(note, UserWarning, stacklevel=3)
 
     def fold(self, value=None, *, max_output=0, **select):
         """Collapsed stacks, as `pcol fold` writes them: a Fold with the

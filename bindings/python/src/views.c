@@ -717,21 +717,22 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
 
 /* -------------------------------------------------------- view notes */
 
-/* Handle.view_notes(value, sel[, other]) -> [str]: the data warnings
+/* Handle.view_notes(value, sel, by[, other]) -> [str]: the data warnings
  * every view of the CLI prints after opening its inputs (pcb_view_notes,
  * the library's rule and words: a label key in several units, a filter
  * that matched no sample, the fall-back to samples of sources measuring
  * different values, each selected source without the value, a relative
  * range over several recordings, a range that selects no sample), "PATH:
  * TEXT" each (a filter's: "TEXT"), for File's views to give as
- * UserWarnings; with other, of the two sides of a diff (this one the
- * base), as `pcol diff` says them.  A value that does not resolve: none
- * (the view raises). */
+ * UserWarnings; by: the view's ("label:KEY": its filters see KEY's
+ * frames), or None; with other, of the two sides of a diff (this one the
+ * base), as `pcol diff` says them (a filter's once, of both).  A value
+ * that does not resolve: none (the view raises). */
 PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
-  const char *value;
+  const char *value, *by;
   PyObject *selo;
   Handle *other = NULL;
-  if (!PyArg_ParseTuple(args, "zO|O!", &value, &selo, &pcol_py_HandleType, &other)) return NULL;
+  if (!PyArg_ParseTuple(args, "zOz|O!", &value, &selo, &by, &pcol_py_HandleType, &other)) return NULL;
   pcb_select sel;
   if (get_sel(selo, &sel)) return NULL;
   size_t n = other ? 2 : 1;
@@ -751,7 +752,7 @@ PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   Py_BEGIN_ALLOW_THREADS
   int rc = pcol_value_resolve(f[0], &sel.sel, value, &v[0], &err);
   if (!rc && other) rc = pcol_value_resolve(f[1], &sel.sel, value, &v[1], &err);
-  if (!rc) notes = pcb_view_notes(f, n, &sel.sel, v, value != NULL, l, "name one with value='TYPE'", 0);
+  if (!rc) notes = pcb_view_notes(f, n, by, &sel.sel, v, value != NULL, l, "name one with value='TYPE'", 0);
   Py_END_ALLOW_THREADS
   Py_DECREF(label[0]);
   Py_XDECREF(label[1]);

@@ -1,11 +1,12 @@
 """File.top gives the numbers of `pcol top` (names, flat, cum, shares),
 and fails where `pcol top` fails, with the same message."""
 import json
+import os
 
 import pytest
 
 import pcol
-from conftest import run_pcol
+from conftest import TESTDATA, run_pcol
 
 
 def values_for(f):
@@ -510,6 +511,61 @@ def test_filter_and_empty_range_warnings(tmp_path):
     # a range that reaches the samples, a filter that matches: nothing said
     with pcol.open(demo) as f:
         assert _warned(lambda: f.top(from_=0.36, to=5, focus="."))[1] == []
+
+
+def _cli_warned(view, *args):
+    """the exit code, JSON total and warnings of `pcol VIEW ARGS` (without
+    "pcol VIEW: warning: ")"""
+    r = run_pcol(view, *args, *(["--format", "json"] if view != "flame" else ["-o", os.devnull]), check=False)
+    p = "pcol %s: warning: " % view
+    total = json.loads(r.stdout)["total"] if r.returncode == 0 and view != "flame" else None
+    return r.returncode, total, [ln[len(p):] for ln in r.stderr.decode().splitlines() if ln.startswith(p)]
+
+
+def test_one_rule_for_the_cli_and_python(tmp_path):
+    """Three questions the CLI and Python answered apart, one rule each in
+    libpcol now: top by label:KEY's filters' warnings see KEY's frames (a
+    focus on a label value matched; before, Python warned that it matched
+    nothing); diff's filter warning is said once, of both sides (before,
+    once a side, in both); a wall-clock range that reaches no file of a
+    directory answers 0 with one file's warning (before, the CLI failed
+    "none of the 2 inputs reaches the time range")"""
+    lab = os.path.join(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+    small = os.path.join(TESTDATA, "pprof", "go-cpu-inline-small.pb.gz")
+    for src in (lab, small):
+        if not os.path.isfile(src):
+            pytest.skip("no %s" % src)
+    # 1. foo's values are bar (every sample has it); "^foo$" matches the
+    # frames' file; nomatch_zz matches nothing, frames or functions
+    with pcol.open(lab) as f:
+        for kw, said in ((dict(focus="bar"), []), (dict(hide="^foo$"), []),
+                         (dict(focus="nomatch_zz"), ["Focus expression matched no samples"])):
+            rc, total, cli = _cli_warned("top", lab, "--by", "label:foo", *[x for k, v in kw.items() for x in ("--" + k, v)])
+            assert rc == 0 and cli == said, (kw, cli)
+            t, w = _warned(lambda: f.top(by="label:foo", **kw))
+            assert w == cli and t.total == total, (kw, w)
+    # 2. a focus no function of either side matches: one warning; one that
+    # only the second side's functions match: none (pprof's, of the two merged)
+    with pcol.open(lab) as f:
+        for focus, said in (("nomatch_zz", ["Focus expression matched no samples"]), ("bar", [])):
+            rc, _, cli = _cli_warned("diff", lab, small, "--focus", focus)
+            assert rc == 0 and cli == said, (focus, cli)
+            assert _warned(lambda: f.diff(small, focus=focus))[1] == cli, focus
+            assert _cli_warned("flame", small, "--diff", lab, "--focus", focus)[2] == said, focus
+    # 3. two pcol files of 2017 and 2022, a day of 2030
+    d = tmp_path / "far"
+    d.mkdir()
+    for name, src in (("1.pcol", small), ("2.pcol", lab)):
+        run_pcol("pack", src, "-o", str(d / name))
+    d = str(d)
+    day = ["--from", "2030-01-01T00:00:00Z", "--to", "2030-01-02T00:00:00Z"]
+    rc, total, cli = _cli_warned("top", d, *day)
+    assert rc == 0 and total == 0 and len(cli) == 1, (rc, cli)
+    assert cli[0].startswith(d + ": the range --from 2030-01-01T00:00:00.000Z --to 2030-01-02T00:00:00.000Z "
+                             "selects no sample: the sources' samples are at 2017-09-29T"), cli
+    with pcol.open(d) as f:
+        t, w = _warned(lambda: f.top(from_=day[1], to=day[3]))
+    assert w == cli and t.total == 0 and len(t) == 0, w
 
 
 def test_value_of_files_out_of_a_wall_clock_range(tmp_path):

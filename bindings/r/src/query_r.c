@@ -69,17 +69,18 @@ static pcol_by parse_by(const char *s) {
  * (pcb_view_notes: the library's rules and words, "PATH: the sources
  * measure different values, so the default is samples ...", "PATH: source
  * N (...) has no value T/U; its samples count 0", "PATH: a relative time
- * range counts from each source's own start: ..."), an R warning each */
+ * range counts from each source's own start: ..."), an R warning each;
+ * by: the view's (by "label:KEY": its filters see KEY's frames) or NULL */
 static void resolve_value(pcol_file *f, const char *path, const pcol_select *s, SEXP value,
-                          pcol_value_sel *v, int quiet) {
+                          pcol_value_sel *v, int quiet, const char *by) {
   pcol_error err = {0};
   int rc = pcol_value_resolve(f, s, str1(value), v, &err);
   if (rc) pcol_stop(path, &err, rc);
   if (!quiet)
-    pcolr_warn_notes(pcb_view_notes(&f, 1, s, v, str1(value) != NULL, &path, ADVICE, 0));
+    pcolr_warn_notes(pcb_view_notes(&f, 1, by, s, v, str1(value) != NULL, &path, ADVICE, 0));
 }
 static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP value, pcol_value_sel *v) {
-  resolve_value(f, path, s, value, v, 0);
+  resolve_value(f, path, s, value, v, 0, NULL);
 }
 
 static SEXP mkstr(pcol_str s) { return pcolr_mkchar(s.ptr, s.len); }
@@ -185,7 +186,7 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
   if (mean && label) Rf_error("mean divides a function's value by its count: not with by = \"label:KEY\"");
   pcol_by by = label ? PCOL_BY_FUNCTION : parse_by(bys);
   pcol_value_sel v;
-  resolve(f, path, &s, value, &v);
+  resolve_value(f, path, &s, value, &v, 0, bys);
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_top *t = &o->top;
@@ -641,9 +642,15 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   pcol_sort sort = parse_sort(sort_);
   pcol_by by = parse_by(str1(by_));
   int abs_ = Rf_asLogical(absolute) == TRUE;
-  pcol_value_sel vb, vn;
-  resolve(fb, pb, &s, value, &vb); /* each side's warnings, as pcol diff's (it opens each alone) */
-  resolve(fn, pn, &s, value, &vn);
+  pcol_value_sel vs[2];
+  resolve_value(fb, pb, &s, value, &vs[0], 1, NULL);
+  resolve_value(fn, pn, &s, value, &vs[1], 1, NULL);
+  { /* the two sides' warnings, as pcol diff's: each side's, a filter's once, of both */
+    pcol_file *fs[2] = {fb, fn};
+    const char *ps[2] = {pb, pn};
+    pcolr_warn_notes(pcb_view_notes(fs, 2, NULL, &s, vs, str1(value) != NULL, ps, ADVICE, 0));
+  }
+  pcol_value_sel vb = vs[0], vn = vs[1];
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_error err = {0};
@@ -847,7 +854,7 @@ SEXP C_q_export(SEXP file, SEXP format, SEXP q, SEXP out_, SEXP value) {
   pcol_export_options eo = {0};
   pcol_value_sel v;
   if (value != R_NilValue) {
-    resolve_value(f, path, &s, value, &v, 1); /* (its notes: the list returned) */
+    resolve_value(f, path, &s, value, &v, 1, NULL); /* (its notes: the list returned) */
     eo.value = &v;
   }
   const char *dst = R_ExpandFileName(Rf_translateChar(STRING_ELT(out_, 0)));

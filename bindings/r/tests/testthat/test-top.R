@@ -398,6 +398,57 @@ test_that("a filter that matches no sample and a range that selects none: pcol t
   expect_identical(warned(pcol_top(demo, from = 0.36, to = 5, focus = ".")), character())
 })
 
+test_that("top by label:KEY's filter warnings, diff's, and a range past a directory: one rule for the CLI and R", {
+  # each answered apart before: R warned that a focus on a label value
+  # matched nothing (the CLI's filters see KEY's frames); diff warned once a
+  # side, in both; pcol top DIR failed where R answered 0
+  skip_without_testdata()
+  lab <- file.path(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
+  small <- file.path(TESTDATA, "pprof", "go-cpu-inline-small.pb.gz")
+  skip_if_not(all(file.exists(c(lab, small))))
+  warned <- function(expr) {
+    w <- character()
+    withCallingHandlers(expr, warning = function(c) {
+      w <<- c(w, conditionMessage(c))
+      invokeRestart("muffleWarning")
+    })
+    w
+  }
+  none <- "Focus expression matched no samples"
+  # foo's value is bar on every sample; "^foo$" matches the frames' file
+  for (k in list(list(sel = list(focus = "bar"), want = character()),
+                 list(sel = list(hide = "^foo$"), want = character()),
+                 list(sel = list(focus = "nomatch_zz"), want = none))) {
+    r <- run_pcol("top", lab, "--by", "label:foo", paste0("--", names(k$sel)), unlist(k$sel))
+    cli <- said(r$stderr, "pcol top: warning: ")
+    expect_identical(cli, k$want)
+    expect_identical(warned(do.call(pcol_top, c(list(lab, by = "label:foo"), k$sel))), cli)
+  }
+  # a focus no function of either side matches warns once; one the second
+  # side's match does not (pprof's, of the two merged)
+  for (k in list(list(focus = "nomatch_zz", want = none), list(focus = "bar", want = character()))) {
+    cli <- said(run_pcol("diff", lab, small, "--focus", k$focus)$stderr, "pcol diff: warning: ")
+    expect_identical(cli, k$want)
+    expect_identical(warned(pcol_diff(lab, small, focus = k$focus)), cli)
+  }
+  # a day of 2030 past two pcol files of 2017 and 2022
+  d <- file.path(tempfile("pcol"), "far")
+  dir.create(d, recursive = TRUE)
+  on.exit(unlink(dirname(d), recursive = TRUE), add = TRUE)
+  run_pcol("pack", small, "-o", file.path(d, "1.pcol"))
+  run_pcol("pack", lab, "-o", file.path(d, "2.pcol"))
+  day <- c("2030-01-01T00:00:00Z", "2030-01-02T00:00:00Z")
+  r <- run_pcol("top", d, "--from", day[1], "--to", day[2], check = FALSE)
+  expect_equal(r$status, 0)
+  cli <- said(r$stderr, "pcol top: warning: ")
+  expect_length(cli, 1L)
+  expect_true(startsWith(cli, paste0(d, ": the range --from 2030-01-01T00:00:00.000Z --to 2030-01-02T00:00:00.000Z selects no sample")))
+  t <- top_warned(d, from = day[1], to = day[2])
+  expect_identical(t$warned, cli)
+  expect_identical(nrow(t$t), 0L)
+  expect_equal(attr(t$t, "total"), 0)
+})
+
 test_that("a value only files out of a wall-clock range have is refused, as pcol top DIR refuses it", {
   # the directory read whole knows the values of the files the range keeps
   # (pcol_selection_sources), as the CLI's union of those files: the heap
