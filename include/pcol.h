@@ -2893,7 +2893,9 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol
  * and the total is pprof's of the merged profile: the sum over (stack,
  * label set) groups of |their sum|, so what the base cancels adds nothing.
  * As pprof's merge: ENOTFOUND when the two measure other value types
- * ("incompatible types") or name period types of two names or of units of
+ * ("incompatible types": each one's list is that of its pprof export, all
+ * its sources' value types together, paired by position with the other's)
+ * or name period types of two names or of units of
  * no one family ("period type: incompatible types"); a value type in
  * another unit of its family (cpu in nanoseconds, the base's in
  * microseconds) is taken into the finer unit, each value rounded

@@ -28,6 +28,8 @@
 #include "count.h"    /* pcol_rtime, pcol_rtime_has, pcol_sample_count, ... */
 #include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_xvalues, pcol_ralloc_types, ... */
 #include <stdio.h>
+#include <math.h>   /* llround */
+#include <stdlib.h>
 #include <string.h>
 
 const char *const pcol_ralloc_types[PCOL_RALLOC_NTYPES] = {RPROF_VT_SMALL, RPROF_VT_LARGE,
@@ -167,4 +169,145 @@ void pcol_xskipped_add(pcol_xskipped *k, const pcol_xtype *t, uint32_t src) {
 void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size_t cap) {
   snprintf(out, cap, "%llu value type%s with negative amounts, which %s, not written: %s", (unsigned long long)k->n,
            k->n > 1 ? "s" : "", why, k->list);
+}
+
+/* ------------------------------------------------ the union of columns */
+
+static int vstr_eq(pcol_str a, pcol_str b) { /* NA and "" are one: pprof's "" */
+  return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
+}
+
+/* The column for the occ-th (0-based) occurrence of (type, unit) in a
+ * source, appended where none is left */
+static int vunion_column(pcol_vunion *u, pcol_str type, pcol_str unit, size_t occ, uint32_t *col,
+                         pcol_error *err) {
+  for (size_t i = 0; i < u->ncols; i++)
+    if (vstr_eq(u->cols[i].type, type) && vstr_eq(u->cols[i].unit, unit) && occ-- == 0) {
+      *col = (uint32_t)i;
+      return PCOL_OK;
+    }
+  for (;;) { /* occ is now the shortfall */
+    if (PCOL_GROW(u->cols, u->ncols, u->capcols)) return pcol_oom(err);
+    u->cols[u->ncols++] = (pcol_vcol){type, unit};
+    if (occ-- == 0) break;
+  }
+  *col = (uint32_t)(u->ncols - 1);
+  return PCOL_OK;
+}
+
+/* What a value in a decimal unit of time finer than a ns is divided by to
+ * be in nanoseconds (10^k); 1 for any other unit, written as stored (a
+ * Perun amount in "1e-1 ms" too: in ns it could pass 64 bits). */
+static int64_t ns_divisor(pcol_str unit) {
+  const char *us;
+  if (!pcol_unit_decimals(unit, NULL)) return 1;
+  double v = pcol_unit_scale(1, unit, "ns", &us);
+  return strcmp(us, "ns") || !(v > 0 && v < 1) ? 1 : (int64_t)llround(1 / v);
+}
+
+/* 1 when a row of a count_fill source weighs other than 1: its weight is a
+ * count the file holds (a Firefox profile's samples weights or pcolCount:
+ * pprof -> firefox -> pprof kept cpu and lost samples/count, review 12 F6),
+ * not one row each (a heap profile's rows, whose count no view shows). */
+static int counts_held(pcol_file *f, const pcol_vunion *u, int *held, pcol_error *err) {
+  pcol_view so, w;
+  *held = 0;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &so, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &w, err));
+  uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
+  for (uint64_t r = 0; r < n && !*held; r++) {
+    uint32_t s = pcol_view_u32(&so, r);
+    *held = s >= 1 && s <= u->nsrc && u->src[s - 1].count_fill && pcol_view_i64(&w, r) != 1;
+  }
+  return PCOL_OK;
+}
+
+/* The samples/count column for the stored sources without one */
+static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err) {
+  uint32_t *cvt = NULL, dflt = 0;
+  PCOL_RETURN_NOT_OK(pcol_count_types(x->f, &cvt, err));
+  int need = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    pcol_vsrc *vs = &u->src[s - 1];
+    vs->count_fill = vs->involved && !vs->derived && !cvt[s];
+    need |= vs->count_fill;
+  }
+  free(cvt);
+  if (!need) return PCOL_OK;
+  pcol_str t = lit(PCOL_VT_SAMPLES), un = lit(PCOL_UNIT_COUNT);
+  size_t c = 0;
+  while (c < u->ncols && !(vstr_eq(u->cols[c].type, t) && vstr_eq(u->cols[c].unit, un))) c++;
+  if (c == u->ncols) {
+    int held;
+    PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel, &dflt, NULL, err));
+    PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, err));
+    if (dflt && !held) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
+    else {
+      PCOL_RETURN_NOT_OK(vunion_column(u, t, un, 0, &(uint32_t){0}, err));
+      u->count_added = 1;
+    }
+  }
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    u->src[s - 1].count_fill &= need;
+    u->src[s - 1].count_col = (uint32_t)c;
+  }
+  return PCOL_OK;
+}
+
+void pcol_vunion_free(pcol_vunion *u) {
+  for (uint64_t s = 0; u->src && s < u->nsrc; s++) {
+    free(u->src[s].vt);
+    free(u->src[s].col);
+    free(u->src[s].div);
+  }
+  free(u->src);
+  free(u->cols);
+  memset(u, 0, sizeof *u);
+}
+
+int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err) {
+  memset(u, 0, sizeof *u);
+  u->nsrc = pcol_rows(x->f, PCOL_T_SOURCES);
+  u->src = calloc(u->nsrc + 1, sizeof *u->src);
+  if (!u->src) return pcol_oom(err);
+  pcol_xtype *xt = NULL;
+  size_t cap = 0;
+  int rc = PCOL_OK;
+  for (uint64_t s = 1; !rc && s <= u->nsrc; s++) {
+    pcol_vsrc *vs = &u->src[s - 1];
+    vs->involved = !sel || !sel->source_id || sel->source_id == s;
+    if (!vs->involved) continue;
+    const uint32_t *rows;
+    size_t n, nxt;
+    if ((rc = pcol_source_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, &rows, &n, err))) break;
+    if (n + PCOL_XV_MAX > cap) {
+      pcol_xtype *g = realloc(xt, (n + PCOL_XV_MAX) * sizeof *g);
+      if (!g) {
+        rc = pcol_oom(err);
+        break;
+      }
+      xt = g, cap = n + PCOL_XV_MAX;
+    }
+    if ((rc = pcol_xvalues_source(x, (uint32_t)s, xt, cap, &nxt, &vs->derived, err))) break;
+    vs->vt = malloc((nxt + 1) * sizeof *vs->vt);
+    vs->col = malloc((nxt + 1) * sizeof *vs->col);
+    vs->div = malloc((nxt + 1) * sizeof *vs->div);
+    if (!vs->vt || !vs->col || !vs->div) {
+      rc = pcol_oom(err);
+      break;
+    }
+    for (size_t k = 0; !rc && k < nxt; k++) {
+      if (xt[k].level) continue; /* Rprof's memory levels are not additive */
+      size_t occ = 0; /* (a derived value is never repeated) */
+      for (size_t j = 0; !vs->derived && j < vs->n; j++) occ += vs->vt[j] == xt[k].vt;
+      pcol_str un = xt[k].unit;
+      vs->div[vs->n] = vs->derived ? 1 : ns_divisor(un);
+      if (vs->div[vs->n] > 1) un = lit(PCOL_UNIT_NANOSECONDS);
+      vs->vt[vs->n] = xt[k].vt;
+      rc = vunion_column(u, xt[k].type, un, occ, &vs->col[vs->n], err);
+      vs->n++;
+    }
+  }
+  free(xt);
+  return rc ? rc : vunion_count(x, sel, u, err);
 }

@@ -54,5 +54,44 @@ typedef struct pcol_xskipped {
 } pcol_xskipped;
 void pcol_xskipped_add(pcol_xskipped *k, const pcol_xtype *t, uint32_t src);
 void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size_t cap);
+/* THE union of value columns (xvalues.c): the one list of value types that
+ * every selected source's values are written into, as the pprof export
+ * writes them (a pprof profile has one list of sample types for all its
+ * samples) and as -base/-diff_base pair two profiles' lists by position
+ * (pcol_open_diff_base).  In source order, each source's values (its
+ * stored types, or the derived ones apart from levels) go to the columns
+ * of the same type and unit, the k-th occurrence of a type in a source to
+ * the k-th such column, a column added where none is left; a decimal time
+ * unit finer than a ns ("1e-9 milliseconds", which pprof would print as a
+ * number glued to its text) is written as nanoseconds, divided.  A stored
+ * source without samples/count has its count (the weight: THE count rule)
+ * in the samples/count column another source has, or in one added for it
+ * when the selection's default is the count or its weights are counts
+ * held (a Firefox profile's: not one row each); without either, no column
+ * of the count: no view shows it by default, and it is the rows. */
+typedef struct pcol_vcol {
+  pcol_str type, unit; /* as written (borrowed from the file or literals) */
+} pcol_vcol;
+typedef struct pcol_vsrc {
+  int involved;      /* in the selection */
+  int derived;       /* its values are derived (pcol_xvalues_source) */
+  size_t n;          /* its values, in order */
+  uint32_t *vt;      /* each one's value type id (derived: pcol_xtype.vt) */
+  uint32_t *col;     /* its column */
+  int64_t *div;      /* what it is divided by in its column (1: as stored) */
+  int count_fill;    /* its count (the weight) goes to column count_col */
+  uint32_t count_col;
+} pcol_vsrc;
+typedef struct pcol_vunion {
+  pcol_vcol *cols;
+  size_t ncols, capcols;
+  int count_added;   /* the last column is samples/count, added for count_fill sources */
+  pcol_vsrc *src;    /* src[s - 1] for source s */
+  uint64_t nsrc;
+} pcol_vunion;
+/* The union of the sources sel selects (NULL: all) of x's file.  Free with
+ * pcol_vunion_free (also after an error). */
+int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err);
+void pcol_vunion_free(pcol_vunion *u);
 
 #endif

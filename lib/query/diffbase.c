@@ -8,7 +8,11 @@
  *
  * As pprof's merge, the two must measure the same value types, paired by
  * position (else "inconsistent samples type count", "sample types:
- * incompatible types"), and the default type is the first one named, the
+ * incompatible types"), each one's list that of its pprof export: THE
+ * union of its sources' values (pcol_vunion_make, lib/core/xvalues.c), as
+ * go reads the export of a profile whose sources measure different values
+ * (a JFR recording's execution and allocation samples), and the default
+ * type is the first one named, the
  * profile's before the base's (profile.go combineHeaders), so a profile
  * that names none takes the base's.  Before the merge pprof's
  * measurement.ScaleProfiles makes their units one: a value type (and the
@@ -31,6 +35,9 @@
 #include "columns.h" /* PCOL_NCOLS, pcol_columns */
 #include "period.h"  /* pcol_period, pcol_source_period */
 #include "count.h"   /* pcol_unit_decimals */
+#include "xvalues.h" /* pcol_vunion_make: THE union of value columns */
+#include "buf.h"     /* PCOL_GROW */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +71,13 @@ static int unit_common(pcol_str a, pcol_str b, double *ra, double *rb) {
   return 1;
 }
 
-/* The period type the first source of f that has one names (*has 0: none;
+/* The period type the first source of f that has one (*src) names (*has 0: none;
  * a pprof profile without one has pprof's empty one, postDecode's: "/",
  * which another period type is not compatible with). */
-static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, pcol_error *err) {
+static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, uint32_t *src,
+                       pcol_error *err) {
   *has = 0;
+  *src = 1;
   *type = *unit = (pcol_str){"", 0};
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= ns && !*has; s++) {
@@ -77,6 +86,7 @@ static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, p
     *type = pd.has_type ? pd.type : (pcol_str){"", 0};
     *unit = pd.has_unit ? pd.unit : (pcol_str){"", 0};
     *has = pd.has_type || pd.has_unit;
+    *src = (uint32_t)s;
   }
   if (!*has && ns) {
     pcol_view sty;
@@ -91,8 +101,8 @@ static int period_type(pcol_file *f, int *has, pcol_str *type, pcol_str *unit, p
 
 /* pprof's measurement.ScaleProfiles of f and its base: the period types
  * must be of one name and family, and the value types are paired by
- * position (each source's list, source_value_types): as many, of the same
- * names in the same order, in units of one family; rf[t]
+ * position (each one's union of its sources' lists, pcol_vunion): as many,
+ * of the same names in the same order, in units of one family; rf[t]
  * and rb[t] (f's and base's value type ids t, NULL when no type is scaled)
  * the ratio into the finer unit, uf/ub the unit it writes.  *why (NULL:
  * they match) says what does not. */
@@ -111,32 +121,159 @@ static void type_scale_free(type_scale *x) {
   memset(x, 0, sizeof *x);
 }
 
+/* One profile's THE union of value columns (the list its pprof export
+ * writes, pcol_vunion_make) */
+typedef struct side {
+  pcol_file *f;
+  pcol_rtime rt;
+  pcol_xvalues xv;
+  pcol_vunion u;
+} side;
+
+static void side_free(side *sd) {
+  pcol_vunion_free(&sd->u);
+  pcol_rtime_free(&sd->rt);
+}
+
+static int side_make(pcol_file *f, side *sd, pcol_error *err) {
+  memset(sd, 0, sizeof *sd);
+  sd->f = f;
+  int rc = pcol_rtime_init(&sd->rt, f, err);
+  if (!rc) rc = pcol_xvalues_init(&sd->xv, f, &sd->rt, err);
+  if (!rc) rc = pcol_vunion_make(&sd->xv, NULL, &sd->u, err);
+  return rc;
+}
+
+#define ANY_VT UINT32_MAX
+/* The first source of u with a value in column c: any (ANY_VT), of stored
+ * value type vt, or (vt 0) a derived value or its count; 0 when none */
+static uint32_t col_source(const pcol_vunion *u, size_t c, uint32_t vt) {
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    const pcol_vsrc *vs = &u->src[s - 1];
+    for (size_t k = 0; vs->involved && k < vs->n; k++)
+      if (vs->col[k] == c && (vt == ANY_VT || (vs->derived ? !vt : vs->vt[k] == vt))) return (uint32_t)s;
+    if (vs->count_fill && vs->count_col == c && (vt == ANY_VT || !vt)) return (uint32_t)s;
+  }
+  return 0;
+}
+
+/* msg[o..] += the formatted text, within cap; the new length (cap - 1 at most) */
+static size_t putf(char *msg, size_t cap, size_t o, const char *fmt, ...) {
+  if (o + 1 >= cap) return o;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(msg + o, cap - o, fmt, ap);
+  va_end(ap);
+  return n < 0 ? o : o + (size_t)n < cap ? o + (size_t)n : cap - 1;
+}
+
+#define CUT(s) (int)pcol_utf8_cut((s).ptr, (s).len, 60), (s).ptr ? (s).ptr : ""
+/* what to do about two lists that do not pair */
+#define DIFF_HINT                                                                                  \
+  "diff sources that measure the same values (`pcol unpack FILE --source N --to pprof` writes one " \
+  "alone), or compare by value name with `pcol diff BASE PROFILE`"
+
+/* u's columns at msg[o..]: "source 1: type/unit, type/unit; source 2: ...",
+ * each after the first source with a value there (the first 6) */
+static size_t put_types(const pcol_vunion *u, char *msg, size_t cap, size_t o) {
+  uint32_t last = UINT32_MAX;
+  for (size_t c = 0; c < u->ncols && c < 6; c++) {
+    uint32_t s = col_source(u, c, ANY_VT);
+    if (s != last) o = putf(msg, cap, o, "%ssource %u: ", c ? "; " : "", s);
+    o = putf(msg, cap, o, "%s%.*s/%.*s", s == last ? ", " : "", CUT(u->cols[c].type), CUT(u->cols[c].unit));
+    last = s;
+  }
+  return u->ncols > 6 ? putf(msg, cap, o, "; ...") : o;
+}
+
+/* The distinct stored value type ids of u in column c (*ids, *n; free()),
+ * and whether a derived value or a count is there too (*other) */
+static int col_ids(const pcol_vunion *u, size_t c, uint32_t **ids, size_t *n, int *other, pcol_error *err) {
+  size_t capn = 0;
+  *ids = NULL, *n = 0, *other = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    const pcol_vsrc *vs = &u->src[s - 1];
+    *other |= vs->count_fill && vs->count_col == c;
+    for (size_t k = 0; vs->involved && k < vs->n; k++) {
+      if (vs->col[k] != c) continue;
+      if (vs->derived) {
+        *other = 1;
+        continue;
+      }
+      size_t i = 0;
+      while (i < *n && (*ids)[i] != vs->vt[k]) i++;
+      if (i < *n) continue;
+      if (PCOL_GROW(*ids, *n, capn)) return pcol_oom(err);
+      (*ids)[(*n)++] = vs->vt[k];
+    }
+  }
+  return PCOL_OK;
+}
+
+/* Column c of the two lists (of one name) in units of one family, as
+ * pprof's ScaleProfiles scales them: every stored type there of the
+ * profile against every one of the base (a derived value and a count are
+ * in the column's unit), their ratios into the finer unit in x */
+static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, const char **why,
+                      char *msg, size_t cap, pcol_error *err) {
+  uint32_t *fi = NULL, *bi = NULL;
+  size_t nf, nb;
+  int fo, bo;
+  pcol_view fu, bu;
+  int rc = col_ids(&sf->u, c, &fi, &nf, &fo, err);
+  if (!rc) rc = col_ids(&sb->u, c, &bi, &nb, &bo, err);
+  if (!rc) rc = pcol_column(sf->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &fu, err);
+  if (!rc) rc = pcol_column(sb->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &bu, err);
+  for (size_t i = 0; !rc && !*why && i < nf + (size_t)fo; i++) {
+    uint32_t av = i < nf ? fi[i] : 0;
+    pcol_str ua = sf->u.cols[c].unit, ub;
+    if (av && (rc = pcol_string(sf->f, pcol_view_u32(&fu, av - 1), &ua, err))) break;
+    for (size_t j = 0; !rc && j < nb + (size_t)bo; j++) {
+      uint32_t bv = j < nb ? bi[j] : 0;
+      double r1, r2;
+      ub = sb->u.cols[c].unit;
+      if (bv && (rc = pcol_string(sb->f, pcol_view_u32(&bu, bv - 1), &ub, err))) break;
+      if (!unit_common(ua, ub, &r1, &r2)) {
+        putf(msg, cap, 0, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the base (the profile's "
+             "source %u, the base's source %u): units of no one family (pprof: sample types: incompatible "
+             "types); %s", c + 1, CUT(sf->u.cols[c].type), CUT(ua), CUT(sb->u.cols[c].type), CUT(ub),
+             col_source(&sf->u, c, av), col_source(&sb->u, c, bv), DIFF_HINT);
+        *why = msg;
+        break;
+      }
+      x->units_differ |= !str_eq(ua, ub);
+      if (av) x->rf[av] = r1;
+      if (av && r1 != 1) x->uf[av] = ub; /* into the base's unit */
+      if (bv) x->rb[bv] = r2;
+      if (bv && r2 != 1) x->ub[bv] = ua;
+    }
+  }
+  free(fi);
+  free(bi);
+  return rc;
+}
+
 static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
                            char *msg, size_t cap, pcol_error *err) {
   memset(x, 0, sizeof *x);
   *why = NULL;
   int hf, hb;
   pcol_str pt, pu, bt2, bu2;
-  PCOL_RETURN_NOT_OK(period_type(f, &hf, &pt, &pu, err));
-  PCOL_RETURN_NOT_OK(period_type(base, &hb, &bt2, &bu2, err));
+  uint32_t sf1, sb1;
+  PCOL_RETURN_NOT_OK(period_type(f, &hf, &pt, &pu, &sf1, err));
+  PCOL_RETURN_NOT_OK(period_type(base, &hb, &bt2, &bu2, &sb1, err));
   double r1, r2;
   if (hf && hb && (!str_eq(pt, bt2) || !unit_common(pu, bu2, &r1, &r2))) {
-    snprintf(msg, cap, "the base profile's period type (%.*s/%.*s) is not the profile's (%.*s/%.*s) "
-             "(pprof: period type: incompatible types); compare profiles of one kind",
-             (int)pcol_utf8_cut(bt2.ptr, bt2.len, 60), bt2.ptr ? bt2.ptr : "",
-             (int)pcol_utf8_cut(bu2.ptr, bu2.len, 60), bu2.ptr ? bu2.ptr : "",
-             (int)pcol_utf8_cut(pt.ptr, pt.len, 60), pt.ptr ? pt.ptr : "",
-             (int)pcol_utf8_cut(pu.ptr, pu.len, 60), pu.ptr ? pu.ptr : "");
+    putf(msg, cap, 0, "the base profile's period type (%.*s/%.*s) is not the profile's (%.*s/%.*s) "
+         "(the base's source %u, the profile's source %u; pprof: period type: incompatible types); %s",
+         CUT(bt2), CUT(bu2), CUT(pt), CUT(pu), sb1, sf1, DIFF_HINT);
     *why = msg;
     return PCOL_OK;
   }
-  pcol_view at, au, bt, bu, fsv, bsv;
-  pcol_column_req ra[] = {{&at, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&au, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-                          {&fsv, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE}};
-  pcol_column_req rb[] = {{&bt, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&bu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
-                          {&bsv, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE}};
-  PCOL_RETURN_NOT_OK(pcol_columns(f, ra, PCOL_NCOLS(ra), err));
-  PCOL_RETURN_NOT_OK(pcol_columns(base, rb, PCOL_NCOLS(rb), err));
+  side sf, sb;
+  memset(&sb, 0, sizeof sb); /* (side_free'd even when f's fails) */
+  int rc = side_make(f, &sf, err);
+  if (!rc) rc = side_make(base, &sb, err);
   uint64_t na = pcol_rows(f, PCOL_T_VALUE_TYPES), nb = pcol_rows(base, PCOL_T_VALUE_TYPES);
   x->nf = na + 1;
   x->nb = nb + 1;
@@ -144,73 +281,39 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   x->rb = malloc(x->nb * sizeof *x->rb);
   x->uf = calloc(x->nf, sizeof *x->uf);
   x->ub = calloc(x->nb, sizeof *x->ub);
-  int rc = x->rf && x->rb && x->uf && x->ub ? PCOL_OK : pcol_oom(err);
+  if (!rc && !(x->rf && x->rb && x->uf && x->ub)) rc = pcol_oom(err);
   for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
   for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
   /* pprof pairs the value types by position (ScaleProfiles, then
-   * Profile.compatible): the reference is the profile's first source's
-   * list; every other source of the profile (pprof merged them the same
-   * way) and every source of the base must list as many types, of the same
-   * names in the same order, in units of one family */
-  const uint32_t *ref = NULL;
-  size_t nref = 0;
-  uint64_t nsf = pcol_rows(f, PCOL_T_SOURCES), nsb = pcol_rows(base, PCOL_T_SOURCES);
-  for (uint64_t k = 0; !rc && !*why && k < nsf + nsb; k++) {
-    int in_base = k >= nsf;
-    pcol_file *g = in_base ? base : f;
-    const pcol_view *gsv = in_base ? &bsv : &fsv, *gt = in_base ? &bt : &at, *gu = in_base ? &bu : &au;
-    const uint32_t *rows;
-    size_t n;
-    if ((rc = pcol_source_rows(g, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)(in_base ? k - nsf + 1 : k + 1),
-                               &rows, &n, err)))
-      break;
-    if (!ref) {
-      if (in_base) { /* the profile lists none (values from the weight) */
-        if (!n) continue;
-      } else {
-        ref = rows, nref = n;
-        continue;
-      }
-    }
-    if (n != nref) {
-      snprintf(msg, cap, "%s %zu value type%s, the profile%s %zu: pprof pairs them by position "
-               "(inconsistent samples type count: %zu != %zu); compare profiles of one kind",
-               in_base ? "the base profile has" : "a source of the profile has", n, n == 1 ? "" : "s",
-               in_base ? "" : "'s first", nref, nref, n);
+   * Profile.compatible), and a pprof profile has one list of them for all
+   * its samples: each profile's is THE union of its sources' values, the
+   * list its pprof export writes (pcol_vunion_make), so a JFR recording's
+   * execution and allocation samples are one profile of samples, cpu and
+   * allocation_weight, as go reads the export.  The two lists must be as
+   * long, of the same names in the same order, in units of one family. */
+  const pcol_vunion *a = &sf.u, *b = &sb.u;
+  if (!rc && a->ncols != b->ncols) {
+    size_t o = putf(msg, cap, 0, "the profile's sources measure %zu value type%s (", a->ncols, a->ncols == 1 ? "" : "s");
+    o = put_types(a, msg, cap, o);
+    o = putf(msg, cap, o, "), the base's %zu (", b->ncols);
+    o = put_types(b, msg, cap, o);
+    putf(msg, cap, o, "): pprof pairs them by position (inconsistent samples type count: %zu != %zu); %s",
+         a->ncols, b->ncols, DIFF_HINT);
+    *why = msg;
+  }
+  for (size_t c = 0; !rc && !*why && c < a->ncols; c++) {
+    if (!str_eq(a->cols[c].type, b->cols[c].type)) {
+      putf(msg, cap, 0, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the base (the profile's "
+           "source %u, the base's source %u): pprof pairs them by position (sample types: incompatible "
+           "types); %s", c + 1, CUT(a->cols[c].type), CUT(a->cols[c].unit), CUT(b->cols[c].type),
+           CUT(b->cols[c].unit), col_source(a, c, ANY_VT), col_source(b, c, ANY_VT), DIFF_HINT);
       *why = msg;
       break;
     }
-    for (size_t i = 0; !rc && i < n; i++) {
-      uint32_t a = pcol_view_u32(&fsv, ref[i]), bid = pcol_view_u32(gsv, rows[i]);
-      pcol_str t, u, t2, u2;
-      if (!a || a > na || !bid || bid > (in_base ? nb : na)) {
-        rc = pcol_error_set(err, PCOL_ECORRUPT, "source_value_types: a value type id out of range");
-        break;
-      }
-      if ((rc = pcol_string(f, pcol_view_u32(&at, a - 1), &t, err)) ||
-          (rc = pcol_string(f, pcol_view_u32(&au, a - 1), &u, err)) ||
-          (rc = pcol_string(g, pcol_view_u32(gt, bid - 1), &t2, err)) ||
-          (rc = pcol_string(g, pcol_view_u32(gu, bid - 1), &u2, err)))
-        break;
-      if (!str_eq(t, t2) || !unit_common(u, u2, &r1, &r2)) {
-        snprintf(msg, cap, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the %s: pprof pairs "
-                 "them by position (sample types: incompatible types); compare profiles of one kind",
-                 i + 1, (int)pcol_utf8_cut(t.ptr, t.len, 60), t.ptr ? t.ptr : "",
-                 (int)pcol_utf8_cut(u.ptr, u.len, 60), u.ptr ? u.ptr : "",
-                 (int)pcol_utf8_cut(t2.ptr, t2.len, 60), t2.ptr ? t2.ptr : "",
-                 (int)pcol_utf8_cut(u2.ptr, u2.len, 60), u2.ptr ? u2.ptr : "",
-                 in_base ? "base" : "profile's next source");
-        *why = msg;
-        break;
-      }
-      if (!in_base) continue;
-      x->units_differ |= !str_eq(u, u2);
-      x->rf[a] = r1;
-      x->rb[bid] = r2;
-      if (r1 != 1) x->uf[a] = u2; /* into base's unit */
-      if (r2 != 1) x->ub[bid] = u;
-    }
+    rc = pair_units(&sf, &sb, c, x, why, msg, cap, err);
   }
+  side_free(&sf);
+  side_free(&sb);
   if (rc) type_scale_free(x);
   return rc;
 }
@@ -310,7 +413,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   int diff = (flags & PCOL_BASE_DIFF) != 0;
   type_scale ts;
   const char *why;
-  char msg[400];
+  char msg[1024];
   int rc = type_scale_make(f, base, &ts, &why, msg, sizeof msg, err);
   if (rc) return rc;
   if (!why && ts.units_differ && (flags & PCOL_BASE_NORMALIZE)) /* profile.go Normalize: compatible */

@@ -3,8 +3,9 @@
  * Everything is read through the public reader API.  Ids are row numbers
  * (row index + 1), the string table is rebuilt (entry 0 = ""), and every
  * selected pcol sample becomes one pprof sample: nothing is aggregated.
- * Value columns are the union of the selected sources' value types; sources
- * without value types and Rprof sources get the values lib/core/xvalues.c
+ * Value columns are THE union of the selected sources' value types
+ * (pcol_vunion_make, lib/core/xvalues.c: the list -diff_base pairs too);
+ * sources without value types and Rprof sources get the values it
  * derives: samples/count (the weight), cpu/nanoseconds (the time rule) and
  * an Rprof memory profile's rprof.alloc/bytes.  doc/mappings.md §2.2
  * lists the meta keys read back here.
@@ -54,14 +55,15 @@ typedef struct src_info {
   int involved;
   int synth;           /* 1: values come from the weight (no value types) */
   int64_t interval_ns; /* synth: ns per sample, 0 = unknown (no cpu column) */
-  size_t npos;         /* stored: number of declared value types */
-  uint32_t *pos_vt;    /* declared value type ids, in order */
-  uint32_t *pos_col;   /* column of each declared position */
-  int64_t *pos_div;    /* what its values are divided by (ns_divisor), 1: as stored */
-  size_t nx;                   /* synth: its values (lib/core/xvalues.c) and columns */
-  uint32_t xvt[PCOL_XV_MAX], xcol[PCOL_XV_MAX];
+  /* THE union's (pcol_vunion, borrowed from ex.vu): */
+  size_t npos;             /* stored: number of declared value types */
+  const uint32_t *pos_vt;  /* declared value type ids, in order */
+  const uint32_t *pos_col; /* column of each declared position */
+  const int64_t *pos_div;  /* what its values are divided by, 1: as stored */
+  size_t nx;               /* synth: its values (lib/core/xvalues.c) and columns */
+  const uint32_t *xvt, *xcol;
   int count_fill;     /* stored, without samples/count: its count (the weight) goes to */
-  uint32_t count_col; /* this samples/count column (count_column) */
+  uint32_t count_col; /* this samples/count column */
 } src_info;
 
 typedef struct ex {
@@ -77,7 +79,8 @@ typedef struct ex {
   struct vcol {
     int64_t type, unit;
   } *cols;
-  size_t ncols, capcols;
+  size_t ncols;
+  pcol_vunion vu; /* THE union of the value columns (lib/core/xvalues.c) */
   src_info *src;
   uint64_t nsrc;
   const pcol_select *sel; /* the selection (NULL: every source, whole): the header's sources */
@@ -143,67 +146,24 @@ static int64_t str_id(ex *x, uint32_t sid) {
 
 /* ------------------------------------------------------- value columns */
 
-/* Column for the occ-th (0-based) occurrence of (type, unit) in a source. */
-static int column_for(ex *x, int64_t type, int64_t unit, size_t occ, uint32_t *col) {
-  for (size_t i = 0; i < x->ncols; i++)
-    if (x->cols[i].type == type && x->cols[i].unit == unit && occ-- == 0) {
-      *col = (uint32_t)i;
-      return PCOL_OK;
-    }
-  /* not enough such columns yet: append one (occ is now the shortfall) */
-  for (;;) {
-    if (PCOL_GROW(x->cols, x->ncols, x->capcols)) return oom(x);
-    x->cols[x->ncols++] = (struct vcol){type, unit};
-    if (occ-- == 0) break;
-  }
-  *col = (uint32_t)(x->ncols - 1);
-  return PCOL_OK;
-}
-
-/* A decimal unit of time finer than a ns ("1e-9 milliseconds", a
- * speedscope time with a fraction of a ns, doc/mappings.md §11), which go
- * tool pprof would print as a number glued to the unit's text: written as
- * nanoseconds, each value divided by what this returns (10^k, rounded half
- * away from zero); 1 for any other unit, written as stored (a Perun amount
- * in "1e-1 ms" too: in ns it could pass 64 bits). */
-static int64_t ns_divisor(pcol_str unit) {
-  const char *u;
-  if (!pcol_unit_decimals(unit, NULL)) return 1;
-  double x = pcol_unit_scale(1, unit, "ns", &u);
-  return strcmp(u, "ns") || !(x > 0 && x < 1) ? 1 : (int64_t)llround(1 / x);
-}
-
-/* Decides the value columns of every involved source; *xt (room for *capx)
- * holds a source's export values (pcol_xvalues_source: room for its
- * declared types + PCOL_XV_MAX). */
-static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
+/* The value columns: THE union of the involved sources' values
+ * (pcol_vunion_make, lib/core/xvalues.c), with each column's strings in
+ * the rebuilt table, added source by source as the union meets them (the
+ * table's order is the file's bytes) */
+static int plan_columns(ex *x) {
   pcol_file *f = x->f;
-  pcol_view svv, vtt, vtu;
-  if ((x->rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
-      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)))
+  pcol_view vtt, vtu;
+  if ((x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
+      (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)) ||
+      (x->rc = pcol_vunion_make(&x->xv, x->sel, &x->vu, x->err)))
     return x->rc;
-  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
+    const pcol_vsrc *vs = &x->vu.src[s - 1];
     if (!si->involved) continue;
-    const uint32_t *rows; /* the source's rows (the file's index: a scan each was quadratic) */
-    size_t n;
-    if ((x->rc = pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, &rows, &n, x->err)))
-      return x->rc;
-    /* an Rprof source, or one without value types: the values the export
-     * rule derives (lib/core/xvalues.c): samples/count, cpu/nanoseconds by
-     * the time rule, rprof.alloc/bytes; Rprof's memory levels are not
-     * additive and stay out */
-    if (n + PCOL_XV_MAX > *capx) {
-      pcol_xtype *g = realloc(*xtp, (n + PCOL_XV_MAX) * sizeof *g);
-      if (!g) return oom(x);
-      *xtp = g, *capx = n + PCOL_XV_MAX;
-    }
-    pcol_xtype *xt = *xtp;
-    size_t nxt;
-    if ((x->rc = pcol_xvalues_source(&x->xv, (uint32_t)s, xt, *capx, &nxt, &si->synth, x->err)))
-      return x->rc;
+    si->synth = vs->derived;
+    si->count_fill = vs->count_fill;
+    si->count_col = vs->count_col;
     if (si->synth) {
       int64_t us;
       pcol_error me = {0}; /* an interval that is not a number is no interval */
@@ -217,103 +177,36 @@ static int plan_columns_in(ex *x, pcol_xtype **xtp, size_t *capx) {
        * needs the interval too */
       if (!mr && us > 0 && us <= INT64_MAX / 1000 && pcol_rtime_has(&x->rt, (uint32_t)s))
         si->interval_ns = us * 1000;
-      si->nx = 0;
-      for (size_t k = 0; k < nxt; k++) {
-        if (xt[k].level) continue;
-        /* one string per statement: the table order must not depend on the
-         * compiler's order of evaluating arguments */
-        int64_t st = str_bytes(x, xt[k].type.ptr, xt[k].type.len);
-        int64_t su = str_bytes(x, xt[k].unit.ptr, xt[k].unit.len);
-        si->xvt[si->nx] = xt[k].vt;
-        if ((x->rc = column_for(x, st, su, 0, &si->xcol[si->nx++]))) return x->rc;
+      si->nx = vs->n, si->xvt = vs->vt, si->xcol = vs->col;
+      /* one string per statement: the table order must not depend on the
+       * compiler's order of evaluating arguments */
+      for (size_t k = 0; k < vs->n; k++) {
+        const pcol_vcol *c = &x->vu.cols[vs->col[k]];
+        str_bytes(x, c->type.ptr, c->type.len);
+        str_bytes(x, c->unit.ptr, c->unit.len);
       }
       continue;
     }
-    si->pos_vt = malloc(n * sizeof *si->pos_vt);
-    si->pos_col = malloc(n * sizeof *si->pos_col);
-    si->pos_div = malloc(n * sizeof *si->pos_div);
-    if (!si->pos_vt || !si->pos_col || !si->pos_div) return oom(x);
-    for (size_t j = 0; j < n; j++) {
-      uint32_t r = rows[j];
-      uint32_t vt = pcol_view_u32(&svv, r);
-      if (vt == 0 || vt > nvt)
-        return x->rc = pcol_error_set(x->err, PCOL_ECORRUPT, "source_value_types row %" PRIu64
-                                      " names value type %u, out of range", (uint64_t)r + 1, vt);
-      size_t occ = 0;
-      for (size_t k = 0; k < si->npos; k++) occ += si->pos_vt[k] == vt;
-      si->pos_vt[si->npos] = vt;
-      int64_t t = str_id(x, pcol_view_u32(&vtt, vt - 1)), u = str_id(x, pcol_view_u32(&vtu, vt - 1));
-      pcol_str us;
-      if (x->rc || (x->rc = pcol_string(f, pcol_view_u32(&vtu, vt - 1), &us, x->err))) return x->rc;
-      if ((si->pos_div[si->npos] = ns_divisor(us)) > 1) u = str_bytes(x, PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1);
-      if (x->rc || column_for(x, t, u, occ, &si->pos_col[si->npos])) return x->rc;
-      si->npos++;
+    si->npos = vs->n, si->pos_vt = vs->vt, si->pos_col = vs->col, si->pos_div = vs->div;
+    for (size_t k = 0; k < vs->n; k++) {
+      str_id(x, pcol_view_u32(&vtt, vs->vt[k] - 1));
+      str_id(x, pcol_view_u32(&vtu, vs->vt[k] - 1));
+      if (vs->div[k] > 1) str_c(x, PCOL_UNIT_NANOSECONDS);
     }
   }
+  if (x->vu.count_added) {
+    str_c(x, "samples");
+    str_c(x, "count");
+  }
+  if (x->rc) return x->rc;
+  x->ncols = x->vu.ncols;
+  x->cols = calloc(x->ncols + 1, sizeof *x->cols);
+  if (!x->cols) return oom(x);
+  for (size_t c = 0; c < x->ncols; c++) {
+    x->cols[c].type = str_find(x, x->vu.cols[c].type.ptr, x->vu.cols[c].type.len);
+    x->cols[c].unit = str_find(x, x->vu.cols[c].unit.ptr, x->vu.cols[c].unit.len);
+  }
   return PCOL_OK;
-}
-
-/* 1 when a row of a count_fill source weighs other than 1: its weight is a
- * count the file holds (a Firefox profile's samples weights or pcolCount:
- * pprof -> firefox -> pprof kept cpu and lost samples/count, review 12 F6),
- * not one row each (a heap profile's rows, whose count no view shows). */
-static int counts_held(ex *x) {
-  pcol_view so, w;
-  if ((x->rc = pcol_column(x->f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &so, x->err)) ||
-      (x->rc = pcol_column(x->f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &w, x->err)))
-    return 0;
-  uint64_t n = pcol_rows(x->f, PCOL_T_SAMPLES);
-  for (uint64_t r = 0; r < n; r++) {
-    uint32_t s = pcol_view_u32(&so, r);
-    if (s >= 1 && s <= x->nsrc && x->src[s - 1].count_fill && pcol_view_i64(&w, r) != 1) return 1;
-  }
-  return 0;
-}
-
-/* THE count rule (pcol_count_types) in the samples/count column: a stored
- * source that lacks samples/count (a heap profile, an OTLP off-CPU one)
- * counts its rows by their weight, and that count is what `pcol top
- * --value samples` adds up for it, and what the views show when the
- * selection's default is the count ("samples": a merge of a CPU and a heap
- * profile).  Written as 0 there, go tool pprof's total of the column (the
- * export's default then) was the CPU profile's count alone.  So such a
- * source writes its weight into the samples/count column another source
- * has, or, when the selection's default is the count or its weights are
- * counts (counts_held), into one made for it. */
-static int count_column(ex *x) {
-  uint32_t *cvt = NULL, dflt = 0;
-  if ((x->rc = pcol_count_types(x->f, &cvt, x->err))) return x->rc;
-  int need = 0;
-  for (uint64_t s = 1; s <= x->nsrc; s++) {
-    src_info *si = &x->src[s - 1];
-    si->count_fill = si->involved && !si->synth && !cvt[s];
-    need |= si->count_fill;
-  }
-  free(cvt);
-  if (!need) return PCOL_OK;
-  int64_t t = str_find(x, "samples", 7), u = str_find(x, "count", 5);
-  size_t c = 0;
-  while (c < x->ncols && !(t && u && x->cols[c].type == t && x->cols[c].unit == u)) c++;
-  if (c == x->ncols) {
-    if ((x->rc = pcol_selection_default_type(x->f, x->sel, &dflt, NULL, x->err)))
-      return x->rc;
-    if (dflt && !counts_held(x)) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
-    else if (column_for(x, str_c(x, "samples"), str_c(x, "count"), 0, &(uint32_t){0})) return x->rc;
-  }
-  for (uint64_t s = 1; s <= x->nsrc; s++) {
-    src_info *si = &x->src[s - 1];
-    si->count_fill &= need;
-    si->count_col = (uint32_t)c;
-  }
-  return x->rc;
-}
-
-static int plan_columns(ex *x) {
-  pcol_xtype *xt = NULL;
-  size_t cap = 0;
-  int rc = plan_columns_in(x, &xt, &cap);
-  free(xt);
-  return rc ? rc : count_column(x);
 }
 
 /* ------------------------------------------------------- output stream */
@@ -1204,11 +1097,7 @@ done:
     opt->note(opt->note_ctx, t);
   }
   free(lacking_rows);
-  for (uint64_t s = 0; x.src && s < x.nsrc; s++) {
-    free(x.src[s].pos_vt);
-    free(x.src[s].pos_col);
-    free(x.src[s].pos_div);
-  }
+  pcol_vunion_free(&x.vu);
   free(x.src);
   free(x.cache);
   free(x.strs);
