@@ -84,10 +84,23 @@
  * time counts once: THE recording rule of the merged header's duration
  * (lib/core/wall.c, pcol_sources_time), where separate inputs add up. */
 #define PCOL_META_RECORDING_PART "pcol.recording_part"
+/* Where the source's span starts, ns after its time 0 (decimal digits,
+ * >= 0; absent: 0): its window is [start + this, start + this + duration)
+ * (spec.md §7).  Written by the V8 importer for a profile of a trace placed
+ * on the trace's timeline (time 0 the trace's, or its earliest profile's),
+ * whose duration is its own endTime - startTime, as DevTools shows it
+ * (doc/mappings.md §14, §17); read by THE range rule of the header
+ * (lib/core/wall.c). */
+#define PCOL_META_SPAN_START_NS "pcol.span_start_ns"
 /* A V8 profile's startTime, whole us on V8's monotonic clock (a Chrome
  * trace's profiles share it): where a profile of a Chrome trace lies among
  * the others of its recording, which have no wall-clock start */
 #define V8_META_START_TIME_US "v8.start_time_us"
+/* A trace's profile's time 0 (whole us on V8's clock): its trace's origin
+ * (the trace's start, or its earliest profile's), since which its
+ * samples' times count (v8_profile.c); the V8 export's and
+ * pcol_wall_meta_cut's */
+#define V8_META_TIME_ORIGIN_US "v8.time_origin_us"
 /* The key (true) by which pcol's V8 and Chrome exports mark their closing
  * sample, a last sample of the root at endTime that only ends the one
  * before (doc/mappings.md §10.1): at the top of a .cpuprofile, in the last

@@ -646,7 +646,7 @@ static int resolve(vimp *v) {
                 "profile's)");
     shift = (int64_t)sh;
     snprintf(num, sizeof num, "%lld", (long long)v->origin->v);
-    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, "v8.time_origin_us", num, v->err)));
+    PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, V8_META_TIME_ORIGIN_US, num, v->err)));
   }
   if (has_start) {
     snprintf(num, sizeof num, "%lld", (long long)start.v);
@@ -670,10 +670,18 @@ static int resolve(vimp *v) {
     len = 0;
     for (size_t i = 0; i < v->nd; i++) len += v->deltas[i]; /* (128 bits: no overflow) */
   }
-  if (len >= 0 && v->origin && (v->flags & PCOL_V8_SPAN_FROM_ORIGIN)) len += shift; /* (from time 0) */
   if (len >= 0 && len <= INT64_MAX) {
     snprintf(num, sizeof num, "%lld", (long long)len);
     PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PPROF_META_DURATION_NANOS, num, v->err)));
+    /* THE span rule of a trace's profile (JSON or Perfetto alike): its own
+     * length, placed where its samples are on the trace's timeline, shift
+     * after time 0 (spec.md §7: the window [start + pcol.span_start_ns,
+     * ... + duration)), so that a range cuts the stretch of the trace it
+     * names in every profile, and a profile's duration is its own */
+    if (shift > 0) {
+      snprintf(num, sizeof num, "%lld", (long long)shift);
+      PCOL_RETURN_NOT_OK(b_in(v, pcol_b_meta_str(v->b, v->src, PCOL_META_SPAN_START_NS, num, v->err)));
+    }
   }
   uint32_t vt_samples, vt_wall;
   PCOL_RETURN_NOT_OK(value_type(v, PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, &vt_samples));

@@ -51,14 +51,6 @@ enum { PCOL_V8_SAMPLE_LINES = 2 };
  * a trace that ends first does not hold): the source's duration
  * (pprof.duration_nanos; doc/mappings.md §14).  A .cpuprofile states it. */
 enum { PCOL_V8_END_AT_LAST_SAMPLE = 4 };
-/* PCOL_V8_SPAN_FROM_ORIGIN (with an origin): the source's duration
- * (pprof.duration_nanos) runs from its time 0, the origin, to the
- * profile's end (startTime - origin + its length), not the profile's own
- * length: a Perfetto trace's profile placed on the trace's timeline, whose
- * time 0 and wall-clock start are the trace's, so that its window (spec.md
- * §7: [start, start + duration)) holds its samples (doc/mappings.md §17).
- * v8.start_time_us and v8.end_time_us stay the profile's own. */
-enum { PCOL_V8_SPAN_FROM_ORIGIN = 8 };
 /* JavaScript's Number() of a string (StringToNumber): *out, NaN when it
  * is no number's text; -1: out of memory. */
 int pcol_js_str_num(const char *str, size_t n, double *out);
@@ -68,9 +60,11 @@ int pcol_js_str_num(const char *str, size_t n, double *out);
  * 0 (µs on the profile's clock, at most its startTime: a trace's
  * earliest profile start, so that its profiles share one timeline; its
  * samples are then at startTime - origin + the deltas, meta
- * v8.time_origin_us is its whole µs), or NULL: the profile's own
- * startTime.  Either way meta v8.start_time_us, v8.end_time_us and the
- * duration are the profile's own.  pcol_import_v8 is this with
+ * v8.time_origin_us is its whole µs, and meta pcol.span_start_ns,
+ * startTime - origin in ns, places the profile's span there: THE span
+ * rule of a trace's profile, doc/mappings.md §14, §17), or NULL: the
+ * profile's own startTime.  Either way meta v8.start_time_us,
+ * v8.end_time_us and the duration are the profile's own.  pcol_import_v8 is this with
  * the file's own name and type "v8"; v8_chunks.c gives it each profile
  * of a trace. */
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
@@ -142,7 +136,7 @@ typedef struct pcol_v8c {
   char cstart_text[40]; /* the startTime read: a number's text, else what it was */
   uint64_t cstart_byte; /* the input's byte just past it */
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts, all profiles */
-  unsigned flags;     /* more flags of pcol_v8_import_profile (PCOL_V8_SPAN_FROM_ORIGIN), 0 none */
+  unsigned flags;     /* more flags of pcol_v8_import_profile, 0 none */
 } pcol_v8c;
 
 /* at most this many profiles in a trace */

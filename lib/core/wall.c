@@ -12,6 +12,9 @@
  * outside, and is an error when the range cuts it: its samples cannot be
  * told apart.
  *
+ * THE span start: a source's window begins meta pcol.span_start_ns after
+ * its time 0 (a trace's V8 profile on the trace's timeline), else there.
+ *
  * THE recording rule (wall_recordings): the sources one file made of one
  * recording (meta pcol.recording_part 1, 2, ...) count their time once, as
  * their span, in the header go's merge of several sources gives
@@ -39,9 +42,10 @@
  * in its recording, and a V8 profile's start on its trace's clock */
 static const char *const wall_keys[] = {OTLP_META_TIME_UNIX_NANO, PPROF_META_TIME_NANOS,
                                         OTLP_META_DURATION_NANO, PPROF_META_DURATION_NANOS,
-                                        PCOL_META_RECORDING_PART, V8_META_START_TIME_US};
-static const int8_t start_rank[] = {0, 3, 2, 0, 0, 0, 0}, dur_rank[] = {0, 0, 0, 2, 1, 0, 0};
-enum { KEY_PART = 5, KEY_V8_START = 6 };
+                                        PCOL_META_RECORDING_PART, V8_META_START_TIME_US,
+                                        PCOL_META_SPAN_START_NS};
+static const int8_t start_rank[] = {0, 3, 2, 0, 0, 0, 0, 0}, dur_rank[] = {0, 0, 0, 2, 1, 0, 0, 0};
+enum { KEY_PART = 5, KEY_V8_START = 6, KEY_SPAN_START = 7 };
 
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
@@ -54,7 +58,8 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   uint8_t *rank = w->known = calloc(ns + 1, 1);
   w->part = calloc(ns + 1, sizeof *w->part);
   w->clock = malloc((ns + 1) * sizeof *w->clock);
-  if (!w->start || !w->dur || !w->stated || !rank || !w->part || !w->clock) {
+  w->off = calloc(ns + 1, sizeof *w->off);
+  if (!w->start || !w->dur || !w->stated || !rank || !w->part || !w->clock || !w->off) {
     pcol_wall_free(w);
     return pcol_oom(err);
   }
@@ -75,7 +80,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   }
   /* one pass over meta: the first row of a key counts, as pcol_meta_get */
   int8_t *drank = rc ? NULL : calloc(3 * (ns + 1), 1), *srank = drank ? drank + ns + 1 : NULL;
-  int8_t *seen = drank ? drank + 2 * (ns + 1) : NULL; /* 1 part, 2 V8 start: a first row read */
+  int8_t *seen = drank ? drank + 2 * (ns + 1) : NULL; /* 1 part, 2 V8 start, 4 span start: a first row read */
   if (!rc && !drank) rc = pcol_oom(err);
   pcol_idmemo memo = {{0}, {0}};
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_META); i++) {
@@ -83,7 +88,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     if (s == 0 || s > ns) continue;
     pcol_str v;
     uint8_t which;
-    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), wall_keys, 6, &which, err)))
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), wall_keys, 7, &which, err)))
       break;
     int r = start_rank[which], d = dur_rank[which];
     if (!r && !d && which < KEY_PART) continue;
@@ -93,6 +98,11 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     if (which == KEY_PART) { /* the first row counts */
       if (!(seen[s] & 1) && x >= 1 && x <= UINT32_MAX) w->part[s] = (uint32_t)x;
       seen[s] |= 1;
+      continue;
+    }
+    if (which == KEY_SPAN_START) { /* ns, the first row counts; a negative one is none */
+      if (!(seen[s] & 4) && x > 0) w->off[s] = x;
+      seen[s] |= 4;
       continue;
     }
     if (which == KEY_V8_START) { /* us, the first row counts */
@@ -126,7 +136,8 @@ void pcol_wall_free(pcol_wall *w) {
   free(w->known);
   free(w->part);
   free(w->clock);
-  w->start = w->dur = w->stated = w->clock = NULL;
+  free(w->off);
+  w->start = w->dur = w->stated = w->clock = w->off = NULL;
   w->known = NULL;
   w->part = NULL;
 }
@@ -365,7 +376,8 @@ static void wall_recordings(pcol_wall *w, const uint8_t *take) {
     int64_t a = INT64_MAX, b = INT64_MIN;
     for (uint64_t i = s; i < e; i++)
       if (take[i] && w->stated[i] > 0) {
-        int64_t at = by_start ? w->start[i] : by_v8 ? w->clock[i] : 0, end = sat_add(at, w->stated[i]);
+        int64_t at = by_start ? sat_add(w->start[i], w->off[i]) : by_v8 ? w->clock[i] : 0;
+        int64_t end = sat_add(at, w->stated[i]);
         if (at < a) a = at;
         if (end > b) b = end;
         w->stated[i] = 0;
@@ -405,8 +417,9 @@ static int wall_take(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
 }
 
 /* THE range rule of the header (spec.md §7 "Recordings"): a selection
- * with a time range speaks of each taken source's window [start, start +
- * stated) as the range cuts it, in the range's clock (a relative range
+ * with a time range speaks of each taken source's window [start + off,
+ * start + off + stated) (off: its span start, spec.md §7 "Span start") as
+ * the range cuts it, in the range's clock (a relative range
  * counts from each source's own start, as select.c's; a wall-clock one is
  * made the source's by its start, as pcol_wall_bounds does).  start (and
  * the V8 clock that places it among its recording's parts) move to where
@@ -430,13 +443,35 @@ int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_w
     if (sel->has_from) a = win->from = sat_sub(a, w->start[s]);
     if (sel->has_to) b = win->to = sat_sub(b, w->start[s]);
   }
-  int64_t lo = a > 0 ? a : 0, d = w->stated[s] > 0 ? w->stated[s] : 0;
-  int64_t hi = d && b > d ? d : b;
+  /* the window [off, off + d) of the source's clock (off: pcol.span_start_ns) */
+  int64_t off = w->off[s], d = w->stated[s] > 0 ? w->stated[s] : 0, lo = a > off ? a : off;
+  int64_t hi = d && b > sat_add(off, d) ? sat_add(off, d) : b;
   if (hi <= lo) return 0; /* (d == 0: hi is b) */
   win->cut = 1;
   win->stated = d ? hi - lo : 0;
   win->shift = lo;
   if (w->start[s] != PCOL_NA_I64) win->start = sat_add(w->start[s], lo);
+  return 1;
+}
+
+int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *win, pcol_str key, pcol_str val,
+                       char out[24]) {
+  int64_t x, us = win->shift / 1000 + (win->shift % 1000 >= 500); /* (shift >= 0 when cut) */
+  int span = pcol_str_is(key, PCOL_META_SPAN_START_NS), v8 = pcol_str_is(key, V8_META_START_TIME_US);
+  int origin = pcol_str_is(key, V8_META_TIME_ORIGIN_US);
+  if (!win->cut || win->shift <= 0 || (!span && !v8 && !origin) || pcol_str_i64(val, &x))
+    return 0;
+  if (span) { /* its span's start in the copy's clock: past it, none */
+    if (x <= win->shift) return 2;
+    x -= win->shift;
+  } else if (origin) { /* the copy's time 0 */
+    x = sat_add(x, us);
+  } else { /* the span's start, as far as it moved (wall_clip's clock) */
+    int64_t moved = sat_sub(win->shift, s <= w->n ? w->off[s] : 0);
+    if (moved <= 0) return 0;
+    x = sat_add(x, moved / 1000 + (moved % 1000 >= 500));
+  }
+  snprintf(out, 24, "%lld", (long long)x);
   return 1;
 }
 
@@ -452,7 +487,10 @@ static void wall_clip(pcol_wall *w, const pcol_select *sel, uint8_t *take) {
     if (!win.cut) continue; /* (a wall-clock range, the start unknown: as it is) */
     w->stated[s] = win.stated;
     w->start[s] = win.start;
-    if (w->clock[s] != PCOL_NA_I64) w->clock[s] = sat_add(w->clock[s], win.shift);
+    /* the clock (the span's start) moves as far as the span's start did;
+     * start now is the cut window's own */
+    if (w->clock[s] != PCOL_NA_I64) w->clock[s] = sat_add(w->clock[s], sat_sub(win.shift, w->off[s]));
+    w->off[s] = 0;
   }
 }
 

@@ -18,9 +18,11 @@ typedef struct pcol_wall {
   /* part[s]: meta pcol.recording_part (0: none, or not a number from 1);
    * clock[s]: its V8 startTime (v8.start_time_us) in ns, NA when none:
    * where a Chrome trace's profile lies among the others (THE recording
-   * rule, wall.c) */
+   * rule, wall.c); off[s]: where its span starts, ns after its time 0
+   * (meta pcol.span_start_ns, 0 none: a trace's V8 profile on the trace's
+   * timeline), so that its window is [start + off, start + off + dur) */
   uint32_t *part;
-  int64_t *clock;
+  int64_t *clock, *off;
 } pcol_wall;
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err);
 void pcol_wall_free(pcol_wall *w);
@@ -99,6 +101,17 @@ typedef struct pcol_wall_window {
   int cut;
 } pcol_wall_window;
 int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_wall_window *win);
+/* THE clock keys of a copy of a cut window: a writer that copies source
+ * s's meta (the OTLP export's Profile attributes) and writes its times
+ * win->shift earlier (pcol_wall_cut of w, not cut: the copy's time 0 is
+ * where the range's part begins) writes the value val of key as this
+ * says: 0 as it is, 1 *out instead, 2 not at all.  The keys that place
+ * the source on a clock move with it: pcol.span_start_ns (none once
+ * passed), v8.time_origin_us (the copy's time 0) and v8.start_time_us (its
+ * span's start), so that the copy read back lies where the range's part
+ * did among its recording's parts (THE recording rule). */
+int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *win, pcol_str key, pcol_str val,
+                       char out[24]);
 /* THE selection rule of recording parts (wall.c): w->part[s] made what a
  * writer of the sources take[s] writes as their pcol.recording_part (0:
  * none): a run written whole as it is, the k >= 2 written of a run in

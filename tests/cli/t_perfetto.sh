@@ -189,12 +189,18 @@ grep -q 'fib;\|main;fib' "$tmp/v8.pftrace.fold" || fail "v8_profile: no main;fib
 # sampler's samples places V8's: the same instants on the trace's timeline (time 0
 # its first timestamp), the trace's wall-clock start (`Time:`, which a V8
 # profile on its own timeline took away: go's merge of a source without a
-# start), each profile's window from time 0 to its end.  Without
+# start), each profile's span its own (endTime - startTime, else to its
+# last sample, as DevTools shows it and as the JSON trace of the same events
+# says: review 18 F10, before from the trace's 0 to its end) placed where its
+# samples are (meta pcol.span_start_ns: its startTime after time 0).  Without
 # CLOCK_MONOTONIC in the snapshot nothing places them: their own timeline,
 # as before (and as a JSON trace's).
 cat $FX/streaming.textproto $FX/v8_wall.textproto | prot_enc > "$tmp/v8w.pftrace" || fail "v8_wall: protoc --encode failed"
 cat $FX/streaming.textproto $FX/v8_wall.textproto | sed '/clock_id: 3 /d' | prot_enc > "$tmp/v8own.pftrace" ||
   fail "v8_wall: protoc --encode failed"
+python3 tests/support/pftrace_v8_json.py "$tmp/v8w.pftrace" "$tmp/v8w.json" >/dev/null || fail "v8_wall: the JSON copy"
+$PCOL info "$tmp/v8w.json" --format json > "$tmp/v8w.json.info" || fail "v8_wall: info of the JSON copy"
+$PCOL cat "$tmp/v8w.pftrace" --table meta --format json > "$tmp/v8w.meta" || fail "v8_wall: cat meta"
 top=$($PCOL top "$tmp/v8w.pftrace" --value samples) || fail "v8_wall: top"
 case $top in *"Time: Jan 1, 2026 at 12:00am (UTC)"*"Duration: 1.30ms, Total samples = 13"*) ;;
   *) fail "v8_wall: no wall-clock start or not the trace's span: $top" ;; esac
@@ -222,8 +228,14 @@ def expect(what, got, want):
 expect("placed times", times("v8w"), {1: [1010000, 1020000, 1070000, 1170000, 1190000, 1225000],
                                       2: [1010000, 1020000, 1070000], 3: [1200000, 1225000], 4: [1150000, 1200000]})
 info = [(r["timestamp"], r["duration_ns"]) for r in load("v8w", "info")["rows"]]
-expect("placed starts and windows", info, [(1767225600, 1300000), (1767225600, 1070000), (1767225600, 1300000),
-                                           (1767225600, 1200000)])
+# the sampler's, then V8's profiles: 0x1 (startTime 1 ms in, to its last
+# sample at 1.07 ms), 0x2 (1.1 ms, endTime 1.3 ms), the macOS one (1.1 ms,
+# to its last sample at 1.2 ms)
+expect("placed starts and windows", info, [(1767225600, 1300000), (1767225600, 70000), (1767225600, 200000),
+                                           (1767225600, 100000)])
+expect("the JSON trace's spans", [r["duration_ns"] for r in load("v8w.json", "info")["rows"]], [70000, 200000, 100000])
+expect("placed spans' starts", sorted((r["source_id"], int(r["value"])) for r in load("v8w", "meta")
+                                      if r["key"] == "pcol.span_start_ns"), [(2, 1000000), (3, 1100000), (4, 1100000)])
 expect("the wall-clock instant", {r["name"]: r["flat"] for r in load("v8w", "at")["rows"] if r["flat"]},
        {"jsWork": 1, "v8::Function::Call": 1})
 # (profile 0x3's BOOTTIME is the trace clock, but the others are not placed: none is)

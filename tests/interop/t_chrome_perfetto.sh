@@ -21,7 +21,7 @@
 # snapshots place V8's clock (its Profile event's: a sequence clock on
 # CLOCK_MONOTONIC, Chromium's trace clock on Linux) on the trace's
 # timeline and wall clock (doc/mappings.md §17), so every sample is moved
-# by one constant from the JSON copy's, every source has the trace's
+# by one constant from the JSON copy's (each profile's duration its own span in both: review 18 F10), every source has the trace's
 # wall-clock start, and the page's busy loop (burnOuter) is sampled inside
 # the trace's own FunctionCall slice that ran it (none before it, none
 # 0.2 s after: a sample lasts until the next one), the slice placed by
@@ -129,11 +129,15 @@ if [{k: v for k, v in r.items() if k not in TIMES} for r in a] != [{k: v for k, 
     bad.append("info differs from the JSON copy's")
 if any(r["first_ns"] - s["first_ns"] != shift for r, s in zip(a, b)):
     bad.append("info: the first samples not moved by the samples' shift")
+# each profile's span its own, as DevTools shows it, read from either form
+# (review 18 F10: the protobuf trace's ran from the trace's start)
+if [r["duration_ns"] for r in a] != [r["duration_ns"] for r in b]:
+    bad.append("durations %r, the JSON copy's %r" % ([r["duration_ns"] for r in a], [r["duration_ns"] for r in b]))
 if any(not r["timestamp"] or abs(r["timestamp"] - time.time()) > 3600 for r in a) or any(r["timestamp"] for r in b):
     bad.append("wall-clock starts: %r (the JSON copy: %r)" % ([r["timestamp"] for r in a], [r["timestamp"] for r in b]))
 if open(d + "/s.pftrace.fold").read() != open(d + "/s_copy.json.fold").read():
     bad.append("fold differs from the JSON copy's")
-NOW = ("chrome.duration_events", "v8.time_origin_us", "pprof.duration_nanos", "pprof.time_nanos")
+NOW = ("chrome.duration_events", "v8.time_origin_us", "pcol.span_start_ns", "pprof.time_nanos")
 meta = lambda f: sorted((r["source_id"], r["key"], r["value"]) for r in strip(load(f, "meta"), f) if r["key"] not in NOW)
 if meta("s.pftrace") != meta("s_copy.json"):
     bad.append("meta differs from the JSON copy's")

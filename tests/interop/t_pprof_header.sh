@@ -212,6 +212,31 @@ ranged "over the start" "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/on
 ranged "over the end" "Duration: 500ms, Total samples = 500ms (  100%)" "$tmp/one.json" --from "$(wt 3500)"
 ranged "a recording" "Duration: 1.50s, Total samples = 1000ms (66.67%)" "$tmp/rec.json" --from 0.5 --to 1
 ranged "two inputs" "Duration: 2s, Total samples = 2s (  100%)" "$tmp/one.json" "$tmp/later.json" --from 1 --to 2
+# a Chrome trace of three V8 profiles on one timeline (tests/support/
+# v8_trace_gen.py: [0, 1.5 s), [0.3, 1.1 s), [1, 1.4 s)): the window's part
+# on the trace's timeline, each profile's span its own where its samples
+# are (review 18 F1: 1.20 s for this 0.2 s window before); and each other
+# export of the range (Perfetto, Chrome, V8, OTLP, speedscope, Firefox),
+# read back and exported to pprof, says go the same (F8: the Perfetto,
+# Chrome and V8 copies kept the time before the range)
+python3 "$REPO/tests/support/v8_trace_gen.py" "$tmp/tr.json" || { echo "t_pprof_header: FAIL: v8_trace_gen.py"; exit 1; }
+ranged "a trace's profiles" "Duration: 200ms, Total samples = 300ms (150.00%)" "$tmp/tr.json" --from 0.2 --to 0.4
+ranged "a trace's later profile" "Duration: 100ms, Total samples = 100ms (  100%)" "$tmp/tr.json" --source 3 --from 1.2 --to 1.3
+copy_ranged() { # copy_ranged FORMAT "GO'S DURATION LINE" INPUT... OPTION...
+  local fmt=$1 want=$2
+  shift 2
+  "$PCOL" unpack "$@" --to "$fmt" -o "$tmp/c.$fmt" 2>"$tmp/err" &&
+    "$PCOL" unpack "$tmp/c.$fmt" --to pprof -o "$tmp/c.pb.gz" 2>"$tmp/err" || { bad "$fmt copy: unpack: $(head -2 "$tmp/err")"; return; }
+  n=$((n + 1))
+  go tool pprof -symbolize=none -top "$tmp/c.pb.gz" 2>/dev/null | grep -aE '^Duration:' | grep -qxF "$want" ||
+    bad "$fmt copy of $*: go's Duration: is not '$want': $(go tool pprof -symbolize=none -top "$tmp/c.pb.gz" 2>/dev/null | grep -a '^Duration:')"
+}
+for fmt in perfetto chrome otlp speedscope firefox; do
+  copy_ranged $fmt "Duration: 200ms, Total samples = 300ms (150.00%)" "$tmp/tr.json" --from 0.2 --to 0.4
+  copy_ranged $fmt "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/one.json" --from 1 --to 2
+done
+copy_ranged v8 "Duration: 150ms, Total samples = 150ms (  100%)" "$tmp/tr.json" --source 2 --from 0.9 --to 1.05
+copy_ranged v8 "Duration: 1s, Total samples = 1000ms (  100%)" "$tmp/one.json" --from 1 --to 2
 # the OTLP copy of a range (`pcol unpack --to otlp --from/--to`), read back
 # by pcol and exported to pprof: go's Time: and Duration: of it are pcol
 # top's of the range of the input.  overrun.json states [T0+50 s, T0+51 s)

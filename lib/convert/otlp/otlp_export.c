@@ -946,6 +946,17 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
       vi = str_c(x, num);
     } else {
       vi = str_id(x, pcol_view_u32(&m->v, i));
+      /* the keys that place it on a clock move with its times (THE rule:
+       * pcol_wall_meta_cut) */
+      pcol_str v;
+      char num[24];
+      int mc = 0;
+      if (cut && shift > 0) {
+        if ((x->rc = pcol_string(f, pcol_view_u32(&m->v, i), &v, x->err))) return x->rc;
+        mc = pcol_wall_meta_cut(&x->wall, src, &win, k, v, num);
+      }
+      if (mc == 2) continue;
+      if (mc == 1) vi = str_c(x, num);
     }
     pattr[npattr++] = attr(x, ki, 0, vi, 0, 0);
   }

@@ -107,6 +107,11 @@ typedef struct pex {
   /* the source at hand */
   uint32_t src;
   int64_t base; /* ns added to its times */
+  /* of a time range (ranged): the trace starts where the range's part of
+   * the sources begins (pcol_wall_cut), nothing written before it (floor);
+   * relative times are written lead earlier, since that start */
+  int ranged;
+  int64_t floor, lead;
   size_t nv;
   pcol_xtype vals[MAX_VALUES];
   uint8_t neg[MAX_VALUES];
@@ -542,6 +547,7 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   /* (which check failed names the time: a sum past INT64_MAX wraps to a
    * negative ts, which is no time before 1970; rd11 F8) */
   int over = __builtin_add_overflow(t, x->base, &ts);
+  if (!over && x->ranged && ts < x->floor) ts = x->floor; /* (a sample the range's start cuts) */
   if (over || ts < 0)
     return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: sample %" PRIu64 " (source %u) is at %s "
                                   "that Perfetto's timestamps cannot hold", row + 1, x->src,
@@ -678,7 +684,8 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
   pcol_select one = sel ? *sel : (pcol_select){0};
   one.source_id = s;
   x->src = s;
-  x->base = x->absolute ? w->start[s] : 0;
+  x->base = (x->absolute ? w->start[s] : 0) - x->lead;
+  int64_t pbase = x->ranged && x->base < x->floor ? x->floor : x->base;
   x->nth = 0;
   pcol_u64map_free(&x->th_of);
   memset(x->neg, 0, sizeof x->neg);
@@ -708,7 +715,7 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
     for (size_t k = 1; k < x->nv && !bad; k++)
       if (!x->neg[k]) bad = descriptor(x, &ssd, 3, &x->vals[k]);
     x->pkt.len = 0;
-    bad = bad || pb_bytes(&def, 100, ssd.data, ssd.len) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)x->base) ||
+    bad = bad || pb_bytes(&def, 100, ssd.data, ssd.len) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)pbase) ||
           pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pb_uint(&x->pkt, TP_FLAGS, 1 /* SEQ_INCREMENTAL_STATE_CLEARED */) ||
           pb_bytes(&x->pkt, TP_DEFAULTS, def.data, def.len) || pb_uint(&x->pkt, TP_FIRST_ON_SEQ, 1);
     if (bad && !x->rc) oom(x);
@@ -716,7 +723,7 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
   pcol_buf_free(&def);
   pcol_buf_free(&ssd);
   pcol_buf_free(&src);
-  if (x->rc || put_packet(x) || tracks(x, x->base)) return x->rc;
+  if (x->rc || put_packet(x) || tracks(x, pbase)) return x->rc;
   rc = pcol_select_iter(x->f, &one, sample_row, x, x->err);
   if (rc && !x->rc) x->rc = rc;
   return x->rc;
@@ -810,21 +817,33 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
     x->rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED, "perfetto export: no selected sample has a stack (or none is "
                            "selected), and a Perfetto trace of StackSamples without a callstack holds no CPU "
                            "sample to its readers (nothing written)");
+  /* the trace's span: the sources' (of a range, their windows as it cuts
+   * them, THE range rule of the header, pcol_wall_cut, as the pprof and
+   * OTLP exports state them: read back, the copy's Duration: is the
+   * range's, not the time before it; relative times then count from where
+   * the range's part begins) */
+  int ranged = x->ranged = sel && (sel->has_from || sel->has_to);
   for (uint32_t s = 1; s <= ns && has && !x->rc; s++) {
     if (!has[s]) continue;
     int64_t st = x->absolute ? w.start[s] : 0, d = w.dur[s] != PCOL_NA_I64 && w.dur[s] > 0 ? w.dur[s] : 0, e;
+    pcol_wall_window win;
+    if (ranged && pcol_wall_cut(&w, sel, s, &win) && win.cut) {
+      if (__builtin_add_overflow(st, win.shift, &st)) st = INT64_MAX;
+      d = win.stated > 0 ? win.stated : 0;
+    }
     if (st < t0) t0 = st;
     if (!__builtin_add_overflow(st, d, &e) && e > tend) tend = e;
   }
   if (t0 == INT64_MAX) t0 = 0;
+  if (ranged && x->absolute) x->floor = t0;
+  if (ranged && !x->absolute) /* relative times since t0, the trace's 0 */
+    x->lead = t0, tend = tend > t0 ? tend - t0 : 0, t0 = 0;
   stream_names names = {0};
   if (!x->rc) clocks(x, t0);
   for (uint32_t s = 1; s <= ns && !x->rc; s++)
     if (has[s]) write_source(x, sel, s, opt, &w, &names);
-  /* the trace's end: the latest source's (of the whole sources: a range's
-   * copy ends at its last sample) */
-  int ranged = sel && (sel->has_from || sel->has_to);
-  if (!x->rc && any && !ranged && tend > t0) clocks(x, tend);
+  /* the trace's end: the latest source's (of a range, its window's) */
+  if (!x->rc && any && tend > t0) clocks(x, tend);
   stream_names_free(&names);
   free(has);
   pcol_wall_free(&w);

@@ -340,10 +340,10 @@ int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int6
   const vnum *origin = pcol_v8c_origin(&v->v);
   /* placed: each profile's time 0 is the trace's, on V8's clock: its
    * startTime less its place after the trace's first timestamp (so its
-   * samples are at their instants on the trace's timeline), and its
-   * window from there to its end */
+   * samples are at their instants on the trace's timeline); its span is
+   * its own, placed there (THE span rule of a trace's profile,
+   * pcol_v8_import_profile: pcol.span_start_ns), as a JSON trace's */
   vnum own;
-  if (v->placed) v->v.flags |= PCOL_V8_SPAN_FROM_ORIGIN;
   for (size_t i = 0; !rc && i < v->v.nst; i++) {
     pcol_v8c_stream *s = &v->v.st[i];
     if (!pcol_v8c_has_profile(s)) continue;

@@ -103,7 +103,8 @@ int pf_v8_place(pf_v8 *v, const pf_v8_host *h, int *placed, int64_t *lo, int64_t
  * pcol.recording_part, when numbered: part > 0); when placed, on the
  * trace's timeline: time 0 at zero (the trace's first timestamp, on its
  * clock), meta pprof.time_nanos = wall (PCOL_NA_I64 or <= 0: none), the
- * duration from time 0 to the profile's end; *made: how many, their
+ * duration the profile's own, its span placed where its samples are
+ * (pcol.span_start_ns, as a JSON trace's); *made: how many, their
  * source ids *first, *first + 1, ... */
 int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int64_t wall, size_t *made,
                  uint32_t *first);

@@ -25,7 +25,9 @@
  * sample's time since it, where the source's time 0 is meta
  * v8.time_origin_us (a Chrome trace's profiles share the earliest one's
  * start: v8_times, the one rule), else startTime; endTime = startTime +
- * the timeline's length.
+ * the timeline's length.  Of a time range, startTime is where the range's
+ * part of the source begins (pcol_wall_cut) and endTime at least that
+ * part's end, as every export of a range states it.
  * One source and one thread only: the format holds one thread, whose
  * samples it lays end to end, so the samples of threads that ran at once
  * would draw one thread busy for their sum (a 788 ms Tachyon recording of
@@ -66,6 +68,7 @@
 #include "rowsort.h"  /* pcol_rowsort, ... */
 #include "reader.h"   /* pcol_meta_probe */
 #include "lasts.h"    /* pcol_thread_classes, pcol_thread_name, pcol_thread_tuple_of, pcol_thread_id */
+#include "wall.h"     /* pcol_wall, pcol_wall_cut: a range's window */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +103,7 @@ typedef struct vthr {
   vrow last;        /* its last row in the sorted order */
   __int128 total;   /* ns */
   int64_t zero_us, start_us; /* its source's V8 times (v8_times) */
+  int64_t span_ns;           /* of a range, its source's cut window's length (v8_times; 0 none) */
 } vthr;
 
 typedef struct vex {
@@ -117,7 +121,10 @@ typedef struct vex {
   uint32_t *tslot; /* per class, its thread (vthr) in the source at hand */
   vthr *th;
   size_t nth, capth;
-  int64_t cur_zero_us, cur_start_us; /* the source at hand's V8 times (v8_times) */
+  int64_t cur_zero_us, cur_start_us, cur_span_ns; /* the source at hand's V8 times (v8_times) */
+  const pcol_select *sel; /* the selection; of a time range, wall: the sources' windows (pcol_wall_cut) */
+  int ranged;
+  pcol_wall wall;
   uint32_t cur_src;                   /* the source at hand */
   pcol_frames fr;
   pcol_unsym_ids unsym;
@@ -313,7 +320,7 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   vthr *t = &x->th[x->nth];
   memset(t, 0, sizeof *t);
   t->src = x->cur_src, t->ls = ls, t->cls = th;
-  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us;
+  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us, t->span_ns = x->cur_span_ns;
   x->tslot[th] = (uint32_t)x->nth++;
   return pcol_budget_hold(x->bud, sizeof *t, x->err);
 }
@@ -477,14 +484,27 @@ static int v8_time_meta(vex *x, uint32_t s, const char *key, int64_t *v, int *ha
   return rc ? pcol_meta_get_i64(x->f, s, key, v, x->err) : PCOL_OK;
 }
 
-static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us) {
+static int64_t us_round(__int128 ns);
+static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int64_t *span_ns) {
   int has_zero, has_start, rc;
-  *zero_us = *start_us = 0;
+  *zero_us = *start_us = *span_ns = 0;
   if ((rc = v8_time_meta(x, s, V8_META_START_TIME_US, start_us, &has_start)) ||
-      (rc = v8_time_meta(x, s, "v8.time_origin_us", zero_us, &has_zero)))
+      (rc = v8_time_meta(x, s, V8_META_TIME_ORIGIN_US, zero_us, &has_zero)))
     return rc;
   if (!has_zero) *zero_us = *start_us;
   if (!has_start) *start_us = *zero_us;
+  /* of a time range, the profile starts where the range's part of the
+   * source begins and lasts at least that part (THE range rule of the
+   * header, pcol_wall_cut, as the pprof, OTLP, speedscope and Firefox
+   * exports state it), not at the source's own start: read back, its
+   * Duration: is the range's */
+  pcol_wall_window win;
+  if (x->ranged && s <= x->wall.n && pcol_wall_cut(&x->wall, x->sel, s, &win) && win.cut) {
+    int64_t sh = us_round(win.shift);
+    if (__builtin_add_overflow(*zero_us, sh, start_us))
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the range's start is past 2^63 us", x->what);
+    *span_ns = win.stated > 0 ? win.stated : 0;
+  }
   return PCOL_OK;
 }
 
@@ -628,6 +648,7 @@ static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, 
   if (*empty) *offset_ns = 0;
   *closing = t->have_first && !*empty && t->last.ns > 0;
   int64_t len_us = us_round((__int128)*offset_ns + (*empty ? 0 : t->total));
+  if (t->span_ns && us_round(t->span_ns) > len_us) len_us = us_round(t->span_ns); /* (the range's part, v8_times) */
   if (__builtin_add_overflow(t->start_us, len_us, end_us))
     return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: startTime + the samples' length is past 2^63 us", x->what);
   return PCOL_OK;
@@ -643,7 +664,7 @@ static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pco
   if (rc) return rc;
   if (!uri.ptr) uri = (pcol_str){"pcol", 4};
   if ((rc = value_type(x, opt, src, uri))) return rc;
-  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us))) return rc;
+  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us, &x->cur_span_ns))) return rc;
   x->cur_src = src;
   pcol_filter flt = {0};
   int filtered = pcol_select_filtered(one);
@@ -968,7 +989,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
     if (!(x->th = calloc(1, sizeof *x->th))) return oom(x);
     x->nth = x->capth = 1;
     x->th->src = s;
-    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us))) ||
+    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us, &x->th->span_ns))) ||
         (rc = child_of(x, 0, UINT32_MAX, &x->th->root)))
       return rc;
   }
@@ -1043,10 +1064,14 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
   x.bud = &g.bud;
   x.what = what;
   x.chrome = chrome;
-  rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
+  x.sel = sel;
+  x.ranged = sel && (sel->has_from || sel->has_to);
+  if (x.ranged) rc = pcol_wall_init(f, &x.wall, err);
+  if (!rc) rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
   pcol_rowsort_free(x.rs);
+  if (x.ranged) pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);
   free(x.tfirst);

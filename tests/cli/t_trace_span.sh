@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The span of a trace's V8 profiles and of every export of a time range
+# (review 18 F1, F10, F8; spec.md §7 "Recordings", meta pcol.span_start_ns;
+# doc/mappings.md §14, §17).
+#  - A Chrome JSON trace of three profiles (tests/support/v8_trace_gen.py:
+#    startTimes 0, 300 ms and 1 s after the first) puts them
+#    on one timeline; each profile's Duration: is its own endTime -
+#    startTime, as DevTools shows it, and a range --from A --to B says the
+#    part of the window [A, B) the profiles' spans cover *on that
+#    timeline* (as DevTools' selection and the report page measure it):
+#    before, the window was cut on each profile's own clock and placed at
+#    its start (a 0.2 s window said 1.31 s of Chromium's trace; a window
+#    over a profile's samples past its own length said no Duration: at all).
+#  - The pprof export of such a range states the same duration_nanos
+#    (tests/support/pprof_times.py reads the bytes).
+#  - Every export of a range starts where the range's part of the source
+#    begins (THE range rule of the header, pcol_wall_cut, as the pprof and
+#    OTLP exports did): read back, pprof, OTLP, speedscope, Firefox,
+#    Perfetto, Chrome and V8 copies all say the range's Duration: and the
+#    same rows as top of the range; before, the Perfetto, Chrome and V8
+#    copies kept the time before the range (a 1 s range of a 4 s profile
+#    read back as 2 s, 0.2 s of a trace's profile as 1.63 s).
+# The Perfetto (protobuf) side of F10, the same profiles' durations as the
+# JSON trace of the same events, is in tests/cli/t_perfetto.sh (v8_wall).
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TZ=UTC
+fail() { echo "t_trace_span: FAIL: $*" >&2; exit 1; }
+command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
+
+# three renderer profiles (tests/support/v8_trace_gen.py): pid 1 over
+# [0, 1.5 s), pid 2 over [0.3 s, 1.1 s), pid 3 over [1 s, 1.4 s) of the
+# trace's timeline, each sampled every 1 ms, endTimes stated
+python3 "$REPO/tests/support/v8_trace_gen.py" "$tmp/t.json" || fail "v8_trace_gen.py"
+t=$tmp/t.json
+dur() { "$PCOL" top "$@" -n 1 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p'; }
+is() { # LABEL WANT ARGS...: top's Duration: (none: "")
+  local label=$1 want=$2 got
+  shift 2
+  got=$(dur "$@")
+  [ "$got" = "$want" ] || fail "$label: Duration: '$got', want '$want' (top $*)"
+}
+# each profile's own span; the whole trace's: from the first start to the last end
+is "source 1 whole" 1.50s "$t" --source 1
+is "source 2 whole" 800ms "$t" --source 2
+is "source 3 whole" 400ms "$t" --source 3
+is "the trace whole" 1.50s "$t"
+# ranges on the trace's timeline (F1)
+is "0.2-0.4 s" 200ms "$t" --from 0.2 --to 0.4
+is "1.2-1.3 s" 100ms "$t" --from 1.2 --to 1.3
+is "0-0.1 s" 100ms "$t" --from 0 --to 0.1
+is "1.45-1.6 s (past two profiles' ends)" 50ms "$t" --from 1.45 --to 1.6
+is "source 3, 1.2-1.3 s (its samples)" 100ms "$t" --source 3 --from 1.2 --to 1.3
+is "source 3, 0.5-0.9 s (before it began)" "" "$t" --source 3 --from 0.5 --to 0.9
+is "source 2, 1.0-1.2 s (cut by its end)" 100ms "$t" --source 2 --from 1.0 --to 1.2
+is "source 2, 0.1-0.4 s (cut by its start)" 100ms "$t" --source 2 --from 0.1 --to 0.4
+# and the share: 3 profiles busy all through 1.02-1.08 s: 300%
+"$PCOL" top "$t" --from 1.02 --to 1.08 -n 1 | grep -q '^Duration: 60ms, Total samples = 180ms (300.00%)' ||
+  fail "1.02-1.08 s: not 180ms of 60ms: $("$PCOL" top "$t" --from 1.02 --to 1.08 -n 1 | grep Duration)"
+# the pprof export of a range states the same (its bytes)
+"$PCOL" unpack "$t" --from 0.2 --to 0.4 --to pprof -o "$tmp/r.pb.gz" || fail "unpack --to pprof of a range"
+[ "$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/r.pb.gz" | cut -d' ' -f2)" = 200000000 ] ||
+  fail "the pprof export of 0.2-0.4 s: duration_nanos $(python3 "$REPO/tests/support/pprof_times.py" "$tmp/r.pb.gz")"
+
+# F8: every export of a range, read back, says top's Duration: and rows
+# of the range.  CASE: INPUT OPTIONS (the range and what else selects)
+rows() { "$PCOL" top "$@" -n 8 --node-fraction 0 2>/dev/null | sed -n '/flat%/,$p'; }
+python3 "$REPO/tests/support/window_gen.py" "$tmp" 1767225658 || fail "window_gen.py"
+n=0
+while IFS='|' read -r label args; do
+  [ -n "$label" ] || continue
+  set -- $args
+  want=$(dur "$@")
+  [ -n "$want" ] || fail "$label: top of the range says no Duration:"
+  for fmt in pprof otlp speedscope firefox perfetto chrome v8; do
+    case $fmt in v8) [[ " $* " == *" --source "* || $label == one* ]] || continue ;; esac
+    case $fmt in speedscope) ext=json ;; *) ext=$fmt ;; esac
+    "$PCOL" unpack "$@" --to $fmt -o "$tmp/x.$ext" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(head -3 "$tmp/err")"
+    got=$(dur "$tmp/x.$ext")
+    [ "$got" = "$want" ] || fail "$label: the $fmt export read back says Duration: '$got', top of the range '$want'"
+    [ "$(rows "$tmp/x.$ext")" = "$(rows "$@")" ] ||
+      fail "$label: the $fmt export read back has other rows than top of the range: $(diff <(rows "$tmp/x.$ext") <(rows "$@") | head -6)"
+    n=$((n + 1))
+  done
+done <<EOF
+trace 0.2-0.4 s|$t --from 0.2 --to 0.4
+trace source 2, 0.9-1.05 s|$t --source 2 --from 0.9 --to 1.05
+trace source 3, 1.1-1.2 s|$t --source 3 --from 1.1 --to 1.2
+one 1-2 s|$tmp/one.json --from 1 --to 2
+one 2026-01-01T00:01:00Z-00:01:01.5Z|$tmp/one.json --from 2026-01-01T00:01:00Z --to 2026-01-01T00:01:01.5Z
+EOF
+echo "t_trace_span: ok ($n exports of a range read back)"
