@@ -1381,8 +1381,12 @@ typedef struct pcol_value_sel {
  * recordings the range reaches (the rule of pcol_value_defaults_differ),
  * as a union of many inputs holds the files it reaches alone: a type only
  * the others have is ENOTFOUND, its message listing the types there are.
+ * A bare TYPE of several units of one family (the unit rule: inuse_space
+ * in bytes and in kilobytes, whose views add up every source's value
+ * scaled into the finest unit, as go tool pprof's ScaleProfiles) is the
+ * type in the finest unit.
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE
- * matches several units or names a level snapshot (Rprof's vsize.small,
+ * matches several units not of one family or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their
  * increase). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_select *sel,
@@ -2351,8 +2355,11 @@ PCOL_API void pcol_ftree_free(pcol_ftree *t);
 PCOL_API double pcol_share(pcol_sum v, pcol_sum total);
 
 /* PCOL_OK when two profiles' chosen values measure the same thing (same
- * type and unit names), else PCOL_EINVAL with both named: a diff of bytes
- * against nanoseconds means nothing (go tool pprof -diff_base refuses too). */
+ * type name, and the same unit or units of one family go tool pprof scales
+ * into one: bytes and kilobytes, ns and ms; the unit rule, doc/cli.md "What
+ * a view adds up"), else PCOL_EINVAL with both named: a diff of bytes
+ * against nanoseconds means nothing (go tool pprof -diff_base refuses too).
+ * pcol_diff_compute's absolute sums are then in nw's unit. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *base,
                                                           const pcol_value_sel *nw,
                                                           pcol_error *err);

@@ -78,13 +78,21 @@ static int print_text(const cli_command *cmd, const cli_args *a, const pcol_top 
   }
   size_t nv = 0;
   vals[nv++] = tb->total; /* shares: the unit is the totals' */
+  char nu[64]; /* a base in another unit of one family (the unit rule): its total in the new one's */
+  if ((tb->value.unit.len != v->unit.len ||
+       (v->unit.len && memcmp(tb->value.unit.ptr, v->unit.ptr, v->unit.len))) && v->unit.len < sizeof nu) {
+    const char *u;
+    memcpy(nu, v->unit.ptr ? v->unit.ptr : "", v->unit.len);
+    nu[v->unit.len] = 0;
+    if (pcol_unit_valid_target(tb->value.unit, nu)) vals[0] = (pcol_sum)pcol_unit_scale(tb->total, tb->value.unit, nu, &u);
+  }
   if (n) vals[nv++] = tn->total;
   for (size_t k = 0; absolute && k < n; k++) {
     const pcol_diff_row *r = &rows[k];
     pcol_sum x[6] = {r->base_flat, r->new_flat, r->abs_flat, r->base_cum, r->new_cum, r->abs_cum};
     for (int q = 0; q < 6; q++) if (x[q]) vals[nv++] = x[q];
   }
-  pcol_sum big = tb->total > tn->total ? tb->total : tn->total;
+  pcol_sum big = vals[0] > tn->total ? vals[0] : tn->total;
   if (cli_view_unit(cmd, a, v->unit, vals, nv, big, unit)) {
     free(vals);
     free(cell);

@@ -124,6 +124,68 @@ static int decimal_tables(pcol_file *f, uint32_t **dec_out, uint8_t **col_out, p
   return PCOL_OK;
 }
 
+/* (family, type name's string id, value type id) of a type in a family;
+ * at most KIN_MAX of one name and family are kin (go's spellings of a
+ * family's units, "kB", "kilobytes", "KB", ..., are a few dozen) */
+#define KIN_MAX 64
+typedef struct kin_key { uint32_t fam, type, vt; } kin_key;
+static int kin_cmp(const void *pa, const void *pb) {
+  const kin_key *a = pa, *b = pb;
+  if (a->fam != b->fam) return a->fam < b->fam ? -1 : 1;
+  if (a->type != b->type) return a->type < b->type ? -1 : 1;
+  return (a->vt > b->vt) - (a->vt < b->vt);
+}
+
+int pcol_value_kin(pcol_file *f, uint32_t **next_out, double **factor_out, pcol_error *err) {
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  pcol_view ty, un;
+  *next_out = NULL;
+  *factor_out = NULL;
+  if (nvt < 2 || nvt >= UINT32_MAX) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+  uint32_t *next = calloc(nvt + 1, sizeof *next);
+  double *factor = calloc(nvt + 1, sizeof *factor);
+  kin_key *k = malloc(nvt * sizeof *k);
+  int rc = next && factor && k ? PCOL_OK : pcol_oom(err), any = 0;
+  size_t nk = 0;
+  for (uint64_t i = 1; !rc && i <= nvt; i++) {
+    pcol_str u;
+    int fam = 0;
+    if (!(rc = pcol_string(f, pcol_view_u32(&un, i - 1), &u, err))) fam = pcol_unit_family(u, &factor[i]);
+    if (fam) k[nk++] = (kin_key){(uint32_t)fam, pcol_view_u32(&ty, i - 1), (uint32_t)i};
+  }
+  /* a ring of each run of one family and name (one string id a text:
+   * spec.md §6.1), in id order: O(types log types) */
+  if (!rc && nk > 1) qsort(k, nk, sizeof *k, kin_cmp);
+  for (size_t a = 0, b; !rc && a < nk; a = b) {
+    for (b = a + 1; b < nk && k[b].fam == k[a].fam && k[b].type == k[a].type; b++)
+      ;
+    /* a run longer than a family has units (hostile: one type listed
+     * over and over) is no kin: a sample's fill walks its ring */
+    if (b - a < 2 || b - a > KIN_MAX) continue;
+    for (size_t c = a + 1; c < b; c++) next[k[c - 1].vt] = k[c].vt;
+    next[k[b - 1].vt] = k[a].vt, any = 1;
+  }
+  free(k);
+  if (rc || !any) {
+    free(next);
+    free(factor);
+    return rc;
+  }
+  *next_out = next;
+  *factor_out = factor;
+  return PCOL_OK;
+}
+
+uint32_t pcol_kin_finer(const uint32_t *next, const double *factor, uint32_t a, uint32_t b) {
+  if (a == b) return a;
+  if (!next || !a || !b) return 0;
+  for (uint32_t k = next[a]; k && k != a; k = next[k])
+    if (k == b) return factor[b] < factor[a] ? b : a;
+  return 0;
+}
+
 static uint32_t decimal_of(const uint32_t *dec, uint64_t nvt, uint32_t from) {
   for (uint64_t i = 1; i <= nvt; i++)
     if (dec[i] == from + 1) return (uint32_t)i;
@@ -282,7 +344,7 @@ static int named_default(pcol_file *f, const pcol_view *vty, uint64_t nvt, const
  * count as, else 0.  One pass over meta and the sources (a lookup per
  * recording and name met, the last remembered). */
 static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uint8_t *keep,
-                          uint32_t *c, pcol_error *err) {
+                          const uint32_t *kn, const double *kf, uint32_t *c, pcol_error *err) {
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   pcol_view vty;
   pcol_wall w;
@@ -323,7 +385,7 @@ static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
         if (y) x = y;
       }
       if (first) common = x, first = 0;
-      else ok = x == common;
+      else ok = (common = pcol_kin_finer(kn, kf, common, x)) != 0; /* (kin: the unit rule) */
     }
   }
   pcol_wall_free(&w);
@@ -345,7 +407,7 @@ static int stated_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
  * period types differ or none names one.  Two passes over
  * source_value_types and three over meta. */
 static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uint8_t *keep,
-                          uint32_t *c, pcol_error *err) {
+                          const uint32_t *kn, const double *kf, uint32_t *c, pcol_error *err) {
   *c = 0;
   uint64_t ref = 0; /* the first kept source */
   for (uint64_t s = 1; s <= n && !ref; s++)
@@ -374,7 +436,9 @@ static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
   for (uint64_t r = 0; !rc && same && r < rows; r++) {
     uint32_t s = pcol_view_u32(&svs, r), v = pcol_view_u32(&svv, r);
     if (s < 1 || s > n || !keep[s] || v == 0) continue;
-    same = at[s] < nref && list[at[s]] == v;
+    uint32_t w = at[s] < nref ? pcol_kin_finer(kn, kf, list[at[s]], v) : 0; /* (kin: the unit rule) */
+    same = w != 0;
+    if (same) list[at[s]] = w; /* the finest of each place */
     at[s]++;
   }
   for (uint64_t s = 1; !rc && same && s <= n; s++) same = !keep[s] || at[s] == nref;
@@ -384,8 +448,10 @@ static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
   for (int k2 = 0; !rc && same && nref && k2 < 2; k2++) {
     memset(said, 0, (size_t)n * sizeof *said);
     rc = meta_per_source(f, 1, (uint32_t)n, PT[k2], said, err);
-    for (uint64_t s = 1; !rc && same && s <= n; s++)
-      same = !keep[s] || pcol_str_same(said[s - 1], said[ref - 1]);
+    double r;
+    for (uint64_t s = 1; !rc && same && s <= n; s++) /* (a unit of one family: the unit rule) */
+      same = !keep[s] || (k2 == 0 ? pcol_str_same(said[s - 1], said[ref - 1])
+                                  : pcol_unit_common(said[s - 1], said[ref - 1], &r));
   }
   if (!rc && same && nref) {
     memset(said, 0, (size_t)n * sizeof *said);
@@ -393,6 +459,8 @@ static int merged_default(pcol_file *f, uint64_t n, const uint32_t *d, const uin
   }
   for (uint64_t s = 1; !rc && same && nref && s <= n && !*c; s++)
     if (keep[s] && said[s - 1].ptr && said[s - 1].len) *c = d[s];
+  for (uint64_t j = 0; *c && j < nref; j++) /* its place's finest kin */
+    if (pcol_kin_finer(kn, kf, list[j], *c)) *c = list[j];
   free(list);
   free(at);
   free(said);
@@ -419,19 +487,22 @@ int pcol_selection_default_type(pcol_file *f, const pcol_select *sel, uint32_t *
   if (!d) return pcol_oom(err);
   int rc = pcol_source_default_types(f, 1, (uint32_t)nsrc, d + 1, err);
   if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
-  uint32_t c = 0;
+  uint32_t c = 0, *kn = NULL;
+  double *kf = NULL;
   int dis = 0, first = 1;
+  /* defaults that are kin (the unit rule: inuse_space in bytes and in
+   * kilobytes) agree, on the finest: go scales them so and merges */
+  if (!rc) rc = pcol_value_kin(f, &kn, &kf, err);
   for (uint64_t s = 1; !rc && s <= nsrc && !dis; s++) {
     if (!keep[s]) continue;
     if (first) c = d[s], first = 0;
-    else if (d[s] != c) {
-      c = 0; /* sources disagree: count samples, which every source has */
-      dis = 1;
-    }
+    else if (d[s] != c && !(c = pcol_kin_finer(kn, kf, c, d[s]))) dis = 1; /* sources disagree: count samples, which every source has */
   }
-  if (dis && (rc = stated_default(f, nsrc, d, keep, &c, err)) == PCOL_OK && c) dis = 2;
+  if (dis && (rc = stated_default(f, nsrc, d, keep, kn, kf, &c, err)) == PCOL_OK && c) dis = 2;
   /* (go's merge is silent: so is this, as sources that agree) */
-  if (dis == 1 && !rc && (rc = merged_default(f, nsrc, d, keep, &c, err)) == PCOL_OK && c) dis = 0;
+  if (dis == 1 && !rc && (rc = merged_default(f, nsrc, d, keep, kn, kf, &c, err)) == PCOL_OK && c) dis = 0;
+  free(kn);
+  free(kf);
   free(keep);
   free(d);
   if (differ) *differ = rc ? 0 : dis;
@@ -571,6 +642,7 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   free(first);
   t->nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   if (!rc) rc = decimal_tables(f, &t->dec_from, &t->collapsed, err);
+  if (!rc) rc = pcol_value_kin(f, &t->kin_next, &t->kin_factor, err);
   if (rc) pcol_rtime_free(t);
   return rc;
 }
@@ -582,6 +654,10 @@ void pcol_rtime_free(pcol_rtime *t) {
   free(t->last_ns);
   free(t->dec_from);
   free(t->collapsed);
+  free(t->kin_next);
+  free(t->kin_factor);
+  t->kin_next = NULL;
+  t->kin_factor = NULL;
   t->last_ns = NULL;
   t->dec_from = NULL;
   t->collapsed = NULL;
@@ -667,6 +743,13 @@ int pcol_sources_having(pcol_file *f, uint32_t vt, const uint32_t *want, int nwa
   if (vt == PCOL_VT_TIME || (rt.cpu_vt && vt == rt.cpu_vt))
     for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_has(&rt, (uint32_t)s);
   for (uint64_t s = 1; s <= nsrc; s++) has[s] |= (uint8_t)pcol_rtime_fills(&rt, (uint32_t)s, vt);
+  /* the unit rule: a source that declares a coarser kin of vt */
+  for (uint64_t r = 0; rt.kin_next && vt >= 1 && vt <= rt.nvt && r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t s = pcol_view_u32(&ss, r), k = pcol_view_u32(&sv, r);
+    if (s >= 1 && s <= nsrc && k != vt && k >= 1 && k <= rt.nvt && rt.kin_factor[k] >= rt.kin_factor[vt] &&
+        pcol_kin_finer(rt.kin_next, rt.kin_factor, vt, k) == vt)
+      has[s] = 1;
+  }
   pcol_rtime_free(&rt);
   return PCOL_OK;
 }

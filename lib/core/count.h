@@ -36,6 +36,8 @@ typedef struct pcol_rtime {
   uint32_t cpu_vt;
   uint32_t *dec_from;
   uint8_t *collapsed;
+  uint32_t *kin_next; /* the unit rule (pcol_value_kin), NULL: no kin */
+  double *kin_factor;
   /* the Rprof segments after the first (meta rprof.segment_start_ns):
    * (source, time of the segment's first sample), sorted */
   struct pcol_rseg { uint32_t src; int64_t t; } *seg;
@@ -93,7 +95,8 @@ static inline int pcol_rtime_fills(const pcol_rtime *t, uint32_t src, uint32_t v
  * sources + 1 bytes) when source s declares every type of want[0..nwant)
  * (vt's stored types: vt itself, or rprof.alloc's three), or derives vt by
  * the time rule (PCOL_VT_TIME, or the stored cpu an Rprof source fills
- * in), or fills it by the decimal-count rule.  vt 0 and PCOL_VT_WEIGHT
+ * in), or fills it by the decimal-count rule or the unit rule (a coarser
+ * kin of vt: pcol_value_kin).  vt 0 and PCOL_VT_WEIGHT
  * (every source) are the caller's. */
 int pcol_sources_having(pcol_file *f, uint32_t vt, const uint32_t *want, int nwant, uint8_t *has,
                         pcol_error *err);
@@ -101,10 +104,41 @@ int pcol_sources_having(pcol_file *f, uint32_t vt, const uint32_t *want, int nwa
  * file, 0 if none: what a collapsed source's counts are shown as. */
 uint32_t pcol_rtime_decimal_of(const pcol_rtime *t, uint32_t from);
 
+/* THE rule of units of one kind (go tool pprof's measurement package:
+ * compatibleValueTypes, CommonValueType, Scale; unit_scale.c).  The family
+ * of unit u as go knows it: 1 bytes, 2 time, 3 Google compute units, with
+ * *factor what one u is in the family's base unit; 0 (and *factor 0) for
+ * any other unit, a decimal unit "1e-D U" and pcol's own fs and ps. */
+int pcol_unit_family(pcol_str u, double *factor);
+/* 1 when values in units a and b may be added up once scaled (the same
+ * string, or both of one family: pcol_unit_family), *b_in_a = what one b
+ * is in a (measurement.Scale(1, b, a)); else 0. */
+int pcol_unit_common(pcol_str a, pcol_str b, double *b_in_a);
+/* A value scaled by ratio as pprof's Profile.ScaleN scales it:
+ * int64(math.Round(float64(v) x ratio)); out of int64's range INT64_MIN,
+ * go's int64() of such a float on amd64 (as pcol_unit_ratio). */
+int64_t pcol_unit_fill(int64_t v, double ratio);
+/* THE unit rule's kin (go tool pprof's measurement.ScaleProfiles before it
+ * merges profiles): value types of one name whose units are of one family
+ * (pcol_unit_family: bytes and kilobytes, nanoseconds and milliseconds)
+ * measure one thing, and a sample of a source that has the coarser one
+ * counts, for the finer, its value scaled into it (pcol_unit_fill), as go
+ * scales every profile into the finest unit (CommonValueType) before it
+ * adds their samples up.  next[vt] (value types + 1 entries) links each
+ * type to the next of its kin in a ring (0: none), factor[vt] its unit's
+ * (pcol_unit_family); both NULL when no type has kin.  One pass over the
+ * value types and a sort of those in a family. */
+int pcol_value_kin(pcol_file *f, uint32_t **next, double **factor, pcol_error *err);
+/* Of value types a and b, the finer when they are kin (a when as fine:
+ * CommonValueType keeps the first), a when a == b, else 0. */
+uint32_t pcol_kin_finer(const uint32_t *next, const double *factor, uint32_t a, uint32_t b);
+
 /* THE value of type vt of a sample with the time rule applied: the stored
  * value when the sample has one; else the derived time when vt asks for
  * time (PCOL_VT_TIME, or the stored cpu/nanoseconds type a source lacks)
- * and the sample's source derives it.  t may be NULL (no time rule). */
+ * and the sample's source derives it; else, when the sample has a coarser
+ * kin of vt (the unit rule, pcol_value_kin), that one scaled into vt's
+ * unit.  t may be NULL (no time rule). */
 static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rtime *t,
                                        uint64_t row, uint32_t vt, int64_t *v) {
   if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
@@ -122,6 +156,12 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
     *v = n > INT64_MAX / 1000000000 ? INT64_MAX : n < -(INT64_MAX / 1000000000) ? -INT64_MAX : n * 1000000000;
     return 1;
   }
+  if (t && t->kin_next && vt >= 1 && vt <= t->nvt) /* the unit rule */
+    for (uint32_t k = t->kin_next[vt]; k && k != vt; k = t->kin_next[k])
+      if (t->kin_factor[k] >= t->kin_factor[vt] && pcol_sample_value(c, row, k, &n)) {
+        *v = pcol_unit_fill(n, t->kin_factor[k] / t->kin_factor[vt]);
+        return 1;
+      }
   *v = 0;
   return 0;
 }

@@ -179,6 +179,34 @@ double pcol_unit_base(pcol_str from, pcol_str *base, int *decimals) {
   return p10[dec];
 }
 
+int pcol_unit_family(pcol_str u, double *factor) {
+  *factor = 0;
+  if (!u.ptr || !u.len || pcol_unit_decimals(u, NULL)) return 0; /* (pprof has no decimal unit) */
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    const unit_def *d = sniff(&families[f], u.ptr, u.len);
+    if (!d) continue;
+    if (&families[f] == &families[1] && d->factor < 1) return 0; /* pcol's fs, ps: no unit of go's */
+    *factor = d->factor;
+    return (int)f + 1;
+  }
+  return 0;
+}
+
+int pcol_unit_common(pcol_str a, pcol_str b, double *b_in_a) {
+  *b_in_a = 1;
+  if (a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len))) return 1;
+  double fa, fb;
+  int ka = pcol_unit_family(a, &fa), kb = pcol_unit_family(b, &fb);
+  if (!ka || ka != kb) return 0;
+  *b_in_a = 1 * fb / fa; /* (measurement.Scale(1, b, a): float64(1) x from's factor / to's) */
+  return 1;
+}
+
+int64_t pcol_unit_fill(int64_t v, double ratio) {
+  double x = round((double)v * ratio);
+  return x >= -0x1p63 && x < 0x1p63 ? (int64_t)x : INT64_MIN;
+}
+
 bool pcol_unit_valid_target(pcol_str from, const char *to) {
   if (is_auto(to) || !strcmp(to, "raw")) return true;
   double frac;

@@ -17,8 +17,17 @@ static int str_eq(pcol_str a, pcol_str b) {
   return a.len == b.len && (a.len == 0 || (a.ptr && b.ptr && memcmp(a.ptr, b.ptr, a.len) == 0));
 }
 
+/* The unit rule (count.h pcol_unit_common: go's CommonValueType): one type
+ * in units of one family (bytes and kilobytes) is one value, *base_in_new
+ * what one of the base's unit is in the new profile's. */
+static int value_kin(const pcol_value_sel *base, const pcol_value_sel *nw, double *base_in_new) {
+  *base_in_new = 1;
+  return str_eq(base->type, nw->type) && pcol_unit_common(nw->unit, base->unit, base_in_new);
+}
+
 int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw, pcol_error *err) {
-  if (str_eq(base->type, nw->type) && str_eq(base->unit, nw->unit)) return PCOL_OK;
+  double r;
+  if (value_kin(base, nw, &r)) return PCOL_OK;
 #define VS(v) (int)pcol_utf8_cut((v)->type.ptr, (v)->type.len, 100), (v)->type.ptr ? (v)->type.ptr : "", \
               (int)pcol_utf8_cut((v)->unit.ptr, (v)->unit.len, 100), (v)->unit.ptr ? (v)->unit.ptr : ""
   return pcol_error_set(err, PCOL_EINVAL,
@@ -147,9 +156,18 @@ static int delta(const pcol_top *base, const pcol_top *nw, int absolute, pcol_di
   return PCOL_OK;
 }
 
+/* a base's sum in the new profile's unit (ScaleN's rounding) */
+static pcol_sum in_new(pcol_sum x, double r) {
+  return r == 1 ? x : (pcol_sum)round((double)x * r);
+}
+
 int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, pcol_diff *out,
                       pcol_error *err) {
   memset(out, 0, sizeof *out);
+  /* raw differences of kin units (the unit rule): the base's sums in the
+   * new profile's unit, as the rows are shown (shares need no scaling) */
+  double sc = 1;
+  if (!absolute || !value_kin(&base->value, &nw->value, &sc)) sc = 1;
   pcol_top_row *b = by_name(base), *n = by_name(nw);
   pcol_diff_row *rows = calloc(base->nrows + nw->nrows + 1, sizeof *rows);
   int rc = PCOL_OK;
@@ -162,8 +180,8 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
     memset(r, 0, sizeof *r); /* (the slot of a row left out is reused) */
     if (c <= 0) {
       r->name = b[i].name;
-      r->base_flat = b[i].flat;
-      r->base_cum = b[i].cum;
+      r->base_flat = in_new(b[i].flat, sc);
+      r->base_cum = in_new(b[i].cum, sc);
       i++;
     }
     r->inl = c <= 0 ? b[i - 1].inl : 0;
@@ -188,7 +206,7 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
   out->rows = rows;
   out->nrows = nr;
   pcol_diff_sort(out, PCOL_SORT_FLAT);
-  out->base_total = base->total;
+  out->base_total = in_new(base->total, sc);
   out->new_total = nw->total;
   out->absolute = absolute;
   return PCOL_OK;

@@ -34,7 +34,7 @@
 #include "keys.h"    /* PPROF_META_DEFAULT_SAMPLE_TYPE */
 #include "columns.h" /* PCOL_NCOLS, pcol_columns */
 #include "period.h"  /* pcol_period, pcol_source_period */
-#include "count.h"   /* pcol_unit_decimals */
+#include "count.h"   /* pcol_unit_decimals, pcol_unit_common */
 #include "xvalues.h" /* pcol_vunion_make: THE union of value columns */
 #include "buf.h"     /* PCOL_GROW */
 #include <stdarg.h>
@@ -46,27 +46,15 @@ static int str_eq(pcol_str a, pcol_str b) {
   return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
 }
 
-/* pprof's measurement.CommonValueType of two units of one name (units.c's
- * families: pcol_unit_scale): 0 when they differ and are not of one
+/* pprof's measurement.CommonValueType of two units of one name (THE unit
+ * rule, count.h pcol_unit_common): 0 when they differ and are not of one
  * family; else 1, *ra and *rb what a value in a and in b is multiplied by
  * to be in the finer one (a's when as fine: pprof keeps the first). */
 static int unit_common(pcol_str a, pcol_str b, double *ra, double *rb) {
+  double b_in_a;
   *ra = *rb = 1;
-  if (str_eq(a, b)) return 1;
-  char ac[64], bc[64];
-  /* (a decimal unit, "1e-9 ms", is of a family for the views, but pprof
-   * has no such unit: two such units are common only when equal) */
-  if (!pcol_unit_known(a) || !pcol_unit_known(b) || a.len >= sizeof ac || b.len >= sizeof bc ||
-      pcol_unit_decimals(a, NULL) || pcol_unit_decimals(b, NULL))
-    return 0;
-  memcpy(ac, a.ptr, a.len);
-  ac[a.len] = 0;
-  memcpy(bc, b.ptr, b.len);
-  bc[b.len] = 0;
-  if (!pcol_unit_valid_target(a, bc)) return 0;
-  const char *u;
-  double b_in_a = pcol_unit_scale(1, b, ac, &u); /* measurement.Scale(1, b, a) */
-  if (b_in_a < 1) *ra = pcol_unit_scale(1, a, bc, &u); /* b is finer */
+  if (!pcol_unit_common(a, b, &b_in_a)) return 0;
+  if (b_in_a < 1) (void)pcol_unit_common(b, a, ra); /* b is finer */
   else *rb = b_in_a;
   return 1;
 }

@@ -376,10 +376,24 @@ static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pc
     return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s (each source's "
                           "count of raw samples)%s)", name, VALUE_SAMPLES, list);
   }
-  if (count > 1 && best == 2)
-    return pcol_error_set(err, PCOL_EINVAL,
-                          "value type '%s' exists with several units; name one as TYPE/UNIT", name);
-  if (count > 1) /* type "a" of unit "b/c" and type "a/b" of unit "c" */
+  if (count > 1 && best == 2) { /* units of one family are one value (the unit rule): the finest */
+    uint32_t *kn = NULL;
+    double *kf = NULL;
+    int rc = pcol_value_kin(f, &kn, &kf, err);
+    for (uint64_t i = found; !rc && found && i < n; i++) {
+      pcol_str t;
+      if ((kept && !kept[i + 1]) || (rc = pcol_string(f, pcol_view_u32(&ty, i), &t, err))) continue;
+      if (t.ptr && t.len == nl && !memcmp(t.ptr, name, nl)) found = pcol_kin_finer(kn, kf, found, (uint32_t)(i + 1));
+    }
+    free(kn);
+    free(kf);
+    if (rc) return rc;
+    if (!found)
+      return pcol_error_set(err, PCOL_EINVAL,
+                            "value type '%s' exists with several units not of one kind (bytes, time); "
+                            "name one as TYPE/UNIT", name);
+  }
+  else if (count > 1) /* type "a" of unit "b/c" and type "a/b" of unit "c" */
     return pcol_error_set(err, PCOL_EINVAL, "'%s' names several value types as TYPE/UNIT; name one "
                           "by its number (--value N)", name);
   return vt_names(f, found, out, err);

@@ -31,6 +31,16 @@
 #     export writes no default_sample_type either, so go's default of the
 #     copy is go's of the original (and pcol's pcol's), as for the file with
 #     one (review h11 F1's export).
+# 13. the unit rule (go tool pprof's measurement.ScaleProfiles): heap
+#     profiles of one heap in bytes, kilobytes and megabytes
+#     (tests/support/pprofgen.py units), and cpu-like ones in nanoseconds
+#     and milliseconds, read together (top A B, top DIR, a merged file,
+#     --value TYPE and TYPE/UNIT, fold, the collapsed export) add up in the
+#     finest unit, each coarser value scaled into it: the total is each
+#     input's own total in that unit added up, and the view is go tool
+#     pprof -top's of the same inputs (when go is here); a unit of another
+#     kind (count) is not scaled: the default is samples with its warning,
+#     the bare name refused.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -300,4 +310,64 @@ for f in dup dupnd; do
     fi
   done
 done
+
+# ---- 13. the unit rule
+for spec in b:bytes:1 k:kilobytes:1024 m:megabytes:1048576 ns:nanoseconds:1 ms:milliseconds:1000000 \
+  c:count:1; do
+  IFS=: read -r name unit div <<<"$spec"
+  python3 tests/support/pprofgen.py units "$tmp/u-$name.pb" "$unit" "$div" || fail "pprofgen.py units $spec"
+done
+own() { # own FILE UNIT_DIV: FILE's inuse_space total in the finest unit
+  echo $(($("$PCOL" top "$tmp/u-$1.pb" --unit raw | total) * $2))
+}
+shown() { sed -n '/^Showing nodes/,$p'; }
+mkdir "$tmp/udir"
+cp "$tmp/u-b.pb" "$tmp/udir/1.pb" && cp "$tmp/u-m.pb" "$tmp/udir/2.pb" && cp "$tmp/u-k.pb" "$tmp/udir/3.pb"
+for set in "b k" "k b" "b m k" "m k" "ns ms" "ms ns"; do
+  files=() want=0
+  for n in $set; do
+    files+=("$tmp/u-$n.pb")
+    case $n in k) r=1024 ;; m) r=1048576 ;; ms) r=1000000 ;; *) r=1 ;; esac
+    [ "$set" = "m k" ] && r=$((r / 1024)) # (kilobytes the finest)
+    want=$((want + $(own $n $r)))
+  done
+  "$PCOL" top "${files[@]}" >"$tmp/out" 2>"$tmp/err" || fail "top $set: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] && grep -q '^Type: inuse_space$' "$tmp/out" ||
+    fail "top $set: not inuse_space without a word: $(cat "$tmp/err" "$tmp/out")"
+  for v in "" inuse_space; do
+    got=$("$PCOL" top "${files[@]}" ${v:+--value $v} --unit raw 2>"$tmp/err" | total)
+    [ "$got" = "$want" ] && [ ! -s "$tmp/err" ] ||
+      fail "top $set ${v:+--value $v}: total $got, the inputs' own totals in the finest unit add up to $want $(cat "$tmp/err")"
+  done
+  "$PCOL" merge "${files[@]}" -o "$tmp/u.pcol" 2>/dev/null || fail "merge $set"
+  [ "$("$PCOL" top "$tmp/u.pcol" | shown)" = "$(shown <"$tmp/out")" ] || fail "top of merge $set: not top $set"
+  for how in "fold" "unpack --to collapsed -o -"; do
+    got=$("$PCOL" $how "$tmp/u.pcol" 2>"$tmp/err" | sum)
+    [ "$got" = "$want" ] && [ ! -s "$tmp/err" ] || fail "$how of merge $set: stacks add up to $got, not $want $(cat "$tmp/err")"
+  done
+  if command -v go >/dev/null 2>&1; then
+    (cd "$tmp" && go tool pprof -top "${files[@]}" 2>/dev/null) | shown >"$tmp/go.txt"
+    [ -s "$tmp/go.txt" ] && [ "$(shown <"$tmp/out")" = "$(cat "$tmp/go.txt")" ] ||
+      fail "top $set: not go tool pprof -top's:$(diff "$tmp/go.txt" <(shown <"$tmp/out"))"
+    (cd "$tmp" && go tool pprof -sample_index=alloc_space -top "${files[@]}" 2>/dev/null) | shown >"$tmp/go.txt"
+    [ "$("$PCOL" top "${files[@]}" --value alloc_space | shown)" = "$(cat "$tmp/go.txt")" ] ||
+      fail "top $set --value alloc_space: not go's -sample_index=alloc_space"
+  fi
+done
+# a directory; TYPE/UNIT of the finest unit
+[ "$("$PCOL" top "$tmp/udir" | shown)" = "$("$PCOL" top "$tmp/u-b.pb" "$tmp/u-m.pb" "$tmp/u-k.pb" | shown)" ] ||
+  fail "top DIR of bytes, megabytes and kilobytes: not top of the files"
+got=$("$PCOL" top "$tmp/u-b.pb" "$tmp/u-k.pb" --value inuse_space/bytes --unit raw 2>"$tmp/err" | total)
+[ "$got" = $(($(own b 1) + $(own k 1024))) ] && [ ! -s "$tmp/err" ] ||
+  fail "--value inuse_space/bytes of bytes and kilobytes: $got $(cat "$tmp/err")"
+# pcol diff: the two are one value (no refusal); --absolute in the new one's unit
+"$PCOL" diff "$tmp/u-b.pb" "$tmp/u-k.pb" >/dev/null 2>"$tmp/err" || fail "diff bytes kilobytes: $(cat "$tmp/err")"
+d=$("$PCOL" diff --absolute "$tmp/u-k.pb" "$tmp/u-b.pb" --format tsv | awk -F'\t' '$7 == "main" { print $3 }')
+[ "$d" = 512 ] || fail "diff --absolute kilobytes bytes: main's change $d, not 512 (bytes)"
+# another kind (inuse_space in count): not scaled, and said so
+"$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" >"$tmp/out" 2>"$tmp/err" || fail "top bytes count"
+grep -q '^Type: samples$' "$tmp/out" && grep -q "the sources measure different values" "$tmp/err" ||
+  fail "top of inuse_space in bytes and in count: not samples with the warning"
+"$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" --value inuse_space >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "several units not of one kind" "$tmp/err" || fail "--value inuse_space of bytes and count: $(cat "$tmp/err")"
 exit 0

@@ -141,6 +141,18 @@ hand, standard library only).
                                  function, stacks all of such frames, such
                                  frames at the root, labels k=a/b and n (each
                                  sample's own) and two value types (tests/interop/t_pprof_semantics.sh)
+  pprofgen.py units OUT SPACE DIV [PERIOD_UNIT [COUNT_UNIT]]  a heap-like
+                                 profile: alloc_objects/count,
+                                 alloc_space/SPACE, inuse_objects/count,
+                                 inuse_space/SPACE (COUNT_UNIT names the
+                                 objects' unit instead of count), period_type
+                                 space/PERIOD_UNIT (SPACE when not given) of
+                                 period 524288 / DIV; main -> alpha|beta of
+                                 space 3 MiB, 5 kiB, 1 MiB + 512 B, each / DIV
+                                 rounded down (DIV 1024: kilobytes of the same
+                                 heap): go tool pprof scales such profiles to
+                                 one unit before it merges them
+                                 (tests/cli/t_values.sh)
 """
 import os
 import sys
@@ -338,6 +350,26 @@ def period(out, per, unit, n, duration=None, cpu=None):
         p += field(10, 0, duration)                                   # duration_nanos
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(unit.encode())))
     p += field(12, 0, per)                                           # period
+    open(out, "wb").write(p + st.table())
+
+
+def units(out, space, div, punit=None, cunit="count"):
+    # main -> alpha | beta; values as a heap profile's in bytes / div
+    st = Strings()
+    for t, u in ((b"alloc_objects", cunit), (b"alloc_space", space),
+                 (b"inuse_objects", cunit), (b"inuse_space", space)):
+        p_ = field(1, 0, st.id(t)) + field(2, 0, st.id(u.encode()))
+        p = (p if t != b"alloc_objects" else b"") + field(1, 2, p_)
+    for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    for locs, objs, space_b in (([2, 1], 3, 3 << 20), ([3, 1], 5, 5 << 10), ([1], 2, (1 << 20) + 512)):
+        vals = (objs * 2, space_b * 2 // div, objs, space_b // div)
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(v) for v in vals)))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    p += field(11, 2, field(1, 0, st.id(b"space")) + field(2, 0, st.id((punit or space).encode())))
+    p += field(12, 0, 524288 // div)                                  # period
     open(out, "wb").write(p + st.table())
 
 
@@ -725,6 +757,8 @@ if __name__ == "__main__":
     elif sys.argv[1] == "timed":
         period(sys.argv[2], int(sys.argv[3]), "nanoseconds", int(sys.argv[4]),
                int(sys.argv[6]) if len(sys.argv) > 6 else None, int(sys.argv[5]))
+    elif sys.argv[1] == "units":
+        units(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:7])
     elif sys.argv[1] == "threads":
         threads(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "hours":

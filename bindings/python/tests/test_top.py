@@ -591,3 +591,34 @@ def test_value_of_files_out_of_a_wall_clock_range(tmp_path):
                     t = f.top(value=value, from_=fr, to=to)
                     want = json.loads(r.stdout)
                     assert (t.type, t.total) == (want["type"], want["total"]) == ("cpu", 8730000000), (d, value)
+
+
+def test_units_of_one_kind_scaled(tmp_path):
+    """THE unit rule (go tool pprof's ScaleProfiles), the library's for the
+    CLI and Python alike: a directory of one heap in bytes, megabytes and
+    kilobytes is inuse_space in bytes, each file's own total scaled and
+    added up, as `pcol top DIR --format json`; pcol_diff of bytes against
+    kilobytes compares them (it refused them as incompatible) and with
+    absolute=True in the new one's unit (tests/cli/t_values.sh item 13)."""
+    import os
+    import subprocess
+    import sys
+    from conftest import REPO
+    gen = os.path.join(REPO, "tests", "support", "pprofgen.py")
+    d = tmp_path / "heaps"
+    d.mkdir()
+    for name, unit, div in (("1", "bytes", 1), ("2", "megabytes", 1 << 20), ("3", "kilobytes", 1 << 10)):
+        subprocess.run([sys.executable, gen, "units", str(d / (name + ".pb")), unit, str(div)], check=True)
+    want = 0
+    for name, ratio in (("1", 1), ("2", 1 << 20), ("3", 1 << 10)):
+        with pcol.open(str(d / (name + ".pb"))) as f:
+            want += f.top().total * ratio
+    with pcol.open(str(d)) as f:
+        t = f.top()
+        assert (t.type, t.unit, t.total) == ("inuse_space", "bytes", want)
+        cli = json.loads(run_pcol("top", str(d), "--format", "json").stdout)
+        assert (cli["type"], cli["unit"], cli["total"]) == ("inuse_space", "bytes", want)
+    with pcol.open(str(d / "3.pb")) as f:
+        r = f.diff(str(d / "1.pb"), absolute=True)
+        row = r.name.tolist().index("main")
+        assert r.d_flat[row] == 512  # 1 MiB + 512 B in bytes, less 1024 kB

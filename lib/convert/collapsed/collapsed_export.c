@@ -490,11 +490,11 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.named_dec = value->vt_id && value->vt_id != PCOL_VT_WEIGHT ? pcol_unit_decimals(value->unit, NULL) : 0;
     x.want_vt = value->vt_id;
   }
+  uint32_t chosen = 0;
+  int differ = 0;
   if (!rc && !value) {
     /* no value named: fold's default (one rule, in core); sources whose
      * defaults differ are counted, each by its own count, as fold does */
-    uint32_t chosen;
-    int differ = 0;
     rc = pcol_selection_default_type(f, sel, &chosen, &differ, err);
     if (!rc && differ == 1) x.named = 1, x.want_vt = 0, x.named_dec = 0;
     else if (!rc && differ) { /* the sources' stated default (a JFR recording's cpu) */
@@ -507,6 +507,11 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
   if (!rc) rc = default_types(&x);
+  /* defaults that agree as kin (the unit rule: bytes and kilobytes) are
+   * all read as the one chosen, the finest, the coarser scaled into it */
+  for (uint64_t s = 1; !rc && !value && !differ && chosen && chosen <= pcol_rows(f, PCOL_T_VALUE_TYPES) &&
+                       s <= pcol_rows(f, PCOL_T_SOURCES); s++)
+    if (x.dflt[s] && x.dflt[s] <= pcol_rows(f, PCOL_T_VALUE_TYPES)) x.dflt[s] = chosen;
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
   if (!rc) rc = load_texts(&x);

@@ -132,6 +132,31 @@ test_that("pcol_top: tagunit names label frames in a unit, as --tagroot with --u
   expect_error(pcol_top(p, tagroot = "bytes", tagunit = 3), "tagunit")
 })
 
+test_that("pcol_top and pcol_diff: values in units of one kind are scaled into the finest, as go's ScaleProfiles", {
+  # THE unit rule, the library's (tests/cli/t_values.sh item 13): a heap in
+  # bytes, megabytes and kilobytes adds up in bytes, each file's own total
+  # scaled; pcol_diff compares bytes and kilobytes (it refused them)
+  gen <- file.path(repo_root(), "tests", "support", "pprofgen.py")
+  py <- Sys.which("python3")
+  skip_if(!nzchar(py) || !file.exists(gen), "no python3 or tests/support/pprofgen.py")
+  d <- tempfile("heaps")
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  spec <- list(c("1", "bytes", "1"), c("2", "megabytes", "1048576"), c("3", "kilobytes", "1024"))
+  want <- 0
+  for (s in spec) {
+    f <- file.path(d, paste0(s[1], ".pb"))
+    expect_equal(system2(py, c(shQuote(gen), "units", shQuote(f), s[2], s[3])), 0L)
+    want <- want + attr(pcol_top(f), "total") # (R's memory unit: bytes)
+  }
+  t <- pcol_top(d)
+  expect_identical(attr(t, "unit"), "bytes")
+  expect_equal(attr(t, "total"), want)
+  compare_top(d)
+  a <- pcol_diff(file.path(d, "3.pb"), file.path(d, "1.pb"), absolute = TRUE)
+  expect_equal(a$delta.self[a$name == "main"], 512) # 1 MiB + 512 B less 1024 kB, in bytes
+})
+
 test_that("pcol_top: bad arguments", {
   skip_without_testdata()
   path <- packed()[[1]][2]
