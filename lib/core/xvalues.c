@@ -179,10 +179,13 @@ static int vstr_eq(pcol_str a, pcol_str b) { /* NA and "" are one: pprof's "" */
 
 /* The column for the occ-th (0-based) occurrence of (type, unit) in a
  * source, appended where none is left */
-static int vunion_column(pcol_vunion *u, pcol_str type, pcol_str unit, size_t occ, uint32_t *col,
+static int vunion_column(pcol_vunion *u, pcol_str type, pcol_str unit, int kin, size_t occ, uint32_t *col,
                          pcol_error *err) {
+  double r;
   for (size_t i = 0; i < u->ncols; i++)
-    if (vstr_eq(u->cols[i].type, type) && vstr_eq(u->cols[i].unit, unit) && occ-- == 0) {
+    if (vstr_eq(u->cols[i].type, type) &&
+        (vstr_eq(u->cols[i].unit, unit) || (kin && pcol_unit_common(u->cols[i].unit, unit, &r))) && occ-- == 0) {
+      if (!vstr_eq(u->cols[i].unit, unit) && r < 1) u->cols[i].unit = unit; /* the finer: the column's */
       *col = (uint32_t)i;
       return PCOL_OK;
     }
@@ -243,7 +246,7 @@ static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vuni
     PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, err));
     if (dflt && !held) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
     else {
-      PCOL_RETURN_NOT_OK(vunion_column(u, t, un, 0, &(uint32_t){0}, err));
+      PCOL_RETURN_NOT_OK(vunion_column(u, t, un, 0, 0, &(uint32_t){0}, err));
       u->count_added = 1;
     }
   }
@@ -259,13 +262,15 @@ void pcol_vunion_free(pcol_vunion *u) {
     free(u->src[s].vt);
     free(u->src[s].col);
     free(u->src[s].div);
+    free(u->src[s].fill);
+    free(u->src[s].unit);
   }
   free(u->src);
   free(u->cols);
   memset(u, 0, sizeof *u);
 }
 
-int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err) {
+int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pcol_vunion *u, pcol_error *err) {
   memset(u, 0, sizeof *u);
   u->nsrc = pcol_rows(x->f, PCOL_T_SOURCES);
   u->src = calloc(u->nsrc + 1, sizeof *u->src);
@@ -292,7 +297,9 @@ int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion 
     vs->vt = malloc((nxt + 1) * sizeof *vs->vt);
     vs->col = malloc((nxt + 1) * sizeof *vs->col);
     vs->div = malloc((nxt + 1) * sizeof *vs->div);
-    if (!vs->vt || !vs->col || !vs->div) {
+    vs->fill = calloc(nxt + 1, sizeof *vs->fill);
+    vs->unit = calloc(nxt + 1, sizeof *vs->unit);
+    if (!vs->vt || !vs->col || !vs->div || !vs->fill || !vs->unit) {
       rc = pcol_oom(err);
       break;
     }
@@ -304,10 +311,20 @@ int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion 
       vs->div[vs->n] = vs->derived ? 1 : ns_divisor(un);
       if (vs->div[vs->n] > 1) un = lit(PCOL_UNIT_NANOSECONDS);
       vs->vt[vs->n] = xt[k].vt;
-      rc = vunion_column(u, xt[k].type, un, occ, &vs->col[vs->n], err);
+      vs->unit[vs->n] = un;
+      rc = vunion_column(u, xt[k].type, un, kin, occ, &vs->col[vs->n], err);
       vs->n++;
     }
   }
   free(xt);
+  /* each value in a kin unit of its column's scaled into it (the column's
+   * unit, the finest, is known once every source is in) */
+  for (uint64_t s = 1; !rc && kin && s <= u->nsrc; s++)
+    for (size_t k = 0; k < u->src[s - 1].n; k++) {
+      pcol_vsrc *vs = &u->src[s - 1];
+      double r;
+      if (!vstr_eq(u->cols[vs->col[k]].unit, vs->unit[k]) && pcol_unit_common(u->cols[vs->col[k]].unit, vs->unit[k], &r))
+        vs->fill[k] = r;
+    }
   return rc ? rc : vunion_count(x, sel, u, err);
 }

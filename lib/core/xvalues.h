@@ -79,6 +79,8 @@ typedef struct pcol_vsrc {
   uint32_t *vt;      /* each one's value type id (derived: pcol_xtype.vt) */
   uint32_t *col;     /* its column */
   int64_t *div;      /* what it is divided by in its column (1: as stored) */
+  double *fill;      /* then scaled by (pcol_unit_fill; 0: not): a kin unit's (kin unions) */
+  pcol_str *unit;    /* its unit as written to its column before the kin rule */
   int count_fill;    /* its count (the weight) goes to column count_col */
   uint32_t count_col;
 } pcol_vsrc;
@@ -89,9 +91,14 @@ typedef struct pcol_vunion {
   pcol_vsrc *src;    /* src[s - 1] for source s */
   uint64_t nsrc;
 } pcol_vunion;
-/* The union of the sources sel selects (NULL: all) of x's file.  Free with
- * pcol_vunion_free (also after an error). */
-int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err);
+/* The union of the sources sel selects (NULL: all) of x's file.  kin: a
+ * type in a unit of one family with a column's (THE unit rule,
+ * pcol_unit_common: bytes and kilobytes, ns and ms) goes to that column,
+ * whose unit is the finest of them (of two as fine, the first), each value
+ * scaled into it (fill), as go tool pprof scales profiles into one unit
+ * before it merges them (the pprof export; -diff_base pairs the stored
+ * lists, kin 0).  Free with pcol_vunion_free (also after an error). */
+int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pcol_vunion *u, pcol_error *err);
 void pcol_vunion_free(pcol_vunion *u);
 
 #endif

@@ -128,7 +128,7 @@ static int side_make(pcol_file *f, side *sd, pcol_error *err) {
   sd->f = f;
   int rc = pcol_rtime_init(&sd->rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&sd->xv, f, &sd->rt, err);
-  if (!rc) rc = pcol_vunion_make(&sd->xv, NULL, &sd->u, err);
+  if (!rc) rc = pcol_vunion_make(&sd->xv, NULL, 0, &sd->u, err);
   return rc;
 }
 

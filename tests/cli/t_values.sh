@@ -341,6 +341,18 @@ for set in "b k" "k b" "b m k" "m k" "ns ms" "ms ns"; do
   done
   "$PCOL" merge "${files[@]}" -o "$tmp/u.pcol" 2>/dev/null || fail "merge $set"
   [ "$("$PCOL" top "$tmp/u.pcol" | shown)" = "$(shown <"$tmp/out")" ] || fail "top of merge $set: not top $set"
+  # its pprof export: one sample type of the kin, in the finest unit (each
+  # value scaled into it, as go merges the inputs), read back the same
+  "$PCOL" unpack "$tmp/u.pcol" --to pprof -o "$tmp/u.pb.gz" 2>"$tmp/err" || fail "pprof export of merge $set: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] && [ "$("$PCOL" top "$tmp/u.pb.gz" | shown)" = "$(shown <"$tmp/out")" ] ||
+    fail "pprof export of merge $set: its top is not the merge's $(cat "$tmp/err")"
+  if command -v go >/dev/null 2>&1; then
+    (cd "$tmp" && go tool pprof -raw u.pb.gz 2>/dev/null) | sed -n 's/^PeriodType.*//; /^Samples:/,/^Locations/p' | sed -n 2p >"$tmp/types"
+    [ -s "$tmp/types" ] && [ "$(tr ' ' '\n' <"$tmp/types" | grep . | sed 's,/.*,,' | sort | uniq -d)" = "" ] ||
+      fail "pprof export of merge $set: sample types $(cat "$tmp/types") (a type twice: one column of the kin wanted)"
+    [ "$((cd "$tmp" && go tool pprof -top u.pb.gz 2>/dev/null) | shown)" = "$(shown <"$tmp/out")" ] ||
+      fail "pprof export of merge $set: go tool pprof -top of it is not top $set"
+  fi
   for how in "fold" "unpack --to collapsed -o -"; do
     got=$("$PCOL" $how "$tmp/u.pcol" 2>"$tmp/err" | sum)
     [ "$got" = "$want" ] && [ ! -s "$tmp/err" ] || fail "$how of merge $set: stacks add up to $got, not $want $(cat "$tmp/err")"

@@ -60,6 +60,7 @@ typedef struct src_info {
   const uint32_t *pos_vt;  /* declared value type ids, in order */
   const uint32_t *pos_col; /* column of each declared position */
   const int64_t *pos_div;  /* what its values are divided by, 1: as stored */
+  const double *pos_fill, *xfill; /* then scaled into a kin column's unit (0: not; pcol_vunion) */
   size_t nx;               /* synth: its values (lib/core/xvalues.c) and columns */
   const uint32_t *xvt, *xcol;
   int count_fill;     /* stored, without samples/count: its count (the weight) goes to */
@@ -155,7 +156,7 @@ static int plan_columns(ex *x) {
   pcol_view vtt, vtu;
   if ((x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)) ||
-      (x->rc = pcol_vunion_make(&x->xv, x->sel, &x->vu, x->err)))
+      (x->rc = pcol_vunion_make(&x->xv, x->sel, 1, &x->vu, x->err)))
     return x->rc;
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
@@ -177,7 +178,7 @@ static int plan_columns(ex *x) {
        * needs the interval too */
       if (!mr && us > 0 && us <= INT64_MAX / 1000 && pcol_rtime_has(&x->rt, (uint32_t)s))
         si->interval_ns = us * 1000;
-      si->nx = vs->n, si->xvt = vs->vt, si->xcol = vs->col;
+      si->nx = vs->n, si->xvt = vs->vt, si->xcol = vs->col, si->xfill = vs->fill;
       /* one string per statement: the table order must not depend on the
        * compiler's order of evaluating arguments */
       for (size_t k = 0; k < vs->n; k++) {
@@ -187,7 +188,7 @@ static int plan_columns(ex *x) {
       }
       continue;
     }
-    si->npos = vs->n, si->pos_vt = vs->vt, si->pos_col = vs->col, si->pos_div = vs->div;
+    si->npos = vs->n, si->pos_vt = vs->vt, si->pos_col = vs->col, si->pos_div = vs->div, si->pos_fill = vs->fill;
     for (size_t k = 0; k < vs->n; k++) {
       str_id(x, pcol_view_u32(&vtt, vs->vt[k] - 1));
       str_id(x, pcol_view_u32(&vtu, vs->vt[k] - 1));
@@ -208,6 +209,10 @@ static int plan_columns(ex *x) {
   }
   return PCOL_OK;
 }
+
+/* A value in a kin unit scaled into its column's (THE unit rule: go tool
+ * pprof scales each profile into the finest unit before it merges them) */
+static int64_t kin_fill(int64_t v, double ratio) { return ratio != 0 ? pcol_unit_fill(v, ratio) : v; }
 
 /* ------------------------------------------------------- output stream */
 
@@ -579,7 +584,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
     for (size_t k = 0; k < si->nx; k++) {
       int64_t xv;
       if ((x->rc = pcol_xvalue(&x->xv, NULL, row, si->xvt[k], &xv, x->err))) return x->rc;
-      put_value(sp, si->xcol[k], pcol_scale(xv, num, den));
+      put_value(sp, si->xcol[k], kin_fill(pcol_scale(xv, num, den), si->xfill[k]));
     }
   } else {
     uint64_t a = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row);
@@ -594,7 +599,8 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       while (k < si->npos && (si->pos_vt[k] != vt || sp->used[k])) k++;
       if (k == si->npos) continue; /* a value type the source does not declare */
       sp->used[k] = 1;
-      put_value(sp, si->pos_col[k], pcol_scale(pcol_scale(pcol_view_i64(&sp->vva, j), num, den), 1, si->pos_div[k]));
+      put_value(sp, si->pos_col[k],
+                kin_fill(pcol_scale(pcol_scale(pcol_view_i64(&sp->vva, j), num, den), 1, si->pos_div[k]), si->pos_fill[k]));
     }
     /* a collapsed line with an integer count has its decimal type too
      * (the decimal-count rule, lib/core/count.c) */
@@ -605,7 +611,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       if (sp->used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||
           !pcol_sample_value_rt(&sc, &x->rt, row, si->pos_vt[k], &fv))
         continue;
-      put_value(sp, si->pos_col[k], pcol_scale(pcol_scale(fv, num, den), 1, si->pos_div[k]));
+      put_value(sp, si->pos_col[k], kin_fill(pcol_scale(pcol_scale(fv, num, den), 1, si->pos_div[k]), si->pos_fill[k]));
     }
     if (si->count_fill) /* its count (count_column) */
       put_value(sp, si->count_col, pcol_scale(pcol_view_i64(&v[PCOL_C_S_WEIGHT], row), num, den));
