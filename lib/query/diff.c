@@ -168,6 +168,19 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
    * new profile's unit, as the rows are shown (shares need no scaling) */
   double sc = 1;
   if (!absolute || !value_kin(&base->value, &nw->value, &sc)) sc = 1;
+  /* a base in a finer unit would be rounded into the new one's, a change
+   * smaller than its unit shown as 0 or a whole unit (bytes against
+   * megabytes: no row at all), where go's -diff_base shows the finer:
+   * refused, naming the view that scales as go does (rd12a F1) */
+  if (sc < 1)
+    return pcol_error_set(err, PCOL_EINVAL,
+                          "raw differences of a base in %.*s against a new profile in %.*s, a coarser unit, "
+                          "would be rounded to it: compare shares (without --absolute), or ask `pcol top NEW "
+                          "--diff-base BASE`, which shows them in the finer unit as go tool pprof -diff_base",
+                          (int)pcol_utf8_cut(base->value.unit.ptr, base->value.unit.len, 60),
+                          base->value.unit.ptr ? base->value.unit.ptr : "",
+                          (int)pcol_utf8_cut(nw->value.unit.ptr, nw->value.unit.len, 60),
+                          nw->value.unit.ptr ? nw->value.unit.ptr : "");
   pcol_top_row *b = by_name(base), *n = by_name(nw);
   pcol_diff_row *rows = calloc(base->nrows + nw->nrows + 1, sizeof *rows);
   int rc = PCOL_OK;

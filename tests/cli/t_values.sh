@@ -376,6 +376,13 @@ got=$("$PCOL" top "$tmp/u-b.pb" "$tmp/u-k.pb" --value inuse_space/bytes --unit r
 "$PCOL" diff "$tmp/u-b.pb" "$tmp/u-k.pb" >/dev/null 2>"$tmp/err" || fail "diff bytes kilobytes: $(cat "$tmp/err")"
 d=$("$PCOL" diff --absolute "$tmp/u-k.pb" "$tmp/u-b.pb" --format tsv | awk -F'\t' '$7 == "main" { print $3 }')
 [ "$d" = 512 ] || fail "diff --absolute kilobytes bytes: main's change $d, not 512 (bytes)"
+# a base in the finer unit: its sums would be rounded into the coarser one
+# (bytes against megabytes: no row at all, where go shows -5120B): refused
+for nw in k m; do
+  "$PCOL" diff --absolute "$tmp/u-b.pb" "$tmp/u-$nw.pb" --value inuse_space >"$tmp/out" 2>"$tmp/err"
+  [ $? = 2 ] && grep -q 'would be rounded to it' "$tmp/err" && [ ! -s "$tmp/out" ] ||
+    fail "diff --absolute bytes $nw: not refused $(cat "$tmp/err" "$tmp/out")"
+done
 # another kind (inuse_space in count): not scaled, and said so
 "$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" >"$tmp/out" 2>"$tmp/err" || fail "top bytes count"
 grep -q '^Type: samples$' "$tmp/out" && grep -q "the sources measure different values" "$tmp/err" ||
