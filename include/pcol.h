@@ -1155,14 +1155,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
  * when that sample is added, or its first timed sample's time when that is
  * earlier (a sample taken before, added after): the span counts from the
  * earliest instant the file holds, not from a whole second.  A rolled
- * file starts at the previous file's end instead when that is earlier
- * than its first sample, so a series covers its time without gaps or
- * overlaps and its durations add up (pcol's views and go tool pprof add
- * the durations of merged profiles) to the span of the same samples in
- * one file: 1000 samples of 10 ms every 10 ms are "Duration: 10s" at
- * 100 %, in one file or in ten.  A file after an idle spell (no file was
- * written for it) covers that spell too.  The source's timestamp is the
- * start's second.
+ * file after the first starts at the previous file's end instead, earlier
+ * or later than its first sample (samples closer together than the
+ * period: its first ones then lie before its start, time_ns < 0), so a
+ * series covers its time without gaps or overlaps and its durations add
+ * up (pcol's views and go tool pprof add the durations of merged
+ * profiles) to the span of the same samples in one file: 1000 samples of
+ * 10 ms every 10 ms are "Duration: 10s" at 100 %, in one file or in ten.
+ * A file after an idle spell (no file was written for it) covers that
+ * spell too.  The source's timestamp is the start's second.
  *
  * Memory.  Each file is one builder held until it is published: its
  * samples (about 16 bytes + 8 per value, the columns that keep their
