@@ -1509,7 +1509,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
  * when sel's range (--from/--to) reaches no selected source's samples,
  * the warning "the range --from A --to B selects no sample: the samples
  * are at X .. Y" (seconds since each source's start, or wall-clock times
- * of a wall-clock range).  Each part is said whatever another's fails;
+ * of a wall-clock range), then the warning "N samples have stacks the
+ * recorder truncated at its stack depth ..." when selected sources have
+ * meta pcol.truncated_stacks (a JFR recording's truncated stack traces:
+ * the callers above the cut count less).  Each part is said whatever
+ * another's fails;
  * returns the first part's error (a damaged table, a bad filter: the view
  * says it too).  The CLI's views print them; the R and Python packages'
  * views and DuckDB's pcol_top relay them.  Since 1.2. */
