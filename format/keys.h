@@ -70,6 +70,11 @@
 /* What an importer read but did not keep, said in words (one row per
  * note, per source): `pcol info` prints each ("markers ignored: 12"). */
 #define PCOL_META_NOTE "pcol.note"
+/* N (decimal, > 0): N samples of the source have stacks the recorder cut
+ * at its stack depth (JFR's `truncated` stack traces, deeper than the
+ * recording's stackdepth): their outer frames are lost, so the views warn
+ * that the callers above the cut count less (pcol_view_notes). */
+#define PCOL_META_TRUNCATED_STACKS "pcol.truncated_stacks"
 /* The default value of the profile a source was imported with, when its
  * sources' own defaults differ (a type name; every source of the profile
  * states it): a view of such sources adds it up, not "samples" (THE

@@ -1155,14 +1155,15 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_dir_index_write_list(const char *dir,
  * when that sample is added, or its first timed sample's time when that is
  * earlier (a sample taken before, added after): the span counts from the
  * earliest instant the file holds, not from a whole second.  A rolled
- * file starts at the previous file's end instead when that is earlier
- * than its first sample, so a series covers its time without gaps or
- * overlaps and its durations add up (pcol's views and go tool pprof add
- * the durations of merged profiles) to the span of the same samples in
- * one file: 1000 samples of 10 ms every 10 ms are "Duration: 10s" at
- * 100 %, in one file or in ten.  A file after an idle spell (no file was
- * written for it) covers that spell too.  The source's timestamp is the
- * start's second.
+ * file after the first starts at the previous file's end instead, earlier
+ * or later than its first sample (samples closer together than the
+ * period: its first ones then lie before its start, time_ns < 0), so a
+ * series covers its time without gaps or overlaps and its durations add
+ * up (pcol's views and go tool pprof add the durations of merged
+ * profiles) to the span of the same samples in one file: 1000 samples of
+ * 10 ms every 10 ms are "Duration: 10s" at 100 %, in one file or in ten.
+ * A file after an idle spell (no file was written for it) covers that
+ * spell too.  The source's timestamp is the start's second.
  *
  * Memory.  Each file is one builder held until it is published: its
  * samples (about 16 bytes + 8 per value, the columns that keep their
@@ -1519,7 +1520,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
  * when sel's range (--from/--to) reaches no selected source's samples,
  * the warning "the range --from A --to B selects no sample: the samples
  * are at X .. Y" (seconds since each source's start, or wall-clock times
- * of a wall-clock range).  Each part is said whatever another's fails;
+ * of a wall-clock range), then the warning "N samples have stacks the
+ * recorder truncated at its stack depth ..." when selected sources have
+ * meta pcol.truncated_stacks (a JFR recording's truncated stack traces:
+ * the callers above the cut count less).  Each part is said whatever
+ * another's fails;
  * returns the first part's error (a damaged table, a bad filter: the view
  * says it too).  The CLI's views print them; the R and Python packages'
  * views and DuckDB's pcol_top relay them.  Since 1.2. */

@@ -599,8 +599,9 @@ Test(writer, unwritable_options_refused_at_open) {
  * and a rolled series' files cover it without gaps or overlaps, so that
  * their durations add up (pcol's and go's merge add them) to the span of
  * the unrolled file: 1000 samples of 10 ms of cpu every 10 ms from .900 s
- * are 10 s at 100 %, in one file and rolled every 100 samples. */
-static void busy_profile(const char *path, uint64_t roll, published *pub) {
+ * are 10 s at 100 %, in one file and rolled every 100 samples.  `step` is
+ * the samples' spacing in ns (10 ms: one a period). */
+static void busy_profile(const char *path, uint64_t roll, published *pub, int64_t step) {
   static const pcol_writer_value_type vt[2] = {{"samples", "count"}, {"cpu", "nanoseconds"}};
   pcol_writer_options o = {.value_types = vt, .nvalue_types = 2, .period = 10000000,
                            .period_type = "cpu", .period_unit = "nanoseconds",
@@ -613,34 +614,44 @@ static void busy_profile(const char *path, uint64_t roll, published *pub) {
     pcol_writer_frame fr[2] = {{i % 2 ? "spin" : "work", "a.c", 1, 0}, {"main", "a.c", 9, 0}};
     int64_t v[2] = {1, 10000000};
     pcol_writer_sample s = {.frames = fr, .nframes = 2, .values = v, .nvalues = 2,
-                            .has_time = 1, .time_unix_ns = t0 + 10000000 * (int64_t)i};
+                            .has_time = 1, .time_unix_ns = t0 + step * (int64_t)i};
     cr_assert_eq(pcol_writer_add(w, &s, &err), 0, "%s", err.message);
   }
   cr_assert_eq(pcol_writer_close(w, &err), 0, "%s", err.message);
+}
+
+/* The files of pub: each starts where the previous one ends (no gap, no
+ * overlap); the first at `start`; their durations sum to `total`; each
+ * lasts `each` ns when that is not 0. */
+static void files_tile(const published *pub, int64_t start, int64_t total, int64_t each) {
+  pcol_error err = {0};
+  int64_t end = start;
+  for (int i = 0; i < pub->n; i++) {
+    pcol_file *f;
+    int64_t t, d;
+    cr_assert_eq(pcol_open(pub->paths[i], NULL, &f, &err), 0, "%s", err.message);
+    cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.time_nanos", &t, &err), 0);
+    cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.duration_nanos", &d, &err), 0);
+    cr_assert_eq(t, end, "file %d starts at %lld, the previous ends at %lld (gap or overlap)", i,
+                 (long long)t, (long long)end);
+    cr_assert(!each || d == each, "file %d lasts %lld ns", i, (long long)d);
+    end = t + d;
+    pcol_close(f);
+  }
+  cr_assert_eq(end - start, total, "the files add up to %lld ns, one file says %lld",
+               (long long)(end - start), (long long)total);
 }
 
 Test(writer, duration_is_the_span_rolled_or_not) {
   char one[400], roll[400], args[4096];
   snprintf(one, sizeof one, "%s/one.pcol", dir);
   snprintf(roll, sizeof roll, "%s/roll.pcol", dir);
-  busy_profile(one, 0, NULL);
+  busy_profile(one, 0, NULL, 10000000);
   published pub = {.n = 0};
-  busy_profile(roll, 100, &pub);
+  busy_profile(roll, 100, &pub, 10000000);
   cr_assert_eq(pub.n, 10);
-  pcol_error err = {0};
-  int64_t want_start = 1795860000900000000, end = 0;
-  for (int i = 0; i < pub.n; i++) { /* file k: [.900 + k s, .900 + (k + 1) s) */
-    pcol_file *f;
-    int64_t t, d;
-    cr_assert_eq(pcol_open(pub.paths[i], NULL, &f, &err), 0, "%s", err.message);
-    cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.time_nanos", &t, &err), 0);
-    cr_assert_eq(pcol_meta_get_i64(f, 1, "pprof.duration_nanos", &d, &err), 0);
-    cr_assert_eq(t, want_start + (int64_t)i * 1000000000, "file %d starts at %lld", i, (long long)t);
-    cr_assert_eq(d, 1000000000, "file %d lasts %lld ns", i, (long long)d);
-    cr_assert(i == 0 || t == end, "no gap or overlap before file %d", i);
-    end = t + d;
-    pcol_close(f);
-  }
+  int64_t want_start = 1795860000900000000;
+  files_tile(&pub, want_start, 10000000000, 1000000000); /* file k: [.900 + k s, .900 + (k + 1) s) */
   snprintf(args, sizeof args, "top %s", one);
   char *x = run(args);
   cr_assert(strstr(x, "Time: Nov 28, 2026 at 10:00am (UTC)\nDuration: 10s, Total samples = 10s (  100%)"),
@@ -660,6 +671,44 @@ Test(writer, duration_is_the_span_rolled_or_not) {
            "-o %s/m.pb.gz && %s top %s/m.pb.gz", dir, dir, pcol_bin(), dir, dir, pcol_bin(), dir);
   x = run(args);
   cr_assert(strstr(x, "Duration: 10s, Total samples = 10s (  100%)"), "%s", x);
+  free(x);
+
+  /* Review 18 F2: samples closer than the period (several threads sampled
+   * every 10 ms), 1 ms apart: one file lasts 999 ms + a period; each rolled
+   * file used to end a period after its last sample while the next began at
+   * its first, 9 ms earlier, so the series said 1.099 s.  Now each file
+   * begins where the previous one ends, whatever its first sample's time. */
+  snprintf(one, sizeof one, "%s/one1.pcol", dir);
+  snprintf(roll, sizeof roll, "%s/roll1.pcol", dir);
+  busy_profile(one, 0, NULL, 1000000);
+  published pub1 = {.n = 0};
+  busy_profile(roll, 100, &pub1, 1000000);
+  cr_assert_eq(pub1.n, 10);
+  files_tile(&pub1, want_start, 1009000000, 0);
+  const char *want = "Duration: 1.01s, Total samples = 10s (991.08%)";
+  snprintf(args, sizeof args, "top %s", one);
+  x = run(args);
+  cr_assert(strstr(x, want), "%s", x);
+  free(x);
+  snprintf(args, sizeof args, "top %s/roll1-*.pcol", dir);
+  x = run(args);
+  cr_assert(strstr(x, want), "%s", x);
+  free(x);
+  snprintf(args, sizeof args, "merge %s/roll1-*.pcol -o %s/m1.pcol && %s unpack %s/m1.pcol --to pprof "
+           "-o %s/m1.pb.gz && %s top %s/m1.pb.gz", dir, dir, pcol_bin(), dir, dir, pcol_bin(), dir);
+  x = run(args);
+  cr_assert(strstr(x, want), "%s", x);
+  free(x);
+  /* a wall-clock window across the first boundary (10:00:01.000) is its
+   * length in the series as in one file, and selects the same samples */
+  const char *win = "--from 2026-11-28T10:00:00.950Z --to 2026-11-28T10:00:01.050Z";
+  snprintf(args, sizeof args, "top %s %s", one, win);
+  x = run(args);
+  cr_assert(strstr(x, "Duration: 100ms, Total samples = 1000ms (1000.00%)"), "%s", x);
+  free(x);
+  snprintf(args, sizeof args, "top %s/roll1-*.pcol %s", dir, win);
+  x = run(args);
+  cr_assert(strstr(x, "Duration: 100ms, Total samples = 1000ms (1000.00%)"), "%s", x);
   free(x);
 }
 

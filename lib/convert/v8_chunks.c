@@ -10,6 +10,7 @@
 #include "error.h"    /* pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW */
 #include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
+#include "srcname.h"  /* pcol_source_name */
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
@@ -389,8 +390,11 @@ out:
 }
 
 char *pcol_v8c_name(const pcol_v8c *c, const pcol_v8c_stream *s, const char *pid, const char *tid) {
-  char *n;
-  return asprintf(&n, "%s: profile %s (pid %s, tid %s)", c->name, s->id, pid, tid) < 0 ? NULL : n;
+  char *p, *n; /* "FILE: profile ID (pid P, tid T)": THE rule of srcname.h */
+  if (asprintf(&p, "profile %s", s->id) < 0) return NULL;
+  n = pcol_source_name(c->name, p, strlen(p), pid, tid, NULL);
+  free(p);
+  return n;
 }
 
 void pcol_v8c_lost_warning(const pcol_v8c *c, pcol_error *err) {

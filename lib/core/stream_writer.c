@@ -517,15 +517,20 @@ static int meta_i64(pcol_builder *b, uint32_t src, const char *key, int64_t v) {
 }
 
 /* The file's builder, its source, meta and value types.  Its start: the
- * first sample's time (an untimed sample's: the wall clock's reading when
- * it is added, to the ns), or the previous file's end when that is earlier
- * (a rolled series covers its time without gaps, so that the files'
- * durations add up to the series' span, as go's merge of profiles adds
- * them); a later first timed sample earlier than that moves it back
- * (pcol_writer_add).  The source's timestamp is the start's second. */
+ * previous file's end, else the first sample's time (an untimed sample's:
+ * the wall clock's reading when it is added, to the ns; a later first
+ * timed sample earlier than that moves it back, pcol_writer_add).  A rolled
+ * series covers its time without gaps or overlaps, so that the files'
+ * durations add up to the span of the same samples in one file, as go's
+ * merge of profiles adds them: a file begins at the previous one's end
+ * also when its first sample is earlier than that end (samples closer
+ * together than the period, whose last one's period runs past them), its
+ * first samples then a little before its start (time_ns < 0, spec.md §7).
+ * The source's timestamp is the start's second. */
 static int file_begin(pcol_writer *w, const pcol_writer_sample *first) {
-  int64_t start = first && first->has_time ? first->time_unix_ns : real_ns();
-  if (w->prev_end != PCOL_NA_I64 && w->prev_end < start) start = w->prev_end;
+  int64_t start = w->prev_end != PCOL_NA_I64         ? w->prev_end
+                  : first && first->has_time          ? first->time_unix_ns
+                                                      : real_ns();
   PCOL_RETURN_NOT_OK(pcol_builder_new(&w->b, NULL));
   w->began_mono = mono_ns();
   w->start_ns = start;
@@ -586,7 +591,9 @@ int pcol_writer_flush(pcol_writer *w, pcol_error *err) {
     rc = meta_i64(w->b, w->src, PPROF_META_TIME_NANOS, w->start_ns);
     if (!rc && w->last_end > w->start_ns)
       rc = meta_i64(w->b, w->src, PPROF_META_DURATION_NANOS, w->last_end - w->start_ns);
-    w->prev_end = w->last_end; /* also when the file is lost: the next does not claim its time */
+    /* also when the file is lost: the next does not claim its time; never
+     * before the start (a file of samples all before it lasts 0) */
+    w->prev_end = w->last_end > w->start_ns ? w->last_end : w->start_ns;
   }
   if (!rc && w->max_dur > 0) rc = meta_i64(w->b, w->src, PCOL_META_MAX_DURATION_NS, w->max_dur);
   if (rc) {
@@ -731,7 +738,7 @@ int pcol_writer_add(pcol_writer *w, const pcol_writer_sample *s, pcol_error *err
    * its start: the file starts at it (no sample's time counts from the
    * start yet) */
   int64_t was = w->start_ns, was_sec = w->ts_sec;
-  if (s->has_time && !w->any_time && s->time_unix_ns < w->start_ns) {
+  if (s->has_time && !w->any_time && w->prev_end == PCOL_NA_I64 && s->time_unix_ns < w->start_ns) {
     w->start_ns = s->time_unix_ns;
     w->ts_sec = floor_div(w->start_ns, 1000000000);
     if (pcol_b_source_timestamp_set(w->b, w->src, w->ts_sec)) /* (cannot fail: the file's source) */

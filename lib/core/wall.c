@@ -200,13 +200,18 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
   int64_t st = s <= w->n ? w->start[s] : PCOL_NA_I64;
   pcol_str ty, uri;
   if (st == PCOL_NA_I64) {
+    /* --source is a way out only to another source that has a start, and
+     * only while --source has not picked one already */
+    bool other = false;
+    for (uint32_t k = 1; !sel->source_id && k <= w->n && !other; k++)
+      other = k != s && w->start[k] != PCOL_NA_I64;
     source_name(f, s, &ty, &uri);
     return pcol_error_set(err, PCOL_ENOTFOUND,
                           "source %u (%.*s %.*s) has no wall-clock start (no otlp.time_unix_nano, "
                           "pprof.time_nanos or source_timestamp), so a range in wall-clock time "
                           "cannot select its samples; give --from/--to in seconds since its start%s",
                           s, SHOWN(ty), SHOWN(uri),
-                          w->n > 1 ? ", or leave it out with --source N (one of the others)" : "");
+                          other ? ", or leave it out with --source N (one of the others)" : "");
   }
   if (timed) {
     *from = sel->has_from ? sat_sub(a, st) : INT64_MIN + 1;

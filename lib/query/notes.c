@@ -8,6 +8,8 @@
 #include "query.h"
 #include "error.h" /* pcol_oom */
 #include "wall.h"  /* pcol_wall: THE start rule */
+#include "keys.h"  /* PCOL_META_TRUNCATED_STACKS */
+#include "bytes.h" /* pcol_str_i64 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +158,39 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
   return PCOL_OK;
 }
 
+/* Stacks the recorder cut (meta pcol.truncated_stacks of the selected
+ * sources, THE sources of a selection: pcol_selection_sources; JFR's
+ * truncated stack traces): the callers above the cut count less cum than
+ * they ran, and a filter on them (--focus main) matches fewer samples;
+ * said where the numbers are, not only by `pcol info` (review 18 F11).
+ * *text = NULL when no selected source has such. */
+static int truncated_stacks(pcol_file *f, const pcol_select *sel, char **text, pcol_error *err) {
+  *text = NULL;
+  uint8_t *keep = NULL;
+  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), total = 0, nsrc = 0;
+  int rc = PCOL_OK;
+  for (uint64_t s = 1; s <= ns && !rc; s++) {
+    if (!keep[s]) continue;
+    pcol_str v;
+    int64_t x;
+    rc = pcol_meta_probe(f, (uint32_t)s, PCOL_META_TRUNCATED_STACKS, &v, err);
+    if (rc > 0 && !pcol_str_i64(v, &x) && x > 0) total += (uint64_t)x, nsrc++;
+    rc = rc < 0 ? rc : PCOL_OK;
+  }
+  free(keep);
+  if (rc || !total) return rc;
+  const char *fmt = "%llu samples%s have stacks the recorder truncated at its stack depth (JFR's "
+                    "stackdepth, 64 frames by default): their outer frames are lost, so the callers "
+                    "above the cut (main, ...) count less than they ran (pcol info notes it)";
+  char src[48] = "";
+  if (nsrc > 1) snprintf(src, sizeof src, " of %llu sources", (unsigned long long)nsrc);
+  int len = snprintf(NULL, 0, fmt, (unsigned long long)total, src);
+  if (len < 0 || !(*text = malloc((size_t)len + 1))) return pcol_oom(err);
+  snprintf(*text, (size_t)len + 1, fmt, (unsigned long long)total, src);
+  return PCOL_OK;
+}
+
 /* the first error of the parts, each part said whatever another's */
 static void keep_first(int *first, pcol_error *err, int rc, const pcol_error *e) {
   if (!rc || *first) return;
@@ -220,6 +255,13 @@ int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const p
     keep_first(&first, err, rc, &e);
     memset(&e, 0, sizeof e);
     rc = range_empty(f[i], sel, &t, &e);
+    if (t) note(ctx, i, t, true);
+    bool none = t != NULL; /* (no sample selected: no stack to speak of) */
+    free(t);
+    t = NULL;
+    keep_first(&first, err, rc, &e);
+    memset(&e, 0, sizeof e);
+    rc = none ? PCOL_OK : truncated_stacks(f[i], sel, &t, &e);
     if (t) note(ctx, i, t, true);
     free(t);
     keep_first(&first, err, rc, &e);

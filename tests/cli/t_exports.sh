@@ -569,16 +569,17 @@ for one in "$tmp/t.perf $tmp/t.folded --source 1" "$tmp/t.perf"; do
 done
 # --value: the time an Rprof line is a tick of, for a source whose
 # default is another value (review 13 m3: `perf record -e
-# page-faults,cpu-clock`, whose default is the first event seen, wrote every
-# sample of both events as a tick of 10 ms, and --value was refused): the
+# page-faults,cpu-clock`, whose default was the first event seen, wrote every
+# sample of both events as a tick of 10 ms, and --value was refused; the
+# default is cpu-clock now, doc/mappings.md §9, review 18 F7): the
 # selected value's times in ticks, as for a cpu-clock recording alone; a
 # sample without it counts 0 (no line), as pcol top --value counts it, and
 # a source without it writes none (warned); a value that is no time refused
 { printf 'prog 100 0.500000:          1 page-faults: \n\t    3000 init+0x0 (/bin/prog)\n\t    2000 main+0x0 (/bin/prog)\n\n'
   cat "$tmp/t.perf"
   printf 'prog 100 3.500000:          3 page-faults: \n\t    3000 init+0x0 (/bin/prog)\n\n'; } >"$tmp/pf.perf"
-$PCOL info "$tmp/pf.perf" | grep -q "values: *page-faults/count, cpu-clock/nanoseconds (default: page-faults/count)" ||
-  fail "two events: not a default of page-faults: $($PCOL info "$tmp/pf.perf")"
+$PCOL info "$tmp/pf.perf" | grep -q "values: *page-faults/count, cpu-clock/nanoseconds (default: cpu-clock/nanoseconds)" ||
+  fail "two events, page-faults first: not a default of cpu-clock: $($PCOL info "$tmp/pf.perf")"
 $PCOL unpack "$tmp/pf.perf" --to rprof --value cpu-clock -o "$tmp/pf.out" 2>"$tmp/err" ||
   fail "two events: unpack --to rprof --value cpu-clock: $(cat "$tmp/err")"
 [ ! -s "$tmp/err" ] || fail "two events --value cpu-clock: a warning or note: $(cat "$tmp/err")"

@@ -249,6 +249,18 @@ fi
 E=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
 if [ -f "$E" ]; then
   $PCOL pack "$E" -o "$tmp/e.pcol" || fail "pack the eBPF profiler's message"
+  # each source (a Profile of one process) is named by its resource as a
+  # Chrome trace's threads are, FILE: EXECUTABLE (pid P), TYPE (review 18
+  # F9: all 82 were named by the file alone, in info, --source and the
+  # report's menu); an export and its read-back keep the names
+  srcnames() { $PCOL info "$1" | sed -n 's/^source [0-9]*: *otlp //p'; }
+  srcnames "$E" >"$tmp/e.names"
+  [ "$(sort -u "$tmp/e.names" | wc -l)" = 82 ] || fail "eBPF: not 82 distinct source names: $(sort "$tmp/e.names" | uniq -d | head -3)"
+  [ "$(sed -n 1p "$tmp/e.names")" = "$E: pid 66, off_cpu" ] && [ "$(sed -n 7p "$tmp/e.names")" = "$E: containerd (pid 2001), off_cpu" ] ||
+    fail "eBPF: sources 1 and 7 are named $(sed -n '1p;7p' "$tmp/e.names")"
+  grep -c ', samples$' "$tmp/e.names" | grep -qx 5 || fail "eBPF: not 5 sources of samples/count by name"
+  $PCOL unpack "$E" --to otlp -o "$tmp/en.bin" || fail "eBPF: unpack --to otlp"
+  [ "$(srcnames "$tmp/en.bin")" = "$(cat "$tmp/e.names")" ] || fail "eBPF: the OTLP export renames the sources"
   if [ $have_protoc = 1 ]; then
     decode <"$E" | $J expect >"$tmp/e.json" || fail "judge eBPF"
     $J compare "$PCOL" "$tmp/e.pcol" "$tmp/e.json" || fail "eBPF profiler message: pcol disagrees"

@@ -304,4 +304,24 @@ if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   grep -q 'selects no sample: the samples are at 2017-09-29T20:57:59.257Z .. 2017-09-29T20:58:01.259Z' "$tmp/err" ||
     fail "a range past an untimed file: $(cat "$tmp/err")"
 fi
+# a wall-clock range on sources without a wall-clock start: `--source N`
+# is offered as a way out only when another selected source has one (rd18
+# F5: a Chrome trace, none of whose sources has one, was told to pick
+# another, also after --source had picked one)
+ct=$REPO/tests/fuzz-regress/chrome/two-threads.json
+wall_err() { "$PCOL" top "$@" -n 1 >/dev/null 2>"$tmp/err" && fail "a wall-clock range on $*: exit 0"; cat "$tmp/err"; }
+e=$(wall_err "$ct" --from 2026-11-30T06:56:00Z)
+case $e in *"has no wall-clock start"*) ;; *) fail "Chrome trace, wall-clock range: $e" ;; esac
+case $e in *"--source N"*) fail "Chrome trace (no source has a wall clock) offers --source: $e" ;; esac
+e=$(wall_err "$ct" --source 2 --from 2026-11-30T06:56:00Z)
+case $e in *"--source N"*) fail "--source 2 given, --source offered again: $e" ;; esac
+if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
+  "$PCOL" merge "$ct" "$TD/pprof/go-cpu-inline-small.pb.gz" -o "$tmp/mix.pcol" || fail "merge Chrome + pprof"
+  e=$(wall_err "$tmp/mix.pcol" --value samples --from 2017-09-29T20:57:00Z)
+  case $e in *"source 1 "*"or leave it out with --source N (one of the others)"*) ;;
+    *) fail "Chrome + pprof (source 3 has a wall clock): no --source hint: $e" ;; esac
+  e=$(wall_err "$tmp/mix.pcol" --value samples --source 2 --from 2017-09-29T20:57:00Z)
+  case $e in *"source 2 "*"--source N"*) fail "--source 2 given: --source offered again: $e" ;; *"source 2 "*) ;;
+    *) fail "--source 2 of Chrome + pprof: $e" ;; esac
+fi
 echo "t_range_header: ok"

@@ -34,7 +34,7 @@ python3 "$REPO/tests/support/gen_jfr.py" app.jfr --chunks 2 || fail "making app.
 # a Perfetto trace of StackSample packets (the importer contract's generator)
 python3 "$REPO/tests/contract/gen.py" perfetto trace.pftrace >/dev/null || fail "making trace.pftrace"
 # a perf script of two events, page-faults first (`perf record -e
-# page-faults,cpu-clock`: its default is the first event seen)
+# page-faults,cpu-clock`: its default is the time event, doc/mappings.md §9)
 printf 'prog 100 0.500000:          1 page-faults: \n\t    1000 main+0x0 (/bin/prog)\n\nprog 100 1.000100:    2000000 cpu-clock: \n\t    1000 leaf+0x0 (/bin/prog)\n\t    2000 main+0x0 (/bin/prog)\n\n' >perf.txt
 # a day of one-minute profiles for doc/cli.md's "Many files as one": pcol
 # files whose wall-clock start is 09:xx or 10:xx on 2026-11-23 (pprof's

@@ -264,6 +264,29 @@ done
 "$PCOL" top "$tmp/pmu.pcol" --value cpu_core/cycles >/dev/null 2>"$tmp/err"
 [ $? = 1 ] && grep -q "no value type 'cpu_core/cycles'" "$tmp/err" || fail "a part of a PMU name is no type"
 
+# ---- 11b. perf script of several events: the default is the first time
+# event printed (cpu-clock, task-clock, cycles), else the event with the
+# most samples, not whichever event's sample comes first (review 18 F7: an
+# execve page fault before the first cpu-clock tick opened 933 CPU samples
+# on 8 page faults; perf report leads with cpu-clock, the first -e)
+two_events() { # OUT EVENT1 PERIOD1 EVENT2 PERIOD2: one sample of EVENT1, then 3 of EVENT2
+  { printf 'prog 7 100.000001: %10d %s: \n\t  1000 g+0x1 (/bin/prog)\n\n' "$3" "$2"
+    for t in 2 3 4; do
+      printf 'prog 7 100.00%s: %10d %s: \n\t  1000 f+0x1 (/bin/prog)\n\t  2000 main+0x2 (/bin/prog)\n\n' "$t" "$5" "$4"
+    done; } >"$1"
+}
+default_is() { # FILE TYPE TOTAL
+  "$PCOL" top "$1" --unit raw >"$tmp/top" || fail "top of $1"
+  grep -q "^Type: $2\$" "$tmp/top" && [ "$(total <"$tmp/top")" = "$3" ] ||
+    fail "$1: the default is not $2 ($3): $(head -4 "$tmp/top")"
+}
+two_events "$tmp/pf.txt" page-faults 1 cpu-clock 250000
+default_is "$tmp/pf.txt" cpu-clock 750000
+[ "$("$PCOL" top "$tmp/pf.txt" --value page-faults --unit raw | total)" = 1 ] || fail "--value page-faults"
+# no time event: the one with the most samples
+two_events "$tmp/pc.txt" instructions 100 branch-misses 7
+default_is "$tmp/pc.txt" branch-misses 21
+
 # ---- 12. one TYPE/UNIT named twice
 python3 tests/support/pprofgen.py duptypes "$tmp/dup.pb" || fail "pprofgen.py duptypes"
 rows() { awk '/flat%/ {on = 1; next} on {print $1, $NF}'; } # flat and name

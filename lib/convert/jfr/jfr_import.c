@@ -884,6 +884,8 @@ static int open_source(jimp *x, int kind) {
     snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
              (unsigned long long)R->truncated[kind]);
     if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
+    snprintf(note, sizeof note, "%llu", (unsigned long long)R->truncated[kind]);
+    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_TRUNCATED_STACKS, note, err))) return rc;
   }
   /* value types: samples, then the fields */
   if ((rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, err)) ||

@@ -22,6 +22,7 @@
 #include "otlp.h"
 #include "pb_wire.h"
 #include "symbolize.h" /* pcol_sym_locations: --symbolize local */
+#include "srcname.h"  /* pcol_source_name: THE process name of a source */
 #include "keys.h"     /* OTLP_ATTR_SOURCE_TYPE, OTLP_ATTR_SOURCE_URI, OTLP_ATTR_BUILD_ID, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* pcol_buf, pcol_buf_free, pcol_buf_reserve, ... */
@@ -760,6 +761,53 @@ static const char *attr_str(ctx *c, const otlp_profile *p, const char *key) {
   return r;
 }
 
+/* The text of resource rp's last attribute named key into t (t->len 0:
+ * none). */
+static int resource_attr(ctx *c, const otlp_rprof *rp, const char *key, pcol_buf *t) {
+  t->len = 0;
+  for (size_t i = 0; rp->resource && i < rp->resource->n_attributes; i++) {
+    otlp_kv *kv = rp->resource->attributes[i];
+    const char *k = kv->key && kv->key[0] ? kv->key : str_at(c, kv->key_strindex);
+    if (!strcmp(k, key)) PCOL_RETURN_NOT_OK(any_text(c, kv->value, t, NULL, NULL));
+  }
+  return PCOL_OK;
+}
+
+/* The name of a source of Profiles g[0..ng) of resource rp (uri NULL: out
+ * of memory): the pcol.source_uri attribute pcol's export wrote, else the
+ * process its resource names, by THE rule of srcname.h as a Chrome trace's
+ * threads are named: "FILE: EXECUTABLE (pid P), TYPE" (EXECUTABLE the
+ * resource's process.executable.name, else its service.name; TYPE the
+ * Profiles' sample types, "+" between them: one process has a Profile per
+ * kind of sample, the OTel eBPF profiler's off_cpu beside its samples),
+ * else FILE. */
+static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size_t ng, char **uri) {
+  const char *u = attr_str(c, g[0], OTLP_ATTR_SOURCE_URI);
+  *uri = NULL;
+  if (u) return (*uri = strdup(u)) ? PCOL_OK : pcol_oom(c->err);
+  pcol_buf exe = {0}, pid = {0}, what = {0};
+  int rc = resource_attr(c, rp, "process.executable.name", &exe);
+  if (!rc && !exe.len) rc = resource_attr(c, rp, "service.name", &exe);
+  if (!rc) rc = resource_attr(c, rp, "process.pid", &pid);
+  for (size_t i = 0; !rc && (exe.len || pid.len) && i < ng; i++) {
+    const char *ty = g[i]->sample_type ? str_at(c, g[i]->sample_type->type_strindex) : "";
+    if ((i && pcol_buf_append(&what, "+", 1)) || pcol_buf_append(&what, ty, strlen(ty)))
+      rc = pcol_oom(c->err);
+  }
+  if (!rc && (pcol_buf_append(&exe, "", 1) || pcol_buf_append(&pid, "", 1) || pcol_buf_append(&what, "", 1)))
+    rc = pcol_oom(c->err);
+  if (!rc) {
+    const char *e = (const char *)exe.data, *pd = (const char *)pid.data;
+    *uri = pcol_source_name(c->name, e[0] ? e : NULL, strlen(e), pd[0] ? pd : NULL, NULL,
+                            (const char *)what.data);
+    if (!*uri) rc = pcol_oom(c->err);
+  }
+  pcol_buf_free(&exe);
+  pcol_buf_free(&pid);
+  pcol_buf_free(&what);
+  return rc;
+}
+
 /* The source of Profiles g[0..ng) of scope sp of resource rp; base: its
  * start, ns since the epoch (the Profile's time_unix_nano, or the earliest
  * timestamp where that is 0: import_group), 0 = none. */
@@ -768,14 +816,16 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
                        pcol_value_row *vals) {
   const otlp_profile *p = g[0];
   const otlp_dict *D = c->dict;
-  const char *type = attr_str(c, p, OTLP_ATTR_SOURCE_TYPE), *uri = attr_str(c, p, OTLP_ATTR_SOURCE_URI);
+  const char *type = attr_str(c, p, OTLP_ATTR_SOURCE_TYPE);
   if (!type) type = PCOL_SRC_OTLP;
-  if (!uri) uri = c->name;
+  char *uri;
+  TRY(source_uri(c, rp, g, ng, &uri));
   int64_t ts = PCOL_NA_I64;
   if (base) ts = (int64_t)(base / 1000000000u);
-  TRY(pcol_b_source(c->b, type, uri, ts, src, c->err));
+  int rc = pcol_b_source(c->b, type, uri, ts, src, c->err);
+  free(uri);
+  TRY(rc);
   pcol_buf t = {0};
-  int rc = PCOL_OK;
   if (base) rc = meta_u64(c, *src, OTLP_META_TIME_UNIX_NANO, base);
   if (!rc && base != p->time_unix_nano) /* (the export writes it as the Profile's time) */
     rc = pcol_b_meta_str(c->b, *src, PCOL_META_NOTE,

@@ -61,6 +61,8 @@ typedef struct pimp {
   uint32_t src;
   uint32_t ev_sid[PERF_MAX_EVENTS], ev_vt[PERF_MAX_EVENTS];
   uint8_t ev_period[PERF_MAX_EVENTS]; /* the event is printed with a period */
+  uint8_t ev_time[PERF_MAX_EVENTS];   /* a time event (THE default rule: default_event) */
+  uint64_t ev_samples[PERF_MAX_EVENTS];
   uint16_t ev_slot[PERF_EV_SLOTS];     /* 1 + the index of an event by its string id (open addressing) */
   size_t nev;
   uint32_t k_comm, k_pid, k_tid, k_cpu, u_ns, u_count, k_default;
@@ -599,6 +601,7 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
       if (p->ev_period[i] != has_period)
         return bad(p, lineno, has_period ? "a period on an event printed without one before"
                                          : "no period on an event printed with one before");
+      p->ev_samples[i]++;
       return *vt = p->ev_vt[i], PCOL_OK;
     }
   }
@@ -610,9 +613,9 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
   int rc = pcol_b_value_type(p->b, sid, ns ? p->u_ns : p->u_count, vt, p->err);
   if (!rc) rc = pcol_b_source_value_type(p->b, p->src, *vt, p->err);
   PCOL_RETURN_NOT_OK(b_at(p, lineno, rc));
-  /* the views show the first event by default, as inferno and speedscope
-   * do (mixing cycles and instructions would mislead) */
-  if (!p->nev) PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_meta_sid(p->b, p->src, p->k_default, sid, p->err)));
+  p->ev_time[p->nev] = (uint8_t)(ns || (bn == 6 && !memcmp(e, "cycles", 6)) ||
+                                  (bn == 10 && !memcmp(e, "cpu-cycles", 10)));
+  p->ev_samples[p->nev] = 1;
   p->ev_period[p->nev] = (uint8_t)has_period;
   p->ev_slot[slot] = (uint16_t)(p->nev + 1);
   p->ev_sid[p->nev] = sid, p->ev_vt[p->nev++] = *vt;
@@ -980,6 +983,27 @@ static int like_header(const pimp *p, const char *s, size_t n) {
   return (p->hdr_time || p->hdr_ev == 1) && t == p->hdr_time && e == (p->hdr_ev == 1);
 }
 
+/* THE default rule of a perf script of several events: the views show
+ * one event, never a sum (mixing cycles and page-faults would mislead):
+ * the first time event printed (cpu-clock, task-clock, cycles: what perf
+ * record samples without -e, and what a profile is read for), else the
+ * event with the most samples (the first printed of those).  perf report
+ * leads with the first event of perf.data's header, the first -e, which
+ * perf script's text does not give: its first sample is often another
+ * event's (an execve page fault before the first cpu-clock tick; review
+ * 18 F7). */
+static int default_event(pimp *p) {
+  size_t best = 0;
+  for (size_t i = 0; i < p->nev; i++) {
+    if (p->ev_time[i]) {
+      best = i;
+      break;
+    }
+    if (p->ev_samples[i] > p->ev_samples[best]) best = i;
+  }
+  return p->nev ? pcol_b_meta_sid(p->b, p->src, p->k_default, p->ev_sid[best], p->err) : PCOL_OK;
+}
+
 int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_import_options *opt,
                      pcol_error *err) {
   pimp p = {0};
@@ -1155,6 +1179,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   uint64_t ev_line = p.ev_lineno;
   if (!rc) rc = end_event(&p);
   while (!rc && p.nheld) rc = add_held(&p);
+  if (!rc) rc = default_event(&p);
   /* the Duration: the samples' span, first to last, as perf report's
    * header gives it ("sample duration"), THE duration key of the start
    * rule (wall.c) */

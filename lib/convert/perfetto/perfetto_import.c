@@ -40,6 +40,7 @@
 #include "read_all.h" /* pcol_input, pcol_read_input */
 #include "rowsort.h"  /* pcol_rowsort */
 #include "perfetto_v8.h" /* the V8 profiles of Chrome's legacy track events */
+#include "srcname.h"  /* pcol_source_name */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
 #include <inttypes.h>
 #include <stddef.h>
@@ -1823,7 +1824,8 @@ static int host_name(void *ctx, const void *seq, unsigned kind, uint64_t iid, co
 /* V8's clock on the trace clock: THE rule of Chrome's TimeTicks */
 static int host_ticks(void *ctx, uint32_t clock, int64_t ns, int64_t *t) { return chrome_ticks(ctx, clock, ns, t); }
 /* a V8 profile's thread: its source's URI, "FILE: THREAD (pid P, tid T)"
- * ("FILE: pid P, tid T" without a thread name), as a JSON trace's, and
+ * ("FILE: pid P, tid T" without a thread name; THE rule of srcname.h), as
+ * a JSON trace's, and
  * the labels of the trace's threads (pid, tid, their names) */
 static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, uint32_t *ls) {
   pimp *x = ctx;
@@ -1834,9 +1836,8 @@ static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, uint32_t *l
   if (t->has_tid) snprintf(tt, sizeof tt, "%" PRId64, t->tid);
   uint32_t sid = t->has_tid ? name_of(x, K_THREAD, t->tid) : 0;
   pcol_str tn = sid ? pcol_b_string_get(x->b, sid) : (pcol_str){NULL, 0};
-  int k = tn.ptr ? asprintf(uri, "%s: %.*s (pid %s, tid %s)", x->name, (int)tn.len, tn.ptr, pt, tt)
-                 : asprintf(uri, "%s: pid %s, tid %s", x->name, pt, tt);
-  if (k < 0) return *uri = NULL, pcol_oom(x->err);
+  *uri = pcol_source_name(x->name, tn.ptr, tn.len, pt, tt, NULL);
+  if (!*uri) return pcol_oom(x->err);
   return labelset(x, &l, ls);
 }
 

@@ -51,6 +51,7 @@
 #include "hash.h"     /* pcol_hash_keyed */
 #include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
 #include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
+#include "srcname.h"  /* pcol_source_name */
 #include <math.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -984,7 +985,7 @@ static int read_doc(ctrace *c) {
 }
 
 /* A thread's source URI, "FILE: THREAD (pid P, tid T)" ("FILE: pid P, tid
- * T" without a thread_name), and the labels of its samples: pid, tid (a
+ * T" without a thread_name; THE rule of srcname.h), and the labels of its samples: pid, tid (a
  * number when the text is a whole number's of at most 2^53, else the text),
  * and thread_name and process_name from the M events. */
 static int thread_bits(ctrace *c, const tkey *k, char **uri, uint32_t *ls) {
@@ -994,9 +995,7 @@ static int thread_bits(ctrace *c, const tkey *k, char **uri, uint32_t *ls) {
   char pb[40], tb[40];
   int rc;
   const char *pt = tkey_str(c, k, 0, pb), *tt = tkey_str(c, k, 1, tb);
-  *uri = NULL;
-  if (tname && asprintf(uri, "%s: %s (pid %s, tid %s)", c->name, tname, pt, tt) < 0) *uri = NULL;
-  else if (!tname && asprintf(uri, "%s: pid %s, tid %s", c->name, pt, tt) < 0) *uri = NULL;
+  *uri = pcol_source_name(c->name, tname, tname ? strlen(tname) : 0, pt, tt, NULL);
   if (!*uri) return pcol_oom(c->err);
   uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv = 0, v[2] = {0, 0};
   pcol_label_row lab[4];
