@@ -411,6 +411,35 @@ void pcol_wall_select_parts(pcol_wall *w, const uint8_t *take) {
   }
 }
 
+typedef struct taken {
+  pcol_view src;
+  uint8_t *take; /* [0, n] */
+  uint64_t n;
+} taken;
+static int take_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num, (void)den;
+  taken *t = ctx;
+  uint32_t s = pcol_view_u32(&t->src, row);
+  if (s <= t->n) t->take[s] = 1; /* (an id past the sources: a damaged file's, written nowhere) */
+  return 0;
+}
+
+int pcol_wall_select_parts_of(pcol_wall *w, pcol_file *f, const pcol_select *sel, const uint8_t *states,
+                              pcol_error *err) {
+  int parts = 0;
+  for (uint64_t s = 1; s <= w->n && !parts; s++) parts = w->part[s] != 0;
+  if (!parts || !sel || !(sel->source_id || sel->has_from || sel->has_to || pcol_select_filtered(sel)))
+    return PCOL_OK;
+  taken tk = {{0}, calloc(w->n + 1, 1), w->n};
+  if (!tk.take) return pcol_oom(err);
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &tk.src, err);
+  if (!rc) rc = pcol_select_iter(f, sel, take_row, &tk, err); /* one pass: not one a source */
+  for (uint64_t s = 1; !rc && states && s <= w->n; s++) tk.take[s] |= states[s];
+  if (!rc) pcol_wall_select_parts(w, tk.take);
+  free(tk.take);
+  return rc;
+}
+
 /* take[s] = 1 for the sources a header of sel speaks of (pcol_wall_header) */
 static int wall_take(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take, pcol_error *err) {
   uint8_t *t = *take = calloc(w->n + 1, 1);

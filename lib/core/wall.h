@@ -117,6 +117,13 @@ int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *w
  * none): a run written whole as it is, the k >= 2 written of a run in
  * part numbered 1..k, a lone one none. */
 void pcol_wall_select_parts(pcol_wall *w, const uint8_t *take);
+/* pcol_wall_select_parts over the sources a writer of sel writes: those
+ * with a selected row (one pass over the selection), and those states[s]
+ * (may be NULL: a range's windows it states, pcol_wall_states); nothing
+ * changes when no source has a part, or sel selects every row of each
+ * (no source, range or filter).  The speedscope and OTLP exports. */
+int pcol_wall_select_parts_of(pcol_wall *w, pcol_file *f, const pcol_select *sel, const uint8_t *states,
+                              pcol_error *err);
 /* THE "each once" rule of comments (go's profile.Merge keeps a comment's
  * first occurrence): rep[i] = 1 when c[i] has the bytes of an earlier c[j]
  * (NA and "" alike), else 0.  PCOL_ENOMEM (nothing else set) when no room. */

@@ -89,6 +89,7 @@ done <<EOF
 trace 0.2-0.4 s|$t --from 0.2 --to 0.4
 trace source 2, 0.9-1.05 s|$t --source 2 --from 0.9 --to 1.05
 trace source 3, 1.1-1.2 s|$t --source 3 --from 1.1 --to 1.2
+trace 1.15-1.3 s (past the middle profile: parts renumbered, rd12b F1)|$t --from 1.15 --to 1.3
 one 1-2 s|$tmp/one.json --from 1 --to 2
 one 2026-01-01T00:01:00Z-00:01:01.5Z|$tmp/one.json --from 2026-01-01T00:01:00Z --to 2026-01-01T00:01:01.5Z
 EOF

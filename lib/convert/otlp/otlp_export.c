@@ -1191,16 +1191,13 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.walled = 1;
     if (x.ranged && (x.rc = pcol_wall_states(f, sel, &x.states, &x.hstart, err))) goto done;
   }
-  if (sel && sel->source_id && nsrc > 1) {
-    uint8_t *take = calloc(nsrc + 1, 1);
-    if (!take) {
-      oom(&x);
-      goto done;
-    }
+  /* the parts of the recordings the selection writes (THE selection rule
+   * of parts, wall.c): of a range, the sources it leaves out are no part
+   * (a range missing a recording's middle part read back as two
+   * recordings, their spans added: rd12b F1) */
+  if (x.walled) {
     x.parts = 1;
-    take[sel->source_id] = 1;
-    pcol_wall_select_parts(&x.wall, take);
-    free(take);
+    if ((x.rc = pcol_wall_select_parts_of(&x.wall, f, sel, x.states, err))) goto done;
   }
   /* a ResourceProfiles a source, each written as its samples are read */
   for (uint64_t s = 1; s <= nsrc && !x.rc; s++)

@@ -1049,21 +1049,6 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
  * of the range counts it; one the range misses states nothing) */
 static int writes(const sexp *x) { return x->nrows || x->stated; }
 
-/* The sources a selection writes (writes()): take[s] = 1 for those with a
- * selected row, and of a range those whose window it hits */
-typedef struct taken {
-  const pcol_view *src;
-  uint8_t *take; /* [0, n] */
-  uint64_t n;
-} taken;
-static int take_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  (void)num, (void)den;
-  taken *t = ctx;
-  uint32_t s = pcol_view_u32(t->src, row);
-  if (s <= t->n) t->take[s] = 1; /* (an id past the sources: a damaged file's, written nowhere) */
-  return 0;
-}
-
 int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                                const pcol_export_options *opt, pcol_error *err) {
   if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
@@ -1110,16 +1095,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_select_check(f, sel, err);
   /* the parts of a selection's recordings (THE selection rule of parts,
    * wall.c) over the sources it writes: those with selected rows */
-  int parts = 0;
-  for (uint64_t s = 1; !rc && s <= ns && !parts; s++) parts = x.wall.part[s] != 0;
-  if (!rc && parts && sel && (sel->source_id || sel->has_from || sel->has_to || pcol_select_filtered(sel))) {
-    taken tk = {&x.s_src, calloc(ns + 1, 1), ns};
-    if (!tk.take) rc = oom(&x);
-    if (!rc) rc = pcol_select_iter(f, sel, take_row, &tk, err); /* one pass: not one a source */
-    for (uint64_t s = 1; !rc && x.states && s <= ns; s++) tk.take[s] |= x.states[s];
-    if (!rc) pcol_wall_select_parts(&x.wall, tk.take);
-    free(tk.take);
-  }
+  if (!rc) rc = pcol_wall_select_parts_of(&x.wall, f, sel, x.states, err);
   if (!rc) rc = put(&x, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
                         "\"exporter\":\"pcol " PCOL_VERSION_STRING "\",\"name\":");
   pcol_str name = {"pcol", 4};
