@@ -406,6 +406,28 @@ for nw in k m; do
   [ $? = 2 ] && grep -q 'would be rounded to it' "$tmp/err" && [ ! -s "$tmp/out" ] ||
     fail "diff --absolute bytes $nw: not refused $(cat "$tmp/err" "$tmp/out")"
 done
+# a hostile value past 2^63 once scaled into the finer kin: the pprof
+# export refuses it (before: written as INT64_MIN, a wrapped sum, exit 0)
+for spec in "kb bytes 1000 24" "km megabytes 9000000000000 5"; do
+  set -- $spec
+  python3 - "$tmp/$1.pb" "$2" "$3" "$4" <<'PY' || fail "big $spec"
+import sys
+sys.path.insert(0, "tests/support")
+from pprofgen import Strings, field, varint
+st = Strings()
+p = field(1, 2, field(1, 0, st.id(b"inuse_space")) + field(2, 0, st.id(sys.argv[2].encode())))
+for lid, name in ((1, b"main"), (2, b"alpha")):
+    p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+    p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+for locs, v in (([2, 1], int(sys.argv[3])), ([1], int(sys.argv[4]))):
+    p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)))
+open(sys.argv[1], "wb").write(p + field(9, 0, 1000000000) + st.table())
+PY
+done
+"$PCOL" merge "$tmp/kb.pb" "$tmp/km.pb" -o "$tmp/kbm.pcol" || fail "merge of the big kin"
+"$PCOL" unpack "$tmp/kbm.pcol" --to pprof -o "$tmp/kbm.pb.gz" 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'passes 2^63' "$tmp/err" && [ ! -e "$tmp/kbm.pb.gz" ] ||
+  fail "pprof export of a kin value past 2^63: not refused $(cat "$tmp/err")"
 # another kind (inuse_space in count): not scaled, and said so
 "$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" >"$tmp/out" 2>"$tmp/err" || fail "top bytes count"
 grep -q '^Type: samples$' "$tmp/out" && grep -q "the sources measure different values" "$tmp/err" ||

@@ -211,8 +211,14 @@ static int plan_columns(ex *x) {
 }
 
 /* A value in a kin unit scaled into its column's (THE unit rule: go tool
- * pprof scales each profile into the finest unit before it merges them) */
-static int64_t kin_fill(int64_t v, double ratio) { return ratio != 0 ? pcol_unit_fill(v, ratio) : v; }
+ * pprof scales each profile into the finest unit before it merges them);
+ * one past int64 there (a hostile file's) sets *over */
+static int64_t kin_fill(int64_t v, double ratio, int *over) {
+  if (ratio == 0) return v;
+  double p = (double)v * ratio;
+  if (!(p > -9.2e18 && p < 9.2e18)) *over = 1;
+  return pcol_unit_fill(v, ratio);
+}
 
 /* ------------------------------------------------------- output stream */
 
@@ -579,12 +585,13 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
   const src_info *si = &x->src[src - 1];
   /* values: a column not given stays 0; a later value of a column wins */
   size_t nc = x->ncols;
+  int over = 0; /* a value scaled into a kin column past int64 */
   memset(sp->values, 0, (nc ? nc : 1) * sizeof *sp->values);
   if (si->synth) {
     for (size_t k = 0; k < si->nx; k++) {
       int64_t xv;
       if ((x->rc = pcol_xvalue(&x->xv, NULL, row, si->xvt[k], &xv, x->err))) return x->rc;
-      put_value(sp, si->xcol[k], kin_fill(pcol_scale(xv, num, den), si->xfill[k]));
+      put_value(sp, si->xcol[k], kin_fill(pcol_scale(xv, num, den), si->xfill[k], &over));
     }
   } else {
     uint64_t a = pcol_view_u64(&v[PCOL_C_S_VALUE_OFFSETS], row);
@@ -600,7 +607,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       if (k == si->npos) continue; /* a value type the source does not declare */
       sp->used[k] = 1;
       put_value(sp, si->pos_col[k],
-                kin_fill(pcol_scale(pcol_scale(pcol_view_i64(&sp->vva, j), num, den), 1, si->pos_div[k]), si->pos_fill[k]));
+                kin_fill(pcol_scale(pcol_scale(pcol_view_i64(&sp->vva, j), num, den), 1, si->pos_div[k]), si->pos_fill[k], &over));
     }
     /* a collapsed line with an integer count has its decimal type too
      * (the decimal-count rule, lib/core/count.c) */
@@ -611,11 +618,15 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       if (sp->used[k] || !pcol_rtime_fills(&x->rt, src, si->pos_vt[k]) ||
           !pcol_sample_value_rt(&sc, &x->rt, row, si->pos_vt[k], &fv))
         continue;
-      put_value(sp, si->pos_col[k], kin_fill(pcol_scale(pcol_scale(fv, num, den), 1, si->pos_div[k]), si->pos_fill[k]));
+      put_value(sp, si->pos_col[k], kin_fill(pcol_scale(pcol_scale(fv, num, den), 1, si->pos_div[k]), si->pos_fill[k], &over));
     }
     if (si->count_fill) /* its count (count_column) */
       put_value(sp, si->count_col, pcol_scale(pcol_view_i64(&v[PCOL_C_S_WEIGHT], row), num, den));
   }
+  if (over)
+    return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 " (source %u) has a value that, in "
+                                  "the finest unit of its kin (go's one sample type of them), passes 2^63",
+                                  row + 1, src);
   return 0;
 }
 
