@@ -38,20 +38,26 @@ int pcol_value_compatible(const pcol_value_sel *base, const pcol_value_sel *nw, 
 #undef VS
 }
 
-/* The stored type of f with v's type and unit that every selected source
- * of f measures (*out untouched when there is none). */
+/* The stored type of f with v's type and unit (else a kin unit) that
+ * every selected source of f measures (*out untouched when there is none). */
 static int same_value(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_value_sel *out,
                       pcol_error *err) {
   pcol_view ty, un;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
-  uint32_t vt = 0;
+  /* v's type in v's unit, else in a unit of its family (THE unit rule:
+   * alloc_space in kilobytes is bytes' kin, as go scales it; rd12a F5) */
+  uint32_t vt = 0, kin = 0;
   for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_VALUE_TYPES) && !vt; i++) {
     pcol_str t, u;
+    double r;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
-    if (t.ptr && u.ptr && str_eq(t, v->type) && str_eq(u, v->unit)) vt = (uint32_t)(i + 1);
+    if (!t.ptr || !u.ptr || !str_eq(t, v->type)) continue;
+    if (str_eq(u, v->unit)) vt = (uint32_t)(i + 1);
+    else if (!kin && pcol_unit_common(v->unit, u, &r)) kin = (uint32_t)(i + 1);
   }
+  if (!vt) vt = kin;
   if (!vt) return PCOL_OK;
   pcol_value_sel w;
   uint8_t *has = NULL, *keep = NULL;

@@ -428,6 +428,35 @@ done
 "$PCOL" unpack "$tmp/kbm.pcol" --to pprof -o "$tmp/kbm.pb.gz" 2>"$tmp/err"
 [ $? = 1 ] && grep -q 'passes 2^63' "$tmp/err" && [ ! -e "$tmp/kbm.pb.gz" ] ||
   fail "pprof export of a kin value past 2^63: not refused $(cat "$tmp/err")"
+# the diff default rule (go -diff_base: the default NEW names) finds it in
+# a kin unit of the base (rd12a F5: refused, "incompatible value types")
+for spec in "dk kilobytes 0" "db bytes 1"; do
+  set -- $spec
+  python3 - "$tmp/$1.pb" "$2" "$3" <<'PY' || fail "default $spec"
+import sys
+sys.path.insert(0, "tests/support")
+from pprofgen import Strings, field, varint
+st, p, u = Strings(), b"", sys.argv[2].encode()
+for t in (b"alloc_space", b"inuse_space"):
+    p += field(1, 2, field(1, 0, st.id(t)) + field(2, 0, st.id(u)))
+for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+    p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+    p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+for locs, v in (([2, 1], [5, 30]), ([3, 1], [7, 5])):
+    p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, b"".join(varint(x) for x in v)))
+if sys.argv[3] == "1":  # names alloc_space its default
+    p += field(14, 0, st.id(b"alloc_space"))
+open(sys.argv[1], "wb").write(p + field(9, 0, 1000000000) + st.table())
+PY
+done
+"$PCOL" diff "$tmp/dk.pb" "$tmp/db.pb" --absolute --format tsv >"$tmp/out" 2>"$tmp/err" ||
+  fail "diff of a kilobytes base and a bytes profile naming alloc_space: $(cat "$tmp/err")"
+[ "$(awk -F'\t' '$7 == "beta" { print $3 }' "$tmp/out")" = -7161 ] ||
+  fail "diff default of kin: beta's change is not 7 B - 7 kB: $(cat "$tmp/out")"
+if command -v go >/dev/null 2>&1; then
+  (cd "$tmp" && go tool pprof -top -unit=B -diff_base dk.pb db.pb 2>/dev/null) | grep -q '^Type: alloc_space$' ||
+    fail "go's -diff_base of the pair is not alloc_space"
+fi
 # another kind (inuse_space in count): not scaled, and said so
 "$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" >"$tmp/out" 2>"$tmp/err" || fail "top bytes count"
 grep -q '^Type: samples$' "$tmp/out" && grep -q "the sources measure different values" "$tmp/err" ||
