@@ -375,6 +375,10 @@ for set in "b k" "k b" "b m k" "m k" "ns ms" "ms ns"; do
       fail "pprof export of merge $set: sample types $(cat "$tmp/types") (a type twice: one column of the kin wanted)"
     [ "$((cd "$tmp" && go tool pprof -top u.pb.gz 2>/dev/null) | shown)" = "$(shown <"$tmp/out")" ] ||
       fail "pprof export of merge $set: go tool pprof -top of it is not top $set"
+    # its period type and period scaled too, as go's merge of the inputs (rd12a F6)
+    [ "$((cd "$tmp" && go tool pprof -raw u.pb.gz 2>/dev/null) | sed -n '/^Period/p')" = \
+      "$((cd "$tmp" && go tool pprof -raw "${files[@]}" 2>/dev/null) | sed -n '/^Period/p')" ] ||
+      fail "pprof export of merge $set: its period is not go's merge's"
   fi
   for how in "fold" "unpack --to collapsed -o -"; do
     got=$("$PCOL" $how "$tmp/u.pcol" 2>"$tmp/err" | sum)

@@ -949,9 +949,19 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
       pr->period = pd.period;
       continue;
     }
+    double r = 1;
     if (pd.has_type != first.has_type || pd.has_unit != first.has_unit || !same(pd.type, first.type) ||
-        !same(pd.unit, first.unit))
+        (!same(pd.unit, first.unit) && !pcol_unit_common(first.unit, pd.unit, &r)))
       continue; /* another period type: go refuses to merge such profiles */
+    /* a unit of one family (THE unit rule): both in the finer, as go's
+     * ScaleProfiles scales the period type before the merge (rd12a F6) */
+    if (r < 1) { /* pd's unit is finer: the period so far into it */
+      pr->period = pcol_unit_fill(pr->period, 1 / r);
+      first.unit = pd.unit;
+      P->period_type.unit = str_bytes(x, pd.unit.ptr, pd.unit.len);
+    } else if (r > 1) {
+      pd.period = pcol_unit_fill(pd.period, r);
+    }
     if (pr->period == 0 || pr->period < pd.period) pr->period = pd.period;
   }
   if (x->rc) return x->rc;
