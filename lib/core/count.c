@@ -162,7 +162,9 @@ int pcol_value_kin(pcol_file *f, uint32_t **next_out, double **factor_out, pcol_
     for (b = a + 1; b < nk && k[b].fam == k[a].fam && k[b].type == k[a].type; b++)
       ;
     /* a run longer than a family has units (hostile: one type listed
-     * over and over) is no kin: a sample's fill walks its ring */
+     * over and over) is no kin, silently: its types are then read as
+     * any others of several units (a sample's fill walks its ring, which
+     * stays short) */
     if (b - a < 2 || b - a > KIN_MAX) continue;
     for (size_t c = a + 1; c < b; c++) next[k[c - 1].vt] = k[c].vt;
     next[k[b - 1].vt] = k[a].vt, any = 1;
