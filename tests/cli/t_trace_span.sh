@@ -65,6 +65,18 @@ is "source 2, 0.1-0.4 s (cut by its start)" 100ms "$t" --source 2 --from 0.1 --t
 [ "$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/r.pb.gz" | cut -d' ' -f2)" = 200000000 ] ||
   fail "the pprof export of 0.2-0.4 s: duration_nanos $(python3 "$REPO/tests/support/pprof_times.py" "$tmp/r.pb.gz")"
 
+# the Perfetto export of a later profile alone (source 3: its span 1-1.4 s
+# of the trace) ends where its span ends, its last ClockSnapshot at or
+# after its last sample (rd12b F5: at its duration, 0.4 s, before them)
+if command -v protoc >/dev/null; then
+  "$PCOL" unpack "$t" --source 3 --to perfetto -o "$tmp/s3.pftrace" 2>/dev/null || fail "unpack --source 3 --to perfetto"
+  protoc -I "$REPO/format/perfetto" --decode=perfetto.protos.Trace perfetto_trace.proto <"$tmp/s3.pftrace" |
+    awk '/^packet \{/ { ts = ""; snap = 0; smp = 0 } /^  timestamp:/ { ts = $2 } /^  clock_snapshot/ { snap = 1 }
+      /^  stack_sample/ { smp = 1 } /^\}/ { if (snap) last_snap = ts; if (smp && ts > last_smp) last_smp = ts }
+      END { if (!(last_snap + 0 >= last_smp + 0 && last_smp + 0 > 0)) { print "snapshot " last_snap " sample " last_smp; exit 1 } }' ||
+    fail "the Perfetto export of source 3 ends before its last sample"
+fi
+
 # F8: every export of a range, read back, says top's Duration: and rows
 # of the range.  CASE: INPUT OPTIONS (the range and what else selects)
 rows() { "$PCOL" top "$@" -n 8 --node-fraction 0 2>/dev/null | sed -n '/flat%/,$p'; }

@@ -826,6 +826,9 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   for (uint32_t s = 1; s <= ns && has && !x->rc; s++) {
     if (!has[s]) continue;
     int64_t st = x->absolute ? w.start[s] : 0, d = w.dur[s] != PCOL_NA_I64 && w.dur[s] > 0 ? w.dur[s] : 0, e;
+    /* a span that starts after the source's time 0 (spec.md §7 "Span
+     * start": a trace's later profile) ends that much later (rd12b F5) */
+    if (!ranged && w.off && w.off[s] > 0 && __builtin_add_overflow(d, w.off[s], &d)) d = INT64_MAX;
     pcol_wall_window win;
     if (ranged && pcol_wall_cut(&w, sel, s, &win) && win.cut) {
       if (__builtin_add_overflow(st, win.shift, &st)) st = INT64_MAX;
