@@ -147,7 +147,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 #define CLI_OPT_FROM                                                            \
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5), or a " \
                  "wall-clock time (2026-11-23T10:00:00Z, +HH:MM zones, or @EPOCH_SECONDS; each " \
-                 "source from its own start; many inputs: only those that reach the range are read)"}
+                 "source from its own start; many inputs: only those that reach the range are read, every one when none does)"}
 #define CLI_OPT_TO {"to", 0, 1, "only the part before this time (as --from)"}
 #define CLI_OPT_SELECT CLI_OPT_SOURCE, CLI_OPT_FROM, CLI_OPT_TO
 /* --by of the views that name rows by function, line, file or address */
