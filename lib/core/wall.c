@@ -381,7 +381,7 @@ static void wall_recordings(pcol_wall *w, const uint8_t *take) {
     int64_t a = INT64_MAX, b = INT64_MIN;
     for (uint64_t i = s; i < e; i++)
       if (take[i] && w->stated[i] > 0) {
-        int64_t at = by_start ? sat_add(w->start[i], w->off[i]) : by_v8 ? w->clock[i] : 0;
+        int64_t at = by_start ? sat_add(w->start[i], w->off[i]) : by_v8 ? w->clock[i] : w->off[i];
         int64_t end = sat_add(at, w->stated[i]);
         if (at < a) a = at;
         if (end > b) b = end;

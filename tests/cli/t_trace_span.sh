@@ -77,6 +77,14 @@ if command -v protoc >/dev/null; then
     fail "the Perfetto export of source 3 ends before its last sample"
 fi
 
+# the speedscope copy of the whole trace keeps where each profile's span
+# starts (pcolSpanStart: rd12b F2, the copy's profiles began together, a
+# range over a later one's samples said no Duration:)
+"$PCOL" unpack "$t" --to speedscope -o "$tmp/whole.speedscope.json" 2>/dev/null || fail "unpack --to speedscope"
+is "speedscope copy, source 3, 1.2-1.3 s" 100ms "$tmp/whole.speedscope.json" --source 3 --from 1.2 --to 1.3
+is "speedscope copy, source 2, 1.0-1.2 s" 100ms "$tmp/whole.speedscope.json" --source 2 --from 1.0 --to 1.2
+is "speedscope copy whole" 1.50s "$tmp/whole.speedscope.json"
+
 # F8: every export of a range, read back, says top's Duration: and rows
 # of the range.  CASE: INPUT OPTIONS (the range and what else selects)
 rows() { "$PCOL" top "$@" -n 8 --node-fraction 0 2>/dev/null | sed -n '/flat%/,$p'; }

@@ -85,17 +85,19 @@ for t in speedscope otlp; do
     fail "their merge ($t): $("$PCOL" top "$tmp/pc.pcol" -n 1 | grep Duration), want 7.33ms"
 done
 # two of three.json's three profiles written (--focus leaves B no samples):
-# numbered 1 and 2, still one recording read back, whose Duration is the
-# one the whole trace's export read back gives (4 ms: speedscope keeps no
-# V8 clock, so they begin together), not A's and C's added (7 ms)
+# numbered 1 and 2, still one recording read back, whose Duration is their
+# span where each profile's span starts (pcolSpanStart: A [0, 4 ms), C
+# [2, 5 ms): 5 ms), not A's and C's added (7 ms); the whole trace's export
+# read back says the trace's 1 s, as the trace (before, 4 ms: the copy's
+# profiles began together; rd12b F2)
 "$PCOL" unpack "$tmp/three.json" --to speedscope --focus 'f11|f33' -o "$tmp/ac.json" || fail "unpack three.json --focus"
 "$PCOL" unpack "$tmp/three.json" --to speedscope -o "$tmp/abc.json" || fail "unpack three.json"
 [ "$(grep -o '"pcolRecordingPart":[0-9]*' "$tmp/ac.json" | tr '\n' ' ')" = '"pcolRecordingPart":1 "pcolRecordingPart":2 ' ] ||
   fail "A and C of three written as parts $(grep -o '"pcolRecordingPart":[0-9]*' "$tmp/ac.json" | tr '\n' ' '), not 1 and 2"
-"$PCOL" top "$tmp/ac.json" -n 1 | grep -q '^Duration: 4ms,' ||
-  fail "A and C of three read back: $("$PCOL" top "$tmp/ac.json" -n 1 | grep Duration), want 4ms (one recording)"
-"$PCOL" top "$tmp/abc.json" -n 1 | grep -q '^Duration: 4ms,' ||
-  fail "three.json's speedscope export read back: $("$PCOL" top "$tmp/abc.json" -n 1 | grep Duration), want 4ms"
+"$PCOL" top "$tmp/ac.json" -n 1 | grep -q '^Duration: 5ms,' ||
+  fail "A and C of three read back: $("$PCOL" top "$tmp/ac.json" -n 1 | grep Duration), want 5ms (one recording)"
+[ "$("$PCOL" top "$tmp/abc.json" -n 1 | grep '^Duration')" = "$("$PCOL" top "$tmp/three.json" -n 1 | grep '^Duration')" ] ||
+  fail "three.json's speedscope export read back: $("$PCOL" top "$tmp/abc.json" -n 1 | grep Duration), not the trace's"
 # a whole trace's export writes the parts it holds: read back, the same
 "$PCOL" cat "$tmp/seeds/chunks.json" --table meta | grep recording_part >"$tmp/want"
 for t in speedscope otlp; do

@@ -618,6 +618,19 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
      * the copy's timeline is the original's */
     int64_t iv = pcol_source_interval(x->f, x->cur_src);
     if (iv > 0 && fprintf(x->out, ",\"pcolInterval\":%lld", (long long)iv) < 0) return io(x);
+    /* where its span starts after its time 0 (THE span start, spec.md §7:
+     * a trace's later profile), in the copy's clock as a range moves it
+     * (pcol_wall_meta_cut): read back, the profiles keep their places on
+     * the trace's timeline (rd12b F2: the copy said the longest profile's
+     * Duration:, 2s of 2.01s) */
+    int64_t off = x->wall.off ? x->wall.off[x->cur_src] : 0;
+    if (off > 0) {
+      char in[24], out[24];
+      int n = snprintf(in, sizeof in, "%lld", (long long)off);
+      int m = pcol_wall_meta_cut(&x->wall, x->cur_src, &x->win, (pcol_str){PCOL_META_SPAN_START_NS, sizeof PCOL_META_SPAN_START_NS - 1},
+                                 (pcol_str){in, (size_t)n}, out);
+      if (m != 2 && fprintf(x->out, ",\"pcolSpanStart\":%s", m == 1 ? out : in) < 0) return io(x);
+    }
     /* its own default (THE default rule, count.c), which speedscope's
      * activeProfileIndex names of one source only (a merge's second
      * source read back took its last type), and the default its recording
