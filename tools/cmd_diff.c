@@ -224,6 +224,8 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     cli_pair_begin(); /* the two sides' warnings once both are open: a filter's once */
     rc = load(cmd, a, a->pos[0], by, &sel, 0, &fb, &tb, &err);
     if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, 0, &fn, &tn, &err);
+    /* (value notes of each side's own value, before diff_default may
+     * change one: the same, as pcol_value_diff_default says) */
     cli_pair_end(cmd, a, &sel, !rc);
     /* the defaults differ and a side is many files answered one by one,
      * without a file whose defaults the rule below reads: that side is

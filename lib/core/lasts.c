@@ -382,6 +382,36 @@ int64_t pcol_made_up_id(const pcol_real_ids *r, int kind, int64_t from, uint64_t
   }
 }
 
+/* THE made-up-id note: one sentence, whatever the export (Perfetto's,
+ * the Chrome trace's, the Firefox Profiler's ids differ only in bound) */
+void pcol_made_up_note(char *t, size_t cap, int kind, uint64_t n, const char *bound, const char *first,
+                       size_t first_len, const char *kept_in) {
+  const char *have = n > 1 ? "s have" : " has", *its = n > 1 ? "their" : "its";
+  int fl = first ? (int)pcol_utf8_cut(first, first_len, 100) : 0;
+  if (kind == PCOL_ID_PID)
+    snprintf(t, cap, "%llu thread%s a pid label that is no whole number %s: %s pid is made up (the first "
+             "label: \"%.*s\")", (unsigned long long)n, have, bound, its, fl, first ? first : "");
+  else if (first)
+    snprintf(t, cap, "%llu thread%s a tid or thread_id label that is no whole number %s: %s tid is made up, "
+             "the label kept in %s %s (\"%.*s\"%s)", (unsigned long long)n, have, bound, its, its, kept_in, fl, first,
+             n > 1 ? ", ..." : "");
+  else
+    snprintf(t, cap, "%llu thread%s a tid or thread_id label that is no whole number %s: %s tid is made up, "
+             "the label kept in %s %s", (unsigned long long)n, have, bound, its, its, kept_in);
+}
+
+int pcol_label_text(pcol_file *f, uint32_t ls, const char *key, char *buf, size_t cap, pcol_error *err) {
+  uint32_t sv;
+  int64_t nv;
+  pcol_str s = {0};
+  buf[0] = 0;
+  PCOL_RETURN_NOT_OK(pcol_label_get(f, ls, key, &sv, &nv, err));
+  if (sv) PCOL_RETURN_NOT_OK(pcol_string(f, sv, &s, err));
+  if (sv) snprintf(buf, cap, "%.*s", (int)pcol_utf8_cut(s.ptr, s.len, cap ? cap - 1 : 0), s.ptr ? s.ptr : "");
+  else if (nv != PCOL_NA_I64) snprintf(buf, cap, "%lld", (long long)nv);
+  return PCOL_OK;
+}
+
 /* ------------------------------------------------------------ interval */
 int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v) {
   pcol_str fi;

@@ -103,6 +103,18 @@ int pcol_real_id(const pcol_real_ids *r, int kind, int64_t v);
  * made up for distinct k never meet, nor any real one.  (from + k + the
  * number of real ids: callers keep it far below INT64_MAX.) */
 int64_t pcol_made_up_id(const pcol_real_ids *r, int kind, int64_t from, uint64_t k);
+/* The note an export says once when it made up ids (THE made-up-id
+ * rule) for n threads whose label was no id it can write: kind
+ * PCOL_ID_PID or PCOL_ID_TID; bound: what the format holds ("up to 2^53
+ * (a trace event's pid)"); first (may be NULL; first_len bytes, cut at
+ * 100): the first such label (a pid's) or thread name (a tid's, whose
+ * label is kept in the thread's name: kept_in names that field). */
+void pcol_made_up_note(char *t, size_t cap, int kind, uint64_t n, const char *bound, const char *first,
+                       size_t first_len, const char *kept_in);
+/* The text of set ls's first label `key` (a string cut at cap - 1 bytes
+ * on a character's boundary, or a number's decimal) in buf; "" when the
+ * set has none. */
+int pcol_label_text(pcol_file *f, uint32_t ls, const char *key, char *buf, size_t cap, pcol_error *err);
 /* Meta key of source s as a finite double (a Firefox source's ms); 0 when
  * absent or not one. */
 int pcol_meta_double(pcol_file *f, uint32_t s, const char *key, double *v);

@@ -81,6 +81,10 @@ int pcol_value_diff_default(pcol_file *base, pcol_file *nw, const pcol_select *s
   PCOL_RETURN_NOT_OK(pcol_selection_named_default(nw, sel, &c[0], &agree[0], &named[0], err));
   PCOL_RETURN_NOT_OK(pcol_selection_named_default(base, sel, &c[1], &agree[1], &named[1], err));
   if (!agree[0] || !agree[1] || c[0] != vn->vt_id || c[1] != vb->vt_id) return PCOL_OK;
+  /* (a side changed here had no default note, its sources agreeing on
+   * one, and none lacking the value it takes, as same_value asks: the
+   * notes said of each side's own value before this rule, pcol diff's and
+   * the R package's, stay right; rd12a F7) */
   /* the new side first (go merges the profile, then the base), the one
    * it names decides even where the base lacks it (go refuses that pair) */
   if (named[0]) return same_value(base, sel, vn, vb, err);

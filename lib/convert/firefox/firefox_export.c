@@ -1437,11 +1437,8 @@ static int export_body(fx *x, const pcol_select *sel) {
   if (!rc && x->note) note_counters(x);
   if (!rc && x->note && x->ids_lost) {
     char n[400];
-    snprintf(n, sizeof n, "%llu thread%s a tid or thread_id label that is no whole number up to 2^53 "
-             "(the Firefox Profiler's tid): %s tid is made up, the label kept in %s name (\"%.*s\"%s)",
-             (unsigned long long)x->ids_lost, x->ids_lost > 1 ? "s have" : " has", x->ids_lost > 1 ? "their" : "its",
-             x->ids_lost > 1 ? "their" : "its", (int)pcol_utf8_cut((const char *)x->lost_name.data, x->lost_name.len, 120),
-             x->lost_name.data ? (const char *)x->lost_name.data : "", x->ids_lost > 1 ? ", ..." : "");
+    pcol_made_up_note(n, sizeof n, PCOL_ID_TID, x->ids_lost, "up to 2^53 (the Firefox Profiler's tid)",
+                      x->lost_name.data ? (const char *)x->lost_name.data : "", x->lost_name.len, "name");
     x->note(x->note_ctx, n);
   }
   for (uint32_t s = 1; s <= ns && !rc && !x->nthreads_written; s++)

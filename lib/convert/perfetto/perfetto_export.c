@@ -128,7 +128,7 @@ typedef struct pex {
   pcol_xskipped skipped; /* the followers not written for a negative amount */
   uint64_t ids_lost;  /* threads whose tid/thread_id label is no id Perfetto holds */
   uint64_t pids_lost; /* threads whose pid label is no id Perfetto holds */
-  char lost_pid[64];  /* the first such label */
+  char lost_pid[41];  /* the first such label (40 bytes at most) */
   uint64_t lacking;   /* sources without the --value asked: their default is the primary */
   uint32_t lacking_src;
   char lost_name[128]; /* the first one's name (the note's example) */
@@ -447,16 +447,9 @@ static int thread_ids(pex *x) {
     if (t->ls && (x->rc = pcol_label_id(x->f, t->ls, PCOL_THREAD_PID_KEY, &t->pid, &pid_other, x->err))) break;
     if (!t->ls) t->pid = PCOL_NA_I64;
     if (t->pid != PCOL_NA_I64 && (t->pid < 0 || t->pid > INT32_MAX)) pid_other = 1, t->pid = PCOL_NA_I64;
-    if (pid_other && !x->pids_lost++) {
-      uint32_t sv;
-      int64_t nv;
-      pcol_str ps = {0};
-      if ((x->rc = pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &sv, &nv, x->err)) ||
-          (sv && (x->rc = pcol_string(x->f, sv, &ps, x->err))))
-        break;
-      if (sv) snprintf(x->lost_pid, sizeof x->lost_pid, "%.*s", (int)pcol_utf8_cut(ps.ptr, ps.len, 40), ps.ptr ? ps.ptr : "");
-      else snprintf(x->lost_pid, sizeof x->lost_pid, "%lld", (long long)nv);
-    }
+    if (pid_other && !x->pids_lost++ &&
+        (x->rc = pcol_label_text(x->f, t->ls, PCOL_THREAD_PID_KEY, x->lost_pid, sizeof x->lost_pid, x->err)))
+      break;
     /* THE thread-id rule (pcol_thread_id: tid, else thread_id, a number or
      * a string of digits), within Perfetto's int32; a label that is no
      * such id names the thread instead (rd11 F3, as the Firefox and Chrome
@@ -904,18 +897,14 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   }
   if (!rc && x.pids_lost && opt && opt->note) {
     char text[400];
-    snprintf(text, sizeof text, "%llu thread%s a pid label that is no whole number from 0 to 2^31 - 1 "
-             "(Perfetto's pid): %s pid is made up (the first label: \"%s\")",
-             (unsigned long long)x.pids_lost, x.pids_lost > 1 ? "s have" : " has", x.pids_lost > 1 ? "their" : "its",
-             x.lost_pid);
+    pcol_made_up_note(text, sizeof text, PCOL_ID_PID, x.pids_lost, "from 0 to 2^31 - 1 (Perfetto's pid)", x.lost_pid,
+                      strlen(x.lost_pid), NULL);
     opt->note(opt->note_ctx, text);
   }
   if (!rc && x.ids_lost && opt && opt->note) {
     char text[400];
-    snprintf(text, sizeof text, "%llu thread%s a tid or thread_id label that is no whole number from 0 to 2^31 - 1 "
-             "(Perfetto's tid): %s tid is made up, the label kept in %s name (\"%s\"%s)",
-             (unsigned long long)x.ids_lost, x.ids_lost > 1 ? "s have" : " has", x.ids_lost > 1 ? "their" : "its",
-             x.ids_lost > 1 ? "their" : "its", x.lost_name, x.ids_lost > 1 ? ", ..." : "");
+    pcol_made_up_note(text, sizeof text, PCOL_ID_TID, x.ids_lost, "from 0 to 2^31 - 1 (Perfetto's tid)", x.lost_name,
+                      strlen(x.lost_name), "name");
     opt->note(opt->note_ctx, text);
   }
   pcol_rtime_free(&x.rt);

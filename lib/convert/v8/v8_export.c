@@ -782,7 +782,7 @@ typedef struct cpass {
   uint8_t *made;      /* per thread: its tid made up (c_ids) */
   uint64_t lost;      /* threads whose tid or thread_id label is no id (c_ids) */
   uint64_t pids_lost; /* threads whose pid label is no id (c_ids) */
-  char lost_pid[64];  /* the first such label */
+  char lost_pid[41];  /* the first such label (40 bytes at most) */
   uint32_t *order, *off; /* the nodes by thread: thread k's are order[off[k] .. off[k + 1]) */
   size_t cur;        /* the thread at hand + 1 (0: none yet) */
   int empty, closing, nodes_due;
@@ -899,16 +899,9 @@ static int c_ids(cpass *c) {
     if ((rc = pcol_label_id(x->f, t->ls, PCOL_THREAD_PID_KEY, &pid, &pid_other, x->err)) ||
         (rc = pcol_thread_id(x->f, t->ls, &tid, &lost, x->err)))
       break;
-    if (pid_other && !c->pids_lost++) {
-      uint32_t sv;
-      int64_t nv;
-      pcol_str ps = {0};
-      if ((rc = pcol_label_get(x->f, t->ls, PCOL_THREAD_PID_KEY, &sv, &nv, x->err)) ||
-          (sv && (rc = pcol_string(x->f, sv, &ps, x->err))))
-        break;
-      if (sv) snprintf(c->lost_pid, sizeof c->lost_pid, "%.*s", (int)pcol_utf8_cut(ps.ptr, ps.len, 40), ps.ptr ? ps.ptr : "");
-      else snprintf(c->lost_pid, sizeof c->lost_pid, "%lld", (long long)nv);
-    }
+    if (pid_other && !c->pids_lost++ &&
+        (rc = pcol_label_text(x->f, t->ls, PCOL_THREAD_PID_KEY, c->lost_pid, sizeof c->lost_pid, x->err)))
+      break;
     c->made[k] = tid == PCOL_NA_I64;
     c->lost += (uint64_t)lost;
     if (!k || x->th[k - 1].src != t->src) m = 0;
@@ -1014,18 +1007,14 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   for (size_t i = 0; i < n && !rc; i++) c->order[c->off[slot[i] + 1]++] = (uint32_t)i;
   if (!rc) rc = c_ids(c);
   if (!rc && c->lost && opt && opt->note) {
-    char t[200];
-    snprintf(t, sizeof t, "%llu thread%s a tid or thread_id label that is no whole number up to 2^53 (a trace "
-             "event's tid): %s tid is made up, the label kept in %s thread_name",
-             (unsigned long long)c->lost, c->lost > 1 ? "s have" : " has", c->lost > 1 ? "their" : "its",
-             c->lost > 1 ? "their" : "its");
+    char t[400];
+    pcol_made_up_note(t, sizeof t, PCOL_ID_TID, c->lost, "up to 2^53 (a trace event's tid)", NULL, 0, "thread_name");
     opt->note(opt->note_ctx, t);
   }
   if (!rc && c->pids_lost && opt && opt->note) {
-    char t[300];
-    snprintf(t, sizeof t, "%llu thread%s a pid label that is no whole number up to 2^53 (a trace event's pid): "
-             "%s pid is made up (the first label: \"%s\")", (unsigned long long)c->pids_lost,
-             c->pids_lost > 1 ? "s have" : " has", c->pids_lost > 1 ? "their" : "its", c->lost_pid);
+    char t[400];
+    pcol_made_up_note(t, sizeof t, PCOL_ID_PID, c->pids_lost, "up to 2^53 (a trace event's pid)", c->lost_pid,
+                      strlen(c->lost_pid), NULL);
     opt->note(opt->note_ctx, t);
   }
   if (!rc) rc = put(x, "{\"traceEvents\":[");
