@@ -101,7 +101,13 @@ int pcol_real_id(const pcol_real_ids *r, int kind, int64_t v);
  * s's made-up pid is (from 1) the (s - 1)-th, s itself when no pid label
  * takes one up to s; a source's k-th thread without a tid the k-th: ids
  * made up for distinct k never meet, nor any real one.  (from + k + the
- * number of real ids: callers keep it far below INT64_MAX.) */
+ * number of real ids: callers keep it far below INT64_MAX.)  Each export
+ * counts k as its reader tells threads apart: Perfetto's tids from 1 with
+ * one counter over the trace (a tid names one thread track of the whole
+ * trace, and 0 is the idle task's); the Chrome trace's from 1 with a
+ * counter per source (a thread is its (pid, tid), and each source is its
+ * own pid); the Firefox Profiler's from 0 by the thread's index (its tids
+ * are only told apart, 0 is no special one). */
 int64_t pcol_made_up_id(const pcol_real_ids *r, int kind, int64_t from, uint64_t k);
 /* The note an export says once when it made up ids (THE made-up-id
  * rule) for n threads whose label was no id it can write: kind
