@@ -540,6 +540,18 @@ $PCOL unpack "$tmp/v1.cpuprofile" --to rprof -o "$tmp/v1.out" 2>"$tmp/err" || fa
 n=$(sed -n 's/.*carried over: \([0-9.e+-]*\) s written (\([0-9.e+-]*\) s of samples with an empty stack.*/\1/p' "$tmp/err")
 g=$(rprof_total "$tmp/v1.out")
 within "$g" "$n" 0.000001 || fail "V8 to rprof: the note says $n s written, the copy is $g s: $(cat "$tmp/err")"
+# sources rounded to ticks: three notes, then one for the rest with their
+# sums (review 19 F8: an eBPF file of 82 sources said 78 notes, 27 KB);
+# the notes' seconds written add up to the copy's
+for i in 2 3 4 5; do python3 tests/support/v8gen.py random "$tmp/v$i.cpuprofile" $((7 + i)) || fail "v8gen.py random"; done
+$PCOL unpack "$tmp/v1.cpuprofile" "$tmp/v2.cpuprofile" "$tmp/v3.cpuprofile" "$tmp/v4.cpuprofile" "$tmp/v5.cpuprofile" \
+  --to rprof -o "$tmp/v5.out" 2>"$tmp/err" || fail "5 V8 to rprof: $(cat "$tmp/err")"
+[ "$(grep -c "note: .*source [0-9]*: its times are no whole number of ticks" "$tmp/err")" = 3 ] &&
+  grep -q "note: .*: and 2 more sources whose times are rounded to ticks likewise: [0-9.e+-]* s written (" "$tmp/err" ||
+  fail "5 V8 to rprof: want 3 source notes and one of 2 more: $(cat "$tmp/err")"
+n=$(sed -n 's/.*carried over: \([0-9.e+-]*\) s written.*/\1/p; s/.*likewise: \([0-9.e+-]*\) s written.*/\1/p' "$tmp/err" |
+  awk '{ t += $1 } END { printf "%.9g", t }')
+within "$(rprof_total "$tmp/v5.out")" "$n" 0.000001 || fail "5 V8 to rprof: the notes say $n s written: $(cat "$tmp/err")"
 # an interval a speedscope copy states (pcolInterval) that is none to
 # write at (its ticks over 2,000 samples pass int64 ns): the note calls it
 # an interval, not a period (review diff5 m3)
