@@ -194,6 +194,17 @@ $PCOL merge "$tmp/c1.txt" examples/demo.out -o "$tmp/cv.pcol" 2>/dev/null || fai
 $PCOL unpack "$tmp/cv.pcol" --to perfetto --value cpu -o "$tmp/cv.pf" 2>"$tmp/err" || fail "--value cpu: $(cat "$tmp/err")"
 grep -q 'warning: .*source 1 has no value cpu/nanoseconds: its default is the primary weight of its samples instead' "$tmp/err" ||
   fail "--value a source lacks: no warning: $(cat "$tmp/err")"
+# an Rprof source beside one that stores cpu/nanoseconds (its pprof copy)
+# keeps its time as the primary weight, as alone, by default and asked
+# (review 19 F4: read back, Type: samples, its count)
+for v in "" cpu; do
+  $PCOL unpack examples/demo.out "$tmp/demo.pb.gz" ${v:+--value $v} --to perfetto -o "$tmp/rp.pf" 2>/dev/null ||
+    fail "demo.out + its pprof: unpack ${v:+--value $v}"
+  a=$($PCOL top examples/demo.out "$tmp/demo.pb.gz" --source 1 ${v:+--value $v} -n 0 | sed -n 2,3p)
+  b=$($PCOL top "$tmp/rp.pf" --source 1 ${v:+--value $v} -n 0 | sed -n 2p)
+  [ "$(echo "$a" | sed -n 1p)" = "$b" ] && [ "$b" = "Type: cpu" ] ||
+    fail "demo.out + its pprof ${v:+--value $v}: the Rprof source reads back as '$b', the input '$a'"
+done
 # a real tid of 2^31 - 1 leaves the made-up ones from 1 (rd11 F11: the next
 # was 2^31, whose track uuid was another thread's)
 printf 'app 5/2147483647 [000] 1.000000: cycles:\n\tffff1 foo (/bin/app)\n\tffff2 main (/bin/app)\n\n' > "$tmp/pbig.txt"

@@ -382,6 +382,15 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
   if (!dflt && x->cvt[s]) dflt = x->cvt[s]; /* the count is pprof's samples/count */
   uint32_t want = opt && opt->value ? opt->value->vt_id : dflt;
   if (opt && opt->value && !want && x->cvt[s]) want = x->cvt[s];
+  /* a derived source's time is PCOL_VT_TIME among its values, but its
+   * default, or the value asked, is the file's stored cpu/nanoseconds when
+   * another source stores one (THE time rule's cpu_vt): an Rprof source
+   * merged with a pprof or JFR one was written with its count as the
+   * primary weight (review 19 F4) */
+  if (derived && x->rt.cpu_vt) {
+    if (dflt == x->rt.cpu_vt) dflt = PCOL_VT_TIME;
+    if (want == x->rt.cpu_vt) want = PCOL_VT_TIME;
+  }
   size_t p = SIZE_MAX;
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
     if (!all[k].level && all[k].vt == want) p = k;
