@@ -219,6 +219,27 @@ assert len(pcs) > 100, len(pcs)
 assert set(pcs) <= addr, sorted(set(pcs) - addr)[:5]
 PY
 fi
+# read back, each location's address and its mapping's range and file
+# offset are the input's (the exporter writes the range, exact_offset and
+# rel_pc relative to it; the importer kept the rel_pc and no range)
+maps() { # FILE: "address start limit offset file" of each location in a mapping, sorted, unique
+  $PCOL cat "$1" --table all --format json | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+m = {r["mapping_id"]: r for r in t["mappings"]}
+for l in t["locations"]:
+    r = m.get(l["mapping_id"])
+    if r: print(l["address"], r["memory_start"], r["memory_limit"], r["file_offset"], r["filename"])
+' | sort -u
+}
+for f in "$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz" "$TD/pprof/go-cpu-large.pb.gz"; do
+  [ -f "$f" ] || continue
+  $PCOL unpack "$f" --to perfetto -o "$tmp/m.pf" 2>/dev/null || fail "$f: mappings: unpack"
+  maps "$tmp/m.pf" > "$tmp/m.got"
+  [ "$(wc -l < "$tmp/m.got")" -gt 50 ] || fail "$f: mappings: few locations read back"
+  [ -z "$(comm -23 "$tmp/m.got" <(maps "$f"))" ] ||
+    fail "$f: read back, addresses or mapping ranges differ from the input's: $(comm -23 "$tmp/m.got" <(maps "$f") | head -3)"
+done
 # a time past what int64 ns since 1970 holds is named so (rd11 F8: "before
 # 1970" for a sample in 2262, the sum wrapped): a trace whose REALTIME is
 # 2262-04-07 at the trace's 0, its samples 1 and 2 * 10^17 ns later

@@ -836,10 +836,33 @@ static int path_part(pimp *x, void *ctx, uint64_t iid) {
   if (pcol_buf_append(c->out, "/", 1) || pcol_buf_append(c->out, str.p, str.n)) return pcol_oom(x->err);
   return 0;
 }
+/* A Mapping's address range [start, end) and exact_offset (Mapping
+ * { start = 4, end = 5, exact_offset = 8 }, varints; the first of each
+ * counts, as elsewhere here): *ranged 1 when it states a range (end >
+ * start, and exact_offset + its length within 64 bits: trace_processor's
+ * VirtualMemoryMapping, whose rel_pc is pc - start + exact_offset), else
+ * 0 and all three 0 (a mapping without one, or a range no address can
+ * lie in; the frames' rel_pcs are then kept as they are) */
+static int mapping_range(pimp *x, pspan m, uint64_t *start, uint64_t *end, uint64_t *off, int *ranged) {
+  pcol_pb_field f;
+  int seen = 0;
+  *start = *end = *off = 0;
+  FIELDS(x, m, f, "mapping", {
+    int k = f.field == 4 ? 1 : f.field == 5 ? 2 : f.field == 8 ? 4 : 0;
+    if (!k || f.wt != 0 || (seen & k)) continue;
+    seen |= k;
+    *(k == 1 ? start : k == 2 ? end : off) = f.v;
+  });
+  uint64_t top;
+  *ranged = *end > *start && !__builtin_add_overflow(*off, *end - *start, &top);
+  if (!*ranged) *start = *end = *off = 0;
+  return 0;
+}
 /* Mapping iid -> a pcol mapping: its name the path components joined by
  * '/' (one leading '/' when the only component is a whole path, as
  * trace_processor names it; cut at PATH_CAP bytes, with a note), its build
- * id */
+ * id, its range and file offset (mapping_range: what the exporter writes
+ * of a pprof mapping's memory_start, memory_limit and file_offset) */
 static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
   pspan m = {NULL, 0}, bid = {NULL, 0};
   pcol_pb_field f;
@@ -851,12 +874,14 @@ static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, ui
     if (f.field == 2 && f.wt == 0 && f.v && (rc = interned_str(x, s, I_BUILD_IDS, f.v, "build_id", &bid))) return rc;
     if (f.field == 7 && (rc = each_varint(x, m, &f, path_part, &pc, "mapping.path_string_ids"))) return rc;
   });
+  pcol_mapping_row mr = {0};
+  int ranged;
+  if ((rc = mapping_range(x, m, &mr.memory_start, &mr.memory_limit, &mr.file_offset, &ranged))) return rc;
   x->n_paths_cut += pc.cut;
   const char *p = (const char *)x->tmp.data;
   size_t n = x->tmp.len;
   if (n >= 2 && p[0] == '/' && p[1] == '/') p++, n--;
   *symkey = sym_key((pspan){(const uint8_t *)p, n}, bid);
-  pcol_mapping_row mr = {0};
   if (n && (rc = pcol_b_string(x->b, p, n, &mr.filename, x->err))) return rc;
   if (bid.n) { /* the raw build id, as hex */
     char hex[2 * 256 + 1]; /* (a Go build id is 80-odd bytes: 64 cut it) */
@@ -920,10 +945,25 @@ static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) 
   uint32_t map = 0;
   uint64_t symkey = 0;
   if (mid && (rc = mapping_of(x, s, mid, &map, &symkey))) return rc;
+  /* the address: rel_pc made the pc again in a mapping of a range
+   * (VirtualMemoryMapping::ToAddress: rel_pc - exact_offset + start), as
+   * pprof's and the exporter's are (it writes pc - start + exact_offset:
+   * read back, an address and its mapping are the ones written); a rel_pc
+   * outside the range, or of a mapping without one, as it is.  Symbols
+   * (module_symbols) are looked up by rel_pc, as trace_processor does. */
+  uint64_t addr = pc;
+  if (mid) {
+    pspan mm;
+    uint64_t ms, me, mo;
+    int ranged;
+    if ((rc = interned(x, s, I_MAPPINGS, mid, "mapping_id", &mm)) || (rc = mapping_range(x, mm, &ms, &me, &mo, &ranged)))
+      return rc;
+    if (ranged && pc >= mo && pc - mo < me - ms) addr = pc - mo + ms;
+  }
   ientry *sym = mid ? e_find(x, pc, symkey) : NULL;
   if (sym && sym->m.p && sym->v) *loc = sym->v; /* (its lines built once) */
-  else if (sym && sym->m.p && !(rc = symbol_location(x, map, pc, sym->m, loc))) sym->v = *loc;
-  else rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
+  else if (sym && sym->m.p && !(rc = symbol_location(x, map, addr, sym->m, loc))) sym->v = *loc;
+  else rc = line_location(x, map, addr, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
   if (rc) return rc;
   if ((rc = e_put_of(x, s, iid, gkey(s, K_LOCATION), &c))) return rc;
   c->v = *loc;
