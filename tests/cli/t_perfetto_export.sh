@@ -255,8 +255,26 @@ packet { trusted_packet_sequence_id: 1 timestamp: 200000000000000000 stack_sampl
 EOF
 protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < "$tmp/big.txtpb" > "$tmp/big.pf" ||
   fail "2262: protoc --encode"
-if $PCOL unpack "$tmp/big.pf" --to perfetto -o "$tmp/big2.pf" 2>"$tmp/err"; then fail "2262: written"; fi
-grep -qF 'perfetto export: sample 1 (source 1) is at a time past 2262-04-11 (2^63 ns since 1970) that Perfetto'"'"'s timestamps cannot hold' "$tmp/err" ||
+# such a trace is refused where it is read, naming the packet of its last
+# time (before, pcol info said "time: 2262-04-07", samples "at
+# 27777.78hrs .. 55555.56hrs", exit 0); so is its export
+for c in info "unpack --to perfetto -o $tmp/big2.pf"; do
+  if $PCOL $c "$tmp/big.pf" >/dev/null 2>"$tmp/err"; then fail "2262: $c: read"; fi
+  grep -qF "big.pf: Perfetto trace: packet 4 at byte offset " "$tmp/err" &&
+    grep -qF ": a time past 2262-04-11 (2^63 ns since 1970): the clock snapshot puts the trace's start at 9223000000000000000 ns since 1970 and this 200000000000000000 ns after it" "$tmp/err" ||
+    fail "2262: $c: $(cat "$tmp/err")"
+done
+[ ! -e "$tmp/big2.pf" ] || fail "2262: written"
+# the export's own refusal: a speedscope profile that starts 0.85 s before
+# 2^63 ns since 1970, its second sample 1 s in
+cat > "$tmp/big.json" <<'EOF'
+{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"},{"name":"b"}]},
+ "profiles":[{"type":"evented","name":"big","unit":"nanoseconds","startValue":0,"endValue":2000000000,"pcolStart":9223372036000000000,
+  "events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1000},
+            {"type":"O","frame":1,"at":1000000000},{"type":"C","frame":1,"at":2000000000}]}]}
+EOF
+if $PCOL unpack "$tmp/big.json" --to perfetto -o "$tmp/big2.pf" 2>"$tmp/err"; then fail "2262: written"; fi
+grep -qF 'perfetto export: sample 2 (source 1) is at a time past 2262-04-11 (2^63 ns since 1970) that Perfetto'"'"'s timestamps cannot hold' "$tmp/err" ||
   fail "2262: $(cat "$tmp/err")"
 # what a StackSample cannot hold is said (review 18 F3, F4): a JFR
 # recording's stated default (pcol.default_value, cpu, over its execution

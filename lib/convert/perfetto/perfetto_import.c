@@ -224,6 +224,11 @@ typedef struct pimp {
   int have_t, have_s;
   int64_t tmin, tmax; /* the trace's first and last timestamps */
   int64_t smin, smax; /* the samples' (the bounds when no time converts) */
+  /* the packet of the latest of them (where(): refused when it is past
+   * 2262 on the wall clock, finish) */
+  uint64_t late_pkt;
+  size_t late_off;
+  int late_z;
   /* notes: what was read and not kept */
   uint64_t n_skipped_state, n_empty, n_nostack, n_lost_records, n_skipped_perf, n_heap, n_heapgraph,
       n_no_ref, n_unconverted, n_followers_cut, n_no_ts, n_perf_followers, n_negative, n_paths_cut;
@@ -246,12 +251,18 @@ typedef struct pimp {
 } pimp;
 
 /* ------------------------------------------------------------ errors */
-/* the packet being read, in messages */
+/* packet pkt at byte offset off (z: inside the compressed packets there), in messages */
+static void where_at(uint64_t pkt, size_t off, int z, char *out, size_t n) {
+  if (z) snprintf(out, n, "packet %" PRIu64 " (inside the compressed packets at byte offset %zu)", pkt, off);
+  else snprintf(out, n, "packet %" PRIu64 " at byte offset %zu", pkt, off);
+}
+/* the packet being read */
 static void where(void *ctx, char *out, size_t n) {
   const pimp *x = ctx;
-  if (x->in_z) snprintf(out, n, "packet %" PRIu64 " (inside the compressed packets at byte offset %zu)", x->pkt, x->pkt_off);
-  else snprintf(out, n, "packet %" PRIu64 " at byte offset %zu", x->pkt, x->pkt_off);
+  where_at(x->pkt, x->pkt_off, x->in_z, out, n);
 }
+/* the packet being read holds the latest time so far */
+static void late(pimp *x) { x->late_pkt = x->pkt, x->late_off = x->pkt_off, x->late_z = x->in_z; }
 static int bad(pimp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(pimp *x, const char *fmt, ...) {
   char m[512], w[128];
@@ -1212,11 +1223,11 @@ static int add_row(pimp *x, uint32_t src, int64_t t, int bound, uint32_t stack, 
   x->src[src].samples++;
   if (bound) {
     if (!x->have_t || t < x->tmin) x->tmin = t;
-    if (!x->have_t || t > x->tmax) x->tmax = t;
+    if (!x->have_t || t > x->tmax) x->tmax = t, late(x);
     x->have_t = 1;
   }
   if (!x->have_s || t < x->smin) x->smin = t;
-  if (!x->have_s || t > x->smax) x->smax = t;
+  if (!x->have_s || t > x->smax) x->smax = t, late(x);
   x->have_s = 1;
   int rc = pcol_rowsort_add(x->rows, &r);
   if (rc) return pcol_error_set(x->err, rc, "%s: %s", x->name, rc == PCOL_ENOMEM ? "out of memory" : "a temporary file for sorting the samples could not be written");
@@ -1685,7 +1696,7 @@ static int pass2(pimp *x, pspan pk) {
      * which Chrome's track events use incrementally, bounds nothing) */
     if (c < 64 && to_trace(x, c, (int64_t)ts, &t)) {
       if (!x->have_t || t < x->tmin) x->tmin = t;
-      if (!x->have_t || t > x->tmax) x->tmax = t;
+      if (!x->have_t || t > x->tmax) x->tmax = t, late(x);
       x->have_t = 1;
     } else {
       t = (int64_t)ts, x->n_unconverted += kind != 0;
@@ -1799,7 +1810,7 @@ static int finish(pimp *x) {
   if ((rc = pf_v8_place(&x->v8, &x->host, &v8_placed, &v8_lo, &v8_hi))) return rc;
   if (v8_placed) {
     if (!x->have_t || v8_lo < x->tmin) x->tmin = v8_lo;
-    if (!x->have_t || v8_hi > x->tmax) x->tmax = v8_hi;
+    if (!x->have_t || v8_hi > x->tmax) x->tmax = v8_hi, x->late_pkt = 0; /* (a V8 sample's: no one packet) */
     x->have_t = 1;
   }
   int on_clock = x->have_t;
@@ -1820,6 +1831,19 @@ static int finish(pimp *x) {
             __builtin_add_overflow(wall, x->tmin, &wall))
           wall = PCOL_NA_I64;
     }
+  }
+  /* the trace's end on the wall clock: past 2^63 ns since 1970 (2262-04-11)
+   * it is no time pcol (or pprof's int64 time_nanos) can hold, and every
+   * view would count the samples there as hours after a start that was
+   * (before: 55555.56hrs after 2262-04-07, exit 0) */
+  int64_t wend;
+  if (wall != PCOL_NA_I64 && span >= 0 && __builtin_add_overflow(wall, span, &wend)) {
+    char w[128] = "its V8 profiles";
+    if (x->late_pkt) where_at(x->late_pkt, x->late_off, x->late_z, w, sizeof w);
+    return pcol_error_set(x->err, PCOL_ECORRUPT,
+                          "%s: Perfetto trace: %s: a time past 2262-04-11 (2^63 ns since 1970): the clock snapshot "
+                          "puts the trace's start at %" PRId64 " ns since 1970 and this %" PRId64 " ns after it",
+                          x->name, w, wall, span);
   }
   /* the sources, one recording: numbered when more than one */
   int many = x->nsrc + nv8 > 1;
