@@ -1109,7 +1109,9 @@ static int source_of(pimp *x, const srcspec *sp, uint32_t *out) {
                                                      d->unit_str.p ? d->unit_str.n : strlen(d->unit)))
       rc = pcol_oom(x->err);
   }
-  if (!rc && (key_add(&k, &sp->period, sizeof sp->period) || key_add(&k, &sp->freq, sizeof sp->freq))) rc = pcol_oom(x->err);
+  if (!rc && (key_add(&k, &sp->period, sizeof sp->period) || key_add(&k, &sp->freq, sizeof sp->freq) ||
+              key_add(&k, &sp->dflt, sizeof sp->dflt)))
+    rc = pcol_oom(x->err);
   x->key = k;
   if (rc) return rc;
   uint64_t h = pcol_hash_bytes(k.data, k.len, 0x737263);
@@ -1438,7 +1440,12 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
     x->n_empty++;
     return 0;
   }
-  if (!has_primary) primary.name = (pspan){(const uint8_t *)"weight", 6};
+  /* no primary descriptor (the sample's, nor the defaults'): no timebase,
+   * and the sample count the default, as Perfetto's UI has it (its
+   * StackSample flame graph's metrics are a counter track's weights per
+   * descriptor, the timebase's first, and "Sample Count": without one,
+   * only the count); its primary_weight is kept as weight/count */
+  if (!has_primary) primary.name = (pspan){(const uint8_t *)"weight", 6}, sp.dflt = 0;
   uint32_t nf = dc.n < dc.max ? dc.n : dc.max;
   if (dc.n > dc.max) x->n_followers_cut++;
   sp.vals[0] = primary;
