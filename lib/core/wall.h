@@ -116,11 +116,12 @@ void pcol_wall_cut_keep_span(const pcol_wall *w, uint64_t s, pcol_wall_window *w
 /* THE clock keys of a copy of a cut window: a writer that copies source
  * s's meta (the OTLP export's Profile attributes) and writes its times
  * win->shift earlier (pcol_wall_cut of w, not cut: the copy's time 0 is
- * where the range's part begins) writes the value val of key as this
- * says: 0 as it is, 1 *out instead, 2 not at all.  The keys that place
- * the source on a clock move with it: pcol.span_start_ns (none once
- * passed), v8.time_origin_us (the copy's time 0) and v8.start_time_us (its
- * span's start), so that the copy read back lies where the range's part
+ * where the range's part begins, or with pcol_wall_cut_keep_span where
+ * the range begins) writes the value val of key as this says: 0 as it
+ * is, 1 *out instead, 2 not at all.  The keys that place the source on a
+ * clock move with it: pcol.span_start_ns (win->span - win->shift, none
+ * when 0), v8.time_origin_us (the copy's time 0) and v8.start_time_us (its
+ * span's start, moved as far as the cut window's start), so that the copy read back lies where the range's part
  * did among its recording's parts (THE recording rule). */
 int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *win, pcol_str key, pcol_str val,
                        char out[24]);
