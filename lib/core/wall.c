@@ -381,7 +381,7 @@ static void wall_recordings(pcol_wall *w, const uint8_t *take) {
     int64_t a = INT64_MAX, b = INT64_MIN;
     for (uint64_t i = s; i < e; i++)
       if (take[i] && w->stated[i] > 0) {
-        int64_t at = by_start ? sat_add(w->start[i], w->off[i]) : by_v8 ? w->clock[i] : w->off[i];
+        int64_t at = by_start ? sat_add(w->start[i], w->clipped ? 0 : w->off[i]) : by_v8 ? w->clock[i] : w->off[i];
         int64_t end = sat_add(at, w->stated[i]);
         if (at < a) a = at;
         if (end > b) b = end;
@@ -470,7 +470,7 @@ static int wall_take(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t
 int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_wall_window *win) {
   int64_t a = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t b = sel && sel->has_to ? sel->to_ns : INT64_MAX;
-  *win = (pcol_wall_window){w->start[s], w->stated[s], 0, a, b, 0};
+  *win = (pcol_wall_window){w->start[s], w->stated[s], 0, a, b, w->off[s], 0};
   if (!sel || (!sel->has_from && !sel->has_to)) return 1;
   if (sel->wall) { /* the source's own clock, as pcol_wall_bounds */
     if (w->start[s] == PCOL_NA_I64) return win->from = INT64_MIN + 1, win->to = INT64_MAX, 1;
@@ -483,9 +483,24 @@ int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_w
   if (hi <= lo) return 0; /* (d == 0: hi is b) */
   win->cut = 1;
   win->stated = d ? hi - lo : 0;
-  win->shift = lo;
+  win->shift = win->span = lo;
   if (w->start[s] != PCOL_NA_I64) win->start = sat_add(w->start[s], lo);
   return 1;
+}
+
+/* THE span start of a cut copy: a range's copy of a trace whose profiles
+ * start apart (pcol.span_start_ns, no wall-clock start) is placed by the
+ * span starts alone (THE recording rule), so each source's times move by
+ * the range's start, which all of them share, not by where its own window
+ * starts (rd12b F2: each copy began at 0, and the copy said the longest
+ * profile's Duration: 200us of 5s).  The range's start is at most the
+ * window's (lo = max(from, off), off >= 0). */
+void pcol_wall_cut_keep_span(const pcol_wall *w, uint64_t s, pcol_wall_window *win) {
+  if (!win->cut) return;
+  int64_t m = win->from > 0 ? win->from : 0;
+  if (m > win->span) m = win->span;
+  win->shift = m;
+  win->start = s <= w->n && w->start[s] != PCOL_NA_I64 ? sat_add(w->start[s], m) : PCOL_NA_I64;
 }
 
 int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *win, pcol_str key, pcol_str val,
@@ -495,13 +510,13 @@ int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *w
   int origin = pcol_str_is(key, V8_META_TIME_ORIGIN_US);
   if (!win->cut || win->shift <= 0 || (!span && !v8 && !origin) || pcol_str_i64(val, &x))
     return 0;
-  if (span) { /* its span's start in the copy's clock: past it, none */
-    if (x <= win->shift) return 2;
-    x -= win->shift;
+  if (span) { /* its (cut) span's start in the copy's clock: at its time 0, none */
+    if (win->span <= win->shift) return 2;
+    x = win->span - win->shift;
   } else if (origin) { /* the copy's time 0 */
     x = sat_add(x, us);
   } else { /* the span's start, as far as it moved (wall_clip's clock) */
-    int64_t moved = sat_sub(win->shift, s <= w->n ? w->off[s] : 0);
+    int64_t moved = sat_sub(win->span, s <= w->n ? w->off[s] : 0);
     if (moved <= 0) return 0;
     x = sat_add(x, moved / 1000 + (moved % 1000 >= 500));
   }
@@ -524,8 +539,13 @@ static void wall_clip(pcol_wall *w, const pcol_select *sel, uint8_t *take) {
     /* the clock (the span's start) moves as far as the span's start did;
      * start now is the cut window's own */
     if (w->clock[s] != PCOL_NA_I64) w->clock[s] = sat_add(w->clock[s], sat_sub(win.shift, w->off[s]));
-    w->off[s] = 0;
+    /* and the span start to where the cut window starts: the sources of a
+     * trace without wall-clock starts are placed by it (wall_recordings;
+     * rd12b F2: a range of a speedscope copy said the longest profile's
+     * Duration:) */
+    w->off[s] = win.shift;
   }
+  w->clipped = 1;
 }
 
 int pcol_wall_header(pcol_file *f, const pcol_select *sel, pcol_wall *w, uint8_t **take,

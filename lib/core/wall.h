@@ -23,6 +23,9 @@ typedef struct pcol_wall {
    * timeline), so that its window is [start + off, start + off + dur) */
   uint32_t *part;
   int64_t *clock, *off;
+  /* cut by a range (pcol_wall_header): start[s] is then the cut window's
+   * start, off[s] where that window starts after the source's time 0 */
+  int clipped;
 } pcol_wall;
 int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err);
 void pcol_wall_free(pcol_wall *w);
@@ -98,17 +101,27 @@ int pcol_range_note_of(uint64_t k, const pcol_select *sel, char **note, pcol_err
  * source's own, from and to the range's), else 1. */
 typedef struct pcol_wall_window {
   int64_t start, stated, shift, from, to;
+  int64_t span; /* where the (cut) window starts in the source's clock: w->off[s] uncut */
   int cut;
 } pcol_wall_window;
 int pcol_wall_cut(const pcol_wall *w, const pcol_select *sel, uint64_t s, pcol_wall_window *win);
+/* THE span start of a cut copy (wall.c): for a writer that states where
+ * each source's span starts (pcol.span_start_ns: the speedscope export's
+ * pcolSpanStart), *win of pcol_wall_cut made to write the source's times
+ * only as far earlier as the range starts (its from, not below 0), so
+ * that the sources of one trace, which share their time 0 and are placed
+ * by their span starts alone, keep a common time 0 in the copy; the span
+ * then starts win->span - win->shift after it (pcol_wall_meta_cut). */
+void pcol_wall_cut_keep_span(const pcol_wall *w, uint64_t s, pcol_wall_window *win);
 /* THE clock keys of a copy of a cut window: a writer that copies source
  * s's meta (the OTLP export's Profile attributes) and writes its times
  * win->shift earlier (pcol_wall_cut of w, not cut: the copy's time 0 is
- * where the range's part begins) writes the value val of key as this
- * says: 0 as it is, 1 *out instead, 2 not at all.  The keys that place
- * the source on a clock move with it: pcol.span_start_ns (none once
- * passed), v8.time_origin_us (the copy's time 0) and v8.start_time_us (its
- * span's start), so that the copy read back lies where the range's part
+ * where the range's part begins, or with pcol_wall_cut_keep_span where
+ * the range begins) writes the value val of key as this says: 0 as it
+ * is, 1 *out instead, 2 not at all.  The keys that place the source on a
+ * clock move with it: pcol.span_start_ns (win->span - win->shift, none
+ * when 0), v8.time_origin_us (the copy's time 0) and v8.start_time_us (its
+ * span's start, moved as far as the cut window's start), so that the copy read back lies where the range's part
  * did among its recording's parts (THE recording rule). */
 int pcol_wall_meta_cut(const pcol_wall *w, uint64_t s, const pcol_wall_window *win, pcol_str key, pcol_str val,
                        char out[24]);

@@ -279,6 +279,17 @@ for h in cut:byte iid:"callstack_iid 77" frame:"frame 9" delta:timestamp_delta_u
   [ $rc = 1 ] || fail "hostile $n: exit $rc: $out"
   case $out in *"$n.pftrace"*Perfetto*"$want"*) ;; *) fail "hostile $n: message does not name the file, Perfetto and $want: $out" ;; esac
 done
+# what Perfetto's UI weighs a StackSample by (doc/mappings.md §17): its
+# flame graph's first metric, the default, is the timebase's (the primary
+# descriptor's) weights, and without a primary descriptor it has only the
+# sample count: pcol's default is the primary weight with a descriptor
+# (stack_sample.textproto's wall-time, above) and the count without (was
+# the weights, 12 here)
+printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 timestamp: 6 stack_sample { callstack_iid: 1 primary_weight: 5 } }\npacket { trusted_packet_sequence_id: 3 timestamp: 7 stack_sample { callstack_iid: 1 primary_weight: 7 } }\n' | prot > "$tmp/nodesc.pftrace"
+got=$($PCOL top "$tmp/nodesc.pftrace" 2>&1 | grep -E '^Type:|^Total|Total samples') || true
+case $got in *"Type: samples"*"Total samples = 2"*) ;; *) fail "StackSample without a primary descriptor: the default is not the count of 2: $got" ;; esac
+[ "$($PCOL top "$tmp/nodesc.pftrace" --value weight/count 2>/dev/null | sed -n 's/.*Total samples = \([0-9]*\).*/\1/p')" = 12 ] ||
+  fail "StackSample without a primary descriptor: its primary_weight (weight/count) is not kept: $($PCOL top "$tmp/nodesc.pftrace" --value weight/count 2>&1 | head -4)"
 # a profile whose Profile event (its startTime) the trace lost: refused, as
 # in a JSON trace (doc/mappings.md §14)
 v8ev ProfileChunk "unscoped_id: 1" '{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1]},"timeDeltas":[1]}' | prot > "$tmp/v8start.pftrace"

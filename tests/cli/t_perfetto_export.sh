@@ -230,6 +230,27 @@ assert len(pcs) > 100, len(pcs)
 assert set(pcs) <= addr, sorted(set(pcs) - addr)[:5]
 PY
 fi
+# read back, each location's address and its mapping's range and file
+# offset are the input's (the exporter writes the range, exact_offset and
+# rel_pc relative to it; the importer kept the rel_pc and no range)
+maps() { # FILE: "address start limit offset file" of each location in a mapping, sorted, unique
+  $PCOL cat "$1" --table all --format json | python3 -c '
+import json, sys
+t = json.load(sys.stdin)
+m = {r["mapping_id"]: r for r in t["mappings"]}
+for l in t["locations"]:
+    r = m.get(l["mapping_id"])
+    if r: print(l["address"], r["memory_start"], r["memory_limit"], r["file_offset"], r["filename"])
+' | sort -u
+}
+for f in "$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz" "$TD/pprof/go-cpu-large.pb.gz"; do
+  [ -f "$f" ] || continue
+  $PCOL unpack "$f" --to perfetto -o "$tmp/m.pf" 2>/dev/null || fail "$f: mappings: unpack"
+  maps "$tmp/m.pf" > "$tmp/m.got"
+  [ "$(wc -l < "$tmp/m.got")" -gt 50 ] || fail "$f: mappings: few locations read back"
+  [ -z "$(comm -23 "$tmp/m.got" <(maps "$f"))" ] ||
+    fail "$f: read back, addresses or mapping ranges differ from the input's: $(comm -23 "$tmp/m.got" <(maps "$f") | head -3)"
+done
 # a time past what int64 ns since 1970 holds is named so (rd11 F8: "before
 # 1970" for a sample in 2262, the sum wrapped): a trace whose REALTIME is
 # 2262-04-07 at the trace's 0, its samples 1 and 2 * 10^17 ns later
@@ -245,8 +266,26 @@ packet { trusted_packet_sequence_id: 1 timestamp: 200000000000000000 stack_sampl
 EOF
 protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < "$tmp/big.txtpb" > "$tmp/big.pf" ||
   fail "2262: protoc --encode"
-if $PCOL unpack "$tmp/big.pf" --to perfetto -o "$tmp/big2.pf" 2>"$tmp/err"; then fail "2262: written"; fi
-grep -qF 'perfetto export: sample 1 (source 1) is at a time past 2262-04-11 (2^63 ns since 1970) that Perfetto'"'"'s timestamps cannot hold' "$tmp/err" ||
+# such a trace is refused where it is read, naming the packet of its last
+# time (before, pcol info said "time: 2262-04-07", samples "at
+# 27777.78hrs .. 55555.56hrs", exit 0); so is its export
+for c in info "unpack --to perfetto -o $tmp/big2.pf"; do
+  if $PCOL $c "$tmp/big.pf" >/dev/null 2>"$tmp/err"; then fail "2262: $c: read"; fi
+  grep -qF "big.pf: Perfetto trace: packet 4 at byte offset " "$tmp/err" &&
+    grep -qF ": a time past 2262-04-11 (2^63 ns since 1970): the clock snapshot puts the trace's start at 9223000000000000000 ns since 1970 and this 200000000000000000 ns after it" "$tmp/err" ||
+    fail "2262: $c: $(cat "$tmp/err")"
+done
+[ ! -e "$tmp/big2.pf" ] || fail "2262: written"
+# the export's own refusal: a speedscope profile that starts 0.85 s before
+# 2^63 ns since 1970, its second sample 1 s in
+cat > "$tmp/big.json" <<'EOF'
+{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"},{"name":"b"}]},
+ "profiles":[{"type":"evented","name":"big","unit":"nanoseconds","startValue":0,"endValue":2000000000,"pcolStart":9223372036000000000,
+  "events":[{"type":"O","frame":0,"at":0},{"type":"C","frame":0,"at":1000},
+            {"type":"O","frame":1,"at":1000000000},{"type":"C","frame":1,"at":2000000000}]}]}
+EOF
+if $PCOL unpack "$tmp/big.json" --to perfetto -o "$tmp/big2.pf" 2>"$tmp/err"; then fail "2262: written"; fi
+grep -qF 'perfetto export: sample 2 (source 1) is at a time past 2262-04-11 (2^63 ns since 1970) that Perfetto'"'"'s timestamps cannot hold' "$tmp/err" ||
   fail "2262: $(cat "$tmp/err")"
 # what a StackSample cannot hold is said (review 18 F3, F4): a JFR
 # recording's stated default (pcol.default_value, cpu, over its execution

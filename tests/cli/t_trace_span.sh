@@ -89,6 +89,16 @@ is "speedscope copy whole" 1.50s "$tmp/whole.speedscope.json"
 # of the range.  CASE: INPUT OPTIONS (the range and what else selects)
 rows() { "$PCOL" top "$@" -n 8 --node-fraction 0 2>/dev/null | sed -n '/flat%/,$p'; }
 python3 "$REPO/tests/support/window_gen.py" "$tmp" 1767225658 || fail "window_gen.py"
+# a trace whose profiles start apart (v8_trace_gen.py apart: [0, 0.2 s),
+# [5 s, 5.3 s), [0.5 s, 0.8 s)) and its speedscope copy, placed by their
+# span starts alone: ranges that start where no profile's window starts,
+# and one that misses the middle part (rd12b F2: the speedscope copy of a
+# range began every profile at 0, and said the longest one's Duration:)
+python3 "$REPO/tests/support/v8_trace_gen.py" "$tmp/apart.json" apart || fail "v8_trace_gen.py apart"
+"$PCOL" unpack "$tmp/apart.json" --to speedscope -o "$tmp/apart.speedscope.json" 2>/dev/null || fail "unpack apart --to speedscope"
+is "apart whole" 5.30s "$tmp/apart.json"
+is "apart 0-10 s" 5.30s "$tmp/apart.json" --from 0 --to 10
+is "apart speedscope copy 0.3-5.1 s" 4.60s "$tmp/apart.speedscope.json" --from 0.3 --to 5.1
 n=0
 while IFS='|' read -r label args; do
   [ -n "$label" ] || continue
@@ -110,6 +120,13 @@ trace 0.2-0.4 s|$t --from 0.2 --to 0.4
 trace source 2, 0.9-1.05 s|$t --source 2 --from 0.9 --to 1.05
 trace source 3, 1.1-1.2 s|$t --source 3 --from 1.1 --to 1.2
 trace 1.15-1.3 s (past the middle profile: parts renumbered, rd12b F1)|$t --from 1.15 --to 1.3
+apart 0-10 s|$tmp/apart.json --from 0 --to 10
+apart 0.1-10 s|$tmp/apart.json --from 0.1 --to 10
+apart 0.3-5.1 s (in a gap)|$tmp/apart.json --from 0.3 --to 5.1
+apart 0.1-0.7 s (past the middle part, the last in time)|$tmp/apart.json --from 0.1 --to 0.7
+apart 0.6-5.1 s|$tmp/apart.json --from 0.6 --to 5.1
+apart speedscope copy 0.3-5.1 s|$tmp/apart.speedscope.json --from 0.3 --to 5.1
+apart speedscope copy 0.1-0.7 s|$tmp/apart.speedscope.json --from 0.1 --to 0.7
 one 1-2 s|$tmp/one.json --from 1 --to 2
 one 2026-01-01T00:01:00Z-00:01:01.5Z|$tmp/one.json --from 2026-01-01T00:01:00Z --to 2026-01-01T00:01:01.5Z
 EOF

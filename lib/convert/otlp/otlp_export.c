@@ -869,7 +869,10 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   int64_t from = INT64_MIN + 1, shift = 0;
   int cut = 0;
   pcol_wall_window win;
-  if (x->ranged) (void)pcol_wall_cut(&x->wall, sel, src, &win);
+  if (x->ranged) { /* (its pcol.span_start_ns places it, moved by pcol_wall_meta_cut) */
+    (void)pcol_wall_cut(&x->wall, sel, src, &win);
+    pcol_wall_cut_keep_span(&x->wall, src, &win);
+  }
   if (x->ranged && !x->states[src]) {
     /* a window the range misses states nothing (pcol_wall_states, THE
      * rule of the header): not written, unless rows of it are selected (past

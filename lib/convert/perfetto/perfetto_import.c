@@ -224,6 +224,11 @@ typedef struct pimp {
   int have_t, have_s;
   int64_t tmin, tmax; /* the trace's first and last timestamps */
   int64_t smin, smax; /* the samples' (the bounds when no time converts) */
+  /* the packet of the latest of them (where(): refused when it is past
+   * 2262 on the wall clock, finish) */
+  uint64_t late_pkt;
+  size_t late_off;
+  int late_z;
   /* notes: what was read and not kept */
   uint64_t n_skipped_state, n_empty, n_nostack, n_lost_records, n_skipped_perf, n_heap, n_heapgraph,
       n_no_ref, n_unconverted, n_followers_cut, n_no_ts, n_perf_followers, n_negative, n_paths_cut;
@@ -246,12 +251,18 @@ typedef struct pimp {
 } pimp;
 
 /* ------------------------------------------------------------ errors */
-/* the packet being read, in messages */
+/* packet pkt at byte offset off (z: inside the compressed packets there), in messages */
+static void where_at(uint64_t pkt, size_t off, int z, char *out, size_t n) {
+  if (z) snprintf(out, n, "packet %" PRIu64 " (inside the compressed packets at byte offset %zu)", pkt, off);
+  else snprintf(out, n, "packet %" PRIu64 " at byte offset %zu", pkt, off);
+}
+/* the packet being read */
 static void where(void *ctx, char *out, size_t n) {
   const pimp *x = ctx;
-  if (x->in_z) snprintf(out, n, "packet %" PRIu64 " (inside the compressed packets at byte offset %zu)", x->pkt, x->pkt_off);
-  else snprintf(out, n, "packet %" PRIu64 " at byte offset %zu", x->pkt, x->pkt_off);
+  where_at(x->pkt, x->pkt_off, x->in_z, out, n);
 }
+/* the packet being read holds the latest time so far */
+static void late(pimp *x) { x->late_pkt = x->pkt, x->late_off = x->pkt_off, x->late_z = x->in_z; }
 static int bad(pimp *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(pimp *x, const char *fmt, ...) {
   char m[512], w[128];
@@ -836,10 +847,33 @@ static int path_part(pimp *x, void *ctx, uint64_t iid) {
   if (pcol_buf_append(c->out, "/", 1) || pcol_buf_append(c->out, str.p, str.n)) return pcol_oom(x->err);
   return 0;
 }
+/* A Mapping's address range [start, end) and exact_offset (Mapping
+ * { start = 4, end = 5, exact_offset = 8 }, varints; the first of each
+ * counts, as elsewhere here): *ranged 1 when it states a range (end >
+ * start, and exact_offset + its length within 64 bits: trace_processor's
+ * VirtualMemoryMapping, whose rel_pc is pc - start + exact_offset), else
+ * 0 and all three 0 (a mapping without one, or a range no address can
+ * lie in; the frames' rel_pcs are then kept as they are) */
+static int mapping_range(pimp *x, pspan m, uint64_t *start, uint64_t *end, uint64_t *off, int *ranged) {
+  pcol_pb_field f;
+  int seen = 0;
+  *start = *end = *off = 0;
+  FIELDS(x, m, f, "mapping", {
+    int k = f.field == 4 ? 1 : f.field == 5 ? 2 : f.field == 8 ? 4 : 0;
+    if (!k || f.wt != 0 || (seen & k)) continue;
+    seen |= k;
+    *(k == 1 ? start : k == 2 ? end : off) = f.v;
+  });
+  uint64_t top;
+  *ranged = *end > *start && !__builtin_add_overflow(*off, *end - *start, &top);
+  if (!*ranged) *start = *end = *off = 0;
+  return 0;
+}
 /* Mapping iid -> a pcol mapping: its name the path components joined by
  * '/' (one leading '/' when the only component is a whole path, as
  * trace_processor names it; cut at PATH_CAP bytes, with a note), its build
- * id */
+ * id, its range and file offset (mapping_range: what the exporter writes
+ * of a pprof mapping's memory_start, memory_limit and file_offset) */
 static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, uint64_t *symkey) {
   pspan m = {NULL, 0}, bid = {NULL, 0};
   pcol_pb_field f;
@@ -851,12 +885,14 @@ static int mapping_make(pimp *x, const seqst *s, uint64_t iid, uint32_t *out, ui
     if (f.field == 2 && f.wt == 0 && f.v && (rc = interned_str(x, s, I_BUILD_IDS, f.v, "build_id", &bid))) return rc;
     if (f.field == 7 && (rc = each_varint(x, m, &f, path_part, &pc, "mapping.path_string_ids"))) return rc;
   });
+  pcol_mapping_row mr = {0};
+  int ranged;
+  if ((rc = mapping_range(x, m, &mr.memory_start, &mr.memory_limit, &mr.file_offset, &ranged))) return rc;
   x->n_paths_cut += pc.cut;
   const char *p = (const char *)x->tmp.data;
   size_t n = x->tmp.len;
   if (n >= 2 && p[0] == '/' && p[1] == '/') p++, n--;
   *symkey = sym_key((pspan){(const uint8_t *)p, n}, bid);
-  pcol_mapping_row mr = {0};
   if (n && (rc = pcol_b_string(x->b, p, n, &mr.filename, x->err))) return rc;
   if (bid.n) { /* the raw build id, as hex */
     char hex[2 * 256 + 1]; /* (a Go build id is 80-odd bytes: 64 cut it) */
@@ -920,10 +956,25 @@ static int frame_location(pimp *x, const seqst *s, uint64_t iid, uint32_t *loc) 
   uint32_t map = 0;
   uint64_t symkey = 0;
   if (mid && (rc = mapping_of(x, s, mid, &map, &symkey))) return rc;
+  /* the address: rel_pc made the pc again in a mapping of a range
+   * (VirtualMemoryMapping::ToAddress: rel_pc - exact_offset + start), as
+   * pprof's and the exporter's are (it writes pc - start + exact_offset:
+   * read back, an address and its mapping are the ones written); a rel_pc
+   * outside the range, or of a mapping without one, as it is.  Symbols
+   * (module_symbols) are looked up by rel_pc, as trace_processor does. */
+  uint64_t addr = pc;
+  if (mid) {
+    pspan mm;
+    uint64_t ms, me, mo;
+    int ranged;
+    if ((rc = interned(x, s, I_MAPPINGS, mid, "mapping_id", &mm)) || (rc = mapping_range(x, mm, &ms, &me, &mo, &ranged)))
+      return rc;
+    if (ranged && pc >= mo && pc - mo < me - ms) addr = pc - mo + ms;
+  }
   ientry *sym = mid ? e_find(x, pc, symkey) : NULL;
   if (sym && sym->m.p && sym->v) *loc = sym->v; /* (its lines built once) */
-  else if (sym && sym->m.p && !(rc = symbol_location(x, map, pc, sym->m, loc))) sym->v = *loc;
-  else rc = line_location(x, map, pc, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
+  else if (sym && sym->m.p && !(rc = symbol_location(x, map, addr, sym->m, loc))) sym->v = *loc;
+  else rc = line_location(x, map, addr, fn, file, fn.p || file.p ? line : PCOL_NA_I64, loc);
   if (rc) return rc;
   if ((rc = e_put_of(x, s, iid, gkey(s, K_LOCATION), &c))) return rc;
   c->v = *loc;
@@ -1058,7 +1109,9 @@ static int source_of(pimp *x, const srcspec *sp, uint32_t *out) {
                                                      d->unit_str.p ? d->unit_str.n : strlen(d->unit)))
       rc = pcol_oom(x->err);
   }
-  if (!rc && (key_add(&k, &sp->period, sizeof sp->period) || key_add(&k, &sp->freq, sizeof sp->freq))) rc = pcol_oom(x->err);
+  if (!rc && (key_add(&k, &sp->period, sizeof sp->period) || key_add(&k, &sp->freq, sizeof sp->freq) ||
+              key_add(&k, &sp->dflt, sizeof sp->dflt)))
+    rc = pcol_oom(x->err);
   x->key = k;
   if (rc) return rc;
   uint64_t h = pcol_hash_bytes(k.data, k.len, 0x737263);
@@ -1172,11 +1225,11 @@ static int add_row(pimp *x, uint32_t src, int64_t t, int bound, uint32_t stack, 
   x->src[src].samples++;
   if (bound) {
     if (!x->have_t || t < x->tmin) x->tmin = t;
-    if (!x->have_t || t > x->tmax) x->tmax = t;
+    if (!x->have_t || t > x->tmax) x->tmax = t, late(x);
     x->have_t = 1;
   }
   if (!x->have_s || t < x->smin) x->smin = t;
-  if (!x->have_s || t > x->smax) x->smax = t;
+  if (!x->have_s || t > x->smax) x->smax = t, late(x);
   x->have_s = 1;
   int rc = pcol_rowsort_add(x->rows, &r);
   if (rc) return pcol_error_set(x->err, rc, "%s: %s", x->name, rc == PCOL_ENOMEM ? "out of memory" : "a temporary file for sorting the samples could not be written");
@@ -1387,7 +1440,12 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
     x->n_empty++;
     return 0;
   }
-  if (!has_primary) primary.name = (pspan){(const uint8_t *)"weight", 6};
+  /* no primary descriptor (the sample's, nor the defaults'): no timebase,
+   * and the sample count the default, as Perfetto's UI has it (its
+   * StackSample flame graph's metrics are a counter track's weights per
+   * descriptor, the timebase's first, and "Sample Count": without one,
+   * only the count); its primary_weight is kept as weight/count */
+  if (!has_primary) primary.name = (pspan){(const uint8_t *)"weight", 6}, sp.dflt = 0;
   uint32_t nf = dc.n < dc.max ? dc.n : dc.max;
   if (dc.n > dc.max) x->n_followers_cut++;
   sp.vals[0] = primary;
@@ -1645,7 +1703,7 @@ static int pass2(pimp *x, pspan pk) {
      * which Chrome's track events use incrementally, bounds nothing) */
     if (c < 64 && to_trace(x, c, (int64_t)ts, &t)) {
       if (!x->have_t || t < x->tmin) x->tmin = t;
-      if (!x->have_t || t > x->tmax) x->tmax = t;
+      if (!x->have_t || t > x->tmax) x->tmax = t, late(x);
       x->have_t = 1;
     } else {
       t = (int64_t)ts, x->n_unconverted += kind != 0;
@@ -1759,7 +1817,7 @@ static int finish(pimp *x) {
   if ((rc = pf_v8_place(&x->v8, &x->host, &v8_placed, &v8_lo, &v8_hi))) return rc;
   if (v8_placed) {
     if (!x->have_t || v8_lo < x->tmin) x->tmin = v8_lo;
-    if (!x->have_t || v8_hi > x->tmax) x->tmax = v8_hi;
+    if (!x->have_t || v8_hi > x->tmax) x->tmax = v8_hi, x->late_pkt = 0; /* (a V8 sample's: no one packet) */
     x->have_t = 1;
   }
   int on_clock = x->have_t;
@@ -1780,6 +1838,19 @@ static int finish(pimp *x) {
             __builtin_add_overflow(wall, x->tmin, &wall))
           wall = PCOL_NA_I64;
     }
+  }
+  /* the trace's end on the wall clock: past 2^63 ns since 1970 (2262-04-11)
+   * it is no time pcol (or pprof's int64 time_nanos) can hold, and every
+   * view would count the samples there as hours after a start that was
+   * (before: 55555.56hrs after 2262-04-07, exit 0) */
+  int64_t wend;
+  if (wall != PCOL_NA_I64 && span >= 0 && __builtin_add_overflow(wall, span, &wend)) {
+    char w[128] = "its V8 profiles";
+    if (x->late_pkt) where_at(x->late_pkt, x->late_off, x->late_z, w, sizeof w);
+    return pcol_error_set(x->err, PCOL_ECORRUPT,
+                          "%s: Perfetto trace: %s: a time past 2262-04-11 (2^63 ns since 1970): the clock snapshot "
+                          "puts the trace's start at %" PRId64 " ns since 1970 and this %" PRId64 " ns after it",
+                          x->name, w, wall, span);
   }
   /* the sources, one recording: numbered when more than one */
   int many = x->nsrc + nv8 > 1;

@@ -1044,6 +1044,7 @@ static int load_source(sexp *x, const pcol_select *sel, uint32_t s) {
    * they were, of a start unknown since the header's; of a header without
    * a start, with none, its times since its own) */
   (void)pcol_wall_cut(&x->wall, &x->one, s, &x->win);
+  pcol_wall_cut_keep_span(&x->wall, s, &x->win); /* (its pcolSpanStart places it) */
   x->stated = x->states && x->states[s];
   if (x->states && !x->stated) {
     int64_t own = x->win.start;
