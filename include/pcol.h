@@ -2489,8 +2489,12 @@ typedef struct pcol_export_options {
    * (doc/mappings.md §5); perun: once, when negative amounts were left out
    * (doc/mappings.md §3.2), naming how many samples; perfetto: once, naming
    * the follower values not written for a negative amount (doc/mappings.md
-   * §17.1); NULL: not called.  The CLI prints it (pprof's, speedscope's,
-   * perun's and perfetto's as a warning). */
+   * §17.1); and every export but pprof and otlp: once, when the selected
+   * samples have labels or value types the format does not write, a line
+   * starting "not written: " that names them (THE loss note,
+   * doc/mappings.md §7 "What each export says it loses"; since 1.2);
+   * NULL: not called.  The CLI prints it (pprof's, speedscope's, perun's
+   * and perfetto's as a warning; the loss note as a note). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -144,7 +144,10 @@ int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in,
 
 void cli_export_note(void *ctx, const char *text) {
   const cli_note *n = ctx;
-  fprintf(stderr, "pcol %s: %s: ", n->cmd->name, n->word);
+  /* the loss line of every export is a note, whatever the format's other
+   * notes are (a format's limit, not a fault of the data) */
+  const char *word = !strncmp(text, "not written: ", 13) ? "note" : n->word;
+  fprintf(stderr, "pcol %s: %s: ", n->cmd->name, word);
   cli_print_cstr(stderr, n->path);
   fputs(": ", stderr);
   cli_print_cstr(stderr, text);

@@ -179,6 +179,9 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (fmt == PCOL_FMT_PPROF) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
   if (fmt == PCOL_FMT_PPROF) /* labels go tool pprof reads as none */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
+  /* and every export: the labels and value types it does not write, a
+   * line "not written: ..." (lib/convert/loss.c) */
+  if (!eo.note) eo.note = cli_export_note, eo.note_ctx = &nt;
   int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
   pcol_out o;
   /* a text format on standard output ends at a whole line when the budget

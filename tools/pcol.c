@@ -20,7 +20,10 @@ static const cli_command commands[] = {
      "(then -t/--format or a second --to names the format; --from-time/--to-time are\n"
      "older spellings).  pprof labels are written as go tool pprof reads them: a\n"
      "number 0 without a unit with its key's unit (a pprof file drops it without\n"
-     "one); a string label \"\", which pprof cannot read, is warned of.",
+     "one); a string label \"\", which pprof cannot read, is warned of.  A format\n"
+     "that cannot hold the selected samples' labels or value types says which it\n"
+     "leaves out, in one note: \"not written: labels (N keys: ...) and values\n"
+     "TYPE/UNIT, ... (why)\"; pprof and otlp hold them all (doc/mappings.md §7).",
      opts_unpack, cmd_unpack},
     {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",

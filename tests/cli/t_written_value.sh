@@ -24,7 +24,16 @@
 #    (node's "(idle)", "(program)": every scriptId "0"); an older,
 #    unmarked export's is read as DevTools and speedscope read it, a sample;
 #  - L2: a Go heap profile's Perun export writes inuse_space (pcol top's
-#    and go tool pprof's default); negative amounts are left out, warned of.
+#    and go tool pprof's default); negative amounts are left out, warned of;
+#  - review 19 F5, THE loss note (lib/convert/loss.c), one table over every
+#    export target: a profile of three value types and labels (a thread's
+#    tid and thread_name, foo and n; tests/support/pprofgen.py lossy) gives
+#    one line "not written: ..." naming exactly the labels and value types
+#    that format does not hold, none for pprof and OTLP; a profile of one
+#    value and no label, no note anywhere; and the review's own files
+#    (labels dropped by collapsed, Rprof, Perun, V8 and Chrome, three of a
+#    heap profile's four types by collapsed and Perun, an Rprof memory
+#    profile's rprof.alloc through pprof back to Rprof), which were silent.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -103,7 +112,9 @@ amounts() { # FILE: count, sum and negatives of a Perun profile's amounts
 heap=$TD/ext/pprof/go-heap-UNCOMPRESSED.pb
 if [ -f "$heap" ]; then
   "$PCOL" unpack "$heap" --to perun -o "$tmp/h.perf" 2>"$tmp/h.err" || { cat "$tmp/h.err" >&2; fail "go heap -> perun"; }
-  [ ! -s "$tmp/h.err" ] || { cat "$tmp/h.err" >&2; fail "go heap -> perun: a message"; }
+  # (one line: the loss note of the three types and the label not written)
+  [ "$(cat "$tmp/h.err")" = "pcol unpack: note: $heap: not written: labels (1 key: bytes) and values alloc_objects/count, alloc_space/bytes, inuse_objects/count (Perun holds one value and, but for a Perun profile's own, no labels)" ] ||
+    { cat "$tmp/h.err" >&2; fail "go heap -> perun: a message but the loss note"; }
   "$PCOL" top "$heap" --format json 2>/dev/null | python3 -c "import json,sys; v=json.load(sys.stdin)['type']; sys.exit(v != 'inuse_space' and 'top shows %s' % v)" ||
     fail "go heap: pcol top's default is not inuse_space"
   if command -v go >/dev/null 2>&1; then
@@ -240,5 +251,70 @@ if [ -f "$in" ]; then
       fail "$to: an older export (unmarked) read back with $(total "$tmp/old.json" --value samples) samples, not $n + its closing one"
     [ "$(total "$tmp/old.json")" = "$(total "$tmp/e.json")" ] || fail "$to: an older export's closing sample lasts"
   done
+fi
+# --- review 19 F5: every export names what it does not write, in one line
+python3 tests/support/pprofgen.py lossy "$tmp/lossy.pb" || fail "pprofgen lossy"
+python3 tests/support/pprofgen.py lossy "$tmp/plain.pb" plain || fail "pprofgen lossy plain"
+L4='labels (4 keys: tid, thread_name, foo, n)'
+L2='labels (2 keys: foo, n)'
+# target | what the note says after "not written: " ("-": no note)
+while IFS='|' read -r to want; do
+  "$PCOL" unpack "$tmp/lossy.pb" --to "$to" -o "$tmp/lossy.$to" 2>"$tmp/l.err" ||
+    { cat "$tmp/l.err" >&2; fail "lossy -> $to"; }
+  got=$(sed -n 's/^pcol unpack: note: [^:]*lossy.pb: not written: //p' "$tmp/l.err")
+  [ "$(grep -c 'not written' "$tmp/l.err")" = "$([ "$want" = - ] && echo 0 || echo 1)" ] ||
+    { cat "$tmp/l.err" >&2; fail "lossy -> $to: not one loss note"; }
+  [ "$want" = - ] && want=
+  [ "$got" = "$want" ] || fail "lossy -> $to: the loss note says [$got], want [$want]"
+  "$PCOL" unpack "$tmp/plain.pb" --to "$to" -o "$tmp/plain.$to" 2>"$tmp/p.err" ||
+    { cat "$tmp/p.err" >&2; fail "plain -> $to"; }
+  [ ! -s "$tmp/p.err" ] || { cat "$tmp/p.err" >&2; fail "plain -> $to: one value and no label, yet a note"; }
+done <<EOF
+pprof|-
+otlp|-
+collapsed|$L4 and values samples/count, alloc/bytes (collapsed holds one value and no labels)
+rprof|$L4 and values alloc/bytes (Rprof holds one time as ticks, R's memory fields and no labels)
+perun|$L4 and values samples/count, alloc/bytes (Perun holds one value and, but for a Perun profile's own, no labels)
+v8|$L4 and values alloc/bytes (a V8 profile holds one time per sample and no labels)
+chrome|$L2 and values alloc/bytes (a Chrome trace holds one time per sample and labels only as processes and threads)
+speedscope|$L4 (speedscope holds labels only as its timeline's threads)
+firefox|$L2 (the Firefox Profiler holds labels only as threads)
+perfetto|$L2 (Perfetto holds labels only as processes and threads)
+EOF
+# what the notes call kept reads back (a thread's name), what they call
+# lost does not (foo); --value changes what a one-value format keeps
+for to in chrome firefox perfetto; do
+  "$PCOL" tags "$tmp/lossy.$to" 2>/dev/null | grep -q '^ *thread_name: ' || fail "lossy -> $to: the thread's name not read back"
+  ! "$PCOL" tags "$tmp/lossy.$to" 2>/dev/null | grep -q '^ *foo: ' || fail "lossy -> $to: foo read back, said lost"
+done
+"$PCOL" unpack "$tmp/lossy.pb" --to collapsed --value alloc -o "$tmp/a.txt" 2>"$tmp/l.err" || fail "lossy -> collapsed --value alloc"
+grep -q "not written: $L4 and values samples/count, cpu/nanoseconds (collapsed" "$tmp/l.err" ||
+  { cat "$tmp/l.err" >&2; fail "lossy -> collapsed --value alloc: the note does not name cpu"; }
+# the review's files, which were silent
+lab=$TD/pprof/go-cpu-string-labels.pb.gz heap=$TD/pprof/go-heap-allocs-inline.pb.gz
+if [ -f "$lab" ] && [ -f "$heap" ]; then
+  for to in collapsed rprof perun v8 chrome; do
+    "$PCOL" unpack "$lab" --to "$to" -o "$tmp/lab.$to" 2>"$tmp/l.err" || fail "string labels -> $to"
+    grep -q "not written: labels (3 keys: foo, " "$tmp/l.err" ||
+      { cat "$tmp/l.err" >&2; fail "string labels -> $to: foo=bar lost silently"; }
+  done
+  for to in collapsed perun; do
+    "$PCOL" unpack "$heap" --to "$to" -o "$tmp/heap.$to" 2>"$tmp/l.err" || fail "heap -> $to"
+    grep -q "not written: labels (1 key: bytes) and values alloc_objects/count, inuse_objects/count, inuse_space/bytes (" "$tmp/l.err" ||
+      { cat "$tmp/l.err" >&2; fail "heap -> $to: three of four types lost silently"; }
+  done
+fi
+mem=$TD/rprof/r-prof-profile__memory.out
+if [ -f "$mem" ]; then
+  "$PCOL" unpack "$mem" --to rprof -o "$tmp/mem.out" 2>"$tmp/l.err" || fail "memory -> rprof"
+  ! grep -q "not written" "$tmp/l.err" || { cat "$tmp/l.err" >&2; fail "memory -> rprof: a loss said"; }
+  { "$PCOL" unpack "$mem" --to pprof -o "$tmp/mem.pb.gz" && "$PCOL" unpack "$tmp/mem.pb.gz" --to rprof -o "$tmp/mem2.out"; } 2>"$tmp/l.err" ||
+    fail "memory -> pprof -> rprof"
+  grep -q "not written: values rprof.alloc/bytes (Rprof" "$tmp/l.err" ||
+    { cat "$tmp/l.err" >&2; fail "memory -> pprof -> rprof: its memory lost silently"; }
+fi
+if [ -f "$TD/perun/memory-basic.perf" ]; then # written back exactly: nothing lost
+  "$PCOL" unpack "$TD/perun/memory-basic.perf" --to perun -o "$tmp/m3.perf" 2>"$tmp/l.err" || fail "perun -> perun"
+  [ ! -s "$tmp/l.err" ] || { cat "$tmp/l.err" >&2; fail "perun -> perun: a note"; }
 fi
 exit 0

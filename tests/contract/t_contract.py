@@ -24,6 +24,11 @@ must be read from it, or a project fixture):
              the default value's total where T keeps it (pprof, OTLP,
              speedscope, collapsed), and is the same bytes when made again
              from the input packed with zstd (another run, another layout)
+  loses      every export says in one note "not written: ..." exactly the
+             label keys and value types of the file's samples that it does
+             not write (doc/mappings.md §7, "What each export says it
+             loses": HOLDS below), and nothing when it loses none (review
+             19 F5: labels and value types were dropped without a word)
   fuzz, doc  the row's fuzz target exists; doc/mappings.md has its section
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
@@ -94,6 +99,74 @@ TIME_UNITS = {"nanoseconds": 1, "ns": 1, "microseconds": 1000, "us": 1000, "mill
               "seconds": 10**9, "s": 10**9}
 
 
+# what each export writes of labels and value types (doc/mappings.md §7,
+# "What each export says it loses"): the label keys it keeps ("all", or a
+# set: a thread's keys, as its name and ids), and of the values "all",
+# "one" (the default), "one+count" (and the count beside it), "rprof"
+# (one+count and R's memory fields); the Perun importer's layout keys
+# (perun.*) are not counted
+THREAD_KEYS = {"thread_name", "thread", "thread_id", "tid", "comm", "pid"}
+HOLDS = {"pprof": ("all", "all"), "otlp": ("all", "all"), "collapsed": (set(), "one"), "rprof": (set(), "rprof"),
+         "perun": (set(), "one"), "v8": (set(), "one+count"), "chrome": (THREAD_KEYS | {"process_name"}, "one+count"),
+         "speedscope": (THREAD_KEYS, "all"), "firefox": (THREAD_KEYS, "all"),
+         "perfetto": (THREAD_KEYS | {"process_name"}, "all")}
+RPROF_MEM = {"vsize.small", "vsize.large", "nodes", "duplications"}
+
+
+def check_loss(fmt, t, src, out, stderr):
+    """The loss note of --to t of src (the whole file, its default value):
+    one line naming exactly the label keys and value types of src's samples
+    that HOLDS says t does not write; none when it loses nothing."""
+    said = [l for l in stderr.decode(errors="replace").splitlines() if ": not written: " in l]
+    keys = {r["key"] for r in js("cat", src, "--table", "sample_labels")}
+    vals = {(r["type"], r["unit"]) for r in js("cat", src, "--table", "sample_values")}
+    rows = [r for r in js("info", src)["rows"] if r["samples"]]
+    kept_keys, kept_vals = HOLDS[t]
+    if t == "speedscope" and not any(r["first_ns"] is not None for r in js("info", out)["rows"]):
+        kept_keys = set()  # no evented timeline (its samples' times): no thread's labels
+    # (the Perun importer's layout keys, perun.type_key, ...: no data of the samples')
+    lost_keys = set() if kept_keys == "all" else {k for k in keys - kept_keys if not k.startswith("perun.")}
+    lost_vals = set()
+    if kept_vals != "all":
+        defaults = {(r["default_type"], r["default_unit"]) for r in rows}
+        if len(defaults) > 1:
+            defaults = {("samples", "count")}  # sources that differ: each one's count (THE default rule)
+        keep = set(defaults)
+        if "samples" in {d[0] for d in defaults} or kept_vals != "one":
+            keep.add(("samples", "count"))
+        if kept_vals == "rprof":
+            keep |= {v for v in vals if v[0] in RPROF_MEM}
+            if any(v[0] == "vsize.small" for v in vals):
+                keep |= {v for v in vals if v[0] == "rprof.alloc"}
+        if any(d[0] == "cpu" for d in defaults):  # Rprof's derived time stands for a stored cpu
+            keep |= {v for v in vals if v == ("cpu", "nanoseconds")}
+        lost_vals = vals - keep
+    if fmt == "perun" and t == "perun":
+        lost_keys, lost_vals = set(), set()  # a Perun profile written back exactly
+    if not lost_keys and not lost_vals:
+        if said:
+            fail(fmt, "loses", "--to %s loses nothing, yet says %s" % (t, said[0][:200]))
+        return
+    if len(said) != 1:
+        return fail(fmt, "loses", "--to %s loses %s and %s: %d loss notes" % (t, sorted(lost_keys), sorted(lost_vals), len(said)))
+    note = said[0].split(": not written: ", 1)[1]
+    m = re.match(r"labels \((\d+) keys?: (.*?)\)(?: and |(?= \())", note)
+    got_keys = (int(m.group(1)), m.group(2)) if m else (0, "")
+    rest = note[m.end():] if m else note
+    if lost_keys and (not m or got_keys[0] != len(lost_keys) or
+                      not set(got_keys[1].removesuffix(", ...").split(", ")) <= lost_keys):
+        fail(fmt, "loses", "--to %s: the note says [%s], the labels lost are %s" % (t, note[:200], sorted(lost_keys)))
+    if not lost_keys and m:
+        fail(fmt, "loses", "--to %s: the note names labels it keeps: %s" % (t, note[:200]))
+    v = re.match(r"(?:values )?(.*?)(?: and (\d+) more)? \(", rest)
+    named = set() if not lost_vals or not v else {tuple(x.split("/", 1)) for x in v.group(1).split(", ")}
+    more = int(v.group(2) or 0) if v else 0
+    if lost_vals and (not named <= lost_vals or len(named) + more != len(lost_vals)):
+        fail(fmt, "loses", "--to %s: the note says [%s], the values lost are %s" % (t, note[:200], sorted(lost_vals)))
+    if not lost_vals and "values " in rest.split(" (", 1)[0]:
+        fail(fmt, "loses", "--to %s: the note names values it keeps: %s" % (t, note[:200]))
+
+
 def same_and_read_back(fmt, t, zpacked, out, args):
     """The export `out` (--to t with args) is made alike from the zstd copy
     and reads back as t: False (a failure noted) when it does not read."""
@@ -151,6 +224,8 @@ def check_v8(fmt, src, zpacked, out):
         return
     if not same_and_read_back(fmt, "v8", zpacked, out, sel + val):
         return
+    if not sel and not val:
+        check_loss(fmt, "v8", src, out, p.stderr)
     want = js("top", src, "--node-fraction", "0", *sel, *rel, *(val or ["--value", r["default_type"]]))
     back = js("top", out, "--node-fraction", "0", "--value", "wall")["total"]
     scale = TIME_UNITS.get(want["unit"], 1)
@@ -185,6 +260,8 @@ def check_chrome(fmt, src, zpacked, out):
         return
     if not same_and_read_back(fmt, "chrome", zpacked, out, val):
         return
+    if not val:
+        check_loss(fmt, "chrome", src, out, p.stderr)
     want = 0
     for r in rows:
         t = js("top", src, "--node-fraction", "0", "--source", str(r["source_id"]), *(val or ["--value", r["default_type"]]))
@@ -341,6 +418,7 @@ def check(row, tmp):
             continue
         if not same_and_read_back(fmt, t, zpacked, out, []):
             continue
+        check_loss(fmt, t, src, out, p.stderr)
         if t in SAME_TOTAL:
             # the default value: collapsed keeps it as its one count,
             # speedscope as its first profile (the timeline is another)

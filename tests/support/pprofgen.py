@@ -103,6 +103,12 @@ hand, standard library only).
                                  JavaScript number holds exactly)
                                  (tests/cli/t_thread_ids.sh,
                                  tests/interop/t_firefox.sh)
+  pprofgen.py lossy OUT [plain]  samples/count, alloc/bytes and cpu/nanoseconds
+                                 (the default) of one thread (tid=10,
+                                 thread_name=main) labelled foo=bar|baz and n=7:
+                                 what each export does not write; plain:
+                                 cpu/nanoseconds alone, no label
+                                 (tests/cli/t_written_value.sh)
   pprofgen.py native OUT SPEC    an unsymbolized native profile (no functions)
                                  from a JSON file: {"mappings": [{"start", "limit",
                                  "offset", "file", "build_id"}...], "samples":
@@ -400,6 +406,33 @@ def threads(out, mode):
     for locs, v, labs in rows:
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v * 1_000_000)) +
                    b"".join(labs))
+    p += field(9, 0, 1_000_000_000)                                   # time_nanos
+    open(out, "wb").write(p + st.table())
+
+
+def lossy(out, plain=False):
+    # what most formats cannot hold: three sample types (samples/count,
+    # alloc/bytes, cpu/nanoseconds: the default, the last), one thread
+    # (tid=10, thread_name=main: the labels a thread is written with) and
+    # the labels foo=bar|baz and n=7 (numeric) beside them
+    # (tests/cli/t_written_value.sh, the loss note of every export);
+    # plain: cpu/nanoseconds alone, no labels (nothing to lose)
+    st = Strings()
+    types = ((b"cpu", b"nanoseconds"),) if plain else ((b"samples", b"count"), (b"alloc", b"bytes"), (b"cpu", b"nanoseconds"))
+    p = b""
+    for t, u in types:
+        p += field(1, 2, field(1, 0, st.id(t)) + field(2, 0, st.id(u)))
+    for lid, name in ((1, b"main"), (2, b"work")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    s = lambda k, v: field(3, 2, field(1, 0, st.id(k)) + field(2, 0, st.id(v)))
+    n = lambda k, v: field(3, 2, field(1, 0, st.id(k)) + field(3, 0, v))
+    for locs, vals, labs in (((2, 1), (3, 4096, 30_000_000), [s(b"foo", b"bar"), n(b"n", 7)]),
+                             ((1,), (1, 512, 10_000_000), [s(b"foo", b"baz")])):
+        labs = [] if plain else [n(b"tid", 10), s(b"thread_name", b"main")] + labs
+        vals = vals[-1:] if plain else vals
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(v) for v in vals)) + b"".join(labs))
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     open(out, "wb").write(p + st.table())
 
@@ -759,6 +792,8 @@ if __name__ == "__main__":
                int(sys.argv[6]) if len(sys.argv) > 6 else None, int(sys.argv[5]))
     elif sys.argv[1] == "units":
         units(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:7])
+    elif sys.argv[1] == "lossy":
+        lossy(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "plain")
     elif sys.argv[1] == "threads":
         threads(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "hours":

@@ -26,6 +26,7 @@
 #include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_sample_count, pcol_sample_value_rt, pcol_unit_decimals, ... */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,6 +526,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_select_iter(f, sel, add_sample, &x, err);
   if (!rc) rc = write_lines(&x, bud.fp);
   rc = pcol_budget_close(&bud, rc, err);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_COLLAPSED, 0, opt); /* the labels and values it cannot hold */
   free(x.vtcls);
   free(x.vtdec);
   free(x.cvt);

@@ -42,6 +42,7 @@
 #include "spill.h"    /* pcol_temp_fd */
 #include "jstr.h"     /* pcol_json_str */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <unistd.h>   /* close */
 #include <math.h>
 #include <zlib.h>
@@ -1509,6 +1510,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   else
     rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_FIREFOX, 0, opt); /* the labels it cannot hold */
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);

@@ -49,6 +49,7 @@
 #include "xvalues.h" /* pcol_xvalues, pcol_xvalue */
 #include "lasts.h"   /* pcol_thread_classes, pcol_thread_name_sets, pcol_thread_name, pcol_label_get */
 #include "wall.h"    /* pcol_wall: THE start rule */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -871,6 +872,7 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   rc = body(&x, sel, opt);
   if (!rc && fflush(bud.fp)) rc = pcol_write_error(err, errno, "perfetto export");
   rc = pcol_budget_close(&bud, rc, err);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERFETTO, 0, opt); /* the labels it cannot hold */
   if (!rc && x.skipped.n && opt && opt->note) {
     char text[sizeof x.skipped.list + 160];
     pcol_xskipped_text(&x.skipped, "a Perfetto trace cannot hold (a StackSample's weights are unsigned)", text,

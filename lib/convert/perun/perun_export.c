@@ -32,6 +32,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_sample_count */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_rewind, pcol_rowsort_next, ... */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -1369,6 +1370,8 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = exact ? export_exact(&x) : export_synth(&x);
   rc = pcol_budget_close(&bud, rc, err);
   if (!rc) neg_note(&x, opt);
+  /* the labels and values it cannot hold (none lost written back exactly) */
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERUN, exact ? PCOL_LOSS_EXACT : 0, opt);
   for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
   free(x.jstr);
   free(x.cls);

@@ -21,6 +21,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_sample_count, pcol_count_types */
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_init, pcol_source_interval */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1057,7 +1058,9 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
 int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
   if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
-  return export_rprof(f, sel, out, opt, 0, err);
+  int rc = export_rprof(f, sel, out, opt, 0, err);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_RPROF, 0, opt); /* the labels and values it cannot hold */
+  return rc;
 }
 
 /* dry: this is the dry run (into a sink) of an export whose lines are mostly

@@ -63,6 +63,7 @@
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_span, pcol_thread_classes, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "hash.h"     /* pcol_u64map */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1122,6 +1123,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     rc = oom(&x);
   /* activeProfileIndex: the default type's profile of the first source written */
   int active = 0;
+  unsigned no_threads = 0;
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
@@ -1177,6 +1179,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       write = x.nevents <= PCOL_SPEEDSCOPE_TIMELINE_EVENTS;
     }
     x.per_row = write && x.all_times;
+    if (!x.per_row) no_threads = PCOL_LOSS_NO_THREADS; /* a source without its threads' labels */
     x.src_head = 0;
     for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i], i);
     if (!rc && write) rc = evented(&x, uri, sel);
@@ -1197,6 +1200,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     pcol_xskipped_text(&x.skipped, "speedscope does not read", text, sizeof text);
     opt->note(opt->note_ctx, text);
   }
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_SPEEDSCOPE, no_threads, opt); /* labels it cannot hold */
   free(x.cvt);
   free(x.tcls);
   free(x.tloc);

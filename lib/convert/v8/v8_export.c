@@ -69,6 +69,7 @@
 #include "reader.h"   /* pcol_meta_probe */
 #include "lasts.h"    /* pcol_thread_classes, pcol_thread_name, pcol_thread_tuple_of, pcol_thread_id */
 #include "wall.h"     /* pcol_wall, pcol_wall_cut: a range's window */
+#include "loss.h"     /* pcol_export_loss_note */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1084,12 +1085,16 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
 
 int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                        pcol_error *err) {
-  return export_run(f, sel, out, opt, err, 0);
+  int rc = export_run(f, sel, out, opt, err, 0);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_V8, 0, opt); /* the labels and values it cannot hold */
+  return rc;
 }
 
 int pcol_export_chrome_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                            pcol_error *err) {
-  return export_run(f, sel, out, opt, err, 1);
+  int rc = export_run(f, sel, out, opt, err, 1);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_CHROME, 0, opt);
+  return rc;
 }
 
 int pcol_export_v8(pcol_file *f, const pcol_select *sel, FILE *out, pcol_error *err) {

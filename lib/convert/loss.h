@@ -1,0 +1,27 @@
+/* loss.h — THE loss note of an export (loss.c): one line naming what the
+ * selected samples have that the format does not write (labels, value
+ * types), for every exporter that drops some.  Inside libpcol only. */
+#ifndef PCOL_CONVERT_LOSS_H
+#define PCOL_CONVERT_LOSS_H
+
+#include "pcol.h"
+
+/* What an export did beyond its format's table row (loss.c): */
+enum {
+  PCOL_LOSS_EXACT = 1,       /* perun: one Perun source written back exactly: nothing lost */
+  PCOL_LOSS_NO_THREADS = 2,  /* speedscope: no evented timeline, so no thread labels */
+};
+
+/* After a successful export of sel in format fmt with options opt: when
+ * the selected samples have labels or value types the format does not
+ * hold (loss.c's table, doc/mappings.md "What each export says it
+ * loses"), calls opt->note once with "not written: labels (N keys: ...)
+ * and values T/U, ... (WHY)"; nothing when nothing is lost, or opt or
+ * opt->note is NULL.  The value written by a one-value format is
+ * opt->value, else the selection's default (THE default rule).  how:
+ * PCOL_LOSS_* bits.  The output is written by then: a failure here (out
+ * of memory) says nothing rather than fail it. */
+void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
+                           const pcol_export_options *opt);
+
+#endif
