@@ -126,8 +126,13 @@ int64_t pcol_unit_fill(int64_t v, double ratio);
  * scales every profile into the finest unit (CommonValueType) before it
  * adds their samples up.  next[vt] (value types + 1 entries) links each
  * type to the next of its kin in a ring (0: none), factor[vt] its unit's
- * (pcol_unit_family); both NULL when no type has kin.  One pass over the
- * value types and a sort of those in a family. */
+ * (pcol_unit_family); both NULL when no type has kin.  More than 64
+ * (KIN_MAX) types of one name and family, which no profile of go's units
+ * lists but a hostile file may, are no kin, silently: they are then types
+ * of several units (a bare name of them is refused, "several units", and
+ * the default of sources that disagree is samples), while a file with 64
+ * such types has them as kin.  One pass over the value types and a sort
+ * of those in a family. */
 int pcol_value_kin(pcol_file *f, uint32_t **next, double **factor, pcol_error *err);
 /* Of value types a and b, the finer when they are kin (a when as fine:
  * CommonValueType keeps the first), a when a == b, else 0. */
