@@ -60,8 +60,9 @@ void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size
  * samples) and as -base/-diff_base pair two profiles' lists by position
  * (pcol_open_diff_base).  In source order, each source's values (its
  * stored types, or the derived ones apart from levels) go to the columns
- * of the same type and unit, the k-th occurrence of a type in a source to
- * the k-th such column, a column added where none is left; a decimal time
+ * of the same type and unit, the k-th value of a source such a column
+ * takes (with kin: of its type in a unit of its family too) to the k-th
+ * such column, a column added where none is left; a decimal time
  * unit finer than a ns ("1e-9 milliseconds", which pprof would print as a
  * number glued to its text) is written as nanoseconds, divided.  A stored
  * source without samples/count has its count (the weight: THE count rule)

@@ -41,6 +41,12 @@
 #     pprof -top's of the same inputs (when go is here); a unit of another
 #     kind (count) is not scaled: the default is samples with its warning,
 #     the bare name refused.
+# 14. two types of one name in kin units in ONE source (inuse_space in
+#     kilobytes, then in bytes): go never merges a profile's own sample
+#     types (ScaleProfiles scales across profiles), so the pprof export
+#     writes both columns, and --value inuse_space is the first listed
+#     (SampleIndexByName), as go -sample_index=inuse_space (rd12a F3:
+#     one column, the kilobytes lost; the bytes one's 5010B).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -467,4 +473,22 @@ grep -q '^Type: samples$' "$tmp/out" && grep -q "the sources measure different v
   fail "top of inuse_space in bytes and in count: not samples with the warning"
 "$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" --value inuse_space >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "several units not of one kind" "$tmp/err" || fail "--value inuse_space of bytes and count: $(cat "$tmp/err")"
+
+# ---- 14. kin types of one source stay apart
+python3 tests/support/pprofgen.py typed "$tmp/two.pb" inuse_space:kilobytes,inuse_space:bytes 2,1:1,5000 3,1:2,10 ||
+  fail "pprofgen.py typed"
+got=$("$PCOL" top "$tmp/two.pb" --value inuse_space --unit B 2>"$tmp/err" | sed -n 's/.* of \([0-9]*\)B total.*/\1/p')
+[ "$got" = 3072 ] && [ ! -s "$tmp/err" ] || fail "--value inuse_space of kilobytes then bytes in one source: $got, not the first's 3072B $(cat "$tmp/err")"
+"$PCOL" unpack "$tmp/two.pb" --to pprof -o "$tmp/two.out.pb" 2>"$tmp/err" || fail "pprof export of two kin types: $(cat "$tmp/err")"
+for v in inuse_space/kilobytes:3 inuse_space/bytes:5010; do
+  got=$("$PCOL" top "$tmp/two.out.pb" --value "${v%:*}" --unit raw 2>&1 | total)
+  [ "$got" = "${v#*:}" ] || fail "pprof export of two kin types: ${v%:*} adds up to $got, not ${v#*:}"
+done
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -top -unit=B -sample_index=inuse_space two.pb 2>/dev/null) | shown)" = \
+    "$("$PCOL" top "$tmp/two.pb" --value inuse_space --unit B | shown)" ] || fail "--value inuse_space of two kin types: not go's"
+  [ "$((cd "$tmp" && go tool pprof -raw two.out.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+    "$((cd "$tmp" && go tool pprof -raw two.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+    fail "pprof export of two kin types: go -raw of it is not of the input"
+fi
 exit 0
