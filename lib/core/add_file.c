@@ -16,6 +16,7 @@
 #include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
 #include "error.h"    /* pcol_error_set */
 #include "hash.h"     /* pcol_u64map */
+#include "count.h"    /* pcol_unit_keeps: THE unit rule's drop */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -499,10 +500,9 @@ static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, const pcol_view *
   for (uint32_t c = g->head[gi]; c; c = g->next[c - 1]) {
     uint32_t t = g->type[c - 1];
     int64_t x = (int64_t)g->sum[c - 1];
-    if (t < m->opt->nscale && m->opt->scale[t] != 1) {
-      x = scale_round(x, m->opt->scale[t]);
-      *keep |= x != 0;
-    }
+    int scaled = t < m->opt->nscale && m->opt->scale[t] != 1;
+    if (scaled) x = scale_round(x, m->opt->scale[t]);
+    *keep |= pcol_unit_keeps(scaled, x); /* THE unit rule's drop (count.h) */
     size_t at = k++; /* by input type */
     while (at > 0 && vals[at - 1].value_type_id > t) vals[at] = vals[at - 1], at--;
     vals[at].value_type_id = t;

@@ -660,6 +660,9 @@ void pcol_rtime_free(pcol_rtime *t) {
   free(t->collapsed);
   free(t->kin_next);
   free(t->kin_factor);
+  free(t->drop.vt);
+  free(t->drop.src);
+  memset(&t->drop, 0, sizeof t->drop);
   t->kin_next = NULL;
   t->kin_factor = NULL;
   t->last_ns = NULL;

@@ -342,3 +342,38 @@ int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pco
     }
   return rc ? rc : vunion_count(x, sel, u, err);
 }
+
+int pcol_vunion_drop(const pcol_vunion *u, uint64_t nvt, pcol_unit_drop *d, pcol_error *err) {
+  memset(d, 0, sizeof *d);
+  int any = 0;
+  for (uint64_t s = 1; s <= u->nsrc && !any; s++)
+    for (size_t k = 0; !u->src[s - 1].derived && k < u->src[s - 1].n; k++) any |= u->src[s - 1].fill[k] != 0;
+  if (!any) return PCOL_OK;
+  d->vt = calloc(nvt + 1, 1);
+  d->src = calloc(u->nsrc + 1, 1);
+  if (!d->vt || !d->src) {
+    free(d->vt);
+    free(d->src);
+    memset(d, 0, sizeof *d);
+    return pcol_oom(err);
+  }
+  d->nvt = nvt, d->nsrc = u->nsrc;
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    const pcol_vsrc *vs = &u->src[s - 1];
+    for (size_t k = 0; vs->involved && !vs->derived && k < vs->n; k++)
+      if (vs->fill[k] != 0 && vs->vt[k] >= 1 && vs->vt[k] <= nvt) d->vt[vs->vt[k]] = d->src[s] = 1;
+  }
+  return PCOL_OK;
+}
+
+int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, pcol_error *err) {
+  if (!rt->kin_next || rt->drop.src) return PCOL_OK;
+  pcol_xvalues x;
+  pcol_vunion u;
+  memset(&u, 0, sizeof u);
+  int rc = pcol_xvalues_init(&x, f, rt, err);
+  if (!rc) rc = pcol_vunion_make(&x, sel, 1, &u, err);
+  if (!rc) rc = pcol_vunion_drop(&u, rt->nvt, &rt->drop, err);
+  pcol_vunion_free(&u);
+  return rc;
+}

@@ -101,5 +101,13 @@ typedef struct pcol_vunion {
  * lists, kin 0).  Free with pcol_vunion_free (also after an error). */
 int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pcol_vunion *u, pcol_error *err);
 void pcol_vunion_free(pcol_vunion *u);
+/* THE unit rule's drop (count.h pcol_unit_drop) of u, a kin union: the
+ * stored types its sources' values are scaled into their column's unit by
+ * (fill), and the sources that have one, into *d (nvt: the file's value
+ * types; free its arrays).  Derived values (Rprof's) are never dropped. */
+int pcol_vunion_drop(const pcol_vunion *u, uint64_t nvt, pcol_unit_drop *d, pcol_error *err);
+/* rt->drop of a view of the sources sel selects (NULL: all) of f: that of
+ * their kin union (pcol_vunion_make), made only when rt has kin. */
+int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, pcol_error *err);
 
 #endif

@@ -73,6 +73,8 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   if (row >= c->nsamples)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample row %llu is past the %llu samples",
                           (unsigned long long)row + 1, (unsigned long long)c->nsamples);
+  if (c->rt.drop.src && pcol_unit_dropped(&c->rt.drop, &c->sc, row, pcol_view_u32(&c->source, row)))
+    return PCOL_OK; /* the unit rule's drop: every value of the sample, its count too */
   if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
   if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
     uint32_t s = pcol_view_u32(&c->source, row);
@@ -350,6 +352,17 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   /* the time rule reads no stored value: their columns (and their
    * first-use checks, O(values)) are left alone */
   int stored = (c->vt && c->vt != PCOL_VT_TIME) || c->cvt;
+  /* the unit rule's drop of the selected sources (go's ScaleN: a sample
+   * whose scaled values are all 0 is gone, with its other values and its
+   * count): with kin, every value asked for reads the samples' values */
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  int asked = !(v && v->vt_id == PCOL_VT_WEIGHT), kin = 0;
+  if (asked) PCOL_RETURN_NOT_OK(pcol_value_kin(f, &kn, &kf, err));
+  kin = kn != NULL;
+  free(kn);
+  free(kf);
+  stored |= kin;
   if (stored) {
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c->voff, err));
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c->vtype, err));
@@ -367,7 +380,8 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
   c->sc = (pcol_sample_cols){c->weight, c->voff, c->vtype, c->vval, c->nvalues, 0};
   pcol_sample_cols_dense(&c->sc);
-  if (c->vt || c->cvt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
+  if (c->vt || c->cvt || kin) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
+  if (kin) PCOL_RETURN_NOT_OK(pcol_rtime_drop_init(&c->rt, f, sel, err));
   return PCOL_OK;
 }
 
@@ -520,7 +534,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
    * the type's dense lane (then c.weight): one pass over the columns,
    * without a callback a row, for a sum a node and for a list alike (the
    * two modes of top read the same columns) */
-  int columns = unrestricted && !c.flt && !c.row_fn && !c.relative &&
+  int columns = unrestricted && !c.flt && !c.row_fn && !c.relative && !c.rt.drop.src &&
                 ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight));
   if (c.pairs) { /* at most a pair a sample */
     c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
@@ -531,7 +545,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   else if (columns)
     rc = weights_all_samples(&c);
-  else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative ||
+  else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative || c.rt.drop.src ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
   /* a base subtracted: values that cannot be negated refused, in every

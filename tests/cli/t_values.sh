@@ -47,6 +47,13 @@
 #     writes both columns, and --value inuse_space is the first listed
 #     (SampleIndexByName), as go -sample_index=inuse_space (rd12a F3:
 #     one column, the kilobytes lost; the bytes one's 5010B).
+# 15. the unit rule's drop (go's Profile.ScaleN): a sample whose values
+#     scaled into a finer kin are all 0 (the megabytes profile's beta: 5 kB
+#     is 0 MB) is gone with its other values, inuse_objects too, in the
+#     views of the inputs and of their merge, and in the pprof export, as go
+#     tool pprof -top of the inputs and -raw of the inputs (rd12a F2: beta
+#     counted 10 objects, 15 in go); a source alone scales nothing, drops
+#     nothing.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -490,5 +497,32 @@ if command -v go >/dev/null 2>&1; then
   [ "$((cd "$tmp" && go tool pprof -raw two.out.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
     "$((cd "$tmp" && go tool pprof -raw two.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
     fail "pprof export of two kin types: go -raw of it is not of the input"
+fi
+
+# ---- 15. the unit rule's drop
+"$PCOL" merge "$tmp/u-k.pb" "$tmp/u-m.pb" -o "$tmp/km.pcol" 2>/dev/null || fail "merge k m"
+for in in "$tmp/u-k.pb $tmp/u-m.pb" "$tmp/km.pcol"; do
+  got=$("$PCOL" top $in --value inuse_objects --unit raw 2>"$tmp/err" | total)
+  [ "$got" = 15 ] && [ ! -s "$tmp/err" ] ||
+    fail "top ${in//$tmp\//} --value inuse_objects: $got, not 15 (the megabytes beta's 5 dropped, as go) $(cat "$tmp/err")"
+  got=$("$PCOL" fold $in --value inuse_objects | sum)
+  [ "$got" = 15 ] || fail "fold ${in//$tmp\//} --value inuse_objects: $got, not 15"
+done
+got=$("$PCOL" top "$tmp/km.pcol" --source 2 --value inuse_objects --unit raw 2>/dev/null | total)
+[ "$got" = 10 ] || fail "top --source 2 (the megabytes alone) --value inuse_objects: $got, not its 10"
+"$PCOL" unpack "$tmp/u-k.pb" "$tmp/u-b.pb" "$tmp/u-m.pb" --to pprof -o "$tmp/kbm.out.pb.gz" 2>"$tmp/err" ||
+  fail "pprof export of k b m: $(cat "$tmp/err")"
+got=$("$PCOL" top "$tmp/kbm.out.pb.gz" --value inuse_objects --unit raw | total)
+[ "$got" = 25 ] || fail "pprof export of k b m: inuse_objects $got, not 25 (the kilobytes' 10, the bytes' 10, the megabytes' 5)"
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -top -sample_index=inuse_objects u-k.pb u-m.pb 2>/dev/null) | shown)" = \
+    "$("$PCOL" top "$tmp/u-k.pb" "$tmp/u-m.pb" --value inuse_objects | shown)" ] ||
+    fail "top k m --value inuse_objects: not go's -sample_index=inuse_objects"
+  for set in "u-k.pb u-b.pb u-m.pb" "u-ns.pb u-ms.pb"; do
+    "$PCOL" unpack $(printf "$tmp/%s " $set) --to pprof -o "$tmp/set.pb.gz" 2>/dev/null || fail "pprof export of $set"
+    [ "$((cd "$tmp" && go tool pprof -raw set.pb.gz 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+      "$((cd "$tmp" && go tool pprof -raw $set 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+      fail "pprof export of $set: go -raw of it is not go -raw of the inputs"
+  done
 fi
 exit 0
