@@ -97,8 +97,8 @@ typedef struct pcol_vunion {
  * pcol_unit_common: bytes and kilobytes, ns and ms) goes to that column,
  * whose unit is the finest of them (of two as fine, the first), each value
  * scaled into it (fill), as go tool pprof scales profiles into one unit
- * before it merges them (the pprof export; -diff_base pairs the stored
- * lists, kin 0).  Free with pcol_vunion_free (also after an error). */
+ * before it merges them (the pprof export, each side of -diff_base, the
+ * views' drop).  Free with pcol_vunion_free (also after an error). */
 int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pcol_vunion *u, pcol_error *err);
 void pcol_vunion_free(pcol_vunion *u);
 /* THE unit rule's drop (count.h pcol_unit_drop) of u, a kin union: the

@@ -54,6 +54,12 @@
 #     tool pprof -top of the inputs and -raw of the inputs (rd12a F2: beta
 #     counted 10 objects, 15 in go); a source alone scales nothing, drops
 #     nothing.
+# 16. --diff-base of kin sides: each side's sources merged in the finest
+#     unit of their kin (ScaleProfiles, dropping as item 15), then the two
+#     lists paired, the coarser scaled into the finer, as go -diff_base of
+#     the same files (rd12a F4: top b kb --diff-base mb refused, "6 value
+#     types ... 6 != 4"); a refusal of lists that do not pair is a whole
+#     sentence in a pcol_error's 512 bytes (was cut inside a character).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -525,4 +531,25 @@ if command -v go >/dev/null 2>&1; then
       fail "pprof export of $set: go -raw of it is not go -raw of the inputs"
   done
 fi
+
+# ---- 16. --diff-base of kin sides
+for spec in "b k:m:inuse_space" "k m:b:inuse_space" "k m:b:inuse_objects" "b k m:k m:alloc_objects" "ns ms:ms:inuse_objects"; do
+  IFS=: read -r new base v <<<"$spec"
+  args=() gargs=()
+  for n in $base; do gargs+=(-diff_base "u-$n.pb"); done # (go's answer depends on the bases' order)
+  for n in $new; do args+=("$tmp/u-$n.pb"); gargs+=("u-$n.pb"); done
+  for n in $base; do args+=(--diff-base "$tmp/u-$n.pb"); done
+  "$PCOL" top "${args[@]}" --value "$v" >"$tmp/out" 2>"$tmp/err" || fail "top $new --diff-base $base --value $v: $(cat "$tmp/err")"
+  if command -v go >/dev/null 2>&1; then
+    [ "$((cd "$tmp" && go tool pprof -top -sample_index="$v" "${gargs[@]}" 2>/dev/null) | shown)" = "$(shown <"$tmp/out")" ] ||
+      fail "top $new --diff-base $base --value $v: not go's -diff_base"
+  fi
+done
+L=$(python3 -c 'print(",".join("t%d_%s:bytes" % (i, "\u00e9" * 40) for i in range(6)))')
+python3 tests/support/pprofgen.py typed "$tmp/six.pb" "$L" 2,1:1,2,3,4,5,6 || fail "pprofgen.py typed six"
+python3 tests/support/pprofgen.py typed "$tmp/four.pb" "$(echo "$L" | cut -d, -f1-4)" 2,1:1,2,3,4 || fail "pprofgen.py typed four"
+"$PCOL" top "$tmp/four.pb" --diff-base "$tmp/six.pb" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'inconsistent samples type count: 4 != 6.*`pcol diff BASE PROFILE`$' "$tmp/err" &&
+  python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/err" ||
+  fail "--diff-base of 4 and 6 long types: not a whole sentence $(cat "$tmp/err")"
 exit 0
