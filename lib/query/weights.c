@@ -49,6 +49,9 @@ typedef struct wctx {
   pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   uint32_t *cvt; /* "samples" (vt 0): each source's count type (THE count rule), NULL
                   * when no source has one (then the weight column is the count) */
+  const uint8_t *wneg; /* "samples" of a subtracted base (base_kinds): [s] a source whose
+                        * count, its weight, is negated as its stored values are */
+  int weight_asked;    /* PCOL_VT_WEIGHT: the weight column as it is */
   pcol_error *err;
 } wctx;
 
@@ -78,7 +81,12 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
   if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
     uint32_t s = pcol_view_u32(&c->source, row);
-    *v = pcol_sample_count(&c->sc, row, s <= c->rt.nsources ? c->cvt[s] : 0);
+    uint32_t t = s <= c->rt.nsources ? c->cvt[s] : 0;
+    *v = pcol_sample_count(&c->sc, row, t);
+    /* a base's count held by the weight (no count type: an OTLP or perf
+     * source) is subtracted as go subtracts the samples/count column the
+     * pprof export writes for it (pcol_vunion's count_fill) */
+    if (!t && c->wneg && s <= c->rt.nsources && c->wneg[s]) *v = *v == INT64_MIN ? INT64_MAX : -*v;
     return PCOL_OK;
   }
   if (c->vt == 0) {
@@ -303,6 +311,7 @@ static int weights_time_all(wctx *c) {
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
+static int base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err);
 static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                         const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
                         pcol_sum *total, uint8_t **nz, pcol_error *err);
@@ -328,12 +337,15 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   memset(c, 0, sizeof *c);
   PCOL_RETURN_NOT_OK(pcol_q_value_check(f, v, err));
   c->vt = v ? v->vt_id : 0;
-  if (c->vt == PCOL_VT_WEIGHT) c->vt = 0; /* the weight column as it is */
+  if (c->vt == PCOL_VT_WEIGHT) c->vt = 0, c->weight_asked = 1; /* the weight column as it is */
   else if (c->vt == 0) {                  /* "samples": is any row counted otherwise? */
+    const uint8_t *kind;
+    PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
     PCOL_RETURN_NOT_OK(pcol_count_types(f, &c->cvt, err));
     int any = 0;
     for (uint64_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !any; s++) any = c->cvt[s] != 0;
-    if (!any) {
+    if (kind[0]) c->wneg = kind; /* (each row by the count rule, cvt kept) */
+    else if (!any) {
       free(c->cvt);
       c->cvt = NULL;
     }
@@ -789,14 +801,13 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
   if (!kind[0]) return PCOL_OK;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= nsrc; s++)
-    if (kind[s] && (c->vt == PCOL_VT_WEIGHT || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC ||
-                    (c->vt == 0 && (!c->cvt || !c->cvt[s]))))
+    if (kind[s] && (c->weight_asked || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC))
       return pcol_error_set(err, PCOL_ENOTFOUND,
                             "a base profile's values are subtracted, but this value is made by a "
-                            "rule from the samples (their count or weight, an Rprof source's time "
-                            "or memory: never negative), not stored: name a value type the "
-                            "profiles store (--value TYPE), or compare the profiles' shares with "
-                            "`pcol diff BASE PROFILE`");
+                            "rule from the samples (the weight, an Rprof source's time or memory: "
+                            "never negative), not stored: name a value type the profiles store "
+                            "(--value TYPE), or compare the profiles' shares with `pcol diff BASE "
+                            "PROFILE`");
   if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
   int rc = PCOL_OK;
