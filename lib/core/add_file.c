@@ -16,6 +16,7 @@
 #include "reader.h"   /* struct pcol_file, pcol_view_release, pcol_release_rows, ... */
 #include "error.h"    /* pcol_error_set */
 #include "hash.h"     /* pcol_u64map */
+#include "count.h"    /* pcol_unit_keeps: THE unit rule's drop */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -435,7 +436,24 @@ static int norm_cell_room(norm_groups *g) {
   return PCOL_OK;
 }
 
-static int norm_groups_make(mctx *m, const pcol_view *stk, const pcol_view *lab,
+/* 1 when sample i is dropped by the unit rule of the file's own sources
+ * (m->opt->drop: go's ScaleN of each input before a side's merge) */
+static int unit_dropped(const mctx *m, const pcol_view *src, const pcol_view *off, const pcol_view *vt,
+                        const pcol_view *vv, uint64_t i) {
+  if (!m->opt || !m->opt->drop) return 0;
+  pcol_sample_cols sc = {{0}, *off, *vt, *vv, pcol_rows(m->f, PCOL_T_VALUES), 0};
+  return pcol_unit_dropped(m->opt->drop, &sc, i, pcol_view_u32(src, i));
+}
+
+/* 1 when input value type t is scaled (scale[t] != 1); *whole 1 when as
+ * a whole profile's, after its merge (opt->whole) */
+static int type_scaled(const mctx *m, uint64_t t, int *whole) {
+  int s = m->opt && m->opt->scale && t < m->opt->nscale && m->opt->scale[t] != 1;
+  *whole = s && (!m->opt->whole || m->opt->whole[t]);
+  return s;
+}
+
+static int norm_groups_make(mctx *m, const pcol_view *src, const pcol_view *stk, const pcol_view *lab,
                             const pcol_view *off, const pcol_view *vt, const pcol_view *vv,
                             norm_groups *g) {
   uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES), nv = pcol_rows(m->f, PCOL_T_VALUES);
@@ -452,6 +470,7 @@ static int norm_groups_make(mctx *m, const pcol_view *stk, const pcol_view *lab,
   for (uint64_t i = 0; i < n && !rc; i++) {
     uint64_t a = pcol_view_u64(off, i), e = pcol_view_u64(off, i + 1);
     if (a > e || e > nv) break; /* copy_samples says so */
+    if (unit_dropped(m, src, off, vt, vv, i)) continue;
     uint64_t j = a;
     while (j < e && pcol_view_i64(vv, j) == 0) j++;
     if (j == e) continue; /* merge.go isZeroSample */
@@ -499,10 +518,9 @@ static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, const pcol_view *
   for (uint32_t c = g->head[gi]; c; c = g->next[c - 1]) {
     uint32_t t = g->type[c - 1];
     int64_t x = (int64_t)g->sum[c - 1];
-    if (t < m->opt->nscale && m->opt->scale[t] != 1) {
-      x = scale_round(x, m->opt->scale[t]);
-      *keep |= x != 0;
-    }
+    int whole, scaled = type_scaled(m, t, &whole);
+    if (scaled) x = scale_round(x, m->opt->scale[t]);
+    *keep |= pcol_unit_keeps(whole, x); /* THE unit rule's drop (count.h), of the merged profile */
     size_t at = k++; /* by input type */
     while (at > 0 && vals[at - 1].value_type_id > t) vals[at] = vals[at - 1], at--;
     vals[at].value_type_id = t;
@@ -524,7 +542,17 @@ static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, const pcol_view *
     k++;
   }
   for (size_t j = 0; j < k; j++) vals[j].value_type_id = MAPID(m->vtmap, nvt, vals[j].value_type_id);
-  return k;
+  /* two input types written as one (unit_as: kilobytes and megabytes of a
+   * merged side, both now bytes) are one value of the merged sample, their
+   * sums added as Go adds int64s */
+  size_t w = 0;
+  for (size_t j = 0; m->opt->unit_as && j < k; j++) {
+    size_t o = 0;
+    while (o < w && vals[o].value_type_id != vals[j].value_type_id) o++;
+    if (o < w) vals[o].value = (int64_t)((uint64_t)vals[o].value + (uint64_t)vals[j].value);
+    else vals[w++] = vals[j];
+  }
+  return m->opt->unit_as ? w : k;
 }
 
 static int copy_samples(mctx *m, uint64_t base) {
@@ -549,13 +577,15 @@ static int copy_samples(mctx *m, uint64_t base) {
   pcol_view *scol[] = {&src, &tim, &dur, &wt, &cpu, &stk, &lab, &off};
   /* rows that name samples by position (Rprof's text lines, Perun's
    * per-sample text) keep every sample */
-  int scaling = 0,
+  int scaling = 0, each = 0, whole,
       texts = pcol_rows(m->f, PCOL_T_SAMPLE_TEXT) > 0 || pcol_rows(m->f, PCOL_T_TEXT_LINES) > 0;
-  for (uint64_t t = 0; m->opt && m->opt->scale && t < m->opt->nscale; t++)
-    scaling |= m->opt->scale[t] != 1;
+  for (uint64_t t = 0; m->opt && m->opt->scale && t < m->opt->nscale; t++) {
+    each |= type_scaled(m, t, &whole);
+    scaling |= whole;
+  }
   norm_groups ng;
   memset(&ng, 0, sizeof ng);
-  if (scaling && (rc = norm_groups_make(m, &stk, &lab, &off, &vt, &vv, &ng))) {
+  if (scaling && (rc = norm_groups_make(m, &src, &stk, &lab, &off, &vt, &vv, &ng))) {
     norm_groups_free(&ng);
     return rc;
   }
@@ -591,14 +621,21 @@ static int copy_samples(mctx *m, uint64_t base) {
     }
     int neg = m->opt && m->opt->negate, keep = 1;
     size_t nvals = (size_t)(e - a);
+    if (!scaling && unit_dropped(m, &src, &off, &vt, &vv, i)) { /* (scaling: not in a group) */
+      if (!texts) continue;
+      nvals = 0; /* kept, without values, for the rows that name it */
+    }
     if (scaling) { /* pprof -normalize: ScaleN drops what it scaled to 0 */
       nvals = norm_values(m, &ng, i, &vt, a, e, vals, &keep);
       if (!keep && !texts) continue;
       if (!keep) nvals = 0; /* kept, at 0, for the rows that name it */
     } else {
-      for (uint64_t j = a; j < e; j++) {
-        vals[j - a].value_type_id = MAPID(m->vtmap, nvt, pcol_view_u32(&vt, j));
-        vals[j - a].value = pcol_view_i64(&vv, j);
+      for (uint64_t j = a; j < a + nvals; j++) {
+        uint32_t t = pcol_view_u32(&vt, j);
+        int64_t x = pcol_view_i64(&vv, j);
+        if (each && type_scaled(m, t, &whole)) x = scale_round(x, m->opt->scale[t]); /* a sample's own (ScaleN) */
+        vals[j - a].value_type_id = MAPID(m->vtmap, nvt, t);
+        vals[j - a].value = x;
       }
     }
     /* pprof -base scales the base by -1 (the one value with no negation

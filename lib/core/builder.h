@@ -166,12 +166,20 @@ typedef struct pcol_b_frames {
  * pprof's ScaleProfiles of -base, a value type into a finer unit); unit_as
  * (NULL: none): input value type t (t < nunit_as) written with the unit
  * unit_as[t] instead of its own when unit_as[t].ptr is set (the unit the
- * scale took it to). */
+ * scale took it to).  whole (NULL: every type scale scales): the types
+ * scaled as a whole profile after its merge, whose samples of one stack and
+ * label set are added up before the drop (pprof's ScaleProfiles of -base,
+ * of the merged profile); the others are scaled sample by sample.  drop
+ * (NULL: none): THE unit rule's drop of the file's own sources (count.h;
+ * go's ScaleN of each input before it merges a side's profiles): a sample
+ * it drops is not copied (nor added up). */
 typedef struct pcol_b_copy {
   pcol_b_frames frames;
   int negate;
   const double *scale;
   uint64_t nscale;
+  const uint8_t *whole;
+  const struct pcol_unit_drop *drop;
   const pcol_str *unit_as;
   uint64_t nunit_as;
   uint32_t label_key, label_str;

@@ -124,9 +124,11 @@ static int decimal_tables(pcol_file *f, uint32_t **dec_out, uint8_t **col_out, p
   return PCOL_OK;
 }
 
-/* (family, type name's string id, value type id) of a type in a family;
- * at most KIN_MAX of one name and family are kin (go's spellings of a
- * family's units, "kB", "kilobytes", "KB", ..., are a few dozen) */
+/* (family, type name's string id, value type id) of a type in a family.
+ * A run of more than KIN_MAX types of one name and family is no kin at all
+ * (not its first KIN_MAX): go's spellings of a family's units, "kB",
+ * "kilobytes", "KB", ..., are a few dozen, so only a file that lists one
+ * type over and over has such a run (count.h pcol_value_kin). */
 #define KIN_MAX 64
 typedef struct kin_key { uint32_t fam, type, vt; } kin_key;
 static int kin_cmp(const void *pa, const void *pb) {
@@ -658,6 +660,9 @@ void pcol_rtime_free(pcol_rtime *t) {
   free(t->collapsed);
   free(t->kin_next);
   free(t->kin_factor);
+  free(t->drop.vt);
+  free(t->drop.src);
+  memset(&t->drop, 0, sizeof t->drop);
   t->kin_next = NULL;
   t->kin_factor = NULL;
   t->last_ns = NULL;

@@ -29,6 +29,22 @@ static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row,
  * integer count x 10^9 there.  dec_from[vt] (vt = 1..nvt) = 1 + the type it
  * fills in from (1 + 0: the weight), 0 for other types; collapsed[s] = 1
  * for a collapsed source. */
+/* THE unit rule's drop (go's Profile.ScaleN, which keeps a sample of a
+ * profile it scales only when a value it scaled is not 0; the sample's
+ * other values, its count too, go with it): vt[t] = 1 for a value type
+ * that is scaled into a finer kin's unit (t = 1..nvt), src[s] = 1 for a
+ * source that has one (s = 1..nsrc); both NULL: nothing is scaled.  Made
+ * from THE union of value columns (xvalues.h pcol_vunion_drop), so the
+ * views, the pprof export and --diff-base drop the same samples. */
+typedef struct pcol_unit_drop {
+  uint8_t *vt, *src;
+  uint64_t nvt, nsrc;
+} pcol_unit_drop;
+/* 1 when value v of a type that was scaled (scaled != 0), once scaled,
+ * keeps its sample: it is not 0 (a value scaled into a finer unit is 0
+ * only when it was) */
+static inline int pcol_unit_keeps(int scaled, int64_t v) { return scaled && v != 0; }
+
 typedef struct pcol_rtime {
   pcol_view time, dur, weight, source;
   uint64_t nsamples, nsources, nvt;
@@ -38,6 +54,7 @@ typedef struct pcol_rtime {
   uint8_t *collapsed;
   uint32_t *kin_next; /* the unit rule (pcol_value_kin), NULL: no kin */
   double *kin_factor;
+  pcol_unit_drop drop; /* its drop of the sources of a view (pcol_rtime_drop_init; none by default) */
   /* the Rprof segments after the first (meta rprof.segment_start_ns):
    * (source, time of the segment's first sample), sorted */
   struct pcol_rseg { uint32_t src; int64_t t; } *seg;
@@ -126,21 +143,52 @@ int64_t pcol_unit_fill(int64_t v, double ratio);
  * scales every profile into the finest unit (CommonValueType) before it
  * adds their samples up.  next[vt] (value types + 1 entries) links each
  * type to the next of its kin in a ring (0: none), factor[vt] its unit's
- * (pcol_unit_family); both NULL when no type has kin.  One pass over the
- * value types and a sort of those in a family. */
+ * (pcol_unit_family); both NULL when no type has kin.  More than 64
+ * (KIN_MAX) types of one name and family, which no profile of go's units
+ * lists but a hostile file may, are no kin, silently: they are then types
+ * of several units (a bare name of them is refused, "several units", and
+ * the default of sources that disagree is samples), while a file with 64
+ * such types has them as kin.  One pass over the value types and a sort
+ * of those in a family. */
 int pcol_value_kin(pcol_file *f, uint32_t **next, double **factor, pcol_error *err);
 /* Of value types a and b, the finer when they are kin (a when as fine:
  * CommonValueType keeps the first), a when a == b, else 0. */
 uint32_t pcol_kin_finer(const uint32_t *next, const double *factor, uint32_t a, uint32_t b);
+
+/* 1 when sample `row` (of source s) is dropped by the unit rule (d): its
+ * source has a scaled type and no value of one is other than 0. */
+static inline int pcol_unit_dropped(const pcol_unit_drop *d, const pcol_sample_cols *c, uint64_t row, uint32_t s) {
+  if (!d->src || s < 1 || s > d->nsrc || !d->src[s]) return 0;
+  if (c->dense_k) {
+    for (uint32_t j = 0; j < c->dense_k; j++) {
+      uint64_t t = c->vtype.lanes[j].base;
+      if (pcol_unit_keeps(t >= 1 && t <= d->nvt && d->vt[t], (int64_t)pcol_lane_get(&c->vval.lanes[j], row)))
+        return 0;
+    }
+    return 1;
+  }
+  uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
+  if (e > c->nvalues) e = c->nvalues;
+  for (uint64_t i = a; i < e; i++) {
+    uint32_t t = pcol_view_u32(&c->vtype, i);
+    if (pcol_unit_keeps(t >= 1 && t <= d->nvt && d->vt[t], pcol_view_i64(&c->vval, i))) return 0;
+  }
+  return 1;
+}
 
 /* THE value of type vt of a sample with the time rule applied: the stored
  * value when the sample has one; else the derived time when vt asks for
  * time (PCOL_VT_TIME, or the stored cpu/nanoseconds type a source lacks)
  * and the sample's source derives it; else, when the sample has a coarser
  * kin of vt (the unit rule, pcol_value_kin), that one scaled into vt's
- * unit.  t may be NULL (no time rule). */
+ * unit.  A sample the unit rule drops (t->drop) has no value: 0.  t may
+ * be NULL (no time rule). */
 static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rtime *t,
                                        uint64_t row, uint32_t vt, int64_t *v) {
+  if (t && t->drop.src && pcol_unit_dropped(&t->drop, c, row, pcol_view_u32(&t->source, row))) {
+    *v = 0;
+    return 0;
+  }
   if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
   if (t && vt == PCOL_VT_TIME) {
     *v = pcol_rtime_time(t, row);

@@ -177,15 +177,23 @@ static int vstr_eq(pcol_str a, pcol_str b) { /* NA and "" are one: pprof's "" */
   return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len));
 }
 
+/* 1 when a value of (type, unit) may go to column c: its type, its unit
+ * or (kin) one of its family */
+static int column_matches(const pcol_vunion *u, size_t c, pcol_str type, pcol_str unit, int kin) {
+  double r;
+  return vstr_eq(u->cols[c].type, type) &&
+         (vstr_eq(u->cols[c].unit, unit) || (kin && pcol_unit_common(u->cols[c].unit, unit, &r)));
+}
+
 /* The column for the occ-th (0-based) occurrence of (type, unit) in a
  * source, appended where none is left */
 static int vunion_column(pcol_vunion *u, pcol_str type, pcol_str unit, int kin, size_t occ, uint32_t *col,
                          pcol_error *err) {
   double r;
   for (size_t i = 0; i < u->ncols; i++)
-    if (vstr_eq(u->cols[i].type, type) &&
-        (vstr_eq(u->cols[i].unit, unit) || (kin && pcol_unit_common(u->cols[i].unit, unit, &r))) && occ-- == 0) {
-      if (!vstr_eq(u->cols[i].unit, unit) && r < 1) u->cols[i].unit = unit; /* the finer: the column's */
+    if (column_matches(u, i, type, unit, kin) && occ-- == 0) {
+      if (!vstr_eq(u->cols[i].unit, unit) && pcol_unit_common(u->cols[i].unit, unit, &r) && r < 1)
+        u->cols[i].unit = unit; /* the finer: the column's */
       *col = (uint32_t)i;
       return PCOL_OK;
     }
@@ -305,11 +313,17 @@ int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pco
     }
     for (size_t k = 0; !rc && k < nxt; k++) {
       if (xt[k].level) continue; /* Rprof's memory levels are not additive */
-      size_t occ = 0; /* (a derived value is never repeated) */
-      for (size_t j = 0; !vs->derived && j < vs->n; j++) occ += vs->vt[j] == xt[k].vt;
       pcol_str un = xt[k].unit;
       vs->div[vs->n] = vs->derived ? 1 : ns_divisor(un);
       if (vs->div[vs->n] > 1) un = lit(PCOL_UNIT_NANOSECONDS);
+      /* its occurrence: the source's earlier values that went to a column
+       * it matches (of its type, its unit or, kin, one of its family):
+       * inside one profile two sample types never merge (go scales
+       * across profiles, ScaleProfiles pairing them by position), so
+       * inuse_space in kilobytes and in bytes of one source are two
+       * columns (rd12a F3).  (A derived value is never repeated.) */
+      size_t occ = 0;
+      for (size_t j = 0; !vs->derived && j < vs->n; j++) occ += column_matches(u, vs->col[j], xt[k].type, un, kin);
       vs->vt[vs->n] = xt[k].vt;
       vs->unit[vs->n] = un;
       rc = vunion_column(u, xt[k].type, un, kin, occ, &vs->col[vs->n], err);
@@ -327,4 +341,39 @@ int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pco
         vs->fill[k] = r;
     }
   return rc ? rc : vunion_count(x, sel, u, err);
+}
+
+int pcol_vunion_drop(const pcol_vunion *u, uint64_t nvt, pcol_unit_drop *d, pcol_error *err) {
+  memset(d, 0, sizeof *d);
+  int any = 0;
+  for (uint64_t s = 1; s <= u->nsrc && !any; s++)
+    for (size_t k = 0; !u->src[s - 1].derived && k < u->src[s - 1].n; k++) any |= u->src[s - 1].fill[k] != 0;
+  if (!any) return PCOL_OK;
+  d->vt = calloc(nvt + 1, 1);
+  d->src = calloc(u->nsrc + 1, 1);
+  if (!d->vt || !d->src) {
+    free(d->vt);
+    free(d->src);
+    memset(d, 0, sizeof *d);
+    return pcol_oom(err);
+  }
+  d->nvt = nvt, d->nsrc = u->nsrc;
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    const pcol_vsrc *vs = &u->src[s - 1];
+    for (size_t k = 0; vs->involved && !vs->derived && k < vs->n; k++)
+      if (vs->fill[k] != 0 && vs->vt[k] >= 1 && vs->vt[k] <= nvt) d->vt[vs->vt[k]] = d->src[s] = 1;
+  }
+  return PCOL_OK;
+}
+
+int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, pcol_error *err) {
+  if (!rt->kin_next || rt->drop.src) return PCOL_OK;
+  pcol_xvalues x;
+  pcol_vunion u;
+  memset(&u, 0, sizeof u);
+  int rc = pcol_xvalues_init(&x, f, rt, err);
+  if (!rc) rc = pcol_vunion_make(&x, sel, 1, &u, err);
+  if (!rc) rc = pcol_vunion_drop(&u, rt->nvt, &rt->drop, err);
+  pcol_vunion_free(&u);
+  return rc;
 }

@@ -60,8 +60,9 @@ void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size
  * samples) and as -base/-diff_base pair two profiles' lists by position
  * (pcol_open_diff_base).  In source order, each source's values (its
  * stored types, or the derived ones apart from levels) go to the columns
- * of the same type and unit, the k-th occurrence of a type in a source to
- * the k-th such column, a column added where none is left; a decimal time
+ * of the same type and unit, the k-th value of a source such a column
+ * takes (with kin: of its type in a unit of its family too) to the k-th
+ * such column, a column added where none is left; a decimal time
  * unit finer than a ns ("1e-9 milliseconds", which pprof would print as a
  * number glued to its text) is written as nanoseconds, divided.  A stored
  * source without samples/count has its count (the weight: THE count rule)
@@ -96,9 +97,17 @@ typedef struct pcol_vunion {
  * pcol_unit_common: bytes and kilobytes, ns and ms) goes to that column,
  * whose unit is the finest of them (of two as fine, the first), each value
  * scaled into it (fill), as go tool pprof scales profiles into one unit
- * before it merges them (the pprof export; -diff_base pairs the stored
- * lists, kin 0).  Free with pcol_vunion_free (also after an error). */
+ * before it merges them (the pprof export, each side of -diff_base, the
+ * views' drop).  Free with pcol_vunion_free (also after an error). */
 int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pcol_vunion *u, pcol_error *err);
 void pcol_vunion_free(pcol_vunion *u);
+/* THE unit rule's drop (count.h pcol_unit_drop) of u, a kin union: the
+ * stored types its sources' values are scaled into their column's unit by
+ * (fill), and the sources that have one, into *d (nvt: the file's value
+ * types; free its arrays).  Derived values (Rprof's) are never dropped. */
+int pcol_vunion_drop(const pcol_vunion *u, uint64_t nvt, pcol_unit_drop *d, pcol_error *err);
+/* rt->drop of a view of the sources sel selects (NULL: all) of f: that of
+ * their kin union (pcol_vunion_make), made only when rt has kin. */
+int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, pcol_error *err);
 
 #endif

@@ -98,7 +98,9 @@ typedef struct type_scale {
   double *rf, *rb;
   pcol_str *uf, *ub;
   uint64_t nf, nb; /* rows + 1 */
-  int units_differ; /* a pair's units are not the same string */
+  uint8_t *wf, *wb; /* [t]: scaled as the whole profile is, after its merge (its list's unit is not the finer) */
+  pcol_unit_drop df, db; /* each one's own sources' drop before its merge (THE unit rule, count.h) */
+  int units_differ; /* a type is in another unit than its pair or its list */
 } type_scale;
 
 static void type_scale_free(type_scale *x) {
@@ -106,6 +108,12 @@ static void type_scale_free(type_scale *x) {
   free(x->rb);
   free(x->uf);
   free(x->ub);
+  free(x->wf);
+  free(x->wb);
+  free(x->df.vt);
+  free(x->df.src);
+  free(x->db.vt);
+  free(x->db.src);
   memset(x, 0, sizeof *x);
 }
 
@@ -128,7 +136,10 @@ static int side_make(pcol_file *f, side *sd, pcol_error *err) {
   sd->f = f;
   int rc = pcol_rtime_init(&sd->rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&sd->xv, f, &sd->rt, err);
-  if (!rc) rc = pcol_vunion_make(&sd->xv, NULL, 0, &sd->u, err);
+  /* kin: its sources merged as go merges a side's profiles, each scaled
+   * into the finest unit of its kin first (ScaleProfiles), the list its
+   * pprof export writes (rd12a F4: kin 0 refused b.pb kb.pb against mb.pb) */
+  if (!rc) rc = pcol_vunion_make(&sd->xv, NULL, 1, &sd->u, err);
   return rc;
 }
 
@@ -162,16 +173,28 @@ static size_t putf(char *msg, size_t cap, size_t o, const char *fmt, ...) {
   "alone), or compare by value name with `pcol diff BASE PROFILE`"
 
 /* u's columns at msg[o..]: "source 1: type/unit, type/unit; source 2: ...",
- * each after the first source with a value there (the first 6) */
-static size_t put_types(const pcol_vunion *u, char *msg, size_t cap, size_t o) {
+ * each after the first source with a value there (the first `show`) */
+static size_t put_types(const pcol_vunion *u, char *msg, size_t cap, size_t o, size_t show) {
   uint32_t last = UINT32_MAX;
-  for (size_t c = 0; c < u->ncols && c < 6; c++) {
+  for (size_t c = 0; c < u->ncols && c < show; c++) {
     uint32_t s = col_source(u, c, ANY_VT);
     if (s != last) o = putf(msg, cap, o, "%ssource %u: ", c ? "; " : "", s);
     o = putf(msg, cap, o, "%s%.*s/%.*s", s == last ? ", " : "", CUT(u->cols[c].type), CUT(u->cols[c].unit));
     last = s;
   }
-  return u->ncols > 6 ? putf(msg, cap, o, "; ...") : o;
+  return u->ncols > show ? putf(msg, cap, o, "%s...", show ? "; " : "") : o;
+}
+
+/* msg made to fit a pcol_error's message (its last byte the NUL): cut
+ * after its last whole word that leaves room for " ...", never inside a
+ * character (a type's name may be any UTF-8) */
+static void fit_message(char *msg) {
+  size_t max = sizeof ((pcol_error *)0)->message - 1, n = strlen(msg);
+  if (n <= max) return;
+  n = pcol_utf8_cut(msg, n, max - 4);
+  while (n > 0 && msg[n - 1] != ' ') n--;
+  while (n > 0 && (msg[n - 1] == ' ' || msg[n - 1] == ',' || msg[n - 1] == ';')) n--;
+  memcpy(msg + n, " ...", 5);
 }
 
 /* The distinct stored value type ids of u in column c (*ids, *n; free()),
@@ -199,46 +222,52 @@ static int col_ids(const pcol_vunion *u, size_t c, uint32_t **ids, size_t *n, in
 }
 
 /* Column c of the two lists (of one name) in units of one family, as
- * pprof's ScaleProfiles scales them: every stored type there of the
- * profile against every one of the base (a derived value and a count are
- * in the column's unit), their ratios into the finer unit in x */
+ * pprof's ScaleProfiles scales them: each list's unit is the finest of its
+ * side (its sources merged, each scaled into it), and of the two the finer
+ * is the one both are scaled into, every stored type there of either side
+ * (a derived value and a count are in the column's unit) by its ratio into
+ * it, in x; w[t] marks a type whose side's list is scaled as a whole
+ * (after its merge: ScaleN then drops its merged samples of 0). */
+static int scale_side(const side *sd, size_t c, pcol_str to, double *r, pcol_str *as, uint8_t *w,
+                      int *differ, pcol_error *err) {
+  uint32_t *ids = NULL;
+  size_t n;
+  int other;
+  pcol_view un;
+  double whole;
+  int rc = col_ids(&sd->u, c, &ids, &n, &other, err);
+  if (!rc) rc = pcol_column(sd->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err);
+  (void)pcol_unit_common(to, sd->u.cols[c].unit, &whole);
+  for (size_t i = 0; !rc && i < n; i++) {
+    pcol_str u;
+    double k;
+    if ((rc = pcol_string(sd->f, pcol_view_u32(&un, ids[i] - 1), &u, err))) break;
+    if (!pcol_unit_common(to, u, &k) || k == 1) continue; /* (kin: of the family) */
+    r[ids[i]] = k;
+    as[ids[i]] = to;
+    w[ids[i]] = whole != 1;
+    *differ = 1;
+  }
+  free(ids);
+  return rc;
+}
+
 static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, const char **why,
                       char *msg, size_t cap, pcol_error *err) {
-  uint32_t *fi = NULL, *bi = NULL;
-  size_t nf, nb;
-  int fo, bo;
-  pcol_view fu, bu;
-  int rc = col_ids(&sf->u, c, &fi, &nf, &fo, err);
-  if (!rc) rc = col_ids(&sb->u, c, &bi, &nb, &bo, err);
-  if (!rc) rc = pcol_column(sf->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &fu, err);
-  if (!rc) rc = pcol_column(sb->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &bu, err);
-  for (size_t i = 0; !rc && !*why && i < nf + (size_t)fo; i++) {
-    uint32_t av = i < nf ? fi[i] : 0;
-    pcol_str ua = sf->u.cols[c].unit, ub;
-    if (av && (rc = pcol_string(sf->f, pcol_view_u32(&fu, av - 1), &ua, err))) break;
-    for (size_t j = 0; !rc && j < nb + (size_t)bo; j++) {
-      uint32_t bv = j < nb ? bi[j] : 0;
-      double r1, r2;
-      ub = sb->u.cols[c].unit;
-      if (bv && (rc = pcol_string(sb->f, pcol_view_u32(&bu, bv - 1), &ub, err))) break;
-      if (!unit_common(ua, ub, &r1, &r2)) {
-        putf(msg, cap, 0, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the base (the profile's "
-             "source %u, the base's source %u): units of no one family (pprof: sample types: incompatible "
-             "types); %s", c + 1, CUT(sf->u.cols[c].type), CUT(ua), CUT(sb->u.cols[c].type), CUT(ub),
-             col_source(&sf->u, c, av), col_source(&sb->u, c, bv), DIFF_HINT);
-        *why = msg;
-        break;
-      }
-      x->units_differ |= !str_eq(ua, ub);
-      if (av) x->rf[av] = r1;
-      if (av && r1 != 1) x->uf[av] = ub; /* into the base's unit */
-      if (bv) x->rb[bv] = r2;
-      if (bv && r2 != 1) x->ub[bv] = ua;
-    }
+  pcol_str ua = sf->u.cols[c].unit, ub = sb->u.cols[c].unit;
+  double r1, r2;
+  if (!unit_common(ua, ub, &r1, &r2)) {
+    putf(msg, cap, 0, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the base (the profile's "
+         "source %u, the base's source %u): units of no one family (pprof: sample types: incompatible "
+         "types); %s", c + 1, CUT(sf->u.cols[c].type), CUT(ua), CUT(sb->u.cols[c].type), CUT(ub),
+         col_source(&sf->u, c, ANY_VT), col_source(&sb->u, c, ANY_VT), DIFF_HINT);
+    *why = msg;
+    return PCOL_OK;
   }
-  free(fi);
-  free(bi);
-  return rc;
+  x->units_differ |= !str_eq(ua, ub);
+  pcol_str to = r1 != 1 ? ub : ua; /* the finer (the profile's when as fine) */
+  int rc = scale_side(sf, c, to, x->rf, x->uf, x->wf, &x->units_differ, err);
+  return rc ? rc : scale_side(sb, c, to, x->rb, x->ub, x->wb, &x->units_differ, err);
 }
 
 static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
@@ -269,7 +298,11 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   x->rb = malloc(x->nb * sizeof *x->rb);
   x->uf = calloc(x->nf, sizeof *x->uf);
   x->ub = calloc(x->nb, sizeof *x->ub);
-  if (!rc && !(x->rf && x->rb && x->uf && x->ub)) rc = pcol_oom(err);
+  x->wf = calloc(x->nf, 1);
+  x->wb = calloc(x->nb, 1);
+  if (!rc && !(x->rf && x->rb && x->uf && x->ub && x->wf && x->wb)) rc = pcol_oom(err);
+  if (!rc) rc = pcol_vunion_drop(&sf.u, na, &x->df, err);
+  if (!rc) rc = pcol_vunion_drop(&sb.u, nb, &x->db, err);
   for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
   for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
   /* pprof pairs the value types by position (ScaleProfiles, then
@@ -280,14 +313,16 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
    * allocation_weight, as go reads the export.  The two lists must be as
    * long, of the same names in the same order, in units of one family. */
   const pcol_vunion *a = &sf.u, *b = &sb.u;
-  if (!rc && a->ncols != b->ncols) {
+  /* (the lists shortened until the sentence fits a pcol_error's message) */
+  for (size_t show = 6; !rc && a->ncols != b->ncols; show -= show > 2 ? 2 : 1) {
     size_t o = putf(msg, cap, 0, "the profile's sources measure %zu value type%s (", a->ncols, a->ncols == 1 ? "" : "s");
-    o = put_types(a, msg, cap, o);
+    o = put_types(a, msg, cap, o, show);
     o = putf(msg, cap, o, "), the base's %zu (", b->ncols);
-    o = put_types(b, msg, cap, o);
-    putf(msg, cap, o, "): pprof pairs them by position (inconsistent samples type count: %zu != %zu); %s",
-         a->ncols, b->ncols, DIFF_HINT);
+    o = put_types(b, msg, cap, o, show);
+    o = putf(msg, cap, o, "): pprof pairs them by position (inconsistent samples type count: %zu != %zu); %s",
+             a->ncols, b->ncols, DIFF_HINT);
     *why = msg;
+    if (o < sizeof err->message || !show) break;
   }
   for (size_t c = 0; !rc && !*why && c < a->ncols; c++) {
     if (!str_eq(a->cols[c].type, b->cols[c].type)) {
@@ -405,10 +440,12 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   int rc = type_scale_make(f, base, &ts, &why, msg, sizeof msg, err);
   if (rc) return rc;
   if (!why && ts.units_differ && (flags & PCOL_BASE_NORMALIZE)) /* profile.go Normalize: compatible */
-    why = "--normalize: the base profile measures its value types in other units than the profile "
-          "(pprof: incompatible sample types); compare profiles in one unit";
+    why = "--normalize: a value type is in other units (of one kind) in the base and the profile, or "
+          "among the files of one side (pprof: incompatible sample types, for two profiles); compare "
+          "profiles in one unit";
   if (why) {
     type_scale_free(&ts);
+    if (why == msg) fit_message(msg);
     return pcol_error_set(err, PCOL_ENOTFOUND, "%s", why);
   }
   uint64_t nf = pcol_rows(f, PCOL_T_SOURCES), nb = pcol_rows(base, PCOL_T_SOURCES);
@@ -435,12 +472,16 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     nc.nscale = ts.nf;
     nc.unit_as = ts.uf;
     nc.nunit_as = ts.nf;
+    nc.whole = ts.wf;
+    nc.drop = &ts.df;
   }
   if (any_scaled(ts.rb, ts.nb)) {
     cp.scale = ts.rb;
     cp.nscale = ts.nb;
     cp.unit_as = ts.ub;
     cp.nunit_as = ts.nb;
+    cp.whole = ts.wb;
+    cp.drop = &ts.db;
   }
   if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
   free(ratios);

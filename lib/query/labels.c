@@ -53,6 +53,7 @@ typedef struct tr_group {
 typedef struct tr_groups {
   pcol_view stack, ls, source, weight, voff, vtype, vval;
   uint8_t *typed;  /* typed[source] = a pprof source with value types */
+  const uint8_t *sub; /* [source]: a subtracted base's (pcol_q_base_kinds), NULL: none */
   uint64_t nsources, nvalues, ntypes, nstacks;
   uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
@@ -117,10 +118,11 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
     int64_t x = pcol_view_i64(&g->weight, i);
     lo = x < lo ? x : lo;
   }
-  g->signed_values = lo < 0 || lazy[3];
   const uint8_t *kinds;
   PCOL_RETURN_NOT_OK(pcol_q_base_kinds(f, &kinds, err));
   if (kinds[0] & 2) g->base = kinds;
+  if (kinds[0]) g->sub = kinds;
+  g->signed_values = lo < 0 || lazy[3] || g->sub; /* (a base's counts by the weight: negated) */
   return PCOL_OK;
 }
 
@@ -198,6 +200,9 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     }
   } else {
     int64_t w = pcol_view_i64(&g->weight, row);
+    /* a subtracted base's count held by the weight: negated, as the views
+     * count it (weights.c wneg) */
+    if (g->sub && s <= g->nsources && g->sub[s]) w = w == INT64_MIN ? INT64_MAX : -w;
     if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w, side0);
     nz |= w != 0;
   }

@@ -242,6 +242,49 @@ int pcol_value_default_note(pcol_file *f, const pcol_select *sel, const char *wh
   return PCOL_OK;
 }
 
+/* The value type NAME is among several (*found the first): go scales
+ * profiles into one unit across profiles (ScaleProfiles), but inside one
+ * its sample types never merge and SampleIndexByName takes the first of
+ * the name, so each source's first type of the name (in the order its
+ * profile lists them) is its value, and of those, kin (the unit rule,
+ * pcol_value_kin), the finest, as CommonValueType (rd12a F3); *found 0
+ * when they are not kin.  A type no source lists counts as a source's. */
+static int kin_named(pcol_file *f, const uint8_t *kept, const pcol_view *ty, const char *name, size_t nl,
+                     uint32_t *found, pcol_error *err) {
+  uint64_t n = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint32_t *kn = NULL, first = *found;
+  double *kf = NULL;
+  pcol_view ss, sv;
+  uint8_t *seen = calloc(nsrc + 1, 1), *listed = calloc(n + 1, 1);
+  int rc = seen && listed ? pcol_value_kin(f, &kn, &kf, err) : pcol_oom(err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
+  int apart = 0; /* two of them not kin */
+  *found = 0;
+  for (uint64_t r = 0; !rc && !apart && r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t s = pcol_view_u32(&ss, r), vt = pcol_view_u32(&sv, r);
+    pcol_str t;
+    if (!vt || vt > n || (kept && !kept[vt])) continue;
+    listed[vt] = 1;
+    if (!s || s > nsrc || seen[s] || (rc = pcol_string(f, pcol_view_u32(ty, vt - 1), &t, err))) continue;
+    if (!t.ptr || t.len != nl || memcmp(t.ptr, name, nl)) continue;
+    seen[s] = 1;
+    apart = !(*found = *found ? pcol_kin_finer(kn, kf, *found, vt) : vt);
+  }
+  for (uint64_t i = first; !rc && !apart && i <= n; i++) { /* (first: the first of the name) */
+    pcol_str t;
+    if (listed[i] || (kept && !kept[i]) || (rc = pcol_string(f, pcol_view_u32(ty, i - 1), &t, err))) continue;
+    if (t.ptr && t.len == nl && !memcmp(t.ptr, name, nl))
+      apart = !(*found = *found ? pcol_kin_finer(kn, kf, *found, (uint32_t)i) : (uint32_t)i);
+  }
+  if (apart) *found = 0;
+  free(kn);
+  free(kf);
+  free(seen);
+  free(listed);
+  return rc;
+}
+
 static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pcol_value_sel *out,
                          pcol_error *err);
 
@@ -377,16 +420,7 @@ static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pc
                           "count of raw samples)%s)", name, VALUE_SAMPLES, list);
   }
   if (count > 1 && best == 2) { /* units of one family are one value (the unit rule): the finest */
-    uint32_t *kn = NULL;
-    double *kf = NULL;
-    int rc = pcol_value_kin(f, &kn, &kf, err);
-    for (uint64_t i = found; !rc && found && i < n; i++) {
-      pcol_str t;
-      if ((kept && !kept[i + 1]) || (rc = pcol_string(f, pcol_view_u32(&ty, i), &t, err))) continue;
-      if (t.ptr && t.len == nl && !memcmp(t.ptr, name, nl)) found = pcol_kin_finer(kn, kf, found, (uint32_t)(i + 1));
-    }
-    free(kn);
-    free(kf);
+    int rc = kin_named(f, kept, &ty, name, nl, &found, err);
     if (rc) return rc;
     if (!found)
       return pcol_error_set(err, PCOL_EINVAL,

@@ -49,6 +49,9 @@ typedef struct wctx {
   pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   uint32_t *cvt; /* "samples" (vt 0): each source's count type (THE count rule), NULL
                   * when no source has one (then the weight column is the count) */
+  const uint8_t *wneg; /* "samples" of a subtracted base (base_kinds): [s] a source whose
+                        * count, its weight, is negated as its stored values are */
+  int weight_asked;    /* PCOL_VT_WEIGHT: the weight column as it is */
   pcol_error *err;
 } wctx;
 
@@ -73,10 +76,17 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   if (row >= c->nsamples)
     return pcol_error_set(c->err, PCOL_ECORRUPT, "sample row %llu is past the %llu samples",
                           (unsigned long long)row + 1, (unsigned long long)c->nsamples);
+  if (c->rt.drop.src && pcol_unit_dropped(&c->rt.drop, &c->sc, row, pcol_view_u32(&c->source, row)))
+    return PCOL_OK; /* the unit rule's drop: every value of the sample, its count too */
   if (c->vt == PCOL_VT_RPROF_ALLOC) return rprof_alloc(c, row, v);
   if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
     uint32_t s = pcol_view_u32(&c->source, row);
-    *v = pcol_sample_count(&c->sc, row, s <= c->rt.nsources ? c->cvt[s] : 0);
+    uint32_t t = s <= c->rt.nsources ? c->cvt[s] : 0;
+    *v = pcol_sample_count(&c->sc, row, t);
+    /* a base's count held by the weight (no count type: an OTLP or perf
+     * source) is subtracted as go subtracts the samples/count column the
+     * pprof export writes for it (pcol_vunion's count_fill) */
+    if (!t && c->wneg && s <= c->rt.nsources && c->wneg[s]) *v = *v == INT64_MIN ? INT64_MAX : -*v;
     return PCOL_OK;
   }
   if (c->vt == 0) {
@@ -301,6 +311,7 @@ static int weights_time_all(wctx *c) {
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
+static int base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err);
 static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                         const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
                         pcol_sum *total, uint8_t **nz, pcol_error *err);
@@ -326,12 +337,15 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   memset(c, 0, sizeof *c);
   PCOL_RETURN_NOT_OK(pcol_q_value_check(f, v, err));
   c->vt = v ? v->vt_id : 0;
-  if (c->vt == PCOL_VT_WEIGHT) c->vt = 0; /* the weight column as it is */
+  if (c->vt == PCOL_VT_WEIGHT) c->vt = 0, c->weight_asked = 1; /* the weight column as it is */
   else if (c->vt == 0) {                  /* "samples": is any row counted otherwise? */
+    const uint8_t *kind;
+    PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
     PCOL_RETURN_NOT_OK(pcol_count_types(f, &c->cvt, err));
     int any = 0;
     for (uint64_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !any; s++) any = c->cvt[s] != 0;
-    if (!any) {
+    if (kind[0]) c->wneg = kind; /* (each row by the count rule, cvt kept) */
+    else if (!any) {
       free(c->cvt);
       c->cvt = NULL;
     }
@@ -350,6 +364,17 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   /* the time rule reads no stored value: their columns (and their
    * first-use checks, O(values)) are left alone */
   int stored = (c->vt && c->vt != PCOL_VT_TIME) || c->cvt;
+  /* the unit rule's drop of the selected sources (go's ScaleN: a sample
+   * whose scaled values are all 0 is gone, with its other values and its
+   * count): with kin, every value asked for reads the samples' values */
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  int asked = !(v && v->vt_id == PCOL_VT_WEIGHT), kin = 0;
+  if (asked) PCOL_RETURN_NOT_OK(pcol_value_kin(f, &kn, &kf, err));
+  kin = kn != NULL;
+  free(kn);
+  free(kf);
+  stored |= kin;
   if (stored) {
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &c->voff, err));
     PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUES, PCOL_C_V_TYPE, &c->vtype, err));
@@ -367,7 +392,8 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
     return pcol_error_set(err, PCOL_ECORRUPT, "sample value offsets have the wrong length");
   c->sc = (pcol_sample_cols){c->weight, c->voff, c->vtype, c->vval, c->nvalues, 0};
   pcol_sample_cols_dense(&c->sc);
-  if (c->vt || c->cvt) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
+  if (c->vt || c->cvt || kin) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
+  if (kin) PCOL_RETURN_NOT_OK(pcol_rtime_drop_init(&c->rt, f, sel, err));
   return PCOL_OK;
 }
 
@@ -520,7 +546,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
    * the type's dense lane (then c.weight): one pass over the columns,
    * without a callback a row, for a sum a node and for a list alike (the
    * two modes of top read the same columns) */
-  int columns = unrestricted && !c.flt && !c.row_fn && !c.relative &&
+  int columns = unrestricted && !c.flt && !c.row_fn && !c.relative && !c.rt.drop.src &&
                 ((c.vt == 0 && !c.cvt) || dense_values(&c, &c.weight));
   if (c.pairs) { /* at most a pair a sample */
     c.pcap = c.nsamples && c.nsamples < UINT32_MAX ? c.nsamples : 1;
@@ -531,7 +557,7 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
   }
   else if (columns)
     rc = weights_all_samples(&c);
-  else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative ||
+  else if (!unrestricted || c.vt != PCOL_VT_TIME || c.flt || c.row_fn || c.relative || c.rt.drop.src ||
            (rc = weights_time_all(&c)) == 1)
     rc = pcol_select_iter_need(f, sel, NULL, c.need, c.nneed, add_sample, &c, err);
   /* a base subtracted: values that cannot be negated refused, in every
@@ -775,14 +801,13 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
   if (!kind[0]) return PCOL_OK;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= nsrc; s++)
-    if (kind[s] && (c->vt == PCOL_VT_WEIGHT || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC ||
-                    (c->vt == 0 && (!c->cvt || !c->cvt[s]))))
+    if (kind[s] && (c->weight_asked || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC))
       return pcol_error_set(err, PCOL_ENOTFOUND,
                             "a base profile's values are subtracted, but this value is made by a "
-                            "rule from the samples (their count or weight, an Rprof source's time "
-                            "or memory: never negative), not stored: name a value type the "
-                            "profiles store (--value TYPE), or compare the profiles' shares with "
-                            "`pcol diff BASE PROFILE`");
+                            "rule from the samples (the weight, an Rprof source's time or memory: "
+                            "never negative), not stored: name a value type the profiles store "
+                            "(--value TYPE), or compare the profiles' shares with `pcol diff BASE "
+                            "PROFILE`");
   if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
   int rc = PCOL_OK;

@@ -75,6 +75,40 @@ done
 # samples, never negative), pointing to pcol diff, which compares shares (review 10 m3)
 expect 1 "or compare the profiles' shares with .pcol diff BASE PROFILE." "$PCOL" top $rp --diff-base $rp
 "$PCOL" diff $rp $rp >/dev/null || fail "pcol diff of an Rprof profile and itself"
+expect 1 "or compare the profiles' shares with .pcol diff BASE PROFILE." "$PCOL" top $rp --diff-base $rp --value weight
+# ... but samples counted by the rows' weight (collapsed stacks, an OTLP
+# eBPF profile's sources) are subtracted, as go -diff_base subtracts the
+# samples/count column of their pprof exports (h8: refused as "made by a
+# rule"): F minus itself is all 0 of the base's total
+printf 'main;a 5
+main;b 3
+main 2
+' >"$tmp/a.txt"
+printf 'main;a 2
+main;c 4
+' >"$tmp/b.txt"
+"$PCOL" top "$tmp/a.txt" --diff-base "$tmp/b.txt" --unit raw >"$tmp/out" 2>"$tmp/err" ||
+  fail "top of collapsed stacks --diff-base: $(cat "$tmp/err")"
+[ "$(awk '$NF == "a" { print $1 } $NF == "c" { print $1 }' "$tmp/out" | tr '\n' ' ')" = "-4 3 " ] &&
+  grep -q ' of 6 total' "$tmp/out" || fail "top of collapsed stacks --diff-base: $(cat "$tmp/out")"
+otlp="${PCOL_TESTDATA:-../shared/testdata}/ext/pprof/ODD-otlp-ebpf-profile.pb.bin"
+if [ -f "$otlp" ]; then
+  "$PCOL" top "$otlp" --diff-base "$otlp" >"$tmp/out" 2>"$tmp/err" || fail "OTLP eBPF profile --diff-base itself: $(cat "$tmp/err")"
+  grep -q '^Showing nodes accounting for 0, 0% of 5321 total$' "$tmp/out" ||
+    fail "OTLP eBPF profile --diff-base itself: not 0 of the base's 5321 $(cat "$tmp/out")"
+  if command -v go >/dev/null 2>&1; then
+    "$PCOL" unpack "$otlp" --to pprof -o "$tmp/e.pb.gz" 2>/dev/null || fail "pprof export of the OTLP eBPF profile"
+    [ "$(go tool pprof -top -diff_base "$tmp/e.pb.gz" "$tmp/e.pb.gz" 2>/dev/null | sed -n '/^Showing/,$p')" = \
+      "$(sed -n '/^Showing/,$p' "$tmp/out")" ] || fail "OTLP eBPF profile --diff-base itself: not go's of its export"
+  fi
+fi
+if command -v go >/dev/null 2>&1; then
+  "$PCOL" unpack "$tmp/a.txt" --to pprof -o "$tmp/a.pb.gz" 2>/dev/null && "$PCOL" unpack "$tmp/b.txt" --to pprof -o "$tmp/b.pb.gz" 2>/dev/null ||
+    fail "pprof exports of collapsed stacks"
+  [ "$(go tool pprof -top -diff_base "$tmp/b.pb.gz" "$tmp/a.pb.gz" 2>/dev/null | sed -n '/^Showing/,$p')" = \
+    "$("$PCOL" top "$tmp/a.txt" --diff-base "$tmp/b.txt" | sed -n '/^Showing/,$p')" ] ||
+    fail "top of collapsed stacks --diff-base: not go's of their exports"
+fi
 
 # diff of two different quantities is refused with both named (as go tool
 # pprof -diff_base refuses), and works on a value both profiles have

@@ -129,13 +129,27 @@ t=$("$PCOL" top "$lab" --format json | grep -o '"total":[0-9]*')
 "$PCOL" top "$lab" --diff-base "$lab" --format tsv | awk -F'\t' 'NR > 1 && $1 != 0 { exit 1 }' ||
   fail "top --diff-base itself: a flat that is not 0"
 expect 2 "not both" "$PCOL" top "$lab" --base "$lab" --diff-base "$lab"
-# what cannot be subtracted is refused, never added: a value that comes
-# from the samples' weight (collapsed stacks, Rprof's time, samples of a
-# source without a count type), a base of other value types
+# what cannot be subtracted is refused, never added: a value made by a
+# rule from the samples (Rprof's time, the weight itself), a base of other
+# value types; samples counted by the rows' weight (collapsed stacks) are
+# subtracted, as go subtracts the samples/count column of their pprof
+# exports (h8: refused): top, tags and traces of a folded file minus itself
 "$PCOL" unpack "$lab" --to collapsed -o "$tmp/lab.folded" || fail "unpack to collapsed"
-expect 1 "weight.*--value TYPE" "$PCOL" top "$tmp/lab.folded" --base "$tmp/lab.folded"
-expect 1 "weight.*--value TYPE" "$PCOL" tags "$tmp/lab.folded" --diff-base "$tmp/lab.folded"
-expect 1 "weight.*--value TYPE" "$PCOL" traces "$tmp/lab.folded" --base "$tmp/lab.folded"
+"$PCOL" top "$tmp/lab.folded" --base "$tmp/lab.folded" | grep -qx 'Showing nodes accounting for 0, 0% of 0 total' ||
+  fail "top of collapsed stacks --base itself: not 0 of 0"
+"$PCOL" tags "$tmp/lab.folded" --diff-base "$tmp/lab.folded" | grep -q 'pprof::base: Total -120000000' ||
+  fail "tags of collapsed stacks --diff-base itself: not the base's -120000000"
+[ "$("$PCOL" traces "$tmp/lab.folded" --base "$tmp/lab.folded" | grep -c '^ *-\{0,1\}[0-9]')" = 0 ] ||
+  fail "traces of collapsed stacks --base itself: a trace left (every one cancels)"
+if command -v go >/dev/null 2>&1; then
+  "$PCOL" unpack "$tmp/lab.folded" --to pprof -o "$tmp/lf.pb.gz" || fail "pprof export of the folded file"
+  for opt in base diff_base; do
+    [ "$("$PCOL" traces "$tmp/lab.folded" --${opt/_/-} "$tmp/lab.folded" | sed 1d)" = \
+      "$(go tool pprof -traces -$opt "$tmp/lf.pb.gz" "$tmp/lf.pb.gz" 2>/dev/null)" ] ||
+      fail "traces of collapsed stacks --${opt/_/-} itself: not go's -traces -$opt of its export"
+  done
+fi
+expect 1 "weight.*--value TYPE" "$PCOL" top "$tmp/lab.folded" --base "$tmp/lab.folded" --value weight
 expect 2 "not '-'" "$PCOL" top "$lab" --base -
 expect 1 "weight.*--value TYPE" "$PCOL" top examples/demo.out --diff-base examples/demo.out
 # (nums has no period type: pprof's empty one, which wall/nanoseconds is not)

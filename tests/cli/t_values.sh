@@ -41,6 +41,25 @@
 #     pprof -top's of the same inputs (when go is here); a unit of another
 #     kind (count) is not scaled: the default is samples with its warning,
 #     the bare name refused.
+# 14. two types of one name in kin units in ONE source (inuse_space in
+#     kilobytes, then in bytes): go never merges a profile's own sample
+#     types (ScaleProfiles scales across profiles), so the pprof export
+#     writes both columns, and --value inuse_space is the first listed
+#     (SampleIndexByName), as go -sample_index=inuse_space (rd12a F3:
+#     one column, the kilobytes lost; the bytes one's 5010B).
+# 15. the unit rule's drop (go's Profile.ScaleN): a sample whose values
+#     scaled into a finer kin are all 0 (the megabytes profile's beta: 5 kB
+#     is 0 MB) is gone with its other values, inuse_objects too, in the
+#     views of the inputs and of their merge, and in the pprof export, as go
+#     tool pprof -top of the inputs and -raw of the inputs (rd12a F2: beta
+#     counted 10 objects, 15 in go); a source alone scales nothing, drops
+#     nothing.
+# 16. --diff-base of kin sides: each side's sources merged in the finest
+#     unit of their kin (ScaleProfiles, dropping as item 15), then the two
+#     lists paired, the coarser scaled into the finer, as go -diff_base of
+#     the same files (rd12a F4: top b kb --diff-base mb refused, "6 value
+#     types ... 6 != 4"); a refusal of lists that do not pair is a whole
+#     sentence in a pcol_error's 512 bytes (was cut inside a character).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -472,4 +491,70 @@ grep -q '^Type: samples$' "$tmp/out" && grep -q "the sources measure different v
   fail "top of inuse_space in bytes and in count: not samples with the warning"
 "$PCOL" top "$tmp/u-b.pb" "$tmp/u-c.pb" --value inuse_space >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "several units not of one kind" "$tmp/err" || fail "--value inuse_space of bytes and count: $(cat "$tmp/err")"
+
+# ---- 14. kin types of one source stay apart
+python3 tests/support/pprofgen.py typed "$tmp/two.pb" inuse_space:kilobytes,inuse_space:bytes 2,1:1,5000 3,1:2,10 ||
+  fail "pprofgen.py typed"
+got=$("$PCOL" top "$tmp/two.pb" --value inuse_space --unit B 2>"$tmp/err" | sed -n 's/.* of \([0-9]*\)B total.*/\1/p')
+[ "$got" = 3072 ] && [ ! -s "$tmp/err" ] || fail "--value inuse_space of kilobytes then bytes in one source: $got, not the first's 3072B $(cat "$tmp/err")"
+"$PCOL" unpack "$tmp/two.pb" --to pprof -o "$tmp/two.out.pb" 2>"$tmp/err" || fail "pprof export of two kin types: $(cat "$tmp/err")"
+for v in inuse_space/kilobytes:3 inuse_space/bytes:5010; do
+  got=$("$PCOL" top "$tmp/two.out.pb" --value "${v%:*}" --unit raw 2>&1 | total)
+  [ "$got" = "${v#*:}" ] || fail "pprof export of two kin types: ${v%:*} adds up to $got, not ${v#*:}"
+done
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -top -unit=B -sample_index=inuse_space two.pb 2>/dev/null) | shown)" = \
+    "$("$PCOL" top "$tmp/two.pb" --value inuse_space --unit B | shown)" ] || fail "--value inuse_space of two kin types: not go's"
+  [ "$((cd "$tmp" && go tool pprof -raw two.out.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+    "$((cd "$tmp" && go tool pprof -raw two.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+    fail "pprof export of two kin types: go -raw of it is not of the input"
+fi
+
+# ---- 15. the unit rule's drop
+"$PCOL" merge "$tmp/u-k.pb" "$tmp/u-m.pb" -o "$tmp/km.pcol" 2>/dev/null || fail "merge k m"
+for in in "$tmp/u-k.pb $tmp/u-m.pb" "$tmp/km.pcol"; do
+  got=$("$PCOL" top $in --value inuse_objects --unit raw 2>"$tmp/err" | total)
+  [ "$got" = 15 ] && [ ! -s "$tmp/err" ] ||
+    fail "top ${in//$tmp\//} --value inuse_objects: $got, not 15 (the megabytes beta's 5 dropped, as go) $(cat "$tmp/err")"
+  got=$("$PCOL" fold $in --value inuse_objects | sum)
+  [ "$got" = 15 ] || fail "fold ${in//$tmp\//} --value inuse_objects: $got, not 15"
+done
+got=$("$PCOL" top "$tmp/km.pcol" --source 2 --value inuse_objects --unit raw 2>/dev/null | total)
+[ "$got" = 10 ] || fail "top --source 2 (the megabytes alone) --value inuse_objects: $got, not its 10"
+"$PCOL" unpack "$tmp/u-k.pb" "$tmp/u-b.pb" "$tmp/u-m.pb" --to pprof -o "$tmp/kbm.out.pb.gz" 2>"$tmp/err" ||
+  fail "pprof export of k b m: $(cat "$tmp/err")"
+got=$("$PCOL" top "$tmp/kbm.out.pb.gz" --value inuse_objects --unit raw | total)
+[ "$got" = 25 ] || fail "pprof export of k b m: inuse_objects $got, not 25 (the kilobytes' 10, the bytes' 10, the megabytes' 5)"
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -top -sample_index=inuse_objects u-k.pb u-m.pb 2>/dev/null) | shown)" = \
+    "$("$PCOL" top "$tmp/u-k.pb" "$tmp/u-m.pb" --value inuse_objects | shown)" ] ||
+    fail "top k m --value inuse_objects: not go's -sample_index=inuse_objects"
+  for set in "u-k.pb u-b.pb u-m.pb" "u-ns.pb u-ms.pb"; do
+    "$PCOL" unpack $(printf "$tmp/%s " $set) --to pprof -o "$tmp/set.pb.gz" 2>/dev/null || fail "pprof export of $set"
+    [ "$((cd "$tmp" && go tool pprof -raw set.pb.gz 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+      "$((cd "$tmp" && go tool pprof -raw $set 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+      fail "pprof export of $set: go -raw of it is not go -raw of the inputs"
+  done
+fi
+
+# ---- 16. --diff-base of kin sides
+for spec in "b k:m:inuse_space" "k m:b:inuse_space" "k m:b:inuse_objects" "b k m:k m:alloc_objects" "ns ms:ms:inuse_objects"; do
+  IFS=: read -r new base v <<<"$spec"
+  args=() gargs=()
+  for n in $base; do gargs+=(-diff_base "u-$n.pb"); done # (go's answer depends on the bases' order)
+  for n in $new; do args+=("$tmp/u-$n.pb"); gargs+=("u-$n.pb"); done
+  for n in $base; do args+=(--diff-base "$tmp/u-$n.pb"); done
+  "$PCOL" top "${args[@]}" --value "$v" >"$tmp/out" 2>"$tmp/err" || fail "top $new --diff-base $base --value $v: $(cat "$tmp/err")"
+  if command -v go >/dev/null 2>&1; then
+    [ "$((cd "$tmp" && go tool pprof -top -sample_index="$v" "${gargs[@]}" 2>/dev/null) | shown)" = "$(shown <"$tmp/out")" ] ||
+      fail "top $new --diff-base $base --value $v: not go's -diff_base"
+  fi
+done
+L=$(python3 -c 'print(",".join("t%d_%s:bytes" % (i, "\u00e9" * 40) for i in range(6)))')
+python3 tests/support/pprofgen.py typed "$tmp/six.pb" "$L" 2,1:1,2,3,4,5,6 || fail "pprofgen.py typed six"
+python3 tests/support/pprofgen.py typed "$tmp/four.pb" "$(echo "$L" | cut -d, -f1-4)" 2,1:1,2,3,4 || fail "pprofgen.py typed four"
+"$PCOL" top "$tmp/four.pb" --diff-base "$tmp/six.pb" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q 'inconsistent samples type count: 4 != 6.*`pcol diff BASE PROFILE`$' "$tmp/err" &&
+  python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/err" ||
+  fail "--diff-base of 4 and 6 long types: not a whole sentence $(cat "$tmp/err")"
 exit 0

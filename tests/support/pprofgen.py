@@ -88,6 +88,13 @@ hand, standard library only).
                                  cpu/nanoseconds PERIOD: a hostile period
                                  and times past int64 ns in all
                                  (tests/cli/t_exports.sh)
+  pprofgen.py typed OUT T:U,T:U LOCS:VALS...  the sample types given, in order,
+                                 and a sample each LOCS:VALS ("2,1:1,5000":
+                                 alpha under main, values 1 and 5000;
+                                 locations 1 main, 2 alpha, 3 beta): two
+                                 types of one name in kin units, a sample
+                                 whose scaled values are 0
+                                 (tests/cli/t_values.sh)
   pprofgen.py threads OUT MODE    cpu samples of threads told apart by labels
                                  (MODE num: tid=10, tid=20; str: thread_name=io,
                                  thread=db; mixed: tid=10, tid=20,
@@ -377,6 +384,23 @@ def units(out, space, div, punit=None, cunit="count"):
     p += field(11, 2, field(1, 0, st.id(b"space")) + field(2, 0, st.id((punit or space).encode())))
     p += field(12, 0, 524288 // div)                                  # period
     open(out, "wb").write(p + st.table())
+
+
+def typed(out, types, *samples):
+    # main -> alpha | beta; types "T:U,T:U", each sample "LOC,LOC:V,V"
+    # (locations leaf first: 1 main, 2 alpha, 3 beta)
+    st, p = Strings(), b""
+    for tu in types.split(","):
+        t, u = tu.split(":")
+        p += field(1, 2, field(1, 0, st.id(t.encode())) + field(2, 0, st.id(u.encode())))
+    for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    for smp in samples:
+        locs, vals = (list(map(int, x.split(","))) for x in smp.split(":"))
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(v) for v in vals)))
+    open(out, "wb").write(p + field(9, 0, 1_000_000_000) + st.table())
 
 
 def threads(out, mode):
@@ -794,6 +818,8 @@ if __name__ == "__main__":
         units(sys.argv[2], sys.argv[3], int(sys.argv[4]), *sys.argv[5:7])
     elif sys.argv[1] == "lossy":
         lossy(sys.argv[2], len(sys.argv) > 3 and sys.argv[3] == "plain")
+    elif sys.argv[1] == "typed":
+        typed(*sys.argv[2:])
     elif sys.argv[1] == "threads":
         threads(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "hours":

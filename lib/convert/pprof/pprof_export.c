@@ -156,7 +156,8 @@ static int plan_columns(ex *x) {
   pcol_view vtt, vtu;
   if ((x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)) ||
-      (x->rc = pcol_vunion_make(&x->xv, x->sel, 1, &x->vu, x->err)))
+      (x->rc = pcol_vunion_make(&x->xv, x->sel, 1, &x->vu, x->err)) ||
+      (x->rc = pcol_vunion_drop(&x->vu, pcol_rows(f, PCOL_T_VALUE_TYPES), &x->rt.drop, x->err)))
     return x->rc;
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
@@ -675,6 +676,11 @@ static int pack_sample(sample_pass *sp, uint64_t row) {
 
 static int emit_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   sample_pass *sp = ctx;
+  /* the unit rule's drop (go's ScaleN of the inputs: a sample whose values
+   * scaled into a finer kin are all 0 is gone, its other values too) */
+  pcol_sample_cols sc = {sp->v[PCOL_C_S_WEIGHT], sp->v[PCOL_C_S_VALUE_OFFSETS], sp->vty, sp->vva, sp->nvals, 0};
+  if (sp->x->rt.drop.src && pcol_unit_dropped(&sp->x->rt.drop, &sc, row, pcol_view_u32(&sp->v[PCOL_C_S_SOURCE], row)))
+    return 0;
   int rc = sample_values(sp, row, num, den);
   return rc ? rc : pack_sample(sp, row);
 }
