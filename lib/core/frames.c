@@ -119,6 +119,31 @@ int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_erro
   return PCOL_OK;
 }
 
+int pcol_places_lines_note(pcol_file *f, const pcol_select *sel, const char *there, char *text,
+                           size_t n, int *said, pcol_error *err) {
+  int places = 0, with = 0, without = 0;
+  *said = 0;
+  for (uint32_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !places; s++) {
+    if (sel && sel->source_id && s != sel->source_id) continue;
+    PCOL_RETURN_NOT_OK(pcol_source_nameless_places(f, s, &places, err));
+  }
+  if (!places) return PCOL_OK;
+  /* the rules differ only where frames with a line (line profiling) meet
+   * frames without one (<GC>, builtins): a pass over the lines */
+  pcol_view ln;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &ln, err));
+  for (uint64_t i = 0; i < ln.count && !(with && without); i++) {
+    int64_t l = pcol_view_i64(&ln, i);
+    if (l == PCOL_NA_I64 || l == 0) without = 1;
+    else with = 1;
+  }
+  if (!with || !without) return PCOL_OK;
+  snprintf(text, n, "by line, summaryRprof and `pcol top --by line` of Rprof sources give a frame without "
+           "a line (<GC>, a builtin) to the innermost calling line; %s", there);
+  *said = 1;
+  return PCOL_OK;
+}
+
 int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err) {
   *frames = 0;
   for (uint32_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !*frames; s++) {

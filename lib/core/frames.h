@@ -72,6 +72,16 @@ int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m);
 int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_error *err);
 int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err);
 
+/* THE note of an export whose format cannot say that its sources' nameless
+ * lines are places (pprof, Perfetto; review 19 F6): when a selected source
+ * is Rprof's (pcol_source_nameless_places) and the profile has both lines
+ * with a number and lines without, *said = 1 and text (n bytes) says that
+ * by line, summaryRprof's rule gives a line-less frame's time to the
+ * calling line, then `there` (the copy's rule: go tool pprof -lines gives
+ * it to the frame itself).  Otherwise *said = 0. */
+int pcol_places_lines_note(pcol_file *f, const pcol_select *sel, const char *there, char *text,
+                           size_t n, int *said, pcol_error *err);
+
 /* The mapping of location `loc` (0: none, or loc or its mapping id out of
  * range).  Unsymbolized locations of one mapping share one name. */
 static inline uint32_t pcol_frames_mapping(const pcol_frames *fr, uint32_t loc) {
