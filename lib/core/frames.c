@@ -38,6 +38,35 @@ void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_
   *e = hi;
 }
 
+/* The location whose lines hold line row li (0: none): the offsets are
+ * non-decreasing (the reader checks), so location L holds rows
+ * [off[L-1], off[L]) and a binary search finds it. */
+static uint32_t line_location(const pcol_frames *fr, uint64_t li) {
+  uint64_t lo = 1, hi = fr->nloc; /* the answer is in [lo, hi] */
+  if (!fr->nloc || li >= fr->nlines) return 0;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (pcol_view_u64(&fr->loc_off, mid) <= li) lo = mid + 1;
+    else hi = mid;
+  }
+  return pcol_view_u64(&fr->loc_off, lo - 1) <= li && li < pcol_view_u64(&fr->loc_off, lo) ? (uint32_t)lo : 0;
+}
+
+int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m) {
+  uint32_t fn = pcol_frames_fn(fr, li);
+  *m = 0;
+  if (fn && pcol_view_u32(&fr->fn_name, fn - 1)) return 0; /* named (string 0 is NA) */
+  /* no function name.  In a mapping (pprof's native frames: gperftools'
+   * "??" at line 0): the mapping's name, "[libR.so]", as go tool pprof's
+   * graph names it (nodeInfo keys it by Objfile; by function its file and
+   * line are dropped) and top does (review 19 F2: "<unknown>" here merged
+   * two libraries).  Else at line 0, pprof's "no line" (R's lines start
+   * at 1): go's "<unknown>", the name of no mapping.  An Rprof top-level
+   * ref (no mapping, a line) is a place. */
+  *m = pcol_frames_mapping(fr, line_location(fr, li));
+  return *m || pcol_view_i64(&fr->ln_line, li) == 0;
+}
+
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
                          int *by_function, pcol_error *err) {
   uint32_t fn = pcol_frames_fn(fr, li);
@@ -50,15 +79,18 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
     *by_function = 1;
     return PCOL_OK;
   }
-  /* no function name (an Rprof top-level ref): name the place instead */
+  uint32_t m;
+  if (pcol_frame_line_unsym(fr, li, &m)) {
+    scratch->len = 0;
+    PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(fr, m, scratch, err));
+    *out = (pcol_str){(const char *)scratch->data, scratch->len};
+    return PCOL_OK;
+  }
+  /* Else (an Rprof top-level ref): the place */
   if (fn && (rc = pcol_string(fr->f, pcol_view_u32(&fr->fn_file, fn - 1), &file, err))) return rc;
   scratch->len = 0;
   int64_t line = pcol_view_i64(&fr->ln_line, li);
-  if (line == 0) {
-    /* line 0 is pprof's "no line" (R's lines start at 1): a function with
-     * no name there is what go tool pprof's reports call "<unknown>" */
-    rc = pcol_buf_append(scratch, "<unknown>", 9);
-  } else if (!file.ptr) {
+  if (!file.ptr) {
     rc = pcol_buf_append(scratch, "[unknown]", 9);
   } else {
     rc = pcol_buf_append(scratch, file.ptr, file.len);
@@ -84,6 +116,31 @@ int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_erro
   int h = pcol_meta_probe(f, s, PCOL_META_NAMELESS_PLACES, &v, err);
   if (h < 0) return h;
   *places = h && pcol_str_is(v, "1");
+  return PCOL_OK;
+}
+
+int pcol_places_lines_note(pcol_file *f, const pcol_select *sel, const char *there, char *text,
+                           size_t n, int *said, pcol_error *err) {
+  int places = 0, with = 0, without = 0;
+  *said = 0;
+  for (uint32_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !places; s++) {
+    if (sel && sel->source_id && s != sel->source_id) continue;
+    PCOL_RETURN_NOT_OK(pcol_source_nameless_places(f, s, &places, err));
+  }
+  if (!places) return PCOL_OK;
+  /* the rules differ only where frames with a line (line profiling) meet
+   * frames without one (<GC>, builtins): a pass over the lines */
+  pcol_view ln;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LINES, PCOL_C_LINE_LINE, &ln, err));
+  for (uint64_t i = 0; i < ln.count && !(with && without); i++) {
+    int64_t l = pcol_view_i64(&ln, i);
+    if (l == PCOL_NA_I64 || l == 0) without = 1;
+    else with = 1;
+  }
+  if (!with || !without) return PCOL_OK;
+  snprintf(text, n, "by line, summaryRprof and `pcol top --by line` of Rprof sources give a frame without "
+           "a line (<GC>, a builtin) to the innermost calling line; %s", there);
+  *said = 1;
   return PCOL_OK;
 }
 

@@ -5,10 +5,14 @@
  * by keys (function name, line, file), whose function names are the same:
  *
  *   - a line of a location whose function has a name: the function name;
+ *   - a function with NA name in a location of a mapping (pprof's native
+ *     frames, gperftools' "??"), or at line 0 (pprof's "no line": a
+ *     function named "", a -tagroot frame of a sample without the label):
+ *     the location's name as if it had no lines (below), "[libR.so]", or
+ *     "<unknown>" without a mapping, as go tool pprof's graph and top name
+ *     it (pcol_frame_line_unsym);
  *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
- *     "FILE" when the line is unknown, or "[unknown]" without a file; at
- *     line 0 (pprof's "no line": a pprof function named "", a -tagroot
- *     frame of a sample without the label) "<unknown>", as pprof names it;
+ *     "FILE" when the line is unknown, or "[unknown]" without a file;
  *   - a location without lines (unsymbolized): go tool pprof's name,
  *     "[<basename of its mapping's file>]" (Go's filepath.Base, '\\' a
  *     separator too), or "<unknown>" when it has no mapping or the mapping
@@ -50,6 +54,13 @@ static inline uint32_t pcol_frames_fn(const pcol_frames *fr, uint64_t li) {
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
                          int *by_function, pcol_error *err);
 
+/* 1 when line row li is named as an unsymbolized location of mapping *m
+ * (0: none, "<unknown>"), by the rule above: its function has no name and
+ * its location has a mapping, or its line is pprof's 0; else 0.  Exports
+ * whose frames have identities (V8, Rprof) take such a line as that
+ * unsymbolized frame (pcol_unsym_id), so two libraries' are two frames. */
+int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m);
+
 /* THE nameless rule: *places = 1 when the lines of source s's functions
  * without a name are places (an Rprof source's top-level srcrefs, or a
  * source pcol read from its own speedscope or Firefox export of them,
@@ -60,6 +71,16 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
  * has such frames. */
 int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_error *err);
 int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err);
+
+/* THE note of an export whose format cannot say that its sources' nameless
+ * lines are places (pprof, Perfetto; review 19 F6): when a selected source
+ * is Rprof's (pcol_source_nameless_places) and the profile has both lines
+ * with a number and lines without, *said = 1 and text (n bytes) says that
+ * by line, summaryRprof's rule gives a line-less frame's time to the
+ * calling line, then `there` (the copy's rule: go tool pprof -lines gives
+ * it to the frame itself).  Otherwise *said = 0. */
+int pcol_places_lines_note(pcol_file *f, const pcol_select *sel, const char *there, char *text,
+                           size_t n, int *said, pcol_error *err);
 
 /* The mapping of location `loc` (0: none, or loc or its mapping id out of
  * range).  Unsymbolized locations of one mapping share one name. */

@@ -140,10 +140,11 @@ EXC = {
                     "(its percentages' base): its sum of flat is compared",
     "nameless": "a frame without a function name (a function whose name is empty, an "
                 "Rprof top-level line ref) is named by each tool its own way (go tool "
-                "pprof: [mapping] or <unknown>; frame rule: FILE:LINE or [unknown]; Rprof "
-                "export: <Anonymous> or a trailing ref that summaryRprof drops): such names "
-                "are not compared, totals are.  An unsymbolized location is [mapping] or "
-                "<unknown> in both, and compared",
+                "pprof: [mapping] or <unknown>; frame rule: FILE:LINE or [unknown] outside a "
+                "mapping; Rprof export: <Anonymous> or a trailing ref that summaryRprof "
+                "drops): such names are not compared, totals are.  An unsymbolized location, "
+                "or a nameless function in a mapping, is [mapping] or <unknown> in both, and "
+                "compared",
     "ss-negative": "speedscope rejects negative weights: a type with a negative value gets "
                    "no profile (doc/mappings.md §5) and the count profile is opened",
     "rprof-budget": "the Rprof export (one line per count, or per tick of a default time) of "
@@ -824,11 +825,11 @@ def pb_rows(path, rows=True, weight=None, empty=0):
     fname = {k: strs[v[0]] for k, v in funcs.items()}
     ffile = {k: strs[v[1]] for k, v in funcs.items()}
 
-    def frame(fid, ln):  # the frame rule, doc/mappings.md §6
+    def frame(fid, ln, mid):  # the frame rule, doc/mappings.md §6
         if fname.get(fid):
             return fname[fid]
-        if not ln:  # line 0: pprof's "no line", <unknown> as go names it
-            return "<unknown>"
+        if mid or not ln:  # in a mapping, or at pprof's "no line": as go names it
+            return unsymbolized(mid)
         if ffile.get(fid):
             return "%s:%d" % (ffile[fid], ln)
         return "[unknown]"
@@ -837,7 +838,7 @@ def pb_rows(path, rows=True, weight=None, empty=0):
         return "[%s]" % re.split(r"[/\\]", fn)[-1] if fn else "<unknown>"
     loc_names = {}  # location id -> its frames' names (locations recur in samples)
     for lid, (mid, lines) in locs.items():
-        loc_names[lid] = [frame(fid, ln) for fid, ln in lines] if lines else [unsymbolized(mid)]
+        loc_names[lid] = [frame(fid, ln, mid) for fid, ln in lines] if lines else [unsymbolized(mid)]
     # the names compared: functions', and an unsymbolized location's (which
     # go and the frame rule both name after its mapping, doc/mappings.md §6)
     # unless a function without a name could share it in go's view

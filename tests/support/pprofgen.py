@@ -37,6 +37,11 @@ hand, standard library only).
                                  start line: t_clickhouse.sh), and functions named
                                  "<unknown>" and "[libc.so.6]" beside a nameless
                                  one of no mapping (other nodes of one name)
+  pprofgen.py gperf OUT           a gperftools-style native profile: one function
+                                 without a name (file "??", line 0) in locations
+                                 of three mappings (libR.so twice, libz.so,
+                                 libc.so.6) and of none, under a named main
+                                 (tests/cli/t_nameless_frames.sh)
   pprofgen.py comments OUT [C...] a profile of main -> work whose comments
                                  are the arguments C (Python-escaped, as for
                                  strings), in order (tests/interop/t_pprof_header.sh)
@@ -564,6 +569,34 @@ def unsym(out, mode=""):
     open(out, "wb").write(p + st.table())
 
 
+def gperf(out):
+    # pprof of R by gperftools (pprof-from-r/r-prof-profile__1.out.prof):
+    # its unsymbolized PCs are one function "" of file "??" at line 0, in
+    # whichever mapping holds the PC; go tool pprof names each after it
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    maps = [b"/usr/lib/R/lib/libR.so", b"/lib/x86_64-linux-gnu/libz.so.1", b"/lib/libc.so.6"]
+    for i, m in enumerate(maps, 1):
+        p += field(3, 2, field(1, 0, i) + field(2, 0, 0x100000 * i) + field(3, 0, 0x100000 * i + 0xfffff) +
+                   field(5, 0, st.id(m)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
+    p += field(5, 2, field(1, 0, 2) + field(4, 0, st.id(b"??")))  # no name
+    ln = lambda fid, line: field(4, 2, field(1, 0, fid) + field(2, 0, line))
+    # location -> (mapping, function, line); 5 has no mapping
+    for lid, mid, fid, line in ((1, 1, 1, 3), (2, 1, 2, 0), (3, 1, 2, 0), (4, 2, 2, 0), (5, 0, 2, 0),
+                                (6, 3, 2, 0)):
+        p += field(4, 2, field(1, 0, lid) + (field(2, 0, mid) if mid else b"") +
+                   field(3, 0, 0x100000 * max(mid, 1) + 0x10 * lid) + ln(fid, line))
+    stacks = [([2, 1], 54), ([3, 2, 1], 6), ([4, 2, 1], 2), ([6, 4, 1], 3), ([5, 1], 1), ([1], 4)]
+    for locs, n in stacks:
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, varint(n) + varint(n * 10_000_000)))
+    p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(12, 0, 10_000_000)
+    open(out, "wb").write(p + st.table())
+
+
 def native(out, spec):
     import json
     sp = json.load(open(spec))
@@ -788,6 +821,8 @@ if __name__ == "__main__":
         unit(sys.argv[2], sys.argv[3].encode("latin-1").decode("unicode_escape"))
     elif sys.argv[1] == "unsym":
         unsym(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "")
+    elif sys.argv[1] == "gperf":
+        gperf(sys.argv[2])
     elif sys.argv[1] == "native":
         native(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "comments":

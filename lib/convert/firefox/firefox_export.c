@@ -1471,6 +1471,12 @@ static int export_body(fx *x, const pcol_select *sel) {
    * samples' extent the profiler's range would give (review F8) */
   if (!rc && p_lo > p_hi) rc = put(x, ",\"pcolDurationNanos\":0");
   if (!rc) rc = put_default(x, sel);
+  /* sources whose nameless lines are places (Rprof's, THE nameless rule):
+   * said, so that the import's sources are again (`top --by line` of the
+   * copy gives a frame without a line's time to the calling line, as
+   * summaryRprof and `top` of the original do; a key the profiler ignores,
+   * as the speedscope export's pcolLine says it; review 19 F6) */
+  if (!rc && !x->unnamed_is_frame) rc = put(x, ",\"pcolNamelessPlaces\":true");
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"
                      "\"symbolicated\":true,\"pausedRanges\":[],\"markerSchema\":[],"

@@ -1161,6 +1161,9 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   x.interval_ms = pcol_jt_is_num(iv) ? pcol_jt_num(&x.j.t, iv) : NAN;
   pcol_jv dv = pcol_jt_get(&x.j.t, meta, "pcolDefaultValue"); /* (count_scan, weight_type, default_type) */
   x.said = pcol_jt_is_str(dv) ? pcol_jt_str(&x.j.t, dv) : NULL;
+  /* pcol's export of sources whose nameless lines are places (Rprof's):
+   * this one's are too (THE nameless rule, meta pcol.nameless_places) */
+  if (pcol_jt_kind(pcol_jt_get(&x.j.t, meta, "pcolNamelessPlaces")) == PCOL_JK_TRUE) x.places = 1;
   if (!rc && processed) rc = import_processed(&x, meta);
   if (!rc && !processed) {
     pcol_jv gv = pcol_jt_get(&x.j.t, meta, "version");

@@ -42,7 +42,7 @@
 #include "error.h"   /* pcol_oom */
 #include "hash.h"    /* pcol_hset, pcol_u64map */
 #include "columns.h" /* pcol_column_req, pcol_columns */
-#include "frames.h"  /* pcol_frames, pcol_stack_locations, pcol_frame_line_name */
+#include "frames.h"  /* pcol_frames, pcol_stack_locations, pcol_frame_line_name, pcol_places_lines_note */
 #include "select.h"  /* pcol_select_check, pcol_select_count */
 #include "stream.h"  /* pcol_budget */
 #include "count.h"   /* pcol_rtime, pcol_count_types, pcol_source_default_types */
@@ -911,6 +911,14 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
     pcol_made_up_note(text, sizeof text, PCOL_ID_PID, x.pids_lost, "from 0 to 2^31 - 1 (Perfetto's pid)", x.lost_pid,
                       strlen(x.lost_pid), NULL);
     opt->note(opt->note_ctx, text);
+  }
+  if (!rc && opt && opt->note) { /* (a trace has no place to say Rprof's rule: review 19 F6) */
+    char text[400];
+    int said;
+    rc = pcol_places_lines_note(f, sel, "a Perfetto trace cannot say so, and `pcol top --by line` of this "
+                                "copy gives it to the frame itself, as go tool pprof -lines does", text,
+                                sizeof text, &said, err);
+    if (!rc && said) opt->note(opt->note_ctx, text);
   }
   if (!rc && x.ids_lost && opt && opt->note) {
     char text[400];

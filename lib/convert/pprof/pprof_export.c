@@ -34,6 +34,7 @@
 #include "stream.h"   /* pcol_budget_close, pcol_budget, pcol_budget_open */
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
 #include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
+#include "frames.h"   /* pcol_places_lines_note */
 #include "pb_wire.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
@@ -1128,6 +1129,16 @@ done:
              "pprof: a string label \"\" (or a number 0 of the key \"\") can only be written "
              "as string index 0, which pprof reads as no label", x.lost, x.lost_samples);
     opt->note(opt->note_ctx, t);
+  }
+  /* by line, go tool pprof -lines (the copy's reader) gives a frame
+   * without a line to itself: the copy follows go, and says so once
+   * rather than carrying Rprof's rule in a field go ignores (review 19 F6) */
+  if (!rc && opt && opt->note) {
+    char t[400];
+    int said;
+    rc = pcol_places_lines_note(f, sel, "go tool pprof -lines, and `pcol top --by line` of this pprof copy, "
+                                "give it to the frame itself", t, sizeof t, &said, err);
+    if (!rc && said) opt->note(opt->note_ctx, t);
   }
   free(lacking_rows);
   pcol_vunion_free(&x.vu);

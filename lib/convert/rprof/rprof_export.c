@@ -239,7 +239,8 @@ static uint64_t source_interval(rp_out *r, uint32_t src) {
 /* ------------------------------------------------------- frames */
 
 /* Collects the frames of a stack, innermost first, as (function, line), or
- * (0, NA, location) for a location without lines (an unsymbolised address). */
+ * (0, NA, location) for a frame named after its location's mapping (an
+ * unsymbolised address, or a nameless function in a mapping: frames.h). */
 typedef struct xframe {
   uint32_t fn;
   int64_t line;
@@ -269,6 +270,10 @@ static int collect(rp_out *r, uint32_t stack, pcol_buf *out) {
     }
     for (uint64_t i = a; i < b; i++) {
       xframe x = {pcol_view_u32(&r->ln_fn, i), pcol_view_i64(&r->ln_line, i), 0};
+      /* a nameless function in a mapping is named as the mapping, as an
+       * address is (frames.h), not R's "<Anonymous>" (review 19 F2) */
+      uint32_t m;
+      if (pcol_frame_line_unsym(&r->fr, i, &m)) x = (xframe){0, PCOL_NA_I64, loc};
       if (x.fn > r->nfns) return corrupt(r, "function id", x.fn);
       if (pcol_buf_append(out, &x, sizeof x))
         return pcol_error_set(r->err, PCOL_ENOMEM, "out of memory");

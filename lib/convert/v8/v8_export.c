@@ -217,6 +217,17 @@ static int child_of(vex *x, uint32_t parent, uint32_t frame, uint32_t *out) {
 /* 1..2^31-1 as it is, else 0 (unknown) */
 static uint32_t small(int64_t v) { return v > 0 && v < INT32_MAX ? (uint32_t)v : 0; }
 
+/* The child of *node of the frame named after mapping m (unsymbolized
+ * locations, and nameless functions in a mapping): one frame per name. */
+static int mapping_frame(vex *x, uint32_t m, uint32_t *node) {
+  uint32_t id, fi;
+  int added, rc;
+  if ((rc = pcol_unsym_id(&x->unsym, &x->fr, m, &id, &added, x->err)) ||
+      (rc = frame_of(x, 0xffffffff00000000u | id, UINT64_MAX, m, &fi)))
+    return rc;
+  return child_of(x, *node, fi, node);
+}
+
 /* The node of a stack: its frames from the root (frames.h's rule, as the
  * speedscope export expands them), each a child of the last. */
 static int stack_node(vex *x, uint32_t stack, uint32_t slot, uint32_t *out) {
@@ -232,15 +243,15 @@ static int stack_node(vex *x, uint32_t stack, uint32_t slot, uint32_t *out) {
     uint64_t lo, hi;
     pcol_frames_lines(&x->fr, loc, &lo, &hi);
     if (lo == hi) { /* unsymbolized: one frame per name */
-      uint32_t m = pcol_frames_mapping(&x->fr, loc), id;
-      int added;
-      if ((rc = pcol_unsym_id(&x->unsym, &x->fr, m, &id, &added, x->err)) ||
-          (rc = frame_of(x, 0xffffffff00000000u | id, UINT64_MAX, m, &fi)) || (rc = child_of(x, node, fi, &node)))
-        return rc;
+      if ((rc = mapping_frame(x, pcol_frames_mapping(&x->fr, loc), &node))) return rc;
       continue;
     }
     for (uint64_t l = hi; l-- > lo;) {
-      uint32_t fn = pcol_frames_fn(&x->fr, l);
+      uint32_t fn = pcol_frames_fn(&x->fr, l), m;
+      if (pcol_frame_line_unsym(&x->fr, l, &m)) { /* named as its mapping (frames.h) */
+        if ((rc = mapping_frame(x, m, &node))) return rc;
+        continue;
+      }
       if (!fn) continue;
       /* a named function's frame is the function at a column (two V8
        * functions of one line are one pcol function); a name made from

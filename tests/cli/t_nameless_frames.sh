@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# One frame, one name (doc/mappings.md §6), for a function without a name
+# in a mapping (review 19 F2): gperftools' profile of R names its
+# unsymbolized PCs one function "" of file "??" at line 0, in whichever
+# mapping holds the PC.  go tool pprof and `pcol top` name such a frame
+# after its mapping ("[libR.so]", "[libz.so.1]"; "<unknown>" only without
+# one); fold and the collapsed, Perun, V8, Chrome, Perfetto and Rprof
+# exports named them all "<unknown>" (Rprof: "<Anonymous>"), merging the
+# libraries.  Checked: go tool pprof -top (when installed) = pcol top; fold's
+# leaves = top's rows; each export read back gives top's rows (flat% and
+# name: the collapsed export writes other units); the Rprof export writes
+# the mapping's name, quoted.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_nameless_frames: $*" >&2; exit 1; }
+
+python3 "$here/../support/pprofgen.py" gperf "$tmp/g.pb" || fail "pprofgen gperf"
+rows() { sed -n '/^ *flat  *flat%/,$p' | awk 'NR > 1 {print $2, $NF}'; }
+want=$($PCOL top "$tmp/g.pb" | rows)
+[ "$(printf '%s\n' "$want" | awk '{print $2}' | sort | tr '\n' ' ')" = \
+  "<unknown> [libR.so] [libc.so.6] [libz.so.1] main " ] || fail "top rows: $want"
+
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  g=$(go tool pprof -symbolize=none -top "$tmp/g.pb" 2>/dev/null | rows)
+  [ "$g" = "$want" ] || fail "top differs from go tool pprof -top:
+go:
+$g
+pcol:
+$want"
+else
+  echo "t_nameless_frames: go not installed: the go tool pprof comparison is skipped"
+fi
+
+# fold: the leaves' sums per name are top's flats (600 ms of [libR.so], ...)
+f=$($PCOL fold "$tmp/g.pb" | awk '{n = split($1, a, ";"); s[a[n]] += $2} END {for (k in s) print k, s[k]}' | sort)
+[ "$f" = "<unknown> 10000000
+[libR.so] 600000000
+[libc.so.6] 30000000
+[libz.so.1] 20000000
+main 40000000" ] || fail "fold leaves: $f"
+
+for x in collapsed perun v8 chrome perfetto rprof pprof otlp speedscope firefox; do
+  $PCOL unpack "$tmp/g.pb" --to $x -o "$tmp/g.$x" 2>"$tmp/err" || fail "unpack --to $x: $(cat "$tmp/err")"
+  got=$($PCOL top "$tmp/g.$x" | rows)
+  [ "$got" = "$want" ] || fail "$x read back:
+$got
+input:
+$want"
+done
+grep -q '^"\[libz.so.1\]" "\[libR.so\]" 1#3 "main" $' "$tmp/g.rprof" &&
+  grep -q '^"<unknown>" 1#3 "main" $' "$tmp/g.rprof" && ! grep -q 'Anonymous' "$tmp/g.rprof" ||
+  fail "rprof export: $(sort "$tmp/g.rprof" | uniq -c)"
+echo "t_nameless_frames: ok"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# `pcol top --by line` of an Rprof line profile and of its exports (review
+# 19 F6).  summaryRprof(lines = "show") gives a frame without a line (<GC>,
+# a builtin) to the innermost calling line; go tool pprof -lines to the
+# frame itself.  pcol applies R's rule to sources whose nameless lines are
+# places (THE nameless rule, lib/core/frames.c): an Rprof source, and the
+# copies that say so (OTLP's source type, speedscope's pcolLine, and now
+# the Firefox export's meta.pcolNamelessPlaces).  A pprof copy follows go,
+# its reader (and a Perfetto copy, which has no place to say it): those
+# exports say so once.  Checked:
+#  - top --by line of the Firefox, speedscope and OTLP copies = the input's
+#    (the Firefox copy gave <GC> its own row before);
+#  - the pprof and Perfetto exports note it once, top --by line of the pprof
+#    copy = go tool pprof -lines (when installed); no note for a profile
+#    without lines, nor for a Go profile.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_rprof_by_line: $*" >&2; exit 1; }
+
+# f at line 4 runs g (line 5) and collects garbage: no trailing ref (a
+# place the exports would mark anyway), so only the sources' rule says it
+cat >"$tmp/l.out" <<'R'
+line profiling: sample.interval=20000
+#File 1: a.R
+"<GC>" 1#4 "f" 
+"<GC>" 1#4 "f" 
+"<GC>" 1#4 "f" 
+1#5 "g" 1#4 "f" 
+"sum" 1#4 "f" 
+R
+rows() { sed -n '/^ *flat  *flat%/,$p'; }
+want=$($PCOL top "$tmp/l.out" --by line | rows)
+printf '%s\n' "$want" | grep -q '^ *80ms .* f a.R:4$' || fail "top --by line of the input: $want"
+
+for x in firefox speedscope otlp; do
+  $PCOL unpack "$tmp/l.out" --to $x -o "$tmp/l.$x" 2>"$tmp/err" || fail "unpack --to $x: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] || fail "unpack --to $x said: $(cat "$tmp/err")"
+  got=$($PCOL top "$tmp/l.$x" --by line | rows)
+  [ "$got" = "$want" ] || fail "top --by line of the $x copy:
+$got
+input:
+$want"
+done
+
+for x in pprof perfetto; do
+  $PCOL unpack "$tmp/l.out" --to $x -o "$tmp/l.$x" 2>"$tmp/err" || fail "unpack --to $x"
+  [ "$(grep -c 'summaryRprof and .pcol top --by line. of Rprof sources give a frame without a line' "$tmp/err")" = 1 ] ||
+    fail "unpack --to $x: no note (once) of the by-line rule: $(cat "$tmp/err")"
+done
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  g=$(go tool pprof -top -lines "$tmp/l.pprof" 2>/dev/null | rows | awk 'NR > 1 {print $1, $NF}')
+  p=$($PCOL top "$tmp/l.pprof" --by line | rows | awk 'NR > 1 {print $1, $NF}')
+  [ -n "$g" ] && [ "$g" = "$p" ] || fail "top --by line of the pprof copy differs from go tool pprof -lines:
+go:
+$g
+pcol:
+$p"
+else
+  echo "t_rprof_by_line: go not installed: the go tool pprof -lines comparison is skipped"
+fi
+
+# no note where the rules cannot differ: no lines, or not Rprof
+printf 'sample.interval=20000\n"<GC>" "f" \n"g" "f" \n' >"$tmp/n.out"
+python3 "$here/../support/pprofgen.py" gperf "$tmp/g.pb" || fail "pprofgen gperf"
+for i in n.out g.pb; do
+  $PCOL unpack "$tmp/$i" --to pprof -o "$tmp/x.pb.gz" 2>"$tmp/err" || fail "unpack $i"
+  ! grep -q summaryRprof "$tmp/err" || fail "unpack $i --to pprof: $(cat "$tmp/err")"
+done
+echo "t_rprof_by_line: ok"
