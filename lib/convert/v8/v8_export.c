@@ -25,9 +25,13 @@
  * sample's time since it, where the source's time 0 is meta
  * v8.time_origin_us (a Chrome trace's profiles share the earliest one's
  * start: v8_times, the one rule), else startTime; endTime = startTime +
- * the timeline's length.  Of a time range, startTime is where the range's
- * part of the source begins (pcol_wall_cut) and endTime at least that
- * part's end, as every export of a range states it.
+ * the source's span (its stated duration, pcol_wall: a .cpuprofile's
+ * endTime - startTime, a pprof profile's duration_nanos), else + the
+ * timeline's length, whichever is longer (the last sample's end alone
+ * lost a node profile's last 3 ms and a pprof profile's gaps).  Of a
+ * time range, startTime is where the range's part of the source begins
+ * (pcol_wall_cut) and endTime at least that part's end, as every export
+ * of a range states it.
  * One source and one thread only: the format holds one thread, whose
  * samples it lays end to end, so the samples of threads that ran at once
  * would draw one thread busy for their sum (a 788 ms Tachyon recording of
@@ -103,7 +107,8 @@ typedef struct vthr {
   vrow last;        /* its last row in the sorted order */
   __int128 total;   /* ns */
   int64_t zero_us, start_us; /* its source's V8 times (v8_times) */
-  int64_t span_ns;           /* of a range, its source's cut window's length (v8_times; 0 none) */
+  int64_t span_ns, len_ns;   /* where its source's span ends, ns after startTime, and its length: the
+                              * source's, of a range its cut window's (v8_times; 0 none stated) */
 } vthr;
 
 typedef struct vex {
@@ -121,8 +126,8 @@ typedef struct vex {
   uint32_t *tslot; /* per class, its thread (vthr) in the source at hand */
   vthr *th;
   size_t nth, capth;
-  int64_t cur_zero_us, cur_start_us, cur_span_ns; /* the source at hand's V8 times (v8_times) */
-  const pcol_select *sel; /* the selection; of a time range, wall: the sources' windows (pcol_wall_cut) */
+  int64_t cur_zero_us, cur_start_us, cur_span_ns, cur_len_ns; /* the source at hand's V8 times (v8_times) */
+  const pcol_select *sel; /* the selection; wall: the sources' spans, of a time range their windows (pcol_wall_cut) */
   int ranged;
   pcol_wall wall;
   uint32_t cur_src;                   /* the source at hand */
@@ -320,7 +325,7 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   vthr *t = &x->th[x->nth];
   memset(t, 0, sizeof *t);
   t->src = x->cur_src, t->ls = ls, t->cls = th;
-  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us, t->span_ns = x->cur_span_ns;
+  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us, t->span_ns = x->cur_span_ns, t->len_ns = x->cur_len_ns;
   x->tslot[th] = (uint32_t)x->nth++;
   return pcol_budget_hold(x->bud, sizeof *t, x->err);
 }
@@ -485,9 +490,9 @@ static int v8_time_meta(vex *x, uint32_t s, const char *key, int64_t *v, int *ha
 }
 
 static int64_t us_round(__int128 ns);
-static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int64_t *span_ns) {
+static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int64_t *span_ns, int64_t *len_ns) {
   int has_zero, has_start, rc;
-  *zero_us = *start_us = *span_ns = 0;
+  *zero_us = *start_us = *span_ns = *len_ns = 0;
   if ((rc = v8_time_meta(x, s, V8_META_START_TIME_US, start_us, &has_start)) ||
       (rc = v8_time_meta(x, s, V8_META_TIME_ORIGIN_US, zero_us, &has_zero)))
     return rc;
@@ -499,12 +504,20 @@ static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int
    * exports state it), not at the source's own start: read back, its
    * Duration: is the range's */
   pcol_wall_window win;
-  if (x->ranged && s <= x->wall.n && pcol_wall_cut(&x->wall, x->sel, s, &win) && win.cut) {
+  if (s > x->wall.n || !pcol_wall_cut(&x->wall, x->sel, s, &win) || win.stated <= 0) return PCOL_OK;
+  if (x->ranged && win.cut) {
     int64_t sh = us_round(win.shift);
     if (__builtin_add_overflow(*zero_us, sh, start_us))
       return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the range's start is past 2^63 us", x->what);
-    *span_ns = win.stated > 0 ? win.stated : 0;
+    *span_ns = *len_ns = win.stated;
+    return PCOL_OK;
   }
+  /* the whole source: its span [off, off + stated) of its clock, whose 0
+   * is *zero_us, ends this far after startTime (a .cpuprofile's endTime -
+   * startTime; a trace's later profile off after the trace's start) */
+  __int128 end = ((__int128)*zero_us - *start_us) * 1000 + x->wall.off[s] + win.stated;
+  *span_ns = end > 0 && end < INT64_MAX / 2 ? (int64_t)end : 0;
+  if (*span_ns) *len_ns = win.stated;
   return PCOL_OK;
 }
 
@@ -648,7 +661,11 @@ static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, 
   if (*empty) *offset_ns = 0;
   *closing = t->have_first && !*empty && t->last.ns > 0;
   int64_t len_us = us_round((__int128)*offset_ns + (*empty ? 0 : t->total));
-  if (t->span_ns && us_round(t->span_ns) > len_us) len_us = us_round(t->span_ns); /* (the range's part, v8_times) */
+  /* the profile lasts its source's span (v8_times: a .cpuprofile's endTime
+   * - startTime, a pprof profile's duration, a range's part of them), which
+   * the samples laid end to end may end before (gaps lost, the last sample
+   * a point) */
+  if (t->span_ns && us_round(t->span_ns) > len_us) len_us = us_round(t->span_ns);
   if (__builtin_add_overflow(t->start_us, len_us, end_us))
     return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: startTime + the samples' length is past 2^63 us", x->what);
   return PCOL_OK;
@@ -664,7 +681,7 @@ static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pco
   if (rc) return rc;
   if (!uri.ptr) uri = (pcol_str){"pcol", 4};
   if ((rc = value_type(x, opt, src, uri))) return rc;
-  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us, &x->cur_span_ns))) return rc;
+  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us, &x->cur_span_ns, &x->cur_len_ns))) return rc;
   x->cur_src = src;
   pcol_filter flt = {0};
   int filtered = pcol_select_filtered(one);
@@ -989,7 +1006,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
     if (!(x->th = calloc(1, sizeof *x->th))) return oom(x);
     x->nth = x->capth = 1;
     x->th->src = s;
-    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us, &x->th->span_ns))) ||
+    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us, &x->th->span_ns, &x->th->len_ns))) ||
         (rc = child_of(x, 0, UINT32_MAX, &x->th->root)))
       return rc;
   }
@@ -1066,12 +1083,12 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
   x.chrome = chrome;
   x.sel = sel;
   x.ranged = sel && (sel->has_from || sel->has_to);
-  if (x.ranged) rc = pcol_wall_init(f, &x.wall, err);
+  rc = pcol_wall_init(f, &x.wall, err); /* each source's span (v8_times) */
   if (!rc) rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
   pcol_rowsort_free(x.rs);
-  if (x.ranged) pcol_wall_free(&x.wall);
+  pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);
   free(x.tfirst);
