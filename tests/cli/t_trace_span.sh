@@ -26,7 +26,8 @@
 #    threads each a profile of the recording's span), not at the last
 #    sample: read back, the same Duration:, rows and sample count (the
 #    closing sample before such an endTime is none), and no warning of
-#    samples laid past the span.
+#    samples laid past the span; samples without times whose values add up
+#    past it are written so, with one warning (a pprof copy of them).
 # The Perfetto (protobuf) side of F10, the same profiles' durations as the
 # JSON trace of the same events, is in tests/cli/t_perfetto.sh (v8_wall).
 set -u
@@ -149,4 +150,28 @@ one .cpuprofile, 10-200 ms|$tmp/node.cpuprofile --from 0.01 --to 0.2
 one whole, sampled in the first 1 s of its 4 s|$tmp/sparse.json
 tachyon threads whole, cpu (Chrome: a profile a thread, each of the recording's span)|$REPO/tests/fixtures/tachyon/threads-cpu-none.bin --value cpu
 EOF
-echo "t_trace_span: ok ($n exports of a range read back)"
+
+# samples laid end to end past their source's span: the V8 and Chrome
+# copies state their length, and unpack warns once (review 19 F3: a Go
+# fgprof profile of 30 s became a 2104 s CPU profile, silently); timed
+# samples past the span in the source itself are where they were.
+# CASE: INPUT, the copy's Duration:, the warning ("" none)
+"$PCOL" unpack "$tmp/overrun.json" --to pprof -o "$tmp/over.pb.gz" 2>/dev/null || fail "overrun.json --to pprof"
+while IFS='|' read -r label in want warn; do
+  for fmt in v8 chrome; do
+    "$PCOL" unpack "$in" --to $fmt -o "$tmp/w.$fmt" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(head -3 "$tmp/err")"
+    got=$(dur "$tmp/w.$fmt")
+    [ "$got" = "$want" ] || fail "$label: the $fmt export read back says Duration: '$got', want '$want'"
+    if [ -n "$warn" ]; then
+      [ "$(grep -c 'laid end to end' "$tmp/err")" = 1 ] && grep -qF "warning: $in: $warn" "$tmp/err" ||
+        fail "$label: unpack --to $fmt said [$(cat "$tmp/err")], want one warning [$warn]"
+    else
+      ! grep -q 'laid end to end' "$tmp/err" || fail "$label: unpack --to $fmt: $(cat "$tmp/err")"
+    fi
+    n=$((n + 1))
+  done
+done <<EOF
+a pprof copy of overrun.json (no times: 3 s of samples, 1 s stated)|$tmp/over.pb.gz|3s|source 1: the samples are laid end to end: 3 s written for a 1 s profile (they have no times)
+overrun.json (timed: its samples past its span in the source)|$tmp/overrun.json|3s|
+EOF
+echo "t_trace_span: ok ($n exports of a range or of a whole source read back)"

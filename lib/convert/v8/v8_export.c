@@ -109,6 +109,8 @@ typedef struct vthr {
   int64_t zero_us, start_us; /* its source's V8 times (v8_times) */
   int64_t span_ns, len_ns;   /* where its source's span ends, ns after startTime, and its length: the
                               * source's, of a range its cut window's (v8_times; 0 none stated) */
+  int untimed;               /* its source's selected samples are not all timed (laid from 0) */
+  int64_t max_end;           /* timed: the latest time + value of its samples (ns of the source's clock) */
 } vthr;
 
 typedef struct vex {
@@ -162,6 +164,7 @@ typedef struct vex {
   int all_times;
   uint64_t seq;
   char note[400]; /* for opt->note once written ("": none) */
+  char span_note[300]; /* ... of the first thread laid past its source's span (thread_layout) */
 } vex;
 
 static int oom(vex *x) { return pcol_oom(x->err); }
@@ -469,6 +472,8 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (rc) return rc;
   x->n_hits[r.node]++;
   if (!t->have_first || r.key < t->first_key) t->first_key = r.key;
+  int64_t end = r.key > INT64_MAX - r.ns ? INT64_MAX : r.key + r.ns;
+  if (!t->have_first || end > t->max_end) t->max_end = end;
   if (!t->have_first || vrow_cmp(&r, &t->last) > 0) t->last = r;
   t->have_first = 1;
   rc = pcol_rowsort_add(x->rs, &r);
@@ -664,8 +669,21 @@ static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, 
   /* the profile lasts its source's span (v8_times: a .cpuprofile's endTime
    * - startTime, a pprof profile's duration, a range's part of them), which
    * the samples laid end to end may end before (gaps lost, the last sample
-   * a point) */
-  if (t->span_ns && us_round(t->span_ns) > len_us) len_us = us_round(t->span_ns);
+   * a point) or, summing past it, after: then the profile is longer than
+   * the recording (a Go wall profile of many goroutines, 30 s of 2104 s of
+   * samples; threads' CPU time where the samples lack times), and a
+   * warning says so, once */
+  int64_t span_us = us_round(t->span_ns);
+  if (t->span_ns && span_us > len_us) len_us = span_us;
+  /* (timed samples that lie past the span in the source itself, a Chrome
+   * trace's last ones after its endTime, are where they were: no warning) */
+  __int128 own_end = (__int128)t->max_end + ((__int128)t->zero_us - t->start_us) * 1000;
+  int laid_past = t->untimed || !t->have_first || us_round((__int128)*offset_ns + t->total) > us_round(own_end);
+  if (t->span_ns && len_us > span_us && laid_past && !x->span_note[0]) {
+    double w = ((double)len_us * 1000 - (double)(t->span_ns - t->len_ns)) / 1e9, d = (double)t->len_ns / 1e9;
+    snprintf(x->span_note, sizeof x->span_note, "source %u: the samples are laid end to end: %.6g s written for a "
+             "%.6g s profile%s", t->src, w, d, t->untimed ? " (they have no times)" : "");
+  }
   if (__builtin_add_overflow(t->start_us, len_us, end_us))
     return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: startTime + the samples' length is past 2^63 us", x->what);
   return PCOL_OK;
@@ -692,6 +710,7 @@ static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pco
   size_t first_slot = x->nth;
   rc = pcol_select_iter_filter(f, one, filtered ? &flt : NULL, times_row, x, x->err);
   if (!rc && !x->chrome && x->nthreads > 1) rc = several_threads(x, src);
+  for (size_t k = first_slot; k < x->nth && !rc; k++) x->th[k].untimed = !x->all_times;
   /* each thread's root (the V8 export's, node 0, is made first) */
   for (size_t k = first_slot; k < x->nth && !rc; k++) rc = child_of(x, (uint32_t)k, UINT32_MAX, &x->th[k].root);
   if (!rc) rc = pcol_select_iter_filter(f, one, filtered ? &flt : NULL, sample_row, x, x->err);
@@ -1087,6 +1106,7 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
   if (!rc) rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
+  if (!rc && x.span_note[0] && opt && opt->note) opt->note(opt->note_ctx, x.span_note);
   pcol_rowsort_free(x.rs);
   pcol_wall_free(&x.wall);
   free(x.cvt);
