@@ -2482,9 +2482,12 @@ typedef struct pcol_export_options {
    * written as whole ticks of one interval within the output's lines and
    * were rounded (doc/mappings.md §1.2); pprof: once, when labels of the
    * written samples are no label to go tool pprof (a string value "":
-   * doc/mappings.md §2.2), naming how many; v8: once, when the written
-   * time is 0 in every selected sample (or less than 1 us in all) and the
-   * profile was written empty (doc/mappings.md §10.1); speedscope: once,
+   * doc/mappings.md §2.2), naming how many; v8 and chrome: once, when the
+   * written time is 0 in every selected sample (or less than 1 us in all)
+   * and the profile was written empty, and once, when the samples laid end
+   * to end last longer than their source's stated span, which the profile
+   * then states (doc/mappings.md §10.1; chrome: also made-up ids, §14.1);
+   * speedscope: once,
    * when a value type has a negative amount and its profile is not written
    * (doc/mappings.md §5); perun: once, when negative amounts were left out
    * (doc/mappings.md §3.2), naming how many samples; perfetto: once, naming
@@ -2493,8 +2496,8 @@ typedef struct pcol_export_options {
    * samples have labels or value types the format does not write, a line
    * starting "not written: " that names them (THE loss note,
    * doc/mappings.md §7 "What each export says it loses"; since 1.2);
-   * NULL: not called.  The CLI prints it (pprof's, speedscope's, perun's
-   * and perfetto's as a warning; the loss note as a note). */
+   * NULL: not called.  The CLI prints it (pprof's, speedscope's, perun's,
+   * perfetto's, v8's and chrome's as a warning; the loss note as a note). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -168,7 +168,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     eo.note = cli_export_note, eo.note_ctx = &nt;
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
   }
-  if (fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) eo.note = cli_export_note, eo.note_ctx = &nt; /* a time 0 in every sample */
+  if (fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) /* a time 0 in every sample; samples laid past the span */
+    nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   if (fmt == PCOL_FMT_SPEEDSCOPE || fmt == PCOL_FMT_PERUN || fmt == PCOL_FMT_PERFETTO) /* negative amounts, not written */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   eo.value = vp;

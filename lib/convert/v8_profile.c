@@ -741,8 +741,9 @@ static int resolve(vimp *v) {
     else if (added) rc = at(v, "samples", i, "names an id no node has");
   }
   /* The closing sample of pcol's V8 and Chrome exports (doc/mappings.md
-   * §10.1): a last sample of the root, no frame, at endTime exactly,
-   * after others.  The export writes it so that the sample before lasts
+   * §10.1): a last sample of the root, no frame, at endTime or before it
+   * (the export's endTime is its source's span, which may end after the
+   * samples), after others.  The export writes it so that the sample before lasts
    * until endTime (speedscope gives the last sample no time); it ends that
    * one here too and is no sample of its own (read as one, of wall 0 and
    * no stack, an export read back had one sample more: review 16 m1).
@@ -759,7 +760,7 @@ static int resolve(vimp *v) {
       v->closing_mark) {
     uint32_t k = node_of[ns - 1];
     __int128 at_end = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
-    closing = !v->parent[k] && !v->loc[k] && v->deltas[ns - 1] == at_end;
+    closing = !v->parent[k] && !v->loc[k] && v->deltas[ns - 1] <= at_end;
   }
   /* run starts (and the end): max(elapsed, the last run start's time) */
   for (size_t i = 0; i < nt && !rc; i++) {

@@ -20,6 +20,14 @@
 #    same rows as top of the range; before, the Perfetto, Chrome and V8
 #    copies kept the time before the range (a 1 s range of a 4 s profile
 #    read back as 2 s, 0.2 s of a trace's profile as 1.63 s).
+#  - And of a whole source (review 19 F3): the Chrome and V8 copies end
+#    at its span's end (a .cpuprofile's endTime after its last sample, a
+#    profile sampled in the first 1 s of its 4 s, a Tachyon recording's
+#    threads each a profile of the recording's span), not at the last
+#    sample: read back, the same Duration:, rows and sample count (the
+#    closing sample before such an endTime is none), and no warning of
+#    samples laid past the span; samples without times whose values add up
+#    past it are written so, with one warning (a pprof copy of them).
 # The Perfetto (protobuf) side of F10, the same profiles' durations as the
 # JSON trace of the same events, is in tests/cli/t_perfetto.sh (v8_wall).
 set -u
@@ -88,6 +96,7 @@ is "speedscope copy whole" 1.50s "$tmp/whole.speedscope.json"
 # F8: every export of a range, read back, says top's Duration: and rows
 # of the range.  CASE: INPUT OPTIONS (the range and what else selects)
 rows() { "$PCOL" top "$@" -n 8 --node-fraction 0 2>/dev/null | sed -n '/flat%/,$p'; }
+count() { "$PCOL" top "$@" --value samples -n 1 2>/dev/null | sed -n 's/.* of \([0-9]*\) total$/\1/p'; }
 python3 "$REPO/tests/support/window_gen.py" "$tmp" 1767225658 || fail "window_gen.py"
 # a trace whose profiles start apart (v8_trace_gen.py apart: [0, 0.2 s),
 # [5 s, 5.3 s), [0.5 s, 0.8 s)) and its speedscope copy, placed by their
@@ -99,6 +108,23 @@ python3 "$REPO/tests/support/v8_trace_gen.py" "$tmp/apart.json" apart || fail "v
 is "apart whole" 5.30s "$tmp/apart.json"
 is "apart 0-10 s" 5.30s "$tmp/apart.json" --from 0 --to 10
 is "apart speedscope copy 0.3-5.1 s" 4.60s "$tmp/apart.speedscope.json" --from 0.3 --to 5.1
+# a .cpuprofile as node --cpu-prof writes one: its endTime 3.25 ms after
+# its last sample (the V8 copy ended at that sample: 920.80 ms of a real
+# one read back as 917.55 ms; review 19 F3)
+python3 - "$tmp/node.cpuprofile" <<'PY' || fail "node.cpuprofile"
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1},
+          "hitCount": 0, "children": [2]},
+         {"id": 2, "callFrame": {"functionName": "main", "scriptId": "1", "url": "file:///a.js", "lineNumber": 0, "columnNumber": 0},
+          "hitCount": 0, "children": [3, 4]},
+         {"id": 3, "callFrame": {"functionName": "f", "scriptId": "1", "url": "file:///a.js", "lineNumber": 2, "columnNumber": 4}, "hitCount": 0},
+         {"id": 4, "callFrame": {"functionName": "g", "scriptId": "1", "url": "file:///a.js", "lineNumber": 6, "columnNumber": 4}, "hitCount": 0}]
+samples = [3, 3, 4, 3, 4, 4, 4, 3, 2, 3] * 20
+deltas = [6979] + [1000 + 37 * (i % 5) for i in range(len(samples) - 1)]
+start = 21776643275
+json.dump({"nodes": nodes, "startTime": start, "endTime": start + sum(deltas) + 3253, "samples": samples,
+           "timeDeltas": deltas}, open(sys.argv[1], "w"))
+PY
 n=0
 while IFS='|' read -r label args; do
   [ -n "$label" ] || continue
@@ -107,12 +133,19 @@ while IFS='|' read -r label args; do
   [ -n "$want" ] || fail "$label: top of the range says no Duration:"
   for fmt in pprof otlp speedscope firefox perfetto chrome v8; do
     case $fmt in v8) [[ " $* " == *" --source "* || $label == one* ]] || continue ;; esac
+    case "$fmt $*" in pprof*--value*|otlp*--value*|speedscope*--value*) continue ;; esac # (they keep every value)
     case $fmt in speedscope) ext=json ;; *) ext=$fmt ;; esac
     "$PCOL" unpack "$@" --to $fmt -o "$tmp/x.$ext" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(head -3 "$tmp/err")"
     got=$(dur "$tmp/x.$ext")
     [ "$got" = "$want" ] || fail "$label: the $fmt export read back says Duration: '$got', top of the range '$want'"
     [ "$(rows "$tmp/x.$ext")" = "$(rows "$@")" ] ||
       fail "$label: the $fmt export read back has other rows than top of the range: $(diff <(rows "$tmp/x.$ext") <(rows "$@") | head -6)"
+    # a whole source's copy has its samples: a V8 copy's closing sample
+    # before an endTime past it is none (it was read as one more)
+    [[ " $* " == *" --from "* ]] || { [ -n "$(count "$@")" ] && [ "$(count "$tmp/x.$ext")" = "$(count "$@")" ]; } ||
+      fail "$label: the $fmt export read back has $(count "$tmp/x.$ext") samples, the input $(count "$@")"
+    # nothing laid past the span of these (review 19 F3)
+    ! grep -q 'laid end to end' "$tmp/err" || fail "$label: unpack --to $fmt: $(cat "$tmp/err")"
     n=$((n + 1))
   done
 done <<EOF
@@ -129,5 +162,33 @@ apart speedscope copy 0.3-5.1 s|$tmp/apart.speedscope.json --from 0.3 --to 5.1
 apart speedscope copy 0.1-0.7 s|$tmp/apart.speedscope.json --from 0.1 --to 0.7
 one 1-2 s|$tmp/one.json --from 1 --to 2
 one 2026-01-01T00:01:00Z-00:01:01.5Z|$tmp/one.json --from 2026-01-01T00:01:00Z --to 2026-01-01T00:01:01.5Z
+one .cpuprofile whole, its endTime past its last sample|$tmp/node.cpuprofile
+one .cpuprofile, 10-200 ms|$tmp/node.cpuprofile --from 0.01 --to 0.2
+one whole, sampled in the first 1 s of its 4 s|$tmp/sparse.json
+tachyon threads whole, cpu (Chrome: a profile a thread, each of the recording's span)|$REPO/tests/fixtures/tachyon/threads-cpu-none.bin --value cpu
 EOF
-echo "t_trace_span: ok ($n exports of a range read back)"
+
+# samples laid end to end past their source's span: the V8 and Chrome
+# copies state their length, and unpack warns once (review 19 F3: a Go
+# fgprof profile of 30 s became a 2104 s CPU profile, silently); timed
+# samples past the span in the source itself are where they were.
+# CASE: INPUT, the copy's Duration:, the warning ("" none)
+"$PCOL" unpack "$tmp/overrun.json" --to pprof -o "$tmp/over.pb.gz" 2>/dev/null || fail "overrun.json --to pprof"
+while IFS='|' read -r label in want warn; do
+  for fmt in v8 chrome; do
+    "$PCOL" unpack "$in" --to $fmt -o "$tmp/w.$fmt" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(head -3 "$tmp/err")"
+    got=$(dur "$tmp/w.$fmt")
+    [ "$got" = "$want" ] || fail "$label: the $fmt export read back says Duration: '$got', want '$want'"
+    if [ -n "$warn" ]; then
+      [ "$(grep -c 'laid end to end' "$tmp/err")" = 1 ] && grep -qF "warning: $in: $warn" "$tmp/err" ||
+        fail "$label: unpack --to $fmt said [$(cat "$tmp/err")], want one warning [$warn]"
+    else
+      ! grep -q 'laid end to end' "$tmp/err" || fail "$label: unpack --to $fmt: $(cat "$tmp/err")"
+    fi
+    n=$((n + 1))
+  done
+done <<EOF
+a pprof copy of overrun.json (no times: 3 s of samples, 1 s stated)|$tmp/over.pb.gz|3s|source 1: the samples are laid end to end: 3 s written for a 1 s profile (they have no times)
+overrun.json (timed: its samples past its span in the source)|$tmp/overrun.json|3s|
+EOF
+echo "t_trace_span: ok ($n exports of a range or of a whole source read back)"

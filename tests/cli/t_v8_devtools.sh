@@ -108,9 +108,10 @@ done
 # the views of both stay on one timeline (the first profile's start)
 "$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 && $2 == 2 { print $3 }' | head -1 >"$tmp/got"
 [ "$(cat "$tmp/got")" = 1000100000 ] || fail "source 2's first sample at $(cat "$tmp/got") ns, not 1.0001 s on the trace's timeline"
-# its V8 export is the profile the trace holds: startTime and the deltas
-# as written (DevTools: startTime + the running sum of timeDeltas), for
-# the trace and for its pcol file
+# its V8 export is the profile the trace holds: startTime, the deltas as
+# written (DevTools: startTime + the running sum of timeDeltas) and its
+# endTime (its span, 1 ms: before, the last sample's end, 700 us; review
+# 19 F3), for the trace and for its pcol file
 "$PCOL" pack "$tmp/two.json" -o "$tmp/two.pcol" || fail "pack"
 for in in "$tmp/two.json" "$tmp/two.pcol"; do
   "$PCOL" unpack "$in" --to v8 --source 2 -o "$tmp/b.cpuprofile" 2>"$tmp/err" || fail "unpack --to v8 --source 2: $(head -3 "$tmp/err")"
@@ -118,7 +119,7 @@ for in in "$tmp/two.json" "$tmp/two.pcol"; do
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = (d["startTime"], d["timeDeltas"], d["endTime"])
-want = (6000000, [100, 300, 300], 6000700)
+want = (6000000, [100, 300, 300], 6001000)
 if got != want:
     sys.exit("startTime, timeDeltas, endTime: %s, want %s" % (got, want))
 PY

@@ -25,9 +25,13 @@
  * sample's time since it, where the source's time 0 is meta
  * v8.time_origin_us (a Chrome trace's profiles share the earliest one's
  * start: v8_times, the one rule), else startTime; endTime = startTime +
- * the timeline's length.  Of a time range, startTime is where the range's
- * part of the source begins (pcol_wall_cut) and endTime at least that
- * part's end, as every export of a range states it.
+ * the source's span (its stated duration, pcol_wall: a .cpuprofile's
+ * endTime - startTime, a pprof profile's duration_nanos), else + the
+ * timeline's length, whichever is longer (the last sample's end alone
+ * lost a node profile's last 3 ms and a pprof profile's gaps).  Of a
+ * time range, startTime is where the range's part of the source begins
+ * (pcol_wall_cut) and endTime at least that part's end, as every export
+ * of a range states it.
  * One source and one thread only: the format holds one thread, whose
  * samples it lays end to end, so the samples of threads that ran at once
  * would draw one thread busy for their sum (a 788 ms Tachyon recording of
@@ -104,7 +108,10 @@ typedef struct vthr {
   vrow last;        /* its last row in the sorted order */
   __int128 total;   /* ns */
   int64_t zero_us, start_us; /* its source's V8 times (v8_times) */
-  int64_t span_ns;           /* of a range, its source's cut window's length (v8_times; 0 none) */
+  int64_t span_ns, len_ns;   /* where its source's span ends, ns after startTime, and its length: the
+                              * source's, of a range its cut window's (v8_times; 0 none stated) */
+  int untimed;               /* its source's selected samples are not all timed (laid from 0) */
+  int64_t max_end;           /* timed: the latest time + value of its samples (ns of the source's clock) */
 } vthr;
 
 typedef struct vex {
@@ -122,8 +129,8 @@ typedef struct vex {
   uint32_t *tslot; /* per class, its thread (vthr) in the source at hand */
   vthr *th;
   size_t nth, capth;
-  int64_t cur_zero_us, cur_start_us, cur_span_ns; /* the source at hand's V8 times (v8_times) */
-  const pcol_select *sel; /* the selection; of a time range, wall: the sources' windows (pcol_wall_cut) */
+  int64_t cur_zero_us, cur_start_us, cur_span_ns, cur_len_ns; /* the source at hand's V8 times (v8_times) */
+  const pcol_select *sel; /* the selection; wall: the sources' spans, of a time range their windows (pcol_wall_cut) */
   int ranged;
   pcol_wall wall;
   uint32_t cur_src;                   /* the source at hand */
@@ -158,6 +165,7 @@ typedef struct vex {
   int all_times;
   uint64_t seq;
   char note[400]; /* for opt->note once written ("": none) */
+  char span_note[300]; /* ... of the first thread laid past its source's span (thread_layout) */
 } vex;
 
 static int oom(vex *x) { return pcol_oom(x->err); }
@@ -332,7 +340,7 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   vthr *t = &x->th[x->nth];
   memset(t, 0, sizeof *t);
   t->src = x->cur_src, t->ls = ls, t->cls = th;
-  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us, t->span_ns = x->cur_span_ns;
+  t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us, t->span_ns = x->cur_span_ns, t->len_ns = x->cur_len_ns;
   x->tslot[th] = (uint32_t)x->nth++;
   return pcol_budget_hold(x->bud, sizeof *t, x->err);
 }
@@ -476,6 +484,8 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (rc) return rc;
   x->n_hits[r.node]++;
   if (!t->have_first || r.key < t->first_key) t->first_key = r.key;
+  int64_t end = r.key > INT64_MAX - r.ns ? INT64_MAX : r.key + r.ns;
+  if (!t->have_first || end > t->max_end) t->max_end = end;
   if (!t->have_first || vrow_cmp(&r, &t->last) > 0) t->last = r;
   t->have_first = 1;
   rc = pcol_rowsort_add(x->rs, &r);
@@ -497,9 +507,9 @@ static int v8_time_meta(vex *x, uint32_t s, const char *key, int64_t *v, int *ha
 }
 
 static int64_t us_round(__int128 ns);
-static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int64_t *span_ns) {
+static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int64_t *span_ns, int64_t *len_ns) {
   int has_zero, has_start, rc;
-  *zero_us = *start_us = *span_ns = 0;
+  *zero_us = *start_us = *span_ns = *len_ns = 0;
   if ((rc = v8_time_meta(x, s, V8_META_START_TIME_US, start_us, &has_start)) ||
       (rc = v8_time_meta(x, s, V8_META_TIME_ORIGIN_US, zero_us, &has_zero)))
     return rc;
@@ -511,12 +521,20 @@ static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int
    * exports state it), not at the source's own start: read back, its
    * Duration: is the range's */
   pcol_wall_window win;
-  if (x->ranged && s <= x->wall.n && pcol_wall_cut(&x->wall, x->sel, s, &win) && win.cut) {
+  if (s > x->wall.n || !pcol_wall_cut(&x->wall, x->sel, s, &win) || win.stated <= 0) return PCOL_OK;
+  if (x->ranged && win.cut) {
     int64_t sh = us_round(win.shift);
     if (__builtin_add_overflow(*zero_us, sh, start_us))
       return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the range's start is past 2^63 us", x->what);
-    *span_ns = win.stated > 0 ? win.stated : 0;
+    *span_ns = *len_ns = win.stated;
+    return PCOL_OK;
   }
+  /* the whole source: its span [off, off + stated) of its clock, whose 0
+   * is *zero_us, ends this far after startTime (a .cpuprofile's endTime -
+   * startTime; a trace's later profile off after the trace's start) */
+  __int128 end = ((__int128)*zero_us - *start_us) * 1000 + x->wall.off[s] + win.stated;
+  *span_ns = end > 0 && end < INT64_MAX / 2 ? (int64_t)end : 0;
+  if (*span_ns) *len_ns = win.stated;
   return PCOL_OK;
 }
 
@@ -660,7 +678,24 @@ static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, 
   if (*empty) *offset_ns = 0;
   *closing = t->have_first && !*empty && t->last.ns > 0;
   int64_t len_us = us_round((__int128)*offset_ns + (*empty ? 0 : t->total));
-  if (t->span_ns && us_round(t->span_ns) > len_us) len_us = us_round(t->span_ns); /* (the range's part, v8_times) */
+  /* the profile lasts its source's span (v8_times: a .cpuprofile's endTime
+   * - startTime, a pprof profile's duration, a range's part of them), which
+   * the samples laid end to end may end before (gaps lost, the last sample
+   * a point) or, summing past it, after: then the profile is longer than
+   * the recording (a Go wall profile of many goroutines, 30 s of 2104 s of
+   * samples; threads' CPU time where the samples lack times), and a
+   * warning says so, once */
+  int64_t span_us = us_round(t->span_ns);
+  if (t->span_ns && span_us > len_us) len_us = span_us;
+  /* (timed samples that lie past the span in the source itself, a Chrome
+   * trace's last ones after its endTime, are where they were: no warning) */
+  __int128 own_end = (__int128)t->max_end + ((__int128)t->zero_us - t->start_us) * 1000;
+  int laid_past = t->untimed || !t->have_first || us_round((__int128)*offset_ns + t->total) > us_round(own_end);
+  if (t->span_ns && len_us > span_us && laid_past && !x->span_note[0]) {
+    double w = ((double)len_us * 1000 - (double)(t->span_ns - t->len_ns)) / 1e9, d = (double)t->len_ns / 1e9;
+    snprintf(x->span_note, sizeof x->span_note, "source %u: the samples are laid end to end: %.6g s written for a "
+             "%.6g s profile%s", t->src, w, d, t->untimed ? " (they have no times)" : "");
+  }
   if (__builtin_add_overflow(t->start_us, len_us, end_us))
     return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: startTime + the samples' length is past 2^63 us", x->what);
   return PCOL_OK;
@@ -676,7 +711,7 @@ static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pco
   if (rc) return rc;
   if (!uri.ptr) uri = (pcol_str){"pcol", 4};
   if ((rc = value_type(x, opt, src, uri))) return rc;
-  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us, &x->cur_span_ns))) return rc;
+  if ((rc = v8_times(x, src, &x->cur_zero_us, &x->cur_start_us, &x->cur_span_ns, &x->cur_len_ns))) return rc;
   x->cur_src = src;
   pcol_filter flt = {0};
   int filtered = pcol_select_filtered(one);
@@ -687,6 +722,7 @@ static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pco
   size_t first_slot = x->nth;
   rc = pcol_select_iter_filter(f, one, filtered ? &flt : NULL, times_row, x, x->err);
   if (!rc && !x->chrome && x->nthreads > 1) rc = several_threads(x, src);
+  for (size_t k = first_slot; k < x->nth && !rc; k++) x->th[k].untimed = !x->all_times;
   /* each thread's root (the V8 export's, node 0, is made first) */
   for (size_t k = first_slot; k < x->nth && !rc; k++) rc = child_of(x, (uint32_t)k, UINT32_MAX, &x->th[k].root);
   if (!rc) rc = pcol_select_iter_filter(f, one, filtered ? &flt : NULL, sample_row, x, x->err);
@@ -994,7 +1030,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
     if (!(x->th = calloc(1, sizeof *x->th))) return oom(x);
     x->nth = x->capth = 1;
     x->th->src = s;
-    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us, &x->th->span_ns))) ||
+    if ((s && (rc = v8_times(x, s, &x->th->zero_us, &x->th->start_us, &x->th->span_ns, &x->th->len_ns))) ||
         (rc = child_of(x, 0, UINT32_MAX, &x->th->root)))
       return rc;
   }
@@ -1067,12 +1103,13 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
   x.chrome = chrome;
   x.sel = sel;
   x.ranged = sel && (sel->has_from || sel->has_to);
-  if (x.ranged) rc = pcol_wall_init(f, &x.wall, err);
+  rc = pcol_wall_init(f, &x.wall, err); /* each source's span (v8_times) */
   if (!rc) rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
+  if (!rc && x.span_note[0] && opt && opt->note) opt->note(opt->note_ctx, x.span_note);
   pcol_rowsort_free(x.rs);
-  if (x.ranged) pcol_wall_free(&x.wall);
+  pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);
   free(x.tfirst);
