@@ -10,7 +10,10 @@ const cli_opt opts_unpack[] = {
     {"output", 'o', 1, "output file ('-' for standard output)"},
     {"no-gzip", 0, 0, "pprof: write raw protobuf instead of gzip; firefox, v8, chrome: JSON text (also when -o "
                       "does not end in .gz)"},
-    {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") "; --to firefox: the "
+    {"value", 0, 1, "--to collapsed: " CLI_VALUE_HELP("to weigh stacks by") " (without --value, a source that "
+                    "counts its samples, a declared samples/count (pprof's, V8's, ...) or Rprof ticks, is "
+                    "written by its count, which collapsed readers take the numbers for; a default or --value "
+                    "of another unit, nanoseconds or bytes, is written with a note saying so); --to firefox: the "
                     "samples' weight (default: each source's default value); --to v8 and --to chrome: the time each "
                     "sample lasts (default: the source's default value, which must be a time); --to perfetto: the "
                     "StackSamples' primary weight, the source's other values following it (default: each "
@@ -163,7 +166,8 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   }
   /* the sources whose samples it does not hold, named or not (review 16 F6) */
   if (one_value) cli_warn_written(cmd, f, &sel, &value, vname != NULL, fmt == PCOL_FMT_RPROF, path);
-  if (fmt == PCOL_FMT_RPROF) eo.note = cli_export_note, eo.note_ctx = &nt;
+  /* rprof: rounding; collapsed: numbers that are no sample counts (mappings §4.2) */
+  if (fmt == PCOL_FMT_RPROF || fmt == PCOL_FMT_COLLAPSED) eo.note = cli_export_note, eo.note_ctx = &nt;
   if (fmt == PCOL_FMT_FIREFOX) { /* a weight 0 everywhere; sources without the value asked for */
     eo.note = cli_export_note, eo.note_ctx = &nt;
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);

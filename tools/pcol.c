@@ -153,7 +153,12 @@ static const cli_command commands[] = {
      "without a shell, all within PCOL_SYMBOLIZE_TIMEOUT (60 s).  A binary not\n"
      "found is a warning; no routine matching is an error (exit 1).",
      opts_disasm, cmd_disasm},
-    {"fold", "pcol fold FILE... [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).", NULL,
+    {"fold", "pcol fold FILE... [--value TYPE]", "Print collapsed stacks (root;...;leaf weight).",
+     "The numbers are the value the views show (pcol top's Type:), the source's\n"
+     "default: a Go CPU or Rprof profile's cpu in nanoseconds.  A collapsed file's\n"
+     "readers (flamegraph.pl's \"samples\", speedscope, pcol pack) take them for\n"
+     "sample counts: for them, pcol unpack --to collapsed writes counts where the\n"
+     "source counts its samples, as fold --value samples prints them.",
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE... -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",
      "Write an interactive SVG flame graph (zoom, search, icicle).",

@@ -78,13 +78,23 @@ printf 'x;y 3\n' > "$tmp/int.folded"
 $PCOL merge "$tmp/int.folded" "$tmp/c2.folded" -o "$tmp/m.pcol" || fail "merge collapsed files"
 $PCOL fold "$tmp/m.pcol" | cmp -s - <(printf 'a;b 1.5\nc 2\nx;y 3\n') || fail "fold of merged: $($PCOL fold "$tmp/m.pcol")"
 
-# an Rprof source's default is its time (doc/mappings.md §0, §4.2): each
-# tick of 20 ms written as 20000000 ns, as pcol fold; --value samples the ticks
+# an Rprof source's default is its time (doc/mappings.md §0), but a collapsed
+# file's numbers are sample counts to its readers (§4.2): the export writes
+# the ticks, as `pcol fold --value samples`, not fold's nanoseconds
 TD=${PCOL_TESTDATA:-../shared/testdata}
 if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   $PCOL unpack "$TD/rprof/r-prof-profile__memory.out" --to collapsed -o "$tmp/rp.txt" || fail "unpack Rprof"
-  sort "$tmp/rp.txt" | cmp -s - <($PCOL fold "$TD/rprof/r-prof-profile__memory.out" | sort) || fail "Rprof: fold and unpack --to collapsed disagree"
-  [ "$(awk '{s += $NF} END {print s}' "$tmp/rp.txt")" = 260000000 ] || fail "Rprof default: $(head -2 "$tmp/rp.txt")"
+  sort "$tmp/rp.txt" | cmp -s - <($PCOL fold --value samples "$TD/rprof/r-prof-profile__memory.out" | sort) || fail "Rprof: fold and unpack --to collapsed disagree"
+  # 13 ticks (was 260000000, the ns, read back as 260 million samples: review 19 F1)
+  [ "$(awk '{s += $NF} END {print s}' "$tmp/rp.txt")" = 13 ] || fail "Rprof default: $(head -2 "$tmp/rp.txt")"
+  # and back to Rprof: a line per sample, 13 (was 260 million)
+  $PCOL unpack "$tmp/rp.txt" --to rprof -o "$tmp/rp2.out" 2>/dev/null || fail "collapsed -> rprof"
+  [ "$(grep -vc '^sample.interval=' "$tmp/rp2.out")" = 13 ] || fail "Rprof -> collapsed -> Rprof: $(wc -l <"$tmp/rp2.out") lines"
+  # a time asked for is written, with a note that it is no count
+  $PCOL unpack "$TD/rprof/r-prof-profile__memory.out" --to collapsed --value cpu -o "$tmp/rc.txt" 2>"$tmp/err" || fail "unpack Rprof --value cpu"
+  [ "$(awk '{s += $NF} END {print s}' "$tmp/rc.txt")" = 260000000 ] || fail "Rprof --value cpu: $(head -2 "$tmp/rc.txt")"
+  grep -qF 'the numbers written are cpu in nanoseconds (--value), not sample counts' "$tmp/err" ||
+    fail "Rprof --value cpu: no note of the unit: $(cat "$tmp/err")"
   $PCOL unpack "$TD/rprof/r-prof-profile__memory.out" --to collapsed --value samples -o "$tmp/rp.txt" || fail "unpack Rprof samples"
   [ "$(awk '{s += $NF} END {print s}' "$tmp/rp.txt")" = 13 ] || fail "Rprof --value samples: $(head -2 "$tmp/rp.txt")"
 fi

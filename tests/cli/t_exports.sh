@@ -137,7 +137,7 @@ $PCOL pack --help | grep -q -- '--from' || fail "the hint names a pack option th
 R=tests/fixtures/rprof
 rp=$(ls $R/*.out | head -1)
 tot() { awk '{s += $NF} END {print s + 0}'; }
-want=$($PCOL top "$rp" --from 0.02 --to 0.06 --format tsv | awk -F'\t' 'NR > 1 {s += $1} END {print s + 0}')
+want=$($PCOL top "$rp" --value samples --from 0.02 --to 0.06 --format tsv | awk -F'\t' 'NR > 1 {s += $1} END {print s + 0}')
 a=$($PCOL unpack "$rp" -t collapsed --from 0.02 --to 0.06 -o - | tot) || fail "unpack -t collapsed --from --to"
 b=$($PCOL unpack "$rp" --to collapsed --from-time 0.02 --to-time 0.06 -o - | tot) || fail "unpack --from-time/--to-time"
 c=$($PCOL unpack "$rp" --format collapsed --from 0.02 --to-time 0.06 -o - | tot) || fail "unpack --format --from --to-time"

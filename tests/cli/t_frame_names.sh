@@ -83,7 +83,12 @@ def sums(path):  # collapsed text -> {name: (flat, cum)}
             out[n] = (f + (int(v) if i == len(fr) - 1 else 0), c + (int(v) if n not in fr[:i] else 0))
     return out
 
-for p in ("fold.txt", "c.txt"):
+# the collapsed export writes counts (a pprof source's samples/count:
+# doc/mappings.md §4.2), fold the default value, as top
+srows = {}
+for r in tops["rows"]:
+    srows.setdefault(r["name"], []).append((r["flat"], r["cum"]))
+for p, rows in (("fold.txt", rows), ("c.txt", srows)):
     got = sums(p)
     ok = set(got) == {sane(n) for n in rows}
     for n, rs in rows.items():

@@ -16,7 +16,7 @@ sum() { awk '{s += $NF} END {print s + 0}'; }
 all=$("$PCOL" fold "$tmp/demo.pcol" | sum)
 for r in "0 0.05" "0.02 0.3" "0.1 10"; do
   set -- $r
-  want=$("$PCOL" fold "$tmp/demo.pcol" --from "$1" --to "$2" | sum)
+  want=$("$PCOL" fold "$tmp/demo.pcol" --value samples --from "$1" --to "$2" | sum) # the export's counts (§4.2)
   "$PCOL" unpack "$tmp/demo.pcol" --to collapsed --from-time "$1" --to-time "$2" -o "$tmp/part.txt" ||
     fail "unpack --from-time $1 --to-time $2"
   got=$(sum < "$tmp/part.txt")

@@ -310,4 +310,9 @@ lasting=$($PCOL cat "$tmp/demo.cpuprofile" --table samples | awk -F'\t' 'NR == 1
 grep -qF "$lasting samples state how long they last" "$tmp/err" || fail "v8: the lost durations ($lasting) are not said: $(cat "$tmp/err")"
 $PCOL unpack examples/demo.out --to perfetto -o "$tmp/d.pf" 2>"$tmp/err" || fail "demo: unpack"
 if grep -qF 'how long' "$tmp/err"; then fail "demo: durations said lost where none is stated"; fi
+# an Rprof file states no duration: the trace ends where its last tick ends
+# (38 ticks of 10 ms: 380 ms), not at the last tick's start (370 ms, and
+# one R thread's cpu read back as 102.70% of it: review 19 F4)
+[ "$($PCOL top "$tmp/d.pf" | sed -n 3p)" = "Duration: 380ms, Total samples = 380ms (  100%)" ] ||
+  fail "demo: read back $($PCOL top "$tmp/d.pf" | sed -n 3p), want the 380 ms of its 38 ticks"
 echo "t_perfetto_export: ok (${#ins[@]} inputs)"

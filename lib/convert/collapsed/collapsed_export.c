@@ -67,6 +67,8 @@ typedef struct cexp {
   uint32_t *dflt;      /* per source: the default value type (0: the count rule;
                         * always 0 for collapsed sources, whose counts round-trip) */
   uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
+  uint8_t *skip;       /* per source: not written (it lacks the stated default it is
+                        * counted by: counted_defaults), NULL: none */
   int named, named_dec; /* named_dec: D of the named value's unit "1e-D [U]" (0: none) */
   /* frame names, each distinct text once */
   cname *names;
@@ -279,6 +281,7 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   __int128 a1 = 0, a2 = 0;
   int dec = 0, diff = 0, has = 0, single = 0;
   uint32_t src = pcol_view_u32(&x->s_src, row);
+  if (x->skip && src <= pcol_rows(x->f, PCOL_T_SOURCES) && x->skip[src]) return 0;
   uint32_t dv = src <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->dflt[src] : 0;
   if (!x->named && dv) { /* another format's source: its default value (§0), as fold */
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
@@ -462,6 +465,94 @@ io:
   return pcol_write_error(x->err, x->bud->werrno, "collapsed export");
 }
 
+/* Whether source s counts its samples: it declares samples/count (pprof's;
+ * the V8, Chrome, JFR, Perfetto, Tachyon and perf importers'), or it is an
+ * Rprof source, whose ticks THE time rule derives its time from. */
+static int counts_samples(const cexp *x, uint32_t s) {
+  return s <= pcol_rows(x->f, PCOL_T_SOURCES) &&
+         (x->cvt[s] || (x->rt.last_ns && s <= x->rt.nsources && x->rt.last_ns[s] > 0));
+}
+
+/* the type and unit of value type vt (empty when damaged) */
+static void type_text(cexp *x, uint32_t vt, pcol_str *t, pcol_str *u) {
+  pcol_view ty, un;
+  *t = *u = (pcol_str){0};
+  if (!vt || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES) ||
+      pcol_column(x->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, NULL) ||
+      pcol_column(x->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, NULL) ||
+      pcol_string(x->f, pcol_view_u32(&ty, vt - 1), t, NULL) || pcol_string(x->f, pcol_view_u32(&un, vt - 1), u, NULL))
+    *t = *u = (pcol_str){0};
+}
+
+/* A unit no collapsed reader takes for a count: a time, bytes, ... (not
+ * "count", a collapsed decimal count "1e-9", nor none) */
+static int not_a_count(pcol_str u) {
+  return u.len && !pcol_str_is(u, COLLAPSED_UNIT_COUNT) && !pcol_str_is(u, COLLAPSED_UNIT_NANO);
+}
+
+static void note_unit(const pcol_export_options *opt, pcol_str t, pcol_str u, const char *why) {
+  if (!opt || !opt->note) return;
+  char n[400];
+  int tl = (int)(t.len > 60 ? 60 : t.len), ul = (int)(u.len > 40 ? 40 : u.len);
+  snprintf(n, sizeof n,
+           "the numbers written are %.*s in %.*s (%s), not sample counts, which collapsed stacks' "
+           "readers take them for (flamegraph.pl's \"samples\", speedscope, pcol's importer)",
+           tl, t.ptr ? t.ptr : "", ul, u.ptr ? u.ptr : "", why);
+  opt->note(opt->note_ctx, n);
+}
+
+/* THE collapsed count (review 19 F1): a collapsed file's number is a count
+ * of samples to every reader (flamegraph.pl prints "N samples";
+ * FlameGraph's stackcollapse scripts write "an occurrence count", and
+ * stackcollapse-go.pl refuses a profile of several types unless one is
+ * named; speedscope and pcol's importer read a count).  So, with no value
+ * named, a source that counts its samples (pprof's samples/count, Rprof's
+ * ticks) is written by its count, not by its default time: an Rprof
+ * profile's cpu nanoseconds written as counts read back as 240 million
+ * samples, and as 7.9 GB of Rprof.  A source that counts none (a heap or
+ * contention profile, Perun amounts, a Firefox profile's cpu) keeps its
+ * default value, as does a named --value: then one note says the unit. */
+static int counted_defaults(cexp *x, const pcol_value_sel *value, const pcol_export_options *opt) {
+  pcol_str t, u;
+  if (value) {
+    if (value->vt_id && value->vt_id != PCOL_VT_WEIGHT && not_a_count(value->unit))
+      note_unit(opt, value->type, value->unit, "--value");
+    return PCOL_OK;
+  }
+  uint64_t ns = pcol_rows(x->f, PCOL_T_SOURCES);
+  if (x->named) { /* the defaults differ: counts (1), or the stated one (2) */
+    if (!x->want_vt) return PCOL_OK;
+    /* a stated default (a JFR recording's cpu): the counts of the sources
+     * that have it, when they all count their samples; the others count 0
+     * there, as the CLI warns, so their samples are not written */
+    uint32_t want = x->want_vt;
+    int all = 1, rc;
+    if (!(x->skip = calloc(ns + 1, 1))) return pcol_oom(x->err);
+    if ((rc = pcol_sources_having(x->f, want, &want, 1, x->skip, x->err))) return rc;
+    for (uint32_t s = 1; s <= ns; s++) all &= !x->skip[s] || counts_samples(x, s);
+    for (uint32_t s = 1; s <= ns; s++) x->skip[s] = !x->skip[s];
+    if (all) x->want_vt = 0, x->named_dec = 0;
+    else {
+      free(x->skip), x->skip = NULL;
+      type_text(x, want, &t, &u);
+      if (not_a_count(u)) note_unit(opt, t, u, "the sources' stated default");
+    }
+    return PCOL_OK;
+  }
+  uint32_t kept = 0;
+  for (uint32_t s = 1; s <= ns; s++) {
+    if (!x->dflt[s]) continue;
+    if (counts_samples(x, s)) x->dflt[s] = 0; /* the count rule (add_sample) */
+    else if (!kept) kept = x->dflt[s];
+  }
+  if (kept) {
+    type_text(x, kept, &t, &u);
+    if (not_a_count(u)) note_unit(opt, t, u, "the default value of a source that counts no samples; "
+                                             "--value samples writes counts");
+  }
+  return PCOL_OK;
+}
+
 int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                               const pcol_export_options *opt, pcol_error *err) {
   if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
@@ -515,6 +606,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (x.dflt[s] && x.dflt[s] <= pcol_rows(f, PCOL_T_VALUE_TYPES)) x.dflt[s] = chosen;
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
+  if (!rc) rc = counted_defaults(&x, value, opt);
   if (!rc) rc = load_texts(&x);
   if (!rc) {
     x.memo = calloc(pcol_rows(f, PCOL_T_STACKS) + 1, sizeof *x.memo);
@@ -530,6 +622,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.vtcls);
   free(x.vtdec);
   free(x.cvt);
+  free(x.skip);
   free(x.dflt);
   pcol_rtime_free(&x.rt);
   free(x.memo);

@@ -20,7 +20,8 @@
  *     and the StackSample (task_context pid/tid, callstack_iid,
  *     primary_weight, follower_weights);
  *   - a last ClockSnapshot at the latest source's end, so that the trace
- *     lasts what the sources say (no range selected).
+ *     lasts what the sources say (no range selected); of a source that
+ *     states no duration, where its samples' own lengths end.
  *
  * Frames: a located line (its inline chain outermost first) is a Frame of
  * its function's name as pcol prints it (frames.h), its file and line, in
@@ -134,6 +135,11 @@ typedef struct pex {
   uint32_t lacking_src;
   char lost_name[128]; /* the first one's name (the note's example) */
   uint64_t lasting;    /* samples written that state how long they last (not kept) */
+  /* a source that states no duration (Rprof, Perun): its span ends where
+   * its samples' own lengths end (pcol_lasts_own), not at its last sample */
+  pcol_lasts lasts;
+  int to_end;          /* the source at hand's end is its samples' (lasts) */
+  int64_t end;         /* the latest such end, ns on the trace's clock */
   char lost_default[200]; /* the selection's stated default, not kept (review 18 F3): "T/U" */
 } pex;
 
@@ -556,6 +562,10 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
                                   "that Perfetto's timestamps cannot hold", row + 1, x->src,
                                   over ? "a time past 2262-04-11 (2^63 ns since 1970)"
                                        : x->absolute ? "a time before 1970" : "a time before the trace's 0");
+  if (x->to_end) { /* its span's end: the last interval or time it counted */
+    int64_t own = pcol_lasts_own(&x->lasts, &x->xv.sc, &x->rt, row), e;
+    if (own > 0 && !__builtin_add_overflow(ts, own, &e) && e > x->end) x->end = e;
+  }
   uint64_t cs = stack_iid(x, pcol_view_u32(&x->s_stack, row));
   uint32_t cls = (uint32_t)ls_class(x, pcol_view_u32(&x->s_ls, row)), idx;
   int added;
@@ -727,7 +737,13 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
   pcol_buf_free(&ssd);
   pcol_buf_free(&src);
   if (x->rc || put_packet(x) || tracks(x, pbase)) return x->rc;
+  /* a whole source that states no duration ends with its samples' own
+   * lengths (an Rprof profile of 13 ticks of 20 ms lasts 260 ms, not the
+   * 240 ms from its first to its last tick: review 19 F4) */
+  x->to_end = !x->ranged && (w->dur[s] == PCOL_NA_I64 || w->dur[s] <= 0);
+  if (x->to_end && (rc = pcol_lasts_init(&x->lasts, x->f, s, x->err))) return x->rc = rc;
   rc = pcol_select_iter(x->f, &one, sample_row, x, x->err);
+  x->to_end = 0;
   if (rc && !x->rc) x->rc = rc;
   return x->rc;
 }
@@ -848,7 +864,9 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   if (!x->rc) clocks(x, t0);
   for (uint32_t s = 1; s <= ns && !x->rc; s++)
     if (has[s]) write_source(x, sel, s, opt, &w, &names);
-  /* the trace's end: the latest source's (of a range, its window's) */
+  /* the trace's end: the latest source's (of a range, its window's; of a
+   * source that states none, its samples' end) */
+  if (x->end > tend) tend = x->end;
   if (!x->rc && any && tend > t0) clocks(x, tend);
   stream_names_free(&names);
   free(has);

@@ -974,6 +974,47 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
   }
 }
 
+/* The lines the output budget grows with: those of sources whose lines
+ * are ticks of an interval they state (pprof's period, Tachyon's, an
+ * Rprof file's own lines), a measured time, or samples a profiler counted
+ * (a declared samples/count: a pyroscope profile of 234084 samples in 45
+ * KB, whose period is no interval, is 214 MB of Rprof).  A bare weight
+ * that states neither (a collapsed stack's count) writes a line per sample
+ * it claims, at pcol's 10 ms: a 12-byte collapsed file claiming 268435456
+ * samples wrote 1.3 GB of Rprof, and an Rprof file's cpu nanoseconds
+ * exported as collapsed counts 7.9 GB, the budget growing with the very
+ * count (review 19 F1).  Such lines are held to the budget of the input's
+ * size. */
+static uint64_t stated_lines(rp_out *r, const pcol_select *sel, const line_count *lc, uint64_t lines) {
+  uint64_t n = 0;
+  int all = 1;
+  for (uint32_t s = 1; s <= r->nsources; s++) {
+    if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
+    if ((r->kind[s] & KIND_RPROF) || own_interval(r, s) || r->cvt[s]) n += lc->raw[s];
+    else all = 0;
+  }
+  return all || n > lines ? lines : n;
+}
+
+/* Refuses, before a byte is written (and before the measuring pass), an
+ * output whose lines cannot fit in the budget even at their shortest
+ * ("\"f\" " and a line end, RPROF_MIN_LINE bytes), naming how many lines
+ * the samples make: at once, not after writing gigabytes to a sink. */
+#define RPROF_MIN_LINE 4
+static int fits_budget(pcol_budget *bud, uint64_t lines, pcol_error *err) {
+  uint64_t least = lines > UINT64_MAX / RPROF_MIN_LINE ? UINT64_MAX : lines * RPROF_MIN_LINE;
+  if (!pcol_budget_exceeded(bud, least)) return PCOL_OK;
+  int rc = pcol_budget_refuse(bud, err);
+  char was[sizeof err->message];
+  snprintf(was, sizeof was, "%s", err->message);
+  bud->over = 0; /* nothing was written: the message is this one, not the close's */
+  const char *tail = strstr(was, "the output would be larger than");
+  pcol_error_set(err, rc, "rprof export: the selected samples make %llu lines (Rprof writes a line per tick of "
+                 "its interval), at least %llu bytes, so %s", (unsigned long long)lines,
+                 (unsigned long long)least, tail ? tail : was);
+  return rc;
+}
+
 /* An export writes only what its own importer reads back: pcol's Rprof
  * reader keeps a sample's time in int64 ns, the sum of the intervals of
  * the lines before it (rprof_import.c add_sample), so the lines x the
@@ -1186,8 +1227,11 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
                         "needs one line per tick of its interval",
                         (unsigned long long)RPROF_MAX_LINES);
   if (!rc) rc = fits_reader(&r, sel, &lc, lines);
-  /* one line per unit of weight: the budget grows with the lines */
-  if (!rc) pcol_budget_allow_lines(&bud, lines);
+  /* one line per unit of weight: the budget grows with the lines, but
+   * only with those of a measured time (stated_lines); then it is refused
+   * before anything is written when even the shortest lines cannot fit */
+  if (!rc) pcol_budget_allow_lines(&bud, stated_lines(&r, sel, &lc, lines));
+  if (!rc) rc = fits_budget(&bud, lines, err);
   if (!rc && !dry && lines > 2 * pcol_rows(f, PCOL_T_SAMPLES) + 1024) {
     cookie_io_functions_t io = {NULL, sink_write, NULL, NULL};
     FILE *sink = fopencookie(NULL, "w", io);
