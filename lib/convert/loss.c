@@ -74,7 +74,7 @@ static int put(pcol_buf *b, const char *s, size_t n) { return pcol_buf_append(b,
 static int puts0(pcol_buf *b, const char *s) { return put(b, s, strlen(s)); }
 
 static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
-                     const pcol_export_options *opt, pcol_error *err) {
+                     const pcol_export_options *opt, const uint32_t *wrote, pcol_error *err) {
   const struct holds *h = NULL;
   for (size_t i = 0; i < sizeof holds / sizeof holds[0]; i++)
     if (holds[i].fmt == fmt) h = &holds[i];
@@ -132,12 +132,15 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   if (!rc && h->values != V_ALL) {
     uint32_t chosen = 0;
     if (opt->value) chosen = opt->value->vt_id;
-    else rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
+    else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
     if (!rc) rc = pcol_count_types(f, &cvt, err);
     if (!rc && chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
     int count = chosen == 0 || chosen == PCOL_VT_WEIGHT || h->values != V_ONE;
-    for (uint64_t s = 1; !rc && count && s <= c.nsrc; s++)
-      if (c.src[s] && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
+    for (uint64_t s = 1; !rc && count && s <= c.nsrc; s++) {
+      uint32_t w = wrote && !opt->value ? wrote[s] : 0; /* each source's own (its count: 0) */
+      if (c.src[s] && w >= 1 && w <= c.nvt) keep[w] = 1;
+      else if (c.src[s] && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
+    }
     for (uint64_t t = 1; !rc && t <= c.nvt; t++) {
       pcol_str ty, un;
       if (!c.vt[t] || (rc = pcol_string(f, pcol_view_u32(&vt_type, t - 1), &ty, err)) ||
@@ -231,7 +234,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
 }
 
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
-                           const pcol_export_options *opt) {
+                           const pcol_export_options *opt, const uint32_t *wrote) {
   pcol_error e = {0};
-  if (opt && opt->note && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, &e);
+  if (opt && opt->note && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, wrote, &e);
 }

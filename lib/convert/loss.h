@@ -18,10 +18,12 @@ enum {
  * loses"), calls opt->note once with "not written: labels (N keys: ...)
  * and values T/U, ... (WHY)"; nothing when nothing is lost, or opt or
  * opt->note is NULL.  The value written by a one-value format is
- * opt->value, else the selection's default (THE default rule).  how:
+ * opt->value, else the selection's default (THE default rule), else,
+ * when wrote is not NULL, wrote[s] for each source s (1..sources: the
+ * value type it wrote, 0 its count: the collapsed export's counts).  how:
  * PCOL_LOSS_* bits.  The output is written by then: a failure here (out
  * of memory) says nothing rather than fail it. */
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
-                           const pcol_export_options *opt);
+                           const pcol_export_options *opt, const uint32_t *wrote);
 
 #endif

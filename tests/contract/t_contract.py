@@ -140,6 +140,16 @@ def check_loss(fmt, t, src, out, stderr):
                 keep |= {v for v in vals if v[0] == "rprof.alloc"}
         if any(d[0] == "cpu" for d in defaults):  # Rprof's derived time stands for a stored cpu
             keep |= {v for v in vals if v == ("cpu", "nanoseconds")}
+        if t == "collapsed" and len(defaults) == 1:
+            # each source's count where it counts its samples (a stored
+            # samples/count, an Rprof source's ticks), else its default
+            # (doc/mappings.md §4.2: readers take the numbers for counts)
+            keep = set()
+            for r in rows:
+                if "samples/count" in (r["value_types"] or "").split(", ") or r["source_type"] == "rprof":
+                    keep.add(("samples", "count"))
+                else:
+                    keep.add((r["default_type"], r["default_unit"]))
         lost_vals = vals - keep
     if fmt == "perun" and t == "perun":
         lost_keys, lost_vals = set(), set()  # a Perun profile written back exactly

@@ -618,7 +618,13 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) rc = pcol_select_iter(f, sel, add_sample, &x, err);
   if (!rc) rc = write_lines(&x, bud.fp);
   rc = pcol_budget_close(&bud, rc, err);
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_COLLAPSED, 0, opt); /* the labels and values it cannot hold */
+  /* the labels and values it cannot hold, beside what each source wrote
+   * (its count, counted_defaults; else its default, or the stated one) */
+  if (!rc && x.named) {
+    uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+    for (uint64_t s = 1; s <= ns; s++) x.dflt[s] = x.want_vt;
+  }
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_COLLAPSED, 0, opt, x.dflt);
   free(x.vtcls);
   free(x.vtdec);
   free(x.cvt);

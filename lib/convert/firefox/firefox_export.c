@@ -1516,7 +1516,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   else
     rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_FIREFOX, 0, opt); /* the labels it cannot hold */
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_FIREFOX, 0, opt, NULL); /* the labels it cannot hold */
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);

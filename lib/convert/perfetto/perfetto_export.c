@@ -890,7 +890,7 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   rc = body(&x, sel, opt);
   if (!rc && fflush(bud.fp)) rc = pcol_write_error(err, errno, "perfetto export");
   rc = pcol_budget_close(&bud, rc, err);
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERFETTO, 0, opt); /* the labels it cannot hold */
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERFETTO, 0, opt, NULL); /* the labels it cannot hold */
   if (!rc && x.skipped.n && opt && opt->note) {
     char text[sizeof x.skipped.list + 160];
     pcol_xskipped_text(&x.skipped, "a Perfetto trace cannot hold (a StackSample's weights are unsigned)", text,

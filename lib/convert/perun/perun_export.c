@@ -1371,7 +1371,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_budget_close(&bud, rc, err);
   if (!rc) neg_note(&x, opt);
   /* the labels and values it cannot hold (none lost written back exactly) */
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERUN, exact ? PCOL_LOSS_EXACT : 0, opt);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERUN, exact ? PCOL_LOSS_EXACT : 0, opt, NULL);
   for (uint64_t i = 0; x.jstr && i < pcol_string_count(f); i++) json_decref(x.jstr[i]);
   free(x.jstr);
   free(x.cls);

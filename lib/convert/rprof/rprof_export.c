@@ -1105,7 +1105,7 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
                           const pcol_export_options *opt, pcol_error *err) {
   if (pcol_select_whole_stacks(sel, err)) return PCOL_EINVAL; /* (THE rule: select.h) */
   int rc = export_rprof(f, sel, out, opt, 0, err);
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_RPROF, 0, opt); /* the labels and values it cannot hold */
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_RPROF, 0, opt, NULL); /* the labels and values it cannot hold */
   return rc;
 }
 

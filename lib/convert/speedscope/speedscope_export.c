@@ -1200,7 +1200,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     pcol_xskipped_text(&x.skipped, "speedscope does not read", text, sizeof text);
     opt->note(opt->note_ctx, text);
   }
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_SPEEDSCOPE, no_threads, opt); /* labels it cannot hold */
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_SPEEDSCOPE, no_threads, opt, NULL); /* labels it cannot hold */
   free(x.cvt);
   free(x.tcls);
   free(x.tloc);

@@ -1134,14 +1134,14 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
 int pcol_export_v8_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                        pcol_error *err) {
   int rc = export_run(f, sel, out, opt, err, 0);
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_V8, 0, opt); /* the labels and values it cannot hold */
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_V8, 0, opt, NULL); /* the labels and values it cannot hold */
   return rc;
 }
 
 int pcol_export_chrome_opt(pcol_file *f, const pcol_select *sel, FILE *out, const pcol_export_options *opt,
                            pcol_error *err) {
   int rc = export_run(f, sel, out, opt, err, 1);
-  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_CHROME, 0, opt);
+  if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_CHROME, 0, opt, NULL);
   return rc;
 }
 
