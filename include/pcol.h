@@ -2489,8 +2489,12 @@ typedef struct pcol_export_options {
    * (doc/mappings.md §5); perun: once, when negative amounts were left out
    * (doc/mappings.md §3.2), naming how many samples; perfetto: once, naming
    * the follower values not written for a negative amount (doc/mappings.md
-   * §17.1); NULL: not called.  The CLI prints it (pprof's, speedscope's,
-   * perun's and perfetto's as a warning). */
+   * §17.1); rprof, perun, collapsed, v8, chrome and perfetto (pcol_export):
+   * once, when selected sources have stacks the recorder truncated (meta
+   * pcol.truncated_stacks), which the format has no place to mark (pprof,
+   * speedscope, Firefox and OTLP carry it); NULL: not called.  The CLI
+   * prints it (pprof's, speedscope's, perun's, collapsed's and perfetto's
+   * as a warning). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -42,6 +42,7 @@
 #include "spill.h"    /* pcol_temp_fd */
 #include "jstr.h"     /* pcol_json_str */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
+#include "truncated.h" /* pcol_truncated_total */
 #include <unistd.h>   /* close */
 #include <math.h>
 #include <zlib.h>
@@ -1473,6 +1474,13 @@ static int export_body(fx *x, const pcol_select *sel) {
    * samples' extent the profiler's range would give (review F8) */
   if (!rc && p_lo > p_hi) rc = put(x, ",\"pcolDurationNanos\":0");
   if (!rc) rc = put_default(x, sel);
+  /* the selection's stacks the recorder truncated (pcol.truncated_stacks,
+   * THE rule: truncated.c), which the profiler has no place for: a key it
+   * ignores, which pcol's import gives back, so a view of the copy warns as
+   * one of the original */
+  uint64_t trunc = 0;
+  if (!rc) rc = pcol_truncated_total(x->f, sel, &trunc, NULL, x->err);
+  if (!rc && trunc && fprintf(x->out, ",\"pcolTruncatedStacks\":%llu", (unsigned long long)trunc) < 0) rc = io(x);
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"
                      "\"symbolicated\":true,\"pausedRanges\":[],\"markerSchema\":[],"

@@ -40,7 +40,8 @@ static int one_of(const char *k, const char *const *set) {
 static const char *const ROOT[] = {"meta", "shared", "threads", "processes", NULL};
 static const char *const META[] = {"preprocessedProfileVersion", "version", "startTime", "interval",
                                    "categories", "sampleUnits", "profilingStartTime", "profilingEndTime",
-                                   "pcolDefaultValue", "pcolDurationNanos", "pcolIntervalStated", NULL};
+                                   "pcolDefaultValue", "pcolDurationNanos", "pcolIntervalStated", "pcolTruncatedStacks",
+                                   NULL};
 static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", "funcTable", "sources", NULL};
 static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
                                      "stackTable", "frameTable", "funcTable", "jsAllocations",
