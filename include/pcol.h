@@ -117,8 +117,8 @@ typedef int pcol_status;
  * pcol_section_get without its err.  1.1.0 added PCOL_EBUDGET,
  * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
- * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes
- * (node PCOL_1.2). */
+ * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
+ * pcol_value_diff_default and pcol_source_span_starts (node PCOL_1.2). */
 #define PCOL_VERSION_MAJOR 1
 #define PCOL_VERSION_MINOR 2
 #define PCOL_VERSION_PATCH 0
@@ -884,6 +884,17 @@ PCOL_API int pcol_time_parse(const char *s, int64_t *ns);
  * PCOL_NA_I64 when it has none. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_t source_id,
                                                            int64_t *ns, pcol_error *err);
+/* THE span start (spec.md §7 "Span start"): ns[i], i < n, gets where
+ * source i + 1's span starts after its time 0, meta pcol.span_start_ns
+ * (the first row that is a whole number; 0 when it is <= 0, or absent):
+ * a Chrome trace's V8 profile on the trace's timeline, whose samples
+ * count from the trace's time 0 and whose duration is its own.  Its span
+ * is [ns[i], ns[i] + its duration) of the times its samples have, where
+ * the views' ranges place it (pcol top --source N --from A --to B);
+ * `pcol info` says it.  Sources past the file's get 0.  One pass over the
+ * meta table for all.  Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_source_span_starts(pcol_file *f, int64_t *ns, size_t n,
+                                                            pcol_error *err);
 /* The time and duration go's merge of the sources gives (merge.go
  * combineHeaders), of the sources sel speaks of: sel->source_id's, else
  * every one (sel NULL: every one); of a wall-clock range (sel->wall),
@@ -2496,8 +2507,12 @@ typedef struct pcol_export_options {
    * samples have labels or value types the format does not write, a line
    * starting "not written: " that names them (THE loss note,
    * doc/mappings.md §7 "What each export says it loses"; since 1.2);
-   * NULL: not called.  The CLI prints it (pprof's, speedscope's, perun's,
-   * perfetto's, v8's and chrome's as a warning; the loss note as a note). */
+   * rprof, perun, collapsed, v8, chrome and perfetto: once, when selected
+   * sources have stacks the recorder truncated (meta
+   * pcol.truncated_stacks), which the format has no place to mark (pprof,
+   * speedscope, Firefox and OTLP carry it); NULL: not called.  The CLI
+   * prints it (pprof's, speedscope's, perun's, collapsed's, perfetto's,
+   * v8's and chrome's as a warning; the loss note as a note). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -46,6 +46,15 @@ static void value_list(pcol_file *f, const pcol_source_summary *x, char *b, size
 
 static const pcol_str NS = {"nanoseconds", 11};
 
+/* ns >= 0 as seconds to the ns, no trailing zeros ("1s", "1.001s",
+ * "0.3s"): the ends of a span a unit label would round alike */
+static void secs_text(int64_t ns, char *b, size_t n) {
+  int k = snprintf(b, n, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
+  while (k > 0 && (size_t)k < n && b[k - 1] == '0') b[--k] = 0;
+  if (k > 0 && (size_t)k < n && b[k - 1] == '.') b[--k] = 0;
+  if ((size_t)k + 1 < n) b[k] = 's', b[k + 1] = 0;
+}
+
 static int print_comment(void *ctx, pcol_str c) {
   (void)ctx;
   printf("  comment:       "); /* bytes from a file: escaped for the terminal */
@@ -55,7 +64,7 @@ static int print_comment(void *ctx, pcol_str c) {
 }
 
 /* What each source is (pcol_source_summaries), before the file's layout. */
-static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_t n) {
+static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_t n, const int64_t *span) {
   char b1[64], b2[64], vl[2048];
   for (size_t i = 0; i < n; i++) {
     const pcol_source_summary *x = &s[i];
@@ -83,9 +92,22 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
       cli_print_str(stdout, x->period_type);
       puts(")");
     }
+    /* where its span starts after its time 0 (THE span start,
+     * pcol_source_span_starts: a trace's later profile), on the clock of
+     * its samples' times below, as the views' ranges place it */
+    int64_t off = span ? span[i] : 0, end;
     if (x->duration_ns != PCOL_NA_I64) {
       pcol_unit_label(x->duration_ns, NS, "minimum", b1, sizeof b1);
-      printf("  duration:      %s\n", b1);
+      printf("  duration:      %s", b1);
+      if (off > 0 && !__builtin_add_overflow(off, x->duration_ns, &end)) {
+        secs_text(off, b1, sizeof b1);
+        secs_text(end, b2, sizeof b2);
+        printf(", from %s to %s", b1, b2);
+      }
+      putchar('\n');
+    } else if (off > 0) {
+      secs_text(off, b1, sizeof b1);
+      printf("  span:          from %s\n", b1);
     }
     char cnt[48];
     pcol_sum_text(x->count, cnt, sizeof cnt);
@@ -123,12 +145,13 @@ static void print_sources_text(pcol_file *f, const pcol_source_summary *s, size_
 }
 
 static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
-                               const pcol_source_summary *s, size_t n, pcol_error *err) {
+                               const pcol_source_summary *s, size_t n, const int64_t *span,
+                               pcol_error *err) {
   static const char *const names[] = {"source_id", "source_type", "source_uri", "timestamp",
                                       "samples", "first_ns", "end_ns", "duration_ns", "period",
                                       "period_type", "period_unit", "value_types",
                                       "default_type", "default_unit", "derived_values", "period_min",
-                                      "period_max"};
+                                      "period_max", "span_start_ns"};
   cli_view_meta m = {"info", path, {NULL, 0}, {NULL, 0}, 0, NULL, NULL, 0, NULL, 0};
   if (fmt == OUT_JSON) { /* the file's default value and its total */
     pcol_value_sel v;
@@ -142,7 +165,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
   }
   cli_table tb;
   char vl[2048];
-  tbl_begin_view(&tb, stdout, fmt, 17, names, &m);
+  tbl_begin_view(&tb, stdout, fmt, 18, names, &m);
   for (size_t i = 0; i < n; i++) {
     const pcol_source_summary *x = &s[i];
     tbl_u64(&tb, x->id);
@@ -167,6 +190,7 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
       tbl_na(&tb);
     tbl_i64(&tb, x->period_min);
     tbl_i64(&tb, x->period_max);
+    tbl_i64(&tb, span ? span[i] : 0);
     tbl_end_row(&tb);
   }
   tbl_finish(&tb);
@@ -194,9 +218,16 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   size_t nsum = 0;
   pcol_error serr = {0};
   rc = pcol_source_summaries(f, &sum, &nsum, &serr);
-  if (!rc && fmt != OUT_TEXT) rc = print_sources_table(f, path, fmt, sum, nsum, &serr);
+  int64_t *span = !rc && nsum ? malloc(nsum * sizeof *span) : NULL;
+  pcol_error perr = {0};
+  if (span && pcol_source_span_starts(f, span, nsum, &perr)) { /* (a damaged meta table: none said) */
+    free(span);
+    span = NULL;
+  }
+  if (!rc && fmt != OUT_TEXT) rc = print_sources_table(f, path, fmt, sum, nsum, span, &serr);
   if (rc || fmt != OUT_TEXT) {
     pcol_source_summaries_free(sum, nsum);
+    free(span);
     pcol_close(f);
     return rc ? cli_fail_in(cmd->name, path, &serr, rc) : EXIT_OK;
   }
@@ -211,8 +242,9 @@ int cmd_info(const cli_command *cmd, cli_args *a) {
   if (in != PCOL_FMT_PCOL && in != PCOL_FMT_UNKNOWN) /* the lines below describe the conversion */
     printf("input_format:    %s (converted in memory; `pcol pack` writes this file)\n",
            pcol_format_name(in));
-  print_sources_text(f, sum, nsum);
+  print_sources_text(f, sum, nsum, span);
   pcol_source_summaries_free(sum, nsum);
+  free(span);
   char *note = NULL;
   pcol_error derr = {0};
   bool differ = false;

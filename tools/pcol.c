@@ -28,7 +28,9 @@ static const cli_command commands[] = {
     {"info", "pcol info FILE... [--format text|tsv|csv|json|jsonl]",
      "Per source: type, time, period, duration, samples, value types; then version, tables, sections.",
      "Each source first: its type and URI, start time, period (OTLP's period, else pprof's;\n"
-     "Rprof's sample.interval), duration (OTLP's duration_nano, else pprof's duration_nanos),\n"
+     "Rprof's sample.interval), duration (OTLP's duration_nano, else pprof's duration_nanos;\n"
+     "\"from A to B\" in seconds when its span starts A after its time 0, pcol.span_start_ns: a trace's\n"
+     "later profile, placed as a range --from/--to finds it; the table formats' span_start_ns),\n"
      "number of samples and the span of their times, its value types and the one\n"
      "views add up by default, and its notes (what the importer did not keep:\n"
      "each pcol.note row, joined by \"; \"), and a pprof profile's comments, a line\n"

@@ -12,6 +12,7 @@
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
 #include "ahead.h"    /* pcol_ahead_start, pcol_ahead_take, pcol_ahead_stop */
 #include "pb_wire.h"  /* pcol_pb_varint */
+#include "truncated.h" /* pcol_truncated_total, pcol_truncated_lost */
 #include <errno.h>
 #include <ctype.h>
 #include <sys/mman.h>
@@ -1090,9 +1091,8 @@ int pcol_open_many(const char *const *paths, size_t n, const pcol_open_options *
 }
 
 /* ------------------------------------------------------------ export */
-int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
-                const pcol_export_options *opt, pcol_error *err) {
-  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export: NULL argument");
+static int export_fmt(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
+                      const pcol_export_options *opt, pcol_error *err) {
   switch (fmt) {
   case PCOL_FMT_RPROF: return pcol_export_rprof_opt(f, sel, out, opt, err);
   case PCOL_FMT_PPROF: return pcol_export_pprof_opt(f, sel, out, opt, err);
@@ -1110,4 +1110,24 @@ int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out
   default: break;
   }
   return pcol_error_set(err, PCOL_EINVAL, "cannot write format '%s'", pcol_format_name(fmt));
+}
+
+int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out,
+                const pcol_export_options *opt, pcol_error *err) {
+  if (!f || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_export: NULL argument");
+  int rc = export_fmt(f, fmt, sel, out, opt, err);
+  /* stacks the recorder truncated (pcol.truncated_stacks, THE rule:
+   * truncated.c): pprof, speedscope, Firefox and OTLP carry the mark, and
+   * a view of their copy warns as one of the original; the others have no
+   * place for it, which the note says (nothing when it cannot be read) */
+  int lost = fmt == PCOL_FMT_RPROF || fmt == PCOL_FMT_PERUN || fmt == PCOL_FMT_COLLAPSED || fmt == PCOL_FMT_V8 ||
+             fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_PERFETTO;
+  uint64_t n = 0;
+  pcol_error e = {0};
+  if (!rc && lost && opt && opt->note && !pcol_truncated_total(f, sel, &n, NULL, &e) && n) {
+    char t[300];
+    pcol_truncated_lost(t, sizeof t, pcol_format_name(fmt), n);
+    opt->note(opt->note_ctx, t);
+  }
+  return rc;
 }

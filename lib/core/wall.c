@@ -717,6 +717,17 @@ int pcol_source_wall_start(pcol_file *f, uint32_t s, int64_t *ns, pcol_error *er
   return PCOL_OK;
 }
 
+int pcol_source_span_starts(pcol_file *f, int64_t *ns, size_t n, pcol_error *err) {
+  if (!f || (n && !ns)) return pcol_error_set(err, PCOL_EINVAL, "pcol_source_span_starts: NULL argument");
+  for (size_t i = 0; i < n; i++) ns[i] = 0;
+  pcol_wall w;
+  int rc = pcol_wall_init(f, &w, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < n && i < w.n; i++) ns[i] = w.off[i + 1]; /* (THE span start: KEY_SPAN_START) */
+  pcol_wall_free(&w);
+  return PCOL_OK;
+}
+
 int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
                          pcol_error *err) {
   *out = *sel;

@@ -8,7 +8,7 @@
 #include "query.h"
 #include "error.h" /* pcol_oom */
 #include "wall.h"  /* pcol_wall: THE start rule */
-#include "keys.h"  /* PCOL_META_TRUNCATED_STACKS */
+#include "truncated.h" /* pcol_truncated_total */
 #include "bytes.h" /* pcol_str_i64 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,19 +166,8 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
  * *text = NULL when no selected source has such. */
 static int truncated_stacks(pcol_file *f, const pcol_select *sel, char **text, pcol_error *err) {
   *text = NULL;
-  uint8_t *keep = NULL;
-  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
-  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), total = 0, nsrc = 0;
-  int rc = PCOL_OK;
-  for (uint64_t s = 1; s <= ns && !rc; s++) {
-    if (!keep[s]) continue;
-    pcol_str v;
-    int64_t x;
-    rc = pcol_meta_probe(f, (uint32_t)s, PCOL_META_TRUNCATED_STACKS, &v, err);
-    if (rc > 0 && !pcol_str_i64(v, &x) && x > 0) total += (uint64_t)x, nsrc++;
-    rc = rc < 0 ? rc : PCOL_OK;
-  }
-  free(keep);
+  uint64_t total, nsrc;
+  int rc = pcol_truncated_total(f, sel, &total, &nsrc, err);
   if (rc || !total) return rc;
   const char *fmt = "%llu samples%s have stacks the recorder truncated at its stack depth (JFR's "
                     "stackdepth, 64 frames by default): their outer frames are lost, so the callers "

@@ -28,6 +28,8 @@
 #    closing sample before such an endTime is none), and no warning of
 #    samples laid past the span; samples without times whose values add up
 #    past it are written so, with one warning (a pprof copy of them).
+# `pcol info` says where each profile's span starts (before, it said each
+# one's duration only), as top --source N --from/--to finds it.
 # The Perfetto (protobuf) side of F10, the same profiles' durations as the
 # JSON trace of the same events, is in tests/cli/t_perfetto.sh (v8_wall).
 set -u
@@ -92,6 +94,32 @@ fi
 is "speedscope copy, source 3, 1.2-1.3 s" 100ms "$tmp/whole.speedscope.json" --source 3 --from 1.2 --to 1.3
 is "speedscope copy, source 2, 1.0-1.2 s" 100ms "$tmp/whole.speedscope.json" --source 2 --from 1.0 --to 1.2
 is "speedscope copy whole" 1.50s "$tmp/whole.speedscope.json"
+
+# pcol info says where each profile's span starts on the trace's timeline
+# (THE span start, pcol_source_span_starts; meta pcol.span_start_ns), on
+# the clock of its samples' times, as top's ranges place it: before, only
+# each profile's own duration (source 3's 400ms, not where)
+for f in "$t" "$tmp/whole.speedscope.json"; do
+  "$PCOL" info "$f" >"$tmp/info.txt" || fail "info $f"
+  for want in "source 1:|  duration:      1.50s" "source 2:|  duration:      800ms, from 0.3s to 1.1s" \
+              "source 3:|  duration:      400ms, from 1s to 1.4s"; do
+    src=${want%%|*} line=${want#*|}
+    got=$(sed -n "/^$src/,/^source /p" "$tmp/info.txt" | grep '^  duration:')
+    [ "$got" = "$line" ] || fail "info $f, $src '$got', want '$line'"
+  done
+  got=$("$PCOL" info "$f" --format tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { printf "%s ", $c["span_start_ns"] }')
+  [ "$got" = "0 300000000 1000000000 " ] || fail "info $f --format tsv: span_start_ns $got"
+done
+# the start it says is where top --source N finds the span: 50 ms after it
+# is 50 ms of the profile, 50 ms before it none
+for n in 2 3; do
+  st=$("$PCOL" info "$t" --format tsv | awk -F'\t' -v n=$n 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["source_id"] == n { printf "%.3f %.3f %.3f", $c["span_start_ns"] / 1e9 - 0.05, $c["span_start_ns"] / 1e9, $c["span_start_ns"] / 1e9 + 0.05 }')
+  set -- $st
+  is "source $n, 50 ms from the start info says" 50ms "$t" --source $n --from "$2" --to "$3"
+  is "source $n, 50 ms before the start info says" "" "$t" --source $n --from "$1" --to "$2"
+done
 
 # F8: every export of a range, read back, says top's Duration: and rows
 # of the range.  CASE: INPUT OPTIONS (the range and what else selects)

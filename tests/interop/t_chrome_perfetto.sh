@@ -118,7 +118,8 @@ for k in ("top", "tags"):
     a, b = strip(load("s.pftrace", k), "s.pftrace"), strip(load("s_copy.json", k), "s_copy.json")
     if a != b:
         bad.append("%s differs from the JSON copy's: %s ... / %s ..." % (k, json.dumps(a)[:300], json.dumps(b)[:300]))
-TIMES = ("time_ns", "first_ns", "end_ns", "duration_ns", "timestamp")
+# (span_start_ns: pcol.span_start_ns, on each form's own timeline, as NOW's below)
+TIMES = ("time_ns", "first_ns", "end_ns", "duration_ns", "timestamp", "span_start_ns")
 a, b = load("s.pftrace", "samples"), load("s_copy.json", "samples")
 shift = {x["time_ns"] - y["time_ns"] for x, y in zip(a, b)}
 if len(a) != len(b) or len(shift) != 1 or [dict(x, time_ns=0) for x in a] != [dict(y, time_ns=0) for y in b]:

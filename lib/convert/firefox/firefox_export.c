@@ -43,6 +43,7 @@
 #include "jstr.h"     /* pcol_json_str */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
 #include "loss.h"     /* pcol_export_loss_note */
+#include "truncated.h" /* pcol_truncated_total */
 #include <unistd.h>   /* close */
 #include <math.h>
 #include <zlib.h>
@@ -1477,6 +1478,13 @@ static int export_body(fx *x, const pcol_select *sel) {
    * summaryRprof and `top` of the original do; a key the profiler ignores,
    * as the speedscope export's pcolLine says it; review 19 F6) */
   if (!rc && !x->unnamed_is_frame) rc = put(x, ",\"pcolNamelessPlaces\":true");
+  /* the selection's stacks the recorder truncated (pcol.truncated_stacks,
+   * THE rule: truncated.c), which the profiler has no place for: a key it
+   * ignores, which pcol's import gives back, so a view of the copy warns as
+   * one of the original */
+  uint64_t trunc = 0;
+  if (!rc) rc = pcol_truncated_total(x->f, sel, &trunc, NULL, x->err);
+  if (!rc && trunc && fprintf(x->out, ",\"pcolTruncatedStacks\":%llu", (unsigned long long)trunc) < 0) rc = io(x);
   if (!rc && fprintf(x->out, ",\"processType\":0,\"product\":\"pcol\",\"importedFrom\":\"pcol %s\","
                      "\"stackwalk\":0,\"debug\":false,\"version\":%d,\"preprocessedProfileVersion\":%d,"
                      "\"symbolicated\":true,\"pausedRanges\":[],\"markerSchema\":[],"

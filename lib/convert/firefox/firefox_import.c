@@ -24,6 +24,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
+#include "truncated.h" /* pcol_b_truncated_stacks */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1155,6 +1156,11 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     snprintf(v, sizeof v, "%.17g", pcol_jt_num(&x.j.t, iv));
     rc = pcol_b_meta_str(b, x.src, FIREFOX_META_INTERVAL_MS, v, err);
   }
+  /* meta.pcolTruncatedStacks, pcol's export's: its stacks the recorder
+   * truncated (THE rule: truncated.c), so the views warn as the original's */
+  pcol_jv tr = pcol_jt_get(&x.j.t, meta, "pcolTruncatedStacks");
+  if (!rc && pcol_jt_is_int(tr) && pcol_jt_int(&x.j.t, tr) > 0)
+    rc = pcol_b_truncated_stacks(b, x.src, (uint64_t)pcol_jt_int(&x.j.t, tr), err);
   x.r_lo = INFINITY;
   x.r_hi = -INFINITY;
   x.synth_dur = -1;

@@ -41,7 +41,7 @@ static const char *const ROOT[] = {"meta", "shared", "threads", "processes", NUL
 static const char *const META[] = {"preprocessedProfileVersion", "version", "startTime", "interval",
                                    "categories", "sampleUnits", "profilingStartTime", "profilingEndTime",
                                    "pcolDefaultValue", "pcolDurationNanos", "pcolIntervalStated",
-                                   "pcolNamelessPlaces", NULL};
+                                   "pcolNamelessPlaces", "pcolTruncatedStacks", NULL};
 static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", "funcTable", "sources", NULL};
 static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
                                      "stackTable", "frameTable", "funcTable", "jsAllocations",

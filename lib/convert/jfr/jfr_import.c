@@ -32,6 +32,7 @@
 #include "instream.h" /* pcol_instream_open, pcol_instream_finish, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "truncated.h" /* pcol_b_truncated_stacks */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -879,14 +880,7 @@ static int open_source(jimp *x, int kind) {
   }
   if (kind == EK_EXEC && x->per_note[0] && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, x->per_note, err)))
     return rc;
-  if (R->truncated[kind]) {
-    char note[96];
-    snprintf(note, sizeof note, "stack traces truncated by the recorder: %llu samples",
-             (unsigned long long)R->truncated[kind]);
-    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
-    snprintf(note, sizeof note, "%llu", (unsigned long long)R->truncated[kind]);
-    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_TRUNCATED_STACKS, note, err))) return rc;
-  }
+  if ((rc = pcol_b_truncated_stacks(x->b, src, R->truncated[kind], err))) return rc;
   /* value types: samples, then the fields */
   if ((rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, err)) ||
       (rc = pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt], err)) ||

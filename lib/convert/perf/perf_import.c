@@ -63,8 +63,11 @@ typedef struct pimp {
   uint8_t ev_period[PERF_MAX_EVENTS]; /* the event is printed with a period */
   uint8_t ev_time[PERF_MAX_EVENTS];   /* a time event (THE default rule: default_event) */
   uint64_t ev_samples[PERF_MAX_EVENTS];
+  uint16_t ev_rank[PERF_MAX_EVENTS];   /* 1 + its place among the "# event :" lines (hdr_evs), 0: none */
   uint16_t ev_slot[PERF_EV_SLOTS];     /* 1 + the index of an event by its string id (open addressing) */
   size_t nev;
+  char *hdr_evs;             /* perf script --header's event names, recorded order, each ended by a NUL */
+  size_t nhdr_evs, hdr_evs_len;
   uint32_t k_comm, k_pid, k_tid, k_cpu, u_ns, u_count, k_default;
   /* the event being read */
   int in_event, one_line; /* one_line: the header carried the event's frame */
@@ -583,7 +586,7 @@ static int end_event(pimp *p) {
  * 1, as the Firefox Profiler weighs every perf sample 1 (a period of 1 ns
  * would state a wrong time).  An event name with and without periods is
  * refused. */
-static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t lineno, uint32_t *vt) {
+static size_t event_base(const char *e, size_t n) {
   const char *c = memchr(e, ':', n);
   if (c) {
     size_t k = (size_t)(c - e) + 1;
@@ -592,6 +595,11 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
       if (!strchr("ukhIGHpPSDeWb", e[i])) mods = 0;
     if (mods || k == n) n = k - 1;
   }
+  return n;
+}
+
+static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t lineno, uint32_t *vt) {
+  n = event_base(e, n);
   uint32_t sid;
   PCOL_RETURN_NOT_OK(b_at(p, lineno, pcol_b_string(p->b, e, n, &sid, p->err)));
   size_t slot = (sid * 2654435761u) & (PERF_EV_SLOTS - 1);
@@ -616,6 +624,13 @@ static int event_vt(pimp *p, const char *e, size_t n, int has_period, uint64_t l
   p->ev_time[p->nev] = (uint8_t)(ns || (bn == 6 && !memcmp(e, "cycles", 6)) ||
                                   (bn == 10 && !memcmp(e, "cpu-cycles", 10)));
   p->ev_samples[p->nev] = 1;
+  p->ev_rank[p->nev] = 0;
+  const char *h = p->hdr_evs;
+  for (size_t i = 0; i < p->nhdr_evs; i++, h += strlen(h) + 1)
+    if (strlen(h) == n && !memcmp(h, e, n)) {
+      p->ev_rank[p->nev] = (uint16_t)(i + 1);
+      break;
+    }
   p->ev_period[p->nev] = (uint8_t)has_period;
   p->ev_slot[slot] = (uint16_t)(p->nev + 1);
   p->ev_sid[p->nev] = sid, p->ev_vt[p->nev++] = *vt;
@@ -983,18 +998,47 @@ static int like_header(const pimp *p, const char *s, size_t n) {
   return (p->hdr_time || p->hdr_ev == 1) && t == p->hdr_time && e == (p->hdr_ev == 1);
 }
 
+/* perf script --header lists the recording's events in perf.data's order
+ * ("# event : name = page-faults, , id = { 1902 }, type = 1, ..."; perf
+ * writes the name, then ", "): the names, modifiers cut as event_vt cuts
+ * them, are kept for default_event; past PERF_HDR_EVS bytes no more (a
+ * real list of 700 tracepoints takes some 30 KB). */
+#define PERF_HDR_EVS 65536
+static int keep_hdr_event(pimp *p, const char *s, size_t n) {
+  static const char tag[] = "# event : name = ";
+  size_t t = sizeof tag - 1;
+  if (n < t || memcmp(s, tag, t)) return PCOL_OK;
+  s += t, n -= t;
+  for (size_t i = 0; i + 1 < n; i++)
+    if (s[i] == ',' && s[i + 1] == ' ') {
+      n = i;
+      break;
+    }
+  n = event_base(s, n);
+  if (!n || p->hdr_evs_len + n + 1 > PERF_HDR_EVS) return PCOL_OK;
+  if (!p->hdr_evs && !(p->hdr_evs = malloc(PERF_HDR_EVS))) return pcol_oom(p->err);
+  memcpy(p->hdr_evs + p->hdr_evs_len, s, n);
+  p->hdr_evs[p->hdr_evs_len + n] = 0;
+  p->hdr_evs_len += n + 1, p->nhdr_evs++;
+  return PCOL_OK;
+}
+
 /* THE default rule of a perf script of several events: the views show
- * one event, never a sum (mixing cycles and page-faults would mislead):
- * the first time event printed (cpu-clock, task-clock, cycles: what perf
- * record samples without -e, and what a profile is read for), else the
- * event with the most samples (the first printed of those).  perf report
- * leads with the first event of perf.data's header, the first -e, which
- * perf script's text does not give: its first sample is often another
- * event's (an execve page fault before the first cpu-clock tick; review
- * 18 F7). */
+ * one event, never a sum (mixing cycles and page-faults would mislead).
+ * perf report leads with the first event of perf.data's header (the first
+ * -e) that has samples: perf script --header lists them in that order
+ * (keep_hdr_event), and then the first listed with samples is the default.
+ * Without the list the text does not tell the order (its first sample is
+ * often another event's: an execve page fault before the first cpu-clock
+ * tick, whichever -e came first; review 18 F7): the first time event
+ * printed (cpu-clock, task-clock, cycles: what perf record samples without
+ * -e, and what a profile is read for), else the event with the most
+ * samples (the first printed of those). */
 static int default_event(pimp *p) {
-  size_t best = 0;
-  for (size_t i = 0; i < p->nev; i++) {
+  size_t best = 0, ranked = 0;
+  for (size_t i = 0; i < p->nev; i++)
+    if (p->ev_rank[i] && (!ranked || p->ev_rank[i] < p->ev_rank[best])) best = i, ranked = 1;
+  for (size_t i = 0; !ranked && i < p->nev; i++) {
     if (p->ev_time[i]) {
       best = i;
       break;
@@ -1057,7 +1101,10 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
       if ((rc = end_event(&p))) break;
       continue;
     }
-    if (line[0] == '#') continue; /* perf script --header comments (a right-aligned comm may start with '#') */
+    if (line[0] == '#') { /* perf script --header comments (a right-aligned comm may start with '#') */
+      if ((rc = keep_hdr_event(&p, line, n))) break;
+      continue;
+    }
     if (k == 0 && line[0] == '|' && n > 1 && isdigit((unsigned char)line[1]))
       continue; /* -F +srccode: "|LINE  source text" */
     if (p.tail && k > 0) {
@@ -1203,6 +1250,7 @@ int pcol_import_perf(pcol_builder *b, FILE *in, const char *name, const pcol_imp
   free(p.inl);
   free(p.pbuf);
   free(p.held);
+  free(p.hdr_evs);
   fclose(cin);
   return rc;
 }

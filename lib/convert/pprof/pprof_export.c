@@ -35,6 +35,7 @@
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
 #include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
 #include "frames.h"   /* pcol_places_lines_note */
+#include "truncated.h" /* pcol_truncated_total, pcol_truncated_comment */
 #include "pb_wire.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
@@ -91,6 +92,7 @@ typedef struct ex {
   double ratio;    /* pcol_export_options.ratio: -proto -divide_by */
   uint64_t lost, lost_samples; /* labels go tool pprof reads as none (parts.lost) in the
                                 * written samples, and how many samples have one */
+  char trunc_comment[128]; /* the comment of stacks the recorder truncated (str_bytes keeps a pointer) */
 } ex;
 
 static int oom(ex *x) { return x->rc = pcol_error_set(x->err, PCOL_ENOMEM, "pprof export: out of memory"); }
@@ -837,13 +839,17 @@ typedef struct {
   parts *P;
   size_t n, cap;
 } comments_to;
-static int comment_to(void *ctx, pcol_str v) {
-  comments_to *c = ctx;
+static int comment_add(comments_to *c, pcol_str v) {
   int64_t id = str_bytes(c->x, v.ptr, v.len);
   if (c->x->rc) return c->x->rc;
   if (PCOL_GROW(c->P->comments, c->n, c->cap)) return oom(c->x);
   c->P->comments[c->n++] = id;
   return PCOL_OK;
+}
+static int comment_to(void *ctx, pcol_str v) {
+  uint64_t n;
+  /* a copy's mark of truncated stacks: written anew, of the selection */
+  return pcol_truncated_comment_parse(v, &n) ? PCOL_OK : comment_add(ctx, v);
 }
 
 /* the same bytes (NA and "" alike) */
@@ -976,6 +982,16 @@ static int profile_fields(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
    * rule: pcol_sources_comments), '#' ones too */
   comments_to cx = {x, P, 0, 0};
   if ((x->rc = pcol_sources_comments(f, x->sel, comment_to, &cx, x->err))) return x->rc;
+  /* stacks the recorder truncated (meta pcol.truncated_stacks, THE rule:
+   * truncated.c), which pprof has no field for: a comment, which go tool
+   * pprof -comments shows and pcol's import reads back, so a view of the
+   * copy warns as one of the original */
+  uint64_t trunc;
+  if ((x->rc = pcol_truncated_total(f, x->sel, &trunc, NULL, x->err))) return x->rc;
+  if (trunc) {
+    pcol_truncated_comment(x->trunc_comment, sizeof x->trunc_comment, trunc);
+    if ((x->rc = comment_add(&cx, (pcol_str){x->trunc_comment, strlen(x->trunc_comment)}))) return x->rc;
+  }
   pr->comment = P->comments;
   pr->n_comment = cx.n;
   if (x->rc) return x->rc;

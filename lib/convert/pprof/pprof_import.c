@@ -31,6 +31,7 @@
  */
 #include "pcol.h"
 #include "keys.h"     /* PCOL_SRC_PPROF, PPROF_META_COMMENT, PPROF_META_DEFAULT_SAMPLE_TYPE, ... */
+#include "truncated.h" /* pcol_b_truncated_stacks, pcol_truncated_comment_parse */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in */
 #include "buf.h"      /* pcol_buf_free, pcol_buf, pcol_buf_reserve, ... */
 #include "hash.h"     /* pcol_hash2 */
@@ -1149,7 +1150,19 @@ static int build(ctx *c) {
     TRY(meta_strx(c, src, PPROF_META_PERIOD_TYPE_UNIT, p->period_type.unit));
   }
   if (p->period) TRY(meta_i64(c, src, PPROF_META_PERIOD, p->period));
-  for (size_t i = 0; i < p->n_comment; i++) TRY(meta_strx(c, src, PPROF_META_COMMENT, p->comment[i]));
+  /* a comment of pcol's export that marks stacks the recorder truncated
+   * (THE rule: truncated.c) gives back pcol.truncated_stacks, so the views
+   * of the copy warn as those of the original; kept as a comment too, as
+   * go tool pprof shows it */
+  uint64_t trunc = 0;
+  for (size_t i = 0; i < p->n_comment; i++) {
+    const pstring *d = &p->string_table[p->comment[i]];
+    uint64_t n;
+    if (pcol_truncated_comment_parse((pcol_str){(const char *)d->data, d->len}, &n) && n <= UINT64_MAX - trunc)
+      trunc += n;
+    TRY(meta_strx(c, src, PPROF_META_COMMENT, p->comment[i]));
+  }
+  TRY(pcol_b_truncated_stacks(b, src, trunc, c->err));
   if (p->default_sample_type)
     TRY(meta_strx(c, src, PPROF_META_DEFAULT_SAMPLE_TYPE, p->default_sample_type));
   if (p->doc_url) TRY(meta_strx(c, src, PPROF_META_DOC_URL, p->doc_url));

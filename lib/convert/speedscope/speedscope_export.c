@@ -64,6 +64,7 @@
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "hash.h"     /* pcol_u64map */
 #include "loss.h"     /* pcol_export_loss_note */
+#include "truncated.h" /* pcol_truncated_of */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -632,6 +633,12 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
                                  (pcol_str){in, (size_t)n}, out);
       if (m != 2 && fprintf(x->out, ",\"pcolSpanStart\":%s", m == 1 ? out : in) < 0) return io(x);
     }
+    /* its stacks the recorder truncated (pcol.truncated_stacks, THE rule:
+     * truncated.c), which speedscope has no place for: pcol's import gives
+     * it back, so a view of the copy warns as one of the original */
+    uint64_t trunc;
+    if ((rc = pcol_truncated_of(x->f, x->cur_src, &trunc, x->err))) return rc;
+    if (trunc && fprintf(x->out, ",\"pcolTruncatedStacks\":%llu", (unsigned long long)trunc) < 0) return io(x);
     /* its own default (THE default rule, count.c), which speedscope's
      * activeProfileIndex names of one source only (a merge's second
      * source read back took its last type), and the default its recording

@@ -51,6 +51,7 @@
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include "count.h"    /* pcol_decimals_for */
+#include "truncated.h" /* pcol_b_truncated_stacks */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,7 @@ typedef struct sprof {
   int64_t src_start, src_dur, src_part;
   int64_t src_iv; /* pcolInterval: its sampling interval, ns (> 0; PCOL_NA_I64 absent or not one) */
   int64_t src_off; /* pcolSpanStart: where its span starts after its time 0, ns (> 0; else PCOL_NA_I64) */
+  int64_t src_trunc; /* pcolTruncatedStacks: its samples whose stacks the recorder truncated (> 0; else PCOL_NA_I64) */
   /* pcolDefaultSampleType, pcolDefaultValue (the same profile: the
    * source's own default, pprof.default_sample_type, and the one its
    * recording states, pcol.default_value); NULL when absent or not a string */
@@ -413,7 +415,7 @@ static int profile(simp *s) {
   memset(p, 0, sizeof *p);
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   p->is_obj = 1;
-  p->src_start = p->src_dur = p->src_part = p->src_iv = p->src_off = PCOL_NA_I64;
+  p->src_start = p->src_dur = p->src_part = p->src_iv = p->src_off = p->src_trunc = PCOL_NA_I64;
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
@@ -424,14 +426,15 @@ static int profile(simp *s) {
     int k_ss = pcol_jp_key_is(j, "pcolStart") ? 1 : pcol_jp_key_is(j, "pcolDuration") ? 2
              : pcol_jp_key_is(j, "pcolRecordingPart") ? 3 : 0;
     int k_dv = pcol_jp_key_is(j, "pcolDefaultSampleType") ? 1 : pcol_jp_key_is(j, "pcolDefaultValue") ? 2 : 0;
-    int k_iv = pcol_jp_key_is(j, "pcolInterval") ? 1 : pcol_jp_key_is(j, "pcolSpanStart") ? 2 : 0;
+    int k_iv = pcol_jp_key_is(j, "pcolInterval") ? 1 : pcol_jp_key_is(j, "pcolSpanStart") ? 2
+             : pcol_jp_key_is(j, "pcolTruncatedStacks") ? 3 : 0;
     if ((rc = pcol_jp_next(j))) return rc;
     if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
       p->start = j->d;
     } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= k_ss - 2)) {
       *(k_ss == 1 ? &p->src_start : k_ss == 2 ? &p->src_dur : &p->src_part) = j->i;
     } else if (k_iv && j->tok == PCOL_JT_INT && j->i > 0) {
-      *(k_iv == 1 ? &p->src_iv : &p->src_off) = j->i;
+      *(k_iv == 1 ? &p->src_iv : k_iv == 2 ? &p->src_off : &p->src_trunc) = j->i;
     } else if (k_rt) {
       int q = k_rt - 1;
       p->rt_kind[q] = 1;
@@ -629,7 +632,8 @@ static int values_decimals(const sprof *p) {
  * and duration (pcolStart, pcolDuration) as pprof.time_nanos and
  * pprof.duration_nanos (spec.md §7's rules), the timestamp its seconds;
  * its pcolRecordingPart as pcol.recording_part, its pcolInterval as
- * pcol.interval_ns, its pcolSpanStart as pcol.span_start_ns and its pcolDefaultValue as pcol.default_value (its
+ * pcol.interval_ns, its pcolSpanStart as pcol.span_start_ns, its pcolTruncatedStacks as
+ * pcol.truncated_stacks (and its note) and its pcolDefaultValue as pcol.default_value (its
  * pcolDefaultSampleType: sampled). */
 static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   const char *pname = pname_of(p);
@@ -662,6 +666,8 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
     snprintf(v, sizeof v, "%lld", (long long)p->src_off);
     rc = pcol_b_meta_str(s->b, *src, PCOL_META_SPAN_START_NS, v, s->err);
   }
+  if (!rc && p->src_trunc != PCOL_NA_I64) /* (the views warn of it: truncated.c) */
+    rc = pcol_b_truncated_stacks(s->b, *src, (uint64_t)p->src_trunc, s->err);
   if (!rc && p->src_default) rc = pcol_b_meta_str(s->b, *src, PCOL_META_DEFAULT_VALUE, p->src_default, s->err);
   if (!rc && s->places) rc = pcol_b_meta_str(s->b, *src, PCOL_META_NAMELESS_PLACES, "1", s->err);
   return b_in(s, rc);
