@@ -2511,8 +2511,8 @@ typedef struct pcol_export_options {
    * sources have stacks the recorder truncated (meta
    * pcol.truncated_stacks), which the format has no place to mark (pprof,
    * speedscope, Firefox and OTLP carry it); NULL: not called.  The CLI
-   * prints it (pprof's, speedscope's, perun's, collapsed's, perfetto's,
-   * v8's and chrome's as a warning; the loss note as a note). */
+   * prints it (pprof's, speedscope's, perun's, perfetto's, v8's and
+   * chrome's as a warning; the loss note as a note). */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -176,8 +176,6 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   if (fmt == PCOL_FMT_SPEEDSCOPE || fmt == PCOL_FMT_PERUN || fmt == PCOL_FMT_PERFETTO) /* negative amounts, not written */
     nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
-  if (fmt == PCOL_FMT_COLLAPSED) /* the mark of truncated stacks, which it has no place for (pcol_export) */
-    nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
    * sources': a type a source lacks counts 0 for its samples, as in the
