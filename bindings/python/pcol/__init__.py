@@ -22,6 +22,7 @@ File.close().  Computed columns (row ids, the derived views) are ordinary
 arrays.
 """
 import os as _os
+import datetime as _dt
 import warnings as _warnings
 import re as _re
 import numbers as _numbers
@@ -468,7 +469,9 @@ class File:
         """The view `name` as a read-only mapping of column name -> numpy array.
 
         source, from_, to (seconds since the source's start, or a wall-clock
-        time as text: "2026-11-29T01:29:10Z", "@EPOCH") select samples
+        time: text "2026-11-29T01:29:10Z", "@EPOCH", an aware datetime or
+        pandas Timestamp, a numpy datetime64 as UTC; a naive datetime is
+        refused, see _selection) select samples
         for the sample views, as `pcol cat --source --from --to`.  Stored
         columns are fetched on first access (zero-copy); the views that are
         derived (sample_values, sample_locations, sample_labels, locations,
@@ -481,7 +484,8 @@ class File:
         first runs libpcol's check of each column (every id in range, O(n),
         once per open file), raising pcol.Error on a damaged one; derived
         views, selections, top() and validate() always check."""
-        return Table(self, name, (source, from_, to, max_rows, bool(checked)), masked)
+        return Table(self, name, (source, _time_end(from_, "from_"), _time_end(to, "to"), max_rows,
+                                  bool(checked)), masked)
 
     def tables(self, **kw):
         """Every view, as {name: Table}."""
@@ -798,7 +802,12 @@ _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "t
 def _selection(kw):
     """The CLI's selection and filters (cli_select) as the tuple the
     extension takes: source, from_, to (seconds, or a wall-clock time as
-    the CLI's --from/--to text: "2026-11-29T01:29:10Z", "@EPOCH"), focus, ignore, hide, show,
+    the CLI's --from/--to text: "2026-11-29T01:29:10Z", "@EPOCH"; or as a
+    timezone-aware datetime.datetime / pandas.Timestamp, exact to its
+    microsecond / nanosecond, or a numpy.datetime64, taken as UTC as numpy
+    and DuckDB take a time without zone; a naive datetime or Timestamp is
+    refused (TypeError): Python reads one as local time, pandas as UTC, and
+    a guess would select another hour without a word), focus, ignore, hide, show,
     tag, tag_ignore, show_from (Go's regexp syntax, pprof's -focus ... -tagignore,
     -show_from), tagshow, taghide (pprof's: the label keys tags and traces
     show), no_inlines and relative_percentages (pprof's: shares of the
@@ -811,9 +820,47 @@ def _selection(kw):
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (
             "s" if len(bad) > 1 else "", ", ".join(map(repr, bad)), ", ".join(_SELECT)))
+    kw = dict(kw)
+    for k in ("from_", "to"):
+        if k in kw:
+            kw[k] = _time_end(kw[k], k)
     # an empty expression is none, as pprof (and the CLI) read it
     return tuple(kw.get(k, False) if k in ("no_inlines", "relative_percentages") else
                  (kw.get(k) if kw.get(k) != "" or k in ("source", "from_", "to") else None) for k in _SELECT)
+
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def _time_end(x, what):
+    """from_/to as the extension takes it: None, seconds since the start (a
+    number) or the CLI's text; a point in time as the exact "@SECONDS.NNNNNNNNN"
+    of the CLI's --from/--to (review 19b F1: they were refused):
+    an aware datetime.datetime or pandas.Timestamp (its zone applied, to the
+    microsecond / nanosecond), a numpy.datetime64 as UTC (numpy's datetime64
+    has no zone; DuckDB reads a TIMESTAMP so too).  A naive datetime or
+    Timestamp is refused: Python's own datetime.timestamp() reads it as
+    local time, pandas' as UTC, so neither reading is safe to guess."""
+    if isinstance(x, _np.datetime64):
+        if _np.isnat(x):
+            raise ValueError("%s is NaT (not a time)" % what)
+        return _epoch_text(int(x.astype("datetime64[ns]").astype(_np.int64)))
+    if isinstance(x, _dt.datetime):
+        if x != x:  # pandas.NaT (a datetime subclass)
+            raise ValueError("%s is NaT (not a time)" % what)
+        if x.tzinfo is None or x.utcoffset() is None:
+            raise TypeError("%s is a naive %s (no time zone): give it one, e.g. "
+                            "datetime.timezone.utc or Timestamp.tz_localize('UTC')"
+                            % (what, type(x).__name__))
+        if hasattr(x, "nanosecond") and isinstance(getattr(x, "value", None), int):
+            return _epoch_text(x.value)  # pandas.Timestamp: ns since the epoch, UTC
+        d = x - _EPOCH
+        return _epoch_text((d.days * 86400 + d.seconds) * 10**9 + d.microseconds * 1000)
+    return x
+
+
+def _epoch_text(ns):
+    return "@%s%d.%09d" % ("-" if ns < 0 else "", abs(ns) // 10**9, abs(ns) % 10**9)
 
 
 def _text(v, what):

@@ -180,6 +180,51 @@ def test_top_wall_clock_range():
             f.top(from_=b"@0")
 
 
+def test_range_datetime(tmp_path):
+    """from_/to as an aware datetime / pandas Timestamp / numpy datetime64
+    (review 19b F1: TypeError): the rows of the same instant as "@EPOCH"
+    text, to the microsecond (datetime) or nanosecond (Timestamp,
+    datetime64); a naive datetime is refused.  gen_jfr.py's recording
+    starts at @1700000000 (2023-11-14T22:13:20Z), one sample a
+    microsecond from 1 us to 20 us."""
+    import datetime
+    import subprocess
+    import sys
+    import numpy as np
+    from conftest import REPO
+    gen = os.path.join(REPO, "tests", "support", "gen_jfr.py")
+    if not os.path.isfile(gen):
+        pytest.skip("no %s" % gen)
+    j = str(tmp_path / "g.jfr")
+    subprocess.run([sys.executable, gen, j, "--samples", "20", "--exec-only"], check=True)
+    utc = datetime.timezone.utc
+    n = lambda **kw: len(f.table("samples", **kw)["sample_id"])
+    with pcol.open(j) as f:
+        assert n(from_="@1700000000.000010") == 11
+        t0 = datetime.datetime(2023, 11, 14, 22, 13, 20, 10, tzinfo=utc)  # + 10 us
+        assert n(from_=t0) == 11 and f.top(from_=t0).flat.sum() == 11
+        # another zone, the same instant
+        plus2 = datetime.timezone(datetime.timedelta(hours=2))
+        assert n(from_=datetime.datetime(2023, 11, 15, 0, 13, 20, 10, tzinfo=plus2),
+                 to=datetime.datetime(2023, 11, 14, 22, 13, 20, 15, tzinfo=utc)) == 5
+        assert n(from_=np.datetime64("2023-11-14T22:13:20.000010500")) == 10  # 11..20 us
+        assert n(to=np.datetime64(1700000000000005, "us")) == 4
+        with pytest.raises(TypeError, match="from_ is a naive datetime"):
+            f.top(from_=datetime.datetime(2023, 11, 14, 22, 13, 20))
+        with pytest.raises(ValueError, match="to is NaT"):
+            f.top(to=np.datetime64("NaT"))
+        try:
+            import pandas as pd
+        except ImportError:
+            return
+        assert n(from_=pd.Timestamp("2023-11-14T22:13:20.000010500Z")) == 10
+        assert n(from_=pd.Timestamp(1700000000000010500, tz="Europe/Paris")) == 10
+        with pytest.raises(TypeError, match="to is a naive Timestamp"):
+            f.top(to=pd.Timestamp("2023-11-14T22:13:20"))
+        with pytest.raises(ValueError, match="from_ is NaT"):
+            f.top(from_=pd.NaT)
+
+
 def _far_dirs(tmp_path):
     """two directories of the same profiles (review 16 F1): a Go CPU
     profile of 2022-06-09 18:22:12 UTC with a heap profile of 2022-07-28
