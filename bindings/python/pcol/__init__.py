@@ -12,6 +12,10 @@ views").  Types (see README.md):
 - ids and references: numpy.uint32; 0 is "none" (NA) in a reference;
 - i64 columns: numpy.int64, with NA_I64 (-2**63) for NA (`masked=True`
   gives numpy.ma arrays with NA masked; to_pandas gives nullable Int64);
+- a view's sums (top's flat and cum, tree's, diff's, ...): numpy.int64, or,
+  when one passes int64 (libpcol adds up in 128 bits), an object array of
+  the exact Python ints `pcol VIEW --format json` prints, with a
+  UserWarning naming the column;
 - u64: numpy.uint64; f64: numpy.float64 (NaN is NA); flags: numpy.bool_;
 - strings: object arrays of str (None for NA).  Bytes that are not valid
   UTF-8 become U+0080..U+00FF, as `pcol cat --format json` writes them.
@@ -909,6 +913,34 @@ def _ints(x):
         return _strs(y)
 
 
+def _wide_warning(title, cols):
+    """Sums are libpcol's 128-bit pcol_sum: a view's flat, cum, value, ...
+    is numpy.int64, or, when one of its numbers passes int64 (a sum over
+    2**63 - 1: only of values near the limit), an object array of the
+    exact Python ints the CLI prints (DuckDB: HUGEINT).  Saturating would be
+    a wrong number, float64 or uint64 would lose bits or the sign, and
+    refusing would withhold the CLI's answer; so the column keeps the exact
+    values, and its change of dtype is said (review 19b F2: it was silent,
+    and code written for int64, .astype or Arrow, broke only on the rare
+    huge file)."""
+    for k, c in cols.items():
+        if isinstance(c, _np.ndarray) and c.dtype == object and len(c) and type(c[0]) is int:
+            big = max((v for v in c if type(v) is int and v != NA_I64), key=abs, default=NA_I64)
+            _warnings.warn("%s: column %s holds a number past int64 (%d): it is an object array "
+                           "of exact Python ints, not numpy.int64" % (title, k, big),
+                           stacklevel=_caller_level())
+
+
+def _caller_level():
+    """warnings.warn's stacklevel of the first frame outside this module
+    (the user's call), from _wide_warning's caller"""
+    import sys
+    f, n = sys._getframe(2), 2
+    while f is not None and f.f_code.co_filename == __file__:
+        f, n = f.f_back, n + 1
+    return n
+
+
 def _floats(x):
     return _np.array([_np.nan if v is None else v for v in x], dtype=_np.float64)
 
@@ -963,6 +995,7 @@ class View:
         self.__dict__.update(extra)
         fields = self._row_fields or tuple(self.cols)
         self._Row = _namedtuple(type(self).__name__ + "Row", fields)
+        _wide_warning(self._title, self.cols)
 
     @property
     def columns(self):
@@ -1074,7 +1107,10 @@ class Top(View):
     """The rows of `pcol top --format json`: name, flat, cum, flat_pct,
     sum_pct, cum_pct (not rounded: the CLI prints them with 2 decimals),
     inline ("inline", "partial-inline" or None).  A row (t[i], iteration)
-    is (name, flat, cum).  dropped: the rows node_fraction dropped."""
+    is (name, flat, cum).  dropped: the rows node_fraction dropped.
+    flat and cum are numpy.int64, or object arrays of exact Python ints
+    when a sum passes int64 (as the CLI prints it), with a UserWarning
+    naming the column (_wide_warning)."""
 
     _row_fields = ("name", "flat", "cum")
     _title = "top"

@@ -3,6 +3,7 @@ and fails where `pcol top` fails, with the same message."""
 import json
 import os
 
+import numpy as np
 import pytest
 
 import pcol
@@ -223,6 +224,32 @@ def test_range_datetime(tmp_path):
             f.top(to=pd.Timestamp("2023-11-14T22:13:20"))
         with pytest.raises(ValueError, match="from_ is NaT"):
             f.top(from_=pd.NaT)
+
+
+def test_sum_past_int64_said(tmp_path):
+    """a sum past int64 (libpcol adds up in 128 bits): the column keeps the
+    exact numbers `pcol top --format json` prints, as Python ints, and the
+    change of dtype from int64 is warned of, naming the view and column
+    (review 19b F2: silent); a view whose sums fit stays int64, unwarned"""
+    import warnings
+    p = tmp_path / "over.collapsed"
+    p.write_text("main;a 9223372036854775807\nmain;b 1\n")
+    want = {r["name"]: r["cum"] for r in json.loads(run_pcol("top", str(p), "--format", "json").stdout)["rows"]}
+    assert want["main"] == 2**63
+    with pcol.open(str(p)) as f:
+        with pytest.warns(UserWarning, match=r"top: column cum holds a number past int64 "
+                                             r"\(9223372036854775808\): it is an object array"):
+            t = f.top()
+        assert t.cum.dtype == object and t.flat.dtype == np.int64
+        assert dict(zip(t.name, t.cum)) == want
+        with pytest.warns(UserWarning, match=r"tree: column cum holds a number past int64"):
+            f.tree()
+    q = tmp_path / "fits.collapsed"
+    q.write_text("main;a 9223372036854775806\nmain;b 1\n")
+    with pcol.open(str(q)) as f, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = f.top()
+        assert t.cum.dtype == np.int64 and int(t.cum.max()) == 2**63 - 1
 
 
 def _far_dirs(tmp_path):
