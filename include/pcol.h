@@ -1534,7 +1534,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
  * of a wall-clock range), then the warning "N samples have stacks the
  * recorder truncated at its stack depth ..." when selected sources have
  * meta pcol.truncated_stacks (a JFR recording's truncated stack traces:
- * the callers above the cut count less).  Each part is said whatever
+ * the callers above the cut count less), N of the samples the view counts
+ * (of sources with its value v, in its range, kept by its tag filters;
+ * its name filters aside, whose misses it explains): a cut stack has the
+ * recorder's stackdepth frames, the most of its source, so when that many
+ * samples are of the source's greatest depth they are the ones counted;
+ * else a view of part of the source's samples says "up to N").  Each part is said whatever
  * another's fails;
  * returns the first part's error (a damaged table, a bad filter: the view
  * says it too).  The CLI's views print them; the R and Python packages'

@@ -8,8 +8,10 @@
 #include "query.h"
 #include "error.h" /* pcol_oom */
 #include "wall.h"  /* pcol_wall: THE start rule */
-#include "truncated.h" /* pcol_truncated_total */
+#include "truncated.h" /* pcol_truncated_of */
 #include "bytes.h" /* pcol_str_i64 */
+#include "select.h" /* pcol_select_iter_need, pcol_select_need_view */
+#include "filter.h" /* pcol_filter_build */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,25 +160,149 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
   return PCOL_OK;
 }
 
-/* Stacks the recorder cut (meta pcol.truncated_stacks of the selected
- * sources, THE sources of a selection: pcol_selection_sources; JFR's
- * truncated stack traces): the callers above the cut count less cum than
- * they ran, and a filter on them (--focus main) matches fewer samples;
- * said where the numbers are, not only by `pcol info` (review 18 F11).
- * *text = NULL when no selected source has such. */
-static int truncated_stacks(pcol_file *f, const pcol_select *sel, char **text, pcol_error *err) {
+/* The samples of the sources with meta pcol.truncated_stacks (N > 0) that
+ * a view counts, and which of them the recorder cut.  The file keeps N per
+ * source, not which samples: JFR's recorder cuts a stack at its stackdepth
+ * (64 frames by default), so a cut stack has that many frames and none has
+ * more.  When a source's samples of its greatest depth (in frames: lines,
+ * inlined ones too, as JFR counts them) number N, they are the cut ones,
+ * and those the view holds are counted exactly; otherwise (a stack of
+ * exactly stackdepth frames that reached its root, a generated recording)
+ * a view of all the source's samples says N, and a part of them "up to"
+ * the fewer of N and its samples (review 19b F6: the sources and samples
+ * outside the view were counted). */
+typedef struct trunc_count {
+  pcol_view src, stack;
+  const uint32_t *depth; /* frames of each stack node */
+  const int64_t *n;      /* [s] the source's pcol.truncated_stacks, 0: none */
+  uint32_t *max;         /* [s] its greatest depth */
+  uint64_t *at_max, *all; /* [s] its samples at that depth, all (of the pass) */
+  const uint8_t *has;    /* [s] the source has the view's value */
+  uint64_t nsrc, nstacks;
+  int pass; /* 0: every sample, for max; 1: at max */
+} trunc_count;
+
+static int trunc_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)num, (void)den;
+  trunc_count *c = ctx;
+  uint32_t s = pcol_view_u32(&c->src, row), k = pcol_view_u32(&c->stack, row);
+  if (s == 0 || s > c->nsrc || !c->n[s] || !c->has[s] || k > c->nstacks) return 0;
+  uint32_t d = c->depth[k];
+  c->all[s]++;
+  if (c->pass == 0 && d > c->max[s]) c->max[s] = d, c->at_max[s] = 0;
+  if (d == c->max[s]) c->at_max[s]++;
+  return 0;
+}
+
+/* one pass of trunc_row over sel's samples (NULL: every one) */
+static int trunc_pass(pcol_file *f, const pcol_select *sel, trunc_count *c, pcol_error *err) {
+  static const pcol_select every = {0};
+  if (!sel) sel = &every;
+  static const int need[] = {PCOL_C_S_SOURCE, PCOL_C_S_STACK};
+  int lazy;
+  pcol_filter flt;
+  PCOL_RETURN_NOT_OK(pcol_select_need_view(f, sel, PCOL_C_S_SOURCE, &c->src, &lazy, err));
+  PCOL_RETURN_NOT_OK(pcol_select_need_view(f, sel, PCOL_C_S_STACK, &c->stack, &lazy, err));
+  memset(c->all, 0, (c->nsrc + 1) * sizeof *c->all);
+  if (c->pass) memset(c->at_max, 0, (c->nsrc + 1) * sizeof *c->at_max);
+  PCOL_RETURN_NOT_OK(pcol_filter_build(f, sel, &flt, err));
+  int rc = pcol_select_iter_need(f, sel, &flt, need, 2, trunc_row, c, err);
+  pcol_filter_free(&flt);
+  return rc;
+}
+
+/* frames of each stack node: parents precede their children (checked) */
+static int stack_depths(pcol_file *f, uint32_t **out, pcol_error *err) {
+  pcol_view par, loc, off;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &par, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &loc, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_LINE_OFFSETS, &off, err));
+  uint64_t nodes = pcol_rows(f, PCOL_T_STACKS), nloc = pcol_rows(f, PCOL_T_LOCATIONS);
+  uint32_t *d = nodes < SIZE_MAX / sizeof *d ? malloc(((size_t)nodes + 1) * sizeof *d) : NULL;
+  if (!d) return pcol_oom(err);
+  d[0] = 0;
+  for (uint64_t n = 1; n <= nodes; n++) {
+    uint32_t l = pcol_view_u32(&loc, n - 1);
+    uint64_t lines = l && l <= nloc && off.count > nloc
+                         ? pcol_view_u64(&off, l) - pcol_view_u64(&off, l - 1) : 1;
+    uint32_t p = pcol_view_u32(&par, n - 1);
+    uint64_t dd = (uint64_t)(p < n ? d[p] : 0) + (lines ? (lines < UINT32_MAX ? lines : UINT32_MAX) : 1);
+    d[n] = dd < UINT32_MAX ? (uint32_t)dd : UINT32_MAX; /* (saturated: a hostile file's lines) */
+  }
+  *out = d;
+  return PCOL_OK;
+}
+
+/* Stacks the recorder cut (meta pcol.truncated_stacks of the sources a
+ * view counts: THE sources of a selection, pcol_selection_sources, that
+ * have its value v; JFR's truncated stack traces): the callers above the
+ * cut count less cum than they ran, and a filter on them (--focus main)
+ * matches fewer samples; said where the numbers are, not only by `pcol
+ * info` (review 18 F11), of the samples the view counts (its range, tag
+ * filters; not its name filters, whose misses it explains): trunc_count.
+ * *text = NULL when the view holds no such sample. */
+static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, char **text,
+                            pcol_error *err) {
   *text = NULL;
-  uint64_t total, nsrc;
-  int rc = pcol_truncated_total(f, sel, &total, &nsrc, err);
+  uint8_t *keep = NULL, *has = NULL;
+  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), total = 0, nsrc = 0, any = 0;
+  int64_t *n = calloc(ns + 1, sizeof *n);
+  int rc = n ? PCOL_OK : pcol_oom(err);
+  for (uint64_t s = 1; s <= ns && !rc; s++) {
+    if (!keep[s]) continue;
+    uint64_t x = 0; /* (THE rule's reading: truncated.c) */
+    if (!(rc = pcol_truncated_of(f, (uint32_t)s, &x, err)) && x > 0 && x <= INT64_MAX) n[s] = (int64_t)x, any++;
+  }
+  free(keep);
+  if (!rc && any) rc = pcol_value_sources(f, v, &has, err);
+  trunc_count c = {0};
+  uint32_t *depth = NULL;
+  uint64_t *cells = NULL;
+  bool upto = false;
+  if (!rc && any && !(rc = stack_depths(f, &depth, err))) {
+    cells = calloc(4 * (ns + 1), sizeof *cells);
+    if (!cells) rc = pcol_oom(err);
+  }
+  if (!rc && any) {
+    c.depth = depth, c.n = n, c.has = has, c.nsrc = ns, c.nstacks = pcol_rows(f, PCOL_T_STACKS);
+    c.max = (uint32_t *)(cells + 3 * (ns + 1)), c.at_max = cells, c.all = cells + (ns + 1);
+    uint64_t *whole = cells + 2 * (ns + 1), *whole_at_max = NULL;
+    /* the source's every sample, then the view's (its name filters off) */
+    pcol_select seen = sel ? *sel : (pcol_select){0};
+    seen.focus = seen.ignore = seen.hide = seen.show = seen.show_from = NULL;
+    if (!(rc = trunc_pass(f, NULL, &c, err))) {
+      memcpy(whole, c.all, (ns + 1) * sizeof *whole);
+      whole_at_max = malloc((ns + 1) * sizeof *whole_at_max);
+      if (!whole_at_max) rc = pcol_oom(err);
+      else memcpy(whole_at_max, c.at_max, (ns + 1) * sizeof *whole_at_max);
+    }
+    c.pass = 1;
+    if (!rc) rc = trunc_pass(f, &seen, &c, err);
+    for (uint64_t s = 1; s <= ns && !rc; s++) {
+      if (!n[s] || !has[s] || !c.all[s]) continue;
+      uint64_t k;
+      if (whole_at_max[s] == (uint64_t)n[s]) k = c.at_max[s]; /* the cut ones: exact */
+      else if (c.all[s] == whole[s]) k = (uint64_t)n[s];
+      else k = c.all[s] < (uint64_t)n[s] ? c.all[s] : (uint64_t)n[s], upto = true;
+      if (k) total = total > UINT64_MAX - k ? UINT64_MAX : total + k, nsrc++;
+    }
+    free(whole_at_max);
+  }
+  free(cells);
+  free(depth);
+  free(has);
+  free(n);
   if (rc || !total) return rc;
-  const char *fmt = "%llu samples%s have stacks the recorder truncated at its stack depth (JFR's "
+  const char *fmt = "%s%llu samples%s have stacks the recorder truncated at its stack depth (JFR's "
                     "stackdepth, 64 frames by default): their outer frames are lost, so the callers "
                     "above the cut (main, ...) count less than they ran (pcol info notes it)";
   char src[48] = "";
+  const char *pre = upto ? "up to " : "";
   if (nsrc > 1) snprintf(src, sizeof src, " of %llu sources", (unsigned long long)nsrc);
-  int len = snprintf(NULL, 0, fmt, (unsigned long long)total, src);
+  int len = snprintf(NULL, 0, fmt, pre, (unsigned long long)total, src);
   if (len < 0 || !(*text = malloc((size_t)len + 1))) return pcol_oom(err);
-  snprintf(*text, (size_t)len + 1, fmt, (unsigned long long)total, src);
+  snprintf(*text, (size_t)len + 1, fmt, pre, (unsigned long long)total, src);
   return PCOL_OK;
 }
 
@@ -250,7 +376,7 @@ int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const p
     t = NULL;
     keep_first(&first, err, rc, &e);
     memset(&e, 0, sizeof e);
-    rc = none ? PCOL_OK : truncated_stacks(f[i], sel, &t, &e);
+    rc = none ? PCOL_OK : truncated_stacks(f[i], sel, &v[i], &t, &e);
     if (t) note(ctx, i, t, true);
     free(t);
     keep_first(&first, err, rc, &e);

@@ -367,4 +367,34 @@ for v in top tree "peek Main" "top --focus nothing"; do
   grep -q 'warning: .*tr.jfr: 5 samples have stacks the recorder truncated at its stack depth' "$tmp/err" ||
     fail "pcol $v of truncated stacks: no warning: $(cat "$tmp/err")"
 done
+# ... of the samples the view counts (review 19b F6: the sources without
+# the view's value were counted): gen_jfr.py's cut stack trace is in 3
+# execution and 3 allocation samples; allocation_weight is the allocation
+# source's alone.  Its cut stack is not the deepest (a real recorder's is:
+# stackdepth frames), so which samples a range holds is not known: "up to".
+$GEN "$tmp/tr2.jfr" --samples 20 || fail "gen_jfr.py --samples 20"
+"$PCOL" top "$tmp/tr2.jfr" --value allocation_weight >/dev/null 2>"$tmp/err" || fail "top tr2.jfr: $(cat "$tmp/err")"
+grep -q 'warning: .*tr2.jfr: 3 samples have stacks the recorder truncated' "$tmp/err" ||
+  fail "truncated stacks of the allocation samples alone: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/tr2.jfr" --value samples >/dev/null 2>"$tmp/err" || fail "top tr2.jfr: $(cat "$tmp/err")"
+grep -q 'warning: .*tr2.jfr: 6 samples of 2 sources have stacks the recorder truncated' "$tmp/err" ||
+  fail "truncated stacks of both sources: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/tr2.jfr" --value samples --from 0.000010 >/dev/null 2>"$tmp/err" || fail "top tr2.jfr --from: $(cat "$tmp/err")"
+grep -q 'warning: .*tr2.jfr: up to 5 samples of 2 sources have stacks the recorder truncated' "$tmp/err" ||
+  fail "truncated stacks of a part of the samples: $(cat "$tmp/err")"
+# a recorder's cut stacks are its stackdepth deep, the deepest (--cut-depth
+# 8): those the view holds are counted exactly, as many as pcol fold of
+# that view prints 8-frame stacks: from 10 us on 3 of 2 sources, to 7 us 1
+$GEN "$tmp/tr3.jfr" --samples 20 --cut-depth 8 || fail "gen_jfr.py --cut-depth 8"
+for r in "--from 0.000010|3| of 2 sources" "--to 0.000007|1|" "--from 0|6| of 2 sources"; do
+  range=${r%%|*} want=${r#*|}
+  n=${want%%|*} srcs=${want#*|}
+  # shellcheck disable=SC2086
+  "$PCOL" top "$tmp/tr3.jfr" --value samples $range >/dev/null 2>"$tmp/err" || fail "top tr3.jfr $range: $(cat "$tmp/err")"
+  # shellcheck disable=SC2086
+  cut=$("$PCOL" fold "$tmp/tr3.jfr" --value samples $range 2>/dev/null |
+    awk '{ if (split($1, f, ";") >= 8) c += $NF } END { print c + 0 }')
+  [ "$cut" = "$n" ] && grep -q "warning: .*tr3.jfr: $n samples$srcs have stacks the recorder truncated" "$tmp/err" ||
+    fail "truncated stacks of $range: fold has $cut, want $n: $(cat "$tmp/err")"
+done
 echo "t_jfr: ok"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime] [--cut-depth N]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -21,6 +21,8 @@ at T ticks (ns) after the chunk's start (default 0; the samples are at
 1000 x k ticks, k = 1..N).
 --deep N makes the first stack trace N frames deep (the events referring to
 it are read without reading it again).
+--cut-depth N makes the truncated stack trace (the second) N frames deep,
+as a recorder's at its stackdepth N: deeper than the others for N > 3.
 --renames: the threads are renamed between chunks (chunk i > 0 names them
 main-i, worker-i), and the second thread is in no pool and no event of the
 second chunk (a run of chunks whose pools have its key ends there): the
@@ -58,6 +60,7 @@ REKEY = "--rekey" in sys.argv
 REDEFINE = "--redefine" in sys.argv
 TICKS = REDEFINE or REKEY  # no pcol.Extra, startTime @Timestamp(TICKS)
 CPUTIME = "--cputime" in sys.argv
+CUT_DEPTH = int(sys.argv[sys.argv.index("--cut-depth") + 1]) if "--cut-depth" in sys.argv else 0
 CPUTIME_NS = 3000000  # --cputime: each CPU-time sample's samplingPeriod
 CHUNK = 0  # the chunk being written
 
@@ -289,6 +292,10 @@ def pools(c, deep=0):
     for i in range(deep):  # main calling itself
         st1.long(1).int(5).int(i).long(1)
     st2 = W(c).byte(1).int(1).long(1).int(-1).int(0).long(1)
+    if CUT_DEPTH:  # main calling itself, cut at the recorder's stackdepth
+        st2 = W(c).byte(1).int(CUT_DEPTH)
+        for i in range(CUT_DEPTH):
+            st2.long(1).int(5).int(i).long(1)
     st3 = W(c).byte(0).int(3)
     st3.long(1).int(6).int(9).long(1)  # main (recursion), interpreted
     st3.long(2).int(12).int(3).long(1)  # run

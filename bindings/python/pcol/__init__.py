@@ -12,6 +12,10 @@ views").  Types (see README.md):
 - ids and references: numpy.uint32; 0 is "none" (NA) in a reference;
 - i64 columns: numpy.int64, with NA_I64 (-2**63) for NA (`masked=True`
   gives numpy.ma arrays with NA masked; to_pandas gives nullable Int64);
+- a view's sums (top's flat and cum, tree's, diff's, ...): numpy.int64, or,
+  when one passes int64 (libpcol adds up in 128 bits), an object array of
+  the exact Python ints `pcol VIEW --format json` prints, with a
+  UserWarning naming the column;
 - u64: numpy.uint64; f64: numpy.float64 (NaN is NA); flags: numpy.bool_;
 - strings: object arrays of str (None for NA).  Bytes that are not valid
   UTF-8 become U+0080..U+00FF, as `pcol cat --format json` writes them.
@@ -22,6 +26,7 @@ File.close().  Computed columns (row ids, the derived views) are ordinary
 arrays.
 """
 import os as _os
+import datetime as _dt
 import warnings as _warnings
 import re as _re
 import numbers as _numbers
@@ -468,7 +473,9 @@ class File:
         """The view `name` as a read-only mapping of column name -> numpy array.
 
         source, from_, to (seconds since the source's start, or a wall-clock
-        time as text: "2026-11-29T01:29:10Z", "@EPOCH") select samples
+        time: text "2026-11-29T01:29:10Z", "@EPOCH", an aware datetime or
+        pandas Timestamp, a numpy datetime64 as UTC; a naive datetime is
+        refused, see _selection) select samples
         for the sample views, as `pcol cat --source --from --to`.  Stored
         columns are fetched on first access (zero-copy); the views that are
         derived (sample_values, sample_locations, sample_labels, locations,
@@ -481,7 +488,8 @@ class File:
         first runs libpcol's check of each column (every id in range, O(n),
         once per open file), raising pcol.Error on a damaged one; derived
         views, selections, top() and validate() always check."""
-        return Table(self, name, (source, from_, to, max_rows, bool(checked)), masked)
+        return Table(self, name, (source, _time_end(from_, "from_"), _time_end(to, "to"), max_rows,
+                                  bool(checked)), masked)
 
     def tables(self, **kw):
         """Every view, as {name: Table}."""
@@ -798,7 +806,12 @@ _SELECT = ("source", "from_", "to", "focus", "ignore", "hide", "show", "tag", "t
 def _selection(kw):
     """The CLI's selection and filters (cli_select) as the tuple the
     extension takes: source, from_, to (seconds, or a wall-clock time as
-    the CLI's --from/--to text: "2026-11-29T01:29:10Z", "@EPOCH"), focus, ignore, hide, show,
+    the CLI's --from/--to text: "2026-11-29T01:29:10Z", "@EPOCH"; or as a
+    timezone-aware datetime.datetime / pandas.Timestamp, exact to its
+    microsecond / nanosecond, or a numpy.datetime64, taken as UTC as numpy
+    and DuckDB take a time without zone; a naive datetime or Timestamp is
+    refused (TypeError): Python reads one as local time, pandas as UTC, and
+    a guess would select another hour without a word), focus, ignore, hide, show,
     tag, tag_ignore, show_from (Go's regexp syntax, pprof's -focus ... -tagignore,
     -show_from), tagshow, taghide (pprof's: the label keys tags and traces
     show), no_inlines and relative_percentages (pprof's: shares of the
@@ -811,9 +824,47 @@ def _selection(kw):
     if bad:
         raise TypeError("unexpected keyword argument%s %s (the selection takes %s)" % (
             "s" if len(bad) > 1 else "", ", ".join(map(repr, bad)), ", ".join(_SELECT)))
+    kw = dict(kw)
+    for k in ("from_", "to"):
+        if k in kw:
+            kw[k] = _time_end(kw[k], k)
     # an empty expression is none, as pprof (and the CLI) read it
     return tuple(kw.get(k, False) if k in ("no_inlines", "relative_percentages") else
                  (kw.get(k) if kw.get(k) != "" or k in ("source", "from_", "to") else None) for k in _SELECT)
+
+
+_EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def _time_end(x, what):
+    """from_/to as the extension takes it: None, seconds since the start (a
+    number) or the CLI's text; a point in time as the exact "@SECONDS.NNNNNNNNN"
+    of the CLI's --from/--to (review 19b F1: they were refused):
+    an aware datetime.datetime or pandas.Timestamp (its zone applied, to the
+    microsecond / nanosecond), a numpy.datetime64 as UTC (numpy's datetime64
+    has no zone; DuckDB reads a TIMESTAMP so too).  A naive datetime or
+    Timestamp is refused: Python's own datetime.timestamp() reads it as
+    local time, pandas' as UTC, so neither reading is safe to guess."""
+    if isinstance(x, _np.datetime64):
+        if _np.isnat(x):
+            raise ValueError("%s is NaT (not a time)" % what)
+        return _epoch_text(int(x.astype("datetime64[ns]").astype(_np.int64)))
+    if isinstance(x, _dt.datetime):
+        if x != x:  # pandas.NaT (a datetime subclass)
+            raise ValueError("%s is NaT (not a time)" % what)
+        if x.tzinfo is None or x.utcoffset() is None:
+            raise TypeError("%s is a naive %s (no time zone): give it one, e.g. "
+                            "datetime.timezone.utc or Timestamp.tz_localize('UTC')"
+                            % (what, type(x).__name__))
+        if hasattr(x, "nanosecond") and isinstance(getattr(x, "value", None), int):
+            return _epoch_text(x.value)  # pandas.Timestamp: ns since the epoch, UTC
+        d = x - _EPOCH
+        return _epoch_text((d.days * 86400 + d.seconds) * 10**9 + d.microseconds * 1000)
+    return x
+
+
+def _epoch_text(ns):
+    return "@%s%d.%09d" % ("-" if ns < 0 else "", abs(ns) // 10**9, abs(ns) % 10**9)
 
 
 def _text(v, what):
@@ -860,6 +911,34 @@ def _ints(x):
         return _np.array(y, dtype=_np.int64)
     except OverflowError:
         return _strs(y)
+
+
+def _wide_warning(title, cols):
+    """Sums are libpcol's 128-bit pcol_sum: a view's flat, cum, value, ...
+    is numpy.int64, or, when one of its numbers passes int64 (a sum over
+    2**63 - 1: only of values near the limit), an object array of the
+    exact Python ints the CLI prints (DuckDB: HUGEINT).  Saturating would be
+    a wrong number, float64 or uint64 would lose bits or the sign, and
+    refusing would withhold the CLI's answer; so the column keeps the exact
+    values, and its change of dtype is said (review 19b F2: it was silent,
+    and code written for int64, .astype or Arrow, broke only on the rare
+    huge file)."""
+    for k, c in cols.items():
+        if isinstance(c, _np.ndarray) and c.dtype == object and len(c) and type(c[0]) is int:
+            big = max((v for v in c if type(v) is int and v != NA_I64), key=abs, default=NA_I64)
+            _warnings.warn("%s: column %s holds a number past int64 (%d): it is an object array "
+                           "of exact Python ints, not numpy.int64" % (title, k, big),
+                           stacklevel=_caller_level())
+
+
+def _caller_level():
+    """warnings.warn's stacklevel of the first frame outside this module
+    (the user's call), from _wide_warning's caller"""
+    import sys
+    f, n = sys._getframe(2), 2
+    while f is not None and f.f_code.co_filename == __file__:
+        f, n = f.f_back, n + 1
+    return n
 
 
 def _floats(x):
@@ -916,6 +995,7 @@ class View:
         self.__dict__.update(extra)
         fields = self._row_fields or tuple(self.cols)
         self._Row = _namedtuple(type(self).__name__ + "Row", fields)
+        _wide_warning(self._title, self.cols)
 
     @property
     def columns(self):
@@ -1027,7 +1107,10 @@ class Top(View):
     """The rows of `pcol top --format json`: name, flat, cum, flat_pct,
     sum_pct, cum_pct (not rounded: the CLI prints them with 2 decimals),
     inline ("inline", "partial-inline" or None).  A row (t[i], iteration)
-    is (name, flat, cum).  dropped: the rows node_fraction dropped."""
+    is (name, flat, cum).  dropped: the rows node_fraction dropped.
+    flat and cum are numpy.int64, or object arrays of exact Python ints
+    when a sum passes int64 (as the CLI prints it), with a UserWarning
+    naming the column (_wide_warning)."""
 
     _row_fields = ("name", "flat", "cum")
     _title = "top"

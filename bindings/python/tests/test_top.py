@@ -3,6 +3,7 @@ and fails where `pcol top` fails, with the same message."""
 import json
 import os
 
+import numpy as np
 import pytest
 
 import pcol
@@ -178,6 +179,77 @@ def test_top_wall_clock_range():
             f.top(from_="@1506718700", to="@1506718600")
         with pytest.raises(TypeError, match="from_ must be"):
             f.top(from_=b"@0")
+
+
+def test_range_datetime(tmp_path):
+    """from_/to as an aware datetime / pandas Timestamp / numpy datetime64
+    (review 19b F1: TypeError): the rows of the same instant as "@EPOCH"
+    text, to the microsecond (datetime) or nanosecond (Timestamp,
+    datetime64); a naive datetime is refused.  gen_jfr.py's recording
+    starts at @1700000000 (2023-11-14T22:13:20Z), one sample a
+    microsecond from 1 us to 20 us."""
+    import datetime
+    import subprocess
+    import sys
+    import numpy as np
+    from conftest import REPO
+    gen = os.path.join(REPO, "tests", "support", "gen_jfr.py")
+    if not os.path.isfile(gen):
+        pytest.skip("no %s" % gen)
+    j = str(tmp_path / "g.jfr")
+    subprocess.run([sys.executable, gen, j, "--samples", "20", "--exec-only"], check=True)
+    utc = datetime.timezone.utc
+    n = lambda **kw: len(f.table("samples", **kw)["sample_id"])
+    with pcol.open(j) as f:
+        assert n(from_="@1700000000.000010") == 11
+        t0 = datetime.datetime(2023, 11, 14, 22, 13, 20, 10, tzinfo=utc)  # + 10 us
+        assert n(from_=t0) == 11 and f.top(from_=t0).flat.sum() == 11
+        # another zone, the same instant
+        plus2 = datetime.timezone(datetime.timedelta(hours=2))
+        assert n(from_=datetime.datetime(2023, 11, 15, 0, 13, 20, 10, tzinfo=plus2),
+                 to=datetime.datetime(2023, 11, 14, 22, 13, 20, 15, tzinfo=utc)) == 5
+        assert n(from_=np.datetime64("2023-11-14T22:13:20.000010500")) == 10  # 11..20 us
+        assert n(to=np.datetime64(1700000000000005, "us")) == 4
+        with pytest.raises(TypeError, match="from_ is a naive datetime"):
+            f.top(from_=datetime.datetime(2023, 11, 14, 22, 13, 20))
+        with pytest.raises(ValueError, match="to is NaT"):
+            f.top(to=np.datetime64("NaT"))
+        try:
+            import pandas as pd
+        except ImportError:
+            return
+        assert n(from_=pd.Timestamp("2023-11-14T22:13:20.000010500Z")) == 10
+        assert n(from_=pd.Timestamp(1700000000000010500, tz="Europe/Paris")) == 10
+        with pytest.raises(TypeError, match="to is a naive Timestamp"):
+            f.top(to=pd.Timestamp("2023-11-14T22:13:20"))
+        with pytest.raises(ValueError, match="from_ is NaT"):
+            f.top(from_=pd.NaT)
+
+
+def test_sum_past_int64_said(tmp_path):
+    """a sum past int64 (libpcol adds up in 128 bits): the column keeps the
+    exact numbers `pcol top --format json` prints, as Python ints, and the
+    change of dtype from int64 is warned of, naming the view and column
+    (review 19b F2: silent); a view whose sums fit stays int64, unwarned"""
+    import warnings
+    p = tmp_path / "over.collapsed"
+    p.write_text("main;a 9223372036854775807\nmain;b 1\n")
+    want = {r["name"]: r["cum"] for r in json.loads(run_pcol("top", str(p), "--format", "json").stdout)["rows"]}
+    assert want["main"] == 2**63
+    with pcol.open(str(p)) as f:
+        with pytest.warns(UserWarning, match=r"top: column cum holds a number past int64 "
+                                             r"\(9223372036854775808\): it is an object array"):
+            t = f.top()
+        assert t.cum.dtype == object and t.flat.dtype == np.int64
+        assert dict(zip(t.name, t.cum)) == want
+        with pytest.warns(UserWarning, match=r"tree: column cum holds a number past int64"):
+            f.tree()
+    q = tmp_path / "fits.collapsed"
+    q.write_text("main;a 9223372036854775806\nmain;b 1\n")
+    with pcol.open(str(q)) as f, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = f.top()
+        assert t.cum.dtype == np.int64 and int(t.cum.max()) == 2**63 - 1
 
 
 def _far_dirs(tmp_path):

@@ -26,12 +26,20 @@ pcol_version <- function() .Call(C_version)
 # from, to: seconds since the source's start (one number), or a wall-clock
 # time as the CLI's --from/--to take it (one string: RFC 3339 with a zone,
 # "2026-11-23T10:00:00Z", or "@EPOCH_SECONDS"; the C side parses it with
-# libpcol's pcol_time_parse)
+# libpcol's pcol_time_parse), or one POSIXct/POSIXlt: its instant (seconds
+# since the epoch, UTC-based whatever its tzone) as "@SECONDS.UUUUUU", to the
+# microsecond R prints it to (digits.secs at most 6; review 19b F1: refused)
 .time1 <- function(x, what) {
   if (is.null(x)) return(NULL)
+  if (inherits(x, "POSIXt")) {
+    x <- as.numeric(as.POSIXct(x))
+    if (length(x) != 1L || !is.finite(x))
+      stop(what, " must be one time: a POSIXct of length 1, not NA", call. = FALSE)
+    return(sprintf("@%.6f", x))
+  }
   if (is.character(x) && length(x) == 1L && !is.na(x)) return(enc2utf8(x))
   if (!is.numeric(x) || length(x) != 1L || is.na(x))
-    stop(what, " must be one number (seconds since the start) or one time (\"2026-11-23T10:00:00Z\", \"@EPOCH\")",
+    stop(what, " must be one number (seconds since the start) or one time (\"2026-11-23T10:00:00Z\", \"@EPOCH\", a POSIXct)",
          call. = FALSE)
   as.double(x)
 }

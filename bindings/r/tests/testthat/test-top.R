@@ -206,6 +206,29 @@ test_that("pcol_top and pcol_table: from/to as wall-clock times, as the CLI's --
   expect_error(pcol_top(g, from = c("@0", "@1")), "from must be one number")
 })
 
+test_that("from/to as a POSIXct or POSIXlt: its instant, to the microsecond (review 19b F1: refused)", {
+  # gen_jfr.py's recording starts at @1700000000 (2023-11-14T22:13:20Z),
+  # one sample a microsecond from 1 us to 20 us
+  gen <- file.path(repo_root(), "tests", "support", "gen_jfr.py")
+  py <- Sys.which("python3")
+  skip_if_not(nzchar(py) && file.exists(gen))
+  j <- tempfile(fileext = ".jfr")
+  on.exit(unlink(j))
+  stopifnot(system2(py, c(shQuote(gen), shQuote(j), "--samples", "20", "--exec-only"), stdout = FALSE) == 0)
+  n <- function(...) nrow(pcol_table(j, "samples", ...))
+  expect_equal(n(from = "@1700000000.000010"), 11L)
+  t0 <- as.POSIXct(1700000000, origin = "1970-01-01", tz = "UTC") + 10.4e-6 # 10 us, as R prints it
+  expect_equal(n(from = t0), 11L)
+  expect_equal(sum(suppressWarnings(pcol_top(j, from = t0, value = "samples"))$self), 11)
+  # its tzone does not move the instant; a POSIXlt is the same time
+  tokyo <- t0
+  attr(tokyo, "tzone") <- "Asia/Tokyo"
+  expect_equal(n(from = tokyo, to = t0 + 5e-6), 5L)
+  expect_equal(n(from = as.POSIXlt(t0, tz = "America/New_York")), 11L)
+  expect_error(pcol_top(j, from = as.POSIXct(NA)), "from must be one time")
+  expect_error(pcol_top(j, to = c(t0, t0)), "to must be one time")
+})
+
 test_that("pcol_top of a directory with a wall-clock range: the merge of the files it reaches (review 16 F1)", {
   # a Go CPU profile of 2022-06-09 18:22:12 UTC with a heap profile of
   # 2022-07-28 and a JFR recording of 2023-11-14 (tests/support/gen_jfr.py),
