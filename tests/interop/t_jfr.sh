@@ -113,7 +113,7 @@ PY
 # top's flat (were: every sample one tick, allocations as CPU)
 if command -v Rscript >/dev/null; then
   "$PCOL" unpack "$tmp/x.jfr" --to rprof -o "$tmp/x.Rprof.out" 2>"$tmp/x-rprof.err" || bad "pcol unpack x.jfr --to rprof"
-  [ -s "$tmp/x-rprof.err" ] && ! grep -Ev "^pcol unpack: warning: .*: (source [0-9]+ \(jfr .*\) has no value cpu/nanoseconds; its samples count 0|[0-9]+ of [0-9]+ sources have no value cpu/nanoseconds, their samples count 0 .*)$" "$tmp/x-rprof.err" ||
+  [ -s "$tmp/x-rprof.err" ] && ! grep -Ev "^pcol unpack: warning: .*: (source [0-9]+ \(jfr .*\) has no value cpu/nanoseconds; its samples count 0|[0-9]+ of [0-9]+ sources have no value cpu/nanoseconds, their samples count 0 .*)$|^pcol unpack: note: .*: (not written: .*|[0-9]+ samples have stacks the recorder truncated .*)$" "$tmp/x-rprof.err" ||
     bad "x.jfr --to rprof: not (only) the warning of the sources left out: $(cat "$tmp/x-rprof.err")"
   "$PCOL" top "$tmp/x.jfr" --format json -n 0 >"$tmp/x-top.json" 2>/dev/null
   Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1]); cat(s$sampling.time, "\n"); b <- s$by.self; cat(paste(rownames(b), b$self.time, sep = "\t"), sep = "\n")' \
