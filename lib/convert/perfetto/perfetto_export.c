@@ -80,6 +80,7 @@ typedef struct pthr {
   uint32_t ls;   /* the label set naming it (THE thread-name rule; class 0: its first) */
   int64_t pid, tid;
   int lost;      /* its tid/thread_id label is no id Perfetto holds: named with it */
+  pcol_laid laid; /* its last timed sample as THE placement rule lays it (to_end) */
 } pthr;
 
 typedef struct pex {
@@ -446,6 +447,7 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   memset(t, 0, sizeof *t);
   t->cls = cls;
   t->ls = cls && x->named[cls] ? x->named[cls] : ls;
+  t->laid = pcol_laid_none();
   return x->rc = pcol_budget_hold(x->bud, sizeof *t + 16, x->err);
 }
 
@@ -551,7 +553,8 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   pex *x = ctx;
   x->in.len = x->ss.len = x->pkt.len = 0;
   int64_t t = pcol_view_i64(&x->s_time, row), ts, dur = pcol_view_i64(&x->s_dur, row);
-  if (t == PCOL_NA_I64) t = 0; /* untimed: at the source's start */
+  int timed = t != PCOL_NA_I64;
+  if (!timed) t = 0; /* untimed: at the source's start */
   if (dur != PCOL_NA_I64 && dur > 0) x->lasting++; /* a StackSample is an instant (review 18 F4) */
   /* (which check failed names the time: a sum past INT64_MAX wraps to a
    * negative ts, which is no time before 1970; rd11 F8) */
@@ -562,16 +565,28 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
                                   "that Perfetto's timestamps cannot hold", row + 1, x->src,
                                   over ? "a time past 2262-04-11 (2^63 ns since 1970)"
                                        : x->absolute ? "a time before 1970" : "a time before the trace's 0");
-  if (x->to_end) { /* its span's end: the last interval or time it counted */
-    int64_t own = pcol_lasts_own(&x->lasts, &x->xv.sc, &x->rt, row), e;
-    if (own > 0 && !__builtin_add_overflow(ts, own, &e) && e > x->end) x->end = e;
-  }
   uint64_t cs = stack_iid(x, pcol_view_u32(&x->s_stack, row));
   uint32_t cls = (uint32_t)ls_class(x, pcol_view_u32(&x->s_ls, row)), idx;
   int added;
   if (x->rc) return x->rc;
   if (pcol_u64map_get(&x->th_of, cls, &idx, &added) || added) return oom(x); /* (the scan saw it) */
-  const pthr *th = &x->th[idx];
+  pthr *th = &x->th[idx];
+  if (x->to_end && timed) { /* its span's end: the last interval or time it counted */
+    /* laid by THE span and placement rules (lasts.h), as the speedscope
+     * export's timeline: samples of one thread at one time (a Perun
+     * snapshot's 26) lie end to end, not each from that time (the
+     * largest one's 48 ms for their 114 ms, 236%); an untimed sample
+     * (at 0 here) says no time, and the span it would give was one
+     * sample's cpu (5.42 s of a pprof profile without times: review
+     * rd13b F2) */
+    int64_t own = pcol_lasts_own(&x->lasts, &x->xv.sc, &x->rt, row), e;
+    int64_t span = pcol_lasts_span(&x->lasts, dur, own, ts, 0, 0);
+    int64_t at = pcol_lasts_start(&x->lasts, dur, own, ts, 0, th->laid);
+    if (span > 0 && !__builtin_add_overflow(at, span, &e)) {
+      th->laid = (pcol_laid){at, e};
+      if (e > x->end) x->end = e;
+    }
+  }
   /* StackSample { task_context = 1 {pid = 2, tid = 3}, callstack_iid = 6,
    * primary_weight = 11, follower_weights = 14 (packed) } */
   uint8_t tc[24];
