@@ -141,6 +141,7 @@ typedef struct pex {
   pcol_lasts lasts;
   int to_end;          /* the source at hand's end is its samples' (lasts) */
   int64_t end;         /* the latest such end, ns on the trace's clock */
+  int64_t cap;         /* of a range, where the source's window ends (trace clock; INT64_MAX open) */
   char lost_default[200]; /* the selection's stated default, not kept (review 18 F3): "T/U" */
 } pex;
 
@@ -584,6 +585,7 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     int64_t at = pcol_lasts_start(&x->lasts, dur, own, ts, 0, th->laid);
     if (span > 0 && !__builtin_add_overflow(at, span, &e)) {
       th->laid = (pcol_laid){at, e};
+      if (e > x->cap) e = x->cap; /* (a range's part ends with its window) */
       if (e > x->end) x->end = e;
     }
   }
@@ -752,10 +754,18 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
   pcol_buf_free(&ssd);
   pcol_buf_free(&src);
   if (x->rc || put_packet(x) || tracks(x, pbase)) return x->rc;
-  /* a whole source that states no duration ends with its samples' own
+  /* a source that states no duration ends with its samples' own
    * lengths (an Rprof profile of 13 ticks of 20 ms lasts 260 ms, not the
-   * 240 ms from its first to its last tick: review 19 F4) */
-  x->to_end = !x->ranged && (w->dur[s] == PCOL_NA_I64 || w->dur[s] <= 0);
+   * 240 ms from its first to its last tick: review 19 F4); of a range, at
+   * most where its window ends (THE range rule, pcol_wall_cut: an Rprof
+   * range 0.1-0.3 s lasts 200 ms, not the 180 ms to its last tick, one R
+   * thread at 111%: review rd13b F4) */
+  x->to_end = w->dur[s] == PCOL_NA_I64 || w->dur[s] <= 0;
+  x->cap = INT64_MAX;
+  pcol_wall_window win;
+  if (x->to_end && x->ranged && pcol_wall_cut(w, sel, s, &win) && win.to != INT64_MAX &&
+      __builtin_add_overflow(win.to, x->base, &x->cap))
+    x->cap = win.to > 0 ? INT64_MAX : INT64_MIN;
   if (x->to_end && (rc = pcol_lasts_init(&x->lasts, x->f, s, x->err))) return x->rc = rc;
   rc = pcol_select_iter(x->f, &one, sample_row, x, x->err);
   x->to_end = 0;
