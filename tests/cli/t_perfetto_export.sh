@@ -315,4 +315,36 @@ if grep -qF 'how long' "$tmp/err"; then fail "demo: durations said lost where no
 # one R thread's cpu read back as 102.70% of it: review 19 F4)
 [ "$($PCOL top "$tmp/d.pf" | sed -n 3p)" = "Duration: 380ms, Total samples = 380ms (  100%)" ] ||
   fail "demo: read back $($PCOL top "$tmp/d.pf" | sed -n 3p), want the 380 ms of its 38 ticks"
+# ... and so does a range's part of it, ending where its last tick's
+# interval ends within the range: 0.1-0.3 s of it is 20 ticks, 200 ms, as
+# `pcol top --from 0.1 --to 0.3` of it says, not 180 ms to the last tick's
+# start (111.11%); two sources of it merged, 200 ms of two threads (not
+# 180 ms and 222.22%; review rd13b F4)
+$PCOL unpack examples/demo.out --from 0.1 --to 0.3 -t perfetto -o "$tmp/dr.pf" 2>/dev/null || fail "demo range: unpack"
+[ "$($PCOL top examples/demo.out --from 0.1 --to 0.3 | sed -n 3p)" = "Showing nodes accounting for 200ms, 100% of 200ms total" ] ||
+  fail "demo range: the input's range is not the 200 ms the test expects"
+[ "$($PCOL top "$tmp/dr.pf" | sed -n 3p)" = "Duration: 200ms, Total samples = 200ms (  100%)" ] ||
+  fail "demo range: read back $($PCOL top "$tmp/dr.pf" | sed -n 3p), want the range's 200 ms"
+cp examples/demo.out "$tmp/demo2.out"
+$PCOL merge examples/demo.out "$tmp/demo2.out" -o "$tmp/dd.pcol" 2>/dev/null &&
+  $PCOL unpack "$tmp/dd.pcol" --from 0.1 --to 0.3 -t perfetto -o "$tmp/ddr.pf" 2>/dev/null || fail "merged range: unpack"
+[ "$($PCOL top "$tmp/ddr.pf" | sed -n 3p)" = "Duration: 200ms, Total samples = 400ms (200.00%)" ] ||
+  fail "merged range: read back $($PCOL top "$tmp/ddr.pf" | sed -n 3p), want 200 ms of two threads"
+# a source that states no duration and has no sample times makes up no
+# span: a pprof CPU profile without times read back as Duration 5.42s
+# (its largest sample's cpu, every sample at 0) and 131.37% (review rd13b
+# F2); its copy states duration 0, as the input states none
+if [ -f "$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz" ]; then
+  $PCOL unpack "$TD/pprof/cpp-cpu-unsymbolized-mappings.pb.gz" --to perfetto -o "$tmp/u.pf" 2>/dev/null || fail "untimed: unpack"
+  $PCOL top "$tmp/u.pf" | grep -q '^Duration:' && fail "untimed: read back $($PCOL top "$tmp/u.pf" | sed -n 3p), the input states no duration"
+  $PCOL info "$tmp/u.pf" | grep -qx '  duration: *0' || fail "untimed: duration not 0: $($PCOL info "$tmp/u.pf" | grep duration)"
+fi
+# a Perun snapshot's 26 samples, all at 230 us, lie end to end (THE
+# placement rule, as the speedscope export's timeline: 230 us + 114 ms),
+# not each from 230 us (48.23 ms, the largest one's, and 236.37%)
+if [ -f "$TD/perun/complexity-models.perf" ]; then
+  $PCOL unpack "$TD/perun/complexity-models.perf" --to perfetto -o "$tmp/pn.pf" 2>/dev/null || fail "perun: unpack"
+  [ "$($PCOL top "$tmp/pn.pf" | sed -n 3p)" = "Duration: 114.23ms, Total samples = 114ms (99.80%)" ] ||
+    fail "perun: read back $($PCOL top "$tmp/pn.pf" | sed -n 3p), want 114.23ms, 99.80%"
+fi
 echo "t_perfetto_export: ok (${#ins[@]} inputs)"

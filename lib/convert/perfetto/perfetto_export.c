@@ -80,6 +80,7 @@ typedef struct pthr {
   uint32_t ls;   /* the label set naming it (THE thread-name rule; class 0: its first) */
   int64_t pid, tid;
   int lost;      /* its tid/thread_id label is no id Perfetto holds: named with it */
+  pcol_laid laid; /* its last timed sample as THE placement rule lays it (to_end) */
 } pthr;
 
 typedef struct pex {
@@ -140,6 +141,7 @@ typedef struct pex {
   pcol_lasts lasts;
   int to_end;          /* the source at hand's end is its samples' (lasts) */
   int64_t end;         /* the latest such end, ns on the trace's clock */
+  int64_t cap;         /* of a range, where the source's window ends (trace clock; INT64_MAX open) */
   char lost_default[200]; /* the selection's stated default, not kept (review 18 F3): "T/U" */
 } pex;
 
@@ -446,6 +448,7 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   memset(t, 0, sizeof *t);
   t->cls = cls;
   t->ls = cls && x->named[cls] ? x->named[cls] : ls;
+  t->laid = pcol_laid_none();
   return x->rc = pcol_budget_hold(x->bud, sizeof *t + 16, x->err);
 }
 
@@ -551,7 +554,8 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   pex *x = ctx;
   x->in.len = x->ss.len = x->pkt.len = 0;
   int64_t t = pcol_view_i64(&x->s_time, row), ts, dur = pcol_view_i64(&x->s_dur, row);
-  if (t == PCOL_NA_I64) t = 0; /* untimed: at the source's start */
+  int timed = t != PCOL_NA_I64;
+  if (!timed) t = 0; /* untimed: at the source's start */
   if (dur != PCOL_NA_I64 && dur > 0) x->lasting++; /* a StackSample is an instant (review 18 F4) */
   /* (which check failed names the time: a sum past INT64_MAX wraps to a
    * negative ts, which is no time before 1970; rd11 F8) */
@@ -562,16 +566,29 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
                                   "that Perfetto's timestamps cannot hold", row + 1, x->src,
                                   over ? "a time past 2262-04-11 (2^63 ns since 1970)"
                                        : x->absolute ? "a time before 1970" : "a time before the trace's 0");
-  if (x->to_end) { /* its span's end: the last interval or time it counted */
-    int64_t own = pcol_lasts_own(&x->lasts, &x->xv.sc, &x->rt, row), e;
-    if (own > 0 && !__builtin_add_overflow(ts, own, &e) && e > x->end) x->end = e;
-  }
   uint64_t cs = stack_iid(x, pcol_view_u32(&x->s_stack, row));
   uint32_t cls = (uint32_t)ls_class(x, pcol_view_u32(&x->s_ls, row)), idx;
   int added;
   if (x->rc) return x->rc;
   if (pcol_u64map_get(&x->th_of, cls, &idx, &added) || added) return oom(x); /* (the scan saw it) */
-  const pthr *th = &x->th[idx];
+  pthr *th = &x->th[idx];
+  if (x->to_end && timed) { /* its span's end: the last interval or time it counted */
+    /* laid by THE span and placement rules (lasts.h), as the speedscope
+     * export's timeline: samples of one thread at one time (a Perun
+     * snapshot's 26) lie end to end, not each from that time (the
+     * largest one's 48 ms for their 114 ms, 236%); an untimed sample
+     * (at 0 here) says no time, and the span it would give was one
+     * sample's cpu (5.42 s of a pprof profile without times: review
+     * rd13b F2) */
+    int64_t own = pcol_lasts_own(&x->lasts, &x->xv.sc, &x->rt, row), e;
+    int64_t span = pcol_lasts_span(&x->lasts, dur, own, ts, 0, 0);
+    int64_t at = pcol_lasts_start(&x->lasts, dur, own, ts, 0, th->laid);
+    if (span > 0 && !__builtin_add_overflow(at, span, &e)) {
+      th->laid = (pcol_laid){at, e};
+      if (e > x->cap) e = x->cap; /* (a range's part ends with its window) */
+      if (e > x->end) x->end = e;
+    }
+  }
   /* StackSample { task_context = 1 {pid = 2, tid = 3}, callstack_iid = 6,
    * primary_weight = 11, follower_weights = 14 (packed) } */
   uint8_t tc[24];
@@ -737,10 +754,18 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
   pcol_buf_free(&ssd);
   pcol_buf_free(&src);
   if (x->rc || put_packet(x) || tracks(x, pbase)) return x->rc;
-  /* a whole source that states no duration ends with its samples' own
+  /* a source that states no duration ends with its samples' own
    * lengths (an Rprof profile of 13 ticks of 20 ms lasts 260 ms, not the
-   * 240 ms from its first to its last tick: review 19 F4) */
-  x->to_end = !x->ranged && (w->dur[s] == PCOL_NA_I64 || w->dur[s] <= 0);
+   * 240 ms from its first to its last tick: review 19 F4); of a range, at
+   * most where its window ends (THE range rule, pcol_wall_cut: an Rprof
+   * range 0.1-0.3 s lasts 200 ms, not the 180 ms to its last tick, one R
+   * thread at 111%: review rd13b F4) */
+  x->to_end = w->dur[s] == PCOL_NA_I64 || w->dur[s] <= 0;
+  x->cap = INT64_MAX;
+  pcol_wall_window win;
+  if (x->to_end && x->ranged && pcol_wall_cut(w, sel, s, &win) && win.to != INT64_MAX &&
+      __builtin_add_overflow(win.to, x->base, &x->cap))
+    x->cap = win.to > 0 ? INT64_MAX : INT64_MIN;
   if (x->to_end && (rc = pcol_lasts_init(&x->lasts, x->f, s, x->err))) return x->rc = rc;
   rc = pcol_select_iter(x->f, &one, sample_row, x, x->err);
   x->to_end = 0;
