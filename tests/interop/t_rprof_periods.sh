@@ -93,7 +93,8 @@ p = {k: v / 1e9 for k, v in p.items() if v}
 assert set(r) <= set(p) and all(k in r for k, v in p.items() if v > 0.0006), sorted(set(r) ^ set(p))[:6]
 worst = max(abs(r[k] - p[k]) for k in r)
 assert worst <= 0.0005 + 1e-9, "by.self differs from pcol top's flat by %g s" % worst
-assert not open(err).read(), open(err).read()
+# (nothing but the export's loss note, which t_written_value checks)
+assert not [l for l in open(err).read().splitlines() if ": not written: " not in l], open(err).read()
 if raw:
     assert "PeriodType: %s nanoseconds" % src["period_type"] in raw and "Period: %d" % (interval_us * 1000) in raw, raw
 print("ok   %s: sample.interval=%d us, summaryRprof %.4f s = pcol top --value %s, %d functions' self = flat%s"
