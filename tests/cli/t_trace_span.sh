@@ -209,6 +209,31 @@ one Rprof from 0.2 s (states no duration)|$REPO/examples/demo.out --from 0.2|180
 one Rprof 0.1-0.2 s of memory snapshots|$REPO/tests/fixtures/rprof/memgc-snapshots.out --from 0.1 --to 0.2|100ms
 EOF
 
+# a range OF a ranged copy (a cut of a cut) of the apart trace: each
+# profile keeps its place in the copy, whose time 0 is the range's start
+# (THE span start of a cut copy, pcol_wall_cut_keep_span), so a range of
+# the copy has the original's rows of that range moved by the copy's start
+# (rd13a F7: the Firefox copy began every thread at 0, and 4.8-5.1 s of a
+# 0-5.15 s copy selected no sample).  (Rows and samples: a Firefox copy
+# states one range for all threads, no profile's own span, so its
+# Duration: of a part is the copy's window's.)
+# CASE: the copy's range | the range read of the copy | the original's
+while IFS='|' read -r label cut sub orig; do
+  for fmt in firefox speedscope chrome; do
+    "$PCOL" unpack "$tmp/apart.json" $cut --to $fmt -o "$tmp/cc.$fmt" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(head -3 "$tmp/err")"
+    [ -n "$(count "$tmp/apart.json" $orig)" ] && [ "$(count "$tmp/cc.$fmt" $sub)" = "$(count "$tmp/apart.json" $orig)" ] ||
+      fail "$label: the $fmt copy over $sub has $(count "$tmp/cc.$fmt" $sub) samples, the original over $orig $(count "$tmp/apart.json" $orig)"
+    [ "$(rows "$tmp/cc.$fmt" $sub)" = "$(rows "$tmp/apart.json" $orig)" ] ||
+      fail "$label: the $fmt copy over $sub has other rows than the original over $orig: $(diff <(rows "$tmp/cc.$fmt" $sub) <(rows "$tmp/apart.json" $orig) | head -6)"
+    n=$((n + 1))
+  done
+done <<EOF
+apart 0-5.15 s copy, its 4.8-5.1 s (the same clock)|--from 0 --to 5.15|--from 4.8 --to 5.1|--from 4.8 --to 5.1
+apart 0-5.15 s copy, its 0.1-0.6 s|--from 0 --to 5.15|--from 0.1 --to 0.6|--from 0.1 --to 0.6
+apart 0.1-5.2 s copy, its 4.7-5.0 s|--from 0.1 --to 5.2|--from 4.7 --to 5.0|--from 4.8 --to 5.1
+apart 0.6-5.25 s copy, its 4.3-4.5 s|--from 0.6 --to 5.25|--from 4.3 --to 4.5|--from 4.9 --to 5.1
+EOF
+
 # samples laid end to end past their source's span: the V8 and Chrome
 # copies state their length, and unpack warns once (review 19 F3: a Go
 # fgprof profile of 30 s became a 2104 s CPU profile, silently); timed
