@@ -967,6 +967,11 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
    * made once) */
   pcol_wall_window win;
   if (!rc) (void)pcol_wall_cut(&x->wall, sel, s, &win);
+  /* of a source without a start, its times written only as far earlier
+   * as the range starts (THE span start of a cut copy): the threads of a
+   * trace whose profiles start apart keep their places, as the speedscope
+   * copy's do (rd13a F7: each began at 0) */
+  if (!rc) pcol_wall_cut_keep_span(&x->wall, s, &win);
   /* a source without times keeps its stated duration (THE duration rule,
    * pcol_sources_time; of a range, its window's), which its synthetic axis
    * does not give: the import reads it back as the source's */
@@ -1420,6 +1425,7 @@ static int export_body(fx *x, const pcol_select *sel) {
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
     pcol_wall_window win;
     (void)pcol_wall_cut(&x->wall, sel, s, &win);
+    pcol_wall_cut_keep_span(&x->wall, s, &win); /* (as write_source) */
     double off = (double)(e && x->has_start ? e - x->start_ns : -win.shift) / 1e6; /* (write_source's offset) */
     has_range = pcol_meta_double(x->f, s, FIREFOX_META_RANGE_START_MS, &a) && pcol_meta_double(x->f, s, FIREFOX_META_RANGE_END_MS, &b) &&
                 a <= b;

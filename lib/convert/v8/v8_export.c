@@ -521,14 +521,17 @@ static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int
    * exports state it), not at the source's own start: read back, its
    * Duration: is the range's */
   pcol_wall_window win;
-  if (s > x->wall.n || !pcol_wall_cut(&x->wall, x->sel, s, &win) || win.stated <= 0) return PCOL_OK;
+  if (s > x->wall.n || !pcol_wall_cut(&x->wall, x->sel, s, &win)) return PCOL_OK;
   if (x->ranged && win.cut) {
+    /* the start moves with the range whether or not the source states a
+     * duration (an Rprof file's does not: it started 200 ms early) */
     int64_t sh = us_round(win.shift);
     if (__builtin_add_overflow(*zero_us, sh, start_us))
       return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the range's start is past 2^63 us", x->what);
-    *span_ns = *len_ns = win.stated;
+    if (win.stated > 0) *span_ns = *len_ns = win.stated;
     return PCOL_OK;
   }
+  if (win.stated <= 0) return PCOL_OK;
   /* the whole source: its span [off, off + stated) of its clock, whose 0
    * is *zero_us, ends this far after startTime (a .cpuprofile's endTime -
    * startTime; a trace's later profile off after the trace's start) */
