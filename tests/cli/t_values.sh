@@ -60,6 +60,16 @@
 #     the same files (rd12a F4: top b kb --diff-base mb refused, "6 value
 #     types ... 6 != 4"); a refusal of lists that do not pair is a whole
 #     sentence in a pcol_error's 512 bytes (was cut inside a character).
+# 17. a pprof of 40000 sample types of one name in kin units (a 280 KB
+#     hostile file) answers top and the pprof export in well under a second:
+#     the union of value columns groups them by hash, each unit parsed once
+#     (rd13a F8: 37 s, pairs of types compared).  No timing assertion: the
+#     input is large enough that the quadratic run (40 s of CPU at 40000)
+#     passes `timeout 20`.
+# 18. a kin unit only spelled otherwise ("kB" beside "kilobytes") is not
+#     scaled, so the unit rule drops nothing of it: go's ScaleN scales and
+#     drops only where the ratio is not 1 (rd13a F4: ub.pb's (3,0) dropped,
+#     16 where go says 19; --diff-base 8 where go says 5).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -559,4 +569,29 @@ python3 tests/support/pprofgen.py typed "$tmp/four.pb" "$(echo "$L" | cut -d, -f
 [ $? = 1 ] && grep -q 'inconsistent samples type count: 4 != 6.*`pcol diff BASE PROFILE`$' "$tmp/err" &&
   python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/err" ||
   fail "--diff-base of 4 and 6 long types: not a whole sentence $(cat "$tmp/err")"
+# ---- 17. many kin types of one name: near-linear
+python3 -c 'import sys; sys.path.insert(0, "tests/support"); import pprofgen; n = 40000
+pprofgen.typed(sys.argv[1], ",".join("inuse_space:%s" % ("bytes" if i % 2 else "kilobytes") for i in range(n)),
+               "2,1:" + ",".join(str(i + 1) for i in range(n)))' "$tmp/m40k.pb" || fail "pprofgen many types"
+for v in inuse_space/kilobytes:1 inuse_space/bytes:2; do
+  got=$(timeout 20 "$PCOL" top "$tmp/m40k.pb" --value "${v%:*}" --unit raw 2>/dev/null | total)
+  [ "$got" = "${v#*:}" ] || fail "top of 40000 kin types --value ${v%:*}: '$got', not ${v#*:} (quadratic: past timeout 20?)"
+done
+timeout 20 "$PCOL" unpack "$tmp/m40k.pb" --to pprof -o "$tmp/m40k.out.pb.gz" 2>/dev/null || fail "pprof export of 40000 kin types"
+got=$(timeout 20 "$PCOL" top "$tmp/m40k.out.pb.gz" --value inuse_space/bytes --unit raw 2>/dev/null | total)
+[ "$got" = 2 ] || fail "pprof export of 40000 kin types: inuse_space/bytes '$got', not 2"
+# ---- 18. a unit spelled otherwise is not scaled
+python3 tests/support/pprofgen.py typed "$tmp/ua.pb" samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2 || fail "gen ua"
+python3 tests/support/pprofgen.py typed "$tmp/ub.pb" samples:count,inuse_space:kB 2,1:3,0 3,1:4,1 || fail "gen ub"
+got=$("$PCOL" top "$tmp/ua.pb" "$tmp/ub.pb" --value samples --unit raw 2>/dev/null | total)
+[ "$got" = 19 ] || fail "top kilobytes kB --value samples: $got, not 19 (kB is not scaled: nothing dropped)"
+got=$("$PCOL" top "$tmp/ua.pb" --diff-base "$tmp/ub.pb" --value samples --unit raw 2>/dev/null | sed -n 's/.*accounting for \([0-9-]*\),.*/\1/p')
+[ "$got" = 5 ] || fail "top kilobytes --diff-base kB --value samples: $got, not 5"
+"$PCOL" unpack "$tmp/ua.pb" "$tmp/ub.pb" --to pprof -o "$tmp/uab.pb.gz" 2>/dev/null || fail "pprof export ua ub"
+got=$("$PCOL" top "$tmp/uab.pb.gz" --value samples --unit raw 2>/dev/null | total)
+[ "$got" = 19 ] || fail "pprof export of kilobytes kB: samples $got, not 19"
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -top -sample_index=samples ua.pb ub.pb 2>/dev/null) | shown)" = \
+    "$("$PCOL" top "$tmp/ua.pb" "$tmp/ub.pb" --value samples | shown)" ] || fail "top kilobytes kB --value samples: not go's"
+fi
 exit 0
