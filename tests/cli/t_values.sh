@@ -70,6 +70,9 @@
 #     scaled, so the unit rule drops nothing of it: go's ScaleN scales and
 #     drops only where the ratio is not 1 (rd13a F4: ub.pb's (3,0) dropped,
 #     16 where go says 19; --diff-base 8 where go says 5).
+# 19. traces drop what the unit rule drops, as top: kb2.pb's alpha (5, 0 kB
+#     beside a bytes profile) is no trace (rd13a F6: a trace "0" printed,
+#     and a dropped first sample set the traces' order), as go -traces.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -593,5 +596,21 @@ got=$("$PCOL" top "$tmp/uab.pb.gz" --value samples --unit raw 2>/dev/null | tota
 if command -v go >/dev/null 2>&1; then
   [ "$((cd "$tmp" && go tool pprof -top -sample_index=samples ua.pb ub.pb 2>/dev/null) | shown)" = \
     "$("$PCOL" top "$tmp/ua.pb" "$tmp/ub.pb" --value samples | shown)" ] || fail "top kilobytes kB --value samples: not go's"
+fi
+# ---- 19. traces drop what the unit rule drops
+g() { python3 tests/support/pprofgen.py typed "$tmp/$1" "$2" "${@:3}" || fail "gen $1"; }
+g kb2.pb samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2
+g b2.pb samples:count,inuse_space:bytes 3,1:4,0
+g kb3.pb samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2 1:1,1
+g b3.pb samples:count,inuse_space:bytes 2,1:3,100 3,1:4,0
+tr() { "$PCOL" traces "$@" --value samples 2>/dev/null | awk '/^ *-?[0-9]+ /{ printf "%s %s;", $1, $2 }'; }
+got=$(tr "$tmp/kb2.pb" "$tmp/b2.pb")
+[ "$got" = "11 beta;" ] || fail "traces kb2 b2: '$got', not '11 beta;' (alpha dropped by the unit rule)"
+got=$(tr "$tmp/kb3.pb" "$tmp/b3.pb")
+[ "$got" = "11 beta;1 main;3 alpha;" ] || fail "traces kb3 b3: '$got', not go's order '11 beta;1 main;3 alpha;'"
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -traces -sample_index=samples kb3.pb b3.pb 2>/dev/null) | sed -n '/^---/,$p')" = \
+    "$("$PCOL" traces "$tmp/kb3.pb" "$tmp/b3.pb" --value samples 2>/dev/null | sed -n '/^---/,$p')" ] ||
+    fail "traces kb3 b3: not go -traces"
 fi
 exit 0
