@@ -73,6 +73,8 @@
 # 19. traces drop what the unit rule drops, as top: kb2.pb's alpha (5, 0 kB
 #     beside a bytes profile) is no trace (rd13a F6: a trace "0" printed,
 #     and a dropped first sample set the traces' order), as go -traces.
+# 20. the collapsed export drops the same samples as fold: kb2 b2's counts
+#     are main;beta 11 (rd13a F5: main;alpha 5 written too).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -603,14 +605,19 @@ g kb2.pb samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2
 g b2.pb samples:count,inuse_space:bytes 3,1:4,0
 g kb3.pb samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2 1:1,1
 g b3.pb samples:count,inuse_space:bytes 2,1:3,100 3,1:4,0
-tr() { "$PCOL" traces "$@" --value samples 2>/dev/null | awk '/^ *-?[0-9]+ /{ printf "%s %s;", $1, $2 }'; }
-got=$(tr "$tmp/kb2.pb" "$tmp/b2.pb")
+trs() { "$PCOL" traces "$@" --value samples 2>/dev/null | awk '/^ *-?[0-9]+ /{ printf "%s %s;", $1, $2 }'; }
+got=$(trs "$tmp/kb2.pb" "$tmp/b2.pb")
 [ "$got" = "11 beta;" ] || fail "traces kb2 b2: '$got', not '11 beta;' (alpha dropped by the unit rule)"
-got=$(tr "$tmp/kb3.pb" "$tmp/b3.pb")
+got=$(trs "$tmp/kb3.pb" "$tmp/b3.pb")
 [ "$got" = "11 beta;1 main;3 alpha;" ] || fail "traces kb3 b3: '$got', not go's order '11 beta;1 main;3 alpha;'"
 if command -v go >/dev/null 2>&1; then
   [ "$((cd "$tmp" && go tool pprof -traces -sample_index=samples kb3.pb b3.pb 2>/dev/null) | sed -n '/^---/,$p')" = \
     "$("$PCOL" traces "$tmp/kb3.pb" "$tmp/b3.pb" --value samples 2>/dev/null | sed -n '/^---/,$p')" ] ||
     fail "traces kb3 b3: not go -traces"
 fi
+# ---- 20. the collapsed export drops what the unit rule drops
+got=$("$PCOL" unpack "$tmp/kb2.pb" "$tmp/b2.pb" --to collapsed -o - 2>/dev/null | tr '\n' '|')
+[ "$got" = "main;beta 11|" ] || fail "collapsed export of kb2 b2: '$got', not 'main;beta 11|' (fold's)"
+[ "$got" = "$("$PCOL" fold "$tmp/kb2.pb" "$tmp/b2.pb" --value samples | tr '\n' '|')" ] ||
+  fail "collapsed export of kb2 b2: not fold --value samples"
 exit 0
