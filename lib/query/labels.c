@@ -20,6 +20,8 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "select.h"   /* pcol_select_need_view */
 #include "frames.h"   /* pcol_frame_line_name, pcol_frames_lines, pcol_stack_locations */
+#include "count.h"    /* pcol_rtime, pcol_value_kin, pcol_unit_dropped */
+#include "xvalues.h"  /* pcol_rtime_drop_init */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,9 @@ typedef struct tr_groups {
   pcol_u64map tmap0;   /* -base: the same of the profile's sources alone */
   pcol_sum *tsum0;
   size_t ntsum0, captsum0;
+  int has_rt;          /* rt.drop: THE unit rule's drop of kin sources (as the views, weights.c) */
+  pcol_rtime rt;
+  pcol_sample_cols sc;
   pcol_error *err;
 } tr_groups;
 
@@ -123,6 +128,20 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
   if (kinds[0] & 2) g->base = kinds;
   if (kinds[0]) g->sub = kinds;
   g->signed_values = lo < 0 || lazy[3] || g->sub; /* (a base's counts by the weight: negated) */
+  /* a sample the unit rule drops (go's ScaleN) is no trace, as in top
+   * (rd13a F6: it printed as a trace "0" and set the traces' order) */
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  PCOL_RETURN_NOT_OK(pcol_value_kin(f, &kn, &kf, err));
+  int kin = kn != NULL;
+  free(kn);
+  free(kf);
+  if (kin && any_typed) {
+    PCOL_RETURN_NOT_OK(pcol_rtime_init(&g->rt, f, err));
+    g->has_rt = 1;
+    PCOL_RETURN_NOT_OK(pcol_rtime_drop_init(&g->rt, f, sel, err));
+    g->sc = (pcol_sample_cols){g->weight, g->voff, g->vtype, g->vval, g->nvalues, 0};
+  }
   return PCOL_OK;
 }
 
@@ -134,6 +153,7 @@ static void tr_groups_free(tr_groups *g) {
   free(g->tsum);
   pcol_u64map_free(&g->tmap0);
   free(g->tsum0);
+  if (g->has_rt) pcol_rtime_free(&g->rt);
 }
 
 /* adds v to the sum of (group gi, type t); of the profile's sources alone
@@ -156,8 +176,11 @@ static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v, int sid
   return PCOL_OK;
 }
 
+/* 1 when sample `row` (of source s) has a value not 0 and the unit rule
+ * keeps it */
 static int tr_row_nz(const tr_groups *g, uint32_t s, uint64_t row) {
   if (!(s <= g->nsources && g->typed[s])) return pcol_view_i64(&g->weight, row) != 0;
+  if (g->rt.drop.src && pcol_unit_dropped(&g->rt.drop, &g->sc, row, s)) return 0;
   uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
   if (e > g->nvalues) e = g->nvalues;
   for (uint64_t i = a; i < e; i++)

@@ -60,6 +60,21 @@
 #     the same files (rd12a F4: top b kb --diff-base mb refused, "6 value
 #     types ... 6 != 4"); a refusal of lists that do not pair is a whole
 #     sentence in a pcol_error's 512 bytes (was cut inside a character).
+# 17. a pprof of 40000 sample types of one name in kin units (a 280 KB
+#     hostile file) answers top and the pprof export in well under a second:
+#     the union of value columns groups them by hash, each unit parsed once
+#     (rd13a F8: 37 s, pairs of types compared).  No timing assertion: the
+#     input is large enough that the quadratic run (40 s of CPU at 40000)
+#     passes `timeout 20`.
+# 18. a kin unit only spelled otherwise ("kB" beside "kilobytes") is not
+#     scaled, so the unit rule drops nothing of it: go's ScaleN scales and
+#     drops only where the ratio is not 1 (rd13a F4: ub.pb's (3,0) dropped,
+#     16 where go says 19; --diff-base 8 where go says 5).
+# 19. traces drop what the unit rule drops, as top: kb2.pb's alpha (5, 0 kB
+#     beside a bytes profile) is no trace (rd13a F6: a trace "0" printed,
+#     and a dropped first sample set the traces' order), as go -traces.
+# 20. the collapsed export drops the same samples as fold: kb2 b2's counts
+#     are main;beta 11 (rd13a F5: main;alpha 5 written too).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -559,4 +574,50 @@ python3 tests/support/pprofgen.py typed "$tmp/four.pb" "$(echo "$L" | cut -d, -f
 [ $? = 1 ] && grep -q 'inconsistent samples type count: 4 != 6.*`pcol diff BASE PROFILE`$' "$tmp/err" &&
   python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/err" ||
   fail "--diff-base of 4 and 6 long types: not a whole sentence $(cat "$tmp/err")"
+# ---- 17. many kin types of one name: near-linear
+python3 -c 'import sys; sys.path.insert(0, "tests/support"); import pprofgen; n = 40000
+pprofgen.typed(sys.argv[1], ",".join("inuse_space:%s" % ("bytes" if i % 2 else "kilobytes") for i in range(n)),
+               "2,1:" + ",".join(str(i + 1) for i in range(n)))' "$tmp/m40k.pb" || fail "pprofgen many types"
+for v in inuse_space/kilobytes:1 inuse_space/bytes:2; do
+  got=$(timeout 20 "$PCOL" top "$tmp/m40k.pb" --value "${v%:*}" --unit raw 2>/dev/null | total)
+  [ "$got" = "${v#*:}" ] || fail "top of 40000 kin types --value ${v%:*}: '$got', not ${v#*:} (quadratic: past timeout 20?)"
+done
+timeout 20 "$PCOL" unpack "$tmp/m40k.pb" --to pprof -o "$tmp/m40k.out.pb.gz" 2>/dev/null || fail "pprof export of 40000 kin types"
+got=$(timeout 20 "$PCOL" top "$tmp/m40k.out.pb.gz" --value inuse_space/bytes --unit raw 2>/dev/null | total)
+[ "$got" = 2 ] || fail "pprof export of 40000 kin types: inuse_space/bytes '$got', not 2"
+# ---- 18. a unit spelled otherwise is not scaled
+python3 tests/support/pprofgen.py typed "$tmp/ua.pb" samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2 || fail "gen ua"
+python3 tests/support/pprofgen.py typed "$tmp/ub.pb" samples:count,inuse_space:kB 2,1:3,0 3,1:4,1 || fail "gen ub"
+got=$("$PCOL" top "$tmp/ua.pb" "$tmp/ub.pb" --value samples --unit raw 2>/dev/null | total)
+[ "$got" = 19 ] || fail "top kilobytes kB --value samples: $got, not 19 (kB is not scaled: nothing dropped)"
+got=$("$PCOL" top "$tmp/ua.pb" --diff-base "$tmp/ub.pb" --value samples --unit raw 2>/dev/null | sed -n 's/.*accounting for \([0-9-]*\),.*/\1/p')
+[ "$got" = 5 ] || fail "top kilobytes --diff-base kB --value samples: $got, not 5"
+"$PCOL" unpack "$tmp/ua.pb" "$tmp/ub.pb" --to pprof -o "$tmp/uab.pb.gz" 2>/dev/null || fail "pprof export ua ub"
+got=$("$PCOL" top "$tmp/uab.pb.gz" --value samples --unit raw 2>/dev/null | total)
+[ "$got" = 19 ] || fail "pprof export of kilobytes kB: samples $got, not 19"
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -top -sample_index=samples ua.pb ub.pb 2>/dev/null) | shown)" = \
+    "$("$PCOL" top "$tmp/ua.pb" "$tmp/ub.pb" --value samples | shown)" ] || fail "top kilobytes kB --value samples: not go's"
+fi
+# ---- 19. traces drop what the unit rule drops
+g() { python3 tests/support/pprofgen.py typed "$tmp/$1" "$2" "${@:3}" || fail "gen $1"; }
+g kb2.pb samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2
+g b2.pb samples:count,inuse_space:bytes 3,1:4,0
+g kb3.pb samples:count,inuse_space:kilobytes 2,1:5,0 3,1:7,2 1:1,1
+g b3.pb samples:count,inuse_space:bytes 2,1:3,100 3,1:4,0
+trs() { "$PCOL" traces "$@" --value samples 2>/dev/null | awk '/^ *-?[0-9]+ /{ printf "%s %s;", $1, $2 }'; }
+got=$(trs "$tmp/kb2.pb" "$tmp/b2.pb")
+[ "$got" = "11 beta;" ] || fail "traces kb2 b2: '$got', not '11 beta;' (alpha dropped by the unit rule)"
+got=$(trs "$tmp/kb3.pb" "$tmp/b3.pb")
+[ "$got" = "11 beta;1 main;3 alpha;" ] || fail "traces kb3 b3: '$got', not go's order '11 beta;1 main;3 alpha;'"
+if command -v go >/dev/null 2>&1; then
+  [ "$((cd "$tmp" && go tool pprof -traces -sample_index=samples kb3.pb b3.pb 2>/dev/null) | sed -n '/^---/,$p')" = \
+    "$("$PCOL" traces "$tmp/kb3.pb" "$tmp/b3.pb" --value samples 2>/dev/null | sed -n '/^---/,$p')" ] ||
+    fail "traces kb3 b3: not go -traces"
+fi
+# ---- 20. the collapsed export drops what the unit rule drops
+got=$("$PCOL" unpack "$tmp/kb2.pb" "$tmp/b2.pb" --to collapsed -o - 2>/dev/null | tr '\n' '|')
+[ "$got" = "main;beta 11|" ] || fail "collapsed export of kb2 b2: '$got', not 'main;beta 11|' (fold's)"
+[ "$got" = "$("$PCOL" fold "$tmp/kb2.pb" "$tmp/b2.pb" --value samples | tr '\n' '|')" ] ||
+  fail "collapsed export of kb2 b2: not fold --value samples"
 exit 0

@@ -25,6 +25,7 @@
 #include "select.h"   /* pcol_sample_cols */
 #include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "xvalues.h"  /* pcol_rtime_drop_init */
 #include "count.h"    /* pcol_sample_count, pcol_sample_value_rt, pcol_unit_decimals, ... */
 #include "loss.h"     /* pcol_export_loss_note */
 #include <stdio.h>
@@ -282,6 +283,10 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int dec = 0, diff = 0, has = 0, single = 0;
   uint32_t src = pcol_view_u32(&x->s_src, row);
   if (x->skip && src <= pcol_rows(x->f, PCOL_T_SOURCES) && x->skip[src]) return 0;
+  if (x->rt.drop.src) { /* THE unit rule's drop, as fold and the pprof export (rd13a F5) */
+    pcol_sample_cols dc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
+    if (pcol_unit_dropped(&x->rt.drop, &dc, row, src)) return 0;
+  }
   uint32_t dv = src <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->dflt[src] : 0;
   if (!x->named && dv) { /* another format's source: its default value (§0), as fold */
     pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
@@ -598,6 +603,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     }
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
+  if (!rc) rc = pcol_rtime_drop_init(&x.rt, f, sel, err); /* (kin only) */
   if (!rc) rc = default_types(&x);
   /* defaults that agree as kin (the unit rule: bytes and kilobytes) are
    * all read as the one chosen, the finest, the coarser scaled into it */
