@@ -139,7 +139,8 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
     for (uint64_t s = 1; !rc && count && s <= c.nsrc; s++) {
       uint32_t w = wrote && !opt->value ? wrote[s] : 0; /* each source's own (its count: 0) */
       if (c.src[s] && w >= 1 && w <= c.nvt) keep[w] = 1;
-      else if (c.src[s] && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
+      /* (the count beside it where the format holds one: Rprof's lines) */
+      if (c.src[s] && (!w || h->values != V_ONE) && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
     }
     for (uint64_t t = 1; !rc && t <= c.nvt; t++) {
       pcol_str ty, un;

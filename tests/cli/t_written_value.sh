@@ -319,6 +319,19 @@ if [ -f "$mem" ]; then
   grep -q "not written: values rprof.alloc/bytes (Rprof" "$tmp/l.err" ||
     { cat "$tmp/l.err" >&2; fail "memory -> pprof -> rprof: its memory lost silently"; }
 fi
+# review rd13b F3: sources whose defaults differ (an eBPF OTLP file: 77 of
+# off_cpu, 5 of counts) write each one's own time as Rprof ticks, so the
+# note names the labels only, not the off_cpu that summaryRprof reads
+# (267.65 s; pcol top of the copy within 1% of the input's off_cpu)
+odd=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
+if [ -f "$odd" ]; then
+  "$PCOL" unpack "$odd" --to rprof -o "$tmp/odd.out" 2>"$tmp/l.err" || fail "ebpf -> rprof"
+  grep -q "not written: labels (3 keys: thread.name, thread.id, cpu.logical_number) (Rprof" "$tmp/l.err" ||
+    { grep "not written" "$tmp/l.err" >&2; fail "ebpf -> rprof: the loss note names a value written (off_cpu) or no labels"; }
+  python3 -c "import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); sys.exit(abs(a - b) > b / 100)" \
+    "$(total "$tmp/odd.out")" "$(total "$odd" --value off_cpu)" ||
+    fail "ebpf -> rprof: $(total "$tmp/odd.out") ns written, the input's off_cpu $(total "$odd" --value off_cpu)"
+fi
 if [ -f "$TD/perun/memory-basic.perf" ]; then # written back exactly: nothing lost
   "$PCOL" unpack "$TD/perun/memory-basic.perf" --to perun -o "$tmp/m3.perf" 2>"$tmp/l.err" || fail "perun -> perun"
   [ ! -s "$tmp/l.err" ] || { cat "$tmp/l.err" >&2; fail "perun -> perun: a note"; }
