@@ -296,6 +296,18 @@ done
 "$PCOL" unpack "$tmp/lossy.pb" --to collapsed --value alloc -o "$tmp/a.txt" 2>"$tmp/l.err" || fail "lossy -> collapsed --value alloc"
 grep -q "not written: $L4 and values samples/count, cpu/nanoseconds (collapsed" "$tmp/l.err" ||
   { cat "$tmp/l.err" >&2; fail "lossy -> collapsed --value alloc: the note does not name cpu"; }
+# --value weight writes the rows' weight, not the count: a pprof CPU
+# profile's 76 rows of 176 samples (go tool pprof -sample_index=samples)
+# lose samples/count too (review rd13b F5)
+go=$TD/pprof/go-cpu-inline-small.pb.gz
+if [ -f "$go" ]; then
+  for to in collapsed perun; do
+    "$PCOL" unpack "$go" --to $to --value weight -o "$tmp/w.$to" 2>"$tmp/l.err" || fail "go -> $to --value weight"
+    grep -q "not written: values samples/count, cpu/nanoseconds (" "$tmp/l.err" ||
+      { cat "$tmp/l.err" >&2; fail "go -> $to --value weight: the note does not name samples/count"; }
+    [ "$(total "$tmp/w.$to")" != "$(total "$go" --value samples)" ] || fail "go -> $to --value weight: the weight is the count, no test"
+  done
+fi
 # the review's files, which were silent
 lab=$TD/pprof/go-cpu-string-labels.pb.gz heap=$TD/pprof/go-heap-allocs-inline.pb.gz
 if [ -f "$lab" ] && [ -f "$heap" ]; then
