@@ -308,6 +308,26 @@ if [ -f "$go" ]; then
     [ "$(total "$tmp/w.$to")" != "$(total "$go" --value samples)" ] || fail "go -> $to --value weight: the weight is the count, no test"
   done
 fi
+# review rd13b F7: what the help says of the defaults holds.  `pcol fold
+# --help`: unpack --to collapsed writes a counting source's count (fold
+# --value samples), but for samples the default does not weigh (the JFR
+# recording's allocation source), and any other by its default (fold's);
+# `pcol unpack --help`: Perun writes the selection's default, not
+# collapsed's counts (its total is pcol top's, tested above)
+same_fold() { # same_fold FILE FOLD-ARGS...: unpack --to collapsed is fold's lines
+  "$PCOL" unpack "$1" --to collapsed -o "$tmp/sf.txt" 2>/dev/null || fail "$1 -> collapsed"
+  local f=$1; shift
+  "$PCOL" fold "$f" "$@" 2>/dev/null | sort >"$tmp/sf.fold"
+  sort "$tmp/sf.txt" | cmp -s - "$tmp/sf.fold" || fail "$f -> collapsed is not pcol fold $*"
+}
+same_fold "$tmp/cpu.jfr" --value samples --source 1
+for f in pprof/go-cpu-inline-small.pb.gz rprof/r-prof-profile__1.out; do
+  [ -f "$TD/$f" ] && same_fold "$TD/$f" --value samples
+done
+[ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && same_fold "$TD/pprof/go-heap-allocs-inline.pb.gz"
+"$PCOL" fold --help | tr '\n' ' ' | grep -q "by that count, the numbers fold --value samples prints but for samples the default does not weigh" ||
+  fail "pcol fold --help: not the collapsed export's rule"
+! "$PCOL" unpack --help | grep -q "as --to collapsed" || fail "pcol unpack --help: Perun's default said to be collapsed's"
 # the review's files, which were silent
 lab=$TD/pprof/go-cpu-string-labels.pb.gz heap=$TD/pprof/go-heap-allocs-inline.pb.gz
 if [ -f "$lab" ] && [ -f "$heap" ]; then
