@@ -23,7 +23,8 @@ const cli_opt opts_unpack[] = {
                     "sample at its source's interval, 10 ms without one; another value is refused, "
                     "Rprof's lines being ticks of time (default: each source's default value); --to perun: the "
                     "one value written (Perun holds one resource type): bytes in the memory collector's style, "
-                    "any other value in kperf's (default: the selection's, as --to collapsed; a source without "
+                    "any other value in kperf's (default: the selection's, pcol top's and pcol fold's: a Go CPU "
+                    "profile's cpu, not --to collapsed's counts; a source without "
                     "it is warned of, its samples not written)"},
     {"timeline", 0, 0, "speedscope: always write the evented timeline (default: when it has at most 100000 "
                        "events)"},

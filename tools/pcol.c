@@ -159,8 +159,11 @@ static const cli_command commands[] = {
      "The numbers are the value the views show (pcol top's Type:), the source's\n"
      "default: a Go CPU or Rprof profile's cpu in nanoseconds.  A collapsed file's\n"
      "readers (flamegraph.pl's \"samples\", speedscope, pcol pack) take them for\n"
-     "sample counts: for them, pcol unpack --to collapsed writes counts where the\n"
-     "source counts its samples, as fold --value samples prints them.",
+     "sample counts: for them, pcol unpack --to collapsed writes a source that\n"
+     "counts its samples (a declared samples/count, Rprof ticks) by that count,\n"
+     "the numbers fold --value samples prints but for samples the default does\n"
+     "not weigh (a JFR recording's allocation samples beside its cpu), and any\n"
+     "other source (a heap profile's bytes, a Perun amount) by its default.",
      opts_fold, cmd_fold},
     {"flame", "pcol flame FILE... -o flame.svg [--value TYPE] [--title T] [--diff BASE] [--inverted] [--minwidth PX|N%] [--palette P]",
      "Write an interactive SVG flame graph (zoom, search, icicle).",

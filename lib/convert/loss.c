@@ -135,11 +135,15 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
     else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
     if (!rc) rc = pcol_count_types(f, &cvt, err);
     if (!rc && chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
-    int count = chosen == 0 || chosen == PCOL_VT_WEIGHT || h->values != V_ONE;
+    /* (the weight, the rows' own number, is the count only of a source
+     * without a count type: a pprof row of 2 samples weighs 1, so its
+     * samples/count is lost beside it; review rd13b F5) */
+    int count = chosen == 0 || h->values != V_ONE;
     for (uint64_t s = 1; !rc && count && s <= c.nsrc; s++) {
       uint32_t w = wrote && !opt->value ? wrote[s] : 0; /* each source's own (its count: 0) */
       if (c.src[s] && w >= 1 && w <= c.nvt) keep[w] = 1;
-      else if (c.src[s] && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
+      /* (the count beside it where the format holds one: Rprof's lines) */
+      if (c.src[s] && (!w || h->values != V_ONE) && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
     }
     for (uint64_t t = 1; !rc && t <= c.nvt; t++) {
       pcol_str ty, un;

@@ -296,6 +296,38 @@ done
 "$PCOL" unpack "$tmp/lossy.pb" --to collapsed --value alloc -o "$tmp/a.txt" 2>"$tmp/l.err" || fail "lossy -> collapsed --value alloc"
 grep -q "not written: $L4 and values samples/count, cpu/nanoseconds (collapsed" "$tmp/l.err" ||
   { cat "$tmp/l.err" >&2; fail "lossy -> collapsed --value alloc: the note does not name cpu"; }
+# --value weight writes the rows' weight, not the count: a pprof CPU
+# profile's 76 rows of 176 samples (go tool pprof -sample_index=samples)
+# lose samples/count too (review rd13b F5)
+go=$TD/pprof/go-cpu-inline-small.pb.gz
+if [ -f "$go" ]; then
+  for to in collapsed perun; do
+    "$PCOL" unpack "$go" --to $to --value weight -o "$tmp/w.$to" 2>"$tmp/l.err" || fail "go -> $to --value weight"
+    grep -q "not written: values samples/count, cpu/nanoseconds (" "$tmp/l.err" ||
+      { cat "$tmp/l.err" >&2; fail "go -> $to --value weight: the note does not name samples/count"; }
+    [ "$(total "$tmp/w.$to")" != "$(total "$go" --value samples)" ] || fail "go -> $to --value weight: the weight is the count, no test"
+  done
+fi
+# review rd13b F7: what the help says of the defaults holds.  `pcol fold
+# --help`: unpack --to collapsed writes a counting source's count (fold
+# --value samples), but for samples the default does not weigh (the JFR
+# recording's allocation source), and any other by its default (fold's);
+# `pcol unpack --help`: Perun writes the selection's default, not
+# collapsed's counts (its total is pcol top's, tested above)
+same_fold() { # same_fold FILE FOLD-ARGS...: unpack --to collapsed is fold's lines
+  "$PCOL" unpack "$1" --to collapsed -o "$tmp/sf.txt" 2>/dev/null || fail "$1 -> collapsed"
+  local f=$1; shift
+  "$PCOL" fold "$f" "$@" 2>/dev/null | sort >"$tmp/sf.fold"
+  sort "$tmp/sf.txt" | cmp -s - "$tmp/sf.fold" || fail "$f -> collapsed is not pcol fold $*"
+}
+same_fold "$tmp/cpu.jfr" --value samples --source 1
+for f in pprof/go-cpu-inline-small.pb.gz rprof/r-prof-profile__1.out; do
+  [ -f "$TD/$f" ] && same_fold "$TD/$f" --value samples
+done
+[ -f "$TD/pprof/go-heap-allocs-inline.pb.gz" ] && same_fold "$TD/pprof/go-heap-allocs-inline.pb.gz"
+"$PCOL" fold --help | tr '\n' ' ' | grep -q "by that count, the numbers fold --value samples prints but for samples the default does not weigh" ||
+  fail "pcol fold --help: not the collapsed export's rule"
+! "$PCOL" unpack --help | grep -q "as --to collapsed" || fail "pcol unpack --help: Perun's default said to be collapsed's"
 # the review's files, which were silent
 lab=$TD/pprof/go-cpu-string-labels.pb.gz heap=$TD/pprof/go-heap-allocs-inline.pb.gz
 if [ -f "$lab" ] && [ -f "$heap" ]; then
@@ -318,6 +350,19 @@ if [ -f "$mem" ]; then
     fail "memory -> pprof -> rprof"
   grep -q "not written: values rprof.alloc/bytes (Rprof" "$tmp/l.err" ||
     { cat "$tmp/l.err" >&2; fail "memory -> pprof -> rprof: its memory lost silently"; }
+fi
+# review rd13b F3: sources whose defaults differ (an eBPF OTLP file: 77 of
+# off_cpu, 5 of counts) write each one's own time as Rprof ticks, so the
+# note names the labels only, not the off_cpu that summaryRprof reads
+# (267.65 s; pcol top of the copy within 1% of the input's off_cpu)
+odd=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
+if [ -f "$odd" ]; then
+  "$PCOL" unpack "$odd" --to rprof -o "$tmp/odd.out" 2>"$tmp/l.err" || fail "ebpf -> rprof"
+  grep -q "not written: labels (3 keys: thread.name, thread.id, cpu.logical_number) (Rprof" "$tmp/l.err" ||
+    { grep "not written" "$tmp/l.err" >&2; fail "ebpf -> rprof: the loss note names a value written (off_cpu) or no labels"; }
+  python3 -c "import sys; a, b = int(sys.argv[1]), int(sys.argv[2]); sys.exit(abs(a - b) > b / 100)" \
+    "$(total "$tmp/odd.out")" "$(total "$odd" --value off_cpu)" ||
+    fail "ebpf -> rprof: $(total "$tmp/odd.out") ns written, the input's off_cpu $(total "$odd" --value off_cpu)"
 fi
 if [ -f "$TD/perun/memory-basic.perf" ]; then # written back exactly: nothing lost
   "$PCOL" unpack "$TD/perun/memory-basic.perf" --to perun -o "$tmp/m3.perf" 2>"$tmp/l.err" || fail "perun -> perun"

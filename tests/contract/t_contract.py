@@ -138,6 +138,11 @@ def check_loss(fmt, t, src, out, stderr):
             keep |= {v for v in vals if v[0] in RPROF_MEM}
             if any(v[0] == "vsize.small" for v in vals):
                 keep |= {v for v in vals if v[0] == "rprof.alloc"}
+        if t == "rprof" and len({(r["default_type"], r["default_unit"]) for r in rows}) > 1:
+            # sources that differ: each one of a measured time writes that
+            # time as its ticks (rprof_export.c written_types), the others
+            # their count (review rd13b F3)
+            keep |= {(r["default_type"], r["default_unit"]) for r in rows if r["default_unit"] in TIME_UNITS}
         if any(d[0] == "cpu" for d in defaults):  # Rprof's derived time stands for a stored cpu
             keep |= {v for v in vals if v == ("cpu", "nanoseconds")}
         if t == "collapsed" and len(defaults) == 1:
