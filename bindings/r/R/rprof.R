@@ -12,7 +12,13 @@ pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide"
                               basenames = 1, mmap = TRUE) {
   memory <- match.arg(memory)
   lines <- match.arg(lines)
-  .summary_text(path, memory, lines, basenames, value = value, ..., mmap = mmap)
+  # (the export's loss note, "not written: labels ... and values ...", is
+  # of the Rprof file; summaryRprof's result holds neither, so it is not
+  # said here: pcol_to_rprof says it)
+  withCallingHandlers(.summary_text(path, memory, lines, basenames, value = value, ..., mmap = mmap),
+                      message = function(m) {
+                        if (grepl(": not written: ", conditionMessage(m), fixed = TRUE)) invokeRestart("muffleMessage")
+                      })
 }
 
 # Writes the selected samples of any input as an Rprof file (pcol unpack
