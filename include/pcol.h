@@ -1384,8 +1384,12 @@ typedef struct pcol_value_sel {
  * "samples" (vt_id 0) is each source's own count of raw samples: pprof's
  * samples/count when the source measured it, else the weight column
  * (Rprof ticks, collapsed counts; the rows of a pprof profile without a
- * count, such as a heap profile).  "weight" (PCOL_VT_WEIGHT) is always the
- * weight column.  A number N that names no type is pprof's -sample_index=N:
+ * count, such as a heap profile).  "weight" is the value type a selected
+ * source stores with that name (a Perfetto StackSample's primary weight
+ * without a descriptor's name, weight/count; a pprof sample type "weight"),
+ * as Perfetto's UI and go tool pprof -sample_index=weight name it, else the
+ * weight column (PCOL_VT_WEIGHT); "pcol.weight" is always the weight
+ * column.  A number N that names no type is pprof's -sample_index=N:
  * the N-th value type (from 0) each selected source declared, in its order
  * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ).
  * Under a wall-clock range (sel->wall, no sel->source_id) the selected
@@ -1414,7 +1418,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
  * segment (doc/mappings.md §0, the time rule).  When a stored cpu/nanoseconds
  * type exists, "cpu" resolves to it and Rprof sources fill in this time. */
 #define PCOL_VT_TIME (UINT32_MAX - 1)
-/* "weight": the weight column of every sample, whatever the source
+/* "pcol.weight" (and "weight" where no selected source stores a type of
+ * that name): the weight column of every sample, whatever the source
  * measured (pcol_value_resolve). */
 #define PCOL_VT_WEIGHT (UINT32_MAX - 2)
 /* *differ = true when the selected sources' own default values disagree (a

@@ -123,7 +123,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 /* --value: the rule is pcol_value_resolve's (cli_load resolves it). */
 #define CLI_VALUE_HELP(verb)                                                    \
   "value " verb ": samples (each source's own count: pprof's samples/count, Rprof ticks), "     \
-  "weight (the weight column), TYPE or TYPE/UNIT, or N (pprof -sample_index=N: the N-th type, from 0); cpu works on Rprof too (interval x ticks "    \
+  "weight (a type a selected source stores as weight, as Perfetto's UI and pprof name it, else the weight column), pcol.weight (the weight column always), TYPE or TYPE/UNIT, or N (pprof -sample_index=N: the N-th type, from 0); cpu works on Rprof too (interval x ticks "    \
   "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \
   "time, cpu); when the sources' defaults differ, the one they agree on with each stated default counted (a JFR "  \

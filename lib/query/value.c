@@ -17,7 +17,8 @@
 #include <string.h>
 
 /* The value names the query level gives a meaning of its own. */
-static const char VALUE_WEIGHT[] = "weight";   /* always the weight column */
+static const char VALUE_WEIGHT[] = "weight";   /* the weight column, unless a selected source stores "weight" */
+static const char VALUE_WEIGHT_COLUMN[] = "pcol.weight"; /* always the weight column */
 static const char VALUE_SAMPLES[] = PCOL_VT_SAMPLES; /* THE count rule (vt 0) */
 static const char UNIT_COUNT[] = PCOL_UNIT_COUNT; /* the unit of both */
 static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_ALLOC */
@@ -543,11 +544,43 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   return vt_names(f, vt, out, err);
 }
 
+/* THE weight name rule: "weight" is a type a selected source stores with
+ * that name (a Perfetto StackSample's primary weight without a
+ * descriptor's name, weight/count; a pprof profile's sample type
+ * "weight"), as the format's own tools name it (Perfetto's UI, go tool
+ * pprof -sample_index=weight), else the weight column; "pcol.weight" is
+ * the weight column always.  The selected sources: sel's
+ * (pcol_selection_sources), so that --source N of a source without it
+ * weighs its rows, not 0. */
+static int resolve_weight(pcol_file *f, const pcol_select *sel, pcol_value_sel *out, pcol_error *err) {
+  uint8_t *keep, *t = NULL;
+  PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  pcol_view ss, sv;
+  int rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
+  if (!rc && !(t = calloc(nt + 1, 1))) rc = pcol_oom(err);
+  for (uint64_t r = 0; !rc && r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); r++) {
+    uint32_t src = pcol_view_u32(&ss, r), vt = pcol_view_u32(&sv, r);
+    if (src >= 1 && src <= ns && keep[src] && vt >= 1 && vt <= nt) t[vt] = 1;
+  }
+  free(keep);
+  pcol_error quiet = {0};
+  if (!rc) {
+    rc = resolve_named(f, t, VALUE_WEIGHT, out, &quiet);
+    if (rc == PCOL_ENOTFOUND) rc = vt_names(f, PCOL_VT_WEIGHT, out, err); /* none stored: the column */
+    else if (rc && err) *err = quiet;
+  }
+  free(t);
+  return rc;
+}
+
 int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if (!name) return resolve_default(f, sel, out, err);
-  if (!strcmp(name, VALUE_WEIGHT)) return vt_names(f, PCOL_VT_WEIGHT, out, err);
+  if (!strcmp(name, VALUE_WEIGHT_COLUMN)) return vt_names(f, PCOL_VT_WEIGHT, out, err);
+  if (!strcmp(name, VALUE_WEIGHT)) return resolve_weight(f, sel, out, err);
   /* each source's own count: pprof's samples/count, else its weight */
   if (!strcmp(name, VALUE_SAMPLES)) return vt_names(f, 0, out, err);
   /* TYPE or TYPE/UNIT, as the list of a file's values names it */

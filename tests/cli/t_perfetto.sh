@@ -290,6 +290,23 @@ got=$($PCOL top "$tmp/nodesc.pftrace" 2>&1 | grep -E '^Type:|^Total|Total sample
 case $got in *"Type: samples"*"Total samples = 2"*) ;; *) fail "StackSample without a primary descriptor: the default is not the count of 2: $got" ;; esac
 [ "$($PCOL top "$tmp/nodesc.pftrace" --value weight/count 2>/dev/null | sed -n 's/.*Total samples = \([0-9]*\).*/\1/p')" = 12 ] ||
   fail "StackSample without a primary descriptor: its primary_weight (weight/count) is not kept: $($PCOL top "$tmp/nodesc.pftrace" --value weight/count 2>&1 | head -4)"
+# --value weight names that stored type (THE weight name rule, value.c: a
+# selected source's type named weight, as Perfetto's UI names it; it was
+# the weight column, 1 a row: 2), in every view and export; --value
+# pcol.weight is the weight column; a source that stores none (a merge's
+# other one, --source 2) weighs its rows by --value weight
+[ "$($PCOL top "$tmp/nodesc.pftrace" --value weight 2>/dev/null | sed -n 's/.*Total samples = \([0-9]*\).*/\1/p')" = 12 ] ||
+  fail "StackSample without a primary descriptor: --value weight is not its stored weight: $($PCOL top "$tmp/nodesc.pftrace" --value weight 2>&1 | head -4)"
+[ "$($PCOL fold "$tmp/nodesc.pftrace" --value weight 2>/dev/null)" = "f 12" ] ||
+  fail "fold --value weight of a stored weight: $($PCOL fold "$tmp/nodesc.pftrace" --value weight 2>&1 | head -3)"
+"$PCOL" unpack "$tmp/nodesc.pftrace" --value weight --to collapsed -o "$tmp/nodesc.collapsed" 2>/dev/null &&
+  [ "$(cat "$tmp/nodesc.collapsed")" = "f 12" ] || fail "unpack --value weight --to collapsed of a stored weight"
+[ "$($PCOL top "$tmp/nodesc.pftrace" --value pcol.weight 2>/dev/null | sed -n 's/.*Total samples = \([0-9]*\).*/\1/p')" = 2 ] ||
+  fail "--value pcol.weight is not the weight column: $($PCOL top "$tmp/nodesc.pftrace" --value pcol.weight 2>&1 | head -4)"
+printf 'a;b 3\na 4\n' > "$tmp/w.collapsed"
+"$PCOL" merge "$tmp/nodesc.pftrace" "$tmp/w.collapsed" -o "$tmp/w.pcol" 2>/dev/null || fail "merge nodesc.pftrace w.collapsed"
+[ "$($PCOL top "$tmp/w.pcol" --source 2 --value weight 2>/dev/null | sed -n 's/.* of \([0-9]*\) total$/\1/p')" = 7 ] ||
+  fail "--source 2 --value weight of a source without a stored weight: $($PCOL top "$tmp/w.pcol" --source 2 --value weight 2>&1 | head -4)"
 # a profile whose Profile event (its startTime) the trace lost: refused, as
 # in a JSON trace (doc/mappings.md §14)
 v8ev ProfileChunk "unscoped_id: 1" '{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1]},"timeDeltas":[1]}' | prot > "$tmp/v8start.pftrace"

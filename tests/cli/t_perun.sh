@@ -189,6 +189,27 @@ for in in "${ins[@]}"; do
 done
 grep -q '"amount":\[30000000\]' "$tmp/ms.speedscope.json.perf" || fail "speedscope ms -> perun: b's 30 ms is not 30000000 ns"
 
+# kperf's amounts in its unit "sample" are counts (Perun's kperf collector
+# writes header {"type": "time", "units": {"time": "sample"}}): read as
+# samples/count, so the Perun copy of a profile of counts (an OTLP eBPF
+# profile's) reads back as counts, Type: samples, as the input and its
+# pprof copy say (it said Type: time, unit "sample"); a kperf file of
+# Perun's reads so too, and is written back as it was
+kp=tests/fixtures/perun/kperf.perf
+$PCOL top "$kp" -n 1 | grep -qx 'Type: samples' || fail "kperf.perf: not Type: samples: $($PCOL top "$kp" -n 1 | sed -n 2p)"
+$PCOL info "$kp" | grep -q '^  values: *samples/count (default: samples/count)' || fail "kperf.perf: not samples/count: $($PCOL info "$kp" | grep values)"
+$PCOL unpack "$kp" --to perun -o "$tmp/kp.perf" 2>/dev/null || fail "kperf.perf -> perun"
+python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['header']; assert h['type'] == 'time' and h['units'] == {'time': 'sample'}, h" "$tmp/kp.perf" ||
+  fail "kperf.perf -> perun: its header is not kperf's"
+eb=$TESTDATA/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
+if [ -f "$eb" ]; then
+  $PCOL unpack "$eb" --to perun -o "$tmp/eb.perf" 2>/dev/null || fail "otlp ebpf -> perun"
+  $PCOL top "$tmp/eb.perf" -n 1 | grep -qx 'Type: samples' || fail "otlp ebpf -> perun: not Type: samples: $($PCOL top "$tmp/eb.perf" -n 1 | sed -n 2p)"
+  want=$($PCOL top "$eb" -n 1 2>/dev/null | sed -n 's/.*of \([0-9]*\) total$/\1/p')
+  got=$($PCOL top "$tmp/eb.perf" -n 1 --value samples | sed -n 's/.*of \([0-9]*\) total$/\1/p')
+  [ -n "$want" ] && [ "$got" = "$want" ] || fail "otlp ebpf -> perun: $got samples, the input $want"
+fi
+
 # a profile without resources reads as an empty one, said (review 17 F3: a 0
 # total without a word; Perun's corrupted-global.perf keeps its resources
 # under a key of its own, named)

@@ -155,10 +155,14 @@ json.dump({"nodes": nodes, "startTime": start, "endTime": start + sum(deltas) + 
 PY
 n=0
 # A row's third field, SPAN, is of a source that states no duration (an
-# Rprof file: top of the range says no Duration:): the V8 and Chrome copies
-# state one, the range's part of the samples, starting where the range
-# starts (review rd13b F1: they began at the source's start, 0.1-0.3 s of
-# demo.out read back as 300ms with 200ms of samples); the others none.
+# Rprof file: top of the range says no Duration:): the V8, Chrome and
+# Perfetto copies state one, the range's part of the samples, starting
+# where the range starts (review rd13b F1: they began at the source's
+# start, 0.1-0.3 s of demo.out read back as 300ms with 200ms of samples)
+# and ending where the last sample the range counts ends (THE range rule:
+# a tick counts whole when it starts in the range, so a range that ends
+# mid-tick lasts to that tick's end: the Perfetto copy of 0.1-0.295 s
+# said 195ms of 200ms of samples, 102.56%); the others none.
 while IFS='|' read -r label args span; do
   [ -n "$label" ] || continue
   set -- $args
@@ -168,8 +172,7 @@ while IFS='|' read -r label args span; do
     case $fmt in v8) [[ " $* " == *" --source "* || $label == one* ]] || continue ;; esac
     want=$want0
     if [ -n "$span" ]; then
-      # (perfetto: not checked here; its ranged copy of an Rprof file reads back 10 ms short, 105%)
-      case $fmt in chrome|v8) want=$span ;; perfetto) continue ;; esac
+      case $fmt in chrome|v8|perfetto) want=$span ;; esac
     fi
     case "$fmt $*" in pprof*--value*|otlp*--value*|speedscope*--value*) continue ;; esac # (they keep every value)
     case $fmt in speedscope) ext=json ;; *) ext=$fmt ;; esac
@@ -206,7 +209,44 @@ one whole, sampled in the first 1 s of its 4 s|$tmp/sparse.json
 tachyon threads whole, cpu (Chrome: a profile a thread, each of the recording's span)|$REPO/tests/fixtures/tachyon/threads-cpu-none.bin --value cpu
 one Rprof 0.1-0.3 s (states no duration)|$REPO/examples/demo.out --from 0.1 --to 0.3|200ms
 one Rprof from 0.2 s (states no duration)|$REPO/examples/demo.out --from 0.2|180ms
+one Rprof 0.1-0.295 s (ends mid-tick)|$REPO/examples/demo.out --from 0.1 --to 0.295|200ms
+one Rprof 0.105-0.295 s (starts and ends mid-tick)|$REPO/examples/demo.out --from 0.105 --to 0.295|195ms
 one Rprof 0.1-0.2 s of memory snapshots|$REPO/tests/fixtures/rprof/memgc-snapshots.out --from 0.1 --to 0.2|100ms
+EOF
+
+# and the collapsed copy of a range that ends mid-tick counts the ticks
+# top of the range counts (a tick that starts in it, whole)
+for r in "0.1 0.295" "0.105 0.295" "0.1 0.29"; do
+  set -- $r
+  "$PCOL" unpack "$REPO/examples/demo.out" --from $1 --to $2 --to collapsed -o "$tmp/x.collapsed" 2>/dev/null ||
+    fail "demo.out $r: unpack --to collapsed"
+  want=$(count "$REPO/examples/demo.out" --from $1 --to $2)
+  [ -n "$want" ] && [ "$(count "$tmp/x.collapsed")" = "$want" ] ||
+    fail "demo.out $r: the collapsed copy counts $(count "$tmp/x.collapsed") samples, top of the range $want"
+  n=$((n + 1))
+done
+
+# the Firefox copy of a range that begins before the range's part (a
+# later profile's, the apart trace's first window missed): the Firefox
+# Profiler's duration (meta.profilingEndTime - profilingStartTime, its
+# getTimeRangeIncludingAllThreads) is the range's part, which begins that
+# far after the copy's zero (the range's start: THE span start of a cut
+# copy); it said the copy's window from the range's start (700 ms for
+# 200 ms, pcol's own pcolDurationNanos hiding it), and a range of the copy
+# read back took the window to start at its zero.
+# CASE: the range | the profiler's duration in ms | a range of the copy | the original's same range
+while IFS='|' read -r label cut want sub orig; do
+  "$PCOL" unpack $cut --to firefox -o "$tmp/ff.json" 2>/dev/null || fail "$label: unpack --to firefox"
+  got=$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["meta"]; print("%g" % (m["profilingEndTime"] - m["profilingStartTime"]))' "$tmp/ff.json")
+  [ "$got" = "$want" ] || fail "$label: the Firefox copy's profiling range is $got ms, want $want"
+  is "$label: the Firefox copy" "$(dur $cut)" "$tmp/ff.json"
+  is "$label: the Firefox copy, its $sub" "$(dur $orig)" "$tmp/ff.json" $sub
+  [ "$(rows "$tmp/ff.json" $sub)" = "$(rows $orig)" ] || fail "$label: the Firefox copy over $sub has other rows than $orig"
+  n=$((n + 1))
+done <<EOF
+source 3, 0.5-1.2 s|$t --source 3 --from 0.5 --to 1.2|200|--from 0.5 --to 0.6|$t --source 3 --from 1.0 --to 1.1
+source 3 whole|$t --source 3|400|--from 1.1 --to 1.3|$t --source 3 --from 1.1 --to 1.3
+apart 0.3-5.1 s|$tmp/apart.json --from 0.3 --to 5.1|4600|--from 0.1 --to 0.3|$tmp/apart.json --from 0.4 --to 0.6
 EOF
 
 # a range OF a ranged copy (a cut of a cut) of the apart trace: each

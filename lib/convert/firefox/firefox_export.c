@@ -128,6 +128,10 @@ typedef struct fx {
   uint64_t held;
   int64_t start_ns;         /* the profile's zero, ns since the epoch (0: none known) */
   int has_start;
+  /* where the earliest window the copy states begins, ns after its zero
+   * (has_span0: one does; export_body) */
+  int64_t span0_ns;
+  int has_span0;
   double interval_ms;
   /* the written sources' interval by THE interval rule, ns: 0 when one
    * states none or they differ, so meta.interval is pcol's choice, not a
@@ -1279,7 +1283,8 @@ static int span_range(fx *x, const pcol_select *sel, double fr_lo, double fr_hi,
   }
   /* in ns since start_ns, in 128 bits (a hostile start or duration does
    * not overflow): the span, widened to the written rows */
-  __int128 a = tn > 0 && x->has_start ? (__int128)tn - x->start_ns : 0, b = a + dn;
+  __int128 a = x->has_span0 ? (__int128)x->span0_ns : tn > 0 && x->has_start ? (__int128)tn - x->start_ns : 0;
+  __int128 b = a + dn;
   __int128 iv = (__int128)llround((x->interval_ms > 0 ? x->interval_ms : 1) * 1e6);
   if (x->has_t && x->t_lo < a) a = x->t_lo, *stated = dn;
   if (x->has_t && x->t_hi >= b) b = (__int128)x->t_hi + (iv > 0 ? iv : 1), *stated = dn;
@@ -1418,15 +1423,26 @@ static int export_body(fx *x, const pcol_select *sel) {
    * selection's span) */
   int has_range = 1;
   double r_lo = INFINITY, r_hi = -INFINITY;
-  for (uint32_t s = 1; s <= ns && has_range; s++) {
+  /* and where the earliest stated (cut) window begins in the copy's clock
+   * (span_range's start: of a range, the range's part, which starts after
+   * the copy's time 0 when the range starts before the first window; a
+   * trace's later profile alone, where its span starts) */
+  x->has_span0 = 0;
+  for (uint32_t s = 1; s <= ns; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     int64_t e;
     double a, b;
     PCOL_RETURN_NOT_OK(source_epoch(x, s, &e));
     pcol_wall_window win;
-    (void)pcol_wall_cut(&x->wall, sel, s, &win);
+    int hit = pcol_wall_cut(&x->wall, sel, s, &win);
     pcol_wall_cut_keep_span(&x->wall, s, &win); /* (as write_source) */
-    double off = (double)(e && x->has_start ? e - x->start_ns : -win.shift) / 1e6; /* (write_source's offset) */
+    int64_t off_ns = e && x->has_start ? e - x->start_ns : -win.shift; /* (write_source's offset) */
+    __int128 at = (__int128)off_ns + win.span; /* (in 128 bits: a hostile start does not overflow) */
+    if (at > INT64_MAX) at = INT64_MAX;
+    if (at < INT64_MIN) at = INT64_MIN;
+    if (hit && win.stated > 0 && (!x->has_span0 || at < x->span0_ns)) x->span0_ns = (int64_t)at, x->has_span0 = 1;
+    if (!has_range) continue;
+    double off = (double)off_ns / 1e6;
     has_range = pcol_meta_double(x->f, s, FIREFOX_META_RANGE_START_MS, &a) && pcol_meta_double(x->f, s, FIREFOX_META_RANGE_END_MS, &b) &&
                 a <= b;
     if (has_range && a + off < r_lo) r_lo = a + off;

@@ -1092,6 +1092,18 @@ static int range_duration(ffi *x, pcol_jv meta) {
   }
   snprintf(v, sizeof v, "%lld", said > 0 ? (long long)said : (long long)llround(d));
   PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, PPROF_META_DURATION_NANOS, v, x->j.err));
+  /* where that range starts after meta.startTime is where the source's
+   * span starts (THE span start, spec.md §7): a range of the copy of a
+   * range that began before its part (pcol's export: the copy's zero is
+   * the range's start, pcol_wall_cut_keep_span), or of a profile whose
+   * profiling began after its process, cuts the window the profiler shows
+   * (it was taken to start at meta.startTime); not a range pcol's export
+   * widened to rows past the duration it states (pcolDurationNanos) */
+  double o = lo * 1e6;
+  if (said <= 0 && o >= 0.5 && o < 0x1p63) {
+    snprintf(v, sizeof v, "%lld", (long long)llround(o));
+    PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, PCOL_META_SPAN_START_NS, v, x->j.err));
+  }
   /* the range itself, for the export (meta.profilingStartTime/EndTime) */
   snprintf(v, sizeof v, "%.17g", lo);
   PCOL_RETURN_NOT_OK(pcol_b_meta_str(x->b, x->src, FIREFOX_META_RANGE_START_MS, v, x->j.err));

@@ -52,6 +52,13 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
     if (u && perun_json_is_str(u)) unit = json_string_value(u);
   }
   if (!tname) tname = p->htype ? p->htype : "amount";
+  /* kperf's amounts in its own unit "sample" (or none) are counts of
+   * samples, header.type "time" or not (Perun's kperf collector writes
+   * {"type": "time", "units": {"time": "sample"}}): pcol's count,
+   * samples/count, so that a view of it says Type: samples and counts, as
+   * of the profile it was made from (a Perun copy of an eBPF profile's
+   * counts read back as Type: time, unit "sample") */
+  if (p->kperf_counts && !p->real_amounts) tname = PCOL_VT_SAMPLES, unit = PCOL_UNIT_COUNT;
   char ubuf[128];
   if (p->real_amounts && p->amount_k != 9) { /* stored x 10^k: "1e-k U" */
     if (unit) snprintf(ubuf, sizeof ubuf, "1e-%d %s", p->amount_k, unit);
