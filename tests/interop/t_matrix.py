@@ -547,6 +547,9 @@ def read_perun(path, synthetic=False):
         amt.rel_tol = 1e-12
         amt.abs_tol = 0.5 * max(1, len(evs))
     amt.k = K if real else 0  # exports that print values as given (unit "1e-K U") divide by 10^K
+    # kperf's integer amounts in "sample" are counts: pcol reads them as
+    # samples/count, its default the count (doc/mappings.md §3.1)
+    cnt.kperf_counts = counts and not real
     for e in evs:
         tr, uid = e.get("trace"), e.get("uid")
         def fname(fr):
@@ -1318,7 +1321,7 @@ def source_readings(res, rsum):
         s["count"] = cnt
         if not amt.none:
             s["types"] = {"__amount__": amt}
-            s["default"] = "__amount__"
+            s["default"] = "count" if getattr(cnt, "kperf_counts", False) else "__amount__"
     elif kind == "collapsed":
         s["count"] = read_collapsed(f, rounded=True, source=True)
         s["types"] = {}
