@@ -234,8 +234,16 @@ static int has_col(const wctx *w, int v, int c) {
   return w->in->t[v].present && w->in->t[v].cols[c].type != PCB_IN_ABSENT;
 }
 
+/* a cell (c >= 0) or row of the input, named as the binding's user reaches
+ * it (pcb_input.names) */
 static int werr(wctx *w, int code, int v, int c, uint64_t r, const char *what) {
   const pcb_view_info *vi = pcb_view_at(v);
+  if (w->in->names == PCB_NAMES_PY && c >= 0)
+    return pcol_error_set(w->err, code, "tables['%s']['%s'][%llu]: %s", vi->name, vi->cols[c].name,
+                          (unsigned long long)r, what);
+  if (w->in->names == PCB_NAMES_PY)
+    return pcol_error_set(w->err, code, "tables['%s'], row at index %llu: %s", vi->name, (unsigned long long)r,
+                          what);
   if (c >= 0)
     return pcol_error_set(w->err, code, "%s$%s, row %llu: %s", vi->name, vi->cols[c].name,
                           (unsigned long long)r + 1, what);

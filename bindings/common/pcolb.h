@@ -137,7 +137,13 @@ typedef struct pcb_input {
   int (*get_str)(void *ctx, int view, int col, uint64_t row, const char **p, size_t *len,
                  pcol_error *err);
   void *ctx;
+  /* How pcb_write's messages name a cell, in the binding's language:
+   * PCB_NAMES_R (0) "samples$stack_id, row 1" (rows from 1), PCB_NAMES_PY
+   * "tables['samples']['stack_id'][0]" (indexes from 0). */
+  int names;
 } pcb_input;
+#define PCB_NAMES_R 0
+#define PCB_NAMES_PY 1
 
 /* Packs the tables into a pcol file at `path` (atomically, as
  * pcol_builder_write does).  Not reentrant (its sorts compare through a

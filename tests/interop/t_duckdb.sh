@@ -420,6 +420,37 @@ for file, nrows, samples in rows:
         sys.exit(f"{file}: samples {samples}, {nrows} rows; pcol info: {n} ({m} rows)")
 print(f"doc/duckdb.md's Many files query: {len(rows)} files, samples and rows as pcol info")
 PY
+# doc/duckdb.md's "Totals across formats" queries, as the page prints them,
+# over a directory `day` of the three files it names (Rprof's cpu derived):
+# each file's cpu (pcol_frames) is `pcol top FILE --value cpu`'s total, the
+# sum (pcol_top) `pcol top day --value cpu`'s; sample_values' cpu is not
+sql=$(awk '/^\*\*Totals across formats/ { m = 1 } m && /^```sql/ { q = 1; next } q && /^```/ { exit } q' doc/duckdb.md)
+[ -n "$sql" ] || fail "no Totals across formats queries in doc/duckdb.md"
+mkdir -p "$tmp/tot/day"
+for x in pprof/go-cpu-large.pb.gz:a-go.pb.gz rprof/proftools__Rprof-lmfit-new.out:b-lmfit.out \
+         ext/pprof/jfr-kafka-cpu.pb.gz:c-kafka.pb.gz; do
+  ln -s "$(abs "$TD/${x%%:*}")" "$tmp/tot/day/${x#*:}"
+done
+for i in 1 2; do
+  stmt=$(printf '%s\n' "$sql" | awk -v RS=';' -v n=$i 'NR == n')
+  (cd "$tmp/tot" && node "$here/bindings/duckdb/query.mjs" "$API" "$EXT" "$stmt") >"$tmp/tot$i.json" 2>/dev/null ||
+    fail "the Totals across formats query: $stmt"
+done
+python3 - "$tmp/tot" "$PCOL" <<'PY' || fail "doc/duckdb.md's Totals across formats queries do not add up as pcol top does"
+import json, subprocess, sys
+d, pcol = sys.argv[1], sys.argv[2]
+total = lambda p: json.loads(subprocess.run([pcol, "top", p, "--value", "cpu", "--format", "json"], cwd=d,
+                                            capture_output=True, text=True, check=True).stdout)["total"]
+rows = json.load(open(d + "1.json"))
+assert [r[0] for r in rows] == ["day/a-go.pb.gz", "day/b-lmfit.out", "day/c-kafka.pb.gz"], rows
+for f, v in rows:
+    if int(v) != total(f):
+        sys.exit(f"{f}: pcol_frames' cpu {v}, pcol top {total(f)}")
+[[s]] = json.load(open(d + "2.json"))
+if int(s) != total("day") or total("day") == total("day/a-go.pb.gz") + total("day/c-kafka.pb.gz"):
+    sys.exit(f"pcol_top's sum {s}, pcol top day {total('day')}")
+print(f"doc/duckdb.md's Totals across formats: {len(rows)} files (Rprof's derived cpu too), pcol top's totals")
+PY
 # Again with the extension of make test's sanitizer build ($BUILD/test) loaded
 # into node under ASan and UBSan (their runtimes preloaded; a report exits
 # 86), when that build is there.

@@ -22,8 +22,9 @@ views").  Types (see README.md):
 
 Columns the file stores are read-only views of the file's memory: the
 array keeps the file open (mapped) for as long as it lives, even after
-File.close().  Computed columns (row ids, the derived views) are ordinary
-arrays.
+File.close(), and so does a Table (its columns are fetched when first
+indexed, before or after close()).  Computed columns (row ids, the derived
+views) are ordinary arrays.
 """
 import os as _os
 import datetime as _dt
@@ -158,7 +159,10 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
                 in time order);
       "labels"  optional: per sample a mapping key -> str or int.
     One source of type `source_type` holds the samples.  `pcol top` of the
-    file adds the values up: its total is sum(|value|)."""
+    file adds the values up: its total is sum(|value|).  Names are str
+    (UTF-8) or bytes (stored as they are); a wrong one raises TypeError or
+    ValueError naming it where it was given ("stack[3][1]",
+    "labels[0]['k']"), as data holds it."""
     stacks = list(data["stack"])
     n = len(stacks)
     if "values" in data:
@@ -167,7 +171,10 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
         values = {value_type: _np.asarray(data["value"], dtype=_np.int64)}
     if not values:
         raise ValueError("no values")
+    _utf8_name(source_type, "source_type")
+    _utf8_name(source_uri, "source_uri")
     for k, v in values.items():
+        _utf8_name(k, "value type %r" % (k,) if "values" in data else "value_type")
         if v.ndim != 1 or len(v) != n:
             raise ValueError("value %r: %d values for %d stacks" % (k, len(v), n))
         if "/" not in k:
@@ -176,18 +183,26 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
     fn_names, fn_ids = [], {}
     sl_sample, sl_depth, sl_loc = [], [], []
     by_name = not any(isinstance(fr, (int, _np.integer)) for st in stacks for fr in st)
+    known = None  # the location ids tables["locations"] names, when it gives them
+    if not by_name and tables and "locations" in tables and "location_id" in tables["locations"]:
+        known = {int(x) for x in tables["locations"]["location_id"]}
     for i, st in enumerate(stacks):
         fr = list(st)
         for d, x in enumerate(reversed(fr)):  # depth 1 is the leaf
             if by_name:
                 if not isinstance(x, (str, bytes)):
-                    raise TypeError("sample %d: a frame is a function name or a location id, not %r" % (i, x))
+                    raise TypeError("stack[%d][%d]: a frame is a function name or a location id, not %r"
+                                    % (i, len(fr) - 1 - d, x))
                 lid = fn_ids.get(x)
                 if lid is None:
+                    _utf8_name(x, "stack[%d][%d]" % (i, len(fr) - 1 - d))
                     fn_names.append(x)
                     lid = fn_ids[x] = len(fn_names)
             else:
                 lid = int(x)
+                if known is not None and lid not in known:
+                    raise ValueError("stack[%d][%d]: location id %d is not in tables['locations']['location_id']"
+                                     % (i, len(fr) - 1 - d, lid))
             sl_sample.append(i + 1)
             sl_depth.append(d + 1)
             sl_loc.append(lid)
@@ -220,6 +235,13 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
         ls, lk, lstr, lnum = [], [], [], []
         for i, lab in enumerate(data["labels"]):
             for key, v in (lab or {}).items():
+                where = "labels[%d][%r]" % (i, key)
+                if not isinstance(key, (str, bytes)):
+                    raise TypeError("labels[%d]: a key is a str or bytes, not %r" % (i, key))
+                _utf8_name(key, "labels[%d]: the key %r" % (i, key))
+                if isinstance(v, bool) or not isinstance(v, (str, bytes, int, _np.integer)):
+                    raise TypeError("%s: a label is a str, bytes or an int, not %r" % (where, v))
+                _utf8_name(v, where)
                 ls.append(i + 1)
                 lk.append(key)
                 isnum = isinstance(v, (int, _np.integer)) and not isinstance(v, bool)
@@ -228,6 +250,18 @@ def write_samples(path, data, *, value_type="samples/count", source_type="python
         out["sample_labels"] = {"sample_id": _np.array(ls, dtype=_np.int64), "key": lk, "str": lstr,
                                 "num": _np.array(lnum, dtype=_np.int64), "unit": [None] * len(ls)}
     write(out, path, compress=compress)
+
+def _utf8_name(x, where):
+    """A str the writer stores as UTF-8: one that cannot be (surrogates, as
+    os.fsdecode makes of bytes that are not UTF-8) raises ValueError naming
+    `where` it was given"""
+    if isinstance(x, str):
+        try:
+            x.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("%s: %r is not encodable as UTF-8 (a str with surrogates, such as os.fsdecode "
+                             "makes of bytes that are not UTF-8: pass the bytes)" % (where, x)) from None
+
 
 _DEFAULT_KEY = "pprof.default_sample_type"  # the meta key of a source's default value (libpcol's rule)
 
@@ -436,8 +470,10 @@ class File:
 
     # -- lifetime
     def close(self):
-        """Close the file.  Arrays obtained before keep their memory (and the
-        mapping) alive until they are freed; new reads raise ValueError."""
+        """Close the file.  Arrays and Tables obtained before keep their
+        memory (and the mapping) alive until they are freed, and a Table's
+        columns can still be indexed; new reads of the File raise
+        ValueError."""
         self._h = None
 
     @property
@@ -470,7 +506,8 @@ class File:
 
     def table(self, name, *, source=None, from_=None, to=None, max_rows=DEFAULT_MAX_ROWS,
               masked=False, checked=False):
-        """The view `name` as a read-only mapping of column name -> numpy array.
+        """The view `name` as a read-only mapping of column name -> numpy array
+        (a Table; it holds the open file, so it reads after close() too).
 
         source, from_, to (seconds since the source's start, or a wall-clock
         time: text "2026-11-29T01:29:10Z", "@EPOCH", an aware datetime or
@@ -705,7 +742,11 @@ class File:
     def fold(self, value=None, *, max_output=0, **select):
         """Collapsed stacks, as `pcol fold` writes them: a Fold with the
         columns stack ("root;...;leaf") and value (int64; float64 for a
-        value in a decimal unit), and .text, the exact text."""
+        value in a decimal unit); .data, the bytes `pcol fold` writes (for
+        flamegraph.pl: names that are not UTF-8 as their own bytes), and
+        .text, those bytes decoded by the rule of `pcol cat --format json`
+        (a byte that is not UTF-8 as U+0080..U+00FF: the same text only
+        when every name is UTF-8)."""
         max_output = int(max_output)
         value, sel = self._view_notes(_value(value), _selection(select))
         raw, meta = self._handle().fold(value, max_output, sel)
@@ -730,7 +771,10 @@ class File:
 
 class Table(_Mapping):
     """One logical view: a read-only mapping of column name -> numpy array
-    (all of the same length, `nrows`).  dict(table) gives a plain dict."""
+    (all of the same length, `nrows`).  dict(table) gives a plain dict.
+    A stored column is fetched when first indexed, from the open file the
+    Table holds: the file stays open (mapped) while the Table lives, even
+    after File.close(), as it does for an array."""
 
     def __init__(self, file, name, sel, masked=False):
         if name not in _VIEWS:
@@ -739,23 +783,23 @@ class Table(_Mapping):
         self.name = name
         self.columns = tuple(c for c, _ in cols)
         self.kinds = dict(cols)
-        self._file = file
+        self._h = file._handle()  # the open file itself: File.close() leaves it to us
         self._sel = sel
         self._masked = masked
         self._cols = {}
         selected = sample_view and any(x is not None for x in sel[:3])
         if derived or selected:
-            self.nrows, cols_ = file._handle().table(name, None, *sel)
+            self.nrows, cols_ = self._h.table(name, None, *sel)
             self._cols.update(cols_)
         else:
-            self.nrows, _ = file._handle().table(name, (), *sel)
+            self.nrows, _ = self._h.table(name, (), *sel)
 
     def __getitem__(self, key):
         a = self._cols.get(key)
         if a is None:
             if key not in self.kinds:
                 raise KeyError(key)
-            _, d = self._file._handle().table(self.name, (key,), *self._sel)
+            _, d = self._h.table(self.name, (key,), *self._sel)
             a = self._cols[key] = d[key]
         if self._masked and self.kinds[key] == "i64":
             return _np.ma.masked_equal(a, NA_I64, copy=False)
@@ -1183,9 +1227,11 @@ class Diff(View):
 
 
 class Fold(View):
-    """`pcol fold`: a row per distinct stack (stack, value); .text is the
-    collapsed text exactly (decoded by the rule of pcol cat --format json),
-    .data its bytes."""
+    """`pcol fold`: a row per distinct stack (stack, value); .data is the
+    collapsed text exactly, as bytes (`pcol fold`'s output, for
+    flamegraph.pl), .text those bytes decoded by the rule of pcol cat
+    --format json (a byte that is not UTF-8 as U+0080..U+00FF, so written
+    out as UTF-8 it differs from .data where a name is not UTF-8)."""
     _title = "fold"
 
     @classmethod

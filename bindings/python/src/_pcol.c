@@ -14,19 +14,35 @@
 static PyObject *PcolError; /* pcol.Error */
 
 
-/* Raises pcol.Error with the library's message, naming the file. */
-PyObject *pcol_py_raise(PyObject *path, const pcol_error *err, int rc) {
+/* Raises pcol.Error with the library's message led by `lead`, or when
+ * lead is NULL by the file's name (path: a str, os.fsdecode's, which the
+ * error's `path` attribute is), unless it names the file already.  The
+ * message is made of bytes, the path's as the file system has them
+ * (os.fsencode), and decoded by the rule of every other string
+ * (pcol_py_str: a byte that is not UTF-8 as U+0080..U+00FF): a file whose
+ * name is not UTF-8 is named as its source_uri reads, not with U+FFFD. */
+static PyObject *raise_as(PyObject *path, const char *lead, const pcol_error *err, int rc) {
   const char *m = err->message[0] ? err->message : pcol_strerror(rc);
-  PyObject *msg;
-  const char *p = path ? PyUnicode_AsUTF8(path) : NULL;
-  if (!p) PyErr_Clear();
-  if (p && strstr(m, p) == NULL) msg = PyUnicode_FromFormat("%s: %s", p, m);
-  else msg = PyUnicode_FromString(m);
-  if (!msg) {
-    PyErr_Clear();
-    msg = PyUnicode_DecodeUTF8(m, (Py_ssize_t)strlen(m), "replace");
-    if (!msg) return NULL;
+  PyObject *pb = path ? PyUnicode_EncodeFSDefault(path) : NULL;
+  if (!pb) PyErr_Clear();
+  const char *p = pb ? PyBytes_AS_STRING(pb) : NULL;
+  const char *first = p && strstr(m, p) == NULL ? (lead ? lead : p) : NULL;
+  size_t fn = first ? strlen(first) : 0, mn = strlen(m);
+  char *buf = malloc(fn + 2 + mn + 1);
+  if (!buf) {
+    Py_XDECREF(pb);
+    return PyErr_NoMemory();
   }
+  if (first) {
+    memcpy(buf, first, fn);
+    memcpy(buf + fn, ": ", 2);
+    fn += 2;
+  }
+  memcpy(buf + fn, m, mn);
+  PyObject *msg = pcol_py_str(buf, fn + mn);
+  free(buf);
+  Py_XDECREF(pb);
+  if (!msg) return NULL;
   PyObject *e = PyObject_CallOneArg(PcolError, msg);
   Py_DECREF(msg);
   if (!e) return NULL;
@@ -41,6 +57,9 @@ PyObject *pcol_py_raise(PyObject *path, const pcol_error *err, int rc) {
   Py_DECREF(e);
   return NULL;
 }
+
+/* Raises pcol.Error with the library's message, naming the file (raise_as). */
+PyObject *pcol_py_raise(PyObject *path, const pcol_error *err, int rc) { return raise_as(path, NULL, err, rc); }
 
 /* ----------------------------------------------------------- strings */
 
@@ -437,7 +456,7 @@ static int open_minus_base(const char *path, const char *base_path, unsigned fla
 static int warn_text(const char *text, int level) {
   for (const char *m = text, *nl; m && *m; m = nl ? nl + 1 : m + strlen(m)) {
     nl = strchr(m, '\n');
-    PyObject *line = PyUnicode_DecodeUTF8(m, nl ? (Py_ssize_t)(nl - m) : (Py_ssize_t)strlen(m), "replace");
+    PyObject *line = pcol_py_str(m, nl ? (size_t)(nl - m) : strlen(m)); /* (paths as pcol_py_raise's) */
     if (!line) return -1;
     const char *u = PyUnicode_AsUTF8(line);
     int rc = u ? PyErr_WarnEx(PyExc_UserWarning, u, level) : -1;
@@ -599,8 +618,8 @@ static int py_get_str(void *ctx, int view, int col, uint64_t row, const char **p
   PyObject *o = PySequence_GetItem(w->str_cols[view][col], (Py_ssize_t)row);
   if (!o) {
     PyErr_Clear();
-    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: cannot be read", pcb_view_at(view)->name,
-                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+    return pcol_error_set(err, PCOL_EINVAL, "tables['%s']['%s'][%llu]: cannot be read", pcb_view_at(view)->name,
+                          pcb_view_at(view)->cols[col].name, (unsigned long long)row);
   }
   w->last = o;
   *p = NULL;
@@ -613,13 +632,15 @@ static int py_get_str(void *ctx, int view, int col, uint64_t row, const char **p
     char *b;
     if (PyBytes_AsStringAndSize(o, &b, &n) == 0) *p = b;
   } else {
-    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: must be str, bytes or None", pcb_view_at(view)->name,
-                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+    return pcol_error_set(err, PCOL_EINVAL, "tables['%s']['%s'][%llu]: must be str, bytes or None",
+                          pcb_view_at(view)->name, pcb_view_at(view)->cols[col].name, (unsigned long long)row);
   }
   if (!*p) {
     PyErr_Clear();
-    return pcol_error_set(err, PCOL_EINVAL, "%s$%s, row %llu: not encodable as UTF-8", pcb_view_at(view)->name,
-                          pcb_view_at(view)->cols[col].name, (unsigned long long)row + 1);
+    return pcol_error_set(err, PCOL_EINVAL,
+                          "tables['%s']['%s'][%llu]: not encodable as UTF-8 (a str with surrogates, such as "
+                          "os.fsdecode makes of bytes that are not UTF-8: pass the bytes)",
+                          pcb_view_at(view)->name, pcb_view_at(view)->cols[col].name, (unsigned long long)row);
   }
   *len = (size_t)n;
   return 0;
@@ -667,7 +688,7 @@ static PyObject *mod_write(PyObject *self, PyObject *args) {
       pcb_in_col *c = &in.t[v].cols[k];
       if (!strcmp(type, "str")) {
         if (PySequence_Size(data) != (Py_ssize_t)nrows) {
-          PyErr_Format(PyExc_ValueError, "%s$%s has the wrong length", vname, cname);
+          PyErr_Format(PyExc_ValueError, "tables['%s']['%s'] has the wrong length", vname, cname);
           goto out;
         }
         c->type = PCB_IN_STR;
@@ -682,7 +703,7 @@ static PyObject *mod_write(PyObject *self, PyObject *args) {
       }
       Py_DECREF(a);
       if (PyArray_SIZE((PyArrayObject *)a) != (npy_intp)nrows) {
-        PyErr_Format(PyExc_ValueError, "%s$%s has the wrong length", vname, cname);
+        PyErr_Format(PyExc_ValueError, "tables['%s']['%s'] has the wrong length", vname, cname);
         goto out;
       }
       c->type = npt == NPY_INT64 ? PCB_IN_I64 : npt == NPY_UINT64 ? PCB_IN_U64 : PCB_IN_F64;
@@ -691,12 +712,15 @@ static PyObject *mod_write(PyObject *self, PyObject *args) {
   }
   in.get_str = py_get_str;
   in.ctx = &w;
+  in.names = PCB_NAMES_PY; /* "tables['samples']['stack_id'][0]" */
   pcol_error err = {0};
   /* the GIL stays held: strings are read from Python objects */
   int rc = pcb_write(&in, PyBytes_AS_STRING(pathobj), compress, &err);
   Py_CLEAR(w.last);
-  if (rc) {
-    PyErr_Format(PcolError, "%s: %s", PyBytes_AS_STRING(pathobj), err.message[0] ? err.message : pcol_strerror(rc));
+  if (rc) { /* "pcol.write: tables['functions']['name'][4]: ...", the output named where it is at fault */
+    PyObject *po = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(pathobj));
+    if (po) raise_as(po, "pcol.write", &err, rc);
+    Py_XDECREF(po);
     goto out;
   }
   res = Py_NewRef(Py_None);

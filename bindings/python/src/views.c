@@ -758,7 +758,7 @@ PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   Py_XDECREF(label[1]);
   for (const char *m = notes, *nl; m && *m; m = nl + 1) {
     if (!(nl = strchr(m, '\n'))) break;
-    if (put(res, PyUnicode_DecodeUTF8(m, (Py_ssize_t)(nl - m), "replace"))) {
+    if (put(res, pcol_py_str(m, (size_t)(nl - m)))) { /* (paths as pcol_py_raise's) */
       Py_CLEAR(res);
       break;
     }

@@ -27,6 +27,33 @@ def test_missing_file(tmp_path):
     assert e.value.path == p and e.value.code == -3
 
 
+def test_a_path_that_is_not_utf8_is_named_as_strings_are(tmp_path):
+    """A file name with a byte that is not UTF-8 (os.fsdecode's str, with a
+    surrogate) is named in the message by the rule of every other string
+    (U+0080..U+00FF, as its source_uri reads), not with U+FFFD (review 19b
+    F5); e.path is the str given, which round-trips to the bytes."""
+    d = os.fsencode(str(tmp_path))
+    missing = os.fsdecode(d + b"/nonex\xe9")
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(missing)
+    assert str(e.value).startswith(os.fsdecode(d) + "/nonex\u00e9: ") and "\ufffd" not in str(e.value)
+    assert "No such file" in str(e.value)
+    assert e.value.path == missing and os.fsencode(e.value.path) == d + b"/nonex\xe9"
+    # a file that exists under such a name: a damaged one, and one that reads
+    bad = d + b"/caf\xe9.collapsed"
+    with open(bad, "wb") as f:
+        f.write(b"main;a 1\n")
+    with pcol.open(os.fsdecode(bad)) as f:
+        uri = f.table("sources")["source_uri"][0]
+    assert uri.endswith("/caf\u00e9.collapsed")
+    junk = d + b"/j\xe9nk.pcol"
+    with open(junk, "wb") as f:
+        f.write(b"PCOL" + bytes(200))
+    with pytest.raises(pcol.Error) as e:
+        pcol.open(os.fsdecode(junk))
+    assert os.fsdecode(d) + "/j\u00e9nk.pcol" in str(e.value) and "\ufffd" not in str(e.value)
+
+
 def test_not_a_profile(tmp_path):
     p = tmp_path / "junk.bin"
     p.write_bytes(bytes(range(256)) * 8)

@@ -31,3 +31,19 @@ def test_invalid_utf8_names(tmp_path):
         top = {n: flat for n, flat, _ in f.top()}
         for i, (_raw, want) in enumerate(CASES):
             assert top[want] == i + 1
+
+
+def test_fold_data_is_pcol_folds_bytes_text_is_decoded(tmp_path):
+    """File.fold's .data is `pcol fold`'s output, byte for byte, names that
+    are not UTF-8 as their own bytes (what flamegraph.pl is given); .text is
+    it decoded by the rule above, so written out as UTF-8 it differs there
+    (review 19b F8: the docstring called .text the exact text)."""
+    src = tmp_path / "latin1.collapsed"
+    src.write_bytes(b"ma\xe9in;\xff\xfeb 3\nmain;caf\xc3\xa9 2\n")
+    want = run_pcol("fold", str(src)).stdout
+    with pcol.open(str(src)) as f:
+        fo = f.fold()
+    assert fo.data == want and b"ma\xe9in;\xff\xfeb 3\n" in want
+    assert fo.text == want.decode("latin-1").replace("caf\u00c3\u00a9", "caf\u00e9")
+    assert fo.text.encode("utf-8") != fo.data
+    assert sorted(fo.stack) == ["main;caf\u00e9", "ma\u00e9in;\u00ff\u00feb"]

@@ -111,17 +111,50 @@ def test_nul_bytes_in_every_string_column(tmp_path):
 
 def test_bad_tables(tmp_path, packed):
     out = str(tmp_path / "bad.pcol")
-    with pytest.raises(pcol.Error, match=r"samples\$stack_id, row 1: refers to id 77"):
+    # a cell is named as Python reaches it, indexes from 0 (review 19b F7:
+    # R's "samples$stack_id, row 1", led by the output's name)
+    with pytest.raises(pcol.Error, match=r"^pcol\.write: tables\['samples'\]\['stack_id'\]\[0\]: refers to id 77"):
         pcol.write({"samples": {"stack_id": [77]}, "stacks": {"stack_id": [1], "location_id": [1]},
                     "locations": {"location_id": [1]}}, out)
-    with pytest.raises(pcol.Error, match="must be str, bytes or None"):
-        pcol.write({"functions": {"name": [1.5]}}, out)
-    with pytest.raises(pcol.Error, match=r"functions\$function_id, row 2: duplicate id"):
+    with pytest.raises(pcol.Error, match=r"tables\['functions'\]\['name'\]\[1\]: must be str, bytes or None"):
+        pcol.write({"functions": {"name": ["a", 1.5]}}, out)
+    with pytest.raises(pcol.Error, match=r"tables\['functions'\]\['function_id'\]\[1\]: duplicate id"):
         pcol.write({"functions": {"function_id": [3, 3], "name": ["a", "b"]}}, out)
+    with pytest.raises(pcol.Error, match=r"tables\['functions'\]\['name'\]\[2\]: not encodable as UTF-8"):
+        pcol.write({"functions": {"name": ["a", "b", "caf\udce9"]}}, out)
     with pytest.raises(pcol.Error, match="time order"):
         pcol.write({"samples": {"time_ns": [5, 1]}}, out)
     import os
     assert not os.path.exists(out)
+
+
+def test_write_samples_names_its_input(tmp_path):
+    """write_samples names a bad name where its caller gave it, stack[i][j]
+    (root first, as given) or labels[i][key], not a row of the tables it
+    makes (review 19b F7: "PATH: functions$name, row 5: not encodable as
+    UTF-8"), and writes nothing."""
+    import os
+    out = str(tmp_path / "gen.pcol")
+    bad = os.fsdecode(b"caf\xe9")  # 'caf\udce9'
+    stacks = [["main", "a"], ["main", "b"], ["main", "c"], ["main", bad]]
+    with pytest.raises(ValueError, match=r"^stack\[3\]\[1\]: 'caf\\udce9' is not encodable as UTF-8"):
+        pcol.write_samples(out, {"stack": stacks, "value": [1, 2, 3, 4]})
+    with pytest.raises(ValueError, match=r"^labels\[1\]\['k'\]: 'caf\\udce9' is not encodable"):
+        pcol.write_samples(out, {"stack": stacks[:2], "value": [1, 2], "labels": [{"k": "x"}, {"k": bad}]})
+    with pytest.raises(TypeError, match=r"^labels\[0\]\['k'\]: a label is a str, bytes or an int, not 1\.5"):
+        pcol.write_samples(out, {"stack": stacks[:1], "value": [1], "labels": [{"k": 1.5}]})
+    with pytest.raises(TypeError, match=r"^stack\[1\]\[0\]: a frame is a function name or a location id"):
+        pcol.write_samples(out, {"stack": [["a"], [None, "b"]], "value": [1, 2]})
+    with pytest.raises(ValueError, match=r"^source_uri: "):
+        pcol.write_samples(out, {"stack": stacks[:1], "value": [1]}, source_uri=bad)
+    with pytest.raises(ValueError, match=r"^stack\[0\]\[0\]: location id 9 is not in tables"):
+        pcol.write_samples(out, {"stack": [[9, 1]], "value": [1]},
+                           tables={"locations": {"location_id": [1]}, "functions": {"function_id": [1], "name": ["f"]}})
+    assert not os.path.exists(out)
+    # the bytes themselves are stored as they are
+    pcol.write_samples(out, {"stack": [["main", b"caf\xe9"]], "value": [1]})
+    with pcol.open(out) as f:
+        assert list(f.fold().stack) == ["main;caf\u00e9"]
 
 
 def test_write_samples_reads_back_in_the_cli(tmp_path):

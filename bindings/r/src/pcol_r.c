@@ -18,6 +18,7 @@
 #include "pcolb.h"
 #include "pcol_r.h"
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,46 @@ void pcolr_warn_notes(char *notes) {
     if (!(nl = strchr(m, '\n'))) break;
     Rf_warningcall(R_NilValue, "%.*s", (int)(nl - m), m);
   }
+}
+
+/* ------------------------------------------------ whole numbers as doubles */
+
+/* R has no 64-bit integer: i64 and u64 cells and the views' sums are
+ * doubles, exact up to 2^53; past it a number a double cannot hold is
+ * rounded.  pcolr_dbl converts and notes the first such in *l; the caller
+ * says it in one warning (pcolr_warn_lost), as read_pcol's ALTREP columns
+ * say it of the first value R reads rounded (lost_check). */
+static int dbl_inexact(pcol_sum x, double d) {
+  if (x <= ((pcol_sum)1 << 53) && x >= -((pcol_sum)1 << 53)) return 0;
+  if (d >= 0x1p126 || d <= -0x1p126) return 1; /* (no sum is that large) */
+  return (pcol_sum)d != x;
+}
+
+double pcolr_dbl(pcol_sum x, pcolr_lost *l) {
+  double d = (double)x;
+  if (l && !l->n && dbl_inexact(x, d)) {
+    l->n = 1;
+    l->first = x;
+  }
+  return d;
+}
+
+/* "PATH: WHAT: values past 2^53 are rounded ...: 9007199254740993 is
+ * 9007199254740992" into buf */
+static void lost_text(char *buf, size_t cap, const char *path, const char *what, pcol_sum x) {
+  char a[48];
+  pcol_sum_text(x, a, sizeof a);
+  snprintf(buf, cap,
+           "%s%s%s: values past 2^53 are rounded, as R doubles hold whole numbers exactly only up to it "
+           "(the CLI and Python give them exactly): %s is %.0f here",
+           path ? path : "", path ? ": " : "", what, a, (double)x);
+}
+
+void pcolr_warn_lost(const pcolr_lost *l, const char *path, const char *what) {
+  if (!l->n) return;
+  char buf[1024];
+  lost_text(buf, sizeof buf, path, what, l->first);
+  Rf_warningcall(R_NilValue, "%s", buf);
 }
 
 /* .Call(C_open, path, mmap): a pcol file, or any format pcol imports, or
@@ -193,12 +234,16 @@ typedef struct colstate {
   R_xlen_t n;
   int ival;      /* constant columns (absent from the file): the value */
   double dval;
+  char *what;    /* i64, u64: "PATH: view$column" for lost_check (malloc'd), or NULL */
+  int warned;    /* lost_check said it */
 } colstate;
 
 static R_altrep_class_t cls_ref, cls_i64, cls_u64, cls_f64, cls_lgl, cls_cint, cls_creal, cls_clgl;
 
 static void state_finalize(SEXP x) {
-  free(R_ExternalPtrAddr(x));
+  colstate *s = R_ExternalPtrAddr(x);
+  if (s) free(s->what);
+  free(s);
   R_ClearExternalPtr(x);
 }
 
@@ -222,6 +267,31 @@ static inline int cint_at(const colstate *s, R_xlen_t i) { return s->ival; }
 static inline double creal_at(const colstate *s, R_xlen_t i) { return s->dval; }
 static inline int clgl_at(const colstate *s, R_xlen_t i) { return s->ival; }
 
+/* i64, u64 columns: the first value of rows [i, i + n) that R gets rounded
+ * (past 2^53: pcolr_dbl's rule), said in a warning once per column, when R
+ * reads it (nothing is read before) */
+static void lost_check(SEXP x, R_xlen_t i, R_xlen_t n, int u) {
+  colstate *s = st(x);
+  if (s->warned || !s->what || !s->p) return;
+  pcolr_lost l = {0};
+  for (R_xlen_t k = i; k < i + n && !l.n; k++) {
+    pcol_sum v = u ? (pcol_sum)((const uint64_t *)s->p)[k] : (pcol_sum)((const int64_t *)s->p)[k];
+    if (u || v != PCOL_NA_I64) pcolr_dbl(v, &l);
+  }
+  if (!l.n) return;
+  s->warned = 1;
+  pcolr_warn_lost(&l, NULL, s->what);
+}
+static void i64_check(SEXP x, R_xlen_t i, R_xlen_t n) { lost_check(x, i, n, 0); }
+static void u64_check(SEXP x, R_xlen_t i, R_xlen_t n) { lost_check(x, i, n, 1); }
+#define none_check(x, i, n) ((void)0)
+#define ref_check none_check
+#define f64_check none_check
+#define lgl_check none_check
+#define cint_check none_check
+#define creal_check none_check
+#define clgl_check none_check
+
 #define ALT_COMMON(NAME, SEXPTYPE, CTYPE, ACCESS, AT)                                              \
   static void NAME##_fill(const colstate *s, R_xlen_t i, R_xlen_t n, CTYPE *buf) {                 \
     for (R_xlen_t k = 0; k < n; k++) buf[k] = AT(s, i + k);                                        \
@@ -230,6 +300,7 @@ static inline int clgl_at(const colstate *s, R_xlen_t i) { return s->ival; }
     const colstate *s = st(x);                                                                     \
     SEXP v = PROTECT(Rf_allocVector(SEXPTYPE, s->n));                                              \
     NAME##_fill(s, 0, s->n, ACCESS(v));                                                            \
+    NAME##_check(x, 0, s->n);                                                                      \
     UNPROTECT(1);                                                                                  \
     return v;                                                                                      \
   }                                                                                                \
@@ -246,7 +317,10 @@ static inline int clgl_at(const colstate *s, R_xlen_t i) { return s->ival; }
     R_xlen_t m = i >= s->n ? 0 : (n < s->n - i ? n : s->n - i);                                    \
     SEXP d = R_altrep_data2(x);                                                                    \
     if (d != R_NilValue) memcpy(buf, ACCESS(d) + i, (size_t)m * sizeof(CTYPE));                    \
-    else NAME##_fill(s, i, m, buf);                                                                \
+    else {                                                                                         \
+      NAME##_fill(s, i, m, buf);                                                                   \
+      NAME##_check(x, i, m);                                                                       \
+    }                                                                                              \
     return m;                                                                                      \
   }                                                                                                \
   static SEXP NAME##_duplicate(SEXP x, Rboolean deep) {                                            \
@@ -288,7 +362,9 @@ static int lgl_elt(SEXP x, R_xlen_t i) {
 #define REAL_ELT_FN(NAME, AT)                                                                      \
   static double NAME##_elt(SEXP x, R_xlen_t i) {                                                   \
     SEXP d = R_altrep_data2(x);                                                                    \
-    return d != R_NilValue ? REAL(d)[i] : AT(st(x), i);                                            \
+    if (d != R_NilValue) return REAL(d)[i];                                                        \
+    NAME##_check(x, i, 1);                                                                         \
+    return AT(st(x), i);                                                                           \
   }
 REAL_ELT_FN(i64, i64_at)
 REAL_ELT_FN(u64, u64_at)
@@ -333,13 +409,15 @@ static void register_altrep(DllInfo *dll) {
   R_set_altvec_Dataptr_or_null_method(cls_lgl, copy_or_null);
 }
 
-static SEXP altrep_over(R_altrep_class_t cls, const void *p, R_xlen_t n, SEXP file) {
+/* what: "PATH: view$column" of an i64 or u64 column (lost_check's), else NULL */
+static SEXP altrep_over(R_altrep_class_t cls, const void *p, R_xlen_t n, SEXP file, const char *what) {
   colstate *s = calloc(1, sizeof *s);
   if (!s) Rf_error("out of memory");
   s->p = p;
   s->n = n;
   SEXP sx = PROTECT(R_MakeExternalPtr(s, R_NilValue, file)); /* protects the file */
   R_RegisterCFinalizerEx(sx, state_finalize, TRUE);
+  if (what && !(s->what = strdup(what))) Rf_error("out of memory"); /* (s is sx's) */
   SEXP v = R_new_altrep(cls, sx, R_NilValue);
   UNPROTECT(1);
   return v;
@@ -413,9 +491,11 @@ static SEXP string_id(pcol_file *f, const char *path, strcache *c, uint32_t id) 
 }
 
 /* The R vector of one column (NULL for a row-id column: R makes it with
- * seq_len, a compact sequence). */
+ * seq_len, a compact sequence).  what: "PATH: view$column"; an i64 or u64
+ * value rounded (past 2^53) is noted in *lost when the column is filled,
+ * else said by an ALTREP column when R reads it (lost_check). */
 static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *sc, pcb_col *c,
-                          R_xlen_t n, int altrep) {
+                          R_xlen_t n, int altrep, const char *what, pcolr_lost *lost) {
   if (c->kind == PCB_ID && c->seq) return R_NilValue;
   if (c->kind == PCB_STR) {
     SEXP v = PROTECT(Rf_allocVector(STRSXP, n));
@@ -433,25 +513,25 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
     switch (c->kind) {
     case PCB_REF:
     case PCB_COUNT:
-      v = PROTECT(altrep_over(cls_cint, NULL, n, R_NilValue));
+      v = PROTECT(altrep_over(cls_cint, NULL, n, R_NilValue, NULL));
       cs = st(v);
       cs->ival = c->dflt && c->kind == PCB_REF ? (int)(uint32_t)c->dflt : c->kind == PCB_REF ? NA_INTEGER : (int)c->dflt;
       UNPROTECT(1);
       return v;
     case PCB_BOOL:
-      v = PROTECT(altrep_over(cls_clgl, NULL, n, R_NilValue));
+      v = PROTECT(altrep_over(cls_clgl, NULL, n, R_NilValue, NULL));
       st(v)->ival = c->dflt != 0;
       UNPROTECT(1);
       return v;
     case PCB_I64:
     case PCB_U64:
     case PCB_F64: {
-      v = PROTECT(altrep_over(cls_creal, NULL, n, R_NilValue));
+      v = PROTECT(altrep_over(cls_creal, NULL, n, R_NilValue, NULL));
       int64_t dv = c->dflt;
       double x;
       if (c->kind == PCB_F64) memcpy(&x, &dv, sizeof x);
-      else if (c->kind == PCB_U64) x = (double)(uint64_t)dv;
-      else x = dv == PCOL_NA_I64 ? NA_REAL : (double)dv;
+      else if (c->kind == PCB_U64) x = pcolr_dbl((pcol_sum)(uint64_t)dv, lost);
+      else x = dv == PCOL_NA_I64 ? NA_REAL : pcolr_dbl(dv, lost);
       st(v)->dval = x;
       UNPROTECT(1);
       return v;
@@ -461,16 +541,16 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
   }
   if (c->data && !c->owned && altrep && n > 0) {
     switch (c->kind) {
-    case PCB_REF: return altrep_over(cls_ref, c->data, n, file);
-    case PCB_I64: return altrep_over(cls_i64, c->data, n, file);
-    case PCB_U64: return altrep_over(cls_u64, c->data, n, file);
-    case PCB_F64: return altrep_over(cls_f64, c->data, n, file);
-    case PCB_BOOL: return altrep_over(cls_lgl, c->data, n, file);
+    case PCB_REF: return altrep_over(cls_ref, c->data, n, file, NULL);
+    case PCB_I64: return altrep_over(cls_i64, c->data, n, file, what);
+    case PCB_U64: return altrep_over(cls_u64, c->data, n, file, what);
+    case PCB_F64: return altrep_over(cls_f64, c->data, n, file, NULL);
+    case PCB_BOOL: return altrep_over(cls_lgl, c->data, n, file, NULL);
     default: break;
     }
   }
   /* an ordinary vector, filled in one pass */
-  colstate s = {c->data, n, 0, 0};
+  colstate s = {c->data, n, 0, 0, NULL, 0};
   SEXP v;
   switch (c->kind) {
   case PCB_ID: /* a selection's sample ids */
@@ -502,12 +582,16 @@ static SEXP column_vector(pcol_file *f, SEXP file, const char *path, strcache *s
       if (c->kind == PCB_I64) i64_fill(&s, 0, n, o);
       else if (c->kind == PCB_U64) u64_fill(&s, 0, n, o);
       else memcpy(o, c->data, (size_t)n * sizeof(double)); /* f64: one memcpy */
+      for (R_xlen_t i = 0; i < n && !lost->n && c->kind != PCB_F64; i++) {
+        pcol_sum x = c->kind == PCB_U64 ? (pcol_sum)((const uint64_t *)c->data)[i] : ((const int64_t *)c->data)[i];
+        if (c->kind == PCB_U64 || x != PCOL_NA_I64) pcolr_dbl(x, lost);
+      }
     } else {
       int64_t dv = c->dflt;
       double x;
       if (c->kind == PCB_F64) memcpy(&x, &dv, sizeof x);
-      else if (c->kind == PCB_U64) x = (double)(uint64_t)dv;
-      else x = dv == PCOL_NA_I64 ? NA_REAL : (double)dv;
+      else if (c->kind == PCB_U64) x = n ? pcolr_dbl((pcol_sum)(uint64_t)dv, lost) : 0;
+      else x = dv == PCOL_NA_I64 ? NA_REAL : n ? pcolr_dbl(dv, lost) : 0;
       for (R_xlen_t i = 0; i < n; i++) o[i] = x;
     }
   }
@@ -573,6 +657,8 @@ SEXP C_tables(SEXP file, SEXP views, SEXP altrep, SEXP sel) {
   if (sc.n > (uint64_t)R_XLEN_T_MAX) Rf_error("too many strings");
   SEXP out = PROTECT(Rf_allocVector(VECSXP, nv));
   sc.list = PROTECT(Rf_allocVector(VECSXP, (R_xlen_t)sc.n));
+  pcolr_lost lost = {0}; /* the first value rounded of the columns filled here, and its column */
+  const char *lost_what = NULL;
   for (R_xlen_t i = 0; i < nv; i++) {
     const char *view = Rf_translateCharUTF8(STRING_ELT(views, i));
     pcb_table *t = calloc(1, sizeof *t);
@@ -589,7 +675,13 @@ SEXP C_tables(SEXP file, SEXP views, SEXP altrep, SEXP sel) {
     SEXP cols = PROTECT(Rf_allocVector(VECSXP, t->ncols)), names = PROTECT(Rf_allocVector(STRSXP, t->ncols));
     for (size_t k = 0; k < t->ncols; k++) {
       SET_STRING_ELT(names, k, Rf_mkChar(t->cols[k].name));
-      SET_VECTOR_ELT(cols, k, column_vector(f, file, path, &sc, &t->cols[k], n, alt));
+      /* "PATH: view$column", as a rounded value's warning names it */
+      size_t wn = (path ? strlen(path) + 2 : 0) + strlen(view) + strlen(t->cols[k].name) + 2;
+      char *what = R_alloc(wn, 1);
+      snprintf(what, wn, "%s%s%s$%s", path ? path : "", path ? ": " : "", view, t->cols[k].name);
+      pcolr_lost cl = {0};
+      SET_VECTOR_ELT(cols, k, column_vector(f, file, path, &sc, &t->cols[k], n, alt, what, &cl));
+      if (cl.n && !lost.n) lost = cl, lost_what = what;
     }
     Rf_setAttrib(cols, R_NamesSymbol, names);
     SEXP e = PROTECT(Rf_allocVector(VECSXP, 2));
@@ -599,6 +691,7 @@ SEXP C_tables(SEXP file, SEXP views, SEXP altrep, SEXP sel) {
     table_finalize(tx); /* computed columns were copied into R vectors */
     UNPROTECT(4);
   }
+  if (lost.n) pcolr_warn_lost(&lost, NULL, lost_what); /* one warning (ALTREP columns say theirs when read) */
   UNPROTECT(2);
   return out;
 }
@@ -640,23 +733,25 @@ SEXP C_top(SEXP file, SEXP by_, SEXP value, SEXP sel) {
   SEXP out = PROTECT(Rf_allocVector(VECSXP, 6));
   SEXP names = PROTECT(Rf_allocVector(STRSXP, n));
   SEXP flat = PROTECT(Rf_allocVector(REALSXP, n)), cum = PROTECT(Rf_allocVector(REALSXP, n));
+  pcolr_lost lost = {0};
   for (R_xlen_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
     SET_STRING_ELT(names, i, mkchar_bytes(&sc, r->name.ptr ? r->name.ptr : "", r->name.len));
-    REAL(flat)[i] = (double)r->flat;
-    REAL(cum)[i] = (double)r->cum;
+    REAL(flat)[i] = pcolr_dbl(r->flat, &lost);
+    REAL(cum)[i] = pcolr_dbl(r->cum, &lost);
   }
   SEXP ty = PROTECT(t->value.type.ptr ? Rf_ScalarString(mkchar_bytes(&sc, t->value.type.ptr, t->value.type.len))
                                       : Rf_ScalarString(NA_STRING));
   SEXP un = PROTECT(t->value.unit.ptr ? Rf_ScalarString(mkchar_bytes(&sc, t->value.unit.ptr, t->value.unit.len))
                                       : Rf_ScalarString(NA_STRING));
-  SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)t->total));
+  SET_VECTOR_ELT(out, 3, Rf_ScalarReal(pcolr_dbl(t->total, &lost)));
   top_finalize(tx);
   SET_VECTOR_ELT(out, 0, names);
   SET_VECTOR_ELT(out, 1, flat);
   SET_VECTOR_ELT(out, 2, cum);
   SET_VECTOR_ELT(out, 4, ty);
   SET_VECTOR_ELT(out, 5, un);
+  pcolr_warn_lost(&lost, path, "top");
   UNPROTECT(7);
   return out;
 }

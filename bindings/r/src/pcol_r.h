@@ -18,6 +18,18 @@ const char *path_of(SEXP x);
  * malloc'd), an R warning per line, without a call; frees notes first
  * (under options(warn = 2) a warning longjmps). */
 void pcolr_warn_notes(char *notes);
+/* R has no 64-bit integer: a whole number becomes a double, exact up to
+ * 2^53.  pcolr_dbl converts x and notes in *l (NULL: not noted) the first
+ * number rounded; pcolr_warn_lost says it, if any, in one warning without a
+ * call ("PATH: WHAT: values past 2^53 are rounded ...: X is Y here"; path
+ * may be NULL) -- a longjmp under options(warn = 2): call it when nothing
+ * is left to free. */
+typedef struct pcolr_lost {
+  int n;           /* 1 once a number was rounded */
+  pcol_sum first;  /* that number */
+} pcolr_lost;
+double pcolr_dbl(pcol_sum x, pcolr_lost *l);
+void pcolr_warn_lost(const pcolr_lost *l, const char *path, const char *what);
 /* A CHARSXP of stored bytes by the bindings' UTF-8 rule; NA for NULL. */
 SEXP pcolr_mkchar(const char *p, size_t n);
 

@@ -90,7 +90,7 @@ static SEXP mkstr(pcol_str s) { return pcolr_mkchar(s.ptr, s.len); }
  * CLI's (pcol_mean_type) */
 static void set_meta_mean(SEXP out, int at, double total, const pcol_value_sel *v, int mean) {
   char b[PCOL_MEAN_TYPE_MAX];
-  SET_VECTOR_ELT(out, at, Rf_ScalarReal(total));
+  SET_VECTOR_ELT(out, at, Rf_ScalarReal(total)); /* (pcolr_dbl'd by the caller) */
   SET_VECTOR_ELT(out, at + 1, Rf_ScalarString(mkstr(mean ? pcol_mean_type(v->type, b) : v->type)));
   SET_VECTOR_ELT(out, at + 2, Rf_ScalarString(mkstr(v->unit)));
 }
@@ -232,18 +232,20 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
   SEXP sump = Rf_allocVector(REALSXP, (R_xlen_t)n);
   SET_VECTOR_ELT(out, 8, sump);
   double sum = 0;
+  pcolr_lost lost = {0}; /* a sum past 2^53 rounded: one warning */
   for (size_t i = 0; i < n; i++) {
     const pcol_top_row *r = &t->rows[i];
     sum += t->total ? 100.0 * (double)r->flat / (double)t->total : 0.0;
     REAL(sump)[i] = sum;
     SET_STRING_ELT(name, (R_xlen_t)i, r->name.ptr ? mkstr(r->name) : Rf_mkChar(""));
-    REAL(flat)[i] = (double)r->flat;
-    REAL(cum)[i] = (double)r->cum;
+    REAL(flat)[i] = pcolr_dbl(r->flat, &lost);
+    REAL(cum)[i] = pcolr_dbl(r->cum, &lost);
     const char *in = inline_name(r->inl);
     SET_STRING_ELT(inl, (R_xlen_t)i, in ? Rf_mkChar(in) : NA_STRING);
   }
-  set_meta_mean(out, 4, (double)t->total, &t->value, mean);
+  set_meta_mean(out, 4, pcolr_dbl(t->total, &lost), &t->value, mean);
   SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)dropped));
+  pcolr_warn_lost(&lost, path, "pcol_top");
   UNPROTECT(2);
   return out;
 }
@@ -259,6 +261,7 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
 typedef struct trows {
   SEXP out, node, rel, name, flat, cum, val, inl, caller, callee, nd;
   R_xlen_t k;
+  pcolr_lost lost; /* a sum past 2^53 rounded (trows_done warns) */
 } trows;
 static const char *const trow_names[] = {"node", "relation", "name", "flat", "cum", "value", "inline", "total", "type", "unit"};
 static void trows_new(trows *t, size_t n) {
@@ -274,13 +277,14 @@ static void trows_new(trows *t, size_t n) {
   t->callee = PROTECT(Rf_mkChar("callee"));
   t->nd = PROTECT(Rf_mkChar("node"));
   t->k = 0;
+  t->lost = (pcolr_lost){0};
 }
 static void trows_node(trows *t, SEXP me, const pcol_top_row *r) {
   SET_STRING_ELT(t->node, t->k, me);
   SET_STRING_ELT(t->rel, t->k, t->nd);
   SET_STRING_ELT(t->name, t->k, me);
-  REAL(t->flat)[t->k] = (double)r->flat;
-  REAL(t->cum)[t->k] = (double)r->cum;
+  REAL(t->flat)[t->k] = pcolr_dbl(r->flat, &t->lost);
+  REAL(t->cum)[t->k] = pcolr_dbl(r->cum, &t->lost);
   REAL(t->val)[t->k] = NA_REAL;
   LOGICAL(t->inl)[t->k] = NA_LOGICAL;
   t->k++;
@@ -291,12 +295,15 @@ static void trows_edge(trows *t, SEXP me, int callee, pcol_str name, pcol_sum va
   SET_STRING_ELT(t->name, t->k, mkstr(name));
   REAL(t->flat)[t->k] = NA_REAL;
   REAL(t->cum)[t->k] = NA_REAL;
-  REAL(t->val)[t->k] = (double)value;
+  REAL(t->val)[t->k] = pcolr_dbl(value, &t->lost);
   LOGICAL(t->inl)[t->k] = inl;
   t->k++;
 }
-static SEXP trows_done(trows *t, pcol_sum total, const pcol_top *top, int mean) {
-  set_meta_mean(t->out, 7, (double)total, &top->value, mean);
+/* (a sum rounded: one warning, "PATH: VIEW: ...") */
+static SEXP trows_done(trows *t, pcol_sum total, const pcol_top *top, int mean, const char *path,
+                       const char *view) {
+  set_meta_mean(t->out, 7, pcolr_dbl(total, &t->lost), &top->value, mean);
+  pcolr_warn_lost(&t->lost, path, view);
   UNPROTECT(4);
   return t->out;
 }
@@ -340,7 +347,7 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, S
     for (size_t j = 0; j < p->nout; j++) trows_edge(&t, me, 1, p->out[j].callee, p->out[j].value, p->out[j].inl);
     UNPROTECT(1);
   }
-  SEXP out = trows_done(&t, o->top.total, &o->top, mean);
+  SEXP out = trows_done(&t, o->top.total, &o->top, mean, path, "pcol_peek");
   UNPROTECT(1); /* ox */
   return out;
 }
@@ -398,7 +405,7 @@ SEXP C_q_tree(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP sort_, SEXP nf_, SEX
     }
     UNPROTECT(1);
   }
-  SEXP out = trows_done(&t, g->total, &g->top, mean); /* (mean: the divided total) */
+  SEXP out = trows_done(&t, g->total, &g->top, mean, path, "pcol_tree"); /* (mean: the divided total) */
   UNPROTECT(1); /* ox */
   return out;
 }
@@ -448,6 +455,7 @@ SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_p
   SET_VECTOR_ELT(out, 4, cum);
   SEXP text = Rf_allocVector(STRSXP, N);
   SET_VECTOR_ELT(out, 5, text);
+  pcolr_lost lost = {0};
   for (size_t i = 0; i < o->list.nblocks; i++) {
     const pcol_list_block *b = &o->list.blocks[i];
     SEXP bn = PROTECT(mkstr(b->name)), bf = PROTECT(mkstr(b->file));
@@ -456,13 +464,14 @@ SEXP C_q_list(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP source_p
       SET_STRING_ELT(fn, k, bn);
       SET_STRING_ELT(fl, k, bf);
       REAL(ln)[k] = l->line == PCOL_NA_I64 ? NA_REAL : (double)l->line;
-      REAL(flat)[k] = (double)l->flat;
-      REAL(cum)[k] = (double)l->cum;
+      REAL(flat)[k] = pcolr_dbl(l->flat, &lost);
+      REAL(cum)[k] = pcolr_dbl(l->cum, &lost);
       SET_STRING_ELT(text, k, mkstr(l->text));
     }
     UNPROTECT(2);
   }
-  set_meta(out, 6, (double)o->list.total, &v);
+  set_meta(out, 6, pcolr_dbl(o->list.total, &lost), &v);
+  pcolr_warn_lost(&lost, path, "pcol_list");
   UNPROTECT(2);
   return out;
 }
@@ -496,19 +505,21 @@ SEXP C_q_tags(SEXP file, SEXP value, SEXP q) {
   SEXP kt = Rf_allocVector(REALSXP, N);
   SET_VECTOR_ELT(out, 3, kt);
   double total = 0;
+  pcolr_lost lost = {0};
   for (size_t i = 0; i < o->tags.nkeys; i++) {
     const pcol_tag_key *tk = &o->tags.keys[i];
-    total += (double)tk->total;
+    total += pcolr_dbl(tk->total, &lost);
     SEXP kn = PROTECT(mkstr(tk->key));
     for (size_t j = 0; j < tk->nvalues; j++, k++) {
       SET_STRING_ELT(key, k, kn);
       SET_STRING_ELT(val, k, mkstr(tk->values[j].name));
-      REAL(amt)[k] = (double)tk->values[j].value;
+      REAL(amt)[k] = pcolr_dbl(tk->values[j].value, &lost);
       REAL(kt)[k] = (double)tk->total;
     }
     UNPROTECT(1);
   }
   set_meta(out, 4, total, &v);
+  pcolr_warn_lost(&lost, path, "pcol_tags");
   UNPROTECT(2);
   return out;
 }
@@ -617,14 +628,16 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean, SEXP by_) 
   SEXP stk = Rf_allocVector(STRSXP, N);
   SET_VECTOR_ELT(out, 2, stk);
   double total = 0;
+  pcolr_lost lost = {0};
   for (R_xlen_t i = 0; i < N; i++) {
     const struct trow *r = &o->rows[i];
-    REAL(val)[i] = (double)r->value;
-    total += (double)r->value;
+    REAL(val)[i] = pcolr_dbl(r->value, &lost);
+    total += REAL(val)[i];
     SET_STRING_ELT(lab, i, pcolr_mkchar(o->buf + r->lab, r->lablen));
     SET_STRING_ELT(stk, i, pcolr_mkchar(o->buf + r->stk, r->stklen));
   }
   set_meta_mean(out, 3, total, &v, c.mean);
+  pcolr_warn_lost(&lost, path, "pcol_traces");
   UNPROTECT(2);
   return out;
 }
@@ -679,20 +692,22 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   }
   SEXP inl = Rf_allocVector(STRSXP, N);
   SET_VECTOR_ELT(out, 7, inl);
+  pcolr_lost lost = {0};
   for (R_xlen_t i = 0; i < N; i++) {
     const pcol_diff_row *r = &o->diff.rows[i];
     SET_STRING_ELT(name, i, mkstr(r->name));
-    REAL(col[0])[i] = (double)r->base_flat;
-    REAL(col[1])[i] = (double)r->new_flat;
-    REAL(col[2])[i] = (double)r->base_cum;
-    REAL(col[3])[i] = (double)r->new_cum;
-    REAL(col[4])[i] = abs_ ? (double)r->abs_flat : r->d_flat;
-    REAL(col[5])[i] = abs_ ? (double)r->abs_cum : r->d_cum;
+    REAL(col[0])[i] = pcolr_dbl(r->base_flat, &lost);
+    REAL(col[1])[i] = pcolr_dbl(r->new_flat, &lost);
+    REAL(col[2])[i] = pcolr_dbl(r->base_cum, &lost);
+    REAL(col[3])[i] = pcolr_dbl(r->new_cum, &lost);
+    REAL(col[4])[i] = abs_ ? pcolr_dbl(r->abs_flat, &lost) : r->d_flat;
+    REAL(col[5])[i] = abs_ ? pcolr_dbl(r->abs_cum, &lost) : r->d_cum;
     const char *in = inline_name(r->inl);
     SET_STRING_ELT(inl, i, in ? Rf_mkChar(in) : NA_STRING);
   }
-  SET_VECTOR_ELT(out, 8, Rf_ScalarReal((double)o->diff.base_total));
-  set_meta(out, 9, (double)o->diff.new_total, &o->top2.value);
+  SET_VECTOR_ELT(out, 8, Rf_ScalarReal(pcolr_dbl(o->diff.base_total, &lost)));
+  set_meta(out, 9, pcolr_dbl(o->diff.new_total, &lost), &o->top2.value);
+  pcolr_warn_lost(&lost, NULL, "pcol_diff");
   UNPROTECT(2);
   return out;
 }
@@ -733,17 +748,29 @@ SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output) {
   SET_VECTOR_ELT(out, 1, val);
   char *p = o->buf, *end = o->buf + sz;
   double total = 0;
+  pcolr_lost lost = {0};
   for (size_t k = 0; k < n && p < end; k++) {
     char *nl = memchr(p, '\n', (size_t)(end - p)), *sp = nl;
     while (sp > p && sp[-1] != ' ') sp--; /* the value follows the line's last space */
     if (sp == p) Rf_error("fold: a line without a value");
     SET_STRING_ELT(stk, (R_xlen_t)k, pcolr_mkchar(p, (size_t)(sp - 1 - p)));
     *nl = 0;
-    REAL(val)[k] = strtod(sp, NULL);
+    /* a whole number (pcol_sum_text's digits: a decimal unit's have a '.')
+     * exactly, then as a double by pcolr_dbl's rule */
+    const char *dg = sp + (*sp == '-');
+    size_t nd = strspn(dg, "0123456789");
+    if (nd && nd < 39 && !dg[nd]) {
+      pcol_sum x = 0;
+      for (size_t i = 0; i < nd; i++) x = x * 10 + (dg[i] - '0');
+      REAL(val)[k] = pcolr_dbl(*sp == '-' ? -x : x, &lost);
+    } else {
+      REAL(val)[k] = strtod(sp, NULL);
+    }
     total += fabs(REAL(val)[k]);
     p = nl + 1;
   }
   set_meta(out, 2, total, &v);
+  pcolr_warn_lost(&lost, path, "pcol_fold");
   UNPROTECT(2);
   return out;
 }
@@ -772,13 +799,14 @@ SEXP C_q_summaries(SEXP file) {
     c[k] = Rf_allocVector(k == 1 || k == 2 || k == 6 || k == 7 ? STRSXP : REALSXP, N);
     SET_VECTOR_ELT(out, k, c[k]);
   }
+  pcolr_lost lost = {0};
   for (R_xlen_t i = 0; i < N; i++) {
     const pcol_source_summary *x = &o->sum[i];
     REAL(c[0])[i] = x->id;
     SET_STRING_ELT(c[1], i, mkstr(x->type));
     SET_STRING_ELT(c[2], i, mkstr(x->uri));
-    REAL(c[3])[i] = (double)x->samples;
-    REAL(c[4])[i] = (double)x->count;
+    REAL(c[3])[i] = pcolr_dbl(x->samples, &lost);
+    REAL(c[4])[i] = pcolr_dbl(x->count, &lost);
     REAL(c[5])[i] = na_real(x->period);
     SET_STRING_ELT(c[6], i, mkstr(x->period_type));
     SET_STRING_ELT(c[7], i, mkstr(x->period_unit));
@@ -786,6 +814,7 @@ SEXP C_q_summaries(SEXP file) {
     REAL(c[9])[i] = na_real(x->end_ns);
     REAL(c[10])[i] = na_real(x->duration_ns);
   }
+  pcolr_warn_lost(&lost, path_of(file), "pcol_sources");
   UNPROTECT(2);
   return out;
 }

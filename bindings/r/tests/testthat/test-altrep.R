@@ -93,3 +93,47 @@ test_that("columns the file does not store are ALTREP constants", {
   }
   expect_gt(n, 5L)
 })
+
+# R has no 64-bit integer: a whole number past 2^53 that a double cannot
+# hold is rounded, and R says so, once (review 19b F3: silent, documented
+# only); one a double holds (2^60, 2^53 + 2) says nothing.
+big_collapsed <- function(n, m = "1") {
+  f <- tempfile(fileext = ".collapsed")
+  writeLines(c(paste("main;a", n), paste("main;b", m)), f)
+  f
+}
+
+test_that("a value past 2^53 is rounded with one warning, when R reads it", {
+  f <- big_collapsed("9007199254740993")
+  p <- tempfile(fileext = ".pcol")
+  on.exit(unlink(c(f, p)))
+  run_pcol("pack", f, "-o", p, "--format-version", "1.2") # its weight column stored as it is
+  rounded <- "values past 2\\^53 are rounded.*: 9007199254740993 is 9007199254740992 here"
+  s <- expect_silent(pcol_table(p, "samples")) # nothing read yet
+  expect_match(inspect(s$weight), "pcol i64 column over the file's memory")
+  expect_warning(w <- s$weight[1:2], paste0("^", p, ": samples\\$weight: ", rounded))
+  expect_identical(w, c(9007199254740992, 1))
+  expect_silent(sum(s$weight)) # once per column
+  expect_warning(pcol_table(p, "samples", altrep = FALSE), paste0("samples\\$weight: ", rounded))
+  # a selection's columns are computed: said when the view is made
+  expect_warning(v <- pcol_table(f, "samples", source = 1)$weight, paste0("samples\\$weight: ", rounded))
+  expect_identical(v, c(9007199254740992, 1))
+  # the views' sums: one warning a call, naming it
+  expect_warning(t <- pcol_top(f), paste0("^", f, ": pcol_top: ", rounded))
+  expect_identical(t$self[t$name != "main"], c(9007199254740992, 1))
+  expect_warning(pcol_fold(f), paste0("pcol_fold: ", rounded))
+  expect_warning(pcol_tree(f), paste0("pcol_tree: ", rounded))
+  expect_warning(pcol_traces(f), paste0("pcol_traces: ", rounded))
+  g <- big_collapsed("1")
+  expect_warning(pcol_diff(g, f, absolute = TRUE), paste0("pcol_diff: ", rounded))
+  unlink(g)
+  for (n in c("1152921504606846976", "9007199254740994")) { # 2^60, 2^53 + 2, and their sums: exact
+    g <- big_collapsed(n, n)
+    expect_silent(t <- pcol_top(g))
+    expect_identical(t$self[1], as.numeric(n))
+    expect_identical(sprintf("%.0f", t$self[1]), n)
+    expect_silent(sum(pcol_table(g, "samples")$weight))
+    expect_silent(pcol_table(g, "sample_values", altrep = FALSE))
+    unlink(g)
+  }
+})
