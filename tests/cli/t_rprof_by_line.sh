@@ -47,7 +47,7 @@ done
 
 for x in pprof perfetto; do
   $PCOL unpack "$tmp/l.out" --to $x -o "$tmp/l.$x" 2>"$tmp/err" || fail "unpack --to $x"
-  [ "$(grep -c 'summaryRprof and .pcol top --by line. of Rprof sources give a frame without a line' "$tmp/err")" = 1 ] ||
+  [ "$(grep -c '^pcol unpack: note: .*: by line, summaryRprof and .pcol top --by line. of Rprof sources give a frame without a line' "$tmp/err")" = 1 ] ||
     fail "unpack --to $x: no note (once) of the by-line rule: $(cat "$tmp/err")"
 done
 if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
@@ -96,7 +96,7 @@ got=$($PCOL top "$tmp/lg.json" --by line --source 1 | rows)
 $got
 input:
 $want"
-grep -q 'a Firefox profile holds one rule' "$tmp/err.ff" || fail "the Firefox copy of the merge: no note: $(cat "$tmp/err.ff")"
+grep -q '^pcol unpack: note: .*a Firefox profile holds one rule' "$tmp/err.ff" || fail "the Firefox copy of the merge: no note: $(cat "$tmp/err.ff")"
 
 # no note where the rules cannot differ: no lines, or not Rprof
 printf 'sample.interval=20000\n"<GC>" "f" \n"g" "f" \n' >"$tmp/n.out"
