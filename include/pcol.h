@@ -2521,8 +2521,11 @@ typedef struct pcol_export_options {
    * sources have stacks the recorder truncated (meta
    * pcol.truncated_stacks), which the format has no place to mark (pprof,
    * speedscope, Firefox and OTLP carry it); NULL: not called.  The CLI
-   * prints it (pprof's, speedscope's, perun's, perfetto's, v8's and
-   * chrome's as a warning; the loss note as a note). */
+   * prints what the format cannot hold as a note, whatever the format: the
+   * loss note, the mark of truncated stacks ("... format has no place to
+   * mark: ..."), made-up ids ("...: its pid is made up ...", "tid") and
+   * the by-line rule of Rprof sources ("by line, ..."); the others of
+   * pprof, speedscope, perun, perfetto, v8 and chrome as warnings. */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

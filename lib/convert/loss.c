@@ -53,6 +53,9 @@ typedef struct scan {
   pcol_view s_src, s_ls, s_voff, v_type;
   uint64_t nls, nvals, nvt, nsrc;
   uint8_t *ls, *vt, *src; /* used label sets, present value types, sources */
+  uint8_t *neq;           /* value types of a sample whose value is not its count */
+  pcol_sample_cols sc;    /* (the count, THE count rule: cvt) */
+  const uint32_t *cvt;
 } scan;
 
 static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -62,9 +65,13 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (ls <= c->nls) c->ls[ls] = 1;
   if (s <= c->nsrc) c->src[s] = 1;
   uint64_t a = pcol_view_u64(&c->s_voff, row), b = pcol_view_u64(&c->s_voff, row + 1);
+  int64_t n = pcol_sample_count(&c->sc, row, s <= c->nsrc ? c->cvt[s] : 0);
   for (uint64_t i = a; i < b && i < c->nvals; i++) {
     uint32_t t = pcol_view_u32(&c->v_type, i);
-    if (t <= c->nvt) c->vt[t] = 1;
+    if (t > c->nvt) continue;
+    c->vt[t] = 1;
+    int64_t v;
+    if (!c->neq[t] && (!pcol_sample_value(&c->sc, row, t, &v) || v != n)) c->neq[t] = 1;
   }
   return 0;
 }
@@ -104,7 +111,11 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   c.ls = calloc(c.nls + 1, 1);
   c.vt = calloc(c.nvt + 1, 1);
   c.src = calloc(c.nsrc + 1, 1);
-  int rc = !key || !keep || !c.ls || !c.vt || !c.src ? pcol_oom(err) : PCOL_OK;
+  c.neq = calloc(c.nvt + 1, 1);
+  int rc = !key || !keep || !c.ls || !c.vt || !c.src || !c.neq ? pcol_oom(err) : PCOL_OK;
+  if (!rc) rc = pcol_count_types(f, &cvt, err);
+  if (!rc) rc = pcol_sample_cols_init(&c.sc, f, err);
+  c.cvt = cvt;
   if (!rc) rc = pcol_select_iter(f, sel, scan_row, &c, err);
 
   /* the label keys of the selected samples that the format does not write */
@@ -133,7 +144,6 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
     uint32_t chosen = 0;
     if (opt->value) chosen = opt->value->vt_id;
     else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
-    if (!rc) rc = pcol_count_types(f, &cvt, err);
     if (!rc && chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
     /* (the weight, the rows' own number, is the count only of a source
      * without a count type: a pprof row of 2 samples weighs 1, so its
@@ -145,6 +155,12 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
       /* (the count beside it where the format holds one: Rprof's lines) */
       if (c.src[s] && (!w || h->values != V_ONE) && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
     }
+    /* a type whose value is each sample's count is held with the count (a
+     * Perun profile's time/sample, its samples' weight): the note named
+     * the kept, or, written as ticks of the count (the Rprof export of a
+     * heap profile), left alloc_space unnamed (review h7) */
+    for (uint64_t t = 1; !rc && count && t <= c.nvt; t++)
+      if (c.vt[t] && !c.neq[t] && !keep[t]) keep[t] = 1;
     for (uint64_t t = 1; !rc && t <= c.nvt; t++) {
       pcol_str ty, un;
       if (!c.vt[t] || (rc = pcol_string(f, pcol_view_u32(&vt_type, t - 1), &ty, err)) ||
@@ -234,6 +250,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   free(c.ls);
   free(c.vt);
   free(c.src);
+  free(c.neq);
   return rc;
 }
 

@@ -144,17 +144,6 @@ int pcol_places_lines_note(pcol_file *f, const pcol_select *sel, const char *the
   return PCOL_OK;
 }
 
-int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err) {
-  *frames = 0;
-  for (uint32_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !*frames; s++) {
-    if (sel && sel->source_id && s != sel->source_id) continue;
-    int places;
-    PCOL_RETURN_NOT_OK(pcol_source_nameless_places(f, s, &places, err));
-    *frames = !places;
-  }
-  return PCOL_OK;
-}
-
 /* "[" go's filepath.Base "]", with '\\' a separator too (Windows paths in
  * profiles): trailing separators dropped, the last element, "[/]" for a
  * path of separators only; "<unknown>" for none. */
@@ -272,4 +261,81 @@ int pcol_stack_locations(pcol_file *f, uint32_t stack_id, uint32_t **locs, size_
   loc_list l = {locs, n, cap};
   *n = 0;
   return pcol_stack_walk(f, stack_id, push_loc, &l, err);
+}
+
+/* The kinds of the selected sources' nameless rules: bit 1 a source whose
+ * nameless lines are places, bit 2 one whose are frames. */
+static int rule_kinds(pcol_file *f, const pcol_select *sel, uint8_t **kind, int *kinds, pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
+  *kinds = 0;
+  *kind = calloc(ns + 1, 1);
+  if (!*kind) return pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (uint32_t s = 1; s <= ns; s++) {
+    int places;
+    if (sel && sel->source_id && s != sel->source_id) continue;
+    int rc = pcol_source_nameless_places(f, s, &places, err);
+    if (rc) {
+      free(*kind);
+      *kind = NULL;
+      return rc;
+    }
+    (*kind)[s] = places ? 1 : 2;
+    *kinds |= (*kind)[s];
+  }
+  return PCOL_OK;
+}
+
+int pcol_nameless_rule_make(pcol_file *f, const pcol_select *sel, pcol_nameless_rule *r, pcol_error *err) {
+  uint8_t *kind;
+  int kinds;
+  memset(r, 0, sizeof *r);
+  PCOL_RETURN_NOT_OK(rule_kinds(f, sel, &kind, &kinds, err));
+  r->frames = (kinds & 2) != 0;
+  r->places = (kinds & 1) != 0;
+  if (kinds != 3) {
+    free(kind);
+    return PCOL_OK;
+  }
+  /* both (a merge of an Rprof profile and a pprof one): the locations the
+   * places sources' samples reach, and those the others' reach, by a pass
+   * over the samples, each stack walked up to the first one seen */
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS), nloc = pcol_rows(f, PCOL_T_LOCATIONS);
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES), nrows = pcol_rows(f, PCOL_T_SAMPLES);
+  pcol_view src, stk, par, sloc;
+  const pcol_column_req cols[] = {{&src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+                                  {&stk, PCOL_T_SAMPLES, PCOL_C_S_STACK},
+                                  {&par, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
+                                  {&sloc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
+  uint8_t *seen = calloc(nst + 1, 1), *at = calloc(nloc + 1, 1);
+  int rc = seen && at ? pcol_columns(f, cols, PCOL_NCOLS(cols), err)
+                      : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
+  for (uint64_t i = 0; !rc && i < nrows; i++) {
+    uint32_t s = pcol_view_u32(&src, i), st = pcol_view_u32(&stk, i);
+    uint8_t k = s && s <= nsrc ? kind[s] : 0;
+    if (!k) continue; /* (a source not selected) */
+    /* (ids out of range end the walk; a cycle ends at a stack seen) */
+    while (st && st <= nst && !(seen[st] & k)) {
+      seen[st] |= k;
+      uint32_t loc = pcol_view_u32(&sloc, st - 1);
+      if (loc && loc <= nloc) at[loc] |= k;
+      st = pcol_view_u32(&par, st - 1);
+    }
+  }
+  free(seen);
+  free(kind);
+  if (rc) {
+    free(at);
+    return rc;
+  }
+  /* a location only places sources reach keeps their rule; one a source of
+   * frames reaches too (one function of both) is a frame, pprof's rule */
+  for (uint64_t l = 1; l <= nloc; l++) at[l] = at[l] == 1;
+  r->loc_places = at;
+  r->nloc = nloc;
+  return PCOL_OK;
+}
+
+void pcol_nameless_rule_free(pcol_nameless_rule *r) {
+  free(r->loc_places);
+  r->loc_places = NULL;
 }

@@ -66,11 +66,30 @@ int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m);
  * source pcol read from its own speedscope or Firefox export of them,
  * meta pcol.nameless_places: named FILE:LINE by the frame rule, left out
  * of top as summaryRprof leaves them), 0 when they are frames of their own
- * (pprof's "<unknown>" or [mapping]).  *frames (pcol_unnamed_are_frames)
- * = 1 when a source the selection takes (all: sel NULL or no source_id)
- * has such frames. */
+ * (pprof's "<unknown>" or [mapping]).  The views and exports take each
+ * location's by pcol_nameless_rule_make, below. */
 int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_error *err);
-int pcol_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *frames, pcol_error *err);
+
+/* THE nameless rule where the selected sources disagree (a merge, or `pcol
+ * top a.out b.pb`, of an Rprof profile and a pprof one): each source keeps
+ * its own, location by location.  frames / places: some selected source's
+ * nameless lines are frames / places.  When both, loc_places[loc] (1 ..
+ * nloc) = 1 for a location only the samples of sources of places reach
+ * (one a source of frames reaches too takes pprof's rule); else NULL.
+ * Free with pcol_nameless_rule_free.  PCOL_ENOMEM with err filled. */
+typedef struct pcol_nameless_rule {
+  int frames, places;
+  uint8_t *loc_places;
+  uint64_t nloc;
+} pcol_nameless_rule;
+int pcol_nameless_rule_make(pcol_file *f, const pcol_select *sel, pcol_nameless_rule *r, pcol_error *err);
+void pcol_nameless_rule_free(pcol_nameless_rule *r);
+/* 1 when location loc's nameless lines are frames (pprof's rule), 0 when
+ * places (Rprof's: a line-less frame gives its time to the calling line) */
+static inline int pcol_nameless_frames_at(const pcol_nameless_rule *r, uint32_t loc) {
+  if (!r->loc_places) return r->frames;
+  return !(loc && loc <= r->nloc && r->loc_places[loc]);
+}
 
 /* THE note of an export whose format cannot say that its sources' nameless
  * lines are places (pprof, Perfetto; review 19 F6): when a selected source

@@ -581,7 +581,7 @@ typedef struct tr_ctx {
   size_t *name_off; /* frames composed in `names`: offset + 1 (0 = borrowed) */
   size_t capoff;
   int (*fn)(void *ctx, const pcol_trace *t);
-  int unnamed_frames; /* pprof sources: a function without a name is named as its location */
+  pcol_nameless_rule rule; /* pprof sources' locations: a function without a name is named as its location */
   /* a granularity other than function's: each frame is named by the key top
    * counts it under (pcol_q_top_keys, build_loc_keys of top.c) */
   int keyed;
@@ -657,7 +657,7 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
       if (!byfn && (rc = pcol_q_fn_string(&c->fc, pcol_view_u32(&c->fc.ln_fn, li), &c->fc.fn_file,
                                           &file, c->err)))
         return rc;
-      if (!byfn && (!file.ptr || c->unnamed_frames)) { /* no name: as pprof names the location */
+      if (!byfn && (!file.ptr || pcol_nameless_frames_at(&c->rule, loc))) { /* no name: as pprof names the location */
         off = c->names.len + 1;
         if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
         nm = (pcol_str){NULL, c->names.len - (off - 1)};
@@ -744,7 +744,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
   int rc = pcol_q_labelcols_open(f, &c.lc, err);
-  if (!rc) rc = pcol_q_unnamed_are_frames(f, sel, &c.unnamed_frames, err);
+  if (!rc) rc = pcol_nameless_rule_make(f, sel, &c.rule, err);
   if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
   if (!rc) rc = pcol_label_keys_load(f, &c.lk, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
@@ -778,6 +778,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_q_tagkeys_free(&c.ks);
   pcol_label_keys_free(&c.lk);
   if (c.keyed) pcol_q_topkeys_free(&c.k);
+  pcol_nameless_rule_free(&c.rule);
   pcol_buf_free(&c.fc.scratch);
   pcol_buf_free(&c.names);
   free(c.frames);

@@ -436,10 +436,6 @@ int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_valu
  * own names however many the table holds. */
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                         pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err);
-/* Rprof stores top-level code refs as functions without a name; whether a
- * function without a name is a frame of its own (pprof) or skipped (every
- * selected source Rprof): top.c's rule, also for top_many.c. */
-int pcol_q_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *out, pcol_error *err);
 /* By function or file, the table of t's key names (key k is name k); NULL
  * when keys are composed (by line, address) or t has none. */
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t);

@@ -96,7 +96,8 @@ typedef struct pcol_q_topctx {
   uint32_t *loc_aoff, *loc_all;  /* CSR: every key of each location, innermost first, with
                                   * bit 31 set on a key at an inlined (not outermost) line */
   pcol_q_inl_state is;                   /* for the "(inline)" marks, moved into the result */
-  int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof) */
+  int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof): of some source */
+  pcol_nameless_rule rule; /* and location by location (loc_frames), when the sources differ */
   uint32_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
@@ -212,16 +213,15 @@ static void ctx_free(topctx *t) {
   free(t->l2g);
   free(t->cut_loc);
   pthread_mutex_destroy(&t->name_lock);
+  pcol_nameless_rule_free(&t->rule);
   free(t);
 }
 
 /* Rprof stores top-level code refs as functions without a name, which
  * summaryRprof does not count as functions; pprof shows a function without
- * a name as a frame of its own ("<unknown>" or its mapping).  Skipped only
- * when every selected source's are places (THE nameless rule, frames.c). */
-int pcol_q_unnamed_are_frames(pcol_file *f, const pcol_select *sel, int *out, pcol_error *err) {
-  return pcol_unnamed_are_frames(f, sel, out, err);
-}
+ * a name as a frame of its own ("<unknown>" or its mapping).  Skipped where
+ * the sources whose samples reach the location hold places (THE nameless
+ * rule, frames.c: t->rule, loc_frames). */
 
 /* BY_ADDRESS: the current location's address ("%016x" and a space to come),
  * at the start of t->scratch */
@@ -305,6 +305,12 @@ static int obj_part(topctx *t, uint32_t fn, pcol_error *err) {
   return PCOL_OK;
 }
 
+/* The nameless rule of the location being keyed (t->cur_loc): 1 its
+ * nameless lines are frames (pprof), 0 places (Rprof; THE rule, frames.c) */
+static inline int loc_frames(const topctx *t) {
+  return pcol_nameless_frames_at(&t->rule, t->cur_loc);
+}
+
 /* pprof's node of a frame without a function name (`if o.ObjNames || name
  * == ""`, the whole NodeInfo the key) is its mapping's file (though
  * "[base]" is printed) and its function's start line: appended to
@@ -328,7 +334,7 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t fn, uint32_t *key, pcol
   PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(&t->fc, loc, &t->scratch, err));
   size_t shown = t->scratch.len;
   t->cur_loc = loc; /* (the callers' location already) */
-  if (t->unnamed_is_frame) PCOL_RETURN_NOT_OK(frame_identity(t, fn, err));
+  if (loc_frames(t)) PCOL_RETURN_NOT_OK(frame_identity(t, fn, err));
   return name_key(t, (const char *)t->scratch.data, t->scratch.len, shown, key, err);
 }
 
@@ -414,6 +420,7 @@ static int fn_prefix(topctx *t, uint32_t fn, uint32_t *pid, int *hasfile, pcol_e
 static inline int fn_nameless(const topctx *t, uint32_t fn) {
   return (t->fn_pid[fn] & FN_PID_NAMELESS) != 0;
 }
+
 
 static uint64_t line_id_hash(const line_id *l) {
   pcol_hstate h;
@@ -634,7 +641,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
     l.mode = (uint8_t)hasfile;
     /* a function without a name is a key a mapping (obj_xid): not one a function */
-    int apart = t->unnamed_is_frame && fn_nameless(t, fn);
+    int apart = loc_frames(t) && fn_nameless(t, fn);
     if (apart) PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
     if (t->pres.s[l.pid].len) PCOL_RETURN_NOT_OK(line_id_key(t, &l, key, err));
     if (!apart) t->fn_key[fn] = *key;
@@ -648,14 +655,14 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   /* BY_LINE, BY_ADDRESS.  A frame with no line is skipped for Rprof
    * sources, as summaryRprof(lines = "show") keeps only locations. */
   if (l.line == 0) l.line = PCOL_NA_I64; /* pprof: line 0 is no line */
-  if (l.line == PCOL_NA_I64 && !t->unnamed_is_frame) return PCOL_OK;
+  if (l.line == PCOL_NA_I64 && !loc_frames(t)) return PCOL_OK;
   PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
   if (l.line == PCOL_NA_I64 && !t->pres.s[l.pid].len)
     return PCOL_OK; /* nothing known: the location's mapping names it */
   l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
   l.mode = (uint8_t)hasfile;
   /* graph.go nodeInfo with ObjNames, or for a function without a name */
-  if (t->objnames || (t->unnamed_is_frame && fn_nameless(t, fn))) {
+  if (t->objnames || (loc_frames(t) && fn_nameless(t, fn))) {
     PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
     return line_id_key(t, &l, key, err);
   }
@@ -907,7 +914,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
        * function without a file (pprof -files: "[binary]" or "<unknown>",
        * with its cum).  Rprof keeps R's rule: a frame without a srcref
        * passes its flat to the innermost caller that has one. */
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame) {
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && loc_frames(t)) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, line_fn(t, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
@@ -942,7 +949,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
         (t->by == PCOL_BY_FUNCTION ||
          ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
            t->by == PCOL_BY_FILE_FUNCTION) &&
-          t->unnamed_is_frame))) {
+          loc_frames(t)))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &key, err));
       if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
@@ -1985,7 +1992,8 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
     return pcol_oom(err);
   }
   t->by = by;
-  int rc = pcol_q_unnamed_are_frames(f, sel, &t->unnamed_is_frame, err);
+  int rc = pcol_nameless_rule_make(f, sel, &t->rule, err);
+  t->unnamed_is_frame = t->rule.frames;
   if (!rc) rc = pcol_q_fctx_init_inplace(&t->fc, f, err); /* (top_run makes the trie plain) */
   /* a function's start line tells apart nodes without a name (obj_xid) */
   if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &t->fn_start, err);
@@ -2458,10 +2466,9 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
   out->line_key = calloc(c->nlines ? c->nlines : 1, sizeof *out->line_key);
   out->loc_ukey = calloc(c->nloc + 1, sizeof *out->loc_ukey);
   if (!out->line_key || !out->loc_ukey) return pcol_oom(err);
-  int fallback = t->by == PCOL_BY_FUNCTION ||
-                 ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
-                   t->by == PCOL_BY_FILE_FUNCTION) &&
-                  t->unnamed_is_frame);
+  int by_fn = t->by == PCOL_BY_FUNCTION,
+      by_rule = t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
+                t->by == PCOL_BY_FILE_FUNCTION; /* (and the location's rule, below) */
   for (uint64_t loc = 1; loc <= c->nloc; loc++) {
     uint64_t a, e;
     int nofn = 0;
@@ -2471,13 +2478,13 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) nofn = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && t->unnamed_is_frame) {
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && loc_frames(t)) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, pcol_view_u32(&t->fc.ln_fn, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
       out->line_key[li] = key;
     }
-    if (a < e && nofn && fallback) PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &out->loc_ukey[loc], err));
+    if (a < e && nofn && (by_fn || (by_rule && loc_frames(t)))) PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &out->loc_ukey[loc], err));
   }
   return PCOL_OK;
 }

@@ -20,6 +20,7 @@
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "threads.h"  /* pcol_thread_limit */
 #include "wall.h"     /* pcol_wall_header, pcol_wall_merge_step, pcol_strs_repeats */
+#include "frames.h"   /* pcol_nameless_rule_make */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -107,8 +108,8 @@ static int grow_names(many *m, pcol_error *err) {
   return PCOL_OK;
 }
 
-/* Whether file f answers alike with the files before it: the same rule for
- * unnamed functions, the same value (kind, type and unit), every source
+/* Whether file f answers alike with the files before it: the same rules for
+ * unnamed functions (THE nameless rule's, frames.c), the same value (kind, type and unit), every source
  * with it, and for "samples" the same default everywhere (else the union
  * warns that the defaults differ), and with name filters files all with
  * or all without mappings (pcol_filter_loc_mapping's fake mapping is the
@@ -118,9 +119,11 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
   bool differ = false;
   pcol_value_sel d;
   uint8_t *has = NULL;
-  if (pcol_q_unnamed_are_frames(f, m->sel, &frames, err) ||
-      pcol_value_resolve(f, m->sel, m->value, v, err))
-    return 0;
+  pcol_nameless_rule r; /* (its kinds only: 1 frames, 2 places, 3 both) */
+  if (pcol_nameless_rule_make(f, m->sel, &r, err)) return 0;
+  frames = r.frames | r.places << 1;
+  pcol_nameless_rule_free(&r);
+  if (pcol_value_resolve(f, m->sel, m->value, v, err)) return 0;
   d = *v;
   if (v->vt_id == 0 && (pcol_value_defaults_differ(f, m->sel, &differ, err) || differ ||
                         (m->value && pcol_value_resolve(f, m->sel, NULL, &d, err))))

@@ -53,4 +53,31 @@ done
 grep -q '^"\[libz.so.1\]" "\[libR.so\]" 1#3 "main" $' "$tmp/g.rprof" &&
   grep -q '^"<unknown>" 1#3 "main" $' "$tmp/g.rprof" && ! grep -q 'Anonymous' "$tmp/g.rprof" ||
   fail "rprof export: $(sort "$tmp/g.rprof" | uniq -c)"
+# by line (review h7): go tool pprof -lines names a line of a function
+# without a name by its line alone (":41"); pcol top --by line of the input
+# and of its pprof and OTLP copies, which keep such functions, gives the
+# same rows (the speedscope, Firefox and V8 copies name them after the
+# mapping, as their viewers show them: doc/mappings.md §6)
+python3 "$here/../support/pprofgen.py" unsym "$tmp/u.pb" nameless || fail "pprofgen unsym nameless"
+lrows() { sed -n '/^ *flat  *flat%/,$p' | awk 'NR > 1 {$2 = $3 = $4 = $5 = ""; print}'; }
+want=$($PCOL top "$tmp/u.pb" --by line | lrows)
+printf '%s\n' "$want" | grep -q '^90ms *:41$' || fail "top --by line of the nameless functions: $want"
+for x in pprof otlp; do
+  $PCOL unpack "$tmp/u.pb" --to $x -o "$tmp/u.$x" 2>"$tmp/err" || fail "unpack u --to $x: $(cat "$tmp/err")"
+  got=$($PCOL top "$tmp/u.$x" --by line | lrows)
+  [ "$got" = "$want" ] || fail "top --by line of the $x copy of nameless functions:
+$got
+input:
+$want"
+done
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  # (the rows of lines of nameless functions: go merges a Windows path's
+  # mapping into <unknown>, pcol keeps its name: t_frame_names.sh)
+  for i in u.pb u.pprof; do
+    g=$(go tool pprof -symbolize=none -top -lines "$tmp/$i" 2>/dev/null | lrows | grep ' :[0-9]')
+    [ -n "$g" ] && [ "$g" = "$(printf '%s\n' "$want" | grep ' :[0-9]')" ] ||
+      fail "go tool pprof -lines of $i: the nameless functions' lines differ from pcol top --by line:
+$g"
+  done
+fi
 echo "t_nameless_frames: ok"

@@ -47,7 +47,7 @@ done
 
 for x in pprof perfetto; do
   $PCOL unpack "$tmp/l.out" --to $x -o "$tmp/l.$x" 2>"$tmp/err" || fail "unpack --to $x"
-  [ "$(grep -c 'summaryRprof and .pcol top --by line. of Rprof sources give a frame without a line' "$tmp/err")" = 1 ] ||
+  [ "$(grep -c '^pcol unpack: note: .*: by line, summaryRprof and .pcol top --by line. of Rprof sources give a frame without a line' "$tmp/err")" = 1 ] ||
     fail "unpack --to $x: no note (once) of the by-line rule: $(cat "$tmp/err")"
 done
 if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
@@ -62,9 +62,44 @@ else
   echo "t_rprof_by_line: go not installed: the go tool pprof -lines comparison is skipped"
 fi
 
+# a merge of the Rprof profile and a pprof one (gperftools' native frames,
+# without lines): each source keeps its own rule (review h7: the pprof
+# source's rule was the whole profile's, <GC> and sum rows of their own).
+# Checked on `top a.out b.pb` (an in-memory merge), on the merged file, on
+# its speedscope copy (a profile each, pcolNamelessPlaces each) and on its
+# Firefox copy (one profile: the Rprof rule, and a note of the pprof frames)
+python3 "$here/../support/pprofgen.py" gperf "$tmp/g.pb" || fail "pprofgen gperf"
+rrows() { grep -E ' a\.R|<GC>|  sum$' | awk '{print $1, $(NF-1), $NF}'; }
+wantr=$(printf '%s\n' "$want" | rrows)
+pprow=$($PCOL top "$tmp/g.pb" --by line | rows | grep -v ' a\.R' | awk 'NR > 1 {print $1, $4, $NF}')
+$PCOL merge "$tmp/l.out" "$tmp/g.pb" -o "$tmp/lg.pcol" || fail "merge"
+$PCOL unpack "$tmp/lg.pcol" --to speedscope -o "$tmp/lg.json" 2>"$tmp/err" || fail "unpack lg --to speedscope"
+$PCOL unpack "$tmp/lg.pcol" --to firefox -o "$tmp/lg.ff" 2>"$tmp/err.ff" || fail "unpack lg --to firefox"
+for i in "$tmp/l.out $tmp/g.pb" "$tmp/lg.pcol" "$tmp/lg.ff"; do
+  # shellcheck disable=SC2086
+  got=$($PCOL top $i --by line | rows | rrows)
+  [ "$got" = "$wantr" ] || fail "top --by line of $i: the Rprof source's rows:
+$got
+Rprof alone:
+$wantr"
+done
+for i in "$tmp/l.out $tmp/g.pb" "$tmp/lg.pcol"; do
+  # shellcheck disable=SC2086
+  got=$($PCOL top $i --by line | rows | grep -v ' a\.R' | awk 'NR > 1 {print $1, $4, $NF}')
+  [ "$got" = "$pprow" ] || fail "top --by line of $i: the pprof source's rows:
+$got
+pprof alone:
+$pprow"
+done
+got=$($PCOL top "$tmp/lg.json" --by line --source 1 | rows)
+[ "$got" = "$want" ] || fail "top --by line --source 1 of the merge's speedscope copy:
+$got
+input:
+$want"
+grep -q '^pcol unpack: note: .*a Firefox profile holds one rule' "$tmp/err.ff" || fail "the Firefox copy of the merge: no note: $(cat "$tmp/err.ff")"
+
 # no note where the rules cannot differ: no lines, or not Rprof
 printf 'sample.interval=20000\n"<GC>" "f" \n"g" "f" \n' >"$tmp/n.out"
-python3 "$here/../support/pprofgen.py" gperf "$tmp/g.pb" || fail "pprofgen gperf"
 for i in n.out g.pb; do
   $PCOL unpack "$tmp/$i" --to pprof -o "$tmp/x.pb.gz" 2>"$tmp/err" || fail "unpack $i"
   ! grep -q summaryRprof "$tmp/err" || fail "unpack $i --to pprof: $(cat "$tmp/err")"

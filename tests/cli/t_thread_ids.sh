@@ -55,7 +55,8 @@ for e in json.load(open(sys.argv[1]))["traceEvents"]:
 trip() {
   $PCOL unpack "$tmp/e.pb" --to "$1" -o "$2" 2>"$tmp/err" || fail "$1 export: $(cat "$tmp/err")"
   expect "$1 threads (name|tid|pid)" "$($3 "$2")" "$4"
-  grep -qF "$5" "$tmp/err" || fail "$1 export: no note of the made-up tids: $(cat "$tmp/err")"
+  # (a note in every format: one word for one kind, review h7)
+  grep -F "$5" "$tmp/err" | grep -q '^pcol unpack: note: ' || fail "$1 export: no note of the made-up tids: $(cat "$tmp/err")"
   local want
   want=$(tag_rows "$tmp/e.pb" thread_id | grep -E ' (2764734|2756170) ' | sed 's/^thread_id /tid /')
   [ "$(echo "$want" | wc -l)" = 2 ] || fail "the input's tags: $want"
@@ -77,7 +78,8 @@ $PCOL unpack "$tmp/e.pb" --to firefox -o "$tmp/e2.json" --tag thread_id='^2764' 
 # 1b. perfetto (rd11 F3): THE thread-id rule too, within Perfetto's int32;
 # a label that is no such id names the thread, and is noted
 $PCOL unpack "$tmp/e.pb" --to perfetto -o "$tmp/e.pf" 2>"$tmp/err" || fail "perfetto export: $(cat "$tmp/err")"
-grep -qF 'e.pb: 2 threads have a tid or thread_id label that is no whole number from 0 to 2^31 - 1 (Perfetto'"'"'s tid): their tid is made up, the label kept in their name ("parca thread_id w-3", ...)' "$tmp/err" ||
+grep -F 'e.pb: 2 threads have a tid or thread_id label that is no whole number from 0 to 2^31 - 1 (Perfetto'"'"'s tid): their tid is made up, the label kept in their name ("parca thread_id w-3", ...)' "$tmp/err" |
+  grep -q '^pcol unpack: note: ' ||
   fail "perfetto export: no note of the made-up tids: $(cat "$tmp/err")"
 $PCOL tags "$tmp/e.pf" >"$tmp/pt" || fail "tags of the perfetto copy"
 grep -q ': parca thread_id w-3$' "$tmp/pt" && grep -q ': parca thread_id 9007199254740993$' "$tmp/pt" ||
@@ -168,7 +170,8 @@ b = open(sys.argv[1], "rb").read()
 assert b.count(b"\x044242") == 1  # the string table entry "4242"
 open(sys.argv[2], "wb").write(b.replace(b"\x044242", b"\x04w-42"))' "$tmp/e.pb" "$tmp/ew.pb" || fail "pid w-42"
 $PCOL unpack "$tmp/ew.pb" --to chrome --no-gzip -o "$tmp/ew.trace.json" 2>"$tmp/err" || fail "chrome export of pid w-42"
-grep -qF 'ew.pb: 4 threads have a pid label that is no whole number up to 2^53 (a trace event'"'"'s pid): their pid is made up (the first label: "w-42")' "$tmp/err" ||
+grep -F 'ew.pb: 4 threads have a pid label that is no whole number up to 2^53 (a trace event'"'"'s pid): their pid is made up (the first label: "w-42")' "$tmp/err" |
+  grep -q '^pcol unpack: note: ' ||
   fail "chrome export of pid w-42: no note: $(cat "$tmp/err")"
 [ "$(ct_threads "$tmp/ew.trace.json" | cut -d'|' -f3 | sort -u)" = 1 ] || fail "pid w-42: $(ct_threads "$tmp/ew.trace.json")"
 echo "t_thread_ids: ok"

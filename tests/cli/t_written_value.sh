@@ -102,6 +102,13 @@ if [ -f "$TD/rprof/r-prof-profile__memory.out" ]; then
   "$PCOL" unpack "$TD/rprof/r-prof-profile__memory.out" --to perun --value rprof.alloc -o "$tmp/r.perf" 2>"$tmp/r.err"; rc=$?
   [ $rc = 2 ] && grep -q "rprof.alloc" "$tmp/r.err" && [ ! -e "$tmp/r.perf" ] ||
     { cat "$tmp/r.err" >&2; fail "perun --value rprof.alloc: exit $rc"; }
+  # --to collapsed takes rprof.alloc, as `unpack --help` says: fold's lines
+  # (summaryRprof's memory per stack; it was refused, review h7)
+  "$PCOL" unpack "$TD/rprof/r-prof-profile__memory.out" --to collapsed --value rprof.alloc -o "$tmp/r.coll" 2>"$tmp/r.err" ||
+    { cat "$tmp/r.err" >&2; fail "collapsed --value rprof.alloc refused"; }
+  "$PCOL" fold "$TD/rprof/r-prof-profile__memory.out" --value rprof.alloc >"$tmp/r.fold" || fail "fold --value rprof.alloc"
+  [ -s "$tmp/r.fold" ] && [ "$(sort "$tmp/r.coll")" = "$(sort "$tmp/r.fold")" ] ||
+    fail "collapsed --value rprof.alloc: not fold's lines: $(head -3 "$tmp/r.coll")"
 fi
 
 # --- L2: a Go heap profile writes its default value, inuse_space, as pcol
@@ -341,6 +348,11 @@ if [ -f "$lab" ] && [ -f "$heap" ]; then
     grep -q "not written: labels (1 key: bytes) and values alloc_objects/count, inuse_objects/count, inuse_space/bytes (" "$tmp/l.err" ||
       { cat "$tmp/l.err" >&2; fail "heap -> $to: three of four types lost silently"; }
   done
+  # Rprof writes the heap profile as ticks of its samples' weight, not its
+  # default alloc_space (the other note says so): all four lost (review h7)
+  "$PCOL" unpack "$heap" --to rprof -o "$tmp/heap.rprof" 2>"$tmp/l.err" || fail "heap -> rprof"
+  grep -q "not written: labels (1 key: bytes) and values alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes (" "$tmp/l.err" ||
+    { cat "$tmp/l.err" >&2; fail "heap -> rprof: alloc_space, which no line holds, unnamed"; }
 fi
 mem=$TD/rprof/r-prof-profile__memory.out
 if [ -f "$mem" ]; then

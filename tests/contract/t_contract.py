@@ -113,6 +113,24 @@ HOLDS = {"pprof": ("all", "all"), "otlp": ("all", "all"), "collapsed": (set(), "
 RPROF_MEM = {"vsize.small", "vsize.large", "nodes", "duplications"}
 
 
+def count_like(src):
+    """The value types whose value is every sample's count (its
+    samples/count, else its weight: THE count rule): an export that writes
+    the count holds them (a Perun profile's time/sample)."""
+    weight = {r["sample_id"]: r["weight"] for r in js("cat", src, "--table", "samples")}
+    vals = {}
+    for r in js("cat", src, "--table", "sample_values"):
+        vals.setdefault(r["sample_id"], {})[(r["type"], r["unit"])] = r["value"]
+    equal, seen = {}, set()
+    for sid, w in weight.items():
+        v = vals.get(sid, {})
+        n = v.get(("samples", "count"), w)
+        for k, x in v.items():
+            seen.add(k)
+            equal[k] = equal.get(k, True) and x == n
+    return {k for k in seen if equal[k]}
+
+
 def check_loss(fmt, t, src, out, stderr):
     """The loss note of --to t of src (the whole file, its default value):
     one line naming exactly the label keys and value types of src's samples
@@ -132,8 +150,13 @@ def check_loss(fmt, t, src, out, stderr):
         if len(defaults) > 1:
             defaults = {("samples", "count")}  # sources that differ: each one's count (THE default rule)
         keep = set(defaults)
+        if t == "rprof":
+            # Rprof's lines are ticks of a time: a default that is none (a
+            # heap profile's space) is written as each sample's count
+            keep = {d for d in keep if d[1] in TIME_UNITS}
         if "samples" in {d[0] for d in defaults} or kept_vals != "one":
             keep.add(("samples", "count"))
+            keep |= count_like(src)
         if kept_vals == "rprof":
             keep |= {v for v in vals if v[0] in RPROF_MEM}
             if any(v[0] == "vsize.small" for v in vals):

@@ -25,7 +25,7 @@
 #include "select.h"   /* pcol_sample_cols */
 #include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
-#include "xvalues.h"  /* pcol_rtime_drop_init */
+#include "xvalues.h"  /* pcol_rtime_drop_init, pcol_ralloc_value, pcol_xvalues_init */
 #include "count.h"    /* pcol_sample_count, pcol_sample_value_rt, pcol_unit_decimals, ... */
 #include "loss.h"     /* pcol_export_loss_note */
 #include <stdio.h>
@@ -65,6 +65,7 @@ typedef struct cexp {
   uint8_t *vtdec;      /* per value type: D of its unit "1e-D [U]" (pcol_unit_decimals), else 0 */
   uint32_t want_vt;    /* named value: its id (0 = weight) */
   pcol_rtime rt;       /* the time rule, for a named value */
+  uint32_t alloc_vt[PCOL_RALLOC_NTYPES]; /* --value rprof.alloc: its levels' types (xvalues.c) */
   uint32_t *dflt;      /* per source: the default value type (0: the count rule;
                         * always 0 for collapsed sources, whose counts round-trip) */
   uint32_t *cvt;       /* per source: its count type (THE count rule, pcol_count_types) */
@@ -302,6 +303,11 @@ static int add_sample(void *ctx, uint64_t row, int64_t num, int64_t den) {
     if (x->want_vt == 0) { /* "samples": THE count rule, each source's own count */
       uint32_t s = pcol_view_u32(&x->s_src, row);
       v = pcol_sample_count(&sc, row, s <= pcol_rows(x->f, PCOL_T_SOURCES) ? x->cvt[s] : 0);
+      has = 1;
+    } else if (x->want_vt == PCOL_VT_RPROF_ALLOC) { /* summaryRprof's memory increase, as fold */
+      if (pcol_ralloc_value(&sc, &x->rt, x->alloc_vt, row, &v)) /* THE rule: lib/core/xvalues.c */
+        return pcol_error_set(x->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
+                              (unsigned long long)row + 1);
       has = 1;
     } else if (!(has = pcol_sample_value_rt(&sc, &x->rt, row, x->want_vt, &v))) return 0;
     a2 = (__int128)pcol_scale(v, num, den) * nano_per_unit(x->named_dec); /* count/1e-9: 1.5, as fold */
@@ -577,11 +583,8 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc && value) {
-    if (value->vt_id == PCOL_VT_RPROF_ALLOC)
-      rc = pcol_error_set(err, PCOL_EINVAL, "value '%s' is not available for collapsed export; "
-                          "use `pcol fold --value %s`", PCOL_VALUE_RPROF_ALLOC, PCOL_VALUE_RPROF_ALLOC);
-    else if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME &&
-             value->vt_id != PCOL_VT_WEIGHT)
+    if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME &&
+             value->vt_id != PCOL_VT_WEIGHT && value->vt_id != PCOL_VT_RPROF_ALLOC)
       rc = pcol_error_set(err, PCOL_EINVAL, "value type %u does not exist", value->vt_id);
     x.named = 1;
     x.named_dec = value->vt_id && value->vt_id != PCOL_VT_WEIGHT ? pcol_unit_decimals(value->unit, NULL) : 0;
@@ -604,6 +607,11 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err); /* Rprof's time (--value cpu) */
   if (!rc) rc = pcol_rtime_drop_init(&x.rt, f, sel, err); /* (kin only) */
+  if (!rc && x.want_vt == PCOL_VT_RPROF_ALLOC) { /* the memory levels it derives from */
+    pcol_xvalues xv;
+    rc = pcol_xvalues_init(&xv, f, &x.rt, err);
+    if (!rc) memcpy(x.alloc_vt, xv.alloc_vt, sizeof x.alloc_vt);
+  }
   if (!rc) rc = default_types(&x);
   /* defaults that agree as kin (the unit rule: bytes and kilobytes) are
    * all read as the one chosen, the finest, the coarser scaled into it */

@@ -148,7 +148,8 @@ typedef struct fx {
    * first one's name, for the note */
   uint64_t ids_lost;
   pcol_buf lost_name;
-  int unnamed_is_frame;     /* a selected source is not Rprof (func_of_line) */
+  pcol_nameless_rule rule;  /* each location's: its source's, Rprof's or not (func_of_line) */
+  int frames_differ;        /* sources of both rules: a frame of the others' the copy's places rule moves */
   FILE *counters;           /* JSON text of the counters, written after the threads: a temporary file */
   fcol col[NCOL];           /* the columns of the thread being written (emptied a thread) */
   ctr *ctr;                 /* the counters of the thread being written */
@@ -234,6 +235,25 @@ static int mapping_func(fx *x, uint32_t loc, pcol_buf *scratch, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* Of sources whose nameless rules differ (x->rule.loc_places): 1 when a
+ * location of the sources of frames has a line the copy's places rule (one
+ * profile, one rule) takes otherwise: a line without a number or of a
+ * function without a name. */
+static int frames_moved(fx *x) {
+  for (uint32_t loc = 1; loc <= x->fr.nloc; loc++) {
+    if (!pcol_nameless_frames_at(&x->rule, loc)) continue;
+    uint64_t a, e;
+    pcol_frames_lines(&x->fr, loc, &a, &e);
+    if (a == e) return 1; /* (a location without lines: its mapping's frame) */
+    for (uint64_t li = a; li < e; li++) {
+      uint32_t fn = pcol_frames_fn(&x->fr, li);
+      int64_t ln = pcol_view_i64(&x->fr.ln_line, li);
+      if (ln == PCOL_NA_I64 || ln == 0 || !fn || !pcol_view_u32(&x->fr.fn_name, fn - 1)) return 1;
+    }
+  }
+  return 0;
+}
+
 /* The out function of line row li of location loc: a named pcol function's
  * (one per function); a line without a named function is its mapping's
  * (as in `pcol top`), or in Rprof-only exports (a top-level srcref, which
@@ -248,7 +268,7 @@ static int func_of_line(fx *x, uint32_t loc, uint64_t li, pcol_buf *scratch, uin
   pcol_str name;
   int by_fn = 0;
   PCOL_RETURN_NOT_OK(pcol_frame_line_name(&x->fr, li, scratch, &name, &by_fn, x->err));
-  if (!by_fn && x->unnamed_is_frame) return mapping_func(x, loc, scratch, out);
+  if (!by_fn && pcol_nameless_frames_at(&x->rule, loc)) return mapping_func(x, loc, scratch, out);
   uint32_t ni, src1 = 0;
   int64_t line = PCOL_NA_I64;
   if (fn) {
@@ -1415,9 +1435,11 @@ static int export_body(fx *x, const pcol_select *sel) {
   }
   free(states);
   PCOL_RETURN_NOT_OK(rs);
-  /* a nameless function's lines: its mapping's frame unless every selected
-   * source's are places (THE nameless rule, frames.c: func_of_line) */
-  PCOL_RETURN_NOT_OK(pcol_unnamed_are_frames(f, sel, &x->unnamed_is_frame, x->err));
+  /* a nameless function's lines: its mapping's frame unless the sources
+   * whose samples reach it hold places (THE nameless rule, frames.c:
+   * func_of_line) */
+  PCOL_RETURN_NOT_OK(pcol_nameless_rule_make(f, sel, &x->rule, x->err));
+  x->frames_differ = x->rule.loc_places && frames_moved(x);
   /* the selected sources' Firefox ranges: their union, each moved by its
    * start's offset, when each has one (span_range keeps it when it is the
    * selection's span) */
@@ -1499,7 +1521,7 @@ static int export_body(fx *x, const pcol_select *sel) {
    * copy gives a frame without a line's time to the calling line, as
    * summaryRprof and `top` of the original do; a key the profiler ignores,
    * as the speedscope export's pcolLine says it; review 19 F6) */
-  if (!rc && !x->unnamed_is_frame) rc = put(x, ",\"pcolNamelessPlaces\":true");
+  if (!rc && x->rule.places) rc = put(x, ",\"pcolNamelessPlaces\":true");
   /* the selection's stacks the recorder truncated (pcol.truncated_stacks,
    * THE rule: truncated.c), which the profiler has no place for: a key it
    * ignores, which pcol's import gives back, so a view of the copy warns as
@@ -1547,6 +1569,14 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     rc = export_body(&x, sel);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_FIREFOX, 0, opt, NULL); /* the labels it cannot hold */
+  /* one profile, one nameless rule (pcolNamelessPlaces): of sources whose
+   * rules differ, the copy keeps the Rprof sources' (review h7) */
+  if (!rc && x.frames_differ && opt && opt->note)
+    opt->note(opt->note_ctx, "by line, go tool pprof -lines and `pcol top --by line` of the sources not Rprof's "
+                             "give a frame without a line or a name to the frame itself; a Firefox profile holds "
+                             "one rule, and `pcol top --by line` of this copy gives it to the innermost calling "
+                             "line, as summaryRprof does for the Rprof sources");
+  pcol_nameless_rule_free(&x.rule);
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
   free(x.tcls);

@@ -1112,7 +1112,11 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 }
 
 /* What each source's lines are ticks of, for the loss note (loss.h's
- * wrote: a value type, 0 its count), when the sources' defaults differ:
+ * wrote: a value type, 0 its count).  Where the sources' defaults agree, a
+ * source's default time, or its count when the default is no time (a heap
+ * profile's alloc_space, written as ticks of its weight: the note named
+ * every value but alloc_space, which no line holds; review h7).  When the
+ * sources' defaults differ:
  * there the selection's default is the count (THE default rule), but a
  * source of a measured time writes that time (choose_ticks, or its count
  * at an interval that is its time's tick), so the note named as lost the
@@ -1121,13 +1125,17 @@ int pcol_export_rprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
  * sample (r->fell) writes its count; an Rprof source its own ticks.
  * NULL otherwise: the default (or --value) is what every source writes. */
 static uint32_t *written_types(rp_out *r, const line_count *lc) {
-  if (r->differ != 1 || r->count_asked) return NULL;
+  if (r->count_asked) return NULL;
   uint32_t *w = calloc(r->nsources + 1, sizeof *w);
   if (!w) return NULL; /* (the note then names the selection's default's losses) */
   uint64_t nvt = pcol_rows(r->f, PCOL_T_VALUE_TYPES);
   for (uint32_t s = 1; s <= r->nsources; s++) {
     uint32_t vt = r->lasts[s].tvt, d = 0;
     if (r->kind[s] & KIND_RPROF) w[s] = pcol_source_default_types(r->f, s, s, &d, NULL) ? 0 : d;
+    else if (r->differ != 1 && vt > nvt) { /* (a derived time: the default's rule, loss.c) */
+      free(w);
+      return NULL;
+    } else if (r->differ != 1) w[s] = vt; /* the default's time, else (0) the count */
     else if (vt && vt <= nvt && ((r->tiv_ns && r->tiv_ns[s]) || own_tick(r, lc, s))) w[s] = vt;
   }
   return w;

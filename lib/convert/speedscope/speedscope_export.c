@@ -82,7 +82,7 @@ typedef struct sexp {
   uint8_t *fn_kind;               /* function id -> 0 not known yet, 1 named, 2 nameless */
   pcol_u64map nl;                 /* a nameless function's (function, line id) -> its frame's id */
   pcol_u64map nl_lines;           /* a line number -> its line id (line -1: UINT32_MAX) */
-  int unnamed_is_frame;           /* a selected source is not Rprof: a nameless line is its mapping's frame */
+  pcol_nameless_rule rule;        /* a location of a source not Rprof's: a nameless line is its mapping's frame */
   pcol_buf nl_frame, nl_li;       /* u32 each, per such id: its frame index, a line row of it */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
   pcol_buf unsym_frame;           /* u32: such a frame's id -> its frame index */
@@ -254,9 +254,10 @@ static int fn_frame_of(sexp *x, uint32_t fn, uint32_t loc, uint64_t l, uint32_t 
     x->fn_kind[fn] = name.ptr ? 1 : 2;
   }
   int64_t line = pcol_view_i64(&x->fr.ln_line, l);
-  if (x->fn_kind[fn] == 1 && (x->unnamed_is_frame || line == PCOL_NA_I64))
+  int frames = pcol_nameless_frames_at(&x->rule, loc);
+  if (x->fn_kind[fn] == 1 && (frames || line == PCOL_NA_I64))
     return frame_index(x, x->fn_frame, fn, 0, fi);
-  if (x->unnamed_is_frame) return unsym_frame(x, pcol_frames_mapping(&x->fr, loc), fi);
+  if (frames) return unsym_frame(x, pcol_frames_mapping(&x->fr, loc), fi);
   /* the line's id: the whole int64 (NA, negative and huge lines apart) */
   uint32_t lid, id;
   int added, rc = PCOL_OK;
@@ -639,6 +640,14 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
     uint64_t trunc;
     if ((rc = pcol_truncated_of(x->f, x->cur_src, &trunc, x->err))) return rc;
     if (trunc && fprintf(x->out, ",\"pcolTruncatedStacks\":%llu", (unsigned long long)trunc) < 0) return io(x);
+    /* its nameless rule, where the profiles' differ (a merge of an Rprof
+     * profile and a pprof one; THE nameless rule, frames.c): pcol's import
+     * gives each profile its own, not the places of one to all */
+    if (x->rule.loc_places) {
+      int places;
+      if ((rc = pcol_source_nameless_places(x->f, x->cur_src, &places, x->err))) return rc;
+      if (fprintf(x->out, ",\"pcolNamelessPlaces\":%s", places ? "true" : "false") < 0) return io(x);
+    }
     /* its own default (THE default rule, count.c), which speedscope's
      * activeProfileIndex names of one source only (a merge's second
      * source read back took its last type), and the default its recording
@@ -1111,9 +1120,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (!x.fn_frame || !x.fn_kind || !x.memo_off || !x.memo_len) rc = oom(&x);
   }
   /* a nameless function's lines: frames of their own (their mapping's)
-   * unless every selected source's are places (THE nameless rule,
-   * frames.c: Rprof's srcrefs), as the Firefox export's (fn_frame_of) */
-  if (!rc) rc = pcol_unnamed_are_frames(f, sel, &x.unnamed_is_frame, err);
+   * unless the sources whose samples reach them hold places (THE nameless
+   * rule, frames.c: Rprof's srcrefs), as the Firefox export's (fn_frame_of) */
+  if (!rc) rc = pcol_nameless_rule_make(f, sel, &x.rule, err);
   if (!rc) rc = pcol_select_check(f, sel, err);
   /* the parts of a selection's recordings (THE selection rule of parts,
    * wall.c) over the sources it writes: those with selected rows */
@@ -1220,6 +1229,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_rtime_free(&x.rt);
   free(x.fn_frame);
   free(x.fn_kind);
+  pcol_nameless_rule_free(&x.rule);
   pcol_u64map_free(&x.nl);
   pcol_u64map_free(&x.nl_lines);
   pcol_buf_free(&x.nl_frame);

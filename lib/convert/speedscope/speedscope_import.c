@@ -103,6 +103,7 @@ typedef struct sprof {
   int64_t src_start, src_dur, src_part;
   int64_t src_iv; /* pcolInterval: its sampling interval, ns (> 0; PCOL_NA_I64 absent or not one) */
   int64_t src_off; /* pcolSpanStart: where its span starts after its time 0, ns (> 0; else PCOL_NA_I64) */
+  int src_places; /* pcolNamelessPlaces: 1 true, 0 false, -1 not said (the frames' marks say) */
   int64_t src_trunc; /* pcolTruncatedStacks: its samples whose stacks the recorder truncated (> 0; else PCOL_NA_I64) */
   /* pcolDefaultSampleType, pcolDefaultValue (the same profile: the
    * source's own default, pprof.default_sample_type, and the one its
@@ -416,6 +417,7 @@ static int profile(simp *s) {
   if (j->tok != PCOL_JT_OBJ) return pcol_jp_skip(j);
   p->is_obj = 1;
   p->src_start = p->src_dur = p->src_part = p->src_iv = p->src_off = p->src_trunc = PCOL_NA_I64;
+  p->src_places = -1;
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
@@ -428,8 +430,11 @@ static int profile(simp *s) {
     int k_dv = pcol_jp_key_is(j, "pcolDefaultSampleType") ? 1 : pcol_jp_key_is(j, "pcolDefaultValue") ? 2 : 0;
     int k_iv = pcol_jp_key_is(j, "pcolInterval") ? 1 : pcol_jp_key_is(j, "pcolSpanStart") ? 2
              : pcol_jp_key_is(j, "pcolTruncatedStacks") ? 3 : 0;
+    int k_pl = pcol_jp_key_is(j, "pcolNamelessPlaces");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
+    if (k_pl && (j->tok == PCOL_JT_TRUE || j->tok == PCOL_JT_FALSE)) {
+      p->src_places = j->tok == PCOL_JT_TRUE;
+    } else if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
       p->start = j->d;
     } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= k_ss - 2)) {
       *(k_ss == 1 ? &p->src_start : k_ss == 2 ? &p->src_dur : &p->src_part) = j->i;
@@ -669,7 +674,10 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   if (!rc && p->src_trunc != PCOL_NA_I64) /* (the views warn of it: truncated.c) */
     rc = pcol_b_truncated_stacks(s->b, *src, (uint64_t)p->src_trunc, s->err);
   if (!rc && p->src_default) rc = pcol_b_meta_str(s->b, *src, PCOL_META_DEFAULT_VALUE, p->src_default, s->err);
-  if (!rc && s->places) rc = pcol_b_meta_str(s->b, *src, PCOL_META_NAMELESS_PLACES, "1", s->err);
+  /* its nameless rule: the profile's own where pcol's export said it (a
+   * merge of sources that differ), else the frames' marks' */
+  if (!rc && (p->src_places >= 0 ? p->src_places : s->places))
+    rc = pcol_b_meta_str(s->b, *src, PCOL_META_NAMELESS_PLACES, "1", s->err);
   return b_in(s, rc);
 }
 
