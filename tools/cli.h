@@ -202,6 +202,15 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   {"mean", 0, 0, "each number divided by its count, pprof's first value type (allocated bytes per " \
                  "allocation, delay per contention; of sources without one, as Rprof, the samples): " \
                  "pprof -mean; with --value delay, -mean_delay"}
+/* pprof's -mean and -relative_percentages where pprof takes them and they
+ * change nothing (-tags prints sums and shares of each key's total, -proto
+ * writes the profile, -traces prints no share): accepted and ignored, as
+ * pprof does (review 20 F6; the command clears pcol_select.relative) */
+#define CLI_OPT_MEAN_IGNORED(as)                                                \
+  {"mean", 0, 0, "accepted and ignored, as pprof " as " ignores -mean"}
+#define CLI_OPT_RELATIVE_IGNORED(as, why)                                       \
+  {"relative-percentages", 0, 0, "accepted and ignored, as pprof " as " ignores " \
+                                 "-relative_percentages (" why ")"}
 /* --drop-negative (pprof's -drop_negative): top's, peek's, tree's and graph's */
 #define CLI_OPT_DROP_NEGATIVE                                                   \
   {"drop-negative", 0, 0, "leave out the rows whose flat is below 0 (or 0 with cum below 0): what " \

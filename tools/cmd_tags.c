@@ -9,6 +9,8 @@ const cli_opt opts_tags[] = {
     CLI_OPT_VALUE("to add up"),
     CLI_OPT_VIEW_FORMAT(": a row per label value (key, value, amount, pct, unit, key_total)"),
     CLI_OPT_UNIT,
+    CLI_OPT_MEAN_IGNORED("-tags"),
+    CLI_OPT_RELATIVE_IGNORED("-tags", "the shares are of each key's total"),
     CLI_OPT_NO_MMAP,
     CLI_OPT_SELECT,
     CLI_OPT_FILTER,
@@ -73,6 +75,7 @@ int cmd_tags(const cli_command *cmd, cli_args *a) {
   cli_view_in in;
   int rc = cli_view_open(cmd, a, a->npos, &in);
   if (rc) return rc;
+  in.sel.relative = 0; /* (--relative-percentages: ignored, as pprof -tags) */
   pcol_error err = {0};
   pcol_tags t = {0};
   /* --unit: pprof -tags -unit scales the amounts and names numeric labels

@@ -8,7 +8,7 @@ const cli_opt opts_top[] = {
     {"by", 0, 1, CLI_BY_HELP ", or label:KEY (a row per value of label KEY, as pprof -tags "
                  "adds them up; the filters as on pprof -tagroot=KEY's frames)"},
     CLI_OPT_VALUE("to add up"),
-    {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum, summaryRprof by.total) or name"},
+    {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum's order: by cum, ties by name; the cum column is summaryRprof by.total's total.time, but R orders its ties by self time) or name"},
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction; 0: all, as pprof -nodecount=0)"},
     {"node-fraction", 0, 1, "hide rows whose |cum| is below this fraction of the total, as pprof "
                             "-nodefraction (default 0.005 in text, 0 in other formats)"},

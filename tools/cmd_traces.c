@@ -10,6 +10,7 @@ const cli_opt opts_traces[] = {
     {"by", 0, 1, "how each frame is named: " CLI_BY_HELP " (pprof -traces -lines, ...)"},
     CLI_OPT_VALUE("to print"),
     CLI_OPT_MEAN,
+    CLI_OPT_RELATIVE_IGNORED("-traces", "a trace has no share"),
     CLI_OPT_DIVIDE_BY,
     CLI_OPT_UNIT,
     {"limit", 'n', 1, "print only the first N traces (0: all)"},
@@ -210,6 +211,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   if (cli_report_options(cmd, a, &by, &o.fmt, &o.left)) return EXIT_USAGE;
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  sel.relative = 0; /* (--relative-percentages: ignored, as pprof -traces) */
   int mean = cli_flag(cmd, a, "mean");
   pcol_error err = {0};
   pcol_file *f = NULL;

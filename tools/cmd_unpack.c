@@ -33,6 +33,8 @@ const cli_opt opts_unpack[] = {
                          "e.g. the number of CPUs or jobs), truncated toward 0 to an integer, "
                          "as pprof -proto -divide_by writes them; 0 and a negative F are "
                          "refused, and so are the other formats, which keep the raw numbers"),
+    CLI_OPT_MEAN_IGNORED("-proto"),
+    CLI_OPT_RELATIVE_IGNORED("-proto", "an export writes values, not shares"),
     CLI_OPT_NO_MMAP,
     {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for the output and what it holds in memory")},
     /* not CLI_OPT_TO: --to is also the format here (cli_select) */
@@ -98,6 +100,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                                                      : ": pcol reads it only");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
+  sel.relative = 0; /* (--relative-percentages: ignored, as pprof -proto) */
   /* --hide, --show, --show-from, --no-inlines: refused by the export itself
    * (an export keeps each stack whole: pcol_export, exit 2) */
   if (cli_get(cmd, a, "value") && fmt != PCOL_FMT_COLLAPSED && fmt != PCOL_FMT_V8 && fmt != PCOL_FMT_CHROME &&

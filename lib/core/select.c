@@ -228,24 +228,6 @@ int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err) {
   return PCOL_OK;
 }
 
-static int no_times(pcol_file *f, uint32_t s, pcol_error *err) {
-  pcol_view ty;
-  pcol_str t = {NULL, 0};
-  if (s && s <= pcol_rows(f, PCOL_T_SOURCES) &&
-      pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, NULL) == PCOL_OK)
-    if (pcol_string(f, pcol_view_u32(&ty, s - 1), &t, NULL)) {
-      /* damaged: the name stays empty (pcol_string clears it); it only names a source */
-    }
-  /* the file cannot answer the question: exit 1 as for a missing source,
-   * not 2 (the command line itself is well formed) */
-  int one = pcol_rows(f, PCOL_T_SOURCES) <= 1; /* (no other source to choose) */
-  return pcol_error_set(err, PCOL_ENOTFOUND,
-                        "source %u (%.*s) has no sample times, so a time range cannot select "
-                        "its samples; %s",
-                        s, (int)(t.ptr ? (t.len > 64 ? 64 : t.len) : 2), t.ptr ? t.ptr : "NA",
-                        one ? "leave out --from/--to" : "choose another source with --source");
-}
-
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,
                      int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                      void *ctx, pcol_error *err) {
@@ -297,7 +279,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
   int64_t *declared = NULL; /* see pcol_source_range_meta, read on first need */
   uint8_t *intervals = NULL; /* (and the sources marked as intervals) */
   pcol_wall wall = {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0};
-  int is_wall = ranged && sel->wall;
+  int is_wall = ranged && sel->wall, wall_read = is_wall;
   if (is_wall && (rc = pcol_wall_init(f, &wall, err))) return rc;
   /* one source: its run found by binary search (F5), not by walking the
    * runs before it (a loop over N sources was quadratic) */
@@ -315,7 +297,13 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
     int iv = 0; /* the source's long samples are intervals (n = d) */
     if (ranged && (rc = rows_need(&tc, end - 1, end, err))) goto out;
     int timed = ranged && pcol_view_i64(tim, end - 1) != PCOL_NA_I64, cut = ranged;
-    if (is_wall) { /* this source's part of a wall-clock range (wall.c) */
+    /* this source's part of a wall-clock range, and what a range of either
+     * clock takes of a source whose samples have no time (times sort NA
+     * first, so the source's last row is NA only when all are): THE span
+     * rule of wall.c, whole, nothing, or an error when the range cuts it */
+    if (is_wall || (ranged && !timed)) {
+      if (!wall_read && (rc = pcol_wall_init(f, &wall, err))) goto out;
+      wall_read = 1;
       int w = pcol_wall_bounds(f, &wall, sel, s, timed, &from, &to, err);
       if (w < 0) {
         rc = w;
@@ -326,13 +314,6 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
         continue;
       }
       cut = w == PCOL_WALL_RANGE;
-    }
-    /* a time range cannot select samples that have no time: say so rather
-     * than answer with nothing (times sort NA first, so the source's last
-     * row is NA only when all are) */
-    if (cut && !timed) {
-      rc = no_times(f, s, err);
-      goto out;
     }
     if (cut) {
       /* Long samples that start before `from` may reach into the range, and

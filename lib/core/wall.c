@@ -6,11 +6,12 @@
  * exporter, doc/mappings.md §12); NA when it has none of them.  Its samples'
  * time_ns are relative to that start (spec.md §6.6), so a wall range
  * [from, to) is [from - start, to - start) of the source, and from there
- * THE range rule of select.c decides.  A source whose samples have no
- * times (a pprof CPU profile) is selected whole when its span [start,
- * start + duration) lies inside the range, not at all when it lies
- * outside, and is an error when the range cuts it: its samples cannot be
- * told apart.
+ * THE range rule of select.c decides.  THE span rule: a source whose
+ * samples have no times (a pprof CPU profile) is selected whole when its
+ * span [start, start + duration) lies inside the range, not at all when
+ * it lies outside, and is an error when the range cuts it: its samples
+ * cannot be told apart.  A relative range judges the span [0, duration)
+ * by the same rule (pcol_wall_bounds, for both clocks).
  *
  * THE span start: a source's window begins meta pcol.span_start_ns after
  * its time 0 (a trace's V8 profile on the trace's timeline), else there.
@@ -193,11 +194,27 @@ static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
 }
 #define SHOWN(x) (int)((x).ptr ? ((x).len > 80 ? 80 : (x).len) : 2), (x).ptr ? (x).ptr : "NA"
 
+/* ns as seconds, the form a relative --from/--to takes ("30s", "0.37s") */
+static void sec_text(char *b, size_t cap, int64_t ns) {
+  int64_t sec = ns / 1000000000, frac = ns % 1000000000;
+  const char *sign = ns < 0 ? "-" : "";
+  if (sec < 0) sec = -sec;
+  if (frac < 0) frac = -frac;
+  if (!frac) {
+    snprintf(b, cap, "%s%llds", sign, (long long)sec);
+    return;
+  }
+  int w = 9;
+  while (frac % 10 == 0) frac /= 10, w--;
+  snprintf(b, cap, "%s%lld.%0*llds", sign, (long long)sec, w, (long long)frac);
+}
+
 int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint32_t s,
                      int timed, int64_t *from, int64_t *to, pcol_error *err) {
   int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t b = sel->has_to ? sel->to_ns : INT64_MAX;
-  int64_t st = s <= w->n ? w->start[s] : PCOL_NA_I64;
+  /* a relative range is in the source's own clock: its start is 0 there */
+  int64_t st = !sel->wall ? 0 : s <= w->n ? w->start[s] : PCOL_NA_I64;
   pcol_str ty, uri;
   if (st == PCOL_NA_I64) {
     /* --source is a way out only to another source that has a start, and
@@ -218,20 +235,29 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
     *to = sel->has_to ? sat_sub(b, st) : INT64_MAX;
     return PCOL_WALL_RANGE;
   }
-  int64_t d = w->dur[s] == PCOL_NA_I64 ? 0 : w->dur[s], e = sat_add(st, d);
+  /* THE span rule of a source without sample times (in either clock): its
+   * span [start, start + duration) inside the range counts whole, outside
+   * it not at all, and cut by it is an error (its samples cannot be told
+   * apart); with no duration, the span is its start alone */
+  int64_t d = s <= w->n && w->dur[s] != PCOL_NA_I64 ? w->dur[s] : 0, e = sat_add(st, d);
   int inside = st >= a && (d ? e <= b : st < b);
   int outside = d ? (e <= a || st >= b) : (st < a || st >= b);
   if (inside) return PCOL_WALL_ALL;
   if (outside) return PCOL_WALL_NONE;
   source_name(f, s, &ty, &uri);
   char t0[48], t1[48];
-  utc_text(t0, sizeof t0, st);
-  utc_text(t1, sizeof t1, e);
+  if (sel->wall) {
+    utc_text(t0, sizeof t0, st);
+    utc_text(t1, sizeof t1, e);
+  } else {
+    sec_text(t0, sizeof t0, st);
+    sec_text(t1, sizeof t1, e);
+  }
   return pcol_error_set(err, PCOL_ENOTFOUND,
                         "source %u (%.*s %.*s) has no sample times and the range cuts its span "
-                        "(%s to %s), so the range cannot select its samples: "
+                        "(%s to %s%s), so the range cannot select its samples: "
                         "choose a range that holds it whole or leaves it out",
-                        s, SHOWN(ty), SHOWN(uri), t0, t1);
+                        s, SHOWN(ty), SHOWN(uri), t0, t1, sel->wall ? "" : " since its start");
 }
 
 /* first row in [lo, hi) with source > s */
@@ -618,17 +644,42 @@ uint64_t pcol_wall_runs_taken(const pcol_wall *w, const uint8_t *take) {
   return k;
 }
 
+/* *cut: a range cuts a source of take[] whose samples have no times (THE
+ * span rule, pcol_wall_bounds): the query is refused, and says why */
+static int cuts_untimed(pcol_file *f, const pcol_wall *w, const pcol_select *sel, const uint8_t *take,
+                        bool *cut, pcol_error *err) {
+  pcol_view src, tim;
+  int rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &tim, err);
+  uint64_t n = pcol_rows(f, PCOL_T_SAMPLES), lo = 0;
+  *cut = false;
+  for (uint32_t s = 1; !rc && s <= w->n && !*cut; s++) {
+    uint64_t r0 = after(&src, lo, n, s - 1), r1 = after(&src, r0, n, s);
+    lo = r1;
+    int64_t f_, t_;
+    pcol_error quiet = {0};
+    /* (times sort NA first: the last row is NA only when all are) */
+    *cut = take[s] && r0 < r1 && pcol_view_i64(&tim, r1 - 1) == PCOL_NA_I64 &&
+           pcol_wall_bounds(f, w, sel, s, 0, &f_, &t_, &quiet) < 0;
+  }
+  return rc;
+}
+
 int pcol_range_note(pcol_file *f, const pcol_select *sel, char **note, pcol_error *err) {
   *note = NULL;
   if (!sel || sel->wall || (!sel->has_from && !sel->has_to)) return PCOL_OK;
   pcol_wall w;
   uint8_t *take;
+  bool cut = false;
   int rc = pcol_wall_header(f, sel, &w, &take, err);
   if (rc) return rc;
   uint64_t k = pcol_wall_runs_taken(&w, take);
+  /* a range the query refuses took no window (review 20 F7: a note that
+   * windows were added up, then the refusal) */
+  if (k >= 2) rc = cuts_untimed(f, &w, sel, take, &cut, err);
   free(take);
   pcol_wall_free(&w);
-  return pcol_range_note_of(k, sel, note, err);
+  return rc || cut ? rc : pcol_range_note_of(k, sel, note, err);
 }
 
 int pcol_range_note_of(uint64_t k, const pcol_select *sel, char **note, pcol_error *err) {

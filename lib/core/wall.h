@@ -149,10 +149,14 @@ int pcol_strs_repeats(const pcol_str *c, size_t n, uint8_t *rep);
  * that reaches none: every one).  sel may be NULL (every source).
  * free(*keep). */
 int pcol_selection_sources(pcol_file *f, const pcol_select *sel, uint8_t **keep, pcol_error *err);
-/* What a wall-clock selection (sel->wall) takes of source s, whose samples
- * have times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
+/* What a selection with a range takes of source s, whose samples have
+ * times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
  * relative to the source's start, PCOL_WALL_ALL (every sample, whole),
- * PCOL_WALL_NONE, or an error code (no start; a time-less source cut). */
+ * PCOL_WALL_NONE, or an error code (a wall-clock range: no start; either
+ * range: a time-less source cut).  A relative range (sel->wall 0) is in
+ * the source's own clock, where it starts at 0: THE span rule of a source
+ * without sample times is one rule for both clocks (its span [start,
+ * start + duration) held whole, missed, or cut). */
 enum { PCOL_WALL_RANGE = 1, PCOL_WALL_ALL = 2, PCOL_WALL_NONE = 3 };
 int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint32_t s,
                      int timed, int64_t *from, int64_t *to, pcol_error *err);

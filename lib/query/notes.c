@@ -93,8 +93,10 @@ static void range_time(int64_t ns, bool wall, char *buf, size_t n) {
  * wall-clock times for a wall-clock range), only when every selected
  * source with sample times lies wholly outside [from, to) (a point sample
  * at t counts when from <= t < to; end_ns is at least the last sample's
- * time; a wall-clock range as pcol_wall_overlaps decides); sources without
- * times are the range's own error.  *text = NULL when nothing to say. */
+ * time; a wall-clock range as pcol_wall_overlaps decides); a source
+ * without times by its span (THE span rule, wall.c pcol_wall_bounds: a
+ * range that cuts it is the query's error).  *text = NULL when nothing to
+ * say. */
 static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_error *err) {
   *text = NULL;
   if (!sel || !(sel->has_from || sel->has_to)) return PCOL_OK;
@@ -108,14 +110,30 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
   PCOL_RETURN_NOT_OK(pcol_source_summaries(f, &s, &n, err));
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   size_t timed = 0;
-  bool reached = false, untimed = false;
+  bool reached = false, untimed = false, wread = false;
   pcol_error e = {0};
-  for (size_t i = 0; i < n; i++) {
+  pcol_wall sw = {0}; /* (read for a relative range's sources without times) */
+  int rc = PCOL_OK;
+  for (size_t i = 0; i < n && !rc; i++) {
     if ((sel->source_id && s[i].id != sel->source_id) || !s[i].samples) continue;
     int64_t start = 0;
     if (s[i].first_ns == PCOL_NA_I64 ||
         (sel->wall && (pcol_source_wall_start(f, s[i].id, &start, &e) || start == PCOL_NA_I64))) {
       untimed = true; /* the range is an error there (pcol_select_iter), or wholly in or out */
+      if (sel->wall || s[i].first_ns != PCOL_NA_I64) continue;
+      /* a relative range: THE span rule (wall.c), the span [0, duration)
+       * held whole (reached), missed (its span said), or cut (an error) */
+      if (!wread && (rc = pcol_wall_init(f, &sw, err))) break;
+      wread = true;
+      int64_t fa, ta, d = s[i].id <= sw.n && sw.dur[s[i].id] > 0 ? sw.dur[s[i].id] : 0;
+      pcol_error quiet = {0};
+      if (pcol_wall_bounds(f, &sw, sel, s[i].id, 0, &fa, &ta, &quiet) != PCOL_WALL_NONE) {
+        reached = true;
+        continue;
+      }
+      timed++;
+      if (0 < lo) lo = 0;
+      if (d > hi) hi = d;
       continue;
     }
     int64_t first = s[i].first_ns + start, end = (s[i].end_ns == PCOL_NA_I64 ? s[i].first_ns : s[i].end_ns) + start;
@@ -125,6 +143,8 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
     if ((!sel->has_from || end >= sel->from_ns) && (!sel->has_to || first < sel->to_ns)) reached = true;
   }
   pcol_source_summaries_free(s, n);
+  if (wread) pcol_wall_free(&sw);
+  if (rc) return rc;
   if (!timed && sel->wall && !overlaps && untimed) {
     /* samples without times (a pprof file): the recordings' own spans,
      * which pcol_wall_overlaps has just found the range misses (rd11 F6:
@@ -141,7 +161,7 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
     }
     pcol_wall_free(&w);
     if (!timed) return PCOL_OK;
-  } else if (!timed || reached || (untimed && !sel->wall))
+  } else if (!timed || reached)
     return PCOL_OK;
   char a[48], b[48], x[48], y[48];
   range_time(lo, sel->wall, a, sizeof a);

@@ -15,26 +15,66 @@ expect() { # CODE PATTERN CMD...: CMD exits CODE and says PATTERN on stderr
   grep -q -- "$pat" "$tmp/err" || fail "'$*' did not say '$pat': $(cat "$tmp/err")"
 }
 rp=examples/demo.out
-"$PCOL" unpack $rp --to pprof -o "$tmp/d.pb.gz" || fail "unpack --to pprof"
+"$PCOL" unpack $rp --to pprof -o "$tmp/d.pb.gz" 2>/dev/null || fail "unpack --to pprof"
 
-# a time range over a source whose samples have no times (pprof): every
-# command that takes a range says which source, instead of "0 of 0 total";
-# exit 1 (the data cannot answer), not 2 (the command line is well formed)
-msg='source 1 (pprof) has no sample times'
-expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0 --to 1
-# one source: no other to choose (user review 5: the message advised --source)
-grep -q 'leave out --from/--to' "$tmp/err" && ! grep -q -- '--source' "$tmp/err" ||
-  fail "one source's message: $(cat "$tmp/err")"
-expect 1 "$msg" "$PCOL" fold "$tmp/d.pb.gz" --to 1
-expect 1 "$msg" "$PCOL" flame "$tmp/d.pb.gz" --from 0.5 -o "$tmp/f.svg"
+# a time range over a source whose samples have no times (pprof): THE span
+# rule (lib/core/wall.c pcol_wall_bounds), one rule for a range in seconds
+# and one in wall-clock time: the source's span [0, duration) (in seconds
+# since its start) inside the range counts whole, outside it not at all,
+# and a range that cuts it is refused, naming the source and its span, in
+# every command that takes a range: exit 1 (the data cannot answer), not 2
+# (the command line is well formed).  p.pb: 4 samples, time_nanos 1 s,
+# duration 2 s (review 20 F4: every range in seconds was refused, even one
+# that holds the whole profile, while the same span in wall-clock time
+# was accepted).
+python3 tests/support/pprofgen.py period "$tmp/p.pb" 10000000 nanoseconds 4 2000000000 || fail "pprofgen.py period"
+cp "$tmp/p.pb" "$tmp/p2.pb"
+msg='source 1 (pprof [^)]*p.pb) has no sample times and the range cuts its span (0s to 2s since its start)'
+expect 1 "$msg" "$PCOL" top "$tmp/p.pb" --from 0.5 --to 1
+grep -q -- '--source' "$tmp/err" && fail "one source's message advised --source: $(cat "$tmp/err")"
+expect 1 "$msg" "$PCOL" fold "$tmp/p.pb" --to 1
+expect 1 "$msg" "$PCOL" flame "$tmp/p.pb" --from 0.5 -o "$tmp/f.svg"
 for c in tags traces "cat --table samples"; do
-  expect 1 "$msg" "$PCOL" $c "$tmp/d.pb.gz" --from 0 --to 1
+  expect 1 "$msg" "$PCOL" $c "$tmp/p.pb" --from 0 --to 1
 done
-expect 1 "$msg" "$PCOL" peek "$tmp/d.pb.gz" . --from 0 --to 1
-for t in rprof pprof perun collapsed speedscope; do
-  expect 1 "$msg" "$PCOL" unpack "$tmp/d.pb.gz" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
+expect 1 "$msg" "$PCOL" peek "$tmp/p.pb" . --from 0 --to 1
+for t in rprof pprof perun collapsed speedscope firefox otlp; do
+  expect 1 "$msg" "$PCOL" unpack "$tmp/p.pb" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
 done
 [ -e "$tmp/f.svg" ] || [ -e "$tmp/x" ] && fail "an output was written for a refused range"
+# a range that holds the span whole: the whole profile, as without the range,
+# as the wall-clock range of the same span (@1 .. @3: time_nanos 1 s)
+for r in "--from 0 --to 2" "--from 0" "--to 100" "--from -1 --to 100"; do
+  for c in top fold tags traces tree "cat --table samples" "peek RE"; do
+    set -- $c
+    c0=$1; shift; [ "$c0" = peek ] && set -- .
+    "$PCOL" $c0 "$tmp/p.pb" "$@" >"$tmp/all" 2>&1 || fail "$c: $(cat "$tmp/all")"
+    "$PCOL" $c0 "$tmp/p.pb" "$@" $r >"$tmp/out" 2>&1 || fail "$c $r was refused: $(cat "$tmp/out")"
+    cmp -s "$tmp/all" "$tmp/out" || fail "$c $r is not the whole profile: $(diff "$tmp/all" "$tmp/out")"
+  done
+done
+for t in pprof collapsed speedscope; do # (--from-time/--to-time: the same as --from/--to)
+  "$PCOL" unpack "$tmp/p.pb" --to $t -o "$tmp/u0" 2>/dev/null || fail "unpack --to $t"
+  "$PCOL" unpack "$tmp/p.pb" --to $t --from-time 0 --to-time 2 -o "$tmp/u1" 2>"$tmp/err" || fail "unpack --to $t 0..2: $(cat "$tmp/err")"
+  cmp -s "$tmp/u0" "$tmp/u1" || fail "unpack --to $t --from-time 0 --to-time 2 is not the whole profile"
+done
+"$PCOL" top "$tmp/p.pb" --from @1 --to @3 >"$tmp/wall" 2>&1 || fail "the wall-clock range: $(cat "$tmp/wall")"
+"$PCOL" top "$tmp/p.pb" --from 0 --to 2 | cmp -s - "$tmp/wall" || fail "the relative and the wall-clock range differ"
+expect 1 'has no sample times and the range cuts its span (1970-01-01T00:00:01Z to 1970-01-01T00:00:03Z)' \
+  "$PCOL" top "$tmp/p.pb" --from @1.5
+# a range that misses the span: nothing counted, and said, as of a wall-clock range
+expect 0 'the range --from 3s selects no sample: the samples are at 0 .. 2s' "$PCOL" top "$tmp/p.pb" --from 3
+grep -q '^Showing nodes accounting for 0, 0% of 0 total' "$tmp/out" || fail "--from 3: $(cat "$tmp/out")"
+# two such inputs (review 20 F7): a range that holds both counts both, and
+# one that cuts them is refused without the note that windows were taken
+# and added up, nor advice to choose another --source (none has times)
+"$PCOL" top "$tmp/p.pb" "$tmp/p2.pb" --from 0 --to 10 >"$tmp/out" 2>/dev/null || fail "two inputs, 0..10 s"
+"$PCOL" top "$tmp/p.pb" "$tmp/p2.pb" | cmp -s - "$tmp/out" || fail "two inputs, 0..10 s: not the whole profiles"
+expect 1 "$msg" "$PCOL" top "$tmp/p.pb" "$tmp/p2.pb" --from 0 --to 1
+grep -q -e 'took a window' -e '--source' "$tmp/err" && fail "two inputs cut: $(cat "$tmp/err")"
+expect 1 'source 2 (pprof [^)]*p2.pb) has no sample times and the range cuts' \
+  "$PCOL" top "$tmp/p.pb" "$tmp/p2.pb" --source 2 --from 0 --to 1
+grep -q -- '--source' "$tmp/err" && fail "two inputs, --source 2: $(cat "$tmp/err")"
 # the same range on a source with times still works
 "$PCOL" top $rp --from 0 --to 1 --format csv | tail -n +2 | grep -q . || fail "a range over Rprof times"
 

@@ -205,4 +205,23 @@ python3 "$(dirname "$0")/../support/pprofgen.py" hours "$tmp/hours.pb" || fail "
 [ -s "$tmp/err" ] && fail "top of 4,000,000 hours: $(cat "$tmp/err")"
 grep -qx 'Duration: 5ns, Total samples = 4000000hrs (184467440737095516160.00%)' "$tmp/out" ||
   fail "top of 4,000,000 hours: $(sed -n 4p "$tmp/out")"
+# pprof's -mean and -relative_percentages where go takes them and changes
+# nothing (-tags, -proto, -traces' -relative_percentages; go tool pprof
+# prints the same with and without them): accepted and ignored, not
+# "unknown option" (review 20 F6; doc/cli.md said tags and unpack ignore --mean)
+for o in "--mean" "--relative-percentages" "--mean --relative-percentages"; do
+  "$PCOL" tags "$lab" --focus . >"$tmp/t0" 2>&1 || fail "tags: $(cat "$tmp/t0")"
+  "$PCOL" tags "$lab" --focus . $o >"$tmp/t1" 2>&1 || fail "tags $o: $(cat "$tmp/t1")"
+  cmp -s "$tmp/t0" "$tmp/t1" || fail "tags $o changed the output: $(diff "$tmp/t0" "$tmp/t1")"
+  "$PCOL" unpack "$lab" --to pprof -o "$tmp/u0.pb.gz" 2>"$tmp/err" || fail "unpack: $(cat "$tmp/err")"
+  "$PCOL" unpack "$lab" $o --to pprof -o "$tmp/u1.pb.gz" 2>"$tmp/err" || fail "unpack $o: $(cat "$tmp/err")"
+  cmp -s "$tmp/u0.pb.gz" "$tmp/u1.pb.gz" || fail "unpack $o changed the profile written"
+done
+"$PCOL" traces "$lab" --focus . >"$tmp/t0" 2>&1 || fail "traces: $(cat "$tmp/t0")"
+"$PCOL" traces "$lab" --focus . --relative-percentages >"$tmp/t1" 2>&1 || fail "traces --relative-percentages: $(cat "$tmp/t1")"
+cmp -s "$tmp/t0" "$tmp/t1" || fail "traces --relative-percentages changed the output"
+for c in tags traces unpack; do
+  "$PCOL" $c --help | grep -q -- '--relative-percentages accepted and ignored, as pprof' ||
+    fail "$c --help does not say --relative-percentages is ignored"
+done
 echo "t_pprof_semantics: ok"

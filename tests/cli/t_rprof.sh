@@ -216,4 +216,15 @@ for c in "9000 keep" "9300 none" "100 none 3600000000000"; do
     [ "$got" = "$want" ] || fail "period $1: summaryRprof's interval and time '$got', not '$want'"
   fi
 done
+# --sort cum orders as pprof -top -cum (by cum, ties by name), not as
+# summaryRprof's by.total (ties by self time): its help says so (review 20
+# F8: it claimed "summaryRprof by.total" for the order too)
+df=$TD/rprof/diversityForest__Rprof.out
+if [ -f "$df" ]; then
+  $PCOL top "$df" --sort cum --node-fraction 0 --format tsv >"$tmp/cum.tsv" || fail "top --sort cum $df"
+  tail -n +2 "$tmp/cum.tsv" | awk -F'\t' '{ print $4 "\t" $6 }' | LC_ALL=C sort -c -t"$(printf '\t')" -k1,1nr -k2,2 ||
+    fail "top --sort cum: not by cum, then name"
+  $PCOL top --help | grep -q "cum (pprof -top -cum's order: by cum, ties by name" ||
+    fail "top --help: --sort cum does not say its order is pprof's"
+fi
 exit 0

@@ -8,17 +8,34 @@
 # an Rprof file as for a V8, Go or Tachyon profile or a directory of
 # several, but for a quoted name with a space, which summaryRprof splits
 # in two and this keeps whole, as profvis does (man page, "Differences").
-pcol_summaryRprof <- function(path, memory = c("none", "both"), lines = c("hide", "show"), value = NULL, ...,
+# summaryRprof's other arguments are its own: memory = "stats"/"tseries"
+# and lines = "both" are utils::summaryRprof of that text (with chunksize,
+# index, diff and exclude, which only those modes use: with memory =
+# "none"/"both" summaryRprof's result does not depend on them, nor on
+# chunksize, which this reads at once; review 20 F5: "unused argument").
+pcol_summaryRprof <- function(path, memory = c("none", "both", "stats", "tseries"), lines = c("hide", "show", "both"),
+                              value = NULL, ..., chunksize = 5000, index = 2, diff = TRUE, exclude = NULL,
                               basenames = 1, mmap = TRUE) {
   memory <- match.arg(memory)
   lines <- match.arg(lines)
   # (the export's loss note, "not written: labels ... and values ...", is
   # of the Rprof file; summaryRprof's result holds neither, so it is not
   # said here: pcol_to_rprof says it)
+  quiet <- function(m) {
+    if (grepl(": not written: ", conditionMessage(m), fixed = TRUE)) invokeRestart("muffleMessage")
+  }
+  if (memory %in% c("stats", "tseries") || lines == "both") {
+    rp <- withCallingHandlers(pcol_to_rprof(path, tempfile(fileext = ".Rprof"), value = value, ..., mmap = mmap),
+                              message = quiet)
+    on.exit(unlink(rp))
+    # (its refusals in its words, naming the input: "profile does not contain memory information")
+    return(tryCatch(utils::summaryRprof(rp, chunksize = chunksize, memory = memory, lines = lines, index = index,
+                                        diff = diff, exclude = exclude, basenames = basenames),
+                    error = function(e) stop("pcol_summaryRprof: ", path, ": summaryRprof: ", conditionMessage(e),
+                                             call. = FALSE)))
+  }
   withCallingHandlers(.summary_text(path, memory, lines, basenames, value = value, ..., mmap = mmap),
-                      message = function(m) {
-                        if (grepl(": not written: ", conditionMessage(m), fixed = TRUE)) invokeRestart("muffleMessage")
-                      })
+                      message = quiet)
 }
 
 # Writes the selected samples of any input as an Rprof file (pcol unpack

@@ -207,10 +207,43 @@ test_that("pcol_summaryRprof departs from summaryRprof where its man page says",
   # without line profiling both refuse lines = "show"
   expect_error(utils::summaryRprof(g, lines = "show"), "profile does not contain line information", fixed = TRUE)
   expect_error(pcol_summaryRprof(g, lines = "show"), "profile does not contain line information", fixed = TRUE)
-  # the options not offered are refused
-  expect_error(pcol_summaryRprof(g, memory = "stats"), "should be one of")
-  expect_error(pcol_summaryRprof(g, memory = "tseries"), "should be one of")
-  expect_error(pcol_summaryRprof(g, lines = "both"), "should be one of")
+  # an option that is not summaryRprof's is refused
+  expect_error(pcol_summaryRprof(g, memory = "all"), "should be one of")
+  expect_error(pcol_summaryRprof(g, lines = "all"), "should be one of")
+})
+
+test_that("pcol_summaryRprof takes summaryRprof's other arguments (review 20 F5: \"unused argument\")", {
+  skip_without_testdata()
+  # memory = "stats"/"tseries" and lines = "both" are summaryRprof of the
+  # Rprof text, with its index, diff, exclude and chunksize; with memory =
+  # "none"/"both" those change nothing, in summaryRprof as here
+  f <- file.path(TESTDATA, "rprof", "r-prof-profile__memory.out")
+  lm <- file.path(TESTDATA, "rprof", "proftools__Rprof-lmfit-new.out")
+  skip_if_not(file.exists(f) && file.exists(lm))
+  same <- function(...) {
+    expect_silent(ours <- pcol_summaryRprof(...))
+    expect_identical(ours, utils::summaryRprof(...))
+  }
+  same(f, exclude = "Ops.data.frame")
+  same(f, index = 1, diff = FALSE, chunksize = 10)
+  same(f, memory = "both", chunksize = 10)
+  same(f, memory = "both", lines = "hide", exclude = "[")
+  for (m in c("stats", "tseries")) {
+    same(f, memory = m)
+    same(f, memory = m, index = 1, exclude = "Ops.data.frame")
+    same(f, memory = m, diff = FALSE, chunksize = 4)
+  }
+  same(lm, lines = "both")
+  same(lm, lines = "show", chunksize = 100)
+  # of another input, summaryRprof of its Rprof text (a selection too), and
+  # summaryRprof's refusals in its words
+  g <- file.path(TESTDATA, "ext", "pprof", "go-cpu-phlaredb.pb.gz")
+  skip_if_not(file.exists(g))
+  rp <- suppressMessages(pcol_to_rprof(g))
+  expect_identical(suppressMessages(pcol_summaryRprof(g, lines = "both")), utils::summaryRprof(rp, lines = "both"))
+  expect_error(suppressMessages(pcol_summaryRprof(g, memory = "tseries")),
+               "pcol_summaryRprof: .*go-cpu-phlaredb.pb.gz: summaryRprof: profile does not contain memory information")
+  unlink(rp)
 })
 
 test_that("pcol_summaryRprof reads pprof too (seconds of cpu)", {

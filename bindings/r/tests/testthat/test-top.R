@@ -204,6 +204,16 @@ test_that("pcol_top and pcol_table: from/to as wall-clock times, as the CLI's --
   expect_error(pcol_top(g, from = 1, to = "@1506718700"), "both ends")
   expect_error(pcol_top(g, from = "@1506718700", to = "@1506718600"), "after")
   expect_error(pcol_top(g, from = c("@0", "@1")), "from must be one number")
+  # in seconds, by the same rule (review 20 F4: every range in seconds was
+  # refused): the span 0 .. 2.002 s held whole is the whole profile, one
+  # that misses it counts nothing, one that cuts it is refused
+  for (r in list(c(0, 3), c(-1, 100))) {
+    expect_silent(t <- pcol_top(g, from = r[1], to = r[2]))
+    expect_identical(t$self, whole$self)
+    expect_equal(nrow(pcol_table(g, "samples", from = r[1], to = r[2])), nrow(pcol_table(g, "samples")))
+  }
+  expect_warning(expect_equal(nrow(pcol_top(g, from = 3)), 0L), "the range --from 3s selects no sample: the samples are at 0 .. 2")
+  expect_error(pcol_top(g, from = 0.5), "the range cuts its span (0s to 2.00201295s since its start)", fixed = TRUE)
 })
 
 test_that("from/to as a POSIXct or POSIXlt: its instant, to the microsecond (review 19b F1: refused)", {
