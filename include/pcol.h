@@ -1372,6 +1372,13 @@ PCOL_API size_t pcol_sum_text(pcol_sum v, char *buf, size_t cap);
 typedef struct pcol_value_sel {
   uint32_t vt_id;      /* value_types id; 0 = "samples" (THE count rule, below);
                         * an id past the file's value types: EINVAL */
+  uint32_t column;     /* 0: each source's value of type vt_id (or of a coarser
+                        * unit of its family, scaled); k > 0: each source's k-th
+                        * type of vt_id's name in a unit of its family, scaled
+                        * into vt_id's unit: the column go tool pprof's merge
+                        * pairs by position, where a source lists two such
+                        * types (inuse_space in kilobytes and in bytes; set by
+                        * pcol_value_resolve; in 1.1's padding: 0 when zeroed) */
   pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
 } pcol_value_sel;
 

@@ -110,10 +110,8 @@ static void type_scale_free(type_scale *x) {
   free(x->ub);
   free(x->wf);
   free(x->wb);
-  free(x->df.vt);
-  free(x->df.src);
-  free(x->db.vt);
-  free(x->db.src);
+  pcol_unit_drop_free(&x->df);
+  pcol_unit_drop_free(&x->db);
   memset(x, 0, sizeof *x);
 }
 
@@ -301,8 +299,8 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   x->wf = calloc(x->nf, 1);
   x->wb = calloc(x->nb, 1);
   if (!rc && !(x->rf && x->rb && x->uf && x->ub && x->wf && x->wb)) rc = pcol_oom(err);
-  if (!rc) rc = pcol_vunion_drop(&sf.u, na, &x->df, err);
-  if (!rc) rc = pcol_vunion_drop(&sb.u, nb, &x->db, err);
+  if (!rc) rc = pcol_vunion_drop(&sf.u, &x->df, err);
+  if (!rc) rc = pcol_vunion_drop(&sb.u, &x->db, err);
   for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
   for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
   /* pprof pairs the value types by position (ScaleProfiles, then

@@ -11,6 +11,7 @@
 #include "bytes.h"    /* pcol_str_is, pcol_str_same */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_has, ... */
 #include "wall.h"     /* pcol_wall_init, pcol_wall_run_end: THE recording rule */
+#include "xvalues.h"  /* pcol_kin_column: THE union's column of a type of kin */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +54,8 @@ static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel 
                            pcol_error *err) {
   uint32_t chosen;
   PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, NULL, err));
-  return vt_names(f, chosen, out, err);
+  PCOL_RETURN_NOT_OK(vt_names(f, chosen, out, err));
+  return pcol_kin_default_column(f, sel, chosen, &out->column, err);
 }
 
 int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *differ,
@@ -294,7 +296,9 @@ int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_erro
 
 /* TYPE or TYPE/UNIT: the one stored value type with that name. */
 int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
-  return resolve_named(f, NULL, name, out, err);
+  int rc = resolve_named(f, NULL, name, out, err);
+  out->column = 0; /* (the type itself) */
+  return rc;
 }
 
 int pcol_q_value_check(pcol_file *f, const pcol_value_sel *v, pcol_error *err) {
@@ -430,7 +434,12 @@ static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pc
   else if (count > 1) /* type "a" of unit "b/c" and type "a/b" of unit "c" */
     return pcol_error_set(err, PCOL_EINVAL, "'%s' names several value types as TYPE/UNIT; name one "
                           "by its number (--value N)", name);
-  return vt_names(f, found, out, err);
+  out->column = 0;
+  PCOL_RETURN_NOT_OK(vt_names(f, found, out, err));
+  /* a bare TYPE of kin is each source's first of them (SampleIndexByName):
+   * its column (pcol_value_resolve asks pcol_kin_column) */
+  if (count > 1 && best == 2) out->column = 1;
+  return PCOL_OK;
 }
 
 /* "cpu" and "cpu/nanoseconds": names the time rule answers for Rprof */
@@ -557,6 +566,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                ? resolve_rprof_alloc(f, kept, out, err)
                : resolve_named(f, kept, name, out, err);
   free(kept);
+  if (rc == PCOL_OK && out->column) rc = pcol_kin_column(f, sel, out->vt_id, NULL, &out->column, err);
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")) return rc;
   if (rc == PCOL_ENOTFOUND && name[0] && strlen(name) < 10 && strspn(name, "0123456789") == strlen(name)) {
     if (err) err->message[0] = 0, err->code = PCOL_OK;
