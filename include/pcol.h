@@ -1394,7 +1394,8 @@ typedef struct pcol_value_sel {
  * count, such as a heap profile).  "weight" (PCOL_VT_WEIGHT) is always the
  * weight column.  A number N that names no type is pprof's -sample_index=N:
  * the N-th value type (from 0) each selected source declared, in its order
- * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ).
+ * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ,
+ * unless they are of one name in kin units: then as a bare TYPE, by column).
  * Under a wall-clock range (sel->wall, no sel->source_id) the selected
  * sources, and the types a name is looked for among, are those of the
  * recordings the range reaches (the rule of pcol_value_defaults_differ),
@@ -1403,7 +1404,9 @@ typedef struct pcol_value_sel {
  * A bare TYPE of several units of one family (the unit rule: inuse_space
  * in bytes and in kilobytes, whose views add up every source's value
  * scaled into the finest unit, as go tool pprof's ScaleProfiles) is the
- * type in the finest unit.
+ * type in the finest unit; where a source lists two of them, out->column
+ * says which of each source's it reads, as go's merge pairs them by
+ * position: a bare TYPE each one's first, the default each one's own.
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE
  * matches several units not of one family or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their

@@ -199,6 +199,20 @@ static inline int pcol_sample_value_nth(const pcol_sample_cols *c, uint64_t row,
   return 0;
 }
 
+/* The value of pick p of sample `row` (of source s): 1 and *v, its
+ * source's value in p's column scaled, else 0 (*v 0) */
+static inline int pcol_kin_pick_value(const pcol_kin_pick *p, const pcol_sample_cols *c, uint64_t row, uint32_t s,
+                                      int64_t *v) {
+  const struct pcol_kin_src *k = s >= 1 && s <= p->nsrc ? &p->src[s - 1] : NULL;
+  int64_t n;
+  if (!k || !k->vt || !pcol_sample_value_nth(c, row, k->vt, k->nth, &n)) {
+    *v = 0;
+    return 0;
+  }
+  *v = k->ratio == 1 ? n : pcol_unit_fill(n, k->ratio);
+  return 1;
+}
+
 /* 1 when sample `row` (of source s) is dropped by the unit rule (d): its
  * source has a scaled column and no value in one is other than 0.  The
  * sample's values are its source's, in order (a missing one skipped):
@@ -242,16 +256,8 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
     return 0;
   }
   int64_t n;
-  if (t && t->pick.src && vt == t->pick.vt) { /* a type of kin: the source's in its column */
-    uint32_t s = pcol_view_u32(&t->source, row);
-    const struct pcol_kin_src *p = s >= 1 && s <= t->pick.nsrc ? &t->pick.src[s - 1] : NULL;
-    if (!p || !p->vt || !pcol_sample_value_nth(c, row, p->vt, p->nth, &n)) {
-      *v = 0;
-      return 0;
-    }
-    *v = p->ratio == 1 ? n : pcol_unit_fill(n, p->ratio);
-    return 1;
-  }
+  if (t && t->pick.src && vt == t->pick.vt) /* a type of kin: the source's in its column */
+    return pcol_kin_pick_value(&t->pick, c, row, pcol_view_u32(&t->source, row), v);
   if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
   if (t && vt == PCOL_VT_TIME) {
     *v = pcol_rtime_time(t, row);

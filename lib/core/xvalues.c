@@ -446,6 +446,34 @@ int pcol_vunion_drop(const pcol_vunion *u, pcol_unit_drop *d, pcol_error *err) {
   return PCOL_OK;
 }
 
+int pcol_vunion_positions(const pcol_vunion *u, pcol_vpos *p, pcol_error *err) {
+  memset(p, 0, sizeof *p);
+  uint64_t n = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) n += !u->src[s - 1].derived ? u->src[s - 1].n : 0;
+  p->off = calloc(u->nsrc + 1, sizeof *p->off);
+  p->vt = malloc((n + 1) * sizeof *p->vt);
+  p->col = malloc((n + 1) * sizeof *p->col);
+  if (!p->off || !p->vt || !p->col) {
+    pcol_vpos_free(p);
+    return pcol_oom(err);
+  }
+  p->nsrc = u->nsrc, p->ncols = u->ncols;
+  uint64_t i = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) { /* (a derived source's values are not stored types) */
+    const pcol_vsrc *vs = &u->src[s - 1];
+    for (size_t k = 0; !vs->derived && k < vs->n; k++, i++) p->vt[i] = vs->vt[k], p->col[i] = vs->col[k];
+    p->off[s] = i;
+  }
+  return PCOL_OK;
+}
+
+void pcol_vpos_free(pcol_vpos *p) {
+  free(p->off);
+  free(p->vt);
+  free(p->col);
+  memset(p, 0, sizeof *p);
+}
+
 /* The types of source s (its rows of source_value_types) in order:
  * *rows, *n (pcol_source_rows) */
 static int kin_rows(pcol_file *f, uint64_t s, const uint32_t **rows, size_t *n, pcol_error *err) {
@@ -507,8 +535,16 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
 }
 
 int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_error *err) {
+  pcol_kin_pick p;
+  PCOL_RETURN_NOT_OK(pcol_kin_pick_make(rt, f, vt, col, &p, err));
   free(rt->pick.src);
-  memset(&rt->pick, 0, sizeof rt->pick);
+  rt->pick = p;
+  return PCOL_OK;
+}
+
+int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_kin_pick *out,
+                       pcol_error *err) {
+  memset(out, 0, sizeof *out);
   if (!col || !rt->kin_next || vt < 1 || vt > rt->nvt || !rt->kin_next[vt]) return PCOL_OK;
   pcol_view sv;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
@@ -533,7 +569,7 @@ int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col
     free(ps);
     return rc;
   }
-  rt->pick = (pcol_kin_pick){vt, ps, nsrc};
+  *out = (pcol_kin_pick){vt, ps, nsrc};
   return PCOL_OK;
 }
 

@@ -106,6 +106,19 @@ void pcol_vunion_free(pcol_vunion *u);
  * (fill), per column as go's ScaleN (rd13a F4b), into *d (free with
  * pcol_unit_drop_free).  Derived values (Rprof's) are never dropped. */
 int pcol_vunion_drop(const pcol_vunion *u, pcol_unit_drop *d, pcol_error *err);
+/* Each source's values in order and the column of each in THE union of
+ * value columns (pcol_vunion_positions): source s's at [off[s - 1],
+ * off[s]) of vt and col (s = 1..nsrc), col < ncols; what --diff-base's
+ * copy (add_file.c, pcol_b_copy.pos) adds up by, as go's merge adds a
+ * profile's samples by position (rd13a F3: one source's inuse_space in
+ * kilobytes and in bytes, both written in bytes, were added together). */
+typedef struct pcol_vpos {
+  uint64_t nsrc, ncols;
+  uint64_t *off;
+  uint32_t *vt, *col;
+} pcol_vpos;
+int pcol_vunion_positions(const pcol_vunion *u, pcol_vpos *p, pcol_error *err);
+void pcol_vpos_free(pcol_vpos *p);
 /* THE column a value of kin names (pcol_value_sel.column): *col = 0 when
  * vt has no kin or no source sel selects (NULL: all) lists two types of
  * vt's name in units of its family (a type is then its own column);
@@ -126,6 +139,10 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
  * col-th type of vt's kin, scaled into vt's unit.  rt from
  * pcol_rtime_init. */
 int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_error *err);
+/* The same pick into *out (free out->src), for an export that reads it for
+ * one value only (count.h pcol_kin_pick_value) and every other as stored */
+int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_kin_pick *out,
+                       pcol_error *err);
 /* rt->drop of a view of the sources sel selects (NULL: all) of f: that of
  * their kin union (pcol_vunion_make), made only when rt has kin. */
 int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, pcol_error *err);

@@ -100,6 +100,7 @@ typedef struct type_scale {
   uint64_t nf, nb; /* rows + 1 */
   uint8_t *wf, *wb; /* [t]: scaled as the whole profile is, after its merge (its list's unit is not the finer) */
   pcol_unit_drop df, db; /* each one's own sources' drop before its merge (THE unit rule, count.h) */
+  pcol_vpos pf, pb; /* each one's columns, by which its merged samples add up (rd13a F3) */
   int units_differ; /* a type is in another unit than its pair or its list */
 } type_scale;
 
@@ -112,6 +113,8 @@ static void type_scale_free(type_scale *x) {
   free(x->wb);
   pcol_unit_drop_free(&x->df);
   pcol_unit_drop_free(&x->db);
+  pcol_vpos_free(&x->pf);
+  pcol_vpos_free(&x->pb);
   memset(x, 0, sizeof *x);
 }
 
@@ -301,6 +304,8 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   if (!rc && !(x->rf && x->rb && x->uf && x->ub && x->wf && x->wb)) rc = pcol_oom(err);
   if (!rc) rc = pcol_vunion_drop(&sf.u, &x->df, err);
   if (!rc) rc = pcol_vunion_drop(&sb.u, &x->db, err);
+  if (!rc) rc = pcol_vunion_positions(&sf.u, &x->pf, err);
+  if (!rc) rc = pcol_vunion_positions(&sb.u, &x->pb, err);
   for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
   for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
   /* pprof pairs the value types by position (ScaleProfiles, then
@@ -472,6 +477,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     nc.nunit_as = ts.nf;
     nc.whole = ts.wf;
     nc.drop = &ts.df;
+    nc.pos = &ts.pf;
   }
   if (any_scaled(ts.rb, ts.nb)) {
     cp.scale = ts.rb;
@@ -480,6 +486,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     cp.nunit_as = ts.nb;
     cp.whole = ts.wb;
     cp.drop = &ts.db;
+    cp.pos = &ts.pb;
   }
   if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
   free(ratios);

@@ -525,10 +525,28 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
     if (i < want && nth[s] && at[s] == UINT64_MAX && pcol_view_u32(&sv, r) == nth[s]) at[s] = i;
   }
   free(k);
-  uint32_t vt = 0;
+  uint32_t vt = 0, col = 0;
   uint8_t *keep = NULL; /* THE selected sources: sel's, of a wall-clock range those it keeps */
   int rc = pcol_selection_sources(f, sel, &keep, err);
-  for (uint64_t s = 1; s <= nsrc && !rc; s++) {
+  /* N-th types of one name in kin units (one.pb's inuse_space/kilobytes,
+   * two.pb's inuse_space/bytes: go pairs them by position): the finest,
+   * read by its column (pcol_kin_column), when each is at one place of
+   * its source's types of the kin (rd13a F2) */
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  if (!rc) rc = pcol_value_kin(f, &kn, &kf, err);
+  for (uint64_t s = 1; kn && s <= nsrc && !rc; s++) {
+    if (!keep[s] || !nth[s] || nth[s] > pcol_rows(f, PCOL_T_VALUE_TYPES)) continue;
+    if (at[s] != UINT64_MAX || !(vt = vt ? pcol_kin_finer(kn, kf, vt, nth[s]) : nth[s])) { /* (a type twice: refused below) */
+      vt = 0;
+      break;
+    }
+  }
+  if (!rc && kn && vt) rc = pcol_kin_column(f, sel, vt, nth, &col, err);
+  free(kn);
+  free(kf);
+  if (!col) vt = 0;
+  for (uint64_t s = 1; s <= nsrc && !rc && !col; s++) {
     if (!keep[s]) continue;
     if (!nth[s])
       rc = pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
@@ -549,7 +567,9 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   free(keep);
   if (rc) return rc;
   if (!vt) return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s: no source", name);
-  return vt_names(f, vt, out, err);
+  PCOL_RETURN_NOT_OK(vt_names(f, vt, out, err));
+  out->column = col;
+  return PCOL_OK;
 }
 
 int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
