@@ -95,6 +95,9 @@
 #     perfetto exports of --value inuse_space (perun's of the default too)
 #     read back 3472 (412: the bytes type wherever it stood), and perun's
 #     memory style of kb.pb beside b.pb counts kb's kilobytes scaled (0).
+#     p1 --diff-base p2, a type scaled in one of its places and not the
+#     other, is refused (pcol scales a type alike everywhere; was 9116B,
+#     go 1kB).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -676,6 +679,12 @@ g p2.pb x:bytes,x:kilobytes 2,1:100,1
 "$PCOL" unpack "$tmp/p1.pb" "$tmp/p2.pb" --to pprof -o "$tmp/p12.pb.gz" 2>/dev/null || fail "pprof export p1 p2"
 got=$("$PCOL" top "$tmp/p12.pb.gz" --value 1 --unit raw 2>/dev/null | total)
 [ "$got" = 3 ] || fail "pprof export of p1 p2: its second column adds up to $got, not 3 (p1's (0, 5) dropped, as go)"
+# p1 --diff-base p2 scales p1's x/kilobytes in its first place and not its
+# second, which pcol's copy (a scale per type) cannot: refused (was 9116B,
+# go -diff_base 1kB)
+"$PCOL" top "$tmp/p1.pb" --diff-base "$tmp/p2.pb" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q "x/kilobytes of the profile's source 1 is in two of its value types' places" "$tmp/err" ||
+  fail "p1 --diff-base p2: not refused: $(cat "$tmp/err")"
 for spec in "two:one:-2672" "one two:two:3072"; do
   IFS=: read -r new base want <<<"$spec"
   args=(); for n in $new; do args+=("$tmp/$n.pb"); done
