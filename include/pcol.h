@@ -1372,6 +1372,13 @@ PCOL_API size_t pcol_sum_text(pcol_sum v, char *buf, size_t cap);
 typedef struct pcol_value_sel {
   uint32_t vt_id;      /* value_types id; 0 = "samples" (THE count rule, below);
                         * an id past the file's value types: EINVAL */
+  uint32_t column;     /* 0: each source's value of type vt_id (or of a coarser
+                        * unit of its family, scaled); k > 0: each source's k-th
+                        * type of vt_id's name in a unit of its family, scaled
+                        * into vt_id's unit: the column go tool pprof's merge
+                        * pairs by position, where a source lists two such
+                        * types (inuse_space in kilobytes and in bytes; set by
+                        * pcol_value_resolve; in 1.1's padding: 0 when zeroed) */
   pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
 } pcol_value_sel;
 
@@ -1391,7 +1398,8 @@ typedef struct pcol_value_sel {
  * weight column (PCOL_VT_WEIGHT); "pcol.weight" is always the weight
  * column.  A number N that names no type is pprof's -sample_index=N:
  * the N-th value type (from 0) each selected source declared, in its order
- * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ).
+ * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ,
+ * unless they are of one name in kin units: then as a bare TYPE, by column).
  * Under a wall-clock range (sel->wall, no sel->source_id) the selected
  * sources, and the types a name is looked for among, are those of the
  * recordings the range reaches (the rule of pcol_value_defaults_differ),
@@ -1400,7 +1408,9 @@ typedef struct pcol_value_sel {
  * A bare TYPE of several units of one family (the unit rule: inuse_space
  * in bytes and in kilobytes, whose views add up every source's value
  * scaled into the finest unit, as go tool pprof's ScaleProfiles) is the
- * type in the finest unit.
+ * type in the finest unit; where a source lists two of them, out->column
+ * says which of each source's it reads, as go's merge pairs them by
+ * position: a bare TYPE each one's first, the default each one's own.
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE
  * matches several units not of one family or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their

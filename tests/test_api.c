@@ -201,7 +201,7 @@ Test(api, diff_shares_and_exact_absolute_changes) {
   cr_assert_float_eq(pcol_share(-1, 4), -25.0, 1e-12);
   cr_assert_eq(pcol_share(5, 0), 0.0);
   pcol_top_row br[] = {{{"a", 1}, 2, 4, 0, 0}, {{"b", 1}, 2, 2, 0, 0}}, nr[] = {{{"a", 1}, 6, 8, 0, 0}, {{"c", 1}, 2, 2, 0, 0}};
-  pcol_top base = {br, 2, 4, {0, {0, 0}, {0, 0}}, NULL}, nw = {nr, 2, 8, {0, {0, 0}, {0, 0}}, NULL};
+  pcol_top base = {br, 2, 4, {0, 0, {0, 0}, {0, 0}}, NULL}, nw = {nr, 2, 8, {0, 0, {0, 0}, {0, 0}}, NULL};
   pcol_diff d;
   pcol_error err = {0};
   cr_assert_eq(pcol_diff_compute(&base, &nw, 0, &d, &err), 0, "%s", err.message);
@@ -224,7 +224,7 @@ Test(api, diff_shares_and_exact_absolute_changes) {
    * -diff_base graph: left out of the raw rows, kept in the shares' */
   pcol_top_row zr[] = {{{"a", 1}, 2, 4, 0, 0}, {{"z", 1}, 0, 4, 0, 0}},
                zn[] = {{{"a", 1}, 2, 4, 0, 0}, {{"b", 1}, 3, 3, 0, 0}, {{"z", 1}, 0, 4, 0, 0}};
-  pcol_top zb = {zr, 2, 4, {0, {0, 0}, {0, 0}}, NULL}, zw = {zn, 3, 7, {0, {0, 0}, {0, 0}}, NULL};
+  pcol_top zb = {zr, 2, 4, {0, 0, {0, 0}, {0, 0}}, NULL}, zw = {zn, 3, 7, {0, 0, {0, 0}, {0, 0}}, NULL};
   cr_assert_eq(pcol_diff_compute(&zb, &zw, 1, &d, &err), 0);
   cr_assert_eq(d.nrows, 1);
   cr_assert_eq(d.rows[0].name.ptr[0], 'b');
@@ -238,7 +238,7 @@ Test(api, diff_shares_and_exact_absolute_changes) {
   /* a raw change past 64 bits is exact (sums are 128-bit, pcol_sum), not
    * wrapped and not refused */
   pcol_top_row big_b[] = {{{"x", 1}, INT64_MIN + 1, 0, 0, 0}}, big_n[] = {{{"x", 1}, INT64_MAX, 0, 0, 0}};
-  pcol_top tb = {big_b, 1, 1, {0, {0, 0}, {0, 0}}, NULL}, tn = {big_n, 1, 1, {0, {0, 0}, {0, 0}}, NULL};
+  pcol_top tb = {big_b, 1, 1, {0, 0, {0, 0}, {0, 0}}, NULL}, tn = {big_n, 1, 1, {0, 0, {0, 0}, {0, 0}}, NULL};
   cr_assert_eq(pcol_diff_compute(&tb, &tn, 1, &d, &err), 0, "%s", err.message);
   cr_assert(d.rows[0].abs_flat == (pcol_sum)INT64_MAX - (pcol_sum)(INT64_MIN + 1));
   char txt[48];

@@ -17,6 +17,7 @@
 #include "error.h"    /* pcol_error_set */
 #include "hash.h"     /* pcol_u64map */
 #include "count.h"    /* pcol_unit_keeps: THE unit rule's drop */
+#include "xvalues.h"  /* pcol_vpos: THE union of value columns, by position */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,9 +408,12 @@ static int64_t scale_round(int64_t x, double r) {
 typedef struct norm_groups {
   uint32_t *grp, *head;
   uint8_t *done;
-  uint32_t *type, *next; /* cells */
+  uint32_t *type, *col, *next; /* cells: input type, column key (value_cols) */
   uint64_t *sum;
   size_t ncell, cap;
+  uint32_t *key; /* a sample's column keys (value_cols) */
+  uint64_t capkey, ntc;
+  pcol_u64map tc; /* (type, column key) -> its cell id in a group's key */
 } norm_groups;
 
 static void norm_groups_free(norm_groups *g) {
@@ -417,8 +421,11 @@ static void norm_groups_free(norm_groups *g) {
   free(g->head);
   free(g->done);
   free(g->type);
+  free(g->col);
   free(g->next);
   free(g->sum);
+  free(g->key);
+  pcol_u64map_free(&g->tc);
   memset(g, 0, sizeof *g);
 }
 
@@ -427,13 +434,32 @@ static int norm_cell_room(norm_groups *g) {
   size_t nc = g->cap ? g->cap * 2 : 1024;
   uint32_t *t = realloc(g->type, nc * sizeof *t);
   if (t) g->type = t;
-  uint32_t *x = t ? realloc(g->next, nc * sizeof *x) : NULL;
+  uint32_t *c = t ? realloc(g->col, nc * sizeof *c) : NULL;
+  if (c) g->col = c;
+  uint32_t *x = c ? realloc(g->next, nc * sizeof *x) : NULL;
   if (x) g->next = x;
   uint64_t *u = x ? realloc(g->sum, nc * sizeof *u) : NULL;
   if (u) g->sum = u;
   if (!u) return PCOL_ENOMEM;
   g->cap = nc;
   return PCOL_OK;
+}
+
+/* The column key of the values of sample i (of source src) at [a, e):
+ * key[j - a], their columns in THE union of value columns (m->opt->pos:
+ * the profile's sample types, which go's merge adds up by position), each
+ * value matched to the next of its source's types that is its, else
+ * (no union, or a value its source does not list) past every column: by
+ * its input type */
+static void value_cols(const mctx *m, uint32_t src, const pcol_view *vt, uint64_t a, uint64_t e, uint32_t *key) {
+  const pcol_vpos *p = m->opt ? m->opt->pos : NULL;
+  uint64_t k = 0, ke = 0;
+  if (p && src >= 1 && src <= p->nsrc) k = p->off[src - 1], ke = p->off[src];
+  for (uint64_t j = a; j < e; j++) {
+    uint32_t t = pcol_view_u32(vt, j);
+    while (k < ke && p->vt[k] != t) k++;
+    key[j - a] = k < ke ? p->col[k++] : (uint32_t)(p ? p->ncols : 0) + t;
+  }
 }
 
 /* 1 when sample i is dropped by the unit rule of the file's own sources
@@ -480,14 +506,29 @@ static int norm_groups_make(mctx *m, const pcol_view *src, const pcol_view *stk,
     int added;
     if ((rc = pcol_u64map_get(&key, k, &gi, &added))) break;
     g->grp[i] = gi;
+    if (e - a > g->capkey) {
+      uint32_t *nk = realloc(g->key, (e - a) * sizeof *nk);
+      if (!nk) {
+        rc = PCOL_ENOMEM;
+        break;
+      }
+      g->key = nk, g->capkey = e - a;
+    }
+    value_cols(m, pcol_view_u32(src, i), vt, a, e, g->key);
     for (j = a; j < e && !rc; j++) {
-      uint32_t t = pcol_view_u32(vt, j);
+      uint32_t t = pcol_view_u32(vt, j), tci;
       if (!t || t > nvt || pcol_view_i64(vv, j) == 0) continue; /* (norm_values: the zeros) */
-      if ((rc = pcol_u64map_get(&cell, (uint64_t)gi << 32 | t, &ci, &added))) break;
+      /* a cell of each (input type, column): one type in two columns
+       * (x/kilobytes twice) and two types of one column (kilobytes and
+       * megabytes of two sources) as go's merge adds them, by column */
+      if ((rc = pcol_u64map_get(&g->tc, (uint64_t)t << 32 | g->key[j - a], &tci, &added))) break;
+      g->ntc += added;
+      if ((rc = pcol_u64map_get(&cell, (uint64_t)gi << 32 | tci, &ci, &added))) break;
       if (added) {
         if ((rc = norm_cell_room(g))) break;
         ci = (uint32_t)g->ncell++;
         g->type[ci] = t;
+        g->col[ci] = g->key[j - a];
         g->sum[ci] = 0;
         g->next[ci] = g->head[gi];
         g->head[gi] = ci + 1;
@@ -507,7 +548,7 @@ static int norm_groups_make(mctx *m, const pcol_view *src, const pcol_view *stk,
  * (a count of 0 is not a missing count: count.h); nothing (*keep 0) on the
  * others and where every scaled value is 0.  Returns how many are in vals
  * (room for every value type). */
-static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, const pcol_view *vt, uint64_t a,
+static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, uint32_t src, const pcol_view *vt, uint64_t a,
                           uint64_t e, pcol_value_row *vals, int *keep) {
   uint32_t gi = g->grp[i];
   uint64_t nvt = pcol_rows(m->f, PCOL_T_VALUE_TYPES);
@@ -515,44 +556,52 @@ static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, const pcol_view *
   *keep = 0;
   if (gi == UINT32_MAX || g->done[gi]) return 0;
   g->done[gi] = 1;
+  uint32_t *ck = g->key; /* (room: a type each, copy_samples; vals' column keys kept beside them) */
   for (uint32_t c = g->head[gi]; c; c = g->next[c - 1]) {
-    uint32_t t = g->type[c - 1];
+    uint32_t t = g->type[c - 1], key = g->col[c - 1];
     int64_t x = (int64_t)g->sum[c - 1];
     int whole, scaled = type_scaled(m, t, &whole);
     if (scaled) x = scale_round(x, m->opt->scale[t]);
     *keep |= pcol_unit_keeps(whole, x); /* THE unit rule's drop (count.h), of the merged profile */
-    size_t at = k++; /* by input type */
-    while (at > 0 && vals[at - 1].value_type_id > t) vals[at] = vals[at - 1], at--;
+    size_t at = k++; /* by column, then input type */
+    while (at > 0 && (ck[at - 1] > key || (ck[at - 1] == key && vals[at - 1].value_type_id > t)))
+      vals[at] = vals[at - 1], ck[at] = ck[at - 1], at--;
     vals[at].value_type_id = t;
     vals[at].value = x;
+    ck[at] = key;
   }
-  for (uint64_t j = a; j < e; j++) { /* the sample's own types without a value: 0 */
-    uint32_t t = pcol_view_u32(vt, j);
+  /* the sample's own columns without a value: 0 (its keys after the cells') */
+  uint32_t *own = ck + k;
+  value_cols(m, src, vt, a, e, own);
+  for (uint64_t j = a; j < e; j++) {
+    uint32_t t = pcol_view_u32(vt, j), key = own[j - a];
     if (!t || t > nvt) continue;
-    size_t lo = 0, hi = k;
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (vals[mid].value_type_id < t) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < k && vals[lo].value_type_id == t) continue;
+    size_t lo = 0;
+    while (lo < k && (ck[lo] < key || (ck[lo] == key && vals[lo].value_type_id < t))) lo++;
+    if (lo < k && ck[lo] == key && (m->opt->pos || vals[lo].value_type_id == t)) continue;
+    if (lo > 0 && m->opt->pos && ck[lo - 1] == key) continue; /* (its column has a value) */
     memmove(vals + lo + 1, vals + lo, (k - lo) * sizeof *vals);
+    memmove(ck + lo + 1, ck + lo, (k - lo + (size_t)(e - a)) * sizeof *ck); /* (own moves along) */
+    own++;
     vals[lo].value_type_id = t;
     vals[lo].value = 0;
+    ck[lo] = key;
     k++;
   }
   for (size_t j = 0; j < k; j++) vals[j].value_type_id = MAPID(m->vtmap, nvt, vals[j].value_type_id);
-  /* two input types written as one (unit_as: kilobytes and megabytes of a
-   * merged side, both now bytes) are one value of the merged sample, their
-   * sums added as Go adds int64s */
+  /* two input types of one column (m->opt->pos: kilobytes and megabytes of
+   * a merged side, both now bytes) are one value of the merged sample,
+   * their sums added as Go adds int64s; without the union, two written as
+   * one type (unit_as) */
   size_t w = 0;
-  for (size_t j = 0; m->opt->unit_as && j < k; j++) {
+  int merge = m->opt->pos || m->opt->unit_as;
+  for (size_t j = 0; merge && j < k; j++) {
     size_t o = 0;
-    while (o < w && vals[o].value_type_id != vals[j].value_type_id) o++;
+    while (o < w && (m->opt->pos ? ck[o] != ck[j] : vals[o].value_type_id != vals[j].value_type_id)) o++;
     if (o < w) vals[o].value = (int64_t)((uint64_t)vals[o].value + (uint64_t)vals[j].value);
-    else vals[w++] = vals[j];
+    else vals[w] = vals[j], ck[w++] = ck[j];
   }
-  return m->opt->unit_as ? w : k;
+  return merge ? w : k;
 }
 
 static int copy_samples(mctx *m, uint64_t base) {
@@ -608,7 +657,16 @@ static int copy_samples(mctx *m, uint64_t base) {
                           (unsigned long long)i + 1);
       break;
     }
-    uint64_t room = scaling && nvt > e - a ? nvt : e - a; /* norm_values: a type each */
+    /* norm_values: a cell each (input type, column), and a 0 each of its own */
+    uint64_t room = scaling ? ng.ntc + (e - a) : e - a;
+    if (scaling && room + (e - a) > ng.capkey) {
+      uint32_t *nk = realloc(ng.key, (size_t)(room + (e - a)) * sizeof *nk);
+      if (!nk) {
+        rc = add_oom(m);
+        break;
+      }
+      ng.key = nk, ng.capkey = room + (e - a);
+    }
     if (room > cap) {
       size_t nc = (size_t)room * 2;
       pcol_value_row *r = realloc(vals, nc * sizeof *r);
@@ -626,7 +684,7 @@ static int copy_samples(mctx *m, uint64_t base) {
       nvals = 0; /* kept, without values, for the rows that name it */
     }
     if (scaling) { /* pprof -normalize: ScaleN drops what it scaled to 0 */
-      nvals = norm_values(m, &ng, i, &vt, a, e, vals, &keep);
+      nvals = norm_values(m, &ng, i, pcol_view_u32(&src, i), &vt, a, e, vals, &keep);
       if (!keep && !texts) continue;
       if (!keep) nvals = 0; /* kept, at 0, for the rows that name it */
     } else {

@@ -180,6 +180,8 @@ typedef struct pcol_b_copy {
   uint64_t nscale;
   const uint8_t *whole;
   const struct pcol_unit_drop *drop;
+  const struct pcol_vpos *pos; /* NULL, or the file's THE union of value columns (xvalues.h): the
+                                * whole types' merged samples add up their values by column */
   const pcol_str *unit_as;
   uint64_t nunit_as;
   uint32_t label_key, label_str;

@@ -651,6 +651,14 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   return rc;
 }
 
+void pcol_unit_drop_free(pcol_unit_drop *d) {
+  free(d->src);
+  free(d->off);
+  free(d->vt);
+  free(d->scaled);
+  memset(d, 0, sizeof *d);
+}
+
 void pcol_rtime_free(pcol_rtime *t) {
   free(t->seg);
   t->seg = NULL;
@@ -660,9 +668,9 @@ void pcol_rtime_free(pcol_rtime *t) {
   free(t->collapsed);
   free(t->kin_next);
   free(t->kin_factor);
-  free(t->drop.vt);
-  free(t->drop.src);
-  memset(&t->drop, 0, sizeof t->drop);
+  pcol_unit_drop_free(&t->drop);
+  free(t->pick.src);
+  memset(&t->pick, 0, sizeof t->pick);
   t->kin_next = NULL;
   t->kin_factor = NULL;
   t->last_ns = NULL;

@@ -31,19 +31,38 @@ static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row,
  * for a collapsed source. */
 /* THE unit rule's drop (go's Profile.ScaleN, which keeps a sample of a
  * profile it scales only when a value it scaled is not 0; the sample's
- * other values, its count too, go with it): vt[t] = 1 for a value type
- * that is scaled into a finer kin's unit (t = 1..nvt), src[s] = 1 for a
- * source that has one (s = 1..nsrc); both NULL: nothing is scaled.  Made
- * from THE union of value columns (xvalues.h pcol_vunion_drop), so the
- * views, the pprof export and --diff-base drop the same samples. */
+ * other values, its count too, go with it), per column as go scales: a
+ * source s with a value scaled into a finer kin's unit has src[s] = 1 and
+ * its values' types in order at vt[off[s] .. off[s + 1]), scaled[i] = 1
+ * for each one scaled (p1.pb's x/kilobytes twice, the first scaled into a
+ * column of bytes and the second not: one type, two columns, rd13a F4b);
+ * src NULL: nothing is scaled.  Made from THE union of value columns
+ * (xvalues.h pcol_vunion_drop), so the views, the pprof export and
+ * --diff-base drop the same samples; free with pcol_unit_drop_free. */
 typedef struct pcol_unit_drop {
-  uint8_t *vt, *src;
-  uint64_t nvt, nsrc;
+  uint8_t *src;
+  uint64_t nsrc;
+  uint64_t *off;
+  uint32_t *vt;
+  uint8_t *scaled;
 } pcol_unit_drop;
+void pcol_unit_drop_free(pcol_unit_drop *d);
 /* 1 when value v of a type that was scaled (scaled != 0), once scaled,
  * keeps its sample: it is not 0 (a value scaled into a finer unit is 0
  * only when it was) */
 static inline int pcol_unit_keeps(int scaled, int64_t v) { return scaled && v != 0; }
+
+/* THE value a view reads of a type of kin (pcol_value_sel.column k > 0):
+ * of each source, its k-th type of vt's name in a unit of vt's family, the
+ * column go's merge pairs by position (THE union of value columns,
+ * xvalues.h), scaled into vt's unit (pcol_rtime_pick_init): src[s].vt the
+ * type (0: the source has none), .nth which of the source's values of that
+ * type it is (0: its first), .ratio its scale (1: none).  vt 0: none. */
+typedef struct pcol_kin_pick {
+  uint32_t vt;
+  struct pcol_kin_src { uint32_t vt, nth; double ratio; } *src;
+  uint64_t nsrc;
+} pcol_kin_pick;
 
 typedef struct pcol_rtime {
   pcol_view time, dur, weight, source;
@@ -55,6 +74,7 @@ typedef struct pcol_rtime {
   uint32_t *kin_next; /* the unit rule (pcol_value_kin), NULL: no kin */
   double *kin_factor;
   pcol_unit_drop drop; /* its drop of the sources of a view (pcol_rtime_drop_init; none by default) */
+  pcol_kin_pick pick;  /* the column a view's value of kin reads (pcol_rtime_pick_init; none by default) */
   /* the Rprof segments after the first (meta rprof.segment_start_ns):
    * (source, time of the segment's first sample), sorted */
   struct pcol_rseg { uint32_t src; int64_t t; } *seg;
@@ -155,15 +175,57 @@ int pcol_value_kin(pcol_file *f, uint32_t **next, double **factor, pcol_error *e
  * CommonValueType keeps the first), a when a == b, else 0. */
 uint32_t pcol_kin_finer(const uint32_t *next, const double *factor, uint32_t a, uint32_t b);
 
+/* The nth (0: the first) value of type vt of sample `row`: 1 and *v when
+ * it has one, else 0 (*v 0). */
+static inline int pcol_sample_value_nth(const pcol_sample_cols *c, uint64_t row, uint32_t vt, uint32_t nth,
+                                        int64_t *v) {
+  if (!nth) return pcol_sample_value(c, row, vt, v);
+  if (c->dense_k) {
+    for (uint32_t j = 0; j < c->dense_k; j++)
+      if ((uint32_t)c->vtype.lanes[j].base == vt && !nth--) {
+        *v = (int64_t)pcol_lane_get(&c->vval.lanes[j], row);
+        return 1;
+      }
+  } else {
+    uint64_t a = pcol_view_u64(&c->voff, row), e = pcol_view_u64(&c->voff, row + 1);
+    if (e > c->nvalues) e = c->nvalues;
+    for (uint64_t i = a; i < e; i++)
+      if (pcol_view_u32(&c->vtype, i) == vt && !nth--) {
+        *v = pcol_view_i64(&c->vval, i);
+        return 1;
+      }
+  }
+  *v = 0;
+  return 0;
+}
+
+/* The value of pick p of sample `row` (of source s): 1 and *v, its
+ * source's value in p's column scaled, else 0 (*v 0) */
+static inline int pcol_kin_pick_value(const pcol_kin_pick *p, const pcol_sample_cols *c, uint64_t row, uint32_t s,
+                                      int64_t *v) {
+  const struct pcol_kin_src *k = s >= 1 && s <= p->nsrc ? &p->src[s - 1] : NULL;
+  int64_t n;
+  if (!k || !k->vt || !pcol_sample_value_nth(c, row, k->vt, k->nth, &n)) {
+    *v = 0;
+    return 0;
+  }
+  *v = k->ratio == 1 ? n : pcol_unit_fill(n, k->ratio);
+  return 1;
+}
+
 /* 1 when sample `row` (of source s) is dropped by the unit rule (d): its
- * source has a scaled type and no value of one is other than 0. */
+ * source has a scaled column and no value in one is other than 0.  The
+ * sample's values are its source's, in order (a missing one skipped):
+ * each is matched to the next of the source's types that is its. */
 static inline int pcol_unit_dropped(const pcol_unit_drop *d, const pcol_sample_cols *c, uint64_t row, uint32_t s) {
   if (!d->src || s < 1 || s > d->nsrc || !d->src[s]) return 0;
+  uint64_t k = d->off[s - 1], ke = d->off[s];
   if (c->dense_k) {
     for (uint32_t j = 0; j < c->dense_k; j++) {
-      uint64_t t = c->vtype.lanes[j].base;
-      if (pcol_unit_keeps(t >= 1 && t <= d->nvt && d->vt[t], (int64_t)pcol_lane_get(&c->vval.lanes[j], row)))
-        return 0;
+      uint32_t t = (uint32_t)c->vtype.lanes[j].base;
+      while (k < ke && d->vt[k] != t) k++;
+      if (k == ke) break;
+      if (pcol_unit_keeps(d->scaled[k++], (int64_t)pcol_lane_get(&c->vval.lanes[j], row))) return 0;
     }
     return 1;
   }
@@ -171,7 +233,9 @@ static inline int pcol_unit_dropped(const pcol_unit_drop *d, const pcol_sample_c
   if (e > c->nvalues) e = c->nvalues;
   for (uint64_t i = a; i < e; i++) {
     uint32_t t = pcol_view_u32(&c->vtype, i);
-    if (pcol_unit_keeps(t >= 1 && t <= d->nvt && d->vt[t], pcol_view_i64(&c->vval, i))) return 0;
+    while (k < ke && d->vt[k] != t) k++;
+    if (k == ke) break;
+    if (pcol_unit_keeps(d->scaled[k++], pcol_view_i64(&c->vval, i))) return 0;
   }
   return 1;
 }
@@ -181,7 +245,9 @@ static inline int pcol_unit_dropped(const pcol_unit_drop *d, const pcol_sample_c
  * time (PCOL_VT_TIME, or the stored cpu/nanoseconds type a source lacks)
  * and the sample's source derives it; else, when the sample has a coarser
  * kin of vt (the unit rule, pcol_value_kin), that one scaled into vt's
- * unit.  A sample the unit rule drops (t->drop) has no value: 0.  t may
+ * unit.  A type of kin a view reads by its column (t->pick: go's merge
+ * pairs the columns by position, rd13a F2) is each source's value there,
+ * scaled.  A sample the unit rule drops (t->drop) has no value: 0.  t may
  * be NULL (no time rule). */
 static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rtime *t,
                                        uint64_t row, uint32_t vt, int64_t *v) {
@@ -189,6 +255,9 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
     *v = 0;
     return 0;
   }
+  int64_t n;
+  if (t && t->pick.src && vt == t->pick.vt) /* a type of kin: the source's in its column */
+    return pcol_kin_pick_value(&t->pick, c, row, pcol_view_u32(&t->source, row), v);
   if (vt != PCOL_VT_TIME && pcol_sample_value(c, row, vt, v)) return 1;
   if (t && vt == PCOL_VT_TIME) {
     *v = pcol_rtime_time(t, row);
@@ -198,7 +267,6 @@ static inline int pcol_sample_value_rt(const pcol_sample_cols *c, const pcol_rti
     *v = pcol_rtime_value(t, row);
     return 1;
   }
-  int64_t n;
   if (t && pcol_rtime_fills(t, pcol_view_u32(&t->source, row), vt) &&
       pcol_sample_value(c, row, t->dec_from[vt] - 1, &n)) { /* the decimal-count rule */
     *v = n > INT64_MAX / 1000000000 ? INT64_MAX : n < -(INT64_MAX / 1000000000) ? -INT64_MAX : n * 1000000000;

@@ -28,6 +28,7 @@
 #include "count.h"    /* pcol_rtime, pcol_rtime_has, pcol_sample_count, ... */
 #include "hash.h"     /* pcol_hset: the classes of the union's columns */
 #include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_xvalues, pcol_ralloc_types, ... */
+#include "wall.h"     /* pcol_selection_sources */
 #include <stdio.h>
 #include <math.h>   /* llround */
 #include <stdlib.h>
@@ -413,26 +414,162 @@ int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pco
   return rc ? rc : vunion_count(x, sel, u, err);
 }
 
-int pcol_vunion_drop(const pcol_vunion *u, uint64_t nvt, pcol_unit_drop *d, pcol_error *err) {
+int pcol_vunion_drop(const pcol_vunion *u, pcol_unit_drop *d, pcol_error *err) {
   memset(d, 0, sizeof *d);
   int any = 0;
-  for (uint64_t s = 1; s <= u->nsrc && !any; s++)
-    for (size_t k = 0; !u->src[s - 1].derived && k < u->src[s - 1].n; k++) any |= u->src[s - 1].fill[k] != 0;
-  if (!any) return PCOL_OK;
-  d->vt = calloc(nvt + 1, 1);
-  d->src = calloc(u->nsrc + 1, 1);
-  if (!d->vt || !d->src) {
-    free(d->vt);
-    free(d->src);
-    memset(d, 0, sizeof *d);
-    return pcol_oom(err);
-  }
-  d->nvt = nvt, d->nsrc = u->nsrc;
+  uint64_t n = 0;
   for (uint64_t s = 1; s <= u->nsrc; s++) {
     const pcol_vsrc *vs = &u->src[s - 1];
-    for (size_t k = 0; vs->involved && !vs->derived && k < vs->n; k++)
-      if (vs->fill[k] != 0 && vs->vt[k] >= 1 && vs->vt[k] <= nvt) d->vt[vs->vt[k]] = d->src[s] = 1;
+    for (size_t k = 0; vs->involved && !vs->derived && k < vs->n; k++) any |= vs->fill[k] != 0;
+    n += vs->involved && !vs->derived ? vs->n : 0;
   }
+  if (!any) return PCOL_OK;
+  d->src = calloc(u->nsrc + 1, 1);
+  d->off = calloc(u->nsrc + 1, sizeof *d->off);
+  d->vt = malloc((n + 1) * sizeof *d->vt);
+  d->scaled = malloc(n + 1);
+  if (!d->src || !d->off || !d->vt || !d->scaled) {
+    pcol_unit_drop_free(d);
+    return pcol_oom(err);
+  }
+  d->nsrc = u->nsrc;
+  uint64_t i = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) { /* each source's values in order, each one's column's fill */
+    const pcol_vsrc *vs = &u->src[s - 1];
+    for (size_t k = 0; vs->involved && !vs->derived && k < vs->n; k++, i++) {
+      d->vt[i] = vs->vt[k];
+      d->scaled[i] = vs->fill[k] != 0;
+      d->src[s] |= d->scaled[i];
+    }
+    d->off[s] = i;
+  }
+  return PCOL_OK;
+}
+
+int pcol_vunion_positions(const pcol_vunion *u, pcol_vpos *p, pcol_error *err) {
+  memset(p, 0, sizeof *p);
+  uint64_t n = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) n += !u->src[s - 1].derived ? u->src[s - 1].n : 0;
+  p->off = calloc(u->nsrc + 1, sizeof *p->off);
+  p->vt = malloc((n + 1) * sizeof *p->vt);
+  p->col = malloc((n + 1) * sizeof *p->col);
+  if (!p->off || !p->vt || !p->col) {
+    pcol_vpos_free(p);
+    return pcol_oom(err);
+  }
+  p->nsrc = u->nsrc, p->ncols = u->ncols;
+  uint64_t i = 0;
+  for (uint64_t s = 1; s <= u->nsrc; s++) { /* (a derived source's values are not stored types) */
+    const pcol_vsrc *vs = &u->src[s - 1];
+    for (size_t k = 0; !vs->derived && k < vs->n; k++, i++) p->vt[i] = vs->vt[k], p->col[i] = vs->col[k];
+    p->off[s] = i;
+  }
+  return PCOL_OK;
+}
+
+void pcol_vpos_free(pcol_vpos *p) {
+  free(p->off);
+  free(p->vt);
+  free(p->col);
+  memset(p, 0, sizeof *p);
+}
+
+/* The types of source s (its rows of source_value_types) in order:
+ * *rows, *n (pcol_source_rows) */
+static int kin_rows(pcol_file *f, uint64_t s, const uint32_t **rows, size_t *n, pcol_error *err) {
+  return pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, rows, n, err);
+}
+
+int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, uint32_t *col,
+                    pcol_error *err) {
+  *col = 0;
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  uint8_t *keep = NULL, *ring = NULL;
+  pcol_view sv;
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  int rc = pcol_value_kin(f, &kn, &kf, err);
+  if (!rc && (!kn || vt < 1 || vt > nvt || !kn[vt])) goto done; /* no kin: a type is its column */
+  if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
+  if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
+  if (!rc && !(ring = calloc(nvt + 1, 1))) rc = pcol_oom(err);
+  for (uint32_t k = vt; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1; /* vt's kin */
+  int multi = 0, agree = 1;
+  uint64_t occ = UINT64_MAX;
+  for (uint64_t s = 1; !rc && s <= nsrc; s++) {
+    const uint32_t *rows;
+    size_t n, m = 0;
+    if (!keep[s] || (rc = kin_rows(f, s, &rows, &n, err))) continue;
+    uint64_t o = own ? UINT64_MAX : 0;
+    for (size_t i = 0; i < n; i++) {
+      uint32_t t = pcol_view_u32(&sv, rows[i]);
+      if (t < 1 || t > nvt || !ring[t]) continue;
+      if (own && t == own[s] && o == UINT64_MAX) o = m;
+      m++;
+    }
+    multi |= m > 1;
+    if (m && o != UINT64_MAX) {
+      if (occ != UINT64_MAX && o != occ) agree = 0;
+      occ = o;
+    }
+  }
+  if (!rc && multi && agree && occ < UINT32_MAX) *col = (uint32_t)occ + 1;
+done:
+  free(kn);
+  free(kf);
+  free(keep);
+  free(ring);
+  return rc;
+}
+
+int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, uint32_t *col, pcol_error *err) {
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  *col = 0;
+  if (!vt || vt > pcol_rows(f, PCOL_T_VALUE_TYPES) || n < 1 || n >= UINT32_MAX) return PCOL_OK;
+  uint32_t *d = calloc((size_t)n + 1, sizeof *d);
+  if (!d) return pcol_oom(err);
+  int rc = pcol_source_default_types(f, 1, (uint32_t)n, d + 1, err);
+  if (!rc) rc = pcol_kin_column(f, sel, vt, d, col, err);
+  free(d);
+  return rc;
+}
+
+int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_error *err) {
+  pcol_kin_pick p;
+  PCOL_RETURN_NOT_OK(pcol_kin_pick_make(rt, f, vt, col, &p, err));
+  free(rt->pick.src);
+  rt->pick = p;
+  return PCOL_OK;
+}
+
+int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_kin_pick *out,
+                       pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!col || !rt->kin_next || vt < 1 || vt > rt->nvt || !rt->kin_next[vt]) return PCOL_OK;
+  pcol_view sv;
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  uint8_t *ring = calloc(rt->nvt + 1, 1);
+  struct pcol_kin_src *ps = calloc(nsrc + 1, sizeof *ps);
+  int rc = ring && ps ? pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err) : pcol_oom(err);
+  for (uint32_t k = vt; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
+  for (uint64_t s = 1; !rc && s <= nsrc; s++) {
+    const uint32_t *rows;
+    size_t n, m = 0;
+    if ((rc = kin_rows(f, s, &rows, &n, err))) break;
+    for (size_t i = 0; i < n && !ps[s - 1].vt; i++) {
+      uint32_t t = pcol_view_u32(&sv, rows[i]);
+      if (t < 1 || t > rt->nvt || !ring[t] || ++m < col) continue;
+      ps[s - 1].vt = t; /* the source's col-th type of the kin, the nth of its own type */
+      for (size_t j = 0; j < i; j++) ps[s - 1].nth += pcol_view_u32(&sv, rows[j]) == t;
+      ps[s - 1].ratio = rt->kin_factor[t] / rt->kin_factor[vt];
+    }
+  }
+  free(ring);
+  if (rc) {
+    free(ps);
+    return rc;
+  }
+  *out = (pcol_kin_pick){vt, ps, nsrc};
   return PCOL_OK;
 }
 
@@ -443,7 +580,7 @@ int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, p
   memset(&u, 0, sizeof u);
   int rc = pcol_xvalues_init(&x, f, rt, err);
   if (!rc) rc = pcol_vunion_make(&x, sel, 1, &u, err);
-  if (!rc) rc = pcol_vunion_drop(&u, rt->nvt, &rt->drop, err);
+  if (!rc) rc = pcol_vunion_drop(&u, &rt->drop, err);
   pcol_vunion_free(&u);
   return rc;
 }

@@ -101,11 +101,48 @@ typedef struct pcol_vunion {
  * views' drop).  Free with pcol_vunion_free (also after an error). */
 int pcol_vunion_make(const pcol_xvalues *x, const pcol_select *sel, int kin, pcol_vunion *u, pcol_error *err);
 void pcol_vunion_free(pcol_vunion *u);
-/* THE unit rule's drop (count.h pcol_unit_drop) of u, a kin union: the
- * stored types its sources' values are scaled into their column's unit by
- * (fill), and the sources that have one, into *d (nvt: the file's value
- * types; free its arrays).  Derived values (Rprof's) are never dropped. */
-int pcol_vunion_drop(const pcol_vunion *u, uint64_t nvt, pcol_unit_drop *d, pcol_error *err);
+/* THE unit rule's drop (count.h pcol_unit_drop) of u, a kin union: each
+ * source's values and which of them are scaled into their column's unit
+ * (fill), per column as go's ScaleN (rd13a F4b), into *d (free with
+ * pcol_unit_drop_free).  Derived values (Rprof's) are never dropped. */
+int pcol_vunion_drop(const pcol_vunion *u, pcol_unit_drop *d, pcol_error *err);
+/* Each source's values in order and the column of each in THE union of
+ * value columns (pcol_vunion_positions): source s's at [off[s - 1],
+ * off[s]) of vt and col (s = 1..nsrc), col < ncols; what --diff-base's
+ * copy (add_file.c, pcol_b_copy.pos) adds up by, as go's merge adds a
+ * profile's samples by position (rd13a F3: one source's inuse_space in
+ * kilobytes and in bytes, both written in bytes, were added together). */
+typedef struct pcol_vpos {
+  uint64_t nsrc, ncols;
+  uint64_t *off;
+  uint32_t *vt, *col;
+} pcol_vpos;
+int pcol_vunion_positions(const pcol_vunion *u, pcol_vpos *p, pcol_error *err);
+void pcol_vpos_free(pcol_vpos *p);
+/* THE column a value of kin names (pcol_value_sel.column): *col = 0 when
+ * vt has no kin or no source sel selects (NULL: all) lists two types of
+ * vt's name in units of its family (a type is then its own column);
+ * else 1 + which of a source's such types it is, as THE union of value
+ * columns pairs them (pcol_vunion_make: the k-th of a source's types of
+ * one name and unit family goes to the k-th column of them): own NULL,
+ * the first (a bare TYPE: go's SampleIndexByName); else of own[s] (s =
+ * 1..sources), each source's own default, when every selected source
+ * that lists its own as such a type has it at one place (else 0). */
+int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, uint32_t *col,
+                    pcol_error *err);
+/* The column of vt as the default of the sources sel selects (NULL: all):
+ * pcol_kin_column of each source's own default (go's merge reads the
+ * column of the profiles' default sample type, paired by position) */
+int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, uint32_t *col, pcol_error *err);
+/* rt->pick (count.h pcol_kin_pick) of value type vt's column col (above;
+ * 0: none), which pcol_sample_value_rt then reads for vt: each source's
+ * col-th type of vt's kin, scaled into vt's unit.  rt from
+ * pcol_rtime_init. */
+int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_error *err);
+/* The same pick into *out (free out->src), for an export that reads it for
+ * one value only (count.h pcol_kin_pick_value) and every other as stored */
+int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_kin_pick *out,
+                       pcol_error *err);
 /* rt->drop of a view of the sources sel selects (NULL: all) of f: that of
  * their kin union (pcol_vunion_make), made only when rt has kin. */
 int pcol_rtime_drop_init(pcol_rtime *rt, pcol_file *f, const pcol_select *sel, pcol_error *err);

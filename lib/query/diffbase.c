@@ -100,6 +100,8 @@ typedef struct type_scale {
   uint64_t nf, nb; /* rows + 1 */
   uint8_t *wf, *wb; /* [t]: scaled as the whole profile is, after its merge (its list's unit is not the finer) */
   pcol_unit_drop df, db; /* each one's own sources' drop before its merge (THE unit rule, count.h) */
+  pcol_vpos pf, pb; /* each one's columns, by which its merged samples add up (rd13a F3) */
+  double *sf, *sb;  /* [t]: the ratio a column scaled type t by (0: none yet; scale_side) */
   int units_differ; /* a type is in another unit than its pair or its list */
 } type_scale;
 
@@ -110,10 +112,12 @@ static void type_scale_free(type_scale *x) {
   free(x->ub);
   free(x->wf);
   free(x->wb);
-  free(x->df.vt);
-  free(x->df.src);
-  free(x->db.vt);
-  free(x->db.src);
+  pcol_unit_drop_free(&x->df);
+  pcol_unit_drop_free(&x->db);
+  pcol_vpos_free(&x->pf);
+  pcol_vpos_free(&x->pb);
+  free(x->sf);
+  free(x->sb);
   memset(x, 0, sizeof *x);
 }
 
@@ -229,7 +233,7 @@ static int col_ids(const pcol_vunion *u, size_t c, uint32_t **ids, size_t *n, in
  * it, in x; w[t] marks a type whose side's list is scaled as a whole
  * (after its merge: ScaleN then drops its merged samples of 0). */
 static int scale_side(const side *sd, size_t c, pcol_str to, double *r, pcol_str *as, uint8_t *w,
-                      int *differ, pcol_error *err) {
+                      double *seen, uint32_t *clash, int *differ, pcol_error *err) {
   uint32_t *ids = NULL;
   size_t n;
   int other;
@@ -242,7 +246,16 @@ static int scale_side(const side *sd, size_t c, pcol_str to, double *r, pcol_str
     pcol_str u;
     double k;
     if ((rc = pcol_string(sd->f, pcol_view_u32(&un, ids[i] - 1), &u, err))) break;
-    if (!pcol_unit_common(to, u, &k) || k == 1) continue; /* (kin: of the family) */
+    if (!pcol_unit_common(to, u, &k)) continue; /* (kin: of the family) */
+    /* a type in two columns (x/kilobytes twice) scaled in one and not in
+     * the other: pcol's copy scales a type alike everywhere, go each
+     * column alone (rd13a F4b's p1.pb against p2.pb): refused */
+    if (seen[ids[i]] && seen[ids[i]] != k) {
+      *clash = ids[i];
+      break;
+    }
+    seen[ids[i]] = k;
+    if (k == 1) continue;
     r[ids[i]] = k;
     as[ids[i]] = to;
     w[ids[i]] = whole != 1;
@@ -266,8 +279,25 @@ static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, c
   }
   x->units_differ |= !str_eq(ua, ub);
   pcol_str to = r1 != 1 ? ub : ua; /* the finer (the profile's when as fine) */
-  int rc = scale_side(sf, c, to, x->rf, x->uf, x->wf, &x->units_differ, err);
-  return rc ? rc : scale_side(sb, c, to, x->rb, x->ub, x->wb, &x->units_differ, err);
+  uint32_t cf = 0, cb = 0;
+  int rc = scale_side(sf, c, to, x->rf, x->uf, x->wf, x->sf, &cf, &x->units_differ, err);
+  if (!rc && !cf) rc = scale_side(sb, c, to, x->rb, x->ub, x->wb, x->sb, &cb, &x->units_differ, err);
+  if (!rc && (cf || cb)) {
+    const side *sd = cf ? sf : sb;
+    pcol_view ty, un;
+    pcol_str t = {0}, u = {0};
+    if ((rc = pcol_column(sd->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err)) ||
+        (rc = pcol_column(sd->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err)) ||
+        (rc = pcol_string(sd->f, pcol_view_u32(&ty, (cf ? cf : cb) - 1), &t, err)) ||
+        (rc = pcol_string(sd->f, pcol_view_u32(&un, (cf ? cf : cb) - 1), &u, err)))
+      return rc;
+    putf(msg, cap, 0, "value type %.*s/%.*s of the %s's source %u is in two of its value types' places, one of "
+         "which the other side's unit scales and the other not (pprof scales each place alone; pcol a type "
+         "alike in every place); %s", CUT(t), CUT(u), cf ? "profile" : "base", col_source(&sd->u, c, cf ? cf : cb),
+         DIFF_HINT);
+    *why = msg;
+  }
+  return rc;
 }
 
 static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
@@ -300,9 +330,13 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
   x->ub = calloc(x->nb, sizeof *x->ub);
   x->wf = calloc(x->nf, 1);
   x->wb = calloc(x->nb, 1);
-  if (!rc && !(x->rf && x->rb && x->uf && x->ub && x->wf && x->wb)) rc = pcol_oom(err);
-  if (!rc) rc = pcol_vunion_drop(&sf.u, na, &x->df, err);
-  if (!rc) rc = pcol_vunion_drop(&sb.u, nb, &x->db, err);
+  x->sf = calloc(x->nf, sizeof *x->sf);
+  x->sb = calloc(x->nb, sizeof *x->sb);
+  if (!rc && !(x->rf && x->rb && x->uf && x->ub && x->wf && x->wb && x->sf && x->sb)) rc = pcol_oom(err);
+  if (!rc) rc = pcol_vunion_drop(&sf.u, &x->df, err);
+  if (!rc) rc = pcol_vunion_drop(&sb.u, &x->db, err);
+  if (!rc) rc = pcol_vunion_positions(&sf.u, &x->pf, err);
+  if (!rc) rc = pcol_vunion_positions(&sb.u, &x->pb, err);
   for (uint64_t i = 0; !rc && i < x->nf; i++) x->rf[i] = 1;
   for (uint64_t j = 0; !rc && j < x->nb; j++) x->rb[j] = 1;
   /* pprof pairs the value types by position (ScaleProfiles, then
@@ -474,6 +508,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     nc.nunit_as = ts.nf;
     nc.whole = ts.wf;
     nc.drop = &ts.df;
+    nc.pos = &ts.pf;
   }
   if (any_scaled(ts.rb, ts.nb)) {
     cp.scale = ts.rb;
@@ -482,6 +517,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     cp.nunit_as = ts.nb;
     cp.whole = ts.wb;
     cp.drop = &ts.db;
+    cp.pos = &ts.pb;
   }
   if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
   free(ratios);

@@ -535,7 +535,7 @@ int pcol_top_many(const char *const *paths, size_t n, const pcol_open_options *o
 
   if (ok) {
     out->total = m.total;
-    out->value = (pcol_value_sel){m.vt_id, m.vtype, m.vunit};
+    out->value = (pcol_value_sel){.vt_id = m.vt_id, .type = m.vtype, .unit = m.vunit};
     out->priv_ = p;
     p->runs = runs; /* pcol_top_many_range_note */
     p = NULL;

@@ -11,6 +11,7 @@
 #include "bytes.h"    /* pcol_str_is, pcol_str_same */
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_has, ... */
 #include "wall.h"     /* pcol_wall_init, pcol_wall_run_end: THE recording rule */
+#include "xvalues.h"  /* pcol_kin_column: THE union's column of a type of kin */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,8 @@ static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel 
                            pcol_error *err) {
   uint32_t chosen;
   PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, NULL, err));
-  return vt_names(f, chosen, out, err);
+  PCOL_RETURN_NOT_OK(vt_names(f, chosen, out, err));
+  return pcol_kin_default_column(f, sel, chosen, &out->column, err);
 }
 
 int pcol_value_defaults_differ(pcol_file *f, const pcol_select *sel, bool *differ,
@@ -295,7 +297,9 @@ int pcol_q_value_of_vt(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_erro
 
 /* TYPE or TYPE/UNIT: the one stored value type with that name. */
 int pcol_q_value_named(pcol_file *f, const char *name, pcol_value_sel *out, pcol_error *err) {
-  return resolve_named(f, NULL, name, out, err);
+  int rc = resolve_named(f, NULL, name, out, err);
+  out->column = 0; /* (the type itself) */
+  return rc;
 }
 
 int pcol_q_value_check(pcol_file *f, const pcol_value_sel *v, pcol_error *err) {
@@ -431,7 +435,12 @@ static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pc
   else if (count > 1) /* type "a" of unit "b/c" and type "a/b" of unit "c" */
     return pcol_error_set(err, PCOL_EINVAL, "'%s' names several value types as TYPE/UNIT; name one "
                           "by its number (--value N)", name);
-  return vt_names(f, found, out, err);
+  out->column = 0;
+  PCOL_RETURN_NOT_OK(vt_names(f, found, out, err));
+  /* a bare TYPE of kin is each source's first of them (SampleIndexByName):
+   * its column (pcol_value_resolve asks pcol_kin_column) */
+  if (count > 1 && best == 2) out->column = 1;
+  return PCOL_OK;
 }
 
 /* "cpu" and "cpu/nanoseconds": names the time rule answers for Rprof */
@@ -517,10 +526,28 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
     if (i < want && nth[s] && at[s] == UINT64_MAX && pcol_view_u32(&sv, r) == nth[s]) at[s] = i;
   }
   free(k);
-  uint32_t vt = 0;
+  uint32_t vt = 0, col = 0;
   uint8_t *keep = NULL; /* THE selected sources: sel's, of a wall-clock range those it keeps */
   int rc = pcol_selection_sources(f, sel, &keep, err);
-  for (uint64_t s = 1; s <= nsrc && !rc; s++) {
+  /* N-th types of one name in kin units (one.pb's inuse_space/kilobytes,
+   * two.pb's inuse_space/bytes: go pairs them by position): the finest,
+   * read by its column (pcol_kin_column), when each is at one place of
+   * its source's types of the kin (rd13a F2) */
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  if (!rc) rc = pcol_value_kin(f, &kn, &kf, err);
+  for (uint64_t s = 1; kn && s <= nsrc && !rc; s++) {
+    if (!keep[s] || !nth[s] || nth[s] > pcol_rows(f, PCOL_T_VALUE_TYPES)) continue;
+    if (at[s] != UINT64_MAX || !(vt = vt ? pcol_kin_finer(kn, kf, vt, nth[s]) : nth[s])) { /* (a type twice: refused below) */
+      vt = 0;
+      break;
+    }
+  }
+  if (!rc && kn && vt) rc = pcol_kin_column(f, sel, vt, nth, &col, err);
+  free(kn);
+  free(kf);
+  if (!col) vt = 0;
+  for (uint64_t s = 1; s <= nsrc && !rc && !col; s++) {
     if (!keep[s]) continue;
     if (!nth[s])
       rc = pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s is out of range: source %llu has %llu value types",
@@ -541,7 +568,9 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   free(keep);
   if (rc) return rc;
   if (!vt) return pcol_error_set(err, PCOL_ENOTFOUND, "sample index %s: no source", name);
-  return vt_names(f, vt, out, err);
+  PCOL_RETURN_NOT_OK(vt_names(f, vt, out, err));
+  out->column = col;
+  return PCOL_OK;
 }
 
 /* THE weight name rule: "weight" is a type a selected source stores with
@@ -590,6 +619,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                ? resolve_rprof_alloc(f, kept, out, err)
                : resolve_named(f, kept, name, out, err);
   free(kept);
+  if (rc == PCOL_OK && out->column) rc = pcol_kin_column(f, sel, out->vt_id, NULL, &out->column, err);
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")) return rc;
   if (rc == PCOL_ENOTFOUND && name[0] && strlen(name) < 10 && strspn(name, "0123456789") == strlen(name)) {
     if (err) err->message[0] = 0, err->code = PCOL_OK;

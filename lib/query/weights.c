@@ -17,7 +17,7 @@
 #include "select.h"   /* pcol_sample_cols, pcol_select_iter_filter, pcol_sample_cols_dense */
 #include "reader.h"   /* pcol_column_rows, pcol_column_lazy */
 #include "count.h"    /* pcol_count_types, pcol_rtime, pcol_rtime_free, ... */
-#include "xvalues.h"  /* pcol_ralloc_value */
+#include "xvalues.h"  /* pcol_ralloc_value, pcol_rtime_drop_init, pcol_rtime_pick_init */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +394,8 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   pcol_sample_cols_dense(&c->sc);
   if (c->vt || c->cvt || kin) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
   if (kin) PCOL_RETURN_NOT_OK(pcol_rtime_drop_init(&c->rt, f, sel, err));
+  /* a type of kin read by its column: each source's there (rd13a F2) */
+  if (kin && v && v->column) PCOL_RETURN_NOT_OK(pcol_rtime_pick_init(&c->rt, f, c->vt, v->column, err));
   return PCOL_OK;
 }
 

@@ -75,6 +75,29 @@
 #     and a dropped first sample set the traces' order), as go -traces.
 # 20. the collapsed export drops the same samples as fold: kb2 b2's counts
 #     are main;beta 11 (rd13a F5: main;alpha 5 written too).
+# 21. two files each with two kin types of one name, in another order
+#     (one.pb inuse_space in kilobytes then bytes, two.pb bytes then
+#     kilobytes): go merges them by position, so --value inuse_space (and
+#     --value 0) is each file's FIRST column scaled (3472 B, go's 3.39kB)
+#     and the default (and --value 1) each file's last (4108 B, go's
+#     4.01kB; --value N was refused), in top, fold, traces and the
+#     collapsed export (rd13a F2: 412 B both, one.pb's second column read
+#     for the bytes type).  And the unit rule's drop is per column, as go's
+#     ScaleN: p1.pb's x/kilobytes twice beside p2.pb's bytes then kilobytes
+#     scales p1's FIRST column only, so its sample (0, 5) is dropped (its
+#     one scaled value is 0): the pprof export holds 2 samples, go -raw's
+#     "2048 2 / 100 1" (rd13a F4b: kept, as the type was scaled somewhere).
+#     --diff-base of them adds each side's samples up by column, as go's
+#     merge: two --diff-base one --value inuse_space is -2672 B, go's
+#     -diff_base (rd13a F3: 1412 B, one.pb's two columns, both written in
+#     bytes, added together), and one two --diff-base two is 3 kB; their
+#     pprof exports are go -raw's of the inputs.  The perun, firefox and
+#     perfetto exports of --value inuse_space (perun's of the default too)
+#     read back 3472 (412: the bytes type wherever it stood), and perun's
+#     memory style of kb.pb beside b.pb counts kb's kilobytes scaled (0).
+#     p1 --diff-base p2, a type scaled in one of its places and not the
+#     other, is refused (pcol scales a type alike everywhere; was 9116B,
+#     go 1kB).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -620,4 +643,79 @@ got=$("$PCOL" unpack "$tmp/kb2.pb" "$tmp/b2.pb" --to collapsed -o - 2>/dev/null 
 [ "$got" = "main;beta 11|" ] || fail "collapsed export of kb2 b2: '$got', not 'main;beta 11|' (fold's)"
 [ "$got" = "$("$PCOL" fold "$tmp/kb2.pb" "$tmp/b2.pb" --value samples | tr '\n' '|')" ] ||
   fail "collapsed export of kb2 b2: not fold --value samples"
+# ---- 21. kin columns paired by position across files
+g one.pb inuse_space:kilobytes,inuse_space:bytes 2,1:1,5 3,1:2,7
+g two.pb inuse_space:bytes,inuse_space:kilobytes 2,1:100,1 3,1:300,3
+for v in inuse_space:3472 "":4108 0:3472 1:4108; do
+  va=(); [ -n "${v%:*}" ] && va=(--value "${v%:*}")
+  got=$("$PCOL" top "$tmp/one.pb" "$tmp/two.pb" "${va[@]}" --unit raw 2>/dev/null | total)
+  [ "$got" = "${v#*:}" ] || fail "top one two ${va[*]}: $got, not ${v#*:} (go's merge by position)"
+  got=$("$PCOL" fold "$tmp/one.pb" "$tmp/two.pb" "${va[@]}" | sum)
+  [ "$got" = "${v#*:}" ] || fail "fold one two ${va[*]}: $got, not ${v#*:}"
+  got=$("$PCOL" unpack "$tmp/one.pb" "$tmp/two.pb" "${va[@]}" --to collapsed -o - 2>/dev/null | sum)
+  [ "$got" = "${v#*:}" ] || fail "collapsed export of one two ${va[*]}: $got, not ${v#*:}"
+  got=$("$PCOL" traces "$tmp/one.pb" "$tmp/two.pb" "${va[@]}" --unit raw 2>/dev/null | awk '/^ *-?[0-9]+[A-Za-z]* /{ n += $1 + 0 } END { print n }')
+  [ "$got" = "${v#*:}" ] || fail "traces one two ${va[*]}: $got, not ${v#*:}"
+done
+# the exports that write the value asked (perun, firefox, perfetto) write
+# each source's column, read back as the views add it up; perun's memory
+# style reads a coarser kin scaled (kb.pb's kilobytes were 0 bytes)
+for x in perun:json: firefox:json: perfetto:pftrace: perun:json:inuse_space firefox:json:inuse_space perfetto:pftrace:inuse_space; do
+  IFS=: read -r fmt ext v <<<"$x"
+  va=(); want=4108; [ -n "$v" ] && va=(--value "$v") && want=3472
+  [ "$fmt" = firefox ] && [ -z "$v" ] && continue # (each source its own default: its weight alone, noted)
+  "$PCOL" unpack "$tmp/one.pb" "$tmp/two.pb" "${va[@]}" --to "$fmt" -o "$tmp/x.$ext" 2>/dev/null || fail "$fmt export of one two ${va[*]}"
+  rb=(--value inuse_space); [ "$fmt" = perun ] && rb=() # (perun's memory/B)
+  got=$("$PCOL" top "$tmp/x.$ext" "${rb[@]}" --unit raw 2>/dev/null | total)
+  [ "$got" = "$want" ] || fail "$fmt export of one two ${va[*]}: read back $got, not $want"
+done
+g kb.pb inuse_space:kilobytes 2,1:1 3,1:2
+g b.pb inuse_space:bytes 2,1:100 3,1:300
+"$PCOL" unpack "$tmp/kb.pb" "$tmp/b.pb" --to perun -o "$tmp/kbb.json" 2>/dev/null || fail "perun export of kb b"
+got=$("$PCOL" top "$tmp/kbb.json" --unit raw 2>/dev/null | total)
+[ "$got" = 3472 ] || fail "perun export of kb b: read back $got, not 3472 (kb's 3 kB scaled)"
+g p1.pb x:kilobytes,x:kilobytes 2,1:0,5 3,1:2,2
+g p2.pb x:bytes,x:kilobytes 2,1:100,1
+"$PCOL" unpack "$tmp/p1.pb" "$tmp/p2.pb" --to pprof -o "$tmp/p12.pb.gz" 2>/dev/null || fail "pprof export p1 p2"
+got=$("$PCOL" top "$tmp/p12.pb.gz" --value 1 --unit raw 2>/dev/null | total)
+[ "$got" = 3 ] || fail "pprof export of p1 p2: its second column adds up to $got, not 3 (p1's (0, 5) dropped, as go)"
+# p1 --diff-base p2 scales p1's x/kilobytes in its first place and not its
+# second, which pcol's copy (a scale per type) cannot: refused (was 9116B,
+# go -diff_base 1kB)
+"$PCOL" top "$tmp/p1.pb" --diff-base "$tmp/p2.pb" >/dev/null 2>"$tmp/err"
+[ $? = 1 ] && grep -q "x/kilobytes of the profile's source 1 is in two of its value types' places" "$tmp/err" ||
+  fail "p1 --diff-base p2: not refused: $(cat "$tmp/err")"
+for spec in "two:one:-2672" "one two:two:3072"; do
+  IFS=: read -r new base want <<<"$spec"
+  args=(); for n in $new; do args+=("$tmp/$n.pb"); done
+  got=$("$PCOL" top "${args[@]}" --diff-base "$tmp/$base.pb" --value inuse_space --unit raw 2>/dev/null |
+        sed -n 's/.*accounting for \([0-9-]*\)B,.*/\1/p')
+  [ "$got" = "$want" ] || fail "top $new --diff-base $base --value inuse_space: $got, not $want (go's -diff_base)"
+  if command -v go >/dev/null 2>&1; then
+    "$PCOL" unpack "${args[@]}" --diff-base "$tmp/$base.pb" --to pprof -o "$tmp/d.pb.gz" 2>/dev/null ||
+      fail "pprof export of $new --diff-base $base"
+    gargs=(-diff_base "$base.pb"); for n in $new; do gargs+=("$n.pb"); done
+    [ "$((cd "$tmp" && go tool pprof -raw d.pb.gz 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+      "$((cd "$tmp" && go tool pprof -raw "${gargs[@]}" 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+      fail "pprof export of $new --diff-base $base: go -raw of it is not go -raw -diff_base"
+    [ "$((cd "$tmp" && go tool pprof -top -sample_index=inuse_space "${gargs[@]}" 2>/dev/null) | shown)" = \
+      "$("$PCOL" top "${args[@]}" --diff-base "$tmp/$base.pb" --value inuse_space | shown)" ] ||
+      fail "top $new --diff-base $base --value inuse_space: not go's -diff_base"
+  fi
+done
+if command -v go >/dev/null 2>&1; then
+  for si in -sample_index=inuse_space "" -sample_index=0 -sample_index=1; do
+    v=inuse_space; [ -z "$si" ] && v=; [ "$si" = -sample_index=0 ] && v=0; [ "$si" = -sample_index=1 ] && v=1
+    va=(); [ -n "$v" ] && va=(--value "$v")
+    "$PCOL" top "$tmp/one.pb" "$tmp/two.pb" "${va[@]}" >"$tmp/out" 2>/dev/null || fail "top one two ${va[*]}"
+    [ "$((cd "$tmp" && go tool pprof -top $si one.pb two.pb 2>/dev/null) | shown)" = "$(shown <"$tmp/out")" ] ||
+      fail "top one two ${va[*]}: not go -top $si"
+  done
+  [ "$((cd "$tmp" && go tool pprof -traces -sample_index=inuse_space one.pb two.pb 2>/dev/null) | sed -n '/^---/,$p')" = \
+    "$("$PCOL" traces "$tmp/one.pb" "$tmp/two.pb" --value inuse_space 2>/dev/null | sed -n '/^---/,$p')" ] ||
+    fail "traces one two --value inuse_space: not go -traces"
+  [ "$((cd "$tmp" && go tool pprof -raw p12.pb.gz 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+    "$((cd "$tmp" && go tool pprof -raw p1.pb p2.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+    fail "pprof export of p1 p2: go -raw of it is not go -raw of the inputs"
+fi
 exit 0

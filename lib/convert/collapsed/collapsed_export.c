@@ -25,7 +25,7 @@
 #include "select.h"   /* pcol_sample_cols */
 #include "stream.h"   /* pcol_budget_hold, pcol_budget, pcol_budget_close, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
-#include "xvalues.h"  /* pcol_rtime_drop_init, pcol_ralloc_value, pcol_xvalues_init */
+#include "xvalues.h"  /* pcol_rtime_drop_init, pcol_rtime_pick_init, pcol_xvalues_init, ... */
 #include "count.h"    /* pcol_sample_count, pcol_sample_value_rt, pcol_unit_decimals, ... */
 #include "loss.h"     /* pcol_export_loss_note */
 #include <stdio.h>
@@ -612,6 +612,10 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     rc = pcol_xvalues_init(&xv, f, &x.rt, err);
     if (!rc) memcpy(x.alloc_vt, xv.alloc_vt, sizeof x.alloc_vt);
   }
+  /* a type of kin read by its column, as the views (rd13a F2) */
+  uint32_t kcol = value ? value->column : 0;
+  if (!rc && !value && !differ && chosen) rc = pcol_kin_default_column(f, sel, chosen, &kcol, err);
+  if (!rc) rc = pcol_rtime_pick_init(&x.rt, f, value ? value->vt_id : chosen, kcol, err);
   if (!rc) rc = default_types(&x);
   /* defaults that agree as kin (the unit rule: bytes and kilobytes) are
    * all read as the one chosen, the finest, the coarser scaled into it */

@@ -76,6 +76,7 @@ typedef struct svt { /* a source and one of its value types (note_counters) */
 } svt;
 
 typedef struct fx {
+  pcol_kin_pick pick; /* --value of a type of kin: each source's column (xvalues.h pcol_kin_pick_make) */
   pcol_file *f;
   pcol_error *err;
   const pcol_value_sel *value; /* --value: every source's weight (NULL: its default) */
@@ -460,6 +461,7 @@ typedef struct tw { /* what one source's threads share */
 static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
   int64_t v = 0;
   if (!w->wvt) v = pcol_sample_count(&x->sc, r->row, w->cvt);
+  else if (x->pick.src && w->wvt == x->pick.vt) (void)pcol_kin_pick_value(&x->pick, &x->sc, r->row, w->s, &v);
   else if (!pcol_sample_value_rt(&x->sc, &x->rt, r->row, w->wvt, &v)) v = 0;
   return pcol_scale(v, r->num, r->den);
 }
@@ -1399,6 +1401,8 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_count_types(f, &x->cvt, x->err));
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
+  if (x->value) /* the weight of a type of kin: each source's in its column, as the views (rd13a F2) */
+    PCOL_RETURN_NOT_OK(pcol_kin_pick_make(&x->rt, f, x->value->vt_id, x->value->column, &x->pick, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->tname, x->err));
   PCOL_RETURN_NOT_OK(pcol_real_ids_init(x->f, x->tcls, x->ntcls, &x->real, x->err));
@@ -1582,6 +1586,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.tcls);
   free(x.tname);
   pcol_rtime_free(&x.rt);
+  free(x.pick.src);
   free(x.str_of_sid);
   free(x.src_of_file);
   free(x.fn_out);

@@ -91,6 +91,7 @@ typedef struct pex {
   pcol_frames fr;
   pcol_view s_time, s_dur, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid, map_start, map_limit, map_off;
   pcol_rtime rt;
+  pcol_kin_pick pick; /* --value of a type of kin: each source's column (xvalues.h pcol_kin_pick_make) */
   pcol_xvalues xv;
   uint32_t *cvt;
   uint32_t *tcls, ntcls, *named;
@@ -401,8 +402,10 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
     if (want == x->rt.cpu_vt) want = PCOL_VT_TIME;
   }
   size_t p = SIZE_MAX;
+  uint32_t nth = 0; /* a type of kin: the source's in its column (rd13a F2), written as stored */
+  if (x->pick.src && want == x->pick.vt && s <= x->pick.nsrc) want = x->pick.src[s - 1].vt, nth = x->pick.src[s - 1].nth;
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
-    if (!all[k].level && all[k].vt == want) p = k;
+    if (!all[k].level && all[k].vt == want && !nth--) p = k;
   if (p == SIZE_MAX && opt && opt->value && !x->lacking++) x->lacking_src = s; /* (said: rd11 F5) */
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
     if (!all[k].level && all[k].vt == dflt) p = k;
@@ -800,6 +803,8 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   if ((x->rc = pcol_columns(f, cols, PCOL_NCOLS(cols), x->err)) || (x->rc = pcol_frames_init(&x->fr, f, x->err)) ||
       (x->rc = pcol_select_check(f, sel, x->err)) || (x->rc = pcol_count_types(f, &x->cvt, x->err)) ||
       (x->rc = pcol_rtime_init(&x->rt, f, x->err)) || (x->rc = pcol_xvalues_init(&x->xv, f, &x->rt, x->err)) ||
+      (opt && opt->value &&
+       (x->rc = pcol_kin_pick_make(&x->rt, f, opt->value->vt_id, opt->value->column, &x->pick, x->err))) ||
       (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
       (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
     return x->rc;
@@ -977,6 +982,7 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
     opt->note(opt->note_ctx, text);
   }
   pcol_rtime_free(&x.rt);
+  free(x.pick.src);
   free(x.cvt);
   free(x.tcls);
   free(x.named);

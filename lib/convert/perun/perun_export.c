@@ -30,7 +30,8 @@
 #include "select.h"   /* pcol_sample_cols, pcol_sample_value, pcol_select_iter, ... */
 #include "stream.h"   /* pcol_budget, pcol_budget_release, PCOL_EXPORT_HOLD_MIN, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
-#include "count.h"    /* pcol_count_types, pcol_sample_count */
+#include "count.h"    /* pcol_count_types, pcol_sample_count, pcol_sources_having */
+#include "xvalues.h"  /* pcol_rtime_drop_init, pcol_rtime_pick_init, pcol_kin_default_column */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_rewind, pcol_rowsort_next, ... */
 #include "loss.h"     /* pcol_export_loss_note */
 #include <jansson.h>
@@ -851,7 +852,7 @@ static int64_t row_amount(pexp *x, const selrow *r) {
    * count 0, as in the views; vt 0 would read the weight, a CPU sample as
    * a 1-byte allocation) */
   if (!vt) return 0;
-  return pcol_sample_value(&sc, r->row, vt, &v) ? pcol_scale(v, r->num, r->den) : 0;
+  return pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v) ? pcol_scale(v, r->num, r->den) : 0;
 }
 
 /* a label of the row by class (address / subtype); 0 if absent */
@@ -1158,15 +1159,23 @@ static int export_synth(pexp *x) {
     return pcol_error_set(x->err, PCOL_EINVAL, "perun export: value type %u does not exist", vt);
   x->wvt = vt;
   x->memory = unit_is_bytes(x, vt);
-  if (x->memory) {
-    pcol_view svs, svv;
-    if ((rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &svs, x->err)) ||
-        (rc = pcol_column(x->f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &svv, x->err)))
+  /* the value as the views read it (pcol_sample_value_rt): the time rule,
+   * the unit rule (a coarser kin scaled, its drop) and a kin's column */
+  uint32_t kcol = x->value ? x->value->column : 0;
+  if ((rc = pcol_rtime_init(&x->rt, x->f, x->err)) || (rc = pcol_rtime_drop_init(&x->rt, x->f, x->sel, x->err)) ||
+      (!x->value && (rc = pcol_kin_default_column(x->f, x->sel, vt, &kcol, x->err))) ||
+      (rc = pcol_rtime_pick_init(&x->rt, x->f, vt, kcol, x->err)))
+    return rc;
+  if (x->memory) { /* the sources that have it, in its unit or a coarser kin (THE rule, pcol_sources_having) */
+    uint8_t *has = calloc(ns + 1, 1);
+    if (!has) return oom(x);
+    if ((rc = pcol_sources_having(x->f, vt, &vt, 1, has, x->err))) {
+      free(has);
       return rc;
-    for (uint64_t i = 0; i < pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
-      uint32_t s = pcol_view_u32(&svs, i);
-      if (s >= 1 && s <= ns && pcol_view_u32(&svv, i) == vt) x->amount_vt[s] = vt;
     }
+    for (uint64_t s = 1; s <= ns; s++)
+      if (has[s]) x->amount_vt[s] = vt;
+    free(has);
   }
   char kunit[40] = "sample"; /* kperf: header.units.time */
   if (!x->memory) {
@@ -1176,8 +1185,7 @@ static int export_synth(pexp *x) {
      * value (176 samples, not 76 rows, for go-cpu-inline-small.pb.gz), as
      * in every other exporter that writes counts */
     x->kvt = vt;
-    if ((rc = kperf_unit(x, kunit, sizeof kunit)) || (rc = pcol_rtime_init(&x->rt, x->f, x->err)))
-      return rc;
+    if ((rc = kperf_unit(x, kunit, sizeof kunit))) return rc;
     uint32_t *cvt;
     if ((rc = pcol_count_types(x->f, &cvt, x->err))) return rc;
     memcpy(x->amount_vt, cvt, (ns + 1) * sizeof *x->amount_vt);

@@ -160,7 +160,7 @@ static int plan_columns(ex *x) {
   if ((x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &vtt, x->err)) ||
       (x->rc = pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &vtu, x->err)) ||
       (x->rc = pcol_vunion_make(&x->xv, x->sel, 1, &x->vu, x->err)) ||
-      (x->rc = pcol_vunion_drop(&x->vu, pcol_rows(f, PCOL_T_VALUE_TYPES), &x->rt.drop, x->err)))
+      (x->rc = pcol_vunion_drop(&x->vu, &x->rt.drop, x->err)))
     return x->rc;
   for (uint64_t s = 1; s <= x->nsrc; s++) {
     src_info *si = &x->src[s - 1];
