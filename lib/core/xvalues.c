@@ -296,11 +296,12 @@ static int counts_held(pcol_file *f, const pcol_vunion *u, int *held, pcol_error
 static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err) {
   uint32_t *cvt = NULL, dflt = 0;
   PCOL_RETURN_NOT_OK(pcol_count_types(x->f, &cvt, err));
-  int need = 0;
+  int need = 0, neg = 0; /* neg: a subtracted base's count (THE count rule), not one row each */
   for (uint64_t s = 1; s <= u->nsrc; s++) {
     pcol_vsrc *vs = &u->src[s - 1];
-    vs->count_fill = vs->involved && !vs->derived && !cvt[s];
+    vs->count_fill = vs->involved && !vs->derived && !pcol_count_vt(cvt[s]);
     need |= vs->count_fill;
+    neg |= vs->count_fill && cvt[s] == PCOL_COUNT_NEG;
   }
   free(cvt);
   if (!need) return PCOL_OK;
@@ -311,7 +312,7 @@ static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vuni
     int held;
     PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel, &dflt, NULL, err));
     PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, err));
-    if (dflt && !held) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
+    if (dflt && !held && !neg) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
     else {
       if (PCOL_GROW(u->cols, u->ncols, u->capcols)) return pcol_oom(err);
       u->cols[u->ncols++] = (pcol_vcol){t, un};
