@@ -685,6 +685,9 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   t->nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   if (!rc) rc = decimal_tables(f, &t->dec_from, &t->collapsed, err);
   if (!rc) rc = pcol_value_kin(f, &t->kin_next, &t->kin_factor, err);
+  const uint8_t *base = NULL; /* (kept on f: not freed) */
+  if (!rc) rc = pcol_base_kinds(f, &base, err);
+  if (!rc && base[0]) t->base = base;
   if (rc) pcol_rtime_free(t);
   return rc;
 }

@@ -73,6 +73,8 @@ typedef struct pcol_rtime {
   uint32_t *kin_next; /* the unit rule (pcol_value_kin), NULL: no kin */
   double *kin_factor;
   pcol_unit_drop drop; /* its drop of the sources of a view (pcol_rtime_drop_init; none by default) */
+  const uint8_t *base; /* pcol_base_kinds when a base is subtracted (else NULL): [s] a source whose
+                        * derived time and memory count below 0, as its stored values (rd13a F1) */
   /* the Rprof segments after the first (meta rprof.segment_start_ns):
    * (source, time of the segment's first sample), sorted */
   struct pcol_rseg { uint32_t src; int64_t t; } *seg;
@@ -97,9 +99,10 @@ static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
   return t->last_ns && src >= 1 && src <= t->nsources && t->last_ns[src] > 0;
 }
 /* The time of sample `row`, whose source has pcol_rtime_has (inline: the
- * views add it up for every sample, bench/analysis.md). */
-static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
-  uint32_t s = pcol_view_u32(&t->source, row);
+ * views add it up for every sample, bench/analysis.md); of a subtracted
+ * base's source, negated (t->base), as go subtracts the cpu column of its
+ * pprof export. */
+static inline int64_t pcol_rtime_value_(const pcol_rtime *t, uint64_t row, uint32_t s) {
   int64_t d = pcol_view_i64(&t->dur, row);
   if (d != PCOL_NA_I64 && d > 0) return d; /* a coalesced run: N x interval */
   int64_t t0 = pcol_view_i64(&t->time, row);
@@ -109,6 +112,11 @@ static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
   }
   __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
   return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
+}
+static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
+  uint32_t s = pcol_view_u32(&t->source, row);
+  int64_t v = pcol_rtime_value_(t, row, s);
+  return t->base && s <= t->nsources && t->base[s] ? -v : v; /* (|v| <= INT64_MAX) */
 }
 
 /* The time of sample `row` under the time rule: its derived time when its

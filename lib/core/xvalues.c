@@ -124,18 +124,27 @@ int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt, const ui
   if (row == 0 || pcol_view_u32(&rt->source, row - 1) != pcol_view_u32(&rt->source, row) ||
       (rt->nseg && pcol_rtime_segment_start(rt, row)))
     return PCOL_OK;
+  /* a subtracted base's source (rt->base): its levels were negated as its
+   * other values: its allocation is that of the levels as recorded,
+   * negated (THE count rule's sign, count.h) */
+  uint32_t s = pcol_view_u32(&rt->source, row);
+  int neg = rt->base && s <= rt->nsources && rt->base[s];
   int64_t prev[PCOL_RALLOC_NTYPES];
-  for (int k = 0; k < PCOL_RALLOC_NTYPES; k++)
+  for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
     if (!pcol_sample_value(sc, row - 1, vt[k], &prev[k])) return PCOL_OK;
+    if (neg) prev[k] = prev[k] == INT64_MIN ? INT64_MAX : -prev[k];
+  }
   for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
     int64_t cur, d;
     (void)pcol_sample_value(sc, row, vt[k], &cur);
+    if (neg) cur = cur == INT64_MIN ? INT64_MAX : -cur;
     if (__builtin_sub_overflow(cur, prev[k], &d)) { /* past the int64 range: an increase only when cur > prev */
       if (cur > prev[k]) return PCOL_ETOOBIG;
     } else if (d > 0 && __builtin_add_overflow(*out, d, out)) {
       return PCOL_ETOOBIG;
     }
   }
+  if (neg) *out = -*out; /* (>= 0: no overflow) */
   return PCOL_OK;
 }
 

@@ -735,11 +735,11 @@ static int diff_base_sets(pcol_file *f, uint8_t *ok, int *any, pcol_error *err) 
  * (grouped_total).  Of the kept samples under -relative_percentages, of all
  * the selected ones else (pprof's total is the profile's before filters).
  * *found 0 when no source holds a base (the total stays the selection's).
- * Every view first asks (total NULL: only that): a value that comes from
- * the samples' weight (weight, Rprof's time and memory rules) cannot be
- * subtracted (a weight is a number of raw samples, never negative), so it
- * is refused; "samples" of a source without a count type is THE count
- * rule's, which negates a subtracted base's (pcol_count_types). */
+ * Every view first asks (total NULL: only that): the weight column cannot
+ * be subtracted (a number of raw samples, never negative), so it is
+ * refused; "samples" of a source without a count type and an Rprof
+ * source's time and memory are THE count rule's and the time rule's,
+ * which negate a subtracted base's (pcol_count_types, pcol_rtime.base). */
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                            const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
                            pcol_error *err) {
@@ -749,13 +749,12 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
   if (!kind[0]) return PCOL_OK;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= nsrc; s++)
-    if (kind[s] && (c->weight_asked || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC))
+    if (kind[s] && c->weight_asked)
       return pcol_error_set(err, PCOL_ENOTFOUND,
-                            "a base profile's values are subtracted, but this value is made by a "
-                            "rule from the samples (the weight, an Rprof source's time or memory: "
-                            "never negative), not stored: name a value type the profiles store "
-                            "(--value TYPE), or compare the profiles' shares with `pcol diff BASE "
-                            "PROFILE`");
+                            "a base profile's values are subtracted, but the weight is the samples' "
+                            "own column (raw samples, never negative), no value the profiles "
+                            "measure: name one (--value TYPE, or samples), or compare the profiles' "
+                            "shares with `pcol diff BASE PROFILE`");
   if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
   int rc = PCOL_OK;

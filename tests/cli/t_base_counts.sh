@@ -4,7 +4,8 @@
 # base's samples in every view and every export, as go tool pprof
 # -base/-diff_base subtracts the samples/count column of their pprof
 # copies (review rd13a F1: the exports added them, 17 where go says -1).
-# THE count rule (lib/core/count.h pcol_count_types: PCOL_COUNT_NEG).
+# THE count rule (lib/core/count.h pcol_count_types: PCOL_COUNT_NEG), and
+# the time rule's Rprof time and memory (pcol_rtime.base), last below.
 #
 # Table: pairs (A, B) of such inputs x --base/--diff-base.  The reference
 # is go over copies made of each file alone (no base: A and B written as
@@ -131,4 +132,28 @@ for p in $pairs; do
     done
   done
 done
+# Rprof sources (memory profiles): the count (ticks), the time rule's cpu and
+# rprof.alloc are made from the samples too, and subtracted as go subtracts
+# the columns of their pprof copies: top and the pprof export, line for line
+M1="$TD/rprof/r-prof-profile__memory.out" M2=tests/fixtures/rprof/memgc-snapshots.out
+if [ $GO = 1 ] && [ -f "$M1" ]; then
+  "$PCOL" unpack "$M1" --to pprof -o "$tmp/m1.pb.gz" 2>/dev/null || fail "unpack $M1 --to pprof"
+  "$PCOL" unpack "$M2" --to pprof -o "$tmp/m2.pb.gz" 2>/dev/null || fail "unpack $M2 --to pprof"
+  for m in base diff-base; do
+    gm=-${m/-/_}
+    "$PCOL" unpack "$M1" --$m "$M2" --to pprof -o "$tmp/mx.pb.gz" 2>/dev/null || fail "unpack $M1 --$m $M2 --to pprof"
+    for v in samples cpu rprof.alloc; do
+      what="$(basename "$M1") --$m $(basename "$M2") --value $v"
+      go tool pprof -top -nodefraction=0 -sample_index=$v $gm="$tmp/m2.pb.gz" "$tmp/m1.pb.gz" 2>/dev/null |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' >"$tmp/b.cmp"
+      grep -q '^Showing nodes' "$tmp/b.cmp" || fail "go $gm $what: no top"
+      "$PCOL" top "$M1" --$m "$M2" --value $v --node-fraction 0 2>"$tmp/err" |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: ' >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top $what is not go's: $(head -2 "$tmp/err") $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
+      go tool pprof -top -nodefraction=0 -sample_index=$v "$tmp/mx.pb.gz" 2>/dev/null |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of $what --to pprof is not go's of the copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
+    done
+  done
+fi
 exit 0
