@@ -61,12 +61,48 @@ static int samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err) {
   return PCOL_OK;
 }
 
+/* (kept on f, as the default types: compared by string id, once) */
+int pcol_base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
+  uint8_t *k = atomic_load_explicit(&f->base_kinds, memory_order_acquire);
+  if (k) {
+    *out = k;
+    return PCOL_OK;
+  }
+  uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  if (nsrc >= SIZE_MAX - 1 || !(k = calloc(nsrc + 1, 1))) return pcol_oom(err);
+  pcol_view mk, ms;
+  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
+  int rc = nmeta ? pcol_columns(f, req, PCOL_NCOLS(req), err) : PCOL_OK;
+  static const char *const keys[] = {PCOL_META_DIFF_BASE, PCOL_META_BASE};
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t i = 0; i < nmeta && !rc; i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    uint8_t which = 0;
+    if (!s || s > nsrc) continue;
+    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &which, err))) break;
+    if (which) k[s] |= (uint8_t)which, k[0] |= (uint8_t)which; /* 1 -diff_base, 2 -base */
+  }
+  if (rc) {
+    free(k);
+    return rc;
+  }
+  uint8_t *none = NULL;
+  if (!atomic_compare_exchange_strong(&f->base_kinds, &none, k)) {
+    free(k); /* another thread's is the same */
+    k = none;
+  }
+  *out = k;
+  return PCOL_OK;
+}
+
 int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   uint32_t vt, *c;
+  const uint8_t *base;
   pcol_view ss, sv;
   *out = NULL;
   PCOL_RETURN_NOT_OK(samples_count_vt(f, &vt, err));
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &base, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
   if (!(c = calloc(ns + 1, sizeof *c))) return pcol_oom(err);
@@ -74,6 +110,8 @@ int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
     uint32_t s = pcol_view_u32(&ss, i);
     if (s >= 1 && s <= ns && pcol_view_u32(&sv, i) == vt) c[s] = vt;
   }
+  for (uint64_t s = 1; base[0] && s <= ns; s++)
+    if (base[s] && !c[s]) c[s] = PCOL_COUNT_NEG; /* a subtracted base's count, its weight */
   *out = c;
   return PCOL_OK;
 }
@@ -647,6 +685,9 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
   t->nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   if (!rc) rc = decimal_tables(f, &t->dec_from, &t->collapsed, err);
   if (!rc) rc = pcol_value_kin(f, &t->kin_next, &t->kin_factor, err);
+  const uint8_t *base = NULL; /* (kept on f: not freed) */
+  if (!rc) rc = pcol_base_kinds(f, &base, err);
+  if (!rc && base[0]) t->base = base;
   if (rc) pcol_rtime_free(t);
   return rc;
 }

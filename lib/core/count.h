@@ -6,16 +6,34 @@
 #include "pcol.h"
 #include "select.h"
 
+/* Which sources of f hold a subtracted base (pcol_open_diff_base, or a
+ * pprof file written so): *kinds[s] (s = 1..sources) 1 -diff_base (meta
+ * PCOL_META_DIFF_BASE), 2 -base (PCOL_META_BASE), [0] the kinds any source
+ * has.  Scanned once a file and kept on it (not to be freed).  count.c */
+int pcol_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
+
 /* THE count rule (count.c): how many raw samples a row stands for.  c[s]
  * (s = 1..sources; *out has sources + 1 entries, free() it) is the stored
- * "samples/count" type when source s measured one, else 0; a row of source
- * s then counts pcol_sample_count(cols, row, c[s]): that value, or the
- * weight column when the source has none (or the row lacks it). */
+ * "samples/count" type when source s measured one; else PCOL_COUNT_NEG
+ * when s holds a subtracted base (pcol_base_kinds): its count is its
+ * weight negated, as its stored values were (go subtracts the
+ * samples/count column the pprof export writes for it; rd13a F1); else 0.
+ * A row of source s counts pcol_sample_count(cols, row, c[s]): the stored
+ * value, or the weight (negated for PCOL_COUNT_NEG) when the source has
+ * none (or the row lacks it).  pcol_count_vt(c[s]): the stored type or 0. */
+#define PCOL_COUNT_NEG (UINT32_MAX - 3) /* no value type: PCOL_VT_WEIGHT - 1 */
 int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err);
+static inline uint32_t pcol_count_vt(uint32_t cvt) { return cvt == PCOL_COUNT_NEG ? 0 : cvt; }
+/* the count of a row of weight w by c[s] when it has no stored count */
+static inline int64_t pcol_count_of_weight(int64_t w, uint32_t cvt) {
+  return cvt != PCOL_COUNT_NEG ? w : w == INT64_MIN ? INT64_MAX : -w;
+}
+/* (PCOL_COUNT_NEG is no value type's id, whose value no row has: the hot
+ * path of a stored count is one test, bench/analysis.md) */
 static inline int64_t pcol_sample_count(const pcol_sample_cols *c, uint64_t row, uint32_t cvt) {
   int64_t v;
   if (cvt && pcol_sample_value(c, row, cvt, &v)) return v;
-  return pcol_view_i64(&c->weight, row);
+  return pcol_count_of_weight(pcol_view_i64(&c->weight, row), cvt);
 }
 /* THE time rule (count.c): the CPU time in ns a sample of an Rprof source
  * stands for, which Rprof does not store (interval x ticks, per segment).
@@ -75,6 +93,8 @@ typedef struct pcol_rtime {
   double *kin_factor;
   pcol_unit_drop drop; /* its drop of the sources of a view (pcol_rtime_drop_init; none by default) */
   pcol_kin_pick pick;  /* the column a view's value of kin reads (pcol_rtime_pick_init; none by default) */
+  const uint8_t *base; /* pcol_base_kinds when a base is subtracted (else NULL): [s] a source whose
+                        * derived time and memory count below 0, as its stored values (rd13a F1) */
   /* the Rprof segments after the first (meta rprof.segment_start_ns):
    * (source, time of the segment's first sample), sorted */
   struct pcol_rseg { uint32_t src; int64_t t; } *seg;
@@ -99,9 +119,10 @@ static inline int pcol_rtime_has(const pcol_rtime *t, uint32_t src) {
   return t->last_ns && src >= 1 && src <= t->nsources && t->last_ns[src] > 0;
 }
 /* The time of sample `row`, whose source has pcol_rtime_has (inline: the
- * views add it up for every sample, bench/analysis.md). */
-static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
-  uint32_t s = pcol_view_u32(&t->source, row);
+ * views add it up for every sample, bench/analysis.md); of a subtracted
+ * base's source, negated (t->base), as go subtracts the cpu column of its
+ * pprof export. */
+static inline int64_t pcol_rtime_value_(const pcol_rtime *t, uint64_t row, uint32_t s) {
   int64_t d = pcol_view_i64(&t->dur, row);
   if (d != PCOL_NA_I64 && d > 0) return d; /* a coalesced run: N x interval */
   int64_t t0 = pcol_view_i64(&t->time, row);
@@ -111,6 +132,11 @@ static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
   }
   __int128 v = (__int128)pcol_view_i64(&t->weight, row) * (s <= t->nsources ? t->last_ns[s] : 0);
   return v > INT64_MAX ? INT64_MAX : v < -INT64_MAX ? -INT64_MAX : (int64_t)v;
+}
+static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
+  uint32_t s = pcol_view_u32(&t->source, row);
+  int64_t v = pcol_rtime_value_(t, row, s);
+  return t->base && s <= t->nsources && t->base[s] ? -v : v; /* (|v| <= INT64_MAX) */
 }
 
 /* The time of sample `row` under the time rule: its derived time when its

@@ -125,18 +125,27 @@ int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt, const ui
   if (row == 0 || pcol_view_u32(&rt->source, row - 1) != pcol_view_u32(&rt->source, row) ||
       (rt->nseg && pcol_rtime_segment_start(rt, row)))
     return PCOL_OK;
+  /* a subtracted base's source (rt->base): its levels were negated as its
+   * other values: its allocation is that of the levels as recorded,
+   * negated (THE count rule's sign, count.h) */
+  uint32_t s = pcol_view_u32(&rt->source, row);
+  int neg = rt->base && s <= rt->nsources && rt->base[s];
   int64_t prev[PCOL_RALLOC_NTYPES];
-  for (int k = 0; k < PCOL_RALLOC_NTYPES; k++)
+  for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
     if (!pcol_sample_value(sc, row - 1, vt[k], &prev[k])) return PCOL_OK;
+    if (neg) prev[k] = prev[k] == INT64_MIN ? INT64_MAX : -prev[k];
+  }
   for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
     int64_t cur, d;
     (void)pcol_sample_value(sc, row, vt[k], &cur);
+    if (neg) cur = cur == INT64_MIN ? INT64_MAX : -cur;
     if (__builtin_sub_overflow(cur, prev[k], &d)) { /* past the int64 range: an increase only when cur > prev */
       if (cur > prev[k]) return PCOL_ETOOBIG;
     } else if (d > 0 && __builtin_add_overflow(*out, d, out)) {
       return PCOL_ETOOBIG;
     }
   }
+  if (neg) *out = -*out; /* (>= 0: no overflow) */
   return PCOL_OK;
 }
 
@@ -297,11 +306,12 @@ static int counts_held(pcol_file *f, const pcol_vunion *u, int *held, pcol_error
 static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vunion *u, pcol_error *err) {
   uint32_t *cvt = NULL, dflt = 0;
   PCOL_RETURN_NOT_OK(pcol_count_types(x->f, &cvt, err));
-  int need = 0;
+  int need = 0, neg = 0; /* neg: a subtracted base's count (THE count rule), not one row each */
   for (uint64_t s = 1; s <= u->nsrc; s++) {
     pcol_vsrc *vs = &u->src[s - 1];
-    vs->count_fill = vs->involved && !vs->derived && !cvt[s];
+    vs->count_fill = vs->involved && !vs->derived && !pcol_count_vt(cvt[s]);
     need |= vs->count_fill;
+    neg |= vs->count_fill && cvt[s] == PCOL_COUNT_NEG;
   }
   free(cvt);
   if (!need) return PCOL_OK;
@@ -312,7 +322,7 @@ static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vuni
     int held;
     PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel, &dflt, NULL, err));
     PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, err));
-    if (dflt && !held) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
+    if (dflt && !held && !neg) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
     else {
       if (PCOL_GROW(u->cols, u->ncols, u->capcols)) return pcol_oom(err);
       u->cols[u->ncols++] = (pcol_vcol){t, un};

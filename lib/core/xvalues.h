@@ -33,8 +33,8 @@ int pcol_xvalues_init(pcol_xvalues *x, pcol_file *f, const pcol_rtime *rt, pcol_
 int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, size_t cap, size_t *n,
                         int *derived, pcol_error *err);
 /* The value of xtype vt of sample `row` (unscaled): the count by THE count
- * rule (cvt from pcol_count_types, may be NULL), rprof.alloc, or
- * pcol_sample_value_rt. */
+ * rule (cvt from pcol_count_types; NULL: the weight, for a caller that asks
+ * no count), rprof.alloc, or pcol_sample_value_rt. */
 int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, int64_t *v,
                 pcol_error *err);
 /* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): PCOL_ETOOBIG on
@@ -68,8 +68,9 @@ void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size
  * source without samples/count has its count (the weight: THE count rule)
  * in the samples/count column another source has, or in one added for it
  * when the selection's default is the count or its weights are counts
- * held (a Firefox profile's: not one row each); without either, no column
- * of the count: no view shows it by default, and it is the rows. */
+ * held (a Firefox profile's: not one row each) or it is a subtracted
+ * base's (negated: PCOL_COUNT_NEG); without any, no column of the count:
+ * no view shows it by default, and it is the rows. */
 typedef struct pcol_vcol {
   pcol_str type, unit; /* as written (borrowed from the file or literals) */
 } pcol_vcol;
@@ -82,7 +83,7 @@ typedef struct pcol_vsrc {
   int64_t *div;      /* what it is divided by in its column (1: as stored) */
   double *fill;      /* then scaled by (pcol_unit_fill; 0: not): a kin unit's (kin unions) */
   pcol_str *unit;    /* its unit as written to its column before the kin rule */
-  int count_fill;    /* its count (the weight) goes to column count_col */
+  int count_fill;    /* its count (the weight by THE count rule) goes to column count_col */
   uint32_t count_col;
 } pcol_vsrc;
 typedef struct pcol_vunion {

@@ -154,9 +154,9 @@ static int summary_source(pcol_file *f, const pcol_summary *sm, uint32_t cvt, co
   x->samples = pcol_view_u64(&sm->rows, i);
   x->first_ns = pcol_view_i64(&sm->first, i);
   x->end_ns = pcol_view_i64(&sm->end, i);
-  if (!cvt) {
+  if (!pcol_count_vt(cvt)) { /* THE count rule: the weight (a subtracted base's negated) */
     int64_t w = pcol_view_i64(&sm->weight, i);
-    x->count = w;
+    x->count = w == PCOL_NA_I64 ? w : pcol_count_of_weight(w, cvt);
     return w != PCOL_NA_I64;
   }
   const uint32_t *vr;

@@ -20,7 +20,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "select.h"   /* pcol_select_need_view */
 #include "frames.h"   /* pcol_frame_line_name, pcol_frames_lines, pcol_stack_locations */
-#include "count.h"    /* pcol_rtime, pcol_value_kin, pcol_unit_dropped */
+#include "count.h"    /* pcol_rtime, pcol_value_kin, pcol_unit_dropped, pcol_count_of_weight, ... */
 #include "xvalues.h"  /* pcol_rtime_drop_init */
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +55,7 @@ typedef struct tr_group {
 typedef struct tr_groups {
   pcol_view stack, ls, source, weight, voff, vtype, vval;
   uint8_t *typed;  /* typed[source] = a pprof source with value types */
-  const uint8_t *sub; /* [source]: a subtracted base's (pcol_q_base_kinds), NULL: none */
+  uint32_t *cnt;   /* with a subtracted base: THE count rule (pcol_count_types), else NULL */
   uint64_t nsources, nvalues, ntypes, nstacks;
   uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
@@ -124,10 +124,10 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
     lo = x < lo ? x : lo;
   }
   const uint8_t *kinds;
-  PCOL_RETURN_NOT_OK(pcol_q_base_kinds(f, &kinds, err));
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kinds, err));
   if (kinds[0] & 2) g->base = kinds;
-  if (kinds[0]) g->sub = kinds;
-  g->signed_values = lo < 0 || lazy[3] || g->sub; /* (a base's counts by the weight: negated) */
+  if (kinds[0]) PCOL_RETURN_NOT_OK(pcol_count_types(f, &g->cnt, err));
+  g->signed_values = lo < 0 || lazy[3] || g->cnt; /* (a base's counts by the weight: negated) */
   /* a sample the unit rule drops (go's ScaleN) is no trace, as in top
    * (rd13a F6: it printed as a trace "0" and set the traces' order) */
   uint32_t *kn = NULL;
@@ -147,6 +147,7 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
 
 static void tr_groups_free(tr_groups *g) {
   free(g->typed);
+  free(g->cnt);
   free(g->head);
   free(g->v);
   pcol_u64map_free(&g->tmap);
@@ -223,9 +224,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     }
   } else {
     int64_t w = pcol_view_i64(&g->weight, row);
-    /* a subtracted base's count held by the weight: negated, as the views
-     * count it (weights.c wneg) */
-    if (g->sub && s <= g->nsources && g->sub[s]) w = w == INT64_MIN ? INT64_MAX : -w;
+    if (g->cnt && s <= g->nsources) w = pcol_count_of_weight(w, g->cnt[s]); /* THE count rule */
     if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w, side0);
     nz |= w != 0;
   }

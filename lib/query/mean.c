@@ -14,6 +14,7 @@
 #include "error.h"  /* pcol_oom, PCOL_RETURN_NOT_OK */
 #include "filter.h" /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "select.h" /* pcol_select_need_view */
+#include "count.h"  /* pcol_base_kinds */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_s
   uint8_t *src_ok = NULL, *ls_ok = NULL;
   const uint8_t *kinds = NULL;
   if (dt.relative) rc = pcol_filter_build(f, sel, &flt, err);
-  if (!rc && v) rc = pcol_q_base_kinds(f, &kinds, err);
+  if (!rc && v) rc = pcol_base_kinds(f, &kinds, err);
   if (!rc && kinds && (kinds[0] & 1)) {
     int found = 0, labelled = 0;
     pcol_sum t = 0;

@@ -512,9 +512,6 @@ int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
  * own total (top --by label's relative one); pcol_q_weights does it itself. */
 int pcol_q_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                       const pcol_value_sel *v, int *found, pcol_sum *total, pcol_error *err);
-/* Which sources of f hold a subtracted base: *kinds[s] 1 -diff_base, 2
- * -base, [0] the kinds any source has (kept on f, not to be freed). */
-int pcol_q_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
 /* -diff_base's samples (pprof's Sample.DiffBaseSample): src_ok[s] for the
  * sources that hold a -diff_base, ls_ok[ls] for the label sets that carry
  * PCOL_DIFF_BASE_KEY = "true" (*labelled 1 when one does); a sample is

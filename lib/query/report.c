@@ -444,9 +444,9 @@ static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
   uint32_t *cvt = NULL, same = 0;
   if (!rc) rc = pcol_count_types(r->f, &cvt, err);
   if (!rc && nsrc) {
-    same = cvt[1];
+    same = pcol_count_vt(cvt[1]);
     for (uint64_t s = 2; s <= nsrc; s++)
-      if (cvt[s] != same) same = 0;
+      if (pcol_count_vt(cvt[s]) != same) same = 0;
   }
   free(cvt);
   for (uint64_t i = 0; !rc && i < nvt; i++) {

@@ -49,8 +49,6 @@ typedef struct wctx {
   pcol_rtime rt; /* the time and decimal-count rules (a value is chosen) */
   uint32_t *cvt; /* "samples" (vt 0): each source's count type (THE count rule), NULL
                   * when no source has one (then the weight column is the count) */
-  const uint8_t *wneg; /* "samples" of a subtracted base (base_kinds): [s] a source whose
-                        * count, its weight, is negated as its stored values are */
   int weight_asked;    /* PCOL_VT_WEIGHT: the weight column as it is */
   pcol_error *err;
 } wctx;
@@ -82,11 +80,7 @@ static int sample_value(const wctx *c, uint64_t row, int64_t *v) {
   if (c->vt == 0 && c->cvt) { /* THE count rule (lib/core/count.c) */
     uint32_t s = pcol_view_u32(&c->source, row);
     uint32_t t = s <= c->rt.nsources ? c->cvt[s] : 0;
-    *v = pcol_sample_count(&c->sc, row, t);
-    /* a base's count held by the weight (no count type: an OTLP or perf
-     * source) is subtracted as go subtracts the samples/count column the
-     * pprof export writes for it (pcol_vunion's count_fill) */
-    if (!t && c->wneg && s <= c->rt.nsources && c->wneg[s]) *v = *v == INT64_MIN ? INT64_MAX : -*v;
+    *v = pcol_sample_count(&c->sc, row, t); /* (a subtracted base's weight: negated) */
     return PCOL_OK;
   }
   if (c->vt == 0) {
@@ -311,7 +305,6 @@ static int weights_time_all(wctx *c) {
  * so the value columns are touched only when a value type is asked for).
  * On success the caller frees c->rt (wctx_free). */
 static void wctx_free(wctx *c);
-static int base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err);
 static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                         const pcol_value_sel *v, const uint8_t *src_ok, const uint8_t *ls_ok,
                         pcol_sum *total, uint8_t **nz, pcol_error *err);
@@ -339,13 +332,10 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   c->vt = v ? v->vt_id : 0;
   if (c->vt == PCOL_VT_WEIGHT) c->vt = 0, c->weight_asked = 1; /* the weight column as it is */
   else if (c->vt == 0) {                  /* "samples": is any row counted otherwise? */
-    const uint8_t *kind;
-    PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
     PCOL_RETURN_NOT_OK(pcol_count_types(f, &c->cvt, err));
     int any = 0;
     for (uint64_t s = 1; s <= pcol_rows(f, PCOL_T_SOURCES) && !any; s++) any = c->cvt[s] != 0;
-    if (kind[0]) c->wneg = kind; /* (each row by the count rule, cvt kept) */
-    else if (!any) {
+    if (!any) {
       free(c->cvt);
       c->cvt = NULL;
     }
@@ -739,49 +729,6 @@ static int diff_base_sets(pcol_file *f, uint8_t *ok, int *any, pcol_error *err) 
   return PCOL_OK;
 }
 
-/* Which sources hold a subtracted base (pcol_open_diff_base, or a pprof
- * file written so): the sources' meta PCOL_META_DIFF_BASE (1: the samples
- * labelled PCOL_DIFF_BASE_KEY = "true" are the base) and PCOL_META_BASE (2:
- * -base); [0] the kinds any source has.  Scanned once a file (the meta
- * rows' keys compared by string id, pcol_string_is_memo) and kept on it,
- * as count.c keeps the default types. */
-static int base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
-  uint8_t *k = atomic_load_explicit(&f->base_kinds, memory_order_acquire);
-  if (k) {
-    *out = k;
-    return PCOL_OK;
-  }
-  uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  if (nsrc >= SIZE_MAX - 1 || !(k = calloc(nsrc + 1, 1))) return pcol_oom(err);
-  pcol_view mk, ms;
-  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
-  int rc = nmeta ? pcol_columns(f, req, PCOL_NCOLS(req), err) : PCOL_OK;
-  static const char *const keys[] = {PCOL_META_DIFF_BASE, PCOL_META_BASE};
-  pcol_idmemo memo = {{0}, {0}};
-  for (uint64_t i = 0; i < nmeta && !rc; i++) {
-    uint32_t s = pcol_view_u32(&ms, i);
-    uint8_t which = 0;
-    if (!s || s > nsrc) continue;
-    if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &which, err))) break;
-    if (which) k[s] |= (uint8_t)which, k[0] |= (uint8_t)which; /* 1 -diff_base, 2 -base */
-  }
-  if (rc) {
-    free(k);
-    return rc;
-  }
-  uint8_t *none = NULL;
-  if (!atomic_compare_exchange_strong(&f->base_kinds, &none, k)) {
-    free(k); /* another thread's is the same */
-    k = none;
-  }
-  *out = k;
-  return PCOL_OK;
-}
-
-int pcol_q_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err) {
-  return base_kinds(f, kinds, err);
-}
-
 /* go tool pprof's total (report.go computeTotal) where a base was
  * subtracted (base_kinds).  -diff_base: the |values| of the samples
  * labelled PCOL_DIFF_BASE_KEY = "true" alone, so shares are of the base
@@ -790,26 +737,26 @@ int pcol_q_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err) {
  * (grouped_total).  Of the kept samples under -relative_percentages, of all
  * the selected ones else (pprof's total is the profile's before filters).
  * *found 0 when no source holds a base (the total stays the selection's).
- * Every view first asks (total NULL: only that): a value that comes from
- * the samples' weight (samples of a source without a count type, weight,
- * Rprof's time and memory rules) cannot be subtracted (a weight is a
- * number of raw samples, never negative), so it is refused. */
+ * Every view first asks (total NULL: only that): the weight column cannot
+ * be subtracted (a number of raw samples, never negative), so it is
+ * refused; "samples" of a source without a count type and an Rprof
+ * source's time and memory are THE count rule's and the time rule's,
+ * which negate a subtracted base's (pcol_count_types, pcol_rtime.base). */
 static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                            const pcol_value_sel *v, const wctx *c, int *found, pcol_sum *total,
                            pcol_error *err) {
   *found = 0;
   const uint8_t *kind = NULL;
-  PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kind, err));
   if (!kind[0]) return PCOL_OK;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= nsrc; s++)
-    if (kind[s] && (c->weight_asked || c->vt == PCOL_VT_TIME || c->vt == PCOL_VT_RPROF_ALLOC))
+    if (kind[s] && c->weight_asked)
       return pcol_error_set(err, PCOL_ENOTFOUND,
-                            "a base profile's values are subtracted, but this value is made by a "
-                            "rule from the samples (the weight, an Rprof source's time or memory: "
-                            "never negative), not stored: name a value type the profiles store "
-                            "(--value TYPE), or compare the profiles' shares with `pcol diff BASE "
-                            "PROFILE`");
+                            "a base profile's values are subtracted, but the weight is the samples' "
+                            "own column (raw samples, never negative), no value the profiles "
+                            "measure: name one (--value TYPE, or samples), or compare the profiles' "
+                            "shares with `pcol diff BASE PROFILE`");
   if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
   int rc = PCOL_OK;
@@ -837,7 +784,7 @@ int pcol_q_diff_base_marks(pcol_file *f, uint8_t **src_ok, uint8_t **ls_ok, int 
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   *labelled = 0;
   *src_ok = *ls_ok = NULL;
-  PCOL_RETURN_NOT_OK(base_kinds(f, &kind, err));
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kind, err));
   uint8_t *so = calloc(nsrc + 1, 1), *lo = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1);
   int rc = so && lo ? PCOL_OK : pcol_oom(err);
   for (uint64_t s = 1; !rc && s <= nsrc; s++) so[s] = kind[s] & 1;

@@ -111,9 +111,12 @@ for t in rprof pprof perun collapsed speedscope; do
   expect 1 'no source 9 (the file has 1)' "$PCOL" unpack $rp --to $t --source 9 -o "$tmp/x"
 done
 
-# a base subtracted from an Rprof profile's time: refused (a rule from the
-# samples, never negative), pointing to pcol diff, which compares shares (review 10 m3)
-expect 1 "or compare the profiles' shares with .pcol diff BASE PROFILE." "$PCOL" top $rp --diff-base $rp
+# a base subtracted from an Rprof profile's time: its time counts below 0,
+# as go subtracts the cpu column of its pprof copy (rd13a F1; refused before,
+# review 10 m3): a profile minus itself is 0 of the base's total.  The
+# weight column is refused, pointing to pcol diff, which compares shares.
+"$PCOL" top $rp --diff-base $rp | grep -q '^Showing nodes accounting for 0, 0% of 380ms total' ||
+  fail "top $rp --diff-base itself: not 0 of 380ms: $("$PCOL" top $rp --diff-base $rp 2>&1 | sed -n 3p)"
 "$PCOL" diff $rp $rp >/dev/null || fail "pcol diff of an Rprof profile and itself"
 expect 1 "or compare the profiles' shares with .pcol diff BASE PROFILE." "$PCOL" top $rp --diff-base $rp --value weight
 # ... but samples counted by the rows' weight (collapsed stacks, an OTLP

@@ -72,6 +72,8 @@ typedef struct cexp {
   uint8_t *skip;       /* per source: not written (it lacks the stated default it is
                         * counted by: counted_defaults), NULL: none */
   int named, named_dec; /* named_dec: D of the named value's unit "1e-D [U]" (0: none) */
+  int based;           /* a base is subtracted (pcol_base_kinds): a stack whose counts cancel
+                        * out is no line, as in fold */
   /* frame names, each distinct text once */
   cname *names;
   size_t nnames, capnames;
@@ -449,8 +451,8 @@ static int write_lines(cexp *x, FILE *out) {
     centry *e = &x->e[i];
     if (!e->nsamples) continue;
     uint32_t src = pcol_view_u32(&x->s_src, e->first_row);
-    if (!x->any_diff && e->a2 == 0 && src <= pcol_rows(x->f, PCOL_T_SOURCES) && x->dflt[src])
-      continue; /* another format's stack whose values cancel out: no line, as fold */
+    if (!x->any_diff && e->a2 == 0 && (x->based || (src <= pcol_rows(x->f, PCOL_T_SOURCES) && x->dflt[src])))
+      continue; /* another format's stack, or one of a base, whose values cancel out: no line, as fold */
     if (e->nsamples == 1 && !e->partial && !x->named && x->text_of && x->text_of[e->first_row]) {
       pcol_str t;
       int rc = pcol_string(x->f, x->text_of[e->first_row], &t, x->err);
@@ -481,7 +483,7 @@ io:
  * Rprof source, whose ticks THE time rule derives its time from. */
 static int counts_samples(const cexp *x, uint32_t s) {
   return s <= pcol_rows(x->f, PCOL_T_SOURCES) &&
-         (x->cvt[s] || (x->rt.last_ns && s <= x->rt.nsources && x->rt.last_ns[s] > 0));
+         (pcol_count_vt(x->cvt[s]) || (x->rt.last_ns && s <= x->rt.nsources && x->rt.last_ns[s] > 0));
 }
 
 /* the type and unit of value type vt (empty when damaged) */
@@ -624,6 +626,9 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (x.dflt[s] && x.dflt[s] <= pcol_rows(f, PCOL_T_VALUE_TYPES)) x.dflt[s] = chosen;
   if (!rc) rc = classify_value_types(&x);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
+  const uint8_t *kinds = NULL;
+  if (!rc) rc = pcol_base_kinds(f, &kinds, err);
+  if (!rc) x.based = kinds[0] != 0;
   if (!rc) rc = counted_defaults(&x, value, opt);
   if (!rc) rc = load_texts(&x);
   if (!rc) {

@@ -447,7 +447,8 @@ static int other_types(fx *x, uint32_t s, uint32_t skip, pcol_xtype *types, size
 }
 
 typedef struct tw { /* what one source's threads share */
-  uint32_t s, wvt, cvt;
+  uint32_t s, wvt, cvt; /* cvt: the stored count type (pcol_count_vt), 0: none */
+  uint32_t count;       /* THE count rule's (pcol_count_types): pcol_sample_count's */
   const char *wtype;
   int dec;
   int synthetic;
@@ -460,7 +461,7 @@ typedef struct tw { /* what one source's threads share */
 
 static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
   int64_t v = 0;
-  if (!w->wvt) v = pcol_sample_count(&x->sc, r->row, w->cvt);
+  if (!w->wvt) v = pcol_sample_count(&x->sc, r->row, w->count);
   else if (x->pick.src && w->wvt == x->pick.vt) (void)pcol_kin_pick_value(&x->pick, &x->sc, r->row, w->s, &v);
   else if (!pcol_sample_value_rt(&x->sc, &x->rt, r->row, w->wvt, &v)) v = 0;
   return pcol_scale(v, r->num, r->den);
@@ -913,7 +914,7 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   a.w = amount(x, w, &r);
   x->src_rows++;
   x->src_nonzero += a.w != 0;
-  a.count = pcol_scale(pcol_sample_count(&x->sc, row, w->cvt), num, den);
+  a.count = pcol_scale(pcol_sample_count(&x->sc, row, w->count), num, den);
   PCOL_RETURN_NOT_OK(weight_fits(x, w, a.w));
   a.cpu = pcol_view_i64(&x->s_cpu, row);
   int rc;
@@ -954,7 +955,8 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   memset(&ws, 0, sizeof ws);
   tw *w = &ws.w;
   w->s = s;
-  w->cvt = x->cvt[s];
+  w->cvt = pcol_count_vt(x->cvt[s]);
+  w->count = x->cvt[s];
   ws.scratch = scratch;
   scan sc;
   memset(&sc, 0, sizeof sc);

@@ -67,6 +67,7 @@ typedef struct ex {
   uint32_t key_trace, key_span; /* pcol string ids of the link label keys */
   pcol_buf scratch;
   pcol_xvalues xv; /* which values a synth source writes (lib/core/xvalues.c) */
+  uint32_t *cvt;   /* THE count rule (pcol_count_types): a subtracted base's count negated */
   int whole;       /* no range or filter: each source is exported as it is */
   uint64_t wrote;  /* bytes of the messages written (put) */
   int wr_errno;    /* the errno of put's first failed write */
@@ -585,7 +586,7 @@ static int64_t col_value(ex *x, const scols *S, const vcols *vc, size_t k, uint6
                          const pcol_rtime *rt, uint32_t src) {
   if (vc->synth) {
     int64_t xv = 0;
-    if (!x->rc) x->rc = pcol_xvalue(&x->xv, NULL, row, vc->vt[k], &xv, x->err);
+    if (!x->rc) x->rc = pcol_xvalue(&x->xv, x->cvt, row, vc->vt[k], &xv, x->err);
     return xv;
   }
   uint32_t vt = vc->vt[k];
@@ -1159,7 +1160,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if (pcol_str_is(s, OTLP_LABEL_SPAN_ID)) x.key_span = (uint32_t)i;
   }
   if (x.rc || (x.rc = pcol_rtime_init(&rt, f, err)) || (x.rc = pcol_xvalues_init(&x.xv, f, &rt, err)) ||
-      add_tables(&x, &D))
+      (x.rc = pcol_count_types(f, &x.cvt, err)) || add_tables(&x, &D))
     goto done;
   srcmeta m;
   scols S;
@@ -1233,6 +1234,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (o.failed) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed: %s", strerror(o.failed));
 done:
   pcol_rtime_free(&rt);
+  free(x.cvt);
   if (x.walled) pcol_wall_free(&x.wall);
   free(x.states);
   free(x.cache);

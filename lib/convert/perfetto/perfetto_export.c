@@ -389,9 +389,9 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
   if ((x->rc = pcol_xvalues_source(&x->xv, s, all, sizeof all / sizeof all[0], &n, &derived, x->err))) return x->rc;
   uint32_t dflt = 0;
   if ((x->rc = pcol_source_default_types(x->f, s, s, &dflt, x->err))) return x->rc;
-  if (!dflt && x->cvt[s]) dflt = x->cvt[s]; /* the count is pprof's samples/count */
+  if (!dflt) dflt = pcol_count_vt(x->cvt[s]); /* the count is pprof's samples/count */
   uint32_t want = opt && opt->value ? opt->value->vt_id : dflt;
-  if (opt && opt->value && !want && x->cvt[s]) want = x->cvt[s];
+  if (opt && opt->value && !want) want = pcol_count_vt(x->cvt[s]);
   /* a derived source's time is PCOL_VT_TIME among its values, but its
    * default, or the value asked, is the file's stored cpu/nanoseconds when
    * another source stores one (THE time rule's cpu_vt): an Rprof source

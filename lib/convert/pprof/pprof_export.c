@@ -89,6 +89,7 @@ typedef struct ex {
   const pcol_select *sel; /* the selection (NULL: every source, whole): the header's sources */
   pcol_rtime rt; /* the time rule: an Rprof sample's cpu/nanoseconds */
   pcol_xvalues xv; /* which values a synth source writes (count, time, rprof.alloc) */
+  uint32_t *cvt;   /* THE count rule (pcol_count_types): a subtracted base's count negated */
   double ratio;    /* pcol_export_options.ratio: -proto -divide_by */
   uint64_t lost, lost_samples; /* labels go tool pprof reads as none (parts.lost) in the
                                 * written samples, and how many samples have one */
@@ -594,7 +595,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
   if (si->synth) {
     for (size_t k = 0; k < si->nx; k++) {
       int64_t xv;
-      if ((x->rc = pcol_xvalue(&x->xv, NULL, row, si->xvt[k], &xv, x->err))) return x->rc;
+      if ((x->rc = pcol_xvalue(&x->xv, x->cvt, row, si->xvt[k], &xv, x->err))) return x->rc;
       put_value(sp, si->xcol[k], kin_fill(pcol_scale(xv, num, den), si->xfill[k], &over));
     }
   } else {
@@ -625,7 +626,7 @@ static int sample_values(sample_pass *sp, uint64_t row, int64_t num, int64_t den
       put_value(sp, si->pos_col[k], kin_fill(pcol_scale(pcol_scale(fv, num, den), 1, si->pos_div[k]), si->pos_fill[k], &over));
     }
     if (si->count_fill) /* its count (count_column) */
-      put_value(sp, si->count_col, pcol_scale(pcol_view_i64(&v[PCOL_C_S_WEIGHT], row), num, den));
+      put_value(sp, si->count_col, pcol_scale(pcol_sample_count(&sc, row, x->cvt[src]), num, den));
   }
   if (over)
     return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "sample %" PRIu64 " (source %u) has a value that, in "
@@ -1061,6 +1062,7 @@ int pcol_export_pprof_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 
   if ((x.rc = pcol_rtime_init(&x.rt, f, err))) goto done;
   if ((x.rc = pcol_xvalues_init(&x.xv, f, &x.rt, err))) goto done;
+  if ((x.rc = pcol_count_types(f, &x.cvt, err))) goto done;
   if (plan_columns(&x)) goto done;
   /* the selection's errors first, before a byte is written (a count, no
    * memory per sample: the samples are packed one at a time below) */
@@ -1163,6 +1165,7 @@ done:
   free(x.strs);
   free(x.cols);
   pcol_rtime_free(&x.rt);
+  free(x.cvt);
   pcol_hset_free(&x.by_content);
   return rc;
 }

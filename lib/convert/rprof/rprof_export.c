@@ -51,6 +51,7 @@ typedef struct rp_out {
   uint64_t *empty;        /* per source: the ticks of its samples of an empty stack, never written (on_row) */
   unsigned char *lack;    /* per source: 1 it lacks the stated default (lack_stated): not written */
   uint64_t count_lines;   /* the selection's lines by the count rule (count_row; 0 before it ran) */
+  uint64_t neg_rows;      /* samples of a negative count or time (a base subtracted), no line (count_row) */
   pcol_sample_cols sc;    /* for pcol_sample_count */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
@@ -596,6 +597,7 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   int64_t t = row_lines(r, s, row, num, den), ns = row_time_ns(r, s, row, num, den);
   if (ns > 0) c->gns[s] = gcd((uint64_t)ns, c->gns[s]);
   if (ns > 0) c->tns[s] += ns; /* every sample's: row_lines writes a time of a count of 0 too */
+  r->neg_rows += t < 0;
   if (t <= 0) return PCOL_OK;
   c->lines += (uint64_t)t;
   c->raw[s] += (uint64_t)t;
@@ -990,7 +992,7 @@ static uint64_t stated_lines(rp_out *r, const pcol_select *sel, const line_count
   int all = 1;
   for (uint32_t s = 1; s <= r->nsources; s++) {
     if ((sel && sel->source_id && s != sel->source_id) || !lc->has[s]) continue;
-    if ((r->kind[s] & KIND_RPROF) || own_interval(r, s) || r->cvt[s]) n += lc->raw[s];
+    if ((r->kind[s] & KIND_RPROF) || own_interval(r, s) || pcol_count_vt(r->cvt[s])) n += lc->raw[s];
     else all = 0;
   }
   return all || n > lines ? lines : n;
@@ -1347,6 +1349,13 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   if (!rc && !dry && opt && opt->note && (r.fell || (r.differ == 1 && !opt->value)) && r.unified)
     note_ticks(&r, sel, &lc, opt);
   if (!rc && !dry && opt && opt->note) note_not_time(&r, sel, lc.has, opt);
+  if (!rc && !dry && opt && opt->note && r.neg_rows) { /* a base's samples (--base/--diff-base) */
+    char t[300];
+    snprintf(t, sizeof t, "%" PRIu64 " sample%s with a negative count (a difference of profiles), which Rprof "
+             "cannot hold (a line is a tick): not written; pcol top counts them", r.neg_rows,
+             r.neg_rows == 1 ? "" : "s");
+    opt->note(opt->note_ctx, t);
+  }
   if (!rc && wrote && opt && opt->note && !opt->value) *wrote = written_types(&r, &lc);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);

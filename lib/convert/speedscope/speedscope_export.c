@@ -347,7 +347,7 @@ static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
   int rc = pcol_xvalues_source(&x->xv, s, types + 1, pcol_rows(x->f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX,
                                &m, &derived, x->err);
   if (rc) return rc;
-  if (!derived && !x->cvt[s]) /* the count profile, unless samples/count is declared */
+  if (!derived && !pcol_count_vt(x->cvt[s])) /* the count profile, unless samples/count is declared */
     types[(*n)++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}, {0}};
   for (size_t i = 0; i < m; i++)
     if (!types[i + 1].level) types[(*n)++] = types[i + 1];
@@ -657,7 +657,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
     uint32_t own = 0;
     pcol_str dv = {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}; /* the count */
     if ((rc = pcol_source_default_types(x->f, x->cur_src, x->cur_src, &own, x->err))) return rc;
-    if (!own) own = x->cvt[x->cur_src];
+    if (!own) own = pcol_count_vt(x->cvt[x->cur_src]);
     if (own == PCOL_VT_TIME) dv = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1}; /* an Rprof source's time */
     else if (own >= 1 && own <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) &&
              (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, own - 1), &dv, x->err)))
@@ -1104,6 +1104,8 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
   if (!rc) rc = pcol_count_types(f, &x.cvt, err);
+  const uint8_t *base = NULL; /* the subtracted base's sources: no timeline */
+  if (!rc) rc = pcol_base_kinds(f, &base, err);
   if (!rc) rc = pcol_rtime_init(&x.rt, f, err);
   if (!rc) rc = pcol_xvalues_init(&x.xv, f, &x.rt, err);
   if (!rc) rc = pcol_wall_init(f, &x.wall, err);
@@ -1145,7 +1147,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
     uint32_t dflt = 0;
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
-    if (!dflt && x.cvt[s]) dflt = x.cvt[s]; /* the count is pprof's samples/count */
+    if (!dflt) dflt = pcol_count_vt(x.cvt[s]); /* the count is pprof's samples/count */
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 0))) break;
     /* the default's profile; when it is skipped (a value below 0), the
      * count's (the count profile, or pprof's samples/count), else the first */
@@ -1186,9 +1188,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     /* the evented timeline: when asked, or by default when its events fit
      * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run); with it,
      * every row is a sample of its own (runs are not joined), whose time
-     * and duration it carries */
-    int write = x.timeline > 0;
-    if (!rc && !x.timeline) {
+     * and duration it carries; none of a subtracted base (pcol_base_kinds),
+     * whose samples count below 0: their time on a timeline would add */
+    int write = x.timeline > 0 && !base[s];
+    if (!rc && !x.timeline && !base[s]) {
       x.dry = 1;
       rc = evented(&x, uri, sel);
       x.dry = 0;

@@ -288,7 +288,7 @@ static int value_type(vex *x, const pcol_export_options *opt, uint32_t s, pcol_s
     x->vunit = opt->value->unit;
   } else {
     if ((rc = pcol_source_default_types(x->f, s, s, &vt, x->err))) return rc;
-    if (!vt && x->cvt[s]) vt = x->cvt[s]; /* the count is pprof's samples/count */
+    if (!vt) vt = pcol_count_vt(x->cvt[s]); /* the count is pprof's samples/count */
     if (vt == PCOL_VT_TIME) {
       x->vtype = (pcol_str){"cpu", 3};
       x->vunit = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};

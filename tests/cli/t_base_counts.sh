@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# --base/--diff-base of sources whose count IS their weight (collapsed
+# stacks, perf script, OTLP/eBPF: no samples/count type) subtract the
+# base's samples in every view and every export, as go tool pprof
+# -base/-diff_base subtracts the samples/count column of their pprof
+# copies (review rd13a F1: the exports added them, 17 where go says -1).
+# THE count rule (lib/core/count.h pcol_count_types: PCOL_COUNT_NEG), and
+# the time rule's Rprof time and memory (pcol_rtime.base), last below.
+#
+# Table: pairs (A, B) of such inputs x --base/--diff-base.  The reference
+# is go over copies made of each file alone (no base: A and B written as
+# collapsed counts, then as pprof, whose samples/count go reads):
+#   views:   top, traces (go -top, -traces: equal but the File: line),
+#            fold, tree, peek (equal to the same view of the pprof copies)
+#   exports: pprof (go -top of it equals go's), collapsed, otlp, firefox
+#            (pcol top of the copy: flat and cum of each function equal
+#            go's; the labels that mark -diff_base's samples are not held
+#            by all, so totals may differ); speedscope, perun, rprof,
+#            perfetto (a negative count they cannot hold: refused, or
+#            warned of and left out, never added: the copy counts no more
+#            than A alone).
+# The go comparisons are skipped without go; the OTLP pair without the
+# test data.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_base_counts: FAIL: $*" >&2; exit 1; }
+GO=1
+command -v go >/dev/null || GO=0
+
+printf 'main;f 5\nmain;g 3\n' >"$tmp/fa.folded"
+printf 'main;f 2\nmain;h 4\nmain;g 3\n' >"$tmp/fb.folded"
+python3 tests/support/gen_perf_script.py "$tmp/pa.txt" /dev/null --samples 60 --seed 3 --events 1 || fail "gen_perf_script a"
+python3 tests/support/gen_perf_script.py "$tmp/pb.txt" /dev/null --samples 40 --seed 5 --events 1 || fail "gen_perf_script b"
+pairs="fa.folded:fb.folded pa.txt:pb.txt"
+EBPF="$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin"
+if [ -f "$EBPF" ]; then # its two processes, each an OTLP profile alone
+  "$PCOL" unpack "$EBPF" --source 1 --to otlp -o "$tmp/oa.otlp" 2>/dev/null || fail "unpack ebpf --source 1"
+  "$PCOL" unpack "$EBPF" --source 2 --to otlp -o "$tmp/ob.otlp" 2>/dev/null || fail "unpack ebpf --source 2"
+  pairs="$pairs oa.otlp:ob.otlp"
+else
+  echo "t_base_counts: no $EBPF: the OTLP pair skipped" >&2
+fi
+
+# the rows of a top: "flat cum name", sorted (percentages left out; names
+# as the collapsed copies spell them: ';' is '_' there, and no "(inline)")
+rows() {
+  awk 'f && NF >= 6 { n = $6; for (i = 7; i <= NF; i++) n = n " " $i; sub(/ \(inline\)$/, "", n)
+                      gsub(/;/, "_", n); print $1, $4, n } /flat%/ { f = 1 }' "$1" | sort
+}
+# what a top accounts for (the first number of "Showing nodes accounting for X, ...")
+shown() { sed -n 's/^Showing nodes accounting for \([^,]*\),.*/\1/p' "$1"; }
+
+for p in $pairs; do
+  A=${p%%:*} B=${p##*:}
+  # the references: each alone, its counts as collapsed lines, then pprof
+  for f in "$A" "$B"; do
+    "$PCOL" unpack "$tmp/$f" --to collapsed --value samples -o "$tmp/$f.c.folded" 2>/dev/null || fail "unpack $f --to collapsed"
+    "$PCOL" unpack "$tmp/$f.c.folded" --to pprof -o "$tmp/$f.pb.gz" 2>/dev/null || fail "unpack $f.c.folded --to pprof"
+  done
+  "$PCOL" top "$tmp/$A" --value samples >"$tmp/alone.txt" 2>/dev/null || fail "top $A"
+  alone=$(shown "$tmp/alone.txt")
+  for m in base diff-base; do
+    gm=-${m/-/_}
+    what="$A --$m $B"
+    if [ $GO = 1 ]; then
+      go tool pprof -top -nodefraction=0 $gm="$tmp/$B.pb.gz" "$tmp/$A.pb.gz" >"$tmp/go.top" 2>/dev/null || fail "go $gm $what"
+      go tool pprof -traces $gm="$tmp/$B.pb.gz" "$tmp/$A.pb.gz" >"$tmp/go.tr" 2>/dev/null || fail "go -traces $gm $what"
+      rows "$tmp/go.top" >"$tmp/go.rows"
+      [ -s "$tmp/go.rows" ] || fail "go $gm $what: no rows"
+    fi
+    # views
+    "$PCOL" top "$tmp/$A" --$m "$tmp/$B" --value samples --node-fraction 0 >"$tmp/pc.top" 2>"$tmp/err" || fail "top $what: $(head -3 "$tmp/err")"
+    "$PCOL" traces "$tmp/$A" --$m "$tmp/$B" --value samples >"$tmp/pc.tr" 2>"$tmp/err" || fail "traces $what: $(head -3 "$tmp/err")"
+    if [ $GO = 1 ] && [ "$A" = fa.folded ]; then # (no labels: go's copies are the inputs)
+      for v in top tr; do
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: ' "$tmp/pc.$v" >"$tmp/a.cmp"
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/go.$v" >"$tmp/b.cmp"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "pcol $v $what is not go's: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      done
+    elif [ $GO = 1 ]; then # (labels, which the copies lose: pprof groups the base's samples by
+      # them, so the totals differ; each function's flat and cum are go's, and the traces add up to them)
+      rows "$tmp/pc.top" >"$tmp/pc.rows"
+      cmp -s "$tmp/pc.rows" "$tmp/go.rows" || fail "pcol top $what is not go's: $(diff "$tmp/pc.rows" "$tmp/go.rows" | head -8)"
+      n=$(awk '/^-+\+-+$/ { t = 1; next } t && $1 ~ /^-?[0-9]/ { s += $1; t = 0 } END { print s + 0 }' "$tmp/pc.tr")
+      [ "$n" = "$(shown "$tmp/go.top")" ] || fail "pcol traces $what add up to $n, go's top to $(shown "$tmp/go.top")"
+    fi
+    for c in fold tree peek; do
+      arg=; [ $c = peek ] && arg=.
+      "$PCOL" $c "$tmp/$A" --$m "$tmp/$B" --value samples $arg >"$tmp/x1" 2>"$tmp/err" || fail "$c $what: $(head -3 "$tmp/err")"
+      "$PCOL" $c "$tmp/$A.pb.gz" --$m "$tmp/$B.pb.gz" --value samples $arg >"$tmp/x2" 2>"$tmp/err" || fail "$c of the copies ($what): $(head -3 "$tmp/err")"
+      if [ $c = fold ] || [ "$A" = fa.folded ]; then
+        grep -v '^File: ' "$tmp/x1" >"$tmp/a.cmp"
+        grep -v '^File: ' "$tmp/x2" >"$tmp/b.cmp"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "$c $what is not the pprof copies': $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      elif [ $GO = 1 ]; then # (labels: the totals differ, see top)
+        [ "$(shown "$tmp/x1")" = "$(shown "$tmp/go.top")" ] ||
+          fail "$c $what accounts for $(shown "$tmp/x1"), go's top for $(shown "$tmp/go.top")"
+      fi
+    done
+    # exports that hold a negative count: read back, the rows are go's
+    for fmt in pprof collapsed otlp firefox; do
+      out="$tmp/x.$fmt"
+      vopt=; [ $fmt = collapsed ] || [ $fmt = firefox ] && vopt="--value samples"
+      "$PCOL" unpack "$tmp/$A" --$m "$tmp/$B" --to $fmt $vopt -o "$out" 2>"$tmp/err" || fail "unpack $what --to $fmt: $(head -3 "$tmp/err")"
+      [ $GO = 1 ] || continue
+      if [ $fmt = pprof ] && go tool pprof -raw "$out" 2>/dev/null | grep -q '^samples/count'; then
+        go tool pprof -top -nodefraction=0 -sample_index=samples "$out" >"$tmp/c.top" 2>/dev/null || fail "go -top of $what --to pprof"
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/c.top" >"$tmp/a.cmp"
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/go.top" >"$tmp/b.cmp"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of $what --to pprof is not go's of the copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      fi
+      "$PCOL" top "$out" --value samples --node-fraction 0 >"$tmp/c.top" 2>"$tmp/err" || fail "top of $what --to $fmt: $(head -3 "$tmp/err")"
+      rows "$tmp/c.top" >"$tmp/c.rows"
+      cmp -s "$tmp/c.rows" "$tmp/go.rows" || fail "$what --to $fmt read back is not go's: $(diff "$tmp/c.rows" "$tmp/go.rows" | head -8)"
+    done
+    # exports that cannot hold one: refused, or left out with a warning
+    for fmt in speedscope perun rprof perfetto; do
+      out="$tmp/x.$fmt"
+      vopt="--value samples"; [ $fmt = speedscope ] && vopt= # (a profile of each value)
+      if ! "$PCOL" unpack "$tmp/$A" --$m "$tmp/$B" --to $fmt $vopt -o "$out" 2>"$tmp/err"; then
+        grep -q 'negative' "$tmp/err" || fail "unpack $what --to $fmt refused, not for a negative count: $(head -3 "$tmp/err")"
+        continue
+      fi
+      grep -q 'negative\|below 0' "$tmp/err" || fail "unpack $what --to $fmt: no word of the negative counts left out: $(head -3 "$tmp/err")"
+      "$PCOL" top "$out" --value samples >"$tmp/c.top" 2>/dev/null || fail "top of $what --to $fmt"
+      n=$(shown "$tmp/c.top")
+      [ "${n:-0}" -le "$alone" ] 2>/dev/null ||
+        fail "$what --to $fmt counts $n, more than $A alone ($alone): the base added"
+    done
+  done
+done
+# Rprof sources (memory profiles): the count (ticks), the time rule's cpu and
+# rprof.alloc are made from the samples too, and subtracted as go subtracts
+# the columns of their pprof copies: top and the pprof export, line for line
+M1="$TD/rprof/r-prof-profile__memory.out" M2=tests/fixtures/rprof/memgc-snapshots.out
+if [ $GO = 1 ] && [ -f "$M1" ]; then
+  "$PCOL" unpack "$M1" --to pprof -o "$tmp/m1.pb.gz" 2>/dev/null || fail "unpack $M1 --to pprof"
+  "$PCOL" unpack "$M2" --to pprof -o "$tmp/m2.pb.gz" 2>/dev/null || fail "unpack $M2 --to pprof"
+  for m in base diff-base; do
+    gm=-${m/-/_}
+    "$PCOL" unpack "$M1" --$m "$M2" --to pprof -o "$tmp/mx.pb.gz" 2>/dev/null || fail "unpack $M1 --$m $M2 --to pprof"
+    for v in samples cpu rprof.alloc; do
+      what="$(basename "$M1") --$m $(basename "$M2") --value $v"
+      go tool pprof -top -nodefraction=0 -sample_index=$v $gm="$tmp/m2.pb.gz" "$tmp/m1.pb.gz" 2>/dev/null |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' >"$tmp/b.cmp"
+      grep -q '^Showing nodes' "$tmp/b.cmp" || fail "go $gm $what: no top"
+      "$PCOL" top "$M1" --$m "$M2" --value $v --node-fraction 0 2>"$tmp/err" |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: ' >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top $what is not go's: $(head -2 "$tmp/err") $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
+      go tool pprof -top -nodefraction=0 -sample_index=$v "$tmp/mx.pb.gz" 2>/dev/null |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of $what --to pprof is not go's of the copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
+    done
+  done
+fi
+exit 0
