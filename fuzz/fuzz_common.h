@@ -56,6 +56,33 @@ static inline int fz_stack_cb(void *ctx, uint32_t depth, uint32_t loc) {
   return ++a->steps > 4000000; /* a bound on work, not a correctness check */
 }
 
+/* The exports' notes and pprof's lacking types, as the CLI asks for them
+ * (its cli_export_note escapes the text, which may hold a hostile file's
+ * strings). */
+static inline void fz_note_cb(void *ctx, const char *text) {
+  fz_acc *a = ctx;
+  if (!text) fz_fail("an export note is text", NULL);
+  a->sum += strlen(text);
+}
+static inline void fz_lacking_cb(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit) {
+  fz_acc *a = ctx;
+  a->sum += source_id + type.len + unit.len;
+}
+
+/* One export as `pcol unpack` runs it (tools/cmd_unpack.c): notes and
+ * pprof's lacking types asked for; pprof and V8 raw, the others as the
+ * library writes them by default (Firefox and Chrome gzip-compressed). */
+static inline int fz_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, const pcol_value_sel *value,
+                            FILE *out, fz_acc *acc, pcol_error *err) {
+  pcol_export_options o = {.no_gzip = fmt == PCOL_FMT_PPROF || fmt == PCOL_FMT_V8,
+                           .value = value,
+                           .lacking = fz_lacking_cb,
+                           .lacking_ctx = acc,
+                           .note = fz_note_cb,
+                           .note_ctx = acc};
+  return pcol_export(f, fmt, sel, out, &o, err);
+}
+
 static inline int fz_select_cb(void *ctx, uint64_t row, int64_t num, int64_t den) {
   fz_acc *a = ctx;
   a->sum += row + (uint64_t)pcol_scale(1000, num, den);
@@ -268,17 +295,27 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
   if (nul) {
     pcol_select all = {0};
     /* a damaged file may fail to export: only a crash or a sanitizer report
-     * counts here, so the statuses are collected and dropped */
-    int erc = small == 2 ? pcol_export_rprof(f, &all, nul, &err) : 0;
-    erc |= pcol_export_pprof(f, &all, nul, 0, &err);
-    erc |= pcol_export_perun(f, &all, nul, &err);
-    erc |= pcol_export_collapsed(f, &all, NULL, nul, &err);
-    erc |= pcol_export_speedscope(f, &all, nul, &err);
-    erc |= pcol_export_firefox(f, &all, nul, &err);
-    erc |= pcol_export_otlp(f, &all, nul, &err);
-    erc |= pcol_export_v8(f, &all, nul, &err);
-    erc |= pcol_export(f, PCOL_FMT_CHROME, &all, nul, NULL, &err); /* (no function of its own) */
-    erc |= pcol_export(f, PCOL_FMT_PERFETTO, &all, nul, NULL, &err); /* (nor this) */
+     * counts here, so the statuses are collected and dropped.  Every writer
+     * (rprof, pprof, Perun, collapsed, speedscope, Firefox, OTLP, V8,
+     * Chrome trace events, Perfetto) runs as `pcol unpack` runs it: with
+     * the note callback, which THE loss note (lib/convert/loss.c) and each
+     * export's own notes and warnings need to run at all */
+    static const pcol_format fmts[] = {PCOL_FMT_RPROF,     PCOL_FMT_PPROF,      PCOL_FMT_PERUN,
+                                       PCOL_FMT_COLLAPSED, PCOL_FMT_SPEEDSCOPE, PCOL_FMT_FIREFOX,
+                                       PCOL_FMT_OTLP,      PCOL_FMT_V8,         PCOL_FMT_CHROME,
+                                       PCOL_FMT_PERFETTO};
+    enum { NFMTS = sizeof fmts / sizeof fmts[0] };
+    int erc = 0;
+    for (int i = 0; i < NFMTS; i++)
+      if (fmts[i] != PCOL_FMT_RPROF || small == 2) erc |= fz_export(f, fmts[i], &all, NULL, nul, &acc, &err);
+    /* and with --value 0 (the first type a source declared) where a format
+     * writes the value asked for */
+    pcol_value_sel v0;
+    if (!pcol_value_resolve(f, &all, "0", &v0, &err))
+      for (int i = 0; i < NFMTS; i++)
+        if ((fmts[i] != PCOL_FMT_RPROF || small == 2) && fmts[i] != PCOL_FMT_PPROF && fmts[i] != PCOL_FMT_OTLP &&
+            fmts[i] != PCOL_FMT_SPEEDSCOPE)
+          erc |= fz_export(f, fmts[i], &all, &v0, nul, &acc, &err);
     FILE *ch[PCOL_CH_NTABLES];
     for (int t = 0; t < PCOL_CH_NTABLES; t++) ch[t] = nul;
     pcol_export_options eo = {0};
@@ -291,19 +328,15 @@ static inline int fz_walk(pcol_file *f, int run_exporters) {
      * the source: d7a547da, 3a63590d), so they take both selections too;
      * and a wall-clock range over every time, which wall.c makes each
      * source's by its start (saturating: a hostile start is near INT64_MIN
-     * or INT64_MAX), as --from/--to with a date do. */
+     * or INT64_MAX), as --from/--to with a date do.  The loss note and the
+     * Rprof, collapsed and Perun exports' per-source notes are of the
+     * selection too, so every writer takes them. */
     pcol_select part[3] = {{.source_id = 2},
                            {.has_from = 1, .has_to = 1, .from_ns = 1000, .to_ns = 50000000},
                            {.wall = 1, .has_from = 1, .has_to = 1, .from_ns = INT64_MIN + 1, .to_ns = INT64_MAX}};
-    for (int k = 0; k < 3; k++) {
-      erc |= pcol_export_speedscope(f, &part[k], nul, &err);
-      erc |= pcol_export_otlp(f, &part[k], nul, &err);
-      erc |= pcol_export_v8(f, &part[k], nul, &err); /* (the one source selected) */
-      erc |= pcol_export(f, PCOL_FMT_CHROME, &part[k], nul, NULL, &err);
-      erc |= pcol_export(f, PCOL_FMT_PERFETTO, &part[k], nul, NULL, &err);
-      erc |= pcol_export_firefox(f, &part[k], nul, &err);
-      erc |= pcol_export_pprof(f, &part[k], nul, 0, &err);
-    }
+    for (int k = 0; k < 3; k++)
+      for (int i = 0; i < NFMTS; i++)
+        if (fmts[i] != PCOL_FMT_RPROF || small == 2) erc |= fz_export(f, fmts[i], &part[k], NULL, nul, &acc, &err);
     (void)erc;
     fflush(nul);
   }

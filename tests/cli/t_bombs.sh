@@ -250,4 +250,21 @@ deepcap=(prlimit --as=134217728)
 grep -qa __asan_init "$PCOL" && deepcap=()
 "${deepcap[@]}" "$PCOL" pack --from otlp "$tmp/deep.json" -o "$tmp/deep.pcol" 2>"$tmp/err" ||
   fail "a 1 MB OTLP/JSON line 63 deep: $(head -c 300 "$tmp/err")"
+
+# THE loss note of an Rprof export (lib/convert/loss.c) once looked over
+# every value type for each vsize.small type and each type held: 64,000
+# vsize.small types of distinct units in a 1 MB pprof file took minutes of
+# CPU to say what `unpack --to rprof` does not write (16,000: 7 s; quadratic).
+# Now a pass or a sort: under a second.  20 s of CPU, not bounded's 60: the
+# quadratic took about 110 s on the plain build.
+python3 - "$tmp/memtypes.pb" <<'PY' || fail "python3: memtypes.pb"
+import sys
+sys.path.insert(0, "tests/support")
+import pprofgen
+n = 64000
+pprofgen.typed(sys.argv[1], ",".join("vsize.small:u%d" % i for i in range(n)), "1:" + ",".join("1" * n))
+PY
+(ulimit -t 20; exec timeout 600 "$PCOL" unpack --to rprof "$tmp/memtypes.pb" -o "$tmp/memtypes.out") 2>"$tmp/err" ||
+  fail "unpack --to rprof of 64,000 vsize.small types: exit $?: $(head -c 300 "$tmp/err")"
+grep -q 'not a time' "$tmp/err" || fail "unpack --to rprof of 64,000 vsize.small types said no note: $(head -c 300 "$tmp/err")"
 exit 0
