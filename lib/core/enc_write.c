@@ -35,6 +35,12 @@ enum { NW = 4, NSTEP = 2, NANCHOR = 2 };
 typedef struct lane_stats {
   uint64_t rows;
   i128 first, last;
+  /* i64: the first and last values that are not NA, and their rows (a
+   * merged time column whose last source has no times: its slope is that
+   * of the timed rows, the NA rows become exceptions) */
+  i128 first_v, last_v;
+  uint64_t first_r, last_r;
+  int any_v;
   i128 step[NSTEP];
   int nstep;
   i128 lo[NSTEP], hi[NSTEP];
@@ -115,6 +121,15 @@ static void lane_scan(lane_stats *s, int phase, pcol_type type, const uint8_t *b
   }
 }
 
+/* Whether an i64 piece of m elements has NA among its first or last k. */
+static int na_ends(pcol_type t, const uint8_t *b, size_t m, uint32_t k) {
+  if (t != PCOL_TYPE_I64) return 0;
+  for (size_t i = 0; i < k; i++)
+    if (pcol_rd64(b + 8 * i) == (uint64_t)INT64_MIN || pcol_rd64(b + 8 * (m - 1 - i)) == (uint64_t)INT64_MIN)
+      return 1;
+  return 0;
+}
+
 static int stats_piece(void *ctx, const void *d, size_t n) {
   pass *p = ctx;
   const uint8_t *b = d;
@@ -124,7 +139,9 @@ static int stats_piece(void *ctx, const void *d, size_t n) {
   uint64_t r = p->r;
   const unsigned w = p->w;
   size_t m = n / w; /* (pieces hold whole elements) */
-  if (p->phase == 0 && m > 2 * (size_t)k) {
+  /* (an i64 piece that starts or ends with NA is read whole: its non-NA
+   * ends are inside it) */
+  if (p->phase == 0 && m > 2 * (size_t)k && !na_ends(p->type, b, m, k)) {
     /* the ends alone: row 0 is within a piece's first k elements, and the
      * last k elements hold every lane's last; the rows between are only
      * counted (a pass over a spilled column of 3M values was 3% of pack) */
@@ -139,6 +156,10 @@ static int stats_piece(void *ctx, const void *d, size_t n) {
       lane_stats *s = &p->ls[j];
       if (r == 0) s->first = v;
       s->last = v;
+      if (p->type == PCOL_TYPE_I64 && v != (i128)INT64_MIN) {
+        if (!s->any_v) s->any_v = 1, s->first_v = v, s->first_r = r;
+        s->last_v = v, s->last_r = r;
+      }
       if (++j == k) j = 0, r++;
     }
   } else {
@@ -173,9 +194,12 @@ static uint64_t choose_lane(const lane_stats *s, unsigned min_width, pcol_enc_la
       for (int a = 0; a < NANCHOR; a++) {
         if (widths[wi] < min_width) continue;
         uint64_t nexc = s->out[st][wi][a];
-        /* exceptions are for outliers: at most 1 in 64 rows (each patched
-         * code costs a search on random access, and 16 bytes) */
-        if (nexc > UINT32_MAX || nexc > s->rows / 64) continue;
+        /* exceptions cost 16 bytes each, and a patched code a search of
+         * its block of 64 rows' exceptions on random access (enc_read.c):
+         * as many as make the lane cheapest (the NA times of a merged
+         * source without times, the offsets of its values after a source
+         * without values: a run of rows, not outliers) */
+        if (nexc > UINT32_MAX) continue;
         uint64_t cost = s->rows * widths[wi] + nexc * 16;
         if (cost >= best) continue;
         best = cost;
@@ -235,6 +259,11 @@ static void plans_k(pcol_enc_source each, void *src, pcol_type type, uint64_t co
       s->step[s->nstep++] = 0;
       if (s->rows > 1) {
         i128 slope = (s->last - s->first) / (i128)(s->rows - 1);
+        /* NA at an end: the slope of the values between (an i64 NA is
+         * INT64_MIN, which makes no slope of a time column) */
+        if (type == PCOL_TYPE_I64 && (s->first == (i128)INT64_MIN || s->last == (i128)INT64_MIN))
+          slope = s->any_v && s->last_r > s->first_r
+                      ? (s->last_v - s->first_v) / (i128)(s->last_r - s->first_r) : 0;
         if (slope != 0 && slope >= INT64_MIN && slope <= INT64_MAX) s->step[s->nstep++] = slope;
       }
       /* row 0's x is its value, under any step: phase 1's range starts there */

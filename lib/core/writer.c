@@ -849,7 +849,12 @@ static int make_plan(pcol_builder *b, const pcol_write_options *opt, uint64_t pl
    * its lanes byte-split, when that compresses better */
   p->v15 = p->v13 && codec != PCOL_CODEC_RAW && !(opt && opt->format_version && opt->format_version < 5);
   p->compact = codec == PCOL_CODEC_ZSTD || p->v13;
-  p->values_k = 1;
+  /* the values' lanes: one a value type, a hint the encoder checks
+   * against one lane (note_values_k finds k exactly when every sample
+   * has k values; a merge of a source without values and one with k
+   * has offsets 0 ... 0, k, 2k, ...) */
+  uint64_t nvt = b->t[PCOL_T_VALUE_TYPES].rows;
+  p->values_k = nvt > 1 && nvt <= PCOL_ENC_MAX_LANES && b->t[PCOL_T_VALUES].rows % nvt == 0 ? (uint32_t)nvt : 1;
   p->plain = plain_max != 0;
   PCOL_RETURN_NOT_OK(stack_order(b, p, err));
   PCOL_RETURN_NOT_OK(plan_sections(b, codec, level, p, err));
