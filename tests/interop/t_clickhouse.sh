@@ -248,7 +248,7 @@ pcol_top_json() {
 import json, sys
 d = json.load(sys.stdin)
 for r in d["rows"]:
-    tsv = lambda x: x.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+    tsv = lambda x: x.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
     print("\t".join([tsv(d["type"]), tsv(d["unit"]), tsv(r["name"]), str(r["flat"]), str(r["cum"])]))'
 }
 with_source() { # the source line enabled, unnamed_is_frame decided by the same source
