@@ -328,6 +328,14 @@ typedef struct pcol_symbolize_options {
 
 typedef struct pcol_open_options {
   bool no_mmap;                 /* 1: read the file into memory instead of mmap */
+  /* 1: a pcol file's checksums (body, sections, padding) are verified at
+   * open, O(size), as pcol_validate_full and `pcol merge` verify them; by
+   * pcol_open*, and pcol_open_any/pcol_open_many for each pcol input.  For
+   * a command that writes a profile of what it reads (`pcol unpack`): a
+   * view reads without this pass (each column checked on first use), so a
+   * flipped bit in a section can change its numbers (doc/safety.md).  (In
+   * bytes that were padding: the struct's size and layout are 1.0's.) */
+  bool verify_sums;
   uint64_t max_decoded_bytes;  /* cap on any one decoded (LZ4) section; 0 = 4 GiB */
   /* The row budget: the rows of all known tables together, checked at
    * open (PCOL_ETOOBIG past it; a resource limit, not a rule of the

@@ -181,6 +181,11 @@ pcol_open_options cli_open_options(const cli_command *cmd, const cli_args *a) {
    * so, not plain for one reading */
   opt.as_written = !strcmp(cmd->name, "info") || !strcmp(cmd->name, "report") ||
                    !strcmp(cmd->name, "validate");
+  /* a command that writes a profile of its pcol inputs checks their
+   * checksums first, as merge, pack and export do: a flipped bit is not
+   * written into a copy with good checksums of its own (review 20b F1);
+   * the views read without that pass (doc/safety.md) */
+  opt.verify_sums = !strcmp(cmd->name, "unpack");
   return opt;
 }
 

@@ -56,8 +56,11 @@ static const cli_command commands[] = {
      "status is the first failure's (1 invalid, 3 unreadable).\n"
      "Without --full: header, directory and section bounds (O(1) in the data size);\n"
      "the data itself is not read, and the line says so (\"data not checked\"): a\n"
-     "changed value or name is seen only by --full's body checksum.  Reading\n"
-     "commands check the same as this, and each column's ids and offsets on use.\n"
+     "changed value or name is seen only by --full's body checksum.  The views\n"
+     "(top, fold, flame, ...) check the same as this, and each column's ids and\n"
+     "offsets on use: a flipped bit in a section can change their numbers.  The\n"
+     "commands that write a profile of a pcol input (pack, merge, unpack, export,\n"
+     "index) check its checksums too, and refuse a damaged one.\n"
      "With --full: also every checksum, every offset and id, decoded sizes, order.",
      opts_validate, cmd_validate},
     {"top", "pcol top FILE... [--by function|line|file|address|filefunction|label:KEY] [--value TYPE] [--sort flat|cum|name] [-n N] [--unit U] [--format text|tsv|csv|json|jsonl] [--focus RE ...]",

@@ -987,12 +987,12 @@ int pcol_open_any(const char *path, const pcol_open_options *opt, pcol_file **ou
  * the range left it out. */
 static int add_one_of_many(pcol_builder *b, pcol_builder **scratch, const char *path,
                            const char *name, const pcol_select *sel, int skip, int as_union,
-                           uint8_t *inflated, size_t len, const pcol_symbolize_options *sym,
+                           uint8_t *inflated, size_t len, const pcol_open_options *opt,
                            int *added, pcol_error *err) {
   *added = 1;
   pcol_import_options io = {0};
   io.no_mmap = 1;
-  if (sym) io.symbolize = *sym;
+  if (opt) io.symbolize = opt->symbolize;
   int is_pcol = 0;
   pcol_file *f = NULL;
   int rc = inflated ? PCOL_OK : pcol_open_if_pcol(path, &is_pcol, &f, err);
@@ -1019,8 +1019,8 @@ static int add_one_of_many(pcol_builder *b, pcol_builder **scratch, const char *
   }
   bool overlaps = true;
   if (!rc && skip) rc = pcol_wall_overlaps(f, sel, &overlaps, err);
-  if (!rc && overlaps) /* read only: no checksum pass */
-    rc = add_open_pcol(b, f, 0, as_union, err);
+  if (!rc && overlaps) /* read only: no checksum pass, unless asked (a command that writes) */
+    rc = add_open_pcol(b, f, is_pcol && opt && opt->verify_sums, as_union, err);
   *added = overlaps;
   pcol_close(f);
   return rc;
@@ -1046,8 +1046,7 @@ static int many_into(const char *const *paths, size_t n, const pcol_open_options
     from_ahead += buf != NULL;
     const char *name = opt && opt->names && opt->names[i] ? opt->names[i] : paths[i];
     rc = add_one_of_many(*b, &scratch, paths[i], name, sel, skip,
-                         i == 0 && opt && opt->first_is_union, buf, len,
-                         opt ? &opt->symbolize : NULL, &added, err);
+                         i == 0 && opt && opt->first_is_union, buf, len, opt, &added, err);
     free(buf);
     if (rc && !strstr(err->message, name)) pcol_error_prefix(err, name);
     *k += added;

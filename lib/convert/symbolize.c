@@ -182,6 +182,13 @@ static int shown(pcol_sym *s, pcol_builder *b, const char *sys, size_t n, uint32
   return rc;
 }
 
+/* The function name of what shown() gave: a name that demangles or
+ * simplifies to nothing (`<Anonymous>`, `<lambda>`, `<module>`: pprof's
+ * Demangle turns them into "") is no name (NA), which the views name as
+ * go tool pprof does, "<unknown>" (or the mapping's "[lib.so]"), not an
+ * empty string, which they print as it is (review 20b F2) */
+static uint32_t shown_name(uint32_t v) { return v == SHOWN_EMPTY ? 0 : v - 1; }
+
 /* a string of the answer into the builder, its new bytes charged */
 static int intern(rd_ctx *r, const char *p, uint32_t *id) {
   uint64_t had = r->b->string_count;
@@ -238,8 +245,7 @@ static int frame(rd_ctx *r, char *func, char *fl) {
   if (shown(r->s, r->b, func, strlen(func), fr.system_name, &v, &added, r->err)) return -2;
   if (added > r->s->bytes_left) return -3;
   r->s->bytes_left -= added;
-  if (v != SHOWN_EMPTY) fr.name = v - 1;
-  else if ((rc = intern(r, "", &fr.name))) return rc;
+  fr.name = shown_name(v);
   if (pcol_b_function(r->b, &fr, &lr.function_id, r->err)) return -2;
   size_t li = r->loc[r->cur];
   if (!d->loc_n[li]) d->loc_first[li] = d->lines.len / sizeof(pcol_line_row);
@@ -587,9 +593,7 @@ int pcol_sym_demangle(pcol_sym *s, pcol_builder *b, const char *name, size_t nle
   uint32_t v;
   size_t added;
   int rc = shown(s, b, sys, slen, sys_id, &v, &added, err);
-  if (rc || (v == SHOWN_EMPTY && !nlen)) return rc;
-  if (v != SHOWN_EMPTY) *name_id = v - 1;
-  else rc = pcol_b_string(b, "", 0, name_id, err);
+  if (!rc) *name_id = shown_name(v);
   return rc;
 }
 

@@ -102,7 +102,8 @@ void pcol_sym_table_free(pcol_sym_table *t);
  * symbolization, for one function of the profile, symbolized or not: when
  * its name (name[0..nlen)) is empty or its system name (sys[0..slen),
  * the builder's string sys_id), *name_id becomes the string of what pprof
- * shows for the system name (demangle.h); otherwise it is left alone.
+ * shows for the system name (demangle.h), or 0, no name, when that is
+ * empty (`<lambda>`: the views' "<unknown>"); otherwise it is left alone.
  * Each string is demangled once a session, within its bound. */
 int pcol_sym_demangle(pcol_sym *s, pcol_builder *b, const char *name, size_t nlen, const char *sys,
                       size_t slen, uint32_t sys_id, uint32_t *name_id, pcol_error *err);

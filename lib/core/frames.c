@@ -238,9 +238,11 @@ void pcol_unsym_ids_reset(pcol_unsym_ids *u) {
   memset(u, 0, sizeof *u);
 }
 
-void pcol_frame_sanitize(char *p, size_t n) {
+size_t pcol_frame_sanitize(char *p, size_t n) {
+  size_t changed = 0;
   for (size_t i = 0; i < n; i++)
-    if (p[i] == ';' || p[i] == '\n' || p[i] == '\r' || p[i] == 0) p[i] = '_';
+    if (p[i] == ';' || p[i] == '\n' || p[i] == '\r' || p[i] == 0) p[i] = '_', changed++;
+  return changed;
 }
 
 typedef struct loc_list {

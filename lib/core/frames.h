@@ -135,8 +135,9 @@ int pcol_unsym_id(pcol_unsym_ids *u, const pcol_frames *fr, uint32_t m, uint32_t
 void pcol_unsym_ids_reset(pcol_unsym_ids *u);
 
 
-/* ';', '\n', '\r' and NUL become '_' (collapsed-stack text). */
-void pcol_frame_sanitize(char *p, size_t n);
+/* ';', '\n', '\r' and NUL become '_' (collapsed-stack text); how many
+ * bytes it changed (two names may then read the same: "a;b" and "a_b"). */
+size_t pcol_frame_sanitize(char *p, size_t n);
 
 /* A stack's locations, innermost first, into a growable array (*locs with
  * *cap allocated; *n set).  PCOL_ENOMEM / ECORRUPT with err filled. */

@@ -15,6 +15,7 @@
 #include "reader.h"   /* pcol_open_fd, pcol_section, ... */
 #include "codec.h"    /* pcol_section_decode, pcol_transform_allowed */
 #include "enc.h"      /* pcol_enc_parse */
+#include "validate.h" /* pcol_check_sums */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -500,7 +501,8 @@ static int parse(pcol_file *f, pcol_error *err) {
 static int open_common(pcol_file *f, const pcol_open_options *opt, pcol_error *err) {
   f->max_decoded = opt && opt->max_decoded_bytes ? opt->max_decoded_bytes : DEFAULT_MAX_DECODED;
   PCOL_RETURN_NOT_OK(parse(f, err));
-  return check_row_budget(f, opt ? opt->max_rows : 0, err);
+  PCOL_RETURN_NOT_OK(check_row_budget(f, opt ? opt->max_rows : 0, err));
+  return opt && opt->verify_sums ? pcol_check_sums(f, err) : PCOL_OK;
 }
 
 int pcol_open_buffer(const void *data, size_t len, const pcol_open_options *opt,

@@ -93,8 +93,7 @@ static uLong crc_more(pcol_file *f, uLong crc, const uint8_t *p, uint64_t n) {
   return crc;
 }
 
-/* The checksums and the zero padding (spec.md §8.3 F1-F3). */
-static int check_sums(pcol_file *f, pcol_error *err) {
+int pcol_check_sums(pcol_file *f, pcol_error *err) {
   /* One pass over the body: each section's crc is computed once and folded
    * into the body crc with crc32_combine (sections are in file order,
    * checked at open), the gaps and the directory are added as they come.
@@ -185,6 +184,6 @@ int pcol_validate_content(pcol_file *f, pcol_error *err) {
 }
 
 int pcol_validate_full(pcol_file *f, pcol_error *err) {
-  int rc = check_sums(f, err);
+  int rc = pcol_check_sums(f, err);
   return rc ? rc : pcol_validate_content(f, err);
 }

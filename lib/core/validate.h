@@ -12,4 +12,13 @@
  * checks; merge and `validate --full` still check the sums (validate.c). */
 int pcol_validate_content(pcol_file *f, pcol_error *err);
 
+/* THE checksum rule (spec.md §8.3 F1-F3): the body's crc, each section's
+ * and the zero padding, in one pass over the file (O(size), ~1 GB/s).  What
+ * pcol_validate_full adds to the content checks; merge, pack and export
+ * check their pcol inputs with it (pcol_validate_full), and so does every
+ * open with pcol_open_options.verify_sums (unpack's: a command that writes
+ * a profile of its inputs does not launder damage into a file with good
+ * checksums of its own).  Its message says where, not which file. */
+int pcol_check_sums(pcol_file *f, pcol_error *err);
+
 #endif

@@ -107,6 +107,28 @@ expect 1 "pack of a damaged pcol" -- $PCOL pack "$tmp/body.pcol" -o "$tmp/p2.pco
 [ ! -e "$tmp/p2.pcol" ] || fail "failed pack left an output"
 expect 1 "merge of a damaged pcol" -- $PCOL merge "$good" "$tmp/body.pcol" -o "$tmp/m2.pcol"
 [ ! -e "$tmp/m2.pcol" ] || fail "failed merge left an output"
+# a command that writes a profile of a pcol input checks its checksums as
+# merge does (review 20b F1: `unpack --to pprof` wrote a flipped bit into a
+# gzip with a good CRC): a changed name ("fib" -> "fob") reads as one in
+# the views (doc/safety.md: they check each column on first use, `validate
+# --full` every byte), while unpack to every format refuses the file, naming
+# it, and leaves no output; of a directory too (each input, as merge's)
+cp "$good" "$tmp/flip.pcol"
+at=$(grep -abo 'fib' "$tmp/flip.pcol" | head -1 | cut -d: -f1)
+[ -n "$at" ] || fail "no fib in the strings of the example"
+poke "$tmp/flip.pcol" $((at + 1)) 157
+expect 0 "top of a flipped bit (views do not check the sums)" -- $PCOL top "$tmp/flip.pcol" --format tsv
+grep -q "	fob	" "$tmp/out" || fail "top of flip.pcol: the view does not read the changed name"
+mkdir "$tmp/flipdir" && cp "$good" "$tmp/flip.pcol" "$tmp/flipdir/"
+for to in pprof rprof collapsed speedscope firefox otlp v8 chrome perfetto perun; do
+  for in in "$tmp/flip.pcol" "$tmp/flipdir"; do
+    rm -f "$tmp/u.out"
+    expect 1 "unpack --to $to of a flipped bit" -- $PCOL unpack "$in" --to $to -o "$tmp/u.out"
+    grep -q "flip.pcol: body checksum mismatch" "$tmp/err" || fail "unpack --to $to of $in: $(cat "$tmp/err")"
+    [ ! -e "$tmp/u.out" ] || fail "unpack --to $to of $in left an output"
+  done
+done
+expect 0 "unpack of the good file" -- $PCOL unpack "$good" --to pprof -o "$tmp/u.out"
 
 # --- damaged bodies: no crash, with or without --full, mmap or not
 for r in "${readers[@]}"; do

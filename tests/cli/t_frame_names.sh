@@ -163,4 +163,27 @@ PY
 # --- top --by address keeps the addresses (pprof -addresses)
 $PCOL top "$tmp/u.pcol" --by address | grep -q '0000000000001010 \[libc.so.6\]' ||
   fail "top --by address lost the address"
+# --- a name that demangles to nothing is no name (review 20b F2): pprof's
+# demangling (go's default, --symbolize local) simplifies `<lambda>`,
+# `<module>`, `<Anonymous>`, `<init>` (name = system name) to "", which go
+# prints "<unknown>"; pcol printed an empty row name and fold an empty frame
+python3 "$here/../support/pprofgen.py" selfnamed "$tmp/sn.pb" || fail "pprofgen selfnamed"
+$PCOL top "$tmp/sn.pb" --symbolize local --format tsv >"$tmp/sn.tsv" || fail "top --symbolize local"
+awk -F'\t' 'NR > 1 && $6 == "" {bad = 1} END {exit !bad}' "$tmp/sn.tsv" &&
+  fail "top --symbolize local: an empty name: $(cat "$tmp/sn.tsv")"
+grep -q '^90	.*	<unknown>	' "$tmp/sn.tsv" || fail "top --symbolize local: no <unknown> row: $(cat "$tmp/sn.tsv")"
+$PCOL fold "$tmp/sn.pb" --symbolize local >"$tmp/sn.fold" || fail "fold --symbolize local"
+grep -qE '(^|;)( |;)|; [0-9]+$' "$tmp/sn.fold" && fail "fold --symbolize local: an empty frame: $(cat "$tmp/sn.fold")"
+$PCOL top "$tmp/sn.pb" --format tsv | grep -q '	<lambda>	' || fail "top without --symbolize: not the names as stored"
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  rows() { sed -n '/^ *flat  *flat%/,$p' | awk 'NR > 1 {print}' | sort; }
+  g=$(go tool pprof -top "$tmp/sn.pb" 2>/dev/null | rows)
+  p=$($PCOL top "$tmp/sn.pb" --symbolize local | rows)
+  [ -n "$g" ] && [ "$g" = "$p" ] || fail "top --symbolize local differs from go tool pprof -top:
+go:
+$g
+pcol:
+$p"
+fi
+
 echo "t_frame_names: ok"

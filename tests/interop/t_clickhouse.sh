@@ -150,6 +150,10 @@ python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym-bytes.pb" bytes || exi
 # a frame named '' (the key the stack view's flat has when no location has
 # one: the queries must not take it for "no key"), innermost and not
 printf 'main; 5\nmain;x 3\n;main 2\n' >"$W/empty-name.txt"
+# names that read alike in collapsed text ("semi;colon" and "semi_colon",
+# "a;b" and "a_b" above "c", CR and LF): the fold query's GROUP BY adds them
+# into one line, as pcol fold does (review 20b F3: it printed the key twice)
+python3 "$root/tests/support/pprofgen.py" alike "$W/alike.pb" || exit 1
 # a pprof that names cpu/nanoseconds twice (two sample types of one type and
 # unit, their columns apart; default_sample_type cpu): a named value is the
 # first such column, as pcol top --value cpu and go's -sample_index=cpu
@@ -180,7 +184,7 @@ inputs=(
   "$T/pprof/dotnet-6types-labels-UNCOMPRESSED.pb" "$T/pprof/native-ebpf-kernel-buildid-thread-labels.pb.gz"
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
   "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
-  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/trace.json" "$W/duptypes.pb"
+  "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/alike.pb" "$W/trace.json" "$W/duptypes.pb"
   "$W/perf2.txt" "$W/mixed.ff.json")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
@@ -244,7 +248,7 @@ pcol_top_json() {
 import json, sys
 d = json.load(sys.stdin)
 for r in d["rows"]:
-    tsv = lambda x: x.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+    tsv = lambda x: x.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
     print("\t".join([tsv(d["type"]), tsv(d["unit"]), tsv(r["name"]), str(r["flat"]), str(r["cum"])]))'
 }
 with_source() { # the source line enabled, unnamed_is_frame decided by the same source

@@ -636,6 +636,41 @@ def names(out, path):
     open(out, "wb").write(p + st.table())
 
 
+def selfnamed(out):
+    """Functions whose name is their system name (as the Go runtime and R's
+    pprof writers store them), under main: `<Anonymous>`, `<lambda>`,
+    `<module>`, `<init>`, ... which pprof's demangling simplifies to ""
+    (review 20b F2), and `x<y>` (to "x"); a line each, no file, no mapping."""
+    names = [b"main", b"<Anonymous>", b"<Foo>", b"<lambda>", b"x<y>", b"<init>", b"<top (required)>",
+             b"<module>"]
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    for i, n in enumerate(names, 1):
+        p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(n)) + field(3, 0, st.id(n)))
+        p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, i)))
+    for i in range(2, len(names) + 1):
+        p += field(2, 2, field(1, 2, varint(i) + varint(1)) + field(2, 2, varint(10 + i)))
+    open(out, "wb").write(p + st.table())
+
+
+def alike(out):
+    """Names that read alike in collapsed text, where ';', CR, LF and NUL
+    become '_' (frames.h): "semi;colon" and "semi_colon" under main, "a;b"
+    and "a_b" each above a "c", "cr\\rx", "cr_x" and "cr\\nx"; and "x" apart
+    (review 20b F3: pcol fold printed one key on two lines)."""
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    names = [b"main", b"semi;colon", b"semi_colon", b"a;b", b"a_b", b"c", b"cr\rx", b"cr_x", b"cr\nx", b"x"]
+    for i, n in enumerate(names, 1):
+        p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(n)))
+        p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i)))
+    # stacks leaf first: [location ids], count
+    for locs, n in [([2, 1], 113), ([3, 1], 114), ([6, 4, 1], 7), ([6, 5, 1], 8), ([4, 1], 1),
+                    ([7, 1], 5), ([8, 1], 6), ([9, 1], 4), ([10, 1], 3)]:
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(n)))
+    open(out, "wb").write(p + st.table())
+
+
 # names a writer must carry (tests/interop/t_export_search.sh: `random-odd`):
 # UTF-8 beyond ASCII, quotes, blanks, a tab, ';' and '\\', markup, bytes
 # that are not UTF-8, a name of one blank, names that look like other names
@@ -867,5 +902,9 @@ if __name__ == "__main__":
         dropframes(sys.argv[2], *[os.fsencode(a) for a in (sys.argv[3:5] + [""])[:2]])
     elif sys.argv[1] == "names":
         names(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "selfnamed":
+        selfnamed(sys.argv[2])
+    elif sys.argv[1] == "alike":
+        alike(sys.argv[2])
     else:
         sys.exit(__doc__)
