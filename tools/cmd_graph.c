@@ -28,7 +28,9 @@ const cli_opt opts_graph[] = {
                      "json, jsonl, tsv or csv: the nodes and edges with "
                      "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
                      "inline, residual)"},
-    {"by", 0, 1, CLI_BY_HELP},
+    {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its "
+                 "own (\"<unknown>\" by file) with its own flat, as pprof -dot -lines has it, where "
+                 "`top --by line` gives that flat to the innermost calling line (a note says so)"},
     CLI_OPT_VALUE("to add up"),
     CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),
@@ -914,6 +916,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   if (mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err))) o.mean_div = &div;
   if (!rc) rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   if (!rc && mean) cli_mean_type(&g.top.value.type, mean_type);
+  if (!rc) cli_note_lines_rule(cmd, f, &sel, by, path);
   const pcol_top *t = &g.top;
   char unit[32];
   if (!rc && (rc = cli_graph_unit(cmd, a, &g, cg, unit, &err)) < 0) rc = 0, bad_unit = 1;
