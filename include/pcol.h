@@ -1600,7 +1600,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_by_parse(const char *name, pcol_by *out
  * a builtin) to the innermost calling line; `pcol tree`, `pcol traces` and
  * go tool pprof -lines keep it as a frame of its own".  Else *note = NULL.
  * By file every view keeps such a frame, named "<unknown>" as go tool pprof
- * -files names it.  The CLI's top, tree and graph print it as a note.
+ * -files names it.  The CLI's top, tree and graph (top's rule) print it
+ * as a note.
  * Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_lines_rule_note(pcol_file *f, const pcol_select *sel,
                                                          pcol_by by, char **note, pcol_error *err);
