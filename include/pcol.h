@@ -1608,6 +1608,21 @@ typedef enum {
  * -filefunctions; the CLI's and bindings' --by/by=).  EINVAL (no message)
  * for any other name. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_by_parse(const char *name, pcol_by *out);
+/* THE note of a view by line whose flat follows summaryRprof's rule (top,
+ * tree and their bindings' kin; review 20 F2): when by is PCOL_BY_LINE, a
+ * source the selection takes is Rprof's (or pcol's own speedscope or
+ * Firefox export of one) and the profile has frames with a line and frames
+ * without (<GC>, a builtin), *note = one line, no line end, malloc'd (free()
+ * it), in the words of the pprof export's note: "by line, summaryRprof and
+ * `pcol top --by line` of Rprof sources give a frame without a line (<GC>,
+ * a builtin) to the innermost calling line; `pcol tree`, `pcol traces` and
+ * go tool pprof -lines keep it as a frame of its own".  Else *note = NULL.
+ * By file every view keeps such a frame, named "<unknown>" as go tool pprof
+ * -files names it.  The CLI's top, tree and graph (top's rule) print it
+ * as a note.
+ * Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_lines_rule_note(pcol_file *f, const pcol_select *sel,
+                                                         pcol_by by, char **note, pcol_error *err);
 
 typedef struct pcol_top_row {
   pcol_str name;   /* function name, "file#line" or file name */

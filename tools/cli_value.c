@@ -174,6 +174,19 @@ void cli_export_note(void *ctx, const char *text) {
  * a per-line view of one says so once, rather than an annotation that
  * looks measured (review 8 F10).  A Chrome trace's samples carry their own
  * lines (§14). */
+void cli_note_lines_rule(const cli_command *cmd, pcol_file *f, const pcol_select *sel, pcol_by by,
+                         const char *path) {
+  char *t = NULL;
+  pcol_error e = {0};
+  if (!f || pcol_lines_rule_note(f, sel, by, &t, &e) || !t) return;
+  fprintf(stderr, "pcol %s: note: ", cmd->name);
+  cli_print_cstr(stderr, path);
+  fputs(": ", stderr);
+  cli_print_cstr(stderr, t);
+  fputc('\n', stderr);
+  free(t);
+}
+
 void cli_note_v8_lines(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path) {
   pcol_view ty;
   pcol_error e = {0};

@@ -28,7 +28,9 @@ const cli_opt opts_graph[] = {
                      "json, jsonl, tsv or csv: the nodes and edges with "
                      "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
                      "inline, residual)"},
-    {"by", 0, 1, CLI_BY_HELP},
+    {"by", 0, 1, CLI_BY_HELP ".  Rprof sources by line: as top --by line, a frame without a line (<GC>, a "
+                 "builtin) gives its flat to the innermost calling line, as summaryRprof does, not to "
+                 "itself as pprof -dot -lines does (a note says so; the report page's graph is the same)"},
     CLI_OPT_VALUE("to add up"),
     CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),
@@ -914,6 +916,7 @@ int cmd_graph(const cli_command *cmd, cli_args *a) {
   if (mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err))) o.mean_div = &div;
   if (!rc) rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   if (!rc && mean) cli_mean_type(&g.top.value.type, mean_type);
+  if (!rc) cli_note_lines_rule(cmd, f, &sel, by, path);
   const pcol_top *t = &g.top;
   char unit[32];
   if (!rc && (rc = cli_graph_unit(cmd, a, &g, cg, unit, &err)) < 0) rc = 0, bad_unit = 1;

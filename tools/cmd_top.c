@@ -6,7 +6,10 @@
 
 const cli_opt opts_top[] = {
     {"by", 0, 1, CLI_BY_HELP ", or label:KEY (a row per value of label KEY, as pprof -tags "
-                 "adds them up; the filters as on pprof -tagroot=KEY's frames)"},
+                 "adds them up; the filters as on pprof -tagroot=KEY's frames).  Rprof sources by line: a "
+                 "frame without a line (<GC>, a builtin) gives its flat to the innermost calling line, as "
+                 "summaryRprof(lines = \"show\") does, not to itself as go tool pprof -lines does (a note "
+                 "says so); by file it is \"<unknown>\", as pprof -files"},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "row order: flat (default; pprof -top), cum (pprof -top -cum's order: by cum, ties by name; the cum column is summaryRprof by.total's total.time, but R orders its ties by self time) or name"},
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction; 0: all, as pprof -nodecount=0)"},
@@ -159,6 +162,7 @@ int cmd_top(const cli_command *cmd, cli_args *a) {
     }
   }
   if (!rc && (by == PCOL_BY_LINE || by == PCOL_BY_SOURCE_LINE) && !many) cli_note_v8_lines(cmd, f, &sel, path);
+  if (!rc && !many && !by_label) cli_note_lines_rule(cmd, f, &sel, by, path);
   if (!rc) {
     size_t n = limit < t.nrows ? (size_t)limit : t.nrows;
     if (fmt == OUT_TEXT) {

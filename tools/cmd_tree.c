@@ -8,7 +8,9 @@
 #include <stdlib.h>
 
 const cli_opt opts_tree[] = {
-    {"by", 0, 1, CLI_BY_HELP},
+    {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its "
+                 "own (\"<unknown>\" by file) with its own flat, as pprof -tree -lines has it, where "
+                 "`top --by line` gives that flat to the innermost calling line (a note says so)"},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "which nodes are kept and their order: flat (default) or cum (pprof -cum)"},
     CLI_OPTS_PRUNE,
@@ -108,6 +110,7 @@ int cmd_tree(const cli_command *cmd, cli_args *a) {
   if (mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err))) o.mean_div = &div;
   if (!rc) rc = pcol_graph_compute(f, &sel, &v, by, &o, &g, &err);
   if (!rc && mean) cli_mean_type(&g.top.value.type, mean_type);
+  if (!rc) cli_note_lines_rule(cmd, f, &sel, by, path);
   if (!rc && fmt == OUT_TEXT) {
     char unit[32];
     rc = cli_graph_unit(cmd, a, &g, 0, unit, &err);

@@ -143,7 +143,7 @@ int pcol_frame_rows_scan(pcol_file *f, const pcol_select *sel, const pcol_value_
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_TIME, &c.s_time, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &c.s_stack, err);
   int have_keys = 0;
-  if (!rc && !(rc = pcol_q_top_keys(f, sel, by, &c.k, err))) have_keys = 1;
+  if (!rc && !(rc = pcol_q_top_keys(f, sel, by, 0, &c.k, err))) have_keys = 1;
   if (!rc) rc = match_lines(&c);
   if (!rc && !(c.stamp = calloc((size_t)c.k.n + 1, sizeof *c.stamp))) rc = pcol_oom(err);
   if (!rc) {

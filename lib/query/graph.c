@@ -645,10 +645,18 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
   return rc;
 }
 
+/* The keys of the graph's top: the text graph (`tree`, pprof -tree) keeps
+ * every frame, an Rprof frame without a line too, as go tool pprof -tree
+ * -lines on pcol's pprof copy (review 20 F2); the drawn graph keeps top's
+ * keys, which the report page's graph recomputes (report.c's keys). */
+static int graph_keys(const pcol_graph_opts *o) {
+  return (o && o->obj_names ? 1 : 0) | (o && o->text ? PCOL_Q_TOP_FRAMES : 0);
+}
+
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, o && o->obj_names, &out->top, err));
+  PCOL_RETURN_NOT_OK(pcol_q_top_compute_obj(f, sel, v, by, graph_keys(o), &out->top, err));
   const pcol_top *t = &out->top;
   const pcol_q_top_priv *p = t->priv_;
   if (!p || !pcol_q_nsum_made(&p->is.sub) || !p->is.loc_aoff) { /* no stacks at all */
@@ -675,7 +683,7 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
   pcol_top dtop = {0};
   uint8_t *utouch = NULL;
   if (!rc && o->mean_div) {
-    rc = pcol_q_top_compute_obj(f, sel, o->mean_div, by, o->obj_names, &dtop, err);
+    rc = pcol_q_top_compute_obj(f, sel, o->mean_div, by, graph_keys(o), &dtop, err);
     const pcol_q_top_priv *dp = rc ? NULL : dtop.priv_;
     if (dp && pcol_q_nsum_made(&dp->is.sub) && dp->is.loc_aoff) rc = pcol_q_touched_union(s, &dp->is, &utouch, err);
   }

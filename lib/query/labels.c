@@ -749,7 +749,7 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
-  if (!rc && by != PCOL_BY_FUNCTION && !(rc = pcol_q_top_keys(f, sel, by, &c.k, err))) c.keyed = 1;
+  if (!rc && by != PCOL_BY_FUNCTION && !(rc = pcol_q_top_keys(f, sel, by, 1, &c.k, err))) c.keyed = 1;
   tr_groups g;
   memset(&g, 0, sizeof g);
   if (!rc) rc = tr_groups_init(&g, f, sel, err);

@@ -12,6 +12,7 @@
 #include "bytes.h" /* pcol_str_i64 */
 #include "select.h" /* pcol_select_iter_need, pcol_select_need_view */
 #include "filter.h" /* pcol_filter_build */
+#include "frames.h" /* pcol_places_lines_note: THE words of Rprof's by-line rule */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,4 +403,19 @@ int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const p
     keep_first(&first, err, rc, &e);
   }
   return first;
+}
+
+/* one rule, said in the words of the pprof export's note (pcol_places_lines_note) */
+pcol_status pcol_lines_rule_note(pcol_file *f, const pcol_select *sel, pcol_by by, char **note,
+                                 pcol_error *err) {
+  if (!note) return pcol_error_set(err, PCOL_EINVAL, "pcol_lines_rule_note: NULL argument");
+  *note = NULL;
+  if (!f) return pcol_error_set(err, PCOL_EINVAL, "pcol_lines_rule_note: NULL argument");
+  if (by != PCOL_BY_LINE) return PCOL_OK;
+  char text[400];
+  int said = 0;
+  PCOL_RETURN_NOT_OK(pcol_places_lines_note(f, sel, "`pcol tree`, `pcol traces` and go tool pprof -lines "
+                                            "keep it as a frame of its own", text, sizeof text, &said, err));
+  if (said && !(*note = strdup(text))) return pcol_oom(err);
+  return PCOL_OK;
 }

@@ -178,8 +178,9 @@ typedef struct pcol_q_topkeys {
   pcol_str *name;
   struct pcol_q_topctx *ctx_; /* owns the names */
 } pcol_q_topkeys;
-int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
-                    pcol_error *err);
+/* frames (traces): every frame a key, as PCOL_Q_TOP_FRAMES */
+int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, int frames,
+                    pcol_q_topkeys *out, pcol_error *err);
 void pcol_q_topkeys_free(pcol_q_topkeys *k);
 /* Sums per stack node (weights.c): 64-bit cells when the selection's sum
  * of |values| is at most INT64_MAX, so that no sum of any of them can
@@ -392,6 +393,13 @@ uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);
 /* pcol_top_compute; objnames (by address): keys also apart by their
  * location's mapping file and their function's start line (graph.go
  * nodeInfo with ObjNames: pcol_graph_opts.obj_names). */
+/* objnames: 1 keys apart by mapping file and start line (pprof's ObjNames,
+ * by line or address), | PCOL_Q_TOP_FRAMES: the keys of a view of frames
+ * (tree, the graph, traces), where a frame without a line of an Rprof
+ * source (<GC>, a builtin) is one of its own, as go tool pprof -lines names
+ * it on pcol's pprof copy, not skipped to give its flat to the innermost
+ * calling line as top's table does by summaryRprof's rule (review 20 F2) */
+#define PCOL_Q_TOP_FRAMES 2
 int pcol_q_top_compute_obj(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                            pcol_by by, int objnames, pcol_top *out, pcol_error *err);
 /* 1 and t's granularity and objnames when t is a result of one file's

@@ -258,7 +258,7 @@ static int key_cmp(const void *a, const void *b, void *ctx) {
 static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_error *err) {
   static const char *const byname[] = {"function", "line", "file"};
   pcol_q_topkeys k;
-  PCOL_RETURN_NOT_OK(pcol_q_top_keys(r->f, sel, by, &k, err));
+  PCOL_RETURN_NOT_OK(pcol_q_top_keys(r->f, sel, by, 0, &k, err));
   uint32_t n = k.n;
   uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
   uint32_t *rank = malloc(((size_t)n + 1) * sizeof *rank);

@@ -98,6 +98,14 @@ typedef struct pcol_q_topctx {
   pcol_q_inl_state is;                   /* for the "(inline)" marks, moved into the result */
   int unnamed_is_frame; /* a function without a name is a frame (pprof), not skipped (Rprof): of some source */
   pcol_nameless_rule rule; /* and location by location (loc_frames), when the sources differ */
+  /* a frame without a line or file (<GC>, a builtin of an Rprof source) is
+   * a key of its own, as go tool pprof -lines/-files names it on pcol's
+   * pprof copy: always for pprof sources and by file; by line only for the
+   * views of frames (tree, the graph, traces: PCOL_Q_TOP_FRAMES), not for
+   * top's table, where summaryRprof's rule gives its flat to the innermost
+   * calling line (review 20 F2) */
+  int lineless_frames; /* by file or PCOL_Q_TOP_FRAMES: every source's (else loc_frames) */
+  int frames_asked; /* PCOL_Q_TOP_FRAMES (pcol_q_top_made_by) */
   uint32_t *stamp;      /* build_loc_keys: stamp[key] = the last location that had it */
   const pcol_filter *flt; /* the selection's filters (hidden lines) */
   size_t stamp_cap;
@@ -309,6 +317,12 @@ static int obj_part(topctx *t, uint32_t fn, pcol_error *err) {
  * nameless lines are frames (pprof), 0 places (Rprof; THE rule, frames.c) */
 static inline int loc_frames(const topctx *t) {
   return pcol_nameless_frames_at(&t->rule, t->cur_loc);
+}
+
+/* a frame without a line or file is a key of its own: where the location
+ * follows go's rule (loc_frames), by file, and in the views of frames */
+static inline int lineless(const topctx *t) {
+  return t->lineless_frames || loc_frames(t);
 }
 
 /* pprof's node of a frame without a function name (`if o.ObjNames || name
@@ -655,7 +669,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   /* BY_LINE, BY_ADDRESS.  A frame with no line is skipped for Rprof
    * sources, as summaryRprof(lines = "show") keeps only locations. */
   if (l.line == 0) l.line = PCOL_NA_I64; /* pprof: line 0 is no line */
-  if (l.line == PCOL_NA_I64 && !loc_frames(t)) return PCOL_OK;
+  if (l.line == PCOL_NA_I64 && !lineless(t)) return PCOL_OK;
   PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
   if (l.line == PCOL_NA_I64 && !t->pres.s[l.pid].len)
     return PCOL_OK; /* nothing known: the location's mapping names it */
@@ -912,9 +926,10 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address; by file, so is a
        * function without a file (pprof -files: "[binary]" or "<unknown>",
-       * with its cum).  Rprof keeps R's rule: a frame without a srcref
-       * passes its flat to the innermost caller that has one. */
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && loc_frames(t)) {
+       * with its cum), Rprof's too.  By line, top's table of an Rprof
+       * source keeps R's rule: a frame without a srcref passes its flat
+       * to the innermost caller that has one (lineless). */
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && lineless(t)) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, line_fn(t, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
@@ -1994,6 +2009,7 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
   t->by = by;
   int rc = pcol_nameless_rule_make(f, sel, &t->rule, err);
   t->unnamed_is_frame = t->rule.frames;
+  t->lineless_frames = by == PCOL_BY_FILE; /* (go -files: "<unknown>") */
   if (!rc) rc = pcol_q_fctx_init_inplace(&t->fc, f, err); /* (top_run makes the trie plain) */
   /* a function's start line tells apart nodes without a name (obj_xid) */
   if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &t->fn_start, err);
@@ -2027,7 +2043,8 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   pcol_q_top_priv *p = calloc(1, sizeof *p);
   topctx *t = NULL;
   int rc = p ? ctx_new(f, sel, by, &t, err) : pcol_oom(err);
-  if (!rc && objnames && (by == PCOL_BY_ADDRESS || by == PCOL_BY_LINE)) t->objnames = 1;
+  if (!rc && (objnames & 1) && (by == PCOL_BY_ADDRESS || by == PCOL_BY_LINE)) t->objnames = 1;
+  if (!rc && (objnames & PCOL_Q_TOP_FRAMES)) t->lineless_frames = t->frames_asked = 1;
   if (rc) {
     free(p);
     return rc;
@@ -2076,7 +2093,7 @@ int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames) {
   const pcol_q_top_priv *p = t ? t->priv_ : NULL;
   if (!p || !p->ctx || p->ctx->ext) return 0;
   *by = p->ctx->by;
-  *objnames = p->ctx->objnames;
+  *objnames = p->ctx->objnames | (p->ctx->frames_asked ? PCOL_Q_TOP_FRAMES : 0);
   return 1;
 }
 
@@ -2478,7 +2495,7 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) nofn = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && loc_frames(t)) {
+      if (!key && t->by != PCOL_BY_SOURCE_LINE && lineless(t)) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, pcol_view_u32(&t->fc.ln_fn, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
@@ -2493,12 +2510,13 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
  * distinct keys of each location exactly as pcol_top_compute finds them
  * (the CSR arrays of build_loc_keys, and the key table), so that the page
  * and `pcol top` cannot disagree on what a frame counts under. */
-int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, pcol_q_topkeys *out,
-                    pcol_error *err) {
+int pcol_q_top_keys(pcol_file *f, const pcol_select *sel, pcol_by by, int frames,
+                    pcol_q_topkeys *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   topctx *t;
   int rc = ctx_new(f, sel, by, &t, err);
   if (rc) return rc;
+  if (frames) t->lineless_frames = t->frames_asked = 1;
   rc = build_loc_keys(t, err);
   if (!rc) rc = name_key(t, "<no location>", 13, 13, &out->nokey, err);
   if (!rc) rc = line_keys(t, out, err); /* may add keys: before the names */

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Rprof line profiles by line and by file (review 20 F2).  Only top's table
+# by line follows summaryRprof(lines = "show")'s rule (a frame without a
+# srcref, <GC> or a builtin, gives its flat to the innermost calling line),
+# and says so once in the words of the pprof export's note; the views of
+# frames keep every frame, as go tool pprof does on pcol's own pprof copy:
+#  - traces --by line|file = go tool pprof -traces -lines|-files of the copy
+#    (traces dropped every frame without a srcref: a 6-frame stack printed
+#    as one frame, two samples as one trace);
+#  - tree --by line|file = go -tree -lines|-files of the copy (36 edges for
+#    go's 87), top --by file = go -top -files (summaryRprof has no file
+#    table: "<unknown>" for the frames without a file, as go);
+#  - top --by line stays summaryRprof(lines = "show")'s by.self per line;
+#  - top and tree --by line note the rule once, traces and --by file not,
+#    nor a pprof copy.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_rprof_frames: $*" >&2; exit 1; }
+note='by line, summaryRprof and `pcol top --by line` of Rprof sources give a frame without a line'
+go=0
+command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1 && go=1
+[ $go = 1 ] || echo "t_rprof_frames: go not installed: the go tool pprof comparisons are skipped"
+
+for n in proftools__Rprof-lmfit-new aprof__lotka1_naiveL proftools__Rprof-dg; do
+  in=$TD/rprof/$n.out
+  [ -f "$in" ] || fail "missing $in"
+  $PCOL unpack "$in" --to pprof -o "$tmp/$n.pb.gz" 2>/dev/null || fail "unpack $n --to pprof"
+  for v in "traces lines line" "traces files file" "tree lines line" "tree files file" "top files file"; do
+    set -- $v
+    $PCOL "$1" "$in" --by "$3" >"$tmp/p" 2>"$tmp/err" || fail "$1 $n --by $3: $(cat "$tmp/err")"
+    if [ "$1" = tree ] && [ "$3" = line ]; then
+      [ "$(grep -cF "$note" "$tmp/err")" = 1 ] || fail "tree $n --by line: no note (once) of the rule: $(cat "$tmp/err")"
+    else
+      ! grep -qF summaryRprof "$tmp/err" || fail "$1 $n --by $3 notes the by-line rule: $(cat "$tmp/err")"
+    fi
+    [ $go = 1 ] || continue
+    go tool pprof "-$1" "-$2" "$tmp/$n.pb.gz" 2>/dev/null | grep -v '^File: ' >"$tmp/g"
+    grep -v '^File: ' "$tmp/p" >"$tmp/pp"
+    [ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/pp" ||
+      fail "$1 $n --by $3 differs from go tool pprof -$1 -$2 of the pprof copy:
+$(diff "$tmp/g" "$tmp/pp" | head -20)"
+  done
+  # the copy is read as go reads it, and says nothing of the rule
+  $PCOL top "$tmp/$n.pb.gz" --by line >/dev/null 2>"$tmp/err" || fail "top of the copy"
+  ! grep -qF summaryRprof "$tmp/err" || fail "top --by line of the pprof copy notes: $(cat "$tmp/err")"
+  # top --by line: summaryRprof's by.self, per FILE:LINE (pcol's rows are
+  # FUNCTION FILE:LINE), and the note once
+  $PCOL top "$in" --by line --node-fraction 0 --format tsv >"$tmp/t" 2>"$tmp/err" || fail "top $n --by line"
+  [ "$(grep -cF "$note" "$tmp/err")" = 1 ] || fail "top $n --by line: no note (once) of the rule: $(cat "$tmp/err")"
+  if command -v Rscript >/dev/null 2>&1; then
+    Rscript -e 's <- summaryRprof(commandArgs(TRUE)[1], lines = "show")$by.self
+      s <- s[rownames(s) != "<no location>", , drop = FALSE]
+      r <- sub("#", ":", basename(rownames(s)))
+      cat(sprintf("%s %.2f\n", r, s$self.time), sep = "")' "$in" | sort >"$tmp/r" ||
+      fail "Rscript summaryRprof $n"
+    awk -F'\t' 'NR > 1 && $6 != "<no location>" { n = split($6, w, " "); p = w[n]; sub(/.*\//, "", p); s[p] += $1 }
+      END { for (p in s) if (s[p] != 0) printf "%s %.2f\n", p, s[p] / 1e9 }' "$tmp/t" | sort >"$tmp/q"
+    [ -s "$tmp/r" ] && cmp -s "$tmp/r" "$tmp/q" || fail "top $n --by line differs from summaryRprof(lines = \"show\")'s by.self:
+$(diff "$tmp/r" "$tmp/q" | head -20)"
+  fi
+done
+
+# the help says the rule where it is followed and where not
+for c in top tree traces; do
+  $PCOL "$c" --help 2>&1 | tr -s ' \n' '  ' | grep -q 'innermost calling line' ||
+    fail "$c --help does not say the by-line rule of Rprof sources"
+done
+echo "t_rprof_frames: ok"
