@@ -54,6 +54,7 @@ typedef struct scan {
   uint64_t nls, nvals, nvt, nsrc;
   uint8_t *ls, *vt, *src; /* used label sets, present value types, sources */
   uint8_t *neq;           /* value types of a sample whose value is not its count */
+  const uint8_t *cw;      /* sources whose count is written (0: a type equal to it is lost) */
   pcol_sample_cols sc;    /* (the count, THE count rule: cvt) */
   const uint32_t *cvt;
 } scan;
@@ -71,7 +72,8 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     if (t > c->nvt) continue;
     c->vt[t] = 1;
     int64_t v;
-    if (!c->neq[t] && (!pcol_sample_value(&c->sc, row, t, &v) || v != n)) c->neq[t] = 1;
+    if (!c->neq[t] && (s > c->nsrc || !c->cw[s] || !pcol_sample_value(&c->sc, row, t, &v) || v != n))
+      c->neq[t] = 1;
   }
   return 0;
 }
@@ -104,7 +106,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   c.nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   c.nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint64_t nstr = pcol_string_count(f), nlab = pcol_rows(f, PCOL_T_LABELS);
-  uint8_t *key = calloc(nstr + 1, 1), *keep = calloc(c.nvt + 1, 1);
+  uint8_t *key = calloc(nstr + 1, 1), *keep = calloc(c.nvt + 1, 1), *cw = calloc(c.nsrc + 1, 1);
   uint32_t *cvt = NULL, *next = NULL; /* next: the kin ring (pcol_value_kin) */
   double *factor = NULL;
   pcol_buf b = {0};
@@ -112,10 +114,25 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   c.vt = calloc(c.nvt + 1, 1);
   c.src = calloc(c.nsrc + 1, 1);
   c.neq = calloc(c.nvt + 1, 1);
-  int rc = !key || !keep || !c.ls || !c.vt || !c.src || !c.neq ? pcol_oom(err) : PCOL_OK;
+  int rc = !key || !keep || !cw || !c.ls || !c.vt || !c.src || !c.neq ? pcol_oom(err) : PCOL_OK;
   if (!rc) rc = pcol_count_types(f, &cvt, err);
   if (!rc) rc = pcol_sample_cols_init(&c.sc, f, err);
   c.cvt = cvt;
+  /* the value written (THE default rule without --value; "samples" is
+   * each source's count, chosen 0) */
+  uint32_t chosen = 0;
+  if (!rc && h->values != V_ALL) {
+    if (opt->value) chosen = opt->value->vt_id;
+    else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
+  }
+  /* the sources whose count is written: all where the format holds it
+   * beside the value (Rprof's lines, a V8 sample), else those whose
+   * written value is their count (wrote[s] 0).  Only there is a type
+   * equal to each sample's count held with it: collapsed writes a heap
+   * profile's bytes, so its objects/count is lost (review rd14a F3) */
+  for (uint64_t s = 1; !rc && s <= c.nsrc; s++)
+    cw[s] = h->values != V_ONE || (chosen == 0 && (!wrote || opt->value || !wrote[s]));
+  c.cw = cw;
   if (!rc) rc = pcol_select_iter(f, sel, scan_row, &c, err);
 
   /* the label keys of the selected samples that the format does not write */
@@ -141,10 +158,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
    * --value; "samples" is each source's count), the count beside a time,
    * Rprof's memory fields */
   if (!rc && h->values != V_ALL) {
-    uint32_t chosen = 0;
-    if (opt->value) chosen = opt->value->vt_id;
-    else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
-    if (!rc && chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
+    if (chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
     /* (the weight, the rows' own number, is the count only of a source
      * without a count type: a pprof row of 2 samples weighs 1, so its
      * samples/count is lost beside it; review rd13b F5) */
@@ -156,9 +170,10 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
       if (c.src[s] && (!w || h->values != V_ONE) && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
     }
     /* a type whose value is each sample's count is held with the count (a
-     * Perun profile's time/sample, its samples' weight): the note named
-     * the kept, or, written as ticks of the count (the Rprof export of a
-     * heap profile), left alloc_space unnamed (review h7) */
+     * Perun profile's time/sample, its samples' weight) where the count is
+     * written (cw, neq): the note named the kept, or, written as ticks of
+     * the count (the Rprof export of a heap profile), left alloc_space
+     * unnamed (review h7) */
     for (uint64_t t = 1; !rc && count && t <= c.nvt; t++)
       if (c.vt[t] && !c.neq[t] && !keep[t]) keep[t] = 1;
     for (uint64_t t = 1; !rc && t <= c.nvt; t++) {
@@ -244,6 +259,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   pcol_buf_free(&b);
   free(key);
   free(keep);
+  free(cw);
   free(cvt);
   free(next);
   free(factor);
