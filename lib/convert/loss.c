@@ -254,7 +254,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
     }
     bad |= puts0(&b, " (") || puts0(&b, h->why) || put(&b, ")", 2); /* with its NUL */
     if (!rc && bad) rc = pcol_oom(err);
-    if (!rc) opt->note(opt->note_ctx, (const char *)b.data);
+    if (!rc) pcol_export_say(opt, PCOL_EXPORT_LOSS, (const char *)b.data);
   }
   pcol_buf_free(&b);
   free(key);
@@ -273,5 +273,23 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
                            const pcol_export_options *opt, const uint32_t *wrote) {
   pcol_error e = {0};
-  if (opt && opt->note && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, wrote, &e);
+  if (pcol_export_heard(opt) && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, wrote, &e);
+}
+
+int pcol_export_heard(const pcol_export_options *opt) {
+  if (!opt) return 0;
+  if (opt->note_kinds) {
+    const pcol_export_notes *n = opt->note_ctx;
+    return n && n->note;
+  }
+  return opt->note != NULL;
+}
+
+void pcol_export_say(const pcol_export_options *opt, pcol_export_note_kind kind, const char *text) {
+  if (!pcol_export_heard(opt)) return;
+  if (opt->note_kinds) {
+    const pcol_export_notes *n = opt->note_ctx;
+    n->note(n->ctx, kind, text);
+  } else
+    opt->note(opt->note_ctx, text);
 }
