@@ -118,7 +118,8 @@ typedef int pcol_status;
  * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
  * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
- * pcol_value_diff_default and pcol_source_span_starts (node PCOL_1.2). */
+ * pcol_value_diff_default and pcol_source_span_starts (node PCOL_1.2),
+ * and pcol_export_options.note_kinds in a byte that was padding. */
 #define PCOL_VERSION_MAJOR 1
 #define PCOL_VERSION_MINOR 2
 #define PCOL_VERSION_PATCH 0
@@ -2508,9 +2509,30 @@ PCOL_API uint64_t pcol_output_budget(uint64_t input_bytes, uint64_t max_output_b
  * explicitly.  Returns PCOL_EBUDGET. */
 PCOL_API int pcol_output_budget_error(pcol_error *err, const char *what, const char *doing,
                                       uint64_t budget, uint64_t input_bytes, int custom);
+/* The kind of an export's note (pcol_export_notes, since 1.2): a loss is
+ * what the format has no place for, whatever the format (THE loss note
+ * "not written: ...", the mark of truncated stacks, made-up pids and tids,
+ * the by-line rule of Rprof sources); PCOL_EXPORT_DATA is any other note:
+ * of values changed or left out (rounded ticks, negative amounts, a time 0
+ * in every sample, labels go tool pprof reads as none, ...). */
+typedef enum pcol_export_note_kind { PCOL_EXPORT_LOSS = 1, PCOL_EXPORT_DATA = 2 } pcol_export_note_kind;
+/* Since 1.2: where pcol_export_options.note_kinds is set, note_ctx points
+ * to one of these, and each note is said to note(ctx, kind, text) with its
+ * kind, which the library states where it makes the note (the text is
+ * prose for people: its words may change). */
+typedef struct pcol_export_notes {
+  void (*note)(void *ctx, pcol_export_note_kind kind, const char *text);
+  void *ctx;
+} pcol_export_notes;
+
 typedef struct pcol_export_options {
   uint64_t max_output_bytes;   /* B; 0 = the default above */
   bool no_gzip;                 /* pprof: raw protobuf instead of gzip; firefox, v8: JSON text */
+  /* Since 1.2, in bytes that were the struct's padding (0 for a caller
+   * that initializes the struct whole: the old behaviour): true: note_ctx
+   * is a const pcol_export_notes *, whose note is called, with each
+   * note's kind, instead of note (which is then not read) */
+  bool note_kinds;
   const pcol_value_sel *value; /* collapsed: as pcol_export_collapsed's value; v8: the
                                 * time each sample lasts (NULL: the source's default);
                                 * perun: the one value written (NULL: the selection's
@@ -2553,12 +2575,12 @@ typedef struct pcol_export_options {
    * rprof, perun, collapsed, v8, chrome and perfetto: once, when selected
    * sources have stacks the recorder truncated (meta
    * pcol.truncated_stacks), which the format has no place to mark (pprof,
-   * speedscope, Firefox and OTLP carry it); NULL: not called.  The CLI
-   * prints what the format cannot hold as a note, whatever the format: the
-   * loss note, the mark of truncated stacks ("... format has no place to
-   * mark: ..."), made-up ids ("...: its pid is made up ...", "tid") and
-   * the by-line rule of Rprof sources ("by line, ..."); the others of
-   * pprof, speedscope, perun, perfetto, v8 and chrome as warnings. */
+   * speedscope, Firefox and OTLP carry it); NULL: not called.  Which of
+   * these is a loss (what the format cannot hold) and which is of the data
+   * is no matter of their words: set note_kinds for each note's kind
+   * (pcol_export_notes).  The CLI prints the losses as notes, whatever
+   * the format; the others of pprof, speedscope, perun, perfetto, v8 and
+   * chrome as warnings. */
   void (*note)(void *ctx, const char *text);
   void *note_ctx;
 } pcol_export_options;

@@ -235,7 +235,7 @@ Test(budget, every_exporter_counts_the_bytes_it_writes) {
     cr_assert_eq(pcol_export(f, fmts[i], NULL, o, NULL, &err), 0, "%s: %s", name, err.message);
     fclose(o);
     cr_assert_gt(nfull, 1, "%s", name);
-    pcol_export_options eo = {nfull, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+    pcol_export_options eo = {.max_output_bytes = nfull};
     o = open_memstream(&part, &npart);
     cr_assert_eq(pcol_export(f, fmts[i], NULL, o, &eo, &err), 0, "%s at exactly its size: %s", name,
                  err.message);
@@ -273,7 +273,7 @@ Test(budget, rprof_lines_of_claimed_counts_are_held_to_the_budget) {
   cr_assert_eq(rc, PCOL_EBUDGET, "%s", err.message);
   cr_assert_lt(n, 100, "refused before the copies, not after %llu bytes", (unsigned long long)n);
   cr_assert(strstr(err.message, "make 10000000 lines"), "%s", err.message);
-  pcol_export_options eo = {128 << 20, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {.max_output_bytes = 128 << 20};
   o = sink(&n);
   rc = pcol_export(f, PCOL_FMT_RPROF, NULL, o, &eo, &err);
   fclose(o);

@@ -466,13 +466,13 @@ typedef struct cli_lacking {
 } cli_lacking;
 void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str unit);
 void cli_lacking_done(const cli_lacking *l);
-/* An export's note (pcol_export_options.note): "pcol CMD: note: PATH: TEXT". */
+/* An export's note (pcol_export_notes.note, with its kind): "pcol CMD: note: PATH: TEXT". */
 typedef struct cli_note {
   const cli_command *cmd;
   const char *path;
   const char *word; /* "note" (rprof's roundings), "warning" (pprof's lost labels) */
 } cli_note;
-void cli_export_note(void *ctx, const char *text);
+void cli_export_note(void *ctx, pcol_export_note_kind kind, const char *text);
 
 /* --------------------------------------------------------- outbudget.c */
 /* The output budget (outbudget.c, doc/safety.md "Resource bounds"): for the

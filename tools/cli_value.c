@@ -142,24 +142,15 @@ int cli_listing_open(const cli_command *cmd, const cli_args *a, cli_view_in *in,
   return 0;
 }
 
-/* 1 for an export's note of what its format cannot hold, whatever the
- * format (pcol_export_options.note, include/pcol.h): the loss line "not
- * written: ...", the mark of truncated stacks "... has no place to mark:
- * ...", made-up ids "...: its|their pid|tid is made up ..." and the by-line
- * rule of Rprof sources "by line, ..." */
-static int export_loss(const char *text) {
-  return !strncmp(text, "not written: ", 13) || !strncmp(text, "by line, ", 9) ||
-         strstr(text, " format has no place to mark: ") || strstr(text, " pid is made up") ||
-         strstr(text, " tid is made up");
-}
-
-void cli_export_note(void *ctx, const char *text) {
+void cli_export_note(void *ctx, pcol_export_note_kind kind, const char *text) {
   const cli_note *n = ctx;
   /* a loss of every export is a note, whatever the format's other notes
    * are (a format's limit, not a fault of the data): one word for one
    * kind (the mark of truncated stacks and a made-up pid were notes of the
-   * Rprof and Firefox exports, warnings of the V8 and Perfetto ones) */
-  const char *word = export_loss(text) ? "note" : n->word;
+   * Rprof and Firefox exports, warnings of the V8 and Perfetto ones).  The
+   * library states the kind (pcol_export_notes): the text, which embeds
+   * labels and paths, is not read for it (review rd14a F5) */
+  const char *word = kind == PCOL_EXPORT_LOSS ? "note" : n->word;
   fprintf(stderr, "pcol %s: %s: ", n->cmd->name, word);
   cli_print_cstr(stderr, n->path);
   fputs(": ", stderr);

@@ -75,7 +75,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
   if (!dir && !load) return cli_usage_error(cmd->name, "missing -o DIR (or --load CMD)");
   if (dir && strcmp(dir, "-") == 0) return cli_usage_error(cmd->name, "-o names a directory");
   if (cli_stdin_once(cmd, a->pos, a->npos)) return EXIT_USAGE;
-  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {0};
   if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
 
   pcol_error err = {0};

@@ -17,7 +17,7 @@ int cmd_fold(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");
   pcol_select sel;
   if (cli_select(cmd, a, &sel)) return EXIT_USAGE;
-  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {0};
   if (cli_max_output(cmd, a, &eo.max_output_bytes)) return EXIT_USAGE;
   pcol_error err = {0};
   pcol_file *f = NULL;

@@ -114,7 +114,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
                                                         "profile"
                                                       : "otlp output keeps every value type of the "
                                                         "profile");
-  pcol_export_options eo = {0, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {0};
   /* pprof -proto -divide_by (printProto): the samples' values divided;
    * the other formats are pcol's, their numbers raw as a view's tsv */
   if (cli_divide_by(cmd, a, true)) return EXIT_USAGE;
@@ -150,6 +150,7 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   pcol_value_sel value, *vp = NULL;
   const char *vname = cli_get(cmd, a, "value");
   cli_note nt = {cmd, path, "note"};
+  pcol_export_notes says = {cli_export_note, &nt}; /* each note with its kind */
   { /* a relative range over several recordings: a window of each, their
      * durations added in what is written (the views' note, rd8 L2) */
     char *rnote = NULL;
@@ -171,15 +172,15 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   /* the sources whose samples it does not hold, named or not (review 16 F6) */
   if (one_value) cli_warn_written(cmd, f, &sel, &value, vname != NULL, fmt == PCOL_FMT_RPROF, path);
   /* rprof: rounding; collapsed: numbers that are no sample counts (mappings §4.2) */
-  if (fmt == PCOL_FMT_RPROF || fmt == PCOL_FMT_COLLAPSED) eo.note = cli_export_note, eo.note_ctx = &nt;
+  if (fmt == PCOL_FMT_RPROF || fmt == PCOL_FMT_COLLAPSED) eo.note_kinds = true, eo.note_ctx = &says;
   if (fmt == PCOL_FMT_FIREFOX) { /* a weight 0 everywhere; sources without the value asked for */
-    eo.note = cli_export_note, eo.note_ctx = &nt;
+    eo.note_kinds = true, eo.note_ctx = &says;
     if (vname) cli_warn_value(cmd, f, &sel, &value, true, path);
   }
   if (fmt == PCOL_FMT_V8 || fmt == PCOL_FMT_CHROME) /* a time 0 in every sample; samples laid past the span */
-    nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
+    nt.word = "warning", eo.note_kinds = true, eo.note_ctx = &says;
   if (fmt == PCOL_FMT_SPEEDSCOPE || fmt == PCOL_FMT_PERUN || fmt == PCOL_FMT_PERFETTO) /* negative amounts, not written */
-    nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
+    nt.word = "warning", eo.note_kinds = true, eo.note_ctx = &says;
   eo.value = vp;
   /* pprof writes one Profile whose sample types are the union of the
    * sources': a type a source lacks counts 0 for its samples, as in the
@@ -187,10 +188,10 @@ int cmd_unpack(const cli_command *cmd, cli_args *a) {
   cli_lacking lk = {cmd, f, path, 0};
   if (fmt == PCOL_FMT_PPROF) eo.lacking = cli_lacking_note, eo.lacking_ctx = &lk;
   if (fmt == PCOL_FMT_PPROF) /* labels go tool pprof reads as none */
-    nt.word = "warning", eo.note = cli_export_note, eo.note_ctx = &nt;
+    nt.word = "warning", eo.note_kinds = true, eo.note_ctx = &says;
   /* and every export: the labels and value types it does not write, a
    * line "not written: ..." (lib/convert/loss.c) */
-  if (!eo.note) eo.note = cli_export_note, eo.note_ctx = &nt;
+  if (!eo.note_kinds) eo.note_kinds = true, eo.note_ctx = &says;
   int replaces = cli_output_is_input(out, (char *const *)a->pos, (size_t)a->npos, 0);
   pcol_out o;
   /* a text format on standard output ends at a whole line when the budget

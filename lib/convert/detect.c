@@ -12,6 +12,7 @@
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_free */
 #include "ahead.h"    /* pcol_ahead_start, pcol_ahead_take, pcol_ahead_stop */
 #include "pb_wire.h"  /* pcol_pb_varint */
+#include "loss.h"      /* pcol_export_say */
 #include "truncated.h" /* pcol_truncated_total, pcol_truncated_lost */
 #include <errno.h>
 #include <ctype.h>
@@ -1123,10 +1124,10 @@ int pcol_export(pcol_file *f, pcol_format fmt, const pcol_select *sel, FILE *out
              fmt == PCOL_FMT_CHROME || fmt == PCOL_FMT_PERFETTO;
   uint64_t n = 0;
   pcol_error e = {0};
-  if (!rc && lost && opt && opt->note && !pcol_truncated_total(f, sel, &n, NULL, &e) && n) {
+  if (!rc && lost && pcol_export_heard(opt) && !pcol_truncated_total(f, sel, &n, NULL, &e) && n) {
     char t[300];
     pcol_truncated_lost(t, sizeof t, pcol_format_name(fmt), n);
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_LOSS, t);
   }
   return rc;
 }

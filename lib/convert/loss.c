@@ -54,6 +54,7 @@ typedef struct scan {
   uint64_t nls, nvals, nvt, nsrc;
   uint8_t *ls, *vt, *src; /* used label sets, present value types, sources */
   uint8_t *neq;           /* value types of a sample whose value is not its count */
+  const uint8_t *cw;      /* sources whose count is written (0: a type equal to it is lost) */
   pcol_sample_cols sc;    /* (the count, THE count rule: cvt) */
   const uint32_t *cvt;
 } scan;
@@ -71,7 +72,8 @@ static int scan_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     if (t > c->nvt) continue;
     c->vt[t] = 1;
     int64_t v;
-    if (!c->neq[t] && (!pcol_sample_value(&c->sc, row, t, &v) || v != n)) c->neq[t] = 1;
+    if (!c->neq[t] && (s > c->nsrc || !c->cw[s] || !pcol_sample_value(&c->sc, row, t, &v) || v != n))
+      c->neq[t] = 1;
   }
   return 0;
 }
@@ -132,7 +134,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   c.nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
   c.nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint64_t nstr = pcol_string_count(f), nlab = pcol_rows(f, PCOL_T_LABELS);
-  uint8_t *key = calloc(nstr + 1, 1), *keep = calloc(c.nvt + 1, 1);
+  uint8_t *key = calloc(nstr + 1, 1), *keep = calloc(c.nvt + 1, 1), *cw = calloc(c.nsrc + 1, 1);
   uint32_t *cvt = NULL, *next = NULL; /* next: the kin ring (pcol_value_kin) */
   double *factor = NULL;
   pcol_buf b = {0};
@@ -140,10 +142,25 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   c.vt = calloc(c.nvt + 1, 1);
   c.src = calloc(c.nsrc + 1, 1);
   c.neq = calloc(c.nvt + 1, 1);
-  int rc = !key || !keep || !c.ls || !c.vt || !c.src || !c.neq ? pcol_oom(err) : PCOL_OK;
+  int rc = !key || !keep || !cw || !c.ls || !c.vt || !c.src || !c.neq ? pcol_oom(err) : PCOL_OK;
   if (!rc) rc = pcol_count_types(f, &cvt, err);
   if (!rc) rc = pcol_sample_cols_init(&c.sc, f, err);
   c.cvt = cvt;
+  /* the value written (THE default rule without --value; "samples" is
+   * each source's count, chosen 0) */
+  uint32_t chosen = 0;
+  if (!rc && h->values != V_ALL) {
+    if (opt->value) chosen = opt->value->vt_id;
+    else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
+  }
+  /* the sources whose count is written: all where the format holds it
+   * beside the value (Rprof's lines, a V8 sample), else those whose
+   * written value is their count (wrote[s] 0).  Only there is a type
+   * equal to each sample's count held with it: collapsed writes a heap
+   * profile's bytes, so its objects/count is lost (review rd14a F3) */
+  for (uint64_t s = 1; !rc && s <= c.nsrc; s++)
+    cw[s] = h->values != V_ONE || (chosen == 0 && (!wrote || opt->value || !wrote[s]));
+  c.cw = cw;
   if (!rc) rc = pcol_select_iter(f, sel, scan_row, &c, err);
 
   /* the label keys of the selected samples that the format does not write */
@@ -169,10 +186,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
    * --value; "samples" is each source's count), the count beside a time,
    * Rprof's memory fields */
   if (!rc && h->values != V_ALL) {
-    uint32_t chosen = 0;
-    if (opt->value) chosen = opt->value->vt_id;
-    else if (!wrote) rc = pcol_selection_default_type(f, sel, &chosen, NULL, err);
-    if (!rc && chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
+    if (chosen >= 1 && chosen <= c.nvt) keep[chosen] = 1;
     /* (the weight, the rows' own number, is the count only of a source
      * without a count type: a pprof row of 2 samples weighs 1, so its
      * samples/count is lost beside it; review rd13b F5) */
@@ -184,9 +198,10 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
       if (c.src[s] && (!w || h->values != V_ONE) && cvt[s] && cvt[s] <= c.nvt) keep[cvt[s]] = 1;
     }
     /* a type whose value is each sample's count is held with the count (a
-     * Perun profile's time/sample, its samples' weight): the note named
-     * the kept, or, written as ticks of the count (the Rprof export of a
-     * heap profile), left alloc_space unnamed (review h7) */
+     * Perun profile's time/sample, its samples' weight) where the count is
+     * written (cw, neq): the note named the kept, or, written as ticks of
+     * the count (the Rprof export of a heap profile), left alloc_space
+     * unnamed (review h7) */
     for (uint64_t t = 1; !rc && count && t <= c.nvt; t++)
       if (c.vt[t] && !c.neq[t] && !keep[t]) keep[t] = 1;
     for (uint64_t t = 1; !rc && t <= c.nvt; t++) {
@@ -266,11 +281,12 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
     }
     bad |= puts0(&b, " (") || puts0(&b, h->why) || put(&b, ")", 2); /* with its NUL */
     if (!rc && bad) rc = pcol_oom(err);
-    if (!rc) opt->note(opt->note_ctx, (const char *)b.data);
+    if (!rc) pcol_export_say(opt, PCOL_EXPORT_LOSS, (const char *)b.data);
   }
   pcol_buf_free(&b);
   free(key);
   free(keep);
+  free(cw);
   free(cvt);
   free(next);
   free(factor);
@@ -284,5 +300,23 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
                            const pcol_export_options *opt, const uint32_t *wrote) {
   pcol_error e = {0};
-  if (opt && opt->note && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, wrote, &e);
+  if (pcol_export_heard(opt) && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, wrote, &e);
+}
+
+int pcol_export_heard(const pcol_export_options *opt) {
+  if (!opt) return 0;
+  if (opt->note_kinds) {
+    const pcol_export_notes *n = opt->note_ctx;
+    return n && n->note;
+  }
+  return opt->note != NULL;
+}
+
+void pcol_export_say(const pcol_export_options *opt, pcol_export_note_kind kind, const char *text) {
+  if (!pcol_export_heard(opt)) return;
+  if (opt->note_kinds) {
+    const pcol_export_notes *n = opt->note_ctx;
+    n->note(n->ctx, kind, text);
+  } else
+    opt->note(opt->note_ctx, text);
 }

@@ -23,6 +23,14 @@ enum {
  * value type it wrote, 0 its count: the collapsed export's counts).  how:
  * PCOL_LOSS_* bits.  The output is written by then: a failure here (out
  * of memory) says nothing rather than fail it. */
+/* THE way an export says a note (pcol_export_options.note, or, where
+ * note_kinds is set, pcol_export_notes with its kind, PCOL_EXPORT_LOSS or
+ * PCOL_EXPORT_DATA, which the caller states where it makes the text):
+ * heard is 1 when someone listens (opt not NULL, a callback set), and
+ * say calls it; nothing when none. */
+int pcol_export_heard(const pcol_export_options *opt);
+void pcol_export_say(const pcol_export_options *opt, pcol_export_note_kind kind, const char *text);
+
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
                            const pcol_export_options *opt, const uint32_t *wrote);
 

@@ -174,4 +174,16 @@ grep -F 'ew.pb: 4 threads have a pid label that is no whole number up to 2^53 (a
   grep -q '^pcol unpack: note: ' ||
   fail "chrome export of pid w-42: no note: $(cat "$tmp/err")"
 [ "$(ct_threads "$tmp/ew.trace.json" | cut -d'|' -f3 | sort -u)" = 1 ] || fail "pid w-42: $(ct_threads "$tmp/ew.trace.json")"
+# the word of a note is the kind the library states (pcol_export_notes),
+# not read from the text (review rd14a F5: the CLI matched " pid is made
+# up" anywhere in it, so a value type or label of those words turned the
+# warning of negative amounts into a note); a path of them neither
+hp="$tmp/a pid is made up.pb"
+python3 tests/support/pprofgen.py typed "$hp" "space pid is made up:bytes" "2,1:-5" "3,1:7" || fail "pprofgen.py typed"
+for to in perun speedscope; do
+  "$PCOL" unpack "$hp" --to "$to" -o "$tmp/hp.$to" 2>"$tmp/err" || fail "negative amounts -> $to: $(cat "$tmp/err")"
+  grep -q "^pcol unpack: warning: $hp: 1 .*negative.*space pid is made up/bytes" "$tmp/err" ||
+    fail "negative amounts -> $to: not a warning: $(cat "$tmp/err")"
+  ! grep -q "^pcol unpack: note: " "$tmp/err" || fail "negative amounts -> $to: a note: $(cat "$tmp/err")"
+done
 echo "t_thread_ids: ok"

@@ -354,6 +354,24 @@ if [ -f "$lab" ] && [ -f "$heap" ]; then
   grep -q "not written: labels (1 key: bytes) and values alloc_objects/count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes (" "$tmp/l.err" ||
     { cat "$tmp/l.err" >&2; fail "heap -> rprof: alloc_space, which no line holds, unnamed"; }
 fi
+# review rd14a F3: a type equal to each sample's count (objects/count of
+# a legacy heap profile, a Go heap's alloc_objects and inuse_objects) is
+# held only where the count is written: Rprof's ticks of the count, not
+# collapsed's (or Perun's) bytes, where the note named them no longer
+# file | target | what the note says after "not written: "
+while IFS='|' read -r f to want; do
+  [ -f "$TD/$f" ] || continue
+  "$PCOL" unpack "$TD/$f" --to "$to" -o "$tmp/cl.$to" 2>"$tmp/l.err" || fail "$f -> $to"
+  got=$(sed -n 's/^pcol unpack: note: .*: not written: \(.*\) ([^(]*)$/\1/p' "$tmp/l.err")
+  [ "$got" = "$want" ] || { cat "$tmp/l.err" >&2; fail "$f -> $to: the note says [$got], lost: [$want]"; }
+done <<'EOF2'
+ext/legacy/legacy-cpp-growth.heap|collapsed|labels (1 key: bytes) and values objects/count
+ext/legacy/legacy-cpp-growth.heap|perun|labels (1 key: bytes) and values objects/count
+ext/legacy/legacy-cpp-growth.heap|rprof|labels (1 key: bytes) and values space/bytes
+pprof/go-heap-nomappings-nofunctions.pb.gz|collapsed|values alloc_objects/count, alloc_space/bytes, inuse_objects/count
+pprof/go-heap-nomappings-nofunctions.pb.gz|perun|values alloc_objects/count, alloc_space/bytes, inuse_objects/count
+pprof/go-heap-nomappings-nofunctions.pb.gz|rprof|values alloc_space/bytes, inuse_space/bytes
+EOF2
 mem=$TD/rprof/r-prof-profile__memory.out
 if [ -f "$mem" ]; then
   "$PCOL" unpack "$mem" --to rprof -o "$tmp/mem.out" 2>"$tmp/l.err" || fail "memory -> rprof"

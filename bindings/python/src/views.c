@@ -693,7 +693,7 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
   if (get_sel(selo, &sel)) return NULL;
   pcol_error err = {0};
   pcol_value_sel v;
-  pcol_export_options eo = {max_output, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {.max_output_bytes = max_output};
   char *buf = NULL;
   size_t len = 0;
   int rc;

@@ -726,7 +726,7 @@ SEXP C_q_fold(SEXP file, SEXP value, SEXP q, SEXP max_output) {
   SEXP ox;
   owned *o = new_owned(&ox);
   double mo = Rf_asReal(max_output);
-  pcol_export_options eo = {ISNA(mo) || mo <= 0 ? 0 : (uint64_t)mo, 0, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options eo = {.max_output_bytes = ISNA(mo) || mo <= 0 ? 0 : (uint64_t)mo};
   if (!(o->tmp = tmpfile())) Rf_error("fold: cannot make a temporary file");
   pcol_error err = {0};
   int rc = pcol_fold_write(f, &s, &v, &eo, o->tmp, &err);

@@ -27,7 +27,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "xvalues.h"  /* pcol_rtime_drop_init, pcol_rtime_pick_init, pcol_xvalues_init, ... */
 #include "count.h"    /* pcol_sample_count, pcol_sample_value_rt, pcol_unit_decimals, ... */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,14 +504,14 @@ static int not_a_count(pcol_str u) {
 }
 
 static void note_unit(const pcol_export_options *opt, pcol_str t, pcol_str u, const char *why) {
-  if (!opt || !opt->note) return;
+  if (!pcol_export_heard(opt)) return;
   char n[400];
   int tl = (int)(t.len > 60 ? 60 : t.len), ul = (int)(u.len > 40 ? 40 : u.len);
   snprintf(n, sizeof n,
            "the numbers written are %.*s in %.*s (%s), not sample counts, which collapsed stacks' "
            "readers take them for (flamegraph.pl's \"samples\", speedscope, pcol's importer)",
            tl, t.ptr ? t.ptr : "", ul, u.ptr ? u.ptr : "", why);
-  opt->note(opt->note_ctx, n);
+  pcol_export_say(opt, PCOL_EXPORT_DATA, n);
 }
 
 /* THE collapsed count (review 19 F1): a collapsed file's number is a count
@@ -674,6 +674,6 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
 
 int pcol_export_collapsed(pcol_file *f, const pcol_select *sel, const pcol_value_sel *value,
                           FILE *out, pcol_error *err) {
-  pcol_export_options o = {0, 0, value, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options o = {.value = value};
   return pcol_export_collapsed_opt(f, sel, out, &o, err);
 }

@@ -42,7 +42,7 @@
 #include "spill.h"    /* pcol_temp_fd */
 #include "jstr.h"     /* pcol_json_str */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include "truncated.h" /* pcol_truncated_total */
 #include <unistd.h>   /* close */
 #include <math.h>
@@ -80,8 +80,7 @@ typedef struct fx {
   pcol_file *f;
   pcol_error *err;
   const pcol_value_sel *value; /* --value: every source's weight (NULL: its default) */
-  void (*note)(void *ctx, const char *text); /* pcol_export_options.note (NULL: none) */
-  void *note_ctx;
+  const pcol_export_options *say; /* its notes (pcol_export_say; NULL: none heard) */
   uint64_t src_rows, src_nonzero; /* the source being written: its rows, those weighing != 0 */
   /* per written source: its weight's type, and its stored types written
    * only as counters (or, a source without times, not at all): svt pairs
@@ -1047,7 +1046,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   }
   size_t nothers = 0;
   if (!rc) rc = other_types(x, s, w->wvt, others, cap_others, &nothers);
-  for (size_t k = 0; !rc && x->note && k <= nothers; k++) { /* (note_counters; the count is
+  for (size_t k = 0; !rc && x->say && k <= nothers; k++) { /* (note_counters; the count is
                                                               * kept, pcolCount, and the weight
                                                               * in bytes a counter too) */
     svt e = {s, k < nothers ? others[k].vt : w->wvt, (uint32_t)w->synthetic};
@@ -1102,14 +1101,14 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   /* a weight that is 0 in every row (dotnet's default lock_time): the
    * profiler shows an empty call tree, with the CPU time in another value
    * type the export did not write (review 9 F3): said, with the way out */
-  if (!rc && x->note && x->src_rows && !x->src_nonzero) {
+  if (!rc && x->say && x->src_rows && !x->src_nonzero) {
     char t[300];
     pcol_str vn = w->vname.ptr ? w->vname : (pcol_str){"the count", 9}; /* (a samples weight) */
     snprintf(t, sizeof t,
              "source %u: the value its samples weigh (%.*s) is 0 in every selected sample, so the "
              "Firefox Profiler shows an empty call tree; --value TYPE weighs them by another",
              s, (int)pcol_utf8_cut(vn.ptr, vn.len, 80), vn.ptr);
-    x->note(x->note_ctx, t);
+    pcol_export_say(x->say, PCOL_EXPORT_DATA, t);
   }
   pcol_rowsort_free(fl.rs);
   free(fl.seq);
@@ -1358,7 +1357,7 @@ static void note_counters(fx *x) {
     for (size_t j = 0; j < nw && !earlier && !weighed; j++) weighed = w[j].vt == vt;
     if (earlier || !weighed) continue;
     if (++notes > 8) { /* (bounded: a note per value type, 8 at most) */
-      x->note(x->note_ctx, "more value types are written only as counters beside sources that weigh "
+      pcol_export_say(x->say, PCOL_EXPORT_DATA, "more value types are written only as counters beside sources that weigh "
                            "their samples by them (as above)");
       return;
     }
@@ -1380,7 +1379,7 @@ static void note_counters(fx *x) {
              cs, ncs == 1 ? "its" : "their", tl, tp, ul, up, ncs == 1 ? "a counter" : "counters",
              untimed ? " (by a source without times, not at all)" : "", ws, nws == 1 ? "weighs" : "weigh",
              nws == 1 ? "its" : "their", tl, tp, nws == 1 ? "that source's" : "theirs", tl, tp, ul, up);
-    x->note(x->note_ctx, n);
+    pcol_export_say(x->say, PCOL_EXPORT_DATA, n);
   }
 }
 
@@ -1486,12 +1485,12 @@ static int export_body(fx *x, const pcol_select *sel) {
     rc = write_source(x, sel, s, &scratch);
   }
   pcol_buf_free(&scratch);
-  if (!rc && x->note) note_counters(x);
-  if (!rc && x->note && x->ids_lost) {
+  if (!rc && x->say) note_counters(x);
+  if (!rc && x->say && x->ids_lost) {
     char n[400];
     pcol_made_up_note(n, sizeof n, PCOL_ID_TID, x->ids_lost, "up to 2^53 (the Firefox Profiler's tid)",
                       x->lost_name.data ? (const char *)x->lost_name.data : "", x->lost_name.len, "name");
-    x->note(x->note_ctx, n);
+    pcol_export_say(x->say, PCOL_EXPORT_LOSS, n);
   }
   for (uint32_t s = 1; s <= ns && !rc && !x->nthreads_written; s++)
     if (!(sel && sel->source_id && sel->source_id != s)) rc = empty_thread(x, s);
@@ -1563,7 +1562,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.bud = &g.bud;
   x.last_fallback = -1;
   x.value = opt ? opt->value : NULL;
-  if (opt) x.note = opt->note, x.note_ctx = opt->note_ctx;
+  if (pcol_export_heard(opt)) x.say = opt;
   if (x.value && (x.value->vt_id == PCOL_VT_RPROF_ALLOC ||
                   (x.value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && x.value->vt_id != PCOL_VT_TIME &&
                    x.value->vt_id != PCOL_VT_WEIGHT)))
@@ -1577,8 +1576,8 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_FIREFOX, 0, opt, NULL); /* the labels it cannot hold */
   /* one profile, one nameless rule (pcolNamelessPlaces): of sources whose
    * rules differ, the copy keeps the Rprof sources' (review h7) */
-  if (!rc && x.frames_differ && opt && opt->note)
-    opt->note(opt->note_ctx, "by line, go tool pprof -lines and `pcol top --by line` of the sources not Rprof's "
+  if (!rc && x.frames_differ && pcol_export_heard(opt))
+    pcol_export_say(opt, PCOL_EXPORT_LOSS, "by line, go tool pprof -lines and `pcol top --by line` of the sources not Rprof's "
                              "give a frame without a line or a name to the frame itself; a Firefox profile holds "
                              "one rule, and `pcol top --by line` of this copy gives it to the innermost calling "
                              "line, as summaryRprof does for the Rprof sources");

@@ -50,7 +50,7 @@
 #include "xvalues.h" /* pcol_xvalues, pcol_xvalue */
 #include "lasts.h"   /* pcol_thread_classes, pcol_thread_name_sets, pcol_thread_name, pcol_label_get */
 #include "wall.h"    /* pcol_wall: THE start rule */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -928,13 +928,13 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   if (!rc && fflush(bud.fp)) rc = pcol_write_error(err, errno, "perfetto export");
   rc = pcol_budget_close(&bud, rc, err);
   if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERFETTO, 0, opt, NULL); /* the labels it cannot hold */
-  if (!rc && x.skipped.n && opt && opt->note) {
+  if (!rc && x.skipped.n && pcol_export_heard(opt)) {
     char text[sizeof x.skipped.list + 160];
     pcol_xskipped_text(&x.skipped, "a Perfetto trace cannot hold (a StackSample's weights are unsigned)", text,
                        sizeof text);
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, text);
   }
-  if (!rc && x.lacking && opt && opt->note && opt->value) {
+  if (!rc && x.lacking && pcol_export_heard(opt) && opt->value) {
     char text[400];
     const pcol_value_sel *v = opt->value;
     char more[64] = "";
@@ -943,43 +943,43 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
              "samples instead (the other values followers)",
              x.lacking_src, more, (int)pcol_utf8_cut(v->type.ptr, v->type.len, 80), v->type.ptr ? v->type.ptr : "",
              (int)pcol_utf8_cut(v->unit.ptr, v->unit.len, 40), v->unit.ptr ? v->unit.ptr : "");
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, text);
   }
-  if (!rc && x.lost_default[0] && opt && opt->note) {
+  if (!rc && x.lost_default[0] && pcol_export_heard(opt)) {
     char text[2 * sizeof x.lost_default + 320];
     snprintf(text, sizeof text, "the profile's default value %s (its sources' stated default, pcol.default_value) "
              "is not kept: a Perfetto trace states a primary weight per source, each source's own default here, "
              "so read back the default is samples (the sources' own differ); ask --value %s there",
              x.lost_default, x.lost_default);
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, text);
   }
-  if (!rc && x.lasting && opt && opt->note) {
+  if (!rc && x.lasting && pcol_export_heard(opt)) {
     char text[400];
     snprintf(text, sizeof text, "%llu sample%s how long %s (a long sample, a V8 profile's interval): a "
              "StackSample is an instant, so read back each is at its start alone, and a --from/--to range "
              "counts it whole by its start rather than its part inside",
              (unsigned long long)x.lasting, x.lasting > 1 ? "s state" : " states", x.lasting > 1 ? "they last" : "it lasts");
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, text);
   }
-  if (!rc && x.pids_lost && opt && opt->note) {
+  if (!rc && x.pids_lost && pcol_export_heard(opt)) {
     char text[400];
     pcol_made_up_note(text, sizeof text, PCOL_ID_PID, x.pids_lost, "from 0 to 2^31 - 1 (Perfetto's pid)", x.lost_pid,
                       strlen(x.lost_pid), NULL);
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_LOSS, text);
   }
-  if (!rc && opt && opt->note) { /* (a trace has no place to say Rprof's rule: review 19 F6) */
+  if (!rc && pcol_export_heard(opt)) { /* (a trace has no place to say Rprof's rule: review 19 F6) */
     char text[400];
     int said;
     rc = pcol_places_lines_note(f, sel, "a Perfetto trace cannot say so, and `pcol top --by line` of this "
                                 "copy gives it to the frame itself, as go tool pprof -lines does", text,
                                 sizeof text, &said, err);
-    if (!rc && said) opt->note(opt->note_ctx, text);
+    if (!rc && said) pcol_export_say(opt, PCOL_EXPORT_LOSS, text);
   }
-  if (!rc && x.ids_lost && opt && opt->note) {
+  if (!rc && x.ids_lost && pcol_export_heard(opt)) {
     char text[400];
     pcol_made_up_note(text, sizeof text, PCOL_ID_TID, x.ids_lost, "from 0 to 2^31 - 1 (Perfetto's tid)", x.lost_name,
                       strlen(x.lost_name), "name");
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_LOSS, text);
   }
   pcol_rtime_free(&x.rt);
   free(x.pick.src);

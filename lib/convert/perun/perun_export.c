@@ -33,7 +33,7 @@
 #include "count.h"    /* pcol_count_types, pcol_sample_count, pcol_sources_having */
 #include "xvalues.h"  /* pcol_rtime_drop_init, pcol_rtime_pick_init, pcol_kin_default_column */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_rewind, pcol_rowsort_next, ... */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -1027,7 +1027,7 @@ static int drop_negative(pexp *x) {
  * how many samples, of which value, and why */
 static void neg_note(pexp *x, const pcol_export_options *opt) {
   if (!x->neg_rows && !x->neg_stacks) return;
-  if (!opt || !opt->note) return;
+  if (!pcol_export_heard(opt)) return;
   pcol_str t = {0}, u = {0};
   const char *name = x->wvt == PCOL_VT_WEIGHT ? "weight" : x->wvt == PCOL_VT_TIME ? "cpu/nanoseconds" : "samples/count";
   if (x->wvt && x->wvt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) && !str_of(x, pcol_view_u32(&x->vt_type, x->wvt - 1), &t) &&
@@ -1045,7 +1045,7 @@ static void neg_note(pexp *x, const pcol_export_options *opt) {
     snprintf(text, sizeof text, "%llu sample%s with a negative %s (a difference of profiles), which a Perun "
              "profile cannot hold (an amount is a count, a time or a size): not written; pcol top counts them",
              (unsigned long long)x->neg_rows, x->neg_rows == 1 ? "" : "s", vn);
-  opt->note(opt->note_ctx, text);
+  pcol_export_say(opt, PCOL_EXPORT_DATA, text);
 }
 
 /* The next group of the synthetic profile: *g its stack (group), subtype

@@ -35,6 +35,7 @@
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
 #include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
 #include "frames.h"   /* pcol_places_lines_note */
+#include "loss.h"     /* pcol_export_say */
 #include "truncated.h" /* pcol_truncated_total, pcol_truncated_comment */
 #include "pb_wire.h"
 #include "pprof.h"
@@ -1141,22 +1142,22 @@ done:
   parts_free(&P);
   int rc = pcol_budget_close(&bud, x.rc, err);
   if (!rc && lacking_rows) tell_lacking(&x, lacking_rows, opt);
-  if (!rc && x.lost && opt && opt->note) {
+  if (!rc && x.lost && pcol_export_heard(opt)) {
     char t[300];
     snprintf(t, sizeof t, "%" PRIu64 " labels (in %" PRIu64 " samples) are lost to go tool "
              "pprof: a string label \"\" (or a number 0 of the key \"\") can only be written "
              "as string index 0, which pprof reads as no label", x.lost, x.lost_samples);
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, t);
   }
   /* by line, go tool pprof -lines (the copy's reader) gives a frame
    * without a line to itself: the copy follows go, and says so once
    * rather than carrying Rprof's rule in a field go ignores (review 19 F6) */
-  if (!rc && opt && opt->note) {
+  if (!rc && pcol_export_heard(opt)) {
     char t[400];
     int said;
     rc = pcol_places_lines_note(f, sel, "go tool pprof -lines, and `pcol top --by line` of this pprof copy, "
                                 "give it to the frame itself", t, sizeof t, &said, err);
-    if (!rc && said) opt->note(opt->note_ctx, t);
+    if (!rc && said) pcol_export_say(opt, PCOL_EXPORT_LOSS, t);
   }
   free(lacking_rows);
   pcol_vunion_free(&x.vu);
@@ -1172,6 +1173,6 @@ done:
 
 int pcol_export_pprof(pcol_file *f, const pcol_select *sel, FILE *out, int gzip,
                       pcol_error *err) {
-  pcol_export_options o = {0, !gzip, NULL, 0, NULL, NULL, 0, NULL, NULL};
+  pcol_export_options o = {.no_gzip = !gzip};
   return pcol_export_pprof_opt(f, sel, out, &o, err);
 }

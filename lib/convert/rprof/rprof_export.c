@@ -21,7 +21,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_sample_count, pcol_count_types */
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_init, pcol_source_interval */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -950,7 +950,7 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
                "written as a tick of %" PRIu64 " us, pcol's default: summaryRprof's seconds are its "
                "samples x %g ms, not a time the profile measured",
                s, why, source_interval(r, s), (double)source_interval(r, s) / 1000);
-      opt->note(opt->note_ctx, n);
+      pcol_export_say(opt, PCOL_EXPORT_DATA, n);
       said++;
       continue;
     }
@@ -965,14 +965,14 @@ static void note_not_time(rp_out *r, const pcol_select *sel, const uint8_t *has,
              "sample is written as its weight in ticks of %" PRIu64 " us, so summaryRprof's seconds "
              "count the samples, not %.*s; pprof, speedscope and Firefox output keep %.*s",
              s, tl, tp, ul, up, source_interval(r, s), tl, tp, tl, tp);
-    opt->note(opt->note_ctx, n);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, n);
     said++;
   }
   if (more) {
     char n[200];
     snprintf(n, sizeof n, "and %" PRIu64 " more source%s whose samples are written as ticks likewise, not a "
              "time they measured", more, more > 1 ? "s" : "");
-    opt->note(opt->note_ctx, n);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, n);
   }
 }
 
@@ -1091,7 +1091,7 @@ static void note_ticks(rp_out *r, const pcol_select *sel, const line_count *lc, 
     first = 0;
   }
   if (more) snprintf(n + k, sizeof n - (size_t)k, "; and %" PRIu64 " more", more);
-  opt->note(opt->note_ctx, n);
+  pcol_export_say(opt, PCOL_EXPORT_DATA, n);
 }
 
 /* a sink that only counts (the dry run below) */
@@ -1296,7 +1296,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
    * review 19 F8) */
   uint64_t said = 0, more = 0;
   double more_written = 0, more_time = 0, more_empty = 0;
-  for (uint32_t s = 1; !rc && !dry && opt && opt->note && r.rounded && s <= r.nsources; s++) {
+  for (uint32_t s = 1; !rc && !dry && pcol_export_heard(opt) && r.rounded && s <= r.nsources; s++) {
     if (!r.rounded[s]) continue;
     if (said == NOTES_SHOWN) {
       uint64_t e = r.empty[s] < lc.raw[s] ? r.empty[s] : lc.raw[s];
@@ -1335,28 +1335,28 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
                "tick a sample of the source's",
                s, (unsigned long long)(lc.raw[s] > RPROF_EXACT_LINES ? lc.raw[s] : RPROF_EXACT_LINES),
                r.tiv_ns[s] / 1000, w, (double)lc.tns[s] / 1e9);
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, t);
   }
   if (more) {
     char t[300], e[120] = "";
     if (more_empty > 0) snprintf(e, sizeof e, " (%.9g s of samples with an empty stack left out)", more_empty);
     snprintf(t, sizeof t, "and %" PRIu64 " more source%s whose times are rounded to ticks likewise: %.9g s "
              "written%s for %.9g s", more, more > 1 ? "s" : "", more_written, e, more_time);
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, t);
   }
   /* the ticks are named whenever a source is not written at its time: the
    * sources' defaults differ, or the free ones fell back to 10 ms a sample */
-  if (!rc && !dry && opt && opt->note && (r.fell || (r.differ == 1 && !opt->value)) && r.unified)
+  if (!rc && !dry && pcol_export_heard(opt) && (r.fell || (r.differ == 1 && !opt->value)) && r.unified)
     note_ticks(&r, sel, &lc, opt);
-  if (!rc && !dry && opt && opt->note) note_not_time(&r, sel, lc.has, opt);
-  if (!rc && !dry && opt && opt->note && r.neg_rows) { /* a base's samples (--base/--diff-base) */
+  if (!rc && !dry && pcol_export_heard(opt)) note_not_time(&r, sel, lc.has, opt);
+  if (!rc && !dry && pcol_export_heard(opt) && r.neg_rows) { /* a base's samples (--base/--diff-base) */
     char t[300];
     snprintf(t, sizeof t, "%" PRIu64 " sample%s with a negative count (a difference of profiles), which Rprof "
              "cannot hold (a line is a tick): not written; pcol top counts them", r.neg_rows,
              r.neg_rows == 1 ? "" : "s");
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, t);
   }
-  if (!rc && wrote && opt && opt->note && !opt->value) *wrote = written_types(&r, &lc);
+  if (!rc && wrote && pcol_export_heard(opt) && !opt->value) *wrote = written_types(&r, &lc);
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
   free(r.lasts);

@@ -63,7 +63,7 @@
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_span, pcol_thread_classes, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "hash.h"     /* pcol_u64map */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include "truncated.h" /* pcol_truncated_of */
 #include <jansson.h>
 #include <stdio.h>
@@ -1214,10 +1214,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   rc = pcol_budget_close(&bud, rc, err);
   /* a profile not written is said (review 13 m1: a delta heap profile's
    * inuse_space, its default, vanished without a word) */
-  if (!rc && x.skipped.n && opt && opt->note) {
+  if (!rc && x.skipped.n && pcol_export_heard(opt)) {
     char text[sizeof x.skipped.list + 160];
     pcol_xskipped_text(&x.skipped, "speedscope does not read", text, sizeof text);
-    opt->note(opt->note_ctx, text);
+    pcol_export_say(opt, PCOL_EXPORT_DATA, text);
   }
   if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_SPEEDSCOPE, no_threads, opt, NULL); /* labels it cannot hold */
   free(x.cvt);

@@ -73,7 +73,7 @@
 #include "reader.h"   /* pcol_meta_probe */
 #include "lasts.h"    /* pcol_thread_classes, pcol_thread_name, pcol_thread_tuple_of, pcol_thread_id */
 #include "wall.h"     /* pcol_wall, pcol_wall_cut: a range's window */
-#include "loss.h"     /* pcol_export_loss_note */
+#include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1057,16 +1057,16 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   for (size_t k = 2; k < nt + 2 && !rc; k++) c->off[k] += c->off[k - 1];
   for (size_t i = 0; i < n && !rc; i++) c->order[c->off[slot[i] + 1]++] = (uint32_t)i;
   if (!rc) rc = c_ids(c);
-  if (!rc && c->lost && opt && opt->note) {
+  if (!rc && c->lost && pcol_export_heard(opt)) {
     char t[400];
     pcol_made_up_note(t, sizeof t, PCOL_ID_TID, c->lost, "up to 2^53 (a trace event's tid)", NULL, 0, "thread_name");
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_LOSS, t);
   }
-  if (!rc && c->pids_lost && opt && opt->note) {
+  if (!rc && c->pids_lost && pcol_export_heard(opt)) {
     char t[400];
     pcol_made_up_note(t, sizeof t, PCOL_ID_PID, c->pids_lost, "up to 2^53 (a trace event's pid)", c->lost_pid,
                       strlen(c->lost_pid), NULL);
-    opt->note(opt->note_ctx, t);
+    pcol_export_say(opt, PCOL_EXPORT_LOSS, t);
   }
   if (!rc) rc = put(x, "{\"traceEvents\":[");
   if (!rc) rc = c_names(c);
@@ -1109,8 +1109,8 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
   rc = pcol_wall_init(f, &x.wall, err); /* each source's span (v8_times) */
   if (!rc) rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
   rc = pcol_gz_export_close(&g, rc, err);
-  if (!rc && x.note[0] && opt && opt->note) opt->note(opt->note_ctx, x.note);
-  if (!rc && x.span_note[0] && opt && opt->note) opt->note(opt->note_ctx, x.span_note);
+  if (!rc && x.note[0] && pcol_export_heard(opt)) pcol_export_say(opt, PCOL_EXPORT_DATA, x.note);
+  if (!rc && x.span_note[0] && pcol_export_heard(opt)) pcol_export_say(opt, PCOL_EXPORT_DATA, x.span_note);
   pcol_rowsort_free(x.rs);
   pcol_wall_free(&x.wall);
   free(x.cvt);
