@@ -287,6 +287,13 @@ static int rule_kinds(pcol_file *f, const pcol_select *sel, uint8_t **kind, int 
   return PCOL_OK;
 }
 
+int pcol_nameless_rule_kinds(pcol_file *f, const pcol_select *sel, int *kinds, pcol_error *err) {
+  uint8_t *kind;
+  PCOL_RETURN_NOT_OK(rule_kinds(f, sel, &kind, kinds, err));
+  free(kind);
+  return PCOL_OK;
+}
+
 int pcol_nameless_rule_make(pcol_file *f, const pcol_select *sel, pcol_nameless_rule *r, pcol_error *err) {
   uint8_t *kind;
   int kinds;

@@ -84,6 +84,10 @@ typedef struct pcol_nameless_rule {
 } pcol_nameless_rule;
 int pcol_nameless_rule_make(pcol_file *f, const pcol_select *sel, pcol_nameless_rule *r, pcol_error *err);
 void pcol_nameless_rule_free(pcol_nameless_rule *r);
+/* The kinds alone of pcol_nameless_rule_make (1 some selected source's
+ * nameless lines are places, 2 frames, 3 both), from the sources table
+ * and meta, without the pass over the samples (top_many's alike). */
+int pcol_nameless_rule_kinds(pcol_file *f, const pcol_select *sel, int *kinds, pcol_error *err);
 /* 1 when location loc's nameless lines are frames (pprof's rule), 0 when
  * places (Rprof's: a line-less frame gives its time to the calling line) */
 static inline int pcol_nameless_frames_at(const pcol_nameless_rule *r, uint32_t loc) {

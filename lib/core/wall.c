@@ -10,8 +10,12 @@
  * samples have no times (a pprof CPU profile) is selected whole when its
  * span [start, start + duration) lies inside the range, not at all when
  * it lies outside, and is an error when the range cuts it: its samples
- * cannot be told apart.  A relative range judges the span [0, duration)
- * by the same rule (pcol_wall_bounds, for both clocks).
+ * cannot be told apart.  A relative range judges the span [span start,
+ * span start + duration) of the source's own clock by the same rule
+ * (pcol_wall_span, pcol_wall_bounds, for both clocks); a source stating
+ * no duration has a span with no known end there, held only by a range
+ * with no --to that starts at most at its span start, and refused by any
+ * other.
  *
  * THE span start: a source's window begins meta pcol.span_start_ns after
  * its time 0 (a trace's V8 profile on the trace's timeline), else there.
@@ -209,6 +213,16 @@ static void sec_text(char *b, size_t cap, int64_t ns) {
   snprintf(b, cap, "%s%lld.%0*llds", sign, (long long)sec, w, (long long)frac);
 }
 
+int pcol_wall_span(const pcol_wall *w, const pcol_select *sel, uint64_t s, int64_t *lo, int64_t *d) {
+  int64_t st = !sel || !sel->wall ? 0 : s <= w->n ? w->start[s] : PCOL_NA_I64;
+  *lo = st;
+  *d = 0;
+  if (s > w->n || st == PCOL_NA_I64) return 0;
+  *lo = sat_add(st, w->off[s]);
+  *d = w->stated[s] > 0 ? w->stated[s] : 0; /* (a negative one: none, as pcol_wall_cut) */
+  return 1;
+}
+
 int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint32_t s,
                      int timed, int64_t *from, int64_t *to, pcol_error *err) {
   int64_t a = sel->has_from ? sel->from_ns : INT64_MIN + 1;
@@ -236,21 +250,41 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
     return PCOL_WALL_RANGE;
   }
   /* THE span rule of a source without sample times (in either clock): its
-   * span [start, start + duration) inside the range counts whole, outside
-   * it not at all, and cut by it is an error (its samples cannot be told
-   * apart); with no duration, the span is its start alone */
-  int64_t d = s <= w->n && w->dur[s] != PCOL_NA_I64 ? w->dur[s] : 0, e = sat_add(st, d);
-  int inside = st >= a && (d ? e <= b : st < b);
-  int outside = d ? (e <= a || st >= b) : (st < a || st >= b);
+   * span [lo, lo + d) (pcol_wall_span: from its span start, spec.md §7)
+   * inside the range counts whole, outside it not at all, and cut by it is
+   * an error (its samples cannot be told apart).  Without a duration the
+   * span's end is unknown: in wall-clock time a source whose start is
+   * stated (a heap snapshot's time_nanos) is that instant alone; in
+   * seconds since its start (where 0 is no stated instant) only a range
+   * that holds all from its span start on (--from at most that, no --to)
+   * holds it, any other is refused (rd14a F1: a point at 0 counted 380 ms
+   * of CPU in --from 0 --to 0.01) */
+  int64_t lo, d;
+  pcol_wall_span(w, sel, s, &lo, &d);
+  int64_t e = sat_add(lo, d);
+  if (!d && !sel->wall) {
+    if (a <= lo && !sel->has_to) return PCOL_WALL_ALL;
+    char t0[48];
+    source_name(f, s, &ty, &uri);
+    sec_text(t0, sizeof t0, lo);
+    return pcol_error_set(err, PCOL_ENOTFOUND,
+                          "source %u (%.*s %.*s) has no sample times and states no duration, so "
+                          "its span (from %s since its start) has no known end and a range in "
+                          "seconds cannot select its samples: give no --to and a --from of at most "
+                          "%s, or no range",
+                          s, SHOWN(ty), SHOWN(uri), t0, t0);
+  }
+  int inside = lo >= a && (d ? e <= b : lo < b);
+  int outside = d ? (e <= a || lo >= b) : (lo < a || lo >= b);
   if (inside) return PCOL_WALL_ALL;
   if (outside) return PCOL_WALL_NONE;
   source_name(f, s, &ty, &uri);
   char t0[48], t1[48];
   if (sel->wall) {
-    utc_text(t0, sizeof t0, st);
+    utc_text(t0, sizeof t0, lo);
     utc_text(t1, sizeof t1, e);
   } else {
-    sec_text(t0, sizeof t0, st);
+    sec_text(t0, sizeof t0, lo);
     sec_text(t1, sizeof t1, e);
   }
   return pcol_error_set(err, PCOL_ENOTFOUND,
@@ -645,7 +679,8 @@ uint64_t pcol_wall_runs_taken(const pcol_wall *w, const uint8_t *take) {
 }
 
 /* *cut: a range cuts a source of take[] whose samples have no times (THE
- * span rule, pcol_wall_bounds): the query is refused, and says why */
+ * span rule, pcol_wall_bounds, over w of pcol_wall_init: not a header's,
+ * whose spans are cut): the query is refused, and says why */
 static int cuts_untimed(pcol_file *f, const pcol_wall *w, const pcol_select *sel, const uint8_t *take,
                         bool *cut, pcol_error *err) {
   pcol_view src, tim;
@@ -676,9 +711,12 @@ int pcol_range_note(pcol_file *f, const pcol_select *sel, char **note, pcol_erro
   uint64_t k = pcol_wall_runs_taken(&w, take);
   /* a range the query refuses took no window (review 20 F7: a note that
    * windows were added up, then the refusal) */
-  if (k >= 2) rc = cuts_untimed(f, &w, sel, take, &cut, err);
-  free(take);
   pcol_wall_free(&w);
+  if (k >= 2 && !(rc = pcol_wall_init(f, &w, err))) { /* (the sources' own spans: not the header's cut ones) */
+    rc = cuts_untimed(f, &w, sel, take, &cut, err);
+    pcol_wall_free(&w);
+  }
+  free(take);
   return rc || cut ? rc : pcol_range_note_of(k, sel, note, err);
 }
 

@@ -153,11 +153,20 @@ int pcol_selection_sources(pcol_file *f, const pcol_select *sel, uint8_t **keep,
  * times (timed) or not: PCOL_WALL_RANGE with *from and *to the range
  * relative to the source's start, PCOL_WALL_ALL (every sample, whole),
  * PCOL_WALL_NONE, or an error code (a wall-clock range: no start; either
- * range: a time-less source cut).  A relative range (sel->wall 0) is in
- * the source's own clock, where it starts at 0: THE span rule of a source
- * without sample times is one rule for both clocks (its span [start,
- * start + duration) held whole, missed, or cut). */
+ * range: a time-less source cut, or with no duration and a range in
+ * seconds other than one that holds all from its span start on).  A
+ * relative range (sel->wall 0) is in the source's own clock, where it
+ * starts at 0: THE span rule of a source without sample times is one rule
+ * for both clocks (its span, pcol_wall_span, held whole, missed, or cut). */
 enum { PCOL_WALL_RANGE = 1, PCOL_WALL_ALL = 2, PCOL_WALL_NONE = 3 };
+/* THE span of source s of w (pcol_wall_init's, not pcol_wall_header's:
+ * its spans are cut) in sel's clock (wall-clock
+ * ns for a wall-clock range, else ns of the source's own clock): [*lo,
+ * *lo + *d), from its span start (meta pcol.span_start_ns, spec.md §7);
+ * *d = 0 when it states no duration (none, 0 or a negative one).  Returns
+ * 0 (and *lo NA) for a wall-clock range and a source whose start is
+ * unknown.  The one span pcol_wall_bounds judges and notes.c reports. */
+int pcol_wall_span(const pcol_wall *w, const pcol_select *sel, uint64_t s, int64_t *lo, int64_t *d);
 int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, uint32_t s,
                      int timed, int64_t *from, int64_t *to, pcol_error *err);
 

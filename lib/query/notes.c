@@ -122,19 +122,22 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
         (sel->wall && (pcol_source_wall_start(f, s[i].id, &start, &e) || start == PCOL_NA_I64))) {
       untimed = true; /* the range is an error there (pcol_select_iter), or wholly in or out */
       if (sel->wall || s[i].first_ns != PCOL_NA_I64) continue;
-      /* a relative range: THE span rule (wall.c), the span [0, duration)
-       * held whole (reached), missed (its span said), or cut (an error) */
+      /* a relative range: THE span rule (wall.c), the span of
+       * pcol_wall_span held whole (reached), missed (its span said), or
+       * cut, or with no duration not held (an error) */
       if (!wread && (rc = pcol_wall_init(f, &sw, err))) break;
       wread = true;
-      int64_t fa, ta, d = s[i].id <= sw.n && sw.dur[s[i].id] > 0 ? sw.dur[s[i].id] : 0;
+      int64_t fa, ta, slo, d;
       pcol_error quiet = {0};
-      if (pcol_wall_bounds(f, &sw, sel, s[i].id, 0, &fa, &ta, &quiet) != PCOL_WALL_NONE) {
+      if (pcol_wall_bounds(f, &sw, sel, s[i].id, 0, &fa, &ta, &quiet) != PCOL_WALL_NONE ||
+          !pcol_wall_span(&sw, sel, s[i].id, &slo, &d)) {
         reached = true;
         continue;
       }
       timed++;
-      if (0 < lo) lo = 0;
-      if (d > hi) hi = d;
+      if (slo < lo) lo = slo;
+      if (__builtin_add_overflow(slo, d, &slo)) slo = INT64_MAX;
+      if (slo > hi) hi = slo;
       continue;
     }
     int64_t first = s[i].first_ns + start, end = (s[i].end_ns == PCOL_NA_I64 ? s[i].first_ns : s[i].end_ns) + start;
@@ -153,10 +156,11 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
     pcol_wall w;
     PCOL_RETURN_NOT_OK(pcol_wall_init(f, &w, err));
     for (uint64_t i = 1; i <= w.n; i++) {
-      if ((sel->source_id && i != sel->source_id) || !w.known[i] || w.start[i] == PCOL_NA_I64) continue;
-      int64_t d = w.dur[i] != PCOL_NA_I64 && w.dur[i] > 0 ? w.dur[i] : 0, end;
-      if (__builtin_add_overflow(w.start[i], d, &end)) end = INT64_MAX;
-      if (w.start[i] < lo) lo = w.start[i];
+      int64_t st, d, end;
+      if ((sel->source_id && i != sel->source_id) || !w.known[i] || !pcol_wall_span(&w, sel, i, &st, &d))
+        continue; /* (THE span, wall.c: from its span start) */
+      if (__builtin_add_overflow(st, d, &end)) end = INT64_MAX;
+      if (st < lo) lo = st;
       if (end > hi) hi = end;
       timed++;
     }

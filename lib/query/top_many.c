@@ -20,7 +20,7 @@
 #include "reader.h"   /* struct pcol_file, pcol_open_if_pcol */
 #include "threads.h"  /* pcol_thread_limit */
 #include "wall.h"     /* pcol_wall_header, pcol_wall_merge_step, pcol_strs_repeats */
-#include "frames.h"   /* pcol_nameless_rule_make */
+#include "frames.h"   /* pcol_nameless_rule_kinds */
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -119,10 +119,9 @@ static int alike(many *m, pcol_file *f, pcol_value_sel *v, pcol_error *err) {
   bool differ = false;
   pcol_value_sel d;
   uint8_t *has = NULL;
-  pcol_nameless_rule r; /* (its kinds only: 1 frames, 2 places, 3 both) */
-  if (pcol_nameless_rule_make(f, m->sel, &r, err)) return 0;
-  frames = r.frames | r.places << 1;
-  pcol_nameless_rule_free(&r);
+  /* THE nameless rule's kinds alone (1 places, 2 frames, 3 both): from
+   * the sources, not a pass over the samples (rd14a F7) */
+  if (pcol_nameless_rule_kinds(f, m->sel, &frames, err)) return 0;
   if (pcol_value_resolve(f, m->sel, m->value, v, err)) return 0;
   d = *v;
   if (v->vt_id == 0 && (pcol_value_defaults_differ(f, m->sel, &differ, err) || differ ||

@@ -32,16 +32,23 @@ cp "$tmp/p.pb" "$tmp/p2.pb"
 msg='source 1 (pprof [^)]*p.pb) has no sample times and the range cuts its span (0s to 2s since its start)'
 expect 1 "$msg" "$PCOL" top "$tmp/p.pb" --from 0.5 --to 1
 grep -q -- '--source' "$tmp/err" && fail "one source's message advised --source: $(cat "$tmp/err")"
-expect 1 "$msg" "$PCOL" fold "$tmp/p.pb" --to 1
-expect 1 "$msg" "$PCOL" flame "$tmp/p.pb" --from 0.5 -o "$tmp/f.svg"
-for c in tags traces "cat --table samples"; do
-  expect 1 "$msg" "$PCOL" $c "$tmp/p.pb" --from 0 --to 1
-done
-expect 1 "$msg" "$PCOL" peek "$tmp/p.pb" . --from 0 --to 1
-for t in rprof pprof perun collapsed speedscope firefox otlp; do
-  expect 1 "$msg" "$PCOL" unpack "$tmp/p.pb" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
-done
-[ -e "$tmp/f.svg" ] || [ -e "$tmp/x" ] && fail "an output was written for a refused range"
+# refused_everywhere FILE FORMATS...: every command that takes a range refuses
+# a range that FILE's span cannot answer, saying $msg, and writes nothing
+refused_everywhere() {
+  local f=$1 c t
+  shift
+  expect 1 "$msg" "$PCOL" fold "$f" --to 1
+  expect 1 "$msg" "$PCOL" flame "$f" --from 0.5 -o "$tmp/f.svg"
+  for c in tags traces "cat --table samples"; do
+    expect 1 "$msg" "$PCOL" $c "$f" --from 0 --to 1
+  done
+  expect 1 "$msg" "$PCOL" peek "$f" . --from 0 --to 1
+  for t in "$@"; do
+    expect 1 "$msg" "$PCOL" unpack "$f" --to $t --from-time 0 --to-time 1 -o "$tmp/x"
+  done
+  [ -e "$tmp/f.svg" ] || [ -e "$tmp/x" ] && fail "an output was written for a refused range of $f"
+}
+refused_everywhere "$tmp/p.pb" rprof pprof perun collapsed speedscope firefox otlp
 # a range that holds the span whole: the whole profile, as without the range,
 # as the wall-clock range of the same span (@1 .. @3: time_nanos 1 s)
 for r in "--from 0 --to 2" "--from 0" "--to 100" "--from -1 --to 100"; do
@@ -75,6 +82,26 @@ grep -q -e 'took a window' -e '--source' "$tmp/err" && fail "two inputs cut: $(c
 expect 1 'source 2 (pprof [^)]*p2.pb) has no sample times and the range cuts' \
   "$PCOL" top "$tmp/p.pb" "$tmp/p2.pb" --source 2 --from 0 --to 1
 grep -q -- '--source' "$tmp/err" && fail "two inputs, --source 2: $(cat "$tmp/err")"
+# a source with no sample times and no stated duration (d.pb.gz: pcol's own
+# pprof copy of an Rprof file, no duration_nanos) has a span with no known
+# end in seconds since its start: only a range that holds all from its
+# start on (no --to, --from <= 0) holds it; every other is refused, in every
+# command that takes a range (rd14a F1: the span was taken as the point 0,
+# so --from 0 --to 0.01 counted all 380 ms, exit 0, and --from 0.01 said
+# 0 with a false "the samples are at 0 .. 0")
+msg='source 1 (pprof [^)]*d.pb.gz) has no sample times and states no duration'
+expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0 --to 0.01
+grep -q -e '--source' "$tmp/err" && fail "one source's message advised --source: $(cat "$tmp/err")"
+expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --from 0.01
+expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --to 1000
+refused_everywhere "$tmp/d.pb.gz" rprof pprof perun collapsed speedscope
+# two such inputs, or one beside the Rprof file it came from: refused too
+expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" $rp --from 0 --to 1
+# the range that holds it all: the whole profile
+for r in "--from 0" "--from -1"; do
+  "$PCOL" top "$tmp/d.pb.gz" $r >"$tmp/out" 2>&1 || fail "d.pb.gz $r was refused: $(cat "$tmp/out")"
+  "$PCOL" top "$tmp/d.pb.gz" | cmp -s - "$tmp/out" || fail "d.pb.gz $r is not the whole profile"
+done
 # the same range on a source with times still works
 "$PCOL" top $rp --from 0 --to 1 --format csv | tail -n +2 | grep -q . || fail "a range over Rprof times"
 

@@ -324,4 +324,23 @@ if [ -f "$TD/pprof/go-cpu-inline-small.pb.gz" ]; then
   case $e in *"source 2 "*"--source N"*) fail "--source 2 given: --source offered again: $e" ;; *"source 2 "*) ;;
     *) fail "--source 2 of Chrome + pprof: $e" ;; esac
 fi
+# THE span start (spec.md §7 "Span start", meta pcol.span_start_ns) places a
+# source without sample times in the range as `pcol info` and the header
+# do (rd14a F4: the range rule put it at [0, duration) while info said
+# "from 1s to 1.4s": --from 1 --to 1.5 gave 0 with "Duration: 400ms" and
+# --from 0 --to 0.5 all samples), in both clocks.  ss.json: 3 samples
+# without times, span start 1 s, duration 400 ms, wall-clock start T0.
+printf '%s' '{"shared":{"frames":[{"name":"a"},{"name":"b"}]},"profiles":[{"type":"sampled","name":"p","unit":"none","startValue":0,"endValue":3,"samples":[[0],[0,1],[1]],"weights":[1,1,1],' \
+  "\"pcolStart\":${T0}000000000,\"pcolSpanStart\":1000000000,\"pcolDuration\":400000000}]}" >"$tmp/ss.json"
+"$PCOL" info "$tmp/ss.json" | grep -q 'from 1s to 1.4s' || fail "ss.json: info's span: $("$PCOL" info "$tmp/ss.json")"
+total() { "$PCOL" top "$tmp/ss.json" "$@" 2>"$tmp/err" | sed -n 's/^Showing nodes accounting for .* of \([0-9]*\) total$/\1/p'; }
+for r in "--from 1 --to 1.5" "--from 0.9 --to 1.4" "--from 1" "--from $(w 1000) --to $(w 1500)"; do
+  [ "$(total $r)" = 3 ] || fail "ss.json $r: not its 3 samples: $(cat "$tmp/err")"
+done
+for r in "--from 0 --to 0.5" "--from 0 --to 1" "--from 1.4" "--from $(w 0) --to $(w 500)"; do
+  [ "$(total $r)" = 0 ] || fail "ss.json $r: counted samples outside its span"
+  grep -q -e 'the samples are at 1s \.\. 1\.40*s' -e 'the samples are at [^ ]*00:00:59\.000Z \.\. [^ ]*00:00:59\.400Z' "$tmp/err" || fail "ss.json $r: the span said: $(cat "$tmp/err")"
+done
+"$PCOL" top "$tmp/ss.json" --from 1.1 --to 1.2 >/dev/null 2>"$tmp/err" && fail "ss.json --from 1.1 --to 1.2 (a cut) was accepted"
+grep -q 'the range cuts its span (1s to 1.4s since its start)' "$tmp/err" || fail "ss.json cut: $(cat "$tmp/err")"
 echo "t_range_header: ok"
