@@ -536,6 +536,16 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
   *col = 0;
   if (!vt || vt > pcol_rows(f, PCOL_T_VALUE_TYPES) || n < 1 || n >= UINT32_MAX) return PCOL_OK;
+  /* no kin of vt (nearly every file): its column is itself, asked before
+   * every source's default is (a view asks once a source: `pcol report` of
+   * 80,000 sources took 2 s user + 5.6 s system, t_many) */
+  uint32_t *kn = NULL;
+  double *kf = NULL;
+  PCOL_RETURN_NOT_OK(pcol_value_kin(f, &kn, &kf, err));
+  int kin = kn && kn[vt];
+  free(kn);
+  free(kf);
+  if (!kin) return PCOL_OK;
   uint32_t *d = calloc((size_t)n + 1, sizeof *d);
   if (!d) return pcol_oom(err);
   int rc = pcol_source_default_types(f, 1, (uint32_t)n, d + 1, err);
