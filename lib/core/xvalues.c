@@ -480,20 +480,21 @@ static int kin_rows(pcol_file *f, uint64_t s, const uint32_t **rows, size_t *n, 
   return pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, rows, n, err);
 }
 
-int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, uint32_t *col,
-                    pcol_error *err) {
+int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, const uint64_t *own_place,
+                    uint32_t *col, pcol_error *err) {
   *col = 0;
   uint32_t *kn = NULL;
   double *kf = NULL;
   uint8_t *keep = NULL, *ring = NULL;
   pcol_view sv;
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  if (vt < 1 || vt > nvt) return PCOL_OK;
   int rc = pcol_value_kin(f, &kn, &kf, err);
-  if (!rc && (!kn || vt < 1 || vt > nvt || !kn[vt])) goto done; /* no kin: a type is its column */
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
   if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
   if (!rc && !(ring = calloc(nvt + 1, 1))) rc = pcol_oom(err);
-  for (uint32_t k = vt; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1; /* vt's kin */
+  ring[vt] = !rc; /* vt's kin, or vt alone (a type listed twice: its places) */
+  for (uint32_t k = kn ? kn[vt] : 0; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1;
   int multi = 0, agree = 1;
   uint64_t occ = UINT64_MAX;
   for (uint64_t s = 1; !rc && s <= nsrc; s++) {
@@ -504,7 +505,8 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
     for (size_t i = 0; i < n; i++) {
       uint32_t t = pcol_view_u32(&sv, rows[i]);
       if (t < 1 || t > nvt || !ring[t]) continue;
-      if (own && t == own[s] && o == UINT64_MAX) o = m;
+      uint64_t at = own_place ? own_place[s] : PCOL_PLACE_FIRST;
+      if (own && t == own[s] && (at < PCOL_PLACE_LAST ? i == at : o == UINT64_MAX || at == PCOL_PLACE_LAST)) o = m;
       m++;
     }
     multi |= m > 1;
@@ -514,7 +516,6 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
     }
   }
   if (!rc && multi && agree && occ < UINT32_MAX) *col = (uint32_t)occ + 1;
-done:
   free(kn);
   free(kf);
   free(keep);
@@ -527,10 +528,14 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
   *col = 0;
   if (!vt || vt > pcol_rows(f, PCOL_T_VALUE_TYPES) || n < 1 || n >= UINT32_MAX) return PCOL_OK;
   uint32_t *d = calloc((size_t)n + 1, sizeof *d);
-  if (!d) return pcol_oom(err);
-  int rc = pcol_source_default_types(f, 1, (uint32_t)n, d + 1, err);
-  if (!rc) rc = pcol_kin_column(f, sel, vt, d, col, err);
+  uint8_t *last = calloc((size_t)n + 1, 1);
+  uint64_t *at = malloc(((size_t)n + 1) * sizeof *at);
+  int rc = d && last && at ? pcol_source_default_places(f, 1, (uint32_t)n, d + 1, last + 1, err) : pcol_oom(err);
+  for (uint64_t s = 0; !rc && s <= n; s++) at[s] = last[s] ? PCOL_PLACE_LAST : PCOL_PLACE_FIRST;
+  if (!rc) rc = pcol_kin_column(f, sel, vt, d, at, col, err);
   free(d);
+  free(last);
+  free(at);
   return rc;
 }
 
@@ -545,13 +550,14 @@ int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col
 int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_kin_pick *out,
                        pcol_error *err) {
   memset(out, 0, sizeof *out);
-  if (!col || !rt->kin_next || vt < 1 || vt > rt->nvt || !rt->kin_next[vt]) return PCOL_OK;
+  if (!col || vt < 1 || vt > rt->nvt) return PCOL_OK;
   pcol_view sv;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint8_t *ring = calloc(rt->nvt + 1, 1);
   struct pcol_kin_src *ps = calloc(nsrc + 1, sizeof *ps);
   int rc = ring && ps ? pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err) : pcol_oom(err);
-  for (uint32_t k = vt; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
+  if (!rc) ring[vt] = 1; /* vt's kin, or vt alone (a type listed twice) */
+  for (uint32_t k = rt->kin_next ? rt->kin_next[vt] : 0; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
   for (uint64_t s = 1; !rc && s <= nsrc; s++) {
     const uint32_t *rows;
     size_t n, m = 0;
@@ -561,7 +567,7 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
       if (t < 1 || t > rt->nvt || !ring[t] || ++m < col) continue;
       ps[s - 1].vt = t; /* the source's col-th type of the kin, the nth of its own type */
       for (size_t j = 0; j < i; j++) ps[s - 1].nth += pcol_view_u32(&sv, rows[j]) == t;
-      ps[s - 1].ratio = rt->kin_factor[t] / rt->kin_factor[vt];
+      ps[s - 1].ratio = t == vt || !rt->kin_factor ? 1 : rt->kin_factor[t] / rt->kin_factor[vt];
     }
   }
   free(ring);
