@@ -31,6 +31,7 @@
 #include "wall.h"     /* pcol_selection_sources */
 #include <stdio.h>
 #include <math.h>   /* llround */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -480,6 +481,32 @@ static int kin_rows(pcol_file *f, uint64_t s, const uint32_t **rows, size_t *n, 
   return pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, rows, n, err);
 }
 
+/* 1 when a source of f lists a value type twice (cached: O(source value
+ * types + value types) once, then O(1) for a view per source) */
+static int svt_twice(pcol_file *f, int *twice, pcol_error *err) {
+  int k = atomic_load(&f->svt_twice);
+  if (k) {
+    *twice = k == 2;
+    return PCOL_OK;
+  }
+  pcol_view ss, sv;
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  uint32_t *last = calloc(nvt + 1, sizeof *last); /* the last source seen listing type t */
+  if (!last) return pcol_oom(err);
+  *twice = 0;
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) && !*twice; r++) {
+    uint32_t s = pcol_view_u32(&ss, r), t = pcol_view_u32(&sv, r);
+    if (!s || t < 1 || t > nvt) continue;
+    *twice = last[t] == s;
+    last[t] = s;
+  }
+  free(last);
+  atomic_store(&f->svt_twice, *twice ? 2 : 1);
+  return PCOL_OK;
+}
+
 int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, const uint64_t *own_place,
                     uint32_t *col, pcol_error *err) {
   *col = 0;
@@ -489,7 +516,9 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
   pcol_view sv;
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
   if (vt < 1 || vt > nvt) return PCOL_OK;
-  int rc = pcol_value_kin(f, &kn, &kf, err);
+  int rc = pcol_value_kin(f, &kn, &kf, err), twice = 1;
+  if (!rc && (!kn || !kn[vt])) rc = svt_twice(f, &twice, err);
+  if (!rc && !twice) goto done; /* no kin, no type twice: a type is its column */
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
   if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
   if (!rc && !(ring = calloc(nvt + 1, 1))) rc = pcol_oom(err);
@@ -516,6 +545,7 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
     }
   }
   if (!rc && multi && agree && occ < UINT32_MAX) *col = (uint32_t)occ + 1;
+done:
   free(kn);
   free(kf);
   free(keep);
@@ -527,6 +557,12 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
   *col = 0;
   if (!vt || vt > pcol_rows(f, PCOL_T_VALUE_TYPES) || n < 1 || n >= UINT32_MAX) return PCOL_OK;
+  /* no selected source lists vt's kin (or vt) twice: a type is its column,
+   * without the places' scan (uncached: a view per source of 80,000 was
+   * quadratic, t_many) */
+  PCOL_RETURN_NOT_OK(pcol_kin_column(f, sel, vt, NULL, NULL, col, err));
+  if (!*col) return PCOL_OK;
+  *col = 0;
   uint32_t *d = calloc((size_t)n + 1, sizeof *d);
   uint8_t *last = calloc((size_t)n + 1, 1);
   uint64_t *at = malloc(((size_t)n + 1) * sizeof *at);
