@@ -1383,7 +1383,8 @@ typedef struct pcol_value_sel {
                         * an id past the file's value types: EINVAL */
   uint32_t column;     /* 0: each source's value of type vt_id (or of a coarser
                         * unit of its family, scaled); k > 0: each source's k-th
-                        * type of vt_id's name in a unit of its family, scaled
+                        * type of vt_id's name in a unit of its family (vt_id
+                        * itself where listed twice), scaled
                         * into vt_id's unit: the column go tool pprof's merge
                         * pairs by position, where a source lists two such
                         * types (inuse_space in kilobytes and in bytes; set by
@@ -1419,7 +1420,10 @@ typedef struct pcol_value_sel {
  * scaled into the finest unit, as go tool pprof's ScaleProfiles) is the
  * type in the finest unit; where a source lists two of them, out->column
  * says which of each source's it reads, as go's merge pairs them by
- * position: a bare TYPE each one's first, the default each one's own.
+ * position: a bare TYPE each one's first, the default each one's own
+ * (its last place when no default_sample_type names it, as go's); so
+ * too where a source lists one TYPE/UNIT twice (a --diff-base of such
+ * files lists inuse_space/bytes twice).
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE
  * matches several units not of one family or names a level snapshot (Rprof's vsize.small,
  * vsize.large, nodes: views cannot add levels up; rprof.alloc is their

@@ -258,7 +258,7 @@ static int meta_per_source(pcol_file *f, uint32_t lo, uint32_t hi, const char *k
   return rc;
 }
 
-static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
+static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d, uint8_t *last,
                               pcol_error *err) {
   size_t n = (size_t)(hi - lo) + 1;
   pcol_view sty, svs, svv, vty;
@@ -274,6 +274,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   /* pprof's default_sample_type names the type */
   if (!rc) rc = meta_per_source(f, lo, hi, PPROF_META_DEFAULT_SAMPLE_TYPE, want, err);
   for (size_t i = 0; i < n; i++) d[i] = 0;
+  for (size_t i = 0; last && i < n; i++) last[i] = 0;
   for (uint64_t i = 0; !rc && i < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
     uint32_t s = pcol_view_u32(&svs, i), v = pcol_view_u32(&svv, i);
     if (s < lo || s > hi || v == 0) continue;
@@ -290,6 +291,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
       d[s - lo] = named[s - lo];
       continue;
     }
+    if (last) last[s - lo] = d[s - lo] != 0; /* (until Rprof's or a decimal type replaces it) */
     /* pprof's rule (the last type) does not suit Rprof: its values are
      * memory snapshots (levels).  summaryRprof shows time, interval x
      * ticks per segment (the time rule below), else the count. */
@@ -299,6 +301,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
       if (!rt_ready && !(rc = pcol_rtime_init_meta(&rt, f, err))) rt_ready = 1;
       if (rc) break;
       d[s - lo] = !pcol_rtime_has(&rt, (uint32_t)s) ? 0 : rt.cpu_vt ? rt.cpu_vt : PCOL_VT_TIME;
+      if (last) last[s - lo] = 0;
     }
   }
   if (rt_ready) pcol_rtime_free(&rt);
@@ -318,6 +321,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
     uint32_t from = d[s - lo];
     uint32_t x = s < pcol_rows(f, PCOL_T_SOURCES) + 1 && col[s] && from <= nvt ? inv[from + 1] : 0;
     if (x) d[s - lo] = x;
+    if (x && last) last[s - lo] = 0;
   }
   free(inv);
   free(dec);
@@ -333,11 +337,11 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
-  if (lo < 1 || lo > hi || hi > ns) return default_types_scan(f, lo, hi, d, err);
+  if (lo < 1 || lo > hi || hi > ns) return default_types_scan(f, lo, hi, d, NULL, err);
   uint32_t *all = atomic_load_explicit(&f->default_types, memory_order_acquire);
   if (!all) {
     if (!(all = malloc((size_t)ns * sizeof *all))) return pcol_oom(err);
-    int rc = default_types_scan(f, 1, (uint32_t)ns, all, err);
+    int rc = default_types_scan(f, 1, (uint32_t)ns, all, NULL, err);
     if (rc) {
       free(all);
       return rc;
@@ -350,6 +354,11 @@ int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   }
   memcpy(d, all + (lo - 1), ((size_t)(hi - lo) + 1) * sizeof *d);
   return PCOL_OK;
+}
+
+int pcol_source_default_places(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d, uint8_t *last,
+                               pcol_error *err) {
+  return default_types_scan(f, lo, hi, d, last, err);
 }
 
 /* The type named `name` among the own defaults d[i] of the sources

@@ -39,6 +39,9 @@ struct pcol_file {
   /* every source's default value type (pcol_source_default_types), [s - 1],
    * computed on first use; NULL until then */
   uint32_t *_Atomic default_types;
+  /* 0 not known yet, 1 no source lists a value type twice, 2 one does
+   * (xvalues.c pcol_kin_column), computed on first use */
+  _Atomic int svt_twice;
   /* per source whether it holds a subtracted base (lib/query/weights.c
    * base_kinds: [0] any, [s] 1 -diff_base, 2 -base), computed on first use */
   uint8_t *_Atomic base_kinds;

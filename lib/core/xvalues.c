@@ -31,6 +31,7 @@
 #include "wall.h"     /* pcol_selection_sources */
 #include <stdio.h>
 #include <math.h>   /* llround */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -490,20 +491,49 @@ static int kin_rows(pcol_file *f, uint64_t s, const uint32_t **rows, size_t *n, 
   return pcol_source_rows(f, PCOL_T_SOURCE_VALUE_TYPES, (uint32_t)s, rows, n, err);
 }
 
-int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, uint32_t *col,
-                    pcol_error *err) {
+/* 1 when a source of f lists a value type twice (cached: O(source value
+ * types + value types) once, then O(1) for a view per source) */
+static int svt_twice(pcol_file *f, int *twice, pcol_error *err) {
+  int k = atomic_load(&f->svt_twice);
+  if (k) {
+    *twice = k == 2;
+    return PCOL_OK;
+  }
+  pcol_view ss, sv;
+  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES);
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  uint32_t *last = calloc(nvt + 1, sizeof *last); /* the last source seen listing type t */
+  if (!last) return pcol_oom(err);
+  *twice = 0;
+  for (uint64_t r = 0; r < pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) && !*twice; r++) {
+    uint32_t s = pcol_view_u32(&ss, r), t = pcol_view_u32(&sv, r);
+    if (!s || t < 1 || t > nvt) continue;
+    *twice = last[t] == s;
+    last[t] = s;
+  }
+  free(last);
+  atomic_store(&f->svt_twice, *twice ? 2 : 1);
+  return PCOL_OK;
+}
+
+int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, const uint64_t *own_place,
+                    uint32_t *col, pcol_error *err) {
   *col = 0;
   uint32_t *kn = NULL;
   double *kf = NULL;
   uint8_t *keep = NULL, *ring = NULL;
   pcol_view sv;
   uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nsrc = pcol_rows(f, PCOL_T_SOURCES);
-  int rc = pcol_value_kin(f, &kn, &kf, err);
-  if (!rc && (!kn || vt < 1 || vt > nvt || !kn[vt])) goto done; /* no kin: a type is its column */
+  if (vt < 1 || vt > nvt) return PCOL_OK;
+  int rc = pcol_value_kin(f, &kn, &kf, err), twice = 1;
+  if (!rc && (!kn || !kn[vt])) rc = svt_twice(f, &twice, err);
+  if (!rc && !twice) goto done; /* no kin, no type twice: a type is its column */
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
   if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
   if (!rc && !(ring = calloc(nvt + 1, 1))) rc = pcol_oom(err);
-  for (uint32_t k = vt; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1; /* vt's kin */
+  ring[vt] = !rc; /* vt's kin, or vt alone (a type listed twice: its places) */
+  for (uint32_t k = kn ? kn[vt] : 0; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1;
   int multi = 0, agree = 1;
   uint64_t occ = UINT64_MAX;
   for (uint64_t s = 1; !rc && s <= nsrc; s++) {
@@ -514,7 +544,8 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
     for (size_t i = 0; i < n; i++) {
       uint32_t t = pcol_view_u32(&sv, rows[i]);
       if (t < 1 || t > nvt || !ring[t]) continue;
-      if (own && t == own[s] && o == UINT64_MAX) o = m;
+      uint64_t at = own_place ? own_place[s] : PCOL_PLACE_FIRST;
+      if (own && t == own[s] && (at < PCOL_PLACE_LAST ? i == at : o == UINT64_MAX || at == PCOL_PLACE_LAST)) o = m;
       m++;
     }
     multi |= m > 1;
@@ -536,21 +567,21 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
   *col = 0;
   if (!vt || vt > pcol_rows(f, PCOL_T_VALUE_TYPES) || n < 1 || n >= UINT32_MAX) return PCOL_OK;
-  /* no kin of vt (nearly every file): its column is itself, asked before
-   * every source's default is (a view asks once a source: `pcol report` of
-   * 80,000 sources took 2 s user + 5.6 s system, t_many) */
-  uint32_t *kn = NULL;
-  double *kf = NULL;
-  PCOL_RETURN_NOT_OK(pcol_value_kin(f, &kn, &kf, err));
-  int kin = kn && kn[vt];
-  free(kn);
-  free(kf);
-  if (!kin) return PCOL_OK;
+  /* no selected source lists vt's kin (or vt) twice: a type is its column,
+   * without the places' scan (uncached: a view per source of 80,000 was
+   * quadratic, t_many) */
+  PCOL_RETURN_NOT_OK(pcol_kin_column(f, sel, vt, NULL, NULL, col, err));
+  if (!*col) return PCOL_OK;
+  *col = 0;
   uint32_t *d = calloc((size_t)n + 1, sizeof *d);
-  if (!d) return pcol_oom(err);
-  int rc = pcol_source_default_types(f, 1, (uint32_t)n, d + 1, err);
-  if (!rc) rc = pcol_kin_column(f, sel, vt, d, col, err);
+  uint8_t *last = calloc((size_t)n + 1, 1);
+  uint64_t *at = malloc(((size_t)n + 1) * sizeof *at);
+  int rc = d && last && at ? pcol_source_default_places(f, 1, (uint32_t)n, d + 1, last + 1, err) : pcol_oom(err);
+  for (uint64_t s = 0; !rc && s <= n; s++) at[s] = last[s] ? PCOL_PLACE_LAST : PCOL_PLACE_FIRST;
+  if (!rc) rc = pcol_kin_column(f, sel, vt, d, at, col, err);
   free(d);
+  free(last);
+  free(at);
   return rc;
 }
 
@@ -565,13 +596,14 @@ int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col
 int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_kin_pick *out,
                        pcol_error *err) {
   memset(out, 0, sizeof *out);
-  if (!col || !rt->kin_next || vt < 1 || vt > rt->nvt || !rt->kin_next[vt]) return PCOL_OK;
+  if (!col || vt < 1 || vt > rt->nvt) return PCOL_OK;
   pcol_view sv;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   uint8_t *ring = calloc(rt->nvt + 1, 1);
   struct pcol_kin_src *ps = calloc(nsrc + 1, sizeof *ps);
   int rc = ring && ps ? pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err) : pcol_oom(err);
-  for (uint32_t k = vt; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
+  if (!rc) ring[vt] = 1; /* vt's kin, or vt alone (a type listed twice) */
+  for (uint32_t k = rt->kin_next ? rt->kin_next[vt] : 0; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
   for (uint64_t s = 1; !rc && s <= nsrc; s++) {
     const uint32_t *rows;
     size_t n, m = 0;
@@ -581,7 +613,7 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
       if (t < 1 || t > rt->nvt || !ring[t] || ++m < col) continue;
       ps[s - 1].vt = t; /* the source's col-th type of the kin, the nth of its own type */
       for (size_t j = 0; j < i; j++) ps[s - 1].nth += pcol_view_u32(&sv, rows[j]) == t;
-      ps[s - 1].ratio = rt->kin_factor[t] / rt->kin_factor[vt];
+      ps[s - 1].ratio = t == vt || !rt->kin_factor ? 1 : rt->kin_factor[t] / rt->kin_factor[vt];
     }
   }
   free(ring);

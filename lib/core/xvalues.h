@@ -121,19 +121,28 @@ typedef struct pcol_vpos {
 int pcol_vunion_positions(const pcol_vunion *u, pcol_vpos *p, pcol_error *err);
 void pcol_vpos_free(pcol_vpos *p);
 /* THE column a value of kin names (pcol_value_sel.column): *col = 0 when
- * vt has no kin or no source sel selects (NULL: all) lists two types of
- * vt's name in units of its family (a type is then its own column);
- * else 1 + which of a source's such types it is, as THE union of value
- * columns pairs them (pcol_vunion_make: the k-th of a source's types of
- * one name and unit family goes to the k-th column of them): own NULL,
- * the first (a bare TYPE: go's SampleIndexByName); else of own[s] (s =
- * 1..sources), each source's own default, when every selected source
- * that lists its own as such a type has it at one place (else 0). */
-int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, uint32_t *col,
-                    pcol_error *err);
+ * no source sel selects (NULL: all) lists two types of vt's name in units
+ * of its family (vt's kin, or vt itself twice: a --diff-base of kin sides
+ * lists inuse_space/bytes twice) (a type is then its own column); else 1 +
+ * which of a source's such types it is, as THE union of value columns
+ * pairs them (pcol_vunion_make: the k-th of a source's types of one name
+ * and unit family goes to the k-th column of them): own NULL, the first (a
+ * bare TYPE: go's SampleIndexByName); else of own[s] (s = 1..sources),
+ * each source's own default or its type at -sample_index=N, at its place
+ * own_place[s] (own_place NULL: every one PCOL_PLACE_FIRST): the index
+ * among the source's listed types, or its first place, or its last
+ * (PCOL_PLACE_LAST: go's default without default_sample_type, the last
+ * column), when every selected source that lists its own as such a type
+ * has it at one occurrence (else 0). */
+#define PCOL_PLACE_FIRST UINT64_MAX
+#define PCOL_PLACE_LAST (UINT64_MAX - 1)
+int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, const uint64_t *own_place,
+                    uint32_t *col, pcol_error *err);
 /* The column of vt as the default of the sources sel selects (NULL: all):
- * pcol_kin_column of each source's own default (go's merge reads the
- * column of the profiles' default sample type, paired by position) */
+ * pcol_kin_column of each source's own default, at its place
+ * (pcol_source_default_places: go's merge reads the column of the
+ * profiles' default sample type, paired by position, the LAST when no
+ * default_sample_type names one) */
 int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, uint32_t *col, pcol_error *err);
 /* rt->pick (count.h pcol_kin_pick) of value type vt's column col (above;
  * 0: none), which pcol_sample_value_rt then reads for vt: each source's

@@ -26,6 +26,7 @@ static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_A
 
 static int vt_names(pcol_file *f, uint32_t vt, pcol_value_sel *out, pcol_error *err) {
   out->vt_id = vt;
+  out->column = 0; /* (the type itself; pcol_q_value_of_vt's out may be uninitialised) */
   if (vt == 0 || vt == PCOL_VT_WEIGHT) {
     out->type = vt ? (pcol_str){VALUE_WEIGHT, sizeof VALUE_WEIGHT - 1}
                    : (pcol_str){VALUE_SAMPLES, sizeof VALUE_SAMPLES - 1};
@@ -509,10 +510,10 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
     if (s >= 1 && s <= nsrc && seen[s]++ == want) nth[s] = pcol_view_u32(&sv, r);
   }
   /* a source that names its N-th type earlier too (two pprof sample types
-   * of one type and unit): pcol's values are known by their type, which
-   * reads the first of them, where go's -sample_index=N reads the N-th
-   * column: refused, not answered in another column.  at[s]: the first
-   * index of that type (UINT64_MAX: none before N) */
+   * of one type and unit): read in its N-th place as go's -sample_index=N
+   * (pcol_kin_column below), refused where the sources' places of it do
+   * not agree, not answered in another column.  at[s]: the first index of
+   * that type (UINT64_MAX: none before N) */
   uint64_t *at = calloc(nsrc + 1, sizeof *at), *k = calloc(nsrc + 1, sizeof *k);
   if (!at || !k) {
     free(seen), free(nth), free(at), free(k);
@@ -530,20 +531,25 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
   uint8_t *keep = NULL; /* THE selected sources: sel's, of a wall-clock range those it keeps */
   int rc = pcol_selection_sources(f, sel, &keep, err);
   /* N-th types of one name in kin units (one.pb's inuse_space/kilobytes,
-   * two.pb's inuse_space/bytes: go pairs them by position): the finest,
-   * read by its column (pcol_kin_column), when each is at one place of
-   * its source's types of the kin (rd13a F2) */
+   * two.pb's inuse_space/bytes: go pairs them by position), or one type
+   * a source lists twice: the finest, read by its column (pcol_kin_column)
+   * at place N, when each is at one occurrence of its source's types of
+   * the kin (rd13a F2) */
   uint32_t *kn = NULL;
   double *kf = NULL;
+  uint64_t *place = NULL;
   if (!rc) rc = pcol_value_kin(f, &kn, &kf, err);
-  for (uint64_t s = 1; kn && s <= nsrc && !rc; s++) {
+  if (!rc && !(place = malloc((nsrc + 1) * sizeof *place))) rc = pcol_oom(err);
+  for (uint64_t s = 0; !rc && s <= nsrc; s++) place[s] = want;
+  for (uint64_t s = 1; s <= nsrc && !rc; s++) {
     if (!keep[s] || !nth[s] || nth[s] > pcol_rows(f, PCOL_T_VALUE_TYPES)) continue;
-    if (at[s] != UINT64_MAX || !(vt = vt ? pcol_kin_finer(kn, kf, vt, nth[s]) : nth[s])) { /* (a type twice: refused below) */
+    if (!(vt = vt ? pcol_kin_finer(kn, kf, vt, nth[s]) : nth[s])) { /* (refused below) */
       vt = 0;
       break;
     }
   }
-  if (!rc && kn && vt) rc = pcol_kin_column(f, sel, vt, nth, &col, err);
+  if (!rc && vt) rc = pcol_kin_column(f, sel, vt, nth, place, &col, err);
+  free(place);
   free(kn);
   free(kf);
   if (!col) vt = 0;
@@ -619,7 +625,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                ? resolve_rprof_alloc(f, kept, out, err)
                : resolve_named(f, kept, name, out, err);
   free(kept);
-  if (rc == PCOL_OK && out->column) rc = pcol_kin_column(f, sel, out->vt_id, NULL, &out->column, err);
+  if (rc == PCOL_OK && out->column) rc = pcol_kin_column(f, sel, out->vt_id, NULL, NULL, &out->column, err);
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")) return rc;
   if (rc == PCOL_ENOTFOUND && name[0] && strlen(name) < 10 && strspn(name, "0123456789") == strlen(name)) {
     if (err) err->message[0] = 0, err->code = PCOL_OK;

@@ -384,8 +384,9 @@ static int wctx_init_(wctx *c, pcol_file *f, const pcol_select *sel, const pcol_
   pcol_sample_cols_dense(&c->sc);
   if (c->vt || c->cvt || kin) PCOL_RETURN_NOT_OK(pcol_rtime_init(&c->rt, f, err));
   if (kin) PCOL_RETURN_NOT_OK(pcol_rtime_drop_init(&c->rt, f, sel, err));
-  /* a type of kin read by its column: each source's there (rd13a F2) */
-  if (kin && v && v->column) PCOL_RETURN_NOT_OK(pcol_rtime_pick_init(&c->rt, f, c->vt, v->column, err));
+  /* a type of kin, or listed twice, read by its column: each source's
+   * there (rd13a F2) */
+  if (v && v->column && c->vt && c->vt != PCOL_VT_TIME) PCOL_RETURN_NOT_OK(pcol_rtime_pick_init(&c->rt, f, c->vt, v->column, err));
   return PCOL_OK;
 }
 

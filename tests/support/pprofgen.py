@@ -67,8 +67,8 @@ hand, standard library only).
                                  -sample_index=cpu and its default take the
                                  first (tests/interop/t_clickhouse.sh)
   pprofgen.py duptypes OUT nodefault   the same without default_sample_type: go's
-                                 default is the last column, pcol's the first,
-                                 and its import says so (tests/cli/t_values.sh)
+                                 default is the last column, and pcol's
+                                 (tests/cli/t_values.sh)
   pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
                                  k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
                                  -tags lists no z (tests/interop/t_pprof_views.sh)

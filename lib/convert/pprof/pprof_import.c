@@ -846,39 +846,6 @@ static uint64_t map_id_at(const prof *p, size_t i) { return p->mapping[i].id; }
 static uint64_t loc_id_at(const prof *p, size_t i) { return p->location[i].id; }
 static uint64_t fn_id_at(const prof *p, size_t i) { return p->function[i].id; }
 
-/* go tool pprof's default without default_sample_type (or with one that
- * names no type) is the last column; pcol knows a value by its type and
- * unit, so when the last type/unit repeats an earlier one it reads the
- * first of them (lib/core/count.c): said once, appended to a warning
- * already set (review h11 F1) */
-static int same_str(const prof *p, int64_t a, int64_t b) {
-  const pstring *x = &p->string_table[a], *y = &p->string_table[b];
-  return x->len == y->len && (!x->len || !memcmp(x->data, y->data, x->len));
-}
-static void warn_dup_default(const ctx *c) {
-  const prof *p = c->p;
-  size_t n = p->n_sample_type, first = n;
-  if (n < 2) return;
-  for (size_t i = 0; i < n && p->default_sample_type; i++)
-    if (same_str(p, p->sample_type[i].type, p->default_sample_type)) return; /* named: go reads its first */
-  const pvtype *last = &p->sample_type[n - 1];
-  for (size_t i = 0; i + 1 < n && first == n; i++)
-    if (same_str(p, p->sample_type[i].type, last->type) && same_str(p, p->sample_type[i].unit, last->unit))
-      first = i;
-  if (first == n || !c->err) return;
-  char tu[2][64]; /* bounded, control bytes shown as '?' */
-  for (int k = 0; k < 2; k++) {
-    const pstring *s = &p->string_table[k ? last->unit : last->type];
-    size_t m = s->len < sizeof tu[k] - 1 ? s->len : sizeof tu[k] - 1;
-    for (size_t i = 0; i < m; i++) tu[k][i] = s->data[i] < 0x20 || s->data[i] == 0x7f ? '?' : (char)s->data[i];
-    tu[k][m] = 0;
-  }
-  pcol_error_set(c->err, PCOL_OK, "%s%s%s: sample types %zu and %zu are both %s/%s and no default_sample_type "
-                 "names a type: go tool pprof's default is the last (%zu), pcol reads the first (%zu)",
-                 c->err->message, c->err->message[0] ? "\n" : "", c->name, first + 1, n, tu[0], tu[1], n,
-                 first + 1);
-}
-
 /* The rules of google/pprof's parser + CheckValid, with messages that say
  * which record is wrong: everything but the samples, which check_sample
  * checks one at a time as pass 2 reads them (after these, as before). */
@@ -1448,7 +1415,6 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
       pcol_sym_free(&ss);
     }
     if (!rc) pcol_pprof_prune_warn(&c.pr, name, err); /* (after the symbolizer's warning) */
-    if (!rc) warn_dup_default(&c);
   }
   pcol_pprof_prune_free(&c.pr);
   pcol_buf_free(&c.ix);
