@@ -1405,8 +1405,10 @@ typedef struct pcol_value_sel {
  * source stores with that name (a Perfetto StackSample's primary weight
  * without a descriptor's name, weight/count; a pprof sample type "weight"),
  * as Perfetto's UI and go tool pprof -sample_index=weight name it, else the
- * weight column (PCOL_VT_WEIGHT); "pcol.weight" is always the weight
- * column.  A number N that names no type is pprof's -sample_index=N:
+ * weight column (PCOL_VT_WEIGHT); "pcol.weight" (PCOL_VALUE_WEIGHT_COLUMN)
+ * is always the weight column, out->type "pcol.weight" where a selected
+ * source stores a type "weight" (so that a header tells the two apart),
+ * else "weight".  A number N that names no type is pprof's -sample_index=N:
  * the N-th value type (from 0) each selected source declared, in its order
  * (ENOTFOUND past the last, EINVAL when the sources' N-th types differ,
  * unless they are of one name in kin units: then as a bare TYPE, by column).
@@ -1445,6 +1447,11 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
  * that name): the weight column of every sample, whatever the source
  * measured (pcol_value_resolve). */
 #define PCOL_VT_WEIGHT (UINT32_MAX - 2)
+/* The name of PCOL_VT_WEIGHT that pcol_value_resolve reads back as it in
+ * any file, whatever its sources store ("weight" is a stored type of that
+ * name where one exists); also the type name of a resolved PCOL_VT_WEIGHT
+ * where a selected source stores a type named "weight" (else "weight"). */
+#define PCOL_VALUE_WEIGHT_COLUMN "pcol.weight"
 /* *differ = true when the selected sources' own default values disagree (a
  * merge of unrelated profiles, a JFR recording's CPU and allocation
  * sources; the selected sources: sel's source, else every one, of a

@@ -626,11 +626,13 @@ static int has_sel(const pcol_select *sel) { return sel->source_id || sel->has_f
 static void top_name_input(const bind_data *b, pcol_error *err);
 
 /* A resolved value as the name pcol_value_resolve reads back in another
- * file (malloc'd): "samples", "weight", "rprof.alloc", else "TYPE/UNIT" (the
+ * file (malloc'd): "samples", "pcol.weight" (the weight column: "weight"
+ * names a file's stored type where it has one, review rd14a F2),
+ * "rprof.alloc", else "TYPE/UNIT" (the
  * Rprof time's is "cpu/nanoseconds", which names it in a file without a
  * stored cpu/nanoseconds). */
 static int value_name(const pcol_value_sel *v, char **out, pcol_error *err) {
-  const char *fixed = v->vt_id == 0 ? "samples" : v->vt_id == PCOL_VT_WEIGHT ? "weight"
+  const char *fixed = v->vt_id == 0 ? "samples" : v->vt_id == PCOL_VT_WEIGHT ? PCOL_VALUE_WEIGHT_COLUMN
                     : v->vt_id == PCOL_VT_RPROF_ALLOC ? "rprof.alloc" : NULL;
   if (!fixed && (!v->type.ptr || !v->unit.ptr || memchr(v->type.ptr, 0, v->type.len) ||
                  memchr(v->unit.ptr, 0, v->unit.len)))

@@ -19,7 +19,7 @@
 
 /* The value names the query level gives a meaning of its own. */
 static const char VALUE_WEIGHT[] = "weight";   /* the weight column, unless a selected source stores "weight" */
-static const char VALUE_WEIGHT_COLUMN[] = "pcol.weight"; /* always the weight column */
+static const char VALUE_WEIGHT_COLUMN[] = PCOL_VALUE_WEIGHT_COLUMN; /* always the weight column */
 static const char VALUE_SAMPLES[] = PCOL_VT_SAMPLES; /* THE count rule (vt 0) */
 static const char UNIT_COUNT[] = PCOL_UNIT_COUNT; /* the unit of both */
 static const char UNIT_BYTES[] = "bytes";      /* the unit of PCOL_VALUE_RPROF_ALLOC */
@@ -583,11 +583,14 @@ static int resolve_index(pcol_file *f, const pcol_select *sel, const char *name,
  * that name (a Perfetto StackSample's primary weight without a
  * descriptor's name, weight/count; a pprof profile's sample type
  * "weight"), as the format's own tools name it (Perfetto's UI, go tool
- * pprof -sample_index=weight), else the weight column; "pcol.weight" is
- * the weight column always.  The selected sources: sel's
- * (pcol_selection_sources), so that --source N of a source without it
- * weighs its rows, not 0. */
-static int resolve_weight(pcol_file *f, const pcol_select *sel, pcol_value_sel *out, pcol_error *err) {
+ * pprof -sample_index=weight), else the weight column; "pcol.weight"
+ * (column) is the weight column always, its type named "pcol.weight" where
+ * "weight" would name a stored type (a header's "Type: weight" would not
+ * say which of the two it adds up, review rd14a F6), else "weight" (pprof's
+ * header).  The selected sources: sel's (pcol_selection_sources), so that
+ * --source N of a source without it weighs its rows, not 0. */
+static int resolve_weight(pcol_file *f, const pcol_select *sel, int column, pcol_value_sel *out,
+                          pcol_error *err) {
   uint8_t *keep, *t = NULL;
   PCOL_RETURN_NOT_OK(pcol_selection_sources(f, sel, &keep, err));
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nt = pcol_rows(f, PCOL_T_VALUE_TYPES);
@@ -603,7 +606,11 @@ static int resolve_weight(pcol_file *f, const pcol_select *sel, pcol_value_sel *
   pcol_error quiet = {0};
   if (!rc) {
     rc = resolve_named(f, t, VALUE_WEIGHT, out, &quiet);
-    if (rc == PCOL_ENOTFOUND) rc = vt_names(f, PCOL_VT_WEIGHT, out, err); /* none stored: the column */
+    if (column) { /* stored or not (ENOTFOUND), or several (EINVAL): the column */
+      int stored = rc != PCOL_ENOTFOUND;
+      rc = vt_names(f, PCOL_VT_WEIGHT, out, err);
+      if (!rc && stored) out->type = (pcol_str){VALUE_WEIGHT_COLUMN, sizeof VALUE_WEIGHT_COLUMN - 1};
+    } else if (rc == PCOL_ENOTFOUND) rc = vt_names(f, PCOL_VT_WEIGHT, out, err); /* none stored: the column */
     else if (rc && err) *err = quiet;
   }
   free(t);
@@ -614,8 +621,8 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                        pcol_value_sel *out, pcol_error *err) {
   memset(out, 0, sizeof *out);
   if (!name) return resolve_default(f, sel, out, err);
-  if (!strcmp(name, VALUE_WEIGHT_COLUMN)) return vt_names(f, PCOL_VT_WEIGHT, out, err);
-  if (!strcmp(name, VALUE_WEIGHT)) return resolve_weight(f, sel, out, err);
+  if (!strcmp(name, VALUE_WEIGHT_COLUMN)) return resolve_weight(f, sel, 1, out, err);
+  if (!strcmp(name, VALUE_WEIGHT)) return resolve_weight(f, sel, 0, out, err);
   /* each source's own count: pprof's samples/count, else its weight */
   if (!strcmp(name, VALUE_SAMPLES)) return vt_names(f, 0, out, err);
   /* TYPE or TYPE/UNIT, as the list of a file's values names it */

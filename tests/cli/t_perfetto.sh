@@ -303,10 +303,21 @@ case $got in *"Type: samples"*"Total samples = 2"*) ;; *) fail "StackSample with
   [ "$(cat "$tmp/nodesc.collapsed")" = "f 12" ] || fail "unpack --value weight --to collapsed of a stored weight"
 [ "$($PCOL top "$tmp/nodesc.pftrace" --value pcol.weight 2>/dev/null | sed -n 's/.*Total samples = \([0-9]*\).*/\1/p')" = 2 ] ||
   fail "--value pcol.weight is not the weight column: $($PCOL top "$tmp/nodesc.pftrace" --value pcol.weight 2>&1 | head -4)"
+# the header names which one was added up (review rd14a F6: both said
+# "Type: weight", 12 and 2): pcol.weight where a selected source stores a
+# type named weight; "Type: weight" (pprof's) where none does (--source 2)
+got=$($PCOL top "$tmp/nodesc.pftrace" --value pcol.weight 2>/dev/null | grep '^Type:')
+[ "$got" = "Type: pcol.weight" ] || fail "--value pcol.weight beside a stored weight: header '$got'"
+got=$($PCOL top "$tmp/nodesc.pftrace" --value weight 2>/dev/null | grep '^Type:')
+[ "$got" = "Type: weight" ] || fail "--value weight of a stored weight: header '$got'"
 printf 'a;b 3\na 4\n' > "$tmp/w.collapsed"
 "$PCOL" merge "$tmp/nodesc.pftrace" "$tmp/w.collapsed" -o "$tmp/w.pcol" 2>/dev/null || fail "merge nodesc.pftrace w.collapsed"
 [ "$($PCOL top "$tmp/w.pcol" --source 2 --value weight 2>/dev/null | sed -n 's/.* of \([0-9]*\) total$/\1/p')" = 7 ] ||
   fail "--source 2 --value weight of a source without a stored weight: $($PCOL top "$tmp/w.pcol" --source 2 --value weight 2>&1 | head -4)"
+got=$($PCOL top "$tmp/w.pcol" --source 2 --value pcol.weight 2>/dev/null | grep '^Type:')
+[ "$got" = "Type: weight" ] || fail "--source 2 --value pcol.weight, no stored weight selected: header '$got'"
+got=$($PCOL top "$tmp/w.pcol" --value pcol.weight --format json 2>/dev/null | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["type"], d["total"])')
+[ "$got" = "pcol.weight 9" ] || fail "--value pcol.weight --format json of a merge with a stored weight: $got"
 # a profile whose Profile event (its startTime) the trace lost: refused, as
 # in a JSON trace (doc/mappings.md §14)
 v8ev ProfileChunk "unscoped_id: 1" '{"cpuProfile":{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"}}],"samples":[1]},"timeDeltas":[1]}' | prot > "$tmp/v8start.pftrace"

@@ -402,6 +402,30 @@ for c in "$demo|--from|2|\"from\" := 2" \
     fail "a range that selects no sample of $p: pcol_top said '$got', pcol top '$want'"
 done
 echo "a mixed directory: pcol_top and read_pcol give pcol top's data warnings in its words (a range's too, one that selects no sample)"
+# THE weight name rule (lib/query/value.c resolve_weight, review rd14a F2):
+# value := 'pcol.weight' is the weight column in every file, also where one
+# of them stores a type named weight (a Perfetto StackSample's
+# primary_weight without a descriptor, as tests/cli/t_perfetto.sh); it was
+# turned back into the name "weight", which each file resolved to its
+# stored type (12 + 7 = 19, not pcol top's 2 + 7); value := 'weight' is that
+# stored type, in the files that have it, as pcol top --value weight
+printf 'packet { trusted_packet_sequence_id: 3 incremental_state_cleared: true timestamp: 5 interned_data { function_names { iid: 1 str: "f" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\npacket { trusted_packet_sequence_id: 3 timestamp: 6 stack_sample { callstack_iid: 1 primary_weight: 5 } }\npacket { trusted_packet_sequence_id: 3 timestamp: 7 stack_sample { callstack_iid: 1 primary_weight: 7 } }\n' |
+  protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto >"$tmp/nodesc.pftrace" || fail "protoc nodesc"
+printf 'a;b 3\na 4\n' >"$tmp/w.collapsed"
+for v in pcol.weight weight; do
+  for ins in "$tmp/nodesc.pftrace" "$tmp/nodesc.pftrace $tmp/w.collapsed"; do
+    want=$($PCOL top --value $v $ins --format json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])') ||
+      fail "pcol top --value $v $ins"
+    list=$(echo "$ins" | sed "s/^/['/; s/ /', '/g; s/\$/']/")
+    for fn in pcol_frames pcol_top; do
+      case $fn in pcol_frames) sql="SELECT sum(value)::INTEGER FROM pcol_frames($list, value := '$v') WHERE self" ;;
+                  *) sql="SELECT sum(flat)::INTEGER FROM pcol_top($list, value := '$v')" ;; esac
+      got=$(q "$sql" 2>/dev/null) || fail "$sql"
+      [ "$got" = "[[$want]]" ] || fail "$fn value := '$v' of $ins: $got, pcol top --value $v: $want"
+    done
+  done
+done
+echo "value := 'pcol.weight' and 'weight' over one file and many: pcol top's totals (the weight column, the stored type)"
 # doc/duckdb.md's "Many files" query, as the page prints it (run in the test
 # data, its paths relative): its sample_rows and samples are `pcol info`'s
 # "samples: N (M rows)" of each file

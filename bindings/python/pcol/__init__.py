@@ -559,8 +559,11 @@ class File:
         --format json` (a Top; see `pcol top --help`).
 
         by: "function", "line", "file", "address", "filefunction" or "label:KEY"; value:
-        None (the file's default), "weight", "samples", "TYPE", "TYPE/UNIT",
-        "rprof.alloc"; sort: "flat", "cum" or "name"; node_fraction: drop
+        None (the file's default), "weight" (a type named weight a selected
+        source stores, as Perfetto's UI and pprof -sample_index=weight name
+        it, else the weight column), "pcol.weight" (the weight column always;
+        the type "pcol.weight" where a stored weight type exists), "samples",
+        "TYPE", "TYPE/UNIT", "rprof.alloc"; sort: "flat", "cum" or "name"; node_fraction: drop
         the rows whose |cum| is below this fraction of the total (pprof
         -nodefraction; the CLI's text view uses 0.005, its other formats 0);
         limit: the first N rows.  select: source, from_, to and the filters
