@@ -3029,7 +3029,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol
  * sum rounded once (half away from zero) onto the first of them; the
  * others, all-zero samples and groups whose scaled values are all 0 are
  * dropped (kept at 0 in a file with text rows: Rprof, Perun).  The weight
- * column stays as it is.  Other flag bits: EINVAL. */
+ * column stays as it is, so PCOL_BASE_NORMALIZE where a source of either
+ * has a value made from its weight (its count: collapsed stacks, Rprof;
+ * Rprof's time of ticks x interval) is refused (ENOTFOUND, naming
+ * the source): its pprof copy normalizes.  Other flag bits: EINVAL. */
 #define PCOL_DIFF_BASE_KEY "pprof::base"
 #define PCOL_META_DIFF_BASE "pprof.diff_base"
 #define PCOL_META_BASE "pprof.base"

@@ -103,6 +103,8 @@ typedef struct type_scale {
   pcol_vpos pf, pb; /* each one's columns, by which its merged samples add up (rd13a F3) */
   double *sf, *sb;  /* [t]: the ratio a column scaled type t by (0: none yet; scale_side) */
   int units_differ; /* a type is in another unit than its pair or its list */
+  uint32_t wsf, wsb; /* the first source of f / of the base (0: none) with a value that is its weight
+                      * (THE count rule's count, Rprof's derived time): no stored type scales it */
 } type_scale;
 
 static void type_scale_free(type_scale *x) {
@@ -300,6 +302,15 @@ static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, c
   return rc;
 }
 
+/* The first source of u whose column holds a value made from its weight
+ * (its count by THE count rule, or a derived value: Rprof's time of ticks x
+ * interval); 0 when none */
+static uint32_t weight_source(const pcol_vunion *u) {
+  for (uint64_t s = 1; s <= u->nsrc; s++)
+    if (u->src[s - 1].involved && (u->src[s - 1].derived || u->src[s - 1].count_fill)) return (uint32_t)s;
+  return 0;
+}
+
 static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
                            char *msg, size_t cap, pcol_error *err) {
   memset(x, 0, sizeof *x);
@@ -369,6 +380,8 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
     }
     rc = pair_units(&sf, &sb, c, x, why, msg, cap, err);
   }
+  x->wsf = weight_source(&sf.u);
+  x->wsb = weight_source(&sb.u);
   side_free(&sf);
   side_free(&sb);
   if (rc) type_scale_free(x);
@@ -477,6 +490,25 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     why = "--normalize: a value type is in other units (of one kind) in the base and the profile, or "
           "among the files of one side (pprof: incompatible sample types, for two profiles); compare "
           "profiles in one unit";
+  /* -normalize scales stored values (pcol_b_copy.scale); a value made from
+   * the weight is not scaled: refused rather than left as it is (review 20 F1) */
+  if (!why && (ts.wsf || ts.wsb) && (flags & PCOL_BASE_NORMALIZE)) {
+    pcol_file *wf = ts.wsf ? f : base;
+    uint32_t s = ts.wsf ? ts.wsf : ts.wsb;
+    pcol_view sty;
+    pcol_str st = {"", 0};
+    if (!(rc = pcol_column(wf, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err)))
+      rc = pcol_string(wf, pcol_view_u32(&sty, s - 1), &st, err);
+    if (rc) {
+      type_scale_free(&ts);
+      return rc;
+    }
+    putf(msg, sizeof msg, 0, "--normalize: source %u (%.*s) of the %s has its count as its weight (and any "
+         "time derived from it), which pcol cannot scale yet: it would be left as it is; normalize its "
+         "pprof copy (`pcol unpack FILE --to pprof -o FILE.pb.gz`, both profile and base)",
+         s, CUT(st), ts.wsf ? "profile (not the base)" : "base");
+    why = msg;
+  }
   if (why) {
     type_scale_free(&ts);
     if (why == msg) fit_message(msg);

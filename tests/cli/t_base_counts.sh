@@ -156,4 +156,56 @@ if [ $GO = 1 ] && [ -f "$M1" ]; then
     done
   done
 fi
+# --normalize (go's -normalize: the profile scaled by the base's total over
+# its own, per value type) of sources whose count is their weight, and of
+# Rprof's time derived from it: pcol scales stored values only, and printed
+# them unscaled (review 20 F1: -234 where go says -11 on the pprof copies).
+# Refused (exit 1, naming the source) until the weight is scaled; the pprof
+# copies normalize as go does.
+J1="$TD/ext/collapsed/flamegraph__perf-java-stacks-01-collapsed-all.txt"
+J2="$TD/ext/collapsed/flamegraph__perf-vertx-stacks-01-collapsed-all.txt"
+R1="$TD/rprof/proftools__Rprof-rec.out"
+R2="$TD/rprof/proftools__Rprof-rec1.out"
+nchecked=0
+for pair in "$tmp/fa.folded:$tmp/fb.folded:" "$J1:$J2:" "$R1:$R2:" "$R1:$R2:samples"; do
+  A=${pair%%:*} rest=${pair#*:}
+  B=${rest%%:*} v=${rest#*:}
+  [ -f "$A" ] && [ -f "$B" ] || continue
+  vopt=()
+  [ -n "$v" ] && vopt=(--value "$v")
+  for m in base diff-base; do
+    for view in top fold traces; do
+      for order in ab ba pa; do # pa: the profile's pprof copy, the base as it is
+        case $order in
+          ab) X=$A Y=$B ;;
+          ba) X=$B Y=$A ;;
+          pa) "$PCOL" unpack "$A" --to pprof -o "$tmp/na.pb.gz" 2>/dev/null || fail "unpack $A"
+              X=$tmp/na.pb.gz Y=$B ;;
+        esac
+        "$PCOL" $view "$X" --$m "$Y" --normalize "${vopt[@]}" >"$tmp/out" 2>"$tmp/err"
+        rc=$?
+        [ $rc = 1 ] && grep -q -- '--normalize: source 1 (.*) of the .* has its count as its weight' "$tmp/err" &&
+          [ ! -s "$tmp/out" ] ||
+          fail "$view $(basename "$X") --$m $(basename "$Y") --normalize ${vopt[*]}: rc $rc, not refused: $(head -c 300 "$tmp/out") $(head -2 "$tmp/err")"
+      done
+    done
+  done
+  # the pprof copies normalize as go does
+  "$PCOL" unpack "$A" --to pprof -o "$tmp/na.pb.gz" 2>/dev/null || fail "unpack $A"
+  "$PCOL" unpack "$B" --to pprof -o "$tmp/nb.pb.gz" 2>/dev/null || fail "unpack $B"
+  if [ $GO = 1 ]; then
+    gv=()
+    [ -n "$v" ] && gv=(-sample_index=$v)
+    for m in base diff_base; do
+      go tool pprof -top -nodefraction=0 -normalize "${gv[@]}" -$m="$tmp/nb.pb.gz" "$tmp/na.pb.gz" 2>/dev/null |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' >"$tmp/b.cmp"
+      grep -q '^Showing nodes' "$tmp/b.cmp" || fail "go -normalize -$m $(basename "$A"): no top"
+      "$PCOL" top "$tmp/na.pb.gz" --${m/_/-} "$tmp/nb.pb.gz" --normalize "${vopt[@]}" --node-fraction 0 2>"$tmp/err" |
+        grep -v '^File: \|^Duration: \|^Time: \|^Type: ' >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top --normalize --$m of the pprof copies of $(basename "$A") $(basename "$B") ${vopt[*]} is not go's: $(head -2 "$tmp/err") $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
+      nchecked=$((nchecked + 1))
+    done
+  fi
+done
+[ $GO = 0 ] || [ $nchecked -ge 4 ] || fail "--normalize: only $nchecked comparisons with go"
 exit 0
