@@ -462,7 +462,9 @@ for i in 1 2; do
 done
 python3 - "$tmp/tot" "$PCOL" <<'PY' || fail "doc/duckdb.md's Totals across formats queries do not add up as pcol top does"
 import json, subprocess, sys
+import os
 d, pcol = sys.argv[1], sys.argv[2]
+if os.sep in pcol: pcol = os.path.abspath(pcol)  # (run in d below: a relative PCOL, as CI's, is from here)
 total = lambda p: json.loads(subprocess.run([pcol, "top", p, "--value", "cpu", "--format", "json"], cwd=d,
                                             capture_output=True, text=True, check=True).stdout)["total"]
 rows = json.load(open(d + "1.json"))
