@@ -61,6 +61,8 @@ int pcol_xvalues_init(pcol_xvalues *x, pcol_file *f, const pcol_rtime *rt, pcol_
 
 static pcol_str lit(const char *s) { return (pcol_str){s, strlen(s)}; }
 
+static int svt_twice(pcol_file *f, int *twice, pcol_error *err);
+
 int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, size_t cap, size_t *n,
                         int *derived, pcol_error *err) {
   pcol_file *f = x->f;
@@ -92,25 +94,42 @@ int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, si
     out[(*n)++] = (pcol_xtype){__VA_ARGS__};                                                     \
   } while (0)
   if (!rprof && declared) {
-    for (size_t i = 0; i < nrows; i++) {
-      uint32_t vt = pcol_view_u32(&x->svv, rows[i]);
+    /* which of the source's values of its type each is (a type listed
+     * twice: only when a source of the file lists one, by a map of the
+     * types met, not a scan of the earlier ones per type) */
+    int twice = 0, rc = svt_twice(f, &twice, err);
+    pcol_u64map seen = {0};
+    uint32_t *cnt = !rc && twice ? calloc(nrows, sizeof *cnt) : NULL;
+    if (!rc && twice && !cnt) rc = pcol_oom(err);
+    for (size_t i = 0; !rc && i < nrows; i++) {
+      uint32_t vt = pcol_view_u32(&x->svv, rows[i]), k = 0, nth = 0;
+      int added;
       pcol_str t, u;
-      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->vtt, vt - 1), &t, err));
-      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->vtu, vt - 1), &u, err));
-      XPUSH(vt, 0, t, u);
+      if ((rc = pcol_string(f, pcol_view_u32(&x->vtt, vt - 1), &t, err)) ||
+          (rc = pcol_string(f, pcol_view_u32(&x->vtu, vt - 1), &u, err)))
+        break;
+      if (cnt && (rc = pcol_u64map_get(&seen, vt, &k, &added))) {
+        rc = rc == PCOL_ENOMEM ? pcol_oom(err) : pcol_error_set(err, rc, "export values: too many types");
+        break;
+      }
+      if (cnt) nth = cnt[k]++;
+      if (*n >= cap) rc = pcol_error_set(err, PCOL_EINVAL, "export values: no room");
+      else out[(*n)++] = (pcol_xtype){vt, 0, t, u, nth};
     }
-    return PCOL_OK;
+    free(cnt);
+    pcol_u64map_free(&seen);
+    return rc;
   }
   *derived = 1;
-  XPUSH(0, 0, lit(PCOL_VT_SAMPLES), lit(PCOL_UNIT_COUNT));
-  if (x->rt && pcol_rtime_has(x->rt, src)) XPUSH(PCOL_VT_TIME, 0, lit(PCOL_VT_CPU), lit(PCOL_UNIT_NANOSECONDS));
+  XPUSH(0, 0, lit(PCOL_VT_SAMPLES), lit(PCOL_UNIT_COUNT), 0);
+  if (x->rt && pcol_rtime_has(x->rt, src)) XPUSH(PCOL_VT_TIME, 0, lit(PCOL_VT_CPU), lit(PCOL_UNIT_NANOSECONDS), 0);
   if (rprof && has_mem == (1u << PCOL_RALLOC_NTYPES) - 1) {
-    XPUSH(PCOL_VT_RPROF_ALLOC, 0, lit(PCOL_VALUE_RPROF_ALLOC), lit("bytes"));
+    XPUSH(PCOL_VT_RPROF_ALLOC, 0, lit(PCOL_VALUE_RPROF_ALLOC), lit("bytes"), 0);
     for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
       pcol_str t, u;
       PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->vtt, x->alloc_vt[k] - 1), &t, err));
       PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&x->vtu, x->alloc_vt[k] - 1), &u, err));
-      XPUSH(x->alloc_vt[k], 1, t, u);
+      XPUSH(x->alloc_vt[k], 1, t, u, 0);
     }
   }
 #undef XPUSH
@@ -164,6 +183,13 @@ int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32
     return PCOL_OK;
   }
   (void)pcol_sample_value_rt(&x->sc, x->rt, row, vt, v);
+  return PCOL_OK;
+}
+
+int pcol_xvalue_nth(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, uint32_t nth, int64_t *v,
+                    pcol_error *err) {
+  if (!nth || !vt || vt > pcol_rows(x->f, PCOL_T_VALUE_TYPES)) return pcol_xvalue(x, cvt, row, vt, v, err);
+  if (!pcol_sample_value_nth(&x->sc, row, vt, nth, v)) *v = 0;
   return PCOL_OK;
 }
 
@@ -597,6 +623,17 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
   free(last);
   free(at);
   return rc;
+}
+
+int pcol_export_pick_make(const pcol_rtime *rt, pcol_file *f, const pcol_select *sel, int asked, uint32_t vt,
+                          uint32_t col, pcol_kin_pick *out, pcol_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!asked) {
+    col = 0;
+    PCOL_RETURN_NOT_OK(pcol_selection_default_type(f, sel, &vt, NULL, err));
+    PCOL_RETURN_NOT_OK(pcol_kin_default_column(f, sel, vt, &col, err));
+  }
+  return pcol_kin_pick_make(rt, f, vt, col, out, err);
 }
 
 int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_error *err) {

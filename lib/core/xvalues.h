@@ -17,6 +17,8 @@ typedef struct pcol_xtype {
   int level;            /* 1: a level snapshot (Rprof vsize.small, vsize.large, nodes):
                          * a counter where the target has one, never a summed value */
   pcol_str type, unit;  /* its name (borrowed) */
+  uint32_t nth;         /* a stored type the source lists twice: which of its values of vt it is (0: the
+                         * first; pcol_xvalue_nth reads it) */
 } pcol_xtype;
 typedef struct pcol_xvalues {
   pcol_file *f;
@@ -37,6 +39,11 @@ int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, si
  * no count), rprof.alloc, or pcol_sample_value_rt. */
 int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, int64_t *v,
                 pcol_error *err);
+/* The same of the nth value of stored type vt the sample's source lists
+ * (pcol_xtype.nth; 0: pcol_xvalue's), as stored: a type listed twice is
+ * two values (dupnd's two cpu/nanoseconds), not the first one twice. */
+int pcol_xvalue_nth(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, uint32_t nth, int64_t *v,
+                    pcol_error *err);
 /* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): PCOL_ETOOBIG on
  * overflow (no message). */
 int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt,
@@ -144,6 +151,16 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
  * profiles' default sample type, paired by position, the LAST when no
  * default_sample_type names one) */
 int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, uint32_t *col, pcol_error *err);
+/* The pick (below, pcol_kin_pick_make) an export reads its value by, as
+ * the views read it: of the value asked (asked: --value, vt and its column
+ * col, pcol_value_sel.column), else of the selection's default (THE default
+ * rule, pcol_selection_default_type) at its column (pcol_kin_default_column:
+ * the LAST of a type a source lists twice without default_sample_type, as
+ * go's default): out->vt 0 when a type is its own column.  An export of each
+ * source's own default reads the pick for a source whose default is
+ * out->vt (pcol_kin_pick_value), else its type's first value. */
+int pcol_export_pick_make(const pcol_rtime *rt, pcol_file *f, const pcol_select *sel, int asked, uint32_t vt,
+                          uint32_t col, pcol_kin_pick *out, pcol_error *err);
 /* rt->pick (count.h pcol_kin_pick) of value type vt's column col (above;
  * 0: none), which pcol_sample_value_rt then reads for vt: each source's
  * col-th type of vt's kin, scaled into vt's unit.  rt from

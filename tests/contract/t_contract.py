@@ -35,7 +35,9 @@ must be read from it, or a project fixture):
              memory cap, which an importer reading whole exceeds)
 and, once: the table lists exactly the formats `pcol pack --from` takes.
 and the loss notes of a few shared test files' exports (LOSS_FILES).
-Usage: t_contract.py [FORMAT...|loss] with PCOL set; exit 0 when all hold."""
+and every export of a source listing a value type twice holds the value
+the views read (VALUE_FILES).
+Usage: t_contract.py [FORMAT...|loss|values] with PCOL set; exit 0 when all hold."""
 import gzip, json, os, re, shlex, shutil, subprocess, sys, tempfile
 
 PCOL = os.environ.get("PCOL", "build/bin/pcol")
@@ -524,6 +526,72 @@ def check_loss_files(tmp):
         print("t_contract: %-10s %s" % (name, "ok" if len(failures) == before else "FAILED"))
 
 
+# the value each export writes of a source that lists one value type twice
+# (pprofgen.py: samples/count and cpu twice, its columns apart): read back,
+# every export holds the value the views read, by default and with --value
+# (go's: the LAST column without default_sample_type, the first with it or
+# by name; --value N the N-th), not the first column's (t_values.sh's dupnd:
+# speedscope, Firefox, Perfetto and V8 wrote 60ns where top says 508ns)
+NS = {"nanoseconds": 1, "microseconds": 1000, "milliseconds": 1000000, "seconds": 1000000000,
+      "ns": 1, "us": 1000, "ms": 1000000, "s": 1000000000}
+VALUE_FILES = [  # (name, pprofgen.py arguments, the --value variants unpack takes)
+    ("dupnd", ["duptypes", "nodefault"], ["1", "2", "cpu"]),
+    ("dup", ["duptypes"], ["2"]),
+    ("dupms", ["typed", "samples:count,cpu:milliseconds,cpu:milliseconds", "2,1:3,30,1", "3,1:1,10,500", "1:2,20,7"],
+     ["1", "2", "cpu", "cpu/milliseconds"]),
+]
+TAKES_VALUE = {"collapsed", "firefox", "rprof", "perun", "v8", "chrome", "perfetto"}
+
+
+def flats(path, *extra):
+    """{function: flat} of `top`, in ns where the unit is a time"""
+    j = js("top", path, "--node-fraction", "0", *extra)
+    out = {}
+    for r in j["rows"]:
+        out[r["name"]] = out.get(r["name"], 0) + r["flat"] * NS.get(r.get("unit") or j.get("unit"), 1)
+    return {k: v for k, v in out.items() if v}
+
+
+def check_value_columns(tmp):
+    gen = os.path.join(ROOT, "tests", "support", "pprofgen.py")
+    go = shutil.which("go")
+    for name, args, values in VALUE_FILES:
+        before = len(failures)
+        src = os.path.join(tmp, "v-%s.pb" % name)
+        subprocess.run([sys.executable, gen, args[0], src] + args[1:], check=True)
+        if go:  # go's default is the views' (the last column without default_sample_type)
+            g = subprocess.run([go, "tool", "pprof", "-top", "-nodefraction=0", os.path.basename(src)],
+                               capture_output=True, text=True, cwd=tmp).stdout
+            lead = [l.split()[-1] for l in g.splitlines() if re.match(r"^\s*[0-9.]+\w*\s+[0-9.]+%", l)][:1]
+            if lead != [max(flats(src), key=flats(src).get)]:
+                fail(name, "values", "go's default leads with %s, pcol top's with %s" % (lead, flats(src)))
+        for v in [None] + values:
+            va = ["--value", v] if v else []
+            want = flats(src, *va)
+            for t in EXPORTS:
+                if v and t not in TAKES_VALUE:
+                    continue
+                out = os.path.join(tmp, "v-%s-%s.%s" % (name, (v or "").replace("/", "_"), t))
+                p = run("unpack", src, "--to", t, "-o", out, "--no-gzip", *va, ok=False)
+                if p.returncode:
+                    fail(name, "values", "--to %s %s: exit %d: %s" % (t, " ".join(va), p.returncode, p.stderr.decode()[:200]))
+                    continue
+                if t == "collapsed":  # its counts (no --value), else the value's numbers in its unit
+                    w = flats(src, "--value", "samples") if not v else {
+                        k: x // NS[js("top", src, *va)["unit"]] for k, x in want.items()}
+                elif name != "dupms" and t in ("v8", "chrome", "rprof"):
+                    continue  # (508 ns in all: below the 1 us these count in)
+                else:
+                    w = want
+                got = flats(out)
+                if t == "speedscope" and v is None:
+                    got = flats(out, "--source", "1")  # (its first source: the sampled profiles)
+                if got != w:
+                    fail(name, "values", "--to %s %s read back %s, pcol top %s of the source %s"
+                         % (t, " ".join(va), got, " ".join(va), w))
+        print("t_contract: %-10s %s" % (name + " values", "ok" if len(failures) == before else "FAILED"))
+
+
 def main():
     rows = table()
     h = run("pack", "--help").stdout.decode()
@@ -547,6 +615,8 @@ def main():
                                             "ok" if len(failures) == before else "FAILED"))
         if not only or "loss" in only:
             check_loss_files(tmp)
+        if not only or "values" in only:
+            check_value_columns(tmp)
     finally:
         shutil.rmtree(tmp)
     for f in failures:

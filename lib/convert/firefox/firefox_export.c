@@ -1402,8 +1402,11 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_count_types(f, &x->cvt, x->err));
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
-  if (x->value) /* the weight of a type of kin: each source's in its column, as the views (rd13a F2) */
-    PCOL_RETURN_NOT_OK(pcol_kin_pick_make(&x->rt, f, x->value->vt_id, x->value->column, &x->pick, x->err));
+  /* the weight of a type of kin, or of a type a source lists twice (its
+   * default: go's, the last without default_sample_type): each source's
+   * in its column, as the views (rd13a F2) */
+  PCOL_RETURN_NOT_OK(pcol_export_pick_make(&x->rt, f, sel, x->value != NULL, x->value ? x->value->vt_id : 0,
+                                           x->value ? x->value->column : 0, &x->pick, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err));
   PCOL_RETURN_NOT_OK(pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->tname, x->err));
   PCOL_RETURN_NOT_OK(pcol_real_ids_init(x->f, x->tcls, x->ntcls, &x->real, x->err));

@@ -417,13 +417,13 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
     if (k != p && !all[k].level) x->vals[x->nv++] = all[k];
   if (!x->nv) /* no value type: the count */
     x->vals[x->nv++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1},
-                                    {PCOL_UNIT_COUNT, sizeof PCOL_UNIT_COUNT - 1}};
+                                    {PCOL_UNIT_COUNT, sizeof PCOL_UNIT_COUNT - 1}, 0};
   return PCOL_OK;
 }
 
 static int value_of(pex *x, uint64_t row, size_t k, int64_t num, int64_t den, int64_t *v) {
   *v = 0;
-  if ((x->rc = pcol_xvalue(&x->xv, x->cvt, row, x->vals[k].vt, v, x->err))) return x->rc;
+  if ((x->rc = pcol_xvalue_nth(&x->xv, x->cvt, row, x->vals[k].vt, x->vals[k].nth, v, x->err))) return x->rc;
   *v = pcol_scale(*v, num, den);
   return PCOL_OK;
 }
@@ -803,8 +803,8 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   if ((x->rc = pcol_columns(f, cols, PCOL_NCOLS(cols), x->err)) || (x->rc = pcol_frames_init(&x->fr, f, x->err)) ||
       (x->rc = pcol_select_check(f, sel, x->err)) || (x->rc = pcol_count_types(f, &x->cvt, x->err)) ||
       (x->rc = pcol_rtime_init(&x->rt, f, x->err)) || (x->rc = pcol_xvalues_init(&x->xv, f, &x->rt, x->err)) ||
-      (opt && opt->value &&
-       (x->rc = pcol_kin_pick_make(&x->rt, f, opt->value->vt_id, opt->value->column, &x->pick, x->err))) ||
+      (x->rc = pcol_export_pick_make(&x->rt, f, sel, opt && opt->value, opt && opt->value ? opt->value->vt_id : 0,
+                                     opt && opt->value ? opt->value->column : 0, &x->pick, x->err)) ||
       (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
       (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
     return x->rc;

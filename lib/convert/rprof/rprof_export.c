@@ -21,6 +21,7 @@
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_sample_count, pcol_count_types */
 #include "lasts.h"    /* pcol_lasts, pcol_lasts_init, pcol_source_interval */
+#include "xvalues.h"  /* pcol_export_pick_make */
 #include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include <inttypes.h>
 #include <stdio.h>
@@ -53,6 +54,8 @@ typedef struct rp_out {
   uint64_t count_lines;   /* the selection's lines by the count rule (count_row; 0 before it ran) */
   uint64_t neg_rows;      /* samples of a negative count or time (a base subtracted), no line (count_row) */
   pcol_sample_cols sc;    /* for pcol_sample_count */
+  pcol_kin_pick pick;     /* the time's column, as the views read it: of a type a source lists twice,
+                           * its default's (go's: the last without default_sample_type) or --value N's */
   int any_srcrefs; /* some frame has a file and a line: write line profiling */
 
   /* the source being written */
@@ -452,7 +455,10 @@ static int flush_text(rp_out *r, uint64_t upto, int all) {
 static int64_t row_time_ns(rp_out *r, uint32_t s, uint64_t row, int64_t num, int64_t den) {
   const pcol_lasts *l = &r->lasts[s];
   int64_t v;
-  if (!l->tvt || l->tvt == PCOL_VT_TIME || !pcol_sample_value(&r->sc, row, l->tvt, &v) || v <= 0) return 0;
+  if (!l->tvt || l->tvt == PCOL_VT_TIME) return 0;
+  int has = r->pick.src && l->tvt == r->pick.vt ? pcol_kin_pick_value(&r->pick, &r->sc, row, s, &v)
+                                                 : pcol_sample_value(&r->sc, row, l->tvt, &v);
+  if (!has || v <= 0) return 0;
   __int128 t = (__int128)pcol_scale(v, num, den) * l->tscale;
   return t > INT64_MAX ? INT64_MAX : t < 0 ? 0 : (int64_t)t;
 }
@@ -1186,6 +1192,15 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
     if (!(r.kind[s] & KIND_RPROF)) rc = pcol_lasts_init(&r.lasts[s], f, s, err);
   if (!rc && opt && opt->value) rc = value_asked(&r, opt->value);
+  if (!rc) { /* (the kin rule's state, for the pick) */
+    pcol_rtime rt;
+    int asked = opt && opt->value;
+    if (!(rc = pcol_rtime_init(&rt, f, err))) {
+      rc = pcol_export_pick_make(&rt, f, sel, asked, asked ? opt->value->vt_id : 0, asked ? opt->value->column : 0,
+                                 &r.pick, err);
+      pcol_rtime_free(&rt);
+    }
+  }
   if (!rc) rc = pcol_select_iter(f, sel, count_row, &lc, err);
   r.count_lines = lc.lines;
   for (uint32_t s = 1; !rc && s <= r.nsources; s++)
@@ -1360,6 +1375,7 @@ static int export_rprof(pcol_file *f, const pcol_select *sel, FILE *out, const p
   pcol_rprof_ftab_free(&r.ft);
   free(r.cvt);
   free(r.lasts);
+  free(r.pick.src);
   free(r.mean_us);
   free(r.empty);
   free(r.lack);

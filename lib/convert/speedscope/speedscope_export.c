@@ -77,6 +77,7 @@ typedef struct sexp {
   pcol_budget *bud;
   pcol_view s_src, s_time, s_dur, s_w, s_stack, s_voff, s_ls, v_type, v_val, fn_line, src_uri;
   pcol_view vt_type, vt_unit;     /* value types' names (the default's profile) */
+  pcol_kin_pick dpick;            /* the default's column, as the views read it (pcol_export_pick_make) */
   pcol_frames fr;                 /* locations, lines, functions; unsymbolized names */
   uint32_t *fn_frame;             /* function id -> frame index + 1 */
   uint8_t *fn_kind;               /* function id -> 0 not known yet, 1 named, 2 nameless */
@@ -320,8 +321,17 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
   return PCOL_OK;
 }
 
-/* weight (vt 0) or value of type vt of a selected row; *has = 0 if absent */
-static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has) {
+/* Which of source s's values of its default type dflt the views read as
+ * its default (x->dpick): 0 the first, else a later one of a type the
+ * source lists twice (go's default without default_sample_type: the last) */
+static uint32_t default_nth(const sexp *x, uint32_t s, uint32_t dflt) {
+  const pcol_kin_pick *p = &x->dpick;
+  return p->src && dflt && p->vt == dflt && s <= p->nsrc && p->src[s - 1].vt == dflt ? p->src[s - 1].nth : 0;
+}
+
+/* weight (vt 0) or value of type vt of a selected row (of a type its
+ * source lists twice, its nth value: pcol_xtype.nth); *has = 0 if absent */
+static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, uint32_t nth, int *has) {
   *has = 1;
   pcol_sample_cols sc = {x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(x->f, PCOL_T_VALUES), 0};
   int64_t v;
@@ -331,7 +341,7 @@ static int64_t amount(sexp *x, const pcol_selected_row *r, uint32_t vt, int *has
     if (pcol_ralloc_value(&sc, &x->rt, x->xv.alloc_vt, r->row, &v)) v = 0;
     return pcol_scale(v, r->num, r->den);
   }
-  *has = pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
+  *has = nth ? pcol_sample_value_nth(&sc, r->row, vt, nth, &v) : pcol_sample_value_rt(&sc, &x->rt, r->row, vt, &v);
   return *has ? pcol_scale(v, r->num, r->den) : 0;
 }
 
@@ -348,7 +358,7 @@ static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
                                &m, &derived, x->err);
   if (rc) return rc;
   if (!derived && !pcol_count_vt(x->cvt[s])) /* the count profile, unless samples/count is declared */
-    types[(*n)++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}, {0}};
+    types[(*n)++] = (pcol_xtype){0, 0, {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}, {0}, 0};
   for (size_t i = 0; i < m; i++)
     if (!types[i + 1].level) types[(*n)++] = types[i + 1];
   return PCOL_OK;
@@ -411,7 +421,7 @@ static int write_frames_list(sexp *x, const uint32_t *fr, uint32_t n) {
 enum { RUN_NEED, RUN_SAMPLES, RUN_WEIGHTS };
 typedef struct runs {
   sexp *x;
-  uint32_t vt;
+  uint32_t vt, nth;
   int what, dec, started, k;
   uint32_t stack; /* the run's first stack */
   __int128 w;
@@ -465,13 +475,13 @@ static int run_row(void *ctx, const pcol_selected_row *r) {
     c->started = 1;
     c->w = 0;
   }
-  c->w += amount(x, r, c->vt, &has);
+  c->w += amount(x, r, c->vt, c->nth, &has);
   return PCOL_OK;
 }
 
 /* A pass over the source's runs for vt. */
-static int each_run(sexp *x, uint32_t vt, int what, int dec) {
-  runs c = {x, vt, what, dec, 0, 0, 0, 0};
+static int each_run(sexp *x, uint32_t vt, uint32_t nth, int what, int dec) {
+  runs c = {x, vt, nth, what, dec, 0, 0, 0, 0};
   int rc = each_row(x, run_row, &c);
   return !rc && c.started ? run_end(&c) : rc;
 }
@@ -517,7 +527,7 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
     if (c->full && c->types[k].vt == PCOL_VT_RPROF_ALLOC && /* an increase past int64: refused, as by every export */
         (rc = pcol_xvalue(&x->xv, x->cvt, r->row, c->types[k].vt, &a, x->err)))
       return rc;
-    a = amount(x, r, c->types[k].vt, &has);
+    a = amount(x, r, c->types[k].vt, c->types[k].nth, &has);
     if (a < 0) x->neg[k] = 1;
     x->total[k] += a;
     c->am[k] = a > 0 ? a : 0;
@@ -584,7 +594,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
    * (the runs, and so the least, are the same for every type) */
   if (!x->need_known) {
     x->need = 0;
-    if ((rc = each_run(x, vt, RUN_NEED, 0))) return rc;
+    if ((rc = each_run(x, vt, t->nth, RUN_NEED, 0))) return rc;
     x->need_known = 1;
   }
   /* and the frames, written after every profile, at their least (frames_least) */
@@ -662,13 +672,17 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
     else if (own >= 1 && own <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) &&
              (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, own - 1), &dv, x->err)))
       return rc;
-    if (dv.ptr && ((rc = put(x, ",\"pcolDefaultSampleType\":")) || (rc = put_str(x, dv)))) return rc;
+    /* (not of a type listed twice whose later value is the default: a
+     * name is its first; without one, pcol's import takes the last profile,
+     * the default's, as go takes the last type without default_sample_type) */
+    if (dv.ptr && !default_nth(x, x->cur_src, own) && ((rc = put(x, ",\"pcolDefaultSampleType\":")) || (rc = put_str(x, dv))))
+      return rc;
     if ((rc = pcol_meta_probe(x->f, x->cur_src, PCOL_META_DEFAULT_VALUE, &dv, x->err)) < 0) return rc;
     if (rc && dv.ptr && ((rc = put(x, ",\"pcolDefaultValue\":")) || (rc = put_str(x, dv)))) return rc;
   }
   if ((rc = put(x, ",\"samples\":["))) return rc;
-  if ((rc = each_run(x, vt, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||
-      (rc = each_run(x, vt, RUN_WEIGHTS, dec)))
+  if ((rc = each_run(x, vt, t->nth, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||
+      (rc = each_run(x, vt, t->nth, RUN_WEIGHTS, dec)))
     return rc;
   return put(x, "]}");
 }
@@ -1139,8 +1153,11 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   size_t ntypes = 0;
   if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX + 2) * sizeof *types)))
     rc = oom(&x);
-  /* activeProfileIndex: the default type's profile of the first source written */
+  /* activeProfileIndex: the default type's profile of the first source
+   * written; of a type it lists twice, the one the views read (go's
+   * default: the last without default_sample_type; pcol_export_pick_make) */
   int active = 0;
+  if (!rc) rc = pcol_export_pick_make(&x.rt, f, sel, 0, 0, 0, &x.dpick, err);
   unsigned no_threads = 0;
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
@@ -1149,6 +1166,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
     if (!dflt) dflt = pcol_count_vt(x.cvt[s]); /* the count is pprof's samples/count */
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 0))) break;
+    uint32_t dnth = default_nth(&x, s, dflt);
     /* the default's profile; when it is skipped (a value below 0), the
      * count's (the count profile, or pprof's samples/count), else the first */
     int k = 0, count = -1, found = 0;
@@ -1163,7 +1181,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       break;
     for (size_t i = 0; i < ntypes; i++) {
       if (x.neg[i]) continue;
-      if (types[i].vt == dflt ||
+      if ((types[i].vt == dflt && types[i].nth == dnth) ||
           (dty.ptr && types[i].type.ptr && types[i].vt > pcol_rows(f, PCOL_T_VALUE_TYPES) &&
            types[i].type.len == dty.len && !memcmp(types[i].type.ptr, dty.ptr, dty.len) &&
            types[i].unit.len == dun.len && (!dun.len || !memcmp(types[i].unit.ptr, dun.ptr, dun.len)))) {
@@ -1205,6 +1223,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.per_row = 0;
   }
   free(types);
+  free(x.dpick.src);
   if (!rc) rc = put(&x, "\n],\"shared\":{\"frames\":[");
   for (size_t i = 0; i < x.nframes && !rc; i++) {
     if (i) rc = put(&x, ",\n");

@@ -847,6 +847,17 @@ static int timeline_threads(const simp *s, size_t pi, size_t ti, size_t nt) {
  * nt: the source's timelines from ti on (a thread each): each sample's
  * thread's labels (pcolThread) when ti's pcolThreads names it, or, of one
  * timeline, every sample's. */
+/* 1 when profile g is the last of the source's profiles [pi, pj) and an
+ * earlier one has its name (a type the source lists twice, pcol's export
+ * of dupnd): the default without a name, the last type, as go's without
+ * default_sample_type; its name would be the first of them. */
+static int last_of_twice(const simp *s, size_t pi, size_t pj, size_t g) {
+  if (g + 1 != pj || !s->ps[g].name_str) return 0;
+  for (size_t h = pi; h < g; h++)
+    if (s->ps[h].name_str && !strcmp(s->ps[h].name, s->ps[g].name)) return 1;
+  return 0;
+}
+
 static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
   enum { MAXG = 64 };
   uint32_t src, vt[MAXG];
@@ -868,7 +879,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
     /* the profile speedscope opens on is the source's default type, unless
      * pcol's export names the source's own (pcolDefaultSampleType) among
      * its profiles: activeProfileIndex names one source's only */
-    if (s->active == (int64_t)g && pj - pi > 1 && !dflt) dflt = p->name + k + 2;
+    if (s->active == (int64_t)g && pj - pi > 1 && !dflt && !last_of_twice(s, pi, pj, g)) dflt = p->name + k + 2;
     if (k && p->name_str && p0->src_own && !strcmp(p->name + k + 2, p0->src_own)) dflt = p0->src_own;
   }
   if (dflt) PCOL_RETURN_NOT_OK(b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE, dflt, s->err)));

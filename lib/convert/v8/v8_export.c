@@ -68,6 +68,7 @@
 #include "stream.h"   /* pcol_gz_export, pcol_budget, ... */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "count.h"    /* pcol_count_types, pcol_rtime, pcol_sample_value_rt, pcol_unit_decimals, ... */
+#include "xvalues.h"  /* pcol_export_pick_make */
 #include "filter.h"   /* pcol_filter, pcol_filter_build, pcol_filter_free */
 #include "rowsort.h"  /* pcol_rowsort, ... */
 #include "reader.h"   /* pcol_meta_probe */
@@ -754,6 +755,16 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
       (rc = pcol_count_types(f, &x->cvt, x->err)) || (rc = pcol_rtime_init(&x->rt, f, x->err)) ||
       (rc = pcol_select_check(f, sel, x->err)))
     return rc;
+  /* the value as the views read it: of a type of kin, or one a source
+   * lists twice (its default: go's, the last without default_sample_type),
+   * each source's in its column (pcol_sample_value_rt reads rt.pick) */
+  pcol_kin_pick pick;
+  int asked = opt && opt->value;
+  if ((rc = pcol_export_pick_make(&x->rt, f, sel, asked, asked ? opt->value->vt_id : 0,
+                                  asked ? opt->value->column : 0, &pick, x->err)))
+    return rc;
+  free(x->rt.pick.src);
+  x->rt.pick = pick;
   x->sc = (pcol_sample_cols){x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(f, PCOL_T_VALUES), 0};
   /* the sources with selected samples */
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nsrc = 0, nrows = 0;
