@@ -278,7 +278,7 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
   uint64_t row = 0;
   int64_t *declared = NULL; /* see pcol_source_range_meta, read on first need */
   uint8_t *intervals = NULL; /* (and the sources marked as intervals) */
-  pcol_wall wall = {NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0};
+  pcol_wall wall = {NULL, NULL, NULL, 0, NULL, NULL, NULL, 0};
   int is_wall = ranged && sel->wall, wall_read = is_wall;
   if (is_wall && (rc = pcol_wall_init(f, &wall, err))) return rc;
   /* one source: its run found by binary search (F5), not by walking the

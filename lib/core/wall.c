@@ -57,14 +57,13 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   memset(w, 0, sizeof *w);
   w->n = ns;
   w->start = malloc((ns + 1) * sizeof *w->start);
-  w->dur = malloc((ns + 1) * sizeof *w->dur);
   w->stated = calloc(ns + 1, sizeof *w->stated);
   /* which key gave start: 3 otlp, 2 pprof, 1 timestamp; kept as known */
   uint8_t *rank = w->known = calloc(ns + 1, 1);
   w->part = calloc(ns + 1, sizeof *w->part);
   w->clock = malloc((ns + 1) * sizeof *w->clock);
   w->off = calloc(ns + 1, sizeof *w->off);
-  if (!w->start || !w->dur || !w->stated || !rank || !w->part || !w->clock || !w->off) {
+  if (!w->start || !w->stated || !rank || !w->part || !w->clock || !w->off) {
     pcol_wall_free(w);
     return pcol_oom(err);
   }
@@ -76,7 +75,7 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
   if (!rc) rc = pcol_column(f, PCOL_T_META, PCOL_C_META_SOURCE, &ms, err);
   if (!rc) rc = pcol_strings_get(f, &st, err);
   for (uint64_t s = 0; !rc && s <= ns; s++) {
-    w->start[s] = w->dur[s] = w->clock[s] = PCOL_NA_I64;
+    w->start[s] = w->clock[s] = PCOL_NA_I64;
     int64_t sec = s ? pcol_view_i64(&ts, s - 1) : PCOL_NA_I64, x;
     if (sec != PCOL_NA_I64 && !__builtin_mul_overflow(sec, (int64_t)1000000000, &x)) {
       w->start[s] = x;
@@ -84,6 +83,8 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
     }
   }
   /* one pass over meta: the first row of a key counts, as pcol_meta_get */
+  /* (the first third is unused since the span a range judged by, dur, went:
+   * THE span rule reads stated alone, pcol_wall_span) */
   int8_t *drank = rc ? NULL : calloc(3 * (ns + 1), 1), *srank = drank ? drank + ns + 1 : NULL;
   int8_t *seen = drank ? drank + 2 * (ns + 1) : NULL; /* 1 part, 2 V8 start, 4 span start: a first row read */
   if (!rc && !drank) rc = pcol_oom(err);
@@ -120,10 +121,6 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
       w->start[s] = x;
       rank[s] = (uint8_t)r;
     }
-    if (d > drank[s] && x >= 0) {
-      w->dur[s] = x;
-      drank[s] = (int8_t)d;
-    }
     if (d > srank[s] && x != 0) { /* 0 is unset, as pcol_meta_get's readers take it */
       w->stated[s] = x;
       srank[s] = (int8_t)d;
@@ -136,13 +133,12 @@ int pcol_wall_init(pcol_file *f, pcol_wall *w, pcol_error *err) {
 
 void pcol_wall_free(pcol_wall *w) {
   free(w->start);
-  free(w->dur);
   free(w->stated);
   free(w->known);
   free(w->part);
   free(w->clock);
   free(w->off);
-  w->start = w->dur = w->stated = w->clock = w->off = NULL;
+  w->start = w->stated = w->clock = w->off = NULL;
   w->known = NULL;
   w->part = NULL;
 }

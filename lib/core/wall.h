@@ -7,12 +7,12 @@
 
 /* Each source's wall-clock start and duration in ns (index 1..n; NA when
  * unknown), from one pass over sources and meta (wall.c, THE start rule):
- * dur the span a range is judged by (>= 0); stated the duration as the
- * source states it, any sign (0: none; pprof's duration_nanos is an int64:
+ * stated the duration as the source states it (THE span rule,
+ * pcol_wall_span, reads it: > 0, else none), any sign (0: none; pprof's duration_nanos is an int64:
  * go's headers print and add a negative one too); known[s] whether a key
  * gave start[s] (a start of INT64_MIN is NA in start, but a time there). */
 typedef struct pcol_wall {
-  int64_t *start, *dur, *stated;
+  int64_t *start, *stated;
   uint8_t *known;
   uint64_t n;
   /* part[s]: meta pcol.recording_part (0: none, or not a number from 1);

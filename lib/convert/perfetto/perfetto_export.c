@@ -770,7 +770,9 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
    * most where its window ends (THE range rule, pcol_wall_cut: an Rprof
    * range 0.1-0.3 s lasts 200 ms, not the 180 ms to its last tick, one R
    * thread at 111%: review rd13b F4) */
-  x->to_end = w->dur[s] == PCOL_NA_I64 || w->dur[s] <= 0;
+  int64_t span_lo, span_d; /* THE span rule (wall.c pcol_wall_span): its stated duration, 0 none */
+  (void)pcol_wall_span(w, NULL, s, &span_lo, &span_d);
+  x->to_end = span_d <= 0;
   x->cap = INT64_MAX;
   pcol_wall_window win;
   if (x->to_end && x->ranged && pcol_wall_cut(w, sel, s, &win) && win.to != INT64_MAX &&
@@ -881,10 +883,13 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   int ranged = x->ranged = sel && (sel->has_from || sel->has_to);
   for (uint32_t s = 1; s <= ns && has && !x->rc; s++) {
     if (!has[s]) continue;
-    int64_t st = x->absolute ? w.start[s] : 0, d = w.dur[s] != PCOL_NA_I64 && w.dur[s] > 0 ? w.dur[s] : 0, e;
-    /* a span that starts after the source's time 0 (spec.md §7 "Span
-     * start": a trace's later profile) ends that much later (rd12b F5) */
-    if (!ranged && w.off && w.off[s] > 0 && __builtin_add_overflow(d, w.off[s], &d)) d = INT64_MAX;
+    /* THE span rule (wall.c pcol_wall_span: the duration the source
+     * states, as the views' Duration: has it, not another key's; a span
+     * that starts after the source's time 0, spec.md §7 "Span start": a
+     * trace's later profile, ends that much later: rd12b F5) */
+    int64_t st = x->absolute ? w.start[s] : 0, lo, d, e;
+    (void)pcol_wall_span(&w, NULL, s, &lo, &d);
+    if (!ranged && lo > 0 && __builtin_add_overflow(d, lo, &d)) d = INT64_MAX;
     pcol_wall_window win;
     if (ranged && pcol_wall_cut(&w, sel, s, &win) && win.cut) {
       if (__builtin_add_overflow(st, win.shift, &st)) st = INT64_MAX;

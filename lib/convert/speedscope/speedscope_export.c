@@ -616,7 +616,9 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   /* the source's start and duration (spec.md §7), which speedscope has no
    * place for, on its first profile, after speedscope's own keys: pcol's
    * import gives them back */
-  int64_t st = x->win.start, du = x->win.cut ? x->win.stated : x->wall.dur[x->cur_src];
+  int64_t st = x->win.start, lo, du; /* (uncut: THE span rule's, pcol_wall_span: the duration stated) */
+  (void)pcol_wall_span(&x->wall, NULL, x->cur_src, &lo, &du);
+  if (x->win.cut) du = x->win.stated;
   if (x->states && !x->stated) du = 0; /* (a window the range misses: none; the header's start, load_source) */
   if (!x->src_head++) {
     if (st != PCOL_NA_I64 && fprintf(x->out, ",\"pcolStart\":%lld", (long long)st) < 0) return io(x);
