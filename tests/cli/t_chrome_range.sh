@@ -129,18 +129,7 @@ cmp -s "$tmp/want" "$tmp/got" || fail "the weight of cut stretches: $(diff "$tmp
 # Firefox Profiler (its Chrome importer: startTime + the running sum of
 # timeDeltas, every thread on the trace's clock) put them; a range selects
 # the same stretch of the trace in both threads
-python3 - "$tmp/two.json" <<'PY'
-import json, sys
-ev = []
-for pid, start, n in ((11, 5000000, 4), (22, 6000000, 3)):
-    ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
-               "args": {"data": {"startTime": start}}})
-    nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
-             {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
-    ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
-               "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * n}, "timeDeltas": [100] + [1000] * (n - 1)}}})
-json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
-PY
+python3 $cr gen-apart "$tmp/two.json" || fail "chrome_range.py gen-apart"
 "$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 { print $2, $3 }' >"$tmp/got"
 printf '1 100000\n1 1100000\n1 2100000\n1 3100000\n2 1000100000\n2 1001100000\n2 1002100000\n' >"$tmp/want"
 cmp -s "$tmp/want" "$tmp/got" || fail "two profiles 1 s apart: source, time_ns not on one timeline: $(diff "$tmp/want" "$tmp/got" | tr '\n' ' ')"

@@ -619,17 +619,9 @@ def duration_files(tmp):
            "resourceProfiles": [{"scopeProfiles": [{"profiles": [prof]}]}]}
     keys = os.path.join(tmp, "d-keys.json")
     json.dump(doc, open(keys, "w"))
-    ev = []
-    for pid, start, n in ((11, 5000000, 4), (22, 6000000, 3)):
-        ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
-                   "args": {"data": {"startTime": start}}})
-        nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
-                 {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
-        ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
-                   "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * n},
-                                     "timeDeltas": [100] + [1000] * (n - 1)}}})
     apart = os.path.join(tmp, "d-apart.json")
-    json.dump({"traceEvents": ev}, open(apart, "w"))
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "support", "chrome_range.py"), "gen-apart", apart],
+                   check=True)
     return [keys, apart]
 
 

@@ -4,6 +4,10 @@
     chrome_range.py gen-events OUT.json SEED [SCALE]   nested X and B/E events on two
                                                threads (times x SCALE: a longer trace)
     chrome_range.py gen-samples OUT.json SEED  the samples/stackFrames form
+    chrome_range.py gen-apart OUT.json         two CPU profiles of one trace (two
+                                               renderers, pids 11 and 22, profiled
+                                               1 s apart: f11 4 samples from
+                                               startTime 5 s, f22 3 from 6 s)
     chrome_range.py expect TRACE.json FROM_NS TO_NS
         per function, the self and total time inside [FROM, TO) in ns, as
         DevTools' Performance panel and Perfetto count a window: each event
@@ -186,8 +190,25 @@ def to_speedscope(trace):
             "profiles": profiles}
 
 
+def gen_apart():
+    ev = []
+    for pid, start, n in ((11, 5000000, 4), (22, 6000000, 3)):
+        ev.append({"ph": "P", "name": "Profile", "pid": pid, "tid": pid, "ts": start, "id": "0x1",
+                   "args": {"data": {"startTime": start}}})
+        nodes = [{"id": 1, "callFrame": {"functionName": "(root)"}},
+                 {"id": 2, "parent": 1, "callFrame": {"functionName": "f%d" % pid, "url": "a.js"}}]
+        ev.append({"ph": "P", "name": "ProfileChunk", "pid": pid, "tid": 99, "ts": start + 1, "id": "0x1",
+                   "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": [2] * n},
+                                     "timeDeltas": [100] + [1000] * (n - 1)}}})
+    return {"traceEvents": ev}
+
+
 def main():
     cmd = sys.argv[1]
+    if cmd == "gen-apart":
+        with open(sys.argv[2], "w") as f:
+            json.dump(gen_apart(), f)
+        return
     if cmd in ("gen-events", "gen-samples"):
         t = gen_events(int(sys.argv[3]), int(sys.argv[4]) if len(sys.argv) > 4 else 1) \
             if cmd == "gen-events" else gen_samples(int(sys.argv[3]))
