@@ -130,7 +130,7 @@ int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt, const ui
    * other values: its allocation is that of the levels as recorded,
    * negated (THE count rule's sign, count.h) */
   uint32_t s = pcol_view_u32(&rt->source, row);
-  int neg = rt->base && s <= rt->nsources && rt->base[s];
+  int neg = rt->base && s <= rt->nsources && (rt->base[s] & 3);
   int64_t prev[PCOL_RALLOC_NTYPES];
   for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
     if (!pcol_sample_value(sc, row - 1, vt[k], &prev[k])) return PCOL_OK;
