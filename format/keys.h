@@ -97,6 +97,16 @@
  * (doc/mappings.md §14, §17); read by THE range rule of the header
  * (lib/core/wall.c). */
 #define PCOL_META_SPAN_START_NS "pcol.span_start_ns"
+/* The value of meta PCOL_META_DIFF_BASE (pcol.h) of a source that holds a
+ * -diff_base's base as its samples labelled PCOL_DIFF_BASE_KEY = "true",
+ * their values AND weights negated as written (the Firefox importer's, of
+ * pcol's export's pcolBase column: its weights are the difference's), where
+ * "true" is a base subtracted whole (pcol_open_diff_base: its weights are
+ * its raw samples, which THE count rule negates) or a pprof file's (its
+ * rows' weights are 1).  THE base kinds (lib/core/count.c pcol_base_kinds):
+ * 4 where "true" is 1; the total is its labelled samples' as the others',
+ * but its weights are not negated again. */
+#define PCOL_BASE_SIGNED "signed"
 /* A V8 profile's startTime, whole us on V8's monotonic clock (a Chrome
  * trace's profiles share it): where a profile of a Chrome trace lies among
  * the others of its recording, which have no wall-clock start */

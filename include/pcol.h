@@ -3019,7 +3019,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol
  * samples' weight (no stored type) is then refused (ENOTFOUND): a weight
  * cannot be negative.  A pprof file with samples labelled
  * PCOL_DIFF_BASE_KEY = "true" (such a union exported) reads back with the
- * same total.  Memory: the copy of both.
+ * same total, and so do its OTLP and Firefox copies (pcolBase).  Memory: the copy of both.
  * flags: PCOL_BASE_DIFF (or true) is -diff_base, 0 (false) -base;
  * PCOL_BASE_NORMALIZE adds pprof's -normalize (profile.Normalize): before
  * the subtraction f's values are scaled by (the base's sum of that value

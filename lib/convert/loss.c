@@ -19,25 +19,28 @@
 enum { L_NONE, L_THREADS, L_PROCS, L_ALL };        /* labels held */
 enum { V_ONE, V_ONE_COUNT, V_RPROF, V_ALL };       /* value types held */
 
-/* what each format holds; why: the reason the note gives */
+/* what each format holds; why: the reason the note gives; base: 1 when it
+ * holds which samples are a -diff_base's base (pprof::base: the Firefox
+ * export's pcolBase), besides the formats of every label */
 static const struct holds {
   pcol_format fmt;
   int labels, values;
   const char *why;
+  int base;
 } holds[] = {
-    {PCOL_FMT_PPROF, L_ALL, V_ALL, NULL},
-    {PCOL_FMT_OTLP, L_ALL, V_ALL, NULL},
-    {PCOL_FMT_COLLAPSED, L_NONE, V_ONE, "collapsed holds one value and no labels"},
+    {PCOL_FMT_PPROF, L_ALL, V_ALL, NULL, 1},
+    {PCOL_FMT_OTLP, L_ALL, V_ALL, NULL, 1},
+    {PCOL_FMT_COLLAPSED, L_NONE, V_ONE, "collapsed holds one value and no labels", 0},
     /* a line is a tick of the time written: the count, and R's memory
      * fields (rprof.alloc is made of them) where the samples have them */
-    {PCOL_FMT_RPROF, L_NONE, V_RPROF, "Rprof holds one time as ticks, R's memory fields and no labels"},
-    {PCOL_FMT_PERUN, L_NONE, V_ONE, "Perun holds one value and, but for a Perun profile's own, no labels"},
-    {PCOL_FMT_V8, L_NONE, V_ONE_COUNT, "a V8 profile holds one time per sample and no labels"},
+    {PCOL_FMT_RPROF, L_NONE, V_RPROF, "Rprof holds one time as ticks, R's memory fields and no labels", 0},
+    {PCOL_FMT_PERUN, L_NONE, V_ONE, "Perun holds one value and, but for a Perun profile's own, no labels", 0},
+    {PCOL_FMT_V8, L_NONE, V_ONE_COUNT, "a V8 profile holds one time per sample and no labels", 0},
     {PCOL_FMT_CHROME, L_PROCS, V_ONE_COUNT,
-     "a Chrome trace holds one time per sample and labels only as processes and threads"},
-    {PCOL_FMT_SPEEDSCOPE, L_THREADS, V_ALL, "speedscope holds labels only as its timeline's threads"},
-    {PCOL_FMT_FIREFOX, L_THREADS, V_ALL, "the Firefox Profiler holds labels only as threads"},
-    {PCOL_FMT_PERFETTO, L_PROCS, V_ALL, "Perfetto holds labels only as processes and threads"},
+     "a Chrome trace holds one time per sample and labels only as processes and threads", 0},
+    {PCOL_FMT_SPEEDSCOPE, L_THREADS, V_ALL, "speedscope holds labels only as its timeline's threads", 0},
+    {PCOL_FMT_FIREFOX, L_THREADS, V_ALL, "the Firefox Profiler holds labels only as threads", 1},
+    {PCOL_FMT_PERFETTO, L_PROCS, V_ALL, "Perfetto holds labels only as processes and threads", 0},
 };
 
 /* the labels a thread is written with (THE thread rule's keys, the comm
@@ -178,6 +181,7 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
       int kept = ks.len >= 6 && !memcmp(ks.ptr, "perun.", 6);
       for (int j = 0; labels != L_NONE && j < NTHREAD_KEYS - (labels == L_THREADS); j++)
         kept |= pcol_str_is(ks, thread_keys[j]);
+      kept |= h->base && pcol_str_is(ks, PCOL_DIFF_BASE_KEY);
       if (!kept) key[k] = 1, nkeys++;
     }
   }
@@ -297,10 +301,37 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
   return rc;
 }
 
+/* A subtracted base whose total a copy in format fmt does not read back
+ * with (go tool pprof's computeTotal, lib/query weights.c): the lines of
+ * collapsed stacks do not say which samples are a -diff_base's base (its
+ * total is theirs), and the Firefox Profiler's threads keep a -base's
+ * samples apart from the profile's (its total is that of the sum per
+ * stack and label set).  Said, never a silent wrong total; pprof and OTLP
+ * copies keep both, and the other formats leave the negative amounts out
+ * and say so. */
+static void base_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, const pcol_export_options *opt) {
+  const uint8_t *kind = NULL;
+  pcol_error e = {0};
+  if (pcol_base_kinds(f, &kind, &e)) return;
+  uint8_t k = kind[0];
+  if (sel && sel->source_id && sel->source_id <= pcol_rows(f, PCOL_T_SOURCES)) k = kind[sel->source_id];
+  if (fmt == PCOL_FMT_COLLAPSED && (k & 5))
+    pcol_export_say(opt, PCOL_EXPORT_DATA,
+                    "collapsed stacks do not say which lines are the --diff-base's base (pprof::base): read back, "
+                    "the total (the shares' 100%) is every line's |count|, not the base's as go tool pprof "
+                    "-diff_base's and this selection's (a pprof or OTLP copy keeps it)");
+  if (fmt == PCOL_FMT_FIREFOX && (k & 2))
+    pcol_export_say(opt, PCOL_EXPORT_DATA,
+                    "the Firefox Profiler holds the --base's samples as threads apart from the profile's: "
+                    "read back, the total (the shares' 100%) is of each thread's stacks, not of the difference "
+                    "per stack as go tool pprof -base's and this selection's (a pprof or OTLP copy keeps it)");
+}
+
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
                            const pcol_export_options *opt, const uint32_t *wrote) {
   pcol_error e = {0};
   if (pcol_export_heard(opt) && !(how & PCOL_LOSS_EXACT)) (void)loss_note(f, sel, fmt, how, opt, wrote, &e);
+  if (pcol_export_heard(opt)) base_note(f, sel, fmt, opt);
 }
 
 int pcol_export_heard(const pcol_export_options *opt) {

@@ -70,17 +70,22 @@ int pcol_base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
   }
   uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
   if (nsrc >= SIZE_MAX - 1 || !(k = calloc(nsrc + 1, 1))) return pcol_oom(err);
-  pcol_view mk, ms;
-  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY}, {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
+  pcol_view mk, mv, ms;
+  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY},
+                           {&mv, PCOL_T_META, PCOL_C_META_VALUE},
+                           {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
   int rc = nmeta ? pcol_columns(f, req, PCOL_NCOLS(req), err) : PCOL_OK;
   static const char *const keys[] = {PCOL_META_DIFF_BASE, PCOL_META_BASE};
-  pcol_idmemo memo = {{0}, {0}};
+  pcol_idmemo memo = {{0}, {0}}, vmemo = {{0}, {0}};
   for (uint64_t i = 0; i < nmeta && !rc; i++) {
     uint32_t s = pcol_view_u32(&ms, i);
-    uint8_t which = 0;
+    uint8_t which = 0, is_signed = 0;
     if (!s || s > nsrc) continue;
     if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &which, err))) break;
-    if (which) k[s] |= (uint8_t)which, k[0] |= (uint8_t)which; /* 1 -diff_base, 2 -base */
+    /* 1 -diff_base, 2 -base, 4 -diff_base's samples as written (PCOL_BASE_SIGNED) */
+    if (which == 1 && (rc = pcol_string_is_memo(f, &vmemo, pcol_view_u32(&mv, i), PCOL_BASE_SIGNED, &is_signed, err))) break;
+    if (is_signed) which = 4;
+    if (which) k[s] |= (uint8_t)which, k[0] |= (uint8_t)which;
   }
   if (rc) {
     free(k);
@@ -93,6 +98,35 @@ int pcol_base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
   }
   *out = k;
   return PCOL_OK;
+}
+
+int pcol_base_labelsets(pcol_file *f, uint8_t **out, int *any, pcol_error *err) {
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlab = pcol_rows(f, PCOL_T_LABELS);
+  pcol_view off, key, str;
+  *out = NULL;
+  *any = 0;
+  pcol_column_req req[] = {{&off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+                           {&key, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                           {&str, PCOL_T_LABELS, PCOL_C_LB_STR}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  uint8_t *ok = nls < SIZE_MAX - 1 ? calloc(nls + 1, 1) : NULL;
+  if (!ok) return pcol_oom(err);
+  pcol_idmemo km = {{0}, {0}}, vm = {{0}, {0}};
+  int rc = PCOL_OK;
+  for (uint64_t ls = 1; ls <= nls && !rc; ls++) {
+    uint64_t lo = pcol_view_u64(&off, ls - 1), hi = pcol_view_u64(&off, ls);
+    if (hi > nlab) hi = nlab;
+    for (uint64_t i = lo; i < hi && !ok[ls] && !rc; i++) {
+      uint8_t k = 0, v = 0;
+      uint32_t sid = pcol_view_u32(&str, i);
+      if (!sid || (rc = pcol_string_is_memo(f, &km, pcol_view_u32(&key, i), PCOL_DIFF_BASE_KEY, &k, err)) || !k)
+        continue;
+      if (!(rc = pcol_string_is_memo(f, &vm, sid, "true", &v, err)) && v) ok[ls] = 1, *any = 1;
+    }
+  }
+  if (rc) free(ok);
+  else *out = ok;
+  return rc;
 }
 
 int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
@@ -111,7 +145,7 @@ int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
     if (s >= 1 && s <= ns && pcol_view_u32(&sv, i) == vt) c[s] = vt;
   }
   for (uint64_t s = 1; base[0] && s <= ns; s++)
-    if (base[s] && !c[s]) c[s] = PCOL_COUNT_NEG; /* a subtracted base's count, its weight */
+    if ((base[s] & 3) && !c[s]) c[s] = PCOL_COUNT_NEG; /* a subtracted base's count, its weight */
   *out = c;
   return PCOL_OK;
 }

@@ -8,9 +8,17 @@
 
 /* Which sources of f hold a subtracted base (pcol_open_diff_base, or a
  * pprof file written so): *kinds[s] (s = 1..sources) 1 -diff_base (meta
- * PCOL_META_DIFF_BASE), 2 -base (PCOL_META_BASE), [0] the kinds any source
- * has.  Scanned once a file and kept on it (not to be freed).  count.c */
+ * PCOL_META_DIFF_BASE), 2 -base (PCOL_META_BASE), 4 -diff_base whose
+ * samples are as written (PCOL_META_DIFF_BASE = PCOL_BASE_SIGNED, keys.h:
+ * weights negated already, so THE count rule does not negate them), [0] the
+ * kinds any source has.  Scanned once a file and kept on it (not to be freed).  count.c */
 int pcol_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
+/* The label sets that hold PCOL_DIFF_BASE_KEY = "true" (pprof's
+ * Sample.DiffBaseSample): (*ok)[ls] (ls = 1..label sets; free() it), *any
+ * 1 when one does.  With pcol_base_kinds' -diff_base sources (1, 4), the
+ * samples of the base (THE diff-base total, weights.c; the Firefox
+ * export's pcolBase).  count.c */
+int pcol_base_labelsets(pcol_file *f, uint8_t **ok, int *any, pcol_error *err);
 
 /* THE count rule (count.c): how many raw samples a row stands for.  c[s]
  * (s = 1..sources; *out has sources + 1 entries, free() it) is the stored
@@ -136,7 +144,7 @@ static inline int64_t pcol_rtime_value_(const pcol_rtime *t, uint64_t row, uint3
 static inline int64_t pcol_rtime_value(const pcol_rtime *t, uint64_t row) {
   uint32_t s = pcol_view_u32(&t->source, row);
   int64_t v = pcol_rtime_value_(t, row, s);
-  return t->base && s <= t->nsources && t->base[s] ? -v : v; /* (|v| <= INT64_MAX) */
+  return t->base && s <= t->nsources && (t->base[s] & 3) ? -v : v; /* (|v| <= INT64_MAX) */
 }
 
 /* The time of sample `row` under the time rule: its derived time when its

@@ -149,7 +149,7 @@ int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt, const ui
    * other values: its allocation is that of the levels as recorded,
    * negated (THE count rule's sign, count.h) */
   uint32_t s = pcol_view_u32(&rt->source, row);
-  int neg = rt->base && s <= rt->nsources && rt->base[s];
+  int neg = rt->base && s <= rt->nsources && (rt->base[s] & 3);
   int64_t prev[PCOL_RALLOC_NTYPES];
   for (int k = 0; k < PCOL_RALLOC_NTYPES; k++) {
     if (!pcol_sample_value(sc, row - 1, vt[k], &prev[k])) return PCOL_OK;
@@ -349,23 +349,15 @@ static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vuni
     int held;
     PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel, &dflt, NULL, err));
     PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, err));
-    /* a subtracted base's count gets a column (go reads it with
-     * -sample_index=samples), but not where the default's type is in two
-     * columns: the pprof export would then name its default, and go takes a
-     * named default's FIRST column where the diff's own default is its last
-     * (t_values item 22) */
-    if (neg && dflt && !held && dflt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES)) {
-      pcol_view ty;
-      pcol_str dn = {0};
-      PCOL_RETURN_NOT_OK(pcol_column(x->f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
-      PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&ty, dflt - 1), &dn, err));
-      size_t same = 0;
-      for (size_t k = 0; k < u->ncols; k++) same += vstr_eq(u->cols[k].type, dn);
-      if (same > 1) neg = 0;
-    }
     if (dflt && !held && !neg) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
-    else {
-      if (PCOL_GROW(u->cols, u->ncols, u->capcols)) return pcol_oom(err);
+    else if (PCOL_GROW(u->cols, u->ncols, u->capcols)) return pcol_oom(err);
+    else if (neg) { /* a subtracted base's: the first column (THE count column rule, xvalues.h) */
+      memmove(u->cols + 1, u->cols, u->ncols * sizeof *u->cols);
+      u->cols[0] = (pcol_vcol){t, un};
+      u->ncols++, u->count_added = 1, c = 0;
+      for (uint64_t s = 1; s <= u->nsrc; s++)
+        for (size_t k = 0; k < u->src[s - 1].n; k++) u->src[s - 1].col[k]++;
+    } else {
       u->cols[u->ncols++] = (pcol_vcol){t, un};
       u->count_added = 1;
     }

@@ -77,7 +77,16 @@ void pcol_xskipped_text(const pcol_xskipped *k, const char *why, char *out, size
  * when the selection's default is the count or its weights are counts
  * held (a Firefox profile's: not one row each) or it is a subtracted
  * base's (negated: PCOL_COUNT_NEG); without any, no column of the count:
- * no view shows it by default, and it is the rows. */
+ * no view shows it by default, and it is the rows.  THE count column rule:
+ * the added column is the last, but a subtracted base's is the first, so
+ * that the diff's default stays where go's -proto of the same diff has it
+ * (its last column, unnamed: go opens a named default on the FIRST column
+ * of that name, and a diff of kin lists names it twice).  go's -proto of
+ * such a diff has no count at all (go counts only a samples/count column:
+ * -sample_index=samples refuses it, and under -base its merge folds the
+ * base's rows into the profile's, so nothing else can carry the base's
+ * count); go -raw of the export shows this one column more, and go
+ * -sample_index=samples of it is pcol's --value samples of the diff. */
 typedef struct pcol_vcol {
   pcol_str type, unit; /* as written (borrowed from the file or literals) */
 } pcol_vcol;
@@ -96,7 +105,7 @@ typedef struct pcol_vsrc {
 typedef struct pcol_vunion {
   pcol_vcol *cols;
   size_t ncols, capcols;
-  int count_added;   /* the last column is samples/count, added for count_fill sources */
+  int count_added;   /* a samples/count column was added for count_fill sources */
   pcol_vsrc *src;    /* src[s - 1] for source s */
   uint64_t nsrc;
 } pcol_vunion;

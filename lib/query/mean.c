@@ -60,7 +60,7 @@ int pcol_q_mean_div_sum(pcol_file *f, const pcol_select *sel, const pcol_value_s
   const uint8_t *kinds = NULL;
   if (dt.relative) rc = pcol_filter_build(f, sel, &flt, err);
   if (!rc && v) rc = pcol_base_kinds(f, &kinds, err);
-  if (!rc && kinds && (kinds[0] & 1)) {
+  if (!rc && kinds && (kinds[0] & 5)) {
     int found = 0, labelled = 0;
     pcol_sum t = 0;
     rc = pcol_q_base_total(f, sel, dt.relative && flt.active ? &flt : NULL, v, &found, &t, err);

@@ -709,27 +709,6 @@ static int sums_grouped(const wctx *c, pcol_sum *total, uint8_t **nz, pcol_error
   return PCOL_OK;
 }
 
-/* The label sets that hold PCOL_DIFF_BASE_KEY = "true" (pprof's
- * Sample.DiffBaseSample), as ok[ls]; *any 1 when one does. */
-static int diff_base_sets(pcol_file *f, uint8_t *ok, int *any, pcol_error *err) {
-  pcol_q_labelcols lc;
-  PCOL_RETURN_NOT_OK(pcol_q_labelcols_open(f, &lc, err));
-  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS);
-  for (uint64_t ls = 1; ls <= nls; ls++) {
-    uint64_t lo = pcol_view_u64(&lc.off, ls - 1), hi = pcol_view_u64(&lc.off, ls);
-    if (hi > lc.nlabels) hi = lc.nlabels;
-    for (uint64_t i = lo; i < hi && !ok[ls]; i++) {
-      pcol_str k, v;
-      uint32_t sid = pcol_view_u32(&lc.str, i);
-      PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&lc.key, i), &k, err));
-      if (!sid || !pcol_str_is(k, PCOL_DIFF_BASE_KEY)) continue;
-      PCOL_RETURN_NOT_OK(pcol_string(f, sid, &v, err));
-      if (pcol_str_is(v, "true")) ok[ls] = 1, *any = 1;
-    }
-  }
-  return PCOL_OK;
-}
-
 /* go tool pprof's total (report.go computeTotal) where a base was
  * subtracted (base_kinds).  -diff_base: the |values| of the samples
  * labelled PCOL_DIFF_BASE_KEY = "true" alone, so shares are of the base
@@ -752,7 +731,7 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
   if (!kind[0]) return PCOL_OK;
   uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   for (uint64_t s = 1; s <= nsrc; s++)
-    if (kind[s] && c->weight_asked)
+    if ((kind[s] & 3) && c->weight_asked)
       return pcol_error_set(err, PCOL_ENOTFOUND,
                             "a base profile's values are subtracted, but the weight is the samples' "
                             "own column (raw samples, never negative), no value the profiles "
@@ -786,10 +765,10 @@ int pcol_q_diff_base_marks(pcol_file *f, uint8_t **src_ok, uint8_t **ls_ok, int 
   *labelled = 0;
   *src_ok = *ls_ok = NULL;
   PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kind, err));
-  uint8_t *so = calloc(nsrc + 1, 1), *lo = calloc(pcol_rows(f, PCOL_T_LABELSETS) + 1, 1);
-  int rc = so && lo ? PCOL_OK : pcol_oom(err);
-  for (uint64_t s = 1; !rc && s <= nsrc; s++) so[s] = kind[s] & 1;
-  if (!rc) rc = diff_base_sets(f, lo, labelled, err);
+  uint8_t *so = calloc(nsrc + 1, 1), *lo = NULL;
+  int rc = so ? PCOL_OK : pcol_oom(err);
+  for (uint64_t s = 1; !rc && s <= nsrc; s++) so[s] = (kind[s] & 5) != 0; /* -diff_base: as subtracted (1) or as written (4) */
+  if (!rc) rc = pcol_base_labelsets(f, &lo, labelled, err);
   if (rc) {
     free(so);
     free(lo);

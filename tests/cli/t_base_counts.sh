@@ -14,8 +14,11 @@
 #            fold, tree, peek (equal to the same view of the pprof copies)
 #   exports: pprof (go -top of it equals go's), collapsed, otlp, firefox
 #            (pcol top of the copy: flat and cum of each function equal
-#            go's; the labels that mark -diff_base's samples are not held
-#            by all, so totals may differ); speedscope, perun, rprof,
+#            go's, and its total the difference's: the copies mark the
+#            -diff_base's samples, pprof::base, where the format can: a
+#            label, an OTLP attribute, Firefox's pcolBase; where it cannot,
+#            collapsed lines of a -diff_base, Firefox threads of a -base,
+#            a note says the total read back differs); speedscope, perun, rprof,
 #            perfetto (a negative count they cannot hold: refused, or
 #            warned of and left out, never added: the copy counts no more
 #            than A alone).
@@ -52,6 +55,8 @@ rows() {
 }
 # what a top accounts for (the first number of "Showing nodes accounting for X, ...")
 shown() { sed -n 's/^Showing nodes accounting for \([^,]*\),.*/\1/p' "$1"; }
+# and its total ("... of T total")
+of_total() { sed -n 's/^Showing nodes accounting for .* of \(.*\) total$/\1/p' "$1"; }
 
 for p in $pairs; do
   A=${p%%:*} B=${p##*:}
@@ -107,14 +112,35 @@ for p in $pairs; do
       "$PCOL" unpack "$tmp/$A" --$m "$tmp/$B" --to $fmt $vopt -o "$out" 2>"$tmp/err" || fail "unpack $what --to $fmt: $(head -3 "$tmp/err")"
       [ $GO = 1 ] || continue
       if [ $fmt = pprof ] && go tool pprof -raw "$out" 2>/dev/null | grep -q '^samples/count'; then
+        # (the subtracted base's count column, the first: THE count column rule)
         go tool pprof -top -nodefraction=0 -sample_index=samples "$out" >"$tmp/c.top" 2>/dev/null || fail "go -top of $what --to pprof"
-        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/c.top" >"$tmp/a.cmp"
-        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/go.top" >"$tmp/b.cmp"
-        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of $what --to pprof is not go's of the copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+        if [ "$A" = fa.folded ]; then
+          grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/c.top" >"$tmp/a.cmp"
+          grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$tmp/go.top" >"$tmp/b.cmp"
+          cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of $what --to pprof is not go's of the copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+        else # (labels, which go's copies lose: each function's flat and cum; the total pcol top's)
+          rows "$tmp/c.top" >"$tmp/c.rows"
+          cmp -s "$tmp/c.rows" "$tmp/go.rows" || fail "go -top of $what --to pprof is not go's of the copies: $(diff "$tmp/c.rows" "$tmp/go.rows" | head -8)"
+          [ "$(of_total "$tmp/c.top")" = "$(of_total "$tmp/pc.top")" ] ||
+            fail "go -top of $what --to pprof totals $(of_total "$tmp/c.top"), pcol top $(of_total "$tmp/pc.top")"
+        fi
       fi
+      cp "$tmp/err" "$tmp/unpack.err"
       "$PCOL" top "$out" --value samples --node-fraction 0 >"$tmp/c.top" 2>"$tmp/err" || fail "top of $what --to $fmt: $(head -3 "$tmp/err")"
       rows "$tmp/c.top" >"$tmp/c.rows"
       cmp -s "$tmp/c.rows" "$tmp/go.rows" || fail "$what --to $fmt read back is not go's: $(diff "$tmp/c.rows" "$tmp/go.rows" | head -8)"
+      # its total: the difference's (go's -diff_base: the base's; -base: per
+      # stack and label set), or a note says the copy's differs (collapsed
+      # lines do not say which are the base's; Firefox threads keep a
+      # -base's apart), never a silent other one (it was every sample's |count|)
+      if { [ $fmt = collapsed ] && [ $m = diff-base ]; } || { [ $fmt = firefox ] && [ $m = base ]; }; then
+        grep -q 'read back, the total (the shares. 100%) is' "$tmp/unpack.err" ||
+          fail "unpack $what --to $fmt: its total read back differs, and no note says so: $(head -3 "$tmp/unpack.err")"
+      elif [ $fmt != collapsed ] || [ "$A" = fa.folded ]; then # (collapsed: the labels it loses group -base's sums)
+        [ "$(of_total "$tmp/c.top")" = "$(of_total "$tmp/pc.top")" ] ||
+          fail "$what --to $fmt read back totals $(of_total "$tmp/c.top"), the difference $(of_total "$tmp/pc.top")"
+        ! grep -q 'read back, the total' "$tmp/unpack.err" || fail "unpack $what --to $fmt: a note of a total it keeps"
+      fi
     done
     # exports that cannot hold one: refused, or left out with a warning
     for fmt in speedscope perun rprof perfetto; do

@@ -697,14 +697,17 @@ for spec in "two:one:-2672" "one two:two:3072"; do
     "$PCOL" unpack "${args[@]}" --diff-base "$tmp/$base.pb" --to pprof -o "$tmp/d.pb.gz" 2>/dev/null ||
       fail "pprof export of $new --diff-base $base"
     gargs=(-diff_base "$base.pb"); for n in $new; do gargs+=("$n.pb"); done
-    # (less the samples/count column the export adds for the subtracted
-    # base's count, THE count rule: go's -diff_base has no count; its
-    # default type stays the one marked [dflt])
+    # (less the samples/count column the export adds, the first, for the
+    # subtracted base's count: THE count column rule, xvalues.h; go's
+    # -diff_base has no count, and go -sample_index=samples of the export
+    # is pcol's --value samples of the diff)
     [ "$((cd "$tmp" && go tool pprof -raw d.pb.gz 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p' |
-         awk '/ samples\/count$/ { c = 1; sub(/ samples\/count$/, "") } { gsub(/\[dflt\]/, "") }
-              c && /^ +-?[0-9]/ { sub(/ +-?[0-9]+:/, ":") } { print }')" = \
+         awk 'NR == 2 && sub(/^samples\/count /, "") { c = 1 } c && /^ +-?[0-9]+ / { sub(/^ +-?[0-9]+/, "") } { print }')" = \
       "$((cd "$tmp" && go tool pprof -raw "${gargs[@]}" 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
       fail "pprof export of $new --diff-base $base: go -raw of it is not go -raw -diff_base"
+    [ "$((cd "$tmp" && go tool pprof -top -sample_index=samples d.pb.gz 2>/dev/null) | shown)" = \
+      "$("$PCOL" top "${args[@]}" --diff-base "$tmp/$base.pb" --value samples | shown)" ] ||
+      fail "pprof export of $new --diff-base $base: go -sample_index=samples of it is not pcol's --value samples"
     [ "$((cd "$tmp" && go tool pprof -top -sample_index=inuse_space "${gargs[@]}" 2>/dev/null) | shown)" = \
       "$("$PCOL" top "${args[@]}" --diff-base "$tmp/$base.pb" --value inuse_space | shown)" ] ||
       fail "top $new --diff-base $base --value inuse_space: not go's -diff_base"
@@ -740,6 +743,18 @@ got=$("$PCOL" unpack "$tmp/two.pb" --diff-base "$tmp/one.pb" --to collapsed -o -
 "$PCOL" unpack "$tmp/two.pb" --diff-base "$tmp/one.pb" --to pprof -o "$tmp/d21.pb.gz" 2>/dev/null || fail "pprof export of two --diff-base one"
 got=$("$PCOL" top "$tmp/d21.pb.gz" --unit raw 2>/dev/null | sed -n 's/.*accounting for \([0-9-]*\)B,.*/\1/p')
 [ "$got" = 4084 ] || fail "the pprof export of two --diff-base one read back: $got, not 4084"
+# its count: the subtracted base's column (the first, THE count column rule)
+# reads back as the diff counts (before, no column where the default's type
+# is in two: read back, every row of the labelled source was negated, -4)
+for b in "" diff-; do
+  "$PCOL" unpack "$tmp/two.pb" --${b}base "$tmp/one.pb" --to pprof -o "$tmp/c21.pb.gz" 2>/dev/null || fail "pprof export of two --${b}base one"
+  for u in "$tmp/c21.pb.gz" "$tmp/two.pb --${b}base $tmp/one.pb"; do
+    got=$("$PCOL" top $u --value samples --unit raw 2>/dev/null | sed -n 's/.*accounting for \([0-9-]*\),.*/\1/p')
+    [ "$got" = 0 ] || fail "top $u --value samples: $got, not 0 (two rows less two)"
+  done
+  got=$("$PCOL" top "$tmp/c21.pb.gz" --unit raw 2>/dev/null | sed -n 's/.*accounting for \([0-9-]*\)B,.*/\1/p')
+  [ "$got" = 4084 ] || fail "the pprof export of two --${b}base one read back: $got, not 4084"
+done
 if command -v go >/dev/null 2>&1; then
   for v in top traces tree; do
     for b in diff_base base; do

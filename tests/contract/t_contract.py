@@ -112,7 +112,7 @@ TIME_UNITS = {"nanoseconds": 1, "ns": 1, "microseconds": 1000, "us": 1000, "mill
 THREAD_KEYS = {"thread_name", "thread", "thread_id", "tid", "comm", "pid"}
 HOLDS = {"pprof": ("all", "all"), "otlp": ("all", "all"), "collapsed": (set(), "one"), "rprof": (set(), "rprof"),
          "perun": (set(), "one"), "v8": (set(), "one+count"), "chrome": (THREAD_KEYS | {"process_name"}, "one+count"),
-         "speedscope": (THREAD_KEYS, "all"), "firefox": (THREAD_KEYS, "all"),
+         "speedscope": (THREAD_KEYS, "all"), "firefox": (THREAD_KEYS | {"pprof::base"}, "all"),
          "perfetto": (THREAD_KEYS | {"process_name"}, "all")}
 RPROF_MEM = {"vsize.small", "vsize.large", "nodes", "duplications"}
 

@@ -217,20 +217,19 @@ ON_PURPOSE = b"is a numeric range (as in pprof -tagfocus), but label"
 
 
 def less_count(pv, gv):
-    """pcol's -raw less the samples/count column its export adds for a
-    subtracted base's count (THE count rule, lib/core count.c), which go's
-    -proto of a -base/-diff_base has no column for"""
+    """pcol's -raw less the samples/count column its export adds, the
+    first, for a subtracted base's count (THE count column rule,
+    lib/core/xvalues.h), which go's -proto of a -base/-diff_base has no
+    column for"""
     lines = pv.split(b"\n")
-    k = next((i for i, l in enumerate(lines) if l.endswith(b" samples/count")), None)
-    if k is None or b" samples/count" in gv:
+    k = next((i for i, l in enumerate(lines) if l.startswith(b"samples/count ")), None)
+    if k is None or gv.split(b"\n")[k : k + 1] == lines[k : k + 1]:
         return pv
-    lines[k] = lines[k][: -len(b" samples/count")]
-    if b"[dflt]" not in gv:  # (the export names its default once a column follows it)
-        lines[k] = lines[k].replace(b"[dflt]", b"")
+    lines[k] = lines[k][len(b"samples/count ") :]
     for i in range(k + 1, len(lines)):
-        m = re.match(rb"^((?: +-?[0-9]+)+) +-?[0-9]+:(.*)$", lines[i])
+        m = re.match(rb"^ +-?[0-9]+( +-?[0-9]+.*)$", lines[i])
         if m:
-            lines[i] = m.group(1) + b":" + m.group(2)
+            lines[i] = m.group(1)
         elif lines[i] and not lines[i].startswith(b" "):
             break
     return b"\n".join(lines)

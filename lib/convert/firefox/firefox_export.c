@@ -17,7 +17,8 @@
  * samply writes them (weight 1 at the start, the rest at the last tick,
  * CPU delta 0 there), and the exact duration and weight go in the columns
  * pcolDuration and pcolWeight, which the profiler ignores and the importer
- * reads back.  Sources without times get a synthetic axis: sample k at
+ * reads back; so does pcolBase, 1 for a sample of a -diff_base's base
+ * (pprof::base, which no thread holds), so that the copy totals the base's.  Sources without times get a synthetic axis: sample k at
  * k x interval.  Memory: a few words per stack node, frame and function,
  * counted against the export budget; the samples are not held: a source's
  * rows go through lib/core/rowsort.c (sorted by thread and time, runs on
@@ -59,8 +60,8 @@ typedef struct fthread { /* a thread: a source and a tuple of thread labels */
 
 /* a thread's columns after its first (stack), each in a temporary file
  * until the thread ends: time, weight, threadCPUDelta, pcolDuration,
- * pcolWeight, pcolCount; and a counter's two columns (ctr) */
-enum { C_TIME, C_WEIGHT, C_CPU, C_DUR, C_FULL, C_COUNT, NCOL };
+ * pcolWeight, pcolCount, pcolBase; and a counter's two columns (ctr) */
+enum { C_TIME, C_WEIGHT, C_CPU, C_DUR, C_FULL, C_COUNT, C_BASE, NCOL };
 /* a column's text: a pcol_input (read_all.h), in memory up to its
  * spill_at bytes, then staged to an unlinked temporary file */
 typedef pcol_input fcol;
@@ -97,6 +98,11 @@ typedef struct fx {
   int has_t;          /* a row was written: its times (ns since start_ns) span [t_lo, t_hi] */
   int64_t t_lo, t_hi;
   uint32_t *cvt;
+  /* the samples of a -diff_base's base (pprof::base = true in a label set
+   * base_ls marks, of a source pcol_base_kinds gives 1 or 4): pcolBase 1,
+   * which the importer reads back as that label (NULL: none) */
+  uint8_t *base_ls;
+  const uint8_t *base_kind;
   uint32_t *tcls, ntcls; /* label set -> thread class (THE thread rule, lib/core/lasts.h) */
   uint32_t *tname;       /* thread class -> the label set of its name (pcol_thread_name_sets) */
   pcol_view s_src, s_time, s_dur, s_cpu, s_stack, s_ls, src_uri, src_type, src_ts, vt_type,
@@ -562,6 +568,7 @@ typedef struct orow {
   int64_t cpu, dur;   /* cpu NA: null; dur: long sample's ns, -1 a rest row, 0 none */
   int64_t count;      /* THE count of the row (pcolCount; a rest row 0) */
   uint64_t row;       /* pcol row (counters) */
+  int base;           /* a -diff_base's base's sample (pcolBase) */
   int64_t num, den;
 } orow;
 
@@ -594,7 +601,7 @@ typedef struct wsrc {
   pcol_str pid;          /* that thread's pid as written (pidn: a number's text) */
   char pidn[24];
   size_t n;              /* its rows so far */
-  int has_cpu, has_long, has_count;
+  int has_cpu, has_long, has_count, has_base;
   int rc;
 } wsrc;
 
@@ -637,10 +644,11 @@ static int thread_end(fx *x, wsrc *ws) {
   if (!rc && ws->nothers) rc = col_seal(x, &x->ctime);
   for (size_t k = 0; k < ws->nothers && !rc; k++) rc = col_seal(x, &ws->ctr[k].count);
   static const char *const names[NCOL] = {",\"time\":[", ",\"weight\":[", ",\"threadCPUDelta\":[",
-                                          ",\"pcolDuration\":[", ",\"pcolWeight\":[", ",\"pcolCount\":["};
+                                          ",\"pcolDuration\":[", ",\"pcolWeight\":[", ",\"pcolCount\":[",
+                                          ",\"pcolBase\":["};
   for (int k = 0; k < NCOL && !rc; k++) {
     if ((k == C_CPU && !ws->has_cpu) || ((k == C_DUR || k == C_FULL) && !ws->has_long) ||
-        (k == C_COUNT && !ws->has_count))
+        (k == C_COUNT && !ws->has_count) || (k == C_BASE && !ws->has_base))
       continue;
     if (!(rc = put(x, names[k])) && !(rc = col_copy(x, &ws->col[k]))) rc = put(x, "]");
   }
@@ -702,7 +710,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     ws->ctr[c].prev = 0;
   }
   ws->n = 0;
-  ws->has_cpu = ws->has_long = ws->has_count = 0;
+  ws->has_cpu = ws->has_long = ws->has_count = ws->has_base = 0;
   /* its tid: THE thread-id rule's (its tid, else thread_id label: a
    * number, or a string of one's digits, as eBPF profilers write it) */
   int64_t tid;
@@ -779,6 +787,10 @@ static int put_row(void *ctx, const void *row) {
   if (!rc) rc = o.dur > 0 ? col_num(x, &ws->col[C_DUR], k, o.dur, 6) : col_str(x, &ws->col[C_DUR], k, o.dur < 0 ? "0" : "null");
   if (!rc) rc = o.dur > 0 ? col_num(x, &ws->col[C_FULL], k, o.full, ws->w.dec) : col_str(x, &ws->col[C_FULL], k, "null");
   if (!rc) rc = col_num(x, &ws->col[C_COUNT], k, o.count, 0);
+  /* the base's samples of a -diff_base, whose |values| are the total
+   * (pprof's computeTotal): the label pprof::base, a thread's no more */
+  ws->has_base |= o.base;
+  if (!rc) rc = col_num(x, &ws->col[C_BASE], k, o.base, 0);
   for (size_t c = 0; c < ws->nothers && !rc && o.dur >= 0; c++) {
     const pcol_xtype *t = &ws->others[c];
     ctr *cc = &ws->ctr[c];
@@ -914,6 +926,8 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   x->src_rows++;
   x->src_nonzero += a.w != 0;
   a.count = pcol_scale(pcol_sample_count(&x->sc, row, w->count), num, den);
+  uint32_t ls = pcol_view_u32(&x->s_ls, row);
+  a.base = x->base_ls && (x->base_kind[w->s] & 5) && ls <= pcol_rows(x->f, PCOL_T_LABELSETS) && x->base_ls[ls];
   PCOL_RETURN_NOT_OK(weight_fits(x, w, a.w));
   a.cpu = pcol_view_i64(&x->s_cpu, row);
   int rc;
@@ -1400,6 +1414,9 @@ static int export_body(fx *x, const pcol_select *sel) {
   PCOL_RETURN_NOT_OK(pcol_frames_init(&x->fr, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_sample_cols_init(&x->sc, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_count_types(f, &x->cvt, x->err));
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &x->base_kind, x->err));
+  int labelled = 0;
+  if (x->base_kind[0] & 5) PCOL_RETURN_NOT_OK(pcol_base_labelsets(f, &x->base_ls, &labelled, x->err));
   PCOL_RETURN_NOT_OK(pcol_rtime_init(&x->rt, f, x->err));
   PCOL_RETURN_NOT_OK(pcol_xvalues_init(&x->xv, f, &x->rt, x->err));
   /* the weight of a type of kin, or of a type a source lists twice (its
@@ -1587,6 +1604,7 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_nameless_rule_free(&x.rule);
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);
+  free(x.base_ls);
   free(x.tcls);
   free(x.tname);
   pcol_rtime_free(&x.rt);

@@ -75,6 +75,11 @@ typedef struct ffi {
   ffj j;                 /* the document and the error context */
   pcol_builder *b;
   uint32_t src, k_thread, k_tid, k_pid, k_cat;
+  /* pcol's export of a -diff_base: the label its base's samples (pcolBase
+   * 1) read back with, pprof::base = true (made at the first: 0 none), and
+   * whether one was (the source's meta PCOL_META_DIFF_BASE) */
+  uint32_t k_base, s_true;
+  int based;
   /* the value types of weights (weight_type): a kind and a name each */
   wvt_ent wvt[WVT_NAMES + 3]; /* + the three kinds' own names */
   size_t nwvt;
@@ -349,8 +354,8 @@ static int stack_of(ffi *x, size_t st, uint32_t *out) {
 }
 
 /* The label set of a thread, plus a category. */
-static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
-  pcol_label_row l[4];
+static int labels_of(ffi *x, pcol_jv th, int32_t cat, int base, uint32_t *ls) {
+  pcol_label_row l[5];
   size_t n = 0;
   pcol_jv name = pcol_jt_get(T, th, "name"), tid = pcol_jt_get(T, th, "tid"),
          pid = pcol_jt_get(T, th, "pid");
@@ -379,6 +384,16 @@ static int labels_of(ffi *x, pcol_jv th, int32_t cat, uint32_t *ls) {
       l[n].num = PCOL_NA_I64;
       PCOL_RETURN_NOT_OK(pcol_b_string(x->b, pcol_jt_str(T, c), pcol_jt_strlen(T, c), &l[n++].str, x->j.err));
     }
+  }
+  if (base) {
+    if (!x->k_base) {
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(x->b, PCOL_DIFF_BASE_KEY, &x->k_base, x->j.err));
+      PCOL_RETURN_NOT_OK(pcol_b_cstr(x->b, "true", &x->s_true, x->j.err));
+    }
+    l[n].key = x->k_base;
+    l[n].num = PCOL_NA_I64;
+    l[n++].str = x->s_true;
+    x->based = 1;
   }
   return pcol_b_labelset(x->b, l, n, ls, x->j.err);
 }
@@ -585,6 +600,10 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
    * samples come back without times, out of the profile's range, and the
    * source's stated duration with them (pcolDurationNanos) */
   int synthetic = is_synthetic(x, th);
+  /* pcol's export of a -diff_base: its base's samples are pcolBase 1 */
+  pcol_jv pbase = pcol_jt_get(T, s, "pcolBase");
+  if (pbase && !pcol_jt_is_null(pbase)) PCOL_RETURN_NOT_OK(ffj_column(&x->j, s, "pcolBase", n, tp, &pbase));
+  else pbase = 0;
   double t = 0;
   for (size_t i = 0; i < n; i++) {
     srow r = {0};
@@ -605,7 +624,13 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       PCOL_RETURN_NOT_OK(stack_of(x, st, &r.stack));
       cat = x->stack_cat[st];
     }
-    PCOL_RETURN_NOT_OK(labels_of(x, th, cat, &r.ls));
+    int base = 0;
+    if (pbase) {
+      pcol_jv bv = pcol_jt_at(T, pbase, i);
+      if (!pcol_jt_is_num(bv)) return ffj_fail(&x->j, "%s.samples.pcolBase[%zu]: not a number", tp, i);
+      base = pcol_jt_num(T, bv) != 0;
+    }
+    PCOL_RETURN_NOT_OK(labels_of(x, th, cat, base, &r.ls));
     double w = 1;
     if (weight) {
       pcol_jv wv = pcol_jt_at(T, weight, i);
@@ -881,7 +906,7 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
       cat = g.stack_cat[si];
     }
     /* the thread's labels: its name, pid and tid; the leaf's category */
-    if ((rc = labels_of(x, th, cat, &r.ls))) break;
+    if ((rc = labels_of(x, th, cat, 0, &r.ls))) break;
     pcol_jv wv = gk_cell(T, srows, i, s_w);
     double w = pcol_jt_is_num(wv) ? pcol_jt_num(T, wv) : 1;
     r.cpu = PCOL_NA_I64;
@@ -1209,6 +1234,9 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
    * in the source pcol exported: V8's samples, a Chrome trace's stretches) */
   if (!rc && x.intervals) rc = pcol_b_meta_str(b, x.src, PCOL_META_INTERVALS, "1", err);
   if (!rc && x.places) rc = pcol_b_meta_str(b, x.src, PCOL_META_NAMELESS_PLACES, "1", err);
+  /* a -diff_base's base among the samples, their weights the difference's:
+   * the total is theirs, and THE count rule does not negate them again */
+  if (!rc && x.based) rc = pcol_b_meta_str(b, x.src, PCOL_META_DIFF_BASE, PCOL_BASE_SIGNED, err);
   if (!rc && x.markers) {
     char note[96];
     snprintf(note, sizeof note, "%llu markers not imported (pcol keeps samples only)",

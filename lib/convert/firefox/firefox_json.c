@@ -49,7 +49,8 @@ static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers",
                                      "pcolCountFirst", NULL};
 /* a table's columns (processed) or its schema and rows (Gecko) */
 static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack", "time", "timeDeltas",
-                                      "threadCPUDelta", "pcolDuration", "pcolWeight", "pcolCount", "schema", "data", NULL};
+                                      "threadCPUDelta", "pcolDuration", "pcolWeight", "pcolCount", "pcolBase", "schema", "data",
+                                      NULL};
 static const char *const STACKS[] = {"length", "frame", "prefix", "prefixOffset", "schema", "data", NULL};
 static const char *const FRAMES[] = {"length", "func", "line", "column", "category", "flags", "schema", "data", NULL};
 static const char *const FUNCS[] = {"length", "name", "source", "fileName", "lineNumber", "flags", "pcolNameless", NULL};
