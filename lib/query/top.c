@@ -145,6 +145,8 @@ typedef struct pcol_q_topctx {
   size_t key_loc_cap;
   int cut;              /* make only the rows the node fraction keeps */
   int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
+  int sums_out;         /* no rows: the sums a key kept (pcol_q_top_sums; top_many.c) */
+  pcol_sum *kflat, *kcum;
   int keep_fk;          /* with no_marks: sums mode keeps its flat keys (is.fk) for them */
   double fraction;
   size_t dropped;       /* ... and count the others */
@@ -220,6 +222,8 @@ static void ctx_free(topctx *t) {
   free(t->key_loc);
   free(t->l2g);
   free(t->cut_loc);
+  free(t->kflat);
+  free(t->kcum);
   pthread_mutex_destroy(&t->name_lock);
   pcol_nameless_rule_free(&t->rule);
   free(t);
@@ -1957,6 +1961,21 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
    * and shows 10^1) */
 #define FLAT(k) (flat64 ? (pcol_sum)flat64[k] : flat[k])
 #define CUM(k) (cum64 ? (pcol_sum)cum64[k] : cum[k])
+  if (t->sums_out) { /* the sums themselves, no rows (pcol_q_top_sums) */
+    if (flat64) { /* walk mode's, in 64 bits */
+      flat = malloc(nk * sizeof *flat);
+      cum = malloc(nk * sizeof *cum);
+      if (!flat || !cum) {
+        rc = pcol_oom(err);
+        goto done;
+      }
+      for (size_t k = 0; k < nk; k++) flat[k] = flat64[k], cum[k] = cum64[k];
+    }
+    t->kflat = flat;
+    t->kcum = cum;
+    flat = cum = NULL;
+    goto done;
+  }
   pcol_sum sum_flat = 0;
   for (size_t k = 1; k < nk; k++) sum_flat += FLAT(k);
   pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction) : 0;
@@ -2032,7 +2051,9 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 }
 
 /* The rows, unnamed and in no order, with the context kept in the result
- * (its keys name the rows later: pcol_q_top_name). */
+ * (its keys name the rows later: pcol_q_top_name).  marks: 1 the rows'
+ * "(inline)" marks made, 0 not, 2 not but the flat keys kept for them, 3
+ * no rows but the sums a key (pcol_q_top_sums). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                     int cut, double fraction, int marks, pcol_q_keytab *names, int objnames,
                     pcol_top *out, size_t *dropped, pcol_error *err) {
@@ -2062,6 +2083,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   t->cut = cut;
   t->no_marks = marks != 1;
   t->keep_fk = marks == 2;
+  t->sums_out = marks == 3;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -2086,7 +2108,14 @@ int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_valu
 
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                         pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, 0, names, 0, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 3, names, 0, out, NULL, err);
+}
+
+int pcol_q_top_sums(const pcol_top *t, const pcol_sum **flat, const pcol_sum **cum) {
+  const pcol_q_top_priv *p = t->priv_;
+  *flat = p && p->ctx ? p->ctx->kflat : NULL;
+  *cum = p && p->ctx ? p->ctx->kcum : NULL;
+  return *flat && *cum;
 }
 
 int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames) {
