@@ -856,6 +856,15 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   /* by function or file, at most a key a function: the same, for the names
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
   if (!t->composed && pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
+  /* a shared table's keys of this file (ext_key), one a function at most
+   * but for the unsymbolized and "<no location>": room once, not a
+   * realloc a doubling from 0 (six a small file of `top DIR`) */
+  if (t->ext && t->l2g_cap < (size_t)c->nfn + 2) {
+    uint32_t *g = realloc(t->l2g, ((size_t)c->nfn + 2) * sizeof *g);
+    if (!g) return pcol_oom(err);
+    t->l2g = g;
+    t->l2g_cap = (size_t)c->nfn + 2;
+  }
   /* the stamps (a location's keys told apart past STAMP_FROM of them) are
    * made at the first such location, sized for every key there can be (a
    * key a function, line or unsymbolized location, and names), not a
@@ -900,22 +909,35 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   t->loc_koff[1] = 0; /* location 0 (none) has no keys */
   enum { PREFETCH_AHEAD = 8 }; /* locations */
   int prefetch = t->lnfn && !t->objnames && (t->by == PCOL_BY_LINE || t->by == PCOL_BY_SOURCE_LINE);
-  for (uint64_t loc = 1; loc <= c->nloc; loc++) {
+  /* what the pass reads and writes, in locals: the calls below (a name
+   * made, a stamp) would otherwise have every field of t read again at
+   * each line (a day's file: ~100 instructions a location, `top DIR`).
+   * None of these arrays moves during the pass (sized above). */
+  uint32_t *const koff = t->loc_koff, *const aoff = t->loc_aoff, *const lkeys = t->loc_keys,
+                 *const lall = t->loc_all, *const fn_key = t->fn_key;
+  const uint64_t *const loff = t->loff;
+  const uint32_t *const lnfn = t->lnfn;
+  const uint8_t *const hid = t->flt ? t->flt->line_hidden : NULL;
+  const uint8_t *const lochid = hid ? t->flt->loc_hidden : NULL;
+  const uint64_t nloc = c->nloc, nlines = c->nlines, nfn = c->nfn;
+  const int composed = t->composed, by = t->by;
+  /* line_key's shortcut: a function's key once made */
+  const int fn_keyed = by == PCOL_BY_FUNCTION || by == PCOL_BY_FILE || by == PCOL_BY_FILE_FUNCTION;
+  for (uint64_t loc = 1; loc <= nloc; loc++) {
     uint64_t a, e;
-    if (prefetch && loc + PREFETCH_AHEAD <= c->nloc) line_slot_prefetch(t, t->loff[loc + PREFETCH_AHEAD - 1]);
-    if (t->lnfn) { /* pcol_frames_lines' bounds */
-      a = t->loff[loc - 1], e = t->loff[loc];
-      if (e > c->nlines) e = c->nlines;
+    if (prefetch && loc + PREFETCH_AHEAD <= nloc) line_slot_prefetch(t, loff[loc + PREFETCH_AHEAD - 1]);
+    if (lnfn) { /* pcol_frames_lines' bounds */
+      a = loff[loc - 1], e = loff[loc];
+      if (e > nlines) e = nlines;
       if (a > e) a = e;
     } else {
       pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
     }
     uint32_t start = k;
     int unsymbolized = a == e; /* no lines, or lines without a function */
-    const uint8_t *hid = t->flt ? t->flt->line_hidden : NULL;
-    if (hid && t->flt->loc_hidden[loc]) { /* --hide/--show removed it */
-      t->loc_koff[loc + 1] = k;
-      t->loc_aoff[loc + 1] = ka;
+    if (hid && lochid[loc]) { /* --hide/--show removed it */
+      koff[loc + 1] = k;
+      aoff[loc + 1] = ka;
       continue;
     }
     cur_location(t, (uint32_t)loc);
@@ -924,59 +946,62 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
       if (hid && hid[li]) continue;
-      if (line_fn(t, li) == 0) unsymbolized = 1;
-      PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (key && t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, li, (uint32_t)loc, err));
+      uint32_t fn = lnfn ? lnfn[li] : pcol_view_u32(&c->ln_fn, li); /* (line_fn) */
+      if (fn == 0) unsymbolized = 1;
+      uint32_t fnk = fn > nfn ? 0 : fn; /* (line_key) */
+      if (fn_keyed && fnk && fn_key[fnk] != UINT32_MAX) key = fn_key[fnk];
+      else PCOL_RETURN_NOT_OK(line_key_make(t, li, fnk, &key, err));
+      if (key && composed) PCOL_RETURN_NOT_OK(note_key(t, key, li, (uint32_t)loc, err));
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address; by file, so is a
        * function without a file (pprof -files: "[binary]" or "<unknown>",
        * with its cum), Rprof's too.  By line, top's table of an Rprof
        * source keeps R's rule: a frame without a srcref passes its flat
        * to the innermost caller that has one (lineless). */
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && lineless(t)) {
-        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, line_fn(t, li), &key, err));
-        if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
+      if (!key && by != PCOL_BY_SOURCE_LINE && lineless(t)) {
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, fn, &key, err));
+        if (composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
       if (!key) continue;
       /* pprof: a call into a line that is not the outermost is inlined */
-      t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
+      lall[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
       /* distinct keys of this location: the few so far scanned (most
        * locations have one line), past STAMP_FROM a stamp per key (a scan
        * would be quadratic in a long inline chain) */
       if (k - start < STAMP_FROM) {
         uint32_t j = start;
-        while (j < k && t->loc_keys[j] != key) j++;
+        while (j < k && lkeys[j] != key) j++;
         if (j < k) continue;
-        t->loc_keys[k++] = key;
+        lkeys[k++] = key;
         if (k - start < STAMP_FROM) continue;
         PCOL_RETURN_NOT_OK(stamps_made(t, err)); /* the location's keys so far, stamped */
         for (j = start; j < k; j++) {
-          PCOL_RETURN_NOT_OK(stamp_room(t, t->loc_keys[j], err));
-          t->stamp[t->loc_keys[j]] = (uint32_t)loc;
+          PCOL_RETURN_NOT_OK(stamp_room(t, lkeys[j], err));
+          t->stamp[lkeys[j]] = (uint32_t)loc;
         }
         continue;
       }
       PCOL_RETURN_NOT_OK(stamp_room(t, key, err));
       if (t->stamp[key] == (uint32_t)loc) continue; /* (locations < 2^31: top_run) */
       t->stamp[key] = (uint32_t)loc;
-      t->loc_keys[k++] = key;
+      lkeys[k++] = key;
     }
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
      * without one); a function with NA name (an Rprof top-level ref) is not
      * unsymbolized and stays skipped */
     if (k == start && unsymbolized &&
-        (t->by == PCOL_BY_FUNCTION ||
-         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
-           t->by == PCOL_BY_FILE_FUNCTION) &&
+        (by == PCOL_BY_FUNCTION ||
+         ((by == PCOL_BY_LINE || by == PCOL_BY_ADDRESS || by == PCOL_BY_FILE ||
+           by == PCOL_BY_FILE_FUNCTION) &&
           loc_frames(t)))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &key, err));
-      if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
-      t->loc_all[ka++] = key;
-      t->loc_keys[k++] = key;
+      if (composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
+      lall[ka++] = key;
+      lkeys[k++] = key;
     }
-    t->loc_koff[loc + 1] = k;
-    t->loc_aoff[loc + 1] = ka;
+    koff[loc + 1] = k;
+    aoff[loc + 1] = ka;
   }
   return PCOL_OK;
 }
@@ -1731,7 +1756,10 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
                           (unsigned long long)n);
       goto done;
     }
-    uint32_t a = koff[loc], e = koff[loc + 1], f = a < e ? keys[a] : fk[p];
+    /* its location's first key from its key word (loc_key_words), one
+     * load where the offsets and the key were three dependent ones */
+    uint32_t k1 = nkey[loc], f = k1 & 0x80000000u ? keys[koff[k1 & 0x7fffffffu]] : k1;
+    if (!f) f = fk[p];
     fk[n] = f;
     pcol_sum own = w64 ? (pcol_sum)w64[n] : w128[n]; /* still the node's own weight */
     touched[n] = own != 0 || (sub->nonzero && sub->nonzero[n]); /* (samples that cancel: pcol_q_nsum) */
