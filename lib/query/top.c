@@ -121,6 +121,8 @@ typedef struct pcol_q_topctx {
   pcol_q_keytab xids;   /* (mapping file, start line) pairs */
   pcol_view fn_start;
   uint32_t *lnfn;       /* build_loc_keys: the lines' functions, read once (NULL: the view) */
+  uint32_t *fnsid;      /* by function or file: the functions' name (file) string ids, read once */
+  uint64_t *soff;       /* with fnsid: the strings' offsets, read once (NULL: the columns) */
   int64_t *lnline;      /* and their line numbers (NULL: the view) */
   /* BY_LINE and BY_SOURCE_LINE without obj_names: the keys of the line
    * identities (prefix, mode, line) found by place, not hashed
@@ -194,10 +196,14 @@ static void ctx_free_temps(topctx *t) {
   free(t->lnfn);
   free(t->loff);
   free(t->lnline);
+  free(t->fnsid);
+  free(t->soff);
   dense_free(t);
   t->lnfn = NULL;
   t->loff = NULL;
   t->lnline = NULL;
+  t->fnsid = NULL;
+  t->soff = NULL;
   t->fn_key = t->loc_koff = t->loc_keys = t->loc_aoff = t->loc_all = NULL;
   t->stamp = NULL;
   t->stamp_cap = 0;
@@ -633,7 +639,10 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     if (fn == 0) return PCOL_OK;
     pcol_str s;
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
-    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
+    if (t->soff) /* (fn <= nfn: line_key) */
+      PCOL_RETURN_NOT_OK(pcol_strings_at_off(&t->fc.str, t->soff, t->fnsid[fn - 1], &s, err));
+    else
+      PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
     /* the file's own bytes, or copied into a table that outlives the file;
      * an empty file is none (pprof's NodeInfo: File "" falls back to the
      * mapping, "<unknown>"), as fn_prefix reads it */
@@ -892,6 +901,27 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   } else {
     free(t->lnfn);
     t->lnfn = NULL;
+  }
+  /* by function or file, the functions' string ids and the strings'
+   * offsets read once, a lane at a time, when the strings are not many
+   * more than the functions (a day's file: 351 functions, 406 strings;
+   * an element lookup each in encoded columns was a tenth of naming) and
+   * few (go-cpu-large's 23k functions: its offsets in fresh pages cost
+   * more than the lookups, 3% of its top) */
+  free(t->fnsid);
+  free(t->soff);
+  t->fnsid = NULL;
+  t->soff = NULL;
+  const pcol_view *ncol = t->by == PCOL_BY_FUNCTION ? &c->fn_name : &c->fn_file;
+  if ((t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) && c->nfn && ncol->count >= c->nfn &&
+      c->str.n && c->str.off.count > c->str.n && c->str.n <= 4 * c->nfn + 1024 && c->str.n <= 8192 &&
+      (t->fnsid = malloc(c->nfn * sizeof *t->fnsid)) &&
+      (t->soff = malloc((c->str.n + 1) * sizeof *t->soff))) {
+    pcol_view_read_u32(ncol, 0, c->nfn, t->fnsid);
+    pcol_view_read_u64(&c->str.off, 0, c->str.n + 1, t->soff);
+  } else {
+    free(t->fnsid);
+    t->fnsid = NULL;
   }
   /* line keys by place (dense_make), when the lines were read;
    * PCOL_DEBUG=line-hash hashes them all (test_top_modes compares the two) */
