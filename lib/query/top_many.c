@@ -193,9 +193,11 @@ static int header_of(one *o, const pcol_select *sel, pcol_error *err) {
       o->hdr[2 * o->nhdr] = pcol_wall_go_start(&w, s);
       o->hdr[2 * o->nhdr++ + 1] = w.stated[s];
     }
+  /* the comments of the same sources (the header made once, not again) */
+  int ok = o->hdr && !pcol_sources_comments_taken(o->f, w.n, take, comment_copy, o, err);
   free(take);
   pcol_wall_free(&w);
-  return o->hdr && !pcol_sources_comments(o->f, sel, comment_copy, o, err);
+  return ok;
 }
 
 /* Opens input o->path and computes its top.  *read = 0 when the range
