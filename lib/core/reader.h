@@ -141,16 +141,23 @@ static inline int pcol_string_is_memo(pcol_file *f, pcol_idmemo *m, uint32_t id,
                                       uint8_t *is, pcol_error *err) {
   return pcol_string_which_memo(f, m, id, &key, 1, is, err);
 }
-static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
-                                  pcol_error *err) {
+/* The same with the offsets read before into off[0..n] (off NULL: from
+ * the column), for a pass that reads many strings of a small file (top.c:
+ * a function's name, an element lookup each in an encoded column). */
+static inline int pcol_strings_at_off(const pcol_strings *s, const uint64_t *off, uint32_t id,
+                                      pcol_str *out, pcol_error *err) {
   out->ptr = NULL;
   out->len = 0;
   if (id == 0) return PCOL_OK;
   if (id >= s->n) return pcol_error_set(err, PCOL_ECORRUPT, "string id %u is out of range", id);
-  uint64_t a = pcol_view_u64(&s->off, id), e = pcol_view_u64(&s->off, id + 1);
+  uint64_t a = off ? off[id] : pcol_view_u64(&s->off, id), e = off ? off[id + 1] : pcol_view_u64(&s->off, id + 1);
   out->ptr = s->bytes.data ? (const char *)s->bytes.data + a : "";
   out->len = (size_t)(e - a);
   return PCOL_OK;
+}
+static inline int pcol_strings_at(const pcol_strings *s, uint32_t id, pcol_str *out,
+                                  pcol_error *err) {
+  return pcol_strings_at_off(s, NULL, id, out, err);
 }
 /* An input of many that may be a pcol file (pcol_open_many, pcol_top_many):
  * opened once, its magic read with pread, then the same descriptor opened

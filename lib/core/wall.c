@@ -772,14 +772,12 @@ int pcol_strs_repeats(const pcol_str *c, size_t n, uint8_t *rep) {
 
 /* go's profile.Merge comments of the sources pcol_sources_time speaks of
  * (pcol_wall_header decides both) */
-int pcol_sources_comments(pcol_file *f, const pcol_select *sel,
-                          int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err) {
-  pcol_wall w;
-  uint8_t *take, *rep = NULL;
+int pcol_sources_comments_taken(pcol_file *f, uint64_t n, const uint8_t *take,
+                                int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err) {
+  uint8_t *rep = NULL;
   str_list l = {0};
-  int rc = pcol_wall_header(f, sel, &w, &take, err);
-  if (rc) return rc;
-  for (uint64_t s = 1; !rc && s <= w.n; s++)
+  int rc = PCOL_OK;
+  for (uint64_t s = 1; !rc && s <= n; s++)
     if (take[s]) rc = pcol_meta_each(f, (uint32_t)s, PPROF_META_COMMENT, str_list_add, &l, err);
   if (rc == PCOL_ENOMEM) rc = pcol_oom(err);
   if (!rc && l.n && (!(rep = malloc(l.n)) || pcol_strs_repeats(l.c, l.n, rep))) rc = pcol_oom(err);
@@ -787,6 +785,16 @@ int pcol_sources_comments(pcol_file *f, const pcol_select *sel,
     if (!rep[i]) rc = fn(ctx, l.c[i]);
   free(rep);
   free(l.c);
+  return rc;
+}
+
+int pcol_sources_comments(pcol_file *f, const pcol_select *sel,
+                          int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err) {
+  pcol_wall w;
+  uint8_t *take;
+  int rc = pcol_wall_header(f, sel, &w, &take, err);
+  if (rc) return rc;
+  rc = pcol_sources_comments_taken(f, w.n, take, fn, ctx, err);
   free(take);
   pcol_wall_free(&w);
   return rc;

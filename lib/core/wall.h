@@ -80,6 +80,11 @@ uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s);
  * pcol_wall_header) holds a source: those a relative range took a window
  * of, each from its own start (pcol_range_note's count). */
 uint64_t pcol_wall_runs_taken(const pcol_wall *w, const uint8_t *take);
+/* pcol_sources_comments of the sources 1..n that take[] (of
+ * pcol_wall_header) holds: for a caller that made the header already
+ * (top_many.c, each input's). */
+int pcol_sources_comments_taken(pcol_file *f, uint64_t n, const uint8_t *take,
+                                int (*fn)(void *ctx, pcol_str value), void *ctx, pcol_error *err);
 /* pcol_range_note's words for k such recordings under sel (none below 2,
  * or without a relative range): also pcol_top_many_range_note's. */
 int pcol_range_note_of(uint64_t k, const pcol_select *sel, char **note, pcol_error *err);

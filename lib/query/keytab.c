@@ -93,16 +93,21 @@ static size_t front_slot(const pcol_q_keytab *t, const char *p, size_t n) {
 int pcol_q_key_intern(pcol_q_keytab *t, const char *p, size_t n, int copy, uint32_t *id,
                       pcol_error *err) {
   size_t slot = 0;
-  if (t->front) {
+  if (t->front) { /* two ways: the slot and its neighbour (a pair) */
     slot = front_slot(t, p, n);
-    uint32_t k = t->front[slot];
-    if (k && t->s[k].len == n && (n == 0 || memcmp(t->s[k].ptr, p, n) == 0)) {
-      *id = k;
-      return PCOL_OK;
+    for (size_t w = 0; w < 2; w++) {
+      uint32_t k = t->front[slot ^ w];
+      if (k && t->s[k].len == n && (n == 0 || memcmp(t->s[k].ptr, p, n) == 0)) {
+        *id = k;
+        return PCOL_OK;
+      }
     }
   }
   int rc = pcol_q_key_intern_h(t, p, n, pcol_q_key_hash(p, n), copy, id, err);
-  if (!rc && t->front) t->front[slot] = *id;
+  if (!rc && t->front) { /* into a free way, else the pair's older moves over */
+    if (t->front[slot]) t->front[slot ^ 1] = t->front[slot];
+    t->front[slot] = *id;
+  }
   return rc;
 }
 

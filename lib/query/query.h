@@ -48,9 +48,11 @@ typedef struct pcol_q_keytab {
  * that meets the same names again and again (top_many.c: each file's):
  * `slots` ids (a power of two) in slots found by an unkeyed hash of a
  * name's length and first, middle and last 8 bytes, each checked by
- * comparing the name.  Bounded and direct-mapped, a collision only evicts,
- * so crafted names cost at most the keyed lookup they would have cost
- * anyway (no flood).  PCOL_ENOMEM (then no cache). */
+ * comparing the name.  Bounded and two-way (a name's slot and the other of
+ * its pair: a day's ~400 names in 4,096 slots direct-mapped sent one lookup
+ * in 14 to the keyed hash), a collision only evicts, so crafted names cost
+ * at most two compares more than the keyed lookup they would have cost
+ * anyway (no flood).  slots >= 2.  PCOL_ENOMEM (then no cache). */
 int pcol_q_key_front(pcol_q_keytab *t, size_t slots);
 
 /* The id of p[0..n), 0 if it was never interned. */
@@ -444,6 +446,12 @@ int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_valu
  * own names however many the table holds. */
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                         pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err);
+/* pcol_q_top_unmarked's result has no rows (out->nrows 0): its sums a key
+ * instead, flat[k] and cum[k] for k = 1..nkeys (0 for a key without
+ * weight), as the caller adds them up by name (top_many.c: a file's ~350
+ * rows of 64 bytes, zeroed, written and read again, were a tenth of a small
+ * file's top).  0 and NULLs for any other result. */
+int pcol_q_top_sums(const pcol_top *t, const pcol_sum **flat, const pcol_sum **cum);
 /* By function or file, the table of t's key names (key k is name k); NULL
  * when keys are composed (by line, address) or t has none. */
 const pcol_q_keytab *pcol_q_top_keytab(const pcol_top *t);

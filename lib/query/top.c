@@ -121,6 +121,8 @@ typedef struct pcol_q_topctx {
   pcol_q_keytab xids;   /* (mapping file, start line) pairs */
   pcol_view fn_start;
   uint32_t *lnfn;       /* build_loc_keys: the lines' functions, read once (NULL: the view) */
+  uint32_t *fnsid;      /* by function or file: the functions' name (file) string ids, read once */
+  uint64_t *soff;       /* with fnsid: the strings' offsets, read once (NULL: the columns) */
   int64_t *lnline;      /* and their line numbers (NULL: the view) */
   /* BY_LINE and BY_SOURCE_LINE without obj_names: the keys of the line
    * identities (prefix, mode, line) found by place, not hashed
@@ -145,6 +147,8 @@ typedef struct pcol_q_topctx {
   size_t key_loc_cap;
   int cut;              /* make only the rows the node fraction keeps */
   int no_marks;         /* leave the rows' "(inline)" marks to the caller (top_many.c) */
+  int sums_out;         /* no rows: the sums a key kept (pcol_q_top_sums; top_many.c) */
+  pcol_sum *kflat, *kcum;
   int keep_fk;          /* with no_marks: sums mode keeps its flat keys (is.fk) for them */
   double fraction;
   size_t dropped;       /* ... and count the others */
@@ -192,10 +196,14 @@ static void ctx_free_temps(topctx *t) {
   free(t->lnfn);
   free(t->loff);
   free(t->lnline);
+  free(t->fnsid);
+  free(t->soff);
   dense_free(t);
   t->lnfn = NULL;
   t->loff = NULL;
   t->lnline = NULL;
+  t->fnsid = NULL;
+  t->soff = NULL;
   t->fn_key = t->loc_koff = t->loc_keys = t->loc_aoff = t->loc_all = NULL;
   t->stamp = NULL;
   t->stamp_cap = 0;
@@ -220,6 +228,8 @@ static void ctx_free(topctx *t) {
   free(t->key_loc);
   free(t->l2g);
   free(t->cut_loc);
+  free(t->kflat);
+  free(t->kcum);
   pthread_mutex_destroy(&t->name_lock);
   pcol_nameless_rule_free(&t->rule);
   free(t);
@@ -629,7 +639,10 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     if (fn == 0) return PCOL_OK;
     pcol_str s;
     const pcol_view *col = t->by == PCOL_BY_FUNCTION ? &t->fc.fn_name : &t->fc.fn_file;
-    PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
+    if (t->soff) /* (fn <= nfn: line_key) */
+      PCOL_RETURN_NOT_OK(pcol_strings_at_off(&t->fc.str, t->soff, t->fnsid[fn - 1], &s, err));
+    else
+      PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
     /* the file's own bytes, or copied into a table that outlives the file;
      * an empty file is none (pprof's NodeInfo: File "" falls back to the
      * mapping, "<unknown>"), as fn_prefix reads it */
@@ -852,6 +865,15 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   /* by function or file, at most a key a function: the same, for the names
    * (23k functions: 5 rehashes and a realloc a doubling, 6% of `pcol top`) */
   if (!t->composed && pcol_q_key_reserve(t->kt, (size_t)t->kt->n + c->nfn + 2)) return pcol_oom(err);
+  /* a shared table's keys of this file (ext_key), one a function at most
+   * but for the unsymbolized and "<no location>": room once, not a
+   * realloc a doubling from 0 (six a small file of `top DIR`) */
+  if (t->ext && t->l2g_cap < (size_t)c->nfn + 2) {
+    uint32_t *g = realloc(t->l2g, ((size_t)c->nfn + 2) * sizeof *g);
+    if (!g) return pcol_oom(err);
+    t->l2g = g;
+    t->l2g_cap = (size_t)c->nfn + 2;
+  }
   /* the stamps (a location's keys told apart past STAMP_FROM of them) are
    * made at the first such location, sized for every key there can be (a
    * key a function, line or unsymbolized location, and names), not a
@@ -880,6 +902,27 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     free(t->lnfn);
     t->lnfn = NULL;
   }
+  /* by function or file, the functions' string ids and the strings'
+   * offsets read once, a lane at a time, when the strings are not many
+   * more than the functions (a day's file: 351 functions, 406 strings;
+   * an element lookup each in encoded columns was a tenth of naming) and
+   * few (go-cpu-large's 23k functions: its offsets in fresh pages cost
+   * more than the lookups, 3% of its top) */
+  free(t->fnsid);
+  free(t->soff);
+  t->fnsid = NULL;
+  t->soff = NULL;
+  const pcol_view *ncol = t->by == PCOL_BY_FUNCTION ? &c->fn_name : &c->fn_file;
+  if ((t->by == PCOL_BY_FUNCTION || t->by == PCOL_BY_FILE) && c->nfn && ncol->count >= c->nfn &&
+      c->str.n && c->str.off.count > c->str.n && c->str.n <= 4 * c->nfn + 1024 && c->str.n <= 8192 &&
+      (t->fnsid = malloc(c->nfn * sizeof *t->fnsid)) &&
+      (t->soff = malloc((c->str.n + 1) * sizeof *t->soff))) {
+    pcol_view_read_u32(ncol, 0, c->nfn, t->fnsid);
+    pcol_view_read_u64(&c->str.off, 0, c->str.n + 1, t->soff);
+  } else {
+    free(t->fnsid);
+    t->fnsid = NULL;
+  }
   /* line keys by place (dense_make), when the lines were read;
    * PCOL_DEBUG=line-hash hashes them all (test_top_modes compares the two) */
   const char *dbg = getenv("PCOL_DEBUG");
@@ -896,22 +939,35 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
   t->loc_koff[1] = 0; /* location 0 (none) has no keys */
   enum { PREFETCH_AHEAD = 8 }; /* locations */
   int prefetch = t->lnfn && !t->objnames && (t->by == PCOL_BY_LINE || t->by == PCOL_BY_SOURCE_LINE);
-  for (uint64_t loc = 1; loc <= c->nloc; loc++) {
+  /* what the pass reads and writes, in locals: the calls below (a name
+   * made, a stamp) would otherwise have every field of t read again at
+   * each line (a day's file: ~100 instructions a location, `top DIR`).
+   * None of these arrays moves during the pass (sized above). */
+  uint32_t *const koff = t->loc_koff, *const aoff = t->loc_aoff, *const lkeys = t->loc_keys,
+                 *const lall = t->loc_all, *const fn_key = t->fn_key;
+  const uint64_t *const loff = t->loff;
+  const uint32_t *const lnfn = t->lnfn;
+  const uint8_t *const hid = t->flt ? t->flt->line_hidden : NULL;
+  const uint8_t *const lochid = hid ? t->flt->loc_hidden : NULL;
+  const uint64_t nloc = c->nloc, nlines = c->nlines, nfn = c->nfn;
+  const int composed = t->composed, by = t->by;
+  /* line_key's shortcut: a function's key once made */
+  const int fn_keyed = by == PCOL_BY_FUNCTION || by == PCOL_BY_FILE || by == PCOL_BY_FILE_FUNCTION;
+  for (uint64_t loc = 1; loc <= nloc; loc++) {
     uint64_t a, e;
-    if (prefetch && loc + PREFETCH_AHEAD <= c->nloc) line_slot_prefetch(t, t->loff[loc + PREFETCH_AHEAD - 1]);
-    if (t->lnfn) { /* pcol_frames_lines' bounds */
-      a = t->loff[loc - 1], e = t->loff[loc];
-      if (e > c->nlines) e = c->nlines;
+    if (prefetch && loc + PREFETCH_AHEAD <= nloc) line_slot_prefetch(t, loff[loc + PREFETCH_AHEAD - 1]);
+    if (lnfn) { /* pcol_frames_lines' bounds */
+      a = loff[loc - 1], e = loff[loc];
+      if (e > nlines) e = nlines;
       if (a > e) a = e;
     } else {
       pcol_frames_lines(&c->fr, (uint32_t)loc, &a, &e);
     }
     uint32_t start = k;
     int unsymbolized = a == e; /* no lines, or lines without a function */
-    const uint8_t *hid = t->flt ? t->flt->line_hidden : NULL;
-    if (hid && t->flt->loc_hidden[loc]) { /* --hide/--show removed it */
-      t->loc_koff[loc + 1] = k;
-      t->loc_aoff[loc + 1] = ka;
+    if (hid && lochid[loc]) { /* --hide/--show removed it */
+      koff[loc + 1] = k;
+      aoff[loc + 1] = ka;
       continue;
     }
     cur_location(t, (uint32_t)loc);
@@ -920,59 +976,62 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
     for (uint64_t li = a; li < e; li++) {
       uint32_t key;
       if (hid && hid[li]) continue;
-      if (line_fn(t, li) == 0) unsymbolized = 1;
-      PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (key && t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, li, (uint32_t)loc, err));
+      uint32_t fn = lnfn ? lnfn[li] : pcol_view_u32(&c->ln_fn, li); /* (line_fn) */
+      if (fn == 0) unsymbolized = 1;
+      uint32_t fnk = fn > nfn ? 0 : fn; /* (line_key) */
+      if (fn_keyed && fnk && fn_key[fnk] != UINT32_MAX) key = fn_key[fnk];
+      else PCOL_RETURN_NOT_OK(line_key_make(t, li, fnk, &key, err));
+      if (key && composed) PCOL_RETURN_NOT_OK(note_key(t, key, li, (uint32_t)loc, err));
       /* a pprof line whose function has no name is its own frame, named
        * after the mapping like an unsymbolized address; by file, so is a
        * function without a file (pprof -files: "[binary]" or "<unknown>",
        * with its cum), Rprof's too.  By line, top's table of an Rprof
        * source keeps R's rule: a frame without a srcref passes its flat
        * to the innermost caller that has one (lineless). */
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && lineless(t)) {
-        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, line_fn(t, li), &key, err));
-        if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
+      if (!key && by != PCOL_BY_SOURCE_LINE && lineless(t)) {
+        PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, fn, &key, err));
+        if (composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
       if (!key) continue;
       /* pprof: a call into a line that is not the outermost is inlined */
-      t->loc_all[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
+      lall[ka++] = key | (li + 1 == last ? 0 : 0x80000000u);
       /* distinct keys of this location: the few so far scanned (most
        * locations have one line), past STAMP_FROM a stamp per key (a scan
        * would be quadratic in a long inline chain) */
       if (k - start < STAMP_FROM) {
         uint32_t j = start;
-        while (j < k && t->loc_keys[j] != key) j++;
+        while (j < k && lkeys[j] != key) j++;
         if (j < k) continue;
-        t->loc_keys[k++] = key;
+        lkeys[k++] = key;
         if (k - start < STAMP_FROM) continue;
         PCOL_RETURN_NOT_OK(stamps_made(t, err)); /* the location's keys so far, stamped */
         for (j = start; j < k; j++) {
-          PCOL_RETURN_NOT_OK(stamp_room(t, t->loc_keys[j], err));
-          t->stamp[t->loc_keys[j]] = (uint32_t)loc;
+          PCOL_RETURN_NOT_OK(stamp_room(t, lkeys[j], err));
+          t->stamp[lkeys[j]] = (uint32_t)loc;
         }
         continue;
       }
       PCOL_RETURN_NOT_OK(stamp_room(t, key, err));
       if (t->stamp[key] == (uint32_t)loc) continue; /* (locations < 2^31: top_run) */
       t->stamp[key] = (uint32_t)loc;
-      t->loc_keys[k++] = key;
+      lkeys[k++] = key;
     }
     /* pprof names an unsymbolized location after its mapping ("<unknown>"
      * without one); a function with NA name (an Rprof top-level ref) is not
      * unsymbolized and stays skipped */
     if (k == start && unsymbolized &&
-        (t->by == PCOL_BY_FUNCTION ||
-         ((t->by == PCOL_BY_LINE || t->by == PCOL_BY_ADDRESS || t->by == PCOL_BY_FILE ||
-           t->by == PCOL_BY_FILE_FUNCTION) &&
+        (by == PCOL_BY_FUNCTION ||
+         ((by == PCOL_BY_LINE || by == PCOL_BY_ADDRESS || by == PCOL_BY_FILE ||
+           by == PCOL_BY_FILE_FUNCTION) &&
           loc_frames(t)))) {
       uint32_t key;
       PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, 0, &key, err));
-      if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
-      t->loc_all[ka++] = key;
-      t->loc_keys[k++] = key;
+      if (composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
+      lall[ka++] = key;
+      lkeys[k++] = key;
     }
-    t->loc_koff[loc + 1] = k;
-    t->loc_aoff[loc + 1] = ka;
+    koff[loc + 1] = k;
+    aoff[loc + 1] = ka;
   }
   return PCOL_OK;
 }
@@ -1727,7 +1786,10 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
                           (unsigned long long)n);
       goto done;
     }
-    uint32_t a = koff[loc], e = koff[loc + 1], f = a < e ? keys[a] : fk[p];
+    /* its location's first key from its key word (loc_key_words), one
+     * load where the offsets and the key were three dependent ones */
+    uint32_t k1 = nkey[loc], f = k1 & 0x80000000u ? keys[koff[k1 & 0x7fffffffu]] : k1;
+    if (!f) f = fk[p];
     fk[n] = f;
     pcol_sum own = w64 ? (pcol_sum)w64[n] : w128[n]; /* still the node's own weight */
     touched[n] = own != 0 || (sub->nonzero && sub->nonzero[n]); /* (samples that cancel: pcol_q_nsum) */
@@ -1957,6 +2019,21 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
    * and shows 10^1) */
 #define FLAT(k) (flat64 ? (pcol_sum)flat64[k] : flat[k])
 #define CUM(k) (cum64 ? (pcol_sum)cum64[k] : cum[k])
+  if (t->sums_out) { /* the sums themselves, no rows (pcol_q_top_sums) */
+    if (flat64) { /* walk mode's, in 64 bits */
+      flat = malloc(nk * sizeof *flat);
+      cum = malloc(nk * sizeof *cum);
+      if (!flat || !cum) {
+        rc = pcol_oom(err);
+        goto done;
+      }
+      for (size_t k = 0; k < nk; k++) flat[k] = flat64[k], cum[k] = cum64[k];
+    }
+    t->kflat = flat;
+    t->kcum = cum;
+    flat = cum = NULL;
+    goto done;
+  }
   pcol_sum sum_flat = 0;
   for (size_t k = 1; k < nk; k++) sum_flat += FLAT(k);
   pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction) : 0;
@@ -2032,7 +2109,9 @@ static int ctx_new(pcol_file *f, const pcol_select *sel, pcol_by by, topctx **ou
 }
 
 /* The rows, unnamed and in no order, with the context kept in the result
- * (its keys name the rows later: pcol_q_top_name). */
+ * (its keys name the rows later: pcol_q_top_name).  marks: 1 the rows'
+ * "(inline)" marks made, 0 not, 2 not but the flat keys kept for them, 3
+ * no rows but the sums a key (pcol_q_top_sums). */
 static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
                     int cut, double fraction, int marks, pcol_q_keytab *names, int objnames,
                     pcol_top *out, size_t *dropped, pcol_error *err) {
@@ -2062,6 +2141,7 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   t->cut = cut;
   t->no_marks = marks != 1;
   t->keep_fk = marks == 2;
+  t->sums_out = marks == 3;
   t->fraction = fraction;
   rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
@@ -2086,7 +2166,14 @@ int pcol_q_top_unnamed_obj(pcol_file *f, const pcol_select *sel, const pcol_valu
 
 int pcol_q_top_unmarked(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                         pcol_by by, pcol_q_keytab *names, pcol_top *out, pcol_error *err) {
-  return top_make(f, sel, v, by, 0, 0, 0, names, 0, out, NULL, err);
+  return top_make(f, sel, v, by, 0, 0, 3, names, 0, out, NULL, err);
+}
+
+int pcol_q_top_sums(const pcol_top *t, const pcol_sum **flat, const pcol_sum **cum) {
+  const pcol_q_top_priv *p = t->priv_;
+  *flat = p && p->ctx ? p->ctx->kflat : NULL;
+  *cum = p && p->ctx ? p->ctx->kcum : NULL;
+  return *flat && *cum;
 }
 
 int pcol_q_top_made_by(const pcol_top *t, pcol_by *by, int *objnames) {

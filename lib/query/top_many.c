@@ -193,9 +193,11 @@ static int header_of(one *o, const pcol_select *sel, pcol_error *err) {
       o->hdr[2 * o->nhdr] = pcol_wall_go_start(&w, s);
       o->hdr[2 * o->nhdr++ + 1] = w.stated[s];
     }
+  /* the comments of the same sources (the header made once, not again) */
+  int ok = o->hdr && !pcol_sources_comments_taken(o->f, w.n, take, comment_copy, o, err);
   free(take);
   pcol_wall_free(&w);
-  return o->hdr && !pcol_sources_comments(o->f, sel, comment_copy, o, err);
+  return ok;
 }
 
 /* Opens input o->path and computes its top.  *read = 0 when the range
@@ -238,13 +240,14 @@ static int open_top(many *m, one *o, int *read, pcol_error *err) {
 
 /* Adds o's rows to the union's, and notes the names met at inlined lines. */
 static void add_rows(many *m, const one *o, pcol_sum *total) {
+  const pcol_sum *fl, *cu;
   *total += o->t.total;
-  for (size_t i = 0; i < o->t.nrows; i++) {
-    const pcol_top_row *r = &o->t.rows[i];
-    uint32_t id = r->key <= o->nkeys ? o->uid[r->key] : 0;
-    m->flat[id] += r->flat;
-    m->cum[id] += r->cum;
-  }
+  if (pcol_q_top_sums(&o->t, &fl, &cu)) /* (its keys 1..nkeys: open_top) */
+    for (size_t k = 1; k <= o->nkeys; k++) {
+      uint32_t id = o->uid[k];
+      m->flat[id] += fl[k];
+      m->cum[id] += cu[k];
+    }
   const pcol_q_inl_state *s = &((const pcol_q_top_priv *)o->t.priv_)->is;
   uint32_t nall = s->loc_aoff ? s->loc_aoff[s->nlocs + 1] : 0;
   for (uint32_t j = 0; j < nall; j++) {
