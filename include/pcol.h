@@ -1422,8 +1422,10 @@ typedef struct pcol_value_sel {
  * scaled into the finest unit, as go tool pprof's ScaleProfiles) is the
  * type in the finest unit; where a source lists two of them, out->column
  * says which of each source's it reads, as go's merge pairs them by
- * position: a bare TYPE each one's first, the default each one's own
- * (its last place when no default_sample_type names it, as go's); so
+ * position: a bare TYPE each one's first; the default as go's merge
+ * reads it, the first default_sample_type the selected sources state (in
+ * their order) named for them all, at each one's first place of that
+ * name, else (none stated) each one's last place; so
  * too where a source lists one TYPE/UNIT twice (a --diff-base of such
  * files lists inuse_space/bytes twice).
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE

@@ -334,12 +334,18 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
  * d[s - lo].  count.c */
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err);
-/* The same (uncached), and last[s - lo] = 1 where it is pprof's fallback,
- * the LAST type the source lists (no default_sample_type names one), so
- * that its place is the type's last place, not its first: go's default of
- * a profile that lists a type twice (samples of a --diff-base of kin sides:
- * inuse_space/bytes twice) is its last column (xvalues.c pcol_kin_column). */
-int pcol_source_default_places(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d, uint8_t *last,
+/* The same (uncached), and how[s - lo] says how the source's default was
+ * found: PCOL_DPLACE_LAST where it is pprof's fallback, the LAST type the
+ * source lists (no default_sample_type), so that its place is the type's
+ * last place, not its first: go's default of a profile that lists a type
+ * twice (samples of a --diff-base of kin sides: inuse_space/bytes twice)
+ * is its last column (xvalues.c pcol_kin_column); PCOL_DPLACE_UNLISTED the
+ * same where default_sample_type names none of its types (go's merge keeps
+ * that name: it reads the last column); PCOL_DPLACE_NAMED where
+ * default_sample_type names it (the first of that name, SampleIndexByName);
+ * PCOL_DPLACE_OWN a format's own rule (Rprof's time, a decimal count). */
+enum { PCOL_DPLACE_OWN, PCOL_DPLACE_LAST, PCOL_DPLACE_UNLISTED, PCOL_DPLACE_NAMED };
+int pcol_source_default_places(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d, uint8_t *how,
                                pcol_error *err);
 /* THE default value of a selection: over its sources (wall.c
  * pcol_selection_sources: sel->source_id's, else every one; of a
