@@ -546,7 +546,7 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
   if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
   if (!rc && !(ring = calloc(nvt + 1, 1))) rc = pcol_oom(err);
-  ring[vt] = !rc; /* vt's kin, or vt alone (a type listed twice: its places) */
+  if (!rc) ring[vt] = 1; /* vt's kin, or vt alone (a type listed twice: its places) */
   for (uint32_t k = kn ? kn[vt] : 0; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1;
   int multi = 0, agree = 1;
   uint64_t occ = UINT64_MAX;
