@@ -30,6 +30,7 @@
 #include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_xvalues, pcol_ralloc_types, ... */
 #include "wall.h"     /* pcol_selection_sources */
 #include <stdio.h>
+#include <inttypes.h> /* PRIu32 */
 #include <math.h>   /* llround */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -648,6 +649,8 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
   int rc = ring && ps ? pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err) : pcol_oom(err);
   if (!rc) ring[vt] = 1; /* vt's kin, or vt alone (a type listed twice) */
   for (uint32_t k = rt->kin_next ? rt->kin_next[vt] : 0; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
+  size_t most = 0; /* the most types of the kin a source lists */
+  int any = 0;
   for (uint64_t s = 1; !rc && s <= nsrc; s++) {
     const uint32_t *rows;
     size_t n, m = 0;
@@ -659,7 +662,16 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
       for (size_t j = 0; j < i; j++) ps[s - 1].nth += pcol_view_u32(&sv, rows[j]) == t;
       ps[s - 1].ratio = t == vt || !rt->kin_factor ? 1 : rt->kin_factor[t] / rt->kin_factor[vt];
     }
+    any |= ps[s - 1].vt != 0;
+    most = m > most ? m : most;
   }
+  /* a column no source has (pcol_value_sel.column past them all: a
+   * selection made by hand, its 1.1 padding left unset; rd15a F4) is
+   * refused: its view was a total of 0, status OK */
+  if (!rc && !any)
+    rc = pcol_error_set(err, PCOL_EINVAL, "value column %" PRIu32 " of value type %" PRIu32 ": no source "
+                        "lists more than %zu types of its name in units of its family (a pcol_value_sel "
+                        "made by hand, its column not zeroed, or resolved on another file?)", col, vt, most);
   free(ring);
   if (rc) {
     free(ps);
