@@ -242,7 +242,12 @@ static inline int pcol_kin_pick_value(const pcol_kin_pick *p, const pcol_sample_
 /* 1 when sample `row` (of source s) is dropped by the unit rule (d): its
  * source has a scaled column and no value in one is other than 0.  The
  * sample's values are its source's, in order (a missing one skipped):
- * each is matched to the next of the source's types that is its. */
+ * each is matched to the next of the source's types that is its.  (The
+ * --diff-base copy, add_file.c norm_values, writes a merged sample's
+ * values by its side's columns, not always in its source's order; but it
+ * writes each column in one unit, so no drop is ever made of its file:
+ * pcol_vunion_drop finds nothing scaled there.  Its own drop reads the
+ * inputs, in their order.  rd15a's risk; t_values item 24.) */
 static inline int pcol_unit_dropped(const pcol_unit_drop *d, const pcol_sample_cols *c, uint64_t row, uint32_t s) {
   if (!d->src || s < 1 || s > d->nsrc || !d->src[s]) return 0;
   uint64_t k = d->off[s - 1], ke = d->off[s];

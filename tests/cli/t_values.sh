@@ -113,6 +113,14 @@
 #     samples/count, the count rule); three files and a
 #     megabytes one as go -top (rd15a F1: 24 B, each file's bytes column,
 #     exit 0).
+# 24. --diff-base of a side whose files list their types in other orders
+#     (rA samples, inuse_space/kilobytes; rB inuse_space/bytes, samples):
+#     the copy writes a merged sample's values by the side's columns, not
+#     its source's order, which the unit rule's drop (count.h
+#     pcol_unit_dropped) would misread; each column of the copy is in one
+#     unit, so no view of it drops (rd15a's risk).  The diff is each side's
+#     own total subtracted, rA's (1, 0 kB) dropped as alone (go refuses to
+#     merge rA and rB, so pcol's own views are the reference).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -797,4 +805,17 @@ if command -v go >/dev/null 2>&1; then
     "$("$PCOL" top "$tmp/c2.pb" "$tmp/a2.pb" 2>/dev/null | sed -n '/^Showing/,$p')" ] ||
     fail "go -top of the pprof export of c2 a2: not pcol top c2 a2"
 fi
+# ---- 24. a side listing its types in other orders, diffed
+g rA.pb samples:count,inuse_space:kilobytes 2,1:1,0 3,1:2,3
+g rB.pb inuse_space:bytes,samples:count 2,1:500,4 3,1:0,8
+g rC.pb samples:count,inuse_space:kilobytes 2,1:1,1
+for v in samples:13:raw inuse_space:2548:B; do
+  IFS=: read -r v want u <<<"$v"
+  new=$("$PCOL" top "$tmp/rA.pb" "$tmp/rB.pb" --value "$v" --unit "$u" 2>/dev/null | total)
+  old=$("$PCOL" top "$tmp/rC.pb" --value "$v" --unit "$u" 2>/dev/null | total)
+  got=$("$PCOL" top "$tmp/rA.pb" "$tmp/rB.pb" --diff-base "$tmp/rC.pb" --value "$v" --unit "$u" 2>/dev/null |
+        sed -n 's/.*accounting for \([0-9-]*\)B*,.*/\1/p')
+  [ "$got" = "$((new - old))" ] && [ "$got" = "$want" ] ||
+    fail "top rA rB --diff-base rC --value $v: $got, not $new - $old = $want"
+done
 exit 0
