@@ -118,8 +118,14 @@ typedef int pcol_status;
  * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
  * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
- * pcol_value_diff_default and pcol_source_span_starts (node PCOL_1.2),
- * and pcol_export_options.note_kinds in a byte that was padding. */
+ * pcol_value_diff_default, pcol_source_span_starts and
+ * pcol_lines_rule_note (node PCOL_1.2); pcol_export_notes and
+ * pcol_export_note_kind (PCOL_EXPORT_LOSS, PCOL_EXPORT_DATA), said where
+ * pcol_export_options.note_kinds is set; the macro
+ * PCOL_VALUE_WEIGHT_COLUMN; and, in bytes that were padding (so for
+ * callers that initialize the struct whole: = {0}, designated
+ * initializers, memset), pcol_export_options.note_kinds,
+ * pcol_open_options.verify_sums and pcol_value_sel.column. */
 #define PCOL_VERSION_MAJOR 1
 #define PCOL_VERSION_MINOR 2
 #define PCOL_VERSION_PATCH 0
@@ -1387,8 +1393,16 @@ typedef struct pcol_value_sel {
                         * itself where listed twice), scaled
                         * into vt_id's unit: the column go tool pprof's merge
                         * pairs by position, where a source lists two such
-                        * types (inuse_space in kilobytes and in bytes; set by
-                        * pcol_value_resolve; in 1.1's padding: 0 when zeroed) */
+                        * types (inuse_space in kilobytes and in bytes).  Set
+                        * by pcol_value_resolve.  Since 1.2, in bytes that
+                        * were 1.1's padding: a selection made by hand must
+                        * be initialized whole (= {0}, designated
+                        * initializers, memset), as a 1.1 program that
+                        * assigns the fields one by one leaves it undefined;
+                        * a column past every source's such types is EINVAL
+                        * ("value column K ...") where a view or export reads
+                        * it; ignored for vt_id 0, PCOL_VT_WEIGHT, PCOL_VT_TIME
+                        * and PCOL_VT_RPROF_ALLOC (no stored type to pair) */
   pcol_str type, unit; /* borrowed names ("samples"/"count" for vt_id 0) */
 } pcol_value_sel;
 
@@ -1422,8 +1436,10 @@ typedef struct pcol_value_sel {
  * scaled into the finest unit, as go tool pprof's ScaleProfiles) is the
  * type in the finest unit; where a source lists two of them, out->column
  * says which of each source's it reads, as go's merge pairs them by
- * position: a bare TYPE each one's first, the default each one's own
- * (its last place when no default_sample_type names it, as go's); so
+ * position: a bare TYPE each one's first; the default as go's merge
+ * reads it, the first default_sample_type the selected sources state (in
+ * their order) named for them all, at each one's first place of that
+ * name, else (none stated) each one's last place; so
  * too where a source lists one TYPE/UNIT twice (a --diff-base of such
  * files lists inuse_space/bytes twice).
  * ENOTFOUND if no type has that name, EINVAL if a bare TYPE

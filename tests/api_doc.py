@@ -21,6 +21,27 @@ def parse(text):
         elif re.match(r"/\* -{5,} ", ln):
             out.append(("section", re.sub(r"^/\* -+ |\s*\*/$", "", ln).strip()))
             comment = []
+        elif ln.startswith("typedef "):
+            decl = [ln]
+            if ln.rstrip().endswith("{"):  # a struct or enum: to its "} name;"
+                while not re.match(r"\}\s*\w+;", decl[-1]) and i + 1 < len(lines):
+                    i += 1
+                    decl.append(lines[i])
+            else:
+                while not decl[-1].rstrip().endswith(";") and i + 1 < len(lines):
+                    i += 1
+                    decl.append(lines[i])
+            name = re.findall(r"(pcol_\w+)", re.sub(r"\(\*(pcol_\w+)\).*", r"\1", decl[-1]))
+            # (a typedef right above a function: the comment is the function's)
+            fn_next = i + 1 < len(lines) and lines[i + 1].startswith("PCOL_API ")
+            if name:
+                out.append(("type", name[-1], "" if fn_next else "\n".join(comment), "\n".join(decl)))
+            comment = comment if fn_next else []
+            i += 1
+            continue
+        elif ln.startswith("#define PCOL_VERSION_MAJOR"):
+            out.append(("versions", "\n".join(comment)))
+            comment = []
         elif ln.startswith("PCOL_API ") and "(" in ln:
             decl = [ln]
             while not re.search(r"\)\s*;|^\s*;", decl[-1]) and i + 1 < len(lines):
@@ -44,9 +65,16 @@ def parse(text):
 
 def render(items):
     fns = [x for x in items if x[0] == "fn"]
-    toc, body, sec = [], [], None
+    types = [x for x in items if x[0] == "type"]
+    toc, body, sec, versions = [], [], None, ""
     for it in items:
-        if it[0] == "level":
+        if it[0] == "versions":
+            versions = re.sub(r"^/\* ?|\s*\*/$|^ \* ?", "", it[1], flags=re.M).strip()
+            versions = "\n## Versions\n\n%s\n" % versions
+        elif it[0] == "type":
+            _, name, comment, decl = it
+            body.append("#### type %s\n\n```c\n%s\n```\n" % (name, (comment + "\n" if comment else "") + decl))
+        elif it[0] == "level":
             toc.append("- **%s**" % it[1])
             body.append("\n## %s\n" % it[1])
         elif it[0] == "section":
@@ -60,8 +88,10 @@ def render(items):
     return ("# libpcol API reference\n\n"
             "Generated from include/pcol.h by tests/api_doc.py (`make check` fails when it is\n"
             "stale: run `python3 tests/api_doc.py`).  The conventions (status, errors,\n"
-            "ownership, callbacks) are at the top of the header.  %d functions.\n\n" % len(fns)
-            + "\n".join(toc) + "\n" + "\n".join(body))
+            "ownership, callbacks) are at the top of the header.  %d functions and %d\n"
+            "types (each type under its section, as \"type NAME\", with its fields'\n"
+            "comments).\n\n" % (len(fns), len(types))
+            + "\n".join(toc) + "\n" + versions + "\n".join(body))
 
 
 def main():

@@ -351,6 +351,73 @@ Test(api, a_value_type_listed_twice_counts_its_first_entry) {
   free(mem);
 }
 
+/* pcol_value_sel.column (since 1.2, in 1.1's padding) is checked where it
+ * is read: a column past every source's types of the kin is EINVAL naming
+ * it, not a total of 0 with status OK (review rd15a F4: a 1.1 caller that
+ * assigns the fields one by one leaves it unset); a column of "samples"
+ * (no stored type) is not read. */
+static void top_of_column(pcol_file *f, pcol_value_sel v, uint32_t column, int rc, pcol_sum total) {
+  pcol_top top = {0};
+  pcol_error err = {0};
+  v.column = column;
+  cr_assert_eq(pcol_top_compute(f, NULL, &v, PCOL_BY_FUNCTION, &top, &err), rc, "column %u: %s", column,
+               err.message);
+  if (!rc) cr_assert_eq(top.total, total, "column %u", column);
+  if (rc) cr_assert(strstr(err.message, "value column") != NULL, "%s", err.message);
+  pcol_top_free(&top);
+}
+Test(api, a_value_column_past_the_sources_is_refused) {
+  pcol_builder *b;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  uint32_t src, t, u, vt, fid, loc;
+  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "x", &t, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, "bytes", &u, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, t, u, &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0); /* x/bytes twice, as a pprof may */
+  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_cstr(b, "f", &fn.name, NULL), 0);
+  cr_assert_eq(pcol_b_function(b, &fn, &fid, NULL), 0);
+  pcol_line_row l = {fid, PCOL_NA_I64, PCOL_NA_I64};
+  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
+  pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+  cr_assert_eq(pcol_b_stack(b, &loc, 1, &s.stack_id, NULL), 0);
+  pcol_value_row v1[2] = {{vt, 10}, {vt, 20}}, v2[2] = {{vt, 30}, {vt, 40}};
+  cr_assert_eq(pcol_b_sample(b, &s, v1, 2, NULL, NULL), 0);
+  cr_assert_eq(pcol_b_sample(b, &s, v2, 2, NULL, NULL), 0);
+  void *mem;
+  size_t len;
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, NULL), 0);
+  pcol_builder_free(b);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
+  pcol_value_sel v;
+  cr_assert_eq(pcol_value_resolve(f, NULL, "x", &v, &err), 0, "%s", err.message);
+  cr_assert_eq(v.column, 0, "a bare TYPE listed twice: the type itself, its first value");
+  top_of_column(f, v, 0, 0, 40); /* the type itself: its first value */
+  top_of_column(f, v, 1, 0, 40);
+  top_of_column(f, v, 2, 0, 60);
+  top_of_column(f, v, 3, PCOL_EINVAL, 0);
+  top_of_column(f, v, 0x7f7f7f7f, PCOL_EINVAL, 0); /* padding's garbage */
+  /* the exporters that read it refuse it too */
+  v.column = 3;
+  char *out = NULL;
+  size_t olen = 0;
+  FILE *m = open_memstream(&out, &olen);
+  pcol_select all = {0};
+  cr_assert_eq(pcol_export_collapsed(f, &all, &v, m, &err), PCOL_EINVAL);
+  cr_assert(strstr(err.message, "value column 3") != NULL, "%s", err.message);
+  fclose(m);
+  free(out);
+  /* "samples" reads no column */
+  cr_assert_eq(pcol_value_resolve(f, NULL, "samples", &v, &err), 0, "%s", err.message);
+  top_of_column(f, v, 5, 0, 2);
+  pcol_close(f);
+  free(mem);
+}
+
 /* Stored tables by spec.md §5's name and by the schema's (pcol info's). */
 Test(api, table_info_by_name_takes_the_spec_names) {
   for (int t = 1; t < PCOL_T_COUNT_; t++) {

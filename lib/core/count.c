@@ -323,9 +323,11 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
   for (uint64_t s = lo; !rc && s <= hi; s++) {
     if (named[s - lo]) {
       d[s - lo] = named[s - lo];
+      if (last) last[s - lo] = PCOL_DPLACE_NAMED;
       continue;
     }
-    if (last) last[s - lo] = d[s - lo] != 0; /* (until Rprof's or a decimal type replaces it) */
+    /* (until Rprof's or a decimal type replaces it) */
+    if (last) last[s - lo] = !d[s - lo] ? PCOL_DPLACE_OWN : want[s - lo].len ? PCOL_DPLACE_UNLISTED : PCOL_DPLACE_LAST;
     /* pprof's rule (the last type) does not suit Rprof: its values are
      * memory snapshots (levels).  summaryRprof shows time, interval x
      * ticks per segment (the time rule below), else the count. */
@@ -335,7 +337,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
       if (!rt_ready && !(rc = pcol_rtime_init_meta(&rt, f, err))) rt_ready = 1;
       if (rc) break;
       d[s - lo] = !pcol_rtime_has(&rt, (uint32_t)s) ? 0 : rt.cpu_vt ? rt.cpu_vt : PCOL_VT_TIME;
-      if (last) last[s - lo] = 0;
+      if (last) last[s - lo] = PCOL_DPLACE_OWN;
     }
   }
   if (rt_ready) pcol_rtime_free(&rt);
@@ -355,7 +357,7 @@ static int default_types_scan(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *
     uint32_t from = d[s - lo];
     uint32_t x = s < pcol_rows(f, PCOL_T_SOURCES) + 1 && col[s] && from <= nvt ? inv[from + 1] : 0;
     if (x) d[s - lo] = x;
-    if (x && last) last[s - lo] = 0;
+    if (x && last) last[s - lo] = PCOL_DPLACE_OWN;
   }
   free(inv);
   free(dec);

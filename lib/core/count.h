@@ -250,7 +250,12 @@ static inline int pcol_kin_pick_value(const pcol_kin_pick *p, const pcol_sample_
 /* 1 when sample `row` (of source s) is dropped by the unit rule (d): its
  * source has a scaled column and no value in one is other than 0.  The
  * sample's values are its source's, in order (a missing one skipped):
- * each is matched to the next of the source's types that is its. */
+ * each is matched to the next of the source's types that is its.  (The
+ * --diff-base copy, add_file.c norm_values, writes a merged sample's
+ * values by its side's columns, not always in its source's order; but it
+ * writes each column in one unit, so no drop is ever made of its file:
+ * pcol_vunion_drop finds nothing scaled there.  Its own drop reads the
+ * inputs, in their order.  rd15a's risk; t_values item 24.) */
 static inline int pcol_unit_dropped(const pcol_unit_drop *d, const pcol_sample_cols *c, uint64_t row, uint32_t s) {
   if (!d->src || s < 1 || s > d->nsrc || !d->src[s]) return 0;
   uint64_t k = d->off[s - 1], ke = d->off[s];
@@ -342,12 +347,18 @@ int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);
  * d[s - lo].  count.c */
 int pcol_source_default_types(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d,
                               pcol_error *err);
-/* The same (uncached), and last[s - lo] = 1 where it is pprof's fallback,
- * the LAST type the source lists (no default_sample_type names one), so
- * that its place is the type's last place, not its first: go's default of
- * a profile that lists a type twice (samples of a --diff-base of kin sides:
- * inuse_space/bytes twice) is its last column (xvalues.c pcol_kin_column). */
-int pcol_source_default_places(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d, uint8_t *last,
+/* The same (uncached), and how[s - lo] says how the source's default was
+ * found: PCOL_DPLACE_LAST where it is pprof's fallback, the LAST type the
+ * source lists (no default_sample_type), so that its place is the type's
+ * last place, not its first: go's default of a profile that lists a type
+ * twice (samples of a --diff-base of kin sides: inuse_space/bytes twice)
+ * is its last column (xvalues.c pcol_kin_column); PCOL_DPLACE_UNLISTED the
+ * same where default_sample_type names none of its types (go's merge keeps
+ * that name: it reads the last column); PCOL_DPLACE_NAMED where
+ * default_sample_type names it (the first of that name, SampleIndexByName);
+ * PCOL_DPLACE_OWN a format's own rule (Rprof's time, a decimal count). */
+enum { PCOL_DPLACE_OWN, PCOL_DPLACE_LAST, PCOL_DPLACE_UNLISTED, PCOL_DPLACE_NAMED };
+int pcol_source_default_places(pcol_file *f, uint32_t lo, uint32_t hi, uint32_t *d, uint8_t *how,
                                pcol_error *err);
 /* THE default value of a selection: over its sources (wall.c
  * pcol_selection_sources: sel->source_id's, else every one; of a

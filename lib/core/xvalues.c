@@ -30,6 +30,7 @@
 #include "xvalues.h"  /* PCOL_RALLOC_NTYPES, pcol_xvalues, pcol_ralloc_types, ... */
 #include "wall.h"     /* pcol_selection_sources */
 #include <stdio.h>
+#include <inttypes.h> /* PRIu32 */
 #include <math.h>   /* llround */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -564,7 +565,7 @@ int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uin
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err);
   if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
   if (!rc && !(ring = calloc(nvt + 1, 1))) rc = pcol_oom(err);
-  ring[vt] = !rc; /* vt's kin, or vt alone (a type listed twice: its places) */
+  if (!rc) ring[vt] = 1; /* vt's kin, or vt alone (a type listed twice: its places) */
   for (uint32_t k = kn ? kn[vt] : 0; !rc && k && !ring[k]; k = kn[k]) ring[k] = 1;
   int multi = 0, agree = 1;
   uint64_t occ = UINT64_MAX;
@@ -595,6 +596,19 @@ done:
   return rc;
 }
 
+/* 1 when value types a and b (ids in range) have one name */
+static int same_type_name(pcol_file *f, uint32_t a, uint32_t b, int *same, pcol_error *err) {
+  pcol_view ty;
+  pcol_str x, y;
+  *same = a == b;
+  if (*same) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, a - 1), &x, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, b - 1), &y, err));
+  *same = x.ptr && y.ptr && pcol_str_same(x, y);
+  return PCOL_OK;
+}
+
 int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, uint32_t *col, pcol_error *err) {
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
   *col = 0;
@@ -606,13 +620,30 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
   if (!*col) return PCOL_OK;
   *col = 0;
   uint32_t *d = calloc((size_t)n + 1, sizeof *d);
-  uint8_t *last = calloc((size_t)n + 1, 1);
+  uint8_t *how = calloc((size_t)n + 1, 1), *keep = NULL;
   uint64_t *at = malloc(((size_t)n + 1) * sizeof *at);
-  int rc = d && last && at ? pcol_source_default_places(f, 1, (uint32_t)n, d + 1, last + 1, err) : pcol_oom(err);
-  for (uint64_t s = 0; !rc && s <= n; s++) at[s] = last[s] ? PCOL_PLACE_LAST : PCOL_PLACE_FIRST;
-  if (!rc) rc = pcol_kin_column(f, sel, vt, d, at, col, err);
+  int rc = d && how && at ? pcol_source_default_places(f, 1, (uint32_t)n, d + 1, how + 1, err) : pcol_oom(err);
+  if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
+  /* go's merge (combineHeaders) keeps the first default_sample_type its
+   * inputs state (in their order), and SampleIndexByName reads that name's
+   * FIRST column in every profile, the last where none states one (rd15a
+   * F1: a profile naming inuse_space beside one naming none, each listing
+   * it in kilobytes then in bytes, read each one's own place: 24B, go's
+   * 14336B) */
+  uint64_t s0 = 0;
+  for (uint64_t s = 1; !rc && s <= n && !s0; s++)
+    if (keep[s] && (how[s] == PCOL_DPLACE_NAMED || how[s] == PCOL_DPLACE_UNLISTED)) s0 = s;
+  int first = 0;
+  if (!rc && s0 && how[s0] == PCOL_DPLACE_NAMED) rc = same_type_name(f, vt, d[s0], &first, err);
+  if (!rc && first) rc = pcol_kin_column(f, sel, vt, NULL, NULL, col, err); /* the first of that name */
+  for (uint64_t s = 0; !rc && !first && s <= n; s++) /* none named: the last; else each one's (a name not vt's) */
+    at[s] = how[s] == PCOL_DPLACE_LAST || how[s] == PCOL_DPLACE_UNLISTED || (s0 && how[s0] == PCOL_DPLACE_UNLISTED)
+                ? PCOL_PLACE_LAST
+                : PCOL_PLACE_FIRST;
+  if (!rc && !first) rc = pcol_kin_column(f, sel, vt, d, at, col, err);
   free(d);
-  free(last);
+  free(how);
+  free(keep);
   free(at);
   return rc;
 }
@@ -647,6 +678,8 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
   int rc = ring && ps ? pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err) : pcol_oom(err);
   if (!rc) ring[vt] = 1; /* vt's kin, or vt alone (a type listed twice) */
   for (uint32_t k = rt->kin_next ? rt->kin_next[vt] : 0; !rc && k && !ring[k]; k = rt->kin_next[k]) ring[k] = 1;
+  size_t most = 0; /* the most types of the kin a source lists */
+  int any = 0;
   for (uint64_t s = 1; !rc && s <= nsrc; s++) {
     const uint32_t *rows;
     size_t n, m = 0;
@@ -658,7 +691,16 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
       for (size_t j = 0; j < i; j++) ps[s - 1].nth += pcol_view_u32(&sv, rows[j]) == t;
       ps[s - 1].ratio = t == vt || !rt->kin_factor ? 1 : rt->kin_factor[t] / rt->kin_factor[vt];
     }
+    any |= ps[s - 1].vt != 0;
+    most = m > most ? m : most;
   }
+  /* a column no source has (pcol_value_sel.column past them all: a
+   * selection made by hand, its 1.1 padding left unset; rd15a F4) is
+   * refused: its view was a total of 0, status OK */
+  if (!rc && !any)
+    rc = pcol_error_set(err, PCOL_EINVAL, "value column %" PRIu32 " of value type %" PRIu32 ": no source "
+                        "lists more than %zu types of its name in units of its family (a pcol_value_sel "
+                        "made by hand, its column not zeroed, or resolved on another file?)", col, vt, most);
   free(ring);
   if (rc) {
     free(ps);

@@ -154,11 +154,15 @@ void pcol_vpos_free(pcol_vpos *p);
 #define PCOL_PLACE_LAST (UINT64_MAX - 1)
 int pcol_kin_column(pcol_file *f, const pcol_select *sel, uint32_t vt, const uint32_t *own, const uint64_t *own_place,
                     uint32_t *col, pcol_error *err);
-/* The column of vt as the default of the sources sel selects (NULL: all):
- * pcol_kin_column of each source's own default, at its place
- * (pcol_source_default_places: go's merge reads the column of the
- * profiles' default sample type, paired by position, the LAST when no
- * default_sample_type names one) */
+/* The column of vt as the default of the sources sel selects (NULL: all),
+ * go's merge's: the first selected source (in the inputs' order) that
+ * states a default_sample_type names the default of them all
+ * (combineHeaders), read at its FIRST column in every source
+ * (SampleIndexByName: pcol_kin_column with own NULL); where none states
+ * one, or the one stated names none of its types, each source's default
+ * at its LAST place (go's last column); where the name stated is not
+ * vt's (the defaults' rule chose another type), each source's own at its
+ * place (pcol_source_default_places) */
 int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, uint32_t *col, pcol_error *err);
 /* The pick (below, pcol_kin_pick_make) an export reads its value by, as
  * the views read it: of the value asked (asked: --value, vt and its column

@@ -103,6 +103,24 @@
 #     inuse_space/bytes twice): 4084 B in top, fold, the collapsed export
 #     and the pprof export read back, and top/traces/tree/peek are go's
 #     (before: -2672 B, the first column, exit 0).
+# 23. the DEFAULT of files whose own defaults sit at different places
+#     (a2.pb names default_sample_type inuse_space, c2.pb names none; both
+#     list inuse_space in kilobytes then in bytes): go's merge keeps the
+#     first default_sample_type stated (combineHeaders) and reads that
+#     name's FIRST column in every file (SampleIndexByName), the kilobytes
+#     ones: 14 kB = 14336 B in either order, in top, fold, traces and
+#     the pprof export read back (the collapsed export writes the
+#     samples/count, the count rule); three files and a
+#     megabytes one as go -top (rd15a F1: 24 B, each file's bytes column,
+#     exit 0).
+# 24. --diff-base of a side whose files list their types in other orders
+#     (rA samples, inuse_space/kilobytes; rB inuse_space/bytes, samples):
+#     the copy writes a merged sample's values by the side's columns, not
+#     its source's order, which the unit rule's drop (count.h
+#     pcol_unit_dropped) would misread; each column of the copy is in one
+#     unit, so no view of it drops (rd15a's risk).  The diff is each side's
+#     own total subtracted, rA's (1, 0 kB) dropped as alone (go refuses to
+#     merge rA and rB, so pcol's own views are the reference).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -770,4 +788,49 @@ if command -v go >/dev/null 2>&1; then
     "$("$PCOL" top "$tmp/d21.pb.gz" 2>/dev/null | sed -n '/^Showing/,$p')" ] ||
     fail "top of the pprof export of two --diff-base one: not go -top of it"
 fi
+# ---- 23. the merged default where one file names default_sample_type
+T3=samples:count,inuse_space:kilobytes,inuse_space:bytes
+g a2.pb $T3 default=inuse_space 2,1:1,3,5 3,1:2,4,7
+g c2.pb $T3 2,1:1,3,5 3,1:2,4,7
+g a3.pb $T3 default=inuse_space 2,1:1,1,5 3,1:2,2,7
+g c3.pb $T3 2,1:1,1,5 3,1:2,2,7
+g h3.pb $T3 default=samples 2,1:3,1,5 3,1:4,2,9
+g k3.pb samples:count,inuse_space:megabytes,inuse_space:bytes 2,1:1,1,5 3,1:2,0,7
+for o in "a2 c2" "c2 a2"; do
+  args=(); for n in $o; do args+=("$tmp/$n.pb"); done
+  got=$("$PCOL" top "${args[@]}" --unit raw 2>/dev/null | total)
+  [ "$got" = 14336 ] || fail "top $o (default): $got, not 14336 (go: a2's inuse_space, the kilobytes column)"
+  got=$("$PCOL" fold "${args[@]}" | sum)
+  [ "$got" = 14336 ] || fail "fold $o: $got, not 14336"
+  got=$("$PCOL" traces "${args[@]}" --unit raw 2>/dev/null | awk '/^ *-?[0-9]+[A-Za-z]* /{ n += $1 + 0 } END { print n }')
+  [ "$got" = 14336 ] || fail "traces $o: $got, not 14336"
+  "$PCOL" unpack "${args[@]}" --to pprof -o "$tmp/ac.pb.gz" 2>/dev/null || fail "pprof export of $o"
+  got=$("$PCOL" top "$tmp/ac.pb.gz" --unit B 2>/dev/null | total)
+  [ "$got" = 14336 ] || fail "the pprof export of $o read back: $got, not 14336"
+done
+if command -v go >/dev/null 2>&1; then
+  for o in "a2 c2" "c2 a2" "a3 c3 h3" "h3 c3 a3" "c3 a3 h3" "a3 k3" "k3 a3" "c3 k3"; do
+    args=(); gargs=(); for n in $o; do args+=("$tmp/$n.pb"); gargs+=("$n.pb"); done
+    for v in top traces tree; do # (less go's "Dropped ... (cum <= 0)" of k3's cut, rounded otherwise)
+      [ "$((cd "$tmp" && go tool pprof -$v "${gargs[@]}" 2>/dev/null) | sed -n '/^Showing\|^---/,$p' | grep -v '^Dropped')" = \
+        "$("$PCOL" $v "${args[@]}" 2>/dev/null | sed -n '/^Showing\|^---/,$p' | grep -v '^Dropped')" ] || fail "$v $o: not go -$v"
+    done
+  done
+  [ "$((cd "$tmp" && go tool pprof -top ac.pb.gz 2>/dev/null) | sed -n '/^Showing/,$p')" = \
+    "$("$PCOL" top "$tmp/c2.pb" "$tmp/a2.pb" 2>/dev/null | sed -n '/^Showing/,$p')" ] ||
+    fail "go -top of the pprof export of c2 a2: not pcol top c2 a2"
+fi
+# ---- 24. a side listing its types in other orders, diffed
+g rA.pb samples:count,inuse_space:kilobytes 2,1:1,0 3,1:2,3
+g rB.pb inuse_space:bytes,samples:count 2,1:500,4 3,1:0,8
+g rC.pb samples:count,inuse_space:kilobytes 2,1:1,1
+for v in samples:13:raw inuse_space:2548:B; do
+  IFS=: read -r v want u <<<"$v"
+  new=$("$PCOL" top "$tmp/rA.pb" "$tmp/rB.pb" --value "$v" --unit "$u" 2>/dev/null | total)
+  old=$("$PCOL" top "$tmp/rC.pb" --value "$v" --unit "$u" 2>/dev/null | total)
+  got=$("$PCOL" top "$tmp/rA.pb" "$tmp/rB.pb" --diff-base "$tmp/rC.pb" --value "$v" --unit "$u" 2>/dev/null |
+        sed -n 's/.*accounting for \([0-9-]*\)B*,.*/\1/p')
+  [ "$got" = "$((new - old))" ] && [ "$got" = "$want" ] ||
+    fail "top rA rB --diff-base rC --value $v: $got, not $new - $old = $want"
+done
 exit 0

@@ -98,7 +98,8 @@ hand, standard library only).
                                  alpha under main, values 1 and 5000;
                                  locations 1 main, 2 alpha, 3 beta): two
                                  types of one name in kin units, a sample
-                                 whose scaled values are 0
+                                 whose scaled values are 0; an argument
+                                 default=NAME names default_sample_type
                                  (tests/cli/t_values.sh)
   pprofgen.py threads OUT MODE    cpu samples of threads told apart by labels
                                  (MODE num: tid=10, tid=20; str: thread_name=io,
@@ -401,11 +402,15 @@ def typed(out, types, *samples):
     for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
         p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    dflt = b""
     for smp in samples:
+        if smp.startswith("default="):  # default_sample_type
+            dflt = field(14, 0, st.id(smp[8:].encode()))
+            continue
         locs, vals = (list(map(int, x.split(","))) for x in smp.split(":"))
         p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
                    field(2, 2, b"".join(varint(v) for v in vals)))
-    open(out, "wb").write(p + field(9, 0, 1_000_000_000) + st.table())
+    open(out, "wb").write(p + dflt + field(9, 0, 1_000_000_000) + st.table())
 
 
 def threads(out, mode):
