@@ -45,7 +45,14 @@ KINDS = {
     "jdk.ObjectAllocationOutsideTLAB": [("allocationSize", "allocationSize")],
     "profiler.WallClockSample": [],  # async-profiler's
     "profiler.Malloc": [("size", "size")],
+    # lock and park events: each one contention, its duration the delay
+    "jdk.JavaMonitorEnter": [("duration", "delay")],
+    "jdk.ThreadPark": [("duration", "delay")],
 }
+# the class field of an event read as a label (the allocations' objectClass
+# by class_names)
+CLASS_LABEL = {"jdk.JavaMonitorEnter": ("monitorClass", "monitor_class"),
+               "jdk.ThreadPark": ("parkedClass", "parked_class")}
 # how many samples an event is (1 when absent)
 COUNT = {"profiler.WallClockSample": "samples"}
 
@@ -155,6 +162,11 @@ def jfr_samples(path, alloc_text=None):
             extra.append(("object_class", cls[name] if cls is not None else name.replace("/", ".")))
         for f, vt in KINDS[kind]:
             extra.append((vt, duration_ns(v[f]) if isinstance(v[f], str) else v[f]))
+        if kind in CLASS_LABEL:
+            extra.append(("contentions", 1))
+            f, lab = CLASS_LABEL[kind]
+            if (v.get(f) or {}).get("name"):
+                extra.append((lab, v[f]["name"].replace("/", ".")))
         extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
         # javaName, else osName: a virtual thread's javaName "" is its name
         # (jfr print shows ""), its osName null
@@ -193,7 +205,7 @@ def pcol_samples(path):
                 ftype = mapname.get(lmap[loc]) if i == len(chain) - 1 else "Inlined"
                 frames.append((fname[l["function_id"]], l["line"], l["column"], ftype))
         lab = labels[sid]
-        extra = [(k, lab[k]) for k in ("thread_state", "object_class") if k in lab]
+        extra = [(k, lab[k]) for k in ("thread_state", "object_class", "monitor_class", "parked_class") if k in lab]
         extra += list(values[sid].items())
         out[kind].append((start[s["source_id"]] + s["time_ns"], lab.get("thread_name"),
                           lab.get("thread_id"), tuple(frames), tuple(sorted(extra))))
