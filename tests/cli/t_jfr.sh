@@ -11,7 +11,11 @@
 # force, hostile values give no CPU time and a note.  A recording's
 # sources count its time once (Duration: its span, not their durations
 # added), two recordings twice.  JDK 25's CPU-time samples have their own
-# value, cpu-time, never added to the execution samples' cpu.
+# value, cpu-time, never added to the execution samples' cpu.  Lock and
+# park events are sources (contentions, delay); other events with a stack
+# trace are noted, a file of nothing read warns; --value samples of a
+# recording's parts warns; their own parts get no note on a --value or the
+# pprof export; async-profiler's interval and event settings give time.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 GEN="python3 tests/support/gen_jfr.py"
@@ -472,6 +476,11 @@ $GEN "$tmp/ap4.jfr" --samples 9 --exec-only --ap cpu:0:50000000 || fail "gen_jfr
 ws=$("$PCOL" cat "$tmp/ap4.jfr" --table sources --format tsv | awk -F'\t' '/profiler.WallClockSample/ { print $1 }')
 got=$("$PCOL" top "$tmp/ap4.jfr" --source "${ws:-0}" --value wall --format tsv 2>/dev/null | tot)
 [ "$got" = 300000000 ] || fail "ap4.jfr: the wall-clock samples' wall $got, want 300000000"
+# async-profiler 4's event=wall writes its samples as profiler.WallClockSample:
+# their interval is the "interval" (its "wall" setting 0): 6 x 20 ms
+$GEN "$tmp/ap5.jfr" --samples 0 --ap wall:20000000:0 || fail "gen_jfr.py --ap wall:20000000:0"
+got=$("$PCOL" top "$tmp/ap5.jfr" --value wall --format tsv 2>/dev/null | tot)
+[ "$got" = 120000000 ] || fail "ap5.jfr: the wall-clock samples' wall $got, want 120000000"
 grep -q "note: *async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"cpu\": 10 ms" \
   <("$PCOL" info "$tmp/ap1.jfr") || fail "ap1.jfr: no note of async-profiler's default interval"
 "$PCOL" info "$tmp/ap3.jfr" >"$tmp/ap.info" 2>&1 || fail "info ap3.jfr"

@@ -222,6 +222,9 @@ typedef struct jimp {
   size_t nper, capper, per_at, per_end;
   int per_on;
   const char *per_vt; /* their value: cpu, or wall (async-profiler's event=wall) */
+  /* async-profiler's profiler.WallClockSample: ns a sample (0: none), its
+   * "wall" interval, else with event=wall its "interval" */
+  int64_t wall_ns;
   int64_t per_one, nat_one;
   char per_note[320];
   uint32_t k_thread, k_tid, k_thread_id, k_state, k_cls[EK_N], u_count, u_ns;
@@ -1079,17 +1082,17 @@ static int open_source(jimp *x, int kind) {
     return rc;
   /* async-profiler's wall-clock samples (with event=cpu,wall=...): each
    * the "wall" interval of jdk.ExecutionSample's settings */
-  int wall = kind == EK_WALL && R->ap_wall > 0;
+  int wall = kind == EK_WALL && x->wall_ns > 0;
   if (wall) {
     if ((rc = pcol_b_cstr(x->b, PCOL_VT_WALL, &sid, err)) ||
         (rc = pcol_b_value_type(x->b, sid, x->u_ns, &vt[nvt], err)) ||
         (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)) ||
         (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_TYPE, PCOL_VT_WALL, err)) ||
         (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
-        (rc = meta_i64(x, src, PPROF_META_PERIOD, R->ap_wall)))
+        (rc = meta_i64(x, src, PPROF_META_PERIOD, x->wall_ns)))
       return rc;
     nvt++;
-  } else if (kind == EK_WALL && R->ap_wall == 0 &&
+  } else if (kind == EK_WALL && R->ap_wall == 0 && !x->wall_ns &&
              (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "async-profiler's wall interval setting is 0, its default (50 ms in the versions that write it): no wall time, samples counted", err))) {
     return rc;
   }
@@ -1136,8 +1139,8 @@ static int put_row(void *ctx, const void *row) {
     while (x->per_at + 1 < x->per_end && x->per[x->per_at + 1].t <= s->t) x->per_at++;
     int64_t p = x->per[x->per_at].ns;
     val[1].value = s->n > 0 && p > INT64_MAX / s->n ? INT64_MAX : s->n * p;
-  } else if (s->kind == EK_WALL && x->R->ap_wall > 0) { /* async-profiler's wall interval, times n */
-    int64_t p = x->R->ap_wall;
+  } else if (s->kind == EK_WALL && x->wall_ns > 0) { /* async-profiler's wall interval, times n */
+    int64_t p = x->wall_ns;
     val[1].value = s->n > 0 && p > INT64_MAX / s->n ? INT64_MAX : s->n * p;
   }
   return pcol_b_sample(x->b, &r, val, x->cur_nvt, NULL, x->r.err);
@@ -1249,9 +1252,11 @@ static int ap_intervals(jimp *x, const jrec *R) {
   int timer = R->ap_has_event && (!strcmp(R->ap_event, "cpu") || !strcmp(R->ap_event, "itimer") ||
                                   !strcmp(R->ap_event, "ctimer"));
   x->per_vt = wall ? PCOL_VT_WALL : PCOL_VT_CPU;
+  x->wall_ns = R->ap_wall > 0 ? R->ap_wall : 0;
   for (size_t i = 0; i < x->nper; i++) {
     jper *p = &x->per[i];
     if (p->rec != x->cur_rec || !p->ap || p->ns < 0) continue;
+    if (wall && p->ns > 0 && !x->wall_ns) x->wall_ns = p->ns; /* (async-profiler 3 on: the wall samples' events) */
     if (!R->ap_has_event) p->ns = PER_APNOEVENT;
     else if (!timer && !wall) p->ns = PER_APCOUNT;
     else if (p->ns == 0 && timer) p->ns = 10000000, def = 1;
