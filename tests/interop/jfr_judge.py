@@ -337,7 +337,9 @@ def main():
     text = open(jfr_text).read().split("\njdk.ExecutionSample {")
     for ev in text:
         m = re.search(r"stackTrace = \[\n\s+(.*?)\n", ev)
-        if m:
+        if m and m.group(1).strip() == "]":  # every frame hidden: none shown (as visible counts it)
+            leaf[None] += 1
+        elif m:
             leaf[re.sub(r"\(.*$", "", m.group(1)).strip()] += 1
         elif "stackTrace = " in ev:
             leaf[None] += 1
