@@ -254,5 +254,12 @@
 #define JFR_VT_CPU_TIME "cpu-time"
 #define JFR_LABEL_STATE "thread_state"   /* an execution sample's thread state */
 #define JFR_LABEL_CLASS "object_class"   /* an allocation's class */
+#define JFR_LABEL_MONITOR "monitor_class" /* jdk.JavaMonitorEnter's monitorClass */
+#define JFR_LABEL_PARKED "parked_class"   /* jdk.ThreadPark's parkedClass */
+/* lock and park events (jdk.JavaMonitorEnter, jdk.ThreadPark): each one
+ * contention, its duration the delay, as Pyroscope's JFR converter names
+ * the values of its mutex and block profiles */
+#define JFR_VT_CONTENTIONS "contentions"
+#define JFR_VT_DELAY "delay"
 
 #endif

@@ -1552,8 +1552,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_lacking_notes(pcol_file *f, const
  * when it was not named and the selected sources' own defaults differ,
  * pcol_value_default_note's line (advice: how the caller's user names a
  * value, NULL: "name one with --value TYPE"), warning = true when the
- * default fell back to samples, false for a stated default's note;
- * otherwise pcol_value_lacking_notes' lines, each a warning.  note(ctx,
+ * default fell back to samples, false for a stated default's note; when
+ * it was named "samples" and those defaults differ, one warning that the
+ * sum is of counts of different things (a JFR recording's execution and
+ * allocation samples); otherwise pcol_value_lacking_notes' lines, each a
+ * warning, less those of a recording's parts (meta pcol.recording_part)
+ * of which another selected part has v: they count 0 as the recording
+ * means (an export of one value, which leaves them out, still says so).  note(ctx,
  * text, warning) once a line (no line end, names as the file has them).
  * Every view of the CLI says them after its inputs are opened; the R and
  * Python packages and DuckDB's pcol_top relay them.  Since 1.1. */

@@ -420,6 +420,14 @@ uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s) { /* past the run fro
   while (e <= w->n && w->part[e - 1] && w->part[e] == (uint64_t)w->part[e - 1] + 1) e++;
   return e;
 }
+int pcol_wall_part_covered(const pcol_wall *w, uint64_t s, const uint8_t *has, const uint8_t *keep) {
+  if (s < 1 || s > w->n || has[s]) return 0;
+  uint64_t b = s; /* the run's first source */
+  while (b > 1 && w->part[b - 1] && w->part[b] == (uint64_t)w->part[b - 1] + 1) b--;
+  for (uint64_t i = b, e = pcol_wall_run_end(w, b); i < e; i++)
+    if (i != s && has[i] && (!keep || keep[i])) return 1;
+  return 0;
+}
 static void wall_recordings(pcol_wall *w, const uint8_t *take) {
   for (uint64_t s = 1, e; s <= w->n; s = e) {
     e = pcol_wall_run_end(w, s);

@@ -76,6 +76,14 @@ int pcol_wall_states(pcol_file *f, const pcol_select *sel, uint8_t **take, int64
  * ... that s begins (the next input of a merge starts again at 1).  Walk
  * the recordings with for (s = 1; s <= w->n; s = e) e = pcol_wall_run_end(w, s). */
 uint64_t pcol_wall_run_end(const pcol_wall *w, uint64_t s);
+/* THE rule of a recording's parts without a value (spec.md §7
+ * "Recordings"; doc/cli.md "What a view adds up"): source s, which lacks
+ * it (has[s] = 0), counts 0 there as its recording means, and no note says
+ * so, when another part of its recording (its run) that keep[] selects
+ * (NULL: every one) has it: 1; else 0 (a lone source, or a recording none
+ * of whose selected parts has it: the note is said).  has and keep are
+ * indexed by source id, 1..w->n. */
+int pcol_wall_part_covered(const pcol_wall *w, uint64_t s, const uint8_t *has, const uint8_t *keep);
 /* The recordings (pcol_wall_run_end's runs) of which take[] (of
  * pcol_wall_header) holds a source: those a relative range took a window
  * of, each from its own start (pcol_range_note's count). */

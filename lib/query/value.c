@@ -721,17 +721,29 @@ static int put_source(pcol_buf *b, pcol_file *f, const pcol_view *ty, const pcol
                                                                                              : PCOL_OK;
 }
 
-int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
-                             void (*note)(void *ctx, const char *text), void *ctx, pcol_error *err) {
+/* pcol_value_lacking_notes' lines; parts: not of the parts of a recording
+ * of which a selected part has v (a view's --value: they count 0 as the
+ * recording means; an export of one value leaves them out, and says so) */
+static int lacking_lines(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, int parts,
+                         void (*note)(void *ctx, const char *text), void *ctx, pcol_error *err) {
   enum { SHOWN = 3 }; /* sources named one a line; past it, one line */
   uint8_t *has = NULL, *keep = NULL;
   pcol_view ty, uri;
+  pcol_wall w;
   PCOL_RETURN_NOT_OK(pcol_value_sources(f, v, &has, err));
   int rc = pcol_selection_sources(f, sel, &keep, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &ty, err);
   if (!rc) rc = pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err);
+  int wok = !rc && parts && pcol_wall_init(f, &w, err) == PCOL_OK;
+  if (!rc && parts && !wok) rc = err ? err->code : PCOL_ENOMEM;
   uint64_t n = pcol_rows(f, PCOL_T_SOURCES), missing = 0, shown = 0, nsel = 0;
-  for (uint64_t s = 1; !rc && s <= n; s++) missing += !has[s] && keep[s], nsel += keep[s];
+  /* the parts of a recording of which a selected part has the value count
+   * 0 as the recording means: no note (THE rule, pcol_wall_part_covered;
+   * review 21 F6: every JFR recording's --value of one part's type warned) */
+  for (uint64_t s = 1; !rc && s <= n; s++) {
+    if (wok && keep[s] && !has[s] && pcol_wall_part_covered(&w, s, has, keep)) keep[s] = 0;
+    missing += !has[s] && keep[s], nsel += keep[s];
+  }
   pcol_buf b = {0};
   pcol_str vt = v ? v->type : (pcol_str){0}, vu = v ? v->unit : (pcol_str){0};
   if (!rc && missing > SHOWN) {
@@ -759,9 +771,15 @@ int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_va
     else note(ctx, (const char *)b.data);
   }
   pcol_buf_free(&b);
+  if (wok) pcol_wall_free(&w);
   free(has);
   free(keep);
   return rc;
+}
+
+int pcol_value_lacking_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
+                             void (*note)(void *ctx, const char *text), void *ctx, pcol_error *err) {
+  return lacking_lines(f, sel, v, 0, note, ctx, err);
 }
 
 /* a line of pcol_value_lacking_notes, as pcol_value_notes' warning */
@@ -793,9 +811,26 @@ int pcol_value_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
       return PCOL_OK;
     }
   }
+  /* samples asked of sources whose own defaults differ (a JFR recording's
+   * execution and allocation samples): each source's count is of another
+   * thing, and their sum is no count of any (review 21 F3: 298 "samples"
+   * where jfr counts 80 execution samples) */
+  if (asked && v && v->vt_id == 0) {
+    uint32_t chosen;
+    int d = 0;
+    PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, &d, err));
+    if (d) {
+      pcol_buf b = {0};
+      int rc = note_samples(f, sel, "--value samples adds up counts of different things", "name one with --source N", &b, err);
+      if (!rc && pcol_buf_append(&b, "", 1)) rc = pcol_oom(err);
+      if (!rc) note(ctx, (const char *)b.data, true);
+      pcol_buf_free(&b);
+      return rc;
+    }
+  }
   /* each selected source without the value, or (past 3) one line */
   notes_ctx n = {note, ctx};
-  return pcol_value_lacking_notes(f, sel, v, lacking_line, &n, err);
+  return lacking_lines(f, sel, v, 1, lacking_line, &n, err);
 }
 
 unsigned pcol_value_decimals(const pcol_value_sel *v, pcol_str *unit) {

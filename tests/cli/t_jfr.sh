@@ -11,7 +11,11 @@
 # force, hostile values give no CPU time and a note.  A recording's
 # sources count its time once (Duration: its span, not their durations
 # added), two recordings twice.  JDK 25's CPU-time samples have their own
-# value, cpu-time, never added to the execution samples' cpu.
+# value, cpu-time, never added to the execution samples' cpu.  Lock and
+# park events are sources (contentions, delay); other events with a stack
+# trace are noted, a file of nothing read warns; --value samples of a
+# recording's parts warns; their own parts get no note on a --value or the
+# pprof export; async-profiler's interval and event settings give time.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 GEN="python3 tests/support/gen_jfr.py"
@@ -397,4 +401,90 @@ for r in "--from 0.000010|3| of 2 sources" "--to 0.000007|1|" "--from 0|6| of 2 
   [ "$cut" = "$n" ] && grep -q "warning: .*tr3.jfr: $n samples$srcs have stacks the recorder truncated" "$tmp/err" ||
     fail "truncated stacks of $range: fold has $cut, want $n: $(cat "$tmp/err")"
 done
+# lock and park events (review 21 F2: dropped without a word, a lock-only
+# recording read as an empty profile): jdk.JavaMonitorEnter and
+# jdk.ThreadPark are sources of their own, each event one contention
+# (contentions/count) and its duration the delay (delay/nanoseconds, the
+# default), as Pyroscope's converter names them; gen_jfr.py --locks 6 over
+# 2 chunks writes 12 monitor events of 1000 x (i + 1) ns (i = 0..5) and 6
+# park events of 500 x (i + 1) ns (i = 0..2): 42000 and 6000 ns
+$GEN "$tmp/lk.jfr" --samples 0 --locks 6 --waits 3 --chunks 2 || fail "gen_jfr.py --locks"
+want_mon=$(awk 'BEGIN { for (c = 0; c < 2; c++) for (i = 0; i < 6; i++) s += 1000 * (i + 1); print s }')
+want_park=$(awk 'BEGIN { for (c = 0; c < 2; c++) for (i = 0; i < 3; i++) s += 500 * (i + 1); print s }')
+tot() { awk -F'\t' 'NR > 1 { s += $1 } END { print s + 0 }'; }
+for w in "1 delay $want_mon" "1 contentions 12" "2 delay $want_park" "2 contentions 6"; do
+  set -- $w
+  got=$("$PCOL" top "$tmp/lk.jfr" --source "$1" --value "$2" --format tsv 2>/dev/null | tot)
+  [ "$got" = "$3" ] || fail "lk.jfr source $1 --value $2: $got, want $3"
+done
+[ "$("$PCOL" top "$tmp/lk.jfr" --format tsv 2>/dev/null | tot)" = $((want_mon + want_park)) ] ||
+  fail "lk.jfr's default is not the delay of both sources"
+"$PCOL" info "$tmp/lk.jfr" >"$tmp/lk.info" 2>&1 || fail "pcol info lk.jfr"
+grep -q 'source 1: *jfr .*lk.jfr: jdk.JavaMonitorEnter' "$tmp/lk.info" &&
+  grep -q 'source 2: *jfr .*lk.jfr: jdk.ThreadPark' "$tmp/lk.info" &&
+  grep -q 'values: *samples/count, contentions/count, delay/nanoseconds (default: delay/nanoseconds)' "$tmp/lk.info" ||
+  fail "lk.jfr: not a monitor and a park source: $(cat "$tmp/lk.info")"
+# what is not read is said: the 6 jdk.JavaMonitorWait events in a note,
+# and, when nothing else is read, in a warning of every view
+grep -q 'note: *events with a stack trace of types pcol does not read .*jdk.JavaMonitorWait 6' "$tmp/lk.info" ||
+  fail "lk.jfr: no note of the monitor-wait events not read: $(cat "$tmp/lk.info")"
+"$PCOL" cat "$tmp/lk.jfr" --table sample_labels --format tsv | grep -q "monitor_class.*pkg.Work" ||
+  fail "lk.jfr: no monitor_class label pkg.Work"
+$GEN "$tmp/wt.jfr" --samples 0 --waits 3 || fail "gen_jfr.py --waits"
+"$PCOL" top "$tmp/wt.jfr" >/dev/null 2>"$tmp/err" || fail "top wt.jfr: $(cat "$tmp/err")"
+grep -q 'warning: .*wt.jfr: no samples: its 3 events with a stack trace are of types pcol does not read (jdk.JavaMonitorWait 3)' "$tmp/err" ||
+  fail "a recording of events pcol does not read: no warning: $(cat "$tmp/err")"
+# --value samples of a recording's parts that count different things
+# (review 21 F3: execution and allocation samples added up, 298 where jfr
+# counts 80 execution samples) is warned; of one part it is its count
+"$PCOL" top "$tmp/a.jfr" --value samples >/dev/null 2>"$tmp/err" || fail "top a.jfr --value samples"
+grep -q 'warning: .*a.jfr: the sources measure different values, so --value samples adds up counts of different things' "$tmp/err" ||
+  fail "--value samples of a recording's execution and allocation samples: no warning: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/a.jfr" --source 1 --value samples >/dev/null 2>"$tmp/err" || fail "top a.jfr --source 1"
+! grep -q 'different things' "$tmp/err" || fail "--value samples of the execution samples alone warns: $(cat "$tmp/err")"
+# the recording's own parts get no note on an export or a --value of one
+# part's type (review 21 F6: every `unpack --to pprof` of a JFR file warned
+# 2-4 times, doc/cli.md says they get none); a part selected alone still does
+"$PCOL" unpack "$tmp/a.jfr" --to pprof -o "$tmp/a.pb.gz" 2>"$tmp/err" || fail "unpack a.jfr --to pprof"
+! grep -q 'has no value' "$tmp/err" || fail "unpack a.jfr --to pprof warns about the recording's parts: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/a.jfr" --value allocation_weight >/dev/null 2>"$tmp/err" || fail "top a.jfr --value allocation_weight"
+! grep -q 'has no value' "$tmp/err" || fail "--value allocation_weight warns about the recording's parts: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/a.jfr" --source 1 --value allocation_weight >/dev/null 2>"$tmp/err" || fail "top --source 1"
+grep -q 'source 1 .* has no value allocation_weight/bytes' "$tmp/err" ||
+  fail "--source 1 --value allocation_weight: no warning: $(cat "$tmp/err")"
+# async-profiler's settings (review 21 F4): its "interval" of
+# jdk.ExecutionSample with its "event" (jdk.ActiveRecording's) gives each
+# sample its time: cpu (0: its default, 10 ms, said in a note), wall
+# (event=wall: the wall value), none for a counter's event; the "wall"
+# interval gives profiler.WallClockSample's samples theirs
+$GEN "$tmp/ap1.jfr" --samples 9 --exec-only --ap cpu:0 || fail "gen_jfr.py --ap cpu:0"
+$GEN "$tmp/ap2.jfr" --samples 9 --exec-only --ap wall:20000000 || fail "gen_jfr.py --ap wall"
+$GEN "$tmp/ap3.jfr" --samples 9 --exec-only --ap cycles:1000000 || fail "gen_jfr.py --ap cycles"
+n=$("$PCOL" top "$tmp/ap1.jfr" --value samples --format tsv | tot)
+[ "$n" = 9 ] || fail "ap1.jfr: $n samples, want 9"
+for w in "ap1 cpu 10ms $((n * 10000000))" "ap2 wall 20ms $((n * 20000000))"; do
+  set -- $w
+  "$PCOL" info "$tmp/$1.jfr" >"$tmp/ap.info" 2>&1 || fail "info $1.jfr"
+  grep -q "period: *$3 ($2)" "$tmp/ap.info" && grep -q "default: $2/nanoseconds" "$tmp/ap.info" ||
+    fail "$1.jfr: not a $3 $2 period: $(cat "$tmp/ap.info")"
+  got=$("$PCOL" top "$tmp/$1.jfr" --value "$2" --format tsv | tot)
+  [ "$got" = "$4" ] || fail "$1.jfr --value $2: $got, want $4"
+done
+# async-profiler 3's event=cpu,wall=50ms: the wall-clock samples (3
+# events of 1, 2 and 3 samples) have 6 x 50 ms of wall time
+$GEN "$tmp/ap4.jfr" --samples 9 --exec-only --ap cpu:0:50000000 || fail "gen_jfr.py --ap cpu:0:50000000"
+ws=$("$PCOL" cat "$tmp/ap4.jfr" --table sources --format tsv | awk -F'\t' '/profiler.WallClockSample/ { print $1 }')
+got=$("$PCOL" top "$tmp/ap4.jfr" --source "${ws:-0}" --value wall --format tsv 2>/dev/null | tot)
+[ "$got" = 300000000 ] || fail "ap4.jfr: the wall-clock samples' wall $got, want 300000000"
+# async-profiler 4's event=wall writes its samples as profiler.WallClockSample:
+# their interval is the "interval" (its "wall" setting 0): 6 x 20 ms
+$GEN "$tmp/ap5.jfr" --samples 0 --ap wall:20000000:0 || fail "gen_jfr.py --ap wall:20000000:0"
+got=$("$PCOL" top "$tmp/ap5.jfr" --value wall --format tsv 2>/dev/null | tot)
+[ "$got" = 120000000 ] || fail "ap5.jfr: the wall-clock samples' wall $got, want 120000000"
+grep -q "note: *async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"cpu\": 10 ms" \
+  <("$PCOL" info "$tmp/ap1.jfr") || fail "ap1.jfr: no note of async-profiler's default interval"
+"$PCOL" info "$tmp/ap3.jfr" >"$tmp/ap.info" 2>&1 || fail "info ap3.jfr"
+grep -q 'values: *samples/count (default' "$tmp/ap.info" &&
+  grep -q "note: *async-profiler's interval of jdk.ExecutionSample \"1000000\" (its event \"cycles\"): a count of its event's occurrences, not a time; no time, samples counted" "$tmp/ap.info" ||
+  fail "ap3.jfr (event cycles): $(cat "$tmp/ap.info")"
 echo "t_jfr: ok"

@@ -45,7 +45,14 @@ KINDS = {
     "jdk.ObjectAllocationOutsideTLAB": [("allocationSize", "allocationSize")],
     "profiler.WallClockSample": [],  # async-profiler's
     "profiler.Malloc": [("size", "size")],
+    # lock and park events: each one contention, its duration the delay
+    "jdk.JavaMonitorEnter": [("duration", "delay")],
+    "jdk.ThreadPark": [("duration", "delay")],
 }
+# the class field of an event read as a label (the allocations' objectClass
+# by class_names)
+CLASS_LABEL = {"jdk.JavaMonitorEnter": ("monitorClass", "monitor_class"),
+               "jdk.ThreadPark": ("parkedClass", "parked_class")}
 # how many samples an event is (1 when absent)
 COUNT = {"profiler.WallClockSample": "samples"}
 
@@ -70,6 +77,22 @@ def duration_ns(s):
         raise ValueError("duration %r" % s)
     h, mi, se, frac = m.groups()
     return ((int(h or 0) * 60 + int(mi or 0)) * 60 + int(se or 0)) * 10**9 + int((frac or "0").ljust(9, "0")[:9])
+
+
+def jclass(name):
+    """a class's name as `jfr print` prints it (ValueFormatter.formatClass):
+    '.' for '/', an array's descriptor as its type ([I int[])"""
+    d = len(name) - len(name.lstrip("["))
+    e = name[d:]
+    prim = {"B": "byte", "C": "char", "D": "double", "F": "float", "I": "int", "J": "long", "S": "short",
+            "Z": "boolean"}
+    if d and len(e) == 1 and e in prim:
+        word = prim[e]
+    elif d and len(e) > 2 and e[0] == "L" and e[-1] == ";":
+        word = e[1:-1]
+    else:
+        word, d = name, 0
+    return word.replace("/", ".") + "[]" * d
 
 
 def jname(method):
@@ -107,11 +130,47 @@ def period_ns(v):
     return ns if ns > 0 and ns % 10**6 == 0 and ns < 2**63 else None
 
 
+def ap_settings(settings):
+    """async-profiler's settings (Settings.java's "ap" lines): the first of each name"""
+    ap = {}
+    for line in open(settings) if settings else []:
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "ap" and len(f) == 3:
+            ap.setdefault(f[1], f[2])
+    return ap
+
+
+def ap_values(want, settings):
+    """async-profiler's samples with their time (its engines: cpu, itimer,
+    ctimer an interval of CPU time, 0 their 10 ms default; wall of wall
+    time; the wall-clock samples the "wall" interval, else with event=wall
+    the interval): (period of the execution samples or None, its type)"""
+    ap = ap_settings(settings)
+    ev, iv = ap.get("event"), ap.get("interval")
+    iv = int(iv) if iv is not None and iv.isdigit() else None
+    per, vt = None, None
+    if ev in ("cpu", "itimer", "ctimer") and iv is not None:
+        per, vt = iv or 10**7, "cpu"
+    elif ev == "wall" and iv:
+        per, vt = iv, "wall"
+    if per and want.get("jdk.ExecutionSample"):
+        want["jdk.ExecutionSample"] = [x[:4] + (tuple(sorted(x[4] + ((vt, per),))),)
+                                       for x in want.get("jdk.ExecutionSample", [])]
+    w = ap.get("wall")
+    w = int(w) if w is not None and w.isdigit() and int(w) > 0 else (iv if ev == "wall" and iv else None)
+    if w and want.get("profiler.WallClockSample"):
+        want["profiler.WallClockSample"] = [x[:4] + (tuple(sorted(x[4] + (("wall", dict(x[4])["samples"] * w),))),)
+                                            for x in want["profiler.WallClockSample"]]
+    return per, vt
+
+
 def with_periods(samples, settings):
     """the execution samples with their cpu: the period in force"""
     sets = []
     for line in open(settings) if settings else []:
         t, v = line.rstrip("\n").split("\t", 1)
+        if t == "ap":
+            continue
         sets.append((int(t), period_ns(v)))
     sets.sort(key=lambda x: x[0])  # (stable: file order among ties)
     if not sets:
@@ -155,6 +214,11 @@ def jfr_samples(path, alloc_text=None):
             extra.append(("object_class", cls[name] if cls is not None else name.replace("/", ".")))
         for f, vt in KINDS[kind]:
             extra.append((vt, duration_ns(v[f]) if isinstance(v[f], str) else v[f]))
+        if kind in CLASS_LABEL:
+            extra.append(("contentions", 1))
+            f, lab = CLASS_LABEL[kind]
+            if (v.get(f) or {}).get("name"):
+                extra.append((lab, jclass(v[f]["name"])))
         extra.append(("samples", v[COUNT[kind]] if kind in COUNT else 1))
         # javaName, else osName: a virtual thread's javaName "" is its name
         # (jfr print shows ""), its osName null
@@ -193,7 +257,7 @@ def pcol_samples(path):
                 ftype = mapname.get(lmap[loc]) if i == len(chain) - 1 else "Inlined"
                 frames.append((fname[l["function_id"]], l["line"], l["column"], ftype))
         lab = labels[sid]
-        extra = [(k, lab[k]) for k in ("thread_state", "object_class") if k in lab]
+        extra = [(k, lab[k]) for k in ("thread_state", "object_class", "monitor_class", "parked_class") if k in lab]
         extra += list(values[sid].items())
         out[kind].append((start[s["source_id"]] + s["time_ns"], lab.get("thread_name"),
                           lab.get("thread_id"), tuple(frames), tuple(sorted(extra))))
@@ -206,13 +270,16 @@ def main():
     settings = sys.argv[6] if len(sys.argv) > 6 else None
     (want, visible), got = jfr_samples(jfr_json, alloc_text), pcol_samples(pcol_json)
     bad = 0
+    ap_per, ap_vt = ap_values(want, settings)  # (the wall-clock samples' too)
     if "jdk.ExecutionSample" in want:
         want["jdk.ExecutionSample"], one = with_periods(want["jdk.ExecutionSample"], settings)
+        if ap_per:
+            one = ap_per
         t = json.load(open(pcol_json))
         n = next((s["source_id"] for s in t["sources"] if s["source_uri"].endswith(": jdk.ExecutionSample")), 0)
         meta = {m["key"]: m["value"] for m in t["meta"] if m["source_id"] == n}
         per = (meta.get("pprof.period"), meta.get("pprof.period_type.type"), meta.get("pprof.period_type.unit"))
-        wper = (str(one), "cpu", "nanoseconds") if one else (None, None, None)
+        wper = (str(one), ap_vt or "cpu", "nanoseconds") if one else (None, None, None)
         if per != wper:
             bad += 1
             print("FAIL jdk.ExecutionSample: pcol's period %s, the settings' %s" % (per, wper))
@@ -226,7 +293,7 @@ def main():
         # jfr's samples x the period in force, also beside jdk.CPUTimeSample
         # (whose cpu-time, a second measure of the same time, counts 0
         # there); `--value cpu-time`: jfr's CPU-time samples' samplingPeriod
-        cpu = [dict(x[4]).get("cpu") for x in want["jdk.ExecutionSample"]]
+        cpu = [dict(x[4]).get(ap_vt or "cpu") for x in want["jdk.ExecutionSample"]]
         dflt = os.path.join(topdir, "default.json")
         ct = os.path.join(topdir, "cpu-time.json")
         if os.path.exists(ct) and want.get("jdk.CPUTimeSample"):
@@ -241,7 +308,7 @@ def main():
                     w + (len(want["jdk.CPUTimeSample"]),)))
         if os.path.exists(dflt) and cpu and None not in cpu:
             top = json.load(open(dflt))
-            w = ("cpu", "nanoseconds", sum(cpu))
+            w = (ap_vt or "cpu", "nanoseconds", sum(cpu))
             g = (top["type"], top["unit"], top["total"])
             if g != w:
                 bad += 1
@@ -270,7 +337,9 @@ def main():
     text = open(jfr_text).read().split("\njdk.ExecutionSample {")
     for ev in text:
         m = re.search(r"stackTrace = \[\n\s+(.*?)\n", ev)
-        if m:
+        if m and m.group(1).strip() == "]":  # every frame hidden: none shown (as visible counts it)
+            leaf[None] += 1
+        elif m:
             leaf[re.sub(r"\(.*$", "", m.group(1)).strip()] += 1
         elif "stackTrace = " in ev:
             leaf[None] += 1

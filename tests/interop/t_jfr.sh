@@ -58,6 +58,7 @@ print(n)' "$tmp/x.jfr")
 [ "$chunks" -ge 2 ] || bad "the recording has $chunks chunk(s), not several"
 ev=jdk.ExecutionSample,jdk.NativeMethodSample,jdk.CPUTimeSample,jdk.ObjectAllocationSample
 ev=$ev,jdk.ObjectAllocationInNewTLAB,jdk.ObjectAllocationOutsideTLAB,profiler.WallClockSample,profiler.Malloc
+ev=$ev,jdk.JavaMonitorEnter,jdk.ThreadPark
 judge() { # name file.jfr pcol-input (the same recording, gzip or not)
   local d=$tmp/j-$1 n s
   mkdir -p "$d/top"
@@ -83,6 +84,31 @@ judge() { # name file.jfr pcol-input (the same recording, gzip or not)
     bad "$1: pcol differs from jfr"
 }
 judge "OpenJDK recording ($chunks chunks)" "$tmp/x.jfr" "$tmp/x.jfr"
+# --value samples of the recording adds up the counts of its parts (review
+# 21 F3: 298 where jfr counts 80 execution samples): a warning; the
+# execution samples' source alone counts what `jfr print` prints
+"$PCOL" top "$tmp/x.jfr" --value samples -n 1 >/dev/null 2>"$tmp/vs.err" || bad "pcol top x.jfr --value samples"
+grep -q 'warning: .*x.jfr: the sources measure different values, so --value samples adds up counts of different things' "$tmp/vs.err" ||
+  bad "pcol top x.jfr --value samples: no warning of the mix: $(cat "$tmp/vs.err")"
+n_ex=$(jfr print --events jdk.ExecutionSample "$tmp/x.jfr" | grep -c '^jdk.ExecutionSample {')
+got=$("$PCOL" top "$tmp/x.jfr" --source 1 --value samples --format tsv 2>/dev/null | awk -F'\t' 'NR > 1 { s += $1 } END { print s + 0 }')
+[ "$got" = "$n_ex" ] || bad "pcol top x.jfr --source 1 --value samples: $got, jfr print: $n_ex execution samples"
+# lock and park events (review 21 F2: dropped, a lock recording read as
+# empty): jfr/Locks.java's threads block on a monitor and park on a
+# ReentrantLock, recorded with both events' thresholds at 0; every event
+# is one of pcol's with its time, thread, stack, class and duration (the
+# delay), as `jfr print --json` gives them
+javac -d "$tmp/locks" "$HERE/jfr/Locks.java" || bad "javac Locks.java"
+rec="filename=$tmp/lk.jfr,settings=default,jdk.JavaMonitorEnter#threshold=0ms,jdk.ThreadPark#threshold=0ms"
+if (cd "$tmp" && java -Xlog:jfr=warning "-XX:StartFlightRecording=$rec" -cp "$tmp/locks" Locks 20) >"$tmp/lk.log" 2>&1; then
+  for e in jdk.JavaMonitorEnter jdk.ThreadPark; do
+    n=$(jfr summary "$tmp/lk.jfr" | awk -v e=$e '$1 == e { print $2 }')
+    [ "${n:-0}" -gt 0 ] || bad "Locks recorded no $e events"
+  done
+  judge "Locks recording" "$tmp/lk.jfr" "$tmp/lk.jfr"
+else
+  cat "$tmp/lk.log"; bad "java -XX:StartFlightRecording (Locks)"
+fi
 # the default (CPU) leaves the allocation and native-method sources out, as
 # the recording states (pcol.default_value on each of its parts): no note
 # (one on every view of a recording taught users to skip standard error;

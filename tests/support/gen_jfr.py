@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime] [--cut-depth N]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime] [--cut-depth N] [--locks N] [--waits N] [--ap EVENT:INTERVAL[:WALL]]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -48,6 +48,18 @@ them, and stack trace 3 and thread 2, which that chunk's pools lack.
 --cputime: every execution sample is also a JDK 25 jdk.CPUTimeSample (the
 same time, thread and stack, its fields as JDK 25 writes them) whose
 samplingPeriod is 3 ms (the CPU-time sampler's measure of the same time).
+--locks N: each chunk also has N jdk.JavaMonitorEnter events (the i-th,
+i = 0..N-1: duration 1000 x (i + 1) ticks = ns, thread 1 + i % 2, stack
+trace 1 + i % 2, monitorClass pkg/Work) and N // 2 jdk.ThreadPark events
+(duration 500 x (i + 1), parkedClass [B), as the JDK and async-profiler's
+lock mode write them.
+--waits N: each chunk also has N jdk.JavaMonitorWait events (a type with a
+stack trace that the importer does not read).
+--ap EVENT:INTERVAL[:WALL]: async-profiler's settings, as its
+flightRecorder.cpp writes them: jdk.ActiveSetting "event" = EVENT of
+jdk.ActiveRecording, "interval" = INTERVAL of jdk.ExecutionSample, and
+"wall" = WALL of it when given (its wall interval with event=cpu,wall=),
+and then 3 profiler.WallClockSample events of 1, 2 and 3 samples.
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -62,6 +74,9 @@ TICKS = REDEFINE or REKEY  # no pcol.Extra, startTime @Timestamp(TICKS)
 CPUTIME = "--cputime" in sys.argv
 CUT_DEPTH = int(sys.argv[sys.argv.index("--cut-depth") + 1]) if "--cut-depth" in sys.argv else 0
 CPUTIME_NS = 3000000  # --cputime: each CPU-time sample's samplingPeriod
+LOCKS = int(sys.argv[sys.argv.index("--locks") + 1]) if "--locks" in sys.argv else 0
+WAITS = int(sys.argv[sys.argv.index("--waits") + 1]) if "--waits" in sys.argv else 0
+AP = sys.argv[sys.argv.index("--ap") + 1].split(":") if "--ap" in sys.argv else None
 CHUNK = 0  # the chunk being written
 
 
@@ -151,6 +166,21 @@ if CPUTIME:  # JDK 25's fields (duration 0: an instant)
                                                ("eventThread", 10, 1, 0), ("stackTrace", 16, 1, 0),
                                                ("failed", 1, 0, 0), ("samplingPeriod", 3, 0, 0),
                                                ("biased", 1, 0, 0)]))
+if LOCKS:
+    CLASSES.append((106, "jdk.JavaMonitorEnter", [("startTime", 3, 0, 0), ("duration", 3, 0, 0),
+                                                  ("eventThread", 10, 1, 0), ("stackTrace", 16, 1, 0),
+                                                  ("monitorClass", 12, 1, 0), ("address", 3, 0, 0)]))
+    CLASSES.append((107, "jdk.ThreadPark", [("startTime", 3, 0, 0), ("duration", 3, 0, 0),
+                                            ("eventThread", 10, 1, 0), ("stackTrace", 16, 1, 0),
+                                            ("parkedClass", 12, 1, 0), ("timeout", 3, 0, 0)]))
+if WAITS:
+    CLASSES.append((108, "jdk.JavaMonitorWait", [("startTime", 3, 0, 0), ("duration", 3, 0, 0),
+                                                 ("eventThread", 10, 1, 0), ("stackTrace", 16, 1, 0)]))
+if AP:
+    CLASSES.append((109, "jdk.ActiveRecording", [("startTime", 3, 0, 0), ("name", 4, 0, 0)]))
+    if len(AP) > 2:
+        CLASSES.append((110, "profiler.WallClockSample", [("startTime", 3, 0, 0), ("sampledThread", 10, 1, 0),
+                                                           ("stackTrace", 16, 1, 0), ("samples", 2, 0, 0)]))
 TIMESTAMP = 200  # --redefine: startTime annotated @Timestamp(TICKS), so `jfr print` shows times
 if TICKS:
     CLASSES.append((TIMESTAMP, "jdk.jfr.Timestamp", [("value", 4, 0, 0)]))
@@ -334,6 +364,22 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
                 evs += event(c, W(c).long(105).long(t).long(0).long(th(tk)).long(stk).byte(0)
                              .long(CPUTIME_NS).byte(0).b)
         evs += event(c, e.b)
+    for i in range(LOCKS):
+        tk = 1 + i % 2
+        evs += event(c, W(c).long(106).long(start_ticks + 100 * i).long(1000 * (i + 1)).long(th(tk))
+                     .long(1 + i % 2).long(2).long(0x1000 + i).b)
+        if i < LOCKS // 2:
+            evs += event(c, W(c).long(107).long(start_ticks + 100 * i + 50).long(500 * (i + 1)).long(th(tk))
+                         .long(3).long(3).long(-1).b)
+    for i in range(WAITS):
+        evs += event(c, W(c).long(108).long(start_ticks + 10 * i).long(7).long(th(1)).long(1).b)
+    if AP:
+        evs += event(c, W(c).long(104).long(start_ticks).long(109).utf8("event").utf8(AP[0]).b)
+        evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("interval").utf8(AP[1]).b)
+        if len(AP) > 2:
+            evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("wall").utf8(AP[2]).b)
+            for i in range(3):
+                evs += event(c, W(c).long(110).long(start_ticks + 10 * i).long(th(1)).long(1).int(i + 1).b)
     evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)
     for i in range(settings):
         evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("s%d" % i).utf8("v%d" % i).b)

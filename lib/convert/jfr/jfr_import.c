@@ -1,14 +1,20 @@
 /* jfr_import.c — a JDK Flight Recorder recording (.jfr, gzip or not) into a
  * builder: one source per sampled event type it holds (jdk.ExecutionSample,
  * jdk.NativeMethodSample, jdk.CPUTimeSample, jdk.ObjectAllocationSample,
- * jdk.ObjectAllocationInNewTLAB, jdk.ObjectAllocationOutsideTLAB), each
+ * jdk.ObjectAllocationInNewTLAB, jdk.ObjectAllocationOutsideTLAB, async-
+ * profiler's profiler.WallClockSample and profiler.Malloc, and the lock
+ * events jdk.JavaMonitorEnter and jdk.ThreadPark: contentions and their
+ * delay), each
  * event a sample at its time since the recording's start (ticks turned
  * into ns by each chunk's ticks per second), its thread as labels
  * (thread_name, thread_id: Java's, tid: the OS's), its stack trace as
  * locations: a frame is a line of function `pkg.Class.method` (system name
  * with the descriptor), its line number and, as the line's column, its
  * bytecode index; execution samples have their CPU time, the period of the
- * jdk.ExecutionSample setting in force at their time (exec_periods);
+ * jdk.ExecutionSample setting in force at their time (exec_periods), or
+ * async-profiler's interval read by its event setting (ap_intervals: cpu
+ * or wall); events of other types with a stack trace are counted in a
+ * note (count_unread), and a file of which nothing is read warns;
  * "Inlined" frames join the inline chain of the next frame
  * out, and each location's mapping names its frame type (Interpreted, JIT
  * compiled, Native).  Allocation events carry their bytes as values and the
@@ -38,26 +44,40 @@
 #include <string.h>
 
 /* the sampled event types, in the order of their sources */
-enum { EK_EXEC, EK_NATIVE, EK_CPUTIME, EK_ALLOC, EK_TLAB_IN, EK_TLAB_OUT, EK_WALL, EK_MALLOC, EK_N };
+enum { EK_EXEC, EK_NATIVE, EK_CPUTIME, EK_ALLOC, EK_TLAB_IN, EK_TLAB_OUT, EK_WALL, EK_MALLOC, EK_LOCK, EK_PARK, EK_N };
+/* a value field "" is the event's count (samples); a field whose ticks
+ * bit is set is a duration in ticks, made ns by the chunk's clock */
 static const struct {
   const char *event;
   const char *count;    /* the field of how many samples an event is (NULL: 1) */
   const char *field[2]; /* fields read as values (NULL: none) */
   const char *vt[2];    /* their value types */
   const char *unit[2];
-  int dflt; /* the default value: 0 samples, 1 or 2 the field */
+  int dflt;  /* the default value: 0 samples, 1 or 2 the field */
+  int ticks; /* bit v: field v is a duration in ticks */
+  const char *cls, *cls_label; /* the class field read as a label, and its key (NULL: none) */
 } KINDS[EK_N] = {
-    {"jdk.ExecutionSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
-    {"jdk.NativeMethodSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
-    {"jdk.CPUTimeSample", NULL, {"samplingPeriod", NULL}, {JFR_VT_CPU_TIME, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 1},
-    {"jdk.ObjectAllocationSample", NULL, {"weight", NULL}, {JFR_VT_ALLOC_WEIGHT, NULL}, {"bytes", NULL}, 1},
+    {"jdk.ExecutionSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0, 0, NULL, NULL},
+    {"jdk.NativeMethodSample", NULL, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0, 0, NULL, NULL},
+    {"jdk.CPUTimeSample", NULL, {"samplingPeriod", NULL}, {JFR_VT_CPU_TIME, NULL}, {PCOL_UNIT_NANOSECONDS, NULL}, 1, 0,
+     NULL, NULL},
+    {"jdk.ObjectAllocationSample", NULL, {"weight", NULL}, {JFR_VT_ALLOC_WEIGHT, NULL}, {"bytes", NULL}, 1, 0,
+     "objectClass", JFR_LABEL_CLASS},
     {"jdk.ObjectAllocationInNewTLAB", NULL, {"allocationSize", "tlabSize"}, {"allocationSize", "tlabSize"},
-     {"bytes", "bytes"}, 2},
-    {"jdk.ObjectAllocationOutsideTLAB", NULL, {"allocationSize", NULL}, {"allocationSize", NULL}, {"bytes", NULL}, 1},
+     {"bytes", "bytes"}, 2, 0, "objectClass", JFR_LABEL_CLASS},
+    {"jdk.ObjectAllocationOutsideTLAB", NULL, {"allocationSize", NULL}, {"allocationSize", NULL}, {"bytes", NULL}, 1,
+     0, "objectClass", JFR_LABEL_CLASS},
     /* async-profiler's own: wall-clock samples (an event may stand for
      * several samples of an idle thread) and native allocations */
-    {"profiler.WallClockSample", "samples", {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0},
-    {"profiler.Malloc", NULL, {"size", NULL}, {"size", NULL}, {"bytes", NULL}, 1},
+    {"profiler.WallClockSample", "samples", {NULL, NULL}, {NULL, NULL}, {NULL, NULL}, 0, 0, NULL, NULL},
+    {"profiler.Malloc", NULL, {"size", NULL}, {"size", NULL}, {"bytes", NULL}, 1, 0, NULL, NULL},
+    /* blocking on a monitor and parking (the JDK's, and async-profiler's
+     * lock profiles): each event one contention, its duration the delay,
+     * as Pyroscope's converter names them (its mutex and block profiles) */
+    {"jdk.JavaMonitorEnter", NULL, {"", "duration"}, {JFR_VT_CONTENTIONS, JFR_VT_DELAY},
+     {PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS}, 2, 2, "monitorClass", JFR_LABEL_MONITOR},
+    {"jdk.ThreadPark", NULL, {"", "duration"}, {JFR_VT_CONTENTIONS, JFR_VT_DELAY},
+     {PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS}, 2, 2, "parkedClass", JFR_LABEL_PARKED},
 };
 /* events whose fields become source meta (the first of each kind met) */
 static const char *const INFO[] = {"jdk.JVMInformation", "jdk.OSInformation", "jdk.CPUInformation"};
@@ -110,6 +130,7 @@ typedef struct jper {
   int64_t ns;
   uint32_t rec;
   int kind;
+  int ap; /* async-profiler's "interval" (ns, or a count of its event), not the JDK's "period" */
   char text[40];
 } jper;
 /* per recording; past it, no CPU time for that recording (a note says so).
@@ -136,6 +157,14 @@ typedef struct jclock {
  * same_recording): its sources are made as its own file's are, so its
  * length adds to the others' as two files' do (review 10 F5).  The
  * execution (0) and native (1) samples' earliest and latest times. */
+/* events of a type with a stack trace that is not read (a note names the
+ * first JFR_UNREAD_TYPES types met, with their counts) */
+#define JFR_UNREAD_TYPES 8
+typedef struct junread {
+  char name[64]; /* printable ASCII, '?' for other bytes; cut at 63 */
+  uint64_t n;
+} junread;
+
 typedef struct jrec {
   int64_t base, end; /* its start (its earliest chunk's) and end, epoch ns */
   unsigned chunks, major, minor;
@@ -149,6 +178,15 @@ typedef struct jrec {
   uint64_t meta_dropped; /* past JFR_MAX_META (or the file's cap) */
   size_t nper; /* its period settings kept */
   uint64_t per_over; /* past JFR_MAX_PERIODS (or the file's cap) */
+  junread unread[JFR_UNREAD_TYPES];
+  size_t nunread;
+  /* async-profiler's settings: its "event" (jdk.ActiveRecording's;
+   * printable, cut), and the "wall" interval of jdk.ExecutionSample (ns;
+   * -1 none, 0 its default) for profiler.WallClockSample */
+  char ap_event[24];
+  int ap_has_event;
+  int64_t ap_wall;
+  uint64_t unread_more, unread_total; /* events of types past the list; all of them */
 } jrec;
 
 typedef struct jimp {
@@ -183,9 +221,13 @@ typedef struct jimp {
   jper *per;
   size_t nper, capper, per_at, per_end;
   int per_on;
+  const char *per_vt; /* their value: cpu, or wall (async-profiler's event=wall) */
+  /* async-profiler's profiler.WallClockSample: ns a sample (0: none), its
+   * "wall" interval, else with event=wall its "interval" */
+  int64_t wall_ns;
   int64_t per_one, nat_one;
   char per_note[320];
-  uint32_t k_thread, k_tid, k_thread_id, k_state, k_class, u_count, u_ns;
+  uint32_t k_thread, k_tid, k_thread_id, k_state, k_cls[EK_N], u_count, u_ns;
   pcol_buf name; /* scratch for a function's name */
   pcol_buf sys;
   pcol_line_row *lines;
@@ -200,7 +242,7 @@ typedef struct jroles {
   uint32_t kind_ci[EK_N];
   int f_time[EK_N], f_thread[EK_N], f_stack[EK_N], f_state[EK_N], f_class[EK_N], f_val[EK_N][2],
       f_count[EK_N];
-  uint32_t info_ci[NINFO], setting_ci, lost_ci;
+  uint32_t info_ci[NINFO], setting_ci, lost_ci, arec_ci;
 } jroles;
 
 static int oom(jimp *x) { return pcol_oom(x->r.err); }
@@ -575,12 +617,18 @@ static int on_sample(jimp *x, jchunk *k, const jroles *ro, int kind, jcur *c, ui
   }
   if (ro->f_class[kind] >= 0) {
     if ((rc = name_sid(x, k, &fv[ro->f_class[kind]], "name", 1, &sid))) return rc;
-    if (sid) lab[nl].key = x->k_class, lab[nl++].str = sid;
+    if (sid) lab[nl].key = x->k_cls[kind], lab[nl++].str = sid;
   }
   PCOL_RETURN_NOT_OK(pcol_b_labelset(x->b, lab, nl, &s.ls, x->r.err));
   for (int v = 0; v < 2; v++) {
     int f = ro->f_val[kind][v];
-    if (f >= 0 && fv[f].kind == JV_NUM) s.v[v] = fv[f].i;
+    if (KINDS[kind].field[v] && !*KINDS[kind].field[v]) s.v[v] = s.n; /* the count (contentions) */
+    if (f < 0 || fv[f].kind != JV_NUM) continue;
+    s.v[v] = fv[f].i;
+    if (KINDS[kind].ticks >> v & 1) { /* a duration in ticks: ns, as jfr print shows it */
+      __int128 ns = x->clock.tps > 0 ? (__int128)fv[f].i * 1000000000 / x->clock.tps : 0;
+      s.v[v] = ns < 0 ? 0 : ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
+    }
   }
   if ((rc = pcol_rowsort_add(x->rows, &s))) return rows_failed(x, rc);
   x->nrows++;
@@ -650,9 +698,13 @@ static int on_info(jimp *x, jchunk *k, uint32_t ci, size_t which, jcur *c) {
 }
 
 /* Why a period setting gives no period (period_ns), and what a note says. */
-enum { PER_OFF = 0, PER_CHUNK = -1, PER_NEVER = -2, PER_BAD = -3, PER_NEG = -4, PER_RANGE = -5, PER_SUBMS = -6 };
+enum { PER_OFF = 0, PER_CHUNK = -1, PER_NEVER = -2, PER_BAD = -3, PER_NEG = -4, PER_RANGE = -5, PER_SUBMS = -6,
+       PER_APDEF = -7, PER_APCOUNT = -8, PER_APNOEVENT = -9 };
 static const char *per_why(int64_t ns) {
   switch (ns) {
+  case PER_APDEF: return "0, async-profiler's default, which its versions set differently (10 ms or 50 ms for wall)";
+  case PER_APCOUNT: return "a count of its event's occurrences, not a time";
+  case PER_APNOEVENT: return "no \"event\" setting says what it counts";
   case PER_OFF: return "0, the sampler off";
   case PER_CHUNK: return "a chunk period, not a sampler's";
   case PER_NEVER: return "infinity, the sampler off";
@@ -703,6 +755,19 @@ static int64_t period_ns(const char *s, size_t n) {
   return v % 1000000 ? PER_SUBMS : v;
 }
 
+/* async-profiler's "interval" (and "wall") setting: a decimal integer
+ * (ns for its timer events, a count for the others), >= 0, or PER_BAD. */
+static int64_t ap_interval(const char *s, size_t n) {
+  int64_t v = 0;
+  if (!n) return PER_BAD;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return PER_BAD;
+    if (v > (INT64_MAX - (s[i] - '0')) / 10) return PER_RANGE;
+    v = v * 10 + (s[i] - '0');
+  }
+  return v;
+}
+
 /* jdk.ActiveSetting (id: an event type id, name, value) of an imported
  * event type: "jfr.setting.period" = "10 ms" on that type's source; a
  * "period" of jdk.ExecutionSample or jdk.NativeMethodSample is kept with
@@ -715,7 +780,8 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
   int kind = -1;
   for (int i = 0; i < EK_N && id->kind == JV_NUM; i++)
     if (ro->kind_ci[i] != UINT32_MAX && k->cls[ro->kind_ci[i]].id == (uint64_t)id->i) kind = i;
-  if (kind < 0) return PCOL_OK;
+  int arec = ro->arec_ci != UINT32_MAX && id->kind == JV_NUM && k->cls[ro->arec_ci].id == (uint64_t)id->i;
+  if (kind < 0 && !arec) return PCOL_OK;
   const char *s;
   size_t n;
   char num[32];
@@ -726,7 +792,23 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
     pcol_buf_free(&val);
     return rc;
   }
-  if (kind <= EK_NATIVE && n == 6 && !memcmp(s, "period", 6)) {
+  if (arec) { /* async-profiler's own settings: its "event" says what its interval counts */
+    if (n == 5 && !memcmp(s, "event", 5) && !x->R->ap_has_event) {
+      size_t m = val.len < sizeof x->R->ap_event - 1 ? val.len : sizeof x->R->ap_event - 1;
+      for (size_t i = 0; i < m; i++)
+        x->R->ap_event[i] = val.data[i] > ' ' && val.data[i] < 127 ? (char)val.data[i] : '?';
+      x->R->ap_event[m] = 0;
+      x->R->ap_has_event = 1;
+    }
+    pcol_buf_free(&val);
+    return PCOL_OK;
+  }
+  if (kind == EK_EXEC && n == 4 && !memcmp(s, "wall", 4) && x->R->ap_wall < 0) {
+    int64_t w = ap_interval(val.data ? (const char *)val.data : "", val.len);
+    x->R->ap_wall = w < 0 ? -1 : w;
+  }
+  int ap = kind == EK_EXEC && n == 8 && !memcmp(s, "interval", 8);
+  if ((kind <= EK_NATIVE && n == 6 && !memcmp(s, "period", 6)) || ap) {
     if (x->R->nper == JFR_MAX_PERIODS || x->nper == JFR_MAX_PERIODS_FILE) {
       x->R->per_over++;
     } else if (PCOL_GROW(x->per, x->nper, x->capper)) {
@@ -739,7 +821,9 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
       p->seq = x->nper++;
       x->R->nper++;
       p->rec = (uint32_t)(x->nrec - 1), p->kind = kind;
-      p->ns = period_ns(val.data ? (const char *)val.data : "", val.len);
+      p->ap = ap;
+      p->ns = ap ? ap_interval(val.data ? (const char *)val.data : "", val.len)
+                 : period_ns(val.data ? (const char *)val.data : "", val.len);
       size_t m = val.len < sizeof p->text - 1 ? val.len : sizeof p->text - 1;
       for (size_t i = 0; i < m; i++) /* for a note: printable ASCII */
         p->text[i] = val.data[i] >= ' ' && val.data[i] < 127 ? (char)val.data[i] : '?';
@@ -759,10 +843,10 @@ static int roles_of(jimp *x, jchunk *k, jroles *ro) {
     uint32_t ci = ro->kind_ci[i] = jfr_class_by_name(k, KINDS[i].event);
     int *f[] = {&ro->f_time[i], &ro->f_thread[i], &ro->f_stack[i], &ro->f_state[i], &ro->f_class[i],
                 &ro->f_val[i][0], &ro->f_val[i][1], &ro->f_count[i]};
-    const char *names[] = {"startTime", "sampledThread", "stackTrace", "state", "objectClass",
+    const char *names[] = {"startTime", "sampledThread", "stackTrace", "state", KINDS[i].cls,
                            KINDS[i].field[0], KINDS[i].field[1], KINDS[i].count};
     for (size_t j = 0; j < sizeof f / sizeof f[0]; j++) {
-      *f[j] = names[j] && ci != UINT32_MAX ? jfr_field(k, ci, names[j]) : -1;
+      *f[j] = names[j] && *names[j] && ci != UINT32_MAX ? jfr_field(k, ci, names[j]) : -1;
       if (*f[j] >= JFR_MAX_FIELDS) *f[j] = -1;
     }
     if (ro->f_thread[i] < 0 && ci != UINT32_MAX) ro->f_thread[i] = jfr_field(k, ci, "eventThread");
@@ -781,13 +865,65 @@ static int roles_of(jimp *x, jchunk *k, jroles *ro) {
   for (size_t i = 0; i < NINFO; i++) ro->info_ci[i] = jfr_class_by_name(k, INFO[i]);
   ro->setting_ci = jfr_class_by_name(k, "jdk.ActiveSetting");
   ro->lost_ci = jfr_class_by_name(k, "jdk.CPUTimeSamplesLost");
+  ro->arec_ci = jfr_class_by_name(k, "jdk.ActiveRecording");
   return PCOL_OK;
 }
 
-static int read_events(jimp *x, jchunk *k) {
-  jroles ro;
-  int rc = roles_of(x, k, &ro);
-  if (rc) return rc;
+/* An event of class ci at c that no role reads: counted when it has a
+ * stack trace (its type has the field, and this event's is not null: the
+ * JDK's types all have one, most events none).  Per class of the chunk:
+ * sf[ci] its stackTrace field + 2 (0: not asked yet, 1: none), seen[ci]
+ * 0 not listed yet, 1 + its place in the recording's list (1 +
+ * JFR_UNREAD_TYPES: past it). */
+static int count_unread(jimp *x, jchunk *k, uint32_t ci, jcur c, int32_t *sf, uint8_t *seen) {
+  jrec *R = x->R;
+  if (!sf[ci]) {
+    int f = jfr_field(k, ci, "stackTrace");
+    sf[ci] = f < 0 ? 1 : f + 2;
+  }
+  if (sf[ci] == 1) return PCOL_OK;
+  int f = sf[ci] - 2;
+  /* its fields before the stack trace, then that: a field that cannot be
+   * read leaves the event uncounted, as the JDK skips event types it does
+   * not know (the event is skipped by its size) */
+  const jclass *t = &k->cls[ci];
+  int rc = t->kind == JK_STRUCT ? PCOL_OK : PCOL_EFORMAT;
+  for (int i = 0; !rc && i < f; i++) {
+    const jfield *fd = &k->fields[t->f0 + (uint32_t)i];
+    rc = jfr_skip(&x->r, k, &c, fd->cls, fd->cp, fd->array, 1);
+  }
+  int64_t key = 0;
+  if (!rc) {
+    const jfield *fd = &k->fields[t->f0 + (uint32_t)f];
+    if (fd->cp && !fd->array) key = (int64_t)jfr_long(&c);
+    if (c.bad) rc = PCOL_EFORMAT;
+  }
+  if (rc) { /* (the import's error is unset until here: cleared) */
+    if (x->r.err) x->r.err->code = PCOL_OK, x->r.err->message[0] = 0;
+    return PCOL_OK;
+  }
+  if (key == 0) return PCOL_OK; /* null: no stack trace */
+  if (!seen[ci]) { /* its type's place in the recording's list */
+    char name[sizeof R->unread[0].name];
+    const char *cn = jfr_str(k, t->name);
+    size_t m = 0;
+    for (; cn && cn[m] && m + 1 < sizeof name; m++)
+      name[m] = cn[m] > ' ' && cn[m] < 127 ? cn[m] : '?';
+    name[m] = 0;
+    size_t i = 0;
+    while (i < R->nunread && strcmp(R->unread[i].name, name)) i++;
+    if (i == R->nunread && i < JFR_UNREAD_TYPES) memcpy(R->unread[R->nunread++].name, name, m + 1);
+    seen[ci] = (uint8_t)(1 + i);
+  }
+  R->unread_total++;
+  if (seen[ci] - 1 < JFR_UNREAD_TYPES) R->unread[seen[ci] - 1].n++;
+  else R->unread_more++;
+  return PCOL_OK;
+}
+
+static int read_events_with(jimp *x, jchunk *k, const jroles *rop, int32_t *sf, uint8_t *seen) {
+  const jroles ro = *rop;
+  int rc;
   uint64_t pos = k->start + JFR_HEADER_SIZE, end = k->start + k->size;
   while (pos < end) {
     jcur c = jfr_cur(&x->r, k, pos);
@@ -803,6 +939,10 @@ static int read_events(jimp *x, jchunk *k) {
         if (ci == ro.kind_ci[i] && (rc = on_sample(x, k, &ro, i, &c, pos))) return rc;
       for (size_t i = 0; i < NINFO; i++)
         if (ci == ro.info_ci[i] && (rc = on_info(x, k, ci, i, &c))) return rc;
+      int known = ci == ro.setting_ci || ci == ro.lost_ci;
+      for (int i = 0; i < EK_N; i++) known |= ci == ro.kind_ci[i];
+      for (size_t i = 0; i < NINFO; i++) known |= ci == ro.info_ci[i];
+      if (!known && (rc = count_unread(x, k, ci, c, sf, seen))) return rc;
       if (ci == ro.setting_ci && (rc = on_setting(x, k, &ro, ci, &c))) return rc;
       if (ci == ro.lost_ci) { /* JDK 25: CPU time samples the JVM could not take */
         jv fv[JFR_MAX_FIELDS];
@@ -815,6 +955,18 @@ static int read_events(jimp *x, jchunk *k) {
     pos += (uint64_t)size;
   }
   return PCOL_OK;
+}
+
+static int read_events(jimp *x, jchunk *k) {
+  jroles ro;
+  int rc = roles_of(x, k, &ro);
+  if (rc) return rc;
+  uint8_t *seen = calloc(k->ncls + 1, 1); /* count_unread */
+  int32_t *sf = calloc(k->ncls + 1, sizeof *sf);
+  rc = seen && sf ? read_events_with(x, k, &ro, sf, seen) : oom(x);
+  free(seen);
+  free(sf);
+  return rc;
 }
 
 /* ------------------------------------------------------------ sources */
@@ -830,6 +982,19 @@ static int meta_i64(jimp *x, uint32_t src, const char *key, int64_t v) {
   char num[32];
   snprintf(num, sizeof num, "%lld", (long long)v);
   return pcol_b_meta_str(x->b, src, key, num, x->r.err);
+}
+
+/* The events of recording R with a stack trace that no source holds:
+ * "jdk.JavaMonitorWait 12, jdk.ThreadStart 3, and 2 of other types" into
+ * out (cut to cap). */
+static void unread_text(const jrec *R, char *out, size_t cap) {
+  size_t m = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < R->nunread && m < cap; i++)
+    m += (size_t)snprintf(out + m, cap - m, "%s%s %llu", i ? ", " : "", R->unread[i].name,
+                          (unsigned long long)R->unread[i].n);
+  if (R->unread_more && m < cap)
+    snprintf(out + m, cap - m, ", and %llu of other types", (unsigned long long)R->unread_more);
 }
 
 /* The source of one event type (or, kind 0 when no type has samples, the
@@ -860,8 +1025,14 @@ static int open_source(jimp *x, int kind) {
   if ((rc = pcol_b_meta_str(x->b, src, JFR_META_VERSION, ver, err)) ||
       (any && (rc = pcol_b_meta_str(x->b, src, JFR_META_EVENT, KINDS[kind].event, err))))
     return rc;
-  if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock or allocation samples in the recording", err)))
+  if (!any && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "no execution, native, CPU time, wall-clock, allocation, lock or park samples in the recording", err)))
     return rc;
+  if (x->nsrc == 1 && R->unread_total) { /* what was left out, once a recording */
+    char list[640], note[768];
+    unread_text(R, list, sizeof list);
+    snprintf(note, sizeof note, "events with a stack trace of types pcol does not read (doc/mappings.md §16), not in any source: %s", list);
+    if ((rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, note, err))) return rc;
+  }
   for (size_t i = R->meta_lo; i < R->meta_lo + R->nmeta; i++)
     if ((x->meta[i].kind == EK_N || x->meta[i].kind == kind) &&
         (rc = pcol_b_meta_sid(x->b, src, x->meta[i].key, x->meta[i].val, err)))
@@ -889,12 +1060,12 @@ static int open_source(jimp *x, int kind) {
   nvt++;
   int cpu = kind == EK_EXEC && x->per_on;
   if (cpu) { /* the execution samples' CPU time (exec_periods) */
-    if ((rc = pcol_b_cstr(x->b, PCOL_VT_CPU, &sid, err)) ||
+    if ((rc = pcol_b_cstr(x->b, x->per_vt, &sid, err)) ||
         (rc = pcol_b_value_type(x->b, sid, x->u_ns, &vt[nvt], err)) ||
         (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)))
       return rc;
     nvt++;
-    if (x->per_one && ((rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_TYPE, PCOL_VT_CPU, err)) ||
+    if (x->per_one && ((rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_TYPE, x->per_vt, err)) ||
                        (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
                        (rc = meta_i64(x, src, PPROF_META_PERIOD, x->per_one))))
       return rc;
@@ -909,6 +1080,22 @@ static int open_source(jimp *x, int kind) {
        (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
        (rc = meta_i64(x, src, PPROF_META_PERIOD, x->nat_one))))
     return rc;
+  /* async-profiler's wall-clock samples (with event=cpu,wall=...): each
+   * the "wall" interval of jdk.ExecutionSample's settings */
+  int wall = kind == EK_WALL && x->wall_ns > 0;
+  if (wall) {
+    if ((rc = pcol_b_cstr(x->b, PCOL_VT_WALL, &sid, err)) ||
+        (rc = pcol_b_value_type(x->b, sid, x->u_ns, &vt[nvt], err)) ||
+        (rc = pcol_b_source_value_type(x->b, src, vt[nvt], err)) ||
+        (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_TYPE, PCOL_VT_WALL, err)) ||
+        (rc = pcol_b_meta_str(x->b, src, PPROF_META_PERIOD_TYPE_UNIT, PCOL_UNIT_NANOSECONDS, err)) ||
+        (rc = meta_i64(x, src, PPROF_META_PERIOD, x->wall_ns)))
+      return rc;
+    nvt++;
+  } else if (kind == EK_WALL && R->ap_wall == 0 && !x->wall_ns &&
+             (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "async-profiler's wall interval setting is 0, its default (50 ms in the versions that write it): no wall time, samples counted", err))) {
+    return rc;
+  }
   for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
     if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
         (rc = pcol_b_cstr(x->b, KINDS[kind].unit[v], &uid, err)) ||
@@ -918,7 +1105,7 @@ static int open_source(jimp *x, int kind) {
     nvt++;
   }
   if ((rc = pcol_b_meta_str(x->b, src, PPROF_META_DEFAULT_SAMPLE_TYPE,
-                            cpu ? PCOL_VT_CPU : KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
+                            cpu ? x->per_vt : wall ? PCOL_VT_WALL : KINDS[kind].dflt ? KINDS[kind].vt[KINDS[kind].dflt - 1] : PCOL_VT_SAMPLES, err)))
     return rc;
   /* the recording's default, on each of its sources: the execution
    * samples' CPU time, as JMC's Method Profiling, async-profiler's
@@ -927,7 +1114,7 @@ static int open_source(jimp *x, int kind) {
    * sampler is off in default.jfc and profile.jfc, its own view is
    * `jfr view cpu-time-hot-methods`, and its cpu-time, a second measure of
    * the same time, counts 0 there); without them, the CPU-time samples' */
-  const char *dv = R->count[EK_EXEC] && x->per_on ? PCOL_VT_CPU : R->count[EK_CPUTIME] ? JFR_VT_CPU_TIME : NULL;
+  const char *dv = R->count[EK_EXEC] && x->per_on ? x->per_vt : R->count[EK_CPUTIME] ? JFR_VT_CPU_TIME : NULL;
   if (any && dv && (rc = pcol_b_meta_str(x->b, src, PCOL_META_DEFAULT_VALUE, dv, err))) return rc;
   x->cur_kind = kind, x->cur_src = src, x->cur_nvt = nvt;
   return PCOL_OK;
@@ -951,6 +1138,9 @@ static int put_row(void *ctx, const void *row) {
   if (s->kind == EK_EXEC && x->per_on) { /* the period in force (kind_periods), times n */
     while (x->per_at + 1 < x->per_end && x->per[x->per_at + 1].t <= s->t) x->per_at++;
     int64_t p = x->per[x->per_at].ns;
+    val[1].value = s->n > 0 && p > INT64_MAX / s->n ? INT64_MAX : s->n * p;
+  } else if (s->kind == EK_WALL && x->wall_ns > 0) { /* async-profiler's wall interval, times n */
+    int64_t p = x->wall_ns;
     val[1].value = s->n > 0 && p > INT64_MAX / s->n ? INT64_MAX : s->n * p;
   }
   return pcol_b_sample(x->b, &r, val, x->cur_nvt, NULL, x->r.err);
@@ -1022,6 +1212,11 @@ static void kind_periods(jimp *x, int kind, int *on, int64_t *one, size_t *lo, s
   int64_t o = x->per[i0].ns;
   for (size_t i = i0; i <= i1; i++) {
     const jper *p = &x->per[i];
+    if (p->ns <= 0 && p->ap) {
+      snprintf(note, cap, "async-profiler's interval of %s \"%s\" (its event \"%s\"): %s; no time, samples counted",
+               ev, p->text, R->ap_has_event ? R->ap_event : "", per_why(p->ns));
+      return;
+    }
     if (p->ns <= 0) {
       snprintf(note, cap, "%s period \"%s\": %s; no CPU time, samples counted", ev, p->text, per_why(p->ns));
       return;
@@ -1045,6 +1240,31 @@ static void kind_periods(jimp *x, int kind, int *on, int64_t *one, size_t *lo, s
   }
 }
 
+/* async-profiler's "interval" settings of recording R (x->cur_rec), made
+ * periods by its "event" (its engines' start(): an interval of 0 is the
+ * engine's default): cpu, itimer, ctimer: ns of CPU time (0: 10 ms, its
+ * DEFAULT_INTERVAL, for all its versions; 1 returned); wall: ns of wall
+ * time, each sample a period of a thread, running or not (0: a default
+ * its versions set differently: none); another event (a perf counter, a
+ * traced method) counts occurrences: none.  x->per_vt the value. */
+static int ap_intervals(jimp *x, const jrec *R) {
+  int def = 0, wall = R->ap_has_event && !strcmp(R->ap_event, "wall");
+  int timer = R->ap_has_event && (!strcmp(R->ap_event, "cpu") || !strcmp(R->ap_event, "itimer") ||
+                                  !strcmp(R->ap_event, "ctimer"));
+  x->per_vt = wall ? PCOL_VT_WALL : PCOL_VT_CPU;
+  x->wall_ns = R->ap_wall > 0 ? R->ap_wall : 0;
+  for (size_t i = 0; i < x->nper; i++) {
+    jper *p = &x->per[i];
+    if (p->rec != x->cur_rec || !p->ap || p->ns < 0) continue;
+    if (wall && p->ns > 0 && !x->wall_ns) x->wall_ns = p->ns; /* (async-profiler 3 on: the wall samples' events) */
+    if (!R->ap_has_event) p->ns = PER_APNOEVENT;
+    else if (!timer && !wall) p->ns = PER_APCOUNT;
+    else if (p->ns == 0 && timer) p->ns = 10000000, def = 1;
+    else if (p->ns == 0) p->ns = PER_APDEF;
+  }
+  return def;
+}
+
 /* Recording ri (x->recs[ri]) begins: its start, length, name and
  * periods; without samples, its one source (as its own file's). */
 static int open_rec(jimp *x, uint32_t ri) {
@@ -1065,7 +1285,10 @@ static int open_rec(jimp *x, uint32_t ri) {
     return oom(x);
   size_t lo, hi;
   int on;
+  int apdef = ap_intervals(x, R);
   kind_periods(x, EK_EXEC, &x->per_on, &x->per_one, &x->per_at, &x->per_end, x->per_note, sizeof x->per_note);
+  if (apdef && x->per_on && !x->per_note[0])
+    snprintf(x->per_note, sizeof x->per_note, "async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"%s\": 10 ms", R->ap_event);
   char nn[320];
   kind_periods(x, EK_NATIVE, &on, &x->nat_one, &lo, &hi, nn, sizeof nn);
   if (!on) x->nat_one = 0;
@@ -1176,9 +1399,11 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   if ((rc = pcol_rowsort_new(&x.rows, sizeof(srow), row_cmp))) rc = oom(&x);
   const struct { const char *s; uint32_t *id; } keys[] = {
       {"thread_name", &x.k_thread}, {"thread_id", &x.k_thread_id}, {"tid", &x.k_tid},
-      {JFR_LABEL_STATE, &x.k_state}, {JFR_LABEL_CLASS, &x.k_class},
+      {JFR_LABEL_STATE, &x.k_state},
       {PCOL_UNIT_COUNT, &x.u_count}, {PCOL_UNIT_NANOSECONDS, &x.u_ns}};
   for (size_t i = 0; !rc && i < sizeof keys / sizeof *keys; i++) rc = pcol_b_cstr(b, keys[i].s, keys[i].id, err);
+  for (int i = 0; !rc && i < EK_N; i++)
+    if (KINDS[i].cls_label) rc = pcol_b_cstr(b, KINDS[i].cls_label, &x.k_cls[i], err);
   /* chunk by chunk: each is whole in memory while it is read (its pools
    * and metadata are at its end); the recording starts at the earliest */
   /* each chunk on the heap: the one before is kept while the next is read
@@ -1218,6 +1443,7 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
       x.recs[x.nrec].major = k->major, x.recs[x.nrec].minor = k->minor;
       x.recs[x.nrec].base = k->start_nanos, x.recs[x.nrec].end = INT64_MIN;
       x.recs[x.nrec].meta_lo = x.nmeta;
+      x.recs[x.nrec].ap_wall = -1;
       x.nrec++;
     }
     jrec *R = x.R = &x.recs[x.nrec - 1];
@@ -1245,6 +1471,22 @@ int pcol_import_jfr(pcol_builder *b, FILE *in, const char *name, const pcol_impo
   int orc = pcol_instream_finish(o, rc, err); /* the stream's own error wins */
   if (orc) rc = orc;
   if (!rc) rc = emit(&x);
+  /* nothing read: an empty profile, said as a warning (the warning rule),
+   * naming what the recording held instead (review 21 F2) */
+  uint64_t unread = 0;
+  int none = !rc && x.nrows == 0;
+  for (size_t i = 0; none && i < x.nrec; i++) unread += x.recs[i].unread_total;
+  if (none) {
+    char list[640] = "";
+    for (size_t i = 0; i < x.nrec && !list[0]; i++)
+      if (x.recs[i].unread_total) unread_text(&x.recs[i], list, sizeof list);
+    if (unread)
+      pcol_error_set(err, PCOL_OK, "%s: no samples: its %llu events with a stack trace are of types pcol does not "
+                     "read (%s%s)", name, (unsigned long long)unread, list, x.nrec > 1 ? ", in the first recording with such events" : "");
+    else
+      pcol_error_set(err, PCOL_OK, "%s: no samples: no execution, native, CPU time, wall-clock, allocation, lock or "
+                     "park events in the recording", name);
+  }
   pcol_instream_free(o);
   free(j.buf);
   free(j.buf2);

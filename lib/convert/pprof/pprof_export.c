@@ -37,6 +37,7 @@
 #include "frames.h"   /* pcol_places_lines_note */
 #include "loss.h"     /* pcol_export_say */
 #include "truncated.h" /* pcol_truncated_total, pcol_truncated_comment */
+#include "wall.h"     /* pcol_wall_init, pcol_wall_part_covered */
 #include "pb_wire.h"
 #include "pprof.h"
 #include "profile.pb-c.h"
@@ -766,30 +767,60 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
 }
 
 /* opt->lacking for each involved source with selected samples (rows) and
- * each value column it does not fill: its samples carry 0 there. */
+ * each value column it does not fill: its samples carry 0 there; not for
+ * a part of a recording of which another such part fills it (THE rule,
+ * pcol_wall_part_covered: review 21 F6, every JFR export warned about its
+ * own parts). */
 static void tell_lacking(const ex *x, const uint8_t *rows, const pcol_export_options *opt) {
-  uint8_t *has = calloc(x->ncols + 1, 1);
-  if (!has) return;
-  for (uint64_t s = 1; s <= x->nsrc; s++) {
+  size_t ns = (size_t)x->nsrc + 1, nc = x->ncols;
+  uint8_t *has = calloc(nc + 1, 1), *hm = nc && ns <= ((size_t)1 << 26) / nc ? calloc(ns * nc, 1) : NULL;
+  uint8_t *sel = calloc(ns, 1);
+  pcol_wall w;
+  int wok = hm && sel && pcol_wall_init(x->f, &w, NULL) == PCOL_OK && w.n == x->nsrc;
+  if (!has || !sel) goto done;
+  for (uint64_t s = 1; s <= x->nsrc; s++) { /* which columns each fills: hm[c * ns + s] */
     const src_info *si = &x->src[s - 1];
     if (!si->involved || !rows[s]) continue;
-    memset(has, 0, x->ncols);
+    sel[s] = 1;
+    memset(has, 0, nc);
     if (si->synth)
       for (size_t k = 0; k < si->nx; k++) has[si->xcol[k]] = 1;
     else
       for (size_t k = 0; k < si->npos; k++) has[si->pos_col[k]] = 1;
     if (si->count_fill) has[si->count_col] = 1; /* its count (count_column) */
-    for (size_t c = 0; c < x->ncols; c++) {
+    for (size_t c = 0; c < nc; c++) {
       if (has[c]) continue;
       /* a type another source declares twice, this one once: it has it */
       size_t o = 0;
-      while (o < x->ncols && !(has[o] && x->cols[o].type == x->cols[c].type && x->cols[o].unit == x->cols[c].unit)) o++;
-      if (o < x->ncols) continue;
+      while (o < nc && !(has[o] && x->cols[o].type == x->cols[c].type && x->cols[o].unit == x->cols[c].unit)) o++;
+      if (o < nc) continue;
+      if (hm) hm[c * ns + s] = 2; /* lacks it */
+      else {
+        const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
+        opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
+                     (pcol_str){(const char *)u->data, u->len});
+      }
+    }
+    if (hm)
+      for (size_t c = 0; c < nc; c++)
+        if (!hm[c * ns + s]) hm[c * ns + s] = 1;
+  }
+  for (uint64_t s = 1; hm && s <= x->nsrc; s++)
+    for (size_t c = 0; c < nc; c++) {
+      uint8_t *hc = hm + c * ns;
+      if (hc[s] != 2) continue;
+      hc[s] = 0;
+      int covered = wok && pcol_wall_part_covered(&w, s, hc, sel);
+      hc[s] = 2;
+      if (covered) continue;
       const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
       opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
                    (pcol_str){(const char *)u->data, u->len});
     }
-  }
+done:
+  if (wok) pcol_wall_free(&w);
+  free(hm);
+  free(sel);
   free(has);
 }
 
