@@ -37,7 +37,9 @@ int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, si
  * no count), rprof.alloc, or pcol_sample_value_rt. */
 int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, int64_t *v,
                 pcol_error *err);
-/* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): PCOL_ETOOBIG on
+/* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): its stored
+ * rprof.alloc/bytes when it has one (rt->ralloc_vt: a pprof copy's, or
+ * --normalize's scaled copy's), else made from its levels; PCOL_ETOOBIG on
  * overflow (no message). */
 int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt,
                       const uint32_t vt[PCOL_RALLOC_NTYPES], uint64_t row, int64_t *out);
