@@ -81,6 +81,15 @@
  * default rule, lib/core/count.c).  A JFR recording states its execution
  * samples' cpu, as JMC and async-profiler's converter show CPU first. */
 #define PCOL_META_DEFAULT_VALUE "pcol.default_value"
+/* A value of the source that --normalize (pcol_open_diff_base, go's
+ * -normalize: the profile scaled by the base's sum over its own, per value
+ * type of its pprof copy) could not scale, which the views then refuse to
+ * show: "samples", its count, which is its weight (a perf script source:
+ * its pprof copy has no samples/count column, and go refuses
+ * -sample_index=samples there).  Written on the profile's sources of the
+ * copy --normalize makes (lib/query/diffbase.c), read by the views
+ * (lib/query/weights.c diff_base_total). */
+#define PCOL_META_NORMALIZE_UNSCALED "pcol.normalize_unscaled"
 /* K (decimal, from 1): the source is the K-th of the sources one input
  * file, one recording, made (a JFR recording's event types, an OTLP
  * request's profiles, a Chrome trace's profiles, a speedscope file's

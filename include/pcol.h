@@ -3049,11 +3049,17 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_tag_frames_pair(pcol_file *f, pcol
  * it, the samples of one stack and label set are added up first and the
  * sum rounded once (half away from zero) onto the first of them; the
  * others, all-zero samples and groups whose scaled values are all 0 are
- * dropped (kept at 0 in a file with text rows: Rprof, Perun).  The weight
- * column stays as it is, so PCOL_BASE_NORMALIZE where a source of either
- * has a value made from its weight (its count: collapsed stacks, Rprof;
- * Rprof's time of ticks x interval) is refused (ENOTFOUND, naming
- * the source): its pprof copy normalizes.  Other flag bits: EINVAL. */
+ * dropped (kept at 0, its values 0, in a file with text rows: Rprof,
+ * Perun).  The values are those of each one's pprof copy, paired by
+ * position: a value a source makes from its samples (its count where it is
+ * its weight: collapsed stacks, Rprof; Rprof's time of ticks x interval and
+ * rprof.alloc) is written into the copy as a stored value (samples/count,
+ * cpu/nanoseconds, rprof.alloc/bytes: of the base too, unscaled) and scaled
+ * as its column.  The weight column stays as it is.  A source of f whose
+ * count is its weight and no column of its copy (perf script: stored
+ * values) gets the meta "pcol.normalize_unscaled" = "samples": the value
+ * samples of the copy is then refused (ENOTFOUND, naming the source), as
+ * go refuses -sample_index=samples there.  Other flag bits: EINVAL. */
 #define PCOL_DIFF_BASE_KEY "pprof::base"
 #define PCOL_META_DIFF_BASE "pprof.diff_base"
 #define PCOL_META_BASE "pprof.base"

@@ -181,7 +181,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 #define CLI_OPT_BASE                                                            \
   {"diff-base", 0, 1, "FILE: show the change from this profile: its values subtracted, shares of its total (pprof -diff_base)"}, \
   {"base", 0, 1, "FILE: subtract this profile's values, shares of the result (pprof -base)"}, \
-  {"normalize", 0, 0, "with --base/--diff-base: first scale the inputs' values so that each value type adds up to the base's (pprof -normalize)"}
+  {"normalize", 0, 0, "with --base/--diff-base: first scale the inputs' values so that each value type adds up to the base's (pprof -normalize; the values of each side's pprof copy, counts and Rprof times made from the samples too)"}
 /* pprof's -tagroot/-tagleaf: the inputs read with label frames
  * (pcol_open_tag_frames, in cli_open_args) */
 #define CLI_OPT_TAGFRAMES                                                       \

@@ -18,6 +18,7 @@
 #include "hash.h"     /* pcol_u64map */
 #include "count.h"    /* pcol_unit_keeps: THE unit rule's drop */
 #include "xvalues.h"  /* pcol_vpos: THE union of value columns, by position */
+#include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_VT_CPU: opt->fill's types */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ typedef struct mctx {
   pcol_buf path;    /* a framed stack's builder locations, innermost first */
   pcol_stack_memo memo;
   uint64_t framed_steps, framed_budget; /* stack nodes walked for frames, and the bound */
+  uint32_t fill_vt[3]; /* opt->fill: the builder's samples/count, cpu/nanoseconds and rprof.alloc/bytes */
 } mctx;
 
 static int col(mctx *m, int table, int column, pcol_view *v) {
@@ -158,6 +160,27 @@ static int copy_value_types(mctx *m) {
       return rc;
     t->rows++;
   }
+  /* opt->fill: the types a source's values made from its samples are
+   * written as (count.h: THE count rule's samples/count, the time rule's
+   * cpu/nanoseconds), declared by it */
+  static const char *const fill_names[3][2] = {{PCOL_VT_SAMPLES, PCOL_UNIT_COUNT},
+                                               {PCOL_VT_CPU, PCOL_UNIT_NANOSECONDS},
+                                               {PCOL_VALUE_RPROF_ALLOC, "bytes"}};
+  for (uint64_t s = 1; m->opt && m->opt->fill && s <= nsrc && s < m->opt->nfill; s++)
+    for (int k = 0; k < 3; k++) {
+      if (!(m->opt->fill[s] & (1u << k))) continue;
+      if (!m->fill_vt[k]) {
+        uint32_t ts, us;
+        if ((rc = pcol_b_cstr(m->b, fill_names[k][0], &ts, m->err)) ||
+            (rc = pcol_b_cstr(m->b, fill_names[k][1], &us, m->err)) ||
+            (rc = pcol_b_value_type(m->b, ts, us, &m->fill_vt[k], m->err)))
+          return rc;
+      }
+      if ((rc = push_row_u32(m, t, PCOL_C_SVT_SOURCE, MAPID(m->srcmap, nsrc, (uint32_t)s))) ||
+          (rc = push_row_u32(m, t, PCOL_C_SVT_VALUE_TYPE, m->fill_vt[k])))
+        return rc;
+      t->rows++;
+    }
   return PCOL_OK;
 }
 
@@ -658,7 +681,7 @@ static int copy_samples(mctx *m, uint64_t base) {
       break;
     }
     /* norm_values: a cell each (input type, column), and a 0 each of its own */
-    uint64_t room = scaling ? ng.ntc + (e - a) : e - a;
+    uint64_t room = (scaling ? ng.ntc + (e - a) : e - a) + 3; /* (+ opt->fill's) */
     if (scaling && room + (e - a) > ng.capkey) {
       uint32_t *nk = realloc(ng.key, (size_t)(room + (e - a)) * sizeof *nk);
       if (!nk) {
@@ -686,7 +709,14 @@ static int copy_samples(mctx *m, uint64_t base) {
     if (scaling) { /* pprof -normalize: ScaleN drops what it scaled to 0 */
       nvals = norm_values(m, &ng, i, pcol_view_u32(&src, i), &vt, a, e, vals, &keep);
       if (!keep && !texts) continue;
-      if (!keep) nvals = 0; /* kept, at 0, for the rows that name it */
+      if (!keep) { /* kept, at 0, for the rows that name it: a 0 of each of its types (a count of
+                    * 0 is not a missing count, which its weight would stand for: count.h) */
+        nvals = 0;
+        for (uint64_t j = a; j < e; j++) {
+          uint32_t t = pcol_view_u32(&vt, j);
+          if (t && t <= nvt) vals[nvals++] = (pcol_value_row){MAPID(m->vtmap, nvt, t), 0};
+        }
+      }
     } else {
       for (uint64_t j = a; j < a + nvals; j++) {
         uint32_t t = pcol_view_u32(&vt, j);
@@ -694,6 +724,21 @@ static int copy_samples(mctx *m, uint64_t base) {
         if (each && type_scaled(m, t, &whole)) x = scale_round(x, m->opt->scale[t]); /* a sample's own (ScaleN) */
         vals[j - a].value_type_id = MAPID(m->vtmap, nvt, t);
         vals[j - a].value = x;
+      }
+      uint32_t fs = pcol_view_u32(&src, i);
+      uint8_t fill = m->opt && m->opt->fill && fs < m->opt->nfill ? m->opt->fill[fs] : 0;
+      if (fill & PCOL_B_FILL_COUNT)
+        vals[nvals++] = (pcol_value_row){m->fill_vt[0], pcol_count_of_weight(pcol_view_i64(&wt, i), m->opt->fill_cvt[fs])};
+      if (fill & PCOL_B_FILL_TIME) vals[nvals++] = (pcol_value_row){m->fill_vt[1], pcol_rtime_time(m->opt->fill_rt, i)};
+      if (fill & PCOL_B_FILL_ALLOC) {
+        pcol_sample_cols sc = {wt, off, vt, vv, nv, 0};
+        int64_t x;
+        if (pcol_ralloc_value(&sc, m->opt->fill_rt, m->opt->fill_alloc_vt, i, &x)) {
+          rc = pcol_error_set(m->err, PCOL_ETOOBIG, "memory increase overflows at sample %llu",
+                              (unsigned long long)i + 1);
+          break;
+        }
+        vals[nvals++] = (pcol_value_row){m->fill_vt[2], x};
       }
     }
     /* pprof -base scales the base by -1 (the one value with no negation

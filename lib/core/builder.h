@@ -185,7 +185,22 @@ typedef struct pcol_b_copy {
   const pcol_str *unit_as;
   uint64_t nunit_as;
   uint32_t label_key, label_str;
+  /* values made from the samples written as stored values (--normalize's
+   * copy of a profile whose count or time is no stored value, diffbase.c):
+   * fill[s] (input sources s = 1..nfill) PCOL_B_FILL_COUNT adds samples/count
+   * = the count by THE count rule (fill_cvt, pcol_count_types), and
+   * PCOL_B_FILL_TIME cpu/nanoseconds = THE time rule's (fill_rt, from
+   * pcol_rtime_init) and PCOL_B_FILL_ALLOC rprof.alloc/bytes (an Rprof
+   * source's, pcol_ralloc_value), to each sample of s, declared by s */
+  const uint8_t *fill;
+  uint64_t nfill;
+  const uint32_t *fill_cvt;
+  const struct pcol_rtime *fill_rt;
+  const uint32_t *fill_alloc_vt; /* PCOL_B_FILL_ALLOC: rprof.alloc/bytes from these levels (xvalues.h) */
 } pcol_b_copy;
+#define PCOL_B_FILL_COUNT 1
+#define PCOL_B_FILL_TIME 2
+#define PCOL_B_FILL_ALLOC 4
 int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, pcol_error *err);
 
 /* pcol_b_add_file of a union written before (a directory's index, `pcol

@@ -129,6 +129,29 @@ int pcol_base_labelsets(pcol_file *f, uint8_t **out, int *any, pcol_error *err) 
   return rc;
 }
 
+int pcol_normalize_unscaled(pcol_file *f, uint32_t *src, pcol_error *err) {
+  uint64_t nmeta = pcol_rows(f, PCOL_T_META), nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  *src = 0;
+  if (!nmeta) return PCOL_OK;
+  pcol_view mk, mv, ms;
+  pcol_column_req req[] = {{&mk, PCOL_T_META, PCOL_C_META_KEY},
+                           {&mv, PCOL_T_META, PCOL_C_META_VALUE},
+                           {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t i = 0; i < nmeta; i++) {
+    uint32_t s = pcol_view_u32(&ms, i);
+    uint8_t is;
+    pcol_str v;
+    if (!s || s > nsrc || (*src && s >= *src)) continue;
+    PCOL_RETURN_NOT_OK(pcol_string_is_memo(f, &memo, pcol_view_u32(&mk, i), PCOL_META_NORMALIZE_UNSCALED, &is, err));
+    if (!is) continue;
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&mv, i), &v, err));
+    if (pcol_str_is(v, PCOL_VT_SAMPLES)) *src = s;
+  }
+  return PCOL_OK;
+}
+
 int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES);
   uint32_t vt, *c;
@@ -681,12 +704,14 @@ int pcol_rtime_init_meta(pcol_rtime *t, pcol_file *f, pcol_error *err) {
       {&mv, PCOL_T_META, PCOL_C_META_VALUE},           {&ms, PCOL_T_META, PCOL_C_META_SOURCE},
       {&ty, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},       {&un, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
   PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), err));
-  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_VALUE_TYPES) && !t->cpu_vt; i++) {
+  for (uint64_t i = 0; i < pcol_rows(f, PCOL_T_VALUE_TYPES) && !(t->cpu_vt && t->ralloc_vt); i++) {
     pcol_str a, b;
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &a, err));
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &b, err));
-    if (pcol_str_is(a, PCOL_VT_CPU) && pcol_str_is(b, PCOL_UNIT_NANOSECONDS))
+    if (!t->cpu_vt && pcol_str_is(a, PCOL_VT_CPU) && pcol_str_is(b, PCOL_UNIT_NANOSECONDS))
       t->cpu_vt = (uint32_t)(i + 1);
+    if (!t->ralloc_vt && pcol_str_is(a, PCOL_VALUE_RPROF_ALLOC) && pcol_str_is(b, "bytes"))
+      t->ralloc_vt = (uint32_t)(i + 1);
   }
   if (!(t->last_ns = calloc(t->nsources + 1, sizeof *t->last_ns))) return pcol_oom(err);
   int64_t *first = calloc(t->nsources + 1, sizeof *first);

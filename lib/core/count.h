@@ -20,6 +20,12 @@ int pcol_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
  * export's pcolBase).  count.c */
 int pcol_base_labelsets(pcol_file *f, uint8_t **ok, int *any, pcol_error *err);
 
+/* The first source of f whose count --normalize could not scale (meta
+ * PCOL_META_NORMALIZE_UNSCALED = "samples": it counts by its weight, which
+ * its pprof copy holds in no column; pcol_open_diff_base), *src 0 when
+ * none: no view shows such a count, and no export writes one (count.c) */
+int pcol_normalize_unscaled(pcol_file *f, uint32_t *src, pcol_error *err);
+
 /* THE count rule (count.c): how many raw samples a row stands for.  c[s]
  * (s = 1..sources; *out has sources + 1 entries, free() it) is the stored
  * "samples/count" type when source s measured one; else PCOL_COUNT_NEG
@@ -95,6 +101,7 @@ typedef struct pcol_rtime {
   uint64_t nsamples, nsources, nvt;
   int64_t *last_ns;
   uint32_t cpu_vt;
+  uint32_t ralloc_vt; /* the stored value type rprof.alloc/bytes (0 if none: pcol_ralloc_value) */
   uint32_t *dec_from;
   uint8_t *collapsed;
   uint32_t *kin_next; /* the unit rule (pcol_value_kin), NULL: no kin */

@@ -140,6 +140,7 @@ int pcol_xvalues_source(const pcol_xvalues *x, uint32_t src, pcol_xtype *out, si
 int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt, const uint32_t vt[PCOL_RALLOC_NTYPES],
                       uint64_t row, int64_t *out) {
   *out = 0;
+  if (rt->ralloc_vt && pcol_sample_value(sc, row, rt->ralloc_vt, out)) return PCOL_OK; /* stored */
   /* the first sample of its source, of a segment Rprof appended, or after
    * a sample without memory values (a segment not memory-profiled): the
    * levels before it are not its allocation */
@@ -183,6 +184,9 @@ int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32
     *v = pcol_sample_count(&x->sc, row, cvt && s <= x->rt->nsources ? cvt[s] : 0);
     return PCOL_OK;
   }
+  /* a derived source's time written as a stored cpu/nanoseconds
+   * (--normalize's scaled copy, diffbase.c) is that one */
+  if (vt == PCOL_VT_TIME && x->rt->cpu_vt && pcol_sample_value(&x->sc, row, x->rt->cpu_vt, v)) return PCOL_OK;
   (void)pcol_sample_value_rt(&x->sc, x->rt, row, vt, v);
   return PCOL_OK;
 }
@@ -342,6 +346,11 @@ static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vuni
     neg |= vs->count_fill && cvt[s] == PCOL_COUNT_NEG;
   }
   free(cvt);
+  /* no column of the count where --normalize could not scale the
+   * profile's (go's -normalize of the pprof copies has none) */
+  uint32_t unscaled;
+  if (neg) PCOL_RETURN_NOT_OK(pcol_normalize_unscaled(x->f, &unscaled, err));
+  if (neg && unscaled) neg = 0;
   if (!need) return PCOL_OK;
   pcol_str t = lit(PCOL_VT_SAMPLES), un = lit(PCOL_UNIT_COUNT);
   size_t c = 0;

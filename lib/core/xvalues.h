@@ -44,7 +44,9 @@ int pcol_xvalue(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32
  * two values (dupnd's two cpu/nanoseconds), not the first one twice. */
 int pcol_xvalue_nth(const pcol_xvalues *x, const uint32_t *cvt, uint64_t row, uint32_t vt, uint32_t nth, int64_t *v,
                     pcol_error *err);
-/* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): PCOL_ETOOBIG on
+/* rprof.alloc of sample `row` (see PCOL_VT_RPROF_ALLOC): its stored
+ * rprof.alloc/bytes when it has one (rt->ralloc_vt: a pprof copy's, or
+ * --normalize's scaled copy's), else made from its levels; PCOL_ETOOBIG on
  * overflow (no message). */
 int pcol_ralloc_value(const pcol_sample_cols *sc, const pcol_rtime *rt,
                       const uint32_t vt[PCOL_RALLOC_NTYPES], uint64_t row, int64_t *out);

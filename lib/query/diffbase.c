@@ -103,8 +103,6 @@ typedef struct type_scale {
   pcol_vpos pf, pb; /* each one's columns, by which its merged samples add up (rd13a F3) */
   double *sf, *sb;  /* [t]: the ratio a column scaled type t by (0: none yet; scale_side) */
   int units_differ; /* a type is in another unit than its pair or its list */
-  uint32_t wsf, wsb; /* the first source of f / of the base (0: none) with a value that is its weight
-                      * (THE count rule's count, Rprof's derived time): no stored type scales it */
 } type_scale;
 
 static void type_scale_free(type_scale *x) {
@@ -302,15 +300,6 @@ static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, c
   return rc;
 }
 
-/* The first source of u whose column holds a value made from its weight
- * (its count by THE count rule, or a derived value: Rprof's time of ticks x
- * interval); 0 when none */
-static uint32_t weight_source(const pcol_vunion *u) {
-  for (uint64_t s = 1; s <= u->nsrc; s++)
-    if (u->src[s - 1].involved && (u->src[s - 1].derived || u->src[s - 1].count_fill)) return (uint32_t)s;
-  return 0;
-}
-
 static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
                            char *msg, size_t cap, pcol_error *err) {
   memset(x, 0, sizeof *x);
@@ -380,8 +369,6 @@ static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const c
     }
     rc = pair_units(&sf, &sb, c, x, why, msg, cap, err);
   }
-  x->wsf = weight_source(&sf.u);
-  x->wsb = weight_source(&sb.u);
   side_free(&sf);
   side_free(&sb);
   if (rc) type_scale_free(x);
@@ -418,61 +405,219 @@ static int default_named(pcol_file *f, pcol_str *out, uint8_t *has, pcol_error *
   return PCOL_OK;
 }
 
-/* Each value type's sum over every sample of f, as Go adds int64s
- * (wrapping): sums[t] for value type ids t = 1..rows */
-static int type_sums(pcol_file *f, uint64_t **out, pcol_error *err) {
-  pcol_view vt, vv;
-  pcol_column_req r[] = {{&vt, PCOL_T_VALUES, PCOL_C_V_TYPE}, {&vv, PCOL_T_VALUES, PCOL_C_V_VALUE}};
-  PCOL_RETURN_NOT_OK(pcol_columns(f, r, PCOL_NCOLS(r), err));
-  uint64_t nvt = pcol_rows(f, PCOL_T_VALUE_TYPES), nv = pcol_rows(f, PCOL_T_VALUES);
-  uint64_t *s = *out = calloc(nvt + 1, sizeof *s);
-  if (!s) return pcol_oom(err);
-  for (uint64_t i = 0; i < nv; i++) {
-    uint32_t t = pcol_view_u32(&vt, i);
-    if (t >= 1 && t <= nvt) s[t] += (uint64_t)pcol_view_i64(&vv, i);
+/* Each column's sum over every sample of a side (THE union of value
+ * columns: the values its pprof export writes, made or stored), as Go
+ * adds int64s (wrapping): sums[c], c < ncols */
+static int column_sums(side *sd, uint64_t **out, pcol_error *err) {
+  const pcol_vunion *u = &sd->u;
+  const pcol_sample_cols *sc = &sd->xv.sc;
+  uint64_t n = pcol_rows(sd->f, PCOL_T_SAMPLES);
+  uint32_t *cvt = NULL;
+  uint64_t *sum = *out = calloc(u->ncols + 1, sizeof *sum);
+  if (!sum) return pcol_oom(err);
+  int rc = pcol_count_types(sd->f, &cvt, err);
+  for (uint64_t row = 0; !rc && row < n; row++) {
+    uint32_t s = pcol_view_u32(&sd->rt.source, row);
+    if (s < 1 || s > u->nsrc || !u->src[s - 1].involved) continue;
+    const pcol_vsrc *vs = &u->src[s - 1];
+    int64_t v;
+    if (vs->derived) {
+      for (size_t k = 0; !rc && k < vs->n; k++)
+        if (!(rc = pcol_xvalue(&sd->xv, cvt, row, vs->vt[k], &v, err)))
+          sum[vs->col[k]] += (uint64_t)(vs->fill[k] ? pcol_unit_fill(v, vs->fill[k]) : v);
+      continue;
+    }
+    /* each stored value to the next of its source's types that is its
+     * (add_file.c value_cols) */
+    uint64_t a = pcol_view_u64(&sc->voff, row), e = pcol_view_u64(&sc->voff, row + 1);
+    size_t k = 0;
+    for (uint64_t j = a; j < e && j < sc->nvalues; j++) {
+      uint32_t t = pcol_view_u32(&sc->vtype, j);
+      while (k < vs->n && vs->vt[k] != t) k++;
+      if (k == vs->n) break;
+      v = pcol_view_i64(&sc->vval, j) / (vs->div[k] > 1 ? vs->div[k] : 1);
+      sum[vs->col[k]] += (uint64_t)(vs->fill[k] ? pcol_unit_fill(v, vs->fill[k]) : v);
+      k++;
+    }
+    if (vs->count_fill) sum[vs->count_col] += (uint64_t)pcol_sample_count(sc, row, cvt[s]);
   }
-  return PCOL_OK;
+  free(cvt);
+  return rc;
 }
 
-/* pprof -normalize (profile.go Normalize): per value type of f, the base's
- * sum of the type of the same name and unit over f's (0 when f's is 0),
- * for pcol_b_copy.scale */
-static int normalize_ratios(pcol_file *f, pcol_file *base, double **out, uint64_t *n,
-                            pcol_error *err) {
-  uint64_t *fs = NULL, *bs = NULL, nf = pcol_rows(f, PCOL_T_VALUE_TYPES);
-  uint64_t nb = pcol_rows(base, PCOL_T_VALUE_TYPES);
-  pcol_view ft, fu, bt, bu;
+/* pprof -normalize (profile.go Normalize), of the profile f and its base:
+ * per column of their pprof copies (THE union of value columns, which
+ * pcol_open_diff_base has paired by position), the base's sum over f's (0
+ * when f's is 0).  A value of f that is no stored type is its weight (THE
+ * count rule's count, the time rule's time, Rprof's rprof.alloc): fill[s]
+ * (f's sources + 1) says which of them f's copy writes as stored values
+ * (pcol_b_copy.fill), to be scaled as they are; unscaled[s] 1 when its
+ * count is none of its copy's columns (go's -sample_index=samples refuses
+ * that copy) */
+typedef struct norm_plan {
+  double *rcol;     /* per column of f's union */
+  pcol_vcol *cols;  /* f's union's names (copies: cols[c].type.ptr owned for c < nowned) */
+  size_t ncols, nowned;
+  uint8_t *fill, *unscaled, *bfill; /* (bfill: the base's, which are not scaled but written alike,
+                                     * so that each source of a side declares what the other's does) */
+  uint64_t nsrc, nbsrc;
+  int any_fill, any_bfill;
+} norm_plan;
+
+static void norm_plan_free(norm_plan *p) {
+  for (size_t c = 0; p->cols && c < p->nowned; c++) free((void *)p->cols[c].type.ptr);
+  free(p->rcol);
+  free(p->cols);
+  free(p->fill);
+  free(p->unscaled);
+  free(p->bfill);
+  memset(p, 0, sizeof *p);
+}
+
+/* Which values of each source of u (its pprof copy's columns) are made
+ * from its samples, to be written as stored ones (fill[s], PCOL_B_FILL_*:
+ * THE count rule's count, the time rule's time, Rprof's rprof.alloc; *any
+ * 1 when one is), and (unscaled[s], unless NULL) 1 when --normalize cannot
+ * scale its count: its weight, which is no column of its copy */
+static void fill_flags(const pcol_vunion *u, const uint32_t *cvt, uint8_t *fill, uint8_t *unscaled, int *any) {
+  for (uint64_t s = 1; s <= u->nsrc; s++) {
+    const pcol_vsrc *vs = &u->src[s - 1];
+    uint8_t fl = 0;
+    if (!vs->involved) continue;
+    for (size_t k = 0; vs->derived && k < vs->n; k++) {
+      if (vs->vt[k] == 0) fl |= PCOL_B_FILL_COUNT;
+      else if (vs->vt[k] == PCOL_VT_TIME) fl |= PCOL_B_FILL_TIME;
+      else if (vs->vt[k] == PCOL_VT_RPROF_ALLOC) fl |= PCOL_B_FILL_ALLOC;
+    }
+    if (vs->count_fill) fl |= PCOL_B_FILL_COUNT;
+    fill[s] = fl;
+    if (unscaled) unscaled[s] = !vs->derived && !vs->count_fill && !pcol_count_vt(cvt[s]);
+    *any |= fl != 0;
+  }
+}
+
+static int norm_plan_make(pcol_file *f, pcol_file *base, norm_plan *p, pcol_error *err) {
+  memset(p, 0, sizeof *p);
+  side sf, sb;
+  memset(&sb, 0, sizeof sb);
+  uint64_t *fs = NULL, *bs = NULL;
+  uint32_t *cvt = NULL;
+  int rc = side_make(f, &sf, err);
+  if (!rc) rc = side_make(base, &sb, err);
+  if (!rc) rc = column_sums(&sf, &fs, err);
+  if (!rc) rc = column_sums(&sb, &bs, err);
+  if (!rc) rc = pcol_count_types(f, &cvt, err);
+  p->nsrc = pcol_rows(f, PCOL_T_SOURCES);
+  p->ncols = sf.u.ncols;
+  if (!rc) {
+    p->rcol = calloc(p->ncols + 1, sizeof *p->rcol);
+    p->cols = calloc(p->ncols + 1, sizeof *p->cols);
+    p->fill = calloc(p->nsrc + 1, 1);
+    p->unscaled = calloc(p->nsrc + 1, 1);
+    if (!p->rcol || !p->cols || !p->fill || !p->unscaled) rc = pcol_oom(err);
+  }
+  for (size_t c = 0; !rc && c < p->ncols; c++) {
+    p->cols[c] = sf.u.cols[c];
+    /* (the lists pair: type_scale_make) */
+    int64_t b = c < sb.u.ncols ? (int64_t)bs[c] : 0, a = (int64_t)fs[c];
+    p->rcol[c] = a ? (double)b / (double)a : 0.0;
+  }
+  if (!rc) fill_flags(&sf.u, cvt, p->fill, p->unscaled, &p->any_fill);
+  free(cvt);
+  cvt = NULL;
+  p->nbsrc = pcol_rows(base, PCOL_T_SOURCES);
+  if (!rc) rc = pcol_count_types(base, &cvt, err);
+  if (!rc && !(p->bfill = calloc(p->nbsrc + 1, 1))) rc = pcol_oom(err);
+  if (!rc) fill_flags(&sb.u, cvt, p->bfill, NULL, &p->any_bfill);
+  /* the column names outlive the sides: copied */
+  for (size_t c = 0; !rc && c < p->ncols; c++) {
+    pcol_str t = p->cols[c].type, u = p->cols[c].unit;
+    char *m = malloc(t.len + u.len + 2);
+    if (!m) {
+      rc = pcol_oom(err);
+      break;
+    }
+    if (t.len) memcpy(m, t.ptr, t.len);
+    if (u.len) memcpy(m + t.len + 1, u.ptr, u.len);
+    p->cols[c].type = (pcol_str){m, t.len};
+    p->cols[c].unit = (pcol_str){m + t.len + 1, u.len};
+    p->nowned = c + 1;
+  }
+  free(fs);
+  free(bs);
+  free(cvt);
+  side_free(&sf);
+  side_free(&sb);
+  if (rc) norm_plan_free(p);
+  return rc;
+}
+
+/* The ratio of each value type of F (f, or its copy with p->fill's values
+ * stored) that pcol_b_copy.scale scales it by: its column's (the first of
+ * its name and unit), 1 for a type in none (an Rprof level) */
+static int normalize_ratios(pcol_file *F, const norm_plan *p, double **out, uint64_t *n, pcol_error *err) {
+  uint64_t nf = pcol_rows(F, PCOL_T_VALUE_TYPES);
+  pcol_view ft, fu;
   pcol_column_req rf[] = {{&ft, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&fu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
-  pcol_column_req rb[] = {{&bt, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&bu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
   double *r = *out = calloc(nf + 1, sizeof *r);
   *n = nf + 1;
   int rc = r ? PCOL_OK : pcol_oom(err);
   if (r) r[0] = 1; /* (no type 0) */
-  if (!rc) rc = pcol_columns(f, rf, PCOL_NCOLS(rf), err);
-  if (!rc) rc = pcol_columns(base, rb, PCOL_NCOLS(rb), err);
-  if (!rc) rc = type_sums(f, &fs, err);
-  if (!rc) rc = type_sums(base, &bs, err);
+  if (!rc) rc = pcol_columns(F, rf, PCOL_NCOLS(rf), err);
   for (uint64_t i = 1; !rc && i <= nf; i++) {
-    pcol_str t, u, t2, u2;
-    int64_t b = 0;
-    if ((rc = pcol_string(f, pcol_view_u32(&ft, i - 1), &t, err)) ||
-        (rc = pcol_string(f, pcol_view_u32(&fu, i - 1), &u, err)))
+    pcol_str t, u;
+    if ((rc = pcol_string(F, pcol_view_u32(&ft, i - 1), &t, err)) ||
+        (rc = pcol_string(F, pcol_view_u32(&fu, i - 1), &u, err)))
       break;
-    for (uint64_t j = 1; !rc && j <= nb; j++) {
-      if ((rc = pcol_string(base, pcol_view_u32(&bt, j - 1), &t2, err)) ||
-          (rc = pcol_string(base, pcol_view_u32(&bu, j - 1), &u2, err)))
-        break;
-      if (str_eq(t, t2) && str_eq(u, u2)) b = (int64_t)bs[j];
-    }
-    r[i] = fs[i] ? (double)b / (double)(int64_t)fs[i] : 0.0;
+    size_t c = 0;
+    while (c < p->ncols && !(str_eq(t, p->cols[c].type) && str_eq(u, p->cols[c].unit))) c++;
+    r[i] = c < p->ncols ? p->rcol[c] : 1.0;
   }
-  free(fs);
-  free(bs);
   if (rc) {
     free(r);
     *out = NULL;
   }
   return rc;
+}
+
+/* f with the values fill names (fill[s], s = 1..nsrc) written as stored
+ * values (*out; NULL when none is to be: any 0) */
+static int normalize_fill(pcol_file *f, const uint8_t *fill, uint64_t nsrc, int any, pcol_file **out,
+                          pcol_error *err) {
+  *out = NULL;
+  if (!any) return PCOL_OK;
+  pcol_rtime rt;
+  uint32_t *cvt = NULL;
+  pcol_builder *b = NULL;
+  pcol_xvalues xv; /* (its levels' types) */
+  int rc = pcol_rtime_init(&rt, f, err);
+  if (rc) return rc;
+  rc = pcol_xvalues_init(&xv, f, &rt, err);
+  if (!rc) rc = pcol_count_types(f, &cvt, err);
+  if (!rc) rc = pcol_builder_new(&b, err);
+  pcol_b_copy fc;
+  memset(&fc, 0, sizeof fc);
+  fc.fill = fill;
+  fc.nfill = nsrc + 1;
+  fc.fill_cvt = cvt;
+  fc.fill_rt = &rt;
+  fc.fill_alloc_vt = xv.alloc_vt;
+  if (!rc) rc = pcol_b_add_file_copy(b, f, &fc, err);
+  pcol_rtime_free(&rt);
+  free(cvt);
+  if (rc && !b) return rc;
+  return pcol_q_open_built(b, rc, f->input_bytes, out, err);
+}
+
+/* Marks the sources of f (1..p->nsrc in b) whose value --normalize leaves
+ * as it is, which the views then refuse (weights.c diff_base_total) */
+static int normalize_marks(pcol_builder *b, const norm_plan *p, pcol_error *err) {
+  for (uint64_t s = 1; s <= p->nsrc; s++) {
+    if (p->unscaled[s])
+      PCOL_RETURN_NOT_OK(pcol_b_meta(b, (uint32_t)s, PCOL_META_NORMALIZE_UNSCALED, PCOL_VT_SAMPLES,
+                                     strlen(PCOL_VT_SAMPLES), err));
+  }
+  return PCOL_OK;
 }
 
 int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file **out,
@@ -490,25 +635,6 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     why = "--normalize: a value type is in other units (of one kind) in the base and the profile, or "
           "among the files of one side (pprof: incompatible sample types, for two profiles); compare "
           "profiles in one unit";
-  /* -normalize scales stored values (pcol_b_copy.scale); a value made from
-   * the weight is not scaled: refused rather than left as it is (review 20 F1) */
-  if (!why && (ts.wsf || ts.wsb) && (flags & PCOL_BASE_NORMALIZE)) {
-    pcol_file *wf = ts.wsf ? f : base;
-    uint32_t s = ts.wsf ? ts.wsf : ts.wsb;
-    pcol_view sty;
-    pcol_str st = {"", 0};
-    if (!(rc = pcol_column(wf, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err)))
-      rc = pcol_string(wf, pcol_view_u32(&sty, s - 1), &st, err);
-    if (rc) {
-      type_scale_free(&ts);
-      return rc;
-    }
-    putf(msg, sizeof msg, 0, "--normalize: source %u (%.*s) of the %s has its count as its weight (and any "
-         "time derived from it), which pcol cannot scale yet: it would be left as it is; normalize its "
-         "pprof copy (`pcol unpack FILE --to pprof -o FILE.pb.gz`, both profile and base)",
-         s, CUT(st), ts.wsf ? "profile (not the base)" : "base");
-    why = msg;
-  }
   if (why) {
     type_scale_free(&ts);
     if (why == msg) fit_message(msg);
@@ -531,7 +657,16 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   pcol_b_copy nc; /* -normalize: f scaled */
   memset(&nc, 0, sizeof nc);
   double *ratios = NULL;
-  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(f, base, &ratios, &nc.nscale, err);
+  norm_plan np;
+  memset(&np, 0, sizeof np);
+  pcol_file *F = f, *filled = NULL, *B = base, *bfilled = NULL; /* -normalize: f and base with their made
+                                                                 * values stored */
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, &np, err);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(f, np.fill, np.nsrc, np.any_fill, &filled, err);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(base, np.bfill, np.nbsrc, np.any_bfill, &bfilled, err);
+  if (filled) F = filled;
+  if (bfilled) B = bfilled;
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(F, &np, &ratios, &nc.nscale, err);
   nc.scale = ratios;
   if (!ratios && any_scaled(ts.rf, ts.nf)) { /* ScaleProfiles: f into the base's finer units */
     nc.scale = ts.rf;
@@ -551,10 +686,14 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     cp.drop = &ts.db;
     cp.pos = &ts.pb;
   }
-  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, f, &nc, err) : pcol_b_add_file(b, f, err);
+  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_marks(b, &np, err);
   free(ratios);
+  norm_plan_free(&np);
+  if (filled) pcol_close(filled);
   uint64_t s0 = b ? b->t[PCOL_T_SOURCES].rows : 0; /* the base's sources come after f's */
-  if (!rc) rc = pcol_b_add_file_copy(b, base, &cp, err);
+  if (!rc) rc = pcol_b_add_file_copy(b, B, &cp, err);
+  if (bfilled) pcol_close(bfilled);
   for (uint64_t s = s0 + 1; !rc && s <= b->t[PCOL_T_SOURCES].rows; s++)
     rc = pcol_b_meta(b, (uint32_t)s, diff ? PCOL_META_DIFF_BASE : PCOL_META_BASE, "true", 4, err);
   /* a source that names no default type takes the first one named */

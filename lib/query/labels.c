@@ -56,6 +56,8 @@ typedef struct tr_groups {
   pcol_view stack, ls, source, weight, voff, vtype, vval;
   uint8_t *typed;  /* typed[source] = a pprof source with value types */
   uint32_t *cnt;   /* with a subtracted base: THE count rule (pcol_count_types), else NULL */
+  int stored_count; /* a source not typed has its count stored (cnt) */
+  uint32_t made_vt[2]; /* then the types cpu/nanoseconds and rprof.alloc/bytes (0: none) */
   uint64_t nsources, nvalues, ntypes, nstacks;
   uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
@@ -105,8 +107,28 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
     PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&sty, s - 1), &t, err));
     if (pcol_str_is(t, PCOL_SRC_PPROF)) any_typed = g->typed[s] = 1;
   }
+  const uint8_t *kinds;
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kinds, err));
+  if (kinds[0]) PCOL_RETURN_NOT_OK(pcol_count_types(f, &g->cnt, err));
+  /* a source of another kind whose count is stored (--normalize's copy of
+   * one that counts by its weight, diffbase.c): its count is that value */
+  for (uint64_t s = 1; g->cnt && s <= g->nsources; s++)
+    g->stored_count |= !g->typed[s] && pcol_count_vt(g->cnt[s]) != 0;
+  /* and its other values made so (its time, cpu/nanoseconds; Rprof's rprof.alloc/bytes) */
+  for (uint64_t i = 0; g->stored_count && i < g->ntypes && !(g->made_vt[0] && g->made_vt[1]); i++) {
+    pcol_view ty, un;
+    pcol_str t, u;
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
+    PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &un, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&ty, i), &t, err));
+    PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&un, i), &u, err));
+    if (!g->made_vt[0] && pcol_str_is(t, PCOL_VT_CPU) && pcol_str_is(u, PCOL_UNIT_NANOSECONDS))
+      g->made_vt[0] = (uint32_t)(i + 1);
+    if (!g->made_vt[1] && pcol_str_is(t, PCOL_VALUE_RPROF_ALLOC) && pcol_str_is(u, "bytes"))
+      g->made_vt[1] = (uint32_t)(i + 1);
+  }
   int64_t lo = 0;
-  if (any_typed) { /* the value columns are read (and checked) only then */
+  if (any_typed || g->stored_count) { /* the value columns are read (and checked) only then */
     pcol_column_req vreq[] = {{&g->voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
                               {&g->vtype, PCOL_T_VALUES, PCOL_C_V_TYPE},
                               {&g->vval, PCOL_T_VALUES, PCOL_C_V_VALUE}};
@@ -123,10 +145,7 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
     int64_t x = pcol_view_i64(&g->weight, i);
     lo = x < lo ? x : lo;
   }
-  const uint8_t *kinds;
-  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kinds, err));
   if (kinds[0] & 2) g->base = kinds;
-  if (kinds[0]) PCOL_RETURN_NOT_OK(pcol_count_types(f, &g->cnt, err));
   g->signed_values = lo < 0 || lazy[3] || g->cnt; /* (a base's counts by the weight: negated) */
   /* a sample the unit rule drops (go's ScaleN) is no trace, as in top
    * (rd13a F6: it printed as a trace "0" and set the traces' order) */
@@ -177,10 +196,37 @@ static int tr_tsum_add(tr_groups *g, uint32_t gi, uint32_t t, int64_t v, int sid
   return PCOL_OK;
 }
 
+/* The count of sample `row` of source s, not a pprof source's, by THE
+ * count rule (the weight without a base) */
+static int64_t tr_count(const tr_groups *g, uint32_t s, uint64_t row) {
+  int64_t w = pcol_view_i64(&g->weight, row);
+  if (!g->cnt || s > g->nsources) return w;
+  if (g->stored_count && pcol_count_vt(g->cnt[s])) {
+    pcol_sample_cols sc = {g->weight, g->voff, g->vtype, g->vval, g->nvalues, 0};
+    return pcol_sample_count(&sc, row, g->cnt[s]);
+  }
+  return pcol_count_of_weight(w, g->cnt[s]);
+}
+
+/* 1 when a sample `row` of source s, not a pprof source, has a value
+ * other than 0 in its pprof copy: its count, or its time stored beside a
+ * stored count, or its rprof.alloc (made[], unless NULL; --normalize
+ * scales them all, and go's ScaleN keeps a sample while one is not 0) */
+static int tr_untyped_nz(const tr_groups *g, uint32_t s, uint64_t row, int64_t count, int64_t made[2]) {
+  int64_t v[2] = {0, 0};
+  for (int k = 0; k < 2 && g->stored_count && s <= g->nsources && pcol_count_vt(g->cnt[s]); k++)
+    if (g->made_vt[k]) {
+      pcol_sample_cols sc = {g->weight, g->voff, g->vtype, g->vval, g->nvalues, 0};
+      (void)pcol_sample_value(&sc, row, g->made_vt[k], &v[k]);
+    }
+  if (made) made[0] = v[0], made[1] = v[1];
+  return count != 0 || v[0] != 0 || v[1] != 0;
+}
+
 /* 1 when sample `row` (of source s) has a value not 0 and the unit rule
  * keeps it */
 static int tr_row_nz(const tr_groups *g, uint32_t s, uint64_t row) {
-  if (!(s <= g->nsources && g->typed[s])) return pcol_view_i64(&g->weight, row) != 0;
+  if (!(s <= g->nsources && g->typed[s])) return tr_untyped_nz(g, s, row, tr_count(g, s, row), NULL);
   if (g->rt.drop.src && pcol_unit_dropped(&g->rt.drop, &g->sc, row, s)) return 0;
   uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
   if (e > g->nvalues) e = g->nvalues;
@@ -223,10 +269,11 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
       nz |= val != 0;
     }
   } else {
-    int64_t w = pcol_view_i64(&g->weight, row);
-    if (g->cnt && s <= g->nsources) w = pcol_count_of_weight(w, g->cnt[s]); /* THE count rule */
+    int64_t w = tr_count(g, s, row), made[2]; /* THE count rule */
     if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w, side0);
-    nz |= w != 0;
+    nz |= tr_untyped_nz(g, s, row, w, made);
+    for (int k = 0; k < 2 && !rc; k++)
+      if (made[k] && g->signed_values) rc = tr_tsum_add(g, gi, g->made_vt[k], made[k], side0);
   }
   g->v[gi].nz |= nz;
   if (side0) g->v[gi].nz0 |= nz;

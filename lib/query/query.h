@@ -523,6 +523,11 @@ typedef struct pcol_q_labelcols {
   uint64_t nlabels;
 } pcol_q_labelcols;
 int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
+/* PCOL_ENOTFOUND, naming it, when a source of f has a count --normalize
+ * could not scale (count.h pcol_normalize_unscaled): the value "samples"
+ * is refused (value.c) and never added up (weights.c diff_base_total) */
+int pcol_q_normalize_unscaled(pcol_file *f, pcol_error *err);
+
 /* pprof's total where a base was subtracted (pcol_open_diff_base; weights.c
  * diff_base_total): *found 0 when f holds none.  For a view that sums its
  * own total (top --by label's relative one); pcol_q_weights does it itself. */

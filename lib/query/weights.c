@@ -709,6 +709,22 @@ static int sums_grouped(const wctx *c, pcol_sum *total, uint8_t **nz, pcol_error
   return PCOL_OK;
 }
 
+int pcol_q_normalize_unscaled(pcol_file *f, pcol_error *err) {
+  uint32_t s;
+  pcol_view sty;
+  pcol_str st;
+  PCOL_RETURN_NOT_OK(pcol_normalize_unscaled(f, &s, err));
+  if (!s) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&sty, s - 1), &st, err));
+  return pcol_error_set(err, PCOL_ENOTFOUND,
+                        "--normalize: source %u (%.*s) of the profile counts its samples by their "
+                        "weight and stores no samples/count, so there is no count to normalize (go "
+                        "tool pprof -normalize of its pprof copy refuses -sample_index=samples): "
+                        "show a value it stores (--value TYPE), or leave out --normalize",
+                        (unsigned)s, (int)st.len, st.ptr ? st.ptr : "");
+}
+
 /* go tool pprof's total (report.go computeTotal) where a base was
  * subtracted (base_kinds).  -diff_base: the |values| of the samples
  * labelled PCOL_DIFF_BASE_KEY = "true" alone, so shares are of the base
@@ -737,6 +753,10 @@ static int diff_base_total(pcol_file *f, const pcol_select *sel, const pcol_filt
                             "own column (raw samples, never negative), no value the profiles "
                             "measure: name one (--value TYPE, or samples), or compare the profiles' "
                             "shares with `pcol diff BASE PROFILE`");
+  /* --normalize could not scale the value (pcol_open_diff_base: meta
+   * PCOL_META_NORMALIZE_UNSCALED): refused, as go's -normalize of the pprof
+   * copies refuses a count they do not hold */
+  if (!c->weight_asked && c->vt == 0) PCOL_RETURN_NOT_OK(pcol_q_normalize_unscaled(f, err));
   if (!total) return PCOL_OK;
   const pcol_filter *kept = sel && sel->relative ? flt : NULL;
   int rc = PCOL_OK;

@@ -182,56 +182,100 @@ if [ $GO = 1 ] && [ -f "$M1" ]; then
     done
   done
 fi
-# --normalize (go's -normalize: the profile scaled by the base's total over
-# its own, per value type) of sources whose count is their weight, and of
-# Rprof's time derived from it: pcol scales stored values only, and printed
-# them unscaled (review 20 F1: -234 where go says -11 on the pprof copies).
-# Refused (exit 1, naming the source) until the weight is scaled; the pprof
-# copies normalize as go does.
+# --normalize (go's -normalize: the profile scaled by the base's sum over its
+# own, per sample type of the pprof copies, rounded as ScaleN rounds) of
+# sources whose count is their weight (collapsed), whose time is made from
+# it (Rprof: samples, cpu, rprof.alloc), that store values and count by the weight
+# (perf script) and that store both (V8): pcol on the native files equals go
+# -normalize on pcol's pprof copies of each alone (review 20 F1: -234 where
+# go says -11, exit 0; then refused outright).  top and traces against go;
+# tree, fold, peek and graph against pcol on the copies; both orders, and the profile's
+# pprof copy against the native base.  Where go refuses (perf's copy has no
+# samples/count: -sample_index=samples), pcol refuses too, naming the
+# source, and prints nothing (an export too).  The pprof export of each
+# (`unpack --to pprof`): go -top of it equals go's -normalize of the copies.
+# Also review 20 F3: two Rprof runs' default value (time) under
+# --diff-base/--base, without --normalize.
 J1="$TD/ext/collapsed/flamegraph__perf-java-stacks-01-collapsed-all.txt"
 J2="$TD/ext/collapsed/flamegraph__perf-vertx-stacks-01-collapsed-all.txt"
 R1="$TD/rprof/proftools__Rprof-rec.out"
 R2="$TD/rprof/proftools__Rprof-rec1.out"
-nchecked=0
-for pair in "$tmp/fa.folded:$tmp/fb.folded:" "$J1:$J2:" "$R1:$R2:" "$R1:$R2:samples"; do
+python3 tests/support/v8gen.py random "$tmp/va.cpuprofile" 11 || fail "v8gen a"
+python3 tests/support/v8gen.py random "$tmp/vb.cpuprofile" 12 || fail "v8gen b"
+ncmp=0
+strip() { grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename'; }
+cp "$M1" "$tmp/m1.out" 2>/dev/null
+cp "$M2" "$tmp/m2.out"
+for f in "$J1" "$J2" "$R1" "$R2"; do [ -f "$f" ] && cp "$f" "$tmp/"; done
+for pair in fa.folded:fb.folded:: "$(basename "$J1"):$(basename "$J2")::" \
+  "$(basename "$R1"):$(basename "$R2")::" "$(basename "$R1"):$(basename "$R2"):samples:" \
+  "$(basename "$R1"):$(basename "$R2"):plain:" m1.out:m2.out:: m1.out:m2.out:samples: m1.out:m2.out:rprof.alloc: \
+  pa.txt:pb.txt:: va.cpuprofile:vb.cpuprofile:: va.cpuprofile:vb.cpuprofile:samples:; do
   A=${pair%%:*} rest=${pair#*:}
   B=${rest%%:*} v=${rest#*:}
-  [ -f "$A" ] && [ -f "$B" ] || continue
-  vopt=()
-  [ -n "$v" ] && vopt=(--value "$v")
+  v=${v%:}
+  [ -f "$tmp/$A" ] && [ -f "$tmp/$B" ] || continue
+  norm=--normalize gnorm=-normalize
+  [ "$v" = plain ] && v= norm= gnorm= # (F3: no --normalize)
+  vopt=() gv=()
+  [ -n "$v" ] && vopt=(--value "$v") gv=(-sample_index="$v")
+  for f in "$A" "$B"; do
+    "$PCOL" unpack "$tmp/$f" --to pprof -o "$tmp/$f.n.pb.gz" 2>/dev/null || fail "unpack $f --to pprof"
+  done
   for m in base diff-base; do
-    for view in top fold traces; do
-      for order in ab ba pa; do # pa: the profile's pprof copy, the base as it is
-        case $order in
-          ab) X=$A Y=$B ;;
-          ba) X=$B Y=$A ;;
-          pa) "$PCOL" unpack "$A" --to pprof -o "$tmp/na.pb.gz" 2>/dev/null || fail "unpack $A"
-              X=$tmp/na.pb.gz Y=$B ;;
-        esac
-        "$PCOL" $view "$X" --$m "$Y" --normalize "${vopt[@]}" >"$tmp/out" 2>"$tmp/err"
+    gm=-${m/-/_}
+    for order in ab ba pa; do
+      case $order in
+        ab) X=$tmp/$A Y=$B XP=$tmp/$A.n.pb.gz ;;
+        ba) X=$tmp/$B Y=$A XP=$tmp/$B.n.pb.gz ;;
+        pa) [ $m = diff-base ] || continue # (-base of a pprof source and a collapsed one: their
+            X=$tmp/$A.n.pb.gz Y=$B XP=$X ;;  # stacks are not grouped as one, with or without --normalize)
+      esac
+      YP=$tmp/$Y.n.pb.gz
+      what="$(basename "$X") --$m $Y $norm ${vopt[*]}"
+      for view in top traces tree fold peek graph; do
+        o=() go=()
+        [ $view = top ] || [ $view = tree ] && o=(--node-fraction 0) go=(-nodefraction=0)
+        [ $view = peek ] && o=(.)
+        "$PCOL" $view "$X" --$m "$tmp/$Y" $norm "${vopt[@]}" "${o[@]}" >"$tmp/out" 2>"$tmp/err"
         rc=$?
-        [ $rc = 1 ] && grep -q -- '--normalize: source 1 (.*) of the .* has its count as its weight' "$tmp/err" &&
-          [ ! -s "$tmp/out" ] ||
-          fail "$view $(basename "$X") --$m $(basename "$Y") --normalize ${vopt[*]}: rc $rc, not refused: $(head -c 300 "$tmp/out") $(head -2 "$tmp/err")"
+        if [ "$A" = pa.txt ] && [ "$v" = samples ]; then # go: sample_index "samples" must be one of: [cycles]
+          [ $rc = 1 ] && grep -q -- '--normalize: source 1 (.*) of the profile counts its samples by their weight' "$tmp/err" &&
+            [ ! -s "$tmp/out" ] || fail "$view $what: rc $rc, not refused as go refuses: $(head -c 300 "$tmp/out") $(head -2 "$tmp/err")"
+          continue
+        fi
+        [ $rc = 0 ] || fail "$view $what: rc $rc: $(head -2 "$tmp/err")"
+        strip <"$tmp/out" >"$tmp/a.cmp"
+        case $view in
+          top | traces)
+            [ $GO = 1 ] || continue
+            go tool pprof -$view "${go[@]}" $gnorm "${gv[@]}" $gm="$YP" "$XP" 2>&1 | strip >"$tmp/b.cmp"
+            ;;
+          tree | fold | peek | graph)
+            "$PCOL" $view "$XP" --$m "$YP" $norm "${vopt[@]}" "${o[@]}" 2>&1 | strip | grep -v 'label="File: ' >"$tmp/b.cmp"
+            grep -v 'label="File: ' "$tmp/a.cmp" >"$tmp/a2.cmp"
+            mv "$tmp/a2.cmp" "$tmp/a.cmp"
+            ;;
+        esac
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "$view $what is not go's on the pprof copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+        ncmp=$((ncmp + 1))
       done
+      # the pprof export: go reads it as go -normalize reads the copies
+      [ $GO = 1 ] && [ "$order" != pa ] || continue
+      "$PCOL" unpack "$X" --$m "$tmp/$Y" $norm --to pprof -o "$tmp/x.pb.gz" 2>"$tmp/err" || fail "unpack $what --to pprof: $(head -2 "$tmp/err")"
+      if [ "$A" = pa.txt ] && [ "$v" = samples ]; then
+        if "$PCOL" unpack "$X" --$m "$tmp/$Y" $norm --to collapsed --value samples -o "$tmp/x.folded" 2>"$tmp/err"; then
+          fail "unpack $what --to collapsed: not refused"
+        fi
+        go tool pprof -raw "$tmp/x.pb.gz" 2>/dev/null | grep -q 'samples/count' &&
+          fail "unpack $what --to pprof wrote a samples/count column (the profile's count, not normalized)"
+        continue
+      fi
+      go tool pprof -top -nodefraction=0 "${gv[@]}" "$tmp/x.pb.gz" 2>&1 | strip >"$tmp/a.cmp"
+      go tool pprof -top -nodefraction=0 $gnorm "${gv[@]}" $gm="$YP" "$XP" 2>&1 | strip >"$tmp/b.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of unpack $what --to pprof is not go's of the copies: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
     done
   done
-  # the pprof copies normalize as go does
-  "$PCOL" unpack "$A" --to pprof -o "$tmp/na.pb.gz" 2>/dev/null || fail "unpack $A"
-  "$PCOL" unpack "$B" --to pprof -o "$tmp/nb.pb.gz" 2>/dev/null || fail "unpack $B"
-  if [ $GO = 1 ]; then
-    gv=()
-    [ -n "$v" ] && gv=(-sample_index=$v)
-    for m in base diff_base; do
-      go tool pprof -top -nodefraction=0 -normalize "${gv[@]}" -$m="$tmp/nb.pb.gz" "$tmp/na.pb.gz" 2>/dev/null |
-        grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' >"$tmp/b.cmp"
-      grep -q '^Showing nodes' "$tmp/b.cmp" || fail "go -normalize -$m $(basename "$A"): no top"
-      "$PCOL" top "$tmp/na.pb.gz" --${m/_/-} "$tmp/nb.pb.gz" --normalize "${vopt[@]}" --node-fraction 0 2>"$tmp/err" |
-        grep -v '^File: \|^Duration: \|^Time: \|^Type: ' >"$tmp/a.cmp"
-      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top --normalize --$m of the pprof copies of $(basename "$A") $(basename "$B") ${vopt[*]} is not go's: $(head -2 "$tmp/err") $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
-      nchecked=$((nchecked + 1))
-    done
-  fi
 done
-[ $GO = 0 ] || [ $nchecked -ge 4 ] || fail "--normalize: only $nchecked comparisons with go"
+[ $ncmp -ge 100 ] || fail "--normalize: only $ncmp comparisons"
 exit 0
