@@ -299,6 +299,22 @@ want=$($PCOL top "$FX/threads-wall-zstd.bin" --value wall --tag tid=14575 --rela
 got=$($PCOL top "$tmp/tw.cpuprofile" --unit ms -n 1 2>/dev/null | sed -n 's/.*Total samples = \([^ ]*\) .*/\1/p')
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "v8 of tid 14575: $got of samples, the thread's are $want"
 $PCOL unpack "$FX/aio-wall-none.bin" --value wall --to v8 -o "$tmp/aio.cpuprofile" || fail "v8 of one thread"
+# the V8 and Chrome copies keep when the samples ran (review 21 F1): a
+# GIL-mode thread samples only while it holds the GIL, 0.62 s of gaps and
+# samples; laid end to end they were written as 0.24 s, and 0.4 .. 0.6 s of
+# the Chrome copy held 0 where the recording has 158 ms (within a sample of
+# 1 ms a thread: the copy's samples last, the range cuts them)
+ms() { sed -n 's/.*Total samples = \([0-9.]*\)ms .*/\1/p'; }
+near() { python3 -c 'import sys; a, b, d = map(float, sys.argv[1:]); sys.exit(abs(a - b) > d)' "$1" "$2" "$3"; }
+$PCOL unpack "$FX/threads-gil-zstd.bin" --value wall --to chrome -o "$tmp/gil.json" 2>/dev/null || fail "chrome of the GIL recording"
+$PCOL unpack "$FX/threads-gil-zstd.bin" --value wall --tag tid=15467 --to v8 -o "$tmp/gil.cpuprofile" 2>/dev/null ||
+  fail "v8 of the GIL recording's tid 15467"
+want=$($PCOL top "$FX/threads-gil-zstd.bin" --value wall --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+got=$($PCOL top "$tmp/gil.json" --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+[ -n "$want" ] && [ -n "$got" ] && near "$got" "$want" 2 || fail "chrome copy of the GIL recording: 0.4 .. 0.6 s holds ${got}ms, the recording ${want}ms"
+want=$($PCOL top "$FX/threads-gil-zstd.bin" --value wall --tag tid=15467 --relative-percentages --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+got=$($PCOL top "$tmp/gil.cpuprofile" --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+[ -n "$want" ] && [ -n "$got" ] && near "$got" "$want" 1 || fail "v8 copy of the GIL recording's tid 15467: 0.4 .. 0.6 s holds ${got}ms, the recording ${want}ms"
 # with a CPython 3.15 at hand (PYTHON315, else the path
 # tests/support/get_cpython315.sh extracts to), record two fixtures anew and
 # judge pcol against its replay of them
