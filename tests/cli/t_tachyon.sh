@@ -177,6 +177,10 @@ ok = base().finish()
 put("version", ok[:4] + struct.pack("<I", 9) + ok[8:])
 put("truncated", ok[: len(ok) - 40])
 put("cut7", ok[: len(ok) - 7])
+put("added", ok + b"\0" * 100)  # bytes after a whole file: its footer is still there
+# a real recording cut 40 bytes short: its last 32 bytes are frame-table
+# bytes that state a file of 0 (review 21 F7: read as bytes added after it)
+put("cut40", open("tests/fixtures/tachyon/threads-wall-zstd.bin", "rb").read()[:-40])
 put("head", ok[:100])
 hdr = lambda kind: struct.pack("<QIB", 1, 0, kind)
 put("frame-index", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(7), count=1))
@@ -221,6 +225,10 @@ check() { # NAME WHAT [pack options]
 check version "format version 9"
 check truncated "no footer at the end of the file's"
 check cut7 "truncated?"  # (review 10 m9: the noise at its end was named a file size)
+check cut40 "no footer at the end of the file's 6127 bytes (its last 32, from byte 6095, state a file of 0 bytes): truncated?"
+grep -q "added" "$tmp/err" && fail "bad-cut40: a cut file named as one with bytes added: $(cat "$tmp/err")"
+n=$(stat -c %s "$tmp/bad-added.bin")
+check added "the footer at byte $((n - 132)) states a file of $((n - 100)) bytes, the file has $n: 100 bytes added after it?"
 check head "not inside the file of 100 bytes in that order (truncated?)"
 check frame-index "byte 80 of the file: frame index 7"
 check depth "stack depth"
