@@ -132,6 +132,14 @@
  * and speedscope ignore it; the importer drops that sample only so marked
  * (or in an older export's shape), never a foreign file's own. */
 #define V8_KEY_CLOSING_SAMPLE "pcolClosingSample"
+/* The key (true) by which pcol's V8 and Chrome exports mark their idle
+ * node, "(idle)" under a thread's root, whose samples fill the gaps of
+ * its timeline (THE gap rule, doc/mappings.md §10.1): a node's, beside its
+ * callFrame.  DevTools and speedscope show such a sample as idle (as V8's
+ * own "(idle)" samples) and ignore the key; the importer reads a marked
+ * node's samples as no samples (each only ends the one before), a foreign
+ * file's "(idle)" samples as samples. */
+#define V8_KEY_IDLE_GAP "pcolIdleGap"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export

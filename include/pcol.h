@@ -886,8 +886,10 @@ typedef struct pcol_select {
 } pcol_select;
 /* The text of one end of a time range (pcol_select's from_ns/to_ns; the
  * CLI's --from/--to, the bindings' from/to) into *ns: seconds since the
- * profile's start ("1.5": returns 0, a relative range), or a wall-clock
- * time, ns since the Unix epoch (returns 1: sel->wall): "@SECONDS" since
+ * profile's start ("1.5": returns 0, a relative range), or a number and a
+ * time unit ("250ms", "2s", "1.5 min": ns, us or µs, ms, s, min, h, hrs
+ * and the long names --unit knows, as pcol prints durations), or a
+ * wall-clock time, ns since the Unix epoch (returns 1: sel->wall): "@SECONDS" since
  * the epoch (a fraction allowed, as GNU date's +@%s.%N) or RFC 3339
  * "YYYY-MM-DDTHH:MM:SS[.frac]" with "Z" or "+HH:MM"/"-HH:MM" (a space or
  * 't' for the T; a zone is required).  -1 (*ns untouched) for anything

@@ -869,3 +869,24 @@ Test(api, inputs_expand_the_cli_rule) {
   rmdir(p);
   rmdir(dir);
 }
+
+/* pcol_time_parse (review 21 F8): seconds since the start as a bare number
+ * or with a time unit, as pcol prints durations (Duration: 2s, period: 10ms)
+ * and --unit names them; a wall-clock time; anything else -1, *ns kept. */
+Test(api, time_parse_takes_a_unit_suffix) {
+  static const struct { const char *s; int rc; int64_t ns; } cases[] = {
+      {"1.5", 0, 1500000000},        {"2s", 0, 2000000000},         {"250ms", 0, 250000000},
+      {"1500us", 0, 1500000},        {"1500\xce\xbcs", 0, 1500000}, {"1500\xc2\xb5s", 0, 1500000},
+      {"100ns", 0, 100},             {"1.5min", 0, 90000000000},    {"1h", 0, 3600000000000},
+      {"2hrs", 0, 7200000000000},    {"2 s", 0, 2000000000},        {"3seconds", 0, 3000000000},
+      {"2ms ", -1, 0},               {"2x", -1, 0},                 {"s", -1, 0},
+      {"2e", -1, 0},                 {"1ps", -1, 0},                {"2m", -1, 0},
+      {"1e10h", -1, 0},              {"@1700000000", 1, 1700000000000000000},
+      {"2026-11-23T10:00:00Z", 1, 1795428000000000000}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int64_t ns = -7;
+    int rc = pcol_time_parse(cases[i].s, &ns);
+    cr_expect_eq(rc, cases[i].rc, "'%s': %d, not %d", cases[i].s, rc, cases[i].rc);
+    cr_expect_eq(ns, cases[i].rc < 0 ? -7 : cases[i].ns, "'%s': %lld ns", cases[i].s, (long long)ns);
+  }
+}

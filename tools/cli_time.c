@@ -1,6 +1,7 @@
 /* cli_time.c — --source, --from and --to into a pcol_select (cli_select),
- * with the filters: seconds since the profile's start, or a wall-clock time
- * (RFC 3339 with a zone, or @EPOCH_SECONDS), read by pcol_time_parse. */
+ * with the filters: seconds since the profile's start (a unit allowed:
+ * 250ms, 2s), or a wall-clock time (RFC 3339 with a zone, or
+ * @EPOCH_SECONDS), read by pcol_time_parse. */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,8 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   if (alt && !from && (from = cli_get(cmd, a, "from-time"))) from_opt = "from-time";
   if (alt && !to && (to = cli_get(cmd, a, "to-time"))) to_opt = "to-time";
   int wf = -1, wt = -1;
-  static const char want[] = "wants seconds since the profile's start (1.5), or a wall-clock time "
-                             "(2026-11-23T10:00:00Z, or @EPOCH_SECONDS)";
+  static const char want[] = "wants seconds since the profile's start (1.5, or with a unit: 250ms, 2s, "
+                             "1.5min, 1h), or a wall-clock time (2026-11-23T10:00:00Z, or @EPOCH_SECONDS)";
   if (from) {
     if ((wf = pcol_time_parse(from, &sel->from_ns)) < 0)
       return cli_usage_error(cmd->name, "--%s %s, not '%s'", from_opt, want, from);

@@ -24,8 +24,9 @@ int pcb_range_end(pcol_select *sel, int is_to, const char *text, double secs, co
   int64_t ns;
   int wall = text ? pcol_time_parse(text, &ns) : pcb_seconds(secs, &ns);
   if (wall < 0)
-    return text ? pcol_error_set(err, PCOL_EINVAL, "%s wants seconds since the profile's start (1.5), or a "
-                                 "wall-clock time (2026-11-23T10:00:00Z, or @EPOCH_SECONDS), not '%s'", name, text)
+    return text ? pcol_error_set(err, PCOL_EINVAL, "%s wants seconds since the profile's start (1.5, or with a "
+                                 "unit: 250ms, 2s), or a wall-clock time (2026-11-23T10:00:00Z, or @EPOCH_SECONDS), "
+                                 "not '%s'", name, text)
                 : pcol_error_set(err, PCOL_EINVAL, "%s must be a finite number of seconds", name);
   if (is_to && sel->has_from && (int)sel->wall != wall)
     return pcol_error_set(err, PCOL_EINVAL, "%s: give both ends of the range in seconds since the start "

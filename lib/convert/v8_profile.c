@@ -18,7 +18,9 @@
  * A node's stack is its callFrame and its ancestors' up to, not including,
  * the tree's root "(root)" (in every stack, shown by no tool); V8's own
  * pseudo-frames (idle), (program) and (garbage collector) stay frames
- * under the root, as V8 and DevTools name them.  lineNumber/columnNumber
+ * under the root, as V8 and DevTools name them (but the samples of pcol's
+ * exports' idle node, marked V8_KEY_IDLE_GAP: gaps, no samples; each ends
+ * the one before).  lineNumber/columnNumber
  * are 0-based in V8 (-1: unknown) and 1-based in pcol.  A function without
  * a name is "(anonymous FILE:LINE)", "(anonymous FILE)" without a line, or
  * "(anonymous)" (node_location: the one rule).  A sample's stack is its
@@ -56,6 +58,7 @@ typedef struct vnode {
   int64_t col;        /* its location's column (1-based, NA when unknown) */
   uint8_t script;     /* a script's frame: a url, or a scriptId that is a non-zero number */
   uint8_t is_root_name, hits_bad;
+  uint8_t idle_gap;   /* V8_KEY_IDLE_GAP: true (pcol's export's idle node: its samples are gaps) */
   /* what is wrong with it, reported in the order of the checks when the
    * ids are known: 1 no callFrame object, 2 its names, 3 its numbers */
   uint8_t cf_bad, kids_notarr, parent_bad;
@@ -332,6 +335,9 @@ static int node(vimp *v, int old, uint32_t parent_ix) {
     } else if (pcol_jp_key_is(j, "hitCount")) {
       if ((rc = val(v))) return rc;
       hits_bad = tok_int(j, &hits) || hits < 0;
+    } else if (!old && pcol_jp_key_is(j, V8_KEY_IDLE_GAP)) {
+      if ((rc = val(v))) return rc;
+      v->nodes[i].idle_gap = j->tok == PCOL_JT_TRUE;
     } else if ((rc = val(v))) {
       return rc;
     }
@@ -689,7 +695,7 @@ static int resolve(vimp *v) {
     for (size_t i = 0; i < v->n; i++) {
       int64_t hits = v->nodes[i].hits;
       if (v->nodes[i].hits_bad) return at_node(v, i, "hitCount is not a count");
-      if (!hits) continue;
+      if (!hits || v->nodes[i].idle_gap) continue; /* (pcol's idle node's: gaps) */
       pcol_sample_row s = {v->src, PCOL_NA_I64, 0, hits, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val = {vt_samples, hits};
       if ((rc = node_stack(v, (uint32_t)i, &s.stack_id))) return rc;
@@ -791,7 +797,10 @@ static int resolve(vimp *v) {
     } else {
       tns = prev_t; /* the last sample lasts 0 */
     }
-    if (i > 0 && !(closing && i == ns)) { /* sample i-1 lasts until sample i: [t, t + wall) */
+    /* (a sample of pcol's idle node is a gap, no sample: it ends the one
+     * before; THE gap rule of the export, V8_KEY_IDLE_GAP) */
+    int gap = i > 0 && prev_node != UINT32_MAX && v->nodes[prev_node].idle_gap;
+    if (i > 0 && !(closing && i == ns) && !gap) { /* sample i-1 lasts until sample i: [t, t + wall) */
       pcol_sample_row s = {v->src, prev_t + shift, tns - prev_t, 1, PCOL_NA_I64, 0, v->labelset};
       pcol_value_row val[2] = {{vt_samples, 1}, {vt_wall, tns - prev_t}};
       if (s.duration_ns > maxd) maxd = s.duration_ns;

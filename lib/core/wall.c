@@ -35,6 +35,7 @@
 #include "bytes.h"    /* pcol_str_i64 */
 #include "reader.h"   /* pcol_idmemo, pcol_string_which_memo */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
+#include "count.h"    /* pcol_unit_ns */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -866,14 +867,33 @@ int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
 
 /* ------------------------------------------------------------ pcol_time_parse
  * THE text of a time range's end (the CLI's --from/--to, the bindings'
- * from/to): seconds since the profile's start, or a wall-clock time. */
+ * from/to): a time since the profile's start, or a wall-clock time. */
 
+/* ns in one unit of a time since the start: a unit of pcol's time family
+ * that is a ns or more (pcol_unit_ns, the rule of --unit: ns, us or µs,
+ * ms, s, hrs, and their long names: second, hours, ...), or min/h, which
+ * pprof's units lack; 0 for anything else */
+static double time_unit_ns(const char *u) {
+  static const struct { const char *name; double ns; } extra[] = {
+      {"min", 60e9}, {"mins", 60e9}, {"minute", 60e9}, {"minutes", 60e9}, {"h", 3600e9},
+      {"\xc2\xb5s", 1e3}, {"\xce\xbcs", 1e3}}; /* (µs, the micro sign and the Greek letter: pcol_unit_ns
+                                               * drops its s as a plural's, its 3 bytes) */
+  for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
+    if (!strcmp(u, extra[i].name)) return extra[i].ns;
+  return (double)pcol_unit_ns((pcol_str){u, strlen(u)});
+}
+
+/* seconds ("1.5"), or a number and a time unit ("1500ms", "2s", "1.5 min") */
 static int parse_seconds(const char *s, int64_t *ns) {
   char *end;
   errno = 0;
-  double d = strtod(s, &end);
-  if (errno || end == s || *end || !isfinite(d) || fabs(d) > 9.2e9) return -1;
-  *ns = (int64_t)llround(d * 1e9);
+  double d = strtod(s, &end), unit = 1e9;
+  if (errno || end == s || !isfinite(d)) return -1;
+  const char *u = end;
+  while (*u == ' ') u++; /* ("1.5 min"; "1.5 " stays no time) */
+  if (*end && (!*u || !(unit = time_unit_ns(u)))) return -1;
+  if (fabs(d) * unit > 9.2e18) return -1;
+  *ns = (int64_t)llround(d * unit);
   return 0;
 }
 

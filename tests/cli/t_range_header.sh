@@ -343,4 +343,15 @@ for r in "--from 0 --to 0.5" "--from 0 --to 1" "--from 1.4" "--from $(w 0) --to 
 done
 "$PCOL" top "$tmp/ss.json" --from 1.1 --to 1.2 >/dev/null 2>"$tmp/err" && fail "ss.json --from 1.1 --to 1.2 (a cut) was accepted"
 grep -q 'the range cuts its span (1s to 1.4s since its start)' "$tmp/err" || fail "ss.json cut: $(cat "$tmp/err")"
+# a time with a unit, as pcol prints durations (Duration: 2s, period: 10ms):
+# the same range as seconds (review 21 F8: --from 2s was a usage error)
+want=$("$PCOL" top "$tmp/one.pcol" --from 1 --to 2 --format json 2>&1) || fail "--from 1 --to 2: $want"
+for r in "1s 2000ms" "1000000us 2s" "1000000000ns 0.0333333333333333333min"; do
+  set -- $r
+  got=$("$PCOL" top "$tmp/one.pcol" --from "$1" --to "$2" --format json 2>&1) || fail "--from $1 --to $2: $got"
+  [ "$got" = "$want" ] || fail "--from $1 --to $2 is not --from 1 --to 2: $got"
+done
+"$PCOL" top "$tmp/one.pcol" --from 1x >/dev/null 2>"$tmp/err"
+[ $? = 2 ] && grep -q "wants seconds since the profile's start (1.5, or with a unit: 250ms, 2s" "$tmp/err" ||
+  fail "--from 1x: $(cat "$tmp/err")"
 echo "t_range_header: ok"

@@ -177,6 +177,10 @@ ok = base().finish()
 put("version", ok[:4] + struct.pack("<I", 9) + ok[8:])
 put("truncated", ok[: len(ok) - 40])
 put("cut7", ok[: len(ok) - 7])
+put("added", ok + b"\0" * 100)  # bytes after a whole file: its footer is still there
+# a real recording cut 40 bytes short: its last 32 bytes are frame-table
+# bytes that state a file of 0 (review 21 F7: read as bytes added after it)
+put("cut40", open("tests/fixtures/tachyon/threads-wall-zstd.bin", "rb").read()[:-40])
 put("head", ok[:100])
 hdr = lambda kind: struct.pack("<QIB", 1, 0, kind)
 put("frame-index", base().finish(raw_samples=hdr(1) + uv(5) + b"\x01" + uv(1) + uv(7), count=1))
@@ -221,6 +225,10 @@ check() { # NAME WHAT [pack options]
 check version "format version 9"
 check truncated "no footer at the end of the file's"
 check cut7 "truncated?"  # (review 10 m9: the noise at its end was named a file size)
+check cut40 "no footer at the end of the file's 6127 bytes (its last 32, from byte 6095, state a file of 0 bytes): truncated?"
+grep -q "added" "$tmp/err" && fail "bad-cut40: a cut file named as one with bytes added: $(cat "$tmp/err")"
+n=$(stat -c %s "$tmp/bad-added.bin")
+check added "the footer at byte $((n - 132)) states a file of $((n - 100)) bytes, the file has $n: 100 bytes added after it?"
 check head "not inside the file of 100 bytes in that order (truncated?)"
 check frame-index "byte 80 of the file: frame index 7"
 check depth "stack depth"
@@ -299,6 +307,22 @@ want=$($PCOL top "$FX/threads-wall-zstd.bin" --value wall --tag tid=14575 --rela
 got=$($PCOL top "$tmp/tw.cpuprofile" --unit ms -n 1 2>/dev/null | sed -n 's/.*Total samples = \([^ ]*\) .*/\1/p')
 [ -n "$want" ] && [ "$got" = "$want" ] || fail "v8 of tid 14575: $got of samples, the thread's are $want"
 $PCOL unpack "$FX/aio-wall-none.bin" --value wall --to v8 -o "$tmp/aio.cpuprofile" || fail "v8 of one thread"
+# the V8 and Chrome copies keep when the samples ran (review 21 F1): a
+# GIL-mode thread samples only while it holds the GIL, 0.62 s of gaps and
+# samples; laid end to end they were written as 0.24 s, and 0.4 .. 0.6 s of
+# the Chrome copy held 0 where the recording has 158 ms (within a sample of
+# 1 ms a thread: the copy's samples last, the range cuts them)
+ms() { sed -n 's/.*Total samples = \([0-9.]*\)ms .*/\1/p'; }
+near() { python3 -c 'import sys; a, b, d = map(float, sys.argv[1:]); sys.exit(abs(a - b) > d)' "$1" "$2" "$3"; }
+$PCOL unpack "$FX/threads-gil-zstd.bin" --value wall --to chrome -o "$tmp/gil.json" 2>/dev/null || fail "chrome of the GIL recording"
+$PCOL unpack "$FX/threads-gil-zstd.bin" --value wall --tag tid=15467 --to v8 -o "$tmp/gil.cpuprofile" 2>/dev/null ||
+  fail "v8 of the GIL recording's tid 15467"
+want=$($PCOL top "$FX/threads-gil-zstd.bin" --value wall --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+got=$($PCOL top "$tmp/gil.json" --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+[ -n "$want" ] && [ -n "$got" ] && near "$got" "$want" 2 || fail "chrome copy of the GIL recording: 0.4 .. 0.6 s holds ${got}ms, the recording ${want}ms"
+want=$($PCOL top "$FX/threads-gil-zstd.bin" --value wall --tag tid=15467 --relative-percentages --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+got=$($PCOL top "$tmp/gil.cpuprofile" --from 0.4 --to 0.6 --unit ms -n 1 2>/dev/null | ms)
+[ -n "$want" ] && [ -n "$got" ] && near "$got" "$want" 1 || fail "v8 copy of the GIL recording's tid 15467: 0.4 .. 0.6 s holds ${got}ms, the recording ${want}ms"
 # with a CPython 3.15 at hand (PYTHON315, else the path
 # tests/support/get_cpython315.sh extracts to), record two fixtures anew and
 # judge pcol against its replay of them

@@ -149,16 +149,18 @@ elif fmt == "jfr":
     # a JDK Flight Recorder recording without a JVM (tests/support/gen_jfr.py;
     # tests/interop/t_jfr.sh judges real JVM recordings against `jfr print`):
     # N execution samples of the threads "main" and "wörker" in turn, sample
-    # i at 1000 x (N - i) ticks of the chunk's 1 GHz clock after its start
+    # i at 25 ms x (N - i) of the chunk's 1 GHz clock after its start: each
+    # thread's 20 ms samples 50 ms apart, as a JVM's with gaps between them
+    # (an export that lays them end to end moves them: review 21 F1)
     import subprocess
     w.close()
-    n = 60
+    n, gap = 60, 25000000
     subprocess.run([sys.executable, __file__.rsplit("/", 2)[0] + "/support/gen_jfr.py", out, "--exec-only",
-                    "--samples", str(n), "--period", "*:20 ms"], check=True)
+                    "--samples", str(n), "--period", "*:20 ms", "--spacing", str(gap)], check=True)
     truth["period"] = [20000000, "cpu", "nanoseconds"]  # its jdk.ActiveSetting: 20 ms a sample
     truth["samples"] = n
     truth["threads"] = {"thread_name": {"main": (n + 1) // 2, "wörker": n // 2}}
-    truth["first_ns"], truth["span_ns"] = 1000, 1000 * n
+    truth["first_ns"], truth["span_ns"] = gap, gap * n
     truth["names"] = ["pkg.Main.main", "pkg.Work.run"]
 elif fmt == "firefox":
     start_ms = 1700000000000.0  # wall clock, ms

@@ -23,7 +23,11 @@ must be read from it, or a project fixture):
   exports    every export (`unpack --to T`) reads back, detected as T, with
              the default value's total where T keeps it (pprof, OTLP,
              speedscope, collapsed), and is the same bytes when made again
-             from the input packed with zstd (another run, another layout)
+             from the input packed with zstd (another run, another layout);
+             where T keeps when samples ran (TIMES_BACK), its first sample
+             is at the original's time since the start, and a range from
+             the middle on holds what the original's does (review 21 F1:
+             the V8 and Chrome exports laid the samples end to end)
   loses      every export says in one note "not written: ..." exactly the
              label keys and value types of the file's samples that it does
              not write (doc/mappings.md §7, "What each export says it
@@ -55,6 +59,8 @@ DOC = {"rprof": "Rprof", "pprof": "pprof", "perun": "Perun", "collapsed": "Colla
        "tachyon": "Tachyon", "perfetto": "Perfetto"}
 EXPORTS = ["pprof", "collapsed", "speedscope", "firefox", "otlp", "rprof", "perun", "v8", "chrome", "perfetto"]
 SAME_TOTAL = {"pprof", "otlp", "speedscope", "collapsed", "perfetto"}
+# the exports that keep each sample's time (check_times_back)
+TIMES_BACK = {"speedscope", "firefox", "otlp", "perfetto", "v8", "chrome"}
 failures = []
 
 
@@ -223,7 +229,43 @@ def same_and_read_back(fmt, t, zpacked, out, args):
     return True
 
 
-def check_v8(fmt, src, zpacked, out):
+def check_times_back(fmt, t, src, out, truth, ty, sel=()):
+    """The export `out` (--to t; sel: the --tag of its one thread) keeps the
+    times of the original's samples: its first one is at the original's
+    first's time since the start (to 1 us; of all threads), and from the
+    middle of the original's span on it holds the original's amount of
+    value type ty (V8 and Chrome: their wall), within one sample's value a
+    thread (a sample the middle cuts: a V8 sample lasts, the original's
+    may be a point) and 1 us a sample (the V8 deltas' rounding)."""
+    inf = [r for r in js("info", src)["rows"] if r["first_ns"] is not None]
+    back = [r for r in js("info", out)["rows"] if r["first_ns"] is not None]
+    if not inf:
+        return
+    if not back:
+        return fail(fmt, "exports", "--to %s: the samples read back have no times" % t)
+    first, got = min(r["first_ns"] for r in inf), min(r["first_ns"] for r in back)
+    if not sel and abs(first - got) > 1000:
+        fail(fmt, "exports", "--to %s: the first sample read back is at %s ns since the start, the original's at %s"
+             % (t, got, first))
+    mid = "%.9f" % (max(r["end_ns"] for r in inf) / 2e9)
+    rel = ["--relative-percentages"] if sel else []  # (top's total: the thread's)
+    want = js("top", src, "--from", mid, "--node-fraction", "0", *sel, *rel, "--value", ty)
+    have = js("top", out, "--from", mid, "--node-fraction", "0", "--value", "wall" if t in ("v8", "chrome") else ty)
+    scale = TIME_UNITS.get(want["unit"], 1)
+    # one sample's value: the largest stored, else (a value made from the
+    # weight: Rprof's time) the mean
+    vals = [v["value"] for v in json.loads(run("cat", src, "--table", "sample_values", "--format", "json").stdout)
+            if v["type"] == ty]
+    n = sum(r["samples"] for r in inf)
+    one = max(vals) if vals else js("top", src, "--node-fraction", "0", "--value", ty)["total"] / max(n, 1)
+    threads = 1 if sel else max([len(inf)] + [len(v) for v in truth.get("threads", {}).values()])
+    slack = threads * one * scale + 1000 * n
+    if abs(have["total"] * TIME_UNITS.get(have["unit"], 1) - want["total"] * scale) > slack:
+        fail(fmt, "exports", "--to %s: from %s s on, %s %s read back, the original has %s %s (its samples' times "
+             "are not kept)" % (t, mid, have["total"], have["unit"], want["total"], want["unit"]))
+
+
+def check_v8(fmt, src, zpacked, out, truth):
     """--to v8 (doc/mappings.md §10.1): one source, one thread, a time value.
     More than one source with samples is refused naming their number, a
     source whose default is no time naming it, a source of several threads
@@ -273,9 +315,12 @@ def check_v8(fmt, src, zpacked, out):
     scale = TIME_UNITS.get(want["unit"], 1)
     if abs(back - want["total"] * scale) > 1000 * r["samples"]:
         fail(fmt, "exports", "--to v8: %s ns read back, the original has %s %s" % (back, want["total"], want["unit"]))
+    tags = sel[sel.index("--tag"):sel.index("--tag") + 2] if "--tag" in sel else []
+    if "--source" not in sel:  # (one source among several: the others' times are not its)
+        check_times_back(fmt, "v8", src, out, truth, val[1] if val else r["default_type"], tags)
 
 
-def check_chrome(fmt, src, zpacked, out):
+def check_chrome(fmt, src, zpacked, out, truth):
     """--to chrome (doc/mappings.md §14.1): every source, every thread, a
     time value (the V8 export's rule).  A source whose default is no time is
     refused naming it; else (the default, or the first source's first time
@@ -312,6 +357,8 @@ def check_chrome(fmt, src, zpacked, out):
     n = sum(r["samples"] for r in rows)
     if abs(back - want) > 1000 * n:
         fail(fmt, "exports", "--to chrome: %s ns read back, the original has %s ns" % (back, want))
+    if val or len({r["default_type"] for r in rows}) == 1:
+        check_times_back(fmt, "chrome", src, out, truth, val[1] if val else rows[0]["default_type"])
 
 
 def check(row, tmp):
@@ -449,10 +496,10 @@ def check(row, tmp):
     for t in EXPORTS:
         out = os.path.join(tmp, "x-%s.%s" % (fmt, t))
         if t == "v8":
-            check_v8(fmt, src, zpacked, out)
+            check_v8(fmt, src, zpacked, out, truth)
             continue
         if t == "chrome":
-            check_chrome(fmt, src, zpacked, out)
+            check_chrome(fmt, src, zpacked, out, truth)
             continue
         p = run("unpack", src, "--to", t, "-o", out, ok=False)
         if p.returncode:
@@ -461,6 +508,8 @@ def check(row, tmp):
         if not same_and_read_back(fmt, t, zpacked, out, []):
             continue
         check_loss(fmt, t, src, out, p.stderr)
+        if t in TIMES_BACK:
+            check_times_back(fmt, t, src, out, truth, plain["type"])
         if t in SAME_TOTAL:
             # the default value: collapsed keeps it as its one count,
             # speedscope as its first profile (the timeline is another)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small JFR recording without a JVM (fuzz seeds, regression inputs).
 
-usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime] [--cut-depth N] [--locks N] [--waits N] [--ap EVENT:INTERVAL[:WALL]]
+usage: gen_jfr.py OUT [--chunks N] [--samples N] [--fixed] [--exec-only] [--settings N] [--deep N] [--m1] [--renames] [--redefine] [--rekey] [--repeat R] [--period C:VALUE[@T]]... [--cputime] [--cut-depth N] [--locks N] [--waits N] [--ap EVENT:INTERVAL[:WALL]] [--spacing T]
 
 Each chunk: the header, a metadata event with the classes a JDK 17
 recording uses for jdk.ExecutionSample and jdk.ObjectAllocationSample
@@ -19,6 +19,9 @@ jdk.ExecutionSample with distinct names (the importer keeps 1,024);
 VALUE of jdk.ExecutionSample to chunk C (an index, or * for every chunk),
 at T ticks (ns) after the chunk's start (default 0; the samples are at
 1000 x k ticks, k = 1..N).
+--spacing T puts the samples T ticks (ns) apart instead of 1000 (a chunk
+then lasts at least (N + 1) x T: a JVM's samples, each thread's 20 ms or
+so apart, with gaps between them).
 --deep N makes the first stack trace N frames deep (the events referring to
 it are read without reading it again).
 --cut-depth N makes the truncated stack trace (the second) N frames deep,
@@ -336,6 +339,12 @@ def pools(c, deep=0):
 
 
 PERIODS = []  # --period: (chunk, value, ticks after the chunk's start)
+SPACING = 1000  # --spacing: ticks between samples
+
+
+def chunk_ns(samples):
+    """a chunk's length (ns, ticks): 10 ms, or its samples' with --spacing"""
+    return max(10**7, SPACING * (samples + 1))
 
 
 def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0):
@@ -345,7 +354,7 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
     for i in range(samples):
         if i == samples // 2:
             cut = len(evs)
-        t = start_ticks + 1000 * (samples - i)  # out of time order
+        t = start_ticks + SPACING * (samples - i)  # out of time order
         tk = 1 if RENAMES and CHUNK == 1 else 1 + i % 2  # (--renames: the second chunk names thread 2 nowhere)
         if REKEY and CHUNK:  # the new thread and stack trace; thread 2 and stack trace 3 are in no pool
             tk = 3 if i % 3 == 0 else tk
@@ -398,7 +407,7 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
         cp_off = md_off + len(md)
         cp = checkpoint(c, pools(c, deep))
     size = cp_off + len(cp)
-    hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, 10**7,
+    hdr = b"FLR\0" + struct.pack(">HHqqqqqqqI", 2, 1, size, cp_off, md_off, start_ns, chunk_ns(samples),
                                   start_ticks, 10**9, 1 if c else 0)
     return hdr + bytes(evs) + md + cp
 
@@ -418,7 +427,8 @@ def main():
     x = "--exec-only" in a
     st = int(a[a.index("--settings") + 1]) if "--settings" in a else 0
     dp = int(a[a.index("--deep") + 1]) if "--deep" in a else 0
-    global CHUNK
+    global CHUNK, SPACING
+    SPACING = int(a[a.index("--spacing") + 1]) if "--spacing" in a else 1000
     for i, w in enumerate(a):
         if w == "--period":
             ch, rest = a[i + 1].split(":", 1)
@@ -427,7 +437,7 @@ def main():
     parts = []
     for i in range(n):
         CHUNK = i
-        parts.append(chunk(c, k, 1700000000 * 10**9 + i * 10**7, 5000 + i * 10**7, x, st, dp))
+        parts.append(chunk(c, k, 1700000000 * 10**9 + i * chunk_ns(k), 5000 + i * chunk_ns(k), x, st, dp))
     data = b"".join(parts)
     # --repeat R: the chunks R times over (as `cat` joins recordings; the
     # memory bounds' big input, tests/bounds/t_stream_json.sh)

@@ -23,7 +23,8 @@ pcol_version <- function() .Call(C_version)
   list(num1(source, "source"), .time1(from, "from"), .time1(to, "to"), num1(max_rows, "max_rows"))
 }
 
-# from, to: seconds since the source's start (one number), or a wall-clock
+# from, to: seconds since the source's start (one number, or a string with
+# a unit: "250ms", "2s"), or a wall-clock
 # time as the CLI's --from/--to take it (one string: RFC 3339 with a zone,
 # "2026-11-23T10:00:00Z", or "@EPOCH_SECONDS"; the C side parses it with
 # libpcol's pcol_time_parse), or one POSIXct/POSIXlt: its instant (seconds

@@ -533,14 +533,22 @@ static int import(timp *t, size_t n, const pcol_import_options *opt, uint8_t **t
 #define TP(off) (tail + ((off) - sto))
   uint32_t nstr = rd32(t, TP(foot)), nfr = rd32(t, TP(foot) + 4);
   uint64_t fsize = rd64(t, TP(foot) + 8);
-  /* a cut file's last 32 bytes are no footer: what they state as the size
-   * is noise, so it is named as such (review 10 m9) */
-  if (fsize > n)
-    return corrupt(t, "no footer at the end of the file's %llu bytes (the last 32 bytes state a file of %llu "
-                      "bytes): truncated?", (unsigned long long)n, (unsigned long long)fsize);
-  if (fsize != n)
-    return corrupt(t, "footer: states a file of %llu bytes, the file has %llu (bytes added after it?)",
-                   (unsigned long long)fsize, (unsigned long long)n);
+  /* The last 32 bytes are no footer when they do not state the file's
+   * size: a cut file's are table bytes, whatever they state (review 10 m9:
+   * noise named a file size; review 21 F7: a cut file's 0 was read as
+   * bytes added after a file of 0).  Bytes added after a whole file leave
+   * its footer where it was: the first place after the frame table's
+   * start whose 32 bytes state the file ending there. */
+  if (fsize != n) {
+    for (uint64_t q = fto; q < foot; q++)
+      if (rd64(t, TP(q) + 8) == q + TACH_FOOTER)
+        return corrupt(t, "the footer at byte %llu states a file of %llu bytes, the file has %llu: %llu bytes "
+                          "added after it?", (unsigned long long)q, (unsigned long long)(q + TACH_FOOTER),
+                       (unsigned long long)n, (unsigned long long)(n - q - TACH_FOOTER));
+    return corrupt(t, "no footer at the end of the file's %llu bytes (its last 32, from byte %llu, state a file "
+                      "of %llu bytes): truncated?", (unsigned long long)n, (unsigned long long)foot,
+                   (unsigned long long)fsize);
+  }
   /* the statistics block before the footer: its trailer is "TACHSTAT",
    * version, size */
   uint64_t tabend = foot, stats = 0, stsize = 0;
@@ -551,9 +559,12 @@ static int import(timp *t, size_t n, const pcol_import_options *opt, uint8_t **t
     stats = foot - stsize, tabend = stats;
   }
   /* tables: strings, then frames up to the statistics or the footer */
-  if (nstr > fto - sto) return corrupt(t, "footer: %u strings in a table of %llu bytes", nstr, (unsigned long long)(fto - sto));
+  if (nstr > fto - sto)
+    return corrupt(t, "the footer at byte %llu: %u strings in a table of %llu bytes", (unsigned long long)foot, nstr,
+                   (unsigned long long)(fto - sto));
   if ((uint64_t)nfr * 3 > tabend - fto) /* a frame takes 3 bytes at least */
-    return corrupt(t, "footer: %u frames in a table of %llu bytes", nfr, (unsigned long long)(tabend - fto));
+    return corrupt(t, "the footer at byte %llu: %u frames in a table of %llu bytes", (unsigned long long)foot, nfr,
+                   (unsigned long long)(tabend - fto));
   uint32_t *sid = malloc(((size_t)nstr + 1) * sizeof *sid);
   uint8_t *internal = calloc((size_t)nstr + 1, 1); /* a filename of the profiler's launcher */
   t->loc = malloc(((size_t)nfr + 1) * sizeof *t->loc);

@@ -16,10 +16,14 @@
  * one: count.c's rule); any other type is refused, and so is a negative
  * value.  Samples with times go in time order (stable: lib/core/rowsort.c,
  * runs on disk past its budget), else in stored order; timeDeltas[0] is the
- * first one's time since the source's start (0 untimed), and the deltas
- * are the differences of the running sum rounded to whole microseconds, so
- * every stretch of the timeline is exact to 1 us.  When the last sample
- * lasts (value > 0), a sample of the root node follows it, its end.
+ * first one's time since the source's start (0 untimed); each timed sample
+ * starts at its own time, or where the ones before it end when later, a
+ * gap before it a sample of the thread's idle node "(idle)" (THE gap rule,
+ * advance(): DevTools and speedscope show it idle, pcol's importer reads
+ * it as no sample); the deltas are the differences of that running end
+ * rounded to whole microseconds, so every stretch of the timeline is exact
+ * to 1 us.  When the last sample lasts (value > 0), a sample of the root
+ * node follows it, its end.
  * startTime is the profile's own startTime (meta v8.start_time_us, a V8
  * or Chrome-trace source read back), else 0; timeDeltas[0] is the first
  * sample's time since it, where the source's time 0 is meta
@@ -33,7 +37,7 @@
  * (pcol_wall_cut) and endTime at least that part's end, as every export
  * of a range states it.
  * One source and one thread only: the format holds one thread, whose
- * samples it lays end to end, so the samples of threads that ran at once
+ * samples follow one another, so the samples of threads that ran at once
  * would draw one thread busy for their sum (a 788 ms Tachyon recording of
  * three threads became a 2.12 s profile); a selection of several sources,
  * or of one source's several threads (THE thread rule, lib/core/lasts.h),
@@ -113,7 +117,13 @@ typedef struct vthr {
                               * source's, of a range its cut window's (v8_times; 0 none stated) */
   int untimed;               /* its source's selected samples are not all timed (laid from 0) */
   int64_t max_end;           /* timed: the latest time + value of its samples (ns of the source's clock) */
+  __int128 laid_end;         /* where its last sample ends, ns after startTime, laid by THE gap rule (layout) */
+  uint64_t gaps;             /* its samples of its idle node (THE gap rule) */
+  uint32_t idle;             /* its idle node, when gaps */
 } vthr;
+
+/* n_frame of a thread's idle node: "(idle)", under its root (THE gap rule) */
+#define IDLE_FRAME (UINT32_MAX - 1)
 
 typedef struct vex {
   pcol_file *f;
@@ -549,8 +559,8 @@ static int write_call_frame(vex *x, uint32_t i) {
   int rc;
   int64_t line = -1, col = -1;
   pcol_str url = {0};
-  if (x->n_frame[i] == UINT32_MAX) { /* a root */
-    if ((rc = put(x, "\"(root)\""))) return rc;
+  if (x->n_frame[i] == UINT32_MAX || x->n_frame[i] == IDLE_FRAME) { /* a root, an idle node (as V8 names them) */
+    if ((rc = put(x, x->n_frame[i] == IDLE_FRAME ? "\"(idle)\"" : "\"(root)\""))) return rc;
   } else {
     uint32_t fi = x->n_frame[i];
     uint64_t li = x->f_line[fi];
@@ -582,6 +592,7 @@ static int write_node(vex *x, uint32_t i, const uint32_t *kid_off, const uint32_
               i + 1) < 0)
     return io(x);
   if ((rc = write_call_frame(x, i))) return rc;
+  if (x->n_frame[i] == IDLE_FRAME && (rc = put(x, ",\"" V8_KEY_IDLE_GAP "\":true"))) return rc;
   if (fprintf(x->out, ",\"hitCount\":%llu,\"children\":[", (unsigned long long)x->n_hits[i]) < 0) return io(x);
   for (uint32_t k = kid_off[i]; k < kid_off[i + 1]; k++)
     if (fprintf(x->out, k > kid_off[i] ? ",%u" : "%u", kids[k] + 1) < 0) return io(x);
@@ -607,8 +618,11 @@ typedef struct wpass {
   vex *x;
   int deltas, rc; /* rc: a write's failure (not the sorter's) */
   uint64_t k;
-  __int128 cum;  /* ns */
+  __int128 cum;  /* ns: where the samples so far end */
   int64_t prev_us;
+  int timed;     /* its samples have times (THE gap rule) */
+  __int128 shift; /* ns: a sample's time since startTime less its time since its source's start */
+  uint32_t idle; /* the thread's idle node */
 } wpass;
 
 static int64_t us_round(__int128 ns) { return (int64_t)((ns + 500) / 1000); }
@@ -618,9 +632,10 @@ static int emit(wpass *w, int64_t v) {
   return w->rc;
 }
 
-/* THE delta rule: the next sample's timeDelta, the running sum (offset +
- * the samples before it) rounded to whole us less the last one written;
- * then it lasts ns.  (The closing root sample: step(w, 0).) */
+/* THE delta rule: the next sample's timeDelta, the running end (offset,
+ * the samples before it and the gaps between them) rounded to whole us
+ * less the last one written; then it lasts ns.  (The closing root sample
+ * and an idle one: step(w, 0).) */
 static int64_t step(wpass *w, int64_t ns) {
   int64_t us = us_round(w->cum), d = us - w->prev_us;
   w->prev_us = us;
@@ -628,17 +643,51 @@ static int64_t step(wpass *w, int64_t ns) {
   return d;
 }
 
+/* The pass over thread t's sorted rows, from its first sample's time
+ * since startTime, offset_ns (thread_offset). */
+static wpass wpass_of(vex *x, const vthr *t, int deltas, int64_t offset_ns) {
+  wpass w;
+  memset(&w, 0, sizeof w);
+  w.x = x, w.deltas = deltas, w.cum = offset_ns;
+  w.timed = t->have_first && !t->untimed;
+  w.shift = ((__int128)t->zero_us - t->start_us) * 1000;
+  w.idle = t->idle;
+  return w;
+}
+
+/* THE gap rule: a timed sample starts at its own time since startTime, or
+ * where the samples before it end when that is later (samples that
+ * overlap, or whose values add up past their times, are laid end to end);
+ * a gap before it, of a written us or more, is a sample of the thread's
+ * idle node at the end of the one before, as V8 writes the time a thread
+ * sleeps: DevTools and speedscope draw it idle (not the one before
+ * lasting longer), pcol reads it as no sample (V8_KEY_IDLE_GAP).  So every
+ * sample is written at its time (to 1 us) lasting its value.  Returns 1
+ * and *gap_d, the idle sample's delta, when row r has one; *d, its own. */
+static int advance(wpass *w, const vrow *r, int64_t *gap_d, int64_t *d) {
+  int gap = 0;
+  __int128 at = (__int128)r->key + w->shift;
+  if (w->timed && at > w->cum) {
+    if (us_round(at) > us_round(w->cum)) *gap_d = step(w, 0), gap = 1;
+    w->cum = at;
+  }
+  *d = step(w, r->ns);
+  return gap;
+}
+
 static int write_row(void *ctx, const void *p) {
   wpass *w = ctx;
   vrow r;
   memcpy(&r, p, sizeof r);
-  if (!w->deltas) return emit(w, (int64_t)r.node + 1);
-  return emit(w, step(w, r.ns));
+  int64_t gap_d, d;
+  int gap = advance(w, &r, &gap_d, &d);
+  if (gap && emit(w, w->deltas ? gap_d : (int64_t)w->idle + 1)) return w->rc;
+  return emit(w, w->deltas ? d : (int64_t)r.node + 1);
 }
 
 /* samples or timeDeltas: the sorted rows, and the closing root sample */
-static int write_list(vex *x, int deltas, int closing, int64_t offset_ns) {
-  wpass w = {x, deltas, 0, 0, offset_ns, 0};
+static int write_list(vex *x, const vthr *t, int deltas, int closing, int64_t offset_ns) {
+  wpass w = wpass_of(x, t, deltas, offset_ns);
   int rc = pcol_rowsort_each(x->rs, write_row, &w);
   if (rc && !w.rc) /* the sorter's own failure */
     return rc == PCOL_ENOMEM ? oom(x)
@@ -648,15 +697,23 @@ static int write_list(vex *x, int deltas, int closing, int64_t offset_ns) {
   return rc;
 }
 
-/* The timeline of thread t, THE V8 time rule of both exports: *offset_ns,
- * its first sample's time since its startTime (a negative time: 0);
- * *empty when its samples last nothing in all (below); *closing when a
- * sample of the root ends its last one; *end_us its endTime. */
-static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, int *closing, int64_t *end_us) {
+/* Thread t's first sample's time since its startTime (a negative time:
+ * 0), *offset_ns. */
+static int thread_offset(vex *x, const vthr *t, int64_t *offset_ns) {
   __int128 first = t->have_first ? (__int128)t->first_key + ((__int128)t->zero_us - t->start_us) * 1000 : 0;
   if (first > INT64_MAX / 2)
     return pcol_error_set(x->err, PCOL_ETOOBIG, "%s: the first sample is more than 2^62 ns after startTime", x->what);
   *offset_ns = first > 0 ? (int64_t)first : 0;
+  return PCOL_OK;
+}
+
+/* The timeline of thread t, THE V8 time rule of both exports: *offset_ns,
+ * its first sample's time since its startTime (thread_offset); *empty
+ * when its samples last nothing in all (below); *closing when a sample of
+ * the root ends its last one; *end_us its endTime. */
+static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, int *closing, int64_t *end_us) {
+  int rc = thread_offset(x, t, offset_ns);
+  if (rc) return rc;
   /* samples that last nothing in all (a .NET profile's default lock_time,
    * 0 in every sample) would be deltas all 0 and startTime = endTime,
    * which speedscope's importer refuses: the profile is written empty (the
@@ -681,20 +738,20 @@ static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, 
   }
   if (*empty) *offset_ns = 0;
   *closing = t->have_first && !*empty && t->last.ns > 0;
-  int64_t len_us = us_round((__int128)*offset_ns + (*empty ? 0 : t->total));
+  int64_t len_us = *empty ? us_round(*offset_ns) : us_round(t->laid_end);
   /* the profile lasts its source's span (v8_times: a .cpuprofile's endTime
    * - startTime, a pprof profile's duration, a range's part of them), which
-   * the samples laid end to end may end before (gaps lost, the last sample
-   * a point) or, summing past it, after: then the profile is longer than
-   * the recording (a Go wall profile of many goroutines, 30 s of 2104 s of
-   * samples; threads' CPU time where the samples lack times), and a
-   * warning says so, once */
+   * the samples laid out (THE gap rule) may end before (the last sample a
+   * point) or, laid end to end past it, after: then the profile is longer
+   * than the recording (a Go wall profile of many goroutines, 30 s of
+   * 2104 s of samples; threads' CPU time where the samples lack times),
+   * and a warning says so, once */
   int64_t span_us = us_round(t->span_ns);
   if (t->span_ns && span_us > len_us) len_us = span_us;
   /* (timed samples that lie past the span in the source itself, a Chrome
    * trace's last ones after its endTime, are where they were: no warning) */
   __int128 own_end = (__int128)t->max_end + ((__int128)t->zero_us - t->start_us) * 1000;
-  int laid_past = t->untimed || !t->have_first || us_round((__int128)*offset_ns + t->total) > us_round(own_end);
+  int laid_past = t->untimed || !t->have_first || us_round(t->laid_end) > us_round(own_end);
   if (t->span_ns && len_us > span_us && laid_past && !x->span_note[0]) {
     double w = ((double)len_us * 1000 - (double)(t->span_ns - t->len_ns)) / 1e9, d = (double)t->len_ns / 1e9;
     snprintf(x->span_note, sizeof x->span_note, "source %u: the samples are laid end to end: %.6g s written for a "
@@ -737,8 +794,62 @@ static int gather_source(vex *x, const pcol_select *one, uint32_t src, const pco
   return rc;
 }
 
+/* The layout pass: each thread's samples as the writers lay them out
+ * (THE gap rule), for where they end (its endTime, before the samples in
+ * a .cpuprofile) and how many gaps it has: its idle node's samples. */
+typedef struct lpass {
+  vex *x;
+  wpass w;
+  size_t cur; /* the thread at hand + 1 */
+  int rc;
+} lpass;
+
+static void l_end(lpass *l) {
+  if (l->cur) l->x->th[l->cur - 1].laid_end = l->w.cum;
+}
+
+static int l_row(void *ctx, const void *p) {
+  lpass *l = ctx;
+  vrow r;
+  memcpy(&r, p, sizeof r);
+  if (l->cur != (size_t)r.slot + 1) {
+    int64_t offset = 0;
+    l_end(l);
+    l->cur = (size_t)r.slot + 1;
+    if ((l->rc = thread_offset(l->x, &l->x->th[r.slot], &offset))) return l->rc;
+    l->w = wpass_of(l->x, &l->x->th[r.slot], 1, offset);
+  }
+  int64_t gap_d, d;
+  l->x->th[r.slot].gaps += (uint64_t)advance(&l->w, &r, &gap_d, &d);
+  return PCOL_OK;
+}
+
+static int layout(vex *x) {
+  lpass l = {x, {0}, 0, 0};
+  for (size_t k = 0; k < x->nth; k++) { /* (a thread of no row: its offset) */
+    int64_t offset = 0;
+    int rc = thread_offset(x, &x->th[k], &offset);
+    if (rc) return rc;
+    x->th[k].laid_end = offset;
+  }
+  int rc = pcol_rowsort_each(x->rs, l_row, &l);
+  if (rc && !l.rc)
+    return rc == PCOL_ENOMEM ? oom(x)
+                             : pcol_error_set(x->err, rc, "%s: a temporary file ($TMPDIR, else /tmp) could not be read", x->what);
+  if (rc) return rc;
+  l_end(&l);
+  /* each thread's idle node, of its samples that last something (an empty
+   * profile is its root alone: thread_layout) */
+  for (size_t k = 0; k < x->nth && !rc; k++) {
+    vthr *t = &x->th[k];
+    if (!t->gaps || us_round(t->total) == 0) continue;
+    if (!(rc = child_of(x, t->root, IDLE_FRAME, &t->idle))) x->n_hits[t->idle] = t->gaps;
+  }
+  return rc;
+}
+
 /* Every selected source's samples into the sorter (the V8 export: one
- * source, one thread). */
+ * source, one thread), and their layout. */
 static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
   pcol_file *f = x->f;
   int rc;
@@ -803,7 +914,7 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
     rc = gather_source(x, &o, s, opt);
   }
   free(count);
-  return rc;
+  return rc ? rc : layout(x);
 }
 
 static int export_body(vex *x, const pcol_select *sel, const pcol_export_options *opt) {
@@ -826,9 +937,9 @@ static int export_body(vex *x, const pcol_select *sel, const pcol_export_options
   if (fprintf(x->out, ",\n\"startTime\":%lld,\"endTime\":%lld,%s\n\"samples\":[", (long long)t->start_us,
               (long long)end_us, closing ? "\"" V8_KEY_CLOSING_SAMPLE "\":true," : "") < 0)
     return io(x);
-  if (x->rs && (rc = write_list(x, 0, closing, offset))) return rc;
+  if (x->rs && (rc = write_list(x, t, 0, closing, offset))) return rc;
   if ((rc = put(x, "],\n\"timeDeltas\":["))) return rc;
-  if (x->rs && (rc = write_list(x, 1, closing, offset))) return rc;
+  if (x->rs && (rc = write_list(x, t, 1, closing, offset))) return rc;
   return put(x, "]}\n");
 }
 
@@ -884,6 +995,7 @@ static int c_flush(cpass *c, int last) {
       return io(x);
     if ((rc = write_call_frame(x, nd))) return rc;
     if (nd != t->root && fprintf(x->out, ",\"parent\":%u", x->n_parent[nd] + 1) < 0) return io(x);
+    if (x->n_frame[nd] == IDLE_FRAME && (rc = put(x, ",\"" V8_KEY_IDLE_GAP "\":true"))) return rc;
     rc = put(x, "}");
   }
   c->nodes_due = 0;
@@ -919,7 +1031,7 @@ static int c_begin_thread(cpass *c, size_t k) {
   c->cur = k + 1;
   int rc = thread_layout(x, t, &offset, &c->empty, &c->closing, &c->end_us);
   if (rc) return rc;
-  c->w = (wpass){x, 1, 0, 0, offset, 0};
+  c->w = wpass_of(x, t, 1, offset);
   c->n = 0;
   c->nodes_due = 1;
   if ((rc = c_event(c, "Profile", "P", k, t->start_us))) return rc;
@@ -933,7 +1045,9 @@ static int c_row(void *ctx, const void *p) {
   if (c->cur != (size_t)r.slot + 1 && ((c->cur && (c->rc = c_end_thread(c))) || (c->rc = c_begin_thread(c, r.slot))))
     return c->rc;
   if (c->empty) return PCOL_OK;
-  return c->rc = c_push(c, r.node, step(&c->w, r.ns));
+  int64_t gap_d, d;
+  if (advance(&c->w, &r, &gap_d, &d) && (c->rc = c_push(c, c->w.idle, gap_d))) return c->rc;
+  return c->rc = c_push(c, r.node, d);
 }
 
 /* Each thread's pid and tid (THE thread-id rule, lasts.h: a number, or a
