@@ -1644,17 +1644,18 @@ typedef enum {
  * for any other name. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_by_parse(const char *name, pcol_by *out);
 /* THE note of a view by line whose flat follows summaryRprof's rule (top,
- * tree and their bindings' kin; review 20 F2): when by is PCOL_BY_LINE, a
- * source the selection takes is Rprof's (or pcol's own speedscope or
- * Firefox export of one) and the profile has frames with a line and frames
- * without (<GC>, a builtin), *note = one line, no line end, malloc'd (free()
- * it), in the words of the pprof export's note: "by line, summaryRprof and
- * `pcol top --by line` of Rprof sources give a frame without a line (<GC>,
- * a builtin) to the innermost calling line; `pcol tree`, `pcol traces` and
- * go tool pprof -lines keep it as a frame of its own".  Else *note = NULL.
- * By file every view keeps such a frame, named "<unknown>" as go tool pprof
- * -files names it.  The CLI's top, tree and graph (top's rule) print it
- * as a note.
+ * diff, list, the report page's top table and their bindings' kin; review
+ * 20 F2): when by is PCOL_BY_LINE, a source the selection takes is Rprof's
+ * (or pcol's own speedscope or Firefox export of one) and the profile has
+ * frames with a line and frames without (<GC>, a builtin), *note = one
+ * line, no line end, malloc'd (free() it), in the words of the pprof
+ * export's note: "by line, summaryRprof and `pcol top --by line` of Rprof
+ * sources give a frame without a line (<GC>, a builtin) to the innermost
+ * calling line; `pcol tree`, `traces`, `peek`, `graph` and go tool pprof
+ * -lines keep it as a frame of its own".  Else *note = NULL.  By file
+ * every view keeps such a frame, named "<unknown>" as go tool pprof -files
+ * names it.  The CLI's top, diff and list (summaryRprof's rule) and tree,
+ * peek and graph (go's, pcol_top_compute_frames) print it as a note.
  * Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_lines_rule_note(pcol_file *f, const pcol_select *sel,
                                                          pcol_by by, char **note, pcol_error *err);
@@ -1698,6 +1699,18 @@ typedef struct pcol_top {
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute(pcol_file *f, const pcol_select *sel,
                                                      const pcol_value_sel *v, pcol_by by,
                                                      pcol_top *out, pcol_error *err);
+/* pcol_top_compute with the keys of go's views of frames (peek, the graph,
+ * tree, traces): by line, a frame without a line of an Rprof source (<GC>,
+ * a builtin) is a key of its own, named by its function, with its own
+ * flat, as go tool pprof -peek/-dot -lines names it on pcol's pprof copy,
+ * where pcol_top_compute gives its flat to the innermost calling line
+ * (summaryRprof's rule: pcol_lines_rule_note).  Every other granularity
+ * and source: pcol_top_compute's keys.  pcol_peek_compute of it is `pcol
+ * peek`'s.  Free with pcol_top_free.
+ * Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute_frames(pcol_file *f, const pcol_select *sel,
+                                                            const pcol_value_sel *v, pcol_by by,
+                                                            pcol_top *out, pcol_error *err);
 PCOL_API void pcol_top_free(pcol_top *t);
 /* pcol top --by label:KEY: a row per value of label KEY (string or numeric,
  * named as pcol_tags_compute names them) with flat = cum = the value of the

@@ -453,8 +453,8 @@ void cli_warn_value(const cli_command *cmd, pcol_file *f, const pcol_select *sel
 void cli_warn_written(const cli_command *cmd, pcol_file *f, const pcol_select *sel,
                       const pcol_value_sel *v, bool asked, bool rprof, const char *path);
 void cli_note_v8_lines(const cli_command *cmd, pcol_file *f, const pcol_select *sel, const char *path);
-/* `top`, `tree` and `graph --by line` of Rprof sources: pcol_lines_rule_note's
- * note (summaryRprof's rule for flat, which tree and traces do not follow) */
+/* The views by line of Rprof sources: pcol_lines_rule_note's note, said by
+ * those on summaryRprof's rule (top, diff, list) and go's (tree, peek, graph) */
 void cli_note_lines_rule(const cli_command *cmd, pcol_file *f, const pcol_select *sel, pcol_by by,
                          const char *path);
 /* The pprof export's sources that lack one of its sample types (their

@@ -14,7 +14,8 @@
 const cli_opt opts_diff[] = {
     {"absolute", 0, 0, "compare raw sums instead of shares of each profile's total"},
     CLI_OPT_VALUE("to compare"),
-    {"by", 0, 1, CLI_BY_HELP},
+    {"by", 0, 1, CLI_BY_HELP ".  Rprof sources by line: as top --by line, a frame without a line (<GC>, "
+                 "a builtin) gives its flat to the innermost calling line, as summaryRprof does (a note says so)"},
     {"sort", 0, 1, "flat (default: |change in flat|, as pprof -diff_base), cum or name"},
     CLI_OPT_UNIT,
     {"limit", 'n', 1, "print only the first N rows (after --node-fraction; 0: all, as pprof -nodecount=0)"},
@@ -247,6 +248,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   size_t dropped = 0;
   pcol_sum label_cutoff = 0;
   if (!rc) dropped = pcol_diff_cutoff(&d, fraction, &label_cutoff);
+  if (!rc) { /* top's rule by line (summaryRprof's on Rprof sources): said as top says it */
+    cli_note_lines_rule(cmd, fb, &sel, by, a->pos[0]);
+    cli_note_lines_rule(cmd, fn, &sel, by, a->pos[1]);
+  }
   if (!rc) pcol_diff_sort(&d, sort);
   int text_rc = EXIT_OK;
   if (!rc) {

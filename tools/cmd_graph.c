@@ -28,9 +28,9 @@ const cli_opt opts_graph[] = {
                      "json, jsonl, tsv or csv: the nodes and edges with "
                      "raw numbers (a row each: kind node or edge, name, from, to, flat, cum, weight, "
                      "inline, residual)"},
-    {"by", 0, 1, CLI_BY_HELP ".  Rprof sources by line: as top --by line, a frame without a line (<GC>, a "
-                 "builtin) gives its flat to the innermost calling line, as summaryRprof does, not to "
-                 "itself as pprof -dot -lines does (a note says so; the report page's graph is the same)"},
+    {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its own "
+                 "with its own flat, as pprof -dot -lines has it (the report page's graph too), where `top "
+                 "--by line` gives that flat to the innermost calling line (a note says so)"},
     CLI_OPT_VALUE("to add up"),
     CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),

@@ -117,6 +117,8 @@ int cmd_list(const cli_command *cmd, cli_args *a) {
     }
   }
   if (!rc && !nomatch) cli_note_v8_lines(cmd, in.f, &in.sel, in.path);
+  /* its lines' flat is summaryRprof's rule on Rprof sources: said as top says it */
+  if (!rc && !nomatch) cli_note_lines_rule(cmd, in.f, &in.sel, PCOL_BY_LINE, in.path);
   pcol_list_free(&l);
   pcol_close(in.f);
   /* pprof opens any file the profile names; pcol only those under the

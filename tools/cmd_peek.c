@@ -1,13 +1,15 @@
 /* cmd_peek.c — `pcol peek FILE REGEX`: the callers and callees of the
  * functions (lines, files) whose name matches REGEX, with flat/cum and the
  * weight through each call, printed like `go tool pprof -peek` (report.go
- * printTree); the numbers come from pcol_top_compute and pcol_peek_compute. */
+ * printTree); the numbers come from pcol_top_compute_frames and pcol_peek_compute. */
 #include "cli.h"
 #include <stdlib.h>
 #include <string.h>
 
 const cli_opt opts_peek[] = {
-    {"by", 0, 1, CLI_BY_HELP},
+    {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its own "
+                 "with its own flat, as pprof -peek -lines has it, where `top --by line` gives that flat to "
+                 "the innermost calling line (a note says so)"},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
     CLI_OPT_UNIT,
@@ -78,7 +80,7 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   const char *path;
   int rc = cli_load(cmd, a, a->pos, a->npos - 1, &sel, &f, &v, &path, &err);
   if (rc) return cli_fail(cmd->name, &err, rc);
-  rc = pcol_top_compute(f, &sel, &v, by, &t, &err); /* pprof -peek trims nothing */
+  rc = pcol_top_compute_frames(f, &sel, &v, by, &t, &err); /* pprof -peek trims nothing */
   /* --mean: the nodes' flat and cum divided, in the sums' order; the
    * calls stay sums, their shares of the mean cum (report.go printTree
    * prints Edge.Weight beside Node.CumValue()) */
@@ -93,12 +95,13 @@ int cmd_peek(const cli_command *cmd, cli_args *a) {
   /* the divisor's top once: for the nodes' means and the calls (it was
    * computed twice, by pcol_top_mean and here) */
   if (!rc && mean && !(rc = pcol_mean_divisor(f, &sel, &div, &err)))
-    rc = pcol_top_compute(f, &sel, &div, by, &dt, &err);
+    rc = pcol_top_compute_frames(f, &sel, &div, by, &dt, &err);
   if (!rc && mean) rc = cli_mean(f, &sel, &dt, &t, 0, NULL, mean_type, &err);
   if (!rc)
     rc = mean ? pcol_peek_compute_mean(&t, &dt, a->pos[a->npos - 1], &pk, &err)
               : pcol_peek_compute(&t, a->pos[a->npos - 1], &pk, &err);
   nomatch = !rc && pk.nnodes == 0; /* pprof: an error, and no report */
+  if (!rc && !nomatch) cli_note_lines_rule(cmd, f, &sel, by, path);
   if (nomatch) {
   } else if (!rc && fmt == OUT_TEXT) {
     pcol_sum *vals = malloc((t.nrows + 1) * sizeof *vals);

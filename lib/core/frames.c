@@ -80,7 +80,8 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
     return PCOL_OK;
   }
   uint32_t m;
-  if (pcol_frame_line_unsym(fr, li, &m)) {
+  /* (a frame of a source of frames: "<unknown>" without a mapping) */
+  if (pcol_frame_line_unsym(fr, li, &m) || (fr->rule && pcol_nameless_frames_at(fr->rule, line_location(fr, li)))) {
     scratch->len = 0;
     PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(fr, m, scratch, err));
     *out = (pcol_str){(const char *)scratch->data, scratch->len};

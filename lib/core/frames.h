@@ -12,7 +12,10 @@
  *     "<unknown>" without a mapping, as go tool pprof's graph and top name
  *     it (pcol_frame_line_unsym);
  *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
- *     "FILE" when the line is unknown, or "[unknown]" without a file;
+ *     "FILE" when the line is unknown, or "[unknown]" without a file,
+ *     where the source's nameless lines are places (THE nameless rule,
+ *     pcol_frames.rule); where they are frames (pprof's), "<unknown>", as
+ *     go tool pprof names a function of no name and no mapping;
  *   - a location without lines (unsymbolized): go tool pprof's name,
  *     "[<basename of its mapping's file>]" (Go's filepath.Base, '\\' a
  *     separator too), or "<unknown>" when it has no mapping or the mapping
@@ -32,6 +35,13 @@ typedef struct pcol_frames {
   pcol_file *f;
   uint64_t nloc, nlines, nfn, nmap;
   pcol_view loc_off, loc_addr, loc_map, ln_fn, ln_line, fn_name, fn_file, map_file;
+  /* THE nameless rule of the selection (pcol_nameless_rule_make, below;
+   * the caller owns it): a line of a function without a name, at a line
+   * other than 0 and in no mapping, is a place ("FILE:LINE") where the
+   * rule says places, and "<unknown>" where it says frames (a pprof
+   * source's: go tool pprof -top/-traces name it so).  NULL (set by
+   * pcol_frames_init): places. */
+  const struct pcol_nameless_rule *rule;
 } pcol_frames;
 
 /* Loads the columns the rule reads (zero-copy views). */

@@ -218,8 +218,11 @@ int pcol_ftree_build(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   out->value = *v;
   out->priv_ = p;
   uint32_t root; /* node 0 */
+  pcol_nameless_rule rule = {0}; /* a pprof source's nameless line is "<unknown>" (frames.h) */
   rc = ft_push(p, 0, 0, &root, err);
+  if (!rc && !(rc = pcol_nameless_rule_make(f, sel, &rule, err))) c.fr.rule = &rule;
   if (!rc) rc = ftree_run(&c, p, sel, v, out, err);
+  pcol_nameless_rule_free(&rule);
   pcol_buf_free(&c.scratch);
   out->parent = p->parent;
   if (rc) {
@@ -255,9 +258,11 @@ int pcol_q_ftree_frame_names(pcol_file *f, pcol_ftree *t, pcol_str **line_name,
   if (!p) return pcol_error_set(err, PCOL_EINVAL, "no frame tree");
   pcol_q_fctx c;
   PCOL_RETURN_NOT_OK(pcol_q_fctx_init(&c, f, err));
+  pcol_nameless_rule rule = {0}; /* the whole profile's, as the page's tree (pcol_ftree_build) */
   uint32_t *fn_key = malloc((c.nfn + 1) * sizeof *fn_key);
   pcol_str *ln = calloc(c.nlines ? c.nlines : 1, sizeof *ln), *lc = calloc(c.nloc + 1, sizeof *lc);
-  int rc = fn_key && ln && lc ? PCOL_OK : pcol_oom(err);
+  int rc = fn_key && ln && lc ? pcol_nameless_rule_make(f, NULL, &rule, err) : pcol_oom(err);
+  if (!rc) c.fr.rule = &rule;
   for (uint64_t i = 0; !rc && i <= c.nfn; i++) fn_key[i] = UINT32_MAX;
   for (uint64_t loc = 1; !rc && loc <= c.nloc; loc++) {
     uint64_t a, e;
@@ -270,6 +275,7 @@ int pcol_q_ftree_frame_names(pcol_file *f, pcol_ftree *t, pcol_str **line_name,
       if (!(rc = frame_key(&c, &p->keys, fn_key, li, &key, err))) ln[li] = p->keys.s[key];
   }
   pcol_buf_free(&c.scratch);
+  pcol_nameless_rule_free(&rule);
   free(fn_key);
   if (rc) {
     free(ln);

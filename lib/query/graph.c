@@ -645,13 +645,11 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
   return rc;
 }
 
-/* The keys of the graph's top: the text graph (`tree`, pprof -tree) keeps
- * every frame, an Rprof frame without a line too, as go tool pprof -tree
- * -lines on pcol's pprof copy (review 20 F2); the drawn graph keeps top's
- * keys, which the report page's graph recomputes (report.c's keys). */
-static int graph_keys(const pcol_graph_opts *o) {
-  return (o && o->obj_names ? 1 : 0) | (o && o->text ? PCOL_Q_TOP_FRAMES : 0);
-}
+/* The keys of the graph's top: every frame a key, an Rprof frame without
+ * a line too, as go tool pprof -tree/-dot -lines on pcol's pprof copy
+ * (review 20 F2); the report page's graph takes the frames key set
+ * (report.c keysets) */
+static int graph_keys(const pcol_graph_opts *o) { return (o && o->obj_names ? 1 : 0) | PCOL_Q_TOP_FRAMES; }
 
 int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v,
                        pcol_by by, const pcol_graph_opts *o, pcol_graph *out, pcol_error *err) {

@@ -418,8 +418,9 @@ pcol_status pcol_lines_rule_note(pcol_file *f, const pcol_select *sel, pcol_by b
   if (by != PCOL_BY_LINE) return PCOL_OK;
   char text[400];
   int said = 0;
-  PCOL_RETURN_NOT_OK(pcol_places_lines_note(f, sel, "`pcol tree`, `pcol traces` and go tool pprof -lines "
-                                            "keep it as a frame of its own", text, sizeof text, &said, err));
+  PCOL_RETURN_NOT_OK(pcol_places_lines_note(f, sel, "`pcol tree`, `traces`, `peek`, `graph` and go tool "
+                                            "pprof -lines keep it as a frame of its own", text, sizeof text,
+                                            &said, err));
   if (said && !(*note = strdup(text))) return pcol_oom(err);
   return PCOL_OK;
 }

@@ -255,10 +255,13 @@ static int key_cmp(const void *a, const void *b, void *ctx) {
 
 /* One key set of top: names, their byte order (top sorts ties by name
  * bytewise, which JavaScript's string order is not), the CSR per location. */
-static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_error *err) {
+/* frames: the keys of go's views of frames (pcol_top_compute_frames: the
+ * call graph's, an Rprof frame without a line a key of its own), where the
+ * top table keeps top's (summaryRprof's rule by line) */
+static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, int frames, pcol_error *err) {
   static const char *const byname[] = {"function", "line", "file"};
   pcol_q_topkeys k;
-  PCOL_RETURN_NOT_OK(pcol_q_top_keys(r->f, sel, by, 0, &k, err));
+  PCOL_RETURN_NOT_OK(pcol_q_top_keys(r->f, sel, by, frames, &k, err));
   uint32_t n = k.n;
   uint32_t *ord = malloc(((size_t)n + 1) * sizeof *ord);
   uint32_t *rank = malloc(((size_t)n + 1) * sizeof *rank);
@@ -272,7 +275,8 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
   qsort_r(ord, n, sizeof *ord, key_cmp, k.name);
   rank[0] = 0;
   for (uint32_t i = 0; i < n; i++) rank[ord[i]] = i + 1;
-  putf(r, "{\"by\":\"%s\",\"unnamed\":%d,\"nokey\":%u,\"names\":", byname[by], unnamed, k.nokey);
+  putf(r, "{\"by\":\"%s\",\"unnamed\":%d,\"frames\":%d,\"nokey\":%u,\"names\":", byname[by], unnamed, frames,
+       k.nokey);
   names_of(r, k.name, k.n);
   put(r, ",", 1);
   col_u32(r, "rank", rank, (uint64_t)n + 1);
@@ -282,7 +286,7 @@ static int keyset(rep *r, const pcol_select *sel, pcol_by by, int unnamed, pcol_
     pcol_value_sel dv;
     pcol_top tp = {0};
     if (pcol_value_resolve(r->f, sel, NULL, &dv, NULL) == PCOL_OK &&
-        pcol_top_compute(r->f, sel, &dv, by, &tp, NULL) == PCOL_OK) {
+        (frames ? pcol_top_compute_frames : pcol_top_compute)(r->f, sel, &dv, by, &tp, NULL) == PCOL_OK) {
       int same = 1, any = 0;
       for (size_t i = 0; i < tp.nrows && same; i++) {
         uint32_t key = tp.rows[i].key;
@@ -342,18 +346,21 @@ static int keysets(rep *r, const uint8_t *is_rprof, uint64_t nsrc, pcol_error *e
   }
   put(r, "\"keysets\":[", 11);
   int k = 0;
-  for (int by = PCOL_BY_FUNCTION; by <= PCOL_BY_FILE; by++) {
-    if (first_rprof) {
-      pcol_select one = {0};
-      one.source_id = first_rprof;
-      if (k++) put(r, ",", 1);
-      PCOL_RETURN_NOT_OK(keyset(r, &one, (pcol_by)by, 0, err));
+  /* by line with an Rprof source: top's keys (the table, summaryRprof's
+   * rule) and go's (frames: the call graph, as `pcol graph --by line`) */
+  for (int by = PCOL_BY_FUNCTION; by <= PCOL_BY_FILE; by++)
+    for (int frames = 0; frames <= (by == PCOL_BY_LINE && first_rprof); frames++) {
+      if (first_rprof) {
+        pcol_select one = {0};
+        one.source_id = first_rprof;
+        if (k++) put(r, ",", 1);
+        PCOL_RETURN_NOT_OK(keyset(r, &one, (pcol_by)by, 0, frames, err));
+      }
+      if (any_other || !nsrc) {
+        if (k++) put(r, ",", 1);
+        PCOL_RETURN_NOT_OK(keyset(r, NULL, (pcol_by)by, 1, frames, err));
+      }
     }
-    if (any_other || !nsrc) {
-      if (k++) put(r, ",", 1);
-      PCOL_RETURN_NOT_OK(keyset(r, NULL, (pcol_by)by, 1, err));
-    }
-  }
   put(r, "]", 1);
   return r->rc;
 }
@@ -1420,6 +1427,15 @@ static int build_json(rep *r, const pcol_report_options *o, pcol_error *err) {
     if ((rc = pcol_value_default_note(f, NULL, NULL, NULL, &note, err))) goto done;
     if (note) {
       put(r, "\"value_note\":", 13);
+      jstr(r, note, strlen(note));
+      put(r, ",", 1);
+      free(note);
+    }
+    /* THE by-line rule's note (pcol_lines_rule_note), which the page says
+     * by line with the rule of each of its panels (page.js) */
+    if ((rc = pcol_lines_rule_note(f, NULL, PCOL_BY_LINE, &note, err))) goto done;
+    if (note) {
+      put(r, "\"lines_note\":", 13);
       jstr(r, note, strlen(note));
       put(r, ",", 1);
       free(note);

@@ -2328,6 +2328,12 @@ int pcol_top_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
   return pcol_q_top_compute_obj(f, sel, v, by, 0, out, err);
 }
 
+/* go's views (peek, the graph): every frame a key (PCOL_Q_TOP_FRAMES) */
+int pcol_top_compute_frames(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_by by,
+                            pcol_top *out, pcol_error *err) {
+  return pcol_q_top_compute_obj(f, sel, v, by, PCOL_Q_TOP_FRAMES, out, err);
+}
+
 /* pcol_top_compute's rows by `by` from the subtree sums of a result of the
  * same file and selection (sums mode makes them, walk mode's inl_make_sub
  * too), not from the samples: a node's own weight is its sum less its

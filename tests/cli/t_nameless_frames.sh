@@ -80,4 +80,39 @@ if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
 $g"
   done
 fi
+# fold, and the collapsed, speedscope and Firefox copies' folds, name a
+# function without a name at a line (7) in no mapping as go tool pprof
+# -traces and `pcol top` do, "<unknown>" (THE nameless rule of a pprof
+# source, frames.h); fold and the collapsed export named it "[unknown]", the
+# frame rule's name of an Rprof top-level srcref without a file.  The stacks
+# against go -traces of the input (go drops a Windows path's mapping name,
+# "<unknown>" for pcol's [ntdll.dll]: t_frame_names.sh; fold writes ';' as '_')
+folded() { awk '{ v = $NF; sub(/ [0-9]+$/, ""); gsub(/\[ntdll\.dll\]/, "<unknown>"); s[$0] += v }
+  END { for (k in s) print k, s[k] }' | sort; }
+$PCOL fold "$tmp/u.pb" | folded >"$tmp/uf" || fail "fold u.pb"
+grep -q '\[unknown\]' "$tmp/uf" && fail "fold names a nameless pprof function [unknown]: $(grep -F '[unknown]' "$tmp/uf")"
+top_names=$($PCOL top "$tmp/u.pb" --node-fraction 0 --format tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "name") c = i; next } { n = $c; gsub(/;/, "_", n); print n }' | sort -u)
+fold_names=$($PCOL fold "$tmp/u.pb" | awk '{ sub(/ [0-9]+$/, ""); n = split($0, a, ";"); for (i = 1; i <= n; i++) print a[i] }' | sort -u)
+[ "$fold_names" = "$top_names" ] || fail "fold's frame names differ from top's rows:
+$fold_names
+top:
+$top_names"
+for x in collapsed speedscope firefox; do
+  $PCOL unpack "$tmp/u.pb" --to $x -o "$tmp/u2.$x" 2>/dev/null || fail "unpack u --to $x"
+  # (the stacks: the collapsed copy's numbers are counts, the input's cpu)
+  $PCOL fold "$tmp/u2.$x" | folded | sed 's/ [0-9]*$//' >"$tmp/uf2" || fail "fold of the $x copy"
+  sed 's/ [0-9]*$//' "$tmp/uf" | cmp -s - "$tmp/uf2" || fail "fold of the $x copy of nameless functions differs from the input's:
+$(sed 's/ [0-9]*$//' "$tmp/uf" | diff - "$tmp/uf2")"
+done
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  go tool pprof -symbolize=none -traces -unit=ns "$tmp/u.pb" 2>/dev/null | awk '
+    function flush() { if (st != "") s[st] += v; st = "" }
+    /^-+\+-+$/ { flush(); next }
+    /^(File|Type|Time|Showing):/ { next }
+    /^[0-9]+ns / { v = $1; sub(/ns$/, "", v); sub(/^[0-9]+ns +/, ""); }
+    { sub(/^ +/, ""); sub(/ \((partial-)?inline\)$/, ""); gsub(/;/, "_"); if ($0 != "") st = st == "" ? $0 : $0 ";" st }
+    END { flush(); for (k in s) print k, s[k] }' | sort >"$tmp/ug"
+  [ -s "$tmp/ug" ] && cmp -s "$tmp/ug" "$tmp/uf" || fail "fold of nameless functions differs from go tool pprof -traces:
+$(diff "$tmp/ug" "$tmp/uf")"
+fi
 echo "t_nameless_frames: ok"

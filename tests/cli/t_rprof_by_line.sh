@@ -97,6 +97,38 @@ $got
 input:
 $want"
 grep -q '^pcol unpack: note: .*a Firefox profile holds one rule' "$tmp/err.ff" || fail "the Firefox copy of the merge: no note: $(cat "$tmp/err.ff")"
+# the note's claim: the pprof source's frames without a line go to the
+# calling line in the copy's top (their flat is the calling line's there),
+# and stay frames of their own in its tree (as go's views)
+ppflat=$($PCOL top "$tmp/lg.pcol" --by line --node-fraction 0 2>/dev/null | rows | awk '$NF == "main.c:3" {print $1}')
+ffflat=$($PCOL top "$tmp/lg.ff" --by line --node-fraction 0 2>/dev/null | rows | awk '$NF == "main.c:3" {print $1}')
+[ -n "$ppflat" ] && [ "$ppflat" != "$ffflat" ] || fail "the Firefox copy's top --by line: main.c:3's flat $ffflat, the merge's $ppflat (the note says it takes its callees' without a line)"
+$PCOL tree "$tmp/lg.ff" --by line 2>/dev/null | grep -q '| \[libR.so\]$' || fail "the Firefox copy's tree --by line: no [libR.so] frame (the note says the tree keeps it)"
+# a pprof source whose frames all have a line, one of a function without a
+# name (no mapping): the copy's places rule moves nothing (it is a frame
+# named after its mapping, "<unknown> :7" for go's "x.c:7"), so no note
+# (the note said "a frame without a line or a name" and was printed)
+python3 - "$here/../support" "$tmp/nl.pb" <<'PY' || fail "nameless pprof"
+import sys
+sys.path.insert(0, sys.argv[1])
+from pprofgen import Strings, field, varint
+st = Strings()
+p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
+p += field(5, 2, field(1, 0, 2) + field(4, 0, st.id(b"x.c")))  # no name
+ln = lambda fid, line: field(4, 2, field(1, 0, fid) + field(2, 0, line))
+p += field(4, 2, field(1, 0, 1) + field(3, 0, 0x100) + ln(1, 3))
+p += field(4, 2, field(1, 0, 2) + field(3, 0, 0x200) + ln(2, 7))
+for locs, n in (([2, 1], 5), ([1], 3)):
+    p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(n)))
+open(sys.argv[2], "wb").write(p + st.table())
+PY
+$PCOL merge "$tmp/l.out" "$tmp/nl.pb" -o "$tmp/ln.pcol" || fail "merge l.out nl.pb"
+$PCOL unpack "$tmp/ln.pcol" --to firefox -o "$tmp/ln.ff" 2>"$tmp/err.ff" || fail "unpack ln --to firefox"
+! grep -q 'a Firefox profile holds one rule' "$tmp/err.ff" || fail "the Firefox copy of a merge whose pprof frames all have lines: a note of frames it does not move: $(cat "$tmp/err.ff")"
+a=$($PCOL top "$tmp/ln.pcol" --by line --node-fraction 0 2>/dev/null | rows | awk 'NR > 1 {print $1}' | sort)
+b=$($PCOL top "$tmp/ln.ff" --by line --node-fraction 0 2>/dev/null | rows | awk 'NR > 1 {print $1}' | sort)
+[ "$a" = "$b" ] || fail "the Firefox copy of a merge whose pprof frames all have lines: top --by line's flats differ: $b, the merge's: $a"
 
 # no note where the rules cannot differ: no lines, or not Rprof
 printf 'sample.interval=20000\n"<GC>" "f" \n"g" "f" \n' >"$tmp/n.out"

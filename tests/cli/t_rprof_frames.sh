@@ -10,9 +10,13 @@
 #  - tree --by line|file = go -tree -lines|-files of the copy (36 edges for
 #    go's 87), top --by file = go -top -files (summaryRprof has no file
 #    table: "<unknown>" for the frames without a file, as go);
+#  - peek --by line = go -peek -lines of the copy, graph --by line = go
+#    -dot -lines (dot_compare.py): go's views take go's rule (they took
+#    top's: .Call lmsrc.R:30 flat 7.20s, go 6.66s and <GC> 0.54s);
 #  - top --by line stays summaryRprof(lines = "show")'s by.self per line;
-#  - top and tree --by line note the rule once, traces and --by file not,
-#    nor a pprof copy.
+#  - top, diff and list (summaryRprof's rule) and tree, peek and graph
+#    (go's) note the rule once by line, traces and --by file not, nor a
+#    pprof copy.
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 TD=${PCOL_TESTDATA:-../shared/testdata}
@@ -28,21 +32,51 @@ for n in proftools__Rprof-lmfit-new aprof__lotka1_naiveL proftools__Rprof-dg; do
   in=$TD/rprof/$n.out
   [ -f "$in" ] || fail "missing $in"
   $PCOL unpack "$in" --to pprof -o "$tmp/$n.pb.gz" 2>/dev/null || fail "unpack $n --to pprof"
-  for v in "traces lines line" "traces files file" "tree lines line" "tree files file" "top files file"; do
+  for v in "traces lines line" "traces files file" "tree lines line" "tree files file" "top files file" \
+           "peek lines line" "peek files file"; do
     set -- $v
-    $PCOL "$1" "$in" --by "$3" >"$tmp/p" 2>"$tmp/err" || fail "$1 $n --by $3: $(cat "$tmp/err")"
-    if [ "$1" = tree ] && [ "$3" = line ]; then
-      [ "$(grep -cF "$note" "$tmp/err")" = 1 ] || fail "tree $n --by line: no note (once) of the rule: $(cat "$tmp/err")"
+    re=; [ "$1" = peek ] && re=.
+    $PCOL "$1" "$in" $re --by "$3" >"$tmp/p" 2>"$tmp/err" || fail "$1 $n --by $3: $(cat "$tmp/err")"
+    if { [ "$1" = tree ] || [ "$1" = peek ]; } && [ "$3" = line ]; then
+      [ "$(grep -cF "$note" "$tmp/err")" = 1 ] || fail "$1 $n --by line: no note (once) of the rule: $(cat "$tmp/err")"
     else
       ! grep -qF summaryRprof "$tmp/err" || fail "$1 $n --by $3 notes the by-line rule: $(cat "$tmp/err")"
     fi
     [ $go = 1 ] || continue
-    go tool pprof "-$1" "-$2" "$tmp/$n.pb.gz" 2>/dev/null | grep -v '^File: ' >"$tmp/g"
+    go tool pprof "-$1" $re "-$2" "$tmp/$n.pb.gz" 2>/dev/null | grep -v '^File: ' >"$tmp/g"
     grep -v '^File: ' "$tmp/p" >"$tmp/pp"
     [ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/pp" ||
       fail "$1 $n --by $3 differs from go tool pprof -$1 -$2 of the pprof copy:
 $(diff "$tmp/g" "$tmp/pp" | head -20)"
   done
+  # graph --by line|file: go -dot -lines|-files of the copy, the note by line
+  for v in "lines line" "files file"; do
+    set -- $v
+    $PCOL graph "$in" --by "$2" --format dot >"$tmp/p.dot" 2>"$tmp/err" || fail "graph $n --by $2: $(cat "$tmp/err")"
+    if [ "$2" = line ]; then
+      [ "$(grep -cF "$note" "$tmp/err")" = 1 ] || fail "graph $n --by line: no note (once) of the rule: $(cat "$tmp/err")"
+    fi
+    [ $go = 1 ] || continue
+    go tool pprof -dot "-$1" "$tmp/$n.pb.gz" 2>/dev/null >"$tmp/g.dot"
+    python3 "$(dirname "$0")/../interop/dot_compare.py" "$tmp/g.dot" "$tmp/p.dot" >"$tmp/cmp" ||
+      fail "graph $n --by $2 differs from go tool pprof -dot -$1 of the pprof copy: $(head -14 "$tmp/cmp")"
+  done
+  # diff and list count by summaryRprof's rule, as top: the note once
+  $PCOL diff "$in" "$in" --by line >/dev/null 2>"$tmp/err" || fail "diff $n --by line: $(cat "$tmp/err")"
+  [ "$(grep -cF "$note" "$tmp/err")" = 2 ] || fail "diff $n --by line: no note (once a side): $(cat "$tmp/err")"
+  $PCOL list "$in" . --by file >/dev/null 2>"$tmp/err" || fail "list $n: $(cat "$tmp/err")"
+  [ "$(grep -cF "$note" "$tmp/err")" = 1 ] || fail "list $n: no note (once) of the rule: $(cat "$tmp/err")"
+  # the report page says the rule in top's words (page.js: by line, which
+  # panel takes which; its graph = pcol graph: t_report_compute.sh)
+  if [ "$n" = proftools__Rprof-lmfit-new ]; then
+    $PCOL report "$in" -o "$tmp/r.html" 2>/dev/null || fail "report $n"
+    $PCOL top "$in" --by line 2>&1 >/dev/null | sed -n 's/^pcol top: note: [^:]*: //p' >"$tmp/tn"
+    python3 -c 'import json, re, sys
+m = re.search(r"\"lines_note\":(\"(?:[^\"\\]|\\.)*\")", open(sys.argv[1], encoding="utf-8").read())
+print(json.loads(m.group(1)) if m else "")' "$tmp/r.html" >"$tmp/rn"
+    [ -s "$tmp/tn" ] && cmp -s "$tmp/tn" "$tmp/rn" || fail "the report page's by-line note: $(cat "$tmp/rn"), top's: $(cat "$tmp/tn")"
+    grep -q "the call graph go tool pprof -dot -lines" "$tmp/r.html" || fail "the report page does not say its graph's rule"
+  fi
   # the copy is read as go reads it, and says nothing of the rule
   $PCOL top "$tmp/$n.pb.gz" --by line >/dev/null 2>"$tmp/err" || fail "top of the copy"
   ! grep -qF summaryRprof "$tmp/err" || fail "top --by line of the pprof copy notes: $(cat "$tmp/err")"
@@ -64,7 +98,7 @@ $(diff "$tmp/r" "$tmp/q" | head -20)"
 done
 
 # the help says the rule where it is followed and where not
-for c in top tree traces; do
+for c in top tree traces peek graph diff; do
   $PCOL "$c" --help 2>&1 | tr -s ' \n' '  ' | grep -q 'innermost calling line' ||
     fail "$c --help does not say the by-line rule of Rprof sources"
 done

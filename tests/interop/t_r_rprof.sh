@@ -78,7 +78,9 @@ for f in "${inputs[@]}"; do
       case $f in "$W"/gen/*)
         if command -v go >/dev/null 2>&1 && "$PCOL" unpack "$W/$b.pcol" --to pprof -o "$W/$b.list.pb.gz"; then
           nocol() { grep -v '^No source information for ' | sed -E 's/^ *[^ ]+ +([^ ]+ \(flat, cum\))/\1/; s/^(.{10}) (.{10} +[0-9]+:)/\2/'; }
-          "$PCOL" list "$W/$b.pcol" . --value samples 2>&1 | nocol >"$W/$b.list.pc"
+          # (its note of the by-line rule aside: pcol_lines_rule_note says the flat's)
+          "$PCOL" list "$W/$b.pcol" . --value samples 2>"$W/$b.list.err" | nocol >"$W/$b.list.pc"
+          grep -v '^pcol list: note: .*by line, summaryRprof' "$W/$b.list.err" | nocol >>"$W/$b.list.pc"
           HOME=$W go tool pprof -sample_index=samples -list . "$W/$b.list.pb.gz" 2>/dev/null | nocol >"$W/$b.list.go"
           if ! grep -q '^ROUTINE' "$W/$b.list.go" || ! cmp -s "$W/$b.list.pc" "$W/$b.list.go"; then
             err "list . vs go tool pprof -list . on the pprof export: $b (< pcol, > pprof)"

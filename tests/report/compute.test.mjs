@@ -113,7 +113,7 @@ function boxes(c, ctx) {
     }
     const js = `(function () { var S = {value: ${vi}, source: 0, range: null}, o = ${JSON.stringify(o)};
       if (o.tagShow) o.tagShow = pcolGoRegExp(o.tagShow); if (o.tagHide) o.tagHide = pcolGoRegExp(o.tagHide);
-      var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), o), un = M.values[${vi}].unit, u = pcolViewUnit(G.nodes, G.total, un);
+      var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function', true), o), un = M.values[${vi}].unit, u = pcolViewUnit(G.nodes, G.total, un);
       var esc = function (l) { return l.replace(/\\\\/g, '\\\\\\\\').replace(/"/g, '\\\\"'); };
       return G.tags.map(function (t) {
         var src = t.parent ? 'N' + (t.node + 1) + '_' + G.tags[t.parent - 1].index : 'N' + (t.node + 1);
@@ -129,7 +129,7 @@ function boxes(c, ctx) {
   // "bytes" box's value or bucket as a range, pcolTagFocusRange) equals
   // pcol top --tag with its text
   const foc = run(ctx, `(function () { var S = {value: M.value, source: 0, range: null};
-    var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), {}), seen = {};
+    var G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function', true), {}), seen = {};
     function uniq(x) { return x && !seen[x] ? (seen[x] = 1) : false; }
     return G.tags.filter(function (t) { return !t.numeric; }).map(function (t) { return pcolTagFocusText(t.lines, t.keys); })
       .filter(uniq).slice(0, 3).concat(G.tags.filter(function (t) { return t.numeric; }).map(function (t) { return pcolTagFocusRange(D, t); }).filter(uniq).slice(0, 4)); })()`);
@@ -271,7 +271,7 @@ for (const file of cases) {
   // "Dropped" line the case brings (go tool pprof -dot's: t_pprof_semantics.sh)
   if (c.dropped) {
     const got = run(ctx, `(function () { var S = {value: M.value, source: 0, range: null},
-      G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function'), {nodeFraction: ${+c.dropped.nf}}),
+      G = pcolGraph(D, S, pcolStackWeights(D, S), pcolKeyset(D, S, 'function', true), {nodeFraction: ${+c.dropped.nf}}),
       un = M.values[M.value].unit, u = pcolViewUnit(G.nodes, G.total, un);
       return G.nodes.length + ' nodes; Dropped ' + G.droppedNodes + ' nodes (cum <= ' + pcolUnitLabel(G.nodeCutoff, un, u) + ')'; })()`);
     ok(got === '0 nodes; ' + c.dropped.want, `${c.name}: the call graph's note with node fraction ${c.dropped.nf}: ${got}, pprof: ${c.dropped.want}`);
@@ -455,7 +455,7 @@ for (const file of cases) {
       ok(bad.length === 0, `${what}: call tree differs from pcol fold at ${bad.slice(0, 3).map((k) => k.replace(/\u0001/g, ';') + ': ' + gt[k] + ' vs ' + ft[k])}`);
       const gcli = JSON.parse(pcol(['graph', c.input, '--format', 'json', '--value', value, '--node-count', '30', ...args]));
       const gwant = gcli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
-      const gpage = run(ctx, `var G7 = pcolGraph(DH, SH, SWH, pcolKeyset(DH, SH, 'function'), { nodeCount: 30 });
+      const gpage = run(ctx, `var G7 = pcolGraph(DH, SH, SWH, pcolKeyset(DH, SH, 'function', true), { nodeCount: 30 });
         G7.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
           .concat(G7.edges.map(function (e) { return ['E', G7.nodes[e.from].name, G7.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);
       const gi = gwant.findIndex((x, i) => JSON.stringify(x) !== JSON.stringify(gpage[i]));
@@ -590,7 +590,7 @@ for (const file of cases) {
       const cli = JSON.parse(pcol(args));
       const want = cli.rows.map((x) => x.kind === 'node' ? ['N', x.name, x.flat, x.cum, x.inline] : ['E', x.from, x.to, x.weight, x.inline, x.residual]);
       const page = run(ctx, `var S4 = ${sel(r)}; S4.drop = pcolFilterDrop(D, ${fo ? 'pcolGoRegExp(' + JSON.stringify(fo) + ')' : 'null'}, null);
-        var G4 = pcolGraph(D, S4, pcolStackWeights(D, S4), pcolKeyset(D, S4, '${by}'), ${JSON.stringify(o)});
+        var G4 = pcolGraph(D, S4, pcolStackWeights(D, S4), pcolKeyset(D, S4, '${by}', true), ${JSON.stringify(o)});
         G4.nodes.map(function (n) { return ['N', n.name, n.flat, n.cum, pcolInlineText(n.inl)]; })
           .concat(G4.edges.map(function (e) { return ['E', G4.nodes[e.from].name, G4.nodes[e.to].name, e.w, !!e.inl, !!e.res]; }))`);
       const what = `${c.name}: graph --by ${by} ${JSON.stringify(o)}${r ? ' range' : ''}${fo ? ' --focus ' + fo : ''}`;
@@ -604,7 +604,7 @@ for (const file of cases) {
     const dot = pcol(['graph', c.input, '--format', 'dot', '--value', value]).split('\n');
     const unq = (x) => x.replace(/\\(.)/g, '$1');
     const want = dot.map((l) => /^N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l) || /^N\d+ -> N\d+ \[.* tooltip="((?:[^"\\]|\\.)*)"/.exec(l)).filter((m) => m).map((m) => unq(m[1])).sort();
-    const page = run(ctx, `(function () { var S6 = ${sel()}, G6 = pcolGraph(D, S6, pcolStackWeights(D, S6), pcolKeyset(D, S6, 'function'), {}), un = M.values[M.value].unit,
+    const page = run(ctx, `(function () { var S6 = ${sel()}, G6 = pcolGraph(D, S6, pcolStackWeights(D, S6), pcolKeyset(D, S6, 'function', true), {}), un = M.values[M.value].unit,
         u = pcolViewUnit(G6.nodes, G6.total, un);
       return G6.nodes.map(function (x) { return x.name + ' (' + pcolUnitLabel(x.cum, un, u) + ')'; })
         .concat(G6.edges.map(function (e) { return G6.nodes[e.from].name + (e.res ? ' ... ' : ' -> ') + G6.nodes[e.to].name + ' (' + pcolUnitLabel(e.w, un, u) + ')'; })).sort(); })()`);

@@ -258,13 +258,13 @@ PyObject *pcol_py_peek(Handle *h, PyObject *args) {
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &sel.sel, value, &v, &err);
-  if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &v, by, &t, &err); /* pprof -peek trims nothing */
+  if (!rc) rc = pcol_top_compute_frames(h->f, &sel.sel, &v, by, &t, &err); /* pprof -peek trims nothing */
   if (!rc) pcol_top_sort(&t, sort);
   if (!rc && drop_neg) rc = pcol_top_drop_negative(&t, 0, SIZE_MAX, NULL, NULL, &err); /* by sums */
   if (!rc && mean) { /* the nodes in means, the calls in sums (cmd_peek.c) */
     pcol_value_sel div;
     rc = pcol_mean_divisor(h->f, &sel.sel, &div, &err);
-    if (!rc) rc = pcol_top_compute(h->f, &sel.sel, &div, by, &dt, &err); /* once: cmd_peek.c */
+    if (!rc) rc = pcol_top_compute_frames(h->f, &sel.sel, &div, by, &dt, &err); /* once: cmd_peek.c */
     if (!rc) rc = pcol_top_mean_with(h->f, &sel.sel, &div, &dt, &t, 0, NULL, &err);
     if (!rc) t.value.type = pcol_mean_type(t.value.type, mean_type);
   }

@@ -104,7 +104,7 @@ static void set_meta(SEXP out, int at, double total, const pcol_value_sel *v) {
 static int top_mean(pcol_file *f, const pcol_select *s, pcol_top *t, double fraction, pcol_sum *cutoff,
                     pcol_value_sel *div, pcol_by by, pcol_top *dtop, pcol_error *err) {
   int rc = pcol_mean_divisor(f, s, div, err);
-  if (!rc && dtop) rc = pcol_top_compute(f, s, div, by, dtop, err);
+  if (!rc && dtop) rc = pcol_top_compute_frames(f, s, div, by, dtop, err); /* peek's keys */
   return rc ? rc : pcol_top_mean_with(f, s, div, dtop, t, fraction, cutoff, err);
 }
 
@@ -252,7 +252,7 @@ SEXP C_q_top(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP fraction, SEXP sort_,
 
 /* --------------------------------------------------------------- peek */
 
-/* cmd_peek: pcol_top_compute (nothing trimmed), sort, pcol_peek_compute;
+/* cmd_peek: pcol_top_compute_frames (nothing trimmed), sort, pcol_peek_compute;
  * a row per caller, node and callee as `pcol peek --format json`. */
 /* The rows of peek and tree (tools/cli_tree.c's): a node's callers, the
  * node (flat, cum), its callees (value, inline).  trows_new allocates n of
@@ -322,7 +322,7 @@ SEXP C_q_peek(SEXP file, SEXP by_, SEXP value, SEXP q, SEXP regex, SEXP sort_, S
   SEXP ox;
   owned *o = new_owned(&ox);
   pcol_error err = {0};
-  int rc = pcol_top_compute(f, &s, &v, by, &o->top, &err);
+  int rc = pcol_top_compute_frames(f, &s, &v, by, &o->top, &err); /* go's keys (cmd_peek.c) */
   /* mean: the nodes' flat and cum in means, in the sums' order; the calls
    * stay sums (pcol_peek_compute_mean with a top of the divisor) */
   pcol_value_sel div;

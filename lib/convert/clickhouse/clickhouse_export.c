@@ -268,6 +268,7 @@ typedef struct chx {
   FILE *const *outs;
   chblk blk;
   pcol_frames fr;
+  pcol_nameless_rule srule; /* the source's nameless rule (fr.rule) */
   pcol_buf scratch;
   uint8_t key[16];
   uint16_t day;
@@ -857,6 +858,11 @@ int pcol_export_clickhouse(pcol_file *f, FILE *const outs[PCOL_CH_NTABLES],
     int64_t d = ts == PCOL_NA_I64 || ts < 0 ? 0 : ts / 86400;
     x->day = (uint16_t)(d > 65535 ? 65535 : d); /* Date: days since 1970, to 2149 */
     if ((rc = number_source(x)) || (rc = number_value_types(x)) || (rc = source_ralloc(x))) break;
+    /* its nameless lines' names (frames.h): a pprof source's "<unknown>", an Rprof one's places */
+    int places = 0;
+    if ((rc = pcol_source_nameless_places(f, (uint32_t)s, &places, err))) break;
+    x->srule = (pcol_nameless_rule){!places, places, NULL, 0};
+    x->fr.rule = &x->srule;
     chash_init(&x->h);
     x->hashing = 1;
     x->hashed = 0;

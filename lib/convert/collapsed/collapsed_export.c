@@ -584,6 +584,9 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
       {&x.st_par, PCOL_T_STACKS, PCOL_C_STACK_PARENT}, {&x.st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
   rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (!rc) rc = pcol_frames_init(&x.fr, f, err);
+  /* a pprof source's nameless line is "<unknown>", an Rprof one's a place (frames.h) */
+  pcol_nameless_rule rule = {0};
+  if (!rc && !(rc = pcol_nameless_rule_make(f, sel, &rule, err))) x.fr.rule = &rule;
   if (!rc && value) {
     if (value->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES) && value->vt_id != PCOL_VT_TIME &&
              value->vt_id != PCOL_VT_WEIGHT && value->vt_id != PCOL_VT_RPROF_ALLOC)
@@ -654,6 +657,7 @@ int pcol_export_collapsed_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.skip);
   free(x.dflt);
   pcol_rtime_free(&x.rt);
+  pcol_nameless_rule_free(&rule);
   free(x.memo);
   free(x.e);
   free(x.chain);

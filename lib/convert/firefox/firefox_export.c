@@ -242,9 +242,11 @@ static int mapping_func(fx *x, uint32_t loc, pcol_buf *scratch, uint32_t *out) {
 }
 
 /* Of sources whose nameless rules differ (x->rule.loc_places): 1 when a
- * location of the sources of frames has a line the copy's places rule (one
- * profile, one rule) takes otherwise: a line without a number or of a
- * function without a name. */
+ * location of the sources of frames has a frame the copy's places rule (one
+ * profile, one rule) gives to the calling line by line: a line without a
+ * number, or a location without lines.  (A line of a function without a
+ * name, at a number, keeps its flat there: func_of_line names it after its
+ * mapping, as a frame of its own.) */
 static int frames_moved(fx *x) {
   for (uint32_t loc = 1; loc <= x->fr.nloc; loc++) {
     if (!pcol_nameless_frames_at(&x->rule, loc)) continue;
@@ -252,9 +254,8 @@ static int frames_moved(fx *x) {
     pcol_frames_lines(&x->fr, loc, &a, &e);
     if (a == e) return 1; /* (a location without lines: its mapping's frame) */
     for (uint64_t li = a; li < e; li++) {
-      uint32_t fn = pcol_frames_fn(&x->fr, li);
       int64_t ln = pcol_view_i64(&x->fr.ln_line, li);
-      if (ln == PCOL_NA_I64 || ln == 0 || !fn || !pcol_view_u32(&x->fr.fn_name, fn - 1)) return 1;
+      if (ln == PCOL_NA_I64 || ln == 0) return 1;
     }
   }
   return 0;
@@ -1598,9 +1599,10 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
    * rules differ, the copy keeps the Rprof sources' (review h7) */
   if (!rc && x.frames_differ && pcol_export_heard(opt))
     pcol_export_say(opt, PCOL_EXPORT_LOSS, "by line, go tool pprof -lines and `pcol top --by line` of the sources not Rprof's "
-                             "give a frame without a line or a name to the frame itself; a Firefox profile holds "
-                             "one rule, and `pcol top --by line` of this copy gives it to the innermost calling "
-                             "line, as summaryRprof does for the Rprof sources");
+                             "give a frame without a line to the frame itself; a Firefox profile holds one rule, "
+                             "and `pcol top`, `diff` and `list` by line of this copy give it to the innermost "
+                             "calling line, as summaryRprof does for the Rprof sources (its `tree`, `traces`, "
+                             "`peek` and `graph` keep it, as go's views do)");
   pcol_nameless_rule_free(&x.rule);
   if (x.wall_made) pcol_wall_free(&x.wall);
   free(x.cvt);

@@ -89,6 +89,7 @@ typedef struct pex {
   pcol_budget *bud;
   int rc;
   pcol_frames fr;
+  const pcol_nameless_rule *rule; /* THE nameless rule of the selection (fr.rule) */
   pcol_view s_time, s_dur, s_stack, s_ls, src_uri, fn_file, ln_line, map_file, map_bid, map_start, map_limit, map_off;
   pcol_rtime rt;
   pcol_kin_pick pick; /* --value of a type of kin: each source's column (xvalues.h pcol_kin_pick_make) */
@@ -810,6 +811,7 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
       (x->rc = pcol_thread_classes(f, &x->tcls, &x->ntcls, x->err)) ||
       (x->rc = pcol_thread_name_sets(f, x->tcls, x->ntcls, &x->named, x->err)))
     return x->rc;
+  x->fr.rule = x->rule;
   /* The selection's default (THE default rule) when its sources' own
    * defaults differ and their stated one (pcol.default_value: a JFR
    * recording's cpu) reconciles them: a Perfetto trace states a primary
@@ -929,7 +931,13 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   x.f = f;
   x.err = err;
   x.bud = &bud;
-  rc = body(&x, sel, opt);
+  /* a pprof source's nameless line is "<unknown>", an Rprof one's a place
+   * (frames.h; x.fr is made by body, which reads the rule through it) */
+  pcol_nameless_rule rule = {0};
+  rc = pcol_nameless_rule_make(f, sel, &rule, err);
+  x.rule = &rule;
+  if (!rc) rc = body(&x, sel, opt);
+  pcol_nameless_rule_free(&rule);
   if (!rc && fflush(bud.fp)) rc = pcol_write_error(err, errno, "perfetto export");
   rc = pcol_budget_close(&bud, rc, err);
   if (!rc) pcol_export_loss_note(f, sel, PCOL_FMT_PERFETTO, 0, opt, NULL); /* the labels it cannot hold */

@@ -1350,6 +1350,9 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   x.out = bud.fp;
   x.bud = &bud;
   rc = open_views(&x);
+  /* a pprof source's nameless line is "<unknown>", an Rprof one's a place (frames.h) */
+  pcol_nameless_rule rule = {0};
+  if (!rc && !(rc = pcol_nameless_rule_make(f, sel, &rule, err))) x.fr.rule = &rule;
   if (!rc && (!(x.cls = calloc(pcol_string_count(f) + 1, 1)) ||
               !(x.jstr = calloc(pcol_string_count(f) + 1, sizeof *x.jstr))))
     rc = oom(&x);
@@ -1392,6 +1395,7 @@ int pcol_export_perun_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_buf_free(&x.unsym);
   free(x.amount_vt);
   pcol_rtime_free(&x.rt);
+  pcol_nameless_rule_free(&rule);
   return rc;
 }
 

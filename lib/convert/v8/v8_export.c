@@ -146,6 +146,7 @@ typedef struct vex {
   pcol_wall wall;
   uint32_t cur_src;                   /* the source at hand */
   pcol_frames fr;
+  const pcol_nameless_rule *rule; /* THE nameless rule of the selection (fr.rule) */
   pcol_unsym_ids unsym;
   pcol_sample_cols sc;
   pcol_rtime rt;
@@ -876,6 +877,7 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
     return rc;
   free(x->rt.pick.src);
   x->rt.pick = pick;
+  x->fr.rule = x->rule;
   x->sc = (pcol_sample_cols){x->s_w, x->s_voff, x->v_type, x->v_val, pcol_rows(f, PCOL_T_VALUES), 0};
   /* the sources with selected samples */
   uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nsrc = 0, nrows = 0;
@@ -1232,7 +1234,13 @@ static int export_run(pcol_file *f, const pcol_select *sel, FILE *out, const pco
   x.sel = sel;
   x.ranged = sel && (sel->has_from || sel->has_to);
   rc = pcol_wall_init(f, &x.wall, err); /* each source's span (v8_times) */
+  /* a pprof source's nameless line is "<unknown>", an Rprof one's a place
+   * (frames.h; x.fr is made by the body, which reads the rule through it) */
+  pcol_nameless_rule rule = {0};
+  if (!rc) rc = pcol_nameless_rule_make(f, sel, &rule, err);
+  x.rule = &rule;
   if (!rc) rc = chrome ? chrome_body(&x, sel, opt) : export_body(&x, sel, opt);
+  pcol_nameless_rule_free(&rule);
   rc = pcol_gz_export_close(&g, rc, err);
   if (!rc && x.note[0] && pcol_export_heard(opt)) pcol_export_say(opt, PCOL_EXPORT_DATA, x.note);
   if (!rc && x.span_note[0] && pcol_export_heard(opt)) pcol_export_say(opt, PCOL_EXPORT_DATA, x.span_note);

@@ -134,7 +134,7 @@ export function pcolData(M, BIN, BIN2, BIN3) {
   D.GT = M.gtags ? {} : null;
   if (D.GT) lazy(D.GT, 'ls');
   D.KS = M.keysets.map(function (k) {
-    return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: col(k.rank),
+    return { by: k.by, unnamed: k.unnamed, frames: k.frames || 0, nokey: k.nokey, names: k.names, rank: col(k.rank),
              koff: col(k.koff), keys: col(k.keys), inl: k.inl ? col(k.inl) : null,
              aoff: k.aoff ? col(k.aoff) : null, all: k.all ? col(k.all) : null, lkey: col(k.lkey), ukey: col(k.ukey) };
   });

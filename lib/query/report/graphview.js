@@ -112,7 +112,7 @@ export function drawGraph() {
   if (!svg) return;
   var o = { nodeFraction: graphOpt('graph-nf', 0.005), edgeFraction: graphOpt('graph-ef', 0.001), nodeCount: Math.round(graphOpt('graph-nc', 80)),
             tagShow: graphRx('graph-tagshow'), tagHide: graphRx('graph-taghide') };
-  var G = GV.graph = pcolGraph(D, S, SW, pcolKeyset(D, S, S.by), o);
+  var G = GV.graph = pcolGraph(D, S, SW, pcolKeyset(D, S, S.by, true), o);
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   var tot = G.total, n = G.nodes.length, u = pcolViewUnit(G.nodes, tot, unitOf(), S.ratio); /* pcol graph's unit */
   note.textContent = 'by ' + S.by + '; showing ' + n + ' nodes accounting for ' + human(G.shown, u) + ', ' + pcolFmt2(pcolPct(G.shown, tot)) + '% of ' + human(tot, u) +

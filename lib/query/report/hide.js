@@ -85,7 +85,7 @@ function pcolKeysetHidden(D, k, hs) {
     koff[loc + 1] = keys.length;
     aoff[loc + 1] = all.length;
   }
-  return { by: k.by, unnamed: k.unnamed, nokey: k.nokey, names: k.names, rank: k.rank, inl: null,
+  return { by: k.by, unnamed: k.unnamed, frames: k.frames, nokey: k.nokey, names: k.names, rank: k.rank, inl: null,
            koff: koff, keys: Uint32Array.from(keys), aoff: aoff, all: Uint32Array.from(all), lkey: k.lkey, ukey: k.ukey };
 }
 

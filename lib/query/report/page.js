@@ -19,6 +19,11 @@ import { drawGraph, GV, wireGraph } from './graphview.js';
 function recompute() {
   S.drop = pcolFilterDrop(D, S.focus, S.ignore);
   var sw = pcolStackWeights(D, S), top = pcolTop(D, sw, pcolKeyset(D, S, S.by));
+  /* by line of an Rprof source, each panel's rule (report.c lines_note:
+   * THE note's words, pcol_lines_rule_note) */
+  $('lines-note').textContent = S.by === 'line' && M.lines_note !== undefined ?
+    'note: ' + M.lines_note + '. On this page the top table and the source lines follow summaryRprof\'s rule ' +
+    '(as pcol top and pcol list), the call graph go tool pprof -dot -lines\' (as pcol graph --by line)' : '';
   computeFlame(sw);
   TV.inv = null;
   forgetSourceLines();

@@ -8,12 +8,16 @@ import { pcolFracCut, pcolGraphLocKeys } from './graph.js';
 
 /* The key set of `by` for a selection: the one naming unnamed functions
  * as the selected sources do (their lines places or not: THE nameless rule,
- * lib/core/frames.c, each source's "places") */
-export function pcolKeyset(D, sel, by) {
+ * lib/core/frames.c, each source's "places"); frames: the keys of go's
+ * views of frames (the call graph: pcol_top_compute_frames, an Rprof frame
+ * without a line a key of its own by line) where the page has them, else
+ * top's (the table: summaryRprof's rule by line) */
+export function pcolKeyset(D, sel, by, frames) {
   var unnamed = pcolSelSources(D, sel).some(function (s) { return !s.places; }) ? 1 : 0;
-  var best = null;
+  var best = null, score = -1, f = frames ? 1 : 0;
   D.KS.forEach(function (k) {
-    if (k.by === by && (!best || k.unnamed === unnamed)) best = k;
+    var sc = k.by !== by ? -1 : (k.unnamed === unnamed ? 2 : 0) + (k.frames === f ? 1 : 0);
+    if (sc > score) { best = k; score = sc; }
   });
   return best;
 }
