@@ -236,10 +236,10 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
 }
 
 size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_cutoff) {
-  if (label_cutoff) *label_cutoff = d->absolute ? (pcol_sum)pcol_q_frac_cut(d->base_total, fraction) : 0;
+  if (label_cutoff) *label_cutoff = d->absolute ? (pcol_sum)pcol_q_frac_cut(d->base_total, fraction, 1) : 0;
   pcol_sum sum = 0;
   for (size_t i = 0; d->absolute && i < d->nrows; i++) sum += d->rows[i].abs_flat;
-  pcol_q_umag cut = d->absolute ? pcol_q_frac_cut(sum, fraction) : 0;
+  pcol_q_umag cut = d->absolute ? pcol_q_frac_cut(sum, fraction, 1) : 0;
   double points = 100.0 * fraction;
   if (d->absolute ? cut == 0 : !(points > 0)) return 0;
   size_t k = 0;

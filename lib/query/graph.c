@@ -637,8 +637,8 @@ static int graph_mean(pcol_file *f, const pcol_select *sel, const pcol_graph_opt
       e->weight = pcol_q_mean_quot(e->weight, dw);
     }
     out->total = pcol_q_mean_quot(out->total, dsum);
-    out->node_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->node_fraction);
-    out->edge_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->edge_fraction);
+    out->node_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->node_fraction, 1);
+    out->edge_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, o->edge_fraction, 1);
   }
   gbuild_free(&b);
   free(own);
@@ -711,9 +711,10 @@ int pcol_graph_compute(pcol_file *f, const pcol_select *sel, const pcol_value_se
     sum_flat += b.flat[k];
     if (b.flat[k] != 0 || b.cum[k] != 0) nall++;
   }
-  pcol_umag ncut = pcol_q_frac_cut(sum_flat, o->node_fraction), ecut = pcol_q_frac_cut(sum_flat, o->edge_fraction);
-  out->node_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, o->node_fraction);
-  out->edge_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, o->edge_fraction);
+  pcol_sum gr = pcol_q_top_grain(t); /* go's unit */
+  pcol_umag ncut = pcol_q_frac_cut(sum_flat, o->node_fraction, gr), ecut = pcol_q_frac_cut(sum_flat, o->edge_fraction, gr);
+  out->node_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, o->node_fraction, gr);
+  out->edge_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, o->edge_fraction, gr);
   /* 2. nodes below the node cutoff go */
   if (!rc && ncut > 0) {
     size_t nkept = 0;

@@ -156,7 +156,7 @@ static pcol_status top_mean(pcol_file *f, const pcol_select *sel, const pcol_val
       r->cum = quot(r->cum, cd[r->key]);
     }
     t->total = quot(t->total, dsum);
-    if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction);
+    if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction, 1);
   }
   free(fd);
   free(cd);

@@ -133,9 +133,21 @@ int pcol_q_source_read(const char *path, const char *search, int allow_any, int6
                        char **text, size_t *len, char **msg, bool *refused);
 
 /* top.c: pprof's cutoffs (report.go newTrimmedGraph): |int64(float64(sum)
- * x fraction)|, for the node and edge fractions of top and graph. */
+ * x fraction)|, for the node and edge fractions of top and graph.  go
+ * computes them in its merged profile's unit (ScaleProfiles: the finest
+ * unit of the types its merge pairs), which may be coarser than the
+ * value's: grain (pcol_q_value_grain; <= 1: one) is one of go's units in
+ * the value's, and the cut is go's, scaled: int64(sum/grain x fraction)
+ * x grain (a3 k3 of t_values: 5kB, not 0.005 x 1027kB = 5.13kB). */
 typedef unsigned __int128 pcol_q_umag;
-pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction);
+pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction, pcol_sum grain);
+/* value.c: the grain of v's values (above): 1, unless v reads a column
+ * (pcol_value_sel.column) whose types in the selected sources are all
+ * coarser than v's unit: then the finest of them, in v's unit. */
+int pcol_q_value_grain(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_sum *grain,
+                       pcol_error *err);
+/* top.c: the grain of t's values (its pcol_q_top_priv's; 1 when none) */
+pcol_sum pcol_q_top_grain(const pcol_top *t);
 
 /* top.c: pprof's file name in a node (/proc/self/cwd/ trimmed, then Go's
  * filepath.Clean), appended to out; PCOL_ENOMEM. */
@@ -385,6 +397,7 @@ typedef struct pcol_q_top_priv {
   pcol_str *comments;          /* pcol_top_many: the inputs' pprof comments (bytes in keys) */
   size_t ncomments;
   uint64_t runs;               /* pcol_top_many: the recordings a relative range took a window of */
+  pcol_sum grain;              /* go's unit of the values (pcol_q_value_grain; 0 = 1) */
 } pcol_q_top_priv;
 /* The name of key k of t (0 = none: {NULL, 0}); a line-level name is
  * composed on first use and kept until pcol_top_free. */

@@ -151,6 +151,7 @@ typedef struct pcol_q_topctx {
   pcol_sum *kflat, *kcum;
   int keep_fk;          /* with no_marks: sums mode keeps its flat keys (is.fk) for them */
   double fraction;
+  pcol_sum grain;       /* go's unit of the values (pcol_q_value_grain) */
   size_t dropped;       /* ... and count the others */
 } topctx;
 
@@ -1086,18 +1087,25 @@ void pcol_top_sort(pcol_top *t, pcol_sort order) {
  * edge fractions) or the total (the "Dropped N nodes (cum <= X)" label).
  * The sum is exact (an int64 sum in pprof): a sum of doubles would depend
  * on the order of the rows. */
-pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction) {
-  double c = (double)sum * fraction;
+pcol_q_umag pcol_q_frac_cut(pcol_sum sum, double fraction, pcol_sum grain) {
+  if (grain < 1) grain = 1;
+  double c = (double)(sum / grain) * fraction; /* go's int64 total, in go's unit */
   if (!(c == c)) return 0; /* NaN */
-  if (c >= 1.6e38 || c <= -1.6e38) return (pcol_umag)1 << 127; /* beyond any sum: all */
-  return mag((pcol_sum)c);
+  if (c >= 1.6e38 / (double)grain || c <= -1.6e38 / (double)grain) return (pcol_umag)1 << 127; /* beyond any sum: all */
+  return mag((pcol_sum)c) * (pcol_umag)grain;
+}
+
+pcol_sum pcol_q_top_grain(const pcol_top *t) {
+  const pcol_q_top_priv *p = t ? t->priv_ : NULL;
+  return p && p->grain > 1 ? p->grain : 1;
 }
 
 size_t pcol_top_cutoff(pcol_top *t, double fraction, pcol_sum *label_cutoff) {
   pcol_sum sum = 0;
   for (size_t i = 0; i < t->nrows; i++) sum += t->rows[i].flat;
-  pcol_umag cut = pcol_q_frac_cut(sum, fraction);
-  if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction);
+  pcol_sum g = pcol_q_top_grain(t);
+  pcol_umag cut = pcol_q_frac_cut(sum, fraction, g);
+  if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(t->total, fraction, g);
   if (cut == 0) return 0;
   size_t k = 0;
   for (size_t i = 0; i < t->nrows; i++)
@@ -1811,7 +1819,7 @@ static int top_sums(topctx *t, const uint32_t *nkey, uint32_t nokey, pcol_sum *f
   cum_preorder(t, c, nkey, sub, nx, ord, hend, cum);
   pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
   for (size_t k = 1; k < nk; k++) sum_flat += flat[k];
-  is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
+  is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001, t->grain);
   if (!t->no_marks) rc = inline_marks(is, NULL, fk, nx, ord, inl, err);
   else if (t->keep_fk) /* (the marks of the rows shown, or mark_every_key's) */
     is->fk = fk, is->pre_end = nx, is->pre_ord = ord, fk = nx = ord = NULL;
@@ -1884,7 +1892,7 @@ static int top_walkrun(topctx *t, uint32_t *nkey, uint32_t nokey, int all, int64
   }
   pcol_sum sum_flat = 0; /* pprof's default -edgefraction, 0.001 of the sum of flat */
   for (size_t k = 1; k < nk; k++) sum_flat += w.flat[k];
-  is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001);
+  is->cutoff = (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001, t->grain);
   if (!t->no_marks) pcol_q_edges_mark(&w.e, is->cutoff, inl);
   *flat = w.flat; /* the caller's */
   *cum = w.cum;
@@ -2036,7 +2044,7 @@ static int top_run(topctx *t, const pcol_select *sel, const pcol_value_sel *v, p
   }
   pcol_sum sum_flat = 0;
   for (size_t k = 1; k < nk; k++) sum_flat += FLAT(k);
-  pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction) : 0;
+  pcol_umag cut = t->cut ? pcol_q_frac_cut(sum_flat, t->fraction, t->grain) : 0;
   size_t nr = 0;
   for (size_t k = 1; k < nk; k++)
     if (FLAT(k) != 0 || CUM(k) != 0) {
@@ -2143,7 +2151,9 @@ static int top_make(pcol_file *f, const pcol_select *sel, const pcol_value_sel *
   t->keep_fk = marks == 2;
   t->sums_out = marks == 3;
   t->fraction = fraction;
-  rc = top_run(t, sel, v, out, err);
+  rc = pcol_q_value_grain(f, sel, v, &t->grain, err);
+  p->grain = t->grain;
+  if (!rc) rc = top_run(t, sel, v, out, err);
   if (dropped) *dropped = t->dropped;
   ctx_free_temps(t);
   p->is = t->is; /* moved: the "(inline)" marks and peek read it */
@@ -2492,7 +2502,7 @@ static int top_cut(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v
   int rc = top_make(f, sel, v, by, 1, fraction, marks, NULL, 0, out, &d, err);
   if (rc) return rc;
   if (dropped) *dropped = d;
-  if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction);
+  if (label_cutoff) *label_cutoff = (pcol_sum)pcol_q_frac_cut(out->total, fraction, pcol_q_top_grain(out));
   if ((rc = name_rows(out, err))) {
     pcol_top_free(out);
     return rc;
@@ -2531,7 +2541,7 @@ int pcol_top_drop_negative(pcol_top *t, double fraction, size_t shown, size_t *d
   if (dropped) *dropped = d;
   pcol_q_top_priv *p = t->priv_;
   if (!p || (!pcol_q_nsum_made(&p->is.sub) && !p->is.own_list)) return PCOL_OK;
-  p->is.cutoff = (pcol_sum)pcol_q_frac_cut(sum, 0.001); /* pprof's edge fraction */
+  p->is.cutoff = (pcol_sum)pcol_q_frac_cut(sum, 0.001, pcol_q_top_grain(t)); /* pprof's edge fraction */
   return marks_of_shown(t, d, shown, err);
 }
 

@@ -293,7 +293,7 @@ static int mark_rows(many *m, one *files, size_t nf, pcol_top *out, const uint8_
     if (o != m->first) one_free(o); /* the union's one source: the header's */
   }
   /* pprof's default -edgefraction, 0.001 of the union's flat, as top.c */
-  if (!rc) pcol_q_edges_mark(&e, (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001), inl);
+  if (!rc) pcol_q_edges_mark(&e, (pcol_sum)pcol_q_frac_cut(sum_flat, 0.001, 1), inl);
   for (size_t i = 0; !rc && i < out->nrows; i++) out->rows[i].inl = pcol_q_inline_of(inl[out->rows[i].key]);
   pcol_q_edges_free(&e);
   free(may);

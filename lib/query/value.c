@@ -877,3 +877,35 @@ int pcol_value_rprof_note(pcol_file *f, const pcol_select *sel, const char *sele
                                        : NULL,
                                  advice, note, err);
 }
+
+/* go tool pprof scales the profiles it merges into the finest unit of the
+ * types it pairs (measurement.ScaleProfiles, CommonValueType), and
+ * computes its cutoffs in that unit (pcol_q_frac_cut).  pcol reads a
+ * column in vt's unit, which may be finer than all of them (a3 k3 of
+ * t_values: kilobytes and megabytes, read in bytes): the grain is then
+ * the finest of the selected sources' types of the column, in vt's unit. */
+int pcol_q_value_grain(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, pcol_sum *grain,
+                       pcol_error *err) {
+  *grain = 1;
+  if (!v || !v->column || !v->vt_id || v->vt_id == PCOL_VT_WEIGHT || v->vt_id == PCOL_VT_TIME ||
+      v->vt_id == PCOL_VT_RPROF_ALLOC || v->vt_id > pcol_rows(f, PCOL_T_VALUE_TYPES))
+    return PCOL_OK;
+  pcol_rtime rt;
+  memset(&rt, 0, sizeof rt);
+  uint8_t *keep = NULL;
+  int rc = pcol_rtime_init(&rt, f, err);
+  if (!rc) rc = pcol_rtime_pick_init(&rt, f, v->vt_id, v->column, err);
+  if (!rc) rc = pcol_selection_sources(f, sel, &keep, err);
+  double finest = 0;
+  for (uint64_t s = 1; !rc && s <= rt.pick.nsrc; s++) {
+    const struct pcol_kin_src *k = &rt.pick.src[s - 1];
+    if (!k->vt || (keep && !keep[s])) continue;
+    if (!finest || k->ratio < finest) finest = k->ratio;
+  }
+  /* (a ratio of go's units is whole: 1024, 1000, 60...; below 2, or past
+   * any sum, the value's unit) */
+  if (!rc && finest >= 2 && finest < 9e18) *grain = (pcol_sum)(finest + 0.5);
+  free(keep);
+  pcol_rtime_free(&rt);
+  return rc;
+}
