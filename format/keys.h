@@ -111,9 +111,10 @@
  * their values AND weights negated as written (the Firefox importer's, of
  * pcol's export's pcolBase column: its weights are the difference's), where
  * "true" is a base subtracted whole (pcol_open_diff_base: its weights are
- * its raw samples, which THE count rule negates) or a pprof file's (its
- * rows' weights are 1).  THE base kinds (lib/core/count.c pcol_base_kinds):
- * 4 where "true" is 1; the total is its labelled samples' as the others',
+ * its raw samples, which THE count rule negates).  The pprof importer's
+ * too: a pprof file's base samples (go's -proto -diff_base) get weight -1,
+ * the others 1, so that THE count rule counts each by its own sign.  THE
+ * base kinds (lib/core/count.c pcol_base_kinds): 4 where "true" is 1; the total is its labelled samples' as the others',
  * but its weights are not negated again. */
 #define PCOL_BASE_SIGNED "signed"
 /* A V8 profile's startTime, whole us on V8's monotonic clock (a Chrome

@@ -320,16 +320,22 @@ static int64_t ns_divisor(pcol_str unit) {
 /* 1 when a row of a count_fill source weighs other than 1: its weight is a
  * count the file holds (a Firefox profile's samples weights or pcolCount:
  * pprof -> firefox -> pprof kept cpu and lost samples/count, review 12 F6),
- * not one row each (a heap profile's rows, whose count no view shows). */
-static int counts_held(pcol_file *f, const pcol_vunion *u, int *held, pcol_error *err) {
+ * not one row each (a heap profile's rows, whose count no view shows).
+ * *neg 1 (it is then held) when one weighs less than 0: a -diff_base's
+ * base sample as written (a pprof file's pprof::base, -1 each; a Firefox
+ * pcolBase), whose count column goes first as a subtracted base's. */
+static int counts_held(pcol_file *f, const pcol_vunion *u, int *held, int *neg, pcol_error *err) {
   pcol_view so, w;
   *held = 0;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &so, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &w, err));
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
-  for (uint64_t r = 0; r < n && !*held; r++) {
+  for (uint64_t r = 0; r < n && !*neg; r++) {
     uint32_t s = pcol_view_u32(&so, r);
-    *held = s >= 1 && s <= u->nsrc && u->src[s - 1].count_fill && pcol_view_i64(&w, r) != 1;
+    int64_t x = pcol_view_i64(&w, r);
+    if (s < 1 || s > u->nsrc || !u->src[s - 1].count_fill) continue;
+    *held |= x != 1;
+    *neg = x < 0; /* a -diff_base's base as written (pprof::base, weight -1) */
   }
   return PCOL_OK;
 }
@@ -358,7 +364,7 @@ static int vunion_count(const pcol_xvalues *x, const pcol_select *sel, pcol_vuni
   if (c == u->ncols) {
     int held;
     PCOL_RETURN_NOT_OK(pcol_selection_default_type(x->f, sel, &dflt, NULL, err));
-    PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, err));
+    PCOL_RETURN_NOT_OK(counts_held(x->f, u, &held, &neg, err));
     if (dflt && !held && !neg) need = 0; /* no column of the count, no view shows it by default, and it is the rows */
     else if (PCOL_GROW(u->cols, u->ncols, u->capcols)) return pcol_oom(err);
     else if (neg) { /* a subtracted base's: the first column (THE count column rule, xvalues.h) */

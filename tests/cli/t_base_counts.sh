@@ -278,4 +278,72 @@ for pair in fa.folded:fb.folded:: "$(basename "$J1"):$(basename "$J2")::" \
   done
 done
 [ $ncmp -ge 100 ] || fail "--normalize: only $ncmp comparisons"
+# go's own file of a difference: `go tool pprof -proto -diff_base=B A`
+# marks the base's samples pprof::base = true, values negated, in ONE
+# profile.  Of profiles without samples/count (go refuses -sample_index=
+# samples there) pcol counts each row, a base's -1: it counted every row of
+# the file -1 (a source with pprof::base samples was a base whole), -4
+# where the diff counts 0.  The reference: go over the same profiles with a
+# samples/count of 1 a row (each stack once a side: go merges none), whose
+# -top -sample_index=samples is pcol's --value samples of the other; the
+# default value go's -top of the file itself; the views (traces, tree,
+# peek, fold) the same view of the counted file.  Then profiles WITH
+# samples/count (stacks twice: go merges them), -diff_base and -base: each
+# value and view of go's file is go's of it.
+if [ $GO = 1 ]; then
+  G=tests/support/pprofgen.py
+  gen() { python3 "$G" typed "$tmp/$1" "$2" "${@:3}" || fail "pprofgen typed $1"; }
+  strip() { grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename' "$1"; }
+  gen ga.pb cpu:nanoseconds 2,1:5000 3,1:3000 1:7000
+  gen gb.pb cpu:nanoseconds 2,1:2000 3:4000
+  gen gca.pb samples:count,cpu:nanoseconds 2,1:1,5000 3,1:1,3000 1:1,7000
+  gen gcb.pb samples:count,cpu:nanoseconds 2,1:1,2000 3:1,4000
+  gen gma.pb samples:count,cpu:nanoseconds 2,1:3,5000 3,1:1,3000 2,1:2,7000 1:4,1000
+  gen gmb.pb samples:count,cpu:nanoseconds 2,1:2,2000 3:1,4000 3:5,6000 2,1:1,1000
+  for m in diff_base base; do
+    for pr in ga:gb:gca:gcb gma:gmb:gma:gmb; do
+      IFS=: read -r A B CA CB <<<"$pr"
+      what="go -proto -$m=$B $A"
+      if [ $m = base ] && [ $A = ga ]; then continue; fi # (-base marks nothing: rows merged across sides)
+      go tool pprof -proto -$m="$tmp/$B.pb" "$tmp/$A.pb" >"$tmp/d.pb.gz" 2>/dev/null || fail "$what"
+      go tool pprof -proto -$m="$tmp/$CB.pb" "$tmp/$CA.pb" >"$tmp/dc.pb.gz" 2>/dev/null || fail "$what (counted)"
+      # the default value: go's own
+      go tool pprof -top -nodefraction=0 "$tmp/d.pb.gz" >"$tmp/g.top" 2>/dev/null || fail "go -top of $what"
+      "$PCOL" top "$tmp/d.pb.gz" --node-fraction 0 >"$tmp/p.top" 2>"$tmp/err" || fail "top of $what: $(head -2 "$tmp/err")"
+      strip "$tmp/g.top" >"$tmp/b.cmp"; strip "$tmp/p.top" >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top of $what (its default) is not go's: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      # the count: go's of the counted file
+      go tool pprof -top -nodefraction=0 -sample_index=samples "$tmp/dc.pb.gz" >"$tmp/g.top" 2>/dev/null || fail "go -top -sample_index=samples of $what (counted)"
+      go tool pprof -traces -sample_index=samples "$tmp/dc.pb.gz" >"$tmp/g.tr" 2>/dev/null || fail "go -traces of $what (counted)"
+      "$PCOL" top "$tmp/d.pb.gz" --value samples --node-fraction 0 >"$tmp/p.top" 2>"$tmp/err" || fail "top --value samples of $what: $(head -2 "$tmp/err")"
+      "$PCOL" traces "$tmp/d.pb.gz" --value samples >"$tmp/p.tr" 2>"$tmp/err" || fail "traces --value samples of $what: $(head -2 "$tmp/err")"
+      for v in top tr; do
+        strip "$tmp/g.$v" >"$tmp/b.cmp"; strip "$tmp/p.$v" >"$tmp/a.cmp"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "$v --value samples of $what is not go's -sample_index=samples: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      done
+      for c in fold tree peek; do
+        arg=; [ $c = peek ] && arg=.
+        "$PCOL" $c "$tmp/d.pb.gz" --value samples $arg 2>"$tmp/err" | grep -v '^File: ' >"$tmp/a.cmp" || fail "$c of $what: $(head -2 "$tmp/err")"
+        "$PCOL" $c "$tmp/dc.pb.gz" --value samples $arg 2>/dev/null | grep -v '^File: ' >"$tmp/b.cmp"
+        [ -s "$tmp/b.cmp" ] || fail "$c of $what (counted): nothing"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "$c --value samples of $what is not that of the counted file: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      done
+      # and its pprof copy: go reads there what pcol read (default and count)
+      "$PCOL" unpack "$tmp/d.pb.gz" --to pprof -o "$tmp/dx.pb.gz" 2>/dev/null || fail "unpack $what --to pprof"
+      go tool pprof -top -nodefraction=0 "$tmp/d.pb.gz" 2>/dev/null | strip /dev/stdin >"$tmp/b.cmp"
+      go tool pprof -top -nodefraction=0 "$tmp/dx.pb.gz" 2>/dev/null | strip /dev/stdin >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top of $what --to pprof (its default) is not go's: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      go tool pprof -top -nodefraction=0 -sample_index=samples "$tmp/dc.pb.gz" 2>/dev/null | strip /dev/stdin >"$tmp/b.cmp"
+      go tool pprof -top -nodefraction=0 -sample_index=samples "$tmp/dx.pb.gz" 2>/dev/null | strip /dev/stdin >"$tmp/a.cmp"
+      cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "go -top -sample_index=samples of $what --to pprof is not go's of the counted file: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      # its OTLP and Firefox copies count as it does (pprof::base read back)
+      "$PCOL" top "$tmp/d.pb.gz" --value samples --node-fraction 0 2>/dev/null | strip /dev/stdin >"$tmp/b.cmp"
+      for fmt in otlp firefox; do
+        "$PCOL" unpack "$tmp/d.pb.gz" --to $fmt -o "$tmp/dx.$fmt" 2>/dev/null || fail "unpack $what --to $fmt"
+        "$PCOL" top "$tmp/dx.$fmt" --value samples --node-fraction 0 2>/dev/null | strip /dev/stdin >"$tmp/a.cmp"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top --value samples of $what --to $fmt is not the file's: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+      done
+    done
+  done
+fi
 exit 0

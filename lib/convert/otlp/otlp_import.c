@@ -51,6 +51,7 @@ typedef struct ctx {
   size_t (*strs)[2];
   uint32_t *map_ids, *fn_ids, *loc_ids; /* table index -> pcol id (index 0 -> 0) */
   pcol_label_row *attr; /* attribute index -> label */
+  uint8_t *attr_base;   /* attribute index -> 1: pprof::base = "true" (a -diff_base's base sample) */
   pcol_stack_memo memo;
   int layout;           /* LAYOUT_V10, or LAYOUT_V9 (its Sample fields renumbered as read) */
   otlp_prange *prof;    /* each Profile's bytes in raw, in decoding order (its samples) */
@@ -563,6 +564,8 @@ static int build_tables(ctx *c) {
       break;
     L->num = is_int ? num : 0;
     L->str = 0;
+    c->attr_base[i] = !is_int && t.len == 4 && !memcmp(t.data, "true", 4) &&
+                      !strcmp(str_at(c, a->key_strindex), PCOL_DIFF_BASE_KEY);
     if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str, c->err);
   }
   uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier messages' rows */
@@ -955,6 +958,8 @@ typedef struct group {
   attr_sets sets;        /* out of time order: the attribute lists */
   pcol_buf row;          /* out of time order: a row of the sorter */
   int failed;            /* rc has its message */
+  int signed_base;       /* the source's pprof.diff_base is PCOL_BASE_SIGNED (pcol's copy of a pprof
+                          * -diff_base file): a base sample (attr_base) weighs -1, as the pprof importer's */
 } group;
 
 static int group_oom(group *g) {
@@ -1036,6 +1041,8 @@ static int emit(group *g, int64_t t, int32_t stack_index, int32_t link_index, co
     }
   }
   pcol_sample_row row = {g->src, t, 0, 1, PCOL_NA_I64, 0, 0};
+  for (size_t j = 0; j < n_attrs && g->signed_base; j++)
+    if (attrs[j] > 0 && c->attr_base[attrs[j]]) row.weight = -1;
   if (!rc) rc = pcol_b_stack_memo(c->b, &c->memo, sl, depth, &row.stack_id, c->err);
   if (!rc) rc = pcol_b_labelset(c->b, lb, nl, &row.labelset_id, c->err);
   if (!rc) rc = pcol_b_sample(c->b, &row, g->vals, g->ng, NULL, c->err);
@@ -1167,6 +1174,8 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     return pcol_oom(c->err);
   }
   g.base = g.p->time_unix_nano;
+  const char *sb = attr_str(c, g.p, PCOL_META_DIFF_BASE);
+  g.signed_base = sb && !strcmp(sb, PCOL_BASE_SIGNED);
   int rc = PCOL_OK;
   /* time_unix_nano 0: the timestamps are since the source's start when
    * pcol wrote them so (a source without a wall-clock start: no start, the
@@ -1320,8 +1329,9 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
     c.fn_ids = calloc(D->n_function_table + 1, sizeof *c.fn_ids);
     c.loc_ids = calloc(D->n_location_table + 1, sizeof *c.loc_ids);
     c.attr = calloc(D->n_attribute_table + 1, sizeof *c.attr);
+    c.attr_base = calloc(D->n_attribute_table + 1, 1);
     c.strs = malloc((D->n_string_table + 1) * sizeof *c.strs);
-    if (!c.sids || !c.map_ids || !c.fn_ids || !c.loc_ids || !c.attr || !c.strs) {
+    if (!c.sids || !c.map_ids || !c.fn_ids || !c.loc_ids || !c.attr || !c.attr_base || !c.strs) {
       rc = pcol_oom(err);
     } else if (raw_strings(p, n, c.strs, D->n_string_table)) {
       rc = bad(&c, "the string table differs between two reads of the message");
@@ -1336,6 +1346,7 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
   free(c.fn_ids);
   free(c.loc_ids);
   free(c.attr);
+  free(c.attr_base);
   free(c.strs);
   free(c.prof);
   pcol_buf_free(&c.rec);

@@ -790,6 +790,7 @@ typedef struct ctx {
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
   int64_t base_key;  /* the string index of "pprof::base" (0: none) */
   int base_labelled; /* a sample has a label of that key */
+  int64_t base_true; /* the string index of "true" (0: none) */
   const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
   pcol_sym *ss; /* with sym local: the session, for the locations and the names */
   pcol_pprof_prune pr; /* drop_frames/keep_frames (pprof_prune.c) */
@@ -1017,6 +1018,7 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
     const plabel *L = (const plabel *)(const void *)s.lab.data;
     pcol_label_row *lb = (pcol_label_row *)(void *)labels.data;
     size_t kept = 0;
+    int based = 0; /* labelled pprof::base = true: a -diff_base's base sample */
     for (size_t j = 0; j < nlab && !rc; j++) {
       /* what go tool pprof reads (profile/encode.go postDecode, on the
        * indices, not the strings): a string when str != 0 (its num and
@@ -1024,14 +1026,21 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
        * num_unit, "" too) when num != 0 || num_unit != 0, else no label */
       int is_str = L[j].str != 0;
       if (!is_str && !L[j].num && !L[j].num_unit) continue;
-      if (c->base_key && L[j].key == c->base_key) c->base_labelled = 1;
+      if (c->base_key && L[j].key == c->base_key) {
+        c->base_labelled = 1;
+        based |= is_str && L[j].str == c->base_true;
+      }
       pcol_label_row *x = &lb[kept++];
       x->num = is_str ? 0 : L[j].num;
       if (!(rc = sid(c, L[j].key, &x->key)) && !(rc = sid(c, L[j].str, &x->str)))
         rc = sid(c, is_str ? 0 : L[j].num_unit, &x->num_unit);
     }
     nlab = kept;
-    pcol_sample_row row = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+    /* a -diff_base's base sample is one raw sample subtracted: its weight
+     * -1, as its values were negated (the source's meta says "signed":
+     * THE count rule counts each sample by its own sign, not every row of
+     * the source negated) */
+    pcol_sample_row row = {src, PCOL_NA_I64, 0, based ? -1 : 1, PCOL_NA_I64, 0, 0};
     /* a stack met before is the stack it was (the builder would find the
      * same one: nothing of it changes the builder) */
     if (seen != PPROF_STACK_NEW) row.stack_id = ((const uint32_t *)(const void *)numbered.data)[seen];
@@ -1142,6 +1151,8 @@ static int build(ctx *c) {
     if (d->len == sizeof PCOL_DIFF_BASE_KEY - 1 && !memcmp(d->data, PCOL_DIFF_BASE_KEY, d->len))
       c->base_key = (int64_t)i;
   }
+  for (size_t i = 1; i < p->n_string_table && c->base_key && !c->base_true; i++)
+    if (p->string_table[i].len == 4 && !memcmp(p->string_table[i].data, "true", 4)) c->base_true = (int64_t)i;
 
   size_t nvt = p->n_sample_type;
   pcol_value_row *vals = calloc(nvt ? nvt : 1, sizeof *vals);
@@ -1235,8 +1246,10 @@ static int build(ctx *c) {
   }
   rc = add_samples(c, src, vals, nvt);
   /* samples labelled pprof::base: a -diff_base's base, whose total pprof
-   * counts alone (weights.c reads the source's meta) */
-  if (!rc && c->base_labelled) rc = pcol_b_meta(b, src, PCOL_META_DIFF_BASE, "true", 4, c->err);
+   * counts alone (weights.c reads the source's meta); their weights are
+   * signed as written (-1 each, add_samples): PCOL_BASE_SIGNED */
+  if (!rc && c->base_labelled)
+    rc = pcol_b_meta(b, src, PCOL_META_DIFF_BASE, PCOL_BASE_SIGNED, sizeof PCOL_BASE_SIGNED - 1, c->err);
   free(vals);
   return rc;
 }
