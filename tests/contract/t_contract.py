@@ -635,10 +635,13 @@ T0 = 1767225600  # 2026-01-01T00:00:00Z
 # source's window as one of the source did): of the trace 1 s apart, its
 # second profile's part (the Firefox copy read one window of 1 s: 502.10ms
 # for 2.10ms); of the merge, wall-clock ranges holding later.json and a
-# part of one.json (the Firefox copy: one window from one.json's start)
+# part of one.json (the Firefox copy: one window from one.json's start), and
+# relative ranges, which count from each source's own start (the Firefox
+# copy's later.json counted from one.json's start: 1s for 2s)
 RANGES = {"d-apart.json": [["--from", "0.5", "--to", "1.5"], ["--from", "0.002", "--to", "1.001"]],
           "d-merged.pcol": [["--from", "2026-01-01T00:00:03Z", "--to", "2026-01-01T00:02:30Z"],
-                            ["--from", "2026-01-01T00:00:59Z", "--to", "2026-01-01T00:02:30Z"]]}
+                            ["--from", "2026-01-01T00:00:59Z", "--to", "2026-01-01T00:02:30Z"],
+                            ["--from", "0.5", "--to", "1.5"], ["--from", "1.5"]]}
 # Known, open: the Perfetto import gives every sequence the whole trace's
 # span, one recording: its copy of the merge reads 102s for 6s, and of a
 # sub-range of the trace 1 s apart 502.10ms for 2.10ms; a Chrome trace of

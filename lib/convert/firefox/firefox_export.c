@@ -462,7 +462,7 @@ typedef struct tw { /* what one source's threads share */
    * the Firefox Profiler), and the first source of its recording (THE
    * recording rule's run, pcol_wall_run_end: pcolRecording) */
   int has_win;
-  double reg_ms, unreg_ms;
+  double zero_ms, reg_ms, unreg_ms; /* zero_ms: its time 0 (offset_ns + its cut's shift) */
   uint64_t rec;
 } tw;
 
@@ -672,14 +672,15 @@ static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str
                        const tw *w) {
   int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
   /* the source's window as the thread's lifetime (registerTime to
-   * unregisterTime, which the import reads back as its source's window,
+   * unregisterTime, which the import reads back as its source's window;
+   * processStartupTime its time 0, which relative ranges count from,
    * so that a range of the copy cuts each source's as it cut the
    * original's: two profiles 1 s apart are not one window), with its
    * recording (pcolRecording: separate recordings in one profile are each
    * counted, as go's merge adds them); else the profile's */
   if (!rc && w && w->has_win)
     rc = fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":%.17g,\"processShutdownTime\":%.17g,"
-                 "\"registerTime\":%.17g,\"unregisterTime\":%.17g,\"pcolRecording\":%llu,", w->reg_ms, w->unreg_ms,
+                 "\"registerTime\":%.17g,\"unregisterTime\":%.17g,\"pcolRecording\":%llu,", w->zero_ms, w->unreg_ms,
                  w->reg_ms, w->unreg_ms, (unsigned long long)w->rec) < 0 ? io(x) : PCOL_OK;
   else if (!rc)
     rc = put(x, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
@@ -1054,6 +1055,9 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   w->has_win = !rc && hit && !w->synthetic && win.stated > 0;
   if (w->has_win) {
     __int128 a = (__int128)w->offset_ns + win.span;
+    /* (its time 0 moved with its cut window, as pcol_wall_meta_cut moves
+     * a copy's: the copy of a range starts where the range's part does) */
+    w->zero_ms = (double)((__int128)w->offset_ns + win.shift) / 1e6;
     w->reg_ms = (double)a / 1e6, w->unreg_ms = (double)(a + win.stated) / 1e6;
   }
   int64_t stated = rc ? 0 : sc.lasts.interval;

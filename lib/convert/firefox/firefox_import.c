@@ -135,6 +135,7 @@ typedef struct ffi {
   uint32_t *gsrc, *tgroup, cur_src;
   size_t ngroups;
   double *g_lo, *g_hi;
+  int64_t *g_zero; /* its time 0, ns after meta.startTime (processStartupTime) */
   uint32_t *g_part;
 } ffi;
 
@@ -154,13 +155,14 @@ static int meta_all(ffi *x, const char *key, const char *val) {
 }
 
 typedef struct tkey { /* a thread's window (windows_scan) */
-  double lo, hi;
+  double zero, lo, hi;
   uint64_t rec;
   size_t ti;
 } tkey;
 static int tkey_cmp(const void *pa, const void *pb) {
   const tkey *a = pa, *b = pb;
   if (a->rec != b->rec) return a->rec < b->rec ? -1 : 1;
+  if (a->zero != b->zero) return a->zero < b->zero ? -1 : 1;
   if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
   if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
   return a->ti < b->ti ? -1 : a->ti > b->ti;
@@ -180,7 +182,7 @@ static int tkey_cmp(const void *pa, const void *pb) {
  * one; else one source, the profile's range its window (range_duration).
  * Makes the sources after src, in the order of their recording, then
  * their window's start. */
-static int windows_scan(ffi *x, const char *name, int64_t ts) {
+static int windows_scan(ffi *x, const char *name, int64_t t0) {
   pcol_jv threads = pcol_jt_get(T, x->j.root, "threads");
   size_t n = pcol_jt_is_arr(threads) ? pcol_jt_size(T, threads) : 0;
   if (n < 2) return PCOL_OK;
@@ -191,15 +193,19 @@ static int windows_scan(ffi *x, const char *name, int64_t ts) {
     pcol_jv th = pcol_jt_at(T, threads, i);
     pcol_jv r = pcol_jt_get(T, th, "registerTime"), u = pcol_jt_get(T, th, "unregisterTime");
     pcol_jv rec = pcol_jt_get(T, th, "pcolRecording"), ax = pcol_jt_get(T, th, "pcolTimeAxis");
+    pcol_jv z = pcol_jt_get(T, th, "processStartupTime");
     if (!pcol_jt_is_obj(th) || !pcol_jt_is_num(r) || !pcol_jt_is_num(u) || ax) break;
-    k[i] = (tkey){pcol_jt_num(T, r), pcol_jt_num(T, u), pcol_jt_is_int(rec) && pcol_jt_int(T, rec) > 0 ? (uint64_t)pcol_jt_int(T, rec) : 0, i};
-    if (!(k[i].lo >= 0 && k[i].lo <= k[i].hi && k[i].hi * 1e6 < 0x1p62)) break;
+    k[i] = (tkey){pcol_jt_is_num(z) ? pcol_jt_num(T, z) : 0, pcol_jt_num(T, r), pcol_jt_num(T, u),
+                  pcol_jt_is_int(rec) && pcol_jt_int(T, rec) > 0 ? (uint64_t)pcol_jt_int(T, rec) : 0, i};
+    if (!(k[i].lo >= 0 && k[i].lo <= k[i].hi && k[i].hi * 1e6 < 0x1p62 && k[i].zero <= k[i].lo &&
+          k[i].zero * 1e6 > -0x1p62))
+      break;
   }
   int one = i < n;
   if (!one) {
     qsort(k, n, sizeof *k, tkey_cmp);
-    one = k[0].rec == k[n - 1].rec && k[0].lo == k[n - 1].lo && k[0].hi == k[n - 1].hi;
-    for (i = 1; one && i < n; i++) one = k[i].lo == k[0].lo && k[i].hi == k[0].hi; /* (sorted by rec first) */
+    one = k[0].rec == k[n - 1].rec;
+    for (i = 1; one && i < n; i++) one = k[i].zero == k[0].zero && k[i].lo == k[0].lo && k[i].hi == k[0].hi;
   }
   if (one) {
     free(k);
@@ -208,16 +214,26 @@ static int windows_scan(ffi *x, const char *name, int64_t ts) {
   int rc = PCOL_OK;
   if (!(x->gsrc = calloc(n, sizeof *x->gsrc)) || !(x->tgroup = calloc(n, sizeof *x->tgroup)) ||
       !(x->g_lo = calloc(n, sizeof *x->g_lo)) || !(x->g_hi = calloc(n, sizeof *x->g_hi)) ||
-      !(x->g_part = calloc(n, sizeof *x->g_part)))
+      !(x->g_part = calloc(n, sizeof *x->g_part)) || !(x->g_zero = calloc(n, sizeof *x->g_zero)))
     rc = pcol_oom(x->j.err);
   size_t g = 0, first = 0; /* first: the group that begins the recording of group g */
+  char tv[24];
   for (i = 0; !rc && i < n; i++) {
-    int same = i && k[i].rec == k[i - 1].rec && k[i].lo == k[i - 1].lo && k[i].hi == k[i - 1].hi;
+    int same = i && k[i].rec == k[i - 1].rec && k[i].zero == k[i - 1].zero && k[i].lo == k[i - 1].lo &&
+               k[i].hi == k[i - 1].hi;
     if (!same) {
       if (i && k[i].rec != k[i - 1].rec) first = g;
       x->gsrc[g] = x->src;
-      if (g) rc = pcol_b_source(x->b, "firefox", name, ts, &x->gsrc[g], x->j.err);
-      x->g_lo[g] = k[i].lo, x->g_hi[g] = k[i].hi;
+      /* (its start: meta.startTime + its time 0) */
+      int64_t z = llround(k[i].zero * 1e6), st = t0;
+      if (t0 != PCOL_NA_I64 && (__builtin_add_overflow(t0, z, &st) || st < 0)) st = PCOL_NA_I64;
+      int64_t sts = st == PCOL_NA_I64 ? PCOL_NA_I64 : st / 1000000000;
+      if (g) rc = pcol_b_source(x->b, "firefox", name, sts, &x->gsrc[g], x->j.err);
+      else if (pcol_b_source_timestamp_set(x->b, x->src, sts))
+        rc = ffj_fail(&x->j, "threads: the source's start could not be set");
+      snprintf(tv, sizeof tv, "%lld", (long long)st);
+      if (!rc && st != PCOL_NA_I64 && st) rc = pcol_b_meta_str(x->b, x->gsrc[g], PPROF_META_TIME_NANOS, tv, x->j.err);
+      x->g_lo[g] = k[i].lo, x->g_hi[g] = k[i].hi, x->g_zero[g] = llround(k[i].zero * 1e6);
       x->g_part[g] = (uint32_t)(g - first + 1);
       g++;
     }
@@ -239,7 +255,7 @@ static int windows_meta(ffi *x) {
   for (size_t g = 0; !rc && g < x->ngroups; g++) {
     snprintf(v, sizeof v, "%lld", (long long)llround((x->g_hi[g] - x->g_lo[g]) * 1e6));
     rc = pcol_b_meta_str(x->b, x->gsrc[g], PPROF_META_DURATION_NANOS, v, x->j.err);
-    long long o = llround(x->g_lo[g] * 1e6);
+    long long o = llround(x->g_lo[g] * 1e6) - x->g_zero[g];
     snprintf(v, sizeof v, "%lld", o);
     if (!rc && o > 0) rc = pcol_b_meta_str(x->b, x->gsrc[g], PCOL_META_SPAN_START_NS, v, x->j.err);
     snprintf(v, sizeof v, "%u", x->g_part[g]);
@@ -779,6 +795,8 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       else r.v = (int64_t)w;
     }
     r.src = x->cur_src;
+    if (x->ngroups && r.t != PCOL_NA_I64 && __builtin_sub_overflow(r.t, x->g_zero[x->tgroup[ti]], &r.t))
+      return ffj_fail(&x->j, "%s.samples.time[%zu]: out of range less processStartupTime", tp, i); /* (since its time 0) */
     PCOL_RETURN_NOT_OK(row_push(x, &r));
   }
   processed_extra_range(x, th, n);
@@ -1265,10 +1283,10 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
                             ? " (profiler.firefox.com upgrades older ones: load it there and download it again)"
                             : "");
   if (!rc) rc = pcol_b_source(b, "firefox", name, ts, &x.src, err);
-  if (!rc && processed) rc = windows_scan(&x, name, ts);
+  if (!rc && processed) rc = windows_scan(&x, name, t0);
   /* the start to the ns (spec.md §7's start rule; source_timestamp holds
-   * whole seconds only) */
-  if (!rc && t0 != PCOL_NA_I64) {
+   * whole seconds only; of windows, each its own: windows_scan) */
+  if (!rc && t0 != PCOL_NA_I64 && !x.ngroups) {
     char tv[24];
     snprintf(tv, sizeof tv, "%lld", (long long)t0);
     rc = meta_all(&x, PPROF_META_TIME_NANOS, tv);
@@ -1338,6 +1356,6 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     rc = pcol_b_meta_str(b, x.src, PCOL_META_NOTE, note, err);
   }
   pcol_rowsort_free(x.rows);
-  free(x.gsrc), free(x.tgroup), free(x.g_lo), free(x.g_hi), free(x.g_part);
+  free(x.gsrc), free(x.tgroup), free(x.g_lo), free(x.g_hi), free(x.g_part), free(x.g_zero);
   return rc;
 }
