@@ -671,11 +671,35 @@ def duration_files(tmp):
     apart = os.path.join(tmp, "d-apart.json")
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "support", "chrome_range.py"), "gen-apart", apart],
                    check=True)
-    return [keys, apart]
+    # two recordings 100 s apart (window_gen.py's one.json, 4 s, and
+    # later.json, 2 s), merged: separate recordings, each counted
+    subprocess.run([sys.executable, os.path.join(ROOT, "tests", "support", "window_gen.py"), tmp, str(T0)], check=True)
+    merged = os.path.join(tmp, "d-merged.pcol")
+    run("merge", os.path.join(tmp, "one.json"), os.path.join(tmp, "later.json"), "-o", merged)
+    return [keys, apart, merged]
 
 
-def said_duration(path):
-    m = re.search(r"^Duration: ([^,]*),", run("top", path).stdout.decode(), re.M)
+T0 = 1767225600  # 2026-01-01T00:00:00Z
+# the sub-ranges each copy is read in too (a range of the copy cuts each
+# source's window as one of the source did): of the trace 1 s apart, its
+# second profile's part (the Firefox copy read one window of 1 s: 502.10ms
+# for 2.10ms); of the merge, wall-clock ranges holding later.json and a
+# part of one.json (the Firefox copy: one window from one.json's start), and
+# relative ranges, which count from each source's own start (the Firefox
+# copy's later.json counted from one.json's start: 1s for 2s)
+RANGES = {"d-apart.json": [["--from", "0.5", "--to", "1.5"], ["--from", "0.002", "--to", "1.001"]],
+          "d-merged.pcol": [["--from", "2026-01-01T00:00:03Z", "--to", "2026-01-01T00:02:30Z"],
+                            ["--from", "2026-01-01T00:00:59Z", "--to", "2026-01-01T00:02:30Z"],
+                            ["--from", "0.5", "--to", "1.5"], ["--from", "1.5"]]}
+# Known, open: the Perfetto import gives every sequence the whole trace's
+# span, one recording: its copy of the merge reads 102s for 6s, and of a
+# sub-range of the trace 1 s apart 502.10ms for 2.10ms; a Chrome trace of
+# the merge is one recording (4s for 6s), and a V8 profile holds one source
+DURATIONS_OPEN = {("perfetto", "d-merged.pcol"), ("chrome", "d-merged.pcol"), ("v8", "d-merged.pcol")}
+
+
+def said_duration(path, *rng):
+    m = re.search(r"^Duration: ([^,]*),", run("top", path, *rng).stdout.decode(), re.M)
     return m.group(1) if m else None
 
 
@@ -685,8 +709,8 @@ def check_durations(tmp):
         name = os.path.basename(src)
         want = said_duration(src)
         for t in sorted(KEEPS_DURATION):
-            if t == "v8" and name == "d-apart.json":
-                continue  # (a V8 profile holds one thread: refused)
+            if (t == "v8" and name == "d-apart.json") or (t, name) in DURATIONS_OPEN:
+                continue  # (a V8 profile holds one thread: refused; DURATIONS_OPEN)
             out = os.path.join(tmp, "%s.%s" % (name, t))
             p = run("unpack", src, "--to", t, "-o", out, ok=False)
             if p.returncode:
@@ -695,6 +719,14 @@ def check_durations(tmp):
             got = said_duration(out)
             if got != want:
                 fail(name, "durations", "--to %s: the copy's Duration: %s, the source's %s" % (t, got, want))
+            for rng in RANGES.get(name, []):
+                if t in ("perfetto", "v8", "chrome", "pprof"):
+                    continue  # (Perfetto: open, above; V8, Chrome: no wall clock; pprof: no sample
+                    # times, a range cutting its span refused)
+                w, g = said_duration(src, *rng), said_duration(out, *rng)
+                if g != w:
+                    fail(name, "durations", "--to %s, %s: the copy's Duration: %s, the source's %s"
+                         % (t, " ".join(rng), g, w))
     print("t_contract: %-10s %s" % ("durations", "ok" if len(failures) == before else "FAILED"))
 
 

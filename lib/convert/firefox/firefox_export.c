@@ -138,6 +138,7 @@ typedef struct fx {
    * (has_span0: one does; export_body) */
   int64_t span0_ns;
   int has_span0;
+  uint64_t run_s, run_e; /* the recording run of the source being written (write_source) */
   double interval_ms;
   /* the written sources' interval by THE interval rule, ns: 0 when one
    * states none or they differ, so meta.interval is pcol's choice, not a
@@ -463,6 +464,13 @@ typedef struct tw { /* what one source's threads share */
   pcol_str uri;
   pcol_str vname; /* the weight's value type name (pcolValueType; NULL: none) */
   int count_first; /* its count (cvt) comes before the weight's type in its value types (pcolCountFirst) */
+  /* its (cut) window in the copy's clock, ms since meta.startTime, when it
+   * states one (registerTime, unregisterTime: each thread's lifetime in
+   * the Firefox Profiler), and the first source of its recording (THE
+   * recording rule's run, pcol_wall_run_end: pcolRecording) */
+  int has_win;
+  double zero_ms, reg_ms, unreg_ms; /* zero_ms: its time 0 (offset_ns + its cut's shift) */
+  uint64_t rec;
 } tw;
 
 static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
@@ -669,11 +677,25 @@ static int thread_end(fx *x, wsrc *ws) {
  * the samples' weight type (a source's thread, thread_start, or the empty
  * thread of a profile without samples, empty_thread). */
 static int thread_head(fx *x, int is_main, long long tid, pcol_str pid, pcol_str name, pcol_str process,
-                       int synthetic, int64_t dur_ns, const char *wtype, pcol_str vname, int count_first) {
+                       int synthetic, int64_t dur_ns, const char *wtype, pcol_str vname, int count_first,
+                       const tw *w) {
   int rc = put(x, x->nthreads_written ? ",\n{" : "\n{");
-  if (!rc && fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
-                     "\"registerTime\":0,\"unregisterTime\":null,\"pausedRanges\":[],\"isMainThread\":%s,"
-                     "\"tid\":%lld,\"pid\":", is_main ? "true" : "false", tid) < 0)
+  /* the source's window as the thread's lifetime (registerTime to
+   * unregisterTime, which the import reads back as its source's window;
+   * processStartupTime its time 0, which relative ranges count from,
+   * so that a range of the copy cuts each source's as it cut the
+   * original's: two profiles 1 s apart are not one window), with its
+   * recording (pcolRecording: separate recordings in one profile are each
+   * counted, as go's merge adds them); else the profile's */
+  if (!rc && w && w->has_win)
+    rc = fprintf(x->out, "\"processType\":\"default\",\"processStartupTime\":%.17g,\"processShutdownTime\":%.17g,"
+                 "\"registerTime\":%.17g,\"unregisterTime\":%.17g,\"pcolRecording\":%llu,", w->zero_ms, w->unreg_ms,
+                 w->reg_ms, w->unreg_ms, (unsigned long long)w->rec) < 0 ? io(x) : PCOL_OK;
+  else if (!rc)
+    rc = put(x, "\"processType\":\"default\",\"processStartupTime\":0,\"processShutdownTime\":null,"
+                "\"registerTime\":0,\"unregisterTime\":null,");
+  if (!rc && fprintf(x->out, "\"pausedRanges\":[],\"isMainThread\":%s,\"tid\":%lld,\"pid\":",
+                     is_main ? "true" : "false", tid) < 0)
     rc = io(x);
   if (!rc) rc = jstr(x, pid);
   if (!rc) rc = put(x, ",\"name\":");
@@ -754,7 +776,7 @@ static int thread_start(fx *x, wsrc *ws, uint32_t k) {
     x->last_fallback = (long long)kk;
   }
   return thread_head(x, k == 0, (long long)tid, ws->pid, name, w->uri, w->synthetic, w->dur_ns, w->wtype, w->vname,
-                     w->count_first);
+                     w->count_first, w);
 }
 
 /* Each row of the sorter, in order: its thread started or ended as it
@@ -1008,7 +1030,8 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   /* the source's window in a range (pcol_wall_cut, over the file's walls
    * made once) */
   pcol_wall_window win;
-  if (!rc) (void)pcol_wall_cut(&x->wall, sel, s, &win);
+  int hit = 0;
+  if (!rc) hit = pcol_wall_cut(&x->wall, sel, s, &win);
   /* of a source without a start, its times written only as far earlier
    * as the range starts (THE span start of a cut copy): the threads of a
    * trace whose profiles start apart keep their places, as the speedscope
@@ -1039,6 +1062,19 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   /* its rows' times since the profile's zero: since its start, moved by
    * its start's place (a source without one: its window's start at 0) */
   w->offset_ns = epoch && x->has_start ? epoch - x->start_ns : rc ? 0 : -win.shift;
+  /* its window (thread_head), where span_range places the span: from
+   * offset + span, its stated (cut) duration long; of its recording (the
+   * runs walked once, as the sources come in order) */
+  while (s >= x->run_e) x->run_s = x->run_e, x->run_e = pcol_wall_run_end(&x->wall, x->run_s);
+  w->rec = x->run_s;
+  w->has_win = !rc && hit && !w->synthetic && win.stated > 0;
+  if (w->has_win) {
+    __int128 a = (__int128)w->offset_ns + win.span;
+    /* (its time 0 moved with its cut window, as pcol_wall_meta_cut moves
+     * a copy's: the copy of a range starts where the range's part does) */
+    w->zero_ms = (double)((__int128)w->offset_ns + win.shift) / 1e6;
+    w->reg_ms = (double)a / 1e6, w->unreg_ms = (double)(a + win.stated) / 1e6;
+  }
   int64_t stated = rc ? 0 : sc.lasts.interval;
   if (x->nthreads_written == 0) x->interval_ms = (double)w->interval_ns / 1e6, x->stated_ns = stated;
   else if (stated != x->stated_ns) x->stated_ns = 0;
@@ -1147,7 +1183,7 @@ static int empty_thread(fx *x, uint32_t s) {
   uri = pcol_display_name(uri);
   char pid[16];
   snprintf(pid, sizeof pid, "%u", s);
-  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0}, 0);
+  int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0}, 0, NULL);
   if (!rc) rc = put(x, "],\"time\":[],\"weight\":[],\"length\":0}}");
   if (!rc) x->nthreads_written++;
   return rc;
@@ -1498,6 +1534,7 @@ static int export_body(fx *x, const pcol_select *sel) {
   }
   has_range = has_range && r_lo <= r_hi;
   x->interval_ms = 1, x->stated_ns = 0;
+  x->run_s = 0, x->run_e = 1;
   PCOL_RETURN_NOT_OK(put(x, "{\"threads\":["));
   pcol_buf scratch = {0};
   int rc = PCOL_OK;

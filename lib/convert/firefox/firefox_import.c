@@ -57,7 +57,7 @@ int pcol_firefox_sniff(const uint8_t *p, size_t n) {
 /* ------------------------------------------------------- one import */
 typedef struct srow { /* a sample before the sort */
   int64_t t, cpu, dur, w, v;
-  uint32_t stack, ls;
+  uint32_t stack, ls, src; /* src: its thread's source (windows_scan) */
   uint64_t seq;
   int kind;    /* 0 weight only, 1 tracing/nanoseconds, 2 bytes/bytes, 3 a decimal count (vt_frac), 4 a named count */
   uint32_t vt; /* kind 1, 2, 3: the value type of v (weight_type, vt_frac) */
@@ -133,7 +133,141 @@ typedef struct ffi {
    * source is an interval source (spec.md §7.1), as the one pcol exported */
   int intervals;
   int places; /* a function was a place pcol's export marked (pcolNameless) */
+  /* the sources of the threads' windows (windows_scan): gsrc[0..ngroups)
+   * (gsrc[0] is src; ngroups 0: one source, src), each thread's index
+   * there (tgroup), each one's window in ms since meta.startTime and its
+   * recording part (0 none); cur_src the source of the thread being read */
+  uint32_t *gsrc, *tgroup, cur_src;
+  size_t ngroups;
+  double *g_lo, *g_hi;
+  int64_t *g_zero; /* its time 0, ns after meta.startTime (processStartupTime) */
+  uint32_t *g_part;
 } ffi;
+
+/* ----------------------------------------- the threads' windows */
+/* value type vt, tied to every source of the file (each thread's window
+ * its own source: windows_scan) */
+static int svt_all(ffi *x, uint32_t vt) {
+  int rc = pcol_b_source_value_type(x->b, x->src, vt, x->j.err);
+  for (size_t g = 1; !rc && g < x->ngroups; g++) rc = pcol_b_source_value_type(x->b, x->gsrc[g], vt, x->j.err);
+  return rc;
+}
+/* meta key = val of every source of the file */
+static int meta_all(ffi *x, const char *key, const char *val) {
+  int rc = pcol_b_meta_str(x->b, x->src, key, val, x->j.err);
+  for (size_t g = 1; !rc && g < x->ngroups; g++) rc = pcol_b_meta_str(x->b, x->gsrc[g], key, val, x->j.err);
+  return rc;
+}
+
+typedef struct tkey { /* a thread's window (windows_scan) */
+  double zero, lo, hi;
+  uint64_t rec;
+  size_t ti;
+} tkey;
+static int tkey_cmp(const void *pa, const void *pb) {
+  const tkey *a = pa, *b = pb;
+  if (a->rec != b->rec) return a->rec < b->rec ? -1 : 1;
+  if (a->zero != b->zero) return a->zero < b->zero ? -1 : 1;
+  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+  if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+  return a->ti < b->ti ? -1 : a->ti > b->ti;
+}
+
+/* A processed profile's threads whose lifetimes differ: each thread's
+ * window is registerTime to unregisterTime (ms since meta.startTime; the
+ * Firefox Profiler's thread lifetime, src/types/profile.js), and threads
+ * of one window are one source of that window (its duration, its span
+ * start), so that a range cuts each window, as it cut the sources pcol's
+ * export wrote them from (two profiles 1 s apart are not one window of
+ * 1 s).  The windows of one recording (pcol's pcolRecording, else the
+ * profile: one recording) are its parts (THE recording rule: the whole
+ * counts its span once), separate recordings each their own.  Only when
+ * every thread states a window (numbers, 0 <= registerTime <=
+ * unregisterTime: a live thread's unregisterTime is null) and not all
+ * one; else one source, the profile's range its window (range_duration).
+ * Makes the sources after src, in the order of their recording, then
+ * their window's start. */
+static int windows_scan(ffi *x, const char *name, int64_t t0) {
+  pcol_jv threads = pcol_jt_get(T, x->j.root, "threads");
+  size_t n = pcol_jt_is_arr(threads) ? pcol_jt_size(T, threads) : 0;
+  if (n < 2) return PCOL_OK;
+  tkey *k = malloc(n * sizeof *k);
+  if (!k) return pcol_oom(x->j.err);
+  size_t i;
+  for (i = 0; i < n; i++) {
+    pcol_jv th = pcol_jt_at(T, threads, i);
+    pcol_jv r = pcol_jt_get(T, th, "registerTime"), u = pcol_jt_get(T, th, "unregisterTime");
+    pcol_jv rec = pcol_jt_get(T, th, "pcolRecording"), ax = pcol_jt_get(T, th, "pcolTimeAxis");
+    pcol_jv z = pcol_jt_get(T, th, "processStartupTime");
+    if (!pcol_jt_is_obj(th) || !pcol_jt_is_num(r) || !pcol_jt_is_num(u) || ax) break;
+    k[i] = (tkey){pcol_jt_is_num(z) ? pcol_jt_num(T, z) : 0, pcol_jt_num(T, r), pcol_jt_num(T, u),
+                  pcol_jt_is_int(rec) && pcol_jt_int(T, rec) > 0 ? (uint64_t)pcol_jt_int(T, rec) : 0, i};
+    if (!(k[i].lo >= 0 && k[i].lo <= k[i].hi && k[i].hi * 1e6 < 0x1p62 && k[i].zero <= k[i].lo &&
+          k[i].zero * 1e6 > -0x1p62))
+      break;
+  }
+  int one = i < n;
+  if (!one) {
+    qsort(k, n, sizeof *k, tkey_cmp);
+    one = k[0].rec == k[n - 1].rec;
+    for (i = 1; one && i < n; i++) one = k[i].zero == k[0].zero && k[i].lo == k[0].lo && k[i].hi == k[0].hi;
+  }
+  if (one) {
+    free(k);
+    return PCOL_OK;
+  }
+  int rc = PCOL_OK;
+  if (!(x->gsrc = calloc(n, sizeof *x->gsrc)) || !(x->tgroup = calloc(n, sizeof *x->tgroup)) ||
+      !(x->g_lo = calloc(n, sizeof *x->g_lo)) || !(x->g_hi = calloc(n, sizeof *x->g_hi)) ||
+      !(x->g_part = calloc(n, sizeof *x->g_part)) || !(x->g_zero = calloc(n, sizeof *x->g_zero)))
+    rc = pcol_oom(x->j.err);
+  size_t g = 0, first = 0; /* first: the group that begins the recording of group g */
+  char tv[24];
+  for (i = 0; !rc && i < n; i++) {
+    int same = i && k[i].rec == k[i - 1].rec && k[i].zero == k[i - 1].zero && k[i].lo == k[i - 1].lo &&
+               k[i].hi == k[i - 1].hi;
+    if (!same) {
+      if (i && k[i].rec != k[i - 1].rec) first = g;
+      x->gsrc[g] = x->src;
+      /* (its start: meta.startTime + its time 0) */
+      int64_t z = llround(k[i].zero * 1e6), st = t0;
+      if (t0 != PCOL_NA_I64 && (__builtin_add_overflow(t0, z, &st) || st < 0)) st = PCOL_NA_I64;
+      int64_t sts = st == PCOL_NA_I64 ? PCOL_NA_I64 : st / 1000000000;
+      if (g) rc = pcol_b_source(x->b, "firefox", name, sts, &x->gsrc[g], x->j.err);
+      else if (pcol_b_source_timestamp_set(x->b, x->src, sts))
+        rc = ffj_fail(&x->j, "threads: the source's start could not be set");
+      snprintf(tv, sizeof tv, "%lld", (long long)st);
+      if (!rc && st != PCOL_NA_I64 && st) rc = pcol_b_meta_str(x->b, x->gsrc[g], PPROF_META_TIME_NANOS, tv, x->j.err);
+      x->g_lo[g] = k[i].lo, x->g_hi[g] = k[i].hi, x->g_zero[g] = llround(k[i].zero * 1e6);
+      x->g_part[g] = (uint32_t)(g - first + 1);
+      g++;
+    }
+    x->tgroup[k[i].ti] = (uint32_t)(g - 1);
+  }
+  /* a recording of one window is no part */
+  for (size_t a = 0; a < g; a++)
+    if (x->g_part[a] == 1 && !(a + 1 < g && x->g_part[a + 1] == 2)) x->g_part[a] = 0;
+  x->ngroups = g;
+  free(k);
+  return rc;
+}
+
+/* Each window's source: its duration, where its span starts after
+ * meta.startTime (THE span start), its recording part. */
+static int windows_meta(ffi *x) {
+  char v[32];
+  int rc = PCOL_OK;
+  for (size_t g = 0; !rc && g < x->ngroups; g++) {
+    snprintf(v, sizeof v, "%lld", (long long)llround((x->g_hi[g] - x->g_lo[g]) * 1e6));
+    rc = pcol_b_meta_str(x->b, x->gsrc[g], PPROF_META_DURATION_NANOS, v, x->j.err);
+    long long o = llround(x->g_lo[g] * 1e6) - x->g_zero[g];
+    snprintf(v, sizeof v, "%lld", o);
+    if (!rc && o > 0) rc = pcol_b_meta_str(x->b, x->gsrc[g], PCOL_META_SPAN_START_NS, v, x->j.err);
+    snprintf(v, sizeof v, "%u", x->g_part[g]);
+    if (!rc && x->g_part[g]) rc = pcol_b_meta_str(x->b, x->gsrc[g], PCOL_META_RECORDING_PART, v, x->j.err);
+  }
+  return rc;
+}
 
 /* The Firefox Profiler's range of a thread (profile-data's
  * _getTimeRangeForThread, memoized as getTimeRangeForThread) is made of
@@ -439,7 +573,7 @@ static int weight_type(ffi *x, int kind, const char *name) {
   if (rc || i < x->nwvt) return rc ? rc : (x->cur_vt = x->wvt[i].vt, x->cur_name = x->wvt[i].text, PCOL_OK);
   rc = pcol_b_cstr(x->b, kind == 1 ? PCOL_UNIT_NANOSECONDS : kind == 2 ? "bytes" : PCOL_UNIT_COUNT, &u, x->j.err);
   if (!rc) rc = pcol_b_value_type(x->b, t, u, &vt, x->j.err);
-  if (!rc) rc = pcol_b_source_value_type(x->b, x->src, vt, x->j.err);
+  if (!rc) rc = svt_all(x, vt);
   if (!rc) x->wvt[x->nwvt++] = (wvt_ent){kind, t, vt, text}, x->cur_vt = vt, x->cur_name = text;
   return rc;
 }
@@ -475,7 +609,7 @@ static int default_type(ffi *x) {
   if (said && !found && x->said_kind) name = kind_name(x->said_kind);
   if (said && x->frac && !strcmp(said, COLLAPSED_VT_COUNT)) name = said;
   if (x->vt_cnt) name = PCOL_VT_SAMPLES;
-  return name ? pcol_b_meta_str(x->b, x->src, PPROF_META_DEFAULT_SAMPLE_TYPE, name, x->j.err) : PCOL_OK;
+  return name ? meta_all(x, PPROF_META_DEFAULT_SAMPLE_TYPE, name) : PCOL_OK;
 }
 
 /* The value type samples/count, tied to the source, into *vt. */
@@ -484,7 +618,7 @@ static int samples_type(ffi *x, uint32_t *vt) {
   int rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &t, x->j.err);
   if (!rc) rc = pcol_b_cstr(x->b, PCOL_UNIT_COUNT, &u, x->j.err);
   if (!rc) rc = pcol_b_value_type(x->b, t, u, vt, x->j.err);
-  if (!rc) rc = pcol_b_source_value_type(x->b, x->src, *vt, x->j.err);
+  if (!rc) rc = svt_all(x, *vt);
   return rc;
 }
 
@@ -685,6 +819,9 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         return ffj_fail(&x->j, "%s: %g %s is not a whole number", path, w, kind == 2 ? "bytes" : "(a count)");
       else r.v = (int64_t)w;
     }
+    r.src = x->cur_src;
+    if (x->ngroups && r.t != PCOL_NA_I64 && __builtin_sub_overflow(r.t, x->g_zero[x->tgroup[ti]], &r.t))
+      return ffj_fail(&x->j, "%s.samples.time[%zu]: out of range less processStartupTime", tp, i); /* (since its time 0) */
     PCOL_RETURN_NOT_OK(row_push(x, &r));
   }
   processed_extra_range(x, th, n);
@@ -695,6 +832,7 @@ static int row_cmp(const void *pa, const void *pb) {
   srow a, b;
   memcpy(&a, pa, sizeof a);
   memcpy(&b, pb, sizeof b);
+  if (a.src != b.src) return a.src < b.src ? -1 : 1; /* (the builder takes sources in order) */
   if (a.t != b.t) return a.t < b.t ? -1 : 1;
   return a.seq < b.seq ? -1 : a.seq > b.seq;
 }
@@ -704,7 +842,7 @@ static int put_row(void *ctx, const void *row) {
   ffi *x = ctx;
   srow r;
   memcpy(&r, row, sizeof r);
-  pcol_sample_row smp = {x->src, r.t, r.dur, r.w, r.cpu, r.stack, r.ls};
+  pcol_sample_row smp = {r.src ? r.src : x->src, r.t, r.dur, r.w, r.cpu, r.stack, r.ls};
   pcol_value_row val[2];
   size_t nv = 0;
   if (x->vt_cnt) val[nv++] = (pcol_value_row){x->vt_cnt, r.w}; /* (count_scan; pcolCount, else 1) */
@@ -1032,7 +1170,7 @@ static int import_processed(ffi *x, pcol_jv meta) {
     int rc = pcol_b_cstr(x->b, COLLAPSED_VT_COUNT, &t, x->j.err);
     if (!rc) rc = pcol_b_cstr(x->b, COLLAPSED_UNIT_NANO, &u, x->j.err);
     if (!rc) rc = pcol_b_value_type(x->b, t, u, &x->vt_frac, x->j.err);
-    if (!rc) rc = pcol_b_source_value_type(x->b, x->src, x->vt_frac, x->j.err);
+    if (!rc) rc = svt_all(x, x->vt_frac);
     if (rc) return rc;
   }
   PCOL_RETURN_NOT_OK(count_scan(x, threads));
@@ -1042,6 +1180,7 @@ static int import_processed(ffi *x, pcol_jv meta) {
     snprintf(tp, sizeof tp, "threads[%zu]", ti);
     if (!pcol_jt_is_obj(th)) return ffj_fail(&x->j, "%s: not an object", tp);
     if (x->version < 60) PCOL_RETURN_NOT_OK(tables_load(x, th, x->version >= 56 ? shared : th, tp));
+    x->cur_src = x->ngroups ? x->gsrc[x->tgroup[ti]] : x->src;
     PCOL_RETURN_NOT_OK(thread_samples(x, th, ti));
   }
   return PCOL_OK;
@@ -1169,12 +1308,13 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
                             ? " (profiler.firefox.com upgrades older ones: load it there and download it again)"
                             : "");
   if (!rc) rc = pcol_b_source(b, "firefox", name, ts, &x.src, err);
+  if (!rc && processed) rc = windows_scan(&x, name, t0);
   /* the start to the ns (spec.md §7's start rule; source_timestamp holds
-   * whole seconds only) */
-  if (!rc && t0 != PCOL_NA_I64) {
+   * whole seconds only; of windows, each its own: windows_scan) */
+  if (!rc && t0 != PCOL_NA_I64 && !x.ngroups) {
     char tv[24];
     snprintf(tv, sizeof tv, "%lld", (long long)t0);
-    rc = pcol_b_meta_str(b, x.src, PPROF_META_TIME_NANOS, tv, err);
+    rc = meta_all(&x, PPROF_META_TIME_NANOS, tv);
   }
   const struct { const char *s; uint32_t *id; } keys[] = {
       {"thread_name", &x.k_thread}, {"tid", &x.k_tid}, {"pid", &x.k_pid}, {"category", &x.k_cat}};
@@ -1182,7 +1322,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   char v[32];
   if (!rc) {
     snprintf(v, sizeof v, "%d", x.version);
-    if (processed) rc = pcol_b_meta_str(b, x.src, "firefox.processed_version", v, err);
+    if (processed) rc = meta_all(&x, "firefox.processed_version", v);
   }
   /* meta.interval, the samples' interval (THE interval rule), unless
    * pcol's export says it chose it (pcolIntervalStated false: no source
@@ -1191,7 +1331,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   pcol_jv iv = pcol_jt_get(&x.j.t, meta, "interval");
   if (!rc && pcol_jt_is_num(iv) && pcol_jt_kind(pcol_jt_get(&x.j.t, meta, "pcolIntervalStated")) != PCOL_JK_FALSE) {
     snprintf(v, sizeof v, "%.17g", pcol_jt_num(&x.j.t, iv));
-    rc = pcol_b_meta_str(b, x.src, FIREFOX_META_INTERVAL_MS, v, err);
+    rc = meta_all(&x, FIREFOX_META_INTERVAL_MS, v);
   }
   /* meta.pcolTruncatedStacks, pcol's export's: its stacks the recorder
    * truncated (THE rule: truncated.c), so the views warn as the original's */
@@ -1219,7 +1359,7 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     snprintf(v, sizeof v, "%lld", pcol_jt_is_int(gv) ? (long long)pcol_jt_int(&x.j.t, gv) : -1LL);
     if (!rc) rc = pcol_b_meta_str(b, x.src, "firefox.gecko_version", v, err);
   }
-  if (!rc) rc = range_duration(&x, meta);
+  if (!rc) rc = x.ngroups ? windows_meta(&x) : range_duration(&x, meta);
   if (!rc) rc = default_type(&x);
   /* the document is read: its tree goes before the samples come back
    * from the sorter (times stay ms since meta.startTime, the source's
@@ -1232,11 +1372,11 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
   }
   /* (a time range counts the part of each such sample inside it, as it did
    * in the source pcol exported: V8's samples, a Chrome trace's stretches) */
-  if (!rc && x.intervals) rc = pcol_b_meta_str(b, x.src, PCOL_META_INTERVALS, "1", err);
-  if (!rc && x.places) rc = pcol_b_meta_str(b, x.src, PCOL_META_NAMELESS_PLACES, "1", err);
+  if (!rc && x.intervals) rc = meta_all(&x, PCOL_META_INTERVALS, "1");
+  if (!rc && x.places) rc = meta_all(&x, PCOL_META_NAMELESS_PLACES, "1");
   /* a -diff_base's base among the samples, their weights the difference's:
    * the total is theirs, and THE count rule does not negate them again */
-  if (!rc && x.based) rc = pcol_b_meta_str(b, x.src, PCOL_META_DIFF_BASE, PCOL_BASE_SIGNED, err);
+  if (!rc && x.based) rc = meta_all(&x, PCOL_META_DIFF_BASE, PCOL_BASE_SIGNED);
   if (!rc && x.markers) {
     char note[96];
     snprintf(note, sizeof note, "%llu markers not imported (pcol keeps samples only)",
@@ -1244,5 +1384,6 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
     rc = pcol_b_meta_str(b, x.src, PCOL_META_NOTE, note, err);
   }
   pcol_rowsort_free(x.rows);
+  free(x.gsrc), free(x.tgroup), free(x.g_lo), free(x.g_hi), free(x.g_part), free(x.g_zero);
   return rc;
 }

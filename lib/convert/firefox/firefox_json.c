@@ -46,7 +46,7 @@ static const char *const SHARED[] = {"stringArray", "stackTable", "frameTable", 
 static const char *const THREAD[] = {"name", "tid", "pid", "samples", "markers", "stringArray", "stringTable",
                                      "stackTable", "frameTable", "funcTable", "jsAllocations",
                                      "nativeAllocations", "pcolTimeAxis", "pcolDurationNanos", "pcolValueType",
-                                     "pcolCountFirst", NULL};
+                                     "pcolCountFirst", "registerTime", "unregisterTime", "processStartupTime", "pcolRecording", NULL};
 /* a table's columns (processed) or its schema and rows (Gecko) */
 static const char *const SAMPLES[] = {"length", "weightType", "weight", "stack", "time", "timeDeltas",
                                       "threadCPUDelta", "pcolDuration", "pcolWeight", "pcolCount", "pcolBase", "schema", "data",
