@@ -295,6 +295,11 @@ static int b_source_value_type(pcol_builder *b, uint32_t source_id, uint32_t vt_
 }
 
 /* ---------------------------------------------------------- functions */
+/* a line number as b compares it: NA is pprof's 0 under merge_ids */
+static int64_t id_line(const pcol_builder *b, int64_t v) {
+  return b->merge_ids && v == PCOL_NA_I64 ? 0 : v;
+}
+
 static int fn_eq(const void *ctx, uint32_t id, const void *key) {
   const pcol_builder *b = ctx;
   const pcol_function_row *k = key;
@@ -302,7 +307,7 @@ static int fn_eq(const void *ctx, uint32_t id, const void *key) {
   return u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_NAME), r) == k->name &&
          u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME), r) == k->system_name &&
          u32_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_FILENAME), r) == k->filename &&
-         i64_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE), r) == k->start_line;
+         id_line(b, i64_at(COL(b, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE), r)) == id_line(b, k->start_line);
 }
 
 static int b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id) {
@@ -310,7 +315,7 @@ static int b_function(pcol_builder *b, const pcol_function_row *fn, uint32_t *id
   pcol_hs_init(&hs, 2);
   pcol_hs_add(&hs, ((uint64_t)fn->name << 32) | fn->system_name);
   pcol_hs_add(&hs, fn->filename);
-  pcol_hs_add(&hs, (uint64_t)fn->start_line);
+  pcol_hs_add(&hs, (uint64_t)id_line(b, fn->start_line));
   uint64_t h = pcol_hs_end(&hs);
   uint32_t found = pcol_hset_find(&b->functions, h, fn_eq, b, fn);
   if (found) {
@@ -415,8 +420,8 @@ static int loc_eq(const void *ctx, uint32_t id, const void *key) {
   if (e - a != k->n) return 0;
   for (size_t i = 0; i < k->n; i++) {
     if (u32_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_FUNCTION), a + i) != k->lines[i].function_id ||
-        i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_LINE), a + i) != k->lines[i].line ||
-        i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_COLUMN), a + i) != k->lines[i].column)
+        id_line(b, i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_LINE), a + i)) != id_line(b, k->lines[i].line) ||
+        id_line(b, i64_at(COL(b, PCOL_T_LINES, PCOL_C_LINE_COLUMN), a + i)) != id_line(b, k->lines[i].column))
       return 0;
   }
   return 1;
@@ -435,8 +440,8 @@ static int b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
   pcol_hs_add(&hs, address);
   for (size_t i = 0; i < nlines; i++) {
     pcol_hs_add(&hs, lines[i].function_id);
-    pcol_hs_add(&hs, (uint64_t)lines[i].line);
-    pcol_hs_add(&hs, (uint64_t)lines[i].column);
+    pcol_hs_add(&hs, (uint64_t)id_line(b, lines[i].line));
+    pcol_hs_add(&hs, (uint64_t)id_line(b, lines[i].column));
   }
   uint64_t h = pcol_hs_end(&hs);
   uint32_t found = pcol_hset_find(&b->locations, h, loc_eq, b, &k);

@@ -51,6 +51,13 @@ struct pcol_builder {
   size_t spill_unchecked; /* at most this many bytes added since the last check (pcol_b_spill_added) */
   size_t spill_headroom;  /* the bytes the columns could take before their bound, at the last check */
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
+  /* go's profile.Merge identity (set by lib/query/diffbase.c: -base and
+   * -diff_base merge two profiles as go merges their pprof copies): an
+   * unknown (NA) start line, line or column is pprof's 0, so a function or
+   * location of a source that knows none (collapsed stacks) is the one of
+   * equal name of a pprof source (line 0), and their stacks are one stack.
+   * The row kept is the first one added. */
+  int merge_ids;
   /* the last pcol_b_labelset call's rows as given, and its set: importers
    * give one sample's labels after another, mostly the same ones (a Perun
    * type's keys are copied into each of its events), which then are not

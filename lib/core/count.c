@@ -46,8 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The stored value type "samples"/"count" (0 if none). */
-static int samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err) {
+int pcol_samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err) {
   pcol_view ty, un;
   *vt = 0;
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &ty, err));
@@ -158,7 +157,7 @@ int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {
   const uint8_t *base;
   pcol_view ss, sv;
   *out = NULL;
-  PCOL_RETURN_NOT_OK(samples_count_vt(f, &vt, err));
+  PCOL_RETURN_NOT_OK(pcol_samples_count_vt(f, &vt, err));
   PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &base, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_SOURCE, &ss, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));

@@ -37,6 +37,9 @@ int pcol_normalize_unscaled(pcol_file *f, uint32_t *src, pcol_error *err);
  * none (or the row lacks it).  pcol_count_vt(c[s]): the stored type or 0. */
 #define PCOL_COUNT_NEG (UINT32_MAX - 3) /* no value type: PCOL_VT_WEIGHT - 1 */
 int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err);
+/* *vt: the stored value type "samples"/"count" (0 if none): the count
+ * column of the pprof copies, where a source of another kind's count is */
+int pcol_samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err);
 static inline uint32_t pcol_count_vt(uint32_t cvt) { return cvt == PCOL_COUNT_NEG ? 0 : cvt; }
 /* the count of a row of weight w by c[s] when it has no stored count */
 static inline int64_t pcol_count_of_weight(int64_t w, uint32_t cvt) {

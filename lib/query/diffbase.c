@@ -649,6 +649,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   if (!rc && !dflt.ptr) dflt = bdflt;
   pcol_builder *b = NULL;
   if (!rc) rc = pcol_builder_new(&b, err);
+  if (!rc) b->merge_ids = 1; /* go's Merge: a collapsed frame (no line) is a pprof one (line 0) */
   pcol_b_copy cp;
   memset(&cp, 0, sizeof cp);
   cp.negate = 1;

@@ -58,6 +58,8 @@ typedef struct tr_groups {
   uint32_t *cnt;   /* with a subtracted base: THE count rule (pcol_count_types), else NULL */
   int stored_count; /* a source not typed has its count stored (cnt) */
   uint32_t made_vt[2]; /* then the types cpu/nanoseconds and rprof.alloc/bytes (0: none) */
+  uint32_t count_t; /* samples/count (0: none): the type a source of another kind's count adds
+                     * up in, as its pprof copy's, with a pprof source's of one stack (-base) */
   uint64_t nsources, nvalues, ntypes, nstacks;
   uint32_t *head;  /* head[stack node] = its first group + 1 */
   size_t n, capv;
@@ -110,6 +112,7 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
   const uint8_t *kinds;
   PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kinds, err));
   if (kinds[0]) PCOL_RETURN_NOT_OK(pcol_count_types(f, &g->cnt, err));
+  PCOL_RETURN_NOT_OK(pcol_samples_count_vt(f, &g->count_t, err));
   /* a source of another kind whose count is stored (--normalize's copy of
    * one that counts by its weight, diffbase.c): its count is that value */
   for (uint64_t s = 1; g->cnt && s <= g->nsources; s++)
@@ -270,7 +273,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     }
   } else {
     int64_t w = tr_count(g, s, row), made[2]; /* THE count rule */
-    if (g->signed_values) rc = tr_tsum_add(g, gi, 0, w, side0);
+    if (g->signed_values) rc = tr_tsum_add(g, gi, g->count_t, w, side0);
     nz |= tr_untyped_nz(g, s, row, w, made);
     for (int k = 0; k < 2 && !rc; k++)
       if (made[k] && g->signed_values) rc = tr_tsum_add(g, gi, g->made_vt[k], made[k], side0);

@@ -207,7 +207,7 @@ strip() { grep -v '^File: \|^Duration: \|^Time: \|^Type: \|^Main binary filename
 cp "$M1" "$tmp/m1.out" 2>/dev/null
 cp "$M2" "$tmp/m2.out"
 for f in "$J1" "$J2" "$R1" "$R2"; do [ -f "$f" ] && cp "$f" "$tmp/"; done
-for pair in fa.folded:fb.folded:: "$(basename "$J1"):$(basename "$J2")::" \
+for pair in fa.folded:fb.folded:: fa.folded:fb.folded:plain: "$(basename "$J1"):$(basename "$J2")::" \
   "$(basename "$R1"):$(basename "$R2")::" "$(basename "$R1"):$(basename "$R2"):samples:" \
   "$(basename "$R1"):$(basename "$R2"):plain:" m1.out:m2.out:: m1.out:m2.out:samples: m1.out:m2.out:rprof.alloc: \
   pa.txt:pb.txt:: va.cpuprofile:vb.cpuprofile:: va.cpuprofile:vb.cpuprofile:samples:; do
@@ -228,8 +228,8 @@ for pair in fa.folded:fb.folded:: "$(basename "$J1"):$(basename "$J2")::" \
       case $order in
         ab) X=$tmp/$A Y=$B XP=$tmp/$A.n.pb.gz ;;
         ba) X=$tmp/$B Y=$A XP=$tmp/$B.n.pb.gz ;;
-        pa) [ $m = diff-base ] || continue # (-base of a pprof source and a collapsed one: their
-            X=$tmp/$A.n.pb.gz Y=$B XP=$X ;;  # stacks are not grouped as one, with or without --normalize)
+        pa) X=$tmp/$A.n.pb.gz Y=$B XP=$X ;; # (a pprof source and another kind's frames are one
+                                             # stack, as go merges the copies: 17 where go said 7)
       esac
       YP=$tmp/$Y.n.pb.gz
       what="$(basename "$X") --$m $Y $norm ${vopt[*]}"
