@@ -1555,7 +1555,8 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_lacking_notes(pcol_file *f, const
  * pcol_value_default_note's line (advice: how the caller's user names a
  * value, NULL: "name one with --value TYPE"), warning = true when the
  * default fell back to samples, false for a stated default's note; when
- * it was named "samples" and those defaults differ, one warning that the
+ * it was named "samples" and those defaults differ among sources of which
+ * one is a recording's part (meta pcol.recording_part), one warning that the
  * sum is of counts of different things (a JFR recording's execution and
  * allocation samples); otherwise pcol_value_lacking_notes' lines, each a
  * warning, less those of a recording's parts (meta pcol.recording_part)

@@ -796,6 +796,21 @@ static void lacking_line(void *ctx, const char *text) {
   n->note(n->ctx, text, true);
 }
 
+/* *any = 1 when a selected source is a part of a recording (meta
+ * pcol.recording_part: THE recording rule, wall.c) */
+static int parts_selected(pcol_file *f, const pcol_select *sel, int *any, pcol_error *err) {
+  pcol_wall w;
+  uint8_t *keep = NULL;
+  *any = 0;
+  PCOL_RETURN_NOT_OK(pcol_wall_init(f, &w, err));
+  int rc = pcol_selection_sources(f, sel, &keep, err);
+  for (uint64_t s = 1; !rc && s <= w.n && !*any; s++)
+    if (keep[s] && w.part[s]) *any = 1;
+  free(keep);
+  pcol_wall_free(&w);
+  return rc;
+}
+
 int pcol_value_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel *v, bool asked,
                      const char *advice, void (*note)(void *ctx, const char *text, bool warning),
                      void *ctx, pcol_error *err) {
@@ -815,14 +830,18 @@ int pcol_value_notes(pcol_file *f, const pcol_select *sel, const pcol_value_sel 
       return PCOL_OK;
     }
   }
-  /* samples asked of sources whose own defaults differ (a JFR recording's
-   * execution and allocation samples): each source's count is of another
-   * thing, and their sum is no count of any (review 21 F3: 298 "samples"
-   * where jfr counts 80 execution samples) */
+  /* samples asked of the parts of one recording whose own defaults differ
+   * (a JFR recording's execution and allocation samples): each part's
+   * count is of another thing, and their sum is no count of any (review
+   * 21 F3: 298 "samples" where jfr counts 80 execution samples).  Separate
+   * profiles (a directory of CPU profiles, collapsed stacks and Rprof runs)
+   * each count their samples, which "samples" adds as go's merge does: no
+   * note (the bindings' mixed-directory tests) */
   if (asked && v && v->vt_id == 0) {
     uint32_t chosen;
     int d = 0;
     PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, &d, err));
+    if (d) PCOL_RETURN_NOT_OK(parts_selected(f, sel, &d, err));
     if (d) {
       pcol_buf b = {0};
       int rc = note_samples(f, sel, "--value samples adds up counts of different things", "name one with --source N", &b, err);
