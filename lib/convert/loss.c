@@ -124,12 +124,13 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
 
   scan c;
   memset(&c, 0, sizeof c);
-  pcol_view vt_type, vt_unit, lb_key, ls_off;
+  pcol_view vt_type, vt_unit, lb_key, lb_str, ls_off;
   const pcol_column_req cols[] = {
       {&c.s_src, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},         {&c.s_ls, PCOL_T_SAMPLES, PCOL_C_S_LABELSET},
       {&c.s_voff, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS}, {&c.v_type, PCOL_T_VALUES, PCOL_C_V_TYPE},
       {&vt_type, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE},      {&vt_unit, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT},
       {&lb_key, PCOL_T_LABELS, PCOL_C_LB_KEY},             {&ls_off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS},
+      {&lb_str, PCOL_T_LABELS, PCOL_C_LB_STR},
   };
   PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), err));
   c.nls = pcol_rows(f, PCOL_T_LABELSETS);
@@ -181,7 +182,15 @@ static int loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsi
       int kept = ks.len >= 6 && !memcmp(ks.ptr, "perun.", 6);
       for (int j = 0; labels != L_NONE && j < NTHREAD_KEYS - (labels == L_THREADS); j++)
         kept |= pcol_str_is(ks, thread_keys[j]);
-      kept |= h->base && pcol_str_is(ks, PCOL_DIFF_BASE_KEY);
+      /* pprof::base as the base rule reads it (pcol_base_labelsets: the
+       * string "true", go's HasLabel), which pcolBase holds; of another
+       * value, a label of no thread, not written (rd16a N3: said) */
+      if (h->base && pcol_str_is(ks, PCOL_DIFF_BASE_KEY)) {
+        uint32_t sid = pcol_view_u32(&lb_str, i);
+        pcol_str vs = {0};
+        if (sid && sid < nstr && (rc = pcol_string(f, sid, &vs, err))) break;
+        kept |= sid && pcol_str_is(vs, "true");
+      }
       if (!kept) key[k] = 1, nkeys++;
     }
   }

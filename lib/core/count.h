@@ -97,6 +97,11 @@ typedef struct pcol_kin_pick {
   uint32_t vt;
   struct pcol_kin_src { uint32_t vt, nth; double ratio; } *src;
   uint64_t nsrc;
+  /* an export's pick (xvalues.h pcol_export_pick_make) without --value:
+   * the selection's default it was made of (THE default rule; 0: none, or
+   * the count), which pcol_export_source_default gives each source that
+   * lists it, where no column is picked (the views read it as a type) */
+  uint32_t dflt;
 } pcol_kin_pick;
 
 typedef struct pcol_rtime {
@@ -241,6 +246,21 @@ static inline int pcol_sample_value_nth(const pcol_sample_cols *c, uint64_t row,
   }
   *v = 0;
   return 0;
+}
+
+/* THE weight of source s in an export that writes each source's own
+ * values (Perfetto, Firefox) by pick p (pcol_export_pick_make: the value
+ * asked, else the selection's default at go's merged column): 1 and *vt,
+ * *nth, the source's type in p's column and which of its values of that
+ * type it is, whenever p names one, whatever the source's own default (a
+ * merge of sources whose defaults sit at other columns is read by the
+ * views at go's one column: rd16a F5); else 0 (the value asked, or
+ * xvalues.h pcol_export_source_default). */
+static inline int pcol_kin_pick_source(const pcol_kin_pick *p, uint32_t s, uint32_t *vt, uint32_t *nth) {
+  if (!p->src || s < 1 || s > p->nsrc || !p->src[s - 1].vt) return 0;
+  *vt = p->src[s - 1].vt;
+  *nth = p->src[s - 1].nth;
+  return 1;
 }
 
 /* The value of pick p of sample `row` (of source s): 1 and *v, its

@@ -671,7 +671,25 @@ int pcol_export_pick_make(const pcol_rtime *rt, pcol_file *f, const pcol_select 
     PCOL_RETURN_NOT_OK(pcol_selection_default_type(f, sel, &vt, NULL, err));
     PCOL_RETURN_NOT_OK(pcol_kin_default_column(f, sel, vt, &col, err));
   }
-  return pcol_kin_pick_make(rt, f, vt, col, out, err);
+  PCOL_RETURN_NOT_OK(pcol_kin_pick_make(rt, f, vt, col, out, err));
+  if (!asked) out->dflt = vt;
+  return PCOL_OK;
+}
+
+int pcol_export_source_default(pcol_file *f, const pcol_kin_pick *p, uint32_t s, uint32_t *vt, pcol_error *err) {
+  PCOL_RETURN_NOT_OK(pcol_source_default_types(f, s, s, vt, err));
+  if (!p->dflt || *vt == p->dflt) return PCOL_OK;
+  const uint32_t *rows;
+  size_t n;
+  pcol_view sv;
+  PCOL_RETURN_NOT_OK(kin_rows(f, s, &rows, &n, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCE_VALUE_TYPES, PCOL_C_SVT_VALUE_TYPE, &sv, err));
+  for (size_t i = 0; i < n; i++)
+    if (pcol_view_u32(&sv, rows[i]) == p->dflt) {
+      *vt = p->dflt;
+      break;
+    }
+  return PCOL_OK;
 }
 
 int pcol_rtime_pick_init(pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t col, pcol_error *err) {
@@ -721,7 +739,7 @@ int pcol_kin_pick_make(const pcol_rtime *rt, pcol_file *f, uint32_t vt, uint32_t
     free(ps);
     return rc;
   }
-  *out = (pcol_kin_pick){vt, ps, nsrc};
+  *out = (pcol_kin_pick){vt, ps, nsrc, 0};
   return PCOL_OK;
 }
 

@@ -169,13 +169,22 @@ int pcol_kin_default_column(pcol_file *f, const pcol_select *sel, uint32_t vt, u
 /* The pick (below, pcol_kin_pick_make) an export reads its value by, as
  * the views read it: of the value asked (asked: --value, vt and its column
  * col, pcol_value_sel.column), else of the selection's default (THE default
- * rule, pcol_selection_default_type) at its column (pcol_kin_default_column:
- * the LAST of a type a source lists twice without default_sample_type, as
- * go's default): out->vt 0 when a type is its own column.  An export of each
+ * rule, pcol_selection_default_type, out->dflt) at its column
+ * (pcol_kin_default_column: the LAST of a type a source lists twice
+ * without default_sample_type, as go's default): out->vt 0 when a type is
+ * its own column.  An export of each
  * source's own default reads the pick for a source whose default is
  * out->vt (pcol_kin_pick_value), else its type's first value. */
 int pcol_export_pick_make(const pcol_rtime *rt, pcol_file *f, const pcol_select *sel, int asked, uint32_t vt,
                           uint32_t col, pcol_kin_pick *out, pcol_error *err);
+/* THE default weight of source s in an export that writes each source's
+ * own values (Perfetto, Firefox), where pick p (above) names no column of
+ * it (count.h pcol_kin_pick_source): *vt the selection's default p->dflt
+ * when the source lists it, as the views read it (u2+a2 of rd16a F5: a
+ * merge whose sources' defaults are kin, inuse_space in kilobytes and in
+ * bytes, is read in bytes, the finest, in each), else the source's own
+ * (THE default rule, pcol_source_default_types; 0: the count). */
+int pcol_export_source_default(pcol_file *f, const pcol_kin_pick *p, uint32_t s, uint32_t *vt, pcol_error *err);
 /* rt->pick (count.h pcol_kin_pick) of value type vt's column col (above;
  * 0: none), which pcol_sample_value_rt then reads for vt: each source's
  * col-th type of vt's kin, scaled into vt's unit.  rt from

@@ -42,7 +42,9 @@ and the loss notes of a few shared test files' exports (LOSS_FILES).
 and every export of a source listing a value type twice holds the value
 the views read (VALUE_FILES), and states the duration the source states
 (check_durations).
-Usage: t_contract.py [FORMAT...|loss|values|durations] with PCOL set; exit 0 when all hold."""
+and every export of a merge of profiles whose defaults sit at other
+columns, one in kilobytes, reads back go's default (check_kin_defaults).
+Usage: t_contract.py [FORMAT...|loss|values|durations|kin] with PCOL set; exit 0 when all hold."""
 import gzip, json, os, re, shlex, shutil, subprocess, sys, tempfile
 
 PCOL = os.environ.get("PCOL", "build/bin/pcol")
@@ -146,10 +148,13 @@ def check_loss(fmt, t, src, out, stderr):
     one line naming exactly the label keys and value types of src's samples
     that HOLDS says t does not write; none when it loses nothing."""
     said = [l for l in stderr.decode(errors="replace").splitlines() if ": not written: " in l]
-    keys = {r["key"] for r in js("cat", src, "--table", "sample_labels")}
+    labels = js("cat", src, "--table", "sample_labels")
+    keys = {r["key"] for r in labels}
     vals = {(r["type"], r["unit"]) for r in js("cat", src, "--table", "sample_values")}
     rows = [r for r in js("info", src)["rows"] if r["samples"]]
     kept_keys, kept_vals = HOLDS[t]
+    if kept_keys != "all" and any(r["key"] == "pprof::base" and r["str"] != "true" for r in labels):
+        kept_keys = kept_keys - {"pprof::base"}  # (pcolBase holds go's base, "true" only: rd16a N3)
     if t == "speedscope" and not any(r["first_ns"] is not None for r in js("info", out)["rows"]):
         kept_keys = set()  # no evented timeline (its samples' times): no thread's labels
     # (the Perun importer's layout keys, perun.type_key, ...: no data of the samples')
@@ -556,9 +561,27 @@ def check(row, tmp):
 LOSS_FILES = ["ext/legacy/legacy-cpp-growth.heap", "pprof/go-heap-nomappings-nofunctions.pb.gz"]
 
 
+def base_false(out):
+    """A cpu profile whose sample of alpha is labelled pprof::base=false: no
+    base's (go's HasLabel: "true"), a label the Firefox export dropped
+    unsaid (rd16a N3), as every export of labels as threads says it does"""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+    from pprofgen import field, varint, Strings
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
+        p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
+        p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
+    lab = field(3, 2, field(1, 0, st.id(b"pprof::base")) + field(2, 0, st.id(b"false")))
+    p += field(2, 2, field(1, 2, varint(2) + varint(1)) + field(2, 2, varint(10)) + lab)
+    p += field(2, 2, field(1, 2, varint(3) + varint(1)) + field(2, 2, varint(5)))
+    open(out, "wb").write(p + field(9, 0, 1000000000) + st.table())
+    return out
+
+
 def check_loss_files(tmp):
     td = os.environ.get("PCOL_TESTDATA", os.path.join(ROOT, "..", "shared", "testdata"))
-    for name in LOSS_FILES:
+    for name in LOSS_FILES + [base_false(os.path.join(tmp, "base-false.pb"))]:
         src = os.path.join(td, name)
         if not os.path.isfile(src):
             print("t_contract: %s: not found, skipped" % name)
@@ -640,6 +663,70 @@ def check_value_columns(tmp):
                     fail(name, "values", "--to %s %s read back %s, pcol top %s of the source %s"
                          % (t, " ".join(va), got, " ".join(va), w))
         print("t_contract: %-10s %s" % (name + " values", "ok" if len(failures) == before else "FAILED"))
+
+
+# (pprofgen.py typed: inuse_space in kilobytes then in bytes, with and
+# without samples/count; default_sample_type inuse_space (a: its first
+# column), none (c: the last), or a name of none of its types (u: the last
+# too)): merged, go reads every profile at the column of the first
+# default_sample_type stated, else each one's last (rd15a F1), and so do
+# the views; read back, every export gives that total, or says why it
+# cannot (Rprof, V8, Chrome: a time).  rd16a F5: the Perfetto and Firefox
+# copies read each source's own default (u2+a2: 7180B and 12B, go 24B);
+# rd16a F4: the speedscope copy wrote kilobytes as a count (3kB read back 3)
+# and named c2's default by a name that reads its first column (12B: 7).
+KIN_TYPES = {"2": "samples:count,inuse_space:kilobytes,inuse_space:bytes", "3": "inuse_space:kilobytes,inuse_space:bytes"}
+KIN_SAMPLES = {"2": ["2,1:1,3,5", "3,1:2,4,7"], "3": ["2,1:3,5", "3,1:4,7"]}
+KIN_INPUTS = [["u2", "a2"], ["a2", "u2"], ["a2", "c2"], ["c2", "a2"], ["u3", "a3"], ["a3", "c3"], ["c3", "a3"],
+              ["a2"], ["c2"], ["fk"]]
+BYTES = {"bytes": 1, "B": 1, "kilobytes": 1024, "kB": 1024}
+SAYS_WHY = {"rprof", "v8", "chrome"}  # (a time in each: the copy's default is another value, said)
+
+
+def in_bytes(j):
+    return j["total"] * BYTES[j["unit"]] if j["unit"] in BYTES else None
+
+
+def check_kin_defaults(tmp):
+    before = len(failures)
+    gen = os.path.join(ROOT, "tests", "support", "pprofgen.py")
+    for n in "23":
+        for d, arg in (("u", ["default=zz"]), ("a", ["default=inuse_space"]), ("c", [])):
+            subprocess.run([sys.executable, gen, "typed", os.path.join(tmp, "%s%s.pb" % (d, n)), KIN_TYPES[n]]
+                           + KIN_SAMPLES[n] + arg, check=True)
+    subprocess.run([sys.executable, gen, "typed", os.path.join(tmp, "fk.pb"), "x:kilobytes", "2,1:1", "3,1:2"], check=True)
+    go = shutil.which("go")
+    for names in KIN_INPUTS:
+        ins = [os.path.join(tmp, n + ".pb") for n in names]
+        name = "+".join(names)
+        want = in_bytes(js("top", *ins))
+        if go:  # go's merged default
+            g = subprocess.run([go, "tool", "pprof", "-top", "-unit=B"] + [n + ".pb" for n in names],
+                               capture_output=True, text=True, cwd=tmp).stdout
+            m = re.search(r"of (\d+)B total", g)
+            if not m or int(m.group(1)) != want:
+                fail(name, "kin defaults", "go tool pprof -top: %s, pcol top %sB" % (m and m.group(0), want))
+        counts = "samples:count" in KIN_TYPES.get(names[0][1:], "")
+        for t in EXPORTS:
+            out = os.path.join(tmp, "k-%s.%s" % (name, t))
+            p = run("unpack", *ins, "--to", t, "-o", out, "--no-gzip", ok=False)
+            err = p.stderr.decode(errors="replace")
+            if t in SAYS_WHY:
+                if p.returncode == 0 and "not a time" not in err:
+                    fail(name, "kin defaults", "--to %s: a copy of another value, unsaid: %s" % (t, err[:200]))
+                continue
+            if p.returncode:
+                fail(name, "kin defaults", "--to %s: exit %d: %s" % (t, p.returncode, err[:200]))
+                continue
+            j = js("top", out)
+            if t == "collapsed":  # its counts, else the default's numbers in its unit (said)
+                w = js("top", *ins, "--value", "samples")["total"] if counts else js("top", *ins)["total"]
+                got = j["total"]
+            else:
+                w, got = want, in_bytes(j)
+            if got != w:
+                fail(name, "kin defaults", "--to %s read back %s %s, go's default %s" % (t, j["total"], j["unit"], w))
+    print("t_contract: %-10s %s" % ("kin defaults", "ok" if len(failures) == before else "FAILED"))
 
 
 # the duration each export states of a source whose keys disagree: THE
@@ -757,6 +844,8 @@ def main():
             check_value_columns(tmp)
         if not only or "durations" in only:
             check_durations(tmp)
+        if not only or "kin" in only:
+            check_kin_defaults(tmp)
     finally:
         shutil.rmtree(tmp)
     for f in failures:

@@ -369,9 +369,10 @@ static int stack_of(fx *x, uint32_t s, pcol_buf *scratch, uint32_t *out) {
 /* How a value of type vt (0: the count) is written as a weight:
  * weightType, and the power of ten to divide the stored value by (a
  * negative one multiplies). */
-static int weight_kind(fx *x, uint32_t vt, const char **wtype, int *dec) {
+static int weight_kind(fx *x, uint32_t vt, const char **wtype, int *dec, int64_t *mul) {
   *wtype = "samples";
   *dec = 0;
+  *mul = 1;
   if (!vt || vt == PCOL_VT_WEIGHT) return PCOL_OK; /* the count; --value weight */
   pcol_str u = {0}, shown = {0};
   if (vt == PCOL_VT_TIME) u = (pcol_str){PCOL_UNIT_NANOSECONDS, sizeof PCOL_UNIT_NANOSECONDS - 1};
@@ -389,6 +390,13 @@ static int weight_kind(fx *x, uint32_t vt, const char **wtype, int *dec) {
       return PCOL_OK;
     }
   if (pcol_str_is(shown, "bytes") || pcol_str_is(shown, "B")) *wtype = "bytes";
+  /* another unit of go's bytes (kilobytes, MB: THE unit rule's family) in
+   * bytes, x its factor, as go scales it (rd16a F4: 3kB read back 3, a
+   * count); weight_fits refuses a weight past int64 so */
+  double factor;
+  if (!*dec && !strcmp(*wtype, "samples") && pcol_unit_family(u, &factor) == 1 && factor > 1 && factor < 0x1p62 &&
+      factor == (double)(int64_t)factor)
+    *wtype = "bytes", *mul = (int64_t)factor;
   return PCOL_OK;
 }
 
@@ -458,6 +466,7 @@ typedef struct tw { /* what one source's threads share */
   uint32_t count;       /* THE count rule's (pcol_count_types): pcol_sample_count's */
   const char *wtype;
   int dec;
+  int64_t mul; /* the weight's values x this (weight_kind: kilobytes in bytes) */
   int synthetic;
   int64_t offset_ns, interval_ns;
   int64_t dur_ns; /* a synthetic source's stated duration (pcolDurationNanos; 0: none) */
@@ -478,13 +487,16 @@ static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
   if (!w->wvt) v = pcol_sample_count(&x->sc, r->row, w->count);
   else if (x->pick.src && w->wvt == x->pick.vt) (void)pcol_kin_pick_value(&x->pick, &x->sc, r->row, w->s, &v);
   else if (!pcol_sample_value_rt(&x->sc, &x->rt, r->row, w->wvt, &v)) v = 0;
-  return pcol_scale(v, r->num, r->den);
+  return (__int128)pcol_scale(v, r->num, r->den) * w->mul;
 }
 
 /* A tracing-ms weight is read back in nanoseconds (an int64): a weight
  * beyond that is refused here rather than written into a file no reader
  * of pcol's (nor a JavaScript number, exactly) holds. */
 static int weight_fits(fx *x, const tw *w, __int128 v) {
+  if (w->mul > 1 && (v > (__int128)INT64_MAX || v < -(__int128)INT64_MAX))
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "firefox export: a sample's weight is beyond 2^63 bytes, which no "
+                          "reader of the profile holds exactly; export another format");
   if (strcmp(w->wtype, "tracing-ms") != 0) return PCOL_OK;
   __int128 ns = v < 0 ? -v : v;
   int e = 6 - w->dec; /* ns = v x 10^e */
@@ -1003,11 +1015,17 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
   fill fl;
   memset(&fl, 0, sizeof fl);
   /* the weight: the value asked for (--value; a source without it weighs
-   * 0), else the source's default (THE default rule) */
-  int rc = x->value ? PCOL_OK : pcol_source_default_types(x->f, s, s, &w->wvt, x->err);
+   * 0), else the selection's default as the views read it (THE default
+   * rule: the source's own where it lacks that) */
+  int rc = x->value ? PCOL_OK : pcol_export_source_default(x->f, &x->pick, s, &w->wvt, x->err);
   if (x->value) w->wvt = x->value->vt_id; /* (PCOL_VT_WEIGHT: the weight column, amount) */
   if (!rc && !w->wvt && w->cvt) w->wvt = w->cvt;
-  if (!rc) rc = weight_kind(x, w->wvt, &w->wtype, &w->dec);
+  /* go's merged column, whatever the source's own default (rd16a F5): the
+   * pick's type, read by the pick (amount); else the selection's default
+   * where the source lists it (pcol_export_source_default) */
+  uint32_t pvt, pnth;
+  if (!rc && pcol_kin_pick_source(&x->pick, s, &pvt, &pnth)) w->wvt = x->pick.vt;
+  if (!rc) rc = weight_kind(x, w->wvt, &w->wtype, &w->dec, &w->mul);
   /* the weight's name (pcolValueType): a time's or bytes', and a count's
    * that is not the samples' own (inuse_objects, goroutine: the import
    * reads it back as that value, not as the samples' count) */

@@ -46,8 +46,8 @@
 #include "frames.h"  /* pcol_frames, pcol_stack_locations, pcol_frame_line_name, pcol_places_lines_note */
 #include "select.h"  /* pcol_select_check, pcol_select_count */
 #include "stream.h"  /* pcol_budget */
-#include "count.h"   /* pcol_rtime, pcol_count_types, pcol_source_default_types */
-#include "xvalues.h" /* pcol_xvalues, pcol_xvalue */
+#include "count.h"   /* pcol_rtime, pcol_count_types, pcol_kin_pick_source */
+#include "xvalues.h" /* pcol_xvalues, pcol_xvalue, pcol_export_source_default */
 #include "lasts.h"   /* pcol_thread_classes, pcol_thread_name_sets, pcol_thread_name, pcol_label_get */
 #include "wall.h"    /* pcol_wall: THE start rule */
 #include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
@@ -389,7 +389,7 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
   int derived = 0;
   if ((x->rc = pcol_xvalues_source(&x->xv, s, all, sizeof all / sizeof all[0], &n, &derived, x->err))) return x->rc;
   uint32_t dflt = 0;
-  if ((x->rc = pcol_source_default_types(x->f, s, s, &dflt, x->err))) return x->rc;
+  if ((x->rc = pcol_export_source_default(x->f, &x->pick, s, &dflt, x->err))) return x->rc; /* (rd16a F5) */
   if (!dflt) dflt = pcol_count_vt(x->cvt[s]); /* the count is pprof's samples/count */
   uint32_t want = opt && opt->value ? opt->value->vt_id : dflt;
   if (opt && opt->value && !want) want = pcol_count_vt(x->cvt[s]);
@@ -404,7 +404,7 @@ static int plan(pex *x, uint32_t s, const pcol_export_options *opt) {
   }
   size_t p = SIZE_MAX;
   uint32_t nth = 0; /* a type of kin: the source's in its column (rd13a F2), written as stored */
-  if (x->pick.src && want == x->pick.vt && s <= x->pick.nsrc) want = x->pick.src[s - 1].vt, nth = x->pick.src[s - 1].nth;
+  (void)pcol_kin_pick_source(&x->pick, s, &want, &nth); /* go's merged column, whatever s's own default (rd16a F5) */
   for (size_t k = 0; k < n && p == SIZE_MAX; k++)
     if (!all[k].level && all[k].vt == want && !nth--) p = k;
   if (p == SIZE_MAX && opt && opt->value && !x->lacking++) x->lacking_src = s; /* (said: rd11 F5) */
@@ -961,7 +961,7 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   if (!rc && x.lost_default[0] && pcol_export_heard(opt)) {
     char text[2 * sizeof x.lost_default + 320];
     snprintf(text, sizeof text, "the profile's default value %s (its sources' stated default, pcol.default_value) "
-             "is not kept: a Perfetto trace states a primary weight per source, each source's own default here, "
+             "is not kept: a Perfetto trace states a primary weight per source, its own default in a source without it, "
              "so read back the default is samples (the sources' own differ); ask --value %s there",
              x.lost_default, x.lost_default);
     pcol_export_say(opt, PCOL_EXPORT_DATA, text);

@@ -133,6 +133,9 @@ typedef struct sexp {
   int stated;                     /* states[cur_src]: the copy states its cut window */
   int64_t hstart;                 /* of a range, its header's start (pcol_wall_states: 0 none) */
   int src_head;                   /* the source's first sampled profile is written */
+  int dnamed;                     /* the source's default is the first profile of its name: named
+                                   * (pcolDefaultSampleType), else its last, read so unnamed */
+  int64_t *mul;                   /* per type of source_types: its values x this in speedscope's unit */
   int need_known;                 /* need: counted for this source */
   uint64_t need;                  /* the least bytes of a sampled profile's frame lists */
   uint64_t frames_need;           /* the least bytes of the frames found so far (written last) */
@@ -321,12 +324,41 @@ static int stack_frames(sexp *x, uint32_t stack, const uint32_t **fr, uint32_t *
   return PCOL_OK;
 }
 
-/* Which of source s's values of its default type dflt the views read as
- * its default (x->dpick): 0 the first, else a later one of a type the
- * source lists twice (go's default without default_sample_type: the last) */
-static uint32_t default_nth(const sexp *x, uint32_t s, uint32_t dflt) {
-  const pcol_kin_pick *p = &x->dpick;
-  return p->src && dflt && p->vt == dflt && s <= p->nsrc && p->src[s - 1].vt == dflt ? p->src[s - 1].nth : 0;
+/* Source s's default as the views read it of the selection (x->dpick,
+ * THE export rule of xvalues.h): its type *vt and which of its values of
+ * that type *nth (a later one of a type it lists twice): go's merged
+ * column (rd16a F5: a merge whose defaults sit at other columns), else
+ * the selection's default where s lists it, else its own (0: the count) */
+static int source_default(sexp *x, uint32_t s, uint32_t *vt, uint32_t *nth) {
+  *nth = 0;
+  if (pcol_kin_pick_source(&x->dpick, s, vt, nth)) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_export_source_default(x->f, &x->dpick, s, vt, x->err));
+  if (!*vt) *vt = pcol_count_vt(x->cvt[s]); /* the count is pprof's samples/count */
+  return PCOL_OK;
+}
+
+/* x->dnamed: whether source s's default (source_default) is the first
+ * of its profiles (types, after scan: those without a value below 0) of
+ * its name, which pcolDefaultSampleType then names */
+static int default_named(sexp *x, uint32_t s, const pcol_xtype *types, size_t ntypes) {
+  uint32_t vt, nth;
+  x->dnamed = 1;
+  PCOL_RETURN_NOT_OK(source_default(x, s, &vt, &nth));
+  pcol_str n = {0};
+  if (vt >= 1 && vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES))
+    PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->vt_type, vt - 1), &n, x->err));
+  for (size_t i = 0; i < ntypes; i++) {
+    if (x->neg[i]) continue;
+    if (types[i].vt == vt && types[i].nth == nth) return PCOL_OK;
+    /* an earlier stored type of its name (not a derived one: an Rprof
+     * source's cpu is the stored cpu's profile, the active one's rule) */
+    if (n.ptr && types[i].vt >= 1 && types[i].vt <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) && types[i].type.ptr &&
+        types[i].type.len == n.len && !memcmp(types[i].type.ptr, n.ptr, n.len)) {
+      x->dnamed = 0;
+      return PCOL_OK;
+    }
+  }
+  return PCOL_OK; /* (none: a value below 0 not written, or derived: named, as the active profile's) */
 }
 
 /* weight (vt 0) or value of type vt of a selected row (of a type its
@@ -371,9 +403,10 @@ static int source_types(sexp *x, uint32_t s, pcol_xtype *types, size_t *n) {
  * 10^9) in nanoseconds with 3 or 6 decimals, so that speedscope shows a
  * time; pcol's import keeps a time past 2^63 ns or with a fraction of a
  * ns in a decimal unit again (speedscope_import.c values_decimals). */
-static const char *unit_name(const pcol_xtype *t, int *dec) {
+static const char *unit_name(const pcol_xtype *t, int *dec, int64_t *mul) {
   pcol_str u = t->unit;
   *dec = 0;
+  *mul = 1;
   if (!t->vt || !u.ptr) return "none";
   *dec = pcol_unit_decimals(u, &u);
   static const struct { const char *u, *name; int dec; } map[] = {
@@ -383,6 +416,16 @@ static const char *unit_name(const pcol_xtype *t, int *dec) {
       {"s", "seconds", 0},               {"bytes", "bytes", 0},     {"B", "bytes", 0}};
   for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
     if (strlen(map[i].u) == u.len && !memcmp(map[i].u, u.ptr, u.len)) return *dec += map[i].dec, map[i].name;
+  /* another unit of go's bytes or time (kilobytes, MB, hours: THE unit
+   * rule's families): in bytes or nanoseconds, x its whole factor, as go
+   * scales it (rd16a F4: kilobytes were written "none", a count, 3kB read
+   * back 3); the scan refuses a value that would pass int64 so */
+  double factor;
+  int fam = *dec ? 0 : pcol_unit_family(u, &factor);
+  if ((fam == 1 || fam == 2) && factor >= 1 && factor < 0x1p62 && factor == (double)(int64_t)factor) {
+    *mul = (int64_t)factor;
+    return fam == 1 ? "bytes" : "nanoseconds";
+  }
   return "none";
 }
 
@@ -425,6 +468,7 @@ typedef struct runs {
   int what, dec, started, k;
   uint32_t stack; /* the run's first stack */
   __int128 w;
+  int64_t mul; /* the type's values x this (unit_name) */
 } runs;
 
 static int run_end(runs *c) {
@@ -475,13 +519,13 @@ static int run_row(void *ctx, const pcol_selected_row *r) {
     c->started = 1;
     c->w = 0;
   }
-  c->w += amount(x, r, c->vt, c->nth, &has);
+  c->w += (__int128)amount(x, r, c->vt, c->nth, &has) * c->mul;
   return PCOL_OK;
 }
 
 /* A pass over the source's runs for vt. */
-static int each_run(sexp *x, uint32_t vt, uint32_t nth, int what, int dec) {
-  runs c = {x, vt, nth, what, dec, 0, 0, 0, 0};
+static int each_run(sexp *x, uint32_t vt, uint32_t nth, int what, int dec, int64_t mul) {
+  runs c = {x, vt, nth, what, dec, 0, 0, 0, 0, mul};
   int rc = each_row(x, run_row, &c);
   return !rc && c.started ? run_end(&c) : rc;
 }
@@ -529,8 +573,17 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
       return rc;
     a = amount(x, r, c->types[k].vt, c->types[k].nth, &has);
     if (a < 0) x->neg[k] = 1;
-    x->total[k] += a;
-    c->am[k] = a > 0 ? a : 0;
+    __int128 w = (__int128)a * x->mul[k]; /* (in speedscope's unit: unit_name) */
+    if (w > (__int128)INT64_MAX || w < -(__int128)INT64_MAX) {
+      const pcol_xtype *t = &c->types[k];
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: a sample's %.*s in %.*s is beyond 2^63 once "
+                            "written in speedscope's unit (x %lld), which no reader of the profile holds exactly; "
+                            "export another format", (int)pcol_utf8_cut(t->type.ptr, t->type.len, 80),
+                            t->type.ptr ? t->type.ptr : "", (int)pcol_utf8_cut(t->unit.ptr, t->unit.len, 40),
+                            t->unit.ptr ? t->unit.ptr : "", (long long)x->mul[k]);
+    }
+    x->total[k] += w;
+    c->am[k] = w > 0 ? w : 0;
     over |= c->acc[k] + c->am[k] > (__int128)INT64_MAX;
   }
   if (c->full && over) { /* (rare: a bit a row, made at the first break, as the byte a row it was) */
@@ -568,11 +621,17 @@ static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
   memset(x->gaps, 0, sizeof *x->gaps);
   free(x->neg);
   free(x->total);
+  free(x->mul);
   x->neg = calloc(ntypes + 1, 1);
   x->total = calloc(ntypes + 1, sizeof *x->total);
+  x->mul = malloc((ntypes + 1) * sizeof *x->mul);
+  for (size_t k = 0; x->mul && k < ntypes; k++) {
+    int dec;
+    (void)unit_name(&types[k], &dec, &x->mul[k]);
+  }
   __int128 *acc = calloc(2 * ntypes + 1, sizeof *acc);
   scanning c = {x, types, ntypes, full, acc, acc + ntypes};
-  int rc = acc && x->neg && x->total ? each_row(x, scan_row, &c) : oom(x);
+  int rc = acc && x->neg && x->total && x->mul ? each_row(x, scan_row, &c) : oom(x);
   free(acc);
   pcol_lasts_gaps(&x->lasts, x->gaps); /* the median and the mean gap */
   return rc;
@@ -594,7 +653,7 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
    * (the runs, and so the least, are the same for every type) */
   if (!x->need_known) {
     x->need = 0;
-    if ((rc = each_run(x, vt, t->nth, RUN_NEED, 0))) return rc;
+    if ((rc = each_run(x, vt, t->nth, RUN_NEED, 0, 1))) return rc;
     x->need_known = 1;
   }
   /* and the frames, written after every profile, at their least (frames_least) */
@@ -603,7 +662,8 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
   if (pcol_budget_exceeded(x->bud, least)) return pcol_budget_refuse(x->bud, x->err);
   /* a decimal unit ("1e-9": collapsed 1.5) is written as the decimal it stands for */
   int dec;
-  const char *unit = unit_name(t, &dec);
+  int64_t mul; /* (x->mul[ti]: the total and the runs' weights are x it) */
+  const char *unit = unit_name(t, &dec, &mul);
   if ((rc = profile_head(x, "sampled", uri, "", t->type, unit))) return rc;
   char num[48];
   pcol_decimal_text(num, sizeof num, total, dec);
@@ -666,25 +726,26 @@ static int sampled(sexp *x, pcol_str uri, const pcol_xtype *t, size_t ti) {
      * states (pcol.default_value: a JFR recording's cpu, beside its
      * allocation sources), which THE default rule shows of sources whose
      * own defaults differ: pcol's import gives both back */
-    uint32_t own = 0;
+    uint32_t own = 0, nth;
     pcol_str dv = {PCOL_VT_SAMPLES, sizeof PCOL_VT_SAMPLES - 1}; /* the count */
-    if ((rc = pcol_source_default_types(x->f, x->cur_src, x->cur_src, &own, x->err))) return rc;
-    if (!own) own = pcol_count_vt(x->cvt[x->cur_src]);
+    if ((rc = source_default(x, x->cur_src, &own, &nth))) return rc;
     if (own == PCOL_VT_TIME) dv = (pcol_str){PCOL_VT_CPU, sizeof PCOL_VT_CPU - 1}; /* an Rprof source's time */
     else if (own >= 1 && own <= pcol_rows(x->f, PCOL_T_VALUE_TYPES) &&
              (rc = pcol_string(x->f, pcol_view_u32(&x->vt_type, own - 1), &dv, x->err)))
       return rc;
-    /* (not of a type listed twice whose later value is the default: a
-     * name is its first; without one, pcol's import takes the last profile,
-     * the default's, as go takes the last type without default_sample_type) */
-    if (dv.ptr && !default_nth(x, x->cur_src, own) && ((rc = put(x, ",\"pcolDefaultSampleType\":")) || (rc = put_str(x, dv))))
+    /* (only of a default that is the first profile of its name: a name
+     * reads its first, go's SampleIndexByName; without one, pcol's import
+     * takes the last profile, the default's, as go takes the last type
+     * without default_sample_type: inuse_space in kilobytes then in bytes,
+     * the bytes the default, read back in kilobytes, rd16a F4) */
+    if (dv.ptr && x->dnamed && ((rc = put(x, ",\"pcolDefaultSampleType\":")) || (rc = put_str(x, dv))))
       return rc;
     if ((rc = pcol_meta_probe(x->f, x->cur_src, PCOL_META_DEFAULT_VALUE, &dv, x->err)) < 0) return rc;
     if (rc && dv.ptr && ((rc = put(x, ",\"pcolDefaultValue\":")) || (rc = put_str(x, dv)))) return rc;
   }
   if ((rc = put(x, ",\"samples\":["))) return rc;
-  if ((rc = each_run(x, vt, t->nth, RUN_SAMPLES, dec)) || (rc = put(x, "],\"weights\":[")) ||
-      (rc = each_run(x, vt, t->nth, RUN_WEIGHTS, dec)))
+  if ((rc = each_run(x, vt, t->nth, RUN_SAMPLES, dec, mul)) || (rc = put(x, "],\"weights\":[")) ||
+      (rc = each_run(x, vt, t->nth, RUN_WEIGHTS, dec, mul)))
     return rc;
   return put(x, "]}");
 }
@@ -1164,11 +1225,9 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (sel && sel->source_id && sel->source_id != s) continue;
     if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
-    uint32_t dflt = 0;
-    if ((rc = pcol_source_default_types(f, s, s, &dflt, err))) break;
-    if (!dflt) dflt = pcol_count_vt(x.cvt[s]); /* the count is pprof's samples/count */
+    uint32_t dflt = 0, dnth = 0;
+    if ((rc = source_default(&x, s, &dflt, &dnth))) break;
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 0))) break;
-    uint32_t dnth = default_nth(&x, s, dflt);
     /* the default's profile; when it is skipped (a value below 0), the
      * count's (the count profile, or pprof's samples/count), else the first */
     int k = 0, count = -1, found = 0;
@@ -1220,6 +1279,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     x.per_row = write && x.all_times;
     if (!x.per_row) no_threads = PCOL_LOSS_NO_THREADS; /* a source without its threads' labels */
     x.src_head = 0;
+    if (!rc) rc = default_named(&x, s, types, ntypes);
     for (size_t i = 0; i < ntypes && !rc; i++) rc = sampled(&x, uri, &types[i], i);
     if (!rc && write) rc = evented(&x, uri, sel);
     x.per_row = 0;
@@ -1265,6 +1325,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.brk);
   free(x.neg);
   free(x.total);
+  free(x.mul);
   free(x.memo_off);
   free(x.memo_len);
   free(x.tmp);
