@@ -307,14 +307,20 @@ static char *collapsed_of(pcol_file *f, const pcol_value_sel *v) {
   fclose(m);
   return out;
 }
-Test(api, a_value_type_listed_twice_counts_its_first_entry) {
+/* A profile of one function f whose samples each list the value type
+ * TYPE/bytes twice (values vals[i][0] and vals[i][1], as a pprof may list
+ * a type twice), the type declared twice among the source's value types
+ * when `declared`, opened from memory (*mem: free it after pcol_close). */
+static pcol_file *type_listed_twice(const char *type, int declared, const int64_t (*vals)[2], size_t n,
+                                    void **mem) {
   pcol_builder *b;
   cr_assert_eq(pcol_builder_new(&b, NULL), 0);
   uint32_t src, t, u, vt, fid, loc;
   cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src, NULL), 0);
-  cr_assert_eq(pcol_b_cstr(b, "alloc", &t, NULL), 0);
+  cr_assert_eq(pcol_b_cstr(b, type, &t, NULL), 0);
   cr_assert_eq(pcol_b_cstr(b, "bytes", &u, NULL), 0);
   cr_assert_eq(pcol_b_value_type(b, t, u, &vt, NULL), 0);
+  for (int i = 0; declared && i < 2; i++) cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
   cr_assert_eq(pcol_b_cstr(b, "f", &fn.name, NULL), 0);
   cr_assert_eq(pcol_b_function(b, &fn, &fid, NULL), 0);
@@ -322,15 +328,23 @@ Test(api, a_value_type_listed_twice_counts_its_first_entry) {
   cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
   pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
   cr_assert_eq(pcol_b_stack(b, &loc, 1, &s.stack_id, NULL), 0);
-  pcol_value_row vals[2] = {{vt, 5}, {vt, 7}};
-  cr_assert_eq(pcol_b_sample(b, &s, vals, 2, NULL, NULL), 0);
-  void *mem;
+  for (size_t i = 0; i < n; i++) {
+    pcol_value_row v[2] = {{vt, vals[i][0]}, {vt, vals[i][1]}};
+    cr_assert_eq(pcol_b_sample(b, &s, v, 2, NULL, NULL), 0);
+  }
   size_t len;
-  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, NULL), 0);
+  cr_assert_eq(pcol_builder_write_mem(b, NULL, mem, &len, NULL), 0);
   pcol_builder_free(b);
   pcol_file *f;
   pcol_error err = {0};
-  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
+  cr_assert_eq(pcol_open_buffer(*mem, len, NULL, &f, &err), 0, "%s", err.message);
+  return f;
+}
+Test(api, a_value_type_listed_twice_counts_its_first_entry) {
+  static const int64_t vals[][2] = {{5, 7}};
+  void *mem;
+  pcol_file *f = type_listed_twice("alloc", 0, vals, 1, &mem);
+  pcol_error err = {0};
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(f, NULL, "alloc", &v, &err), 0, "%s", err.message);
   pcol_top top = {0};
@@ -367,32 +381,10 @@ static void top_of_column(pcol_file *f, pcol_value_sel v, uint32_t column, int r
   pcol_top_free(&top);
 }
 Test(api, a_value_column_past_the_sources_is_refused) {
-  pcol_builder *b;
-  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
-  uint32_t src, t, u, vt, fid, loc;
-  cr_assert_eq(pcol_b_source(b, "test", "t", PCOL_NA_I64, &src, NULL), 0);
-  cr_assert_eq(pcol_b_cstr(b, "x", &t, NULL), 0);
-  cr_assert_eq(pcol_b_cstr(b, "bytes", &u, NULL), 0);
-  cr_assert_eq(pcol_b_value_type(b, t, u, &vt, NULL), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
-  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0); /* x/bytes twice, as a pprof may */
-  pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_cstr(b, "f", &fn.name, NULL), 0);
-  cr_assert_eq(pcol_b_function(b, &fn, &fid, NULL), 0);
-  pcol_line_row l = {fid, PCOL_NA_I64, PCOL_NA_I64};
-  cr_assert_eq(pcol_b_location(b, 0, 0, 0, &l, 1, &loc, NULL), 0);
-  pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
-  cr_assert_eq(pcol_b_stack(b, &loc, 1, &s.stack_id, NULL), 0);
-  pcol_value_row v1[2] = {{vt, 10}, {vt, 20}}, v2[2] = {{vt, 30}, {vt, 40}};
-  cr_assert_eq(pcol_b_sample(b, &s, v1, 2, NULL, NULL), 0);
-  cr_assert_eq(pcol_b_sample(b, &s, v2, 2, NULL, NULL), 0);
+  static const int64_t vals[][2] = {{10, 20}, {30, 40}};
   void *mem;
-  size_t len;
-  cr_assert_eq(pcol_builder_write_mem(b, NULL, &mem, &len, NULL), 0);
-  pcol_builder_free(b);
-  pcol_file *f;
+  pcol_file *f = type_listed_twice("x", 1, vals, 2, &mem); /* x/bytes twice, as a pprof may */
   pcol_error err = {0};
-  cr_assert_eq(pcol_open_buffer(mem, len, NULL, &f, &err), 0);
   pcol_value_sel v;
   cr_assert_eq(pcol_value_resolve(f, NULL, "x", &v, &err), 0, "%s", err.message);
   cr_assert_eq(v.column, 0, "a bare TYPE listed twice: the type itself, its first value");

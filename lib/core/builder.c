@@ -345,7 +345,7 @@ static int map_eq(const void *ctx, uint32_t id, const void *key) {
          u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET), r) == k->file_offset &&
          u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME), r) == k->filename &&
          u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID), r) == k->build_id &&
-         COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags;
+         (b->merge_ids || COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r] == k->flags);
 }
 
 /* map_eq for the rows with ids up to below (b_mapping) */
@@ -358,14 +358,15 @@ static int map_eq_below(const void *ctx, uint32_t id, const void *key) {
   return id <= k->below && map_eq(ctx, id, &k->row);
 }
 
-static uint64_t map_hash(const pcol_mapping_row *m) {
+/* (under merge_ids, the flags are not part of it: go's mappingKey) */
+static uint64_t map_hash(const pcol_builder *b, const pcol_mapping_row *m) {
   pcol_hstate hs;
   pcol_hs_init(&hs, 3);
   pcol_hs_add(&hs, m->memory_start);
   pcol_hs_add(&hs, m->memory_limit);
   pcol_hs_add(&hs, m->file_offset);
   pcol_hs_add(&hs, ((uint64_t)m->filename << 32) | m->build_id);
-  pcol_hs_add(&hs, m->flags);
+  pcol_hs_add(&hs, b->merge_ids ? 0 : m->flags);
   return pcol_hs_end(&hs);
 }
 
@@ -374,7 +375,7 @@ static uint64_t map_hash(const pcol_mapping_row *m) {
  * its own), else m is added. */
 static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, uint32_t below, uint32_t *id) {
   if (m->flags & ~0x0f) return PCOL_EINVAL; /* spec.md §5: unknown bits */
-  uint64_t h = map_hash(m);
+  uint64_t h = map_hash(b, m);
   if (below) {
     below_key k = {*m, below};
     uint32_t found = pcol_hset_find(&b->mappings, h, map_eq_below, b, &k);
@@ -407,11 +408,30 @@ typedef struct {
   size_t n;
 } loc_key;
 
+/* A location's mapping as b compares it: under merge_ids, a mapping of
+ * nothing (no file, no build id, at 0, and of 0 bytes as go's mappingKey
+ * rounds them up to 4 KiB, with its wraparound: 0 to 2^64 - 1, Pyroscope's,
+ * is 0 too) is none, as go's Merge keys it as the fake mapping its driver
+ * gives a profile without mappings (collapsed stacks' pprof copies): the
+ * frames of a pprof source of such a mapping with its has_functions flag
+ * set (async-profiler's, Parca's) are a collapsed source's of equal name. */
+static uint32_t id_mapping(const pcol_builder *b, uint32_t m) {
+  if (!b->merge_ids || !m) return m;
+  uint64_t r = m - 1, start = u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_START), r);
+  uint64_t size = u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT), r) - start + 0xfff;
+  size -= size % 0x1000;
+  if (start || size || u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET), r) ||
+      pcol_b_string_get(b, u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME), r)).len ||
+      pcol_b_string_get(b, u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID), r)).len)
+    return m;
+  return 0;
+}
+
 static int loc_eq(const void *ctx, uint32_t id, const void *key) {
   const pcol_builder *b = ctx;
   const loc_key *k = key;
   uint64_t r = id - 1;
-  if (u32_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING), r) != k->mapping ||
+  if (id_mapping(b, u32_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING), r)) != id_mapping(b, k->mapping) ||
       u64_at(COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS), r) != k->address ||
       COL(b, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS)->data[r] != k->flags)
     return 0;
@@ -436,7 +456,7 @@ static int b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
   loc_key k = {mapping_id, address, flags, lines, nlines};
   pcol_hstate hs;
   pcol_hs_init(&hs, 4);
-  pcol_hs_add(&hs, ((uint64_t)mapping_id << 8) | flags);
+  pcol_hs_add(&hs, ((uint64_t)id_mapping(b, mapping_id) << 8) | flags);
   pcol_hs_add(&hs, address);
   for (size_t i = 0; i < nlines; i++) {
     pcol_hs_add(&hs, lines[i].function_id);

@@ -55,7 +55,9 @@ struct pcol_builder {
    * -diff_base merge two profiles as go merges their pprof copies): an
    * unknown (NA) start line, line or column is pprof's 0, so a function or
    * location of a source that knows none (collapsed stacks) is the one of
-   * equal name of a pprof source (line 0), and their stacks are one stack.
+   * equal name of a pprof source (line 0), and their stacks are one stack;
+   * a mapping's flags are not part of its identity (go's mappingKey), and a
+   * location's mapping of nothing is none (builder.c id_mapping).
    * The row kept is the first one added. */
   int merge_ids;
   /* the last pcol_b_labelset call's rows as given, and its set: importers

@@ -25,7 +25,10 @@
  * scaling.
  *
  * Cost: a copy of both into memory (pcol_b_add_file_copy): O(both files)
- * time, the copy's size in memory. */
+ * time, the copy's size in memory; -normalize of a profile whose values
+ * are made from its samples (Rprof, collapsed) one more copy of the
+ * profile, its made values stored, while it is merged (the base's are
+ * made as it is merged). */
 #include "query.h"
 #include "builder.h" /* pcol_b_add_file_copy */
 #include "reader.h"  /* struct pcol_file: input_bytes */
@@ -580,31 +583,52 @@ static int normalize_ratios(pcol_file *F, const norm_plan *p, double **out, uint
   return rc;
 }
 
+/* What pcol_b_copy.fill makes the values of f's sources from (THE count
+ * rule's types, the time rule, Rprof's levels), for fill[s] (s = 1..nsrc)
+ * into cp; nothing when any is 0. */
+typedef struct fill_from {
+  pcol_rtime rt;
+  uint32_t *cvt;
+  pcol_xvalues xv; /* (its levels' types) */
+  int on;
+} fill_from;
+static int fill_from_init(pcol_file *f, const uint8_t *fill, uint64_t nsrc, int any, fill_from *ff,
+                          pcol_b_copy *cp, pcol_error *err) {
+  memset(ff, 0, sizeof *ff);
+  if (!any) return PCOL_OK;
+  int rc = pcol_rtime_init(&ff->rt, f, err);
+  if (rc) return rc;
+  ff->on = 1;
+  rc = pcol_xvalues_init(&ff->xv, f, &ff->rt, err);
+  if (!rc) rc = pcol_count_types(f, &ff->cvt, err);
+  cp->fill = fill;
+  cp->nfill = nsrc + 1;
+  cp->fill_cvt = ff->cvt;
+  cp->fill_rt = &ff->rt;
+  cp->fill_alloc_vt = ff->xv.alloc_vt;
+  return rc;
+}
+static void fill_from_free(fill_from *ff) {
+  if (ff->on) pcol_rtime_free(&ff->rt);
+  free(ff->cvt);
+  memset(ff, 0, sizeof *ff);
+}
+
 /* f with the values fill names (fill[s], s = 1..nsrc) written as stored
- * values (*out; NULL when none is to be: any 0) */
+ * values (*out; NULL when none is to be: any 0): the profile's copy that
+ * -normalize scales (its ratios are of the filled types) */
 static int normalize_fill(pcol_file *f, const uint8_t *fill, uint64_t nsrc, int any, pcol_file **out,
                           pcol_error *err) {
   *out = NULL;
   if (!any) return PCOL_OK;
-  pcol_rtime rt;
-  uint32_t *cvt = NULL;
-  pcol_builder *b = NULL;
-  pcol_xvalues xv; /* (its levels' types) */
-  int rc = pcol_rtime_init(&rt, f, err);
-  if (rc) return rc;
-  rc = pcol_xvalues_init(&xv, f, &rt, err);
-  if (!rc) rc = pcol_count_types(f, &cvt, err);
-  if (!rc) rc = pcol_builder_new(&b, err);
   pcol_b_copy fc;
   memset(&fc, 0, sizeof fc);
-  fc.fill = fill;
-  fc.nfill = nsrc + 1;
-  fc.fill_cvt = cvt;
-  fc.fill_rt = &rt;
-  fc.fill_alloc_vt = xv.alloc_vt;
+  fill_from ff;
+  pcol_builder *b = NULL;
+  int rc = fill_from_init(f, fill, nsrc, any, &ff, &fc, err);
+  if (!rc) rc = pcol_builder_new(&b, err);
   if (!rc) rc = pcol_b_add_file_copy(b, f, &fc, err);
-  pcol_rtime_free(&rt);
-  free(cvt);
+  fill_from_free(&ff);
   if (rc && !b) return rc;
   return pcol_q_open_built(b, rc, f->input_bytes, out, err);
 }
@@ -660,13 +684,15 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   double *ratios = NULL;
   norm_plan np;
   memset(&np, 0, sizeof np);
-  pcol_file *F = f, *filled = NULL, *B = base, *bfilled = NULL; /* -normalize: f and base with their made
-                                                                 * values stored */
+  /* -normalize: f's copy with its made values stored (F), which is
+   * scaled; the base's made values are stored as it is copied (cp.fill:
+   * it is not scaled, so no copy of it is needed) */
+  pcol_file *F = f, *filled = NULL;
+  fill_from bff;
+  memset(&bff, 0, sizeof bff);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, &np, err);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(f, np.fill, np.nsrc, np.any_fill, &filled, err);
-  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(base, np.bfill, np.nbsrc, np.any_bfill, &bfilled, err);
   if (filled) F = filled;
-  if (bfilled) B = bfilled;
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(F, &np, &ratios, &nc.nscale, err);
   nc.scale = ratios;
   if (!ratios && any_scaled(ts.rf, ts.nf)) { /* ScaleProfiles: f into the base's finer units */
@@ -690,11 +716,12 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_marks(b, &np, err);
   free(ratios);
-  norm_plan_free(&np);
   if (filled) pcol_close(filled);
   uint64_t s0 = b ? b->t[PCOL_T_SOURCES].rows : 0; /* the base's sources come after f's */
-  if (!rc) rc = pcol_b_add_file_copy(b, B, &cp, err);
-  if (bfilled) pcol_close(bfilled);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = fill_from_init(base, np.bfill, np.nbsrc, np.any_bfill, &bff, &cp, err);
+  if (!rc) rc = pcol_b_add_file_copy(b, base, &cp, err);
+  fill_from_free(&bff);
+  norm_plan_free(&np);
   for (uint64_t s = s0 + 1; !rc && s <= b->t[PCOL_T_SOURCES].rows; s++)
     rc = pcol_b_meta(b, (uint32_t)s, diff ? PCOL_META_DIFF_BASE : PCOL_META_BASE, "true", 4, err);
   /* a source that names no default type takes the first one named */

@@ -346,4 +346,37 @@ if [ $GO = 1 ]; then
     done
   done
 fi
+# A pprof profile whose frames are in a mapping of nothing (no file, no
+# build id, 0 bytes at 0) with has_functions set (async-profiler's JFR
+# pprof, Parca's) or of 0 to 2^64 - 1 (Pyroscope's), against its own
+# collapsed copy (and the reverse): go keys that mapping as the fake one its
+# driver gives the collapsed copy's pprof (no mappings), and the stacks of
+# only such frames cancel; pcol kept them apart (9560000000 total where go
+# says 8860000000, exit 0).  Real profiles, their sample type renamed
+# samples/count (pprofgen.py retype: go pairs types by name) and top by
+# function and by line (a line 0 of one is the other's none).
+if [ $GO = 1 ]; then
+  for f in ext/pprof/jfr-kafka-cpu.pb.gz:cpu=samples:nanoseconds=count \
+    ext/pprof/parca-two-stacks.pb.gz:cpu=samples:nanoseconds=count ext/pprof/python-cpu-pyroscope.pb.gz; do
+    IFS=: read -r -a fa <<<"$f"
+    [ -f "$TD/${fa[0]}" ] || { echo "t_base_counts: no $TD/${fa[0]}: skipped" >&2; continue; }
+    python3 tests/support/pprofgen.py retype "$TD/${fa[0]}" "$tmp/m.pb" "${fa[@]:1}" || fail "retype ${fa[0]}"
+    "$PCOL" unpack "$tmp/m.pb" --to collapsed -o "$tmp/m.folded" 2>/dev/null || fail "unpack ${fa[0]} --to collapsed"
+    "$PCOL" unpack "$tmp/m.folded" --to pprof -o "$tmp/mf.pb.gz" 2>/dev/null || fail "unpack its collapsed copy --to pprof"
+    for m in base diff-base; do
+      for by in function line; do
+        gl=; [ $by = line ] && gl=-lines
+        for o in "m.pb m.folded" "m.folded m.pb"; do
+          read -r X Y <<<"$o"
+          if [ "$X" = m.pb ]; then XP=$tmp/m.pb YP=$tmp/mf.pb.gz; else XP=$tmp/mf.pb.gz YP=$tmp/m.pb; fi
+          what="$(basename "${fa[0]}") ($X --$m $Y --by $by)"
+          go tool pprof -top $gl -nodefraction=0 -${m/-/_}="$YP" "$XP" 2>/dev/null | strip /dev/stdin >"$tmp/b.cmp"
+          grep -q '^Showing nodes' "$tmp/b.cmp" || fail "go of $what: no top"
+          "$PCOL" top "$tmp/$X" --$m "$tmp/$Y" --by $by --node-fraction 0 2>"$tmp/err" | strip /dev/stdin >"$tmp/a.cmp"
+          cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top $what is not go's: $(head -2 "$tmp/err") $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -6)"
+        done
+      done
+    done
+  done
+fi
 exit 0

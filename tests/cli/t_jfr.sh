@@ -483,6 +483,24 @@ got=$("$PCOL" top "$tmp/ap5.jfr" --value wall --format tsv 2>/dev/null | tot)
 [ "$got" = 120000000 ] || fail "ap5.jfr: the wall-clock samples' wall $got, want 120000000"
 grep -q "note: *async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"cpu\": 10 ms" \
   <("$PCOL" info "$tmp/ap1.jfr") || fail "ap1.jfr: no note of async-profiler's default interval"
+# event=wall with interval 0 (and event=cpu,wall with no interval, its
+# "wall" setting 0): async-profiler's wall-clock default, 50 ms
+# (wallClock.cpp DEFAULT_INTERVAL * 5 in every version that writes its
+# settings), not no time at all: 9 x 50 ms, and the wall-clock samples'
+# events (1 + 2 + 3 samples) 6 x 50 ms
+$GEN "$tmp/ap6.jfr" --samples 9 --exec-only --ap wall:0 || fail "gen_jfr.py --ap wall:0"
+"$PCOL" info "$tmp/ap6.jfr" >"$tmp/ap.info" 2>&1 || fail "info ap6.jfr"
+grep -q "period: *50ms (wall)" "$tmp/ap.info" && grep -q "default: wall/nanoseconds" "$tmp/ap.info" &&
+  grep -q "note: *async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"wall\": 50 ms" "$tmp/ap.info" ||
+  fail "ap6.jfr (event wall, interval 0): not a 50ms wall period: $(cat "$tmp/ap.info")"
+got=$("$PCOL" top "$tmp/ap6.jfr" --value wall --format tsv 2>/dev/null | tot)
+[ "$got" = 450000000 ] || fail "ap6.jfr --value wall: $got, want 450000000"
+$GEN "$tmp/ap7.jfr" --samples 9 --exec-only --ap cpu:0:0 || fail "gen_jfr.py --ap cpu:0:0"
+ws=$("$PCOL" cat "$tmp/ap7.jfr" --table sources --format tsv | awk -F'\t' '/profiler.WallClockSample/ { print $1 }')
+got=$("$PCOL" top "$tmp/ap7.jfr" --source "${ws:-0}" --value wall --format tsv 2>/dev/null | tot)
+[ "$got" = 300000000 ] || fail "ap7.jfr (event cpu, wall 0): the wall-clock samples' wall $got, want 300000000"
+grep -q "note: *async-profiler's wall interval setting is 0, its default: 50 ms" <("$PCOL" info "$tmp/ap7.jfr") ||
+  fail "ap7.jfr: no note of the wall-clock default"
 "$PCOL" info "$tmp/ap3.jfr" >"$tmp/ap.info" 2>&1 || fail "info ap3.jfr"
 grep -q 'values: *samples/count (default' "$tmp/ap.info" &&
   grep -q "note: *async-profiler's interval of jdk.ExecutionSample \"1000000\" (its event \"cycles\"): a count of its event's occurrences, not a time; no time, samples counted" "$tmp/ap.info" ||

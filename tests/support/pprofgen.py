@@ -136,6 +136,13 @@ hand, standard library only).
                                  function (pprof demangles both), or "kept-N"
                                  for every 3rd one (pprof leaves it)
                                  (tests/interop/t_symbolize.sh)
+  pprofgen.py retype IN OUT OLD=NEW...  a copy of the real profile IN (gzipped
+                                 or not) whose strings OLD are NEW (a sample
+                                 type renamed: cpu=samples nanoseconds=count),
+                                 without its period type and period (go's Merge
+                                 refuses other ones), written uncompressed: a
+                                 profile go and pcol diff against a collapsed
+                                 base's pprof copy (tests/cli/t_base_counts.sh)
   pprofgen.py random OUT SEED    a small random profile (seeded: the same SEED
                                  writes the same bytes): 1-3 sample types, values
                                  0, negative, tiny and huge, string labels with
@@ -173,6 +180,7 @@ hand, standard library only).
                                  one unit before it merges them
                                  (tests/cli/t_values.sh)
 """
+import gzip
 import os
 import sys
 
@@ -851,6 +859,22 @@ def dropframes(out, drop, keep):
     open(out, "wb").write(p + st.table())
 
 
+def retype(src, out, *renames):
+    from pprof_times import pb_fields  # (the tests' one protobuf reader)
+    data = open(src, "rb").read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    ren = dict(a.encode().split(b"=", 1) for a in renames)
+    o = bytearray()
+    for num, wt, v in pb_fields(data):
+        if num in (11, 12):  # period_type, period
+            continue
+        if num == 6:  # string_table
+            v = ren.get(v, v)
+        o += field(num, wt, v) if wt in (0, 2) else varint(num << 3 | wt) + v
+    open(out, "wb").write(bytes(o))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -911,5 +935,7 @@ if __name__ == "__main__":
         selfnamed(sys.argv[2])
     elif sys.argv[1] == "alike":
         alike(sys.argv[2])
+    elif sys.argv[1] == "retype":
+        retype(*sys.argv[2:])
     else:
         sys.exit(__doc__)

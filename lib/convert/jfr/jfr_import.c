@@ -697,12 +697,14 @@ static int on_info(jimp *x, jchunk *k, uint32_t ci, size_t which, jcur *c) {
   return PCOL_OK;
 }
 
+/* async-profiler's default intervals (ap_intervals): its DEFAULT_INTERVAL,
+ * and the wall clock's, 5 times it */
+enum { AP_DEFAULT_NS = 10000000, AP_WALL_DEFAULT_NS = 5 * AP_DEFAULT_NS };
 /* Why a period setting gives no period (period_ns), and what a note says. */
 enum { PER_OFF = 0, PER_CHUNK = -1, PER_NEVER = -2, PER_BAD = -3, PER_NEG = -4, PER_RANGE = -5, PER_SUBMS = -6,
-       PER_APDEF = -7, PER_APCOUNT = -8, PER_APNOEVENT = -9 };
+       PER_APCOUNT = -8, PER_APNOEVENT = -9 };
 static const char *per_why(int64_t ns) {
   switch (ns) {
-  case PER_APDEF: return "0, async-profiler's default, which its versions set differently (10 ms or 50 ms for wall)";
   case PER_APCOUNT: return "a count of its event's occurrences, not a time";
   case PER_APNOEVENT: return "no \"event\" setting says what it counts";
   case PER_OFF: return "0, the sampler off";
@@ -1092,9 +1094,9 @@ static int open_source(jimp *x, int kind) {
         (rc = meta_i64(x, src, PPROF_META_PERIOD, x->wall_ns)))
       return rc;
     nvt++;
-  } else if (kind == EK_WALL && R->ap_wall == 0 && !x->wall_ns &&
-             (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "async-profiler's wall interval setting is 0, its default (50 ms in the versions that write it): no wall time, samples counted", err))) {
-    return rc;
+    if (R->ap_wall == 0 && x->wall_ns == AP_WALL_DEFAULT_NS &&
+        (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "async-profiler's wall interval setting is 0, its default: 50 ms", err)))
+      return rc;
   }
   for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
     if ((rc = pcol_b_cstr(x->b, KINDS[kind].vt[v], &sid, err)) ||
@@ -1244,9 +1246,12 @@ static void kind_periods(jimp *x, int kind, int *on, int64_t *one, size_t *lo, s
  * periods by its "event" (its engines' start(): an interval of 0 is the
  * engine's default): cpu, itimer, ctimer: ns of CPU time (0: 10 ms, its
  * DEFAULT_INTERVAL, for all its versions; 1 returned); wall: ns of wall
- * time, each sample a period of a thread, running or not (0: a default
- * its versions set differently: none); another event (a perf counter, a
- * traced method) counts occurrences: none.  x->per_vt the value. */
+ * time, each sample a period of a thread, running or not (0: 50 ms, its
+ * wallClock.cpp's DEFAULT_INTERVAL * 5, in every version that writes its
+ * settings, 2.0 on: 10 ms was 1.6's, before the settings; 1 returned);
+ * another event (a perf counter, a traced method) counts occurrences:
+ * none.  x->per_vt the value.  Its "wall" setting 0 (event=cpu,wall with
+ * no interval) is that default too: x->wall_ns. */
 static int ap_intervals(jimp *x, const jrec *R) {
   int def = 0, wall = R->ap_has_event && !strcmp(R->ap_event, "wall");
   int timer = R->ap_has_event && (!strcmp(R->ap_event, "cpu") || !strcmp(R->ap_event, "itimer") ||
@@ -1259,9 +1264,10 @@ static int ap_intervals(jimp *x, const jrec *R) {
     if (wall && p->ns > 0 && !x->wall_ns) x->wall_ns = p->ns; /* (async-profiler 3 on: the wall samples' events) */
     if (!R->ap_has_event) p->ns = PER_APNOEVENT;
     else if (!timer && !wall) p->ns = PER_APCOUNT;
-    else if (p->ns == 0 && timer) p->ns = 10000000, def = 1;
-    else if (p->ns == 0) p->ns = PER_APDEF;
+    else if (p->ns == 0) p->ns = timer ? AP_DEFAULT_NS : AP_WALL_DEFAULT_NS, def = 1;
   }
+  if (wall && def && !x->wall_ns) x->wall_ns = AP_WALL_DEFAULT_NS; /* (its wall samples' events) */
+  if (R->ap_wall == 0 && !x->wall_ns) x->wall_ns = AP_WALL_DEFAULT_NS;
   return def;
 }
 
@@ -1288,7 +1294,8 @@ static int open_rec(jimp *x, uint32_t ri) {
   int apdef = ap_intervals(x, R);
   kind_periods(x, EK_EXEC, &x->per_on, &x->per_one, &x->per_at, &x->per_end, x->per_note, sizeof x->per_note);
   if (apdef && x->per_on && !x->per_note[0])
-    snprintf(x->per_note, sizeof x->per_note, "async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"%s\": 10 ms", R->ap_event);
+    snprintf(x->per_note, sizeof x->per_note, "async-profiler's interval of jdk.ExecutionSample is 0, its default for its event \"%s\": %d ms", R->ap_event,
+             (strcmp(R->ap_event, "wall") ? AP_DEFAULT_NS : AP_WALL_DEFAULT_NS) / 1000000);
   char nn[320];
   kind_periods(x, EK_NATIVE, &on, &x->nat_one, &lo, &hi, nn, sizeof nn);
   if (!on) x->nat_one = 0;
