@@ -141,6 +141,14 @@
  * node's samples as no samples (each only ends the one before), a foreign
  * file's "(idle)" samples as samples. */
 #define V8_KEY_IDLE_GAP "pcolIdleGap"
+/* The key (a number from 1) by which pcol's Chrome trace export marks the
+ * recording of each profile when its profiles are of several (a merge of
+ * recordings apart in time: THE recording rule's runs, lib/core/wall.c),
+ * in the Profile event's args.data: the profiles of one value are one
+ * recording, on one timeline since its earliest startTime, separate
+ * recordings each counted (chrome_trace.c).  DevTools and speedscope
+ * ignore it; without it a trace is one recording. */
+#define V8_KEY_RECORDING "pcolRecording"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export
