@@ -271,6 +271,15 @@
 #define PERFETTO_META_STREAM "perfetto.stream"
 /* a PerfSample timebase's frequency (Hz), when it states one */
 #define PERFETTO_META_FREQUENCY "perfetto.timebase_frequency_hz"
+/* A source's window in a Perfetto trace pcol writes (doc/mappings.md §17,
+ * §17.1): a slice (TrackEvent TYPE_SLICE_BEGIN .. TYPE_SLICE_END) of this
+ * category on the source's sequence, from the window's start to its end;
+ * the begin's debug annotations: where the window starts after the
+ * source's time 0 (ns, int_value) and its recording (uint_value, the
+ * first source of its recording run: the sources of one are its parts) */
+#define PERFETTO_WINDOW_CATEGORY "pcol.window"
+#define PERFETTO_WINDOW_SPAN_START "pcol.span_start_ns"
+#define PERFETTO_WINDOW_RECORDING "pcol.recording"
 /* jdk.ObjectAllocationSample's `weight` (pcol's own `weight` is the column) */
 #define JFR_VT_ALLOC_WEIGHT "allocation_weight"
 /* jdk.CPUTimeSample's samplingPeriod (JDK 25's CPU-time sampler, JEP 509):

@@ -744,13 +744,16 @@ static int window(pex *x, const pcol_buf *name, int64_t lo, int64_t hi, int64_t 
     e.len = x->pkt.len = 0;
     if (!end) {
       a.len = 0;
-      bad = pb_bytes(&a, 10, "pcol.span_start_ns", 18) || pb_uint(&a, 4, (uint64_t)span) ||
+      bad = pb_bytes(&a, 10, PERFETTO_WINDOW_SPAN_START, strlen(PERFETTO_WINDOW_SPAN_START)) ||
+            pb_uint(&a, 4, (uint64_t)span) ||
             pb_bytes(&e, 4, a.data, a.len);
       a.len = 0;
-      bad = bad || pb_bytes(&a, 10, "pcol.recording", 14) || pb_uint(&a, 3, rec) || pb_bytes(&e, 4, a.data, a.len);
+      bad = bad || pb_bytes(&a, 10, PERFETTO_WINDOW_RECORDING, strlen(PERFETTO_WINDOW_RECORDING)) ||
+            pb_uint(&a, 3, rec) || pb_bytes(&e, 4, a.data, a.len);
     }
     bad = bad || pb_uint(&e, 9, end ? 2 : 1) || pb_uint(&e, 11, uuid) ||
-          (!end && (pb_bytes(&e, 22, "pcol.window", 11) || pb_bytes(&e, 23, "window", 6))) ||
+          (!end && (pb_bytes(&e, 22, PERFETTO_WINDOW_CATEGORY, strlen(PERFETTO_WINDOW_CATEGORY)) ||
+                    pb_bytes(&e, 23, "window", 6))) ||
           pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)(end ? hi : lo)) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
           pb_bytes(&x->pkt, TP_TRACK_EVENT, e.data, e.len);
     if (!bad) bad = put_packet(x) != PCOL_OK;

@@ -1674,7 +1674,7 @@ static int window_event(pimp *x, seqst *s, pspan m, int64_t t) {
     if (f.field == TE_TYPE && f.wt == 0) type = f.v;
     else if (f.field == TE_TRACK && f.wt == 0) track = f.v;
     else if (f.field == TE_CATEGORIES && f.wt == 2)
-      cat |= f.e - f.b == 11 && !memcmp(m.p + f.b, "pcol.window", 11);
+      cat |= f.e - f.b == strlen(PERFETTO_WINDOW_CATEGORY) && !memcmp(m.p + f.b, PERFETTO_WINDOW_CATEGORY, f.e - f.b);
     else if (f.field == TE_DEBUG && f.wt == 2) {
       pspan a = sub(&m, &f), nm = {NULL, 0};
       uint64_t v = 0;
@@ -1683,8 +1683,9 @@ static int window_event(pimp *x, seqst *s, pspan m, int64_t t) {
         if (g.field == 10 && g.wt == 2) nm = sub(&a, &g);
         else if ((g.field == 3 || g.field == 4) && g.wt == 0) v = g.v, has_v = 1; /* uint_value, int_value */
       });
-      if (has_v && nm.n == 18 && !memcmp(nm.p, "pcol.span_start_ns", 18)) span = (int64_t)v;
-      if (has_v && nm.n == 14 && !memcmp(nm.p, "pcol.recording", 14)) rec = v;
+      if (has_v && nm.n == strlen(PERFETTO_WINDOW_SPAN_START) && !memcmp(nm.p, PERFETTO_WINDOW_SPAN_START, nm.n))
+        span = (int64_t)v;
+      if (has_v && nm.n == strlen(PERFETTO_WINDOW_RECORDING) && !memcmp(nm.p, PERFETTO_WINDOW_RECORDING, nm.n)) rec = v;
     }
   });
   if (type == 1 && cat) { /* TYPE_SLICE_BEGIN */
