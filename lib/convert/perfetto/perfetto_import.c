@@ -1947,6 +1947,15 @@ static int finish(pimp *x) {
   if (windows(x)) { /* each source its window (window_event) */
     for (size_t i = 0, e; i < x->nsrc; i = e) {
       for (e = i + 1; e < x->nsrc && x->src[e].wrec == x->src[i].wrec;) e++;
+      /* the parts of a recording without a wall clock are placed by their
+       * span starts from one time 0 (THE recording rule: taken to begin
+       * together): the earliest of theirs, where pcol's export puts them
+       * all, each window's span start moved to count from it */
+      int64_t z = x->src[i].zero, d;
+      for (size_t k = i + 1; wall == PCOL_NA_I64 && k < e; k++)
+        if (x->src[k].zero < z) z = x->src[k].zero;
+      for (size_t k = i; wall == PCOL_NA_I64 && k < e; k++)
+        if (!__builtin_sub_overflow(x->src[k].wlo, z, &d)) x->src[k].zero = z, x->src[k].wspan = d;
       for (size_t k = i; k < e; k++) {
         psource *p = &x->src[k];
         int64_t w;
