@@ -141,6 +141,14 @@
  * node's samples as no samples (each only ends the one before), a foreign
  * file's "(idle)" samples as samples. */
 #define V8_KEY_IDLE_GAP "pcolIdleGap"
+/* The key (a number from 1) by which pcol's Chrome trace export marks the
+ * recording of each profile when its profiles are of several (a merge of
+ * recordings apart in time: THE recording rule's runs, lib/core/wall.c),
+ * in the Profile event's args.data: the profiles of one value are one
+ * recording, on one timeline since its earliest startTime, separate
+ * recordings each counted (chrome_trace.c).  DevTools and speedscope
+ * ignore it; without it a trace is one recording. */
+#define V8_KEY_RECORDING "pcolRecording"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export
@@ -263,6 +271,15 @@
 #define PERFETTO_META_STREAM "perfetto.stream"
 /* a PerfSample timebase's frequency (Hz), when it states one */
 #define PERFETTO_META_FREQUENCY "perfetto.timebase_frequency_hz"
+/* A source's window in a Perfetto trace pcol writes (doc/mappings.md §17,
+ * §17.1): a slice (TrackEvent TYPE_SLICE_BEGIN .. TYPE_SLICE_END) of this
+ * category on the source's sequence, from the window's start to its end;
+ * the begin's debug annotations: where the window starts after the
+ * source's time 0 (ns, int_value) and its recording (uint_value, the
+ * first source of its recording run: the sources of one are its parts) */
+#define PERFETTO_WINDOW_CATEGORY "pcol.window"
+#define PERFETTO_WINDOW_SPAN_START "pcol.span_start_ns"
+#define PERFETTO_WINDOW_RECORDING "pcol.recording"
 /* jdk.ObjectAllocationSample's `weight` (pcol's own `weight` is the column) */
 #define JFR_VT_ALLOC_WEIGHT "allocation_weight"
 /* jdk.CPUTimeSample's samplingPeriod (JDK 25's CPU-time sampler, JEP 509):

@@ -141,6 +141,7 @@ int pcol_v8c_begin(pcol_v8c *c) {
     if ((rc = tmp_reset(c, p))) return rc;
   c->cstart = (vnum){0}, c->cend = (vnum){0};
   c->cmark = 0;
+  c->crec = 0;
   c->deltas_from = 0;
   return 0;
 }
@@ -155,6 +156,7 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
       if (pcol_jp_key_is(j, PART_KEY[p])) part = p;
     int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
     int is_mark = !inner && pcol_jp_key_is(j, V8_KEY_CLOSING_SAMPLE);
+    int is_rec = !inner && pcol_jp_key_is(j, V8_KEY_RECORDING);
     int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
     if ((rc = pcol_jp_next(j))) return rc;
     /* timeDeltas: args.data's, else cpuProfile's (a chunk may hold both,
@@ -172,6 +174,11 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
     }
     else if (is_end) rc = number(j, &c->cend);
     else if (is_mark) c->cmark = j->tok == PCOL_JT_TRUE;
+    else if (is_rec) { /* (a whole number from 1; any other value: none) */
+      vnum r = {0};
+      if ((rc = number(j, &r))) return rc;
+      c->crec = r.present && !r.bad && !r.frac && r.v > 0 ? (uint64_t)r.v : 0;
+    }
     else if (is_prof) rc = read_data(c, j, 1);
     else rc = pcol_jp_skip(j);
     if (rc) return rc;
@@ -280,16 +287,18 @@ int pcol_v8c_add(pcol_v8c *c, uint64_t pid, const char *id, int chunk, const voi
   }
   if (c->cend.present) s->end = c->cend;
   if (c->cmark) s->closing_mark = 1;
+  if (c->crec) s->rec = c->crec;
   return 0;
 }
 
 int pcol_v8c_has_profile(const pcol_v8c_stream *s) { return s->count[P_SAMPLES] || s->count[P_NODES]; }
 
-const vnum *pcol_v8c_origin(const pcol_v8c *c) {
+const vnum *pcol_v8c_origin(const pcol_v8c *c) { return pcol_v8c_origin_of(c, UINT64_MAX); }
+const vnum *pcol_v8c_origin_of(const pcol_v8c *c, uint64_t rec) {
   const vnum *origin = NULL;
   for (size_t i = 0; i < c->nst; i++) {
     const vnum *st = &c->st[i].start;
-    if (pcol_v8c_has_profile(&c->st[i]) && st->present && !st->bad &&
+    if (pcol_v8c_has_profile(&c->st[i]) && st->present && !st->bad && (rec == UINT64_MAX || c->st[i].rec == rec) &&
         (!origin || st->v < origin->v || (st->v == origin->v && st->frac < origin->frac)))
       origin = st;
   }

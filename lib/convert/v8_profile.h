@@ -118,6 +118,7 @@ typedef struct pcol_v8c_stream {
   int unordered;      /* a chunk's ts is before an earlier chunk's */
   int no_ts;          /* a chunk without a ts: the order read it is */
   int closing_mark;   /* a chunk's args.data says V8_KEY_CLOSING_SAMPLE: true (pcol's export) */
+  uint64_t rec;       /* its recording: args.data's V8_KEY_RECORDING (pcol's export), 0 none */
 } pcol_v8c_stream;
 
 typedef struct pcol_v8c {
@@ -133,6 +134,7 @@ typedef struct pcol_v8c {
   int deltas_from;    /* the event's timeDeltas: 0 none yet, 1 args.data's, 2 cpuProfile's */
   vnum cstart, cend;
   int cmark;          /* the event's V8_KEY_CLOSING_SAMPLE: true */
+  uint64_t crec;      /* the event's V8_KEY_RECORDING (a whole number from 1), 0 none */
   char cstart_text[40]; /* the startTime read: a number's text, else what it was */
   uint64_t cstart_byte; /* the input's byte just past it */
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts, all profiles */
@@ -163,6 +165,9 @@ int pcol_v8c_has_profile(const pcol_v8c_stream *s);
  * trace's clock (each profile's own start would shift one thread against
  * another); NULL when none has one. */
 const vnum *pcol_v8c_origin(const pcol_v8c *c);
+/* The same of the profiles of recording rec (pcol_v8c_stream.rec): the
+ * timeline of one recording of a trace that holds several. */
+const vnum *pcol_v8c_origin_of(const pcol_v8c *c, uint64_t rec);
 /* Whether stream s's startTime is there and a time: else refused (pid:
  * its pid in messages).  pcol_v8c_import checks it first too. */
 int pcol_v8c_check(pcol_v8c *c, const pcol_v8c_stream *s, const char *pid);

@@ -413,4 +413,35 @@ def ld(n, b): return varint(n << 3 | 2) + varint(len(b)) + b
 open(sys.argv[2], "wb").write(ld(1, ld(33, ld(1, b"x" * 5000)) + b"\x50\x09") + open(sys.argv[1], "rb").read())
 PY
 $PCOL info "$tmp/bigfirst.pftrace" 2>&1 | grep -q 'input_format: *perfetto' || fail "bigfirst: not detected as perfetto: $($PCOL info "$tmp/bigfirst.pftrace" 2>&1 | head -3)"
+# each source's window (doc/mappings.md §17: a pcol.window slice on its
+# sequence, as pcol's export writes it): two sequences whose windows are
+# 4 us and 2 us long, about 100 us apart, written by hand.  Of separate
+# recordings (pcol.recording 1 and 2) each counts its own (Duration: 6us),
+# its time 0 the window's start less pcol.span_start_ns (the second's
+# samples at 500 and 1500 ns); of one recording, the span of both, from the
+# common time 0 (the trace's start) as they lie there; a window that ends
+# before it begins is none: the trace's span, one recording (100us; before, every
+# source was the trace's span: 101us)
+win() { # SEQ T0 LO HI SPAN REC: a sequence, its window, its samples at LO, LO + 1000
+  printf 'packet { trusted_packet_sequence_id: %s incremental_state_cleared: true timestamp: %s interned_data { function_names { iid: 1 str: "f%s" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } trace_packet_defaults { stack_sample_defaults { source: "s%s" } } }\n' "$1" "$2" "$1" "$1"
+  printf 'packet { trusted_packet_sequence_id: %s timestamp: %s track_event { type: TYPE_SLICE_BEGIN track_uuid: %s categories: "pcol.window" name: "window" debug_annotations { name: "pcol.span_start_ns" int_value: %s } debug_annotations { name: "pcol.recording" uint_value: %s } } }\n' "$1" "$3" "$1" "$5" "$6"
+  printf 'packet { trusted_packet_sequence_id: %s timestamp: %s track_event { type: TYPE_SLICE_END track_uuid: %s } }\n' "$1" "$4" "$1"
+  printf 'packet { trusted_packet_sequence_id: %s timestamp: %s stack_sample { callstack_iid: 1 } }\n' "$1" "$3" "$1" "$(($3 + 1000))"
+}
+{ win 2 1000 1000 5000 0 1; win 3 99500 100000 102000 500 2; } | prot > "$tmp/win2.pftrace"
+{ win 2 1000 1000 5000 0 1; win 3 1000 100000 102000 99000 1; } | prot > "$tmp/win1.pftrace"
+{ win 2 1000 1000 5000 0 1; win 3 99500 100000 99000 500 2; } | prot > "$tmp/winbad.pftrace"
+# (one recording whose parts state different time 0s, no wall clock: placed
+# from the earliest, as they lie on the trace clock, not each from its own:
+# 4us)
+{ win 2 1000 1000 5000 0 1; win 3 99500 100000 102000 500 1; } | prot > "$tmp/win1z.pftrace"
+for c in win2:6us win1:101us winbad:100us win1z:101us; do
+  n=${c%%:*} want=${c#*:}
+  got=$($PCOL top "$tmp/$n.pftrace" 2>&1 | sed -n 's/^Duration: \([^,]*\),.*/\1/p')
+  [ "$got" = "$want" ] || fail "windows $n: Duration: $got, not $want: $($PCOL info "$tmp/$n.pftrace" 2>&1 | head -12)"
+done
+got=$($PCOL cat "$tmp/win2.pftrace" --table samples --source 2 2>&1 | awk -F'\t' 'NR > 1 { printf "%s%s", (NR > 2 ? ", " : "["), $3 } END { print "]" }')
+[ "$got" = "[500, 1500]" ] || fail "windows win2: source 2's samples at $got, not [500, 1500] (its time 0: 500 ns before its window)"
+[ "$($PCOL top "$tmp/win2.pftrace" --from 0.0000005 --to 0.000001 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p')" = 1us ] ||
+  fail "windows win2: --from 500ns --to 1us: $($PCOL top "$tmp/win2.pftrace" --from 0.0000005 --to 0.000001 2>&1 | head -4)"
 echo "t_perfetto: ok"

@@ -60,7 +60,7 @@
 /* TracePacket's fields */
 enum {
   TP_TIMESTAMP = 8, TP_SEQ_ID = 10, TP_INTERNED = 12, TP_FLAGS = 13, TP_CLOCKS = 6, TP_TRACK = 60,
-  TP_DEFAULTS = 59, TP_STACK_SAMPLE = 135, TP_FIRST_ON_SEQ = 87
+  TP_DEFAULTS = 59, TP_STACK_SAMPLE = 135, TP_FIRST_ON_SEQ = 87, TP_TRACK_EVENT = 11
 };
 /* InternedData's */
 enum { I_FN = 5, I_FRAMES = 6, I_STACKS = 7, I_BUILD_IDS = 16, I_MAP_PATHS = 17, I_SRC_PATHS = 18, I_MAPS = 19 };
@@ -117,6 +117,8 @@ typedef struct pex {
    * relative times are written lead earlier, since that start */
   int ranged;
   int64_t floor, lead;
+  int64_t sfloor; /* the source at hand's: not before its time 0 (write_source) */
+  uint64_t run_s, run_e; /* the recording run of the source at hand (THE recording rule, pcol_wall_run_end) */
   size_t nv;
   pcol_xtype vals[MAX_VALUES];
   uint8_t neg[MAX_VALUES];
@@ -564,7 +566,7 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   /* (which check failed names the time: a sum past INT64_MAX wraps to a
    * negative ts, which is no time before 1970; rd11 F8) */
   int over = __builtin_add_overflow(t, x->base, &ts);
-  if (!over && x->ranged && ts < x->floor) ts = x->floor; /* (a sample the range's start cuts) */
+  if (!over && x->ranged && ts < x->sfloor) ts = x->sfloor; /* (a sample the range's start cuts) */
   if (over || ts < 0)
     return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: sample %" PRIu64 " (source %u) is at %s "
                                   "that Perfetto's timestamps cannot hold", row + 1, x->src,
@@ -719,7 +721,50 @@ static int stream_name(pex *x, stream_names *t, pcol_buf *out) {
   return PCOL_OK;
 }
 
-/* Source s's sequence: defaults, tracks, samples. */
+/* Source s's window (doc/mappings.md §17.1): a track of its own, named
+ * after its stream (uuid 2^63 + its sequence: a process's has bit 62 and
+ * a thread's is below 2^62), and on it a slice of category pcol.window
+ * from lo to hi on the trace clock (TrackEvent TYPE_SLICE_BEGIN and
+ * TYPE_SLICE_END: the Perfetto UI draws it), its debug annotations
+ * pcol.span_start_ns (span: where the window starts after the source's
+ * time 0) and pcol.recording (rec: the first source of its recording run),
+ * which pcol's importer reads back as the source's window, time 0 and
+ * recording. */
+static int window(pex *x, const pcol_buf *name, int64_t lo, int64_t hi, int64_t span, uint64_t rec) {
+  pcol_buf d = {0}, e = {0}, a = {0};
+  uint64_t uuid = 1ull << 63 | (x->seq + 1);
+  x->pkt.len = 0;
+  int bad = pb_uint(&d, 1, uuid) || pb_str(x, &d, 2, (const char *)name->data, name->len) ||
+            pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)lo) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
+            pb_bytes(&x->pkt, TP_TRACK, d.data, d.len);
+  if (!bad) bad = put_packet(x) != PCOL_OK;
+  /* TrackEvent { debug_annotations = 4 {name = 10, int_value = 4 | uint_value = 3}, type = 9,
+   * track_uuid = 11, categories = 22, name = 23 } */
+  for (int end = 0; end < 2 && !bad; end++) {
+    e.len = x->pkt.len = 0;
+    if (!end) {
+      a.len = 0;
+      bad = pb_bytes(&a, 10, PERFETTO_WINDOW_SPAN_START, strlen(PERFETTO_WINDOW_SPAN_START)) ||
+            pb_uint(&a, 4, (uint64_t)span) ||
+            pb_bytes(&e, 4, a.data, a.len);
+      a.len = 0;
+      bad = bad || pb_bytes(&a, 10, PERFETTO_WINDOW_RECORDING, strlen(PERFETTO_WINDOW_RECORDING)) ||
+            pb_uint(&a, 3, rec) || pb_bytes(&e, 4, a.data, a.len);
+    }
+    bad = bad || pb_uint(&e, 9, end ? 2 : 1) || pb_uint(&e, 11, uuid) ||
+          (!end && (pb_bytes(&e, 22, PERFETTO_WINDOW_CATEGORY, strlen(PERFETTO_WINDOW_CATEGORY)) ||
+                    pb_bytes(&e, 23, "window", 6))) ||
+          pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)(end ? hi : lo)) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
+          pb_bytes(&x->pkt, TP_TRACK_EVENT, e.data, e.len);
+    if (!bad) bad = put_packet(x) != PCOL_OK;
+  }
+  pcol_buf_free(&d);
+  pcol_buf_free(&e);
+  pcol_buf_free(&a);
+  return bad && !x->rc ? oom(x) : x->rc;
+}
+
+/* Source s's sequence: defaults, tracks, its window, samples. */
 static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_export_options *opt,
                         const pcol_wall *w, stream_names *names) {
   pcol_select one = sel ? *sel : (pcol_select){0};
@@ -763,8 +808,27 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
   }
   pcol_buf_free(&def);
   pcol_buf_free(&ssd);
+  if (x->rc || put_packet(x) || tracks(x, pbase)) return pcol_buf_free(&src), x->rc;
+  /* its window (THE span rule, of a range the window it cuts: THE range
+   * rule of the header, pcol_wall_cut), so that read back each source
+   * keeps its own, its time 0 (where a range in seconds counts from: the
+   * start it states, moved with its cut; of sources without a wall-clock
+   * start, only as far as the range starts, pcol_wall_cut_keep_span, so
+   * that the sources of one trace keep their common time 0) and its
+   * recording (each source the whole trace's span before: a merge of
+   * recordings 100 s apart read 102s for 6s) */
+  pcol_wall_window cw;
+  x->sfloor = x->floor;
+  while (s >= x->run_e) x->run_s = x->run_e, x->run_e = pcol_wall_run_end(w, x->run_s);
+  if (pcol_wall_cut(w, sel, s, &cw) && cw.stated > 0) {
+    if (!x->absolute) pcol_wall_cut_keep_span(w, s, &cw);
+    int64_t zero = x->base, lo, hi;
+    if (!__builtin_add_overflow(x->base, cw.span, &lo) && !__builtin_add_overflow(lo, cw.stated, &hi) && lo >= 0 &&
+        window(x, &src, lo, hi, cw.span - cw.shift, x->run_s))
+      return pcol_buf_free(&src), x->rc;
+    if (x->ranged && !__builtin_add_overflow(x->base, cw.shift, &zero) && zero > x->sfloor) x->sfloor = zero;
+  }
   pcol_buf_free(&src);
-  if (x->rc || put_packet(x) || tracks(x, pbase)) return x->rc;
   /* a source that states no duration ends with its samples' own
    * lengths (an Rprof profile of 13 ticks of 20 ms lasts 260 ms, not the
    * 240 ms from its first to its last tick: review 19 F4); of a range, at
@@ -905,6 +969,7 @@ static int body(pex *x, const pcol_select *sel, const pcol_export_options *opt) 
   if (ranged && !x->absolute) /* relative times since t0, the trace's 0 */
     x->lead = t0, tend = tend > t0 ? tend - t0 : 0, t0 = 0;
   stream_names names = {0};
+  x->run_s = 0, x->run_e = 1;
   if (!x->rc) clocks(x, t0);
   for (uint32_t s = 1; s <= ns && !x->rc; s++)
     if (has[s]) write_source(x, sel, s, opt, &w, &names);

@@ -152,6 +152,15 @@ typedef struct seqst {
   int64_t pid, tid, tev_ns; /* its pid, tid; the track-event clock (ns) */
   uint32_t sbase;       /* the builtin clock its sequence-scoped clocks (64..127) count, by its
                          * latest ClockSnapshot naming both (Chrome's TimeTicks' clock), 0 none */
+  /* its source's window (window_event): a slice of category pcol.window
+   * on track win_track, begun (1) at win_lo, closed (2) at win_hi (-1: a
+   * second or unclosed one, none); the window starts win_span ns after
+   * the source's time 0; win_rec its recording; src1: 1 + the source of
+   * its last sample (0 none) */
+  int win;
+  int64_t win_lo, win_hi, win_span;
+  uint64_t win_rec, win_track;
+  uint32_t src1;
 } seqst;
 
 typedef struct snap {
@@ -170,6 +179,12 @@ typedef struct psource {
   uint32_t vt[PV_MAX];
   uint64_t samples;
   pcol_buf key; /* kind, then the names that make it */
+  /* its window, from its sequences' (finish): win 1 stated, -1 two that
+   * differ; lo, hi, span, rec as seqst's */
+  int win;
+  int64_t wlo, whi, wspan;
+  uint64_t wrec;
+  int64_t zero; /* its time 0 on the trace clock (its rows' times count from it) */
 } psource;
 
 typedef struct prow {
@@ -1474,6 +1489,7 @@ static int stack_sample(pimp *x, seqst *s, pspan m, int64_t t) {
   }
   uint32_t src, ls;
   if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
+  s->src1 = src + 1;
   return add_row(x, src, t, 0, stack, ls, v, 1 + sp.nvals);
 }
 
@@ -1570,6 +1586,7 @@ static int perf_sample(pimp *x, seqst *s, pspan m, int64_t t) {
   if (sp.period > 0) sp.nvals = 1, sp.dflt = 1;
   uint32_t src, ls;
   if ((rc = source_of(x, &sp, &src)) || (rc = labelset(x, &l, &ls))) return rc;
+  s->src1 = src + 1;
   return add_row(x, src, t, 0, stack, ls, v, sp.period > 0 ? 2 : 1);
 }
 
@@ -1637,6 +1654,49 @@ static int streaming(pimp *x, seqst *s, pspan m) {
 }
 
 /* pass 2: every packet in order */
+/* A source's window (doc/mappings.md §17): on its stream's sequence, a
+ * slice (TrackEvent TYPE_SLICE_BEGIN, then TYPE_SLICE_END on its track)
+ * of category "pcol.window" (pcol's Perfetto export writes it: the
+ * Perfetto UI draws it on a track named after the source), its begin the
+ * window's start and its end the window's end on the trace clock, its
+ * debug annotations pcol.span_start_ns (where the window starts after the
+ * source's time 0, which a range in seconds counts from) and
+ * pcol.recording (the source's recording: those of one are its parts).
+ * t: the packet's time on the trace clock.  A second window on the
+ * sequence, or an end before the begin, leaves it none (-1). */
+enum { TE_TYPE = 9, TE_TRACK = 11, TE_CATEGORIES = 22, TE_DEBUG = 4 };
+static int window_event(pimp *x, seqst *s, pspan m, int64_t t) {
+  pcol_pb_field f, g;
+  uint64_t type = 0, track = 0, rec = 0;
+  int64_t span = 0;
+  int cat = 0;
+  FIELDS(x, m, f, "track_event", {
+    if (f.field == TE_TYPE && f.wt == 0) type = f.v;
+    else if (f.field == TE_TRACK && f.wt == 0) track = f.v;
+    else if (f.field == TE_CATEGORIES && f.wt == 2)
+      cat |= f.e - f.b == strlen(PERFETTO_WINDOW_CATEGORY) && !memcmp(m.p + f.b, PERFETTO_WINDOW_CATEGORY, f.e - f.b);
+    else if (f.field == TE_DEBUG && f.wt == 2) {
+      pspan a = sub(&m, &f), nm = {NULL, 0};
+      uint64_t v = 0;
+      int has_v = 0;
+      FIELDS(x, a, g, "track_event.debug_annotations", {
+        if (g.field == 10 && g.wt == 2) nm = sub(&a, &g);
+        else if ((g.field == 3 || g.field == 4) && g.wt == 0) v = g.v, has_v = 1; /* uint_value, int_value */
+      });
+      if (has_v && nm.n == strlen(PERFETTO_WINDOW_SPAN_START) && !memcmp(nm.p, PERFETTO_WINDOW_SPAN_START, nm.n))
+        span = (int64_t)v;
+      if (has_v && nm.n == strlen(PERFETTO_WINDOW_RECORDING) && !memcmp(nm.p, PERFETTO_WINDOW_RECORDING, nm.n)) rec = v;
+    }
+  });
+  if (type == 1 && cat) { /* TYPE_SLICE_BEGIN */
+    if (s->win) s->win = -1;
+    else s->win = 1, s->win_lo = t, s->win_span = span >= 0 ? span : 0, s->win_rec = rec, s->win_track = track;
+  } else if (type == 2 && s->win == 1 && track == s->win_track) { /* TYPE_SLICE_END */
+    s->win = t >= s->win_lo ? 2 : -1, s->win_hi = t;
+  }
+  return 0;
+}
+
 static int pass2(pimp *x, pspan pk) {
   pcol_pb_field f;
   uint64_t seq_id = 0, flags = 0, ts = 0, clock = 0;
@@ -1684,6 +1744,7 @@ static int pass2(pimp *x, pspan pk) {
    * none stated, or a sequence-scoped one no snapshot of it names) */
   int64_t t = PCOL_NA_I64;
   uint32_t pclock = 0;
+  int on_trace = 0;
   if (has_ts) {
     uint32_t c = has_clock ? (uint32_t)clock : 0;
     if (!has_clock && s->defaults.n) {
@@ -1702,6 +1763,7 @@ static int pass2(pimp *x, pspan pk) {
     /* (a time no snapshot converts, or on a sequence-scoped clock, 64 on,
      * which Chrome's track events use incrementally, bounds nothing) */
     if (c < 64 && to_trace(x, c, (int64_t)ts, &t)) {
+      on_trace = 1;
       if (!x->have_t || t < x->tmin) x->tmin = t;
       if (!x->have_t || t > x->tmax) x->tmax = t, late(x);
       x->have_t = 1;
@@ -1728,6 +1790,7 @@ static int pass2(pimp *x, pspan pk) {
   if ((td.n || trk.n) && !s->invalid &&
       (rc = pf_v8_seq_thread(&x->v8, &x->host, s->id, td.p, td.n, trk.p, trk.n)))
     return rc;
+  if (tev.n && on_trace && has_seq && (rc = window_event(x, s, tev, t))) return rc;
   if (tev.n && !((flags & SEQ_NEEDS_STATE) && s->invalid) &&
       (rc = pf_v8_track_event(&x->v8, &x->host, s, s->id, pclock, s->defaults.p, s->defaults.n, tev.p, tev.n)))
     return rc;
@@ -1755,7 +1818,7 @@ static int put_row(void *ctx, const void *row) {
   pcol_value_row v[PV_MAX];
   for (uint32_t k = 0; k < r->nv && k < s->nvt; k++) v[k].value_type_id = s->vt[k], v[k].value = r->v[k];
   int64_t t;
-  if (__builtin_sub_overflow(r->t, x->tmin, &t) || t == PCOL_NA_I64) t = PCOL_NA_I64;
+  if (__builtin_sub_overflow(r->t, s->zero, &t) || t == PCOL_NA_I64) t = PCOL_NA_I64;
   pcol_sample_row sr = {s->id, t, 0, 1, PCOL_NA_I64, r->stack, r->labels};
   return pcol_b_sample(x->b, &sr, v, r->nv < s->nvt ? r->nv : s->nvt, NULL, x->err);
 }
@@ -1806,6 +1869,33 @@ static int no_samples(pimp *x) {
                         "Chrome's JavaScript: record with the disabled-by-default-v8.cpu_profiler category)%s%s",
                         x->name, n ? "; in the trace: " : "", n ? held : "");
 }
+/* Whether every source states its window (window_event: each sequence
+ * of its samples a closed one, all alike), and no V8 profile is there:
+ * then each source's time 0 is its window's start less its span start,
+ * its duration its window's, its wall-clock start the trace's moved as
+ * far, and the sources of one recording (consecutive ones of the same
+ * pcol.recording) its parts; else (a trace pcol did not write) the
+ * sources are one recording of the trace's span, as before. */
+static int windows(pimp *x) {
+  if (!x->nsrc || pf_v8_profiles(&x->v8)) return 0;
+  for (size_t k = 0; k < x->nseq; k++) {
+    const seqst *q = &x->seq[k];
+    if (!q->src1) continue;
+    psource *p = &x->src[q->src1 - 1];
+    if (q->win != 2) p->win = -1;
+    else if (!p->win) p->win = 1, p->wlo = q->win_lo, p->whi = q->win_hi, p->wspan = q->win_span, p->wrec = q->win_rec;
+    else if (p->wlo != q->win_lo || p->whi != q->win_hi || p->wspan != q->win_span || p->wrec != q->win_rec)
+      p->win = -1;
+  }
+  for (size_t i = 0; i < x->nsrc; i++) {
+    psource *p = &x->src[i];
+    int64_t d;
+    if (p->win != 1 || __builtin_sub_overflow(p->wlo, p->wspan, &p->zero) || __builtin_sub_overflow(p->whi, p->wlo, &d))
+      return 0;
+  }
+  return 1;
+}
+
 static int finish(pimp *x) {
   int rc;
   size_t nv8 = pf_v8_profiles(&x->v8), made = 0;
@@ -1852,17 +1942,45 @@ static int finish(pimp *x) {
                           "puts the trace's start at %" PRId64 " ns since 1970 and this %" PRId64 " ns after it",
                           x->name, w, wall, span);
   }
-  /* the sources, one recording: numbered when more than one */
   int many = x->nsrc + nv8 > 1;
-  for (size_t i = 0; i < x->nsrc; i++) {
-    uint32_t src = x->src[i].id;
-    if (x->have_t && span >= 0 && (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span))) return rc;
-    if (wall != PCOL_NA_I64 && wall > 0 && (rc = meta_i64(x, src, PPROF_META_TIME_NANOS, wall))) return rc;
-    if (many && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, (int64_t)i + 1))) return rc;
-    if ((rc = notes(x, src))) return rc;
+  x->tmin = x->have_t ? x->tmin : 0;
+  if (windows(x)) { /* each source its window (window_event) */
+    for (size_t i = 0, e; i < x->nsrc; i = e) {
+      for (e = i + 1; e < x->nsrc && x->src[e].wrec == x->src[i].wrec;) e++;
+      /* the parts of a recording without a wall clock are placed by their
+       * span starts from one time 0 (THE recording rule: taken to begin
+       * together): the earliest of theirs, where pcol's export puts them
+       * all, each window's span start moved to count from it */
+      int64_t z = x->src[i].zero, d;
+      for (size_t k = i + 1; wall == PCOL_NA_I64 && k < e; k++)
+        if (x->src[k].zero < z) z = x->src[k].zero;
+      for (size_t k = i; wall == PCOL_NA_I64 && k < e; k++)
+        if (!__builtin_sub_overflow(x->src[k].wlo, z, &d)) x->src[k].zero = z, x->src[k].wspan = d;
+      for (size_t k = i; k < e; k++) {
+        psource *p = &x->src[k];
+        int64_t w;
+        if ((rc = meta_i64(x, p->id, PPROF_META_DURATION_NANOS, p->whi - p->wlo)) ||
+            (p->wspan > 0 && (rc = meta_i64(x, p->id, PCOL_META_SPAN_START_NS, p->wspan))) ||
+            (e - i > 1 && (rc = meta_i64(x, p->id, PCOL_META_RECORDING_PART, (int64_t)(k - i) + 1))))
+          return rc;
+        if (wall != PCOL_NA_I64 && !__builtin_sub_overflow(p->zero, x->tmin, &w) && !__builtin_add_overflow(wall, w, &w) &&
+            w > 0 &&
+            (rc = meta_i64(x, p->id, PPROF_META_TIME_NANOS, w)))
+          return rc;
+        if ((rc = notes(x, p->id))) return rc;
+      }
+    }
+  } else { /* the sources, one recording: numbered when more than one */
+    for (size_t i = 0; i < x->nsrc; i++) {
+      uint32_t src = x->src[i].id;
+      x->src[i].zero = x->tmin;
+      if (x->have_t && span >= 0 && (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, span))) return rc;
+      if (wall != PCOL_NA_I64 && wall > 0 && (rc = meta_i64(x, src, PPROF_META_TIME_NANOS, wall))) return rc;
+      if (many && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, (int64_t)i + 1))) return rc;
+      if ((rc = notes(x, src))) return rc;
+    }
   }
   if (x->nsrc) {
-    x->tmin = x->have_t ? x->tmin : 0;
     rc = pcol_rowsort_each(x->rows, put_row, x);
     if (rc == PCOL_EIO) return pcol_error_set(x->err, rc, "%s: a temporary file of sorted samples could not be read back", x->name);
     if (rc) return rc;

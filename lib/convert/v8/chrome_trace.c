@@ -1033,6 +1033,18 @@ static const char *tkey_msg(const ctrace *c, const tkey *k, int i, char out[64])
   return id_text(out, SID_STR, 0, t, strlen(t));
 }
 
+/* a profile's recording (pcol_v8c_stream.rec) and its place: the order
+ * of the import */
+typedef struct recs {
+  uint64_t rec;
+  size_t i;
+} recs;
+static int recs_cmp(const void *pa, const void *pb) {
+  const recs *a = pa, *b = pb;
+  if (a->rec != b->rec) return a->rec < b->rec ? -1 : 1;
+  return a->i < b->i ? -1 : a->i > b->i;
+}
+
 static int import_stream(ctrace *c, pcol_v8c_stream *s, size_t k, const vnum *origin) {
   int rc;
   char *ename = NULL, *uri = NULL, pm[64], tm[64], num[32];
@@ -1673,9 +1685,23 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   /* the profiles' one timeline: since the earliest startTime of them, as
    * DevTools and the Firefox Profiler put every thread on the trace's clock
    * (each profile's own start would shift one thread against another) */
-  const vnum *origin = pcol_v8c_origin(&c.v);
+  /* of a trace whose profiles pcol's export marked as of several
+   * recordings (V8_KEY_RECORDING: a merge of recordings apart in time),
+   * each recording's profiles in turn, on its own timeline (since its
+   * earliest startTime), its parts numbered from 1: separate recordings
+   * each counted, as go's merge adds them (THE recording rule) */
+  recs *ord = NULL;
+  size_t nord = 0;
+  if (!rc && !sample_form && !(ord = malloc((c.v.nst ? c.v.nst : 1) * sizeof *ord))) rc = pcol_oom(err);
   for (size_t i = 0; !rc && !sample_form && i < c.v.nst; i++)
-    if (pcol_v8c_has_profile(&c.v.st[i])) rc = import_stream(&c, &c.v.st[i], used++, origin);
+    if (pcol_v8c_has_profile(&c.v.st[i])) ord[nord++] = (recs){c.v.st[i].rec, i};
+  if (nord > 1) qsort(ord, nord, sizeof *ord, recs_cmp);
+  const vnum *origin = NULL;
+  for (size_t k = 0; !rc && k < nord; k++) {
+    if (!k || ord[k].rec != ord[k - 1].rec) origin = pcol_v8c_origin_of(&c.v, ord[k].rec), c.nsrc = 0;
+    rc = import_stream(&c, &c.v.st[ord[k].i], used++, origin);
+  }
+  free(ord);
   if (!rc && used) pcol_v8c_lost_warning(&c.v, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
   if (!rc && sample_form)

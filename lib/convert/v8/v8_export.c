@@ -144,6 +144,11 @@ typedef struct vex {
   const pcol_select *sel; /* the selection; wall: the sources' spans, of a time range their windows (pcol_wall_cut) */
   int ranged;
   pcol_wall wall;
+  /* the Chrome trace export: the earliest wall-clock start of the written
+   * sources without a V8 clock (has_ref), which places each such one on
+   * the trace's clock (v8_times) */
+  int64_t wall_ref;
+  int has_ref;
   uint32_t cur_src;                   /* the source at hand */
   pcol_frames fr;
   const pcol_nameless_rule *rule; /* THE nameless rule of the selection (fr.rule) */
@@ -527,6 +532,13 @@ static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int
     return rc;
   if (!has_zero) *zero_us = *start_us;
   if (!has_start) *start_us = *zero_us;
+  /* a trace's source without a V8 clock (a pprof profile, a speedscope
+   * one) where its wall-clock start places it among the others (one.json
+   * 100 s before later.json, not both at 0: DevTools draws them so, and
+   * the parts of one recording so placed read back as its span) */
+  if (x->chrome && !has_zero && !has_start && x->has_ref && s <= x->wall.n && x->wall.known[s] &&
+      x->wall.start[s] != PCOL_NA_I64 && x->wall.start[s] >= x->wall_ref)
+    *zero_us = *start_us = us_round((__int128)x->wall.start[s] - x->wall_ref);
   /* of a time range, the profile starts where the range's part of the
    * source begins and lasts at least that part (THE range rule of the
    * header, pcol_wall_cut, as the pprof, OTLP, speedscope and Firefox
@@ -909,6 +921,16 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
       (!(x->tfirst = calloc((size_t)x->ntcls + 1, sizeof *x->tfirst)) ||
        !(x->tslot = calloc((size_t)x->ntcls + 1, sizeof *x->tslot)) || pcol_rowsort_new(&x->rs, sizeof(vrow), vrow_cmp)))
     rc = oom(x);
+  for (uint32_t s = 1; s <= ns && !rc && x->chrome; s++) { /* (v8_times' wall_ref) */
+    pcol_str v;
+    int a, b;
+    if (!count[s] || s > x->wall.n || !x->wall.known[s] || x->wall.start[s] == PCOL_NA_I64) continue;
+    if ((a = pcol_meta_probe(f, s, V8_META_START_TIME_US, &v, x->err)) < 0 ||
+        (b = pcol_meta_probe(f, s, V8_META_TIME_ORIGIN_US, &v, x->err)) < 0)
+      rc = a < 0 ? a : b;
+    else if (!a && !b && (!x->has_ref || x->wall.start[s] < x->wall_ref))
+      x->wall_ref = x->wall.start[s], x->has_ref = 1;
+  }
   for (uint32_t s = 1; s <= ns && !rc; s++) {
     if (!count[s]) continue;
     pcol_select o = sel ? *sel : (pcol_select){0};
@@ -967,7 +989,30 @@ typedef struct cpass {
   int64_t delta[CHUNK_SAMPLES];
   uint64_t nev;      /* events written */
   int rc;            /* a write's failure (not the sorter's) */
+  /* the recording of each thread's source (THE recording rule's run,
+   * pcol_wall_run_end: its first source), written as its Profile's
+   * pcolRecording when the threads' sources are of several (c_recordings) */
+  uint64_t *rec;
+  int recs;
 } cpass;
+
+/* c->rec of each thread, and c->recs: its sources are of several
+ * recordings (separate inputs of a merge: read back, each its own
+ * duration, as go's merge adds them, not one trace's span: 4s for 6s) */
+static int c_recordings(cpass *c) {
+  vex *x = c->x;
+  if (!(c->rec = calloc(x->nth ? x->nth : 1, sizeof *c->rec))) return oom(x);
+  uint64_t s0 = 0, e = 1;
+  for (size_t k = 0; k < x->nth; k++) {
+    uint64_t s = x->th[k].src;
+    if (!s || s > x->wall.n) continue;
+    if (s < s0) s0 = 0, e = 1; /* (threads come in source order: not reached) */
+    while (s >= e) s0 = e, e = pcol_wall_run_end(&x->wall, s0);
+    c->rec[k] = s0;
+    if (k && c->rec[k] != c->rec[0]) c->recs = 1;
+  }
+  return PCOL_OK;
+}
 
 static int c_event(cpass *c, const char *name, const char *ph, size_t k, int64_t ts) {
   vex *x = c->x;
@@ -1037,7 +1082,10 @@ static int c_begin_thread(cpass *c, size_t k) {
   c->n = 0;
   c->nodes_due = 1;
   if ((rc = c_event(c, "Profile", "P", k, t->start_us))) return rc;
-  return fprintf(x->out, "\"data\":{\"startTime\":%lld}}}", (long long)t->start_us) < 0 ? io(x) : PCOL_OK;
+  if (fprintf(x->out, "\"data\":{\"startTime\":%lld", (long long)t->start_us) < 0 ||
+      (c->recs && fprintf(x->out, ",\"" V8_KEY_RECORDING "\":%llu", (unsigned long long)c->rec[k]) < 0))
+    return io(x);
+  return put(x, "}}}");
 }
 
 static int c_row(void *ctx, const void *p) {
@@ -1184,6 +1232,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   for (size_t k = 2; k < nt + 2 && !rc; k++) c->off[k] += c->off[k - 1];
   for (size_t i = 0; i < n && !rc; i++) c->order[c->off[slot[i] + 1]++] = (uint32_t)i;
   if (!rc) rc = c_ids(c);
+  if (!rc) rc = c_recordings(c);
   if (!rc && c->lost && pcol_export_heard(opt)) {
     char t[400];
     pcol_made_up_note(t, sizeof t, PCOL_ID_TID, c->lost, "up to 2^53 (a trace event's tid)", NULL, 0, "thread_name");
@@ -1208,6 +1257,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   if (!rc) rc = put(x, "\n]}\n");
   free(slot);
   free(c->pid);
+  free(c->rec);
   free(c->tid);
   free(c->made);
   free(c->off);
