@@ -303,11 +303,11 @@ def grouped(rows):
 
 def count_line(q, value):
     """`VALUE SUM TOTAL` (or `VALUE refused`) of spec.md §6.11: the sum of
-    the amounts of the samples with a stack, and the total shares are of."""
+    the amounts of the samples with a stack (top's rows), and the total
+    shares are of (of every sample)."""
     rows = amounts(q, value)
     if rows == "refused":
         return "%s refused" % value
-    rows = [r for r in rows if r[1]]
     marks = base_marks(q)
     kinds = set().union(*marks.values()) if marks else set()
     total = None
@@ -323,7 +323,7 @@ def count_line(q, value):
         total = tb if tb > 0 else None
     if total is None:
         total = grouped(rows) if any(r[3] < 0 for r in rows) else sum(r[3] for r in rows)
-    return "%s %d %d" % (value, sum(r[3] for r in rows), total)
+    return "%s %d %d" % (value, sum(r[3] for r in rows if r[1]), total)
 
 
 def counted(name, desc, build, values):
@@ -435,6 +435,8 @@ def valid_cases():
                 smp(a, "f", cpu=10), smp(a, "g", cpu=20)
                 smp(a, "f", w=-1, ls=base, cpu=-4), smp(a, "h", w=-1, ls=base, cpu=-6)
                 smp(a, "g", w=-1, ls=near, cpu=-3)  # "TRUE": not the base's
+                p.add("samples", source_id=a, weight=-1, labelset_id=base,  # no stack: in the total
+                      values=[dict(value_type_id=cpu, value=-8)])
                 b = src("pprof", [cnt, cpu], [D])
                 smp(b, "f", cnt=2, cpu=7), smp(b, "f", w=-1, ls=base, cnt=-1, cpu=-2)
                 c = src("pprof", [cpu], [("pprof.base", "signed")])  # -base knows no "signed"

@@ -1048,9 +1048,9 @@ SPEC_ORDER = ['meta', 'sources', 'value_types', 'source_value_types', 'functions
 
 # ------------------------------------------------ subtracted bases (§6.11)
 def counts(f, value):
-    """(SUM, TOTAL) of `value` ('samples', 'weight' or a type name) over the
-    samples with a stack, by §6.4 and §6.11, or None where a reader must not
-    show it."""
+    """(SUM, TOTAL) of `value` ('samples', 'weight' or a type name): its sum
+    over the samples with a stack (§12: top's rows) and the total of §6.11
+    (over every sample), or None where a reader must not show it."""
     V = f.views()
     na = lambda x: I64MIN if x is None else x
     MARK = {(b'pprof.diff_base', b'true'): 'true', (b'pprof.diff_base', b'signed'): 'signed',
@@ -1095,8 +1095,7 @@ def counts(f, value):
             if not firsts:
                 continue
             a = firsts[0]
-        if stack:
-            amt.append((s, stack, ls or 0, sid, a))
+        amt.append((s, stack or 0, ls or 0, sid, a))
 
     def grouped(xs):
         g = {}
@@ -1112,7 +1111,7 @@ def counts(f, value):
         total = tb if tb > 0 else None
     if total is None:
         total = grouped(amt) if any(r[4] < 0 for r in amt) else sum(r[4] for r in amt)
-    return sum(r[4] for r in amt), total
+    return sum(r[4] for r in amt if r[1]), total
 
 
 def main(argv):
