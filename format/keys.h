@@ -117,6 +117,11 @@
  * base kinds (lib/core/count.c pcol_base_kinds): 4 where "true" is 1; the total is its labelled samples' as the others',
  * but its weights are not negated again. */
 #define PCOL_BASE_SIGNED "signed"
+/* The value of meta PCOL_META_DIFF_BASE and PCOL_META_BASE (pcol.h) of a
+ * source that is a base subtracted whole (pcol_open_diff_base: its values
+ * negated, its weights its raw samples).  A value of either key other than
+ * these two marks nothing (spec.md §6.11, lib/core/count.c pcol_base_kinds) */
+#define PCOL_BASE_TRUE "true"
 /* A V8 profile's startTime, whole us on V8's monotonic clock (a Chrome
  * trace's profiles share it): where a profile of a Chrome trace lies among
  * the others of its recording, which have no wall-clock start */

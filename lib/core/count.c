@@ -75,15 +75,20 @@ int pcol_base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
                            {&ms, PCOL_T_META, PCOL_C_META_SOURCE}};
   int rc = nmeta ? pcol_columns(f, req, PCOL_NCOLS(req), err) : PCOL_OK;
   static const char *const keys[] = {PCOL_META_DIFF_BASE, PCOL_META_BASE};
+  static const char *const values[] = {PCOL_BASE_TRUE, PCOL_BASE_SIGNED};
   pcol_idmemo memo = {{0}, {0}}, vmemo = {{0}, {0}};
   for (uint64_t i = 0; i < nmeta && !rc; i++) {
     uint32_t s = pcol_view_u32(&ms, i);
-    uint8_t which = 0, is_signed = 0;
+    uint8_t which = 0, v = 0;
     if (!s || s > nsrc) continue;
     if ((rc = pcol_string_which_memo(f, &memo, pcol_view_u32(&mk, i), keys, 2, &which, err))) break;
-    /* 1 -diff_base, 2 -base, 4 -diff_base's samples as written (PCOL_BASE_SIGNED) */
-    if (which == 1 && (rc = pcol_string_is_memo(f, &vmemo, pcol_view_u32(&mv, i), PCOL_BASE_SIGNED, &is_signed, err))) break;
-    if (is_signed) which = 4;
+    if (!which) continue;
+    /* 1 -diff_base, 2 -base (value "true"), 4 -diff_base's samples as
+     * written (PCOL_BASE_SIGNED, of pprof.diff_base); any other value marks
+     * nothing, as an unknown key (spec.md §6.11) */
+    if ((rc = pcol_string_which_memo(f, &vmemo, pcol_view_u32(&mv, i), values, 2, &v, err))) break;
+    if (v == 2 && which == 1) which = 4;
+    else if (v != 1) which = 0;
     if (which) k[s] |= (uint8_t)which, k[0] |= (uint8_t)which;
   }
   if (rc) {
@@ -149,6 +154,45 @@ int pcol_normalize_unscaled(pcol_file *f, uint32_t *src, pcol_error *err) {
     if (pcol_str_is(v, PCOL_VT_SAMPLES)) *src = s;
   }
   return PCOL_OK;
+}
+
+int pcol_count_unmarked_diff(pcol_file *f, uint32_t *src, pcol_error *err) {
+  uint64_t ns = pcol_rows(f, PCOL_T_SOURCES), nsamp = pcol_rows(f, PCOL_T_SAMPLES);
+  uint64_t nval = pcol_rows(f, PCOL_T_VALUES);
+  *src = 0;
+  if (!ns || !nsamp || !nval) return PCOL_OK;
+  uint32_t *cvt = NULL;
+  const uint8_t *kind;
+  pcol_view sty;
+  PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kind, err));
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &sty, err));
+  PCOL_RETURN_NOT_OK(pcol_count_types(f, &cvt, err));
+  /* the candidates: pprof sources counted by their weight as it is */
+  uint8_t *cand = calloc(ns + 1, 1);
+  int rc = cand ? PCOL_OK : pcol_oom(err), any = 0;
+  pcol_idmemo memo = {{0}, {0}};
+  for (uint64_t s = 1; !rc && s <= ns; s++) {
+    uint8_t is = 0;
+    if (cvt[s] || kind[s]) continue;
+    if (!(rc = pcol_string_is_memo(f, &memo, pcol_view_u32(&sty, s - 1), PCOL_SRC_PPROF, &is, err)) && is)
+      cand[s] = 1, any = 1;
+  }
+  free(cvt);
+  pcol_view ss, off, val;
+  pcol_column_req req[] = {{&ss, PCOL_T_SAMPLES, PCOL_C_S_SOURCE},
+                           {&off, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS},
+                           {&val, PCOL_T_VALUES, PCOL_C_V_VALUE}};
+  if (!rc && any) rc = pcol_columns(f, req, PCOL_NCOLS(req), err);
+  for (uint64_t i = 0; !rc && any && !*src && i < nsamp; i++) {
+    uint32_t s = pcol_view_u32(&ss, i);
+    if (s > ns || !cand[s]) continue;
+    uint64_t lo = pcol_view_u64(&off, i), hi = pcol_view_u64(&off, i + 1);
+    if (hi > nval) hi = nval;
+    for (uint64_t k = lo; k < hi && !*src; k++)
+      if (pcol_view_i64(&val, k) < 0) *src = s;
+  }
+  free(cand);
+  return rc;
 }
 
 int pcol_count_types(pcol_file *f, uint32_t **out, pcol_error *err) {

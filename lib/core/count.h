@@ -26,6 +26,17 @@ int pcol_base_labelsets(pcol_file *f, uint8_t **ok, int *any, pcol_error *err);
  * none: no view shows such a count, and no export writes one (count.c) */
 int pcol_normalize_unscaled(pcol_file *f, uint32_t *src, pcol_error *err);
 
+/* The first source of f that has no count to show (*src 0 when none): a
+ * pprof source without samples/count, no subtracted base by its meta
+ * (pcol_base_kinds), whose samples hold a negative value.  Its rows are a
+ * difference (go tool pprof -proto -base of count-less profiles, which
+ * marks nothing; a delta heap profile), not raw samples: THE count rule
+ * would count each +1, the base's rows too, where go refuses
+ * -sample_index=samples.  So no view shows its count (value.c, as
+ * pcol_normalize_unscaled's).  One pass over the samples' values of such
+ * sources only (count.c) */
+int pcol_count_unmarked_diff(pcol_file *f, uint32_t *src, pcol_error *err);
+
 /* THE count rule (count.c): how many raw samples a row stands for.  c[s]
  * (s = 1..sources; *out has sources + 1 entries, free() it) is the stored
  * "samples/count" type when source s measured one; else PCOL_COUNT_NEG

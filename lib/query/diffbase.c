@@ -723,7 +723,8 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   fill_from_free(&bff);
   norm_plan_free(&np);
   for (uint64_t s = s0 + 1; !rc && s <= b->t[PCOL_T_SOURCES].rows; s++)
-    rc = pcol_b_meta(b, (uint32_t)s, diff ? PCOL_META_DIFF_BASE : PCOL_META_BASE, "true", 4, err);
+    rc = pcol_b_meta(b, (uint32_t)s, diff ? PCOL_META_DIFF_BASE : PCOL_META_BASE, PCOL_BASE_TRUE,
+                     sizeof PCOL_BASE_TRUE - 1, err);
   /* a source that names no default type takes the first one named */
   for (uint64_t s = 1; !rc && dflt.ptr && s <= b->t[PCOL_T_SOURCES].rows && s <= nf + nb; s++)
     if (!has[s]) rc = pcol_b_meta(b, (uint32_t)s, PPROF_META_DEFAULT_SAMPLE_TYPE, dflt.ptr, dflt.len, err);

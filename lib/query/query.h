@@ -540,6 +540,11 @@ int pcol_q_labelcols_open(pcol_file *f, pcol_q_labelcols *c, pcol_error *err);
  * could not scale (count.h pcol_normalize_unscaled): the value "samples"
  * is refused (value.c) and never added up (weights.c diff_base_total) */
 int pcol_q_normalize_unscaled(pcol_file *f, pcol_error *err);
+/* PCOL_ENOTFOUND, naming it, when a source of f has no count a view may
+ * show: pcol_q_normalize_unscaled's, or a pprof difference that marks no
+ * base (count.h pcol_count_unmarked_diff).  The value "samples" asks it
+ * (value.c); the report offers no samples then (report.c) */
+int pcol_q_count_shown(pcol_file *f, pcol_error *err);
 
 /* pprof's total where a base was subtracted (pcol_open_diff_base; weights.c
  * diff_base_total): *found 0 when f holds none.  For a view that sums its

@@ -441,8 +441,14 @@ static int value_choices(rep *r, vchoice **out, size_t *n, pcol_error *err) {
   vchoice *c = calloc(nvt + 3, sizeof *c);
   if (!c) return pcol_oom(err);
   size_t k = 0;
-  int rc = pcol_value_resolve(r->f, NULL, "samples", &c[k].v, err);
-  snprintf(c[k++].cli, sizeof c->cli, "samples");
+  /* no count to show (a pprof difference that marks no base sample: count.h
+   * pcol_count_unmarked_diff): no samples offered, as go offers none */
+  uint32_t unmarked = 0;
+  int rc = pcol_count_unmarked_diff(r->f, &unmarked, err);
+  if (!rc && !unmarked) {
+    rc = pcol_value_resolve(r->f, NULL, "samples", &c[k].v, err);
+    snprintf(c[k++].cli, sizeof c->cli, "samples");
+  }
   /* the stored samples/count type that every source counts by (THE count
    * rule, pcol_count_types: a pprof file's) is the same numbers as
    * "samples": offered once, under the CLI's name (issue 44: the menu and

@@ -56,7 +56,7 @@ static int resolve_default(pcol_file *f, const pcol_select *sel, pcol_value_sel 
                            pcol_error *err) {
   uint32_t chosen;
   PCOL_RETURN_NOT_OK(default_of(f, sel, &chosen, NULL, err));
-  if (!chosen) PCOL_RETURN_NOT_OK(pcol_q_normalize_unscaled(f, err));
+  if (!chosen) PCOL_RETURN_NOT_OK(pcol_q_count_shown(f, err));
   PCOL_RETURN_NOT_OK(vt_names(f, chosen, out, err));
   return pcol_kin_default_column(f, sel, chosen, &out->column, err);
 }
@@ -626,7 +626,7 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
   if (!strcmp(name, VALUE_WEIGHT)) return resolve_weight(f, sel, 0, out, err);
   /* each source's own count: pprof's samples/count, else its weight */
   if (!strcmp(name, VALUE_SAMPLES)) {
-    PCOL_RETURN_NOT_OK(pcol_q_normalize_unscaled(f, err));
+    PCOL_RETURN_NOT_OK(pcol_q_count_shown(f, err));
     return vt_names(f, 0, out, err);
   }
   /* TYPE or TYPE/UNIT, as the list of a file's values names it */

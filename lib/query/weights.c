@@ -725,6 +725,26 @@ int pcol_q_normalize_unscaled(pcol_file *f, pcol_error *err) {
                         (unsigned)s, (int)st.len, st.ptr ? st.ptr : "");
 }
 
+int pcol_q_count_shown(pcol_file *f, pcol_error *err) {
+  uint32_t s;
+  pcol_view uri;
+  pcol_str u;
+  PCOL_RETURN_NOT_OK(pcol_q_normalize_unscaled(f, err));
+  PCOL_RETURN_NOT_OK(pcol_count_unmarked_diff(f, &s, err));
+  if (!s) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, err));
+  PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&uri, s - 1), &u, err));
+  int n = (int)pcol_utf8_cut(u.ptr, u.len, 200);
+  return pcol_error_set(err, PCOL_ENOTFOUND,
+                        "the value samples (each source's count of raw samples): source %u (%.*s) is "
+                        "a pprof profile without samples/count whose samples hold negative values, a "
+                        "difference (go tool pprof -proto -base, which marks no base sample, or a "
+                        "delta profile), whose rows are no raw samples to count (go tool pprof "
+                        "refuses -sample_index=samples there): show a value it stores (--value TYPE), "
+                        "or let pcol subtract the base (--base BASE), which counts it",
+                        (unsigned)s, n, u.ptr ? u.ptr : "");
+}
+
 /* go tool pprof's total (report.go computeTotal) where a base was
  * subtracted (base_kinds).  -diff_base: the |values| of the samples
  * labelled PCOL_DIFF_BASE_KEY = "true" alone, so shares are of the base

@@ -278,6 +278,24 @@ for pair in fa.folded:fb.folded:: fa.folded:fb.folded:plain: "$(basename "$J1"):
   done
 done
 [ $ncmp -ge 100 ] || fail "--normalize: only $ncmp comparisons"
+# A pprof profile without samples/count whose samples hold negative values
+# (a delta heap profile, real; go's -proto -base of count-less profiles,
+# below) is a difference whose rows are no raw samples: go refuses
+# -sample_index=samples there, and so does pcol (count.h
+# pcol_count_unmarked_diff; it counted 4942 rows, exit 0); its report
+# offers no samples; a heap profile without negatives still counts its rows.
+DELTA="$TD/pprof/go-heap-delta-negative-values.pb.gz"
+if [ -f "$DELTA" ]; then
+  "$PCOL" top "$DELTA" --value samples >"$tmp/p.out" 2>"$tmp/err" &&
+    fail "top --value samples of a delta heap profile: exit 0, $(grep -m1 Total "$tmp/p.out")"
+  grep -q 'without samples/count whose samples hold negative values' "$tmp/err" || fail "delta --value samples: $(head -2 "$tmp/err")"
+  "$PCOL" top "$DELTA" --value inuse_space >/dev/null 2>"$tmp/err" || fail "top --value inuse_space of the delta profile: $(head -2 "$tmp/err")"
+  "$PCOL" report "$DELTA" -o "$tmp/delta.html" 2>"$tmp/err" || fail "report of the delta profile: $(head -2 "$tmp/err")"
+  grep -q '"cli":"samples"' "$tmp/delta.html" && fail "the report of the delta profile offers samples"
+  grep -q '"cli":"inuse_space/bytes"' "$tmp/delta.html" || fail "the report of the delta profile offers no inuse_space"
+  "$PCOL" top "$TD/pprof/go-heap-allocs-inline.pb.gz" --value samples >/dev/null 2>"$tmp/err" ||
+    fail "top --value samples of a heap profile (its rows): $(head -2 "$tmp/err")"
+fi
 # go's own file of a difference: `go tool pprof -proto -diff_base=B A`
 # marks the base's samples pprof::base = true, values negated, in ONE
 # profile.  Of profiles without samples/count (go refuses -sample_index=
@@ -304,8 +322,30 @@ if [ $GO = 1 ]; then
     for pr in ga:gb:gca:gcb gma:gmb:gma:gmb; do
       IFS=: read -r A B CA CB <<<"$pr"
       what="go -proto -$m=$B $A"
-      if [ $m = base ] && [ $A = ga ]; then continue; fi # (-base marks nothing: rows merged across sides)
       go tool pprof -proto -$m="$tmp/$B.pb" "$tmp/$A.pb" >"$tmp/d.pb.gz" 2>/dev/null || fail "$what"
+      if [ $m = base ] && [ $A = ga ]; then
+        # -base of count-less profiles marks nothing (rows merged across
+        # sides, the base's negated): go refuses -sample_index=samples, and
+        # so must pcol (it counted every row +1, the base's too: 4 where
+        # pcol's own --base counts 1, exit 0); the default is go's
+        go tool pprof -top -sample_index=samples "$tmp/d.pb.gz" >/dev/null 2>"$tmp/gerr" &&
+          fail "go -top -sample_index=samples of $what: go no longer refuses it"
+        grep -q 'sample_index "samples" must be one of' "$tmp/gerr" || fail "go's refusal of $what: $(head -2 "$tmp/gerr")"
+        for c in top traces fold tree; do
+          "$PCOL" $c "$tmp/d.pb.gz" --value samples >"$tmp/p.out" 2>"$tmp/err" &&
+            fail "$c --value samples of $what (go refuses -sample_index=samples): exit 0, $(grep -m1 'Total\|Showing' "$tmp/p.out")"
+          grep -q 'without samples/count whose samples hold negative values.*go tool pprof refuses -sample_index=samples' "$tmp/err" ||
+            fail "$c --value samples of $what: not the count's refusal: $(head -2 "$tmp/err")"
+        done
+        "$PCOL" top "$tmp/ga.pb" --base "$tmp/gb.pb" --value samples --node-fraction 0 >"$tmp/p.top" 2>"$tmp/err" ||
+          fail "top ga.pb --base gb.pb --value samples: $(head -2 "$tmp/err")"
+        [ "$(shown "$tmp/p.top")" = 1 ] || fail "top ga.pb --base gb.pb --value samples: $(shown "$tmp/p.top"), not 3 - 2"
+        go tool pprof -top -nodefraction=0 "$tmp/d.pb.gz" >"$tmp/g.top" 2>/dev/null || fail "go -top of $what"
+        "$PCOL" top "$tmp/d.pb.gz" --node-fraction 0 >"$tmp/p.top" 2>"$tmp/err" || fail "top of $what: $(head -2 "$tmp/err")"
+        strip "$tmp/g.top" >"$tmp/b.cmp"; strip "$tmp/p.top" >"$tmp/a.cmp"
+        cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "top of $what (its default) is not go's: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+        continue
+      fi
       go tool pprof -proto -$m="$tmp/$CB.pb" "$tmp/$CA.pb" >"$tmp/dc.pb.gz" 2>/dev/null || fail "$what (counted)"
       # the default value: go's own
       go tool pprof -top -nodefraction=0 "$tmp/d.pb.gz" >"$tmp/g.top" 2>/dev/null || fail "go -top of $what"

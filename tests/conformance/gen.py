@@ -232,6 +232,107 @@ def ranged(name, desc, build, cuts):
     RANGES[name] = "\n".join(out) + "\n"
 
 
+COUNTS = {}  # name -> text of NAME.counts: each value's sum and total (spec.md §6.11)
+
+
+def base_marks(q):
+    """The marks of spec.md §6.11: source -> set of "true" (pprof.diff_base
+    true), "signed" (pprof.diff_base signed), "base" (pprof.base true), from
+    every meta row of a source s >= 1; other values and file-level rows mark
+    nothing."""
+    marks = {}
+    for row in q.t[TABLE_ID["meta"]]:
+        s = row.get("source_id", 0)
+        k, v = q.strings[row.get("key", 0)], q.strings[row.get("value", 0)]
+        m = {(b"pprof.diff_base", b"true"): "true", (b"pprof.diff_base", b"signed"): "signed",
+             (b"pprof.base", b"true"): "base"}.get((k, v))
+        if s and m:
+            marks.setdefault(s, set()).add(m)
+    return marks
+
+
+def amounts(q, value):
+    """spec.md §6.4 and §6.11: each sample's (stack, label set, amount) for
+    `value` ("samples", "weight" or a type name), or the reason a reader
+    refuses to show it."""
+    S, marks = q.strings, base_marks(q)
+    vtype = {i + 1: (S[r.get("type", 0)], S[r.get("unit", 0)])
+             for i, r in enumerate(q.t[TABLE_ID["value_types"]])}
+    counted = {r.get("source_id", 0) for r in q.t[TABLE_ID["source_value_types"]]
+               if vtype.get(r.get("value_type_id", 0)) == (b"samples", b"count")}
+    whole = {s for s, m in marks.items() if m & {"true", "base"}}
+    stypes = [S[r.get("source_type", 0)] for r in q.t[TABLE_ID["sources"]]]
+    rows = q.t[TABLE_ID["samples"]]
+    if value == "weight" and whole:
+        return "refused"  # a whole base's weights are raw samples, never negative
+    if value == "samples":
+        for r in rows:  # a pprof difference that marks no base: no count
+            s = r.get("source_id", 0)
+            if (stypes[s - 1] == b"pprof" and s not in counted and s not in marks and
+                    any(v.get("value", 0) < 0 for v in r.get("values", []))):
+                return "refused"
+    out = []
+    for r in rows:
+        s, w = r.get("source_id", 0), r.get("weight", 1)
+        if value == "weight":
+            a = w
+        elif value == "samples":
+            firsts = [v.get("value", 0) for v in r.get("values", [])
+                      if vtype[v.get("value_type_id", 0)] == (b"samples", b"count")]
+            if s in counted:
+                a = firsts[0] if firsts else w
+            else:
+                a = -w if s in whole else w
+        else:
+            firsts = [v.get("value", 0) for v in r.get("values", [])
+                      if vtype[v.get("value_type_id", 0)][0] == value.encode()]
+            if not firsts:
+                continue
+            a = firsts[0]
+        out.append((s, r.get("stack_id", 0), r.get("labelset_id", 0), a))
+    return out
+
+
+def grouped(rows):
+    """pprof's total: the samples merged by (stack, label set), |sum| each."""
+    g = {}
+    for _, st, ls, a in rows:
+        g[(st, ls)] = g.get((st, ls), 0) + a
+    return sum(abs(x) for x in g.values())
+
+
+def count_line(q, value):
+    """`VALUE SUM TOTAL` (or `VALUE refused`) of spec.md §6.11: the sum of
+    the amounts of the samples with a stack (top's rows), and the total
+    shares are of (of every sample)."""
+    rows = amounts(q, value)
+    if rows == "refused":
+        return "%s refused" % value
+    marks = base_marks(q)
+    kinds = set().union(*marks.values()) if marks else set()
+    total = None
+    if "base" in kinds:
+        total = grouped(rows)
+    elif kinds & {"true", "signed"}:
+        S = q.strings
+        lsets = q.t[TABLE_ID["labelsets"]]
+        based = {i + 1 for i, ls in enumerate(lsets)
+                 if any(S[l.get("key", 0)] == b"pprof::base" and l.get("str", 0) and
+                        S[l["str"]] == b"true" for l in ls.get("labels", []))}
+        tb = grouped([r for r in rows if marks.get(r[0], set()) & {"true", "signed"} and r[2] in based])
+        total = tb if tb > 0 else None
+    if total is None:
+        total = grouped(rows) if any(r[3] < 0 for r in rows) else sum(r[3] for r in rows)
+    return "%s %d %d" % (value, sum(r[3] for r in rows if r[1]), total)
+
+
+def counted(name, desc, build, values):
+    """A valid file and NAME.counts: for each value, what `pcol top --value
+    VALUE` adds up and the total of its shares (spec.md §6.11)."""
+    valid(name, desc, build())
+    COUNTS[name] = "".join(count_line(build(), v) + "\n" for v in values)
+
+
 def small_entries(**kw):
     p = small()
     return p, pack(p.materialize(), **kw)
@@ -283,6 +384,90 @@ def valid_cases():
     ranged("valid-range-ticks", "a long sample of 4 ticks and a point sample; NAME.ranges: "
            "`cat --from --to` cuts it by the range rule (ticks inside the range)", ticks,
            [(2500000, 3500000), (0, 3000001), (2000001, 6000000), (1000000, 5000000)])
+
+    # subtracted bases (§6.11): the count of a row and the total of shares
+    def based(kind):
+        def build():
+            p = Profile()
+            S = p.s
+            cpu = p.add("value_types", type=S("cpu"), unit=S("nanoseconds"))
+            cnt = p.add("value_types", type=S("samples"), unit=S("count"))
+            f0 = p.add("functions", name=S("main"))
+            fs = {n: p.add("functions", name=S(n)) for n in ("f", "g", "h")}
+            root = p.add("stacks", location_id=p.add("locations", lines=[dict(function_id=f0)]))
+            st = {n: p.add("stacks", parent_id=root,
+                           location_id=p.add("locations", lines=[dict(function_id=i)]))
+                  for n, i in fs.items()}
+            base = p.add("labelsets", labels=[dict(key=S("pprof::base"), str=S("true"))])
+            near = p.add("labelsets", labels=[dict(key=S("pprof::base"), str=S("TRUE"))])
+
+            def src(ty, types, marks):
+                s = p.add("sources", source_type=S(ty))
+                for t in types:
+                    p.add("source_value_types", source_id=s, value_type_id=t)
+                for k, v in marks:
+                    p.add("meta", key=S(k), value=S(v), source_id=s)
+                return s
+
+            def smp(s, n, w=1, ls=0, **vals):
+                p.add("samples", source_id=s, stack_id=st[n], weight=w, labelset_id=ls,
+                      values=[dict(value_type_id={"cpu": cpu, "cnt": cnt}[k], value=v)
+                              for k, v in vals.items()])
+            D = ("pprof.diff_base", kind)
+            if kind == "true":  # pcol_open_diff_base's: the base's sources whole
+                a = src("pprof", [cpu], [])  # the profile, no samples/count: its weights
+                smp(a, "f", cpu=10), smp(a, "g", cpu=20), smp(a, "f", cpu=5)
+                b = src("pprof", [cpu], [D])  # its base: -weight, values negated
+                smp(b, "f", ls=base, cpu=-4), smp(b, "h", w=2, ls=base, cpu=-6)
+                smp(b, "g", cpu=-3)  # no label: counted, not in the total
+                c = src("pprof", [cnt, cpu], [])  # a profile with samples/count
+                smp(c, "f", w=1, cnt=2, cpu=7)
+                d = src("pprof", [cnt, cpu], [D])  # its base: the stored count
+                smp(d, "f", ls=base, cnt=-1, cpu=-2)
+                smp(d, "g", ls=base, cpu=-1)  # no samples/count of its own: its weight
+                e = src("collapsed", [], [("pprof.diff_base", "yes")])  # an unknown value: nothing
+                smp(e, "f", w=3, ls=base)
+                g = src("pprof", [cpu], [("pprof.diff_base", "signed"), D])  # true wins
+                smp(g, "f", ls=base, cpu=-5)
+                p.add("meta", key=S("pprof.diff_base"), value=S("true"))  # file-level: nothing
+            else:  # go tool pprof -proto -diff_base read by pcol: weights signed
+                a = src("pprof", [cpu], [D])
+                smp(a, "f", cpu=10), smp(a, "g", cpu=20)
+                smp(a, "f", w=-1, ls=base, cpu=-4), smp(a, "h", w=-1, ls=base, cpu=-6)
+                smp(a, "g", w=-1, ls=near, cpu=-3)  # "TRUE": not the base's
+                p.add("samples", source_id=a, weight=-1, labelset_id=base,  # no stack: in the total
+                      values=[dict(value_type_id=cpu, value=-8)])
+                b = src("pprof", [cnt, cpu], [D])
+                smp(b, "f", cnt=2, cpu=7), smp(b, "f", w=-1, ls=base, cnt=-1, cpu=-2)
+                c = src("pprof", [cpu], [("pprof.base", "signed")])  # -base knows no "signed"
+                smp(c, "g", ls=base, cpu=1)
+            return p
+        return build
+    counted("valid-diff-base-true", "subtracted bases (meta pprof.diff_base true, spec.md §6.11): "
+            "a count-less base counts -weight, a counted one its samples/count; the total of the "
+            "shares is the base's labelled samples'; unknown and file-level marks are nothing; "
+            "NAME.counts: `top --value`'s sum and total", based("true"),
+            ["samples", "cpu", "weight"])
+    counted("valid-diff-base-signed", "a -diff_base's base among the samples (meta pprof.diff_base "
+            "signed, spec.md §6.11): each row counts its weight as stored; NAME.counts", based("signed"),
+            ["samples", "cpu", "weight"])
+
+    def unmarked():  # go tool pprof -proto -base of count-less profiles: no mark, negative rows
+        p = Profile()
+        S = p.s
+        cpu = p.add("value_types", type=S("cpu"), unit=S("nanoseconds"))
+        f = p.add("functions", name=S("f"))
+        g = p.add("functions", name=S("g"))
+        sf = p.add("stacks", location_id=p.add("locations", lines=[dict(function_id=f)]))
+        sg = p.add("stacks", location_id=p.add("locations", lines=[dict(function_id=g)]))
+        s = p.add("sources", source_type=S("pprof"))
+        p.add("source_value_types", source_id=s, value_type_id=cpu)
+        for stack, v in ((sf, 30), (sg, -10), (sf, -5)):
+            p.add("samples", source_id=s, stack_id=stack, values=[dict(value_type_id=cpu, value=v)])
+        return p
+    counted("valid-diff-unmarked", "a pprof source without samples/count whose samples hold a "
+            "negative value and no base mark (go tool pprof -proto -base): no count (spec.md "
+            "§6.11); NAME.counts", unmarked, ["samples", "cpu", "weight"])
 
     # interval sources (§7.1): a marked source's long samples of weight <= 1 are
     # cut by their nanoseconds, its coalesced run (weight 4) and an unmarked twin
@@ -2456,7 +2641,7 @@ def main():
     v15_cases()
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):
-        if old.endswith((".pcol", ".views", ".ranges")):
+        if old.endswith((".pcol", ".views", ".ranges", ".counts")):
             os.remove(os.path.join(out, old))
     lines = ["# file\tverdict\trule\tstage\twhat (generated by gen.py; see README.md)"]
     for name, verdict, rule, stage, desc, data, views in CASES:
@@ -2465,6 +2650,9 @@ def main():
         if views is not None:
             with open(os.path.join(out, name + ".views"), "w", encoding="utf-8", newline="\n") as f:
                 f.write(views)
+        if name in COUNTS:
+            with open(os.path.join(out, name + ".counts"), "w", encoding="utf-8", newline="\n") as f:
+                f.write(COUNTS[name])
         if name in RANGES:
             with open(os.path.join(out, name + ".ranges"), "w", encoding="utf-8", newline="\n") as f:
                 f.write(RANGES[name])

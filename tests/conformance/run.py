@@ -24,6 +24,9 @@ or $PCOL.
                an answer "EXIT OUTLEN ERRLEN" and the bytes): the --validate,
                --cat, --cat-all and --cat-range templates are then the
                arguments sent to it, one such process a job.
+--count CMD    prints "SUM TOTAL" of {file} {value} (files/NAME.counts, the
+               count rule of spec.md §6.11), exit non-zero where the reader
+               refuses the value; pcol's own: `pcol top --format json`.
 --check-generated  regenerate the suite in a scratch directory and fail if
                it differs from the committed files (gen.py and files agree), or
                if README.md does not name every file and rule of the manifest.
@@ -189,6 +192,10 @@ def main():
                     "--format jsonl` (rows tagged with a first member \"table\")")
     ap.add_argument("--cat-range", help="prints a view of a time range: {file} {view} {from} "
                     "{to} (seconds); default: pcol cat --from --to")
+    ap.add_argument("--count", help="prints `SUM TOTAL` of a value of a file with a subtracted "
+                    "base: {file} {value} (spec.md §6.11), exit non-zero when it refuses it; "
+                    "default (pcol): pcol top --format json; another reader's files.counts are "
+                    "checked only with it")
     ap.add_argument("--serve")
     ap.add_argument("--stages", action="store_true")
     ap.add_argument("--large", action="store_true")
@@ -202,6 +209,9 @@ def main():
     cat = a.cat or pcol + " cat {file} --table {view} --format jsonl"
     cat_all = a.cat_all or (None if a.cat else pcol + " cat {file} --table all --format jsonl")
     cat_range = a.cat_range or pcol + " cat {file} --table {view} --from {from_} --to {to} --format jsonl"
+    # the counts (NAME.counts): pcol's top, or the reader's --count
+    count = a.count or (None if (a.validate or a.cat or a.cat_all or a.serve) else
+                        pcol + " top {file} --value {value} --format json -n 0 --node-fraction 0")
     if a.serve and not (a.validate and (a.cat or a.cat_all) and a.cat_range):
         ap.error("--serve takes the reader's --validate, --cat or --cat-all, and --cat-range")
     served = Served(a.serve) if a.serve else None
@@ -265,6 +275,26 @@ def main():
                 fails.append("%s: view %s, line %d:\n    want %s\n    got  %s" % (
                     label, view, k + 1, want[view][k] if k < len(want[view]) else "(end)",
                     got[k] if k < len(got) else "(end)"))
+        cpath = os.path.join(FILES, name + ".counts")  # the count rule, spec.md §6.11
+        if count and os.path.exists(cpath):
+            with open(cpath, encoding="utf-8") as fh:
+                lines = fh.read().splitlines()
+            for line in lines:
+                value, want = line.split(" ", 1)
+                rc, out, err = (read if a.count else run)(count, file=path, value=value)
+                got = "refused"
+                if rc == 0 and a.count:
+                    got = out.decode("utf-8", "replace").strip()
+                elif rc == 0:  # pcol top's JSON: the rows' flat add up to the sum
+                    try:
+                        d = json.loads(out)
+                        got = "%d %d" % (sum(r["flat"] for r in d["rows"]), d["total"])
+                    except (ValueError, KeyError, TypeError) as e:
+                        got = "unreadable (%s)" % e
+                if got != want:
+                    fails.append("%s: counts of %s: want %s, got %s%s" % (
+                        label, value, want, got, "" if rc == 0 else ": " +
+                        err.decode("utf-8", "replace").strip()[:300]))
         rpath = os.path.join(FILES, name + ".ranges")  # the range rule, spec.md §7.1
         if os.path.exists(rpath):
             for key, want_rows in read_views(rpath).items():

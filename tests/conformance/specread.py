@@ -13,6 +13,9 @@ usage:
   specread.py check [--open|--full] FILE   exit 0 valid, 1 refused (prints rule id)
   specread.py cat-range FILE VIEW FROM TO  view samples or sample_values of the time range
                                   [FROM, TO) (seconds, as `pcol cat --from --to`; spec.md §7, §7.1)
+  specread.py count FILE VALUE    "SUM TOTAL" of VALUE (samples, weight, a type) over the samples
+                                  with a stack, and the total shares are of (spec.md §6.4, §6.11);
+                                  exit 1 where a reader must not show it
   specread.py serve               the commands above, one a line of stdin (a JSON list of
                                   arguments), in one process (run.py --serve; see serve())
 """
@@ -1043,6 +1046,74 @@ SPEC_ORDER = ['meta', 'sources', 'value_types', 'source_value_types', 'functions
               'text_lines', 'sample_text', 'models', 'strings']
 
 
+# ------------------------------------------------ subtracted bases (§6.11)
+def counts(f, value):
+    """(SUM, TOTAL) of `value` ('samples', 'weight' or a type name): its sum
+    over the samples with a stack (§12: top's rows) and the total of §6.11
+    (over every sample), or None where a reader must not show it."""
+    V = f.views()
+    na = lambda x: I64MIN if x is None else x
+    MARK = {(b'pprof.diff_base', b'true'): 'true', (b'pprof.diff_base', b'signed'): 'signed',
+            (b'pprof.base', b'true'): 'base'}
+    marks = {}
+    for k, v, s in V['meta'][1]:
+        if s and (k, v) in MARK:
+            marks.setdefault(s, set()).add(MARK[(k, v)])
+    whole = {s for s, m in marks.items() if m & {'true', 'base'}}
+    vt = {i: (t, u) for i, t, u in V['value_types'][1]}
+    count_vt = {i for i, tu in vt.items() if tu == (b'samples', b'count')}
+    counted = {s for s, t in V['source_value_types'][1] if t in count_vt}
+    stype = {i: t for i, t, _, _ in V['sources'][1]}
+    vals = {}
+    for sid, t, u, x in V['sample_values'][1]:
+        vals.setdefault(sid, []).append((t, u, na(x)))
+    based_samples = set()
+    for sid, k, st, num, unit in V['sample_labels'][1]:
+        if k == b'pprof::base' and st == b'true':
+            based_samples.add(sid)
+    rows = list(V['samples'][1])
+    if value == 'weight' and whole:
+        return None
+    if value == 'samples':
+        for sid, s, *_ in rows:
+            if (stype[s] == b'pprof' and s not in counted and s not in marks and
+                    any(x < 0 for _, _, x in vals.get(sid, []))):
+                return None
+    amt = []  # (source, stack, label set, sample id, amount)
+    for sid, s, t, d, w, c, stack, ls in rows:
+        w = na(w)
+        if value == 'weight':
+            a = w
+        elif value == 'samples':
+            firsts = [x for ty, u, x in vals.get(sid, []) if (ty, u) == (b'samples', b'count')]
+            if s in counted:
+                a = firsts[0] if firsts else w
+            else:
+                a = (I64MAX if w == I64MIN else -w) if s in whole else w
+        else:
+            firsts = [x for ty, u, x in vals.get(sid, []) if ty == value.encode()]
+            if not firsts:
+                continue
+            a = firsts[0]
+        amt.append((s, stack or 0, ls or 0, sid, a))
+
+    def grouped(xs):
+        g = {}
+        for s, st, ls, sid, a in xs:
+            g[(st, ls)] = g.get((st, ls), 0) + a
+        return sum(abs(x) for x in g.values())
+    kinds = set().union(*marks.values()) if marks else set()
+    total = None
+    if 'base' in kinds:
+        total = grouped(amt)
+    elif kinds & {'true', 'signed'}:
+        tb = grouped([r for r in amt if marks.get(r[0], set()) & {'true', 'signed'} and r[3] in based_samples])
+        total = tb if tb > 0 else None
+    if total is None:
+        total = grouped(amt) if any(r[4] < 0 for r in amt) else sum(r[4] for r in amt)
+    return sum(r[4] for r in amt if r[1]), total
+
+
 def main(argv):
     cmd = argv[1]
     mode = 'use'
@@ -1065,6 +1136,13 @@ def main(argv):
             elif mode == 'full':
                 f.full()
             print('valid')
+            return 0
+        if cmd == 'count':
+            c = counts(f, args[1])
+            if c is None:
+                print(f'refused: the value {args[1]} has no count to show (spec.md §6.11)', file=sys.stderr)
+                return 1
+            print('%d %d' % c)
             return 0
         if cmd == 'cat-range':
             cols, rows = ranged_views(f, seconds_ns(args[2]), seconds_ns(args[3]))[args[1]]

@@ -31,8 +31,25 @@ fail() { echo "FAIL: t_spec_reader: $*"; exit 1; }
 # reading a file of the suite)
 python3 "$root/tests/conformance/run.py" --pcol "$PCOL" --jobs "${JOBS:-2}" --serve "$R serve" \
   --validate "check --full {file}" --cat-all "cat {file}" \
-  --cat-range "cat-range {file} {view} {from_} {to}" ||
+  --cat-range "cat-range {file} {view} {from_} {to}" --count "count {file} {value}" ||
   fail "the conformance suite through specread.py"
+# the count rule of a subtracted base (spec.md §6.11): a --diff-base written
+# as pprof (pprof::base labels) packed (meta pprof.diff_base = signed), and
+# merged with a profile of its own: sums and totals of top as specread.py's
+printf 'main;f 5\nmain;g 3\n' >"$tmp/fa.folded"
+printf 'main;f 2\nmain;h 4\nmain;g 3\n' >"$tmp/fb.folded"
+"$PCOL" unpack "$tmp/fa.folded" --diff-base "$tmp/fb.folded" --to pprof -o "$tmp/d.pb.gz" 2>/dev/null || fail "unpack --diff-base"
+"$PCOL" pack "$tmp/d.pb.gz" -o "$tmp/d.pcol" 2>/dev/null || fail "pack the difference"
+"$PCOL" pack "$tmp/d.pb.gz" "$tmp/fa.folded" -o "$tmp/dm.pcol" 2>/dev/null || fail "pack the difference merged"
+grep -q . <("$PCOL" cat "$tmp/d.pcol" --table meta | grep 'pprof.diff_base.signed') || fail "no pprof.diff_base signed in the packed difference"
+for f in "$tmp/d.pcol" "$tmp/dm.pcol"; do
+  for v in samples weight; do
+    a=$("$PCOL" top "$f" --value $v --format json -n 0 --node-fraction 0 2>/dev/null |
+        python3 -c 'import json,sys; d=json.load(sys.stdin); print(sum(r["flat"] for r in d["rows"]), d["total"])') || a=refused
+    b=$($R count "$f" $v 2>/dev/null) || b=refused
+    [ "$a" = "$b" ] || fail "top --value $v of $(basename "$f"): pcol says $a, specread.py $b"
+  done
+done
 # time ranges of a Chrome trace pcol imports (intervals, spec.md §7.1) and of
 # a coalesced file (ticks): the cut samples as both readers show them
 python3 "$root/tests/support/chrome_range.py" gen-events "$tmp/trace.json" 3 || fail "chrome_range.py"
