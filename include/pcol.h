@@ -888,7 +888,8 @@ typedef struct pcol_select {
  * CLI's --from/--to, the bindings' from/to) into *ns: seconds since the
  * profile's start ("1.5": returns 0, a relative range), or a number and a
  * time unit ("250ms", "2s", "1.5 min": ns, us or µs, ms, s, min, h, hrs
- * and the long names --unit knows, as pcol prints durations), or a
+ * and the long names --unit knows, as pcol prints durations; in any case,
+ * as pprof's units: "1H", "1MS"), or a
  * wall-clock time, ns since the Unix epoch (returns 1: sel->wall): "@SECONDS" since
  * the epoch (a fraction allowed, as GNU date's +@%s.%N) or RFC 3339
  * "YYYY-MM-DDTHH:MM:SS[.frac]" with "Z" or "+HH:MM"/"-HH:MM" (a space or

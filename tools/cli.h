@@ -146,7 +146,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}
 #define CLI_OPT_FROM                                                            \
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5; or with a " \
-                 "unit, as pcol prints durations: ns, us, ms, s, min, h, hrs: 250ms, 2s), or a " \
+                 "unit, as pcol prints durations, in any case: ns, us, ms, s, min, h, hrs: 250ms, 2s), or a " \
                  "wall-clock time (2026-11-23T10:00:00Z, +HH:MM zones, or @EPOCH_SECONDS; each " \
                  "source from its own start; many inputs: only those that reach the range are read, every one when none does)"}
 #define CLI_OPT_TO {"to", 0, 1, "only the part before this time (as --from)"}

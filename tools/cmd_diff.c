@@ -248,9 +248,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   size_t dropped = 0;
   pcol_sum label_cutoff = 0;
   if (!rc) dropped = pcol_diff_cutoff(&d, fraction, &label_cutoff);
-  if (!rc) { /* top's rule by line (summaryRprof's on Rprof sources): said as top says it */
+  if (!rc) { /* top's rule by line (summaryRprof's on Rprof sources): said as top says it, of
+              * each input (once of a file diffed with itself: rd16a N2) */
     cli_note_lines_rule(cmd, fb, &sel, by, a->pos[0]);
-    cli_note_lines_rule(cmd, fn, &sel, by, a->pos[1]);
+    if (strcmp(a->pos[0], a->pos[1])) cli_note_lines_rule(cmd, fn, &sel, by, a->pos[1]);
   }
   if (!rc) pcol_diff_sort(&d, sort);
   int text_rc = EXIT_OK;

@@ -502,6 +502,18 @@ static int type_scaled(const mctx *m, uint64_t t, int *whole) {
   return s;
 }
 
+/* The ratio a value of input type t in column key (value_cols) is scaled
+ * by (1: none): its column's (opt->col_scale: -normalize's ratio per
+ * position), else its type's; *whole as type_scaled */
+static double value_ratio(const mctx *m, uint64_t t, uint32_t key, int *whole) {
+  const pcol_b_copy *o = m->opt;
+  if (o && o->col_scale && o->pos && key < o->ncol_scale && key < o->pos->ncols) {
+    *whole = o->col_scale[key] != 1;
+    return o->col_scale[key];
+  }
+  return type_scaled(m, t, whole) ? o->scale[t] : 1;
+}
+
 static int norm_groups_make(mctx *m, const pcol_view *src, const pcol_view *stk, const pcol_view *lab,
                             const pcol_view *off, const pcol_view *vt, const pcol_view *vv,
                             norm_groups *g) {
@@ -583,8 +595,9 @@ static size_t norm_values(mctx *m, norm_groups *g, uint64_t i, uint32_t src, con
   for (uint32_t c = g->head[gi]; c; c = g->next[c - 1]) {
     uint32_t t = g->type[c - 1], key = g->col[c - 1];
     int64_t x = (int64_t)g->sum[c - 1];
-    int whole, scaled = type_scaled(m, t, &whole);
-    if (scaled) x = scale_round(x, m->opt->scale[t]);
+    int whole;
+    double r = value_ratio(m, t, key, &whole);
+    if (r != 1) x = scale_round(x, r);
     *keep |= pcol_unit_keeps(whole, x); /* THE unit rule's drop (count.h), of the merged profile */
     size_t at = k++; /* by column, then input type */
     while (at > 0 && (ck[at - 1] > key || (ck[at - 1] == key && vals[at - 1].value_type_id > t)))
@@ -655,6 +668,8 @@ static int copy_samples(mctx *m, uint64_t base) {
     each |= type_scaled(m, t, &whole);
     scaling |= whole;
   }
+  for (uint64_t c = 0; m->opt && m->opt->col_scale && m->opt->pos && c < m->opt->ncol_scale; c++)
+    scaling |= m->opt->col_scale[c] != 1;
   norm_groups ng;
   memset(&ng, 0, sizeof ng);
   if (scaling && (rc = norm_groups_make(m, &src, &stk, &lab, &off, &vt, &vv, &ng))) {

@@ -181,7 +181,11 @@ typedef struct pcol_b_frames {
  * of the merged profile); the others are scaled sample by sample.  drop
  * (NULL: none): THE unit rule's drop of the file's own sources (count.h;
  * go's ScaleN of each input before it merges a side's profiles): a sample
- * it drops is not copied (nor added up). */
+ * it drops is not copied (nor added up).  col_scale (NULL: none; needs
+ * pos): the ratio of each column of pos (c < ncol_scale), which scales a
+ * value in that column as a whole profile, instead of its type's scale[t]
+ * (pprof's -normalize: Normalize's ScaleN has a ratio per position, and a
+ * source may list one type in two columns, x/bytes twice: rd16a F2). */
 typedef struct pcol_b_copy {
   pcol_b_frames frames;
   int negate;
@@ -191,6 +195,8 @@ typedef struct pcol_b_copy {
   const struct pcol_unit_drop *drop;
   const struct pcol_vpos *pos; /* NULL, or the file's THE union of value columns (xvalues.h): the
                                 * whole types' merged samples add up their values by column */
+  const double *col_scale;
+  uint64_t ncol_scale;
   const pcol_str *unit_as;
   uint64_t nunit_as;
   uint32_t label_key, label_str;

@@ -872,15 +872,20 @@ int pcol_select_relative(pcol_file *f, const pcol_select *sel, pcol_select *out,
 /* ns in one unit of a time since the start: a unit of pcol's time family
  * that is a ns or more (pcol_unit_ns, the rule of --unit: ns, us or µs,
  * ms, s, hrs, and their long names: second, hours, ...), or min/h, which
- * pprof's units lack; 0 for anything else */
+ * pprof's units lack; 0 for anything else.  In any case, as pprof's units
+ * (sniffUnit: 1MS, 1Hour, 1H, 1Min alike; rd16a N1: the extra names were
+ * lower case only) */
 static double time_unit_ns(const char *u) {
   static const struct { const char *name; double ns; } extra[] = {
       {"min", 60e9}, {"mins", 60e9}, {"minute", 60e9}, {"minutes", 60e9}, {"h", 3600e9},
       {"\xc2\xb5s", 1e3}, {"\xce\xbcs", 1e3}}; /* (µs, the micro sign and the Greek letter: pcol_unit_ns
                                                * drops its s as a plural's, its 3 bytes) */
-  for (size_t i = 0; i < sizeof extra / sizeof *extra; i++)
-    if (!strcmp(u, extra[i].name)) return extra[i].ns;
-  return (double)pcol_unit_ns((pcol_str){u, strlen(u)});
+  char low[16]; /* (ASCII letters lowered; the longest name fits) */
+  size_t n = strlen(u);
+  for (size_t i = 0; i < n && i < sizeof low; i++) low[i] = u[i] >= 'A' && u[i] <= 'Z' ? (char)(u[i] - 'A' + 'a') : u[i];
+  for (size_t i = 0; n < sizeof low && i < sizeof extra / sizeof *extra; i++)
+    if (strlen(extra[i].name) == n && !memcmp(low, extra[i].name, n)) return extra[i].ns;
+  return (double)pcol_unit_ns((pcol_str){u, n});
 }
 
 /* seconds ("1.5"), or a number and a time unit ("1500ms", "2s", "1.5 min") */

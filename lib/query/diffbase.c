@@ -555,10 +555,24 @@ static int norm_plan_make(pcol_file *f, pcol_file *base, norm_plan *p, pcol_erro
   return rc;
 }
 
-/* The ratio of each value type of F (f, or its copy with p->fill's values
- * stored) that pcol_b_copy.scale scales it by: its column's (the first of
- * its name and unit), 1 for a type in none (an Rprof level) */
-static int normalize_ratios(pcol_file *F, const norm_plan *p, double **out, uint64_t *n, pcol_error *err) {
+/* The ratios F (f, or its copy with p->fill's values stored) is scaled
+ * by: as go's Normalize, per column of its pprof copy (ScaleN's ratio per
+ * position; a type may be in two columns, x/bytes twice: rd16a F2), which
+ * pcol_b_copy.col_scale (p->rcol) and .pos (*pos: F's THE union of value
+ * columns, when it is f's list) give; per value type for a value of no
+ * column (pcol_b_copy.scale, *out): the first column of its name and
+ * unit's, 1 for a type in none (an Rprof level) */
+static int normalize_ratios(pcol_file *F, const norm_plan *p, double **out, uint64_t *n, pcol_vpos *pos,
+                            pcol_error *err) {
+  memset(pos, 0, sizeof *pos);
+  side sd;
+  int prc = side_make(F, &sd, err);
+  int same = !prc && sd.u.ncols == p->ncols;
+  for (size_t c = 0; same && c < p->ncols; c++)
+    same = str_eq(sd.u.cols[c].type, p->cols[c].type) && str_eq(sd.u.cols[c].unit, p->cols[c].unit);
+  if (same) prc = pcol_vunion_positions(&sd.u, pos, err);
+  side_free(&sd);
+  if (prc) return prc;
   uint64_t nf = pcol_rows(F, PCOL_T_VALUE_TYPES);
   pcol_view ft, fu;
   pcol_column_req rf[] = {{&ft, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE}, {&fu, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT}};
@@ -693,8 +707,15 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, &np, err);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(f, np.fill, np.nsrc, np.any_fill, &filled, err);
   if (filled) F = filled;
-  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(F, &np, &ratios, &nc.nscale, err);
+  pcol_vpos npos; /* (-normalize: F's columns, by which it is scaled) */
+  memset(&npos, 0, sizeof npos);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(F, &np, &ratios, &nc.nscale, &npos, err);
   nc.scale = ratios;
+  if (npos.off) {
+    nc.pos = &npos;
+    nc.col_scale = np.rcol;
+    nc.ncol_scale = np.ncols;
+  }
   if (!ratios && any_scaled(ts.rf, ts.nf)) { /* ScaleProfiles: f into the base's finer units */
     nc.scale = ts.rf;
     nc.nscale = ts.nf;
@@ -716,6 +737,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_marks(b, &np, err);
   free(ratios);
+  pcol_vpos_free(&npos);
   if (filled) pcol_close(filled);
   uint64_t s0 = b ? b->t[PCOL_T_SOURCES].rows : 0; /* the base's sources come after f's */
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = fill_from_init(base, np.bfill, np.nbsrc, np.any_bfill, &bff, &cp, err);

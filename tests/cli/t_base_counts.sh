@@ -419,4 +419,20 @@ if [ $GO = 1 ]; then
     done
   done
 fi
+# a base sample labelled with another copy of "true" in the string table
+# is a base sample too, as go reads strings (rd16a F3: the importer
+# compared the index of the first "true", and counted it +1): --value
+# samples +1 -1 -1, the base trace -2; the default value go's
+python3 tests/support/pprofgen.py dupbase "$tmp/dup.pb" || fail "pprofgen dupbase"
+"$PCOL" top "$tmp/dup.pb" --value samples >"$tmp/p.top" 2>"$tmp/err" || fail "top dup.pb --value samples: $(cat "$tmp/err")"
+grep -q 'accounting for -1, 50.00% of 2 total' "$tmp/p.top" || fail "top dup.pb --value samples: $(grep accounting "$tmp/p.top")"
+got=$("$PCOL" traces "$tmp/dup.pb" --value samples 2>/dev/null | awk '/^-+\+/ { b = 0 } /^pprof::base: +true/ { b = 1 } b && /^ +-?[0-9]+ / { print $1 }')
+[ "$got" = -2 ] || fail "traces dup.pb --value samples: the base trace counts '$got', not -2"
+if [ $GO = 1 ]; then
+  for v in top traces; do
+    go tool pprof -$v "$tmp/dup.pb" 2>/dev/null | strip /dev/stdin >"$tmp/b.cmp"
+    "$PCOL" $v "$tmp/dup.pb" 2>/dev/null | strip /dev/stdin >"$tmp/a.cmp"
+    cmp -s "$tmp/a.cmp" "$tmp/b.cmp" || fail "$v dup.pb is not go's: $(diff "$tmp/a.cmp" "$tmp/b.cmp" | head -8)"
+  done
+fi
 exit 0

@@ -452,6 +452,20 @@ grep -q 'warning: .*a.jfr: the sources measure different values, so --value samp
 "$PCOL" top "$tmp/a.jfr" --source 1 --value allocation_weight >/dev/null 2>"$tmp/err" || fail "top --source 1"
 grep -q 'source 1 .* has no value allocation_weight/bytes' "$tmp/err" ||
   fail "--source 1 --value allocation_weight: no warning: $(cat "$tmp/err")"
+# a recording NONE of whose parts has a column (lk.jfr: monitor and park
+# events, no cpu) merged with a CPU profile: the pprof export warns of
+# each part, as `top --value cpu` does (rd16a F1: a part that lacks it
+# too was taken to cover its sibling, and the export said nothing)
+python3 tests/support/pprofgen.py typed "$tmp/cpu.pb" samples:count,cpu:nanoseconds 2,1:1,10000000 3,1:2,20000000 ||
+  fail "pprofgen.py typed cpu.pb"
+"$PCOL" unpack "$tmp/lk.jfr" "$tmp/cpu.pb" --to pprof -o "$tmp/lkc.pb.gz" 2>"$tmp/err" || fail "unpack lk.jfr cpu.pb --to pprof"
+"$PCOL" top "$tmp/lk.jfr" "$tmp/cpu.pb" --value cpu >/dev/null 2>"$tmp/err2" || fail "top lk.jfr cpu.pb --value cpu"
+for s in "1 (jfr .*jdk.JavaMonitorEnter)" "2 (jfr .*jdk.ThreadPark)"; do
+  grep -q "warning: .*source $s has no value cpu/nanoseconds; its samples count 0 there in the output" "$tmp/err" ||
+    fail "unpack lk.jfr cpu.pb --to pprof: no warning that source ${s%% *} lacks cpu: $(cat "$tmp/err")"
+  grep -q "warning: .*source $s has no value cpu/nanoseconds; its samples count 0$" "$tmp/err2" ||
+    fail "top lk.jfr cpu.pb --value cpu: no warning that source ${s%% *} lacks cpu: $(cat "$tmp/err2")"
+done
 # async-profiler's settings (review 21 F4): its "interval" of
 # jdk.ExecutionSample with its "event" (jdk.ActiveRecording's) gives each
 # sample its time: cpu (0: its default, 10 ms, said in a note), wall

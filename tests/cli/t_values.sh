@@ -121,6 +121,13 @@
 #     unit, so no view of it drops (rd15a's risk).  The diff is each side's
 #     own total subtracted, rA's (1, 0 kB) dropped as alone (go refuses to
 #     merge rA and rB, so pcol's own views are the reference).
+# 25. --normalize of a profile listing a type twice (dd x/bytes twice:
+#     alpha 10,20 beta 30,40; its base nb: 100,1000 and 300,1000): go's
+#     Normalize scales each column by its own ratio (400/40, 2000/60), so
+#     the default (the last column) is alpha -333 B, beta +333 B, 0 of
+#     2000 B, and --value 0 is 0 of 400 B; the pprof export holds go -raw's
+#     values (rd16a F2: -2000 B and 600 B, both values in the first column,
+#     scaled by its ratio, exit 0).
 set -u
 PCOL=${PCOL:-build/bin/pcol}
 tmp=$(mktemp -d)
@@ -837,4 +844,31 @@ for v in samples:13:raw inuse_space:2548:B; do
   [ "$got" = "$((new - old))" ] && [ "$got" = "$want" ] ||
     fail "top rA rB --diff-base rC --value $v: $got, not $new - $old = $want"
 done
+# ---- 25. --normalize scales each column by its own ratio, as go
+g dd.pb x:bytes,x:bytes 2,1:10,20 3,1:30,40
+g nb.pb x:bytes,x:bytes 2,1:100,1000 3,1:300,1000
+# (-base: the total is that of the |values|, 666 B; --value 0: every row 0)
+for spec in "diff-::0 2000:-333 alpha;333 beta;" "::0 666:-333 alpha;333 beta;" "diff-:0:0 400:" ":0:0 0:"; do
+  IFS=: read -r b vv want rows <<<"$spec"
+  va=(); [ -n "$vv" ] && va=(--value "$vv")
+  "$PCOL" top "$tmp/dd.pb" --${b}base "$tmp/nb.pb" --normalize "${va[@]}" --unit raw >"$tmp/out" 2>/dev/null ||
+    fail "top dd --${b}base nb --normalize ${va[*]}"
+  got=$(sed -n 's/.*accounting for \([0-9-]*\)B*, .* of \([0-9]*\)B* total.*/\1 \2/p' "$tmp/out")
+  [ "$got" = "$want" ] || fail "top dd --${b}base nb --normalize ${va[*]}: '$got', not '$want' (go -normalize)"
+  got=$(awk '$NF == "alpha" || $NF == "beta" { sub(/B$/, "", $1); printf "%s %s;", $1, $NF }' "$tmp/out")
+  [ "$got" = "$rows" ] || fail "top dd --${b}base nb --normalize ${va[*]}: rows '$got', not '$rows' (go -normalize)"
+done
+if command -v go >/dev/null 2>&1; then
+  for si in "" -sample_index=0; do
+    va=(); [ -n "$si" ] && va=(--value 0)
+    [ "$((cd "$tmp" && go tool pprof -top -unit=B $si -normalize -diff_base nb.pb dd.pb 2>/dev/null) | shown)" = \
+      "$("$PCOL" top "$tmp/dd.pb" --diff-base "$tmp/nb.pb" --normalize "${va[@]}" --unit B 2>/dev/null | shown)" ] ||
+      fail "top dd --diff-base nb --normalize ${va[*]}: not go -top $si -normalize"
+  done
+  "$PCOL" unpack "$tmp/dd.pb" --diff-base "$tmp/nb.pb" --normalize --to pprof -o "$tmp/ddn.pb.gz" 2>/dev/null ||
+    fail "pprof export of dd --diff-base nb --normalize"
+  [ "$((cd "$tmp" && go tool pprof -raw ddn.pb.gz 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" = \
+    "$((cd "$tmp" && go tool pprof -raw -normalize -diff_base nb.pb dd.pb 2>/dev/null) | sed -n '/^Samples:/,/^Locations/p')" ] ||
+    fail "pprof export of dd --diff-base nb --normalize: go -raw of it is not go -raw -normalize -diff_base"
+fi
 exit 0

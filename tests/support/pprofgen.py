@@ -37,6 +37,9 @@ hand, standard library only).
                                  start line: t_clickhouse.sh), and functions named
                                  "<unknown>" and "[libc.so.6]" beside a nameless
                                  one of no mapping (other nodes of one name)
+  pprofgen.py dupbase OUT         go's -diff_base file whose string table holds
+                                 "true" twice, a base sample labelled with each
+                                 (tests/cli/t_base_counts.sh)
   pprofgen.py gperf OUT           a gperftools-style native profile: one function
                                  without a name (file "??", line 0) in locations
                                  of three mappings (libR.so twice, libz.so,
@@ -875,6 +878,28 @@ def retype(src, out, *renames):
     open(out, "wb").write(bytes(o))
 
 
+def dupbase(out):
+    # go's -diff_base file (cpu/nanoseconds alone): f 30, and two base
+    # samples of -10 labelled pprof::base with two copies of "true" in the
+    # string table (go reads strings, not their indices: both are base)
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
+    p += field(5, 2, field(1, 0, 2) + field(2, 0, st.id(b"f")))
+    p += field(4, 2, field(1, 0, 1) + field(3, 0, 0x100) + field(4, 2, field(1, 0, 1)))
+    p += field(4, 2, field(1, 0, 2) + field(3, 0, 0x200) + field(4, 2, field(1, 0, 2)))
+    key, t1 = st.id(b"pprof::base"), st.id(b"true")
+    st.s.append(b"true")
+    t2 = len(st.s) - 1
+
+    def sample(v, lab=b""):
+        return field(2, 2, field(1, 2, varint(2) + varint(1)) + field(2, 2, varint(v & (2**64 - 1))) + lab)
+    p += sample(30)
+    for t in (t1, t2):
+        p += sample(-10, field(3, 2, field(1, 0, key) + field(2, 0, t)))
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -937,5 +962,7 @@ if __name__ == "__main__":
         alike(sys.argv[2])
     elif sys.argv[1] == "retype":
         retype(*sys.argv[2:])
+    elif sys.argv[1] == "dupbase":
+        dupbase(sys.argv[2])
     else:
         sys.exit(__doc__)

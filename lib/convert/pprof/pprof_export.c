@@ -770,7 +770,15 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
  * each value column it does not fill: its samples carry 0 there; not for
  * a part of a recording of which another such part fills it (THE rule,
  * pcol_wall_part_covered: review 21 F6, every JFR export warned about its
- * own parts). */
+ * own parts).  hm[c * ns + s] is 1 where s fills c, else 0 (a part that
+ * lacks c too covers nothing: rd16a F1, a JFR recording none of whose
+ * parts has cpu merged with a Go profile was not warned of). */
+static void say_lacking(const ex *x, uint64_t s, size_t c, const pcol_export_options *opt) {
+  const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
+  opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
+               (pcol_str){(const char *)u->data, u->len});
+}
+
 static void tell_lacking(const ex *x, const uint8_t *rows, const pcol_export_options *opt) {
   size_t ns = (size_t)x->nsrc + 1, nc = x->ncols;
   uint8_t *has = calloc(nc + 1, 1), *hm = nc && ns <= ((size_t)1 << 26) / nc ? calloc(ns * nc, 1) : NULL;
@@ -789,34 +797,17 @@ static void tell_lacking(const ex *x, const uint8_t *rows, const pcol_export_opt
       for (size_t k = 0; k < si->npos; k++) has[si->pos_col[k]] = 1;
     if (si->count_fill) has[si->count_col] = 1; /* its count (count_column) */
     for (size_t c = 0; c < nc; c++) {
-      if (has[c]) continue;
       /* a type another source declares twice, this one once: it has it */
       size_t o = 0;
-      while (o < nc && !(has[o] && x->cols[o].type == x->cols[c].type && x->cols[o].unit == x->cols[c].unit)) o++;
-      if (o < nc) continue;
-      if (hm) hm[c * ns + s] = 2; /* lacks it */
-      else {
-        const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
-        opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
-                     (pcol_str){(const char *)u->data, u->len});
-      }
+      while (!has[c] && o < nc && !(has[o] && x->cols[o].type == x->cols[c].type && x->cols[o].unit == x->cols[c].unit)) o++;
+      int fills = has[c] || o < nc;
+      if (hm) hm[c * ns + s] = (uint8_t)fills;
+      else if (!fills) say_lacking(x, s, c, opt);
     }
-    if (hm)
-      for (size_t c = 0; c < nc; c++)
-        if (!hm[c * ns + s]) hm[c * ns + s] = 1;
   }
   for (uint64_t s = 1; hm && s <= x->nsrc; s++)
-    for (size_t c = 0; c < nc; c++) {
-      uint8_t *hc = hm + c * ns;
-      if (hc[s] != 2) continue;
-      hc[s] = 0;
-      int covered = wok && pcol_wall_part_covered(&w, s, hc, sel);
-      hc[s] = 2;
-      if (covered) continue;
-      const ProtobufCBinaryData *t = &x->strs[x->cols[c].type], *u = &x->strs[x->cols[c].unit];
-      opt->lacking(opt->lacking_ctx, (uint32_t)s, (pcol_str){(const char *)t->data, t->len},
-                   (pcol_str){(const char *)u->data, u->len});
-    }
+    for (size_t c = 0; sel[s] && c < nc; c++)
+      if (!hm[c * ns + s] && !(wok && pcol_wall_part_covered(&w, s, hm + c * ns, sel))) say_lacking(x, s, c, opt);
 done:
   if (wok) pcol_wall_free(&w);
   free(hm);

@@ -788,14 +788,21 @@ typedef struct ctx {
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
   idmap maps, locs, fns;
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
-  int64_t base_key;  /* the string index of "pprof::base" (0: none) */
-  int base_labelled; /* a sample has a label of that key */
-  int64_t base_true; /* the string index of "true" (0: none) */
+  uint8_t *base_strs; /* per string index: BASE_KEY "pprof::base", BASE_TRUE "true" (NULL: no
+                       * "pprof::base"); by value, as go reads strings: a table may hold one twice */
+  int base_labelled;   /* a sample has a label of that key */
   const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
   pcol_sym *ss; /* with sym local: the session, for the locations and the names */
   pcol_pprof_prune pr; /* drop_frames/keep_frames (pprof_prune.c) */
   pcol_buf ix;         /* a sample's locations (indexes), for pr */
 } ctx;
+
+/* 1 when string index i is one of the strings bit names (ctx.base_strs) */
+#define BASE_KEY 1
+#define BASE_TRUE 2
+static int base_str(const ctx *c, int64_t i, uint8_t bit) {
+  return c->base_strs && i > 0 && (uint64_t)i < c->p->n_string_table && (c->base_strs[i] & bit);
+}
 
 ID_LOOKUP(fn_ix, function, fns)
 ID_LOOKUP(loc_ix, location, locs)
@@ -1026,9 +1033,9 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
        * num_unit, "" too) when num != 0 || num_unit != 0, else no label */
       int is_str = L[j].str != 0;
       if (!is_str && !L[j].num && !L[j].num_unit) continue;
-      if (c->base_key && L[j].key == c->base_key) {
+      if (base_str(c, L[j].key, BASE_KEY)) {
         c->base_labelled = 1;
-        based |= is_str && L[j].str == c->base_true;
+        based |= is_str && base_str(c, L[j].str, BASE_TRUE);
       }
       pcol_label_row *x = &lb[kept++];
       x->num = is_str ? 0 : L[j].num;
@@ -1144,15 +1151,24 @@ static int build(ctx *c) {
   if (p->doc_url) TRY(meta_strx(c, src, PPROF_META_DOC_URL, p->doc_url));
   /* a profile written with a -diff_base base in it (pprof -proto, pcol
    * unpack --diff-base) has samples labelled pprof::base=true, which
-   * pprof's total counts alone: the string's index, for add_samples to see
-   * whether a label's key is it */
-  for (size_t i = 1; i < p->n_string_table && !c->base_key; i++) {
+   * pprof's total counts alone: the indices of its strings, for add_samples
+   * to see whether a label's key and value are they (rd16a F3: only the
+   * first "true" was, and a base sample labelled with another counted +1) */
+  int any_key = 0;
+  for (size_t i = 1; i < p->n_string_table; i++) {
     const pstring *d = &p->string_table[i];
-    if (d->len == sizeof PCOL_DIFF_BASE_KEY - 1 && !memcmp(d->data, PCOL_DIFF_BASE_KEY, d->len))
-      c->base_key = (int64_t)i;
+    uint8_t m = d->len == sizeof PCOL_DIFF_BASE_KEY - 1 && !memcmp(d->data, PCOL_DIFF_BASE_KEY, d->len) ? BASE_KEY
+                : d->len == 4 && !memcmp(d->data, "true", 4)                                          ? BASE_TRUE
+                                                                                                      : 0;
+    if (m && !c->base_strs && !(c->base_strs = calloc(p->n_string_table, 1)))
+      return pcol_error_set(c->err, PCOL_ENOMEM, "%s: out of memory", c->name);
+    if (m) c->base_strs[i] = m;
+    any_key |= m == BASE_KEY;
   }
-  for (size_t i = 1; i < p->n_string_table && c->base_key && !c->base_true; i++)
-    if (p->string_table[i].len == 4 && !memcmp(p->string_table[i].data, "true", 4)) c->base_true = (int64_t)i;
+  if (!any_key) { /* (no base sample: no map) */
+    free(c->base_strs);
+    c->base_strs = NULL;
+  }
 
   size_t nvt = p->n_sample_type;
   pcol_value_row *vals = calloc(nvt ? nvt : 1, sizeof *vals);
@@ -1435,6 +1451,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   idmap_free(&c.locs);
   idmap_free(&c.fns);
   free(c.sids);
+  free(c.base_strs);
   free(c.map_ids);
   free(c.loc_ids);
   free(c.fn_ids);
