@@ -2359,10 +2359,13 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_tags_compute(pcol_file *f, const pcol_s
                                                       pcol_error *err);
 PCOL_API void pcol_tags_free(pcol_tags *t);
 
-/* go tool pprof -traces: the selected samples that have a frame, as pprof
- * reads a profile (profile.Merge): samples with the same stack and label
- * set are one trace at the place of the first (row), their values added;
- * a trace whose every value type adds up to 0 is left out.  With its
+/* go tool pprof -traces: the selected samples that have a frame, as go's pprof
+ * 1.19 reads a profile (profile.Merge): samples with the same stack and
+ * label set are one trace at the place of the first (row), their values
+ * added, the stacks' locations compared by address, mapping, folded flag
+ * and lines' function and line (merge.go Location.key; a line's column,
+ * which no view prints, splits none); a trace whose every value type adds
+ * up to 0 is left out.  With its
  * frames (innermost first, named by the frame rule of pcol_ftree_build: a
  * location without lines "[mapping file]" or "<unknown>", as pprof names
  * it; inlined[i] = 1 for a frame inlined into the next) and

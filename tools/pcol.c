@@ -97,9 +97,11 @@ static const cli_command commands[] = {
      "Label keys, their values and the weight of each (pprof -tags).", NULL, opts_tags, cmd_tags},
     {"traces", "pcol traces FILE... [--by function|line|file|address|filefunction] [-n N] [--value TYPE] [--format ...] [--focus RE ...]",
      "Every trace with its labels, value and stack (pprof -traces).",
-     "As pprof reads a profile, samples with the same stack and labels are one trace\n"
-     "(values added, at the place of the first) and a trace whose every value is 0\n"
-     "is left out; a location without symbols is \"[mapping file]\" or \"<unknown>\".\n"
+     "As go 1.19's pprof reads a profile, samples with the same stack and labels are\n"
+     "one trace (values added, at the place of the first), the frames compared by\n"
+     "address, mapping, function and line: a column no view prints (Tachyon's, JFR's\n"
+     "bytecode index) splits none.  A trace whose every value is 0 is left out; a\n"
+     "location without symbols is \"[mapping file]\" or \"<unknown>\".\n"
      "--by names each frame as top --by names its row (pprof -traces -lines,\n"
      "-addresses, -files, -filefunctions); the traces stay the same.",
      opts_traces,

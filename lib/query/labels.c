@@ -7,9 +7,13 @@
  * pass (the label sets are few), then walks each label set's labels once
  * (a second pass groups the samples as pprof merges them, only when a
  * label set's values add up to 0);
- * traces walks each kept sample's stack (O(depth) per sample); at a
- * granularity other than function's, after top's keys of every location
- * (pcol_q_top_keys: O(lines)). */
+ * both group the samples by their stack's merge key, made once per
+ * location and once per stack node (tr_node_keys: O(locations + lines +
+ * nodes), one u32 per location and per node and a hash set of the distinct
+ * keys); traces then walks each printed trace's stack (O(depth) per trace,
+ * made only as the output takes it); at a granularity other than
+ * function's, after top's keys of every location (pcol_q_top_keys:
+ * O(lines)). */
 #include "query.h"
 #include "keys.h"     /* PCOL_SRC_PPROF */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
@@ -30,8 +34,9 @@
  * it on reading (profile/merge.go Merge; with -base/-diff_base the
  * profile and the negated base, driver/fetch.go): samples with the same
  * stack and labels are one, their values added, at the place of the
- * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by stack node (a chain per
- * node, one group per label set on it), with the sum of the chosen value.
+ * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by the stack
+ * node's merge key (tr_node_keys: go's, without the column; a chain per
+ * key, one group per label set on it), with the sum of the chosen value.
  * Whether every value of a group adds up to 0: when no stored value and no
  * weight is negative, exactly when every member's values are 0 (one bit a
  * group); otherwise the sum of every value type is kept per group.
@@ -42,6 +47,112 @@
  * takes the place of the base's first one, after the profile's.  So a
  * group's place is its first row of the profile's sources when those add
  * up to other than 0 (nz0), else its first row of the base's (row1). */
+/* The merge key of a stack node, as go 1.19's Merge keys a sample's stack
+ * (review 21 F5): a location is keyed by its address, mapping, folded flag
+ * and lines' (function, line) -- not their column (profile/merge.go
+ * Location.key), which no view prints (Tachyon's instruction column, JFR's
+ * bytecodeIndex) -- and a node by its parent's key and its location's.
+ * Each key is the first location (node) that has it: lkey[location] once
+ * per location, then nkey[node] once per node in id order (parents come
+ * first): O(locations + lines + nodes), never a sample's whole stack.
+ * Memory: one u32 per location and per node, and a hash set of the
+ * distinct keys (8 bytes a slot, at most 3/4 full). */
+typedef struct tr_keys {
+  pcol_q_fctx fc;
+  pcol_view loc_flags;
+  uint32_t *lkey, *nkey; /* lkey[location], nkey[node] (0 for 0) */
+} tr_keys;
+
+static void tr_loc_lines(const tr_keys *k, uint32_t loc, uint64_t *a, uint64_t *e) {
+  pcol_frames_lines(&k->fc.fr, loc, a, e);
+  if (*e > k->fc.nlines) *e = k->fc.nlines;
+  if (*a > *e) *a = *e;
+}
+
+static uint64_t tr_loc_hash(const tr_keys *k, uint32_t loc) {
+  uint64_t a, e;
+  tr_loc_lines(k, loc, &a, &e);
+  pcol_hstate s;
+  pcol_hs_init(&s, 23);
+  pcol_hs_add(&s, pcol_view_u64(&k->fc.loc_addr, loc - 1));
+  pcol_hs_add(&s, pcol_view_u32(&k->fc.loc_map, loc - 1));
+  pcol_hs_add(&s, pcol_view_u8(&k->loc_flags, loc - 1) & 1);
+  for (uint64_t li = a; li < e; li++) {
+    pcol_hs_add(&s, pcol_view_u32(&k->fc.ln_fn, li));
+    pcol_hs_add(&s, (uint64_t)pcol_view_i64(&k->fc.ln_line, li));
+  }
+  return pcol_hs_end(&s);
+}
+
+static int tr_loc_eq(const void *ctx, uint32_t id, const void *key) {
+  const tr_keys *k = ctx;
+  uint32_t loc = *(const uint32_t *)key;
+  uint64_t a, e, b, f;
+  tr_loc_lines(k, id, &a, &e);
+  tr_loc_lines(k, loc, &b, &f);
+  if (e - a != f - b || pcol_view_u64(&k->fc.loc_addr, id - 1) != pcol_view_u64(&k->fc.loc_addr, loc - 1) ||
+      pcol_view_u32(&k->fc.loc_map, id - 1) != pcol_view_u32(&k->fc.loc_map, loc - 1) ||
+      (pcol_view_u8(&k->loc_flags, id - 1) & 1) != (pcol_view_u8(&k->loc_flags, loc - 1) & 1))
+    return 0;
+  for (; a < e; a++, b++)
+    if (pcol_view_u32(&k->fc.ln_fn, a) != pcol_view_u32(&k->fc.ln_fn, b) ||
+        pcol_view_i64(&k->fc.ln_line, a) != pcol_view_i64(&k->fc.ln_line, b))
+      return 0;
+  return 1;
+}
+
+typedef struct tr_node_key {
+  uint32_t parent, loc; /* the parent's key, the location's key */
+} tr_node_key;
+
+static uint32_t tr_node_loc(const tr_keys *k, uint32_t node) {
+  uint32_t loc = pcol_view_u32(&k->fc.st_loc, node - 1);
+  return loc <= k->fc.nloc ? k->lkey[loc] : 0;
+}
+
+static int tr_node_eq(const void *ctx, uint32_t id, const void *key) {
+  const tr_keys *k = ctx;
+  const tr_node_key *x = key;
+  uint32_t p = pcol_view_u32(&k->fc.st_parent, id - 1);
+  return k->nkey[p < id ? p : 0] == x->parent && tr_node_loc(k, id) == x->loc;
+}
+
+/* *nkey (free it): each stack node's merge key (above) */
+static int tr_node_keys(pcol_file *f, uint32_t **nkey, pcol_error *err) {
+  tr_keys k;
+  pcol_hset h;
+  memset(&k, 0, sizeof k);
+  memset(&h, 0, sizeof h);
+  *nkey = NULL;
+  int rc = pcol_q_fctx_init(&k.fc, f, err);
+  if (!rc) rc = pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &k.loc_flags, err);
+  if (!rc && (!(k.lkey = calloc(k.fc.nloc + 1, sizeof *k.lkey)) ||
+              !(k.nkey = calloc(k.fc.nstacks + 1, sizeof *k.nkey))))
+    rc = pcol_oom(err);
+  for (uint32_t loc = 1; !rc && loc <= k.fc.nloc; loc++) {
+    uint64_t hv = tr_loc_hash(&k, loc);
+    uint32_t id = pcol_hset_find(&h, hv, tr_loc_eq, &k, &loc);
+    if (!id && pcol_hset_insert(&h, hv, id = loc)) rc = pcol_oom(err);
+    k.lkey[loc] = id;
+  }
+  pcol_hset_free(&h);
+  memset(&h, 0, sizeof h);
+  for (uint32_t n = 1; !rc && n <= k.fc.nstacks; n++) {
+    uint32_t p = pcol_view_u32(&k.fc.st_parent, n - 1); /* (checked: smaller than n) */
+    tr_node_key x = {k.nkey[p < n ? p : 0], tr_node_loc(&k, n)};
+    uint64_t hv = pcol_hash2(24, x.parent, x.loc);
+    uint32_t id = pcol_hset_find(&h, hv, tr_node_eq, &k, &x);
+    if (!id && pcol_hset_insert(&h, hv, id = n)) rc = pcol_oom(err);
+    k.nkey[n] = id;
+  }
+  pcol_hset_free(&h);
+  pcol_buf_free(&k.fc.scratch);
+  free(k.lkey);
+  if (rc) free(k.nkey);
+  else *nkey = k.nkey;
+  return rc;
+}
+
 typedef struct tr_group {
   uint64_t row;   /* the first kept row */
   uint64_t row1;  /* with -base: the first kept row of the base's sources (UINT64_MAX: none) */
@@ -61,7 +172,8 @@ typedef struct tr_groups {
   uint32_t count_t; /* samples/count (0: none): the type a source of another kind's count adds
                      * up in, as its pprof copy's, with a pprof source's of one stack (-base) */
   uint64_t nsources, nvalues, ntypes, nstacks;
-  uint32_t *head;  /* head[stack node] = its first group + 1 */
+  uint32_t *nkey;  /* nkey[stack node] = its merge key (tr_node_keys) */
+  uint32_t *head;  /* head[merge key] = its first group + 1 */
   size_t n, capv;
   tr_group *v;
   int signed_values; /* a negative value or weight: the sums below are kept */
@@ -98,6 +210,7 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
   if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
     return pcol_oom(err);
+  PCOL_RETURN_NOT_OK(tr_node_keys(f, &g->nkey, err));
   /* a pprof source's stored values are the pprof sample's values; another
    * source is as pprof reads its pprof export, whose values never are all
    * 0 but for a weight of 0 (a collapsed line of count 0) */
@@ -171,6 +284,7 @@ static void tr_groups_free(tr_groups *g) {
   free(g->typed);
   free(g->cnt);
   free(g->head);
+  free(g->nkey);
   free(g->v);
   pcol_u64map_free(&g->tmap);
   free(g->tsum);
@@ -247,6 +361,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
    * reads): it places no trace before a later sample of its stack does */
   uint32_t s = pcol_view_u32(&g->source, row);
   if (!tr_row_nz(g, s, row)) return PCOL_OK;
+  st = g->nkey[st]; /* samples of stacks alike but for a column are one */
   uint32_t gi = g->head[st];
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (gi) {
@@ -288,7 +403,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
 static int tr_group_div(void *p, uint64_t row, int64_t value) {
   tr_groups *g = p;
   uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
-  uint32_t gi = st <= g->nstacks ? g->head[st] : 0;
+  uint32_t gi = st <= g->nstacks ? g->head[g->nkey[st]] : 0;
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (!gi && !tr_row_nz(g, pcol_view_u32(&g->source, row), row)) return PCOL_OK; /* (tr_group_row) */
   if (!gi) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu: no trace for its divisor",
