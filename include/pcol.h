@@ -2362,9 +2362,12 @@ PCOL_API void pcol_tags_free(pcol_tags *t);
  * reads a profile (profile.Merge): samples with the same stack and label
  * set are one trace at the place of the first (row), their values added;
  * a trace whose every value type adds up to 0 is left out.  With its
- * frames (innermost first, named by the frame rule of pcol_ftree_build: a
- * location without lines "[mapping file]" or "<unknown>", as pprof names
- * it; inlined[i] = 1 for a frame inlined into the next) and
+ * frames (innermost first, named as pcol_top_compute names its rows, as
+ * go tool pprof -traces names them: a location without lines "[mapping
+ * file]" or "<unknown>", a function without a name "<unknown>" or its
+ * mapping's name, an Rprof top-level srcref's too, as pprof names it on
+ * pcol's pprof copy, where fold and pcol_ftree_build name its place
+ * FILE:LINE; inlined[i] = 1 for a frame inlined into the next) and
  * its labels (str.ptr NULL for a numeric label, num its number and unit
  * its key's unit as pcol_tags_compute names it, pprof's NumLabelUnits;
  * only those whose key sel's tag_show/tag_hide let through: the traces are

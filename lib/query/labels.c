@@ -7,9 +7,8 @@
  * pass (the label sets are few), then walks each label set's labels once
  * (a second pass groups the samples as pprof merges them, only when a
  * label set's values add up to 0);
- * traces walks each kept sample's stack (O(depth) per sample); at a
- * granularity other than function's, after top's keys of every location
- * (pcol_q_top_keys: O(lines)). */
+ * traces walks each kept sample's stack (O(depth) per sample), after
+ * top's keys of every location (pcol_q_top_keys: O(lines)). */
 #include "query.h"
 #include "keys.h"     /* PCOL_SRC_PPROF */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
@@ -626,37 +625,28 @@ typedef struct tr_ctx {
   size_t caplab;
   uint32_t *locs;
   size_t nlocs, caplocs;
-  pcol_buf names; /* composed frame names of one trace */
-  size_t *name_off; /* frames composed in `names`: offset + 1 (0 = borrowed) */
-  size_t capoff;
   int (*fn)(void *ctx, const pcol_trace *t);
-  pcol_nameless_rule rule; /* pprof sources' locations: a function without a name is named as its location */
-  /* a granularity other than function's: each frame is named by the key top
-   * counts it under (pcol_q_top_keys, build_loc_keys of top.c) */
-  int keyed;
+  /* each frame is named by the key top counts it under in its views of
+   * frames (pcol_q_top_keys, build_loc_keys of top.c: THE rule of names,
+   * the nameless frames' too, shared with tree, peek and the graph) */
   pcol_q_topkeys k;
   void *ctx;
   pcol_error *err;
 } tr_ctx;
 
-static int tr_push(tr_ctx *c, pcol_str name, size_t composed_off, int inl) {
-  if (PCOL_GROW(c->frames, c->nfr, c->capf) || PCOL_GROW(c->inl, c->nfr, c->capi) ||
-      PCOL_GROW(c->name_off, c->nfr, c->capoff))
+/* A frame is named by the key top counts it under: the key of a line row
+ * (none: no frame, as an Rprof line without a line number by line), or,
+ * for a location without lines, whose lines have no key but one has no
+ * function, the location's own key (its mapping's name).  Pushes the key's
+ * name, if any. */
+static int tr_push_key(tr_ctx *c, uint32_t key, int inl) {
+  if (!key || key > c->k.n) return PCOL_OK;
+  if (PCOL_GROW(c->frames, c->nfr, c->capf) || PCOL_GROW(c->inl, c->nfr, c->capi))
     return pcol_oom(c->err);
-  c->frames[c->nfr] = name;
+  c->frames[c->nfr] = c->k.name[key];
   c->inl[c->nfr] = (uint8_t)inl;
-  c->name_off[c->nfr] = composed_off;
   c->nfr++;
   return PCOL_OK;
-}
-
-/* At a granularity other than function's (c->keyed), a frame is named by
- * the key top counts it under: the key of a line row (none: no frame, as an
- * Rprof line without a line number by line), or, for a location without
- * lines, whose lines have no key but one has no function, the location's
- * own key (its mapping's name).  Pushes the key's name, if any. */
-static int tr_push_key(tr_ctx *c, uint32_t key, int inl) {
-  return key && key <= c->k.n ? tr_push(c, c->k.name[key], 0, inl) : PCOL_OK;
 }
 
 static int tr_row(void *p, uint64_t row, int64_t value) {
@@ -665,7 +655,6 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   int rc = pcol_stack_locations(c->fc.f, st, &c->locs, &c->nlocs, &c->caplocs, c->err);
   if (rc) return rc;
   c->nfr = 0;
-  c->names.len = 0;
   const uint8_t *hid = c->flt && c->flt->active ? c->flt->line_hidden : NULL;
   size_t nloc = c->nlocs;
   if (c->flt && c->flt->active && c->flt->node_cut) /* show_from: the outermost nodes go */
@@ -676,53 +665,21 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
     if (hid && c->flt->loc_hidden[loc]) continue;
     uint64_t a, e;
     pcol_frames_lines(&c->fc.fr, loc, &a, &e);
-    if (a == e && c->keyed) { /* the location's own key, as top's */
+    if (a == e) { /* the location's own key, as top's */
       uint32_t j = 0, je = 0;
       if (loc <= c->k.nloc) j = c->k.loc_aoff[loc], je = c->k.loc_aoff[loc + 1];
       for (; j < je; j++)
         if ((rc = tr_push_key(c, c->k.loc_all[j] & 0x7fffffffu, 0))) return rc;
       continue;
     }
-    if (a == e) { /* pprof: "[mapping file]" or "<unknown>", as top names it */
-      size_t off = c->names.len;
-      if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
-      if ((rc = tr_push(c, (pcol_str){NULL, c->names.len - off}, off + 1, 0))) return rc;
-      continue;
-    }
     uint64_t last = e;
     while (hid && last > a && hid[last - 1]) last--;
     size_t had = c->nfr;
-    for (uint64_t li = a; li < e; li++) {
-      if (hid && hid[li]) continue;
-      if (c->keyed) {
-        if ((rc = tr_push_key(c, c->k.line_key[li], li + 1 != last))) return rc;
-        continue;
-      }
-      pcol_str nm;
-      int byfn;
-      if ((rc = pcol_frame_line_name(&c->fc.fr, li, &c->fc.scratch, &nm, &byfn, c->err))) return rc;
-      size_t off = 0;
-      pcol_str file = {NULL, 0};
-      if (!byfn && (rc = pcol_q_fn_string(&c->fc, pcol_view_u32(&c->fc.ln_fn, li), &c->fc.fn_file,
-                                          &file, c->err)))
-        return rc;
-      if (!byfn && (!file.ptr || pcol_nameless_frames_at(&c->rule, loc))) { /* no name: as pprof names the location */
-        off = c->names.len + 1;
-        if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
-        nm = (pcol_str){NULL, c->names.len - (off - 1)};
-      } else if (!byfn) { /* composed in scratch: keep a copy for this trace */
-        off = c->names.len + 1;
-        if (pcol_buf_append(&c->names, nm.ptr, nm.len)) return pcol_oom(c->err);
-        nm.ptr = NULL;
-      }
-      if ((rc = tr_push(c, nm, off, li + 1 != last))) return rc;
-    }
-    if (c->keyed && c->nfr == had && loc <= c->k.nloc && (rc = tr_push_key(c, c->k.loc_ukey[loc], 0)))
-      return rc;
+    for (uint64_t li = a; li < e; li++)
+      if (!(hid && hid[li]) && (rc = tr_push_key(c, c->k.line_key[li], li + 1 != last))) return rc;
+    if (c->nfr == had && loc <= c->k.nloc && (rc = tr_push_key(c, c->k.loc_ukey[loc], 0))) return rc;
   }
   if (c->nfr == 0) return 0; /* pprof -traces skips a sample without frames */
-  for (size_t i = 0; i < c->nfr; i++) /* the buffer may have moved while it grew */
-    if (c->name_off[i]) c->frames[i].ptr = (const char *)c->names.data + c->name_off[i] - 1;
   /* labels */
   uint32_t ls = pcol_view_u32(&c->ls, row);
   size_t nl = 0;
@@ -793,13 +750,13 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
   int rc = pcol_q_labelcols_open(f, &c.lc, err);
-  if (!rc) rc = pcol_nameless_rule_make(f, sel, &c.rule, err);
   if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
   if (!rc) rc = pcol_label_keys_load(f, &c.lk, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
-  if (!rc && by != PCOL_BY_FUNCTION && !(rc = pcol_q_top_keys(f, sel, by, 1, &c.k, err))) c.keyed = 1;
+  int keyed = 0; /* (by function too: tree's keys, review rd15a F5) */
+  if (!rc && !(rc = pcol_q_top_keys(f, sel, by, 1, &c.k, err))) keyed = 1;
   tr_groups g;
   memset(&g, 0, sizeof g);
   if (!rc) rc = tr_groups_init(&g, f, sel, err);
@@ -826,13 +783,10 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_filter_free(&flt);
   pcol_q_tagkeys_free(&c.ks);
   pcol_label_keys_free(&c.lk);
-  if (c.keyed) pcol_q_topkeys_free(&c.k);
-  pcol_nameless_rule_free(&c.rule);
+  if (keyed) pcol_q_topkeys_free(&c.k);
   pcol_buf_free(&c.fc.scratch);
-  pcol_buf_free(&c.names);
   free(c.frames);
   free(c.inl);
-  free(c.name_off);
   free(c.labels);
   free(c.locs);
   return rc;
