@@ -36,7 +36,11 @@ hand, standard library only).
                                  (pprof keeps their nodes apart by mapping path and
                                  start line: t_clickhouse.sh), and functions named
                                  "<unknown>" and "[libc.so.6]" beside a nameless
-                                 one of no mapping (other nodes of one name)
+                                 one of no mapping (other nodes of one name);
+                                 "namelessfile" the same with files: the
+                                 nameless function of start line 40 in
+                                 src/inner.c, that of no mapping in app/top.c
+                                 (exports keep them: tests/cli/t_nameless_frames.sh)
   pprofgen.py gperf OUT           a gperftools-style native profile: one function
                                  without a name (file "??", line 0) in locations
                                  of three mappings (libR.so twice, libz.so,
@@ -546,9 +550,11 @@ def unsym(out, mode=""):
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
     stacks = [([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2),
               ([8, 7], 4), ([9, 8, 7], 6)]
-    if mode == "nameless":  # functions 2, 3 have no name (string 0), only a start line
+    if mode in ("nameless", "namelessfile"):  # functions 2, 3 have no name (string 0), only a start line
+        files = {2: b"src/inner.c", 6: b"app/top.c"} if mode == "namelessfile" else {}
+        ff = lambda fid: field(4, 0, st.id(files[fid])) if fid in files else b""
         for fid, sl in ((2, 40), (3, 90)):
-            p += field(5, 2, field(1, 0, fid) + field(5, 0, sl))
+            p += field(5, 2, field(1, 0, fid) + ff(fid) + field(5, 0, sl))
         ln = lambda fid, line: field(4, 2, field(1, 0, fid) + field(2, 0, line))
         # location -> (mapping, lines innermost first)
         for lid, mid, lns in ((10, 1, [ln(2, 41)]), (11, 5, [ln(2, 42)]), (12, 1, [ln(2, 43), ln(3, 91)]),
@@ -560,7 +566,7 @@ def unsym(out, mode=""):
         # 6 is that of the locations without lines in no mapping or one of an
         # empty file name (Name "", no Objfile), not 4's (Name "<unknown>")
         for fid, nm in ((4, b"<unknown>"), (5, b"[libc.so.6]"), (6, b"")):
-            p += field(5, 2, field(1, 0, fid) + (field(2, 0, st.id(nm)) if nm else b""))
+            p += field(5, 2, field(1, 0, fid) + (field(2, 0, st.id(nm)) if nm else b"") + ff(fid))
         for lid, fid in ((15, 4), (16, 5), (17, 6)):
             p += field(4, 2, field(1, 0, lid) + field(3, 0, 0x100 * lid) + ln(fid, 7))
         stacks += [([10, 7], 8), ([11, 7], 9), ([12, 7], 11), ([13], 12), ([14, 10, 7], 13), ([10, 11, 7], 1),
