@@ -8,7 +8,9 @@
  * (a second pass groups the samples as pprof merges them, only when a
  * label set's values add up to 0);
  * traces walks each kept sample's stack (O(depth) per sample), after
- * top's keys of every location (pcol_q_top_keys: O(lines)). */
+ * top's keys of every location (pcol_q_top_keys: O(lines)) and pprof's
+ * key of every stack node (pcol_pprof_stack_ids: O(stacks + locations)),
+ * which the groups of both are of. */
 #include "query.h"
 #include "keys.h"     /* PCOL_SRC_PPROF */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
@@ -21,6 +23,7 @@
 #include "frames.h"   /* pcol_frame_line_name, pcol_frames_lines, pcol_stack_locations */
 #include "count.h"    /* pcol_rtime, pcol_value_kin, pcol_unit_dropped, pcol_count_of_weight, ... */
 #include "xvalues.h"  /* pcol_rtime_drop_init */
+#include "samplekey.h" /* pcol_pprof_stack_ids */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,8 +32,10 @@
  * it on reading (profile/merge.go Merge; with -base/-diff_base the
  * profile and the negated base, driver/fetch.go): samples with the same
  * stack and labels are one, their values added, at the place of the
- * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by stack node (a chain per
- * node, one group per label set on it), with the sum of the chosen value.
+ * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by pprof's key of the
+ * stack (THE rule, lib/core/samplekey.h: two runs' stacks at other load
+ * addresses are one, as a profile and its -base; a chain per key, one
+ * group per label set on it), with the sum of the chosen value.
  * Whether every value of a group adds up to 0: when no stored value and no
  * weight is negative, exactly when every member's values are 0 (one bit a
  * group); otherwise the sum of every value type is kept per group.
@@ -60,7 +65,8 @@ typedef struct tr_groups {
   uint32_t count_t; /* samples/count (0: none): the type a source of another kind's count adds
                      * up in, as its pprof copy's, with a pprof source's of one stack (-base) */
   uint64_t nsources, nvalues, ntypes, nstacks;
-  uint32_t *head;  /* head[stack node] = its first group + 1 */
+  uint32_t *key;   /* key[stack node] = pprof's key of its stack (pcol_pprof_stack_ids) */
+  uint32_t *head;  /* head[key] = its first group + 1 */
   size_t n, capv;
   tr_group *v;
   int signed_values; /* a negative value or weight: the sums below are kept */
@@ -97,6 +103,8 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
   if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
     return pcol_oom(err);
+  uint32_t nkeys;
+  PCOL_RETURN_NOT_OK(pcol_pprof_stack_ids(f, &g->key, &nkeys, err));
   /* a pprof source's stored values are the pprof sample's values; another
    * source is as pprof reads its pprof export, whose values never are all
    * 0 but for a weight of 0 (a collapsed line of count 0) */
@@ -170,6 +178,7 @@ static void tr_groups_free(tr_groups *g) {
   free(g->typed);
   free(g->cnt);
   free(g->head);
+  free(g->key);
   free(g->v);
   pcol_u64map_free(&g->tmap);
   free(g->tsum);
@@ -246,7 +255,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
    * reads): it places no trace before a later sample of its stack does */
   uint32_t s = pcol_view_u32(&g->source, row);
   if (!tr_row_nz(g, s, row)) return PCOL_OK;
-  uint32_t gi = g->head[st];
+  uint32_t sk = g->key[st], gi = g->head[sk];
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (gi) {
     gi--;
@@ -254,8 +263,8 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
     gi = (uint32_t)g->n++;
-    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, g->head[st], 0, 0};
-    g->head[st] = gi + 1;
+    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, g->head[sk], 0, 0};
+    g->head[sk] = gi + 1;
   }
   g->v[gi].sum += value;
   int side0 = g->base && !(s <= g->nsources && (g->base[s] & 2)), rc = PCOL_OK;
@@ -287,7 +296,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
 static int tr_group_div(void *p, uint64_t row, int64_t value) {
   tr_groups *g = p;
   uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
-  uint32_t gi = st <= g->nstacks ? g->head[st] : 0;
+  uint32_t gi = st <= g->nstacks ? g->head[g->key[st]] : 0;
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (!gi && !tr_row_nz(g, pcol_view_u32(&g->source, row), row)) return PCOL_OK; /* (tr_group_row) */
   if (!gi) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu: no trace for its divisor",

@@ -76,6 +76,12 @@ hand, standard library only).
   pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
                                  k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
                                  -tags lists no z (tests/interop/t_pprof_views.sh)
+  pprofgen.py loaded OUT START RUN  a run of /bin/app loaded at START (0x1000,
+                                 0x5000: another run's addresses, which go's Merge
+                                 makes one by their offset in the mapping): main
+                                 labelled k=c (1 sample, 10 ns) and main>work k=a
+                                 (RUN "a": 2, 20 ns; "b": 1, 10 ns), so that -base
+                                 of run b cancels k=c (tests/cli/t_base_loaded.sh)
   pprofgen.py multivalue OUT     samples with several values of one key, out of
                                  order (k=b,a and k=a,b on one stack; j=x,w and
                                  k=z,c interleaved; k=9,m,3 numbers among a
@@ -301,6 +307,24 @@ def zerosample(out):
     for vals, v in (((1, 10), b"a"), ((0, 0), b"z"), ((0, 5), b"y")):
         lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
         p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, b"".join(varint(x) for x in vals)) + lab)
+    open(out, "wb").write(p + st.table())
+
+
+def loaded(out, start, run):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, start) + field(3, 0, start + 0xfff) + field(5, 0, st.id(b"/bin/app")))
+    for lid, fid, line in ((1, 1, 3), (2, 2, 7)):
+        p += field(4, 2, field(1, 0, lid) + field(2, 0, 1) + field(3, 0, start + 0x10 * lid) +
+                   field(4, 2, field(1, 0, fid) + field(2, 0, line)))
+    for fid, nm in ((1, b"main"), (2, b"work")):
+        p += field(5, 2, field(1, 0, fid) + field(2, 0, st.id(nm)) + field(4, 0, st.id(b"app.go")))
+    n = 2 if run == "a" else 1
+    for locs, vals, v in (([1], (1, 10), b"c"), ([2, 1], (n, n * 10), b"a")):
+        lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(x) for x in vals)) + lab)
     open(out, "wb").write(p + st.table())
 
 
@@ -885,6 +909,8 @@ if __name__ == "__main__":
         numunits(sys.argv[2])
     elif sys.argv[1] == "zerosample":
         zerosample(sys.argv[2])
+    elif sys.argv[1] == "loaded":
+        loaded(sys.argv[2], int(sys.argv[3], 0), sys.argv[4])
     elif sys.argv[1] == "multivalue":
         multivalue(sys.argv[2])
     elif sys.argv[1] == "duptypes":
