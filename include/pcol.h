@@ -2336,7 +2336,9 @@ PCOL_API size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, cha
  * before -tags even when none is given, drop it).  A value whose samples
  * add up to 0 is listed, unless every value type of each of its samples
  * adds up to 0 with the others of one stack and label set (pprof's merge
- * drops them: a base, pcol_open_diff_base, that cancels them). */
+ * drops them: a base, pcol_open_diff_base, that cancels them; one stack as
+ * pprof's merge keys it, by each location's offset in its mapping, so two
+ * runs loaded at other addresses share it). */
 typedef struct pcol_tag_value {
   pcol_str name;
   int64_t value;
@@ -2360,15 +2362,18 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_tags_compute(pcol_file *f, const pcol_s
 PCOL_API void pcol_tags_free(pcol_tags *t);
 
 /* go tool pprof -traces: the selected samples that have a frame, as go's pprof
- * 1.19 reads a profile (profile.Merge): samples with the same stack and
- * label set are one trace at the place of the first (row), their values
- * added, the stacks' locations compared by address, mapping, folded flag
- * and lines' function and line (merge.go Location.key; a line's column,
- * which no view prints, splits none); a trace whose every value type adds
- * up to 0 is left out.  With its
- * frames (innermost first, named by the frame rule of pcol_ftree_build: a
- * location without lines "[mapping file]" or "<unknown>", as pprof names
- * it; inlined[i] = 1 for a frame inlined into the next) and
+ * 1.19 reads a profile (profile.Merge): samples with the same stack (as pprof
+ * keys it: each location by its offset in its mapping, its mapping, its
+ * folded flag and its lines' function and line -- a line's column, which
+ * no view prints, splits none) and label set are one trace at the place of
+ * the first (row), their values added;
+ * a trace whose every value type adds up to 0 is left out.  With its
+ * frames (innermost first, named as pcol_top_compute names its rows, as
+ * go tool pprof -traces names them: a location without lines "[mapping
+ * file]" or "<unknown>", a function without a name "<unknown>" or its
+ * mapping's name, an Rprof top-level srcref's too, as pprof names it on
+ * pcol's pprof copy, where fold and pcol_ftree_build name its place
+ * FILE:LINE; inlined[i] = 1 for a frame inlined into the next) and
  * its labels (str.ptr NULL for a numeric label, num its number and unit
  * its key's unit as pcol_tags_compute names it, pprof's NumLabelUnits;
  * only those whose key sel's tag_show/tag_hide let through: the traces are

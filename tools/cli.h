@@ -155,6 +155,11 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 #define CLI_BY_HELP                                                             \
   "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), file, " \
   "address (as pprof -addresses) or filefunction (\"FUNCTION /full/path\", as pprof -filefunctions)"
+/* --by of the views of frames (tree, traces, peek, graph): by function, a
+ * nameless frame is go's (review rd15a F5; the rule: lib/query/top.c) */
+#define CLI_NAMELESS_BY_FN_HELP                                                  \
+  ".  By function, a frame of no function (an Rprof top-level srcref, FILE#LINE) is \"<unknown>\", " \
+  "as go tool pprof names it on pcol's pprof copy; top's table leaves it out, as summaryRprof does"
 /* --format of the text views; `more` says what the machine rows hold */
 #define CLI_OPT_VIEW_FORMAT(more) {"format", 0, 1, "text (default), tsv, csv, json or jsonl" more}
 /* go tool pprof's sample filters, shared by every command that reads

@@ -30,7 +30,7 @@ const cli_opt opts_graph[] = {
                      "inline, residual)"},
     {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its own "
                  "with its own flat, as pprof -dot -lines has it (the report page's graph too), where `top "
-                 "--by line` gives that flat to the innermost calling line (a note says so)"},
+                 "--by line` gives that flat to the innermost calling line (a note says so)" CLI_NAMELESS_BY_FN_HELP},
     CLI_OPT_VALUE("to add up"),
     CLI_OPTS_PRUNE,
     CLI_OPT_TAGKEYS("label boxes"),

@@ -9,7 +9,7 @@
 const cli_opt opts_peek[] = {
     {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its own "
                  "with its own flat, as pprof -peek -lines has it, where `top --by line` gives that flat to "
-                 "the innermost calling line (a note says so)"},
+                 "the innermost calling line (a note says so)" CLI_NAMELESS_BY_FN_HELP},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "order of the matched rows: flat (default), cum or name"},
     CLI_OPT_UNIT,

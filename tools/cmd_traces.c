@@ -9,7 +9,7 @@
 const cli_opt opts_traces[] = {
     {"by", 0, 1, "how each frame is named: " CLI_BY_HELP " (pprof -traces -lines, ...).  A frame without a line "
      "(Rprof's <GC>, a builtin) is kept under its function's name (\"<unknown>\" by file), as pprof "
-     "-traces -lines prints it: only top's flat gives it to the innermost calling line"},
+     "-traces -lines prints it: only top's flat gives it to the innermost calling line" CLI_NAMELESS_BY_FN_HELP},
     CLI_OPT_VALUE("to print"),
     CLI_OPT_MEAN,
     CLI_OPT_RELATIVE_IGNORED("-traces", "a trace has no share"),

@@ -10,7 +10,7 @@
 const cli_opt opts_tree[] = {
     {"by", 0, 1, CLI_BY_HELP ".  A frame without a line (Rprof's <GC>, a builtin) is a node of its "
                  "own (\"<unknown>\" by file) with its own flat, as pprof -tree -lines has it, where "
-                 "`top --by line` gives that flat to the innermost calling line (a note says so)"},
+                 "`top --by line` gives that flat to the innermost calling line (a note says so)" CLI_NAMELESS_BY_FN_HELP},
     CLI_OPT_VALUE("to add up"),
     {"sort", 0, 1, "which nodes are kept and their order: flat (default) or cum (pprof -cum)"},
     CLI_OPTS_PRUNE,

@@ -106,6 +106,19 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   return PCOL_OK;
 }
 
+int pcol_frame_nameless_file(const pcol_frames *fr, uint64_t li, pcol_str *file, pcol_error *err) {
+  *file = (pcol_str){NULL, 0};
+  uint32_t fn = pcol_frames_fn(fr, li);
+  int64_t line = li < fr->nlines ? pcol_view_i64(&fr->ln_line, li) : 0;
+  if (!fn || line == 0 || line == PCOL_NA_I64) return PCOL_OK;
+  pcol_str name, f;
+  PCOL_RETURN_NOT_OK(pcol_string(fr->f, pcol_view_u32(&fr->fn_name, fn - 1), &name, err));
+  if (name.ptr) return PCOL_OK;
+  PCOL_RETURN_NOT_OK(pcol_string(fr->f, pcol_view_u32(&fr->fn_file, fn - 1), &f, err));
+  if (f.ptr && f.len) *file = f;
+  return PCOL_OK;
+}
+
 int pcol_source_nameless_places(pcol_file *f, uint32_t s, int *places, pcol_error *err) {
   pcol_view ty;
   pcol_str t, v;

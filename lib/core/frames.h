@@ -71,6 +71,15 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
  * unsymbolized frame (pcol_unsym_id), so two libraries' are two frames. */
 int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m);
 
+/* THE rule of a nameless frame's file (rd15a F5): *file = the file of line
+ * row li's function when it has no name but a file and the line is a
+ * number (not pprof's 0, "no line", nor NA), else {NULL, 0}.  The exports
+ * whose frames hold a file beside the name (speedscope's frame "file",
+ * Firefox's funcTable fileName, V8's url) write it there for a frame
+ * named after its mapping ("<unknown>", "[libc.so.6]"), so the viewer
+ * shows it and pcol's import reads it back as that function's file. */
+int pcol_frame_nameless_file(const pcol_frames *fr, uint64_t li, pcol_str *file, pcol_error *err);
+
 /* THE nameless rule: *places = 1 when the lines of source s's functions
  * without a name are places (an Rprof source's top-level srcrefs, or a
  * source pcol read from its own speedscope or Firefox export of them,

@@ -7,13 +7,10 @@
  * pass (the label sets are few), then walks each label set's labels once
  * (a second pass groups the samples as pprof merges them, only when a
  * label set's values add up to 0);
- * both group the samples by their stack's merge key, made once per
- * location and once per stack node (tr_node_keys: O(locations + lines +
- * nodes), one u32 per location and per node and a hash set of the distinct
- * keys); traces then walks each printed trace's stack (O(depth) per trace,
- * made only as the output takes it); at a granularity other than
- * function's, after top's keys of every location (pcol_q_top_keys:
- * O(lines)). */
+ * traces walks each kept sample's stack (O(depth) per sample), after
+ * top's keys of every location (pcol_q_top_keys: O(lines)) and pprof's
+ * key of every stack node (pcol_pprof_stack_ids: O(stacks + locations)),
+ * which the groups of both are of. */
 #include "query.h"
 #include "keys.h"     /* PCOL_SRC_PPROF */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK */
@@ -26,6 +23,7 @@
 #include "frames.h"   /* pcol_frame_line_name, pcol_frames_lines, pcol_stack_locations */
 #include "count.h"    /* pcol_rtime, pcol_value_kin, pcol_unit_dropped, pcol_count_of_weight, ... */
 #include "xvalues.h"  /* pcol_rtime_drop_init */
+#include "samplekey.h" /* pcol_pprof_stack_ids */
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +32,10 @@
  * it on reading (profile/merge.go Merge; with -base/-diff_base the
  * profile and the negated base, driver/fetch.go): samples with the same
  * stack and labels are one, their values added, at the place of the
- * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by the stack
- * node's merge key (tr_node_keys: go's, without the column; a chain per
- * key, one group per label set on it), with the sum of the chosen value.
+ * first; a merged sample whose every value is 0 is dropped (isZeroSample).  Grouped here by pprof's key of the
+ * stack (THE rule, lib/core/samplekey.h: two runs' stacks at other load
+ * addresses are one, as a profile and its -base; a chain per key, one
+ * group per label set on it), with the sum of the chosen value.
  * Whether every value of a group adds up to 0: when no stored value and no
  * weight is negative, exactly when every member's values are 0 (one bit a
  * group); otherwise the sum of every value type is kept per group.
@@ -47,112 +46,6 @@
  * takes the place of the base's first one, after the profile's.  So a
  * group's place is its first row of the profile's sources when those add
  * up to other than 0 (nz0), else its first row of the base's (row1). */
-/* The merge key of a stack node, as go 1.19's Merge keys a sample's stack
- * (review 21 F5): a location is keyed by its address, mapping, folded flag
- * and lines' (function, line) -- not their column (profile/merge.go
- * Location.key), which no view prints (Tachyon's instruction column, JFR's
- * bytecodeIndex) -- and a node by its parent's key and its location's.
- * Each key is the first location (node) that has it: lkey[location] once
- * per location, then nkey[node] once per node in id order (parents come
- * first): O(locations + lines + nodes), never a sample's whole stack.
- * Memory: one u32 per location and per node, and a hash set of the
- * distinct keys (8 bytes a slot, at most 3/4 full). */
-typedef struct tr_keys {
-  pcol_q_fctx fc;
-  pcol_view loc_flags;
-  uint32_t *lkey, *nkey; /* lkey[location], nkey[node] (0 for 0) */
-} tr_keys;
-
-static void tr_loc_lines(const tr_keys *k, uint32_t loc, uint64_t *a, uint64_t *e) {
-  pcol_frames_lines(&k->fc.fr, loc, a, e);
-  if (*e > k->fc.nlines) *e = k->fc.nlines;
-  if (*a > *e) *a = *e;
-}
-
-static uint64_t tr_loc_hash(const tr_keys *k, uint32_t loc) {
-  uint64_t a, e;
-  tr_loc_lines(k, loc, &a, &e);
-  pcol_hstate s;
-  pcol_hs_init(&s, 23);
-  pcol_hs_add(&s, pcol_view_u64(&k->fc.loc_addr, loc - 1));
-  pcol_hs_add(&s, pcol_view_u32(&k->fc.loc_map, loc - 1));
-  pcol_hs_add(&s, pcol_view_u8(&k->loc_flags, loc - 1) & 1);
-  for (uint64_t li = a; li < e; li++) {
-    pcol_hs_add(&s, pcol_view_u32(&k->fc.ln_fn, li));
-    pcol_hs_add(&s, (uint64_t)pcol_view_i64(&k->fc.ln_line, li));
-  }
-  return pcol_hs_end(&s);
-}
-
-static int tr_loc_eq(const void *ctx, uint32_t id, const void *key) {
-  const tr_keys *k = ctx;
-  uint32_t loc = *(const uint32_t *)key;
-  uint64_t a, e, b, f;
-  tr_loc_lines(k, id, &a, &e);
-  tr_loc_lines(k, loc, &b, &f);
-  if (e - a != f - b || pcol_view_u64(&k->fc.loc_addr, id - 1) != pcol_view_u64(&k->fc.loc_addr, loc - 1) ||
-      pcol_view_u32(&k->fc.loc_map, id - 1) != pcol_view_u32(&k->fc.loc_map, loc - 1) ||
-      (pcol_view_u8(&k->loc_flags, id - 1) & 1) != (pcol_view_u8(&k->loc_flags, loc - 1) & 1))
-    return 0;
-  for (; a < e; a++, b++)
-    if (pcol_view_u32(&k->fc.ln_fn, a) != pcol_view_u32(&k->fc.ln_fn, b) ||
-        pcol_view_i64(&k->fc.ln_line, a) != pcol_view_i64(&k->fc.ln_line, b))
-      return 0;
-  return 1;
-}
-
-typedef struct tr_node_key {
-  uint32_t parent, loc; /* the parent's key, the location's key */
-} tr_node_key;
-
-static uint32_t tr_node_loc(const tr_keys *k, uint32_t node) {
-  uint32_t loc = pcol_view_u32(&k->fc.st_loc, node - 1);
-  return loc <= k->fc.nloc ? k->lkey[loc] : 0;
-}
-
-static int tr_node_eq(const void *ctx, uint32_t id, const void *key) {
-  const tr_keys *k = ctx;
-  const tr_node_key *x = key;
-  uint32_t p = pcol_view_u32(&k->fc.st_parent, id - 1);
-  return k->nkey[p < id ? p : 0] == x->parent && tr_node_loc(k, id) == x->loc;
-}
-
-/* *nkey (free it): each stack node's merge key (above) */
-static int tr_node_keys(pcol_file *f, uint32_t **nkey, pcol_error *err) {
-  tr_keys k;
-  pcol_hset h;
-  memset(&k, 0, sizeof k);
-  memset(&h, 0, sizeof h);
-  *nkey = NULL;
-  int rc = pcol_q_fctx_init(&k.fc, f, err);
-  if (!rc) rc = pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS, &k.loc_flags, err);
-  if (!rc && (!(k.lkey = calloc(k.fc.nloc + 1, sizeof *k.lkey)) ||
-              !(k.nkey = calloc(k.fc.nstacks + 1, sizeof *k.nkey))))
-    rc = pcol_oom(err);
-  for (uint32_t loc = 1; !rc && loc <= k.fc.nloc; loc++) {
-    uint64_t hv = tr_loc_hash(&k, loc);
-    uint32_t id = pcol_hset_find(&h, hv, tr_loc_eq, &k, &loc);
-    if (!id && pcol_hset_insert(&h, hv, id = loc)) rc = pcol_oom(err);
-    k.lkey[loc] = id;
-  }
-  pcol_hset_free(&h);
-  memset(&h, 0, sizeof h);
-  for (uint32_t n = 1; !rc && n <= k.fc.nstacks; n++) {
-    uint32_t p = pcol_view_u32(&k.fc.st_parent, n - 1); /* (checked: smaller than n) */
-    tr_node_key x = {k.nkey[p < n ? p : 0], tr_node_loc(&k, n)};
-    uint64_t hv = pcol_hash2(24, x.parent, x.loc);
-    uint32_t id = pcol_hset_find(&h, hv, tr_node_eq, &k, &x);
-    if (!id && pcol_hset_insert(&h, hv, id = n)) rc = pcol_oom(err);
-    k.nkey[n] = id;
-  }
-  pcol_hset_free(&h);
-  pcol_buf_free(&k.fc.scratch);
-  free(k.lkey);
-  if (rc) free(k.nkey);
-  else *nkey = k.nkey;
-  return rc;
-}
-
 typedef struct tr_group {
   uint64_t row;   /* the first kept row */
   uint64_t row1;  /* with -base: the first kept row of the base's sources (UINT64_MAX: none) */
@@ -172,8 +65,8 @@ typedef struct tr_groups {
   uint32_t count_t; /* samples/count (0: none): the type a source of another kind's count adds
                      * up in, as its pprof copy's, with a pprof source's of one stack (-base) */
   uint64_t nsources, nvalues, ntypes, nstacks;
-  uint32_t *nkey;  /* nkey[stack node] = its merge key (tr_node_keys) */
-  uint32_t *head;  /* head[merge key] = its first group + 1 */
+  uint32_t *key;   /* key[stack node] = pprof's key of its stack (pcol_pprof_stack_ids) */
+  uint32_t *head;  /* head[key] = its first group + 1 */
   size_t n, capv;
   tr_group *v;
   int signed_values; /* a negative value or weight: the sums below are kept */
@@ -210,7 +103,8 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
   PCOL_RETURN_NOT_OK(pcol_columns(f, req, PCOL_NCOLS(req), err));
   if (!(g->typed = calloc(g->nsources + 1, 1)) || !(g->head = calloc(g->nstacks + 1, sizeof *g->head)))
     return pcol_oom(err);
-  PCOL_RETURN_NOT_OK(tr_node_keys(f, &g->nkey, err));
+  uint32_t nkeys;
+  PCOL_RETURN_NOT_OK(pcol_pprof_stack_ids(f, &g->key, &nkeys, err));
   /* a pprof source's stored values are the pprof sample's values; another
    * source is as pprof reads its pprof export, whose values never are all
    * 0 but for a weight of 0 (a collapsed line of count 0) */
@@ -284,7 +178,7 @@ static void tr_groups_free(tr_groups *g) {
   free(g->typed);
   free(g->cnt);
   free(g->head);
-  free(g->nkey);
+  free(g->key);
   free(g->v);
   pcol_u64map_free(&g->tmap);
   free(g->tsum);
@@ -361,8 +255,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
    * reads): it places no trace before a later sample of its stack does */
   uint32_t s = pcol_view_u32(&g->source, row);
   if (!tr_row_nz(g, s, row)) return PCOL_OK;
-  st = g->nkey[st]; /* samples of stacks alike but for a column are one */
-  uint32_t gi = g->head[st];
+  uint32_t sk = g->key[st], gi = g->head[sk];
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (gi) {
     gi--;
@@ -370,8 +263,8 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
     gi = (uint32_t)g->n++;
-    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, g->head[st], 0, 0};
-    g->head[st] = gi + 1;
+    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, g->head[sk], 0, 0};
+    g->head[sk] = gi + 1;
   }
   g->v[gi].sum += value;
   int side0 = g->base && !(s <= g->nsources && (g->base[s] & 2)), rc = PCOL_OK;
@@ -403,7 +296,7 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
 static int tr_group_div(void *p, uint64_t row, int64_t value) {
   tr_groups *g = p;
   uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
-  uint32_t gi = st <= g->nstacks ? g->head[g->nkey[st]] : 0;
+  uint32_t gi = st <= g->nstacks ? g->head[g->key[st]] : 0;
   while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
   if (!gi && !tr_row_nz(g, pcol_view_u32(&g->source, row), row)) return PCOL_OK; /* (tr_group_row) */
   if (!gi) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu: no trace for its divisor",
@@ -741,37 +634,28 @@ typedef struct tr_ctx {
   size_t caplab;
   uint32_t *locs;
   size_t nlocs, caplocs;
-  pcol_buf names; /* composed frame names of one trace */
-  size_t *name_off; /* frames composed in `names`: offset + 1 (0 = borrowed) */
-  size_t capoff;
   int (*fn)(void *ctx, const pcol_trace *t);
-  pcol_nameless_rule rule; /* pprof sources' locations: a function without a name is named as its location */
-  /* a granularity other than function's: each frame is named by the key top
-   * counts it under (pcol_q_top_keys, build_loc_keys of top.c) */
-  int keyed;
+  /* each frame is named by the key top counts it under in its views of
+   * frames (pcol_q_top_keys, build_loc_keys of top.c: THE rule of names,
+   * the nameless frames' too, shared with tree, peek and the graph) */
   pcol_q_topkeys k;
   void *ctx;
   pcol_error *err;
 } tr_ctx;
 
-static int tr_push(tr_ctx *c, pcol_str name, size_t composed_off, int inl) {
-  if (PCOL_GROW(c->frames, c->nfr, c->capf) || PCOL_GROW(c->inl, c->nfr, c->capi) ||
-      PCOL_GROW(c->name_off, c->nfr, c->capoff))
+/* A frame is named by the key top counts it under: the key of a line row
+ * (none: no frame, as an Rprof line without a line number by line), or,
+ * for a location without lines, whose lines have no key but one has no
+ * function, the location's own key (its mapping's name).  Pushes the key's
+ * name, if any. */
+static int tr_push_key(tr_ctx *c, uint32_t key, int inl) {
+  if (!key || key > c->k.n) return PCOL_OK;
+  if (PCOL_GROW(c->frames, c->nfr, c->capf) || PCOL_GROW(c->inl, c->nfr, c->capi))
     return pcol_oom(c->err);
-  c->frames[c->nfr] = name;
+  c->frames[c->nfr] = c->k.name[key];
   c->inl[c->nfr] = (uint8_t)inl;
-  c->name_off[c->nfr] = composed_off;
   c->nfr++;
   return PCOL_OK;
-}
-
-/* At a granularity other than function's (c->keyed), a frame is named by
- * the key top counts it under: the key of a line row (none: no frame, as an
- * Rprof line without a line number by line), or, for a location without
- * lines, whose lines have no key but one has no function, the location's
- * own key (its mapping's name).  Pushes the key's name, if any. */
-static int tr_push_key(tr_ctx *c, uint32_t key, int inl) {
-  return key && key <= c->k.n ? tr_push(c, c->k.name[key], 0, inl) : PCOL_OK;
 }
 
 static int tr_row(void *p, uint64_t row, int64_t value) {
@@ -780,7 +664,6 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
   int rc = pcol_stack_locations(c->fc.f, st, &c->locs, &c->nlocs, &c->caplocs, c->err);
   if (rc) return rc;
   c->nfr = 0;
-  c->names.len = 0;
   const uint8_t *hid = c->flt && c->flt->active ? c->flt->line_hidden : NULL;
   size_t nloc = c->nlocs;
   if (c->flt && c->flt->active && c->flt->node_cut) /* show_from: the outermost nodes go */
@@ -791,53 +674,21 @@ static int tr_row(void *p, uint64_t row, int64_t value) {
     if (hid && c->flt->loc_hidden[loc]) continue;
     uint64_t a, e;
     pcol_frames_lines(&c->fc.fr, loc, &a, &e);
-    if (a == e && c->keyed) { /* the location's own key, as top's */
+    if (a == e) { /* the location's own key, as top's */
       uint32_t j = 0, je = 0;
       if (loc <= c->k.nloc) j = c->k.loc_aoff[loc], je = c->k.loc_aoff[loc + 1];
       for (; j < je; j++)
         if ((rc = tr_push_key(c, c->k.loc_all[j] & 0x7fffffffu, 0))) return rc;
       continue;
     }
-    if (a == e) { /* pprof: "[mapping file]" or "<unknown>", as top names it */
-      size_t off = c->names.len;
-      if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
-      if ((rc = tr_push(c, (pcol_str){NULL, c->names.len - off}, off + 1, 0))) return rc;
-      continue;
-    }
     uint64_t last = e;
     while (hid && last > a && hid[last - 1]) last--;
     size_t had = c->nfr;
-    for (uint64_t li = a; li < e; li++) {
-      if (hid && hid[li]) continue;
-      if (c->keyed) {
-        if ((rc = tr_push_key(c, c->k.line_key[li], li + 1 != last))) return rc;
-        continue;
-      }
-      pcol_str nm;
-      int byfn;
-      if ((rc = pcol_frame_line_name(&c->fc.fr, li, &c->fc.scratch, &nm, &byfn, c->err))) return rc;
-      size_t off = 0;
-      pcol_str file = {NULL, 0};
-      if (!byfn && (rc = pcol_q_fn_string(&c->fc, pcol_view_u32(&c->fc.ln_fn, li), &c->fc.fn_file,
-                                          &file, c->err)))
-        return rc;
-      if (!byfn && (!file.ptr || pcol_nameless_frames_at(&c->rule, loc))) { /* no name: as pprof names the location */
-        off = c->names.len + 1;
-        if ((rc = pcol_q_unsymbolized_name(&c->fc, loc, &c->names, c->err))) return rc;
-        nm = (pcol_str){NULL, c->names.len - (off - 1)};
-      } else if (!byfn) { /* composed in scratch: keep a copy for this trace */
-        off = c->names.len + 1;
-        if (pcol_buf_append(&c->names, nm.ptr, nm.len)) return pcol_oom(c->err);
-        nm.ptr = NULL;
-      }
-      if ((rc = tr_push(c, nm, off, li + 1 != last))) return rc;
-    }
-    if (c->keyed && c->nfr == had && loc <= c->k.nloc && (rc = tr_push_key(c, c->k.loc_ukey[loc], 0)))
-      return rc;
+    for (uint64_t li = a; li < e; li++)
+      if (!(hid && hid[li]) && (rc = tr_push_key(c, c->k.line_key[li], li + 1 != last))) return rc;
+    if (c->nfr == had && loc <= c->k.nloc && (rc = tr_push_key(c, c->k.loc_ukey[loc], 0))) return rc;
   }
   if (c->nfr == 0) return 0; /* pprof -traces skips a sample without frames */
-  for (size_t i = 0; i < c->nfr; i++) /* the buffer may have moved while it grew */
-    if (c->name_off[i]) c->frames[i].ptr = (const char *)c->names.data + c->name_off[i] - 1;
   /* labels */
   uint32_t ls = pcol_view_u32(&c->ls, row);
   size_t nl = 0;
@@ -908,13 +759,13 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_filter flt;
   memset(&flt, 0, sizeof flt);
   int rc = pcol_q_labelcols_open(f, &c.lc, err);
-  if (!rc) rc = pcol_nameless_rule_make(f, sel, &c.rule, err);
   if (!rc) rc = pcol_q_tagkeys_init(&c.ks, sel, err);
   if (!rc) rc = pcol_label_keys_load(f, &c.lk, err);
   if (!rc) rc = pcol_q_fctx_init(&c.fc, f, err);
   if (!rc) rc = pcol_filter_build(f, sel, &flt, err);
   c.flt = &flt;
-  if (!rc && by != PCOL_BY_FUNCTION && !(rc = pcol_q_top_keys(f, sel, by, 1, &c.k, err))) c.keyed = 1;
+  int keyed = 0; /* (by function too: tree's keys, review rd15a F5) */
+  if (!rc && !(rc = pcol_q_top_keys(f, sel, by, 1, &c.k, err))) keyed = 1;
   tr_groups g;
   memset(&g, 0, sizeof g);
   if (!rc) rc = tr_groups_init(&g, f, sel, err);
@@ -941,13 +792,10 @@ static int traces_run(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   pcol_filter_free(&flt);
   pcol_q_tagkeys_free(&c.ks);
   pcol_label_keys_free(&c.lk);
-  if (c.keyed) pcol_q_topkeys_free(&c.k);
-  pcol_nameless_rule_free(&c.rule);
+  if (keyed) pcol_q_topkeys_free(&c.k);
   pcol_buf_free(&c.fc.scratch);
-  pcol_buf_free(&c.names);
   free(c.frames);
   free(c.inl);
-  free(c.name_off);
   free(c.labels);
   free(c.locs);
   return rc;

@@ -11,6 +11,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
 #include "bytes.h"    /* pcol_str_is */
 #include "hash.h"     /* pcol_u64map */
+#include "samplekey.h" /* pcol_pprof_stack_ids */
 #include "columns.h"  /* PCOL_NCOLS, pcol_columns */
 #include "buf.h"      /* pcol_alloc_hot, pcol_prefault_read */
 #include "filter.h"   /* pcol_filter, pcol_filter_keep, pcol_filter_build, ... */
@@ -602,9 +603,13 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
  * adds up |values| (report.go computeTotal): samples of one stack and label
  * set are one, so a stack the base cancels adds nothing.  The sum over
  * (stack, label set) groups of |their sum|, of the samples whose source
- * src_ok marks and whose label set ls_ok marks (NULL: all). */
+ * src_ok marks and whose label set ls_ok marks (NULL: all).  A stack is
+ * pprof's key of it (THE rule, lib/core/samplekey.h: a profile and a base
+ * of two runs loaded at other addresses are one stack, rd15a F5). */
 typedef struct gsum {
   pcol_view st, ls, src;
+  uint32_t *key; /* stack node -> pprof's key (pcol_pprof_stack_ids) */
+  uint64_t nst;
   const uint8_t *src_ok, *ls_ok;
   uint64_t nsrc, nls;
   int relative; /* the relative total: no sample without locations (sample_adds) */
@@ -624,7 +629,9 @@ static int gsum_add(void *p, uint64_t row, int64_t v) {
   if (g->ls_ok && (ls > g->nls || !g->ls_ok[ls])) return 0;
   uint32_t st = pcol_view_u32(&g->st, row);
   if (g->relative && st == 0) return 0;
-  uint64_t key = (uint64_t)ls << 32 | st;
+  if (st > g->nst) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
+                                         (unsigned long long)row + 1, st);
+  uint64_t key = (uint64_t)ls << 32 | g->key[st];
   uint32_t i;
   int added, rc = pcol_u64map_get(&g->m, key, &i, &added);
   if (rc) return pcol_error_set(g->err, rc, "too many (stack, labels) groups for the total");
@@ -645,8 +652,11 @@ static int gsum_run(pcol_file *f, const pcol_select *sel, const pcol_filter *flt
   g->relative = sel && sel->relative;
   g->nsrc = pcol_rows(f, PCOL_T_SOURCES);
   g->nls = pcol_rows(f, PCOL_T_LABELSETS);
+  g->nst = pcol_rows(f, PCOL_T_STACKS);
   int lazy;
-  int rc = pcol_select_need_view(f, sel, need[0], &g->st, &lazy, err);
+  uint32_t nkeys;
+  int rc = pcol_pprof_stack_ids(f, &g->key, &nkeys, err);
+  if (!rc) rc = pcol_select_need_view(f, sel, need[0], &g->st, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[1], &g->ls, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[2], &g->src, &lazy, err);
   if (!rc) rc = pcol_q_values_iter_need(f, sel, flt, v, need, PCOL_NCOLS(need), gsum_add, g, err);
@@ -654,7 +664,7 @@ static int gsum_run(pcol_file *f, const pcol_select *sel, const pcol_filter *flt
 }
 
 /* pprof's grouped total (*total) and pcol_q_nsum.nonzero (*nz: the stack
- * nodes of the (stack, label set) groups whose sum is not 0: pprof merges
+ * nodes of the (stack key, label set) groups whose sum is not 0: pprof merges
  * a profile's samples by stack and labels, then its graph skips a merged
  * sample of 0, so samples of one label set that cancel make no call, of
  * two label sets they do), of one pass over the groups; either may be NULL. */
@@ -671,11 +681,17 @@ static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter 
   int rc = gsum_run(f, sel, flt, v, &g, err);
   pcol_sum t = 0;
   for (size_t i = 0; !rc && total && i < g.m.n; i++) t += g.s[i] < 0 ? -g.s[i] : g.s[i];
+  /* the nodes of the keys of a group not 0 (a key's nodes: one or more) */
+  uint8_t *zk = z && !rc ? calloc(ns + 1, 1) : NULL;
+  if (z && !rc && !zk) rc = pcol_oom(err);
   for (size_t i = 0; !rc && z && i < g.m.cap; i++) { /* the map's slots: key + 1, or 0 */
     if (!g.m.k[i]) continue;
-    uint32_t st = (uint32_t)(g.m.k[i] - 1);
-    if (g.s[g.m.v[i]] != 0 && st <= ns) z[st] = 1;
+    uint32_t k = (uint32_t)(g.m.k[i] - 1);
+    if (g.s[g.m.v[i]] != 0 && k <= ns) zk[k] = 1;
   }
+  for (uint64_t st = 0; !rc && z && st <= ns; st++) z[st] = zk[g.key[st]];
+  free(zk);
+  free(g.key);
   pcol_u64map_free(&g.m);
   free(g.s);
   if (rc) {
@@ -696,6 +712,12 @@ static int sums_grouped(const wctx *c, pcol_sum *total, uint8_t **nz, pcol_error
   if (c->pairs || c->flt || c->relative || pcol_rows(c->f, PCOL_T_LABELSETS) != 0 ||
       (!c->w && !c->w64) || (c->w64 && c->total > INT64_MAX))
     return 1;
+  /* (and when every node is its own pprof stack, samplekey.h) */
+  uint32_t *key, nkeys;
+  int rc = pcol_pprof_stack_ids(c->f, &key, &nkeys, err);
+  if (rc) return rc;
+  free(key);
+  if (nkeys != c->nstacks) return 1;
   uint8_t *z = NULL;
   if (nz && !(z = calloc(c->nstacks + 1, 1))) return pcol_oom(err);
   pcol_sum t = 0;

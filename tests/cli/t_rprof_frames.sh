@@ -102,6 +102,33 @@ $(diff "$tmp/r" "$tmp/q" | head -20)"
   fi
 done
 
+# by function (review rd15a F5): a nameless top-level frame (a trailing
+# srcref: `"dbWriteTable" 5#5 "eval"`) is `<unknown>` in every view of
+# frames, as go tool pprof names the copy's function without a name:
+# traces = go -traces (it printed the place, ~/git/R/gprofiler/test.R:5,
+# where tree said <unknown>), tree = go -tree, peek = go -peek, graph = go
+# -dot; top's table leaves it out (summaryRprof's rule), fold names the
+# place (the frame rule, doc/mappings.md §6)
+for n in r-prof-profile__incomplete.out proftools__Rprof-rec0.out profvis__test-parse.prof; do
+  in=$TD/rprof/$n
+  [ -f "$in" ] || fail "missing $in"
+  $PCOL traces "$in" 2>/dev/null | grep -qx ' *<unknown>' || fail "traces $n: no <unknown> frame"
+  [ $go = 1 ] || continue
+  $PCOL unpack "$in" --to pprof -o "$tmp/fn.pb.gz" 2>/dev/null || fail "unpack $n --to pprof"
+  for v in traces tree peek; do
+    re=; [ "$v" = peek ] && re=.
+    $PCOL "$v" "$in" $re 2>"$tmp/err" | grep -v '^File: ' >"$tmp/pp" || fail "$v $n: $(cat "$tmp/err")"
+    go tool pprof "-$v" $re "$tmp/fn.pb.gz" 2>/dev/null | grep -v '^File: ' >"$tmp/g"
+    [ -s "$tmp/g" ] && cmp -s "$tmp/g" "$tmp/pp" ||
+      fail "$v $n (by function) differs from go tool pprof -$v of the pprof copy:
+$(diff "$tmp/g" "$tmp/pp" | head -20)"
+  done
+  $PCOL graph "$in" --format dot >"$tmp/p.dot" 2>"$tmp/err" || fail "graph $n: $(cat "$tmp/err")"
+  go tool pprof -dot "$tmp/fn.pb.gz" 2>/dev/null >"$tmp/g.dot"
+  python3 "$(dirname "$0")/../interop/dot_compare.py" "$tmp/g.dot" "$tmp/p.dot" >"$tmp/cmp" ||
+    fail "graph $n differs from go tool pprof -dot of the pprof copy: $(head -14 "$tmp/cmp")"
+done
+
 # the help says the rule where it is followed and where not
 for c in top tree traces peek graph diff; do
   $PCOL "$c" --help 2>&1 | tr -s ' \n' '  ' | grep -q 'innermost calling line' ||

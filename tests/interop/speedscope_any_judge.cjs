@@ -7,12 +7,14 @@
 //
 // LIST: one input file a line.  For each, OUT.jsonl gets one line:
 // {"file", "profiles": [{"name", "total", "frames": {NAME: [self, total]},
-// "names": {NAME: total}, "keys": {KEY: [NAME, self, total]}}]}: the weights
+// "names": {NAME: total}, "keys": {KEY: [NAME, self, total]},
+// "files": {NAME: [FILE...]}}]}: the weights
 // speedscope's Profile gives each frame (Frame.getSelfWeight/getTotalWeight),
 // added up per frame name, and per frame (by its key: one a profile), and
 // per name the time a frame of that name is on the stack in speedscope's call
 // timeline (Profile.forEachCall; once per stack when two distinct frames
-// share a name), or {"file", "error"}.  The importer is taken from the release bundle:
+// share a name), and per name the files its frames show (Frame.file, which
+// the app shows beside the name; sorted), or {"file", "error"}.  The importer is taken from the release bundle:
 // importProfileGroup (the function that calls the format dispatcher and
 // names the profiles), given a data source like the bundle's own text
 // source (name, the file's bytes as an array buffer, which the pprof and
@@ -33,8 +35,12 @@ judgeFiles('speedscope_any_judge', listPath, outPath, log, async (file) => {
   if (!g || !g.profiles) throw new Error('speedscope could not import the file');
   return { file, profiles: g.profiles.map((p) => {
     const frames = Object.create(null); // (no prototype: a frame may be named "toString")
-    const keys = Object.create(null);
+    const keys = Object.create(null), files = Object.create(null);
     p.forEachFrame((fr) => {
+      if (fr.file) {
+        const l = files[fr.name] || (files[fr.name] = []);
+        if (!l.includes(fr.file)) { l.push(fr.file); l.sort(); }
+      }
       const e = frames[fr.name] || (frames[fr.name] = [0, 0]);
       e[0] += fr.getSelfWeight(); e[1] += fr.getTotalWeight();
       keys[fr.key] = [String(fr.name), fr.getSelfWeight(), fr.getTotalWeight()];
@@ -48,6 +54,6 @@ judgeFiles('speedscope_any_judge', listPath, outPath, log, async (file) => {
       const [name, at] = open.pop();
       if (!open.some((o) => o[0] === name)) names[name] = (names[name] || 0) + (v - at);
     });
-    return { name: p.getName(), total: p.getTotalWeight(), frames, names, keys };
+    return { name: p.getName(), total: p.getTotalWeight(), frames, names, keys, files };
   }) };
 });

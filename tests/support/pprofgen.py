@@ -36,7 +36,11 @@ hand, standard library only).
                                  (pprof keeps their nodes apart by mapping path and
                                  start line: t_clickhouse.sh), and functions named
                                  "<unknown>" and "[libc.so.6]" beside a nameless
-                                 one of no mapping (other nodes of one name)
+                                 one of no mapping (other nodes of one name);
+                                 "namelessfile" the same with files: the
+                                 nameless function of start line 40 in
+                                 src/inner.c, that of no mapping in app/top.c
+                                 (exports keep them: tests/cli/t_nameless_frames.sh)
   pprofgen.py dupbase OUT         go's -diff_base file whose string table holds
                                  "true" twice, a base sample labelled with each
                                  (tests/cli/t_base_counts.sh)
@@ -75,6 +79,12 @@ hand, standard library only).
   pprofgen.py zerosample OUT     samples on one stack labelled k=a (values 1, 10),
                                  k=z (0, 0: pprof's merge drops it) and k=y (0, 5):
                                  -tags lists no z (tests/interop/t_pprof_views.sh)
+  pprofgen.py loaded OUT START RUN  a run of /bin/app loaded at START (0x1000,
+                                 0x5000: another run's addresses, which go's Merge
+                                 makes one by their offset in the mapping): main
+                                 labelled k=c (1 sample, 10 ns) and main>work k=a
+                                 (RUN "a": 2, 20 ns; "b": 1, 10 ns), so that -base
+                                 of run b cancels k=c (tests/cli/t_base_loaded.sh)
   pprofgen.py multivalue OUT     samples with several values of one key, out of
                                  order (k=b,a and k=a,b on one stack; j=x,w and
                                  k=z,c interleaved; k=9,m,3 numbers among a
@@ -308,6 +318,24 @@ def zerosample(out):
     for vals, v in (((1, 10), b"a"), ((0, 0), b"z"), ((0, 5), b"y")):
         lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
         p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, b"".join(varint(x) for x in vals)) + lab)
+    open(out, "wb").write(p + st.table())
+
+
+def loaded(out, start, run):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, start) + field(3, 0, start + 0xfff) + field(5, 0, st.id(b"/bin/app")))
+    for lid, fid, line in ((1, 1, 3), (2, 2, 7)):
+        p += field(4, 2, field(1, 0, lid) + field(2, 0, 1) + field(3, 0, start + 0x10 * lid) +
+                   field(4, 2, field(1, 0, fid) + field(2, 0, line)))
+    for fid, nm in ((1, b"main"), (2, b"work")):
+        p += field(5, 2, field(1, 0, fid) + field(2, 0, st.id(nm)) + field(4, 0, st.id(b"app.go")))
+    n = 2 if run == "a" else 1
+    for locs, vals, v in (([1], (1, 10), b"c"), ([2, 1], (n, n * 10), b"a")):
+        lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
+                   field(2, 2, b"".join(varint(x) for x in vals)) + lab)
     open(out, "wb").write(p + st.table())
 
 
@@ -557,9 +585,11 @@ def unsym(out, mode=""):
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")) + field(4, 0, st.id(b"main.c")))
     stacks = [([1, 7], 10), ([2, 7], 20), ([3, 7], 5), ([4, 1, 7], 7), ([5, 6, 7], 3), ([6, 3, 7], 2),
               ([8, 7], 4), ([9, 8, 7], 6)]
-    if mode == "nameless":  # functions 2, 3 have no name (string 0), only a start line
+    if mode in ("nameless", "namelessfile"):  # functions 2, 3 have no name (string 0), only a start line
+        files = {2: b"src/inner.c", 6: b"app/top.c"} if mode == "namelessfile" else {}
+        ff = lambda fid: field(4, 0, st.id(files[fid])) if fid in files else b""
         for fid, sl in ((2, 40), (3, 90)):
-            p += field(5, 2, field(1, 0, fid) + field(5, 0, sl))
+            p += field(5, 2, field(1, 0, fid) + ff(fid) + field(5, 0, sl))
         ln = lambda fid, line: field(4, 2, field(1, 0, fid) + field(2, 0, line))
         # location -> (mapping, lines innermost first)
         for lid, mid, lns in ((10, 1, [ln(2, 41)]), (11, 5, [ln(2, 42)]), (12, 1, [ln(2, 43), ln(3, 91)]),
@@ -571,7 +601,7 @@ def unsym(out, mode=""):
         # 6 is that of the locations without lines in no mapping or one of an
         # empty file name (Name "", no Objfile), not 4's (Name "<unknown>")
         for fid, nm in ((4, b"<unknown>"), (5, b"[libc.so.6]"), (6, b"")):
-            p += field(5, 2, field(1, 0, fid) + (field(2, 0, st.id(nm)) if nm else b""))
+            p += field(5, 2, field(1, 0, fid) + (field(2, 0, st.id(nm)) if nm else b"") + ff(fid))
         for lid, fid in ((15, 4), (16, 5), (17, 6)):
             p += field(4, 2, field(1, 0, lid) + field(3, 0, 0x100 * lid) + ln(fid, 7))
         stacks += [([10, 7], 8), ([11, 7], 9), ([12, 7], 11), ([13], 12), ([14, 10, 7], 13), ([10, 11, 7], 1),
@@ -928,6 +958,8 @@ if __name__ == "__main__":
         numunits(sys.argv[2])
     elif sys.argv[1] == "zerosample":
         zerosample(sys.argv[2])
+    elif sys.argv[1] == "loaded":
+        loaded(sys.argv[2], int(sys.argv[3], 0), sys.argv[4])
     elif sys.argv[1] == "multivalue":
         multivalue(sys.argv[2])
     elif sys.argv[1] == "duptypes":

@@ -125,6 +125,8 @@ typedef struct fx {
   uint32_t *loc_frame;      /* location -> first out frame + 1 */
   pcol_unsym_ids unsym;     /* frames.h: which unsymbolized locations are one function */
   pcol_buf unsym_func;      /* u32: such a function's id -> its out func */
+  pcol_u64map nf;           /* a nameless function of a file's (pcol fn, mapping) -> its id */
+  pcol_buf nf_func;         /* u32: such an id -> its out func */
   pcol_buf fr_func, fr_line, fr_col, fr_depth; /* u32 func, i64 line, i64 col, u32 depth */
   /* stacks */
   uint32_t *node_out;       /* pcol stack -> out stack + 1 (its innermost frame's node) */
@@ -242,6 +244,28 @@ static int mapping_func(fx *x, uint32_t loc, pcol_buf *scratch, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* The function of line row li of nameless function fn, in location loc:
+ * its mapping's (mapping_func), or for a function of a file at a line
+ * (pcol_frame_nameless_file) one of that name with the file in its
+ * fileName (rd15a F5: the file was lost; pcol's import reads it back as
+ * the function's file), one per (function, mapping). */
+static int nameless_func(fx *x, uint32_t fn, uint32_t loc, uint64_t li, pcol_buf *scratch, uint32_t *out) {
+  pcol_str file;
+  PCOL_RETURN_NOT_OK(pcol_frame_nameless_file(&x->fr, li, &file, x->err));
+  if (!file.len) return mapping_func(x, loc, scratch, out);
+  uint32_t m = pcol_frames_mapping(&x->fr, loc), id;
+  int added, rc = pcol_u64map_get(&x->nf, (uint64_t)fn << 32 | m, &id, &added);
+  if (rc) return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "firefox export: too many functions");
+  if (!added) return *out = ((const uint32_t *)(const void *)x->nf_func.data)[id], PCOL_OK;
+  scratch->len = 0;
+  PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(&x->fr, m, scratch, x->err));
+  uint32_t ni, src1;
+  PCOL_RETURN_NOT_OK(str_new(x, (const char *)scratch->data, scratch->len, &ni));
+  PCOL_RETURN_NOT_OK(source_of(x, pcol_view_u32(&x->fr.fn_file, fn - 1), &src1));
+  PCOL_RETURN_NOT_OK(func_push(x, ni, src1, pcol_view_i64(&x->fn_line, fn - 1), out));
+  return PCOL_BUF_PUSH(&x->nf_func, uint32_t, *out) ? oom(x) : PCOL_OK;
+}
+
 /* Of sources whose nameless rules differ (x->rule.loc_places): 1 when a
  * location of the sources of frames has a frame the copy's places rule (one
  * profile, one rule) gives to the calling line by line: a line without a
@@ -276,7 +300,7 @@ static int func_of_line(fx *x, uint32_t loc, uint64_t li, pcol_buf *scratch, uin
   pcol_str name;
   int by_fn = 0;
   PCOL_RETURN_NOT_OK(pcol_frame_line_name(&x->fr, li, scratch, &name, &by_fn, x->err));
-  if (!by_fn && pcol_nameless_frames_at(&x->rule, loc)) return mapping_func(x, loc, scratch, out);
+  if (!by_fn && pcol_nameless_frames_at(&x->rule, loc)) return nameless_func(x, fn, loc, li, scratch, out);
   uint32_t ni, src1 = 0;
   int64_t line = PCOL_NA_I64;
   if (fn) {
@@ -1673,6 +1697,8 @@ int pcol_export_firefox_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.node_out);
   pcol_unsym_ids_reset(&x.unsym);
   pcol_buf_free(&x.unsym_func);
+  pcol_u64map_free(&x.nf);
+  pcol_buf_free(&x.nf_func);
   free(x.tmp);
   pcol_buf_free(&x.strs);
   pcol_buf_free(&x.syn);

@@ -87,8 +87,11 @@ typedef struct sexp {
   pcol_buf nl_frame, nl_li;       /* u32 each, per such id: its frame index, a line row of it */
   pcol_unsym_ids unsym;           /* frames.h: which unsymbolized locations are one frame */
   pcol_buf unsym_frame;           /* u32: such a frame's id -> its frame index */
+  pcol_u64map nf;                 /* a nameless function of a file's (function, mapping) -> its id */
+  pcol_buf nf_frame, nf_fn, nf_m; /* u32 each, per such id: its frame index, function, mapping */
   uint32_t *frames;               /* frame i: function id, or mapping id | 1<<31 (the
-                                   * name of its unsymbolized locations, frames.h) */
+                                   * name of its unsymbolized locations, frames.h), or
+                                   * id | 1<<30 (a line: nl), id | 3<<30 (nf) */
   pcol_buf name;                  /* such a name */
   size_t nframes, capframes;
   uint64_t *memo_off;             /* stack id -> offset + 1 in `stk` */
@@ -232,10 +235,32 @@ static int unsym_frame(sexp *x, uint32_t m, uint32_t *out) {
   return PCOL_OK;
 }
 
+/* The frame of nameless function fn of a file in mapping m: named as the
+ * mapping's frame ("<unknown>", "[libc.so.6]"), with the function's file
+ * in the frame's "file" (rd15a F5: the file was lost, and pcol's import
+ * reads it back as that function's file), one per (function, mapping). */
+static int nameless_file_frame(sexp *x, uint32_t fn, uint32_t m, uint32_t *out) {
+  uint32_t id;
+  int added, rc;
+  if ((rc = pcol_u64map_get(&x->nf, (uint64_t)fn << 32 | m, &id, &added)))
+    return rc == PCOL_ENOMEM ? oom(x) : pcol_error_set(x->err, rc, "speedscope export: too many frames");
+  if (added) {
+    if (id >= 1u << 30) return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: too many frames");
+    if (PCOL_GROW(x->frames, x->nframes, x->capframes) ||
+        PCOL_BUF_PUSH(&x->nf_frame, uint32_t, (uint32_t)x->nframes) || PCOL_BUF_PUSH(&x->nf_fn, uint32_t, fn) ||
+        PCOL_BUF_PUSH(&x->nf_m, uint32_t, m))
+      return oom(x);
+    x->frames[x->nframes++] = id | 3u << 30;
+  }
+  *out = ((const uint32_t *)(const void *)x->nf_frame.data)[id];
+  return PCOL_OK;
+}
+
 /* The frame of line row l (of location loc) of function fn: a named
  * function's (one per function); when fn has no name, as the Firefox
  * export names it (firefox_export.c func_of_line): its mapping's frame
- * when a selected source is not Rprof (as pcol top shows it), else (an
+ * when a selected source is not Rprof (as pcol top shows it; a function of
+ * a file: a frame of that name and the file, nameless_file_frame), else (an
  * Rprof script's top-level line `1#7`) a frame per (function, line), named
  * by THE frame rule (frames.c pcol_frame_line_name: "FILE:LINE", ":7" in a
  * file of no name) as pcol top --by line names the place; keyed by the
@@ -261,7 +286,14 @@ static int fn_frame_of(sexp *x, uint32_t fn, uint32_t loc, uint64_t l, uint32_t 
   int frames = pcol_nameless_frames_at(&x->rule, loc);
   if (x->fn_kind[fn] == 1 && (frames || line == PCOL_NA_I64))
     return frame_index(x, x->fn_frame, fn, 0, fi);
-  if (frames) return unsym_frame(x, pcol_frames_mapping(&x->fr, loc), fi);
+  if (frames) {
+    /* a nameless function of a file keeps it, at a line (the frame's "file") */
+    uint32_t m = pcol_frames_mapping(&x->fr, loc);
+    pcol_str file;
+    int rc = pcol_frame_nameless_file(&x->fr, l, &file, x->err);
+    if (rc) return rc;
+    return file.len ? nameless_file_frame(x, fn, m, fi) : unsym_frame(x, m, fi);
+  }
   /* the line's id: the whole int64 (NA, negative and huge lines apart) */
   uint32_t lid, id;
   int added, rc = PCOL_OK;
@@ -1057,7 +1089,16 @@ static int frame_of_key(sexp *x, uint32_t key, frame_parts *p) {
   pcol_str name = {0}, file = {0};
   int64_t line = PCOL_NA_I64;
   int rc, by_fn = 0;
-  if (key >> 31) { /* the frames.h rule */
+  if ((key >> 30) == 3) { /* a nameless function of a file: its mapping's name, its file */
+    uint32_t id = key & 0x3fffffffu, fn = ((const uint32_t *)(const void *)x->nf_fn.data)[id];
+    x->name.len = 0;
+    if ((rc = pcol_frame_unsymbolized_name(&x->fr, ((const uint32_t *)(const void *)x->nf_m.data)[id],
+                                           &x->name, x->err)) ||
+        (rc = pcol_string(x->f, pcol_view_u32(&x->fr.fn_file, fn - 1), &file, x->err)))
+      return rc;
+    name = (pcol_str){(const char *)x->name.data, x->name.len};
+    line = pcol_view_i64(&x->fn_line, fn - 1);
+  } else if (key >> 31) { /* the frames.h rule */
     x->name.len = 0;
     if ((rc = pcol_frame_unsymbolized_name(&x->fr, key & 0x7fffffffu, &x->name, x->err))) return rc;
     name = (pcol_str){(const char *)x->name.data, x->name.len};
@@ -1315,6 +1356,10 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   free(x.fn_kind);
   pcol_nameless_rule_free(&x.rule);
   pcol_u64map_free(&x.nl);
+  pcol_u64map_free(&x.nf);
+  pcol_buf_free(&x.nf_frame);
+  pcol_buf_free(&x.nf_fn);
+  pcol_buf_free(&x.nf_m);
   pcol_u64map_free(&x.nl_lines);
   pcol_buf_free(&x.nl_frame);
   pcol_buf_free(&x.nl_li);

@@ -273,7 +273,12 @@ static int stack_node(vex *x, uint32_t stack, uint32_t slot, uint32_t *out) {
     }
     for (uint64_t l = hi; l-- > lo;) {
       uint32_t fn = pcol_frames_fn(&x->fr, l), m;
-      if (pcol_frame_line_unsym(&x->fr, l, &m)) { /* named as its mapping (frames.h) */
+      pcol_str file;
+      if ((rc = pcol_frame_nameless_file(&x->fr, l, &file, x->err))) return rc;
+      /* named as its mapping (frames.h), one frame per name; a nameless
+       * function of a file at a line a frame of that name with its url
+       * (rd15a F5: the file was lost), as one of no mapping is (below) */
+      if (pcol_frame_line_unsym(&x->fr, l, &m) && !file.len) {
         if ((rc = mapping_frame(x, m, &node))) return rc;
         continue;
       }

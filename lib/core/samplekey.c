@@ -1,0 +1,150 @@
+/* samplekey.c — THE rule of which stacks go tool pprof takes as one
+ * (samplekey.h): pprof's Merge's keys of functions, mappings and locations
+ * (profile/merge.go key()), interned exactly (bytes compared), then a
+ * stack node's id from its parent's and its location's. */
+#include "samplekey.h"
+#include "frames.h"   /* pcol_frames, pcol_frames_lines */
+#include "hash.h"     /* pcol_hset, pcol_u64map, pcol_hash_keyed */
+#include "buf.h"      /* pcol_buf, pcol_buf_append, PCOL_BUF_PUSH */
+#include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
+#include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK, pcol_error_set */
+#include <stdlib.h>
+#include <string.h>
+
+/* Byte strings interned to ids 1..n (exact: equal bytes, one id). */
+typedef struct skeys {
+  pcol_hset h;
+  pcol_buf bytes, off; /* off: u64 start of id i at [i - 1], its end at [i] */
+  uint32_t n;
+} skeys;
+typedef struct skey {
+  const void *p;
+  size_t n;
+} skey;
+
+static int skeys_eq(const void *ctx, uint32_t id, const void *key) {
+  const skeys *t = ctx;
+  const skey *k = key;
+  const uint64_t *off = (const uint64_t *)(const void *)t->off.data;
+  return off[id] - off[id - 1] == k->n && (!k->n || !memcmp(t->bytes.data + off[id - 1], k->p, k->n));
+}
+
+static int skeys_get(skeys *t, const pcol_buf *b, uint32_t *id, pcol_error *err) {
+  skey k = {b->data, b->len};
+  uint64_t h = pcol_hash_keyed(b->data ? (const void *)b->data : "", b->len);
+  if ((*id = pcol_hset_find(&t->h, h, skeys_eq, t, &k))) return PCOL_OK;
+  if (t->n == UINT32_MAX - 1) return pcol_error_set(err, PCOL_ETOOBIG, "more than 2^32 pprof keys");
+  uint64_t zero = 0, end;
+  if (!t->off.len && PCOL_BUF_PUSH(&t->off, uint64_t, zero)) return pcol_oom(err);
+  if ((b->len && pcol_buf_append(&t->bytes, b->data, b->len))) return pcol_oom(err);
+  end = t->bytes.len;
+  if (PCOL_BUF_PUSH(&t->off, uint64_t, end)) return pcol_oom(err);
+  *id = ++t->n;
+  return pcol_hset_insert(&t->h, h, *id) ? pcol_oom(err) : PCOL_OK;
+}
+
+static void skeys_free(skeys *t) {
+  pcol_hset_free(&t->h);
+  pcol_buf_free(&t->bytes);
+  pcol_buf_free(&t->off);
+}
+
+static int put64(pcol_buf *b, uint64_t v) { return pcol_buf_append(b, &v, sizeof v); }
+static int put32(pcol_buf *b, uint32_t v) { return pcol_buf_append(b, &v, sizeof v); }
+/* a string of the file, length first ("" for NA) */
+static int put_str(pcol_buf *b, pcol_file *f, uint32_t sid, pcol_error *err) {
+  pcol_str s;
+  PCOL_RETURN_NOT_OK(pcol_string(f, sid, &s, err));
+  size_t n = s.ptr ? s.len : 0;
+  if (put64(b, n) || (n && pcol_buf_append(b, s.ptr, n))) return pcol_oom(err);
+  return PCOL_OK;
+}
+static int64_t num(int64_t v) { return v == PCOL_NA_I64 ? 0 : v; }
+
+int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *err) {
+  *ids = NULL;
+  *n = 0;
+  pcol_frames fr;
+  pcol_view fn_sys, fn_start, m_start, m_limit, m_off, m_build, loc_flags, st_parent, st_loc;
+  int rc = pcol_frames_init(&fr, f, err);
+  const pcol_column_req cols[] = {
+      {&fn_sys, PCOL_T_FUNCTIONS, PCOL_C_FN_SYSTEM_NAME}, {&fn_start, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE},
+      {&m_start, PCOL_T_MAPPINGS, PCOL_C_MAP_START},      {&m_limit, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT},
+      {&m_off, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET},       {&m_build, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID},
+      {&loc_flags, PCOL_T_LOCATIONS, PCOL_C_LOC_FLAGS},   {&st_parent, PCOL_T_STACKS, PCOL_C_STACK_PARENT},
+      {&st_loc, PCOL_T_STACKS, PCOL_C_STACK_LOCATION}};
+  if (!rc) rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
+  if (rc) return rc;
+  uint64_t nst = pcol_rows(f, PCOL_T_STACKS);
+  skeys fk = {0}, mk = {0}, lk = {0};
+  pcol_buf b = {0};
+  pcol_u64map nodes = {0};
+  uint32_t *fid = calloc(fr.nfn + 1, sizeof *fid), *mid = calloc(fr.nmap + 1, sizeof *mid),
+           *lid = calloc(fr.nloc + 1, sizeof *lid), *out = calloc(nst + 1, sizeof *out);
+  if (!fid || !mid || !lid || !out) rc = pcol_oom(err);
+  /* functionKey: start line, name, system name, file */
+  for (uint64_t i = 0; !rc && i < fr.nfn; i++) {
+    b.len = 0;
+    if (put64(&b, (uint64_t)num(pcol_view_i64(&fn_start, i)))) rc = pcol_oom(err);
+    if (!rc) rc = put_str(&b, f, pcol_view_u32(&fr.fn_name, i), err);
+    if (!rc) rc = put_str(&b, f, pcol_view_u32(&fn_sys, i), err);
+    if (!rc) rc = put_str(&b, f, pcol_view_u32(&fr.fn_file, i), err);
+    if (!rc) rc = skeys_get(&fk, &b, &fid[i + 1], err);
+  }
+  /* mappingKey: the size rounded up to 0x1000, the offset, the build id
+   * else the file */
+  for (uint64_t i = 0; !rc && i < fr.nmap; i++) {
+    uint64_t size = pcol_view_u64(&m_limit, i) - pcol_view_u64(&m_start, i);
+    size = size + 0x1000 - 1;
+    size -= size % 0x1000;
+    pcol_str bid;
+    b.len = 0;
+    rc = pcol_string(f, pcol_view_u32(&m_build, i), &bid, err);
+    if (!rc && (put64(&b, size) || put64(&b, pcol_view_u64(&m_off, i)))) rc = pcol_oom(err);
+    if (!rc) rc = put_str(&b, f, bid.ptr && bid.len ? pcol_view_u32(&m_build, i) : pcol_view_u32(&fr.map_file, i), err);
+    if (!rc) rc = skeys_get(&mk, &b, &mid[i + 1], err);
+  }
+  /* locationKey: the address less the mapping's start, the mapping, the
+   * folded flag, and per line its function and line number */
+  for (uint32_t loc = 1; !rc && loc <= fr.nloc; loc++) {
+    uint32_t m = pcol_view_u32(&fr.loc_map, loc - 1);
+    uint64_t addr = pcol_view_u64(&fr.loc_addr, loc - 1), a, e;
+    if (m > fr.nmap) m = 0;
+    if (m) addr -= pcol_view_u64(&m_start, m - 1);
+    b.len = 0;
+    if (put32(&b, m ? mid[m] : 0) || put64(&b, addr) ||
+        put32(&b, pcol_view_u8(&loc_flags, loc - 1) & PCOL_LOC_IS_FOLDED))
+      rc = pcol_oom(err);
+    pcol_frames_lines(&fr, loc, &a, &e);
+    for (uint64_t li = a; !rc && li < e; li++) {
+      uint32_t fn = pcol_frames_fn(&fr, li);
+      if (put32(&b, fn ? fid[fn] : 0) || put64(&b, (uint64_t)num(pcol_view_i64(&fr.ln_line, li)))) rc = pcol_oom(err);
+    }
+    if (!rc) rc = skeys_get(&lk, &b, &lid[loc], err);
+  }
+  /* a node: its parent's id and its location's key (parents come first) */
+  for (uint64_t st = 1; !rc && st <= nst; st++) {
+    uint32_t p = pcol_view_u32(&st_parent, st - 1), loc = pcol_view_u32(&st_loc, st - 1), id;
+    int added;
+    if (p >= st) {
+      rc = pcol_error_set(err, PCOL_ECORRUPT, "stack %llu: its parent %u is not before it", (unsigned long long)st, p);
+      break;
+    }
+    uint64_t key = (uint64_t)out[p] << 32 | (loc && loc <= fr.nloc ? lid[loc] : 0);
+    if ((rc = pcol_u64map_get(&nodes, key, &id, &added)))
+      rc = rc == PCOL_ENOMEM ? pcol_oom(err) : pcol_error_set(err, rc, "more than 2^32 stacks");
+    else
+      out[st] = id + 1;
+  }
+  free(fid);
+  free(mid);
+  free(lid);
+  skeys_free(&fk);
+  skeys_free(&mk);
+  skeys_free(&lk);
+  pcol_buf_free(&b);
+  pcol_u64map_free(&nodes);
+  if (rc) free(out);
+  else *ids = out, *n = (uint32_t)nodes.n;
+  return rc;
+}
