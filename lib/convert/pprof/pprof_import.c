@@ -788,6 +788,7 @@ typedef struct ctx {
   uint32_t *sids; /* pprof string index -> pcol string id; UINT32_MAX = not yet */
   idmap maps, locs, fns;
   uint32_t *map_ids, *loc_ids, *fn_ids; /* pprof table index -> pcol id */
+  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mapping_shared) */
   int64_t base_key;  /* the string index of "pprof::base" (0: none) */
   int base_labelled; /* a sample has a label of that key */
   int64_t base_true; /* the string index of "true" (0: none) */
@@ -1178,7 +1179,7 @@ static int build(ctx *c) {
                         (sd.map_flags ? sd.map_flags[i] : 0));
     if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id))) {
       if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
-      rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
+      rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], &c->map_shift[i], c->err);
     }
   }
   for (size_t i = 0; i < p->n_function && !rc; i++) {
@@ -1210,7 +1211,8 @@ static int build(ctx *c) {
         rc = bare(c, PCOL_ENOMEM);
         break;
       }
-      rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address, 0, sl + (sd.loc_n[i] - sn), sn,
+      rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, mi ? l->address + c->map_shift[mi - 1] : l->address,
+                           0, sl + (sd.loc_n[i] - sn), sn,
                            &c->loc_ids[i], c->err);
       continue;
     }
@@ -1234,7 +1236,7 @@ static int build(ctx *c) {
       break;
     }
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
-    rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
+    rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, mi ? l->address + c->map_shift[mi - 1] : l->address,
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr + (l->n_line - nl), nl, &c->loc_ids[i],
                          c->err);
   }
@@ -1412,7 +1414,8 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   c.map_ids = calloc(p.n_mapping + 1, sizeof *c.map_ids);
   c.loc_ids = calloc(p.n_location + 1, sizeof *c.loc_ids);
   c.fn_ids = calloc(p.n_function + 1, sizeof *c.fn_ids);
-  if (!c.sids || !c.map_ids || !c.loc_ids || !c.fn_ids) {
+  c.map_shift = calloc(p.n_mapping + 1, sizeof *c.map_shift);
+  if (!c.sids || !c.map_ids || !c.loc_ids || !c.fn_ids || !c.map_shift) {
     rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   } else {
     memset(c.sids, 0xff, (p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
@@ -1436,6 +1439,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   idmap_free(&c.fns);
   free(c.sids);
   free(c.map_ids);
+  free(c.map_shift);
   free(c.loc_ids);
   free(c.fn_ids);
   prof_free(&p);
