@@ -37,6 +37,7 @@ typedef struct mctx {
   uint32_t *smap; /* strings */
   uint64_t nstr;
   uint32_t *srcmap, *vtmap, *fnmap, *mapmap, *locmap, *stmap, *lsmap;
+  uint64_t *mapshift; /* what a mapping's addresses gain (pcol_b_mapping_copied) */
   /* pcol_b_add_file_framed: the frames each label set adds, and the stacks
    * made so far per (input label set, input stack) */
   const pcol_b_frames *fr;
@@ -202,7 +203,8 @@ static int copy_functions(mctx *m) {
   return PCOL_OK;
 }
 
-/* mappings (deduplicated across inputs) */
+/* mappings (shared with the builder's by go's merge key, a union's as
+ * they are) */
 static int copy_mappings(mctx *m) {
   pcol_view ms, ml, mo, mf, mb, mfl;
   int rc;
@@ -215,11 +217,16 @@ static int copy_mappings(mctx *m) {
     return rc;
   uint64_t nmap = pcol_rows(m->f, PCOL_T_MAPPINGS);
   if ((rc = alloc_map(m, &m->mapmap, nmap))) return rc;
+  m->mapshift = calloc(nmap + 1, sizeof *m->mapshift);
+  if (!m->mapshift) return add_oom(m);
+  uint32_t below = (uint32_t)m->b->t[PCOL_T_MAPPINGS].rows; /* the inputs' before f */
   for (uint64_t i = 0; i < nmap; i++) {
     pcol_mapping_row r = {pcol_view_u64(&ms, i), pcol_view_u64(&ml, i), pcol_view_u64(&mo, i),
                           S(m, pcol_view_u32(&mf, i)), S(m, pcol_view_u32(&mb, i)),
                           pcol_view_u8(&mfl, i)};
-    if ((rc = pcol_b_mapping(m->b, &r, !m->as_union, &m->mapmap[i + 1], m->err))) return rc;
+    rc = m->as_union ? pcol_b_mapping(m->b, &r, 0, &m->mapmap[i + 1], m->err)
+                     : pcol_b_mapping_copied(m->b, &r, below, &m->mapmap[i + 1], &m->mapshift[i + 1], m->err);
+    if (rc) return rc;
   }
   return PCOL_OK;
 }
@@ -263,8 +270,10 @@ static int copy_locations(mctx *m) {
       lines[k - a].line = pcol_view_i64(&nl, k);
       lines[k - a].column = pcol_view_i64(&nc, k);
     }
-    rc = pcol_b_location(m->b, MAPID(m->mapmap, nmap, pcol_view_u32(&lm, i)),
-                         pcol_view_u64(&la, i), pcol_view_u8(&lf, i), lines, (size_t)(e - a),
+    uint32_t mi = pcol_view_u32(&lm, i);
+    rc = pcol_b_location(m->b, MAPID(m->mapmap, nmap, mi),
+                         pcol_view_u64(&la, i) + (mi <= nmap ? m->mapshift[mi] : 0), pcol_view_u8(&lf, i),
+                         lines, (size_t)(e - a),
                          &m->locmap[i + 1], m->err);
   }
   free(lines);
@@ -867,6 +876,7 @@ fail:
   free(m.vtmap);
   free(m.fnmap);
   free(m.mapmap);
+  free(m.mapshift);
   free(m.locmap);
   free(m.stmap);
   free(m.lsmap);

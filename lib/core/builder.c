@@ -106,9 +106,9 @@ int pcol_builder_reset(pcol_builder **bp, pcol_error *err) {
     for (int i = 0; i < PCOL_T_COUNT_; i++)
       for (int c = 0; c < PCOL_MAX_COLUMNS; c++) keep_buf(&nb->t[i].cols[c], &b->t[i].cols[c]);
     pcol_hset *from[] = {&b->strings, &b->value_types, &b->functions,
-                         &b->mappings, &b->locations, &b->labelsets};
+                         &b->mappings, &b->locations, &b->labelsets, &b->mapkeys};
     pcol_hset *to[] = {&nb->strings, &nb->value_types, &nb->functions,
-                       &nb->mappings, &nb->locations, &nb->labelsets};
+                       &nb->mappings, &nb->locations, &nb->labelsets, &nb->mapkeys};
     for (size_t k = 0; k < sizeof from / sizeof *from; k++) keep_set(to[k], from[k]);
     pcol_nodeset *ns = &b->stacks;
     if (ns->cap && ns->count >= ns->cap / 4) {
@@ -131,6 +131,7 @@ void pcol_builder_free(pcol_builder *b) {
   pcol_hset_free(&b->value_types);
   pcol_hset_free(&b->functions);
   pcol_hset_free(&b->mappings);
+  pcol_hset_free(&b->mapkeys);
   pcol_hset_free(&b->locations);
   free(b->stacks.e);
   pcol_buf_free(&b->stacks.ph);
@@ -370,6 +371,42 @@ static uint64_t map_hash(const pcol_builder *b, const pcol_mapping_row *m) {
   return pcol_hs_end(&hs);
 }
 
+/* go's merge key of a mapping (merge.go Mapping.key, mapsizeRounding):
+ * its size rounded up to 4 KiB (in uint64, as go's), its file offset, and
+ * its build id, else its file name, else none (0: a fake mapping) */
+typedef struct {
+  uint64_t size, offset;
+  uint32_t ident, below, first; /* first: the lowest matching id (0: none) */
+} map_mkey;
+static map_mkey map_merge_key(const pcol_mapping_row *m) {
+  uint64_t size = m->memory_limit - m->memory_start + 0xfff;
+  map_mkey k = {size - size % 0x1000, m->file_offset, m->build_id ? m->build_id : m->filename, 0, 0};
+  return k;
+}
+static uint64_t map_mkey_hash(const map_mkey *k) {
+  return pcol_hash2(7, pcol_hash2(7, k->size, k->offset), k->ident);
+}
+static pcol_mapping_row map_row(const pcol_builder *b, uint32_t id) {
+  uint64_t r = id - 1;
+  pcol_mapping_row m = {u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_START), r),
+                        u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_LIMIT), r),
+                        u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_OFFSET), r),
+                        u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FILENAME), r),
+                        u32_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_BUILD_ID), r),
+                        COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_FLAGS)->data[r]};
+  return m;
+}
+/* notes the lowest id of k's key up to k->below, and goes on: the probe
+ * order of equal hashes is not the ids' once the set has grown */
+static int map_mkey_note(const void *ctx, uint32_t id, const void *key) {
+  map_mkey *k = (map_mkey *)(uintptr_t)key;
+  if (id > k->below || (k->first && id > k->first)) return 0;
+  pcol_mapping_row m = map_row(ctx, id);
+  map_mkey o = map_merge_key(&m);
+  if (o.size == k->size && o.offset == k->offset && o.ident == k->ident) k->first = id;
+  return 0;
+}
+
 /* Mapping row m: an equal row with an id up to below is m's id (below
  * UINT32_MAX: any equal row, pcol_b_mapping's dedup; 0: none, a row of
  * its own), else m is added. */
@@ -395,8 +432,28 @@ static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
   PCOL_RETURN_NOT_OK(pcol_bt_push_u8(t, PCOL_C_MAP_FLAGS, m->flags));
   t->rows++;
   PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mappings, h, nid));
+  map_mkey mk = map_merge_key(m);
+  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mapkeys, map_mkey_hash(&mk), nid));
   *id = nid;
   return PCOL_OK;
+}
+
+/* pcol_b_mapping_shared */
+/* pcol_b_mapping_shared, pcol_b_mapping_copied (dedup: a row of no
+ * earlier row's key is an equal row, of any id, else added) */
+static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below, int dedup,
+                            uint32_t *id, uint64_t *shift) {
+  *shift = 0;
+  if (m->flags & ~0x0f) return PCOL_EINVAL;
+  map_mkey k = map_merge_key(m);
+  k.below = below;
+  if (below) (void)pcol_hset_find(&b->mapkeys, map_mkey_hash(&k), map_mkey_note, b, &k);
+  if (k.first) {
+    *id = k.first;
+    *shift = u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_START), k.first - 1) - m->memory_start;
+    return PCOL_OK;
+  }
+  return b_mapping(b, m, dedup ? UINT32_MAX : 0, id);
 }
 
 /* ---------------------------------------------------------- locations */
@@ -1019,8 +1076,12 @@ static int b_fail(pcol_error *err, int rc, const char *fn) {
   return pcol_error_set(err, rc, "%s: %s", fn, why);
 }
 int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                          uint32_t *id, pcol_error *err) {
-  return b_fail(err, b_mapping(b, m, below, id), "pcol_b_mapping");
+                          uint32_t *id, uint64_t *shift, pcol_error *err) {
+  return b_fail(err, b_mapping_shared(b, m, below, 0, id, shift), "pcol_b_mapping");
+}
+int pcol_b_mapping_copied(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
+                          uint32_t *id, uint64_t *shift, pcol_error *err) {
+  return b_fail(err, b_mapping_shared(b, m, below, 1, id, shift), "pcol_b_mapping");
 }
 int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");

@@ -51,6 +51,7 @@ struct pcol_builder {
   size_t spill_unchecked; /* at most this many bytes added since the last check (pcol_b_spill_added) */
   size_t spill_headroom;  /* the bytes the columns could take before their bound, at the last check */
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
+  pcol_hset mapkeys; /* the mappings by go's merge key (pcol_b_mapping_shared) */
   /* go's profile.Merge identity (set by lib/query/diffbase.c: -base and
    * -diff_base merge two profiles as go merges their pprof copies): an
    * unknown (NA) start line, line or column is pprof's 0, so a function or
@@ -141,15 +142,26 @@ int pcol_builder_reset(pcol_builder **b, pcol_error *err);
 int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
                        uint32_t *map, uint64_t *ph, size_t *bad, pcol_error *err);
 
-/* A profile's mapping row, as an importer adds it (pprof, OTLP): an equal
- * row of an earlier profile (id <= below: the rows there were when this
- * profile's mappings began) is shared, as pprof's Merge shares equal
- * mappings, so that equal locations and stacks of several profiles are
- * one; rows equal within the profile stay apart (its own list, as it is:
- * pcol_b_mapping dedup 0), unless an earlier profile has one equal to
- * them, which they then all are. */
+/* A profile's mapping row, as an importer adds it (pprof, OTLP) and as a
+ * merge copies a file's (add_file.c): the first row of an earlier profile
+ * (id <= below: the rows there were when this profile's mappings began)
+ * of the same merge key is shared, as go's profile.Merge shares mappings
+ * (merge.go Mapping.key): the size rounded up to 4 KiB, the file offset,
+ * and the build id, else the file name, else nothing (a fake mapping) --
+ * not the start, so two runs of one program (ASLR, a PIE binary or a
+ * library mapped elsewhere) are one mapping, and their equal locations and
+ * stacks one; *shift is then what to add to this profile's addresses in
+ * it (the shared row's start - m's: go's mapInfo.offset, the first
+ * profile's addresses), else 0.  Rows of one key within the profile stay
+ * apart (its own list, as it is: pcol_b_mapping dedup 0), unless an
+ * earlier profile has one of that key, which they then all are. */
 int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                          uint32_t *id, pcol_error *err);
+                          uint32_t *id, uint64_t *shift, pcol_error *err);
+/* The same for a mapping row of a file merged into b (add_file.c): a row
+ * of no earlier row's key is an equal row of b (rows equal within the file
+ * are one, as pcol_b_mapping dedup 1 makes them), else a new one. */
+int pcol_b_mapping_copied(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
+                          uint32_t *id, uint64_t *shift, pcol_error *err);
 
 /* Frames added to every sample's stack by its label set (go tool pprof
  * -tagroot/-tagleaf: lib/query/tagframes.c), for pcol_b_add_file_copy.

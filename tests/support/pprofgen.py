@@ -192,6 +192,18 @@ hand, standard library only).
                                  heap): go tool pprof scales such profiles to
                                  one unit before it merges them
                                  (tests/cli/t_values.sh)
+  pprofgen.py aslr OUT START [SIZE [MODE]]  one run of a PIE program: its
+                                 binary /opt/app/bin/app (build id "app-1") mapped
+                                 at START (SIZE bytes, 0x5000 when not given) and
+                                 libfoo.so (build id "foo-1") 0x100000 above it,
+                                 address-only locations at offsets that do not
+                                 depend on START (main, work, leaf of the binary,
+                                 foo and bar of the library); MODE sym: each
+                                 location has its function and line; extra: one
+                                 more sample (9) at a location of its own
+                                 (offset 0x1450 of the binary). Two runs at two
+                                 STARTs are what go's merge makes one (its
+                                 mapping key has no start: tests/interop/t_aslr.sh)
 """
 import gzip
 import os
@@ -930,6 +942,36 @@ def dupbase(out):
     open(out, "wb").write(p + st.table())
 
 
+def aslr(out, start, size=0x5000, mode=""):
+    sym = mode == "sym"
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    maps = [(start, size, b"/opt/app/bin/app", b"app-1"),
+            (start + 0x100000, 0x3000, b"/opt/app/lib/libfoo.so", b"foo-1")]
+    for i, (s0, sz, f, bid) in enumerate(maps, 1):
+        p += field(3, 2, field(1, 0, i) + field(2, 0, s0) + field(3, 0, s0 + sz) + field(4, 0, 0) +
+                   field(5, 0, st.id(f)) + field(6, 0, st.id(bid)) +
+                   (field(7, 0, 1) + field(9, 0, 1) if sym else b""))
+    # location id -> (mapping, offset in it, function name, line)
+    locs = {1: (1, 0x1100, b"main", 10), 2: (1, 0x1230, b"work", 20), 3: (1, 0x1340, b"leaf", 30),
+            4: (2, 0x2010, b"foo", 40), 5: (2, 0x2120, b"bar", 50)}
+    if mode == "extra":
+        locs[6] = (1, 0x1450, b"more", 60)
+    for lid, (mid, off, name, line) in locs.items():
+        if sym:
+            p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(name + b".c")))
+        p += field(4, 2, field(1, 0, lid) + field(2, 0, mid) + field(3, 0, maps[mid - 1][0] + off) +
+                   (field(4, 2, field(1, 0, lid) + field(2, 0, line)) if sym else b""))
+    stacks = [([3, 2, 1], 5), ([2, 1], 3), ([5, 4, 2, 1], 2), ([4, 1], 7)] + ([([6, 1], 9)] if mode == "extra" else [])
+    for locs_, n in stacks:
+        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs_)) +
+                   field(2, 2, varint(n) + varint(n * 10_000_000)))
+    p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
+    p += field(12, 0, 10_000_000)
+    open(out, "wb").write(p + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -990,6 +1032,9 @@ if __name__ == "__main__":
         names(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "selfnamed":
         selfnamed(sys.argv[2])
+    elif sys.argv[1] == "aslr":
+        aslr(sys.argv[2], int(sys.argv[3], 0), int(sys.argv[4], 0) if len(sys.argv) > 4 else 0x5000,
+             sys.argv[5] if len(sys.argv) > 5 else "")
     elif sys.argv[1] == "alike":
         alike(sys.argv[2])
     elif sys.argv[1] == "retype":

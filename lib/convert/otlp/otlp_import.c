@@ -50,6 +50,7 @@ typedef struct ctx {
   size_t rawlen;
   size_t (*strs)[2];
   uint32_t *map_ids, *fn_ids, *loc_ids; /* table index -> pcol id (index 0 -> 0) */
+  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mapping_shared) */
   pcol_label_row *attr; /* attribute index -> label */
   uint8_t *attr_base;   /* attribute index -> 1: pprof::base = "true" (a -diff_base's base sample) */
   pcol_stack_memo memo;
@@ -601,7 +602,7 @@ static int build_tables(ctx *c) {
     pcol_mapping_row r = rows[i - 1];
     if (sd.map_flags) r.flags |= sd.map_flags[i - 1];
     if (sd.map_file && sd.map_file[i - 1]) r.filename = sd.map_file[i - 1];
-    rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
+    rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], &c->map_shift[i], c->err);
   }
   free(rows);
   for (size_t i = 1; i < D->n_function_table && !rc; i++) {
@@ -624,7 +625,7 @@ static int build_tables(ctx *c) {
   for (size_t i = 1; i < D->n_location_table && !rc; i++) {
     const otlp_location *l = D->location_table[i];
     if (sd.loc_n && sd.loc_n[i - 1]) { /* symbolized: the binary's chain */
-      rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address, 0,
+      rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address + c->map_shift[l->mapping_index], 0,
                            (const pcol_line_row *)(void *)sd.lines.data + sd.loc_first[i - 1],
                            sd.loc_n[i - 1], &c->loc_ids[i], c->err);
       continue;
@@ -646,7 +647,8 @@ static int build_tables(ctx *c) {
       lr[j].column = l->lines[j]->column;
     }
     if (!rc)
-      rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address, 0, lr, l->n_lines,
+      rc = pcol_b_location(b, c->map_ids[l->mapping_index], l->address + c->map_shift[l->mapping_index], 0,
+                           lr, l->n_lines,
                            &c->loc_ids[i], c->err);
   }
   pcol_buf_free(&lines);
@@ -1327,11 +1329,12 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
     c.sids = malloc((D->n_string_table + 1) * sizeof *c.sids);
     c.map_ids = calloc(D->n_mapping_table + 1, sizeof *c.map_ids);
     c.fn_ids = calloc(D->n_function_table + 1, sizeof *c.fn_ids);
+    c.map_shift = calloc(D->n_mapping_table + 1, sizeof *c.map_shift);
     c.loc_ids = calloc(D->n_location_table + 1, sizeof *c.loc_ids);
     c.attr = calloc(D->n_attribute_table + 1, sizeof *c.attr);
     c.attr_base = calloc(D->n_attribute_table + 1, 1);
     c.strs = malloc((D->n_string_table + 1) * sizeof *c.strs);
-    if (!c.sids || !c.map_ids || !c.fn_ids || !c.loc_ids || !c.attr || !c.attr_base || !c.strs) {
+    if (!c.sids || !c.map_ids || !c.map_shift || !c.fn_ids || !c.loc_ids || !c.attr || !c.attr_base || !c.strs) {
       rc = pcol_oom(err);
     } else if (raw_strings(p, n, c.strs, D->n_string_table)) {
       rc = bad(&c, "the string table differs between two reads of the message");
@@ -1343,6 +1346,7 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
   }
   free(c.sids);
   free(c.map_ids);
+  free(c.map_shift);
   free(c.fn_ids);
   free(c.loc_ids);
   free(c.attr);

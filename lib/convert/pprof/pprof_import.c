@@ -791,6 +791,7 @@ typedef struct ctx {
   uint8_t *base_strs; /* per string index: BASE_KEY "pprof::base", BASE_TRUE "true" (NULL: no
                        * "pprof::base"); by value, as go reads strings: a table may hold one twice */
   int base_labelled;   /* a sample has a label of that key */
+  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mapping_shared) */
   const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
   pcol_sym *ss; /* with sym local: the session, for the locations and the names */
   pcol_pprof_prune pr; /* drop_frames/keep_frames (pprof_prune.c) */
@@ -1194,7 +1195,7 @@ static int build(ctx *c) {
                         (sd.map_flags ? sd.map_flags[i] : 0));
     if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id))) {
       if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
-      rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], c->err);
+      rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], &c->map_shift[i], c->err);
     }
   }
   for (size_t i = 0; i < p->n_function && !rc; i++) {
@@ -1226,7 +1227,8 @@ static int build(ctx *c) {
         rc = bare(c, PCOL_ENOMEM);
         break;
       }
-      rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address, 0, sl + (sd.loc_n[i] - sn), sn,
+      rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, mi ? l->address + c->map_shift[mi - 1] : l->address,
+                           0, sl + (sd.loc_n[i] - sn), sn,
                            &c->loc_ids[i], c->err);
       continue;
     }
@@ -1250,7 +1252,7 @@ static int build(ctx *c) {
       break;
     }
     /* a missing mapping silently becomes "no mapping", as in google/pprof */
-    rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, l->address,
+    rc = pcol_b_location(b, mi ? c->map_ids[mi - 1] : 0, mi ? l->address + c->map_shift[mi - 1] : l->address,
                          l->is_folded ? PCOL_LOC_IS_FOLDED : 0, lr + (l->n_line - nl), nl, &c->loc_ids[i],
                          c->err);
   }
@@ -1428,7 +1430,8 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   c.map_ids = calloc(p.n_mapping + 1, sizeof *c.map_ids);
   c.loc_ids = calloc(p.n_location + 1, sizeof *c.loc_ids);
   c.fn_ids = calloc(p.n_function + 1, sizeof *c.fn_ids);
-  if (!c.sids || !c.map_ids || !c.loc_ids || !c.fn_ids) {
+  c.map_shift = calloc(p.n_mapping + 1, sizeof *c.map_shift);
+  if (!c.sids || !c.map_ids || !c.loc_ids || !c.fn_ids || !c.map_shift) {
     rc = pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
   } else {
     memset(c.sids, 0xff, (p.n_string_table ? p.n_string_table : 1) * sizeof *c.sids);
@@ -1453,6 +1456,7 @@ int pcol_import_pprof(pcol_builder *b, FILE *in, const char *name,
   free(c.sids);
   free(c.base_strs);
   free(c.map_ids);
+  free(c.map_shift);
   free(c.loc_ids);
   free(c.fn_ids);
   prof_free(&p);

@@ -765,7 +765,7 @@ static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
     if (f.n && (rc = intern(p, b, f, &r.filename))) break;
     if (d.n && (rc = intern(p, b, d, &r.build_id))) break;
     if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
-    rc = pcol_b_mapping_shared(b, &r, below, &M[i].id, p->err);
+    rc = pcol_b_mapping_shared(b, &r, below, &M[i].id, &M[i].shift, p->err);
   }
   uint32_t *ids = malloc((nl ? nl : 1) * sizeof *ids);
   if (!ids) {
@@ -797,7 +797,8 @@ static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
       rc = pcol_lg_nomem(p);
       break;
     }
-    rc = pcol_b_location(b, L[i].map ? M[L[i].map - 1].id : 0, L[i].addr, 0, ln + (n0 - n), n, &ids[i], p->err);
+    rc = pcol_b_location(b, L[i].map ? M[L[i].map - 1].id : 0, L[i].map ? L[i].addr + M[L[i].map - 1].shift : L[i].addr,
+                         0, ln + (n0 - n), n, &ids[i], p->err);
   }
   pcol_stack_memo memo;
   memset(&memo, 0, sizeof memo);
