@@ -378,9 +378,14 @@ typedef struct {
   uint64_t size, offset;
   uint32_t ident, below, first; /* first: the lowest matching id (0: none) */
 } map_mkey;
-static map_mkey map_merge_key(const pcol_mapping_row *m) {
+static map_mkey map_merge_key(const pcol_builder *b, const pcol_mapping_row *m) {
   uint64_t size = m->memory_limit - m->memory_start + 0xfff;
-  map_mkey k = {size - size % 0x1000, m->file_offset, m->build_id ? m->build_id : m->filename, 0, 0};
+  /* by the strings' bytes, as go's `BuildID != ""`: a stored "" (a pprof
+   * table's second "", an OTLP attribute's empty value) is none */
+  uint32_t ident = pcol_b_string_get(b, m->build_id).len  ? m->build_id
+                   : pcol_b_string_get(b, m->filename).len ? m->filename
+                                                          : 0;
+  map_mkey k = {size - size % 0x1000, m->file_offset, ident, 0, 0};
   return k;
 }
 static uint64_t map_mkey_hash(const map_mkey *k) {
@@ -402,7 +407,7 @@ static int map_mkey_note(const void *ctx, uint32_t id, const void *key) {
   map_mkey *k = (map_mkey *)(uintptr_t)key;
   if (id > k->below || (k->first && id > k->first)) return 0;
   pcol_mapping_row m = map_row(ctx, id);
-  map_mkey o = map_merge_key(&m);
+  map_mkey o = map_merge_key(ctx, &m);
   if (o.size == k->size && o.offset == k->offset && o.ident == k->ident) k->first = id;
   return 0;
 }
@@ -432,8 +437,14 @@ static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
   PCOL_RETURN_NOT_OK(pcol_bt_push_u8(t, PCOL_C_MAP_FLAGS, m->flags));
   t->rows++;
   PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mappings, h, nid));
-  map_mkey mk = map_merge_key(m);
-  PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mapkeys, map_mkey_hash(&mk), nid));
+  /* only the first row of a key is in the set (the one a later row
+   * shares): rows of one key would make one probe chain, each lookup a
+   * walk of all of them (O(n^2) over a file of n such rows, rd16b F2) */
+  map_mkey mk = map_merge_key(b, m);
+  mk.below = UINT32_MAX;
+  uint64_t mh = map_mkey_hash(&mk);
+  (void)pcol_hset_find(&b->mapkeys, mh, map_mkey_note, b, &mk);
+  if (!mk.first) PCOL_RETURN_NOT_OK(pcol_hset_insert(&b->mapkeys, mh, nid));
   *id = nid;
   return PCOL_OK;
 }
@@ -445,7 +456,7 @@ static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t
                             uint32_t *id, uint64_t *shift) {
   *shift = 0;
   if (m->flags & ~0x0f) return PCOL_EINVAL;
-  map_mkey k = map_merge_key(m);
+  map_mkey k = map_merge_key(b, m);
   k.below = below;
   if (below) (void)pcol_hset_find(&b->mapkeys, map_mkey_hash(&k), map_mkey_note, b, &k);
   if (k.first) {

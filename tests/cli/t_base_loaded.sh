@@ -42,4 +42,19 @@ $(diff "$tmp/g" "$tmp/p")"
 else
   echo "t_base_loaded: go not installed: the go tool pprof comparison is skipped"
 fi
+# two libraries of one size and offset whose build id is a stored "" (a
+# pprof table's second ""), not none: go keys them by their file
+# (`BuildID != ""`), so they stay two; pcol took the "" as a build id and
+# made b.so's samples a.so's (rd16b F1: --base 6 [a.so] where go says 10
+# [a.so] and -4 [b.so]; a merge 14 [a.so] for 10 and 4)
+python3 "$here/../support/pprofgen.py" emptybid "$tmp/ea.pb" /lib/a.so 10 || fail "pprofgen emptybid a"
+python3 "$here/../support/pprofgen.py" emptybid "$tmp/eb.pb" /lib/b.so 4 || fail "pprofgen emptybid b"
+$PCOL top "$tmp/ea.pb" --base "$tmp/eb.pb" --node-fraction 0 >"$tmp/t" 2>"$tmp/err" || fail "top --base (empty build ids): $(cat "$tmp/err")"
+grep -Eq '^ +10 .* \[a\.so\]$' "$tmp/t" && grep -Eq '^ +-4 .* \[b\.so\]$' "$tmp/t" ||
+  fail "top --base of a.so and b.so of empty build ids: not 10 [a.so] and -4 [b.so]:
+$(cat "$tmp/t")"
+$PCOL top "$tmp/ea.pb" "$tmp/eb.pb" --node-fraction 0 >"$tmp/t" 2>"$tmp/err" || fail "top of both (empty build ids): $(cat "$tmp/err")"
+grep -Eq '^ +10 .* \[a\.so\]$' "$tmp/t" && grep -Eq '^ +4 .* \[b\.so\]$' "$tmp/t" ||
+  fail "top of a.so and b.so of empty build ids: not 10 [a.so] and 4 [b.so]:
+$(cat "$tmp/t")"
 echo "t_base_loaded: ok"

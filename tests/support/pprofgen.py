@@ -44,6 +44,10 @@ hand, standard library only).
   pprofgen.py dupbase OUT         go's -diff_base file whose string table holds
                                  "true" twice, a base sample labelled with each
                                  (tests/cli/t_base_counts.sh)
+  pprofgen.py emptybid OUT LIB N  one sample of N in LIB (a.so or b.so, at other
+                                 starts), its build id a stored "" (t_base_loaded.sh)
+  pprofgen.py mapbomb OUT N [SHIFT]  N mappings of one file at other starts
+                                 (one merge key: t_bombs.sh)
   pprofgen.py gperf OUT           a gperftools-style native profile: one function
                                  without a name (file "??", line 0) in locations
                                  of three mappings (libR.so twice, libz.so,
@@ -972,6 +976,36 @@ def aslr(out, start, size=0x5000, mode=""):
     open(out, "wb").write(p + st.table())
 
 
+def emptybid(out, lib, n):
+    # one library mapped at another address than the other run's (a.so,
+    # b.so: the same size and offset), its build id the table's SECOND ""
+    # (a stored empty string, not none): go keys it by its file
+    # (`BuildID != ""`), so a.so and b.so stay two (rd16b F1)
+    lib = lib.encode()
+    strs = [b"", b"samples", b"count", b"", lib, b"main"]
+    p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))
+    start = 0x7f0000000000 if b"a.so" in lib else 0x7f1000000000
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, start) + field(3, 0, start + 0x5000) + field(4, 0, 0) +
+               field(5, 0, 4) + field(6, 0, 3))
+    p += field(4, 2, field(1, 0, 1) + field(2, 0, 1) + field(3, 0, start + 0x1234))
+    p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(n)))
+    open(out, "wb").write(p + b"".join(field(6, 2, x) for x in strs))
+
+
+def mapbomb(out, n, shift=0):
+    # n mappings of one file, size and offset at other starts: all of one
+    # merge key (t_bombs.sh: a lookup walked every earlier one, rd16b F2)
+    st = Strings()
+    parts = [field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))]
+    f = st.id(b"/a")
+    for i in range(1, n + 1):
+        s0 = shift + i * 0x10000
+        parts.append(field(3, 2, field(1, 0, i) + field(2, 0, s0) + field(3, 0, s0 + 0x1000) + field(5, 0, f)))
+    parts.append(field(4, 2, field(1, 0, 1) + field(2, 0, 1) + field(3, 0, shift + 0x10010)))
+    parts.append(field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(3))))
+    open(out, "wb").write(b"".join(parts) + st.table())
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -1041,5 +1075,9 @@ if __name__ == "__main__":
         retype(*sys.argv[2:])
     elif sys.argv[1] == "dupbase":
         dupbase(sys.argv[2])
+    elif sys.argv[1] == "emptybid":
+        emptybid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "mapbomb":
+        mapbomb(sys.argv[2], int(sys.argv[3]), int(sys.argv[4], 0) if len(sys.argv) > 4 else 0)
     else:
         sys.exit(__doc__)
