@@ -3,6 +3,7 @@
  * library (pcol_ftree_build, pcol_ftree_diff); this file only draws. */
 #include "svg.h"
 #include "cli.h"
+#include "regex_js.h" /* pcol_regex_js: the page's Go-regex converter (lib/query/report/regex.js) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,11 +199,14 @@ static const char *SCRIPT =
     "   match's subtree (data-p .. data-e) adds nothing.  The share is of\n"
     "   TOTAL, the hover's base (pprof's total), not of the root's value\n"
     "   (less under a filter).  Returns the share in percent (-1 for a bad\n"
-    "   expression). */\n"
+    "   expression, said in the matched text).  re is Go's syntax (RE2), as\n"
+    "   pcol's options and the report page read it: the page's converter,\n"
+    "   pcolGoRegExp (regex.js), is in the script above. */\n"
     "function search(re) {\n"
     "  var rx = null;\n"
     "  if (!frames.length) return 0;\n"
-    "  if (re) { try { rx = new RegExp(re); } catch (err) { return -1; } }\n"
+    "  if (re) { try { rx = pcolGoRegExp(re); } catch (err) {\n"
+    "    matchedtxt.nodeValue = 'bad regular expression: ' + err.message; return -1; } }\n"
     "  var sum = 0, end = -1;\n"
     "  for (var i = 0; i < frames.length; i++) {\n"
     "    var g = frames[i], r = g.getElementsByTagName('rect')[0];\n"
@@ -371,6 +375,10 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, "
           "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "', TOTAL = %s; ]]></script>\n",
           PAD, fl.width, CHAR_W, MIN_W, base);
+  /* regex.js holds no "]]>" (the Makefile refuses one) */
+  fputs("<script type=\"text/ecmascript\"><![CDATA[\n", fp);
+  fwrite(pcol_regex_js, 1, pcol_regex_js_len, fp);
+  fputs("]]></script>\n", fp);
   fputs(SCRIPT, fp);
   fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%d\" fill=\"url(#bg)\"/>\n", img_w,
           fl.height);
