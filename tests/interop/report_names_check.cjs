@@ -5,6 +5,14 @@
 //     shares are the table's and pcol peek's (go tool pprof's Percentage:
 //     "%.2f" from 1%, "%.2g" below), computed here from the rows' weights
 //     and the total `pcol top --format json` gives: "0.0014%", not "0.00%";
+//   legend (review 22 F2, F3): the timeline's legend "activity by leaf
+//     function" keeps each colour swatch before its name, left to right,
+//     whatever bidi controls or right-to-left letters the names hold; shows
+//     no raw bidi control;
+//   bidi (F2): with each name of NAMES picked, no raw bidi control
+//     (U+202A..U+202E, U+2066, U+2067) is in the page's text, the panel
+//     titles hold the name between FSI and PDI (U+2068, U+2069), and the
+//     source pane shows the controls in its lines as \x{202e}.
 // Prints one line per check; exit 1 on a difference.
 'use strict';
 const fs = require('fs');
@@ -70,6 +78,30 @@ function goPct(v, t) {
       }
       ok(n > 3 && k > 1, `${c.name}: only ${n} tree rows and ${k} callers/callees checked`);
       console.error(`report_names: ${c.name}: ${n} call tree rows, ${k} callers/callees of ${fn}: pprof's percentages`);
+    }
+    if (c.checks.includes('legend')) {
+      const lg = await ev(`Array.from(document.querySelectorAll('#tl-legend span')).map(e => [e.className, e.getBoundingClientRect().left, e.textContent, getComputedStyle(e).unicodeBidi, e.getBoundingClientRect().top])`);
+      ok(lg.length >= 4, `${c.name}: no legend`);
+      for (let i = 1; i < lg.length; i++)
+        ok(lg[i][4] > lg[i - 1][4] + 4 || (Math.abs(lg[i][4] - lg[i - 1][4]) <= 4 && lg[i][1] > lg[i - 1][1]), `${c.name}: legend: "${lg[i][2].slice(0, 40)}" (${lg[i][0]}) at x ${lg[i][1]}, left of "${lg[i - 1][2].slice(0, 40)}" at ${lg[i - 1][1]}: its order is not the legend's`);
+      for (const x of lg) if (x[0] === 'tl-name') ok(x[3] === 'isolate', `${c.name}: legend name "${x[2].slice(0, 70)}": ${x[2].length} characters, unicode-bidi ${x[3]}`);
+      ok(!/[\u202a-\u202e\u2066\u2067]/.test(lg.map((x) => x[2]).join('')), `${c.name}: a raw bidi control in the legend`);
+      console.error(`report_names: ${c.name}: legend of ${lg.length / 2} names in order, isolated`);
+    }
+    if (c.checks.includes('bidi')) {
+      for (const name of c.names) {
+        await ev(`pcolReport.pick(${JSON.stringify(name)})`);
+        const t = await ev(`[document.body.innerText, document.getElementById('peek-title').textContent, document.getElementById('source-title').textContent]`);
+        const raw = /[\u202a-\u202e\u2066\u2067]/.exec(t[0]);
+        ok(!raw, `${c.name}: ${JSON.stringify(name)} picked: a raw bidi control in the page's text: ${raw && JSON.stringify(t[0].slice(Math.max(0, raw.index - 40), raw.index + 40))}`);
+        for (const x of [t[1], t[2]]) ok(/\u2068[^\u2069]*\u2069/.test(x), `${c.name}: ${JSON.stringify(name)} picked: title ${JSON.stringify(x)} does not isolate the name`);
+      }
+      if (c.srcname) {
+        await ev(`pcolReport.pick(${JSON.stringify(c.srcname)})`);
+        const src = await ev('pcolReport.source().map(r => r[3]).join("\\n")');
+        ok(src.includes('\\x{202e}') && !/[\u202a-\u202e\u2066\u2067]/.test(src), `${c.name}: the source pane: ${JSON.stringify(src.slice(0, 200))}`);
+      }
+      console.error(`report_names: ${c.name}: ${c.names.length} names picked: no raw bidi control shown, titles isolate them${c.srcname ? ', the source shows \\x{202e}' : ''}`);
     }
   }
   ok(!errors.length, 'exceptions: ' + errors.join('; '));

@@ -8,7 +8,7 @@
  * says how many are left out and lists them, and the "tracks" box (a
  * regex on a track's whole name) draws the tracks it matches instead, the
  * busiest TL.MAX of them.  The stack chart draws the same tracks. */
-import { pcolUnitLabel } from './units.js';
+import { pcolShown, pcolUnitLabel } from './units.js';
 import { $, canvasDpr, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
@@ -237,7 +237,10 @@ function activityCats() {
   names.concat(names.length ? ['other'] : []).forEach(function (nm, k) {
     var sw = document.createElement('span'), t = document.createElement('span');
     sw.className = 'swatch'; sw.style.background = colours[k];
-    t.textContent = nm + '  ';
+    /* shown and isolated (review 22 F2: one name's bidi reordered the
+     * legend) */
+    t.className = 'tl-name';
+    t.textContent = pcolShown(nm) + '  ';
     lg.appendChild(sw); lg.appendChild(t);
   });
   return { names: names, cat: cat, colours: colours };

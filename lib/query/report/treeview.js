@@ -3,7 +3,7 @@
  * mouse or the keyboard (up/down move, right/left open/close, enter
  * picks), and the callers/callees panel of the picked function (pcol peek's
  * numbers, tree.js).  Both follow the selection. */
-import { pcolPercentage, pcolViewUnit } from './units.js';
+import { pcolIso, pcolPercentage, pcolShown, pcolViewUnit } from './units.js';
 import { pcolKeyset, pcolTop } from './top.js';
 import { pcolFname, pcolInvertedChildren, pcolInvertedRoots, pcolPeek, pcolTreeChildren } from './tree.js';
 import { $, D, FT, FTP, human, pick, regex, S, SW, TOP, TOPU, unitOf } from './head.js';
@@ -47,7 +47,8 @@ export function drawTree() {
     num.textContent = human(r.w, TOPU) + ' ' + pcolPercentage(r.w, tot) + (r.self !== null && TV.mode === 'top' ? '  self ' + human(r.self, TOPU) : '');
     var nm = document.createElement('span');
     nm.style.paddingLeft = (r.d * 14) + 'px';
-    nm.textContent = (r.kids ? (TV.open[r.id] ? '\u25be ' : '\u25b8 ') : '  ') + r.name;
+    nm.className = 'tname';
+    nm.textContent = (r.kids ? (TV.open[r.id] ? '\u25be ' : '\u25b8 ') : '  ') + pcolShown(r.name);
     div.appendChild(num); div.appendChild(nm);
     box.appendChild(div);
   });
@@ -131,14 +132,14 @@ export function drawPeek() {
   for (var i = 0; i < k.names.length && !K; i++) if (k.names[i] === S.fn.name) K = i + 1;
   var row = null, rows = S.by === 'function' ? TOP : pcolTop(D, SW, k), u = pcolViewUnit(rows, SW.total, unitOf(), S.ratio); /* pcol peek's unit */
   rows.forEach(function (r) { if (r.key === K) row = r; });
-  $('peek-title').textContent = 'Callers and callees of ' + S.fn.name;
+  $('peek-title').textContent = 'Callers and callees of ' + pcolIso(S.fn.name);
   if (!K || !row) { box.textContent = 'not in this selection'; return; }
   var p = pcolPeek(D, SW, k, K), t = document.createElement('table');
   t.className = 'top';
   function line(cls, a, b, c, name) {
     var tr = document.createElement('tr');
     tr.className = cls;
-    [a, b, c, name].forEach(function (x, j) { var td = document.createElement('td'); td.textContent = x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
+    [a, b, c, name].forEach(function (x, j) { var td = document.createElement('td'); td.textContent = j === 3 ? pcolShown(x) : x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
     tr.setAttribute('data-name', name);
     t.appendChild(tr);
     return tr;
