@@ -8,7 +8,8 @@
 //   legend (review 22 F2, F3): the timeline's legend "activity by leaf
 //     function" keeps each colour swatch before its name, left to right,
 //     whatever bidi controls or right-to-left letters the names hold; shows
-//     no raw bidi control;
+//     no raw bidi control; a long name is cut, the page no wider than the
+//     window;
 //   bidi (F2): with each name of NAMES picked, no raw bidi control
 //     (U+202A..U+202E, U+2066, U+2067) is in the page's text, the panel
 //     titles hold the name between FSI and PDI (U+2068, U+2069), and the
@@ -84,9 +85,11 @@ function goPct(v, t) {
       ok(lg.length >= 4, `${c.name}: no legend`);
       for (let i = 1; i < lg.length; i++)
         ok(lg[i][4] > lg[i - 1][4] + 4 || (Math.abs(lg[i][4] - lg[i - 1][4]) <= 4 && lg[i][1] > lg[i - 1][1]), `${c.name}: legend: "${lg[i][2].slice(0, 40)}" (${lg[i][0]}) at x ${lg[i][1]}, left of "${lg[i - 1][2].slice(0, 40)}" at ${lg[i - 1][1]}: its order is not the legend's`);
-      for (const x of lg) if (x[0] === 'tl-name') ok(x[3] === 'isolate', `${c.name}: legend name "${x[2].slice(0, 70)}": ${x[2].length} characters, unicode-bidi ${x[3]}`);
+      for (const x of lg) if (x[0] === 'tl-name') ok(x[3] === 'isolate' && x[2].length <= 62, `${c.name}: legend name "${x[2].slice(0, 70)}": ${x[2].length} characters, unicode-bidi ${x[3]}`);
       ok(!/[\u202a-\u202e\u2066\u2067]/.test(lg.map((x) => x[2]).join('')), `${c.name}: a raw bidi control in the legend`);
-      console.error(`report_names: ${c.name}: legend of ${lg.length / 2} names in order, isolated`);
+      const wide = await ev('[document.documentElement.scrollWidth, window.innerWidth]');
+      ok(wide[0] <= wide[1] + 20, `${c.name}: the page is ${wide[0]} px wide in a ${wide[1]} px window`);
+      console.error(`report_names: ${c.name}: legend of ${lg.length / 2} names in order, isolated, cut; the page ${wide[0]} px wide`);
     }
     if (c.checks.includes('bidi')) {
       for (const name of c.names) {

@@ -222,7 +222,7 @@ function drawBrush() {
 /* The activity graph's categories: the leaf functions with the most self
  * weight in the selection (frame-tree self sums), each in its flame colour,
  * and "other". */
-var ACTIVITY_N = 8;
+var ACTIVITY_N = 8, LEGEND_CHARS = 60;
 function activityCats() {
   var sum = {}, names = [];
   for (var i = 1; i < FT.n; i++) if (FL.self[i]) { var nm = fname(i); if (!(nm in sum)) { sum[nm] = 0; names.push(nm); } sum[nm] += Math.abs(FL.self[i]); }
@@ -238,9 +238,12 @@ function activityCats() {
     var sw = document.createElement('span'), t = document.createElement('span');
     sw.className = 'swatch'; sw.style.background = colours[k];
     /* shown and isolated (review 22 F2: one name's bidi reordered the
-     * legend) */
+     * legend), cut at LEGEND_CHARS with the whole name in its title (F3: a
+     * 3,000-character name made the page 23,000 px wide) */
+    var shown = pcolShown(nm);
     t.className = 'tl-name';
-    t.textContent = pcolShown(nm) + '  ';
+    t.textContent = (shown.length > LEGEND_CHARS ? shown.slice(0, LEGEND_CHARS - 1) + '\u2026' : shown) + '  ';
+    if (shown.length > LEGEND_CHARS) t.title = shown;
     lg.appendChild(sw); lg.appendChild(t);
   });
   return { names: names, cat: cat, colours: colours };
