@@ -140,6 +140,16 @@ $(BUILD)/gen/report_assets.h: $(REPORT_ASSETS)
 	@sh tools/build/embed.sh c $@ $(REPORT_ASSETS)
 $(BUILD)/obj/lib/query/report.o: $(BUILD)/gen/report_assets.h
 $(BUILD)/obj/lib/query/report.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
+# The flame SVG's search (tools/svg.c) reads Go's regular expressions with
+# the page's own converter: regex.js, stripped alone, as a byte array.
+$(BUILD)/gen/regex.js: lib/query/report/regex.js tools/build/embed.sh
+	@mkdir -p $(dir $@)
+	@! grep -q ']]>' lib/query/report/regex.js || { echo "regex.js: ']]>' would end the SVG's CDATA" >&2; exit 1; }
+	@sh tools/build/embed.sh one $@ lib/query/report/regex.js
+$(BUILD)/gen/regex_js.h: $(BUILD)/gen/regex.js
+	@sh tools/build/embed.sh c $@ $(BUILD)/gen/regex.js
+$(BUILD)/obj/tools/svg.o: $(BUILD)/gen/regex_js.h
+$(BUILD)/obj/tools/svg.o: EXTRA_CPPFLAGS = -I$(BUILD)/gen
 
 $(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) $(OTLP_GEN_H) | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
@@ -151,7 +161,7 @@ $(BUILD)/obj/lib/%.o: lib/%.c $(GEN_H) $(OTLP_GEN_H) | $(BUILD)/.deps-ok
 TOOL_SAN = $(if $(findstring address,$(SAN)),$(if $(CC_IS_GCC),--param asan-globals=0,-mllvm -asan-globals=0))
 $(BUILD)/obj/tools/%.o: tools/%.c | $(BUILD)/.deps-ok
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(TOOL_SAN) -fPIE -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(LAYER_CPPFLAGS) $(EXTRA_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) $(TOOL_SAN) -fPIE -MMD -MP -c $< -o $@
 
 -include $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 

@@ -2321,7 +2321,10 @@ PCOL_API size_t pcol_utf8_cut(const char *p, size_t n, size_t max);
  * used; returns the text's length.  Well-formed UTF-8 as it is, but C1
  * controls (U+0080..U+009F); '\n' and '\r' as \n and \r; other control
  * bytes but tab, DEL and each byte of no character as \xNN; tsv: also tab,
- * '\\' and NUL as \t, \\ and \0. */
+ * '\\' and NUL as \t, \\ and \0; not tsv: a bidi formatting character
+ * (Unicode's Bidi_Control: U+061C, U+200E, U+200F, U+202A..U+202E,
+ * U+2066..U+2069, which reorder the text around them unseen: "Trojan
+ * Source") as \x{202e}, Go's regex escape of it (since 1.2.0). */
 PCOL_API size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, char *out);
 
 /* ---------------------------------------------------------- labels */

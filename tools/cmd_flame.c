@@ -5,7 +5,8 @@
  * graph gives them (svg.c frame: the value alone in its unit,
  * pcol_unit_label_alone; the share of the sum of |value|, pcol_share,
  * where the widths are of the signed total); a click zooms into a frame and "Reset Zoom" goes back; "Search" (or Ctrl-F) asks
- * for a regular expression, highlights the frames it matches and shows
+ * for a regular expression (Go's syntax: the report page's converter,
+ * regex.js, is in the SVG's script), highlights the frames it matches and shows
  * "Matched: N%", the share under them of the hover's total (svg.h
  * svg_share_base: pprof's, not the root's filtered value); "Reset Search" (or Escape) clears
  * it.  --inverted draws an icicle graph, --minwidth and --palette are

@@ -181,7 +181,7 @@ static const cli_command commands[] = {
      "go tool pprof -http's flame graph) and its share of the sum of |value| (pprof's\n"
      "total, as pcol top); a click zooms into a\n"
      "frame, \"Reset Zoom\" goes back; \"Search\" or Ctrl-F asks for a regular\n"
-     "expression, highlights the frames it matches and shows \"Matched: N%\" (the\n"
+     "expression (Go's syntax, as --focus), highlights the frames it matches and shows \"Matched: N%\" (the\n"
      "share under them of the same total as the hover's: under --focus or --tag,\n"
      "pcol top's cum% of a matched function); \"Reset Search\" or Escape clears it.",
      opts_flame, cmd_flame},

@@ -3,6 +3,7 @@
  * library (pcol_ftree_build, pcol_ftree_diff); this file only draws. */
 #include "svg.h"
 #include "cli.h"
+#include "regex_js.h" /* pcol_regex_js: the page's Go-regex converter (lib/query/report/regex.js) */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,24 @@ static void xml_text(FILE *fp, const char *p, size_t n) {
   }
 }
 
+/* A name as people read it (review 22 F2), into *b (grown; *cap): the CLI's
+ * text rule (pcol_text_char: control characters as \n, \x1b, bidi
+ * controls as \x{202e}, bytes of no character as \xNN), XML-escaped after
+ * (xml_text).  NULL when out of memory. */
+static const char *shown(pcol_str name, char **b, size_t *cap, size_t *len) {
+  size_t need = name.len * 8 + 1, o = 0; /* at most 8 bytes of text a byte (\x{202e} of 3) */
+  if (need > *cap) {
+    char *nb = realloc(*b, need);
+    if (!nb) return NULL;
+    *b = nb, *cap = need;
+  }
+  for (size_t i = 0; i < name.len;) o += pcol_text_char(name.ptr, name.len, &i, false, *b + o);
+  *len = o;
+  return *b;
+}
+#define FSI "\xe2\x81\xa8" /* U+2068 FIRST STRONG ISOLATE: a name in running text */
+#define PDI "\xe2\x81\xa9" /* U+2069 POP DIRECTIONAL ISOLATE: its end */
+
 /* Text that fits w pixels: the name, or its start and "..", or nothing. */
 static size_t fit_chars(double w, size_t len, int *dots) {
   double n = floor((w - 6) / CHAR_W);
@@ -71,6 +90,8 @@ typedef struct flame {
   int inverted;
   int palette; /* index in svg_palettes */
   double ratio; /* svg_flame_opts.ratio */
+  char *sb;     /* a name shown (shown()), and its room */
+  size_t scap;
 } flame;
 
 const char *const svg_palettes[] = {"hot", "mem", "io", "red", "green", "blue", "aqua",
@@ -116,10 +137,13 @@ pcol_sum svg_share_base(const pcol_ftree *t) { return t->total_abs; }
  * descendant with these integers, exactly; x and w only place frames
  * (comparing rounded fractions lost frames: a child's x + w came out 1e-9
  * past its parent's). */
-static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre, uint32_t end) {
+static int frame(flame *fl, uint32_t n, double x, double w, uint32_t pre, uint32_t end) {
   const pcol_ftree *t = fl->t;
   FILE *fp = fl->fp;
   pcol_str name = n ? t->name[n] : (pcol_str){"all", 3};
+  size_t slen;
+  const char *sn = shown(name, &fl->sb, &fl->scap, &slen);
+  if (!sn) return PCOL_ENOMEM;
   double y = fl->inverted ? TOP + (double)t->depth[n] * FRAME_H
                           : fl->height - BOTTOM - (t->depth[n] + 1) * FRAME_H;
   double share = pcol_share(t->total[n], svg_share_base(t));
@@ -132,16 +156,18 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
           "data-v=\"%s\" data-name=\"",
           (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end, dv);
   xml_text(fp, name.ptr, name.len);
-  fputs("\" data-info=\"", fp);
-  xml_text(fp, name.ptr, name.len);
-  fputs(" (", fp);
+  /* the hover and the title: the name shown, isolated (its bidi cannot
+   * reorder the numbers after it), as the report's (units.js pcolIso) */
+  fputs("\" data-info=\"" FSI, fp);
+  xml_text(fp, sn, slen);
+  fputs(PDI " (", fp);
   xml_text(fp, am, strlen(am)); /* holds the file's unit */
   fprintf(fp, ", %.2f%%", share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
-  fputs(")\"><title>", fp);
-  xml_text(fp, name.ptr, name.len);
-  fputs(" (", fp);
+  fputs(")\"><title>" FSI, fp);
+  xml_text(fp, sn, slen);
+  fputs(PDI " (", fp);
   xml_text(fp, am, strlen(am));
   fprintf(fp, ", %.2f%%", share);
   if (fl->delta)
@@ -151,14 +177,15 @@ static void frame(const flame *fl, uint32_t n, double x, double w, uint32_t pre,
           "rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
           x, y, w, FRAME_H - 1, r, g, b, x + 3, y + 11.5);
   int dots;
-  size_t k = fit_chars(w, name.len, &dots);
+  size_t k = fit_chars(w, slen, &dots);
   if (k) {
     /* do not cut a UTF-8 sequence in half */
-    while (k > 0 && k < name.len && ((unsigned char)name.ptr[k] & 0xc0) == 0x80) k--;
-    xml_text(fp, name.ptr, k);
+    while (k > 0 && k < slen && ((unsigned char)sn[k] & 0xc0) == 0x80) k--;
+    xml_text(fp, sn, k);
     if (dots) fputs("..", fp);
   }
   fputs("</text></g>\n", fp);
+  return PCOL_OK;
 }
 
 /* A frame's markup without its name (the <g>, data-*, <title>, <rect>,
@@ -198,11 +225,14 @@ static const char *SCRIPT =
     "   match's subtree (data-p .. data-e) adds nothing.  The share is of\n"
     "   TOTAL, the hover's base (pprof's total), not of the root's value\n"
     "   (less under a filter).  Returns the share in percent (-1 for a bad\n"
-    "   expression). */\n"
+    "   expression, said in the matched text).  re is Go's syntax (RE2), as\n"
+    "   pcol's options and the report page read it: the page's converter,\n"
+    "   pcolGoRegExp (regex.js), is in the script above. */\n"
     "function search(re) {\n"
     "  var rx = null;\n"
     "  if (!frames.length) return 0;\n"
-    "  if (re) { try { rx = new RegExp(re); } catch (err) { return -1; } }\n"
+    "  if (re) { try { rx = pcolGoRegExp(re); } catch (err) {\n"
+    "    matchedtxt.nodeValue = 'bad regular expression: ' + err.message; return -1; } }\n"
     "  var sum = 0, end = -1;\n"
     "  for (var i = 0; i < frames.length; i++) {\n"
     "    var g = frames[i], r = g.getElementsByTagName('rect')[0];\n"
@@ -222,7 +252,8 @@ static const char *SCRIPT =
     "function place(g, x, w, dim) {\n"
     "  var r = g.getElementsByTagName('rect')[0], t = g.getElementsByTagName('text')[0];\n"
     "  r.setAttribute('x', x); r.setAttribute('width', w); t.setAttribute('x', x + 3);\n"
-    "  var name = g.getAttribute('data-name'), n = Math.floor((w - 6) / CHAR_W);\n"
+    "  var ti = g.getElementsByTagName('title')[0].textContent; /* FSI, the name shown, PDI, ... */\n"
+    "  var name = ti.substring(1, ti.indexOf('\\u2069')), n = Math.floor((w - 6) / CHAR_W);\n"
     "  t.textContent = n < 3 ? '' : (name.length <= n ? name : name.substring(0, n - 2) + '..');\n"
     "  g.style.opacity = dim ? 0.5 : 1; g.style.display = '';\n"
     "}\n"
@@ -371,6 +402,10 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, "
           "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "', TOTAL = %s; ]]></script>\n",
           PAD, fl.width, CHAR_W, MIN_W, base);
+  /* regex.js holds no "]]>" (the Makefile refuses one) */
+  fputs("<script type=\"text/ecmascript\"><![CDATA[\n", fp);
+  fwrite(pcol_regex_js, 1, pcol_regex_js_len, fp);
+  fputs("]]></script>\n", fp);
   fputs(SCRIPT, fp);
   fprintf(fp, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%d\" fill=\"url(#bg)\"/>\n", img_w,
           fl.height);
@@ -389,6 +424,7 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   fprintf(fp, "<text id=\"matched\" x=\"%.0f\" y=\"%d\" text-anchor=\"end\"> </text>\n",
           img_w - PAD, fl.height - 12);
   fputs("<g id=\"frames\">\n", fp);
+  int oom = 0;
   if (fl.root > 0) {
     /* pass 2: draw, parents before children */
     sp = 0;
@@ -396,7 +432,10 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
     while (sp && !ferror(fp)) { /* a refused write (the budget) stops the drawing */
       uint32_t v = stk[--sp];
       double w = v ? (double)t->total[v] / fl.root * fl.width : fl.width;
-      frame(&fl, v, xs[v], w, pre[v], pre[v] + size[v] - 1);
+      if (frame(&fl, v, xs[v], w, pre[v], pre[v] + size[v] - 1)) {
+        oom = 1;
+        break;
+      }
       /* the children drawn are those pass 1 placed */
       for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
         uint32_t c = kids[i];
@@ -408,6 +447,7 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
             img_w / 2, TOP + FRAME_H);
   }
   fputs("</g>\n</svg>\n", fp);
+  free(fl.sb);
   free(koff);
   free(kids);
   free(stk);
@@ -415,5 +455,5 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
   free(pre);
   free(order);
   free(size);
-  return ferror(fp) ? PCOL_EIO : PCOL_OK;
+  return oom ? PCOL_ENOMEM : ferror(fp) ? PCOL_EIO : PCOL_OK;
 }

@@ -300,12 +300,13 @@ static int committed(pcol_out *o) {
 int pcol_out_commit(pcol_out *o, pcol_error *err) {
   int rc = PCOL_OK;
   if (!o->tmp_path) { /* stdout, or a device written directly */
+    errno = 0; /* a stream refused without an errno (a counting stream) says "I/O error", not a stale one */
     int bad = fflush(o->fp) != 0 || ferror(o->fp);
     int e = errno;
     if (o->fp != stdout && fclose(o->fp) != 0 && !bad) bad = 1, e = errno;
     if (bad)
       rc = pcol_error_set(err, PCOL_EIO, "%s: write failed: %s",
-                          o->fp == stdout ? "standard output" : o->path, strerror(e));
+                          o->fp == stdout ? "standard output" : o->path, e ? strerror(e) : "I/O error");
     free(o->path);
     memset(o, 0, sizeof *o);
     return rc;

@@ -1369,6 +1369,16 @@ pcol_str pcol_display_name(pcol_str s) {
   return (pcol_str){s.ptr + i, s.len - i};
 }
 
+/* reader.h: a source's name in an export (a speedscope profile's, a
+ * Firefox thread's) */
+pcol_str pcol_source_display_name(pcol_str s) {
+  if (!s.ptr) return s;
+  const char *sep = memmem(s.ptr, s.len, ": ", 2);
+  if (!sep) return pcol_display_name(s);
+  pcol_str d = pcol_display_name((pcol_str){s.ptr, (size_t)(sep - s.ptr)});
+  return (pcol_str){d.ptr, s.len - (size_t)(d.ptr - s.ptr)};
+}
+
 int pcol_string(pcol_file *f, uint32_t id, pcol_str *out, pcol_error *err) {
   out->ptr = NULL;
   out->len = 0;

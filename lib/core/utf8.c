@@ -10,6 +10,7 @@
  * (the CLI's text views and messages, the notes of pcol_inputs_expand). */
 #include "pcol.h"
 #include "bytes.h"
+#include <stdio.h>
 #include <string.h>
 
 size_t pcol_utf8_len(const char *s, size_t n) {
@@ -45,6 +46,17 @@ size_t pcol_utf8_cut(const char *p, size_t n, size_t max) {
   return i;
 }
 
+/* the bidi formatting characters (Unicode's Bidi_Control: ALM,
+ * LRM, RLM, LRE..RLO, LRI..PDI) that reorder the text around them,
+ * invisibly: "Trojan Source" (CVE-2021-42574) */
+static bool bidi_control(const char *p, size_t len) {
+  const unsigned char *s = (const unsigned char *)p;
+  if (len == 2) return s[0] == 0xd8 && s[1] == 0x9c; /* U+061C */
+  if (len != 3 || s[0] != 0xe2) return false;
+  if (s[1] == 0x80) return s[2] == 0x8e || s[2] == 0x8f || (s[2] >= 0xaa && s[2] <= 0xae); /* U+200E U+200F U+202A..U+202E */
+  return s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9; /* U+2066..U+2069 */
+}
+
 /* THE text rule (pcol.h, pcol_text_char): tools/cli_text.c writes every
  * string people read through it, and pcol_inputs_expand its notes. */
 size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, char *out) {
@@ -70,6 +82,12 @@ size_t pcol_text_char(const char *p, size_t n, size_t *i, bool tsv, char *out) {
   }
   size_t len = pcol_utf8_len(p + *i, n - *i);
   if (len == 2 && c == 0xc2 && s[*i + 1] < 0xa0) len = 0; /* C1 controls (U+0080..U+009F) */
+  if (len && !tsv && bidi_control(p + *i, len)) { /* as \x{202e}: shown, and read so by a regex */
+    unsigned u = len == 2 ? ((c & 0x1fu) << 6) | (s[*i + 1] & 0x3fu)
+                          : ((c & 0x0fu) << 12) | ((s[*i + 1] & 0x3fu) << 6) | (s[*i + 2] & 0x3fu);
+    *i += len;
+    return (size_t)snprintf(out, 9, "\\x{%x}", u);
+  }
   if (len) {
     memcpy(out, s + *i, len);
     *i += len;

@@ -57,7 +57,7 @@ assert d["unit"] == "1e-9" and d["total"] == 3500000000, d
 rows = {r["name"]: r["flat"] / 1e9 for r in d["rows"]}
 assert rows == {"c": 2, "b": 1.5, "a": 0}, rows' || fail "top --format json of mixed counts"
 $PCOL flame "$tmp/c2.pcol" -o "$tmp/c2.svg" || fail "flame of mixed counts"
-grep -q '<title>c (2, 57.14%)' "$tmp/c2.svg" && grep -q '<title>b (1.5, 42.86%)' "$tmp/c2.svg" ||
+grep -q '<title>⁨c⁩ (2, 57.14%)' "$tmp/c2.svg" && grep -q '<title>⁨b⁩ (1.5, 42.86%)' "$tmp/c2.svg" ||
   fail "flame of mixed counts: $(grep -o '<title>[^<]*' "$tmp/c2.svg")"
 $PCOL unpack "$tmp/c2.pcol" --to collapsed -o - | cmp -s "$tmp/c2.folded" - || fail "mixed counts did not round-trip"
 printf 'a;b 1.5\nc 0.5\n' | $PCOL pack - -o "$tmp/c1.pcol" || fail "pack of decimal counts"

@@ -100,6 +100,8 @@ for p, rows in (("fold.txt", rows), ("c.txt", srows)):
 addr = re.compile(r"0x[0-9a-f]{3,}")
 for p in ("fold.txt", "c.txt", "f.svg", "r.out", "s.json", "p.perf", "ff.json", "v8.json"):
     t = open(os.path.join(d, p), encoding="utf-8", errors="replace").read()
+    if p.endswith(".svg"):  # its frames, not its script (regex.js's 0x212a)
+        t = re.sub(r"<script.*?</script>", "", t, flags=re.S)
     if addr.search(t):
         bad.append("%s names a frame by its address: %s" % (p, addr.search(t).group(0)))
 svg = open(os.path.join(d, "f.svg"), encoding="utf-8").read()

@@ -24,7 +24,7 @@ sum() { awk '{ s += $NF } END { print s + 0 }'; }
 fold=$("$PCOL" fold $f --value samples | sum)
 coll=$("$PCOL" unpack $f --to collapsed --value samples -o - | sum)
 top=$("$PCOL" top $f --value samples | sed -n 's/.* of \([0-9]*\) total.*/\1/p')
-flame=$("$PCOL" flame $f --value samples -o - | sed -n 's/.*<title>all (\([0-9]*\), .*/\1/p' | head -1)
+flame=$("$PCOL" flame $f --value samples -o - | sed -n 's/.*<title>⁨all⁩ (\([0-9]*\), .*/\1/p' | head -1)
 [ "$fold" = 5 ] && [ "$coll" = 5 ] && [ "$top" = 5 ] && [ "$flame" = 5 ] ||
   fail "totals: fold $fold, unpack --to collapsed $coll, top $top, flame $flame; want 5"
 "$PCOL" fold $f --value samples | grep -qx ' 3' || fail "fold has no ' 3' line for the empty stacks: $("$PCOL" fold $f --value samples)"
@@ -41,7 +41,7 @@ for filt in "--focus fib" "--ignore fib" "--value samples --focus ^sum\$"; do
   "$PCOL" flame examples/demo.out $filt -o "$tmp/f.svg" || fail "flame $filt"
   sub=$(grep -o 'fill="#555">[^<]*' "$tmp/f.svg" | sed 's/.*>//')
   case "$sub" in *", total $1; shares of $3") ;; *) fail "flame $filt: subtitle '$sub'; pcol top: $1 of $3" ;; esac
-  grep -q "data-info=\"all ($1, $(printf '%.2f' "$2")%)\"" "$tmp/f.svg" ||
-    fail "flame $filt: root $(grep -o 'data-info="all ([^"]*' "$tmp/f.svg"); pcol top: $1, $2% of $3"
+  grep -q "data-info=\"⁨all⁩ ($1, $(printf '%.2f' "$2")%)\"" "$tmp/f.svg" ||
+    fail "flame $filt: root $(grep -o 'data-info="⁨all⁩ ([^"]*' "$tmp/f.svg"); pcol top: $1, $2% of $3"
 done
 exit 0

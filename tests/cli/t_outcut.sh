@@ -28,7 +28,7 @@ $PCOL top "$tmp/output budget.pcol" --max-rows 1 >/dev/null 2>"$tmp/err"
 f=examples/demo.out
 n=0
 # (disasm writes through the same stream; this file has no addresses)
-for v in "traces" "traces --by line" "fold" "tree" "peek ." "top" "top --by line" "list ." "graph"; do
+for v in "traces" "traces --by line" "fold" "tree" "peek ." "top" "top --by line" "list ." "graph" "graph --format json"; do
   set -- $v
   $PCOL $1 "$f" "${@:2}" >"$tmp/full" 2>/dev/null || fail "$v: the whole output"
   size=$(stat -c %s "$tmp/full")
@@ -38,6 +38,8 @@ for v in "traces" "traces --by line" "fold" "tree" "peek ." "top" "top --by line
   rc=$?
   [ $rc = 3 ] || fail "$v --max-output $b: exit $rc, want 3: $(cat "$tmp/err")"
   grep -q "output budget of $b bytes (set by --max-output" "$tmp/err" || fail "$v: no budget message: $(cat "$tmp/err")"
+  # only the budget's words: no write error of a refused flush (review 22 F4: graph said "write failed: Success")
+  grep -q "write failed" "$tmp/err" && fail "$v: $(cat "$tmp/err")"
   c=$(stat -c %s "$tmp/cut")
   if [ "$c" = 0 ]; then # refused before a byte (fold holds what it writes: past B it refuses first)
     grep -q "cut short" "$tmp/err" && fail "$v: nothing written, yet 'cut short'"

@@ -40,7 +40,7 @@ add() { # name input [base]
   in=$(packed "$2") || exit 1
   [ -n "${3:-}" ] && { base=$(packed "$3") || exit 1; }
   [ -n "$dv" ] && dv=",\"divide\":[\"${dv// /\",\"}\"]${DIVIDE_ALL:+,\"divide_all\":1}"
-  printf '{"name":"%s","input":"%s","html":"%s"%s%s%s%s}\n' "$1" "$in" "$tmp/$1.html" "${3:+,\"base\":\"$base\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" "${BOXES:+,\"boxes\":\"$BOXES\"}" "$dv" > "$tmp/$1.json"
+  printf '{"name":"%s","input":"%s","html":"%s"%s%s%s%s%s}\n' "$1" "$in" "$tmp/$1.html" "${3:+,\"base\":\"$base\"}" "${SRC:+,\"srcpath\":\"$SRC\"}" "${BOXES:+,\"boxes\":\"$BOXES\"}" "$dv" "${ONLY:+,\"only\":\"$ONLY\"}" > "$tmp/$1.json"
   cases+=("$tmp/$1.json")
 }
 # the demo's source file (the profile names demo_code.R): the source pane's
@@ -94,6 +94,11 @@ printf '%s{"type":"evented","name":"p","unit":"milliseconds","startValue":0,"end
 printf '%s{"type":"sampled","name":"p","unit":"microseconds","startValue":0,"endValue":10,"samples":[[0],[0,1]],"weights":[1.0001,3]}]}' "$H" >"$tmp/ss-us.json"
 add speedscope-subns "$tmp/ss-dec.json"
 add speedscope-us "$tmp/ss-us.json"
+# names holding a newline, CR, tab, ESC and U+202E (review 22 F13: the refine
+# menu's expression, which goes into a text box, escapes them; only that is
+# checked: fold and DOT print such names otherwise)
+printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"main"},{"name":"new\\nline\\rcr\\ttab"},{"name":"esc\\u001b[31mred"},{"name":"\\u202eevil"}]},"profiles":[{"type":"sampled","name":"p","unit":"milliseconds","startValue":0,"endValue":10,"samples":[[0,1],[0,2],[0,3],[0,1,3]],"weights":[1,2,3,4]}]}' >"$tmp/ss-odd.json"
+ONLY=refine add speedscope-odd-names "$tmp/ss-odd.json"
 # the call graph's label boxes only (BOXES=only): heap "bytes" labels, eBPF thread labels
 for f in go-heap-allocs-inline go-heap-delta-negative-values native-ebpf-kernel-buildid-thread-labels; do
   [ -f "$TD/pprof/$f.pb.gz" ] && BOXES=only add "boxes-$f" "$TD/pprof/$f.pb.gz"

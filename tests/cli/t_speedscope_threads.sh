@@ -146,4 +146,15 @@ for g in old badidx badlab short; do
   [ -z "$($PCOL tags "$tmp/$g.json" 2>&1 | grep -E '^ *(tid|comm|pid): Total')" ] || fail "$g: thread labels read: $($PCOL tags "$tmp/$g.json" | head -5)"
   $PCOL info "$tmp/$g.json" | grep -q 'samples: *400, at ' || fail "$g: the samples' times lost: $($PCOL info "$tmp/$g.json" | grep samples)"
 done
+# a profile named with a '/' (review 22 F5: "grpc-worker/1" became "1"):
+# the speedscope profile and the Firefox thread keep the whole name; only
+# the directory of the input's path goes
+mkdir -p "$tmp/dir"
+printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"a"}]},"profiles":[%s,%s]}' \
+  '{"type":"sampled","name":"grpc-worker/1","unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[1]}' \
+  '{"type":"sampled","name":"grpc-worker/2","unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[2]}' >"$tmp/dir/slash.json"
+$PCOL unpack "$tmp/dir/slash.json" --to speedscope -o "$tmp/slash-ss.json" || fail "unpack slash.json --to speedscope"
+python3 -c 'import json,sys; n=[p["name"] for p in json.load(open(sys.argv[1]))["profiles"]]; sys.exit(0 if n == ["slash.json: grpc-worker/1: samples", "slash.json: grpc-worker/2: samples"] else "speedscope profile names %r" % n)' "$tmp/slash-ss.json" || fail "speedscope export's profile names"
+$PCOL unpack "$tmp/dir/slash.json" --to firefox -o "$tmp/slash-ff.json" || fail "unpack slash.json --to firefox"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=sorted(t.get("processName", "") + "|" + t["name"] for t in d["threads"]); sys.exit(0 if all("slash.json: grpc-worker/" in x and "dir/" not in x for x in n) and len(n) == 2 else "firefox threads %r" % n)' "$tmp/slash-ff.json" || fail "firefox export's thread names"
 echo "t_speedscope_threads: ok"

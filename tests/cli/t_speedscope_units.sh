@@ -44,8 +44,8 @@ grep -q 'Showing nodes accounting for 10.50ms, 100% of 10.50ms total' "$tmp/top"
   fail "range of the decimal profile: $("$PCOL" top "$tmp/dec.json" --from 0.002 --to 0.004)"
 "$PCOL" diff "$tmp/dec.json" "$tmp/dec.json" 2>&1 | grep -q '^Base: .*dec.json (total 10.50ms)$' ||
   fail "diff: $("$PCOL" diff "$tmp/dec.json" "$tmp/dec.json" 2>&1 | head -5)"
-"$PCOL" flame "$tmp/dec.json" -o "$tmp/f.svg" && grep -q '<title>a (10.50ms, 100.00%)' "$tmp/f.svg" ||
-  fail "flame's hover: $(grep -o '<title>a ([^<]*' "$tmp/f.svg")"
+"$PCOL" flame "$tmp/dec.json" -o "$tmp/f.svg" && grep -q '<title>⁨a⁩ (10.50ms, 100.00%)' "$tmp/f.svg" ||
+  fail "flame's hover: $(grep -o '<title>⁨a⁩ ([^<]*' "$tmp/f.svg")"
 
 # a sampled profile in microseconds with a weight of 1.0001
 "$PCOL" top "$tmp/us.json" >"$tmp/top" 2>&1 || fail "top us.json: $(cat "$tmp/top")"

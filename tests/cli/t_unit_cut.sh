@@ -81,7 +81,7 @@ for k, t in enumerate(texts):
         print(f"case {k}: pcol flame's SVG is not valid UTF-8: {e}"); bad += 1; continue
     titles = [html.unescape(m) for m in re.findall(r"<title>([^<]*)</title>", svg)]
     shown = chars(c, lambda b: "?")
-    want = "all (144" + shown + ", 100.00%)"
+    want = "\u2068all\u2069 (144" + shown + ", 100.00%)"  # the name isolated (FSI, PDI)
     if want not in titles:
         print(f"case {k}: pcol flame's hover {titles[:1]}, want {want!r}"); bad += 1
     top = run("top", pb).decode("utf-8")

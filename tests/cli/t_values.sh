@@ -157,7 +157,7 @@ got=$("$PCOL" top "$tmp/rc.pcol" --value samples --unit raw | total)
 [ "$("$PCOL" top "$tmp/rc.pcol" --source 2 --value samples --unit raw | total)" = "$c_n" ] || fail "--source 2 --value samples"
 [ "$("$PCOL" fold "$tmp/rc.pcol" --value samples | sum)" = "$want" ] || fail "fold --value samples"
 [ "$("$PCOL" unpack "$tmp/rc.pcol" --to collapsed --value samples -o - | sum)" = "$want" ] || fail "unpack --to collapsed --value samples"
-"$PCOL" flame "$tmp/rc.pcol" --value samples -o - | grep -q "<title>all ($want, " || fail "flame --value samples total"
+"$PCOL" flame "$tmp/rc.pcol" --value samples -o - | grep -q "<title>⁨all⁩ ($want, " || fail "flame --value samples total"
 "$PCOL" top "$tmp/rc.pcol" --value weight --unit raw | grep -qx 'Type: weight' || fail "--value weight is named weight"
 # both sources measure time: the default is cpu, 6 x 20 ms + 100 ms
 [ "$("$PCOL" top "$tmp/rc.pcol" --unit raw | total)" = 220000000 ] || fail "merged default (cpu) total"

@@ -198,7 +198,7 @@ fi
 
 # flame
 "$PCOL" flame $V "$tmp/a.out" -o "$tmp/f.svg" --title 'T <&>' || fail flame
-grep -q '<title>g (3, 50.00%)</title>' "$tmp/f.svg" || fail "flame hover text (a count alone, as go tool pprof -http's flame graph)"
+grep -q '<title>⁨g⁩ (3, 50.00%)</title>' "$tmp/f.svg" || fail "flame hover text (a count alone, as go tool pprof -http's flame graph)"
 grep -q '<text id="search"' "$tmp/f.svg" || fail "flame has a search button"
 "$PCOL" flame $V "$tmp/a.out" --palette nope -o "$tmp/x.svg" 2>/dev/null; [ $? = 2 ] || fail "flame --palette nope"
 "$PCOL" flame $V "$tmp/a.out" --minwidth 2x -o "$tmp/x.svg" 2>/dev/null; [ $? = 2 ] || fail "flame --minwidth 2x"

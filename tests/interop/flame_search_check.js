@@ -5,6 +5,7 @@
 // order and depths, independently of the page's code:
 //   - exactly the frames whose name matches are filled MATCH_FILL, the
 //     others keep their colour, and a reset gives every colour back;
+//   - a bad expression (Go's syntax) gives -1 and "bad regular expression";
 //   - "Matched: N%" is the share of SEARCH_TOTAL (pprof's total, the sum
 //     of |value| before filters, as `pcol top --format json` says it: the
 //     base of the hover's shares) under the matched frames that have no
@@ -30,7 +31,9 @@ window.addEventListener('load', function () {
   if (rootInfo.slice(-(rootWant.length + 2)) !== rootWant + '%)') problem('the root\'s hover "' + rootInfo + '", not ' + rootWant + '% of ' + total);
   function matchedText() { return document.getElementById('matched').textContent; }
   function check(re, pct, how) {
-    var rx = new RegExp(re), m = [], sum = 0;
+    // Go's syntax (RE2), as the CLI's options and the report read it (review 22 F1):
+    // the page's converter (regex.js), the share itself is checked against go tool pprof
+    var rx = pcolGoRegExp(re), m = [], sum = 0;
     for (var i = 0; i < n; i++) m[i] = i > 0 && rx.test(gs[i].getAttribute('data-name'));
     for (var i = 0; i < n; i++) {
       var under = false;
@@ -62,6 +65,11 @@ window.addEventListener('load', function () {
     window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
     checkReset('Escape');
   }
+  // a bad expression (Go refuses it; JavaScript's RegExp would not): -1 and said
+  var before = search('a{2,1}');
+  if (before !== -1) problem('search of a bad expression returned ' + before);
+  if (!/^bad regular expression/.test(matchedText())) problem('bad expression: text "' + matchedText() + '"');
+  search(null);
   var out = document.createElementNS('http://www.w3.org/2000/svg', 'text');
   out.setAttribute('id', 'result');
   out.textContent = 'frames=' + n + ' bad=' + bad + ' shares=' + shares.join(';') + ' first=' + first;

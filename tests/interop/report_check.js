@@ -671,7 +671,8 @@ async function main() {
         const fb = await ev(`(() => { const b = document.getElementById('flame').getBoundingClientRect(); return [b.left, b.top]; })()`);
         await Input.dispatchMouseEvent({ type: 'mouseMoved', x: fb[0] + leaf.x + leaf.w / 2, y: fb[1] + leaf.y + 8 });
         const d = await ev(`document.getElementById('details').textContent`);
-        ok(d.startsWith(w.leaf), `${c.name}: hovering the leaf's frame reads "${d}", not ${w.leaf}`);
+        ok(d.startsWith('\u2068' + w.leaf + '\u2069'), // the name isolated (FSI, PDI: review 22 F2)
+          `${c.name}: hovering the leaf's frame reads "${d}", not ${w.leaf}`);
       }
       if (cuts.length) {
         const b = cuts[0];

@@ -37,7 +37,7 @@ fail() { echo "t_flame_chromium: FAIL: $*" >&2; exit 1; }
 for s in flame diff; do
   grep -q '<svg' "$tmp/$s.svg" || fail "$s.svg is not an SVG"
   grep -q 'onload="init(evt)"' "$tmp/$s.svg" || fail "$s.svg has no script hook"
-  grep -q '<title>main (' "$tmp/$s.svg" || fail "$s.svg has no hover text for main"
+  grep -q '<title>⁨main⁩ (' "$tmp/$s.svg" || fail "$s.svg has no hover text for main"
 done
 grep -q 'rgb(255,' "$tmp/diff.svg" || fail "diff.svg shows no growth colour"
 grep -q ',255)"' "$tmp/diff.svg" || fail "diff.svg shows no shrink colour"

@@ -106,7 +106,8 @@ search_check() { # FILE RE...
   done
 }
 g=$TD/pprof/go-cpu-inline-small.pb.gz
-[ -f "$g" ] && search_check "$g" mapassign '^main\.' 'Abs|growWork' 'runtime\.(mallocgc|evacuate)'
+[ -f "$g" ] && search_check "$g" mapassign '^main\.' 'Abs|growWork' 'runtime\.(mallocgc|evacuate)' \
+  '(?i)MATH\.abs' '\Qmath.Abs\E' '[[:alpha:]]+\.Abs$' '(?i)^MAIN\.' # Go's syntax, not JavaScript's (review 22 F1)
 j=$TD/pprof/java-cpu-async-profiler.pb.gz
 [ -f "$j" ] && search_check "$j" 'java/util' 'Thread\.run'
 # under a filter (review 15 F1: "Matched" of the root's value read 100% under

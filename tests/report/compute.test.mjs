@@ -6,7 +6,7 @@
 // samples), `pcol peek`, `pcol fold` (call tree, inverted tree) and
 // `pcol diff --absolute`.  So the page's JavaScript and the library cannot
 // drift apart.   node compute.test.mjs PCOL TMPDIR CASE.json...
-//   CASE: {name, input, html, base?, boxes?, srcpath?, dropped?: {nf, want, only?}}
+//   CASE: {name, input, html, base?, boxes?, srcpath?, dropped?: {nf, want, only?}, only?: 'refine'}
 import fs from 'node:fs';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
@@ -260,6 +260,47 @@ function pctClose(a, b) {
   return x.length === y.length && x.every((w, i) => w === y[i] || (/%$/.test(w) && /%$/.test(y[i]) && near(w, y[i])));
 }
 
+// the refine menu's expressions (a block of each case; alone for c.only === 'refine')
+function refineCheck(c, ctx, value, sel) {
+  // the refine menu (issue 44 item 8): focus, ignore, hide and show on a
+  // function picked in a view, by the expression the page writes into the
+  // filter's box (range.js pcolRefineRegex/pcolRefineText), read by the page
+  // as JavaScript and by pcol top as POSIX ERE: the same rows.  Names with
+  // the characters either reads specially ("[.data.frame", "(*T).M", "%in%",
+  // "<Anonymous>"), control characters (a newline, ESC, U+202E) and one added to another (ignore A, then B: "A|B")
+  {
+    const names = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
+    const odd = [...'[(<%+$*?{|^\n\x1b\u202e'].map((ch) => names.find((n) => n.includes(ch))).filter((n) => n !== undefined);
+    const pickN = [...new Set([...odd.slice(0, 3), names[0], names[names.length - 1]])].filter((n) => n !== undefined);
+    const sets = names.length > 1000 ? pickN.slice(0, 2) : pickN;
+    let n = 0;
+    for (const name of sets) for (const kind of ['focus', 'ignore', 'hide', 'show']) {
+      const re = run(ctx, `pcolRefineText(${JSON.stringify(kind)}, '', ${JSON.stringify(name)})`);
+      // it goes into a text box, which drops \n and \r and hides other controls (review 22 F13)
+      ok(!/[\x00-\x1f\x7f-\x9f\u2028-\u202e\u2066-\u2069]/.test(re), `${c.name}: refine ${kind} ${JSON.stringify(name)}: ${JSON.stringify(re)} holds a control character`);
+      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--' + kind, re]));
+      const page = run(ctx, `(function () { var R = pcolGoRegExp(${JSON.stringify(re)}), k = ${JSON.stringify(kind)},
+          DR = k === 'hide' ? pcolHidden(D, R, null) : k === 'show' ? pcolHidden(D, null, R) : D, S5 = ${sel()};
+        S5.drop = pcolFilterDrop(DR, k === 'focus' ? R : null, k === 'ignore' ? R : null);
+        return pcolTop(DR, pcolStackWeights(DR, S5), pcolKeyset(DR, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; }); })()`);
+      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct)]);
+      ok(JSON.stringify(page) === JSON.stringify(want) && (kind !== 'focus' || page.some((x) => x[0] === name)),
+        `${c.name}: refine ${kind} ${name} (${re}): ${JSON.stringify(page.slice(0, 3))} vs pcol top --${kind}: ${JSON.stringify(want.slice(0, 3))}`);
+      n++;
+    }
+    if (sets.length > 1) { // ignore one, then another: both
+      const re = run(ctx, `pcolRefineText('ignore', pcolRefineText('ignore', '', ${JSON.stringify(sets[0])}), ${JSON.stringify(sets[1])})`);
+      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--ignore', re]));
+      const page = run(ctx, `(function () { var S5 = ${sel()}; S5.drop = pcolFilterDrop(D, null, pcolGoRegExp(${JSON.stringify(re)}));
+        return pcolTop(D, pcolStackWeights(D, S5), pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum]; }); })()`);
+      ok(JSON.stringify(page) === JSON.stringify(cli.rows.map((x) => [x.name, x.flat, x.cum])) && !page.some((x) => x[0] === sets[0] || x[0] === sets[1]),
+        `${c.name}: refine ignore ${sets[0]} then ${sets[1]} (${re}) differs from pcol top --ignore`);
+      n++;
+    }
+    console.error(`compute: ${c.name}: refine: ${n} transforms on ${JSON.stringify(sets)} equal to pcol top --focus/--ignore/--hide/--show`);
+  }
+}
+
 for (const file of cases) {
   const c = JSON.parse(fs.readFileSync(file, 'utf8'));
   const ctx = load(fs.readFileSync(c.html, 'utf8'));
@@ -290,6 +331,7 @@ for (const file of cases) {
   // a range over a file with untimed sources: the first timed source (as --source)
   const rsrc = run(ctx, 'M.sources.some(function (s) { return !s.timed; }) ? (M.sources.filter(function (s) { return s.timed; })[0] || {id: 0}).id : 0');
   const sel = (range) => JSON.stringify({ value: run(ctx, 'M.value'), source: range ? rsrc : 0, range: range || null });
+  if (c.only === 'refine') { refineCheck(c, ctx, value, sel); continue; } // (names the other views print otherwise: fold's '_' for '\n', DOT's escapes)
   // top, whole profile and a range
   const ranges = [null];
   const longs = run(ctx, 'var a = []; for (var i = 0; i < D.N; i++) if (D.DUR[i] > 0 && D.TIME[i] === D.TIME[i]) a.push([D.TIME[i], D.DUR[i]]); a');
@@ -358,41 +400,7 @@ for (const file of cases) {
     }
     console.error(`compute: ${c.name}: ${tries.length} focus/ignore filters equal to pcol top`);
   }
-  // the refine menu (issue 44 item 8): focus, ignore, hide and show on a
-  // function picked in a view, by the expression the page writes into the
-  // filter's box (range.js pcolRefineRegex/pcolRefineText), read by the page
-  // as JavaScript and by pcol top as POSIX ERE: the same rows.  Names with
-  // the characters either reads specially ("[.data.frame", "(*T).M", "%in%",
-  // "<Anonymous>") and one added to another (ignore A, then B: "A|B")
-  {
-    const names = run(ctx, `pcolTop(D, pcolStackWeights(D, ${sel()}), pcolKeyset(D, ${sel()}, 'function')).map(function (r) { return r.name; })`);
-    const odd = [...'[(<%+$*?{|^'].map((ch) => names.find((n) => n.includes(ch))).filter((n) => n !== undefined);
-    const pickN = [...new Set([...odd.slice(0, 3), names[0], names[names.length - 1]])].filter((n) => n !== undefined);
-    const sets = names.length > 1000 ? pickN.slice(0, 2) : pickN;
-    let n = 0;
-    for (const name of sets) for (const kind of ['focus', 'ignore', 'hide', 'show']) {
-      const re = run(ctx, `pcolRefineText(${JSON.stringify(kind)}, '', ${JSON.stringify(name)})`);
-      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--' + kind, re]));
-      const page = run(ctx, `(function () { var R = pcolGoRegExp(${JSON.stringify(re)}), k = ${JSON.stringify(kind)},
-          DR = k === 'hide' ? pcolHidden(D, R, null) : k === 'show' ? pcolHidden(D, null, R) : D, S5 = ${sel()};
-        S5.drop = pcolFilterDrop(DR, k === 'focus' ? R : null, k === 'ignore' ? R : null);
-        return pcolTop(DR, pcolStackWeights(DR, S5), pcolKeyset(DR, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum, pcolFmt2(x.fp), pcolFmt2(x.cp)]; }); })()`);
-      const want = cli.rows.map((x) => [x.name, x.flat, x.cum, pct(x.flat_pct), pct(x.cum_pct)]);
-      ok(JSON.stringify(page) === JSON.stringify(want) && (kind !== 'focus' || page.some((x) => x[0] === name)),
-        `${c.name}: refine ${kind} ${name} (${re}): ${JSON.stringify(page.slice(0, 3))} vs pcol top --${kind}: ${JSON.stringify(want.slice(0, 3))}`);
-      n++;
-    }
-    if (sets.length > 1) { // ignore one, then another: both
-      const re = run(ctx, `pcolRefineText('ignore', pcolRefineText('ignore', '', ${JSON.stringify(sets[0])}), ${JSON.stringify(sets[1])})`);
-      const cli = JSON.parse(pcol(['top', c.input, '--format', 'json', '--value', value, '--ignore', re]));
-      const page = run(ctx, `(function () { var S5 = ${sel()}; S5.drop = pcolFilterDrop(D, null, pcolGoRegExp(${JSON.stringify(re)}));
-        return pcolTop(D, pcolStackWeights(D, S5), pcolKeyset(D, S5, 'function')).map(function (x) { return [x.name, x.flat, x.cum]; }); })()`);
-      ok(JSON.stringify(page) === JSON.stringify(cli.rows.map((x) => [x.name, x.flat, x.cum])) && !page.some((x) => x[0] === sets[0] || x[0] === sets[1]),
-        `${c.name}: refine ignore ${sets[0]} then ${sets[1]} (${re}) differs from pcol top --ignore`);
-      n++;
-    }
-    console.error(`compute: ${c.name}: refine: ${n} transforms on ${JSON.stringify(sets)} equal to pcol top --focus/--ignore/--hide/--show`);
-  }
+  refineCheck(c, ctx, value, sel);
   // hide and show (filter.c's per-line rule, pprof -hide/-show): the keys
   // and the frame tree rebuilt from the frames left (hide.js), against
   // pcol top (by function and line), pcol fold, pcol graph and pcol peek

@@ -16,6 +16,9 @@
 #                              is the modules' code token for token.
 # embed.sh js OUT LIST       — the page's script: every module joined inside
 #                              one function
+# embed.sh one OUT FILE      — one module alone, stripped as by join (the
+#                              flame SVG's search, tools/svg.c, takes
+#                              regex.js this way: the page's Go-regex rule)
 # embed.sh c OUT FILE...     — a C header with each FILE as a byte array
 #                              pcol_<name>[] (NUL-terminated) and its length
 #                              pcol_<name>_len (od from coreutils: no other tool)
@@ -28,9 +31,12 @@ list() { # LIST [KIND]
     [ -n "$name" ] && { [ -z "$2" ] || [ "$kind" = "$2" ]; } && echo "$d/$name"
   done
 }
+strip() { # FILE
+  sed -e "/^import { [A-Za-z0-9_\$, ]* } from '\.\/[a-z0-9_]*\.js';\$/d" -e 's/^export //' "$1" | awk "$uncomment"
+}
 join() { # LIST [KIND]
   for f in $(list "$@"); do
-    sed -e "/^import { [A-Za-z0-9_\$, ]* } from '\.\/[a-z0-9_]*\.js';\$/d" -e 's/^export //' "$f" | awk "$uncomment" || return 1
+    strip "$f" || return 1
   done
 }
 # A blank line goes, a line that is "/* ... */" alone too; so does a block from a line that
@@ -58,6 +64,8 @@ js)
   out=$2
   { echo "/* pcol report's script: the modules of $3 joined by tools/build/embed.sh */"
     echo "(function () {"; echo "'use strict';"; join "$3" && echo "})();"; } >"$out.tmp" && mv "$out.tmp" "$out" ;;
+one)
+  strip "$3" >"$2.tmp" && mv "$2.tmp" "$2" ;;
 c)
   out=$2
   shift 2
@@ -68,5 +76,5 @@ c)
       od -An -v -tu1 "$f" | sed -e 's/  */,/g' -e 's/^,//' -e 's/$/,/'
       echo "0};"; echo "static const size_t pcol_${n}_len = sizeof pcol_$n - 1;"
     done; } >"$out.tmp" && mv "$out.tmp" "$out" ;;
-*) echo "usage: embed.sh list|join LIST [KIND] | js OUT LIST | c OUT FILE..." >&2; exit 2 ;;
+*) echo "usage: embed.sh list|join LIST [KIND] | js OUT LIST | one OUT FILE | c OUT FILE..." >&2; exit 2 ;;
 esac

@@ -13,7 +13,7 @@
  * colour (the note says so), and its hover lists the frames it hides that
  * end a stack there (a branch ending in the depths cut), so no frame is
  * out of reach: flameCutInfo. */
-import { pcolFlameInfo, pcolFmt2 } from './units.js';
+import { pcolFlameInfo, pcolFmt2, pcolShown } from './units.js';
 import { pcolHit, pcolHitIndex } from './hit.js';
 import { pcolPct } from './top.js';
 import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
@@ -125,7 +125,7 @@ export function drawFlame() {
     g.fillStyle = r.n < 0 ? (r.box.hit ? colour(0, true) : '#e2e2e2') : colour(r.n, ms && ms.m[r.n]);
     g.fillRect(r.x, r.y, Math.max(r.w - 0.5, 0.5), FH - 1);
     if (r.w > 30) {
-      var name = flameBoxName(r.n), fit = Math.floor((r.w - 6) / 7.2);
+      var name = pcolShown(flameBoxName(r.n)), fit = Math.floor((r.w - 6) / 7.2);
       if (fit >= 3) {
         g.fillStyle = '#000';
         g.fillText(name.length <= fit ? name : name.slice(0, fit - 2) + '..', r.x + 3, r.y + FH / 2);

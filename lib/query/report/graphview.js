@@ -6,7 +6,7 @@
  * with its weight, dotted when residual; colours are pprof's (dotColor).
  * Clicking a node focuses on it (by function) and picks it.  Every name is
  * set as text (textContent), never as markup. */
-import { pcolFmt2, pcolViewUnit } from './units.js';
+import { pcolFmt2, pcolIso, pcolShown, pcolViewUnit } from './units.js';
 import { pcolGraph } from './graph.js';
 import { pcolGoRegExp } from './regex.js';
 import { pcolInlineText, pcolKeyset, pcolPct } from './top.js';
@@ -197,7 +197,7 @@ export function drawGraph() {
     svgEl('polygon', { points: x2 + ',' + y2 + ' ' + (bx + W * Math.sin(ang)) + ',' + (by - W * Math.cos(ang)) + ' ' + (bx - W * Math.sin(ang)) + ',' + (by + W * Math.cos(ang)), fill: col }, ge);
     if (e.res) p.setAttribute('stroke-dasharray', '2,3');
     if (dc) p.setAttribute('data-delta', e.w - bw);
-    svgEl('title', {}, p).textContent = Gd.nodes[a].name + ' -> ' + Gd.nodes[b].name + ' (' + human(e.w, u) + ')' + (e.inl ? ' (inline)' : '') +
+    svgEl('title', {}, p).textContent = pcolIso(Gd.nodes[a].name) + ' -> ' + pcolIso(Gd.nodes[b].name) + ' (' + human(e.w, u) + ')' + (e.inl ? ' (inline)' : '') +
       (dc ? '; change against the base ' + (e.w - bw > 0 ? '+' : '') + human(e.w - bw, u) : '');
     var t = svgEl('text', { x: (x1 + x2) / 2 + 4, y: (y1 + y2) / 2, 'font-size': 10, fill: '#555', 'class': 'gv-elabel' }, ge);
     t.textContent = human(e.w, u) + (e.inl ? ' (inline)' : '');
@@ -210,9 +210,9 @@ export function drawGraph() {
     svgEl('rect', { width: b.w, height: b.nh, rx: 2, fill: pcolDotColor(score, true), stroke: pcolDotColor(score, false) }, g);
     var dtext = '';
     if (dc) { var dd = x.cum - (dc.cum.get(x.name) || 0); dtext = '; change of cum against the base ' + (dd > 0 ? '+' : '') + human(dd, u); }
-    svgEl('title', {}, g).textContent = x.name + ' (' + human(x.cum, u) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
+    svgEl('title', {}, g).textContent = pcolIso(x.name) + ' (' + human(x.cum, u) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
     b.lines.forEach(function (l, j) {
-      svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = l;
+      svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = pcolShown(l);
     });
   });
 }

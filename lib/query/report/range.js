@@ -288,16 +288,22 @@ export function pcolTagKeep(D, tag, tagIgnore) {
 }
 /* The refine menu's filters (a node of the call graph, call tree or flame
  * graph: pprof -http's Refine, issue 44): a function name as an expression
- * matching exactly that name, read the same by the CLI (POSIX ERE,
- * filter.c's regcomp) and by the page (JavaScript): anchored, and every
+ * matching exactly that name, read the same by the CLI (Go's syntax,
+ * regex_go.c) and by the page (pcolGoRegExp): anchored, and every
  * character special in either escaped with a backslash, which both read as
- * the character itself (no other character is escaped: GNU ERE reads "\<"
- * as a word start).  Like the CLI's, the expression also matches a file or
+ * the character itself; control characters (C0, DEL, C1), the line and
+ * paragraph separators and the bidi controls as Go escapes (\n \r \t,
+ * else \x{..}): a text box drops \n and \r and would show the others as
+ * nothing (review 22 F13).  Like the CLI's, the expression also matches a file or
  * mapping of that name.  It then goes into the box of its filter: focus
  * replaces the box's expression (pprof's Focus on the selection); ignore,
  * hide and show add it as another alternative ("A|B": what A or B
  * matches), so a second ignore ignores both. */
-export function pcolRefineRegex(name) { return '^' + String(name).replace(/[\\^$.|?*+()[\]{}]/g, '\\$&') + '$'; }
+export function pcolRefineRegex(name) {
+  return '^' + String(name).replace(/[\\^$.|?*+()[\]{}]/g, '\\$&').replace(/[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, function (c) {
+    return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : '\\x{' + c.charCodeAt(0).toString(16) + '}';
+  }) + '$';
+}
 export function pcolRefineText(kind, old, name) {
   var re = pcolRefineRegex(name);
   return kind === 'focus' || !old ? re : old + '|' + re;

@@ -10,6 +10,7 @@
  * --focus/--ignore/--hide/--show).  "undo refine" puts the four boxes back
  * as they were before the last refine, one step at a time. */
 import { pcolRefineText } from './range.js';
+import { pcolShown } from './units.js';
 import { pcolTagFocusRange, pcolTagFocusText } from './graphtags.js';
 import { $, D, pick } from './head.js';
 import { fname, frameAt } from './flame.js';
@@ -26,7 +27,7 @@ export function refineMenu(name, ev) {
   RF.name = name;
   var h = document.createElement('div');
   h.className = 'rf-name';
-  h.textContent = name;
+  h.textContent = pcolShown(name);
   m.appendChild(h);
   RF_KINDS.forEach(function (k) {
     var b = document.createElement('button');

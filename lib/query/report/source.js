@@ -4,7 +4,7 @@
  * for the file's default value (report.c embeds list.c's blocks; the files are
  * found at report time by list's safe rule, srcfile.c, and bounded), or
  * why there is no source. */
-import { pcolValueText } from './units.js';
+import { pcolIso, pcolShown, pcolValueText } from './units.js';
 import { pcolKeyset, pcolListWindow, pcolTop } from './top.js';
 import { $, D, M, S, SW, unitOf } from './head.js';
 /* The selection's numbers per line: top by line (pcol list's lines are
@@ -42,12 +42,12 @@ export function drawSource() {
     b.lines = w ? b.lines.filter(function (l) { return l[0] >= w[0] && l[0] <= w[1]; }) : [];
   });
   u = unitOf();
-  $('source-title').textContent = 'Source of ' + S.fn.name + ' (' + (S.range ? 'the range' : 'whole profile') + ', ' + M.values[S.value].cli + ', as pcol list)';
+  $('source-title').textContent = 'Source of ' + pcolIso(S.fn.name) + ' (' + (S.range ? 'the range' : 'whole profile') + ', ' + M.values[S.value].cli + ', as pcol list)';
   if (!blocks.length) { box.textContent = 'source not found: the profile names no file for this function'; return; }
   blocks.forEach(function (b) {
     var h = document.createElement('div');
     h.className = 'src-file';
-    h.textContent = (b.file === null ? '(no file)' : b.file) + (b.error ? ': source not found (' + b.error + ')' : b.none ? ': no samples in this selection' : '');
+    h.textContent = (b.file === null ? '(no file)' : pcolIso(b.file)) + (b.error ? ': source not found (' + b.error + ')' : b.none ? ': no samples in this selection' : '');
     box.appendChild(h);
     if (b.error || !b.lines.length) return;
     var t = document.createElement('table');
@@ -59,7 +59,7 @@ export function drawSource() {
       if (l[1] || l[2]) tr.className = 'hot';
       /* "." for 0 before --divide-by, as pcol list (pprof's valueOrDot) */
       [l[1] ? pcolValueText(l[1], u, 'auto', S.ratio, S.raw) : '.', l[2] ? pcolValueText(l[2], u, 'auto', S.ratio, S.raw) : '.', String(l[0]), l[3] === null ? '' : l[3]]
-        .forEach(function (x, j) { var td = document.createElement('td'); td.textContent = x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
+        .forEach(function (x, j) { var td = document.createElement('td'); td.textContent = j === 3 ? pcolShown(x) : x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
       t.appendChild(tr);
     });
     box.appendChild(t);

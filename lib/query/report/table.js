@@ -2,7 +2,7 @@
  * the rows in view are in the DOM), full names with the CLI's "(inline)"
  * marks, sortable; on a --diff page, base, new and change columns (diff.js).
  * A click on a row selects its function for the other views. */
-import { pcolPercentage } from './units.js';
+import { pcolPercentage, pcolShown } from './units.js';
 import { pcolInlineText, pcolTopSort } from './top.js';
 import { $, DIFF, DIFFU, human, S, SW, TOP, TOPDIFF, TOPU } from './head.js';
 export var TROWS = [], RH = 19;
@@ -56,7 +56,7 @@ export function drawTopRows() {
     if (S.fn && S.fn.name === r.name) tr.className = 'picked';
     cells.forEach(function (c, k) {
       var td = document.createElement('td');
-      td.textContent = c;
+      td.textContent = k === cells.length - 1 ? pcolShown(c) : c;
       if (k === cells.length - 1) td.className = 'name';
       tr.appendChild(td);
     });

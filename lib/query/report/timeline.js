@@ -8,7 +8,7 @@
  * says how many are left out and lists them, and the "tracks" box (a
  * regex on a track's whole name) draws the tracks it matches instead, the
  * busiest TL.MAX of them.  The stack chart draws the same tracks. */
-import { pcolUnitLabel } from './units.js';
+import { pcolShown, pcolUnitLabel } from './units.js';
 import { $, canvasDpr, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
@@ -222,7 +222,7 @@ function drawBrush() {
 /* The activity graph's categories: the leaf functions with the most self
  * weight in the selection (frame-tree self sums), each in its flame colour,
  * and "other". */
-var ACTIVITY_N = 8;
+var ACTIVITY_N = 8, LEGEND_CHARS = 60;
 function activityCats() {
   var sum = {}, names = [];
   for (var i = 1; i < FT.n; i++) if (FL.self[i]) { var nm = fname(i); if (!(nm in sum)) { sum[nm] = 0; names.push(nm); } sum[nm] += Math.abs(FL.self[i]); }
@@ -237,7 +237,13 @@ function activityCats() {
   names.concat(names.length ? ['other'] : []).forEach(function (nm, k) {
     var sw = document.createElement('span'), t = document.createElement('span');
     sw.className = 'swatch'; sw.style.background = colours[k];
-    t.textContent = nm + '  ';
+    /* shown and isolated (review 22 F2: one name's bidi reordered the
+     * legend), cut at LEGEND_CHARS with the whole name in its title (F3: a
+     * 3,000-character name made the page 23,000 px wide) */
+    var shown = pcolShown(nm);
+    t.className = 'tl-name';
+    t.textContent = (shown.length > LEGEND_CHARS ? shown.slice(0, LEGEND_CHARS - 1) + '\u2026' : shown) + '  ';
+    if (shown.length > LEGEND_CHARS) t.title = shown;
     lg.appendChild(sw); lg.appendChild(t);
   });
   return { names: names, cat: cat, colours: colours };

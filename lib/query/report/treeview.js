@@ -3,8 +3,8 @@
  * mouse or the keyboard (up/down move, right/left open/close, enter
  * picks), and the callers/callees panel of the picked function (pcol peek's
  * numbers, tree.js).  Both follow the selection. */
-import { pcolFmt2, pcolViewUnit } from './units.js';
-import { pcolKeyset, pcolPct, pcolTop } from './top.js';
+import { pcolIso, pcolPercentage, pcolShown, pcolViewUnit } from './units.js';
+import { pcolKeyset, pcolTop } from './top.js';
 import { pcolFname, pcolInvertedChildren, pcolInvertedRoots, pcolPeek, pcolTreeChildren } from './tree.js';
 import { $, D, FT, FTP, human, pick, regex, S, SW, TOP, TOPU, unitOf } from './head.js';
 import { FKIDS, FL } from './flame.js';
@@ -44,10 +44,11 @@ export function drawTree() {
     if (r.kids) div.setAttribute('aria-expanded', TV.open[r.id] ? 'true' : 'false');
     var num = document.createElement('span');
     num.className = 'tnum';
-    num.textContent = human(r.w, TOPU) + ' ' + pcolFmt2(pcolPct(r.w, tot)) + '%' + (r.self !== null && TV.mode === 'top' ? '  self ' + human(r.self, TOPU) : '');
+    num.textContent = human(r.w, TOPU) + ' ' + pcolPercentage(r.w, tot) + (r.self !== null && TV.mode === 'top' ? '  self ' + human(r.self, TOPU) : '');
     var nm = document.createElement('span');
     nm.style.paddingLeft = (r.d * 14) + 'px';
-    nm.textContent = (r.kids ? (TV.open[r.id] ? '\u25be ' : '\u25b8 ') : '  ') + r.name;
+    nm.className = 'tname';
+    nm.textContent = (r.kids ? (TV.open[r.id] ? '\u25be ' : '\u25b8 ') : '  ') + pcolShown(r.name);
     div.appendChild(num); div.appendChild(nm);
     box.appendChild(div);
   });
@@ -131,24 +132,24 @@ export function drawPeek() {
   for (var i = 0; i < k.names.length && !K; i++) if (k.names[i] === S.fn.name) K = i + 1;
   var row = null, rows = S.by === 'function' ? TOP : pcolTop(D, SW, k), u = pcolViewUnit(rows, SW.total, unitOf(), S.ratio); /* pcol peek's unit */
   rows.forEach(function (r) { if (r.key === K) row = r; });
-  $('peek-title').textContent = 'Callers and callees of ' + S.fn.name;
+  $('peek-title').textContent = 'Callers and callees of ' + pcolIso(S.fn.name);
   if (!K || !row) { box.textContent = 'not in this selection'; return; }
   var p = pcolPeek(D, SW, k, K), t = document.createElement('table');
   t.className = 'top';
   function line(cls, a, b, c, name) {
     var tr = document.createElement('tr');
     tr.className = cls;
-    [a, b, c, name].forEach(function (x, j) { var td = document.createElement('td'); td.textContent = x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
+    [a, b, c, name].forEach(function (x, j) { var td = document.createElement('td'); td.textContent = j === 3 ? pcolShown(x) : x; if (j === 3) td.className = 'name'; tr.appendChild(td); });
     tr.setAttribute('data-name', name);
     t.appendChild(tr);
     return tr;
   }
   var h = line('head', 'weight', 'share', '', 'caller \u2192 function \u2192 callee');
   h.removeAttribute('data-name');
-  p.callers.forEach(function (c) { line('caller', human(c.w, u), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'caller', c.name).setAttribute('data-w', c.w); });
+  p.callers.forEach(function (c) { line('caller', human(c.w, u), pcolPercentage(c.w, row.cum), 'caller', c.name).setAttribute('data-w', c.w); });
   var me = line('node', human(row.flat, u), human(row.cum, u), 'flat | cum', S.fn.name);
   me.setAttribute('data-flat', row.flat); me.setAttribute('data-cum', row.cum);
-  p.callees.forEach(function (c) { line('callee', human(c.w, u), pcolFmt2(pcolPct(c.w, row.cum)) + '%', 'callee', c.name).setAttribute('data-w', c.w); });
+  p.callees.forEach(function (c) { line('callee', human(c.w, u), pcolPercentage(c.w, row.cum), 'callee', c.name).setAttribute('data-w', c.w); });
   box.appendChild(t);
   PEEK = p;
 }

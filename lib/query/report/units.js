@@ -39,6 +39,23 @@ export function pcolPercentage(v, total) {
   if (r >= 99.95 && r <= 100.05) return '100%';
   return (r >= 1 ? pcolFmt2(r) : pcolFmtG2(r)) + '%';
 }
+/* THE text rule of a name the page shows, lib/core/utf8.c
+ * pcol_text_char's (the CLI's text views, pcol flame's labels and hovers):
+ * \n and \r, other C0 controls but tab and DEL as \xNN, C1 controls as
+ * their UTF-8 bytes \xc2\xNN, and the bidi formatting characters (ALM,
+ * LRM, RLM, LRE..RLO, LRI..PDI: "Trojan Source") as Go's regex escape
+ * \x{202e}, which reorder the text around them unseen (review 22 F2) */
+export function pcolShown(s) {
+  return String(s).replace(/[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, function (c) {
+    var u = c.charCodeAt(0), h = function (b) { return '\\x' + (b < 16 ? '0' : '') + b.toString(16); };
+    return c === '\n' ? '\\n' : c === '\r' ? '\\r' : u < 0x80 ? h(u) : u < 0xa0 ? h(0xc2) + h(u) : '\\x{' + u.toString(16) + '}';
+  });
+}
+/* A name in running text (a title, a hover, a tooltip, a canvas label):
+ * shown (pcolShown) between FSI and PDI (U+2068, U+2069), so that its
+ * right-to-left letters cannot reorder the words and numbers around it;
+ * pcol flame's hovers wrap names the same way (svg.c) */
+export function pcolIso(s) { return '\u2068' + pcolShown(s) + '\u2069'; }
 var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
     ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],
@@ -208,13 +225,13 @@ export function pcolUnitLabelAlone(v, unit) {
   return pcolDecimalText(v, ds[0]) + pcolUnitScale(v, ds[1], pcolUtf8Cut(ds[1], 31))[1];
 }
 /* a flame graph frame's hover, as pcol flame's SVG titles it (svg.c
- * frame): "name (value, share%)", the value divided by --divide-by
+ * frame): "name (value, share%)", the name isolated (pcolIso), the value divided by --divide-by
  * (ratio) and shown alone (pcolUnitLabelAlone; raw: the integer and its
  * unit), the share (of the sum of |value|, pcol_share) "%.2f"; on a diff
  * page (base: the base's share) "; base B%, change +C points" */
 export function pcolFlameInfo(name, v, unit, ratio, raw, share, base) {
   v = pcolUnitRatio(v, ratio);
-  var s = name + ' (' + (raw ? String(v) + ' ' + unit : pcolUnitLabelAlone(v, unit)) + ', ' + pcolFmt2(share) + '%';
+  var s = pcolIso(name) + ' (' + (raw ? String(v) + ' ' + unit : pcolUnitLabelAlone(v, unit)) + ', ' + pcolFmt2(share) + '%';
   if (base !== null && base !== undefined) s += '; base ' + pcolFmt2(base) + '%, change ' + (share - base >= 0 ? '+' : '') + pcolFmt2(share - base) + ' points';
   return s + ')';
 }

@@ -1,0 +1,112 @@
+// report_names_check.cjs CASES.json — run by t_report_names.sh: opens each
+// `pcol report` page of CASES ([{html, checks, total, ...}]) in headless
+// Chromium (cdp_pipe.cjs) and checks, by what the page shows:
+//   pct (review 22 F6): the call tree's and the callers/callees panel's
+//     shares are the table's and pcol peek's (go tool pprof's Percentage:
+//     "%.2f" from 1%, "%.2g" below), computed here from the rows' weights
+//     and the total `pcol top --format json` gives: "0.0014%", not "0.00%";
+//   legend (review 22 F2, F3): the timeline's legend "activity by leaf
+//     function" keeps each colour swatch before its name, left to right,
+//     whatever bidi controls or right-to-left letters the names hold; shows
+//     no raw bidi control; a long name is cut, the page no wider than the
+//     window;
+//   bidi (F2): with each name of NAMES picked, no raw bidi control
+//     (U+202A..U+202E, U+2066, U+2067) is in the page's text, the panel
+//     titles hold the name between FSI and PDI (U+2068, U+2069), and the
+//     source pane shows the controls in its lines as \x{202e}.
+// Prints one line per check; exit 1 on a difference.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const cdpPipe = require(path.join(__dirname, 'cdp_pipe.cjs'));
+const [chromium, casesFile] = process.argv.slice(2);
+const cases = JSON.parse(fs.readFileSync(casesFile, 'utf8'));
+let bad = 0;
+function ok(c, msg) { if (!c) { bad++; console.error('report_names: FAIL: ' + msg); } return c; }
+// go tool pprof's measurement.Percentage, written again here (not the page's code)
+function goPct(v, t) {
+  const r = Math.abs(v / t) * 100;
+  if (r >= 99.95 && r <= 100.05) return '100%';
+  if (r >= 1) return r.toFixed(2) + '%';
+  if (r < 1e-4) return null; // (an exponent: not checked)
+  return String(Number(r.toPrecision(2))) + '%';
+}
+(async () => {
+  const cdp = cdpPipe(chromium, 'report_names', 300000);
+  const errors = [];
+  cdp.listeners.push((m) => {
+    if (m.method === 'Runtime.exceptionThrown') errors.push(JSON.stringify(m.params.exceptionDetails).slice(0, 300));
+  });
+  const { targetId } = await cdp.send('Target.createTarget', { url: 'about:blank' });
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId, flatten: true });
+  const s = (m, p) => cdp.send(m, p, sessionId);
+  await s('Runtime.enable');
+  await s('Emulation.setDeviceMetricsOverride', { width: 1300, height: 1000, deviceScaleFactor: 1, mobile: false });
+  const ev = async (expr) => {
+    const r = await s('Runtime.evaluate', { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error(expr.slice(0, 80) + ': ' + JSON.stringify(r.exceptionDetails).slice(0, 300));
+    return r.result.value;
+  };
+  for (const c of cases) {
+    await s('Page.navigate', { url: 'file://' + c.html });
+    let ready = false;
+    for (let i = 0; i < 600 && !ready; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = await ev("!!document.body && document.body.getAttribute('data-ready') === '1'");
+    }
+    if (!ok(ready, `${c.name}: the page is not ready`)) continue;
+    if (c.checks.includes('pct')) {
+      // the call tree's rows (top-down, the first level): weight, share
+      const rows = await ev(`Array.from(document.querySelectorAll('#tree .trow')).map(d => [+d.getAttribute('data-w'), d.querySelector('.tnum').textContent])`);
+      let n = 0;
+      for (const [w, text] of rows) {
+        const want = goPct(w, c.total), got = (/ (\S+%)/.exec(text) || [])[1];
+        if (want === null) continue;
+        ok(got === want, `${c.name}: call tree row "${text}": ${got}, want ${want} (${w} of ${c.total})`);
+        n++;
+      }
+      // callers/callees of the function with most callers: share of its cum
+      const fn = await ev(`(() => { let b = null, nb = -1; pcolReport.topRows().forEach(r => { const nm = r.cells[r.cells.length - 1].replace(/ \\((partial-)?inline\\)$/, ''); pcolReport.pick(nm); const p = pcolReport.peek(); const k = p ? p.callers.length + p.callees.length : 0; if (k > nb) { nb = k; b = nm; } }); return b; })()`);
+      await ev(`pcolReport.pick(${JSON.stringify(fn)})`);
+      const cum = await ev(`+document.querySelector('#peek tr.node').getAttribute('data-cum')`);
+      const prow = await ev(`Array.from(document.querySelectorAll('#peek tr.caller, #peek tr.callee')).map(t => [+t.getAttribute('data-w'), t.children[1].textContent])`);
+      let k = 0;
+      for (const [w, text] of prow) {
+        const want = goPct(w, cum);
+        if (want === null) continue;
+        ok(text === want, `${c.name}: callers/callees of ${fn}: "${text}", want ${want} (${w} of ${cum})`);
+        k++;
+      }
+      ok(n > 3 && k > 1, `${c.name}: only ${n} tree rows and ${k} callers/callees checked`);
+      console.error(`report_names: ${c.name}: ${n} call tree rows, ${k} callers/callees of ${fn}: pprof's percentages`);
+    }
+    if (c.checks.includes('legend')) {
+      const lg = await ev(`Array.from(document.querySelectorAll('#tl-legend span')).map(e => [e.className, e.getBoundingClientRect().left, e.textContent, getComputedStyle(e).unicodeBidi, e.getBoundingClientRect().top])`);
+      ok(lg.length >= 4, `${c.name}: no legend`);
+      for (let i = 1; i < lg.length; i++)
+        ok(lg[i][4] > lg[i - 1][4] + 4 || (Math.abs(lg[i][4] - lg[i - 1][4]) <= 4 && lg[i][1] > lg[i - 1][1]), `${c.name}: legend: "${lg[i][2].slice(0, 40)}" (${lg[i][0]}) at x ${lg[i][1]}, left of "${lg[i - 1][2].slice(0, 40)}" at ${lg[i - 1][1]}: its order is not the legend's`);
+      for (const x of lg) if (x[0] === 'tl-name') ok(x[3] === 'isolate' && x[2].length <= 62, `${c.name}: legend name "${x[2].slice(0, 70)}": ${x[2].length} characters, unicode-bidi ${x[3]}`);
+      ok(!/[\u202a-\u202e\u2066\u2067]/.test(lg.map((x) => x[2]).join('')), `${c.name}: a raw bidi control in the legend`);
+      const wide = await ev('[document.documentElement.scrollWidth, window.innerWidth]');
+      ok(wide[0] <= wide[1] + 20, `${c.name}: the page is ${wide[0]} px wide in a ${wide[1]} px window`);
+      console.error(`report_names: ${c.name}: legend of ${lg.length / 2} names in order, isolated, cut; the page ${wide[0]} px wide`);
+    }
+    if (c.checks.includes('bidi')) {
+      for (const name of c.names) {
+        await ev(`pcolReport.pick(${JSON.stringify(name)})`);
+        const t = await ev(`[document.body.innerText, document.getElementById('peek-title').textContent, document.getElementById('source-title').textContent]`);
+        const raw = /[\u202a-\u202e\u2066\u2067]/.exec(t[0]);
+        ok(!raw, `${c.name}: ${JSON.stringify(name)} picked: a raw bidi control in the page's text: ${raw && JSON.stringify(t[0].slice(Math.max(0, raw.index - 40), raw.index + 40))}`);
+        for (const x of [t[1], t[2]]) ok(/\u2068[^\u2069]*\u2069/.test(x), `${c.name}: ${JSON.stringify(name)} picked: title ${JSON.stringify(x)} does not isolate the name`);
+      }
+      if (c.srcname) {
+        await ev(`pcolReport.pick(${JSON.stringify(c.srcname)})`);
+        const src = await ev('pcolReport.source().map(r => r[3]).join("\\n")');
+        ok(src.includes('\\x{202e}') && !/[\u202a-\u202e\u2066\u2067]/.test(src), `${c.name}: the source pane: ${JSON.stringify(src.slice(0, 200))}`);
+      }
+      console.error(`report_names: ${c.name}: ${c.names.length} names picked: no raw bidi control shown, titles isolate them${c.srcname ? ', the source shows \\x{202e}' : ''}`);
+    }
+  }
+  ok(!errors.length, 'exceptions: ' + errors.join('; '));
+  await cdp.done(bad ? 1 : 0);
+})().catch(async (e) => { console.error('report_names: ' + (e && e.stack || e)); process.exit(1); });

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Names and shares on the report page, in headless Chromium
+# (report_names_check.cjs): the call tree's and the callers/callees
+# panel's shares in go tool pprof's percentage format, as the table and
+# pcol peek (review 22 F6); names with bidi controls and right-to-left
+# letters isolated and their controls shown, in the report and in pcol
+# flame's SVG (F2), a long name cut in the timeline's legend (F3).  Exit 77 (skip) without Chromium or node.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+here=$(cd "$(dirname "$0")" && pwd)
+skip() { echo "t_report_names: SKIP: $*" >&2; exit 77; }
+fail() { echo "t_report_names: FAIL: $*" >&2; exit 1; }
+BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+[ -n "$BROWSER" ] || skip "chromium not installed"
+command -v node >/dev/null || skip "node not installed"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cases=""
+add() { cases="$cases${cases:+,}$1"; }
+j=$TD/pprof/java-cpu-async-profiler.pb.gz
+if [ -f "$j" ]; then
+  "$PCOL" report "$j" -o "$tmp/java.html" || fail "report $j"
+  total=$("$PCOL" top "$j" --format json | head -1 | sed -n 's/.*"total":\(-\{0,1\}[0-9][0-9]*\),.*/\1/p')
+  [ -n "$total" ] || fail "pcol top --format json $j: no total"
+  add "{\"name\":\"java\",\"html\":\"$tmp/java.html\",\"total\":$total,\"checks\":[\"pct\"]}"
+fi
+# names with bidi controls (an unterminated RLO and RLI), Hebrew letters, a
+# 3,000-character name (review 22 F2, F3): an Rprof profile (the timeline's
+# legend), a speedscope one whose frames name a source file holding them
+python3 - "$tmp" <<'PY' || fail "the inputs"
+import json, sys
+d = sys.argv[1]
+names = ['\u202eevil_unterminated', '\u2067isolate_unterminated', '\u05e9\u05dc\u05d5\u05dd_fn', 'L' + 'x' * 3000, 'normal_fn']
+with open(d + '/bidi.Rprof', 'w') as f:
+    f.write('sample.interval=20000\n')
+    for i in range(100):
+        f.write('"%s" "main" \n' % names[i % 5])
+src = d + '/evil.go'
+open(src, 'w').write('package main\n// ok\nfunc \u202eevil_unterminated() { x := 1 }\nfunc \u2067isolate() {}\n')
+frames = [{'name': 'main'}] + [{'name': n} for n in names]
+frames[1].update(file=src, line=3)
+frames[2].update(file=src, line=4)
+samples = [[0, 1 + i % 5] for i in range(60)]
+json.dump({'$schema': 'https://www.speedscope.app/file-format-schema.json', 'shared': {'frames': frames},
+           'profiles': [{'type': 'sampled', 'name': 'p', 'unit': 'milliseconds', 'startValue': 0, 'endValue': 120,
+                         'samples': samples, 'weights': [1 + i % 3 for i in range(60)]}]}, open(d + '/bidi.json', 'w'))
+json.dump(names[:3], open(d + '/names.json', 'w'))
+PY
+"$PCOL" report "$tmp/bidi.Rprof" -o "$tmp/bidi-r.html" || fail "report bidi.Rprof"
+add "{\"name\":\"bidi-rprof\",\"html\":\"$tmp/bidi-r.html\",\"checks\":[\"legend\"]}"
+"$PCOL" report "$tmp/bidi.json" --allow-any-source -o "$tmp/bidi.html" || fail "report bidi.json"
+add "{\"name\":\"bidi-speedscope\",\"html\":\"$tmp/bidi.html\",\"checks\":[\"bidi\"],\"names\":$(cat "$tmp/names.json"),\"srcname\":\"\\u202eevil_unterminated\"}"
+# pcol flame's SVG: hovers, titles and labels show the controls (\x{202e}),
+# names in running text between FSI and PDI; data-name (the search's) as it is
+"$PCOL" flame "$tmp/bidi.json" -o "$tmp/bidi.svg" || fail "flame bidi.json"
+python3 - "$tmp/bidi.svg" <<'PY' || fail "pcol flame's SVG shows a raw bidi control"
+import re, sys, html
+t = open(sys.argv[1], encoding='utf-8').read()
+bad = 0
+for m in re.finditer(r'data-info="([^"]*)"|<title>([^<]*)</title>|<text[^>]*>([^<]*)</text>', t):
+    s = html.unescape(m.group(1) or m.group(2) or m.group(3) or '')
+    if re.search('[\u202a-\u202e\u2066\u2067]', s):
+        print('t_report_names: raw bidi control in %r' % s[:80]); bad += 1
+    if (m.group(1) or m.group(2)) and 'Flame' not in s and not re.match('\u2068[^\u2069]*\u2069 \\(', s):
+        print('t_report_names: a hover not isolated: %r' % s[:80]); bad += 1
+if '\\x{202e}evil' not in t or 'data-name="\u202eevil' not in t:
+    print('t_report_names: no \\x{202e} shown, or data-name changed'); bad += 1
+sys.exit(1 if bad else 0)
+PY
+[ -n "$cases" ] || skip "no test data"
+printf '[%s]\n' "$cases" >"$tmp/cases.json"
+timeout 600 node "$here/report_names_check.cjs" "$BROWSER" "$tmp/cases.json" || fail "the pages differ (above)"
+echo "t_report_names: ok" >&2
