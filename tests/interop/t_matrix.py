@@ -172,6 +172,11 @@ EXC = {
                   "several sources, or one source's several threads, is refused "
                   "(doc/mappings.md §10.1); the Chrome trace export (a V8 profile a thread, "
                   "§14.1) refuses the first two likewise",
+    "count-refused": "a pprof source without samples/count whose samples hold a negative value "
+                     "(a delta or go's -proto -base, which marks no base sample) has no count: "
+                     "--value samples is refused, as go refuses -sample_index=samples (spec.md "
+                     "§6.11, doc/mappings.md); its collapsed export, which asks for the count, "
+                     "is not compared",
     "v8-empty": "a V8 export of a default time 0 in every sample (or under 1 us in all) is "
                 "the empty profile, noted (speedscope refuses deltas all 0 with startTime = "
                 "endTime; doc/mappings.md §10.1): the judge's total of that value is below 0.5 us",
@@ -1138,6 +1143,8 @@ def job(i, f, kind):
                 if n > RPROF_MAX_LINES:  # a time in ticks: more lines than the count
                     res["rprof_skipped"] = n
                     del res["out"][e]
+        elif e == "collapsed" and extra and rc == 1 and "without samples/count whose samples hold negative" in err:
+            exc("count-refused")
         elif e == "rprof" and rc == 1 and RPROF_TOOBIG.search(err):
             res["rprof_toobig"] = err.strip()  # judged by rprof_refused
         elif e in ("v8", "chrome") and rc == 1 and ("not a time" in err or "sources have selected samples" in err
