@@ -203,7 +203,11 @@ static const cli_command commands[] = {
      opts_diff, cmd_diff},
     {"merge", "pcol merge INPUT... -o OUT.pcol", "Combine profiles, keeping every source's identity.",
      "INPUT may be a file, a directory (its files, by name) or a quoted glob.  Every\n"
-     "reading command answers for several inputs as for their merge, without writing it.",
+     "reading command answers for several inputs as for their merge, without writing it.\n"
+     "As go tool pprof's merge, a later run of the same binary or library loaded at\n"
+     "another address (ASLR) moves to the first run's addresses (its offsets in the\n"
+     "binary unchanged), so `unpack --source N` does not give its own addresses back\n"
+     "(doc/mappings.md, \"Merging\").",
      opts_merge, cmd_merge},
     {"index", "pcol index DIR...", "Keep the union of a directory's files beside them, for the commands that read it.",
      "Writes DIR/.pcol-index.pcol, what `pcol merge` writes of DIR's files (all but\n"
