@@ -2,9 +2,11 @@
  * which the Perfetto importer uses to drop a sequence's superseded
  * interned entries) leave every other id found, and their slots reused;
  * with hashes made to collide, so that runs wrap the table's end and the
- * backward shift moves slots across it. */
+ * backward shift moves slots across it.  And lib/core/intern.c, the
+ * table of byte runs built on it. */
 #include "testutil.h"
-#include "hash.h" /* pcol_hset_* */
+#include "hash.h"   /* pcol_hset_* */
+#include "intern.h" /* pcol_intern_* */
 
 static uint64_t keys[4096];
 static int eq(const void *ctx, uint32_t id, const void *key) {
@@ -70,4 +72,44 @@ Test(hset, remove_across_the_end) {
     cr_assert_eq(got, i % 3 == 0 ? 0 : i + 1, "id %u found as %u", i + 1, got);
   }
   pcol_hset_free(&h);
+}
+
+/* lib/core/intern.c: equal bytes one id, ids 1..n in order of first
+ * coming, each run read back as it came (an empty one, one a prefix of
+ * another; in a table of 8-byte words, aligned), past many rehashes. */
+Test(intern, equal_bytes_one_id) {
+  pcol_intern t = {0};
+  uint32_t id, e, ab, abc;
+  cr_assert_eq(pcol_intern_get(&t, "ab", 2, &ab), 0);
+  cr_assert_eq(pcol_intern_get(&t, NULL, 0, &e), 0);
+  cr_assert_eq(pcol_intern_get(&t, "abc", 3, &abc), 0);
+  cr_assert(ab == 1 && e == 2 && abc == 3 && t.n == 3, "ids %u %u %u", ab, e, abc);
+  char again[] = "abc";
+  cr_assert_eq(pcol_intern_get(&t, again, 3, &id), 0);
+  cr_assert_eq(id, abc, "the same bytes elsewhere: the same id");
+  cr_assert_eq(pcol_intern_get(&t, "", 0, &id), 0);
+  cr_assert_eq(id, e);
+  uint64_t h;
+  cr_assert_eq(pcol_intern_find(&t, "a", 1, &h), 0, "a prefix is not in");
+  cr_assert_eq(t.n, 3, "find adds nothing");
+  size_t n;
+  const void *p = pcol_intern_at(&t, e, &n);
+  cr_assert(p && n == 0);
+  p = pcol_intern_at(&t, abc, &n);
+  cr_assert(n == 3 && !memcmp(p, "abc", 3));
+  pcol_intern_free(&t);
+  enum { N = 20000 };
+  for (uint64_t i = 0; i < N; i++) {
+    uint64_t w[3] = {i, i * 7, ~i};
+    cr_assert_eq(pcol_intern_get(&t, w, 8 * (1 + i % 3), &id), 0);
+    cr_assert_eq(id, 1 + i);
+  }
+  for (uint64_t i = 0; i < N; i++) {
+    uint64_t w[3] = {i, i * 7, ~i};
+    cr_assert_eq(pcol_intern_find(&t, w, 8 * (1 + i % 3), &h), 1 + i);
+    const uint64_t *q = pcol_intern_at(&t, (uint32_t)(1 + i), &n);
+    cr_assert(n == 8 * (1 + i % 3) && (uintptr_t)q % 8 == 0 && !memcmp(q, w, n));
+  }
+  pcol_intern_free(&t);
+  cr_assert(t.n == 0 && !pcol_intern_find(&t, "ab", 2, &h));
 }

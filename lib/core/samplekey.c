@@ -4,49 +4,19 @@
  * stack node's id from its parent's and its location's. */
 #include "samplekey.h"
 #include "frames.h"   /* pcol_frames, pcol_frames_lines */
-#include "hash.h"     /* pcol_hset, pcol_u64map, pcol_hash_keyed */
+#include "hash.h"     /* pcol_u64map */
+#include "intern.h"   /* pcol_intern, pcol_intern_get, pcol_intern_free */
 #include "buf.h"      /* pcol_buf, pcol_buf_append, PCOL_BUF_PUSH */
 #include "columns.h"  /* PCOL_NCOLS, pcol_column_req, pcol_columns */
 #include "error.h"    /* pcol_oom, PCOL_RETURN_NOT_OK, pcol_error_set */
 #include <stdlib.h>
 #include <string.h>
 
-/* Byte strings interned to ids 1..n (exact: equal bytes, one id). */
-typedef struct skeys {
-  pcol_hset h;
-  pcol_buf bytes, off; /* off: u64 start of id i at [i - 1], its end at [i] */
-  uint32_t n;
-} skeys;
-typedef struct skey {
-  const void *p;
-  size_t n;
-} skey;
-
-static int skeys_eq(const void *ctx, uint32_t id, const void *key) {
-  const skeys *t = ctx;
-  const skey *k = key;
-  const uint64_t *off = (const uint64_t *)(const void *)t->off.data;
-  return off[id] - off[id - 1] == k->n && (!k->n || !memcmp(t->bytes.data + off[id - 1], k->p, k->n));
-}
-
-static int skeys_get(skeys *t, const pcol_buf *b, uint32_t *id, pcol_error *err) {
-  skey k = {b->data, b->len};
-  uint64_t h = pcol_hash_keyed(b->data ? (const void *)b->data : "", b->len);
-  if ((*id = pcol_hset_find(&t->h, h, skeys_eq, t, &k))) return PCOL_OK;
-  if (t->n == UINT32_MAX - 1) return pcol_error_set(err, PCOL_ETOOBIG, "more than 2^32 pprof keys");
-  uint64_t zero = 0, end;
-  if (!t->off.len && PCOL_BUF_PUSH(&t->off, uint64_t, zero)) return pcol_oom(err);
-  if ((b->len && pcol_buf_append(&t->bytes, b->data, b->len))) return pcol_oom(err);
-  end = t->bytes.len;
-  if (PCOL_BUF_PUSH(&t->off, uint64_t, end)) return pcol_oom(err);
-  *id = ++t->n;
-  return pcol_hset_insert(&t->h, h, *id) ? pcol_oom(err) : PCOL_OK;
-}
-
-static void skeys_free(skeys *t) {
-  pcol_hset_free(&t->h);
-  pcol_buf_free(&t->bytes);
-  pcol_buf_free(&t->off);
+/* A key's id among its kind's (1..n: equal bytes, one id). */
+static int skey_id(pcol_intern *t, const pcol_buf *b, uint32_t *id, pcol_error *err) {
+  int rc = pcol_intern_get(t, b->data, b->len, id);
+  if (rc == PCOL_ETOOBIG) return pcol_error_set(err, rc, "more than 2^32 pprof keys");
+  return rc ? pcol_oom(err) : PCOL_OK;
 }
 
 static int put64(pcol_buf *b, uint64_t v) { return pcol_buf_append(b, &v, sizeof v); }
@@ -76,7 +46,7 @@ int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *
   if (!rc) rc = pcol_columns(f, cols, PCOL_NCOLS(cols), err);
   if (rc) return rc;
   uint64_t nst = pcol_rows(f, PCOL_T_STACKS);
-  skeys fk = {0}, mk = {0}, lk = {0};
+  pcol_intern fk = {0}, mk = {0}, lk = {0};
   pcol_buf b = {0};
   pcol_u64map nodes = {0};
   uint32_t *fid = calloc(fr.nfn + 1, sizeof *fid), *mid = calloc(fr.nmap + 1, sizeof *mid),
@@ -89,7 +59,7 @@ int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *
     if (!rc) rc = put_str(&b, f, pcol_view_u32(&fr.fn_name, i), err);
     if (!rc) rc = put_str(&b, f, pcol_view_u32(&fn_sys, i), err);
     if (!rc) rc = put_str(&b, f, pcol_view_u32(&fr.fn_file, i), err);
-    if (!rc) rc = skeys_get(&fk, &b, &fid[i + 1], err);
+    if (!rc) rc = skey_id(&fk, &b, &fid[i + 1], err);
   }
   /* mappingKey: the size rounded up to 0x1000, the offset, the build id
    * else the file */
@@ -102,7 +72,7 @@ int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *
     rc = pcol_string(f, pcol_view_u32(&m_build, i), &bid, err);
     if (!rc && (put64(&b, size) || put64(&b, pcol_view_u64(&m_off, i)))) rc = pcol_oom(err);
     if (!rc) rc = put_str(&b, f, bid.ptr && bid.len ? pcol_view_u32(&m_build, i) : pcol_view_u32(&fr.map_file, i), err);
-    if (!rc) rc = skeys_get(&mk, &b, &mid[i + 1], err);
+    if (!rc) rc = skey_id(&mk, &b, &mid[i + 1], err);
   }
   /* locationKey: the address less the mapping's start, the mapping, the
    * folded flag, and per line its function and line number */
@@ -120,7 +90,7 @@ int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *
       uint32_t fn = pcol_frames_fn(&fr, li);
       if (put32(&b, fn ? fid[fn] : 0) || put64(&b, (uint64_t)num(pcol_view_i64(&fr.ln_line, li)))) rc = pcol_oom(err);
     }
-    if (!rc) rc = skeys_get(&lk, &b, &lid[loc], err);
+    if (!rc) rc = skey_id(&lk, &b, &lid[loc], err);
   }
   /* a node: its parent's id and its location's key (parents come first) */
   for (uint64_t st = 1; !rc && st <= nst; st++) {
@@ -139,9 +109,9 @@ int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *
   free(fid);
   free(mid);
   free(lid);
-  skeys_free(&fk);
-  skeys_free(&mk);
-  skeys_free(&lk);
+  pcol_intern_free(&fk);
+  pcol_intern_free(&mk);
+  pcol_intern_free(&lk);
   pcol_buf_free(&b);
   pcol_u64map_free(&nodes);
   if (rc) free(out);

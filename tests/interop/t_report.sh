@@ -17,15 +17,9 @@
 # $BUILD/artifacts/report-*.png.  Exit 77 (skip) without Chromium, node or
 # the npm client.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
 BUILD=${BUILD:-build}
-TD=${PCOL_TESTDATA:-../shared/testdata}
-here=$(cd "$(dirname "$0")" && pwd)
-skip() { echo "t_report: SKIP: $*" >&2; exit 77; }
-fail() { echo "t_report: FAIL: $*" >&2; exit 1; }
-BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-[ -n "$BROWSER" ] || skip "chromium not installed"
-command -v node >/dev/null || skip "node not installed"
+T=t_report
+. "$(dirname "$0")/report_env.sh"
 NPM_DIR=$(cd "$BUILD" && pwd)/npm
 if [ ! -d "$NPM_DIR/node_modules/chrome-remote-interface" ]; then
   command -v npm >/dev/null || skip "npm not installed (needed for chrome-remote-interface)"
@@ -33,8 +27,6 @@ if [ ! -d "$NPM_DIR/node_modules/chrome-remote-interface" ]; then
   timeout 300 npm install --no-audit --no-fund --silent --prefix "$NPM_DIR" chrome-remote-interface@0.34 >/dev/null 2>&1 ||
     skip "cannot install chrome-remote-interface from npm"
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$BUILD/artifacts"
 ART=$(cd "$BUILD/artifacts" && pwd)
 

@@ -6,16 +6,8 @@
 # letters isolated and their controls shown, in the report and in pcol
 # flame's SVG (F2), a long name cut in the timeline's legend (F3).  Exit 77 (skip) without Chromium or node.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-TD=${PCOL_TESTDATA:-../shared/testdata}
-here=$(cd "$(dirname "$0")" && pwd)
-skip() { echo "t_report_names: SKIP: $*" >&2; exit 77; }
-fail() { echo "t_report_names: FAIL: $*" >&2; exit 1; }
-BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-[ -n "$BROWSER" ] || skip "chromium not installed"
-command -v node >/dev/null || skip "node not installed"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+T=t_report_names
+. "$(dirname "$0")/report_env.sh"
 cases=""
 add() { cases="$cases${cases:+,}$1"; }
 j=$TD/pprof/java-cpu-async-profiler.pb.gz

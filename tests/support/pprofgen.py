@@ -236,6 +236,17 @@ def field(num, wt, payload):
     return varint(num << 3 | 2) + varint(len(payload)) + payload
 
 
+def ints(xs):
+    """A packed repeated integer field's payload."""
+    return b"".join(varint(x) for x in xs)
+
+
+def sample(locs, vals, labels=b""):
+    """A Sample (Profile field 2): its location ids, leaf first (none: the
+    field left out), its values and its labels (encoded Label fields)."""
+    return field(2, 2, (field(1, 2, ints(locs)) if locs else b"") + field(2, 2, ints(vals)) + labels)
+
+
 class Strings:
     def __init__(self):
         self.s = [b""]
@@ -253,7 +264,7 @@ def lines(out, n, line):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
     for i in range(1, n + 1):
-        p += field(2, 2, field(1, 2, varint(i)) + field(2, 2, varint(1)))
+        p += sample([i], [1])
         p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, line)))
         p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(b"f%d" % i)) +
                    field(4, 0, st.id(b"a.R")) + field(5, 0, 1))
@@ -271,7 +282,7 @@ def strings(out, text, numkey=None):
     for k in range(2):
         lab = field(3, 2, field(1, 0, s(b"key")) + field(2, 0, s(b"value%d" % k)))
         lab += field(3, 2, field(1, 0, num) + field(3, 0, 7 + k) + field(4, 0, s(b"nunit")))
-        p += field(2, 2, field(1, 2, varint(1) + varint(2)) + field(2, 2, varint(3 + k) + varint(5)) + lab)
+        p += sample([1, 2], [3 + k, 5], lab)
     p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x1000) + field(3, 0, 0x2000) +
                field(5, 0, s(b"mapfile")) + field(6, 0, s(b"buildid")) + field(7, 0, 1))
     for i in (1, 2):
@@ -299,8 +310,7 @@ def unit(out, text):
     # stacks leaf first, values (samples, work)
     for locs, vals in (((2, 1), (1, 5)), ((3, 2, 1), (2, 30)), ((4, 2, 1), (1, 7)), ((4, 1), (3, 100)),
                        ((3, 1), (1, 2))):
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(v) for v in vals)))
+        p += sample(locs, vals)
     p += field(14, 0, st.id(b"work"))
     open(out, "wb").write(p + st.table())
 
@@ -319,8 +329,7 @@ def numunits(out):
                              ([3, 1], (0, 1500000), [num(b"wait", 1500000, b"nanoseconds")]),
                              ([3, 1], (0, 2500), [num(b"wait", 2500, b"nanoseconds"),
                                                   num(b"wait", 4000000000, b"nanoseconds")])):
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(v) for v in vals)) + b"".join(labs))
+        p += sample(locs, vals, b"".join(labs))
     p += field(14, 0, st.id(b"alloc_space"))                         # default_sample_type
     open(out, "wb").write(p + st.table())
 
@@ -333,7 +342,7 @@ def zerosample(out):
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
     for vals, v in (((1, 10), b"a"), ((0, 0), b"z"), ((0, 5), b"y")):
         lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
-        p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, b"".join(varint(x) for x in vals)) + lab)
+        p += sample([1], vals, lab)
     open(out, "wb").write(p + st.table())
 
 
@@ -350,8 +359,7 @@ def loaded(out, start, run):
     n = 2 if run == "a" else 1
     for locs, vals, v in (([1], (1, 10), b"c"), ([2, 1], (n, n * 10), b"a")):
         lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(x) for x in vals)) + lab)
+        p += sample(locs, vals, lab)
     open(out, "wb").write(p + st.table())
 
 
@@ -370,7 +378,7 @@ def multivalue(out):
                           ([2, 1], 3, [n(b"q", 2048, b"bytes"), n(b"q", 100, b"bytes")]),
                           ([2], 4, [s(b"j", b"w"), s(b"j", b"x")]),
                           ([1], 2, [s(b"k", b"b")])):
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)) + b"".join(labs))
+        p += sample(locs, [v], b"".join(labs))
     open(out, "wb").write(p + st.table())
 
 
@@ -385,8 +393,7 @@ def duptypes(out, nodefault=False):
         p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
     for locs, vals in (([2, 1], (3, 30, 1)), ([3, 1], (1, 10, 500)), ([1], (2, 20, 7))):
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(v) for v in vals)))
+        p += sample(locs, vals)
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     p += field(10, 0, 2_000_000_000)                                  # duration_nanos
     if not nodefault:
@@ -397,7 +404,7 @@ def duptypes(out, nodefault=False):
 def hours(out):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"hours")))
-    p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(4_000_000)))
+    p += sample([1], [4_000_000])
     p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1) + field(2, 0, 3)))
     p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
     p += field(9, 0, 1_000_000_000)                                  # time_nanos
@@ -416,9 +423,9 @@ def period(out, per, unit, n, duration=None, cpu=None):
     for lid, name in ((1, b"main"), (2, b"alpha"), (3, b"beta")):
         p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
-    vals = varint(1) + (varint(cpu) if cpu is not None else b"")
+    vals = [1] + ([cpu] if cpu is not None else [])
     for i in range(n):
-        p += field(2, 2, field(1, 2, varint(2 + i % 2) + varint(1)) + field(2, 2, vals))
+        p += sample([2 + i % 2, 1], vals)
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     if duration is not None:
         p += field(10, 0, duration)                                   # duration_nanos
@@ -439,8 +446,7 @@ def units(out, space, div, punit=None, cunit="count"):
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
     for locs, objs, space_b in (([2, 1], 3, 3 << 20), ([3, 1], 5, 5 << 10), ([1], 2, (1 << 20) + 512)):
         vals = (objs * 2, space_b * 2 // div, objs, space_b // div)
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(v) for v in vals)))
+        p += sample(locs, vals)
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     p += field(11, 2, field(1, 0, st.id(b"space")) + field(2, 0, st.id((punit or space).encode())))
     p += field(12, 0, 524288 // div)                                  # period
@@ -463,8 +469,7 @@ def typed(out, types, *samples):
             dflt = field(14, 0, st.id(smp[8:].encode()))
             continue
         locs, vals = (list(map(int, x.split(","))) for x in smp.split(":"))
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(v) for v in vals)))
+        p += sample(locs, vals)
     open(out, "wb").write(p + dflt + field(9, 0, 1_000_000_000) + st.table())
 
 
@@ -493,8 +498,7 @@ def threads(out, mode):
                 for locs, v, t in (([2, 1], 3, b"2764734"), ([3, 1], 5, b"2756170"), ([2, 1], 7, b"w-3"),
                                    ([3, 1], 2, b"9007199254740993"))]
     for locs, v, labs in rows:
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v * 1_000_000)) +
-                   b"".join(labs))
+        p += sample(locs, [v * 1_000_000], b"".join(labs))
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     open(out, "wb").write(p + st.table())
 
@@ -520,8 +524,7 @@ def lossy(out, plain=False):
                              ((1,), (1, 512, 10_000_000), [s(b"foo", b"baz")])):
         labs = [] if plain else [n(b"tid", 10), s(b"thread_name", b"main")] + labs
         vals = vals[-1:] if plain else vals
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, b"".join(varint(v) for v in vals)) + b"".join(labs))
+        p += sample(locs, vals, b"".join(labs))
     p += field(9, 0, 1_000_000_000)                                   # time_nanos
     open(out, "wb").write(p + st.table())
 
@@ -533,7 +536,7 @@ def comments(out, texts, time_nanos=1_000_000_000):
         p += field(4, 2, field(1, 0, lid) + field(4, 2, field(1, 0, lid) + field(2, 0, lid)))
         p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
     for locs, v in (((2, 1), 30), ((1,), 10)):
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(v)))
+        p += sample(locs, [v])
     p += field(9, 0, time_nanos)                                      # time_nanos
     p += field(10, 0, 2_000_000_000)                                  # duration_nanos
     for t in texts:  # string 0 is "": an empty comment is index 0, as Go writes it
@@ -553,8 +556,7 @@ def emptystack(out):
         p += field(5, 2, field(1, 0, fid) + field(2, 0, st.id(name)) + field(4, 0, st.id(b"main.go")))
     for locs, n, v in (([1], 10, b"a"), ([], 5, b"b"), ([2, 1], 3, b"a"), ([3], 7, b"b"), ([], 2, b"a")):
         lab = field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(v)))
-        p += field(2, 2, (field(1, 2, b"".join(varint(x) for x in locs)) if locs else b"") +
-                   field(2, 2, varint(1) + varint(n)) + lab)
+        p += sample(locs, [1, n], lab)
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     p += field(12, 0, 1)                                             # period
     open(out, "wb").write(p + st.table())
@@ -571,8 +573,7 @@ def emptylabel(out):
                    ([field(1, 0, k) + field(2, 0, a)], 5),                      # k=a
                    ([field(1, 0, n) + field(4, 0, u)], 7),                      # n=0 bytes: kept
                    ([field(1, 0, n) + field(3, 0, 5) + field(4, 0, u)], 11)):   # n=5 bytes
-        p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(1) + varint(v)) +
-                   b"".join(field(3, 2, x) for x in lab))
+        p += sample([1], [1, v], b"".join(field(3, 2, x) for x in lab))
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     p += field(12, 0, 1)
     open(out, "wb").write(p + st.table())
@@ -623,8 +624,7 @@ def unsym(out, mode=""):
         stacks += [([10, 7], 8), ([11, 7], 9), ([12, 7], 11), ([13], 12), ([14, 10, 7], 13), ([10, 11, 7], 1),
                    ([15, 7], 14), ([16, 7], 15), ([17, 7], 16), ([17, 15, 7], 2)]
     for locs, n in stacks:
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, varint(n) + varint(n * 10_000_000)))
+        p += sample(locs, [n, n * 10_000_000])
     p += field(9, 0, 1_000_000_000)                                  # time_nanos
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     p += field(12, 0, 10_000_000)                                    # period
@@ -652,8 +652,7 @@ def gperf(out):
                    field(3, 0, 0x100000 * max(mid, 1) + 0x10 * lid) + ln(fid, line))
     stacks = [([2, 1], 54), ([3, 2, 1], 6), ([4, 2, 1], 2), ([6, 4, 1], 3), ([5, 1], 1), ([1], 4)]
     for locs, n in stacks:
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) +
-                   field(2, 2, varint(n) + varint(n * 10_000_000)))
+        p += sample(locs, [n, n * 10_000_000])
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     p += field(12, 0, 10_000_000)
     open(out, "wb").write(p + st.table())
@@ -678,7 +677,7 @@ def native(out, spec):
                 mid = next((i for i, m in enumerate(maps, 1) if m["start"] <= a < m["limit"]), 0)
                 p += field(4, 2, field(1, 0, locs[a]) + (field(2, 0, mid) if mid else b"") + field(3, 0, a))
     for addrs, n in sp["samples"]:
-        p += field(2, 2, field(1, 2, b"".join(varint(locs[a]) for a in addrs)) + field(2, 2, varint(n)))
+        p += sample([locs[a] for a in addrs], [n])
     open(out, "wb").write(p + st.table())
 
 
@@ -694,7 +693,7 @@ def names(out, path):
                    field(3, 0, st.id(l)))
         p += field(4, 2, field(1, 0, i) + field(2, 0, 1) + field(3, 0, 0x1000 + 16 * i) +
                    field(4, 2, field(1, 0, i)))
-        p += field(2, 2, field(1, 2, varint(i)) + field(2, 2, varint(i)))
+        p += sample([i], [i])
     open(out, "wb").write(p + st.table())
 
 
@@ -711,7 +710,7 @@ def selfnamed(out):
         p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(n)) + field(3, 0, st.id(n)))
         p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, i)))
     for i in range(2, len(names) + 1):
-        p += field(2, 2, field(1, 2, varint(i) + varint(1)) + field(2, 2, varint(10 + i)))
+        p += sample([i, 1], [10 + i])
     open(out, "wb").write(p + st.table())
 
 
@@ -729,7 +728,7 @@ def alike(out):
     # stacks leaf first: [location ids], count
     for locs, n in [([2, 1], 113), ([3, 1], 114), ([6, 4, 1], 7), ([6, 5, 1], 8), ([4, 1], 1),
                     ([7, 1], 5), ([8, 1], 6), ([9, 1], 4), ([10, 1], 3)]:
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs)) + field(2, 2, varint(n)))
+        p += sample(locs, [n])
     open(out, "wb").write(p + st.table())
 
 
@@ -817,8 +816,7 @@ def random_profile(out, seed, odd=False):
                 for _ in range(r.choice((1, 1, 2))):
                     labs += field(3, 2, field(1, 0, sid(k)) + field(3, 0, r.choice((0, 1, 100, 1536, 3 << 20, 7))) +
                                   (field(4, 0, sid(u)) if u else b""))
-        p += field(2, 2, (field(1, 2, b"".join(varint(x) for x in stack)) if stack else b"") +
-                   field(2, 2, b"".join(varint(value()) for _ in range(nt))) + labs)
+        p += sample(stack, [value() for _ in range(nt)], labs)
     if r.random() < 0.2:
         p += field(7, 0, sid(r.choice((b"fmt\\..*", b"runtime\\.mallocgc", b"alpha"))))   # drop_frames
         if r.random() < 0.5:
@@ -895,10 +893,9 @@ def dropframes(out, drop, keep):
     # labels before it prunes, never after, and pcol's traces merge those
     # the pruning made one: doc/mappings.md §2.1)
     for i, (locs_, n, v, k) in enumerate(samples):
-        p += field(2, 2, (field(1, 2, b"".join(varint(x) for x in locs_)) if locs_ else b"") +
-                   field(2, 2, varint(n) + varint(v)) +
-                   field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(k))) +
-                   field(3, 2, field(1, 0, st.id(b"n")) + field(2, 0, st.id(b"%02d" % i))))
+        p += sample(locs_, [n, v],
+                    field(3, 2, field(1, 0, st.id(b"k")) + field(2, 0, st.id(k))) +
+                    field(3, 2, field(1, 0, st.id(b"n")) + field(2, 0, st.id(b"%02d" % i))))
     if drop:
         p += field(7, 0, st.id(drop))
     if keep:
@@ -937,12 +934,9 @@ def dupbase(out):
     key, t1 = st.id(b"pprof::base"), st.id(b"true")
     st.s.append(b"true")
     t2 = len(st.s) - 1
-
-    def sample(v, lab=b""):
-        return field(2, 2, field(1, 2, varint(2) + varint(1)) + field(2, 2, varint(v & (2**64 - 1))) + lab)
-    p += sample(30)
+    p += sample([2, 1], [30])
     for t in (t1, t2):
-        p += sample(-10, field(3, 2, field(1, 0, key) + field(2, 0, t)))
+        p += sample([2, 1], [-10], field(3, 2, field(1, 0, key) + field(2, 0, t)))
     open(out, "wb").write(p + st.table())
 
 
@@ -969,8 +963,7 @@ def aslr(out, start, size=0x5000, mode=""):
                    (field(4, 2, field(1, 0, lid) + field(2, 0, line)) if sym else b""))
     stacks = [([3, 2, 1], 5), ([2, 1], 3), ([5, 4, 2, 1], 2), ([4, 1], 7)] + ([([6, 1], 9)] if mode == "extra" else [])
     for locs_, n in stacks:
-        p += field(2, 2, field(1, 2, b"".join(varint(x) for x in locs_)) +
-                   field(2, 2, varint(n) + varint(n * 10_000_000)))
+        p += sample(locs_, [n, n * 10_000_000])
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     p += field(12, 0, 10_000_000)
     open(out, "wb").write(p + st.table())
@@ -988,7 +981,7 @@ def emptybid(out, lib, n):
     p += field(3, 2, field(1, 0, 1) + field(2, 0, start) + field(3, 0, start + 0x5000) + field(4, 0, 0) +
                field(5, 0, 4) + field(6, 0, 3))
     p += field(4, 2, field(1, 0, 1) + field(2, 0, 1) + field(3, 0, start + 0x1234))
-    p += field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(n)))
+    p += sample([1], [n])
     open(out, "wb").write(p + b"".join(field(6, 2, x) for x in strs))
 
 
@@ -1002,7 +995,7 @@ def mapbomb(out, n, shift=0):
         s0 = shift + i * 0x10000
         parts.append(field(3, 2, field(1, 0, i) + field(2, 0, s0) + field(3, 0, s0 + 0x1000) + field(5, 0, f)))
     parts.append(field(4, 2, field(1, 0, 1) + field(2, 0, 1) + field(3, 0, shift + 0x10010)))
-    parts.append(field(2, 2, field(1, 2, varint(1)) + field(2, 2, varint(3))))
+    parts.append(sample([1], [3]))
     open(out, "wb").write(b"".join(parts) + st.table())
 
 

@@ -25,6 +25,7 @@
 #include "bytes.h"    /* pcol_str_is, pcol_str_i64 */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_hash2, pcol_hset, pcol_hset_find, ... */
+#include "intern.h"   /* pcol_intern, pcol_intern_find, pcol_intern_add, pcol_intern_at, ... */
 #include "period.h"   /* pcol_period */
 #include "lasts.h"    /* pcol_source_period_or_interval */
 #include "reader.h"   /* pcol_source_rows, pcol_stack_depths, pcol_meta_probe */
@@ -47,12 +48,10 @@ typedef struct ex {
   pcol_error *err;
   int rc;
   pcol_arena ar;
-  /* strings: NUL-terminated copies (protobuf-c's strings) */
-  char **strs;
-  size_t nstr, capstr;
+  /* strings: index i >= 1 is run i, the string and a NUL (as protobuf-c's
+   * strings end); index 0 is "" */
+  pcol_intern strs;
   uint32_t *cache; /* pcol string id -> index, UINT32_MAX = not yet */
-  pcol_hset str_set;
-  size_t *str_len;
   /* attributes and links, deduplicated */
   otlp_kvu **attrs;
   size_t nattr, capattr;
@@ -90,46 +89,29 @@ static void *xalloc(ex *x, size_t n) {
 
 /* ------------------------------------------------------------ strings */
 
-typedef struct bkey {
-  const char *p;
-  size_t n;
-} bkey;
-static int str_eq(const void *ctx, uint32_t id, const void *key) {
-  const ex *x = ctx;
-  const bkey *k = key;
-  return x->str_len[id] == k->n && memcmp(x->strs[id], k->p, k->n) == 0;
-}
 static int32_t str_bytes(ex *x, const char *p, size_t n) {
   if (n == 0 || x->rc) return 0;
   /* as valid UTF-8 (deduplicated after the repair) */
   if (n > SIZE_MAX / 3 - 1 || pcol_buf_reserve(&x->scratch, 3 * n + 1)) return oom(x), 0;
   n = pcol_utf8_repair((const uint8_t *)p, n, (char *)x->scratch.data);
-  p = (const char *)x->scratch.data;
-  bkey k = {p, n};
-  uint64_t h = pcol_hash_bytes(p, n, 11);
-  uint32_t found = pcol_hset_find(&x->str_set, h, str_eq, x, &k);
-  if (found) return (int32_t)found;
-  if (x->nstr >= INT32_MAX) {
+  x->scratch.data[n] = 0;
+  uint64_t h;
+  uint32_t id = pcol_intern_find(&x->strs, x->scratch.data, n + 1, &h);
+  if (id) return (int32_t)id;
+  if (x->strs.n >= INT32_MAX - 1) {
     x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "otlp export: too many strings");
     return 0;
   }
-  if (x->nstr == x->capstr) {
-    size_t nc = x->capstr ? 2 * x->capstr : 1024;
-    char **a = realloc(x->strs, nc * sizeof *a);
-    size_t *l = a ? realloc(x->str_len, nc * sizeof *l) : NULL;
-    if (a) x->strs = a;
-    if (!a || !l) return oom(x), 0;
-    x->str_len = l;
-    x->capstr = nc;
-  }
-  char *c = xalloc(x, n + 1);
-  if (!c) return 0;
-  memcpy(c, p, n); /* NUL-terminated for protobuf-c; the table is written with lengths */
-  uint32_t id = (uint32_t)x->nstr++;
-  x->strs[id] = c;
-  x->str_len[id] = n;
-  if (pcol_hset_insert(&x->str_set, h, id)) return oom(x), 0;
+  if (pcol_intern_add(&x->strs, x->scratch.data, n + 1, h, &id)) return oom(x), 0;
   return (int32_t)id;
+}
+/* String index i's bytes (NUL-terminated) and *n their length. */
+static const char *str_at(const ex *x, uint32_t i, size_t *n) {
+  *n = 0;
+  if (!i) return "";
+  const char *p = pcol_intern_at(&x->strs, i, n);
+  --*n;
+  return p;
 }
 static int32_t str_c(ex *x, const char *s) { return str_bytes(x, s, strlen(s)); }
 static int32_t str_id(ex *x, uint32_t sid) {
@@ -148,6 +130,14 @@ static int32_t str_id(ex *x, uint32_t sid) {
 
 /* ---------------------------------------------------- attributes, links */
 
+/* An attribute, its value and its value's string index (the string's
+ * bytes move as the table grows: the value points at them once it is whole,
+ * fix_attrs). */
+typedef struct xattr {
+  otlp_kvu a;
+  otlp_any v;
+  int32_t str;
+} xattr;
 typedef struct akey {
   int32_t key, unit, str;
   int is_int;
@@ -161,7 +151,7 @@ static int attr_eq(const void *ctx, uint32_t id, const void *key) {
   if (k->is_int) return a->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE &&
                         a->value->int_value == k->num;
   return a->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE &&
-         a->value->string_value == x->strs[k->str];
+         ((const xattr *)(const void *)a)->str == k->str;
 }
 /* The attribute (key, string or int value, unit) by string indices. */
 static int32_t attr(ex *x, int32_t key, int is_int, int32_t str, int64_t num, int32_t unit) {
@@ -172,9 +162,10 @@ static int32_t attr(ex *x, int32_t key, int is_int, int32_t str, int64_t num, in
   uint32_t found = pcol_hset_find(&x->attr_set, h, attr_eq, x, &k);
   if (found) return (int32_t)found;
   if (PCOL_GROW(x->attrs, x->nattr, x->capattr)) return oom(x), 0;
-  otlp_kvu *a = xalloc(x, sizeof *a);
-  otlp_any *v = xalloc(x, sizeof *v);
-  if (!a || !v) return 0;
+  xattr *xa = xalloc(x, sizeof *xa);
+  if (!xa) return 0;
+  otlp_kvu *a = &xa->a;
+  otlp_any *v = &xa->v;
   P(key_value_and_unit__init)(a);
   C(any_value__init)(v);
   a->key_strindex = key;
@@ -185,12 +176,21 @@ static int32_t attr(ex *x, int32_t key, int is_int, int32_t str, int64_t num, in
     v->int_value = num;
   } else {
     v->value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE;
-    v->string_value = x->strs[str];
+    xa->str = str;
   }
   uint32_t id = (uint32_t)x->nattr++;
   x->attrs[id] = a;
   if (pcol_hset_insert(&x->attr_set, h, id)) return oom(x), 0;
   return (int32_t)id;
+}
+/* The string values of the attributes, once no string is added. */
+static void fix_attrs(ex *x) {
+  size_t n;
+  for (size_t i = 1; i < x->nattr; i++) {
+    xattr *xa = (xattr *)(void *)x->attrs[i];
+    if (xa->v.value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
+      xa->v.string_value = (char *)(uintptr_t)str_at(x, (uint32_t)xa->str, &n);
+  }
 }
 
 static int hexbytes(const pcol_str *s, uint8_t *out, size_t max, size_t *n) {
@@ -1129,16 +1129,6 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   }
   memset(x.cache, 0xff, (nstrings + 1) * sizeof *x.cache);
   /* entry 0 of every table: the zero value */
-  x.strs = malloc(1024 * sizeof *x.strs);
-  x.str_len = malloc(1024 * sizeof *x.str_len);
-  if (!x.strs || !x.str_len) {
-    oom(&x);
-    goto done;
-  }
-  x.capstr = 1024;
-  x.strs[0] = (char *)(uintptr_t)"";
-  x.str_len[0] = 0;
-  x.nstr = 1;
   if (PCOL_GROW(x.attrs, x.nattr, x.capattr) || PCOL_GROW(x.links, x.nlink, x.caplink) ||
       PCOL_GROW(x.stacks, x.nstack, x.capstack)) {
     oom(&x);
@@ -1207,6 +1197,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   for (uint64_t s = 1; s <= nsrc && !x.rc; s++)
     if (!sel || !sel->source_id || sel->source_id == s) add_source(&x, &bud, &m, &S, (uint32_t)s, sel, &rt);
   if (x.rc) goto done;
+  fix_attrs(&x);
   D.attribute_table = x.attrs;
   D.n_attribute_table = x.nattr;
   D.link_table = x.links;
@@ -1218,17 +1209,22 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   out_buf o = {{NULL}, bud.fp, 0};
   o.base.append = out_append;
   size_t dlen = P(profiles_dictionary__get_packed_size)(&D);
-  for (size_t i = 0; i < x.nstr; i++) dlen += 1 + pcol_pb_varint_len(x.str_len[i]) + x.str_len[i];
+  size_t sn;
+  for (uint32_t i = 0; i <= x.strs.n; i++) {
+    str_at(&x, i, &sn);
+    dlen += 1 + pcol_pb_varint_len(sn) + sn;
+  }
   uint8_t hdr[11];
   hdr[0] = 2 << 3 | 2;
   size_t hl = 1 + pcol_pb_put_varint(hdr + 1, dlen);
   out_append(&o.base, hl, hdr);
   P(profiles_dictionary__pack_to_buffer)(&D, &o.base);
-  for (size_t i = 0; i < x.nstr; i++) {
+  for (uint32_t i = 0; i <= x.strs.n; i++) {
+    const char *sp = str_at(&x, i, &sn);
     hdr[0] = 5 << 3 | 2;
-    hl = 1 + pcol_pb_put_varint(hdr + 1, x.str_len[i]);
+    hl = 1 + pcol_pb_put_varint(hdr + 1, sn);
     out_append(&o.base, hl, hdr);
-    out_append(&o.base, x.str_len[i], (const uint8_t *)x.strs[i]);
+    out_append(&o.base, sn, (const uint8_t *)sp);
   }
   if (!o.failed && fflush(bud.fp)) o.failed = errno ? errno : EIO;
   if (o.failed) x.rc = pcol_error_set(err, PCOL_EIO, "otlp export: write failed: %s", strerror(o.failed));
@@ -1239,12 +1235,10 @@ done:
   free(x.states);
   free(x.cache);
   free(x.stack_ix);
-  free(x.strs);
-  free(x.str_len);
+  pcol_intern_free(&x.strs);
   free(x.attrs);
   free(x.links);
   free(x.stacks);
-  pcol_hset_free(&x.str_set);
   pcol_hset_free(&x.attr_set);
   pcol_hset_free(&x.link_set);
   pcol_buf_free(&x.scratch);

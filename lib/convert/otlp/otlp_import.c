@@ -31,6 +31,7 @@
 #include "instream.h" /* pcol_instream, pcol_instream_finish, pcol_instream_free, ... */
 #include "stream.h"   /* pcol_replay_stream */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
+#include "intern.h"   /* pcol_intern, pcol_intern_get, pcol_intern_at, pcol_intern_free */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <zlib.h>
@@ -908,43 +909,10 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
 }
 
 /* The distinct attribute_indices lists of a group's Samples (rows of the
- * sorter name them by id): each as its length, then its indices, in data;
- * id k (1-based) starts at at[k - 1]. */
-typedef struct attr_sets {
-  pcol_buf data; /* int32 */
-  uint64_t *at;
-  size_t n, cap;
-  pcol_hset h;
-} attr_sets;
-
-typedef struct set_key {
-  const int32_t *a;
-  size_t n;
-} set_key;
-static int set_eq(const void *sets, uint32_t id, const void *key) {
-  const attr_sets *s = sets;
-  const set_key *k = key;
-  const int32_t *d = (const int32_t *)(const void *)s->data.data + s->at[id - 1];
-  return (size_t)d[0] == k->n && (k->n == 0 || memcmp(d + 1, k->a, k->n * sizeof *k->a) == 0);
-}
-static int set_id(attr_sets *s, const int32_t *a, size_t n, uint32_t *id) {
-  set_key k = {a, n};
-  uint64_t h = pcol_hash_keyed(a, n * sizeof *a);
-  if ((*id = pcol_hset_find(&s->h, h, set_eq, s, &k))) return PCOL_OK;
-  if (n >= INT32_MAX || s->n >= UINT32_MAX - 1) return PCOL_ETOOBIG;
-  size_t off = s->data.len / sizeof(int32_t);
-  int32_t len = (int32_t)n;
-  if (PCOL_GROW(s->at, s->n, s->cap) || pcol_buf_append(&s->data, &len, sizeof len) ||
-      (n && pcol_buf_append(&s->data, a, n * sizeof *a)))
-    return PCOL_ENOMEM;
-  s->at[s->n++] = off;
-  *id = (uint32_t)s->n;
-  return pcol_hset_insert(&s->h, h, *id);
-}
-static void sets_free(attr_sets *s) {
-  pcol_buf_free(&s->data);
-  free(s->at);
-  pcol_hset_free(&s->h);
+ * sorter name them by id), each as its int32 indices. */
+static int set_id(pcol_intern *s, const int32_t *a, size_t n, uint32_t *id) {
+  if (n >= INT32_MAX) return PCOL_ETOOBIG;
+  return pcol_intern_get(s, a, n * sizeof *a, id);
 }
 
 /* A group of Profiles being one pcol source: its Samples, read in step. */
@@ -957,7 +925,7 @@ typedef struct group {
   pcol_value_row *vals;
   otlp_wsample *ws;      /* the Sample being read, in each Profile */
   pcol_buf stack, labels;
-  attr_sets sets;        /* out of time order: the attribute lists */
+  pcol_intern sets;      /* out of time order: the attribute lists */
   pcol_buf row;          /* out of time order: a row of the sorter */
   int failed;            /* rc has its message */
   int signed_base;       /* the source's pprof.diff_base is PCOL_BASE_SIGNED (pcol's copy of a pprof
@@ -1156,8 +1124,9 @@ static int from_sorter(void *arg, const void *row) {
   memcpy(&o, row, sizeof o);
   for (size_t q = 0; q < g->ng; q++)
     memcpy(&g->vals[q].value, (const uint8_t *)row + sizeof o + 8 * q, 8);
-  const int32_t *a = (const int32_t *)(const void *)g->sets.data.data + g->sets.at[o.attrs - 1];
-  return emit(g, o.time, o.stack, o.link, a + 1, (size_t)a[0]);
+  size_t n;
+  const int32_t *a = pcol_intern_at(&g->sets, o.attrs, &n);
+  return emit(g, o.time, o.stack, o.link, a, n / sizeof *a);
 }
 
 static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
@@ -1210,7 +1179,7 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   pcol_buf_free(&g.stack);
   pcol_buf_free(&g.labels);
   pcol_buf_free(&g.row);
-  sets_free(&g.sets);
+  pcol_intern_free(&g.sets);
   free(g.vals);
   return rc;
 }

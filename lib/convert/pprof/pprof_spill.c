@@ -45,9 +45,7 @@ void pprof_spill_init(pprof_spill *s, const char *name) {
 /* What only writing needs: the stacks remembered, the buffers, zstd's
  * compressor (the numbering then restarts, for the reader). */
 static void writer_free(pprof_spill *s) {
-  pcol_buf_free(&s->ids);
-  pcol_buf_free(&s->at);
-  pcol_hset_free(&s->set);
+  pcol_intern_free(&s->memo);
   pcol_buf_free(&s->rec);
   pcol_buf_free(&s->out);
   ZSTD_freeCCtx(s->cc);
@@ -94,41 +92,22 @@ static int flush(pprof_spill *s, ZSTD_EndDirective end, pcol_error *err) {
 
 static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 
-typedef struct stack_key {
-  const uint64_t *ids;
-  size_t n;
-} stack_key;
-
-static int stack_eq(const void *ctx, uint32_t id, const void *key) {
-  const pprof_spill *s = ctx;
-  const stack_key *k = key;
-  const uint64_t *at = (const uint64_t *)(const void *)s->at.data;
-  uint64_t b = at[id - 1], e = at[id];
-  return e - b == k->n &&
-         (!k->n || !memcmp((const uint64_t *)(const void *)s->ids.data + b, k->ids, k->n * 8));
-}
-
 /* The record's head for stack loc[0..n): its number if met before, else
  * 1 when it gets the next one (room left), else 0. */
 static int stack_head(pprof_spill *s, const uint64_t *loc, size_t n, uint64_t *head) {
-  stack_key k = {loc, n};
-  uint64_t h = pcol_hash_keyed(loc, n * sizeof *loc);
-  uint32_t id = pcol_hset_find(&s->set, h, stack_eq, s, &k);
+  pcol_intern *t = &s->memo;
+  uint64_t h;
+  uint32_t id = pcol_intern_find(t, loc, n * sizeof *loc, &h);
   if (id) {
     *head = (uint64_t)id + 1; /* number id - 1, plus 2 */
     return PCOL_OK;
   }
-  size_t used = s->ids.len + s->at.len + s->set.cap * (sizeof(uint32_t) + sizeof(uint64_t));
+  size_t used = t->bytes.len + t->off.len + t->h.cap * (sizeof(uint32_t) + sizeof(uint64_t));
   *head = 0;
-  if (s->n_stacks == UINT32_MAX - 2 || n * 8 > pcol_pprof_spill_memo_bytes ||
+  if (t->n == UINT32_MAX - 2 || n * 8 > pcol_pprof_spill_memo_bytes ||
       used + n * 8 + 32 > pcol_pprof_spill_memo_bytes)
     return PCOL_OK;
-  if (!s->at.len && PCOL_BUF_PUSH(&s->at, uint64_t, 0)) return PCOL_ENOMEM;
-  if (pcol_buf_append(&s->ids, loc, n * sizeof *loc) ||
-      PCOL_BUF_PUSH(&s->at, uint64_t, s->ids.len / 8) ||
-      pcol_hset_insert(&s->set, h, s->n_stacks + 1))
-    return PCOL_ENOMEM;
-  s->n_stacks++;
+  if (pcol_intern_add(t, loc, n * sizeof *loc, h, &id)) return PCOL_ENOMEM;
   *head = 1;
   return PCOL_OK;
 }

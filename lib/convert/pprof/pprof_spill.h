@@ -11,7 +11,7 @@
 
 #include "pcol.h"
 #include "buf.h"      /* pcol_buf */
-#include "hash.h"     /* pcol_hset */
+#include "intern.h"   /* pcol_intern */
 #include "read_all.h" /* pcol_input */
 #include <stddef.h>
 #include <stdint.h>
@@ -26,10 +26,8 @@ typedef struct pprof_spill {
   void *cc, *dc;   /* ZSTD_CCtx, ZSTD_DCtx */
   pcol_buf rec;    /* records not yet compressed (writing) */
   pcol_buf out;    /* compressed bytes not yet appended (writing) */
-  /* the stacks remembered: number k's ids are ids[at[k] .. at[k + 1]) */
-  pcol_hset set;
-  pcol_buf ids, at;
-  uint32_t n_stacks;
+  pcol_intern memo; /* the stacks remembered (writing): number k's location ids are run k + 1 */
+  uint32_t n_stacks; /* the stacks numbered (reading) */
   /* reading: window[lo..hi) inflated, not yet taken; pos: bytes of copy read */
   uint8_t *win;
   size_t cap, lo, hi, pos, done;
