@@ -154,6 +154,8 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	g emptybid $$a/ea.pb a.so 10; g emptybid $$a/eb.pb b.so 4; g mapbomb $$a/m1.pb 30; g mapbomb $$a/m2.pb 30 0x1000000; \
 	g dupbase $$s/pprof/gen-dupbase.pb; cp $$a/a.pb $$a/b.pb $$a/as.pb $$a/ea.pb $$a/m1.pb $$s/pprof/ 2>/dev/null || true; \
 	for x in b c d; do pair $$s/pprof/aslr-a-$$x.pair $$a/a.pb $$a/$$x.pb; done; \
+	for x in m1 ea a; do $(PCOL) pack $$a/$$x.pb -o $$s/pcol/pprof-$$x.pcol 2>/dev/null || true; done; \
+	$(PCOL) merge $$a/a.pb $$a/b.pb -o $$s/pcol/aslr-merged.pcol 2>/dev/null || true; \
 	pair $$s/pprof/aslr-sym.pair $$a/as.pb $$a/bs.pb; pair $$s/pprof/emptybid.pair $$a/ea.pb $$a/eb.pb; \
 	pair $$s/pprof/mapbomb.pair $$a/m1.pb $$a/m2.pb; \
 	for x in a b; do gzip -cn $$a/$$x.pb > $$a/$$x.pb.gz 2>/dev/null || true; done; pair $$s/pprof/aslr-gz.pair $$a/a.pb.gz $$a/b.pb.gz; \
