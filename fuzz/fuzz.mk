@@ -44,7 +44,11 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuz
 	$(CC) $(CPPFLAGS_ALL) $(TEST_CPPFLAGS) $(CFLAGS) $(WARN) $(SAN) -o $@ $< $(LIBA_INT) $(LDLIBS)
 
 # Seeds: regenerated each run under $(FUZZ_DIR)/seeds/<target>; the shared
-# test data is read in place (never copied into the repository).
+# test data is read in place (never copied into the repository).  *.pair:
+# two inputs joined by FZ_NEXT (fuzz_common.h), which an importer target
+# imports into one builder: two runs of a program at other addresses
+# (ASLR, pprofgen.py aslr/emptybid/mapbomb, a legacy heap moved), merged
+# recordings' Perfetto and Chrome exports, JFR files.
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
 	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
@@ -142,6 +146,50 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  case "$$f" in *.json) $(PCOL) unpack $$s/pcol/$$b.pcol --to speedscope -o $$s/speedscope/$$b.json 2>/dev/null || true; \
 	    $(PCOL) unpack $$s/pcol/$$b.pcol --to speedscope --from 0 --to 0.002 -o $$s/speedscope/$$b.range.json 2>/dev/null || true;; esac; \
 	done; \
+	a=$(FUZZ_DIR)/pairs; rm -rf $$a; mkdir -p $$a; printf '\377pcol-next\377' > $$a/next; \
+	pair() { [ -s "$$2" ] && [ -s "$$3" ] && cat "$$2" $$a/next "$$3" > "$$1"; return 0; }; \
+	g() { python3 tests/support/pprofgen.py "$$@" >/dev/null 2>&1 || true; }; \
+	g aslr $$a/a.pb 0x555555554000; g aslr $$a/b.pb 0x5600aa000000 0x5000 extra; g aslr $$a/c.pb 0x7f1234560000 0x4a00; \
+	g aslr $$a/d.pb 0x5600aa000000 0x5001; g aslr $$a/as.pb 0x555555554000 0x5000 sym; g aslr $$a/bs.pb 0x5600aa000000 0x5000 sym; \
+	g emptybid $$a/ea.pb a.so 10; g emptybid $$a/eb.pb b.so 4; g mapbomb $$a/m1.pb 30; g mapbomb $$a/m2.pb 30 0x1000000; \
+	g dupbase $$s/pprof/gen-dupbase.pb; cp $$a/a.pb $$a/b.pb $$a/as.pb $$a/ea.pb $$a/m1.pb $$s/pprof/ 2>/dev/null || true; \
+	for x in b c d; do pair $$s/pprof/aslr-a-$$x.pair $$a/a.pb $$a/$$x.pb; done; \
+	for x in m1 ea a; do $(PCOL) pack $$a/$$x.pb -o $$s/pcol/pprof-$$x.pcol 2>/dev/null || true; done; \
+	$(PCOL) merge $$a/a.pb $$a/b.pb -o $$s/pcol/aslr-merged.pcol 2>/dev/null || true; \
+	pair $$s/pprof/aslr-sym.pair $$a/as.pb $$a/bs.pb; pair $$s/pprof/emptybid.pair $$a/ea.pb $$a/eb.pb; \
+	pair $$s/pprof/mapbomb.pair $$a/m1.pb $$a/m2.pb; \
+	for x in a b; do gzip -cn $$a/$$x.pb > $$a/$$x.pb.gz 2>/dev/null || true; done; pair $$s/pprof/aslr-gz.pair $$a/a.pb.gz $$a/b.pb.gz; \
+	[ -f $$s/pprof/gen-heap-rate.heap ] && sed 's/7f0000/7f1000/g' $$s/pprof/gen-heap-rate.heap > $$a/heap-moved; \
+	pair $$s/pprof/legacy-aslr.pair $$s/pprof/gen-heap-rate.heap $$a/heap-moved; \
+	$(PCOL) unpack $$a/b.pb --diff-base $$a/a.pb --to pprof --no-gzip -o $$s/pprof/aslr-diff.pb 2>/dev/null || true; \
+	$(PCOL) unpack $$a/b.pb --base $$a/c.pb --to pprof --no-gzip -o $$s/pprof/aslr-base.pb 2>/dev/null || true; \
+	$(PCOL) unpack $$a/bs.pb --diff-base $$a/as.pb --to otlp -o $$s/otlp/aslr-diff.otlp 2>/dev/null || true; \
+	for x in a b c as bs ea eb m1 m2; do $(PCOL) unpack $$a/$$x.pb --to otlp -o $$a/$$x.otlp 2>/dev/null || true; done; \
+	cp $$a/a.otlp $$a/ea.otlp $$s/otlp/ 2>/dev/null || true; \
+	pair $$s/otlp/aslr-a-b.pair $$a/a.otlp $$a/b.otlp; pair $$s/otlp/aslr-a-c.pair $$a/a.otlp $$a/c.otlp; \
+	pair $$s/otlp/aslr-sym.pair $$a/as.otlp $$a/bs.otlp; pair $$s/otlp/emptybid.pair $$a/ea.otlp $$a/eb.otlp; \
+	pair $$s/otlp/mapbomb.pair $$a/m1.otlp $$a/m2.otlp; \
+	python3 -c 'import struct, sys; o = open(sys.argv[1], "wb"); [o.write(struct.pack(">I", len(d)) + d) for d in (open(f, "rb").read() for f in sys.argv[2:])]' \
+	  $$s/otlp/aslr-frames.bin $$a/a.otlp $$a/b.otlp $$a/as.otlp $$a/bs.otlp 2>/dev/null || true; \
+	w=0; for m in "$$s/chrome/gen.json $$s/chrome/events-1.json" "$$s/jfr/gen-1.jfr $$s/perf/default.txt" \
+	  "$$s/chrome/samples-1.json $$s/jfr/cputime-2.jfr $$s/v8/small.cpuprofile" "$$s/perfetto/gen.pftrace $$s/chrome/events-2.json" \
+	  "$$s/chrome/samples-1.json $$s/v8/small.cpuprofile $$s/chrome/chunks-1.json"; do \
+	  w=$$((w+1)); $(PCOL) merge $$m -o $$a/m$$w.pcol 2>/dev/null || continue; cp $$a/m$$w.pcol $$s/views/merged-$$w.pcol; \
+	  for t in perfetto chrome; do e=$$t; [ $$t = chrome ] && e=json; \
+	    $(PCOL) unpack $$a/m$$w.pcol --to $$t --no-gzip -o $$s/$$t/merged-$$w.$$e 2>/dev/null || \
+	      $(PCOL) unpack $$a/m$$w.pcol --to $$t -o $$s/$$t/merged-$$w.$$e 2>/dev/null || true; \
+	    $(PCOL) unpack $$a/m$$w.pcol --source 2 --to $$t -o $$s/$$t/merged-$$w-s2.$$e 2>/dev/null || true; \
+	    $(PCOL) unpack $$a/m$$w.pcol --from 1ms --to 0.5 -t $$t -o $$s/$$t/merged-$$w-range.$$e 2>/dev/null || true; \
+	  done; \
+	done; \
+	pair $$s/perfetto/merged-1-2.pair $$s/perfetto/merged-1.perfetto $$s/perfetto/merged-2.perfetto; \
+	pair $$s/perfetto/gen-merged.pair $$s/perfetto/gen.pftrace $$s/perfetto/merged-3.perfetto; \
+	pair $$s/chrome/merged-1-5.pair $$s/chrome/merged-1.json $$s/chrome/merged-5.json; \
+	pair $$s/chrome/gen-merged.pair $$s/chrome/gen.json $$s/chrome/merged-4.json; \
+	w=0; for ap in wall:0 wall:0:0 cpu:10000000:0 cpu:0:0 wall:20000000:0 itimer:0 cpu:10ms; do w=$$((w+1)); \
+	  python3 tests/support/gen_jfr.py $$s/jfr/ap0-$$w.jfr --chunks 2 --samples 6 --ap $$ap 2>/dev/null || true; done; \
+	pair $$s/jfr/gen-ap0.pair $$s/jfr/gen-1.jfr $$s/jfr/ap0-1.jfr; \
+	rm -rf $$a; \
 	$(FUZZ_DIR)/gen_seeds --unwrap $$s/unwrap $$s/collapsed/collapsed-*.txt $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol \
 	  $$s/otlp/gen.bin $$s/otlp/gen.jsonl $$s/perf/default.txt $$s/jfr/gen-1.jfr $$s/v8/small.cpuprofile \
 	  $$s/chrome/gen.json $$s/chrome/chunks.json $$s/chrome/durations.json $$s/chrome/samples.json $$s/tachyon/gen.bin $$s/firefox/gen-v70.json || true; \

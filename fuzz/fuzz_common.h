@@ -358,6 +358,7 @@ static inline void fz_fix_checksums(uint8_t *p, size_t len) {
 }
 
 static inline int fz_pcol_check(const uint8_t *data, size_t size);
+static inline void fz_check_builder(pcol_builder *b, int codec);
 
 /* --------------------------------------------- the writer's stack order */
 /* A growing list of u32 (fz_frames_cb: a sample's frames). */
@@ -584,6 +585,15 @@ static inline int fz_pcol_check(const uint8_t *data, size_t size) {
       fz_stack_orders(f, (size & 1) ? &zo : NULL, (size & 12) == 4, fz_exports_small(f));
     }
     pcol_builder_free(b);
+    /* one file in four copied twice into one builder, as `pcol merge F F`:
+     * the second copy's mappings meet the first's merge keys (add_file.c,
+     * pcol_b_mapping_copied: mappings of one key at other starts move to
+     * the first's, ASLR) */
+    if ((size & 48) == 16) {
+      if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
+      if (pcol_b_add_file(b, f, &err) == 0 && pcol_b_add_file(b, f, &err) == 0) fz_check_builder(b, (int)(size % 4));
+      pcol_builder_free(b);
+    }
   }
   pcol_close(f);
   return 0;
@@ -645,16 +655,43 @@ static inline FILE *fz_memstream(const uint8_t *data, size_t size) {
   return in;
 }
 
+/* Two profiles in one input: the bytes before FZ_NEXT and those after it
+ * (libFuzzer learns the string from the search, -use_memmem) are imported
+ * one after the other into one builder, as `pcol merge A B` reads two
+ * files: the second profile's rows shared with the first's by their keys
+ * (a mapping by go's merge key, at another start: pcol_b_mapping_shared's
+ * shift, ASLR), its sources after the first's.  NULL: no such string. */
+#define FZ_NEXT "\xffpcol-next\xff"
+#define FZ_NEXT_LEN (sizeof FZ_NEXT - 1)
+static inline const uint8_t *fz_next_at(const uint8_t *data, size_t size) {
+  for (size_t i = 0; size >= FZ_NEXT_LEN && i <= size - FZ_NEXT_LEN; i++) {
+    const uint8_t *p = memchr(data + i, 0xff, size - FZ_NEXT_LEN + 1 - i);
+    if (!p) break;
+    if (!memcmp(p, FZ_NEXT, FZ_NEXT_LEN)) return p;
+    i = (size_t)(p - data);
+  }
+  return NULL;
+}
+
 /* One input in eight is imported twice into one builder: the second
  * profile shares the first's rows (strings, functions, mappings:
- * pcol_b_mapping_shared, locations, stacks), as in a merge of both. */
+ * pcol_b_mapping_shared, locations, stacks), as in a merge of both.  An
+ * input holding FZ_NEXT: its two parts, then coalesced when asked. */
 static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t size, int coalesce) {
   /* the input's first 4 KiB as pcol_import_path detects its format (perf
    * script or collapsed stacks, lib/convert/detect.c): bounds only */
   (void)pcol_detect_format(data, size < 4096 ? size : 4096);
-  if ((size & 28) != 16) {
+  const uint8_t *next = fz_next_at(data, size);
+  if (!next && (size & 28) != 16) {
     FILE *in = fz_memstream(data, size);
     return in ? fz_import_stream(imp, in, size, coalesce) : 0;
+  }
+  const uint8_t *part[2] = {data, data};
+  size_t n[2] = {size, size};
+  if (next) {
+    n[0] = (size_t)(next - data);
+    part[1] = next + FZ_NEXT_LEN;
+    n[1] = size - n[0] - FZ_NEXT_LEN;
   }
   pcol_builder *b = NULL;
   pcol_error err = {0};
@@ -662,11 +699,12 @@ static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t siz
   pcol_import_options io = {.max_input_bytes = FZ_MAX_INPUT};
   int rc = 0;
   for (int k = 0; k < 2 && rc == 0; k++) {
-    FILE *in = fz_memstream(data, size);
+    FILE *in = fz_memstream(part[k], n[k]);
     if (!in) break;
     rc = imp(b, in, "fuzz-input", &io, &err);
     fclose(in);
   }
+  if (rc == 0 && next && coalesce) rc = pcol_builder_coalesce(b, &err); /* as pack A B --coalesce */
   if (rc == 0) fz_check_builder(b, (int)(size % 4));
   else if (err.message[0] == 0 && rc != PCOL_EUNSUPPORTED)
     fz_fail("a failed import explains itself", &err);
