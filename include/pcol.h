@@ -118,8 +118,8 @@ typedef int pcol_status;
  * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
  * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
- * pcol_value_diff_default, pcol_source_span_starts and
- * pcol_lines_rule_note (node PCOL_1.2); pcol_export_notes and
+ * pcol_value_diff_default, pcol_source_span_starts,
+ * pcol_lines_rule_note and pcol_open_readdressed (node PCOL_1.2); pcol_export_notes and
  * pcol_export_note_kind (PCOL_EXPORT_LOSS, PCOL_EXPORT_DATA), said where
  * pcol_export_options.note_kinds is set; the macro
  * PCOL_VALUE_WEIGHT_COLUMN; and, in bytes that were padding (so for
@@ -3095,6 +3095,19 @@ enum { PCOL_BASE_DIFF = 1, PCOL_BASE_NORMALIZE = 2 };
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file *base,
                                                         unsigned flags, pcol_file **out,
                                                         pcol_error *err);
+
+/* f's copy (*out, which pcol_close frees) at the addresses of like: each
+ * mapping of f of one of like's merge keys (go's profile.Merge key: its
+ * size rounded up to 4 KiB, file offset, build id else file name) is that
+ * mapping of like, and f's addresses in it move by the difference of the
+ * starts, as go tool pprof's merge of like and then f moves them (-base,
+ * -diff_base: the profile before its base).  So an address of a program
+ * loaded elsewhere in f (ASLR) is like's: pcol diff --by address pairs the
+ * rows of two runs.  like's mappings are rows of the copy too (used by no
+ * sample where f has none of their key); nothing else of like is.
+ * Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_readdressed(pcol_file *f, pcol_file *like, pcol_file **out,
+                                                          pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope, firefox, otlp, v8, chrome: Chrome trace

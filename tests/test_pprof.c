@@ -278,6 +278,40 @@ static const Perftools__Profiles__Mapping *find_map(const Profile *p, uint64_t i
   return i < 0 ? NULL : p->mapping[i];
 }
 
+/* The mapping go's profile.Merge keeps for m (its driver merges every
+ * profile it reads, and pcol's importer as go, builder.c
+ * pcol_b_mappings_shared): the first of p's mappings of m's key, the size
+ * rounded up to 4 KiB, the file offset, the build id else the file name
+ * (by their bytes) -- a Go profile may list its binary twice. */
+static ProtobufCBinaryData str_of(const Profile *p, int64_t ix) {
+  ProtobufCBinaryData none = {0, NULL};
+  return ix > 0 && (size_t)ix < p->n_string_table ? p->string_table[ix] : none;
+}
+static int map_ident(const Profile *p, const Perftools__Profiles__Mapping *m, const uint8_t **b, size_t *n) {
+  ProtobufCBinaryData s = str_of(p, m->build_id);
+  if (!s.len) s = str_of(p, m->filename);
+  *b = s.data;
+  *n = s.len;
+  return 0;
+}
+static const Perftools__Profiles__Mapping *key_first(const Profile *p, const Perftools__Profiles__Mapping *m) {
+  if (!m) return NULL;
+  uint64_t sz = (m->memory_limit - m->memory_start + 0xfff) & ~(uint64_t)0xfff;
+  const uint8_t *mb;
+  size_t mn;
+  (void)map_ident(p, m, &mb, &mn);
+  for (size_t i = 0; i < p->n_mapping; i++) {
+    const Perftools__Profiles__Mapping *c = p->mapping[i];
+    const uint8_t *cb;
+    size_t cn;
+    (void)map_ident(p, c, &cb, &cn);
+    if (((c->memory_limit - c->memory_start + 0xfff) & ~(uint64_t)0xfff) == sz &&
+        c->file_offset == m->file_offset && cn == mn && (!mn || !memcmp(cb, mb, mn)))
+      return c;
+  }
+  return m;
+}
+
 static void d_mapping(dumper *d, const Perftools__Profiles__Mapping *m) {
   if (!m) {
     fputs("nomap", d->o);
@@ -293,8 +327,10 @@ static void d_mapping(dumper *d, const Perftools__Profiles__Mapping *m) {
 }
 
 static void d_location(dumper *d, const Perftools__Profiles__Location *l) {
-  fprintf(d->o, "  loc %llx folded=%d ", (unsigned long long)l->address, l->is_folded);
-  d_mapping(d, find_map(d->p, l->mapping_id));
+  const Perftools__Profiles__Mapping *m = find_map(d->p, l->mapping_id), *km = key_first(d->p, m);
+  fprintf(d->o, "  loc %llx folded=%d ", (unsigned long long)(l->address + (m ? km->memory_start - m->memory_start : 0)),
+          l->is_folded);
+  d_mapping(d, km);
   for (size_t k = 0; k < l->n_line; k++) {
     const Perftools__Profiles__Function *fn = find_fn(d->p, l->line[k]->function_id);
     fputs("\n    line ", d->o);
@@ -337,6 +373,7 @@ static char *dump_header(const Profile *p) {
     d_str(&d, p->sample_type[i]->unit);
   }
   for (size_t i = 0; i < p->n_mapping; i++) {
+    if (key_first(p, p->mapping[i]) != p->mapping[i]) continue; /* one of a key (go's Merge) */
     fputs("\n", d.o);
     d_mapping(&d, p->mapping[i]);
   }

@@ -168,6 +168,28 @@ static int load(const cli_command *cmd, const cli_args *a, const char *arg, pcol
   return rc;
 }
 
+/* By address: the base at the new profile's addresses (pcol_open_readdressed:
+ * a mapping of both, a program loaded elsewhere in each run, is the new
+ * one's, as go's -diff_base merges them), its rows computed again there;
+ * *orig keeps the base as read (tb->value's names are its). */
+static int readdress(pcol_file **fb, pcol_file **orig, pcol_file *fn, const pcol_select *sel, pcol_by by,
+                     pcol_top *tb, pcol_error *err) {
+  pcol_file *g = NULL;
+  int rc = pcol_open_readdressed(*fb, fn, &g, err);
+  pcol_top nt = {0};
+  if (!rc) rc = pcol_top_compute(g, sel, &tb->value, by, &nt, err);
+  if (rc) {
+    pcol_top_free(&nt);
+    pcol_close(g);
+    return rc;
+  }
+  pcol_top_free(tb);
+  *tb = nt;
+  *orig = *fb;
+  *fb = g;
+  return PCOL_OK;
+}
+
 /* Without --value: each side's value as pcol_value_diff_default takes it
  * when the two defaults differ (go's -diff_base: the default NEW names,
  * else BASE's); a side whose value it changed is computed again in it. */
@@ -223,8 +245,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     if (!rc && (rc = pcol_top_compute(fn, &sel, &vs[1], by, &tn, &err))) pcol_error_prefix(&err, labels[1]);
   } else {
     cli_pair_begin(); /* the two sides' warnings once both are open: a filter's once */
-    rc = load(cmd, a, a->pos[0], by, &sel, 0, &fb, &tb, &err);
-    if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, 0, &fn, &tn, &err);
+    /* (by address: each side one file, which readdress reads) */
+    int whole = by == PCOL_BY_ADDRESS;
+    rc = load(cmd, a, a->pos[0], by, &sel, whole, &fb, &tb, &err);
+    if (!rc) rc = load(cmd, a, a->pos[1], by, &sel, whole, &fn, &tn, &err);
     /* (value notes of each side's own value, before diff_default may
      * change one: the same, as pcol_value_diff_default says) */
     cli_pair_end(cmd, a, &sel, !rc);
@@ -242,6 +266,8 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       cli_load_again = 0;
     }
   }
+  pcol_file *fb0 = NULL; /* by address: the base as it was read (tb's names borrow from it) */
+  if (!rc && by == PCOL_BY_ADDRESS) rc = readdress(&fb, &fb0, fn, &sel, by, &tb, &err);
   if (!rc && !cli_get(cmd, a, "value")) rc = diff_default(fb, fn, &sel, by, &tb, &tn, &err);
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
@@ -294,6 +320,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
   pcol_top_free(&tb);
   pcol_top_free(&tn);
   if (fb) pcol_close(fb);
+  if (fb0) pcol_close(fb0);
   if (fn) pcol_close(fn);
   return rc ? cli_fail(cmd->name, &err, rc) : text_rc;
 }

@@ -37,7 +37,7 @@ typedef struct mctx {
   uint32_t *smap; /* strings */
   uint64_t nstr;
   uint32_t *srcmap, *vtmap, *fnmap, *mapmap, *locmap, *stmap, *lsmap;
-  uint64_t *mapshift; /* what a mapping's addresses gain (pcol_b_mapping_copied) */
+  uint64_t *mapshift; /* what a mapping's addresses gain (pcol_b_mappings_shared) */
   /* pcol_b_add_file_framed: the frames each label set adds, and the stacks
    * made so far per (input label set, input stack) */
   const pcol_b_frames *fr;
@@ -219,16 +219,19 @@ static int copy_mappings(mctx *m) {
   if ((rc = alloc_map(m, &m->mapmap, nmap))) return rc;
   m->mapshift = calloc(nmap + 1, sizeof *m->mapshift);
   if (!m->mapshift) return add_oom(m);
-  uint32_t below = (uint32_t)m->b->t[PCOL_T_MAPPINGS].rows; /* the inputs' before f */
+  pcol_mapping_row *rows = malloc((nmap + 1) * sizeof *rows);
+  if (!rows) return add_oom(m);
   for (uint64_t i = 0; i < nmap; i++) {
     pcol_mapping_row r = {pcol_view_u64(&ms, i), pcol_view_u64(&ml, i), pcol_view_u64(&mo, i),
                           S(m, pcol_view_u32(&mf, i)), S(m, pcol_view_u32(&mb, i)),
                           pcol_view_u8(&mfl, i)};
-    rc = m->as_union ? pcol_b_mapping(m->b, &r, 0, &m->mapmap[i + 1], m->err)
-                     : pcol_b_mapping_copied(m->b, &r, below, &m->mapmap[i + 1], &m->mapshift[i + 1], m->err);
-    if (rc) return rc;
+    rows[i] = r;
+    if (m->as_union && (rc = pcol_b_mapping(m->b, &r, 0, &m->mapmap[i + 1], m->err))) break;
   }
-  return PCOL_OK;
+  if (!rc && !m->as_union)
+    rc = pcol_b_mappings_shared(m->b, rows, nmap, &m->mapmap[1], &m->mapshift[1], m->err);
+  free(rows);
+  return rc;
 }
 
 /* locations and their lines (after functions and mappings) */

@@ -449,11 +449,10 @@ static int b_mapping(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
   return PCOL_OK;
 }
 
-/* pcol_b_mapping_shared */
-/* pcol_b_mapping_shared, pcol_b_mapping_copied (dedup: a row of no
- * earlier row's key is an equal row, of any id, else added) */
-static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below, int dedup,
-                            uint32_t *id, uint64_t *shift) {
+/* a row of no earlier profile's key (id <= below) is added (a row of its
+ * own); else that earlier row is m's, *shift what m's addresses gain in it */
+static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below, uint32_t *id,
+                            uint64_t *shift) {
   *shift = 0;
   if (m->flags & ~0x0f) return PCOL_EINVAL;
   map_mkey k = map_merge_key(b, m);
@@ -464,7 +463,54 @@ static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t
     *shift = u64_at(COL(b, PCOL_T_MAPPINGS, PCOL_C_MAP_START), k.first - 1) - m->memory_start;
     return PCOL_OK;
   }
-  return b_mapping(b, m, dedup ? UINT32_MAX : 0, id);
+  return b_mapping(b, m, 0, id);
+}
+
+/* a profile's rows by merge key, a key's rows by index (mkey_cmp) */
+typedef struct {
+  uint64_t size, offset;
+  uint32_t ident;
+  size_t ix;
+} map_ord;
+static int mkey_cmp(const void *x, const void *y) {
+  const map_ord *a = x, *c = y;
+  if (a->size != c->size) return a->size < c->size ? -1 : 1;
+  if (a->offset != c->offset) return a->offset < c->offset ? -1 : 1;
+  if (a->ident != c->ident) return a->ident < c->ident ? -1 : 1;
+  return a->ix < c->ix ? -1 : a->ix > c->ix;
+}
+
+/* pcol_b_mappings_shared */
+static int b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
+                             uint64_t *shift) {
+  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* the earlier profiles' rows */
+  for (size_t i = 0; i < n; i++)
+    if (m[i].flags & ~0x0f) return PCOL_EINVAL;
+  if (n > SIZE_MAX / sizeof(map_ord) - 1) return PCOL_ENOMEM;
+  map_ord *o = malloc((n + 1) * sizeof *o);
+  size_t *lead = malloc((n + 1) * sizeof *lead);
+  int rc = o && lead ? PCOL_OK : PCOL_ENOMEM;
+  for (size_t i = 0; !rc && i < n; i++) {
+    map_mkey k = map_merge_key(b, &m[i]);
+    o[i] = (map_ord){k.size, k.offset, k.ident, i};
+  }
+  if (!rc) qsort(o, n, sizeof *o, mkey_cmp);
+  for (size_t i = 0; !rc && i < n; i++) /* a key's first row leads its others */
+    lead[o[i].ix] = i && o[i].size == o[i - 1].size && o[i].offset == o[i - 1].offset &&
+                            o[i].ident == o[i - 1].ident
+                        ? lead[o[i - 1].ix]
+                        : o[i].ix;
+  for (size_t i = 0; !rc && i < n; i++)
+    if (lead[i] == i) rc = b_mapping_shared(b, &m[i], below, &id[i], &shift[i]);
+  for (size_t i = 0; !rc && i < n; i++) {
+    size_t l = lead[i];
+    if (l == i) continue;
+    id[i] = id[l]; /* go's mapInfo.offset, modulo 2^64 as go's uint64(int64(...)) */
+    shift[i] = shift[l] + (m[l].memory_start - m[i].memory_start);
+  }
+  free(o);
+  free(lead);
+  return rc;
 }
 
 /* ---------------------------------------------------------- locations */
@@ -1086,13 +1132,9 @@ static int b_fail(pcol_error *err, int rc, const char *fn) {
                                          : pcol_strerror(rc);
   return pcol_error_set(err, rc, "%s: %s", fn, why);
 }
-int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                          uint32_t *id, uint64_t *shift, pcol_error *err) {
-  return b_fail(err, b_mapping_shared(b, m, below, 0, id, shift), "pcol_b_mapping");
-}
-int pcol_b_mapping_copied(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                          uint32_t *id, uint64_t *shift, pcol_error *err) {
-  return b_fail(err, b_mapping_shared(b, m, below, 1, id, shift), "pcol_b_mapping");
+int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
+                           uint64_t *shift, pcol_error *err) {
+  return b_fail(err, b_mappings_shared(b, m, n, id, shift), "pcol_b_mapping");
 }
 int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");

@@ -51,7 +51,7 @@ struct pcol_builder {
   size_t spill_unchecked; /* at most this many bytes added since the last check (pcol_b_spill_added) */
   size_t spill_headroom;  /* the bytes the columns could take before their bound, at the last check */
   pcol_hset strings, value_types, functions, mappings, locations, labelsets;
-  pcol_hset mapkeys; /* the mappings by go's merge key (pcol_b_mapping_shared) */
+  pcol_hset mapkeys; /* the mappings by go's merge key (pcol_b_mappings_shared) */
   /* go's profile.Merge identity (set by lib/query/diffbase.c: -base and
    * -diff_base merge two profiles as go merges their pprof copies): an
    * unknown (NA) start line, line or column is pprof's 0, so a function or
@@ -142,26 +142,23 @@ int pcol_builder_reset(pcol_builder **b, pcol_error *err);
 int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
                        uint32_t *map, uint64_t *ph, size_t *bad, pcol_error *err);
 
-/* A profile's mapping row, as an importer adds it (pprof, OTLP) and as a
- * merge copies a file's (add_file.c): the first row of an earlier profile
- * (id <= below: the rows there were when this profile's mappings began)
- * of the same merge key is shared, as go's profile.Merge shares mappings
- * (merge.go Mapping.key): the size rounded up to 4 KiB, the file offset,
- * and the build id, else the file name, else nothing (a fake mapping) --
- * not the start, so two runs of one program (ASLR, a PIE binary or a
- * library mapped elsewhere) are one mapping, and their equal locations and
- * stacks one; *shift is then what to add to this profile's addresses in
- * it (the shared row's start - m's: go's mapInfo.offset, the first
- * profile's addresses), else 0.  Rows of one key within the profile stay
- * apart (its own list, as it is: pcol_b_mapping dedup 0), unless an
- * earlier profile has one of that key, which they then all are. */
-int pcol_b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                          uint32_t *id, uint64_t *shift, pcol_error *err);
-/* The same for a mapping row of a file merged into b (add_file.c): a row
- * of no earlier row's key is an equal row of b (rows equal within the file
- * are one, as pcol_b_mapping dedup 1 makes them), else a new one. */
-int pcol_b_mapping_copied(pcol_builder *b, const pcol_mapping_row *m, uint32_t below,
-                          uint32_t *id, uint64_t *shift, pcol_error *err);
+/* A profile's mapping rows m[0..n), as an importer adds them (pprof, OTLP,
+ * legacy) and as a merge copies a file's (add_file.c): rows of one merge
+ * key are one row, as go's profile.Merge makes them (merge.go Mapping.key;
+ * its driver merges every profile it reads, one alone too): the size
+ * rounded up to 4 KiB, the file offset, and the build id, else the file
+ * name, else nothing (a fake mapping) -- not the start, so two runs of one
+ * program (ASLR, a PIE binary or a library mapped elsewhere), and two
+ * processes of it in one profile, are one mapping, and their equal
+ * locations and stacks one.  That row is an earlier profile's first row of
+ * the key (the rows b held before this call), else the profile's first row
+ * of it (its lowest index, which is added; go keeps the one its samples
+ * meet first, with the profile's first mapping ahead: doc/mappings.md
+ * §2.1).  id[i] is row i's mapping id, shift[i] what to add to its
+ * addresses in it (the kept row's start - m[i]'s: go's mapInfo.offset, 0
+ * for a row kept), modulo 2^64. */
+int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
+                           uint64_t *shift, pcol_error *err);
 
 /* Frames added to every sample's stack by its label set (go tool pprof
  * -tagroot/-tagleaf: lib/query/tagframes.c), for pcol_b_add_file_copy.

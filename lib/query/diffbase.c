@@ -755,3 +755,43 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   if (rc && !b) return rc;
   return pcol_q_open_built(b, rc, f->input_bytes + base->input_bytes, out, err);
 }
+
+/* like's mapping rows into b, as a profile of their own (one key's rows
+ * one, pcol_b_mappings_shared) */
+static int like_mappings(pcol_builder *b, pcol_file *like, pcol_error *err) {
+  uint64_t n = pcol_rows(like, PCOL_T_MAPPINGS);
+  pcol_view c[6];
+  int rc = PCOL_OK;
+  for (int k = 0; !rc && k < 6; k++) rc = pcol_column(like, PCOL_T_MAPPINGS, PCOL_C_MAP_START + k, &c[k], err);
+  if (rc || !n) return rc;
+  pcol_mapping_row *m = malloc(n * sizeof *m);
+  uint32_t *id = malloc(n * sizeof *id);
+  uint64_t *shift = malloc(n * sizeof *shift);
+  if (!m || !id || !shift) rc = pcol_oom(err);
+  for (uint64_t i = 0; !rc && i < n; i++) {
+    uint32_t s[2] = {pcol_view_u32(&c[3], i), pcol_view_u32(&c[4], i)}; /* file name, build id */
+    for (int k = 0; !rc && k < 2; k++) {
+      pcol_str t;
+      if (!s[k]) continue; /* NA stays NA */
+      if (!(rc = pcol_string(like, s[k], &t, err))) rc = pcol_b_string(b, t.ptr, t.len, &s[k], err);
+    }
+    m[i] = (pcol_mapping_row){pcol_view_u64(&c[0], i), pcol_view_u64(&c[1], i), pcol_view_u64(&c[2], i),
+                              s[0], s[1], pcol_view_u8(&c[5], i)};
+  }
+  if (!rc) rc = pcol_b_mappings_shared(b, m, (size_t)n, id, shift, err);
+  free(m);
+  free(id);
+  free(shift);
+  return rc;
+}
+
+int pcol_open_readdressed(pcol_file *f, pcol_file *like, pcol_file **out, pcol_error *err) {
+  if (out) *out = NULL;
+  if (!f || !like || !out) return pcol_error_set(err, PCOL_EINVAL, "pcol_open_readdressed: NULL argument");
+  pcol_builder *b = NULL;
+  int rc = pcol_builder_new(&b, err);
+  if (!rc) rc = like_mappings(b, like, err);
+  if (!rc) rc = pcol_b_add_file(b, f, err);
+  if (rc && !b) return rc;
+  return pcol_q_open_built(b, rc, f->input_bytes, out, err);
+}

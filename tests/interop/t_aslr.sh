@@ -8,7 +8,11 @@
 # judged by go tool pprof -top -addresses (and -top, -traces) of the same
 # files; the merged location shows the first profile's address, as go's.
 # Sizes that differ below 4 KiB are one mapping, past it two
-# (lib/core/builder.c pcol_b_mapping_shared; doc/mappings.md §2.1).
+# (lib/core/builder.c pcol_b_mappings_shared; doc/mappings.md §2.1).
+# Two processes of it in one profile are one too (go merges a profile read
+# alone as well); a mapping of no file name and one of a stored "" are of
+# one key; `pcol diff --by address` pairs two runs' rows at the new
+# profile's addresses (pcol_open_readdressed), as -diff_base merges them.
 # Exit 77 without Go.
 set -u
 PPROF_WHAT="ASLR merges with go tool pprof"
@@ -24,6 +28,9 @@ gen c.pb 0x7f1234560000 0x4a00           # its size 0x4a00: 0x5000 rounded up
 gen d.pb 0x5600aa000000 0x5001           # 0x6000 rounded up: another mapping
 gen as.pb 0x555555554000 0x5000 sym      # symbolized runs
 gen bs.pb 0x5600aa000000 0x5000 sym
+gen pp.pb 0x555555554000 0x5000 procs    # two processes of it in one profile
+gen nf.pb 0x555555554000 0x5000 nofile   # the binary's mapping of no file name
+gen ef.pb 0x5600aa000000 0x5000 emptyfile # ... and of "" (a second "" in the table)
 "$PPROF" -proto -symbolize=none b.pb b.pb >bb.pb 2>/dev/null || { echo "FAIL: pprof -proto"; exit 1; }
 mkdir dir pk
 cp a.pb b.pb dir/
@@ -61,6 +68,19 @@ check "symbolized" "-top as.pb bs.pb" "as.pb bs.pb"
 check "--base" "-top -addresses -base a.pb bb.pb" "--by address --base a.pb bb.pb"
 check "--diff-base" "-top -addresses -diff_base a.pb bb.pb" "--by address --diff-base a.pb bb.pb"
 check "--base, pcol files" "-top -addresses -base a.pb b.pb" "--by address --base pk/a.pcol pk/b.pcol"
+# one key's mappings within one profile are one too (go's driver merges a
+# profile read alone as well): the second process at the first's addresses
+"$PCOL" pack pp.pb -o pk/pp.pcol || { echo "FAIL: pcol pack pp.pb"; exit 1; }
+check "two processes in one profile" "-top -addresses pp.pb" "--by address pp.pb"
+check "two processes, packed" "-top -addresses pp.pb" "--by address pk/pp.pcol"
+check "two processes, then a run" "-top -addresses pp.pb b.pb" "--by address pp.pb b.pb"
+check "a run, then two processes" "-top -addresses b.pb pp.pb" "--by address b.pb pp.pb"
+check "two processes, --base" "-top -addresses -base b.pb pp.pb" "--by address pp.pb --base b.pb"
+# no file name (string 0) and a stored "": one key to go (Mapping.key's File != "")
+check "no file, \"\" file" "-top -addresses nf.pb ef.pb" "--by address nf.pb ef.pb"
+check "\"\" file, no file" "-top -addresses ef.pb nf.pb" "--by address ef.pb nf.pb"
+"$PCOL" pack nf.pb -o pk/nf.pcol && "$PCOL" pack ef.pb -o pk/ef.pcol || { echo "FAIL: pcol pack nf/ef"; exit 1; }
+check "no file, \"\" file, pcol files" "-top -addresses nf.pb ef.pb" "--by address pk/nf.pcol pk/ef.pcol"
 # -traces: a stack of both runs is one trace
 n=$((n + 1))
 "$PPROF" -symbolize=none -traces a.pb b.pb 2>/dev/null | sed -n '/^---/,$p' >ref.txt
@@ -68,6 +88,36 @@ n=$((n + 1))
 if [ ! -s ref.txt ] || ! cmp -s ref.txt got.txt; then
   echo "FAIL traces: pcol traces a.pb b.pb differs from go tool pprof -traces:"; diff ref.txt got.txt | head; fail=1
 fi
+n=$((n + 1))
+"$PPROF" -symbolize=none -traces pp.pb 2>/dev/null | sed -n '/^---/,$p' >ref.txt
+"$PCOL" traces pp.pb 2>/dev/null | sed -n '/^---/,$p' >got.txt
+if [ ! -s ref.txt ] || ! cmp -s ref.txt got.txt; then
+  echo "FAIL traces of two processes: pcol traces pp.pb differs from go tool pprof -traces:"; diff ref.txt got.txt | head; fail=1
+fi
+# pcol diff BASE NEW --by address pairs the rows of two runs at NEW's
+# addresses, as go's -diff_base=BASE NEW merges them: its changes (rows of
+# a nonzero one) are go's -top -addresses rows
+# diffcheck BASE NEW [PCOL-BASE PCOL-NEW]
+diffcheck() {
+  n=$((n + 1))
+  local pb=${3:-$1} pn=${4:-$2}
+  "$PPROF" -symbolize=none -nodecount=0 -nodefraction=0 -edgefraction=0 -top -addresses -diff_base "$1" "$2" \
+    2>/dev/null | rows /dev/stdin | awk '{print $1, $4, $6, $7}' | sort >ref.rows
+  "$PCOL" diff "$pb" "$pn" --by address --absolute --node-fraction 0 >got.txt 2>got.err ||
+    { echo "FAIL diff $pb $pn: $(cat got.err)"; fail=1; return; }
+  awk '/^ *base_flat/ {on=1; next} on && ($3 != "0" || $6 != "0") {print $3, $6, $7, $8}' got.txt |
+    sed 's/+//g' | sort >got.rows
+  if [ ! -s ref.rows ] || ! cmp -s ref.rows got.rows; then
+    echo "FAIL diff --by address $pb $pn differs from go tool pprof -diff_base $1 $2 -addresses:"
+    diff ref.rows got.rows | head -20; fail=1
+  fi
+}
+diffcheck a.pb b.pb
+diffcheck b.pb a.pb
+diffcheck b.pb c.pb
+diffcheck a.pb pp.pb
+diffcheck a.pb b.pb pk/a.pcol pk/b.pcol
+diffcheck a.pb b.pb dir/a.pb pk/b.pcol
 # the merged file's mappings: one per key, with the first run's start
 n=$((n + 1))
 maps=$("$PCOL" cat m.pcol --table mappings 2>&1)

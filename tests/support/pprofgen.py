@@ -205,7 +205,13 @@ hand, standard library only).
                                  foo and bar of the library); MODE sym: each
                                  location has its function and line; extra: one
                                  more sample (9) at a location of its own
-                                 (offset 0x1450 of the binary). Two runs at two
+                                 (offset 0x1450 of the binary); procs: a second
+                                 process of the program in the same profile,
+                                 both mappings 0x40000000 above the first's,
+                                 samples 4, 1, 6 there; nofile, emptyfile: the
+                                 binary's mapping has no file name and no build
+                                 id, its file field left out (string 0) or the
+                                 index of a second "" in the table. Two runs at two
                                  STARTs are what go's merge makes one (its
                                  mapping key has no start: tests/interop/t_aslr.sh)
 """
@@ -947,21 +953,34 @@ def aslr(out, start, size=0x5000, mode=""):
     p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     maps = [(start, size, b"/opt/app/bin/app", b"app-1"),
             (start + 0x100000, 0x3000, b"/opt/app/lib/libfoo.so", b"foo-1")]
+    if mode == "procs":  # a second process of the program, 0x40000000 above
+        maps += [(s0 + 0x40000000, sz, f, bid) for s0, sz, f, bid in maps]
     for i, (s0, sz, f, bid) in enumerate(maps, 1):
-        p += field(3, 2, field(1, 0, i) + field(2, 0, s0) + field(3, 0, s0 + sz) + field(4, 0, 0) +
-                   field(5, 0, st.id(f)) + field(6, 0, st.id(bid)) +
+        if mode in ("nofile", "emptyfile") and i == 1:
+            # no file, no build id: field 5 left out (string 0), or the
+            # index of a second "" in the table
+            name = field(5, 0, len(st.s)) if mode == "emptyfile" else b""
+            if mode == "emptyfile":
+                st.s.append(b"")
+        else:
+            name = field(5, 0, st.id(f)) + field(6, 0, st.id(bid))
+        p += field(3, 2, field(1, 0, i) + field(2, 0, s0) + field(3, 0, s0 + sz) + field(4, 0, 0) + name +
                    (field(7, 0, 1) + field(9, 0, 1) if sym else b""))
     # location id -> (mapping, offset in it, function name, line)
     locs = {1: (1, 0x1100, b"main", 10), 2: (1, 0x1230, b"work", 20), 3: (1, 0x1340, b"leaf", 30),
             4: (2, 0x2010, b"foo", 40), 5: (2, 0x2120, b"bar", 50)}
     if mode == "extra":
         locs[6] = (1, 0x1450, b"more", 60)
+    if mode == "procs":  # the second process's locations: 10 + the first's
+        locs.update({lid + 10: (mid + 2, off, name, line) for lid, (mid, off, name, line) in list(locs.items())})
     for lid, (mid, off, name, line) in locs.items():
         if sym:
             p += field(5, 2, field(1, 0, lid) + field(2, 0, st.id(name)) + field(4, 0, st.id(name + b".c")))
         p += field(4, 2, field(1, 0, lid) + field(2, 0, mid) + field(3, 0, maps[mid - 1][0] + off) +
                    (field(4, 2, field(1, 0, lid) + field(2, 0, line)) if sym else b""))
     stacks = [([3, 2, 1], 5), ([2, 1], 3), ([5, 4, 2, 1], 2), ([4, 1], 7)] + ([([6, 1], 9)] if mode == "extra" else [])
+    if mode == "procs":
+        stacks += [([15, 14, 12, 11], 4), ([13, 12, 11], 1), ([14, 11], 6)]
     for locs_, n in stacks:
         p += sample(locs_, [n, n * 10_000_000])
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))

@@ -620,6 +620,7 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   pcol_value_sel vb, vn;
   pcol_top tb = {0}, tn = {0};
   pcol_diff d = {0};
+  pcol_file *g = NULL; /* by address: the base at the new side's addresses (pcol diff's rule) */
   PyObject *errpath = h->path;
   int rc;
   Py_BEGIN_ALLOW_THREADS
@@ -634,10 +635,9 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
     errpath = NULL;
     rc = pcol_value_diff_default(h->f, hn->f, &sel.sel, &vb, &vn, &err);
   }
-  if (!rc) {
-    errpath = h->path;
-    rc = pcol_top_compute(h->f, &sel.sel, &vb, by, &tb, &err);
-  }
+  if (!rc) errpath = h->path;
+  if (!rc && by == PCOL_BY_ADDRESS) rc = pcol_open_readdressed(h->f, hn->f, &g, &err);
+  if (!rc) rc = pcol_top_compute(g ? g : h->f, &sel.sel, &vb, by, &tb, &err);
   if (!rc) {
     errpath = hn->path;
     rc = pcol_top_compute(hn->f, &sel.sel, &vn, by, &tn, &err);
@@ -677,6 +677,7 @@ out0:
   pcol_diff_free(&d);
   pcol_top_free(&tb);
   pcol_top_free(&tn);
+  if (g) pcol_close(g);
   return res;
 }
 

@@ -250,6 +250,27 @@ def test_diff_equals_pcol(packed, representative):
     assert n > len(packed) // 2
 
 
+def test_diff_by_address_aslr_equals_pcol(tmp_path):
+    """Two runs of one PIE program loaded at other addresses (pprofgen.py
+    aslr): File.diff by address pairs their rows at the new run's
+    addresses, as `pcol diff` does (one library rule,
+    pcol_open_readdressed); each side's own addresses paired no row
+    before, every row a row of one side"""
+    gen = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "support", "pprofgen.py")
+    if not os.path.exists(gen):
+        pytest.skip("tests/support/pprofgen.py not found")
+    a, b = str(tmp_path / "a.pb"), str(tmp_path / "b.pb")
+    subprocess.run([sys.executable, gen, "aslr", a, "0x555555554000"], check=True)
+    subprocess.run([sys.executable, gen, "aslr", b, "0x5600aa000000", "0x5000", "extra"], check=True)
+    with pcol.open(a) as f:
+        got = f.diff(b, "address", absolute=True)
+        assert [n for n in got["name"] if n.startswith("0000555555")] == [], list(got["name"])
+        assert check("diff", a, [a, b, "--by", "address", "--absolute"], got, decimals=got.decimals) > 0
+        got = f.diff(b, "address")
+        assert check("diff", a, [a, b, "--by", "address"], got,
+                     pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"), digits=4) > 0
+
+
 def test_diff_defaults_differ_equal_pcol():
     """Two heap profiles whose defaults differ (go-heap-allocs-inline names
     alloc_space in pprof's default_sample_type, go-heap-delta-negative-values

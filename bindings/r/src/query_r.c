@@ -128,6 +128,7 @@ typedef struct owned {
   size_t len, cap;
   struct trow { int64_t value; size_t lab, lablen, stk, stklen; } *rows;
   size_t nrows, rcap;
+  pcol_file *file; /* diff by address: the base at the new side's addresses */
 } owned;
 
 static void owned_finalize(SEXP x) {
@@ -142,6 +143,7 @@ static void owned_finalize(SEXP x) {
   pcol_graph_free(&o->graph);
   if (o->sum) pcol_source_summaries_free(o->sum, o->nsum);
   if (o->tmp) fclose(o->tmp);
+  if (o->file) pcol_close(o->file);
   free(o->buf);
   free(o->rows);
   free(o);
@@ -671,7 +673,9 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
    * -diff_base: the one the new side names, else the base's) */
   int rc = str1(value) ? PCOL_OK : pcol_value_diff_default(fb, fn, &s, &vb, &vn, &err);
   if (rc) pcol_stop(NULL, &err, rc);
-  rc = pcol_top_compute(fb, &s, &vb, by, &o->top, &err);
+  /* by address: the base at the new side's addresses (pcol diff's rule) */
+  if (by == PCOL_BY_ADDRESS && (rc = pcol_open_readdressed(fb, fn, &o->file, &err))) pcol_stop(pb, &err, rc);
+  rc = pcol_top_compute(o->file ? o->file : fb, &s, &vb, by, &o->top, &err);
   if (rc) pcol_stop(pb, &err, rc);
   rc = pcol_top_compute(fn, &s, &vn, by, &o->top2, &err);
   if (rc) pcol_stop(pn, &err, rc);

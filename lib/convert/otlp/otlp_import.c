@@ -51,7 +51,7 @@ typedef struct ctx {
   size_t rawlen;
   size_t (*strs)[2];
   uint32_t *map_ids, *fn_ids, *loc_ids; /* table index -> pcol id (index 0 -> 0) */
-  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mapping_shared) */
+  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mappings_shared) */
   pcol_label_row *attr; /* attribute index -> label */
   uint8_t *attr_base;   /* attribute index -> 1: pprof::base = "true" (a -diff_base's base sample) */
   pcol_stack_memo memo;
@@ -570,7 +570,6 @@ static int build_tables(ctx *c) {
                       !strcmp(str_at(c, a->key_strindex), PCOL_DIFF_BASE_KEY);
     if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str, c->err);
   }
-  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier messages' rows */
   size_t nm = D->n_mapping_table ? D->n_mapping_table - 1 : 0;
   pcol_mapping_row *rows = calloc(nm + 1, sizeof *rows);
   if (!rows) rc = pcol_oom(c->err);
@@ -600,11 +599,12 @@ static int build_tables(ctx *c) {
   memset(&sd, 0, sizeof sd);
   if (!rc && c->sym->on) rc = symbolize(c, rows, nm, &sd);
   for (size_t i = 1; i < D->n_mapping_table && !rc; i++) {
-    pcol_mapping_row r = rows[i - 1];
-    if (sd.map_flags) r.flags |= sd.map_flags[i - 1];
-    if (sd.map_file && sd.map_file[i - 1]) r.filename = sd.map_file[i - 1];
-    rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], &c->map_shift[i], c->err);
+    pcol_mapping_row *r = &rows[i - 1];
+    if (sd.map_flags) r->flags |= sd.map_flags[i - 1];
+    if (sd.map_file && sd.map_file[i - 1]) r->filename = sd.map_file[i - 1];
   }
+  if (!rc && D->n_mapping_table > 1)
+    rc = pcol_b_mappings_shared(b, rows, D->n_mapping_table - 1, &c->map_ids[1], &c->map_shift[1], c->err);
   free(rows);
   for (size_t i = 1; i < D->n_function_table && !rc; i++) {
     const otlp_function *f = D->function_table[i];

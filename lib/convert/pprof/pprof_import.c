@@ -791,7 +791,7 @@ typedef struct ctx {
   uint8_t *base_strs; /* per string index: BASE_KEY "pprof::base", BASE_TRUE "true" (NULL: no
                        * "pprof::base"); by value, as go reads strings: a table may hold one twice */
   int base_labelled;   /* a sample has a label of that key */
-  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mapping_shared) */
+  uint64_t *map_shift; /* what a mapping's addresses gain (pcol_b_mappings_shared) */
   const pcol_symbolize_options *sym; /* NULL: -symbolize=none */
   pcol_sym *ss; /* with sym local: the session, for the locations and the names */
   pcol_pprof_prune pr; /* drop_frames/keep_frames (pprof_prune.c) */
@@ -1184,7 +1184,8 @@ static int build(ctx *c) {
   pcol_sym_table sd;
   memset(&sd, 0, sizeof sd);
   if (!rc && c->sym && c->sym->mode == PCOL_SYMBOLIZE_LOCAL) rc = symbolize(c, &sd);
-  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* earlier profiles' rows */
+  pcol_mapping_row *mr = malloc((p->n_mapping + 1) * sizeof *mr);
+  if (!mr && !rc) rc = bare(c, PCOL_ENOMEM);
   for (size_t i = 0; i < p->n_mapping && !rc; i++) {
     const pmapping *m = &p->mapping[i];
     pcol_mapping_row r = {m->memory_start, m->memory_limit, m->file_offset, 0, 0, 0};
@@ -1193,11 +1194,13 @@ static int build(ctx *c) {
                         (m->has_line_numbers ? PCOL_MAP_HAS_LINE_NUMBERS : 0) |
                         (m->has_inline_frames ? PCOL_MAP_HAS_INLINE_FRAMES : 0) |
                         (sd.map_flags ? sd.map_flags[i] : 0));
-    if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id))) {
-      if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
-      rc = pcol_b_mapping_shared(b, &r, below, &c->map_ids[i], &c->map_shift[i], c->err);
-    }
+    if (!(rc = sid(c, m->filename, &r.filename)) && !(rc = sid(c, m->build_id, &r.build_id)) &&
+        sd.map_file && sd.map_file[i])
+      r.filename = sd.map_file[i];
+    mr[i] = r;
   }
+  if (!rc) rc = pcol_b_mappings_shared(b, mr, p->n_mapping, c->map_ids, c->map_shift, c->err);
+  free(mr);
   for (size_t i = 0; i < p->n_function && !rc; i++) {
     const pfunction *fn = &p->function[i];
     pcol_function_row r = {0, 0, 0, fn->start_line};

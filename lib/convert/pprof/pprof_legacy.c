@@ -37,7 +37,7 @@
 #include "keys.h"    /* PCOL_SRC_PPROF, PPROF_META_* */
 #include "buf.h"     /* pcol_buf */
 #include "hash.h"    /* pcol_u64map */
-#include "builder.h" /* pcol_stack_memo, pcol_b_mapping_shared */
+#include "builder.h" /* pcol_stack_memo, pcol_b_mappings_shared */
 #include "pprof.h"
 #include "pprof_legacy.h"
 #include <math.h>
@@ -757,16 +757,27 @@ static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
     pcol_sym_table_free(&sd);
     return rc;
   }
-  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows;
-  for (size_t i = 0; i < NS(p->maps, lmapping) && !rc; i++) {
+  /* the used ones, one key's one row (pcol_b_mappings_shared) */
+  size_t nm = NS(p->maps, lmapping), nu = 0;
+  pcol_mapping_row *mr = malloc((nm + 1) * sizeof *mr);
+  uint32_t *mid = malloc((nm + 1) * sizeof *mid);
+  uint64_t *msh = malloc((nm + 1) * sizeof *msh);
+  if (!mr || !mid || !msh) rc = pcol_lg_nomem(p);
+  for (size_t i = 0; i < nm && !rc; i++) {
     if (!M[i].used) continue;
     pcol_mapping_row r = {M[i].start, M[i].limit, M[i].offset, 0, 0, sd.map_flags ? sd.map_flags[i] : 0};
     span f = str_at(p, M[i].file, M[i].nfile), d = str_at(p, M[i].bid, M[i].nbid);
     if (f.n && (rc = intern(p, b, f, &r.filename))) break;
     if (d.n && (rc = intern(p, b, d, &r.build_id))) break;
     if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
-    rc = pcol_b_mapping_shared(b, &r, below, &M[i].id, &M[i].shift, p->err);
+    mr[nu++] = r;
   }
+  if (!rc) rc = pcol_b_mappings_shared(b, mr, nu, mid, msh, p->err);
+  for (size_t i = 0, j = 0; i < nm && !rc; i++)
+    if (M[i].used) M[i].id = mid[j], M[i].shift = msh[j++];
+  free(mr);
+  free(mid);
+  free(msh);
   uint32_t *ids = malloc((nl ? nl : 1) * sizeof *ids);
   if (!ids) {
     pcol_sym_table_free(&sd);

@@ -19,7 +19,7 @@ typedef struct lmapping {
   uint64_t start, limit, offset;
   size_t file, nfile, bid, nbid; /* in lp.str */
   uint32_t id;                   /* the builder's, once used */
-  uint64_t shift;                /* what its addresses gain there (pcol_b_mapping_shared) */
+  uint64_t shift;                /* what its addresses gain there (pcol_b_mappings_shared) */
   int used;
 } lmapping;
 typedef struct llocation {
