@@ -200,7 +200,7 @@ function wire() {
   tl.addEventListener('mousedown', function (ev) { if (!TL.tracks.length) return; start = px(ev); ev.preventDefault(); });
   tl.addEventListener('mousemove', function (ev) { /* a track's whole name on its label (the drawn one may be cut) */
     var b = tl.getBoundingClientRect(), k = Math.floor((ev.clientY - b.top - TL.AX) / (TL.TH + 4));
-    tl.title = ev.clientX - b.left < TL.L && k >= 0 && k < TL.tracks.length ? TL.tracks[k].tip : '';
+    tl.title = ev.clientX - b.left < TL.L && k >= 0 && k < TL.tracks.length ? TL.tracks[k].label : '';
   });
   window.addEventListener('mousemove', function (ev) {
     if (start === null) return;

@@ -135,6 +135,6 @@ export function wireStackChart() {
     var r = stackBoxAt(ev), b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
     if (r) { cv.title = r.n > 0 ? pcolShown(fname(r.n)) : boxName(r.n) + ' not drawn (the stack chart\'s bound: the note)'; return; }
     var t = x < TL.L && SC.tracks.filter(function (k) { return y >= k.y && y < k.y + k.h; })[0];
-    cv.title = t ? t.tr.tip : ''; /* a track's whole name (the drawn one may be cut) */
+    cv.title = t ? t.tr.label : ''; /* a track's whole name (the drawn one may be cut) */
   });
 }

@@ -8,7 +8,7 @@
  * says how many are left out and lists them, and the "tracks" box (a
  * regex on a track's whole name) draws the tracks it matches instead, the
  * busiest TL.MAX of them.  The stack chart draws the same tracks. */
-import { pcolCut, pcolIso, pcolShown, pcolUnitLabel } from './units.js';
+import { pcolCut, pcolShown, pcolUnitLabel } from './units.js';
 import { $, canvasDpr, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
@@ -25,15 +25,14 @@ export var TL = { tracks: [], all: [], MAX: 64, filter: null, filterText: '', t0
 export function trackName(s) { return s.name !== undefined ? s.name : '#' + s.id; }
 /* the tracks: a source's, or one per thread of it (made when the
  * samples part is in: head.js pcolStart).  A track's names as a function's
- * (rd17a F8): head, thread and label (both) shown (pcolShown), drawn so;
- * in running text (tip: the tooltips, the list of tracks left out) each
- * isolated (pcolIso); the tracks box matches the names themselves (raw),
- * as the refine boxes match functions' */
+ * (rd17a F8): head, thread and label (both: drawn, the tooltips, the
+ * list of tracks left out) shown (pcolShown); the tracks box matches the
+ * names themselves (raw), as the refine boxes match functions' */
 export function timelineTracks() {
   var all = TL.all = [];
   function track(s, t, head, th) {
     var two = function (f) { return th === '' ? f(head) : f(head) + ' ' + f(th); };
-    all.push({ src: s, thr: t, label: two(pcolShown), tip: two(pcolIso), raw: two(String), head: pcolShown(head), thread: pcolShown(th), k: all.length });
+    all.push({ src: s, thr: t, label: two(pcolShown), raw: two(String), head: pcolShown(head), thread: pcolShown(th), k: all.length });
   }
   TL.timed.forEach(function (s) {
     if (THR) {
@@ -84,7 +83,7 @@ export function pickTracks() {
   /* the tracks left out, busiest first: their whole names, as text */
   var out = ranked.filter(function (tr) { return !on[tr.k]; }), LIST = 5000;
   $('tl-left-sum').textContent = n(left) + ' tracks left out' + (left > LIST ? ' (the busiest ' + n(LIST) + ' listed)' : '');
-  $('tl-left-list').textContent = out.slice(0, LIST).map(function (tr) { return tr.tip; }).join('\n');
+  $('tl-left-list').textContent = out.slice(0, LIST).map(function (tr) { return tr.label; }).join('\n');
   $('tl-left').style.display = left ? '' : 'none';
 }
 /* A track's label in `w` pixels: the part that tells tracks apart (the
