@@ -1076,7 +1076,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
     w->vname = (pcol_str){NULL, 0}; /* (no name to give, or the samples': the count) */
   if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w->uri, x->err);
   if (!rc && !w->uri.ptr) w->uri = (pcol_str){"pcol", 4};
-  w->uri = pcol_source_display_name(w->uri); /* thread and process names: no directory */
+  w->uri = pcol_source_display_name(x->f, s, w->uri); /* thread and process names: no directory */
   /* pass 1: the threads, the time axis */
   if (!rc && !(sc.cls_thread = calloc((size_t)x->ntcls + 1, sizeof *sc.cls_thread))) rc = oom(x);
   if (!rc) rc = pcol_lasts_init(&sc.lasts, x->f, s, x->err);
@@ -1236,7 +1236,7 @@ static int empty_thread(fx *x, uint32_t s) {
   pcol_str uri = {0};
   PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &uri, x->err));
   if (!uri.ptr) uri = (pcol_str){"pcol", 4};
-  uri = pcol_source_display_name(uri);
+  uri = pcol_source_display_name(x->f, s, uri);
   char pid[16];
   snprintf(pid, sizeof pid, "%u", s);
   int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0}, 0, NULL);

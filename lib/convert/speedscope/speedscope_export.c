@@ -1261,7 +1261,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_str name = {"pcol", 4};
   if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
   if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
-  if (!rc) rc = put_str(&x, pcol_source_display_name(name));
+  if (!rc) rc = put_str(&x, pcol_source_display_name(f, ns == 1 ? 1 : 0, name));
   pcol_xtype *types = NULL;
   size_t ntypes = 0;
   if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX + 2) * sizeof *types)))
@@ -1312,7 +1312,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
-    uri = pcol_source_display_name(uri); /* the profiles' names: no directory */
+    uri = pcol_source_display_name(f, s, uri); /* the profiles' names: no directory */
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 1))) break;
     /* the evented timeline: when asked, or by default when its events fit
      * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run); with it,

@@ -48,6 +48,7 @@
 #include "speedscope.h"
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_VT_WALL, PCOL_UNIT_COUNT, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
+#include "srcname.h"  /* pcol_source_file_mark */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include "count.h"    /* pcol_decimals_for */
@@ -655,6 +656,7 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   else snprintf(uri, ul, "%s: %s", s->name, pname);
   int64_t ts = p->src_start == PCOL_NA_I64 ? PCOL_NA_I64 : p->src_start / 1000000000;
   int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, ts, src, s->err);
+  if (!rc && !k) rc = pcol_source_file_mark(s->b, *src, s->name, strlen(s->name), uri, strlen(uri), s->err);
   free(uri);
   char v[24];
   if (!rc && p->src_start != PCOL_NA_I64 && p->src_start) {
