@@ -106,6 +106,13 @@
  * (doc/mappings.md §14, §17); read by THE range rule of the header
  * (lib/core/wall.c). */
 #define PCOL_META_SPAN_START_NS "pcol.span_start_ns"
+/* The length in bytes (decimal digits) of the FILE part of a source named
+ * "FILE: NAME" whose FILE (the input's path) holds ": " itself, so that
+ * the name splits where it was joined (rd17a F6: "x: y/t.json: main"):
+ * written by the importers that name sources so (lib/convert/srcname.c
+ * pcol_source_file_mark), read by pcol_source_display_name (reader.c);
+ * absent: FILE ends at the first ": " (or is the whole uri: reader.c). */
+#define PCOL_META_URI_FILE_LEN "pcol.uri_file_len"
 /* The value of meta PCOL_META_DIFF_BASE (pcol.h) of a source that holds a
  * -diff_base's base as its samples labelled PCOL_DIFF_BASE_KEY = "true",
  * their values AND weights negated as written (the Firefox importer's, of

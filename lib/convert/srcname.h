@@ -8,6 +8,7 @@
 #define PCOL_SRCNAME_H
 
 #include <stddef.h>
+#include "pcol.h"
 
 /* "FILE: NAME (pid P, tid T)"; without a name "FILE: pid P, tid T";
  * without a tid "FILE: NAME (pid P)" / "FILE: pid P"; without pid and tid
@@ -18,5 +19,14 @@
  * out of memory. */
 char *pcol_source_name(const char *file, const char *name, size_t nlen, const char *pid,
                        const char *tid, const char *what);
+
+/* For source src of builder b named uri[0..ulen), "FILE: NAME" or FILE,
+ * file[0..flen) its FILE (the input's path): where file holds ": " itself, its length as
+ * meta PCOL_META_URI_FILE_LEN, so that pcol_source_display_name (reader.c)
+ * splits uri where it was joined (rd17a F6); else nothing (the first ": "
+ * is the join).  Every importer that names sources "FILE: ..." calls it
+ * after pcol_b_source.  PCOL_OK or the builder's error. */
+int pcol_source_file_mark(pcol_builder *b, uint32_t src, const char *file, size_t flen, const char *uri,
+                          size_t ulen, pcol_error *err);
 
 #endif

@@ -385,6 +385,7 @@ int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, uint32_t l
     goto out;
   char num[32];
   rc = pcol_b_meta_str(c->b, *src, "chrome.profile_id", s->id, c->err);
+  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, strlen(uri), c->err);
   static const char *const LOST_KEY[3] = {"chrome.lost_parents", "chrome.lost_samples", "chrome.lost_children"};
   for (int l = 0; l < 3; l++) { /* what lost nodes left (pcol info's meta) */
     c->lost[l] += lost[l];

@@ -1,6 +1,9 @@
-/* jstr.c — THE JSON string rule (jstr.h), of the Firefox and V8 exports. */
+/* jstr.c — THE JSON string rule (jstr.h), of the Firefox and V8 exports;
+ * THE whole-number rule, of the speedscope and Firefox exports and imports. */
 #include "jstr.h"
 #include "pcol.h" /* pcol_utf8_len */
+
+#include <math.h>
 
 int pcol_json_str(FILE *o, const char *p, size_t n) {
   if (fputc('"', o) == EOF) return -1;
@@ -24,4 +27,17 @@ int pcol_json_str(FILE *o, const char *p, size_t n) {
     if (r < 0) return -1;
   }
   return fputc('"', o) == EOF ? -1 : 0;
+}
+
+int pcol_json_int_exact(__int128 v) {
+  if (v > (__int128)INT64_MAX || v < -(__int128)INT64_MAX) return 0;
+  double d = (double)(int64_t)v; /* (INT64_MAX: 2^63, out of range) */
+  return d < 0x1p63 && (__int128)(int64_t)d == v;
+}
+
+int pcol_json_int_of(double d, int64_t *out) {
+  if (d != floor(d)) return 1; /* (NaN too) */
+  if (!(d >= -0x1p63 && d < 0x1p63)) return 2;
+  *out = (int64_t)d;
+  return 0;
 }

@@ -16,6 +16,7 @@
 #include "codec.h"    /* pcol_section_decode, pcol_transform_allowed */
 #include "enc.h"      /* pcol_enc_parse */
 #include "validate.h" /* pcol_check_sums */
+#include "keys.h"     /* PCOL_SRC_SPEEDSCOPE, ... */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -1370,12 +1371,35 @@ pcol_str pcol_display_name(pcol_str s) {
 }
 
 /* reader.h: a source's name in an export (a speedscope profile's, a
- * Firefox thread's) */
-pcol_str pcol_source_display_name(pcol_str s) {
+ * Firefox thread's).  Which importers name a source "FILE: NAME" (the
+ * rest name it FILE, the input's path, ": " anywhere in it) */
+static int names_file_colon_name(pcol_str type) {
+  static const char *const t[] = {PCOL_SRC_SPEEDSCOPE, PCOL_SRC_CHROME, PCOL_SRC_OTLP, PCOL_SRC_PERFETTO, PCOL_SRC_JFR};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    if (pcol_str_is(type, t[i])) return 1;
+  return !type.ptr; /* (unknown: as such a name) */
+}
+
+pcol_str pcol_source_display_name(pcol_file *f, uint32_t source, pcol_str s) {
   if (!s.ptr) return s;
-  const char *sep = memmem(s.ptr, s.len, ": ", 2);
-  if (!sep) return pcol_display_name(s);
-  pcol_str d = pcol_display_name((pcol_str){s.ptr, (size_t)(sep - s.ptr)});
+  pcol_view st;
+  pcol_str type = {0}, v = {0};
+  pcol_error e = {0};
+  if (source && !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_TYPE, &st, &e) && source <= st.count &&
+      pcol_string(f, pcol_view_u32(&st, source - 1), &type, &e))
+    type = (pcol_str){0}; /* (unread: split as a "FILE: NAME") */
+  size_t n = s.len; /* FILE's length: the whole uri, the marked length, or up to the first ": " */
+  if (names_file_colon_name(type)) {
+    const char *sep = memmem(s.ptr, s.len, ": ", 2);
+    if (sep) n = (size_t)(sep - s.ptr);
+    /* a FILE holding ": " (PCOL_META_URI_FILE_LEN, srcname.c): where it was joined */
+    if (source && pcol_meta_probe(f, source, PCOL_META_URI_FILE_LEN, &v, &e) == 1 && v.ptr && v.len && v.len < 20) {
+      size_t m = 0, k = 0;
+      for (; k < v.len && v.ptr[k] >= '0' && v.ptr[k] <= '9'; k++) m = m * 10 + (size_t)(v.ptr[k] - '0');
+      if (k == v.len && m <= s.len && (m == s.len || (s.len - m >= 2 && !memcmp(s.ptr + m, ": ", 2)))) n = m;
+    }
+  }
+  pcol_str d = pcol_display_name((pcol_str){s.ptr, n});
   return (pcol_str){d.ptr, s.len - (size_t)(d.ptr - s.ptr)};
 }
 

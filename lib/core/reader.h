@@ -190,12 +190,16 @@ extern uint64_t pcol_release_rows; /* rows a pass over samples holds: 1M (tests 
 void pcol_file_release(pcol_file *f, const void *p, uint64_t n);
 /* The same for elements [from, to) of a column view of f. */
 void pcol_view_release(pcol_file *f, const pcol_view *v, uint64_t from, uint64_t to);
-/* A source's name as an export names its profile or thread: its uri
+/* A source's name as an export names its profile or thread: its uri s
  * without the directory of its file (pcol_display_name), but a "FILE: NAME"
  * uri (a profile of a many-profile file: speedscope) keeps all of NAME, '/'
  * too ("dir/x.json: grpc-worker/1" -> "x.json: grpc-worker/1"; review 22
- * F5).  Borrowed from s.  reader.c */
-pcol_str pcol_source_display_name(pcol_str s);
+ * F5).  Only the formats whose importers name a source so are split (by
+ * source's type: speedscope, chrome, otlp, perfetto, jfr; srcname.c's and
+ * their own composition); the others' uri is the input's path, ": " in
+ * its directory too ("x: y/prof.pb" -> "prof.pb"; rd17a F6).  Borrowed
+ * from s.  reader.c */
+pcol_str pcol_source_display_name(pcol_file *f, uint32_t source, pcol_str s);
 
 
 #endif

@@ -157,4 +157,22 @@ $PCOL unpack "$tmp/dir/slash.json" --to speedscope -o "$tmp/slash-ss.json" || fa
 python3 -c 'import json,sys; n=[p["name"] for p in json.load(open(sys.argv[1]))["profiles"]]; sys.exit(0 if n == ["slash.json: grpc-worker/1: samples", "slash.json: grpc-worker/2: samples"] else "speedscope profile names %r" % n)' "$tmp/slash-ss.json" || fail "speedscope export's profile names"
 $PCOL unpack "$tmp/dir/slash.json" --to firefox -o "$tmp/slash-ff.json" || fail "unpack slash.json --to firefox"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=sorted(t.get("processName", "") + "|" + t["name"] for t in d["threads"]); sys.exit(0 if all("slash.json: grpc-worker/" in x and "dir/" not in x for x in n) and len(n) == 2 else "firefox threads %r" % n)' "$tmp/slash-ff.json" || fail "firefox export's thread names"
+# a pprof in a directory whose name holds ": " (rd17a F6: the profile was
+# named "x: y/prof.pb"): a pprof source's uri is its path, no "FILE: NAME"
+mkdir -p "$tmp/x: y"
+python3 tests/support/pprofgen.py typed "$tmp/x: y/prof.pb" cpu:nanoseconds "2,1:5" || fail "pprofgen typed"
+$PCOL unpack "$tmp/x: y/prof.pb" --to speedscope -o "$tmp/colon-ss.json" || fail "unpack x: y/prof.pb --to speedscope"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=[d["name"]]+[p["name"] for p in d["profiles"]]; sys.exit(0 if n == ["prof.pb", "prof.pb: samples", "prof.pb: cpu"] else "speedscope names %r" % n)' "$tmp/colon-ss.json" || fail "speedscope export's names of x: y/prof.pb"
+$PCOL unpack "$tmp/x: y/prof.pb" --to firefox -o "$tmp/colon-ff.json" || fail "unpack x: y/prof.pb --to firefox"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=[t.get("processName", "") + "|" + t["name"] for t in d["threads"]]; sys.exit(0 if n and all(x == "prof.pb|prof.pb" for x in n) else "firefox threads %r" % n)' "$tmp/colon-ff.json" || fail "firefox export's thread names of x: y/prof.pb"
+# a profile of a many-profile file in such a directory: the name splits
+# where the importer joined it (meta pcol.uri_file_len), in a merge too
+cp "$tmp/dir/slash.json" "$tmp/x: y/slash.json"
+$PCOL merge "$tmp/x: y/slash.json" -o "$tmp/colon.pcol" || fail "merge x: y/slash.json"
+for f in "$tmp/x: y/slash.json" "$tmp/colon.pcol"; do
+  $PCOL unpack "$f" --to speedscope -o "$tmp/colon2-ss.json" || fail "unpack $f --to speedscope"
+  python3 -c 'import json,sys; n=[p["name"] for p in json.load(open(sys.argv[1]))["profiles"]]; sys.exit(0 if n == ["slash.json: grpc-worker/1: samples", "slash.json: grpc-worker/2: samples"] else "speedscope profile names %r" % n)' "$tmp/colon2-ss.json" || fail "speedscope export's profile names of $f"
+  $PCOL unpack "$f" --to firefox -o "$tmp/colon2-ff.json" || fail "unpack $f --to firefox"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=sorted(t["name"] for t in d["threads"]); sys.exit(0 if n == ["slash.json: grpc-worker/1", "slash.json: grpc-worker/2"] else "firefox threads %r" % n)' "$tmp/colon2-ff.json" || fail "firefox export's thread names of $f"
+done
 echo "t_speedscope_threads: ok"

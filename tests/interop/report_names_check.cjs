@@ -10,6 +10,12 @@
 //     whatever bidi controls or right-to-left letters the names hold; shows
 //     no raw bidi control; a long name is cut, the page no wider than the
 //     window;
+//   srcnames (rd17a F8, F9): source names as function names: the sources
+//     table's cells (pcol info's, in the details) and the source menu's
+//     options show no raw bidi control (\x{202e} instead), the cells
+//     isolated, the options between FSI and PDI; the tracks' labels the
+//     same; no name cut (the menu's uri, the legend's name) splits a
+//     surrogate pair (an emoji at the cut)
 //   bidi (F2): with each name of NAMES picked, no raw bidi control
 //     (U+202A..U+202E, U+2066, U+2067) is in the page's text, the panel
 //     titles hold the name between FSI and PDI (U+2068, U+2069), and the
@@ -90,6 +96,24 @@ function goPct(v, t) {
       const wide = await ev('[document.documentElement.scrollWidth, window.innerWidth]');
       ok(wide[0] <= wide[1] + 20, `${c.name}: the page is ${wide[0]} px wide in a ${wide[1]} px window`);
       console.error(`report_names: ${c.name}: legend of ${lg.length / 2} names in order, isolated, cut; the page ${wide[0]} px wide`);
+    }
+    if (c.checks.includes('srcnames')) {
+      const RAW = /[\u202a-\u202e\u2066\u2067]/, LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+      const cells = await ev(`Array.from(document.querySelectorAll('#info td')).filter(e => /src\\.json/.test(e.textContent)).map(e => [e.textContent, getComputedStyle(e).unicodeBidi])`);
+      const opts = await ev(`Array.from(document.querySelectorAll('#source option')).map(o => o.textContent).slice(1)`);
+      const tracks = await ev('pcolReport.trackList().all.map(t => t.label)');
+      const legend = await ev(`Array.from(document.querySelectorAll('#tl-legend .tl-name')).map(e => e.textContent)`);
+      ok(cells.length === c.nsources, `${c.name}: ${cells.length} sources table cells name the file, want ${c.nsources}`);
+      for (const [t, bidi] of cells) ok(!RAW.test(t) && bidi === 'isolate', `${c.name}: sources table cell ${JSON.stringify(t)}: unicode-bidi ${bidi}`);
+      ok(cells.some((x) => x[0].includes('\\x{202e}')), `${c.name}: no sources table cell shows \\x{202e}: ${JSON.stringify(cells)}`);
+      ok(opts.length === c.nsources, `${c.name}: ${opts.length} source menu options, want ${c.nsources}`);
+      for (const o of opts) ok(!RAW.test(o) && !LONE.test(o) && /\u2068[^\u2069]*\u2069$/.test(o), `${c.name}: source menu option ${JSON.stringify(o)}`);
+      ok(opts.some((o) => o.includes('\\x{202e}')) && opts.some((o) => o.includes('\u{1F600}')), `${c.name}: the source menu: ${JSON.stringify(opts)}`);
+      ok(tracks.length >= c.nsources, `${c.name}: ${tracks.length} tracks`);
+      for (const t of tracks) ok(!RAW.test(t) && !LONE.test(t), `${c.name}: track label ${JSON.stringify(t)}`);
+      ok(legend.length >= 1, `${c.name}: no legend`);
+      for (const t of legend) ok(!LONE.test(t), `${c.name}: legend name ${JSON.stringify(t)} splits a surrogate pair`);
+      console.error(`report_names: ${c.name}: ${cells.length} sources table cells, ${opts.length} menu options, ${tracks.length} tracks, ${legend.length} legend names: shown, isolated, cut by code points`);
     }
     if (c.checks.includes('bidi')) {
       for (const name of c.names) {

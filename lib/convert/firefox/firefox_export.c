@@ -41,7 +41,7 @@
 #include "xvalues.h"  /* pcol_xtype, PCOL_XV_MAX, pcol_xvalue, ... */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "spill.h"    /* pcol_temp_fd */
-#include "jstr.h"     /* pcol_json_str */
+#include "jstr.h"     /* pcol_json_str, pcol_json_int_exact */
 #include "read_all.h" /* pcol_input, pcol_input_append, pcol_input_seal, ... */
 #include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include "truncated.h" /* pcol_truncated_total */
@@ -516,11 +516,21 @@ static __int128 amount(fx *x, const tw *w, const pcol_selected_row *r) {
 
 /* A tracing-ms weight is read back in nanoseconds (an int64): a weight
  * beyond that is refused here rather than written into a file no reader
- * of pcol's (nor a JavaScript number, exactly) holds. */
+ * of pcol's (nor a JavaScript number, exactly) holds.  A whole weight
+ * (samples, bytes) is written only as THE whole-number rule writes one
+ * (pcol_json_int_exact: the Firefox Profiler and pcol's import read a
+ * double; 2^53 + 1 would read back 2^53, rd17a F4). */
 static int weight_fits(fx *x, const tw *w, __int128 v) {
   if (w->mul > 1 && (v > (__int128)INT64_MAX || v < -(__int128)INT64_MAX))
     return pcol_error_set(x->err, PCOL_ETOOBIG, "firefox export: a sample's weight is beyond 2^63 bytes, which no "
                           "reader of the profile holds exactly; export another format");
+  if (!w->dec && strcmp(w->wtype, "tracing-ms") != 0 && !pcol_json_int_exact(v)) {
+    char num[48];
+    pcol_decimal_text(num, sizeof num, v, 0);
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "firefox export: a sample's weight %s%s is not a number a reader of "
+                          "the profile holds exactly (JSON numbers are read as doubles: past 2^53 only theirs); "
+                          "export another format", num, !strcmp(w->wtype, "bytes") ? " bytes" : "");
+  }
   if (strcmp(w->wtype, "tracing-ms") != 0) return PCOL_OK;
   __int128 ns = v < 0 ? -v : v;
   int e = 6 - w->dec; /* ns = v x 10^e */
@@ -988,6 +998,10 @@ static int fill_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   uint32_t ls = pcol_view_u32(&x->s_ls, row);
   a.base = x->base_ls && (x->base_kind[w->s] & 5) && ls <= pcol_rows(x->f, PCOL_T_LABELSETS) && x->base_ls[ls];
   PCOL_RETURN_NOT_OK(weight_fits(x, w, a.w));
+  if (!pcol_json_int_exact(a.count)) /* (pcolCount: the same rule) */
+    return pcol_error_set(x->err, PCOL_ETOOBIG, "firefox export: a sample's count %lld is not a number a reader of "
+                          "the profile holds exactly (JSON numbers are read as doubles); export another format",
+                          (long long)a.count);
   a.cpu = pcol_view_i64(&x->s_cpu, row);
   int rc;
   if (d > 0 && wgt >= 2) { /* samply's two samples: 1/N at the start, the rest at the last tick */
@@ -1062,7 +1076,7 @@ static int write_source(fx *x, const pcol_select *sel, uint32_t s, pcol_buf *scr
     w->vname = (pcol_str){NULL, 0}; /* (no name to give, or the samples': the count) */
   if (!rc) rc = pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &w->uri, x->err);
   if (!rc && !w->uri.ptr) w->uri = (pcol_str){"pcol", 4};
-  w->uri = pcol_source_display_name(w->uri); /* thread and process names: no directory */
+  w->uri = pcol_source_display_name(x->f, s, w->uri); /* thread and process names: no directory */
   /* pass 1: the threads, the time axis */
   if (!rc && !(sc.cls_thread = calloc((size_t)x->ntcls + 1, sizeof *sc.cls_thread))) rc = oom(x);
   if (!rc) rc = pcol_lasts_init(&sc.lasts, x->f, s, x->err);
@@ -1222,7 +1236,7 @@ static int empty_thread(fx *x, uint32_t s) {
   pcol_str uri = {0};
   PCOL_RETURN_NOT_OK(pcol_string(x->f, pcol_view_u32(&x->src_uri, s - 1), &uri, x->err));
   if (!uri.ptr) uri = (pcol_str){"pcol", 4};
-  uri = pcol_source_display_name(uri);
+  uri = pcol_source_display_name(x->f, s, uri);
   char pid[16];
   snprintf(pid, sizeof pid, "%u", s);
   int rc = thread_head(x, 1, 0, (pcol_str){pid, strlen(pid)}, uri, uri, 0, 0, "samples", (pcol_str){0}, 0, NULL);

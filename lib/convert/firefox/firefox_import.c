@@ -22,6 +22,7 @@
 #include "firefox_gecko.h"
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_META_NOTE, PPROF_META_TIME_NANOS */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_oom */
+#include "jstr.h"     /* pcol_json_int_of */
 #include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "truncated.h" /* pcol_b_truncated_stacks */
@@ -669,6 +670,17 @@ static int row_push(ffi *x, const srow *r) {
   return rc ? rows_failed(x, rc, "written") : PCOL_OK;
 }
 
+/* A whole-number weight (or pcolCount) w at path as an int64, THE
+ * whole-number rule's (pcol_json_int_of: every weight pcol's export
+ * writes, to 9223372036854774784, reads back; rd17a F4), what: how the
+ * message names it. */
+static int whole_of(ffi *x, double w, const char *path, const char *what, int64_t *out) {
+  int r = pcol_json_int_of(w, out);
+  if (r == 1) return ffj_fail(&x->j, "%s: %s %.17g is not a whole number", path, what, w);
+  if (r == 2) return ffj_fail(&x->j, "%s: %s %.0f is out of range (a whole number below 2^63)", path, what, w);
+  return PCOL_OK;
+}
+
 /* ms (a JSON number) as ns, refused when it does not fit */
 static int ms_to_ns(ffi *x, double ms, const char *path, int64_t *ns) {
   double v = ms * 1e6;
@@ -798,26 +810,20 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
                         "weights holds them to 9223372036.854775807)", path, w);
       r.w = llround(w), r.v = llround(w * 1e9), r.kind = 3, r.vt = x->vt_frac;
     } else if (kind == 0) { /* a count: whole */
-      if (w != floor(w) || fabs(w) >= 9.2e18)
-        return ffj_fail(&x->j, "%s: weight %g of weightType samples is not a whole number", path, w);
-      r.w = (int64_t)w;
+      PCOL_RETURN_NOT_OK(whole_of(x, w, path, "weight of weightType samples", &r.w));
     } else {
       r.w = 1;
       if (pcnt) {
         pcol_jv cv2 = pcol_jt_at(T, pcnt, i);
         if (!pcol_jt_is_num(cv2)) /* review 14 m2: the words of doc/mappings.md §8.1 */
           return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: not a number", tp, i);
-        double c = pcol_jt_num(T, cv2);
-        if (fabs(c) >= 9.2e18)
-          return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: %g is out of range (past ±9.2e18)", tp, i, c);
-        if (c != floor(c))
-          return ffj_fail(&x->j, "%s.samples.pcolCount[%zu]: %g is not a whole number", tp, i, c);
-        r.w = (int64_t)c, r.held = 1;
+        snprintf(path, sizeof path, "%s.samples.pcolCount[%zu]", tp, i);
+        PCOL_RETURN_NOT_OK(whole_of(x, pcol_jt_num(T, cv2), path, "count", &r.w));
+        snprintf(path, sizeof path, "%s.samples.weight[%zu]", tp, i);
+        r.held = 1;
       }
       if (kind == 1) PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
-      else if (w != floor(w) || fabs(w) >= 9.2e18)
-        return ffj_fail(&x->j, "%s: %g %s is not a whole number", path, w, kind == 2 ? "bytes" : "(a count)");
-      else r.v = (int64_t)w;
+      else PCOL_RETURN_NOT_OK(whole_of(x, w, path, kind == 2 ? "weight in bytes" : "weight (a count)", &r.v));
     }
     r.src = x->cur_src;
     if (x->ngroups && r.t != PCOL_NA_I64 && __builtin_sub_overflow(r.t, x->g_zero[x->tgroup[ti]], &r.t))
@@ -1055,16 +1061,11 @@ static int gecko_thread(ffi *x, pcol_jv th, double offset_ms, const char *tp) {
     }
     r.kind = kind, r.vt = x->cur_vt;
     if (kind == 0) {
-      if (w != floor(w) || fabs(w) >= 9.2e18) {
-        rc = ffj_fail(&x->j, "%s: weight %g of weightType samples is not a whole number", path, w);
-        break;
-      }
-      r.w = (int64_t)w;
+      if ((rc = whole_of(x, w, path, "weight of weightType samples", &r.w))) break;
     } else {
       r.w = 1;
       if (kind == 1) rc = ms_to_ns(x, w, path, &r.v);
-      else if (w != floor(w) || fabs(w) >= 9.2e18) rc = ffj_fail(&x->j, "%s: %g bytes is not a whole number", path, w);
-      else r.v = (int64_t)w;
+      else rc = whole_of(x, w, path, "weight in bytes", &r.v);
     }
     if (!rc) rc = row_push(x, &r);
   }

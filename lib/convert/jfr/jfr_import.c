@@ -33,6 +33,7 @@
 #include "jfr.h"
 #include "keys.h"     /* PCOL_META_NOTE, JFR_META_PREFIX, JFR_META_SETTING, ... */
 #include "error.h"    /* pcol_oom */
+#include "srcname.h"  /* pcol_source_file_mark */
 #include "buf.h"      /* pcol_buf_append, PCOL_GROW, pcol_buf_free, ... */
 #include "hash.h"     /* pcol_u64map_get */
 #include "instream.h" /* pcol_instream_open, pcol_instream_finish, ... */
@@ -1014,7 +1015,9 @@ static int open_source(jimp *x, int kind) {
   int rc;
   if ((rc = pcol_b_cstr(x->b, PCOL_SRC_JFR, &sid, err)) ||
       (rc = pcol_b_string(x->b, x->sys.data, x->sys.len, &uid, err)) ||
-      (rc = pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src, err)))
+      (rc = pcol_b_source_sid(x->b, sid, uid, x->base / 1000000000, &src, err)) ||
+      (rc = pcol_source_file_mark(x->b, src, (const char *)x->src_name.data, x->src_name.len, (const char *)x->sys.data,
+                                  x->sys.len, err)))
     return rc;
   if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
       (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->span)) ||

@@ -829,6 +829,7 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   int64_t ts = PCOL_NA_I64;
   if (base) ts = (int64_t)(base / 1000000000u);
   int rc = pcol_b_source(c->b, type, uri, ts, src, c->err);
+  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, strlen(uri), c->err);
   free(uri);
   TRY(rc);
   pcol_buf t = {0};

@@ -1152,6 +1152,7 @@ static int source_of(pimp *x, const srcspec *sp, uint32_t *out) {
   if ((rc = pcol_b_cstr(x->b, PCOL_SRC_PERFETTO, &tsid, x->err)) ||
       (rc = pcol_b_string(x->b, x->tmp.data, x->tmp.len, &usid, x->err)) ||
       (rc = pcol_b_source_sid(x->b, tsid, usid, PCOL_NA_I64, &s->id, x->err)) ||
+      (rc = pcol_source_file_mark(x->b, s->id, x->name, strlen(x->name), (const char *)x->tmp.data, x->tmp.len, x->err)) ||
       (rc = meta_str(x, s->id, PERFETTO_META_KIND, sp->kind)) ||
       (sp->stream.n && (rc = meta_span(x, s->id, PERFETTO_META_STREAM, sp->stream))))
     return rc;

@@ -65,6 +65,7 @@
 #include "hash.h"     /* pcol_u64map */
 #include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
 #include "truncated.h" /* pcol_truncated_of */
+#include "jstr.h"     /* pcol_json_int_exact */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -582,8 +583,11 @@ static int thread_of(sexp *x, uint64_t row, uint32_t *th) {
  * sum of any of the source's types (from the last such break on) past
  * INT64_MAX, so that every run's weight is an int64 (speedscope's and
  * pcol's importers read no larger one; a Perun file's huge amounts added
- * up to 1.17e19).  Breaks depend on all the types at once, so every
- * profile of the source keeps the same samples. */
+ * up to 1.17e19), or, a whole weight, to a number THE whole-number rule
+ * does not write (pcol_json_int_exact: past 2^53 and not a double; a
+ * reader's double would change it, rd17a F4).  Breaks depend on all the
+ * types at once, so every profile of the source keeps the same samples.
+ * A sample's own whole weight that is no such number is refused. */
 typedef struct scanning {
   sexp *x;
   const pcol_xtype *types;
@@ -592,6 +596,7 @@ typedef struct scanning {
   /* acc[k]: type k's sum since the last break; am[k]: the row's amount of
    * type k (each amount looked up once) */
   __int128 *acc, *am;
+  int *dec; /* type k's decimals (unit_name): 0, a whole weight */
 } scanning;
 
 static int scan_row(void *ctx, const pcol_selected_row *r) {
@@ -606,17 +611,22 @@ static int scan_row(void *ctx, const pcol_selected_row *r) {
     a = amount(x, r, c->types[k].vt, c->types[k].nth, &has);
     if (a < 0) x->neg[k] = 1;
     __int128 w = (__int128)a * x->mul[k]; /* (in speedscope's unit: unit_name) */
-    if (w > (__int128)INT64_MAX || w < -(__int128)INT64_MAX) {
+    int big = w > (__int128)INT64_MAX || w < -(__int128)INT64_MAX;
+    if (big || (!c->dec[k] && w > 0 && !pcol_json_int_exact(w))) {
       const pcol_xtype *t = &c->types[k];
-      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: a sample's %.*s in %.*s is beyond 2^63 once "
-                            "written in speedscope's unit (x %lld), which no reader of the profile holds exactly; "
-                            "export another format", (int)pcol_utf8_cut(t->type.ptr, t->type.len, 80),
-                            t->type.ptr ? t->type.ptr : "", (int)pcol_utf8_cut(t->unit.ptr, t->unit.len, 40),
-                            t->unit.ptr ? t->unit.ptr : "", (long long)x->mul[k]);
+      char num[48];
+      pcol_decimal_text(num, sizeof num, w, 0);
+      return pcol_error_set(x->err, PCOL_ETOOBIG, "speedscope export: a sample's %.*s in %.*s is %s once "
+                            "written in speedscope's unit (x %lld), which no reader of the profile holds exactly "
+                            "(JSON numbers are read as doubles); export another format",
+                            (int)pcol_utf8_cut(t->type.ptr, t->type.len, 80), t->type.ptr ? t->type.ptr : "",
+                            (int)pcol_utf8_cut(t->unit.ptr, t->unit.len, 40), t->unit.ptr ? t->unit.ptr : "",
+                            big ? "beyond 2^63" : num, (long long)x->mul[k]);
     }
     x->total[k] += w;
     c->am[k] = w > 0 ? w : 0;
-    over |= c->acc[k] + c->am[k] > (__int128)INT64_MAX;
+    __int128 s = c->acc[k] + c->am[k];
+    over |= s > (__int128)INT64_MAX || (!c->dec[k] && !pcol_json_int_exact(s));
   }
   if (c->full && over) { /* (rare: a bit a row, made at the first break, as the byte a row it was) */
     if (!x->brk && !(x->brk = calloc(x->capbrk = (size_t)(x->nrows / 8 + 1), 1))) return oom(x);
@@ -657,14 +667,13 @@ static int scan(sexp *x, const pcol_xtype *types, size_t ntypes, int full) {
   x->neg = calloc(ntypes + 1, 1);
   x->total = calloc(ntypes + 1, sizeof *x->total);
   x->mul = malloc((ntypes + 1) * sizeof *x->mul);
-  for (size_t k = 0; x->mul && k < ntypes; k++) {
-    int dec;
-    (void)unit_name(&types[k], &dec, &x->mul[k]);
-  }
+  int *dec = calloc(ntypes + 1, sizeof *dec);
+  for (size_t k = 0; x->mul && dec && k < ntypes; k++) (void)unit_name(&types[k], &dec[k], &x->mul[k]);
   __int128 *acc = calloc(2 * ntypes + 1, sizeof *acc);
-  scanning c = {x, types, ntypes, full, acc, acc + ntypes};
-  int rc = acc && x->neg && x->total && x->mul ? each_row(x, scan_row, &c) : oom(x);
+  scanning c = {x, types, ntypes, full, acc, acc + ntypes, dec};
+  int rc = acc && dec && x->neg && x->total && x->mul ? each_row(x, scan_row, &c) : oom(x);
   free(acc);
+  free(dec);
   pcol_lasts_gaps(&x->lasts, x->gaps); /* the median and the mean gap */
   return rc;
 }
@@ -1252,7 +1261,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   pcol_str name = {"pcol", 4};
   if (!rc && ns == 1) rc = pcol_string(f, pcol_view_u32(&x.src_uri, 0), &name, err);
   if (!rc && !name.ptr) name = (pcol_str){"pcol", 4};
-  if (!rc) rc = put_str(&x, pcol_source_display_name(name));
+  if (!rc) rc = put_str(&x, pcol_source_display_name(f, ns == 1 ? 1 : 0, name));
   pcol_xtype *types = NULL;
   size_t ntypes = 0;
   if (!rc && !(types = malloc((pcol_rows(f, PCOL_T_SOURCE_VALUE_TYPES) + PCOL_XV_MAX + 2) * sizeof *types)))
@@ -1303,7 +1312,7 @@ int pcol_export_speedscope_opt(pcol_file *f, const pcol_select *sel, FILE *out,
     if ((rc = load_source(&x, sel, s)) || !writes(&x)) continue;
     pcol_str uri;
     if ((rc = pcol_string(f, pcol_view_u32(&x.src_uri, s - 1), &uri, err))) break;
-    uri = pcol_source_display_name(uri); /* the profiles' names: no directory */
+    uri = pcol_source_display_name(f, s, uri); /* the profiles' names: no directory */
     if ((rc = source_types(&x, s, types, &ntypes)) || (rc = scan(&x, types, ntypes, 1))) break;
     /* the evented timeline: when asked, or by default when its events fit
      * PCOL_SPEEDSCOPE_TIMELINE_EVENTS (counted by a dry run); with it,

@@ -48,6 +48,7 @@
 #include "speedscope.h"
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_VT_WALL, PCOL_UNIT_COUNT, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
+#include "srcname.h"  /* pcol_source_file_mark */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include "count.h"    /* pcol_decimals_for */
@@ -534,12 +535,18 @@ static int unit_of(const char *u, double *scale, const char **unit, const char *
 }
 
 /* d x scale (an integer: 1, a time unit's ns, 10^D) rounded half away
- * from zero, -1 out of range; the fraction is scaled apart, as the double
- * product would lose it for a large d (1.2e13 ms x 10^5 is off by 1e-4) */
+ * from zero, -1 out of range (below 2^63 in magnitude: THE whole-number
+ * rule's bound, jstr.h, so that every weight pcol's export
+ * writes reads back, 9223372036854774784 bytes included; rd17a F4); the
+ * fraction is scaled apart, as the double product would lose it for a
+ * large d (1.2e13 ms x 10^5 is off by 1e-4) */
 static int to_scaled(double d, double scale, int64_t *out) {
-  if (!(fabs(d) * scale < 9.2e18)) return -1;
+  if (!(fabs(d) * scale < 0x1p63)) return -1;
   double ip = trunc(d);
-  *out = (int64_t)ip * (int64_t)scale + (int64_t)round((d - ip) * scale);
+  int64_t a;
+  if (__builtin_mul_overflow((int64_t)ip, (int64_t)scale, &a) ||
+      __builtin_add_overflow(a, (int64_t)round((d - ip) * scale), out))
+    return -1; /* (the double product rounded below 2^63, the exact one not) */
   return 0;
 }
 
@@ -623,8 +630,8 @@ static int values_decimals(const sprof *p) {
   for (size_t i = 0; i < n; i++) {
     const stretch *x = smp ? NULL : &p->st[i / 2];
     double w = fabs(smp ? p->weights[i] : (i & 1 ? x->t1 : x->t0) - p->start);
-    if (!(w < 9.2e18)) continue; /* (not a number, or too large: an error) */
-    if (w * sc >= 9.2e18) big = 1;
+    if (!(w < 0x1p63)) continue; /* (not a number, or too large: an error) */
+    if (w * sc >= 0x1p63) big = 1;
     else if (round(w * sc) / sc != w) frac = 1; /* (1.1 ms is 1100000 ns, not w x 1e6) */
     if (w > amax) amax = w;
   }
@@ -649,6 +656,7 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   else snprintf(uri, ul, "%s: %s", s->name, pname);
   int64_t ts = p->src_start == PCOL_NA_I64 ? PCOL_NA_I64 : p->src_start / 1000000000;
   int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, ts, src, s->err);
+  if (!rc && !k) rc = pcol_source_file_mark(s->b, *src, s->name, strlen(s->name), uri, strlen(uri), s->err);
   free(uri);
   char v[24];
   if (!rc && p->src_start != PCOL_NA_I64 && p->src_start) {
@@ -909,7 +917,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
       /* a number >= 0, but past 64 bits as stored (review 10 m5) */
       if (to_scaled(w, scale[g], &v[g].value) || ((int)g == count_at && to_i64(w, &weight)))
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "a weight out of range (stored in 64 bits: "
-                  "at most about 9.2e18 of the profile's smallest unit)");
+                  "below 2^63 of the profile's smallest unit)");
     }
     if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");

@@ -1131,6 +1131,7 @@ static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, 
   uint32_t ty, un;
   int rc;
   if (!(rc = thread_bits(c, k, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
+  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, strlen(uri), c->err);
   free(uri);
   if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
       !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&

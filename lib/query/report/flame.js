@@ -13,7 +13,7 @@
  * colour (the note says so), and its hover lists the frames it hides that
  * end a stack there (a branch ending in the depths cut), so no frame is
  * out of reach: flameCutInfo. */
-import { pcolFlameInfo, pcolFmt2, pcolShown } from './units.js';
+import { pcolCut, pcolFlameInfo, pcolFmt2, pcolShown } from './units.js';
 import { pcolHit, pcolHitIndex } from './hit.js';
 import { pcolPct } from './top.js';
 import { pcolFname, pcolFtreeKids, pcolFtreeSums } from './tree.js';
@@ -128,7 +128,7 @@ export function drawFlame() {
       var name = pcolShown(flameBoxName(r.n)), fit = Math.floor((r.w - 6) / 7.2);
       if (fit >= 3) {
         g.fillStyle = '#000';
-        g.fillText(name.length <= fit ? name : name.slice(0, fit - 2) + '..', r.x + 3, r.y + FH / 2);
+        g.fillText(pcolCut(name, fit, '..'), r.x + 3, r.y + FH / 2);
       }
     }
   });

@@ -6,7 +6,7 @@
  * with its weight, dotted when residual; colours are pprof's (dotColor).
  * Clicking a node focuses on it (by function) and picks it.  Every name is
  * set as text (textContent), never as markup. */
-import { pcolFmt2, pcolIso, pcolShown, pcolViewUnit } from './units.js';
+import { pcolCut, pcolFmt2, pcolIso, pcolShown, pcolViewUnit } from './units.js';
 import { pcolGraph } from './graph.js';
 import { pcolGoRegExp } from './regex.js';
 import { pcolInlineText, pcolKeyset, pcolPct } from './top.js';
@@ -47,8 +47,8 @@ function graphNameLines(name) {
   var slash = head.lastIndexOf('/', head.indexOf('(') >= 0 ? head.indexOf('(') : head.length);
   base = slash >= 0 ? head.slice(slash + 1) : head;
   var dot = base.indexOf('.'), lines = dot > 0 ? [base.slice(0, dot), base.slice(dot + 1)] : [base];
-  if (tail) lines.push(tail.length > 60 ? '\u2026' + tail.slice(-59) : tail);
-  return lines.map(function (l) { return l.length > 60 ? l.slice(0, 59) + '\u2026' : l; });
+  if (tail) lines.push(pcolCut(tail, 60, '\u2026', true));
+  return lines.map(function (l) { return pcolCut(l, 60, '\u2026'); });
 }
 /* Layers: cycles broken depth first from the nodes in pprof's order (an
  * edge back to a node on the path is drawn upward), each node one layer
@@ -233,7 +233,7 @@ function graphTagBoxes(gn, cols, tb, tags, x0, y0, cx, u) {
         fill: '#f8f8f8', stroke: '#888' }, g);
       svgEl('title', {}, g).textContent = t.lines.join('\n') + ' (' + human(t.w, u) + ')' + (t.numeric ? '' : '; click: tag focus');
       t.lines.forEach(function (l, k) {
-        svgEl('text', { x: s.w / 2, y: 12 + k * 10, 'font-size': 8, 'text-anchor': 'middle' }, g).textContent = l.length > 60 ? l.slice(0, 59) + '\u2026' : l;
+        svgEl('text', { x: s.w / 2, y: 12 + k * 10, 'font-size': 8, 'text-anchor': 'middle' }, g).textContent = pcolCut(l, 60, '\u2026');
       });
       svgEl('text', { x: bx + s.w / 2 + 4, y: y + 8, 'font-size': 8, fill: '#555', 'class': 'gv-tlabel' }, gn).textContent = human(t.w, u);
       px = bx + s.w / 2; py = y + 12 + s.h; y += s.h + 12;

@@ -1,7 +1,7 @@
 /* page.js — the page's frame: recomputation for the selection, the header
  * (what `pcol info` says), the controls, and window.pcolReport, the calls
  * the browser test (tests/interop/report_check.js) drives. */
-import { pcolDivideBy, pcolRangeText, pcolTimeText, pcolViewUnit } from './units.js';
+import { pcolCut, pcolDivideBy, pcolIso, pcolRangeText, pcolShown, pcolTimeText, pcolViewUnit } from './units.js';
 import { pcolFilterDrop, pcolStackWeights, pcolTagKeep } from './range.js';
 import { pcolKeyset, pcolTop } from './top.js';
 import { pcolBaseShares, pcolHidden } from './hide.js';
@@ -101,7 +101,8 @@ function header() {
     (/^the sources measure/.test(M.value_note) ? 'warning: ' : 'note: ') + M.value_note;
   var h = '<table><tr><th>source</th><th>type</th><th>uri</th><th>samples</th><th>time span</th><th>default value</th></tr>';
   M.sources.forEach(function (s) {
-    h += '<tr><td>' + s.id + '</td><td>' + esc(s.type) + '</td><td>' + esc(s.uri) + '</td><td>' + (s.row1 - s.row0) +
+    /* a source's name as a function's (rd17a F8): shown, its cell isolated (td.name) */
+    h += '<tr><td>' + s.id + '</td><td>' + esc(s.type) + '</td><td class="name">' + esc(pcolShown(s.uri)) + '</td><td>' + (s.row1 - s.row0) +
       '</td><td>' + (s.timed ? secs(s.t0) + ' \u2013 ' + secs(s.t1) : 'no times') + '</td><td>' + esc(M.values[s.value].cli) + '</td></tr>';
   });
   h += '</table><table><tr><th>table</th><th>rows</th></tr>';
@@ -115,7 +116,7 @@ function header() {
   var ss = $('source');
   [{ id: 0, type: 'all', uri: '' }].concat(M.sources).forEach(function (s) {
     var o = document.createElement('option'); o.value = s.id;
-    o.textContent = s.id ? '#' + s.id + ' ' + s.type + ' ' + (s.uri.length > 40 ? '\u2026' + s.uri.slice(-39) : s.uri) : 'all sources';
+    o.textContent = s.id ? '#' + s.id + ' ' + s.type + ' ' + pcolIso(pcolCut(pcolShown(s.uri), 40, '\u2026', true)) : 'all sources';
     ss.appendChild(o);
   });
   if (M.sources.length < 2) ss.disabled = true;

@@ -22,7 +22,7 @@
  * then its leaf frames, so the leaf is always drawn; the note says so.
  * A hover finds its box by a binary search of the rows, by y, then of the
  * row's boxes, by x (hit.js). */
-import { pcolRangeText, pcolShown } from './units.js';
+import { pcolCut, pcolRangeText, pcolShown } from './units.js';
 import { pcolRangeRows, pcolSpanColumns } from './range.js';
 import { pcolHit, pcolHitIndex } from './hit.js';
 import { $, canvasDpr, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
@@ -100,7 +100,7 @@ export function drawStackChart() {
         g.fillRect(bx, by, Math.max(bw - 0.5, 0.5), FH - 1);
         if (bw > 30) {
           var name = pcolShown(boxName(n)), fit = Math.floor((bw - 4) / 6.6);
-          if (fit >= 3) { g.fillStyle = '#000'; g.fillText(name.length <= fit ? name : name.slice(0, fit - 2) + '..', bx + 2, by + FH / 2); }
+          if (fit >= 3) { g.fillStyle = '#000'; g.fillText(pcolCut(name, fit, '..'), bx + 2, by + FH / 2); }
         }
         SC.boxes.push({ n: n, x: bx, y: by, w: bw });
         x = e;

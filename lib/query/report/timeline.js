@@ -8,7 +8,7 @@
  * says how many are left out and lists them, and the "tracks" box (a
  * regex on a track's whole name) draws the tracks it matches instead, the
  * busiest TL.MAX of them.  The stack chart draws the same tracks. */
-import { pcolShown, pcolUnitLabel } from './units.js';
+import { pcolCut, pcolShown, pcolUnitLabel } from './units.js';
 import { $, canvasDpr, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
@@ -24,21 +24,24 @@ export var TL = { tracks: [], all: [], MAX: 64, filter: null, filterText: '', t0
  * else its number */
 export function trackName(s) { return s.name !== undefined ? s.name : '#' + s.id; }
 /* the tracks: a source's, or one per thread of it (made when the
- * samples part is in: head.js pcolStart) */
+ * samples part is in: head.js pcolStart).  A track's names as a function's
+ * (rd17a F8): head, thread and label (both: drawn, the tooltips, the
+ * list of tracks left out) shown (pcolShown); the tracks box matches the
+ * names themselves (raw), as the refine boxes match functions' */
 export function timelineTracks() {
   var all = TL.all = [];
+  function track(s, t, head, th) {
+    var two = function (f) { return th === '' ? f(head) : f(head) + ' ' + f(th); };
+    all.push({ src: s, thr: t, label: two(pcolShown), raw: two(String), head: pcolShown(head), thread: pcolShown(th), k: all.length });
+  }
   TL.timed.forEach(function (s) {
     if (THR) {
       var seen = {};
       for (var i = s.row0 + s.na; i < s.row1; i++) seen[THR[i]] = 1;
       Object.keys(seen).map(Number).sort(function (a, b) { return a - b; }).forEach(function (t) {
-        var th = t ? M.threads.names[t - 1] : M.threads.none;
-        all.push({ src: s, thr: t, label: trackName(s) + ' ' + th, head: trackName(s), thread: th, k: all.length });
+        track(s, t, trackName(s), t ? M.threads.names[t - 1] : M.threads.none);
       });
-    } else {
-      var l = s.name !== undefined ? s.name : '#' + s.id + ' ' + s.type;
-      all.push({ src: s, thr: -1, label: l, head: l, thread: '', k: all.length });
-    }
+    } else track(s, -1, s.name !== undefined ? s.name : '#' + s.id + ' ' + s.type, '');
   });
   TL.ranked = null; TL.shown = null;
   pickTracks();
@@ -65,7 +68,7 @@ function rankTracks(v) {
  * list of those left out said when some are */
 export function pickTracks() {
   var re = TL.filter, ranked = rankTracks(S.value);
-  var match = re ? ranked.filter(function (tr) { return re.test(tr.label); }) : ranked;
+  var match = re ? ranked.filter(function (tr) { return re.test(tr.raw); }) : ranked;
   var drawn = match.slice(0, TL.MAX), on = new Uint8Array(TL.all.length);
   drawn.forEach(function (tr) { on[tr.k] = 1; });
   TL.tracks = TL.all.filter(function (tr) { return on[tr.k]; });
@@ -240,10 +243,10 @@ function activityCats() {
     /* shown and isolated (review 22 F2: one name's bidi reordered the
      * legend), cut at LEGEND_CHARS with the whole name in its title (F3: a
      * 3,000-character name made the page 23,000 px wide) */
-    var shown = pcolShown(nm);
+    var shown = pcolShown(nm), cut = pcolCut(shown, LEGEND_CHARS, '\u2026');
     t.className = 'tl-name';
-    t.textContent = (shown.length > LEGEND_CHARS ? shown.slice(0, LEGEND_CHARS - 1) + '\u2026' : shown) + '  ';
-    if (shown.length > LEGEND_CHARS) t.title = shown;
+    t.textContent = cut + '  ';
+    if (cut !== shown) t.title = shown;
     lg.appendChild(sw); lg.appendChild(t);
   });
   return { names: names, cat: cat, colours: colours };

@@ -56,6 +56,23 @@ export function pcolShown(s) {
  * right-to-left letters cannot reorder the words and numbers around it;
  * pcol flame's hovers wrap names the same way (svg.c) */
 export function pcolIso(s) { return '\u2068' + pcolShown(s) + '\u2069'; }
+/* THE cut of a name shown in a bounded space (the legend, a box, a graph
+ * node's line, the source menu): s when it has at most max code points,
+ * else its first ones and ell (`fromEnd`: ell and its last ones), max in
+ * all.  By code points, so a surrogate pair is never split (rd17a F9: an
+ * emoji at the cut was drawn as U+FFFD), and never between a character and
+ * what joins it (a combining mark, a variation selector, an emoji
+ * modifier, either side of a ZWJ): the cut moves to the grapheme's edge. */
+var PCOL_JOINS = /^[\p{M}\p{Emoji_Modifier}\u200d]$/u;
+export function pcolCut(s, max, ell, fromEnd) {
+  var c = Array.from(s);
+  if (c.length <= max) return s;
+  var k = Math.max(0, max - Array.from(ell).length), j = function (i) { return i > 0 && i < c.length && (PCOL_JOINS.test(c[i]) || c[i - 1] === '\u200d'); };
+  if (!fromEnd) { while (j(k)) k--; return c.slice(0, k).join('') + ell; }
+  var i = c.length - k;
+  while (j(i)) i++;
+  return ell + c.slice(i).join('');
+}
 var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
     ['GB', ['gb', 'gbyte', 'gigabyte'], 1073741824], ['TB', ['tb', 'tbyte', 'terabyte'], 1099511627776],

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# CLI: THE whole-number rule of pcol's JSON (lib/core/jstr.h; rd17a F4).
+# Every reader of a speedscope or Firefox file (speedscope's and the
+# Firefox Profiler's JSON.parse, pcol's importers) reads a number as a
+# double: the exports write a whole weight only when that double is it
+# (to 2^53, past it a double's, below 2^63), and pcol reads back every
+# weight it writes.  Before: a weight in (9.2e18, 2^63) was written and
+# refused on import (the Firefox import called 9223372036854774784 "not a
+# whole number"), and 2^53 + 1 read back 2^53 with exit 0.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_json_whole: FAIL: $*" >&2; exit 1; }
+gen() { python3 tests/support/pprofgen.py typed "$tmp/$1" "$2" "${@:3}" || fail "pprofgen typed $1"; }
+L=9007199254740991 # 2^53 - 1 kB: x 1024 = 9223372036854774784 B, the largest multiple of 1024 below 2^63
+gen lim.pb inuse_space:kilobytes "2,1:$L"
+gen lim1.pb inuse_space:kilobytes "2,1:$((L + 1))"
+gen runlim.pb inuse_space:kilobytes "2,1:$((L / 2))" "2,1:$((L / 2 + 1))" "2,1:$((L / 2))" "2,1:1"
+gen p53.pb alloc_space:bytes "2,1:9007199254740992"                     # 2^53: a double
+gen top.pb alloc_space:bytes "2,1:9223372036854774784"                  # 2^63 - 1024: a double
+gen cnt.pb alloc_objects:count "2,1:9223372036854774784"
+gen odd.pb alloc_space:bytes "2,1:9007199254740993"                     # 2^53 + 1: no double
+gen max.pb alloc_objects:count "2,1:9223372036854775807"                # 2^63 - 1: no double
+gen run53.pb alloc_space:bytes "2,1:9007199254740992" "2,1:1"            # a run past 2^53: split
+total() { "$PCOL" top "$1" --unit raw -n 1 2>&1 | sed -n 's/^Showing nodes accounting for \([0-9]*\).*/\1/p'; }
+# runlim: (3 x (L / 2) + 2) kB = 13510798882111487 kB, in bytes past 2^63 (runs split below it)
+for c in lim:9223372036854774784 runlim:13835058055282162688 p53:9007199254740992 top:9223372036854774784 \
+         cnt:9223372036854774784 run53:9007199254740993; do
+  f=${c%%:*} want=${c#*:}
+  for fmt in speedscope firefox; do
+    "$PCOL" unpack "$tmp/$f.pb" --to $fmt -o "$tmp/$f.$fmt.json" 2>"$tmp/err" || fail "$f -> $fmt: $(cat "$tmp/err")"
+    got=$(total "$tmp/$f.$fmt.json")
+    [ "$got" = "$want" ] || fail "$f -> $fmt read back $got (of $want): $("$PCOL" top "$tmp/$f.$fmt.json" 2>&1 | head -3)"
+  done
+done
+# the speedscope copy of run53 ends its run before 2^53 + 1 (two weights)
+grep -q '"weights":\[9007199254740992,1\]' "$tmp/run53.speedscope.json" ||
+  fail "run53 -> speedscope: $(grep -o '"weights":[^]]*]' "$tmp/run53.speedscope.json")"
+# refused, saying why: past 2^63 once in bytes, and whole numbers no double holds
+for c in lim1:"beyond 2^63" odd:9007199254740993 max:9223372036854775807; do
+  f=${c%%:*} why=${c#*:}
+  for fmt in speedscope firefox; do
+    "$PCOL" unpack "$tmp/$f.pb" --to $fmt -o "$tmp/$f.$fmt.json" 2>"$tmp/err" && fail "$f -> $fmt written"
+    grep -qF "$why" "$tmp/err" && grep -q "holds exactly" "$tmp/err" || fail "$f -> $fmt: $(cat "$tmp/err")"
+  done
+done
+# the Firefox import names an out-of-range whole number so, not "not a whole number"
+"$PCOL" unpack "$tmp/top.pb" --to firefox -o "$tmp/big.json" || fail "top -> firefox"
+sed -i 's/9223372036854774784/9.3e18/g' "$tmp/big.json"
+"$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a Firefox weight of 9.3e18 read"
+grep -q "weight in bytes 9300000000000000000 is out of range (a whole number below 2^63)" "$tmp/err" ||
+  fail "9.3e18 bytes in a Firefox file: $(cat "$tmp/err")"
+sed -i 's/9.3e18/1.5/' "$tmp/big.json"
+"$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a Firefox weight of 1.5 bytes read"
+grep -q "weight in bytes 1.5 is not a whole number" "$tmp/err" || fail "1.5 bytes in a Firefox file: $(cat "$tmp/err")"
+"$PCOL" unpack "$tmp/top.pb" --to speedscope -o "$tmp/big.json" || fail "top -> speedscope"
+sed -i 's/9223372036854774784/9.3e18/g' "$tmp/big.json"
+"$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a speedscope weight of 9.3e18 read"
+grep -q "a weight out of range (stored in 64 bits: below 2^63" "$tmp/err" || fail "9.3e18 in speedscope: $(cat "$tmp/err")"
+echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused"
