@@ -161,6 +161,15 @@
  * recordings each counted (chrome_trace.c).  DevTools and speedscope
  * ignore it; without it a trace is one recording. */
 #define V8_KEY_RECORDING "pcolRecording"
+/* args.data of a Chrome trace's Profile event (pcol's Chrome export):
+ * where the profile's startTime lies after its source's time 0, in µs
+ * (V8's unit, to the ns), when that time 0 is not its recording's
+ * earliest startTime (the parts of a speedscope recording, each timed
+ * from its own start: a range in seconds counts from each one's, as of the
+ * source).  The import then takes the source's time 0 there (as the
+ * Perfetto import reads pcol.span_start_ns).  A number from 0 to 2^51 µs;
+ * any other value: none. */
+#define V8_KEY_SPAN_START "pcolSpanStart"
 
 /* meta of a Firefox source: meta.interval, ms (a double, as text); THE
  * interval rule (lib/core/lasts.c) reads it, and the Firefox export

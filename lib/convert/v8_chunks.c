@@ -142,6 +142,7 @@ int pcol_v8c_begin(pcol_v8c *c) {
   c->cstart = (vnum){0}, c->cend = (vnum){0};
   c->cmark = 0;
   c->crec = 0;
+  c->cspan = (vnum){0};
   c->deltas_from = 0;
   return 0;
 }
@@ -157,6 +158,7 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
     int is_start = pcol_jp_key_is(j, "startTime"), is_end = pcol_jp_key_is(j, "endTime");
     int is_mark = !inner && pcol_jp_key_is(j, V8_KEY_CLOSING_SAMPLE);
     int is_rec = !inner && pcol_jp_key_is(j, V8_KEY_RECORDING);
+    int is_span = !inner && pcol_jp_key_is(j, V8_KEY_SPAN_START);
     int is_prof = !inner && pcol_jp_key_is(j, "cpuProfile");
     if ((rc = pcol_jp_next(j))) return rc;
     /* timeDeltas: args.data's, else cpuProfile's (a chunk may hold both,
@@ -179,6 +181,7 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
       if ((rc = number(j, &r))) return rc;
       c->crec = r.present && !r.bad && !r.frac && r.v > 0 ? (uint64_t)r.v : 0;
     }
+    else if (is_span) rc = number(j, &c->cspan);
     else if (is_prof) rc = read_data(c, j, 1);
     else rc = pcol_jp_skip(j);
     if (rc) return rc;
@@ -288,6 +291,7 @@ int pcol_v8c_add(pcol_v8c *c, uint64_t pid, const char *id, int chunk, const voi
   if (c->cend.present) s->end = c->cend;
   if (c->cmark) s->closing_mark = 1;
   if (c->crec) s->rec = c->crec;
+  if (c->cspan.present || c->cspan.bad) s->span_start = c->cspan;
   return 0;
 }
 

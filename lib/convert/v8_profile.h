@@ -119,6 +119,7 @@ typedef struct pcol_v8c_stream {
   int no_ts;          /* a chunk without a ts: the order read it is */
   int closing_mark;   /* a chunk's args.data says V8_KEY_CLOSING_SAMPLE: true (pcol's export) */
   uint64_t rec;       /* its recording: args.data's V8_KEY_RECORDING (pcol's export), 0 none */
+  vnum span_start;    /* args.data's V8_KEY_SPAN_START (pcol's export; present: a number) */
 } pcol_v8c_stream;
 
 typedef struct pcol_v8c {
@@ -135,6 +136,7 @@ typedef struct pcol_v8c {
   vnum cstart, cend;
   int cmark;          /* the event's V8_KEY_CLOSING_SAMPLE: true */
   uint64_t crec;      /* the event's V8_KEY_RECORDING (a whole number from 1), 0 none */
+  vnum cspan;         /* the event's V8_KEY_SPAN_START */
   char cstart_text[40]; /* the startTime read: a number's text, else what it was */
   uint64_t cstart_byte; /* the input's byte just past it */
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts, all profiles */

@@ -420,8 +420,10 @@ $PCOL info "$tmp/bigfirst.pftrace" 2>&1 | grep -q 'input_format: *perfetto' || f
 # its time 0 the window's start less pcol.span_start_ns (the second's
 # samples at 500 and 1500 ns); of one recording, the span of both, from the
 # common time 0 (the trace's start) as they lie there; a window that ends
-# before it begins is none: the trace's span, one recording (100us; before, every
-# source was the trace's span: 101us)
+# before it begins is none: that source alone is read as one without a
+# window, of its samples' span (1us), the other keeps its own (4us): 5us
+# (before review rd17a F2 one source without a window dropped every
+# source's: the trace's span, 100us; before the windows, 101us)
 win() { # SEQ T0 LO HI SPAN REC: a sequence, its window, its samples at LO, LO + 1000
   printf 'packet { trusted_packet_sequence_id: %s incremental_state_cleared: true timestamp: %s interned_data { function_names { iid: 1 str: "f%s" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } trace_packet_defaults { stack_sample_defaults { source: "s%s" } } }\n' "$1" "$2" "$1" "$1"
   printf 'packet { trusted_packet_sequence_id: %s timestamp: %s track_event { type: TYPE_SLICE_BEGIN track_uuid: %s categories: "pcol.window" name: "window" debug_annotations { name: "pcol.span_start_ns" int_value: %s } debug_annotations { name: "pcol.recording" uint_value: %s } } }\n' "$1" "$3" "$1" "$5" "$6"
@@ -435,7 +437,7 @@ win() { # SEQ T0 LO HI SPAN REC: a sequence, its window, its samples at LO, LO +
 # from the earliest, as they lie on the trace clock, not each from its own:
 # 4us)
 { win 2 1000 1000 5000 0 1; win 3 99500 100000 102000 500 1; } | prot > "$tmp/win1z.pftrace"
-for c in win2:6us win1:101us winbad:100us win1z:101us; do
+for c in win2:6us win1:101us winbad:5us win1z:101us; do
   n=${c%%:*} want=${c#*:}
   got=$($PCOL top "$tmp/$n.pftrace" 2>&1 | sed -n 's/^Duration: \([^,]*\),.*/\1/p')
   [ "$got" = "$want" ] || fail "windows $n: Duration: $got, not $want: $($PCOL info "$tmp/$n.pftrace" 2>&1 | head -12)"
@@ -444,4 +446,55 @@ got=$($PCOL cat "$tmp/win2.pftrace" --table samples --source 2 2>&1 | awk -F'\t'
 [ "$got" = "[500, 1500]" ] || fail "windows win2: source 2's samples at $got, not [500, 1500] (its time 0: 500 ns before its window)"
 [ "$($PCOL top "$tmp/win2.pftrace" --from 0.0000005 --to 0.000001 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p')" = 1us ] ||
   fail "windows win2: --from 500ns --to 1us: $($PCOL top "$tmp/win2.pftrace" --from 0.0000005 --to 0.000001 2>&1 | head -4)"
+# windows that cannot be true (review rd17a F7, hostile input): not taken,
+# with a warning naming the file, the packet and why; the source is read
+# as one without a window (its samples' span), so that no sample lies
+# before its time 0 and no length passes 2^63 ns.  Before: outside, samples
+# at -500 ns (which pcol's own export then refused); spanmax, 'Duration:
+# 1us' for two windows of 2us (now 2us, and the 1us of the other's
+# samples); ovf, the parts' placement skipped unsaid (1281023.89hrs);
+# zerolen, no Duration: line.  Each copy says the same.
+{ win 2 1000 1000 1500 0 1; } | prot > "$tmp/outside.pftrace"
+{ win 2 1000 100000 102000 9223372036854774807 1; win 3 1000 100000 102000 0 1; } | prot > "$tmp/spanmax.pftrace"
+{ win 2 1000 1000 3000 4611686018427387904 1; win 3 1000 5000000000000000000 5000000000000002000 0 1; } |
+  prot > "$tmp/ovf.pftrace"
+{ win 2 1000 100000 100000 0 1; } | prot > "$tmp/zerolen.pftrace"
+for c in "outside:1us:does not hold its samples" "spanmax:3us:past 2^63 ns" \
+  "ovf:1388888.89hrs:more than 2^63 ns apart" "zerolen:100us:is empty"; do
+  n=${c%%:*} rest=${c#*:}
+  want=${rest%%:*} why=${rest#*:}
+  $PCOL top "$tmp/$n.pftrace" > "$tmp/$n.top" 2> "$tmp/$n.err" || fail "window $n: exit $?: $(cat "$tmp/$n.err")"
+  got=$(sed -n 's/^Duration: \([^,]*\),.*/\1/p' "$tmp/$n.top")
+  [ "$got" = "$want" ] || fail "window $n: Duration: $got, not $want: $(cat "$tmp/$n.err")"
+  grep -q "warning: $tmp/$n.pftrace: Perfetto trace: packet [0-9]* at byte offset [0-9]*: the pcol.window of source 1 .*$why" \
+    "$tmp/$n.err" || fail "window $n: no warning that it is not taken ($why): $(cat "$tmp/$n.err")"
+  neg=$($PCOL cat "$tmp/$n.pftrace" --table samples 2>/dev/null | awk -F'\t' 'NR > 1 && $3 < 0' | wc -l)
+  [ "$neg" = 0 ] || fail "window $n: $neg samples before their source's time 0"
+  $PCOL unpack "$tmp/$n.pftrace" --to perfetto -o "$tmp/$n.copy.pftrace" 2>/dev/null || fail "window $n: its copy refused"
+  got=$($PCOL top "$tmp/$n.copy.pftrace" 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p')
+  [ "$got" = "$want" ] || fail "window $n: the copy's Duration: $got, not $want"
+done
+# a merge of sources that state their durations (4 s, 2 s, 100 s apart)
+# with one that states none (a pprof without duration_nanos): each source
+# keeps its own in the Perfetto copy (review rd17a F2: the export wrote no
+# window for the pprof, and the import then took none: each source read
+# back as the trace's span, 490896.03hrs for 6s)
+python3 tests/support/window_gen.py "$tmp" 1767225600 || fail "window_gen.py"
+python3 -c "import sys; sys.path.insert(0, 'tests/support'); from pprofgen import typed; typed(sys.argv[1], 'cpu:nanoseconds', '2,1:1000000', '3,1:2000000')" \
+  "$tmp/nodur.pb" || fail "pprofgen typed"
+$PCOL merge "$tmp/one.json" "$tmp/later.json" "$tmp/nodur.pb" -o "$tmp/mix.pcol" 2>/dev/null || fail "merge mix"
+$PCOL unpack "$tmp/mix.pcol" --to perfetto -o "$tmp/mix.pftrace" 2>/dev/null || fail "unpack mix"
+a=$($PCOL top "$tmp/mix.pcol" 2>/dev/null | grep '^Duration') b=$($PCOL top "$tmp/mix.pftrace" 2>/dev/null | grep '^Duration')
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "mix: the Perfetto copy's '$b', the source's '$a'"
+srcinfo() { # FILE N: info's time and duration of source N
+  $PCOL info "$1" 2>/dev/null | awk -v n="$2" '/^source [0-9]+:/ { on = $2 == n ":" } on && /^  (time|duration):/'
+}
+for s in 1 2; do
+  a=$(srcinfo "$tmp/mix.pcol" $s) b=$(srcinfo "$tmp/mix.pftrace" $s)
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "mix: source $s of the Perfetto copy: '$b', of the source '$a'"
+done
+# (the pprof: as its own copy reads, its samples' span)
+$PCOL unpack "$tmp/nodur.pb" --to perfetto -o "$tmp/nodur.pftrace" 2>/dev/null || fail "unpack nodur"
+a=$(srcinfo "$tmp/nodur.pftrace" 1) b=$(srcinfo "$tmp/mix.pftrace" 3)
+[ "$a" = "$b" ] || fail "mix: source 3 of the Perfetto copy: '$b', its own copy's '$a'"
 echo "t_perfetto: ok"

@@ -65,14 +65,27 @@ export_is() {
 # ns: the copy's pprof export's time_nanos and duration_nanos are the
 # selection's); before, speedscope's pcolStart/pcolDuration and OTLP's
 # time_unix_nano/duration_nano were each source's whole window, and the
-# Firefox copy's start its earliest source's (its meta.startTime)
+# Firefox copy's start its earliest source's (its meta.startTime).  The
+# Chrome copy states no wall-clock time: its Duration: line and duration
+# only (and no wall-clock range can be read of it); CHROME= leaves it out
+# where it does not hold what the others do (a source whose cut window
+# holds no sample: no profile; rows past a missed window; a count-weighted
+# profile: refused)
 copies_are() {
   local label=$1 want fmt got
   shift
   "$PCOL" unpack "$@" --to pprof -o "$tmp/x.pb.gz" 2>"$tmp/err" || fail "$label: unpack: $(cat "$tmp/err")"
   want=$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/x.pb.gz")
-  for fmt in speedscope firefox otlp; do
+  for fmt in speedscope firefox otlp ${CHROME-chrome}; do
     "$PCOL" unpack "$@" --to $fmt -o "$tmp/c.$fmt" 2>"$tmp/err" || fail "$label: unpack --to $fmt: $(cat "$tmp/err")"
+    if [ $fmt = chrome ]; then
+      [ "$(hdr "$tmp/c.$fmt" | grep ^Duration)" = "$(hdr "$@" | grep ^Duration)" ] ||
+        fail "$label: the $fmt copy's header '$(hdr "$tmp/c.$fmt")' is not top's '$(hdr "$@")'"
+      "$PCOL" unpack "$tmp/c.$fmt" --to pprof -o "$tmp/c.pb.gz" 2>"$tmp/err" || fail "$label: $fmt copy: $(cat "$tmp/err")"
+      got=$(python3 "$REPO/tests/support/pprof_times.py" "$tmp/c.pb.gz")
+      [ "${got#* }" = "${want#* }" ] || fail "$label: the $fmt copy's duration is '${got#* }', the selection's '${want#* }'"
+      continue
+    fi
     [ "$(hdr "$tmp/c.$fmt")" = "$(hdr "$@")" ] ||
       fail "$label: the $fmt copy's header '$(hdr "$tmp/c.$fmt")' is not top's '$(hdr "$@")'"
     "$PCOL" unpack "$tmp/c.$fmt" --to pprof -o "$tmp/c.pb.gz" 2>"$tmp/err" || fail "$label: $fmt copy: $(cat "$tmp/err")"
@@ -211,8 +224,8 @@ copies_are "merged, the last source missed" "$tmp/m2r.pcol" --from 1 --to 2
 check "one and sparse, sparse unsampled" "$t01" "Duration: 2s, Total samples = 1000ms (50.00%)" \
   "$one" "$sparse" --from 2 --to 3
 "$PCOL" merge "$one" "$sparse" -o "$tmp/m3.pcol" || fail "merge one sparse"
-copies_are "merged, a window without samples" "$tmp/m3.pcol" --from 2 --to 3
-copies_are "merged, a window without samples, from 1.5 s" "$tmp/m3.pcol" --from 1.5
+CHROME= copies_are "merged, a window without samples" "$tmp/m3.pcol" --from 2 --to 3
+CHROME= copies_are "merged, a window without samples, from 1.5 s" "$tmp/m3.pcol" --from 1.5
 # a range that misses a source's window but selects rows of it lying past
 # the duration it states: top counts its samples, not its window (Time:
 # and Duration: of later's cut window); the copies write it with the
@@ -228,14 +241,14 @@ check "later and overrun, overrun's window missed" "Time: Jan 1, 2026 at 12:02am
   "Duration: 500ms, Total samples = 1500ms (300.00%)" "$later" "$overrun" --from 1.5 --to 2.5
 "$PCOL" merge "$later" "$overrun" -o "$tmp/m4.pcol" && "$PCOL" merge "$overrun" "$later" -o "$tmp/m4r.pcol" ||
   fail "merge later overrun"
-copies_are "merged, rows past a missed window, last" "$tmp/m4.pcol" --from 1.5 --to 2.5
-copies_are "merged, rows past a missed window, first" "$tmp/m4r.pcol" --from 1.5 --to 2.5
-copies_are "two inputs, rows past a missed window" "$later" "$overrun" --from 1.5 --to 2.5
+CHROME= copies_are "merged, rows past a missed window, last" "$tmp/m4.pcol" --from 1.5 --to 2.5
+CHROME= copies_are "merged, rows past a missed window, first" "$tmp/m4r.pcol" --from 1.5 --to 2.5
+CHROME= copies_are "two inputs, rows past a missed window" "$later" "$overrun" --from 1.5 --to 2.5
 # from 2.2 to 2.8 s: later's 2 s missed too: no Time:, no Duration: (the
 # copies state no start of overrun either)
 check "overrun's rows, both missed" "" "" "$later" "$overrun" --from 2.2 --to 2.8
-copies_are "merged, rows past a missed window, both missed" "$tmp/m4.pcol" --from 2.2 --to 2.8
-copies_are "overrun alone, rows past its window" "$overrun" --from 1.5 --to 2.5
+CHROME= copies_are "merged, rows past a missed window, both missed" "$tmp/m4.pcol" --from 2.2 --to 2.8
+CHROME= copies_are "overrun alone, rows past its window" "$overrun" --from 1.5 --to 2.5
 # and the rows read back keep their instants: the copy's wall-clock range
 # of them holds as many samples as the input's
 for fmt in speedscope firefox otlp; do
@@ -262,6 +275,18 @@ copies_are "recording, a part, wall-clock" "$rec" --source 2 --from "$(w 2500)"
 # a range that misses p1 (review F1: the OTLP copy said 12:00am, 4s,
 # 12.50%, the Firefox copy 12:00am; top 12:01am, 500ms, 100%)
 copies_are "recording, a part missed" "$rec" --from 2.5 --to 3
+# the whole recording's copies read with a range in seconds: counted from
+# each part's own start, as of the source (review rd17a F3: the Chrome copy
+# timed p2 from p1's start: --from 1.5 --to 2.5 1s, 150% for 2s, 75%;
+# --source 2 --from 0 --to 0.5 nothing for 500ms)
+for fmt in speedscope firefox otlp perfetto chrome; do
+  "$PCOL" unpack "$rec" --to $fmt -o "$tmp/w.$fmt" 2>"$tmp/err" || fail "recording --to $fmt: $(cat "$tmp/err")"
+  for r in "--from 1.5 --to 2.5" "--source 2 --from 0 --to 0.5" "--from 0.5 --to 1"; do
+    # shellcheck disable=SC2086
+    a=$("$PCOL" top "$rec" $r -n 1 2>/dev/null | grep '^Duration') b=$("$PCOL" top "$tmp/w.$fmt" $r -n 1 2>/dev/null | grep '^Duration')
+    [ -n "$a" ] && [ "$a" = "$b" ] || fail "recording, the $fmt copy read $r: '$b', the source '$a'"
+  done
+done
 # the recording beside a separate input: added
 check "recording and one" "$t01" "Duration: 2s, Total samples = 2s (  100%)" "$rec" "$one" \
   --from "$(w 3000)" --to "$(w 5000)"
@@ -275,9 +300,9 @@ TD=${PCOL_TESTDATA:-$REPO/../shared/testdata}
 # so the recording fell apart into several: 'Duration: 10s' for 1s)
 ebpf=$TD/ext/pprof/ODD-otlp-ebpf-profile.pb.bin
 if [ -f "$ebpf" ]; then
-  copies_are "eBPF OTLP, a second" "$ebpf" --from 1 --to 2
-  copies_are "eBPF OTLP, the end" "$ebpf" --from 4.5
-  copies_are "eBPF OTLP, the start" "$ebpf" --to 0.01
+  CHROME= copies_are "eBPF OTLP, a second" "$ebpf" --from 1 --to 2
+  CHROME= copies_are "eBPF OTLP, the end" "$ebpf" --from 4.5
+  CHROME= copies_are "eBPF OTLP, the start" "$ebpf" --to 0.01
 fi
 if [ -f "$TD/rprof/proftools__Rprof-dg.out" ] && [ -f "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" ]; then
   $PCOL top "$TD/rprof/proftools__Rprof-dg.out" > "$tmp/top" || fail "top of Rprof"

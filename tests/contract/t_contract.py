@@ -763,7 +763,17 @@ def duration_files(tmp):
     subprocess.run([sys.executable, os.path.join(ROOT, "tests", "support", "window_gen.py"), tmp, str(T0)], check=True)
     merged = os.path.join(tmp, "d-merged.pcol")
     run("merge", os.path.join(tmp, "one.json"), os.path.join(tmp, "later.json"), "-o", merged)
-    return [keys, apart, merged]
+    # the same with a pprof that states no duration: the others keep theirs
+    # (the Perfetto copy wrote no window for it, and its import then took
+    # none: each source the trace's span, 490896.03hrs for 6s, review rd17a
+    # F2)
+    sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
+    from pprofgen import typed
+    nodur = os.path.join(tmp, "nodur.pb")
+    typed(nodur, "cpu:nanoseconds", "2,1:1000000", "3,1:2000000")
+    mixed = os.path.join(tmp, "d-mixed.pcol")
+    run("merge", os.path.join(tmp, "one.json"), os.path.join(tmp, "later.json"), nodur, "-o", mixed)
+    return [keys, apart, merged, mixed]
 
 
 T0 = 1767225600  # 2026-01-01T00:00:00Z

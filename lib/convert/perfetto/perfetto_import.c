@@ -155,11 +155,14 @@ typedef struct seqst {
   /* its source's window (window_event): a slice of category pcol.window
    * on track win_track, begun (1) at win_lo, closed (2) at win_hi (-1: a
    * second or unclosed one, none); the window starts win_span ns after
-   * the source's time 0; win_rec its recording; src1: 1 + the source of
-   * its last sample (0 none) */
+   * the source's time 0; win_rec its recording; win_pkt, win_off, win_z
+   * its begin's packet (where_at); src1: 1 + the source of its last
+   * sample (0 none) */
   int win;
   int64_t win_lo, win_hi, win_span;
-  uint64_t win_rec, win_track;
+  uint64_t win_rec, win_track, win_pkt;
+  size_t win_off;
+  int win_z;
   uint32_t src1;
 } seqst;
 
@@ -180,10 +183,13 @@ typedef struct psource {
   uint64_t samples;
   pcol_buf key; /* kind, then the names that make it */
   /* its window, from its sequences' (finish): win 1 stated, -1 two that
-   * differ; lo, hi, span, rec as seqst's */
+   * differ (windows: 1 taken, else 0); lo, hi, span, rec, pkt, off, z as
+   * seqst's; tlo, thi: its samples' first and last times */
   int win;
-  int64_t wlo, whi, wspan;
-  uint64_t wrec;
+  int64_t wlo, whi, wspan, tlo, thi;
+  uint64_t wrec, wpkt;
+  size_t woff;
+  int wz;
   int64_t zero; /* its time 0 on the trace clock (its rows' times count from it) */
 } psource;
 
@@ -1238,7 +1244,10 @@ static int add_row(pimp *x, uint32_t src, int64_t t, int bound, uint32_t stack, 
   memset(&r, 0, sizeof r);
   r.src = src, r.stack = stack, r.labels = ls, r.nv = nv, r.t = t, r.seq = x->nrows++;
   memcpy(r.v, v, nv * sizeof *v);
-  x->src[src].samples++;
+  psource *p = &x->src[src];
+  if (!p->samples || t < p->tlo) p->tlo = t;
+  if (!p->samples || t > p->thi) p->thi = t;
+  p->samples++;
   if (bound) {
     if (!x->have_t || t < x->tmin) x->tmin = t;
     if (!x->have_t || t > x->tmax) x->tmax = t, late(x);
@@ -1691,7 +1700,9 @@ static int window_event(pimp *x, seqst *s, pspan m, int64_t t) {
   });
   if (type == 1 && cat) { /* TYPE_SLICE_BEGIN */
     if (s->win) s->win = -1;
-    else s->win = 1, s->win_lo = t, s->win_span = span >= 0 ? span : 0, s->win_rec = rec, s->win_track = track;
+    else
+      s->win = 1, s->win_lo = t, s->win_span = span >= 0 ? span : 0, s->win_rec = rec, s->win_track = track,
+      s->win_pkt = x->pkt, s->win_off = x->pkt_off, s->win_z = x->in_z;
   } else if (type == 2 && s->win == 1 && track == s->win_track) { /* TYPE_SLICE_END */
     s->win = t >= s->win_lo ? 2 : -1, s->win_hi = t;
   }
@@ -1870,31 +1881,67 @@ static int no_samples(pimp *x) {
                         "Chrome's JavaScript: record with the disabled-by-default-v8.cpu_profiler category)%s%s",
                         x->name, n ? "; in the trace: " : "", n ? held : "");
 }
-/* Whether every source states its window (window_event: each sequence
- * of its samples a closed one, all alike), and no V8 profile is there:
- * then each source's time 0 is its window's start less its span start,
- * its duration its window's, its wall-clock start the trace's moved as
- * far, and the sources of one recording (consecutive ones of the same
- * pcol.recording) its parts; else (a trace pcol did not write) the
- * sources are one recording of the trace's span, as before. */
-static int windows(pimp *x) {
+/* A source's window not taken (windows, finish): the source falls back
+ * as one without a window does (finish), and a warning names the first
+ * such window (the numbers printed stay true: a window that does not hold
+ * its samples, or whose time 0 or end is past what int64 ns hold, would
+ * put samples before time 0 or a wrong length in the header: review rd17a
+ * F7) */
+static void window_dropped(pimp *x, psource *p, uint64_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void window_dropped(pimp *x, psource *p, uint64_t *n, const char *fmt, ...) {
+  p->win = 0;
+  if ((*n)++) return;
+  char m[256], w[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(m, sizeof m, fmt, ap);
+  va_end(ap);
+  where_at(p->wpkt, p->woff, p->wz, w, sizeof w);
+  pcol_error_set(x->err, PCOL_OK, "%s: Perfetto trace: %s: the pcol.window of source %u %s: not taken (the source "
+                 "read as one without a window: its samples' span)", x->name, w, p->id, m);
+}
+/* Which sources state their window (window_event: each sequence of its
+ * samples a closed one, all alike), when no V8 profile is there: those
+ * (win 1) take it (finish: their time 0 is the window's start less its
+ * span start, their duration the window's, their wall-clock start the
+ * trace's moved as far, and consecutive ones of the same pcol.recording
+ * the parts of one recording); the others (win 0: a source that stated
+ * no duration, a trace pcol did not write) are read as before, of their
+ * samples' span.  A window that is empty, does not hold its source's
+ * samples, or whose span start + length pass 2^63 ns is not taken
+ * (window_dropped).  Returns how many are taken. */
+static size_t windows(pimp *x, uint64_t *dropped) {
   if (!x->nsrc || pf_v8_profiles(&x->v8)) return 0;
   for (size_t k = 0; k < x->nseq; k++) {
     const seqst *q = &x->seq[k];
     if (!q->src1) continue;
     psource *p = &x->src[q->src1 - 1];
     if (q->win != 2) p->win = -1;
-    else if (!p->win) p->win = 1, p->wlo = q->win_lo, p->whi = q->win_hi, p->wspan = q->win_span, p->wrec = q->win_rec;
+    else if (!p->win)
+      p->win = 1, p->wlo = q->win_lo, p->whi = q->win_hi, p->wspan = q->win_span, p->wrec = q->win_rec,
+      p->wpkt = q->win_pkt, p->woff = q->win_off, p->wz = q->win_z;
     else if (p->wlo != q->win_lo || p->whi != q->win_hi || p->wspan != q->win_span || p->wrec != q->win_rec)
       p->win = -1;
   }
+  size_t n = 0;
   for (size_t i = 0; i < x->nsrc; i++) {
     psource *p = &x->src[i];
-    int64_t d;
-    if (p->win != 1 || __builtin_sub_overflow(p->wlo, p->wspan, &p->zero) || __builtin_sub_overflow(p->whi, p->wlo, &d))
-      return 0;
+    int64_t d, end;
+    if (p->win != 1) p->win = 0;
+    else if (__builtin_sub_overflow(p->whi, p->wlo, &d) || d <= 0)
+      window_dropped(x, p, dropped, "is empty or longer than 2^63 ns (%" PRId64 " .. %" PRId64 " ns on the trace clock)",
+                     p->wlo, p->whi);
+    else if (p->samples && (p->tlo < p->wlo || p->thi > p->whi))
+      window_dropped(x, p, dropped, "(%" PRId64 " .. %" PRId64 " ns on the trace clock) does not hold its samples (at %"
+                     PRId64 " .. %" PRId64 " ns)", p->wlo, p->whi, p->tlo, p->thi);
+    else if (__builtin_sub_overflow(p->wlo, p->wspan, &p->zero) || __builtin_add_overflow(p->wspan, d, &end))
+      window_dropped(x, p, dropped, "starts %" PRId64 " ns after the source's time 0 and lasts %" PRId64
+                     " ns: past 2^63 ns", p->wspan, d);
+    else
+      n++;
   }
-  return 1;
+  return n;
 }
 
 static int finish(pimp *x) {
@@ -1945,18 +1992,59 @@ static int finish(pimp *x) {
   }
   int many = x->nsrc + nv8 > 1;
   x->tmin = x->have_t ? x->tmin : 0;
-  if (windows(x)) { /* each source its window (window_event) */
+  uint64_t dropped = 0;
+  size_t nwin = windows(x, &dropped);
+  /* the parts of a recording without a wall clock are placed by their
+   * span starts from one time 0 (THE recording rule: taken to begin
+   * together): the earliest of theirs, where pcol's export puts them all,
+   * each window's span start moved to count from it; parts that cannot be
+   * so placed in 2^63 ns take no window (window_dropped: before, each kept
+   * its own time 0 unsaid, 1281023.89hrs) */
+  for (size_t i = 0, e; nwin && wall == PCOL_NA_I64 && i < x->nsrc; i = e) {
+    for (e = i + 1; x->src[i].win && e < x->nsrc && x->src[e].win && x->src[e].wrec == x->src[i].wrec;) e++;
+    if (!x->src[i].win) continue;
+    int64_t z = x->src[i].zero, d, end;
+    for (size_t k = i + 1; k < e; k++)
+      if (x->src[k].zero < z) z = x->src[k].zero;
+    size_t k = i;
+    for (; k < e; k++)
+      if (__builtin_sub_overflow(x->src[k].wlo, z, &d) || __builtin_add_overflow(d, x->src[k].whi - x->src[k].wlo, &end))
+        break;
+    for (size_t j = i; j < e; j++)
+      if (k < e)
+        window_dropped(x, &x->src[j], &dropped, "is a part of recording %" PRIu64 " whose parts' span starts are "
+                       "more than 2^63 ns apart", x->src[j].wrec), nwin--;
+      else
+        x->src[j].wspan = x->src[j].wlo - z, x->src[j].zero = z;
+  }
+  if (nwin) { /* each source its window (window_event), the others as below */
     for (size_t i = 0, e; i < x->nsrc; i = e) {
-      for (e = i + 1; e < x->nsrc && x->src[e].wrec == x->src[i].wrec;) e++;
-      /* the parts of a recording without a wall clock are placed by their
-       * span starts from one time 0 (THE recording rule: taken to begin
-       * together): the earliest of theirs, where pcol's export puts them
-       * all, each window's span start moved to count from it */
-      int64_t z = x->src[i].zero, d;
-      for (size_t k = i + 1; wall == PCOL_NA_I64 && k < e; k++)
-        if (x->src[k].zero < z) z = x->src[k].zero;
-      for (size_t k = i; wall == PCOL_NA_I64 && k < e; k++)
-        if (!__builtin_sub_overflow(x->src[k].wlo, z, &d)) x->src[k].zero = z, x->src[k].wspan = d;
+      for (e = i + 1; e < x->nsrc && !x->src[e].win == !x->src[i].win && (!x->src[i].win || x->src[e].wrec == x->src[i].wrec);)
+        e++;
+      if (!x->src[i].win) {
+        /* sources without a window (of no stated duration, or one not
+         * taken): one recording of their samples' span, as in a trace of
+         * them alone (before, all the others' windows were dropped with
+         * them: 490896.03hrs for 6s, review rd17a F2) */
+        int64_t lo = x->src[i].tlo, hi = x->src[i].thi, d, w;
+        for (size_t k = i + 1; k < e; k++) {
+          if (x->src[k].tlo < lo) lo = x->src[k].tlo;
+          if (x->src[k].thi > hi) hi = x->src[k].thi;
+        }
+        if (__builtin_sub_overflow(hi, lo, &d)) d = -1;
+        for (size_t k = i; k < e; k++) {
+          psource *p = &x->src[k];
+          p->zero = lo;
+          if ((d >= 0 && (rc = meta_i64(x, p->id, PPROF_META_DURATION_NANOS, d))) ||
+              (e - i > 1 && (rc = meta_i64(x, p->id, PCOL_META_RECORDING_PART, (int64_t)(k - i) + 1))))
+            return rc;
+          if (wall != PCOL_NA_I64 && !__builtin_sub_overflow(lo, x->tmin, &w) && !__builtin_add_overflow(wall, w, &w) &&
+              w > 0 && (rc = meta_i64(x, p->id, PPROF_META_TIME_NANOS, w)))
+            return rc;
+          if ((rc = notes(x, p->id))) return rc;
+        }
+        continue;
+      }
       for (size_t k = i; k < e; k++) {
         psource *p = &x->src[k];
         int64_t w;

@@ -1700,7 +1700,19 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   const vnum *origin = NULL;
   for (size_t k = 0; !rc && k < nord; k++) {
     if (!k || ord[k].rec != ord[k - 1].rec) origin = pcol_v8c_origin_of(&c.v, ord[k].rec), c.nsrc = 0;
-    rc = import_stream(&c, &c.v.st[ord[k].i], used++, origin);
+    /* a profile whose source's time 0 is not its recording's origin
+     * (V8_KEY_SPAN_START, pcol's export: a part of a recording timed from
+     * its own start) is timed from there: its startTime less that */
+    pcol_v8c_stream *st = &c.v.st[ord[k].i];
+    const vnum *sp = &st->span_start, *o = origin;
+    vnum own;
+    if (sp->present && !sp->bad && sp->v >= 0 && sp->frac >= 0 && sp->v <= ((int64_t)1 << 51) && st->start.present &&
+        !st->start.bad) {
+      __int128 z = ((__int128)st->start.v - sp->v) * 1000 + (st->start.frac - sp->frac);
+      own = (vnum){.present = 1, .v = (int64_t)(z / 1000), .frac = (int)(z % 1000)};
+      o = &own;
+    }
+    rc = import_stream(&c, st, used++, o);
   }
   free(ord);
   if (!rc && used) pcol_v8c_lost_warning(&c.v, err);

@@ -999,6 +999,11 @@ typedef struct cpass {
    * pcolRecording when the threads' sources are of several (c_recordings) */
   uint64_t *rec;
   int recs;
+  /* per thread: where its startTime lies after its source's time 0 in the
+   * copy (ns), written as V8_KEY_SPAN_START when that time 0 is not the
+   * earliest startTime of its recording's threads, which the import takes
+   * (c_recordings); -1: not written */
+  int64_t *span_start;
 } cpass;
 
 /* c->rec of each thread, and c->recs: its sources are of several
@@ -1015,6 +1020,26 @@ static int c_recordings(cpass *c) {
     while (s >= e) s0 = e, e = pcol_wall_run_end(&x->wall, s0);
     c->rec[k] = s0;
     if (k && c->rec[k] != c->rec[0]) c->recs = 1;
+  }
+  /* each source's time 0 in the copy: its own (a speedscope recording's
+   * parts are timed each from its own start; OTLP profiles of one
+   * request), of a range moved as the Perfetto export moves it (THE span
+   * start of a cut copy, pcol_wall_cut_keep_span), so that a range in
+   * seconds of the copy counts from where it counts in the source (before:
+   * from the recording's earliest start, `--from 1.5 --to 2.5` 1s, 150%
+   * for 2s, 75%: review rd17a F3) */
+  if (!(c->span_start = malloc((x->nth ? x->nth : 1) * sizeof *c->span_start))) return oom(x);
+  for (size_t k = 0; k < x->nth; k++) {
+    const vthr *t = &x->th[k];
+    int64_t first = t->start_us, keep = 0, own;
+    for (size_t i = 0; i < x->nth; i++)
+      if (c->rec[i] == c->rec[k] && x->th[i].start_us < first) first = x->th[i].start_us;
+    pcol_wall_window win;
+    if (x->ranged && t->src && t->src <= x->wall.n && pcol_wall_cut(&x->wall, x->sel, t->src, &win) && win.cut)
+      pcol_wall_cut_keep_span(&x->wall, t->src, &win), keep = win.shift;
+    __int128 o = ((__int128)t->start_us - t->zero_us) * 1000 - keep, d = ((__int128)t->start_us - first) * 1000;
+    own = o < 0 ? 0 : o > ((__int128)1 << 51) * 1000 ? -1 : (int64_t)o;
+    c->span_start[k] = own >= 0 && own != d ? own : -1;
   }
   return PCOL_OK;
 }
@@ -1087,8 +1112,12 @@ static int c_begin_thread(cpass *c, size_t k) {
   c->n = 0;
   c->nodes_due = 1;
   if ((rc = c_event(c, "Profile", "P", k, t->start_us))) return rc;
+  char sp[40];
+  if (c->span_start[k] % 1000) snprintf(sp, sizeof sp, "%lld.%03d", (long long)(c->span_start[k] / 1000), (int)(c->span_start[k] % 1000));
+  else snprintf(sp, sizeof sp, "%lld", (long long)(c->span_start[k] / 1000));
   if (fprintf(x->out, "\"data\":{\"startTime\":%lld", (long long)t->start_us) < 0 ||
-      (c->recs && fprintf(x->out, ",\"" V8_KEY_RECORDING "\":%llu", (unsigned long long)c->rec[k]) < 0))
+      (c->recs && fprintf(x->out, ",\"" V8_KEY_RECORDING "\":%llu", (unsigned long long)c->rec[k]) < 0) ||
+      (c->span_start[k] >= 0 && fprintf(x->out, ",\"" V8_KEY_SPAN_START "\":%s", sp) < 0))
     return io(x);
   return put(x, "}}}");
 }
@@ -1263,6 +1292,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
   free(slot);
   free(c->pid);
   free(c->rec);
+  free(c->span_start);
   free(c->tid);
   free(c->made);
   free(c->off);
