@@ -67,6 +67,14 @@ int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m) {
   return *m || pcol_view_i64(&fr->ln_line, li) == 0;
 }
 
+int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn) {
+  uint32_t sid = fn && fn <= fr->nfn ? pcol_view_u32(&fr->fn_name, fn - 1) : 0;
+  pcol_str name = {NULL, 0};
+  pcol_error e;
+  /* (a string id out of range is no name here: the views that read it say so) */
+  return sid && pcol_string(fr->f, sid, &name, &e) == PCOL_OK && name.ptr && !name.len;
+}
+
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
                          int *by_function, pcol_error *err) {
   uint32_t fn = pcol_frames_fn(fr, li);
@@ -74,14 +82,18 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   int rc;
   *by_function = 0;
   if (fn && (rc = pcol_string(fr->f, pcol_view_u32(&fr->fn_name, fn - 1), &name, err))) return rc;
-  if (name.ptr) {
+  /* a view's "" is go's frame of no name (THE empty-name rule, frames.h) */
+  int empty = fr->views && name.ptr && !name.len;
+  if (name.ptr && !empty) {
     *out = name;
     *by_function = 1;
     return PCOL_OK;
   }
   uint32_t m;
   /* (a frame of a source of frames: "<unknown>" without a mapping) */
-  if (pcol_frame_line_unsym(fr, li, &m) || (fr->rule && pcol_nameless_frames_at(fr->rule, line_location(fr, li)))) {
+  if (pcol_frame_line_unsym(fr, li, &m) || empty ||
+      (fr->rule && pcol_nameless_frames_at(fr->rule, line_location(fr, li)))) {
+    if (empty) m = pcol_frames_mapping(fr, line_location(fr, li));
     scratch->len = 0;
     PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(fr, m, scratch, err));
     *out = (pcol_str){(const char *)scratch->data, scratch->len};
