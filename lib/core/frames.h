@@ -75,6 +75,9 @@ int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn);
  * empty for location 0, an id out of range or an address-only location. */
 void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_t *e);
 
+/* The location whose lines hold line row li (0: none; a binary search). */
+uint32_t pcol_frames_line_location(const pcol_frames *fr, uint64_t li);
+
 /* The function of line row `li` (0 when NA or out of range). */
 static inline uint32_t pcol_frames_fn(const pcol_frames *fr, uint64_t li) {
   uint32_t fn = pcol_view_u32(&fr->ln_fn, li);
