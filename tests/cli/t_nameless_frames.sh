@@ -37,7 +37,8 @@ fi
 # functions "" of file "??": "ROUTINE ========================  in ??", their
 # flat and cum); pcol's list left a pprof function of no name out, as it
 # leaves out an Rprof top-level ref (a place, listed by file only)
-l=$(cd "$tmp" && $PCOL list g.pb '.*')
+pabs=$PCOL; [ "${PCOL#/}" != "$PCOL" ] || pabs=$PWD/$PCOL # (run in $tmp: the error names the path)
+l=$(cd "$tmp" && "$pabs" list g.pb '.*')
 printf '%s\n' "$l" | grep -qx 'ROUTINE ========================  in ??' || fail "list: no routine of no name: $l"
 if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
   g=$(cd "$tmp" && go tool pprof -symbolize=none -list '.*' g.pb 2>/dev/null)
