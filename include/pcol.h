@@ -1697,7 +1697,9 @@ typedef struct pcol_top {
  * line are "FUNCTION" (pprof), or not counted when every selected source is
  * Rprof (summaryRprof(lines = "show") counts locations only).  Frames of a
  * function with NA name count only for BY_LINE/BY_FILE; a non-empty stack
- * with no key at all counts as "<no location>". */
+ * with no key at all counts as "<no location>".  A function named "" is
+ * named as go tool pprof names a function of none, "[<mapping's base>]" or
+ * "<unknown>", a row of its own (1.2: it was a row named ""). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_top_compute(pcol_file *f, const pcol_select *sel,
                                                      const pcol_value_sel *v, pcol_by by,
                                                      pcol_top *out, pcol_error *err);
@@ -2458,7 +2460,8 @@ typedef struct pcol_ftree {
  * top-level refs) "file:line" (or the file, or "[unknown]"); a location
  * without lines (unsymbolized) its mapping's, as go tool pprof and
  * pcol_top_compute name it: "[<basename of the mapping's file>]", or
- * "<unknown>" without one. */
+ * "<unknown>" without one; so is a function named "" (1.2: it was "", a
+ * name go tool pprof prints as none; doc/mappings.md §6). */
 PCOL_API PCOL_NODISCARD pcol_status pcol_ftree_build(pcol_file *f, const pcol_select *sel,
                                                      const pcol_value_sel *v, pcol_ftree *out,
                                                      pcol_error *err);

@@ -41,7 +41,7 @@ void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_
 /* The location whose lines hold line row li (0: none): the offsets are
  * non-decreasing (the reader checks), so location L holds rows
  * [off[L-1], off[L]) and a binary search finds it. */
-static uint32_t line_location(const pcol_frames *fr, uint64_t li) {
+uint32_t pcol_frames_line_location(const pcol_frames *fr, uint64_t li) {
   uint64_t lo = 1, hi = fr->nloc; /* the answer is in [lo, hi] */
   if (!fr->nloc || li >= fr->nlines) return 0;
   while (lo < hi) {
@@ -63,8 +63,16 @@ int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m) {
    * two libraries).  Else at line 0, pprof's "no line" (R's lines start
    * at 1): go's "<unknown>", the name of no mapping.  An Rprof top-level
    * ref (no mapping, a line) is a place. */
-  *m = pcol_frames_mapping(fr, line_location(fr, li));
+  *m = pcol_frames_mapping(fr, pcol_frames_line_location(fr, li));
   return *m || pcol_view_i64(&fr->ln_line, li) == 0;
+}
+
+int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn) {
+  uint32_t sid = fn && fn <= fr->nfn ? pcol_view_u32(&fr->fn_name, fn - 1) : 0;
+  pcol_str name = {NULL, 0};
+  pcol_error e;
+  /* (a string id out of range is no name here: the views that read it say so) */
+  return sid && pcol_string(fr->f, sid, &name, &e) == PCOL_OK && name.ptr && !name.len;
 }
 
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,
@@ -74,14 +82,18 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
   int rc;
   *by_function = 0;
   if (fn && (rc = pcol_string(fr->f, pcol_view_u32(&fr->fn_name, fn - 1), &name, err))) return rc;
-  if (name.ptr) {
+  /* a view's "" is go's frame of no name (THE empty-name rule, frames.h) */
+  int empty = fr->views && name.ptr && !name.len;
+  if (name.ptr && !empty) {
     *out = name;
     *by_function = 1;
     return PCOL_OK;
   }
   uint32_t m;
   /* (a frame of a source of frames: "<unknown>" without a mapping) */
-  if (pcol_frame_line_unsym(fr, li, &m) || (fr->rule && pcol_nameless_frames_at(fr->rule, line_location(fr, li)))) {
+  if (pcol_frame_line_unsym(fr, li, &m) || empty ||
+      (fr->rule && pcol_nameless_frames_at(fr->rule, pcol_frames_line_location(fr, li)))) {
+    if (empty) m = pcol_frames_mapping(fr, pcol_frames_line_location(fr, li));
     scratch->len = 0;
     PCOL_RETURN_NOT_OK(pcol_frame_unsymbolized_name(fr, m, scratch, err));
     *out = (pcol_str){(const char *)scratch->data, scratch->len};

@@ -4,7 +4,8 @@
  * has one name everywhere (doc/mappings.md §6, "Frame names").  `top` groups
  * by keys (function name, line, file), whose function names are the same:
  *
- *   - a line of a location whose function has a name: the function name;
+ *   - a line of a location whose function has a name: the function name
+ *     (in the views, a name "" as go's of none: pcol_frame_fn_empty);
  *   - a function with NA name in a location of a mapping (pprof's native
  *     frames, gperftools' "??"), or at line 0 (pprof's "no line": a
  *     function named "", a -tagroot frame of a sample without the label):
@@ -42,14 +43,40 @@ typedef struct pcol_frames {
    * source's: go tool pprof -top/-traces name it so).  NULL (set by
    * pcol_frames_init): places. */
   const struct pcol_nameless_rule *rule;
+  /* 1: the views' names (the query level sets it, pcol_q_fctx_init), by
+   * THE empty-name rule (pcol_frame_fn_empty): a function named "" is shown
+   * as go tool pprof shows a function without a name.  0 (pcol_frames_init,
+   * the exports): the bytes, "" where the format holds an empty name. */
+  int views;
 } pcol_frames;
 
 /* Loads the columns the rule reads (zero-copy views). */
 int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err);
 
+/* THE empty-name rule (review 22 F8): 1 when function fn (1-based) has a
+ * name and it is the empty string (not NA: string 0).  pprof cannot tell ""
+ * from no name (string_table[0] is "" and every unset field), and go tool
+ * pprof prints either as a frame of its own named after its location's
+ * mapping, "[libc.so.6]", or "<unknown>" without one (graph.go
+ * NameComponents), keyed by that mapping and the function's start line.
+ * So every view shows a function named "" so, whatever the source's format
+ * (collapsed `a;;b`, speedscope, Firefox, an Rprof `""`, a pcol file): the
+ * frame tree (fold, flame, the report page) through pcol_frame_line_name
+ * with fr->views set, top and the views of its keys (tree, peek, traces,
+ * graph, tags, diff, the report's tables) in lib/query/top.c.  It is never
+ * a place (the FILE:LINE of an Rprof function with NA name, which only a
+ * source of places has).  The exports keep "" where their format holds
+ * one (collapsed, speedscope, Firefox, V8, Perun, Rprof, Perfetto,
+ * ClickHouse), so collapsed -> pcol -> collapsed gives the bytes back, and
+ * pprof's and OTLP's string 0 is the go view of it. */
+int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn);
+
 /* The line rows [*a, *e) of location `loc`, innermost inline frame first;
  * empty for location 0, an id out of range or an address-only location. */
 void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_t *e);
+
+/* The location whose lines hold line row li (0: none; a binary search). */
+uint32_t pcol_frames_line_location(const pcol_frames *fr, uint64_t li);
 
 /* The function of line row `li` (0 when NA or out of range). */
 static inline uint32_t pcol_frames_fn(const pcol_frames *fr, uint64_t li) {

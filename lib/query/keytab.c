@@ -213,6 +213,7 @@ int pcol_q_fctx_init_inplace(pcol_q_fctx *c, pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &c->st_parent, err));
   PCOL_RETURN_NOT_OK(pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &c->st_loc, err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&c->fr, f, err));
+  c->fr.views = 1; /* a function named "" is go's frame of no name (frames.h) */
   PCOL_RETURN_NOT_OK(pcol_strings_get(f, &c->str, err));
   if (c->loc_off.count != c->nloc + 1 && c->nloc)
     return pcol_error_set(err, PCOL_ECORRUPT, "location offsets have %llu entries for %llu locations",

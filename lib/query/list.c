@@ -283,6 +283,8 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   if (!rc) rc = o.drop_negative ? pcol_q_top_unnamed_obj(f, sel, v, by, &p->top, err)
                                 : pcol_q_top_unnamed(f, sel, v, by, &p->top, err);
   if (!rc) rc = pcol_q_fctx_init(&fc, f, err);
+  pcol_nameless_rule rule = {0}; /* (frames.h) */
+  if (!rc) rc = pcol_nameless_rule_make(f, sel, &rule, err);
   if (!rc) rc = pcol_column(f, PCOL_T_FUNCTIONS, PCOL_C_FN_START_LINE, &start_col, err);
   if (!rc && !source_path) source_path = getcwd(cwd, sizeof cwd) ? cwd : ".";
   o.source_path = source_path;
@@ -305,6 +307,12 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
       if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_name, &x->name, err))) break;
       if ((rc = pcol_q_fn_string(&fc, fn, &fc.fn_file, &file, err))) break;
       x->raw = file;
+      /* a function of no name whose lines are frames (pprof's; THE nameless
+       * rule, frames.h) is go's node of Name "": listed under "", as go
+       * -list prints it; an Rprof top-level ref (a place) per file only */
+      if (!x->name.ptr && fn && by == PCOL_BY_LINE &&
+          pcol_nameless_frames_at(&rule, pcol_frames_line_location(&fc.fr, li)))
+        x->name = (pcol_str){"", 0};
       if (by == PCOL_BY_SOURCE_LINE) x->name = (pcol_str){NULL, 0}; /* every function's lines */
       x->off = p->arena.len;
       if (file.ptr && file.len) {
@@ -438,6 +446,7 @@ int pcol_list_compute(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   free(buf);
   free(ents);
   pcol_buf_free(&fc.scratch);
+  pcol_nameless_rule_free(&rule);
   out->priv_ = p;
   if (rc) pcol_list_free(out);
   return rc;

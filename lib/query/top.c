@@ -336,6 +336,28 @@ static inline int lineless(const topctx *t) {
   return t->lineless_frames || loc_frames(t);
 }
 
+/* 1 when function fn's name is "" and the view's keys hold names (not by
+ * file or source line, where a name is no part of a key) */
+static inline int empty_named(const topctx *t, uint32_t fn) {
+  return t->by != PCOL_BY_FILE && t->by != PCOL_BY_SOURCE_LINE && pcol_frame_fn_empty(&t->fc.fr, fn);
+}
+
+/* A line of function fn, which has no name, is a frame of its own (pprof's
+ * node of no name): where the location's rule says frames (loc_frames), and
+ * always when the name is the empty string, which a source of places holds
+ * as a name, not a place (THE empty-name rule, frames.h). */
+static inline int nameless_frame(const topctx *t, uint32_t fn) {
+  return loc_frames(t) || empty_named(t, fn);
+}
+
+/* A line without a key (its function has no name, or by file no file) is
+ * named after its location's mapping (mapping_key) where lineless says so,
+ * and, but by line (Rprof's rule there gives a frame without a line to its
+ * caller, a named one too), when its function's name is "". */
+static inline int keyless_frame(const topctx *t, uint32_t fn) {
+  return t->by != PCOL_BY_SOURCE_LINE && (lineless(t) || (t->by != PCOL_BY_LINE && empty_named(t, fn)));
+}
+
 /* pprof's node of a frame without a function name (`if o.ObjNames || name
  * == ""`, the whole NodeInfo the key) is its mapping's file (though
  * "[base]" is printed) and its function's start line: appended to
@@ -359,7 +381,7 @@ static int mapping_key(topctx *t, uint32_t loc, uint32_t fn, uint32_t *key, pcol
   PCOL_RETURN_NOT_OK(pcol_q_unsymbolized_name(&t->fc, loc, &t->scratch, err));
   size_t shown = t->scratch.len;
   t->cur_loc = loc; /* (the callers' location already) */
-  if (loc_frames(t)) PCOL_RETURN_NOT_OK(frame_identity(t, fn, err));
+  if (nameless_frame(t, fn)) PCOL_RETURN_NOT_OK(frame_identity(t, fn, err));
   return name_key(t, (const char *)t->scratch.data, t->scratch.len, shown, key, err);
 }
 
@@ -646,8 +668,10 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
       PCOL_RETURN_NOT_OK(pcol_q_fn_string(&t->fc, fn, col, &s, err));
     /* the file's own bytes, or copied into a table that outlives the file;
      * an empty file is none (pprof's NodeInfo: File "" falls back to the
-     * mapping, "<unknown>"), as fn_prefix reads it */
-    if (s.ptr && (s.len || t->by == PCOL_BY_FUNCTION)) {
+     * mapping, "<unknown>"), as fn_prefix reads it, and so is an empty
+     * name (Name "": THE empty-name rule, frames.h; build_loc_keys names
+     * its lines after their mappings, mapping_key) */
+    if (s.ptr && s.len) {
       int copy = t->kt != &t->keys;
       if (t->by == PCOL_BY_FILE) { /* pprof's File, cleaned as the line names' (fn_prefix) */
         t->scratch.len = 0;
@@ -669,7 +693,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
     PCOL_RETURN_NOT_OK(fn_prefix(t, fn, &l.pid, &hasfile, err));
     l.mode = (uint8_t)hasfile;
     /* a function without a name is a key a mapping (obj_xid): not one a function */
-    int apart = loc_frames(t) && fn_nameless(t, fn);
+    int apart = fn_nameless(t, fn) && nameless_frame(t, fn);
     if (apart) PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
     if (t->pres.s[l.pid].len) PCOL_RETURN_NOT_OK(line_id_key(t, &l, key, err));
     if (!apart) t->fn_key[fn] = *key;
@@ -690,7 +714,7 @@ static int line_key_make(topctx *t, uint64_t li, uint32_t fn, uint32_t *key, pco
   l.addr = t->by == PCOL_BY_ADDRESS ? t->cur_addr : 0;
   l.mode = (uint8_t)hasfile;
   /* graph.go nodeInfo with ObjNames, or for a function without a name */
-  if (t->objnames || (loc_frames(t) && fn_nameless(t, fn))) {
+  if (t->objnames || (fn_nameless(t, fn) && nameless_frame(t, fn))) {
     PCOL_RETURN_NOT_OK(obj_xid(t, fn, &l.xid, err));
     return line_id_key(t, &l, key, err);
   }
@@ -738,7 +762,9 @@ static int dense_make(topctx *t, pcol_error *err) {
   for (size_t g = 0; !rc && g < ng; g++) t->dg_base[g] = UINT64_MAX, t->dg_min[g] = INT64_MAX, gmax[g] = INT64_MIN;
   for (uint64_t fn = 1; !rc && fn <= nfn; fn++) {
     if (!t->fn_pid[fn] || (src && !(t->fn_pid[fn] >> 31))) continue; /* no key by place */
-    if (!src && t->unnamed_is_frame && fn_nameless(t, (uint32_t)fn)) continue; /* (obj_xid) */
+    if (!src && fn_nameless(t, (uint32_t)fn) &&
+        (t->unnamed_is_frame || empty_named(t, (uint32_t)fn)))
+      continue; /* (obj_xid) */
     size_t g = (size_t)(t->fn_pid[fn] & (FN_PID_NAMELESS - 1)) * 2 + (t->fn_pid[fn] >> 31);
     t->dg_base[g] = 0; /* it has slots */
     if (fmin[fn] < t->dg_min[g]) t->dg_min[g] = fmin[fn];
@@ -989,7 +1015,7 @@ static int build_loc_keys(topctx *t, pcol_error *err) {
        * with its cum), Rprof's too.  By line, top's table of an Rprof
        * source keeps R's rule: a frame without a srcref passes its flat
        * to the innermost caller that has one (lineless). */
-      if (!key && by != PCOL_BY_SOURCE_LINE && lineless(t)) {
+      if (!key && keyless_frame(t, fnk)) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, fn, &key, err));
         if (composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }
@@ -2598,7 +2624,7 @@ static int line_keys(topctx *t, pcol_q_topkeys *out, pcol_error *err) {
       uint32_t key;
       if (pcol_view_u32(&t->fc.ln_fn, li) == 0) nofn = 1;
       PCOL_RETURN_NOT_OK(line_key(t, li, &key, err));
-      if (!key && t->by != PCOL_BY_SOURCE_LINE && lineless(t)) {
+      if (!key && keyless_frame(t, pcol_view_u32(&t->fc.ln_fn, li))) {
         PCOL_RETURN_NOT_OK(mapping_key(t, (uint32_t)loc, pcol_view_u32(&t->fc.ln_fn, li), &key, err));
         if (t->composed) PCOL_RETURN_NOT_OK(note_key(t, key, UINT64_MAX, (uint32_t)loc, err));
       }

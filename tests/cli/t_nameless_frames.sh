@@ -33,6 +33,21 @@ $want"
 else
   echo "t_nameless_frames: go not installed: the go tool pprof comparison is skipped"
 fi
+# list: go -list lists the nodes of no name under the name "" (its
+# functions "" of file "??": "ROUTINE ========================  in ??", their
+# flat and cum); pcol's list left a pprof function of no name out, as it
+# leaves out an Rprof top-level ref (a place, listed by file only)
+pabs=$PCOL; [ "${PCOL#/}" != "$PCOL" ] || pabs=$PWD/$PCOL # (run in $tmp: the error names the path)
+l=$(cd "$tmp" && "$pabs" list g.pb '.*')
+printf '%s\n' "$l" | grep -qx 'ROUTINE ========================  in ??' || fail "list: no routine of no name: $l"
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+  g=$(cd "$tmp" && go tool pprof -symbolize=none -list '.*' g.pb 2>/dev/null)
+  [ "$g" = "$l" ] || fail "list differs from go tool pprof -list:
+go:
+$g
+pcol:
+$l"
+fi
 
 # fold: the leaves' sums per name are top's flats (600 ms of [libR.so], ...)
 f=$($PCOL fold "$tmp/g.pb" | awk '{n = split($1, a, ";"); s[a[n]] += $2} END {for (k in s) print k, s[k]}' | sort)

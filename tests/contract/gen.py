@@ -13,17 +13,23 @@ contract).  The truth is computed here from what this script wrote:
   names      frame names the format's own viewer prints for what was written
              (every one must appear in `pcol top`)
 
+gen.py FORMAT OUT empty: the same profile with "run loop" named "" (an
+empty function name, which the format holds: `a;;b` in collapsed text,
+`""` in Rprof, a string "" in the tables of the others); truth "empty": the
+frame's own name as written is "" (t_contract.py's check_empty).
+
 The producer's clock does not start at 0 (perf: seconds since boot; V8: µs
 on the process's monotonic clock; Firefox and OTLP: wall-clock), so an
 importer that keeps it as `time_ns` fails `first_ns`/`span_ns`."""
 import json, random, sys
 
 fmt, out = sys.argv[1], sys.argv[2]
+empty = sys.argv[3:] == ["empty"]
 rnd = random.Random(41)
 T1, T2 = "FS Broker 5906", "Wörker ✓ 7"
 N = 60
 # each sample: (thread, stack root first, gap to the next sample in µs)
-FR = ["main", "run loop", "compute 2", "leaf_a", "leaf_b"]
+FR = ["main", "" if empty else "run loop", "compute 2", "leaf_a", "leaf_b"]
 STACKS = [[0, 1, 2, 3], [0, 1, 4], [0, 2, 3], [0, 1, 2, 4]]
 plan = [(T1 if i % 3 else T2, STACKS[rnd.randrange(len(STACKS))], 900 + rnd.randrange(300)) for i in range(N)]
 truth = {"samples": N, "threads": {}, "first_ns": None, "span_ns": None,
@@ -363,4 +369,7 @@ elif fmt == "perfetto":
 else:
     sys.exit("gen.py: no generator for %s" % fmt)
 w.close()
+if empty:
+    truth["empty"] = True
+    truth["names"] = [n for n in truth["names"] if n != "run loop"]
 json.dump(truth, sys.stdout, ensure_ascii=False)

@@ -34,6 +34,10 @@ must be read from it, or a project fixture):
              loses": HOLDS below), and nothing when it loses none (review
              19 F5: labels and value types were dropped without a word)
   fuzz, doc  the row's fuzz target exists; doc/mappings.md has its section
+  empty      where the format holds a function named "" (EMPTY_FORMATS),
+             top, traces, tree, fold and flame name it as go tool pprof
+             names it in the file's pprof copy, "<unknown>", and the exports
+             that hold "" keep it (check_empty; review 22 F8)
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
              memory cap, which an importer reading whole exceeds)
@@ -729,6 +733,100 @@ def check_kin_defaults(tmp):
     print("t_contract: %-10s %s" % ("kin defaults", "ok" if len(failures) == before else "FAILED"))
 
 
+# THE empty-name rule (lib/core/frames.h pcol_frame_fn_empty; review 22 F8):
+# the formats whose files hold a function named "" (gen.py FORMAT OUT empty:
+# "run loop" written as "").  Every view names that frame as go tool pprof
+# names it in the file's pprof copy ("<unknown>": pprof holds "" as no name),
+# whatever the input's format; before, top, traces, tree, fold and the report
+# printed an empty name for all but pprof's.  The exports whose formats hold
+# "" keep it (EMPTY_KEPT; speedscope and the Firefox Profiler show it empty,
+# as they show the input), so collapsed -> pcol -> collapsed gives the bytes.
+EMPTY_FORMATS = {"collapsed", "speedscope", "firefox", "pprof", "rprof", "otlp", "perfetto", "tachyon"}
+# (Perfetto's "" is no name, as trace_processor reads it, doc/mappings.md §17;
+# pprof and OTLP hold "" as string 0, no name: go's view of it)
+EMPTY_KEPT = ["collapsed", "speedscope", "firefox", "perun", "rprof"]
+GO_UNKNOWN = "<unknown>"  # graph.go NameComponents: a node of no name, no file, no mapping
+
+
+def go_top_names(path):
+    """The row names go tool pprof -top prints; None without go."""
+    go = shutil.which("go")
+    if not go:
+        return None
+    p = subprocess.run([go, "tool", "pprof", "-top", "-nodecount=0", path], capture_output=True, text=True)
+    rows = p.stdout.split("cum%\n", 1)[-1].splitlines()
+    return {r.split(None, 5)[5] for r in rows if len(r.split(None, 5)) == 6}
+
+
+def trace_names(text):
+    """The frame names of a -traces text (pcol's or go's): the lines of the
+    stacks, their value column cut off."""
+    out = set()
+    for l in text.splitlines():
+        if not l.startswith(" ") or "---" in l:
+            continue
+        m = re.match(r" {1,10}\S+ {3}(.*)$", l) or re.match(r" {13}(.*)$", l)
+        if m:
+            out.add(m.group(1))
+    return out
+
+
+def check_empty(fmt, tmp):
+    src = os.path.join(tmp, "empty." + fmt)
+    p = subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), fmt, src, "empty"], capture_output=True)
+    if p.returncode:
+        return fail(fmt, "empty", "gen: " + p.stderr.decode()[:300])
+    pb = os.path.join(tmp, "empty-%s.pb.gz" % fmt)
+    run("unpack", src, "--to", "pprof", "-o", pb)
+    # top: the names go prints for the pprof copy, the frame of no name too
+    names = {r["name"] for r in js("top", src, "--node-fraction", "0")["rows"]}
+    want = go_top_names(pb)
+    if want is None:
+        want = {r["name"] for r in js("top", pb, "--node-fraction", "0")["rows"]} | {GO_UNKNOWN}
+    if names != want or GO_UNKNOWN not in names:
+        fail(fmt, "empty", "top names %s; go tool pprof -top of its pprof copy %s" % (sorted(names), sorted(want)))
+    # traces: each stack's frames as go -traces names them
+    got = trace_names(run("traces", src).stdout.decode())
+    g = shutil.which("go")
+    want = trace_names(subprocess.run([g, "tool", "pprof", "-traces", pb], capture_output=True, text=True).stdout) \
+        if g else got - {""} | {GO_UNKNOWN}
+    if got != want or "" in got:
+        fail(fmt, "empty", "traces frames %s; go tool pprof -traces %s" % (sorted(got), sorted(want)))
+    # tree, peek, fold and flame name it so too
+    tree = run("tree", src).stdout.decode()
+    if not re.search(r"\| <unknown>$", tree, re.M) or re.search(r"\| $|\|   $", tree, re.M):
+        fail(fmt, "empty", "tree: no row <unknown>, or an empty one:\n" + tree[:600])
+    fold = run("fold", src).stdout.decode()
+    if GO_UNKNOWN not in fold or re.search(r"(^|;);|; [0-9.]+$|^; ", fold, re.M):
+        fail(fmt, "empty", "fold: an empty frame, or none <unknown>:\n" + fold[:400])
+    svg = os.path.join(tmp, "empty-%s.svg" % fmt)
+    run("flame", src, "-o", svg)
+    titles = re.findall(r"<title>\u2068(.*?)\u2069 \(", open(svg, encoding="utf-8").read())
+    if "&lt;unknown&gt;" not in titles or "" in titles:
+        fail(fmt, "empty", "flame: frames %s" % sorted(set(titles)))
+    # the exports that hold "" keep it: read back, their collapsed text has it
+    # (a Perfetto input's "" is read as no name: exported "<unknown>")
+    for t in EMPTY_KEPT if fmt != "perfetto" else []:
+        out = os.path.join(tmp, "empty-%s.%s" % (fmt, t))
+        p = run("unpack", src, "--to", t, "-o", out, "--no-gzip", ok=False)
+        if p.returncode:
+            fail(fmt, "empty", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:200]))
+            continue
+        back = run("unpack", out, "--to", "collapsed", "-o", "-").stdout.decode()
+        if not re.search(r"^main;;compute 2", back, re.M):
+            fail(fmt, "empty", "--to %s: the frame named \"\" is not read back:\n%s" % (t, back[:300]))
+    if fmt == "collapsed":  # a pcol file holds "" as written, and its views name it so too
+        pc = os.path.join(tmp, "empty.pcol")
+        run("pack", src, "-o", pc)
+        got = {r["name"] for r in js("top", pc, "--node-fraction", "0")["rows"]}
+        if got != names:
+            fail(fmt, "empty", "top of its pcol file: %s, of the input %s" % (sorted(got), sorted(names)))
+    if fmt == "collapsed":  # the round trip gives the producer's lines back
+        back = run("unpack", src, "--to", "collapsed", "-o", "-").stdout.decode()
+        if sorted(back.splitlines()) != sorted(open(src).read().splitlines()):
+            fail(fmt, "empty", "collapsed -> collapsed changed the lines:\n%s" % back[:300])
+
+
 # the duration each export states of a source whose keys disagree: THE
 # span rule (wall.c pcol_wall_span) reads the duration stated
 # (pprof.duration_nanos, 5 s), not another key's 0 (otlp.duration_nano, from
@@ -851,6 +949,8 @@ def main():
             before = len(failures)
             try:
                 check(row, tmp)
+                if row["format"] in EMPTY_FORMATS and row["file"] == "gen":
+                    check_empty(row["format"], tmp)
             except Exception as e:  # a command that should have worked
                 fail(row["format"], "run", str(e))
             print("t_contract: %-10s %s" % (row["format"] + (" (%s)" % row["file"][4:] if row["file"].startswith("gen:") else ""),

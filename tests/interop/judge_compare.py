@@ -52,12 +52,15 @@ def compare(argv):
     if 'error' in r:
         return 1, 'speedscope: ' + r['error']
     theirs = {}
+    # a frame named "" (collapsed `a;;b`): speedscope shows it empty, pcol's
+    # views name it as go tool pprof does, "<unknown>" (THE empty-name rule,
+    # lib/core/frames.h; doc/mappings.md §6)
     for p in r['profiles']:
         for name, (s, t) in p['frames'].items():
-            e = theirs.setdefault(name, [0, 0])
+            e = theirs.setdefault(name or '<unknown>', [0, 0])
             e[0] += Fraction(s)
         for name, t in p['names'].items():
-            theirs.setdefault(name, [0, 0])[1] += Fraction(t)
+            theirs.setdefault(name or '<unknown>', [0, 0])[1] += Fraction(t)
     grain = 1 / (1000 * scale)
     for e in theirs.values():
         e[0], e[1] = round(e[0] / grain) * grain, round(e[1] / grain) * grain
