@@ -3109,12 +3109,14 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file 
  * part of it the range selects (pcol_select_iter), and such a merged
  * sample is a point sample at its first selected sample's first tick in
  * the range (the views' range takes it whole).  sel's other fields are
- * the views'.  sel NULL: pcol_open_diff_base.  Memory: with a source N of
+ * the views'.  sel NULL: pcol_open_diff_base.  On failure *side (may be
+ * NULL) says whose error it is, for the caller to name that file: 0 f's
+ * (its --source N, its range), 1 the base's or the pair's.  Memory: with a source N of
  * a side of several sources, one copy of that source more.  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base_select(pcol_file *f, pcol_file *base,
                                                                const pcol_select *sel,
                                                                unsigned flags, pcol_file **out,
-                                                               pcol_error *err);
+                                                               int *side, pcol_error *err);
 
 /* Writes f (the selected samples) to `out` in format fmt (rprof, pprof,
  * perun, collapsed, speedscope, firefox, otlp, v8, chrome: Chrome trace

@@ -378,9 +378,9 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
       memset(&ds, 0, sizeof ds);
       if (sel) ds = *sel;
       ds.source_id = cli_base_source;
-      rc = pcol_open_diff_base_select(*f, bf, &ds, flags, &u, err);
-      /* (--source N past the profile's sources: the profile's error) */
-      if (rc) pcol_error_prefix(err, ds.source_id > pcol_rows(*f, PCOL_T_SOURCES) ? *label : cli_input_name(base));
+      int side = 1; /* (whose error: the profile's selection, or the base's) */
+      rc = pcol_open_diff_base_select(*f, bf, &ds, flags, &u, &side, err);
+      if (rc) pcol_error_prefix(err, side ? cli_input_name(base) : *label);
       pcol_close(bf);
     }
     if (dbase) cli_loaded.diff_base = dbase;

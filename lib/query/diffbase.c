@@ -28,7 +28,12 @@
  * time, the copy's size in memory; -normalize of a profile whose values
  * are made from its samples (Rprof, collapsed) one more copy of the
  * profile, its made values stored, while it is merged (the base's are
- * made as it is merged). */
+ * made as it is merged).  pcol_open_diff_base_select: a selection of each
+ * side first (go's view of the two selections' exports): --source N makes
+ * a copy of source N of a side of several sources (source_alone), and a
+ * time range narrows the samples merged before they are scaled (the
+ * -normalize ratio's sums and groups, a unit's merge: pcol_b_copy.norm_sel);
+ * the other samples keep their times for the views' range. */
 #include "query.h"
 #include "builder.h" /* pcol_b_add_file_copy */
 #include "reader.h"  /* struct pcol_file: input_bytes */
@@ -518,7 +523,7 @@ static void fill_flags(const pcol_vunion *u, const uint32_t *cvt, uint8_t *fill,
 }
 
 static int norm_plan_make(pcol_file *f, pcol_file *base, const pcol_select *rsel, norm_plan *p,
-                          pcol_error *err) {
+                          int *who, pcol_error *err) {
   memset(p, 0, sizeof *p);
   side sf, sb;
   memset(&sb, 0, sizeof sb);
@@ -527,6 +532,7 @@ static int norm_plan_make(pcol_file *f, pcol_file *base, const pcol_select *rsel
   int rc = side_make(f, &sf, err);
   if (!rc) rc = side_make(base, &sb, err);
   if (!rc) rc = column_sums(&sf, rsel, &fs, err);
+  if (rc) *who = 0; /* (the range of f: its error) */
   if (!rc) rc = column_sums(&sb, rsel, &bs, err);
   if (!rc) rc = pcol_count_types(f, &cvt, err);
   p->nsrc = pcol_rows(f, PCOL_T_SOURCES);
@@ -694,18 +700,22 @@ static int source_alone(pcol_file *f, uint32_t s, pcol_file **out, pcol_error *e
 }
 
 static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel, unsigned flags,
-                          pcol_file **out, pcol_error *err);
+                          pcol_file **out, int *who, pcol_error *err);
 
 int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file **out,
                         pcol_error *err) {
-  return pcol_open_diff_base_select(f, base, NULL, flags, out, err);
+  return pcol_open_diff_base_select(f, base, NULL, flags, out, NULL, err);
 }
 
 int pcol_open_diff_base_select(pcol_file *f, pcol_file *base, const pcol_select *sel, unsigned flags,
-                               pcol_file **out, pcol_error *err) {
+                               pcol_file **out, int *who, pcol_error *err) {
   *out = NULL;
+  int whose;
+  if (!who) who = &whose;
+  *who = 1;
   uint32_t n = sel ? sel->source_id : 0;
   uint64_t nf = pcol_rows(f, PCOL_T_SOURCES), nb = pcol_rows(base, PCOL_T_SOURCES);
+  if (n && n > nf) *who = 0;
   if (n && (n > nf || n > nb)) /* (pcol_select_check's words, of either side) */
     return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the %s has %llu; --source takes source N of "
                           "the profile and of the base)", n, n > nf ? "profile" : "base",
@@ -720,15 +730,16 @@ int pcol_open_diff_base_select(pcol_file *f, pcol_file *base, const pcol_select 
   }
   pcol_file *fo = NULL, *bo = NULL;
   int rc = n ? source_alone(f, n, &fo, err) : PCOL_OK;
+  if (rc) *who = 0;
   if (!rc && n) rc = source_alone(base, n, &bo, err);
-  if (!rc) rc = open_diff_base(fo ? fo : f, bo ? bo : base, r.has_from || r.has_to ? &r : NULL, flags, out, err);
+  if (!rc) rc = open_diff_base(fo ? fo : f, bo ? bo : base, r.has_from || r.has_to ? &r : NULL, flags, out, who, err);
   if (fo) pcol_close(fo);
   if (bo) pcol_close(bo);
   return rc;
 }
 
 static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel, unsigned flags,
-                          pcol_file **out, pcol_error *err) {
+                          pcol_file **out, int *who, pcol_error *err) {
   *out = NULL;
   if (flags & ~(unsigned)(PCOL_BASE_DIFF | PCOL_BASE_NORMALIZE))
     return pcol_error_set(err, PCOL_EINVAL, "pcol_open_diff_base: unknown flags 0x%x", flags);
@@ -773,7 +784,7 @@ static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel
   pcol_file *F = f, *filled = NULL;
   fill_from bff;
   memset(&bff, 0, sizeof bff);
-  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, rsel, &np, err);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, rsel, &np, who, err);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(f, np.fill, np.nsrc, np.any_fill, &filled, err);
   if (filled) F = filled;
   pcol_vpos npos; /* (-normalize: F's columns, by which it is scaled) */
@@ -805,7 +816,7 @@ static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel
     cp.drop = &ts.db;
     cp.pos = &ts.pb;
   }
-  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err);
+  if (!rc && (rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err))) *who = 0;
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_marks(b, &np, err);
   free(ratios);
   pcol_vpos_free(&npos);

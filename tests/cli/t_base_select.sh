@@ -81,6 +81,10 @@ grep -q "b.pb: no source 2 (the profile has 1" "$tmp/err.txt" || fail "--source 
 "$PCOL" top "$tmp/ab.pcol" --source 2 --diff-base "$tmp/a.pb" >/dev/null 2>"$tmp/err.txt" &&
   fail "top ab.pcol --source 2 --diff-base a.pb: accepted"
 grep -q "a.pb: no source 2 (the base has 1" "$tmp/err.txt" || fail "--source 2 of the base: $(cat "$tmp/err.txt")"
+# a range the profile's untimed samples refuse is the profile's error, named after it
+"$PCOL" top "$tmp/b.pb" --diff-base "$tmp/a.pb" --normalize --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" &&
+  fail "top b.pb --diff-base a.pb --normalize --from 1 --to 2 (no sample times): accepted"
+grep -q "^pcol top: [^ ]*b.pb: source 1 (pprof" "$tmp/err.txt" || fail "the profile's range error: $(cat "$tmp/err.txt")"
 
 # F3: a side the range leaves empty is said; the note counts the profile's recordings
 # (rec1.out's samples are at 0 .. 6.94 s, rec.out's at 0 .. 7.96 s)
