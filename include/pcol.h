@@ -3098,6 +3098,28 @@ enum { PCOL_BASE_DIFF = 1, PCOL_BASE_NORMALIZE = 2 };
 PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base(pcol_file *f, pcol_file *base,
                                                         unsigned flags, pcol_file **out,
                                                         pcol_error *err);
+/* pcol_open_diff_base of a selection of each side, made first (go's
+ * -base/-diff_base of the two selections' exports: `pcol unpack --source
+ * N --from A --to B` of each): sel->source_id N (0: all) takes source N
+ * of f and source N of base, each alone (ENOTFOUND "no source N (the
+ * profile has K)", or "the base has K", when one has fewer; the union then
+ * has their two sources, and its views select no source); sel's time range
+ * (has_from/has_to, wall) is the range of each side: the union keeps the
+ * samples' times, for the views to take the same range of it, but the
+ * samples that are merged before they are scaled (PCOL_BASE_NORMALIZE's
+ * ratio, each side's sums, and its samples of one stack and label set; a
+ * unit's scaling) are the range's part only, each sample's amounts the
+ * part of it the range selects (pcol_select_iter), and such a merged
+ * sample is a point sample at its first selected sample's first tick in
+ * the range (the views' range takes it whole).  sel's other fields are
+ * the views'.  sel NULL: pcol_open_diff_base.  On failure *side (may be
+ * NULL) says whose error it is, for the caller to name that file: 0 f's
+ * (its --source N, its range), 1 the base's or the pair's.  Memory: with a source N of
+ * a side of several sources, one copy of that source more.  Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_open_diff_base_select(pcol_file *f, pcol_file *base,
+                                                               const pcol_select *sel,
+                                                               unsigned flags, pcol_file **out,
+                                                               int *side, pcol_error *err);
 
 /* f's copy (*out, which pcol_close frees) at the addresses of like: each
  * mapping of f of one of like's merge keys (go's profile.Merge key: its

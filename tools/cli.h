@@ -143,7 +143,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
                         "$PPROF_BINARY_PATH, else $HOME/pprof/binaries"}
 /* --source, --from, --to (cli_select) */
 #define CLI_OPT_SOURCE                                                          \
-  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}
+  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`; with --base/--diff-base, source N of each side)"}
 #define CLI_OPT_FROM                                                            \
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5; or with a " \
                  "unit, as pcol prints durations, in any case: ns, us, ms, s, min, h, hrs: 250ms, 2s), or a " \
@@ -360,6 +360,9 @@ void cli_import_warning(const char *cmd, pcol_error *err);
  * wall-clock --from/--to leaves out the pcol inputs it cannot reach).
  * *label: what views print as the file (static storage, set even on
  * failure).  Returns a PCOL_E* code (not printed), errors naming the input. */
+/* --source N given with --base/--diff-base (cli_select): the source of
+ * each side cli_open_args takes (pcol_open_diff_base_select); 0: none */
+extern uint32_t cli_base_source;
 int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err);
 /* The same expansion alone (pack, merge, validate, export, index:

@@ -28,6 +28,11 @@ int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel) {
   if (cli_get_u64(cmd, a, "source", 0, &src)) return EXIT_USAGE;
   if (src > UINT32_MAX) return cli_usage_error(cmd->name, "--source is out of range");
   sel->source_id = (uint32_t)src;
+  /* under --base/--diff-base --source N is of each side, as pcol diff's
+   * (pcol_open_diff_base_select, in cli_open_args): the union the views
+   * read has those two sources only */
+  cli_base_source = 0;
+  if (cli_get(cmd, a, "base") || cli_get(cmd, a, "diff-base")) cli_base_source = sel->source_id, sel->source_id = 0;
   /* The range is --from/--to in every command.  `unpack` also names its
    * output format with --to: there a --to that reads as a time is the end
    * of the range, any other is the format (cmd_unpack.c), and its older

@@ -206,6 +206,7 @@ static void debug_inputs(const cli_command *cmd, size_t used, const pcol_inputs 
  * --tagroot/--tagleaf to tag_frames_pair. */
 static int cli_tag_frames_later;
 int cli_load_again;
+uint32_t cli_base_source;
 
 /* --tagroot's numbers named in the view's --unit, as pprof's frames in
  * -unit's (driver.go: addLabelNodes(..., cfg.Unit)); auto is pprof's
@@ -373,8 +374,13 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
     rc = open_inputs(cmd, a, &base, 1, NULL, make_label(&base, 1), &bf, err);
     if (!rc) {
       unsigned flags = (dbase ? PCOL_BASE_DIFF : 0) | (cli_flag(cmd, a, "normalize") ? PCOL_BASE_NORMALIZE : 0);
-      rc = pcol_open_diff_base(*f, bf, flags, &u, err);
-      if (rc) pcol_error_prefix(err, cli_input_name(base));
+      pcol_select ds; /* --source N of each side (cli_select), the range of each */
+      memset(&ds, 0, sizeof ds);
+      if (sel) ds = *sel;
+      ds.source_id = cli_base_source;
+      int side = 1; /* (whose error: the profile's selection, or the base's) */
+      rc = pcol_open_diff_base_select(*f, bf, &ds, flags, &u, &side, err);
+      if (rc) pcol_error_prefix(err, side ? cli_input_name(base) : *label);
       pcol_close(bf);
     }
     if (dbase) cli_loaded.diff_base = dbase;

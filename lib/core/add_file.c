@@ -19,6 +19,7 @@
 #include "count.h"    /* pcol_unit_keeps: THE unit rule's drop */
 #include "xvalues.h"  /* pcol_vpos: THE union of value columns, by position */
 #include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_VT_CPU: opt->fill's types */
+#include "select.h"   /* pcol_select_iter_at: opt->norm_sel */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,8 @@ typedef struct mctx {
   pcol_buf path;    /* a framed stack's builder locations, innermost first */
   pcol_stack_memo memo;
   uint64_t framed_steps, framed_budget; /* stack nodes walked for frames, and the bound */
+  uint32_t only;        /* opt->only_source: the one input source copied (0: all) */
+  uint64_t only_from, only_end; /* its sample rows [from, end) (samples sort by source) */
   uint32_t fill_vt[3]; /* opt->fill: the builder's samples/count, cpu/nanoseconds and rprof.alloc/bytes */
 } mctx;
 
@@ -111,6 +114,7 @@ static int copy_sources(mctx *m) {
     return pcol_error_set(m->err, PCOL_ETOOBIG, "adding a pcol file: more than 2^32 - 2 sources");
   if ((rc = alloc_map(m, &m->srcmap, n))) return rc;
   for (uint64_t i = 0; i < n; i++) {
+    if (m->only && i + 1 != m->only) continue; /* (srcmap 0) */
     if ((rc = push_row_u32(m, t, PCOL_C_SOURCES_TYPE, S(m, pcol_view_u32(&ty, i)))) ||
         (rc = push_row_u32(m, t, PCOL_C_SOURCES_URI, S(m, pcol_view_u32(&uri, i)))) ||
         (rc = push_row_i64(m, t, PCOL_C_SOURCES_TIMESTAMP, pcol_view_i64(&ts, i))))
@@ -125,6 +129,8 @@ static int copy_sources(mctx *m) {
     return rc;
   pcol_btable *mt = &m->b->t[PCOL_T_META];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_META); i++) {
+    uint32_t ms = pcol_view_u32(&s, i);
+    if (m->only && ms && ms != m->only) continue;
     if ((rc = push_row_u32(m, mt, PCOL_C_META_KEY, S(m, pcol_view_u32(&k, i)))) ||
         (rc = push_row_u32(m, mt, PCOL_C_META_VALUE, S(m, pcol_view_u32(&v, i)))) ||
         (rc = push_row_u32(m, mt, PCOL_C_META_SOURCE, MAPID(m->srcmap, n, pcol_view_u32(&s, i)))))
@@ -156,6 +162,7 @@ static int copy_value_types(mctx *m) {
   uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);
   pcol_btable *t = &m->b->t[PCOL_T_SOURCE_VALUE_TYPES];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SOURCE_VALUE_TYPES); i++) {
+    if (m->only && pcol_view_u32(&ss, i) != m->only) continue;
     if ((rc = push_row_u32(m, t, PCOL_C_SVT_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ss, i)))) ||
         (rc = push_row_u32(m, t, PCOL_C_SVT_VALUE_TYPE, MAPID(m->vtmap, n, pcol_view_u32(&sv, i)))))
       return rc;
@@ -169,7 +176,7 @@ static int copy_value_types(mctx *m) {
                                                {PCOL_VALUE_RPROF_ALLOC, "bytes"}};
   for (uint64_t s = 1; m->opt && m->opt->fill && s <= nsrc && s < m->opt->nfill; s++)
     for (int k = 0; k < 3; k++) {
-      if (!(m->opt->fill[s] & (1u << k))) continue;
+      if (!(m->opt->fill[s] & (1u << k)) || (m->only && s != m->only)) continue;
       if (!m->fill_vt[k]) {
         uint32_t ts, us;
         if ((rc = pcol_b_cstr(m->b, fill_names[k][0], &ts, m->err)) ||
@@ -442,6 +449,7 @@ static int64_t scale_round(int64_t x, double r) {
  * to the values, however many types the file declares. */
 typedef struct norm_groups {
   uint32_t *grp, *head;
+  int64_t *at; /* opt->norm_sel: a group's sample's time (pcol_select_iter_at; NA: its own) */
   uint8_t *done;
   uint32_t *type, *col, *next; /* cells: input type, column key (value_cols) */
   uint64_t *sum;
@@ -454,6 +462,7 @@ typedef struct norm_groups {
 static void norm_groups_free(norm_groups *g) {
   free(g->grp);
   free(g->head);
+  free(g->at);
   free(g->done);
   free(g->type);
   free(g->col);
@@ -526,65 +535,99 @@ static double value_ratio(const mctx *m, uint64_t t, uint32_t key, int *whole) {
   return type_scaled(m, t, whole) ? o->scale[t] : 1;
 }
 
+/* norm_groups_make's pass: the views it reads, and its key maps */
+typedef struct group_pass {
+  mctx *m;
+  norm_groups *g;
+  const pcol_view *src, *stk, *lab, *off, *vt, *vv;
+  uint64_t nv, nvt, ns, nls;
+  pcol_u64map key, cell;
+} group_pass;
+
+/* Sample i (the fraction num/den of it selected, its first selected tick
+ * at `at`) into its group's sums */
+static int group_row(void *ctx, uint64_t i, int64_t num, int64_t den, int64_t at) {
+  group_pass *p = ctx;
+  mctx *m = p->m;
+  norm_groups *g = p->g;
+  int rc = PCOL_OK;
+  uint64_t a = pcol_view_u64(p->off, i), e = pcol_view_u64(p->off, i + 1);
+  if (a > e || e > p->nv) return 1; /* copy_samples says so */
+  if (m->only && pcol_view_u32(p->src, i) != m->only) return PCOL_OK;
+  if (unit_dropped(m, p->src, p->off, p->vt, p->vv, i)) return PCOL_OK;
+  uint64_t j = a;
+  while (j < e && pcol_view_i64(p->vv, j) == 0) j++;
+  if (j == e) return PCOL_OK; /* merge.go isZeroSample */
+  uint64_t k = (uint64_t)MAPID(m->stmap, p->ns, pcol_view_u32(p->stk, i)) << 32 |
+               MAPID(m->lsmap, p->nls, pcol_view_u32(p->lab, i));
+  uint32_t gi, ci;
+  int added;
+  if ((rc = pcol_u64map_get(&p->key, k, &gi, &added))) return rc;
+  g->grp[i] = gi;
+  if (added && g->at) g->at[gi] = at;
+  if (e - a > g->capkey) {
+    uint32_t *nk = realloc(g->key, (e - a) * sizeof *nk);
+    if (!nk) return PCOL_ENOMEM;
+    g->key = nk, g->capkey = e - a;
+  }
+  value_cols(m, pcol_view_u32(p->src, i), p->vt, a, e, g->key);
+  for (j = a; j < e && !rc; j++) {
+    uint32_t t = pcol_view_u32(p->vt, j), tci;
+    int64_t x = pcol_view_i64(p->vv, j);
+    if (!t || t > p->nvt || x == 0) continue; /* (norm_values: the zeros) */
+    /* a cell of each (input type, column): one type in two columns
+     * (x/kilobytes twice) and two types of one column (kilobytes and
+     * megabytes of two sources) as go's merge adds them, by column */
+    if ((rc = pcol_u64map_get(&g->tc, (uint64_t)t << 32 | g->key[j - a], &tci, &added))) break;
+    g->ntc += added;
+    if ((rc = pcol_u64map_get(&p->cell, (uint64_t)gi << 32 | tci, &ci, &added))) break;
+    if (added) {
+      if ((rc = norm_cell_room(g))) break;
+      ci = (uint32_t)g->ncell++;
+      g->type[ci] = t;
+      g->col[ci] = g->key[j - a];
+      g->sum[ci] = 0;
+      g->next[ci] = g->head[gi];
+      g->head[gi] = ci + 1;
+    }
+    g->sum[ci] += (uint64_t)pcol_scale(x, num, den); /* (a range's part of it: THE range rule) */
+  }
+  return rc;
+}
+static int group_row_all(void *ctx, uint64_t i, int64_t num, int64_t den) {
+  return group_row(ctx, i, num, den, PCOL_NA_I64);
+}
+
 static int norm_groups_make(mctx *m, const pcol_view *src, const pcol_view *stk, const pcol_view *lab,
                             const pcol_view *off, const pcol_view *vt, const pcol_view *vv,
                             norm_groups *g) {
-  uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES), nv = pcol_rows(m->f, PCOL_T_VALUES);
-  uint64_t nvt = pcol_rows(m->f, PCOL_T_VALUE_TYPES), ns = pcol_rows(m->f, PCOL_T_STACKS);
-  uint64_t nls = pcol_rows(m->f, PCOL_T_LABELSETS);
-  pcol_u64map key = {0}, cell = {0};
+  uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES);
+  group_pass p = {m, g, src, stk, lab, off, vt, vv, pcol_rows(m->f, PCOL_T_VALUES),
+                  pcol_rows(m->f, PCOL_T_VALUE_TYPES), pcol_rows(m->f, PCOL_T_STACKS),
+                  pcol_rows(m->f, PCOL_T_LABELSETS), {0}, {0}};
   int rc = PCOL_OK;
   size_t rows = n ? (size_t)n : 1; /* at most a group a sample */
   g->grp = malloc(rows * sizeof *g->grp);
   g->head = calloc(rows, sizeof *g->head);
   g->done = calloc(rows, 1);
+  if (m->opt->norm_sel && !(g->at = malloc(rows * sizeof *g->at))) return add_oom(m);
   if (!g->grp || !g->head || !g->done) return add_oom(m);
   memset(g->grp, 0xff, rows * sizeof *g->grp); /* UINT32_MAX: no group */
-  for (uint64_t i = 0; i < n && !rc; i++) {
-    uint64_t a = pcol_view_u64(off, i), e = pcol_view_u64(off, i + 1);
-    if (a > e || e > nv) break; /* copy_samples says so */
-    if (unit_dropped(m, src, off, vt, vv, i)) continue;
-    uint64_t j = a;
-    while (j < e && pcol_view_i64(vv, j) == 0) j++;
-    if (j == e) continue; /* merge.go isZeroSample */
-    uint64_t k = (uint64_t)MAPID(m->stmap, ns, pcol_view_u32(stk, i)) << 32 |
-                 MAPID(m->lsmap, nls, pcol_view_u32(lab, i));
-    uint32_t gi, ci;
-    int added;
-    if ((rc = pcol_u64map_get(&key, k, &gi, &added))) break;
-    g->grp[i] = gi;
-    if (e - a > g->capkey) {
-      uint32_t *nk = realloc(g->key, (e - a) * sizeof *nk);
-      if (!nk) {
-        rc = PCOL_ENOMEM;
-        break;
-      }
-      g->key = nk, g->capkey = e - a;
+  if (m->opt->norm_sel) {
+    pcol_error e2 = {0}; /* (the selection's own error: the file's, said as it is) */
+    rc = pcol_select_iter_at(m->f, m->opt->norm_sel, group_row, &p, &e2);
+    if (rc && rc != PCOL_ENOMEM) {
+      pcol_u64map_free(&p.key);
+      pcol_u64map_free(&p.cell);
+      *m->err = e2;
+      return rc;
     }
-    value_cols(m, pcol_view_u32(src, i), vt, a, e, g->key);
-    for (j = a; j < e && !rc; j++) {
-      uint32_t t = pcol_view_u32(vt, j), tci;
-      if (!t || t > nvt || pcol_view_i64(vv, j) == 0) continue; /* (norm_values: the zeros) */
-      /* a cell of each (input type, column): one type in two columns
-       * (x/kilobytes twice) and two types of one column (kilobytes and
-       * megabytes of two sources) as go's merge adds them, by column */
-      if ((rc = pcol_u64map_get(&g->tc, (uint64_t)t << 32 | g->key[j - a], &tci, &added))) break;
-      g->ntc += added;
-      if ((rc = pcol_u64map_get(&cell, (uint64_t)gi << 32 | tci, &ci, &added))) break;
-      if (added) {
-        if ((rc = norm_cell_room(g))) break;
-        ci = (uint32_t)g->ncell++;
-        g->type[ci] = t;
-        g->col[ci] = g->key[j - a];
-        g->sum[ci] = 0;
-        g->next[ci] = g->head[gi];
-        g->head[gi] = ci + 1;
-      }
-      g->sum[ci] += (uint64_t)pcol_view_i64(vv, j);
-    }
+  } else {
+    for (uint64_t i = 0; i < n && !rc; i++) rc = group_row_all(&p, i, 1, 1);
+    if (rc > 0) rc = PCOL_OK; /* (a bad row: copy_samples says so) */
   }
-  pcol_u64map_free(&key);
-  pcol_u64map_free(&cell);
+  pcol_u64map_free(&p.key);
+  pcol_u64map_free(&p.cell);
   if (rc == PCOL_ENOMEM) return add_oom(m);
   return rc ? pcol_error_set(m->err, rc, "too many samples to normalize") : PCOL_OK;
 }
@@ -688,9 +731,12 @@ static int copy_samples(mctx *m, uint64_t base) {
     norm_groups_free(&ng);
     return rc;
   }
-  uint64_t vfrom = 0, sfrom = 0; /* first value and sample rows not yet released */
-  uint64_t win = pcol_release_rows ? pcol_release_rows : 1, next = win;
-  for (uint64_t i = 0; i < n && !rc; i++) {
+  uint64_t lo = m->only ? m->only_from : 0, hi = m->only ? m->only_end : n; /* (opt->only_source's run) */
+  uint64_t vfrom = 0, sfrom = lo; /* first value and sample rows not yet released */
+  uint64_t win = pcol_release_rows ? pcol_release_rows : 1, next = lo + win;
+  int64_t last_t = INT64_MIN; /* opt->norm_sel: the time of the sample before (of its source) */
+  uint32_t last_s = 0;
+  for (uint64_t i = lo; i < hi && !rc; i++) {
     uint64_t a = pcol_view_u64(&off, i), e = pcol_view_u64(&off, i + 1);
     if (i == next) { /* a big mapped input: hold a window of it */
       next += win;
@@ -781,6 +827,12 @@ static int copy_samples(mctx *m, uint64_t base) {
                          MAPID(m->lsmap, nls, pcol_view_u32(&lab, i))};
     if (m->fr && (rc = framed_stack(m, pcol_view_u32(&stk, i), pcol_view_u32(&lab, i), &s.stack_id)))
       break;
+    if (scaling && ng.at) { /* opt->norm_sel: a group's sample at its first selected tick, whole */
+      uint32_t gi = ng.grp[i];
+      if (keep && gi != UINT32_MAX && ng.at[gi] != PCOL_NA_I64) s.time_ns = ng.at[gi], s.duration_ns = 0;
+      if (s.source_id == last_s && s.time_ns != PCOL_NA_I64 && s.time_ns < last_t) s.time_ns = last_t;
+      last_s = s.source_id, last_t = s.time_ns;
+    }
     if (!s.labelset_id && m->ls_none) s.labelset_id = m->ls_none;
     uint32_t sid;
     rc = pcol_b_sample(m->b, &s, vals, nvals, &sid, m->err);
@@ -796,6 +848,20 @@ static int copy_samples(mctx *m, uint64_t base) {
   return rc;
 }
 
+/* opt->only_source's sample rows [only_from, only_end): samples sort by
+ * source (spec.md: (source, time) order) */
+static int only_rows(mctx *m) {
+  pcol_view src;
+  int rc = col(m, PCOL_T_SAMPLES, PCOL_C_S_SOURCE, &src);
+  if (rc) return rc;
+  uint64_t n = pcol_rows(m->f, PCOL_T_SAMPLES), i = 0;
+  while (i < n && pcol_view_u32(&src, i) < m->only) i++;
+  m->only_from = i;
+  while (i < n && pcol_view_u32(&src, i) == m->only) i++;
+  m->only_end = i;
+  return PCOL_OK;
+}
+
 static int copy_text_and_models(mctx *m, uint64_t base) {
   int rc;
   uint64_t nsrc = pcol_rows(m->f, PCOL_T_SOURCES);
@@ -805,9 +871,14 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
       (rc = col(m, PCOL_T_TEXT_LINES, PCOL_C_TL_TEXT, &tt)))
     return rc;
   pcol_btable *t = &m->b->t[PCOL_T_TEXT_LINES];
+  /* only_source: its samples' ids (1-based) from + 1 .. end are base + 1 .. */
+  uint64_t from = m->only ? m->only_from : 0, end = m->only ? m->only_end : UINT64_MAX - 1;
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_TEXT_LINES); i++) {
+    uint64_t k = pcol_view_u64(&tb, i);
+    if (m->only && pcol_view_u32(&ts, i) != m->only) continue;
+    k = k < from + 1 ? from + 1 : k > end + 1 ? end + 1 : k;
     if ((rc = push_row_u32(m, t, PCOL_C_TL_SOURCE, MAPID(m->srcmap, nsrc, pcol_view_u32(&ts, i)))) ||
-        (rc = push_row_u64(m, t, PCOL_C_TL_BEFORE, pcol_view_u64(&tb, i) + base)) ||
+        (rc = push_row_u64(m, t, PCOL_C_TL_BEFORE, k - from + base)) ||
         (rc = push_row_u32(m, t, PCOL_C_TL_TEXT, S(m, pcol_view_u32(&tt, i)))))
       return rc;
     t->rows++;
@@ -818,7 +889,9 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
     return rc;
   t = &m->b->t[PCOL_T_SAMPLE_TEXT];
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_SAMPLE_TEXT); i++) {
-    uint64_t id = pcol_view_u32(&ss, i) + base;
+    uint64_t id = pcol_view_u32(&ss, i);
+    if (id < from + 1 || id > end) continue; /* (only_source: another source's) */
+    id = id - from + base;
     if (id > UINT32_MAX)
       return pcol_error_set(m->err, PCOL_ETOOBIG, "adding a pcol file: sample text names sample "
                             "%llu, past 2^32 - 1", (unsigned long long)id);
@@ -831,6 +904,7 @@ static int copy_text_and_models(mctx *m, uint64_t base) {
   for (int k = 0; k < 8; k++)
     if ((rc = col(m, PCOL_T_MODELS, k + 1, &c[k]))) return rc;
   for (uint64_t i = 0; i < pcol_rows(m->f, PCOL_T_MODELS); i++) {
+    if (m->only && pcol_view_u32(&c[PCOL_C_MOD_SOURCE - 1], i) != m->only) continue;
     pcol_model_row r = {MAPID(m->srcmap, nsrc, pcol_view_u32(&c[PCOL_C_MOD_SOURCE - 1], i)),
                         S(m, pcol_view_u32(&c[PCOL_C_MOD_UID - 1], i)),
                         S(m, pcol_view_u32(&c[PCOL_C_MOD_MODEL - 1], i)),
@@ -851,6 +925,7 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_co
   m.as_union = as_union;
   m.opt = opt;
   m.fr = opt && opt->frames.of_labelset ? &opt->frames : NULL;
+  m.only = opt ? opt->only_source : 0;
   m.b = b;
   m.f = f;
   m.err = err;
@@ -871,6 +946,7 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_co
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &m.sp));
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &m.sl));
   }
+  if (m.only) TRY_OR_FAIL(rc = only_rows(&m));
   TRY_OR_FAIL(rc = copy_samples(&m, base));
   TRY_OR_FAIL(rc = copy_text_and_models(&m, base));
 fail:

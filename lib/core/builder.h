@@ -221,6 +221,18 @@ typedef struct pcol_b_copy {
   const uint32_t *fill_cvt;
   const struct pcol_rtime *fill_rt;
   const uint32_t *fill_alloc_vt; /* PCOL_B_FILL_ALLOC: rprof.alloc/bytes from these levels (xvalues.h) */
+  /* only_source s (0: all): only input source s is copied, with its meta,
+   * value types, samples, text rows and models (a file's source alone, as
+   * its export with --source s: pcol_open_diff_base_select's selection) */
+  uint32_t only_source;
+  /* -normalize of a selection (NULL: every sample): the scaled copy's
+   * groups add up only the samples norm_sel selects (pcol_select_iter:
+   * its source and time range), each value scaled by the fraction of it
+   * selected, and a group's sample is a point sample (duration 0) at the
+   * time of the first selected tick of its first selected sample, which
+   * the same range selects whole (pcol_select_iter_at); the other samples
+   * are dropped as all-zero ones are */
+  const struct pcol_select *norm_sel;
 } pcol_b_copy;
 #define PCOL_B_FILL_COUNT 1
 #define PCOL_B_FILL_TIME 2

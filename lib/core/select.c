@@ -252,10 +252,25 @@ int pcol_select_iter_filter(pcol_file *f, const pcol_select *sel, const pcol_fil
   return pcol_select_iter_need(f, sel, flt, NULL, 0, fn, ctx, err);
 }
 
+typedef int (*iter_at_fn)(void *ctx, uint64_t row, int64_t num, int64_t den, int64_t at);
+static int iter_core(pcol_file *f, const pcol_select *sel, const pcol_filter *flt, const int *need,
+                     size_t nneed, int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                     iter_at_fn fn_at, void *ctx, pcol_error *err);
+
 int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filter *flt,
                           const int *need, size_t nneed,
                           int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                           void *ctx, pcol_error *err) {
+  return iter_core(f, sel, flt, need, nneed, fn, NULL, ctx, err);
+}
+
+int pcol_select_iter_at(pcol_file *f, const pcol_select *sel, iter_at_fn fn, void *ctx, pcol_error *err) {
+  return iter_core(f, sel, NULL, NULL, 0, NULL, fn, ctx, err);
+}
+
+static int iter_core(pcol_file *f, const pcol_select *sel, const pcol_filter *flt, const int *need,
+                     size_t nneed, int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
+                     iter_at_fn fn_at, void *ctx, pcol_error *err) {
   uint64_t n = pcol_rows(f, PCOL_T_SAMPLES);
   rows_col nc[PCOL_SELECT_NEED]; /* the caller's columns: the rows handed over */
   if (nneed > PCOL_SELECT_NEED)
@@ -347,20 +362,24 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
     for (size_t k = 0; k < nneed; k++)
       if ((rc = rows_need(&nc[k], i, stop, err))) goto out;
     for (; i < stop; i++) {
-      int64_t num = 1, den = 1;
+      int64_t num = 1, den = 1, at = PCOL_NA_I64;
       if (flt && !pcol_filter_keep(flt, i)) continue;
       if (cut) {
         int64_t t = pcol_view_i64(tim, i), d = pcol_view_i64(dur, i);
         if (t == PCOL_NA_I64) continue;
+        at = t;
         if (d <= 0) {
           if (t < from || t >= to) continue;
         } else { /* THE range rule: the ticks of the long sample in [from, to) */
           den = pcol_range_ticks_of(pcol_view_i64(wgt, i), d, iv);
-          num = pcol_range_ticks_before(t, d, den, to) - pcol_range_ticks_before(t, d, den, from);
+          int64_t k0 = pcol_range_ticks_before(t, d, den, from);
+          num = pcol_range_ticks_before(t, d, den, to) - k0;
           if (num <= 0) continue;
+          /* its first tick in the range, t + k0 d / n (>= from), floored: in [from, to) */
+          if (k0) at = t + (int64_t)((__int128)k0 * d / den);
         }
       }
-      if ((rc = fn(ctx, i, num, den))) {
+      if ((rc = fn_at ? fn_at(ctx, i, num, den, at) : fn(ctx, i, num, den))) {
         rc = rc > 0 ? PCOL_OK : rc;
         goto out;
       }

@@ -35,6 +35,16 @@ int pcol_select_iter_need(pcol_file *f, const pcol_select *sel, const pcol_filte
                           const int *need, size_t nneed,
                           int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                           void *ctx, pcol_error *err);
+/* pcol_select_iter with, for each selected sample, *at: the time of its
+ * first selected tick (THE range rule: t + floor(k d / n) of its first tick
+ * k in the range; its own time when it is a point sample or selected
+ * whole; PCOL_NA_I64 where the source is not cut: no range, or a source
+ * without times taken whole), which lies in the range, so that a point sample there is
+ * selected whole by the same range: the time a copy of the selected part
+ * of a sample is given (diffbase.c: --normalize's groups of a time range). */
+int pcol_select_iter_at(pcol_file *f, const pcol_select *sel,
+                        int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den, int64_t at),
+                        void *ctx, pcol_error *err);
 /* The view of samples column `column` for pcol_select_iter_need: its rows
  * are readable only once the iteration hands them over (a column in zstd
  * blocks under a time range; *lazy = 1), or it is pcol_column's whole

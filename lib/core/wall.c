@@ -195,6 +195,21 @@ static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
 }
 #define SHOWN(x) (int)((x).ptr ? ((x).len > 80 ? 80 : (x).len) : 2), (x).ptr ? (x).ptr : "NA"
 
+/* How a message names source s: "source N", or under a subtracted base
+ * (pcol_base_kinds) "the base's source K" for the base's K-th source (its
+ * sources follow the profile's: the union's numbers are no input's) */
+static const char *source_who(pcol_file *f, uint32_t s, char *buf, size_t n) {
+  const uint8_t *kinds = NULL;
+  uint32_t first = s;
+  if (!pcol_base_kinds(f, &kinds, NULL) && kinds[0] && s && s <= pcol_rows(f, PCOL_T_SOURCES) && kinds[s])
+    while (first > 1 && kinds[first - 1]) first--;
+  if (kinds && kinds[0] && s && s <= pcol_rows(f, PCOL_T_SOURCES) && kinds[s])
+    snprintf(buf, n, "the base's source %u", s - first + 1);
+  else
+    snprintf(buf, n, "source %u", s);
+  return buf;
+}
+
 /* ns as seconds, the form a relative --from/--to takes ("30s", "0.37s") */
 static void sec_text(char *b, size_t cap, int64_t ns) {
   int64_t sec = ns / 1000000000, frac = ns % 1000000000;
@@ -227,6 +242,7 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
   /* a relative range is in the source's own clock: its start is 0 there */
   int64_t st = !sel->wall ? 0 : s <= w->n ? w->start[s] : PCOL_NA_I64;
   pcol_str ty, uri;
+  char who[48];
   if (st == PCOL_NA_I64) {
     /* --source is a way out only to another source that has a start, and
      * only while --source has not picked one already */
@@ -235,10 +251,10 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
       other = k != s && w->start[k] != PCOL_NA_I64;
     source_name(f, s, &ty, &uri);
     return pcol_error_set(err, PCOL_ENOTFOUND,
-                          "source %u (%.*s %.*s) has no wall-clock start (no otlp.time_unix_nano, "
+                          "%s (%.*s %.*s) has no wall-clock start (no otlp.time_unix_nano, "
                           "pprof.time_nanos or source_timestamp), so a range in wall-clock time "
                           "cannot select its samples; give --from/--to in seconds since its start%s",
-                          s, SHOWN(ty), SHOWN(uri),
+                          source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri),
                           other ? ", or leave it out with --source N (one of the others)" : "");
   }
   if (timed) {
@@ -265,11 +281,11 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
     source_name(f, s, &ty, &uri);
     sec_text(t0, sizeof t0, lo);
     return pcol_error_set(err, PCOL_ENOTFOUND,
-                          "source %u (%.*s %.*s) has no sample times and states no duration, so "
+                          "%s (%.*s %.*s) has no sample times and states no duration, so "
                           "its span (from %s since its start) has no known end and a range in "
                           "seconds cannot select its samples: give no --to and a --from of at most "
                           "%s, or no range",
-                          s, SHOWN(ty), SHOWN(uri), t0, t0);
+                          source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri), t0, t0);
   }
   int inside = lo >= a && (d ? e <= b : lo < b);
   int outside = d ? (e <= a || lo >= b) : (lo < a || lo >= b);
@@ -285,10 +301,11 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
     sec_text(t1, sizeof t1, e);
   }
   return pcol_error_set(err, PCOL_ENOTFOUND,
-                        "source %u (%.*s %.*s) has no sample times and the range cuts its span "
+                        "%s (%.*s %.*s) has no sample times and the range cuts its span "
                         "(%s to %s%s), so the range cannot select its samples: "
                         "choose a range that holds it whole or leaves it out",
-                        s, SHOWN(ty), SHOWN(uri), t0, t1, sel->wall ? "" : " since its start");
+                        source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri), t0, t1,
+                        sel->wall ? "" : " since its start");
 }
 
 /* first row in [lo, hi) with source > s */
@@ -713,7 +730,13 @@ int pcol_range_note(pcol_file *f, const pcol_select *sel, char **note, pcol_erro
   bool cut = false;
   int rc = pcol_wall_header(f, sel, &w, &take, err);
   if (rc) return rc;
-  uint64_t k = pcol_wall_runs_taken(&w, take);
+  /* a subtracted base's sources (pcol_open_diff_base) are no recording of
+   * the profile's: their window is the base's own (review 23 F3) */
+  const uint8_t *kinds = NULL;
+  if (!rc) rc = pcol_base_kinds(f, &kinds, err);
+  for (uint64_t s = 1; !rc && kinds[0] && s <= w.n && s <= pcol_rows(f, PCOL_T_SOURCES); s++)
+    if (kinds[s]) take[s] = 0;
+  uint64_t k = rc ? 0 : pcol_wall_runs_taken(&w, take);
   /* a range the query refuses took no window (review 20 F7: a note that
    * windows were added up, then the refusal) */
   pcol_wall_free(&w);

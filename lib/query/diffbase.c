@@ -28,7 +28,12 @@
  * time, the copy's size in memory; -normalize of a profile whose values
  * are made from its samples (Rprof, collapsed) one more copy of the
  * profile, its made values stored, while it is merged (the base's are
- * made as it is merged). */
+ * made as it is merged).  pcol_open_diff_base_select: a selection of each
+ * side first (go's view of the two selections' exports): --source N makes
+ * a copy of source N of a side of several sources (source_alone), and a
+ * time range narrows the samples merged before they are scaled (the
+ * -normalize ratio's sums and groups, a unit's merge: pcol_b_copy.norm_sel);
+ * the other samples keep their times for the views' range. */
 #include "query.h"
 #include "builder.h" /* pcol_b_add_file_copy */
 #include "reader.h"  /* struct pcol_file: input_bytes */
@@ -408,43 +413,61 @@ static int default_named(pcol_file *f, pcol_str *out, uint8_t *has, pcol_error *
   return PCOL_OK;
 }
 
-/* Each column's sum over every sample of a side (THE union of value
- * columns: the values its pprof export writes, made or stored), as Go
- * adds int64s (wrapping): sums[c], c < ncols */
-static int column_sums(side *sd, uint64_t **out, pcol_error *err) {
+/* column_sums' pass over a side's selected samples */
+typedef struct sum_pass {
+  side *sd;
+  uint32_t *cvt;
+  uint64_t *sum;
+  pcol_error *err;
+} sum_pass;
+
+static int sum_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  sum_pass *p = ctx;
+  side *sd = p->sd;
   const pcol_vunion *u = &sd->u;
   const pcol_sample_cols *sc = &sd->xv.sc;
-  uint64_t n = pcol_rows(sd->f, PCOL_T_SAMPLES);
-  uint32_t *cvt = NULL;
-  uint64_t *sum = *out = calloc(u->ncols + 1, sizeof *sum);
-  if (!sum) return pcol_oom(err);
-  int rc = pcol_count_types(sd->f, &cvt, err);
-  for (uint64_t row = 0; !rc && row < n; row++) {
-    uint32_t s = pcol_view_u32(&sd->rt.source, row);
-    if (s < 1 || s > u->nsrc || !u->src[s - 1].involved) continue;
-    const pcol_vsrc *vs = &u->src[s - 1];
-    int64_t v;
-    if (vs->derived) {
-      for (size_t k = 0; !rc && k < vs->n; k++)
-        if (!(rc = pcol_xvalue(&sd->xv, cvt, row, vs->vt[k], &v, err)))
-          sum[vs->col[k]] += (uint64_t)(vs->fill[k] ? pcol_unit_fill(v, vs->fill[k]) : v);
-      continue;
-    }
-    /* each stored value to the next of its source's types that is its
-     * (add_file.c value_cols) */
-    uint64_t a = pcol_view_u64(&sc->voff, row), e = pcol_view_u64(&sc->voff, row + 1);
-    size_t k = 0;
-    for (uint64_t j = a; j < e && j < sc->nvalues; j++) {
-      uint32_t t = pcol_view_u32(&sc->vtype, j);
-      while (k < vs->n && vs->vt[k] != t) k++;
-      if (k == vs->n) break;
-      v = pcol_view_i64(&sc->vval, j) / (vs->div[k] > 1 ? vs->div[k] : 1);
+  uint64_t *sum = p->sum;
+  uint32_t s = pcol_view_u32(&sd->rt.source, row);
+  if (s < 1 || s > u->nsrc || !u->src[s - 1].involved) return PCOL_OK;
+  const pcol_vsrc *vs = &u->src[s - 1];
+  int64_t v;
+  if (vs->derived) {
+    for (size_t k = 0; k < vs->n; k++) {
+      int rc = pcol_xvalue(&sd->xv, p->cvt, row, vs->vt[k], &v, p->err);
+      if (rc) return rc;
+      v = pcol_scale(v, num, den);
       sum[vs->col[k]] += (uint64_t)(vs->fill[k] ? pcol_unit_fill(v, vs->fill[k]) : v);
-      k++;
     }
-    if (vs->count_fill) sum[vs->count_col] += (uint64_t)pcol_sample_count(sc, row, cvt[s]);
+    return PCOL_OK;
   }
-  free(cvt);
+  /* each stored value to the next of its source's types that is its
+   * (add_file.c value_cols) */
+  uint64_t a = pcol_view_u64(&sc->voff, row), e = pcol_view_u64(&sc->voff, row + 1);
+  size_t k = 0;
+  for (uint64_t j = a; j < e && j < sc->nvalues; j++) {
+    uint32_t t = pcol_view_u32(&sc->vtype, j);
+    while (k < vs->n && vs->vt[k] != t) k++;
+    if (k == vs->n) break;
+    v = pcol_scale(pcol_view_i64(&sc->vval, j), num, den) / (vs->div[k] > 1 ? vs->div[k] : 1);
+    sum[vs->col[k]] += (uint64_t)(vs->fill[k] ? pcol_unit_fill(v, vs->fill[k]) : v);
+    k++;
+  }
+  if (vs->count_fill) sum[vs->count_col] += (uint64_t)pcol_scale(pcol_sample_count(sc, row, p->cvt[s]), num, den);
+  return PCOL_OK;
+}
+
+/* Each column's sum over the samples of a side that rsel selects (NULL:
+ * every one; THE union of value columns: the values its pprof export
+ * writes, made or stored, each the part of its sample the range selects,
+ * as that export scales it), as Go adds int64s (wrapping): sums[c], c <
+ * ncols */
+static int column_sums(side *sd, const pcol_select *rsel, uint64_t **out, pcol_error *err) {
+  sum_pass p = {sd, NULL, NULL, err};
+  p.sum = *out = calloc(sd->u.ncols + 1, sizeof *p.sum);
+  if (!p.sum) return pcol_oom(err);
+  int rc = pcol_count_types(sd->f, &p.cvt, err);
+  if (!rc) rc = pcol_select_iter(sd->f, rsel, sum_row, &p, err);
+  free(p.cvt);
   return rc;
 }
 
@@ -499,7 +522,8 @@ static void fill_flags(const pcol_vunion *u, const uint32_t *cvt, uint8_t *fill,
   }
 }
 
-static int norm_plan_make(pcol_file *f, pcol_file *base, norm_plan *p, pcol_error *err) {
+static int norm_plan_make(pcol_file *f, pcol_file *base, const pcol_select *rsel, norm_plan *p,
+                          int *who, pcol_error *err) {
   memset(p, 0, sizeof *p);
   side sf, sb;
   memset(&sb, 0, sizeof sb);
@@ -507,8 +531,9 @@ static int norm_plan_make(pcol_file *f, pcol_file *base, norm_plan *p, pcol_erro
   uint32_t *cvt = NULL;
   int rc = side_make(f, &sf, err);
   if (!rc) rc = side_make(base, &sb, err);
-  if (!rc) rc = column_sums(&sf, &fs, err);
-  if (!rc) rc = column_sums(&sb, &bs, err);
+  if (!rc) rc = column_sums(&sf, rsel, &fs, err);
+  if (rc) *who = 0; /* (the range of f: its error) */
+  if (!rc) rc = column_sums(&sb, rsel, &bs, err);
   if (!rc) rc = pcol_count_types(f, &cvt, err);
   p->nsrc = pcol_rows(f, PCOL_T_SOURCES);
   p->ncols = sf.u.ncols;
@@ -658,8 +683,63 @@ static int normalize_marks(pcol_builder *b, const norm_plan *p, pcol_error *err)
   return PCOL_OK;
 }
 
+/* f's source s alone (*out; f itself, *out NULL, when it is f's only one):
+ * as its export with --source s, so that the pair is checked and merged as
+ * go merges the two sources' exports.  Memory: a copy of that source. */
+static int source_alone(pcol_file *f, uint32_t s, pcol_file **out, pcol_error *err) {
+  *out = NULL;
+  if (pcol_rows(f, PCOL_T_SOURCES) <= 1) return PCOL_OK;
+  pcol_b_copy oc;
+  memset(&oc, 0, sizeof oc);
+  oc.only_source = s;
+  pcol_builder *b = NULL;
+  int rc = pcol_builder_new(&b, err);
+  if (!rc) rc = pcol_b_add_file_copy(b, f, &oc, err);
+  if (rc && !b) return rc;
+  return pcol_q_open_built(b, rc, f->input_bytes, out, err);
+}
+
+static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel, unsigned flags,
+                          pcol_file **out, int *who, pcol_error *err);
+
 int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file **out,
                         pcol_error *err) {
+  return pcol_open_diff_base_select(f, base, NULL, flags, out, NULL, err);
+}
+
+int pcol_open_diff_base_select(pcol_file *f, pcol_file *base, const pcol_select *sel, unsigned flags,
+                               pcol_file **out, int *who, pcol_error *err) {
+  *out = NULL;
+  int whose;
+  if (!who) who = &whose;
+  *who = 1;
+  uint32_t n = sel ? sel->source_id : 0;
+  uint64_t nf = pcol_rows(f, PCOL_T_SOURCES), nb = pcol_rows(base, PCOL_T_SOURCES);
+  if (n && n > nf) *who = 0;
+  if (n && (n > nf || n > nb)) /* (pcol_select_check's words, of either side) */
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the %s has %llu; --source takes source N of "
+                          "the profile and of the base)", n, n > nf ? "profile" : "base",
+                          (unsigned long long)(n > nf ? nf : nb));
+  /* the range, of each side's sources (after --source: its one) */
+  pcol_select r;
+  memset(&r, 0, sizeof r);
+  if (sel && (sel->has_from || sel->has_to)) {
+    r.has_from = sel->has_from, r.has_to = sel->has_to;
+    r.from_ns = sel->from_ns, r.to_ns = sel->to_ns;
+    r.wall = sel->wall;
+  }
+  pcol_file *fo = NULL, *bo = NULL;
+  int rc = n ? source_alone(f, n, &fo, err) : PCOL_OK;
+  if (rc) *who = 0;
+  if (!rc && n) rc = source_alone(base, n, &bo, err);
+  if (!rc) rc = open_diff_base(fo ? fo : f, bo ? bo : base, r.has_from || r.has_to ? &r : NULL, flags, out, who, err);
+  if (fo) pcol_close(fo);
+  if (bo) pcol_close(bo);
+  return rc;
+}
+
+static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel, unsigned flags,
+                          pcol_file **out, int *who, pcol_error *err) {
   *out = NULL;
   if (flags & ~(unsigned)(PCOL_BASE_DIFF | PCOL_BASE_NORMALIZE))
     return pcol_error_set(err, PCOL_EINVAL, "pcol_open_diff_base: unknown flags 0x%x", flags);
@@ -704,13 +784,14 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
   pcol_file *F = f, *filled = NULL;
   fill_from bff;
   memset(&bff, 0, sizeof bff);
-  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, &np, err);
+  if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = norm_plan_make(f, base, rsel, &np, who, err);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_fill(f, np.fill, np.nsrc, np.any_fill, &filled, err);
   if (filled) F = filled;
   pcol_vpos npos; /* (-normalize: F's columns, by which it is scaled) */
   memset(&npos, 0, sizeof npos);
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_ratios(F, &np, &ratios, &nc.nscale, &npos, err);
   nc.scale = ratios;
+  nc.norm_sel = rsel; /* (the groups of the range's part: select first, then normalize) */
   if (npos.off) {
     nc.pos = &npos;
     nc.col_scale = np.rcol;
@@ -725,6 +806,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     nc.drop = &ts.df;
     nc.pos = &ts.pf;
   }
+  cp.norm_sel = rsel; /* (a merge before a unit's scaling: of the range's part too) */
   if (any_scaled(ts.rb, ts.nb)) {
     cp.scale = ts.rb;
     cp.nscale = ts.nb;
@@ -734,7 +816,7 @@ int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file
     cp.drop = &ts.db;
     cp.pos = &ts.pb;
   }
-  if (!rc) rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err);
+  if (!rc && (rc = nc.scale ? pcol_b_add_file_copy(b, F, &nc, err) : pcol_b_add_file(b, F, err))) *who = 0;
   if (!rc && (flags & PCOL_BASE_NORMALIZE)) rc = normalize_marks(b, &np, err);
   free(ratios);
   pcol_vpos_free(&npos);

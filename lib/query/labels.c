@@ -231,7 +231,15 @@ static int tr_untyped_nz(const tr_groups *g, uint32_t s, uint64_t row, int64_t c
       (void)pcol_sample_value(&sc, row, g->made_vt[k], &v[k]);
     }
   if (made) made[0] = v[0], made[1] = v[1];
-  return count != 0 || v[0] != 0 || v[1] != 0;
+  if (count != 0 || v[0] != 0 || v[1] != 0) return 1;
+  /* a stored count: its other stored values are its copy's too (a V8
+   * sample's wall; --normalize of a time range: the part of a sample a
+   * range cuts can count 0 and last 122 us, pcol_open_diff_base_select) */
+  if (!(g->stored_count && s <= g->nsources && pcol_count_vt(g->cnt[s]))) return 0;
+  uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
+  for (uint64_t i = a; i < e && i < g->nvalues; i++)
+    if (pcol_view_i64(&g->vval, i)) return 1;
+  return 0;
 }
 
 /* 1 when sample `row` (of source s) has a value not 0 and the unit rule
@@ -274,6 +282,15 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
     uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
     if (e > g->nvalues) e = g->nvalues;
     for (uint64_t i = a; i < e && !rc; i++) {
+      int64_t val = pcol_view_i64(&g->vval, i);
+      uint32_t t = pcol_view_u32(&g->vtype, i);
+      if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val, side0);
+      nz |= val != 0;
+    }
+  } else if (g->stored_count && s <= g->nsources && pcol_count_vt(g->cnt[s])) {
+    /* its count stored: every value of its copy is stored (tr_untyped_nz) */
+    uint64_t a = pcol_view_u64(&g->voff, row), e = pcol_view_u64(&g->voff, row + 1);
+    for (uint64_t i = a; i < e && i < g->nvalues && !rc; i++) {
       int64_t val = pcol_view_i64(&g->vval, i);
       uint32_t t = pcol_view_u32(&g->vtype, i);
       if (g->signed_values && t && t <= g->ntypes) rc = tr_tsum_add(g, gi, t, val, side0);

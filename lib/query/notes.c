@@ -11,6 +11,7 @@
 #include "truncated.h" /* pcol_truncated_of */
 #include "bytes.h" /* pcol_str_i64 */
 #include "select.h" /* pcol_select_iter_need, pcol_select_need_view */
+#include "count.h"  /* pcol_base_kinds: a subtracted base's sources */
 #include "filter.h" /* pcol_filter_build */
 #include "frames.h" /* pcol_places_lines_note: THE words of Rprof's by-line rule */
 #include <stdio.h>
@@ -98,13 +99,31 @@ static void range_time(int64_t ns, bool wall, char *buf, size_t n) {
  * without times by its span (THE span rule, wall.c pcol_wall_bounds: a
  * range that cuts it is the query's error).  *text = NULL when nothing to
  * say. */
-static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_error *err) {
+/* Under a subtracted base (pcol_base_kinds: its sources' meta
+ * pprof.diff_base/pprof.base), side 1 asks of the profile's sources and
+ * side 2 of the base's, and the text says which ("selects no sample of the
+ * base"), as pcol diff warns of each side; side 0: every source. */
+static bool on_side(const uint8_t *kinds, uint64_t s, int side) {
+  return !side || (side == 2) == (kinds[s] != 0);
+}
+
+static int range_empty(pcol_file *f, const pcol_select *sel, int side, char **text, pcol_error *err) {
   *text = NULL;
   if (!sel || !(sel->has_from || sel->has_to)) return PCOL_OK;
+  const uint8_t *kinds = NULL;
+  if (side) PCOL_RETURN_NOT_OK(pcol_base_kinds(f, &kinds, err));
+  uint64_t nsrc = pcol_rows(f, PCOL_T_SOURCES);
   bool overlaps = true;
   if (sel->wall) {
-    int rc = pcol_wall_overlaps(f, sel, &overlaps, err);
-    if (rc || overlaps) return rc;
+    pcol_select one = *sel;
+    overlaps = false;
+    for (uint64_t s = 1; s <= nsrc && !overlaps; s++) { /* (the side's sources) */
+      if (!on_side(kinds, s, side) || (sel->source_id && s != sel->source_id)) continue;
+      one.source_id = (uint32_t)s;
+      int rc = pcol_wall_overlaps(f, &one, &overlaps, err);
+      if (rc) return rc;
+    }
+    if (overlaps) return PCOL_OK;
   }
   pcol_source_summary *s = NULL;
   size_t n = 0;
@@ -116,7 +135,7 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
   pcol_wall sw = {0}; /* (read for a relative range's sources without times) */
   int rc = PCOL_OK;
   for (size_t i = 0; i < n && !rc; i++) {
-    if ((sel->source_id && s[i].id != sel->source_id) || !s[i].samples) continue;
+    if ((sel->source_id && s[i].id != sel->source_id) || !s[i].samples || !on_side(kinds, s[i].id, side)) continue;
     int64_t start = 0;
     if (s[i].first_ns == PCOL_NA_I64 ||
         (sel->wall && (pcol_source_wall_start(f, s[i].id, &start, &e) || start == PCOL_NA_I64))) {
@@ -157,7 +176,8 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
     PCOL_RETURN_NOT_OK(pcol_wall_init(f, &w, err));
     for (uint64_t i = 1; i <= w.n; i++) {
       int64_t st, d, end;
-      if ((sel->source_id && i != sel->source_id) || !w.known[i] || !pcol_wall_span(&w, sel, i, &st, &d))
+      if ((sel->source_id && i != sel->source_id) || !on_side(kinds, i, side) || !w.known[i] ||
+          !pcol_wall_span(&w, sel, i, &st, &d))
         continue; /* (THE span, wall.c: from its span start) */
       if (__builtin_add_overflow(st, d, &end)) end = INT64_MAX;
       if (st < lo) lo = st;
@@ -173,7 +193,9 @@ static int range_empty(pcol_file *f, const pcol_select *sel, char **text, pcol_e
   range_time(hi, sel->wall, b, sizeof b);
   if (sel->has_from) range_time(sel->from_ns, sel->wall, x, sizeof x);
   if (sel->has_to) range_time(sel->to_ns, sel->wall, y, sizeof y);
-  const char *fmt = "the range%s%s%s%s selects no sample: the %s are at %s .. %s%s";
+  const char *fmt = side == 2 ? "the range%s%s%s%s selects no sample of the base: the %s are at %s .. %s%s"
+                    : side == 1 ? "the range%s%s%s%s selects no sample of the profile: the %s are at %s .. %s%s"
+                                : "the range%s%s%s%s selects no sample: the %s are at %s .. %s%s";
   const char *whose = sel->wall ? "" : timed == 1 ? " (seconds since the source's start)"
                                                   : " (seconds since each source's start)";
   const char *what = timed == 1 ? "samples" : "sources' samples";
@@ -394,11 +416,16 @@ int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const p
     free(t);
     keep_first(&first, err, rc, &e);
     memset(&e, 0, sizeof e);
-    rc = range_empty(f[i], sel, &t, &e);
-    if (t) note(ctx, i, t, true);
-    bool none = t != NULL; /* (no sample selected: no stack to speak of) */
-    free(t);
-    t = NULL;
+    const uint8_t *kinds = NULL; /* a subtracted base: each side asked alone */
+    rc = pcol_base_kinds(f[i], &kinds, &e);
+    bool none = false;
+    for (int side = kinds && kinds[0] ? 1 : 0; !rc && side <= (kinds && kinds[0] ? 2 : 0); side++) {
+      rc = range_empty(f[i], sel, side, &t, &e);
+      if (t) note(ctx, i, t, true);
+      none |= t != NULL && side < 2; /* (no sample selected: no stack to speak of) */
+      free(t);
+      t = NULL;
+    }
     keep_first(&first, err, rc, &e);
     memset(&e, 0, sizeof e);
     rc = none ? PCOL_OK : truncated_stacks(f[i], sel, &v[i], &t, &e);

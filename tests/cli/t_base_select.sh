@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# A view's selection under --base/--diff-base (review 23 F1-F3), without go
+# (tests/interop/t_base_select.sh judges the same with go tool pprof):
+#   F1: --normalize with --from/--to is the comparison of the two range
+#       cuts (`pcol unpack --from --to` of each side, then --normalize of
+#       the cuts): before, the ratio was of the whole profiles and each
+#       stack's scaled weight sat at its first sample's time;
+#   F2: --source N takes source N of the profile and of the base, as
+#       `pcol diff` does: before, the union's sources were one list, and
+#       --source 1 showed the profile with nothing subtracted in every view;
+#       --source 2 of a one-source profile is refused, naming the side;
+#   F3: a range that leaves the base (or the profile) without a sample is
+#       said, as `pcol diff` says it, and the note of a relative range
+#       counts the profile's recordings, not the base as one more.
+set -u
+PCOL=${PCOL:-build/bin/pcol}
+TD=${PCOL_TESTDATA:-../shared/testdata}
+GEN="python3 tests/support/pprofgen.py"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "t_base_select: FAIL: $*" >&2; exit 1; }
+R=$TD/rprof
+[ -f "$R/proftools__Rprof-rec1.out" ] || { echo "t_base_select: no test data: skipped"; exit 77; }
+rows() { awk 'on {print} /^ *flat  *flat%|^-+\+-+$/ {on=1}' "$1"; }
+
+# F1: the range first, then --normalize
+new=$R/proftools__Rprof-rec1.out old=$R/proftools__Rprof-rec.out
+for rg in "0.5 2" "1 3.5" "2.2 7"; do
+  set -- $rg
+  "$PCOL" unpack "$new" --from "$1" --to "$2" --to pprof -o "$tmp/n.pb.gz" 2>/dev/null || fail "unpack $new"
+  "$PCOL" unpack "$old" --from "$1" --to "$2" --to pprof -o "$tmp/o.pb.gz" 2>/dev/null || fail "unpack $old"
+  for o in diff-base base; do
+    for v in top traces; do
+      nf=$([ $v = top ] && echo --node-fraction 0)
+      "$PCOL" $v "$tmp/n.pb.gz" --$o "$tmp/o.pb.gz" --normalize $nf >"$tmp/want.txt" 2>/dev/null ||
+        fail "$v of the cuts --$o"
+      "$PCOL" $v "$new" --$o "$old" --normalize --from "$1" --to "$2" $nf >"$tmp/got.txt" 2>"$tmp/err.txt" ||
+        fail "$v --$o --normalize --from $1 --to $2: $(head -c 300 "$tmp/err.txt")"
+      rows "$tmp/want.txt" >"$tmp/want.rows"
+      rows "$tmp/got.txt" >"$tmp/got.rows"
+      [ -s "$tmp/want.rows" ] || fail "$v of the cuts --$o: no rows"
+      diff "$tmp/want.rows" "$tmp/got.rows" >"$tmp/d.txt" ||
+        fail "$v --$o --normalize --from $1 --to $2 is not $v of the two cuts: $(head -8 "$tmp/d.txt")"
+    done
+  done
+done
+
+# F2: --source N of each side
+$GEN aslr "$tmp/a.pb" 0x555555554000 >/dev/null && $GEN aslr "$tmp/b.pb" 0x5600aa000000 0x5000 extra >/dev/null &&
+  $GEN aslr "$tmp/c.pb" 0x7f1234560000 0x4a00 >/dev/null || fail "pprofgen.py aslr"
+"$PCOL" merge "$tmp/a.pb" "$tmp/b.pb" -o "$tmp/ab.pcol" 2>/dev/null &&
+  "$PCOL" merge "$tmp/a.pb" "$tmp/c.pb" -o "$tmp/ac.pcol" 2>/dev/null || fail "merge"
+view() { # view VIEW ARGS...: its output (flame: its SVG), the file names left out
+  local v=$1
+  shift
+  case $v in
+  peek) "$PCOL" peek "$@" 'main' ;;
+  list) "$PCOL" list "$@" 'main' ;;
+  flame) "$PCOL" flame "$@" -o "$tmp/f.svg" && cat "$tmp/f.svg" ;;
+  unpack) "$PCOL" unpack "$@" --to collapsed -o - ;;
+  *) "$PCOL" "$v" "$@" ;;
+  esac 2>&1 | sed 's/[^ ]*\.pb\b//g; s/[^ ]*\.pcol\b//g'
+}
+for o in diff-base base; do
+  for v in top peek tree traces tags list graph fold flame unpack; do
+    view $v "$tmp/b.pb" --$o "$tmp/a.pb" >"$tmp/want.txt"
+    view $v "$tmp/b.pb" --source 1 --$o "$tmp/a.pb" >"$tmp/got.txt"
+    cmp -s "$tmp/want.txt" "$tmp/got.txt" || fail "$v b.pb --source 1 --$o a.pb is not $v b.pb --$o a.pb: $(diff "$tmp/want.txt" "$tmp/got.txt" | head -6)"
+    [ $v = tags ] || grep -q . "$tmp/want.txt" || fail "$v b.pb --$o a.pb: nothing"
+  done
+  for v in top traces tree; do
+    view $v "$tmp/b.pb" --$o "$tmp/c.pb" --normalize >"$tmp/want.txt"
+    view $v "$tmp/ab.pcol" --source 2 --$o "$tmp/ac.pcol" --normalize >"$tmp/got.txt"
+    diff <(rows "$tmp/want.txt") <(rows "$tmp/got.txt") >"$tmp/d.txt" ||
+      fail "$v ab.pcol --source 2 --$o ac.pcol is not $v b.pb --$o c.pb: $(head -6 "$tmp/d.txt")"
+  done
+done
+"$PCOL" top "$tmp/b.pb" --source 2 --diff-base "$tmp/a.pb" >/dev/null 2>"$tmp/err.txt" &&
+  fail "top b.pb --source 2 --diff-base a.pb: accepted"
+grep -q "b.pb: no source 2 (the profile has 1" "$tmp/err.txt" || fail "--source 2 of b.pb: $(cat "$tmp/err.txt")"
+"$PCOL" top "$tmp/ab.pcol" --source 2 --diff-base "$tmp/a.pb" >/dev/null 2>"$tmp/err.txt" &&
+  fail "top ab.pcol --source 2 --diff-base a.pb: accepted"
+grep -q "a.pb: no source 2 (the base has 1" "$tmp/err.txt" || fail "--source 2 of the base: $(cat "$tmp/err.txt")"
+# a range the profile's untimed samples refuse is the profile's error, named after it
+"$PCOL" top "$tmp/b.pb" --diff-base "$tmp/a.pb" --normalize --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" &&
+  fail "top b.pb --diff-base a.pb --normalize --from 1 --to 2 (no sample times): accepted"
+grep -q "^pcol top: [^ ]*b.pb: source 1 (pprof" "$tmp/err.txt" || fail "the profile's range error: $(cat "$tmp/err.txt")"
+
+# F3: a side the range leaves empty is said; the note counts the profile's recordings
+# (rec1.out's samples are at 0 .. 6.94 s, rec.out's at 0 .. 7.96 s)
+"$PCOL" top "$new" --diff-base "$old" --from 7.5 >/dev/null 2>"$tmp/err.txt" || fail "top --from 7.5"
+grep -q "warning: .*rec1.out: the range --from 7.50s selects no sample of the profile" "$tmp/err.txt" ||
+  fail "top --from 7.5: no word of the empty profile: $(cat "$tmp/err.txt")"
+"$PCOL" top "$old" --diff-base "$new" --from 7.5 >/dev/null 2>"$tmp/err.txt" || fail "top --from 7.5 (reversed)"
+grep -q "the range --from 7.50s selects no sample of the base" "$tmp/err.txt" ||
+  fail "top --from 7.5: no word of the empty base: $(cat "$tmp/err.txt")"
+"$PCOL" top "$new" --diff-base "$old" --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" || fail "top --from 1 --to 2"
+grep -q "recordings\|selects no sample" "$tmp/err.txt" && fail "top --from 1 --to 2 under a base: $(cat "$tmp/err.txt")"
+"$PCOL" top "$new" "$old" --diff-base "$old" --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" || fail "top A B --diff-base"
+grep -q "each of the 2 recordings" "$tmp/err.txt" || fail "top A B --diff-base --from 1 --to 2: $(cat "$tmp/err.txt")"
+echo "t_base_select: ok"
