@@ -41,7 +41,7 @@
 #include "v8_profile.h"
 #include "keys.h"     /* PCOL_SRC_V8, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
-#include "buf.h"      /* PCOL_GROW */
+#include "buf.h"      /* PCOL_GROW, pcol_release_heap */
 #include "hash.h"     /* pcol_u64map_get, pcol_u64map, pcol_u64map_free */
 #include <math.h>
 #include <stdio.h>
@@ -89,7 +89,8 @@ typedef struct vimp {
   int samples_kind, deltas_kind; /* 0 absent, 1 an array, 2 something else */
   int abs_ts;                    /* the deltas are the old shape's "timestamps" (us) */
   int old;                       /* the old shape ("head") */
-  int64_t *samples, *deltas;     /* node ids (-1: not an id), nanoseconds (the µs read to the ns) */
+  int64_t *samples, *deltas;     /* node ids (-1: not an id), nanoseconds (the µs read to the ns);
+                                 * resolve() rewrites both in place (node_code, run bounds) */
   size_t ns, capns, nd, capnd;
   int64_t *lines;                /* PCOL_V8_SAMPLE_LINES: each sample's line (1-based; 0 none) */
   size_t nl, capnl;
@@ -387,6 +388,27 @@ static int find_node(vimp *v, int64_t id, uint32_t *node, int *missing) {
 /* the largest time of a sample (ns): 2^61 ns, so that a time, a shift
  * and their sum stay within int64 */
 #define TIME_MAX (INT64_MAX / 4)
+
+/* *a (n used of *cap) cut to its n: the doubling left up to half of it
+ * spare, whole huge pages of it resident (buf.c grow_block), while the
+ * builder's columns grow beside it (the import's peak).  Only a hint:
+ * unchanged when realloc fails. */
+static void fit(int64_t **a, size_t n, size_t *cap) {
+  if (*a && n && n < *cap) {
+    int64_t *p = realloc(*a, n * sizeof **a);
+    if (p) *a = p, *cap = n;
+  }
+}
+
+/* Sample i's node once resolve()'s pass 1 has made samples[i] its code:
+ * the node's index, or -1 - its id when no node has it (a lost chunk's,
+ * PCOL_V8_ORPHANS_AT_ROOT): UINT32_MAX. */
+static uint32_t node_code(const vimp *v, size_t i) {
+  return v->samples[i] >= 0 ? (uint32_t)v->samples[i] : UINT32_MAX;
+}
+
+/* resolve() gives back its arrays' pages behind it every so many samples */
+#define V8_RELEASE_STRIDE ((size_t)1 << 16)
 
 static int run_starts(const vimp *v, size_t i, size_t ns, int end_ts) {
   return i == 0 || i >= ns || v->samples[i] != v->samples[i - 1] || (!end_ts && i == ns - 1);
@@ -720,14 +742,14 @@ static int resolve(vimp *v) {
    * their own times, held between the run's start and the next one's, so
    * a time range still cuts the run where its samples were taken.
    * Pass 1: elapsed times (deltas[i] becomes sample i's), each sample's
-   * node (ids checked); pass 2: each run's start, and backwards, each
-   * run's end; pass 3: the samples. */
-  uint32_t *node_of = malloc((ns + 1) * sizeof *node_of);
-  int64_t *bound = malloc((ns + 1) * sizeof *bound);
-  if (!node_of || !bound) {
-    free(node_of), free(bound);
-    return pcol_oom(v->err);
-  }
+   * node (ids checked); pass 2: each run's start (forward); pass 3: the
+   * samples, each inside a run held before the next run's start.
+   * In place, no array more (two of them were 12 bytes a sample, a
+   * quarter of the import's peak: bench/results/stream-jfr-tachyon.md):
+   * samples[i] becomes sample i's node (node_code: equal codes are equal
+   * ids, so the runs stay the ids'), and a run start's time in deltas[]
+   * its bound, which is all pass 3 reads of a run start. */
+  fit(&v->samples, ns, &v->capns), fit(&v->deltas, v->nd, &v->capnd);
   int64_t elapsed = 0, lastvalid = INT64_MIN;
   size_t nt = end_ts ? ns + 1 : ns; /* times: one a sample (and the end) */
   for (size_t i = 0; i < nt && !rc; i++) {
@@ -742,9 +764,12 @@ static int resolve(vimp *v) {
     v->deltas[i] = elapsed;
     if (i >= ns) break;
     int added;
-    if (find_node(v, v->samples[i], &node_of[i], &added)) rc = pcol_oom(v->err);
-    else if (added && (v->flags & PCOL_V8_ORPHANS_AT_ROOT)) node_of[i] = UINT32_MAX, v->lost[1]++; /* its chunk was lost */
+    uint32_t k = 0;
+    if (find_node(v, v->samples[i], &k, &added)) rc = pcol_oom(v->err);
+    else if (added && (v->flags & PCOL_V8_ORPHANS_AT_ROOT)) /* its chunk was lost */
+      v->samples[i] = -1 - v->samples[i], v->lost[1]++;
     else if (added) rc = at(v, "samples", i, "names an id no node has");
+    else v->samples[i] = k;
   }
   /* The closing sample of pcol's V8 and Chrome exports (doc/mappings.md
    * §10.1): a last sample of the root, no frame, at endTime or before it
@@ -762,24 +787,21 @@ static int resolve(vimp *v) {
    * an older export's is read as DevTools and speedscope read it too: one
    * sample more, of the root, lasting 0 (review of L1's fallback). */
   int closing = 0;
-  if (!rc && ns >= 2 && !end_ts && !v->abs_ts && has_start && has_end && node_of[ns - 1] != UINT32_MAX &&
+  if (!rc && ns >= 2 && !end_ts && !v->abs_ts && has_start && has_end && v->samples[ns - 1] >= 0 &&
       v->closing_mark) {
-    uint32_t k = node_of[ns - 1];
+    uint32_t k = node_code(v, ns - 1);
     __int128 at_end = ((__int128)end.v - start.v) * 1000 + (end.frac - start.frac);
     closing = !v->parent[k] && !v->loc[k] && v->deltas[ns - 1] <= at_end;
   }
   /* run starts (and the end): max(elapsed, the last run start's time) */
   for (size_t i = 0; i < nt && !rc; i++) {
     if (!run_starts(v, i, ns, end_ts)) continue;
-    bound[i] = v->deltas[i] > lastvalid ? v->deltas[i] : lastvalid;
-    lastvalid = bound[i];
+    v->deltas[i] = v->deltas[i] > lastvalid ? v->deltas[i] : lastvalid;
+    lastvalid = v->deltas[i];
   }
-  /* backwards: inside a run, the time it must not pass (the next start) */
-  int64_t next = lastvalid;
-  for (size_t i = nt; i-- > 0 && !rc;) {
-    if (run_starts(v, i, ns, end_ts)) next = bound[i];
-    else bound[i] = next;
-  }
+  /* inside a run, the time it must not pass: the next run start's bound
+   * (the last run start's after it); nx, the next run start after i */
+  size_t nx = 0;
   int64_t prev_t = 0, maxd = 0;
   uint32_t prev_node = 0;
   /* a Chrome trace's per-sample lines, one a sample (chrome_trace.c pads
@@ -787,12 +809,21 @@ static int resolve(vimp *v) {
   const int64_t *lines = v->lines_kind == 1 && v->nl == ns ? v->lines : NULL;
   for (size_t i = 0; i <= ns && !rc; i++) {
     int64_t tns;
+    /* what this pass has passed (it reads i - 1 on) is given back as the
+     * builder's columns grow: the arrays' 16 bytes a sample were held
+     * whole until the end, the peak */
+    if (i > 1 && i % V8_RELEASE_STRIDE == 0)
+      pcol_release_heap(v->samples, (i - 1) * sizeof *v->samples),
+          pcol_release_heap(v->deltas, (i - 1) * sizeof *v->deltas);
     if (i < nt) {
       if (!run_starts(v, i, ns, end_ts)) { /* inside a run: its own time, held in */
+        if (nx <= i)
+          for (nx = i + 1; nx < nt && !run_starts(v, nx, ns, end_ts); nx++) {}
+        int64_t bound = nx < nt ? v->deltas[nx] : lastvalid;
         int64_t t = v->deltas[i] > prev_t ? v->deltas[i] : prev_t;
-        tns = t < bound[i] ? t : bound[i];
+        tns = t < bound ? t : bound;
       } else {
-        tns = bound[i];
+        tns = v->deltas[i];
       }
     } else {
       tns = prev_t; /* the last sample lasts 0 */
@@ -810,9 +841,8 @@ static int resolve(vimp *v) {
       if ((rc = b_in(v, pcol_b_sample(v->b, &s, val, 2, NULL, v->err)))) break;
     }
     prev_t = tns;
-    if (i < ns) prev_node = node_of[i];
+    if (i < ns) prev_node = node_code(v, i);
   }
-  free(node_of), free(bound);
   /* each sample is the stretch [t, t + wall) until the next: a range
    * counts the part of it inside the range, as DevTools' Performance panel
    * sums a selection (spec.md §7.1, "Interval sources"; doc/mappings.md §10) */

@@ -113,6 +113,12 @@ void pcol_prefault_read(const void *p, size_t n) {
 #endif
 }
 
+void pcol_release_heap(void *p, size_t n) {
+  uintptr_t a, e;
+  inner_pages(p, n, &a, &e);
+  if (p && e > a) (void)madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
 /* old grown to n bytes, its first `keep` kept: from 2 to 16 MiB into a new
  * array of huge pages (the copy costs less than the fresh small pages a
  * realloc's copy writes: bench/results/format-1.3.md, "Huge pages"); else

@@ -57,6 +57,10 @@ void pcol_prefault_write(void *p, size_t n);
  * pages (0.1 us a page against 1.4 on the project's VM).  Only a hint:
  * nothing happens on failure or before Linux 5.14. */
 void pcol_prefault_read(const void *p, size_t n);
+/* The whole pages inside [p, p + n) of a heap array that is never read
+ * again before it is freed (a pass over it has moved on) given back to
+ * the kernel (MADV_DONTNEED: read again, they are zeros).  Only a hint. */
+void pcol_release_heap(void *p, size_t n);
 #define PCOL_GROW(arr, n, cap) ((n) < (cap) ? PCOL_OK : pcol_grow(&(arr), &(cap), sizeof *(arr)))
 
 /* Element i of a builder column held in memory (u32, or i64/u64). */
