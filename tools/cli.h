@@ -314,9 +314,17 @@ void cli_print_name(FILE *fp, pcol_str name);
  * name, shown by the text rule, between CLI_FSI and CLI_PDI (U+2068 FIRST
  * STRONG ISOLATE, U+2069 POP DIRECTIONAL ISOLATE), so right-to-left
  * letters in it cannot reorder the text around it (review 22 F2).  The
- * text views, which a terminal lays out, do not isolate. */
+ * text views, which a terminal lays out, do not isolate.  The DOT text,
+ * go tool pprof -dot's byte for byte, isolates only a name that needs it
+ * (cli_iso_needed): a name shown in ASCII alone has no right-to-left
+ * letter and no bidi control (the text rule writes one as \x{202e}). */
 #define CLI_FSI "\xe2\x81\xa8"
 #define CLI_PDI "\xe2\x81\xa9"
+static inline bool cli_iso_needed(const char *shown, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)shown[i] >= 0x80) return true;
+  return false;
+}
 /* The same, NA as "NA". */
 void cli_print_str(FILE *fp, pcol_str s);
 void cli_print_cstr(FILE *fp, const char *s);
