@@ -308,6 +308,23 @@ void cli_put_text(FILE *fp, const char *p, size_t n, int tsv);
 size_t cli_text_buf(const char *p, size_t n, char *out, size_t cap);
 /* A name in a text view by that rule (NA prints nothing). */
 void cli_print_name(FILE *fp, pcol_str name);
+/* THE isolation rule for a name in running text that a viewer lays out
+ * (the flame SVG's title and hover "name (value, share)", the DOT
+ * tooltips "A -> B (5ms)"; the report page's is units.js pcolIso): the
+ * name, shown by the text rule, between CLI_FSI and CLI_PDI (U+2068 FIRST
+ * STRONG ISOLATE, U+2069 POP DIRECTIONAL ISOLATE), so right-to-left
+ * letters in it cannot reorder the text around it (review 22 F2).  The
+ * text views, which a terminal lays out, do not isolate.  The DOT text,
+ * go tool pprof -dot's byte for byte, isolates only a name that needs it
+ * (cli_iso_needed): a name shown in ASCII alone has no right-to-left
+ * letter and no bidi control (the text rule writes one as \x{202e}). */
+#define CLI_FSI "\xe2\x81\xa8"
+#define CLI_PDI "\xe2\x81\xa9"
+static inline bool cli_iso_needed(const char *shown, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char)shown[i] >= 0x80) return true;
+  return false;
+}
 /* The same, NA as "NA". */
 void cli_print_str(FILE *fp, pcol_str s);
 void cli_print_cstr(FILE *fp, const char *s);

@@ -58,8 +58,9 @@ static void dot_esc(FILE *fp, const char *p, size_t n) {
 }
 /* A string from the file in a DOT string: the text rule first (control
  * bytes and bad UTF-8 as \xNN, a newline as the two characters \n), then
- * DOT's escapes. */
-static void dot_put(FILE *fp, const char *p, size_t n) {
+ * DOT's escapes; iso: a name in running text, isolated where it needs it
+ * (cli.h cli_iso_needed). */
+static void dot_text(FILE *fp, const char *p, size_t n, int iso) {
   size_t cap = 4 * n + 1; /* \xNN: at most 4 bytes a byte */
   char *t = n ? malloc(cap) : NULL;
   if (!t) {
@@ -67,10 +68,20 @@ static void dot_put(FILE *fp, const char *p, size_t n) {
     return;
   }
   size_t m = cli_text_buf(p, n, t, cap);
+  iso = iso && cli_iso_needed(t, m);
+  if (iso) fputs(CLI_FSI, fp);
   dot_esc(fp, t, m);
+  if (iso) fputs(CLI_PDI, fp);
   free(t);
 }
+static void dot_put(FILE *fp, const char *p, size_t n) { dot_text(fp, p, n, 0); }
 static void dot_str(FILE *fp, pcol_str s) { dot_put(fp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
+/* A name in a tooltip's running text ("A -> B (5ms)", "A (5ms)"):
+ * isolated (cli.h CLI_FSI) where it holds more than ASCII, so its
+ * right-to-left letters cannot reorder the arrow, the other name or the
+ * value (review 22 F2; go tool pprof does not isolate, and an ASCII name
+ * keeps its bytes) */
+static void dot_iso(FILE *fp, pcol_str s) { dot_text(fp, s.ptr ? s.ptr : "", s.ptr ? s.len : 0, 1); }
 
 static int is_w(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -385,7 +396,7 @@ static void write_node(FILE *fp, const dot_ctx *c, size_t i, double max_flat) {
   double af = (double)mag(n->flat);
   if (max_flat != 0 && n->flat != 0 && af <= max_flat) fs += (int)ceil(16.0 * sqrt(af / max_flat));
   fprintf(fp, "\" id=\"node%zu\" fontsize=%d shape=box tooltip=\"", i + 1, fs);
-  dot_str(fp, n->name);
+  dot_iso(fp, n->name);
   fputs(" (", fp);
   dot_value(fp, cv);
   fputs(")\" color=\"", fp);
@@ -449,9 +460,9 @@ static void write_edge(FILE *fp, const dot_ctx *c, const pcol_graph_edge *e, con
   }
   for (int k = 0; k < 2; k++) {
     fputs(k ? " labeltooltip=\"" : " tooltip=\"", fp);
-    dot_str(fp, c->g->nodes[e->from].name);
+    dot_iso(fp, c->g->nodes[e->from].name);
     fputs(e->residual ? " ... " : " -> ", fp);
-    dot_str(fp, c->g->nodes[e->to].name);
+    dot_iso(fp, c->g->nodes[e->to].name);
     fputs(" (", fp);
     dot_value(fp, w);
     fputs(")\"", fp);

@@ -12,16 +12,22 @@
 #define PAD 10
 #define TOP 50
 #define BOTTOM 34
-#define CHAR_W 7.0 /* Verdana 12px, average */
 #define MATCH_FILL "rgb(230,0,230)" /* frames a search matched */
 
 /* XML text and attribute values: escapes markup, keeps valid UTF-8,
  * replaces anything XML 1.0 cannot hold (control characters, broken
  * sequences) with '?'.  EVERY string that comes from a file (names, units,
- * titles made of them) goes through it. */
+ * titles made of them) goes through it.  A run of bytes that need nothing
+ * goes out at once (a 10,000-character name was 10,000 calls). */
 static void xml_text(FILE *fp, const char *p, size_t n) {
   const unsigned char *s = (const unsigned char *)p;
   for (size_t i = 0; i < n; i++) {
+    size_t from = i;
+    while (i < n && s[i] >= 0x20 && s[i] < 0x7f && s[i] != '&' && s[i] != '<' && s[i] != '>' &&
+           s[i] != '"' && s[i] != '\'')
+      i++;
+    if (i > from) fwrite_unlocked(s + from, 1, i - from, fp);
+    if (i == n) break;
     unsigned c = s[i];
     if (c == '&') fputs("&amp;", fp);
     else if (c == '<') fputs("&lt;", fp);
@@ -29,13 +35,12 @@ static void xml_text(FILE *fp, const char *p, size_t n) {
     else if (c == '"') fputs("&quot;", fp);
     else if (c == '\'') fputs("&apos;", fp);
     else if (c < 0x20 || c == 0x7f) fputc('?', fp);
-    else if (c < 0x80) fputc((int)c, fp);
     else {
       size_t len = pcol_utf8_len(p + i, n - i);
       int ok = len > 0;
       if (ok && len == 3 && c == 0xef) ok = !(s[i + 1] == 0xbf && s[i + 2] >= 0xbe); /* XML has no U+FFFE, U+FFFF */
       if (ok) {
-        fwrite(s + i, 1, len, fp);
+        fwrite_unlocked(s + i, 1, len, fp);
         i += len - 1;
       } else {
         fputc('?', fp);
@@ -59,17 +64,95 @@ static const char *shown(pcol_str name, char **b, size_t *cap, size_t *len) {
   *len = o;
   return *b;
 }
-#define FSI "\xe2\x81\xa8" /* U+2068 FIRST STRONG ISOLATE: a name in running text */
-#define PDI "\xe2\x81\xa9" /* U+2069 POP DIRECTIONAL ISOLATE: its end */
 
-/* Text that fits w pixels: the name, or its start and "..", or nothing. */
-static size_t fit_chars(double w, size_t len, int *dots) {
-  double n = floor((w - 6) / CHAR_W);
+/* Label widths (review 22 F7): what a character of a frame's label takes
+ * at 12px, in tenths of a pixel, at least its advance in Verdana (the font
+ * the SVG asks for) and in the fonts a browser takes for sans-serif
+ * without it (DejaVu Sans, Arial, Helvetica), so that a label cut by them
+ * fits its frame; they were 7 px each, and a W or an m is 11.9 or 11.7.
+ * Printable ASCII a character each (the widest of those fonts' advances:
+ * Verdana's and anafanafo's tables, string-pixel-width's, DejaVu Sans as
+ * Chromium measures it); other characters by class (label_ranges, else
+ * LABEL_OTHER, 1.1 em: the letters of Latin, Greek, Cyrillic, Hebrew and
+ * Arabic but a few in these fonts).  The script's re-layout on zoom reads
+ * these very tables (svg_flame_write writes them into it: CW, CWR,
+ * CW_OTHER), so a label is cut alike before and after a zoom; and a label
+ * sits in an <svg> of its frame's box, which clips what a font wider still
+ * would draw past the frame, also where no script runs. */
+static const unsigned char label_ascii[95] = {
+    43, 49, 56, 101, 77, 130, 94, 33, 55, 55, 77, 101, 44, 55, 44, 55,   /*  !"#$%&'()*+,-./ */
+    77, 77, 77, 77, 77, 77, 77, 77, 77, 77, 55, 55, 101, 101, 101, 68,   /* 0-9 :;<=>? */
+    123, 83, 83, 87, 93, 81, 74, 94, 91, 51, 60, 84, 68, 104, 90, 95,    /* @A-O */
+    81, 95, 87, 83, 75, 88, 83, 119, 83, 81, 83, 55, 55, 55, 101, 77,    /* P-Z [\]^_ */
+    77, 74, 77, 66, 77, 74, 43, 77, 77, 34, 42, 72, 34, 117, 77, 74,     /* `a-o */
+    77, 77, 52, 63, 48, 77, 72, 99, 72, 72, 64, 77, 55, 77, 101};       /* p-z {|}~ */
+#define LABEL_OTHER 132
+/* {first, last, width}: combining marks and zero-width characters 0; East
+ * Asian wide and fullwidth characters and emoji 1.5 em (a CJK font's 1 em,
+ * Noto Color Emoji's 1.25 em); a few wider than LABEL_OTHER in those fonts
+ * (DŽ, Arabic seen, ‰, letterlike symbols, Roman numerals, Arabic
+ * ligatures) 2 em. */
+static const uint32_t label_ranges[][3] = {
+    {0x0300, 0x036f, 0},     {0x0483, 0x0489, 0},     {0x0591, 0x05bd, 0},     {0x0610, 0x061a, 0},
+    {0x064b, 0x065f, 0},     {0x1ab0, 0x1aff, 0},     {0x1dc0, 0x1dff, 0},     {0x200b, 0x200d, 0},
+    {0x2060, 0x2064, 0},     {0x20d0, 0x20ff, 0},     {0xfe00, 0xfe0f, 0},     {0xfe20, 0xfe2f, 0},
+    {0xfeff, 0xfeff, 0},     {0xe0100, 0xe01ef, 0},   {0x01c4, 0x01cc, 240},   {0x01f1, 0x01f3, 240},
+    {0x0460, 0x047f, 240},   {0x0633, 0x0636, 240},   {0x069a, 0x069e, 240},   {0x2030, 0x2031, 240},
+    {0x2100, 0x218f, 240},   {0xfdf0, 0xfdff, 240},   {0x1100, 0x115f, 180},   {0x231a, 0x231b, 180},
+    {0x2329, 0x232a, 180},   {0x23e9, 0x23f3, 180},   {0x25fd, 0x25fe, 180},   {0x2600, 0x27bf, 180},
+    {0x2b1b, 0x2b55, 180},   {0x2e80, 0x303e, 180},   {0x3041, 0x33ff, 180},   {0x3400, 0x4dbf, 180},
+    {0x4e00, 0x9fff, 180},   {0xa000, 0xa4cf, 180},   {0xa960, 0xa97f, 180},   {0xac00, 0xd7a3, 180},
+    {0xf900, 0xfaff, 180},   {0xfe10, 0xfe19, 180},   {0xfe30, 0xfe6f, 180},   {0xff00, 0xff60, 180},
+    {0xffe0, 0xffe6, 180},   {0x16fe0, 0x18aff, 180}, {0x1b000, 0x1b2ff, 180}, {0x1f000, 0x1faff, 180},
+    {0x20000, 0x3fffd, 180}};
+#define LABEL_NRANGES (sizeof label_ranges / sizeof label_ranges[0])
+
+/* a character's label width (tenths of a pixel); one xml_text writes as
+ * '?' (a control character, U+FFFE, U+FFFF) as '?' */
+static unsigned label_w(uint32_t c) {
+  if (c < 0x20 || c == 0x7f || c == 0xfffe || c == 0xffff) c = '?';
+  if (c < 0x7f) return label_ascii[c - 0x20];
+  for (size_t i = 0; i < LABEL_NRANGES; i++)
+    if (c >= label_ranges[i][0] && c <= label_ranges[i][1]) return label_ranges[i][2];
+  return LABEL_OTHER;
+}
+
+/* The code point at s[*i] (well-formed UTF-8, as the text rule writes),
+ * *i moved past it; a byte of none as itself. */
+static uint32_t utf8_next(const char *p, size_t n, size_t *i) {
+  const unsigned char *s = (const unsigned char *)p + *i;
+  size_t len = pcol_utf8_len(p + *i, n - *i);
+  if (len <= 1) {
+    *i += 1;
+    return s[0];
+  }
+  uint32_t c = s[0] & (0x7f >> len);
+  for (size_t k = 1; k < len; k++) c = (c << 6) | (s[k] & 0x3f);
+  *i += len;
+  return c;
+}
+
+/* THE label rule (the script's label() is its copy, over the same
+ * tables): the label of a frame w pixels wide, 3 px of room each side, is
+ * the name shown s[0..n) when it fits, else its longest start that fits
+ * with "..", else nothing.  Returns the bytes of s the label holds; *dots
+ * says whether ".." follows. */
+static size_t label_fit(const char *s, size_t n, double w, int *dots) {
+  const double lim = (w - 6) * 10;
+  const unsigned dw = 2 * label_ascii['.' - 0x20];
+  unsigned long sum = 0;
+  size_t cut = 0;
   *dots = 0;
-  if (n < 3) return 0;
-  if ((double)len <= n) return len;
-  *dots = 1;
-  return (size_t)n - 2;
+  for (size_t i = 0; i < n;) {
+    unsigned cw = label_w(utf8_next(s, n, &i));
+    if ((double)(sum + cw + dw) <= lim) cut = i;
+    sum += cw;
+    if ((double)sum > lim) {
+      *dots = cut > 0;
+      return cut;
+    }
+  }
+  return n;
 }
 
 static uint32_t hash_name(pcol_str s) {
@@ -152,44 +235,43 @@ static int frame(flame *fl, uint32_t n, double x, double w, uint32_t pre, uint32
   pcol_sum_text(t->total[n], dv, sizeof dv);
   int r, g, b;
   colour(fl, n, &r, &g, &b);
-  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" "
-          "data-v=\"%s\" data-name=\"",
+  fprintf(fp, "<g data-x=\"%.9f\" data-w=\"%.9f\" data-d=\"%u\" data-p=\"%u\" data-e=\"%u\" data-v=\"%s\"",
           (x - PAD) / fl->width, w / fl->width, t->depth[n], pre, end, dv);
-  xml_text(fp, name.ptr, name.len);
-  /* the hover and the title: the name shown, isolated (its bidi cannot
-   * reorder the numbers after it), as the report's (units.js pcolIso) */
-  fputs("\" data-info=\"" FSI, fp);
+  /* each name once (review 22 F11): the title shows it, and the hover, the
+   * zoom's labels and the search read it there; data-name only when the
+   * name shown is not the name (the text rule wrote an ESC as \x1b, an
+   * RLO as \x{202e}), for the search, which reads the name itself */
+  if (slen != name.len || memcmp(sn, name.ptr, slen)) {
+    fputs(" data-name=\"", fp);
+    xml_text(fp, name.ptr, name.len);
+    fputc('"', fp);
+  }
+  /* the title (a viewer's tooltip, and the hover): the name shown,
+   * isolated (its bidi cannot reorder the numbers after it), as the
+   * report's (units.js pcolIso) */
+  fputs("><title>" CLI_FSI, fp);
   xml_text(fp, sn, slen);
-  fputs(PDI " (", fp);
+  fputs(CLI_PDI " (", fp);
   xml_text(fp, am, strlen(am)); /* holds the file's unit */
   fprintf(fp, ", %.2f%%", share);
   if (fl->delta)
     fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
-  fputs(")\"><title>" FSI, fp);
-  xml_text(fp, sn, slen);
-  fputs(PDI " (", fp);
-  xml_text(fp, am, strlen(am));
-  fprintf(fp, ", %.2f%%", share);
-  if (fl->delta)
-    fprintf(fp, "; base %.2f%%, change %+.2f points", fl->base_share[n], fl->delta[n]);
-  fprintf(fp,
-          ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
-          "rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-          x, y, w, FRAME_H - 1, r, g, b, x + 3, y + 11.5);
+  fprintf(fp, ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\"/>",
+          x, y, w, FRAME_H - 1, r, g, b);
   int dots;
-  size_t k = fit_chars(w, slen, &dots);
-  if (k) {
-    /* do not cut a UTF-8 sequence in half */
-    while (k > 0 && k < slen && ((unsigned char)sn[k] & 0xc0) == 0x80) k--;
+  size_t k = label_fit(sn, slen, w, &dots);
+  if (k) { /* in a box of the frame's: nothing drawn past it (label_fit) */
+    fprintf(fp, "<svg x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\"><text x=\"3\" y=\"11.5\">", x, y, w,
+            FRAME_H - 1);
     xml_text(fp, sn, k);
-    if (dots) fputs("..", fp);
+    fputs(dots ? "..</text></svg>" : "</text></svg>", fp);
   }
-  fputs("</text></g>\n", fp);
+  fputs("</g>\n", fp);
   return PCOL_OK;
 }
 
-/* A frame's markup without its name (the <g>, data-*, <title>, <rect>,
- * <text> of frame() with the shortest numbers) is over 250 bytes. */
+/* A frame's markup without its name (the <g>, data-*, <title>, <rect> of
+ * frame() with the shortest numbers, no label) is at least 200 bytes. */
 #define SVG_FRAME_MIN_BYTES 200
 
 static const char *SCRIPT =
@@ -201,7 +283,7 @@ static const char *SCRIPT =
     "  frames = document.getElementById('frames').getElementsByTagName('g');\n"
     "  for (var i = 0; i < frames.length; i++) {\n"
     "    var g = frames[i];\n"
-    "    g.addEventListener('mouseover', function () { details.nodeValue = this.getAttribute('data-info'); });\n"
+    "    g.addEventListener('mouseover', function () { details.nodeValue = this.getElementsByTagName('title')[0].textContent; });\n"
     "    g.addEventListener('mouseout', function () { details.nodeValue = ' '; });\n"
     "    g.addEventListener('click', function () { zoom(this); });\n"
     "  }\n"
@@ -237,7 +319,7 @@ static const char *SCRIPT =
     "  for (var i = 0; i < frames.length; i++) {\n"
     "    var g = frames[i], r = g.getElementsByTagName('rect')[0];\n"
     "    if (!g.hasAttribute('data-fill')) g.setAttribute('data-fill', r.getAttribute('fill'));\n"
-    "    if (rx && i > 0 && rx.test(g.getAttribute('data-name'))) {\n"
+    "    if (rx && i > 0 && rx.test(searchName(g))) {\n"
     "      r.setAttribute('fill', MATCH_FILL);\n"
     "      if (num(g, 'data-p') > end) { sum += num(g, 'data-v'); end = num(g, 'data-e'); }\n"
     "    } else r.setAttribute('fill', g.getAttribute('data-fill'));\n"
@@ -249,12 +331,44 @@ static const char *SCRIPT =
     "  return pct;\n"
     "}\n"
     "function num(g, a) { return parseFloat(g.getAttribute(a)); }\n"
+    "/* a frame's name as shown (an ESC as \\x1b), from its title: FSI, the\n"
+    "   name, PDI, ' (value, share)' (the name holds no PDI: the text rule\n"
+    "   writes one as \\x{2069}) */\n"
+    "function shownName(g) {\n"
+    "  var ti = g.getElementsByTagName('title')[0].textContent;\n"
+    "  return ti.substring(1, ti.indexOf('\\u2069'));\n"
+    "}\n"
+    "/* the name the search reads: data-name, where the name shown is not it */\n"
+    "function searchName(g) { return g.hasAttribute('data-name') ? g.getAttribute('data-name') : shownName(g); }\n"
+    "/* svg.c label_w and label_fit, over its tables (CW, CWR, CW_OTHER) */\n"
+    "function labelW(c) {\n"
+    "  if (c < 0x7f) return CW[c - 0x20];\n"
+    "  for (var i = 0; i < CWR.length; i += 3) if (c >= CWR[i] && c <= CWR[i + 1]) return CWR[i + 2];\n"
+    "  return CW_OTHER;\n"
+    "}\n"
+    "function label(s, w) {\n"
+    "  var lim = (w - 6) * 10, dw = 2 * CW[0x2e - 0x20], sum = 0, cut = 0;\n"
+    "  for (var i = 0; i < s.length;) {\n"
+    "    var c = s.codePointAt(i), cw = labelW(c);\n"
+    "    i += c > 0xffff ? 2 : 1;\n"
+    "    if (sum + cw + dw <= lim) cut = i;\n"
+    "    sum += cw;\n"
+    "    if (sum > lim) return cut > 0 ? s.substring(0, cut) + '..' : '';\n"
+    "  }\n"
+    "  return s;\n"
+    "}\n"
     "function place(g, x, w, dim) {\n"
-    "  var r = g.getElementsByTagName('rect')[0], t = g.getElementsByTagName('text')[0];\n"
-    "  r.setAttribute('x', x); r.setAttribute('width', w); t.setAttribute('x', x + 3);\n"
-    "  var ti = g.getElementsByTagName('title')[0].textContent; /* FSI, the name shown, PDI, ... */\n"
-    "  var name = ti.substring(1, ti.indexOf('\\u2069')), n = Math.floor((w - 6) / CHAR_W);\n"
-    "  t.textContent = n < 3 ? '' : (name.length <= n ? name : name.substring(0, n - 2) + '..');\n"
+    "  var r = g.getElementsByTagName('rect')[0], b = g.getElementsByTagName('svg')[0];\n"
+    "  r.setAttribute('x', x); r.setAttribute('width', w);\n"
+    "  var l = label(shownName(g), w);\n"
+    "  if (l && !b) { /* a label's box, as svg.c writes one */\n"
+    "    b = document.createElementNS('http://www.w3.org/2000/svg', 'svg');\n"
+    "    b.setAttribute('y', r.getAttribute('y')); b.setAttribute('height', r.getAttribute('height'));\n"
+    "    var t = document.createElementNS('http://www.w3.org/2000/svg', 'text');\n"
+    "    t.setAttribute('x', 3); t.setAttribute('y', 11.5);\n"
+    "    b.appendChild(t); g.appendChild(b);\n"
+    "  }\n"
+    "  if (b) { b.setAttribute('x', x); b.setAttribute('width', w); b.firstChild.textContent = l; }\n"
     "  g.style.opacity = dim ? 0.5 : 1; g.style.display = '';\n"
     "}\n"
     "function zoom(z) {\n"
@@ -352,8 +466,8 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
       uint32_t v = stk[--sp];
       pre[v] = ndrawn;
       order[ndrawn++] = v;
-      /* the least a frame writes: its markup, and its name three times */
-      need += SVG_FRAME_MIN_BYTES + 3 * (uint64_t)(v ? t->name[v].len : 3);
+      /* the least a frame writes: its markup, and its name (once: its title) */
+      need += SVG_FRAME_MIN_BYTES + (uint64_t)(v ? t->name[v].len : 3);
       if (t->depth[v] > maxd) maxd = t->depth[v];
       double x = xs[v];
       for (uint32_t i = koff[v]; i < koff[v + 1]; i++) {
@@ -399,9 +513,17 @@ int svg_flame_write(FILE *fp, const pcol_ftree *t, const svg_flame_opts *o, cons
           img_w, fl.height, img_w, fl.height);
   char base[48];
   pcol_sum_text(svg_share_base(t), base, sizeof base);
-  fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, CHAR_W = %.1f, "
-          "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "', TOTAL = %s; ]]></script>\n",
-          PAD, fl.width, CHAR_W, MIN_W, base);
+  fprintf(fp, "<script type=\"text/ecmascript\"><![CDATA[ var PAD = %d, SPAN = %.2f, "
+          "MIN_W = %.4f, MATCH_FILL = '" MATCH_FILL "', TOTAL = %s;\n",
+          PAD, fl.width, MIN_W, base);
+  /* the label widths, label_fit's (one table: the script's label() reads it) */
+  fputs("var CW = [", fp);
+  for (size_t i = 0; i < sizeof label_ascii; i++) fprintf(fp, "%s%u", i ? "," : "", label_ascii[i]);
+  fprintf(fp, "], CW_OTHER = %u, CWR = [", LABEL_OTHER);
+  for (size_t i = 0; i < LABEL_NRANGES; i++)
+    fprintf(fp, "%s0x%x,0x%x,%u", i ? "," : "", (unsigned)label_ranges[i][0], (unsigned)label_ranges[i][1],
+            (unsigned)label_ranges[i][2]);
+  fputs("]; ]]></script>\n", fp);
   /* regex.js holds no "]]>" (the Makefile refuses one) */
   fputs("<script type=\"text/ecmascript\"><![CDATA[\n", fp);
   fwrite(pcol_regex_js, 1, pcol_regex_js_len, fp);

@@ -149,5 +149,30 @@ sys.exit(1 if bad else 0)
 PY
   fi
 done
+# Right-to-left names (review 22 F2): in a tooltip's running text, "A (5)"
+# and "A -> B (5)", a name shown with more than ASCII sits between FSI and
+# PDI (U+2068, U+2069), so Hebrew letters cannot reorder the arrow or the
+# value; an ASCII name keeps go tool pprof's bytes (an RLO shows as
+# \x{202e}, ASCII, by the text rule)
+printf 'main;\327\251\327\234\327\225\327\235;\342\200\256evil 5\nmain;ok 3\n' >"$tmp/rtl.txt"
+"$PCOL" graph "$tmp/rtl.txt" --format dot -o "$tmp/rtl.dot" || { echo "FAIL: graph rtl.txt"; fail=1; }
+python3 - "$tmp/rtl.dot" <<'PY' || fail=1
+import re, sys
+dot = open(sys.argv[1], encoding='utf-8').read()
+H, E = '\u2068\u05e9\u05dc\u05d5\u05dd\u2069', '\\\\x{202e}evil'  # the RLO as \x{202e}, its \ DOT-escaped
+bad = []
+tips = re.findall(r' (?:label)?tooltip="((?:[^"\\]|\\.)*)"', dot)
+for n in ('main', H, E, 'ok'):
+    if not any(t.startswith(n + ' (') for t in tips):
+        bad.append('no node tooltip "%s (...)"' % n)
+for a, b in (('main', H), (H, E)):
+    if not any(t.startswith('%s -> %s (' % (a, b)) for t in tips):
+        bad.append('no edge tooltip "%s -> %s (...)"' % (a, b))
+if '\u202e' in dot:
+    bad.append('a raw RLO')
+for b in bad:
+    print('FAIL: graph tooltips: %s; tooltips: %r' % (b, tips[:6]))
+sys.exit(1 if bad else 0)
+PY
 [ $fail -eq 0 ] && echo "t_graph_escape: ok"
 exit $fail

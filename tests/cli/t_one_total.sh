@@ -41,7 +41,7 @@ for filt in "--focus fib" "--ignore fib" "--value samples --focus ^sum\$"; do
   "$PCOL" flame examples/demo.out $filt -o "$tmp/f.svg" || fail "flame $filt"
   sub=$(grep -o 'fill="#555">[^<]*' "$tmp/f.svg" | sed 's/.*>//')
   case "$sub" in *", total $1; shares of $3") ;; *) fail "flame $filt: subtitle '$sub'; pcol top: $1 of $3" ;; esac
-  grep -q "data-info=\"⁨all⁩ ($1, $(printf '%.2f' "$2")%)\"" "$tmp/f.svg" ||
-    fail "flame $filt: root $(grep -o 'data-info="⁨all⁩ ([^"]*' "$tmp/f.svg"); pcol top: $1, $2% of $3"
+  grep -q "<title>⁨all⁩ ($1, $(printf '%.2f' "$2")%)</title>" "$tmp/f.svg" ||
+    fail "flame $filt: root $(grep -o '<title>⁨all⁩ ([^<]*' "$tmp/f.svg"); pcol top: $1, $2% of $3"
 done
 exit 0

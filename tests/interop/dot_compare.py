@@ -47,7 +47,8 @@ def parse(path):
             m = NODE.match(line)
             if m:
                 a = attrs(m.group(2))
-                name = re.sub(r' \([^()]*\)$', '', a['tooltip'])
+                # pcol isolates the name (FSI...PDI, review 22 F2), pprof does not
+                name = re.sub(r'^\u2068(.*)\u2069$', r'\1', re.sub(r' \([^()]*\)$', '', a['tooltip']))
                 nodes[int(m.group(1))] = (name,) + values(a['label'])
                 continue
             m = EDGE.match(line)

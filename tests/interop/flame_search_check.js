@@ -24,24 +24,32 @@ window.addEventListener('load', function () {
     parent[i] = stack.length ? stack[stack.length - 1] : -1;
     stack.push(i);
   }
+  // a frame's name, read here from the file's markup: data-name where the
+  // name shown is not the name (an ESC shown as \x1b), else the title's
+  // text between FSI and PDI (review 22 F11: each name once)
+  function nameOf(g) {
+    if (g.hasAttribute('data-name')) return g.getAttribute('data-name');
+    var ti = g.getElementsByTagName('title')[0].textContent;
+    return ti.slice(1, ti.indexOf('\u2069'));
+  }
   var total = SEARCH_TOTAL, bad = 0, first = '', shares = [];
   function problem(s) { bad++; if (!first) first = s; }
   // the hover's share has the same base: the root's is its value of that total
-  var rootInfo = gs[0].getAttribute('data-info'), rootWant = (100 * parseFloat(gs[0].getAttribute('data-v')) / total).toFixed(2);
+  var rootInfo = gs[0].getElementsByTagName('title')[0].textContent, rootWant = (100 * parseFloat(gs[0].getAttribute('data-v')) / total).toFixed(2);
   if (rootInfo.slice(-(rootWant.length + 2)) !== rootWant + '%)') problem('the root\'s hover "' + rootInfo + '", not ' + rootWant + '% of ' + total);
   function matchedText() { return document.getElementById('matched').textContent; }
   function check(re, pct, how) {
     // Go's syntax (RE2), as the CLI's options and the report read it (review 22 F1):
     // the page's converter (regex.js), the share itself is checked against go tool pprof
     var rx = pcolGoRegExp(re), m = [], sum = 0;
-    for (var i = 0; i < n; i++) m[i] = i > 0 && rx.test(gs[i].getAttribute('data-name'));
+    for (var i = 0; i < n; i++) m[i] = i > 0 && rx.test(nameOf(gs[i]));
     for (var i = 0; i < n; i++) {
       var under = false;
       for (var k = parent[i]; k >= 0; k = parent[k]) if (m[k]) under = true;
       if (m[i] && !under) sum += parseFloat(gs[i].getAttribute('data-v'));
       var f = gs[i].getElementsByTagName('rect')[0].getAttribute('fill');
       if (m[i] ? f !== MATCH_FILL : f !== fill0[i])
-        problem(how + ' ' + re + ': frame ' + gs[i].getAttribute('data-name') + ' @' + i + ' fill ' + f);
+        problem(how + ' ' + re + ': frame ' + nameOf(gs[i]) + ' @' + i + ' fill ' + f);
     }
     var want = 100 * sum / total;
     if (pct !== null && Math.abs(pct - want) > 1e-9 * Math.max(1, want)) problem(how + ' ' + re + ': share ' + pct + ', want ' + want);

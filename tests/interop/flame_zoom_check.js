@@ -42,8 +42,8 @@ window.addEventListener('load', function () {
       }
       if (why) {
         bad++;
-        if (!first) first = 'click ' + gs[z].getAttribute('data-name') + ' @' + z + ' -> ' +
-                            gs[i].getAttribute('data-name') + ' @' + i + ': ' + why;
+        if (!first) first = 'click ' + gs[z].firstChild.textContent + ' @' + z + ' -> ' +
+                            gs[i].firstChild.textContent + ' @' + i + ': ' + why;
       }
     }
   }

@@ -845,10 +845,11 @@ async function main() {
         const svg = path.join(cfg.tmp, 'diff-hide.svg');
         pcol(['flame', c.input, '--diff', c.base, '--hide', c.diffHide, '--minwidth', '0', '--value', defValue, '-o', svg]);
         const want = new Map(), stack = [];
-        for (const m of fs.readFileSync(svg, 'utf8').matchAll(/<g data-x="[^"]*" data-w="[^"]*" data-d="(\d+)"[^>]*data-name="([^"]*)" data-info="[^"]*; base ([-0-9.]+)%[^"]*"><title>[^<]*<\/title><rect [^>]*fill="(rgb\(\d+,\d+,\d+\))"/g)) {
+        // the name: data-name where the title shows it otherwise, else the title's, between FSI and PDI
+        for (const m of fs.readFileSync(svg, 'utf8').matchAll(/<g data-x="[^"]*" data-w="[^"]*" data-d="(\d+)"[^>]*?(?: data-name="([^"]*)")?><title>\u2068([^\u2069<]*)\u2069 \([^<]*; base ([-0-9.]+)%[^<]*<\/title><rect [^>]*fill="(rgb\(\d+,\d+,\d+\))"/g)) {
           stack.length = +m[1];
-          stack.push(m[2].replace(/&(lt|gt|quot|apos|amp);/g, (x, e) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]));
-          want.set(stack.join(';'), [m[3], m[4]]);
+          stack.push((m[2] !== undefined ? m[2] : m[3]).replace(/&(lt|gt|quot|apos|amp);/g, (x, e) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]));
+          want.set(stack.join(';'), [m[4], m[5]]);
         }
         const page = await ev(`(() => { const F = pcolReport.frames(), by = {}; F.forEach(f => { by[f.n] = f; });
             const p = (n) => n ? p(by[n].parent) + ';' + by[n].name : 'all';

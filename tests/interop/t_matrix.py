@@ -952,7 +952,7 @@ def svg_total(path, decimals=0):
     """The root frame's value: its data-v attribute (raw; the title shows
     human units, 1.76s), in the value's own unit (÷ 10^D for a "1e-D" unit)."""
     t = open(path, encoding="utf-8", errors="replace").read()
-    m = re.search(r'data-v="(-?[0-9.]+)" data-name="all"', t)
+    m = re.search(r'data-v="(-?[0-9.]+)"><title>\u2068all\u2069 ', t)
     return Decimal(m.group(1)) / (Decimal(10) ** decimals) if m else None
 
 

@@ -367,7 +367,7 @@ for F in 3 7 2.5; do
     n=$((n + 1))
     "$PCOL" flame "$f" --divide-by "$F" -o "$tmp/f.svg" 2>"$tmp/err"
     tot=$(sed -n 's/.*), total \([^<;]*\).*/\1/p' "$tmp/f.svg" | head -1)
-    root=$(sed -n 's/.*data-info="⁨all⁩ (\([^,]*\),.*/\1/p' "$tmp/f.svg" | head -1)
+    root=$(sed -n 's/.*<title>⁨all⁩ (\([^,]*\),.*/\1/p' "$tmp/f.svg" | head -1)
     u=$(printf '%s' "$tot" | sed 's/^-\{0,1\}[0-9.]*//')
     "$PCOL" top "$f" --divide-by "$F" --unit "${u:-raw}" | sed -n 's/^Showing nodes accounting for .* of \(.*\) total$/\1/p' >"$tmp/go"
     printf '%s\n' "$tot" >"$tmp/pc"
