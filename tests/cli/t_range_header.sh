@@ -68,9 +68,11 @@ export_is() {
 # Firefox copy's start its earliest source's (its meta.startTime).  The
 # Chrome copy states no wall-clock time: its Duration: line and duration
 # only (and no wall-clock range can be read of it); CHROME= leaves it out
-# where it does not hold what the others do (a source whose cut window
-# holds no sample: no profile; rows past a missed window; a count-weighted
-# profile: refused)
+# where the Chrome export refuses the input (a source weighed by a count:
+# a Chrome trace's samples last their time until the next, checked below).
+# Before, it was left out also of a source whose cut window holds no sample
+# (no profile written: 'Duration: 1s' for 2s) and of rows past a missed
+# window (its profile as long as its samples: 'Duration: 3s' for 500ms)
 copies_are() {
   local label=$1 want fmt got
   shift
@@ -224,8 +226,8 @@ copies_are "merged, the last source missed" "$tmp/m2r.pcol" --from 1 --to 2
 check "one and sparse, sparse unsampled" "$t01" "Duration: 2s, Total samples = 1000ms (50.00%)" \
   "$one" "$sparse" --from 2 --to 3
 "$PCOL" merge "$one" "$sparse" -o "$tmp/m3.pcol" || fail "merge one sparse"
-CHROME= copies_are "merged, a window without samples" "$tmp/m3.pcol" --from 2 --to 3
-CHROME= copies_are "merged, a window without samples, from 1.5 s" "$tmp/m3.pcol" --from 1.5
+copies_are "merged, a window without samples" "$tmp/m3.pcol" --from 2 --to 3
+copies_are "merged, a window without samples, from 1.5 s" "$tmp/m3.pcol" --from 1.5
 # a range that misses a source's window but selects rows of it lying past
 # the duration it states: top counts its samples, not its window (Time:
 # and Duration: of later's cut window); the copies write it with the
@@ -241,14 +243,14 @@ check "later and overrun, overrun's window missed" "Time: Jan 1, 2026 at 12:02am
   "Duration: 500ms, Total samples = 1500ms (300.00%)" "$later" "$overrun" --from 1.5 --to 2.5
 "$PCOL" merge "$later" "$overrun" -o "$tmp/m4.pcol" && "$PCOL" merge "$overrun" "$later" -o "$tmp/m4r.pcol" ||
   fail "merge later overrun"
-CHROME= copies_are "merged, rows past a missed window, last" "$tmp/m4.pcol" --from 1.5 --to 2.5
-CHROME= copies_are "merged, rows past a missed window, first" "$tmp/m4r.pcol" --from 1.5 --to 2.5
-CHROME= copies_are "two inputs, rows past a missed window" "$later" "$overrun" --from 1.5 --to 2.5
+copies_are "merged, rows past a missed window, last" "$tmp/m4.pcol" --from 1.5 --to 2.5
+copies_are "merged, rows past a missed window, first" "$tmp/m4r.pcol" --from 1.5 --to 2.5
+copies_are "two inputs, rows past a missed window" "$later" "$overrun" --from 1.5 --to 2.5
 # from 2.2 to 2.8 s: later's 2 s missed too: no Time:, no Duration: (the
 # copies state no start of overrun either)
 check "overrun's rows, both missed" "" "" "$later" "$overrun" --from 2.2 --to 2.8
-CHROME= copies_are "merged, rows past a missed window, both missed" "$tmp/m4.pcol" --from 2.2 --to 2.8
-CHROME= copies_are "overrun alone, rows past its window" "$overrun" --from 1.5 --to 2.5
+copies_are "merged, rows past a missed window, both missed" "$tmp/m4.pcol" --from 2.2 --to 2.8
+copies_are "overrun alone, rows past its window" "$overrun" --from 1.5 --to 2.5
 # and the rows read back keep their instants: the copy's wall-clock range
 # of them holds as many samples as the input's
 for fmt in speedscope firefox otlp; do
@@ -303,6 +305,11 @@ if [ -f "$ebpf" ]; then
   CHROME= copies_are "eBPF OTLP, a second" "$ebpf" --from 1 --to 2
   CHROME= copies_are "eBPF OTLP, the end" "$ebpf" --from 4.5
   CHROME= copies_are "eBPF OTLP, the start" "$ebpf" --to 0.01
+  # (the Chrome export refuses it, naming the source and why: some of its
+  # profiles weigh their samples by samples/count, no duration)
+  "$PCOL" unpack "$ebpf" --from 1 --to 2 --to chrome -o "$tmp/c.chrome" 2>"$tmp/err"
+  [ $? = 1 ] && grep -q "chrome export: source [0-9]* (.*) weighs its samples by samples/count by default, not a time; a Chrome trace's CPU profile (V8's Profile events) weighs each sample by its duration" "$tmp/err" ||
+    fail "eBPF OTLP to chrome: not refused as a count: $(cat "$tmp/err")"
 fi
 if [ -f "$TD/rprof/proftools__Rprof-dg.out" ] && [ -f "$TD/ext/pprof/go-cpu-phlaredb.pb.gz" ]; then
   $PCOL top "$TD/rprof/proftools__Rprof-dg.out" > "$tmp/top" || fail "top of Rprof"

@@ -35,7 +35,9 @@
  * lost a node profile's last 3 ms and a pprof profile's gaps).  Of a
  * time range, startTime is where the range's part of the source begins
  * (pcol_wall_cut) and endTime at least that part's end, as every export
- * of a range states it.
+ * of a range states it; of a source whose window the range misses, its
+ * rows past that window selected, endTime = startTime (NO_SPAN: no length,
+ * as top counts no window of it).
  * One source and one thread only: the format holds one thread, whose
  * samples follow one another, so the samples of threads that ran at once
  * would draw one thread busy for their sum (a 788 ms Tachyon recording of
@@ -61,7 +63,10 @@
  * "M" events naming processes and threads, then per thread a "Profile"
  * event and "ProfileChunk" events of at most CHUNK_SAMPLES samples (its
  * nodes in parent form in the first, its endTime in the last), in one
- * pass over the sorter, whose rows go by (thread, time, order). */
+ * pass over the sorter, whose rows go by (thread, time, order).  Of a
+ * time range, a source whose cut window the range hits without a selected
+ * sample there is an empty profile of that window (empty_thread: the
+ * windows pcol_wall_states says a copy states). */
 #include "frames.h"
 #include "keys.h"     /* PCOL_VT_SAMPLES, PCOL_UNIT_COUNT, PCOL_UNIT_NANOSECONDS, PCOL_THREAD_PID_KEY, V8_KEY_CLOSING_SAMPLE */
 #include "error.h"    /* pcol_oom, pcol_write_error */
@@ -121,6 +126,13 @@ typedef struct vthr {
   uint64_t gaps;             /* its samples of its idle node (THE gap rule) */
   uint32_t idle;             /* its idle node, when gaps */
 } vthr;
+
+/* span_ns of a thread whose source's window a time range misses while it
+ * selects rows of the source lying past that window (v8_times): its
+ * profile states no length, endTime = startTime, where startTime is its
+ * first sample's whole µs (layout: DevTools and pcol's import read an
+ * endTime of 0 as none, the profile ending at its last sample) */
+#define NO_SPAN INT64_MIN
 
 /* n_frame of a thread's idle node: "(idle)", under its root (THE gap rule) */
 #define IDLE_FRAME (UINT32_MAX - 1)
@@ -332,19 +344,33 @@ static int value_type(vex *x, const pcol_export_options *opt, uint32_t s, pcol_s
   if (time) x->factor = (int64_t)pcol_unit_scale(1, shown, "ns", &u);
   if (time && x->factor > 0) return PCOL_OK;
   int ul = (int)(x->vunit.ptr ? x->vunit.len : 0), tl = (int)(x->vtype.ptr ? x->vtype.len : 0);
+  const char *prof = x->chrome ? "a Chrome trace's CPU profile (V8's Profile events)" : "a V8 profile";
   if (given)
     return pcol_error_set(x->err, PCOL_EINVAL,
-                          "%s: --value %.*s/%.*s is not a time; a V8 profile weighs each sample by "
-                          "its duration: choose a time value (nanoseconds, microseconds, milliseconds, "
-                          "seconds)", x->what, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
+                          "%s: --value %.*s/%.*s is not a time; %s weighs each sample by its duration "
+                          "(its time until the next sample): choose a time value (nanoseconds, microseconds, "
+                          "milliseconds, seconds)", x->what, tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "",
+                          prof);
   return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
                         "%s: source %u (%.*s) weighs its samples by %.*s/%.*s by default, not a "
-                        "time; a V8 profile weighs each sample by its duration: choose a time value of "
-                        "the source with --value", x->what, s, (int)(uri.len > 200 ? 200 : uri.len), uri.ptr ? uri.ptr : "",
-                        tl, x->vtype.ptr ? x->vtype.ptr : "", ul, x->vunit.ptr ? x->vunit.ptr : "");
+                        "time; %s weighs each sample by its duration (its time until the next sample): "
+                        "choose a time value of the source with --value", x->what, s,
+                        (int)(uri.len > 200 ? 200 : uri.len), uri.ptr ? uri.ptr : "", tl, x->vtype.ptr ? x->vtype.ptr : "",
+                        ul, x->vunit.ptr ? x->vunit.ptr : "", prof);
 }
 
 /* ------------------------------------------------------------ the samples */
+/* The next thread, zeroed (x->th[x->nth], not counted yet); NULL: out of memory. */
+static vthr *new_thread(vex *x) {
+  if (x->nth == x->capth) {
+    size_t c = x->capth ? 2 * x->capth : 8;
+    vthr *t = realloc(x->th, c * sizeof *t);
+    if (!t) return NULL;
+    x->th = t, x->capth = c;
+  }
+  return memset(&x->th[x->nth], 0, sizeof *x->th);
+}
+
 static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   vex *x = ctx;
   (void)num, (void)den;
@@ -353,14 +379,8 @@ static int times_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (th > x->ntcls || x->tfirst[th]) return PCOL_OK;
   x->tfirst[th] = ls + 1, x->nthreads++;
   /* a thread of its own (the V8 export refuses a second one after the pass) */
-  if (x->nth == x->capth) {
-    size_t c = x->capth ? 2 * x->capth : 8;
-    vthr *t = realloc(x->th, c * sizeof *t);
-    if (!t) return oom(x);
-    x->th = t, x->capth = c;
-  }
-  vthr *t = &x->th[x->nth];
-  memset(t, 0, sizeof *t);
+  vthr *t = new_thread(x);
+  if (!t) return oom(x);
   t->src = x->cur_src, t->ls = ls, t->cls = th;
   t->zero_us = x->cur_zero_us, t->start_us = x->cur_start_us, t->span_ns = x->cur_span_ns, t->len_ns = x->cur_len_ns;
   x->tslot[th] = (uint32_t)x->nth++;
@@ -550,7 +570,17 @@ static int v8_times(vex *x, uint32_t s, int64_t *zero_us, int64_t *start_us, int
    * exports state it), not at the source's own start: read back, its
    * Duration: is the range's */
   pcol_wall_window win;
-  if (s > x->wall.n || !pcol_wall_cut(&x->wall, x->sel, s, &win)) return PCOL_OK;
+  if (s > x->wall.n) return PCOL_OK;
+  if (!pcol_wall_cut(&x->wall, x->sel, s, &win)) {
+    /* a range that misses the window but selects rows of it lying past
+     * the duration it states: the profile states no length (NO_SPAN), so
+     * that it adds nothing to the copy's Duration:, as pcol top of the
+     * range counts its samples, not its window (THE range rule of the
+     * header; the other exports write it without a duration,
+     * pcol_wall_states) */
+    if (x->ranged) *span_ns = NO_SPAN;
+    return PCOL_OK;
+  }
   if (x->ranged && win.cut) {
     /* the start moves with the range whether or not the source states a
      * duration (an Rprof file's does not: it started 200 ms early) */
@@ -764,6 +794,10 @@ static int thread_layout(vex *x, const vthr *t, int64_t *offset_ns, int *empty, 
    * than the recording (a Go wall profile of many goroutines, 30 s of
    * 2104 s of samples; threads' CPU time where the samples lack times),
    * and a warning says so, once */
+  if (t->span_ns == NO_SPAN) { /* (of a range, no length: endTime = startTime, layout) */
+    *end_us = t->start_us;
+    return PCOL_OK;
+  }
   int64_t span_us = us_round(t->span_ns);
   if (t->span_ns && span_us > len_us) len_us = span_us;
   /* (timed samples that lie past the span in the source itself, a Chrome
@@ -848,6 +882,10 @@ static int layout(vex *x) {
     int64_t offset = 0;
     int rc = thread_offset(x, &x->th[k], &offset);
     if (rc) return rc;
+    if (x->th[k].span_ns == NO_SPAN && offset >= 1000) { /* (NO_SPAN: it starts at its first sample) */
+      x->th[k].start_us += offset / 1000;
+      if ((rc = thread_offset(x, &x->th[k], &offset))) return rc;
+    }
     x->th[k].laid_end = offset;
   }
   int rc = pcol_rowsort_each(x->rs, l_row, &l);
@@ -864,6 +902,20 @@ static int layout(vex *x) {
     if (!(rc = child_of(x, t->root, IDLE_FRAME, &t->idle))) x->n_hits[t->idle] = t->gaps;
   }
   return rc;
+}
+
+/* A thread of source s without a selected sample (its root alone, an
+ * empty profile of its V8 times): the Chrome trace's profile of a source
+ * whose cut window a range hits where it has no samples (gather). */
+static int empty_thread(vex *x, uint32_t s) {
+  vthr *t = new_thread(x);
+  if (!t) return oom(x);
+  t->src = s;
+  int rc = v8_times(x, s, &t->zero_us, &t->start_us, &t->span_ns, &t->len_ns);
+  if (!rc) rc = child_of(x, (uint32_t)x->nth, UINT32_MAX, &t->root);
+  if (rc) return rc;
+  x->nth++;
+  return pcol_budget_hold(x->bud, sizeof *t, x->err);
 }
 
 /* Every selected source's samples into the sorter (the V8 export: one
@@ -926,10 +978,17 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
       (!(x->tfirst = calloc((size_t)x->ntcls + 1, sizeof *x->tfirst)) ||
        !(x->tslot = calloc((size_t)x->ntcls + 1, sizeof *x->tslot)) || pcol_rowsort_new(&x->rs, sizeof(vrow), vrow_cmp)))
     rc = oom(x);
+  /* of a time range, the Chrome trace states the window of each source
+   * the range hits, samples there or not (pcol_wall_states, as the
+   * speedscope, Firefox, OTLP and Perfetto copies state it): one the cut
+   * window of which holds no selected sample is an empty profile (its root
+   * alone), read back its cut window's duration, as pcol top counts it */
+  uint8_t *take = NULL;
+  if (!rc && x->chrome && x->ranged) rc = pcol_wall_states(f, sel, &take, NULL, x->err);
   for (uint32_t s = 1; s <= ns && !rc && x->chrome; s++) { /* (v8_times' wall_ref) */
     pcol_str v;
     int a, b;
-    if (!count[s] || s > x->wall.n || !x->wall.known[s] || x->wall.start[s] == PCOL_NA_I64) continue;
+    if (!(count[s] || (take && take[s])) || s > x->wall.n || !x->wall.known[s] || x->wall.start[s] == PCOL_NA_I64) continue;
     if ((a = pcol_meta_probe(f, s, V8_META_START_TIME_US, &v, x->err)) < 0 ||
         (b = pcol_meta_probe(f, s, V8_META_TIME_ORIGIN_US, &v, x->err)) < 0)
       rc = a < 0 ? a : b;
@@ -937,11 +996,15 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
       x->wall_ref = x->wall.start[s], x->has_ref = 1;
   }
   for (uint32_t s = 1; s <= ns && !rc; s++) {
-    if (!count[s]) continue;
+    if (!count[s]) {
+      if (take && take[s]) rc = empty_thread(x, s);
+      continue;
+    }
     pcol_select o = sel ? *sel : (pcol_select){0};
     o.source_id = s;
     rc = gather_source(x, &o, s, opt);
   }
+  free(take);
   free(count);
   return rc ? rc : layout(x);
 }
@@ -1122,12 +1185,22 @@ static int c_begin_thread(cpass *c, size_t k) {
   return put(x, "}}}");
 }
 
+/* Ends the thread at hand and begins the next ones up to thread k: those
+ * between, of no row, are written empty (empty_thread's, the root alone). */
+static int c_goto(cpass *c, size_t k) {
+  int rc = PCOL_OK;
+  while (!rc && c->cur != k + 1) {
+    if (c->cur) rc = c_end_thread(c);
+    if (!rc) rc = c_begin_thread(c, c->cur);
+  }
+  return rc;
+}
+
 static int c_row(void *ctx, const void *p) {
   cpass *c = ctx;
   vrow r;
   memcpy(&r, p, sizeof r);
-  if (c->cur != (size_t)r.slot + 1 && ((c->cur && (c->rc = c_end_thread(c))) || (c->rc = c_begin_thread(c, r.slot))))
-    return c->rc;
+  if (c->cur != (size_t)r.slot + 1 && (c->rc = c_goto(c, r.slot))) return c->rc;
   if (c->empty) return PCOL_OK;
   int64_t gap_d, d;
   if (advance(&c->w, &r, &gap_d, &d) && (c->rc = c_push(c, c->w.idle, gap_d))) return c->rc;
@@ -1286,7 +1359,7 @@ static int chrome_body(vex *x, const pcol_select *sel, const pcol_export_options
       rc = rc == PCOL_ENOMEM ? oom(x)
                              : pcol_error_set(x->err, rc, "%s: a temporary file ($TMPDIR, else /tmp) could not be read", x->what);
   }
-  if (!rc && !c->cur) rc = c_begin_thread(c, 0); /* (the empty profile) */
+  if (!rc) rc = c_goto(c, x->nth - 1); /* (the threads of no row past the last row's: empty profiles) */
   if (!rc) rc = c_end_thread(c);
   if (!rc) rc = put(x, "\n]}\n");
   free(slot);
