@@ -15,7 +15,9 @@
 //     options show no raw bidi control (\x{202e} instead), the cells
 //     isolated, the options between FSI and PDI; the tracks' labels the
 //     same; no name cut (the menu's uri, the legend's name) splits a
-//     surrogate pair (an emoji at the cut)
+//     surrogate pair (an emoji at the cut), a flag's pair of regional
+//     indicators or an escape (\x{202e}), nor do the call graph's node
+//     lines, escaped, then cut to 60 (rd17b F4)
 //   bidi (F2): with each name of NAMES picked, no raw bidi control
 //     (U+202A..U+202E, U+2066, U+2067) is in the page's text, the panel
 //     titles hold the name between FSI and PDI (U+2068, U+2069), and the
@@ -113,6 +115,17 @@ function goPct(v, t) {
       for (const t of tracks) ok(!RAW.test(t) && !LONE.test(t), `${c.name}: track label ${JSON.stringify(t)}`);
       ok(legend.length >= 1, `${c.name}: no legend`);
       for (const t of legend) ok(!LONE.test(t), `${c.name}: legend name ${JSON.stringify(t)} splits a surrogate pair`);
+      /* rd17b F4: a run of regional indicators of odd length (a flag cut in
+       * two), an escape cut at the ellipsis ("\\x{20…", "…e}"); each cut */
+      const ODD_RI = /(?<![\u{1F1E6}-\u{1F1FF}])(?:[\u{1F1E6}-\u{1F1FF}]{2})*[\u{1F1E6}-\u{1F1FF}](?![\u{1F1E6}-\u{1F1FF}])/u;
+      const HALF_ESC = /\\(?:x(?:\{[0-9a-f]*|[0-9a-f])?)?\u2026|\u2026(?:x?\{)?[0-9a-f]*\}/;
+      /* the call graph's node lines: escaped, then cut to 60 */
+      const glines = await ev(`Array.from(document.querySelectorAll('#graph g.gv-node text')).map(e => e.textContent)`);
+      ok(glines.filter((t) => t.includes('\u2026')).length >= 3, `${c.name}: the graph's node lines: ${JSON.stringify(glines)}`);
+      for (const t of glines) ok(!RAW.test(t) && Array.from(t).length <= 60, `${c.name}: graph node line ${JSON.stringify(t)}: raw, or past 60`);
+      for (const t of opts.concat(legend, glines)) ok(!ODD_RI.test(t) && !HALF_ESC.test(t), `${c.name}: ${JSON.stringify(t)}: a flag or an escape cut in two`);
+      ok(opts.filter((o) => /\u2026[^\u2069]*y{38}\u2069$/.test(o)).length === 3 && legend.filter((t) => t.includes('\u2026')).length === 3,
+        `${c.name}: want 3 source menu options (y x 38) and 3 legend names cut: ${JSON.stringify(opts.concat(legend))}`);
       console.error(`report_names: ${c.name}: ${cells.length} sources table cells, ${opts.length} menu options, ${tracks.length} tracks, ${legend.length} legend names: shown, isolated, cut by code points`);
     }
     if (c.checks.includes('bidi')) {

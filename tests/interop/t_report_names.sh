@@ -7,7 +7,8 @@
 # flame's SVG (F2), a long name cut in the timeline's legend (F3); source
 # names shown as function names (rd17a F8: the sources table and the
 # source menu showed a raw U+202E) and names cut by code points (F9: an
-# emoji at the legend's cut became a lone surrogate).  Exit 77 (skip) without Chromium or node.
+# emoji at the legend's cut became a lone surrogate), never inside a flag
+# or an escape (rd17b F4).  Exit 77 (skip) without Chromium or node.
 set -u
 T=t_report_names
 . "$(dirname "$0")/report_env.sh"
@@ -42,21 +43,27 @@ json.dump({'$schema': 'https://www.speedscope.app/file-format-schema.json', 'sha
                          'samples': samples, 'weights': [1 + i % 3 for i in range(60)]}]}, open(d + '/bidi.json', 'w'))
 json.dump(names[:3], open(d + '/names.json', 'w'))
 PY
-# two sources named by a speedscope profile's name: one with U+202E, one
-# whose last 39 code points start with an emoji (the source menu's cut); a
-# leaf of 58 characters and an emoji (the legend's cut at 60)
+# four sources named by a speedscope profile's name: one with U+202E, one
+# whose last 39 code points start with an emoji (the source menu's cut),
+# with the second of a flag's two regional indicators, with the end of an
+# escape (\x{202e}); leaves of 58 characters and an emoji, 58 and a flag,
+# 56 and U+202E (\x{202e} across the legend's cut at 60)
 python3 - "$tmp" <<'PY' || fail "the inputs"
 import json, sys
-frames = [{'name': 'main'}, {'name': 'x' * 58 + '\U0001F600tail'}, {'name': 'other_fn'}]
+frames = [{'name': 'main'}, {'name': 'x' * 58 + '\U0001F600tail'}, {'name': 'other_fn'},
+          {'name': 'x' * 58 + '\U0001F1EB\U0001F1F7\U0001F1E9\U0001F1EA'}, {'name': 'x' * 56 + '\u202etail'}]
 def ev(name):
-    return {'type': 'evented', 'name': name, 'unit': 'milliseconds', 'startValue': 0, 'endValue': 20,
+    return {'type': 'evented', 'name': name, 'unit': 'milliseconds', 'startValue': 0, 'endValue': 30,
             'events': [{'type': 'O', 'frame': 0, 'at': 0}, {'type': 'O', 'frame': 1, 'at': 0}, {'type': 'C', 'frame': 1, 'at': 15},
-                       {'type': 'O', 'frame': 2, 'at': 15}, {'type': 'C', 'frame': 2, 'at': 20}, {'type': 'C', 'frame': 0, 'at': 20}]}
+                       {'type': 'O', 'frame': 2, 'at': 15}, {'type': 'C', 'frame': 2, 'at': 20},
+                       {'type': 'O', 'frame': 3, 'at': 20}, {'type': 'C', 'frame': 3, 'at': 25},
+                       {'type': 'O', 'frame': 4, 'at': 25}, {'type': 'C', 'frame': 4, 'at': 30}, {'type': 'C', 'frame': 0, 'at': 30}]}
 json.dump({'$schema': 'https://www.speedscope.app/file-format-schema.json', 'shared': {'frames': frames},
-           'profiles': [ev('thr\u202eabc 123%'), ev('\U0001F600' + 'y' * 38)]}, open(sys.argv[1] + '/src.json', 'w'))
+           'profiles': [ev('thr\u202eabc 123%'), ev('\U0001F600' + 'y' * 38),
+                        ev('\U0001F1EB\U0001F1F7' + 'y' * 38), ev('esc\u202e' + 'y' * 38)]}, open(sys.argv[1] + '/src.json', 'w'))
 PY
 "$PCOL" report "$tmp/src.json" -o "$tmp/src.html" || fail "report src.json"
-add "{\"name\":\"srcnames\",\"html\":\"$tmp/src.html\",\"checks\":[\"srcnames\"],\"nsources\":2}"
+add "{\"name\":\"srcnames\",\"html\":\"$tmp/src.html\",\"checks\":[\"srcnames\"],\"nsources\":4}"
 "$PCOL" report "$tmp/bidi.Rprof" -o "$tmp/bidi-r.html" || fail "report bidi.Rprof"
 add "{\"name\":\"bidi-rprof\",\"html\":\"$tmp/bidi-r.html\",\"checks\":[\"legend\"]}"
 "$PCOL" report "$tmp/bidi.json" --allow-any-source -o "$tmp/bidi.html" || fail "report bidi.json"

@@ -40,15 +40,16 @@ function pcolDotColor(score, bg) {
 }
 /* a node's label lines as pprof splits a name: the package path's last
  * element and the rest at its dots (runtime.mapiternext -> runtime /
- * mapiternext) */
+ * mapiternext), each shown (pcolShown) and cut to 60 (rd17b F4: cut, then
+ * shown, a line grew past its bound) */
 function graphNameLines(name) {
   var base = name, sp = name.indexOf(' ');
   var head = sp > 0 ? name.slice(0, sp) : name, tail = sp > 0 ? name.slice(sp + 1) : '';
   var slash = head.lastIndexOf('/', head.indexOf('(') >= 0 ? head.indexOf('(') : head.length);
   base = slash >= 0 ? head.slice(slash + 1) : head;
   var dot = base.indexOf('.'), lines = dot > 0 ? [base.slice(0, dot), base.slice(dot + 1)] : [base];
-  if (tail) lines.push(pcolCut(tail, 60, '\u2026', true));
-  return lines.map(function (l) { return pcolCut(l, 60, '\u2026'); });
+  if (tail) lines.push(pcolCut(pcolShown(tail), 60, '\u2026', true));
+  return lines.map(function (l) { return pcolCut(pcolShown(l), 60, '\u2026'); });
 }
 /* Layers: cycles broken depth first from the nodes in pprof's order (an
  * edge back to a node on the path is drawn upward), each node one layer
@@ -145,7 +146,7 @@ export function drawGraph() {
    * own numbers in a row, each string box's numbers below it */
   var tb = G.tags.map(function (t) {
     var wmax = 0;
-    t.lines.forEach(function (l) { wmax = Math.max(wmax, Math.min(l.length, 60)); });
+    t.lines.forEach(function (l) { wmax = Math.max(wmax, Array.from(pcolCut(pcolShown(l), 60, '\u2026')).length); });
     return { w: wmax * 8 * 0.62 + 12, h: t.lines.length * 10 + 8 };
   });
   var tcol = Gd.nodes.map(function () { return []; });
@@ -212,14 +213,15 @@ export function drawGraph() {
     if (dc) { var dd = x.cum - (dc.cum.get(x.name) || 0); dtext = '; change of cum against the base ' + (dd > 0 ? '+' : '') + human(dd, u); }
     svgEl('title', {}, g).textContent = pcolIso(x.name) + ' (' + human(x.cum, u) + ')' + (x.inl ? ' (' + pcolInlineText(x.inl) + ')' : '') + dtext;
     b.lines.forEach(function (l, j) {
-      svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = pcolShown(l);
+      svgEl('text', { x: b.w / 2, y: 4 + (j + 1) * b.fs * 1.2 - b.fs * 0.25, 'font-size': b.fs, 'text-anchor': 'middle' }, g).textContent = l;
     });
   });
 }
 /* A node's label boxes (box3d as pprof's: a rectangle with a depth edge),
  * columns cols of indexes into tags, from x0 under a node ending at y0 (its
- * centre cx); each box's text as text, its weight on its edge, dotted as
- * pcol graph's; a string box is clicked for tag focus (graphTagClick) */
+ * centre cx); each box's text shown (pcolShown) and cut, its weight on its
+ * edge, dotted as pcol graph's; a string box is clicked for tag focus
+ * (graphTagClick) */
 function graphTagBoxes(gn, cols, tb, tags, x0, y0, cx, u) {
   var x = x0;
   cols.forEach(function (c) {
@@ -233,7 +235,7 @@ function graphTagBoxes(gn, cols, tb, tags, x0, y0, cx, u) {
         fill: '#f8f8f8', stroke: '#888' }, g);
       svgEl('title', {}, g).textContent = t.lines.join('\n') + ' (' + human(t.w, u) + ')' + (t.numeric ? '' : '; click: tag focus');
       t.lines.forEach(function (l, k) {
-        svgEl('text', { x: s.w / 2, y: 12 + k * 10, 'font-size': 8, 'text-anchor': 'middle' }, g).textContent = pcolCut(l, 60, '\u2026');
+        svgEl('text', { x: s.w / 2, y: 12 + k * 10, 'font-size': 8, 'text-anchor': 'middle' }, g).textContent = pcolCut(pcolShown(l), 60, '\u2026');
       });
       svgEl('text', { x: bx + s.w / 2 + 4, y: y + 8, 'font-size': 8, fill: '#555', 'class': 'gv-tlabel' }, gn).textContent = human(t.w, u);
       px = bx + s.w / 2; py = y + 12 + s.h; y += s.h + 12;

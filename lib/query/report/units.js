@@ -57,21 +57,33 @@ export function pcolShown(s) {
  * pcol flame's hovers wrap names the same way (svg.c) */
 export function pcolIso(s) { return '\u2068' + pcolShown(s) + '\u2069'; }
 /* THE cut of a name shown in a bounded space (the legend, a box, a graph
- * node's line, the source menu): s when it has at most max code points,
- * else its first ones and ell (`fromEnd`: ell and its last ones), max in
- * all.  By code points, so a surrogate pair is never split (rd17a F9: an
- * emoji at the cut was drawn as U+FFFD), and never between a character and
+ * node's line, a label box, the source menu), of its text as pcolShown
+ * shows it: s when it has at most max code points, else its first ones
+ * and ell (`fromEnd`: ell and its last ones), max in all.  By code points,
+ * so a surrogate pair is never split (rd17a F9: an emoji at the cut was
+ * drawn as U+FFFD), and never inside what is drawn as one: a character and
  * what joins it (a combining mark, a variation selector, an emoji
- * modifier, either side of a ZWJ): the cut moves to the grapheme's edge. */
-var PCOL_JOINS = /^[\p{M}\p{Emoji_Modifier}\u200d]$/u;
+ * modifier, either side of a ZWJ), a flag (a pair of regional indicators,
+ * paired from the start of their run), an escape pcolShown wrote (\n, \r,
+ * \xNN, a C1 control's \xc2\xNN, \x{202e}; rd17b F4: "abc\x…"): the
+ * cut moves to its edge, so within max. */
+var PCOL_JOINS = /^[\p{M}\p{Emoji_Modifier}\u200d]$/u, PCOL_RI = /^[\u{1F1E6}-\u{1F1FF}]$/u,
+  PCOL_ESC = /^(?:\\xc2\\x[89][0-9a-f]|\\x\{[0-9a-f]+\}|\\x[0-9a-f]{2}|\\[nr])/;
 export function pcolCut(s, max, ell, fromEnd) {
   var c = Array.from(s);
   if (c.length <= max) return s;
-  var k = Math.max(0, max - Array.from(ell).length), j = function (i) { return i > 0 && i < c.length && (PCOL_JOINS.test(c[i]) || c[i - 1] === '\u200d'); };
-  if (!fromEnd) { while (j(k)) k--; return c.slice(0, k).join('') + ell; }
-  var i = c.length - k;
-  while (j(i)) i++;
-  return ell + c.slice(i).join('');
+  /* mid[i]: no cut between c[i - 1] and c[i] */
+  var k = Math.max(0, max - Array.from(ell).length), mid = [], ri = 0;
+  for (var i = 0; i < c.length; i++) {
+    var m = c[i] === '\\' && PCOL_ESC.exec(c.slice(i, i + 8).join(''));
+    if (m) { for (var e = 1; e < m[0].length; e++) mid[i + e] = true; i += m[0].length - 1; ri = 0; continue; }
+    ri = PCOL_RI.test(c[i]) ? ri + 1 : 0;
+    if (i > 0 && ((ri && ri % 2 === 0) || PCOL_JOINS.test(c[i]) || c[i - 1] === '\u200d')) mid[i] = true;
+  }
+  if (!fromEnd) { while (k > 0 && mid[k]) k--; return c.slice(0, k).join('') + ell; }
+  var j = c.length - k;
+  while (j < c.length && mid[j]) j++;
+  return ell + c.slice(j).join('');
 }
 var PCOL_UNITS = [ /* [name, aliases, factor], the family's default unit */
   [[['B', ['b', 'byte'], 1], ['kB', ['kb', 'kbyte', 'kilobyte'], 1024], ['MB', ['mb', 'mbyte', 'megabyte'], 1048576],
