@@ -141,8 +141,11 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   {"binary-path", 0, 1, "DIRS (':'-separated) where --symbolize local looks for binaries, by "  \
                         "build id then by name, before the mapping's own path; default: "       \
                         "$PPROF_BINARY_PATH, else $HOME/pprof/binaries"}
-/* --source, --from, --to (cli_select) */
+/* --source, --from, --to (cli_select); _BASE: of a command with --base
+ * and --diff-base (CLI_OPT_BASE), whose help says what N is under them */
 #define CLI_OPT_SOURCE                                                          \
+  {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`)"}
+#define CLI_OPT_SOURCE_BASE                                                     \
   {"source", 0, 1, "only samples of this source_id (see `pcol cat --table sources`; with --base/--diff-base, source N of each side)"}
 #define CLI_OPT_FROM                                                            \
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5; or with a " \
@@ -151,6 +154,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
                  "source from its own start; many inputs: only those that reach the range are read, every one when none does)"}
 #define CLI_OPT_TO {"to", 0, 1, "only the part before this time (as --from)"}
 #define CLI_OPT_SELECT CLI_OPT_SOURCE, CLI_OPT_FROM, CLI_OPT_TO
+#define CLI_OPT_SELECT_BASE CLI_OPT_SOURCE_BASE, CLI_OPT_FROM, CLI_OPT_TO
 /* --by of the views that name rows by function, line, file or address */
 #define CLI_BY_HELP                                                             \
   "function (default), line (\"FUNCTION /full/path:LINE\", as go tool pprof -lines), file, " \
@@ -196,7 +200,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
 /* The inputs, selection, filters and budgets of the views whose shares
  * --relative-percentages changes (top, peek, tree, list, graph) */
 #define CLI_OPTS_VIEW_INPUT                                                     \
-  CLI_OPT_NO_MMAP, CLI_OPT_SELECT, CLI_OPT_FILTER, CLI_OPT_BASE, CLI_OPT_RELATIVE, CLI_OPT_MAX_OUTPUT, CLI_OPT_MAX_ROWS
+  CLI_OPT_NO_MMAP, CLI_OPT_SELECT_BASE, CLI_OPT_FILTER, CLI_OPT_BASE, CLI_OPT_RELATIVE, CLI_OPT_MAX_OUTPUT, CLI_OPT_MAX_ROWS
 /* --relative-percentages (pprof's): pcol_select.relative, read by cli_select */
 #define CLI_OPT_RELATIVE                                                        \
   {"relative-percentages", 0, 0, "shares (and cutoffs) of the total the filters keep, not of the " \

@@ -39,7 +39,7 @@ const cli_opt opts_flame[] = {
                          "as pcol top --divide-by (pprof -divide_by); the widths and shares stay "
                          "those of the undivided values.  0 and a negative F are refused"),
     CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
+    CLI_OPT_SELECT_BASE,
     CLI_OPT_FILTER,
     CLI_OPT_BASE,
     CLI_OPT_MAX_OUTPUT,

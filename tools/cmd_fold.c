@@ -7,7 +7,7 @@ const cli_opt opts_fold[] = {
     CLI_OPT_VALUE("to weigh stacks by"),
     CLI_OPT_NO_MMAP,
     CLI_OPT_MAX_OUTPUT,
-    CLI_OPT_SELECT,
+    CLI_OPT_SELECT_BASE,
     CLI_OPT_FILTER,
     CLI_OPT_BASE,
     CLI_OPT_MAX_ROWS,

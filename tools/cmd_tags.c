@@ -12,7 +12,7 @@ const cli_opt opts_tags[] = {
     CLI_OPT_MEAN_IGNORED("-tags"),
     CLI_OPT_RELATIVE_IGNORED("-tags", "the shares are of each key's total"),
     CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
+    CLI_OPT_SELECT_BASE,
     CLI_OPT_FILTER,
     CLI_OPT_BASE,
     CLI_OPT_TAGKEYS("labels"),

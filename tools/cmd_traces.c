@@ -19,7 +19,7 @@ const cli_opt opts_traces[] = {
     CLI_OPT_VIEW_FORMAT(": a row a trace (value, unit, labels, stack root;...;leaf, a ';' in a "
                         "name made '_' as fold makes it); the text is pprof -traces'"),
     CLI_OPT_NO_MMAP,
-    CLI_OPT_SELECT,
+    CLI_OPT_SELECT_BASE,
     CLI_OPT_FILTER,
     CLI_OPT_BASE,
     CLI_OPT_TAGKEYS("labels"),

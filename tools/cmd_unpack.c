@@ -38,7 +38,7 @@ const cli_opt opts_unpack[] = {
     CLI_OPT_NO_MMAP,
     {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for the output and what it holds in memory")},
     /* not CLI_OPT_TO: --to is also the format here (cli_select) */
-    CLI_OPT_SOURCE,
+    CLI_OPT_SOURCE_BASE,
     CLI_OPT_FROM,
     {"from-time", 0, 1, "the same as --from (the older spelling)"},
     {"to-time", 0, 1, "the same as --to SECONDS (the older spelling)"},

@@ -548,10 +548,21 @@ class File:
         # relative range took a window of each recording; a range selects
         # no sample), a UserWarning each, as from the caller of the view;
         # by: the view's (by "label:KEY", its filters see KEY's frames);
-        # returns the value and selection for the view
-        for note in self._handle().view_notes(value, sel, by):
+        # returns the handle, value and selection for the view: with a
+        # base, a source or range is each side's, taken before the two
+        # are compared (`pcol top --base B --source N --from --to`: source
+        # N of each side, --normalize's ratio of the range), so that the
+        # handle is this profile minus its base opened again with them,
+        # and the view reads its union in the range, of no one source
+        h = self._handle()
+        if self._base[0] is not None and any(x is not None for x in sel[:3]):
+            fr = self._frames or (None, None, None)
+            h = _pcol.open(self.path, self._mmap, fr[0], fr[1], self._base[0], self._base[1], fr[2], 3,
+                           sel[0], sel[1], sel[2])
+            sel = (None,) + tuple(sel[1:])
+        for note in h.view_notes(value, sel, by):
             _warnings.warn(note, UserWarning, stacklevel=3)
-        return value, sel
+        return h, value, sel
 
     def top(self, by="function", value=None, *, sort="flat", node_fraction=0.0, limit=None,
             mean=False, drop_negative=False, **select):
@@ -573,8 +584,8 @@ class File:
         the samples of sources without one); the type is "mean_TYPE".
         drop_negative=True (pprof -drop_negative): rows below 0 left out."""
         by, sort = _text(by, "by"), _text(sort, "sort")
-        value, sel = self._view_notes(_value(value), _selection(select), by)
-        rows, total, meta, dropped = self._handle().top(
+        h, value, sel = self._view_notes(_value(value), _selection(select), by)
+        rows, total, meta, dropped = h.top(
             by, value, sort, float(node_fraction), _limit(limit), sel,
             self._mean(mean), bool(drop_negative))
         names, flat, cum, inl = rows
@@ -591,8 +602,8 @@ class File:
         -drop_negative): nodes whose flat is below 0 (or 0 with cum below 0)
         not listed; the calls into and out of them still are."""
         regex, by, sort = _text(regex, "regex"), _text(by, "by"), _text(sort, "sort")
-        value, sel = self._view_notes(_value(value), _selection(select))
-        cols, total, meta = self._handle().peek(regex, by, value, sort, sel, self._mean(mean),
+        h, value, sel = self._view_notes(_value(value), _selection(select))
+        cols, total, meta = h.peek(regex, by, value, sort, sel, self._mean(mean),
                                                 bool(drop_negative))
         node, rel, name, flat, cum, val, pct, inl = cols
         return Peek({"node": _strs(node), "relation": _strs(rel), "name": _strs(name),
@@ -610,8 +621,8 @@ class File:
         if node_count is None or int(node_count) < 0:
             raise ValueError("node_count must be 0 (all) or more")
         by, sort = _text(by, "by"), _text(sort, "sort")
-        value, sel = self._view_notes(_value(value), _selection(select))
-        cols, total, meta = self._handle().tree(by, value, sort,
+        h, value, sel = self._view_notes(_value(value), _selection(select))
+        cols, total, meta = h.tree(by, value, sort,
                                                 float(node_fraction), float(edge_fraction),
                                                 int(node_count), sel, self._mean(mean),
                                                 bool(drop_negative))
@@ -632,8 +643,8 @@ class File:
         drop_negative=True (pprof -drop_negative -list): lines below 0 left
         out, of the lines and of their block's sums."""
         regex, by = _text(regex, "regex"), _text(by, "by")
-        value, sel = self._view_notes(_value(value), _selection(select))
-        cols, total, meta, errors = self._handle().list(
+        h, value, sel = self._view_notes(_value(value), _selection(select))
+        cols, total, meta, errors = h.list(
             regex, by, value,
             None if source_path is None else _os.fsdecode(source_path), bool(allow_any_source),
             sel, self._mean(mean), bool(drop_negative))
@@ -650,7 +661,8 @@ class File:
         "KEY: Total X"); .total is a dict of the keys' totals.  tagshow,
         taghide (pprof's -tagshow/-taghide): only the keys matching tagshow,
         none matching taghide."""
-        cols, meta = self._handle().tags(*self._view_notes(_value(value), _selection(select)))
+        h, value, sel = self._view_notes(_value(value), _selection(select))
+        cols, meta = h.tags(value, sel)
         key, val, amount, pct, key_total = cols
         keys, totals = _strs(key), _ints(key_total)
         return Tags({"key": keys, "value": _strs(val), "amount": _ints(amount),
@@ -670,8 +682,8 @@ class File:
         traces stay as they are).  mean=True (pprof -mean): each trace's
         value divided by its count."""
         by, limit = _text(by, "by"), _limit(limit)
-        value, sel = self._view_notes(_value(value), _selection(select))
-        cols, meta = self._handle().traces(value, by, limit, sel, self._mean(mean))
+        h, value, sel = self._view_notes(_value(value), _selection(select))
+        cols, meta = h.traces(value, by, limit, sel, self._mean(mean))
         val, labels, stack, frames = cols
         fr = _np.empty(len(frames), dtype=object)
         fr[:] = frames
@@ -751,8 +763,8 @@ class File:
         (a byte that is not UTF-8 as U+0080..U+00FF: the same text only
         when every name is UTF-8)."""
         max_output = int(max_output)
-        value, sel = self._view_notes(_value(value), _selection(select))
-        raw, meta = self._handle().fold(value, max_output, sel)
+        h, value, sel = self._view_notes(_value(value), _selection(select))
+        raw, meta = h.fold(value, max_output, sel)
         return Fold.from_text(raw, meta)
 
     def sources(self):

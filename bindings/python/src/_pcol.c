@@ -427,11 +427,13 @@ static void notes_cat(char **all, char *more) {
 }
 
 /* *f: path, minus base_path's profile when that is not NULL (pprof's
- * -base/-diff_base: pcol_open_diff_base with flags); each a file, a
- * directory or a glob (pcb_open); *notes: what their expansions have to
- * say (notes_cat); *base_failed: set when the error is the base's (the
- * message then names the base, as the CLI's).  Called without the GIL. */
-static int open_minus_base(const char *path, const char *base_path, unsigned flags,
+ * -base/-diff_base: pcol_open_diff_base_select with flags, sel's source N
+ * and range of each side taken first, as the CLI's --base; sel NULL: all
+ * of each); each a file, a directory or a glob (pcb_open); *notes: what
+ * their expansions have to say (notes_cat); *base_failed: set when the
+ * error is the base's (the message then names the base, as the CLI's).
+ * Called without the GIL. */
+static int open_minus_base(const char *path, const char *base_path, unsigned flags, const pcol_select *sel,
                            const pcol_open_options *opt, pcol_file **f, int *base_failed,
                            char **notes, pcol_error *err) {
   *base_failed = 0;
@@ -439,10 +441,11 @@ static int open_minus_base(const char *path, const char *base_path, unsigned fla
   int rc = pcb_open(path, opt, f, notes, err);
   if (!rc && base_path) {
     pcol_file *bf = NULL, *u = NULL;
+    int side = 1; /* whose error: the profile's selection (0) or the base's */
     rc = pcb_open(base_path, opt, &bf, &more, err);
     notes_cat(notes, more);
-    if (!rc) rc = pcol_open_diff_base(*f, bf, flags, &u, err);
-    *base_failed = rc != 0;
+    if (!rc) rc = pcol_open_diff_base_select(*f, bf, sel, flags, &u, &side, err);
+    *base_failed = rc != 0 && side;
     pcol_close(bf);
     pcol_close(*f);
     *f = u;
@@ -478,9 +481,11 @@ static int warn_notes(char *notes, int level) {
   return rc;
 }
 
-/* open(path, mmap[, tagroot, tagleaf, base, diff, tagunit, stacklevel]) ->
- * Handle: a pcol file, or any format pcol imports; the frames' warning
- * given as from stacklevel (warn_lines). */
+/* open(path, mmap[, tagroot, tagleaf, base, diff, tagunit, stacklevel,
+ * source, from_, to]) -> Handle: a pcol file, or any format pcol imports;
+ * the frames' warning given as from stacklevel (warn_lines); with base,
+ * source/from_/to (a view's selection: pcol_py_parse_select) are each
+ * side's, taken before the two are compared (open_minus_base). */
 static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *pathobj, *bytes = NULL;
   int mmap = 1;
@@ -489,9 +494,15 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   PyObject *baseobj = NULL, *basebytes = NULL; /* pprof's -base/-diff_base profile */
   int diff = 0; /* pcol_open_diff_base's flags: PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE */
   int level = 1;
-  if (!PyArg_ParseTuple(args, "O&p|zzOizi", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
-                        &unit, &level))
+  PyObject *src = Py_None, *from = Py_None, *to = Py_None;
+  if (!PyArg_ParseTuple(args, "O&p|zzOiziOOO", PyUnicode_FSDecoder, &pathobj, &mmap, &root, &leaf, &baseobj, &diff,
+                        &unit, &level, &src, &from, &to))
     return NULL;
+  pcb_select bsel;
+  if (pcol_py_parse_select(src, from, to, NULL, &bsel)) {
+    Py_DECREF(pathobj);
+    return NULL;
+  }
   if (baseobj == Py_None) baseobj = NULL;
   if (baseobj && !PyUnicode_FSConverter(baseobj, &basebytes)) {
     Py_DECREF(pathobj);
@@ -510,7 +521,7 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
   int rc, base_failed = 0;
   char *notes = NULL;
   Py_BEGIN_ALLOW_THREADS
-  rc = open_minus_base(p, bp, (unsigned)diff, &opt, &f, &base_failed, &notes, &err);
+  rc = open_minus_base(p, bp, (unsigned)diff, &bsel.sel, &opt, &f, &base_failed, &notes, &err);
   if (!rc && (root || leaf)) { /* the copy with label frames (pcol_open_tag_frames) */
     pcol_file *t = NULL;
     memset(&err, 0, sizeof err); /* its warning alone */
@@ -559,7 +570,7 @@ static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
   int rc, failed = 0, base_failed = 0; /* failed: the side whose error it is */
   char *notes = NULL, *more = NULL;
   Py_BEGIN_ALLOW_THREADS
-  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, &opt, &f[0], &base_failed, &notes, &err);
+  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, NULL, &opt, &f[0], &base_failed, &notes, &err);
   if (!rc) {
     failed = 1;
     rc = pcb_open(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &more, &err);

@@ -653,6 +653,51 @@ def test_base_equal_pcol():
         pcol.open(a, base=a, diff_base=a)
 
 
+def test_base_select_equal_pcol(tmp_path):
+    """base/diff_base with source, from_/to: each side's selection made
+    before the two are compared, as the CLI's --base/--diff-base with
+    --source N --from --to (review 23): F1, normalize with a range scales by
+    the range's ratio, each stack's part in the range; F2, source N is
+    source N of the profile and of the base, not of their union's sources
+    numbered as one list; a side with fewer sources is the CLI's error"""
+    r = os.path.join(TESTDATA, "rprof")
+    new, old, old0 = (os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec1", "rec", "rec0"))
+    if not all(os.path.isfile(x) for x in (new, old, old0)):
+        pytest.skip("no proftools Rprof runs")
+    nm, om = str(tmp_path / "new.pcol"), str(tmp_path / "old.pcol")
+    run_pcol("merge", old, new, "-o", nm)
+    run_pcol("merge", old0, old, "-o", om)
+    n = 0
+    pct = ("flat_pct", "sum_pct", "cum_pct")
+    for o in ("base", "diff_base"):
+        opt = "--" + o.replace("_", "-")
+        for a, b in ((0.5, 2), (1, 3.5), (2.2, 7)):
+            cli = [new, opt, old, "--normalize", "--from", str(a), "--to", str(b)]
+            with pcol.open(new, normalize=True, **{o: old}) as f:
+                n += check("top", new, cli + ["--node-fraction", "0"],
+                           attempt(f.top, from_=a, to=b, node_fraction=0), pct=pct)
+                n += check("traces", new, cli, attempt(f.traces, from_=a, to=b))
+        for s in (1, 2):
+            for norm in (False, True):
+                extra = ["--normalize"] if norm else []
+                with pcol.open(nm, normalize=norm, **{o: om}) as f:
+                    n += check("top", nm, [nm, "--source", str(s), opt, om, "--node-fraction", "0"] + extra,
+                               attempt(f.top, source=s, node_fraction=0), pct=pct)
+                    n += check("top", nm, [nm, "--source", str(s), opt, om, "--from", "0.5", "--to", "3",
+                                           "--node-fraction", "0"] + extra,
+                               attempt(f.top, source=s, from_=0.5, to=3, node_fraction=0), pct=pct)
+                    n += check("tree", nm, [nm, "--source", str(s), opt, om] + extra,
+                               attempt(f.tree, source=s), pct=("pct",))
+        # source 2 of a side of one source: refused, naming that side
+        for p, b, side in ((new, om, new), (nm, old, old)):
+            want, err = cli_json("top", p, "--source", "2", opt, b)
+            assert want is None and side in err, (p, b, err)
+            with pcol.open(p, **{o: b}) as f:
+                got = attempt(f.top, source=2)
+                assert isinstance(got, pcol.Error) and side in str(got), (p, b, got)
+    assert n == 36
+
+
 def test_normalize_mean_drop_negative_equal_pcol():
     """normalize=True (pprof -normalize) with base/diff_base, also with
     mean; normalize without a base refused, as the CLI refuses it"""

@@ -55,7 +55,11 @@
   if (is.null(b) && isTRUE(normalize))
     stop("normalize scales to a base profile: give base or diff_base (pprof: must have base profile to normalize by)",
          call. = FALSE)
-  attr(q, "base") <- if (is.null(b)) NULL else list(b, !is.null(diff_base), isTRUE(normalize))
+  # source and the range are each side's, taken before the two are
+  # compared (the CLI's --source N --from --to with --base: source N of
+  # each side); the views then read the union's two sources in that range
+  attr(q, "base") <- if (is.null(b)) NULL else list(b, !is.null(diff_base), isTRUE(normalize), q[[1]], q[[2]], q[[3]])
+  if (!is.null(b)) q[1] <- list(NULL)
   q
 }
 
@@ -98,7 +102,7 @@
   on.exit(.Call(C_close, f))
   bs <- attr(q, "base")
   if (!is.null(bs)) { # base/diff_base: the copy minus that profile
-    g <- .Call(C_diff_base, f, bs[[1]], bs[[2]], bs[[3]])
+    g <- .Call(C_diff_base, f, bs[[1]], bs[[2]], bs[[3]], bs[[4]], bs[[5]], bs[[6]])
     on.exit(.Call(C_close, g), add = TRUE)
     f <- g
   }

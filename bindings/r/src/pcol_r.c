@@ -193,14 +193,25 @@ SEXP C_tag_frames_pair(SEXP x, SEXP xg, SEXP root, SEXP leaf, SEXP unit) {
   return out;
 }
 
-/* .Call(C_diff_base, f, base, diff, normalize): f minus the profile at path
- * `base` (pcol_open_diff_base: pprof -base, or -diff_base when diff is
- * TRUE; normalize TRUE: f first scaled to the base's totals, pprof
- * -normalize). */
-SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize) {
+/* .Call(C_diff_base, f, base, diff, normalize, source, from, to): f minus
+ * the profile at path `base` (pcol_open_diff_base_select: pprof -base, or
+ * -diff_base when diff is TRUE; normalize TRUE: f first scaled to the
+ * base's totals, pprof -normalize), each side's selection made first, as
+ * the CLI's --base/--diff-base: source N (NULL: all) is source N of f and
+ * of the base, from/to (query.R's, NULL: unset) the range of each (the
+ * views then take the same range of the union, and no source). */
+SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize, SEXP source, SEXP from, SEXP to) {
   pcol_file *f = file_of(x), *bf = NULL, *u = NULL;
   if (!Rf_isString(base) || XLENGTH(base) != 1 || STRING_ELT(base, 0) == NA_STRING)
     Rf_error("base must be one file name");
+  pcol_select sel;
+  memset(&sel, 0, sizeof sel);
+  if (source != R_NilValue) {
+    double d = Rf_asReal(source);
+    if (!(d >= 1 && d <= UINT32_MAX) || d != (double)(uint32_t)d) Rf_error("source must be a source_id (1 or more)");
+    sel.source_id = (uint32_t)d;
+  }
+  pcol_r_range(from, to, &sel);
   const char *p = R_ExpandFileName(Rf_translateChar(STRING_ELT(base, 0)));
   SEXP y = PROTECT(R_MakeExternalPtr(NULL, R_ExternalPtrTag(x), R_NilValue));
   R_RegisterCFinalizerEx(y, file_finalize, TRUE);
@@ -212,10 +223,11 @@ SEXP C_diff_base(SEXP x, SEXP base, SEXP diff, SEXP normalize) {
   if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc);
   unsigned flags = (Rf_asLogical(diff) == TRUE ? PCOL_BASE_DIFF : 0) |
                    (Rf_asLogical(normalize) == TRUE ? PCOL_BASE_NORMALIZE : 0);
-  rc = pcol_open_diff_base(f, bf, flags, &u, &err);
+  int side = 1; /* whose error, as the CLI names it: the profile's selection (0) or the base's */
+  rc = pcol_open_diff_base_select(f, bf, &sel, flags, &u, &side, &err);
   pcol_close(bf);
   if (rc) free(notes);
-  if (rc) pcol_stop(Rf_translateCharUTF8(STRING_ELT(base, 0)), &err, rc); /* as the CLI: the base */
+  if (rc) pcol_stop(side ? Rf_translateCharUTF8(STRING_ELT(base, 0)) : path_of(x), &err, rc);
   R_SetExternalPtrAddr(y, u);
   pcolr_warn_notes(notes); /* (u is y's now) */
   UNPROTECT(1);
@@ -868,7 +880,7 @@ SEXP C_write(SEXP tables, SEXP path, SEXP compress) {
 #define FN(f) ((DL_FUNC)(void (*)(void))(f))
 static const R_CallMethodDef call_methods[] = {
     {"C_open", FN(C_open), 2},          {"C_close", FN(C_close), 1},
-    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_tag_frames_pair", FN(C_tag_frames_pair), 5}, {"C_diff_base", FN(C_diff_base), 4},
+    {"C_tag_frames", FN(C_tag_frames), 4}, {"C_tag_frames_pair", FN(C_tag_frames_pair), 5}, {"C_diff_base", FN(C_diff_base), 7},
     {"C_tables", FN(C_tables), 4},      {"C_top", FN(C_top), 4},
     {"C_validate", FN(C_validate), 1},  {"C_views", FN(C_views), 0},
     {"C_view_columns", FN(C_view_columns), 1},

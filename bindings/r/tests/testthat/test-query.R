@@ -237,3 +237,52 @@ test_that("pcol_sources equals pcol info's rows on every test profile (NA where 
   }
   expect_gt(n, 50L)
 })
+
+test_that("base/diff_base with source and from/to: each side's selection first, as the CLI's (review 23 F1, F2)", {
+  # F1: normalize with a range scaled by the ratio of the range, not of
+  # the whole profiles; F2: source N is source N of the profile and of the
+  # base, not of their union's sources numbered as one list
+  skip_without_testdata()
+  R <- file.path(TESTDATA, "rprof")
+  new <- file.path(R, "proftools__Rprof-rec1.out")
+  old <- file.path(R, "proftools__Rprof-rec.out")
+  old0 <- file.path(R, "proftools__Rprof-rec0.out")
+  skip_if(!all(file.exists(c(new, old, old0))), "no proftools Rprof runs")
+  d <- tempfile("bsel")
+  dir.create(d)
+  on.exit(unlink(d, recursive = TRUE))
+  nm <- file.path(d, "new.pcol")
+  om <- file.path(d, "old.pcol")
+  run_pcol("merge", old, new, "-o", nm)
+  run_pcol("merge", old0, old, "-o", om)
+  n <- 0L
+  for (o in c("base", "diff_base")) {
+    opt <- paste0("--", sub("_", "-", o))
+    for (rg in list(c(0.5, 2), c(1, 3.5), c(2.2, 7))) {
+      a <- list(from = rg[1], to = rg[2], normalize = TRUE, node_fraction = 0)
+      a[[o]] <- old
+      cli <- c(opt, old, "--normalize", "--from", rg[1], "--to", rg[2], "--node-fraction", "0")
+      n <- n + compare_top(new, a, cli)
+      a$node_fraction <- NULL
+      compare_traces(new, a, cli[seq_len(length(cli) - 2L)])
+    }
+    for (s in 1:2) {
+      a <- list(source = s, node_fraction = 0)
+      a[[o]] <- om
+      n <- n + compare_top(nm, a, c("--source", s, opt, om, "--node-fraction", "0"))
+      a$normalize <- TRUE
+      n <- n + compare_top(nm, a, c("--source", s, opt, om, "--normalize", "--node-fraction", "0"))
+      a$from <- 0.5
+      a$to <- 3
+      n <- n + compare_top(nm, a, c("--source", s, opt, om, "--normalize", "--from", "0.5", "--to", "3",
+                                    "--node-fraction", "0"))
+    }
+    # source 2 of a profile of one source: the CLI's error, naming the side
+    a <- list(source = 2)
+    a[[o]] <- om
+    expect_equal(compare_top(new, a, c("--source", "2", opt, om)), 0L)
+    a[[o]] <- old
+    expect_equal(compare_top(nm, a, c("--source", "2", opt, old)), 0L)
+  }
+  expect_equal(n, 18L)
+})
