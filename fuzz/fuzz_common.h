@@ -587,7 +587,7 @@ static inline int fz_pcol_check(const uint8_t *data, size_t size) {
     pcol_builder_free(b);
     /* one file in four copied twice into one builder, as `pcol merge F F`:
      * the second copy's mappings meet the first's merge keys (add_file.c,
-     * pcol_b_mapping_copied: mappings of one key at other starts move to
+     * pcol_b_mappings_shared: mappings of one key at other starts move to
      * the first's, ASLR) */
     if ((size & 48) == 16) {
       if (pcol_builder_new(&b, &err)) fz_fail("builder_new", &err);
@@ -659,7 +659,7 @@ static inline FILE *fz_memstream(const uint8_t *data, size_t size) {
  * (libFuzzer learns the string from the search, -use_memmem) are imported
  * one after the other into one builder, as `pcol merge A B` reads two
  * files: the second profile's rows shared with the first's by their keys
- * (a mapping by go's merge key, at another start: pcol_b_mapping_shared's
+ * (a mapping by go's merge key, at another start: pcol_b_mappings_shared's
  * shift, ASLR), its sources after the first's.  NULL: no such string. */
 #define FZ_NEXT "\xffpcol-next\xff"
 #define FZ_NEXT_LEN (sizeof FZ_NEXT - 1)
@@ -675,7 +675,7 @@ static inline const uint8_t *fz_next_at(const uint8_t *data, size_t size) {
 
 /* One input in eight is imported twice into one builder: the second
  * profile shares the first's rows (strings, functions, mappings:
- * pcol_b_mapping_shared, locations, stacks), as in a merge of both.  An
+ * pcol_b_mappings_shared, locations, stacks), as in a merge of both.  An
  * input holding FZ_NEXT: its two parts, then coalesced when asked. */
 static inline int fz_import_one(fz_importer imp, const uint8_t *data, size_t size, int coalesce) {
   /* the input's first 4 KiB as pcol_import_path detects its format (perf

@@ -119,6 +119,13 @@ static int copy_elements(pcol_v8c *c, pcol_jpull *j, int p) {
   return rc;
 }
 
+/* What the value at j's current token is, in messages: a number's text, else its kind */
+static void token_text(const pcol_jpull *j, char *out, size_t n) {
+  if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) snprintf(out, n, "%.32s", j->str);
+  else snprintf(out, n, "%s", j->tok == PCOL_JT_STR ? "a string" : j->tok == PCOL_JT_OBJ ? "an object"
+                : j->tok == PCOL_JT_ARR ? "an array" : j->tok == PCOL_JT_NULL ? "null" : "a boolean");
+}
+
 static int number(pcol_jpull *j, vnum *v) {
   if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac)) v->present = 1, v->bad = 0;
   else if (j->tok != PCOL_JT_NULL) return v->bad = 1, pcol_jp_skip(j);
@@ -168,9 +175,7 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
     else if (part == P_LINES) rc = inner ? pcol_jp_skip(j) : copy_elements(c, j, part); /* args.data's, as V8 writes them */
     else if (part == P_DELTAS || (inner && part >= 0)) rc = copy_elements(c, j, part);
     else if (is_start) {
-      if (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL) snprintf(c->cstart_text, sizeof c->cstart_text, "%.32s", j->str);
-      else snprintf(c->cstart_text, sizeof c->cstart_text, "%s", j->tok == PCOL_JT_STR ? "a string"
-                    : j->tok == PCOL_JT_OBJ ? "an object" : j->tok == PCOL_JT_ARR ? "an array" : "a boolean");
+      token_text(j, c->cstart_text, sizeof c->cstart_text);
       rc = number(j, &c->cstart);
       c->cstart_byte = pcol_jp_offset(j);
     }
@@ -181,7 +186,11 @@ static int read_data(pcol_v8c *c, pcol_jpull *j, int inner) {
       if ((rc = number(j, &r))) return rc;
       c->crec = r.present && !r.bad && !r.frac && r.v > 0 ? (uint64_t)r.v : 0;
     }
-    else if (is_span) rc = number(j, &c->cspan);
+    else if (is_span) {
+      token_text(j, c->cspan_text, sizeof c->cspan_text);
+      rc = number(j, &c->cspan);
+      c->cspan_byte = pcol_jp_offset(j);
+    }
     else if (is_prof) rc = read_data(c, j, 1);
     else rc = pcol_jp_skip(j);
     if (rc) return rc;
@@ -291,7 +300,12 @@ int pcol_v8c_add(pcol_v8c *c, uint64_t pid, const char *id, int chunk, const voi
   if (c->cend.present) s->end = c->cend;
   if (c->cmark) s->closing_mark = 1;
   if (c->crec) s->rec = c->crec;
-  if (c->cspan.present || c->cspan.bad) s->span_start = c->cspan;
+  if (c->cspan.present || c->cspan.bad) {
+    s->span_start = c->cspan;
+    snprintf(s->span_at, sizeof s->span_at, "%s, its args.data." V8_KEY_SPAN_START " (ending at byte %" PRIu64 ")", where,
+             c->cspan_byte);
+    memcpy(s->span_text, c->cspan_text, sizeof s->span_text);
+  }
   return 0;
 }
 

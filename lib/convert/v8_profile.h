@@ -120,6 +120,8 @@ typedef struct pcol_v8c_stream {
   int closing_mark;   /* a chunk's args.data says V8_KEY_CLOSING_SAMPLE: true (pcol's export) */
   uint64_t rec;       /* its recording: args.data's V8_KEY_RECORDING (pcol's export), 0 none */
   vnum span_start;    /* args.data's V8_KEY_SPAN_START (pcol's export; present: a number) */
+  char span_at[160];  /* where span_start was read, and what it was (a warning names them */
+  char span_text[40]; /* when it is not taken) */
 } pcol_v8c_stream;
 
 typedef struct pcol_v8c {
@@ -139,6 +141,8 @@ typedef struct pcol_v8c {
   vnum cspan;         /* the event's V8_KEY_SPAN_START */
   char cstart_text[40]; /* the startTime read: a number's text, else what it was */
   uint64_t cstart_byte; /* the input's byte just past it */
+  char cspan_text[40]; /* the same of V8_KEY_SPAN_START */
+  uint64_t cspan_byte;
   uint64_t lost[3];   /* PCOL_V8_ORPHANS_AT_ROOT's counts, all profiles */
   unsigned flags;     /* more flags of pcol_v8_import_profile, 0 none */
 } pcol_v8c;

@@ -1134,7 +1134,7 @@ static int b_fail(pcol_error *err, int rc, const char *fn) {
 }
 int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
                            uint64_t *shift, pcol_error *err) {
-  return b_fail(err, b_mappings_shared(b, m, n, id, shift), "pcol_b_mapping");
+  return b_fail(err, b_mappings_shared(b, m, n, id, shift), "adding a profile's mappings");
 }
 int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");

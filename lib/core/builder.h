@@ -145,7 +145,8 @@ int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc
 /* A profile's mapping rows m[0..n), as an importer adds them (pprof, OTLP,
  * legacy) and as a merge copies a file's (add_file.c): rows of one merge
  * key are one row, as go's profile.Merge makes them (merge.go Mapping.key;
- * its driver merges every profile it reads, one alone too): the size
+ * go 1.19's driver merges every profile it reads, one alone too; newer
+ * google/pprof skips one alone: doc/mappings.md §2.1): the size
  * rounded up to 4 KiB, the file offset, and the build id, else the file
  * name, else nothing (a fake mapping) -- not the start, so two runs of one
  * program (ASLR, a PIE binary or a library mapped elsewhere), and two

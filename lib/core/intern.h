@@ -19,7 +19,8 @@
 
 typedef struct pcol_intern {
   pcol_hset h;
-  pcol_buf bytes; /* the runs, one after another (in a table of 8-byte words, aligned) */
+  pcol_buf bytes; /* the runs, one after another (the table's start 8-byte aligned; a run's start
+                   * only when every run before it is a multiple of 8 bytes long) */
   pcol_buf off;   /* uint64: run id is bytes [off[id - 1], off[id]) (off[0] = 0 once a run is in) */
   uint32_t n;     /* ids 1..n */
 } pcol_intern;

@@ -37,7 +37,7 @@ int pcol_json_int_exact(__int128 v) {
 
 int pcol_json_int_of(double d, int64_t *out) {
   if (d != floor(d)) return 1; /* (NaN too) */
-  if (!(d >= -0x1p63 && d < 0x1p63)) return 2;
+  if (!(d > -0x1p63 && d < 0x1p63)) return 2; /* (-2^63: PCOL_NA_I64) */
   *out = (int64_t)d;
   return 0;
 }

@@ -24,8 +24,9 @@ int pcol_json_str(FILE *o, const char *p, size_t n);
 int pcol_json_int_exact(__int128 v);
 
 /* The int64 a JSON number d (as read: a double) holds: 0 and *out = d
- * when d is whole and -2^63 <= d < 2^63 (every such double is an int64
- * exactly, each pcol_json_int_exact value among them); 1 when d is not a
+ * when d is whole and below 2^63 in magnitude (every such double is an
+ * int64 exactly, each pcol_json_int_exact value among them; -2^63 is
+ * not: it is PCOL_NA_I64, the NA of an i64 column); 1 when d is not a
  * whole number (or NaN); 2 when d is whole but out of that range. */
 int pcol_json_int_of(double d, int64_t *out);
 

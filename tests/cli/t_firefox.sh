@@ -648,7 +648,8 @@ assert len(c) == t["length"] == 48 and sorted(c)[-3:] == [1, 2, 2] and sum(c) ==
   # hostile counts: not a whole number, not a number, out of range
   # (each said so: review 14 m2, "3" and null were "nan is not a whole number")
   for h in '1.5:is not a whole number' '"x":not a number' '"3":not a number' 'null:not a number' \
-           '1e300:out of range (a whole number below 2^63)' '1e19:out of range' '9223372036854775807:out of range'; do
+           '1e300:out of range (a whole number below 2^63 in magnitude)' '1e19:out of range' '9223372036854775807:out of range' \
+           '-9223372036854775808:out of range'; do
     python3 -c 'import json,sys; d = json.load(open(sys.argv[1])); d["threads"][0]["samples"]["pcolCount"][0] = json.loads(sys.argv[3])
 json.dump(d, open(sys.argv[2], "w"))' "$tmp/gp.json" "$tmp/h.json" "${h%%:*}" || fail "making pcolCount ${h%%:*}"
     $PCOL top "$tmp/h.json" >/dev/null 2>"$tmp/err"

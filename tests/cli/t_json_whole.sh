@@ -49,11 +49,16 @@ done
 "$PCOL" unpack "$tmp/top.pb" --to firefox -o "$tmp/big.json" || fail "top -> firefox"
 sed -i 's/9223372036854774784/9.3e18/g' "$tmp/big.json"
 "$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a Firefox weight of 9.3e18 read"
-grep -q "weight in bytes 9300000000000000000 is out of range (a whole number below 2^63)" "$tmp/err" ||
+grep -q "weight in bytes 9300000000000000000 is out of range (a whole number below 2^63 in magnitude)" "$tmp/err" ||
   fail "9.3e18 bytes in a Firefox file: $(cat "$tmp/err")"
 sed -i 's/9.3e18/1.5/' "$tmp/big.json"
 "$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a Firefox weight of 1.5 bytes read"
 grep -q "weight in bytes 1.5 is not a whole number" "$tmp/err" || fail "1.5 bytes in a Firefox file: $(cat "$tmp/err")"
+# -2^63 (a double, whole) is out of range too: as an int64 it is PCOL_NA_I64,
+# the NA of the value column (rd17b F1: read, top --base said -1B for 0)
+sed -i 's/1\.5/-9223372036854775808/' "$tmp/big.json"
+"$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a Firefox weight of -2^63 read: $("$PCOL" top "$tmp/big.json" --unit raw 2>&1 | head -3)"
+grep -q "weight in bytes -9223372036854775808 is out of range" "$tmp/err" || fail "-2^63 bytes in a Firefox file: $(cat "$tmp/err")"
 "$PCOL" unpack "$tmp/top.pb" --to speedscope -o "$tmp/big.json" || fail "top -> speedscope"
 sed -i 's/9223372036854774784/9.3e18/g' "$tmp/big.json"
 "$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a speedscope weight of 9.3e18 read"

@@ -596,7 +596,7 @@ grep -q "80000 sources have selected samples" "$tmp/err" || fail "many sources: 
 cpu_limited "unpack --to v8 --source 2" $PCOL unpack "$tmp/many.pcol" --to v8 --source 2 -o "$tmp/many.cpuprofile"
 
 # profiles of one program share their mappings, as pprof's Merge shares
-# equal ones (pcol_b_mapping_shared): the same stack in two of them is one
+# equal ones (pcol_b_mappings_shared): the same stack in two of them is one
 # trace, as go tool pprof -traces of both prints it, and their merge holds
 # one copy of the stack nodes; a profile's own list keeps equal rows apart
 $PCOL merge $S $S -o "$tmp/ss.pcol" || fail "merge S S"

@@ -446,6 +446,25 @@ got=$($PCOL cat "$tmp/win2.pftrace" --table samples --source 2 2>&1 | awk -F'\t'
 [ "$got" = "[500, 1500]" ] || fail "windows win2: source 2's samples at $got, not [500, 1500] (its time 0: 500 ns before its window)"
 [ "$($PCOL top "$tmp/win2.pftrace" --from 0.0000005 --to 0.000001 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p')" = 1us ] ||
   fail "windows win2: --from 500ns --to 1us: $($PCOL top "$tmp/win2.pftrace" --from 0.0000005 --to 0.000001 2>&1 | head -4)"
+# sources without a window beside one with: their samples' span, from the
+# first of them (perf samples at 1e9 and 1e9 + 1000 ns, Duration 1us + the
+# window's 5us); a Chrome sampler of no sample (an empty
+# streaming_profile_packet) among them has no span (review rd17b F2: its
+# unset 0 pulled the others' time 0 back to the trace clock's: Duration 1s,
+# samples at 1s)
+perf() { # SEQ T: a sequence of perf samples at T, T + 1000
+  printf 'packet { trusted_packet_sequence_id: %s incremental_state_cleared: true timestamp: %s interned_data { function_names { iid: 1 str: "p" } frames { iid: 1 function_name_id: 1 } callstacks { iid: 1 frame_ids: 1 } } }\n' "$1" "$2"
+  printf 'packet { trusted_packet_sequence_id: %s timestamp: %s perf_sample { callstack_iid: 1 } }\n' "$1" "$2" "$1" "$(($2 + 1000))"
+}
+nosample() { # SEQ: a Chrome sampler's thread and a packet of no sample
+  printf 'packet { trusted_packet_sequence_id: %s incremental_state_cleared: true timestamp: 1000000000 thread_descriptor { pid: 1 tid: 2 reference_timestamp_us: 1000000 } }\n' "$1"
+  printf 'packet { trusted_packet_sequence_id: %s streaming_profile_packet { } }\n' "$1"
+}
+{ perf 3 1000000000; nosample 4; win 2 1000000000 1000000000 1000005000 0 1; } | prot > "$tmp/emptysrc.pftrace"
+got=$($PCOL top "$tmp/emptysrc.pftrace" 2>&1 | sed -n 's/^Duration: \([^,]*\),.*/\1/p')
+[ "$got" = 6us ] || fail "emptysrc: Duration: $got, not 6us: $($PCOL info "$tmp/emptysrc.pftrace" 2>&1 | head -20)"
+got=$($PCOL cat "$tmp/emptysrc.pftrace" --table samples --source 1 2>&1 | awk -F'\t' 'NR > 1 { printf "%s%s", (NR > 2 ? ", " : "["), $3 } END { print "]" }')
+[ "$got" = "[0, 1000]" ] || fail "emptysrc: source 1's samples at $got, not [0, 1000]"
 # windows that cannot be true (review rd17a F7, hostile input): not taken,
 # with a warning naming the file, the packet and why; the source is read
 # as one without a window (its samples' span), so that no sample lies

@@ -126,6 +126,21 @@ done
 rows() { "$PCOL" top "$@" -n 8 --node-fraction 0 2>/dev/null | sed -n '/flat%/,$p'; }
 count() { "$PCOL" top "$@" --value samples -n 1 2>/dev/null | sed -n 's/.* of \([0-9]*\) total$/\1/p'; }
 python3 "$REPO/tests/support/window_gen.py" "$tmp" 1767225658 || fail "window_gen.py"
+# a Chrome copy's pcolSpanStart that is no time of 0 to 2^51 us (hostile:
+# pcol writes none such) is not taken, and said so, naming the file and
+# the event: the profile is timed from its recording's earliest startTime,
+# its span (3 s) 1 s after the first's.  Before (review rd17b F6): left
+# out unsaid
+"$PCOL" unpack "$tmp/rec.json" --to chrome -o "$tmp/rec.chrome.json" 2>/dev/null || fail "unpack rec.json --to chrome"
+grep -q '"pcolSpanStart":0[,}]' "$tmp/rec.chrome.json" || fail "rec.json --to chrome: no pcolSpanStart 0"
+for v in -5 2251799813685249 1e300 '"x"'; do
+  sed "s/\"pcolSpanStart\":0\([,}]\)/\"pcolSpanStart\":$v\1/" "$tmp/rec.chrome.json" > "$tmp/span.json"
+  "$PCOL" info "$tmp/span.json" > "$tmp/span.info" 2> "$tmp/span.err" || fail "pcolSpanStart $v: exit $?: $(cat "$tmp/span.err")"
+  grep -qF "warning: $tmp/span.json: traceEvents[" "$tmp/span.err" && grep -q "args.data.pcolSpanStart (ending at byte [0-9]*): profile 0x2: pcolSpanStart .* not taken" "$tmp/span.err" ||
+    fail "pcolSpanStart $v: no warning that it is not taken: $(cat "$tmp/span.err")"
+  got=$(sed -n '/^source 2:/,/^source /p' "$tmp/span.info" | grep '^  duration:')
+  [ "$got" = "  duration:      3s, from 1s to 4s" ] || fail "pcolSpanStart $v: source 2 '$got'"
+done
 # a trace whose profiles start apart (v8_trace_gen.py apart: [0, 0.2 s),
 # [5 s, 5.3 s), [0.5 s, 0.8 s)) and its speedscope copy, placed by their
 # span starts alone: ranges that start where no profile's window starts,

@@ -677,7 +677,7 @@ static int row_push(ffi *x, const srow *r) {
 static int whole_of(ffi *x, double w, const char *path, const char *what, int64_t *out) {
   int r = pcol_json_int_of(w, out);
   if (r == 1) return ffj_fail(&x->j, "%s: %s %.17g is not a whole number", path, what, w);
-  if (r == 2) return ffj_fail(&x->j, "%s: %s %.0f is out of range (a whole number below 2^63)", path, what, w);
+  if (r == 2) return ffj_fail(&x->j, "%s: %s %.0f is out of range (a whole number below 2^63 in magnitude)", path, what, w);
   return PCOL_OK;
 }
 

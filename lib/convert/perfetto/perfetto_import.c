@@ -2025,13 +2025,19 @@ static int finish(pimp *x) {
         /* sources without a window (of no stated duration, or one not
          * taken): one recording of their samples' span, as in a trace of
          * them alone (before, all the others' windows were dropped with
-         * them: 490896.03hrs for 6s, review rd17a F2) */
-        int64_t lo = x->src[i].tlo, hi = x->src[i].thi, d, w;
-        for (size_t k = i + 1; k < e; k++) {
-          if (x->src[k].tlo < lo) lo = x->src[k].tlo;
-          if (x->src[k].thi > hi) hi = x->src[k].thi;
+         * them: 490896.03hrs for 6s, review rd17a F2); a source of no
+         * sample has no span (its tlo, thi unset: before, 0 pulled the
+         * others' time 0 back to the trace clock's, review rd17b F2), a
+         * run of none no duration */
+        int64_t lo = x->tmin, hi = x->tmin, d = -1, w;
+        int any = 0;
+        for (size_t k = i; k < e; k++) {
+          if (!x->src[k].samples) continue;
+          if (!any || x->src[k].tlo < lo) lo = x->src[k].tlo;
+          if (!any || x->src[k].thi > hi) hi = x->src[k].thi;
+          any = 1;
         }
-        if (__builtin_sub_overflow(hi, lo, &d)) d = -1;
+        if (any && __builtin_sub_overflow(hi, lo, &d)) d = -1;
         for (size_t k = i; k < e; k++) {
           psource *p = &x->src[k];
           p->zero = lo;

@@ -1698,6 +1698,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
     if (pcol_v8c_has_profile(&c.v.st[i])) ord[nord++] = (recs){c.v.st[i].rec, i};
   if (nord > 1) qsort(ord, nord, sizeof *ord, recs_cmp);
   const vnum *origin = NULL;
+  const pcol_v8c_stream *untaken = NULL; /* the first whose span start is not taken */
   for (size_t k = 0; !rc && k < nord; k++) {
     if (!k || ord[k].rec != ord[k - 1].rec) origin = pcol_v8c_origin_of(&c.v, ord[k].rec), c.nsrc = 0;
     /* a profile whose source's time 0 is not its recording's origin
@@ -1711,10 +1712,17 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
       __int128 z = ((__int128)st->start.v - sp->v) * 1000 + (st->start.frac - sp->frac);
       own = (vnum){.present = 1, .v = (int64_t)(z / 1000), .frac = (int)(z % 1000)};
       o = &own;
-    }
+    } else if ((sp->present || sp->bad) && !untaken)
+      untaken = st;
     rc = import_stream(&c, st, used++, o);
   }
   free(ord);
+  /* one not taken is said (review rd17b F6: before, silently; as the
+   * Perfetto import says of a window it does not take) */
+  if (!rc && untaken)
+    pcol_error_set(err, PCOL_OK, "%s: %s: profile %s: " V8_KEY_SPAN_START " %s is not a time of 0 to 2^51 us: not taken "
+                   "(the profile timed from its recording's earliest startTime)", name, untaken->span_at, untaken->id,
+                   untaken->span_text);
   if (!rc && used) pcol_v8c_lost_warning(&c.v, err);
   /* no CPU profile: the duration events, as speedscope reads such a trace */
   if (!rc && sample_form)
