@@ -357,9 +357,16 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
                   const pcol_select *sel, pcol_file **f, const char **label, pcol_error *err) {
   *f = NULL;
   *label = make_label(args, nargs);
+  const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
+  /* under a base --source N (cli_select moved it to cli_base_source) still
+   * keeps every input: a wall-clock range leaves out inputs it cannot reach
+   * only when no source is named (pcol_open_many), and leaving some out
+   * would renumber the profile's sources, not the base's (rd17c F2) */
+  pcol_select psel;
+  if (sel && base) psel = *sel, psel.source_id = cli_base_source, sel = &psel;
   int rc = open_inputs(cmd, a, args, nargs, sel, *label, f, err);
   if (rc) return rc;
-  const char *dbase = cli_get(cmd, a, "diff-base"), *base = dbase ? dbase : cli_get(cmd, a, "base");
+  if (sel == &psel) psel.source_id = 0;
   const char *bad = dbase && cli_get(cmd, a, "base") ? "give --base or --diff-base, not both"
                     : base && !strcmp(base, "-")       ? "--base/--diff-base: give the base as a file, not '-'"
                     : !base && cli_flag(cmd, a, "normalize") ? "--normalize scales to a base profile: give --base or --diff-base (pprof: must have base profile to normalize by)"

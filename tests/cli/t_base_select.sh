@@ -81,6 +81,20 @@ grep -q "b.pb: no source 2 (the profile has 1" "$tmp/err.txt" || fail "--source 
 "$PCOL" top "$tmp/ab.pcol" --source 2 --diff-base "$tmp/a.pb" >/dev/null 2>"$tmp/err.txt" &&
   fail "top ab.pcol --source 2 --diff-base a.pb: accepted"
 grep -q "a.pb: no source 2 (the base has 1" "$tmp/err.txt" || fail "--source 2 of the base: $(cat "$tmp/err.txt")"
+# --source N with a wall-clock range over several inputs: no input left out (rd17c F2: the
+# range left out y.pb, which the range cannot reach, so "source 2" was z.pb, equal to the
+# base's source 2: every row 0, where the merged file's source 2 is y.pb minus v.pb)
+mkdir -p "$tmp/bd" && for i in x:1000 y:5000 z:1000 bd/1u:5000 bd/2v:1000; do
+  $GEN comments-at "$tmp/${i%:*}.pb" "${i#*:}000000000" >/dev/null || fail "pprofgen.py comments-at"
+done
+"$PCOL" merge "$tmp/x.pb" "$tmp/y.pb" "$tmp/z.pb" -o "$tmp/xyz.pcol" 2>/dev/null || fail "merge x y z"
+W="--from @1000 --to @1002"
+"$PCOL" top "$tmp/xyz.pcol" --source 2 --diff-base "$tmp/bd" $W >"$tmp/want.txt" 2>/dev/null || fail "top xyz.pcol"
+"$PCOL" top "$tmp/x.pb" "$tmp/y.pb" "$tmp/z.pb" --source 2 --diff-base "$tmp/bd" $W >"$tmp/got.txt" 2>/dev/null ||
+  fail "top x y z --source 2 --diff-base bd $W"
+grep -q -- "-30ns.* work" "$tmp/want.txt" || fail "top xyz.pcol --source 2 --diff-base bd $W: $(cat "$tmp/want.txt")"
+diff <(rows "$tmp/want.txt") <(rows "$tmp/got.txt") >"$tmp/d.txt" ||
+  fail "top x y z --source 2 --diff-base bd $W is not that of their merge: $(head -6 "$tmp/d.txt")"
 # a range the profile's untimed samples refuse is the profile's error, named after it
 "$PCOL" top "$tmp/b.pb" --diff-base "$tmp/a.pb" --normalize --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" &&
   fail "top b.pb --diff-base a.pb --normalize --from 1 --to 2 (no sample times): accepted"
