@@ -137,8 +137,8 @@ static const char views_sql[] =
     "  if(ifNull(map_file, '') = '', '<unknown>', concat('[', if(mf_r = '', '/',\n"
     "     reverse(if(mf_k = 0, mf_r, substring(mf_r, 1, mf_k - 1)))), ']')) AS map_key,\n"
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
-    "  arrayMap(n -> concat('\\0', n), if(empty(named) AND unsymbolized, [map_key], named)) AS frame_keys0,\n"
-    "  concat('\\0', if(empty(named) AND unsymbolized, map_key, first_named)) AS first_key0,\n"
+    "  arrayMap(n -> concat('\\0', n), if(empty(named0) AND unsymbolized, [map_key], named0)) AS frame_keys0,\n"
+    "  concat('\\0', if(empty(named0) AND unsymbolized, map_key, first_named0)) AS first_key0,\n"
     "  arrayConcat(arrayMap(n -> concat('\\0', n), named),\n"
     "     arrayMap(s -> concat(toString(s), ':', mf_e, '\\0', map_key),\n"
     "              if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS frame_keys1,\n"
@@ -161,11 +161,18 @@ static const char views_sql[] =
     "     minIf(depth, isNotNull(name)) AS named_depth, minIf(depth, isNull(name)) AS unnamed_depth,\n"
     "     argMinIf(assumeNotNull(name), depth, isNotNull(name)) AS first_named,\n"
     "     groupUniqArrayIf(assumeNotNull(name), isNotNull(name)) AS named,\n"
+    /* variant 0 (Rprof): a function named '' is a function, <unknown> */
+    "     argMinIf(assumeNotNull(name0), depth, isNotNull(name0)) AS first_named0,\n"
+    "     groupUniqArrayIf(assumeNotNull(name0), isNotNull(name0)) AS named0,\n"
     /* a nameless line's start line (0: none or NA, as top.c's fn_start_line) */
     "     groupUniqArrayIf(ifNull(start_line, toInt64(0)), isNull(name)) AS unnamed_starts,\n"
     "     argMinIf(ifNull(start_line, toInt64(0)), depth, isNull(name)) AS first_start\n"
     "   FROM pcol_location_lines_local\n"
-    "   ANY LEFT JOIN (SELECT source_key, function_id, name, start_line FROM pcol_functions_local)\n"
+    /* a function named '' is named as one of none (frames.h pcol_frame_fn_empty):
+     * after its mapping, a frame of its own (variant 1), <unknown> (variant 0) */
+    "   ANY LEFT JOIN (SELECT source_key, function_id, nullIf(fn_name, '') AS name,\n"
+    "        if(fn_name = '', '<unknown>', fn_name) AS name0, start_line\n"
+    "      FROM (SELECT source_key, function_id, name AS fn_name, start_line FROM pcol_functions_local))\n"
     "   USING (source_key, function_id)\n"
     "   GROUP BY source_key, location_id)\n"
     "USING (source_key, location_id);\n"
@@ -791,6 +798,10 @@ static int load_columns(chx *x) {
       {&x->lb_unit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
   PCOL_RETURN_NOT_OK(pcol_columns(x->f, cols, PCOL_NCOLS(cols), x->err));
   PCOL_RETURN_NOT_OK(pcol_frames_init(&x->fr, x->f, x->err));
+  /* the locations' frames column is what `pcol fold` prints (the views'
+   * names: a function named "" as go's of none); the functions table keeps
+   * the bytes, which the views SQL names by the same rule */
+  x->fr.views = 1;
   x->nsamples = pcol_rows(x->f, PCOL_T_SAMPLES);
   x->nstacks = pcol_rows(x->f, PCOL_T_STACKS);
   x->nmap = pcol_rows(x->f, PCOL_T_MAPPINGS);
