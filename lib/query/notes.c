@@ -133,9 +133,18 @@ static int range_empty(pcol_file *f, const pcol_select *sel, int side, char **te
   bool reached = false, untimed = false, wread = false;
   pcol_error e = {0};
   pcol_wall sw = {0}; /* (read for a relative range's sources without times) */
+  /* side 2: the base named by its first source's URI (its file, as the
+   * caller's label names the profile's: rd17c F3), and how many more */
+  char uri[200] = "";
+  size_t nbase = 0;
   int rc = PCOL_OK;
   for (size_t i = 0; i < n && !rc; i++) {
     if ((sel->source_id && s[i].id != sel->source_id) || !s[i].samples || !on_side(kinds, s[i].id, side)) continue;
+    if (side == 2 && !nbase++ && s[i].uri.ptr) {
+      size_t k = pcol_utf8_cut(s[i].uri.ptr, s[i].uri.len, sizeof uri - 1);
+      memcpy(uri, s[i].uri.ptr, k);
+      uri[k] = 0;
+    }
     int64_t start = 0;
     if (s[i].first_ns == PCOL_NA_I64 ||
         (sel->wall && (pcol_source_wall_start(f, s[i].id, &start, &e) || start == PCOL_NA_I64))) {
@@ -193,17 +202,20 @@ static int range_empty(pcol_file *f, const pcol_select *sel, int side, char **te
   range_time(hi, sel->wall, b, sizeof b);
   if (sel->has_from) range_time(sel->from_ns, sel->wall, x, sizeof x);
   if (sel->has_to) range_time(sel->to_ns, sel->wall, y, sizeof y);
-  const char *fmt = side == 2 ? "the range%s%s%s%s selects no sample of the base: the %s are at %s .. %s%s"
-                    : side == 1 ? "the range%s%s%s%s selects no sample of the profile: the %s are at %s .. %s%s"
-                                : "the range%s%s%s%s selects no sample: the %s are at %s .. %s%s";
+  const char *fmt = side == 2 ? "the range%s%s%s%s selects no sample of the base%s: the %s are at %s .. %s%s"
+                    : side == 1 ? "the range%s%s%s%s selects no sample of the profile%s: the %s are at %s .. %s%s"
+                                : "the range%s%s%s%s selects no sample%s: the %s are at %s .. %s%s";
+  char base[sizeof uri + 64] = "";
+  if (uri[0] && nbase > 1) snprintf(base, sizeof base, " (%s and %zu more source%s)", uri, nbase - 1, nbase > 2 ? "s" : "");
+  else if (uri[0]) snprintf(base, sizeof base, " %s", uri);
   const char *whose = sel->wall ? "" : timed == 1 ? " (seconds since the source's start)"
                                                   : " (seconds since each source's start)";
   const char *what = timed == 1 ? "samples" : "sources' samples";
   const char *fa = sel->has_from ? " --from " : "", *fb = sel->has_from ? x : "";
   const char *ta = sel->has_to ? " --to " : "", *tb = sel->has_to ? y : "";
-  int len = snprintf(NULL, 0, fmt, fa, fb, ta, tb, what, a, b, whose);
+  int len = snprintf(NULL, 0, fmt, fa, fb, ta, tb, base, what, a, b, whose);
   if (len < 0 || !(*text = malloc((size_t)len + 1))) return pcol_oom(err);
-  snprintf(*text, (size_t)len + 1, fmt, fa, fb, ta, tb, what, a, b, whose);
+  snprintf(*text, (size_t)len + 1, fmt, fa, fb, ta, tb, base, what, a, b, whose);
   return PCOL_OK;
 }
 

@@ -106,8 +106,9 @@ grep -q "^pcol top: [^ ]*b.pb: source 1 (pprof" "$tmp/err.txt" || fail "the prof
 grep -q "warning: .*rec1.out: the range --from 7.50s selects no sample of the profile" "$tmp/err.txt" ||
   fail "top --from 7.5: no word of the empty profile: $(cat "$tmp/err.txt")"
 "$PCOL" top "$old" --diff-base "$new" --from 7.5 >/dev/null 2>"$tmp/err.txt" || fail "top --from 7.5 (reversed)"
-grep -q "the range --from 7.50s selects no sample of the base" "$tmp/err.txt" ||
-  fail "top --from 7.5: no word of the empty base: $(cat "$tmp/err.txt")"
+# ... naming the base's file, whose samples it quotes (rd17c F3: only the profile's was named)
+grep -qF "the range --from 7.50s selects no sample of the base $new: the samples are at 0 .. 6.94s" "$tmp/err.txt" ||
+  fail "top --from 7.5: no word of the empty base, by its name: $(cat "$tmp/err.txt")"
 "$PCOL" top "$new" --diff-base "$old" --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" || fail "top --from 1 --to 2"
 grep -q "recordings\|selects no sample" "$tmp/err.txt" && fail "top --from 1 --to 2 under a base: $(cat "$tmp/err.txt")"
 "$PCOL" top "$new" "$old" --diff-base "$old" --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" || fail "top A B --diff-base"

@@ -540,6 +540,26 @@ class File:
     def _mean(self, mean):
         return bool(mean)  # with a base too: pprof -mean -base divides the differences
 
+    def _base_select(self, sel):
+        # (the source and range this side is opened again with, or (); the
+        # selection its views then take): with a base, a source or range
+        # is each side's, taken before the two are compared, so the views
+        # read the union in the range, of no one source (_view_notes, diff)
+        if self._base[0] is not None and any(x is not None for x in sel[:3]):
+            return tuple(sel[:3]), (None,) + tuple(sel[1:])
+        return (), sel
+
+    def _opened(self, first, level):
+        # this File's handle, or with `first` (_base_select's) this
+        # profile minus its base opened again, each side's source and
+        # range taken first (its warnings as from stacklevel `level` of the
+        # open call here)
+        if not first:
+            return self._handle()
+        fr = self._frames or (None, None, None)
+        return _pcol.open(self.path, self._mmap, fr[0], fr[1], self._base[0], self._base[1], fr[2], level,
+                          *first)
+
     def _view_notes(self, value, sel, by=None):
         # the data warnings `pcol VIEW` prints (the library's rule and
         # words, pcol_view_notes: a label key in several units; a filter
@@ -554,12 +574,8 @@ class File:
         # N of each side, --normalize's ratio of the range), so that the
         # handle is this profile minus its base opened again with them,
         # and the view reads its union in the range, of no one source
-        h = self._handle()
-        if self._base[0] is not None and any(x is not None for x in sel[:3]):
-            fr = self._frames or (None, None, None)
-            h = _pcol.open(self.path, self._mmap, fr[0], fr[1], self._base[0], self._base[1], fr[2], 3,
-                           sel[0], sel[1], sel[2])
-            sel = (None,) + tuple(sel[1:])
+        first, sel = self._base_select(sel)
+        h = self._opened(first, 4)
         for note in h.view_notes(value, sel, by):
             _warnings.warn(note, UserWarning, stacklevel=3)
         return h, value, sel
@@ -696,7 +712,11 @@ class File:
         the rows of `pcol diff BASE NEW --format json`.  Shares of each
         profile's total in percent and changes in points (float64), or with
         absolute=True the raw sums and new - base (int64, in the value's
-        stored unit: see `decimals`).  select: the filters (both sides).
+        stored unit: see `decimals`).  select: the filters (both sides);
+        source, from_, to: of each side, and with base/diff_base this side's
+        taken of the profile and of its base before they are compared, as
+        top(source=...) takes them (the other side: the source and range of
+        `new`).
         Without value, each side's default; when they differ, the one `new`
         names (pprof's default_sample_type), else the one this profile names,
         where the other side has it, as `pcol diff` and go's -diff_base.
@@ -720,19 +740,23 @@ class File:
         frames = frames or self._frames
         args = (_text(by, "by"), _value(value), bool(absolute), _text(sort, "sort"), _limit(limit),
                 _selection(select))
+        # with a base, this side's source and range are taken first, as
+        # the other views take them (_base_select): `new` alone gets them then
+        first, bsel = self._base_select(args[5])
         self._handle()
         if own and frames:
             # `pcol diff BASE NEW --tagroot K`: both sides with the frames,
             # a key on one side enough (pprof -diff_base merges them first)
             hb, hn = _pcol.open_pair(self.path, _os.fsdecode(_os.fspath(new)), self._mmap, *frames,
-                                     *self._base, 2)
-            self._diff_notes(hb, hn, args)
-            cols, base_total, new_total, meta = hb.diff(hn, *args)
+                                     *self._base, 2, *first)
+            self._diff_notes(hb, hn, args, bsel)
+            cols, base_total, new_total, meta = hb.diff(hn, *args, bsel)
         else:
             nf = File(new, _stacklevel=3) if own else new
             try:
-                self._diff_notes(self._handle(), nf._handle(), args)
-                cols, base_total, new_total, meta = self._handle().diff(nf._handle(), *args)
+                hb = self._opened(first, 3)
+                self._diff_notes(hb, nf._handle(), args, bsel)
+                cols, base_total, new_total, meta = hb.diff(nf._handle(), *args, bsel)
             finally:
                 if own:
                     nf.close()
@@ -746,12 +770,12 @@ class File:
         return r
 
     @staticmethod
-    def _diff_notes(hb, hn, args):
+    def _diff_notes(hb, hn, args, bsel):
         # the two sides' data warnings, as `pcol diff` prints them: each
         # side's, and a filter's once, of both (pcol_view_notes of the pair:
         # a filter that matches no sample of either side, as pprof's of a
-        # profile and its base merged)
-        for note in hb.view_notes(args[1], args[5], args[0], hn):
+        # profile and its base merged); bsel: the base side's selection
+        for note in hb.view_notes(args[1], args[5], args[0], hn, bsel):
             _warnings.warn(note, UserWarning, stacklevel=3)
 
     def fold(self, value=None, *, max_output=0, **select):

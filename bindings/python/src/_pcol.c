@@ -544,20 +544,23 @@ static PyObject *mod_open(PyObject *self, PyObject *args) {
 }
 
 /* open_pair(path, other, mmap, tagroot, tagleaf, tagunit[, base, flags,
- * stacklevel]) -> (Handle, Handle): the two sides of a diff with
- * -tagroot/-tagleaf's frames added to both at once
+ * stacklevel, source, from_, to]) -> (Handle, Handle): the two sides of a
+ * diff with -tagroot/-tagleaf's frames added to both at once
  * (pcol_open_tag_frames_pair: a key on one side will do, as the CLI's diff
  * and pprof -diff_base; the warning of a key of neither as open's); with
- * base, path's side is path minus base (open's base and flags) before the
- * frames. */
+ * base, path's side is path minus base (open's base and flags, and open's
+ * source/from_/to: each side's, taken first) before the frames. */
 static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
   PyObject *po[2] = {NULL, NULL}, *pb[2] = {NULL, NULL}, *baseobj = NULL, *basebytes = NULL;
   int mmap = 1, flags = 0, level = 1;
   const char *root = NULL, *leaf = NULL, *unit = NULL;
-  if (!PyArg_ParseTuple(args, "O&O&p|zzzOii", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
-                        &mmap, &root, &leaf, &unit, &baseobj, &flags, &level))
+  PyObject *src = Py_None, *from = Py_None, *to = Py_None;
+  if (!PyArg_ParseTuple(args, "O&O&p|zzzOiiOOO", PyUnicode_FSDecoder, &po[0], PyUnicode_FSDecoder, &po[1],
+                        &mmap, &root, &leaf, &unit, &baseobj, &flags, &level, &src, &from, &to))
     return NULL;
   PyObject *ret = NULL;
+  pcb_select bsel;
+  if (pcol_py_parse_select(src, from, to, NULL, &bsel)) goto done;
   if (baseobj == Py_None) baseobj = NULL;
   if (baseobj && !PyUnicode_FSConverter(baseobj, &basebytes)) goto done;
   for (int i = 0; i < 2; i++)
@@ -570,7 +573,7 @@ static PyObject *mod_open_pair(PyObject *self, PyObject *args) {
   int rc, failed = 0, base_failed = 0; /* failed: the side whose error it is */
   char *notes = NULL, *more = NULL;
   Py_BEGIN_ALLOW_THREADS
-  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, NULL, &opt, &f[0], &base_failed, &notes, &err);
+  rc = open_minus_base(PyBytes_AS_STRING(pb[0]), bp, (unsigned)flags, &bsel.sel, &opt, &f[0], &base_failed, &notes, &err);
   if (!rc) {
     failed = 1;
     rc = pcb_open(PyBytes_AS_STRING(pb[1]), &opt, &f[1], &more, &err);
@@ -786,7 +789,7 @@ static PyObject *mod_version(PyObject *self, PyObject *unused) {
 static PyMethodDef mod_methods[] = {
     {"open", mod_open, METH_VARARGS, "open(path, mmap[, tagroot, tagleaf, base, diff, tagunit, stacklevel]) -> Handle"},
     {"open_pair", mod_open_pair, METH_VARARGS,
-     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit, base, flags, stacklevel]) -> (Handle, Handle)"},
+     "open_pair(path, other, mmap[, tagroot, tagleaf, tagunit, base, flags, stacklevel, source, from_, to]) -> (Handle, Handle)"},
     {"views", mod_views, METH_NOARGS, "the logical views and their columns"},
     {"version", mod_version, METH_NOARGS, "libpcol's version"},
     {"write", mod_write, METH_VARARGS, "write(tables, path, compress)"},

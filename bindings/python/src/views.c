@@ -599,8 +599,12 @@ out:
 
 /* ------------------------------------------------------------ diff */
 
-/* Handle.diff(new, by, value, absolute, sort, limit, sel) -> (cols,
- * base_total, new_total, meta): cmd_diff.c's calls with self as the base;
+/* Handle.diff(new, by, value, absolute, sort, limit, sel[, base_sel]) ->
+ * (cols, base_total, new_total, meta): cmd_diff.c's calls with self as the
+ * base; base_sel (default sel): self's selection, when self was opened
+ * with its source and range taken first (File._base_select: sel's source
+ * is then new's alone; the value defaults' rule, pcol_value_diff_default,
+ * reads both with base_sel);
  * cols name, base_flat, new_flat, d_flat, base_cum, new_cum, d_cum
  * (shares and points as floats, or with absolute exact sums), inline */
 PyObject *pcol_py_diff(Handle *h, PyObject *args) {
@@ -608,14 +612,15 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   const char *bys, *value, *sorts;
   int absolute;
   long long limit;
-  PyObject *selo;
-  if (!PyArg_ParseTuple(args, "O!szpsLO", &pcol_py_HandleType, &hn, &bys, &value, &absolute, &sorts,
-                        &limit, &selo))
+  PyObject *selo, *bselo = NULL;
+  if (!PyArg_ParseTuple(args, "O!szpsLO|O", &pcol_py_HandleType, &hn, &bys, &value, &absolute, &sorts,
+                        &limit, &selo, &bselo))
     return NULL;
   pcol_by by;
   pcol_sort sort;
-  pcb_select sel;
-  if (get_by(bys, &by) || get_sort(sorts, &sort) || get_sel(selo, &sel)) return NULL;
+  pcb_select sel, bsel;
+  if (get_by(bys, &by) || get_sort(sorts, &sort) || get_sel(selo, &sel) || get_sel(bselo ? bselo : selo, &bsel))
+    return NULL;
   pcol_error err = {0};
   pcol_value_sel vb, vn;
   pcol_top tb = {0}, tn = {0};
@@ -624,7 +629,7 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   PyObject *errpath = h->path;
   int rc;
   Py_BEGIN_ALLOW_THREADS
-  rc = pcol_value_resolve(h->f, &sel.sel, value, &vb, &err);
+  rc = pcol_value_resolve(h->f, &bsel.sel, value, &vb, &err);
   if (!rc) {
     errpath = hn->path;
     rc = pcol_value_resolve(hn->f, &sel.sel, value, &vn, &err);
@@ -633,11 +638,11 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
    * -diff_base: the one the new side names, else the base's) */
   if (!rc && !value) {
     errpath = NULL;
-    rc = pcol_value_diff_default(h->f, hn->f, &sel.sel, &vb, &vn, &err);
+    rc = pcol_value_diff_default(h->f, hn->f, &bsel.sel, &vb, &vn, &err);
   }
   if (!rc) errpath = h->path;
   if (!rc && by == PCOL_BY_ADDRESS) rc = pcol_open_readdressed(h->f, hn->f, &g, &err);
-  if (!rc) rc = pcol_top_compute(g ? g : h->f, &sel.sel, &vb, by, &tb, &err);
+  if (!rc) rc = pcol_top_compute(g ? g : h->f, &bsel.sel, &vb, by, &tb, &err);
   if (!rc) {
     errpath = hn->path;
     rc = pcol_top_compute(hn->f, &sel.sel, &vn, by, &tn, &err);
@@ -727,15 +732,18 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
  * TEXT" each (a filter's: "TEXT"), for File's views to give as
  * UserWarnings; by: the view's ("label:KEY": its filters see KEY's
  * frames), or None; with other, of the two sides of a diff (this one the
- * base), as `pcol diff` says them (a filter's once, of both).  A value
- * that does not resolve: none (the view raises). */
+ * base), as `pcol diff` says them (a filter's once, of both), and
+ * base_sel (default sel) this side's selection as Handle.diff's: the
+ * notes are then said with it, of both (new's of all its sources).  A value that does not resolve:
+ * none (the view raises). */
 PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   const char *value, *by;
   PyObject *selo;
   Handle *other = NULL;
-  if (!PyArg_ParseTuple(args, "zOz|O!", &value, &selo, &by, &pcol_py_HandleType, &other)) return NULL;
+  PyObject *bselo = NULL;
+  if (!PyArg_ParseTuple(args, "zOz|O!O", &value, &selo, &by, &pcol_py_HandleType, &other, &bselo)) return NULL;
   pcb_select sel;
-  if (get_sel(selo, &sel)) return NULL;
+  if (get_sel(bselo ? bselo : selo, &sel)) return NULL;
   size_t n = other ? 2 : 1;
   PyObject *label[2] = {PyUnicode_EncodeFSDefault(h->path), other ? PyUnicode_EncodeFSDefault(other->path) : NULL};
   PyObject *res = PyList_New(0);

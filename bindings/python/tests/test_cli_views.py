@@ -688,14 +688,35 @@ def test_base_select_equal_pcol(tmp_path):
                                attempt(f.top, source=s, from_=0.5, to=3, node_fraction=0), pct=pct)
                     n += check("tree", nm, [nm, "--source", str(s), opt, om] + extra,
                                attempt(f.tree, source=s), pct=("pct",))
-        # source 2 of a side of one source: refused, naming that side
-        for p, b, side in ((new, om, new), (nm, old, old)):
-            want, err = cli_json("top", p, "--source", "2", opt, b)
-            assert want is None and side in err, (p, b, err)
-            with pcol.open(p, **{o: b}) as f:
-                got = attempt(f.top, source=2)
-                assert isinstance(got, pcol.Error) and side in str(got), (p, b, got)
-    assert n == 36
+                    # diff (rd17c F1): this side as top's, source s of the
+                    # profile and of its base first; `new` alone with them;
+                    # with label frames too (open_pair)
+                    for rng in ([], ["--from", "1", "--to", "3.5"]):
+                        kw = dict(from_=1, to=3.5) if rng else {}
+                        for fr in ([], ["--tagroot", "k"]):
+                            with warnings.catch_warnings():
+                                warnings.simplefilter("ignore")
+                                d = f.diff(nm, source=s, absolute=True, tagroot="k" if fr else None, **kw)
+                            n += same_sides(d, [nm, "--source", str(s), opt, om] + extra + rng + fr,
+                                            [nm, "--source", str(s)] + rng + fr)
+    assert n == 36 + 32
+
+
+def same_sides(d, base_args, new_args):
+    """a diff (absolute) of the rows of `pcol top BASE_ARGS` and `pcol top
+    NEW_ARGS`: each row's base_flat and new_flat theirs, and a name it
+    leaves out one whose flat is the same on both sides"""
+    flat = []
+    for args in (base_args, new_args):
+        want, err = cli_json("top", *args, "--node-fraction", "0")
+        assert want is not None, (args, err)
+        flat.append({r["name"]: int(r["flat"]) for r in want["rows"]})
+    got = {k: (int(b), int(v)) for k, b, v in zip(d.name, d.base_flat, d.new_flat)}
+    for k in set(flat[0]) | set(flat[1]):
+        want = (flat[0].get(k, 0), flat[1].get(k, 0))
+        assert got.get(k, want) == want and (k in got or want[0] == want[1]), (base_args, k, got.get(k), want)
+    assert set(got) <= set(flat[0]) | set(flat[1]), (base_args, got)
+    return 1
 
 
 def test_normalize_mean_drop_negative_equal_pcol():
