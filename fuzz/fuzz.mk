@@ -48,7 +48,11 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuz
 # two inputs joined by FZ_NEXT (fuzz_common.h), which an importer target
 # imports into one builder: two runs of a program at other addresses
 # (ASLR, pprofgen.py aslr/emptybid/mapbomb, a legacy heap moved), merged
-# recordings' Perfetto and Chrome exports, JFR files.
+# recordings' Perfetto and Chrome exports, JFR files.  win-*: window_gen.py
+# sources merged and exported for a range (a cut window without samples, rows
+# past a missed window: Chrome's empty profiles), a Chrome pcolSpanStart not
+# taken (span-*), a source without a window beside one (win-pprof); aslr-procs:
+# two processes' mappings of one key in one profile.
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
 	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
@@ -152,6 +156,10 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	g aslr $$a/a.pb 0x555555554000; g aslr $$a/b.pb 0x5600aa000000 0x5000 extra; g aslr $$a/c.pb 0x7f1234560000 0x4a00; \
 	g aslr $$a/d.pb 0x5600aa000000 0x5001; g aslr $$a/as.pb 0x555555554000 0x5000 sym; g aslr $$a/bs.pb 0x5600aa000000 0x5000 sym; \
 	g emptybid $$a/ea.pb a.so 10; g emptybid $$a/eb.pb b.so 4; g mapbomb $$a/m1.pb 30; g mapbomb $$a/m2.pb 30 0x1000000; \
+	g aslr $$s/pprof/aslr-procs.pb 0x555555554000 0x5000 procs; g aslr $$a/bp.pb 0x5600aa000000 0x5000 procs; \
+	g aslr $$a/nf.pb 0x555555554000 0x5000 nofile; g aslr $$a/ef.pb 0x5600aa000000 0x5000 emptyfile; \
+	pair $$s/pprof/aslr-procs.pair $$s/pprof/aslr-procs.pb $$a/bp.pb; pair $$s/pprof/nofile-emptyfile.pair $$a/nf.pb $$a/ef.pb; \
+	$(PCOL) pack $$s/pprof/aslr-procs.pb -o $$s/pcol/pprof-procs.pcol 2>/dev/null || true; \
 	g dupbase $$s/pprof/gen-dupbase.pb; cp $$a/a.pb $$a/b.pb $$a/as.pb $$a/ea.pb $$a/m1.pb $$s/pprof/ 2>/dev/null || true; \
 	for x in b c d; do pair $$s/pprof/aslr-a-$$x.pair $$a/a.pb $$a/$$x.pb; done; \
 	for x in m1 ea a; do $(PCOL) pack $$a/$$x.pb -o $$s/pcol/pprof-$$x.pcol 2>/dev/null || true; done; \
@@ -189,6 +197,20 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	w=0; for ap in wall:0 wall:0:0 cpu:10000000:0 cpu:0:0 wall:20000000:0 itimer:0 cpu:10ms; do w=$$((w+1)); \
 	  python3 tests/support/gen_jfr.py $$s/jfr/ap0-$$w.jfr --chunks 2 --samples 6 --ap $$ap 2>/dev/null || true; done; \
 	pair $$s/jfr/gen-ap0.pair $$s/jfr/gen-1.jfr $$s/jfr/ap0-1.jfr; \
+	python3 tests/support/window_gen.py $$a 1767225658 >/dev/null 2>&1 || true; \
+	for m in one.sparse:2:3 later.overrun:1.5:2.5 overrun.later:2.2:2.8 short.later:1:2; do \
+	  ab=$${m%%:*}; r=$${m#*:}; x=$$a/win-$$ab.pcol; \
+	  $(PCOL) merge $$a/$${ab%.*}.json $$a/$${ab#*.}.json -o $$x 2>/dev/null || continue; cp $$x $$s/pcol/; cp $$x $$s/views/; \
+	  for t in chrome perfetto speedscope firefox otlp; do \
+	    $(PCOL) unpack $$x --from $${r%:*} --to $${r#*:} -t $$t -o $$s/$$t/win-$$ab-range.$$t 2>/dev/null || true; done; \
+	done; \
+	k=0; for v in -1 1e300 '"x"' 2251799813685249 null 2251799813685248; do k=$$((k+1)); \
+	  sed "s/\"pcolSpanStart\":[0-9.]*/\"pcolSpanStart\":$$v/" $$s/chrome/win-later.overrun-range.chrome > $$s/chrome/span-$$k.chrome 2>/dev/null || true; done; \
+	pair $$s/chrome/span.pair $$s/chrome/win-later.overrun-range.chrome $$s/chrome/span-1.chrome; \
+	python3 tests/support/pprofgen.py comments-at $$a/p.pb 1767225668000000000 c >/dev/null 2>&1 && \
+	  $(PCOL) merge $$a/one.json $$a/p.pb -o $$a/mp.pcol 2>/dev/null && for t in perfetto chrome; do \
+	    $(PCOL) unpack $$a/mp.pcol -t $$t -o $$s/$$t/win-pprof.$$t 2>/dev/null || true; done; \
+	pair $$s/perfetto/win-pprof.pair $$s/perfetto/win-one.sparse-range.perfetto $$s/perfetto/win-pprof.perfetto; \
 	rm -rf $$a; \
 	$(FUZZ_DIR)/gen_seeds --unwrap $$s/unwrap $$s/collapsed/collapsed-*.txt $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol \
 	  $$s/otlp/gen.bin $$s/otlp/gen.jsonl $$s/perf/default.txt $$s/jfr/gen-1.jfr $$s/v8/small.cpuprofile \
