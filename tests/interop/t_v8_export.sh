@@ -157,9 +157,12 @@ $PCOL unpack "$tmp/two.pcol" --source 2 --to v8 -o "$tmp/x.cpuprofile" 2>"$tmp/e
 # to end, six threads' 946 ms of CPU one thread busy for as long)
 expect 1 "source 1 has selected samples of 6 threads" $PCOL unpack "$tmp/perf.txt" --value cpu-clock --to v8 -o "$tmp/x.cpuprofile"
 grep -qF "app tid 101 (--tag tid=101)" "$tmp/err" || bad "perf of 6 threads: tid 101 not listed: $(head -c 600 "$tmp/err")"
-# (--diff-base: the base's samples negated, in a source of their own)
-expect 1 "has a negative cpu (-" $PCOL unpack "$T/pprof/go-cpu-inline-small.pb.gz" --diff-base "$T/pprof/go-cpu-large.pb.gz" \
-  --source 2 --to v8 -o "$tmp/neg.cpuprofile"
+# (--diff-base: the base's samples negated, in a source of their own, beside
+# the profile's: one thread cannot hold both, and --source N under a base is
+# source N of each side, so the export is refused; before review 23 F2,
+# --source 2 took the negated base alone and was refused for its negative cpu)
+expect 1 "2 sources have selected samples" $PCOL unpack "$T/pprof/go-cpu-inline-small.pb.gz" --diff-base "$T/pprof/go-cpu-large.pb.gz" \
+  --source 1 --to v8 -o "$tmp/neg.cpuprofile"
 [ -e "$tmp/neg.cpuprofile" ] && bad "a refused export left its output"
 [ -e "$tmp/x.cpuprofile" ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]) > 1)' "$tmp/x.cpuprofile")" = True ] ||
   bad "--source 2 wrote no nodes"

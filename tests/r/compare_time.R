@@ -56,6 +56,7 @@ if (length(args) == 3) {
 }
 for (k in names(cum)) {
   n <- substring(k, 2)
+  if (n == "") n <- "<unknown>" # a function named "": pcol's views show <unknown> (review 22 F8)
   r <- top[top$name == n, ]
   if (nrow(r) != 1) { bad(sprintf("%s: function %s missing in pcol top", args[[1]], n)); next }
   s <- if (is.null(self[[k]])) 0 else self[[k]]
