@@ -41,7 +41,8 @@
 #include "bytes.h"   /* pcol_utf8_repair, pcol_str_is */
 #include "buf.h"     /* pcol_buf */
 #include "error.h"   /* pcol_oom */
-#include "hash.h"    /* pcol_hset, pcol_u64map */
+#include "hash.h"    /* pcol_u64map */
+#include "intern.h"  /* pcol_intern: the strings by content, the stream names */
 #include "columns.h" /* pcol_column_req, pcol_columns */
 #include "frames.h"  /* pcol_frames, pcol_stack_locations, pcol_frame_line_name, pcol_places_lines_note */
 #include "select.h"  /* pcol_select_check, pcol_select_count */
@@ -71,7 +72,6 @@ static const unsigned ns_field[NS_STR] = {I_FN, I_SRC_PATHS, I_MAP_PATHS, I_BUIL
 #define MAX_VALUES 7 /* the primary and 6 followers (the importer reads that many) */
 
 typedef struct pstr {
-  size_t off, len;              /* in x->sbytes */
   uint32_t stamp[NS_STR];       /* the sequence that has it in each namespace */
 } pstr;
 
@@ -99,11 +99,10 @@ typedef struct pex {
   uint32_t seq; /* the sequence at hand */
   uint32_t *st_stack, *st_frame, *st_map;
   uint64_t nstack, nlines, nloc;
-  /* strings by content */
-  pcol_hset sset;
-  pcol_buf sbytes;
+  /* strings by content (iid: their id in sset), the stamps of id i at strs[i - 1] */
+  pcol_intern sset;
   pstr *strs;
-  size_t nstr, capstr;
+  size_t capstr;
   pcol_buf scratch, name;
   uint32_t *locs;
   size_t nlocs, caplocs;
@@ -186,16 +185,6 @@ static int put_packet(pex *x) {
 }
 
 /* ------------------------------------------------------------ interning */
-typedef struct skey {
-  const char *p;
-  size_t n;
-} skey;
-static int str_eq(const void *ctx, uint32_t id, const void *key) {
-  const pex *x = ctx;
-  const skey *k = key;
-  const pstr *s = &x->strs[id - 1];
-  return s->len == k->n && !memcmp(x->sbytes.data + s->off, k->p, k->n);
-}
 /* The iid of string p[0..n) in namespace ns (a name or path repaired as
  * UTF-8; a build id's raw bytes as they are), written into x->in when the
  * sequence does not have it yet; 0 for "" (no name). */
@@ -203,26 +192,25 @@ static uint64_t str_iid(pex *x, int ns, const char *p, size_t n) {
   if (!n || x->rc) return 0;
   if (ns == 3 && !pcol_buf_reserve(&x->scratch, n)) memcpy(x->scratch.data, p, n);
   else if (ns == 3 || (n = repaired(x, p, n)) == SIZE_MAX) return oom(x), 0;
-  skey k = {(const char *)x->scratch.data, n};
-  uint64_t h = pcol_hash_bytes(k.p, n, 0x7066);
-  uint32_t id = pcol_hset_find(&x->sset, h, str_eq, x, &k);
+  const char *q = (const char *)x->scratch.data; /* the bytes written */
+  uint64_t h;
+  uint32_t id = pcol_intern_find(&x->sset, q, n, &h);
   if (!id) {
-    if (x->nstr >= UINT32_MAX - 1) return x->rc = pcol_error_set(x->err, PCOL_ETOOBIG, "perfetto export: too many strings"), 0;
-    if (PCOL_GROW(x->strs, x->nstr, x->capstr)) return oom(x), 0;
-    pstr *s = &x->strs[x->nstr];
-    memset(s, 0, sizeof *s);
-    s->off = x->sbytes.len, s->len = n;
-    if (pcol_buf_append(&x->sbytes, k.p, n)) return oom(x), 0;
-    id = (uint32_t)++x->nstr;
-    if (pcol_hset_insert(&x->sset, h, id)) return oom(x), 0;
-    if ((x->rc = pcol_budget_hold(x->bud, n + sizeof *s + 16, x->err))) return 0;
+    int rc = PCOL_GROW(x->strs, x->sset.n, x->capstr);
+    if (rc || (rc = pcol_intern_add(&x->sset, q, n, h, &id)) != PCOL_OK)
+      return x->rc = rc == PCOL_ETOOBIG ? pcol_error_set(x->err, rc, "perfetto export: too many strings") : oom(x), 0;
+    memset(&x->strs[id - 1], 0, sizeof x->strs[id - 1]);
+    /* its bytes, and 48 for its offset (8), stamps (16) and hash slots */
+    if ((x->rc = pcol_budget_hold(x->bud, n + 48, x->err))) return 0;
   }
   pstr *s = &x->strs[id - 1];
   if (s->stamp[ns] != x->seq) {
     s->stamp[ns] = x->seq;
     /* InternedString { iid = 1, str = 2 } */
+    size_t len;
+    const void *str = pcol_intern_at(&x->sset, id, &len);
     x->sub.len = 0;
-    if (pb_uint(&x->sub, 1, id) || pb_bytes(&x->sub, 2, x->sbytes.data + s->off, s->len) ||
+    if (pb_uint(&x->sub, 1, id) || pb_bytes(&x->sub, 2, str, len) ||
         pb_bytes(&x->in, ns_field[ns], x->sub.data, x->sub.len))
       return oom(x), 0;
   }
@@ -652,49 +640,20 @@ static int clocks(pex *x, int64_t ts) {
   return bad ? oom(x) : put_packet(x);
 }
 
-/* The stream names given so far (a name is written once): each name's
- * bytes in text, its (offset, length, next number) in ent (id i at i - 1),
- * found by hash in given (every name written) and in bases (the URIs met:
- * the number to try next, so n sources of one URI cost O(n), not O(n^2)
- * probes: rd11 F2, 2,000 of them took 17.7 s). */
+/* The stream names given so far (a name is written once): given, every
+ * name written; bases, the URIs met, with next[id - 1] the number to try
+ * next of URI id, so n sources of one URI cost O(n), not O(n^2) probes
+ * (rd11 F2: 2,000 of them took 17.7 s). */
 typedef struct stream_names {
-  pcol_buf text;
-  struct sn_ent { size_t off, len; unsigned next; } *ent;
-  size_t n, cap;
-  pcol_hset given, bases;
+  pcol_intern given, bases;
+  unsigned *next;
+  size_t cap;
 } stream_names;
 
-typedef struct sn_key { const stream_names *t; const char *p; size_t len; } sn_key;
-static int sn_eq(const void *ctx, uint32_t id, const void *key) {
-  const stream_names *t = ctx;
-  const sn_key *k = key;
-  const struct sn_ent *e = &t->ent[id - 1];
-  return e->len == k->len && (!k->len || !memcmp(t->text.data + e->off, k->p, k->len));
-}
-static uint32_t sn_find(const stream_names *t, const pcol_hset *h, const char *p, size_t len) {
-  sn_key k = {t, p, len};
-  return pcol_hset_find(h, pcol_hash_keyed(p, len), sn_eq, t, &k);
-}
-/* p[0..len) as name id (new), in set h */
-static int sn_add(stream_names *t, pcol_hset *h, const char *p, size_t len, uint32_t *id) {
-  if (t->n == t->cap) {
-    size_t nc = t->cap ? 2 * t->cap : 16;
-    void *ne = nc < UINT32_MAX ? realloc(t->ent, nc * sizeof *t->ent) : NULL;
-    if (!ne) return PCOL_ENOMEM;
-    t->ent = ne;
-    t->cap = nc;
-  }
-  size_t off = t->text.len;
-  if (pcol_buf_append(&t->text, p, len)) return PCOL_ENOMEM;
-  t->ent[t->n] = (struct sn_ent){off, len, 2};
-  *id = (uint32_t)++t->n;
-  return pcol_hset_insert(h, pcol_hash_keyed(p, len), *id) ? PCOL_ENOMEM : PCOL_OK;
-}
 static void stream_names_free(stream_names *t) {
-  pcol_buf_free(&t->text);
-  free(t->ent);
-  pcol_hset_free(&t->given);
-  pcol_hset_free(&t->bases);
+  pcol_intern_free(&t->given);
+  pcol_intern_free(&t->bases);
+  free(t->next);
 }
 
 /* The name of the source's stream (StackSampleDefaults.source): its URI,
@@ -708,16 +667,20 @@ static int stream_name(pex *x, stream_names *t, pcol_buf *out) {
   size_t ul = uri.ptr ? uri.len : 4;
   out->len = 0;
   if (pcol_buf_append(out, u, ul)) return oom(x);
-  uint32_t id, b = sn_find(t, &t->bases, u, ul);
-  if (!b && sn_add(t, &t->bases, u, ul, &b)) return oom(x);
-  for (unsigned n = t->ent[b - 1].next; sn_find(t, &t->given, (const char *)out->data, out->len); n++) {
+  uint64_t h;
+  uint32_t id, b = pcol_intern_find(&t->bases, u, ul, &h);
+  if (!b) {
+    if (PCOL_GROW(t->next, t->bases.n, t->cap) || pcol_intern_add(&t->bases, u, ul, h, &b)) return oom(x);
+    t->next[b - 1] = 2;
+  }
+  for (unsigned n = t->next[b - 1]; pcol_intern_find(&t->given, out->data, out->len, &h); n++) {
     char num[24];
     int k = snprintf(num, sizeof num, " #%u", n);
     out->len = ul;
     if (pcol_buf_append(out, num, (size_t)k)) return oom(x);
-    t->ent[b - 1].next = n + 1;
+    t->next[b - 1] = n + 1;
   }
-  if (sn_add(t, &t->given, (const char *)out->data, out->len, &id)) return oom(x);
+  if (pcol_intern_add(&t->given, out->data, out->len, h, &id)) return oom(x);
   return PCOL_OK;
 }
 
@@ -1070,11 +1033,10 @@ int pcol_export_perfetto_opt(pcol_file *f, const pcol_select *sel, FILE *out, co
   free(x.strs);
   free(x.locs);
   free(x.th);
-  pcol_hset_free(&x.sset);
+  pcol_intern_free(&x.sset);
   pcol_u64map_free(&x.th_of);
   pcol_u64map_free(&x.tids);
   pcol_real_ids_free(&x.real);
-  pcol_buf_free(&x.sbytes);
   pcol_buf_free(&x.scratch);
   pcol_buf_free(&x.name);
   pcol_buf_free(&x.in);
