@@ -362,12 +362,7 @@ static int value_type(vex *x, const pcol_export_options *opt, uint32_t s, pcol_s
 /* ------------------------------------------------------------ the samples */
 /* The next thread, zeroed (x->th[x->nth], not counted yet); NULL: out of memory. */
 static vthr *new_thread(vex *x) {
-  if (x->nth == x->capth) {
-    size_t c = x->capth ? 2 * x->capth : 8;
-    vthr *t = realloc(x->th, c * sizeof *t);
-    if (!t) return NULL;
-    x->th = t, x->capth = c;
-  }
+  if (PCOL_GROW(x->th, x->nth, x->capth)) return NULL;
   return memset(&x->th[x->nth], 0, sizeof *x->th);
 }
 
