@@ -13,12 +13,9 @@
 #       said, as `pcol diff` says it, and the note of a relative range
 #       counts the profile's recordings, not the base as one more.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-TD=${PCOL_TESTDATA:-../shared/testdata}
+T=t_base_select
+. "$(dirname "$0")/cli_env.sh"
 GEN="python3 tests/support/pprofgen.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "t_base_select: FAIL: $*" >&2; exit 1; }
 R=$TD/rprof
 [ -f "$R/proftools__Rprof-rec1.out" ] || { echo "t_base_select: no test data: skipped"; exit 77; }
 rows() { awk 'on {print} /^ *flat  *flat%|^-+\+-+$/ {on=1}' "$1"; }

@@ -12,12 +12,9 @@
 # recordings are tests/support/gen_jfr.py's (no JVM); the go comparisons
 # are skipped without go.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-TD=${PCOL_TESTDATA:-../shared/testdata}
+T=t_diff_base_union
+. "$(dirname "$0")/cli_env.sh"
 GEN="python3 tests/support/gen_jfr.py"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "t_diff_base_union: FAIL: $*" >&2; exit 1; }
 
 $GEN "$tmp/a.jfr" --chunks 2 --samples 30 --period '*:10 ms' >/dev/null || fail "gen_jfr.py a"
 $GEN "$tmp/b.jfr" --chunks 3 --samples 50 --period '*:20 ms' >/dev/null || fail "gen_jfr.py b"
