@@ -7,14 +7,8 @@
 # zooms and back, and that the script's re-layout cuts as svg.c does.
 # Exit 77 (skip) without Chromium.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-BUILD=${BUILD:-build}
-BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-[ -n "$BROWSER" ] || { echo "t_flame_labels: SKIP: chromium not installed" >&2; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "t_flame_labels: FAIL: $*" >&2; exit 1; }
+T=t_flame_labels
+. "$(dirname "$0")/flame_env.sh"
 
 # the profile: wide names at many widths (a stack per name and weight)
 python3 - "$tmp/wide.collapsed" <<'PY'
@@ -33,15 +27,8 @@ total=0
 for width in 600 1200 1900; do
   "$PCOL" flame "$tmp/wide.collapsed" --width "$width" --minwidth 0 -o "$tmp/w$width.svg" || fail "pcol flame --width $width"
   tail -1 "$tmp/w$width.svg" | grep -q '^</svg>$' || fail "w$width.svg does not end with </svg>"
-  { sed '$d' "$tmp/w$width.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'; cat "$here/flame_label_check.js"
-    printf ']]></script>\n</svg>\n'; } > "$tmp/w$width.check.svg"
-  res=$(timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$tmp/profile" --dump-dom "file://$tmp/w$width.check.svg" 2>"$tmp/chromium.log" |
-    grep -o '<text id="result">[^<]*' | sed 's/.*>//')
-  [ -n "$res" ] || { cat "$tmp/chromium.log" >&2; fail "--width $width: no verdict from the browser"; }
-  echo "t_flame_labels: --width $width: $res" >&2
-  case "$res" in *" bad=0 differ=0 "*) ;; *) fail "--width $width: $res" ;; esac
+  with_script "$tmp/w$width.svg" "$tmp/w$width.check.svg" < "$here/flame_label_check.js"
+  judge "$tmp/w$width.check.svg" "--width $width" " bad=0 differ=0 "
   cut=${res#*cut=}; total=$((total + ${cut%% *}))
 done
 [ "$total" -gt 100 ] || fail "only $total cut labels checked"

@@ -7,21 +7,8 @@
 # A screenshot of a zoomed graph is kept in $BUILD/artifacts for a person.
 # Exit 77 (skip) without Chromium.
 set -u
-PCOL=${PCOL:-build/bin/pcol}
-BUILD=${BUILD:-build}
-TD=${PCOL_TESTDATA:-../shared/testdata}
-BROWSER=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
-[ -n "$BROWSER" ] || { echo "t_flame_zoom: SKIP: chromium not installed" >&2; exit 77; }
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "t_flame_zoom: FAIL: $*" >&2; exit 1; }
-browse() { # URL ARGS... (a fresh profile each time; bounded in time)
-  local url=$1; shift
-  timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$tmp/profile" "$@" "$url" 2>"$tmp/chromium.log"
-}
+T=t_flame_zoom
+. "$(dirname "$0")/flame_env.sh"
 
 inputs="examples/demo.out"
 for f in "$TD/rprof/proftools__Rprof-rec.out" "$TD/pprof/go-cpu-inline-small.pb.gz" \
@@ -32,14 +19,9 @@ total=0
 for f in $inputs; do
   b=$(basename "$f")
   "$PCOL" flame "$f" -o "$tmp/$b.svg" || fail "pcol flame $f"
-  sed "s/MAXCLICKS/150/" "$here/flame_zoom_check.js" > "$tmp/check.js"
-  { sed '$d' "$tmp/$b.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'; cat "$tmp/check.js"
-    printf ']]></script>\n</svg>\n'; } > "$tmp/$b.check.svg"
+  sed "s/MAXCLICKS/150/" "$here/flame_zoom_check.js" | with_script "$tmp/$b.svg" "$tmp/$b.check.svg"
   tail -1 "$tmp/$b.svg" | grep -q '^</svg>$' || fail "$b.svg does not end with </svg>"
-  res=$(browse "file://$tmp/$b.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
-  [ -n "$res" ] || { cat "$tmp/chromium.log" >&2; fail "$b: no verdict from the browser"; }
-  echo "t_flame_zoom: $b: $res" >&2
-  case "$res" in *" bad=0 "*) ;; *) fail "$b: $res" ;; esac
+  judge "$tmp/$b.check.svg" "$b" " bad=0 "
   clicks=${res#*clicks=}; total=$((total + ${clicks%% *}))
 done
 [ "$total" -gt 50 ] || fail "only $total zooms checked"
@@ -49,12 +31,8 @@ for f in $inputs; do
   b=$(basename "$f")
   "$PCOL" flame "$f" --inverted --palette blue -o "$tmp/$b.inv.svg" || fail "pcol flame --inverted $f"
   grep -q 'fill="rgb(' "$tmp/$b.inv.svg" || fail "$b: no frames"
-  sed "s/MAXCLICKS/40/" "$here/flame_zoom_check.js" > "$tmp/check.js"
-  { sed '$d' "$tmp/$b.inv.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'; cat "$tmp/check.js"
-    printf ']]></script>\n</svg>\n'; } > "$tmp/$b.inv.check.svg"
-  res=$(browse "file://$tmp/$b.inv.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
-  echo "t_flame_zoom: $b --inverted: $res" >&2
-  case "$res" in *" bad=0 "*) ;; *) fail "$b --inverted: ${res:-no verdict}" ;; esac
+  sed "s/MAXCLICKS/40/" "$here/flame_zoom_check.js" | with_script "$tmp/$b.inv.svg" "$tmp/$b.inv.check.svg"
+  judge "$tmp/$b.inv.check.svg" "$b --inverted" " bad=0 "
 done
 
 # search (the page's search() and Ctrl-F/Escape): the frames highlighted and
@@ -78,12 +56,9 @@ search_check() { # FILE RE...
   local total
   total=$("$PCOL" top "$f" "${SF[@]}" --format json | head -1 | sed -n 's/.*"total":\(-\{0,1\}[0-9][0-9]*\),.*/\1/p')
   [ -n "$total" ] || fail "pcol top ${SF[*]} $f --format json: no total"
-  { sed '$d' "$tmp/$b.s.svg"; printf '<script type="text/ecmascript"><![CDATA[\n'
-    printf 'var SEARCH_RES = [%s], SEARCH_TOTAL = %s;\n' "${list%,}" "$total"
-    sed "s/REGEXES/SEARCH_RES/" "$here/flame_search_check.js"; printf ']]></script>\n</svg>\n'; } > "$tmp/$b.s.check.svg"
-  res=$(browse "file://$tmp/$b.s.check.svg" --dump-dom | grep -o '<text id="result">[^<]*' | sed 's/.*>//')
-  echo "t_flame_zoom: search $b ${SF[*]}: $res" >&2
-  case "$res" in *" bad=0 "*) ;; *) fail "search $b ${SF[*]}: ${res:-no verdict}" ;; esac
+  { printf 'var SEARCH_RES = [%s], SEARCH_TOTAL = %s;\n' "${list%,}" "$total"
+    sed "s/REGEXES/SEARCH_RES/" "$here/flame_search_check.js"; } | with_script "$tmp/$b.s.svg" "$tmp/$b.s.check.svg"
+  judge "$tmp/$b.s.check.svg" "search $b ${SF[*]}" " bad=0 "
   local shares=${res#*shares=}
   shares=${shares%% first=*}
   for r in "$@"; do
@@ -122,18 +97,16 @@ SF=() SFGO=()
 # a picture for a person: the Java profile zoomed into its widest frame at depth 3
 mkdir -p "$BUILD/artifacts"
 last=$(echo $inputs | awk '{print $NF}'); b=$(basename "$last")
-{ sed '$d' "$tmp/$b.svg"
-  printf '<script type="text/ecmascript"><![CDATA[ window.addEventListener("load", function () {\n'
+{ printf 'window.addEventListener("load", function () {\n'
   printf '  var gs = document.getElementById("frames").getElementsByTagName("g"), best = null;\n'
   printf '  for (var i = 0; i < gs.length; i++) if (gs[i].getAttribute("data-d") === "3" &&\n'
   printf '      (!best || parseFloat(gs[i].getAttribute("data-w")) > parseFloat(best.getAttribute("data-w")))) best = gs[i];\n'
-  printf '  if (best) zoom(best); }); ]]></script>\n</svg>\n'; } > "$tmp/zoomed.svg"
+  printf '  if (best) zoom(best); });\n'; } | with_script "$tmp/$b.svg" "$tmp/zoomed.svg"
 browse "file://$tmp/zoomed.svg" --window-size=1200,700 --screenshot="$BUILD/artifacts/flame-zoom.png" >/dev/null
 [ -s "$BUILD/artifacts/flame-zoom.png" ] && echo "t_flame_zoom: screenshot: $BUILD/artifacts/flame-zoom.png" >&2
 # and one searched, inverted (an icicle), for a person too
 "$PCOL" flame "$last" --inverted -o "$tmp/icicle.svg" || fail "pcol flame --inverted"
-{ sed '$d' "$tmp/icicle.svg"
-  printf '<script type="text/ecmascript"><![CDATA[ window.addEventListener("load", function () { search("router"); }); ]]></script>\n</svg>\n'; } > "$tmp/icicle.s.svg"
+printf 'window.addEventListener("load", function () { search("router"); });\n' | with_script "$tmp/icicle.svg" "$tmp/icicle.s.svg"
 browse "file://$tmp/icicle.s.svg" --window-size=1200,700 --screenshot="$BUILD/artifacts/flame-search-icicle.png" >/dev/null
 [ -s "$BUILD/artifacts/flame-search-icicle.png" ] && echo "t_flame_zoom: screenshot: $BUILD/artifacts/flame-search-icicle.png" >&2
 echo "t_flame_zoom: $total zooms checked" >&2
