@@ -97,6 +97,16 @@ input_files <- function() {
   f[!grepl("\\.md$", f) & !grepl("expected-go1.19-pprof", f)]
 }
 
+# run tests/support/SCRIPT (a generator of test files) with python3 and
+# ARGS, each quoted for the shell; the test is skipped where python3 or
+# the script is missing. The exit status (0: written)
+run_support <- function(script, args, stdout = "") {
+  gen <- file.path(repo_root(), "tests", "support", script)
+  py <- Sys.which("python3")
+  skip_if(!nzchar(py) || !file.exists(gen), paste0("no python3 or tests/support/", script))
+  system2(py, shQuote(c(gen, args)), stdout = stdout)
+}
+
 # how many test files a corpus-wide test must have seen: n, or 1 when a
 # run chose a few files on purpose (PCOL_TESTDATA_FEW=1)
 corpus_min <- function(n) if (Sys.getenv("PCOL_TESTDATA_FEW") == "1") if (n > 1L) 1L else 0L else n

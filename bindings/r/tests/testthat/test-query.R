@@ -146,16 +146,13 @@ test_that("pcol_diff by address pairs two runs of a PIE program at the new run's
   # run; pcol diff and pcol_diff move the base to the new run's addresses
   # (one library rule, pcol_open_readdressed), where each side's own
   # addresses paired no row
-  gen <- file.path(repo_root(), "tests", "support", "pprofgen.py")
-  py <- Sys.which("python3")
-  skip_if(!nzchar(py) || !file.exists(gen), "python3 or tests/support/pprofgen.py not found")
   d <- tempfile("aslr")
   dir.create(d)
   on.exit(unlink(d, recursive = TRUE))
   a <- file.path(d, "a.pb")
   b <- file.path(d, "b.pb")
-  expect_identical(system2(py, c(shQuote(gen), "aslr", shQuote(a), "0x555555554000")), 0L)
-  expect_identical(system2(py, c(shQuote(gen), "aslr", shQuote(b), "0x5600aa000000", "0x5000", "extra")), 0L)
+  expect_identical(run_support("pprofgen.py", c("aslr", a, "0x555555554000")), 0L)
+  expect_identical(run_support("pprofgen.py", c("aslr", b, "0x5600aa000000", "0x5000", "extra")), 0L)
   t <- pcol_diff(a, b, by = "address", absolute = TRUE)
   expect_false(any(startsWith(t$name, "0000555555")))
   compare_diff(a, b, list(by = "address", absolute = TRUE), c("--by", "address", "--absolute"))

@@ -114,12 +114,9 @@ test_that("pcol_top: any spelling of a time unit in seconds, decimal units as th
 })
 
 test_that("pcol_top: tagunit names label frames in a unit, as --tagroot with --unit", {
-  gen <- file.path(repo_root(), "tests", "support", "pprofgen.py")
-  py <- Sys.which("python3")
-  skip_if(!nzchar(py) || !file.exists(gen), "no python3 or tests/support/pprofgen.py")
   p <- tempfile(fileext = ".pb")
   on.exit(unlink(p))
-  expect_equal(system2(py, c(shQuote(gen), "numunits", shQuote(p))), 0L)
+  expect_equal(run_support("pprofgen.py", c("numunits", p)), 0L)
   # numeric labels with units (bytes, a wait in ns) and one without (n)
   for (u in list(NULL, "kB", "MB")) {
     compare_top(p, list(tagroot = c("bytes", "n"), tagunit = u), c("--tagroot", "bytes,n", if (!is.null(u)) c("--unit", u)))
@@ -136,9 +133,6 @@ test_that("pcol_top and pcol_diff: values in units of one kind are scaled into t
   # THE unit rule, the library's (tests/cli/t_values.sh item 13): a heap in
   # bytes, megabytes and kilobytes adds up in bytes, each file's own total
   # scaled; pcol_diff compares bytes and kilobytes (it refused them)
-  gen <- file.path(repo_root(), "tests", "support", "pprofgen.py")
-  py <- Sys.which("python3")
-  skip_if(!nzchar(py) || !file.exists(gen), "no python3 or tests/support/pprofgen.py")
   d <- tempfile("heaps")
   dir.create(d)
   on.exit(unlink(d, recursive = TRUE))
@@ -146,7 +140,7 @@ test_that("pcol_top and pcol_diff: values in units of one kind are scaled into t
   want <- 0
   for (s in spec) {
     f <- file.path(d, paste0(s[1], ".pb"))
-    expect_equal(system2(py, c(shQuote(gen), "units", shQuote(f), s[2], s[3])), 0L)
+    expect_equal(run_support("pprofgen.py", c("units", f, s[2], s[3])), 0L)
     want <- want + attr(pcol_top(f), "total") # (R's memory unit: bytes)
   }
   t <- pcol_top(d)
@@ -219,12 +213,9 @@ test_that("pcol_top and pcol_table: from/to as wall-clock times, as the CLI's --
 test_that("from/to as a POSIXct or POSIXlt: its instant, to the microsecond (review 19b F1: refused)", {
   # gen_jfr.py's recording starts at @1700000000 (2023-11-14T22:13:20Z),
   # one sample a microsecond from 1 us to 20 us
-  gen <- file.path(repo_root(), "tests", "support", "gen_jfr.py")
-  py <- Sys.which("python3")
-  skip_if_not(nzchar(py) && file.exists(gen))
   j <- tempfile(fileext = ".jfr")
   on.exit(unlink(j))
-  stopifnot(system2(py, c(shQuote(gen), shQuote(j), "--samples", "20", "--exec-only"), stdout = FALSE) == 0)
+  stopifnot(run_support("gen_jfr.py", c(j, "--samples", "20", "--exec-only"), stdout = FALSE) == 0)
   n <- function(...) nrow(pcol_table(j, "samples", ...))
   expect_equal(n(from = "@1700000000.000010"), 11L)
   t0 <- as.POSIXct(1700000000, origin = "1970-01-01", tz = "UTC") + 10.4e-6 # 10 us, as R prints it
@@ -248,14 +239,11 @@ test_that("pcol_top of a directory with a wall-clock range: the merge of the fil
   cpu <- file.path(TESTDATA, "pprof", "go-cpu-string-labels.pb.gz")
   heap <- file.path(TESTDATA, "pprof", "go-heap-allocs-inline.pb.gz")
   skip_if_not(file.exists(cpu) && file.exists(heap))
-  py <- Sys.which("python3")
-  skip_if_not(nzchar(py))
   d1 <- file.path(tempfile("far"), "d1"); d2 <- file.path(dirname(d1), "d2")
   on.exit(unlink(dirname(d1), recursive = TRUE))
   dir.create(d1, recursive = TRUE); dir.create(d2)
   file.copy(cpu, file.path(d1, "a.pb.gz")); file.copy(cpu, file.path(d2, "a.pb.gz")); file.copy(heap, file.path(d1, "h.pb.gz"))
-  expect_equal(system2(py, shQuote(c(file.path(repo_root(), "tests", "support", "gen_jfr.py"), file.path(d1, "j.jfr"),
-                                     "--chunks", "1", "--samples", "30", "--period", "*:10 ms"))), 0L)
+  expect_equal(run_support("gen_jfr.py", c(file.path(d1, "j.jfr"), "--chunks", "1", "--samples", "30", "--period", "*:10 ms")), 0L)
   run_pcol("pack", heap, "-o", file.path(d2, "h.pcol"))
   run_pcol("pack", file.path(d1, "j.jfr"), "-o", file.path(d2, "j.pcol"))
   r <- c("2022-06-09T18:22:00Z", "2022-06-09T18:23:00Z")
@@ -306,9 +294,7 @@ test_that("a directory with an index (pcol index) reads it, as the CLI's; a stal
   expect_equal(compare_top(d), 1L)
   # a damaged index whose list names it as it is now: refused as the CLI
   # refuses it, and read past with PCOL_NO_INDEX=1 (so it was the index)
-  py <- Sys.which("python3")
-  skip_if_not(nzchar(py))
-  stopifnot(system2(py, shQuote(c(file.path(repo_root(), "tests", "support", "damage_index.py"), d))) == 0)
+  stopifnot(run_support("damage_index.py", d) == 0)
   expect_equal(run_pcol("top", d, check = FALSE)$status, 1L)
   expect_error(pcol_top(d))
   Sys.setenv(PCOL_NO_INDEX = "1")
@@ -422,13 +408,10 @@ test_that("a relative range over several recordings: pcol top's note is an R war
 test_that("a filter that matches no sample and a range that selects none: pcol top's and pcol fold's warnings, in their words", {
   # before, the CLI's alone: a relative range past examples/demo.out's span,
   # a wall-clock one of another day on a JFR recording (tests/support/gen_jfr.py)
-  py <- Sys.which("python3")
-  skip_if_not(nzchar(py))
   demo <- file.path(repo_root(), "examples", "demo.out")
   jfr <- tempfile(fileext = ".jfr")
   on.exit(unlink(jfr))
-  expect_equal(system2(py, shQuote(c(file.path(repo_root(), "tests", "support", "gen_jfr.py"), jfr,
-                                     "--chunks", "1", "--samples", "30", "--period", "*:10 ms"))), 0L)
+  expect_equal(run_support("gen_jfr.py", c(jfr, "--chunks", "1", "--samples", "30", "--period", "*:10 ms")), 0L)
   day <- c("2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")
   cases <- list(list(path = demo, args = c("--from", "2", "--hide", "nomatch_zz", "--tag-ignore", "nokey=x"),
                      sel = list(from = 2, hide = "nomatch_zz", tag_ignore = "nokey=x"), n = 3L),
