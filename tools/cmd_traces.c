@@ -3,6 +3,7 @@
  * granularity, as go tool pprof -traces (-lines, -addresses, ...) prints
  * them (pcol_traces_iter_by). */
 #include "cli.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,7 @@ typedef struct tr_out {
   size_t cap;
   char *text;   /* joined text of a machine row */
   size_t text_cap;
+  size_t held;  /* bytes of the label lines held (lines) */
   pcol_error *err; /* where on_trace says why it failed */
   /* a machine format's header waits for the first row (or the end), so a
    * selection the iterator refuses prints no half-made table */
@@ -56,7 +58,12 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Appends to the row's text: 0, -1 (out of memory), or 1 when the text
+ * would already pass what the output budget has left (cli_budget_need: the
+ * budget refuses, with its message and exit 3): what a trace holds is
+ * bounded by the budget, not by its labels' count x their length. */
 static int append(tr_out *o, size_t *len, const char *p, size_t n) {
+  if (cli_budget_need(o->held + *len + n)) return 1;
   if (*len + n + 1 > o->text_cap) {
     size_t c = (*len + n + 1) * 2;
     char *t = realloc(o->text, c);
@@ -100,7 +107,9 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
      * labels first, then numbers, as pprof) */
     for (int numeric = 0; numeric < 2; numeric++) {
       size_t nl = 0;
-      for (size_t i = 0; i < t->nlabels; i++) {
+      int rc = 0;
+      o->held = 0;
+      for (size_t i = 0; i < t->nlabels && !rc; i++) {
         const pcol_label_kv *l = &t->labels[i];
         if ((l->str.ptr == NULL) != numeric) continue;
         size_t j = 0;
@@ -113,26 +122,40 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
         char key[256];
         cli_text_buf(l->key.ptr ? l->key.ptr : "", pcol_utf8_cut(l->key.ptr, l->key.len, 200), key, sizeof key);
         int w = snprintf(b, sizeof b, "%10s:  ", key);
-        if (append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
+        if ((rc = append(o, &len, b, (size_t)w))) break;
         int first = 1;
-        for (size_t k = i; k < t->nlabels; k++) {
+        for (size_t k = i; k < t->nlabels && !rc; k++) {
           const pcol_label_kv *m = &t->labels[k];
           if ((m->str.ptr == NULL) != numeric || m->key.len != l->key.len ||
               (l->key.len && memcmp(m->key.ptr, l->key.ptr, l->key.len))) /* an empty key may have no pointer */
             continue;
           w = label_text(m, m->key, b, sizeof b, 1);
-          if ((!first && append(o, &len, " ", 1)) || append(o, &len, b, (size_t)w)) return PCOL_ENOMEM;
+          if (!first) rc = append(o, &len, " ", 1);
+          if (!rc) rc = append(o, &len, b, (size_t)w);
           first = 0;
         }
+        if (rc) break;
         if (nl == o->cap) {
           size_t c = o->cap ? 2 * o->cap : 8;
           char **ls = realloc(o->lines, c * sizeof *ls);
-          if (!ls) return PCOL_ENOMEM;
+          if (!ls) {
+            rc = -1;
+            break;
+          }
           o->lines = ls;
           o->cap = c;
         }
-        o->lines[nl] = strdup(o->text);
-        if (!o->lines[nl++]) return PCOL_ENOMEM;
+        if (!(o->lines[nl] = strdup(o->text))) {
+          rc = -1;
+          break;
+        }
+        nl++;
+        o->held += len + 1; /* (what the next key's line may hold is the budget's rest) */
+      }
+      o->held = 0;
+      if (rc) { /* out of memory (-1), or the budget has no room (1) */
+        while (nl) free(o->lines[--nl]);
+        return rc < 0 ? PCOL_ENOMEM : 1;
       }
       if (nl > 1) qsort(o->lines, nl, sizeof *o->lines, cmp_str);
       for (size_t i = 0; i < nl; i++) {
@@ -153,20 +176,27 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
     }
     return 0;
   }
-  tr_begin(o);
-  tbl_i64(&o->tb, t->value);
-  tbl_str(&o->tb, o->unit.ptr, o->unit.len);
+  /* the labels' text, then the stack's size: a row the budget has no room
+   * left for is refused before any of it is written, and its stack before it
+   * is made (a 64-deep stack of a 31 MiB name is 2 GB of text from a 32 KB
+   * input, held whole: review 24 F3) */
   size_t len = 0;
-  if (append(o, &len, "", 0)) return PCOL_ENOMEM;
+  int rc;
+  if ((rc = append(o, &len, "", 0))) return rc < 0 ? PCOL_ENOMEM : 1;
   for (size_t i = 0; i < t->nlabels; i++) {
     const pcol_label_kv *l = &t->labels[i];
     int w = label_text(l, l->key, b, sizeof b, 0);
-    if ((i && append(o, &len, ",", 1)) || append(o, &len, l->key.ptr ? l->key.ptr : "", l->key.len) ||
-        append(o, &len, "=", 1) || append(o, &len, b, (size_t)w))
-      return PCOL_ENOMEM;
+    if ((i && (rc = append(o, &len, ",", 1))) || (rc = append(o, &len, l->key.ptr ? l->key.ptr : "", l->key.len)) ||
+        (rc = append(o, &len, "=", 1)) || (rc = append(o, &len, b, (size_t)w)))
+      return rc < 0 ? PCOL_ENOMEM : 1;
   }
+  size_t slen = pcol_trace_stack_text(t, NULL, 0);
+  if (slen > SIZE_MAX - len || cli_budget_need(len + slen)) return 1;
+  tr_begin(o);
+  tbl_i64(&o->tb, t->value);
+  tbl_str(&o->tb, o->unit.ptr, o->unit.len);
   tbl_str(&o->tb, o->text, len);
-  len = pcol_trace_stack_text(t, NULL, 0);
+  len = slen;
   if (len + 1 > o->text_cap) {
     char *x = realloc(o->text, len + 1);
     if (!x) return PCOL_ENOMEM;

@@ -21,7 +21,7 @@ fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
 if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
-STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr perfetto"
+STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr perfetto rprof collapsed chrome perun"
 KINDS=${KINDS-$STREAMED}
 want() { [[ " $KINDS " == *" $1 "* ]]; }
 tmp=$(mktemp -d)
@@ -40,7 +40,7 @@ counts() {
 # otlp.gz: the OTLP/JSON lines gzip-compressed, inflated as they are read
 # (lib/core/instream.c; inflated whole first, it took 210 MB and more than the cap)
 for kind in $KINDS; do
-  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line | perfetto) continue ;; esac
+  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line | perfetto | rprof | collapsed | chrome | perun) continue ;; esac
   f=$tmp/big.$kind
   if [ "$kind" = otlp.gz ] && [ -f "$tmp/keep.otlp" ]; then # the otlp case's document, kept
     mv "$tmp/keep.otlp" "$f" && read -r n total <"$tmp/keep.nt" || fail "$kind: the otlp document"
@@ -288,5 +288,35 @@ PY
   else
     echo "t_stream_json: protoc or /usr/bin/time not installed: perfetto skipped" >&2
   fi
+fi
+# Rprof and collapsed text are read a line at a time, a Chrome trace's
+# events through json_pull.c (its profiles' text in temporary files,
+# lib/convert/v8_chunks.c), a Perun file walked in place (mapped, json_scan)
+# (review 24 G4: said so, and no test checked it).  tests/support/
+# gen_big_text.py writes each, few distinct stacks, most of a Chrome trace's
+# bytes other events: 48 MB of Rprof or collapsed text packs in under 24 MiB
+# of peak RSS (8 and 4 MB measured for 64 MB; 214 MB of Rprof: 36 MB), 96 MB
+# of Chrome trace in under 48 MiB (30 MB for 64 MB; 240 MB: 38 MB), a
+# reader holding the input whole would pass both.  Perun is not streamed: its
+# import's memory follows the resources, ~3.6 x the file (54 MB of 353k
+# resources: 193 MB, with --no-mmap too), so the bound there is 4 x the file
+# plus 16 MiB (a whole jansson tree of it would be several times that).
+if [ -x /usr/bin/time ]; then
+  for kind in rprof collapsed chrome perun; do
+    want $kind || continue
+    f=$tmp/big.$kind
+    case $kind in rprof | collapsed) mb=48 kb=$((24 << 10)) ;; chrome) mb=96 kb=$((48 << 10)) ;; perun) mb=32 ;; esac
+    read -r n total < <(python3 tests/support/gen_big_text.py $kind "$f" $mb) || fail "$kind: generator"
+    size=$(stat -c %s "$f")
+    [ $kind = perun ] && kb=$((size * 4 / 1024 + (16 << 10)))
+    [ $kind = perun ] || [ "$size" -gt $((kb * 1024 * 3 / 2)) ] || fail "$kind: the input ($size bytes) is not far above the bound"
+    /usr/bin/time -f %M -o "$tmp/rss" "$PCOL" pack --from $kind "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
+      fail "$kind: pack: $(head -c 300 "$tmp/err")"
+    got=$(tail -1 "$tmp/rss")
+    [ "$got" -le "$kb" ] || fail "$kind: peak RSS $got KB packing $size bytes, bound $kb KB"
+    counts $kind "$n" samples "$total"
+    echo "t_stream_json: $kind: $n samples ($size bytes) packed at $got KB peak RSS (bound $kb KB)" >&2
+    rm -f "$f" "$tmp/o.pcol"
+  done
 fi
 echo "t_stream_json: ok"

@@ -405,9 +405,24 @@ static inline int put_ni64(chx *x, size_t c, int64_t v) {
   return rc ? rc : put_i64(x, c, na ? 0 : v);
 }
 
+/* The bytes the block holds (it is written whole at flush). */
+static uint64_t blk_bytes(const chblk *b) {
+  uint64_t n = 0;
+  for (size_t c = 0; c < b->nc; c++) n += b->data[c].len + b->aux[c].len;
+  return n;
+}
+
+/* A string into the block: counted against the budget with what the block
+ * and (hashing) the source hold already, so that a row is refused before it
+ * is held past B: a location's frames, 1024 of a 256 KiB name, are 256 MiB
+ * of one row from a 359-byte input (review 24 F3).  The budget is checked
+ * again when the block is written (emit). */
 static int put_bytes(chx *x, pcol_buf *b, const char *p, size_t n) {
   uint8_t v[10];
   size_t k = varint(v, n);
+  uint64_t due = blk_bytes(&x->blk) + k + n;
+  if (x->hashing) due += x->hashed;
+  if (pcol_budget_exceeded(&x->bud, due)) return pcol_budget_refuse(&x->bud, x->err);
   if (pcol_buf_append(b, v, k) || (n && pcol_buf_append(b, p, n))) return oom(x);
   return PCOL_OK;
 }
