@@ -91,6 +91,13 @@ check "a run, then second process met first" "-top -addresses b.pb p2.pb" "--by 
 check "second process met first, then a run" "-top -addresses p2.pb b.pb" "--by address p2.pb b.pb"
 check "second process met first, merged" "-top -addresses b.pb p2.pb" "--by address pk/bp2.pcol"
 check "second process met first, --base" "-top -addresses -base b.pb p2.pb" "--by address p2.pb --base b.pb"
+# a legacy (gperftools text) heap profile of two processes' library, the
+# second's met first (a sample of 0 before it is skipped, as go skips it)
+printf '%s\n' 'heap profile: 2: 20 [2: 20] @ heapprofile' '0: 0 [0: 0] @ 0x7f0000010010 0x400100' \
+  '1: 10 [1: 10] @ 0x7f0000090020 0x400100' '1: 10 [1: 10] @ 0x7f0000010010 0x400100' '' 'MAPPED_LIBRARIES:' \
+  '00400000-00403000 r-xp 00000000 00:00 0 /app' '7f0000010000-7f0000013000 r-xp 00000000 00:00 0 /lib.so' \
+  '7f0000090000-7f0000093000 r-xp 00000000 00:00 0 /lib.so' >lh.heap
+check "legacy heap, second process met first" "-top -addresses lh.heap" "--by address lh.heap"
 # its pprof export: go reads the mappings, locations and samples go reads
 # of p2.pb (-raw), and the same -top -addresses
 for x in p2.pb pk/p2.pcol; do
