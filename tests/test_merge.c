@@ -374,3 +374,67 @@ Test(top_many, key_front_cache_compares_names) {
   pcol_q_keytab_free(&a);
   pcol_q_keytab_free(&b);
 }
+
+/* A file whose one profile keeps rows of one mapping key apart (packed
+ * before 1.2.0: two processes' library, A and B) is copied as go's merge
+ * reads that profile: the row its samples meet first (a sample of 0
+ * skipped, the stack leaf first) is kept, B here, and A's location moves
+ * to B's address of its offset (pcol_mappings_reach, add_file.c). */
+Test(merge, key_rows_apart_kept_as_go_meets_them) {
+  pcol_builder *b;
+  uint32_t src, vt, mx, ma, mb, lx, la, lb, sa, sb;
+  cr_assert_eq(pcol_builder_new(&b, NULL), 0);
+  cr_assert_eq(pcol_b_source(b, "pprof", "old.pb", PCOL_NA_I64, &src, NULL), 0);
+  cr_assert_eq(pcol_b_value_type(b, S(b, "samples"), S(b, "count"), &vt, NULL), 0);
+  cr_assert_eq(pcol_b_source_value_type(b, src, vt, NULL), 0);
+  pcol_mapping_row x = {0x400000, 0x403000, 0, S(b, "/app"), 0, 0};
+  pcol_mapping_row a = {0x7f0000010000, 0x7f0000013000, 0, S(b, "/lib.so"), 0, 0};
+  pcol_mapping_row c = {0x7f0000090000, 0x7f0000093000, 0, S(b, "/lib.so"), 0, 0};
+  cr_assert_eq(pcol_b_mapping(b, &x, false, &mx, NULL), 0);
+  cr_assert_eq(pcol_b_mapping(b, &a, false, &ma, NULL), 0);
+  cr_assert_eq(pcol_b_mapping(b, &c, false, &mb, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, mx, 0x400100, 0, NULL, 0, &lx, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, ma, 0x7f0000010010, 0, NULL, 0, &la, NULL), 0);
+  cr_assert_eq(pcol_b_location(b, mb, 0x7f0000090020, 0, NULL, 0, &lb, NULL), 0);
+  uint32_t ka[2] = {la, lx}, kb[2] = {lb, lx};
+  cr_assert_eq(pcol_b_stack(b, ka, 2, &sa, NULL), 0);
+  cr_assert_eq(pcol_b_stack(b, kb, 2, &sb, NULL), 0);
+  uint32_t st[3] = {sa, sb, sa};
+  int64_t val[3] = {0, 5, 3};
+  for (int i = 0; i < 3; i++) {
+    pcol_sample_row s = {src, PCOL_NA_I64, 0, 1, PCOL_NA_I64, st[i], 0};
+    pcol_value_row v = {vt, val[i]};
+    cr_assert_eq(pcol_b_sample(b, &s, &v, 1, NULL, NULL), 0);
+  }
+  void *m1, *m2;
+  pcol_file *f = reopen(b, &m1);
+  pcol_builder_free(b);
+  cr_assert_eq(pcol_rows(f, PCOL_T_MAPPINGS), 3);
+  pcol_builder *m;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&m, NULL), 0);
+  cr_assert_eq(pcol_b_add_file(m, f, &err), 0, "%s", err.message);
+  pcol_file *g = reopen(m, &m2);
+  pcol_builder_free(m);
+  pcol_view ms, ad;
+  cr_assert_eq(pcol_column(g, PCOL_T_MAPPINGS, PCOL_C_MAP_START, &ms, &err), 0);
+  cr_assert_eq(pcol_column(g, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &ad, &err), 0);
+  cr_assert_eq(pcol_rows(g, PCOL_T_MAPPINGS), 2);
+  cr_assert_eq(pcol_view_u64(&ms, 1), 0x7f0000090000, "the library kept at %#llx",
+               (unsigned long long)pcol_view_u64(&ms, 1));
+  cr_assert_eq(pcol_view_u64(&ad, 1), 0x7f0000090010, "A's location at %#llx",
+               (unsigned long long)pcol_view_u64(&ad, 1));
+  pcol_close(g);
+  /* and as the NEW of `pcol diff --by address` (pcol_open_readdressed:
+   * NEW's rows by NEW's samples, then BASE moved to them) */
+  pcol_file *r;
+  cr_assert_eq(pcol_open_readdressed(f, f, &r, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_column(r, PCOL_T_MAPPINGS, PCOL_C_MAP_START, &ms, &err), 0);
+  cr_assert_eq(pcol_rows(r, PCOL_T_MAPPINGS), 2);
+  cr_assert_eq(pcol_view_u64(&ms, 1), 0x7f0000090000, "readdressed: the library kept at %#llx",
+               (unsigned long long)pcol_view_u64(&ms, 1));
+  pcol_close(r);
+  pcol_close(f);
+  free(m1);
+  free(m2);
+}

@@ -1627,3 +1627,90 @@ Test(pprof, past_its_bound_the_second_reading_slides) {
   free(big.p);
   free(in.p);
 }
+
+/* Of one profile's mapping rows of one key (two processes of a program),
+ * the one go's profile.Merge meets first is kept (merge.go: the first
+ * mapping ahead, then the samples in order, one of values 0 skipped, each
+ * one's locations leaf first), and the others' addresses move to it: here
+ * the second process's library (B), met first by the third sample, whose
+ * stack a sample of 0 met before (a pipe's copy numbers it then).  Read
+ * from memory, twice through a small window (the samples read a third
+ * time first) and from a pipe (its copy read twice), stacks numbered or
+ * not: the same rows. */
+Test(pprof, key_rows_kept_as_go_meets_them) {
+  static ProtobufCBinaryData strs[] = {{0, (uint8_t *)""}, {7, (uint8_t *)"samples"}, {5, (uint8_t *)"count"},
+                                       {4, (uint8_t *)"/app"}, {7, (uint8_t *)"/lib.so"}};
+  Profile p;
+  perftools__profiles__profile__init(&p);
+  Perftools__Profiles__ValueType vt, *vtp = &vt;
+  perftools__profiles__value_type__init(&vt);
+  vt.type = 1, vt.unit = 2;
+  p.n_sample_type = 1, p.sample_type = &vtp;
+  /* X the program, A and B its library in two processes */
+  Perftools__Profiles__Mapping m[3], *mp[3];
+  uint64_t start[3] = {0x400000, 0x7f0000010000, 0x7f0000090000}, file[3] = {3, 4, 4};
+  for (int i = 0; i < 3; i++) {
+    perftools__profiles__mapping__init(&m[i]);
+    m[i].id = (uint64_t)i + 1, m[i].memory_start = start[i], m[i].memory_limit = start[i] + 0x3000;
+    m[i].filename = (int64_t)file[i];
+    mp[i] = &m[i];
+  }
+  p.n_mapping = 3, p.mapping = mp;
+  Perftools__Profiles__Location l[3], *lp[3];
+  uint64_t at[3] = {0x400100, 0x7f0000010010, 0x7f0000090020};
+  for (int i = 0; i < 3; i++) {
+    perftools__profiles__location__init(&l[i]);
+    l[i].id = (uint64_t)i + 1, l[i].mapping_id = (uint64_t)i + 1, l[i].address = at[i];
+    lp[i] = &l[i];
+  }
+  p.n_location = 3, p.location = lp;
+  uint64_t sa[2] = {2, 1}, sb[2] = {3, 1}; /* A's leaf, B's leaf */
+  int64_t v[4] = {0, 0, 5, 3};
+  uint64_t *stk[4] = {sa, sb, sb, sa};
+  Perftools__Profiles__Sample s[4], *sp[4];
+  for (int i = 0; i < 4; i++) {
+    perftools__profiles__sample__init(&s[i]);
+    s[i].n_location_id = 2, s[i].location_id = stk[i], s[i].n_value = 1, s[i].value = &v[i];
+    sp[i] = &s[i];
+  }
+  p.n_sample = 4, p.sample = sp;
+  p.n_string_table = 5, p.string_table = strs;
+  mem raw = pack(&p);
+  size_t keep_memo = pcol_pprof_spill_memo_bytes, keep_spill = pcol_spill_bytes;
+  for (int way = 0; way < 4; way++) { /* memory; seekable; a pipe, stacks numbered or not */
+    pcol_builder *b = new_builder();
+    pcol_error err = {0};
+    int rc;
+    if (way == 0) {
+      FILE *f = fmemopen(raw.p, raw.n, "rb");
+      rc = pcol_import_pprof(b, f, "keys.pb", NULL, &err);
+      fclose(f);
+    } else {
+      memsrc ms = {raw.p, raw.n, 0, 0, 0};
+      pcol_spill_bytes = way == 1 ? keep_spill : 256;
+      pcol_pprof_spill_memo_bytes = way == 3 ? 0 : keep_memo;
+      rc = import_memsrc_whole(b, &ms, way == 1, 3, way == 1 ? 18 : 0, "keys.pb", NULL, &err);
+      pcol_spill_bytes = keep_spill;
+      pcol_pprof_spill_memo_bytes = keep_memo;
+      if (way == 1) cr_assert_eq(ms.got, 3 * raw.n, "way 1: %zu bytes read of %zu", ms.got, raw.n);
+    }
+    cr_assert_eq(rc, 0, "way %d: %s", way, err.message);
+    void *fm;
+    pcol_file *f = tu_reopen(b, NULL, &fm);
+    pcol_builder_free(b);
+    pcol_view ms, la, lm;
+    cr_assert_eq(pcol_column(f, PCOL_T_MAPPINGS, PCOL_C_MAP_START, &ms, &err), 0);
+    cr_assert_eq(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_ADDRESS, &la, &err), 0);
+    cr_assert_eq(pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &lm, &err), 0);
+    cr_assert_eq(pcol_rows(f, PCOL_T_MAPPINGS), 2, "way %d", way);
+    cr_assert_eq(pcol_view_u64(&ms, 0), 0x400000, "way %d", way);
+    cr_assert_eq(pcol_view_u64(&ms, 1), 0x7f0000090000, "way %d: the library kept at %#llx", way,
+                 (unsigned long long)pcol_view_u64(&ms, 1));
+    /* A's location at B's address of its offset */
+    cr_assert_eq(pcol_view_u64(&la, 1), 0x7f0000090010, "way %d", way);
+    cr_assert_eq(pcol_view_u32(&lm, 1), 2, "way %d", way);
+    pcol_close(f);
+    free(fm);
+  }
+  free(raw.p);
+}

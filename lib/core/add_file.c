@@ -235,10 +235,53 @@ static int copy_mappings(mctx *m) {
     rows[i] = r;
     if (m->as_union && (rc = pcol_b_mapping(m->b, &r, 0, &m->mapmap[i + 1], m->err))) break;
   }
+  /* one key's rows (a file packed before 1.2.0 kept a profile's apart):
+   * the one the samples copied meet first is kept, as go's */
+  int repeat = 0;
+  uint64_t *reach = NULL;
+  if (!rc && !m->as_union) rc = pcol_b_mappings_repeat(m->b, rows, nmap, &repeat, m->err);
+  if (!rc && repeat && !(reach = malloc((nmap + 1) * sizeof *reach))) rc = add_oom(m);
+  if (!rc && repeat)
+    rc = pcol_mappings_reach(m->f, m->only ? m->only_from : 0,
+                             m->only ? m->only_end : pcol_rows(m->f, PCOL_T_SAMPLES), reach, m->err);
   if (!rc && !m->as_union)
-    rc = pcol_b_mappings_shared(m->b, rows, nmap, &m->mapmap[1], &m->mapshift[1], m->err);
+    rc = pcol_b_mappings_shared(m->b, rows, nmap, reach, &m->mapmap[1], &m->mapshift[1], m->err);
+  free(reach);
   free(rows);
   return rc;
+}
+
+int pcol_mappings_reach(pcol_file *f, uint64_t from, uint64_t end, uint64_t *reach, pcol_error *err) {
+  pcol_view sp, sl, lm, stk, wt, off, vv;
+  int rc;
+  if ((rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &sp, err)) ||
+      (rc = pcol_column(f, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &sl, err)) ||
+      (rc = pcol_column(f, PCOL_T_LOCATIONS, PCOL_C_LOC_MAPPING, &lm, err)) ||
+      (rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_STACK, &stk, err)) ||
+      (rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_WEIGHT, &wt, err)) ||
+      (rc = pcol_column(f, PCOL_T_SAMPLES, PCOL_C_S_VALUE_OFFSETS, &off, err)) ||
+      (rc = pcol_column(f, PCOL_T_VALUES, PCOL_C_V_VALUE, &vv, err)))
+    return rc;
+  uint64_t nmap = pcol_rows(f, PCOL_T_MAPPINGS), nloc = pcol_rows(f, PCOL_T_LOCATIONS);
+  uint64_t ns = pcol_rows(f, PCOL_T_STACKS), nv = pcol_rows(f, PCOL_T_VALUES), met = 0;
+  if (end > pcol_rows(f, PCOL_T_SAMPLES)) end = pcol_rows(f, PCOL_T_SAMPLES);
+  for (uint64_t i = 0; i < nmap; i++) reach[i] = UINT64_MAX;
+  /* a stack node met is met with all its callers (they were walked then) */
+  uint8_t *seen = calloc(ns + 1, 1);
+  if (!seen) return pcol_error_set(err, PCOL_ENOMEM, "adding a pcol file: out of memory");
+  for (uint64_t i = from; i < end && met < nmap; i++) {
+    uint64_t a = pcol_view_u64(&off, i), e = pcol_view_u64(&off, i + 1);
+    int zero = a == e ? pcol_view_i64(&wt, i) == 0 : 1; /* merge.go isZeroSample */
+    for (uint64_t j = a; j < e && j < nv && zero; j++) zero = pcol_view_i64(&vv, j) == 0;
+    if (zero) continue;
+    for (uint64_t s = pcol_view_u32(&stk, i); s && s <= ns && !seen[s]; s = pcol_view_u32(&sp, s - 1)) {
+      seen[s] = 1;
+      uint64_t l = pcol_view_u32(&sl, s - 1), mp = l && l <= nloc ? pcol_view_u32(&lm, l - 1) : 0;
+      if (mp && mp <= nmap && reach[mp - 1] == UINT64_MAX) reach[mp - 1] = met++;
+    }
+  }
+  free(seen);
+  return PCOL_OK;
 }
 
 /* locations and their lines (after functions and mappings) */
@@ -935,6 +978,7 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_co
   TRY_OR_FAIL(rc = copy_sources(&m));
   TRY_OR_FAIL(rc = copy_value_types(&m));
   TRY_OR_FAIL(rc = copy_functions(&m));
+  if (m.only) TRY_OR_FAIL(rc = only_rows(&m)); /* (copy_mappings reads them) */
   TRY_OR_FAIL(rc = copy_mappings(&m));
   TRY_OR_FAIL(rc = copy_locations(&m));
   TRY_OR_FAIL(rc = copy_stacks(&m));
@@ -946,7 +990,6 @@ static int add_file(pcol_builder *b, pcol_file *f, int as_union, const pcol_b_co
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_PARENT, &m.sp));
     TRY_OR_FAIL(rc = col(&m, PCOL_T_STACKS, PCOL_C_STACK_LOCATION, &m.sl));
   }
-  if (m.only) TRY_OR_FAIL(rc = only_rows(&m));
   TRY_OR_FAIL(rc = copy_samples(&m, base));
   TRY_OR_FAIL(rc = copy_text_and_models(&m, base));
 fail:

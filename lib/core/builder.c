@@ -466,9 +466,9 @@ static int b_mapping_shared(pcol_builder *b, const pcol_mapping_row *m, uint32_t
   return b_mapping(b, m, 0, id);
 }
 
-/* a profile's rows by merge key, a key's rows by index (mkey_cmp) */
+/* a profile's rows by merge key, a key's rows by rank, then index (mkey_cmp) */
 typedef struct {
-  uint64_t size, offset;
+  uint64_t size, offset, rank;
   uint32_t ident;
   size_t ix;
 } map_ord;
@@ -477,29 +477,70 @@ static int mkey_cmp(const void *x, const void *y) {
   if (a->size != c->size) return a->size < c->size ? -1 : 1;
   if (a->offset != c->offset) return a->offset < c->offset ? -1 : 1;
   if (a->ident != c->ident) return a->ident < c->ident ? -1 : 1;
+  if (a->rank != c->rank) return a->rank < c->rank ? -1 : 1;
   return a->ix < c->ix ? -1 : a->ix > c->ix;
 }
+static int mkey_same(const map_ord *a, const map_ord *c) {
+  return a->size == c->size && a->offset == c->offset && a->ident == c->ident;
+}
 
-/* pcol_b_mappings_shared */
-static int b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
-                             uint64_t *shift) {
-  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* the earlier profiles' rows */
+/* m[0..n) sorted by key into *out (n + 1 entries), a key's rows by the
+ * rank go's profile.Merge meets them in (reach NULL: by index): the
+ * profile's first row ahead of all when it is the builder's first profile
+ * of mappings (below 0: merge.go maps src.Mapping[0] first), then by
+ * reach (a row no sample reaches after those that are), then by index */
+static int mkeys_sorted(const pcol_builder *b, const pcol_mapping_row *m, size_t n, const uint64_t *reach,
+                        uint32_t below, map_ord **out) {
+  *out = NULL;
   for (size_t i = 0; i < n; i++)
     if (m[i].flags & ~0x0f) return PCOL_EINVAL;
   if (n > SIZE_MAX / sizeof(map_ord) - 1) return PCOL_ENOMEM;
   map_ord *o = malloc((n + 1) * sizeof *o);
-  size_t *lead = malloc((n + 1) * sizeof *lead);
-  int rc = o && lead ? PCOL_OK : PCOL_ENOMEM;
-  for (size_t i = 0; !rc && i < n; i++) {
+  if (!o) return PCOL_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
     map_mkey k = map_merge_key(b, &m[i]);
-    o[i] = (map_ord){k.size, k.offset, k.ident, i};
+    uint64_t r = !reach || (i == 0 && below == 0) ? 0 : reach[i] == UINT64_MAX ? UINT64_MAX : reach[i] + 1;
+    o[i] = (map_ord){k.size, k.offset, r, k.ident, i};
   }
-  if (!rc) qsort(o, n, sizeof *o, mkey_cmp);
+  qsort(o, n, sizeof *o, mkey_cmp);
+  *out = o;
+  return PCOL_OK;
+}
+
+/* pcol_b_mappings_repeat: a key of rows that differ, and whose row kept
+ * is none of an earlier profile nor the first row ahead of all */
+static int b_mappings_repeat(const pcol_builder *b, const pcol_mapping_row *m, size_t n, int *repeat) {
+  map_ord *o;
+  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows;
+  *repeat = 0;
+  PCOL_RETURN_NOT_OK(mkeys_sorted(b, m, n, NULL, below, &o));
+  for (size_t g = 0, e; g < n && !*repeat; g = e) {
+    int differ = 0, first = below == 0 && o[g].ix == 0; /* (sorted by index in a key) */
+    for (e = g + 1; e < n && mkey_same(&o[e], &o[g]); e++) {
+      const pcol_mapping_row *x = &m[o[e].ix], *y = &m[o[e - 1].ix];
+      differ |= x->memory_start != y->memory_start || x->memory_limit != y->memory_limit ||
+                x->filename != y->filename || x->build_id != y->build_id || x->flags != y->flags;
+    }
+    if (!differ || first) continue;
+    map_mkey k = map_merge_key(b, &m[o[g].ix]);
+    k.below = below;
+    if (below) (void)pcol_hset_find(&b->mapkeys, map_mkey_hash(&k), map_mkey_note, b, &k);
+    *repeat = !k.first;
+  }
+  free(o);
+  return PCOL_OK;
+}
+
+/* pcol_b_mappings_shared */
+static int b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, const uint64_t *reach,
+                             uint32_t *id, uint64_t *shift) {
+  uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* the earlier profiles' rows */
+  map_ord *o = NULL;
+  size_t *lead = NULL;
+  int rc = mkeys_sorted(b, m, n, reach, below, &o);
+  if (!rc && !(lead = malloc((n + 1) * sizeof *lead))) rc = PCOL_ENOMEM;
   for (size_t i = 0; !rc && i < n; i++) /* a key's first row leads its others */
-    lead[o[i].ix] = i && o[i].size == o[i - 1].size && o[i].offset == o[i - 1].offset &&
-                            o[i].ident == o[i - 1].ident
-                        ? lead[o[i - 1].ix]
-                        : o[i].ix;
+    lead[o[i].ix] = i && mkey_same(&o[i], &o[i - 1]) ? lead[o[i - 1].ix] : o[i].ix;
   for (size_t i = 0; !rc && i < n; i++)
     if (lead[i] == i) rc = b_mapping_shared(b, &m[i], below, &id[i], &shift[i]);
   for (size_t i = 0; !rc && i < n; i++) {
@@ -1132,9 +1173,13 @@ static int b_fail(pcol_error *err, int rc, const char *fn) {
                                          : pcol_strerror(rc);
   return pcol_error_set(err, rc, "%s: %s", fn, why);
 }
-int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
-                           uint64_t *shift, pcol_error *err) {
-  return b_fail(err, b_mappings_shared(b, m, n, id, shift), "adding a profile's mappings");
+int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, const uint64_t *reach,
+                           uint32_t *id, uint64_t *shift, pcol_error *err) {
+  return b_fail(err, b_mappings_shared(b, m, n, reach, id, shift), "adding a profile's mappings");
+}
+int pcol_b_mappings_repeat(const pcol_builder *b, const pcol_mapping_row *m, size_t n, int *repeat,
+                           pcol_error *err) {
+  return b_fail(err, b_mappings_repeat(b, m, n, repeat), "adding a profile's mappings");
 }
 int pcol_b_string(pcol_builder *b, const void *ptr, size_t len, uint32_t *id, pcol_error *err) {
   return b_fail(err, b_string(b, ptr, len, id), "pcol_b_string");

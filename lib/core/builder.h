@@ -152,14 +152,32 @@ int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc
  * program (ASLR, a PIE binary or a library mapped elsewhere), and two
  * processes of it in one profile, are one mapping, and their equal
  * locations and stacks one.  That row is an earlier profile's first row of
- * the key (the rows b held before this call), else the profile's first row
- * of it (its lowest index, which is added; go keeps the one its samples
- * meet first, with the profile's first mapping ahead: doc/mappings.md
- * §2.1).  id[i] is row i's mapping id, shift[i] what to add to its
- * addresses in it (the kept row's start - m[i]'s: go's mapInfo.offset, 0
- * for a row kept), modulo 2^64. */
-int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, uint32_t *id,
-                           uint64_t *shift, pcol_error *err);
+ * the key (the rows b held before this call), else the profile's row of it
+ * that go keeps (which is added): the one its samples meet first (merge.go
+ * mapSample: the samples in order, those of values all 0 skipped, each
+ * one's locations leaf first), the profile's first row ahead of all when b
+ * holds no mapping yet (merge.go maps src.Mapping[0] first).  reach[i] is
+ * the order in which the samples meet row i (0 first; UINT64_MAX: none
+ * does, after those that are, by index) as pcol_mappings_reach or the
+ * importer counts it; reach NULL: by index (right when
+ * pcol_b_mappings_repeat says 0).  id[i] is row i's mapping id, shift[i]
+ * what to add to its addresses in it (the kept row's start - m[i]'s: go's
+ * mapInfo.offset, 0 for a row kept), modulo 2^64. */
+int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n, const uint64_t *reach,
+                           uint32_t *id, uint64_t *shift, pcol_error *err);
+/* *repeat = 1 when the row pcol_b_mappings_shared keeps of a merge key
+ * depends on reach: rows of m[0..n) of the key that differ (start, limit,
+ * names, flags), none of them m[0] when b holds no mapping (ahead of all)
+ * and the key none of b's (an earlier profile's row is kept); else 0 (a
+ * Go CPU profile lists its binary twice, the first row kept). */
+int pcol_b_mappings_repeat(const pcol_builder *b, const pcol_mapping_row *m, size_t n, int *repeat,
+                           pcol_error *err);
+/* reach[0..rows of f's mappings) for pcol_b_mappings_shared of f's
+ * mapping rows: the order in which f's samples [from, end) meet them, each
+ * sample's stack leaf first, a sample skipped whose values are all 0 (one
+ * without values when its weight is 0), as merge.go meets a profile's;
+ * UINT64_MAX for a row none meets.  PCOL_OK, or the failure (err set). */
+int pcol_mappings_reach(pcol_file *f, uint64_t from, uint64_t end, uint64_t *reach, pcol_error *err);
 
 /* Frames added to every sample's stack by its label set (go tool pprof
  * -tagroot/-tagleaf: lib/query/tagframes.c), for pcol_b_add_file_copy.

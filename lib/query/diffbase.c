@@ -860,7 +860,14 @@ static int like_mappings(pcol_builder *b, pcol_file *like, pcol_error *err) {
     m[i] = (pcol_mapping_row){pcol_view_u64(&c[0], i), pcol_view_u64(&c[1], i), pcol_view_u64(&c[2], i),
                               s[0], s[1], pcol_view_u8(&c[5], i)};
   }
-  if (!rc) rc = pcol_b_mappings_shared(b, m, (size_t)n, id, shift, err);
+  /* one key's rows (like packed before 1.2.0): the one its samples meet first */
+  int repeat = 0;
+  uint64_t *reach = NULL;
+  if (!rc) rc = pcol_b_mappings_repeat(b, m, (size_t)n, &repeat, err);
+  if (!rc && repeat && !(reach = malloc(n * sizeof *reach))) rc = pcol_oom(err);
+  if (!rc && repeat) rc = pcol_mappings_reach(like, 0, pcol_rows(like, PCOL_T_SAMPLES), reach, err);
+  if (!rc) rc = pcol_b_mappings_shared(b, m, (size_t)n, reach, id, shift, err);
+  free(reach);
   free(m);
   free(id);
   free(shift);

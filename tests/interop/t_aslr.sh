@@ -13,6 +13,8 @@
 # alone as well); a mapping of no file name and one of a stored "" are of
 # one key; `pcol diff --by address` pairs two runs' rows at the new
 # profile's addresses (pcol_open_readdressed), as -diff_base merges them.
+# Of one profile's rows of a key go keeps the one its samples meet first
+# (a second process's library sampled first: its addresses), pcol too.
 # Exit 77 without Go.
 set -u
 PPROF_WHAT="ASLR merges with go tool pprof"
@@ -29,6 +31,7 @@ gen d.pb 0x5600aa000000 0x5001           # 0x6000 rounded up: another mapping
 gen as.pb 0x555555554000 0x5000 sym      # symbolized runs
 gen bs.pb 0x5600aa000000 0x5000 sym
 gen pp.pb 0x555555554000 0x5000 procs    # two processes of it in one profile
+gen p2.pb 0x555555554000 0x5000 procs2   # ... the second's samples (its library) first
 gen nf.pb 0x555555554000 0x5000 nofile   # the binary's mapping of no file name
 gen ef.pb 0x5600aa000000 0x5000 emptyfile # ... and of "" (a second "" in the table)
 "$PPROF" -proto -symbolize=none b.pb b.pb >bb.pb 2>/dev/null || { echo "FAIL: pprof -proto"; exit 1; }
@@ -45,7 +48,7 @@ check() {
   # shellcheck disable=SC2086
   "$PPROF" -symbolize=none -nodecount=0 -nodefraction=0 -edgefraction=0 $2 >ref.txt 2>/dev/null
   # shellcheck disable=SC2086
-  "$PCOL" top -n 0 $3 >got.txt 2>got.err || { echo "FAIL $1: pcol top $3 failed: $(cat got.err)"; fail=1; return; }
+  "$PCOL" top -n 0 $3 <"${CHECK_IN:-/dev/null}" >got.txt 2>got.err || { echo "FAIL $1: pcol top $3 failed: $(cat got.err)"; fail=1; return; }
   rows ref.txt >ref.rows
   rows got.txt >got.rows
   if [ ! -s ref.rows ]; then
@@ -76,6 +79,37 @@ check "two processes, packed" "-top -addresses pp.pb" "--by address pk/pp.pcol"
 check "two processes, then a run" "-top -addresses pp.pb b.pb" "--by address pp.pb b.pb"
 check "a run, then two processes" "-top -addresses b.pb pp.pb" "--by address b.pb pp.pb"
 check "two processes, --base" "-top -addresses -base b.pb pp.pb" "--by address pp.pb --base b.pb"
+# of a key's rows go keeps the one its samples meet first (merge.go
+# mapSample; the first mapping ahead): the second process's library, met
+# first, is printed at its addresses, the binary at the first's
+"$PCOL" pack p2.pb -o pk/p2.pcol && "$PCOL" merge b.pb p2.pb -o pk/bp2.pcol ||
+  { echo "FAIL: pcol pack p2.pb"; exit 1; }
+check "second process met first" "-top -addresses p2.pb" "--by address p2.pb"
+check "second process met first, packed" "-top -addresses p2.pb" "--by address pk/p2.pcol"
+CHECK_IN=p2.pb check "second process met first, from a pipe" "-top -addresses p2.pb" "--by address -"
+check "a run, then second process met first" "-top -addresses b.pb p2.pb" "--by address b.pb p2.pb"
+check "second process met first, then a run" "-top -addresses p2.pb b.pb" "--by address p2.pb b.pb"
+check "second process met first, merged" "-top -addresses b.pb p2.pb" "--by address pk/bp2.pcol"
+check "second process met first, --base" "-top -addresses -base b.pb p2.pb" "--by address p2.pb --base b.pb"
+# a legacy (gperftools text) heap profile of two processes' library, the
+# second's met first (a sample of 0 before it is skipped, as go skips it)
+printf '%s\n' 'heap profile: 2: 20 [2: 20] @ heapprofile' '0: 0 [0: 0] @ 0x7f0000010010 0x400100' \
+  '1: 10 [1: 10] @ 0x7f0000090020 0x400100' '1: 10 [1: 10] @ 0x7f0000010010 0x400100' '' 'MAPPED_LIBRARIES:' \
+  '00400000-00403000 r-xp 00000000 00:00 0 /app' '7f0000010000-7f0000013000 r-xp 00000000 00:00 0 /lib.so' \
+  '7f0000090000-7f0000093000 r-xp 00000000 00:00 0 /lib.so' >lh.heap
+check "legacy heap, second process met first" "-top -addresses lh.heap" "--by address lh.heap"
+# its pprof export: go reads the mappings, locations and samples go reads
+# of p2.pb (-raw), and the same -top -addresses
+for x in p2.pb pk/p2.pcol; do
+  n=$((n + 1))
+  "$PCOL" unpack "$x" --to pprof -o u.pb 2>/dev/null || { echo "FAIL: pcol unpack $x --to pprof"; fail=1; continue; }
+  "$PPROF" -raw -symbolize=none p2.pb >ref.txt 2>/dev/null
+  "$PPROF" -raw -symbolize=none u.pb >got.txt 2>/dev/null
+  if ! grep -q '^Mappings' ref.txt || ! cmp -s ref.txt got.txt; then
+    echo "FAIL unpack $x --to pprof: go -raw of it differs from go's of p2.pb:"; diff ref.txt got.txt | head; fail=1
+  fi
+  check "unpack $x --to pprof, read by go" "-top -addresses u.pb" "--by address p2.pb"
+done
 # no file name (string 0) and a stored "": one key to go (Mapping.key's File != "")
 check "no file, \"\" file" "-top -addresses nf.pb ef.pb" "--by address nf.pb ef.pb"
 check "\"\" file, no file" "-top -addresses ef.pb nf.pb" "--by address ef.pb nf.pb"
@@ -116,6 +150,9 @@ diffcheck a.pb b.pb
 diffcheck b.pb a.pb
 diffcheck b.pb c.pb
 diffcheck a.pb pp.pb
+diffcheck a.pb p2.pb
+diffcheck p2.pb b.pb
+diffcheck p2.pb b.pb pk/p2.pcol b.pb
 diffcheck a.pb b.pb pk/a.pcol pk/b.pcol
 diffcheck a.pb b.pb dir/a.pb pk/b.pcol
 # the merged file's mappings: one per key, with the first run's start

@@ -208,7 +208,10 @@ hand, standard library only).
                                  (offset 0x1450 of the binary); procs: a second
                                  process of the program in the same profile,
                                  both mappings 0x40000000 above the first's,
-                                 samples 4, 1, 6 there; nofile, emptyfile: the
+                                 samples 4, 1, 6 there; procs2: procs with the
+                                 second process's samples first (its library
+                                 reached first: go keeps that row, the binary's
+                                 first mapping ahead of all); nofile, emptyfile: the
                                  binary's mapping has no file name and no build
                                  id, its file field left out (string 0) or the
                                  index of a second "" in the table. Two runs at two
@@ -953,7 +956,8 @@ def aslr(out, start, size=0x5000, mode=""):
     p += field(1, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))
     maps = [(start, size, b"/opt/app/bin/app", b"app-1"),
             (start + 0x100000, 0x3000, b"/opt/app/lib/libfoo.so", b"foo-1")]
-    if mode == "procs":  # a second process of the program, 0x40000000 above
+    procs = mode in ("procs", "procs2")
+    if procs:  # a second process of the program, 0x40000000 above
         maps += [(s0 + 0x40000000, sz, f, bid) for s0, sz, f, bid in maps]
     for i, (s0, sz, f, bid) in enumerate(maps, 1):
         if mode in ("nofile", "emptyfile") and i == 1:
@@ -971,7 +975,7 @@ def aslr(out, start, size=0x5000, mode=""):
             4: (2, 0x2010, b"foo", 40), 5: (2, 0x2120, b"bar", 50)}
     if mode == "extra":
         locs[6] = (1, 0x1450, b"more", 60)
-    if mode == "procs":  # the second process's locations: 10 + the first's
+    if procs:  # the second process's locations: 10 + the first's
         locs.update({lid + 10: (mid + 2, off, name, line) for lid, (mid, off, name, line) in list(locs.items())})
     for lid, (mid, off, name, line) in locs.items():
         if sym:
@@ -979,8 +983,9 @@ def aslr(out, start, size=0x5000, mode=""):
         p += field(4, 2, field(1, 0, lid) + field(2, 0, mid) + field(3, 0, maps[mid - 1][0] + off) +
                    (field(4, 2, field(1, 0, lid) + field(2, 0, line)) if sym else b""))
     stacks = [([3, 2, 1], 5), ([2, 1], 3), ([5, 4, 2, 1], 2), ([4, 1], 7)] + ([([6, 1], 9)] if mode == "extra" else [])
-    if mode == "procs":
-        stacks += [([15, 14, 12, 11], 4), ([13, 12, 11], 1), ([14, 11], 6)]
+    if procs:
+        second = [([15, 14, 12, 11], 4), ([13, 12, 11], 1), ([14, 11], 6)]
+        stacks = second + stacks if mode == "procs2" else stacks + second
     for locs_, n in stacks:
         p += sample(locs_, [n, n * 10_000_000])
     p += field(11, 2, field(1, 0, st.id(b"cpu")) + field(2, 0, st.id(b"nanoseconds")))

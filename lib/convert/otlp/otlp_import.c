@@ -604,7 +604,7 @@ static int build_tables(ctx *c) {
     if (sd.map_file && sd.map_file[i - 1]) r->filename = sd.map_file[i - 1];
   }
   if (!rc && D->n_mapping_table > 1)
-    rc = pcol_b_mappings_shared(b, rows, D->n_mapping_table - 1, &c->map_ids[1], &c->map_shift[1], c->err);
+    rc = pcol_b_mappings_shared(b, rows, D->n_mapping_table - 1, NULL, &c->map_ids[1], &c->map_shift[1], c->err);
   free(rows);
   for (size_t i = 1; i < D->n_function_table && !rc; i++) {
     const otlp_function *f = D->function_table[i];

@@ -966,6 +966,115 @@ static int meta_strx(ctx *c, uint32_t src, const char *key, int64_t idx) {
 
 static int floor_div(int64_t a, int64_t b) { return (int)(a % b < 0); }
 
+/* Pass 2's next Sample into s, and with a pipe's records its stack's
+ * numbering (pprof_spill_next's seen, keep): PCOL_OK, 1 after the last
+ * (*r: the feed's last answer, FEED_END at the end), or the failure (err
+ * set). */
+static int next_sample(ctx *c, psample *s, uint32_t *seen, int *keep, size_t ns, int *r) {
+  pcol_pb_field f;
+  *seen = PPROF_STACK_NEW;
+  *keep = 0;
+  if (c->sp) { /* the spill's records: the Samples pass 1 decoded */
+    int x = pprof_spill_next(c->sp, &s->loc, &s->val, &s->lab, seen, keep, c->err);
+    if (x == 1) *r = FEED_END;
+    return x; /* (its message names the input) */
+  }
+  do
+    if ((*r = feed_next(c->fd, &f, c->err))) return 1;
+  while (f.field != 2);
+  int d = dec_sample(c->fd->buf, f.b, f.e, s);
+  if (!d) return PCOL_OK;
+  /* pass 1 decoded these bytes: memory, or a file changed in between */
+  return d == PB_NOMEM ? bare(c, PCOL_ENOMEM)
+                       : pcol_error_set(c->err, PCOL_EIO,
+                                        "%s: the input changed while it was read (sample %zu "
+                                        "no longer decodes)", c->name, ns + 1);
+}
+
+/* Pass 2 starts over (after samples_reach): the window or a pipe's
+ * records again, or the input seeked back and read again. */
+static int samples_again(ctx *c) {
+  if (c->sp) {
+    pprof_spill_rewind(c->sp);
+    return PCOL_OK;
+  }
+  feed *fd = c->fd;
+  pcol_input *mem = fd->mem;
+  psrc *src = fd->src;
+  feed_free(fd);
+  if (mem) {
+    feed_init(fd, NULL, mem);
+    return PCOL_OK;
+  }
+  int rc = src_close(src, PCOL_OK, c->err);
+  if (!rc && fseeko(src->in, src->start, SEEK_SET) != 0)
+    rc = pcol_error_set(c->err, PCOL_EIO, "%s: cannot read the input a third time: %s", c->name,
+                        strerror(errno));
+  if (!rc) rc = src_open(src, c->err);
+  feed_init(fd, src, NULL);
+  fd->slide = 1;
+  return rc;
+}
+
+/* reach[i]: the order in which the samples meet mapping i, as go's
+ * profile.Merge meets them (merge.go mapSample: in file order, a sample of
+ * values all 0 skipped, each one's locations leaf first; a location once),
+ * for pcol_b_mappings_shared to keep the row go keeps of a key; UINT64_MAX
+ * for one none meets.  The samples are read ahead of pass 2, which then
+ * starts over (c->again). */
+static int samples_reach(ctx *c, uint64_t *reach) {
+  const prof *p = c->p;
+  psample s = {{0}, {0}, {0}};
+  pcol_buf zero = {0}; /* a pipe's: a stack numbered by a sample of 0, its locations */
+  pcol_buf zat = {0};  /* per stack numbered: 1 + where its locations start in zero (0: met) */
+  uint8_t *met = calloc(p->n_location + 1, 1);
+  uint64_t n = 0;
+  int rc = met ? PCOL_OK : bare(c, PCOL_ENOMEM), r = 0;
+  for (size_t i = 0; i < p->n_mapping; i++) reach[i] = UINT64_MAX;
+  if (c->sp) c->sp->hold = 1; /* (read again by pass 2) */
+  for (size_t ns = 0; !rc; ns++) {
+    uint32_t seen;
+    int keep, x = next_sample(c, &s, &seen, &keep, ns, &r);
+    if (x == 1) break;
+    if ((rc = x)) break;
+    const int64_t *v = (const int64_t *)(const void *)s.val.data;
+    size_t nv = s.val.len / sizeof *v, nl = s.loc.len / sizeof(uint64_t), j = 0;
+    while (j < nv && !v[j]) j++;
+    int zeroed = j == nv; /* merge.go isZeroSample */
+    const uint64_t *loc = (const uint64_t *)(const void *)s.loc.data;
+    if (seen != PPROF_STACK_NEW) { /* met before: walked then, unless by a sample of 0 */
+      uint64_t *za = (uint64_t *)(void *)zat.data;
+      if (zeroed || seen >= zat.len / sizeof *za || !za[seen]) continue;
+      loc = (const uint64_t *)(const void *)zero.data + (za[seen] - 1);
+      nl = (size_t)loc[-1];
+      za[seen] = 0;
+    } else if (keep) {
+      uint64_t at = zeroed ? zero.len / sizeof(uint64_t) + 2 : 0, k = nl;
+      if (PCOL_BUF_PUSH(&zat, uint64_t, at) ||
+          (zeroed && (PCOL_BUF_PUSH(&zero, uint64_t, k) || pcol_buf_append(&zero, loc, nl * sizeof *loc)))) {
+        rc = bare(c, PCOL_ENOMEM);
+        break;
+      }
+    }
+    for (j = 0; j < nl && !zeroed; j++) {
+      uint32_t li = loc_ix(c, loc[j]); /* (0: pass 2 refuses the sample) */
+      if (!li || met[li]) continue;
+      met[li] = 1;
+      uint32_t mi = map_ix(c, p->location[li - 1].mapping_id);
+      if (mi && reach[mi - 1] == UINT64_MAX) reach[mi - 1] = n++;
+    }
+  }
+  if (!rc && r == FEED_ERR) rc = c->fd->rc;
+  if (c->sp) c->sp->hold = 0;
+  free(met);
+  pcol_buf_free(&zero);
+  pcol_buf_free(&zat);
+  pcol_buf_free(&s.loc);
+  pcol_buf_free(&s.val);
+  pcol_buf_free(&s.lab);
+  return rc ? rc : samples_again(c);
+}
+
 /* Pass 2: each Sample of the message, decoded, checked and added in file
  * order; nothing of it outlives the next one. */
 static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
@@ -976,30 +1085,13 @@ static int add_samples(ctx *c, uint32_t src, pcol_value_row *vals, size_t nvt) {
   pcol_buf numbered = {0}; /* a pipe's: the pcol stack id of each stack numbered */
   int rc = PCOL_OK;
   size_t ns = 0;
-  pcol_pb_field f;
   feed *fd = c->fd;
   int r = 0;
   for (;;) {
-    uint32_t seen = PPROF_STACK_NEW;
-    int keep = 0;
-    if (c->sp) { /* the spill's records: the Samples pass 1 decoded */
-      if ((r = pprof_spill_next(c->sp, &s.loc, &s.val, &s.lab, &seen, &keep, c->err)) == 1) {
-        r = FEED_END;
-        break;
-      }
-      if ((rc = r)) goto out; /* (its message names the input) */
-    } else {
-      if ((r = feed_next(fd, &f, c->err))) break;
-      if (f.field != 2) continue;
-      r = dec_sample(fd->buf, f.b, f.e, &s);
-      if (r) { /* pass 1 decoded these bytes: memory, or a file changed in between */
-        rc = r == PB_NOMEM ? bare(c, PCOL_ENOMEM)
-                           : pcol_error_set(c->err, PCOL_EIO,
-                                            "%s: the input changed while it was read (sample %zu "
-                                            "no longer decodes)", c->name, ns + 1);
-        goto out;
-      }
-    }
+    uint32_t seen;
+    int keep, got = next_sample(c, &s, &seen, &keep, ns, &r);
+    if (got == 1) break;
+    if ((rc = got)) goto out;
     ns++;
     /* (a stack met before has no location ids here: they passed then) */
     if ((rc = check_sample(c, ns, &s))) goto out;
@@ -1199,7 +1291,15 @@ static int build(ctx *c) {
       r.filename = sd.map_file[i];
     mr[i] = r;
   }
-  if (!rc) rc = pcol_b_mappings_shared(b, mr, p->n_mapping, c->map_ids, c->map_shift, c->err);
+  /* rows of one key (two processes of one program): the one the samples
+   * meet first is kept, as go's merge keeps it (read ahead: samples_reach) */
+  int repeat = 0;
+  uint64_t *reach = NULL;
+  if (!rc) rc = pcol_b_mappings_repeat(b, mr, p->n_mapping, &repeat, c->err);
+  if (!rc && repeat && !(reach = malloc((p->n_mapping + 1) * sizeof *reach))) rc = bare(c, PCOL_ENOMEM);
+  if (!rc && repeat) rc = samples_reach(c, reach);
+  if (!rc) rc = pcol_b_mappings_shared(b, mr, p->n_mapping, reach, c->map_ids, c->map_shift, c->err);
+  free(reach);
   free(mr);
   for (size_t i = 0; i < p->n_function && !rc; i++) {
     const pfunction *fn = &p->function[i];

@@ -728,6 +728,33 @@ static int symbolize(lp *p, pcol_builder *b, pcol_sym *ss, pcol_sym_table *t) {
   return rc;
 }
 
+/* The order in which go's merge meets the used mappings (merge.go
+ * mapSample: the samples in order, one of values all 0 skipped, each
+ * one's locations leaf first), one per used mapping in their order
+ * (pcol_b_mappings_shared's reach; UINT64_MAX: none), or NULL (memory). */
+static uint64_t *legacy_reach(const lp *p, const lkind *k) {
+  const lmapping *M = AT(p->maps, lmapping);
+  const llocation *L = AT(p->locs, llocation);
+  const lsample *s = AT(p->samples, lsample);
+  const uint32_t *X = AT(p->loc, uint32_t);
+  size_t nm = NS(p->maps, lmapping), ns = NS(p->samples, lsample), nmore = lkind_more(k), n = 0;
+  uint64_t *at = malloc((nm + 1) * sizeof *at), met = 0;
+  if (!at) return NULL;
+  for (size_t i = 0; i < nm; i++) at[i] = UINT64_MAX;
+  for (size_t i = 0; i < ns; i++) {
+    int zero = s[i].v == 0;
+    const int64_t *m = nmore ? AT(p->more, int64_t) + i * nmore : NULL;
+    for (int j = 1; j < k->nv && !k->per_count && zero; j++) zero = m[j - 1] == 0;
+    for (size_t j = 0; j < s[i].n && !zero; j++) {
+      uint32_t mp = L[X[s[i].first + j]].map;
+      if (mp && at[mp - 1] == UINT64_MAX) at[mp - 1] = met++;
+    }
+  }
+  for (size_t i = 0; i < nm; i++) /* (the used ones, as emit lists them) */
+    if (M[i].used) at[n++] = at[i];
+  return at;
+}
+
 static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
   uint32_t src, t, u, vt[4], bytes_key = 0;
   int rc = pcol_b_source(b, PCOL_SRC_PPROF, p->name, PCOL_NA_I64, &src, p->err);
@@ -772,7 +799,13 @@ static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
     if (sd.map_file && sd.map_file[i]) r.filename = sd.map_file[i];
     mr[nu++] = r;
   }
-  if (!rc) rc = pcol_b_mappings_shared(b, mr, nu, mid, msh, p->err);
+  /* rows of one key: the one go's merge meets first is kept (reach) */
+  int repeat = 0;
+  uint64_t *reach = NULL;
+  if (!rc) rc = pcol_b_mappings_repeat(b, mr, nu, &repeat, p->err);
+  if (!rc && repeat && !(reach = legacy_reach(p, k))) rc = pcol_lg_nomem(p);
+  if (!rc) rc = pcol_b_mappings_shared(b, mr, nu, reach, mid, msh, p->err);
+  free(reach);
   for (size_t i = 0, j = 0; i < nm && !rc; i++)
     if (M[i].used) M[i].id = mid[j], M[i].shift = msh[j++];
   free(mr);

@@ -179,7 +179,7 @@ static int more(pprof_spill *s, pcol_error *err) {
   }
   s->hi = o.pos;
   s->pos = in.pos;
-  if (s->pos - s->done >= SPILL_GIVE_BACK) { /* compressed pages read: given back */
+  if (!s->hold && s->pos - s->done >= SPILL_GIVE_BACK) { /* compressed pages read: given back */
     pcol_input_discard(&s->copy, s->done, s->pos);
     s->done = s->pos;
   }
@@ -200,6 +200,13 @@ static int get_zz(const uint8_t *p, size_t e, size_t *i, size_t n, pcol_buf *out
   }
   out->len = n * sizeof(int64_t);
   return 0;
+}
+
+void pprof_spill_rewind(pprof_spill *s) {
+  s->lo = s->hi = s->pos = s->done = 0;
+  s->ended = 0;
+  s->n_stacks = 0;
+  if (s->dc) ZSTD_DCtx_reset(s->dc, ZSTD_reset_session_only);
 }
 
 int pprof_spill_next(pprof_spill *s, pcol_buf *loc, pcol_buf *val, pcol_buf *lab,

@@ -32,6 +32,7 @@ typedef struct pprof_spill {
   uint8_t *win;
   size_t cap, lo, hi, pos, done;
   int ended;
+  int hold; /* reading: the copy read is kept (not given back): it is read again */
 } pprof_spill;
 
 /* What a record's stack is: PPROF_STACK_NEW (its location ids), or the
@@ -52,6 +53,9 @@ int pprof_spill_seal(pprof_spill *s, pcol_error *err);
  * PCOL_OK, 1 at the end, or PCOL_EIO (err set: the copy does not decode). */
 int pprof_spill_next(pprof_spill *s, pcol_buf *loc, pcol_buf *val, pcol_buf *lab,
                      uint32_t *stack, int *keep, pcol_error *err);
+/* Reading starts over at the first record (a reading done with s->hold
+ * set: nothing of the copy was given back). */
+void pprof_spill_rewind(pprof_spill *s);
 void pprof_spill_free(pprof_spill *s);
 
 #endif
