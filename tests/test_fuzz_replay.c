@@ -129,6 +129,16 @@ Test(fuzz_replay, synthetic_pcol_seeds) {
     }
 }
 
+/* The conformance files of a -diff_base (spec.md §6.11), through the views
+ * target: their total is the base's samples' (go's computeTotal), which a
+ * difference's |flat| and |cum| pass; fuzz_views took it for a broken
+ * invariant (fuzz/RESULTS.md, 2026-12-01: valid-diff-base-signed.pcol, a
+ * seed, aborted the run). */
+Test(fuzz_replay, views_diff_base_files) {
+  /* (the .pcol files and their .counts and .views texts, which open as no pcol file) */
+  cr_assert_geq(run_dir("tests/conformance/files", "valid-diff-base-", t_views), 2);
+}
+
 /* fuzz_views' pairs (fz_views_pair): two synthetic files of two sources
  * (7 and 60 samples), through pcol_open_readdressed both ways and
  * pcol_open_diff_base_select of the parameter blocks of fzv_chosen: no
