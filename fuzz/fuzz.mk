@@ -52,7 +52,11 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuz
 # sources merged and exported for a range (a cut window without samples, rows
 # past a missed window: Chrome's empty profiles), a Chrome pcolSpanStart not
 # taken (span-*), a source without a window beside one (win-pprof); aslr-procs:
-# two processes' mappings of one key in one profile.
+# two processes' mappings of one key in one profile.  views/pair-*: two
+# pcol files and the parameter block of fuzz_views.h's fzv_chosen
+# (tests/support/views_pair.py): pcol_open_readdressed of two runs at other
+# addresses, pcol_open_diff_base_select of a source N (in range, past a
+# side's count, huge) and a range (reversed, empty, huge, wall-clock).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
 	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
@@ -211,6 +215,21 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  $(PCOL) merge $$a/one.json $$a/p.pb -o $$a/mp.pcol 2>/dev/null && for t in perfetto chrome; do \
 	    $(PCOL) unpack $$a/mp.pcol -t $$t -o $$s/$$t/win-pprof.$$t 2>/dev/null || true; done; \
 	pair $$s/perfetto/win-pprof.pair $$s/perfetto/win-one.sparse-range.perfetto $$s/perfetto/win-pprof.perfetto; \
+	for x in b c as bs eb m2; do $(PCOL) pack $$a/$$x.pb -o $$a/$$x.pcol 2>/dev/null || true; done; \
+	for x in a ea m1; do cp $$s/pcol/pprof-$$x.pcol $$a/$$x.pcol 2>/dev/null || true; done; \
+	vp() { [ -s "$$2" ] && [ -s "$$3" ] && python3 tests/support/views_pair.py "$$@" >/dev/null 2>&1; return 0; }; \
+	v=$$s/views; vp $$v/pair-aslr-a-b $$a/a.pcol $$a/b.pcol; \
+	vp $$v/pair-aslr-a-c $$a/a.pcol $$a/c.pcol --source 1 --from 0 --to 4611686018427387904 --flags 1; \
+	vp $$v/pair-aslr-sym $$a/as.pcol $$a/bs.pcol --source huge --flags 2 --side-null; \
+	vp $$v/pair-emptybid $$a/ea.pcol $$a/eb.pcol --source 2 --kind empty --from 5 --to 5; \
+	vp $$v/pair-mapbomb $$a/m1.pcol $$a/m2.pcol --from 1000000 --to 0 --kind reversed --flags 3; \
+	vp $$v/pair-merged-1-2 $$v/merged-1.pcol $$v/merged-2.pcol --source 2 --from 1000000 --to 500000000 --flags 3; \
+	vp $$v/pair-merged-3-5 $$v/merged-3.pcol $$v/merged-5.pcol --source 3 --kind huge --wall --from 0 --to 0; \
+	vp $$v/pair-merged-5-4 $$v/merged-5.pcol $$v/merged-4.pcol --source huge-1 --flags 4; \
+	vp $$v/pair-win $$a/win-one.sparse.pcol $$a/win-later.overrun.pcol --wall --from 1767225660000000000 --to 1767225760000000000 --flags 2; \
+	vp $$v/pair-win-empty $$a/win-later.overrun.pcol $$a/win-short.later.pcol --source 1 --wall --kind empty --from 1767225758000000000; \
+	vp $$v/pair-synthetic $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol --source 2 --to 60000000 --flags 1; \
+	vp $$v/pair-pprof-merged $$a/a.pcol $$s/pcol/aslr-merged.pcol --source 2 --flags 2; \
 	rm -rf $$a; \
 	$(FUZZ_DIR)/gen_seeds --unwrap $$s/unwrap $$s/collapsed/collapsed-*.txt $$s/pcol/synthetic-7.pcol $$s/pcol/synthetic-60-lz4.pcol \
 	  $$s/otlp/gen.bin $$s/otlp/gen.jsonl $$s/perf/default.txt $$s/jfr/gen-1.jfr $$s/v8/small.cpuprofile \

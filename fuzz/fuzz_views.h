@@ -15,6 +15,7 @@
 #define PCOL_FUZZ_VIEWS_H
 
 #include "fuzz_common.h"
+#include "count.h" /* pcol_base_kinds: fzv_base_total */
 
 static inline int64_t fzv_abs(int64_t v) { return v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v; }
 
@@ -64,9 +65,19 @@ static inline int fzv_n_trace(void *ctx, const pcol_trace *t) {
   return ++*n > 64;
 }
 
+/* 1 when f's total is that of a -diff_base's base (a source of pprof.diff_base
+ * true or signed, spec.md §6.11: go's computeTotal takes the base's samples'
+ * total), which a difference's |flat| and |cum| may pass */
+static inline int fzv_base_total(pcol_file *f) {
+  const uint8_t *kinds = NULL;
+  pcol_error err = {0};
+  return pcol_base_kinds(f, &kinds, &err) == 0 && kinds && (kinds[0] & 5);
+}
+
 static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const char *vname,
                                  int fold_ok) {
   pcol_error err = {0};
+  int bt = fzv_base_total(f);
   pcol_value_sel v;
   if (pcol_value_resolve(f, sel, vname, &v, &err)) return;
   pcol_sum *w = NULL, tabs = 0;
@@ -78,7 +89,7 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
     ok[by] = pcol_top_compute(f, sel, &v, (pcol_by)by, &t[by], &err) == 0;
     if (!ok[by]) continue;
     for (size_t i = 0; i < t[by].nrows; i++)
-      if (fzv_abs(t[by].rows[i].flat) > t[by].total || fzv_abs(t[by].rows[i].cum) > t[by].total)
+      if (!bt && (fzv_abs(t[by].rows[i].flat) > t[by].total || fzv_abs(t[by].rows[i].cum) > t[by].total))
         fz_fail("|flat| and |cum| stay within the total", NULL);
     if (by && ok[0] && t[by].total != t[0].total) fz_fail("every `by` has the same total", NULL);
     pcol_diff d;
@@ -127,7 +138,7 @@ static inline void fzv_one_value(pcol_file *f, const pcol_select *sel, const cha
       if (pcol_graph_compute(f, sel, &v, PCOL_BY_FUNCTION, &go[m], &g, &err)) continue;
       if (g.total != t[0].total) fz_fail("the graph's total is top's", NULL);
       if (m && g.nnodes > 5) fz_fail("the text graph keeps at most node_count nodes", NULL);
-      for (size_t i = 0; i < g.nnodes; i++)
+      for (size_t i = 0; !bt && i < g.nnodes; i++)
         if (fzv_abs(g.nodes[i].flat) > g.total || fzv_abs(g.nodes[i].cum) > g.total)
           fz_fail("graph nodes: |flat| and |cum| stay within the total", NULL);
       for (size_t i = 0; i < g.nedges; i++)
@@ -371,9 +382,218 @@ static inline void fzv_views(pcol_file *f, int validated) {
   }
 }
 
+/* ------------------------------------------------------ two profiles */
+/* pcol_open_readdressed(f, like): f's copy at like's addresses (pcol diff
+ * --by address).  It moves no value: the copy has f's samples, and f's
+ * value (resolved on f, as cmd_diff.c's readdress uses it) adds up to f's
+ * total there; the copy of files that validate validates; its rows by
+ * address diffed against like's (what pcol diff --by address does). */
+static inline void fzv_readdressed(pcol_file *f, pcol_file *like, int validated) {
+  pcol_error err = {0};
+  pcol_file *u = NULL;
+  int rc = pcol_open_readdressed(f, like, &u, &err);
+  if (rc) {
+    if (!err.message[0]) fz_fail("readdressed: a refusal explains itself", &err);
+    if (u) fz_fail("readdressed: no copy on failure", NULL);
+    return;
+  }
+  if (pcol_rows(u, PCOL_T_SAMPLES) != pcol_rows(f, PCOL_T_SAMPLES)) fz_fail("readdressed: f's samples", NULL);
+  if (validated && pcol_validate_full(u, &err)) fz_fail("readdressed: the copy of a valid file validates", &err);
+  pcol_value_sel v;
+  pcol_top a, b, l;
+  memset(&a, 0, sizeof a), memset(&b, 0, sizeof b), memset(&l, 0, sizeof l);
+  if (pcol_value_resolve(f, NULL, NULL, &v, &err) == 0) {
+    int oka = pcol_top_compute(f, NULL, &v, PCOL_BY_FUNCTION, &a, &err) == 0;
+    int okb = pcol_top_compute(u, NULL, &v, PCOL_BY_FUNCTION, &b, &err) == 0;
+    if (oka && okb && a.total != b.total) fz_fail("readdressed: the total stays", NULL);
+    pcol_top_free(&a);
+    pcol_top_free(&b);
+    pcol_value_sel lv;
+    if (pcol_top_compute(u, NULL, &v, PCOL_BY_ADDRESS, &b, &err) == 0) {
+      pcol_diff d;
+      if (pcol_value_resolve(like, NULL, NULL, &lv, &err) == 0 &&
+          pcol_top_compute(like, NULL, &lv, PCOL_BY_ADDRESS, &l, &err) == 0) {
+        for (int abs = 0; abs < 2; abs++)
+          if (pcol_diff_compute(&b, &l, abs, &d, &err) == 0) pcol_diff_free(&d);
+        pcol_top_free(&l);
+      }
+      pcol_top_free(&b);
+    }
+  }
+  /* the views of the copy, once (the first pass), for a small one */
+  if (!validated && pcol_rows(u, PCOL_T_SAMPLES) + pcol_rows(u, PCOL_T_STACKS) <= 512)
+    fzv_one_value(u, &(pcol_select){0}, NULL, fzv_fold_small(u));
+  pcol_close(u);
+}
+
+/* pcol_open_diff_base_select(f, base, sel, flags): a source N (0, in range,
+ * past either side's count, huge) and a range (none, from or to alone,
+ * reversed, empty, huge, wall-clock) of each side.  The rule of include/
+ * pcol.h: a source N past either side's count is ENOTFOUND, side 0 when
+ * past f's; every refusal explains itself; the union of files that
+ * validate validates, and its views over the range answer. */
+static inline void fzv_diff_base_sel(pcol_file *f, pcol_file *base, const pcol_select *sel, unsigned flags,
+                                     int validated, int views) {
+  pcol_error err = {0};
+  pcol_file *u = NULL;
+  int side = -1;
+  int rc = pcol_open_diff_base_select(f, base, sel, flags & 7, &u, (flags & 8) ? NULL : &side, &err);
+  flags &= 7;
+  uint64_t nf = pcol_rows(f, PCOL_T_SOURCES), nb = pcol_rows(base, PCOL_T_SOURCES);
+  uint32_t n = sel->source_id;
+  if (n && (n > nf || n > nb)) {
+    if (rc != PCOL_ENOTFOUND || u) fz_fail("diff base: a source N past a side's count is ENOTFOUND", &err);
+    if (side != -1 && side != (n > nf ? 0 : 1)) fz_fail("diff base: the side of a source N past its count", &err);
+  }
+  if (rc) {
+    if (!err.message[0]) fz_fail("diff base: a refusal explains itself", &err);
+    if (u) fz_fail("diff base: no union on failure", NULL);
+    if (side != -1 && side != 0 && side != 1) fz_fail("diff base: side is 0 or 1", NULL);
+    return;
+  }
+  if (flags & 4) fz_fail("diff base: an unknown flag is refused", NULL);
+  if (validated && pcol_validate_full(u, &err)) fz_fail("diff base: the union of valid files validates", &err);
+  /* the views' selection: sel's range, no source (include/pcol.h) */
+  pcol_select vs = *sel;
+  vs.source_id = 0;
+  pcol_value_sel v, d;
+  pcol_top t;
+  if (pcol_value_resolve(u, &vs, NULL, &v, &err) == 0 &&
+      pcol_top_compute(u, &vs, &v, PCOL_BY_FUNCTION, &t, &err) == 0) {
+    for (size_t i = 0; !fzv_base_total(u) && i < t.nrows; i++)
+      if (fzv_abs(t.rows[i].flat) > t.total) fz_fail("diff base: |flat| stays within the total", NULL);
+    size_t nr = t.nrows;
+    if (pcol_value_resolve(u, &vs, "0", &d, &err) == 0 &&
+        pcol_top_mean(u, &vs, &d, &t, 0.005, NULL, &err) == 0 && t.nrows != nr)
+      fz_fail("diff base: -mean changed the rows", NULL);
+    pcol_top_free(&t);
+  }
+  if (views && pcol_rows(u, PCOL_T_SAMPLES) + pcol_rows(u, PCOL_T_STACKS) <= 512)
+    fzv_one_value(u, &vs, NULL, fzv_fold_small(u));
+  pcol_close(u);
+}
+
+/* 8 bytes at p (little-endian), 0 past the end */
+static inline uint64_t fzv_u64(const uint8_t *p, size_t n, size_t at) {
+  uint64_t x = 0;
+  for (size_t i = 0; i < 8; i++) x |= (uint64_t)(at + i < n ? p[at + i] : 0) << (8 * i);
+  return x;
+}
+
+/* The selection and flags the fuzzer chose: the parameter block P (18
+ * bytes read, 0 past its end) is
+ *   P[0]       source N: 0..0xef as is, 0xf0..0xff UINT32_MAX - (0xff - P[0]);
+ *   P[1]       bit 0 has_from, bit 1 has_to, bit 2 wall; bits 3-4 the
+ *              range: 0 as P gives it, 1 reversed (to < from), 2 empty
+ *              (to = from), 3 huge (INT64_MIN to INT64_MAX); bits 5-7 the
+ *              flags (PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE, 4: unknown);
+ *   P[2..9]    from_ns, P[10..17] to_ns (little-endian); to_ns odd: the
+ *              side argument NULL (flag 8 here, not passed). */
+static inline void fzv_chosen(const uint8_t *p, size_t np, pcol_select *s, unsigned *flags) {
+  memset(s, 0, sizeof *s);
+  uint8_t n = np > 0 ? p[0] : 0, k = np > 1 ? p[1] : 0;
+  s->source_id = n < 0xf0 ? n : UINT32_MAX - (uint32_t)(0xff - n);
+  s->has_from = k & 1, s->has_to = (k >> 1) & 1, s->wall = (k >> 2) & 1;
+  int64_t a = (int64_t)fzv_u64(p, np, 2), b = (int64_t)fzv_u64(p, np, 10);
+  switch ((k >> 3) & 3) {
+  case 0: s->from_ns = a, s->to_ns = b; break;
+  case 1: s->from_ns = a > b ? a : b, s->to_ns = a > b ? b : a; if (s->from_ns == s->to_ns && s->to_ns > INT64_MIN) s->to_ns--; break;
+  case 2: s->from_ns = s->to_ns = a; break;
+  default: s->from_ns = INT64_MIN, s->to_ns = INT64_MAX; break;
+  }
+  *flags = (unsigned)(k >> 5); /* 0..7: PCOL_BASE_DIFF, PCOL_BASE_NORMALIZE, 4 unknown */
+  if ((b & 1) && !(*flags & 4)) *flags |= 8; /* (side NULL) */
+}
+
+/* Both directions of readdressing, then -base/-diff_base of each
+ * selection: the fuzzer's (P), and a fixed few: source N in range and past
+ * both counts, each with a range reversed, empty and huge. */
+static inline void fzv_pair(pcol_file *f, pcol_file *g, const uint8_t *p, size_t np, int validated) {
+  fzv_readdressed(f, g, validated);
+  fzv_readdressed(g, f, validated);
+  pcol_select s;
+  unsigned flags;
+  fzv_chosen(p, np, &s, &flags);
+  fzv_diff_base_sel(f, g, &s, flags, validated, !validated);
+  int big = pcol_rows(f, PCOL_T_SAMPLES) + pcol_rows(g, PCOL_T_SAMPLES) > 2048;
+  if (big) return;
+  uint32_t past = (uint32_t)(pcol_rows(f, PCOL_T_SOURCES) > pcol_rows(g, PCOL_T_SOURCES)
+                                 ? pcol_rows(f, PCOL_T_SOURCES) : pcol_rows(g, PCOL_T_SOURCES)) + 1;
+  const pcol_select fixed[] = {
+      {.source_id = 1},
+      {.source_id = past},
+      {.source_id = UINT32_MAX},
+      {.source_id = 2, .has_from = 1, .has_to = 1, .from_ns = 50000000, .to_ns = 1000}, /* reversed */
+      {.has_from = 1, .has_to = 1, .from_ns = 20000000, .to_ns = 20000000},             /* empty */
+      {.source_id = 1, .has_from = 1, .has_to = 1, .from_ns = INT64_MIN, .to_ns = INT64_MAX},
+      {.has_from = 1, .from_ns = INT64_MAX},
+      {.has_to = 1, .wall = 1, .to_ns = 1700000000050000000},
+  };
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+    fzv_diff_base_sel(i & 1 ? g : f, i & 1 ? f : g, &fixed[i], (unsigned)i % 4, validated, 0);
+  /* a side against itself, over the chosen range: -base cancels */
+  s.source_id = s.source_id > 2 ? 1 : s.source_id;
+  fzv_diff_base_sel(f, f, &s, flags & 3, validated, 0);
+}
+
+/* A pcol file of the input (its checksums made right in a copy, *mem) */
+static inline pcol_file *fzv_open_part(const uint8_t *d, size_t n, uint8_t **mem) {
+  *mem = NULL;
+  if (n < 64 || n > (16u << 20)) return NULL;
+  uint8_t *copy = malloc(n);
+  if (!copy) return NULL;
+  memcpy(copy, d, n);
+  fz_fix_checksums(copy, n);
+  pcol_open_options opt = {.max_decoded_bytes = FZ_MAX_DECODED};
+  pcol_error err = {0};
+  pcol_file *f = NULL;
+  if (pcol_open_buffer(copy, n, &opt, &f, &err)) {
+    free(copy);
+    return NULL;
+  }
+  *mem = copy;
+  return f;
+}
+
+/* An input that holds FZ_NEXT: A FZ_NEXT B [FZ_NEXT P], two pcol files and
+ * the parameter block of fzv_chosen; viewed before and after both
+ * validate. */
+static inline int fz_views_pair(const uint8_t *data, size_t size, const uint8_t *next) {
+  const uint8_t *bp = next + FZ_NEXT_LEN, *pp = NULL;
+  size_t na = (size_t)(next - data), nb = size - na - FZ_NEXT_LEN, npp = 0;
+  const uint8_t *n2 = fz_next_at(bp, nb);
+  if (n2) {
+    pp = n2 + FZ_NEXT_LEN;
+    npp = nb - (size_t)(pp - bp);
+    nb = (size_t)(n2 - bp);
+  }
+  uint8_t *ma = NULL, *mb = NULL;
+  pcol_file *f = fzv_open_part(data, na, &ma), *g = f ? fzv_open_part(bp, nb, &mb) : NULL;
+  if (f && g) {
+    fzv_pair(f, g, pp, npp, 0);
+    pcol_error err = {0};
+    int va = pcol_validate_full(f, &err) == 0, vb = pcol_validate_full(g, &err) == 0;
+    pcol_close(f), pcol_close(g);
+    f = g = NULL;
+    pcol_open_options opt = {.max_decoded_bytes = FZ_MAX_DECODED};
+    if (va && vb && pcol_open_buffer(ma, na, &opt, &f, &err) == 0 && pcol_open_buffer(mb, nb, &opt, &g, &err) == 0 &&
+        pcol_validate_full(f, &err) == 0 && pcol_validate_full(g, &err) == 0)
+      fzv_pair(f, g, pp, npp, 1);
+  }
+  pcol_close(f);
+  pcol_close(g);
+  free(ma);
+  free(mb);
+  return 0;
+}
+
 /* The target: the input as a pcol file with its checksums made right,
- * viewed before and after full validation. */
+ * viewed before and after full validation; an input of two (FZ_NEXT):
+ * fz_views_pair. */
 static inline int fz_views_one(const uint8_t *data, size_t size) {
+  if (size > (48u << 20)) return 0;
+  const uint8_t *next = fz_next_at(data, size);
+  if (next) return fz_views_pair(data, size, next);
   if (size < 64 || size > (16u << 20)) return 0;
   uint8_t *copy = malloc(size);
   if (!copy) return 0;

@@ -129,6 +129,55 @@ Test(fuzz_replay, synthetic_pcol_seeds) {
     }
 }
 
+/* The conformance files of a -diff_base (spec.md §6.11), through the views
+ * target: their total is the base's samples' (go's computeTotal), which a
+ * difference's |flat| and |cum| pass; fuzz_views took it for a broken
+ * invariant (fuzz/RESULTS.md, 2026-12-01: valid-diff-base-signed.pcol, a
+ * seed, aborted the run). */
+Test(fuzz_replay, views_diff_base_files) {
+  /* (the .pcol files and their .counts and .views texts, which open as no pcol file) */
+  cr_assert_geq(run_dir("tests/conformance/files", "valid-diff-base-", t_views), 2);
+}
+
+/* fuzz_views' pairs (fz_views_pair): two synthetic files of two sources
+ * (7 and 60 samples), through pcol_open_readdressed both ways and
+ * pcol_open_diff_base_select of the parameter blocks of fzv_chosen: no
+ * block; source 1 over a range; source N past both counts (2, as the
+ * synthetic files have 2 sources: 3) and huge; a reversed, an empty and a
+ * huge range; wall-clock; every flag, an unknown one among them. */
+Test(fuzz_replay, synthetic_views_pairs) {
+  void *a = NULL, *b = NULL;
+  size_t na = 0, nb = 0;
+  cr_assert_eq(fz_make_file(7, 0, &a, &na), 0);
+  cr_assert_eq(fz_make_file(60, 1, &b, &nb), 0);
+  static const uint8_t params[][18] = {
+      {0},
+      {1, 0x03 | 1 << 5, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0xe1, 0xf5, 0x05}, /* [0, 100 ms), -diff_base */
+      {3, 0x03 | 2 << 5},
+      {0xff, 0x00 | 4 << 5},
+      {2, 0x03 | 1 << 3 | 3 << 5, 0x00, 0xe1, 0xf5, 0x05},               /* reversed */
+      {0, 0x03 | 2 << 3, 0x00, 0x2d, 0x31, 0x01},                        /* empty */
+      {1, 0x03 | 3 << 3 | 2 << 5},                                       /* huge */
+      {2, 0x07 | 3 << 3, 0, 0, 0, 0, 0, 0, 0, 0, 1},                     /* wall, huge; side NULL */
+      {0, 0x05, 0x00, 0x00, 0x2a, 0x36, 0xfe, 0x9c, 0x97, 0x17},         /* wall from 1.7e18 */
+  };
+  for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+    for (int swap = 0; swap < 2; swap++) {
+      size_t n = na + nb + 2 * FZ_NEXT_LEN + sizeof params[i];
+      uint8_t *in = malloc(n), *p = in;
+      cr_assert(in);
+      memcpy(p, swap ? b : a, swap ? nb : na), p += swap ? nb : na;
+      memcpy(p, FZ_NEXT, FZ_NEXT_LEN), p += FZ_NEXT_LEN;
+      memcpy(p, swap ? a : b, swap ? na : nb), p += swap ? na : nb;
+      /* the first pair without a parameter block at all */
+      if (i) memcpy(p, FZ_NEXT, FZ_NEXT_LEN), memcpy(p + FZ_NEXT_LEN, params[i], sizeof params[i]);
+      t_views(in, i ? n : na + nb + FZ_NEXT_LEN);
+      free(in);
+    }
+  free(a);
+  free(b);
+}
+
 Test(fuzz_replay, regex_seeds) {
   for (size_t i = 0; i < FZ_RX_NSEEDS; i++) t_regex((const uint8_t *)fz_regex_seeds[i], strlen(fz_regex_seeds[i]));
 }

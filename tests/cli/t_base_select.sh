@@ -78,6 +78,18 @@ grep -q "b.pb: no source 2 (the profile has 1" "$tmp/err.txt" || fail "--source 
 "$PCOL" top "$tmp/ab.pcol" --source 2 --diff-base "$tmp/a.pb" >/dev/null 2>"$tmp/err.txt" &&
   fail "top ab.pcol --source 2 --diff-base a.pb: accepted"
 grep -q "a.pb: no source 2 (the base has 1" "$tmp/err.txt" || fail "--source 2 of the base: $(cat "$tmp/err.txt")"
+# ... and a pair of source N that does not pair is named by N, not by the number of its copy
+# alone (fuzz_views, 2026-12-01: "the base's source 1, the profile's source 1" for --source 2)
+$GEN multivalue "$tmp/m.pb" >/dev/null && "$PCOL" merge "$tmp/a.pb" "$tmp/m.pb" -o "$tmp/am.pcol" 2>/dev/null ||
+  fail "merge a m"
+"$PCOL" top "$tmp/ab.pcol" --source 2 --diff-base "$tmp/am.pcol" >/dev/null 2>"$tmp/err.txt" &&
+  fail "top ab.pcol --source 2 --diff-base am.pcol: accepted"
+grep -q "am.pcol: the base profile's period type .*(the base's source 2, the profile's source 2; " "$tmp/err.txt" ||
+  fail "--source 2 of a pair that does not pair: $(cat "$tmp/err.txt")"
+"$PCOL" top "$tmp/am.pcol" --source 2 --base "$tmp/ab.pcol" >/dev/null 2>"$tmp/err.txt" &&
+  fail "top am.pcol --source 2 --base ab.pcol: accepted"
+grep -q "(the base's source 2, the profile's source 2; " "$tmp/err.txt" ||
+  fail "--source 2 of a pair that does not pair (reversed): $(cat "$tmp/err.txt")"
 # --source N with a wall-clock range over several inputs: no input left out (rd17c F2: the
 # range left out y.pb, which the range cannot reach, so "source 2" was z.pb, equal to the
 # base's source 2: every row 0, where the merged file's source 2 is y.pb minus v.pb)
