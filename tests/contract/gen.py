@@ -12,6 +12,17 @@ contract).  The truth is computed here from what this script wrote:
   span_ns    the last one's (null: the format has no per-sample times)
   names      frame names the format's own viewer prints for what was written
              (every one must appear in `pcol top`)
+  stated_period  [period, type, unit]: the period the file states (OTLP's
+             periodType and period, a Firefox profile's meta.interval as the
+             pprof export states it, Tachyon's interval, pprof's legacy heap
+             sampling rate and contention sampling period), and
+  period_value  a value type that is samples x that period (Tachyon's wall)
+
+Other forms of a format (importers.tsv's gen:KIND): otlp-bin (the OTLP
+message in protobuf, encoded by protoc; exit 3 without protoc),
+chrome-hermes (Hermes' samples/stackFrames form), speedscope-evented
+(evented profiles), pprof-legacy*; and pcol (the OTLP message packed by
+`pcol pack`, PCOL: pcol's own format).
 
 gen.py FORMAT OUT empty: the same profile with "run loop" named "" (an
 empty function name, which the format holds: `a;;b` in collapsed text,
@@ -21,7 +32,7 @@ frame's own name as written is "" (t_contract.py's check_empty).
 The producer's clock does not start at 0 (perf: seconds since boot; V8: µs
 on the process's monotonic clock; Firefox and OTLP: wall-clock), so an
 importer that keeps it as `time_ns` fails `first_ns`/`span_ns`."""
-import json, random, sys
+import json, os, random, re, sys
 
 fmt, out = sys.argv[1], sys.argv[2]
 empty = sys.argv[3:] == ["empty"]
@@ -50,6 +61,52 @@ def times_us(first):
         ts.append(t)
         t += gap
     return ts
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OTLP_PROTO = "opentelemetry/proto/profiles/v1development/profiles.proto"
+# OTLP JSON's keys that hold text (every other string is a 64-bit number)
+OTLP_TEXT = {"stringTable", "stringValue", "key", "name"}
+
+
+def otlp_text(obj):
+    """an OTLP JSON message in protobuf's text form (the proto's field
+    names: JSON's lowerCamelCase in snake_case)"""
+    out = []
+    for k, v in obj.items():
+        name = re.sub(r"([A-Z])", r"_\1", k).lower()
+        for x in v if isinstance(v, list) else [v]:
+            if isinstance(x, dict):
+                out.append("%s { %s }" % (name, otlp_text(x)))
+            elif isinstance(x, str) and k in OTLP_TEXT:
+                out.append('%s: "%s"' % (name, "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else "\\%03o" % b
+                                                        for b in x.encode())))
+            else:
+                out.append("%s: %s" % (name, x))
+    return " ".join(out)
+
+
+def encode_otlp(doc, path):
+    """the message in protobuf, as protoc encodes it (exit 3 without protoc:
+    the row is skipped, saying so)"""
+    import shutil, subprocess
+    if not shutil.which("protoc"):
+        sys.exit(3)
+    p = subprocess.run(["protoc", "--proto_path=" + os.path.join(ROOT, "format"),
+                        "--encode=opentelemetry.proto.profiles.v1development.ProfilesData", OTLP_PROTO],
+                       input=otlp_text(doc).encode(), capture_output=True)
+    if p.returncode:
+        sys.exit("gen.py: protoc --encode: " + p.stderr.decode(errors="replace")[:300])
+    open(path, "wb").write(p.stdout)
+
+
+def pack_pcol(path):
+    """pcol's own format: the file at path packed by `pcol pack` (PCOL)"""
+    import subprocess
+    os.rename(path, path + ".json")
+    subprocess.run([os.environ.get("PCOL", os.path.join(ROOT, "build/bin/pcol")), "pack", path + ".json", "-o", path],
+                   check=True)
+    os.unlink(path + ".json")
 
 
 w = open(out, "w", encoding="utf-8", newline="\n")
@@ -135,6 +192,40 @@ elif fmt == "chrome":
     lasts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][-1]] for n in (T1, T2)]
     truth["first_ns"] = [f * 1000 for f in firsts]
     truth["span_ns"] = [l * 1000 for l in lasts]
+elif fmt == "chrome-hermes":
+    # the samples form Hermes (React Native's sampling profiler) writes:
+    # traceEvents (here the threads' names), samples (pid, tid, ts in us on
+    # its clock as a string, sf the leaf's stack frame) and stackFrames
+    # (id -> name, category, parent); speedscope's importer reads it
+    # (sampleListToProfileGroup): a profile a thread, times since the
+    # trace's first sample
+    start = 673345194
+    ts = times_us(0)
+    tids = {T1: 5906, T2: 7}
+    ev = [{"name": "process_name", "ph": "M", "cat": "__metadata", "pid": 7564, "tid": 0, "ts": 0,
+           "args": {"name": "hermes"}}]
+    ev += [{"name": "thread_name", "ph": "M", "cat": "__metadata", "pid": 7564, "tid": tid, "ts": 0,
+            "args": {"name": name}} for name, tid in tids.items()]
+    frames, ids = {}, {}
+    for _, st, _ in plan:
+        for d in range(1, len(st) + 1):
+            if tuple(st[:d]) not in ids:
+                ids[tuple(st[:d])] = k = str(len(ids) + 1)
+                frames[k] = {"name": FR[st[d - 1]], "category": "JavaScript"}
+                if d > 1:
+                    frames[k]["parent"] = int(ids[tuple(st[:d - 1])])
+    smp = [{"cpu": "-1", "name": "", "ts": str(start + tu), "pid": 7564, "tid": str(tids[t]), "weight": "1",
+            "sf": int(ids[tuple(st)])} for (t, st, _), tu in zip(plan, ts)]
+    json.dump({"traceEvents": ev, "samples": smp, "stackFrames": frames}, w, ensure_ascii=False)
+    truth["threads"] = {"thread_name": per_thread()}
+    # each thread's first and last sample, since the trace's first; the
+    # sources in speedscope's order of its profiles (by pid, then tid)
+    order = sorted(tids, key=tids.get)
+    firsts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][0]] for n in order]
+    lasts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][-1]] for n in order]
+    truth["first_ns"] = [f * 1000 for f in firsts]
+    truth["span_ns"] = [l * 1000 for l in lasts]
+    truth["names"] = FR[:]
 elif fmt == "tachyon":
     # CPython 3.15's sampling profiler binary (tests/support/tachyongen.py
     # writes it as CPython's writer does): threads are numeric ids (labels
@@ -151,6 +242,10 @@ elif fmt == "tachyon":
     truth["threads"] = {"tid": {str(tids[k]): v for k, v in per_thread().items()}}
     truth["first_ns"], truth["span_ns"] = ts[0] * 1000, ts[-1] * 1000
     truth["names"] = FR[:]
+    # the header's interval, 1000 us: each sample's wall (CPython's own
+    # report: samples x interval)
+    truth["stated_period"] = [1000000, "wall", "nanoseconds"]
+    truth["period_value"] = "wall"
 elif fmt == "jfr":
     # a JDK Flight Recorder recording without a JVM (tests/support/gen_jfr.py;
     # tests/interop/t_jfr.sh judges real JVM recordings against `jfr print`):
@@ -209,10 +304,17 @@ elif fmt == "firefox":
     truth["threads"] = {"thread_name": per_thread()}
     truth["first_ns"], truth["span_ns"] = 2000 * 1000, ts[-1] * 1000
     truth["names"] = FR[1:3] + ["leaf_a", "leaf_b"]
-elif fmt == "otlp":
+    # meta.interval, 1 ms: the period of the source's time (no value of a
+    # time here: cpu/nanoseconds), as the pprof export states it
+    truth["stated_period"] = [1000000, "cpu", "nanoseconds"]
+elif fmt in ("otlp", "otlp-bin", "pcol"):
+    # otlp-bin: the same message in protobuf, encoded by protoc from its
+    # text form (the upstream .proto files, format/opentelemetry); pcol:
+    # the OTLP JSON packed by `pcol pack` (PCOL) into pcol's own format
     t0 = 1700000000000000000  # ns, wall clock
     ts = times_us(3000)
-    strs = ["", "samples", "count", "thread.name", T1, T2, "app.c"] + FR
+    # (the stated period: 10 ms of cpu, each sample's count its value)
+    strs = ["", "samples", "count", "thread.name", T1, T2, "app.c"] + FR + ["cpu", "nanoseconds"]
     funcs = [{}] + [{"nameStrindex": 7 + i, "filenameStrindex": 6} for i in range(len(FR))]
     locs = [{}] + [{"address": str(4096 + 16 * i), "lines": [{"functionIndex": 1 + i, "line": str(i + 1)}]}
                    for i in range(len(FR))]
@@ -223,12 +325,20 @@ elif fmt == "otlp":
     doc = {"resourceProfiles": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "app"}}]},
                                  "scopeProfiles": [{"scope": {"name": "contract"}, "profiles": [
                                      {"sampleType": {"typeStrindex": 1, "unitStrindex": 2}, "timeUnixNano": str(t0),
-                                      "durationNano": str((ts[-1] + 1000) * 1000), "samples": smp}]}]}],
+                                      "durationNano": str((ts[-1] + 1000) * 1000), "samples": smp,
+                                      "periodType": {"typeStrindex": len(strs) - 2, "unitStrindex": len(strs) - 1},
+                                      "period": "10000000"}]}]}],
            "dictionary": {"mappingTable": [{}], "locationTable": locs, "functionTable": funcs, "stackTable": stacks,
                           "stringTable": strs, "attributeTable": attrs, "linkTable": [{}]}}
     json.dump(doc, w, ensure_ascii=False)
+    w.close()
+    if fmt == "otlp-bin":
+        encode_otlp(doc, out)
+    elif fmt == "pcol":
+        pack_pcol(out)
     truth["threads"] = {"thread.name": per_thread()}
     truth["first_ns"], truth["span_ns"] = 3000 * 1000, ts[-1] * 1000
+    truth["stated_period"] = [10000000, "cpu", "nanoseconds"]  # the message's periodType and period
 elif fmt == "speedscope":
     # py-spy's shape: one sampled profile per thread, named after it; and an
     # evented profile (rbspy, Chrome's) whose clock starts at startValue
@@ -241,6 +351,32 @@ elif fmt == "speedscope":
     json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": frames},
                "profiles": profs, "activeProfileIndex": 0, "exporter": "contract"}, w, ensure_ascii=False)
     truth["sources"] = {"%s: %s" % (out.rsplit("/", 1)[-1], t): c for t, c in per_thread().items()}
+elif fmt == "speedscope-evented":
+    # evented profiles (rbspy's, speedscope's own Chrome import): a profile
+    # a thread, in microseconds on a clock that starts at startValue, each
+    # sample a stretch: its frames opened root first, closed leaf first
+    # before the next one (an idle gap between: a stretch a sample)
+    frames = [{"name": f, "file": "app.rb", "line": 10 * i + 1} for i, f in enumerate(FR)]
+    sv = 98765
+    ts = times_us(sv + 1500)
+    profs, firsts, lasts = [], [], []
+    for name in (T1, T2):
+        idx = [i for i, (t, _, _) in enumerate(plan) if t == name]
+        evs = []
+        for i in idx:
+            st, at = plan[i][1], ts[i]
+            evs += [{"type": "O", "frame": f, "at": at} for f in st]
+            evs += [{"type": "C", "frame": f, "at": at + plan[i][2] - 100} for f in reversed(st)]
+        profs.append({"type": "evented", "name": name, "unit": "microseconds", "startValue": sv,
+                      "endValue": evs[-1]["at"] + 50, "events": evs})
+        firsts.append((ts[idx[0]] - sv) * 1000)
+        lasts.append((ts[idx[-1]] + plan[idx[-1]][2] - 100 - sv) * 1000)  # (its end: a sample lasts)
+    json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": frames},
+               "profiles": profs, "name": "contract", "activeProfileIndex": 0, "exporter": "contract"}, w,
+              ensure_ascii=False)
+    truth["sources"] = {"%s: %s" % (out.rsplit("/", 1)[-1], t): c for t, c in per_thread().items()}
+    truth["first_ns"], truth["span_ns"] = firsts, lasts
+    truth["names"] = FR[:]
 elif fmt == "collapsed":
     agg = {}
     for _, st, _ in plan:
@@ -319,12 +455,14 @@ elif fmt in ("pprof-legacy-heap", "pprof-legacy-contention", "pprof-legacy-threa
         for _, st, _ in plan:
             w.write("     1:     1024 [     1:     1024] @ %s\n" % stk(st))
         w.write("\nMAPPED_LIBRARIES:\n" + maps)
+        truth["stated_period"] = [524288, "space", "bytes"]  # heap_v2/524288: the sampling rate
     elif fmt.endswith("contention"):
         w.write("--- contentionz 1 ---\ncycles/second = 2000000000\nsampling period = 100\n"
                 "ms since reset = 60000\ndiscarded samples = 0\n")
         for _, st, gap in plan:
             w.write("%10d %6d @ %s\n" % (gap * 2000, 1, stk(st)))
         w.write("--- Memory map: ---\n" + maps)
+        truth["stated_period"] = [100, "contentions", "count"]  # "sampling period = 100"
     else:
         w.write("--- threadz 1 ---\n\n")
         for i, (_, st, _) in enumerate(plan):
