@@ -27,7 +27,8 @@
 //     stack chart's boxes and track labels and of the timeline's labels, the
 //     buttons of the refine menus of a graph node and a label box) shows a
 //     file's string as pcolIso does: no raw bidi control, each \x{202e} and
-//     each HOSTILE text (markup) inside an FSI..PDI pair; those menus'
+//     each HOSTILE text (markup) inside an FSI..PDI pair (a unit's after its
+//     number: shown); those menus'
 //     headers shown and isolated by their style; no element made from the
 //     file's markup, no handler run; the label boxes' tooltips among them
 //     (their lines were raw, h3).
@@ -154,7 +155,10 @@ function goPct(v, t) {
     }
     if (c.checks.includes('tips')) {
       const RAW = /[\u202a-\u202e\u2066\u2067]/;
-      const bare = (s) => s.replace(/\u2068[^\u2068\u2069]*\u2069/g, '');
+      // what is not isolated: outside FSI..PDI, and not a number with the
+      // file's unit glued to it ("4unit\x{202e}X": shown, the unit of a
+      // number, which it cannot reorder)
+      const bare = (s) => s.replace(/\u2068[^\u2068\u2069]*\u2069/g, '').replace(/(?<![\w\\])-?\d[\d.]*[^\s();,\u2068\u2069]*/g, '');
       const tips = [];
       const grab = async (where, expr) => { for (const t of await ev(expr)) tips.push([where, t]); };
       const ALL = `Array.from(document.querySelectorAll('[title]')).map(e => e.getAttribute('title')).concat(Array.from(document.querySelectorAll('title')).map(e => e.textContent))`;
