@@ -42,6 +42,7 @@
 #include "count.h"    /* pcol_rtime, pcol_rtime_free, pcol_rtime_init_meta, ... */
 #include "buf.h"      /* PCOL_GROW */
 #include "wall.h"     /* pcol_selection_sources, pcol_wall_init, pcol_wall_run_end */
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -842,6 +843,18 @@ int pcol_unit_decimals(pcol_str unit, pcol_str *shown) {
   }
   if (shown) *shown = unit;
   return 0;
+}
+
+int pcol_decimal_kept(double w, int64_t v, double scale, double ref) {
+  if (w == 0) return v == 0;
+  return fabs((double)v / scale - w) <= 1e-6 * fmax(fabs(w), ref);
+}
+
+void pcol_g_text(char *buf, size_t cap, double d) {
+  for (int p = 15; p <= 17; p++) {
+    snprintf(buf, cap, "%.*g", p, d);
+    if (strtod(buf, NULL) == d) return;
+  }
 }
 
 int pcol_decimals_for(double amax) {

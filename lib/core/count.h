@@ -380,6 +380,21 @@ int64_t pcol_unit_ns(pcol_str u);
  * fits (0: it does not fit with a decimal; the values stay in U).  Perun's
  * real amounts, speedscope's fractional weights. */
 int pcol_decimals_for(double amax);
+/* THE kept rule of a real value w of a file (a JSON number: a double, as
+ * speedscope and the Firefox Profiler read it) stored as the whole number
+ * v of a grid of 1 / scale (10^D of a decimal unit, or a unit's ns): 1
+ * when v / scale is w to six significant digits of the larger of |w| and
+ * ref (a relative 1e-6, so that every number the views print is the
+ * file's; 0 only for 0), else 0: the importer refuses w, naming it, rather
+ * than keep another number (a weight of 1e-12 beside 1, or 1e-7 beside
+ * 1e15, held as 0).  ref: 0 for a weight (each its own), the profile's
+ * extent for the length between two of its times (a time is held to a
+ * millionth of the profile, as a double holds it to a part in 2^53 of its
+ * size: a stretch of one ulp between two times is no weight of its own). */
+int pcol_decimal_kept(double w, int64_t v, double scale, double ref);
+/* d as the shortest "%.*g" text (15 to 17 digits) that reads back as d,
+ * for a message naming a file's number as a JSON reader reads it. */
+void pcol_g_text(char *buf, size_t cap, double d);
 /* v / 10^decimals exactly, without trailing zeros ("12", "1.5", "-0.25");
  * NUL-terminated, truncated to cap.  Returns the length. */
 int pcol_decimal_text(char *buf, size_t cap, __int128 v, int decimals);

@@ -63,4 +63,52 @@ grep -q "weight in bytes -9223372036854775808 is out of range" "$tmp/err" || fai
 sed -i 's/9223372036854774784/9.3e18/g' "$tmp/big.json"
 "$PCOL" top "$tmp/big.json" >/dev/null 2>"$tmp/err" && fail "a speedscope weight of 9.3e18 read"
 grep -q "a weight out of range (stored in 64 bits: below 2^63" "$tmp/err" || fail "9.3e18 in speedscope: $(cat "$tmp/err")"
-echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused"
+# Decimal and exponent-form numbers at the limits, as speedscope's importer
+# reads them (JSON.parse: doubles; tests/interop/t_import_judged.sh judges
+# the same cases with speedscope itself; tests/support/speedscope_limits.py): a sampled
+# profile's weights, an evented profile's at and startValue.  Each is read
+# as speedscope reads it (`pcol fold`: each stack's weight, speedscope's
+# frame weights in pcol's unit: ms in ns, a fraction in a decimal unit,
+# 2^53 + 1 the double 2^53) or refused naming the file and where, never
+# another number (h3: before, weights of 1e-12 read as 0 with exit 0, 1e-7
+# beside 1e15 as 0; a startValue of 1e19 was taken as 0 and the times
+# refused as out of range, "NaN" as 0).  A Firefox file's decimal weights
+# the same (a count's held as 1e-9, tracing-ms in ns).
+python3 tests/support/speedscope_limits.py "$tmp" >"$tmp/limits.tsv" || fail "the limit cases"
+n=0
+while IFS=$'\t' read -r name want _; do
+  n=$((n + 1))
+  if "$PCOL" fold "$tmp/$name.json" >"$tmp/fold" 2>"$tmp/err"; then
+    got=$(paste -sd'|' "$tmp/fold")
+    [ "$got" = "$want" ] || fail "speedscope $name: pcol fold says $got, speedscope reads $want"
+  else
+    case $want in
+      "refused: "*) grep -qF -- "$name.json" "$tmp/err" && grep -qF -- "${want#refused: }" "$tmp/err" ||
+                    fail "speedscope $name: $(cat "$tmp/err"); want ${want#refused: }" ;;
+      *) fail "speedscope $name refused: $(cat "$tmp/err") (speedscope reads $want)" ;;
+    esac
+  fi
+done <"$tmp/limits.tsv"
+[ "$n" -ge 20 ] || fail "only $n limit cases"
+gen cnt57.pb alloc_objects:count "2,1:5" "3,1:7"
+gen ns57.pb wall:nanoseconds "2,1:5000" "3,1:7000"
+"$PCOL" unpack "$tmp/cnt57.pb" --to firefox -o "$tmp/cnt57.json" || fail "cnt57 -> firefox"
+"$PCOL" unpack "$tmp/ns57.pb" --to firefox -o "$tmp/ns57.json" || fail "ns57 -> firefox"
+grep -q '"weight":\[5,7\]' "$tmp/cnt57.json" && grep -q '"weight":\[0.005,0.007\]' "$tmp/ns57.json" || fail "the Firefox copies' weights"
+ff() { # name source weights want
+  sed "s/\"weight\":\[[0-9.,]*\]/\"weight\":[$3]/" "$tmp/$2.json" >"$tmp/ff-$1.json"
+  if "$PCOL" fold "$tmp/ff-$1.json" >"$tmp/fold" 2>"$tmp/err"; then
+    [ "$(paste -sd'|' "$tmp/fold")" = "$4" ] || fail "Firefox $1: pcol fold says $(paste -sd'|' "$tmp/fold"), want $4"
+  else
+    case $4 in
+      "refused: "*) grep -qF -- "ff-$1.json: ${4#refused: }" "$tmp/err" || fail "Firefox $1: $(cat "$tmp/err"); want ${4#refused: }" ;;
+      *) fail "Firefox $1 refused: $(cat "$tmp/err")" ;;
+    esac
+  fi
+}
+ff frac cnt57 "1.5,7" "main;alpha 1.5|main;beta 7"
+ff tiny cnt57 "1e-12,7" "refused: threads[0].samples.weight[0]: weight 1e-12 of weightType samples is not held to six significant digits"
+ff tiny2 cnt57 "7,1e-12" "refused: threads[0].samples.weight[1]: weight 1e-12 of weightType samples is not held"
+ff ms ns57 "0.0015,7" "main;alpha 1500|main;beta 7000000"
+ff subns ns57 "1e-9,7" "refused: threads[0].samples.weight[0]: weight 1e-09 of weightType tracing-ms is not held to six significant digits"
+echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 5 Firefox ones read as speedscope reads them or refused"

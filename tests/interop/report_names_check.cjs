@@ -22,6 +22,16 @@
 //     (U+202A..U+202E, U+2066, U+2067) is in the page's text, the panel
 //     titles hold the name between FSI and PDI (U+2068, U+2069), and the
 //     source pane shows the controls in its lines as \x{202e}.
+//   tips: every tooltip and title of the page (title attributes, the call
+//     graph's SVG titles of nodes, edges and label boxes, the hovers of the
+//     stack chart's boxes and track labels and of the timeline's labels, the
+//     buttons of the refine menus of a graph node and a label box) shows a
+//     file's string as pcolIso does: no raw bidi control, each \x{202e} and
+//     each HOSTILE text (markup) inside an FSI..PDI pair (a unit's after its
+//     number: shown); those menus'
+//     headers shown and isolated by their style; no element made from the
+//     file's markup, no handler run; the label boxes' tooltips among them
+//     (their lines were raw, h3).
 // Prints one line per check; exit 1 on a difference.
 'use strict';
 const fs = require('fs');
@@ -142,6 +152,47 @@ function goPct(v, t) {
         ok(src.includes('\\x{202e}') && !/[\u202a-\u202e\u2066\u2067]/.test(src), `${c.name}: the source pane: ${JSON.stringify(src.slice(0, 200))}`);
       }
       console.error(`report_names: ${c.name}: ${c.names.length} names picked: no raw bidi control shown, titles isolate them${c.srcname ? ', the source shows \\x{202e}' : ''}`);
+    }
+    if (c.checks.includes('tips')) {
+      const RAW = /[\u202a-\u202e\u2066\u2067]/;
+      // what is not isolated: outside FSI..PDI, and not a number with the
+      // file's unit glued to it ("4unit\x{202e}X": shown, the unit of a
+      // number, which it cannot reorder)
+      const bare = (s) => s.replace(/\u2068[^\u2068\u2069]*\u2069/g, '').replace(/(?<![\w\\])-?\d[\d.]*[^\s();,\u2068\u2069]*/g, '');
+      const tips = [];
+      const grab = async (where, expr) => { for (const t of await ev(expr)) tips.push([where, t]); };
+      const ALL = `Array.from(document.querySelectorAll('[title]')).map(e => e.getAttribute('title')).concat(Array.from(document.querySelectorAll('title')).map(e => e.textContent))`;
+      await grab('page', ALL);
+      await grab('label box', `Array.from(document.querySelectorAll('#graph g.gv-tag > title')).map(e => e.textContent)`);
+      const nTag = tips.filter((x) => x[0] === 'label box').length;
+      // hovers: a canvas's title as its mousemove sets it
+      await grab('stack chart box', `(() => { const cv = document.getElementById('stackchart'), b = cv.getBoundingClientRect(), out = [];
+        pcolReport.stackBoxes().filter(r => r.frame).slice(0, 200).forEach(r => { cv.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + r.x + r.w / 2, clientY: b.top + r.y + r.h / 2, bubbles: true })); out.push(cv.title); });
+        pcolReport.stackTracks().forEach(t => { cv.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + 5, clientY: b.top + t.y + t.h / 2, bubbles: true })); out.push(cv.title); });
+        return out; })()`);
+      await grab('timeline label', `(() => { const cv = document.getElementById('timeline'), b = cv.getBoundingClientRect(), out = [];
+        pcolReport.tracks().forEach((t, k) => { cv.dispatchEvent(new MouseEvent('mousemove', { clientX: b.left + 5, clientY: b.top + 20 + k * 38 + 17, bubbles: true })); out.push(cv.title); });
+        return out; })()`);
+      // the refine menus of the first graph node and the first label box
+      for (const sel of ['#graph g.gv-node rect', '#graph g.gv-tag path']) {
+        const opened = await ev(`(() => { const e = document.querySelector(${JSON.stringify(sel)}); if (!e) return false; e.dispatchEvent(new MouseEvent('click', { clientX: 30, clientY: 30, bubbles: true })); return document.getElementById('refine').style.display === 'block'; })()`);
+        if (!opened) continue;
+        await grab('refine menu of ' + sel, `Array.from(document.querySelectorAll('#refine [title]')).map(e => e.title)`);
+        // its header: the name shown (pcolShown), isolated by its style, as a table's cell
+        for (const [h, bidi] of await ev(`Array.from(document.querySelectorAll('#refine .rf-name')).map(e => [e.textContent, getComputedStyle(e).unicodeBidi])`))
+          ok(!RAW.test(h) && bidi === 'isolate', `${c.name}: the refine menu's header ${JSON.stringify(h.slice(0, 120))}: a raw bidi control, or unicode-bidi ${bidi}`);
+      }
+      let n = 0;
+      for (const [where, t] of tips) {
+        if (!t) continue;
+        n++;
+        ok(!RAW.test(t), `${c.name}: ${where} tooltip ${JSON.stringify(t.slice(0, 120))}: a raw bidi control`);
+        ok(!bare(t).includes('\\x{202e}'), `${c.name}: ${where} tooltip ${JSON.stringify(t.slice(0, 120))}: a name not isolated (FSI..PDI)`);
+        if (c.hostile) ok(!bare(t).includes(c.hostile), `${c.name}: ${where} tooltip ${JSON.stringify(t.slice(0, 120))}: the file's text not isolated (FSI..PDI)`);
+      }
+      ok(await ev(`document.querySelectorAll('img, [onerror]').length === 0 && window.pwned === undefined`), `${c.name}: an element made from the file's markup, or its handler run`);
+      if (c.hostile) ok(nTag > 0 && tips.some((x) => x[1].includes(c.hostile)), `${c.name}: ${nTag} label box tooltips, none shows ${c.hostile}`);
+      console.error(`report_names: ${c.name}: ${n} tooltips (${nTag} of label boxes): shown, each name isolated`);
     }
   }
   ok(!errors.length, 'exceptions: ' + errors.join('; '));

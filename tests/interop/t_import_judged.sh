@@ -511,6 +511,37 @@ for l in sys.stdin.read().splitlines():
   fi
 done
 
+# numbers at the limits (tests/support/speedscope_limits.py, the table
+# t_json_whole.sh reads without speedscope): each case pcol reads, per
+# function as speedscope reads it (2^53 + 1 as 2^53, 9007199254740992.0 and
+# 0.5, 1e3 and 2.5e-1, a startValue of 1e19 or -0.5; --terms 2: speedscope
+# adds the doubles, 2^53 + 1 is 2^53 there); each it refuses, named so
+# (h3: before, 1e-12 read as 0, a startValue of 1e19 taken as 0)
+L=$tmp/limits; mkdir -p "$L"
+if python3 "$HERE/../support/speedscope_limits.py" "$L" >"$L/cases.tsv"; then
+  while IFS=$'\t' read -r name want sc how; do
+    case $want:$how in
+      "refused: "*) if $PCOL fold "$L/$name.json" >/dev/null 2>"$tmp/err" || ! grep -qF -- "${want#refused: }" "$tmp/err"; then
+                      echo "FAIL limits $name: not refused as $want: $(cat "$tmp/err")"; fail=1
+                    else n=$((n + 1)); fi ;;
+      *:self) compare "limits $name" "$L/$name.json" "$sc" -- --terms 2 --self-only a --self-only b --self-only main ;;
+      *:6) if judge "$L/$name.json" && $PCOL fold "$L/$name.json" | python3 -c '
+import json, sys
+rec = json.load(open(sys.argv[1]))["profiles"][0]["frames"]
+got = {}
+for l in sys.stdin.read().splitlines():
+    k, _, v = l.rpartition(" ")
+    got[k.split(";")[-1]] = got.get(k.split(";")[-1], 0) + float(v) / float(sys.argv[2])
+bad = [(k, got.get(k, 0), s) for k, (s, _) in rec.items() if abs(got.get(k, 0) - s) > 1e-6 * abs(s)]
+sys.exit("self weights not to six digits: %s" % bad if bad else 0)' "$tmp/rec" "$sc"; then n=$((n + 1))
+           else echo "FAIL limits $name (six significant digits)"; fail=1; fi ;;
+      *) compare "limits $name" "$L/$name.json" "$sc" -- --terms 2 ;;
+    esac
+  done <"$L/cases.tsv"
+else
+  echo "FAIL speedscope_limits.py"; fail=1
+fi
+
 # ---------------------------------------------------------------- Perun exports (the shared test data)
 # Each Perun file's speedscope export (pcol's own, doc/mappings.md §5): its
 # values stay in the file's unit, named as speedscope names it ("ms" as

@@ -63,7 +63,19 @@ json.dump({'$schema': 'https://www.speedscope.app/file-format-schema.json', 'sha
                         ev('\U0001F1EB\U0001F1F7' + 'y' * 38), ev('esc\u202e' + 'y' * 38)]}, open(sys.argv[1] + '/src.json', 'w'))
 PY
 "$PCOL" report "$tmp/src.json" -o "$tmp/src.html" || fail "report src.json"
-add "{\"name\":\"srcnames\",\"html\":\"$tmp/src.html\",\"checks\":[\"srcnames\"],\"nsources\":4}"
+add "{\"name\":\"srcnames\",\"html\":\"$tmp/src.html\",\"checks\":[\"srcnames\",\"tips\"],\"nsources\":4}"
+# every string of a pprof profile (function, file, type, unit, label key
+# and value, "bytes" label unit) holds markup, U+202E (UTF-8) and a long
+# run: each tooltip (the call graph's nodes, edges and label boxes, the
+# refine menus) shows it isolated (h3: the label boxes' were raw)
+python3 "$here/../support/pprofgen.py" strings "$tmp/hostile.pb" "<img src=x onerror=window.pwned=1>\\xe2\\x80\\xae$(printf 'L%.0s' $(seq 300))" bytes || fail "pprofgen.py strings"
+"$PCOL" report "$tmp/hostile.pb" -o "$tmp/hostile.html" || fail "report hostile.pb"
+add "{\"name\":\"hostile-tips\",\"html\":\"$tmp/hostile.html\",\"checks\":[\"tips\"],\"hostile\":\"<img src=x onerror=window.pwned=1>\\\\x{202e}LLLL\"}"
+# a short one: the units keep their U+202E (a unit is cut to 31 bytes), in
+# every number of the tooltips (h3: shown raw in "7unit\u202eX")
+python3 "$here/../support/pprofgen.py" strings "$tmp/unit.pb" '\xe2\x80\xaeX' bytes || fail "pprofgen.py strings"
+"$PCOL" report "$tmp/unit.pb" -o "$tmp/unit.html" || fail "report unit.pb"
+add "{\"name\":\"hostile-unit\",\"html\":\"$tmp/unit.html\",\"checks\":[\"tips\"]}"
 "$PCOL" report "$tmp/bidi.Rprof" -o "$tmp/bidi-r.html" || fail "report bidi.Rprof"
 add "{\"name\":\"bidi-rprof\",\"html\":\"$tmp/bidi-r.html\",\"checks\":[\"legend\"]}"
 "$PCOL" report "$tmp/bidi.json" --allow-any-source -o "$tmp/bidi.html" || fail "report bidi.json"

@@ -26,6 +26,7 @@
 #include "buf.h"      /* PCOL_GROW, pcol_buf_free, pcol_buf */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "truncated.h" /* pcol_b_truncated_stacks */
+#include "count.h"    /* pcol_decimal_kept, pcol_g_text */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -681,6 +682,19 @@ static int whole_of(ffi *x, double w, const char *path, const char *what, int64_
   return PCOL_OK;
 }
 
+/* A weight w with a fraction (a JSON number: a double, as the Firefox
+ * Profiler reads it) held as v whole multiples of 1 / scale (grid: how the
+ * message names them): refused when that is not w to six significant
+ * digits (THE kept rule, pcol_decimal_kept), rather than keep another
+ * number (a weight of 1e-12 as 0). */
+static int kept(ffi *x, double w, int64_t v, double scale, const char *path, const char *what, const char *grid) {
+  if (pcol_decimal_kept(w, v, scale, 0)) return PCOL_OK;
+  char t[32];
+  pcol_g_text(t, sizeof t, w);
+  return ffj_fail(&x->j, "%s: weight %s %s is not held to six significant digits (pcol holds it as whole "
+                  "multiples of %s)", path, t, what, grid);
+}
+
 /* ms (a JSON number) as ns, refused when it does not fit */
 static int ms_to_ns(ffi *x, double ms, const char *path, int64_t *ns) {
   double v = ms * 1e6;
@@ -809,6 +823,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         return ffj_fail(&x->j, "%s: weight %g of weightType samples is out of range (a file with decimal "
                         "weights holds them to 9223372036.854775807)", path, w);
       r.w = llround(w), r.v = llround(w * 1e9), r.kind = 3, r.vt = x->vt_frac;
+      PCOL_RETURN_NOT_OK(kept(x, w, r.v, 1e9, path, "of weightType samples", "1e-9"));
     } else if (kind == 0) { /* a count: whole */
       PCOL_RETURN_NOT_OK(whole_of(x, w, path, "weight of weightType samples", &r.w));
     } else {
@@ -822,7 +837,10 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         snprintf(path, sizeof path, "%s.samples.weight[%zu]", tp, i);
         r.held = 1;
       }
-      if (kind == 1) PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
+      if (kind == 1) {
+        PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
+        PCOL_RETURN_NOT_OK(kept(x, w, r.v, 1e6, path, "of weightType tracing-ms", "1e-6 ms (a ns)"));
+      }
       else PCOL_RETURN_NOT_OK(whole_of(x, w, path, kind == 2 ? "weight in bytes" : "weight (a count)", &r.v));
     }
     r.src = x->cur_src;

@@ -35,7 +35,10 @@
  * cannot hold exactly keeps them in the decimal unit of its own: "1e-D"
  * (type "count") for "none" with a fraction, "1e-D bytes", and "1e-D
  * milliseconds" for a time past 2^63 ns or with a fraction of a ns
- * (values_decimals).
+ * (values_decimals); a value that grid does not hold to six significant
+ * digits is refused (THE kept rule, pcol_decimal_kept: not_kept).  An
+ * evented profile's times count from startValue, any number (speedscope
+ * subtracts it); one that is no number refuses the profile.
  * The document is read as a stream (lib/convert/json_pull.c), its keys in
  * any order (py-spy writes "profiles" before "shared"): frames straight into
  * the builder, each profile into compact arrays (a sample's stack as a node
@@ -81,7 +84,8 @@ typedef struct tlab {
 typedef struct sprof {
   int is_obj, type_str, name_str, unit_str;
   char *type, *name, *unit;
-  double start; /* startValue (0 when absent or not a number): an evented profile's times count from it */
+  double start; /* startValue (0 when absent), any number, as speedscope: an evented profile's times count from it */
+  int start_bad; /* a startValue that is no number: an evented profile's times are refused (speedscope's NaN) */
   int samples_kind, weights_kind, events_kind; /* 0 absent, 1 an array, 2 something else */
   uint32_t *samples; size_t ns, capns;         /* tree nodes, or NOTARR/BADFRAME */
   double *weights; size_t nw, capw;            /* NaN: not a number */
@@ -435,8 +439,9 @@ static int profile(simp *s) {
     if ((rc = pcol_jp_next(j))) return rc;
     if (k_pl && (j->tok == PCOL_JT_TRUE || j->tok == PCOL_JT_FALSE)) {
       p->src_places = j->tok == PCOL_JT_TRUE;
-    } else if (k_sv && is_num(j) && j->d > -9e18 && j->d < 9e18) {
-      p->start = j->d;
+    } else if (k_sv) {
+      if (is_num(j) && isfinite(j->d)) p->start = j->d, p->start_bad = 0;
+      else p->start = 0, p->start_bad = 1;
     } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= k_ss - 2)) {
       *(k_ss == 1 ? &p->src_start : k_ss == 2 ? &p->src_dur : &p->src_part) = j->i;
     } else if (k_iv && j->tok == PCOL_JT_INT && j->i > 0) {
@@ -611,6 +616,24 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k
 
 static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
 
+/* Profile p's value w (a weight, or the stretch of an evented profile
+ * that ends at events[i]) is not kept to six significant digits in the
+ * stored grid of 1 / scale (pcol_decimal_kept): refused, saying the grid */
+static int not_kept(simp *s, const sprof *p, size_t pi, size_t i, double w, double scale) {
+  int smp = is_sampled(p);
+  double amax = 0;
+  for (size_t k = 0; k < (smp ? p->nw : p->nst); k++)
+    amax = fmax(amax, smp ? p->weights[k] : fmax(fabs(p->st[k].t0 - p->start), fabs(p->st[k].t1 - p->start)));
+  char what[400], a[32], b[32];
+  pcol_g_text(a, sizeof a, w), pcol_g_text(b, sizeof b, amax);
+  const char *u = strcmp(p->unit, "none") ? p->unit : "";
+  snprintf(what, sizeof what, "%s %s%s%s is not held to six significant digits: pcol holds this profile's %s as "
+           "whole multiples of %g%s%s (at most 9 decimals, and few enough that its largest, %s, fits in 64 bits)",
+           smp ? "the weight" : "the stretch of", a, *u ? " " : "", u, smp ? "weights" : "times since startValue",
+           1 / scale, *u ? " " : "", u, b);
+  return at(s, smp ? "profiles[%zu].weights[%zu]" : "profiles[%zu].events[%zu]", pi, i, what);
+}
+
 /* Profile p's values (a sampled profile's weights, an evented one's times
  * since startValue) as speedscope keeps them, doubles (2.5 bytes, 0.125,
  * 1.2e13 ms): when pcol's stored unit (a count, bytes, ns) cannot hold one
@@ -736,12 +759,18 @@ static int evented(simp *s, size_t pi, int add) {
     return rc;
   int64_t unit1 = dec > 0 ? (int64_t)scale : 1; /* a count's 1 in its decimal unit */
   if (p->events_kind != 1) return at(s, "profiles[%zu].events", pi, 0, "not an array");
+  if (p->start_bad) /* (speedscope subtracts it from each time: NaN) */
+    return at(s, "profiles[%zu].startValue", pi, 0, "not a number (the events' times count from it)");
   size_t stop = events_stop(s, p);
   int stretches = 0; /* a sample with a duration */
+  double span = 0; /* the profile's extent: the largest time since startValue */
+  for (size_t k = 0; k < p->nst; k++) span = fmax(span, fmax(fabs(p->st[k].t0 - p->start), fabs(p->st[k].t1 - p->start)));
   for (size_t k = 0; k < p->nst && stretch_read(p, k, stop); k++) {
     const stretch *x = &p->st[k];
     int64_t t0, t1, n0 = PCOL_NA_I64, n1 = PCOL_NA_I64;
     if (stretch_ns(p, x, scale, &t0, &t1)) return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
+    double w = (x->t1 - p->start) - (x->t0 - p->start); /* (speedscope's: each at less startValue) */
+    if (!pcol_decimal_kept(w, t1 - t0, scale, span)) return not_kept(s, p, pi, x->ev, w, scale);
     if (!add) continue;
     /* a time's start and length in ns, unless they are past 64 bits (kept in a decimal unit) */
     if (timed && (dec >= 0 ? stretch_ns(p, x, ns, &n0, &n1) : (n0 = t0, n1 = t1, 0))) n0 = n1 = PCOL_NA_I64;
@@ -918,6 +947,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
       if (to_scaled(w, scale[g], &v[g].value) || ((int)g == count_at && to_i64(w, &weight)))
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "a weight out of range (stored in 64 bits: "
                   "below 2^63 of the profile's smallest unit)");
+      if (!pcol_decimal_kept(w, v[g].value, scale[g], 0)) return not_kept(s, &s->ps[pi + g], pi + g, i, w, scale[g]);
     }
     if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");

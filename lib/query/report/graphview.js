@@ -120,7 +120,7 @@ export function drawGraph() {
     (G.droppedNodes ? '; dropped ' + G.droppedNodes + ' nodes (cum <= ' + human(G.nodeCutoff, u) + ')' : '') +
     (G.droppedEdges ? '; dropped ' + G.droppedEdges + ' edges (freq <= ' + human(G.edgeCutoff, u) + ')' : '') +
     (o.nodeCount > 0 && n < G.origCount ? '; top ' + n + ' nodes out of ' + G.origCount : '');
-  if (graphDiffCum()) note.textContent += '; coloured by the change against ' + DIFF.path + ' (whole base; nodes: cum, edges: weight): red grew, green shrank, grey the same (pprof -diff_base)';
+  if (graphDiffCum()) note.textContent += '; coloured by the change against ' + pcolIso(DIFF.path) + ' (whole base; nodes: cum, edges: weight): red grew, green shrank, grey the same (pprof -diff_base)';
   GV.shown = Math.min(n, 2000); /* a drawing of more is no help; the numbers stay whole */
   if (n > GV.shown) note.textContent += '; the first ' + GV.shown + ' are drawn';
   if (!n) { svg.setAttribute('width', 10); svg.setAttribute('height', 10); return; }
@@ -233,7 +233,7 @@ function graphTagBoxes(gn, cols, tb, tags, x0, y0, cx, u) {
       var g = svgEl('g', { 'class': 'gv-tag', 'data-t': j, transform: 'translate(' + bx + ',' + (y + 12) + ')' }, gn);
       svgEl('path', { d: 'M0,3 L3,0 L' + s.w + ',0 L' + s.w + ',' + (s.h - 3) + ' L' + (s.w - 3) + ',' + s.h + ' L0,' + s.h + ' Z M0,3 L' + (s.w - 3) + ',3 L' + s.w + ',0 M' + (s.w - 3) + ',3 L' + (s.w - 3) + ',' + s.h,
         fill: '#f8f8f8', stroke: '#888' }, g);
-      svgEl('title', {}, g).textContent = t.lines.join('\n') + ' (' + human(t.w, u) + ')' + (t.numeric ? '' : '; click: tag focus');
+      svgEl('title', {}, g).textContent = t.lines.map(pcolIso).join('\n') + ' (' + human(t.w, u) + ')' + (t.numeric ? '' : '; click: tag focus');
       t.lines.forEach(function (l, k) {
         svgEl('text', { x: s.w / 2, y: 12 + k * 10, 'font-size': 8, 'text-anchor': 'middle' }, g).textContent = pcolCut(pcolShown(l), 60, '\u2026');
       });

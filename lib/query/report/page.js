@@ -22,7 +22,7 @@ function recompute() {
   /* by line of an Rprof source, each panel's rule (report.c lines_note:
    * THE note's words, pcol_lines_rule_note) */
   $('lines-note').textContent = S.by === 'line' && M.lines_note !== undefined ?
-    'note: ' + M.lines_note + '. On this page the top table and the source lines follow summaryRprof\'s rule ' +
+    'note: ' + pcolShown(M.lines_note) + '. On this page the top table and the source lines follow summaryRprof\'s rule ' +
     '(as pcol top and pcol list), the call graph go tool pprof -dot -lines\' (as pcol graph --by line)' : '';
   computeFlame(sw);
   TV.inv = null;
@@ -46,19 +46,19 @@ function recompute() {
       for (var i = 0; i < FT.n; i++) m = Math.max(m, Math.abs(share(i) - DIFF.base[i]));
       DIFF.maxDelta = m;
     }
-    $('flame-title').textContent = DIFF.base ? 'Differential flame graph (widths: this profile; red grew, blue shrank against ' + DIFF.path +
+    $('flame-title').textContent = DIFF.base ? 'Differential flame graph (widths: this profile; red grew, blue shrank against ' + pcolIso(DIFF.path) +
                                                (D.HS ? ', the same frames hidden in it' : '') + ')'
                                              : sh ? 'Flame graph (hide/show: not coloured by the change, the page has no base stacks for this value)'
-                                             : 'Flame graph (the base has no value ' + M.values[S.value].cli + ')';
+                                             : 'Flame graph (the base has no value ' + pcolIso(M.values[S.value].cli) + ')';
   }
   var v = M.values[S.value];
-  $('total').textContent = 'total ' + human(sw.total, TOPU) + (S.raw ? ' ' + v.unit : '') + ' (' + v.type + ')' +
+  $('total').textContent = 'total ' + human(sw.total, TOPU) + (S.raw ? ' ' + pcolIso(v.unit) : '') + ' (' + pcolIso(v.type) + ')' +
     (sw.skipped.length ? '; source ' + sw.skipped.map(function (s) { return '#' + s; }).join(', ') + ' has no times and is left out of the range' : '');
   $('range').textContent = S.range ? pcolRangeText(S.range) : 'whole profile';
   $('range').setAttribute('data-from-ns', S.range ? S.range[0] : '');
   $('range').setAttribute('data-to-ns', S.range ? S.range[1] : '');
   $('clear').disabled = !S.range;
-  if (DIFF) $('top-title').textContent = TOPDIFF ? 'Top: change against ' + DIFF.path + ' (whole base; new = this selection)' : 'Top (the base has no value ' + v.cli + ')';
+  if (DIFF) $('top-title').textContent = TOPDIFF ? 'Top: change against ' + pcolIso(DIFF.path) + ' (whole base; new = this selection)' : 'Top (the base has no value ' + pcolIso(v.cli) + ')';
   drawTop();
   drawFlame();
   drawTimeline();
@@ -76,11 +76,11 @@ function recompute() {
  * file) is told apart from the count of every source */
 function valueName(v) {
   var twin = M.values.some(function (w) { return w !== v && w.type === v.type && w.unit === v.unit; });
-  return v.type + ' (' + v.unit + ')' + (!twin ? '' : v.cli === 'samples' ? ' [each source\'s own count: --value samples]' : ' [--value ' + v.cli + ']');
+  return pcolShown(v.type) + ' (' + pcolShown(v.unit) + ')' + (!twin ? '' : v.cli === 'samples' ? ' [each source\'s own count: --value samples]' : ' [--value ' + pcolIso(v.cli) + ']');
 }
 function header() {
-  document.title = M.title + ' \u2014 pcol report';
-  $('title').textContent = M.title;
+  document.title = pcolIso(M.title) + ' \u2014 pcol report';
+  $('title').textContent = pcolShown(M.title);
   /* the duration the sources state, as `pcol top`'s Duration line
    * (report.c duration_ns); else the samples' extent: a source's length
    * to its last sample's end, a point sample of a sampler with an interval
@@ -93,22 +93,22 @@ function header() {
   $('facts').innerHTML = '<b>' + N.toLocaleString('en') + '</b> sample rows in <b>' + M.sources.length + '</b> source' + (M.sources.length === 1 ? '' : 's') +
     (M.duration_ns ? ', duration <b>' + pcolTimeText(M.duration_ns) + '</b>' :
      durs.length ? ', <b>' + pcolTimeText(Math.round(1e9 * Math.max.apply(null, durs))) + '</b> long' : ', no sample times') +
-    '; values: ' + M.values.map(function (v) { return '<b>' + esc(valueName(v)) + '</b>' + (v.level ? ' (level)' : ''); }).join(', ') +
+    '; values: ' + M.values.map(function (v) { return '<b class="name">' + esc(valueName(v)) + '</b>' + (v.level ? ' (level)' : ''); }).join(', ') +
     '; ' + esc(M.tool) + ', format ' + esc(M.format) + ', ' + M.file_size.toLocaleString('en') + ' bytes' +
-    (DIFF ? '; diff against <b>' + esc(DIFF.path) + '</b>' : '');
+    (DIFF ? '; diff against <b>' + esc(pcolIso(DIFF.path)) + '</b>' : '');
   /* the note the CLI prints on the default value (report.c value_note) */
   $('value-note').textContent = M.value_note === undefined ? '' :
-    (/^the sources measure/.test(M.value_note) ? 'warning: ' : 'note: ') + M.value_note;
+    (/^the sources measure/.test(M.value_note) ? 'warning: ' : 'note: ') + pcolShown(M.value_note);
   var h = '<table><tr><th>source</th><th>type</th><th>uri</th><th>samples</th><th>time span</th><th>default value</th></tr>';
   M.sources.forEach(function (s) {
     /* a source's name as a function's (rd17a F8): shown, its cell isolated (td.name) */
-    h += '<tr><td>' + s.id + '</td><td>' + esc(s.type) + '</td><td class="name">' + esc(pcolShown(s.uri)) + '</td><td>' + (s.row1 - s.row0) +
-      '</td><td>' + (s.timed ? secs(s.t0) + ' \u2013 ' + secs(s.t1) : 'no times') + '</td><td>' + esc(M.values[s.value].cli) + '</td></tr>';
+    h += '<tr><td>' + s.id + '</td><td class="name">' + esc(pcolShown(s.type)) + '</td><td class="name">' + esc(pcolShown(s.uri)) + '</td><td>' + (s.row1 - s.row0) +
+      '</td><td>' + (s.timed ? secs(s.t0) + ' \u2013 ' + secs(s.t1) : 'no times') + '</td><td class="name">' + esc(pcolShown(M.values[s.value].cli)) + '</td></tr>';
   });
   h += '</table><table><tr><th>table</th><th>rows</th></tr>';
   Object.keys(M.tables).forEach(function (t) { h += '<tr><td>' + esc(t) + '</td><td>' + M.tables[t] + '</td></tr>'; });
   $('info').innerHTML = h + '</table>';
-  $('footer').textContent = 'Made by ' + M.tool + ' report from ' + M.path + '. Numbers as `pcol top`: a long sample cut by the range counts the ticks inside it (spec.md \u00a77).';
+  $('footer').textContent = 'Made by ' + M.tool + ' report from ' + pcolIso(M.path) + '. Numbers as `pcol top`: a long sample cut by the range counts the ticks inside it (spec.md \u00a77).';
   var vs = $('value');
   /* levels (Rprof's memory snapshots) are drawn as the memory line, never summed */
   M.values.forEach(function (v, i) { if (v.level) return; var o = document.createElement('option'); o.value = i; o.textContent = valueName(v); vs.appendChild(o); });
@@ -116,7 +116,7 @@ function header() {
   var ss = $('source');
   [{ id: 0, type: 'all', uri: '' }].concat(M.sources).forEach(function (s) {
     var o = document.createElement('option'); o.value = s.id;
-    o.textContent = s.id ? '#' + s.id + ' ' + s.type + ' ' + pcolIso(pcolCut(pcolShown(s.uri), 40, '\u2026', true)) : 'all sources';
+    o.textContent = s.id ? '#' + s.id + ' ' + pcolShown(s.type) + ' ' + pcolIso(pcolCut(pcolShown(s.uri), 40, '\u2026', true)) : 'all sources';
     ss.appendChild(o);
   });
   if (M.sources.length < 2) ss.disabled = true;
@@ -200,7 +200,7 @@ function wire() {
   tl.addEventListener('mousedown', function (ev) { if (!TL.tracks.length) return; start = px(ev); ev.preventDefault(); });
   tl.addEventListener('mousemove', function (ev) { /* a track's whole name on its label (the drawn one may be cut) */
     var b = tl.getBoundingClientRect(), k = Math.floor((ev.clientY - b.top - TL.AX) / (TL.TH + 4));
-    tl.title = ev.clientX - b.left < TL.L && k >= 0 && k < TL.tracks.length ? TL.tracks[k].label : '';
+    tl.title = ev.clientX - b.left < TL.L && k >= 0 && k < TL.tracks.length ? TL.tracks[k].tip : '';
   });
   window.addEventListener('mousemove', function (ev) {
     if (start === null) return;

@@ -10,7 +10,7 @@
  * --focus/--ignore/--hide/--show).  "undo refine" puts the four boxes back
  * as they were before the last refine, one step at a time. */
 import { pcolRefineText } from './range.js';
-import { pcolShown } from './units.js';
+import { pcolIso, pcolShown } from './units.js';
 import { pcolTagFocusRange, pcolTagFocusText } from './graphtags.js';
 import { $, D, pick } from './head.js';
 import { fname, frameAt } from './flame.js';
@@ -32,7 +32,7 @@ export function refineMenu(name, ev) {
   RF_KINDS.forEach(function (k) {
     var b = document.createElement('button');
     b.textContent = k[1];
-    b.title = k[2] + ': ' + pcolRefineText(k[0], $(k[0]).value, name);
+    b.title = k[2] + ': ' + pcolIso(pcolRefineText(k[0], $(k[0]).value, name));
     b.setAttribute('data-k', k[0]);
     b.addEventListener('click', function () { refineClose(); refine(k[0], name); });
     m.appendChild(b);
@@ -52,14 +52,14 @@ export function tagRefineMenu(t, ev) {
   m.textContent = '';
   var h = document.createElement('div');
   h.className = 'rf-name';
-  h.textContent = t.lines.join(' ');
+  h.textContent = t.lines.map(pcolShown).join(' ');
   m.appendChild(h);
   var b = document.createElement('button');
   if (t.numeric) { /* "bytes" boxes: the box's value or bucket as a range */
     var range = pcolTagFocusRange(D, t);
     b.textContent = 'tag focus';
     if (range) {
-      b.title = 'keep only the samples with these labels (pcol --tag): ' + range;
+      b.title = 'keep only the samples with these labels (pcol --tag): ' + pcolIso(range);
       b.setAttribute('data-k', 'tag');
       b.addEventListener('click', function () { refineClose(); refineSet('tag', range); });
     } else {
@@ -69,7 +69,7 @@ export function tagRefineMenu(t, ev) {
   } else {
     var text = pcolTagFocusText(t.lines, t.keys);
     b.textContent = 'tag focus';
-    b.title = 'keep only the samples with these labels (pcol --tag): ' + text;
+    b.title = 'keep only the samples with these labels (pcol --tag): ' + pcolIso(text);
     b.setAttribute('data-k', 'tag');
     b.addEventListener('click', function () { refineClose(); refineSet('tag', text); });
   }

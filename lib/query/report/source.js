@@ -42,7 +42,7 @@ export function drawSource() {
     b.lines = w ? b.lines.filter(function (l) { return l[0] >= w[0] && l[0] <= w[1]; }) : [];
   });
   u = unitOf();
-  $('source-title').textContent = 'Source of ' + pcolIso(S.fn.name) + ' (' + (S.range ? 'the range' : 'whole profile') + ', ' + M.values[S.value].cli + ', as pcol list)';
+  $('source-title').textContent = 'Source of ' + pcolIso(S.fn.name) + ' (' + (S.range ? 'the range' : 'whole profile') + ', ' + pcolIso(M.values[S.value].cli) + ', as pcol list)';
   if (!blocks.length) { box.textContent = 'source not found: the profile names no file for this function'; return; }
   blocks.forEach(function (b) {
     var h = document.createElement('div');

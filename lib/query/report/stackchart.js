@@ -22,7 +22,7 @@
  * then its leaf frames, so the leaf is always drawn; the note says so.
  * A hover finds its box by a binary search of the rows, by y, then of the
  * row's boxes, by x (hit.js). */
-import { pcolCut, pcolRangeText, pcolShown } from './units.js';
+import { pcolCut, pcolIso, pcolRangeText, pcolShown } from './units.js';
 import { pcolRangeRows, pcolSpanColumns } from './range.js';
 import { pcolHit, pcolHitIndex } from './hit.js';
 import { $, canvasDpr, D, FTP, FTS, pick, S, SPAN, STK, THR, TIME } from './head.js';
@@ -133,8 +133,8 @@ export function wireStackChart() {
   cv.addEventListener('click', function (ev) { var r = stackBoxAt(ev); if (r && r.n > 0) pick(fname(r.n)); });
   cv.addEventListener('mousemove', function (ev) {
     var r = stackBoxAt(ev), b = cv.getBoundingClientRect(), x = ev.clientX - b.left, y = ev.clientY - b.top;
-    if (r) { cv.title = r.n > 0 ? pcolShown(fname(r.n)) : boxName(r.n) + ' not drawn (the stack chart\'s bound: the note)'; return; }
+    if (r) { cv.title = r.n > 0 ? pcolIso(fname(r.n)) : boxName(r.n) + ' not drawn (the stack chart\'s bound: the note)'; return; }
     var t = x < TL.L && SC.tracks.filter(function (k) { return y >= k.y && y < k.y + k.h; })[0];
-    cv.title = t ? t.tr.label : ''; /* a track's whole name (the drawn one may be cut) */
+    cv.title = t ? t.tr.tip : ''; /* a track's whole name (the drawn one may be cut) */
   });
 }

@@ -8,7 +8,7 @@
  * says how many are left out and lists them, and the "tracks" box (a
  * regex on a track's whole name) draws the tracks it matches instead, the
  * busiest TL.MAX of them.  The stack chart draws the same tracks. */
-import { pcolCut, pcolShown, pcolUnitLabel } from './units.js';
+import { pcolCut, pcolIso, pcolShown, pcolUnitLabel } from './units.js';
 import { $, canvasDpr, D, DUR, FT, FTS, M, NS, S, STK, THR, TIME, values } from './head.js';
 import { colour, FL, fname, nameColour } from './flame.js';
 /* -------------------------------------------------------- timeline */
@@ -25,14 +25,15 @@ export var TL = { tracks: [], all: [], MAX: 64, filter: null, filterText: '', t0
 export function trackName(s) { return s.name !== undefined ? s.name : '#' + s.id; }
 /* the tracks: a source's, or one per thread of it (made when the
  * samples part is in: head.js pcolStart).  A track's names as a function's
- * (rd17a F8): head, thread and label (both: drawn, the tooltips, the
- * list of tracks left out) shown (pcolShown); the tracks box matches the
+ * (rd17a F8): head, thread and label (both: drawn, the list of tracks
+ * left out) shown (pcolShown), tip (the tooltips) each name isolated
+ * (pcolIso); the tracks box matches the
  * names themselves (raw), as the refine boxes match functions' */
 export function timelineTracks() {
   var all = TL.all = [];
   function track(s, t, head, th) {
     var two = function (f) { return th === '' ? f(head) : f(head) + ' ' + f(th); };
-    all.push({ src: s, thr: t, label: two(pcolShown), raw: two(String), head: pcolShown(head), thread: pcolShown(th), k: all.length });
+    all.push({ src: s, thr: t, label: two(pcolShown), tip: two(pcolIso), raw: two(String), head: pcolShown(head), thread: pcolShown(th), k: all.length });
   }
   TL.timed.forEach(function (s) {
     if (THR) {
@@ -76,7 +77,7 @@ export function pickTracks() {
   if (TL.shown === key) return;
   TL.shown = key;
   $('tl-tracks').style.display = TL.all.length > TL.MAX || re ? '' : 'none';
-  var vn = M.values[S.value].cli, n = function (x) { return x.toLocaleString('en'); };
+  var vn = pcolIso(M.values[S.value].cli), n = function (x) { return x.toLocaleString('en'); };
   $('tl-tracks-note').textContent = (re ? n(match.length) + ' of ' + n(TL.all.length) + ' tracks match the tracks box; ' : n(TL.all.length) + ' tracks; ') +
     (drawn.length < match.length ? 'the ' + TL.MAX + ' busiest by ' + vn + ' drawn (the stack chart too), ' : n(drawn.length) + ' drawn, ') +
     n(left) + ' left out' + (left ? ' (listed below; type a regex of their names in the tracks box to draw them)' : '');
@@ -246,7 +247,7 @@ function activityCats() {
     var shown = pcolShown(nm), cut = pcolCut(shown, LEGEND_CHARS, '\u2026');
     t.className = 'tl-name';
     t.textContent = cut + '  ';
-    if (cut !== shown) t.title = shown;
+    if (cut !== shown) t.title = pcolIso(nm);
     lg.appendChild(sw); lg.appendChild(t);
   });
   return { names: names, cat: cat, colours: colours };

@@ -235,7 +235,7 @@ export function pcolUnitLabel(v, unit, to) {
   var ds = pcolUnitDecimals(unit), dec = ds[0], x;
   if (dec && (to === 'raw' || !pcolUnitKnown(ds[1]))) return pcolDecimalText(v, dec);
   if (to === 'raw') return pcolDecimalText(v, 0);
-  if (!dec && !pcolUnitKnown(unit)) return pcolDecimalText(v, 0) + pcolUnitScale(v, unit, to)[1];
+  if (!dec && !pcolUnitKnown(unit)) return pcolDecimalText(v, 0) + pcolShown(pcolUnitScale(v, unit, to)[1]); /* (a file's unit: shown) */
   /* (a unit to pick: from the value itself, as units.c) */
   var pick = to === 'auto' || to === 'minimum';
   x = dec && !pick ? pcolUnitScale(v, ds[1], to) : pcolUnitScale(v, unit, to);
@@ -251,7 +251,7 @@ export function pcolUnitLabelAlone(v, unit) {
   var ds = pcolUnitDecimals(unit);
   if (pcolUnitKnown(ds[1])) return pcolUnitLabel(v, unit, 'minimum');
   if (v === 0) return '0';
-  return pcolDecimalText(v, ds[0]) + pcolUnitScale(v, ds[1], pcolUtf8Cut(ds[1], 31))[1];
+  return pcolDecimalText(v, ds[0]) + pcolShown(pcolUnitScale(v, ds[1], pcolUtf8Cut(ds[1], 31))[1]);
 }
 /* a flame graph frame's hover, as pcol flame's SVG titles it (svg.c
  * frame): "name (value, share%)", the name isolated (pcolIso), the value divided by --divide-by
@@ -260,7 +260,7 @@ export function pcolUnitLabelAlone(v, unit) {
  * page (base: the base's share) "; base B%, change +C points" */
 export function pcolFlameInfo(name, v, unit, ratio, raw, share, base) {
   v = pcolUnitRatio(v, ratio);
-  var s = pcolIso(name) + ' (' + (raw ? String(v) + ' ' + unit : pcolUnitLabelAlone(v, unit)) + ', ' + pcolFmt2(share) + '%';
+  var s = pcolIso(name) + ' (' + (raw ? String(v) + ' ' + pcolShown(unit) : pcolUnitLabelAlone(v, unit)) + ', ' + pcolFmt2(share) + '%';
   if (base !== null && base !== undefined) s += '; base ' + pcolFmt2(base) + '%, change ' + (share - base >= 0 ? '+' : '') + pcolFmt2(share - base) + ' points';
   return s + ')';
 }
