@@ -702,6 +702,66 @@ def test_base_select_equal_pcol(tmp_path):
     assert n == 36 + 32
 
 
+def _table_flat(f, **sel):
+    """{function: flat count} of the leaf frames of f.table's samples of
+    selection sel, each sample's weight (its count, Rprof's ticks), negated
+    in a source of a subtracted base (meta pprof.diff_base / pprof.base
+    "true", as THE count rule reads them): pprof -sample_index=samples's flat"""
+    s, st, lo, fn, m = (f.table(v, **sel) for v in ("samples", "stacks", "locations", "functions", "meta"))
+    neg = {so for k, v, so in zip(m["key"].tolist(), m["value"].tolist(), m["source_id"].tolist())
+           if k in ("pprof.diff_base", "pprof.base") and v == "true"}
+    out = {}
+    for w, so, stk in zip(s["weight"].tolist(), s["source_id"].tolist(), s["stack_id"].tolist()):
+        name = fn["name"][lo["function_id"][st["location_id"][stk - 1] - 1] - 1]
+        out[name] = out.get(name, 0) + (-w if so in neg else w)
+    return {k: v for k, v in out.items() if v}
+
+
+def test_base_select_table_equal_pprof(tmp_path):
+    """File(NEW, base=/diff_base=BASE).table(VIEW, source=N, from_=A, to=B):
+    each side's source and range taken first, then compared, as top(source=)
+    and `pcol top NEW --base/--diff-base BASE --source N --from A --to B`
+    take them, judged by go tool pprof -base/-diff_base of each side's
+    selection as `pcol unpack --source N --from A --to B --to pprof` writes
+    it: the flat per function of the tables' samples (their leaf frames)
+    is pprof's and the CLI's.  Before, table() selected from the union of
+    the profile and its base, its sources one list: source 2 was the
+    profile's second source with nothing subtracted, source 1 its first."""
+    r = os.path.join(TESTDATA, "rprof")
+    new, old, old0 = (os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec1", "rec", "rec0"))
+    if not all(os.path.isfile(x) for x in (new, old, old0)):
+        pytest.skip("no proftools Rprof runs")
+    nm, om = str(tmp_path / "new.pcol"), str(tmp_path / "old.pcol")
+    run_pcol("merge", old, new, "-o", nm)
+    run_pcol("merge", old0, old, "-o", om)
+    env = _pprof_env(tmp_path)
+    n = 0
+    for o in ("base", "diff_base"):
+        opt = "--" + o.replace("_", "-")
+        for s in (1, 2):
+            for rng in ((), (0.5, 3), (2.2, 7)):
+                kw = dict(source=s, **(dict(from_=rng[0], to=rng[1]) if rng else {}))
+                cut = ["--source", str(s)] + (["--from", str(rng[0]), "--to", str(rng[1])] if rng else [])
+                with pcol.open(nm, **{o: om}) as f:
+                    got = _table_flat(f, **kw)
+                    assert _table_flat(f) != got  # (the whole union is another answer)
+                want, err = cli_json("top", nm, opt, om, "--value", "samples", "--node-fraction", "0", *cut)
+                assert want is not None, err
+                assert got == {x["name"]: int(x["flat"]) for x in want["rows"] if int(x["flat"])}, (o, s, rng)
+                assert got, (o, s, rng)
+                n += 1
+                if env is None:
+                    continue
+                sides = []
+                for side, path in (("n", nm), ("o", om)):
+                    sides.append(str(tmp_path / (side + ".pb.gz")))
+                    run_pcol("unpack", path, *cut, "--to", "pprof", "-o", sides[-1])
+                rows, _ = _pprof_top(env, "-sample_index=samples", "-" + o + "=" + sides[1], sides[0])
+                assert got == {name: fl for name, fl, _ in rows if fl}, (o, s, rng, rows)
+                n += 1
+    assert n == (24 if env else 12), n
+
+
 def same_sides(d, base_args, new_args):
     """a diff (absolute) of the rows of `pcol top BASE_ARGS` and `pcol top
     NEW_ARGS`: each row's base_flat and new_flat theirs, and a name it
