@@ -762,6 +762,47 @@ def test_base_select_table_equal_pprof(tmp_path):
     assert n == (24 if env else 12), n
 
 
+def test_base_select_diff_default_notes_equal_pcol(tmp_path):
+    """File(X, diff_base=Y).diff(NEW, source=1): the value default and the
+    data warnings of each side are of its selected sources, as `pcol diff
+    M NEW --source 1` of M, `pcol unpack X --diff-base Y --source 1`'s
+    pprof copy (this side, source 1 of each taken first), says them:
+    NEW's source 1 alone (a heap profile naming no default: inuse_space),
+    not all of NEW's sources (a heap and a CPU profile, which measure
+    different values).  Before, both read NEW with this side's selection
+    (no source): without a value the pair was refused as incompatible
+    (alloc_space against inuse_space; go's rule, pcol_value_diff_default,
+    takes the one X names, alloc_space, when NEW's selected sources agree),
+    and with value="alloc_space" a warning named NEW's source 2, which
+    the diff does not read."""
+    t = os.path.join(TESTDATA, "pprof")
+    heap_a, heap_b, cpu = (os.path.join(t, x) for x in (
+        "go-heap-allocs-inline.pb.gz", "go-heap-delta-negative-values.pb.gz", "go-cpu-string-labels.pb.gz"))
+    if not all(os.path.isfile(x) for x in (heap_a, heap_b, cpu)):
+        pytest.skip("test data not found at " + TESTDATA)
+    x, y, m = (str(tmp_path / k) for k in ("x.pcol", "y.pcol", "m.pb.gz"))
+    run_pcol("merge", heap_a, cpu, "-o", x)
+    run_pcol("merge", heap_b, cpu, "-o", y)
+    run_pcol("unpack", x, "--diff-base", y, "--source", "1", "--to", "pprof", "-o", m)
+    n = 0
+    pct = ("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum")
+    for value in (None, "alloc_space"):
+        for absolute in (False, True):
+            args = [m, y, "--source", "1"] + (["--value", value] if value else []) + (["--absolute"] if absolute else [])
+            r = run_pcol("diff", *args, "--format", "json", check=False)
+            cli_w = [ln for ln in r.stderr.decode().splitlines() if ": warning: " in ln]
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                with pcol.open(x, diff_base=y) as f:
+                    got = attempt(f.diff, y, value=value, source=1, absolute=absolute)
+            assert not isinstance(got, Exception), (value, got)
+            assert (got.type, got.unit) == ("alloc_space", "bytes"), (value, got.type)
+            assert [str(x.message) for x in w] == cli_w == [], (value, [str(x.message) for x in w], cli_w)
+            n += check("diff", m, args, got, pct=() if absolute else pct, digits=4,
+                       decimals=got.decimals if absolute else 0)
+    assert n == 4
+
+
 def same_sides(d, base_args, new_args):
     """a diff (absolute) of the rows of `pcol top BASE_ARGS` and `pcol top
     NEW_ARGS`: each row's base_flat and new_flat theirs, and a name it
