@@ -1602,11 +1602,17 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_notes(pcol_file *f, const pcol_se
  * else a view of part of the source's samples says "up to N").  Each part is said whatever
  * another's fails;
  * returns the first part's error (a damaged table, a bad filter: the view
- * says it too).  The CLI's views print them; the R and Python packages'
+ * says it too).  sels: NULL, or sels[i] (NULL: sel) the selection input
+ * i is read with where the inputs' differ, of sel's filters and its own
+ * source and range (Python's File(base=B).diff(NEW, source=N): B's side
+ * opened with source N of each taken first reads that union with no
+ * source, NEW with source N); each part of input i is said of it, the
+ * filters' of each input's.  The CLI's views print them; the R and Python packages'
  * views and DuckDB's pcol_top relay them.  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_view_notes(pcol_file *const *f, size_t n,
                                                     const char *by_label,
                                                     const pcol_select *sel,
+                                                    const pcol_select *const *sels,
                                                     const pcol_value_sel *v, bool asked,
                                                     const char *advice,
                                                     void (*note)(void *ctx, size_t input,
@@ -2489,7 +2495,12 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *
 /* The values a diff of base against nw compares when its caller named
  * none (pcol diff without --value, R's and Python's pcol_diff without
  * value): *vb and *vn are each side's default, as pcol_value_resolve with
- * no name gave it on base and nw with sel.  When they differ
+ * no name gave it on base with sel and on nw with nsel (NULL: sel; its own
+ * where the sides' selections differ: Python's File(base=B).diff(NEW,
+ * source=N), whose side of B was opened with source N of each taken
+ * first, pcol_open_diff_base_select, and reads that union with no source,
+ * NEW with source N; each side's "selected sources" below are its
+ * selection's).  When they differ
  * (pcol_value_compatible), each side's sources agree on theirs
  * (pcol_value_defaults_differ: false) and one names it in meta
  * "pprof.default_sample_type", nw's first, else base's, the other side's
@@ -2500,6 +2511,7 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_compatible(const pcol_value_sel *
  * refuses them.  base or nw NULL: nothing done.  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_value_diff_default(pcol_file *base, pcol_file *nw,
                                                             const pcol_select *sel,
+                                                            const pcol_select *nsel,
                                                             pcol_value_sel *vb, pcol_value_sel *vn,
                                                             pcol_error *err);
 

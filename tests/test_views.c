@@ -374,7 +374,7 @@ static void diff_default(pcol_file *base, pcol_file *nw, const char *want_b, con
   pcol_value_sel vb, vn;
   cr_assert_eq(pcol_value_resolve(base, NULL, NULL, &vb, &err), 0);
   cr_assert_eq(pcol_value_resolve(nw, NULL, NULL, &vn, &err), 0);
-  cr_assert_eq(pcol_value_diff_default(base, nw, NULL, &vb, &vn, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_value_diff_default(base, nw, NULL, NULL, &vb, &vn, &err), 0, "%s", err.message);
   cr_expect(str_is(vb.type, want_b), "base %.*s, want %s", (int)vb.type.len, vb.type.ptr, want_b);
   cr_expect(str_is(vn.type, want_n), "new %.*s, want %s", (int)vn.type.len, vn.type.ptr, want_n);
 }
@@ -402,15 +402,15 @@ Test(values, diff_default_is_pprof_diff_bases) {
   pcol_value_sel vb, vn;
   cr_assert_eq(pcol_value_resolve(plain, NULL, NULL, &vb, &err), 0);
   cr_assert_eq(pcol_value_resolve(named, NULL, NULL, &vn, &err), 0);
-  cr_expect_eq(pcol_value_diff_default(NULL, named, NULL, &vb, &vn, &err), 0);
+  cr_expect_eq(pcol_value_diff_default(NULL, named, NULL, NULL, &vb, &vn, &err), 0);
   cr_expect(str_is(vb.type, "inuse_space"));
   /* a value the caller named (samples) is not its default: as it is */
   cr_assert_eq(pcol_value_resolve(plain, NULL, "samples", &vb, &err), 0);
-  cr_expect_eq(pcol_value_diff_default(plain, named, NULL, &vb, &vn, &err), 0);
+  cr_expect_eq(pcol_value_diff_default(plain, named, NULL, NULL, &vb, &vn, &err), 0);
   cr_expect_eq(vb.vt_id, 0);
   /* the numbers of the side changed are that value's */
   cr_assert_eq(pcol_value_resolve(plain, NULL, NULL, &vb, &err), 0);
-  cr_assert_eq(pcol_value_diff_default(plain, named, NULL, &vb, &vn, &err), 0);
+  cr_assert_eq(pcol_value_diff_default(plain, named, NULL, NULL, &vb, &vn, &err), 0);
   pcol_top t;
   cr_assert_eq(pcol_top_compute(plain, NULL, &vb, PCOL_BY_FUNCTION, &t, &err), 0);
   EXPECT(&t, "main", 10, 10);

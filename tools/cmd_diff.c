@@ -198,7 +198,7 @@ static int diff_default(pcol_file *fb, pcol_file *fn, const pcol_select *sel, pc
   pcol_value_sel v[2] = {tb->value, tn->value};
   pcol_file *f[2] = {fb, fn};
   pcol_top *t[2] = {tb, tn};
-  int rc = pcol_value_diff_default(fb, fn, sel, &v[0], &v[1], err);
+  int rc = pcol_value_diff_default(fb, fn, sel, NULL, &v[0], &v[1], err);
   for (int k = 0; !rc && k < 2; k++) {
     if (v[k].vt_id == t[k]->value.vt_id) continue;
     pcol_top nt = {0};

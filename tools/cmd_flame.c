@@ -121,7 +121,7 @@ int cmd_flame(const cli_command *cmd, cli_args *a) {
      * -diff_base: the one NEW names, else BASE's); NEW's tree is built
      * again when its value changes */
     pcol_value_sel v0 = v;
-    if (!rc && !cli_get(cmd, a, "value")) rc = pcol_value_diff_default(fb, f, &sel, &vb, &v, &err);
+    if (!rc && !cli_get(cmd, a, "value")) rc = pcol_value_diff_default(fb, f, &sel, NULL, &vb, &v, &err);
     if (!rc && v.vt_id != v0.vt_id) {
       pcol_ftree_free(&t);
       memset(&t, 0, sizeof t);

@@ -471,7 +471,7 @@ static void view_notes(const cli_command *cmd, const cli_args *a, pcol_file *con
                        const char *const *label) {
   notes_print p = {cmd, label, n, !pair.nmany};
   pcol_error e = {0};
-  if (pcol_view_notes(f, n, by_label, sel, v, cli_get(cmd, a, "value") != NULL, NULL, notes_line, &p, &e)) {
+  if (pcol_view_notes(f, n, by_label, sel, NULL, v, cli_get(cmd, a, "value") != NULL, NULL, notes_line, &p, &e)) {
     /* (said: the view's own error) */
   }
 }

@@ -215,7 +215,7 @@ static int view_notes(const char *label, pcol_file *f) {
     if (i == 2) sel.has_from = 1, sel.has_to = 1, sel.from_ns = 0, sel.to_ns = 100000000; /* the range's note too */
     if (i == 3) sel.focus = "^pcol_glue_no_such_frame$", sel.has_from = 1, sel.from_ns = INT64_MAX / 2;
     if (pcol_value_resolve(f, &sel, names[i], &v, &err)) continue;
-    char *n = pcb_view_notes(&f, 1, NULL, &sel, &v, names[i] != NULL, &label, NULL, (int)(i & 1));
+    char *n = pcb_view_notes(&f, 1, NULL, &sel, NULL, &v, names[i] != NULL, &label, NULL, (int)(i & 1));
     for (const char *l = n, *nl; label && l && *l && !bad; l = nl + 1) {
       const char *t = i & 1 ? l + (strncmp(l, "note: ", 6) ? 9 : 6) : l; /* after "warning: "/"note: " */
       nl = strchr(l, '\n');
@@ -241,7 +241,7 @@ static int view_notes(const char *label, pcol_file *f) {
   pcol_error err = {0};
   sel.has_from = 1, sel.from_ns = INT64_MAX / 2;
   if (label && !pcol_value_resolve(f, &sel, NULL, &v, &err)) {
-    char *n = pcb_view_notes(&f, 1, NULL, &sel, &v, 0, &hl, NULL, 1);
+    char *n = pcb_view_notes(&f, 1, NULL, &sel, NULL, &v, 0, &hl, NULL, 1);
     if (n && (strchr(n, '\x1b') || strchr(n, '\x07'))) {
       printf("%s: a view note holds the label's control bytes raw: %s\n", label, n);
       bad = 1;

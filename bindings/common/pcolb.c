@@ -1068,13 +1068,13 @@ static void value_line(void *ctx, size_t input, const char *text, bool warning) 
 }
 
 char *pcb_view_notes(pcol_file *const *f, size_t n, const char *by, const pcol_select *sel,
-                     const pcol_value_sel *v, int asked, const char *const *label, const char *advice,
+                     const pcol_select *const *sels, const pcol_value_sel *v, int asked, const char *const *label, const char *advice,
                      int kinds) {
   value_lines l = {kinds, label, n, NULL, 0, 0};
   pcol_error e = {0};
   /* top by "label:KEY": its filters see KEY's frames (pcol_view_notes' by_label) */
   const char *key = by && !strncmp(by, "label:", 6) ? by + 6 : NULL;
-  if (pcol_view_notes(f, n, key, sel, v, asked != 0, advice, value_line, &l, &e)) {
+  if (pcol_view_notes(f, n, key, sel, sels, v, asked != 0, advice, value_line, &l, &e)) {
     /* a damaged table, a bad filter: the view says so */
   }
   return l.buf;

@@ -240,10 +240,11 @@ int pcb_open(const char *path, const pcol_open_options *opt, pcol_file **out, ch
  * pcol_value_resolve gave it; asked: the user named the value; advice:
  * how the binding's user names one ("name one with value='TYPE'"; NULL:
  * the CLI's); kinds: each line begins "warning: " or "note: ", as the CLI
- * says it (a binding whose warnings are one kind passes 0).  A damaged
- * table says nothing here: the view will say so. */
+ * says it (a binding whose warnings are one kind passes 0); sels: NULL,
+ * or each input's own selection where the inputs' differ (pcol_view_notes'
+ * sels).  A damaged table says nothing here: the view will say so. */
 char *pcb_view_notes(pcol_file *const *f, size_t n, const char *by, const pcol_select *sel,
-                     const pcol_value_sel *v, int asked, const char *const *label, const char *advice,
+                     const pcol_select *const *sels, const pcol_value_sel *v, int asked, const char *const *label, const char *advice,
                      int kinds);
 
 #endif

@@ -1059,7 +1059,7 @@ static int top_compute(bind_data *b, top_state *s, pcol_error *err) {
   if (!rc) rc = pcol_value_resolve(s->f, &b->sel, b->value, &v, err);
   if (!rc) { /* the data warnings of pcol top (its filters', its value's, its range's), its words (pcb_view_notes) */
     const char *label = b->label;
-    char *notes = pcb_view_notes(&s->f, 1, b->by, &b->sel, &v, b->value != NULL, &label, "name one with value := 'TYPE'", 1);
+    char *notes = pcb_view_notes(&s->f, 1, b->by, &b->sel, NULL, &v, b->value != NULL, &label, "name one with value := 'TYPE'", 1);
     for (const char *l = notes, *nl; l && (nl = strchr(l, '\n')); l = nl + 1)
       fprintf(stderr, "pcol_top: %.*s\n", (int)(nl - l), l);
     free(notes);

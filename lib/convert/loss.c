@@ -336,6 +336,19 @@ static void base_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, con
                     "per stack as go tool pprof -base's and this selection's (a pprof or OTLP copy keeps it)");
 }
 
+const char *pcol_export_base_advice(pcol_file *f, const pcol_select *sel) {
+  const uint8_t *kind = NULL;
+  pcol_error e = {0};
+  if (!f || pcol_base_kinds(f, &kind, &e)) return "";
+  uint8_t k = kind[0];
+  if (sel && sel->source_id && sel->source_id <= pcol_rows(f, PCOL_T_SOURCES)) k = kind[sel->source_id];
+  if (!k) return "";
+  return "; a difference of profiles (--base/--diff-base: the base's samples negated, beside the "
+         "profile's; --source N takes source N of each side) cannot be written so: write the difference "
+         "with --to pprof or --to otlp, which keep both sides (go tool pprof reads it), or each profile "
+         "alone, without the base";
+}
+
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
                            const pcol_export_options *opt, const uint32_t *wrote) {
   pcol_error e = {0};

@@ -34,4 +34,18 @@ void pcol_export_say(const pcol_export_options *opt, pcol_export_note_kind kind,
 void pcol_export_loss_note(pcol_file *f, const pcol_select *sel, pcol_format fmt, unsigned how,
                            const pcol_export_options *opt, const uint32_t *wrote);
 
+/* THE advice of an export refused for what a difference of profiles
+ * holds (pcol_open_diff_base: the base's samples negated, in sources of
+ * their own beside the profile's): when sel selects a source of a
+ * subtracted base (pcol_base_kinds), the text "; a difference of
+ * profiles (--base/--diff-base) cannot be written so: ..." naming what
+ * does hold it (a pprof or OTLP copy) and the other way (each profile
+ * alone); else "" (the export's own advice stands).  Under a base,
+ * --source N takes source N of each side and another --value is as
+ * negated, so neither parts the two: the refusals of one source (V8)
+ * and of a negative value (V8, Chrome, Perfetto) say this in place of
+ * that advice (review 23 F2 left "choose one with --source N"; the
+ * exports that leave negative amounts out say so in their notes). */
+const char *pcol_export_base_advice(pcol_file *f, const pcol_select *sel);
+
 #endif

@@ -968,6 +968,11 @@ static int warn_bits(pcol_file *f, const pcol_select *sel, unsigned *bits, pcol_
 
 size_t pcol_filter_warnings(pcol_file *const *f, size_t n, const pcol_select *sel, char *buf,
                             size_t cap, pcol_error *err) {
+  return pcol_filter_warnings_sides(f, n, sel, NULL, buf, cap, err);
+}
+
+size_t pcol_filter_warnings_sides(pcol_file *const *f, size_t n, const pcol_select *sel,
+                                  const pcol_select *const *sels, char *buf, size_t cap, pcol_error *err) {
   static const char *const what[W_N] = {"Focus", "Ignore", "Hide", "Show", "ShowFrom",
                                         "TagFocus", "TagIgnore", "TagShow", "TagHide"};
   if (!sel) return 0;
@@ -978,7 +983,7 @@ size_t pcol_filter_warnings(pcol_file *const *f, size_t n, const pcol_select *se
   if (!any) return 0;
   unsigned bits = 0;
   for (size_t i = 0; i < n; i++)
-    if (warn_bits(f[i], sel, &bits, err)) return 0;
+    if (warn_bits(f[i], sels && sels[i] ? sels[i] : sel, &bits, err)) return 0;
   size_t len = 0;
   /* first what pprof's compileTagFilter says as it reads a range */
   for (int i = W_TFOCUS; i <= W_TIGNORE; i++) {

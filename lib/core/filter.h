@@ -33,6 +33,12 @@ typedef struct pcol_filter {
   pcol_view s_stack, s_labelset;
   uint64_t nstacks, nlabelsets;
 } pcol_filter;
+/* pcol_filter_warnings with each file's own selection: sels NULL, or
+ * sels[i] (NULL: sel) f[i]'s, its filters sel's, its source and range its
+ * own (pcol_view_notes' sels: a side opened with its source and range
+ * taken first).  filter.c */
+size_t pcol_filter_warnings_sides(pcol_file *const *f, size_t n, const pcol_select *sel,
+                                  const pcol_select *const *sels, char *buf, size_t cap, pcol_error *err);
 /* Builds the filter of sel (inactive when sel has none).  EINVAL for a bad
  * regular expression. */
 int pcol_filter_build(pcol_file *f, const pcol_select *sel, pcol_filter *out, pcol_error *err);

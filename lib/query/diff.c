@@ -71,14 +71,15 @@ static int same_value(pcol_file *f, const pcol_select *sel, const pcol_value_sel
   return rc;
 }
 
-int pcol_value_diff_default(pcol_file *base, pcol_file *nw, const pcol_select *sel, pcol_value_sel *vb,
-                            pcol_value_sel *vn, pcol_error *err) {
+int pcol_value_diff_default(pcol_file *base, pcol_file *nw, const pcol_select *sel, const pcol_select *nsel,
+                            pcol_value_sel *vb, pcol_value_sel *vn, pcol_error *err) {
   if (!base || !nw || !vb || !vn || pcol_value_compatible(vb, vn, NULL) == PCOL_OK) return PCOL_OK;
+  if (!nsel) nsel = sel; /* (nw's own source and range, or sel's) */
   /* each side's default, agreed by its sources (a side of sources that
    * disagree is one go's merge refuses), and whether it names it */
   uint32_t c[2];
   int agree[2], named[2]; /* nw's, then base's */
-  PCOL_RETURN_NOT_OK(pcol_selection_named_default(nw, sel, &c[0], &agree[0], &named[0], err));
+  PCOL_RETURN_NOT_OK(pcol_selection_named_default(nw, nsel, &c[0], &agree[0], &named[0], err));
   PCOL_RETURN_NOT_OK(pcol_selection_named_default(base, sel, &c[1], &agree[1], &named[1], err));
   if (!agree[0] || !agree[1] || c[0] != vn->vt_id || c[1] != vb->vt_id) return PCOL_OK;
   /* (a side changed here had no default note, its sources agreeing on
@@ -88,7 +89,7 @@ int pcol_value_diff_default(pcol_file *base, pcol_file *nw, const pcol_select *s
   /* the new side first (go merges the profile, then the base), the one
    * it names decides even where the base lacks it (go refuses that pair) */
   if (named[0]) return same_value(base, sel, vn, vb, err);
-  if (named[1]) return same_value(nw, sel, vb, vn, err);
+  if (named[1]) return same_value(nw, nsel, vb, vn, err);
   return PCOL_OK;
 }
 

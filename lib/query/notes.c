@@ -52,12 +52,12 @@ static int label_unit_lines(const notes_out *o, size_t input, pcol_file *f, pcol
 }
 
 static int filter_lines(const notes_out *o, size_t input, pcol_file *const *f, size_t n,
-                        const pcol_select *sel, pcol_error *err) {
-  size_t len = pcol_filter_warnings(f, n, sel, NULL, 0, err);
+                        const pcol_select *sel, const pcol_select *const *sels, pcol_error *err) {
+  size_t len = pcol_filter_warnings_sides(f, n, sel, sels, NULL, 0, err);
   if (!len) return err && err->code ? err->code : PCOL_OK;
   char *b = malloc(len);
   if (!b) return pcol_oom(err);
-  len = pcol_filter_warnings(f, n, sel, b, len, err);
+  len = pcol_filter_warnings_sides(f, n, sel, sels, b, len, err);
   say_lines(o, input, b, len);
   free(b);
   return err && err->code ? err->code : PCOL_OK;
@@ -394,7 +394,7 @@ static void filtered_files(pcol_file *const *f, size_t n, const char *by_label, 
 }
 
 int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const pcol_select *sel,
-                    const pcol_value_sel *v, bool asked, const char *advice,
+                    const pcol_select *const *sels, const pcol_value_sel *v, bool asked, const char *advice,
                     void (*note)(void *ctx, size_t input, const char *text, bool warning), void *ctx,
                     pcol_error *err) {
   notes_out o = {note, ctx, 0};
@@ -413,11 +413,13 @@ int pcol_view_notes(pcol_file *const *f, size_t n, const char *by_label, const p
     keep_first(&first, err, pcol_oom(&e), &e);
   else {
     filtered_files(f, n, by_label, sel, seen, own);
-    keep_first(&first, err, filter_lines(&o, n, seen, n, sel, &e), &e);
+    keep_first(&first, err, filter_lines(&o, n, seen, n, sel, sels, &e), &e);
     for (size_t i = 0; i < n; i++) pcol_close(own[i]);
     free(seen);
   }
+  const pcol_select *all = sel;
   for (size_t i = 0; i < n; i++) {
+    sel = sels && sels[i] ? sels[i] : all; /* (its own source and range) */
     o.input = i;
     memset(&e, 0, sizeof e);
     keep_first(&first, err, pcol_value_notes(f[i], sel, &v[i], asked, advice, value_line, &o, &e), &e);

@@ -90,6 +90,30 @@ grep -q "am.pcol: the base profile's period type .*(the base's source 2, the pro
   fail "top am.pcol --source 2 --base ab.pcol: accepted"
 grep -q "(the base's source 2, the profile's source 2; " "$tmp/err.txt" ||
   fail "--source 2 of a pair that does not pair (reversed): $(cat "$tmp/err.txt")"
+# an export that cannot hold a difference (V8: one thread, Chrome and V8:
+# a sample lasts its value, Perfetto: unsigned weights) is refused with
+# what does hold it, with or without --source N: before, V8 said "choose
+# one with --source N", which under a base takes source N of each side
+# (still two), and Perfetto "choose another value with --value", as
+# negated; then the advice taken: the pprof copy's top is the difference's
+for o in diff-base base; do
+  for fmt in v8 chrome perfetto; do
+    for s in "" "--source 1"; do
+      # shellcheck disable=SC2086
+      "$PCOL" unpack "$tmp/b.pb" $s --$o "$tmp/a.pb" --to $fmt -o "$tmp/x.$fmt" 2>"$tmp/err.txt" &&
+        fail "unpack b.pb $s --$o a.pb --to $fmt: accepted"
+      grep -q "a difference of profiles .* cannot be written so: write the difference with --to pprof or --to otlp" "$tmp/err.txt" &&
+        ! grep -q "choose" "$tmp/err.txt" || fail "unpack b.pb $s --$o a.pb --to $fmt: $(cat "$tmp/err.txt")"
+      [ -e "$tmp/x.$fmt" ] && fail "unpack --to $fmt refused, its output left"
+    done
+  done
+  "$PCOL" unpack "$tmp/b.pb" --$o "$tmp/a.pb" --to pprof -o "$tmp/x.pb.gz" 2>/dev/null || fail "unpack --$o --to pprof"
+  "$PCOL" top "$tmp/b.pb" --$o "$tmp/a.pb" --node-fraction 0 >"$tmp/want.txt" 2>/dev/null || fail "top --$o"
+  "$PCOL" top "$tmp/x.pb.gz" --node-fraction 0 >"$tmp/got.txt" 2>/dev/null || fail "top of the --$o pprof copy"
+  diff <(rows "$tmp/want.txt") <(rows "$tmp/got.txt") >"$tmp/d.txt" ||
+    fail "top of the --$o pprof copy is not the difference's: $(head -6 "$tmp/d.txt")"
+  rows "$tmp/got.txt" | grep -q . || fail "top of the --$o pprof copy: no rows"
+done
 # --source N with a wall-clock range over several inputs: no input left out (rd17c F2: the
 # range left out y.pb, which the range cannot reach, so "source 2" was z.pb, equal to the
 # base's source 2: every row 0, where the merged file's source 2 is y.pb minus v.pb)

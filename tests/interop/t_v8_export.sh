@@ -158,12 +158,19 @@ $PCOL unpack "$tmp/two.pcol" --source 2 --to v8 -o "$tmp/x.cpuprofile" 2>"$tmp/e
 expect 1 "source 1 has selected samples of 6 threads" $PCOL unpack "$tmp/perf.txt" --value cpu-clock --to v8 -o "$tmp/x.cpuprofile"
 grep -qF "app tid 101 (--tag tid=101)" "$tmp/err" || bad "perf of 6 threads: tid 101 not listed: $(head -c 600 "$tmp/err")"
 # (--diff-base: the base's samples negated, in a source of their own, beside
-# the profile's: one thread cannot hold both, and --source N under a base is
-# source N of each side, so the export is refused; before review 23 F2,
+# the profile's: one thread cannot hold both, nor a sample a negative
+# length, and --source N under a base is source N of each side, so the
+# export is refused, with or without --source, saying what holds a
+# difference (a pprof copy, which go tool pprof reads), not "choose one
+# with --source N", which under a base chose two; before review 23 F2,
 # --source 2 took the negated base alone and was refused for its negative cpu)
-expect 1 "2 sources have selected samples" $PCOL unpack "$T/pprof/go-cpu-inline-small.pb.gz" --diff-base "$T/pprof/go-cpu-large.pb.gz" \
-  --source 1 --to v8 -o "$tmp/neg.cpuprofile"
-[ -e "$tmp/neg.cpuprofile" ] && bad "a refused export left its output"
+for s in "" "--source 1"; do
+  # shellcheck disable=SC2086
+  expect 1 "cannot be written so: write the difference with --to pprof or --to otlp" $PCOL unpack \
+    "$T/pprof/go-cpu-inline-small.pb.gz" --diff-base "$T/pprof/go-cpu-large.pb.gz" $s --to v8 -o "$tmp/neg.cpuprofile"
+  grep -q "choose one with --source" "$tmp/err" && bad "--diff-base $s --to v8: --source advised: $(head -c 600 "$tmp/err")"
+  [ -e "$tmp/neg.cpuprofile" ] && bad "a refused export left its output"
+done
 [ -e "$tmp/x.cpuprofile" ] && [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]) > 1)' "$tmp/x.cpuprofile")" = True ] ||
   bad "--source 2 wrote no nodes"
 # a time 0 in every sample (dotnet-211's default lock_time): an empty

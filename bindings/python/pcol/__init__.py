@@ -467,6 +467,9 @@ class File:
         # the frames' warning (a key no sample has) as from the caller's line
         self._h = _pcol.open(self.path, bool(mmap), fr[0], fr[1], self._base[0], self._base[1], fr[2],
                              _stacklevel)
+        # with a base, table()'s copies of each side's source and range
+        # taken first, by (source, from_, to)
+        self._selected = {}
 
     # -- lifetime
     def close(self):
@@ -475,6 +478,7 @@ class File:
         columns can still be indexed; new reads of the File raise
         ValueError."""
         self._h = None
+        self._selected = {}
 
     @property
     def closed(self):
@@ -518,6 +522,15 @@ class File:
         derived (sample_values, sample_locations, sample_labels, locations,
         location_lines, mappings) are computed at once.
 
+        Opened with base/diff_base, source, from_ and to are each side's,
+        taken before the two are compared, as the views (top(source=...))
+        and `pcol top --base/--diff-base --source N --from --to` take them:
+        source N of the profile and source N of the base, each cut to the
+        range (normalize's ratio of the range), the view then of that
+        difference (its two sources, in the range).  Its ids are those of
+        that difference: give the same source, from_ and to to each view
+        read with it (they share one copy, made on the first such call).
+
         A stored view's id and reference columns are the file's values as
         they are, handed out in O(1) without a pass over them: in a damaged
         file they may refer to rows that do not exist (numpy's indexing
@@ -525,8 +538,14 @@ class File:
         first runs libpcol's check of each column (every id in range, O(n),
         once per open file), raising pcol.Error on a damaged one; derived
         views, selections, top() and validate() always check."""
-        return Table(self, name, (source, _time_end(from_, "from_"), _time_end(to, "to"), max_rows,
-                                  bool(checked)), masked)
+        sel = (source, _time_end(from_, "from_"), _time_end(to, "to"))
+        first, sel = self._base_select(sel)
+        h = self._handle()
+        if first:  # with a base: each side's source and range first (_base_select)
+            h = self._selected.get(first)
+            if h is None:
+                h = self._selected[first] = self._opened(first, 3)
+        return Table(h, name, sel + (max_rows, bool(checked)), masked)
 
     def tables(self, **kw):
         """Every view, as {name: Table}."""
@@ -815,14 +834,14 @@ class Table(_Mapping):
     Table holds: the file stays open (mapped) while the Table lives, even
     after File.close(), as it does for an array."""
 
-    def __init__(self, file, name, sel, masked=False):
+    def __init__(self, h, name, sel, masked=False):
         if name not in _VIEWS:
             raise ValueError("no view named %r (views: %s)" % (name, ", ".join(VIEWS)))
         cols, sample_view, derived = _VIEWS[name]
         self.name = name
         self.columns = tuple(c for c, _ in cols)
         self.kinds = dict(cols)
-        self._h = file._handle()  # the open file itself: File.close() leaves it to us
+        self._h = h  # the open file itself (File.table's handle): File.close() leaves it to us
         self._sel = sel
         self._masked = masked
         self._cols = {}

@@ -604,7 +604,7 @@ out:
  * base; base_sel (default sel): self's selection, when self was opened
  * with its source and range taken first (File._base_select: sel's source
  * is then new's alone; the value defaults' rule, pcol_value_diff_default,
- * reads both with base_sel);
+ * reads each side with its own: self with base_sel, new with sel);
  * cols name, base_flat, new_flat, d_flat, base_cum, new_cum, d_cum
  * (shares and points as floats, or with absolute exact sums), inline */
 PyObject *pcol_py_diff(Handle *h, PyObject *args) {
@@ -638,7 +638,7 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
    * -diff_base: the one the new side names, else the base's) */
   if (!rc && !value) {
     errpath = NULL;
-    rc = pcol_value_diff_default(h->f, hn->f, &bsel.sel, &vb, &vn, &err);
+    rc = pcol_value_diff_default(h->f, hn->f, &bsel.sel, &sel.sel, &vb, &vn, &err);
   }
   if (!rc) errpath = h->path;
   if (!rc && by == PCOL_BY_ADDRESS) rc = pcol_open_readdressed(h->f, hn->f, &g, &err);
@@ -733,8 +733,9 @@ PyObject *pcol_py_fold(Handle *h, PyObject *args) {
  * UserWarnings; by: the view's ("label:KEY": its filters see KEY's
  * frames), or None; with other, of the two sides of a diff (this one the
  * base), as `pcol diff` says them (a filter's once, of both), and
- * base_sel (default sel) this side's selection as Handle.diff's: the
- * notes are then said with it, of both (new's of all its sources).  A value that does not resolve:
+ * base_sel (default sel) this side's selection as Handle.diff's: each
+ * side's notes are then said of its own selection (pcol_view_notes' sels:
+ * this side's base_sel, other's sel, whose source is new's alone).  A value that does not resolve:
  * none (the view raises). */
 PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   const char *value, *by;
@@ -742,8 +743,9 @@ PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   Handle *other = NULL;
   PyObject *bselo = NULL;
   if (!PyArg_ParseTuple(args, "zOz|O!O", &value, &selo, &by, &pcol_py_HandleType, &other, &bselo)) return NULL;
-  pcb_select sel;
-  if (get_sel(bselo ? bselo : selo, &sel)) return NULL;
+  pcb_select sel, osel; /* this side's, and other's */
+  if (get_sel(bselo ? bselo : selo, &sel) || (other && get_sel(selo, &osel))) return NULL;
+  const pcol_select *sels[2] = {&sel.sel, &osel.sel};
   size_t n = other ? 2 : 1;
   PyObject *label[2] = {PyUnicode_EncodeFSDefault(h->path), other ? PyUnicode_EncodeFSDefault(other->path) : NULL};
   PyObject *res = PyList_New(0);
@@ -760,8 +762,9 @@ PyObject *pcol_py_view_notes(Handle *h, PyObject *args) {
   char *notes = NULL;
   Py_BEGIN_ALLOW_THREADS
   int rc = pcol_value_resolve(f[0], &sel.sel, value, &v[0], &err);
-  if (!rc && other) rc = pcol_value_resolve(f[1], &sel.sel, value, &v[1], &err);
-  if (!rc) notes = pcb_view_notes(f, n, by, &sel.sel, v, value != NULL, l, "name one with value='TYPE'", 0);
+  if (!rc && other) rc = pcol_value_resolve(f[1], &osel.sel, value, &v[1], &err);
+  if (!rc)
+    notes = pcb_view_notes(f, n, by, &sel.sel, other ? sels : NULL, v, value != NULL, l, "name one with value='TYPE'", 0);
   Py_END_ALLOW_THREADS
   Py_DECREF(label[0]);
   Py_XDECREF(label[1]);

@@ -702,6 +702,107 @@ def test_base_select_equal_pcol(tmp_path):
     assert n == 36 + 32
 
 
+def _table_flat(f, **sel):
+    """{function: flat count} of the leaf frames of f.table's samples of
+    selection sel, each sample's weight (its count, Rprof's ticks), negated
+    in a source of a subtracted base (meta pprof.diff_base / pprof.base
+    "true", as THE count rule reads them): pprof -sample_index=samples's flat"""
+    s, st, lo, fn, m = (f.table(v, **sel) for v in ("samples", "stacks", "locations", "functions", "meta"))
+    neg = {so for k, v, so in zip(m["key"].tolist(), m["value"].tolist(), m["source_id"].tolist())
+           if k in ("pprof.diff_base", "pprof.base") and v == "true"}
+    out = {}
+    for w, so, stk in zip(s["weight"].tolist(), s["source_id"].tolist(), s["stack_id"].tolist()):
+        name = fn["name"][lo["function_id"][st["location_id"][stk - 1] - 1] - 1]
+        out[name] = out.get(name, 0) + (-w if so in neg else w)
+    return {k: v for k, v in out.items() if v}
+
+
+def test_base_select_table_equal_pprof(tmp_path):
+    """File(NEW, base=/diff_base=BASE).table(VIEW, source=N, from_=A, to=B):
+    each side's source and range taken first, then compared, as top(source=)
+    and `pcol top NEW --base/--diff-base BASE --source N --from A --to B`
+    take them, judged by go tool pprof -base/-diff_base of each side's
+    selection as `pcol unpack --source N --from A --to B --to pprof` writes
+    it: the flat per function of the tables' samples (their leaf frames)
+    is pprof's and the CLI's.  Before, table() selected from the union of
+    the profile and its base, its sources one list: source 2 was the
+    profile's second source with nothing subtracted, source 1 its first."""
+    r = os.path.join(TESTDATA, "rprof")
+    new, old, old0 = (os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec1", "rec", "rec0"))
+    if not all(os.path.isfile(x) for x in (new, old, old0)):
+        pytest.skip("no proftools Rprof runs")
+    nm, om = str(tmp_path / "new.pcol"), str(tmp_path / "old.pcol")
+    run_pcol("merge", old, new, "-o", nm)
+    run_pcol("merge", old0, old, "-o", om)
+    env = _pprof_env(tmp_path)
+    n = 0
+    for o in ("base", "diff_base"):
+        opt = "--" + o.replace("_", "-")
+        for s in (1, 2):
+            for rng in ((), (0.5, 3), (2.2, 7)):
+                kw = dict(source=s, **(dict(from_=rng[0], to=rng[1]) if rng else {}))
+                cut = ["--source", str(s)] + (["--from", str(rng[0]), "--to", str(rng[1])] if rng else [])
+                with pcol.open(nm, **{o: om}) as f:
+                    got = _table_flat(f, **kw)
+                    assert _table_flat(f) != got  # (the whole union is another answer)
+                want, err = cli_json("top", nm, opt, om, "--value", "samples", "--node-fraction", "0", *cut)
+                assert want is not None, err
+                assert got == {x["name"]: int(x["flat"]) for x in want["rows"] if int(x["flat"])}, (o, s, rng)
+                assert got, (o, s, rng)
+                n += 1
+                if env is None:
+                    continue
+                sides = []
+                for side, path in (("n", nm), ("o", om)):
+                    sides.append(str(tmp_path / (side + ".pb.gz")))
+                    run_pcol("unpack", path, *cut, "--to", "pprof", "-o", sides[-1])
+                rows, _ = _pprof_top(env, "-sample_index=samples", "-" + o + "=" + sides[1], sides[0])
+                assert got == {name: fl for name, fl, _ in rows if fl}, (o, s, rng, rows)
+                n += 1
+    assert n == (24 if env else 12), n
+
+
+def test_base_select_diff_default_notes_equal_pcol(tmp_path):
+    """File(X, diff_base=Y).diff(NEW, source=1): the value default and the
+    data warnings of each side are of its selected sources, as `pcol diff
+    M NEW --source 1` of M, `pcol unpack X --diff-base Y --source 1`'s
+    pprof copy (this side, source 1 of each taken first), says them:
+    NEW's source 1 alone (a heap profile naming no default: inuse_space),
+    not all of NEW's sources (a heap and a CPU profile, which measure
+    different values).  Before, both read NEW with this side's selection
+    (no source): without a value the pair was refused as incompatible
+    (alloc_space against inuse_space; go's rule, pcol_value_diff_default,
+    takes the one X names, alloc_space, when NEW's selected sources agree),
+    and with value="alloc_space" a warning named NEW's source 2, which
+    the diff does not read."""
+    t = os.path.join(TESTDATA, "pprof")
+    heap_a, heap_b, cpu = (os.path.join(t, x) for x in (
+        "go-heap-allocs-inline.pb.gz", "go-heap-delta-negative-values.pb.gz", "go-cpu-string-labels.pb.gz"))
+    if not all(os.path.isfile(x) for x in (heap_a, heap_b, cpu)):
+        pytest.skip("test data not found at " + TESTDATA)
+    x, y, m = (str(tmp_path / k) for k in ("x.pcol", "y.pcol", "m.pb.gz"))
+    run_pcol("merge", heap_a, cpu, "-o", x)
+    run_pcol("merge", heap_b, cpu, "-o", y)
+    run_pcol("unpack", x, "--diff-base", y, "--source", "1", "--to", "pprof", "-o", m)
+    n = 0
+    pct = ("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum")
+    for value in (None, "alloc_space"):
+        for absolute in (False, True):
+            args = [m, y, "--source", "1"] + (["--value", value] if value else []) + (["--absolute"] if absolute else [])
+            r = run_pcol("diff", *args, "--format", "json", check=False)
+            cli_w = [ln for ln in r.stderr.decode().splitlines() if ": warning: " in ln]
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                with pcol.open(x, diff_base=y) as f:
+                    got = attempt(f.diff, y, value=value, source=1, absolute=absolute)
+            assert not isinstance(got, Exception), (value, got)
+            assert (got.type, got.unit) == ("alloc_space", "bytes"), (value, got.type)
+            assert [str(x.message) for x in w] == cli_w == [], (value, [str(x.message) for x in w], cli_w)
+            n += check("diff", m, args, got, pct=() if absolute else pct, digits=4,
+                       decimals=got.decimals if absolute else 0)
+    assert n == 4
+
+
 def same_sides(d, base_args, new_args):
     """a diff (absolute) of the rows of `pcol top BASE_ARGS` and `pcol top
     NEW_ARGS`: each row's base_flat and new_flat theirs, and a name it

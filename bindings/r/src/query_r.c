@@ -77,7 +77,7 @@ static void resolve_value(pcol_file *f, const char *path, const pcol_select *s, 
   int rc = pcol_value_resolve(f, s, str1(value), v, &err);
   if (rc) pcol_stop(path, &err, rc);
   if (!quiet)
-    pcolr_warn_notes(pcb_view_notes(&f, 1, by, s, v, str1(value) != NULL, &path, ADVICE, 0));
+    pcolr_warn_notes(pcb_view_notes(&f, 1, by, s, NULL, v, str1(value) != NULL, &path, ADVICE, 0));
 }
 static void resolve(pcol_file *f, const char *path, const pcol_select *s, SEXP value, pcol_value_sel *v) {
   resolve_value(f, path, s, value, v, 0, NULL);
@@ -663,7 +663,7 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   { /* the two sides' warnings, as pcol diff's: each side's, a filter's once, of both */
     pcol_file *fs[2] = {fb, fn};
     const char *ps[2] = {pb, pn};
-    pcolr_warn_notes(pcb_view_notes(fs, 2, NULL, &s, vs, str1(value) != NULL, ps, ADVICE, 0));
+    pcolr_warn_notes(pcb_view_notes(fs, 2, NULL, &s, NULL, vs, str1(value) != NULL, ps, ADVICE, 0));
   }
   pcol_value_sel vb = vs[0], vn = vs[1];
   SEXP ox;
@@ -671,7 +671,7 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   pcol_error err = {0};
   /* no value named: the two defaults as pcol diff takes them (go's
    * -diff_base: the one the new side names, else the base's) */
-  int rc = str1(value) ? PCOL_OK : pcol_value_diff_default(fb, fn, &s, &vb, &vn, &err);
+  int rc = str1(value) ? PCOL_OK : pcol_value_diff_default(fb, fn, &s, NULL, &vb, &vn, &err);
   if (rc) pcol_stop(NULL, &err, rc);
   /* by address: the base at the new side's addresses (pcol diff's rule) */
   if (by == PCOL_BY_ADDRESS && (rc = pcol_open_readdressed(fb, fn, &o->file, &err))) pcol_stop(pb, &err, rc);

@@ -747,10 +747,12 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
     const pcol_xtype *t = &x->vals[0];
     return x->rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
                                   "perfetto export: sample %" PRIu64 " (source %u) has a negative %.*s/%.*s (%" PRId64
-                                  "), and a StackSample's weights are unsigned: choose another value with --value",
+                                  "), and a StackSample's weights are unsigned%s",
                                   x->neg_row[0] + 1, s, (int)pcol_utf8_cut(t->type.ptr, t->type.len, 80),
                                   t->type.ptr ? t->type.ptr : "", (int)pcol_utf8_cut(t->unit.ptr, t->unit.len, 40),
-                                  t->unit.ptr ? t->unit.ptr : "", x->neg_v[0]);
+                                  t->unit.ptr ? t->unit.ptr : "", x->neg_v[0],
+                                  *pcol_export_base_advice(x->f, sel) ? pcol_export_base_advice(x->f, sel)
+                                                                       : ": choose another value with --value");
   }
   for (size_t k = 1; k < x->nv; k++)
     if (x->neg[k]) pcol_xskipped_add(&x->skipped, &x->vals[k], s); /* (THE note: xvalues.h) */

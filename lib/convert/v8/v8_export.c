@@ -499,10 +499,10 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (v < 0)
     return pcol_error_set(x->err, PCOL_EUNSUPPORTED,
                           "%s: sample %llu (row %llu of the samples table) has a negative %.*s (%lld); "
-                          "a V8 sample lasts its value, which cannot be negative", x->what,
+                          "a V8 sample lasts its value, which cannot be negative%s", x->what,
                           (unsigned long long)x->seq + 1, (unsigned long long)row + 1,
                           (int)(x->vtype.ptr ? x->vtype.len : 0), x->vtype.ptr ? x->vtype.ptr : "",
-                          (long long)v);
+                          (long long)v, pcol_export_base_advice(x->f, x->sel));
   __int128 ns = (__int128)v * x->factor;
   for (int k = 0; k < x->dec; k++) ns /= 10;
   uint32_t ls = pcol_view_u32(&x->s_ls, row), th = ls <= pcol_rows(x->f, PCOL_T_LABELSETS) ? x->tcls[ls] : 0;
@@ -955,11 +955,13 @@ static int gather(vex *x, const pcol_select *sel, const pcol_export_options *opt
     nsrc += count[s] != 0;
     nrows += count[s];
   }
+  /* (THE advice under a base: its sides cannot be parted by --source) */
+  const char *based = nsrc > 1 && !x->chrome ? pcol_export_base_advice(f, sel) : "";
   if (!rc && nsrc > 1 && !x->chrome)
     rc = pcol_error_set(x->err, PCOL_EUNSUPPORTED,
                         "%s: %llu sources have selected samples, and a V8 profile holds one "
-                        "thread: choose one with --source N (pcol info lists them)",
-                        x->what, (unsigned long long)nsrc);
+                        "thread%s", x->what, (unsigned long long)nsrc,
+                        *based ? based : ": choose one with --source N (pcol info lists them)");
   /* each sample writes at least two numbers and two commas */
   if (!rc && nrows && pcol_budget_exceeded(x->bud, nrows > UINT64_MAX / 4 ? UINT64_MAX : 4 * nrows))
     rc = pcol_budget_refuse(x->bud, x->err);
