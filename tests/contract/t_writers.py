@@ -40,7 +40,7 @@ from pprofgen import field, sample, Strings  # noqa: E402
 LONG = b"long_" + b"x" * 5000
 NAMES = [b"main", b"nul\x00byte", b"ctl\x01\x1b[2J\x7f", b"\xc2\x9bcsi", b"bad\xff\xfeutf8", b"bidi\xe2\x80\xaeevil",
          b"<script>alert('x')</script>", b'q"uo\\te', b"amp&lt;", b"Lcom/example/A;::run", b"Lcom/example/B;::run",
-         b"new\nline", b"tab\there", LONG, b""]
+         b"new\nline", b"tab\there", b"mix\xe2\x82\xac\xff", LONG, b""]
 # the value types: cpu/nanoseconds (the V8 and Chrome exports' time), one
 # whose name and unit hold ESC and bytes that are not UTF-8 (the default:
 # the Perun export's unit), one whose unit is 300 bytes
