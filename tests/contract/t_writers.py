@@ -3,9 +3,10 @@
 escaping and budget checks on every surface pcol writes, so that a writer
 cannot fall between hand-written lists.  Each row runs on one pprof profile
 whose every function name is hostile (NUL, C0 and C1 controls, DEL, invalid
-UTF-8, bidi U+202E, <script>, quotes, '&', ';', LF, TAB, a 5000-byte name,
-an empty one) and whose value types' names and units hold ESC, invalid UTF-8
-and, one of them, 300 bytes.  For each row:
+UTF-8, valid UTF-8 beside it, bidi U+202E, <script>, quotes, '&', ';', LF,
+TAB, a 5000-byte name, an empty one), each sample labelled with its leaf's
+name under a key holding ESC and markup, and whose value types' names and
+units hold ESC, invalid UTF-8 and, one of them, 300 bytes.  For each row:
 
   valid     the output is valid for its destination (the row's dest): JSON
             parses (JSONL: each line), CSV and TSV rows have the header's
@@ -26,8 +27,8 @@ and, one of them, 300 bytes.  For each row:
             unit not UTF-8, "out of memory")
   budget    past --max-output 300: exit 3, and no file (file rows) or at
             most the budget written (stdout rows)
-and, once: the table names every `unpack --to` format and every --format
-of the views it lists.
+and, once: the table names every `unpack --to` format, every --format of
+top, peek, tree, traces, info, graph, tags, list and diff, and cat's.
 Usage: t_writers.py [WRITER...] with PCOL set; exit 0 when all hold."""
 import csv, io, json, os, re, shlex, shutil, subprocess, sys, tempfile, zlib
 import xml.etree.ElementTree as ET
@@ -62,8 +63,9 @@ def hostile(path):
     for i, n in enumerate(NAMES, 1):
         p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, i)))
         p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(n)) + field(4, 0, st.id(b"f" + n[:20] + b".go")))
+    key = st.id(b"k\x1b<&>")  # each sample's label: its leaf's name (tags)
     for i in range(2, len(NAMES) + 1):
-        p += sample([i, 1], [i * 1000000, i, i * 10])
+        p += sample([i, 1], [i * 1000000, i, i * 10], field(3, 2, field(1, 0, key) + field(2, 0, st.id(NAMES[i - 1]))))
     p += field(14, 0, st.id(TYPES[1][0]))  # default_sample_type
     with open(path, "wb") as f:
         f.write(p + st.table())
@@ -146,7 +148,7 @@ def check_names_in(row, texts, raw):
     CSV's, the bytes themselves (raw: texts decoded with surrogateescape)"""
     blob = "\x00".join(texts)
     for n in NAMES:
-        if not n:
+        if not n or (n == b"main" and row["writer"].startswith("tags")):  # (main: no sample's label)
             continue
         if row["writer"].startswith("traces"):
             n = re.sub(rb"[;\n\r\x00]", b"_", n)  # (traces' stacks: as fold writes a name)
@@ -280,7 +282,7 @@ def check_table(rows):
         fail("table", "writers", "unpack --help names no --to format")
     for t in tos - names:
         fail("table", "writers", "unpack --to %s has no row in writers.tsv" % t)
-    for view in ("top", "peek", "tree", "traces", "info", "graph"):
+    for view in ("top", "peek", "tree", "traces", "info", "graph", "tags", "list", "diff"):
         h = pcol([view, "--help"]).stdout.decode()
         m = re.search(r"--format X +(.*)", h)
         fmts = set(re.findall(r"\b(tsv|csv|jsonl|json|dot|svg|png|callgrind)\b", m.group(1))) if m else set()
@@ -290,7 +292,7 @@ def check_table(rows):
             want = view if f == "text" else "%s-%s" % (view, f)
             if want not in names:
                 fail("table", "writers", "%s --format %s has no row (%s) in writers.tsv" % (view, f, want))
-    for w in ("clickhouse", "flame", "report", "fold"):
+    for w in ("clickhouse", "flame", "report", "fold", "cat", "cat-csv", "cat-json", "cat-jsonl"):
         if w not in names:
             fail("table", "writers", "%s has no row in writers.tsv" % w)
 
