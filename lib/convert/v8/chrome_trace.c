@@ -241,8 +241,7 @@ static int read_args(ctrace *c) {
       j->flags |= PCOL_JP_ALLOW_NUL;
       rc = pcol_v8c_read_data(&c->v, j);
       j->flags = was;
-    }
-    else if (is_name && j->tok == PCOL_JT_STR) {
+    } else if (is_name && j->tok == PCOL_JT_STR) {
       free(c->mname);
       if (!(c->mname = strdup(j->str))) return pcol_oom(c->err);
     } else rc = pcol_jp_skip(j);
