@@ -18,30 +18,55 @@ const cli_opt opts_info[] = {
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
 
-/* "type/unit" of value type id (1-based), "NA" parts when unknown */
-static void vt_name(pcol_file *f, uint32_t id, char *b, size_t n) {
+/* the type and unit of value type id (1-based), "NA" when unknown */
+static void vt_strs(pcol_file *f, uint32_t id, pcol_str *ts, pcol_str *us) {
   pcol_view t, u;
-  pcol_str ts = {NULL, 0}, us = {NULL, 0};
+  *ts = *us = (pcol_str){NULL, 0};
   if (id && id <= pcol_rows(f, PCOL_T_VALUE_TYPES) &&
       !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_TYPE, &t, NULL) &&
       !pcol_column(f, PCOL_T_VALUE_TYPES, PCOL_C_VT_UNIT, &u, NULL)) {
-    if (pcol_string(f, pcol_view_u32(&t, id - 1), &ts, NULL)) ts.ptr = NULL;
-    if (pcol_string(f, pcol_view_u32(&u, id - 1), &us, NULL)) us.ptr = NULL;
+    if (pcol_string(f, pcol_view_u32(&t, id - 1), ts, NULL)) ts->ptr = NULL;
+    if (pcol_string(f, pcol_view_u32(&u, id - 1), us, NULL)) us->ptr = NULL;
   }
-  char tx[128], ux[128]; /* by the text rule */
-  cli_text_buf(ts.ptr ? ts.ptr : "NA", ts.ptr ? ts.len : 2, tx, sizeof tx);
-  cli_text_buf(us.ptr ? us.ptr : "NA", us.ptr ? us.len : 2, ux, sizeof ux);
-  snprintf(b, n, "%s/%s", tx, ux);
+  if (!ts->ptr) *ts = (pcol_str){"NA", 2};
+  if (!us->ptr) *us = (pcol_str){"NA", 2};
 }
 
+/* "type/unit, ..." for the text view (by the text rule) */
 static void value_list(pcol_file *f, const pcol_source_summary *x, char *b, size_t n) {
   size_t at = 0;
   b[0] = 0;
   for (size_t k = 0; k < x->nvalue_types && at + 1 < n; k++) {
-    char one[256];
-    vt_name(f, x->value_types[k], one, sizeof one);
-    at += (size_t)snprintf(b + at, n - at, "%s%s", k ? ", " : "", one);
+    pcol_str ts, us;
+    char tx[128], ux[128];
+    vt_strs(f, x->value_types[k], &ts, &us);
+    cli_text_buf(ts.ptr, ts.len, tx, sizeof tx);
+    cli_text_buf(us.ptr, us.len, ux, sizeof ux);
+    at += (size_t)snprintf(b + at, n - at, "%s%s/%s", k ? ", " : "", tx, ux);
   }
+}
+
+/* the same list for the machine formats: the bytes as stored, whole (the
+ * table escapes them for its format, as every other column); malloc'd,
+ * NULL when out of memory */
+static char *value_list_raw(pcol_file *f, const pcol_source_summary *x, size_t *len) {
+  size_t n = 1;
+  pcol_str ts, us;
+  for (size_t k = 0; k < x->nvalue_types; k++) {
+    vt_strs(f, x->value_types[k], &ts, &us);
+    n += ts.len + us.len + 3;
+  }
+  char *b = malloc(n);
+  size_t at = 0;
+  for (size_t k = 0; b && k < x->nvalue_types; k++) {
+    vt_strs(f, x->value_types[k], &ts, &us);
+    if (k) memcpy(b + at, ", ", 2), at += 2;
+    memcpy(b + at, ts.ptr, ts.len), at += ts.len;
+    b[at++] = '/';
+    memcpy(b + at, us.ptr, us.len), at += us.len;
+  }
+  *len = at;
+  return b;
 }
 
 static const pcol_str NS = {"nanoseconds", 11};
@@ -164,7 +189,6 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
     m.unit = v.unit;
   }
   cli_table tb;
-  char vl[2048];
   tbl_begin_view(&tb, stdout, fmt, 18, names, &m);
   for (size_t i = 0; i < n; i++) {
     const pcol_source_summary *x = &s[i];
@@ -179,8 +203,14 @@ static int print_sources_table(pcol_file *f, const char *path, out_format fmt,
     tbl_i64(&tb, x->period);
     tbl_str(&tb, x->period_type.ptr, x->period_type.len);
     tbl_str(&tb, x->period_unit.ptr, x->period_unit.len);
-    value_list(f, x, vl, sizeof vl);
-    tbl_cstr(&tb, vl);
+    size_t vlen;
+    char *vl = value_list_raw(f, x, &vlen);
+    if (!vl) {
+      tbl_finish(&tb);
+      return PCOL_ENOMEM;
+    }
+    tbl_str(&tb, vl, vlen);
+    free(vl);
     tbl_str(&tb, x->default_value.type.ptr, x->default_value.type.len);
     tbl_str(&tb, x->default_value.unit.ptr, x->default_value.unit.len);
     if (x->derived_cpu || x->derived_alloc)

@@ -945,7 +945,8 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   pcol_jpull j;
   v.b = b, v.name = name, v.err = err, v.j = &j, v.bad_delta = SIZE_MAX, v.labelset = labelset;
   v.flags = flags, v.origin = origin;
-  int rc = pcol_jp_open(&j, in, name, opt, 0, err);
+  /* names may hold NUL (pprof's do): the V8 and Chrome exports write it as \u0000 */
+  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_ALLOW_NUL, err);
   if (!rc) rc = b_in(&v, pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err));
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);

@@ -1,9 +1,12 @@
-/* jstr.c — THE JSON string rule (jstr.h), of the Firefox and V8 exports;
+/* jstr.c — THE JSON string rule (jstr.h), of every JSON export (the Firefox,
+ * V8 and Chrome exports write with it; speedscope and Perun build jansson
+ * strings by pcol_json_utf8);
  * THE whole-number rule, of the speedscope and Firefox exports and imports. */
 #include "jstr.h"
 #include "pcol.h" /* pcol_utf8_len */
 
 #include <math.h>
+#include <string.h>
 
 int pcol_json_str(FILE *o, const char *p, size_t n) {
   if (fputc('"', o) == EOF) return -1;
@@ -27,6 +30,27 @@ int pcol_json_str(FILE *o, const char *p, size_t n) {
     if (r < 0) return -1;
   }
   return fputc('"', o) == EOF ? -1 : 0;
+}
+
+size_t pcol_json_utf8(const char *p, size_t n, char *out, int nul_blank) {
+  size_t k = 0;
+  for (size_t i = 0; i < n;) {
+    unsigned char c = (unsigned char)p[i];
+    size_t len = c < 0x80 ? 1 : pcol_utf8_len(p + i, n - i);
+    if (!len) { /* a byte of Latin-1 */
+      out[k++] = (char)(0xc0 | (c >> 6));
+      out[k++] = (char)(0x80 | (c & 0x3f));
+      i++;
+    } else if (!c) {
+      out[k++] = nul_blank ? ' ' : 0;
+      i++;
+    } else {
+      memcpy(out + k, p + i, len);
+      k += len;
+      i += len;
+    }
+  }
+  return k;
 }
 
 int pcol_json_int_exact(__int128 v) {

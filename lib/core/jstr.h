@@ -14,6 +14,14 @@
  * failed. */
 int pcol_json_str(FILE *o, const char *p, size_t n);
 
+/* The same rule for a writer that builds its strings with jansson (which
+ * takes valid UTF-8 only): copies p[0..n) to out, which has room for 2n
+ * bytes, as valid UTF-8: valid sequences as they are, every other byte
+ * read as Latin-1 (as pcol_json_str writes it).  NUL is kept, or written
+ * as a blank when nul_blank (the Perun export: Perun's JSON never holds
+ * \u0000).  Returns the length written. */
+size_t pcol_json_utf8(const char *p, size_t n, char *out, int nul_blank);
+
 /* THE rule of a whole number in pcol's JSON (the speedscope and Firefox
  * exports' weights and their importers): every reader takes a JSON number
  * as a double (JSON.parse in speedscope and the Firefox Profiler, strtod in

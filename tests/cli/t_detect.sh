@@ -308,7 +308,9 @@ $PCOL pack "$tmp/many.json" -o "$tmp/r.pcol" || fail "40-profile Chrome trace"
 # MiB): a trace as DevTools saves it ("metadata" first, pretty-printed and
 # large), an array whose first event is longer than the head (Chrome writes
 # "args" first), each read as the trace without that bulk; a UTF-8 BOM is
-# left out of a JSON document; UTF-16 and \u0000 are refused by name
+# left out of a JSON document; UTF-16 and \u0000 in an event's name are
+# refused by name (pcol holds those names as C strings; a CPU profile's
+# names are read with their NUL: tests/contract/writers.tsv, chrome)
 python3 - "$tmp" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -336,7 +338,7 @@ for f in devtools bigfirst bom; do
 done
 $PCOL info "$tmp/u16.json" >/dev/null 2>"$tmp/err" && fail "UTF-16 JSON read"
 grep -q 'UTF-16 is not supported.*convert it to UTF-8' "$tmp/err" || fail "UTF-16 JSON: $(cat "$tmp/err")"
-$PCOL info "$tmp/nul.json" >/dev/null 2>"$tmp/err" && fail "a name with \\u0000 read"
+$PCOL info "$tmp/nul.json" >/dev/null 2>"$tmp/err" && fail "an event name with \\u0000 read"
 grep -q 'nul.json:1:[0-9]* (byte [0-9]*): invalid JSON: a string holds \\u0000 (the NUL character), which pcol does not read' "$tmp/err" ||
   fail "\\u0000: $(cat "$tmp/err")"
 

@@ -153,8 +153,9 @@ EXC = {
                     "write it (doc/mappings.md §1.2), which is checked (rprof_refused)",
     "go-dup": "go tool pprof prints two nodes with one name (a function with two files, "
               "or inlined and not): flat is added up, cum not compared",
-    "json-bytes": "JSON cannot hold bytes that are not UTF-8: pcol writes such a name read "
-                  "as Latin-1 (a NUL as a blank; doc/mappings.md §5); names are compared so mapped",
+    "json-bytes": "JSON cannot hold bytes that are not UTF-8: pcol writes each such byte of a "
+                  "name read as Latin-1 (Perun: a NUL as a blank; doc/mappings.md §5, §3.2); names "
+                  "are compared so mapped",
     "collapsed-sep": "collapsed text cannot hold ';', CR, LF or NUL in a name: they are "
                      "'_' there (doc/mappings.md §6); names are compared so mapped",
     "rprof-negative": "Rprof holds no negative count or time: such a sample is 0 lines (doc/mappings.md "
@@ -386,14 +387,22 @@ def collapsed_sep(name):
 
 
 def json_name(name):
-    """A name as pcol's JSON exporters write it (doc/mappings.md §5): bytes
-    that are not UTF-8 are read as Latin-1, and then a NUL is a blank."""
+    """A name as pcol's JSON exporters write it (THE rule, lib/core/jstr.c;
+    doc/mappings.md §5): valid UTF-8 as it is, each other byte read as
+    Latin-1, a NUL kept (\\u0000).  (Before review 24 the speedscope export
+    read every byte of such a name as Latin-1, a NUL as a blank.)"""
     b = name.encode("utf-8", "surrogateescape")
     try:
         return b.decode("utf-8")
     except UnicodeDecodeError:
         exc("json-bytes")
-        return "".join(" " if c == 0 else chr(c) for c in b)
+        return ff_name(name)
+
+
+def perun_name(name):
+    """A name as the Perun export writes it (doc/mappings.md §3.2): the JSON
+    rule, and every NUL a blank (Perun's JSON never holds \\u0000)."""
+    return json_name(name).replace("\x00", " ")
 
 
 def ff_name(name):
@@ -1395,7 +1404,8 @@ def skipper(src, out_is_r=False, src_is_r=False, frames_both=False):
     the source lists its function names, every other name (a frame without
     a function name, named by each tool its own way)."""
     real = src.get("real_names")
-    seps = {collapsed_sep(x) for x in real} | {json_name(x) for x in real} if real is not None else None
+    seps = ({collapsed_sep(x) for x in real} | {json_name(x) for x in real} | {perun_name(x) for x in real}
+            if real is not None else None)
     def fn(n):
         if (out_is_r or src_is_r) and isinstance(n, str) and " " in n:
             return "r-split"
@@ -1630,7 +1640,7 @@ def judge_one(res, rsum, ss):
                 adj = r_empty
                 if kind == "rprof" and r_empty and want not in ("count", "samples"):  # their time
                     adj = r_empty * round(src["count"].rnd[0] * 1e9)
-                compare(b, what + " (amount: %s)" % want, dr, a2, total_adjust=adj, name_map=json_name,
+                compare(b, what + " (amount: %s)" % want, dr, a2, total_adjust=adj, name_map=perun_name,
                         skip_fn=skipper(src, src_is_r=src_is_r, frames_both=dr.frames))
                 n_judged += 1
                 continue

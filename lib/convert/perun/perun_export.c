@@ -34,6 +34,7 @@
 #include "xvalues.h"  /* pcol_rtime_drop_init, pcol_rtime_pick_init, pcol_kin_default_column */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_rewind, pcol_rowsort_next, ... */
 #include "loss.h"     /* pcol_export_loss_note, pcol_export_say */
+#include "jstr.h"     /* pcol_json_utf8 */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -193,10 +194,10 @@ static int classify(pexp *x, uint32_t sid) {
   return x->cls[sid] - 1;
 }
 
-/* A JSON string of any bytes: valid UTF-8 as is; other bytes are read as
- * Latin-1 (so every byte string has some JSON form). NA -> null.  NUL is
- * written as a blank: Perun's JSON never holds \u0000 (pcol's reader refuses
- * it, and it marks perun_json.h's tokens, "\0NaN"), so a string is never
+/* A JSON string of any bytes by THE rule of bytes that are not UTF-8
+ * (pcol_json_utf8: read as Latin-1, so every byte string has some JSON
+ * form). NA -> null.  NUL is written as a blank: Perun's JSON never holds
+ * \u0000 (it marks perun_json.h's tokens, "\0NaN"), so a string is never
  * written as a bare NaN and every export reads back. */
 static json_t *jbytes(pcol_str s) {
   if (!s.ptr) return json_null();
@@ -205,19 +206,7 @@ static json_t *jbytes(pcol_str s) {
   if (j) return j;
   char *t = malloc(2 * s.len + 1);
   if (!t) return NULL;
-  for (size_t i = 0; i < s.len; i++) t[i] = s.ptr[i] ? s.ptr[i] : ' ';
-  j = json_stringn(t, s.len); /* UTF-8 with NUL: only the NULs change */
-  size_t n = 0;
-  for (size_t i = 0; !j && i < s.len; i++) {
-    unsigned char c = (unsigned char)s.ptr[i];
-    if (c < 0x80 && c) t[n++] = (char)c;
-    else if (!c) t[n++] = ' ';
-    else {
-      t[n++] = (char)(0xc0 | (c >> 6));
-      t[n++] = (char)(0x80 | (c & 0x3f));
-    }
-  }
-  if (!j) j = json_stringn(t, n);
+  j = json_stringn(t, pcol_json_utf8(s.ptr, s.len, t, 1));
   free(t);
   return j;
 }
@@ -1213,7 +1202,8 @@ static int export_synth(pexp *x) {
   json_t *cmdj = cmd ? json_string(cmd) : jbytes(uri);
   json_t *hdr = x->memory ? json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "memory", "units", "memory", "B",
                                       "cmd", cmdj, "args", "", "workload", "")
-                          : json_pack("{s:s,s:{s:s},s:o,s:s,s:s}", "type", "time", "units", "time", kunit,
+                          : json_pack("{s:s,s:{s:o},s:o,s:s,s:s}", "type", "time", "units", "time",
+                                      jbytes((pcol_str){kunit, strlen(kunit)}),
                                       "cmd", cmdj, "args", "", "workload", "");
   rc = put(x, "{\n\"header\": ");
   if (!rc) rc = dump_new(x, hdr);

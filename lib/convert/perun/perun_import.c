@@ -254,12 +254,13 @@ static int event_stack(pimp *p, vslice trace, const json_t *uid, uint32_t *stack
     int canonical = p->text[trace.b] == '[';
     if ((rc = trace_frames(p, trace))) return rc;
     size_t n = p->nfr;
-    /* kperf: root first without the leaf, which is the string uid */
+    /* kperf: root first without the leaf, which is the string uid, whole:
+     * the trace holds the callers, so a ';' in the uid is part of the
+     * name (a Java frame "Lcom/example/A;::run"; Perun's kperf collector
+     * makes the uid the last frame of a folded line, never a stack) */
     if (p->kperf && perun_json_is_str(uid)) {
-      const char *u = json_string_value(uid);
-      size_t ul = json_string_length(uid), k = ul;
-      while (k > 0 && u[k - 1] != ';') k--;
-      if ((rc = frame_loc(p, u + k, ul - k, NULL, 0, PCOL_NA_I64, &loc)) || (rc = push_loc(p, loc)))
+      if ((rc = frame_loc(p, json_string_value(uid), json_string_length(uid), NULL, 0, PCOL_NA_I64, &loc)) ||
+          (rc = push_loc(p, loc)))
         return rc;
     }
     for (size_t i = 0; i < n; i++) {

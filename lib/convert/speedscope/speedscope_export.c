@@ -189,20 +189,14 @@ static int at_break(const sexp *x) {
   return x->brk && x->pos < (uint64_t)x->capbrk * 8 && (x->brk[x->pos >> 3] >> (x->pos & 7) & 1);
 }
 
-/* JSON string of any bytes (invalid UTF-8 read as Latin-1). */
+/* JSON string of any bytes (THE rule of bytes that are not UTF-8,
+ * pcol_json_utf8: read as Latin-1; NUL kept, as speedscope keeps it). */
 static int put_str(sexp *x, pcol_str s) {
   json_t *j = json_stringn(s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
   if (!j) {
     char *t = malloc(2 * s.len + 1);
     if (!t) return oom(x);
-    size_t n = 0;
-    for (size_t i = 0; i < s.len; i++) {
-      unsigned char c = (unsigned char)s.ptr[i];
-      if (c && c < 0x80) t[n++] = (char)c;
-      else if (!c) t[n++] = ' ';
-      else t[n++] = (char)(0xc0 | (c >> 6)), t[n++] = (char)(0x80 | (c & 0x3f));
-    }
-    j = json_stringn(t, n);
+    j = json_stringn(t, pcol_json_utf8(s.ptr, s.len, t, 0));
     free(t);
     if (!j) return oom(x);
   }

@@ -171,7 +171,15 @@ static int sem(simp *s, int rc) {
   return r ? r : rc;
 }
 
+/* The current string into *dst (its length into *dl).  Without dl it is
+ * held as a C string (a profile's name, type or unit, its source names):
+ * one holding NUL is refused, not cut there (frame names and files, which
+ * keep theirs, have a length). */
 static int copy_str(simp *s, char **dst, size_t *dl, size_t *cap) {
+  if (!dl && memchr(s->j->str, 0, s->j->len))
+    return pcol_error_set(s->err, PCOL_EUNSUPPORTED,
+                          "%s: byte %llu: a profile's name, type or unit holds \\u0000 (the NUL character), "
+                          "which pcol does not read there", s->name, (unsigned long long)pcol_jp_offset(s->j));
   if (s->j->len + 1 > *cap) {
     char *p = realloc(*dst, s->j->len + 1);
     if (!p) return pcol_oom(s->err);
@@ -1020,7 +1028,8 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
   simp s = {0};
   pcol_jpull j;
   s.b = b, s.name = name, s.err = err, s.j = &j, s.active = -1;
-  int rc = pcol_jp_open(&j, in, name, opt, 0, err);
+  /* names may hold NUL (pprof's do): speedscope keeps it, and so does pcol's export */
+  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_ALLOW_NUL, err);
   if (!rc) rc = read_doc(&s);
   if (!rc) rc = resolve(&s);
   pcol_jp_close(&j);

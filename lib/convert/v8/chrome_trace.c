@@ -232,8 +232,16 @@ static int read_args(ctrace *c) {
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int is_data = pcol_jp_key_is(j, "data"), is_name = pcol_jp_key_is(j, "name");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (is_data) rc = pcol_v8c_read_data(&c->v, j);
-    else if (is_name && j->tok == PCOL_JT_STR) {
+    if (is_data) { /* a CPU profile's names may hold NUL (pprof's do: the
+                    * Chrome export writes it as \u0000, speedscope and
+                    * DevTools keep it); the V8 reader holds them with their
+                    * length.  Elsewhere (event, thread and Hermes frame
+                    * names, held as C strings) \u0000 is still refused. */
+      unsigned was = j->flags;
+      j->flags |= PCOL_JP_ALLOW_NUL;
+      rc = pcol_v8c_read_data(&c->v, j);
+      j->flags = was;
+    } else if (is_name && j->tok == PCOL_JT_STR) {
       free(c->mname);
       if (!(c->mname = strdup(j->str))) return pcol_oom(c->err);
     } else rc = pcol_jp_skip(j);
