@@ -151,7 +151,8 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   {"from", 0, 1, "only the part from this time on: seconds after the profile's start (1.5; or with a " \
                  "unit, as pcol prints durations, in any case: ns, us, ms, s, min, h, hrs: 250ms, 2s), or a " \
                  "wall-clock time (2026-11-23T10:00:00Z, +HH:MM zones, or @EPOCH_SECONDS; each " \
-                 "source from its own start; many inputs: only those that reach the range are read, every one when none does)"}
+                 "source from its own start; many inputs: only those that reach the range are read, every one when none does " \
+                 "or with --source N, whose N is of their merge)"}
 #define CLI_OPT_TO {"to", 0, 1, "only the part before this time (as --from)"}
 #define CLI_OPT_SELECT CLI_OPT_SOURCE, CLI_OPT_FROM, CLI_OPT_TO
 #define CLI_OPT_SELECT_BASE CLI_OPT_SOURCE_BASE, CLI_OPT_FROM, CLI_OPT_TO
@@ -378,7 +379,8 @@ void cli_import_warning(const char *cmd, pcol_error *err);
  * out) or a glob pattern that the shell left as it is (quoted), "-" at
  * most once.  One input opens as cli_open does; many open as their union
  * (pcol_open_many: what `pcol merge` would write of them, in memory; a
- * wall-clock --from/--to leaves out the pcol inputs it cannot reach).
+ * wall-clock --from/--to without --source N leaves out the pcol inputs it
+ * cannot reach).
  * *label: what views print as the file (static storage, set even on
  * failure).  Returns a PCOL_E* code (not printed), errors naming the input. */
 /* --source N given with --base/--diff-base (cli_select): the source of

@@ -249,8 +249,11 @@ void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const cha
   int first = 1;
   if (s) {
     char b[64];
-    if (s->source_id) {
-      fprintf(fp, "\"source\":%u", s->source_id);
+    /* (under a base, cli_select moved --source N to cli_base_source: source N
+     * of each side, rd18a F10) */
+    uint32_t src = s->source_id ? s->source_id : cli_loaded.base || cli_loaded.diff_base ? cli_base_source : 0;
+    if (src) {
+      fprintf(fp, "\"source\":%u", src);
       first = 0;
     }
     if (s->has_from) {

@@ -44,6 +44,7 @@
 #include "wall.h"     /* pcol_selection_sources, pcol_wall_init, pcol_wall_run_end */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,23 @@ int pcol_samples_count_vt(pcol_file *f, uint32_t *vt, pcol_error *err) {
 }
 
 /* (kept on f, as the default types: compared by string id, once) */
+uint32_t pcol_source_shown(const pcol_file *f, uint32_t s) {
+  return s && f->side_source ? f->side_source : s;
+}
+
+const char *pcol_source_who(pcol_file *f, uint32_t s, char *buf, size_t n) {
+  const uint8_t *kinds = NULL;
+  uint32_t first = s;
+  int base = !pcol_base_kinds(f, &kinds, NULL) && kinds[0] && s && s <= pcol_rows(f, PCOL_T_SOURCES) && kinds[s];
+  if (base)
+    while (first > 1 && kinds[first - 1]) first--;
+  if (base)
+    snprintf(buf, n, "the base's source %u", f->side_source ? f->side_source : s - first + 1);
+  else
+    snprintf(buf, n, "source %u", pcol_source_shown(f, s));
+  return buf;
+}
+
 int pcol_base_kinds(pcol_file *f, const uint8_t **out, pcol_error *err) {
   uint8_t *k = atomic_load_explicit(&f->base_kinds, memory_order_acquire);
   if (k) {

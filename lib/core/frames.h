@@ -66,9 +66,11 @@ int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err);
  * graph, tags, diff, the report's tables) in lib/query/top.c.  It is never
  * a place (the FILE:LINE of an Rprof function with NA name, which only a
  * source of places has).  The exports keep "" where their format holds
- * one (collapsed, speedscope, Firefox, V8, Perun, Rprof, Perfetto,
- * ClickHouse), so collapsed -> pcol -> collapsed gives the bytes back, and
- * pprof's and OTLP's string 0 is the go view of it. */
+ * one (collapsed, speedscope, Firefox, V8, Perun, Rprof, ClickHouse's
+ * pcol_functions), so collapsed -> pcol -> collapsed gives the bytes back;
+ * pprof's and OTLP's string 0 and Perfetto's name iid 0 (no name) are the
+ * go view of it, and ClickHouse's frames column and views name it as the
+ * views do (a key of its own, clickhouse_export.c). */
 int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn);
 
 /* The line rows [*a, *e) of location `loc`, innermost inline frame first;

@@ -53,6 +53,10 @@ struct pcol_file {
    * -tagroot or -tagleaf, its own and f's), each '\0'-ended, then an empty
    * one; NULL: none (pcol_q_has_frames) */
   char *frame_keys;
+  /* N when this is pcol_open_diff_base_select's union under --source N
+   * (the profile's source N alone, then the base's source N alone): the
+   * number messages give its sources (pcol_source_who); 0 otherwise */
+  uint32_t side_source;
 };
 
 /* 1 when the file stores column (table, column), 0 when it is absent (every

@@ -35,7 +35,7 @@
 #include "bytes.h"    /* pcol_str_i64 */
 #include "reader.h"   /* pcol_idmemo, pcol_string_which_memo */
 #include "wall.h"     /* pcol_wall, pcol_wall_free, pcol_wall_init, ... */
-#include "count.h"    /* pcol_unit_ns */
+#include "count.h"    /* pcol_unit_ns, pcol_source_who */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -195,20 +195,6 @@ static void source_name(pcol_file *f, uint32_t s, pcol_str *ty, pcol_str *uri) {
 }
 #define SHOWN(x) (int)((x).ptr ? ((x).len > 80 ? 80 : (x).len) : 2), (x).ptr ? (x).ptr : "NA"
 
-/* How a message names source s: "source N", or under a subtracted base
- * (pcol_base_kinds) "the base's source K" for the base's K-th source (its
- * sources follow the profile's: the union's numbers are no input's) */
-static const char *source_who(pcol_file *f, uint32_t s, char *buf, size_t n) {
-  const uint8_t *kinds = NULL;
-  uint32_t first = s;
-  if (!pcol_base_kinds(f, &kinds, NULL) && kinds[0] && s && s <= pcol_rows(f, PCOL_T_SOURCES) && kinds[s])
-    while (first > 1 && kinds[first - 1]) first--;
-  if (kinds && kinds[0] && s && s <= pcol_rows(f, PCOL_T_SOURCES) && kinds[s])
-    snprintf(buf, n, "the base's source %u", s - first + 1);
-  else
-    snprintf(buf, n, "source %u", s);
-  return buf;
-}
 
 /* ns as seconds, the form a relative --from/--to takes ("30s", "0.37s") */
 static void sec_text(char *b, size_t cap, int64_t ns) {
@@ -254,7 +240,7 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
                           "%s (%.*s %.*s) has no wall-clock start (no otlp.time_unix_nano, "
                           "pprof.time_nanos or source_timestamp), so a range in wall-clock time "
                           "cannot select its samples; give --from/--to in seconds since its start%s",
-                          source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri),
+                          pcol_source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri),
                           other ? ", or leave it out with --source N (one of the others)" : "");
   }
   if (timed) {
@@ -285,7 +271,7 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
                           "its span (from %s since its start) has no known end and a range in "
                           "seconds cannot select its samples: give no --to and a --from of at most "
                           "%s, or no range",
-                          source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri), t0, t0);
+                          pcol_source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri), t0, t0);
   }
   int inside = lo >= a && (d ? e <= b : lo < b);
   int outside = d ? (e <= a || lo >= b) : (lo < a || lo >= b);
@@ -304,7 +290,7 @@ int pcol_wall_bounds(pcol_file *f, const pcol_wall *w, const pcol_select *sel, u
                         "%s (%.*s %.*s) has no sample times and the range cuts its span "
                         "(%s to %s%s), so the range cannot select its samples: "
                         "choose a range that holds it whole or leaves it out",
-                        source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri), t0, t1,
+                        pcol_source_who(f, s, who, sizeof who), SHOWN(ty), SHOWN(uri), t0, t1,
                         sel->wall ? "" : " since its start");
 }
 

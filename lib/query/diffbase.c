@@ -136,11 +136,7 @@ typedef struct side {
   pcol_rtime rt;
   pcol_xvalues xv;
   pcol_vunion u;
-  uint32_t as; /* f is source `as` of the caller's file alone (--source N), else 0 */
 } side;
-
-/* source s of a side (of its copy under --source N) as the caller numbers it */
-static uint32_t src_as(uint32_t as, uint32_t s) { return as && s ? as : s; }
 
 static void side_free(side *sd) {
   pcol_vunion_free(&sd->u);
@@ -161,13 +157,15 @@ static int side_make(pcol_file *f, side *sd, pcol_error *err) {
 
 #define ANY_VT UINT32_MAX
 /* The first source of u with a value in column c: any (ANY_VT), of stored
- * value type vt, or (vt 0) a derived value or its count; 0 when none */
-static uint32_t col_source(const pcol_vunion *u, size_t c, uint32_t vt) {
+ * value type vt, or (vt 0) a derived value or its count; 0 when none.  As
+ * messages number it: `only` when each side is its input's source `only`
+ * alone (pcol_open_diff_base_select's --source N; its copy's source 1) */
+static uint32_t col_source(const pcol_vunion *u, size_t c, uint32_t vt, uint32_t only) {
   for (uint64_t s = 1; s <= u->nsrc; s++) {
     const pcol_vsrc *vs = &u->src[s - 1];
     for (size_t k = 0; vs->involved && k < vs->n; k++)
-      if (vs->col[k] == c && (vt == ANY_VT || (vs->derived ? !vt : vs->vt[k] == vt))) return (uint32_t)s;
-    if (vs->count_fill && vs->count_col == c && (vt == ANY_VT || !vt)) return (uint32_t)s;
+      if (vs->col[k] == c && (vt == ANY_VT || (vs->derived ? !vt : vs->vt[k] == vt))) return only ? only : (uint32_t)s;
+    if (vs->count_fill && vs->count_col == c && (vt == ANY_VT || !vt)) return only ? only : (uint32_t)s;
   }
   return 0;
 }
@@ -188,13 +186,12 @@ static size_t putf(char *msg, size_t cap, size_t o, const char *fmt, ...) {
   "diff sources that measure the same values (`pcol unpack FILE --source N --to pprof` writes one " \
   "alone), or compare by value name with `pcol diff BASE PROFILE`"
 
-/* sd's columns at msg[o..]: "source 1: type/unit, type/unit; source 2: ...",
+/* u's columns at msg[o..]: "source 1: type/unit, type/unit; source 2: ...",
  * each after the first source with a value there (the first `show`) */
-static size_t put_types(const side *sd, char *msg, size_t cap, size_t o, size_t show) {
-  const pcol_vunion *u = &sd->u;
+static size_t put_types(const pcol_vunion *u, char *msg, size_t cap, size_t o, size_t show, uint32_t only) {
   uint32_t last = UINT32_MAX;
   for (size_t c = 0; c < u->ncols && c < show; c++) {
-    uint32_t s = src_as(sd->as, col_source(u, c, ANY_VT));
+    uint32_t s = col_source(u, c, ANY_VT, only);
     if (s != last) o = putf(msg, cap, o, "%ssource %u: ", c ? "; " : "", s);
     o = putf(msg, cap, o, "%s%.*s/%.*s", s == last ? ", " : "", CUT(u->cols[c].type), CUT(u->cols[c].unit));
     last = s;
@@ -279,14 +276,14 @@ static int scale_side(const side *sd, size_t c, pcol_str to, double *r, pcol_str
 }
 
 static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, const char **why,
-                      char *msg, size_t cap, pcol_error *err) {
+                      char *msg, size_t cap, uint32_t only, pcol_error *err) {
   pcol_str ua = sf->u.cols[c].unit, ub = sb->u.cols[c].unit;
   double r1, r2;
   if (!unit_common(ua, ub, &r1, &r2)) {
     putf(msg, cap, 0, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the base (the profile's "
          "source %u, the base's source %u): units of no one family (pprof: sample types: incompatible "
          "types); %s", c + 1, CUT(sf->u.cols[c].type), CUT(ua), CUT(sb->u.cols[c].type), CUT(ub),
-         src_as(sf->as, col_source(&sf->u, c, ANY_VT)), src_as(sb->as, col_source(&sb->u, c, ANY_VT)), DIFF_HINT);
+         col_source(&sf->u, c, ANY_VT, only), col_source(&sb->u, c, ANY_VT, only), DIFF_HINT);
     *why = msg;
     return PCOL_OK;
   }
@@ -306,17 +303,15 @@ static int pair_units(const side *sf, const side *sb, size_t c, type_scale *x, c
       return rc;
     putf(msg, cap, 0, "value type %.*s/%.*s of the %s's source %u is in two of its value types' places, one of "
          "which the other side's unit scales and the other not (pprof scales each place alone; pcol a type "
-         "alike in every place); %s", CUT(t), CUT(u), cf ? "profile" : "base", src_as(sd->as, col_source(&sd->u, c, cf ? cf : cb)),
+         "alike in every place); %s", CUT(t), CUT(u), cf ? "profile" : "base", col_source(&sd->u, c, cf ? cf : cb, only),
          DIFF_HINT);
     *why = msg;
   }
   return rc;
 }
 
-/* as: under --source N, N (f and base are each their source N alone), else 0:
- * the messages name the caller's sources */
-static int type_scale_make(pcol_file *f, pcol_file *base, uint32_t as, type_scale *x, const char **why,
-                           char *msg, size_t cap, pcol_error *err) {
+static int type_scale_make(pcol_file *f, pcol_file *base, type_scale *x, const char **why,
+                           char *msg, size_t cap, uint32_t only, pcol_error *err) {
   memset(x, 0, sizeof *x);
   *why = NULL;
   int hf, hb;
@@ -328,7 +323,7 @@ static int type_scale_make(pcol_file *f, pcol_file *base, uint32_t as, type_scal
   if (hf && hb && (!str_eq(pt, bt2) || !unit_common(pu, bu2, &r1, &r2))) {
     putf(msg, cap, 0, "the base profile's period type (%.*s/%.*s) is not the profile's (%.*s/%.*s) "
          "(the base's source %u, the profile's source %u; pprof: period type: incompatible types); %s",
-         CUT(bt2), CUT(bu2), CUT(pt), CUT(pu), src_as(as, sb1), src_as(as, sf1), DIFF_HINT);
+         CUT(bt2), CUT(bu2), CUT(pt), CUT(pu), only ? only : sb1, only ? only : sf1, DIFF_HINT);
     *why = msg;
     return PCOL_OK;
   }
@@ -336,7 +331,6 @@ static int type_scale_make(pcol_file *f, pcol_file *base, uint32_t as, type_scal
   memset(&sb, 0, sizeof sb); /* (side_free'd even when f's fails) */
   int rc = side_make(f, &sf, err);
   if (!rc) rc = side_make(base, &sb, err);
-  sf.as = sb.as = as;
   uint64_t na = pcol_rows(f, PCOL_T_VALUE_TYPES), nb = pcol_rows(base, PCOL_T_VALUE_TYPES);
   x->nf = na + 1;
   x->nb = nb + 1;
@@ -366,9 +360,9 @@ static int type_scale_make(pcol_file *f, pcol_file *base, uint32_t as, type_scal
   /* (the lists shortened until the sentence fits a pcol_error's message) */
   for (size_t show = 6; !rc && a->ncols != b->ncols; show -= show > 2 ? 2 : 1) {
     size_t o = putf(msg, cap, 0, "the profile's sources measure %zu value type%s (", a->ncols, a->ncols == 1 ? "" : "s");
-    o = put_types(&sf, msg, cap, o, show);
+    o = put_types(a, msg, cap, o, show, only);
     o = putf(msg, cap, o, "), the base's %zu (", b->ncols);
-    o = put_types(&sb, msg, cap, o, show);
+    o = put_types(b, msg, cap, o, show, only);
     o = putf(msg, cap, o, "): pprof pairs them by position (inconsistent samples type count: %zu != %zu); %s",
              a->ncols, b->ncols, DIFF_HINT);
     *why = msg;
@@ -379,11 +373,11 @@ static int type_scale_make(pcol_file *f, pcol_file *base, uint32_t as, type_scal
       putf(msg, cap, 0, "value type %zu is %.*s/%.*s in the profile, %.*s/%.*s in the base (the profile's "
            "source %u, the base's source %u): pprof pairs them by position (sample types: incompatible "
            "types); %s", c + 1, CUT(a->cols[c].type), CUT(a->cols[c].unit), CUT(b->cols[c].type),
-           CUT(b->cols[c].unit), src_as(as, col_source(a, c, ANY_VT)), src_as(as, col_source(b, c, ANY_VT)), DIFF_HINT);
+           CUT(b->cols[c].unit), col_source(a, c, ANY_VT, only), col_source(b, c, ANY_VT, only), DIFF_HINT);
       *why = msg;
       break;
     }
-    rc = pair_units(&sf, &sb, c, x, why, msg, cap, err);
+    rc = pair_units(&sf, &sb, c, x, why, msg, cap, only, err);
   }
   side_free(&sf);
   side_free(&sb);
@@ -707,8 +701,8 @@ static int source_alone(pcol_file *f, uint32_t s, pcol_file **out, pcol_error *e
   return pcol_q_open_built(b, rc, f->input_bytes, out, err);
 }
 
-static int open_diff_base(pcol_file *f, pcol_file *base, uint32_t as, const pcol_select *rsel, unsigned flags,
-                          pcol_file **out, int *who, pcol_error *err);
+static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel, unsigned flags,
+                          uint32_t only, pcol_file **out, int *who, pcol_error *err);
 
 int pcol_open_diff_base(pcol_file *f, pcol_file *base, unsigned flags, pcol_file **out,
                         pcol_error *err) {
@@ -725,7 +719,7 @@ int pcol_open_diff_base_select(pcol_file *f, pcol_file *base, const pcol_select 
   uint64_t nf = pcol_rows(f, PCOL_T_SOURCES), nb = pcol_rows(base, PCOL_T_SOURCES);
   if (n && n > nf) *who = 0;
   if (n && (n > nf || n > nb)) /* (pcol_select_check's words, of either side) */
-    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the %s has %llu; --source takes source N of "
+    return pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the %s has %llu; source N is taken of "
                           "the profile and of the base)", n, n > nf ? "profile" : "base",
                           (unsigned long long)(n > nf ? nf : nb));
   /* the range, of each side's sources (after --source: its one) */
@@ -740,14 +734,16 @@ int pcol_open_diff_base_select(pcol_file *f, pcol_file *base, const pcol_select 
   int rc = n ? source_alone(f, n, &fo, err) : PCOL_OK;
   if (rc) *who = 0;
   if (!rc && n) rc = source_alone(base, n, &bo, err);
-  if (!rc) rc = open_diff_base(fo ? fo : f, bo ? bo : base, n, r.has_from || r.has_to ? &r : NULL, flags, out, who, err);
+  if (!rc)
+    rc = open_diff_base(fo ? fo : f, bo ? bo : base, r.has_from || r.has_to ? &r : NULL, flags, n, out, who, err);
+  if (!rc) (*out)->side_source = n; /* (its messages name source N, not the copies' 1) */
   if (fo) pcol_close(fo);
   if (bo) pcol_close(bo);
   return rc;
 }
 
-static int open_diff_base(pcol_file *f, pcol_file *base, uint32_t as, const pcol_select *rsel, unsigned flags,
-                          pcol_file **out, int *who, pcol_error *err) {
+static int open_diff_base(pcol_file *f, pcol_file *base, const pcol_select *rsel, unsigned flags,
+                          uint32_t only, pcol_file **out, int *who, pcol_error *err) {
   *out = NULL;
   if (flags & ~(unsigned)(PCOL_BASE_DIFF | PCOL_BASE_NORMALIZE))
     return pcol_error_set(err, PCOL_EINVAL, "pcol_open_diff_base: unknown flags 0x%x", flags);
@@ -755,7 +751,7 @@ static int open_diff_base(pcol_file *f, pcol_file *base, uint32_t as, const pcol
   type_scale ts;
   const char *why;
   char msg[1024];
-  int rc = type_scale_make(f, base, as, &ts, &why, msg, sizeof msg, err);
+  int rc = type_scale_make(f, base, &ts, &why, msg, sizeof msg, only, err);
   if (rc) return rc;
   if (!why && ts.units_differ && (flags & PCOL_BASE_NORMALIZE)) /* profile.go Normalize: compatible */
     why = "--normalize: a value type is in other units (of one kind) in the base and the profile, or "

@@ -239,6 +239,7 @@ static int tag_frames(tagf *t, pcol_file *f, pcol_file **out, pcol_error *err) {
    * locations it read; tagroot.go makes these without a Mapping), nor do
    * those made late in f (pcol_filter_loc_mapping) */
   if (!rc) (*out)->late_locs = f->late_locs ? f->late_locs : t->first_loc;
+  if (!rc) (*out)->side_source = f->side_source; /* (the same sources) */
   if (!rc && (rc = frame_keys(t, f, *out, err))) {
     pcol_close(*out);
     *out = NULL;

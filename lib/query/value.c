@@ -720,7 +720,8 @@ static int put_source(pcol_buf *b, pcol_file *f, const pcol_view *ty, const pcol
   /* damaged: a name stays empty (pcol_string clears it); it only names a source */
   if (pcol_string(f, pcol_view_u32(ty, s - 1), &t, NULL)) t = (pcol_str){0};
   if (pcol_string(f, pcol_view_u32(uri, s - 1), &u, NULL)) u = (pcol_str){0};
-  snprintf(n, sizeof n, "source %llu (", (unsigned long long)s);
+  pcol_source_who(f, (uint32_t)s, n, sizeof n - 2);
+  strcat(n, " (");
   return put_c(b, n) || put_str(b, t, 1) || put_c(b, " ") || put_str(b, u, 1) || put_c(b, ")") ? PCOL_ENOMEM
                                                                                              : PCOL_OK;
 }

@@ -744,7 +744,7 @@ int pcol_q_normalize_unscaled(pcol_file *f, pcol_error *err) {
                         "weight and stores no samples/count, so there is no count to normalize (go "
                         "tool pprof -normalize of its pprof copy refuses -sample_index=samples): "
                         "show a value it stores (--value TYPE), or leave out --normalize",
-                        (unsigned)s, (int)st.len, st.ptr ? st.ptr : "");
+                        (unsigned)pcol_source_shown(f, s), (int)st.len, st.ptr ? st.ptr : "");
 }
 
 int pcol_q_count_shown(pcol_file *f, pcol_error *err) {
@@ -764,7 +764,7 @@ int pcol_q_count_shown(pcol_file *f, pcol_error *err) {
                         "delta profile), whose rows are no raw samples to count (go tool pprof "
                         "refuses -sample_index=samples there): show a value it stores (--value TYPE), "
                         "or let pcol subtract the base (--base BASE), which counts it",
-                        (unsigned)s, n, u.ptr ? u.ptr : "");
+                        (unsigned)pcol_source_shown(f, s), n, u.ptr ? u.ptr : "");
 }
 
 /* go tool pprof's total (report.go computeTotal) where a base was

@@ -128,6 +128,33 @@ W="--from @1000 --to @1002"
 grep -q -- "-30ns.* work" "$tmp/want.txt" || fail "top xyz.pcol --source 2 --diff-base bd $W: $(cat "$tmp/want.txt")"
 diff <(rows "$tmp/want.txt") <(rows "$tmp/got.txt") >"$tmp/d.txt" ||
   fail "top x y z --source 2 --diff-base bd $W is not that of their merge: $(head -6 "$tmp/d.txt")"
+# messages name source N of the profile and of the base, not the "source 1"
+# of each side's copy (rd18a F4): y.pb is xyz.pcol's source 2 (at 5000 s),
+# bd/2v.pb the base's (at 1000 s), each 2 s of samples without times
+"$PCOL" top "$tmp/xyz.pcol" --source 2 --diff-base "$tmp/bd" --from @5000.5 --to @5001.5 >/dev/null 2>"$tmp/err.txt" &&
+  fail "top xyz.pcol --source 2 --diff-base bd cutting y.pb's span: accepted"
+grep -q "xyz.pcol: source 2 (pprof [^ ]*y.pb) has no sample times" "$tmp/err.txt" ||
+  fail "--source 2, the profile's range error: $(cat "$tmp/err.txt")"
+"$PCOL" top "$tmp/xyz.pcol" --source 2 --diff-base "$tmp/bd" --from @1000.5 --to @1001.5 >/dev/null 2>"$tmp/err.txt" &&
+  fail "top xyz.pcol --source 2 --diff-base bd cutting bd/2v.pb's span: accepted"
+grep -q "the base's source 2 (pprof [^ ]*2v.pb) has no sample times" "$tmp/err.txt" ||
+  fail "--source 2, the base's range error: $(cat "$tmp/err.txt")"
+"$PCOL" merge "$R/proftools__Rprof-rec.out" "$TD/pprof/go-heap-allocs-inline.pb.gz" -o "$tmp/pm.pcol" 2>/dev/null &&
+  "$PCOL" merge "$R/proftools__Rprof-rec1.out" "$TD/pprof/go-cpu-string-labels.pb.gz" -o "$tmp/bm.pcol" 2>/dev/null ||
+  fail "merge pm bm"
+"$PCOL" top "$tmp/pm.pcol" --source 2 --diff-base "$tmp/bm.pcol" >/dev/null 2>"$tmp/err.txt" &&
+  fail "top pm.pcol --source 2 --diff-base bm.pcol (space against cpu): accepted"
+grep -q "(the base's source 2, the profile's source 2; pprof: period type" "$tmp/err.txt" ||
+  fail "--source 2, the period types' error: $(cat "$tmp/err.txt")"
+# the library's words name no CLI option (R and Python read them too; rd18a F5)
+"$PCOL" top "$tmp/xyz.pcol" --source 3 --diff-base "$tmp/bd" >/dev/null 2>"$tmp/err.txt" &&
+  fail "top xyz.pcol --source 3 --diff-base bd: accepted"
+grep -q "no source 3 (the base has 2; source N is taken of the profile and of the base)" "$tmp/err.txt" ||
+  fail "--source 3 of a 2-source base: $(cat "$tmp/err.txt")"
+# --format json's "filters" say --source N under a base too (rd18a F10)
+"$PCOL" top "$tmp/xyz.pcol" --source 2 --diff-base "$tmp/bd" $W --format json 2>/dev/null | head -1 |
+  grep -q '"filters":{"source":2,"from":1000,"to":1002,' || fail "json filters under a base lack the source: $(
+  "$PCOL" top "$tmp/xyz.pcol" --source 2 --diff-base "$tmp/bd" $W --format json 2>&1 | head -c 400)"
 # a range the profile's untimed samples refuse is the profile's error, named after it
 "$PCOL" top "$tmp/b.pb" --diff-base "$tmp/a.pb" --normalize --from 1 --to 2 >/dev/null 2>"$tmp/err.txt" &&
   fail "top b.pb --diff-base a.pb --normalize --from 1 --to 2 (no sample times): accepted"

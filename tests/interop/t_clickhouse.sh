@@ -132,7 +132,7 @@ wait_servers() {
 wait_servers
 echo "clickhouse $(sq $P1 TSV 'SELECT version()') on ports $P1 and $P2"
 
-# ---- inputs: 21 profiles of eight formats (one pcol file with long samples, a Chrome trace)
+# ---- inputs: 23 profiles of eight formats (one pcol file with long samples, a Chrome trace)
 "$PCOL" pack "$T/rprof/proftools__Rprof-dg.out" --coalesce -o "$W/dg-long.pcol" || exit 1
 [ "$("$PCOL" cat "$W/dg-long.pcol" --table samples | awk -F'\t' 'NR>1 && $4>0' | wc -l)" -gt 0 ] ||
   { echo "FAIL: the coalesced file has no long samples"; exit 1; }
@@ -152,6 +152,12 @@ python3 "$root/tests/support/pprofgen.py" unsym "$W/unsym-bytes.pb" bytes || exi
 # key of a stack without one: the queries must not take it for "no key"),
 # innermost and not
 printf 'main; 5\nmain;x 3\n;main 2\n' >"$W/empty-name.txt"
+# R's function "" beside a function really named "<unknown>" (R allows it),
+# "" under "" and under "<unknown>": pcol top, like summaryRprof, gives two
+# rows, both printed <unknown>; variant 0's SQL once keyed "" by that name
+# and gave one (review rd18a F2)
+printf 'sample.interval=20000\n"f" "" "main" \n"<unknown>" "main" \n"" "main" \n"g" "main" \n"h" "" "" "main" \n"" "<unknown>" "main" \n"" "main" \n' \
+  >"$W/empty-rprof.out"
 # names that read alike in collapsed text ("semi;colon" and "semi_colon",
 # "a;b" and "a_b" above "c", CR and LF): the fold query's GROUP BY adds them
 # into one line, as pcol fold does (review 20b F3: it printed the key twice)
@@ -187,7 +193,7 @@ inputs=(
   "$T/pprof/go-heap-nomappings-nofunctions.pb.gz"
   "$T/perun/memory-basic.perf" "$T/ext/collapsed/flamegraph__perf-rust-Yamakaky-dcpu-collapsed-all.txt"
   "$W/unsym.pb" "$W/unsym-bytes.pb" "$W/empty-name.txt" "$W/alike.pb" "$W/trace.json" "$W/duptypes.pb"
-  "$W/perf2.txt" "$W/mixed.ff.json")
+  "$W/perf2.txt" "$W/mixed.ff.json" "$W/empty-rprof.out")
 "$PCOL" merge "${inputs[@]}" -o "$W/all.pcol" || exit 1
 # pcol top refuses a range over sources without sample times (pprof, collapsed);
 # the SQL counts none of their samples in a range (spec.md §7), so ranges are
@@ -338,6 +344,16 @@ check_all first
 # ... and the flat of the frame named '' (<unknown>, review 22 F8)
 awk -F'\t' '$3 == "<unknown>" && $4 == 5 {n++} END {exit n != 1}' "$W/first.val.empty-name.txt.pcol" ||
   bad "empty-name.txt: pcol top has no row <unknown> of flat 5; the case is not tested"
+# ... and the Rprof "" apart from the function named "<unknown>" (flat/cum in
+# ms), as summaryRprof gives them when R is here
+got=$(awk -F'\t' '$3 == "<unknown>" {printf "%s%d/%d", n++ ? " " : "", $4 / 1e6, $5 / 1e6}' "$W/first.val.empty-rprof.out.pcol")
+[ "$got" = "60/100 20/40" ] ||
+  bad "empty-rprof.out: pcol top's <unknown> rows are '$got', not '60/100 20/40'; the case is not tested"
+if command -v Rscript >/dev/null 2>&1; then
+  r=$(cd "$W" && timeout 120 Rscript -e 's <- summaryRprof("empty-rprof.out")$by.self
+    k <- c("\"\"", "\"<unknown>\""); cat(paste0(round(s[k, "self.time"] * 1000), "/", round(s[k, "total.time"] * 1000)), "\n")' 2>&1)
+  [ "$r" = "60/100 20/40 " ] || bad "empty-rprof.out: summaryRprof's \"\" and \"<unknown>\" are '$r', pcol top's '$got'"
+fi
 
 # ---- a named value: the top-value query with TYPE/UNIT set, one source at a
 # time, against pcol top --value (an Rprof memory profile's duplications,

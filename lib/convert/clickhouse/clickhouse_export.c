@@ -113,11 +113,11 @@ const char *pcol_clickhouse_table(unsigned t) { return t < PCOL_CH_NTABLES ? tab
  * A function without a name is skipped (variant 0: every selected source is
  * Rprof) or a frame named after its location's mapping (variant 1), as in
  * lib/query/top.c; the query picks the variant (doc/clickhouse.md).  A key
- * is a pair (name, identity): the identity keeps apart, in variant 1, the
- * frames of one printed name that top.c's frame_identity keeps apart (a
- * frame without a function name: its function's start line and its
- * mapping's file, "LINE:FILE"; '' for every named frame, so a function
- * named "<unknown>" is not a nameless frame).
+ * is a pair (name, identity): the identity keeps apart the frames of one
+ * printed name that top.c's frame_identity keeps apart (a frame without a
+ * function name in variant 1, a function named '' in both: its function's
+ * start line and its mapping's file, "LINE:FILE"; '' for every named
+ * frame, so a function named "<unknown>" is not a nameless frame).
  *
  * A key is one String, the identity with '\' and NUL escaped ("\\", "\0"),
  * a NUL, then the name as it is: the first NUL ends the identity, so the
@@ -137,8 +137,14 @@ static const char views_sql[] =
     "  if(ifNull(map_file, '') = '', '<unknown>', concat('[', if(mf_r = '', '/',\n"
     "     reverse(if(mf_k = 0, mf_r, substring(mf_r, 1, mf_k - 1)))), ']')) AS map_key,\n"
     "  n_lines = 0 OR n_fn0 > 0 AS unsymbolized,\n"
-    "  arrayMap(n -> concat('\\0', n), if(empty(named0) AND unsymbolized, [map_key], named0)) AS frame_keys0,\n"
-    "  concat('\\0', if(empty(named0) AND unsymbolized, map_key, first_named0)) AS first_key0,\n"
+    /* variant 0: a function named '' is a frame of its own, keyed as
+     * variant 1 keys a nameless one (top.c mapping_key: its identity, not
+     * the name it prints, so it is not a function named "<unknown>") */
+    "  arrayConcat(arrayMap(n -> concat('\\0', n), if(empty(named) AND empty(empty_starts0) AND unsymbolized,\n"
+    "     [map_key], named)), arrayMap(s -> concat(toString(s), ':', mf_e, '\\0', map_key), empty_starts0)) AS frame_keys0,\n"
+    "  if(n_empty0 > 0 AND (n_named = 0 OR empty_depth0 < named_depth),\n"
+    "     concat(toString(first_empty_start0), ':', mf_e, '\\0', map_key),\n"
+    "     concat('\\0', if(n_named = 0 AND unsymbolized, map_key, first_named))) AS first_key0,\n"
     "  arrayConcat(arrayMap(n -> concat('\\0', n), named),\n"
     "     arrayMap(s -> concat(toString(s), ':', mf_e, '\\0', map_key),\n"
     "              if(n_lines = 0, [toInt64(0)], unnamed_starts))) AS frame_keys1,\n"
@@ -161,17 +167,19 @@ static const char views_sql[] =
     "     minIf(depth, isNotNull(name)) AS named_depth, minIf(depth, isNull(name)) AS unnamed_depth,\n"
     "     argMinIf(assumeNotNull(name), depth, isNotNull(name)) AS first_named,\n"
     "     groupUniqArrayIf(assumeNotNull(name), isNotNull(name)) AS named,\n"
-    /* variant 0 (Rprof): a function named '' is a function, <unknown> */
-    "     argMinIf(assumeNotNull(name0), depth, isNotNull(name0)) AS first_named0,\n"
-    "     groupUniqArrayIf(assumeNotNull(name0), isNotNull(name0)) AS named0,\n"
+    /* variant 0 (Rprof): the lines of a function named '' (a function
+     * with NA name, a place, is skipped) */
+    "     countIf(empty0) AS n_empty0, minIf(depth, empty0) AS empty_depth0,\n"
+    "     groupUniqArrayIf(ifNull(start_line, toInt64(0)), empty0) AS empty_starts0,\n"
+    "     argMinIf(ifNull(start_line, toInt64(0)), depth, empty0) AS first_empty_start0,\n"
     /* a nameless line's start line (0: none or NA, as top.c's fn_start_line) */
     "     groupUniqArrayIf(ifNull(start_line, toInt64(0)), isNull(name)) AS unnamed_starts,\n"
     "     argMinIf(ifNull(start_line, toInt64(0)), depth, isNull(name)) AS first_start\n"
     "   FROM pcol_location_lines_local\n"
     /* a function named '' is named as one of none (frames.h pcol_frame_fn_empty):
-     * after its mapping, a frame of its own (variant 1), <unknown> (variant 0) */
+     * after its mapping, a frame of its own (both variants) */
     "   ANY LEFT JOIN (SELECT source_key, function_id, nullIf(fn_name, '') AS name,\n"
-    "        if(fn_name = '', '<unknown>', fn_name) AS name0, start_line\n"
+    "        ifNull(fn_name = '', 0) AS empty0, start_line\n"
     "      FROM (SELECT source_key, function_id, name AS fn_name, start_line FROM pcol_functions_local))\n"
     "   USING (source_key, function_id)\n"
     "   GROUP BY source_key, location_id)\n"
