@@ -47,9 +47,11 @@ must be read from it, or a project fixture):
              top, traces, tree, fold and flame name it as go tool pprof
              names it in the file's pprof copy, "<unknown>", and the exports
              that hold "" keep it (check_empty; review 22 F8; the gen:KIND
-             rows of EMPTY_FORMATS' kinds too); V8's and a
-             Chrome trace's "" is "(anonymous FILE:LINE)" (EMPTY_NAME), as
-             DevTools and speedscope name it
+             rows of EMPTY_FORMATS' kinds too); V8's, a Chrome trace's
+             and a Perfetto trace's V8 profiles' "" is "(anonymous
+             FILE:LINE)" (EMPTY_NAME), as DevTools and speedscope name it;
+             go tool pprof is run in -symbolize=none and in its default
+             mode, and both must print pcol's names (GO_MODES)
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
              memory cap, which an importer reading whole exceeds)
@@ -840,13 +842,13 @@ def check_kin_defaults(tmp):
 # "" keep it (EMPTY_KEPT; speedscope and the Firefox Profiler show it empty,
 # as they show the input), so collapsed -> pcol -> collapsed gives the bytes.
 EMPTY_FORMATS = {"collapsed", "speedscope", "firefox", "pprof", "rprof", "otlp", "perfetto", "tachyon", "v8", "chrome",
-                 "otlp-bin", "chrome-hermes", "speedscope-evented"}  # (gen:KIND rows: by their kind)
+                 "otlp-bin", "chrome-hermes", "speedscope-evented", "perfetto-v8"}  # (gen:KIND rows: by their kind)
 # A V8 function of no name is named as DevTools and speedscope name it,
 # "(anonymous FILE:LINE)" (doc/mappings.md §10, §14: the function's name, so
 # go tool pprof prints it so in the pprof copy, and every export writes it):
 # the name every view must give the frame written "" (gen.py's "run loop",
 # app.js line 11), never ""
-EMPTY_NAME = {"v8": "(anonymous app.js:11)", "chrome": "(anonymous app.js:11)"}
+EMPTY_NAME = {"v8": "(anonymous app.js:11)", "chrome": "(anonymous app.js:11)", "perfetto-v8": "(anonymous app.js:11)"}
 # (Perfetto's "" is no name, as trace_processor reads it, doc/mappings.md §17;
 # pprof and OTLP hold "" as string 0, no name: go's view of it)
 EMPTY_KEPT = ["collapsed", "speedscope", "firefox", "perun", "rprof"]
@@ -934,8 +936,9 @@ def check_empty(fmt, tmp, kind=None):
     if html.escape(unk, quote=False) not in titles or "" in titles:
         fail(fmt, "empty", "flame: frames %s" % sorted(set(titles)))
     # the exports that hold "" keep it: read back, their collapsed text has it
-    # (a Perfetto input's "" is read as no name: exported "<unknown>")
-    for t in EMPTY_KEPT if fmt != "perfetto" else []:
+    # (a Perfetto input's "" is read as no name: exported "<unknown>"; its
+    # V8 profiles' is V8's, the Chrome trace's)
+    for t in EMPTY_KEPT if (kind or fmt) != "perfetto" else []:
         out = os.path.join(tmp, "empty-%s.%s" % (fmt, t))
         p = run("unpack", src, "--to", t, "-o", out, "--no-gzip", ok=False)
         if p.returncode:
