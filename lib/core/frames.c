@@ -67,12 +67,20 @@ int pcol_frame_line_unsym(const pcol_frames *fr, uint64_t li, uint32_t *m) {
   return *m || pcol_view_i64(&fr->ln_line, li) == 0;
 }
 
-int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn) {
-  uint32_t sid = fn && fn <= fr->nfn ? pcol_view_u32(&fr->fn_name, fn - 1) : 0;
+/* 1 when string sid is present (not NA) and empty.  (A string id out of
+ * range is no name here: the views that read it say so.) */
+static int str_empty(pcol_file *f, uint32_t sid) {
   pcol_str name = {NULL, 0};
   pcol_error e;
-  /* (a string id out of range is no name here: the views that read it say so) */
-  return sid && pcol_string(fr->f, sid, &name, &e) == PCOL_OK && name.ptr && !name.len;
+  return sid && pcol_string(f, sid, &name, &e) == PCOL_OK && name.ptr && !name.len;
+}
+
+int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn) {
+  return fn && fn <= fr->nfn && str_empty(fr->f, pcol_view_u32(&fr->fn_name, fn - 1));
+}
+
+uint32_t pcol_frame_export_system_name(pcol_file *f, uint32_t name, uint32_t system_name) {
+  return str_empty(f, name) ? 0 : system_name;
 }
 
 int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, pcol_str *out,

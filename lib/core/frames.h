@@ -73,6 +73,17 @@ int pcol_frames_init(pcol_frames *fr, pcol_file *f, pcol_error *err);
  * views do (a key of its own, clickhouse_export.c). */
 int pcol_frame_fn_empty(const pcol_frames *fr, uint32_t fn);
 
+/* The system_name string the pprof and OTLP exports write for a function
+ * of name string `name` and system_name `system_name`: none (0) when the
+ * name is "" (THE empty-name rule, above), else system_name.  Those
+ * formats write "" as string 0, no name, and go tool pprof's default mode
+ * names a function of no name by its system_name (symbolizer.Demangle,
+ * demangleSingleFunction): a Hermes frame of no name, whose system_name is
+ * its speedscope key ":CATEGORY", was ":JavaScript" there where every view
+ * says <unknown>.  A name that is NA (pprof's string 0) keeps its
+ * system_name: a pprof source's copy shows in go what the source does. */
+uint32_t pcol_frame_export_system_name(pcol_file *f, uint32_t name, uint32_t system_name);
+
 /* The line rows [*a, *e) of location `loc`, innermost inline frame first;
  * empty for location 0, an id out of range or an address-only location. */
 void pcol_frames_lines(const pcol_frames *fr, uint32_t loc, uint64_t *a, uint64_t *e);

@@ -21,7 +21,8 @@ contract).  The truth is computed here from what this script wrote:
 Other forms of a format (importers.tsv's gen:KIND): otlp-bin (the OTLP
 message in protobuf, encoded by protoc; exit 3 without protoc),
 chrome-hermes (Hermes' samples/stackFrames form), speedscope-evented
-(evented profiles), pprof-legacy*; and pcol (the OTLP message packed by
+(evented profiles), pprof-legacy*, perfetto-v8 (the chrome profiles as
+Chromium writes them into a Perfetto trace; exit 3 without protoc); and pcol (the OTLP message packed by
 `pcol pack`, PCOL: pcol's own format).
 
 gen.py FORMAT OUT empty: the same profile with "run loop" named "" (an
@@ -146,7 +147,7 @@ elif fmt == "v8":
     json.dump({"nodes": nodes, "startTime": start, "endTime": end, "samples": samples, "timeDeltas": deltas}, w)
     truth["first_ns"], truth["span_ns"] = 1500 * 1000, sum(deltas) * 1000
     truth["names"] = ["run loop", "leaf_a", "leaf_b"]
-elif fmt == "chrome":
+elif fmt in ("chrome", "perfetto-v8"):
     # a DevTools trace: per thread a Profile event (startTime on the trace's
     # clock, µs) and ProfileChunks of nodes (parent form), samples and
     # timeDeltas, sent from the sampler's thread; thread names in "M" events
@@ -184,7 +185,53 @@ elif fmt == "chrome":
                        "ph": "P", "pid": 7564, "tid": 99, "ts": start + 10 + b})
         ev.append({"args": {}, "cat": "devtools.timeline", "name": "RunTask", "ph": "X", "pid": 7564, "tid": tid,
                    "ts": start + 5, "dur": 100})
-    json.dump({"traceEvents": ev, "metadata": {"source": "DevTools"}}, w, ensure_ascii=False)
+    if fmt == "chrome":
+        json.dump({"traceEvents": ev, "metadata": {"source": "DevTools"}}, w, ensure_ascii=False)
+    else:
+        # the same events in a Perfetto trace, as Chromium writes them
+        # (`--trace-startup` with disabled-by-default-v8.cpu_profiler;
+        # doc/mappings.md §17): legacy track events of phase 'P' on each
+        # thread's sequence (TrackEventDefaults' thread track), their names
+        # interned, args.data's JSON in the debug annotation "data"; the
+        # process and thread names in track descriptors.  A clock snapshot
+        # of BOOTTIME and REALTIME only: nothing places V8's TimeTicks on
+        # the trace's clock, so each profile keeps its own timeline, as in
+        # the JSON trace.  Encoded by protoc (exit 3 without it).
+        def q(x):
+            return '"%s"' % "".join(chr(b) if 32 <= b < 127 and b not in (34, 92) else "\\%03o" % b
+                                    for b in x.encode())
+        pk = ["packet { trusted_packet_sequence_id: 1 timestamp: 1000 clock_snapshot { "
+              "clocks { clock_id: 6 timestamp: 1000 } clocks { clock_id: 1 timestamp: 1767225600000000000 } } }",
+              "packet { trusted_packet_sequence_id: 2 timestamp: 2000 track_descriptor { uuid: 50 process { "
+              "pid: 7564 process_name: %s } } }" % q("Renderer")]
+        seqs = {}  # tid -> its sequence id
+        for e in ev:
+            if e["ph"] == "M" and e["name"] == "thread_name" or e["ph"] == "P":
+                if e["tid"] not in seqs:
+                    sq = seqs[e["tid"]] = 10 + len(seqs)
+                    pk.append("packet { trusted_packet_sequence_id: %d timestamp: 2000 incremental_state_cleared: true "
+                              "trace_packet_defaults { track_event_defaults { track_uuid: %d } } "
+                              "interned_data { event_names { iid: 1 name: \"Profile\" } event_names { iid: 2 name: "
+                              "\"ProfileChunk\" } debug_annotation_names { iid: 1 name: \"data\" } } "
+                              "track_descriptor { uuid: %d parent_uuid: 50 thread { pid: 7564 tid: %d%s } } }"
+                              % (sq, 1000 + e["tid"], 1000 + e["tid"], e["tid"],
+                                 " thread_name: " + q(e["args"]["name"]) if e["ph"] == "M" else ""))
+            if e["ph"] == "P":
+                pk.append("packet { trusted_packet_sequence_id: %d timestamp: %d sequence_flags: 2 track_event { "
+                          "category_iids: 1 name_iid: %d track_uuid: 0 legacy_event { phase: 80 unscoped_id: %d } "
+                          "debug_annotations { name_iid: 1 legacy_json_value: %s } } }"
+                          % (seqs[e["tid"]], e["ts"] * 1000, 1 if e["name"] == "Profile" else 2, int(e["id"], 16),
+                             q(json.dumps(e["args"]["data"], ensure_ascii=False))))
+        import shutil, subprocess
+        if not shutil.which("protoc"):
+            sys.exit(3)
+        pr = subprocess.run(["protoc", "--proto_path=" + os.path.join(ROOT, "format/perfetto"),
+                             "--encode=perfetto.protos.Trace", "perfetto_trace.proto"],
+                            input="\n".join(pk).encode(), capture_output=True)
+        if pr.returncode:
+            sys.exit("gen.py: protoc --encode: " + pr.stderr.decode(errors="replace")[:300])
+        w.close()
+        open(out, "wb").write(pr.stdout)
     truth["threads"] = {"thread_name": per_thread()}
     # each thread's profile starts at startTime; its first sample is at
     # its own first delta

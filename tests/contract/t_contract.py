@@ -47,9 +47,11 @@ must be read from it, or a project fixture):
              top, traces, tree, fold and flame name it as go tool pprof
              names it in the file's pprof copy, "<unknown>", and the exports
              that hold "" keep it (check_empty; review 22 F8; the gen:KIND
-             rows of EMPTY_FORMATS' kinds too); V8's and a
-             Chrome trace's "" is "(anonymous FILE:LINE)" (EMPTY_NAME), as
-             DevTools and speedscope name it
+             rows of EMPTY_FORMATS' kinds too); V8's, a Chrome trace's
+             and a Perfetto trace's V8 profiles' "" is "(anonymous
+             FILE:LINE)" (EMPTY_NAME), as DevTools and speedscope name it;
+             go tool pprof is run in -symbolize=none and in its default
+             mode, and both must print pcol's names (GO_MODES)
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
              memory cap, which an importer reading whole exceeds)
@@ -840,30 +842,47 @@ def check_kin_defaults(tmp):
 # "" keep it (EMPTY_KEPT; speedscope and the Firefox Profiler show it empty,
 # as they show the input), so collapsed -> pcol -> collapsed gives the bytes.
 EMPTY_FORMATS = {"collapsed", "speedscope", "firefox", "pprof", "rprof", "otlp", "perfetto", "tachyon", "v8", "chrome",
-                 "otlp-bin", "chrome-hermes", "speedscope-evented"}  # (gen:KIND rows: by their kind)
+                 "otlp-bin", "chrome-hermes", "speedscope-evented", "perfetto-v8"}  # (gen:KIND rows: by their kind)
 # A V8 function of no name is named as DevTools and speedscope name it,
 # "(anonymous FILE:LINE)" (doc/mappings.md §10, §14: the function's name, so
 # go tool pprof prints it so in the pprof copy, and every export writes it):
 # the name every view must give the frame written "" (gen.py's "run loop",
 # app.js line 11), never ""
-EMPTY_NAME = {"v8": "(anonymous app.js:11)", "chrome": "(anonymous app.js:11)"}
+EMPTY_NAME = {"v8": "(anonymous app.js:11)", "chrome": "(anonymous app.js:11)", "perfetto-v8": "(anonymous app.js:11)"}
 # (Perfetto's "" is no name, as trace_processor reads it, doc/mappings.md §17;
 # pprof and OTLP hold "" as string 0, no name: go's view of it)
 EMPTY_KEPT = ["collapsed", "speedscope", "firefox", "perun", "rprof"]
 GO_UNKNOWN = "<unknown>"  # graph.go NameComponents: a node of no name, no file, no mapping
-# (go tool pprof -symbolize=none: pcol's default, `pack --symbolize none`;
-# go's default symbolization names a function of no name by its system_name,
-# symbolizer.Demangle, as a Hermes frame's copy holds "NAME:CATEGORY")
+# go tool pprof is run in both its modes: -symbolize=none (pcol's default,
+# `pack --symbolize none`) and its default one, whose symbolizer.Symbolize
+# ends in Demangle: demangleSingleFunction gives every function of name ""
+# its system_name as its name (symbolizer.go; no binary is needed for it).
+# A pcol user opens the pprof copy in go's default mode, so the copy must
+# not hold a system_name go would show where pcol's views show no name (the
+# Hermes import's ":CATEGORY" key did: go printed ":JavaScript").
+GO_MODES = (["-symbolize=none"], [])
 
 
-def go_top_names(path):
-    """The row names go tool pprof -top prints; None without go."""
+def go_pprof(args, path):
+    """go tool pprof ARGS PATH's output in each mode (GO_MODES); None without
+    go.  The two differing is a failure: pcol's views can match only one."""
     go = shutil.which("go")
     if not go:
         return None
-    p = subprocess.run([go, "tool", "pprof", "-symbolize=none", "-top", "-nodecount=0", path], capture_output=True, text=True)
-    rows = p.stdout.split("cum%\n", 1)[-1].splitlines()
-    return {r.split(None, 5)[5] for r in rows if len(r.split(None, 5)) == 6}
+    return [subprocess.run([go, "tool", "pprof"] + m + args + [path], capture_output=True, text=True).stdout
+            for m in GO_MODES]
+
+
+def go_top_names(path):
+    """The row names go tool pprof -top prints, in each mode; None without go."""
+    outs = go_pprof(["-top", "-nodecount=0"], path)
+    if outs is None:
+        return None
+    res = []
+    for out in outs:
+        rows = out.split("cum%\n", 1)[-1].splitlines()
+        res.append({r.split(None, 5)[5] for r in rows if len(r.split(None, 5)) == 6})
+    return res
 
 
 def trace_names(text):
@@ -892,19 +911,18 @@ def check_empty(fmt, tmp, kind=None):
     run("unpack", src, "--to", "pprof", "-o", pb)
     # top: the names go prints for the pprof copy, the frame of no name too
     names = {r["name"] for r in js("top", src, "--node-fraction", "0")["rows"]}
-    want = go_top_names(pb)
-    if want is None:
-        want = {r["name"] for r in js("top", pb, "--node-fraction", "0")["rows"]} | {unk}
-    if names != want or unk not in names or "" in names:
-        fail(fmt, "empty", "top names %s; go tool pprof -top of its pprof copy %s" % (sorted(names), sorted(want)))
+    wants = go_top_names(pb) or [{r["name"] for r in js("top", pb, "--node-fraction", "0")["rows"]} | {unk}]
+    for m, want in zip(GO_MODES, wants):
+        if names != want or unk not in names or "" in names:
+            fail(fmt, "empty", "top names %s; go tool pprof %s-top of its pprof copy %s" %
+                 (sorted(names), "".join(a + " " for a in m) or "(default mode) ", sorted(want)))
     # traces: each stack's frames as go -traces names them
     got = trace_names(run("traces", src).stdout.decode())
-    g = shutil.which("go")
-    want = trace_names(subprocess.run([g, "tool", "pprof", "-symbolize=none", "-traces", pb], capture_output=True,
-                                      text=True).stdout) \
-        if g else got - {""} | {unk}
-    if got != want or "" in got:
-        fail(fmt, "empty", "traces frames %s; go tool pprof -traces %s" % (sorted(got), sorted(want)))
+    outs = go_pprof(["-traces"], pb)
+    for m, want in zip(GO_MODES, [trace_names(o) for o in outs] if outs else [got - {""} | {unk}]):
+        if got != want or "" in got:
+            fail(fmt, "empty", "traces frames %s; go tool pprof %s-traces %s" %
+                 (sorted(got), "".join(a + " " for a in m) or "(default mode) ", sorted(want)))
     # tree, peek, fold and flame name it so too
     tree = run("tree", src).stdout.decode()
     if not re.search(r"\| %s$" % re.escape(unk), tree, re.M) or re.search(r"\| $|\|   $", tree, re.M):
@@ -918,8 +936,9 @@ def check_empty(fmt, tmp, kind=None):
     if html.escape(unk, quote=False) not in titles or "" in titles:
         fail(fmt, "empty", "flame: frames %s" % sorted(set(titles)))
     # the exports that hold "" keep it: read back, their collapsed text has it
-    # (a Perfetto input's "" is read as no name: exported "<unknown>")
-    for t in EMPTY_KEPT if fmt != "perfetto" else []:
+    # (a Perfetto input's "" is read as no name: exported "<unknown>"; its
+    # V8 profiles' is V8's, the Chrome trace's)
+    for t in EMPTY_KEPT if (kind or fmt) != "perfetto" else []:
         out = os.path.join(tmp, "empty-%s.%s" % (fmt, t))
         p = run("unpack", src, "--to", t, "-o", out, "--no-gzip", ok=False)
         if p.returncode:

@@ -34,6 +34,7 @@
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
 #include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
 #include "wall.h"     /* pcol_wall, pcol_wall_init, pcol_wall_select_parts, pcol_wall_free */
+#include "frames.h"   /* pcol_frame_export_system_name */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,7 +266,8 @@ static int add_tables(ex *x, otlp_dict *D) {
     P(function__init)(&fns[r]);
     if (r) {
       fns[r].name_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_FN_NAME], r - 1));
-      fns[r].system_name_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_FN_SYSTEM_NAME], r - 1));
+      fns[r].system_name_strindex = str_id(x, pcol_frame_export_system_name(f, pcol_view_u32(&v[PCOL_C_FN_NAME], r - 1),
+                                                                            pcol_view_u32(&v[PCOL_C_FN_SYSTEM_NAME], r - 1)));
       fns[r].filename_strindex = str_id(x, pcol_view_u32(&v[PCOL_C_FN_FILENAME], r - 1));
       fns[r].start_line = na0(pcol_view_i64(&v[PCOL_C_FN_START_LINE], r - 1));
     }

@@ -34,7 +34,7 @@
 #include "stream.h"   /* pcol_budget_close, pcol_budget, pcol_budget_open */
 #include "count.h"    /* pcol_rtime, pcol_rtime_fills, pcol_rtime_free, ... */
 #include "xvalues.h"  /* PCOL_XV_MAX, pcol_xtype, pcol_xvalue, ... */
-#include "frames.h"   /* pcol_places_lines_note */
+#include "frames.h"   /* pcol_places_lines_note, pcol_frame_export_system_name */
 #include "loss.h"     /* pcol_export_say */
 #include "truncated.h" /* pcol_truncated_total, pcol_truncated_comment */
 #include "wall.h"     /* pcol_wall_init, pcol_wall_part_covered */
@@ -419,7 +419,8 @@ static int add_tables(ex *x, parts *P, Perftools__Profiles__Profile *pr) {
     perftools__profiles__function__init(fn);
     fn->id = r + 1;
     fn->name = str_id(x, pcol_view_u32(&v[PCOL_C_FN_NAME], r));
-    fn->system_name = str_id(x, pcol_view_u32(&v[PCOL_C_FN_SYSTEM_NAME], r));
+    fn->system_name = str_id(x, pcol_frame_export_system_name(f, pcol_view_u32(&v[PCOL_C_FN_NAME], r),
+                                                              pcol_view_u32(&v[PCOL_C_FN_SYSTEM_NAME], r)));
     fn->filename = str_id(x, pcol_view_u32(&v[PCOL_C_FN_FILENAME], r));
     fn->start_line = na0(pcol_view_i64(&v[PCOL_C_FN_START_LINE], r));
     P->fnp[r] = fn;
