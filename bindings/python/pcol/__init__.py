@@ -572,9 +572,10 @@ class File:
         # this File's handle, or with `first` (_base_select's) this
         # profile minus its base opened again, each side's source and
         # range taken first (its warnings as from stacklevel `level` of the
-        # open call here)
+        # open call here); a closed File refuses, as _handle()
+        h = self._handle()
         if not first:
-            return self._handle()
+            return h
         fr = self._frames or (None, None, None)
         return _pcol.open(self.path, self._mmap, fr[0], fr[1], self._base[0], self._base[1], fr[2], level,
                           *first)
