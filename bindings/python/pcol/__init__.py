@@ -572,9 +572,10 @@ class File:
         # this File's handle, or with `first` (_base_select's) this
         # profile minus its base opened again, each side's source and
         # range taken first (its warnings as from stacklevel `level` of the
-        # open call here)
+        # open call here); a closed File refuses, as _handle()
+        h = self._handle()
         if not first:
-            return self._handle()
+            return h
         fr = self._frames or (None, None, None)
         return _pcol.open(self.path, self._mmap, fr[0], fr[1], self._base[0], self._base[1], fr[2], level,
                           *first)
@@ -734,8 +735,10 @@ class File:
         stored unit: see `decimals`).  select: the filters (both sides);
         source, from_, to: of each side, and with base/diff_base this side's
         taken of the profile and of its base before they are compared, as
-        top(source=...) takes them (the other side: the source and range of
-        `new`).
+        top(source=...) takes them; the other side: the source and range of
+        `new`, and of a `new` File opened with base/diff_base its profile
+        and its base taken first (each side as its own top(source=...)
+        reads it, and as R's pcol_diff with diff_base reads both).
         Without value, each side's default; when they differ, the one `new`
         names (pprof's default_sample_type), else the one this profile names,
         where the other side has it, as `pcol diff` and go's -diff_base.
@@ -774,8 +777,14 @@ class File:
             nf = File(new, _stacklevel=3) if own else new
             try:
                 hb = self._opened(first, 3)
-                self._diff_notes(hb, nf._handle(), args, bsel)
-                cols, base_total, new_total, meta = hb.diff(nf._handle(), *args, bsel)
+                # `new` a File opened with base/diff_base: its source and
+                # range taken first of its profile and of its base too, as
+                # its own top(source=...) takes them (a path: as it is)
+                nfirst, nsel = nf._base_select(args[5])
+                hn = nf._opened(nfirst, 3)
+                nargs = args[:5] + (nsel,)
+                self._diff_notes(hb, hn, nargs, bsel)
+                cols, base_total, new_total, meta = hb.diff(hn, *nargs, bsel)
             finally:
                 if own:
                     nf.close()

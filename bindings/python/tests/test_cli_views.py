@@ -803,6 +803,56 @@ def test_base_select_diff_default_notes_equal_pcol(tmp_path):
     assert n == 4
 
 
+def test_base_select_diff_new_based_equal_pcol(tmp_path):
+    """File(P).diff(File(N, base=/diff_base=B), source=s, from_, to): the
+    `new` File's side is N's source s minus B's source s, each cut to the
+    range first (normalize's ratio of the range), as its own top(source=s)
+    and `pcol top N --source s --base/--diff-base B --from --to` take it,
+    with P as the base, or P minus B too (R's pcol_diff with diff_base
+    gives these numbers); its warnings are the CLI's of that side (the
+    base's source s, which the range does not reach).  Before (review
+    rd18a F1), the new side selected from the union of N and its base,
+    its sources one list: source 1 was N's source 1 with nothing
+    subtracted, and a range under normalize was cut after scaling by the
+    whole profiles' ratio; no word of the base's empty source."""
+    r = os.path.join(TESTDATA, "rprof")
+    rec = [os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec", "rec0", "rec1")]
+    if not all(os.path.isfile(x) for x in rec):
+        pytest.skip("no proftools Rprof runs")
+    p, nw, b = (str(tmp_path / (k + ".pcol")) for k in ("p", "n", "b"))
+    for path, order in ((p, (0, 1, 2)), (nw, (1, 2, 0)), (b, (2, 0, 1))):
+        run_pcol("merge", *[rec[i] for i in order], "-o", path)
+    n = 0
+    for o in ("base", "diff_base"):
+        opt = "--" + o.replace("_", "-")
+        for norm in (False, True):
+            extra = [opt, b] + (["--normalize"] if norm else [])
+            for s in (None, 1, 3):
+                src = ["--source", str(s)] if s else []
+                for rng in ([], ["--from", "1", "--to", "3.5"]):
+                    kw = dict(from_=1, to=3.5) if rng else {}
+                    for based in (False, True):
+                        with pcol.open(nw, normalize=norm, **{o: b}) as nf, \
+                                pcol.open(p, **(dict(normalize=norm, **{o: b}) if based else {})) as f:
+                            with warnings.catch_warnings():
+                                warnings.simplefilter("ignore")
+                                d = f.diff(nf, source=s, absolute=True, **kw)
+                        n += same_sides(d, [p] + src + (extra if based else []) + rng, [nw] + src + extra + rng)
+    assert n == 48
+    # the warnings: N's source 1 reaches 7 s, B's source 1 (rec1) ends at 6.94 s
+    for o in ("base", "diff_base"):
+        opt = "--" + o.replace("_", "-")
+        cli_w = []
+        for args in ([p, "--source", "1", "--from", "7"], [nw, "--source", "1", opt, b, "--from", "7"]):
+            res = run_pcol("top", *args, check=False)
+            cli_w += [ln.split(": warning: ", 1)[1] for ln in res.stderr.decode().splitlines() if ": warning: " in ln]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with pcol.open(nw, **{o: b}) as nf, pcol.open(p) as f:
+                f.diff(nf, source=1, from_=7, absolute=True)
+        assert [str(x.message) for x in w] == cli_w and len(cli_w) == 1, (o, [str(x.message) for x in w], cli_w)
+
+
 def same_sides(d, base_args, new_args):
     """a diff (absolute) of the rows of `pcol top BASE_ARGS` and `pcol top
     NEW_ARGS`: each row's base_flat and new_flat theirs, and a name it

@@ -1,12 +1,13 @@
 """Zero-copy: stored columns are views of the mapped file, and they keep
 the mapping alive after close(); a closed file refuses new reads."""
 import gc
+import os
 
 import numpy as np
 import pytest
 
 import pcol
-from conftest import COMPRESSED, run_pcol
+from conftest import COMPRESSED, TESTDATA, run_pcol
 
 
 def mappings_of(path):
@@ -200,3 +201,25 @@ def test_unknown_view_and_column(big):
         with pytest.raises(KeyError):
             f.table("samples")["nope"]
         assert dict(f.table("samples")).keys() == set(f.table("samples").columns)
+
+
+def test_closed_base_file_refuses_selected_views(tmp_path):
+    """A closed File opened with base/diff_base refuses the views that open
+    its profile minus its base again with a source or range taken first
+    (top(source=), diff with it as `new`), as every other read of a closed
+    File: they answered (the path opened anew) after close()."""
+    r = os.path.join(TESTDATA, "rprof")
+    rec = [os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec", "rec0")]
+    if not all(os.path.isfile(x) for x in rec):
+        pytest.skip("no proftools Rprof runs")
+    p, b = str(tmp_path / "p.pcol"), str(tmp_path / "b.pcol")
+    run_pcol("merge", rec[0], rec[1], "-o", p)
+    run_pcol("merge", rec[1], rec[0], "-o", b)
+    f = pcol.open(p, diff_base=b)
+    assert len(f.top(source=1)["name"]) > 0
+    f.close()
+    with pcol.open(p) as g:
+        for fn in (lambda: f.top(source=1), lambda: f.traces(from_=1, to=2), lambda: f.table("samples", source=1),
+                   lambda: f.diff(p, source=1), lambda: g.diff(f, source=1), lambda: g.diff(f)):
+            with pytest.raises(ValueError, match="closed"):
+                fn()
