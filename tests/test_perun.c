@@ -589,6 +589,9 @@ Test(perun, duplicate_keys_refused) {
       {"{\"snapshots\": [{\"time\": \"1\",\n\"resources\": [], \"time\": \"2\"}]}", "bad.perf:2:"},
       /* the same key spelled with an escape is the same key */
       {"{\"global\": {\"resources\": []},\n \"glob\\u0061l\": {}}", "bad.perf:2:"},
+      /* resources are walked in place: the second taker of a map entry */
+      {"{\"resource_type_map\": {\"a#0\": {}},\n\"resources\": {\"a#0\": {\"amount\": [1]},\n\"\\u0061#0\": {}}}",
+       "bad.perf:3:"},
   };
   for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
     pcol_error err = {0};

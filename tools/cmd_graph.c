@@ -578,34 +578,65 @@ static void write_rows(FILE *fp, out_format fmt, const pcol_graph *g, const cli_
   tbl_finish(&tb);
 }
 
+static bool str_eq(pcol_str a, pcol_str b) { return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len)); }
+
 /* ------------------------------------------------------------ callgrind */
 
-/* A table of strings to ids 1..n in order of first sight (report.go's
- * maps of callgrindName and getDisambiguatedNames), keys copied. */
+/* A table of keys to ids 1..n in order of first sight (report.go's maps of
+ * callgrindName and getDisambiguatedNames).  No key is copied: a string
+ * key is a place in the file's strings plus a short suffix (" [i/n]"), a
+ * node key is a node whose parts (pt) are compared, so the table costs a
+ * few words an entry however long the names (a copy of each key, and of a
+ * node's joined parts, held a 31 MiB name four times: review 24). */
+typedef struct cg_ent {
+  const char *p; /* a string key: p[0..n) then sfx[0..sl) */
+  size_t n;
+  uint64_t h;
+  uint32_t id, node, sl;
+  char sfx[28];
+} cg_ent;
 typedef struct cg_tab {
-  struct cg_ent {
-    char *p;
-    size_t n;
-    uint32_t id;
-  } *e;
+  cg_ent *e;
   size_t cap, n;
+  const pcol_top_parts *pt; /* node keys: their parts */
+  int parts;                /* 0: string keys; 1: (file, function); 2: and (objfile, start_line) */
 } cg_tab;
 
-static uint64_t cg_hash(const char *p, size_t n) {
-  uint64_t h = 1469598103934665603u; /* FNV-1a */
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211u;
+static uint64_t cg_hash(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p; /* FNV-1a, h = 1469598103934665603 to start */
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211u;
   return h;
 }
-/* *id of p[0..n), added (*added = 1) at first sight.  -1: out of memory. */
-static int cg_id(cg_tab *t, const char *p, size_t n, uint32_t *id, int *added) {
+#define CG_H0 1469598103934665603u
+
+/* The byte at i of a string key (i < its length). */
+static char cg_at(const cg_ent *k, size_t i) { return i < k->n ? k->p[i] : k->sfx[i - k->n]; }
+
+static int cg_eq(const cg_tab *t, const cg_ent *a, const cg_ent *b) {
+  if (t->parts) {
+    const pcol_top_parts *x = &t->pt[a->node], *y = &t->pt[b->node];
+    return str_eq(x->file, y->file) && str_eq(x->function, y->function) &&
+           (t->parts < 2 || (str_eq(x->objfile, y->objfile) && x->start_line == y->start_line));
+  }
+  size_t len = a->n + a->sl;
+  if (len != b->n + b->sl) return 0;
+  if (a->n == b->n) return (!a->n || !memcmp(a->p, b->p, a->n)) && !memcmp(a->sfx, b->sfx, a->sl);
+  for (size_t i = 0; i < len; i++)
+    if (cg_at(a, i) != cg_at(b, i)) return 0;
+  return 1;
+}
+
+/* *id of the key q (its h set), added (*added = 1) at first sight.
+ * -1: out of memory. */
+static int cg_id(cg_tab *t, const cg_ent *q, uint32_t *id, int *added) {
   *added = 0;
   if ((t->n + 1) * 2 > t->cap) {
     size_t nc = t->cap ? t->cap * 2 : 256;
-    struct cg_ent *ne = calloc(nc, sizeof *ne);
+    cg_ent *ne = calloc(nc, sizeof *ne);
     if (!ne) return -1;
     for (size_t i = 0; i < t->cap; i++) {
       if (!t->e[i].id) continue;
-      size_t j = cg_hash(t->e[i].p, t->e[i].n) & (nc - 1);
+      size_t j = t->e[i].h & (nc - 1);
       while (ne[j].id) j = (j + 1) & (nc - 1);
       ne[j] = t->e[i];
     }
@@ -613,37 +644,54 @@ static int cg_id(cg_tab *t, const char *p, size_t n, uint32_t *id, int *added) {
     t->e = ne;
     t->cap = nc;
   }
-  size_t j = cg_hash(p, n) & (t->cap - 1);
+  size_t j = q->h & (t->cap - 1);
   for (; t->e[j].id; j = (j + 1) & (t->cap - 1))
-    if (t->e[j].n == n && (!n || !memcmp(t->e[j].p, p, n))) {
+    if (t->e[j].h == q->h && cg_eq(t, &t->e[j], q)) {
       *id = t->e[j].id;
       return 0;
     }
-  char *c = malloc(n + 1);
-  if (!c) return -1;
-  if (n) memcpy(c, p, n);
-  t->e[j] = (struct cg_ent){c, n, *id = (uint32_t)++t->n};
+  t->e[j] = *q;
+  t->e[j].id = *id = (uint32_t)++t->n;
   *added = 1;
   return 0;
 }
-static void cg_tab_free(cg_tab *t) {
-  for (size_t i = 0; i < t->cap; i++) free(t->e[i].p);
-  free(t->e);
+
+static void cg_tab_free(cg_tab *t) { free(t->e); }
+
+/* The id of node i's (file, function), or with (objfile, start_line). */
+static int cg_node_id(cg_tab *t, uint32_t i, uint32_t *id, int *added) {
+  const pcol_top_parts *x = &t->pt[i];
+  cg_ent q = {0};
+  q.node = i;
+  q.h = cg_hash(cg_hash(CG_H0, x->file.ptr, x->file.len), "\0", 1);
+  q.h = cg_hash(q.h, x->function.ptr, x->function.len);
+  if (t->parts > 1) {
+    q.h = cg_hash(cg_hash(q.h, "\0", 1), x->objfile.ptr, x->objfile.len);
+    q.h = cg_hash(q.h, &x->start_line, sizeof x->start_line);
+  }
+  return cg_id(t, &q, id, added);
 }
 
 /* report.go callgrindName: "(N) name" at a name's first sight, "(N)"
- * after, nothing for "".  The name by the text rule (cli_put_text), so that
- * no string from the file adds a line to the line-based format; the ids
- * are of the names as the file has them.  -1: out of memory. */
-static int cg_name(FILE *fp, cg_tab *t, const char *p, size_t n) {
+ * after, nothing for "".  The name is p[0..n) then sfx (a disambiguating
+ * " [i/n]", or ""); written by the text rule (cli_put_text) from show (the
+ * two joined, or p when sfx is ""), so that no string from the file adds a
+ * line to the line-based format; the ids are of the names as the file has
+ * them.  -1: out of memory. */
+static int cg_name(FILE *fp, cg_tab *t, const char *p, size_t n, const char *sfx, const char *show) {
+  cg_ent q = {0};
+  q.p = p, q.n = n, q.sl = (uint32_t)strlen(sfx);
+  if (!n && !q.sl) return 0;
+  if (q.sl >= sizeof q.sfx) q.sl = sizeof q.sfx - 1; /* " [i/n]": at most 24 */
+  memcpy(q.sfx, sfx, q.sl);
+  q.h = cg_hash(cg_hash(CG_H0, p, n), sfx, q.sl);
   uint32_t id;
   int added;
-  if (!n) return 0;
-  if (cg_id(t, p, n, &id, &added)) return -1;
+  if (cg_id(t, &q, &id, &added)) return -1;
   fprintf(fp, "(%u)", id);
   if (added) {
     fputc(' ', fp);
-    cli_put_text(fp, p, n, 0);
+    cli_put_text(fp, q.sl ? show : p, n + q.sl, 0);
   }
   return 0;
 }
@@ -658,23 +706,6 @@ static const char *cg_addr(const pcol_top_parts *prev, uint64_t a, char *b, size
   snprintf(rel, sizeof rel, "%+lld", (long long)(int64_t)(a - prev->address));
   if (strlen(rel) < strlen(b)) snprintf(b, cap, "%s", rel);
   return b;
-}
-
-static bool str_eq(pcol_str a, pcol_str b) { return a.len == b.len && (!a.len || !memcmp(a.ptr, b.ptr, a.len)); }
-
-/* Appends a part of a composite key: its length, then its bytes. */
-static int cg_key_add(char **k, size_t *n, size_t *cap, const void *p, size_t len) {
-  while (*n + len + 8 > *cap) {
-    size_t nc = *cap ? *cap * 2 : 256;
-    char *nk = realloc(*k, nc);
-    if (!nk) return -1;
-    *k = nk, *cap = nc;
-  }
-  uint64_t l = len;
-  memcpy(*k + *n, &l, 8);
-  if (len) memcpy(*k + *n + 8, p, len);
-  *n += 8 + len;
-  return 0;
 }
 
 /* int64(x) of a scaled value as Go computes it on amd64: out of int64's
@@ -700,9 +731,10 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
   pcol_top_parts *pt = calloc(nall + 1, sizeof *pt);
   uint32_t *grp = calloc(nall + 1, sizeof *grp), *fidx = calloc(nall + 1, sizeof *fidx);
   uint32_t *gcount = calloc(nn + 2, sizeof *gcount), *fn_of = calloc(nn + 2, sizeof *fn_of);
-  char *key = NULL, *dn = NULL;
-  size_t kcap = 0;
+  char *dn = NULL;
   cg_tab groups = {0}, fns = {0}, obs = {0}, files = {0}, names = {0};
+  groups.pt = fns.pt = pt;
+  groups.parts = 1, fns.parts = 2;
   int rc = pt && grp && fidx && gcount && fn_of ? PCOL_OK : pcol_error_set(err, PCOL_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < nall; i++) {
     rc = pcol_top_key_parts(t, g->nodes[i].key, &pt[i], err);
@@ -712,15 +744,9 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
       continue;
     }
     /* getDisambiguatedNames: per (file, name), the functions in node order */
-    size_t kn = 0;
     uint32_t gid, fid;
     int added;
-    int64_t sl = pt[i].start_line;
-    if (cg_key_add(&key, &kn, &kcap, pt[i].file.ptr, pt[i].file.len) ||
-        cg_key_add(&key, &kn, &kcap, pt[i].function.ptr, pt[i].function.len) ||
-        cg_id(&groups, key, kn, &gid, &added) ||
-        cg_key_add(&key, &kn, &kcap, pt[i].objfile.ptr, pt[i].objfile.len) ||
-        cg_key_add(&key, &kn, &kcap, &sl, sizeof sl) || cg_id(&fns, key, kn, &fid, &added)) {
+    if (cg_node_id(&groups, (uint32_t)i, &gid, &added) || cg_node_id(&fns, (uint32_t)i, &fid, &added)) {
       rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
       break;
     }
@@ -749,11 +775,11 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
     if (!prev || !str_eq(p->objfile, prev->objfile) || !str_eq(p->file, prev->file) ||
         !str_eq(p->function, prev->function)) {
       fputs("\nob=", fp);
-      rc |= cg_name(fp, &obs, p->objfile.ptr, p->objfile.len);
+      rc |= cg_name(fp, &obs, p->objfile.ptr, p->objfile.len, "", NULL);
       fputs("\nfl=", fp);
-      rc |= cg_name(fp, &files, p->file.ptr, p->file.len);
+      rc |= cg_name(fp, &files, p->file.ptr, p->file.len, "", NULL);
       fputs("\nfn=", fp);
-      rc |= cg_name(fp, &names, p->function.ptr, p->function.len);
+      rc |= cg_name(fp, &names, p->function.ptr, p->function.len, "", NULL);
       fputc('\n', fp);
     }
     pcol_sum flat = g->nodes[i].flat;
@@ -776,9 +802,9 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
         dl += (size_t)snprintf(dn + dl, 48, " [%u/%u]", fidx[e->to] + 1, gcount[grp[e->to]]);
       }
       fputs("cfl=", fp);
-      rc |= cg_name(fp, &files, c->file.ptr, c->file.len);
+      rc |= cg_name(fp, &files, c->file.ptr, c->file.len, "", NULL);
       fputs("\ncfn=", fp);
-      rc |= cg_name(fp, &names, dl > c->function.len ? dn : c->function.ptr, dl);
+      rc |= cg_name(fp, &names, c->function.ptr, c->function.len, dl > c->function.len ? dn + c->function.len : "", dn);
       fprintf(fp, "\ncalls=0 %s %lld\n* * %lld\n", cg_addr(prev, c->address, ab, sizeof ab),
               (long long)c->line,
               (long long)(scaled ? cg_int64(pcol_unit_scale(e->weight, vu, unit, &su)) : e->weight));
@@ -791,7 +817,6 @@ static int write_callgrind(FILE *fp, const char *dest, const pcol_graph *g, cons
   free(fidx);
   free(gcount);
   free(fn_of);
-  free(key);
   free(dn);
   cg_tab_free(&groups);
   cg_tab_free(&fns);

@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Perun from JSON text in memory (pcol_import_path maps regular files). */
-int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
+/* Perun from JSON text in memory (pcol_import_path maps regular files).
+ * mapped: text is a read-only private mapping of a file, whose pages the
+ * import hands back as its walks move on (read back from the file when
+ * touched again), so that the document is not all resident at once. */
+int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, int mapped, const char *name,
                            pcol_error *err);
 
 /* Names a legacy (pre-protobuf) pprof format, binary or text, from a

@@ -626,7 +626,7 @@ static int import_perun_mapped(pcol_builder *b, input *x, const pcol_import_opti
                           x->name, (unsigned long long)cap);
   void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fileno(x->in), 0);
   if (m == MAP_FAILED) return NOT_MAPPED;
-  int rc = pcol_import_perun_text(b, m, (size_t)st.st_size, x->name, err);
+  int rc = pcol_import_perun_text(b, m, (size_t)st.st_size, 1, x->name, err);
   munmap(m, (size_t)st.st_size);
   return rc;
 }

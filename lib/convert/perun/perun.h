@@ -35,39 +35,32 @@ typedef struct fent {
   int canonical;
 } fent;
 
-/* One resource event, in document order (seq) and by time. */
-typedef struct pev {
-  int64_t time;  /* ns, PCOL_NA_I64 first */
-  uint64_t seq;  /* position in the document (stable sort, pending[]) */
-  uint32_t group, idx;
-} pev;
-
-/* What an event becomes, kept until the events are sorted by time. */
-typedef struct pending {
-  uint32_t stack_id, labelset_id, value_type_id, nval;
+/* What an event becomes: a sample row, sorted by time (then document
+ * order, seq) through a pcol_rowsort, so that the events cost nothing in
+ * memory past the sorter's budget whatever their number. */
+typedef struct prow {
+  int64_t time; /* ns, PCOL_NA_I64 first */
+  uint64_t seq; /* position in the document */
   int64_t value, weight;
-} pending;
+  uint32_t stack_id, labelset_id, value_type_id, nval;
+} prow;
 
 /* A run of events: a snapshot (layouts 1, 2) or a resource type (layout 3).
- * Positions are byte offsets into the document. */
+ * Positions are byte offsets into the document.  Kept for every type of a
+ * kperf profile (one a stack): 40 bytes, its columns read again from the
+ * text at each walk (pcol_import_perun's memory, bench/results/perun-import.md). */
 typedef struct pgroup {
+  size_t obj;        /* layout 3: its resource_type_map entry */
+  size_t list;       /* layouts 1, 2: its resources list (if nev); layout 3: its resources entry */
+  int64_t snap_time; /* layouts 1, 2: time of events without their own */
   uint32_t name_sid;    /* layout 3 type key */
   uint32_t columns_sid; /* layout 3 JSON array of column names */
-  int64_t last_idx;
-  int needs_index;
   uint32_t nev;         /* events in the group */
-  size_t obj, obj_end;  /* layout 3: its resource_type_map entry */
-  size_t col0, ncols;   /* layout 3: its columns, p->cols[col0 ..] */
-  size_t list;          /* layouts 1, 2: its resources list (if nev) */
-  int64_t snap_time;    /* layouts 1, 2: time of events without their own */
-  /* layout 3 without trace or uid columns: every event has the same stack */
-  int same_stack, stack_done, has_trace_label;
-  uint32_t stack_id;
-  pcol_label_row trace_label;
+  uint8_t needs_index;  /* its events by time are not in its order */
 } pgroup;
 
-/* A layout 3 column: its decoded name (into the document unless it had
- * escapes) and the position of its list. */
+/* A layout 3 column of the group being walked: its decoded name (into the
+ * document unless it had escapes) and the position of its list. */
 typedef struct pcolumn {
   const char *name;
   size_t len, pos;
@@ -119,16 +112,25 @@ typedef struct pimp {
   /* the document and where its parts are */
   const char *text;
   size_t len;
+  int mapped;        /* text is a file's private mapping: perun_release */
+  size_t touched;    /* bytes walked since its pages were last handed back */
   json_t *header;
   json_t *models;     /* the top level's "models" array (perun_read_top), or NULL */
-  kindex top, map, res;
+  kindex top, map;
   pgroup *groups;
   size_t ngroups, capgroups;
-  pcolumn *cols;
+  pcolumn *cols;      /* the columns of the group being walked */
   size_t ncols, capcols;
-  pev *ev;
-  size_t nev, capev;
-  pending *pend;
+  pcol_jscan *cur;    /* a cursor on each, read in lockstep */
+  pcol_jiter *it;
+  size_t ncur;
+  uint64_t nev;       /* events (the first pass counts them) */
+  struct pcol_rowsort *rows; /* their sample rows, by time */
+  /* the group being walked: layout 3 without trace or uid columns: every
+   * event has the same stack */
+  int same_stack, stack_done, has_trace_label;
+  uint32_t stack_id;
+  pcol_label_row trace_label;
   fent *fc;          /* frame cache */
   size_t nfc, capfc;
   pcol_hset fch;
@@ -166,5 +168,11 @@ int perun_note_events(pimp *p);
 int perun_walk_events(pimp *p, event_fn fn);
 void perun_kidx_free(kindex *x);
 void perun_drop_columns(pimp *p, size_t from);
+/* A mapped document's pages handed back (perun_touched: once `bytes` more
+ * were walked, past 8 MiB since the last time), so that its resident part
+ * stays near 8 MiB whatever its size, not the file (a private read-only
+ * mapping: touched again, they are read back from the file). */
+void perun_release(pimp *p);
+void perun_touched(pimp *p, size_t bytes);
 
 #endif

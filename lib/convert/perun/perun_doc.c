@@ -1,9 +1,11 @@
 /* perun_doc.c — where a Perun document's events are.
  *
  * The whole text is checked once with the allocation-free walker
- * (json_scan.c); the top level, resource_type_map and resources are indexed
- * by byte offset; each event is then handed to the caller as a small jansson
- * object, so no tree of the whole file is ever built.  What an event becomes
+ * (json_scan.c); the top level and resource_type_map are indexed by byte
+ * offset, resources walked in place; each event is then handed to the
+ * caller as a small jansson object, so no tree of the whole file is ever
+ * built.  A mapped text's pages are handed back as the walks move on
+ * (perun_release).  What an event becomes
  * is perun_import.c's business. */
 #include "perun.h"
 #include "keys.h"     /* PERUN_META_EMPTY_TYPES, PERUN_META_GLOBAL, PERUN_META_KEYS, ... */
@@ -11,6 +13,7 @@
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include <math.h>
+#include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,17 @@ int perun_meta_json(pimp *p, const char *key, const json_t *v) {
   int rc = pcol_b_meta(p->b, p->src, key, s, strlen(s), p->err);
   free(s);
   return perun_b(p, rc);
+}
+
+/* ------------------------------------------------ the mapped document */
+
+void perun_release(pimp *p) {
+  p->touched = 0;
+  if (p->mapped && p->len) (void)madvise((void *)p->text, p->len, MADV_DONTNEED);
+}
+
+void perun_touched(pimp *p, size_t bytes) {
+  if ((p->touched += bytes) > ((size_t)8 << 20)) perun_release(p);
 }
 
 /* ---------------------------------------------------------------- time */
@@ -217,7 +231,6 @@ static pgroup *new_group(pimp *p) {
   if (PCOL_GROW(p->groups, p->ngroups, p->capgroups)) return NULL;
   pgroup *g = &p->groups[p->ngroups++];
   memset(g, 0, sizeof *g);
-  g->last_idx = -1;
   g->snap_time = PCOL_NA_I64;
   return g;
 }
@@ -330,6 +343,27 @@ void perun_drop_columns(pimp *p, size_t from) {
   }
 }
 
+/* Layout 3: the columns of group g (checked by read_type) into p->cols,
+ * read again from its resources entry at each walk rather than kept for
+ * every type. */
+static int group_columns(pimp *p, const pgroup *g) {
+  perun_drop_columns(p, 0);
+  pcol_jscan s = perun_cursor_at(p, g->list);
+  pcol_jiter it;
+  pcol_jkey key;
+  int more, rc = PCOL_OK;
+  if (pcol_js_begin(&s, '{', &it)) return perun_scan_failed(p, &s);
+  while (!rc && (more = pcol_js_next(&s, &it, &key)) == 1) {
+    kent e = {p->text + key.start, key.len, 0, 0, key.escaped};
+    if (key.escaped && !(e.k = pcol_js_key_decode(&s, &key, &e.kl))) return perun_oom(p);
+    if (pcol_js_value(&s, &e.vb, &e.ve)) rc = perun_scan_failed(p, &s);
+    else rc = add_column(p, &e);
+    if (e.owned) free((char *)e.k);
+  }
+  perun_touched(p, s.pos - g->list);
+  return rc ? rc : more < 0 ? perun_scan_failed(p, &s) : PCOL_OK;
+}
+
 /* resources[k] (entry e, its map entry pe): its columns, checked to be
  * lists of one length; a group of that many events, or, when there are
  * none, both entries kept verbatim in `empty`. */
@@ -343,7 +377,7 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
   snprintf(where, sizeof where, "resources[\"%.*s\"]", kl, e->k);
   kindex x = {0};
   int rc = kidx_read_at(p, e->vb, &x, where);
-  size_t col0 = p->ncols, n = 0;
+  size_t n = 0;
   json_t *names = rc ? NULL : json_array();
   if (!rc && !names) rc = perun_oom(p);
   for (size_t c = 0; c < x.n && !rc; c++) {
@@ -362,11 +396,7 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
                   x.v[0].k, n);
       break;
     }
-    if (json_array_append_new(names, json_stringn(ce->k, ce->kl))) {
-      rc = perun_oom(p);
-      break;
-    }
-    rc = add_column(p, ce);
+    if (json_array_append_new(names, json_stringn(ce->k, ce->kl))) rc = perun_oom(p);
   }
   perun_kidx_free(&x);
   if (!rc && n > UINT32_MAX)
@@ -381,7 +411,6 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
     if (!rc && !(rc = perun_load(p, e->vb, e->ve, &v)) &&
         json_object_setn_new(json_object_get(empty, "resources"), e->k, e->kl, v))
       rc = perun_oom(p);
-    perun_drop_columns(p, col0);
   } else if (!rc) {
     pgroup *g = new_group(p);
     char *cs = perun_jtext(names);
@@ -393,9 +422,7 @@ static int read_type(pimp *p, const kent *e, const kent *pe, json_t *empty) {
     if (!rc) {
       g->nev = (uint32_t)n;
       g->obj = pe->vb;
-      g->obj_end = pe->ve;
-      g->col0 = col0;
-      g->ncols = p->ncols - col0;
+      g->list = e->vb;
     }
   }
   json_decref(names);
@@ -409,29 +436,62 @@ static int read_types(pimp *p, const kent *map, const kent *res) {
     return bad_at(p, res->vb, "resources: expected an object");
   int rc;
   if (map && (rc = kidx_read_at(p, map->vb, &p->map, "resource_type_map"))) return rc;
-  if (res && (rc = kidx_read_at(p, res->vb, &p->res, "resources"))) return rc;
-  json_t *empty = json_pack("{s{}s{}}", "resource_type_map", "resources");
-  if (!empty) return perun_oom(p);
+  if (map) perun_touched(p, map->ve - map->vb);
+  /* the resources are walked in place, not indexed: each takes its map
+   * entry, whose bit says it was taken (a second resource of that key is
+   * a duplicate; a resource without one has no map entry, refused) */
+  uint8_t *taken = calloc(p->map.n / 8 + 1, 1);
+  json_t *empty = taken ? json_pack("{s{}s{}}", "resource_type_map", "resources") : NULL;
+  if (!empty) {
+    free(taken);
+    return perun_oom(p);
+  }
   rc = PCOL_OK;
-  for (size_t i = 0; i < p->res.n && !rc; i++) {
-    const kent *e = &p->res.v[i];
-    if (p->ngroups >= UINT32_MAX)
-      rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: too many resource types", p->name);
-    else rc = read_type(p, e, kidx_get(&p->map, e->k, e->kl), empty);
+  if (res) {
+    pcol_jscan s = perun_cursor_at(p, res->vb);
+    pcol_jiter it;
+    pcol_jkey key;
+    int more = 0;
+    if (pcol_js_begin(&s, '{', &it)) rc = perun_scan_failed(p, &s);
+    while (!rc && (more = pcol_js_next(&s, &it, &key)) == 1) {
+      kent e = {p->text + key.start, key.len, 0, 0, key.escaped};
+      if (key.escaped && !(e.k = pcol_js_key_decode(&s, &key, &e.kl))) {
+        rc = perun_oom(p);
+        break;
+      }
+      const kent *pe = kidx_get(&p->map, e.k, e.kl);
+      size_t mi = pe ? (size_t)(pe - p->map.v) : 0;
+      if (pcol_js_value(&s, &e.vb, &e.ve)) {
+        rc = perun_scan_failed(p, &s);
+      } else if (pe && (taken[mi / 8] >> (mi % 8) & 1)) {
+        size_t line, col;
+        pcol_js_line_col(p->text, p->len, key.start, &line, &col);
+        rc = pcol_error_set(p->err, PCOL_ECORRUPT, "%s:%zu:%zu: resources: duplicate key \"%.*s\"", p->name, line,
+                            col, (int)(e.kl > 200 ? 200 : e.kl), e.k);
+      } else if (p->ngroups >= UINT32_MAX) {
+        rc = pcol_error_set(p->err, PCOL_ETOOBIG, "%s: too many resource types", p->name);
+      } else {
+        if (pe) taken[mi / 8] |= (uint8_t)(1u << (mi % 8));
+        rc = read_type(p, &e, pe, empty);
+        perun_touched(p, e.ve - e.vb + (pe ? pe->ve - pe->vb : 0));
+      }
+      if (e.owned) free((char *)e.k);
+    }
+    if (!rc && more < 0) rc = perun_scan_failed(p, &s);
   }
   json_t *emap = json_object_get(empty, "resource_type_map");
   for (size_t i = 0; i < p->map.n && !rc; i++) {
     const kent *e = &p->map.v[i];
     json_t *v;
-    if (kidx_get(&p->res, e->k, e->kl)) continue;
+    if (taken[i / 8] >> (i % 8) & 1) continue;
     if (!(rc = perun_load(p, e->vb, e->ve, &v)) && json_object_setn_new(emap, e->k, e->kl, v)) rc = perun_oom(p);
   }
+  free(taken);
   if (!rc && (json_object_size(emap) || json_object_size(json_object_get(empty, "resources"))))
     rc = perun_meta_json(p, PERUN_META_EMPTY_TYPES, empty);
   json_decref(empty);
   /* the groups hold what the events need from here on */
   perun_kidx_free(&p->map);
-  perun_kidx_free(&p->res);
   return rc;
 }
 
@@ -495,17 +555,18 @@ static int read_object(pimp *p, size_t pos, json_t *into, vslice *trace, const j
     free(owned);
   }
   if (rc) return rc;
+  perun_touched(p, s.pos - pos);
   return more < 0 ? perun_scan_failed(p, &s) : PCOL_OK;
 }
 
 /* Layout 3: the group's map entry plus entry `i` of each column, the columns
  * read in lockstep (one cursor each), so no column is ever held whole. */
-static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jscan *cur, pcol_jiter *it) {
+static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn) {
   pgroup *g = &p->groups[gi];
   json_t *base = json_object(), *colset = json_object();
-  int rc = base && colset ? PCOL_OK : perun_oom(p);
-  pcolumn *cols = p->cols + g->col0;
-  for (size_t c = 0; c < g->ncols && !rc; c++)
+  int rc = base && colset ? group_columns(p, g) : perun_oom(p);
+  pcolumn *cols = p->cols;
+  for (size_t c = 0; c < p->ncols && !rc; c++)
     if (json_object_setn_new(colset, cols[c].name, cols[c].len, json_null())) rc = perun_oom(p);
   /* the map entry's members that no column overrides, in their order */
   vslice pe_trace = {0, 0, 0};
@@ -519,11 +580,20 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
   }
   /* every event has the same stack unless a column can change it: a trace
    * column, or a uid column where the uid is (part of) the stack */
-  g->same_stack = !trace_col && (!uid_col || (!p->kperf && pe_trace.has));
+  p->same_stack = !trace_col && (!uid_col || (!p->kperf && pe_trace.has));
+  p->stack_done = 0;
   p->base = base;
   p->base_ready = 0;
   memset(&p->base_amount, 0, sizeof p->base_amount);
-  for (size_t c = 0; c < g->ncols && !rc; c++) {
+  if (!rc && p->ncols > p->ncur) { /* a cursor for each column */
+    void *nc = realloc(p->cur, p->ncols * sizeof *p->cur), *ni = nc ? realloc(p->it, p->ncols * sizeof *p->it) : NULL;
+    if (nc) p->cur = nc;
+    if (ni) p->it = ni, p->ncur = p->ncols;
+    else rc = perun_oom(p);
+  }
+  pcol_jscan *cur = p->cur;
+  pcol_jiter *it = p->it;
+  for (size_t c = 0; c < p->ncols && !rc; c++) {
     cur[c] = perun_cursor_at(p, cols[c].pos);
     if (pcol_js_begin(&cur[c], '[', &it[c])) rc = perun_scan_failed(p, &cur[c]);
   }
@@ -531,7 +601,7 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
     json_t *own = json_object(), *v;
     vslice trace = trace_col ? (vslice){0, 0, 0} : pe_trace;
     if (!own) rc = perun_oom(p);
-    for (size_t c = 0; c < g->ncols && !rc; c++) {
+    for (size_t c = 0; c < p->ncols && !rc; c++) {
       size_t vb, ve;
       if (pcol_js_next(&cur[c], &it[c], NULL) != 1 || pcol_js_value(&cur[c], &vb, &ve))
         rc = perun_scan_failed(p, &cur[c]);
@@ -543,6 +613,7 @@ static int walk_type(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn, pcol_jsca
     if (!rc) rc = fn(p, own, trace, gi, i, (*seq)++);
     json_decref(own);
   }
+  for (size_t c = 0; c < p->ncols && !rc; c++) perun_touched(p, cur[c].pos - cols[c].pos);
   p->base = NULL;
   json_decref(base);
   return rc;
@@ -567,19 +638,13 @@ static int walk_list(pimp *p, uint32_t gi, uint64_t *seq, event_fn fn) {
 
 /* Every event of the document in document order. */
 int perun_walk_events(pimp *p, event_fn fn) {
-  size_t maxcols = 0;
-  for (size_t g = 0; g < p->ngroups; g++)
-    if (p->groups[g].ncols > maxcols) maxcols = p->groups[g].ncols;
-  pcol_jscan *cur = malloc((maxcols ? maxcols : 1) * sizeof *cur);
-  pcol_jiter *it = malloc((maxcols ? maxcols : 1) * sizeof *it);
-  int rc = cur && it ? PCOL_OK : perun_oom(p);
+  int rc = PCOL_OK;
   uint64_t seq = 0;
   for (size_t g = 0; g < p->ngroups && !rc; g++) {
     if (!p->groups[g].nev) continue;
-    rc = p->layout == 3 ? walk_type(p, (uint32_t)g, &seq, fn, cur, it) : walk_list(p, (uint32_t)g, &seq, fn);
+    p->same_stack = p->stack_done = 0;
+    rc = p->layout == 3 ? walk_type(p, (uint32_t)g, &seq, fn) : walk_list(p, (uint32_t)g, &seq, fn);
   }
-  free(cur);
-  free(it);
   return rc;
 }
 
@@ -602,6 +667,7 @@ static int find_time_amount(pimp *p, size_t pos, vslice *t, vslice *a) {
     vslice *d = pcol_js_key_is(&s, &k, "time") ? t : pcol_js_key_is(&s, &k, "amount") ? a : NULL;
     if (d) *d = (vslice){vb, ve, 1};
   }
+  perun_touched(p, s.pos - pos);
   return more < 0 ? perun_scan_failed(p, &s) : PCOL_OK;
 }
 
@@ -636,32 +702,38 @@ static int slice_time(pimp *p, vslice t, int64_t *out) {
   return PCOL_OK;
 }
 
-static int push_ev(pimp *p, int64_t time, uint64_t seq, uint32_t gi, uint32_t idx) {
-  if (PCOL_GROW(p->ev, p->nev, p->capev)) return perun_oom(p);
-  p->ev[p->nev++] = (pev){time, seq, gi, idx};
-  return PCOL_OK;
+/* Event idx of group gi at `time` (*last: the time of the one before it).
+ * Sorted by time, then document order, a group's events stay in its order
+ * exactly when their times never decrease; else each says its place
+ * (perun.index), so the first pass tells, and nothing is kept an event. */
+static void push_ev(pimp *p, int64_t time, uint32_t gi, uint32_t idx, int64_t *last) {
+  if (idx && time < *last) p->groups[gi].needs_index = 1;
+  *last = time;
+  p->nev++;
 }
 
 /* Layout 3: time and amount come from their columns, else from the map entry. */
-static int note_type(pimp *p, uint32_t gi, uint64_t *seq) {
+static int note_type(pimp *p, uint32_t gi) {
   pgroup *g = &p->groups[gi];
   vslice t, a;
   int rc = find_time_amount(p, g->obj, &t, &a);
   if (rc) return rc;
   pcol_jscan cur[2];
   pcol_jiter it[2];
+  size_t cur0[2] = {0, 0};
   int have[2] = {0, 0};
-  for (size_t c = 0; c < g->ncols; c++) {
-    const pcolumn *col = &p->cols[g->col0 + c];
+  if ((rc = group_columns(p, g))) return rc;
+  for (size_t c = 0; c < p->ncols; c++) {
+    const pcolumn *col = &p->cols[c];
     int w = col->len == 4 && !memcmp(col->name, "time", 4)     ? 0
             : col->len == 6 && !memcmp(col->name, "amount", 6) ? 1
                                                                 : -1;
     if (w < 0) continue;
     have[w] = 1;
-    cur[w] = perun_cursor_at(p, col->pos);
+    cur[w] = perun_cursor_at(p, cur0[w] = col->pos);
     if (pcol_js_begin(&cur[w], '[', &it[w])) return perun_scan_failed(p, &cur[w]);
   }
-  int64_t time = PCOL_NA_I64;
+  int64_t time = PCOL_NA_I64, last = 0;
   if (!have[0] && t.has && (rc = slice_time(p, t, &time))) return rc;
   if (!have[1]) note_amount(p, a);
   for (uint32_t i = 0; i < g->nev; i++) {
@@ -674,15 +746,18 @@ static int note_type(pimp *p, uint32_t gi, uint64_t *seq) {
     }
     if (have[0] && (rc = slice_time(p, v[0], &time))) return rc;
     if (have[1]) note_amount(p, v[1]);
-    if ((rc = push_ev(p, time, (*seq)++, gi, i))) return rc;
+    push_ev(p, time, gi, i, &last);
   }
+  for (int w = 0; w < 2; w++)
+    if (have[w]) perun_touched(p, cur[w].pos - cur0[w]);
   return PCOL_OK;
 }
 
 /* Layouts 1, 2: events without their own time take the snapshot's. */
-static int note_list(pimp *p, uint32_t gi, uint64_t *seq) {
+static int note_list(pimp *p, uint32_t gi) {
   pcol_jscan s = perun_cursor_at(p, p->groups[gi].list);
   pcol_jiter it;
+  int64_t last = 0;
   pcol_js_begin(&s, '[', &it);
   for (uint32_t i = 0; i < p->groups[gi].nev; i++) {
     size_t vb, ve;
@@ -692,16 +767,15 @@ static int note_list(pimp *p, uint32_t gi, uint64_t *seq) {
     if (pcol_js_next(&s, &it, NULL) != 1 || pcol_js_value(&s, &vb, &ve)) return perun_scan_failed(p, &s);
     if ((rc = find_time_amount(p, vb, &t, &a)) || (t.has && (rc = slice_time(p, t, &time)))) return rc;
     note_amount(p, a);
-    if ((rc = push_ev(p, time, (*seq)++, gi, i))) return rc;
+    push_ev(p, time, gi, i, &last);
   }
   return PCOL_OK;
 }
 
 int perun_note_events(pimp *p) {
-  uint64_t seq = 0;
   int rc = PCOL_OK;
   for (size_t g = 0; g < p->ngroups && !rc; g++)
-    if (p->groups[g].nev) rc = p->layout == 3 ? note_type(p, (uint32_t)g, &seq) : note_list(p, (uint32_t)g, &seq);
+    if (p->groups[g].nev) rc = p->layout == 3 ? note_type(p, (uint32_t)g) : note_list(p, (uint32_t)g);
   return rc;
 }
 
@@ -733,6 +807,7 @@ int perun_read_top(pimp *p) {
   int rc = kidx_read(p, &s, &p->top, "top level");
   if (rc) return rc;
   if (pcol_js_end(&s)) return perun_scan_failed(p, &s);
+  perun_release(p);
   const kent *map = kidx_getc(&p->top, "resource_type_map"), *res = kidx_getc(&p->top, "resources");
   const kent *snaps = kidx_getc(&p->top, "snapshots"), *glob = kidx_getc(&p->top, "global");
   if (map || (res && first_char(p, res->vb) == '{')) p->layout = 3;

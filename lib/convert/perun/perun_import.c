@@ -15,6 +15,8 @@
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include "instream.h" /* pcol_input_cap */
 #include "stream.h"   /* pcol_capped, pcol_capped_stream */
+#include "rowsort.h"  /* pcol_rowsort: the sample rows by time */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,7 +326,7 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
   return PCOL_OK;
 }
 
-static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pending *pd) {
+static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, prow *pd) {
   int rc;
   if (!ai->exact && (rc = push_label(p, PERUN_LABEL_AMOUNT, ai->text_sid, 0, p->u_json))) return rc;
   if (ai->has) {
@@ -349,6 +351,14 @@ static int member_labels(pimp *p, const json_t *o, amount_info *amount) {
   return PCOL_OK;
 }
 
+/* The sorter's failure: out of memory, or its temporary file. */
+static int sorter_rc(pimp *p, int rc) {
+  if (!rc) return PCOL_OK;
+  if (rc == PCOL_ENOMEM) return perun_oom(p);
+  return pcol_error_set(p->err, PCOL_EIO, "%s: the samples' temporary file (sorting them by time): %s", p->name,
+                        strerror(errno));
+}
+
 /* A member of the event: its own, else (layout 3) its type's. */
 static const json_t *ev_get(const pimp *p, const json_t *own, const char *k) {
   const json_t *v = json_object_get(own, k);
@@ -359,7 +369,7 @@ static const json_t *ev_get(const pimp *p, const json_t *own, const char *k) {
  * members of its type's resource_type_map entry that no column overrides
  * (p->base; their labels are made once per type) followed by its entry of
  * every column (`own`).  Everything but trace and amount becomes a label.
- * The sample row waits in p->pend[seq]. */
+ * Its sample row goes to the sorter (p->rows), by time. */
 static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t idx, uint64_t seq) {
   pgroup *g = &p->groups[gi];
   p->nlabels = 0;
@@ -387,24 +397,25 @@ static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t 
   }
   amount_info own_amount = {0};
   if ((rc = member_labels(p, own, &own_amount))) return rc;
-  pending *pd = &p->pend[seq];
-  pd->weight = 1;
+  prow row = {PCOL_NA_I64, seq, 0, 1, 0, 0, 0, 0}, *pd = &row;
+  const json_t *tv = ev_get(p, own, "time"); /* as the first pass read it */
+  pd->time = tv ? perun_parse_time(tv) : p->layout == 3 ? PCOL_NA_I64 : g->snap_time;
   const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
   const json_t *st = ev_get(p, own, "subtype");
   if (am && (rc = amount_apply(p, am, perun_json_is_str(st) ? json_string_value(st) : NULL, pd))) return rc;
-  if (g->stack_done) {
-    pd->stack_id = g->stack_id;
-    if (g->has_trace_label && (rc = push_label_row(p, &g->trace_label))) return rc;
+  if (p->stack_done) {
+    pd->stack_id = p->stack_id;
+    if (p->has_trace_label && (rc = push_label_row(p, &p->trace_label))) return rc;
   } else {
     size_t before = p->nlabels;
     if ((rc = event_stack(p, trace, ev_get(p, own, "uid"), &pd->stack_id))) return rc;
     /* a type's trace read again for every event (kperf with a uid column)
      * costs its length each time */
     p->work += p->nlocs + (trace.has ? trace.e - trace.b : 0);
-    if (g->same_stack) {
-      g->stack_done = 1;
-      g->stack_id = pd->stack_id;
-      if ((g->has_trace_label = p->nlabels > before)) g->trace_label = p->labels[p->nlabels - 1];
+    if (p->same_stack) {
+      p->stack_done = 1;
+      p->stack_id = pd->stack_id;
+      if ((p->has_trace_label = p->nlabels > before)) p->trace_label = p->labels[p->nlabels - 1];
     }
   }
   /* Every event carries its type's keys as labels, so a type with many keys
@@ -416,13 +427,21 @@ static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t 
                           "%s: the events expand to more than %llu labels, frames and trace bytes (%d per input byte): "
                           "refusing the amplification", p->name, (unsigned long long)p->max_work, WORK_PER_BYTE);
   PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_labelset(p->b, p->labels, p->nlabels, &pd->labelset_id, p->err)));
-  return PCOL_OK;
+  return sorter_rc(p, pcol_rowsort_add(p->rows, pd));
 }
 
-static int cmp_ev(const void *a, const void *b) {
-  const pev *x = a, *y = b;
+static int cmp_row(const void *a, const void *b) {
+  const prow *x = a, *y = b;
   if (x->time != y->time) return x->time < y->time ? -1 : 1;
   return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int add_sample(void *ctx, const void *r) {
+  pimp *p = ctx;
+  const prow *pd = r;
+  pcol_sample_row s = {p->src, pd->time, 0, pd->weight, PCOL_NA_I64, pd->stack_id, pd->labelset_id};
+  pcol_value_row val = {pd->value_type_id, pd->value};
+  return perun_b(p, pcol_b_sample(p->b, &s, &val, pd->nval, NULL, p->err));
 }
 
 /* ------------------------------------------------------------ models */
@@ -475,10 +494,12 @@ static int import_models(pimp *p, json_t *ms) {
   return canonical ? PCOL_OK : perun_meta_json(p, PERUN_META_MODELS, ms);
 }
 
-/* Two walks over the events: the first finds their times (and whether
- * amounts need scaling, which changes every value); the second interns
- * stacks and labels in document order; the samples are then added by time.
- * Memory: the document (mapped or read), 56 bytes per event and the builder. */
+/* Two walks over the events: the first finds whether amounts need scaling
+ * (which changes every value) and which groups' events move when sorted by
+ * time; the second interns stacks and labels in document order; the
+ * samples are then added by time, through the sorter.  Memory: the
+ * document (mapped or read), 40 bytes a group (kperf: a stack), the
+ * sorter's budget and the builder. */
 static int import_events(pimp *p) {
   int rc = perun_note_events(p);
   if (rc) return rc;
@@ -493,23 +514,13 @@ static int import_events(pimp *p) {
     PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_meta_str(p->b, p->src, PERUN_META_AMOUNT_SCALE, sc, p->err)));
   }
   if (!p->nev) return PCOL_OK;
-  p->pend = calloc(p->nev, sizeof *p->pend);
-  if (!p->pend) return perun_oom(p);
-  qsort(p->ev, p->nev, sizeof *p->ev, cmp_ev);
-  /* remember positions that moved in their group */
-  for (size_t i = 0; i < p->nev; i++) {
-    pgroup *g = &p->groups[p->ev[i].group];
-    if ((int64_t)p->ev[i].idx < g->last_idx) g->needs_index = 1;
-    g->last_idx = p->ev[i].idx;
-  }
+  perun_release(p);
+  if (pcol_rowsort_new(&p->rows, sizeof(prow), cmp_row)) return perun_oom(p);
   if ((rc = perun_walk_events(p, emit_event))) return rc;
-  for (size_t i = 0; i < p->nev; i++) {
-    const pending *pd = &p->pend[p->ev[i].seq];
-    pcol_sample_row s = {p->src, p->ev[i].time, 0, pd->weight, PCOL_NA_I64, pd->stack_id, pd->labelset_id};
-    pcol_value_row val = {pd->value_type_id, pd->value};
-    PCOL_RETURN_NOT_OK(perun_b(p, pcol_b_sample(p->b, &s, &val, pd->nval, NULL, p->err)));
-  }
-  return PCOL_OK;
+  perun_release(p);
+  rc = pcol_rowsort_each(p->rows, add_sample, p);
+  /* add_sample's failures are in p->err already; the sorter's are not */
+  return rc && !p->err->code ? sorter_rc(p, rc) : rc;
 }
 
 /* A profile with no resources is read as an empty one (Perun's own
@@ -565,9 +576,10 @@ static void empty_warning(pimp *p) {
     pcol_error_set(p->err, PCOL_OK, "%s: no resource with an amount: an empty profile", p->name);
 }
 
-int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const char *name,
+int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, int mapped, const char *name,
                            pcol_error *err) {
   pimp p = {0};
+  p.mapped = mapped;
   p.b = b;
   p.name = name;
   p.err = err;
@@ -592,12 +604,12 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   free(p.base_rows);
   perun_kidx_free(&p.top);
   perun_kidx_free(&p.map);
-  perun_kidx_free(&p.res);
   perun_drop_columns(&p, 0);
   free(p.cols);
   free(p.groups);
-  free(p.ev);
-  free(p.pend);
+  pcol_rowsort_free(p.rows);
+  free(p.cur);
+  free(p.it);
   free(p.labels);
   free(p.locs);
   pcol_stack_memo_free(&p.memo);
@@ -625,7 +637,7 @@ int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
                         (unsigned long long)cap);
   if (!rc && ferror(cin)) rc = pcol_error_set(err, PCOL_EIO, "%s: read error", name);
   fclose(cin);
-  if (!rc) rc = pcol_import_perun_text(b, (const char *)buf.data, buf.len, name, err);
+  if (!rc) rc = pcol_import_perun_text(b, (const char *)buf.data, buf.len, 0, name, err);
   pcol_buf_free(&buf);
   return rc;
 }
