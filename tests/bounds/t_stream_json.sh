@@ -12,7 +12,8 @@
 # OTLP message in 68 MB, and a 300 MB Perfetto trace of 441k generations
 # of interned data, or of 300 MB of compressed_packets, in 64 MiB (below).  Plain build
 # only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~70 s.
-# KINDS (default: every kind of STREAMED) picks some.  STREAMED is what
+# KINDS (default: every kind of STREAMED) picks some.  STREAMED is every kind
+# run here (perun: memory bounded by the file, not streamed), and what
 # tests/contract/t_contract.py reads: a format the importer contract
 # (tests/contract/importers.tsv) calls streamed must be run here.
 set -u
@@ -296,8 +297,8 @@ fi
 # gen_big_text.py writes each, few distinct stacks, most of a Chrome trace's
 # bytes other events: 48 MB of Rprof or collapsed text packs in under 24 MiB
 # of peak RSS (8 and 4 MB measured for 64 MB; 214 MB of Rprof: 36 MB), 96 MB
-# of Chrome trace in under 48 MiB (30 MB for 64 MB; 240 MB: 38 MB), a
-# reader holding the input whole would pass both.  A Perun file is one JSON
+# of Chrome trace in under 48 MiB (30 MB for 64 MB; 240 MB: 38 MB): a
+# reader holding the input whole would fail both (each input is over 1.5 x its bound).  A Perun file is one JSON
 # document walked in place (mapped): its pages are handed back every 8 MiB
 # walked, its events' sample rows sorted through lib/core/rowsort.c, and a
 # resource type (a kperf stack) keeps 40 bytes, so its memory is the
@@ -321,5 +322,7 @@ if [ -x /usr/bin/time ]; then
     echo "t_stream_json: $kind: $n samples ($size bytes) packed at $got KB peak RSS (bound $kb KB)" >&2
     rm -f "$f" "$tmp/o.pcol"
   done
+else
+  echo "t_stream_json: /usr/bin/time not installed: rprof, collapsed, chrome, perun skipped" >&2
 fi
 echo "t_stream_json: ok"
