@@ -204,9 +204,13 @@ static int node_location(vimp *v, const char *fs, size_t fl, const char *us, siz
     while (k > 0 && us[k - 1] != '/') k--;
     char *t = malloc(ul - k + 48);
     if (!t) return pcol_oom(v->err);
-    int tn = line != PCOL_NA_I64 ? sprintf(t, "(anonymous %.*s:%lld)", (int)(ul - k), us + k, (long long)line)
-                                 : sprintf(t, "(anonymous %.*s)", (int)(ul - k), us + k);
-    rc = pcol_b_string(v->b, t, (size_t)tn, &f.name, v->err);
+    /* by length, not %.*s: a basename may hold a NUL (\u0000 is read) */
+    size_t tn = sizeof "(anonymous " - 1;
+    memcpy(t, "(anonymous ", tn);
+    memcpy(t + tn, us + k, ul - k);
+    tn += ul - k;
+    tn += (size_t)(line != PCOL_NA_I64 ? sprintf(t + tn, ":%lld)", (long long)line) : sprintf(t + tn, ")"));
+    rc = pcol_b_string(v->b, t, tn, &f.name, v->err);
     free(t);
   } else {
     rc = pcol_b_cstr(v->b, "(anonymous)", &f.name, v->err);

@@ -282,4 +282,25 @@ for d in '9.3e15:time out of range' '1e17:time out of range' '-1e17:time out of 
   "$PCOL" top "$tmp/bd.cpuprofile" >/dev/null 2>"$tmp/err"
   [ $? = 1 ] && grep -qF "timeDeltas[1]: ${d#*:}" "$tmp/err" || fail "timeDeltas ${d%%:*}: $(cat "$tmp/err")"
 done
+# a nameless function is "(anonymous <basename>:<line>)" whole, a NUL of its
+# script's name too (\u0000 is read: rd18b F1, the name was cut at the NUL,
+# so a\0b.js and a\0c.js were one row "(anonymous a:11)"; speedscope 1.25
+# shows two frames)
+for form in cpuprofile trace.json; do
+  python3 - "$tmp/nul.$form" <<'PY'
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "scriptId": "0", "url": "", "lineNumber": -1, "columnNumber": -1}, "children": [2, 3]},
+         {"id": 2, "callFrame": {"functionName": "", "scriptId": "1", "url": "/x/a\u0000b.js", "lineNumber": 10, "columnNumber": 0}},
+         {"id": 3, "callFrame": {"functionName": "", "scriptId": "2", "url": "/x/a\u0000c.js", "lineNumber": 10, "columnNumber": 0}}]
+p = {"nodes": nodes, "startTime": 0, "endTime": 3000, "samples": [2, 3, 3], "timeDeltas": [1000, 1000, 1000]}
+if sys.argv[1].endswith(".trace.json"):
+    p = {"traceEvents": [{"name": "Profile", "ph": "P", "pid": 1, "tid": 1, "ts": 0, "id": "0x1", "args": {"data": {"startTime": 0}}},
+                         {"name": "ProfileChunk", "ph": "P", "pid": 1, "tid": 1, "ts": 0, "id": "0x1",
+                          "args": {"data": {"cpuProfile": {"nodes": nodes, "samples": p["samples"]}, "timeDeltas": p["timeDeltas"]}}}]}
+open(sys.argv[1], "w").write(json.dumps(p))
+PY
+  "$PCOL" top "$tmp/nul.$form" >"$tmp/out" 2>"$tmp/err" || fail "nul.$form: $(cat "$tmp/err")"
+  grep -qF '(anonymous a\x00b.js:11)' "$tmp/out" && grep -qF '(anonymous a\x00c.js:11)' "$tmp/out" ||
+    fail "nul.$form: a NUL in a nameless function's script: $(cat "$tmp/out")"
+done
 echo "t_v8_devtools: one profile's span and V8 export, the last sample's mean gap (the timeline's end; its frames the wall profile), a startTime that is no time, as DevTools"
