@@ -95,20 +95,52 @@ gen ns57.pb wall:nanoseconds "2,1:5000" "3,1:7000"
 "$PCOL" unpack "$tmp/cnt57.pb" --to firefox -o "$tmp/cnt57.json" || fail "cnt57 -> firefox"
 "$PCOL" unpack "$tmp/ns57.pb" --to firefox -o "$tmp/ns57.json" || fail "ns57 -> firefox"
 grep -q '"weight":\[5,7\]' "$tmp/cnt57.json" && grep -q '"weight":\[0.005,0.007\]' "$tmp/ns57.json" || fail "the Firefox copies' weights"
-ff() { # name source weights want
-  sed "s/\"weight\":\[[0-9.,]*\]/\"weight\":[$3]/" "$tmp/$2.json" >"$tmp/ff-$1.json"
-  if "$PCOL" fold "$tmp/ff-$1.json" >"$tmp/fold" 2>"$tmp/err"; then
-    [ "$(paste -sd'|' "$tmp/fold")" = "$4" ] || fail "Firefox $1: pcol fold says $(paste -sd'|' "$tmp/fold"), want $4"
+fold_is() { # what file want: pcol fold's lines joined by '|', or "refused: " and words its message holds (with the file's name)
+  if "$PCOL" fold "$2" >"$tmp/fold" 2>"$tmp/err"; then
+    [ "$(paste -sd'|' "$tmp/fold")" = "$3" ] || fail "$1: pcol fold says $(paste -sd'|' "$tmp/fold"), want $3"
   else
-    case $4 in
-      "refused: "*) grep -qF -- "ff-$1.json: ${4#refused: }" "$tmp/err" || fail "Firefox $1: $(cat "$tmp/err"); want ${4#refused: }" ;;
-      *) fail "Firefox $1 refused: $(cat "$tmp/err")" ;;
+    case $3 in
+      "refused: "*) grep -qF -- "$2" "$tmp/err" && grep -qF -- "${3#refused: }" "$tmp/err" || fail "$1: $(cat "$tmp/err"); want ${3#refused: }" ;;
+      *) fail "$1 refused: $(cat "$tmp/err") (want $3)" ;;
     esac
   fi
+}
+ff() { # name source weights want
+  sed "s/\"weight\":\[[0-9.,]*\]/\"weight\":[$3]/" "$tmp/$2.json" >"$tmp/ff-$1.json"
+  fold_is "Firefox $1" "$tmp/ff-$1.json" "$4"
 }
 ff frac cnt57 "1.5,7" "main;alpha 1.5|main;beta 7"
 ff tiny cnt57 "1e-12,7" "refused: threads[0].samples.weight[0]: weight 1e-12 of weightType samples is not held to six significant digits"
 ff tiny2 cnt57 "7,1e-12" "refused: threads[0].samples.weight[1]: weight 1e-12 of weightType samples is not held"
 ff ms ns57 "0.0015,7" "main;alpha 1500|main;beta 7000000"
 ff subns ns57 "1e-9,7" "refused: threads[0].samples.weight[0]: weight 1e-09 of weightType tracing-ms is not held to six significant digits"
-echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 5 Firefox ones read as speedscope reads them or refused"
+# Perun (lib/convert/perun): an amount is a Python float; a file with a real
+# amount stores each x 10^K, K from its largest (pcol_decimals_for), and an
+# amount that grid does not hold to six significant digits is refused the
+# same way (THE kept rule, pcol_decimal_kept), naming file, line:col, place,
+# amount and grid.  h13: before, 1e-12 beside 2.5 (K = 9) and 1e-7 beside
+# 1e15 (K = 3) were held as 0 with exit 0 (f's stack gone from every view),
+# and a -Infinity amount (Python's json writes it; no value) sized the grid:
+# K = 0, python-nonfinite.perf's 0.1012 + 0.5 + 2 s read as 3 s.
+perun() { # name amount-of-main amount-of-f
+  printf '%s\n' '{"header": {"type": "memory", "units": {"memory": "B"}}, "collector_info": {"name": "memory"},' \
+    ' "origin": "x", "postprocessors": [], "models": [], "global": {"time": "0.1s", "resources": [' \
+    "  {\"type\": \"memory\", \"subtype\": \"malloc\", \"uid\": \"main\", \"amount\": $2, \"trace\": [{\"function\": \"main\", \"source\": \"m.c\", \"line\": 1}]}," \
+    "  {\"type\": \"memory\", \"subtype\": \"malloc\", \"uid\": \"f\", \"amount\": $3, \"trace\": [{\"function\": \"f\", \"source\": \"m.c\", \"line\": 2}]}]}}" >"$tmp/$1.perf"
+}
+pw() { fold_is "Perun $1" "$tmp/$1.perf" "$2"; } # name want
+perun p-ok 2.5 0.000001
+pw p-ok "f 0.000001|main 2.5"
+perun p-tiny 2.5 1e-12
+pw p-tiny "refused: global.resources[1].amount 1e-12 is not held to six significant digits: pcol holds this file's amounts as whole multiples of 1e-09 "
+perun p-bigsmall 1e15 1e-7
+pw p-bigsmall "refused: global.resources[1].amount 1e-07 is not held to six significant digits: pcol holds this file's amounts as whole multiples of 0.001 "
+perun p-big 1e15 0.125
+pw p-big "f 0.125|main 1000000000000000"
+perun p-inf 2.5 -Infinity
+pw p-inf "main 2.5"
+sed 's/"sleep#2": {"amount": \[0.001, 2\]/"sleep#2": {"amount": [1e-12, 2]/' tests/fixtures/perun/time.perf >"$tmp/p-col.perf"
+pw p-col "refused: p-col.perf:14:27: amount[0] 1e-12 is not held to six significant digits"
+cp tests/fixtures/perun/python-nonfinite.perf "$tmp/p-nonfinite.perf"
+pw p-nonfinite "sleep 2601200000"
+echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 5 Firefox ones read as speedscope reads them or refused; 8 Perun files as Perun reads them or refused"

@@ -92,6 +92,7 @@ typedef struct kindex {
 typedef struct amount_info {
   int present, has, exact, weight; /* weight: kperf count (v) */
   int64_t v;                       /* the value (scaled by 1e9 for real amounts) */
+  double w;                        /* the number as a JSON reader reads it (a double) */
   uint32_t text_sid;               /* !exact: its JSON text, for perun.amount */
 } amount_info;
 

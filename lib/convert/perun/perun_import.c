@@ -10,7 +10,8 @@
 #include "perun.h"
 #include "keys.h"     /* PERUN_LABEL_TRACE, PCOL_SRC_PERUN, PERUN_LABEL_AMOUNT, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK */
-#include "count.h"    /* pcol_decimals_for */
+#include "count.h"    /* pcol_decimals_for, pcol_decimal_kept, pcol_g_text */
+#include "json_scan.h" /* pcol_js_line_col */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_append, ... */
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include "instream.h" /* pcol_input_cap */
@@ -304,7 +305,7 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
     ai->has = ai->exact = 1;
   } else if (json_is_number(a)) {
     double scale = p->real_amounts ? pow(10, p->amount_k) : 1.0;
-    double d = json_number_value(a) * scale;
+    double d = (ai->w = json_number_value(a)) * scale;
     if (isfinite(d) && fabs(d) < 9.2e18) {
       ai->v = llround(d);
       ai->has = 1;
@@ -333,6 +334,33 @@ static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pen
     if (ai->weight) pd->weight = ai->v;
   }
   return PCOL_OK;
+}
+
+/* A real file's amount am (the event's own, else its type's) that its
+ * stored whole number of 10^-K does not hold to six significant digits
+ * (THE kept rule, pcol_decimal_kept: 1e-12 at K = 9, 1e-7 beside 1e15 at
+ * K = 3, both held as 0): refused, naming where it is and the grid, rather
+ * than keep another number (Perun reads it as a Python float). */
+static int amount_kept(pimp *p, const amount_info *am, int own, const pgroup *g, uint32_t idx) {
+  double scale = pow(10, p->amount_k);
+  if (!p->real_amounts || !am->has || pcol_decimal_kept(am->w, am->v, scale, 0)) return PCOL_OK;
+  size_t pos = g->obj, line, col;
+  char where[80] = "amount", a[32], b[32];
+  if (own && p->layout == 3) {
+    for (size_t c = g->col0; c < g->col0 + g->ncols; c++)
+      if (p->cols[c].len == 6 && !memcmp(p->cols[c].name, "amount", 6)) pos = p->cols[c].pos;
+    snprintf(where, sizeof where, "amount[%u]", idx);
+  } else if (own) {
+    pos = g->list;
+    if (p->layout == 2) snprintf(where, sizeof where, "snapshots[%zu].resources[%u].amount", (size_t)(g - p->groups), idx);
+    else snprintf(where, sizeof where, "global.resources[%u].amount", idx);
+  }
+  pcol_js_line_col(p->text, p->len, pos, &line, &col);
+  pcol_g_text(a, sizeof a, am->w), pcol_g_text(b, sizeof b, p->amount_max);
+  return pcol_error_set(p->err, PCOL_ECORRUPT,
+                        "%s:%zu:%zu: %s %s is not held to six significant digits: pcol holds this file's amounts as "
+                        "whole multiples of %g (at most 9 decimals, and few enough that its largest, %s, fits in 64 bits)",
+                        p->name, line, col, where, a, 1 / scale, b);
 }
 
 /* The labels (and amount) of an object's members, in order. */
@@ -390,6 +418,7 @@ static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t 
   pd->weight = 1;
   const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
   const json_t *st = ev_get(p, own, "subtype");
+  if (am && (rc = amount_kept(p, am, am == &own_amount, g, idx))) return rc;
   if (am && (rc = amount_apply(p, am, perun_json_is_str(st) ? json_string_value(st) : NULL, pd))) return rc;
   if (g->stack_done) {
     pd->stack_id = g->stack_id;
