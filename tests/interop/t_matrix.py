@@ -84,10 +84,6 @@ REFUSED = {
     "examples__clusterized-profile.perf": "invalid JSON",
     "examples__time-short.perf": "invalid JSON",
     "to_add_profiles__err-prof-1-incomplete.perf": "invalid JSON (cut off)",
-    # amounts from 1.08 to 5.6e17 ms in one value type: no 64-bit grid holds
-    # both to six significant digits (THE kept rule, pcol_decimal_kept; at
-    # 0.1 ms, the grid its largest allows, 1.0959582263852172 was 1.1 with exit 0)
-    "degradation_profiles__const4.perf": "an amount not held to six significant digits",
 }
 # (legacy binary CPU profiles, *.cpu and *.legacy, are read: pprof_legacy.c;
 # the text ones, *.heap, *.contention, *.thread: pprof_legacy_text.c, but
@@ -208,7 +204,14 @@ def fail(f, what, msg):
 
 # Exports pcol refuses on purpose (exit 1, a message): the target cannot
 # hold the file's numbers.  (base, format) -> reason.
-CANNOT_HOLD = {}  # (was degradation_profiles__const4.perf's firefox, v8 and chrome: it is refused on import now)
+CANNOT_HOLD = {
+    ("degradation_profiles__const4.perf", "firefox"):
+        "a tracing-ms weight past 2^63 ns, which no reader holds: refused with a message",
+    ("degradation_profiles__const4.perf", "v8"):
+        "samples lasting past 2^63 ns in all, which no V8 profile holds: refused with a message",
+    ("degradation_profiles__const4.perf", "chrome"):
+        "a thread's samples lasting past 2^63 ns in all, which no V8 profile holds: refused with a message",
+}
 
 
 def known_bug(base, what):

@@ -15,6 +15,7 @@
 #include "perun_json.h"
 #include "hash.h"     /* pcol_hset */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "count.h"    /* pcol_kept_tally */
 #include <jansson.h>
 
 #define NANO 1000000000.0
@@ -142,6 +143,8 @@ typedef struct pimp {
   pcol_label_row *base_rows;
   size_t nbase_rows, capbase_rows;
   amount_info base_amount;
+  pcol_kept_tally *kept; /* [value type id]: THE kept rule's tally (amount_kept) */
+  size_t nkept;
 } pimp;
 
 

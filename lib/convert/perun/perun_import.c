@@ -336,14 +336,19 @@ static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pen
   return PCOL_OK;
 }
 
-/* A real file's amount am (the event's own, else its type's) that its
- * stored whole number of 10^-K does not hold to six significant digits
- * (THE kept rule, pcol_decimal_kept: 1e-12 at K = 9, 1e-7 beside 1e15 at
- * K = 3, both held as 0): refused, naming where it is and the grid, rather
- * than keep another number (Perun reads it as a Python float). */
-static int amount_kept(pimp *p, const amount_info *am, int own, const pgroup *g, uint32_t idx) {
+/* A real file's amount am (the event's own, else its type's) of value
+ * type vt, added to vt's tally of THE kept rule (pcol_kept_add): the first
+ * its stored whole number of 10^-K does not hold to six significant digits
+ * (1e-12 at K = 9, 1e-7 beside 1e15 at K = 3, both held as 0) is named,
+ * where it is and the grid, for the verdict after the file (Perun reads an
+ * amount as a Python float): refused when the rounding changes the value
+ * type's total by more than a millionth, else read with a warning. */
+static int amount_kept(pimp *p, const amount_info *am, int own, const pgroup *g, uint32_t idx, uint32_t vt) {
   double scale = pow(10, p->amount_k);
-  if (!p->real_amounts || !am->has || pcol_decimal_kept(am->w, am->v, scale, 0)) return PCOL_OK;
+  if (!p->real_amounts || !am->has) return PCOL_OK;
+  pcol_kept_tally *t = pcol_kept_at(&p->kept, &p->nkept, vt);
+  if (!t) return perun_oom(p);
+  if (!pcol_kept_add(t, am->w, am->v, scale, 0)) return PCOL_OK;
   size_t pos = g->obj, line, col;
   char where[80] = "amount", a[32], b[32];
   if (own && p->layout == 3) {
@@ -357,10 +362,12 @@ static int amount_kept(pimp *p, const amount_info *am, int own, const pgroup *g,
   }
   pcol_js_line_col(p->text, p->len, pos, &line, &col);
   pcol_g_text(a, sizeof a, am->w), pcol_g_text(b, sizeof b, p->amount_max);
-  return pcol_error_set(p->err, PCOL_ECORRUPT,
+  snprintf(t->first_at, sizeof t->first_at, "line %zu column %zu, %s", line, col, where);
+  pcol_error_set(&t->refusal, PCOL_ECORRUPT,
                         "%s:%zu:%zu: %s %s is not held to six significant digits: pcol holds this file's amounts as "
                         "whole multiples of %g (at most 9 decimals, and few enough that its largest, %s, fits in 64 bits)",
                         p->name, line, col, where, a, 1 / scale, b);
+  return PCOL_OK;
 }
 
 /* The labels (and amount) of an object's members, in order. */
@@ -418,8 +425,8 @@ static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t 
   pd->weight = 1;
   const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
   const json_t *st = ev_get(p, own, "subtype");
-  if (am && (rc = amount_kept(p, am, am == &own_amount, g, idx))) return rc;
   if (am && (rc = amount_apply(p, am, perun_json_is_str(st) ? json_string_value(st) : NULL, pd))) return rc;
+  if (am && (rc = amount_kept(p, am, am == &own_amount, g, idx, pd->value_type_id))) return rc;
   if (g->stack_done) {
     pd->stack_id = g->stack_id;
     if (g->has_trace_label && (rc = push_label_row(p, &g->trace_label))) return rc;
@@ -531,6 +538,7 @@ static int import_events(pimp *p) {
     g->last_idx = p->ev[i].idx;
   }
   if ((rc = perun_walk_events(p, emit_event))) return rc;
+  if ((rc = pcol_kept_verdict(p->kept, p->nkept, p->name, p->err))) return rc;
   for (size_t i = 0; i < p->nev; i++) {
     const pending *pd = &p->pend[p->ev[i].seq];
     pcol_sample_row s = {p->src, p->ev[i].time, 0, pd->weight, PCOL_NA_I64, pd->stack_id, pd->labelset_id};
@@ -618,6 +626,7 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, const 
   json_decref(p.vt_by_subtype);
   free(p.vt_declared);
   free(p.base_rows);
+  free(p.kept);
   perun_kidx_free(&p.top);
   perun_kidx_free(&p.map);
   perun_kidx_free(&p.res);
