@@ -868,6 +868,72 @@ int pcol_decimal_kept(double w, int64_t v, double scale, double ref) {
   return fabs((double)v / scale - w) <= 1e-6 * fmax(fabs(w), ref);
 }
 
+pcol_kept_tally *pcol_kept_at(pcol_kept_tally **t, size_t *n, uint32_t vt) {
+  if (vt >= *n) {
+    size_t m = (size_t)vt + 1 > 2 * *n ? (size_t)vt + 1 : 2 * *n;
+    pcol_kept_tally *k = realloc(*t, m * sizeof *k);
+    if (!k) return NULL;
+    memset(k + *n, 0, (m - *n) * sizeof *k);
+    *t = k, *n = m;
+  }
+  return &(*t)[vt];
+}
+
+int pcol_kept_add(pcol_kept_tally *t, double w, int64_t v, double scale, double ref) {
+  t->total += w;
+  if (pcol_decimal_kept(w, v, scale, ref)) return 0;
+  t->zero += v == 0;
+  t->lost += (long double)w - (long double)v / scale;
+  if (t->n++) return 0;
+  t->first_w = w, t->first_v = (double)v / scale;
+  return 1;
+}
+
+int pcol_rounded_text(char *buf, size_t cap, uint64_t n, const char *one_what, const char *many_what,
+                      const char *at, const char *grid, uint64_t zero, const char *zero_why, long double lost) {
+  return snprintf(buf, cap, "%llu %s (the first: %s) %s rounded to %s, as pcol keeps them, %llu of them to 0%s%s%s: "
+                  "the total lost %.3Lg", (unsigned long long)n, n == 1 ? one_what : many_what, at,
+                  n == 1 ? "is" : "are", grid, (unsigned long long)zero, zero_why ? " (" : "", zero_why ? zero_why : "",
+                  zero_why ? ")" : "", lost);
+}
+
+/* what t's rounding lost, as a fraction of its total (a loss of a total
+ * of 0: past every bound) */
+static long double kept_part(const pcol_kept_tally *t) {
+  long double tot = fabsl(t->total), l = fabsl(t->lost);
+  return l == 0 ? 0 : tot == 0 ? INFINITY : l / tot;
+}
+
+int pcol_kept_verdict(const pcol_kept_tally *t, size_t nt, const char *name, pcol_error *err) {
+  const pcol_kept_tally *first = NULL, *most = NULL;
+  uint64_t n = 0, zero = 0;
+  for (size_t i = 0; i < nt; i++) {
+    if (!t[i].n) continue;
+    if (kept_part(&t[i]) > 1e-6L) {
+      char a[32], b[32];
+      pcol_g_text(a, sizeof a, (double)t[i].lost), pcol_g_text(b, sizeof b, (double)t[i].total);
+      pcol_error_set(err, t[i].refusal.code, "%s; its value type's %llu amount%s so rounded lose %s of their total %s, "
+                     "more than a millionth", t[i].refusal.message, (unsigned long long)t[i].n,
+                     t[i].n == 1 ? "" : "s", a, b);
+      return t[i].refusal.code;
+    }
+    if (!first) first = &t[i];
+    if (!most || kept_part(&t[i]) > kept_part(most)) most = &t[i];
+    n += t[i].n, zero += t[i].zero;
+  }
+  if (!n) return PCOL_OK;
+  char at[256], w[32], v[32], text[480], tot[32];
+  pcol_g_text(w, sizeof w, first->first_w), pcol_g_text(v, sizeof v, first->first_v);
+  snprintf(at, sizeof at, "%s, %s held as %s", first->first_at, w, v);
+  pcol_rounded_text(text, sizeof text, n, "amount not held to six significant digits",
+                    "amounts not held to six significant digits", at, "the file's grid", zero, NULL, most->lost);
+  pcol_g_text(tot, sizeof tot, (double)most->total);
+  char prior[sizeof err->message + 2] = "";
+  if (err && err->code == PCOL_OK && err->message[0]) snprintf(prior, sizeof prior, "%s; ", err->message);
+  pcol_error_set(err, PCOL_OK, "%s%s: %s of %s (less than a millionth)", prior, name, text, tot);
+  return PCOL_OK;
+}
+
 void pcol_g_text(char *buf, size_t cap, double d) {
   for (int p = 15; p <= 17; p++) {
     snprintf(buf, cap, "%.*g", p, d);

@@ -394,13 +394,50 @@ int pcol_decimals_for(double amax);
  * v of a grid of 1 / scale (10^D of a decimal unit, or a unit's ns): 1
  * when v / scale is w to six significant digits of the larger of |w| and
  * ref (a relative 1e-6, so that every number the views print is the
- * file's; 0 only for 0), else 0: the importer refuses w, naming it, rather
- * than keep another number (a weight of 1e-12 beside 1, or 1e-7 beside
- * 1e15, held as 0).  ref: 0 for a weight (each its own), the profile's
+ * file's; 0 only for 0), else 0: the importer counts w, naming the first
+ * (pcol_kept_add), rather than keep another number with no word (a weight
+ * of 1e-12 beside 1, or 1e-7 beside 1e15, held as 0).  ref: 0 for a weight (each its own), the profile's
  * extent for the length between two of its times (a time is held to a
  * millionth of the profile, as a double holds it to a part in 2^53 of its
  * size: a stretch of one ulp between two times is no weight of its own). */
 int pcol_decimal_kept(double w, int64_t v, double scale, double ref);
+/* THE kept rule over a file, per value type (the speedscope, Firefox and
+ * Perun imports): each amount w held as v / scale is added to its value
+ * type's tally; one not kept (pcol_decimal_kept) is counted, with those
+ * held as 0 and what they lost (w - v / scale, summed).  After the file,
+ * pcol_kept_verdict: a value type whose loss changes its total (every w,
+ * summed) by more than a millionth refuses the file (a profile of only
+ * 1e-12 weights: its total would be 0), with the first's refusal the
+ * importer wrote; else the file is read with ONE warning
+ * (pcol_rounded_text), naming the file, how many were rounded, how many to
+ * 0, the first (its place and value) and the total lost. */
+typedef struct pcol_kept_tally {
+  uint64_t n, zero;        /* amounts not kept; of them, held as 0 */
+  long double lost, total; /* what those lost, summed; every amount w, summed */
+  double first_w, first_v; /* the first not kept: the file's, and as held */
+  char first_at[128];      /* where it is (the importer's words) */
+  pcol_error refusal;      /* the importer's refusal of it */
+} pcol_kept_tally;
+/* The tally of value type vt in (*t)[0..*n), grown (zeros) to hold it;
+ * NULL when out of memory. */
+pcol_kept_tally *pcol_kept_at(pcol_kept_tally **t, size_t *n, uint32_t vt);
+/* Adds w (held as v of a grid of 1 / scale; ref as pcol_decimal_kept's):
+ * 1 when it is the tally's first amount not kept (the caller then writes
+ * first_at and refusal), else 0. */
+int pcol_kept_add(pcol_kept_tally *t, double w, int64_t v, double scale, double ref);
+/* The file name's tallies t[0..nt) (one per value type; those with no
+ * amount are zeros): PCOL_OK, with err untouched, when every amount was
+ * kept; the refusal of the first tally whose loss is past a millionth of
+ * its total; else PCOL_OK with the warning in err (after a warning already
+ * there, "; "). */
+int pcol_kept_verdict(const pcol_kept_tally *t, size_t nt, const char *name, pcol_error *err);
+/* THE rounding warning's words, the collapsed import's counts with more
+ * than 9 decimals and the kept rule's amounts alike: "N WHAT (the first:
+ * AT) are rounded to GRID, as pcol keeps them, Z of them to 0 (ZWHY): the
+ * total lost L"; one_what/many_what: WHAT for 1 and for more; zero_why may
+ * be NULL (no parenthesis).  Returns snprintf's. */
+int pcol_rounded_text(char *buf, size_t cap, uint64_t n, const char *one_what, const char *many_what,
+                      const char *at, const char *grid, uint64_t zero, const char *zero_why, long double lost);
 /* d as the shortest "%.*g" text (15 to 17 digits) that reads back as d,
  * for a message naming a file's number as a JSON reader reads it. */
 void pcol_g_text(char *buf, size_t cap, double d);

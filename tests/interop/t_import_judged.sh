@@ -516,7 +516,9 @@ done
 # function as speedscope reads it (2^53 + 1 as 2^53, 9007199254740992.0 and
 # 0.5, 1e3 and 2.5e-1, a startValue of 1e19 or -0.5; --terms 2: speedscope
 # adds the doubles, 2^53 + 1 is 2^53 there); each it refuses, named so
-# (h3: before, 1e-12 read as 0, a startValue of 1e19 taken as 0)
+# (h3: before, 1e-12 read as 0, a startValue of 1e19 taken as 0); 1e-7
+# beside 1e15 and 1e-12 beside 1, rounded to 0 with a warning: the total to
+# a millionth (h14; h3 refused them)
 L=$tmp/limits; mkdir -p "$L"
 if python3 "$HERE/../support/speedscope_limits.py" "$L" >"$L/cases.tsv"; then
   while IFS=$'\t' read -r name want sc how; do
@@ -535,6 +537,15 @@ for l in sys.stdin.read().splitlines():
 bad = [(k, got.get(k, 0), s) for k, (s, _) in rec.items() if abs(got.get(k, 0) - s) > 1e-6 * abs(s)]
 sys.exit("self weights not to six digits: %s" % bad if bad else 0)' "$tmp/rec" "$sc"; then n=$((n + 1))
            else echo "FAIL limits $name (six significant digits)"; fail=1; fi ;;
+      *:total) # rounded to pcol's grid with one warning: the total to a millionth
+           if judge "$L/$name.json" && $PCOL fold "$L/$name.json" 2>"$tmp/err" | python3 -c '
+import json, sys
+rec = json.load(open(sys.argv[1]))["profiles"][0]["frames"]
+want = sum(s for s, _ in rec.values())
+got = sum(float(l.rpartition(" ")[2]) for l in sys.stdin.read().splitlines()) / float(sys.argv[2])
+sys.exit("total %r, speedscope %r" % (got, want) if abs(got - want) > 1e-6 * abs(want) else 0)' "$tmp/rec" "$sc" &&
+              [ "$(grep -c . "$tmp/err")" = 1 ] && grep -q "not held to six significant digits" "$tmp/err"; then n=$((n + 1))
+           else echo "FAIL limits $name (the total to a millionth, one warning): $(cat "$tmp/err")"; fail=1; fi ;;
       *) compare "limits $name" "$L/$name.json" "$sc" -- --terms 2 ;;
     esac
   done <"$L/cases.tsv"

@@ -8,7 +8,9 @@ t_import_judged.sh judges it: "-" by judge_compare.py (per function, self
 and total), "self" its self weights only (speedscope's call timeline adds
 doubles: a call from 2^53 to 2^53 + 1 lasts 0 there), "6" each function's
 self weight to six significant digits (THE kept rule, pcol_decimal_kept: a
-third held to 9 decimals).  What pcol
+third held to 9 decimals), "total" the profile's total to a millionth, read
+with pcol's one warning of the amounts rounded (1e-7 beside 1e15, 1e-12
+beside 1: held as 0, pcol_kept_verdict).  What pcol
 reads: `pcol fold`'s lines joined by '|' (each stack's weight in pcol's
 unit: a time in ns, a fraction in its decimal unit "1e-D"), which are
 speedscope's frame weights (JSON.parse reads each number as a double: 2^53 +
@@ -57,7 +59,8 @@ CASES = [
     ("s-third", sampled("none", "0.3333333333333333", "0.25"), "main;a 0.333333333|main;b 0.25", 1),
     ("s-nan", sampled("none", '"NaN"', "1"), "refused: profiles[0].weights[0]: not a weight >= 0", 1),
     ("s-tiny", sampled("none", "1e-12", "1e-12"), "refused: profiles[0].weights[0]: the weight 1e-12 " + NOT6, 1),
-    ("s-bigsmall", sampled("none", "1e15", "1e-7"), "refused: profiles[0].weights[1]: the weight 1e-07 " + NOT6, 1),
+    ("s-bigsmall", sampled("none", "1e15", "1e-7"), "main;a 1000000000000000", 1),
+    ("s-beside1", sampled("none", "1", "1e-12"), "main;a 1", 1),
     ("s-bigsmall-ok", sampled("none", "1e12", "0.3"), "main;a 1000000000000|main;b 0.3", 1),
     ("e-1.5", evented("milliseconds", "0", "1.5", "3.25"), "main 1500000|main;a 1750000", 1000000),
     ("e-2p53", evented("nanoseconds", "0", "9007199254740992", "9007199254740994"), "main 9007199254740992|main;a 2", 1),
@@ -71,5 +74,6 @@ CASES = [
 for name, text, want, scale in CASES:
     with open(os.path.join(d, name + ".json"), "w") as f:
         f.write(text)
-    judge = "6" if name == "s-third" else "self" if name.startswith("s-2p53") else "-"
+    judge = ("6" if name == "s-third" else "self" if name.startswith("s-2p53") else
+             "total" if name in ("s-bigsmall", "s-beside1") else "-")
     print("%s\t%s\t%s\t%s" % (name, want, scale, judge))

@@ -19,6 +19,7 @@
 #include "instream.h" /* pcol_input_cap */
 #include "stream.h"   /* pcol_capped, pcol_capped_stream, pcol_replay_stream */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "count.h"    /* pcol_rounded_text */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,11 +452,14 @@ int pcol_import_collapsed_as(pcol_builder *b, FILE *in, const char *name, const 
   /* and counts of more decimals than pcol keeps (review 12 m2) */
   char fine[320] = "";
   if (!rc && c.fine) {
-    snprintf(fine, sizeof fine, "%s%llu count%s with more than 9 decimals (the first: line %llu) %s rounded "
-             "to the 9th, as pcol keeps them, %llu of them to 0 (a sample the views and the exports "
-             "leave out, but the collapsed export's copy of its line): the total lost %.3Lg", skipped || unended ? "; " : "", (unsigned long long)c.fine,
-             c.fine == 1 ? "" : "s", (unsigned long long)c.fine_line, c.fine == 1 ? "is" : "are",
-             (unsigned long long)c.fine_zero, c.fine_lost);
+    char at[32];
+    snprintf(at, sizeof at, "line %llu", (unsigned long long)c.fine_line);
+    size_t o = skipped || unended ? 2 : 0;
+    memcpy(fine, "; ", o);
+    pcol_rounded_text(fine + o, sizeof fine - o, c.fine, "count with more than 9 decimals",
+                      "counts with more than 9 decimals", at, "the 9th", c.fine_zero,
+                      "a sample the views and the exports leave out, but the collapsed export's copy of its line",
+                      c.fine_lost);
     rc = pcol_b_meta_str(b, c.src, PCOL_META_NOTE, fine + (skipped || unended ? 2 : 0), err);
   }
   if (!rc && skipped)

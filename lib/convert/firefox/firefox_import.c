@@ -109,6 +109,8 @@ typedef struct ffi {
    * count/1e-9 (vt_frac), as the collapsed importer keeps them */
   int frac;
   uint32_t vt_frac;
+  pcol_kept_tally *kept; /* [value type id]: THE kept rule's tally (kept) */
+  size_t nkept;
   int version;
   /* the current tables (shared, or the thread's before version 60) */
   pcol_jv strings, stacks, frames, funcs, sources, categories;
@@ -683,16 +685,26 @@ static int whole_of(ffi *x, double w, const char *path, const char *what, int64_
 }
 
 /* A weight w with a fraction (a JSON number: a double, as the Firefox
- * Profiler reads it) held as v whole multiples of 1 / scale (grid: how the
- * message names them): refused when that is not w to six significant
- * digits (THE kept rule, pcol_decimal_kept), rather than keep another
- * number (a weight of 1e-12 as 0). */
-static int kept(ffi *x, double w, int64_t v, double scale, const char *path, const char *what, const char *grid) {
-  if (pcol_decimal_kept(w, v, scale, 0)) return PCOL_OK;
+ * Profiler reads it) of value type vt held as v whole multiples of 1 /
+ * scale (grid: how the message names them), added to vt's tally of THE
+ * kept rule (pcol_kept_add): the first not held to six significant digits
+ * is named for the verdict after the file (pcol_kept_verdict: refused when
+ * the rounding changes the total by more than a millionth, a weight of
+ * 1e-12 as 0, else read with a warning). */
+static int kept(ffi *x, uint32_t vt, double w, int64_t v, double scale, const char *path, const char *what,
+                const char *grid) {
+  pcol_kept_tally *k = pcol_kept_at(&x->kept, &x->nkept, vt);
+  if (!k) return pcol_oom(x->j.err);
+  if (!pcol_kept_add(k, w, v, scale, 0)) return PCOL_OK;
   char t[32];
   pcol_g_text(t, sizeof t, w);
-  return ffj_fail(&x->j, "%s: weight %s %s is not held to six significant digits (pcol holds it as whole "
-                  "multiples of %s)", path, t, what, grid);
+  snprintf(k->first_at, sizeof k->first_at, "%s", path);
+  pcol_error *e = x->j.err;
+  x->j.err = &k->refusal;
+  ffj_fail(&x->j, "%s: weight %s %s is not held to six significant digits (pcol holds it as whole "
+           "multiples of %s)", path, t, what, grid);
+  x->j.err = e;
+  return PCOL_OK;
 }
 
 /* ms (a JSON number) as ns, refused when it does not fit */
@@ -823,7 +835,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
         return ffj_fail(&x->j, "%s: weight %g of weightType samples is out of range (a file with decimal "
                         "weights holds them to 9223372036.854775807)", path, w);
       r.w = llround(w), r.v = llround(w * 1e9), r.kind = 3, r.vt = x->vt_frac;
-      PCOL_RETURN_NOT_OK(kept(x, w, r.v, 1e9, path, "of weightType samples", "1e-9"));
+      PCOL_RETURN_NOT_OK(kept(x, r.vt, w, r.v, 1e9, path, "of weightType samples", "1e-9"));
     } else if (kind == 0) { /* a count: whole */
       PCOL_RETURN_NOT_OK(whole_of(x, w, path, "weight of weightType samples", &r.w));
     } else {
@@ -839,7 +851,7 @@ static int thread_samples(ffi *x, pcol_jv th, size_t ti) {
       }
       if (kind == 1) {
         PCOL_RETURN_NOT_OK(ms_to_ns(x, w, path, &r.v));
-        PCOL_RETURN_NOT_OK(kept(x, w, r.v, 1e6, path, "of weightType tracing-ms", "1e-6 ms (a ns)"));
+        PCOL_RETURN_NOT_OK(kept(x, r.vt, w, r.v, 1e6, path, "of weightType tracing-ms", "1e-6 ms (a ns)"));
       }
       else PCOL_RETURN_NOT_OK(whole_of(x, w, path, kind == 2 ? "weight in bytes" : "weight (a count)", &r.v));
     }
@@ -1402,6 +1414,8 @@ int pcol_import_firefox(pcol_builder *b, FILE *in, const char *name, const pcol_
              (unsigned long long)x.markers);
     rc = pcol_b_meta_str(b, x.src, PCOL_META_NOTE, note, err);
   }
+  if (!rc) rc = pcol_kept_verdict(x.kept, x.nkept, name, err);
+  free(x.kept);
   pcol_rowsort_free(x.rows);
   free(x.gsrc), free(x.tgroup), free(x.g_lo), free(x.g_hi), free(x.g_part), free(x.g_zero);
   return rc;

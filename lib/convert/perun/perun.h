@@ -15,6 +15,7 @@
 #include "perun_json.h"
 #include "hash.h"     /* pcol_hset */
 #include "builder.h"  /* pcol_b_stack_memo, pcol_stack_memo, pcol_stack_memo_free */
+#include "count.h"    /* pcol_kept_tally */
 #include <jansson.h>
 
 #define NANO 1000000000.0
@@ -85,6 +86,7 @@ typedef struct kindex {
 typedef struct amount_info {
   int present, has, exact, weight; /* weight: kperf count (v) */
   int64_t v;                       /* the value (scaled by 1e9 for real amounts) */
+  double w;                        /* the number as a JSON reader reads it (a double) */
   uint32_t text_sid;               /* !exact: its JSON text, for perun.amount */
 } amount_info;
 
@@ -143,6 +145,8 @@ typedef struct pimp {
   pcol_label_row *base_rows;
   size_t nbase_rows, capbase_rows;
   amount_info base_amount;
+  pcol_kept_tally *kept; /* [value type id]: THE kept rule's tally (amount_kept) */
+  size_t nkept;
 } pimp;
 
 

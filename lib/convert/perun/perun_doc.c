@@ -690,7 +690,10 @@ static void note_amount(pimp *p, vslice a) {
   memcpy(buf, p->text + a.b, n);
   buf[n] = 0;
   double d = fabs(strtod(buf, NULL));
-  if (d > p->amount_max) p->amount_max = d;
+  /* only a value pcol stores sizes the grid: -Infinity (Python's json
+   * writes it) or 1e300 has none (kept in perun.amount), and as the largest
+   * it rounded every amount to a whole number (0.1012 + 0.5 + 2 read as 3) */
+  if (isfinite(d) && d < 9.2e18 && d > p->amount_max) p->amount_max = d;
 }
 
 static int slice_time(pimp *p, vslice t, int64_t *out) {

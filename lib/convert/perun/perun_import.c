@@ -10,7 +10,8 @@
 #include "perun.h"
 #include "keys.h"     /* PERUN_LABEL_TRACE, PCOL_SRC_PERUN, PERUN_LABEL_AMOUNT, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK */
-#include "count.h"    /* pcol_decimals_for */
+#include "count.h"    /* pcol_decimals_for, pcol_decimal_kept, pcol_g_text */
+#include "json_scan.h" /* pcol_js_line_col */
 #include "buf.h"      /* PCOL_GROW, pcol_buf, pcol_buf_append, ... */
 #include "hash.h"     /* pcol_hash_keyed, pcol_hset_find, pcol_hset_free, ... */
 #include "instream.h" /* pcol_input_cap */
@@ -307,7 +308,7 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
     ai->has = ai->exact = 1;
   } else if (json_is_number(a)) {
     double scale = p->real_amounts ? pow(10, p->amount_k) : 1.0;
-    double d = json_number_value(a) * scale;
+    double d = (ai->w = json_number_value(a)) * scale;
     if (isfinite(d) && fabs(d) < 9.2e18) {
       ai->v = llround(d);
       ai->has = 1;
@@ -335,6 +336,39 @@ static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pro
     pd->nval = 1;
     if (ai->weight) pd->weight = ai->v;
   }
+  return PCOL_OK;
+}
+
+/* A real file's amount am (the event's own, else its type's) of value
+ * type vt, added to vt's tally of THE kept rule (pcol_kept_add): the first
+ * its stored whole number of 10^-K does not hold to six significant digits
+ * (1e-12 at K = 9, 1e-7 beside 1e15 at K = 3, both held as 0) is named,
+ * where it is and the grid, for the verdict after the file (Perun reads an
+ * amount as a Python float): refused when the rounding changes the value
+ * type's total by more than a millionth, else read with a warning. */
+static int amount_kept(pimp *p, const amount_info *am, int own, const pgroup *g, uint32_t idx, uint32_t vt) {
+  double scale = pow(10, p->amount_k);
+  if (!p->real_amounts || !am->has) return PCOL_OK;
+  pcol_kept_tally *t = pcol_kept_at(&p->kept, &p->nkept, vt);
+  if (!t) return perun_oom(p);
+  if (!pcol_kept_add(t, am->w, am->v, scale, 0)) return PCOL_OK;
+  size_t pos = g->obj, line, col;
+  char where[80] = "amount", a[32], b[32];
+  if (own && p->layout == 3) { /* (the type's resources entry: its columns are not kept) */
+    pos = g->list;
+    snprintf(where, sizeof where, "amount[%u]", idx);
+  } else if (own) {
+    pos = g->list;
+    if (p->layout == 2) snprintf(where, sizeof where, "snapshots[%zu].resources[%u].amount", (size_t)(g - p->groups), idx);
+    else snprintf(where, sizeof where, "global.resources[%u].amount", idx);
+  }
+  pcol_js_line_col(p->text, p->len, pos, &line, &col);
+  pcol_g_text(a, sizeof a, am->w), pcol_g_text(b, sizeof b, p->amount_max);
+  snprintf(t->first_at, sizeof t->first_at, "line %zu column %zu, %s", line, col, where);
+  pcol_error_set(&t->refusal, PCOL_ECORRUPT,
+                        "%s:%zu:%zu: %s %s is not held to six significant digits: pcol holds this file's amounts as "
+                        "whole multiples of %g (at most 9 decimals, and few enough that its largest, %s, fits in 64 bits)",
+                        p->name, line, col, where, a, 1 / scale, b);
   return PCOL_OK;
 }
 
@@ -403,6 +437,7 @@ static int emit_event(pimp *p, json_t *own, vslice trace, uint32_t gi, uint32_t 
   const amount_info *am = own_amount.present ? &own_amount : p->base && p->base_amount.present ? &p->base_amount : NULL;
   const json_t *st = ev_get(p, own, "subtype");
   if (am && (rc = amount_apply(p, am, perun_json_is_str(st) ? json_string_value(st) : NULL, pd))) return rc;
+  if (am && (rc = amount_kept(p, am, am == &own_amount, g, idx, pd->value_type_id))) return rc;
   if (p->stack_done) {
     pd->stack_id = p->stack_id;
     if (p->has_trace_label && (rc = push_label_row(p, &p->trace_label))) return rc;
@@ -517,6 +552,7 @@ static int import_events(pimp *p) {
   perun_release(p);
   if (pcol_rowsort_new(&p->rows, sizeof(prow), cmp_row)) return perun_oom(p);
   if ((rc = perun_walk_events(p, emit_event))) return rc;
+  if ((rc = pcol_kept_verdict(p->kept, p->nkept, p->name, p->err))) return rc;
   perun_release(p);
   rc = pcol_rowsort_each(p->rows, add_sample, p);
   /* add_sample's failures are in p->err already; the sorter's are not */
@@ -602,6 +638,7 @@ int pcol_import_perun_text(pcol_builder *b, const char *text, size_t len, int ma
   json_decref(p.vt_by_subtype);
   free(p.vt_declared);
   free(p.base_rows);
+  free(p.kept);
   perun_kidx_free(&p.top);
   perun_kidx_free(&p.map);
   perun_drop_columns(&p, 0);

@@ -36,7 +36,9 @@
  * (type "count") for "none" with a fraction, "1e-D bytes", and "1e-D
  * milliseconds" for a time past 2^63 ns or with a fraction of a ns
  * (values_decimals); a value that grid does not hold to six significant
- * digits is refused (THE kept rule, pcol_decimal_kept: not_kept).  An
+ * digits is rounded to it with one warning, or refused when that changes
+ * its value type's total by more than a millionth (THE kept rule over the
+ * file, pcol_kept_verdict: kept).  An
  * evented profile's times count from startValue, any number (speedscope
  * subtracts it); one that is no number refuses the profile.
  * The document is read as a stream (lib/convert/json_pull.c), its keys in
@@ -152,6 +154,8 @@ typedef struct simp {
   size_t fnamel, capfname;
   char *ffile;
   size_t ffilel, capffile;
+  pcol_kept_tally *kept; /* [value type id]: THE kept rule's tally (kept; 0: a timeline's stretches) */
+  size_t nkept;
 } simp;
 
 static int at(simp *s, const char *fmt, size_t a, size_t b, const char *what) {
@@ -625,9 +629,17 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k
 static int is_sampled(const sprof *p) { return p->type_str && strcmp(p->type, "sampled") == 0; }
 
 /* Profile p's value w (a weight, or the stretch of an evented profile
- * that ends at events[i]) is not kept to six significant digits in the
- * stored grid of 1 / scale (pcol_decimal_kept): refused, saying the grid */
-static int not_kept(simp *s, const sprof *p, size_t pi, size_t i, double w, double scale) {
+ * that ends at events[i]) held as v of the stored grid of 1 / scale, added
+ * to its value type vt's tally of THE kept rule (pcol_kept_add; ref as
+ * pcol_decimal_kept's): the first not kept to six significant digits is
+ * named, saying the grid, for the verdict after the file
+ * (pcol_kept_verdict: refused when the rounding changes the value type's
+ * total by more than a millionth, else read with a warning). */
+static int kept(simp *s, uint32_t vt, const sprof *p, size_t pi, size_t i, double w, int64_t v, double scale,
+                double ref) {
+  pcol_kept_tally *t = pcol_kept_at(&s->kept, &s->nkept, vt);
+  if (!t) return pcol_oom(s->err);
+  if (!pcol_kept_add(t, w, v, scale, ref)) return PCOL_OK;
   int smp = is_sampled(p);
   double amax = 0;
   for (size_t k = 0; k < (smp ? p->nw : p->nst); k++)
@@ -639,7 +651,12 @@ static int not_kept(simp *s, const sprof *p, size_t pi, size_t i, double w, doub
            "whole multiples of %g%s%s (at most 9 decimals, and few enough that its largest, %s, fits in 64 bits)",
            smp ? "the weight" : "the stretch of", a, *u ? " " : "", u, smp ? "weights" : "times since startValue",
            1 / scale, *u ? " " : "", u, b);
-  return at(s, smp ? "profiles[%zu].weights[%zu]" : "profiles[%zu].events[%zu]", pi, i, what);
+  snprintf(t->first_at, sizeof t->first_at, smp ? "profiles[%zu].weights[%zu]" : "profiles[%zu].events[%zu]", pi, i);
+  pcol_error *e = s->err;
+  s->err = &t->refusal;
+  at(s, smp ? "profiles[%zu].weights[%zu]" : "profiles[%zu].events[%zu]", pi, i, what);
+  s->err = e;
+  return PCOL_OK;
 }
 
 /* Profile p's values (a sampled profile's weights, an evented one's times
@@ -778,7 +795,7 @@ static int evented(simp *s, size_t pi, int add) {
     int64_t t0, t1, n0 = PCOL_NA_I64, n1 = PCOL_NA_I64;
     if (stretch_ns(p, x, scale, &t0, &t1)) return at(s, "profiles[%zu].events[%zu]", pi, x->ev, "time out of range");
     double w = (x->t1 - p->start) - (x->t0 - p->start); /* (speedscope's: each at less startValue) */
-    if (!pcol_decimal_kept(w, t1 - t0, scale, span)) return not_kept(s, p, pi, x->ev, w, scale);
+    if ((rc = kept(s, add ? vt : 0, p, pi, x->ev, w, t1 - t0, scale, span))) return rc;
     if (!add) continue;
     /* a time's start and length in ns, unless they are past 64 bits (kept in a decimal unit) */
     if (timed && (dec >= 0 ? stretch_ns(p, x, ns, &n0, &n1) : (n0 = t0, n1 = t1, 0))) n0 = n1 = PCOL_NA_I64;
@@ -955,7 +972,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
       if (to_scaled(w, scale[g], &v[g].value) || ((int)g == count_at && to_i64(w, &weight)))
         return at(s, "profiles[%zu].weights[%zu]", pi + g, i, "a weight out of range (stored in 64 bits: "
                   "below 2^63 of the profile's smallest unit)");
-      if (!pcol_decimal_kept(w, v[g].value, scale[g], 0)) return not_kept(s, &s->ps[pi + g], pi + g, i, w, scale[g]);
+      if ((rc = kept(s, vt[g], &s->ps[pi + g], pi + g, i, w, v[g].value, scale[g], 0))) return rc;
     }
     if (t == NOTARR) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not an array");
     if (t == BADFRAME || s->tbad[t]) return at(s, "profiles[%zu].samples[%zu]", pi, i, "not a frame index");
@@ -1032,7 +1049,9 @@ int pcol_import_speedscope(pcol_builder *b, FILE *in, const char *name, const pc
   int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_ALLOW_NUL, err);
   if (!rc) rc = read_doc(&s);
   if (!rc) rc = resolve(&s);
+  if (!rc) rc = pcol_kept_verdict(s.kept, s.nkept, name, err);
   pcol_jp_close(&j);
+  free(s.kept);
   for (size_t i = 0; i < s.nps; i++) {
     sprof *p = &s.ps[i];
     free(p->type), free(p->name), free(p->unit), free(p->samples), free(p->weights), free(p->st), free(p->brk);
