@@ -10,7 +10,8 @@
 # (tests/support/gen_perf_big.c) the periods it summed, under 80 MiB; and
 # millions of Tachyon and JFR samples under 48 MiB, a 171 MB binary
 # OTLP message in 68 MB, and a 300 MB Perfetto trace of 441k generations
-# of interned data, or of 300 MB of compressed_packets, in 64 MiB (below).  Plain build
+# of interned data, or of 300 MB of compressed_packets, in 64 MiB, and
+# 96 MiB of one of Chromium's V8 profiles in 32 MiB (below).  Plain build
 # only (sanitizers reserve terabytes of address space): `make test-bounds`.  Takes ~70 s.
 # KINDS (default: every kind of STREAMED) picks some.  STREAMED is every kind
 # run here (perun: memory bounded by the file, not streamed), and what
@@ -22,7 +23,7 @@ fail() { echo "t_stream_json: FAIL: $*" >&2; exit 1; }
 command -v prlimit >/dev/null || { echo "t_stream_json: prlimit not installed: skipped"; exit 0; }
 command -v python3 >/dev/null || { echo "t_stream_json: python3 not installed: skipped"; exit 0; }
 if grep -qa __asan_init "$PCOL"; then echo "t_stream_json: ASan build: skipped"; exit 0; fi
-STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr perfetto rprof collapsed chrome perun"
+STREAMED="v8 speedscope firefox otlp otlp.gz otlp-line otlp-bin otlp-bin-times perf tachyon tachyon-zstd jfr perfetto perfetto-v8 rprof collapsed chrome perun"
 KINDS=${KINDS-$STREAMED}
 want() { [[ " $KINDS " == *" $1 "* ]]; }
 tmp=$(mktemp -d)
@@ -41,7 +42,7 @@ counts() {
 # otlp.gz: the OTLP/JSON lines gzip-compressed, inflated as they are read
 # (lib/core/instream.c; inflated whole first, it took 210 MB and more than the cap)
 for kind in $KINDS; do
-  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line | perfetto | rprof | collapsed | chrome | perun) continue ;; esac
+  case $kind in perf | tachyon* | jfr | otlp-bin* | otlp-line | perfetto* | rprof | collapsed | chrome | perun) continue ;; esac
   f=$tmp/big.$kind
   if [ "$kind" = otlp.gz ] && [ -f "$tmp/keep.otlp" ]; then # the otlp case's document, kept
     mv "$tmp/keep.otlp" "$f" && read -r n total <"$tmp/keep.nt" || fail "$kind: the otlp document"
@@ -288,6 +289,36 @@ PY
     rm -f "$f" "$tmp/o.pcol"
   else
     echo "t_stream_json: protoc or /usr/bin/time not installed: perfetto skipped" >&2
+  fi
+fi
+# Perfetto's V8 form (Chromium's Profile and ProfileChunk events, their
+# args.data JSON in debug annotations: lib/convert/perfetto/perfetto_v8.c)
+# is read as the packets go by, a profile's chunks' text in temporary files
+# (lib/convert/v8_chunks.c, as a Chrome trace's), the file mapped in place
+# and its pages handed back: 96 MiB of trace (246k samples in ProfileChunks
+# of 1,000, most bytes other track events; tests/support/
+# gen_perfetto_v8_big.py, encoded by protoc) packs in under 32 MiB of peak
+# RSS (16 MB measured; held whole, the trace alone, 3 x the bound, would
+# exceed it), the samples and their times (each sample's wall, the time
+# to the next, sums the deltas across the chunks) as generated, in ~2 s.  What grows is the samples (~17 bytes
+# each, as a Chrome trace's: 982k samples 42 MB, 2.9M 66 MB), not the
+# trace (31k samples in 300 MB: 15 MB).
+if want perfetto-v8; then
+  if command -v protoc >/dev/null && [ -x /usr/bin/time ]; then
+    f=$tmp/big.perfetto-v8
+    read -r n total wall < <(python3 tests/support/gen_perfetto_v8_big.py "$f" 96 100) || fail "perfetto-v8: generator"
+    size=$(stat -c %s "$f") kb=$((32 << 10))
+    [ "$size" -gt $((kb * 1024 * 3 / 2)) ] || fail "perfetto-v8: the trace ($size bytes) is not far above the bound"
+    /usr/bin/time -f %M -o "$tmp/rss" "$PCOL" pack "$f" -o "$tmp/o.pcol" 2>"$tmp/err" ||
+      fail "perfetto-v8: pack: $(head -c 300 "$tmp/err")"
+    got=$(tail -1 "$tmp/rss")
+    [ "$got" -le "$kb" ] || fail "perfetto-v8: peak RSS $got KB packing $size bytes, bound $kb KB"
+    counts perfetto-v8 "$n" samples "$total"
+    counts perfetto-v8 "$n" wall "$wall"
+    echo "t_stream_json: perfetto-v8: $n samples ($size bytes) packed at $got KB peak RSS (bound $kb KB)" >&2
+    rm -f "$f" "$tmp/o.pcol"
+  else
+    echo "t_stream_json: protoc or /usr/bin/time not installed: perfetto-v8 skipped" >&2
   fi
 fi
 # Rprof and collapsed text are read a line at a time, a Chrome trace's
