@@ -112,7 +112,7 @@ int pcol_builder_reset(pcol_builder **bp, pcol_error *err) {
     for (size_t k = 0; k < sizeof from / sizeof *from; k++) keep_set(to[k], from[k]);
     pcol_nodeset *ns = &b->stacks;
     if (ns->cap && ns->count >= ns->cap / 4) {
-      memset(ns->e, 0, ns->cap * 3 * sizeof *ns->e);
+      memset(ns->e, 0, ns->cap * PCOL_NODE_W * sizeof *ns->e);
       nb->stacks.e = ns->e, nb->stacks.cap = ns->cap, ns->e = NULL;
       keep_buf(&nb->stacks.ph, &ns->ph);
     }
@@ -657,17 +657,17 @@ static uint64_t child_ph(uint64_t parent_ph, uint32_t location_id) {
 
 static int nodeset_grow(pcol_nodeset *h) {
   size_t ncap = h->cap ? h->cap * 2 : 1024;
-  if (ncap > SIZE_MAX / (3 * sizeof(uint32_t))) return PCOL_ENOMEM;
+  if (ncap > SIZE_MAX / (PCOL_NODE_W * sizeof(uint32_t))) return PCOL_ENOMEM;
   /* written all over at once: its pages faulted in by one call, not one
    * page fault a page */
-  uint32_t *ne = pcol_alloc_hot(ncap * 3 * sizeof *ne, 1);
+  uint32_t *ne = pcol_alloc_hot(ncap * PCOL_NODE_W * sizeof *ne, 1);
   if (!ne) return PCOL_ENOMEM;
   for (size_t i = 0; i < h->cap; i++) {
-    const uint32_t *s = h->e + 3 * i;
+    const uint32_t *s = h->e + PCOL_NODE_W * i;
     if (!s[0]) continue;
     size_t j = node_ph(h, s[0]) & (ncap - 1);
-    while (ne[3 * j]) j = (j + 1) & (ncap - 1);
-    memcpy(ne + 3 * j, s, 3 * sizeof *s);
+    while (ne[PCOL_NODE_W * j]) j = (j + 1) & (ncap - 1);
+    memcpy(ne + PCOL_NODE_W * j, s, PCOL_NODE_W * sizeof *s);
   }
   free(h->e);
   h->e = ne;
@@ -681,21 +681,25 @@ static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id,
   pcol_btable *t = BT(b, PCOL_T_STACKS);
   pcol_nodeset *h = &b->stacks;
   size_t i = 0, mask = h->cap - 1;
-  if (h->cap)
+  uint32_t tag = (uint32_t)(hash >> 32);
+  if (h->cap) {
+    const uint32_t *par = (const uint32_t *)(const void *)t->cols[PCOL_C_STACK_PARENT - 1].data;
+    const uint32_t *lo = (const uint32_t *)(const void *)t->cols[PCOL_C_STACK_LOCATION - 1].data;
     for (i = hash & mask;; i = (i + 1) & mask) {
-      const uint32_t *s = h->e + 3 * i;
+      const uint32_t *s = h->e + PCOL_NODE_W * i;
       if (!s[0]) break;
-      if (s[1] == parent && s[2] == location_id) {
+      if (s[1] == tag && par[s[0] - 1] == parent && lo[s[0] - 1] == location_id) {
         *stack_id = s[0];
         return PCOL_OK;
       }
     }
+  }
   uint32_t nid;
   PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
   if ((h->count + 1) * 4 > h->cap * 3) { /* load <= 3/4, as pcol_hset */
     PCOL_RETURN_NOT_OK(nodeset_grow(h));
     mask = h->cap - 1;
-    for (i = hash & mask; h->e[3 * i]; i = (i + 1) & mask) {}
+    for (i = hash & mask; h->e[PCOL_NODE_W * i]; i = (i + 1) & mask) {}
   }
   PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 8));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
@@ -703,8 +707,8 @@ static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id,
   memcpy(h->ph.data + h->ph.len, &hash, 8);
   h->ph.len += 8;
   t->rows++;
-  uint32_t *s = h->e + 3 * i;
-  s[0] = nid, s[1] = parent, s[2] = location_id;
+  uint32_t *s = h->e + PCOL_NODE_W * i;
+  s[0] = nid, s[1] = tag;
   h->count++;
   *stack_id = nid;
   return PCOL_OK;
@@ -755,7 +759,7 @@ static int b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *l
   map[0] = 0;
   for (size_t i = 0; i < n; i++) {
     if (i + STACK_NODES_AHEAD < n && ns->cap)
-      __builtin_prefetch(ns->e + 3 * (ph[i + 1 + STACK_NODES_AHEAD] & (ns->cap - 1)));
+      __builtin_prefetch(ns->e + PCOL_NODE_W * (ph[i + 1 + STACK_NODES_AHEAD] & (ns->cap - 1)));
     PCOL_RETURN_NOT_OK(stack_node_ph(b, map[par[i]], loc[i], ph[i + 1], &map[i + 1]));
   }
   return PCOL_OK;
@@ -795,7 +799,7 @@ static int b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *loc
       return PCOL_EINVAL;
     }
     hs[j - k] = ph = child_ph(ph, loc);
-    if (ns->cap) __builtin_prefetch(ns->e + 3 * (ph & (ns->cap - 1)));
+    if (ns->cap) __builtin_prefetch(ns->e + PCOL_NODE_W * (ph & (ns->cap - 1)));
   }
   for (size_t j = k; j < n; j++) {
     int rc = stack_node_ph(b, node, locs[n - 1 - j], hs[j - k], &node);

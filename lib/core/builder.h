@@ -14,14 +14,19 @@ typedef struct pcol_btable {
   pcol_buf cols[PCOL_MAX_COLUMNS]; /* cols[k] = column id k+1 */
 } pcol_btable;
 
-/* Stack nodes: (parent, location) -> id with the key inline in the slot,
- * so a probe costs one cache miss (the generic pcol_hset reads the id, the
- * hash and then two builder columns): 3 words a slot, id (0 = empty),
- * parent, location.  A node's slot comes from its path hash (ph[id], the
+/* Stack nodes: (parent, location) -> id.  2 words a slot (PCOL_NODE_W):
+ * id (0 = empty) and the high 32 bits of the node's path hash, so a probe
+ * that passes a slot costs its one cache miss; only a slot whose bits match
+ * (nearly always the node itself) reads the parent and location from the
+ * stacks table's columns to compare.  The key inline (3 words) cost 12
+ * bytes a slot, at load 3/8 to 3/4 and the old table beside the new while
+ * it doubles: 1.21 of 1.58 GB packing 25.2M nodes, 0.81 GB now (review
+ * rd18b; doc/safety.md "Known limit").  A node's slot comes from its path hash (ph[id], the
  * hash of its parent's path hash and its location; ph[0] is the root's),
  * not from the parent's id: the slots of a whole stack are known before
  * any of its nodes is found, so pcol_b_stack_memo prefetches them all and
  * their cache misses overlap instead of following one another. */
+#define PCOL_NODE_W 2
 typedef struct pcol_nodeset {
   uint32_t *e;
   size_t cap, count;

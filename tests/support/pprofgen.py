@@ -173,6 +173,11 @@ hand, standard library only).
                                  for its functions' names and files (unicode,
                                  quotes, blanks, ';', bytes that are not UTF-8;
                                  tests/interop/t_export_search.sh)
+  pprofgen.py distinct OUT N DEPTH  N samples, each on its own stack of DEPTH
+                                 locations drawn from 4,000 (a fixed LCG), so
+                                 stacks share almost no prefix: N x DEPTH stack
+                                 nodes; every value 0 but the last sample's
+                                 (tests/bounds/t_bounds.sh: memory a node)
   pprofgen.py dropframes OUT DROP [KEEP]  a profile whose drop_frames is
                                  DROP and keep_frames KEEP (as they are; ""
                                  leaves one out) over
@@ -845,6 +850,24 @@ def random_profile(out, seed, odd=False):
     open(out, "wb").write(p + st.table())
 
 
+def distinct(out, n, depth):
+    st = Strings()
+    p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
+    p += field(3, 2, field(1, 0, 1) + field(2, 0, 0x400000) + field(3, 0, 0x800000) + field(5, 0, st.id(b"/app")))
+    nloc = 4000
+    p += b"".join(field(4, 2, field(1, 0, k) + field(2, 0, 1) + field(3, 0, 0x400000 + 16 * k)) for k in range(1, nloc + 2))
+    ids = [varint(k) for k in range(nloc + 2)]
+    x, parts = 12345, [p]
+    for i in range(n):
+        locs = bytearray()
+        for _ in range(depth):
+            x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            locs += ids[2 + (x >> 33) % nloc]
+        locs += ids[1]
+        parts.append(field(2, 2, field(1, 2, bytes(locs)) + field(2, 2, varint(1 if i == n - 1 else 0))))
+    open(out, "wb").write(b"".join(parts) + st.table())
+
+
 def dropframes(out, drop, keep):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
@@ -1094,6 +1117,8 @@ if __name__ == "__main__":
         dupbase(sys.argv[2])
     elif sys.argv[1] == "emptybid":
         emptybid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "distinct":
+        distinct(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "mapbomb":
         mapbomb(sys.argv[2], int(sys.argv[3]), int(sys.argv[4], 0) if len(sys.argv) > 4 else 0)
     else:
