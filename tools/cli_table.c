@@ -216,6 +216,7 @@ static void wall_or_seconds(char *b, size_t n, int wall, int64_t ns) {
 
 void tbl_begin_view(cli_table *t, FILE *fp, out_format fmt, int ncols, const char *const *names,
                     const cli_view_meta *m) {
+  t->tag = NULL; /* (only `cat --table all` tags its rows; a view's table is on the stack, not zeroed) */
   if (fmt != OUT_JSON) {
     tbl_begin(t, fp, fmt, ncols, names);
     return;
