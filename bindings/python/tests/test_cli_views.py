@@ -653,13 +653,9 @@ def test_base_equal_pcol():
         pcol.open(a, base=a, diff_base=a)
 
 
-def test_base_select_equal_pcol(tmp_path):
-    """base/diff_base with source, from_/to: each side's selection made
-    before the two are compared, as the CLI's --base/--diff-base with
-    --source N --from --to (review 23): F1, normalize with a range scales by
-    the range's ratio, each stack's part in the range; F2, source N is
-    source N of the profile and of the base, not of their union's sources
-    numbered as one list; a side with fewer sources is the CLI's error"""
+def _rprof_runs(tmp_path):
+    """proftools' Rprof runs: (new, old, old0, nm, om), nm = old + new merged
+    and om = old0 + old (two sources each); skips without them"""
     r = os.path.join(TESTDATA, "rprof")
     new, old, old0 = (os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec1", "rec", "rec0"))
     if not all(os.path.isfile(x) for x in (new, old, old0)):
@@ -667,6 +663,17 @@ def test_base_select_equal_pcol(tmp_path):
     nm, om = str(tmp_path / "new.pcol"), str(tmp_path / "old.pcol")
     run_pcol("merge", old, new, "-o", nm)
     run_pcol("merge", old0, old, "-o", om)
+    return new, old, old0, nm, om
+
+
+def test_base_select_equal_pcol(tmp_path):
+    """base/diff_base with source, from_/to: each side's selection made
+    before the two are compared, as the CLI's --base/--diff-base with
+    --source N --from --to (review 23): F1, normalize with a range scales by
+    the range's ratio, each stack's part in the range; F2, source N is
+    source N of the profile and of the base, not of their union's sources
+    numbered as one list; a side with fewer sources is the CLI's error"""
+    new, old, old0, nm, om = _rprof_runs(tmp_path)
     n = 0
     pct = ("flat_pct", "sum_pct", "cum_pct")
     for o in ("base", "diff_base"):
@@ -727,13 +734,7 @@ def test_base_select_table_equal_pprof(tmp_path):
     is pprof's and the CLI's.  Before, table() selected from the union of
     the profile and its base, its sources one list: source 2 was the
     profile's second source with nothing subtracted, source 1 its first."""
-    r = os.path.join(TESTDATA, "rprof")
-    new, old, old0 = (os.path.join(r, "proftools__Rprof-%s.out" % k) for k in ("rec1", "rec", "rec0"))
-    if not all(os.path.isfile(x) for x in (new, old, old0)):
-        pytest.skip("no proftools Rprof runs")
-    nm, om = str(tmp_path / "new.pcol"), str(tmp_path / "old.pcol")
-    run_pcol("merge", old, new, "-o", nm)
-    run_pcol("merge", old0, old, "-o", om)
+    new, old, old0, nm, om = _rprof_runs(tmp_path)
     env = _pprof_env(tmp_path)
     n = 0
     for o in ("base", "diff_base"):
