@@ -78,6 +78,13 @@ for t in samples sample_locations functions strings; do
 done
 run $small "info demo.pcol" "$PCOL" info "$tmp/demo.pcol"
 run $small "validate --full demo.pcol" "$PCOL" validate --full "$tmp/demo.pcol"
+# info's value_types column of 1,000 value types of one 256 KiB name: 256
+# MiB of list from a 368-byte gzip, held whole before the budget saw it
+# (rd19b: 2 GB from a 1 MB pprof, 143 s)
+python3 tests/support/pprofgen.py vtypes "$tmp/vtypes.pb.gz" 1000 262144 || fail "python3 could not write vtypes.pb.gz"
+for fm in tsv csv json jsonl; do
+  run $small "info --format $fm vtypes.pb.gz" "$PCOL" info "$tmp/vtypes.pb.gz" --format $fm
+done
 cap=$((64 << 10))
 for c in "pack" "top" "fold"; do
   case $c in pack) run $cap "pack bomb" "$PCOL" pack "$tmp/bomb.pb.gz" -o "$tmp/b.pcol" ;;

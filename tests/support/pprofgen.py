@@ -178,6 +178,10 @@ hand, standard library only).
                                  stacks share almost no prefix: N x DEPTH stack
                                  nodes; every value 0 but the last sample's
                                  (tests/bounds/t_bounds.sh: memory a node)
+  pprofgen.py vtypes OUT N LEN   N value types all named one LEN-byte type
+                                 (unit count) and one sample: a list of the
+                                 value types is N x LEN bytes from a file of
+                                 LEN + ~8N (tests/bounds/t_bounds.sh: info)
   pprofgen.py dropframes OUT DROP [KEEP]  a profile whose drop_frames is
                                  DROP and keep_frames KEEP (as they are; ""
                                  leaves one out) over
@@ -868,6 +872,17 @@ def distinct(out, n, depth):
     open(out, "wb").write(b"".join(parts) + st.table())
 
 
+def vtypes(out, n, length):
+    st = Strings()
+    t, u = st.id(b"t" * length), st.id(b"count")
+    p = b"".join(field(1, 2, field(1, 0, t) + field(2, 0, u)) for _ in range(n))
+    p += field(4, 2, field(1, 0, 1) + field(4, 2, field(1, 0, 1)))
+    p += field(5, 2, field(1, 0, 1) + field(2, 0, st.id(b"main")))
+    p += sample([1], [1] * n)
+    with gzip.open(out, "wb", 9) if out.endswith(".gz") else open(out, "wb") as f:
+        f.write(p + st.table())
+
+
 def dropframes(out, drop, keep):
     st = Strings()
     p = field(1, 2, field(1, 0, st.id(b"samples")) + field(2, 0, st.id(b"count")))
@@ -1119,6 +1134,8 @@ if __name__ == "__main__":
         emptybid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "distinct":
         distinct(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "vtypes":
+        vtypes(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "mapbomb":
         mapbomb(sys.argv[2], int(sys.argv[3]), int(sys.argv[4], 0) if len(sys.argv) > 4 else 0)
     else:
