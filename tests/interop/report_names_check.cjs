@@ -157,8 +157,14 @@ function goPct(v, t) {
       const RAW = /[\u202a-\u202e\u2066\u2067]/;
       // what is not isolated: outside FSI..PDI, and not a number with the
       // file's unit glued to it ("4unit\x{202e}X": shown, the unit of a
-      // number, which it cannot reorder)
-      const bare = (s) => s.replace(/\u2068[^\u2068\u2069]*\u2069/g, '').replace(/(?<![\w\\])-?\d[\d.]*[^\s();,\u2068\u2069]*/g, '');
+      // number, which it cannot reorder).  A number begins a word (after a
+      // blank or '('): the digits of an escape ("\x{202e}") or of a name
+      // ("pwned=1>") are no number, or every name would pass (rd19b)
+      const bare = (s) => s.replace(/\u2068[^\u2068\u2069]*\u2069/g, '').replace(/(?<=^|[\s(])[-+]?\d[\d.]*[^\s();,\u2068\u2069]*/g, '');
+      // (the judge itself: a name outside FSI..PDI is seen, a unit after its number is not)
+      ok(bare('a \\x{202e}b (5ms)').includes('\\x{202e}') && bare('x=1>\\x{202e}L').includes('\\x{202e}') &&
+         !bare('(4unit\\x{202e}X, 5%)').includes('\\x{202e}') && !bare('\u2068a\\x{202e}b\u2069 (1ms)').includes('\\x{202e}'),
+         `${c.name}: the tooltips' judge`);
       const tips = [];
       const grab = async (where, expr) => { for (const t of await ev(expr)) tips.push([where, t]); };
       const ALL = `Array.from(document.querySelectorAll('[title]')).map(e => e.getAttribute('title')).concat(Array.from(document.querySelectorAll('title')).map(e => e.textContent))`;
@@ -190,6 +196,7 @@ function goPct(v, t) {
         ok(!bare(t).includes('\\x{202e}'), `${c.name}: ${where} tooltip ${JSON.stringify(t.slice(0, 120))}: a name not isolated (FSI..PDI)`);
         if (c.hostile) ok(!bare(t).includes(c.hostile), `${c.name}: ${where} tooltip ${JSON.stringify(t.slice(0, 120))}: the file's text not isolated (FSI..PDI)`);
       }
+      ok(n > 0, `${c.name}: no tooltip found to judge`);
       ok(await ev(`document.querySelectorAll('img, [onerror]').length === 0 && window.pwned === undefined`), `${c.name}: an element made from the file's markup, or its handler run`);
       if (c.hostile) ok(nTag > 0 && tips.some((x) => x[1].includes(c.hostile)), `${c.name}: ${nTag} label box tooltips, none shows ${c.hostile}`);
       console.error(`report_names: ${c.name}: ${n} tooltips (${nTag} of label boxes): shown, each name isolated`);
