@@ -484,13 +484,17 @@ static int mkey_same(const map_ord *a, const map_ord *c) {
   return a->size == c->size && a->offset == c->offset && a->ident == c->ident;
 }
 
+/* pcol_b_mapping_first_kept */
+int pcol_b_mapping_first_kept(const pcol_builder *b) { return b->t[PCOL_T_MAPPINGS].rows == 0; }
+
 /* m[0..n) sorted by key into *out (n + 1 entries), a key's rows by the
  * rank go's profile.Merge meets them in (reach NULL: by index): the
  * profile's first row ahead of all when it is the builder's first profile
- * of mappings (below 0: merge.go maps src.Mapping[0] first), then by
+ * of mappings (pcol_b_mapping_first_kept: merge.go maps src.Mapping[0] first), then by
  * reach (a row no sample reaches after those that are), then by index */
 static int mkeys_sorted(const pcol_builder *b, const pcol_mapping_row *m, size_t n, const uint64_t *reach,
-                        uint32_t below, map_ord **out) {
+                        map_ord **out) {
+  int first = pcol_b_mapping_first_kept(b);
   *out = NULL;
   for (size_t i = 0; i < n; i++)
     if (m[i].flags & ~0x0f) return PCOL_EINVAL;
@@ -499,7 +503,7 @@ static int mkeys_sorted(const pcol_builder *b, const pcol_mapping_row *m, size_t
   if (!o) return PCOL_ENOMEM;
   for (size_t i = 0; i < n; i++) {
     map_mkey k = map_merge_key(b, &m[i]);
-    uint64_t r = !reach || (i == 0 && below == 0) ? 0 : reach[i] == UINT64_MAX ? UINT64_MAX : reach[i] + 1;
+    uint64_t r = !reach || (i == 0 && first) ? 0 : reach[i] == UINT64_MAX ? UINT64_MAX : reach[i] + 1;
     o[i] = (map_ord){k.size, k.offset, r, k.ident, i};
   }
   qsort(o, n, sizeof *o, mkey_cmp);
@@ -513,9 +517,9 @@ static int b_mappings_repeat(const pcol_builder *b, const pcol_mapping_row *m, s
   map_ord *o;
   uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows;
   *repeat = 0;
-  PCOL_RETURN_NOT_OK(mkeys_sorted(b, m, n, NULL, below, &o));
+  PCOL_RETURN_NOT_OK(mkeys_sorted(b, m, n, NULL, &o));
   for (size_t g = 0, e; g < n && !*repeat; g = e) {
-    int differ = 0, first = below == 0 && o[g].ix == 0; /* (sorted by index in a key) */
+    int differ = 0, first = pcol_b_mapping_first_kept(b) && o[g].ix == 0; /* (sorted by index in a key) */
     for (e = g + 1; e < n && mkey_same(&o[e], &o[g]); e++) {
       const pcol_mapping_row *x = &m[o[e].ix], *y = &m[o[e - 1].ix];
       differ |= x->memory_start != y->memory_start || x->memory_limit != y->memory_limit ||
@@ -537,7 +541,7 @@ static int b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t 
   uint32_t below = (uint32_t)b->t[PCOL_T_MAPPINGS].rows; /* the earlier profiles' rows */
   map_ord *o = NULL;
   size_t *lead = NULL;
-  int rc = mkeys_sorted(b, m, n, reach, below, &o);
+  int rc = mkeys_sorted(b, m, n, reach, &o);
   if (!rc && !(lead = malloc((n + 1) * sizeof *lead))) rc = PCOL_ENOMEM;
   for (size_t i = 0; !rc && i < n; i++) /* a key's first row leads its others */
     lead[o[i].ix] = i && mkey_same(&o[i], &o[i - 1]) ? lead[o[i - 1].ix] : o[i].ix;

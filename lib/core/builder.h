@@ -177,6 +177,12 @@ int pcol_b_mappings_shared(pcol_builder *b, const pcol_mapping_row *m, size_t n,
  * Go CPU profile lists its binary twice, the first row kept). */
 int pcol_b_mappings_repeat(const pcol_builder *b, const pcol_mapping_row *m, size_t n, int *repeat,
                            pcol_error *err);
+/* 1 when the next profile's first mapping row is kept (ahead of its key's
+ * other rows) whether or not a sample meets it: b holds no mapping yet
+ * (merge.go maps src.Mapping[0] first while the merged profile has none).
+ * pcol_b_mappings_shared's rule; an importer that lists only the rows its
+ * samples use (pprof_legacy.c) lists its first row too then. */
+int pcol_b_mapping_first_kept(const pcol_builder *b);
 /* reach[0..rows of f's mappings) for pcol_b_mappings_shared of f's
  * mapping rows: the order in which f's samples [from, end) meet them, each
  * sample's stack leaf first, a sample skipped whose values are all 0 (one

@@ -124,6 +124,13 @@ $PCOL info "$tmp/kperf.pcol" | grep -q 'perun' || fail "info does not show a per
 $PCOL unpack "$tmp/kperf.pcol" --to collapsed -o "$tmp/kperf.folded" || fail "kperf -> collapsed"
 grep -qx '_start;main;work;copy_block;memcpy 95' "$tmp/kperf.folded" || fail "kperf stack not root-first/leaf from uid"
 
+# a kperf count is its sample weight as written when another amount has a
+# fraction (the values then in 1e-9 sample): 412 was weight 412000000000
+# (info's samples 547000000001, the pprof export's samples/count)
+sed 's/"amount": \[1\]}/"amount": [1.5]}/' tests/fixtures/perun/kperf.perf >"$tmp/kr.perf"
+$PCOL info "$tmp/kr.perf" 2>/dev/null | grep -q 'samples: *548 (5 rows)' ||
+  fail "kperf counts beside a real amount: $($PCOL info "$tmp/kr.perf" 2>&1 | grep samples: | head -1)"
+
 # a profile from elsewhere becomes a kperf-style Perun profile, and reads back
 $PCOL pack tests/fixtures/collapsed/simple.folded -o "$tmp/s.pcol" || fail "pack folded"
 $PCOL unpack "$tmp/s.pcol" --to perun -o "$tmp/s.perf" || fail "folded -> perun"

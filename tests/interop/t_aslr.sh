@@ -98,6 +98,14 @@ printf '%s\n' 'heap profile: 2: 20 [2: 20] @ heapprofile' '0: 0 [0: 0] @ 0x7f000
   '00400000-00403000 r-xp 00000000 00:00 0 /app' '7f0000010000-7f0000013000 r-xp 00000000 00:00 0 /lib.so' \
   '7f0000090000-7f0000093000 r-xp 00000000 00:00 0 /lib.so' >lh.heap
 check "legacy heap, second process met first" "-top -addresses lh.heap" "--by address lh.heap"
+# ... and of two processes' binary, the first's row used by no sample: go's
+# merge keeps a profile's first mapping whatever its samples meet
+# (merge.go maps src.Mapping[0] first), so the second's addresses are
+# shown at the first's (pcol showed 0x1040010f, go 0x40010f)
+printf '%s\n' 'heap profile: 2: 20 [2: 20] @ heapprofile' '1: 10 [1: 10] @ 0x10400110 0x10400220' \
+  '1: 10 [1: 10] @ 0x10400330 0x10400220' '' 'MAPPED_LIBRARIES:' '00400000-00403000 r-xp 00000000 00:00 0 /app' \
+  '10400000-10403000 r-xp 00000000 00:00 0 /app' >lu.heap
+check "legacy heap, first mapping unused" "-top -addresses lu.heap" "--by address lu.heap"
 # its pprof export: go reads the mappings, locations and samples go reads
 # of p2.pb (-raw), and the same -top -addresses
 for x in p2.pb pk/p2.pcol; do

@@ -84,7 +84,8 @@ typedef struct kindex {
 
 /* An amount, read once: what it adds to each event that has it. */
 typedef struct amount_info {
-  int present, has, exact, weight; /* weight: kperf count (v) */
+  int present, has, exact, weight; /* weight: a kperf count (n) */
+  int64_t n;                       /* weight: the count as the file says it (v is scaled when real amounts are) */
   int64_t v;                       /* the value (scaled by 1e9 for real amounts) */
   double w;                        /* the number as a JSON reader reads it (a double) */
   uint32_t text_sid;               /* !exact: its JSON text, for perun.amount */

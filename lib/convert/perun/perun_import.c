@@ -316,7 +316,9 @@ static int amount_parse(pimp *p, const json_t *a, amount_info *ai) {
     }
   }
   /* kperf amounts are sample counts (in kperf's unit "sample") */
-  ai->weight = ai->has && p->kperf_counts && json_is_integer(a) && ai->v >= 0;
+  /* (the count as written: v is it times 10^K in a file of real amounts) */
+  ai->weight = ai->has && p->kperf_counts && json_is_integer(a) && json_integer_value(a) >= 0;
+  if (ai->weight) ai->n = (int64_t)json_integer_value(a);
   if (!ai->exact) {
     char *t = perun_jtext(a);
     if (!t) return perun_oom(p);
@@ -334,7 +336,7 @@ static int amount_apply(pimp *p, const amount_info *ai, const char *subtype, pro
     if ((rc = value_type(p, subtype, &pd->value_type_id))) return rc;
     pd->value = ai->v;
     pd->nval = 1;
-    if (ai->weight) pd->weight = ai->v;
+    if (ai->weight) pd->weight = ai->n;
   }
   return PCOL_OK;
 }

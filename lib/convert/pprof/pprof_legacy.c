@@ -37,7 +37,7 @@
 #include "keys.h"    /* PCOL_SRC_PPROF, PPROF_META_* */
 #include "buf.h"     /* pcol_buf */
 #include "hash.h"    /* pcol_u64map */
-#include "builder.h" /* pcol_stack_memo, pcol_b_mappings_shared */
+#include "builder.h" /* pcol_stack_memo, pcol_b_mappings_shared, pcol_b_mapping_first_kept */
 #include "pprof.h"
 #include "pprof_legacy.h"
 #include <math.h>
@@ -784,8 +784,11 @@ static int emit(lp *p, pcol_builder *b, const lkind *k, pcol_sym *ss) {
     pcol_sym_table_free(&sd);
     return rc;
   }
-  /* the used ones, one key's one row (pcol_b_mappings_shared) */
+  /* the used ones, one key's one row (pcol_b_mappings_shared), and the
+   * first when go's merge keeps it whether used or not: its start is then
+   * its key's (a second process's binary at the first's addresses) */
   size_t nm = NS(p->maps, lmapping), nu = 0;
+  if (nm && pcol_b_mapping_first_kept(b)) M[0].used = 1;
   pcol_mapping_row *mr = malloc((nm + 1) * sizeof *mr);
   uint32_t *mid = malloc((nm + 1) * sizeof *mid);
   uint64_t *msh = malloc((nm + 1) * sizeof *msh);
