@@ -57,6 +57,12 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuz
 # (tests/support/views_pair.py): pcol_open_readdressed of two runs at other
 # addresses, pcol_open_diff_base_select of a source N (in range, past a
 # side's count, huge) and a range (reversed, empty, huge, wall-clock).
+# The kept rule and NUL names: speedscope_limits.py's numbers, Firefox
+# weights of 1e-12/1.5/1e-9/a third, Perun amounts of 1e-12/1e15/-Infinity
+# (dec-*), names, files and urls holding \u0000 (*-nul*; V8's nameless
+# functions of a\0b.js and a\0c.js), V8's old "head" shape with timestamps,
+# the parent form, pcolIdleGap and pcolClosingSample, and `unpack --to v8`
+# of the pcol seeds.
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
 	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
@@ -87,8 +93,22 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	  $(PCOL) unpack "$$p" --to collapsed -o $$s/collapsed/$$(basename $$p).txt 2>/dev/null || true; \
 	  $(PCOL) unpack "$$p" --to firefox -o $$s/firefox/$$(basename $$p).json 2>/dev/null || true; \
 	done; \
-	for k in v70 v48 tracing; do python3 tests/support/firefox_gen.py $$k $$s/firefox/gen-$$k.json >/dev/null || true; done; \
+	for k in v70 v48 tracing gecko v71 v75; do python3 tests/support/firefox_gen.py $$k $$s/firefox/gen-$$k.json >/dev/null || true; done; \
+	sed 's/"main"/"ma\\u0000in"/g' $$s/firefox/gen-v70.json > $$s/firefox/gen-v70-nul.json; \
+	for w in '1e-12,' '1.5,' '1e-9,' '0.3333333333333333,'; do q=$$((q+1)); for f in $$s/firefox/gen-tracing.json $$s/firefox/synthetic-7.pcol.json; do \
+	  [ -f $$f ] && sed "s/\"weight\":\[[0-9.e-]*,/\"weight\":[$$w/" $$f > $$s/firefox/dec-$$q-$$(basename $$f); done; done; \
 	cp tests/fixtures/perun/*.perf $$s/json_scan/ 2>/dev/null || true; \
+	cp tests/fixtures/perun/*.perf $$s/perun/ 2>/dev/null || true; \
+	sed 's/"sleep#2": {"amount": \[0.001, 2\]/"sleep#2": {"amount": [1e-12, 2]/' tests/fixtures/perun/time.perf > $$s/perun/dec-col.perf; \
+	sed 's/"amount": 4096/"amount": 1e-12/' tests/fixtures/perun/layout2-snapshots.perf > $$s/perun/dec-snap.perf; \
+	sed 's/"amount": \(10\|20\|4096\),/"amount": 1e-12,/' tests/fixtures/perun/layout2-snapshots.perf > $$s/perun/dec-snaps.perf; \
+	printf '%s\n' '{"header": {"type": "memory", "units": {"memory": "B"}}, "collector_info": {"name": "memory"}, "origin": "x", "postprocessors": [], "models": [], "global": {"time": "0.1s", "resources": [' \
+	  ' {"type": "memory", "subtype": "malloc", "uid": "ma\u0000in", "amount": 1e15, "trace": [{"function": "ma\u0000in", "source": "m\u0000.c", "line": 1}]},' \
+	  ' {"type": "memory", "subtype": "malloc", "uid": "f", "amount": 1e-7, "trace": [{"function": "f", "source": "m.c", "line": 2}, {"function": "", "source": "", "line": 0}]},' \
+	  ' {"type": "memory", "subtype": "malloc", "uid": "g", "amount": -Infinity, "trace": [{"function": "g", "source": "m.c", "line": 3}]}]}}' > $$s/perun/dec-nul-global.perf; \
+	python3 tests/support/speedscope_limits.py $$s/speedscope >/dev/null 2>&1 || true; \
+	for f in s-1.5 e-1.5; do [ -f $$s/speedscope/$$f.json ] && sed 's/"name": *"main"/"name":"ma\\u0000in"/; s/"name": *"a"/"name":"a\\u0000","file":"f\\u0000.c","line":3/' \
+	  $$s/speedscope/$$f.json > $$s/speedscope/$$f-nul.json; done; \
 	cp $$td/ext/pprof/ODD-otlp-*.pb.bin $$s/otlp/ 2>/dev/null || true; \
 	for p in $$s/pcol/*.none.pcol; do \
 	  $(PCOL) unpack "$$p" --to otlp -o $$s/otlp/$$(basename $$p).otlp 2>/dev/null || true; \
@@ -113,11 +133,15 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	done; \
 	for p in $$s/pcol/*.pcol; do \
 	  $(PCOL) unpack "$$p" --to speedscope -o $$s/speedscope/$$(basename $$p).json 2>/dev/null || true; \
+	  case "$$p" in *.none.pcol|*/synthetic-*) $(PCOL) unpack "$$p" --to v8 -o $$s/v8/$$(basename $$p).cpuprofile 2>/dev/null || true;; esac; \
 	done; \
 	python3 tests/support/gen_perf_script.py $$s/threads.txt $$s/threads.truth --style pidtid --samples 30 --seed 3 >/dev/null 2>&1 && \
 	  $(PCOL) unpack $$s/threads.txt --to speedscope -o $$s/speedscope/perf-threads.json 2>/dev/null || true; \
 	rm -f $$s/threads.txt $$s/threads.truth; \
 	printf '%s' '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":"","lineNumber":-1,"columnNumber":-1},"children":[2,3]},{"id":2,"callFrame":{"functionName":"f","url":"file:///a.js","lineNumber":3,"columnNumber":1},"children":[4]},{"id":3,"callFrame":{"functionName":"(idle)","url":"","lineNumber":-1,"columnNumber":-1}},{"id":4,"callFrame":{"functionName":"","url":"file:///a.js","lineNumber":9,"columnNumber":0}}],"startTime":100,"endTime":900,"samples":[2,4,3,4,1],"timeDeltas":[10,100,-5,300,20]}' > $$s/v8/small.cpuprofile; \
+	printf '%s' '{"head":{"functionName":"(root)","url":"","lineNumber":0,"callUID":1,"id":1,"hitCount":0,"children":[{"functionName":"","url":"/x/a\u0000b.js","lineNumber":11,"id":2,"hitCount":3,"children":[{"functionName":"g\u0000h","url":"/x/a\u0000c.js","lineNumber":11,"id":3,"hitCount":1,"children":[]}]},{"functionName":"","url":"","lineNumber":0,"id":4,"hitCount":1,"children":[]}]},"startTime":1.5,"endTime":2.5,"samples":[2,3,2,3,4],"timestamps":[1500000,1500100,1500300,1500600,1500650]}' > $$s/v8/old-head-nul.cpuprofile; \
+	printf '%s' '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1}},{"id":2,"parent":1,"callFrame":{"functionName":"","scriptId":"1","url":"file:///x/a\u0000b.js","lineNumber":10,"columnNumber":2}},{"id":3,"parent":1,"callFrame":{"functionName":"","scriptId":"2","url":"file:///x/a\u0000c.js","lineNumber":10,"columnNumber":2}},{"id":4,"parent":2,"callFrame":{"functionName":"n\u0000ul","scriptId":"1","url":"","lineNumber":-1,"columnNumber":-1}},{"id":5,"parent":1,"callFrame":{"functionName":"(idle)","url":"","lineNumber":-1,"columnNumber":-1},"pcolIdleGap":true},{"id":6,"parent":3,"callFrame":{"functionName":"","scriptId":"3","url":"a\u0000","lineNumber":-1,"columnNumber":0}}],"startTime":0,"endTime":5000,"samples":[2,3,4,5,6,4],"timeDeltas":[100,200,0,1000,300,7],"pcolClosingSample":true}' > $$s/v8/parent-nul-idle.cpuprofile; \
+	for k in 3 4 5 6; do python3 tests/support/v8gen.py random $$s/v8/random-$$k.cpuprofile $$k >/dev/null || true; done; \
 	python3 tests/contract/gen.py chrome $$s/chrome/gen.json >/dev/null || true; \
 	python3 tests/support/chrome_seeds.py $$s/chrome || true; \
 	for k in 1 2; do python3 tests/support/chrome_range.py gen-events $$s/chrome/events-$$k.json $$k >/dev/null || true; \
