@@ -118,7 +118,7 @@ typedef int pcol_status;
  * pcol_value_rprof_note, pcol_value_lacking_notes, pcol_unit_base,
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
  * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
- * pcol_value_diff_default, pcol_source_span_starts,
+ * pcol_value_diff_default, pcol_source_span_starts, pcol_source_who,
  * pcol_lines_rule_note and pcol_open_readdressed (node PCOL_1.2); pcol_export_notes and
  * pcol_export_note_kind (PCOL_EXPORT_LOSS, PCOL_EXPORT_DATA), said where
  * pcol_export_options.note_kinds is set; the macro
@@ -913,6 +913,17 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_source_wall_start(pcol_file *f, uint32_
  * meta table for all.  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_source_span_starts(pcol_file *f, int64_t *ns, size_t n,
                                                             pcol_error *err);
+/* How a message names source source_id of f, in buf (n bytes, NUL-ended,
+ * cut to fit; returned): "source N", its own number; in the union of a
+ * profile and its subtracted base (pcol_open_diff_base), whose base's
+ * sources follow the profile's so that their numbers there are no
+ * input's, a base's source as "the base's source K", K its number among
+ * the base's sources; in pcol_open_diff_base_select's union of one source
+ * N of each side, that N (the profile's "source N", the base's "the base's
+ * source N").  The words the library's own notes name sources with
+ * (pcol_value_lacking_notes); the CLI's pprof export names the sources
+ * pcol_export_options.lacking gives it so.  Since 1.2. */
+PCOL_API const char *pcol_source_who(pcol_file *f, uint32_t source_id, char *buf, size_t n);
 /* The time and duration go's merge of the sources gives (merge.go
  * combineHeaders), of the sources sel speaks of: sel->source_id's, else
  * every one (sel NULL: every one); of a wall-clock range (sel->wall),

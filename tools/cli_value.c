@@ -88,9 +88,12 @@ void cli_lacking_note(void *ctx, uint32_t source_id, pcol_str type, pcol_str uni
       /* damaged: the name stays empty; it only names a source */
     }
   }
+  /* the side's own number (a base's source: "the base's source K"), as
+   * the views' notes name it; the union's numbers are no input's */
+  char who[64];
   fprintf(stderr, "pcol %s: warning: ", l->cmd->name);
   cli_print_cstr(stderr, l->path);
-  fprintf(stderr, ": source %u (", source_id);
+  fprintf(stderr, ": %s (", pcol_source_who(l->f, source_id, who, sizeof who));
   cli_print_str(stderr, t);
   fputc(' ', stderr);
   cli_print_str(stderr, u);

@@ -27,7 +27,9 @@
  * node's, but for a Chrome trace's sample with a line of its own (V8's,
  * PCOL_V8_SAMPLE_LINES): its node's frame at that line (leaf_line_stack).
  * Sample i is at timeDeltas[0..i] since startTime, the profile's start (a
- * negative delta does not move time back: speedscope's rule), weight 1,
+ * negative delta does not move time back: speedscope's rule; a fraction of
+ * a ns carried into the next delta, the deltas held judged by THE kept
+ * rule: deltas_kept), weight 1,
  * with the values samples = 1 and wall = the time until the next sample (0
  * for the last one), in ns, so that the wall sums are speedscope's
  * per-frame weights, and lasting that long (duration = wall; the source
@@ -43,6 +45,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW, pcol_release_heap */
 #include "hash.h"     /* pcol_u64map_get, pcol_u64map, pcol_u64map_free */
+#include "count.h"    /* pcol_kept_add, pcol_kept_verdict, pcol_g_text: THE kept rule */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +98,11 @@ typedef struct vimp {
   int64_t *lines;                /* PCOL_V8_SAMPLE_LINES: each sample's line (1-based; 0 none) */
   size_t nl, capnl;
   int lines_kind;                /* 0 absent, 1 an array, 2 something else */
+  double *resid;                 /* each delta's ns the file has more than deltas[] holds (the
+                                  * double's fraction of a ns), NULL while all are whole ns (V8's
+                                  * whole µs): THE kept rule's input (deltas_kept) */
+  size_t capresid;
+  double carry;                  /* timeDeltas: the ns of the time so far not held (|carry| <= 0.5) */
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
   int bad_delta_range;           /* ...and it is a number, out of range (review 14 m1) */
   char *fn, *url;                /* the callFrame being read */
@@ -450,14 +458,35 @@ static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t
   int rc;
   while (!(rc = pcol_jp_next(j)) && j->tok != PCOL_JT_ARR_END) {
     int64_t x = 0;
+    double r = 0; /* the ns of it x does not hold */
     if (ids) x = j->tok == PCOL_JT_INT && j->i >= 0 ? j->i : -1;
     else {
       int64_t w;
       int f;
       if (!pcol_v8_time_us(j, 9e15, &w, &f)) x = time_ns(w, f);
       else if (*bad == SIZE_MAX) *bad = *n, v->bad_delta_range = j->tok == PCOL_JT_REAL; /* (opt_num) */
+      /* (a double that is the nearest to a whole ns, 0.123 µs, is that ns:
+       * Perfetto's and DevTools' three decimals have no fraction more) */
+      if (j->tok == PCOL_JT_REAL && x != INT64_MAX && x != -INT64_MAX && *bad != *n && (double)x / 1000 != j->d) {
+        r = (double)((long double)j->d * 1000 - x);
+        /* a delta's time is the sum of those before it: each one's
+         * fraction of a ns is carried into the next, so that every time is
+         * the file's to half a ns (rounded one by one, 0.4 ns deltas added
+         * up to nothing) */
+        if (!v->abs_ts && fabs(v->carry += r) > 0.5) {
+          int64_t s = v->carry > 0 ? 1 : -1;
+          x += s, r -= (double)s, v->carry -= (double)s;
+        }
+      }
     }
     if (PCOL_GROW(*a, *n, *cap)) return pcol_oom(v->err);
+    if (!ids && (r != 0 || v->resid) && v->capresid < *cap) { /* (made at the first delta not held) */
+      double *p = realloc(v->resid, *cap * sizeof *p);
+      if (!p) return pcol_oom(v->err);
+      if (!v->resid) memset(p, 0, *n * sizeof *p);
+      v->resid = p, v->capresid = *cap;
+    }
+    if (!ids && v->resid) v->resid[*n] = r;
     (*a)[(*n)++] = x;
     if ((rc = skip_rest(v))) return rc;
   }
@@ -553,7 +582,8 @@ static int read_doc(vimp *v) {
       int abs = pcol_jp_key_is(j, "timestamps");
       if ((rc = val(v))) return rc;
       v->deltas_kind = j->tok == PCOL_JT_ARR ? 1 : 2;
-      v->abs_ts = abs, v->nd = 0, v->bad_delta = SIZE_MAX;
+      v->abs_ts = abs, v->nd = 0, v->bad_delta = SIZE_MAX, v->carry = 0;
+      free(v->resid), v->resid = NULL, v->capresid = 0;
       if (j->tok == PCOL_JT_ARR && (rc = numbers(v, &v->deltas, &v->nd, &v->capnd, 0, &v->bad_delta)))
         return rc;
     } else if ((v->flags & PCOL_V8_SAMPLE_LINES) && pcol_jp_key_is(j, "lines")) {
@@ -585,6 +615,43 @@ static int value_type(vimp *v, const char *type, const char *unit, uint32_t *vt)
 static int at_node(vimp *v, size_t i, const char *what) {
   if (!v->old) return at(v, "nodes", i, what);
   return pcol_error_set(v->err, PCOL_ECORRUPT, "%s: head: node %zu (in document order): %s", v->name, i + 1, what);
+}
+
+/* THE kept rule (pcol_kept_add, lib/core/count.c) of the times a profile
+ * holds to the ns, of deltas that have a fraction of a ns (JSON allows
+ * 0.0001; V8 writes whole µs, so a real profile has no v->resid): each
+ * delta (or the old shape's difference of two timestamps), held as a whole
+ * ns, is a length between two times, kept when it is the file's to a
+ * millionth of the profile's extent (the largest time of a sample since
+ * its start: ref).  The deltas' fractions are carried (numbers), so the
+ * times lose at most half a ns each and the sum of the deltas at most
+ * that: a profile refused is one of a few ns (deltas of 0.0001 µs made
+ * every wall 0, "Total samples = 0", with exit 0), and one whose deltas
+ * are a ns or less apart from the file's is read with one warning
+ * (pcol_kept_verdict).  Called after pass 1 of resolve: deltas[0..nt)
+ * are the elapsed times. */
+static int deltas_kept(vimp *v, size_t nt) {
+  const char *what = v->abs_ts ? "timestamps" : "timeDeltas";
+  double ext = 0;
+  for (size_t i = 0; i < nt; i++) ext = fmax(ext, fabs((double)v->deltas[i]));
+  pcol_kept_tally t;
+  memset(&t, 0, sizeof t);
+  for (size_t i = 0; i < nt; i++) {
+    int64_t held = v->deltas[i] - (i ? v->deltas[i - 1] : 0);
+    double w = ((double)held + v->resid[i]) / 1000; /* µs, as the file has it */
+    if (!pcol_kept_add(&t, w, held, 1000, ext / 1000)) continue;
+    char a[32], m[300];
+    pcol_g_text(a, sizeof a, w);
+    snprintf(t.first_at, sizeof t.first_at, "%s[%zu] (µs)", what, i);
+    snprintf(m, sizeof m, "%s %s µs is not held to six significant digits: pcol holds a V8 profile's times as whole "
+             "ns (the profile's samples span %g ns)", v->abs_ts ? "the difference of a timestamp and the one before," : "the delta",
+             a, ext);
+    pcol_error *e = v->err;
+    v->err = &t.refusal;
+    at(v, what, i, m);
+    v->err = e;
+  }
+  return pcol_kept_verdict(&t, 1, v->name, v->err);
 }
 
 /* What the document holds, in the order of checks of the importer that
@@ -654,11 +721,16 @@ static int resolve(vimp *v) {
     /* times since the first timestamp, where DevTools' legacy loader starts
      * the profile (startTime is whole seconds in Node's files: 0.6 s early) */
     int64_t prev = v->nd ? v->deltas[0] : 0;
+    double rprev = v->resid && v->nd ? v->resid[0] : 0;
     for (size_t i = 0; i < v->nd; i++) {
       int64_t ts = v->deltas[i];
       if (i == v->bad_delta) return at(v, "timestamps", i, bad_delta_what(v));
       if (__builtin_sub_overflow(ts, prev, &v->deltas[i])) return at(v, "timestamps", i, "time out of range");
       prev = ts;
+      if (v->resid) { /* (what each difference does not hold) */
+        double r = v->resid[i];
+        v->resid[i] = r - rprev, rprev = r;
+      }
     }
   }
   /* a Chrome trace's profiles are timed since one origin (the earliest
@@ -775,6 +847,7 @@ static int resolve(vimp *v) {
     else if (added) rc = at(v, "samples", i, "names an id no node has");
     else v->samples[i] = k;
   }
+  if (!rc && v->resid) rc = deltas_kept(v, nt);
   /* The closing sample of pcol's V8 and Chrome exports (doc/mappings.md
    * §10.1): a last sample of the root, no frame, at endTime or before it
    * (the export's endTime is its source's span, which may end after the
@@ -957,7 +1030,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   if (!rc && source_id) *source_id = v.src;
   if (!rc && lost) lost[0] = v.lost[0], lost[1] = v.lost[1], lost[2] = v.lost[2];
   pcol_jp_close(&j);
-  free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.lines), free(v.fn), free(v.url);
+  free(v.nodes), free(v.kids), free(v.samples), free(v.deltas), free(v.resid), free(v.lines), free(v.fn), free(v.url);
   free(v.parent), free(v.loc), free(v.stack), free(v.work), free(v.ix);
   pcol_u64map_free(&v.map);
   return rc;

@@ -13,12 +13,8 @@
  * weights negated already, so THE count rule does not negate them), [0] the
  * kinds any source has.  Scanned once a file and kept on it (not to be freed).  count.c */
 int pcol_base_kinds(pcol_file *f, const uint8_t **kinds, pcol_error *err);
-/* How a message names source s of f, in buf (returned): "source N", or
- * for a subtracted base's (pcol_base_kinds; its sources follow the
- * profile's, so the union's numbers are no input's) "the base's source K",
- * K among the base's sources; in the union of one source N of each side
- * (f->side_source) that N, the number the user gave.  count.c */
-const char *pcol_source_who(pcol_file *f, uint32_t s, char *buf, size_t n);
+/* (pcol_source_who, how a message names a source, is public: pcol.h;
+ * count.c, by pcol_base_kinds and f->side_source) */
 /* The number of source s of f as the user knows it (pcol_source_who's,
  * without the words): f->side_source when set, else s.  count.c */
 uint32_t pcol_source_shown(const pcol_file *f, uint32_t s);

@@ -85,4 +85,23 @@ fi
 # the execution samples alone, as the message says, pair with them
 "$PCOL" unpack "$tmp/a.jfr" --source 1 --to pprof -o "$tmp/a1.pb.gz" 2>/dev/null || fail "unpack --source 1"
 "$PCOL" top "$tmp/e.jfr" --diff-base "$tmp/a1.pb.gz" -n 1 >/dev/null || fail "top e.jfr --diff-base (a.jfr's source 1)"
+
+# the pprof export of such a union warns of each source without one of its
+# sample types by the side's own number, as the views do (pcol_source_who):
+# the base's sources come after the profile's in the union, whose numbers
+# are no input's (before: "source 3" of a base that has two)
+printf 'main;a 3\nmain;b 2\n' >"$tmp/c.folded"
+printf '%s' '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2]},{"id":2,"callFrame":{"functionName":"f","url":"a.js"}}],"startTime":0,"endTime":5000,"samples":[2,2,2],"timeDeltas":[0,1000,1000]}' >"$tmp/x.cpuprofile"
+"$PCOL" merge "$tmp/x.cpuprofile" "$tmp/c.folded" -o "$tmp/m.pcol" 2>/dev/null || fail "merge m.pcol"
+"$PCOL" merge "$tmp/c.folded" "$tmp/x.cpuprofile" -o "$tmp/mb.pcol" 2>/dev/null || fail "merge mb.pcol"
+for o in --base --diff-base; do
+  "$PCOL" top "$tmp/m.pcol" $o "$tmp/mb.pcol" --value wall >/dev/null 2>"$tmp/view" || fail "top $o: $(cat "$tmp/view")"
+  "$PCOL" unpack "$tmp/m.pcol" $o "$tmp/mb.pcol" --to pprof -o "$tmp/mu.pb.gz" 2>"$tmp/exp" || fail "unpack $o: $(cat "$tmp/exp")"
+  for who in "source 2" "the base's source 1"; do
+    grep -q ": $who (collapsed [^)]*) has no value wall/nanoseconds" "$tmp/view" || fail "top $o: no '$who': $(cat "$tmp/view")"
+    grep -q ": $who (collapsed [^)]*) has no value wall/nanoseconds" "$tmp/exp" ||
+      fail "unpack $o --to pprof: no '$who' (as top names it): $(cat "$tmp/exp")"
+  done
+  ! grep -q "source 3" "$tmp/exp" || fail "unpack $o --to pprof names the union's source 3: $(cat "$tmp/exp")"
+done
 exit 0

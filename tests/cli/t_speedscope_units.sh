@@ -21,6 +21,11 @@ ev 1.333333 >"$tmp/ns.json"      # whole ns: stored in nanoseconds
 ev 1.3333333333 >"$tmp/dec.json" # 1/3 ns more: stored in 1e-9 milliseconds
 printf '%s{"type":"sampled","name":"p","unit":"microseconds","startValue":0,"endValue":10,"samples":[[0],[0,1]],"weights":[1.0001,3]}]}' \
   "$H" >"$tmp/us.json"
+# endValue - startValue past the samples: speedscope's total (its flame
+# chart's width, an idle gap after the samples) is the source's duration
+# (before, endValue was not read: no Duration, or the samples' extent)
+"$PCOL" top "$tmp/us.json" | grep -qx 'Duration: 10us, Total samples = 4us (40.00%)' ||
+  fail "us.json: $("$PCOL" top "$tmp/us.json" | grep Duration), want speedscope's 10 us of endValue"
 "$PCOL" info "$tmp/dec.json" | grep -q 'wall/1e-9 milliseconds' || fail "dec.json not stored in 1e-9 milliseconds: $("$PCOL" info "$tmp/dec.json")"
 "$PCOL" info "$tmp/ns.json" | grep -q 'wall/nanoseconds' || fail "ns.json not stored in nanoseconds"
 

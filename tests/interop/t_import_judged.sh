@@ -450,6 +450,55 @@ $PCOL info "$tmp/events.json" | grep -q 'chrome .*events.json: CrRendererMain (p
 $PCOL top "$tmp/events.json" 2>&1 >/dev/null | grep -q 'duration events: [0-9]* E events matching no open B' ||
   { echo "FAIL trace of duration events: no warning of the unmatched events: $($PCOL top "$tmp/events.json" 2>&1 >/dev/null)"; fail=1; }
 
+# ---------------------------------------------------------------- speedscope's total (endValue)
+# speedscope's total of a profile (Profile.getTotalWeight: its builder
+# starts at endValue - startValue, then takes the larger of that and the
+# weights' sum, or an evented profile's last time) is its flame chart's
+# width, the part past the samples an idle gap.  In a unit of time pcol's
+# duration (`pcol info`'s duration_ns) is that total where it is larger than
+# the samples (before, endValue was not read: no duration, or the evented
+# samples' extent), and states none of a sampled profile without a gap.
+mkdir -p "$tmp/gap"
+python3 - "$tmp/gap" <<'PY'
+import json, sys
+fr = [{"name": "main"}, {"name": "a"}, {"name": "b"}]
+def doc(p): return {"$schema": "https://www.speedscope.app/file-format-schema.json", "shared": {"frames": fr}, "profiles": [p]}
+def ev(t, f, at): return {"type": t, "frame": f, "at": at}
+cases = {
+    "s-gap": {"type": "sampled", "name": "p", "unit": "milliseconds", "startValue": 0, "endValue": 10,
+              "samples": [[0, 1], [0, 2]], "weights": [3, 1]},
+    "s-gap-us": {"type": "sampled", "name": "p", "unit": "microseconds", "startValue": 2.5, "endValue": 1000.25,
+                 "samples": [[0, 1], [0, 2], [0, 1]], "weights": [300, 100.5, 0]},
+    "s-nogap": {"type": "sampled", "name": "p", "unit": "milliseconds", "startValue": 0, "endValue": 2,
+                "samples": [[0, 1], [0, 2]], "weights": [3, 1]},
+    "e-gap": {"type": "evented", "name": "p", "unit": "milliseconds", "startValue": 5, "endValue": 25,
+              "events": [ev("O", 0, 5), ev("O", 1, 6), ev("C", 1, 8), ev("C", 0, 9)]},
+    "e-gap-s": {"type": "evented", "name": "p", "unit": "seconds", "startValue": -1, "endValue": 1.5,
+                "events": [ev("O", 0, -1), ev("O", 2, 0), ev("C", 2, 0.25), ev("C", 0, 0.5)]},
+}
+for k, p in cases.items():
+    json.dump(doc(p), open("%s/%s.json" % (sys.argv[1], k), "w"))
+PY
+for c in s-gap:1000000 s-gap-us:1000 s-nogap:1000000 e-gap:1000000 e-gap-s:1000000000; do
+  f=${c%%:*} scale=${c#*:}
+  if ! judge "$tmp/gap/$f.json"; then echo "FAIL $f: speedscope judge did not run"; fail=1; continue; fi
+  $PCOL info "$tmp/gap/$f.json" --format json > "$tmp/gap/$f.info" 2>"$tmp/err" || { echo "FAIL $f: $(cat "$tmp/err")"; fail=1; continue; }
+  if ! python3 - "$tmp/rec" "$tmp/gap/$f.info" "$scale" "$f" <<'PY'; then fail=1; continue; fi
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+doc = json.loads(open(sys.argv[2]).read())
+info = doc["rows"][0]
+total = r["profiles"][0]["total"] * int(sys.argv[3])  # speedscope's, in ns
+held = doc["total"] if sys.argv[4].startswith("s-") else info["end_ns"]  # pcol's samples: weights, or extent
+dur = info["duration_ns"]
+if total > held and (dur is None or abs(dur - total) > 0.5):
+    sys.exit("FAIL %s: pcol's duration %s ns, speedscope's total %s ns (the samples %s)" % (sys.argv[4], dur, total, held))
+if total <= held and sys.argv[4].startswith("s-") and dur is not None:
+    sys.exit("FAIL %s: pcol states a duration %s ns, speedscope's total is the weights' %s ns" % (sys.argv[4], dur, total))
+PY
+  n=$((n + 1))
+done
+
 # ---------------------------------------------------------------- edge cases (generated)
 # speedscope_edge_gen.py (a fixed seed) writes edge cases of the formats
 # both read; per function, pcol's self and total equal speedscope's.

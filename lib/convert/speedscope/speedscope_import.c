@@ -40,7 +40,9 @@
  * its value type's total by more than a millionth (THE kept rule over the
  * file, pcol_kept_verdict: kept).  An
  * evented profile's times count from startValue, any number (speedscope
- * subtracts it); one that is no number refuses the profile.
+ * subtracts it); one that is no number refuses the profile.  A profile in
+ * a unit of time whose endValue - startValue is past what it holds (an
+ * idle gap in speedscope's flame chart) lasts that long (idle_gap).
  * The document is read as a stream (lib/convert/json_pull.c), its keys in
  * any order (py-spy writes "profiles" before "shared"): frames straight into
  * the builder, each profile into compact arrays (a sample's stack as a node
@@ -88,6 +90,8 @@ typedef struct sprof {
   char *type, *name, *unit;
   double start; /* startValue (0 when absent), any number, as speedscope: an evented profile's times count from it */
   int start_bad; /* a startValue that is no number: an evented profile's times are refused (speedscope's NaN) */
+  double end;   /* endValue, when has_end (a finite number): speedscope's total is at least endValue - startValue */
+  int has_end;
   int samples_kind, weights_kind, events_kind; /* 0 absent, 1 an array, 2 something else */
   uint32_t *samples; size_t ns, capns;         /* tree nodes, or NOTARR/BADFRAME */
   double *weights; size_t nw, capw;            /* NaN: not a number */
@@ -438,7 +442,7 @@ static int profile(simp *s) {
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int k_type = pcol_jp_key_is(j, "type"), k_name = pcol_jp_key_is(j, "name"), k_unit = pcol_jp_key_is(j, "unit");
     int k_s = pcol_jp_key_is(j, "samples"), k_w = pcol_jp_key_is(j, "weights"), k_e = pcol_jp_key_is(j, "events");
-    int k_sv = pcol_jp_key_is(j, "startValue");
+    int k_sv = pcol_jp_key_is(j, "startValue"), k_ev = pcol_jp_key_is(j, "endValue");
     int k_rt = pcol_jp_key_is(j, "pcolTimes") ? 1 : pcol_jp_key_is(j, "pcolDurations") ? 2
              : pcol_jp_key_is(j, "pcolThreads") ? 3 : 0;
     int k_th = pcol_jp_key_is(j, "pcolThread");
@@ -454,6 +458,9 @@ static int profile(simp *s) {
     } else if (k_sv) {
       if (is_num(j) && isfinite(j->d)) p->start = j->d, p->start_bad = 0;
       else p->start = 0, p->start_bad = 1;
+    } else if (k_ev) {
+      p->has_end = is_num(j) && isfinite(j->d);
+      p->end = p->has_end ? j->d : 0;
     } else if (k_ss && j->tok == PCOL_JT_INT && (k_ss == 1 || j->i >= k_ss - 2)) {
       *(k_ss == 1 ? &p->src_start : k_ss == 2 ? &p->src_dur : &p->src_part) = j->i;
     } else if (k_iv && j->tok == PCOL_JT_INT && j->i > 0) {
@@ -737,6 +744,36 @@ static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   return b_in(s, rc);
 }
 
+/* speedscope's total of profile p (Profile.getTotalWeight: its builder
+ * starts at endValue - startValue, then takes the larger of that and what
+ * the profile holds, `held`: a sampled profile's weights summed, an
+ * evented one's last time since startValue) is the flame chart's width,
+ * whose part past the samples it draws as an idle gap (the sandwich's
+ * shares are of the weights alone, getTotalNonIdleWeight).  Of a profile
+ * in a unit of time with such a gap (past a millionth of endValue -
+ * startValue), endValue - startValue in ns is the
+ * source's duration (meta pprof.duration_nanos, spec.md §7), as a V8
+ * profile's endTime - startTime is: `pcol top` says `Duration: 10ms, Total
+ * samples = 4ms (40.00%)`, `pcol info` the duration, the exports write it
+ * (before, endValue was not read: the profile lasted as long as its
+ * samples).  Not where pcol's export states the duration (pcolDuration),
+ * nor of a count or bytes (no duration; doc/mappings.md §11). */
+static int idle_gap(simp *s, const sprof *p, uint32_t src, double held) {
+  double ns;
+  const char *unit, *tname;
+  int64_t d;
+  if (!p->has_end || p->start_bad || p->src_dur != PCOL_NA_I64 || !p->unit_str ||
+      unit_of(p->unit, &ns, &unit, &tname) || strcmp(unit, PCOL_UNIT_NANOSECONDS) != 0)
+    return PCOL_OK;
+  double ext = p->end - p->start;
+  /* (a gap of less than a millionth is the doubles' noise: a sum of
+   * weights one ulp short of the total pcol's export wrote as endValue) */
+  if (!(ext - held > 1e-6 * ext) || to_scaled(ext, ns, &d) || d <= 0) return PCOL_OK;
+  char v[24];
+  snprintf(v, sizeof v, "%lld", (long long)d);
+  return b_in(s, pcol_b_meta_str(s->b, src, PPROF_META_DURATION_NANOS, v, s->err));
+}
+
 /* Source src holds stretches of time (a sample with a duration, of weight
  * <= 1: an evented profile's, or the times pcol's timeline gives back):
  * an interval source (spec.md §7.1, meta pcol.intervals), whose samples a
@@ -807,6 +844,9 @@ static int evented(simp *s, size_t pi, int add) {
     stretches |= r.duration_ns > 0;
   }
   if (stretches && (rc = mark_intervals(s, src))) return rc;
+  double last = 0; /* (speedscope's lastValue: the last stretch's end since startValue) */
+  for (size_t k = 0; add && k < p->nst && stretch_read(p, k, stop); k++) last = fmax(last, p->st[k].t1 - p->start);
+  if (add && (rc = idle_gap(s, p, src, last))) return rc;
   if (stop != SIZE_MAX && (!p->err_what || stop <= p->err_ev))
     return at(s, "profiles[%zu].events[%zu]", pi, stop, "expected {type, at, frame}");
   if (p->err_what)
@@ -986,6 +1026,11 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
     stretches |= r.duration_ns > 0 && r.weight <= 1;
   }
   if (stretches && (rc = mark_intervals(s, src))) return rc;
+  if (pj - pi == 1 && ti == SIZE_MAX) { /* (a profile of its own: pcol's several are its export's) */
+    double sum = 0;
+    for (size_t i = 0; i < p0->nw; i++) sum += p0->weights[i];
+    if ((rc = idle_gap(s, p0, src, sum))) return rc;
+  }
   return ti != SIZE_MAX && !timed ? evented(s, ti, 0) : PCOL_OK; /* (a timeline that carries: checked) */
 }
 

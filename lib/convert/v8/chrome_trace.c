@@ -52,6 +52,7 @@
 #include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
 #include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
 #include "srcname.h"  /* pcol_source_name */
+#include "count.h"    /* pcol_kept_add, pcol_kept_verdict, pcol_g_text: THE kept rule */
 #include <math.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -106,6 +107,8 @@ typedef struct drow {
   uint32_t name;  /* index into the names */
   uint32_t kind;  /* 0: B or E, 1: X */
   uint32_t anon;  /* an E without a name (absent, empty, not a string): it closes the innermost open B */
+  int32_t res;    /* what the file's time has more than t, in 1e-6 ns (its fraction of a ns; in
+                   * bytes that were padding): THE kept rule's input (dur_flush) */
 } drow;
 
 typedef struct dtrace {
@@ -118,6 +121,8 @@ typedef struct dtrace {
   size_t ntab;
   uint64_t n;           /* the duration events' rows (an X: 1) */
   int64_t t0;           /* the earliest ts, ns: the sources' time 0 */
+  int64_t tmax;         /* the latest time (a ts, an X's end), ns: t0 .. tmax is the trace's extent */
+  pcol_kept_tally kept; /* THE kept rule of the stretches held as whole ns (dur_flush) */
   const char *bad;      /* the first event that cannot be read, and why */
   size_t bad_ev;
   char *ename;          /* the name of the event being read */
@@ -369,15 +374,18 @@ static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_t
   drow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
   r.k = *th, r.t = llround(t), r.name = (uint32_t)name;
+  r.res = (int32_t)llroundl(((long double)ts * 1000 - r.t) * 1e6); /* (the product exact: 53 + 10 bits) */
   r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
   if (!d->n++ || r.t < d->t0) d->t0 = r.t;
+  if (d->n == 1 || r.t > d->tmax) d->tmax = r.t;
   r.seq = ev;
   r.anon = ph == 'E' && !d->has_name;
   if (ph == 'X') {
     int64_t dn = llround(du);
     r.kind = 1, r.negdur = -dn;
     if ((rc = pcol_rowsort_add(d->q[0], &r))) return sorter_failed(c, rc);
-    r.xts = r.t, r.t += dn;
+    r.xts = r.t, r.t += dn, r.res += (int32_t)llroundl(((long double)dur * 1000 - dn) * 1e6);
+    if (r.t > d->tmax) d->tmax = r.t;
     rc = pcol_rowsort_add(d->q[1], &r);
   } else {
     rc = pcol_rowsort_add(d->q[ph == 'E'], &r);
@@ -1101,6 +1109,8 @@ typedef struct enode {
 
 typedef struct egroup {
   int64_t t;
+  int32_t res;       /* its first E's drow.res */
+  uint64_t seq;      /* and its event */
   uint32_t front, n, cap;
   uint64_t *key;     /* per slot */
   uint32_t *name;    /* per slot */
@@ -1119,6 +1129,7 @@ typedef struct dthread {
   dframe *f;            /* the open frames, outermost first */
   size_t nf, capf;
   int64_t last;         /* ns: the stack's last change */
+  int32_t last_res;     /* what the file's time of it has more, 1e-6 ns */
   egroup g;             /* the E queue's events at its first ts */
   uint64_t unmatched, open;
   int64_t maxd; /* the longest sample of the thread's source */
@@ -1164,9 +1175,26 @@ static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
   return pcol_b_location(c->b, 0, 0, 0, &l, 1, &locs[i], c->err);
 }
 
-/* The time since the last change of the stack, as a sample of it. */
-static int dur_flush(ctrace *c, dthread *th, int64_t t) {
+/* The time since the last change of the stack, as a sample of it: at t
+ * (res: what the file's time has more, 1e-6 ns; seq: the event there).  Times
+ * are whole ns, each the file's to half a ns, so a stretch is its length
+ * to a ns: THE kept rule (pcol_kept_add, lib/core/count.c, as the V8
+ * deltas', v8_profile.c) judges it against a millionth of the trace's
+ * extent, and the verdict after the events refuses a trace whose
+ * stretches whole ns cannot hold (a dur of 0.0004 us left no sample, and
+ * was said nowhere) or warns once of one a ns or less off. */
+static int dur_flush(ctrace *c, dthread *th, int64_t t, int32_t res, uint64_t seq) {
   int rc;
+  double w = th->nf && th->last != INT64_MIN ? (double)(t - th->last) + ((double)res - th->last_res) / 1e6 : 0;
+  if (w > 0 && pcol_kept_add(&c->d.kept, w / 1000, t - th->last, 1000, (double)(c->d.tmax - c->d.t0) / 1000)) {
+    char a[32], m[240];
+    pcol_g_text(a, sizeof a, w / 1000);
+    snprintf(c->d.kept.first_at, sizeof c->d.kept.first_at, "traceEvents[%" PRIu64 "] (µs)", seq);
+    snprintf(m, sizeof m, "the stretch of %s µs that ends at this event is not held to six significant digits: pcol "
+             "holds a trace's times as whole ns (the trace spans %g ns)", a, (double)(c->d.tmax - c->d.t0));
+    pcol_error_set(&c->d.kept.refusal, PCOL_ECORRUPT, "%s: traceEvents[%" PRIu64 "]: %s", c->name, seq, m);
+  }
+  th->last_res = res;
   if (th->nf && t > th->last) {
     if (!th->src && (rc = thread_source(c, &th->k, &th->src, &th->ls, &th->vt))) return rc;
     pcol_sample_row r = {th->src, th->last - c->d.t0, t - th->last, 1, PCOL_NA_I64, th->f[th->nf - 1].node, th->ls};
@@ -1180,7 +1208,7 @@ static int dur_flush(ctrace *c, dthread *th, int64_t t) {
 
 static int dur_enter(ctrace *c, dthread *th, const drow *b, uint32_t *locs) {
   int rc;
-  if ((rc = dur_flush(c, th, b->t)) || (rc = name_loc(c, locs, b->name))) return rc;
+  if ((rc = dur_flush(c, th, b->t, b->res, b->seq)) || (rc = name_loc(c, locs, b->name))) return rc;
   if (PCOL_GROW(th->f, th->nf, th->capf)) return pcol_oom(c->err);
   dframe *f = &th->f[th->nf];
   f->name = b->name, f->key = b->key;
@@ -1344,7 +1372,7 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
     for (;;) {
       int bin = hb && !tkey_cmp(&b.k, &th.k);
       if (g->front == g->n && he && !tkey_cmp(&en.k, &th.k)) { /* the E queue's events at its next ts */
-        g->front = g->n = 0, g->t = en.t;
+        g->front = g->n = 0, g->t = en.t, g->res = en.res, g->seq = en.seq;
         do {
           if (g->n == MAX_TIED_ENDS) {
             char pm[64], tm[64];
@@ -1378,13 +1406,14 @@ static int import_durations(ctrace *c, uint64_t *unmatched, uint64_t *open) {
         th.unmatched++;
         continue;
       }
-      if ((rc = dur_flush(c, &th, g->t))) goto out;
+      if ((rc = dur_flush(c, &th, g->t, g->res, g->seq))) goto out;
       th.nf--;
     }
     th.open += th.nf; /* closed at the last change (speedscope: no more time) */
     if (th.src && (rc = pcol_v8_max_duration(c->b, th.src, th.maxd, c->err))) goto out;
   }
   *unmatched = th.unmatched, *open = th.open;
+  rc = pcol_kept_verdict(&d->kept, 1, c->name, c->err);
 out:
   free(locs), free(th.f);
   free(g->key), free(g->name), free(g->anon), free(g->keys), free(g->names), free(g->kroot), free(g->nroot), free(g->h);
@@ -1743,9 +1772,11 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
     if (!rc && pcol_b_sample_count(b) == before)
       rc = pcol_error_set(err, PCOL_EFORMAT, "%s: a Chrome trace whose duration events (ph B/E, X) never "
                           "have a frame open for any time, and without a CPU profile", name);
+    char prior[sizeof err->message + 2] = ""; /* (the kept rule's warning, pcol_kept_verdict's) */
+    if (!rc && err && err->code == PCOL_OK && err->message[0]) snprintf(prior, sizeof prior, "%s; ", err->message);
     if (!rc && (unmatched || open))
-      pcol_error_set(err, PCOL_OK, "%s: duration events: %" PRIu64 " E event%s matching no open B (left out, as "
-                     "speedscope does), %" PRIu64 " frame%s still open at the end (closed there)", name, unmatched,
+      pcol_error_set(err, PCOL_OK, "%s%s: duration events: %" PRIu64 " E event%s matching no open B (left out, as "
+                     "speedscope does), %" PRIu64 " frame%s still open at the end (closed there)", prior, name, unmatched,
                      unmatched == 1 ? "" : "s", open, open == 1 ? "" : "s");
   } else if (!rc && !used)
     rc = pcol_error_set(err, PCOL_EFORMAT,

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# CLI: V8 times with fractions of a ns (JSON allows 0.0001 us; V8 writes
+# whole us), as DevTools and speedscope read them: doubles, each sample's
+# time startTime + the deltas before it.  pcol holds times as whole ns:
+#  - the deltas' fractions are carried, so every time is the file's to half
+#    a ns (rounded one by one, 3000 deltas of 1.0004 us lost 1.2 us: each
+#    function's wall was 0.04% short, exit 0), in a .cpuprofile and in a
+#    Chrome trace's ProfileChunk timeDeltas (the same reader);
+#  - THE kept rule (lib/core/count.c pcol_kept_verdict, as the speedscope,
+#    Firefox and Perun imports): a profile that whole ns cannot hold to a
+#    millionth is refused naming the delta (deltas of 0.0001 us gave
+#    "Total samples = 0" with exit 0), the old shape's timestamps too, and
+#    a trace's duration events (ts and dur are times to the ns: X events
+#    of 0.0004 us were left out, exit 0).
+T=t_v8_fractions
+. "$(dirname "$0")/cli_env.sh"
+command -v python3 >/dev/null || { echo "skipped: python3 not installed"; exit 77; }
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+root = {"functionName": "(root)", "url": "", "scriptId": "0", "lineNumber": -1, "columnNumber": -1}
+def cf(n): return {"functionName": n, "url": "a.js", "scriptId": "1", "lineNumber": 0, "columnNumber": 0}
+nodes = [{"id": 1, "callFrame": root, "children": [2, 3]}, {"id": 2, "callFrame": cf("f")}, {"id": 3, "callFrame": cf("g")}]
+def prof(samples, deltas):
+    return {"nodes": nodes, "startTime": 100, "endTime": 100 + sum(deltas) + 1, "samples": samples, "timeDeltas": deltas}
+# 3000 samples, f and g in runs of 3, 1.0004 us apart
+samples = [2 if (i // 3) % 2 == 0 else 3 for i in range(3000)]
+deltas = [0] + [1.0004] * 2999
+json.dump(prof(samples, deltas), open(d + "/drift.cpuprofile", "w"))
+# what DevTools and speedscope sum: sample i lasts until sample i + 1 (ns)
+want = {"f": 0.0, "g": 0.0}
+t = [0.0]
+for x in deltas[1:]:
+    t.append(t[-1] + x)
+for i in range(len(samples) - 1):
+    want["f" if samples[i] == 2 else "g"] += (t[i + 1] - t[i]) * 1000
+open(d + "/want", "w").write("%.3f %.3f\n" % (want["f"], want["g"]))
+# the same profile in a Chrome trace: a Profile event and two chunks
+ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 100, "id": "0x1", "args": {"data": {"startTime": 100}}}]
+for k in range(2):
+    part = slice(1500 * k, 1500 * (k + 1))
+    cp = {"samples": samples[part]}
+    if k == 0:
+        cp["nodes"] = [{"id": 1, "callFrame": root}, {"id": 2, "parent": 1, "callFrame": cf("f")},
+                       {"id": 3, "parent": 1, "callFrame": cf("g")}]
+    ev.append({"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 101 + k, "id": "0x1",
+               "args": {"data": {"cpuProfile": cp, "timeDeltas": deltas[part]}}})
+json.dump({"traceEvents": ev}, open(d + "/drift.json", "w"))
+# four samples 0.0001 us apart: 0.3 ns in all, no whole ns
+json.dump(prof([2, 3, 2, 3], [0.0001] * 4), open(d + "/tiny.cpuprofile", "w"))
+json.dump({"traceEvents": [ev[0], {"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 101, "id": "0x1",
+          "args": {"data": {"cpuProfile": {"nodes": ev[1]["args"]["data"]["cpuProfile"]["nodes"], "samples": [2, 3, 2, 3]},
+                            "timeDeltas": [0.0001] * 4}}}]}, open(d + "/tiny.json", "w"))
+# the old shape: timestamps (us) 0.0001 apart
+old = {"head": {"id": 1, "functionName": "(root)", "url": "", "lineNumber": 0, "hitCount": 0, "children": [
+    {"id": 2, "functionName": "f", "url": "a.js", "lineNumber": 1, "hitCount": 2, "children": []},
+    {"id": 3, "functionName": "g", "url": "a.js", "lineNumber": 1, "hitCount": 2, "children": []}]},
+    "startTime": 1, "endTime": 2, "samples": [2, 3, 2, 3], "timestamps": [1e6 + 0.0001 * i for i in range(4)]}
+json.dump(old, open(d + "/tiny-old.cpuprofile", "w"))
+# duration events (no CPU profile): two X events of 0.0004 us beside one of
+# 1.0004 us (speedscope: a 0.0004, b 0.0004, c 1.0004; pcol kept c 1 us
+# alone, exit 0), and three stretches of 1000.0004 us (each held to a ns
+# of a trace of 3 ms: read as they are, no warning)
+X = lambda n, ts, dur: {"ph": "X", "name": n, "pid": 1, "tid": 1, "ts": ts, "dur": dur}
+json.dump({"traceEvents": [X("a", 0.0001, 0.0004), X("b", 1, 0.0004), X("c", 2, 1.0004)]}, open(d + "/tiny-x.json", "w"))
+json.dump({"traceEvents": [X("a", 0, 1000.0004), X("b", 1000.0004, 1000.0004), X("c", 2000.0008, 1000.0004)]},
+          open(d + "/x.json", "w"))
+PY
+read -r wf wg <"$tmp/want"
+for f in drift.cpuprofile drift.json; do
+  "$PCOL" fold "$tmp/$f" --value wall >"$tmp/fold" 2>"$tmp/err" || fail "fold $f: $(head -3 "$tmp/err")"
+  [ -s "$tmp/err" ] && fail "fold $f: a warning: $(head -3 "$tmp/err")"
+  python3 - "$tmp/fold" "$wf" "$wg" "$f" <<'PY' || fail "fold $f: the walls are not DevTools' to a ns"
+import sys
+got = {}
+for line in open(sys.argv[1]):
+    stack, _, v = line.rstrip("\n").rpartition(" ")
+    leaf = stack.split(";")[-1]
+    got[leaf] = got.get(leaf, 0) + int(v)
+want = {"f": float(sys.argv[2]), "g": float(sys.argv[3])}
+bad = [(k, got.get(k, 0), want[k]) for k in want if abs(got.get(k, 0) - want[k]) > 1]
+if bad:
+    print("%s: %s" % (sys.argv[4], ", ".join("%s %d ns, DevTools %.1f" % b for b in bad)), file=sys.stderr)
+    sys.exit(1)
+PY
+done
+"$PCOL" fold "$tmp/x.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold x.json: $(cat "$tmp/err")"
+[ "$(tr '\n' ' ' <"$tmp/fold")" = "a 1000000 b 1000000 c 1000000 " ] || fail "fold x.json: $(cat "$tmp/fold")"
+if "$PCOL" fold "$tmp/tiny-x.json" >"$tmp/fold" 2>"$tmp/err"; then
+  fail "fold tiny-x.json: read ($(tr '\n' ' ' <"$tmp/fold")), want it refused: two of its stretches are no whole ns"
+fi
+grep -q 'tiny-x.json: traceEvents\[0\]: the stretch of 0.0004 µs .*not held to six significant digits.*more than a millionth' \
+  "$tmp/err" || fail "fold tiny-x.json: $(head -3 "$tmp/err")"
+for f in tiny.cpuprofile tiny.json tiny-old.cpuprofile; do
+  if "$PCOL" top "$tmp/$f" >"$tmp/top" 2>"$tmp/err"; then
+    fail "top $f: read ($(grep Total "$tmp/top")), want it refused: its times are no whole ns"
+  fi
+  what=timeDeltas
+  [ "$f" = tiny-old.cpuprofile ] && what=timestamps
+  grep -q "$what\[[0-9]*\]: .*not held to six significant digits.*more than a millionth" "$tmp/err" ||
+    fail "top $f: $(head -3 "$tmp/err")"
+done
+echo "t_v8_fractions: ok"
