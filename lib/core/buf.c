@@ -85,23 +85,23 @@ static void hint_huge(void *p, size_t n) {
 #endif
 }
 
-void *pcol_alloc_hot(size_t n, int zero) {
+/* pcol_alloc_hot, old (if any) freed once the array is had, before its
+ * pages are touched (pcol_alloc_hot_replacing). */
+static void *alloc_hot(size_t n, int zero, void *old) {
   uint8_t *p = alloc_huge(n);
-  if (p) {
-    pcol_prefault_write(p, n);
-    if (zero) memset(p, 0, n);
-    return p;
-  }
-  /* large: calloc, whose fresh mapping needs no zeros written; else the
-   * pages first, then the zeros (calloc's memset of heap memory would take
-   * the faults one page at a time) */
-  int big = n >= ((size_t)1 << 20);
-  p = zero && big ? calloc(n, 1) : malloc(n ? n : 1);
+  /* else, large: calloc, whose fresh mapping needs no zeros written; else
+   * the pages first, then the zeros (calloc's memset of heap memory would
+   * take the faults one page at a time) */
+  int zeroed = zero && !p && n >= ((size_t)1 << 20);
+  if (!p) p = zeroed ? calloc(n, 1) : malloc(n ? n : 1);
   if (!p) return NULL;
+  free(old);
   pcol_prefault_write(p, n);
-  if (zero && !big) memset(p, 0, n ? n : 1);
+  if (zero && !zeroed) memset(p, 0, n ? n : 1);
   return p;
 }
+void *pcol_alloc_hot(size_t n, int zero) { return alloc_hot(n, zero, NULL); }
+void *pcol_alloc_hot_replacing(size_t n, void *old) { return alloc_hot(n, 1, old); }
 
 void pcol_prefault_read(const void *p, size_t n) {
 #ifdef MADV_POPULATE_READ

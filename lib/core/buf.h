@@ -49,6 +49,11 @@ int pcol_grow(void *arr_ptr, size_t *cap, size_t elem);
  * happen as before.  buf.c */
 enum { PCOL_HOT_MIN = 16 << 10 };
 void *pcol_alloc_hot(size_t n, int zero);
+/* pcol_alloc_hot(n, 1) that frees old (may be NULL) once the new array is
+ * had and before its pages are touched, so the two are never resident at
+ * once (a table rebuilt from its keys, not copied: builder.c nodeset_grow).
+ * NULL, old kept, when n bytes cannot be had. */
+void *pcol_alloc_hot_replacing(size_t n, void *old);
 /* The same for [p, p + n) of an allocation made before (the room a reserve
  * added to a growable array, about to be written through). */
 void pcol_prefault_write(void *p, size_t n);

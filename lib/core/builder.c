@@ -659,23 +659,36 @@ static uint64_t child_ph(uint64_t parent_ph, uint32_t location_id) {
   return pcol_hash2(5, parent_ph, location_id);
 }
 
+/* A node's home slot: the low 32 bits of its path hash scaled to the
+ * table's size, which is not a power of two (cap <= 2^32). */
+static inline size_t node_home(const pcol_nodeset *h, uint64_t hash) {
+  return (size_t)(((hash & 0xffffffffu) * (uint64_t)h->cap) >> 32);
+}
+
+/* The table half as large again, rebuilt from the nodes' path hashes
+ * (ph[1..count], read in order), not copied from the old one: that is
+ * freed before the new one's pages are touched, so the two are never
+ * resident at once (it was the old table beside the new, while doubling,
+ * that set the peak: builder.h). */
 static int nodeset_grow(pcol_nodeset *h) {
-  size_t ncap = h->cap ? h->cap * 2 : 1024;
+  size_t ncap = h->cap ? h->cap + h->cap / 2 : 1024;
   if (ncap > SIZE_MAX / (PCOL_NODE_W * sizeof(uint32_t))) return PCOL_ENOMEM;
+  /* at most 2^32 slots (node_home): the ids, below 2^32 - 1, never fill it */
+  if ((uint64_t)ncap > (uint64_t)UINT32_MAX + 1) ncap = (size_t)((uint64_t)UINT32_MAX + 1);
+  if (ncap <= h->cap) return PCOL_OK;
   /* written all over at once: its pages faulted in by one call, not one
    * page fault a page */
-  uint32_t *ne = pcol_alloc_hot(ncap * PCOL_NODE_W * sizeof *ne, 1);
+  uint32_t *ne = pcol_alloc_hot_replacing(ncap * PCOL_NODE_W * sizeof *ne, h->e);
   if (!ne) return PCOL_ENOMEM;
-  for (size_t i = 0; i < h->cap; i++) {
-    const uint32_t *s = h->e + PCOL_NODE_W * i;
-    if (!s[0]) continue;
-    size_t j = node_ph(h, s[0]) & (ncap - 1);
-    while (ne[PCOL_NODE_W * j]) j = (j + 1) & (ncap - 1);
-    memcpy(ne + PCOL_NODE_W * j, s, PCOL_NODE_W * sizeof *s);
-  }
-  free(h->e);
   h->e = ne;
   h->cap = ncap;
+  for (size_t id = 1; id <= h->count; id++) {
+    uint64_t v = node_ph(h, (uint32_t)id);
+    size_t j = node_home(h, v);
+    while (ne[PCOL_NODE_W * j])
+      if (++j == ncap) j = 0;
+    ne[PCOL_NODE_W * j] = (uint32_t)id, ne[PCOL_NODE_W * j + 1] = (uint32_t)(v >> 32);
+  }
   return PCOL_OK;
 }
 
@@ -684,26 +697,28 @@ static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id,
                          uint32_t *stack_id) {
   pcol_btable *t = BT(b, PCOL_T_STACKS);
   pcol_nodeset *h = &b->stacks;
-  size_t i = 0, mask = h->cap - 1;
+  size_t i = 0, cap = h->cap;
   uint32_t tag = (uint32_t)(hash >> 32);
-  if (h->cap) {
+  if (cap) {
     const uint32_t *par = (const uint32_t *)(const void *)t->cols[PCOL_C_STACK_PARENT - 1].data;
     const uint32_t *lo = (const uint32_t *)(const void *)t->cols[PCOL_C_STACK_LOCATION - 1].data;
-    for (i = hash & mask;; i = (i + 1) & mask) {
+    for (i = node_home(h, hash);;) {
       const uint32_t *s = h->e + PCOL_NODE_W * i;
       if (!s[0]) break;
       if (s[1] == tag && par[s[0] - 1] == parent && lo[s[0] - 1] == location_id) {
         *stack_id = s[0];
         return PCOL_OK;
       }
+      if (++i == cap) i = 0;
     }
   }
   uint32_t nid;
   PCOL_RETURN_NOT_OK(next_id(t->rows, &nid));
-  if ((h->count + 1) * 4 > h->cap * 3) { /* load <= 3/4, as pcol_hset */
+  if ((h->count + 1) * 4 > cap * 3) { /* load <= 3/4, as pcol_hset */
     PCOL_RETURN_NOT_OK(nodeset_grow(h));
-    mask = h->cap - 1;
-    for (i = hash & mask; h->e[PCOL_NODE_W * i]; i = (i + 1) & mask) {}
+    cap = h->cap;
+    for (i = node_home(h, hash); h->e[PCOL_NODE_W * i];)
+      if (++i == cap) i = 0;
   }
   PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 8));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
@@ -763,7 +778,7 @@ static int b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *l
   map[0] = 0;
   for (size_t i = 0; i < n; i++) {
     if (i + STACK_NODES_AHEAD < n && ns->cap)
-      __builtin_prefetch(ns->e + PCOL_NODE_W * (ph[i + 1 + STACK_NODES_AHEAD] & (ns->cap - 1)));
+      __builtin_prefetch(ns->e + PCOL_NODE_W * node_home(ns, ph[i + 1 + STACK_NODES_AHEAD]));
     PCOL_RETURN_NOT_OK(stack_node_ph(b, map[par[i]], loc[i], ph[i + 1], &map[i + 1]));
   }
   return PCOL_OK;
@@ -803,7 +818,7 @@ static int b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *loc
       return PCOL_EINVAL;
     }
     hs[j - k] = ph = child_ph(ph, loc);
-    if (ns->cap) __builtin_prefetch(ns->e + PCOL_NODE_W * (ph & (ns->cap - 1)));
+    if (ns->cap) __builtin_prefetch(ns->e + PCOL_NODE_W * node_home(ns, ph));
   }
   for (size_t j = k; j < n; j++) {
     int rc = stack_node_ph(b, node, locs[n - 1 - j], hs[j - k], &node);
