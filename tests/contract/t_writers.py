@@ -37,6 +37,7 @@ PCOL = os.environ.get("PCOL", "build/bin/pcol")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 from pprofgen import field, sample, Strings  # noqa: E402
+from contract_report import finish  # noqa: E402
 
 LONG = b"long_" + b"x" * 5000
 NAMES = [b"main", b"nul\x00byte", b"ctl\x01\x1b[2J\x7f", b"\xc2\x9bcsi", b"bad\xff\xfeutf8", b"bidi\xe2\x80\xaeevil",
@@ -322,9 +323,7 @@ def main():
             print("t_writers: %-16s %s" % (row["writer"], "ok" if len(failures) == before else "FAILED"))
     finally:
         shutil.rmtree(tmp)
-    for f in failures:
-        print("t_writers: FAIL: " + f)
-    return 1 if failures else 0
+    return finish("t_writers", failures)
 
 
 if __name__ == "__main__":
