@@ -143,10 +143,14 @@ void cli_print_filters(FILE *fp, const pcol_select *sel) {
     const char *k = cli_filters[i].pprof, *v = cli_filter_value(sel, i);
     if (!v) continue;
     if (!any++) fputs("Active filters:\n", fp);
-    /* pprof's legendActiveFilters: "key=value" cut at 80 bytes, then "…" */
+    /* pprof's legendActiveFilters: "key=value" cut at 80 bytes, then "…";
+     * the value is the user's: the text rule (a regex holding ESC or
+     * U+202E wrote them raw, to the terminal and through the graph's
+     * legend into its SVG, which no XML reader then read) */
     size_t kl = strlen(k) + 1, vl = strlen(v);
-    if (kl + vl > 80) fprintf(fp, "   %s=%.*s\xe2\x80\xa6\n", k, (int)(80 - kl), v);
-    else fprintf(fp, "   %s=%s\n", k, v);
+    fprintf(fp, "   %s=", k);
+    cli_put_text(fp, v, kl + vl > 80 ? 80 - kl : vl, 0);
+    fputs(kl + vl > 80 ? "\xe2\x80\xa6\n" : "\n", fp);
   }
 }
 

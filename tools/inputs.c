@@ -561,10 +561,25 @@ int cli_stdin_once(const cli_command *cmd, const char *const *paths, int n) {
   return 0;
 }
 
+/* Whether the line p[0..n) was said already by this process (and, if
+ * not, remembers it): an input named twice (`pcol diff F F`, `top F F`,
+ * `top F --base F`) is imported twice, and its warning is said once. */
+static int said_before(const char *p, size_t n) {
+  static uint64_t said[64];
+  static size_t nsaid;
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+  for (size_t i = 0; i < nsaid; i++)
+    if (said[i] == h) return 1;
+  if (nsaid < sizeof said / sizeof *said) said[nsaid++] = h;
+  return 0;
+}
+
 void cli_import_warning(const char *cmd, pcol_error *err) {
-  if (err->code == PCOL_OK) /* a line each (pcol_open_tag_frames' two) */
+  if (err->code == PCOL_OK) /* a line each (pcol_open_tag_frames' two), each once */
     for (const char *m = err->message, *nl; *m; m = nl ? nl + 1 : m + strlen(m)) {
       nl = strchr(m, '\n');
+      if (said_before(m, nl ? (size_t)(nl - m) : strlen(m))) continue;
       /* messages quote file data and names (a name may hold ESC): the
        * text rule, as cli_fail's errors (rd10) */
       fprintf(stderr, "pcol %s: warning: ", cmd);

@@ -413,6 +413,8 @@ typedef struct pcol_kept_tally {
   double first_w, first_v; /* the first not kept: the file's, and as held */
   char first_at[128];      /* where it is (the importer's words) */
   pcol_error refusal;      /* the importer's refusal of it */
+  uint64_t amounts;        /* every amount added */
+  char type[64];           /* the value type's name (the importer's; "": unnamed) */
 } pcol_kept_tally;
 /* The tally of value type vt in (*t)[0..*n), grown (zeros) to hold it;
  * NULL when out of memory. */
@@ -425,7 +427,10 @@ int pcol_kept_add(pcol_kept_tally *t, double w, int64_t v, double scale, double 
  * amount are zeros): PCOL_OK, with err untouched, when every amount was
  * kept; the refusal of the first tally whose loss is past a millionth of
  * its total; else PCOL_OK with the warning in err (after a warning already
- * there, "; "). */
+ * there, "; "): ONE warning, a clause per value type that lost any (its
+ * count, first and loss of its own total: the counts and losses of several
+ * are never added up), each named by its type when the file has amounts of
+ * more than one. */
 int pcol_kept_verdict(const pcol_kept_tally *t, size_t nt, const char *name, pcol_error *err);
 /* THE rounding warning's words, the collapsed import's counts with more
  * than 9 decimals and the kept rule's amounts alike: "N WHAT (the first:

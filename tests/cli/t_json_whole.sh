@@ -168,4 +168,20 @@ sed 's/"amount": \(10\|20\|4096\),/"amount": 1e-12,/' tests/fixtures/perun/layou
 pw p-snaps "refused: p-snaps.perf:7:19: snapshots[0].resources[0].amount 1e-12 is not held to six significant digits"
 cp tests/fixtures/perun/python-nonfinite.perf "$tmp/p-nonfinite.perf"
 pw p-nonfinite "sleep 2601200000"
-echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 7 Firefox ones read as speedscope reads them (rounded with a warning) or refused; 11 Perun files as Perun reads them (rounded with a warning) or refused"
+# a value type a subtype (units "time(user)", "time(sys)"), an amount of
+# each rounded: ONE warning, a clause a value type with its own count,
+# first, loss and total (before: "2 amounts ... the total lost 3e-12 of
+# 0.400000000003", both counted, the loss and total of one of them)
+sed 's/"units": {"time": "s"}/"units": {"time(real)": "s", "time(user)": "s", "time(sys)": "s"}/; s/"sleep#2": {"amount": \[0.001, 2\]/"sleep#2": {"amount": [1e-12, 2]/; s/"sleep#1": {"amount": \[0.0, 0.000731\]/"sleep#1": {"amount": [3e-12, 0.4]/' \
+  tests/fixtures/perun/time.perf >"$tmp/p-types.perf"
+pw p-types "sleep 2000000000" "2 amounts not held to six significant digits are rounded to the file's grid, as pcol keeps them, 2 of them to 0, each value type's loss less than a millionth of its total: time(user): 1 (the first: line 13 column 16, amount[0], 3e-12 held as 0), 1 to 0, lost 3e-12 of 0.400000000003; time(sys): 1 (the first: line 14 column 16, amount[0], 1e-12 held as 0), 1 to 0, lost 1e-12 of 2.000000000001"
+# one of them rounded: that value type named, the total its own
+sed 's/"sleep#1": {"amount": \[3e-12, 0.4\]/"sleep#1": {"amount": [0.1, 0.4]/' "$tmp/p-types.perf" >"$tmp/p-type1.perf"
+pw p-type1 "sleep 2000000000" "value type time(sys): 1 amount not held to six significant digits (the first: line 14 column 16, amount[0], 1e-12 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 1e-12 of its total 2.000000000001 (less than a millionth)"
+# a file read twice (diff's two sides, a union of it with itself, it and
+# its --base): its warning said once (before: twice, a line each or "; ")
+for c in "diff IN IN" "top IN IN" "fold IN --base IN" "flame IN --diff IN -o $tmp/fl.svg"; do
+  "$PCOL" ${c//IN/$tmp/p-type1.perf} >/dev/null 2>"$tmp/err" || fail "$c: $(cat "$tmp/err")"
+  [ "$(grep -o 'p-type1.perf: value type' "$tmp/err" | wc -l)" = 1 ] || fail "pcol $c: not one warning: $(cat "$tmp/err")"
+done
+echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 7 Firefox ones read as speedscope reads them (rounded with a warning) or refused; 13 Perun files as Perun reads them (rounded with a warning, a value type's own) or refused, a file read twice warned of once"

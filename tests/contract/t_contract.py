@@ -66,6 +66,7 @@ and every export of a merge of profiles whose defaults sit at other
 columns, one in kilobytes, reads back go's default (check_kin_defaults).
 Usage: t_contract.py [FORMAT...|loss|values|durations|kin] with PCOL set; exit 0 when all hold."""
 import gzip, html, json, os, re, shlex, shutil, subprocess, sys, tempfile
+from contract_report import finish
 
 PCOL = os.environ.get("PCOL", "build/bin/pcol")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -1101,9 +1102,7 @@ def main():
             check_kin_defaults(tmp)
     finally:
         shutil.rmtree(tmp)
-    for f in failures:
-        print("t_contract: FAIL: " + f)
-    return 1 if failures else 0
+    return finish("t_contract", failures)
 
 
 if __name__ == "__main__":

@@ -26,9 +26,16 @@ units hold ESC, invalid UTF-8 and, one of them, 300 bytes.  For each row:
             importers; F2: a Perun uid's ';' split; F4: a Perun export of a
             unit not UTF-8, "out of memory")
   budget    past --max-output 300: exit 3, and no file (file rows) or at
-            most the budget written (stdout rows)
-and, once: the table names every `unpack --to` format, every --format of
-top, peek, tree, traces, info, graph, tags, list and diff, and cat's.
+            most the budget written (stdout rows); a shell row: the
+            message, and at most the budget between its prompts; a pcol
+            row (pack, merge): --max-output refused (exit 2), no file
+A second profile, BASE, holds the same stacks, each value one step more or
+less (--base, --diff-base, diff's BASE, --diff BASE), and RE is a regex of
+the names' hostile bytes that keeps every sample (--focus RE, the shell's
+focus=RE: "Active filters:", the graph's legend, JSON's "filters", `o`).
+And, once: the table names every `unpack --to` format, every --format of
+top, peek, tree, traces, info, graph, tags, list and diff, and cat's, and
+every command of `pcol --help` runs in a row or is in NOT_WRITERS.
 Usage: t_writers.py [WRITER...] with PCOL set; exit 0 when all hold."""
 import csv, io, json, os, re, shlex, shutil, subprocess, sys, tempfile, zlib
 import xml.etree.ElementTree as ET
@@ -37,6 +44,7 @@ PCOL = os.environ.get("PCOL", "build/bin/pcol")
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "support"))
 from pprofgen import field, sample, Strings  # noqa: E402
+from contract_report import finish  # noqa: E402
 
 LONG = b"long_" + b"x" * 5000
 NAMES = [b"main", b"nul\x00byte", b"ctl\x01\x1b[2J\x7f", b"\xc2\x9bcsi", b"bad\xff\xfeutf8", b"bidi\xe2\x80\xaeevil",
@@ -56,19 +64,56 @@ def fail(row, check, what):
     failures.append("%s: %s: %s" % (row, check, what))
 
 
-def hostile(path):
-    """the profile: a sample a name, each under main"""
+def hostile(path, base=False, native=None):
+    """the profile: a sample a name, each under main (base: the same
+    stacks, other values, some grown and some shrunk: --base, --diff-base,
+    diff's and the report's and flame's --diff BASE; native: (binary,
+    mapping start, limit, offset, the addresses of its `work`'s
+    instructions): a location an instruction of work, in that binary's
+    mapping: pcol disasm)"""
     st = Strings()
     p = b"".join(field(1, 2, field(1, 0, st.id(t)) + field(2, 0, st.id(u))) for t, u in TYPES)
+    if native:
+        b, start, limit, off, _ = native
+        p += field(3, 2, field(1, 0, 1) + field(2, 0, start) + field(3, 0, limit) + field(4, 0, off)
+                   + field(5, 0, st.id(b.encode())))
     for i, n in enumerate(NAMES, 1):
-        p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i) + field(2, 0, i)))
+        at = field(2, 0, 1) + field(3, 0, native[4][i]) if native else b""  # (an instruction a location)
+        p += field(4, 2, field(1, 0, i) + at + field(4, 2, field(1, 0, i) + field(2, 0, i)))
         p += field(5, 2, field(1, 0, i) + field(2, 0, st.id(n)) + field(4, 0, st.id(b"f" + n[:20] + b".go")))
     key = st.id(b"k\x1b<&>")  # each sample's label: its leaf's name (tags)
     for i in range(2, len(NAMES) + 1):
-        p += sample([i, 1], [i * 1000000, i, i * 10], field(3, 2, field(1, 0, key) + field(2, 0, st.id(NAMES[i - 1]))))
+        d = (1 if i % 2 else -1) if base else 0  # (base: each value one step more or less)
+        p += sample([i, 1], [i * 1000000 + d * 500000, i + d, i * 10 + d * 5],
+                    field(3, 2, field(1, 0, key) + field(2, 0, st.id(NAMES[i - 1]))))
     p += field(14, 0, st.id(TYPES[1][0]))  # default_sample_type
     with open(path, "wb") as f:
         f.write(p + st.table())
+
+
+def native_binary(tmp):
+    """a C program built here (gcc -O0 -no-pie: its `work` has room for a
+    location a name), as hostile's native wants it; None without gcc, nm
+    or objdump (the NATIVE rows are skipped)"""
+    if not all(shutil.which(t) for t in ("gcc", "nm", "objdump")):
+        return None
+    c, b = os.path.join(tmp, "prog.c"), os.path.join(tmp, "prog")
+    with open(c, "w") as f:
+        f.write("__attribute__((noinline)) int work(int n) { int s = 0;\n"
+                "  for (int i = 0; i < n; i++) s += (i * i) ^ (s >> 3) ^ (s << 2) ^ (n - i) ^ (s % 7);\n"
+                "  return s * 3 + n; }\nint main(int c, char **v) { (void)v; return work(c * 1000) & 1; }\n")
+    if subprocess.run(["gcc", "-O0", "-no-pie", "-o", b, c], capture_output=True).returncode:
+        return None
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "interop"))
+    from symbolize_gen import elf, syms  # noqa: E402
+    (off, vaddr, memsz), _ = elf(b)
+    w, size = syms(b)["work"]
+    d = subprocess.run(["objdump", "-d", "--start-address=%d" % w, "--stop-address=%d" % (w + size), b],
+                       capture_output=True, text=True).stdout
+    insts = [int(m, 16) for m in re.findall(r"^ +([0-9a-f]+):", d, re.M)]
+    if len(insts) < len(NAMES) + 1:
+        return None
+    return b, vaddr & ~0xfff, (vaddr + memsz + 0xfff) & ~0xfff, off & ~0xfff, insts
 
 
 def utf8_or_latin1(b):
@@ -113,8 +158,48 @@ def pcol(args, **kw):
     return subprocess.run([PCOL] + args, capture_output=True, **kw)
 
 
-def args_of(row, src, out):
-    return [src if a == "IN" else out if a == "OUT" else a for a in row["args"]]
+# RE: a regular expression (--focus, the shell's focus=) that keeps every
+# sample and holds what a name may (ESC, U+202E, markup, quotes, '&', ';'):
+# the views list it under "Active filters:", the graph in its legend, the
+# JSON formats in "filters", the shell's `o` among its settings
+RE = "\x1b\\[2J|\u202e|<script>alert('x')</script>|\"&;|."
+
+
+def args_of(row, src, out, budget=False, words=None):
+    """the row's command: IN, OUT, BASE, RE (alone or after '='; >OUT)
+    replaced, and BUDGET by --max-output 300 (budget; else left out; where
+    a row has none, budget appends it)"""
+    words = words if words is not None else row["args"]
+    sub = {"IN": src, "OUT": out, "BASE": src[:-3] + ".base.pb", "RE": RE, "NATIVE": src[:-3] + ".native.pb"}
+    args = []
+    for a in words:
+        if a == "BUDGET":
+            args += ["--max-output", "300"] if budget else []
+        elif a in sub:
+            args.append(sub[a])
+        elif a.endswith("=RE"):
+            args.append(a[:-2] + RE)
+        elif a == ">OUT":
+            args.append(">" + out)
+        else:
+            args.append(a)
+    if budget and "BUDGET" not in row["args"]:
+        args += ["--max-output", "300"]
+    return args
+
+
+def run_row(row, src, out, budget=False):
+    """pcol with the row's arguments; a shell's standard input after <<<,
+    its lines separated by ;; (budget: only its settings, NAME=VALUE, and
+    the lines with BUDGET)"""
+    if "<<<" not in row["args"]:
+        return pcol(args_of(row, src, out, budget))
+    k = row["args"].index("<<<")
+    lines = [ln.split() for ln in " ".join(row["args"][k + 1:]).split(";;")]
+    if budget:
+        lines = [ln for ln in lines if "BUDGET" in ln or any("=" in w for w in ln)]
+    text = "".join(" ".join(args_of(row, src, out, budget, ln)) + "\n" for ln in lines)
+    return pcol(args_of(row, src, out, False, row["args"][:k]), input=text.encode())
 
 
 def read_out(path):
@@ -152,6 +237,8 @@ def check_names_in(row, texts, raw):
             continue
         if row["writer"].startswith("traces"):
             n = re.sub(rb"[;\n\r\x00]", b"_", n)  # (traces' stacks: as fold writes a name)
+        if row["writer"].startswith("disasm"):  # (its names are the symbols': the profile's files, as pprof their base)
+            n = (b"f" + n[:20] + b".go").rsplit(b"/", 1)[-1]
         want = n.decode("utf-8", "surrogateescape") if raw else utf8_or_latin1(n)
         if want not in blob:
             fail(row["writer"], "names", "%r is not in the output" % want[:60])
@@ -248,7 +335,15 @@ def check_back(row, out, tmp):
 def check_budget(row, src, tmp):
     w = row["writer"]
     out = os.path.join(tmp, w + ".cut")
-    p = pcol(args_of(row, src, out) + ["--max-output", "300"])
+    p = run_row(row, src, out, budget=True)
+    if "<<<" in row["args"]:  # (the shell: the session goes on, its status 0; its prompts aside)
+        if b"the output budget of 300 bytes" not in p.stderr:
+            fail(w, "budget", "past --max-output 300, no word of it: %s" % p.stderr.decode(errors="replace")[:200])
+        p = subprocess.CompletedProcess(p.args, 3, p.stdout.replace(b"(pcol) ", b""), p.stderr)
+    if row["where"] == "pcol":  # (no --max-output: a usage error, and no file)
+        if p.returncode != 2 or os.path.exists(out):
+            fail(w, "budget", "--max-output: exit %d, not 2 (pcol's own format takes none)" % p.returncode)
+        return
     if p.returncode != 3:
         fail(w, "budget", "past --max-output 300: exit %d, not 3: %s" % (p.returncode, p.stderr.decode(errors="replace")[:200]))
     if row["where"] == "file" and os.path.exists(out) and (not os.path.isdir(out) or os.listdir(out)):
@@ -260,8 +355,8 @@ def check_budget(row, src, tmp):
 def check(row, src, tmp):
     w = row["writer"]
     out = os.path.join(tmp, w + ".out")
-    p = pcol(args_of(row, src, out))
-    if p.returncode:
+    p = run_row(row, src, out)
+    if p.returncode or ("<<<" in row["args"] and re.search(rb"^pcol [a-z]+: (?!warning)", p.stderr, re.M)):
         return fail(w, "run", "exit %d: %s" % (p.returncode, p.stderr.decode(errors="replace")[:300]))
     if row["where"] == "stdout":
         with open(out, "wb") as f:
@@ -282,7 +377,7 @@ def check_table(rows):
         fail("table", "writers", "unpack --help names no --to format")
     for t in tos - names:
         fail("table", "writers", "unpack --to %s has no row in writers.tsv" % t)
-    for view in ("top", "peek", "tree", "traces", "info", "graph", "tags", "list", "diff"):
+    for view in ("top", "peek", "tree", "traces", "info", "graph", "tags", "list", "diff", "disasm"):
         h = pcol([view, "--help"]).stdout.decode()
         m = re.search(r"--format X +(.*)", h)
         fmts = set(re.findall(r"\b(tsv|csv|jsonl|json|dot|svg|png|callgrind)\b", m.group(1))) if m else set()
@@ -292,9 +387,25 @@ def check_table(rows):
             want = view if f == "text" else "%s-%s" % (view, f)
             if want not in names:
                 fail("table", "writers", "%s --format %s has no row (%s) in writers.tsv" % (view, f, want))
-    for w in ("clickhouse", "flame", "report", "fold", "cat", "cat-csv", "cat-json", "cat-jsonl"):
+    for w in ("clickhouse", "flame", "report", "fold", "cat", "cat-csv", "cat-json", "cat-jsonl", "shell",
+              "top-focus", "top-base", "top-diff-base", "diff-base", "flame-diff", "report-diff"):
         if w not in names:
             fail("table", "writers", "%s has no row in writers.tsv" % w)
+    # every command of `pcol --help` runs in a row, or writes nothing of a
+    # profile's names (NOT_WRITERS)
+    h = pcol(["--help"]).stdout.decode()
+    cmds = re.findall(r"^  ([a-z]+) {2,}", h.split("Commands:", 1)[-1].split("\n\n", 1)[0], re.M)
+    ran = {r["args"][0] for r in rows}
+    if not cmds:
+        fail("table", "writers", "pcol --help names no command")
+    for c in cmds:
+        if c not in ran and c not in NOT_WRITERS:
+            fail("table", "writers", "pcol %s has no row in writers.tsv" % c)
+
+
+# the commands with no row, and why
+NOT_WRITERS = {"validate": "its lines name files, not a profile's names",
+               "index": "pcol merge's file, in a directory (the merge row)"}
 
 
 def main():
@@ -305,6 +416,10 @@ def main():
     try:
         src = os.path.join(tmp, "hostile.pb")
         hostile(src)
+        hostile(src[:-3] + ".base.pb", base=True)
+        native = native_binary(tmp)
+        if native:
+            hostile(src[:-3] + ".native.pb", native=native)
         for row in rows:
             if only and row["writer"] not in only:
                 continue
@@ -314,6 +429,9 @@ def main():
                 continue
             if row["writer"] == "graph-png" and not shutil.which("dot"):
                 continue
+            if "NATIVE" in row["args"] and not os.path.exists(src[:-3] + ".native.pb"):
+                print("t_writers: %-16s skipped (no gcc, nm or objdump)" % row["writer"])
+                continue
             before = len(failures)
             try:
                 check(row, src, tmp)
@@ -322,9 +440,7 @@ def main():
             print("t_writers: %-16s %s" % (row["writer"], "ok" if len(failures) == before else "FAILED"))
     finally:
         shutil.rmtree(tmp)
-    for f in failures:
-        print("t_writers: FAIL: " + f)
-    return 1 if failures else 0
+    return finish("t_writers", failures)
 
 
 if __name__ == "__main__":

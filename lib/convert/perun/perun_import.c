@@ -82,8 +82,11 @@ static int value_type(pimp *p, const char *subtype, uint32_t *out) {
   int rc = pcol_b_cstr(p->b, tname, &ts, p->err);
   if (!rc && unit) rc = pcol_b_cstr(p->b, unit, &us, p->err);
   if (!rc) rc = pcol_b_value_type(p->b, ts, us, out, p->err);
+  pcol_kept_tally *t = rc ? NULL : pcol_kept_at(&p->kept, &p->nkept, *out);
+  if (t) snprintf(t->type, sizeof t->type, "%s", tname); /* (the kept rule's warning names it) */
   free(tsub);
   if (rc) return perun_b(p, rc);
+  if (!t) return perun_oom(p);
   /* several subtypes may share one value type: declare it once */
   if (*out >= p->nvt_declared) {
     size_t n = (size_t)*out + 64;

@@ -630,6 +630,9 @@ static int profile_vt(simp *s, const sprof *p, size_t pi, uint32_t src, size_t k
   if (!rc) rc = pcol_b_cstr(s->b, unit, &us, s->err);
   if (!rc) rc = pcol_b_value_type(s->b, ts, us, vt, s->err);
   if (!rc) rc = pcol_b_source_value_type(s->b, src, *vt, s->err);
+  pcol_kept_tally *t = rc ? NULL : pcol_kept_at(&s->kept, &s->nkept, *vt);
+  if (t) snprintf(t->type, sizeof t->type, "%s", k ? pname + k + 2 : tname); /* (the kept rule's warning names it) */
+  else if (!rc) return pcol_oom(s->err);
   return b_in(s, rc);
 }
 
