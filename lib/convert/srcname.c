@@ -6,20 +6,22 @@
 #include <string.h>
 
 char *pcol_source_name(const char *file, const char *name, size_t nlen, const char *pid,
-                       const char *tid, const char *what) {
-  if (nlen > (size_t)0x7fffffff) nlen = 0x7fffffff; /* (a name's length as printf's precision) */
-  int n = (int)nlen, k;
-  const char *w = what && what[0] ? ", " : "", *wt = what && what[0] ? what : "";
+                       const char *tid, const char *what, size_t *len) {
   char *r = NULL;
-  if (name && pid && tid) k = asprintf(&r, "%s: %.*s (pid %s, tid %s)%s%s", file, n, name, pid, tid, w, wt);
-  else if (name && pid) k = asprintf(&r, "%s: %.*s (pid %s)%s%s", file, n, name, pid, w, wt);
-  else if (name && tid) k = asprintf(&r, "%s: %.*s (tid %s)%s%s", file, n, name, tid, w, wt);
-  else if (name) k = asprintf(&r, "%s: %.*s%s%s", file, n, name, w, wt);
-  else if (pid && tid) k = asprintf(&r, "%s: pid %s, tid %s%s%s", file, pid, tid, w, wt);
-  else if (pid) k = asprintf(&r, "%s: pid %s%s%s", file, pid, w, wt);
-  else if (tid) k = asprintf(&r, "%s: tid %s%s%s", file, tid, w, wt);
-  else k = asprintf(&r, "%s%s%s", file, w, wt);
-  return k < 0 ? NULL : r;
+  size_t k = 0;
+  FILE *o = open_memstream(&r, &k);
+  if (!o) return NULL;
+  int bad = fputs(file, o) < 0;
+  if (name) bad |= fputs(": ", o) < 0 || fwrite(name, 1, nlen, o) != nlen; /* (by length: a NUL kept) */
+  if (name && (pid || tid)) bad |= fputs(" (", o) < 0;
+  else if (pid || tid) bad |= fputs(": ", o) < 0;
+  if (pid) bad |= fprintf(o, "pid %s%s", pid, tid ? ", " : "") < 0;
+  if (tid) bad |= fprintf(o, "tid %s", tid) < 0;
+  if (name && (pid || tid)) bad |= fputc(')', o) == EOF;
+  if (what && what[0]) bad |= fprintf(o, ", %s", what) < 0;
+  if (fclose(o) || bad) return free(r), NULL;
+  if (len) *len = k;
+  return r;
 }
 
 int pcol_source_file_mark(pcol_builder *b, uint32_t src, const char *file, size_t flen, const char *uri,

@@ -14,11 +14,12 @@
  * without a tid "FILE: NAME (pid P)" / "FILE: pid P"; without pid and tid
  * "FILE: NAME", or FILE alone; then ", WHAT" when what is given (what the
  * source holds of the process, where one process has several sources).
- * name is name[0..nlen) (it may hold any bytes but NUL; NULL: none); pid,
- * tid and what are C strings or NULL.  The result is malloc'd; NULL when
- * out of memory. */
+ * name is name[0..nlen) (any bytes, NUL too; NULL: none); pid, tid and
+ * what are C strings or NULL.  The result is malloc'd, NUL-terminated, its
+ * length (a NUL of the name's within it) in *len when len is not NULL;
+ * NULL when out of memory. */
 char *pcol_source_name(const char *file, const char *name, size_t nlen, const char *pid,
-                       const char *tid, const char *what);
+                       const char *tid, const char *what, size_t *len);
 
 /* For source src of builder b named uri[0..ulen), "FILE: NAME" or FILE,
  * file[0..flen) its FILE (the input's path): where file holds ": " itself, its length as

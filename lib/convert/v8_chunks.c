@@ -367,7 +367,7 @@ int pcol_v8c_check(pcol_v8c *c, const pcol_v8c_stream *s, const char *pid) {
   return 0;
 }
 
-int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, uint32_t labelset, const char *pid,
+int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, size_t ulen, uint32_t labelset, const char *pid,
                     const char *tid, const vnum *origin, uint32_t *src) {
   int rc;
   char *ename = NULL;
@@ -396,14 +396,14 @@ int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, uint32_t l
     goto out;
   }
   uint64_t lost[3] = {0, 0, 0};
-  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, labelset,
+  if ((rc = pcol_v8_import_profile(c->b, doc, ename, PCOL_SRC_CHROME, uri, ulen, labelset,
                                    PCOL_V8_ORPHANS_AT_ROOT | PCOL_V8_SAMPLE_LINES | PCOL_V8_END_AT_LAST_SAMPLE | c->flags,
                                    origin,
                                    c->opt, src, lost, c->err)))
     goto out;
   char num[32];
   rc = pcol_b_meta_str(c->b, *src, "chrome.profile_id", s->id, c->err);
-  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, strlen(uri), c->err);
+  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, ulen, c->err);
   static const char *const LOST_KEY[3] = {"chrome.lost_parents", "chrome.lost_samples", "chrome.lost_children"};
   for (int l = 0; l < 3; l++) { /* what lost nodes left (pcol info's meta) */
     c->lost[l] += lost[l];
@@ -420,7 +420,7 @@ out:
 char *pcol_v8c_name(const pcol_v8c *c, const pcol_v8c_stream *s, const char *pid, const char *tid) {
   char *p, *n; /* "FILE: profile ID (pid P, tid T)": THE rule of srcname.h */
   if (asprintf(&p, "profile %s", s->id) < 0) return NULL;
-  n = pcol_source_name(c->name, p, strlen(p), pid, tid, NULL);
+  n = pcol_source_name(c->name, p, strlen(p), pid, tid, NULL, NULL);
   free(p);
   return n;
 }

@@ -46,6 +46,7 @@
 #include "buf.h"      /* PCOL_GROW, pcol_release_heap */
 #include "hash.h"     /* pcol_u64map_get, pcol_u64map, pcol_u64map_free */
 #include "count.h"    /* pcol_kept_add, pcol_kept_verdict, pcol_g_text: THE kept rule */
+#include "builder.h"  /* pcol_b_source_n */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1016,7 +1017,7 @@ int pcol_v8_max_duration(pcol_builder *b, uint32_t src, int64_t maxd, pcol_error
 }
 
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
+                           size_t ulen, uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
                            uint32_t *source_id, uint64_t lost[3], pcol_error *err) {
   vimp v = {0};
   pcol_jpull j;
@@ -1024,7 +1025,7 @@ int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const ch
   v.flags = flags, v.origin = origin;
   /* names may hold NUL (pprof's do): the V8 and Chrome exports write it as \u0000 */
   int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_ALLOW_NUL, err);
-  if (!rc) rc = b_in(&v, pcol_b_source(b, src_type, uri, PCOL_NA_I64, &v.src, err));
+  if (!rc) rc = b_in(&v, pcol_b_source_n(b, src_type, uri, ulen, PCOL_NA_I64, &v.src, err));
   if (!rc) rc = read_doc(&v);
   if (!rc) rc = resolve(&v);
   if (!rc && source_id) *source_id = v.src;

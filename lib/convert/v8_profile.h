@@ -55,7 +55,7 @@ enum { PCOL_V8_END_AT_LAST_SAMPLE = 4 };
  * is no number's text; -1: out of memory. */
 int pcol_js_str_num(const char *str, size_t n, double *out);
 /* One V8 Profile document read from in into a new source (type src_type,
- * URI uri) whose every sample carries the label set labelset (0: none);
+ * URI uri[0..ulen): a thread's name in it may hold NUL) whose every sample carries the label set labelset (0: none);
  * name is the document's name in messages.  origin: the source's time
  * 0 (µs on the profile's clock, at most its startTime: a trace's
  * earliest profile start, so that its profiles share one timeline; its
@@ -68,7 +68,7 @@ int pcol_js_str_num(const char *str, size_t n, double *out);
  * the file's own name and type "v8"; v8_chunks.c gives it each profile
  * of a trace. */
 int pcol_v8_import_profile(pcol_builder *b, FILE *in, const char *name, const char *src_type, const char *uri,
-                           uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
+                           size_t ulen, uint32_t labelset, unsigned flags, const vnum *origin, const pcol_import_options *opt,
                            uint32_t *source_id, uint64_t lost[3], pcol_error *err);
 
 /* Source src's longest sample (ns), as meta pcol.max_duration_ns, so
@@ -177,10 +177,10 @@ const vnum *pcol_v8c_origin_of(const pcol_v8c *c, uint64_t rec);
 /* Whether stream s's startTime is there and a time: else refused (pid:
  * its pid in messages).  pcol_v8c_import checks it first too. */
 int pcol_v8c_check(pcol_v8c *c, const pcol_v8c_stream *s, const char *pid);
-/* Stream s read as a V8 document into a new source of type "chrome" (uri,
- * its samples labelled labelset; pid, tid: the thread in messages), meta
+/* Stream s read as a V8 document into a new source of type "chrome" (URI
+ * uri[0..ulen), its samples labelled labelset; pid, tid: the thread in messages), meta
  * chrome.profile_id and what lost nodes left; *src: the source. */
-int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, uint32_t labelset, const char *pid,
+int pcol_v8c_import(pcol_v8c *c, pcol_v8c_stream *s, const char *uri, size_t ulen, uint32_t labelset, const char *pid,
                     const char *tid, const vnum *origin, uint32_t *src);
 /* Stream s in messages: "FILE: profile ID (pid P, tid T)" (NULL: out of
  * memory; free it). */

@@ -226,6 +226,14 @@ static int b_source(pcol_builder *b, const char *type, const char *uri,
   return b_source_sid(b, ts, us, timestamp, source_id);
 }
 
+static int b_source_n(pcol_builder *b, const char *type, const char *uri, size_t ulen, int64_t timestamp,
+                      uint32_t *source_id) {
+  uint32_t ts, us;
+  PCOL_RETURN_NOT_OK(b_cstr(b, type, &ts));
+  PCOL_RETURN_NOT_OK(b_string(b, uri, ulen, &us));
+  return b_source_sid(b, ts, us, timestamp, source_id);
+}
+
 static int b_meta_sid(pcol_builder *b, uint32_t source_id, uint32_t key_sid, uint32_t value_sid) {
   pcol_btable *t = BT(b, PCOL_T_META);
   if (source_id > b->t[PCOL_T_SOURCES].rows || key_sid >= b->string_count ||
@@ -1213,6 +1221,10 @@ int pcol_b_cstr(pcol_builder *b, const char *s, uint32_t *id, pcol_error *err) {
 int pcol_b_source(pcol_builder *b, const char *type, const char *uri, int64_t timestamp,
                   uint32_t *source_id, pcol_error *err) {
   return b_fail(err, b_source(b, type, uri, timestamp, source_id), "pcol_b_source");
+}
+int pcol_b_source_n(pcol_builder *b, const char *type, const char *uri, size_t ulen, int64_t timestamp,
+                    uint32_t *source_id, pcol_error *err) {
+  return b_fail(err, b_source_n(b, type, uri, ulen, timestamp, source_id), "pcol_b_source");
 }
 int pcol_b_meta(pcol_builder *b, uint32_t source_id, const char *key, const void *value,
                 size_t value_len, pcol_error *err) {

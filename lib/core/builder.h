@@ -278,6 +278,12 @@ int pcol_b_add_file_copy(pcol_builder *b, pcol_file *f, const pcol_b_copy *opt, 
  * the index's own files would have.  PCOL_EINVAL when b is not empty. */
 int pcol_b_add_union(pcol_builder *b, pcol_file *f, pcol_error *err);
 
+/* pcol_b_source of a URI with a length, uri[0..ulen) (it may hold NUL: a
+ * thread's or a profile's name read whole from JSON's \u0000); its errors
+ * named as pcol_b_source's. */
+int pcol_b_source_n(pcol_builder *b, const char *type, const char *uri, size_t ulen, int64_t timestamp,
+                    uint32_t *source_id, pcol_error *err);
+
 /* Sets source source_id's timestamp (s since the epoch), given at
  * pcol_b_source: the streaming writer's file begun by untimed samples,
  * whose start moves back to an earlier first timed sample.  PCOL_EINVAL

@@ -308,9 +308,10 @@ $PCOL pack "$tmp/many.json" -o "$tmp/r.pcol" || fail "40-profile Chrome trace"
 # MiB): a trace as DevTools saves it ("metadata" first, pretty-printed and
 # large), an array whose first event is longer than the head (Chrome writes
 # "args" first), each read as the trace without that bulk; a UTF-8 BOM is
-# left out of a JSON document; UTF-16 and \u0000 in an event's name are
-# refused by name (pcol holds those names as C strings; a CPU profile's
-# names are read with their NUL: tests/contract/writers.tsv, chrome)
+# left out of a JSON document; UTF-16 is refused by name; \u0000 in an
+# event's name is read with its NUL, as speedscope and DevTools read it (it
+# was refused: tests/contract/t_contract.py's nul check), and refused, by
+# name, in a pid string (a thread's key) and in an object's key
 python3 - "$tmp" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -327,6 +328,8 @@ open(d + "/bom.json", "wb").write(b"\xef\xbb\xbf" + json.dumps({"traceEvents": e
 open(d + "/u16.json", "wb").write(json.dumps({"traceEvents": ev}).encode("utf-16"))
 ev[1] = dict(ev[1], name="in\u0000ner")
 json.dump({"traceEvents": ev}, open(d + "/nul.json", "w"))
+json.dump({"traceEvents": [dict(ev[0], pid="p\u0000id")] + ev[1:]}, open(d + "/nulpid.json", "w"))
+json.dump({"traceEvents": [dict(ev[0], args={"k\u0000ey": 1})] + ev[1:]}, open(d + "/nulkey.json", "w"))
 PY
 top "$tmp/plain.json" >"$tmp/want" || fail "plain trace"
 for f in devtools bigfirst bom; do
@@ -338,9 +341,15 @@ for f in devtools bigfirst bom; do
 done
 $PCOL info "$tmp/u16.json" >/dev/null 2>"$tmp/err" && fail "UTF-16 JSON read"
 grep -q 'UTF-16 is not supported.*convert it to UTF-8' "$tmp/err" || fail "UTF-16 JSON: $(cat "$tmp/err")"
-$PCOL info "$tmp/nul.json" >/dev/null 2>"$tmp/err" && fail "an event name with \\u0000 read"
-grep -q 'nul.json:1:[0-9]* (byte [0-9]*): invalid JSON: a string holds \\u0000 (the NUL character), which pcol does not read' "$tmp/err" ||
-  fail "\\u0000: $(cat "$tmp/err")"
+$PCOL top "$tmp/nul.json" --format json >"$tmp/out" 2>"$tmp/err" || fail "an event name with \\u0000: $(cat "$tmp/err")"
+python3 -c 'import json,sys; n=sorted(r["name"] for r in json.load(open(sys.argv[1]))["rows"]); sys.exit(0 if n == ["b", "in\0ner", "outer"] else "names %r" % n)' "$tmp/out" ||
+  fail "an event name with \\u0000 not read whole"
+$PCOL info "$tmp/nulpid.json" >/dev/null 2>"$tmp/err" && fail "a pid string with \\u0000 read"
+grep -q 'nulpid.json: traceEvents\[0\]: a pid that holds \\u0000 (the NUL character), which pcol does not read' "$tmp/err" ||
+  fail "\\u0000 in a pid: $(cat "$tmp/err")"
+$PCOL info "$tmp/nulkey.json" >/dev/null 2>"$tmp/err" && fail "a key with \\u0000 read"
+grep -q 'nulkey.json:1:[0-9]* (byte [0-9]*): invalid JSON: NUL byte in object key not supported' "$tmp/err" ||
+  fail "\\u0000 in a key: $(cat "$tmp/err")"
 
 # collapsed stacks whose lines read as perf headers carrying their ip
 # ("x 1.5: cpu-clock: 3": a time, an event and a hex word) are collapsed

@@ -175,12 +175,15 @@ for f in "$tmp/x: y/slash.json" "$tmp/colon.pcol"; do
   $PCOL unpack "$f" --to firefox -o "$tmp/colon2-ff.json" || fail "unpack $f --to firefox"
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=sorted(t["name"] for t in d["threads"]); sys.exit(0 if n == ["slash.json: grpc-worker/1", "slash.json: grpc-worker/2"] else "firefox threads %r" % n)' "$tmp/colon2-ff.json" || fail "firefox export's thread names of $f"
 done
-# a profile's name is held as text: one holding \u0000 is refused naming
-# the byte, not cut at the NUL (a frame's name keeps its NUL: review 24 F1,
-# tests/contract/writers.tsv)
+# a profile's name holding \u0000 is read whole, as speedscope keeps it
+# (its source's name; it was refused: tests/contract/t_contract.py's nul
+# check), and so is a frame's (review 24 F1, tests/contract/writers.tsv); a
+# unit holding one is refused naming the byte, not cut at the NUL
 printf '{"$schema":"https://www.speedscope.app/file-format-schema.json","shared":{"frames":[{"name":"f\\u0000g"}]},"profiles":[{"type":"sampled","name":"thr\\u0000ead","unit":"none","startValue":0,"endValue":1,"samples":[[0]],"weights":[1]}]}' >"$tmp/nul.speedscope.json"
-$PCOL top "$tmp/nul.speedscope.json" >/dev/null 2>"$tmp/err" && fail "a profile name holding \\u0000 read"
-grep -q 'nul.speedscope.json: byte [0-9]*: a profile.s name, type or unit holds \\u0000' "$tmp/err" || fail "\\u0000 in a profile name: $(cat "$tmp/err")"
-sed 's/thr\\u0000ead/thread/' "$tmp/nul.speedscope.json" >"$tmp/nul2.speedscope.json"
-$PCOL top "$tmp/nul2.speedscope.json" --format json | grep -q '"f\\u0000g"' || fail "a frame name holding \\u0000 not read with its NUL"
+$PCOL info "$tmp/nul.speedscope.json" --format json >"$tmp/out" 2>"$tmp/err" || fail "a profile name holding \\u0000: $(cat "$tmp/err")"
+grep -q '"source_uri":".*nul.speedscope.json: thr\\u0000ead"' "$tmp/out" || fail "a profile name holding \\u0000 not read whole: $(cat "$tmp/out")"
+$PCOL top "$tmp/nul.speedscope.json" --format json | grep -q '"f\\u0000g"' || fail "a frame name holding \\u0000 not read with its NUL"
+sed 's/"unit":"none"/"unit":"no\\u0000ne"/' "$tmp/nul.speedscope.json" >"$tmp/nul2.speedscope.json"
+$PCOL top "$tmp/nul2.speedscope.json" >/dev/null 2>"$tmp/err" && fail "a unit holding \\u0000 read"
+grep -q 'nul2.speedscope.json: byte [0-9]*: a profile.s type or unit holds \\u0000' "$tmp/err" || fail "\\u0000 in a unit: $(cat "$tmp/err")"
 echo "t_speedscope_threads: ok"

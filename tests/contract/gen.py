@@ -20,7 +20,8 @@ contract).  The truth is computed here from what this script wrote:
 
 Other forms of a format (importers.tsv's gen:KIND): otlp-bin (the OTLP
 message in protobuf, encoded by protoc; exit 3 without protoc),
-chrome-hermes (Hermes' samples/stackFrames form), speedscope-evented
+chrome-hermes (Hermes' samples/stackFrames form), chrome-events (a trace of
+duration events, ph B and E, without a CPU profile), speedscope-evented
 (evented profiles), pprof-legacy*, perfetto-v8 (the chrome profiles as
 Chromium writes them into a Perfetto trace; exit 3 without protoc); and pcol (the OTLP message packed by
 `pcol pack`, PCOL: pcol's own format).
@@ -30,6 +31,13 @@ empty function name, which the format holds: `a;;b` in collapsed text,
 `""` in Rprof, a string "" in the tables of the others); truth "empty": the
 frame's own name as written is "" (t_contract.py's check_empty).
 
+gen.py FORMAT OUT nul: the same profile with a NUL (JSON's \u0000) in its
+names: the frame "run\0loop", the thread "FS\0Broker 5906" (a Chrome
+trace's thread_name, a speedscope profile's name), a Hermes frame's
+category "Java\0Script"; a chrome-events trace's event names are its
+frames' (t_contract.py's check_nul: each read whole, and back from the
+format's own export).
+
 The producer's clock does not start at 0 (perf: seconds since boot; V8: µs
 on the process's monotonic clock; Firefox and OTLP: wall-clock), so an
 importer that keeps it as `time_ns` fails `first_ns`/`span_ns`."""
@@ -37,11 +45,12 @@ import json, os, random, re, sys
 
 fmt, out = sys.argv[1], sys.argv[2]
 empty = sys.argv[3:] == ["empty"]
+nul = sys.argv[3:] == ["nul"]
 rnd = random.Random(41)
-T1, T2 = "FS Broker 5906", "Wörker ✓ 7"
+T1, T2 = "FS\0Broker 5906" if nul else "FS Broker 5906", "Wörker ✓ 7"
 N = 60
 # each sample: (thread, stack root first, gap to the next sample in µs)
-FR = ["main", "" if empty else "run loop", "compute 2", "leaf_a", "leaf_b"]
+FR = ["main", "" if empty else "run\0loop" if nul else "run loop", "compute 2", "leaf_a", "leaf_b"]
 STACKS = [[0, 1, 2, 3], [0, 1, 4], [0, 2, 3], [0, 1, 2, 4]]
 plan = [(T1 if i % 3 else T2, STACKS[rnd.randrange(len(STACKS))], 900 + rnd.randrange(300)) for i in range(N)]
 truth = {"samples": N, "threads": {}, "first_ns": None, "span_ns": None,
@@ -146,7 +155,7 @@ elif fmt == "v8":
     end = start + sum(deltas) + plan[-1][2]
     json.dump({"nodes": nodes, "startTime": start, "endTime": end, "samples": samples, "timeDeltas": deltas}, w)
     truth["first_ns"], truth["span_ns"] = 1500 * 1000, sum(deltas) * 1000
-    truth["names"] = ["run loop", "leaf_a", "leaf_b"]
+    truth["names"] = [FR[1], "leaf_a", "leaf_b"]
 elif fmt in ("chrome", "perfetto-v8"):
     # a DevTools trace: per thread a Profile event (startTime on the trace's
     # clock, µs) and ProfileChunks of nodes (parent form), samples and
@@ -258,7 +267,7 @@ elif fmt == "chrome-hermes":
         for d in range(1, len(st) + 1):
             if tuple(st[:d]) not in ids:
                 ids[tuple(st[:d])] = k = str(len(ids) + 1)
-                frames[k] = {"name": FR[st[d - 1]], "category": "JavaScript"}
+                frames[k] = {"name": FR[st[d - 1]], "category": "Java\0Script" if nul else "JavaScript"}
                 if d > 1:
                     frames[k]["parent"] = int(ids[tuple(st[:d - 1])])
     smp = [{"cpu": "-1", "name": "", "ts": str(start + tu), "pid": 7564, "tid": str(tids[t]), "weight": "1",
@@ -272,6 +281,30 @@ elif fmt == "chrome-hermes":
     lasts = [ts[[i for i, (t, _, _) in enumerate(plan) if t == n][-1]] for n in order]
     truth["first_ns"] = [f * 1000 for f in firsts]
     truth["span_ns"] = [l * 1000 for l in lasts]
+    truth["names"] = FR[:]
+elif fmt == "chrome-events":
+    # a trace of duration events only (chrome://tracing, `node
+    # --trace-events`, Perfetto's JSON export): per thread, each sample's
+    # frames opened root first (ph B) at its time and closed leaf first (ph
+    # E) 100 us before the next one; the thread names in "M" events.
+    # speedscope's trace-event importer makes each stretch of time between
+    # two changes of the stack a sample (times since the trace's first ts)
+    start = 673345194
+    ts = times_us(0)
+    tids = {T1: 5906, T2: 7}
+    ev = [{"name": "thread_name", "ph": "M", "cat": "__metadata", "pid": 7564, "tid": tid, "ts": 0,
+           "args": {"name": name}} for name, tid in tids.items()]
+    for (t, st, gap), tu in zip(plan, ts):
+        ev += [{"name": FR[f], "cat": "app", "ph": "B", "pid": 7564, "tid": tids[t], "ts": start + tu} for f in st]
+        ev += [{"name": FR[f], "cat": "app", "ph": "E", "pid": 7564, "tid": tids[t], "ts": start + tu + gap - 100}
+               for f in reversed(st)]
+    json.dump({"traceEvents": ev, "displayTimeUnit": "ms"}, w, ensure_ascii=False)
+    truth["threads"] = {"thread_name": per_thread()}
+    order = sorted(tids, key=tids.get)  # (speedscope's order of its profiles: by pid, then tid)
+    firsts = [[i for i, (t, _, _) in enumerate(plan) if t == n][0] for n in order]
+    lasts = [[i for i, (t, _, _) in enumerate(plan) if t == n][-1] for n in order]
+    truth["first_ns"] = [ts[i] * 1000 for i in firsts]
+    truth["span_ns"] = [(ts[i] + plan[i][2] - 100) * 1000 for i in lasts]  # (its end: a sample lasts)
     truth["names"] = FR[:]
 elif fmt == "tachyon":
     # CPython 3.15's sampling profiler binary (tests/support/tachyongen.py
@@ -556,5 +589,5 @@ else:
 w.close()
 if empty:
     truth["empty"] = True
-    truth["names"] = [n for n in truth["names"] if n != "run loop"]
+    truth["names"] = [n for n in truth["names"] if n not in ("run loop", "")]
 json.dump(truth, sys.stdout, ensure_ascii=False)

@@ -52,6 +52,13 @@ must be read from it, or a project fixture):
              FILE:LINE)" (EMPTY_NAME), as DevTools and speedscope name it;
              go tool pprof is run in -symbolize=none and in its default
              mode, and both must print pcol's names (GO_MODES)
+  nul        where the producer's viewer reads a name holding NUL (JSON's
+             \u0000: speedscope and DevTools keep it), gen.py FORMAT OUT nul
+             (NUL_KINDS): its frame, thread (a Chrome trace's thread_name,
+             a speedscope profile's name), Hermes category and a Chrome
+             trace's event names are read whole, and read back whole from
+             the format's own export (check_nul; before, each but a V8
+             frame's was refused: "a string holds \u0000")
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
              memory cap, which an importer reading whole exceeds)
@@ -1067,6 +1074,63 @@ def check_durations(tmp):
     print("t_contract: %-10s %s" % ("durations", "ok" if len(failures) == before else "FAILED"))
 
 
+# the rows whose names may hold NUL as their producer's viewer reads them
+# (speedscope 1.25 keeps it in every one: tests/interop/t_import_judged.sh),
+# and the export of each format pcol writes (check_nul)
+NUL_KINDS = {"v8": "v8", "chrome": "chrome", "chrome-hermes": "chrome", "chrome-events": "chrome",
+             "speedscope": "speedscope", "speedscope-evented": "speedscope"}
+
+
+def nul_read(fmt, what, path, truth, src_names=None):
+    """path's frame names hold truth's, its threads truth's (labels, or
+    the sources named by src_names: the URIs read must be those), whole"""
+    names = {r["name"] for r in js("top", path, "--node-fraction", "0")["rows"]}
+    for want in truth.get("names", []):
+        if want not in names:
+            fail(fmt, "nul", "%s: no frame %r in top (%s)" % (what, want, sorted(names)[:12]))
+    for key, want in truth.get("threads", {}).items():
+        rows = js("tags", path, "--value", "samples")["rows"]
+        got = {r["value"]: r["amount"] for r in rows if r["key"] == key}
+        if got != want:
+            fail(fmt, "nul", "%s: label %s: %r, written %r" % (what, key, got, want))
+    if src_names is not None:
+        got = sorted(r["source_uri"] for r in js("info", path)["rows"])
+        if got != sorted(src_names):
+            fail(fmt, "nul", "%s: sources %r, not %r" % (what, got, sorted(src_names)))
+
+
+def check_nul(fmt, tmp, kind):
+    src = os.path.join(tmp, "nul." + kind)
+    p = subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), kind, src, "nul"], capture_output=True)
+    if p.returncode:
+        return fail(fmt, "nul", "gen: " + p.stderr.decode()[:300])
+    truth = json.loads(p.stdout)
+    if b"\\u0000" not in open(src, "rb").read():
+        return fail(fmt, "nul", "gen.py wrote no \\u0000")
+    srcs = None
+    if "sources" in truth:  # (speedscope: a profile's name is its source's)
+        srcs = ["%s: %s" % (src, k.split(": ", 1)[1]) for k in truth["sources"]]
+    p = run("top", src, ok=False)
+    if p.returncode:
+        return fail(fmt, "nul", "refused: %s" % p.stderr.decode(errors="replace")[:300])
+    nul_read(fmt, "read", src, truth, srcs)
+    # the format's own export: the same names, threads and sources
+    t = NUL_KINDS[kind]
+    out = os.path.join(tmp, "nul-%s.%s" % (kind, t))
+    p = run("unpack", src, "--to", t, "-o", out, "--no-gzip", ok=False)
+    if p.returncode:
+        return fail(fmt, "nul", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:300]))
+    if b"\\u0000" not in open(out, "rb").read():
+        fail(fmt, "nul", "--to %s: no \\u0000 written" % t)
+    # (the speedscope copy's profiles are named by the sources' names
+    # without their directory, as pcol names them: pcol_source_display_name)
+    before = sorted(r["source_uri"].replace(tmp + "/", "", 1) for r in js("info", src)["rows"])
+    p = run("top", out, ok=False)
+    if p.returncode:
+        return fail(fmt, "nul", "--to %s read back: %s" % (t, p.stderr.decode(errors="replace")[:300]))
+    nul_read(fmt, "--to %s read back" % t, out, truth, before if t == "speedscope" else None)
+
+
 def main():
     rows = table()
     h = run("pack", "--help").stdout.decode()
@@ -1088,6 +1152,9 @@ def main():
                     check_empty(row["format"], tmp)
                 elif row["file"][4:] in EMPTY_FORMATS and row["file"].startswith("gen:"):
                     check_empty(row["format"], tmp, row["file"][4:])
+                kind = row["file"][4:] or row["format"] if row["file"].startswith("gen") else None
+                if kind in NUL_KINDS:
+                    check_nul(row["format"], tmp, kind)
             except Exception as e:  # a command that should have worked
                 fail(row["format"], "run", str(e))
             print("t_contract: %-10s %s" % (row["format"] + (" (%s)" % row["file"][4:] if row["file"].startswith("gen:") else ""),

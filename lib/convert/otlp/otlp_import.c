@@ -805,7 +805,7 @@ static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size
   if (!rc) {
     const char *e = (const char *)exe.data, *pd = (const char *)pid.data;
     *uri = pcol_source_name(c->name, e[0] ? e : NULL, strlen(e), pd[0] ? pd : NULL, NULL,
-                            (const char *)what.data);
+                            (const char *)what.data, NULL);
     if (!*uri) rc = pcol_oom(c->err);
   }
   pcol_buf_free(&exe);

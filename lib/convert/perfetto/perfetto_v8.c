@@ -364,7 +364,7 @@ int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int6
     if (!(ename = pcol_v8c_name(&v->v, s, pm, tm))) return pcol_oom(h->err);
     if ((rc = h->thread(h->x, t, &uri, &ls))) {
       rc = pcol_error_in(h->err, rc, ename, 0);
-    } else if (!(rc = pcol_v8c_import(&v->v, s, uri, ls, pm, tm, origin, &src))) { /* (its errors named) */
+    } else if (!(rc = pcol_v8c_import(&v->v, s, uri, strlen(uri), ls, pm, tm, origin, &src))) { /* (its errors named) */
       if (v->placed && wall != PCOL_NA_I64 && wall > 0) /* (the trace's wall-clock start, as its other sources') */
         snprintf(num, sizeof num, "%" PRId64, wall), rc = pcol_b_meta_str(h->b, src, PPROF_META_TIME_NANOS, num, h->err);
       snprintf(num, sizeof num, "%" PRId64, part + (int64_t)*made);

@@ -461,13 +461,16 @@ static int profile_head(sexp *x, const char *type, pcol_str uri, const char *wha
   int rc = put(x, x->nprofiles++ ? ",\n{\"type\":\"" : "\n{\"type\":\"");
   if (!rc) rc = put(x, type);
   if (!rc) rc = put(x, "\",\"name\":");
-  /* "<source uri>: <what>" */
-  size_t l = (uri.ptr ? uri.len : 0) + strlen(what) + (what2.ptr ? what2.len : 0) + 4;
-  char *n = malloc(l);
+  /* "<source uri>: <what>", by length: a NUL in the URI (a thread's name)
+   * or in what2 kept, as put_str writes it */
+  size_t ul = uri.ptr ? uri.len : 0, wl = strlen(what), w2 = what2.ptr ? what2.len : 0, k = 0;
+  char *n = malloc(ul + wl + w2 + 2);
   if (!n) return oom(x);
-  int k = snprintf(n, l, "%.*s: %s%.*s", (int)(uri.ptr ? uri.len : 0), uri.ptr ? uri.ptr : "", what,
-                   (int)(what2.ptr ? what2.len : 0), what2.ptr ? what2.ptr : "");
-  pcol_str ns = {n, (size_t)k};
+  if (ul) memcpy(n, uri.ptr, ul), k = ul;
+  memcpy(n + k, ": ", 2), k += 2;
+  memcpy(n + k, what, wl), k += wl;
+  if (w2) memcpy(n + k, what2.ptr, w2), k += w2;
+  pcol_str ns = {n, k};
   if (!rc) rc = put_str(x, ns);
   free(n);
   if (!rc && fprintf(x->out, ",\"unit\":\"%s\"", unit) < 0) rc = io(x);

@@ -56,6 +56,7 @@
 #include "keys.h"     /* PCOL_UNIT_NANOSECONDS, PCOL_VT_WALL, PCOL_UNIT_COUNT, ... */
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "srcname.h"  /* pcol_source_file_mark */
+#include "builder.h"  /* pcol_b_source_n */
 #include "buf.h"      /* PCOL_GROW */
 #include "hash.h"     /* pcol_u64map, pcol_u64map_free, pcol_u64map_get */
 #include "count.h"    /* pcol_decimals_for */
@@ -88,6 +89,7 @@ typedef struct tlab {
 typedef struct sprof {
   int is_obj, type_str, name_str, unit_str;
   char *type, *name, *unit;
+  size_t namel; /* name's length: a name holds NUL (\u0000) as speedscope keeps it */
   double start; /* startValue (0 when absent), any number, as speedscope: an evented profile's times count from it */
   int start_bad; /* a startValue that is no number: an evented profile's times are refused (speedscope's NaN) */
   double end;   /* endValue, when has_end (a finite number): speedscope's total is at least endValue - startValue */
@@ -180,13 +182,14 @@ static int sem(simp *s, int rc) {
 }
 
 /* The current string into *dst (its length into *dl).  Without dl it is
- * held as a C string (a profile's name, type or unit, its source names):
- * one holding NUL is refused, not cut there (frame names and files, which
- * keep theirs, have a length). */
+ * held as a C string (a profile's type or unit, pcol's default value
+ * type names): one holding NUL is refused, not cut there (speedscope knows
+ * no such type or unit either); frame names and files and a profile's name,
+ * which keep theirs, have a length. */
 static int copy_str(simp *s, char **dst, size_t *dl, size_t *cap) {
   if (!dl && memchr(s->j->str, 0, s->j->len))
     return pcol_error_set(s->err, PCOL_EUNSUPPORTED,
-                          "%s: byte %llu: a profile's name, type or unit holds \\u0000 (the NUL character), "
+                          "%s: byte %llu: a profile's type or unit holds \\u0000 (the NUL character), "
                           "which pcol does not read there", s->name, (unsigned long long)pcol_jp_offset(s->j));
   if (s->j->len + 1 > *cap) {
     char *p = realloc(*dst, s->j->len + 1);
@@ -486,7 +489,7 @@ static int profile(simp *s) {
       if ((rc = copy_str(s, k_dv == 1 ? &p->src_own : &p->src_default, NULL, &(size_t){0}))) return rc;
     } else if ((k_type || k_name || k_unit) && j->tok == PCOL_JT_STR) {
       if (k_type) rc = copy_str(s, &p->type, NULL, &(size_t){0}), p->type_str = 1;
-      else if (k_name) rc = copy_str(s, &p->name, NULL, &(size_t){0}), p->name_str = 1;
+      else if (k_name) rc = copy_str(s, &p->name, &p->namel, &(size_t){0}), p->name_str = 1;
       else rc = copy_str(s, &p->unit, NULL, &(size_t){0}), p->unit_str = 1;
       if (rc) return rc;
     } else if (k_s || k_w || k_e) {
@@ -597,16 +600,21 @@ static int stack_of(simp *s, uint32_t t, uint32_t *sid) {
   return PCOL_OK;
 }
 
-/* A profile's name "<prefix>: <type>" as pcol writes it: the prefix's
- * length, or 0 when the name has no such type part. */
-static size_t name_prefix(const char *name) {
-  const char *last = NULL;
-  for (const char *q = strstr(name, ": "); q; q = strstr(q + 2, ": ")) last = q;
-  if (!last || last == name || !last[2] || strchr(last + 2, ' ')) return 0;
+/* A profile's name "<prefix>: <type>" as pcol writes it (name[0..n)): the
+ * prefix's length, or 0 when the name has no such type part (one without a
+ * blank or a NUL: a value type's name, held as a C string; the prefix, a
+ * source's URI, may hold NUL). */
+static size_t name_prefix(const char *name, size_t n) {
+  const char *last = NULL, *end = name + n;
+  for (const char *q = memmem(name, n, ": ", 2); q; q = memmem(q + 2, (size_t)(end - q - 2), ": ", 2)) last = q;
+  if (!last || last == name || last + 2 == end || memchr(last + 2, ' ', (size_t)(end - last - 2)) ||
+      memchr(last + 2, 0, (size_t)(end - last - 2)))
+    return 0;
   return (size_t)(last - name);
 }
 
 static const char *pname_of(const sprof *p) { return p->name_str ? p->name : ""; }
+static size_t pnamel_of(const sprof *p) { return p->name_str ? p->namel : 0; }
 
 /* Profile pi's unit and value type (in the source src); k: the length of
  * the source's part of its name (name_prefix; 0: none); dec: >= 0 when its
@@ -707,14 +715,14 @@ static int values_decimals(const sprof *p) {
  * pcolDefaultSampleType: sampled). */
 static int profile_source(simp *s, const sprof *p, uint32_t *src) {
   const char *pname = pname_of(p);
-  size_t k = name_prefix(pname), ul = strlen(s->name) + strlen(pname) + 3;
-  char *uri = malloc(ul);
+  size_t pl = pnamel_of(p), k = name_prefix(pname, pl), fl = strlen(s->name), ul = 0;
+  char *uri = malloc(fl + pl + 3);
   if (!uri) return pcol_oom(s->err);
-  if (k) snprintf(uri, ul, "%.*s", (int)k, pname);
-  else snprintf(uri, ul, "%s: %s", s->name, pname);
+  if (k) memcpy(uri, pname, ul = k); /* (by length: a NUL of the name's kept) */
+  else memcpy(uri, s->name, fl), memcpy(uri + fl, ": ", 2), memcpy(uri + fl + 2, pname, pl), ul = fl + 2 + pl;
   int64_t ts = p->src_start == PCOL_NA_I64 ? PCOL_NA_I64 : p->src_start / 1000000000;
-  int rc = pcol_b_source(s->b, PCOL_SRC_SPEEDSCOPE, uri, ts, src, s->err);
-  if (!rc && !k) rc = pcol_source_file_mark(s->b, *src, s->name, strlen(s->name), uri, strlen(uri), s->err);
+  int rc = pcol_b_source_n(s->b, PCOL_SRC_SPEEDSCOPE, uri, ul, ts, src, s->err);
+  if (!rc && !k) rc = pcol_source_file_mark(s->b, *src, s->name, fl, uri, ul, s->err);
   free(uri);
   char v[24];
   if (!rc && p->src_start != PCOL_NA_I64 && p->src_start) {
@@ -820,7 +828,7 @@ static int evented(simp *s, size_t pi, int add) {
   int timed = strcmp(unit, PCOL_UNIT_NANOSECONDS) == 0;
   scale = ns;
   if (add && ((rc = profile_source(s, p, &src)) ||
-              (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p)), dec, &scale, &is_count, &vt))))
+              (rc = profile_vt(s, p, pi, src, name_prefix(pname_of(p), pnamel_of(p)), dec, &scale, &is_count, &vt))))
     return rc;
   int64_t unit1 = dec > 0 ? (int64_t)scale : 1; /* a count's 1 in its decimal unit */
   if (p->events_kind != 1) return at(s, "profiles[%zu].events", pi, 0, "not an array");
@@ -866,7 +874,7 @@ static int evented(simp *s, size_t pi, int add) {
  * samples' times (2). */
 static int is_timeline_of(const sprof *g, const sprof *t) {
   if (!t->is_obj || !t->type_str || strcmp(t->type, "evented") != 0 || !t->name_str || !g->name_str) return 0;
-  size_t k = name_prefix(g->name), n = strlen(t->name), m = sizeof ": timeline" - 1;
+  size_t k = name_prefix(g->name, g->namel), n = t->namel, m = sizeof ": timeline" - 1;
   if (!k || n < k + m || memcmp(t->name, g->name, k) != 0 || memcmp(t->name + k, ": timeline", m) != 0) return 0;
   if (n == k + m) return 1;
   return n >= k + m + 3 && !memcmp(t->name + k + m, " (", 2) && t->name[n - 1] == ')' ? 2 : 0;
@@ -973,7 +981,7 @@ static int sampled(simp *s, size_t pi, size_t pj, size_t ti, size_t nt) {
   if (p0->samples_kind != 1) return at(s, "profiles[%zu].samples", pi, 0, "not an array");
   int count_at = -1;
   const char *dflt = NULL; /* the source's default type's name */
-  size_t k = name_prefix(pname_of(p0)); /* the source's part of every name (same_source) */
+  size_t k = name_prefix(pname_of(p0), pnamel_of(p0)); /* the source's part of every name (same_source) */
   for (size_t g = pi; g < pj; g++) {
     const sprof *p = &s->ps[g];
     if ((rc = profile_vt(s, p, g, src, k, values_decimals(p), &scale[g - pi], &is_count[g - pi], &vt[g - pi])))
@@ -1049,8 +1057,11 @@ static int same_source(const sprof *a, const sprof *b) {
   if (b->src_start != PCOL_NA_I64 || b->src_dur != PCOL_NA_I64 || b->src_part != PCOL_NA_I64 || b->src_own ||
       b->src_default)
     return 0;
-  size_t ka = name_prefix(a->name);
-  return ka && strncmp(a->name, b->name, ka + 2) == 0 && b->name[ka + 2] && a->samples_kind == 1 &&
+  size_t ka = name_prefix(a->name, a->namel);
+  /* (by length: a prefix may hold NUL; b's type part, a value type's
+   * name, none: name_prefix's rule) */
+  return ka && b->namel > ka + 2 && memcmp(a->name, b->name, ka + 2) == 0 &&
+         !memchr(b->name + ka + 2, 0, b->namel - ka - 2) && a->samples_kind == 1 &&
          b->samples_kind == 1 && a->ns == b->ns &&
          (!a->ns || memcmp(a->samples, b->samples, a->ns * sizeof *a->samples) == 0);
 }

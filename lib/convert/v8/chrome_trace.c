@@ -53,6 +53,7 @@
 #include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
 #include "srcname.h"  /* pcol_source_name */
 #include "count.h"    /* pcol_kept_add, pcol_kept_verdict, pcol_g_text: THE kept rule */
+#include "builder.h"  /* pcol_b_source_n */
 #include <math.h>
 #include <stdarg.h>
 #include <errno.h>
@@ -84,7 +85,8 @@ typedef struct tkey {
 typedef struct cname {
   uint32_t pid, tid; /* the texts' ids (tkey) */
   int proc;          /* a process_name (tid unused) */
-  char *name;
+  char *name;        /* name[0..len): it may hold NUL (\u0000), kept */
+  size_t len;
 } cname;
 
 /* The E events (ph E, and the ends of ph X) of one thread that end at one
@@ -113,7 +115,8 @@ typedef struct drow {
 
 typedef struct dtrace {
   pcol_rowsort *q[2];   /* the B queue, the E queue; made at the first event */
-  char *nb;             /* the distinct names, NUL-terminated, back to back */
+  char *nb;             /* the distinct names, each with a NUL after it, back to back
+                         * (a name may hold NUL too: its length is name_len's) */
   size_t nbl, nbcap;
   size_t *noff;         /* name i at nb + noff[i] */
   uint32_t nn, ncap;
@@ -211,7 +214,8 @@ typedef struct ctrace {
                        * thread is a tkey */
   cname *nm;
   size_t nnm, capnm;
-  char *mname;        /* args.name of the event being read */
+  char *mname;        /* args.name of the event being read, mnamel bytes (NUL kept) */
+  size_t mnamel;
   uint64_t n_duration;
   int64_t nsrc;       /* the sources made so far (pcol.recording_part) */
   int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
@@ -237,18 +241,13 @@ static int read_args(ctrace *c) {
   while (!(rc = pcol_jp_next(j)) && j->tok == PCOL_JT_KEY) {
     int is_data = pcol_jp_key_is(j, "data"), is_name = pcol_jp_key_is(j, "name");
     if ((rc = pcol_jp_next(j))) return rc;
-    if (is_data) { /* a CPU profile's names may hold NUL (pprof's do: the
-                    * Chrome export writes it as \u0000, speedscope and
-                    * DevTools keep it); the V8 reader holds them with their
-                    * length.  Elsewhere (event, thread and Hermes frame
-                    * names, held as C strings) \u0000 is still refused. */
-      unsigned was = j->flags;
-      j->flags |= PCOL_JP_ALLOW_NUL;
+    if (is_data) {
       rc = pcol_v8c_read_data(&c->v, j);
-      j->flags = was;
-    } else if (is_name && j->tok == PCOL_JT_STR) {
+    } else if (is_name && j->tok == PCOL_JT_STR) { /* (by length: a NUL kept) */
       free(c->mname);
-      if (!(c->mname = strdup(j->str))) return pcol_oom(c->err);
+      if (!(c->mname = malloc(j->len + 1))) return pcol_oom(c->err);
+      memcpy(c->mname, j->str, j->len + 1);
+      c->mnamel = j->len;
     } else rc = pcol_jp_skip(j);
     if (rc) return rc;
   }
@@ -262,17 +261,19 @@ static int add_name(ctrace *c, const tkey *k, int proc) {
     if (!n) return pcol_oom(c->err);
     c->nm = n, c->capnm = cap;
   }
-  c->nm[c->nnm++] = (cname){k->id[0], k->id[1], proc, c->mname};
+  c->nm[c->nnm++] = (cname){k->id[0], k->id[1], proc, c->mname, c->mnamel};
   c->mname = NULL;
   return 0;
 }
 
 /* The thread's (proc 0) or process's (proc 1) name: the last one given
- * (pid, tid: the texts' ids, 0 for a text no M event has). */
-static const char *name_of(const ctrace *c, uint32_t pid, uint32_t tid, int proc) {
+ * (pid, tid: the texts' ids, 0 for a text no M event has); *len its length. */
+static const char *name_of(const ctrace *c, uint32_t pid, uint32_t tid, int proc, size_t *len) {
   const char *r = NULL;
+  *len = 0;
   for (size_t i = 0; pid && (proc || tid) && i < c->nnm; i++)
-    if (c->nm[i].pid == pid && c->nm[i].proc == proc && (proc || c->nm[i].tid == tid)) r = c->nm[i].name;
+    if (c->nm[i].pid == pid && c->nm[i].proc == proc && (proc || c->nm[i].tid == tid))
+      r = c->nm[i].name, *len = c->nm[i].len;
   return r;
 }
 
@@ -295,6 +296,12 @@ static int room(char **p, size_t *cap, size_t need) {
  * trace cannot be made of names that all land in one slot */
 static uint64_t name_hash(const char *s, size_t n) { return pcol_hash_keyed(s, n); }
 
+/* The length of name i (its bytes up to the NUL written after it: a NUL
+ * of its own, read from \u0000, is kept). */
+static size_t name_len(const dtrace *d, uint32_t i) {
+  return (i + 1 < d->nn ? d->noff[i + 1] : d->nbl) - d->noff[i] - 1;
+}
+
 /* The index of the name s (n bytes), added when new; -1: out of memory. */
 static int64_t find_name(dtrace *d, const char *s, size_t n, int add);
 static int64_t intern(dtrace *d, const char *s, size_t n) { return find_name(d, s, n, 1); }
@@ -307,8 +314,7 @@ static int64_t find_name(dtrace *d, const char *s, size_t n, int add) {
     uint32_t *t = calloc(nt, sizeof *t);
     if (!t || d->nn >= UINT32_MAX - 1) return free(t), -1;
     for (uint32_t i = 0; i < d->nn; i++) {
-      const char *x = d->nb + d->noff[i];
-      size_t k = name_hash(x, strlen(x)) & (nt - 1);
+      size_t k = name_hash(d->nb + d->noff[i], name_len(d, i)) & (nt - 1);
       while (t[k]) k = (k + 1) & (nt - 1);
       t[k] = i + 1;
     }
@@ -318,7 +324,7 @@ static int64_t find_name(dtrace *d, const char *s, size_t n, int add) {
   size_t k = name_hash(s, n) & (d->ntab - 1);
   for (; d->tab[k]; k = (k + 1) & (d->ntab - 1)) {
     const char *x = d->nb + d->noff[d->tab[k] - 1];
-    if (strlen(x) == n && memcmp(x, s, n) == 0) return d->tab[k] - 1;
+    if (name_len(d, d->tab[k] - 1) == n && memcmp(x, s, n) == 0) return d->tab[k] - 1;
   }
   if (!add) return -1;
   if (d->nbl + n + 1 < d->nbl || room(&d->nb, &d->nbcap, d->nbl + n + 1)) return -1;
@@ -607,6 +613,7 @@ static int event(ctrace *c, size_t ev) {
   pcol_jpull *j = c->j;
   int rc;
   char ph[8] = "", nm[16] = "", id[40] = "";
+  int id_nul = 0; /* the id holds NUL */
   int has_ts = 0, has_dur = 0, has_tdur = 0;
   double ts = 0, dur = 0, tdur = 0;
   uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
@@ -653,9 +660,12 @@ static int event(ctrace *c, size_t ev) {
       j->hash = NULL;
       args = none ? 0 : h | 1;
     } else if (dst && j->tok == PCOL_JT_STR) {
-      /* a longer name is none of the ones read here */
-      if (j->len < cap) memcpy(dst, j->str, j->len + 1);
+      /* a longer name is none of the ones read here, nor one holding NUL
+       * ("Profile\u0000" is not "Profile" in DevTools either) */
+      int nul = memchr(j->str, 0, j->len) != NULL;
+      if (j->len < cap && !nul) memcpy(dst, j->str, j->len + 1);
       else snprintf(dst, cap, "-");
+      if (dst == id) id_nul = nul;
       if (is_name) { /* the whole name, for a duration event */
         c->d.enl = 0;
         if (room(&c->d.ename, &c->d.encap, j->len + 1)) return pcol_oom(c->err);
@@ -681,11 +691,16 @@ static int event(ctrace *c, size_t ev) {
   tkey th;
   memset(&th, 0, sizeof th); /* (padding too: rows are written out as bytes) */
   if (!is_dur && !named && !(is_m && c->mname)) return 0;
+  /* a thread is keyed by its pid's and tid's texts, held as C strings */
+  for (int i = 0; i < 2; i++)
+    if (c->has_idv[i] && c->idv[i].kind != JS_NUM && memchr(c->idv[i].t, 0, c->idv[i].n))
+      return fail(c, ev, i ? "a tid that holds \\u0000 (the NUL character), which pcol does not read"
+                           : "a pid that holds \\u0000 (the NUL character), which pcol does not read");
   for (int i = 0; i < 2; i++)
     if (tkey_text(c, &th, i, c->has_idv[i] ? &c->idv[i] : NULL)) return pcol_oom(c->err);
   if (is_m) { /* (an empty name: none, as speedscope has it) */
-    if (c->mname && *c->mname && strcmp(nm, "thread_name") == 0) return add_name(c, &th, 0);
-    if (c->mname && *c->mname && strcmp(nm, "process_name") == 0) return add_name(c, &th, 1);
+    if (c->mname && c->mnamel && strcmp(nm, "thread_name") == 0) return add_name(c, &th, 0);
+    if (c->mname && c->mnamel && strcmp(nm, "process_name") == 0) return add_name(c, &th, 1);
     return 0;
   }
   if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) c->n_duration++;
@@ -698,6 +713,9 @@ static int event(ctrace *c, size_t ev) {
   /* a trace of the samples form whose first event lacks one of pid, tid,
    * ph and cat: speedscope reads its samples, not its CPU profile */
   if (c->sample_form == 3 && !c->first_keys) return 0;
+  if (!whole && id_nul)
+    return fail(c, ev, "a Profile or ProfileChunk event whose id holds \\u0000 (the NUL character), which pcol "
+                "does not read");
   if (!whole && !*id) return fail(c, ev, "a Profile or ProfileChunk event without an id");
   char wid[32];
   if (whole) snprintf(wid, sizeof wid, "CpuProfile %zu", ev);
@@ -1004,14 +1022,15 @@ static int read_doc(ctrace *c) {
  * T" without a thread_name; THE rule of srcname.h), and the labels of its samples: pid, tid (a
  * number when the text is a whole number's of at most 2^53, else the text),
  * and thread_name and process_name from the M events. */
-static int thread_bits(ctrace *c, const tkey *k, char **uri, uint32_t *ls) {
+static int thread_bits(ctrace *c, const tkey *k, char **uri, size_t *ulen, uint32_t *ls) {
   uint32_t id[2];
   tkey_ids(c, k, id);
-  const char *tname = name_of(c, id[0], id[1], 0), *pname = name_of(c, id[0], 0, 1);
+  size_t tl, pl; /* (the names' lengths: a NUL kept) */
+  const char *tname = name_of(c, id[0], id[1], 0, &tl), *pname = name_of(c, id[0], 0, 1, &pl);
   char pb[40], tb[40];
   int rc;
   const char *pt = tkey_str(c, k, 0, pb), *tt = tkey_str(c, k, 1, tb);
-  *uri = pcol_source_name(c->name, tname, tname ? strlen(tname) : 0, pt, tt, NULL);
+  *uri = pcol_source_name(c->name, tname, tl, pt, tt, NULL, ulen);
   if (!*uri) return pcol_oom(c->err);
   uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv = 0, v[2] = {0, 0};
   pcol_label_row lab[4];
@@ -1024,8 +1043,10 @@ static int thread_bits(ctrace *c, const tkey *k, char **uri, uint32_t *ls) {
     if (!rc && !whole) rc = pcol_b_cstr(c->b, i ? tt : pt, &v[i], c->err);
     lab[nl++] = (pcol_label_row){i ? kt : kp, v[i], whole ? (int64_t)k->v[i] : PCOL_NA_I64, 0};
   }
-  if (!rc && tname && !(rc = pcol_b_cstr(c->b, tname, &sv, c->err))) lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
-  if (!rc && pname && !(rc = pcol_b_cstr(c->b, pname, &sv, c->err))) lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
+  if (!rc && tname && !(rc = pcol_b_string(c->b, tname, tl, &sv, c->err)))
+    lab[nl++] = (pcol_label_row){ktn, sv, PCOL_NA_I64, 0};
+  if (!rc && pname && !(rc = pcol_b_string(c->b, pname, pl, &sv, c->err)))
+    lab[nl++] = (pcol_label_row){kpn, sv, PCOL_NA_I64, 0};
   if (!rc) rc = pcol_b_labelset(c->b, lab, nl, ls, c->err);
   return rc;
 }
@@ -1064,6 +1085,7 @@ static int recs_cmp(const void *pa, const void *pb) {
 static int import_stream(ctrace *c, pcol_v8c_stream *s, size_t k, const vnum *origin) {
   int rc;
   char *ename = NULL, *uri = NULL, pm[64], tm[64], num[32];
+  size_t ulen = 0;
   uint32_t ls = 0, src;
   const tkey *th = s->thread;
   tkey_msg(c, th, 0, pm), tkey_msg(c, th, 1, tm);
@@ -1071,11 +1093,11 @@ static int import_stream(ctrace *c, pcol_v8c_stream *s, size_t k, const vnum *or
   if (!(ename = pcol_v8c_name(&c->v, s, pm, tm))) return pcol_oom(c->err);
   /* the builder's refusals after the profile's name, as the profile's own
    * errors (pcol_v8_import_profile) have it */
-  if ((rc = thread_bits(c, th, &uri, &ls))) {
+  if ((rc = thread_bits(c, th, &uri, &ulen, &ls))) {
     rc = pcol_error_in(c->err, rc, ename, 0);
     goto out;
   }
-  if ((rc = pcol_v8c_import(&c->v, s, uri, ls, pm, tm, origin, &src))) goto out; /* (named already) */
+  if ((rc = pcol_v8c_import(&c->v, s, uri, ulen, ls, pm, tm, origin, &src))) goto out; /* (named already) */
   snprintf(num, sizeof num, "%" PRIu64, c->n_duration);
   if (k == 0) rc = pcol_b_meta_str(c->b, src, "chrome.duration_events", num, c->err);
   if (!rc) rc = recording_part(c, src);
@@ -1147,10 +1169,11 @@ static int dur_next(ctrace *c, int q, drow *out, int *have) {
  * labels (thread_bits), value wall (ns). */
 static int thread_source(ctrace *c, const tkey *k, uint32_t *src, uint32_t *ls, uint32_t *vt) {
   char *uri = NULL;
+  size_t ulen = 0;
   uint32_t ty, un;
   int rc;
-  if (!(rc = thread_bits(c, k, &uri, ls))) rc = pcol_b_source(c->b, PCOL_SRC_CHROME, uri, PCOL_NA_I64, src, c->err);
-  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, strlen(uri), c->err);
+  if (!(rc = thread_bits(c, k, &uri, &ulen, ls))) rc = pcol_b_source_n(c->b, PCOL_SRC_CHROME, uri, ulen, PCOL_NA_I64, src, c->err);
+  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, ulen, c->err);
   free(uri);
   if (!rc && !(rc = pcol_b_cstr(c->b, PCOL_VT_WALL, &ty, c->err)) &&
       !(rc = pcol_b_cstr(c->b, PCOL_UNIT_NANOSECONDS, &un, c->err)) &&
@@ -1167,9 +1190,8 @@ static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
   if (locs[i]) return 0;
   pcol_function_row fn = {0, 0, 0, PCOL_NA_I64};
   pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
-  const char *nm = c->d.nb + c->d.noff[i];
   int rc;
-  if ((rc = pcol_b_string(c->b, nm, strlen(nm), &fn.name, c->err)) ||
+  if ((rc = pcol_b_string(c->b, c->d.nb + c->d.noff[i], name_len(&c->d, i), &fn.name, c->err)) ||
       (rc = pcol_b_function(c->b, &fn, &l.function_id, c->err)))
     return rc;
   return pcol_b_location(c->b, 0, 0, 0, &l, 1, &locs[i], c->err);
@@ -1534,8 +1556,8 @@ static int frame_loc(ctrace *c, sread *rd, const sframe *f, uint32_t *loc) {
   pcol_line_row l = {0, PCOL_NA_I64, PCOL_NA_I64};
   const char *n = c->d.nb + c->d.noff[nm], *kt = c->d.nb + c->d.noff[k];
   int rc;
-  if ((rc = pcol_b_string(c->b, n, strlen(n), &fn.name, c->err)) ||
-      (rc = pcol_b_string(c->b, kt, strlen(kt), &fn.system_name, c->err)) ||
+  if ((rc = pcol_b_string(c->b, n, name_len(&c->d, nm), &fn.name, c->err)) ||
+      (rc = pcol_b_string(c->b, kt, name_len(&c->d, k), &fn.system_name, c->err)) ||
       (rc = pcol_b_function(c->b, &fn, &l.function_id, c->err)) ||
       (rc = pcol_b_location(c->b, 0, 0, 0, &l, 1, loc, c->err)))
     return rc;
@@ -1711,7 +1733,11 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   pcol_jpull j;
   c.b = b, c.name = name, c.err = err, c.j = &j, c.opt = opt, c.shape_ev = -1;
   pcol_v8c_init(&c.v, b, name, opt, sizeof(tkey), err);
-  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS | PCOL_JP_OPEN_ARRAY, err);
+  /* names may hold NUL (\u0000: pprof's do, and the Chrome export writes
+   * them so): DevTools and speedscope keep it in a CPU profile's frames,
+   * an event's, a thread's or process's name and a Hermes frame's name and
+   * category, and so does pcol, each held with its length */
+  int rc = pcol_jp_open(&j, in, name, opt, PCOL_JP_BIG_INTS | PCOL_JP_OPEN_ARRAY | PCOL_JP_ALLOW_NUL, err);
   int opened = !rc;
   if (!rc) rc = read_doc(&c);
   if (opened) pcol_jp_close(&j);
