@@ -65,6 +65,13 @@ X = lambda n, ts, dur: {"ph": "X", "name": n, "pid": 1, "tid": 1, "ts": ts, "dur
 json.dump({"traceEvents": [X("a", 0.0001, 0.0004), X("b", 1, 0.0004), X("c", 2, 1.0004)]}, open(d + "/tiny-x.json", "w"))
 json.dump({"traceEvents": [X("a", 0, 1000.0004), X("b", 1000.0004, 1000.0004), X("c", 2000.0008, 1000.0004)]},
           open(d + "/x.json", "w"))
+# whole us at an epoch's us (1.7e15): the double ts * 1000 is 256 ns apart
+# there; the times were held up to 128 ns off and the kept rule refused the
+# trace ("the stretch of 1 us ... more than a millionth", exit 1)
+E0 = 1700000000123457
+B = lambda ph, n, ts: {"ph": ph, "name": n, "pid": 1, "tid": 1, "ts": ts}
+json.dump({"traceEvents": [B("B", "a", E0), B("B", "b", E0 + 1), B("E", "b", E0 + 2), X("c", E0 + 3, 1),
+                           B("E", "a", E0 + 5)]}, open(d + "/epoch.json", "w"))
 PY
 read -r wf wg <"$tmp/want"
 for f in drift.cpuprofile drift.json; do
@@ -86,6 +93,8 @@ PY
 done
 "$PCOL" fold "$tmp/x.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold x.json: $(cat "$tmp/err")"
 [ "$(tr '\n' ' ' <"$tmp/fold")" = "a 1000000 b 1000000 c 1000000 " ] || fail "fold x.json: $(cat "$tmp/fold")"
+"$PCOL" fold "$tmp/epoch.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold epoch.json: $(cat "$tmp/err")"
+[ "$(tr '\n' ' ' <"$tmp/fold")" = "a 3000 a;b 1000 a;c 1000 " ] || fail "fold epoch.json: $(tr '\n' ' ' <"$tmp/fold")"
 if "$PCOL" fold "$tmp/tiny-x.json" >"$tmp/fold" 2>"$tmp/err"; then
   fail "fold tiny-x.json: read ($(tr '\n' ' ' <"$tmp/fold")), want it refused: two of its stretches are no whole ns"
 fi

@@ -379,15 +379,18 @@ static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_t
     if (!d->q[q] && (rc = pcol_rowsort_new(&d->q[q], sizeof(drow), drow_cmp))) return pcol_oom(c->err);
   drow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
-  r.k = *th, r.t = llround(t), r.name = (uint32_t)name;
-  r.res = (int32_t)llroundl(((long double)ts * 1000 - r.t) * 1e6); /* (the product exact: 53 + 10 bits) */
+  /* the times rounded from the exact products (53 + 10 bits: a long
+   * double's), not from the double's, 256 ns apart at an epoch's µs (1.7e15
+   * µs): whole µs held 128 ns off were refused by the kept rule below */
+  r.k = *th, r.t = llroundl((long double)ts * 1000), r.name = (uint32_t)name;
+  r.res = (int32_t)llroundl(((long double)ts * 1000 - r.t) * 1e6);
   r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
   if (!d->n++ || r.t < d->t0) d->t0 = r.t;
   if (d->n == 1 || r.t > d->tmax) d->tmax = r.t;
   r.seq = ev;
   r.anon = ph == 'E' && !d->has_name;
   if (ph == 'X') {
-    int64_t dn = llround(du);
+    int64_t dn = llroundl((long double)dur * 1000);
     r.kind = 1, r.negdur = -dn;
     if ((rc = pcol_rowsort_add(d->q[0], &r))) return sorter_failed(c, rc);
     r.xts = r.t, r.t += dn, r.res += (int32_t)llroundl(((long double)dur * 1000 - dn) * 1e6);
