@@ -78,18 +78,36 @@ rows = json.load(sys.stdin)["rows"]
 print(sum(r["amount"] for r in rows if r["key"] == "tid"))')
   [ "$t" = "$n" ] || fail "$n samples, $t of them with a tid"
 fi
-# V8's profiler through --trace-startup, protobuf and JSON
 startup() { # OUT [FORMAT]
-  local ud
+  # Chromium writes the trace when --trace-startup-duration ends but does
+  # not exit: it is stopped once the file has kept its size 3 s (before, it
+  # ran to the timeout, 90 s a recording)
+  local ud pid size=-1 same=0 i s
   ud=$(mktemp -d)
+  rm -f "$1"
   timeout 90 "$BROWSER" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
     --disable-background-networking --disable-component-update --disable-sync --no-pings --user-data-dir="$ud" \
     --trace-startup='devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-v8.cpu_profiler,v8' \
-    ${2:+--trace-startup-format=$2} --trace-startup-file="$1" --trace-startup-duration=4 "file://$tmp/page.html" \
-    >/dev/null 2>&1
+    ${2:+--trace-startup-format=$2} --trace-startup-file="$1" --trace-startup-duration=12 "file://$tmp/page.html" \
+    >/dev/null 2>&1 &
+  pid=$!
+  for i in $(seq 1 88); do
+    sleep 1
+    kill -0 $pid 2>/dev/null || break
+    [ -s "$1" ] || continue
+    s=$(stat -c %s "$1")
+    if [ "$s" = "$size" ]; then same=$((same + 1)); [ $same -ge 3 ] && break; else same=0; size=$s; fi
+  done
+  kill $pid 2>/dev/null   # timeout passes the TERM on to Chromium
+  wait $pid 2>/dev/null
   rm -rf "$ud"
   [ -s "$1" ] || fail "chromium --trace-startup wrote no $1"
 }
+# V8's profiler through --trace-startup, protobuf and JSON, judged; exit 2
+# when only the recording is off (on a loaded machine V8 may write "(idle)"
+# samples inside the busy loop, or the loop's slice ends early), and then
+# both traces are recorded once more
+v8_round() {
 startup "$tmp/s.pftrace"
 startup "$tmp/s.json" json
 $PCOL info "$tmp/s.pftrace" | grep -q 'input_format: *perfetto' || fail "--trace-startup (protobuf): not detected as perfetto"
@@ -105,9 +123,10 @@ for f in s.pftrace s_copy.json s.json; do
 done
 # the page's busy loop on the trace's own timeline: its FunctionCall slice
 python3 tests/support/pftrace_slices.py "$tmp/s.pftrace" FunctionCall > "$tmp/s.slices" || fail "the trace's slices"
-python3 - "$tmp" "$PCOL" <<'PY' || fail "--trace-startup: the protobuf trace's V8 profile"
+python3 - "$tmp" "$PCOL" <<'PY'; rc=$?
 import json, subprocess, sys, time
 d, pcol, bad = sys.argv[1], sys.argv[2], []
+rec = []  # the recording's own faults (the page's loop not run as written), not pcol's
 def load(f, k):
     return json.load(open("%s/%s.%s" % (d, f, k)))
 def strip(x, f):
@@ -140,44 +159,69 @@ if open(d + "/s.pftrace.fold").read() != open(d + "/s_copy.json.fold").read():
     bad.append("fold differs from the JSON copy's")
 NOW = ("chrome.duration_events", "v8.time_origin_us", "pcol.span_start_ns", "pprof.time_nanos")
 meta = lambda f: sorted((r["source_id"], r["key"], r["value"]) for r in strip(load(f, "meta"), f) if r["key"] not in NOW)
-if meta("s.pftrace") != meta("s_copy.json"):
-    bad.append("meta differs from the JSON copy's")
+ma, mb = meta("s.pftrace"), meta("s_copy.json")
+if ma != mb:
+    bad.append("meta differs from the JSON copy's: %r only in the protobuf trace's, %r only in the copy's"
+               % (sorted(set(ma) - set(mb))[:6], sorted(set(mb) - set(ma))[:6]))
 # burnOuter's samples, by wall-clock time, inside the slice of its call
 slices = [json.loads(l) for l in open(d + "/s.slices")]
 call = max(slices, key=lambda x: x["end"] - x["begin"], default=None)
 def utc(ns):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ns // 10**9)) + ".%09dZ" % (ns % 10**9)
-def burn(a, b):
+# V8's own pseudo-frames: on a loaded machine its sampler writes some of
+# the busy loop's ticks as these (the recording's, not pcol's)
+PSEUDO = ("(idle)", "(program)", "(garbage collector)")
+def burn(a, b, pseudo=False):
     r = subprocess.run([pcol, "top", d + "/s.pftrace", "--from", utc(a), "--to", utc(b), "--node-fraction", "0",
                         "--format", "json"], capture_output=True, text=True)
-    return max([x["cum"] for x in json.loads(r.stdout)["rows"] if x["name"] == "burnOuter"] or [0]) / 1e9 if not r.returncode else -1
+    if r.returncode:
+        return -1
+    rows = json.loads(r.stdout)["rows"]
+    if pseudo:
+        return sum(x["flat"] for x in rows if x["name"] in PSEUDO) / 1e9
+    return max([x["cum"] for x in rows if x["name"] == "burnOuter"] or [0]) / 1e9
 if not call or not 1.4e9 <= call["end"] - call["begin"] <= 1.7e9:
-    bad.append("no FunctionCall slice of the page's 1.5 s loop: %r" % call)
+    rec.append("no FunctionCall slice of the page's 1.5 s loop: %r" % call)
 else:
     # (a V8 sample lasts until the next one: the last one inside the call
     # may reach past its end by a sampling gap, tens of ms on a loaded
     # machine; none may start 0.2 s after it, nor any before it)
     b, e = call["begin"], call["end"]
     inside, before, after, later = burn(b, e), burn(b - 10**10, b), burn(e, e + 2 * 10**8), burn(e + 2 * 10**8, e + 10**10)
-    print("t_chrome_perfetto: the loop's FunctionCall slice %.3f s: burnOuter %.3f s inside it, %.3f s before, "
-          "%.3f s in the 0.2 s after, %.3f s later" % ((e - b) / 1e9, inside, before, after, later))
-    if not 1.4 <= inside or before or later or not 0 <= after < 0.2:
+    pseudo = burn(b, e, True)
+    print("t_chrome_perfetto: the loop's FunctionCall slice %.3f s: burnOuter %.3f s inside it (V8's pseudo-frames "
+          "%.3f s), %.3f s before, %.3f s in the 0.2 s after, %.3f s later" % ((e - b) / 1e9, inside, pseudo, before,
+                                                                            after, later))
+    if before or later or not 0 <= after < 0.2:
         bad.append("burnOuter not inside the trace's slice of it")
+    elif not 1.4 <= inside + pseudo:  # none outside it: the loop itself was sampled short
+        rec.append("burnOuter %.3f s inside the trace's slice of it, and V8's pseudo-frames %.3f s: not 1.5 s"
+                   % (inside, pseudo))
 # the page's loop: burnOuter runs 1.5 s (performance.now()), in each recording
 def cum(f, name):
     return max([r["cum"] for r in load(f, "top")["rows"] if r["name"] == name] or [0]) / 1e9
 n = sum(r["samples"] for r in load("s.pftrace", "info")["rows"])
 for f in ("s.pftrace", "s.json"):
     c = cum(f, "burnOuter")
-    if not 1.4 <= c <= 1.65:
-        bad.append("%s: burnOuter %.3f s, not the page's 1.5 s" % (f, c))
+    # (at least 1.2 s: the pseudo-frames above may take some of its ticks;
+    # before, the protobuf trace read as 0 samples)
+    if not 1.2 <= c <= 1.65:
+        rec.append("%s: burnOuter %.3f s, not the page's 1.5 s" % (f, c))
     print("t_chrome_perfetto: --trace-startup %s: burnOuter %.3f s, burnInner %.3f s, %d samples in %d profiles"
           % ("protobuf" if f.endswith("pftrace") else "JSON    ", c, cum(f, "burnInner"),
              sum(r["samples"] for r in load(f, "info")["rows"]), len(load(f, "info")["rows"])))
 if not n:
     bad.append("the protobuf trace read as 0 samples")
-for b in bad:
+for b in bad + rec:
     print("t_chrome_perfetto: " + b)
-sys.exit(1 if bad else 0)
+sys.exit(1 if bad else 2 if rec else 0)
 PY
+[ $rc = 0 ] || [ $rc = 2 ] || fail "--trace-startup: the protobuf trace's V8 profile"
+return $rc
+}
+v8_round; rc=$?
+if [ $rc = 2 ]; then
+  echo "t_chrome_perfetto: the recording itself was off (above): recording once more"
+  v8_round || fail "--trace-startup: the recording was off twice (above)"
+fi
 echo "t_chrome_perfetto: ok"

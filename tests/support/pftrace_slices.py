@@ -59,7 +59,7 @@ def main(src, names):
                         st["names"][first(e, 1, 0) or 0] = (first(e, 2, 2) or b"").decode()
         ts = first(p, 8, 0)
         te = first(p, 11, 2)
-        if ts is None or te is None:
+        if ts is None:
             continue
         clk = first(p, 58, 0)
         if clk is None:
@@ -72,6 +72,8 @@ def main(src, names):
                 c["val"] += ts
                 ts = c["val"]
             clk, ts = c["base"], c["bts"] + (ts - c["bval"]) * c["mult"]
+        if te is None:  # (a delta all the same: any packet's timestamp is)
+            continue
         typ = first(te, 9, 0)
         track = first(te, 11, 0)
         track = ("t", track) if track else ("t", st["track"]) if st["track"] else ("s", seq)
