@@ -105,6 +105,19 @@ for t in speedscope otlp; do
   "$PCOL" cat "$tmp/all.$t" --table meta | grep recording_part >"$tmp/got"
   cmp -s "$tmp/want" "$tmp/got" || fail "chunks.json's parts read back from $t: $(diff "$tmp/want" "$tmp/got" | head -4)"
 done
+# a trace of one profile is a recording of its own: no part (spec.md §7),
+# as the Perfetto import reads the same profile; two are numbered 1, 2
+python3 - "$tmp/two.json" "$tmp/one.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+evs = d["traceEvents"] if isinstance(d, dict) else d
+json.dump([e for e in evs if e.get("pid") == 11], open(sys.argv[2], "w"))
+PY
+[ "$("$PCOL" cat "$tmp/two.json" --table meta --format tsv | awk -F'\t' '$1 == "pcol.recording_part" { printf "%s=%s ", $3, $2 }')" = "1=1 2=2 " ] ||
+  fail "two.json's parts: $("$PCOL" cat "$tmp/two.json" --table meta | grep recording_part)"
+"$PCOL" top "$tmp/one.json" -n 1 | grep -q '^Duration: 4ms,' || fail "one.json: $("$PCOL" top "$tmp/one.json" -n 1 2>&1 | head -3)"
+! "$PCOL" cat "$tmp/one.json" --table meta | grep -q recording_part ||
+  fail "a trace of one profile numbered: $("$PCOL" cat "$tmp/one.json" --table meta | grep recording_part)"
 # the views of both stay on one timeline (the first profile's start)
 "$PCOL" cat "$tmp/two.json" --table samples --format tsv | awk -F'\t' 'NR > 1 && $2 == 2 { print $3 }' | head -1 >"$tmp/got"
 [ "$(cat "$tmp/got")" = 1000100000 ] || fail "source 2's first sample at $(cat "$tmp/got") ns, not 1.0001 s on the trace's timeline"

@@ -217,7 +217,8 @@ typedef struct ctrace {
   char *mname;        /* args.name of the event being read, mnamel bytes (NUL kept) */
   size_t mnamel;
   uint64_t n_duration;
-  int64_t nsrc;       /* the sources made so far (pcol.recording_part) */
+  pcol_buf parts;     /* the sources made so far, a u32 each, UINT32_MAX between recordings
+                       * (pcol.recording_part, numbered once all are made: number_parts) */
   int sample_form;    /* the object's keys samples (1) and stackFrames (2): Hermes */
   int first_keys;     /* the first event has the keys pid, tid, ph and cat */
   int profile_named;  /* an event is named CpuProfile, Profile or ProfileChunk */
@@ -1056,11 +1057,26 @@ static int thread_bits(ctrace *c, const tkey *k, char **uri, size_t *ulen, uint3
 
 /* The trace's sources are one recording (its profiles on one clock, as
  * DevTools shows the trace): each its place in it, from 1, in the order
- * they are made (THE recording rule, format/keys.h) */
+ * they are made (THE recording rule, format/keys.h), once all are made
+ * (number_parts): a recording of one source is numbered not at all
+ * (spec.md §7), as the Perfetto and OTLP imports have it */
 static int recording_part(ctrace *c, uint32_t src) {
-  char num[24];
-  snprintf(num, sizeof num, "%lld", (long long)++c->nsrc);
-  return pcol_b_meta_str(c->b, src, PCOL_META_RECORDING_PART, num, c->err);
+  return pcol_buf_append(&c->parts, &src, sizeof src) ? pcol_oom(c->err) : 0;
+}
+static int recording_end(ctrace *c) { return recording_part(c, UINT32_MAX); }
+static int number_parts(ctrace *c) {
+  const uint32_t *r = (const uint32_t *)(const void *)c->parts.data;
+  size_t n = c->parts.len / sizeof *r;
+  for (size_t i = 0, j; i < n; i = j + 1) {
+    for (j = i; j < n && r[j] != UINT32_MAX; j++) {}
+    for (size_t k = i; j - i >= 2 && k < j; k++) {
+      char num[24];
+      snprintf(num, sizeof num, "%zu", k - i + 1);
+      int rc = pcol_b_meta_str(c->b, r[k], PCOL_META_RECORDING_PART, num, c->err);
+      if (rc) return rc;
+    }
+  }
+  return 0;
 }
 
 /* Component i of k for a message: a number's text, or the string quoted
@@ -1766,7 +1782,8 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   const vnum *origin = NULL;
   const pcol_v8c_stream *untaken = NULL; /* the first whose span start is not taken */
   for (size_t k = 0; !rc && k < nord; k++) {
-    if (!k || ord[k].rec != ord[k - 1].rec) origin = pcol_v8c_origin_of(&c.v, ord[k].rec), c.nsrc = 0;
+    if (k && ord[k].rec != ord[k - 1].rec && (rc = recording_end(&c))) break;
+    if (!k || ord[k].rec != ord[k - 1].rec) origin = pcol_v8c_origin_of(&c.v, ord[k].rec);
     /* a profile whose source's time 0 is not its recording's origin
      * (V8_KEY_SPAN_START, pcol's export: a part of a recording timed from
      * its own start) is timed from there: its startTime less that */
@@ -1812,6 +1829,8 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
                         "%s: a Chrome trace without a CPU profile or duration events (no Profile/ProfileChunk or "
                         "CpuProfile events, no ph B/E or X; record with the disabled-by-default-v8.cpu_profiler "
                         "category)", name);
+  if (!rc) rc = number_parts(&c);
+  pcol_buf_free(&c.parts);
   pcol_v8c_free(&c.v);
   for (size_t i = 0; i < c.nnm; i++) free(c.nm[i].name);
   free(c.nm), free(c.mname);
