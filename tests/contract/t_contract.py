@@ -1082,7 +1082,7 @@ def check_durations(tmp):
 # and the export of each format pcol writes (check_nul)
 NUL_KINDS = {"v8": "v8", "chrome": "chrome", "chrome-hermes": "chrome", "chrome-events": "chrome",
              "speedscope": "speedscope", "speedscope-evented": "speedscope",
-             "otlp": "otlp", "otlp-bin": "otlp", "perfetto-v8": "perfetto"}
+             "otlp": "otlp", "otlp-bin": "otlp", "perfetto": "perfetto", "perfetto-v8": "perfetto"}
 # the exports written in protobuf: a NUL is a NUL byte in a string, not
 # JSON's \u0000 (checked by the bytes of the frame's name)
 NUL_BINARY = {"otlp", "perfetto"}
