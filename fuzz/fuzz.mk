@@ -62,7 +62,8 @@ $(FUZZ_DIR)/gen_seeds: fuzz/gen_seeds.c fuzz/fuzz_common.h fuzz/fuzz_regex.h fuz
 # (dec-*), names, files and urls holding \u0000 (*-nul*; V8's nameless
 # functions of a\0b.js and a\0c.js), V8's old "head" shape with timestamps,
 # the parent form, pcolIdleGap and pcolClosingSample, and `unpack --to v8`
-# of the pcol seeds.
+# of the pcol seeds; OTLP (JSON and protobuf) and a Perfetto trace's V8
+# profile holding NUL in names, labels and threads (gen.py FORMAT OUT nul).
 fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	@rm -rf $(FUZZ_DIR)/seeds
 	@for t in pcol rprof pprof perun collapsed json_scan views v8 perf speedscope firefox otlp chrome tachyon jfr perfetto http regex demangle unwrap; do mkdir -p $(FUZZ_DIR)/seeds/$$t; done
@@ -169,6 +170,9 @@ fuzz-seeds: all $(FUZZ_DIR)/gen_seeds
 	printf 'sample.interval=20000\n"h" \n"h" "main" \n'"memory profiling: sample.interval=10000\n$$m2" > $$s/rprof/cpu-then-mem.out; \
 	printf "memory profiling: sample.interval=0\n$$m1$$m2" > $$s/rprof/mem-interval-0.out; \
 	python3 tests/contract/gen.py perfetto $$s/perfetto/gen.pftrace >/dev/null || true; \
+	python3 tests/contract/gen.py perfetto-v8 $$s/perfetto/v8-nul.pftrace nul >/dev/null 2>&1 || true; \
+	python3 tests/contract/gen.py otlp $$s/otlp/gen-nul.jsonl nul >/dev/null || true; \
+	python3 tests/contract/gen.py otlp-bin $$s/otlp/gen-nul.bin nul >/dev/null 2>&1 || true; \
 	if command -v protoc >/dev/null; then for f in tests/fixtures/perfetto/*.textproto; do \
 	  protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto < $$f > $$s/perfetto/$$(basename $$f .textproto).pftrace || true; done; fi; \
 	for nc in 1 2; do python3 tests/support/gen_jfr.py $$s/jfr/cputime-$$nc.jfr --chunks $$nc --samples 9 --cputime 2>/dev/null || true; done; \

@@ -576,3 +576,127 @@ Test(otlp_wire, tag_and_length_edges_read_as_protobuf_c_reads_them) {
   wb_free(&plain);
   (void)compared;
 }
+
+/* ------------------------------------------------- strings holding NUL */
+
+/* a length-delimited field of n bytes (a string holding NUL) */
+static void wb_strn(wbuf *w, unsigned f, const char *s, size_t n) {
+  wb_varint(w, f << 3 | 2);
+  wb_varint(w, n);
+  wb_bytes(w, s, n);
+}
+#define WB_LIT(w, f, lit) wb_strn(w, f, lit, sizeof lit - 1)
+/* a KeyValue { key, value { string_value } } as field f of w */
+static void wb_kv(wbuf *w, unsigned f, const char *k, size_t kn, const char *v, size_t vn) {
+  wbuf kv = {0}, av = {0};
+  wb_strn(&av, 1, v, vn);
+  wb_strn(&kv, 1, k, kn);
+  wb_msg(&kv, 2, &av);
+  wb_msg(w, f, &kv);
+  wb_free(&kv);
+  wb_free(&av);
+}
+static int holds(const void *p, size_t n, const char *s, size_t sn) { return p && memmem(p, n, s, sn) != NULL; }
+#define HOLDS(p, n, lit) holds(p, n, lit, sizeof lit - 1)
+
+/* One sample of the function "fu\0nc" with the attribute thread.name =
+ * "th\0read" (AnyValue.string_value), its resource's service.name
+ * "sv\0c", an attribute whose key is "k\0ey", its scope "sc\0pe". */
+static wbuf nul_message(void) {
+  wbuf w = {0}, r = {0}, res = {0}, sc = {0}, scope = {0}, p = {0}, m = {0}, l = {0}, d = {0};
+  wb_kv(&res, 1, "service.name", 12, "sv\0c", 4);
+  wb_kv(&res, 1, "k\0ey", 4, "x", 1);
+  wb_msg(&r, 1, &res);
+  WB_LIT(&scope, 1, "sc\0pe");
+  wb_msg(&sc, 1, &scope);
+  wb_uint(&m, 1, 1); /* sample_type samples/count */
+  wb_uint(&m, 2, 2);
+  wb_msg(&p, 1, &m);
+  m.n = 0; /* Sample { stack_index 1, attribute_indices [1], values [7] } (packed: v1.10) */
+  wb_uint(&m, 1, 1);
+  wb_varint(&l, 1);
+  wb_msg(&m, 2, &l);
+  l.n = 0;
+  wb_varint(&l, 7);
+  wb_msg(&m, 4, &l);
+  l.n = 0;
+  wb_msg(&p, 2, &m);
+  wb_msg(&sc, 2, &p);
+  wb_msg(&r, 2, &sc);
+  wb_msg(&w, 1, &r);
+  m.n = 0;
+  wb_msg(&d, 1, &m); /* mapping 0 */
+  wb_msg(&d, 2, &m); /* location 0 */
+  wb_uint(&l, 1, 1);  /* location 1: function 1 */
+  wb_msg(&m, 3, &l);
+  wb_msg(&d, 2, &m);
+  m.n = 0;
+  wb_msg(&d, 3, &m); /* function 0 */
+  wb_uint(&m, 1, 3); /* function 1: "fu\0nc" */
+  wb_msg(&d, 3, &m);
+  m.n = 0;
+  wb_msg(&d, 4, &m); /* link 0 */
+  WB_LIT(&d, 5, "");
+  WB_LIT(&d, 5, "samples");
+  WB_LIT(&d, 5, "count");
+  WB_LIT(&d, 5, "fu\0nc");
+  WB_LIT(&d, 5, "thread.name");
+  wb_msg(&d, 6, &m); /* attribute 0 */
+  l.n = 0;
+  wb_uint(&m, 1, 4);
+  WB_LIT(&l, 1, "th\0read");
+  wb_msg(&m, 2, &l);
+  wb_msg(&d, 6, &m);
+  m.n = l.n = 0;
+  wb_msg(&d, 7, &m); /* stack 0 */
+  wb_varint(&l, 1); /* stack 1: location 1 (packed, one) */
+  wb_msg(&m, 1, &l);
+  wb_msg(&d, 7, &m);
+  wb_msg(&w, 2, &d);
+  wb_free(&r), wb_free(&res), wb_free(&sc), wb_free(&scope), wb_free(&p), wb_free(&m), wb_free(&l), wb_free(&d);
+  return w;
+}
+
+/* the pcol file r (an import) holds every string whole; its OTLP export
+ * (into *out) too */
+static void nul_whole(const result *r, const char *what, char **out, size_t *outn) {
+  cr_assert_eq(r->rc, 0, "%s: %s", what, r->msg);
+  cr_assert(HOLDS(r->file, r->len, "fu\0nc"), "%s: the function name is not whole", what);
+  cr_assert(HOLDS(r->file, r->len, "th\0read"), "%s: the label value is not whole", what);
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(r->file, r->len, NULL, &f, &err), 0, "%s", err.message);
+  pcol_str v;
+  cr_assert_eq(pcol_meta_get(f, 1, "otel.resource.service.name", &v, &err), 0, "%s: %s", what, err.message);
+  cr_assert(v.len == 4 && !memcmp(v.ptr, "sv\0c", 4), "%s: service.name %.*s (%zu bytes)", what, (int)v.len,
+            v.ptr, v.len);
+  cr_assert_eq(pcol_meta_get(f, 1, "otel.scope_name", &v, &err), 0, "%s: %s", what, err.message);
+  cr_assert(v.len == 5 && !memcmp(v.ptr, "sc\0pe", 5), "%s: the scope's name %zu bytes", what, v.len);
+  /* the key holding NUL: not a meta key, and said so */
+  cr_assert_eq(pcol_meta_get(f, 1, "otel.resource.k", &v, &err), PCOL_ENOTFOUND, "%s: a key cut at its NUL", what);
+  cr_assert_eq(pcol_meta_get(f, 1, "pcol.note", &v, &err), 0, "%s: no note of the key", what);
+  cr_assert(HOLDS(v.ptr, v.len, "k\\0ey"), "%s: the note: %.*s", what, (int)v.len, v.ptr);
+  FILE *m = open_memstream(out, outn);
+  cr_assert_not_null(m);
+  cr_assert_eq(pcol_export_otlp(f, NULL, m, &err), 0, "%s", err.message);
+  fclose(m);
+  pcol_close(f);
+  cr_assert(HOLDS(*out, *outn, "fu\0nc") && HOLDS(*out, *outn, "th\0read") && HOLDS(*out, *outn, "sv\0c") &&
+                HOLDS(*out, *outn, "sc\0pe"),
+            "%s: the OTLP export cuts a string at its NUL", what);
+}
+
+/* A string holding NUL (a string table entry, an attribute's value, a
+ * resource's, a scope's name) is read whole, written whole by the export
+ * and read back whole: protobuf-c's strings end at the NUL. */
+Test(otlp_wire, nul_in_a_string_value) {
+  wbuf w = nul_message();
+  result r = import(w.p, w.n);
+  char *o1 = NULL, *o2 = NULL;
+  size_t n1 = 0, n2 = 0;
+  nul_whole(&r, "import", &o1, &n1);
+  result back = import(o1, n1);
+  nul_whole(&back, "its OTLP export read back", &o2, &n2);
+  free(o1), free(o2), free(r.file), free(back.file);
+  wb_free(&w);
+}

@@ -618,4 +618,53 @@ for c in "one.json --from 1 --to 2|$((T0 + 1))$S 1000000000|$((T0 + 1))$S" \
     awk 'NR == 1 || $1 - p > 1000000000 {printf "%s ", $1} {p = $1}')
   [ "$got" = "${want#*|} " ] || fail "$f $*: each Profile's first sample at '$got', not at its instant '${want#*|}'"
 done
+
+# nul_in_a_string_value: a string holding NUL (OTLP/JSON's \u0000; on the
+# wire a NUL byte, where protobuf-c's strings end) is read whole and
+# written whole: function names "fu\0nc" and "fu\0nd" (two functions, not
+# one "fu"), thread.name values (AnyValue.string_value), the resource's
+# service.name and the scope's name.  pcol -> OTLP -> pcol keeps top's
+# names, tags' values and the meta byte for byte (their JSON's \u0000);
+# protoc --decode_raw finds every one whole in the bytes the export wrote.
+# Before: the OTLP/JSON import refused \u0000, and the export cut every
+# string but the string table's at its NUL ("th", "sv", "sc").
+python3 - "$tmp/nul.jsonl" <<'EOF' || fail "nul: writing the OTLP/JSON"
+import json, sys
+doc = {"resourceProfiles": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "sv\0c"}}]},
+       "scopeProfiles": [{"scope": {"name": "sc\0pe"}, "profiles": [{"sampleType": {"typeStrindex": 1, "unitStrindex": 2},
+        "samples": [{"stackIndex": 1, "values": ["3"], "attributeIndices": [1]},
+                    {"stackIndex": 2, "values": ["5"], "attributeIndices": [2]}]}]}]}],
+       "dictionary": {"mappingTable": [{}], "locationTable": [{}, {"lines": [{"functionIndex": 1}]},
+                                                              {"lines": [{"functionIndex": 2}]}],
+                      "functionTable": [{}, {"nameStrindex": 3}, {"nameStrindex": 4}],
+                      "stackTable": [{}, {"locationIndices": [1]}, {"locationIndices": [2, 1]}],
+                      "stringTable": ["", "samples", "count", "fu\0nc", "fu\0nd", "thread.name"],
+                      "attributeTable": [{}, {"keyStrindex": 5, "value": {"stringValue": "th\0read"}},
+                                         {"keyStrindex": 5, "value": {"stringValue": "th\0reae"}}],
+                      "linkTable": [{}]}}
+open(sys.argv[1], "w").write(json.dumps(doc) + "\n")
+EOF
+grep -q 'fu\\u0000nc' "$tmp/nul.jsonl" || fail "nul: json.dumps wrote no \\u0000"
+$PCOL pack "$tmp/nul.jsonl" -o "$tmp/nul.pcol" || fail "nul: OTLP/JSON holding \\u0000 refused"
+$PCOL unpack "$tmp/nul.pcol" --to otlp -o "$tmp/nul.bin" || fail "nul: unpack --to otlp"
+nul_views() { # the names, values and meta read, as JSON (NUL: \u0000)
+  $PCOL top "$1" --format json | grep -o '"name":"[^"]*"' | sort
+  $PCOL tags "$1" --format json | grep -o '"value":"[^"]*","amount":[0-9]*' | sort
+  $PCOL cat "$1" --table meta --format json | grep -o '"key":"otel[^}]*' | sort
+}
+nul_views "$tmp/nul.pcol" >"$tmp/nul.a" || fail "nul: the views of the pcol file"
+nul_views "$tmp/nul.bin" >"$tmp/nul.b" || fail "nul: the views of its OTLP copy"
+for w in '"name":"fu\u0000nc"' '"name":"fu\u0000nd"' '"value":"th\u0000read","amount":3' \
+         '"value":"th\u0000reae","amount":5' '"key":"otel.resource.service.name","value":"sv\u0000c"' \
+         '"key":"otel.scope_name","value":"sc\u0000pe"'; do
+  grep -qF "$w" "$tmp/nul.a" || fail "nul: the import cut a string: no $w in $(tr '\n' ' ' <"$tmp/nul.a")"
+done
+cmp -s "$tmp/nul.a" "$tmp/nul.b" || fail "nul: pcol -> OTLP -> pcol changed a string: $(diff "$tmp/nul.a" "$tmp/nul.b" | head -6)"
+if [ $have_protoc = 1 ]; then
+  protoc --decode_raw <"$tmp/nul.bin" >"$tmp/nul.raw" || fail "nul: protoc --decode_raw"
+  for w in 'fu\000nc' 'fu\000nd' 'th\000read' 'th\000reae' 'sv\000c' 'sc\000pe'; do
+    grep -qF "\"$w\"" "$tmp/nul.raw" || fail "nul: protoc --decode_raw finds no \"$w\" in the export"
+  done
+  protoc_reads "$tmp/nul.bin" "the export of strings holding NUL"
+fi
 echo "t_otlp: ok"

@@ -516,4 +516,33 @@ done
 $PCOL unpack "$tmp/nodur.pb" --to perfetto -o "$tmp/nodur.pftrace" 2>/dev/null || fail "unpack nodur"
 a=$(srcinfo "$tmp/nodur.pftrace" 1) b=$(srcinfo "$tmp/mix.pftrace" 3)
 [ "$a" = "$b" ] || fail "mix: source 3 of the Perfetto copy: '$b', its own copy's '$a'"
+
+# nul_in_a_string_value: V8's profile in a Perfetto trace with a NUL in a
+# function's name and a script's URL (the legacy JSON's \u0000) and in the
+# profiled thread's name (the track descriptor's string): read whole, as
+# the same events of a Chrome JSON trace (pftrace_v8_json.py's copy) read
+# them (top's names, tags' thread_name values, the sources' names, their
+# JSON's \u0000), and read back whole from pcol's Perfetto export.  Before:
+# the trace was refused ("a string holds \u0000"), and a thread's name was
+# cut at its NUL in its source's name.
+sed -e 's/"functionName":"fib"/"functionName":"f\\\\u0000ib"/' -e 's|"url":"file:///p.js"|"url":"file:///p\\\\u0000.js"|g' \
+    -e '0,/thread_name: "CrRendererMain"/s//thread_name: "Cr\\000RendererMain"/' $FX/v8_profile.textproto >"$tmp/v8nul.textproto"
+grep -qF 'f\\u0000ib' "$tmp/v8nul.textproto" && grep -qF 'Cr\000Renderer' "$tmp/v8nul.textproto" || fail "v8 nul: sed"
+protoc -I format/perfetto --encode=perfetto.protos.Trace perfetto_trace.proto <"$tmp/v8nul.textproto" >"$tmp/v8nul.pftrace" ||
+  fail "v8 nul: protoc --encode failed"
+python3 tests/support/pftrace_v8_json.py "$tmp/v8nul.pftrace" "$tmp/v8nul.json" >/dev/null || fail "v8 nul: the JSON copy"
+$PCOL unpack "$tmp/v8nul.pftrace" --to perfetto -o "$tmp/v8nul2.pftrace" || fail "v8 nul: unpack --to perfetto"
+nul_views() { # the names, thread names and sources read, as JSON (NUL: \u0000)
+  $PCOL top "$1" --node-fraction 0 --format json | grep -o '"name":"[^"]*"' | sort
+  $PCOL tags "$1" --value samples --format json | grep -o '"key":"thread_name","value":"[^"]*","amount":[0-9]*' | sort
+  $PCOL info "$1" --format json | grep -o '"source_uri":"[^"]*"' | sed 's|"[^"]*/v8nul[^:]*: |"|' | sort
+}
+nul_views "$tmp/v8nul.pftrace" >"$tmp/v8nul.a" || fail "v8 nul: the views of the trace"
+for w in '"name":"f\u0000ib"' '"value":"Cr\u0000RendererMain"' '"source_uri":"Cr\u0000RendererMain (pid 7, tid 7)"'; do
+  grep -qF "$w" "$tmp/v8nul.a" || fail "v8 nul: no $w read: $(tr '\n' ' ' <"$tmp/v8nul.a")"
+done
+nul_views "$tmp/v8nul.json" >"$tmp/v8nul.b" || fail "v8 nul: the views of the JSON copy"
+cmp -s "$tmp/v8nul.a" "$tmp/v8nul.b" || fail "v8 nul: the trace and its JSON copy read differently: $(diff "$tmp/v8nul.a" "$tmp/v8nul.b" | head -6)"
+$PCOL top "$tmp/v8nul2.pftrace" --node-fraction 0 --format json | grep -o '"name":"[^"]*"' | sort >"$tmp/v8nul.c"
+grep '"name"' "$tmp/v8nul.a" | cmp -s - "$tmp/v8nul.c" || fail "v8 nul: the Perfetto export's names: $(tr '\n' ' ' <"$tmp/v8nul.c")"
 echo "t_perfetto: ok"

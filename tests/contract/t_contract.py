@@ -58,7 +58,10 @@ must be read from it, or a project fixture):
              a speedscope profile's name), Hermes category and a Chrome
              trace's event names are read whole, and read back whole from
              the format's own export (check_nul; before, each but a V8
-             frame's was refused: "a string holds \u0000")
+             frame's was refused: "a string holds \u0000"); OTLP (JSON
+             and protobuf: the label's string_value) and a Perfetto
+             trace's V8 profile (its thread's name) too, their protobuf
+             exports holding the name's NUL byte (NUL_BINARY)
   stream     a row streamed by tests/bounds/t_stream_json.sh names kinds
              that script runs (its STREAMED list: a big input under a
              memory cap, which an importer reading whole exceeds)
@@ -1078,7 +1081,11 @@ def check_durations(tmp):
 # (speedscope 1.25 keeps it in every one: tests/interop/t_import_judged.sh),
 # and the export of each format pcol writes (check_nul)
 NUL_KINDS = {"v8": "v8", "chrome": "chrome", "chrome-hermes": "chrome", "chrome-events": "chrome",
-             "speedscope": "speedscope", "speedscope-evented": "speedscope"}
+             "speedscope": "speedscope", "speedscope-evented": "speedscope",
+             "otlp": "otlp", "otlp-bin": "otlp", "perfetto": "perfetto", "perfetto-v8": "perfetto"}
+# the exports written in protobuf: a NUL is a NUL byte in a string, not
+# JSON's \u0000 (checked by the bytes of the frame's name)
+NUL_BINARY = {"otlp", "perfetto"}
 
 
 def nul_read(fmt, what, path, truth, src_names=None):
@@ -1105,7 +1112,8 @@ def check_nul(fmt, tmp, kind):
     if p.returncode:
         return fail(fmt, "nul", "gen: " + p.stderr.decode()[:300])
     truth = json.loads(p.stdout)
-    if b"\\u0000" not in open(src, "rb").read():
+    data = open(src, "rb").read()
+    if b"\\u0000" not in data and b"run\0loop" not in data:  # (JSON's escape, or protobuf's byte)
         return fail(fmt, "nul", "gen.py wrote no \\u0000")
     srcs = None
     if "sources" in truth:  # (speedscope: a profile's name is its source's)
@@ -1120,7 +1128,10 @@ def check_nul(fmt, tmp, kind):
     p = run("unpack", src, "--to", t, "-o", out, "--no-gzip", ok=False)
     if p.returncode:
         return fail(fmt, "nul", "--to %s: exit %d: %s" % (t, p.returncode, p.stderr.decode(errors="replace")[:300]))
-    if b"\\u0000" not in open(out, "rb").read():
+    if t in NUL_BINARY:
+        if b"run\0loop" not in open(out, "rb").read():
+            fail(fmt, "nul", "--to %s: no 'run\\0loop' written" % t)
+    elif b"\\u0000" not in open(out, "rb").read():
         fail(fmt, "nul", "--to %s: no \\u0000 written" % t)
     # (the speedscope copy's profiles are named by the sources' names
     # without their directory, as pcol names them: pcol_source_display_name)

@@ -184,14 +184,48 @@ static int32_t attr(ex *x, int32_t key, int is_int, int32_t str, int64_t num, in
   if (pcol_hset_insert(&x->attr_set, h, id)) return oom(x), 0;
   return (int32_t)id;
 }
-/* The string values of the attributes, once no string is added. */
-static void fix_attrs(ex *x) {
-  size_t n;
-  for (size_t i = 1; i < x->nattr; i++) {
-    xattr *xa = (xattr *)(void *)x->attrs[i];
-    if (xa->v.value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
-      xa->v.string_value = (char *)(uintptr_t)str_at(x, (uint32_t)xa->str, &n);
+/* ------------------------------------------------ strings on the wire */
+/* protobuf-c packs a string up to its first NUL, and pcol's strings may
+ * hold one (a name read whole from JSON's \u0000, pprof's, OTLP's): every
+ * message holding a string pcol gives is written here, by length, as
+ * protobuf-c would write it otherwise (fields in order, an empty string
+ * and a zero number left out, a oneof's member always). */
+static int w_head(pcol_buf *b, unsigned field, unsigned wt, uint64_t v) {
+  uint8_t h[20];
+  size_t n = pcol_pb_put_varint(h, (uint64_t)field << 3 | wt);
+  n += pcol_pb_put_varint(h + n, v);
+  return pcol_buf_append(b, h, n);
+}
+/* a length-delimited field (a string, bytes or a message) */
+static int w_bytes(pcol_buf *b, unsigned field, const void *p, size_t n) {
+  return w_head(b, field, 2, n) || (n && pcol_buf_append(b, p, n));
+}
+static int w_str(pcol_buf *b, unsigned field, pcol_str s) { return s.len ? w_bytes(b, field, s.ptr, s.len) : 0; }
+
+/* The attribute table (ProfilesDictionary field 6), once no string is
+ * added: KeyValueAndUnit { key_strindex 1, value 2 (AnyValue { string_value
+ * 1 or int_value 3 }), unit_strindex 3 }, appended to b. */
+static int w_attrs(ex *x, pcol_buf *b) {
+  pcol_buf m = {0}, v = {0};
+  int rc = 0;
+  for (size_t i = 0; i < x->nattr && !rc; i++) {
+    const otlp_kvu *a = x->attrs[i];
+    m.len = v.len = 0;
+    if (a->value && a->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE) {
+      rc = w_head(&v, 3, 0, (uint64_t)a->value->int_value);
+    } else if (a->value) {
+      size_t n;
+      const char *p = str_at(x, (uint32_t)((const xattr *)(const void *)a)->str, &n);
+      rc = w_bytes(&v, 1, p, n);
+    }
+    if (!rc && a->key_strindex) rc = w_head(&m, 1, 0, (uint64_t)(int64_t)a->key_strindex);
+    if (!rc && a->value) rc = w_bytes(&m, 2, v.data, v.len);
+    if (!rc && a->unit_strindex) rc = w_head(&m, 3, 0, (uint64_t)(int64_t)a->unit_strindex);
+    if (!rc) rc = w_bytes(b, 6, m.data, m.len);
   }
+  pcol_buf_free(&m);
+  pcol_buf_free(&v);
+  return rc ? oom(x) : 0;
 }
 
 static int hexbytes(const pcol_str *s, uint8_t *out, size_t max, size_t *n) {
@@ -469,49 +503,36 @@ static int meta_num(ex *x, uint32_t src, const char *key, int64_t *v) {
   return meta(x, src, key, &s) && !pcol_str_i64(s, v);
 }
 
-/* a NUL-terminated UTF-8 copy (protobuf-c's strings) */
-static char *cstr(ex *x, pcol_str s) {
-  if (s.len > SIZE_MAX / 3 - 1) return oom(x), NULL;
+/* s as valid UTF-8 (in the arena), its length kept: it may hold NUL */
+static pcol_str utf8(ex *x, pcol_str s) {
+  if (s.len > SIZE_MAX / 3 - 1) return oom(x), (pcol_str){"", 0};
   char *c = xalloc(x, 3 * s.len + 1);
-  if (c && s.len) pcol_utf8_repair((const uint8_t *)s.ptr, s.len, c);
-  return c;
+  if (!c) return (pcol_str){"", 0};
+  return (pcol_str){c, s.len ? pcol_utf8_repair((const uint8_t *)s.ptr, s.len, c) : 0};
 }
 
 /* KeyValue attributes of a resource or scope from the source's meta keys
- * that start with prefix. */
-static int kvs(ex *x, const srcmeta *m, const char *prefix, otlp_kv ***out, size_t *nout) {
-  size_t pl = strlen(prefix), n = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    for (size_t j = 0; j < m->nrows; j++) {
-      uint32_t i = m->rows[j];
-      pcol_str k, v;
-      if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &k, x->err))) return x->rc;
-      if (!starts(k, prefix) || k.len == pl) continue;
-      if (pass == 1) {
-        if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &v, x->err))) return x->rc;
-        otlp_kv *kv = xalloc(x, sizeof *kv);
-        otlp_any *a = xalloc(x, sizeof *a);
-        pcol_str kn = {k.ptr + pl, k.len - pl};
-        char *ks = cstr(x, kn), *vs = cstr(x, v);
-        if (x->rc) return x->rc;
-        C(key_value__init)(kv);
-        C(any_value__init)(a);
-        kv->key = ks;
-        kv->value = a;
-        a->value_case = OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE;
-        a->string_value = vs;
-        (*out)[n] = kv;
-      }
-      n++;
-    }
-    if (pass == 0) {
-      *nout = n;
-      *out = xalloc(x, (n + 1) * sizeof **out);
-      if (x->rc) return x->rc;
-      n = 0;
-    }
+ * that start with prefix, each field `field` (Resource's 1,
+ * InstrumentationScope's 3) appended to b: KeyValue { key 1, value 2
+ * (AnyValue { string_value 1 }) }, by length. */
+static int kvs(ex *x, const srcmeta *m, const char *prefix, unsigned field, pcol_buf *b) {
+  size_t pl = strlen(prefix);
+  pcol_buf kv = {0}, av = {0};
+  for (size_t j = 0; j < m->nrows && !x->rc; j++) {
+    uint32_t i = m->rows[j];
+    pcol_str k, v;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->k, i), &k, x->err))) break;
+    if (!starts(k, prefix) || k.len == pl) continue;
+    if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &v, x->err))) break;
+    pcol_str ks = utf8(x, (pcol_str){k.ptr + pl, k.len - pl}), vs = utf8(x, v);
+    kv.len = av.len = 0;
+    if (!x->rc && (w_bytes(&av, 1, vs.ptr, vs.len) || w_str(&kv, 1, ks) || w_bytes(&kv, 2, av.data, av.len) ||
+                   w_bytes(b, field, kv.data, kv.len)))
+      oom(x);
   }
-  return PCOL_OK;
+  pcol_buf_free(&kv);
+  pcol_buf_free(&av);
+  return x->rc;
 }
 
 
@@ -986,6 +1007,7 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   ps.h = xalloc(x, (2 * vc.n + 1) * sizeof *ps.h);
   if (x->rc) return x->rc;
   for (size_t c = 0; c < vc.n; c++) profile_id_start(ps.h + 2 * c, c, &vc, time, dur, period, ns);
+  pcol_buf sb = {0}, rb = {0}, ra = {0}, sa = {0};
   int rc = pcol_select_iter(f, &one, pass_row, &ps, x->err);
   if (rc && !x->rc) x->rc = rc == PCOL_ENOMEM ? oom(x) : rc;
   if (x->rc) goto out;
@@ -996,25 +1018,25 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   if (!start && ps.timed &&
       !(pattr[npattr++] = attr(x, str_c(x, OTLP_ATTR_TIME_BASE), 0, str_c(x, OTLP_TIME_BASE_START), 0, 0)))
     goto out;
-  /* the source's messages, without their repeated field of messages */
-  otlp_rprof rp;
-  otlp_sprof sp;
-  Opentelemetry__Proto__Resource__V1__Resource res;
-  Opentelemetry__Proto__Common__V1__InstrumentationScope scope;
-  P(resource_profiles__init)(&rp);
-  P(scope_profiles__init)(&sp);
-  opentelemetry__proto__resource__v1__resource__init(&res);
-  C(instrumentation_scope__init)(&scope);
-  if (kvs(x, &ms, OTLP_META_RESOURCE, &res.attributes, &res.n_attributes) ||
-      kvs(x, &ms, OTLP_META_SCOPE, &scope.attributes, &scope.n_attributes))
-    goto out;
-  rp.resource = &res;
-  if (meta(x, src, OTLP_META_RESOURCE_SCHEMA, &s)) rp.schema_url = cstr(x, s);
-  if (meta(x, src, OTLP_META_SCOPE_NAME, &s)) scope.name = cstr(x, s);
-  if (meta(x, src, OTLP_META_SCOPE_VERSION, &s)) scope.version = cstr(x, s);
-  if (meta(x, src, OTLP_META_SCOPE_SCHEMA, &s)) sp.schema_url = cstr(x, s);
-  sp.scope = &scope;
+  /* the source's messages, without their repeated field of messages (rb:
+   * ResourceProfiles { resource 1, [scope_profiles 2 at rat], schema_url 3 },
+   * sb: ScopeProfiles { scope 1, [profiles 2 at sat], schema_url 3 }),
+   * their strings by length (w_str) */
+  size_t sat = 0, rat = 0;
+  if (kvs(x, &ms, OTLP_META_RESOURCE, 1, &ra) || kvs(x, &ms, OTLP_META_SCOPE, 3, &sa)) goto out;
+  pcol_str rs, sn, sv, ss;
+  int hrs = meta(x, src, OTLP_META_RESOURCE_SCHEMA, &rs), hsn = meta(x, src, OTLP_META_SCOPE_NAME, &sn),
+      hsv = meta(x, src, OTLP_META_SCOPE_VERSION, &sv), hss = meta(x, src, OTLP_META_SCOPE_SCHEMA, &ss);
   x->rc = 0;
+  int wf = w_bytes(&rb, 1, ra.data, ra.len);
+  rat = rb.len;
+  wf = wf || (hrs && w_str(&rb, 3, utf8(x, rs)));
+  ra.len = 0; /* (the scope's body) */
+  wf = wf || (hsn && w_str(&ra, 1, utf8(x, sn))) || (hsv && w_str(&ra, 2, utf8(x, sv))) ||
+       pcol_buf_append(&ra, sa.data, sa.len) || w_bytes(&sb, 1, ra.data, ra.len);
+  sat = sb.len;
+  wf = wf || (hss && w_str(&sb, 3, utf8(x, ss)));
+  if (wf && !x->rc) oom(x);
   pcol_buf *pb = xalloc(x, (vc.n + 1) * sizeof *pb); /* each Profile's bytes */
   size_t *pat = xalloc(x, (vc.n + 1) * sizeof *pat);
   if (x->rc) goto out;
@@ -1041,9 +1063,7 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
     uint64_t plen = pb[c].len + ps.size[c];
     scope_len += pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(plen) + plen;
   }
-  pcol_buf sb = {0}, rb = {0};
-  size_t sat, rat;
-  if (!x->rc && !pack_split(x, &sp.base, &sb, 2, &sat) && !pack_split(x, &rp.base, &rb, 2, &rat)) {
+  if (!x->rc) {
     scope_len += sb.len;
     uint64_t res_len = rb.len + pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(scope_len) + scope_len;
     uint64_t all = pcol_pb_varint_len(1 << 3 | 2) + pcol_pb_varint_len(res_len) + res_len;
@@ -1079,10 +1099,12 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
                                src, x->wrote - at, all);
     }
   }
-  pcol_buf_free(&sb);
-  pcol_buf_free(&rb);
   for (size_t c = 0; pb && c < vc.n; c++) pcol_buf_free(&pb[c]);
 out:
+  pcol_buf_free(&sb);
+  pcol_buf_free(&rb);
+  pcol_buf_free(&ra);
+  pcol_buf_free(&sa);
   pcol_buf_free(&ps.p.attrs);
   pcol_buf_free(&ps.p.values);
   return x->rc;
@@ -1199,18 +1221,22 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   for (uint64_t s = 1; s <= nsrc && !x.rc; s++)
     if (!sel || !sel->source_id || sel->source_id == s) add_source(&x, &bud, &m, &S, (uint32_t)s, sel, &rt);
   if (x.rc) goto done;
-  fix_attrs(&x);
-  D.attribute_table = x.attrs;
-  D.n_attribute_table = x.nattr;
   D.link_table = x.links;
   D.n_link_table = x.nlink;
-  D.stack_table = x.stacks;
-  D.n_stack_table = x.nstack;
-  /* then the dictionary (field 2) with its string table written here:
-   * protobuf-c's strings end at a NUL, and pcol's may hold one */
+  /* then the dictionary (field 2), its fields in the order they always
+   * had: protobuf-c's tables 1-4, the attribute table (6, w_attrs), the
+   * stack table (7), the string table (5): the two holding strings written
+   * here, by length (protobuf-c's strings end at a NUL, and pcol's may
+   * hold one) */
+  otlp_dict D7;
+  P(profiles_dictionary__init)(&D7);
+  D7.stack_table = x.stacks;
+  D7.n_stack_table = x.nstack;
+  pcol_buf ab = {0};
+  if (w_attrs(&x, &ab)) goto done;
   out_buf o = {{NULL}, bud.fp, 0};
   o.base.append = out_append;
-  size_t dlen = P(profiles_dictionary__get_packed_size)(&D);
+  size_t dlen = P(profiles_dictionary__get_packed_size)(&D) + ab.len + P(profiles_dictionary__get_packed_size)(&D7);
   size_t sn;
   for (uint32_t i = 0; i <= x.strs.n; i++) {
     str_at(&x, i, &sn);
@@ -1221,6 +1247,9 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   size_t hl = 1 + pcol_pb_put_varint(hdr + 1, dlen);
   out_append(&o.base, hl, hdr);
   P(profiles_dictionary__pack_to_buffer)(&D, &o.base);
+  out_append(&o.base, ab.len, ab.data);
+  pcol_buf_free(&ab);
+  P(profiles_dictionary__pack_to_buffer)(&D7, &o.base);
   for (uint32_t i = 0; i <= x.strs.n; i++) {
     const char *sp = str_at(&x, i, &sn);
     hdr[0] = 5 << 3 | 2;

@@ -32,6 +32,8 @@
 #include "stream.h"   /* pcol_replay_stream */
 #include "rowsort.h"  /* pcol_rowsort, pcol_rowsort_add, pcol_rowsort_each, ... */
 #include "intern.h"   /* pcol_intern, pcol_intern_get, pcol_intern_at, pcol_intern_free */
+#include "bytes.h"    /* pcol_str_is */
+#include <stdalign.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <zlib.h>
@@ -447,9 +449,39 @@ static int sid(ctx *c, int32_t idx, uint32_t *out) {
   *out = *s;
   return PCOL_OK;
 }
-static const char *str_at(ctx *c, int32_t idx) {
-  return idx > 0 && c->dict->string_table[idx] ? c->dict->string_table[idx] : "";
+/* String idx's bytes on the wire (its length: it may hold NUL) */
+static pcol_str str_at(const ctx *c, int32_t idx) {
+  if (idx <= 0) return (pcol_str){"", 0};
+  const size_t *r = c->strs[idx];
+  return (pcol_str){(const char *)c->raw + r[0], r[1] - r[0]};
 }
+
+/* protobuf-c's strings end at a NUL, and an OTLP string may hold one:
+ * protobuf-c 1.4 copies each string field it decodes into a block of its
+ * length and a NUL (parse_required_member: len + 1; merge_messages moves
+ * the pointer), so the decoder's allocator keeps every block's size before
+ * it and pb_str gives a string field's bytes whole. */
+#define SIZED_HEAD alignof(max_align_t)
+static void *sized_alloc(void *ar, size_t size) {
+  if (size > SIZE_MAX - SIZED_HEAD) return NULL;
+  char *p = pcol_arena_alloc(ar, size + SIZED_HEAD);
+  if (!p) return NULL;
+  memcpy(p, &size, sizeof size);
+  return p + SIZED_HEAD;
+}
+static pcol_str pb_str(const char *s) {
+  if (!s || s == protobuf_c_empty_string) return (pcol_str){"", 0};
+  size_t n;
+  memcpy(&n, s - SIZED_HEAD, sizeof n);
+  if (!n || s[n - 1]) return (pcol_str){s, strlen(s)}; /* (not such a block: as C) */
+  return (pcol_str){s, n - 1};
+}
+/* a KeyValue's key: key, else key_strindex's string */
+static pcol_str kv_key(const ctx *c, const otlp_kv *kv) {
+  pcol_str k = pb_str(kv->key);
+  return k.len ? k : str_at(c, kv->key_strindex);
+}
+static int has_nul(pcol_str s) { return s.len && memchr(s.ptr, 0, s.len) != NULL; }
 
 static void hex(char *out, const uint8_t *p, size_t n) {
   static const char h[] = "0123456789abcdef";
@@ -468,11 +500,14 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
   if (!v) return PCOL_OK;
   char tmp[64];
   const char *s = NULL;
+  pcol_str w;
   switch (v->value_case) {
-  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE: s = v->string_value; break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE: /* whole, NUL and all */
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX:
-    s = str_at(c, v->string_value_strindex);
-    break;
+    w = v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
+            ? pb_str(v->string_value)
+            : str_at(c, v->string_value_strindex);
+    return pcol_buf_append(t, w.ptr, w.len) ? pcol_oom(c->err) : PCOL_OK;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE: s = v->bool_value ? "true" : "false"; break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE:
     if (is_int) {
@@ -567,7 +602,7 @@ static int build_tables(ctx *c) {
     L->num = is_int ? num : 0;
     L->str = 0;
     c->attr_base[i] = !is_int && t.len == 4 && !memcmp(t.data, "true", 4) &&
-                      !strcmp(str_at(c, a->key_strindex), PCOL_DIFF_BASE_KEY);
+                      pcol_str_is(str_at(c, a->key_strindex), PCOL_DIFF_BASE_KEY);
     if (!is_int) rc = pcol_b_string(b, t.len ? (const char *)t.data : "", t.len, &L->str, c->err);
   }
   size_t nm = D->n_mapping_table ? D->n_mapping_table - 1 : 0;
@@ -582,13 +617,13 @@ static int build_tables(ctx *c) {
     for (size_t k = 0; k < m->n_attribute_indices && !rc; k++) {
       int32_t ai = m->attribute_indices[k];
       if (ai <= 0) continue;
-      const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
-      int own = strcmp(key, OTLP_ATTR_BUILD_ID) == 0;
-      if (strcmp(key, OTLP_ATTR_MAP_FLAGS) == 0) {
+      pcol_str key = str_at(c, D->attribute_table[ai]->key_strindex);
+      int own = pcol_str_is(key, OTLP_ATTR_BUILD_ID);
+      if (pcol_str_is(key, OTLP_ATTR_MAP_FLAGS)) {
         r.flags = (uint8_t)(c->attr[ai].num & 0xff);
         continue;
       }
-      if (!own && (have_bid || strncmp(key, "process.executable.build_id.", 28) != 0)) continue;
+      if (!own && (have_bid || key.len < 28 || memcmp(key.ptr, "process.executable.build_id.", 28) != 0)) continue;
       if (own || !have_bid) r.build_id = c->attr[ai].str;
       have_bid = 1 + own;
     }
@@ -725,12 +760,27 @@ static int meta_i64(ctx *c, uint32_t src, const char *key, int64_t v) {
   return pcol_b_meta(c->b, src, key, t, (size_t)n, c->err);
 }
 
-/* key = prefix + name */
-static int meta_kv(ctx *c, uint32_t src, const char *prefix, const char *name, const otlp_any *v,
-                   pcol_buf *t) {
+/* key = prefix + name (name[0..nlen)), the value v's text.  A pcol meta
+ * key is a C string: a name holding NUL is not kept, and the source's
+ * note says so (what: "resource", "scope", "profile"), its NUL as \0. */
+static int meta_kv(ctx *c, uint32_t src, const char *prefix, pcol_str name, const otlp_any *v,
+                   pcol_buf *t, const char *what) {
   pcol_buf k = {0};
   int rc = PCOL_OK;
-  if (pcol_buf_append(&k, prefix, strlen(prefix)) || pcol_buf_append(&k, name, strlen(name) + 1))
+  if (has_nul(name)) {
+    if (pcol_buf_append(&k, "the ", 4) || pcol_buf_append(&k, what, strlen(what)) ||
+        pcol_buf_append(&k, " attribute \"", 12))
+      rc = pcol_oom(c->err);
+    for (size_t i = 0; !rc && i < name.len; i++)
+      if (name.ptr[i] ? pcol_buf_append(&k, name.ptr + i, 1) : pcol_buf_append(&k, "\\0", 2)) rc = pcol_oom(c->err);
+    static const char why[] = "\" holds a NUL in its key, which a pcol meta key cannot: not kept";
+    if (!rc && pcol_buf_append(&k, why, sizeof why)) rc = pcol_oom(c->err);
+    if (!rc) rc = pcol_b_meta_str(c->b, src, PCOL_META_NOTE, (const char *)k.data, c->err);
+    pcol_buf_free(&k);
+    return rc;
+  }
+  if (pcol_buf_append(&k, prefix, strlen(prefix)) || pcol_buf_append(&k, name.ptr, name.len) ||
+      pcol_buf_append(&k, "", 1))
     rc = pcol_oom(c->err);
   if (!rc) rc = any_text(c, v, t, NULL, NULL);
   if (!rc) rc = pcol_b_meta(c->b, src, (const char *)k.data, t->len ? (const char *)t->data : "", t->len, c->err);
@@ -739,30 +789,26 @@ static int meta_kv(ctx *c, uint32_t src, const char *prefix, const char *name, c
 }
 
 static int kvs_meta(ctx *c, uint32_t src, const char *prefix, otlp_kv *const *kv, size_t n,
-                    pcol_buf *t) {
-  for (size_t i = 0; i < n; i++) {
-    const char *key = kv[i]->key && kv[i]->key[0] ? kv[i]->key : str_at(c, kv[i]->key_strindex);
-    PCOL_RETURN_NOT_OK(meta_kv(c, src, prefix, key, kv[i]->value, t));
-  }
+                    pcol_buf *t, const char *what) {
+  for (size_t i = 0; i < n; i++)
+    PCOL_RETURN_NOT_OK(meta_kv(c, src, prefix, kv_key(c, kv[i]), kv[i]->value, t, what));
   return PCOL_OK;
 }
 
 /* The string value of Profile p's last attribute named key (pcol's own
- * attributes), NULL when it has none. */
-static const char *attr_str(ctx *c, const otlp_profile *p, const char *key) {
+ * attributes), its bytes whole; .ptr NULL when it has none. */
+static pcol_str attr_str(ctx *c, const otlp_profile *p, const char *key) {
   const otlp_dict *D = c->dict;
-  const char *r = NULL;
+  pcol_str r = {NULL, 0};
   for (size_t k = 0; k < p->n_attribute_indices; k++) {
     int32_t ai = p->attribute_indices[k];
     if (ai <= 0) continue;
     const otlp_any *v = D->attribute_table[ai]->value;
-    if (!v || strcmp(str_at(c, D->attribute_table[ai]->key_strindex), key)) continue;
-    const char *s = v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
-                        ? v->string_value
-                    : v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX
-                        ? str_at(c, v->string_value_strindex)
-                        : NULL;
-    if (s) r = s;
+    if (!v || !pcol_str_is(str_at(c, D->attribute_table[ai]->key_strindex), key)) continue;
+    if (v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
+      r = pb_str(v->string_value);
+    else if (v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX)
+      r = str_at(c, v->string_value_strindex);
   }
   return r;
 }
@@ -773,45 +819,58 @@ static int resource_attr(ctx *c, const otlp_rprof *rp, const char *key, pcol_buf
   t->len = 0;
   for (size_t i = 0; rp->resource && i < rp->resource->n_attributes; i++) {
     otlp_kv *kv = rp->resource->attributes[i];
-    const char *k = kv->key && kv->key[0] ? kv->key : str_at(c, kv->key_strindex);
-    if (!strcmp(k, key)) PCOL_RETURN_NOT_OK(any_text(c, kv->value, t, NULL, NULL));
+    if (pcol_str_is(kv_key(c, kv), key)) PCOL_RETURN_NOT_OK(any_text(c, kv->value, t, NULL, NULL));
   }
   return PCOL_OK;
 }
 
-/* The name of a source of Profiles g[0..ng) of resource rp (uri NULL: out
- * of memory): the pcol.source_uri attribute pcol's export wrote, else the
+/* The name of a source of Profiles g[0..ng) of resource rp, uri[0..*ulen)
+ * (uri NULL: out of memory; it may hold NUL): the pcol.source_uri
+ * attribute pcol's export wrote, else the
  * process its resource names, by THE rule of srcname.h as a Chrome trace's
  * threads are named: "FILE: EXECUTABLE (pid P), TYPE" (EXECUTABLE the
  * resource's process.executable.name, else its service.name; TYPE the
  * Profiles' sample types, "+" between them: one process has a Profile per
  * kind of sample, the OTel eBPF profiler's off_cpu beside its samples),
  * else FILE. */
-static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size_t ng, char **uri) {
-  const char *u = attr_str(c, g[0], OTLP_ATTR_SOURCE_URI);
+static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size_t ng, char **uri,
+                      size_t *ulen) {
+  pcol_str u = attr_str(c, g[0], OTLP_ATTR_SOURCE_URI);
   *uri = NULL;
-  if (u) return (*uri = strdup(u)) ? PCOL_OK : pcol_oom(c->err);
+  if (u.ptr) {
+    if (!(*uri = malloc(u.len + 1))) return pcol_oom(c->err);
+    memcpy(*uri, u.ptr, u.len);
+    (*uri)[u.len] = 0;
+    *ulen = u.len;
+    return PCOL_OK;
+  }
   pcol_buf exe = {0}, pid = {0}, what = {0};
   int rc = resource_attr(c, rp, "process.executable.name", &exe);
   if (!rc && !exe.len) rc = resource_attr(c, rp, "service.name", &exe);
   if (!rc) rc = resource_attr(c, rp, "process.pid", &pid);
   for (size_t i = 0; !rc && (exe.len || pid.len) && i < ng; i++) {
-    const char *ty = g[i]->sample_type ? str_at(c, g[i]->sample_type->type_strindex) : "";
-    if ((i && pcol_buf_append(&what, "+", 1)) || pcol_buf_append(&what, ty, strlen(ty)))
+    pcol_str ty = g[i]->sample_type ? str_at(c, g[i]->sample_type->type_strindex) : (pcol_str){"", 0};
+    if ((i && pcol_buf_append(&what, "+", 1)) || pcol_buf_append(&what, ty.ptr, ty.len))
       rc = pcol_oom(c->err);
   }
   if (!rc && (pcol_buf_append(&exe, "", 1) || pcol_buf_append(&pid, "", 1) || pcol_buf_append(&what, "", 1)))
     rc = pcol_oom(c->err);
   if (!rc) {
     const char *e = (const char *)exe.data, *pd = (const char *)pid.data;
-    *uri = pcol_source_name(c->name, e[0] ? e : NULL, strlen(e), pd[0] ? pd : NULL, NULL,
-                            (const char *)what.data, NULL);
+    *uri = pcol_source_name(c->name, exe.len > 1 ? e : NULL, exe.len - 1, pd[0] ? pd : NULL, NULL,
+                            (const char *)what.data, ulen);
     if (!*uri) rc = pcol_oom(c->err);
   }
   pcol_buf_free(&exe);
   pcol_buf_free(&pid);
   pcol_buf_free(&what);
   return rc;
+}
+
+/* meta key = a string field of the message (s), unless empty */
+static int meta_pb(ctx *c, uint32_t src, const char *key, const char *s) {
+  pcol_str v = pb_str(s);
+  return v.len ? pcol_b_meta(c->b, src, key, v.ptr, v.len, c->err) : PCOL_OK;
 }
 
 /* The source of Profiles g[0..ng) of scope sp of resource rp; base: its
@@ -822,14 +881,17 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
                        pcol_value_row *vals) {
   const otlp_profile *p = g[0];
   const otlp_dict *D = c->dict;
-  const char *type = attr_str(c, p, OTLP_ATTR_SOURCE_TYPE);
-  if (!type) type = PCOL_SRC_OTLP;
-  char *uri;
-  TRY(source_uri(c, rp, g, ng, &uri));
+  /* (pcol's own attribute: a type holding NUL is none pcol wrote) */
+  pcol_str sty = attr_str(c, p, OTLP_ATTR_SOURCE_TYPE);
+  if (!sty.ptr || has_nul(sty)) sty = (pcol_str){PCOL_SRC_OTLP, strlen(PCOL_SRC_OTLP)};
+  char *type = strndup(sty.ptr, sty.len), *uri = NULL;
+  size_t ulen = 0;
+  int rc = type ? source_uri(c, rp, g, ng, &uri, &ulen) : pcol_oom(c->err);
   int64_t ts = PCOL_NA_I64;
   if (base) ts = (int64_t)(base / 1000000000u);
-  int rc = pcol_b_source(c->b, type, uri, ts, src, c->err);
-  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, strlen(uri), c->err);
+  if (!rc) rc = pcol_b_source_n(c->b, type, uri, ulen, ts, src, c->err);
+  if (!rc) rc = pcol_source_file_mark(c->b, *src, c->name, strlen(c->name), uri, ulen, c->err);
+  free(type);
   free(uri);
   TRY(rc);
   pcol_buf t = {0};
@@ -840,9 +902,9 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
                          c->err);
   if (!rc && p->duration_nano) rc = meta_u64(c, *src, OTLP_META_DURATION_NANO, p->duration_nano);
   if (!rc && p->period_type) {
-    const char *a = str_at(c, p->period_type->type_strindex), *u = str_at(c, p->period_type->unit_strindex);
-    if (!(rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_TYPE, a, strlen(a), c->err)))
-      rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_UNIT, u, strlen(u), c->err);
+    pcol_str a = str_at(c, p->period_type->type_strindex), u = str_at(c, p->period_type->unit_strindex);
+    if (!(rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_TYPE, a.ptr, a.len, c->err)))
+      rc = pcol_b_meta(c->b, *src, OTLP_META_PERIOD_TYPE_UNIT, u.ptr, u.len, c->err);
   }
   if (!rc && p->period) rc = meta_i64(c, *src, OTLP_META_PERIOD, p->period);
   if (!rc && p->profile_id.len && p->profile_id.len <= 64) {
@@ -852,9 +914,7 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   }
   if (!rc && p->dropped_attributes_count)
     rc = meta_u64(c, *src, OTLP_META_DROPPED_ATTRIBUTES, p->dropped_attributes_count);
-  if (!rc && p->original_payload_format && p->original_payload_format[0])
-    rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD_FORMAT, p->original_payload_format,
-                     strlen(p->original_payload_format), c->err);
+  if (!rc) rc = meta_pb(c, *src, OTLP_META_PAYLOAD_FORMAT, p->original_payload_format);
   if (!rc && p->original_payload.len)
     rc = pcol_b_meta(c->b, *src, OTLP_META_PAYLOAD, p->original_payload.data, p->original_payload.len, c->err);
   if (!rc && c->layout == LAYOUT_V9)
@@ -867,11 +927,11 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
   for (size_t k = 0; k < p->n_attribute_indices && !rc; k++) {
     int32_t ai = p->attribute_indices[k];
     if (ai <= 0) continue;
-    const char *key = str_at(c, D->attribute_table[ai]->key_strindex);
-    if (!strcmp(key, OTLP_ATTR_SOURCE_TYPE) || !strcmp(key, OTLP_ATTR_SOURCE_URI) ||
-        !strcmp(key, OTLP_ATTR_TIME_BASE) || !strcmp(key, PCOL_META_MAX_DURATION_NS))
+    pcol_str key = str_at(c, D->attribute_table[ai]->key_strindex);
+    if (pcol_str_is(key, OTLP_ATTR_SOURCE_TYPE) || pcol_str_is(key, OTLP_ATTR_SOURCE_URI) ||
+        pcol_str_is(key, OTLP_ATTR_TIME_BASE) || pcol_str_is(key, PCOL_META_MAX_DURATION_NS))
       continue;
-    rc = meta_kv(c, *src, "", key, D->attribute_table[ai]->value, &t);
+    rc = meta_kv(c, *src, "", key, D->attribute_table[ai]->value, &t, "profile");
   }
   /* the Profiles of one message (an ExportProfilesServiceRequest: one
    * capture, the OTel eBPF profiler's 82 Profiles of one 4.79 s window
@@ -880,22 +940,18 @@ static int make_source(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
    * types and a Chrome trace's profiles are; a Profile pcol wrote (its
    * pcol.source_type attribute) keeps the part its attributes give, none
    * when it had none (a separate input of a merge) */
-  if (!rc && PCOL_BUF_PUSH(&c->rec, uint32_t, attr_str(c, p, OTLP_ATTR_SOURCE_TYPE) ? 0 : *src))
+  if (!rc && PCOL_BUF_PUSH(&c->rec, uint32_t, attr_str(c, p, OTLP_ATTR_SOURCE_TYPE).ptr ? 0 : *src))
     rc = pcol_oom(c->err);
   if (!rc && rp->resource)
-    rc = kvs_meta(c, *src, OTLP_META_RESOURCE, rp->resource->attributes, rp->resource->n_attributes, &t);
-  if (!rc && rp->schema_url && rp->schema_url[0])
-    rc = pcol_b_meta(c->b, *src, OTLP_META_RESOURCE_SCHEMA, rp->schema_url, strlen(rp->schema_url), c->err);
+    rc = kvs_meta(c, *src, OTLP_META_RESOURCE, rp->resource->attributes, rp->resource->n_attributes, &t,
+                  "resource");
+  if (!rc) rc = meta_pb(c, *src, OTLP_META_RESOURCE_SCHEMA, rp->schema_url);
   if (!rc && sp->scope) {
-    if (sp->scope->name && sp->scope->name[0])
-      rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_NAME, sp->scope->name, strlen(sp->scope->name), c->err);
-    if (!rc && sp->scope->version && sp->scope->version[0])
-      rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_VERSION, sp->scope->version,
-                       strlen(sp->scope->version), c->err);
-    if (!rc) rc = kvs_meta(c, *src, OTLP_META_SCOPE, sp->scope->attributes, sp->scope->n_attributes, &t);
+    rc = meta_pb(c, *src, OTLP_META_SCOPE_NAME, sp->scope->name);
+    if (!rc) rc = meta_pb(c, *src, OTLP_META_SCOPE_VERSION, sp->scope->version);
+    if (!rc) rc = kvs_meta(c, *src, OTLP_META_SCOPE, sp->scope->attributes, sp->scope->n_attributes, &t, "scope");
   }
-  if (!rc && sp->schema_url && sp->schema_url[0])
-    rc = pcol_b_meta(c->b, *src, OTLP_META_SCOPE_SCHEMA, sp->schema_url, strlen(sp->schema_url), c->err);
+  if (!rc) rc = meta_pb(c, *src, OTLP_META_SCOPE_SCHEMA, sp->schema_url);
   pcol_buf_free(&t);
   /* one value type per Profile */
   for (size_t i = 0; i < ng && !rc; i++) {
@@ -1146,14 +1202,12 @@ static int import_group(ctx *c, const otlp_rprof *rp, const otlp_sprof *sp,
     return pcol_oom(c->err);
   }
   g.base = g.p->time_unix_nano;
-  const char *sb = attr_str(c, g.p, PCOL_META_DIFF_BASE);
-  g.signed_base = sb && !strcmp(sb, PCOL_BASE_SIGNED);
+  g.signed_base = pcol_str_is(attr_str(c, g.p, PCOL_META_DIFF_BASE), PCOL_BASE_SIGNED);
   int rc = PCOL_OK;
   /* time_unix_nano 0: the timestamps are since the source's start when
    * pcol wrote them so (a source without a wall-clock start: no start, the
    * times as they are), else since the epoch (the earliest is the start) */
-  const char *tb = g.base ? NULL : attr_str(c, g.p, OTLP_ATTR_TIME_BASE);
-  int since_start = tb && !strcmp(tb, OTLP_TIME_BASE_START);
+  int since_start = !g.base && pcol_str_is(attr_str(c, g.p, OTLP_ATTR_TIME_BASE), OTLP_TIME_BASE_START);
   if (!g.base && !since_start && c->prof[first].timed && (rc = each_group_sample(&g, min_time, &g.base)))
     g.failed = 1;
   if (!rc) rc = make_source(c, rp, sp, gp, ng, g.base, &g.src, g.vals);
@@ -1270,7 +1324,7 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
   pcol_buf skel = {0};
   rc = pcol_otlp_strip_samples(p, n, layout == LAYOUT_V9, pages, &skel, &c.prof, &c.nprof);
   pcol_arena ar = {0};
-  ProtobufCAllocator alloc = {pcol_arena_alloc, pcol_arena_free_one, &ar};
+  ProtobufCAllocator alloc = {sized_alloc, pcol_arena_free_one, &ar}; /* (pb_str) */
   otlp_data *d = rc ? NULL
                     : opentelemetry__proto__profiles__v1development__profiles_data__unpack(
                           &alloc, skel.len, skel.data);

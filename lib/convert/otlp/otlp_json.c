@@ -126,6 +126,10 @@ static int wire_type(const ProtobufCFieldDescriptor *f) {
 }
 
 /* ------------------------------------------------------------ values */
+/* the string token is lit (whole: it may hold NUL) */
+static int str_is(const pcol_jpull *jp, const char *lit) {
+  return jp->len == strlen(lit) && !memcmp(jp->str, lit, jp->len);
+}
 /* an integer from a JSON number or a decimal string (the current token) */
 static int get_int(jctx *j, int is_unsigned, uint64_t *u, int64_t *s) {
   pcol_jpull *jp = j->jp;
@@ -155,7 +159,7 @@ static int get_int(jctx *j, int is_unsigned, uint64_t *u, int64_t *s) {
     *s = strtoll(t, &end, 10);
     *u = (uint64_t)*s;
   }
-  if (errno || end == t || *end) return jbad(j, "not an integer");
+  if (errno || end == t || end != t + jp->len) return jbad(j, "not an integer"); /* (a NUL in it too) */
   return PCOL_OK;
 }
 
@@ -250,9 +254,9 @@ static int enc_value(jctx *j, const ProtobufCFieldDescriptor *f, size_t depth, i
   case PROTOBUF_C_TYPE_DOUBLE: case PROTOBUF_C_TYPE_FLOAT: {
     double x;
     if (jp->tok == PCOL_JT_INT || jp->tok == PCOL_JT_REAL) x = jp->tok == PCOL_JT_INT ? (double)jp->i : jp->d;
-    else if (jp->tok == PCOL_JT_STR && !strcmp(jp->str, "NaN")) x = NAN;
-    else if (jp->tok == PCOL_JT_STR && !strcmp(jp->str, "Infinity")) x = INFINITY;
-    else if (jp->tok == PCOL_JT_STR && !strcmp(jp->str, "-Infinity")) x = -INFINITY;
+    else if (jp->tok == PCOL_JT_STR && str_is(jp, "NaN")) x = NAN;
+    else if (jp->tok == PCOL_JT_STR && str_is(jp, "Infinity")) x = INFINITY;
+    else if (jp->tok == PCOL_JT_STR && str_is(jp, "-Infinity")) x = -INFINITY;
     else return jbad(j, "expected a number");
     if (f->type == PROTOBUF_C_TYPE_FLOAT) {
       float v = (float)x;
@@ -440,7 +444,8 @@ static int one_line(pcol_builder *b, lines *l, const char *name, size_t line, si
   jo.max_input_bytes = UINT64_MAX; /* the cap is the whole input's (lines) */
   pcol_jpull jp;
   jctx j = {&jp, name, line, err, NULL, 0, {0}};
-  int rc = pcol_jp_open(&jp, s, name, &jo, 0, err);
+  /* strings are written by length: \u0000 is kept (protojson reads it) */
+  int rc = pcol_jp_open(&jp, s, name, &jo, PCOL_JP_ALLOW_NUL, err);
   if (!rc && !(rc = pcol_jp_next(&jp))) {
     rc = jp.tok != PCOL_JT_OBJ
              ? jbad(&j, "expected an object")

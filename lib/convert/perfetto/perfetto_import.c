@@ -2111,7 +2111,7 @@ static int host_ticks(void *ctx, uint32_t clock, int64_t ns, int64_t *t) { retur
  * ("FILE: pid P, tid T" without a thread name; THE rule of srcname.h), as
  * a JSON trace's, and
  * the labels of the trace's threads (pid, tid, their names) */
-static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, uint32_t *ls) {
+static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, size_t *ulen, uint32_t *ls) {
   pimp *x = ctx;
   labels l = {0};
   l.pid = t->pid, l.has_pid = t->has_pid, l.tid = t->tid, l.has_tid = t->has_tid;
@@ -2120,7 +2120,7 @@ static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, uint32_t *l
   if (t->has_tid) snprintf(tt, sizeof tt, "%" PRId64, t->tid);
   uint32_t sid = t->has_tid ? name_of(x, K_THREAD, t->tid) : 0;
   pcol_str tn = sid ? pcol_b_string_get(x->b, sid) : (pcol_str){NULL, 0};
-  *uri = pcol_source_name(x->name, tn.ptr, tn.len, pt, tt, NULL, NULL);
+  *uri = pcol_source_name(x->name, tn.ptr, tn.len, pt, tt, NULL, ulen); /* (whole: it may hold NUL) */
   if (!*uri) return pcol_oom(x->err);
   return labelset(x, &l, ls);
 }

@@ -272,7 +272,8 @@ int pf_v8_track_event(pf_v8 *v, const pf_v8_host *h, const void *seqctx, uint32_
   pcol_jpull j;
   if (!jn) r = refuse(h, "the %s event's data (legacy_json_value) is empty, no JSON", chunk ? "ProfileChunk" : "Profile");
   else if (!in) r = pcol_oom(h->err);
-  else if (!(r = pcol_v8c_begin(&v->v)) && !(r = pcol_jp_open(&j, in, jname, h->opt, PCOL_JP_BIG_INTS, h->err))) {
+  else if (!(r = pcol_v8c_begin(&v->v)) && !(r = pcol_jp_open(&j, in, jname, h->opt, PCOL_JP_BIG_INTS | PCOL_JP_ALLOW_NUL, h->err))) {
+    /* (\u0000 in a name is read whole, as a JSON trace's args.data) */
     if (!(r = pcol_jp_next(&j)) && !(r = pcol_v8c_read_data(&v->v, &j))) r = pcol_jp_finish(&j);
     pcol_jp_close(&j);
   }
@@ -362,9 +363,10 @@ int pf_v8_finish(pf_v8 *v, const pf_v8_host *h, int64_t part, int64_t zero, int6
       origin = &own;
     }
     if (!(ename = pcol_v8c_name(&v->v, s, pm, tm))) return pcol_oom(h->err);
-    if ((rc = h->thread(h->x, t, &uri, &ls))) {
+    size_t ulen = 0;
+    if ((rc = h->thread(h->x, t, &uri, &ulen, &ls))) {
       rc = pcol_error_in(h->err, rc, ename, 0);
-    } else if (!(rc = pcol_v8c_import(&v->v, s, uri, strlen(uri), ls, pm, tm, origin, &src))) { /* (its errors named) */
+    } else if (!(rc = pcol_v8c_import(&v->v, s, uri, ulen, ls, pm, tm, origin, &src))) { /* (its errors named) */
       if (v->placed && wall != PCOL_NA_I64 && wall > 0) /* (the trace's wall-clock start, as its other sources') */
         snprintf(num, sizeof num, "%" PRId64, wall), rc = pcol_b_meta_str(h->b, src, PPROF_META_TIME_NANOS, num, h->err);
       snprintf(num, sizeof num, "%" PRId64, part + (int64_t)*made);

@@ -50,8 +50,9 @@ typedef struct pf_v8_host {
   /* the name (field 2) of interned entry (kind, iid) of sequence seq: 1,
    * 0 when the sequence's interned data has none, or a refusal */
   int (*interned_name)(void *x, const void *seq, unsigned kind, uint64_t iid, const uint8_t **p, size_t *n);
-  /* a thread's source URI ("FILE: THREAD (pid P, tid T)") and labels */
-  int (*thread)(void *x, const pf_v8_thread *t, char **uri, uint32_t *labelset);
+  /* a thread's source URI ("FILE: THREAD (pid P, tid T)"), *ulen its
+   * length (a thread's name may hold NUL), and labels */
+  int (*thread)(void *x, const pf_v8_thread *t, char **uri, size_t *ulen, uint32_t *labelset);
   /* ns of Chrome's TimeTicks (V8's clock), stated on builtin clock (0:
    * none stated), on the trace clock (*t): 1, or 0 when no clock snapshot
    * places them (perfetto_import.c chrome_ticks) */
