@@ -249,6 +249,87 @@ Test(json_pull, big_integers_as_reals_when_asked) {
   }
 }
 
+/* ------------------------------------------------ a time read from its text */
+#include "v8_profile.h" /* pcol_v8_time_us */
+#include <math.h>
+
+/* THE rule of a time read from JSON (pcol_v8_time_us): the number's exact
+ * decimal value in ns, rounded half away from zero, from its text (a
+ * double holds an epoch's µs, 1.7e15, 0.25 µs apart), and what it has
+ * more.  Each number is written here from an integer m and a scale k
+ * (m * 10^-k µs), in three forms ("123.456", "123456e-3",
+ * "1.23456E+2"); the ns wanted are m * 10^(3-k) rounded with __int128
+ * division, not by any parsing. */
+static uint64_t trnd(uint64_t *s) { /* xorshift */
+  *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+  return *s;
+}
+
+static void v8_time_case(long long m, int k, int form) {
+  char t[96], dg[40];
+  int n = snprintf(dg, sizeof dg, "%lld", m < 0 ? -m : m), o = 0;
+  if (m < 0) t[o++] = '-';
+  if (form == 0) { /* plain: the point k digits from the end (zeros before it) */
+    if (k >= n) {
+      o += snprintf(t + o, sizeof t - o, "0.");
+      for (int i = n; i < k; i++) t[o++] = '0';
+      snprintf(t + o, sizeof t - o, "%s", dg);
+    } else if (k > 0) {
+      snprintf(t + o, sizeof t - o, "%.*s.%s", n - k, dg, dg + n - k);
+    } else {
+      snprintf(t + o, sizeof t - o, "%s.0", dg);
+    }
+  } else if (form == 1) {
+    snprintf(t + o, sizeof t - o, "%se-%d", dg, k);
+  } else {
+    snprintf(t + o, sizeof t - o, "%c.%sE%+d", dg[0], n > 1 ? dg + 1 : "0", n - 1 - k);
+  }
+  __int128 num = (__int128)m, den = 1; /* the ns: num / den */
+  for (int i = 3; i < k; i++) den *= 10;
+  for (int i = k; i < 3; i++) num *= 10;
+  __int128 q = num / den, r = num % den; /* toward zero */
+  __int128 a = r < 0 ? -r : r;
+  if (2 * a >= den) q += m < 0 ? -1 : 1, r += m < 0 ? den : -den;
+  char doc[128];
+  snprintf(doc, sizeof doc, "[%s]", t);
+  FILE *f = fmemopen(doc, strlen(doc), "rb");
+  pcol_jpull j;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_jp_open(&j, f, "doc", NULL, 0, &err), 0);
+  cr_assert_eq(pcol_jp_next(&j), 0);
+  cr_assert_eq(pcol_jp_next(&j), 0, "%s: %s", t, err.message);
+  int64_t whole = 0;
+  int frac = 0;
+  double sub = 0;
+  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub), 0, "%s: refused", t);
+  __int128 got = (__int128)whole * 1000 + frac;
+  cr_assert(got == q, "%s: %lld µs %d ns, want %lld ns", t, (long long)whole, frac, (long long)q);
+  cr_assert(frac > -1000 && frac < 1000 && (!whole || !frac || (whole < 0) == (frac < 0)), "%s: frac %d", t, frac);
+  double want_sub = (double)r / (double)den;
+  cr_assert(fabs(sub - want_sub) <= 1e-12 && fabs(sub) <= 0.5, "%s: %.17g ns more, want %.17g", t, sub, want_sub);
+  pcol_jp_close(&j);
+  fclose(f);
+}
+
+Test(json_pull, v8_times_exact_from_the_text) {
+  /* an epoch's µs with a fraction: the double is 124 ns off */
+  v8_time_case(1733000000123456124LL, 3, 0);
+  v8_time_case(1733000000123451245LL, 4, 0);           /* ...45.1245: 125 ns (half away from zero) */
+  v8_time_case(-1733000000123451245LL, 4, 2);
+  v8_time_case(5, 4, 0);                                /* 0.0005: 1 ns */
+  v8_time_case(20005, 4, 0);                            /* 2.0005: 2001 ns (the double is below the half) */
+  v8_time_case(4, 4, 1);                                /* 0.0004: 0 ns, 0.4 more */
+  uint64_t s = 0x9e3779b97f4a7c15ULL;
+  for (int i = 0; i < 20000; i++) { /* 1 to 18 digits, 0 to 21 of them decimals */
+    int digits = 1 + (int)(trnd(&s) % 18);
+    long long m = 1 + (long long)(trnd(&s) % 9); /* a leading digit that is no zero */
+    for (int d = 1; d < digits; d++) m = m * 10 + (long long)(trnd(&s) % 10);
+    int k = (int)(trnd(&s) % 22);
+    if (trnd(&s) & 1) m = -m;
+    v8_time_case(m, k, (int)(trnd(&s) % 3));
+  }
+}
+
 /* ------------------------------------------------ json_tree.c's arrays */
 #include "json_tree.h"
 

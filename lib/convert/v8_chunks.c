@@ -127,7 +127,7 @@ static void token_text(const pcol_jpull *j, char *out, size_t n) {
 }
 
 static int number(pcol_jpull *j, vnum *v) {
-  if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac)) v->present = 1, v->bad = 0;
+  if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac, NULL)) v->present = 1, v->bad = 0;
   else if (j->tok != PCOL_JT_NULL) return v->bad = 1, pcol_jp_skip(j);
   return 0;
 }
@@ -439,5 +439,5 @@ void pcol_v8c_lost_warning(const pcol_v8c *c, pcol_error *err) {
     n += (size_t)snprintf(m + n, sizeof m - n, "%s%" PRIu64 "%s", n ? "; " : "", c->lost[l], part);
     if (n >= sizeof m) n = sizeof m - 1;
   }
-  if (n) pcol_error_set(err, PCOL_OK, "%s: nodes lost from the trace: %s", c->name, m);
+  if (n) pcol_warn_add(err, "%s: nodes lost from the trace: %s", c->name, m); /* (after the profiles') */
 }

@@ -45,7 +45,7 @@
 #include "error.h"    /* PCOL_RETURN_NOT_OK, pcol_error_in, pcol_oom */
 #include "buf.h"      /* PCOL_GROW, pcol_release_heap */
 #include "hash.h"     /* pcol_u64map_get, pcol_u64map, pcol_u64map_free */
-#include "count.h"    /* pcol_kept_add, pcol_kept_verdict, pcol_g_text: THE kept rule */
+#include "count.h"    /* pcol_kept_add, pcol_kept_verdict: THE kept rule */
 #include "builder.h"  /* pcol_b_source_n */
 #include <math.h>
 #include <stdio.h>
@@ -145,12 +145,52 @@ static int tok_int(const pcol_jpull *j, int64_t *out) {
   return -1;
 }
 
-int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac) {
+int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, double *sub) {
+  if (sub) *sub = 0;
   if (j->tok == PCOL_JT_INT) return *whole = j->i, *frac = 0, 0;
   if (j->tok != PCOL_JT_REAL || !(j->d > -lim && j->d < lim)) return -1;
-  double w = trunc(j->d);
-  int64_t ns = llround((j->d - w) * 1000); /* -1000 .. 1000 */
-  *whole = (int64_t)w + ns / 1000, *frac = (int)(ns % 1000);
+  /* the number's text (JSON's grammar, json_pull.c): its digits dg[0..n),
+   * the decimal point after p of them (p may be < 0 or > n) */
+  const char *s = j->str;
+  int neg = *s == '-', n = 0, ni = 0, seen = 0;
+  char dg[48];
+  long p;
+  s += neg;
+  for (int frac_part = 0; (*s >= '0' && *s <= '9') || *s == '.'; s++) {
+    if (*s == '.') { frac_part = 1; continue; }
+    if (!seen && *s == '0') { ni -= frac_part; continue; } /* (leading zeros: none of the digits) */
+    seen = 1;
+    if (n < (int)sizeof dg) dg[n++] = *s; /* (more than 48 digits: below a 1e-20 ns from here) */
+    ni += !frac_part;
+  }
+  long e = 0;
+  if (*s == 'e' || *s == 'E') {
+    int eneg = *++s == '-';
+    s += *s == '-' || *s == '+';
+    for (; *s >= '0' && *s <= '9'; s++) e = e < 100000 ? e * 10 + (*s - '0') : e;
+    if (eneg) e = -e;
+  }
+  p = ni + e;
+  /* dg[i] for i in any place: 0 outside [0, n) */
+#define DG(i) ((i) >= 0 && (i) < n ? dg[i] - '0' : 0)
+  uint64_t w = 0;
+  for (long i = 0; i < p; i++) {
+    if (w > (UINT64_MAX - 9) / 10) return -1; /* (cannot be: |d| < lim) */
+    w = w * 10 + (uint64_t)DG(i);
+  }
+  if (w > INT64_MAX - 1) return -1;
+  int f = 100 * DG(p) + 10 * DG(p + 1) + DG(p + 2);
+  /* what it has more than w µs f ns, in ns: its next 19 digits (past
+   * them, less than 1e-19 ns) */
+  uint64_t m = 0;
+  int k = 0;
+  for (long i = p + 3; i < n && k < 19; i++, k++) m = m * 10 + (uint64_t)DG(i);
+  long double r = (long double)m / powl(10, k);
+  if (DG(p + 3) >= 5) r -= 1, f++; /* (rounded half away from zero: the sign is put after) */
+#undef DG
+  if (f == 1000) f = 0, w++;
+  *whole = neg ? -(int64_t)w : (int64_t)w, *frac = neg ? -f : f;
+  if (sub) *sub = (double)(neg ? -r : r);
   return 0;
 }
 
@@ -464,12 +504,11 @@ static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t
     else {
       int64_t w;
       int f;
-      if (!pcol_v8_time_us(j, 9e15, &w, &f)) x = time_ns(w, f);
+      double sub = 0; /* (the text's: 0.123 µs is 123 ns, no fraction more) */
+      if (!pcol_v8_time_us(j, 9e15, &w, &f, &sub)) x = time_ns(w, f);
       else if (*bad == SIZE_MAX) *bad = *n, v->bad_delta_range = j->tok == PCOL_JT_REAL; /* (opt_num) */
-      /* (a double that is the nearest to a whole ns, 0.123 µs, is that ns:
-       * Perfetto's and DevTools' three decimals have no fraction more) */
-      if (j->tok == PCOL_JT_REAL && x != INT64_MAX && x != -INT64_MAX && *bad != *n && (double)x / 1000 != j->d) {
-        r = (double)((long double)j->d * 1000 - x);
+      if (sub != 0 && x != INT64_MAX && x != -INT64_MAX && *bad != *n) {
+        r = sub;
         /* a delta's time is the sum of those before it: each one's
          * fraction of a ns is carried into the next, so that every time is
          * the file's to half a ns (rounded one by one, 0.4 ns deltas added
@@ -540,7 +579,7 @@ static int opt_num(vimp *v, vnum *x) {
   x->present = 1;
   /* 1: not a number, 2: a number out of range (review 10 m5: 1e300 was
    * "must be numbers") */
-  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac) == 0 ? 0 : v->j->tok == PCOL_JT_REAL ? 2 : 1;
+  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac, NULL) == 0 ? 0 : v->j->tok == PCOL_JT_REAL ? 2 : 1;
   x->d = v->j->d;
   return PCOL_OK;
 }
@@ -639,14 +678,16 @@ static int deltas_kept(vimp *v, size_t nt) {
   memset(&t, 0, sizeof t);
   for (size_t i = 0; i < nt; i++) {
     int64_t held = v->deltas[i] - (i ? v->deltas[i - 1] : 0);
-    double w = ((double)held + v->resid[i]) / 1000; /* µs, as the file has it */
+    /* µs, as the file has it: the double nearest it (its 1e-6 ns counted
+     * whole, divided once: no digits of the arithmetic's in messages, as
+     * the Chrome trace's stretches) */
+    double w = (double)(((long double)held * 1000000 + llroundl((long double)v->resid[i] * 1000000)) / 1e9L);
     if (!pcol_kept_add(&t, w, held, 1000, ext / 1000)) continue;
-    char a[32], m[300];
-    pcol_g_text(a, sizeof a, w);
+    char m[300];
     snprintf(t.first_at, sizeof t.first_at, "%s[%zu] (µs)", what, i);
-    snprintf(m, sizeof m, "%s %s µs is not held to six significant digits: pcol holds a V8 profile's times as whole "
-             "ns (the profile's samples span %g ns)", v->abs_ts ? "the difference of a timestamp and the one before," : "the delta",
-             a, ext);
+    snprintf(m, sizeof m, "%s %.6g µs is not held to six significant digits: pcol holds a V8 profile's times as whole "
+             "ns (the profile's samples span %.6g ns)", v->abs_ts ? "the difference of a timestamp and the one before," : "the delta",
+             w, ext);
     pcol_error *e = v->err;
     v->err = &t.refusal;
     at(v, what, i, m);

@@ -21,13 +21,16 @@ typedef struct vnum {
   double d; /* the number as a double (the old shape's seconds) */
 } vnum;
 
-/* THE rule of a V8 time (µs) read from JSON (`startTime`, `endTime`,
- * `timeDeltas`, a Chrome trace's `startTime`): an integer, or a finite
- * double strictly within +-lim whose fraction is kept to the ns (rounded
- * half away from zero), as speedscope and DevTools keep it (they read the
- * double).  *whole: the whole µs (toward zero), *frac: the ns more
- * (-999..999, of *whole's sign).  -1 when the token is no such number. */
-int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac);
+/* THE rule of a time (µs) read from JSON (a V8 profile's `startTime`,
+ * `endTime`, `timeDeltas`, a Chrome trace's `startTime` and its events'
+ * `ts` and `dur`): an integer, or a finite double strictly within +-lim,
+ * held to the ns: the number's exact decimal value (its text, not the
+ * double, which at an epoch's µs, 1.7e15, is 0.25 µs apart: 128 ns off)
+ * times 1000, rounded half away from zero.  *whole: the whole µs (toward
+ * zero), *frac: the ns more (-999..999, of *whole's sign), *sub (NULL: not
+ * asked): what the number has more than those, in ns (-0.5..0.5; THE kept
+ * rule's input).  -1 when the token is no such number. */
+int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, double *sub);
 /* The time whole µs + frac ns as JSON text (µs: "12", "12.5", "-0.25"). */
 void pcol_v8_time_text(char out[40], int64_t whole, int frac);
 

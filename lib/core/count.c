@@ -959,12 +959,9 @@ int pcol_kept_verdict(const pcol_kept_tally *t, size_t nt, const char *name, pco
     memcpy(o, clause, (size_t)k + 1);
     o += k, room -= (size_t)k, done++;
   }
-  char prior[sizeof err->message + 2] = "", said[2 * sizeof err->message];
-  if (err && err->code == PCOL_OK && err->message[0]) snprintf(prior, sizeof prior, "%s; ", err->message);
-  snprintf(said, sizeof said, "%s: %s", name, msg);
-  if (strstr(prior, said)) return PCOL_OK; /* (a file read twice, `top F F`: said once) */
-  pcol_error_set(err, PCOL_OK, "%s%s", prior, said);
-  return PCOL_OK;
+  /* after the warnings before it (a trace's other profiles'); a file read
+   * twice, `top F F`: said once */
+  return pcol_warn_add(err, "%s: %s", name, msg);
 }
 
 void pcol_g_text(char *buf, size_t cap, double d) {

@@ -30,6 +30,50 @@ int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
   return code;
 }
 
+/* the counted warnings' words at the end of a message */
+#define WARN_MORE "; and %llu more warning%s"
+
+int pcol_warn_add(pcol_error *err, const char *fmt, ...) {
+  if (!err) return PCOL_OK;
+  char w[sizeof err->message], *m = err->message;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w, sizeof w, fmt, ap);
+  va_end(ap);
+  if (err->code != PCOL_OK || !m[0]) return pcol_error_set(err, PCOL_OK, "%s", w);
+  if (strstr(m, w)) return PCOL_OK; /* (said already) */
+  /* the warnings counted so far: m[0..base) is what is said */
+  size_t base = strlen(m);
+  unsigned long long more = 0;
+  char *tail = strstr(m, "; and ");
+  for (char *t = tail; t; t = strstr(t + 1, "; and ")) tail = t;
+  if (tail) {
+    char again[64];
+    int used = 0;
+    if (sscanf(tail, "; and %llu more warning%n", &more, &used) == 1 && used > 0) {
+      snprintf(again, sizeof again, WARN_MORE, more, more == 1 ? "" : "s");
+      if (strcmp(again, tail) == 0) base = (size_t)(tail - m);
+      else more = 0;
+    } else more = 0;
+  }
+  char out[sizeof err->message], cnt[64];
+  cnt[0] = 0;
+  if (more) snprintf(cnt, sizeof cnt, WARN_MORE, more, more == 1 ? "" : "s");
+  size_t wl = strlen(w), cl = strlen(cnt);
+  if (base + 2 + wl + cl < sizeof out) { /* it fits: said */
+    memcpy(out, m, base);
+    snprintf(out + base, sizeof out - base, "; %s%s", w, cnt);
+  } else { /* counted (what is said cut at a whole character when the count needs room) */
+    more++;
+    cl = (size_t)snprintf(cnt, sizeof cnt, WARN_MORE, more, more == 1 ? "" : "s");
+    if (base + cl >= sizeof out) base = pcol_utf8_cut(m, base, sizeof out - 1 - cl);
+    memcpy(out, m, base);
+    memcpy(out + base, cnt, cl + 1);
+  }
+  memcpy(m, out, sizeof out);
+  return PCOL_OK;
+}
+
 int pcol_error_prefix(pcol_error *err, const char *prefix) {
   if (!err) return 0;
   return pcol_error_set(err, err->code, "%s: %s", prefix, err->message);

@@ -28,6 +28,16 @@ static inline int pcol_oom(pcol_error *err) {
  * passes the builder's reason on with the place in its input. */
 int pcol_error_in(pcol_error *err, int rc, const char *name, uint64_t line);
 
+/* A warning (code PCOL_OK) after those err holds: THE rule of joining
+ * warnings (an import's several profiles, each with its own; a view's
+ * after an import's).  err holding a warning: the new one after it, "; "
+ * between, one said already (a file read twice) not said again, and one
+ * that does not fit in the message whole counted instead, "; and N more
+ * warnings" at its end (never one warning put in the place of another).
+ * err holding no warning (none, or an error): the warning set.  Returns
+ * PCOL_OK. */
+int pcol_warn_add(pcol_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A failed write: "WHAT: write error: No space left on device" (errnum, or
  * errno when 0; what may be NULL).  PCOL_EIO.  The one wording of every
  * exporter's and view's write failure. */

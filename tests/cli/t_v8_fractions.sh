@@ -109,4 +109,118 @@ for f in tiny.cpuprofile tiny.json tiny-old.cpuprofile; do
   grep -q "$what\[[0-9]*\]: .*not held to six significant digits.*more than a millionth" "$tmp/err" ||
     fail "top $f: $(head -3 "$tmp/err")"
 done
+
+# Times at an epoch's µs (1.7e15) with fractions of a µs: a double holds
+# them 0.25 µs apart (1733000000123456.124 is ...456.0 there, 124 ns off),
+# so each is read from the number's text, to the ns (THE rule,
+# pcol_v8_time_us): a Profile's startTime (a profile's samples were put up
+# to 125 ns off another's), the samples form's ts (the double's ts * 1000,
+# 256 ns apart there: weights ~128 ns off) and the duration events' ts and
+# dur (the long double's product of the double: 124 ns off).  The times
+# the tests want are the texts' exact values (Fraction), here.
+python3 - "$tmp" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = sys.argv[1]
+def doc(o):  # JSON with the numbers "#TEXT" written as TEXT (exact digits, not a double's)
+    return json.dumps(o).replace('"#', "").replace('#"', "")
+def ns(text):  # a time (us) in ns, exact, rounded half away from zero
+    x = F(text.lstrip("#").rstrip("#")) * 1000
+    return int(x + F(1, 2)) if x >= 0 else -int(-x + F(1, 2))
+N = lambda t: "#%s#" % t
+E = "1733000000123"
+root = {"functionName": "(root)", "url": "", "scriptId": "0", "lineNumber": -1, "columnNumber": -1}
+def cf(n): return {"functionName": n, "url": "a.js", "scriptId": "1", "lineNumber": 0, "columnNumber": 0}
+# two threads' profiles, startTime at an epoch's us with fractions; the
+# deltas whole ns (0.25 ... 1.376 us)
+starts = {1: E + "456.124", 2: E + "457.376"}
+deltas = {1: ["0", "1.376", "0.25"], 2: ["0.001", "2.999", "0.125"]}
+ev = []
+for tid in (1, 2):
+    ev.append({"ph": "P", "name": "Profile", "pid": 1, "tid": tid, "ts": 100, "id": "0x%d" % tid,
+               "args": {"data": {"startTime": N(starts[tid])}}})
+    ev.append({"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": tid, "ts": 101, "id": "0x%d" % tid,
+               "args": {"data": {"cpuProfile": {"nodes": [{"id": 1, "callFrame": root},
+                                                          {"id": 2, "parent": 1, "callFrame": cf("f%d" % tid)}],
+                                                "samples": [2, 2, 2]},
+                                 "timeDeltas": [N(x) for x in deltas[tid]]}}})
+open(d + "/epoch-chunks.json", "w").write(doc({"traceEvents": ev}))
+t0 = min(ns(s) for s in starts.values())
+with open(d + "/epoch-chunks.want", "w") as o:  # each sample's time since the earliest startTime
+    for tid in (1, 2):
+        t = ns(starts[tid])
+        for x in deltas[tid]:
+            t += ns(x)
+            o.write("%d\n" % (t - t0))
+# the samples form (Hermes): one thread's samples at fractions of a us,
+# each weighed by the time to the next (the last: 0)
+fr = {"1": {"name": "a", "category": "JS"}, "2": {"name": "b", "category": "JS", "parent": 1}}
+ts = [E + "456.124", E + "457.376", E + "458.628", E + "459.001", E + "461.999"]
+sf = [1, 2, 1, 2, 1]
+sm = [{"ts": N(t), "pid": 7, "tid": 9, "sf": f} for t, f in zip(ts, sf)]
+M = {"name": "thread_name", "ph": "M", "cat": "__metadata", "pid": 7, "tid": 9, "ts": 0, "args": {"name": "js"}}
+open(d + "/epoch-hermes.json", "w").write(doc({"traceEvents": [M], "samples": sm, "stackFrames": fr}))
+w = {}
+for i in range(len(ts) - 1):
+    k = "a" if sf[i] == 1 else "a;b"
+    w[k] = w.get(k, 0) + ns(ts[i + 1]) - ns(ts[i])
+open(d + "/epoch-hermes.want", "w").write("".join("%s %d\n" % kv for kv in sorted(w.items())))
+# duration events: B/E and X at fractions of a us, a dur with one
+X = lambda n, t, du: {"ph": "X", "name": n, "pid": 1, "tid": 1, "ts": N(t), "dur": N(du)}
+B = lambda ph, n, t: {"ph": ph, "name": n, "pid": 1, "tid": 1, "ts": N(t)}
+a0, b0, bd, a1 = E + "456.124", E + "456.5", "0.752", E + "457.376"
+open(d + "/epoch-dur.json", "w").write(doc({"traceEvents": [B("B", "a", a0), X("b", b0, bd), B("E", "a", a1)]}))
+b1 = ns(b0) + ns(bd)
+open(d + "/epoch-dur.want", "w").write("a %d\na;b %d\n" % (ns(b0) - ns(a0) + ns(a1) - b1, b1 - ns(b0)))
+# three profiles, each with deltas whole ns hold 0.4 ns off (the kept rule:
+# more than a millionth of its 300 us, but together nothing lost: a
+# warning each), the last with a sample of a node in no chunk (a warning
+# of the trace's): the nodes lost replaced the profiles' warnings, and the
+# third profile's was cut at the message's end; and the first delta not
+# kept was said as 0.0005999999999999998 (the double of 1 - 0.4 ns), not
+# the file's 0.0006
+ev = []
+for tid in (1, 2, 3):
+    ev.append({"ph": "P", "name": "Profile", "pid": 1, "tid": tid, "ts": 100, "id": "0x%d" % tid,
+               "args": {"data": {"startTime": 100}}})
+    ev.append({"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": tid, "ts": 101, "id": "0x%d" % tid,
+               "args": {"data": {"cpuProfile": {"nodes": [{"id": 1, "callFrame": root},
+                                                          {"id": 2, "parent": 1, "callFrame": cf("f")},
+                                                          {"id": 3, "parent": 1, "callFrame": cf("g")}],
+                                                "samples": [2, 3, 9 if tid == 3 else 2]},
+                                 "timeDeltas": [0, N("0.0006"), N("299.9994")]}}})
+open(d + "/warns.json", "w").write(doc({"traceEvents": ev}))
+PY
+"$PCOL" cat "$tmp/epoch-chunks.json" --table samples --format csv >"$tmp/cat" 2>"$tmp/err" ||
+  fail "cat epoch-chunks.json: $(head -3 "$tmp/err")"
+[ -s "$tmp/err" ] && fail "cat epoch-chunks.json: a warning: $(head -3 "$tmp/err")"
+python3 - "$tmp/cat" "$tmp/epoch-chunks.want" <<'PY' || fail "epoch-chunks.json: the samples' times are not the file's to the ns"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = [r["time_ns"] for r in rows]
+want = open(sys.argv[2]).read().split()
+if got != want:
+    print("times %s, want %s" % (got, want), file=sys.stderr)
+    sys.exit(1)
+PY
+for f in epoch-hermes epoch-dur; do
+  "$PCOL" fold "$tmp/$f.json" >"$tmp/fold" 2>"$tmp/err" || fail "fold $f.json: $(head -3 "$tmp/err")"
+  [ -s "$tmp/err" ] && fail "fold $f.json: a warning: $(head -3 "$tmp/err")"
+  cmp -s "$tmp/fold" "$tmp/$f.want" || fail "fold $f.json: $(tr '\n' ' ' <"$tmp/fold"), want $(tr '\n' ' ' <"$tmp/$f.want")"
+done
+"$PCOL" fold "$tmp/warns.json" >"$tmp/fold" 2>"$tmp/err" || fail "fold warns.json: $(head -3 "$tmp/err")"
+python3 - "$tmp/err" <<'PY' || fail "fold warns.json: not every warning said or counted: $(cat "$tmp/err")"
+import re, sys
+err = open(sys.argv[1]).read()
+said = [m.group(1) for m in re.finditer(r"profile (0x[0-9]) \(pid 1, tid [0-9]\): 2 amounts not held to six", err)]
+said += ["lost"] * err.count("nodes lost from the trace: 1 sample of a node in no chunk")
+more = sum(int(n) for n in re.findall(r"; and ([0-9]+) more warnings?", err))
+if "profile 0x1" not in err or len(said) != len(set(said)) or len(said) + more != 4:
+    print("said %s, %d more: want 4 in all, the first profile's said" % (said, more), file=sys.stderr)
+    sys.exit(1)
+# the delta as the file has it, not the arithmetic's double (0.0005999999999999998)
+if "(the first: timeDeltas[1] (µs), 0.0006 held as 0.001)" not in err:
+    print("the first delta not kept is not said as the file has it", file=sys.stderr)
+    sys.exit(1)
+PY
 echo "t_v8_fractions: ok"

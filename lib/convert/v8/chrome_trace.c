@@ -35,7 +35,8 @@
  * sample's stack its sf up the parent chain of stackFrames, weighed by the
  * time to the thread's next sample, its frames speedscope's (one per
  * NAME:CATEGORY text in a profile), every value read as JavaScript's
- * Number() and String() read it.
+ * Number() and String() read it (but a time: a ts that is a number is its
+ * text's, to the ns, pcol_v8_time_us, as the duration events' ts and dur).
  *
  * The document is streamed (json_pull.c): memory holds one event's scalars,
  * the thread names, a few counters per profile and the distinct names of
@@ -52,7 +53,7 @@
 #include "rowsort.h"  /* pcol_rowsort: the duration events in speedscope's order */
 #include "spill.h"    /* pcol_temp_file: close-on-exec, in $TMPDIR */
 #include "srcname.h"  /* pcol_source_name */
-#include "count.h"    /* pcol_kept_add, pcol_kept_verdict, pcol_g_text: THE kept rule */
+#include "count.h"    /* pcol_kept_add, pcol_kept_verdict: THE kept rule */
 #include "builder.h"  /* pcol_b_source_n */
 #include <math.h>
 #include <stdarg.h>
@@ -359,12 +360,29 @@ static int sorter_failed(ctrace *c, int rc) {
   return pcol_error_set(c->err, PCOL_EIO, "%s: the duration events' temporary file: %s", c->name, strerror(errno));
 }
 
+/* A time (µs) as the file has it, to the ns: THE rule of a time read from
+ * JSON (pcol_v8_time_us: the number's text, not the double) */
+typedef struct xtime {
+  int64_t whole; /* µs */
+  int frac;      /* ns more */
+  double sub;    /* ns more than those (-0.5..0.5) */
+} xtime;
+
+/* the current token (a number) into *x (a time out of +-9e18 µs: 0, which
+ * no caller reads: each refuses a time out of +-4e15 µs first) */
+static void xtime_read(const pcol_jpull *j, xtime *x) {
+  if (pcol_v8_time_us(j, 9e18, &x->whole, &x->frac, &x->sub)) *x = (xtime){0, 0, 0};
+}
+
+/* x in ns (x within +-4e15 µs: the callers' range) */
+static int64_t xtime_ns(const xtime *x) { return x->whole * 1000 + x->frac; }
+
 /* A B, E or X event into the queues.  What makes one unreadable (no ts, a
  * time out of range, a negative duration) is kept, not said: it matters
  * only when the trace has no CPU profile (then the duration events are
  * read, and the first such event refuses the trace). */
-static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_ts, double ts,
-                        int has_dur, double dur, uint64_t args) {
+static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_ts, double ts, const xtime *tsx,
+                        int has_dur, double dur, const xtime *durx, uint64_t args) {
   dtrace *d = &c->d;
   int rc;
   if (d->bad) return 0;
@@ -380,21 +398,21 @@ static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_t
     if (!d->q[q] && (rc = pcol_rowsort_new(&d->q[q], sizeof(drow), drow_cmp))) return pcol_oom(c->err);
   drow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
-  /* the times rounded from the exact products (53 + 10 bits: a long
-   * double's), not from the double's, 256 ns apart at an epoch's µs (1.7e15
-   * µs): whole µs held 128 ns off were refused by the kept rule below */
-  r.k = *th, r.t = llroundl((long double)ts * 1000), r.name = (uint32_t)name;
-  r.res = (int32_t)llroundl(((long double)ts * 1000 - r.t) * 1e6);
+  /* the times the file's to half a ns (xtime: its text), not the double's
+   * ts * 1000, 256 ns apart at an epoch's µs (1.7e15 µs): whole µs held 128
+   * ns off were refused by the kept rule below */
+  r.k = *th, r.t = xtime_ns(tsx), r.name = (uint32_t)name;
+  r.res = (int32_t)llround(tsx->sub * 1e6);
   r.key = name_hash(nm, d->has_name ? d->enl : 9) ^ (args * 0x9e3779b97f4a7c15ULL);
   if (!d->n++ || r.t < d->t0) d->t0 = r.t;
   if (d->n == 1 || r.t > d->tmax) d->tmax = r.t;
   r.seq = ev;
   r.anon = ph == 'E' && !d->has_name;
   if (ph == 'X') {
-    int64_t dn = llroundl((long double)dur * 1000);
+    int64_t dn = xtime_ns(durx);
     r.kind = 1, r.negdur = -dn;
     if ((rc = pcol_rowsort_add(d->q[0], &r))) return sorter_failed(c, rc);
-    r.xts = r.t, r.t += dn, r.res += (int32_t)llroundl(((long double)dur * 1000 - dn) * 1e6);
+    r.xts = r.t, r.t += dn, r.res += (int32_t)llround(durx->sub * 1e6);
     if (r.t > d->tmax) d->tmax = r.t;
     rc = pcol_rowsort_add(d->q[1], &r);
   } else {
@@ -620,6 +638,7 @@ static int event(ctrace *c, size_t ev) {
   int id_nul = 0; /* the id holds NUL */
   int has_ts = 0, has_dur = 0, has_tdur = 0;
   double ts = 0, dur = 0, tdur = 0;
+  xtime tsx = {0, 0, 0}, durx = {0, 0, 0}, tdurx = {0, 0, 0};
   uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
   if ((rc = pcol_v8c_begin(&c->v))) return rc;
   c->d.has_name = 0;
@@ -636,6 +655,7 @@ static int event(ctrace *c, size_t ev) {
     size_t cap = 0;
     int idk = -1; /* 0 pid, 1 tid */
     double *dn = NULL;
+    xtime *dx = NULL;
     int *has = NULL;
     int is_args = pcol_jp_key_is(j, "args"), is_name = pcol_jp_key_is(j, "name");
     has_ph |= pcol_jp_key_is(j, "ph");
@@ -646,12 +666,13 @@ static int event(ctrace *c, size_t ev) {
     else if (pcol_jp_key_is(j, "id")) dst = id, cap = sizeof id;
     else if (pcol_jp_key_is(j, "pid")) idk = 0;
     else if (pcol_jp_key_is(j, "tid")) idk = 1;
-    else if (pcol_jp_key_is(j, "ts")) dn = &ts, has = &has_ts;
-    else if (pcol_jp_key_is(j, "dur")) dn = &dur, has = &has_dur;
-    else if (pcol_jp_key_is(j, "tdur")) dn = &tdur, has = &has_tdur;
+    else if (pcol_jp_key_is(j, "ts")) dn = &ts, dx = &tsx, has = &has_ts;
+    else if (pcol_jp_key_is(j, "dur")) dn = &dur, dx = &durx, has = &has_dur;
+    else if (pcol_jp_key_is(j, "tdur")) dn = &tdur, dx = &tdurx, has = &has_tdur;
     if ((rc = pcol_jp_next(j))) return rc;
     if (dn && (j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL)) {
       *has = 1, *dn = j->d;
+      xtime_read(j, dx);
     } else if (is_args) {
       /* its identity, as speedscope keys an event by name and
        * JSON.stringify(args) (null, false, 0 and "" count as none) */
@@ -709,7 +730,8 @@ static int event(ctrace *c, size_t ev) {
   }
   if (strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0) c->n_duration++;
   if ((strcmp(ph, "X") == 0 || strcmp(ph, "B") == 0 || strcmp(ph, "E") == 0) &&
-      (rc = add_duration(c, ev, ph[0], &th, has_ts, ts, has_dur || has_tdur, has_dur ? dur : tdur, args)))
+      (rc = add_duration(c, ev, ph[0], &th, has_ts, ts, &tsx, has_dur || has_tdur, has_dur ? dur : tdur,
+                         has_dur ? &durx : &tdurx, args)))
     return rc;
   int whole = strcmp(nm, "CpuProfile") == 0;
   if (strcmp(nm, "Profile") != 0 && strcmp(nm, "ProfileChunk") != 0 && !whole) return 0;
@@ -808,6 +830,8 @@ static int read_sample(ctrace *c, uint64_t k) {
   strace *s = &c->s;
   int rc, kind;
   double ts = NAN;
+  xtime tsx = {0, 0, 0};
+  int ts_num = 0; /* ts is a number (tsx: its time), not a string */
   srow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
   double id[2] = {NAN, NAN}; /* (what JavaScript's Number() makes of undefined) */
@@ -822,6 +846,7 @@ static int read_sample(ctrace *c, uint64_t k) {
                     : pcol_jp_key_is(j, "ts") ? &ts : NULL;
       if ((rc = pcol_jp_next(j))) return rc;
       if (num) {
+        if (num == &ts && (ts_num = j->tok == PCOL_JT_INT || j->tok == PCOL_JT_REAL)) xtime_read(j, &tsx);
         if ((rc = js_value(c, &s->jv[0]))) return rc;
         if (js_number(&s->jv[0], num)) return pcol_oom(c->err);
       } else if (is_sf) {
@@ -847,7 +872,10 @@ static int read_sample(ctrace *c, uint64_t k) {
   r.tsbad = isnan(ts) ? TS_NAN : isinf(ts) ? TS_INF : !(t > -4e18 && t < 4e18) ? TS_FAR : 0;
   if (s->bad) return 0; /* (nothing more is kept: it will be refused) */
   if (!r.tsbad) {
-    r.t = llround(t);
+    /* a number: the file's time to half a ns (xtime: its text; the double's
+     * ts * 1000 is 256 ns apart at an epoch's µs, 1.7e15); a string: its
+     * Number()'s, exactly */
+    r.t = ts_num ? xtime_ns(&tsx) : llroundl((long double)ts * 1000);
     if (!s->has_t0 || r.t < s->t0) s->t0 = r.t, s->has_t0 = 1;
   }
   if (!s->rows && pcol_rowsort_new(&s->rows, sizeof(srow), srow_cmp)) return pcol_oom(c->err);
@@ -1226,13 +1254,15 @@ static int name_loc(ctrace *c, uint32_t *locs, uint32_t i) {
  * was said nowhere) or warns once of one a ns or less off. */
 static int dur_flush(ctrace *c, dthread *th, int64_t t, int32_t res, uint64_t seq) {
   int rc;
-  double w = th->nf && th->last != INT64_MIN ? (double)(t - th->last) + ((double)res - th->last_res) / 1e6 : 0;
-  if (w > 0 && pcol_kept_add(&c->d.kept, w / 1000, t - th->last, 1000, (double)(c->d.tmax - c->d.t0) / 1000)) {
-    char a[32], m[240];
-    pcol_g_text(a, sizeof a, w / 1000);
+  /* the stretch in µs, the double nearest the file's (its 1e-6 ns
+   * counted whole, divided once: no digits of the arithmetic's in messages) */
+  double w = th->nf && th->last != INT64_MIN
+                 ? (double)((long double)((__int128)(t - th->last) * 1000000 + (res - th->last_res)) / 1e9L) : 0;
+  if (w > 0 && pcol_kept_add(&c->d.kept, w, t - th->last, 1000, (double)(c->d.tmax - c->d.t0) / 1000)) {
+    char m[240];
     snprintf(c->d.kept.first_at, sizeof c->d.kept.first_at, "traceEvents[%" PRIu64 "] (µs)", seq);
-    snprintf(m, sizeof m, "the stretch of %s µs that ends at this event is not held to six significant digits: pcol "
-             "holds a trace's times as whole ns (the trace spans %g ns)", a, (double)(c->d.tmax - c->d.t0));
+    snprintf(m, sizeof m, "the stretch of %.6g µs that ends at this event is not held to six significant digits: "
+             "pcol holds a trace's times as whole ns (the trace spans %.6g ns)", w, (double)(c->d.tmax - c->d.t0));
     pcol_error_set(&c->d.kept.refusal, PCOL_ECORRUPT, "%s: traceEvents[%" PRIu64 "]: %s", c->name, seq, m);
   }
   th->last_res = res;
@@ -1803,7 +1833,7 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
   /* one not taken is said (review rd17b F6: before, silently; as the
    * Perfetto import says of a window it does not take) */
   if (!rc && untaken)
-    pcol_error_set(err, PCOL_OK, "%s: %s: profile %s: " V8_KEY_SPAN_START " %s is not a time of 0 to 2^51 us: not taken "
+    pcol_warn_add(err, "%s: %s: profile %s: " V8_KEY_SPAN_START " %s is not a time of 0 to 2^51 us: not taken "
                    "(the profile timed from its recording's earliest startTime)", name, untaken->span_at, untaken->id,
                    untaken->span_text);
   if (!rc && used) pcol_v8c_lost_warning(&c.v, err);
@@ -1818,11 +1848,9 @@ int pcol_import_chrome(pcol_builder *b, FILE *in, const char *name, const pcol_i
     if (!rc && pcol_b_sample_count(b) == before)
       rc = pcol_error_set(err, PCOL_EFORMAT, "%s: a Chrome trace whose duration events (ph B/E, X) never "
                           "have a frame open for any time, and without a CPU profile", name);
-    char prior[sizeof err->message + 2] = ""; /* (the kept rule's warning, pcol_kept_verdict's) */
-    if (!rc && err && err->code == PCOL_OK && err->message[0]) snprintf(prior, sizeof prior, "%s; ", err->message);
-    if (!rc && (unmatched || open))
-      pcol_error_set(err, PCOL_OK, "%s%s: duration events: %" PRIu64 " E event%s matching no open B (left out, as "
-                     "speedscope does), %" PRIu64 " frame%s still open at the end (closed there)", prior, name, unmatched,
+    if (!rc && (unmatched || open)) /* (after the kept rule's warning, pcol_kept_verdict's) */
+      pcol_warn_add(err, "%s: duration events: %" PRIu64 " E event%s matching no open B (left out, as "
+                     "speedscope does), %" PRIu64 " frame%s still open at the end (closed there)", name, unmatched,
                      unmatched == 1 ? "" : "s", open, open == 1 ? "" : "s");
   } else if (!rc && !used)
     rc = pcol_error_set(err, PCOL_EFORMAT,
