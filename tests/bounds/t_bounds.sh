@@ -34,9 +34,11 @@ with gzip.open(sys.argv[1], 'wb', 9) as g:
 cp examples/demo.out "$tmp/demo.out"
 "$PCOL" pack "$tmp/demo.out" -o "$tmp/demo.pcol" || fail "pack demo"
 
-run() { # BOUND_KB NAME CMD...: CMD under prlimit, peak RSS <= BOUND_KB
+run() { # BOUND_KB NAME CMD...: CMD under prlimit, peak RSS <= BOUND_KB (and CPU
+  # time <= $cpu seconds when cpu is set: a bound on work, not a timing)
   local bound=$1 name=$2; shift 2
-  /usr/bin/time -f %M -o "$tmp/rss" prlimit --as=$((1 << 30)) -- "$@" >/dev/null 2>"$tmp/err"; local rc=$?
+  /usr/bin/time -f %M -o "$tmp/rss" prlimit --as=$((1 << 30)) ${cpu:+--cpu=$cpu} -- "$@" >/dev/null 2>"$tmp/err"; local rc=$?
+  [ -n "${cpu:-}" ] && [ $rc -ge 128 ] && fail "$name: killed (signal $((rc - 128))) past its $cpu s of CPU"
   local kb; kb=$(tail -1 "$tmp/rss")
   # (3 is also an output past its budget, review 14 F3: with its message, not memory run out)
   [ $rc = 3 ] && grep -q "output budget" "$tmp/err" && rc=1
@@ -160,4 +162,12 @@ grep -q "output budget of $B bytes (128 x the input's $((insize * 8)) bytes" "$t
 #    now that the table grows by half and is rebuilt, not copied.
 python3 tests/support/pprofgen.py distinct "$tmp/distinct.pb" 50000 64 || fail "python3 could not write distinct.pb"
 run $((128 << 10)) "pack distinct.pb" "$PCOL" pack "$tmp/distinct.pb" -o "$tmp/out.pcol"
+# 5. a sample's labels: 50,000 string and 50,000 numeric labels, each of
+#    its own key (688 KB).  traces gathered each key's values by scanning
+#    every label of the sample, twice: 9+ s of CPU (killed at 10), 0.14 s
+#    now that a sample's labels are sorted by key; its output is a line a
+#    key (100,000), within B.
+python3 tests/support/pprofgen.py manylabels "$tmp/labels.pb.gz" 50000 || fail "python3 could not write labels.pb.gz"
+cpu=10 run $((128 << 10)) "traces labels.pb.gz" sh -c 'exec "$0" traces "$1" >"$2"' "$PCOL" "$tmp/labels.pb.gz" "$tmp/o"
+[ "$(grep -cE '^ +[kn][0-9]+:  [v0-9]' "$tmp/o")" = 100000 ] || fail "traces labels.pb.gz: not a line a key: $(head -c 300 "$tmp/o")"
 echo "t_bounds: $n commands within their bounds"
