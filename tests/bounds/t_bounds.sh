@@ -155,13 +155,14 @@ grep -q "output budget of $B bytes (128 x the input's $((insize * 8)) bytes" "$t
 "$PCOL" top "$tmp/name.json.gz" --max-output 40M >/dev/null || fail "--max-output 40M does not let top write its 31 MiB"
 # 4. distinct stacks: 50,000 samples each on its own 65-frame stack of
 #    random frames, 3.15M stack nodes from a 6.8 MB profile, their values 0
-#    but one (review rd18b).  The builder's stack tree costs 27-32 bytes a
+#    but one (review rd18b).  The builder's stack tree costs 23-28 bytes a
 #    node (doc/safety.md, "Known limit"): 209 MB when its table held the
 #    parent and location in a 12-byte slot, 160 MB with an 8-byte one (this
 #    node count just past a doubling, the old table beside the new), 107 MB
-#    now that the table grows by half and is rebuilt, not copied.
+#    once the table grew by half and was rebuilt, not copied, 96 MB now
+#    that a node's path hash is 4 bytes, not 8.
 python3 tests/support/pprofgen.py distinct "$tmp/distinct.pb" 50000 64 || fail "python3 could not write distinct.pb"
-run $((128 << 10)) "pack distinct.pb" "$PCOL" pack "$tmp/distinct.pb" -o "$tmp/out.pcol"
+run $((100 << 10)) "pack distinct.pb" "$PCOL" pack "$tmp/distinct.pb" -o "$tmp/out.pcol"
 # 5. a sample's labels: 50,000 string and 50,000 numeric labels, each of
 #    its own key (688 KB).  traces gathered each key's values by scanning
 #    every label of the sample, twice: 9+ s of CPU (killed at 10), 0.14 s
