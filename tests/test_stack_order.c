@@ -250,7 +250,7 @@ Test(stack_order, nodes_at_once_as_one_by_one) {
   }
   uint32_t *par = malloc(NEW * sizeof *par), *lc = malloc(NEW * sizeof *lc);
   uint32_t *map = malloc((NEW + 1) * sizeof *map), *one = malloc((NEW + 1) * sizeof *one);
-  uint64_t *ph = malloc((NEW + 1) * sizeof *ph);
+  uint32_t *ph = malloc((NEW + 1) * sizeof *ph);
   cr_assert(par && lc && map && one && ph);
   for (uint32_t i = 0; i < NEW; i++) { /* a table over the same locations: it meets old nodes */
     par[i] = i < 2 ? 0 : (uint32_t)(lcg(&seed) % (i + 1));
@@ -279,6 +279,45 @@ Test(stack_order, nodes_at_once_as_one_by_one) {
   cr_assert_eq(bad, 51);
   free(old), free(par), free(lc), free(map), free(one), free(ph);
   pcol_builder_free(a);
+  pcol_builder_free(b);
+}
+
+static int cmp_u32(const void *x, const void *y) {
+  uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* A node's path hash is 32 bits: among 2^19 nodes some pairs share one
+ * (about 32 expected), and a node of a shared hash is still itself (its
+ * parent and location compared): every node gets its own id, and each one
+ * added again is found as that id, the table grown on the way. */
+Test(stack_order, nodes_of_one_path_hash_kept_apart) {
+  enum { NLOC = 64, N = 1 << 19 };
+  pcol_builder *b = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_builder_new(&b, &err), PCOL_OK);
+  uint32_t loc[NLOC], id;
+  for (uint32_t i = 0; i < NLOC; i++)
+    cr_assert_eq(pcol_b_location(b, 0, 0x1000 + i, 0, NULL, 0, &loc[i], &err), PCOL_OK);
+  for (uint32_t i = 1; i <= N; i++) { /* a 64-ary tree: node i under (i - 1) / 64 */
+    cr_assert_eq(pcol_b_stack_node(b, (i - 1) / NLOC, loc[(i - 1) % NLOC], &id, &err), PCOL_OK);
+    cr_assert_eq(id, i);
+  }
+  cr_assert_eq(b->stacks.count, N);
+  cr_assert_eq(b->stacks.ph.len, (N + 1) * sizeof(uint32_t));
+  uint32_t *h = malloc(N * sizeof *h);
+  cr_assert(h);
+  memcpy(h, b->stacks.ph.data + sizeof(uint32_t), N * sizeof *h);
+  qsort(h, N, sizeof *h, cmp_u32);
+  size_t shared = 0;
+  for (size_t i = 1; i < N; i++) shared += h[i] == h[i - 1];
+  free(h);
+  cr_assert(shared > 0, "no two of %d nodes share a path hash", N);
+  for (uint32_t i = 1; i <= N; i++) {
+    cr_assert_eq(pcol_b_stack_node(b, (i - 1) / NLOC, loc[(i - 1) % NLOC], &id, &err), PCOL_OK);
+    cr_assert_eq(id, i, "node %u found as %u", i, id);
+  }
+  cr_assert_eq(b->t[PCOL_T_STACKS].rows, N);
   pcol_builder_free(b);
 }
 

@@ -36,6 +36,8 @@ typedef struct tr_out {
   uint64_t left;
   char **lines; /* label lines of one trace, to sort */
   size_t cap;
+  const pcol_label_kv **ord; /* one trace's labels of a kind, by key */
+  size_t capord;
   char *text;   /* joined text of a machine row */
   size_t text_cap;
   size_t held;  /* bytes of the label lines held (lines) */
@@ -56,6 +58,20 @@ static void tr_begin(tr_out *o) {
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Label keys' bytes (an empty key may have no pointer) */
+static int key_cmp(pcol_str a, pcol_str b) {
+  size_t n = a.len < b.len ? a.len : b.len;
+  int c = n ? memcmp(a.ptr, b.ptr, n) : 0;
+  return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+/* labels by key, then by their place in the trace (a key's values in order) */
+static int cmp_key(const void *a, const void *b) {
+  const pcol_label_kv *x = *(const pcol_label_kv *const *)a, *y = *(const pcol_label_kv *const *)b;
+  int c = key_cmp(x->key, y->key);
+  return c ? c : (x > y) - (x < y);
 }
 
 /* Appends to the row's text: 0, -1 (out of memory), or 1 when the text
@@ -105,34 +121,35 @@ static int trace_row(tr_out *o, const pcol_trace *t) {
     puts("-----------+-------------------------------------------------------");
     /* labels: one line per key, its values joined by spaces, sorted (text
      * labels first, then numbers, as pprof) */
+    if (t->nlabels > o->capord) {
+      const pcol_label_kv **ord = realloc(o->ord, t->nlabels * sizeof *ord);
+      if (!ord) return PCOL_ENOMEM;
+      o->ord = ord;
+      o->capord = t->nlabels;
+    }
     for (int numeric = 0; numeric < 2; numeric++) {
-      size_t nl = 0;
+      size_t nl = 0, no = 0;
       int rc = 0;
       o->held = 0;
-      for (size_t i = 0; i < t->nlabels && !rc; i++) {
-        const pcol_label_kv *l = &t->labels[i];
-        if ((l->str.ptr == NULL) != numeric) continue;
-        size_t j = 0;
-        for (; j < i; j++) /* the first label of its key gathers the values */
-          if ((t->labels[j].str.ptr == NULL) == numeric && t->labels[j].key.len == l->key.len &&
-              (!l->key.len || !memcmp(t->labels[j].key.ptr, l->key.ptr, l->key.len)))
-            break;
-        if (j < i) continue;
+      /* the labels of this kind by key, each key's in the trace's order:
+       * a key's run is its line (a key's values were gathered by a scan of
+       * every label: quadratic in a trace's labels) */
+      for (size_t i = 0; i < t->nlabels; i++)
+        if ((t->labels[i].str.ptr == NULL) == numeric) o->ord[no++] = &t->labels[i];
+      if (no > 1) qsort(o->ord, no, sizeof *o->ord, cmp_key);
+      for (size_t i = 0, e; i < no && !rc; i = e) {
+        const pcol_label_kv *l = o->ord[i];
+        for (e = i + 1; e < no && key_cmp(o->ord[e]->key, l->key) == 0;) e++;
         size_t len = 0;
         char key[256];
         cli_text_buf(l->key.ptr ? l->key.ptr : "", pcol_utf8_cut(l->key.ptr, l->key.len, 200), key, sizeof key);
         int w = snprintf(b, sizeof b, "%10s:  ", key);
         if ((rc = append(o, &len, b, (size_t)w))) break;
-        int first = 1;
-        for (size_t k = i; k < t->nlabels && !rc; k++) {
-          const pcol_label_kv *m = &t->labels[k];
-          if ((m->str.ptr == NULL) != numeric || m->key.len != l->key.len ||
-              (l->key.len && memcmp(m->key.ptr, l->key.ptr, l->key.len))) /* an empty key may have no pointer */
-            continue;
+        for (size_t k = i; k < e && !rc; k++) {
+          const pcol_label_kv *m = o->ord[k];
           w = label_text(m, m->key, b, sizeof b, 1);
-          if (!first) rc = append(o, &len, " ", 1);
+          if (k > i) rc = append(o, &len, " ", 1);
           if (!rc) rc = append(o, &len, b, (size_t)w);
-          first = 0;
         }
         if (rc) break;
         if (nl == o->cap) {
@@ -289,6 +306,7 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
     tbl_finish(&o.tb);
   }
   free(o.lines);
+  free(o.ord);
   free(o.text);
   pcol_close(f);
   return rc ? cli_fail_in(cmd->name, path, &err, rc) : EXIT_OK;

@@ -345,7 +345,7 @@ static int copy_stacks(mctx *m) {
   uint64_t ns = pcol_rows(m->f, PCOL_T_STACKS), nloc = pcol_rows(m->f, PCOL_T_LOCATIONS);
   if ((rc = alloc_map(m, &m->stmap, ns))) return rc;
   uint32_t *par = malloc((ns ? ns : 1) * sizeof *par), *loc = malloc((ns ? ns : 1) * sizeof *loc);
-  uint64_t *ph = malloc((ns + 1) * sizeof *ph);
+  uint32_t *ph = malloc((ns + 1) * sizeof *ph);
   if (!par || !loc || !ph) rc = add_oom(m);
   for (uint64_t i = 0; !rc && i < ns; i++) {
     par[i] = pcol_view_u32(&sp, i);

@@ -656,21 +656,23 @@ static int b_location(pcol_builder *b, uint32_t mapping_id, uint64_t address,
 }
 
 /* -------------------------------------------------------------- stacks */
-static uint64_t node_ph(const pcol_nodeset *h, uint32_t id) {
-  uint64_t v;
-  memcpy(&v, h->ph.data + (size_t)id * 8, 8);
+static uint32_t node_ph(const pcol_nodeset *h, uint32_t id) {
+  uint32_t v;
+  memcpy(&v, h->ph.data + (size_t)id * 4, 4);
   return v;
 }
 
-/* The path hash of a child of a node whose path hash is parent_ph. */
-static uint64_t child_ph(uint64_t parent_ph, uint32_t location_id) {
-  return pcol_hash2(5, parent_ph, location_id);
+/* The path hash of a child of a node whose path hash is parent_ph: 32 bits
+ * (a slot's home and its tag; two paths of one hash are told apart by the
+ * parent and location compared on a match). */
+static uint32_t child_ph(uint32_t parent_ph, uint32_t location_id) {
+  return (uint32_t)pcol_hash2(5, parent_ph, location_id);
 }
 
-/* A node's home slot: the low 32 bits of its path hash scaled to the
- * table's size, which is not a power of two (cap <= 2^32). */
-static inline size_t node_home(const pcol_nodeset *h, uint64_t hash) {
-  return (size_t)(((hash & 0xffffffffu) * (uint64_t)h->cap) >> 32);
+/* A node's home slot: its path hash scaled to the table's size, which is
+ * not a power of two (cap <= 2^32). */
+static inline size_t node_home(const pcol_nodeset *h, uint32_t hash) {
+  return (size_t)(((uint64_t)hash * (uint64_t)h->cap) >> 32);
 }
 
 /* The table half as large again, rebuilt from the nodes' path hashes
@@ -691,22 +693,22 @@ static int nodeset_grow(pcol_nodeset *h) {
   h->e = ne;
   h->cap = ncap;
   for (size_t id = 1; id <= h->count; id++) {
-    uint64_t v = node_ph(h, (uint32_t)id);
+    uint32_t v = node_ph(h, (uint32_t)id);
     size_t j = node_home(h, v);
     while (ne[PCOL_NODE_W * j])
       if (++j == ncap) j = 0;
-    ne[PCOL_NODE_W * j] = (uint32_t)id, ne[PCOL_NODE_W * j + 1] = (uint32_t)(v >> 32);
+    ne[PCOL_NODE_W * j] = (uint32_t)id, ne[PCOL_NODE_W * j + 1] = v;
   }
   return PCOL_OK;
 }
 
 /* pcol_b_stack_node with the node's path hash known (child_ph). */
-static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id, uint64_t hash,
+static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id, uint32_t hash,
                          uint32_t *stack_id) {
   pcol_btable *t = BT(b, PCOL_T_STACKS);
   pcol_nodeset *h = &b->stacks;
   size_t i = 0, cap = h->cap;
-  uint32_t tag = (uint32_t)(hash >> 32);
+  uint32_t tag = hash;
   if (cap) {
     const uint32_t *par = (const uint32_t *)(const void *)t->cols[PCOL_C_STACK_PARENT - 1].data;
     const uint32_t *lo = (const uint32_t *)(const void *)t->cols[PCOL_C_STACK_LOCATION - 1].data;
@@ -728,11 +730,11 @@ static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id,
     for (i = node_home(h, hash); h->e[PCOL_NODE_W * i];)
       if (++i == cap) i = 0;
   }
-  PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 8));
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 4));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_PARENT, parent));
   PCOL_RETURN_NOT_OK(pcol_bt_push_u32(t, PCOL_C_STACK_LOCATION, location_id));
-  memcpy(h->ph.data + h->ph.len, &hash, 8);
-  h->ph.len += 8;
+  memcpy(h->ph.data + h->ph.len, &hash, 4);
+  h->ph.len += 4;
   t->rows++;
   uint32_t *s = h->e + PCOL_NODE_W * i;
   s[0] = nid, s[1] = tag;
@@ -744,10 +746,10 @@ static int stack_node_ph(pcol_builder *b, uint32_t parent, uint32_t location_id,
 /* ph[0], the root's path hash, once the table has it. */
 static int nodeset_root(pcol_nodeset *h) {
   if (h->ph.len) return PCOL_OK;
-  PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 8));
-  uint64_t root = 0x9e3779b97f4a7c15u;
-  memcpy(h->ph.data, &root, 8);
-  h->ph.len = 8;
+  PCOL_RETURN_NOT_OK(pcol_buf_reserve(&h->ph, 4));
+  uint32_t root = 0x9e3779b9u;
+  memcpy(h->ph.data, &root, 4);
+  h->ph.len = 4;
   return PCOL_OK;
 }
 
@@ -769,7 +771,7 @@ static int b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id,
 #define STACK_NODES_AHEAD 16
 
 static int b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
-                         uint32_t *map, uint64_t *ph, size_t *bad) {
+                         uint32_t *map, uint32_t *ph, size_t *bad) {
   *bad = 0;
   PCOL_RETURN_NOT_OK(nodeset_root(&b->stacks));
   pcol_nodeset *ns = &b->stacks;
@@ -811,14 +813,14 @@ static int b_stack_memo(pcol_builder *b, pcol_stack_memo *m, const uint32_t *loc
   m->hashes.len = 0;
   if (pcol_buf_reserve(&m->locs, (n - k) * sizeof(uint32_t)) ||
       pcol_buf_reserve(&m->nodes, (n - k) * sizeof(uint32_t)) ||
-      pcol_buf_reserve(&m->hashes, (n - k) * sizeof(uint64_t)) || nodeset_root(&b->stacks)) {
+      pcol_buf_reserve(&m->hashes, (n - k) * sizeof(uint32_t)) || nodeset_root(&b->stacks)) {
     m->locs.len = m->nodes.len = 0;
     return PCOL_ENOMEM;
   }
   /* the new frames' slots, all known now: prefetched, their misses overlap */
-  uint64_t *hs = (uint64_t *)(void *)m->hashes.data;
+  uint32_t *hs = (uint32_t *)(void *)m->hashes.data;
   pcol_nodeset *ns = &b->stacks;
-  uint64_t ph = node_ph(ns, node);
+  uint32_t ph = node_ph(ns, node);
   for (size_t j = k; j < n; j++) {
     uint32_t loc = locs[n - 1 - j];
     if (!location_ok(b, loc)) {
@@ -1266,7 +1268,7 @@ int pcol_b_stack_node(pcol_builder *b, uint32_t parent, uint32_t location_id, ui
   return b_fail(err, b_stack_node(b, parent, location_id, stack_id), "pcol_b_stack_node");
 }
 int pcol_b_stack_nodes(pcol_builder *b, const uint32_t *par, const uint32_t *loc, size_t n,
-                       uint32_t *map, uint64_t *ph, size_t *bad, pcol_error *err) {
+                       uint32_t *map, uint32_t *ph, size_t *bad, pcol_error *err) {
   return b_fail(err, b_stack_nodes(b, par, loc, n, map, ph, bad), "pcol_b_stack_node");
 }
 int pcol_b_stack(pcol_builder *b, const uint32_t *locations_leaf_first, size_t n,

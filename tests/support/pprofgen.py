@@ -178,6 +178,10 @@ hand, standard library only).
                                  stacks share almost no prefix: N x DEPTH stack
                                  nodes; every value 0 but the last sample's
                                  (tests/bounds/t_bounds.sh: memory a node)
+  pprofgen.py manylabels OUT N   one sample of main -> work with N string labels
+                                 of N keys (k0=v0 ...) and N numeric ones of N
+                                 other keys (n0=1 ...) (tests/bounds/t_bounds.sh:
+                                 traces' work a label)
   pprofgen.py vtypes OUT N LEN   N value types all named one LEN-byte type
                                  (unit count) and one sample: a list of the
                                  value types is N x LEN bytes from a file of
@@ -1061,6 +1065,25 @@ def mapbomb(out, n, shift=0):
     open(out, "wb").write(b"".join(parts) + st.table())
 
 
+def manylabels(out, n):
+    # one sample of main -> work with n string labels of n distinct keys
+    # and n numeric labels of n other keys (pcol traces gathered each key's
+    # values by scanning every label: quadratic in a sample's labels)
+    strs = [b"", b"samples", b"count", b"main", b"work"]
+    p = field(1, 2, field(1, 0, 1) + field(2, 0, 2))
+    for i in (1, 2):
+        p += field(4, 2, field(1, 0, i) + field(4, 2, field(1, 0, i)))
+        p += field(5, 2, field(1, 0, i) + field(2, 0, 2 + i))
+    lab = bytearray()
+    for k in range(n):
+        strs += [b"k%d" % k, b"v%d" % k, b"n%d" % k]
+        lab += field(3, 2, field(1, 0, len(strs) - 3) + field(2, 0, len(strs) - 2))
+        lab += field(3, 2, field(1, 0, len(strs) - 1) + field(3, 0, k + 1))  # (0 and no string: no label, as pprof)
+    p += sample([2, 1], [1], bytes(lab))
+    with gzip.open(out, "wb", 9) if out.endswith(".gz") else open(out, "wb") as f:
+        f.write(p + b"".join(field(6, 2, x) for x in strs))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "lines":
         lines(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
@@ -1134,6 +1157,8 @@ if __name__ == "__main__":
         emptybid(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif sys.argv[1] == "distinct":
         distinct(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "manylabels":
+        manylabels(sys.argv[2], int(sys.argv[3]))
     elif sys.argv[1] == "vtypes":
         vtypes(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     elif sys.argv[1] == "mapbomb":
