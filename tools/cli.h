@@ -361,6 +361,12 @@ static inline const char *cli_filter_value(const pcol_select *sel, int i) {
 /* Fills sel from --source/--from/--to and the filters (CLI_OPT_FILTER; cli_time.c).
  * Returns 0 or EXIT_USAGE. */
 int cli_select(const cli_command *cmd, const cli_args *a, pcol_select *sel);
+/* The refusals of sel's time range (a range that cuts a source without
+ * sample times, a wall-clock range of a source without a start: the
+ * library's, pcol_select_iter), asked before a view that streams its rows
+ * (traces, cat) prints any of them: the error then comes alone, with no
+ * header or first rows before it.  PCOL_OK without a range. */
+int cli_range_check(pcol_file *f, const pcol_select *sel, pcol_error *err);
 /* 1 when s reads as a --from/--to time: seconds since the start (a bare
  * number, or one with a time unit: 2s), or a wall-clock time (RFC 3339
  * with a zone, or @EPOCH). */

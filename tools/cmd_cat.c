@@ -216,9 +216,13 @@ int cmd_cat(const cli_command *cmd, cli_args *a) {
     return rc;
   }
   int known = c->vi != NULL;
-  if (known) rc = all ? cat_all(c, &sel) : cat_view(c, &sel);
+  /* a range's refusal before the first table's header (rd21 F4) */
+  if (known && (rc = cli_range_check(c->f, &sel, &c->err))) known = -1;
+  if (known > 0) rc = all ? cat_all(c, &sel) : cat_view(c, &sel);
   int ret = EXIT_OK;
-  if (!known)
+  if (known < 0)
+    ret = cli_fail_in(cmd->name, path, &c->err, rc);
+  else if (!known)
     ret = cli_usage_error(cmd->name,
                           "unknown table '%s' (meta, sources, value_types, source_value_types, "
                           "functions, mappings, locations, location_lines, stacks, samples, "

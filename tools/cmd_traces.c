@@ -267,6 +267,11 @@ int cmd_traces(const cli_command *cmd, cli_args *a) {
   pcol_value_sel v;
   const char *path;
   int rc = cli_load(cmd, a, a->pos, a->npos, &sel, &f, &v, &path, &err);
+  /* a range's refusal before the header (rd21 F4: it came after it) */
+  if (!rc && (rc = cli_range_check(f, &sel, &err))) {
+    pcol_close(f);
+    return cli_fail_in(cmd->name, path, &err, rc);
+  }
   if (rc) return cli_fail(cmd->name, &err, rc);
   o.unit = v.unit;
   o.err = &err;

@@ -7,7 +7,8 @@
  * A plain HTTP/1.1 GET (RFC 9112) written here, not a library: the CLI is
  * one static binary (Makefile), and a profile endpoint is plain HTTP on a
  * local port (Go's net/http/pprof, pprof-rs, py-spy's and async-profiler's
- * servers).  https:// is refused with the curl command that does it.  The
+ * servers).  A URL with no path asks for /debug/pprof/profile, as
+ * go tool pprof's (url_default_path).  https:// is refused with the curl command that does it.  The
  * server is as hostile as any file: every line it sends is bounded
  * (FETCH_LINE), the headers too (FETCH_HEADERS), the body by
  * PCOL_INPUT_CAP_MAX, and the whole fetch by a deadline (pprof's rule,
@@ -37,6 +38,7 @@
 #define FETCH_REDIRECTS 5
 #define FETCH_MAX 64             /* fetched inputs of one command */
 #define FETCH_MESSAGE 300        /* bytes of a server's error text shown */
+#define CPU_PATH "/debug/pprof/profile" /* a URL's default path (url_default_path) */
 
 /* ------------------------------------------------ the stand-ins */
 /* Temporary files that stand for an input under another name (a URL's
@@ -167,7 +169,7 @@ static int url_parse(const char *url, url_parts *u, pcol_error *err) {
     strcpy(u->port, "80");
   }
   size_t tn = strcspn(end, "#");
-  if (tn + 2 > sizeof u->target) return pcol_error_set(err, PCOL_EINVAL, "%s: URL too long", url);
+  if (tn + sizeof CPU_PATH + 1 > sizeof u->target) return pcol_error_set(err, PCOL_EINVAL, "%s: URL too long", url);
   if (*end != '/') u->target[0] = '/';
   memcpy(u->target + strlen(u->target), end, tn);
   /* pprof's timeout comes from the query's seconds=N (fetch.go adjustURL) */
@@ -180,6 +182,17 @@ static int url_parse(const char *url, url_parts *u, pcol_error *err) {
       break;
     }
   return PCOL_OK;
+}
+
+/* go tool pprof's default (cmd/pprof adjustURL): a URL with no path, or
+ * the path "/" alone, asks for Go's CPU profile handler, its query kept
+ * (http://host:6060?seconds=5 is /debug/pprof/profile?seconds=5).  The
+ * URL given only, not where a server redirects. */
+static void url_default_path(url_parts *u) {
+  if (u->target[0] != '/' || (u->target[1] && u->target[1] != '?')) return;
+  size_t q = strlen(u->target + 1); /* url_parse leaves room for the path */
+  memmove(u->target + sizeof CPU_PATH - 1, u->target + 1, q + 1);
+  memcpy(u->target, CPU_PATH, sizeof CPU_PATH - 1);
 }
 
 /* ------------------------------------------------------ connection */
@@ -555,6 +568,7 @@ static int get(const char *url, double deadline, int fd, pcol_error *err) {
       }
       break;
     }
+    if (!hop) url_default_path(u);
     c->fd = -1;
     c->pos = c->len = 0;
     c->deadline = deadline;

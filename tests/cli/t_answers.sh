@@ -39,8 +39,11 @@ refused_everywhere() {
   shift
   expect 1 "$msg" "$PCOL" fold "$f" --to 1
   expect 1 "$msg" "$PCOL" flame "$f" --from 0.5 -o "$tmp/f.svg"
-  for c in tags traces "cat --table samples"; do
+  # the refusal comes alone: no header, no first rows (rd21 F4: traces
+  # printed its File:/Type: lines, cat its column names, before it)
+  for c in tags traces "traces --format tsv" "cat --table samples" "cat --table all"; do
     expect 1 "$msg" "$PCOL" $c "$f" --from 0 --to 1
+    [ -s "$tmp/out" ] && fail "$c $f --from 0 --to 1 printed before its refusal: $(head -3 "$tmp/out")"
   done
   expect 1 "$msg" "$PCOL" peek "$f" . --from 0 --to 1
   for t in "$@"; do
@@ -97,6 +100,12 @@ expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" --to 1000
 refused_everywhere "$tmp/d.pb.gz" rprof pprof perun collapsed speedscope
 # two such inputs, or one beside the Rprof file it came from: refused too
 expect 1 "$msg" "$PCOL" top "$tmp/d.pb.gz" $rp --from 0 --to 1
+# the Rprof file's rows come first in the union: none printed before the refusal
+for c in traces "cat --table samples" "cat --table sample_values --format jsonl"; do
+  expect 1 'source 2 (pprof [^)]*d.pb.gz) has no sample times and states no duration' \
+    "$PCOL" $c $rp "$tmp/d.pb.gz" --from 0 --to 1
+  [ -s "$tmp/out" ] && fail "$c of two inputs printed before its refusal: $(head -3 "$tmp/out")"
+done
 # the range that holds it all: the whole profile
 for r in "--from 0" "--from -1"; do
   "$PCOL" top "$tmp/d.pb.gz" $r >"$tmp/out" 2>&1 || fail "d.pb.gz $r was refused: $(cat "$tmp/out")"

@@ -83,6 +83,18 @@ clean "union, base, diff"
 "$PCOL" top "$u/cpu.pb.gz?seconds=2&x=%20y#frag" >/dev/null || fail "a query"
 grep -qx '/cpu.pb.gz?seconds=2&x=%20y' "$tmp/requests.log" || fail "the query was not sent as written"
 
+# a URL with no path (or the path "/" alone) is Go's CPU profile handler,
+# its query kept, as go tool pprof's adjustURL makes it (cmd/pprof)
+cp "$tmp/www/cpu.pb.gz" "$tmp/www/profile"
+: >"$tmp/requests.log"
+same "$u" "$tmp/www/profile" top
+same "$u/" "$tmp/www/profile" top
+"$PCOL" top "$u?seconds=2#frag" >/dev/null || fail "no path, a query"
+"$PCOL" top "$u/?seconds=2" >/dev/null || fail "the path /, a query"
+[ "$(cat "$tmp/requests.log")" = "$(printf '%s\n' /debug/pprof/profile /debug/pprof/profile \
+  '/debug/pprof/profile?seconds=2' '/debug/pprof/profile?seconds=2')" ] ||
+  { cat "$tmp/requests.log"; fail "a URL without a path did not ask for /debug/pprof/profile"; }
+
 # refusals: non-zero, the URL named, the server's text when it is text
 refuse() { # refuse WANT-RE URL [ARGS...]
   local want=$1 url=$2
@@ -98,6 +110,8 @@ refuse() { # refuse WANT-RE URL [ARGS...]
   clean "$url"
 }
 CODE=3 refuse "404 Not Found - no such profile" "$u/missing.pb.gz"
+# a redirect to "/" is followed as it is (only the URL given gets the path)
+CODE=3 refuse "404 Not Found" "$u/redirect/"
 refuse "400 Bad Request - profile duration exceeds server's WriteTimeout" "$u/pprof-error"
 refuse '500 Internal Server Error - \\x1b\]0;owned.*x\.\.\.$' "$u/noisy-error"
 CODE=3 refuse "more than 5 redirects" "$u/loop"

@@ -2,7 +2,8 @@
 # pcol reads Go's own profile endpoints as `go tool pprof URL` does
 # (tools/fetch.c): a real net/http/pprof server (tests/go/serve, on
 # 127.0.0.1, stopped within 300 s, the trap stopping it sooner) gives a CPU profile of ?seconds=1 (the
-# spinning function and its pprof.Do label in it), a heap profile, and
+# spinning function and its pprof.Do label in it; also from a URL with no
+# path, as go tool pprof asks for /debug/pprof/profile), a heap profile, and
 # its own refusal ("404 Not Found - Unknown profile", text/plain with
 # X-Go-Pprof), which pcol shows as pprof does; and for one file served
 # over HTTP, `pcol top URL` prints what `go tool pprof -top URL` prints.
@@ -30,6 +31,9 @@ grep -q $'\tmain.spin\t' "$tmp/cpu.tsv" || { head "$tmp/cpu.tsv"; fail "the CPU 
 "$PCOL" pack "$g/profile?seconds=1" -o "$tmp/cpu.pcol" || fail "pack profile?seconds=1"
 "$PCOL" info "$tmp/cpu.pcol" | grep -q "pprof $g/profile?seconds=1\$" || fail "pack: the source is not the URL"
 "$PCOL" tags "$tmp/cpu.pcol" | grep -q "spinner" || fail "the label of pprof.Do"
+# no path: Go's CPU profile handler, as go tool pprof http://HOST:PORT asks for it
+"$PCOL" top "${g%/debug/pprof}?seconds=1" --format tsv >"$tmp/cpu0.tsv" 2>"$tmp/e" || { cat "$tmp/e"; fail "top of a URL with no path"; }
+grep -q $'\tmain.spin\t' "$tmp/cpu0.tsv" || { head "$tmp/cpu0.tsv"; fail "a URL with no path: not the CPU profile"; }
 "$PCOL" top "$g/heap" --value inuse_space --format tsv >"$tmp/heap.tsv" || fail "top heap"
 grep -q $'\tmain.hold\t' "$tmp/heap.tsv" || { head "$tmp/heap.tsv"; fail "the heap profile lacks main.hold"; }
 "$PCOL" top "$g/goroutine" >/dev/null || fail "top goroutine"
