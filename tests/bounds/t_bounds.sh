@@ -160,9 +160,10 @@ grep -q "output budget of $B bytes (128 x the input's $((insize * 8)) bytes" "$t
 #    parent and location in a 12-byte slot, 160 MB with an 8-byte one (this
 #    node count just past a doubling, the old table beside the new), 107 MB
 #    once the table grew by half and was rebuilt, not copied, 96 MB now
-#    that a node's path hash is 4 bytes, not 8.
+#    that a node's path hash is 4 bytes, not 8 (bound 104 MiB: the old 107
+#    fails, ~8% over the new for another machine's malloc and pages).
 python3 tests/support/pprofgen.py distinct "$tmp/distinct.pb" 50000 64 || fail "python3 could not write distinct.pb"
-run $((100 << 10)) "pack distinct.pb" "$PCOL" pack "$tmp/distinct.pb" -o "$tmp/out.pcol"
+run $((104 << 10)) "pack distinct.pb" "$PCOL" pack "$tmp/distinct.pb" -o "$tmp/out.pcol"
 # 5. a sample's labels: 50,000 string and 50,000 numeric labels, each of
 #    its own key (688 KB).  traces gathered each key's values by scanning
 #    every label of the sample, twice: 9+ s of CPU (killed at 10), 0.14 s
