@@ -515,6 +515,14 @@ got=$("$PCOL" top "$tmp/ap7.jfr" --source "${ws:-0}" --value wall --format tsv 2
 [ "$got" = 300000000 ] || fail "ap7.jfr (event cpu, wall 0): the wall-clock samples' wall $got, want 300000000"
 grep -q "note: *async-profiler's wall interval setting is 0, its default: 50 ms" <("$PCOL" info "$tmp/ap7.jfr") ||
   fail "ap7.jfr: no note of the wall-clock default"
+# async-profiler 4's event=wall, interval 0: only wall-clock samples, no
+# "wall" setting (grafana/jfr-parser's wall_tick_sample.jfr): the same
+# default, 6 x 50 ms, and said so (was: silently)
+$GEN "$tmp/ap8.jfr" --samples 0 --ap wall:0:- || fail "gen_jfr.py --ap wall:0:-"
+got=$("$PCOL" top "$tmp/ap8.jfr" --value wall --format tsv 2>/dev/null | tot)
+[ "$got" = 300000000 ] || fail "ap8.jfr (event wall, interval 0): the wall-clock samples' wall $got, want 300000000"
+grep -q "note: *async-profiler's interval setting is 0 (event wall), its default: 50 ms" <("$PCOL" info "$tmp/ap8.jfr") ||
+  fail "ap8.jfr: no note of the wall-clock default: $("$PCOL" info "$tmp/ap8.jfr" 2>&1 | grep note)"
 "$PCOL" info "$tmp/ap3.jfr" >"$tmp/ap.info" 2>&1 || fail "info ap3.jfr"
 grep -q 'values: *samples/count (default' "$tmp/ap.info" &&
   grep -q "note: *async-profiler's interval of jdk.ExecutionSample \"1000000\" (its event \"cycles\"): a count of its event's occurrences, not a time; no time, samples counted" "$tmp/ap.info" ||

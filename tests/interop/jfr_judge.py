@@ -149,6 +149,8 @@ def ap_values(want, settings):
     ev, iv = ap.get("event"), ap.get("interval")
     iv = int(iv) if iv is not None and iv.isdigit() else None
     per, vt = None, None
+    if ev == "wall" and iv == 0:
+        iv = 5 * 10**7  # (interval 0: its wall-clock engine's default, 50 ms)
     if ev in ("cpu", "itimer", "ctimer") and iv is not None:
         per, vt = iv or 10**7, "cpu"
     elif ev == "wall" and iv:
@@ -340,7 +342,10 @@ def main():
         if m and m.group(1).strip() == "]":  # every frame hidden: none shown (as visible counts it)
             leaf[None] += 1
         elif m:
-            leaf[re.sub(r"\(.*$", "", m.group(1)).strip()] += 1
+            # "NAME(PARAMS) line: N": the last argument list off (a C++
+            # name of async-profiler's native frames has '(' in it:
+            # PostRuntimeDispatch<..., (AccessInternal::BarrierType)2, ...>)
+            leaf[re.sub(r"\([^()]*\)$", "", re.sub(r"\s+line: .*$", "", m.group(1).strip()))] += 1
         elif "stackTrace = " in ev:
             leaf[None] += 1
     srcs = json.load(open(pcol_json))["sources"]

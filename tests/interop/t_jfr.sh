@@ -426,12 +426,42 @@ fi
 # $PCOL_JFR_PARSER_DIR holds a checkout: async-profiler's CPU, allocation,
 # wall-clock (profiler.WallClockSample) and native-allocation
 # (profiler.Malloc) recordings, Datadog's (dd-trace-java), read gzip as
-# stored and judged by the JDK on the inflated copy.
+# stored and judged by the JDK on the inflated copy; a wall-clock recording
+# with interval 0 (wall_tick_sample: its default, 50 ms), a JVM's C++
+# frames whose names hold '(' (cortex-dev-01__kafka-0__cpu__0:
+# PostRuntimeDispatch<..., (AccessInternal::BarrierType)2, ...>).
 if [ -n "${PCOL_JFR_PARSER_DIR:-}" ] && [ -d "$PCOL_JFR_PARSER_DIR/parser/testdata" ]; then
-  for b in example wall nativemem dd-trace-java cpool-uint64-constant-index new_spancontext; do
+  for b in example wall nativemem dd-trace-java cpool-uint64-constant-index new_spancontext wall_tick_sample \
+           cortex-dev-01__kafka-0__cpu__0; do
     f=$PCOL_JFR_PARSER_DIR/parser/testdata/$b.jfr.gz
     [ -f "$f" ] || { bad "$f is missing"; continue; }
     gzip -dc "$f" >"$tmp/$b.jfr" && judge "jfr-parser $b.jfr.gz" "$tmp/$b.jfr" "$f"
+  done
+  # recordings `jfr print` cannot read whole (a constant pool it finds
+  # empty: "Pool ... must contain at least one element"), of several
+  # recordings in one file: each sampled event type's count is what `jfr
+  # summary` counts in the file's chunks, each chunk alone (jfr disassemble)
+  for b in FastSlow_2024_01_16_180855 event-with-type-zero; do
+    f=$PCOL_JFR_PARSER_DIR/parser/testdata/$b.jfr.gz
+    [ -f "$f" ] || { bad "$f is missing"; continue; }
+    rm -rf "$tmp/ch" && mkdir -p "$tmp/ch" && gzip -dc "$f" >"$tmp/$b.jfr" &&
+      jfr disassemble --max-chunks 1 --output "$tmp/ch" "$tmp/$b.jfr" >/dev/null || { bad "$b: jfr disassemble"; continue; }
+    for c in "$tmp"/ch/*.jfr; do jfr summary "$c"; done >"$tmp/ch.txt" || bad "$b: jfr summary of a chunk"
+    "$PCOL" cat "$f" --table all --format json >"$tmp/ch.json" || bad "$b: pcol cat"
+    python3 - "$tmp/ch.txt" "$tmp/ch.json" "$b" "${ev//,/ }" <<'PY' || bad "$b: pcol's counts per event type are not jfr summary's"
+import collections, json, sys
+kinds = set(sys.argv[4].split())
+want = collections.Counter()
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) == 3 and f[0] in kinds and f[1].isdigit() and int(f[1]):
+        want[f[0]] += int(f[1])
+t = json.load(open(sys.argv[2]))
+kind = {s["source_id"]: s["source_uri"].rsplit(": ", 1)[-1] for s in t["sources"]}
+got = collections.Counter(kind[s["source_id"]] for s in t["samples"])
+assert got == want and want, "pcol %s, jfr summary %s" % (dict(got), dict(want))
+print("ok   jfr-parser %s.jfr.gz: the samples per event type as jfr summary counts the chunks: %s" % (sys.argv[3], dict(want)))
+PY
   done
 else
   echo "t_jfr: public recordings skipped (set PCOL_JFR_PARSER_DIR to a checkout of github.com/grafana/jfr-parser)"

@@ -62,7 +62,8 @@ stack trace that the importer does not read).
 flightRecorder.cpp writes them: jdk.ActiveSetting "event" = EVENT of
 jdk.ActiveRecording, "interval" = INTERVAL of jdk.ExecutionSample, and
 "wall" = WALL of it when given (its wall interval with event=cpu,wall=),
-and then 3 profiler.WallClockSample events of 1, 2 and 3 samples.
+and then 3 profiler.WallClockSample events of 1, 2 and 3 samples (WALL
+"-": those events, no "wall" setting, as async-profiler 4's event=wall).
 The layout follows lib/convert/jfr/jfr_read.c's comment.
 """
 import struct
@@ -386,7 +387,8 @@ def chunk(c, samples, start_ns, start_ticks, exec_only=False, settings=0, deep=0
         evs += event(c, W(c).long(104).long(start_ticks).long(109).utf8("event").utf8(AP[0]).b)
         evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("interval").utf8(AP[1]).b)
         if len(AP) > 2:
-            evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("wall").utf8(AP[2]).b)
+            if AP[2] != "-":
+                evs += event(c, W(c).long(104).long(start_ticks).long(101).utf8("wall").utf8(AP[2]).b)
             for i in range(3):
                 evs += event(c, W(c).long(110).long(start_ticks + 10 * i).long(th(1)).long(1).int(i + 1).b)
     evs += event(c, W(c).long(103).long(start_ticks).utf8("Generated VM").long(77).b)

@@ -226,6 +226,7 @@ typedef struct jimp {
   /* async-profiler's profiler.WallClockSample: ns a sample (0: none), its
    * "wall" interval, else with event=wall its "interval" */
   int64_t wall_ns;
+  int wall_dflt; /* wall_ns is async-profiler's default for an interval of 0 */
   int64_t per_one, nat_one;
   char per_note[320];
   uint32_t k_thread, k_tid, k_thread_id, k_state, k_cls[EK_N], u_count, u_ns;
@@ -1097,8 +1098,11 @@ static int open_source(jimp *x, int kind) {
         (rc = meta_i64(x, src, PPROF_META_PERIOD, x->wall_ns)))
       return rc;
     nvt++;
-    if (R->ap_wall == 0 && x->wall_ns == AP_WALL_DEFAULT_NS &&
-        (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, "async-profiler's wall interval setting is 0, its default: 50 ms", err)))
+    if (x->wall_dflt &&
+        (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE,
+                              R->ap_wall == 0 ? "async-profiler's wall interval setting is 0, its default: 50 ms"
+                                              : "async-profiler's interval setting is 0 (event wall), its default: 50 ms",
+                              err)))
       return rc;
   }
   for (int v = 0; v < 2 && KINDS[kind].vt[v]; v++) {
@@ -1269,8 +1273,8 @@ static int ap_intervals(jimp *x, const jrec *R) {
     else if (!timer && !wall) p->ns = PER_APCOUNT;
     else if (p->ns == 0) p->ns = timer ? AP_DEFAULT_NS : AP_WALL_DEFAULT_NS, def = 1;
   }
-  if (wall && def && !x->wall_ns) x->wall_ns = AP_WALL_DEFAULT_NS; /* (its wall samples' events) */
-  if (R->ap_wall == 0 && !x->wall_ns) x->wall_ns = AP_WALL_DEFAULT_NS;
+  x->wall_dflt = !x->wall_ns && ((wall && def) || R->ap_wall == 0);
+  if (x->wall_dflt) x->wall_ns = AP_WALL_DEFAULT_NS; /* (its wall samples' events) */
   return def;
 }
 
