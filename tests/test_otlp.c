@@ -606,6 +606,22 @@ static wbuf nul_message(void) {
   wbuf w = {0}, r = {0}, res = {0}, sc = {0}, scope = {0}, p = {0}, m = {0}, l = {0}, d = {0};
   wb_kv(&res, 1, "service.name", 12, "sv\0c", 4);
   wb_kv(&res, 1, "k\0ey", 4, "x", 1);
+  { /* values nested in an array and in a kvlist: "a\0b", a key "q\0r" */
+    wbuf kv = {0}, av = {0}, in = {0}, arr = {0};
+    WB_LIT(&in, 1, "a\0b"); /* AnyValue { string_value } */
+    wb_msg(&arr, 1, &in);    /* ArrayValue { values } */
+    wb_msg(&av, 5, &arr);    /* AnyValue { array_value } */
+    WB_LIT(&kv, 1, "arr");
+    wb_msg(&kv, 2, &av);
+    wb_msg(&res, 1, &kv);
+    kv.n = av.n = in.n = arr.n = 0;
+    wb_kv(&arr, 1, "q\0r", 3, "s", 1); /* KeyValueList { values { key, value } } */
+    wb_msg(&av, 6, &arr);               /* AnyValue { kvlist_value } */
+    WB_LIT(&kv, 1, "kvl");
+    wb_msg(&kv, 2, &av);
+    wb_msg(&res, 1, &kv);
+    wb_free(&kv), wb_free(&av), wb_free(&in), wb_free(&arr);
+  }
   wb_msg(&r, 1, &res);
   WB_LIT(&scope, 1, "sc\0pe");
   wb_msg(&sc, 1, &scope);
@@ -672,6 +688,12 @@ static void nul_whole(const result *r, const char *what, char **out, size_t *out
             v.ptr, v.len);
   cr_assert_eq(pcol_meta_get(f, 1, "otel.scope_name", &v, &err), 0, "%s: %s", what, err.message);
   cr_assert(v.len == 5 && !memcmp(v.ptr, "sc\0pe", 5), "%s: the scope's name %zu bytes", what, v.len);
+  /* nested values: their protobuf bytes (as hex), each string whole */
+  cr_assert_eq(pcol_meta_get(f, 1, "otel.resource.arr", &v, &err), 0, "%s: %s", what, err.message);
+  cr_assert(v.len == 18 && !memcmp(v.ptr, "2a070a050a03610062", 18), "%s: the array %.*s", what, (int)v.len, v.ptr);
+  cr_assert_eq(pcol_meta_get(f, 1, "otel.resource.kvl", &v, &err), 0, "%s: %s", what, err.message);
+  cr_assert(v.len == 28 && !memcmp(v.ptr, "320c0a0a0a0371007212030a0173", 28), "%s: the kvlist %.*s", what,
+            (int)v.len, v.ptr);
   /* the key holding NUL: not a meta key, and said so */
   cr_assert_eq(pcol_meta_get(f, 1, "otel.resource.k", &v, &err), PCOL_ENOTFOUND, "%s: a key cut at its NUL", what);
   cr_assert_eq(pcol_meta_get(f, 1, "pcol.note", &v, &err), 0, "%s: no note of the key", what);

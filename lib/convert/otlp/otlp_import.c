@@ -494,6 +494,92 @@ static void hex(char *out, const uint8_t *p, size_t n) {
 
 /* An AnyValue as text (the string of a label or a meta value); *is_int
  * (may be NULL) says an int_value, *num gets it. */
+/* AnyValue v's fields packed onto b as protobuf-c packs them (fields in
+ * order, then the unknown ones it kept), but its strings and nested keys
+ * whole, by length (pb_str): protobuf-c's pack ends a string at its NUL. */
+static int put_vi(pcol_buf *b, uint64_t v) {
+  uint8_t h[10];
+  return pcol_buf_append(b, h, pcol_pb_put_varint(h, v));
+}
+static int put_ld(pcol_buf *b, unsigned field, const void *p, size_t n) {
+  return put_vi(b, (uint64_t)field << 3 | 2) || put_vi(b, n) || (n && pcol_buf_append(b, p, n));
+}
+static int put_unknown(pcol_buf *b, const ProtobufCMessage *m) {
+  for (unsigned i = 0; i < m->n_unknown_fields; i++) {
+    const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
+    if (put_vi(b, (uint64_t)u->tag << 3 | u->wire_type) || (u->len && pcol_buf_append(b, u->data, u->len)))
+      return -1;
+  }
+  return 0;
+}
+static int pack_any(pcol_buf *b, const otlp_any *v);
+/* a nested message (field f of b): packed into its own buffer first, its length before it */
+static int put_sub(pcol_buf *b, unsigned f, const void *m, int (*pack)(pcol_buf *, const void *)) {
+  pcol_buf s = {0};
+  int rc = pack(&s, m) || put_ld(b, f, s.data, s.len);
+  pcol_buf_free(&s);
+  return rc;
+}
+static int pack_any_v(pcol_buf *b, const void *v) { return pack_any(b, v); }
+static int pack_kv(pcol_buf *b, const void *p) {
+  const otlp_kv *kv = p;
+  pcol_str k = pb_str(kv->key);
+  return (k.len && put_ld(b, 1, k.ptr, k.len)) || (kv->value && put_sub(b, 2, kv->value, pack_any_v)) ||
+         (kv->key_strindex && (put_vi(b, 3 << 3) || put_vi(b, (uint64_t)(int64_t)kv->key_strindex))) ||
+         put_unknown(b, &kv->base);
+}
+static int pack_array(pcol_buf *b, const void *p) {
+  const Opentelemetry__Proto__Common__V1__ArrayValue *a = p;
+  for (size_t i = 0; i < a->n_values; i++)
+    if (put_sub(b, 1, a->values[i], pack_any_v)) return -1;
+  return put_unknown(b, &a->base);
+}
+static int pack_kvlist(pcol_buf *b, const void *p) {
+  const Opentelemetry__Proto__Common__V1__KeyValueList *l = p;
+  for (size_t i = 0; i < l->n_values; i++)
+    if (put_sub(b, 1, l->values[i], pack_kv)) return -1;
+  return put_unknown(b, &l->base);
+}
+static int pack_any(pcol_buf *b, const otlp_any *v) {
+  int rc = 0;
+  switch (v->value_case) {
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE:
+    if (v->string_value && v->string_value != protobuf_c_empty_string) {
+      pcol_str s = pb_str(v->string_value);
+      rc = put_ld(b, 1, s.ptr, s.len);
+    }
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE:
+    rc = put_vi(b, 2 << 3) || put_vi(b, v->bool_value ? 1 : 0);
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE:
+    rc = put_vi(b, 3 << 3) || put_vi(b, (uint64_t)v->int_value);
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE: {
+    uint64_t u;
+    uint8_t d[9] = {4 << 3 | 1};
+    memcpy(&u, &v->double_value, 8);
+    for (int i = 0; i < 8; i++) d[1 + i] = (uint8_t)(u >> 8 * i);
+    rc = pcol_buf_append(b, d, 9);
+    break;
+  }
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE:
+    rc = v->array_value && put_sub(b, 5, v->array_value, pack_array);
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE:
+    rc = v->kvlist_value && put_sub(b, 6, v->kvlist_value, pack_kvlist);
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE:
+    rc = put_ld(b, 7, v->bytes_value.data, v->bytes_value.len);
+    break;
+  case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX:
+    rc = put_vi(b, 8 << 3) || put_vi(b, (uint64_t)(int64_t)v->string_value_strindex);
+    break;
+  default: break;
+  }
+  return rc || put_unknown(b, &v->base);
+}
+
 static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t *num) {
   t->len = 0;
   if (is_int) *is_int = 0;
@@ -531,14 +617,18 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
   }
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE:
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE: {
-    /* nested values: their packed protobuf bytes as hex (kept, not shown) */
-    size_t n = protobuf_c_message_get_packed_size(&v->base);
-    if (n > (SIZE_MAX - 1) / 3 || pcol_buf_reserve(t, 3 * n + 1)) return pcol_oom(c->err);
-    uint8_t *raw = t->data + 2 * n + 1;
-    protobuf_c_message_pack(&v->base, raw);
-    hex((char *)t->data, raw, n);
-    t->len = 2 * n;
-    return PCOL_OK;
+    /* nested values: their packed protobuf bytes as hex (kept, not shown),
+     * their strings whole (pack_any) */
+    pcol_buf raw = {0};
+    int rc = pack_any(&raw, v) ? pcol_oom(c->err) : PCOL_OK;
+    size_t n = raw.len;
+    if (!rc && (n > (SIZE_MAX - 1) / 2 || pcol_buf_reserve(t, 2 * n + 1))) rc = pcol_oom(c->err);
+    if (!rc) {
+      if (n) hex((char *)t->data, raw.data, n);
+      t->len = 2 * n;
+    }
+    pcol_buf_free(&raw);
+    return rc;
   }
   default: return PCOL_OK;
   }
