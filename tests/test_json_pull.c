@@ -330,6 +330,47 @@ Test(json_pull, v8_times_exact_from_the_text) {
   }
 }
 
+/* A number's text of any length (review h7 M1: an exponent held to 1e5
+ * while the digits before the point were counted on: a delta of
+ * 0.<999,999 zeros>1e1000005 µs, 1e5 µs, read as 0, exit 0): read to the
+ * ns, or as the double reads it; never the time of another number. */
+static void v8_long_case(const char *head, char fill, size_t nfill, const char *tail, long long want_ns,
+                         double want_sub) {
+  size_t hl = strlen(head), tl = strlen(tail), len = 1 + hl + nfill + tl + 1;
+  char *doc = malloc(len + 1);
+  cr_assert(doc);
+  doc[0] = '[';
+  memcpy(doc + 1, head, hl);
+  memset(doc + 1 + hl, fill, nfill);
+  memcpy(doc + 1 + hl + nfill, tail, tl);
+  doc[len - 1] = ']', doc[len] = 0;
+  FILE *f = fmemopen(doc, len, "rb");
+  pcol_jpull j;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_jp_open(&j, f, "doc", NULL, 0, &err), 0);
+  cr_assert_eq(pcol_jp_next(&j), 0);
+  cr_assert_eq(pcol_jp_next(&j), 0, "%s...%s: %s", head, tail, err.message);
+  int64_t whole = 0;
+  int frac = 0;
+  double sub = 0;
+  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub), 0, "%s...%s: refused", head, tail);
+  long long got = (long long)whole * 1000 + frac;
+  cr_assert_eq(got, want_ns, "%s<%zu x %c>%s: %lld ns, want %lld", head, nfill, fill, tail, got, want_ns);
+  cr_assert(fabs(sub - want_sub) <= 1e-12, "%s...%s: %.17g ns more, want %.17g", head, tail, sub, want_sub);
+  pcol_jp_close(&j);
+  fclose(f);
+  free(doc);
+}
+
+Test(json_pull, v8_times_of_long_texts) {
+  v8_long_case("0.", '0', 999999, "1e1000005", 100000000LL, 0);  /* 1e5 µs */
+  v8_long_case("1", '0', 1000000, "e-1000005", 0, 0.01);        /* 1e-5 µs: 0.01 ns */
+  v8_long_case("25", '0', 1000000, "e-1000001", 2500, 0);        /* 2.5 µs */
+  v8_long_case("-3.", '0', 70, "1", -3000, 0);                   /* 71 decimals */
+  v8_long_case("0e", '9', 30, "", 0, 0);                         /* 0e999...: 0 */
+  v8_long_case("0.", '0', 30, "e99999999999999999999", 0, 0);   /* 0.000e<huge>: 0 */
+}
+
 /* ------------------------------------------------ json_tree.c's arrays */
 #include "json_tree.h"
 
@@ -434,5 +475,50 @@ Test(json_tree, numeric_arrays_read_as_written) {
     pcol_jtree_free(&t);
     json_decref(want);
     free(doc);
+  }
+}
+
+/* ------------------------------------------ THE rule of joining warnings */
+#include "error.h" /* pcol_warn_add */
+
+/* Another file's warning is not taken for one said (review h7 M2:
+ * "a.cpuprofile: X" inside "data.cpuprofile: X"), one said is not said
+ * again, and those that do not fit are counted, every one said whole
+ * (review h7 L4: the last one said was cut to make room for the count). */
+Test(json_pull, warnings_joined_whole) {
+  pcol_error e = {0};
+  pcol_warn_add(&e, "%s", "data.cpuprofile: X");
+  pcol_warn_add(&e, "%s", "a.cpuprofile: X");
+  cr_assert_str_eq(e.message, "data.cpuprofile: X; a.cpuprofile: X");
+  pcol_warn_add(&e, "%s", "a.cpuprofile: X");
+  pcol_warn_add(&e, "%s", "data.cpuprofile: X");
+  cr_assert_str_eq(e.message, "data.cpuprofile: X; a.cpuprofile: X");
+  for (int len = 60; len <= 200; len += 7) {
+    pcol_error w = {0};
+    char add[12][256];
+    for (int i = 0; i < 12; i++) {
+      int n = snprintf(add[i], sizeof add[i], "w%d: ", i);
+      memset(add[i] + n, 'x', (size_t)(len - n));
+      add[i][len] = 0;
+      pcol_warn_add(&w, "%s", add[i]);
+    }
+    /* its parts: warnings said whole, in order, then the count */
+    char m[sizeof w.message];
+    memcpy(m, w.message, sizeof m);
+    int said = 0;
+    unsigned long long more = 0;
+    for (char *p = m, *q; p; p = q) {
+      q = strstr(p, "; ");
+      if (q) *q = 0, q += 2;
+      if (sscanf(p, "and %llu more warning", &more) == 1) {
+        cr_assert_null(q, "len %d: the count not last: %s", len, w.message);
+        break;
+      }
+      cr_assert(said < 12 && !strcmp(p, add[said]), "len %d: part %d not warning %d whole: %s", len, said, said,
+                w.message);
+      said++;
+    }
+    cr_assert_eq(said + (int)more, 12, "len %d: %d said, %llu counted: %s", len, said, more, w.message);
+    cr_assert(said >= 1 && strlen(w.message) < sizeof w.message, "len %d: %s", len, w.message);
   }
 }

@@ -379,7 +379,10 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
       }
       if (!rc) rc = merged_marks(fb, fn, &sel, by, &tn.value, rows, n, &err);
     }
-    if (!rc && fmt == OUT_TEXT) {
+    /* (a side's union or its marks failed: nothing printed, the error
+     * said below; review h7 M3: the table was printed, then the failure) */
+    if (rc) {
+    } else if (fmt == OUT_TEXT) {
       text_rc = print_text(cmd, a, &tb, &tn, rows, n, absolute, dropped, label_cutoff, fraction);
     } else {
       /* the text's and doc/cli.md's names: one name for each column */

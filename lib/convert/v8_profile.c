@@ -152,9 +152,10 @@ int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, 
   /* the number's text (JSON's grammar, json_pull.c): its digits dg[0..n),
    * the decimal point after p of them (p may be < 0 or > n) */
   const char *s = j->str;
-  int neg = *s == '-', n = 0, ni = 0, seen = 0;
+  int neg = *s == '-', n = 0, seen = 0;
+  long long ni = 0; /* (a count of the text's digits: any length) */
   char dg[48];
-  long p;
+  long long p;
   s += neg;
   for (int frac_part = 0; (*s >= '0' && *s <= '9') || *s == '.'; s++) {
     if (*s == '.') { frac_part = 1; continue; }
@@ -163,18 +164,21 @@ int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, 
     if (n < (int)sizeof dg) dg[n++] = *s; /* (more than 48 digits: below a 1e-20 ns from here) */
     ni += !frac_part;
   }
-  long e = 0;
+  if (!n) return *whole = 0, *frac = 0, 0; /* (0, 0.000, 0e999...: no digit but zeros) */
+  long long e = 0;
   if (*s == 'e' || *s == 'E') {
     int eneg = *++s == '-';
     s += *s == '-' || *s == '+';
-    for (; *s >= '0' && *s <= '9'; s++) e = e < 100000 ? e * 10 + (*s - '0') : e;
+    /* (held to 1e15: a number within +-lim whose exponent is larger has as
+     * many digits to undo it, which no input holds; the check below) */
+    for (; *s >= '0' && *s <= '9'; s++) e = e < 100000000000000LL ? e * 10 + (*s - '0') : e;
     if (eneg) e = -e;
   }
   p = ni + e;
   /* dg[i] for i in any place: 0 outside [0, n) */
 #define DG(i) ((i) >= 0 && (i) < n ? dg[i] - '0' : 0)
   uint64_t w = 0;
-  for (long i = 0; i < p; i++) {
+  for (long long i = 0; i < p; i++) {
     if (w > (UINT64_MAX - 9) / 10) return -1; /* (cannot be: |d| < lim) */
     w = w * 10 + (uint64_t)DG(i);
   }
@@ -184,11 +188,22 @@ int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, 
    * them, less than 1e-19 ns) */
   uint64_t m = 0;
   int k = 0;
-  for (long i = p + 3; i < n && k < 19; i++, k++) m = m * 10 + (uint64_t)DG(i);
+  for (long long i = p + 3; i < n && k < 19; i++, k++) m = m * 10 + (uint64_t)DG(i);
   long double r = (long double)m / powl(10, k);
   if (DG(p + 3) >= 5) r -= 1, f++; /* (rounded half away from zero: the sign is put after) */
 #undef DG
   if (f == 1000) f = 0, w++;
+  /* the text read as the double reads it, to a ns: else (a text this
+   * reading does not follow) the double's, as before the text was read,
+   * never a time of another number (review h7 M1: a delta written with a
+   * million digits read as 0, exit 0) */
+  double mag = fabs(j->d);
+  if (!(fabs((double)w + f / 1000.0 - mag) <= fmax(mag * 1e-9, 1e-3))) {
+    double wd = trunc(j->d);
+    int64_t ns = llround((j->d - wd) * 1000); /* -1000 .. 1000 */
+    *whole = (int64_t)wd + ns / 1000, *frac = (int)(ns % 1000);
+    return 0;
+  }
   *whole = neg ? -(int64_t)w : (int64_t)w, *frac = neg ? -f : f;
   if (sub) *sub = (double)(neg ? -r : r);
   return 0;

@@ -33,15 +33,28 @@ int pcol_error_set(pcol_error *err, int code, const char *fmt, ...) {
 /* the counted warnings' words at the end of a message */
 #define WARN_MORE "; and %llu more warning%s"
 
+/* whether m says w already: as one of its warnings, whole (between "; "
+ * or the ends), not inside another (review h7 M2: "a.cpuprofile: X" is not
+ * said by "data.cpuprofile: X") */
+static int said(const char *m, const char *w) {
+  size_t wl = strlen(w);
+  if (!wl) return 1;
+  for (const char *p = strstr(m, w); p; p = strstr(p + 1, w))
+    if ((p == m || (p - m >= 2 && p[-2] == ';' && p[-1] == ' ')) && (!p[wl] || (p[wl] == ';' && p[wl + 1] == ' ')))
+      return 1;
+  return 0;
+}
+
 int pcol_warn_add(pcol_error *err, const char *fmt, ...) {
   if (!err) return PCOL_OK;
   char w[sizeof err->message], *m = err->message;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(w, sizeof w, fmt, ap);
+  int wn = vsnprintf(w, sizeof w, fmt, ap);
   va_end(ap);
+  if (wn >= (int)sizeof w) w[pcol_utf8_cut(w, sizeof w - 1, sizeof w - 2)] = 0; /* (as pcol_error_set cuts) */
   if (err->code != PCOL_OK || !m[0]) return pcol_error_set(err, PCOL_OK, "%s", w);
-  if (strstr(m, w)) return PCOL_OK; /* (said already) */
+  if (said(m, w)) return PCOL_OK;
   /* the warnings counted so far: m[0..base) is what is said */
   size_t base = strlen(m);
   unsigned long long more = 0;
@@ -63,9 +76,17 @@ int pcol_warn_add(pcol_error *err, const char *fmt, ...) {
   if (base + 2 + wl + cl < sizeof out) { /* it fits: said */
     memcpy(out, m, base);
     snprintf(out + base, sizeof out - base, "; %s%s", w, cnt);
-  } else { /* counted (what is said cut at a whole character when the count needs room) */
+  } else { /* counted; when the count needs room, the last warnings said are
+             * taken back whole and counted too (review h7 L4: one was cut) */
     more++;
     cl = (size_t)snprintf(cnt, sizeof cnt, WARN_MORE, more, more == 1 ? "" : "s");
+    while (base + cl >= sizeof out) {
+      size_t k = base;
+      while (k >= 2 && !(m[k - 2] == ';' && m[k - 1] == ' ')) k--;
+      if (k < 2) break; /* (the first warning: cut below, at a whole character) */
+      base = k - 2, more++;
+      cl = (size_t)snprintf(cnt, sizeof cnt, WARN_MORE, more, more == 1 ? "" : "s");
+    }
     if (base + cl >= sizeof out) base = pcol_utf8_cut(m, base, sizeof out - 1 - cl);
     memcpy(out, m, base);
     memcpy(out + base, cnt, cl + 1);
