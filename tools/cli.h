@@ -44,9 +44,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 /* ---------------------------------------------------- HTTP inputs */
 /* fetch.c: each positional argument, and each value of --base, --diff-base
- * and --diff, that is an http:// URL is fetched into a temporary file
- * (removed at exit) that then stands for it in a.  0, or the exit status
- * after a message. */
+ * and --diff, that is an http:// URL, or a HOST:PORT[/PATH] that is no file
+ * (go tool pprof's source without a scheme), is fetched into a temporary
+ * file (removed at exit) that then stands for it in a; --seconds N sets
+ * each one's seconds=N.  0, or the exit status after a message. */
 struct cli_command;
 struct cli_args;
 int cli_fetch_args(const struct cli_command *cmd, struct cli_args *a);
@@ -130,10 +131,21 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
   "recording's cpu), else, of pprof sources with one list of value types, the first one names (go tool pprof's merge), "  \
   "else samples"
 #define CLI_OPT_VALUE(verb) {"value", 0, 1, CLI_VALUE_HELP(verb)}
+/* --seconds N: pprof's -seconds, for the inputs fetched over HTTP (fetch.c);
+ * at most CLI_SECONDS_MAX, the most a URL's seconds= counts for */
+#define CLI_SECONDS_MAX 999999
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_OPT_SECONDS                                                         \
+  {"seconds", 0, 1, "N (1 to " CLI_STR(CLI_SECONDS_MAX) "), pprof's -seconds: each input fetched " \
+                    "over HTTP is asked for N seconds (seconds=N in its query, set or replaced, on " \
+                    "any path) and may take 1.5 N + 5 s; files ignore it"}
 /* --no-mmap: pcol files and Perun text are mapped unless it is given; other
- * formats are read (pcol_open_any, pcol_import_path) */
+ * formats are read (pcol_open_any, pcol_import_path); and the rows of every
+ * command that reads inputs: --symbolize, --binary-path, --seconds */
 #define CLI_OPT_NO_MMAP                                                         \
   {"no-mmap", 0, 0, "read pcol and Perun inputs into memory instead of mapping them"},          \
+  CLI_OPT_SECONDS,                                                              \
   {"symbolize", 0, 1, "local or none (the default): pprof's -symbolize=local: names, files, "   \
                       "lines and inline frames of a pprof or OTLP input's unsymbolized mappings from "  \
                       "their binaries on this machine (llvm-symbolizer, else addr2line), and C++ " \

@@ -1,7 +1,9 @@
 /* Profiles fetched over HTTP, as `go tool pprof http://host:6060/debug/pprof/heap`
- * fetches them: every input argument that is an http:// URL is read into a
+ * fetches them: every input argument that is an http:// URL (or a
+ * HOST:PORT[/PATH] that is no file, input_is_url) is read into a
  * temporary file before the command runs, and that file stands for it (its
- * name in messages and in the source it makes is the URL).  The files are
+ * name in messages and in the source it makes is the URL); --seconds N
+ * asks each for seconds=N (fetch_url), as go tool pprof -seconds N.  The files are
  * removed at exit, and on SIGINT/SIGTERM/SIGHUP.
  *
  * A plain HTTP/1.1 GET (RFC 9112) written here, not a library: the CLI is
@@ -28,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -178,7 +181,8 @@ static int url_parse(const char *url, url_parts *u, pcol_error *err) {
     if (!strncmp(s + 1, "seconds=", 8)) {
       char *e;
       double v = strtod(s + 9, &e);
-      if (e != s + 9 && (*e == 0 || *e == '&') && v > 0 && v < 1e6) u->seconds = (long)v;
+      if (e != s + 9 && (*e == 0 || *e == '&') && v > 0 && v < CLI_SECONDS_MAX + 1)
+        u->seconds = (long)v;
       break;
     }
   return PCOL_OK;
@@ -667,31 +671,124 @@ static int fetch_one(const char *url, char **tmp, pcol_error *err) {
   return rc;
 }
 
+/* The length of s's HOST:PORT when s is one, with nothing after it or '/',
+ * '?' or '#' and the rest, else 0.  go tool pprof takes a source that is
+ * not a file as "http://" + source when that parses with a host
+ * (cmd/pprof's adjustURL); pcol takes the plain form of it only, so that a
+ * file's name that merely holds a ':' (mem_03:55:24 and host:, which go
+ * fetches; a:b) is still said to be a missing file: HOST is letters,
+ * digits, '.', '-', '_' (an IPv4 address too) or an IPv6 address in
+ * brackets (holding a ':'), PORT 1 to 65535. */
+static size_t host_port_len(const char *s) {
+  const char *p = s;
+  if (*p == '[') {
+    p += 1 + strspn(p + 1, "0123456789abcdefABCDEF:.");
+    if (*p != ']' || !memchr(s, ':', (size_t)(p - s))) return 0; /* not a glob's [ab] */
+    p++;
+  } else {
+    p += strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_");
+    if (p == s || *s == '-' || *s == '.') return 0;
+  }
+  if (*p++ != ':') return 0;
+  unsigned long port = 0;
+  const char *d = p;
+  while (isdigit((unsigned char)*p) && p - d < 6) port = port * 10 + (unsigned long)(*p++ - '0');
+  if (p == d || p - d > 5 || port == 0 || port > 65535) return 0;
+  return *p && !strchr("/?#", *p) ? 0 : (size_t)(p - s);
+}
+
+/* 1 when the input argument s is a URL to fetch: http:// or https://
+ * always; HOST:PORT[/PATH] (host_port_len) when it is no file nor
+ * directory, nor is its HOST:PORT one (a name in a directory called
+ * host:1 is a path): an existing file wins, as in go tool pprof since Go
+ * 1.22 (cmd/pprof's fetcher, os.Stat first).  *stat_errno: why s is not a
+ * file, for the message when the URL fails too. */
+static int input_is_url(const char *s, int *stat_errno) {
+  *stat_errno = 0;
+  if (cli_is_url(s)) return 1;
+  size_t n = host_port_len(s);
+  struct stat st;
+  if (!n || stat(s, &st) == 0) return 0;
+  *stat_errno = errno;
+  char auth[300]; /* HOST:PORT: a [IPv6] of any length is not a host */
+  if (n >= sizeof auth) return 0;
+  memcpy(auth, s, n);
+  auth[n] = 0;
+  return s[n] == 0 || stat(auth, &st) != 0;
+}
+
+/* The URL fetched for the argument s: "http://" before a HOST:PORT, and
+ * with --seconds N the query's seconds=N, as go tool pprof -seconds N sets
+ * it (cmd/pprof's adjustURL: values.Set, on every path, replacing each
+ * seconds= the URL has; here the others keep their place, and seconds=N
+ * comes last).  malloc'd; NULL: out of memory. */
+static char *fetch_url(const char *s, const char *seconds) {
+  const char *scheme = cli_is_url(s) ? "" : "http://";
+  size_t n = strlen(s), fn = strcspn(s, "#"), qn = strcspn(s, "?#");
+  char *r = malloc(strlen(scheme) + n + (seconds ? strlen(seconds) + 16 : 0) + 1);
+  if (!r) return NULL;
+  if (!seconds) {
+    sprintf(r, "%s%s", scheme, s);
+    return r;
+  }
+  char *w = r + sprintf(r, "%s%.*s", scheme, (int)qn, s);
+  char sep = '?';
+  for (const char *p = s + qn; p < s + fn;) { /* each parameter of the query */
+    p++;
+    size_t k = strcspn(p, "&#");
+    if (k && !(k >= 7 && !strncmp(p, "seconds", 7) && (k == 7 || p[7] == '='))) {
+      w += sprintf(w, "%c%.*s", sep, (int)k, p);
+      sep = '&';
+    }
+    p += k;
+  }
+  sprintf(w, "%cseconds=%s%s", sep, seconds, s + fn);
+  return r;
+}
+
 /* Every positional argument, and each value of the options that name an
  * input, that is a URL. */
 static const char *const url_opts[] = {"base", "diff-base", "diff", NULL};
 
 int cli_fetch_args(const cli_command *cmd, cli_args *a) {
+  /* --seconds N: checked whether or not an input is a URL */
+  const char *seconds = cli_get(cmd, a, "seconds");
+  if (seconds) {
+    unsigned long v = 0;
+    const char *c = seconds;
+    while (isdigit((unsigned char)*c) && v <= CLI_SECONDS_MAX) v = v * 10 + (unsigned long)(*c++ - '0');
+    if (c == seconds || *c || v == 0 || v > CLI_SECONDS_MAX)
+      return cli_usage_error(cmd->name, "--seconds wants a whole number of seconds from 1 to %d "
+                             "(pprof's -seconds), not '%s'", CLI_SECONDS_MAX, seconds);
+    while (seconds[0] == '0') seconds++; /* 007: seconds=7 */
+  }
   const char **slots[CLI_MAX_OPTS + 1];
+  int stat_err[CLI_MAX_OPTS + 1];
   size_t ns = 0;
   /* peek, list and disasm end with a REGEX, not an input */
   int inputs = a->npos - (!strcmp(cmd->name, "peek") || !strcmp(cmd->name, "list") ||
                           !strcmp(cmd->name, "disasm"));
   for (int i = 0; i < inputs; i++)
-    if (cli_is_url(a->pos[i])) {
+    if (input_is_url(a->pos[i], &stat_err[ns])) {
       if (ns == CLI_MAX_OPTS) return cli_usage_error(cmd->name, "at most %d URLs a command", CLI_MAX_OPTS);
       slots[ns++] = &a->pos[i];
     }
   int k = 0;
   for (const cli_opt *o = cmd->opts; o && o->name; o++, k++)
     for (const char *const *n = url_opts; *n; n++)
-      if (!strcmp(o->name, *n) && a->val[k] && cli_is_url(a->val[k]) && ns < CLI_MAX_OPTS)
+      if (!strcmp(o->name, *n) && a->val[k] && ns < CLI_MAX_OPTS && input_is_url(a->val[k], &stat_err[ns]))
         slots[ns++] = &a->val[k];
   if (!ns) return 0;
   for (size_t i = 0; i < ns; i++) {
     pcol_error err = {0};
-    char *tmp = NULL;
-    int rc = fetch_one(*slots[i], &tmp, &err);
+    char *tmp = NULL, *url = fetch_url(*slots[i], seconds);
+    int rc = url ? fetch_one(url, &tmp, &err) : pcol_error_set(&err, PCOL_ENOMEM, "out of memory");
+    free(url);
+    if (rc && stat_err[i]) { /* HOST:PORT: neither a file nor a URL that answers, both said */
+      char what[FETCH_LINE + 64];
+      snprintf(what, sizeof what, "%s: %s; as a URL", *slots[i], strerror(stat_err[i]));
+      pcol_error_prefix(&err, what);
+    }
     if (rc) return cli_fail(cmd->name, &err, rc);
     *slots[i] = tmp;
   }

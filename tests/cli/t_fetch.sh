@@ -11,7 +11,10 @@
 # server's status and text, escaped; a timeout; a head that is too long; a
 # body cut short; not HTTP; https; a name that does not resolve in time)
 # exits non-zero, naming the URL, and
-# leaves no temporary file, also when the fetch is killed.
+# leaves no temporary file, also when the fetch is killed.  HOST:PORT[/PATH]
+# with no scheme is its http:// URL unless a file of that name exists
+# (go tool pprof's rule), other names stay files; --seconds N sends
+# seconds=N as go tool pprof -seconds N does, and the deadline follows.
 set -u
 PCOL=$(cd "$(dirname "${PCOL:-build/bin/pcol}")" && pwd)/$(basename "${PCOL:-build/bin/pcol}")
 command -v python3 >/dev/null || { echo "t_fetch: python3 not installed: skipped"; exit 0; }
@@ -94,6 +97,92 @@ same "$u/" "$tmp/www/profile" top
 [ "$(cat "$tmp/requests.log")" = "$(printf '%s\n' /debug/pprof/profile /debug/pprof/profile \
   '/debug/pprof/profile?seconds=2' '/debug/pprof/profile?seconds=2')" ] ||
   { cat "$tmp/requests.log"; fail "a URL without a path did not ask for /debug/pprof/profile"; }
+
+# HOST:PORT[/PATH] with no scheme, when no such file exists, is
+# http://HOST:PORT[/PATH], as go tool pprof takes it (cmd/pprof's adjustURL:
+# "http://" + source), named so in the output; an existing file or directory
+# of that name wins (Go >= 1.22's fetcher: os.Stat first), and a name that
+# is not HOST:PORT is a missing file, not a fetch
+hp="127.0.0.1:$(cat "$tmp/port")"
+mkdir -p "$tmp/cwd"
+cd "$tmp/cwd" || fail "cd"
+: >"$tmp/requests.log"
+"$PCOL" top "$hp/cpu.pb.gz" >"$tmp/h.out" 2>"$tmp/h.err" || { cat "$tmp/h.err"; fail "top HOST:PORT/PATH"; }
+"$PCOL" top "$u/cpu.pb.gz" >"$tmp/u.out" || fail "top URL"
+cmp -s "$tmp/h.out" "$tmp/u.out" || { diff "$tmp/u.out" "$tmp/h.out" | head; fail "HOST:PORT/PATH is not its http:// URL"; }
+grep -qx "File: $u/cpu.pb.gz" "$tmp/h.out" || fail "HOST:PORT/PATH: not named by its URL"
+[ ! -s "$tmp/h.err" ] || { cat "$tmp/h.err"; fail "HOST:PORT/PATH: a message"; }
+"$PCOL" top "$hp" >/dev/null || fail "top HOST:PORT"
+"$PCOL" top "$tmp/www/heap.pb" --base "$hp/heap.pb" >/dev/null || fail "--base HOST:PORT/PATH"
+[ "$(cat "$tmp/requests.log")" = "$(printf '%s\n' /cpu.pb.gz /cpu.pb.gz /debug/pprof/profile /heap.pb)" ] ||
+  { cat "$tmp/requests.log"; fail "HOST:PORT: not the requests of its http:// URL"; }
+clean "HOST:PORT"
+: >"$tmp/requests.log"
+cp "$tmp/www/heap.pb" "$hp" # a file called HOST:PORT
+"$PCOL" top "$hp" --format tsv >"$tmp/h.out" || fail "a file called HOST:PORT"
+[ "$(cat "$tmp/h.out")" = "$("$PCOL" top "$tmp/www/heap.pb" --format tsv)" ] || fail "a file called HOST:PORT: not read"
+rm "$hp"
+mkdir -p "$hp/sub" # a directory called HOST:PORT: a path in it is a path
+cp "$tmp/www/heap.pb" "$hp/sub/h.pb"
+"$PCOL" top "$hp/sub/h.pb" --format tsv >"$tmp/h.out" || fail "a file in a directory called HOST:PORT"
+[ "$(cat "$tmp/h.out")" = "$("$PCOL" top "$tmp/www/heap.pb" --format tsv)" ] || fail "a file in a directory called HOST:PORT: not read"
+for name in "$hp/sub/missing.pb" "$hp/missing.pb" cpu.pb.gz mem_03:55:24.pb.gz mem_03:55:24 host: a:b x:0 x:65536 \
+  x:6060x '[ab]:1' -x:1; do
+  "$PCOL" top "$name" >"$tmp/o" 2>"$tmp/e" && fail "$name: exit 0"
+  want="^pcol top: $name: No such file or directory\$"
+  [ "$name" = -x:1 ] && want="unknown option '-x:1'"
+  [ "$name" = '[ab]:1' ] && want="no file matches '\[ab\]:1'" # a glob
+  grep -q -- "$want" "$tmp/e" || { cat "$tmp/e"; fail "$name: not said to be a missing file"; }
+  ! grep -q "as a URL" "$tmp/e" || fail "$name: taken for a URL"
+done
+rm -r "$hp"
+[ ! -s "$tmp/requests.log" ] || { cat "$tmp/requests.log"; fail "a file or a name that is not HOST:PORT was fetched"; }
+# neither a file nor a server: both said
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+for name in "127.0.0.1:$port" "127.0.0.1:$port/debug/pprof/heap" "[::1]:$port" "localhost:$port?seconds=1"; do
+  "$PCOL" top "$name" >"$tmp/o" 2>"$tmp/e"
+  rc=$?
+  [ "$rc" = 3 ] || fail "$name: exit $rc, not 3"
+  grep -qF "pcol top: $name: No such file or directory; as a URL: http://$name: cannot" "$tmp/e" ||
+    { cat "$tmp/e"; fail "$name: the file and the URL tried are not both said"; }
+done
+cd - >/dev/null || fail "cd -"
+clean "HOST:PORT refused"
+
+# --seconds N: pprof's -seconds, on every command that takes inputs: each URL
+# input (--base's too) asks for seconds=N, on any path, in place of its own
+# seconds= (go's adjustURL: values.Set), the other parameters kept, and the
+# deadline follows (1.5 N + 5 s); files ignore it
+: >"$tmp/requests.log"
+"$PCOL" top "$hp" --seconds 1 >/dev/null || fail "--seconds HOST:PORT"
+"$PCOL" top "$u/cpu.pb.gz?seconds=30&x=%20y&seconds=2#f" --seconds=2 >/dev/null || fail "--seconds on a query"
+"$PCOL" fold "$u/heap.pb" --base "$hp/heap.pb" --seconds 007 >/dev/null || fail "--seconds with --base"
+"$PCOL" diff "$u/cpu.pb.gz?debug=0" "$tmp/www/cpu.pb.gz" --seconds 3 >/dev/null || fail "diff --seconds"
+[ "$(cat "$tmp/requests.log")" = "$(printf '%s\n' '/debug/pprof/profile?seconds=1' '/cpu.pb.gz?x=%20y&seconds=2' \
+  '/heap.pb?seconds=7' '/heap.pb?seconds=7' '/cpu.pb.gz?debug=0&seconds=3')" ] ||
+  { cat "$tmp/requests.log"; fail "--seconds: not the queries go tool pprof -seconds sends"; }
+"$PCOL" top "$hp/cpu.pb.gz" --seconds 4 | grep -qx "File: $u/cpu.pb.gz?seconds=4" || fail "--seconds: the name is not the URL asked"
+for c in info cat top peek tree list disasm graph tags traces fold flame report unpack diff merge pack export validate shell index; do
+  "$PCOL" "$c" --help | grep -q -- '--seconds X ' || fail "$c: no --seconds"
+done
+[ "$("$PCOL" top "$tmp/www/heap.pb" --seconds 5 --format tsv)" = "$("$PCOL" top "$tmp/www/heap.pb" --format tsv)" ] ||
+  fail "--seconds changed a file's answer"
+s=$(date +%s)
+"$PCOL" top "$u/slow" --seconds 1 >/dev/null 2>"$tmp/e" && fail "--seconds 1 on a server that never ends: exit 0"
+took=$(($(date +%s) - s))
+grep -q "timed out" "$tmp/e" || { cat "$tmp/e"; fail "--seconds 1: no timeout"; }
+[ "$took" -ge 5 ] && [ "$took" -le 20 ] || fail "--seconds 1: the fetch gave up after ${took}s, not 1.5 x 1 + 5"
+: >"$tmp/requests.log"
+for bad in 0 -1 1.5 5s '' ' 5' 0x10 1000000 99999999999999999999999; do
+  "$PCOL" top "$u/cpu.pb.gz" --seconds "$bad" >"$tmp/o" 2>"$tmp/e"
+  rc=$?
+  [ "$rc" = 2 ] || fail "--seconds '$bad': exit $rc, not 2"
+  grep -qF -- "--seconds wants a whole number of seconds from 1 to 999999 (pprof's -seconds), not '$bad'" "$tmp/e" ||
+    { cat "$tmp/e"; fail "--seconds '$bad': the message"; }
+  "$PCOL" top "$tmp/www/heap.pb" --seconds "$bad" >/dev/null 2>&1 && fail "--seconds '$bad' with a file: exit 0"
+done
+[ ! -s "$tmp/requests.log" ] || { cat "$tmp/requests.log"; fail "a bad --seconds fetched"; }
+clean "--seconds"
 
 # refusals: non-zero, the URL named, the server's text when it is text
 refuse() { # refuse WANT-RE URL [ARGS...]

@@ -6,7 +6,9 @@
 # path, as go tool pprof asks for /debug/pprof/profile), a heap profile, and
 # its own refusal ("404 Not Found - Unknown profile", text/plain with
 # X-Go-Pprof), which pcol shows as pprof does; and for one file served
-# over HTTP, `pcol top URL` prints what `go tool pprof -top URL` prints.
+# over HTTP, `pcol top URL` prints what `go tool pprof -top URL` prints;
+# HOST:PORT with no scheme and --seconds 1 ask for what go tool pprof
+# -seconds 1 HOST:PORT asks for (the same path and query).
 set -u
 PCOL=$(cd "$(dirname "${PCOL:-build/bin/pcol}")" && pwd)/$(basename "${PCOL:-build/bin/pcol}")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,6 +41,15 @@ grep -q $'\tmain.hold\t' "$tmp/heap.tsv" || { head "$tmp/heap.tsv"; fail "the he
 "$PCOL" top "$g/goroutine" >/dev/null || fail "top goroutine"
 if "$PCOL" top "$g/nothing" 2>"$tmp/e"; then fail "an unknown profile: exit 0"; fi
 grep -qF "$g/nothing: server response: 404 Not Found - Unknown profile" "$tmp/e" || { cat "$tmp/e"; fail "Go's refusal"; }
+# HOST:PORT with no scheme and --seconds 1, as go tool pprof -seconds 1
+# HOST:PORT: Go's CPU handler samples 1 s, not its default 30
+h=${g#http://}
+h=${h%/debug/pprof}
+s=$(date +%s)
+"$PCOL" top "$h" --seconds 1 --format tsv >"$tmp/cpu1.tsv" 2>"$tmp/e" || { cat "$tmp/e"; fail "top HOST:PORT --seconds 1"; }
+"$PCOL" top "$h/debug/pprof/profile?seconds=30" --seconds 1 --format tsv >>"$tmp/cpu1.tsv" 2>"$tmp/e" || { cat "$tmp/e"; fail "top HOST:PORT/PATH --seconds 1"; }
+[ $(($(date +%s) - s)) -le 20 ] || fail "--seconds 1: Go's handler did not sample 1 s"
+[ "$(grep -c $'\tmain.spin\t' "$tmp/cpu1.tsv")" = 2 ] || { head "$tmp/cpu1.tsv"; fail "HOST:PORT --seconds 1: not the CPU profile"; }
 [ -z "$(ls -A "$TMPDIR")" ] || fail "temporary files left: $(ls "$TMPDIR")"
 
 # one file over HTTP: go tool pprof's fetch and pcol's read the same profile
@@ -64,4 +75,21 @@ for args in "-top" "-top -cum" "-top -lines" "-traces"; do
   cmp -s "$tmp/go.out" "$tmp/pcol.out" || { diff "$tmp/go.out" "$tmp/pcol.out" | head; fail "pcol $pa URL differs from go tool pprof $args URL"; }
   n=$((n + 1))
 done
+# the requests go tool pprof -seconds 1 SOURCE and pcol --seconds 1 SOURCE
+# send (the file server logs each one's path and query): the same, for
+# HOST:PORT with no scheme, no path, and a query holding seconds= already
+cp "$tmp/www/cpu.pb.gz" "$tmp/www/profile"
+hp="127.0.0.1:$(cat "$tmp/port2")"
+(cd "$tmp" && for src in "$hp" "$hp/debug/pprof/cpu.pb.gz?debug=0&seconds=30" "http://$hp/x/cpu.pb.gz"; do
+  : >"$tmp/requests.log"
+  go tool pprof -symbolize=none -seconds 1 -top "$src" 2>/dev/null | sed -n '/^Showing nodes/,$p' >"$tmp/go.out"
+  cp "$tmp/requests.log" "$tmp/go.req"
+  : >"$tmp/requests.log"
+  "$PCOL" top "$src" --seconds 1 | sed -n '/^Showing nodes/,$p' >"$tmp/pcol.out"
+  [ -s "$tmp/go.req" ] && cmp -s "$tmp/go.req" "$tmp/requests.log" ||
+    { cat "$tmp/go.req" "$tmp/requests.log"; fail "$src --seconds 1: not the request of go tool pprof -seconds 1"; }
+  [ -s "$tmp/go.out" ] && cmp -s "$tmp/go.out" "$tmp/pcol.out" ||
+    { diff "$tmp/go.out" "$tmp/pcol.out" | head; fail "pcol top $src --seconds 1 differs from go tool pprof's"; }
+done) || exit 1
+n=$((n + 3))
 echo "t_fetch_go: ok (Go's endpoints; $n views equal to go tool pprof's over HTTP)"
