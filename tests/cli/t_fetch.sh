@@ -259,6 +259,12 @@ clean "a closed pipe"
 # the shell fetches its inputs once, and a URL in one of its lines
 printf 'top1 --base %s\n' "$u/labels.pb.gz" | "$PCOL" shell "$u/labels.pb.gz" >"$tmp/o" 2>"$tmp/e" || fail "shell URL"
 grep -q 'Showing nodes accounting for 0, 0% of 0 total' "$tmp/o" || { cat "$tmp/o" "$tmp/e"; fail "shell: --base URL in a line"; }
+# the shell's --seconds is its inputs'; a line's URL takes the line's own
+: >"$tmp/requests.log"
+printf 'top1 --base %s --seconds 3\ntop1 --base %s\n' "$hp/heap.pb" "$hp/cpu.pb.gz" |
+  "$PCOL" shell "$hp/labels.pb.gz" --seconds 2 >"$tmp/o" 2>"$tmp/e" || { cat "$tmp/e"; fail "shell HOST:PORT --seconds"; }
+[ "$(cat "$tmp/requests.log")" = "$(printf '%s\n' '/labels.pb.gz?seconds=2' '/heap.pb?seconds=3' /cpu.pb.gz)" ] ||
+  { cat "$tmp/requests.log" "$tmp/e"; fail "shell: --seconds not the session's inputs' and each line's own"; }
 clean "the shell"
 # a fetch killed midway leaves nothing behind
 PCOL_FETCH_TIMEOUT=60 "$PCOL" top "$u/slow" >/dev/null 2>&1 &
