@@ -1017,7 +1017,10 @@ PCOL_API size_t pcol_filter_warnings(pcol_file *const *f, size_t n, const pcol_s
  * its ticks inside the range / its ticks, spec.md §7.1: of max(weight, 1)
  * ticks, or, in a source marked as intervals (a Chrome trace's), the
  * overlap in ns / its duration).  Uses the time index (binary search) per
- * source. */
+ * source.  fn NULL: visits no row, only says what sel refuses (a source the
+ * file has not; a range that cuts a source whose samples have no time, or
+ * a wall-clock range on a source with no start), in O(sources x log rows),
+ * so that a command can refuse before it prints anything. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_select_iter(pcol_file *f, const pcol_select *sel,
                                                      int (*fn)(void *ctx, uint64_t row, int64_t num,
                                                                int64_t den),

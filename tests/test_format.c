@@ -735,6 +735,57 @@ static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   return 0;
 }
 
+static int no_call(void *ctx, uint64_t row, int64_t num, int64_t den) {
+  (void)ctx, (void)row, (void)num, (void)den;
+  return 0;
+}
+
+/* pcol_select_iter with no fn: what sel refuses, decided per source without
+ * a pass over its rows (cat and traces ask it before their first line), the
+ * same refusal as a walk gives: a source of timed samples and one whose
+ * samples have no time and that states no duration (its span has no known
+ * end, so a --to cuts it). */
+Test(format, select_iter_without_fn_refuses_as_a_walk) {
+  pcol_builder *b = new_builder();
+  uint32_t timed, untimed;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_b_source(b, "t", "timed", PCOL_NA_I64, &timed, &err), 0);
+  cr_assert_eq(pcol_b_source(b, "t", "untimed", PCOL_NA_I64, &untimed, &err), 0);
+  for (int i = 0; i < 5; i++) {
+    pcol_sample_row s = {timed, (int64_t)i * 1000000000, 0, 1, PCOL_NA_I64, 0, 0};
+    cr_assert_eq(pcol_b_sample(b, &s, NULL, 0, NULL, &err), 0, "%s", err.message);
+  }
+  for (int i = 0; i < 5; i++) {
+    pcol_sample_row u = {untimed, PCOL_NA_I64, 0, 1, PCOL_NA_I64, 0, 0};
+    cr_assert_eq(pcol_b_sample(b, &u, NULL, 0, NULL, &err), 0, "%s", err.message);
+  }
+  void *mem;
+  pcol_file *f = tu_reopen(b, NULL, &mem);
+  pcol_select sel = {0};
+  sel.has_to = 1;
+  sel.to_ns = 2000000000;
+  pcol_error walk = {0}, check = {0};
+  int rw = pcol_select_iter(f, &sel, no_call, NULL, &walk);
+  int rc = pcol_select_iter(f, &sel, NULL, NULL, &check);
+  cr_assert_neq(rw, 0, "the walk refuses a --to on the untimed source");
+  cr_assert_eq(rc, rw, "%d: %s", rc, check.message);
+  cr_assert_str_eq(check.message, walk.message);
+  cr_assert(strstr(check.message, "untimed"), "%s", check.message);
+  sel.source_id = timed; /* the timed source alone: nothing refused */
+  cr_assert_eq(pcol_select_iter(f, &sel, NULL, NULL, &check), 0, "%s", check.message);
+  sel.source_id = 3; /* no such source: refused as a walk refuses it */
+  rw = pcol_select_iter(f, &sel, no_call, NULL, &walk);
+  rc = pcol_select_iter(f, &sel, NULL, NULL, &check);
+  cr_assert(rw != 0 && rc == rw && !strcmp(check.message, walk.message), "%d %d %s", rw, rc, check.message);
+  memset(&sel, 0, sizeof sel); /* no range: nothing to refuse */
+  cr_assert_eq(pcol_select_iter(f, &sel, NULL, NULL, &check), 0, "%s", check.message);
+  sel.has_from = 1; /* --from 0 without --to holds the untimed source whole */
+  cr_assert_eq(pcol_select_iter(f, &sel, NULL, NULL, &check), 0, "%s", check.message);
+  pcol_close(f);
+  free(mem);
+  pcol_builder_free(b);
+}
+
 /* issue 28 #9: a duration of INT64_MAX has 19 digits, which §7.2 does not
  * allow as a declared longest duration: coalescing declared it anyway and
  * wrote a file pcol_validate_full refuses.  Now it declares nothing (range

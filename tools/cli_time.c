@@ -90,20 +90,7 @@ void cli_range_note_print(const cli_command *cmd, const char *path, char *note) 
   free(note);
 }
 
-static int no_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
-  (void)ctx, (void)row, (void)num, (void)den;
-  return 0;
-}
-
 int cli_range_check(pcol_file *f, const pcol_select *sel, pcol_error *err) {
   if (!sel || (!sel->has_from && !sel->has_to)) return PCOL_OK;
-  /* only the range: the name and label filters refuse nothing here */
-  pcol_select r = {0};
-  r.source_id = sel->source_id;
-  r.has_from = sel->has_from;
-  r.has_to = sel->has_to;
-  r.from_ns = sel->from_ns;
-  r.to_ns = sel->to_ns;
-  r.wall = sel->wall;
-  return pcol_select_iter(f, &r, no_row, NULL, err);
+  return pcol_select_iter(f, sel, NULL, NULL, err); /* no fn: the refusals only, no row read */
 }

@@ -231,7 +231,9 @@ int pcol_select_check(pcol_file *f, const pcol_select *sel, pcol_error *err) {
 int pcol_select_iter(pcol_file *f, const pcol_select *sel,
                      int (*fn)(void *ctx, uint64_t row, int64_t num, int64_t den),
                      void *ctx, pcol_error *err) {
-  if (!pcol_select_filtered(sel)) return pcol_select_iter_filter(f, sel, NULL, fn, ctx, err);
+  /* no fn: the range's refusals only, which the name and label filters
+   * change nothing of (no filter built) */
+  if (!fn || !pcol_select_filtered(sel)) return pcol_select_iter_filter(f, sel, NULL, fn, ctx, err);
   pcol_filter flt;
   int rc = pcol_filter_build(f, sel, &flt, err);
   if (!rc) rc = pcol_select_iter_filter(f, sel, &flt, fn, ctx, err);
@@ -288,6 +290,10 @@ static int iter_core(pcol_file *f, const pcol_select *sel, const pcol_filter *fl
   int ranged = sel && (sel->has_from || sel->has_to);
   uint32_t only = sel ? sel->source_id : 0;
   if ((rc = pcol_select_check(f, sel, err))) return rc;
+  /* no fn: what the range refuses, decided per source (its last row's
+   * time, the span rule), never a pass over its rows */
+  int check_only = !fn && !fn_at;
+  if (check_only && !ranged) return PCOL_OK;
   int64_t from = sel && sel->has_from ? sel->from_ns : INT64_MIN + 1;
   int64_t to = sel && sel->has_to ? sel->to_ns : INT64_MAX;
   uint64_t row = 0;
@@ -329,6 +335,10 @@ static int iter_core(pcol_file *f, const pcol_select *sel, const pcol_filter *fl
         continue;
       }
       cut = w == PCOL_WALL_RANGE;
+    }
+    if (check_only) {
+      row = end;
+      continue;
     }
     if (cut) {
       /* Long samples that start before `from` may reach into the range, and
