@@ -492,22 +492,14 @@ static void hex(char *out, const uint8_t *p, size_t n) {
   out[2 * n] = 0;
 }
 
-/* An AnyValue as text (the string of a label or a meta value); *is_int
- * (may be NULL) says an int_value, *num gets it. */
 /* AnyValue v's fields packed onto b as protobuf-c packs them (fields in
  * order, then the unknown ones it kept), but its strings and nested keys
  * whole, by length (pb_str): protobuf-c's pack ends a string at its NUL. */
-static int put_vi(pcol_buf *b, uint64_t v) {
-  uint8_t h[10];
-  return pcol_buf_append(b, h, pcol_pb_put_varint(h, v));
-}
-static int put_ld(pcol_buf *b, unsigned field, const void *p, size_t n) {
-  return put_vi(b, (uint64_t)field << 3 | 2) || put_vi(b, n) || (n && pcol_buf_append(b, p, n));
-}
 static int put_unknown(pcol_buf *b, const ProtobufCMessage *m) {
   for (unsigned i = 0; i < m->n_unknown_fields; i++) {
     const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
-    if (put_vi(b, (uint64_t)u->tag << 3 | u->wire_type) || (u->len && pcol_buf_append(b, u->data, u->len)))
+    if (pcol_pb_w_varint(b, (uint64_t)u->tag << 3 | u->wire_type) ||
+        (u->len && pcol_buf_append(b, u->data, u->len)))
       return -1;
   }
   return 0;
@@ -516,7 +508,7 @@ static int pack_any(pcol_buf *b, const otlp_any *v);
 /* a nested message (field f of b): packed into its own buffer first, its length before it */
 static int put_sub(pcol_buf *b, unsigned f, const void *m, int (*pack)(pcol_buf *, const void *)) {
   pcol_buf s = {0};
-  int rc = pack(&s, m) || put_ld(b, f, s.data, s.len);
+  int rc = pack(&s, m) || pcol_pb_w_bytes(b, f, s.data, s.len);
   pcol_buf_free(&s);
   return rc;
 }
@@ -524,8 +516,8 @@ static int pack_any_v(pcol_buf *b, const void *v) { return pack_any(b, v); }
 static int pack_kv(pcol_buf *b, const void *p) {
   const otlp_kv *kv = p;
   pcol_str k = pb_str(kv->key);
-  return (k.len && put_ld(b, 1, k.ptr, k.len)) || (kv->value && put_sub(b, 2, kv->value, pack_any_v)) ||
-         (kv->key_strindex && (put_vi(b, 3 << 3) || put_vi(b, (uint64_t)(int64_t)kv->key_strindex))) ||
+  return (k.len && pcol_pb_w_bytes(b, 1, k.ptr, k.len)) || (kv->value && put_sub(b, 2, kv->value, pack_any_v)) ||
+         (kv->key_strindex && pcol_pb_w_uint(b, 3, (uint64_t)(int64_t)kv->key_strindex)) ||
          put_unknown(b, &kv->base);
 }
 static int pack_array(pcol_buf *b, const void *p) {
@@ -546,21 +538,19 @@ static int pack_any(pcol_buf *b, const otlp_any *v) {
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE:
     if (v->string_value && v->string_value != protobuf_c_empty_string) {
       pcol_str s = pb_str(v->string_value);
-      rc = put_ld(b, 1, s.ptr, s.len);
+      rc = pcol_pb_w_bytes(b, 1, s.ptr, s.len);
     }
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE:
-    rc = put_vi(b, 2 << 3) || put_vi(b, v->bool_value ? 1 : 0);
+    rc = pcol_pb_w_uint(b, 2, v->bool_value ? 1 : 0);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE:
-    rc = put_vi(b, 3 << 3) || put_vi(b, (uint64_t)v->int_value);
+    rc = pcol_pb_w_uint(b, 3, (uint64_t)v->int_value);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE: {
     uint64_t u;
-    uint8_t d[9] = {4 << 3 | 1};
     memcpy(&u, &v->double_value, 8);
-    for (int i = 0; i < 8; i++) d[1 + i] = (uint8_t)(u >> 8 * i);
-    rc = pcol_buf_append(b, d, 9);
+    rc = pcol_pb_w_fixed64(b, 4, u);
     break;
   }
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE:
@@ -570,16 +560,18 @@ static int pack_any(pcol_buf *b, const otlp_any *v) {
     rc = v->kvlist_value && put_sub(b, 6, v->kvlist_value, pack_kvlist);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE:
-    rc = put_ld(b, 7, v->bytes_value.data, v->bytes_value.len);
+    rc = pcol_pb_w_bytes(b, 7, v->bytes_value.data, v->bytes_value.len);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX:
-    rc = put_vi(b, 8 << 3) || put_vi(b, (uint64_t)(int64_t)v->string_value_strindex);
+    rc = pcol_pb_w_uint(b, 8, (uint64_t)(int64_t)v->string_value_strindex);
     break;
   default: break;
   }
   return rc || put_unknown(b, &v->base);
 }
 
+/* An AnyValue as text (the string of a label or a meta value); *is_int
+ * (may be NULL) says an int_value, *num gets it. */
 static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t *num) {
   t->len = 0;
   if (is_int) *is_int = 0;
