@@ -599,6 +599,24 @@ static void wb_kv(wbuf *w, unsigned f, const char *k, size_t kn, const char *v, 
 static int holds(const void *p, size_t n, const char *s, size_t sn) { return p && memmem(p, n, s, sn) != NULL; }
 #define HOLDS(p, n, lit) holds(p, n, lit, sizeof lit - 1)
 
+/* A ProfilesDictionary's mapping 0, locations 0 and 1 (of function 1),
+ * functions 0 and 1 (named by string `name`) and link 0, onto d. */
+static void wb_dict_tables(wbuf *d, unsigned name) {
+  wbuf m = {0}, l = {0};
+  wb_msg(d, 1, &m); /* mapping 0 */
+  wb_msg(d, 2, &m); /* location 0 */
+  wb_uint(&l, 1, 1); /* location 1: function 1 */
+  wb_msg(&m, 3, &l);
+  wb_msg(d, 2, &m);
+  m.n = 0;
+  wb_msg(d, 3, &m); /* function 0 */
+  wb_uint(&m, 1, name);
+  wb_msg(d, 3, &m);
+  m.n = 0;
+  wb_msg(d, 4, &m); /* link 0 */
+  wb_free(&m), wb_free(&l);
+}
+
 /* One sample of the function "fu\0nc" with the attribute thread.name =
  * "th\0read" (AnyValue.string_value), its resource's service.name
  * "sv\0c", an attribute whose key is "k\0ey", its scope "sc\0pe". */
@@ -641,17 +659,7 @@ static wbuf nul_message(void) {
   wb_msg(&r, 2, &sc);
   wb_msg(&w, 1, &r);
   m.n = 0;
-  wb_msg(&d, 1, &m); /* mapping 0 */
-  wb_msg(&d, 2, &m); /* location 0 */
-  wb_uint(&l, 1, 1);  /* location 1: function 1 */
-  wb_msg(&m, 3, &l);
-  wb_msg(&d, 2, &m);
-  m.n = 0;
-  wb_msg(&d, 3, &m); /* function 0 */
-  wb_uint(&m, 1, 3); /* function 1: "fu\0nc" */
-  wb_msg(&d, 3, &m);
-  m.n = 0;
-  wb_msg(&d, 4, &m); /* link 0 */
+  wb_dict_tables(&d, 3); /* function 1: "fu\0nc" */
   WB_LIT(&d, 5, "");
   WB_LIT(&d, 5, "samples");
   WB_LIT(&d, 5, "count");
@@ -720,5 +728,63 @@ Test(otlp_wire, nul_in_a_string_value) {
   result back = import(o1, n1);
   nul_whole(&back, "its OTLP export read back", &o2, &n2);
   free(o1), free(o2), free(r.file), free(back.file);
+  wb_free(&w);
+}
+
+/* One sample of "main" in a Profile whose sample type is "cp\0u", of a
+ * resource whose process.executable.name is "ex\0e" and process.pid the
+ * string "12\0003". */
+static wbuf nul_name_message(void) {
+  wbuf w = {0}, r = {0}, res = {0}, sc = {0}, p = {0}, m = {0}, l = {0}, d = {0};
+  wb_kv(&res, 1, "process.executable.name", 23, "ex\0e", 4);
+  wb_kv(&res, 1, "process.pid", 11, "12\0003", 4);
+  wb_msg(&r, 1, &res);
+  wb_uint(&m, 1, 1); /* sample_type "cp\0u"/count */
+  wb_uint(&m, 2, 2);
+  wb_msg(&p, 1, &m);
+  m.n = 0; /* Sample { stack_index 1, values [7] } */
+  wb_uint(&m, 1, 1);
+  wb_varint(&l, 7);
+  wb_msg(&m, 4, &l);
+  wb_msg(&p, 2, &m);
+  wb_msg(&sc, 2, &p);
+  wb_msg(&r, 2, &sc);
+  wb_msg(&w, 1, &r);
+  m.n = l.n = 0;
+  wb_dict_tables(&d, 3); /* function 1: "main" */
+  WB_LIT(&d, 5, "");
+  WB_LIT(&d, 5, "cp\0u");
+  WB_LIT(&d, 5, "count");
+  WB_LIT(&d, 5, "main");
+  wb_msg(&d, 6, &m); /* attribute 0 */
+  m.n = l.n = 0;
+  wb_msg(&d, 7, &m); /* stack 0 */
+  wb_varint(&l, 1);  /* stack 1: location 1 */
+  wb_msg(&m, 1, &l);
+  wb_msg(&d, 7, &m);
+  wb_msg(&w, 2, &d);
+  wb_free(&r), wb_free(&res), wb_free(&sc), wb_free(&p), wb_free(&m), wb_free(&l), wb_free(&d);
+  return w;
+}
+
+/* The source's name (THE rule of srcname.h: "FILE: EXECUTABLE (pid P),
+ * TYPE") holds the executable, the pid and the sample type whole, NUL and
+ * all: each part is given by its length, none as a C string. */
+Test(otlp_wire, nul_in_the_source_name) {
+  wbuf w = nul_name_message();
+  result r = import(w.p, w.n);
+  cr_assert_eq(r.rc, 0, "%s", r.msg);
+  static const char want[] = "t.otlp: ex\0e (pid 12\0003), cp\0u";
+  cr_assert(HOLDS(r.file, r.len, want), "the source's name is not whole");
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(r.file, r.len, NULL, &f, &err), 0, "%s", err.message);
+  pcol_view v;
+  pcol_str u;
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_string(f, pcol_view_u32(&v, 0), &u, &err), 0, "%s", err.message);
+  cr_assert(u.len == sizeof want - 1 && !memcmp(u.ptr, want, u.len), "the source's URI: %zu bytes", u.len);
+  pcol_close(f);
+  free(r.file);
   wb_free(&w);
 }

@@ -935,12 +935,10 @@ static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size
     if ((i && pcol_buf_append(&what, "+", 1)) || pcol_buf_append(&what, ty.ptr, ty.len))
       rc = pcol_oom(c->err);
   }
-  if (!rc && (pcol_buf_append(&exe, "", 1) || pcol_buf_append(&pid, "", 1) || pcol_buf_append(&what, "", 1)))
-    rc = pcol_oom(c->err);
-  if (!rc) {
-    const char *e = (const char *)exe.data, *pd = (const char *)pid.data;
-    *uri = pcol_source_name(c->name, exe.len > 1 ? e : NULL, exe.len - 1, pd[0] ? pd : NULL, NULL,
-                            (const char *)what.data, ulen);
+  if (!rc) { /* (each part by its length: a NUL in the pid or a type kept) */
+    pcol_str pd = {pid.len ? (const char *)pid.data : NULL, pid.len}, w = {(const char *)what.data, what.len};
+    *uri = pcol_source_name(c->name, exe.len ? (const char *)exe.data : NULL, exe.len, pd, pcol_source_part(NULL),
+                            w, ulen);
     if (!*uri) rc = pcol_oom(c->err);
   }
   pcol_buf_free(&exe);
