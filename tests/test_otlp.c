@@ -10,6 +10,7 @@
 #include "read_all.h" /* pcol_spill_bytes */
 #include "rowsort.h"  /* pcol_rowsort_bytes */
 #include "opentelemetry/proto/profiles/v1development/profiles.pb-c.h"
+#include "otlp/otlp.h" /* pcol_otlp_str, pcol_otlp_str_alloc */
 #include <stdio.h>
 #include <string.h>
 
@@ -787,4 +788,126 @@ Test(otlp_wire, nul_in_the_source_name) {
   pcol_close(f);
   free(r.file);
   wb_free(&w);
+}
+
+/* ------------------------------- protobuf-c's strings whole (otlp.h) */
+
+/* every message type reachable from d, once */
+static size_t reach(const ProtobufCMessageDescriptor *d, const ProtobufCMessageDescriptor **seen, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (seen[i] == d) return n;
+  cr_assert_lt(n, 64, "more message types than the test holds");
+  seen[n++] = d;
+  for (unsigned i = 0; i < d->n_fields; i++)
+    if (d->fields[i].type == PROTOBUF_C_TYPE_MESSAGE) n = reach(d->fields[i].descriptor, seen, n);
+  return n;
+}
+/* string field f of unpacked message m: its (last) value; NULL when unset */
+static const char *str_field(const ProtobufCMessage *m, const ProtobufCFieldDescriptor *f) {
+  const char *base = (const char *)m;
+  if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+    size_t k = *(const size_t *)(const void *)(base + f->quantifier_offset);
+    char *const *a = *(char *const *const *)(const void *)(base + f->offset);
+    return k ? a[k - 1] : NULL;
+  }
+  if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(const uint32_t *)(const void *)(base + f->quantifier_offset) != f->id)
+    return NULL;
+  return *(char *const *)(const void *)(base + f->offset);
+}
+/* n bytes, NUL at every 7th from the first */
+static void nul_bytes(char *v, size_t n) {
+  for (size_t i = 0; i < n; i++) v[i] = i % 7 ? (char)('a' + i % 26) : 0;
+}
+/* the message p[0..n) of type d unpacked as the importer unpacks it (its
+ * allocator), then at (field f of d: a message; 0: d itself) string field x
+ * read whole by pcol_otlp_str: v[0..vn) */
+static void whole(const ProtobufCMessageDescriptor *d, const wbuf *w, const ProtobufCFieldDescriptor *f,
+                  const ProtobufCMessageDescriptor *xd, const ProtobufCFieldDescriptor *x, const char *v,
+                  size_t vn) {
+  pcol_arena ar = {0};
+  ProtobufCAllocator alloc = {pcol_otlp_str_alloc, pcol_arena_free_one, &ar};
+  ProtobufCMessage *m = protobuf_c_message_unpack(d, &alloc, w->n, w->p);
+  cr_assert_not_null(m, "%s: protobuf-c refuses the message", d->name);
+  const ProtobufCMessage *in = f ? *(ProtobufCMessage *const *)(const void *)((const char *)m + f->offset) : m;
+  cr_assert_not_null(in, "%s.%s: not decoded", d->name, f ? f->name : "");
+  const char *s = str_field(in, x);
+  cr_assert_not_null(s, "%s.%s (%zu bytes): not decoded", xd->name, x->name, vn);
+  pcol_str got = pcol_otlp_str(&ar, s);
+  cr_assert(got.len == vn && !memcmp(got.ptr, v, vn), "%s%s%s.%s of %zu bytes read as %zu: protobuf-c no longer "
+            "gives a string field a block of its length and a NUL (otlp.h)", f ? f->name : "", f ? " " : "",
+            xd->name, x->name, vn, got.len);
+  /* a pointer that is not a block's start is read as a C string */
+  if (vn > 1) cr_assert_eq(pcol_otlp_str(&ar, s + 1).len, strlen(s + 1), "%s.%s: inside a block", xd->name, x->name);
+  pcol_arena_release(&ar);
+}
+
+/* Every string field of every OTLP message type the importer decodes
+ * (from ProfilesData, walked by protobuf-c's own descriptors), holding NUL
+ * and of lengths across the varint sizes, given twice (the last kept) and,
+ * in a singular sub-message given twice, merged by protobuf-c: pcol_otlp_str
+ * gives each whole.  This is the invariant of otlp.h: a protobuf-c that
+ * allocated, copied or ended a string otherwise fails here. */
+Test(otlp_wire, string_fields_whole) {
+  const ProtobufCMessageDescriptor *seen[64];
+  size_t nt = reach(&opentelemetry__proto__profiles__v1development__profiles_data__descriptor, seen, 0);
+  static const size_t lens[] = {0, 1, 2, 3, 8, 127, 128, 129, 300, 16383, 16384, 70000};
+  char *v = malloc(70000), *o = malloc(70000);
+  cr_assert(v && o);
+  size_t nstr = 0, nmerged = 0;
+  for (size_t t = 0; t < nt; t++) {
+    const ProtobufCMessageDescriptor *d = seen[t];
+    for (unsigned i = 0; i < d->n_fields; i++) {
+      const ProtobufCFieldDescriptor *x = &d->fields[i];
+      if (x->type != PROTOBUF_C_TYPE_STRING) continue;
+      cr_assert(x->default_value == NULL || x->default_value == protobuf_c_empty_string,
+                "%s.%s has a default string (otlp.h: none has)", d->name, x->name);
+      nstr++;
+      for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t vn = lens[li], on = vn / 2 + 1;
+        nul_bytes(v, vn);
+        memset(o, 'o', on);
+        wbuf w = {0};
+        wb_strn(&w, x->id, o, on); /* given twice: the last one kept */
+        wb_strn(&w, x->id, v, vn);
+        whole(d, &w, NULL, d, x, v, vn);
+        wb_free(&w);
+      }
+    }
+  }
+  /* merged: a singular message field given twice, the string in the first */
+  for (size_t t = 0; t < nt; t++) {
+    const ProtobufCMessageDescriptor *d = seen[t];
+    for (unsigned i = 0; i < d->n_fields; i++) {
+      const ProtobufCFieldDescriptor *f = &d->fields[i];
+      if (f->type != PROTOBUF_C_TYPE_MESSAGE || f->label == PROTOBUF_C_LABEL_REPEATED ||
+          (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+        continue;
+      const ProtobufCMessageDescriptor *sd = f->descriptor;
+      for (unsigned j = 0; j < sd->n_fields; j++) {
+        const ProtobufCFieldDescriptor *x = &sd->fields[j];
+        /* (a oneof's string is not merged by protobuf-c 1.4: an empty
+         * latest AnyValue drops it, string or not) */
+        if (x->type != PROTOBUF_C_TYPE_STRING || x->label == PROTOBUF_C_LABEL_REPEATED ||
+            (x->flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+          continue;
+        nmerged++;
+        nul_bytes(v, 300);
+        wbuf sub = {0}, empty = {0}, w = {0};
+        wb_strn(&sub, x->id, v, 300);
+        wb_msg(&w, f->id, &sub);
+        wb_msg(&w, f->id, &empty);
+        whole(d, &w, f, sd, x, v, 300);
+        wb_free(&sub), wb_free(&w);
+      }
+    }
+  }
+  /* (the fields the importer reads so: AnyValue.string_value, KeyValue.key,
+   * the scope's name and version, the schema URLs, original_payload_format) */
+  cr_assert_geq(nstr, 6, "%zu string fields found", nstr);
+  cr_assert_geq(nmerged, 2, "%zu merged string fields tried", nmerged);
+  /* a string not from the allocator: as a C string */
+  pcol_arena ar = {0};
+  cr_assert_eq(pcol_otlp_str(&ar, "ab").len, 2);
+  cr_assert_eq(pcol_otlp_str(&ar, NULL).len, 0);
+  free(v), free(o);
 }
