@@ -10,6 +10,7 @@
 #include "read_all.h" /* pcol_spill_bytes */
 #include "rowsort.h"  /* pcol_rowsort_bytes */
 #include "opentelemetry/proto/profiles/v1development/profiles.pb-c.h"
+#include "otlp/otlp.h" /* pcol_otlp_str, pcol_otlp_str_alloc */
 #include <stdio.h>
 #include <string.h>
 
@@ -599,6 +600,24 @@ static void wb_kv(wbuf *w, unsigned f, const char *k, size_t kn, const char *v, 
 static int holds(const void *p, size_t n, const char *s, size_t sn) { return p && memmem(p, n, s, sn) != NULL; }
 #define HOLDS(p, n, lit) holds(p, n, lit, sizeof lit - 1)
 
+/* A ProfilesDictionary's mapping 0, locations 0 and 1 (of function 1),
+ * functions 0 and 1 (named by string `name`) and link 0, onto d. */
+static void wb_dict_tables(wbuf *d, unsigned name) {
+  wbuf m = {0}, l = {0};
+  wb_msg(d, 1, &m); /* mapping 0 */
+  wb_msg(d, 2, &m); /* location 0 */
+  wb_uint(&l, 1, 1); /* location 1: function 1 */
+  wb_msg(&m, 3, &l);
+  wb_msg(d, 2, &m);
+  m.n = 0;
+  wb_msg(d, 3, &m); /* function 0 */
+  wb_uint(&m, 1, name);
+  wb_msg(d, 3, &m);
+  m.n = 0;
+  wb_msg(d, 4, &m); /* link 0 */
+  wb_free(&m), wb_free(&l);
+}
+
 /* One sample of the function "fu\0nc" with the attribute thread.name =
  * "th\0read" (AnyValue.string_value), its resource's service.name
  * "sv\0c", an attribute whose key is "k\0ey", its scope "sc\0pe". */
@@ -641,17 +660,7 @@ static wbuf nul_message(void) {
   wb_msg(&r, 2, &sc);
   wb_msg(&w, 1, &r);
   m.n = 0;
-  wb_msg(&d, 1, &m); /* mapping 0 */
-  wb_msg(&d, 2, &m); /* location 0 */
-  wb_uint(&l, 1, 1);  /* location 1: function 1 */
-  wb_msg(&m, 3, &l);
-  wb_msg(&d, 2, &m);
-  m.n = 0;
-  wb_msg(&d, 3, &m); /* function 0 */
-  wb_uint(&m, 1, 3); /* function 1: "fu\0nc" */
-  wb_msg(&d, 3, &m);
-  m.n = 0;
-  wb_msg(&d, 4, &m); /* link 0 */
+  wb_dict_tables(&d, 3); /* function 1: "fu\0nc" */
   WB_LIT(&d, 5, "");
   WB_LIT(&d, 5, "samples");
   WB_LIT(&d, 5, "count");
@@ -721,4 +730,184 @@ Test(otlp_wire, nul_in_a_string_value) {
   nul_whole(&back, "its OTLP export read back", &o2, &n2);
   free(o1), free(o2), free(r.file), free(back.file);
   wb_free(&w);
+}
+
+/* One sample of "main" in a Profile whose sample type is "cp\0u", of a
+ * resource whose process.executable.name is "ex\0e" and process.pid the
+ * string "12\0003". */
+static wbuf nul_name_message(void) {
+  wbuf w = {0}, r = {0}, res = {0}, sc = {0}, p = {0}, m = {0}, l = {0}, d = {0};
+  wb_kv(&res, 1, "process.executable.name", 23, "ex\0e", 4);
+  wb_kv(&res, 1, "process.pid", 11, "12\0003", 4);
+  wb_msg(&r, 1, &res);
+  wb_uint(&m, 1, 1); /* sample_type "cp\0u"/count */
+  wb_uint(&m, 2, 2);
+  wb_msg(&p, 1, &m);
+  m.n = 0; /* Sample { stack_index 1, values [7] } */
+  wb_uint(&m, 1, 1);
+  wb_varint(&l, 7);
+  wb_msg(&m, 4, &l);
+  wb_msg(&p, 2, &m);
+  wb_msg(&sc, 2, &p);
+  wb_msg(&r, 2, &sc);
+  wb_msg(&w, 1, &r);
+  m.n = l.n = 0;
+  wb_dict_tables(&d, 3); /* function 1: "main" */
+  WB_LIT(&d, 5, "");
+  WB_LIT(&d, 5, "cp\0u");
+  WB_LIT(&d, 5, "count");
+  WB_LIT(&d, 5, "main");
+  wb_msg(&d, 6, &m); /* attribute 0 */
+  m.n = l.n = 0;
+  wb_msg(&d, 7, &m); /* stack 0 */
+  wb_varint(&l, 1);  /* stack 1: location 1 */
+  wb_msg(&m, 1, &l);
+  wb_msg(&d, 7, &m);
+  wb_msg(&w, 2, &d);
+  wb_free(&r), wb_free(&res), wb_free(&sc), wb_free(&p), wb_free(&m), wb_free(&l), wb_free(&d);
+  return w;
+}
+
+/* The source's name (THE rule of srcname.h: "FILE: EXECUTABLE (pid P),
+ * TYPE") holds the executable, the pid and the sample type whole, NUL and
+ * all: each part is given by its length, none as a C string. */
+Test(otlp_wire, nul_in_the_source_name) {
+  wbuf w = nul_name_message();
+  result r = import(w.p, w.n);
+  cr_assert_eq(r.rc, 0, "%s", r.msg);
+  static const char want[] = "t.otlp: ex\0e (pid 12\0003), cp\0u";
+  cr_assert(HOLDS(r.file, r.len, want), "the source's name is not whole");
+  pcol_file *f;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(r.file, r.len, NULL, &f, &err), 0, "%s", err.message);
+  pcol_view v;
+  pcol_str u;
+  cr_assert_eq(pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_string(f, pcol_view_u32(&v, 0), &u, &err), 0, "%s", err.message);
+  cr_assert(u.len == sizeof want - 1 && !memcmp(u.ptr, want, u.len), "the source's URI: %zu bytes", u.len);
+  pcol_close(f);
+  free(r.file);
+  wb_free(&w);
+}
+
+/* ------------------------------- protobuf-c's strings whole (otlp.h) */
+
+/* every message type reachable from d, once */
+static size_t reach(const ProtobufCMessageDescriptor *d, const ProtobufCMessageDescriptor **seen, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (seen[i] == d) return n;
+  cr_assert_lt(n, 64, "more message types than the test holds");
+  seen[n++] = d;
+  for (unsigned i = 0; i < d->n_fields; i++)
+    if (d->fields[i].type == PROTOBUF_C_TYPE_MESSAGE) n = reach(d->fields[i].descriptor, seen, n);
+  return n;
+}
+/* string field f of unpacked message m: its (last) value; NULL when unset */
+static const char *str_field(const ProtobufCMessage *m, const ProtobufCFieldDescriptor *f) {
+  const char *base = (const char *)m;
+  if (f->label == PROTOBUF_C_LABEL_REPEATED) {
+    size_t k = *(const size_t *)(const void *)(base + f->quantifier_offset);
+    char *const *a = *(char *const *const *)(const void *)(base + f->offset);
+    return k ? a[k - 1] : NULL;
+  }
+  if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(const uint32_t *)(const void *)(base + f->quantifier_offset) != f->id)
+    return NULL;
+  return *(char *const *)(const void *)(base + f->offset);
+}
+/* n bytes, NUL at every 7th from the first */
+static void nul_bytes(char *v, size_t n) {
+  for (size_t i = 0; i < n; i++) v[i] = i % 7 ? (char)('a' + i % 26) : 0;
+}
+/* the message p[0..n) of type d unpacked as the importer unpacks it (its
+ * allocator), then at (field f of d: a message; 0: d itself) string field x
+ * read whole by pcol_otlp_str: v[0..vn) */
+static void whole(const ProtobufCMessageDescriptor *d, const wbuf *w, const ProtobufCFieldDescriptor *f,
+                  const ProtobufCMessageDescriptor *xd, const ProtobufCFieldDescriptor *x, const char *v,
+                  size_t vn) {
+  pcol_arena ar = {0};
+  ProtobufCAllocator alloc = {pcol_otlp_str_alloc, pcol_arena_free_one, &ar};
+  ProtobufCMessage *m = protobuf_c_message_unpack(d, &alloc, w->n, w->p);
+  cr_assert_not_null(m, "%s: protobuf-c refuses the message", d->name);
+  const ProtobufCMessage *in = f ? *(ProtobufCMessage *const *)(const void *)((const char *)m + f->offset) : m;
+  cr_assert_not_null(in, "%s.%s: not decoded", d->name, f ? f->name : "");
+  const char *s = str_field(in, x);
+  cr_assert_not_null(s, "%s.%s (%zu bytes): not decoded", xd->name, x->name, vn);
+  pcol_str got = pcol_otlp_str(&ar, s);
+  cr_assert(got.len == vn && !memcmp(got.ptr, v, vn), "%s%s%s.%s of %zu bytes read as %zu: protobuf-c no longer "
+            "gives a string field a block of its length and a NUL (otlp.h)", f ? f->name : "", f ? " " : "",
+            xd->name, x->name, vn, got.len);
+  /* a pointer that is not a block's start is read as a C string */
+  if (vn > 1) cr_assert_eq(pcol_otlp_str(&ar, s + 1).len, strlen(s + 1), "%s.%s: inside a block", xd->name, x->name);
+  pcol_arena_release(&ar);
+}
+
+/* Every string field of every OTLP message type the importer decodes
+ * (from ProfilesData, walked by protobuf-c's own descriptors), holding NUL
+ * and of lengths across the varint sizes, given twice (the last kept) and,
+ * in a singular sub-message given twice, merged by protobuf-c: pcol_otlp_str
+ * gives each whole.  This is the invariant of otlp.h: a protobuf-c that
+ * allocated, copied or ended a string otherwise fails here. */
+Test(otlp_wire, string_fields_whole) {
+  const ProtobufCMessageDescriptor *seen[64];
+  size_t nt = reach(&opentelemetry__proto__profiles__v1development__profiles_data__descriptor, seen, 0);
+  static const size_t lens[] = {0, 1, 2, 3, 8, 127, 128, 129, 300, 16383, 16384, 70000};
+  char *v = malloc(70000), *o = malloc(70000);
+  cr_assert(v && o);
+  size_t nstr = 0, nmerged = 0;
+  for (size_t t = 0; t < nt; t++) {
+    const ProtobufCMessageDescriptor *d = seen[t];
+    for (unsigned i = 0; i < d->n_fields; i++) {
+      const ProtobufCFieldDescriptor *x = &d->fields[i];
+      if (x->type != PROTOBUF_C_TYPE_STRING) continue;
+      cr_assert(x->default_value == NULL || x->default_value == protobuf_c_empty_string,
+                "%s.%s has a default string (otlp.h: none has)", d->name, x->name);
+      nstr++;
+      for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        size_t vn = lens[li], on = vn / 2 + 1;
+        nul_bytes(v, vn);
+        memset(o, 'o', on);
+        wbuf w = {0};
+        wb_strn(&w, x->id, o, on); /* given twice: the last one kept */
+        wb_strn(&w, x->id, v, vn);
+        whole(d, &w, NULL, d, x, v, vn);
+        wb_free(&w);
+      }
+    }
+  }
+  /* merged: a singular message field given twice, the string in the first */
+  for (size_t t = 0; t < nt; t++) {
+    const ProtobufCMessageDescriptor *d = seen[t];
+    for (unsigned i = 0; i < d->n_fields; i++) {
+      const ProtobufCFieldDescriptor *f = &d->fields[i];
+      if (f->type != PROTOBUF_C_TYPE_MESSAGE || f->label == PROTOBUF_C_LABEL_REPEATED ||
+          (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+        continue;
+      const ProtobufCMessageDescriptor *sd = f->descriptor;
+      for (unsigned j = 0; j < sd->n_fields; j++) {
+        const ProtobufCFieldDescriptor *x = &sd->fields[j];
+        /* (a oneof's string is not merged by protobuf-c 1.4: an empty
+         * latest AnyValue drops it, string or not) */
+        if (x->type != PROTOBUF_C_TYPE_STRING || x->label == PROTOBUF_C_LABEL_REPEATED ||
+            (x->flags & PROTOBUF_C_FIELD_FLAG_ONEOF))
+          continue;
+        nmerged++;
+        nul_bytes(v, 300);
+        wbuf sub = {0}, empty = {0}, w = {0};
+        wb_strn(&sub, x->id, v, 300);
+        wb_msg(&w, f->id, &sub);
+        wb_msg(&w, f->id, &empty);
+        whole(d, &w, f, sd, x, v, 300);
+        wb_free(&sub), wb_free(&w);
+      }
+    }
+  }
+  /* (the fields the importer reads so: AnyValue.string_value, KeyValue.key,
+   * the scope's name and version, the schema URLs, original_payload_format) */
+  cr_assert_geq(nstr, 6, "%zu string fields found", nstr);
+  cr_assert_geq(nmerged, 2, "%zu merged string fields tried", nmerged);
+  /* a string not from the allocator: as a C string */
+  pcol_arena ar = {0};
+  cr_assert_eq(pcol_otlp_str(&ar, "ab").len, 2);
+  cr_assert_eq(pcol_otlp_str(&ar, NULL).len, 0);
+  free(v), free(o);
 }

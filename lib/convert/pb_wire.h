@@ -1,6 +1,8 @@
 /* pb_wire.h — the protobuf wire format for the converters that read and
- * write it by hand (pprof, OTLP): varints and one field at a time, over
- * bytes in memory, with no allocation.
+ * write it by hand (pprof, OTLP, Perfetto): varints and one field at a
+ * time, read from bytes in memory with no allocation, written at a pointer
+ * (pcol_pb_put_*) or appended to a pcol_buf (pcol_pb_w_*).  Every
+ * hand-written protobuf field in pcol is written by these (THE writers).
  *
  * Two readings of a field, because pcol must accept exactly what it
  * accepted before the streaming decoder (issue 32):
@@ -20,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "buf.h" /* pcol_buf, pcol_buf_append */
 
 /* one varint at p[*i..n): 0; -1 truncated; -2 longer than 10 bytes */
 static inline int pcol_pb_varint(const uint8_t *p, size_t n, size_t *i, uint64_t *v) {
@@ -62,6 +65,52 @@ static inline size_t pcol_pb_varint_len(uint64_t v) {
   return n;
 }
 
+/* ------------------------------------------------------------- writing */
+/* Wire types. */
+enum { PCOL_PB_VARINT = 0, PCOL_PB_I64 = 1, PCOL_PB_LEN = 2, PCOL_PB_I32 = 5 };
+
+/* A field's head: its tag (field, wire type wt) then v as a varint (the
+ * value of a varint field, the length of a length-delimited one): its bytes
+ * (at most 20) written at p; pcol_pb_head_len counts them. */
+static inline size_t pcol_pb_put_head(uint8_t *p, uint64_t field, unsigned wt, uint64_t v) {
+  size_t n = pcol_pb_put_varint(p, field << 3 | wt);
+  return n + pcol_pb_put_varint(p + n, v);
+}
+static inline size_t pcol_pb_head_len(uint64_t field, unsigned wt, uint64_t v) {
+  return pcol_pb_varint_len(field << 3 | wt) + pcol_pb_varint_len(v);
+}
+/* v as 8 little-endian bytes at p (a fixed64, sfixed64 or double's bits) */
+static inline size_t pcol_pb_put_fixed64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+  return 8;
+}
+
+/* The same appended to b: 0, or nonzero out of memory. */
+static inline int pcol_pb_w_varint(pcol_buf *b, uint64_t v) {
+  uint8_t t[10];
+  return pcol_buf_append(b, t, pcol_pb_put_varint(t, v));
+}
+static inline int pcol_pb_w_head(pcol_buf *b, uint64_t field, unsigned wt, uint64_t v) {
+  uint8_t t[20];
+  return pcol_buf_append(b, t, pcol_pb_put_head(t, field, wt, v));
+}
+/* a varint field (written whatever v is: leaving out a zero is the caller's) */
+static inline int pcol_pb_w_uint(pcol_buf *b, uint64_t field, uint64_t v) {
+  return pcol_pb_w_head(b, field, PCOL_PB_VARINT, v);
+}
+/* a length-delimited field: p[0..n) (a string by its length, bytes, or a
+ * message packed) */
+static inline int pcol_pb_w_bytes(pcol_buf *b, uint64_t field, const void *p, size_t n) {
+  return pcol_pb_w_head(b, field, PCOL_PB_LEN, n) || (n && pcol_buf_append(b, p, n));
+}
+/* a fixed64 field (wire type 1): v's 8 bytes, little-endian */
+static inline int pcol_pb_w_fixed64(pcol_buf *b, uint64_t field, uint64_t v) {
+  uint8_t t[18];
+  size_t n = pcol_pb_put_varint(t, field << 3 | PCOL_PB_I64);
+  return pcol_buf_append(b, t, n + pcol_pb_put_fixed64(t + n, v));
+}
+
+/* ------------------------------------------------------------- reading */
 /* One field.  at: where it starts; wire type 0: the value in v; wire
  * type 2: the payload is [b, e); raw: [rb, e) is every byte after the tag
  * (protobuf-c reads a bool from those whatever the wire type). */

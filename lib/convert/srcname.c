@@ -5,20 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *pcol_source_name(const char *file, const char *name, size_t nlen, const char *pid,
-                       const char *tid, const char *what, size_t *len) {
+char *pcol_source_name(const char *file, const char *name, size_t nlen, pcol_str pid, pcol_str tid,
+                       pcol_str what, size_t *len) {
   char *r = NULL;
   size_t k = 0;
   FILE *o = open_memstream(&r, &k);
   if (!o) return NULL;
+  /* every part by its length: a NUL in it kept */
+#define PART(s) (fwrite((s).ptr, 1, (s).len, o) != (s).len)
+  int p = pid.ptr != NULL, t = tid.ptr != NULL;
   int bad = fputs(file, o) < 0;
-  if (name) bad |= fputs(": ", o) < 0 || fwrite(name, 1, nlen, o) != nlen; /* (by length: a NUL kept) */
-  if (name && (pid || tid)) bad |= fputs(" (", o) < 0;
-  else if (pid || tid) bad |= fputs(": ", o) < 0;
-  if (pid) bad |= fprintf(o, "pid %s%s", pid, tid ? ", " : "") < 0;
-  if (tid) bad |= fprintf(o, "tid %s", tid) < 0;
-  if (name && (pid || tid)) bad |= fputc(')', o) == EOF;
-  if (what && what[0]) bad |= fprintf(o, ", %s", what) < 0;
+  if (name) bad |= fputs(": ", o) < 0 || fwrite(name, 1, nlen, o) != nlen;
+  if (name && (p || t)) bad |= fputs(" (", o) < 0;
+  else if (p || t) bad |= fputs(": ", o) < 0;
+  if (p) bad |= fputs("pid ", o) < 0 || PART(pid) || (t && fputs(", ", o) < 0);
+  if (t) bad |= fputs("tid ", o) < 0 || PART(tid);
+  if (name && (p || t)) bad |= fputc(')', o) == EOF;
+  if (what.len) bad |= fputs(", ", o) < 0 || PART(what);
+#undef PART
   if (fclose(o) || bad) return free(r), NULL;
   if (len) *len = k;
   return r;

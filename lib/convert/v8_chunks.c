@@ -420,7 +420,8 @@ out:
 char *pcol_v8c_name(const pcol_v8c *c, const pcol_v8c_stream *s, const char *pid, const char *tid) {
   char *p, *n; /* "FILE: profile ID (pid P, tid T)": THE rule of srcname.h */
   if (asprintf(&p, "profile %s", s->id) < 0) return NULL;
-  n = pcol_source_name(c->name, p, strlen(p), pid, tid, NULL, NULL);
+  n = pcol_source_name(c->name, p, strlen(p), pcol_source_part(pid), pcol_source_part(tid), pcol_source_part(NULL),
+                       NULL);
   free(p);
   return n;
 }

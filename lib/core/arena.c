@@ -5,6 +5,7 @@
 #include "buf.h"      /* pcol_arena_chunk, pcol_arena, pcol_arena_alloc, ... */
 #include <stdalign.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 void *pcol_arena_alloc(void *ad, size_t size) {
@@ -38,4 +39,12 @@ void pcol_arena_release(pcol_arena *a) {
     a->head = k->next;
     free(k);
   }
+}
+int pcol_arena_holds(const pcol_arena *a, const void *p, size_t before, size_t after) {
+  uintptr_t u = (uintptr_t)p;
+  for (const pcol_arena_chunk *k = a->head; k; k = k->next) {
+    uintptr_t b = (uintptr_t)k->data, e = b + k->used;
+    if (u >= b && u <= e && u - b >= before && e - u >= after) return 1;
+  }
+  return 0;
 }

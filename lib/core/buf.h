@@ -94,5 +94,9 @@ typedef struct pcol_arena {
 void *pcol_arena_alloc(void *arena, size_t size);
 void pcol_arena_free_one(void *arena, void *p); /* nothing: freed with the arena */
 void pcol_arena_release(pcol_arena *a);
+/* 1 when the before bytes before p and the after bytes from p lie in the
+ * memory arena a handed out (one chunk's used bytes), else 0: whether a
+ * pointer is the arena's, with no read outside it */
+int pcol_arena_holds(const pcol_arena *a, const void *p, size_t before, size_t after);
 
 #endif

@@ -32,6 +32,28 @@ typedef Opentelemetry__Proto__Common__V1__KeyValue otlp_kv;
 int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsigned *wt,
                     uint64_t *v, size_t *b, size_t *e);
 
+/* protobuf-c's strings whole.  A string field protobuf-c decodes is a
+ * char * ending at a NUL, and an OTLP string may hold one; its length is
+ * known only from the block protobuf-c asks its allocator for.  The
+ * invariant relied on (protobuf-c 1.3-1.5, protobuf-c.c): every string
+ * field of a message unpacked with allocator A is NULL,
+ * protobuf_c_empty_string (a proto3 field's default: no OTLP string field
+ * has another), or a block returned by A's alloc of exactly len + 1 bytes
+ * whose first len are the field's bytes on the wire and the last a NUL,
+ * the pointer its start (parse_required_member's string case, also
+ * through parse_oneof_member and parse_repeated_member; merge_messages and
+ * a field given twice move or replace whole pointers).
+ * pcol_otlp_str_alloc is that allocator's alloc (with pcol_arena_free_one,
+ * the arena its allocator_data): it keeps each block's size and a check of
+ * it before the block.  pcol_otlp_str gives string field s's bytes: its
+ * block's size - 1 when s is such a block (in arena ar, the check matching,
+ * its last byte a NUL), else strlen(s) (cut at a NUL, never read past the
+ * block: a protobuf-c that broke the invariant is caught by test_otlp's
+ * string_fields_whole, which decodes every string field of every OTLP
+ * message type so).  otlp_wire.c */
+void *pcol_otlp_str_alloc(void *arena, size_t size);
+pcol_str pcol_otlp_str(const pcol_arena *ar, const char *s);
+
 /* 1 when p[0..n) starts as the Collector's file exporter writes with
  * `compression: zstd`: a 4-byte big-endian length, then a zstd frame (one
  * message, proto or JSON, compressed on its own).  otlp_wire.c */

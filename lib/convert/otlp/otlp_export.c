@@ -190,17 +190,10 @@ static int32_t attr(ex *x, int32_t key, int is_int, int32_t str, int64_t num, in
  * message holding a string pcol gives is written here, by length, as
  * protobuf-c would write it otherwise (fields in order, an empty string
  * and a zero number left out, a oneof's member always). */
-static int w_head(pcol_buf *b, unsigned field, unsigned wt, uint64_t v) {
-  uint8_t h[20];
-  size_t n = pcol_pb_put_varint(h, (uint64_t)field << 3 | wt);
-  n += pcol_pb_put_varint(h + n, v);
-  return pcol_buf_append(b, h, n);
+/* a string field, left out when empty */
+static int w_str(pcol_buf *b, unsigned field, pcol_str s) {
+  return s.len ? pcol_pb_w_bytes(b, field, s.ptr, s.len) : 0;
 }
-/* a length-delimited field (a string, bytes or a message) */
-static int w_bytes(pcol_buf *b, unsigned field, const void *p, size_t n) {
-  return w_head(b, field, 2, n) || (n && pcol_buf_append(b, p, n));
-}
-static int w_str(pcol_buf *b, unsigned field, pcol_str s) { return s.len ? w_bytes(b, field, s.ptr, s.len) : 0; }
 
 /* The attribute table (ProfilesDictionary field 6), once no string is
  * added: KeyValueAndUnit { key_strindex 1, value 2 (AnyValue { string_value
@@ -212,16 +205,16 @@ static int w_attrs(ex *x, pcol_buf *b) {
     const otlp_kvu *a = x->attrs[i];
     m.len = v.len = 0;
     if (a->value && a->value->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE) {
-      rc = w_head(&v, 3, 0, (uint64_t)a->value->int_value);
+      rc = pcol_pb_w_uint(&v, 3, (uint64_t)a->value->int_value);
     } else if (a->value) {
       size_t n;
       const char *p = str_at(x, (uint32_t)((const xattr *)(const void *)a)->str, &n);
-      rc = w_bytes(&v, 1, p, n);
+      rc = pcol_pb_w_bytes(&v, 1, p, n);
     }
-    if (!rc && a->key_strindex) rc = w_head(&m, 1, 0, (uint64_t)(int64_t)a->key_strindex);
-    if (!rc && a->value) rc = w_bytes(&m, 2, v.data, v.len);
-    if (!rc && a->unit_strindex) rc = w_head(&m, 3, 0, (uint64_t)(int64_t)a->unit_strindex);
-    if (!rc) rc = w_bytes(b, 6, m.data, m.len);
+    if (!rc && a->key_strindex) rc = pcol_pb_w_uint(&m, 1, (uint64_t)(int64_t)a->key_strindex);
+    if (!rc && a->value) rc = pcol_pb_w_bytes(&m, 2, v.data, v.len);
+    if (!rc && a->unit_strindex) rc = pcol_pb_w_uint(&m, 3, (uint64_t)(int64_t)a->unit_strindex);
+    if (!rc) rc = pcol_pb_w_bytes(b, 6, m.data, m.len);
   }
   pcol_buf_free(&m);
   pcol_buf_free(&v);
@@ -526,8 +519,8 @@ static int kvs(ex *x, const srcmeta *m, const char *prefix, unsigned field, pcol
     if ((x->rc = pcol_string(x->f, pcol_view_u32(&m->v, i), &v, x->err))) break;
     pcol_str ks = utf8(x, (pcol_str){k.ptr + pl, k.len - pl}), vs = utf8(x, v);
     kv.len = av.len = 0;
-    if (!x->rc && (w_bytes(&av, 1, vs.ptr, vs.len) || w_str(&kv, 1, ks) || w_bytes(&kv, 2, av.data, av.len) ||
-                   w_bytes(b, field, kv.data, kv.len)))
+    if (!x->rc && (pcol_pb_w_bytes(&av, 1, vs.ptr, vs.len) || w_str(&kv, 1, ks) ||
+                   pcol_pb_w_bytes(&kv, 2, av.data, av.len) || pcol_pb_w_bytes(b, field, kv.data, kv.len)))
       oom(x);
   }
   pcol_buf_free(&kv);
@@ -751,22 +744,24 @@ static size_t enc_sample(uint8_t *out, const spart *p, int64_t v) {
   size_t n = 0, k;
 #define PUT(src, len) (out ? memcpy(out + n, (src), (len)) : (void *)0, n += (len))
 #define VARINT(x) (k = pcol_pb_put_varint(tmp, (x)), PUT(tmp, k))
-  if (p->stack) VARINT(1 << 3), VARINT((uint64_t)(int64_t)p->stack);
+#define HEAD(f, wt, x) (k = pcol_pb_put_head(tmp, (f), (wt), (x)), PUT(tmp, k))
+  if (p->stack) HEAD(1, PCOL_PB_VARINT, (uint64_t)(int64_t)p->stack);
   size_t na = p->attrs.len / sizeof(int32_t);
   const int32_t *a = (const int32_t *)(const void *)p->attrs.data;
   if (na) {
     size_t len = 0;
     for (size_t i = 0; i < na; i++) len += pcol_pb_varint_len((uint64_t)(int64_t)a[i]);
-    VARINT(2 << 3 | 2), VARINT(len);
+    HEAD(2, PCOL_PB_LEN, len);
     for (size_t i = 0; i < na; i++) VARINT((uint64_t)(int64_t)a[i]);
   }
-  if (p->link) VARINT(3 << 3), VARINT((uint64_t)(int64_t)p->link);
-  VARINT(4 << 3 | 2), VARINT(pcol_pb_varint_len((uint64_t)v)), VARINT((uint64_t)v);
+  if (p->link) HEAD(3, PCOL_PB_VARINT, (uint64_t)(int64_t)p->link);
+  HEAD(4, PCOL_PB_LEN, pcol_pb_varint_len((uint64_t)v)), VARINT((uint64_t)v);
   if (p->has_ts) {
-    VARINT(5 << 3 | 2), VARINT(8);
-    for (int i = 0; i < 8; i++) tmp[i] = (uint8_t)(p->ts >> (8 * i));
-    PUT(tmp, 8);
+    HEAD(5, PCOL_PB_LEN, 8);
+    k = pcol_pb_put_fixed64(tmp, p->ts);
+    PUT(tmp, k);
   }
+#undef HEAD
 #undef VARINT
 #undef PUT
   return n;
@@ -781,10 +776,9 @@ static int put(ex *x, FILE *fp, const void *p, size_t n) {
   return 0;
 }
 
-/* A field's bytes: tag (wire type 2) and length.  The length of them. */
+/* A length-delimited field's bytes before its payload: tag and length.  The length of them. */
 static size_t enc_head(uint8_t *out, unsigned field, uint64_t len) {
-  size_t n = pcol_pb_put_varint(out, field << 3 | 2);
-  return n + pcol_pb_put_varint(out + n, len);
+  return pcol_pb_put_head(out, field, PCOL_PB_LEN, len);
 }
 
 static int count_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
@@ -801,7 +795,7 @@ static int pass_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   if (!ps->write) {
     for (size_t c = 0; c < ps->vc->n; c++) {
       size_t len = enc_sample(NULL, &ps->p, v[c]);
-      ps->size[c] += pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(len) + len;
+      ps->size[c] += pcol_pb_head_len(2, PCOL_PB_LEN, len) + len;
       /* the profile id (profile_id): each sample's stack, time and value */
       for (int i = 0; i < 2; i++) {
         pcol_hs_add(&ps->h[2 * c + i], (uint64_t)(uint32_t)ps->p.stack);
@@ -1028,12 +1022,12 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
   int hrs = meta(x, src, OTLP_META_RESOURCE_SCHEMA, &rs), hsn = meta(x, src, OTLP_META_SCOPE_NAME, &sn),
       hsv = meta(x, src, OTLP_META_SCOPE_VERSION, &sv), hss = meta(x, src, OTLP_META_SCOPE_SCHEMA, &ss);
   x->rc = 0;
-  int wf = w_bytes(&rb, 1, ra.data, ra.len);
+  int wf = pcol_pb_w_bytes(&rb, 1, ra.data, ra.len);
   rat = rb.len;
   wf = wf || (hrs && w_str(&rb, 3, utf8(x, rs)));
   ra.len = 0; /* (the scope's body) */
   wf = wf || (hsn && w_str(&ra, 1, utf8(x, sn))) || (hsv && w_str(&ra, 2, utf8(x, sv))) ||
-       pcol_buf_append(&ra, sa.data, sa.len) || w_bytes(&sb, 1, ra.data, ra.len);
+       pcol_buf_append(&ra, sa.data, sa.len) || pcol_pb_w_bytes(&sb, 1, ra.data, ra.len);
   sat = sb.len;
   wf = wf || (hss && w_str(&sb, 3, utf8(x, ss)));
   if (wf && !x->rc) oom(x);
@@ -1061,12 +1055,12 @@ static int add_source(ex *x, pcol_budget *bud, const srcmeta *m, const scols *S,
     p.n_attribute_indices = npattr;
     if (pack_split(x, &p.base, &pb[c], 2, &pat[c])) break;
     uint64_t plen = pb[c].len + ps.size[c];
-    scope_len += pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(plen) + plen;
+    scope_len += pcol_pb_head_len(2, PCOL_PB_LEN, plen) + plen;
   }
   if (!x->rc) {
     scope_len += sb.len;
-    uint64_t res_len = rb.len + pcol_pb_varint_len(2 << 3 | 2) + pcol_pb_varint_len(scope_len) + scope_len;
-    uint64_t all = pcol_pb_varint_len(1 << 3 | 2) + pcol_pb_varint_len(res_len) + res_len;
+    uint64_t res_len = rb.len + pcol_pb_head_len(2, PCOL_PB_LEN, scope_len) + scope_len;
+    uint64_t all = pcol_pb_head_len(1, PCOL_PB_LEN, res_len) + res_len;
     if (pcol_budget_exceeded(bud, all)) {
       x->rc = pcol_budget_refuse(bud, x->err);
     } else {
@@ -1240,11 +1234,10 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   size_t sn;
   for (uint32_t i = 0; i <= x.strs.n; i++) {
     str_at(&x, i, &sn);
-    dlen += 1 + pcol_pb_varint_len(sn) + sn;
+    dlen += pcol_pb_head_len(5, PCOL_PB_LEN, sn) + sn;
   }
-  uint8_t hdr[11];
-  hdr[0] = 2 << 3 | 2;
-  size_t hl = 1 + pcol_pb_put_varint(hdr + 1, dlen);
+  uint8_t hdr[20];
+  size_t hl = pcol_pb_put_head(hdr, 2, PCOL_PB_LEN, dlen);
   out_append(&o.base, hl, hdr);
   P(profiles_dictionary__pack_to_buffer)(&D, &o.base);
   out_append(&o.base, ab.len, ab.data);
@@ -1252,8 +1245,7 @@ int pcol_export_otlp_opt(pcol_file *f, const pcol_select *sel, FILE *out,
   P(profiles_dictionary__pack_to_buffer)(&D7, &o.base);
   for (uint32_t i = 0; i <= x.strs.n; i++) {
     const char *sp = str_at(&x, i, &sn);
-    hdr[0] = 5 << 3 | 2;
-    hl = 1 + pcol_pb_put_varint(hdr + 1, sn);
+    hl = pcol_pb_put_head(hdr, 5, PCOL_PB_LEN, sn);
     out_append(&o.base, hl, hdr);
     out_append(&o.base, sn, (const uint8_t *)sp);
   }

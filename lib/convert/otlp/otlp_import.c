@@ -64,6 +64,7 @@ typedef struct ctx {
   otlp_wsample ws[2];   /* Samples as read (two: same_samples compares a pair) */
   pcol_sym *sym; /* --symbolize: the input's session (sym->on: local) */
   pcol_buf rec;  /* u32: the message's sources in order, 0 for one pcol wrote (parts: number_parts) */
+  const pcol_arena *ar; /* protobuf-c's blocks (pb_str) */
 } ctx;
 
 static int bad(ctx *c, const char *fmt, ...)
@@ -456,29 +457,11 @@ static pcol_str str_at(const ctx *c, int32_t idx) {
   return (pcol_str){(const char *)c->raw + r[0], r[1] - r[0]};
 }
 
-/* protobuf-c's strings end at a NUL, and an OTLP string may hold one:
- * protobuf-c 1.4 copies each string field it decodes into a block of its
- * length and a NUL (parse_required_member: len + 1; merge_messages moves
- * the pointer), so the decoder's allocator keeps every block's size before
- * it and pb_str gives a string field's bytes whole. */
-#define SIZED_HEAD alignof(max_align_t)
-static void *sized_alloc(void *ar, size_t size) {
-  if (size > SIZE_MAX - SIZED_HEAD) return NULL;
-  char *p = pcol_arena_alloc(ar, size + SIZED_HEAD);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  return p + SIZED_HEAD;
-}
-static pcol_str pb_str(const char *s) {
-  if (!s || s == protobuf_c_empty_string) return (pcol_str){"", 0};
-  size_t n;
-  memcpy(&n, s - SIZED_HEAD, sizeof n);
-  if (!n || s[n - 1]) return (pcol_str){s, strlen(s)}; /* (not such a block: as C) */
-  return (pcol_str){s, n - 1};
-}
+/* a string field protobuf-c decoded, whole (NUL and all: otlp.h) */
+static pcol_str pb_str(const ctx *c, const char *s) { return pcol_otlp_str(c->ar, s); }
 /* a KeyValue's key: key, else key_strindex's string */
 static pcol_str kv_key(const ctx *c, const otlp_kv *kv) {
-  pcol_str k = pb_str(kv->key);
+  pcol_str k = pb_str(c, kv->key);
   return k.len ? k : str_at(c, kv->key_strindex);
 }
 static int has_nul(pcol_str s) { return s.len && memchr(s.ptr, 0, s.len) != NULL; }
@@ -492,94 +475,87 @@ static void hex(char *out, const uint8_t *p, size_t n) {
   out[2 * n] = 0;
 }
 
-/* An AnyValue as text (the string of a label or a meta value); *is_int
- * (may be NULL) says an int_value, *num gets it. */
 /* AnyValue v's fields packed onto b as protobuf-c packs them (fields in
  * order, then the unknown ones it kept), but its strings and nested keys
  * whole, by length (pb_str): protobuf-c's pack ends a string at its NUL. */
-static int put_vi(pcol_buf *b, uint64_t v) {
-  uint8_t h[10];
-  return pcol_buf_append(b, h, pcol_pb_put_varint(h, v));
-}
-static int put_ld(pcol_buf *b, unsigned field, const void *p, size_t n) {
-  return put_vi(b, (uint64_t)field << 3 | 2) || put_vi(b, n) || (n && pcol_buf_append(b, p, n));
-}
 static int put_unknown(pcol_buf *b, const ProtobufCMessage *m) {
   for (unsigned i = 0; i < m->n_unknown_fields; i++) {
     const ProtobufCMessageUnknownField *u = &m->unknown_fields[i];
-    if (put_vi(b, (uint64_t)u->tag << 3 | u->wire_type) || (u->len && pcol_buf_append(b, u->data, u->len)))
+    if (pcol_pb_w_varint(b, (uint64_t)u->tag << 3 | u->wire_type) ||
+        (u->len && pcol_buf_append(b, u->data, u->len)))
       return -1;
   }
   return 0;
 }
-static int pack_any(pcol_buf *b, const otlp_any *v);
+static int pack_any(const ctx *c, pcol_buf *b, const otlp_any *v);
 /* a nested message (field f of b): packed into its own buffer first, its length before it */
-static int put_sub(pcol_buf *b, unsigned f, const void *m, int (*pack)(pcol_buf *, const void *)) {
+static int put_sub(const ctx *c, pcol_buf *b, unsigned f, const void *m,
+                   int (*pack)(const ctx *, pcol_buf *, const void *)) {
   pcol_buf s = {0};
-  int rc = pack(&s, m) || put_ld(b, f, s.data, s.len);
+  int rc = pack(c, &s, m) || pcol_pb_w_bytes(b, f, s.data, s.len);
   pcol_buf_free(&s);
   return rc;
 }
-static int pack_any_v(pcol_buf *b, const void *v) { return pack_any(b, v); }
-static int pack_kv(pcol_buf *b, const void *p) {
+static int pack_any_v(const ctx *c, pcol_buf *b, const void *v) { return pack_any(c, b, v); }
+static int pack_kv(const ctx *c, pcol_buf *b, const void *p) {
   const otlp_kv *kv = p;
-  pcol_str k = pb_str(kv->key);
-  return (k.len && put_ld(b, 1, k.ptr, k.len)) || (kv->value && put_sub(b, 2, kv->value, pack_any_v)) ||
-         (kv->key_strindex && (put_vi(b, 3 << 3) || put_vi(b, (uint64_t)(int64_t)kv->key_strindex))) ||
+  pcol_str k = pb_str(c, kv->key);
+  return (k.len && pcol_pb_w_bytes(b, 1, k.ptr, k.len)) || (kv->value && put_sub(c, b, 2, kv->value, pack_any_v)) ||
+         (kv->key_strindex && pcol_pb_w_uint(b, 3, (uint64_t)(int64_t)kv->key_strindex)) ||
          put_unknown(b, &kv->base);
 }
-static int pack_array(pcol_buf *b, const void *p) {
+static int pack_array(const ctx *c, pcol_buf *b, const void *p) {
   const Opentelemetry__Proto__Common__V1__ArrayValue *a = p;
   for (size_t i = 0; i < a->n_values; i++)
-    if (put_sub(b, 1, a->values[i], pack_any_v)) return -1;
+    if (put_sub(c, b, 1, a->values[i], pack_any_v)) return -1;
   return put_unknown(b, &a->base);
 }
-static int pack_kvlist(pcol_buf *b, const void *p) {
+static int pack_kvlist(const ctx *c, pcol_buf *b, const void *p) {
   const Opentelemetry__Proto__Common__V1__KeyValueList *l = p;
   for (size_t i = 0; i < l->n_values; i++)
-    if (put_sub(b, 1, l->values[i], pack_kv)) return -1;
+    if (put_sub(c, b, 1, l->values[i], pack_kv)) return -1;
   return put_unknown(b, &l->base);
 }
-static int pack_any(pcol_buf *b, const otlp_any *v) {
+static int pack_any(const ctx *c, pcol_buf *b, const otlp_any *v) {
   int rc = 0;
   switch (v->value_case) {
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE:
     if (v->string_value && v->string_value != protobuf_c_empty_string) {
-      pcol_str s = pb_str(v->string_value);
-      rc = put_ld(b, 1, s.ptr, s.len);
+      pcol_str s = pb_str(c, v->string_value);
+      rc = pcol_pb_w_bytes(b, 1, s.ptr, s.len);
     }
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE:
-    rc = put_vi(b, 2 << 3) || put_vi(b, v->bool_value ? 1 : 0);
+    rc = pcol_pb_w_uint(b, 2, v->bool_value ? 1 : 0);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE:
-    rc = put_vi(b, 3 << 3) || put_vi(b, (uint64_t)v->int_value);
+    rc = pcol_pb_w_uint(b, 3, (uint64_t)v->int_value);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_DOUBLE_VALUE: {
     uint64_t u;
-    uint8_t d[9] = {4 << 3 | 1};
     memcpy(&u, &v->double_value, 8);
-    for (int i = 0; i < 8; i++) d[1 + i] = (uint8_t)(u >> 8 * i);
-    rc = pcol_buf_append(b, d, 9);
+    rc = pcol_pb_w_fixed64(b, 4, u);
     break;
   }
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_ARRAY_VALUE:
-    rc = v->array_value && put_sub(b, 5, v->array_value, pack_array);
+    rc = v->array_value && put_sub(c, b, 5, v->array_value, pack_array);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_KVLIST_VALUE:
-    rc = v->kvlist_value && put_sub(b, 6, v->kvlist_value, pack_kvlist);
+    rc = v->kvlist_value && put_sub(c, b, 6, v->kvlist_value, pack_kvlist);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BYTES_VALUE:
-    rc = put_ld(b, 7, v->bytes_value.data, v->bytes_value.len);
+    rc = pcol_pb_w_bytes(b, 7, v->bytes_value.data, v->bytes_value.len);
     break;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX:
-    rc = put_vi(b, 8 << 3) || put_vi(b, (uint64_t)(int64_t)v->string_value_strindex);
+    rc = pcol_pb_w_uint(b, 8, (uint64_t)(int64_t)v->string_value_strindex);
     break;
   default: break;
   }
   return rc || put_unknown(b, &v->base);
 }
 
+/* An AnyValue as text (the string of a label or a meta value); *is_int
+ * (may be NULL) says an int_value, *num gets it. */
 static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t *num) {
   t->len = 0;
   if (is_int) *is_int = 0;
@@ -591,7 +567,7 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE: /* whole, NUL and all */
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX:
     w = v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE
-            ? pb_str(v->string_value)
+            ? pb_str(c, v->string_value)
             : str_at(c, v->string_value_strindex);
     return pcol_buf_append(t, w.ptr, w.len) ? pcol_oom(c->err) : PCOL_OK;
   case OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_BOOL_VALUE: s = v->bool_value ? "true" : "false"; break;
@@ -620,7 +596,7 @@ static int any_text(ctx *c, const otlp_any *v, pcol_buf *t, int *is_int, int64_t
     /* nested values: their packed protobuf bytes as hex (kept, not shown),
      * their strings whole (pack_any) */
     pcol_buf raw = {0};
-    int rc = pack_any(&raw, v) ? pcol_oom(c->err) : PCOL_OK;
+    int rc = pack_any(c, &raw, v) ? pcol_oom(c->err) : PCOL_OK;
     size_t n = raw.len;
     if (!rc && (n > (SIZE_MAX - 1) / 2 || pcol_buf_reserve(t, 2 * n + 1))) rc = pcol_oom(c->err);
     if (!rc) {
@@ -896,7 +872,7 @@ static pcol_str attr_str(ctx *c, const otlp_profile *p, const char *key) {
     const otlp_any *v = D->attribute_table[ai]->value;
     if (!v || !pcol_str_is(str_at(c, D->attribute_table[ai]->key_strindex), key)) continue;
     if (v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE)
-      r = pb_str(v->string_value);
+      r = pb_str(c, v->string_value);
     else if (v->value_case == OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX)
       r = str_at(c, v->string_value_strindex);
   }
@@ -943,12 +919,10 @@ static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size
     if ((i && pcol_buf_append(&what, "+", 1)) || pcol_buf_append(&what, ty.ptr, ty.len))
       rc = pcol_oom(c->err);
   }
-  if (!rc && (pcol_buf_append(&exe, "", 1) || pcol_buf_append(&pid, "", 1) || pcol_buf_append(&what, "", 1)))
-    rc = pcol_oom(c->err);
-  if (!rc) {
-    const char *e = (const char *)exe.data, *pd = (const char *)pid.data;
-    *uri = pcol_source_name(c->name, exe.len > 1 ? e : NULL, exe.len - 1, pd[0] ? pd : NULL, NULL,
-                            (const char *)what.data, ulen);
+  if (!rc) { /* (each part by its length: a NUL in the pid or a type kept) */
+    pcol_str pd = {pid.len ? (const char *)pid.data : NULL, pid.len}, w = {(const char *)what.data, what.len};
+    *uri = pcol_source_name(c->name, exe.len ? (const char *)exe.data : NULL, exe.len, pd, pcol_source_part(NULL),
+                            w, ulen);
     if (!*uri) rc = pcol_oom(c->err);
   }
   pcol_buf_free(&exe);
@@ -959,7 +933,7 @@ static int source_uri(ctx *c, const otlp_rprof *rp, otlp_profile *const *g, size
 
 /* meta key = a string field of the message (s), unless empty */
 static int meta_pb(ctx *c, uint32_t src, const char *key, const char *s) {
-  pcol_str v = pb_str(s);
+  pcol_str v = pb_str(c, s);
   return v.len ? pcol_b_meta(c->b, src, key, v.ptr, v.len, c->err) : PCOL_OK;
 }
 
@@ -1414,7 +1388,8 @@ static int import_message_at(pcol_builder *b, const uint8_t *p, size_t n, const 
   pcol_buf skel = {0};
   rc = pcol_otlp_strip_samples(p, n, layout == LAYOUT_V9, pages, &skel, &c.prof, &c.nprof);
   pcol_arena ar = {0};
-  ProtobufCAllocator alloc = {sized_alloc, pcol_arena_free_one, &ar}; /* (pb_str) */
+  ProtobufCAllocator alloc = {pcol_otlp_str_alloc, pcol_arena_free_one, &ar}; /* (pb_str) */
+  c.ar = &ar;
   otlp_data *d = rc ? NULL
                     : opentelemetry__proto__profiles__v1development__profiles_data__unpack(
                           &alloc, skel.len, skel.data);

@@ -5,6 +5,8 @@
 #include "otlp.h"
 #include "pb_wire.h"
 #include "instream.h" /* pcol_compression, pcol_unwrap_head */
+#include <stdalign.h>
+#include <stdint.h>
 #include <string.h>
 
 /* the shared wire reader (lib/convert/pb_wire.h), and OTLP's rule that
@@ -20,6 +22,32 @@ int pcol_otlp_field(const uint8_t *p, size_t n, size_t *i, uint64_t *field, unsi
   *b = f.wt == 2 ? f.b : f.rb;
   *e = f.wt == 2 ? f.e : f.rb;
   return r || f.field == 0 ? -1 : 0;
+}
+
+/* protobuf-c's strings whole (otlp.h): each block is [size, check] then
+ * the bytes protobuf-c asked for */
+#define STR_HEAD alignof(max_align_t)
+_Static_assert(STR_HEAD >= 2 * sizeof(size_t), "room for a block's size and check");
+static size_t str_check(const char *p, size_t size) {
+  return size ^ (size_t)(uintptr_t)p ^ (size_t)0x9e3779b97f4a7c15u;
+}
+void *pcol_otlp_str_alloc(void *ar, size_t size) {
+  if (size > SIZE_MAX - STR_HEAD) return NULL;
+  char *p = pcol_arena_alloc(ar, size + STR_HEAD);
+  if (!p) return NULL;
+  size_t h[2] = {size, str_check(p + STR_HEAD, size)};
+  memcpy(p, h, sizeof h);
+  return p + STR_HEAD;
+}
+pcol_str pcol_otlp_str(const pcol_arena *ar, const char *s) {
+  if (!s || s == protobuf_c_empty_string) return (pcol_str){"", 0};
+  if (pcol_arena_holds(ar, s, STR_HEAD, 1)) {
+    size_t h[2];
+    memcpy(h, s - STR_HEAD, sizeof h);
+    if (h[0] && h[1] == str_check(s, h[0]) && pcol_arena_holds(ar, s, 0, h[0]) && !s[h[0] - 1])
+      return (pcol_str){s, h[0] - 1};
+  }
+  return (pcol_str){s, strlen(s)}; /* (not such a block: as a C string) */
 }
 
 /* 1 when p[0..n) (a head: the last field may be cut off) starts like a

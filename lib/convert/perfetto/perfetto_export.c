@@ -151,16 +151,7 @@ typedef struct pex {
 static int oom(pex *x) { return x->rc = pcol_oom(x->err); }
 
 /* ------------------------------------------------------------ protobuf */
-static int pb_varint(pcol_buf *b, uint64_t v) {
-  uint8_t t[10];
-  return pcol_buf_append(b, t, pcol_pb_put_varint(t, v));
-}
-static int pb_uint(pcol_buf *b, unsigned field, uint64_t v) {
-  return pb_varint(b, (uint64_t)field << 3) || pb_varint(b, v);
-}
-static int pb_bytes(pcol_buf *b, unsigned field, const void *p, size_t n) {
-  return pb_varint(b, (uint64_t)field << 3 | 2) || pb_varint(b, n) || (n && pcol_buf_append(b, p, n));
-}
+/* (the fields are written by pb_wire.h's writers) */
 /* p[0..n) as valid UTF-8 (THE repair rule, bytes.h) in x->scratch: its
  * length; SIZE_MAX out of memory */
 static size_t repaired(pex *x, const char *p, size_t n) {
@@ -169,14 +160,13 @@ static size_t repaired(pex *x, const char *p, size_t n) {
 }
 /* a string from the input, repaired */
 static int pb_str(pex *x, pcol_buf *b, unsigned field, const char *p, size_t n) {
-  return (n = repaired(x, p, n)) == SIZE_MAX || pb_bytes(b, field, x->scratch.data, n);
+  return (n = repaired(x, p, n)) == SIZE_MAX || pcol_pb_w_bytes(b, field, x->scratch.data, n);
 }
 
 /* The packet in x->pkt as a Trace's packet, to the output. */
 static int put_packet(pex *x) {
-  uint8_t h[12];
-  size_t n = pcol_pb_put_varint(h, 1 << 3 | 2);
-  n += pcol_pb_put_varint(h + n, x->pkt.len);
+  uint8_t h[20];
+  size_t n = pcol_pb_put_head(h, 1, PCOL_PB_LEN, x->pkt.len);
   FILE *fp = x->bud->fp;
   if (fwrite(h, 1, n, fp) != n || (x->pkt.len && fwrite(x->pkt.data, 1, x->pkt.len, fp) != x->pkt.len))
     return x->rc = pcol_write_error(x->err, errno, "perfetto export");
@@ -210,8 +200,8 @@ static uint64_t str_iid(pex *x, int ns, const char *p, size_t n) {
     size_t len;
     const void *str = pcol_intern_at(&x->sset, id, &len);
     x->sub.len = 0;
-    if (pb_uint(&x->sub, 1, id) || pb_bytes(&x->sub, 2, str, len) ||
-        pb_bytes(&x->in, ns_field[ns], x->sub.data, x->sub.len))
+    if (pcol_pb_w_uint(&x->sub, 1, id) || pcol_pb_w_bytes(&x->sub, 2, str, len) ||
+        pcol_pb_w_bytes(&x->in, ns_field[ns], x->sub.data, x->sub.len))
       return oom(x), 0;
   }
   return id;
@@ -266,9 +256,9 @@ static uint64_t mapping_iid(pex *x, uint32_t m) {
   uint64_t start, limit, off;
   int ranged = map_range(x, m, &start, &limit, &off);
   x->sub.len = 0;
-  if (pb_uint(&x->sub, 1, m) || (bid && pb_uint(&x->sub, 2, bid)) ||
-      (ranged && (pb_uint(&x->sub, 4, start) || pb_uint(&x->sub, 5, limit))) || (path && pb_uint(&x->sub, 7, path)) ||
-      (ranged && off && pb_uint(&x->sub, 8, off)) || pb_bytes(&x->in, I_MAPS, x->sub.data, x->sub.len))
+  if (pcol_pb_w_uint(&x->sub, 1, m) || (bid && pcol_pb_w_uint(&x->sub, 2, bid)) ||
+      (ranged && (pcol_pb_w_uint(&x->sub, 4, start) || pcol_pb_w_uint(&x->sub, 5, limit))) || (path && pcol_pb_w_uint(&x->sub, 7, path)) ||
+      (ranged && off && pcol_pb_w_uint(&x->sub, 8, off)) || pcol_pb_w_bytes(&x->in, I_MAPS, x->sub.data, x->sub.len))
     return oom(x), 0;
   return m;
 }
@@ -304,10 +294,10 @@ static uint64_t frame_iid(pex *x, uint32_t loc, uint64_t li) {
   uint64_t addr = pcol_view_u64(&x->fr.loc_addr, loc - 1), start, limit, off;
   if (m && map_range(x, m, &start, &limit, &off) && addr >= start && addr < limit) addr = addr - start + off;
   x->sub.len = 0;
-  if (pb_uint(&x->sub, 1, iid) || (fn && pb_uint(&x->sub, 2, fn)) || (map && pb_uint(&x->sub, 3, map)) ||
-      (addr && pb_uint(&x->sub, 4, addr)) || (path && pb_uint(&x->sub, 5, path)) ||
-      (line > 0 && line <= UINT32_MAX && pb_uint(&x->sub, 6, (uint64_t)line)) ||
-      pb_bytes(&x->in, I_FRAMES, x->sub.data, x->sub.len))
+  if (pcol_pb_w_uint(&x->sub, 1, iid) || (fn && pcol_pb_w_uint(&x->sub, 2, fn)) || (map && pcol_pb_w_uint(&x->sub, 3, map)) ||
+      (addr && pcol_pb_w_uint(&x->sub, 4, addr)) || (path && pcol_pb_w_uint(&x->sub, 5, path)) ||
+      (line > 0 && line <= UINT32_MAX && pcol_pb_w_uint(&x->sub, 6, (uint64_t)line)) ||
+      pcol_pb_w_bytes(&x->in, I_FRAMES, x->sub.data, x->sub.len))
     return oom(x), 0;
   return iid;
 }
@@ -339,9 +329,9 @@ static uint64_t stack_iid(pex *x, uint32_t sid) {
     /* Callstack { iid = 1, frame_ids = 2 (unpacked, as declared) } */
     pcol_buf cs = {0};
     const uint64_t *v = (const uint64_t *)(const void *)ids.data;
-    int bad = pb_uint(&cs, 1, sid);
-    for (size_t i = 0; i < n && !bad; i++) bad = pb_uint(&cs, 2, v[i]);
-    if (bad || pb_bytes(&x->in, I_STACKS, cs.data, cs.len)) oom(x);
+    int bad = pcol_pb_w_uint(&cs, 1, sid);
+    for (size_t i = 0; i < n && !bad; i++) bad = pcol_pb_w_uint(&cs, 2, v[i]);
+    if (bad || pcol_pb_w_bytes(&x->in, I_STACKS, cs.data, cs.len)) oom(x);
     pcol_buf_free(&cs);
     x->st_stack[sid] = x->seq;
   }
@@ -364,8 +354,8 @@ static int descriptor(pex *x, pcol_buf *b, unsigned field, const pcol_xtype *t) 
   pcol_buf d = {0};
   unsigned e = unit_enum(t->unit);
   int bad = pb_str(x, &d, 2, t->type.ptr ? t->type.ptr : "", t->type.ptr ? t->type.len : 0) ||
-            (e ? pb_uint(&d, 3, e) : t->unit.ptr && t->unit.len && pb_str(x, &d, 4, t->unit.ptr, t->unit.len)) ||
-            pb_bytes(b, field, d.data, d.len);
+            (e ? pcol_pb_w_uint(&d, 3, e) : t->unit.ptr && t->unit.len && pb_str(x, &d, 4, t->unit.ptr, t->unit.len)) ||
+            pcol_pb_w_bytes(b, field, d.data, d.len);
   pcol_buf_free(&d);
   return bad ? oom(x) : PCOL_OK;
 }
@@ -526,11 +516,11 @@ static int tracks(pex *x, int64_t ts) {
       /* (pid, tid < 2^31: a thread's uuid is below 2^62, a process's has bit 62) */
       uint64_t puuid = 1ull << 62 | (uint64_t)t->pid, tuuid = ((uint64_t)t->pid << 31 | (uint64_t)t->tid) + 1;
       d.len = e.len = x->pkt.len = 0;
-      if (pb_uint(&e, 1, (uint64_t)t->pid) || (thread && pb_uint(&e, 2, (uint64_t)t->tid)) ||
+      if (pcol_pb_w_uint(&e, 1, (uint64_t)t->pid) || (thread && pcol_pb_w_uint(&e, 2, (uint64_t)t->tid)) ||
           pb_str(x, &e, thread ? 5 : 6, name.ptr ? name.ptr : "", name.ptr ? name.len : 0) ||
-          pb_uint(&d, 1, thread ? tuuid : puuid) || (thread && pb_uint(&d, 5, puuid)) ||
-          pb_bytes(&d, thread ? 4 : 3, e.data, e.len) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) ||
-          pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pb_bytes(&x->pkt, TP_TRACK, d.data, d.len)) {
+          pcol_pb_w_uint(&d, 1, thread ? tuuid : puuid) || (thread && pcol_pb_w_uint(&d, 5, puuid)) ||
+          pcol_pb_w_bytes(&d, thread ? 4 : 3, e.data, e.len) || pcol_pb_w_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) ||
+          pcol_pb_w_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pcol_pb_w_bytes(&x->pkt, TP_TRACK, d.data, d.len)) {
         oom(x);
         break;
       }
@@ -593,11 +583,9 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
   /* StackSample { task_context = 1 {pid = 2, tid = 3}, callstack_iid = 6,
    * primary_weight = 11, follower_weights = 14 (packed) } */
   uint8_t tc[24];
-  size_t tn = pcol_pb_put_varint(tc, 2 << 3);
-  tn += pcol_pb_put_varint(tc + tn, (uint64_t)th->pid);
-  tn += pcol_pb_put_varint(tc + tn, 3 << 3);
-  tn += pcol_pb_put_varint(tc + tn, (uint64_t)th->tid);
-  if (pb_bytes(&x->ss, 1, tc, tn) || (cs && pb_uint(&x->ss, 6, cs))) return oom(x);
+  size_t tn = pcol_pb_put_head(tc, 2, PCOL_PB_VARINT, (uint64_t)th->pid);
+  tn += pcol_pb_put_head(tc + tn, 3, PCOL_PB_VARINT, (uint64_t)th->tid);
+  if (pcol_pb_w_bytes(&x->ss, 1, tc, tn) || (cs && pcol_pb_w_uint(&x->ss, 6, cs))) return oom(x);
   uint64_t fw[MAX_VALUES];
   size_t nf = 0, flen = 0;
   for (size_t k = 0; k < x->nv; k++) {
@@ -605,18 +593,18 @@ static int sample_row(void *ctx, uint64_t row, int64_t num, int64_t den) {
     if (k && x->neg[k]) continue; /* not written (the note says which) */
     if (value_of(x, row, k, num, den, &v)) return x->rc;
     if (v < 0) v = 0; /* (a primary's negative amount was refused) */
-    if (!k && pb_uint(&x->ss, 11, (uint64_t)v)) return oom(x);
+    if (!k && pcol_pb_w_uint(&x->ss, 11, (uint64_t)v)) return oom(x);
     if (k) fw[nf++] = (uint64_t)v, flen += pcol_pb_varint_len((uint64_t)v);
   }
   if (nf) {
-    if (pb_varint(&x->ss, 14 << 3 | 2) || pb_varint(&x->ss, flen)) return oom(x);
+    if (pcol_pb_w_head(&x->ss, 14, PCOL_PB_LEN, flen)) return oom(x);
     for (size_t k = 0; k < nf; k++)
-      if (pb_varint(&x->ss, fw[k])) return oom(x);
+      if (pcol_pb_w_varint(&x->ss, fw[k])) return oom(x);
   }
-  if (pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
-      (x->in.len && pb_bytes(&x->pkt, TP_INTERNED, x->in.data, x->in.len)) ||
-      pb_uint(&x->pkt, TP_FLAGS, 2 /* SEQ_NEEDS_INCREMENTAL_STATE */) ||
-      pb_bytes(&x->pkt, TP_STACK_SAMPLE, x->ss.data, x->ss.len))
+  if (pcol_pb_w_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) || pcol_pb_w_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
+      (x->in.len && pcol_pb_w_bytes(&x->pkt, TP_INTERNED, x->in.data, x->in.len)) ||
+      pcol_pb_w_uint(&x->pkt, TP_FLAGS, 2 /* SEQ_NEEDS_INCREMENTAL_STATE */) ||
+      pcol_pb_w_bytes(&x->pkt, TP_STACK_SAMPLE, x->ss.data, x->ss.len))
     return oom(x);
   if (pcol_budget_exceeded(x->bud, x->pkt.len + 12)) return x->rc = pcol_budget_refuse(x->bud, x->err);
   return put_packet(x);
@@ -630,11 +618,11 @@ static int clocks(pex *x, int64_t ts) {
   int bad = 0;
   for (int k = 0; k < 1 + x->absolute && !bad; k++) {
     c.len = 0;
-    bad = pb_uint(&c, 1, k ? CLOCK_REALTIME_ID : CLOCK_BOOTTIME_ID) || pb_uint(&c, 2, (uint64_t)ts) ||
-          pb_bytes(&s, 1, c.data, c.len);
+    bad = pcol_pb_w_uint(&c, 1, k ? CLOCK_REALTIME_ID : CLOCK_BOOTTIME_ID) || pcol_pb_w_uint(&c, 2, (uint64_t)ts) ||
+          pcol_pb_w_bytes(&s, 1, c.data, c.len);
   }
-  bad = bad || pb_uint(&s, 2, CLOCK_BOOTTIME_ID) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) ||
-        pb_bytes(&x->pkt, TP_CLOCKS, s.data, s.len);
+  bad = bad || pcol_pb_w_uint(&s, 2, CLOCK_BOOTTIME_ID) || pcol_pb_w_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)ts) ||
+        pcol_pb_w_bytes(&x->pkt, TP_CLOCKS, s.data, s.len);
   pcol_buf_free(&c);
   pcol_buf_free(&s);
   return bad ? oom(x) : put_packet(x);
@@ -697,9 +685,9 @@ static int window(pex *x, const pcol_buf *name, int64_t lo, int64_t hi, int64_t 
   pcol_buf d = {0}, e = {0}, a = {0};
   uint64_t uuid = 1ull << 63 | (x->seq + 1);
   x->pkt.len = 0;
-  int bad = pb_uint(&d, 1, uuid) || pb_str(x, &d, 2, (const char *)name->data, name->len) ||
-            pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)lo) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
-            pb_bytes(&x->pkt, TP_TRACK, d.data, d.len);
+  int bad = pcol_pb_w_uint(&d, 1, uuid) || pb_str(x, &d, 2, (const char *)name->data, name->len) ||
+            pcol_pb_w_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)lo) || pcol_pb_w_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
+            pcol_pb_w_bytes(&x->pkt, TP_TRACK, d.data, d.len);
   if (!bad) bad = put_packet(x) != PCOL_OK;
   /* TrackEvent { debug_annotations = 4 {name = 10, int_value = 4 | uint_value = 3}, type = 9,
    * track_uuid = 11, categories = 22, name = 23 } */
@@ -707,18 +695,18 @@ static int window(pex *x, const pcol_buf *name, int64_t lo, int64_t hi, int64_t 
     e.len = x->pkt.len = 0;
     if (!end) {
       a.len = 0;
-      bad = pb_bytes(&a, 10, PERFETTO_WINDOW_SPAN_START, strlen(PERFETTO_WINDOW_SPAN_START)) ||
-            pb_uint(&a, 4, (uint64_t)span) ||
-            pb_bytes(&e, 4, a.data, a.len);
+      bad = pcol_pb_w_bytes(&a, 10, PERFETTO_WINDOW_SPAN_START, strlen(PERFETTO_WINDOW_SPAN_START)) ||
+            pcol_pb_w_uint(&a, 4, (uint64_t)span) ||
+            pcol_pb_w_bytes(&e, 4, a.data, a.len);
       a.len = 0;
-      bad = bad || pb_bytes(&a, 10, PERFETTO_WINDOW_RECORDING, strlen(PERFETTO_WINDOW_RECORDING)) ||
-            pb_uint(&a, 3, rec) || pb_bytes(&e, 4, a.data, a.len);
+      bad = bad || pcol_pb_w_bytes(&a, 10, PERFETTO_WINDOW_RECORDING, strlen(PERFETTO_WINDOW_RECORDING)) ||
+            pcol_pb_w_uint(&a, 3, rec) || pcol_pb_w_bytes(&e, 4, a.data, a.len);
     }
-    bad = bad || pb_uint(&e, 9, end ? 2 : 1) || pb_uint(&e, 11, uuid) ||
-          (!end && (pb_bytes(&e, 22, PERFETTO_WINDOW_CATEGORY, strlen(PERFETTO_WINDOW_CATEGORY)) ||
-                    pb_bytes(&e, 23, "window", 6))) ||
-          pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)(end ? hi : lo)) || pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
-          pb_bytes(&x->pkt, TP_TRACK_EVENT, e.data, e.len);
+    bad = bad || pcol_pb_w_uint(&e, 9, end ? 2 : 1) || pcol_pb_w_uint(&e, 11, uuid) ||
+          (!end && (pcol_pb_w_bytes(&e, 22, PERFETTO_WINDOW_CATEGORY, strlen(PERFETTO_WINDOW_CATEGORY)) ||
+                    pcol_pb_w_bytes(&e, 23, "window", 6))) ||
+          pcol_pb_w_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)(end ? hi : lo)) || pcol_pb_w_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) ||
+          pcol_pb_w_bytes(&x->pkt, TP_TRACK_EVENT, e.data, e.len);
     if (!bad) bad = put_packet(x) != PCOL_OK;
   }
   pcol_buf_free(&d);
@@ -766,9 +754,9 @@ static int write_source(pex *x, const pcol_select *sel, uint32_t s, const pcol_e
     for (size_t k = 1; k < x->nv && !bad; k++)
       if (!x->neg[k]) bad = descriptor(x, &ssd, 3, &x->vals[k]);
     x->pkt.len = 0;
-    bad = bad || pb_bytes(&def, 100, ssd.data, ssd.len) || pb_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)pbase) ||
-          pb_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pb_uint(&x->pkt, TP_FLAGS, 1 /* SEQ_INCREMENTAL_STATE_CLEARED */) ||
-          pb_bytes(&x->pkt, TP_DEFAULTS, def.data, def.len) || pb_uint(&x->pkt, TP_FIRST_ON_SEQ, 1);
+    bad = bad || pcol_pb_w_bytes(&def, 100, ssd.data, ssd.len) || pcol_pb_w_uint(&x->pkt, TP_TIMESTAMP, (uint64_t)pbase) ||
+          pcol_pb_w_uint(&x->pkt, TP_SEQ_ID, x->seq + 1) || pcol_pb_w_uint(&x->pkt, TP_FLAGS, 1 /* SEQ_INCREMENTAL_STATE_CLEARED */) ||
+          pcol_pb_w_bytes(&x->pkt, TP_DEFAULTS, def.data, def.len) || pcol_pb_w_uint(&x->pkt, TP_FIRST_ON_SEQ, 1);
     if (bad && !x->rc) oom(x);
   }
   pcol_buf_free(&def);

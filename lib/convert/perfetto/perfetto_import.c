@@ -2120,7 +2120,8 @@ static int host_thread(void *ctx, const pf_v8_thread *t, char **uri, size_t *ule
   if (t->has_tid) snprintf(tt, sizeof tt, "%" PRId64, t->tid);
   uint32_t sid = t->has_tid ? name_of(x, K_THREAD, t->tid) : 0;
   pcol_str tn = sid ? pcol_b_string_get(x->b, sid) : (pcol_str){NULL, 0};
-  *uri = pcol_source_name(x->name, tn.ptr, tn.len, pt, tt, NULL, ulen); /* (whole: it may hold NUL) */
+  *uri = pcol_source_name(x->name, tn.ptr, tn.len, pcol_source_part(pt), pcol_source_part(tt), pcol_source_part(NULL),
+                          ulen); /* (whole: it may hold NUL) */
   if (!*uri) return pcol_oom(x->err);
   return labelset(x, &l, ls);
 }

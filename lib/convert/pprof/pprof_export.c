@@ -669,9 +669,8 @@ static int pack_sample(sample_pass *sp, uint64_t row) {
   s.value = sp->values;
   /* field 2 of the Profile: tag, length, the Sample */
   size_t len = perftools__profiles__sample__get_packed_size(&s);
-  uint8_t hdr[11];
-  size_t hl = 1 + pcol_pb_put_varint(hdr + 1, len);
-  hdr[0] = 2 << 3 | 2;
+  uint8_t hdr[20];
+  size_t hl = pcol_pb_put_head(hdr, 2, PCOL_PB_LEN, len);
   sp->packed.len = 0;
   if (pcol_buf_reserve(&sp->packed, len + 1)) return oom(x);
   perftools__profiles__sample__pack(&s, sp->packed.data);

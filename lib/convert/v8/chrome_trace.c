@@ -1062,7 +1062,8 @@ static int thread_bits(ctrace *c, const tkey *k, char **uri, size_t *ulen, uint3
   char pb[40], tb[40];
   int rc;
   const char *pt = tkey_str(c, k, 0, pb), *tt = tkey_str(c, k, 1, tb);
-  *uri = pcol_source_name(c->name, tname, tl, pt, tt, NULL, ulen);
+  *uri = pcol_source_name(c->name, tname, tl, pcol_source_part(pt), pcol_source_part(tt), pcol_source_part(NULL),
+                          ulen);
   if (!*uri) return pcol_oom(c->err);
   uint32_t kp = 0, kt = 0, ktn = 0, kpn = 0, sv = 0, v[2] = {0, 0};
   pcol_label_row lab[4];
