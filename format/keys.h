@@ -75,6 +75,10 @@
  * recording's stackdepth): their outer frames are lost, so the views warn
  * that the callers above the cut count less (pcol_view_notes). */
 #define PCOL_META_TRUNCATED_STACKS "pcol.truncated_stacks"
+/* N (decimal, > 0): the recorder's stack depth, when the recording says it
+ * (a JFR recording's FlightRecorderOptions stackdepth): the views' warning
+ * of pcol.truncated_stacks names it (else JFR's default, 64). */
+#define PCOL_META_STACK_DEPTH "pcol.stack_depth"
 /* The default value of the profile a source was imported with, when its
  * sources' own defaults differ (a type name; every source of the profile
  * states it): a view of such sources adds it up, not "samples" (THE

@@ -2477,7 +2477,9 @@ typedef struct pcol_ftree {
 } pcol_ftree;
 
 /* Frame names: the function name; for a function with NA name (Rprof
- * top-level refs) "file:line" (or the file, or "[unknown]"); a location
+ * top-level refs) "<unknown>", as go tool pprof names it by function and
+ * the other views do (1.2: it was "file:line", which the exports that
+ * name frames still write; doc/mappings.md §6); a location
  * without lines (unsymbolized) its mapping's, as go tool pprof and
  * pcol_top_compute name it: "[<basename of the mapping's file>]", or
  * "<unknown>" without one; so is a function named "" (1.2: it was "", a

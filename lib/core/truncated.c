@@ -8,7 +8,7 @@
  * (pcol_export). */
 #include "truncated.h"
 #include "error.h"  /* PCOL_RETURN_NOT_OK */
-#include "keys.h"   /* PCOL_META_TRUNCATED_STACKS, PCOL_META_NOTE */
+#include "keys.h"   /* PCOL_META_TRUNCATED_STACKS, PCOL_META_STACK_DEPTH, PCOL_META_NOTE */
 #include "bytes.h"  /* pcol_str_i64 */
 #include "reader.h" /* pcol_meta_probe */
 #include "wall.h"   /* pcol_selection_sources */
@@ -25,13 +25,22 @@ int pcol_b_truncated_stacks(pcol_builder *b, uint32_t src, uint64_t n, pcol_erro
   return rc ? rc : pcol_b_meta_str(b, src, PCOL_META_TRUNCATED_STACKS, note, err);
 }
 
-int pcol_truncated_of(pcol_file *f, uint32_t s, uint64_t *n, pcol_error *err) {
+/* *n = source s's meta `key` when a whole number > 0, else 0 */
+static int meta_count(pcol_file *f, uint32_t s, const char *key, uint64_t *n, pcol_error *err) {
   *n = 0;
   pcol_str v;
   int64_t x;
-  int rc = pcol_meta_probe(f, s, PCOL_META_TRUNCATED_STACKS, &v, err);
+  int rc = pcol_meta_probe(f, s, key, &v, err);
   if (rc > 0 && !pcol_str_i64(v, &x) && x > 0) *n = (uint64_t)x;
   return rc < 0 ? rc : PCOL_OK;
+}
+
+int pcol_truncated_of(pcol_file *f, uint32_t s, uint64_t *n, pcol_error *err) {
+  return meta_count(f, s, PCOL_META_TRUNCATED_STACKS, n, err);
+}
+
+int pcol_stack_depth_of(pcol_file *f, uint32_t s, uint64_t *d, pcol_error *err) {
+  return meta_count(f, s, PCOL_META_STACK_DEPTH, d, err);
 }
 
 int pcol_truncated_total(pcol_file *f, const pcol_select *sel, uint64_t *total, uint64_t *nsrc,

@@ -17,6 +17,9 @@ int pcol_b_truncated_stacks(pcol_builder *b, uint32_t src, uint64_t n, pcol_erro
 /* *n = source s's pcol.truncated_stacks (a whole number > 0; else 0),
  * in O(its meta rows): an export that writes it source by source. */
 int pcol_truncated_of(pcol_file *f, uint32_t s, uint64_t *n, pcol_error *err);
+/* *d = source s's pcol.stack_depth (the recorder's stack depth, when the
+ * recording says it: a whole number > 0; else 0, not known). */
+int pcol_stack_depth_of(pcol_file *f, uint32_t s, uint64_t *d, pcol_error *err);
 /* *total = the sum of pcol.truncated_stacks over THE sources of sel
  * (pcol_selection_sources; sel NULL: every one), *nsrc how many of them
  * have it (may be NULL); ranges and filters do not cut it (the samples do

@@ -8,7 +8,7 @@
 #include "query.h"
 #include "error.h" /* pcol_oom */
 #include "wall.h"  /* pcol_wall: THE start rule */
-#include "truncated.h" /* pcol_truncated_of */
+#include "truncated.h" /* pcol_truncated_of, pcol_stack_depth_of */
 #include "bytes.h" /* pcol_str_i64 */
 #include "select.h" /* pcol_select_iter_need, pcol_select_need_view */
 #include "count.h"  /* pcol_base_kinds: a subtracted base's sources */
@@ -319,6 +319,7 @@ static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_val
   uint32_t *depth = NULL;
   uint64_t *cells = NULL;
   bool upto = false;
+  uint64_t depth_said = 0; /* pcol.stack_depth of the sources counted, 0: not one known */
   if (!rc && any && !(rc = stack_depths(f, &depth, err))) {
     cells = calloc(4 * (ns + 1), sizeof *cells);
     if (!cells) rc = pcol_oom(err);
@@ -340,11 +341,15 @@ static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_val
     if (!rc) rc = trunc_pass(f, &seen, &c, err);
     for (uint64_t s = 1; s <= ns && !rc; s++) {
       if (!n[s] || !has[s] || !c.all[s]) continue;
-      uint64_t k;
+      uint64_t k, d = 0;
       if (whole_at_max[s] == (uint64_t)n[s]) k = c.at_max[s]; /* the cut ones: exact */
       else if (c.all[s] == whole[s]) k = (uint64_t)n[s];
       else k = c.all[s] < (uint64_t)n[s] ? c.all[s] : (uint64_t)n[s], upto = true;
-      if (k) total = total > UINT64_MAX - k ? UINT64_MAX : total + k, nsrc++;
+      if (!k) continue;
+      total = total > UINT64_MAX - k ? UINT64_MAX : total + k, nsrc++;
+      /* the depth the recordings say, when every counted source says one */
+      if (!(rc = pcol_stack_depth_of(f, (uint32_t)s, &d, err)))
+        depth_said = nsrc == 1 ? d : depth_said == d ? d : 0;
     }
     free(whole_at_max);
   }
@@ -353,15 +358,19 @@ static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_val
   free(has);
   free(n);
   if (rc || !total) return rc;
+  /* the depth: the recording's when it says it (pcol.stack_depth), else
+   * JFR's default (review h4: "64 by default" of a recording at 20) */
   const char *fmt = "%s%llu samples%s have stacks the recorder truncated at its stack depth (JFR's "
-                    "stackdepth, 64 frames by default): their outer frames are lost, so the callers "
+                    "stackdepth, %s): their outer frames are lost, so the callers "
                     "above the cut (main, ...) count less than they ran (pcol info notes it)";
-  char src[48] = "";
+  char src[48] = "", dep[48] = "64 frames by default";
   const char *pre = upto ? "up to " : "";
   if (nsrc > 1) snprintf(src, sizeof src, " of %llu sources", (unsigned long long)nsrc);
-  int len = snprintf(NULL, 0, fmt, pre, (unsigned long long)total, src);
+  if (depth_said)
+    snprintf(dep, sizeof dep, "set to %llu frames", (unsigned long long)depth_said);
+  int len = snprintf(NULL, 0, fmt, pre, (unsigned long long)total, src, dep);
   if (len < 0 || !(*text = malloc((size_t)len + 1))) return pcol_oom(err);
-  snprintf(*text, (size_t)len + 1, fmt, pre, (unsigned long long)total, src);
+  snprintf(*text, (size_t)len + 1, fmt, pre, (unsigned long long)total, src, dep);
   return PCOL_OK;
 }
 

@@ -62,6 +62,20 @@ d2=$("$PCOL" top "$tmp/a.jfr" "$tmp/a.jfr" --value samples -n 1 | grep '^Duratio
 # merged) still add up, and the OTLP and speedscope exports read back keep
 # the recording one
 $GEN "$tmp/r.jfr" --chunks 3 --samples 10 || fail "gen_jfr.py --chunks 3"
+# THE recording rule's mark (spec.md §7): a recording of several sources
+# numbers them, pcol.recording_part = 1, 2, ... (each recording of a file
+# joined with `cat` from 1 again); a lone source is no part, as Chrome's,
+# Perfetto's and OTLP's are not (h4: JFR numbered it 1), however many
+# chunks it spans
+parts() { "$PCOL" cat "$1" --table meta --format tsv | awk -F'\t' '$1 == "pcol.recording_part" { printf "%s=%s ", $3, $2 }'; }
+[ "$(parts "$tmp/r.jfr")" = "1=1 2=2 " ] || fail "r.jfr's two sources: parts '$(parts "$tmp/r.jfr")'"
+[ "$(parts "$tmp/aa.jfr")" = "1=1 2=2 3=1 4=2 " ] || fail "aa.jfr's two recordings: parts '$(parts "$tmp/aa.jfr")'"
+for c in 1 3; do
+  $GEN "$tmp/lone$c.jfr" --chunks $c --exec-only || fail "gen_jfr.py --chunks $c --exec-only"
+  [ "$("$PCOL" cat "$tmp/lone$c.jfr" --table sources --format tsv | tail -n +2 | wc -l)" = 1 ] || fail "lone$c.jfr: not one source"
+  [ -z "$(parts "$tmp/lone$c.jfr")" ] || fail "lone$c.jfr ($c chunks): a lone source numbered '$(parts "$tmp/lone$c.jfr")'"
+  ! "$PCOL" info "$tmp/lone$c.jfr" | grep -q recording_part || fail "pcol info lone$c.jfr: a recording part"
+done
 jdur() { "$PCOL" info "$1" --format json | python3 -c 'import json, sys; print(" ".join(str(r["duration_ns"]) for r in json.load(sys.stdin)["rows"]))'; }
 hdur() { "$PCOL" top "$@" -n 1 2>/dev/null | sed -n 's/^Duration: \([^,]*\),.*/\1/p'; }
 [ "$(jdur "$tmp/r.jfr")" = "30000000 30000000" ] || fail "r.jfr's sources last $(jdur "$tmp/r.jfr") ns, not 30 ms each"

@@ -476,6 +476,53 @@ cmp -s "$tmp/a.tsv" "$tmp/b.tsv" || bad "the gzip copy gives another top"
 "$PCOL" top "$tmp/s.pcol" --source 1 --format tsv -n 1000000 >"$tmp/c.tsv" || bad "pcol top of the packed stdin"
 cmp -s "$tmp/a.tsv" "$tmp/c.tsv" || bad "standard input gives another top"
 
+# ------------------------------------------------ stack depth, recording parts
+# The truncated-stack warning names the recording's stack depth (review
+# h4: it said "64 frames by default" of a recording made with another):
+# jfr/Deep.java recurses deeper than -XX:FlightRecorderOptions:stackdepth=N,
+# so the JVM cuts its stack traces at N frames; the warning says N (read
+# back from what `jfr print` shows: the deepest stack of the recording)
+# and counts the samples jfr marks truncated.  Without the option, the
+# JDK's default is named as such.  The recording has one sampled event
+# type, so one source: no pcol.recording_part (spec.md §7, as Chrome's,
+# Perfetto's and OTLP's lone sources); x.jfr's several are numbered 1, 2, ...
+javac -d "$tmp/deep" "$HERE/jfr/Deep.java" || bad "javac Deep.java"
+one="settings=profile,jdk.ObjectAllocationSample#enabled=false,jdk.NativeMethodSample#enabled=false"
+if (cd "$tmp" && java -Xlog:jfr=warning -XX:FlightRecorderOptions:stackdepth=24 \
+      "-XX:StartFlightRecording=filename=$tmp/deep.jfr,$one" -cp "$tmp/deep" Deep 1500 100 &&
+    java -Xlog:jfr=warning "-XX:StartFlightRecording=filename=$tmp/deep64.jfr,$one" -cp "$tmp/deep" Deep 800 100) \
+    >"$tmp/deep.log" 2>&1; then
+  for f in deep deep64; do
+    jfr print --json --stack-depth 4096 --events jdk.ExecutionSample "$tmp/$f.jfr" >"$tmp/$f.json" || bad "jfr print $f.jfr"
+    read -r ntr depth < <(python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["recording"]["events"]
+st = [e["values"]["stackTrace"] for e in ev if e["values"].get("stackTrace")]
+print(sum(1 for s in st if s["truncated"]), max(len(s["frames"]) for s in st))' "$tmp/$f.json")
+    [ "${ntr:-0}" -gt 0 ] || { bad "$f.jfr: jfr shows no truncated stack trace"; continue; }
+    "$PCOL" top "$tmp/$f.jfr" -n 1 >/dev/null 2>"$tmp/$f.err" || bad "pcol top $f.jfr"
+    if [ $f = deep ]; then
+      [ "$depth" = 24 ] || bad "deep.jfr: jfr's deepest stack has $depth frames, not the option's 24"
+      want="$ntr samples have stacks the recorder truncated at its stack depth (JFR's stackdepth, set to $depth frames)"
+    else
+      want="$ntr samples have stacks the recorder truncated at its stack depth (JFR's stackdepth, 64 frames by default)"
+    fi
+    grep -qF "$want" "$tmp/$f.err" || bad "pcol top $f.jfr: not '$want': $(cat "$tmp/$f.err")"
+    # one sampled event type: one source, no recording part
+    [ "$("$PCOL" cat "$tmp/$f.jfr" --table sources --format tsv | tail -n +2 | wc -l)" = 1 ] ||
+      bad "$f.jfr: not one source: $("$PCOL" cat "$tmp/$f.jfr" --table sources)"
+    ! "$PCOL" cat "$tmp/$f.jfr" --table meta | grep -q recording_part ||
+      bad "$f.jfr: a lone source numbered: $("$PCOL" cat "$tmp/$f.jfr" --table meta | grep recording_part)"
+    ! "$PCOL" info "$tmp/$f.jfr" | grep -q recording_part || bad "pcol info $f.jfr: a recording part"
+  done
+else
+  cat "$tmp/deep.log"; bad "java -XX:StartFlightRecording (Deep)"
+fi
+nx=$("$PCOL" cat "$tmp/x.jfr" --table sources --format tsv | tail -n +2 | wc -l)
+[ "$nx" -ge 2 ] && [ "$("$PCOL" cat "$tmp/x.jfr" --table meta --format tsv |
+  awk -F'\t' '$1 == "pcol.recording_part" { printf "%s=%s ", $3, $2 }')" = "$(seq 1 "$nx" | awk '{ printf "%s=%s ", $1, $1 }')" ] ||
+  bad "x.jfr's $nx sources not numbered 1..$nx: $("$PCOL" cat "$tmp/x.jfr" --table meta --format tsv | grep recording_part)"
+
 # ------------------------------------------------ damaged copies
 size=$(stat -c %s "$tmp/x.jfr")
 for cut in 3 60 67 68 100 1000 $((size / 3)) $((size / 2)) $((size - 1)); do

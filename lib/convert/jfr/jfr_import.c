@@ -172,6 +172,11 @@ typedef struct jrec {
   jat tmin, tmax; /* the earliest and latest event times */
   uint64_t truncated[EK_N], count[EK_N];
   uint64_t cpu_lost; /* jdk.CPUTimeSamplesLost's lostSamples */
+  /* the recorder's stack depth: the stackdepth of the JVM's option
+   * FlightRecorderOptions (jdk.StringFlag), 0 when it does not say it (the
+   * JDK's default, 64); depth_done: the flag was read (its first event) */
+  int64_t stackdepth;
+  int depth_done;
   int info_done[NINFO];
   __int128 ex_min[2], ex_max[2];
   int ex_timed[2], ex_untimed[2];
@@ -203,6 +208,7 @@ typedef struct jimp {
   int cur_kind;
   uint32_t cur_rec;
   int64_t nsrc; /* the recording's sources made so far (pcol.recording_part) */
+  int parts;    /* the recording makes several sources: they are numbered (spec.md §7) */
   uint32_t cur_src, cur_vt[3];
   size_t cur_nvt;
   int any;
@@ -244,7 +250,7 @@ typedef struct jroles {
   uint32_t kind_ci[EK_N];
   int f_time[EK_N], f_thread[EK_N], f_stack[EK_N], f_state[EK_N], f_class[EK_N], f_val[EK_N][2],
       f_count[EK_N];
-  uint32_t info_ci[NINFO], setting_ci, lost_ci, arec_ci;
+  uint32_t info_ci[NINFO], setting_ci, lost_ci, arec_ci, sflag_ci;
 } jroles;
 
 static int oom(jimp *x) { return pcol_oom(x->r.err); }
@@ -842,6 +848,47 @@ static int on_setting(jimp *x, jchunk *k, const jroles *ro, uint32_t ci, jcur *c
   return rc;
 }
 
+/* The stackdepth=N of a FlightRecorderOptions value ("stackdepth=20",
+ * "stackdepth=20,globalbuffersize=10M": options separated by ','): N when
+ * a whole number from 1 to 2^31 - 1, else 0 (none, or not a depth). */
+static int64_t stackdepth_of(const char *s, size_t n) {
+  for (size_t i = 0; i < n;) {
+    size_t e = i;
+    while (e < n && s[e] != ',') e++;
+    static const char key[] = "stackdepth=";
+    size_t kl = sizeof key - 1;
+    if (e - i > kl && !memcmp(s + i, key, kl)) {
+      int64_t v = 0;
+      for (size_t j = i + kl; j < e; j++) {
+        if (s[j] < '0' || s[j] > '9' || v > (INT32_MAX - (s[j] - '0')) / 10) return 0;
+        v = v * 10 + (s[j] - '0');
+      }
+      return v;
+    }
+    i = e + 1;
+  }
+  return 0;
+}
+
+/* jdk.StringFlag: the first FlightRecorderOptions of the recording gives
+ * its stackdepth (R->stackdepth), which the JVM also cuts stack traces at
+ * (the recording's `truncated` ones: pcol.stack_depth beside
+ * pcol.truncated_stacks). */
+static int on_flag(jimp *x, jchunk *k, uint32_t ci, jcur *c) {
+  jv fv[JFR_MAX_FIELDS];
+  int rc = jfr_read_struct(&x->r, k, c, ci, fv, JFR_MAX_FIELDS);
+  if (rc || x->R->depth_done) return rc;
+  const char *s;
+  size_t n;
+  char num[32];
+  if ((rc = meta_text(x, k, fld(k, fv, ci, "name"), num, sizeof num, &s, &n)) <= 0) return rc;
+  if (n != 21 || memcmp(s, "FlightRecorderOptions", 21)) return PCOL_OK;
+  x->R->depth_done = 1;
+  if ((rc = meta_text(x, k, fld(k, fv, ci, "value"), num, sizeof num, &s, &n)) <= 0) return rc;
+  x->R->stackdepth = stackdepth_of(s, n);
+  return PCOL_OK;
+}
+
 static int roles_of(jimp *x, jchunk *k, jroles *ro) {
   for (int i = 0; i < EK_N; i++) {
     uint32_t ci = ro->kind_ci[i] = jfr_class_by_name(k, KINDS[i].event);
@@ -870,6 +917,7 @@ static int roles_of(jimp *x, jchunk *k, jroles *ro) {
   ro->setting_ci = jfr_class_by_name(k, "jdk.ActiveSetting");
   ro->lost_ci = jfr_class_by_name(k, "jdk.CPUTimeSamplesLost");
   ro->arec_ci = jfr_class_by_name(k, "jdk.ActiveRecording");
+  ro->sflag_ci = jfr_class_by_name(k, "jdk.StringFlag");
   return PCOL_OK;
 }
 
@@ -948,6 +996,7 @@ static int read_events_with(jimp *x, jchunk *k, const jroles *rop, int32_t *sf, 
       for (size_t i = 0; i < NINFO; i++) known |= ci == ro.info_ci[i];
       if (!known && (rc = count_unread(x, k, ci, c, sf, seen))) return rc;
       if (ci == ro.setting_ci && (rc = on_setting(x, k, &ro, ci, &c))) return rc;
+      if (ci == ro.sflag_ci && !x->R->depth_done && (rc = on_flag(x, k, ci, &c))) return rc;
       if (ci == ro.lost_ci) { /* JDK 25: CPU time samples the JVM could not take */
         jv fv[JFR_MAX_FIELDS];
         if ((rc = jfr_read_struct(&x->r, k, &c, ci, fv, JFR_MAX_FIELDS))) return rc;
@@ -1020,11 +1069,14 @@ static int open_source(jimp *x, int kind) {
       (rc = pcol_source_file_mark(x->b, src, (const char *)x->src_name.data, x->src_name.len, (const char *)x->sys.data,
                                   x->sys.len, err)))
     return rc;
+  x->nsrc++;
   if ((rc = meta_i64(x, src, PPROF_META_TIME_NANOS, x->base)) ||
       (rc = meta_i64(x, src, PPROF_META_DURATION_NANOS, x->span)) ||
       (rc = meta_i64(x, src, JFR_META_CHUNKS, R->chunks)) ||
-      /* one recording: its sources' time counts once (THE recording rule) */
-      (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, ++x->nsrc)))
+      /* one recording of several sources: its sources' time counts once
+       * (THE recording rule, spec.md §7; a lone source is no part, as
+       * Chrome's, Perfetto's and OTLP's) */
+      (x->parts && (rc = meta_i64(x, src, PCOL_META_RECORDING_PART, x->nsrc))))
     return rc;
   char ver[16];
   snprintf(ver, sizeof ver, "%u.%u", R->major, R->minor);
@@ -1057,7 +1109,9 @@ static int open_source(jimp *x, int kind) {
   }
   if (kind == EK_EXEC && x->per_note[0] && (rc = pcol_b_meta_str(x->b, src, PCOL_META_NOTE, x->per_note, err)))
     return rc;
-  if ((rc = pcol_b_truncated_stacks(x->b, src, R->truncated[kind], err))) return rc;
+  if ((rc = pcol_b_truncated_stacks(x->b, src, R->truncated[kind], err)) ||
+      (R->stackdepth > 0 && (rc = meta_i64(x, src, PCOL_META_STACK_DEPTH, R->stackdepth))))
+    return rc;
   /* value types: samples, then the fields */
   if ((rc = pcol_b_cstr(x->b, PCOL_VT_SAMPLES, &sid, err)) ||
       (rc = pcol_b_value_type(x->b, sid, x->u_count, &vt[nvt], err)) ||
@@ -1286,7 +1340,9 @@ static int open_rec(jimp *x, uint32_t ri) {
   int rc = times_in_range(x);
   if (rc) return rc;
   x->any = 0;
-  for (int kind = 0; kind < EK_N; kind++) x->any |= R->count[kind] != 0;
+  int kinds = 0; /* its sources: one an event type with samples (put_row) */
+  for (int kind = 0; kind < EK_N; kind++) x->any |= R->count[kind] != 0, kinds += R->count[kind] != 0;
+  x->parts = kinds > 1;
   /* the recording's length, in int64 whatever the chunks' starts say */
   __int128 d = (__int128)R->end - R->base;
   x->span = d > INT64_MAX ? INT64_MAX : d < 0 ? 0 : (int64_t)d;
