@@ -119,7 +119,8 @@ typedef int pcol_status;
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
  * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
  * pcol_value_diff_default, pcol_source_span_starts, pcol_source_who,
- * pcol_lines_rule_note and pcol_open_readdressed (node PCOL_1.2); pcol_export_notes and
+ * pcol_lines_rule_note, pcol_open_readdressed and pcol_diff_mark_inline
+ * (node PCOL_1.2); pcol_export_notes and
  * pcol_export_note_kind (PCOL_EXPORT_LOSS, PCOL_EXPORT_DATA), said where
  * pcol_export_options.note_kinds is set; the macro
  * PCOL_VALUE_WEIGHT_COLUMN; and, in bytes that were padding (so for
