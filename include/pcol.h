@@ -119,7 +119,8 @@ typedef int pcol_status;
  * pcol_range_note, pcol_top_many_range_note (node PCOL_1.1) and pcol_write_options.lz4_level, in a byte that was the
  * struct's padding ("Since 1.1" at each).  1.2.0 adds pcol_view_notes,
  * pcol_value_diff_default, pcol_source_span_starts, pcol_source_who,
- * pcol_lines_rule_note and pcol_open_readdressed (node PCOL_1.2); pcol_export_notes and
+ * pcol_lines_rule_note, pcol_open_readdressed and pcol_diff_mark_inline
+ * (node PCOL_1.2); pcol_export_notes and
  * pcol_export_note_kind (PCOL_EXPORT_LOSS, PCOL_EXPORT_DATA), said where
  * pcol_export_options.note_kinds is set; the macro
  * PCOL_VALUE_WEIGHT_COLUMN; and, in bytes that were padding (so for
@@ -2536,7 +2537,8 @@ typedef struct pcol_diff_row {
   pcol_sum base_flat, base_cum, new_flat, new_cum;
   double d_flat, d_cum;          /* change: share points, or raw (absolute) */
   pcol_sum abs_flat, abs_cum;    /* absolute: new - base, exact */
-  int inl;                       /* PCOL_INLINE_*: both sides' marks combined */
+  int inl;                       /* PCOL_INLINE_*: both sides' marks combined
+                                  * (pcol_diff_mark_inline: the merged graph's) */
 } pcol_diff_row;
 
 typedef struct pcol_diff {
@@ -2567,6 +2569,35 @@ PCOL_API void pcol_diff_sort(pcol_diff *d, pcol_sort order);
  * whole of 100%, so the rows whose |d_cum| is below 100 x fraction points go
  * (*label_cutoff is 0).  Returns how many were dropped. */
 PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_cutoff);
+/* The "(inline)" marks of a diff's rows as go tool pprof -diff_base and
+ * `pcol top NW --diff-base BASE` make them: of the graph of both sides
+ * merged, base's values negated (pcol_open_diff_base_select of nw and base
+ * with sel, PCOL_BASE_DIFF; its union read with no source; nsel, NULL:
+ * sel, nw's selection where the sides' sources differ, as
+ * pcol_value_diff_default's: then each side's source is taken alone
+ * first, sel's of base and nsel's of nw), where a call is
+ * an inlined one when every call of it is, and the calls below pprof's edge
+ * fraction of that graph go (pcol_top_mark_inline of the first `shown` rows
+ * of d alone, the ones a caller shows after pcol_diff_sort, pcol_diff_cutoff
+ * and a row limit; the rows after them get no mark).  Rows are found by
+ * name, as pcol_diff_compute joins them; a name the merged graph has no
+ * node of gets no mark.  So a function inlined in the base alone, whose
+ * calls cancel out or fall below the fraction, is not marked, where each
+ * side's marks joined (pcol_diff_compute's) mark it.  base, nw, sel, nsel,
+ * v (the new side's value, pcol_diff's nw top's) and by: those d was computed of
+ * (base at nw's addresses by address, pcol_open_readdressed).  Sides that
+ * go's -diff_base refuses to merge (pcol_open_diff_base_select's
+ * PCOL_ENOTFOUND: other period types, other value types; or a value their
+ * union does not hold) keep pcol_diff_compute's joined marks, PCOL_OK;
+ * *merged (may be NULL) says whether the marks are the merged graph's.
+ * Any other failure is returned (d's marks then undefined).  Cost: the
+ * union of both in memory, and its top.  Since 1.2. */
+PCOL_API PCOL_NODISCARD pcol_status pcol_diff_mark_inline(pcol_file *base, pcol_file *nw,
+                                                          const pcol_select *sel,
+                                                          const pcol_select *nsel,
+                                                          const pcol_value_sel *v, pcol_by by,
+                                                          pcol_diff *d, size_t shown, bool *merged,
+                                                          pcol_error *err);
 
 /* For each node of `nw`, the share of the same name path in `base`
  * (*base_share) and the change of share (*delta), both malloc'd arrays of

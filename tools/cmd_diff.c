@@ -212,87 +212,6 @@ static int diff_default(pcol_file *fb, pcol_file *fn, const pcol_select *sel, pc
   return rc;
 }
 
-static int row_by_name(const void *x, const void *y) {
-  const pcol_top_row *a = x, *b = y;
-  size_t n = a->name.len < b->name.len ? a->name.len : b->name.len;
-  int c = n ? memcmp(a->name.ptr, b->name.ptr, n) : 0;
-  return c ? c : (a->name.len > b->name.len) - (a->name.len < b->name.len);
-}
-static pcol_top_row *find_row(pcol_top_row *rows, size_t n, pcol_str name) {
-  pcol_top_row key = {.name = name};
-  return bsearch(&key, rows, n, sizeof *rows, row_by_name);
-}
-
-/* The "(inline)" marks of the n rows shown, as `pcol top NEW --diff-base
- * BASE` makes them, and go tool pprof -diff_base: of the graph of both
- * sides merged, the base's values negated (pcol_open_diff_base_select),
- * where an edge is an inlined call when every call of it is, and the
- * edges below pprof's edge fraction of that graph go; of the rows shown
- * alone (pcol_top_mark_inline).  Not of each side's marks joined (rd21
- * F5: a function inlined in the base alone was marked where pprof's
- * graph, whose small edges were cut, marks nothing).  Rows found by
- * name, as pcol_diff_compute joins them.  Sides that go's -diff_base
- * cannot merge (pcol_open_diff_base refuses them: other period types,
- * sources of several kinds), which pcol diff still compares, keep each
- * side's marks joined (pcol_diff_compute's), err clear;
- * so do sides whose merge fails on what the diff does not read. */
-static int merged_marks(pcol_file *fb, pcol_file *fn, const pcol_select *sel, pcol_by by,
-                        const pcol_value_sel *vn, pcol_diff_row *rows, size_t n, pcol_error *err) {
-  pcol_file *u = NULL;
-  pcol_top t = {0};
-  pcol_value_sel v;
-  char name[512];
-  int side, rc = pcol_open_diff_base_select(fn, fb, sel, PCOL_BASE_DIFF, &u, &side, err);
-  pcol_select us = *sel; /* (the union's sources: each side's source N alone) */
-  us.source_id = 0;
-  if ((size_t)snprintf(name, sizeof name, "%.*s/%.*s", (int)vn->type.len, vn->type.ptr ? vn->type.ptr : "",
-                       (int)vn->unit.len, vn->unit.ptr ? vn->unit.ptr : "") >= sizeof name)
-    snprintf(name, sizeof name, "%.*s", (int)(vn->type.len < 500 ? vn->type.len : 500),
-             vn->type.ptr ? vn->type.ptr : "");
-  if (!rc && (rc = pcol_value_resolve(u, &us, vn->vt_id ? name : "samples", &v, err)) == PCOL_ENOTFOUND) {
-    /* kin units (the unit rule): the union holds the type in the finest */
-    name[vn->type.len < sizeof name ? vn->type.len : sizeof name - 1] = 0;
-    rc = pcol_value_resolve(u, &us, name, &v, err);
-  }
-  if (!rc) rc = pcol_top_compute(u, &us, &v, by, &t, err);
-  int merged = !rc;
-  /* no merged graph: the joined marks (also where the merge reads what the
-   * diff does not, and finds it damaged: the label sets) */
-  if (rc && rc != PCOL_ENOMEM && rc != PCOL_EIO) {
-    memset(err, 0, sizeof *err);
-    rc = PCOL_OK;
-  }
-  if (merged) { /* the shown rows first (in name order: a stable partition), then their marks */
-    qsort(t.rows, t.nrows, sizeof *t.rows, row_by_name);
-    unsigned char *on = calloc(t.nrows + 1, 1);
-    pcol_top_row *part = malloc((t.nrows + 1) * sizeof *part);
-    if (!on || !part) rc = pcol_error_set(err, PCOL_ENOMEM, "out of memory");
-    size_t shown = 0, m = 0, all = t.nrows;
-    for (size_t k = 0; !rc && k < n; k++) {
-      pcol_top_row *r = find_row(t.rows, all, rows[k].name);
-      if (r && !on[r - t.rows]) on[r - t.rows] = 1, shown++; /* (a name of no node: no mark) */
-    }
-    for (int pass = 1; !rc && pass >= 0; pass--)
-      for (size_t k = 0; k < all; k++)
-        if (on[k] == pass) part[m++] = t.rows[k];
-    if (!rc) {
-      memcpy(t.rows, part, all * sizeof *part);
-      t.nrows = shown;
-      rc = pcol_top_mark_inline(&t, err);
-    }
-    for (size_t k = 0; !rc && k < n; k++) {
-      pcol_top_row *r = find_row(t.rows, shown, rows[k].name);
-      rows[k].inl = r ? r->inl : PCOL_INLINE_NONE;
-    }
-    t.nrows = all;
-    free(on);
-    free(part);
-  }
-  pcol_top_free(&t);
-  pcol_close(u);
-  return rc;
-}
-
 int cmd_diff(const cli_command *cmd, cli_args *a) {
   if (a->npos != 2) return cli_usage_error(cmd->name, "expected BASE and NEW");
   if (cli_stdin_once(cmd, a->pos, 2)) return EXIT_USAGE;
@@ -377,7 +296,9 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
         rc = cli_load(cmd, a, &a->pos[k], 1, &sel, f, &ignored, &label, &err);
         cli_load_again = 0;
       }
-      if (!rc) rc = merged_marks(fb, fn, &sel, by, &tn.value, rows, n, &err);
+      /* the marks of the graph of both sides merged (pprof -diff_base's,
+       * top --diff-base's), or each side's joined where go refuses to merge */
+      if (!rc) rc = pcol_diff_mark_inline(fb, fn, &sel, NULL, &tn.value, by, &d, n, NULL, &err);
     }
     /* (a side's union or its marks failed: nothing printed, the error
      * said below; review h7 M3: the table was printed, then the failure) */

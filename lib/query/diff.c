@@ -10,6 +10,7 @@
 #include "count.h"    /* pcol_selection_named_default, pcol_selection_default_type */
 #include "wall.h"     /* pcol_selection_sources */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,4 +288,114 @@ int pcol_ftree_diff(const pcol_ftree *nw, const pcol_ftree *base, double **base_
   *base_share = bs;
   *delta_out = d;
   return PCOL_OK;
+}
+
+/* rows of a top by name, for the merged graph's rows looked up by a diff row's */
+static pcol_top_row *find_row(pcol_top_row *rows, size_t n, pcol_str name) {
+  pcol_top_row key = {.name = name};
+  return bsearch(&key, rows, n, sizeof *rows, row_name_cmp);
+}
+
+/* The merged graph's top (pcol_open_diff_base_select of nw and base,
+ * -diff_base) of v: *u and *t (u borrowed by t's names).  PCOL_ENOTFOUND:
+ * *refused set: a pair go's -diff_base refuses (pcol_open_diff_base_select's
+ * ENOTFOUND: its period types, its value types, a source N one side lacks),
+ * or a value the merged graph does not hold (pcol_value_resolve's
+ * ENOTFOUND: one made from the samples' weight), `pcol top NW --diff-base
+ * BASE`'s refusals; any other failure is one. */
+static int merged_top(pcol_file *base, pcol_file *nw, const pcol_select *sel, const pcol_select *nsel,
+                      const pcol_value_sel *v, pcol_by by, pcol_file **u, pcol_top *t, int *refused,
+                      pcol_error *err) {
+  char name[512];
+  pcol_select ms = *sel; /* the merge's: source N of each side, or each side's own taken first */
+  pcol_file *bo = NULL, *no = NULL;
+  int rc = PCOL_OK;
+  if (nsel->source_id != sel->source_id) {
+    uint32_t s[2] = {sel->source_id, nsel->source_id};
+    pcol_file *f[2] = {base, nw}, **o[2] = {&bo, &no};
+    for (int k = 0; !rc && k < 2; k++)
+      if (s[k] > pcol_rows(f[k], PCOL_T_SOURCES)) /* (the diff refused it first) */
+        rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the %s has %llu)", s[k], k ? "profile" : "base",
+                            (unsigned long long)pcol_rows(f[k], PCOL_T_SOURCES));
+      else if (s[k])
+        rc = pcol_q_source_alone(f[k], s[k], o[k], err);
+    ms.source_id = 0;
+  }
+  int side;
+  if (!rc) rc = pcol_open_diff_base_select(no ? no : nw, bo ? bo : base, &ms, PCOL_BASE_DIFF, u, &side, err);
+  *refused = rc == PCOL_ENOTFOUND;
+  pcol_close(bo);
+  pcol_close(no);
+  pcol_select us = ms; /* (the union's sources: each side's source N alone) */
+  us.source_id = 0;
+  if ((size_t)snprintf(name, sizeof name, "%.*s/%.*s", (int)v->type.len, v->type.ptr ? v->type.ptr : "",
+                       (int)v->unit.len, v->unit.ptr ? v->unit.ptr : "") >= sizeof name)
+    snprintf(name, sizeof name, "%.*s", (int)(v->type.len < 500 ? v->type.len : 500),
+             v->type.ptr ? v->type.ptr : "");
+  pcol_value_sel uv;
+  if (!rc && (rc = pcol_value_resolve(*u, &us, v->vt_id ? name : "samples", &uv, err)) == PCOL_ENOTFOUND) {
+    /* kin units (the unit rule): the union holds the type in the finest */
+    name[v->type.len < sizeof name ? v->type.len : sizeof name - 1] = 0;
+    rc = pcol_value_resolve(*u, &us, name, &uv, err);
+    *refused = rc == PCOL_ENOTFOUND;
+  }
+  if (!rc) rc = pcol_top_compute(*u, &us, &uv, by, t, err);
+  return rc;
+}
+
+int pcol_diff_mark_inline(pcol_file *base, pcol_file *nw, const pcol_select *sel, const pcol_select *nsel,
+                          const pcol_value_sel *v, pcol_by by, pcol_diff *d, size_t shown, bool *merged,
+                          pcol_error *err) {
+  if (merged) *merged = false;
+  if (!base || !nw || !v || !d) return pcol_error_set(err, PCOL_EINVAL, "pcol_diff_mark_inline: NULL argument");
+  pcol_select none;
+  if (!sel) {
+    memset(&none, 0, sizeof none);
+    sel = &none;
+  }
+  if (!nsel) nsel = sel;
+  if (shown > d->nrows) shown = d->nrows;
+  pcol_file *u = NULL;
+  pcol_top t = {0};
+  int refused = 0, rc = merged_top(base, nw, sel, nsel, v, by, &u, &t, &refused, err);
+  if (refused) { /* a refusal: each side's marks, joined (pcol_diff_compute's) */
+    memset(err, 0, sizeof *err);
+    pcol_top_free(&t);
+    pcol_close(u);
+    return PCOL_OK;
+  }
+  /* the shown rows first (in name order: a stable partition), then their
+   * marks alone (pprof's graph of the nodes it keeps) */
+  unsigned char *on = NULL;
+  pcol_top_row *part = NULL;
+  size_t all = t.nrows, m = 0, kept = 0;
+  if (!rc) {
+    qsort(t.rows, all, sizeof *t.rows, row_name_cmp);
+    on = calloc(all + 1, 1);
+    part = malloc((all + 1) * sizeof *part);
+    if (!on || !part) rc = pcol_oom(err);
+  }
+  for (size_t k = 0; !rc && k < shown; k++) {
+    pcol_top_row *r = find_row(t.rows, all, d->rows[k].name);
+    if (r && !on[r - t.rows]) on[r - t.rows] = 1, kept++; /* (a name of no node: no mark) */
+  }
+  for (int pass = 1; !rc && pass >= 0; pass--)
+    for (size_t k = 0; k < all; k++)
+      if (on[k] == pass) part[m++] = t.rows[k];
+  if (!rc) {
+    memcpy(t.rows, part, all * sizeof *part);
+    t.nrows = kept;
+    rc = pcol_top_mark_inline(&t, err);
+  }
+  for (size_t k = 0; !rc && k < d->nrows; k++) {
+    pcol_top_row *r = k < shown ? find_row(t.rows, kept, d->rows[k].name) : NULL;
+    d->rows[k].inl = r ? r->inl : PCOL_INLINE_NONE;
+  }
+  if (!rc && merged) *merged = true;
+  t.nrows = all;
+  free(on);
+  free(part);
+  pcol_top_free(&t);
+  pcol_close(u);
+  return rc;
 }

@@ -30,7 +30,7 @@
  * profile, its made values stored, while it is merged (the base's are
  * made as it is merged).  pcol_open_diff_base_select: a selection of each
  * side first (go's view of the two selections' exports): --source N makes
- * a copy of source N of a side of several sources (source_alone), and a
+ * a copy of source N of a side of several sources (pcol_q_source_alone), and a
  * time range narrows the samples merged before they are scaled (the
  * -normalize ratio's sums and groups, a unit's merge: pcol_b_copy.norm_sel);
  * the other samples keep their times for the views' range. */
@@ -688,7 +688,7 @@ static int normalize_marks(pcol_builder *b, const norm_plan *p, pcol_error *err)
 /* f's source s alone (*out; f itself, *out NULL, when it is f's only one):
  * as its export with --source s, so that the pair is checked and merged as
  * go merges the two sources' exports.  Memory: a copy of that source. */
-static int source_alone(pcol_file *f, uint32_t s, pcol_file **out, pcol_error *err) {
+int pcol_q_source_alone(pcol_file *f, uint32_t s, pcol_file **out, pcol_error *err) {
   *out = NULL;
   if (pcol_rows(f, PCOL_T_SOURCES) <= 1) return PCOL_OK;
   pcol_b_copy oc;
@@ -731,9 +731,9 @@ int pcol_open_diff_base_select(pcol_file *f, pcol_file *base, const pcol_select 
     r.wall = sel->wall;
   }
   pcol_file *fo = NULL, *bo = NULL;
-  int rc = n ? source_alone(f, n, &fo, err) : PCOL_OK;
+  int rc = n ? pcol_q_source_alone(f, n, &fo, err) : PCOL_OK;
   if (rc) *who = 0;
-  if (!rc && n) rc = source_alone(base, n, &bo, err);
+  if (!rc && n) rc = pcol_q_source_alone(base, n, &bo, err);
   if (!rc)
     rc = open_diff_base(fo ? fo : f, bo ? bo : base, r.has_from || r.has_to ? &r : NULL, flags, n, out, who, err);
   if (!rc) (*out)->side_source = n; /* (its messages name source N, not the copies' 1) */

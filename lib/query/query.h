@@ -528,6 +528,11 @@ typedef struct pcol_q_gtag {
  * diffbase.c. */
 int pcol_q_open_built(pcol_builder *b, int rc, uint64_t input_bytes, pcol_file **out,
                       pcol_error *err);
+/* A copy of source s of f alone (*out; NULL when f has one source: f is
+ * it), as pcol_open_diff_base_select takes --source N of each side
+ * (diffbase.c; diff.c pcol_diff_mark_inline, whose sides' sources may
+ * differ). */
+int pcol_q_source_alone(pcol_file *f, uint32_t s, pcol_file **out, pcol_error *err);
 
 /* The label tables' columns (labels.c): each label set's offsets into the
  * labels (off: rows + 1), each label's key and string ids, number and unit. */

@@ -742,6 +742,11 @@ class File:
         Without value, each side's default; when they differ, the one `new`
         names (pprof's default_sample_type), else the one this profile names,
         where the other side has it, as `pcol diff` and go's -diff_base.
+        The inline column: the "(inline)" marks of the rows returned, as
+        `pcol diff -n LIMIT --node-fraction 0` prints them, of the graph of
+        both sides merged, the base negated (go's -diff_base); where go
+        refuses to merge the two (other period or value types), each
+        side's marks joined.
 
         Label frames (pprof's -tagroot/-tagleaf, as `pcol diff BASE NEW
         --tagroot K`): a path is read with this File's frames, or with those

@@ -606,7 +606,9 @@ out:
  * is then new's alone; the value defaults' rule, pcol_value_diff_default,
  * reads each side with its own: self with base_sel, new with sel);
  * cols name, base_flat, new_flat, d_flat, base_cum, new_cum, d_cum
- * (shares and points as floats, or with absolute exact sums), inline */
+ * (shares and points as floats, or with absolute exact sums), inline (the
+ * marks of the rows returned, pcol_diff_mark_inline: pcol diff -n LIMIT
+ * --node-fraction 0's) */
 PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   Handle *hn;
   const char *bys, *value, *sorts;
@@ -628,6 +630,7 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   pcol_file *g = NULL; /* by address: the base at the new side's addresses (pcol diff's rule) */
   PyObject *errpath = h->path;
   int rc;
+  size_t n = 0; /* the rows returned */
   Py_BEGIN_ALLOW_THREADS
   rc = pcol_value_resolve(h->f, &bsel.sel, value, &vb, &err);
   if (!rc) {
@@ -651,6 +654,10 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
   if (!rc) rc = pcol_value_compatible(&tb.value, &tn.value, &err);
   if (!rc) rc = pcol_diff_compute(&tb, &tn, absolute, &d, &err);
   if (!rc) pcol_diff_sort(&d, sort);
+  n = limit >= 0 && (unsigned long long)limit < d.nrows ? (size_t)limit : d.nrows;
+  /* the rows' marks: of both sides merged, as pcol diff's and go's
+   * -diff_base (each side's joined where go refuses to merge them) */
+  if (!rc) rc = pcol_diff_mark_inline(g ? g : h->f, hn->f, &bsel.sel, &sel.sel, &tn.value, by, &d, n, NULL, &err);
   Py_END_ALLOW_THREADS
   PyObject *cols[NCOLS_MAX], *res = NULL;
   if (rc) {
@@ -658,7 +665,6 @@ PyObject *pcol_py_diff(Handle *h, PyObject *args) {
     goto out0;
   }
   if (new_cols(cols, 8)) goto out;
-  size_t n = limit >= 0 && (unsigned long long)limit < d.nrows ? (size_t)limit : d.nrows;
   for (size_t k = 0; k < n; k++) {
     const pcol_diff_row *r = &d.rows[k];
     if (put(cols[0], pcol_py_str(r->name.ptr ? r->name.ptr : "", r->name.len))) goto out;

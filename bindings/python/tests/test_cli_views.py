@@ -271,6 +271,60 @@ def test_diff_by_address_aslr_equals_pcol(tmp_path):
                      pct=("base_flat", "new_flat", "d_flat", "base_cum", "new_cum", "d_cum"), digits=4) > 0
 
 
+def cli_diff_marks(base, new, *args):
+    """(name, mark) of each row of `pcol diff BASE NEW --node-fraction 0
+    ARGS`'s text: its "(inline)" marks, the merged graph's, as go tool
+    pprof -diff_base's (tests/interop/t_diff_marks.sh); mark None, "inline"
+    or "partial-inline" as File.diff's inline column"""
+    lines = run_pcol("diff", base, new, "--node-fraction", "0", *args).stdout.decode("utf-8").splitlines()
+    head = next(k for k, line in enumerate(lines) if line.split()[:1] == ["base_flat"])
+    rows = []
+    for line in lines[head + 1:]:
+        name, mark = line.split(None, 6)[6], None
+        for m in ("inline", "partial-inline"):
+            if name.endswith(" (%s)" % m):
+                name, mark = name[:-len(m) - 3], m
+        rows.append((name, mark))
+    return rows
+
+
+def test_diff_marks_equal_pcol():
+    """File.diff's inline column: the marks of the graph of both sides
+    merged, the base negated, of the rows returned, as `pcol diff -n LIMIT
+    --node-fraction 0` prints them (one library rule, pcol_diff_mark_inline;
+    pcol diff's are go tool pprof -diff_base's).  It joined each side's own
+    marks before: math.Abs, inlined in go-cpu-inline-small alone, was
+    "inline" where pcol diff and go mark nothing (rd21 F5).  A pair go
+    refuses to merge (a CPU against a heap profile, by samples) keeps each
+    side's marks joined, as pcol diff."""
+    P = os.path.join(TESTDATA, "pprof")
+    if not os.path.exists(os.path.join(P, "go-cpu-large.pb.gz")):
+        pytest.skip("test data not found at " + TESTDATA)
+    pairs = [("go-cpu-inline-small", "go-cpu-large", ()), ("go-cpu-large", "go-cpu-inline-small", ()),
+             ("go-cpu-inline-small", "go-cpu-string-labels", ()),
+             ("go-heap-allocs-inline", "go-heap-delta-negative-values", ()),
+             ("go-heap-allocs-inline", "go-cpu-inline-small", ("samples",))]
+    n = marks = 0
+    for a, b, value in pairs:
+        A, B = os.path.join(P, a + ".pb.gz"), os.path.join(P, b + ".pb.gz")
+        with pcol.open(A) as f:
+            for absolute in (False, True):
+                for limit in (None, 20):
+                    for by in ("function", "line"):
+                        args = ["--by", by] + (["--absolute"] if absolute else []) + \
+                            (["-n", str(limit)] if limit else []) + (["--value", value[0]] if value else [])
+                        want = cli_diff_marks(A, B, *args)
+                        got = f.diff(B, by, value[0] if value else None, absolute=absolute, limit=limit)
+                        assert list(zip(got["name"], got["inline"])) == want, (a, b, args)
+                        n += 1
+                        marks += sum(m is not None for _name, m in want)
+    assert n == 40 and marks > 0
+    # rd21 F5: the joined marks said math.Abs "inline"; the merged graph not
+    with pcol.open(os.path.join(P, "go-cpu-inline-small.pb.gz")) as f:
+        got = f.diff(os.path.join(P, "go-cpu-large.pb.gz"), absolute=True)
+        assert dict(zip(got["name"], got["inline"]))["math.Abs"] is None
+
+
 def test_diff_defaults_differ_equal_pcol():
     """Two heap profiles whose defaults differ (go-heap-allocs-inline names
     alloc_space in pprof's default_sample_type, go-heap-delta-negative-values

@@ -648,7 +648,7 @@ SEXP C_q_traces(SEXP file, SEXP value, SEXP q, SEXP limit, SEXP mean, SEXP by_) 
 
 /* cmd_diff: each side resolved and computed with the same filters, the
  * values checked to be comparable, joined by name, sorted as pprof
- * -diff_base. */
+ * -diff_base, marked as the graph of both merged (pcol_diff_mark_inline). */
 SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, SEXP sort_) {
   pcol_file *fb = file_of(base), *fn = file_of(nw);
   const char *pb = path_of(base), *pn = path_of(nw);
@@ -683,6 +683,12 @@ SEXP C_q_diff(SEXP base, SEXP nw, SEXP by_, SEXP value, SEXP q, SEXP absolute, S
   if (!rc) rc = pcol_diff_compute(&o->top, &o->top2, abs_, &o->diff, &err);
   if (rc) pcol_stop(NULL, &err, rc);
   pcol_diff_sort(&o->diff, sort);
+  /* every row's marks: of both sides merged, as pcol diff --node-fraction 0
+   * -n 0's and go's -diff_base (each side's joined where go refuses to
+   * merge them) */
+  rc = pcol_diff_mark_inline(o->file ? o->file : fb, fn, &s, NULL, &o->top2.value, by, &o->diff,
+                             o->diff.nrows, NULL, &err);
+  if (rc) pcol_stop(NULL, &err, rc);
   static const char *const nm[] = {"name", "base_flat", "new_flat", "base_cum", "new_cum", "d_flat", "d_cum",
                                    "inline", "base_total", "new_total", "type", "unit"};
   SEXP out = PROTECT(named_list(nm, 12));

@@ -283,3 +283,46 @@ test_that("base/diff_base with source and from/to: each side's selection first, 
   }
   expect_equal(n, 18L)
 })
+
+test_that("pcol_diff's inline marks are pcol diff's: of the graph of both sides merged", {
+  # pcol diff's "(inline)" marks are those of the graph of both sides
+  # merged, the base negated, as go tool pprof -diff_base's
+  # (tests/interop/t_diff_marks.sh); pcol_diff's, every row's, are the same
+  # (one library rule, pcol_diff_mark_inline): `pcol diff --node-fraction 0`.
+  # It joined each side's own marks before: math.Abs, inlined in
+  # go-cpu-inline-small alone, was "inline" where pcol diff and go mark
+  # nothing (rd21 F5).  A pair go refuses to merge (a CPU against a heap
+  # profile, by samples) keeps each side's marks joined, as pcol diff.
+  skip_without_testdata()
+  P <- file.path(TESTDATA, "pprof")
+  cli_marks <- function(a, b, args) {
+    out <- strsplit(rawToChar(run_pcol("diff", a, b, "--node-fraction", "0", args)$stdout), "\n")[[1]]
+    rows <- out[-seq_len(grep("^ *base_flat ", out)[1])]
+    name <- sub("^ *([^ ]+ +){6} ", "", rows)
+    mark <- ifelse(grepl(" \\((partial-)?inline\\)$", name), sub("^.* \\((.*)\\)$", "\\1", name), NA_character_)
+    list(name = sub(" \\((partial-)?inline\\)$", "", name), inline = mark)
+  }
+  pairs <- list(c("go-cpu-inline-small", "go-cpu-large"), c("go-cpu-large", "go-cpu-inline-small"),
+                c("go-cpu-inline-small", "go-cpu-string-labels"),
+                c("go-heap-allocs-inline", "go-heap-delta-negative-values"),
+                c("go-heap-allocs-inline", "go-cpu-inline-small", "samples"))
+  n <- 0L
+  marks <- 0L
+  for (p in pairs) {
+    a <- file.path(P, paste0(p[1], ".pb.gz"))
+    b <- file.path(P, paste0(p[2], ".pb.gz"))
+    value <- if (length(p) > 2) p[3] else NULL
+    for (absolute in c(FALSE, TRUE)) for (by in c("function", "line")) {
+      args <- c("--by", by, if (absolute) "--absolute", if (!is.null(value)) c("--value", value))
+      want <- cli_marks(a, b, args)
+      d <- pcol_diff(a, b, by = by, value = value, absolute = absolute)
+      expect_identical(list(name = d$name, inline = d$inline), want, info = paste(p[1], p[2], paste(args, collapse = " ")))
+      n <- n + 1L
+      marks <- marks + sum(!is.na(want$inline))
+    }
+  }
+  expect_identical(n, 20L)
+  expect_gt(marks, 0L)
+  d <- pcol_diff(file.path(P, "go-cpu-inline-small.pb.gz"), file.path(P, "go-cpu-large.pb.gz"), absolute = TRUE)
+  expect_true(is.na(d$inline[d$name == "math.Abs"]))
+})
