@@ -522,3 +522,49 @@ Test(json_pull, warnings_joined_whole) {
     cr_assert(said >= 1 && strlen(w.message) < sizeof w.message, "len %d: %s", len, w.message);
   }
 }
+
+/* The count is a field, not the text's number read back (review h7): a
+ * warning counted that comes again (a file read twice: its warnings added
+ * twice) is not counted again, nor is one said; N is the warnings there
+ * were.  Past the hashes the count holds, it says "more than". */
+Test(json_pull, warnings_counted_once) {
+  for (int len = 60; len <= 200; len += 7) {
+    pcol_error w = {0};
+    char add[12][256], first[sizeof w.message];
+    for (int round = 0; round < 3; round++)
+      for (int i = 0; i < 12; i++) {
+        int n = snprintf(add[i], sizeof add[i], "w%d: ", i);
+        memset(add[i] + n, 'x', (size_t)(len - n));
+        add[i][len] = 0;
+        pcol_warn_add(&w, "%s", add[i]);
+        if (round == 0 && i == 11) memcpy(first, w.message, sizeof first);
+      }
+    cr_assert_str_eq(w.message, first, "len %d: the warnings again changed the message", len);
+    const char *c = strstr(w.message, "; and ");
+    unsigned long long more = 0;
+    int said = 1;
+    for (const char *p = w.message; (p = strstr(p, "; w")); p++) said++;
+    if (c) cr_assert_eq(sscanf(c, "; and %llu more warning", &more), 1, "%s", w.message);
+    cr_assert_eq(said + (int)more, 12, "len %d: %d said, %llu counted: %s", len, said, more, w.message);
+    pcol_error copy = w; /* a copy holds its count */
+    pcol_warn_add(&copy, "%s", add[11]);
+    cr_assert_str_eq(copy.message, first);
+  }
+  /* more warnings than the count tells apart */
+  pcol_error w = {0};
+  char big[301];
+  memset(big, 'y', sizeof big - 1), big[sizeof big - 1] = 0;
+  pcol_warn_add(&w, "%s", big);
+  for (int round = 0; round < 2; round++)
+    for (int i = 0; i < 40; i++) pcol_warn_add(&w, "extra warning %d", i);
+  cr_assert(strstr(w.message, "; and more than ") && strstr(w.message, " more warnings"), "%s", w.message);
+  cr_assert(!strncmp(w.message, big, sizeof big - 1), "%s", w.message);
+  /* a message set since (a prefix) is read as its words say */
+  pcol_error p = {0};
+  pcol_warn_add(&p, "%s", big);
+  for (int i = 0; i < 3; i++) pcol_warn_add(&p, "later %d %s", i, big + 200);
+  cr_assert(strstr(p.message, "; and 3 more warnings"), "%s", p.message);
+  pcol_error_prefix(&p, "f");
+  pcol_warn_add(&p, "another %s", big + 100);
+  cr_assert(strstr(p.message, "; and 4 more warnings"), "%s", p.message);
+}
