@@ -301,7 +301,11 @@ static void v8_time_case(long long m, int k, int form) {
   int64_t whole = 0;
   int frac = 0;
   double sub = 0;
-  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub), 0, "%s: refused", t);
+  int64_t sub18 = 0;
+  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub, &sub18), 0, "%s: refused", t);
+  /* (den divides 10^18: k <= 21 decimals) */
+  cr_assert(sub18 == (int64_t)(r * (1000000000000000000LL / den)), "%s: %lld e-18 ns more, want %lld", t,
+            (long long)sub18, (long long)(r * (1000000000000000000LL / den)));
   __int128 got = (__int128)whole * 1000 + frac;
   cr_assert(got == q, "%s: %lld µs %d ns, want %lld ns", t, (long long)whole, frac, (long long)q);
   cr_assert(frac > -1000 && frac < 1000 && (!whole || !frac || (whole < 0) == (frac < 0)), "%s: frac %d", t, frac);
@@ -353,7 +357,7 @@ static void v8_long_case(const char *head, char fill, size_t nfill, const char *
   int64_t whole = 0;
   int frac = 0;
   double sub = 0;
-  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub), 0, "%s...%s: refused", head, tail);
+  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub, NULL), 0, "%s...%s: refused", head, tail);
   long long got = (long long)whole * 1000 + frac;
   cr_assert_eq(got, want_ns, "%s<%zu x %c>%s: %lld ns, want %lld", head, nfill, fill, tail, got, want_ns);
   cr_assert(fabs(sub - want_sub) <= 1e-12, "%s...%s: %.17g ns more, want %.17g", head, tail, sub, want_sub);

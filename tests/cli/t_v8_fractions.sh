@@ -223,4 +223,57 @@ if "(the first: timeDeltas[1] (µs), 0.0006 held as 0.001)" not in err:
     print("the first delta not kept is not said as the file has it", file=sys.stderr)
     sys.exit(1)
 PY
+# Deltas whose sum lands on a half ns (1.0002 + 2.0003 us: 3000.5 ns): the
+# time is the sum rounded as THE rule rounds a time, half away from zero
+# (3001), as a carry of -0.5 ns already went; a carry of +0.5 went down
+# (3000).  The deltas' fractions
+# are carried exactly (1e-18 ns), in a .cpuprofile and across a trace's
+# ProfileChunks alike; the times wanted are the texts' exact sums (Fraction).
+python3 - "$tmp" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = sys.argv[1]
+def doc(o):
+    return json.dumps(o).replace('"#', "").replace('#"', "")
+def ns(x):  # a time in ns, exact, rounded half away from zero
+    return int(x + F(1, 2)) if x >= 0 else -int(-x + F(1, 2))
+N = lambda t: "#%s#" % t
+root = {"functionName": "(root)", "url": "", "scriptId": "0", "lineNumber": -1, "columnNumber": -1}
+def cf(n): return {"functionName": n, "url": "a.js", "scriptId": "1", "lineNumber": 0, "columnNumber": 0}
+cases = {"half": ["0", "1.0002", "2.0003", "3000", "0.0004", "0.0001", "0.0005", "0.00000000000000000025",
+                  "0.49999999999999999975e-3"]}
+for name, deltas in cases.items():
+    samples = [2 + i % 2 for i in range(len(deltas))]
+    nodes = [{"id": 1, "callFrame": root, "children": [2, 3]}, {"id": 2, "callFrame": cf("f")},
+             {"id": 3, "callFrame": cf("g")}]
+    open("%s/%s.cpuprofile" % (d, name), "w").write(doc({"nodes": nodes, "startTime": 100, "endTime": 10000,
+        "samples": samples, "timeDeltas": [N(x) for x in deltas]}))
+    ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 100, "id": "0x1", "args": {"data": {"startTime": 100}}}]
+    half = len(deltas) // 2
+    for k, part in enumerate((slice(0, half), slice(half, None))):
+        cp = {"samples": samples[part]}
+        if k == 0:
+            cp["nodes"] = [{"id": 1, "callFrame": root}, {"id": 2, "parent": 1, "callFrame": cf("f")},
+                           {"id": 3, "parent": 1, "callFrame": cf("g")}]
+        ev.append({"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 101 + k, "id": "0x1",
+                   "args": {"data": {"cpuProfile": cp, "timeDeltas": [N(x) for x in deltas[part]]}}})
+    open("%s/%s.json" % (d, name), "w").write(doc({"traceEvents": ev}))
+    t, want = F(0), []
+    for x in deltas:
+        t += F(x) * 1000
+        want.append(ns(t))
+    open("%s/%s.want" % (d, name), "w").write("".join("%d\n" % w for w in want))
+PY
+for f in half.cpuprofile half.json; do
+  "$PCOL" cat "$tmp/$f" --table samples --format csv >"$tmp/cat" 2>"$tmp/err" || fail "cat $f: $(head -3 "$tmp/err")"
+  python3 - "$tmp/cat" "$tmp/${f%.*}.want" "$f" <<'PY' || fail "$f: the samples' times are not the deltas' sums rounded half away from zero"
+import csv, sys
+got = [int(r["time_ns"]) for r in csv.DictReader(open(sys.argv[1]))]
+want = [int(x) for x in open(sys.argv[2]).read().split()]
+if got != want:
+    print("%s: times %s, want %s" % (sys.argv[3], got, want), file=sys.stderr)
+    sys.exit(1)
+PY
+done
+
 echo "t_v8_fractions: ok"

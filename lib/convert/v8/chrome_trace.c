@@ -371,7 +371,7 @@ typedef struct xtime {
 /* the current token (a number) into *x (a time out of +-9e18 µs: 0, which
  * no caller reads: each refuses a time out of +-4e15 µs first) */
 static void xtime_read(const pcol_jpull *j, xtime *x) {
-  if (pcol_v8_time_us(j, 9e18, &x->whole, &x->frac, &x->sub)) *x = (xtime){0, 0, 0};
+  if (pcol_v8_time_us(j, 9e18, &x->whole, &x->frac, &x->sub, NULL)) *x = (xtime){0, 0, 0};
 }
 
 /* x in ns (x within +-4e15 µs: the callers' range) */
