@@ -92,7 +92,10 @@ if bad:
 PY
 done
 "$PCOL" fold "$tmp/x.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold x.json: $(cat "$tmp/err")"
-[ "$(tr '\n' ' ' <"$tmp/fold")" = "a 1000000 b 1000000 c 1000000 " ] || fail "fold x.json: $(cat "$tmp/fold")"
+# (each end the file's ts + dur to half a ns: b ends at 2000.0008 us, 2000001
+# ns, so 1000001 of it; the three end at 3000.0012 us, 3000001 ns: the sum of
+# each rounded alone, 3000000, was 1.2 ns short)
+[ "$(tr '\n' ' ' <"$tmp/fold")" = "a 1000000 b 1000001 c 1000000 " ] || fail "fold x.json: $(cat "$tmp/fold")"
 "$PCOL" fold "$tmp/epoch.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold epoch.json: $(cat "$tmp/err")"
 [ "$(tr '\n' ' ' <"$tmp/fold")" = "a 3000 a;b 1000 a;c 1000 " ] || fail "fold epoch.json: $(tr '\n' ' ' <"$tmp/fold")"
 if "$PCOL" fold "$tmp/tiny-x.json" >"$tmp/fold" 2>"$tmp/err"; then
@@ -263,7 +266,21 @@ for name, deltas in cases.items():
         t += F(x) * 1000
         want.append(ns(t))
     open("%s/%s.want" % (d, name), "w").write("".join("%d\n" % w for w in want))
+# an X event's end, ts + dur, is one time rounded so (1000.0002 + 2000.0003
+# us: 3000.5 ns, 3001; it was the two rounded and added, 3000), beside a
+# long event of another thread (the trace's extent: every stretch kept)
+X = lambda n, tid, t, du: {"ph": "X", "name": n, "pid": 1, "tid": tid, "ts": N(t), "dur": N(du)}
+xs = [("a", 1, "1000.0002", "2000.0003"), ("b", 1, "5000.0005", "1.0000")]
+ev = [X(*e) for e in xs] + [X("z", 2, "0", "10000000")]
+open(d + "/half-x.json", "w").write(doc({"traceEvents": ev}))
+with open(d + "/half-x.want", "w") as o:
+    for n, _, t, du in xs:
+        o.write("%s %d\n" % (n, ns((F(t) + F(du)) * 1000) - ns(F(t) * 1000)))
+    o.write("z 10000000000\n")
 PY
+"$PCOL" fold "$tmp/half-x.json" >"$tmp/fold" 2>"$tmp/err" || fail "fold half-x.json: $(head -3 "$tmp/err")"
+[ -s "$tmp/err" ] && fail "fold half-x.json: a warning: $(head -3 "$tmp/err")"
+cmp -s "$tmp/fold" "$tmp/half-x.want" || fail "fold half-x.json: $(tr '\n' ' ' <"$tmp/fold"), want $(tr '\n' ' ' <"$tmp/half-x.want")"
 for f in half.cpuprofile half.json; do
   "$PCOL" cat "$tmp/$f" --table samples --format csv >"$tmp/cat" 2>"$tmp/err" || fail "cat $f: $(head -3 "$tmp/err")"
   python3 - "$tmp/cat" "$tmp/${f%.*}.want" "$f" <<'PY' || fail "$f: the samples' times are not the deltas' sums rounded half away from zero"
