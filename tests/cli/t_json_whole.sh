@@ -186,8 +186,8 @@ sed 's/"sleep#1": {"amount": \[3e-12, 0.4\]/"sleep#1": {"amount": [0.1, 0.4]/' "
 pw p-type1 "sleep 2000000000" "value type time(sys): 1 amount not held to six significant digits (the first: line 14 column 16, amount[0], 1e-12 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 1e-12 of its total 2.000000000001 (less than a millionth)"
 # a file read twice (diff's two sides, a union of it with itself, it and
 # its --base): its warning said once (before: twice, a line each or "; ")
-for c in "diff IN IN" "top IN IN" "fold IN --base IN" "flame IN --diff IN -o $tmp/fl.svg"; do
-  "$PCOL" ${c//IN/$tmp/p-type1.perf} >/dev/null 2>"$tmp/err" || fail "$c: $(cat "$tmp/err")"
+for c in "diff @F@ @F@" "top @F@ @F@" "fold @F@ --base @F@" "flame @F@ --diff @F@ -o $tmp/fl.svg"; do
+  "$PCOL" ${c//@F@/$tmp/p-type1.perf} >/dev/null 2>"$tmp/err" || fail "$c: $(cat "$tmp/err")"
   [ "$(grep -o 'p-type1.perf: value type' "$tmp/err" | wc -l)" = 1 ] || fail "pcol $c: not one warning: $(cat "$tmp/err")"
 done
 echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 7 Firefox ones read as speedscope reads them (rounded with a warning) or refused; 13 Perun files as Perun reads them (rounded with a warning, a value type's own) or refused, a file read twice warned of once"
