@@ -301,7 +301,11 @@ static void v8_time_case(long long m, int k, int form) {
   int64_t whole = 0;
   int frac = 0;
   double sub = 0;
-  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub), 0, "%s: refused", t);
+  int64_t sub18 = 0;
+  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub, &sub18), 0, "%s: refused", t);
+  /* (den divides 10^18: k <= 21 decimals) */
+  cr_assert(sub18 == (int64_t)(r * (1000000000000000000LL / den)), "%s: %lld e-18 ns more, want %lld", t,
+            (long long)sub18, (long long)(r * (1000000000000000000LL / den)));
   __int128 got = (__int128)whole * 1000 + frac;
   cr_assert(got == q, "%s: %lld µs %d ns, want %lld ns", t, (long long)whole, frac, (long long)q);
   cr_assert(frac > -1000 && frac < 1000 && (!whole || !frac || (whole < 0) == (frac < 0)), "%s: frac %d", t, frac);
@@ -353,7 +357,7 @@ static void v8_long_case(const char *head, char fill, size_t nfill, const char *
   int64_t whole = 0;
   int frac = 0;
   double sub = 0;
-  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub), 0, "%s...%s: refused", head, tail);
+  cr_assert_eq(pcol_v8_time_us(&j, 9e18, &whole, &frac, &sub, NULL), 0, "%s...%s: refused", head, tail);
   long long got = (long long)whole * 1000 + frac;
   cr_assert_eq(got, want_ns, "%s<%zu x %c>%s: %lld ns, want %lld", head, nfill, fill, tail, got, want_ns);
   cr_assert(fabs(sub - want_sub) <= 1e-12, "%s...%s: %.17g ns more, want %.17g", head, tail, sub, want_sub);
@@ -521,4 +525,50 @@ Test(json_pull, warnings_joined_whole) {
     cr_assert_eq(said + (int)more, 12, "len %d: %d said, %llu counted: %s", len, said, more, w.message);
     cr_assert(said >= 1 && strlen(w.message) < sizeof w.message, "len %d: %s", len, w.message);
   }
+}
+
+/* The count is a field, not the text's number read back (review h7): a
+ * warning counted that comes again (a file read twice: its warnings added
+ * twice) is not counted again, nor is one said; N is the warnings there
+ * were.  Past the hashes the count holds, it says "more than". */
+Test(json_pull, warnings_counted_once) {
+  for (int len = 60; len <= 200; len += 7) {
+    pcol_error w = {0};
+    char add[12][256], first[sizeof w.message];
+    for (int round = 0; round < 3; round++)
+      for (int i = 0; i < 12; i++) {
+        int n = snprintf(add[i], sizeof add[i], "w%d: ", i);
+        memset(add[i] + n, 'x', (size_t)(len - n));
+        add[i][len] = 0;
+        pcol_warn_add(&w, "%s", add[i]);
+        if (round == 0 && i == 11) memcpy(first, w.message, sizeof first);
+      }
+    cr_assert_str_eq(w.message, first, "len %d: the warnings again changed the message", len);
+    const char *c = strstr(w.message, "; and ");
+    unsigned long long more = 0;
+    int said = 1;
+    for (const char *p = w.message; (p = strstr(p, "; w")); p++) said++;
+    if (c) cr_assert_eq(sscanf(c, "; and %llu more warning", &more), 1, "%s", w.message);
+    cr_assert_eq(said + (int)more, 12, "len %d: %d said, %llu counted: %s", len, said, more, w.message);
+    pcol_error copy = w; /* a copy holds its count */
+    pcol_warn_add(&copy, "%s", add[11]);
+    cr_assert_str_eq(copy.message, first);
+  }
+  /* more warnings than the count tells apart */
+  pcol_error w = {0};
+  char big[301];
+  memset(big, 'y', sizeof big - 1), big[sizeof big - 1] = 0;
+  pcol_warn_add(&w, "%s", big);
+  for (int round = 0; round < 2; round++)
+    for (int i = 0; i < 40; i++) pcol_warn_add(&w, "extra warning %d", i);
+  cr_assert(strstr(w.message, "; and more than ") && strstr(w.message, " more warnings"), "%s", w.message);
+  cr_assert(!strncmp(w.message, big, sizeof big - 1), "%s", w.message);
+  /* a message set since (a prefix) is read as its words say */
+  pcol_error p = {0};
+  pcol_warn_add(&p, "%s", big);
+  for (int i = 0; i < 3; i++) pcol_warn_add(&p, "later %d %s", i, big + 200);
+  cr_assert(strstr(p.message, "; and 3 more warnings"), "%s", p.message);
+  pcol_error_prefix(&p, "f");
+  pcol_warn_add(&p, "another %s", big + 100);
+  cr_assert(strstr(p.message, "; and 4 more warnings"), "%s", p.message);
 }

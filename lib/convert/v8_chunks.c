@@ -127,7 +127,7 @@ static void token_text(const pcol_jpull *j, char *out, size_t n) {
 }
 
 static int number(pcol_jpull *j, vnum *v) {
-  if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac, NULL)) v->present = 1, v->bad = 0;
+  if (!pcol_v8_time_us(j, 9e18, &v->v, &v->frac, NULL, NULL)) v->present = 1, v->bad = 0;
   else if (j->tok != PCOL_JT_NULL) return v->bad = 1, pcol_jp_skip(j);
   return 0;
 }

@@ -103,7 +103,8 @@ typedef struct vimp {
                                   * double's fraction of a ns), NULL while all are whole ns (V8's
                                   * whole µs): THE kept rule's input (deltas_kept) */
   size_t capresid;
-  double carry;                  /* timeDeltas: the ns of the time so far not held (|carry| <= 0.5) */
+  int64_t carry;                 /* timeDeltas: the time so far not held, 1e-18 ns (|carry| <= 0.5 ns) */
+  __int128 tsum;                 /* timeDeltas: the time so far, as held (ns) */
   size_t bad_delta;              /* the first delta that is not a number, or SIZE_MAX */
   int bad_delta_range;           /* ...and it is a number, out of range (review 14 m1) */
   char *fn, *url;                /* the callFrame being read */
@@ -145,8 +146,9 @@ static int tok_int(const pcol_jpull *j, int64_t *out) {
   return -1;
 }
 
-int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, double *sub) {
+int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, double *sub, int64_t *sub18) {
   if (sub) *sub = 0;
+  if (sub18) *sub18 = 0;
   if (j->tok == PCOL_JT_INT) return *whole = j->i, *frac = 0, 0;
   if (j->tok != PCOL_JT_REAL || !(j->d > -lim && j->d < lim)) return -1;
   /* the number's text (JSON's grammar, json_pull.c): its digits dg[0..n),
@@ -190,7 +192,10 @@ int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, 
   int k = 0;
   for (long long i = p + 3; i < n && k < 19; i++, k++) m = m * 10 + (uint64_t)DG(i);
   long double r = (long double)m / powl(10, k);
-  if (DG(p + 3) >= 5) r -= 1, f++; /* (rounded half away from zero: the sign is put after) */
+  /* the same to 1e-18 ns, exactly (a sum of them: the deltas' carry) */
+  int64_t q = 0;
+  for (long long i = p + 3; i < p + 21; i++) q = q * 10 + DG(i);
+  if (DG(p + 3) >= 5) r -= 1, f++, q -= PCOL_V8_NS18; /* (rounded half away from zero: the sign is put after) */
 #undef DG
   if (f == 1000) f = 0, w++;
   /* the text read as the double reads it, to a ns: else (a text this
@@ -206,6 +211,7 @@ int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, 
   }
   *whole = neg ? -(int64_t)w : (int64_t)w, *frac = neg ? -f : f;
   if (sub) *sub = (double)(neg ? -r : r);
+  if (sub18) *sub18 = neg ? -q : q;
   return 0;
 }
 
@@ -520,20 +526,27 @@ static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t
       int64_t w;
       int f;
       double sub = 0; /* (the text's: 0.123 µs is 123 ns, no fraction more) */
-      if (!pcol_v8_time_us(j, 9e15, &w, &f, &sub)) x = time_ns(w, f);
+      int64_t sub18 = 0;
+      if (!pcol_v8_time_us(j, 9e15, &w, &f, &sub, &sub18)) x = time_ns(w, f);
       else if (*bad == SIZE_MAX) *bad = *n, v->bad_delta_range = j->tok == PCOL_JT_REAL; /* (opt_num) */
       if (sub != 0 && x != INT64_MAX && x != -INT64_MAX && *bad != *n) {
         r = sub;
         /* a delta's time is the sum of those before it: each one's
-         * fraction of a ns is carried into the next, so that every time is
-         * the file's to half a ns (rounded one by one, 0.4 ns deltas added
-         * up to nothing) */
-        if (!v->abs_ts && fabs(v->carry += r) > 0.5) {
-          int64_t s = v->carry > 0 ? 1 : -1;
-          x += s, r -= (double)s, v->carry -= (double)s;
+         * fraction of a ns is carried into the next (exactly, in 1e-18 ns),
+         * so that every time is the sum of the file's deltas rounded to the
+         * ns as THE rule rounds a time, half away from zero (rounded one by
+         * one, 0.4 ns deltas added up to nothing; a sum on a half ns, 0.2
+         * and 0.3, went down with a carry of +0.5, up with one of -0.5) */
+        if (!v->abs_ts) {
+          int64_t c = v->carry += sub18, s = 0;
+          __int128 t = v->tsum + x; /* the time so far, as held */
+          if (c > PCOL_V8_NS18 / 2 || (c == PCOL_V8_NS18 / 2 && t >= 0)) s = 1;
+          else if (c < -PCOL_V8_NS18 / 2 || (c == -PCOL_V8_NS18 / 2 && t <= 0)) s = -1;
+          if (s) x += s, r -= (double)s, v->carry -= s * PCOL_V8_NS18;
         }
       }
     }
+    if (!ids && !v->abs_ts && x != INT64_MAX && x != -INT64_MAX) v->tsum += x;
     if (PCOL_GROW(*a, *n, *cap)) return pcol_oom(v->err);
     if (!ids && (r != 0 || v->resid) && v->capresid < *cap) { /* (made at the first delta not held) */
       double *p = realloc(v->resid, *cap * sizeof *p);
@@ -594,7 +607,7 @@ static int opt_num(vimp *v, vnum *x) {
   x->present = 1;
   /* 1: not a number, 2: a number out of range (review 10 m5: 1e300 was
    * "must be numbers") */
-  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac, NULL) == 0 ? 0 : v->j->tok == PCOL_JT_REAL ? 2 : 1;
+  x->bad = pcol_v8_time_us(v->j, 9e15, &x->v, &x->frac, NULL, NULL) == 0 ? 0 : v->j->tok == PCOL_JT_REAL ? 2 : 1;
   x->d = v->j->d;
   return PCOL_OK;
 }
@@ -637,7 +650,7 @@ static int read_doc(vimp *v) {
       int abs = pcol_jp_key_is(j, "timestamps");
       if ((rc = val(v))) return rc;
       v->deltas_kind = j->tok == PCOL_JT_ARR ? 1 : 2;
-      v->abs_ts = abs, v->nd = 0, v->bad_delta = SIZE_MAX, v->carry = 0;
+      v->abs_ts = abs, v->nd = 0, v->bad_delta = SIZE_MAX, v->carry = 0, v->tsum = 0;
       free(v->resid), v->resid = NULL, v->capresid = 0;
       if (j->tok == PCOL_JT_ARR && (rc = numbers(v, &v->deltas, &v->nd, &v->capnd, 0, &v->bad_delta)))
         return rc;

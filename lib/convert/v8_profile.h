@@ -29,8 +29,11 @@ typedef struct vnum {
  * times 1000, rounded half away from zero.  *whole: the whole µs (toward
  * zero), *frac: the ns more (-999..999, of *whole's sign), *sub (NULL: not
  * asked): what the number has more than those, in ns (-0.5..0.5; THE kept
- * rule's input).  -1 when the token is no such number. */
-int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, double *sub);
+ * rule's input), *sub18 (NULL: not asked) the same exactly, in 1e-18 ns
+ * (its digits past those truncated; a sum of them rounds as one time).
+ * -1 when the token is no such number. */
+#define PCOL_V8_NS18 1000000000000000000LL /* a ns in *sub18's units */
+int pcol_v8_time_us(const pcol_jpull *j, double lim, int64_t *whole, int *frac, double *sub, int64_t *sub18);
 /* The time whole µs + frac ns as JSON text (µs: "12", "12.5", "-0.25"). */
 void pcol_v8_time_text(char out[40], int64_t whole, int frac);
 

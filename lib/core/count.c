@@ -879,12 +879,131 @@ pcol_kept_tally *pcol_kept_at(pcol_kept_tally **t, size_t *n, uint32_t vt) {
   return &(*t)[vt];
 }
 
+/* ------------------------------------------------ exact decimal sums */
+#define DEC_LO (-342) /* limb 0's power of ten */
+#define DEC_BASE 1000000000LL
+
+/* every limb within [0, 10^9) but the top one, which holds the sign */
+static void dec_carry(pcol_dec_sum *s) {
+  for (int i = 0; i < PCOL_DEC_LIMBS - 1; i++) {
+    int64_t c = s->l[i] / DEC_BASE;
+    if (s->l[i] - c * DEC_BASE < 0) c--; /* (floor) */
+    s->l[i] -= c * DEC_BASE, s->l[i + 1] += c;
+  }
+  s->adds = 0;
+}
+
+void pcol_dec_sum_add(pcol_dec_sum *s, int64_t m, int e) {
+  if (!m) return;
+  int p = e - DEC_LO;
+  /* (out of a double's decimals: none is; a tail below 10^-342 is dropped) */
+  while (p < 0 && m) m /= 10, p++;
+  if (!m || p > 9 * (PCOL_DEC_LIMBS - 3)) return;
+  int i = p / 9, o = p % 9;
+  int64_t sc = 1;
+  for (int k = 0; k < o; k++) sc *= 10;
+  int64_t lo = m % DEC_BASE, hi = m / DEC_BASE; /* |lo|, |hi| < 10^9 */
+  int64_t a = lo * sc, b = hi * sc;            /* < 10^17 */
+  s->l[i] += a % DEC_BASE;
+  s->l[i + 1] += a / DEC_BASE + b % DEC_BASE;
+  s->l[i + 2] += b / DEC_BASE;
+  if (++s->adds >= (1u << 30)) dec_carry(s);
+}
+
+void pcol_dec_sum_add_double(pcol_dec_sum *s, double d) {
+  if (!(d == d) || d == 0 || isinf(d)) return;
+  char b[40];
+  for (int p = 15; p <= 17; p++) {
+    snprintf(b, sizeof b, "%.*e", p - 1, d);
+    if (strtod(b, NULL) == d) break;
+  }
+  /* [-]D.DDDDe[+-]X: the digits as a whole number, the exponent less the decimals */
+  int64_t m = 0;
+  int nd = 0, neg = b[0] == '-';
+  const char *q = b + neg;
+  for (; *q && *q != 'e'; q++)
+    if (*q >= '0' && *q <= '9') m = m * 10 + (*q - '0'), nd++;
+  int x = *q == 'e' ? atoi(q + 1) : 0;
+  pcol_dec_sum_add(s, neg ? -m : m, x - (nd - 1));
+}
+
+int pcol_dec_sum_text(const pcol_dec_sum *in, char *buf, size_t cap) {
+  pcol_dec_sum s = *in;
+  dec_carry(&s);
+  int neg = s.l[PCOL_DEC_LIMBS - 1] < 0;
+  if (neg) {
+    for (int i = 0; i < PCOL_DEC_LIMBS; i++) s.l[i] = -s.l[i];
+    dec_carry(&s);
+  }
+  /* the digits, most significant first, and the power of the first */
+  char d[9 * PCOL_DEC_LIMBS + 2];
+  int n = 0, top = PCOL_DEC_LIMBS - 1;
+  while (top >= 0 && !s.l[top]) top--;
+  if (top < 0) return snprintf(buf, cap, "0");
+  for (int i = top; i >= 0; i--) {
+    char t[10];
+    snprintf(t, sizeof t, "%09lld", (long long)s.l[i]);
+    memcpy(d + n, t, 9), n += 9;
+  }
+  int lead = 0;
+  while (d[lead] == '0') lead++;
+  int x = 9 * top + DEC_LO + 8 - lead; /* the first digit's power of ten */
+  memmove(d, d + lead, (size_t)(n - lead)), n -= lead;
+  while (n > 1 && d[n - 1] == '0') n--;
+  if (n > 30) { /* rounded half away from zero to 30 digits */
+    int up = d[30] >= '5';
+    n = 30;
+    for (int k = n - 1; up && k >= 0; k--) {
+      if (d[k] == '9') d[k] = '0';
+      else d[k]++, up = 0;
+    }
+    if (up) memmove(d + 1, d, (size_t)n - 1), d[0] = '1', x++;
+    while (n > 1 && d[n - 1] == '0') n--;
+  }
+  d[n] = 0;
+  int o = 0, prec = n > 15 ? n : 15;
+  char t[80];
+  if (neg) t[o++] = '-';
+  if (x < -4 || x >= prec) { /* as %g: D.DDDe+XX */
+    t[o++] = d[0];
+    if (n > 1) t[o++] = '.', memcpy(t + o, d + 1, (size_t)n - 1), o += n - 1;
+    o += snprintf(t + o, sizeof t - (size_t)o, "e%c%02d", x < 0 ? '-' : '+', x < 0 ? -x : x);
+  } else if (x < 0) {
+    t[o++] = '0', t[o++] = '.';
+    for (int k = -1; k > x; k--) t[o++] = '0';
+    memcpy(t + o, d, (size_t)n), o += n;
+  } else {
+    for (int k = 0; k <= x || k < n; k++) {
+      if (k == x + 1) t[o++] = '.';
+      t[o++] = k < n ? d[k] : '0';
+    }
+  }
+  t[o] = 0;
+  return snprintf(buf, cap, "%s", t);
+}
+
+/* what v / scale is, exactly, added to s: scale a power of ten (every
+ * importer's grid), else its double's decimal */
+static void dec_add_grid(pcol_dec_sum *s, int64_t v, double scale, int sign) {
+  double p = 1;
+  for (int k = 0; k <= 18; k++, p *= 10)
+    if (p == scale) {
+      if (v > -(INT64_MAX / 10) && v < INT64_MAX / 10) pcol_dec_sum_add(s, sign * v, -k);
+      else pcol_dec_sum_add(s, sign * (v / 10), 1 - k), pcol_dec_sum_add(s, sign * (v % 10), -k);
+      return;
+    }
+  pcol_dec_sum_add_double(s, sign * ((double)v / scale));
+}
+
 int pcol_kept_add(pcol_kept_tally *t, double w, int64_t v, double scale, double ref) {
   t->total += w;
   t->amounts++;
+  dec_add_grid(&t->total_dec, v, scale, 1); /* (exact and quick: a whole number of the grid) */
   if (pcol_decimal_kept(w, v, scale, ref)) return 0;
   t->zero += v == 0;
   t->lost += (long double)w - (long double)v / scale;
+  pcol_dec_sum_add_double(&t->lost_dec, w);
+  dec_add_grid(&t->lost_dec, v, scale, -1);
   if (t->n++) return 0;
   t->first_w = w, t->first_v = (double)v / scale;
   return 1;
@@ -905,13 +1024,26 @@ static long double kept_part(const pcol_kept_tally *t) {
   return l == 0 ? 0 : tot == 0 ? INFINITY : l / tot;
 }
 
+/* the total a message says: the amounts as held (exact: whole numbers of
+ * the grid) and what those not kept lost (exact: the file's decimals less
+ * the grid's), so the file's total to within the kept rule's six digits of
+ * each amount kept, and exactly its numbers where each is on the grid or
+ * not kept (a weight of 1e-12 beside 0.3: 0.300000000001) */
+static pcol_dec_sum kept_total(const pcol_kept_tally *t) {
+  pcol_dec_sum s = t->total_dec;
+  for (int i = 0; i < PCOL_DEC_LIMBS; i++) s.l[i] += t->lost_dec.l[i];
+  s.adds = t->total_dec.adds + t->lost_dec.adds;
+  return s;
+}
+
 int pcol_kept_verdict(const pcol_kept_tally *t, size_t nt, const char *name, pcol_error *err) {
   size_t typed = 0, lossy = 0; /* value types with amounts; of them, with amounts not kept */
   for (size_t i = 0; i < nt; i++) {
     typed += t[i].amounts != 0, lossy += t[i].n != 0;
     if (!t[i].n || kept_part(&t[i]) <= 1e-6L) continue;
-    char a[32], b[32];
-    pcol_g_text(a, sizeof a, (double)t[i].lost), pcol_g_text(b, sizeof b, (double)t[i].total);
+    char a[48], b[48]; /* (exactly: the sums of the file's numbers, not the arithmetic's) */
+    pcol_dec_sum tot = kept_total(&t[i]);
+    pcol_dec_sum_text(&t[i].lost_dec, a, sizeof a), pcol_dec_sum_text(&tot, b, sizeof b);
     pcol_error_set(err, t[i].refusal.code, "%s; its value type's %llu amount%s so rounded lose %s of their total %s, "
                    "more than a millionth", t[i].refusal.message, (unsigned long long)t[i].n,
                    t[i].n == 1 ? "" : "s", a, b);
@@ -934,20 +1066,24 @@ int pcol_kept_verdict(const pcol_kept_tally *t, size_t nt, const char *name, pco
   }
   for (size_t i = 0; i < nt; i++) {
     if (!t[i].n) continue;
-    char at[256], w[32], v[32], text[480], tot[32], clause[640], type[80];
+    char at[256], w[32], v[32], text[480], tot[48], clause[640], type[80], lt[48];
     pcol_g_text(w, sizeof w, t[i].first_w), pcol_g_text(v, sizeof v, t[i].first_v);
     snprintf(at, sizeof at, "%s, %s held as %s", t[i].first_at, w, v);
-    pcol_g_text(tot, sizeof tot, (double)t[i].total);
+    pcol_dec_sum td = kept_total(&t[i]);
+    pcol_dec_sum_text(&td, tot, sizeof tot);
+    /* the loss to 3 digits, of its exact sum (not of the arithmetic's) */
+    pcol_dec_sum_text(&t[i].lost_dec, lt, sizeof lt);
+    long double lost = strtold(lt, NULL);
     if (t[i].type[0]) snprintf(type, sizeof type, "%s", t[i].type);
     else snprintf(type, sizeof type, "#%zu", i); /* (unnamed: its id) */
     int k;
     if (lossy > 1) {
       k = snprintf(clause, sizeof clause, "%s %s: %llu (the first: %s), %llu to 0, lost %.3Lg of %s", done ? ";" : "",
-                   type, (unsigned long long)t[i].n, at, (unsigned long long)t[i].zero, t[i].lost, tot);
+                   type, (unsigned long long)t[i].n, at, (unsigned long long)t[i].zero, lost, tot);
     } else {
       pcol_rounded_text(text, sizeof text, t[i].n, "amount not held to six significant digits",
                         "amounts not held to six significant digits", at, "the file's grid", t[i].zero, NULL,
-                        t[i].lost);
+                        lost);
       k = typed > 1 ? snprintf(clause, sizeof clause, "value type %s: %s of its total %s (less than a millionth)",
                                type, text, tot)
                     : snprintf(clause, sizeof clause, "%s of %s (less than a millionth)", text, tot);

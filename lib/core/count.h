@@ -407,9 +407,31 @@ int pcol_decimal_kept(double w, int64_t v, double scale, double ref);
  * importer wrote; else the file is read with ONE warning
  * (pcol_rounded_text), naming the file, how many were rounded, how many to
  * 0, the first (its place and value) and the total lost. */
+/* An exact sum of decimals (count.c): each added as a whole number times
+ * a power of ten, m x 10^e, |m| < 10^18 and e within a double's decimals
+ * (10^-342 .. 10^308), held in 9-digit limbs; what a message prints of a
+ * sum of a file's numbers (pcol_dec_sum_text), never the arithmetic's
+ * digits (0.000117 + 0.000117 is 0.000234, not 0.00023400000000000008). */
+#define PCOL_DEC_LIMBS 76
+typedef struct pcol_dec_sum {
+  int64_t l[PCOL_DEC_LIMBS]; /* limb i: 10^(9 i - 342), each |l| < 2^62 */
+  uint32_t adds;             /* additions since the limbs were carried */
+} pcol_dec_sum;
+void pcol_dec_sum_add(pcol_dec_sum *s, int64_t m, int e);
+/* d (finite) added as its shortest decimal that reads back as d (as
+ * pcol_g_text prints it: the file's number, as a JSON reader reads it) */
+void pcol_dec_sum_add_double(pcol_dec_sum *s, double d);
+/* s as text: every digit, as "%g" prints (an exponent below 1e-4 and from
+ * 1e15, or past the digits), to 30 significant digits (past them, rounded
+ * half away from zero).  Returns the length (cap: 48 is enough). */
+int pcol_dec_sum_text(const pcol_dec_sum *s, char *buf, size_t cap);
+
 typedef struct pcol_kept_tally {
   uint64_t n, zero;        /* amounts not kept; of them, held as 0 */
   long double lost, total; /* what those lost, summed; every amount w, summed */
+  pcol_dec_sum lost_dec;   /* what those lost, exactly (each the file's decimal less the grid's) */
+  pcol_dec_sum total_dec;  /* every amount as held (v / scale), exactly; with lost_dec, the
+                            * total the messages print */
   double first_w, first_v; /* the first not kept: the file's, and as held */
   char first_at[128];      /* where it is (the importer's words) */
   pcol_error refusal;      /* the importer's refusal of it */

@@ -52,9 +52,39 @@ static FILE *spill_file(void) {
   return f;
 }
 
+/* The temporary file could not take the copy (a full or unwritable
+ * $TMPDIR: a write, or its map, failed): its bytes are read back in front
+ * of those staged and all stays in memory, as with no file to be had (a
+ * pipe's Perun file read as it was before it spilled), with no word of it.
+ * Fails only out of memory or when the bytes written cannot be read. */
+static int sink_unspill(sink *s, const char *name, pcol_error *err) {
+  pcol_buf *out = s->out;
+  size_t staged = out->len;
+  uint64_t n = s->spilled;
+  if (n > SIZE_MAX - staged || pcol_buf_reserve(out, (size_t)n))
+    return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  memmove(out->data + n, out->data, staged);
+  for (uint64_t at = 0; at < n;) {
+    ssize_t k = pread(fileno(s->spill), out->data + at, (size_t)(n - at), (off_t)at);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      memmove(out->data, out->data + n, staged);
+      return pcol_error_set(err, PCOL_EIO, "%s: cannot read back the temporary copy of the input: %s", name,
+                            k < 0 ? strerror(errno) : "it is shorter than written");
+    }
+    at += (uint64_t)k;
+  }
+  out->len = staged + (size_t)n;
+  fclose(s->spill);
+  s->spill = NULL;
+  s->spilled = 0;
+  s->threshold = 0;
+  return PCOL_OK;
+}
+
 /* Moves the staged bytes to the file when there are `threshold` of them
- * (force: any); with no temporary file to be had, everything stays in
- * memory as in pcol_read_all. */
+ * (force: any); with no temporary file to be had, or one that cannot take
+ * them, everything stays in memory as in pcol_read_all. */
 static int sink_flush(sink *s, int force, const char *name, pcol_error *err) {
   if (!s->threshold || !s->out->len || (!force && s->out->len < s->threshold)) return PCOL_OK;
   if (!s->spill && force) return PCOL_OK; /* it all fit */
@@ -62,9 +92,9 @@ static int sink_flush(sink *s, int force, const char *name, pcol_error *err) {
     s->threshold = 0;
     return PCOL_OK;
   }
-  if (fwrite(s->out->data, 1, s->out->len, s->spill) != s->out->len)
-    return pcol_error_set(err, PCOL_EIO, "%s: cannot write the temporary copy of the input: %s",
-                          name, strerror(errno));
+  /* (flushed: what the file holds is known, s->spilled, when one fails) */
+  if (fwrite(s->out->data, 1, s->out->len, s->spill) != s->out->len || fflush(s->spill))
+    return sink_unspill(s, name, err);
   s->spilled += s->out->len;
   s->out->len = 0;
   return PCOL_OK;
@@ -220,21 +250,16 @@ int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pc
 static int input_seal(pcol_input *out, sink *sk, const char *name, pcol_error *err) {
   int rc = sink_flush(sk, 1, name, err);
   if (!rc && sk->spill) {
-    if (fflush(sk->spill) || sk->spilled > SIZE_MAX) {
-      rc = pcol_error_set(err, PCOL_EIO, "%s: cannot write the temporary copy of the input: %s",
-                          name, strerror(errno));
+    void *m = sk->spilled > SIZE_MAX ? MAP_FAILED
+                                     : mmap(NULL, (size_t)sk->spilled, PROT_READ, MAP_PRIVATE, fileno(sk->spill), 0);
+    if (m == MAP_FAILED) { /* (in memory, then, as the file's writes failing) */
+      rc = sink_unspill(sk, name, err);
     } else {
-      void *m = mmap(NULL, (size_t)sk->spilled, PROT_READ, MAP_PRIVATE, fileno(sk->spill), 0);
-      if (m == MAP_FAILED) {
-        rc = pcol_error_set(err, PCOL_ENOMEM, "%s: cannot map the temporary copy of the input: %s",
-                            name, strerror(errno));
-      } else {
-        out->map = m;
-        out->maplen = (size_t)sk->spilled;
-        (void)madvise(m, out->maplen, MADV_SEQUENTIAL);
-      }
+      out->map = m;
+      out->maplen = (size_t)sk->spilled;
+      (void)madvise(m, out->maplen, MADV_SEQUENTIAL);
+      pcol_buf_free(&out->buf); /* the staging buffer */
     }
-    pcol_buf_free(&out->buf); /* the staging buffer */
   }
   /* unlinked: the mapping keeps the pages (a copy to discard keeps its
    * descriptor, to free its blocks) */

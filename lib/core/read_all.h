@@ -14,7 +14,8 @@ int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pc
                   int *gzipped, pcol_error *err);
 /* An importer's whole input, in memory or (past pcol_spill_bytes, 64 MiB)
  * in an unlinked temporary file in $TMPDIR (else /tmp) mapped read-only; data[0..len)
- * either way.  pcol_input_done tells that [from, to) will not be needed
+ * either way (in memory when that file cannot be made, written or mapped:
+ * no message).  pcol_input_done tells that [from, to) will not be needed
  * for a while: a mapped input's pages there leave the process (they are
  * read back from the page cache if touched again).  read_all.c */
 typedef struct pcol_input {
@@ -25,7 +26,8 @@ typedef struct pcol_input {
   size_t maplen;
   FILE *spill;      /* while appending: the temporary file */
   uint64_t spilled; /* bytes in it */
-  int nospill;      /* no temporary file could be made: all in memory */
+  int nospill;      /* no temporary file could be made, or written or
+                     * mapped (a full $TMPDIR): all in memory */
   size_t spill_at;  /* appending: spill past this many bytes, if fewer than
                      * pcol_spill_bytes (0: pcol_spill_bytes) */
   int discard;      /* appending: the copy is read once, front to back, and

@@ -91,7 +91,7 @@ while IFS=$'\t' read -r name want _; do
     got=$(paste -sd'|' "$tmp/fold")
     [ "$got" = "$want" ] || fail "speedscope $name: pcol fold says $got, speedscope reads $want"
     case $name in # (the rounded ones: one warning, naming the first)
-      s-bigsmall) warned "speedscope $name" "$name.json: 1 amount not held to six significant digits (the first: profiles[0].weights[1], 1e-07 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 1e-07 of 1e+15 (less than a millionth)" ;;
+      s-bigsmall) warned "speedscope $name" "$name.json: 1 amount not held to six significant digits (the first: profiles[0].weights[1], 1e-07 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 1e-07 of 1000000000000000.0000001 (less than a millionth)" ;;
       s-beside1) warned "speedscope $name" "$name.json: 1 amount not held to six significant digits (the first: profiles[0].weights[1], 1e-12 held as 0) is rounded" ;;
       *) [ ! -s "$tmp/err" ] || fail "speedscope $name: $(cat "$tmp/err")" ;;
     esac
@@ -131,6 +131,12 @@ ff tinies cnt57 "1e-12,1e-12" "refused: threads[0].samples.weight[0]: weight 1e-
 ff ms ns57 "0.0015,7" "main;alpha 1500|main;beta 7000000"
 ff subns ns57 "1e-9,7" "main;beta 7000000" "1 amount not held to six significant digits (the first: threads[0].samples.weight[0], 1e-09 held as 0) is rounded"
 ff subnses ns57 "1e-9,2e-9" "refused: threads[0].samples.weight[0]: weight 1e-09 of weightType tracing-ms is not held to six significant digits"
+# the loss and the total said exactly, the sums of the file's numbers (review
+# h7: "lose 4.000000000000001e-07", "of 0.30000000000099997": the
+# arithmetic's digits of the doubles' sums)
+ff subus ns57 "1.1e-6,1.3e-6" "refused: threads[0].samples.weight[0]: weight 1.1e-06 of weightType tracing-ms is not held to six significant digits (pcol holds it as whole multiples of 1e-6 ms (a ns)); its value type's 2 amounts so rounded lose 4e-07 of their total 2.4e-06, more than a millionth"
+ff tinysum cnt57 "1e-12,0.3" "main;beta 0.3" "1 amount not held to six significant digits (the first: threads[0].samples.weight[0], 1e-12 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 1e-12 of 0.300000000001 (less than a millionth)"
+ff tinyexact cnt57 "0.1,2.0000000000007e-12" "main;alpha 0.1" "1 amount not held to six significant digits (the first: threads[0].samples.weight[1], 2.0000000000007e-12 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 2e-12 of 0.1000000000020000000000007 (less than a millionth)"
 # Perun (lib/convert/perun): an amount is a Python float; a file with a real
 # amount stores each x 10^K, K from its largest (pcol_decimals_for), and an
 # amount that grid does not hold to six significant digits is rounded with
@@ -180,8 +186,8 @@ sed 's/"sleep#1": {"amount": \[3e-12, 0.4\]/"sleep#1": {"amount": [0.1, 0.4]/' "
 pw p-type1 "sleep 2000000000" "value type time(sys): 1 amount not held to six significant digits (the first: line 14 column 16, amount[0], 1e-12 held as 0) is rounded to the file's grid, as pcol keeps them, 1 of them to 0: the total lost 1e-12 of its total 2.000000000001 (less than a millionth)"
 # a file read twice (diff's two sides, a union of it with itself, it and
 # its --base): its warning said once (before: twice, a line each or "; ")
-for c in "diff IN IN" "top IN IN" "fold IN --base IN" "flame IN --diff IN -o $tmp/fl.svg"; do
-  "$PCOL" ${c//IN/$tmp/p-type1.perf} >/dev/null 2>"$tmp/err" || fail "$c: $(cat "$tmp/err")"
+for c in "diff @F@ @F@" "top @F@ @F@" "fold @F@ --base @F@" "flame @F@ --diff @F@ -o $tmp/fl.svg"; do
+  "$PCOL" ${c//@F@/$tmp/p-type1.perf} >/dev/null 2>"$tmp/err" || fail "$c: $(cat "$tmp/err")"
   [ "$(grep -o 'p-type1.perf: value type' "$tmp/err" | wc -l)" = 1 ] || fail "pcol $c: not one warning: $(cat "$tmp/err")"
 done
 echo "t_json_whole: speedscope and Firefox weights to 2^63 - 1024 read back exactly, no double refused; $n speedscope limits and 7 Firefox ones read as speedscope reads them (rounded with a warning) or refused; 13 Perun files as Perun reads them (rounded with a warning, a value type's own) or refused, a file read twice warned of once"

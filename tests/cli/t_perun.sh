@@ -234,4 +234,27 @@ $PCOL pack --from perun "$tmp/bad.perf" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] || fail "invalid JSON must exit 1 (got $rc)"
 grep -q 'bad.perf:2:' "$tmp/err" || fail "error lacks file:line: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.pcol" ] || fail "no output on failure"
+# From a pipe, a Perun file past 8 MiB is copied into a temporary file in
+# $TMPDIR: one that cannot be made (an unwritable or missing $TMPDIR) or
+# written (a full one: its writes fail, here past `ulimit -f` with SIGXFSZ
+# ignored, at the first 8 MiB or at the rest) leaves the copy in memory, as
+# before the spill, with no word of it (it failed the import: "cannot write
+# the temporary copy of the input").
+python3 tests/support/gen_big_text.py perun "$tmp/big.perf" 12 >/dev/null || fail "big perun: generator"
+[ "$(stat -c %s "$tmp/big.perf")" -gt $((9 << 20)) ] || fail "big perun: not past 8 MiB"
+want=$("$PCOL" top "$tmp/big.perf" 2>&1) || fail "big perun: top of the file: $want"
+mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
+for how in "ro" "missing" "full 4096" "full 9000"; do
+  got=$(set -- $how
+        case $1 in
+          ro) export TMPDIR=$tmp/ro ;;
+          missing) export TMPDIR=$tmp/none ;;
+          full) trap '' XFSZ; ulimit -f "$2" ;;
+        esac
+        cat "$tmp/big.perf" | "$PCOL" top - 2>"$tmp/big.err") || fail "big perun from a pipe, \$TMPDIR $how: $(head -c 300 "$tmp/big.err")"
+  [ ! -s "$tmp/big.err" ] || fail "big perun from a pipe, \$TMPDIR $how: said $(head -c 300 "$tmp/big.err")"
+  [ "$(printf '%s' "$got" | tail -n +2)" = "$(printf '%s' "$want" | tail -n +2)" ] ||
+    fail "big perun from a pipe, \$TMPDIR $how: not the file's top: $(printf '%s' "$got" | head -5)"
+done
+
 exit 0

@@ -92,7 +92,10 @@ if bad:
 PY
 done
 "$PCOL" fold "$tmp/x.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold x.json: $(cat "$tmp/err")"
-[ "$(tr '\n' ' ' <"$tmp/fold")" = "a 1000000 b 1000000 c 1000000 " ] || fail "fold x.json: $(cat "$tmp/fold")"
+# (each end the file's ts + dur to half a ns: b ends at 2000.0008 us, 2000001
+# ns, so 1000001 of it; the three end at 3000.0012 us, 3000001 ns: the sum of
+# each rounded alone, 3000000, was 1.2 ns short)
+[ "$(tr '\n' ' ' <"$tmp/fold")" = "a 1000000 b 1000001 c 1000000 " ] || fail "fold x.json: $(cat "$tmp/fold")"
 "$PCOL" fold "$tmp/epoch.json" >"$tmp/fold" 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "fold epoch.json: $(cat "$tmp/err")"
 [ "$(tr '\n' ' ' <"$tmp/fold")" = "a 3000 a;b 1000 a;c 1000 " ] || fail "fold epoch.json: $(tr '\n' ' ' <"$tmp/fold")"
 if "$PCOL" fold "$tmp/tiny-x.json" >"$tmp/fold" 2>"$tmp/err"; then
@@ -223,4 +226,71 @@ if "(the first: timeDeltas[1] (µs), 0.0006 held as 0.001)" not in err:
     print("the first delta not kept is not said as the file has it", file=sys.stderr)
     sys.exit(1)
 PY
+# Deltas whose sum lands on a half ns (1.0002 + 2.0003 us: 3000.5 ns): the
+# time is the sum rounded as THE rule rounds a time, half away from zero
+# (3001), as a carry of -0.5 ns already went; a carry of +0.5 went down
+# (3000).  The deltas' fractions
+# are carried exactly (1e-18 ns), in a .cpuprofile and across a trace's
+# ProfileChunks alike; the times wanted are the texts' exact sums (Fraction).
+python3 - "$tmp" <<'PY'
+import json, sys
+from fractions import Fraction as F
+d = sys.argv[1]
+def doc(o):
+    return json.dumps(o).replace('"#', "").replace('#"', "")
+def ns(x):  # a time in ns, exact, rounded half away from zero
+    return int(x + F(1, 2)) if x >= 0 else -int(-x + F(1, 2))
+N = lambda t: "#%s#" % t
+root = {"functionName": "(root)", "url": "", "scriptId": "0", "lineNumber": -1, "columnNumber": -1}
+def cf(n): return {"functionName": n, "url": "a.js", "scriptId": "1", "lineNumber": 0, "columnNumber": 0}
+cases = {"half": ["0", "1.0002", "2.0003", "3000", "0.0004", "0.0001", "0.0005", "0.00000000000000000025",
+                  "0.49999999999999999975e-3"]}
+for name, deltas in cases.items():
+    samples = [2 + i % 2 for i in range(len(deltas))]
+    nodes = [{"id": 1, "callFrame": root, "children": [2, 3]}, {"id": 2, "callFrame": cf("f")},
+             {"id": 3, "callFrame": cf("g")}]
+    open("%s/%s.cpuprofile" % (d, name), "w").write(doc({"nodes": nodes, "startTime": 100, "endTime": 10000,
+        "samples": samples, "timeDeltas": [N(x) for x in deltas]}))
+    ev = [{"ph": "P", "name": "Profile", "pid": 1, "tid": 1, "ts": 100, "id": "0x1", "args": {"data": {"startTime": 100}}}]
+    half = len(deltas) // 2
+    for k, part in enumerate((slice(0, half), slice(half, None))):
+        cp = {"samples": samples[part]}
+        if k == 0:
+            cp["nodes"] = [{"id": 1, "callFrame": root}, {"id": 2, "parent": 1, "callFrame": cf("f")},
+                           {"id": 3, "parent": 1, "callFrame": cf("g")}]
+        ev.append({"ph": "P", "name": "ProfileChunk", "pid": 1, "tid": 1, "ts": 101 + k, "id": "0x1",
+                   "args": {"data": {"cpuProfile": cp, "timeDeltas": [N(x) for x in deltas[part]]}}})
+    open("%s/%s.json" % (d, name), "w").write(doc({"traceEvents": ev}))
+    t, want = F(0), []
+    for x in deltas:
+        t += F(x) * 1000
+        want.append(ns(t))
+    open("%s/%s.want" % (d, name), "w").write("".join("%d\n" % w for w in want))
+# an X event's end, ts + dur, is one time rounded so (1000.0002 + 2000.0003
+# us: 3000.5 ns, 3001; it was the two rounded and added, 3000), beside a
+# long event of another thread (the trace's extent: every stretch kept)
+X = lambda n, tid, t, du: {"ph": "X", "name": n, "pid": 1, "tid": tid, "ts": N(t), "dur": N(du)}
+xs = [("a", 1, "1000.0002", "2000.0003"), ("b", 1, "5000.0005", "1.0000")]
+ev = [X(*e) for e in xs] + [X("z", 2, "0", "10000000")]
+open(d + "/half-x.json", "w").write(doc({"traceEvents": ev}))
+with open(d + "/half-x.want", "w") as o:
+    for n, _, t, du in xs:
+        o.write("%s %d\n" % (n, ns((F(t) + F(du)) * 1000) - ns(F(t) * 1000)))
+    o.write("z 10000000000\n")
+PY
+"$PCOL" fold "$tmp/half-x.json" >"$tmp/fold" 2>"$tmp/err" || fail "fold half-x.json: $(head -3 "$tmp/err")"
+[ -s "$tmp/err" ] && fail "fold half-x.json: a warning: $(head -3 "$tmp/err")"
+cmp -s "$tmp/fold" "$tmp/half-x.want" || fail "fold half-x.json: $(tr '\n' ' ' <"$tmp/fold"), want $(tr '\n' ' ' <"$tmp/half-x.want")"
+for f in half.cpuprofile half.json; do
+  "$PCOL" cat "$tmp/$f" --table samples --format csv >"$tmp/cat" 2>"$tmp/err" || fail "cat $f: $(head -3 "$tmp/err")"
+  python3 - "$tmp/cat" "$tmp/${f%.*}.want" "$f" <<'PY' || fail "$f: the samples' times are not the deltas' sums rounded half away from zero"
+import csv, sys
+got = [int(r["time_ns"]) for r in csv.DictReader(open(sys.argv[1]))]
+want = [int(x) for x in open(sys.argv[2]).read().split()]
+if got != want:
+    print("%s: times %s, want %s" % (sys.argv[3], got, want), file=sys.stderr)
+    sys.exit(1)
+PY
+done
+
 echo "t_v8_fractions: ok"

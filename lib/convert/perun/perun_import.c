@@ -672,7 +672,8 @@ int pcol_import_perun(pcol_builder *b, FILE *in, const char *name,
    * copied first: past 8 MiB into an unlinked temporary file that is
    * mapped, whose pages are handed back as the walks move on, as a mapped
    * file's are (it was held whole in the heap, its buffer doubling: 1.7 x
-   * the text at the peak); --no-mmap keeps it in memory */
+   * the text at the peak); --no-mmap keeps it in memory, and so does a
+   * $TMPDIR where that file cannot be made or written (read_all.c) */
   uint64_t cap = pcol_input_cap(opt);
   pcol_capped k;
   FILE *cin = pcol_capped_stream(&k, in, cap);

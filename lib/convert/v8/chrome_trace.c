@@ -366,12 +366,13 @@ typedef struct xtime {
   int64_t whole; /* µs */
   int frac;      /* ns more */
   double sub;    /* ns more than those (-0.5..0.5) */
+  int64_t sub18; /* the same exactly, in 1e-18 ns */
 } xtime;
 
 /* the current token (a number) into *x (a time out of +-9e18 µs: 0, which
  * no caller reads: each refuses a time out of +-4e15 µs first) */
 static void xtime_read(const pcol_jpull *j, xtime *x) {
-  if (pcol_v8_time_us(j, 9e18, &x->whole, &x->frac, &x->sub)) *x = (xtime){0, 0, 0};
+  if (pcol_v8_time_us(j, 9e18, &x->whole, &x->frac, &x->sub, &x->sub18)) *x = (xtime){0, 0, 0, 0};
 }
 
 /* x in ns (x within +-4e15 µs: the callers' range) */
@@ -409,10 +410,16 @@ static int add_duration(ctrace *c, size_t ev, char ph, const tkey *th, int has_t
   r.seq = ev;
   r.anon = ph == 'E' && !d->has_name;
   if (ph == 'X') {
-    int64_t dn = xtime_ns(durx);
+    /* its end, ts + dur, rounded as one time (THE rule: half away from
+     * zero), not the sum of the two rounded: 0.0002 + 0.0003 us is 1 ns,
+     * as the V8 deltas' sums (v8_profile.c) */
+    int64_t dn = xtime_ns(durx), cs = tsx->sub18 + durx->sub18, s = 0;
+    if (cs > PCOL_V8_NS18 / 2 || (cs == PCOL_V8_NS18 / 2 && r.t + dn >= 0)) s = 1;
+    else if (cs < -PCOL_V8_NS18 / 2 || (cs == -PCOL_V8_NS18 / 2 && r.t + dn <= 0)) s = -1;
+    dn += s;
     r.kind = 1, r.negdur = -dn;
     if ((rc = pcol_rowsort_add(d->q[0], &r))) return sorter_failed(c, rc);
-    r.xts = r.t, r.t += dn, r.res += (int32_t)llround(durx->sub * 1e6);
+    r.xts = r.t, r.t += dn, r.res += (int32_t)llround(durx->sub * 1e6) - (int32_t)(s * 1000000);
     if (r.t > d->tmax) d->tmax = r.t;
     rc = pcol_rowsort_add(d->q[1], &r);
   } else {
@@ -638,7 +645,7 @@ static int event(ctrace *c, size_t ev) {
   int id_nul = 0; /* the id holds NUL */
   int has_ts = 0, has_dur = 0, has_tdur = 0;
   double ts = 0, dur = 0, tdur = 0;
-  xtime tsx = {0, 0, 0}, durx = {0, 0, 0}, tdurx = {0, 0, 0};
+  xtime tsx = {0, 0, 0, 0}, durx = {0, 0, 0, 0}, tdurx = {0, 0, 0, 0};
   uint64_t args = 0; /* 0: none (absent, or as JavaScript's falsy values) */
   if ((rc = pcol_v8c_begin(&c->v))) return rc;
   c->d.has_name = 0;
@@ -830,7 +837,7 @@ static int read_sample(ctrace *c, uint64_t k) {
   strace *s = &c->s;
   int rc, kind;
   double ts = NAN;
-  xtime tsx = {0, 0, 0};
+  xtime tsx = {0, 0, 0, 0};
   int ts_num = 0; /* ts is a number (tsx: its time), not a string */
   srow r;
   memset(&r, 0, sizeof r); /* (padding too: rows are written out as bytes) */
