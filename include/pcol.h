@@ -166,8 +166,7 @@ enum {
 
 typedef struct pcol_error {
   int code;
-  char message[512]; /* the text; the bytes after its end are the library's
-                      * (a warnings' count): copy the struct whole */
+  char message[512];
 } pcol_error;
 
 /* Sets err (if non-NULL) and returns code.  printf-style. */

@@ -34,9 +34,6 @@ int pcol_error_in(pcol_error *err, int rc, const char *name, uint64_t line);
  * between, one said already (a file read twice) not said again, and one
  * that does not fit in the message whole counted instead, "; and N more
  * warnings" at its end (never one warning put in the place of another).
- * The count is a field kept after the text's end (error.c), with each
- * counted warning's hash: one counted is not counted again when it comes
- * again, so N is the warnings not said (past 19 counted: "more than 19").
  * err holding no warning (none, or an error): the warning set.  Returns
  * PCOL_OK. */
 int pcol_warn_add(pcol_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
