@@ -136,6 +136,16 @@ Test(diff_marks, a_pair_go_refuses_keeps_the_joined_marks) {
   cr_assert(!merged);
   cr_assert_eq(err.code, 0, "the refusal left in err: %s", err.message);
   for (size_t k = 0; k < d.nrows; k++) cr_assert_eq(d.rows[k].inl, joined[k]);
+  /* err may be NULL (pcol.h: every err), and a caller's warning in it
+   * stays (review h6 MED-1: the refusal cleared err with memset, a NULL
+   * one too) */
+  cr_assert_eq(pcol_diff_mark_inline(b, n, &sel, NULL, &vn, PCOL_BY_FUNCTION, &d, d.nrows, NULL, NULL),
+               PCOL_OK);
+  pcol_error warned = {0};
+  snprintf(warned.message, sizeof warned.message, "a caller's warning");
+  cr_assert_eq(pcol_diff_mark_inline(b, n, &sel, NULL, &vn, PCOL_BY_FUNCTION, &d, d.nrows, NULL, &warned),
+               PCOL_OK);
+  cr_assert_str_eq(warned.message, "a caller's warning");
   free(joined);
   /* other failures are errors, never the joined marks (a NULL side) */
   cr_assert_eq(pcol_diff_mark_inline(NULL, n, &sel, NULL, &vn, PCOL_BY_FUNCTION, &d, d.nrows, NULL, &err),

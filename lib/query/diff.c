@@ -357,13 +357,16 @@ int pcol_diff_mark_inline(pcol_file *base, pcol_file *nw, const pcol_select *sel
   if (shown > d->nrows) shown = d->nrows;
   pcol_file *u = NULL;
   pcol_top t = {0};
-  int refused = 0, rc = merged_top(base, nw, sel, nsel, v, by, &u, &t, &refused, err);
+  /* the merge's own error: a refusal leaves err (NULL, or a caller's
+   * warning) as it was; any other failure is copied there */
+  pcol_error me = {0};
+  int refused = 0, rc = merged_top(base, nw, sel, nsel, v, by, &u, &t, &refused, &me);
   if (refused) { /* a refusal: each side's marks, joined (pcol_diff_compute's) */
-    memset(err, 0, sizeof *err);
     pcol_top_free(&t);
     pcol_close(u);
     return PCOL_OK;
   }
+  if (rc && err) *err = me;
   /* the shown rows first (in name order: a stable partition), then their
    * marks alone (pprof's graph of the nodes it keeps) */
   unsigned char *on = NULL;

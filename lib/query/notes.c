@@ -319,7 +319,8 @@ static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_val
   uint32_t *depth = NULL;
   uint64_t *cells = NULL;
   bool upto = false;
-  uint64_t depth_said = 0; /* pcol.stack_depth of the sources counted, 0: not one known */
+  uint64_t depth_lo = 0, depth_hi = 0; /* the counted sources' known depths, 0: none */
+  bool depth_unknown = false;          /* a counted source's is not known */
   if (!rc && any && !(rc = stack_depths(f, &depth, err))) {
     cells = calloc(4 * (ns + 1), sizeof *cells);
     if (!cells) rc = pcol_oom(err);
@@ -347,9 +348,18 @@ static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_val
       else k = c.all[s] < (uint64_t)n[s] ? c.all[s] : (uint64_t)n[s], upto = true;
       if (!k) continue;
       total = total > UINT64_MAX - k ? UINT64_MAX : total + k, nsrc++;
-      /* the depth the recordings say, when every counted source says one */
-      if (!(rc = pcol_stack_depth_of(f, (uint32_t)s, &d, err)))
-        depth_said = nsrc == 1 ? d : depth_said == d ? d : 0;
+      /* the source's depth: its cut stacks' when they are its deepest (the
+       * recorder's cut, read off the data: so also of a copy, which keeps
+       * no pcol.stack_depth, and of a depth set by jcmd), else the one its
+       * recording says (pcol.stack_depth), else not known */
+      if (whole_at_max[s] == (uint64_t)n[s]) d = c.max[s];
+      else rc = pcol_stack_depth_of(f, (uint32_t)s, &d, err);
+      if (rc) break;
+      if (!d) depth_unknown = true;
+      else {
+        if (!depth_lo || d < depth_lo) depth_lo = d;
+        if (d > depth_hi) depth_hi = d;
+      }
     }
     free(whole_at_max);
   }
@@ -358,16 +368,20 @@ static int truncated_stacks(pcol_file *f, const pcol_select *sel, const pcol_val
   free(has);
   free(n);
   if (rc || !total) return rc;
-  /* the depth: the recording's when it says it (pcol.stack_depth), else
-   * JFR's default (review h4: "64 by default" of a recording at 20) */
+  /* the depth: the sources' (above; review h4: "64 by default" of a
+   * recording at 20), their range when they differ, "where known" when some
+   * are not; none known: JFR's default */
   const char *fmt = "%s%llu samples%s have stacks the recorder truncated at its stack depth (JFR's "
                     "stackdepth, %s): their outer frames are lost, so the callers "
                     "above the cut (main, ...) count less than they ran (pcol info notes it)";
-  char src[48] = "", dep[48] = "64 frames by default";
-  const char *pre = upto ? "up to " : "";
+  char src[48] = "", dep[80] = "64 frames by default";
+  const char *pre = upto ? "up to " : "", *where = depth_unknown ? " where known" : "";
   if (nsrc > 1) snprintf(src, sizeof src, " of %llu sources", (unsigned long long)nsrc);
-  if (depth_said)
-    snprintf(dep, sizeof dep, "set to %llu frames", (unsigned long long)depth_said);
+  if (depth_lo == depth_hi && depth_lo)
+    snprintf(dep, sizeof dep, "%llu frames%s", (unsigned long long)depth_lo, where);
+  else if (depth_lo)
+    snprintf(dep, sizeof dep, "%llu to %llu frames%s", (unsigned long long)depth_lo,
+             (unsigned long long)depth_hi, where);
   int len = snprintf(NULL, 0, fmt, pre, (unsigned long long)total, src, dep);
   if (len < 0 || !(*text = malloc((size_t)len + 1))) return pcol_oom(err);
   snprintf(*text, (size_t)len + 1, fmt, pre, (unsigned long long)total, src, dep);

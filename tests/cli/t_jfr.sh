@@ -415,6 +415,17 @@ for r in "--from 0.000010|3| of 2 sources" "--to 0.000007|1|" "--from 0|6| of 2 
   [ "$cut" = "$n" ] && grep -q "warning: .*tr3.jfr: $n samples$srcs have stacks the recorder truncated" "$tmp/err" ||
     fail "truncated stacks of $range: fold has $cut, want $n: $(cat "$tmp/err")"
 done
+# the depth named: the cut stacks' when they are the deepest (read off the
+# data, so a copy says it too: review h6 MED-2), "where known" when a
+# source's is not known (tr2's cut stack is the deepest of its allocation
+# source, 2 frames, not of its execution source, and gen_jfr.py writes no
+# FlightRecorderOptions flag)
+grep -qF "(JFR's stackdepth, 8 frames)" "$tmp/err" || fail "tr3.jfr: the depth not named 8 frames: $(cat "$tmp/err")"
+"$PCOL" unpack "$tmp/tr3.jfr" --to speedscope -o "$tmp/tr3.speedscope.json" 2>/dev/null || fail "unpack tr3.jfr"
+"$PCOL" top "$tmp/tr3.speedscope.json" >/dev/null 2>"$tmp/err" || fail "top of tr3's copy"
+grep -qF "(JFR's stackdepth, 8 frames)" "$tmp/err" || fail "tr3.jfr's copy: the depth not named 8 frames: $(cat "$tmp/err")"
+"$PCOL" top "$tmp/tr2.jfr" --value samples >/dev/null 2>"$tmp/err" || fail "top tr2.jfr: $(cat "$tmp/err")"
+grep -qF "(JFR's stackdepth, 2 frames where known)" "$tmp/err" || fail "tr2.jfr: not its one known depth: $(cat "$tmp/err")"
 # lock and park events (review 21 F2: dropped without a word, a lock-only
 # recording read as an empty profile): jdk.JavaMonitorEnter and
 # jdk.ThreadPark are sources of their own, each event one contention

@@ -494,20 +494,29 @@ if (cd "$tmp" && java -Xlog:jfr=warning -XX:FlightRecorderOptions:stackdepth=24 
     >"$tmp/deep.log" 2>&1; then
   for f in deep deep64; do
     jfr print --json --stack-depth 4096 --events jdk.ExecutionSample "$tmp/$f.jfr" >"$tmp/$f.json" || bad "jfr print $f.jfr"
-    read -r ntr depth < <(python3 -c '
+    read -r ntr depth atmax < <(python3 -c '
 import json, sys
 ev = json.load(open(sys.argv[1]))["recording"]["events"]
 st = [e["values"]["stackTrace"] for e in ev if e["values"].get("stackTrace")]
-print(sum(1 for s in st if s["truncated"]), max(len(s["frames"]) for s in st))' "$tmp/$f.json")
+d = max(len(s["frames"]) for s in st)
+print(sum(1 for s in st if s["truncated"]), d, sum(1 for s in st if len(s["frames"]) == d))' "$tmp/$f.json")
     [ "${ntr:-0}" -gt 0 ] || { bad "$f.jfr: jfr shows no truncated stack trace"; continue; }
     "$PCOL" top "$tmp/$f.jfr" -n 1 >/dev/null 2>"$tmp/$f.err" || bad "pcol top $f.jfr"
-    if [ $f = deep ]; then
-      [ "$depth" = 24 ] || bad "deep.jfr: jfr's deepest stack has $depth frames, not the option's 24"
-      want="$ntr samples have stacks the recorder truncated at its stack depth (JFR's stackdepth, set to $depth frames)"
-    else
-      want="$ntr samples have stacks the recorder truncated at its stack depth (JFR's stackdepth, 64 frames by default)"
-    fi
+    # the depth: the cut stacks' when they are the deepest (as good as
+    # always), else the option's (pcol.stack_depth), else JFR's default
+    if [ "$atmax" = "$ntr" ]; then dep="$depth frames"
+    elif [ $f = deep ]; then dep="24 frames"
+    else dep="64 frames by default"; fi
+    [ $f = deep64 ] || [ "$depth" = 24 ] || bad "deep.jfr: jfr's deepest stack has $depth frames, not the option's 24"
+    want="$ntr samples have stacks the recorder truncated at its stack depth (JFR's stackdepth, $dep)"
     grep -qF "$want" "$tmp/$f.err" || bad "pcol top $f.jfr: not '$want': $(cat "$tmp/$f.err")"
+    # a copy keeps the count, not pcol.stack_depth: its warning names the
+    # depth its deepest stacks show all the same (review h6 MED-2)
+    if [ "$atmax" = "$ntr" ]; then
+      "$PCOL" unpack "$tmp/$f.jfr" --to pprof -o "$tmp/$f.pb.gz" 2>/dev/null || bad "unpack $f.jfr --to pprof"
+      "$PCOL" top "$tmp/$f.pb.gz" -n 1 >/dev/null 2>"$tmp/$f.cerr" || bad "pcol top $f.pb.gz"
+      grep -qF "$want" "$tmp/$f.cerr" || bad "pcol top of $f.jfr's pprof copy: not '$want': $(cat "$tmp/$f.cerr")"
+    fi
     # one sampled event type: one source, no recording part
     [ "$("$PCOL" cat "$tmp/$f.jfr" --table sources --format tsv | tail -n +2 | wc -l)" = 1 ] ||
       bad "$f.jfr: not one source: $("$PCOL" cat "$tmp/$f.jfr" --table sources)"
