@@ -2478,9 +2478,7 @@ typedef struct pcol_ftree {
 } pcol_ftree;
 
 /* Frame names: the function name; for a function with NA name (Rprof
- * top-level refs) "<unknown>", as go tool pprof names it by function and
- * the other views do (1.2: it was "file:line", which the exports that
- * name frames still write; doc/mappings.md §6); a location
+ * top-level refs) "file:line" (or the file, or "[unknown]"); a location
  * without lines (unsymbolized) its mapping's, as go tool pprof and
  * pcol_top_compute name it: "[<basename of the mapping's file>]", or
  * "<unknown>" without one; so is a function named "" (1.2: it was "", a
@@ -2588,9 +2586,11 @@ PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_
  * (base at nw's addresses by address, pcol_open_readdressed).  Sides that
  * go's -diff_base refuses to merge (pcol_open_diff_base_select's
  * PCOL_ENOTFOUND: other period types, other value types; or a value their
- * union does not hold) keep pcol_diff_compute's joined marks, PCOL_OK;
- * *merged (may be NULL) says whether the marks are the merged graph's.
- * Any other failure is returned (d's marks then undefined).  Cost: the
+ * union does not hold), and sides whose merge fails on what the diff does
+ * not read (a damaged table of labels), keep pcol_diff_compute's joined
+ * marks, PCOL_OK, err untouched; *merged (may be NULL) says whether the
+ * marks are the merged graph's.  PCOL_ENOMEM and PCOL_EIO are returned
+ * (d's marks then undefined).  Cost: the
  * union of both in memory, and its top.  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_diff_mark_inline(pcol_file *base, pcol_file *nw,
                                                           const pcol_select *sel,

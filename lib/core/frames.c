@@ -98,11 +98,8 @@ int pcol_frame_line_name(const pcol_frames *fr, uint64_t li, pcol_buf *scratch, 
     return PCOL_OK;
   }
   uint32_t m;
-  /* (a frame of a source of frames: "<unknown>" without a mapping; in a
-   * view, a place too (rd21 F6): by function go tool pprof names the pprof
-   * copy's function of no name so, as top's keys do in tree, traces, peek
-   * and the graph, where fold named it FILE:LINE) */
-  if (pcol_frame_line_unsym(fr, li, &m) || empty || fr->views ||
+  /* (a frame of a source of frames: "<unknown>" without a mapping) */
+  if (pcol_frame_line_unsym(fr, li, &m) || empty ||
       (fr->rule && pcol_nameless_frames_at(fr->rule, pcol_frames_line_location(fr, li)))) {
     if (empty) m = pcol_frames_mapping(fr, pcol_frames_line_location(fr, li));
     scratch->len = 0;

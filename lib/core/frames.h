@@ -12,14 +12,11 @@
  *     the location's name as if it had no lines (below), "[libR.so]", or
  *     "<unknown>" without a mapping, as go tool pprof's graph and top name
  *     it (pcol_frame_line_unsym);
- *   - a function with NA name (an Rprof top-level srcref, or a ref whose
- *     function R's cut last line lost): in the exports, "FILE:LINE", or
+ *   - a function with NA name (an Rprof top-level srcref): "FILE:LINE", or
  *     "FILE" when the line is unknown, or "[unknown]" without a file,
  *     where the source's nameless lines are places (THE nameless rule,
- *     pcol_frames.rule); where they are frames (pprof's), and in every
- *     view (fr->views: fold, flame, the report's frame tree, as top's keys
- *     in tree, traces, peek and the graph; rd21 F6), "<unknown>", as go
- *     tool pprof names a function of no name and no mapping;
+ *     pcol_frames.rule); where they are frames (pprof's), "<unknown>", as
+ *     go tool pprof names a function of no name and no mapping;
  *   - a location without lines (unsymbolized): go tool pprof's name,
  *     "[<basename of its mapping's file>]" (Go's filepath.Base, '\\' a
  *     separator too), or "<unknown>" when it has no mapping or the mapping

@@ -361,7 +361,10 @@ int pcol_diff_mark_inline(pcol_file *base, pcol_file *nw, const pcol_select *sel
    * warning) as it was; any other failure is copied there */
   pcol_error me = {0};
   int refused = 0, rc = merged_top(base, nw, sel, nsel, v, by, &u, &t, &refused, &me);
-  if (refused) { /* a refusal: each side's marks, joined (pcol_diff_compute's) */
+  /* a refusal, or a merge that fails on what the diff itself does not
+   * read (a damaged label set: the merge reads every table): each side's
+   * marks, joined (pcol_diff_compute's); out of memory and I/O are errors */
+  if (refused || (rc && rc != PCOL_ENOMEM && rc != PCOL_EIO)) {
     pcol_top_free(&t);
     pcol_close(u);
     return PCOL_OK;
