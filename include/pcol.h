@@ -2571,9 +2571,10 @@ PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_
  * `pcol top NW --diff-base BASE` make them: of the graph of both sides
  * merged, base's values negated (pcol_open_diff_base_select of nw and base
  * with sel, PCOL_BASE_DIFF; its union read with no source; nsel, NULL:
- * sel, nw's selection where the sides' sources differ, as
- * pcol_value_diff_default's: then each side's source is taken alone
- * first, sel's of base and nsel's of nw), where a call is
+ * sel, of which only source_id is read, nw's source where the sides'
+ * differ, as pcol_value_diff_default's: then each side's source is taken
+ * alone first, sel's of base and nsel's of nw; the range and the filters
+ * are sel's for both), where a call is
  * an inlined one when every call of it is, and the calls below pprof's edge
  * fraction of that graph go (pcol_top_mark_inline of the first `shown` rows
  * of d alone, the ones a caller shows after pcol_diff_sort, pcol_diff_cutoff
