@@ -77,7 +77,9 @@
 #define PCOL_META_TRUNCATED_STACKS "pcol.truncated_stacks"
 /* N (decimal, > 0): the recorder's stack depth, when the recording says it
  * (a JFR recording's FlightRecorderOptions stackdepth): the views' warning
- * of pcol.truncated_stacks names it (else JFR's default, 64). */
+ * of pcol.truncated_stacks names it when the cut stacks are not their
+ * source's deepest (when they are, their depth is named: lib/query/notes.c;
+ * neither known: JFR's default, 64). */
 #define PCOL_META_STACK_DEPTH "pcol.stack_depth"
 /* The default value of the profile a source was imported with, when its
  * sources' own defaults differ (a type name; every source of the profile
