@@ -207,6 +207,33 @@ test_that("pcol_summaryRprof departs from summaryRprof where its man page says",
   # without line profiling both refuse lines = "show"
   expect_error(utils::summaryRprof(g, lines = "show"), "profile does not contain line information", fixed = TRUE)
   expect_error(pcol_summaryRprof(g, lines = "show"), "profile does not contain line information", fixed = TRUE)
+  # a line cut short (no newline, no last blank): summaryRprof counts its
+  # cut token, as a name ('"ma') or, with lines = "show", as a line (a cut
+  # "1#3" is line 3 of x.R, where the sample may be at line 35); pcol keeps
+  # the sample with its complete frames, as pcol top does: the same
+  # sampling.time, the same rows but the cut token's
+  cut <- function(last) {
+    h <- tempfile(fileext = ".out")
+    writeBin(charToRaw(paste0("line profiling: sample.interval=20000\n#File 1: x.R\n",
+                              '"f" 1#35 "main" \n"g" 1#35 "main" \n', last)), h)
+    h
+  }
+  h <- cut('"g" 1#35 "ma')
+  ours <- pcol_summaryRprof(h)
+  theirs <- suppressWarnings(utils::summaryRprof(h)) # (its "incomplete final line")
+  expect_equal(ours$sampling.time, 3 * 0.02)
+  expect_equal(theirs$sampling.time, 3 * 0.02)
+  expect_identical(rownames(ours$by.total), c('"g"', '"main"', '"f"'))
+  expect_identical(setdiff(rownames(theirs$by.total), rownames(ours$by.total)), '"ma')
+  expect_equal(ours$by.total[rownames(ours$by.total), ], theirs$by.total[rownames(ours$by.total), ])
+  expect_equal(ours$by.self, theirs$by.self)
+  h <- cut('"g" 1#3')
+  ours <- pcol_summaryRprof(h, lines = "show")
+  theirs <- suppressWarnings(utils::summaryRprof(h, lines = "show"))
+  expect_equal(ours$sampling.time, theirs$sampling.time)
+  expect_identical(rownames(ours$by.line), c("<no location>", "x.R#35"))
+  expect_identical(rownames(theirs$by.line), c("x.R#3", "x.R#35"))
+  expect_equal(ours$by.line["x.R#35", ], theirs$by.line["x.R#35", ])
   # an option that is not summaryRprof's is refused
   expect_error(pcol_summaryRprof(g, memory = "all"), "should be one of")
   expect_error(pcol_summaryRprof(g, lines = "all"), "should be one of")
