@@ -6,7 +6,8 @@
 #  2. give `pcol top` the same self/total, percentages and sampling.time as
 #     summaryRprof, by function and by line (tests/r/compare_top.R names the
 #     known differences, doc/mappings.md §1.3 says why), and for
-#     memory profiles the same mem.total (tests/r/compare_mem.R);
+#     memory profiles the same mem.total (tests/r/compare_mem.R), by function
+#     and, of line profiles, by source line (pcol list --by file);
 #  3. and an Rprof file exported from a pprof profile must be read by
 #     summaryRprof without error;
 #  4. through speedscope and Firefox and back, summaryRprof of the copy is
@@ -101,7 +102,14 @@ for f in "${inputs[@]}"; do
     if head -1 "$f" | grep -q '^memory profiling'; then
       "$PCOL" top "$W/$b.pcol" --value rprof.alloc --format csv >"$W/$b.alloc.csv" ||
         err "pcol top --value rprof.alloc $b"
-      Rscript tests/r/compare_mem.R "$f" "$W/$b.alloc.csv" || err "mem.total vs summaryRprof: $b"
+      # and of a line profile, by.line's mem.total (lines = "show", memory =
+      # "both") per source line: pcol list --by file's cum of rprof.alloc
+      lst=()
+      if head -1 "$f" | grep -q 'line profiling' &&
+        "$PCOL" list "$W/$b.pcol" . --by file --value rprof.alloc --format csv >"$W/$b.alloc.list.csv" 2>/dev/null; then
+        lst=("$W/$b.alloc.list.csv") # (none when no line has a file: R's by.line has none either)
+      fi
+      Rscript tests/r/compare_mem.R "$f" "$W/$b.alloc.csv" "${lst[@]}" || err "mem.total vs summaryRprof: $b"
     fi
   fi
   n=$((n + 1))
