@@ -635,6 +635,16 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
   int rc = !strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")
                ? resolve_rprof_alloc(f, kept, out, err)
                : resolve_named(f, kept, name, out, err);
+  /* pprof's legacy names (SampleIndexByName trims "inuse_"): inuse_space
+   * and inuse_objects of a profile whose types are space and objects (a
+   * legacy heap profile's conversion), when no type has the name itself */
+  if (rc == PCOL_ENOTFOUND && !strncmp(name, "inuse_", 6) && name[6]) {
+    pcol_error quiet = {0};
+    if (resolve_named(f, kept, name + 6, out, &quiet) == PCOL_OK) {
+      rc = PCOL_OK;
+      if (err) err->message[0] = 0, err->code = PCOL_OK;
+    }
+  }
   free(kept);
   if (rc == PCOL_OK && out->column) rc = pcol_kin_column(f, sel, out->vt_id, NULL, NULL, &out->column, err);
   if (!strcmp(name, PCOL_VALUE_RPROF_ALLOC) || !strcmp(name, PCOL_VALUE_RPROF_ALLOC "/bytes")) return rc;

@@ -313,6 +313,15 @@ if [ -f "$h" ]; then
   same "$h" -sample_index=alloc_space -show_from=grpc -- --value alloc_space --show-from grpc
   same "$h" -sample_index=alloc_space -show_from='Marshal|proto' -lines -- --value alloc_space --show-from 'Marshal|proto' --by line
 fi
+# pprof's legacy names inuse_space, inuse_objects (SampleIndexByName trims
+# "inuse_") of a profile whose types are space and objects: pprof's
+# conversion of a legacy C++ heap profile (pcol refused them)
+lp=$TD/ext/legacy-proto/legacy-cpp-growth.heap.proto.pb.gz
+if [ -f "$lp" ]; then
+  same "$lp" -sample_index=inuse_space -- --value inuse_space
+  same "$lp" -sample_index=inuse_objects -cum -- --value inuse_objects --sort cum
+  compare tree "$lp" -tree -sample_index=inuse_objects -- --value inuse_objects
+fi
 
 # pcol list = go tool pprof -list, on profiles of our own Go program whose
 # sources are on disk (tests/go, built here), and on the test data (whose
