@@ -251,7 +251,11 @@ cases = {"half": ["0", "1.0002", "2.0003", "3000", "0.0004", "0.0001", "0.0005",
          # fraction).  (The other way, -0.5 carried and a sum taken below
          # 0, is a sample before the one before it, which the importer
          # puts at that one's time, as DevTools does.)
-         "cross": ["-1.0015", "2.002", "10000", "0.0004", "3"]}
+         "cross": ["-1.0015", "2.002", "10000", "0.0004", "3"],
+         # a text whose double is below it (1.0025 us is 1002.4999999999999
+         # ns as a double): 1002.5 ns, 1003, in a trace's chunks too (their
+         # numbers were copied as "%.17g" of the double, 1.0024999999999999)
+         "text": ["0", "1.0025", "10000"]}
 for name, deltas in cases.items():
     samples = [2 + i % 2 for i in range(len(deltas))]
     nodes = [{"id": 1, "callFrame": root, "children": [2, 3]}, {"id": 2, "callFrame": cf("f")},
@@ -288,7 +292,7 @@ PY
 "$PCOL" fold "$tmp/half-x.json" >"$tmp/fold" 2>"$tmp/err" || fail "fold half-x.json: $(head -3 "$tmp/err")"
 [ -s "$tmp/err" ] && fail "fold half-x.json: a warning: $(head -3 "$tmp/err")"
 cmp -s "$tmp/fold" "$tmp/half-x.want" || fail "fold half-x.json: $(tr '\n' ' ' <"$tmp/fold"), want $(tr '\n' ' ' <"$tmp/half-x.want")"
-for f in half.cpuprofile half.json cross.cpuprofile; do
+for f in half.cpuprofile half.json cross.cpuprofile cross.json text.cpuprofile text.json; do
   "$PCOL" cat "$tmp/$f" --table samples --format csv >"$tmp/cat" 2>"$tmp/err" || fail "cat $f: $(head -3 "$tmp/err")"
   python3 - "$tmp/cat" "$tmp/${f%.*}.want" "$f" <<'PY' || fail "$f: the samples' times are not the deltas' sums rounded half away from zero"
 import csv, sys
