@@ -104,6 +104,38 @@ Test(diff_marks, inlined_in_the_base_alone_is_not_marked) {
   pcol_close(n);
 }
 
+/* No row shown (shown 0, or a diff of no row): nothing to mark, so no
+ * merge and no top of it (review LOW-4: the union and its top were made
+ * for nothing); d stays as it is, *merged false. */
+Test(diff_marks, no_row_shown_merges_nothing) {
+  SKIP_WITHOUT_TESTDATA();
+  pcol_file *b = open_td("go-cpu-inline-small.pb.gz"), *n = open_td("go-cpu-large.pb.gz");
+  pcol_top tb = {0}, tn = {0};
+  pcol_diff d;
+  diff_of(b, n, &tb, &tn, &d);
+  int *joined = malloc((d.nrows + 1) * sizeof *joined), marked = 0;
+  cr_assert(joined);
+  for (size_t k = 0; k < d.nrows; k++) joined[k] = d.rows[k].inl, marked += joined[k] != 0;
+  cr_assert_gt(marked, 0, "no joined mark: nothing compared");
+  pcol_error err = {0};
+  bool merged = true;
+  cr_assert_eq(pcol_diff_mark_inline(b, n, NULL, NULL, &tn.value, PCOL_BY_FUNCTION, &d, 0, &merged, &err),
+               PCOL_OK, "%s", err.message);
+  cr_assert(!merged, "merged for no row shown");
+  for (size_t k = 0; k < d.nrows; k++) cr_assert_eq(d.rows[k].inl, joined[k]);
+  pcol_diff none = {0};
+  merged = true;
+  cr_assert_eq(pcol_diff_mark_inline(b, n, NULL, NULL, &tn.value, PCOL_BY_FUNCTION, &none, 10, &merged, &err),
+               PCOL_OK, "%s", err.message);
+  cr_assert(!merged, "merged for a diff of no row");
+  free(joined);
+  pcol_diff_free(&d);
+  pcol_top_free(&tb);
+  pcol_top_free(&tn);
+  pcol_close(b);
+  pcol_close(n);
+}
+
 /* A pair go's -diff_base refuses to merge (a CPU profile against a heap
  * profile: period types cpu/nanoseconds and space/bytes), which pcol diff
  * compares by --value samples... of each: the joined marks stay, PCOL_OK,

@@ -355,6 +355,7 @@ int pcol_diff_mark_inline(pcol_file *base, pcol_file *nw, const pcol_select *sel
   }
   if (!nsel) nsel = sel;
   if (shown > d->nrows) shown = d->nrows;
+  if (!shown) return PCOL_OK; /* (no row shown, or none: no merge, no top of it) */
   pcol_file *u = NULL;
   pcol_top t = {0};
   /* the merge's own error: a refusal leaves err (NULL, or a caller's
