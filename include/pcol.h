@@ -2592,7 +2592,8 @@ PCOL_API size_t pcol_diff_cutoff(pcol_diff *d, double fraction, pcol_sum *label_
  * marks, PCOL_OK, err untouched; *merged (may be NULL) says whether the
  * marks are the merged graph's.  PCOL_ENOMEM and PCOL_EIO are returned
  * (d's marks then undefined).  Cost: the
- * union of both in memory, and its top.  Since 1.2. */
+ * union of both in memory, and its top; none when no row is shown (shown
+ * or d->nrows 0: d untouched, *merged false).  Since 1.2. */
 PCOL_API PCOL_NODISCARD pcol_status pcol_diff_mark_inline(pcol_file *base, pcol_file *nw,
                                                           const pcol_select *sel,
                                                           const pcol_select *nsel,

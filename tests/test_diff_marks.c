@@ -5,6 +5,28 @@
  * other failures are errors (review h7). */
 #include "testutil.h"
 
+/* Allocations fail from the fail_at-th on (counted while armed), for the
+ * merge's failures below.  The sanitizers' allocators cannot be replaced:
+ * the test is skipped in their builds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NO_MALLOC_HOOK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_MALLOC_HOOK 1
+#endif
+#endif
+#ifndef NO_MALLOC_HOOK
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+static volatile int armed;
+static volatile long allocs, fail_at;
+static int alloc_fails(void) { return armed && __atomic_add_fetch(&allocs, 1, __ATOMIC_SEQ_CST) >= fail_at; }
+void *malloc(size_t n) { return alloc_fails() ? NULL : __libc_malloc(n); }
+void *calloc(size_t n, size_t m) { return alloc_fails() ? NULL : __libc_calloc(n, m); }
+void *realloc(void *p, size_t n) { return alloc_fails() ? NULL : __libc_realloc(p, n); }
+#endif
+
 static pcol_file *open_td(const char *name) {
   char path[1024];
   snprintf(path, sizeof path, "%s/pprof/%s", testdata_dir(), name);
@@ -104,6 +126,38 @@ Test(diff_marks, inlined_in_the_base_alone_is_not_marked) {
   pcol_close(n);
 }
 
+/* No row shown (shown 0, or a diff of no row): nothing to mark, so no
+ * merge and no top of it (review LOW-4: the union and its top were made
+ * for nothing); d stays as it is, *merged false. */
+Test(diff_marks, no_row_shown_merges_nothing) {
+  SKIP_WITHOUT_TESTDATA();
+  pcol_file *b = open_td("go-cpu-inline-small.pb.gz"), *n = open_td("go-cpu-large.pb.gz");
+  pcol_top tb = {0}, tn = {0};
+  pcol_diff d;
+  diff_of(b, n, &tb, &tn, &d);
+  int *joined = malloc((d.nrows + 1) * sizeof *joined), marked = 0;
+  cr_assert(joined);
+  for (size_t k = 0; k < d.nrows; k++) joined[k] = d.rows[k].inl, marked += joined[k] != 0;
+  cr_assert_gt(marked, 0, "no joined mark: nothing compared");
+  pcol_error err = {0};
+  bool merged = true;
+  cr_assert_eq(pcol_diff_mark_inline(b, n, NULL, NULL, &tn.value, PCOL_BY_FUNCTION, &d, 0, &merged, &err),
+               PCOL_OK, "%s", err.message);
+  cr_assert(!merged, "merged for no row shown");
+  for (size_t k = 0; k < d.nrows; k++) cr_assert_eq(d.rows[k].inl, joined[k]);
+  pcol_diff none = {0};
+  merged = true;
+  cr_assert_eq(pcol_diff_mark_inline(b, n, NULL, NULL, &tn.value, PCOL_BY_FUNCTION, &none, 10, &merged, &err),
+               PCOL_OK, "%s", err.message);
+  cr_assert(!merged, "merged for a diff of no row");
+  free(joined);
+  pcol_diff_free(&d);
+  pcol_top_free(&tb);
+  pcol_top_free(&tn);
+  pcol_close(b);
+  pcol_close(n);
+}
+
 /* A pair go's -diff_base refuses to merge (a CPU profile against a heap
  * profile: period types cpu/nanoseconds and space/bytes), which pcol diff
  * compares by --value samples... of each: the joined marks stay, PCOL_OK,
@@ -155,4 +209,46 @@ Test(diff_marks, a_pair_go_refuses_keeps_the_joined_marks) {
   pcol_top_free(&tn);
   pcol_close(b);
   pcol_close(n);
+}
+
+/* The merge failing (out of memory at each of its allocations in turn):
+ * its message names the side it failed on, or both, by their sources'
+ * names (review LOW-3: "out of memory" alone, no side named). */
+Test(diff_marks, a_failed_merge_names_its_sides) {
+#ifdef NO_MALLOC_HOOK
+  cr_skip_test("a sanitizer's allocator: no allocation failures to make");
+#else
+  SKIP_WITHOUT_TESTDATA();
+  pcol_file *b = open_td("go-cpu-inline-small.pb.gz"), *n = open_td("go-cpu-string-labels.pb.gz");
+  pcol_top tb = {0}, tn = {0};
+  pcol_diff d;
+  diff_of(b, n, &tb, &tn, &d);
+  int failed = 0, named_both = 0, rc = PCOL_ENOMEM;
+  bool merged = false;
+  for (long k = 1; k < 100000 && rc; k++) {
+    pcol_error err = {0};
+    allocs = 0, fail_at = k, armed = 1;
+    rc = pcol_diff_mark_inline(b, n, NULL, NULL, &tn.value, PCOL_BY_FUNCTION, &d, d.nrows, &merged, &err);
+    armed = 0;
+    if (!rc && allocs >= fail_at && !merged) rc = PCOL_ENOMEM; /* (a failure taken for a refusal: go on) */
+    if (rc == PCOL_OK) break;
+    cr_assert_eq(rc, PCOL_ENOMEM, "allocation %ld: %d %s", k, rc, err.message);
+    failed++;
+    const char *both = "the (inline) marks' merge of the base (go-cpu-inline-small.pb.gz) and the profile "
+                       "(go-cpu-string-labels.pb.gz): ";
+    const char *nw = "the (inline) marks' merge, the profile (go-cpu-string-labels.pb.gz): ";
+    named_both += !strncmp(err.message, both, strlen(both));
+    cr_assert(!strncmp(err.message, both, strlen(both)) || !strncmp(err.message, nw, strlen(nw)),
+              "allocation %ld: %s", k, err.message);
+  }
+  cr_assert_eq(rc, PCOL_OK);
+  cr_assert(merged);
+  cr_assert_gt(failed, 0, "no allocation failed: nothing shown");
+  cr_assert_gt(named_both, 0);
+  pcol_diff_free(&d);
+  pcol_top_free(&tb);
+  pcol_top_free(&tn);
+  pcol_close(b);
+  pcol_close(n);
+#endif
 }

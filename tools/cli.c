@@ -98,6 +98,11 @@ static int unknown_hint(const cli_command *cmd, const char *name, size_t len, ch
 
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
   memset(a, 0, sizeof *a);
+  int nopts = 0;
+  while (cmd->opts && cmd->opts[nopts].name) nopts++;
+  if (nopts > CLI_MAX_OPTS) /* (a table CLI_OPTS_FIT was not put after) */
+    return cli_usage_error(cmd->name, "internal error: %d options, more than CLI_MAX_OPTS (%d)", nopts,
+                           CLI_MAX_OPTS);
   a->pos = (const char **)argv;
   int only_pos = 0;
   for (int i = 0; i < argc; i++) {

@@ -78,6 +78,13 @@ typedef struct cli_opt {
 } cli_opt;
 
 #define CLI_MAX_OPTS 40
+/* After each command's option table (terminator included): a table of more
+ * than CLI_MAX_OPTS options does not compile (cli_args' arrays hold that
+ * many: an option past them was written beyond them); cli_parse says so
+ * too, of a table this was not put after. */
+#define CLI_OPTS_FIT(t)                                                      \
+  _Static_assert(sizeof(t) / sizeof *(t) <= CLI_MAX_OPTS + 1,                \
+                 #t ": more options than CLI_MAX_OPTS (tools/cli.h): raise it")
 typedef struct cli_args {
   const char *val[CLI_MAX_OPTS]; /* last value (or "1" for flags), NULL if unset */
   /* the value before the last, of an option given more than once (unpack's

@@ -18,6 +18,7 @@ const cli_opt opts_cat[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_cat);
 
 typedef struct cat_ctx {
   pcol_file *f;

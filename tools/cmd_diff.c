@@ -29,6 +29,7 @@ const cli_opt opts_diff[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_diff);
 
 /* a sum of the value as given (pcol_value_text: 1.5, not 1500000000);
  * signed: "+" before a change that is positive ("0" for none, as pprof) */
@@ -285,7 +286,7 @@ int cmd_diff(const cli_command *cmd, cli_args *a) {
     size_t nr = d.nrows;
     pcol_diff_row *rows = d.rows;
     size_t n = limit < nr ? (size_t)limit : nr;
-    if (fmt == OUT_TEXT) {
+    if (fmt == OUT_TEXT && n) { /* (no row shown: no marks to make) */
       /* a side of many pcol files answered one by one: its union, for the marks */
       for (int k = 0; !rc && k < 2; k++) {
         pcol_file **f = k ? &fn : &fb;

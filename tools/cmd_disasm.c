@@ -15,6 +15,7 @@ const cli_opt opts_disasm[] = {
     CLI_OPT_VIEW_FORMAT(": a row per instruction"),
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_disasm);
 
 static int str_differ(pcol_str a, pcol_str b) {
   return a.len != b.len || (a.len && memcmp(a.ptr, b.ptr, a.len));

@@ -23,6 +23,7 @@ const cli_opt opts_export[] = {
     {"max-output", 0, 1, CLI_MAX_OUTPUT_HELP(" for each input's output")},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_export);
 
 /* dir/name into buf; 0, or a usage error when it does not fit */
 static int join_path(char *buf, size_t n, const char *dir, const char *name) {

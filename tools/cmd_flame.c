@@ -45,6 +45,7 @@ const cli_opt opts_flame[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_flame);
 
 /* a total as the subtitle prints it: divided (--divide-by), in pprof's
  * human units when the unit has a family (1.23s, 45.60MB) */

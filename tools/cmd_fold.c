@@ -12,6 +12,7 @@ const cli_opt opts_fold[] = {
     CLI_OPT_BASE,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_fold);
 
 int cmd_fold(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");

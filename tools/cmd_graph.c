@@ -40,6 +40,7 @@ const cli_opt opts_graph[] = {
     CLI_OPT_DIVIDE_BY,
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_graph);
 
 /* DOT's escapes in a "..." string: \ and " escaped, a newline as pprof's
  * \l (dotgraph.go escapeForDot). */

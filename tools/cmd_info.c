@@ -18,6 +18,7 @@ const cli_opt opts_info[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_info);
 
 /* the type and unit of value type id (1-based), "NA" when unknown */
 static void vt_strs(pcol_file *f, uint32_t id, pcol_str *ts, pcol_str *us) {

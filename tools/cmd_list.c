@@ -19,6 +19,7 @@ const cli_opt opts_list[] = {
     CLI_OPT_VIEW_FORMAT(": a row per source line"),
     CLI_OPTS_VIEW_INPUT,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_list);
 
 static void print_text(FILE *fp, const pcol_list *l, pcol_by by, const char *unit) {
   char b1[64], b2[64], p[PCOL_PERCENT_MAX];

@@ -11,6 +11,7 @@ const cli_opt opts_merge[] = {
     CLI_OPT_NO_MMAP,
     CLI_OPT_COALESCE,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_merge);
 
 int cmd_merge(const cli_command *cmd, cli_args *a) {
   return cli_pack_inputs(cmd, a, PCOL_FMT_UNKNOWN);

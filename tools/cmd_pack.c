@@ -21,6 +21,7 @@ const cli_opt opts_pack[] = {
     {"max-input", 0, 1, "limit in bytes (K, M, G, T: x1024) on an input after decompression (default: a gzip input "
                         "may inflate to 64 x its size, at least 32 MiB; other inputs 8 GiB)"},
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_pack);
 
 int cmd_pack(const cli_command *cmd, cli_args *a) {
   pcol_format fmt = PCOL_FMT_UNKNOWN;

@@ -21,6 +21,7 @@ const cli_opt opts_peek[] = {
     CLI_OPTS_VIEW_INPUT,
     CLI_OPT_TAGKEYS_LISTED,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_peek);
 
 /* pprof's layout (report.go printTree, cli_tree.c) */
 static void print_text(FILE *fp, pcol_file *f, const char *path, const pcol_top *t, const pcol_peek *pk,

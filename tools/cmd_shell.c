@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 const cli_opt opts_shell[] = {CLI_OPT_NO_MMAP, CLI_OPT_MAX_ROWS, {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_shell);
 
 #define SHELL_WORDS 256
 #define SHELL_LINE 65536

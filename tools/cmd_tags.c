@@ -19,6 +19,7 @@ const cli_opt opts_tags[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_tags);
 
 /* width of a cell as Go's text/tabwriter counts it: UTF-8 code points (the
  * cells are the text rule's output, so valid UTF-8) */

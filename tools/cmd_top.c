@@ -24,6 +24,7 @@ const cli_opt opts_top[] = {
     CLI_OPTS_VIEW_INPUT,
     CLI_OPT_TAGKEYS_LISTED,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_top);
 
 static double pct(pcol_sum v, pcol_sum total) {
   return total ? 100.0 * (double)v / (double)total : 0.0;

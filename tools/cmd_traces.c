@@ -27,6 +27,7 @@ const cli_opt opts_traces[] = {
     CLI_OPT_MAX_OUTPUT,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_traces);
 
 typedef struct tr_out {
   out_format fmt;

@@ -23,6 +23,7 @@ const cli_opt opts_tree[] = {
     CLI_OPTS_VIEW_INPUT,
     CLI_OPT_TAGKEYS_LISTED,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_tree);
 
 /* pprof's layout (report.go printTree; reportLabels without the dropped
  * edges' line).  The edges come in pprof's order (|weight| desc, caller,

@@ -49,6 +49,7 @@ const cli_opt opts_unpack[] = {
     CLI_OPT_BASE,
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_unpack);
 
 int cmd_unpack(const cli_command *cmd, cli_args *a) {
   if (a->npos < 1) return cli_usage_error(cmd->name, "expected a FILE");

@@ -12,6 +12,7 @@ const cli_opt opts_validate[] = {
     {"quiet", 'q', 0, "print nothing when the file is valid"},
     CLI_OPT_MAX_ROWS,
     {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_validate);
 
 /* one file: its line, and 0 or its exit code */
 static int validate_one(const cli_command *cmd, const cli_args *a, const char *path) {

@@ -29,6 +29,7 @@
 
 /* ---------------------------------------------------------- pcol index */
 const cli_opt opts_index[] = {CLI_OPT_NO_MMAP, {NULL, 0, 0, NULL}};
+CLI_OPTS_FIT(opts_index);
 
 static uint64_t ns_of(struct timespec t) {
   return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;

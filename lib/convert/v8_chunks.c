@@ -98,7 +98,9 @@ static int copy_value(pcol_jpull *j, FILE *o) {
   }
   case PCOL_JT_STR: return put_str(o, j->str, j->len);
   case PCOL_JT_INT: fprintf(o, "%" PRId64, j->i); return 0;
-  case PCOL_JT_REAL: fprintf(o, "%.17g", j->d); return 0;
+  /* (a real's text as the file has it: a time is read from its digits to
+   * 1e-18 ns, pcol_v8_time_us; "%.17g" of -1.0015 is -1.0015000000000001) */
+  case PCOL_JT_REAL: fwrite(j->str, 1, j->len, o); return 0;
   case PCOL_JT_TRUE: fputs("true", o); return 0;
   case PCOL_JT_FALSE: fputs("false", o); return 0;
   case PCOL_JT_NULL: fputs("null", o); return 0;

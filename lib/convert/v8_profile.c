@@ -529,14 +529,18 @@ static int numbers(vimp *v, int64_t **a, size_t *n, size_t *cap, int ids, size_t
       int64_t sub18 = 0;
       if (!pcol_v8_time_us(j, 9e15, &w, &f, &sub, &sub18)) x = time_ns(w, f);
       else if (*bad == SIZE_MAX) *bad = *n, v->bad_delta_range = j->tok == PCOL_JT_REAL; /* (opt_num) */
-      if (sub != 0 && x != INT64_MAX && x != -INT64_MAX && *bad != *n) {
+      /* (a whole delta too while a half ns is carried: its sum may cross 0) */
+      if ((sub != 0 || (!v->abs_ts && v->carry)) && x != INT64_MAX && x != -INT64_MAX && *bad != *n) {
         r = sub;
         /* a delta's time is the sum of those before it: each one's
          * fraction of a ns is carried into the next (exactly, in 1e-18 ns),
          * so that every time is the sum of the file's deltas rounded to the
          * ns as THE rule rounds a time, half away from zero (rounded one by
          * one, 0.4 ns deltas added up to nothing; a sum on a half ns, 0.2
-         * and 0.3, went down with a carry of +0.5, up with one of -0.5) */
+         * and 0.3, went down with a carry of +0.5, up with one of -0.5).  A
+         * carry of a half ns rounds the sum by its sign, so it is looked at
+         * again after every delta, whole ones too: -1.5 ns is held as -2
+         * (carry +0.5), and a whole 2 ns more makes 0.5, held as 1, not 0 */
         if (!v->abs_ts) {
           int64_t c = v->carry += sub18, s = 0;
           __int128 t = v->tsum + x; /* the time so far, as held */

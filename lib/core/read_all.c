@@ -39,30 +39,46 @@ typedef struct sink {
   FILE *spill;
   uint64_t spilled; /* bytes written to the file */
   size_t threshold;
+  int spill_err;    /* why the file could not be made, written or mapped (errno; 0: it was not): said
+                     * with "out of memory" after it, all then in memory (review LOW-8) */
 } sink;
 
 static uint64_t sink_total(const sink *s) { return s->spilled + s->out->len; }
 
-/* An unlinked temporary file in $TMPDIR (else /tmp), or NULL. */
+/* An unlinked temporary file in $TMPDIR (else /tmp), or NULL (errno set). */
 static FILE *spill_file(void) {
   int fd = pcol_temp_fd("pcol-input");
   if (fd < 0) return NULL;
   FILE *f = fdopen(fd, "w+b");
-  if (!f) close(fd);
+  if (!f) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
   return f;
+}
+
+/* "NAME: out of memory" (what: more words), and why the copy is in memory
+ * when its temporary file failed: "(its temporary file failed: No space
+ * left on device)" */
+static int no_memory(const sink *s, const char *name, const char *what, pcol_error *err) {
+  if (!s->spill_err) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory%s", name, what);
+  return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory%s (the input's copy is in memory: its temporary "
+                        "file in $TMPDIR failed: %s)", name, what, strerror(s->spill_err));
 }
 
 /* The temporary file could not take the copy (a full or unwritable
  * $TMPDIR: a write, or its map, failed): its bytes are read back in front
  * of those staged and all stays in memory, as with no file to be had (a
  * pipe's Perun file read as it was before it spilled), with no word of it.
- * Fails only out of memory or when the bytes written cannot be read. */
-static int sink_unspill(sink *s, const char *name, pcol_error *err) {
+ * Fails only out of memory (saying why: e, the file's errno) or when the
+ * bytes written cannot be read. */
+static int sink_unspill(sink *s, int e, const char *name, pcol_error *err) {
   pcol_buf *out = s->out;
   size_t staged = out->len;
   uint64_t n = s->spilled;
-  if (n > SIZE_MAX - staged || pcol_buf_reserve(out, (size_t)n))
-    return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  s->spill_err = e ? e : EIO;
+  if (n > SIZE_MAX - staged || pcol_buf_reserve(out, (size_t)n)) return no_memory(s, name, "", err);
   memmove(out->data + n, out->data, staged);
   for (uint64_t at = 0; at < n;) {
     ssize_t k = pread(fileno(s->spill), out->data + at, (size_t)(n - at), (off_t)at);
@@ -88,13 +104,15 @@ static int sink_unspill(sink *s, const char *name, pcol_error *err) {
 static int sink_flush(sink *s, int force, const char *name, pcol_error *err) {
   if (!s->threshold || !s->out->len || (!force && s->out->len < s->threshold)) return PCOL_OK;
   if (!s->spill && force) return PCOL_OK; /* it all fit */
+  errno = 0;
   if (!s->spill && !(s->spill = spill_file())) {
     s->threshold = 0;
+    s->spill_err = errno ? errno : EIO;
     return PCOL_OK;
   }
   /* (flushed: what the file holds is known, s->spilled, when one fails) */
   if (fwrite(s->out->data, 1, s->out->len, s->spill) != s->out->len || fflush(s->spill))
-    return sink_unspill(s, name, err);
+    return sink_unspill(s, errno, name, err);
   s->spilled += s->out->len;
   s->out->len = 0;
   return PCOL_OK;
@@ -173,7 +191,7 @@ static int inflate_all(FILE *in, const uint8_t *first, size_t nfirst, const pcol
     size_t avail;
     if ((rc = sink_flush(sk, 0, name, err))) break;
     if ((rc = room(sk, cap, &avail))) {
-      rc = pcol_error_set(err, rc, "%s: out of memory inflating", name);
+      rc = no_memory(sk, name, " inflating", err);
       break;
     }
     if (avail == 0) {
@@ -223,12 +241,12 @@ static int read_into(FILE *in, const pcol_import_options *opt, const char *name,
   pcol_buf *out = sk->out;
   uint64_t cap = pcol_input_cap(opt);
   if (n > cap) return pcol_decompressed_too_big(name, opt, cap, n, PCOL_COMP_NONE, err);
-  if (pcol_buf_append(out, first, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  if (pcol_buf_append(out, first, n)) return no_memory(sk, name, "", err);
   for (;;) {
     size_t avail;
     int rc = sink_flush(sk, 0, name, err);
     if (rc) return rc;
-    if (room(sk, cap, &avail)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+    if (room(sk, cap, &avail)) return no_memory(sk, name, "", err);
     if (avail == 0) return pcol_decompressed_too_big(name, opt, cap, sink_total(sk), PCOL_COMP_NONE, err);
     size_t k = fread(out->data + out->len, 1, avail, in);
     out->len += k;
@@ -241,7 +259,7 @@ static int read_into(FILE *in, const pcol_import_options *opt, const char *name,
 
 int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pcol_buf *out,
                   int *gzipped, pcol_error *err) {
-  sink sk = {out, NULL, 0, 0};
+  sink sk = {out, NULL, 0, 0, 0};
   return read_into(in, opt, name, &sk, gzipped, err);
 }
 
@@ -250,10 +268,11 @@ int pcol_read_all(FILE *in, const pcol_import_options *opt, const char *name, pc
 static int input_seal(pcol_input *out, sink *sk, const char *name, pcol_error *err) {
   int rc = sink_flush(sk, 1, name, err);
   if (!rc && sk->spill) {
+    errno = EFBIG;
     void *m = sk->spilled > SIZE_MAX ? MAP_FAILED
                                      : mmap(NULL, (size_t)sk->spilled, PROT_READ, MAP_PRIVATE, fileno(sk->spill), 0);
     if (m == MAP_FAILED) { /* (in memory, then, as the file's writes failing) */
-      rc = sink_unspill(sk, name, err);
+      rc = sink_unspill(sk, errno, name, err);
     } else {
       out->map = m;
       out->maplen = (size_t)sk->spilled;
@@ -278,7 +297,7 @@ static int input_seal(pcol_input *out, sink *sk, const char *name, pcol_error *e
 int pcol_read_input(FILE *in, const pcol_import_options *opt, const char *name, pcol_input *out,
                     int *gzipped, pcol_error *err) {
   memset(out, 0, sizeof *out);
-  sink sk = {&out->buf, NULL, 0, pcol_spill_bytes};
+  sink sk = {&out->buf, NULL, 0, pcol_spill_bytes, 0};
   int rc = read_into(in, opt, name, &sk, gzipped, err);
   if (rc) {
     if (sk.spill) fclose(sk.spill);
@@ -295,17 +314,18 @@ static size_t spill_threshold(const pcol_input *in) {
 }
 
 int pcol_input_append(pcol_input *in, const void *p, size_t n, const char *name, pcol_error *err) {
-  sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in)};
-  if (n && pcol_buf_append(&in->buf, p, n)) return pcol_error_set(err, PCOL_ENOMEM, "%s: out of memory", name);
+  sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in), in->spill_err};
+  if (n && pcol_buf_append(&in->buf, p, n)) return no_memory(&sk, name, "", err);
   int rc = sink_flush(&sk, 0, name, err);
   in->spill = sk.spill;
   in->spilled = sk.spilled;
   in->nospill = !sk.threshold;
+  in->spill_err = sk.spill_err;
   return rc;
 }
 
 int pcol_input_seal(pcol_input *in, const char *name, pcol_error *err) {
-  sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in)};
+  sink sk = {&in->buf, in->spill, in->spilled, spill_threshold(in), in->spill_err};
   return input_seal(in, &sk, name, err);
 }
 

@@ -28,6 +28,7 @@ typedef struct pcol_input {
   uint64_t spilled; /* bytes in it */
   int nospill;      /* no temporary file could be made, or written or
                      * mapped (a full $TMPDIR): all in memory */
+  int spill_err;    /* ...and why (errno), said after "out of memory" */
   size_t spill_at;  /* appending: spill past this many bytes, if fewer than
                      * pcol_spill_bytes (0: pcol_spill_bytes) */
   int discard;      /* appending: the copy is read once, front to back, and

@@ -9,6 +9,7 @@
 #include "query.h"
 #include "count.h"    /* pcol_selection_named_default, pcol_selection_default_type */
 #include "wall.h"     /* pcol_selection_sources */
+#include "reader.h"   /* pcol_source_display_name */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -296,16 +297,46 @@ static pcol_top_row *find_row(pcol_top_row *rows, size_t n, pcol_str name) {
   return bsearch(&key, rows, n, sizeof *rows, row_name_cmp);
 }
 
+/* A side of the diff as its merge's messages name it: what ("the base",
+ * "the profile") and its source's name (pcol_source_display_name) when one
+ * source of it is read (source s, or its only one): "the base (old.pb.gz)" */
+static void side_name(pcol_file *f, uint32_t s, const char *what, char *buf, size_t cap) {
+  uint64_t n = pcol_rows(f, PCOL_T_SOURCES);
+  pcol_view uri;
+  pcol_str name = {NULL, 0};
+  if (!s && n == 1) s = 1;
+  if (s && s <= n && !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, NULL) &&
+      !pcol_string(f, pcol_view_u32(&uri, s - 1), &name, NULL) && name.ptr)
+    name = pcol_source_display_name(f, s, name);
+  if (name.ptr) snprintf(buf, cap, "%s (%.*s)", what, (int)(name.len < 200 ? name.len : 200), name.ptr);
+  else snprintf(buf, cap, "%s", what);
+}
+
+/* What the merge's messages start with: a side's failure, or the pair's */
+typedef struct merge_names {
+  char side[2][300]; /* the base's, the profile's */
+  char both[600];
+} merge_names;
+static void merge_names_make(pcol_file *base, pcol_file *nw, const pcol_select *sel, const pcol_select *nsel,
+                             merge_names *m) {
+  char s[2][256];
+  side_name(base, sel->source_id, "the base", s[0], sizeof s[0]);
+  side_name(nw, nsel->source_id, "the profile", s[1], sizeof s[1]);
+  for (int k = 0; k < 2; k++) snprintf(m->side[k], sizeof m->side[k], "the (inline) marks' merge, %s", s[k]);
+  snprintf(m->both, sizeof m->both, "the (inline) marks' merge of %s and %s", s[0], s[1]);
+}
+
 /* The merged graph's top (pcol_open_diff_base_select of nw and base,
  * -diff_base) of v: *u and *t (u borrowed by t's names).  PCOL_ENOTFOUND:
  * *refused set: a pair go's -diff_base refuses (pcol_open_diff_base_select's
  * ENOTFOUND: its period types, its value types, a source N one side lacks),
  * or a value the merged graph does not hold (pcol_value_resolve's
  * ENOTFOUND: one made from the samples' weight), `pcol top NW --diff-base
- * BASE`'s refusals; any other failure is one. */
+ * BASE`'s refusals; any other failure is one, its message after the side
+ * it is of, or both (mn; review LOW-3: "out of memory" alone). */
 static int merged_top(pcol_file *base, pcol_file *nw, const pcol_select *sel, const pcol_select *nsel,
-                      const pcol_value_sel *v, pcol_by by, pcol_file **u, pcol_top *t, int *refused,
-                      pcol_error *err) {
+                      const pcol_value_sel *v, pcol_by by, const merge_names *mn, pcol_file **u, pcol_top *t,
+                      int *refused, pcol_error *err) {
   char name[512];
   pcol_select ms = *sel; /* the merge's: source N of each side, or each side's own taken first */
   pcol_file *bo = NULL, *no = NULL;
@@ -317,12 +348,13 @@ static int merged_top(pcol_file *base, pcol_file *nw, const pcol_select *sel, co
       if (s[k] > pcol_rows(f[k], PCOL_T_SOURCES)) /* (the diff refused it first) */
         rc = pcol_error_set(err, PCOL_ENOTFOUND, "no source %u (the %s has %llu)", s[k], k ? "profile" : "base",
                             (unsigned long long)pcol_rows(f[k], PCOL_T_SOURCES));
-      else if (s[k])
-        rc = pcol_q_source_alone(f[k], s[k], o[k], err);
+      else if (s[k] && (rc = pcol_q_source_alone(f[k], s[k], o[k], err)))
+        pcol_error_prefix(err, mn->side[k]);
     ms.source_id = 0;
   }
   int side;
-  if (!rc) rc = pcol_open_diff_base_select(no ? no : nw, bo ? bo : base, &ms, PCOL_BASE_DIFF, u, &side, err);
+  if (!rc && (rc = pcol_open_diff_base_select(no ? no : nw, bo ? bo : base, &ms, PCOL_BASE_DIFF, u, &side, err)))
+    pcol_error_prefix(err, side ? mn->both : mn->side[1]); /* (1: the base's or the pair's) */
   *refused = rc == PCOL_ENOTFOUND;
   pcol_close(bo);
   pcol_close(no);
@@ -340,6 +372,7 @@ static int merged_top(pcol_file *base, pcol_file *nw, const pcol_select *sel, co
     *refused = rc == PCOL_ENOTFOUND;
   }
   if (!rc) rc = pcol_top_compute(*u, &us, &uv, by, t, err);
+  if (rc && !*refused && *u) pcol_error_prefix(err, mn->both);
   return rc;
 }
 
@@ -355,12 +388,15 @@ int pcol_diff_mark_inline(pcol_file *base, pcol_file *nw, const pcol_select *sel
   }
   if (!nsel) nsel = sel;
   if (shown > d->nrows) shown = d->nrows;
+  if (!shown) return PCOL_OK; /* (no row shown, or none: no merge, no top of it) */
   pcol_file *u = NULL;
   pcol_top t = {0};
   /* the merge's own error: a refusal leaves err (NULL, or a caller's
    * warning) as it was; any other failure is copied there */
   pcol_error me = {0};
-  int refused = 0, rc = merged_top(base, nw, sel, nsel, v, by, &u, &t, &refused, &me);
+  merge_names mn;
+  merge_names_make(base, nw, sel, nsel, &mn);
+  int refused = 0, rc = merged_top(base, nw, sel, nsel, v, by, &mn, &u, &t, &refused, &me), merge_rc = rc;
   /* a refusal, or a merge that fails on what the diff itself does not
    * read (a damaged label set: the merge reads every table): each side's
    * marks, joined (pcol_diff_compute's); out of memory and I/O are errors */
@@ -397,6 +433,7 @@ int pcol_diff_mark_inline(pcol_file *base, pcol_file *nw, const pcol_select *sel
     pcol_top_row *r = k < shown ? find_row(t.rows, kept, d->rows[k].name) : NULL;
     d->rows[k].inl = r ? r->inl : PCOL_INLINE_NONE;
   }
+  if (rc && !merge_rc) pcol_error_prefix(err, mn.both); /* (the merged top's marks) */
   if (!rc && merged) *merged = true;
   t.nrows = all;
   free(on);

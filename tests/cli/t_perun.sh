@@ -235,19 +235,19 @@ $PCOL pack --from perun "$tmp/bad.perf" -o "$tmp/bad.pcol" 2>"$tmp/err"; rc=$?
 grep -q 'bad.perf:2:' "$tmp/err" || fail "error lacks file:line: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.pcol" ] || fail "no output on failure"
 # From a pipe, a Perun file past 8 MiB is copied into a temporary file in
-# $TMPDIR: one that cannot be made (an unwritable or missing $TMPDIR) or
-# written (a full one: its writes fail, here past `ulimit -f` with SIGXFSZ
-# ignored, at the first 8 MiB or at the rest) leaves the copy in memory, as
-# before the spill, with no word of it (it failed the import: "cannot write
-# the temporary copy of the input").
+# $TMPDIR: one that cannot be made (a $TMPDIR that is a file or missing:
+# an unwritable one is written by root all the same) or written (a full
+# one: its writes fail, here past `ulimit -f` with SIGXFSZ ignored, at the
+# first 8 MiB or at the rest) leaves the copy in memory, as before the
+# spill, with no word of it (it failed the import: "cannot write the
+# temporary copy of the input").
 python3 tests/support/gen_big_text.py perun "$tmp/big.perf" 12 >/dev/null || fail "big perun: generator"
 [ "$(stat -c %s "$tmp/big.perf")" -gt $((9 << 20)) ] || fail "big perun: not past 8 MiB"
 want=$("$PCOL" top "$tmp/big.perf" 2>&1) || fail "big perun: top of the file: $want"
-mkdir "$tmp/ro" && chmod 500 "$tmp/ro"
-for how in "ro" "missing" "full 4096" "full 9000"; do
+for how in "file" "missing" "full 4096" "full 9000"; do
   got=$(set -- $how
         case $1 in
-          ro) export TMPDIR=$tmp/ro ;;
+          file) export TMPDIR=$tmp/big.perf ;;
           missing) export TMPDIR=$tmp/none ;;
           full) trap '' XFSZ; ulimit -f "$2" ;;
         esac
@@ -256,5 +256,22 @@ for how in "ro" "missing" "full 4096" "full 9000"; do
   [ "$(printf '%s' "$got" | tail -n +2)" = "$(printf '%s' "$want" | tail -n +2)" ] ||
     fail "big perun from a pipe, \$TMPDIR $how: not the file's top: $(printf '%s' "$got" | head -5)"
 done
+# ... and when memory then fails too (40 MiB of address space for a copy
+# of 32 MiB), the message says why the copy was in memory (it said "out of
+# memory" alone).  Sanitizer builds reserve terabytes: no such limit.
+if [ "$( (prlimit --as=41943040 "$PCOL" --version >/dev/null 2>&1; echo $?) 2>/dev/null)" = 0 ]; then
+  python3 tests/support/gen_big_text.py perun "$tmp/big40.perf" 40 >/dev/null || fail "big40 perun: generator"
+  for how in "file Not a directory" "full File too large"; do
+    (set -- $how
+     case $1 in
+       file) export TMPDIR=$tmp/big.perf ;;
+       full) trap '' XFSZ; ulimit -f 4096 ;;
+     esac
+     cat "$tmp/big40.perf" | prlimit --as=41943040 "$PCOL" top - >/dev/null 2>"$tmp/big.err"; echo $? >"$tmp/big.rc")
+    why=${how#* }
+    [ "$(cat "$tmp/big.rc")" = 3 ] && grep -q "^pcol top: <stdin>: out of memory (the input's copy is in memory: its temporary file in \$TMPDIR failed: $why)\$" "$tmp/big.err" ||
+      fail "perun from a pipe, \$TMPDIR ${how%% *} and no memory: exit $(cat "$tmp/big.rc"): $(head -c 300 "$tmp/big.err")"
+  done
+fi
 
 exit 0

@@ -244,7 +244,18 @@ N = lambda t: "#%s#" % t
 root = {"functionName": "(root)", "url": "", "scriptId": "0", "lineNumber": -1, "columnNumber": -1}
 def cf(n): return {"functionName": n, "url": "a.js", "scriptId": "1", "lineNumber": 0, "columnNumber": 0}
 cases = {"half": ["0", "1.0002", "2.0003", "3000", "0.0004", "0.0001", "0.0005", "0.00000000000000000025",
-                  "0.49999999999999999975e-3"]}
+                  "0.49999999999999999975e-3"],
+         # a sum on a half ns that whole deltas take across 0: -1001.5 ns
+         # (-1002, carry +0.5), then 2002 ns more, 1000.5 (1001: it was
+         # 1000 and 10001000, the carry looked at only after a delta with a
+         # fraction).  (The other way, -0.5 carried and a sum taken below
+         # 0, is a sample before the one before it, which the importer
+         # puts at that one's time, as DevTools does.)
+         "cross": ["-1.0015", "2.002", "10000", "0.0004", "3"],
+         # a text whose double is below it (1.0025 us is 1002.4999999999999
+         # ns as a double): 1002.5 ns, 1003, in a trace's chunks too (their
+         # numbers were copied as "%.17g" of the double, 1.0024999999999999)
+         "text": ["0", "1.0025", "10000"]}
 for name, deltas in cases.items():
     samples = [2 + i % 2 for i in range(len(deltas))]
     nodes = [{"id": 1, "callFrame": root, "children": [2, 3]}, {"id": 2, "callFrame": cf("f")},
@@ -281,7 +292,7 @@ PY
 "$PCOL" fold "$tmp/half-x.json" >"$tmp/fold" 2>"$tmp/err" || fail "fold half-x.json: $(head -3 "$tmp/err")"
 [ -s "$tmp/err" ] && fail "fold half-x.json: a warning: $(head -3 "$tmp/err")"
 cmp -s "$tmp/fold" "$tmp/half-x.want" || fail "fold half-x.json: $(tr '\n' ' ' <"$tmp/fold"), want $(tr '\n' ' ' <"$tmp/half-x.want")"
-for f in half.cpuprofile half.json; do
+for f in half.cpuprofile half.json cross.cpuprofile cross.json text.cpuprofile text.json; do
   "$PCOL" cat "$tmp/$f" --table samples --format csv >"$tmp/cat" 2>"$tmp/err" || fail "cat $f: $(head -3 "$tmp/err")"
   python3 - "$tmp/cat" "$tmp/${f%.*}.want" "$f" <<'PY' || fail "$f: the samples' times are not the deltas' sums rounded half away from zero"
 import csv, sys
