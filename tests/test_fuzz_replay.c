@@ -106,6 +106,48 @@ Test(fuzz_replay, generated_regressions) {
   t_rprof((const uint8_t *)rprof_null_plus_0, sizeof rprof_null_plus_0 - 1);
 }
 
+/* fuzz_views, 2026-12-02: a file that stores the label set bytes=1 twice
+ * (sets 1 and 2; labels.num patched in a raw pack) with +5 and -3 of one
+ * stack under them and 4 without labels.  pprof's Merge keys samples by
+ * their labels, so the two are one merged sample of 2: a total of 6, and
+ * two traces (2, 4), as the --tagroot copy (which stores the set once)
+ * says.  Keyed by the set's id they were 5 + 3 + 4 = 12 and three traces. */
+static int count_trace(void *ctx, const pcol_trace *t) {
+  int64_t *s = ctx;
+  s[0]++;
+  s[1] += t->value;
+  return 0;
+}
+Test(fuzz_replay, label_set_stored_twice_is_one) {
+  size_t len = 0;
+  uint8_t *buf = (uint8_t *)tu_slurp("tests/fuzz-regress/views/labelset-twice-cancel.pcol", &len);
+  cr_assert(buf);
+  pcol_file *f = NULL, *tf = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_buffer(buf, len, NULL, &f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_validate_full(f, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_rows(f, PCOL_T_LABELSETS), 2);
+  pcol_value_sel v;
+  pcol_top t;
+  pcol_select sel = {0};
+  cr_assert_eq(pcol_value_resolve(f, NULL, NULL, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_top_compute(f, &sel, &v, PCOL_BY_FUNCTION, &t, &err), 0, "%s", err.message);
+  cr_assert_eq(t.total, 6);
+  pcol_top_free(&t);
+  int64_t n[2] = {0, 0};
+  cr_assert_eq(pcol_traces_iter(f, &sel, &v, count_trace, n, &err), 0, "%s", err.message);
+  cr_assert_eq(n[0], 2);
+  cr_assert_eq(n[1], 6);
+  cr_assert_eq(pcol_open_tag_frames(f, "bytes", NULL, NULL, &tf, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_value_resolve(tf, NULL, NULL, &v, &err), 0, "%s", err.message);
+  cr_assert_eq(pcol_top_compute(tf, &sel, &v, PCOL_BY_FUNCTION, &t, &err), 0, "%s", err.message);
+  cr_assert_eq(t.total, 6);
+  pcol_top_free(&t);
+  pcol_close(tf);
+  pcol_close(f);
+  free(buf);
+}
+
 Test(fuzz_replay, synthetic_pcol_seeds) {
   static const uint32_t sizes[] = {0, 1, 7, 60, 300};
   for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

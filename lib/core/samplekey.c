@@ -118,3 +118,88 @@ int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *
   else *ids = out, *n = (uint32_t)nodes.n;
   return rc;
 }
+
+/* one label, as pcol_pprof_labelset_ids sorts a set's: its key's bytes,
+ * a string before a number, then its place */
+typedef struct lskey_label {
+  pcol_str key;
+  uint32_t number; /* 0: a string label */
+  uint64_t at;
+} lskey_label;
+
+static int lskey_cmp(const void *pa, const void *pb) {
+  const lskey_label *a = pa, *b = pb;
+  size_t n = a->key.len < b->key.len ? a->key.len : b->key.len;
+  int c = n ? memcmp(a->key.ptr, b->key.ptr, n) : 0;
+  if (c) return c;
+  if (a->key.len != b->key.len) return a->key.len < b->key.len ? -1 : 1;
+  if (a->number != b->number) return a->number < b->number ? -1 : 1;
+  return a->at < b->at ? -1 : a->at > b->at;
+}
+
+int pcol_pprof_labelset_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *err) {
+  *ids = NULL;
+  *n = 0;
+  pcol_view off, key, str, nm, unit;
+  const pcol_column_req cols[] = {{&off, PCOL_T_LABELSETS, PCOL_C_LS_OFFSETS}, {&key, PCOL_T_LABELS, PCOL_C_LB_KEY},
+                                  {&str, PCOL_T_LABELS, PCOL_C_LB_STR},       {&nm, PCOL_T_LABELS, PCOL_C_LB_NUM},
+                                  {&unit, PCOL_T_LABELS, PCOL_C_LB_UNIT}};
+  PCOL_RETURN_NOT_OK(pcol_columns(f, cols, PCOL_NCOLS(cols), err));
+  uint64_t nls = pcol_rows(f, PCOL_T_LABELSETS), nlab = pcol_rows(f, PCOL_T_LABELS);
+  uint32_t *out = nls < SIZE_MAX / sizeof *out ? calloc(nls + 1, sizeof *out) : NULL;
+  if (!out) return pcol_oom(err);
+  pcol_intern lk = {0};
+  pcol_buf b = {0};
+  lskey_label *l = NULL;
+  size_t cap = 0;
+  int rc = PCOL_OK;
+  for (uint64_t s = 1; !rc && s <= nls; s++) {
+    uint64_t lo = pcol_view_u64(&off, s - 1), hi = pcol_view_u64(&off, s);
+    if (hi > nlab) hi = nlab;
+    if (lo > hi) lo = hi;
+    if (lo == hi) continue; /* no labels: the empty set's 0 */
+    if (hi - lo > cap) {
+      lskey_label *m = hi - lo < SIZE_MAX / sizeof *m ? realloc(l, (size_t)(hi - lo) * sizeof *m) : NULL;
+      if (!m) {
+        rc = pcol_oom(err);
+        break;
+      }
+      l = m;
+      cap = (size_t)(hi - lo);
+    }
+    for (uint64_t i = lo; !rc && i < hi; i++) {
+      lskey_label *x = &l[i - lo];
+      rc = pcol_string(f, pcol_view_u32(&key, i), &x->key, err);
+      if (!x->key.ptr) x->key.len = 0;
+      x->number = pcol_view_u32(&str, i) == 0;
+      x->at = i;
+    }
+    if (rc) break;
+    qsort(l, (size_t)(hi - lo), sizeof *l, lskey_cmp);
+    b.len = 0;
+    for (size_t j = 0; !rc && j < hi - lo; j++) {
+      uint64_t i = l[j].at;
+      if (put64(&b, l[j].key.len) || (l[j].key.len && pcol_buf_append(&b, l[j].key.ptr, l[j].key.len)) ||
+          put32(&b, l[j].number))
+        rc = pcol_oom(err);
+      else if (!l[j].number)
+        rc = put_str(&b, f, pcol_view_u32(&str, i), err);
+      else if (put64(&b, (uint64_t)pcol_view_i64(&nm, i)))
+        rc = pcol_oom(err);
+      else
+        rc = put_str(&b, f, pcol_view_u32(&unit, i), err);
+    }
+    if (!rc) rc = skey_id(&lk, &b, &out[s], err);
+  }
+  free(l);
+  pcol_buf_free(&b);
+  uint32_t nk = lk.n;
+  pcol_intern_free(&lk);
+  if (rc) {
+    free(out);
+    return rc;
+  }
+  *ids = out;
+  *n = nk;
+  return PCOL_OK;
+}

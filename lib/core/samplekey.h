@@ -25,4 +25,14 @@
  * (a stack whose parent is not before it) with err filled. */
 int pcol_pprof_stack_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *err);
 
+/* The same of label sets (pprof's Merge keys a sample by its labels, not by
+ * an id): *ids (free it): ids[set] for set 0 .. labelsets, 0 for the empty
+ * set (set 0, or a stored set of no labels) and 1 .. *n for the others,
+ * equal exactly when the sets hold the same labels: each key's strings,
+ * then its numbers with their units, in their order, the keys in any
+ * order.  A writer stores each set once (spec.md §6.7); a file another
+ * wrote may hold one twice, whose samples pprof still merges.
+ * O(labels x log labels); PCOL_ENOMEM with err filled. */
+int pcol_pprof_labelset_ids(pcol_file *f, uint32_t **ids, uint32_t *n, pcol_error *err);
+
 #endif

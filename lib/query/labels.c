@@ -51,7 +51,8 @@ typedef struct tr_group {
   uint64_t row1;  /* with -base: the first kept row of the base's sources (UINT64_MAX: none) */
   pcol_sum sum;   /* of the chosen value */
   pcol_sum dsum;  /* of -mean's divisor (pcol_traces_iter_mean) */
-  uint32_t ls;    /* its label set */
+  uint32_t ls;    /* its label set (its first row's) */
+  uint32_t lsk;   /* pprof's key of it (pcol_pprof_labelset_ids) */
   uint32_t next;  /* the next group of the same stack node + 1 (0 = none) */
   uint8_t nz;     /* a member has a value that is not 0 */
   uint8_t nz0;    /* with -base: so in the profile's sources alone */
@@ -66,6 +67,8 @@ typedef struct tr_groups {
                      * up in, as its pprof copy's, with a pprof source's of one stack (-base) */
   uint64_t nsources, nvalues, ntypes, nstacks;
   uint32_t *key;   /* key[stack node] = pprof's key of its stack (pcol_pprof_stack_ids) */
+  uint32_t *lsk;   /* lsk[label set] = pprof's key of its labels (pcol_pprof_labelset_ids) */
+  uint64_t nls;
   uint32_t *head;  /* head[key] = its first group + 1 */
   size_t n, capv;
   tr_group *v;
@@ -105,6 +108,8 @@ static int tr_groups_init(tr_groups *g, pcol_file *f, const pcol_select *sel, pc
     return pcol_oom(err);
   uint32_t nkeys;
   PCOL_RETURN_NOT_OK(pcol_pprof_stack_ids(f, &g->key, &nkeys, err));
+  PCOL_RETURN_NOT_OK(pcol_pprof_labelset_ids(f, &g->lsk, &nkeys, err));
+  g->nls = pcol_rows(f, PCOL_T_LABELSETS);
   /* a pprof source's stored values are the pprof sample's values; another
    * source is as pprof reads its pprof export, whose values never are all
    * 0 but for a weight of 0 (a collapsed line of count 0) */
@@ -179,6 +184,7 @@ static void tr_groups_free(tr_groups *g) {
   free(g->cnt);
   free(g->head);
   free(g->key);
+  free(g->lsk);
   free(g->v);
   pcol_u64map_free(&g->tmap);
   free(g->tsum);
@@ -263,15 +269,17 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
    * reads): it places no trace before a later sample of its stack does */
   uint32_t s = pcol_view_u32(&g->source, row);
   if (!tr_row_nz(g, s, row)) return PCOL_OK;
-  uint32_t sk = g->key[st], gi = g->head[sk];
-  while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
+  if (ls > g->nls) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names label set %u, out of range",
+                                          (unsigned long long)row + 1, ls);
+  uint32_t sk = g->key[st], gi = g->head[sk], lk = g->lsk[ls];
+  while (gi && g->v[gi - 1].lsk != lk) gi = g->v[gi - 1].next;
   if (gi) {
     gi--;
   } else {
     if (g->n >= UINT32_MAX - 1) return pcol_error_set(g->err, PCOL_ETOOBIG, "more than 2^32 traces");
     if (PCOL_GROW(g->v, g->n, g->capv)) return pcol_oom(g->err);
     gi = (uint32_t)g->n++;
-    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, g->head[sk], 0, 0};
+    g->v[gi] = (tr_group){row, UINT64_MAX, 0, 0, ls, lk, g->head[sk], 0, 0};
     g->head[sk] = gi + 1;
   }
   g->v[gi].sum += value;
@@ -313,8 +321,8 @@ static int tr_group_row(void *p, uint64_t row, int64_t value) {
 static int tr_group_div(void *p, uint64_t row, int64_t value) {
   tr_groups *g = p;
   uint32_t st = pcol_view_u32(&g->stack, row), ls = pcol_view_u32(&g->ls, row);
-  uint32_t gi = st <= g->nstacks ? g->head[g->key[st]] : 0;
-  while (gi && g->v[gi - 1].ls != ls) gi = g->v[gi - 1].next;
+  uint32_t gi = st <= g->nstacks && ls <= g->nls ? g->head[g->key[st]] : 0;
+  while (gi && g->v[gi - 1].lsk != g->lsk[ls]) gi = g->v[gi - 1].next;
   if (!gi && !tr_row_nz(g, pcol_view_u32(&g->source, row), row)) return PCOL_OK; /* (tr_group_row) */
   if (!gi) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu: no trace for its divisor",
                                  (unsigned long long)row + 1);

@@ -605,10 +605,13 @@ static int weights_run(wctx *cp, pcol_file *f, const pcol_select *sel, const pco
  * (stack, label set) groups of |their sum|, of the samples whose source
  * src_ok marks and whose label set ls_ok marks (NULL: all).  A stack is
  * pprof's key of it (THE rule, lib/core/samplekey.h: a profile and a base
- * of two runs loaded at other addresses are one stack, rd15a F5). */
+ * of two runs loaded at other addresses are one stack, rd15a F5), and a
+ * label set its labels' (pcol_pprof_labelset_ids: a set stored twice is
+ * one). */
 typedef struct gsum {
   pcol_view st, ls, src;
   uint32_t *key; /* stack node -> pprof's key (pcol_pprof_stack_ids) */
+  uint32_t *lsk; /* label set -> pprof's key (pcol_pprof_labelset_ids) */
   uint64_t nst;
   const uint8_t *src_ok, *ls_ok;
   uint64_t nsrc, nls;
@@ -631,7 +634,9 @@ static int gsum_add(void *p, uint64_t row, int64_t v) {
   if (g->relative && st == 0) return 0;
   if (st > g->nst) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names stack %u, out of range",
                                          (unsigned long long)row + 1, st);
-  uint64_t key = (uint64_t)ls << 32 | g->key[st];
+  if (ls > g->nls) return pcol_error_set(g->err, PCOL_ECORRUPT, "sample %llu names label set %u, out of range",
+                                         (unsigned long long)row + 1, ls);
+  uint64_t key = (uint64_t)g->lsk[ls] << 32 | g->key[st];
   uint32_t i;
   int added, rc = pcol_u64map_get(&g->m, key, &i, &added);
   if (rc) return pcol_error_set(g->err, rc, "too many (stack, labels) groups for the total");
@@ -656,6 +661,7 @@ static int gsum_run(pcol_file *f, const pcol_select *sel, const pcol_filter *flt
   int lazy;
   uint32_t nkeys;
   int rc = pcol_pprof_stack_ids(f, &g->key, &nkeys, err);
+  if (!rc) rc = pcol_pprof_labelset_ids(f, &g->lsk, &nkeys, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[0], &g->st, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[1], &g->ls, &lazy, err);
   if (!rc) rc = pcol_select_need_view(f, sel, need[2], &g->src, &lazy, err);
@@ -692,6 +698,7 @@ static int grouped_pass(pcol_file *f, const pcol_select *sel, const pcol_filter 
   for (uint64_t st = 0; !rc && z && st <= ns; st++) z[st] = zk[g.key[st]];
   free(zk);
   free(g.key);
+  free(g.lsk);
   pcol_u64map_free(&g.m);
   free(g.s);
   if (rc) {
