@@ -322,8 +322,8 @@ static void merge_names_make(pcol_file *base, pcol_file *nw, const pcol_select *
   char s[2][256];
   side_name(base, sel->source_id, "the base", s[0], sizeof s[0]);
   side_name(nw, nsel->source_id, "the profile", s[1], sizeof s[1]);
-  for (int k = 0; k < 2; k++) snprintf(m->side[k], sizeof m->side[k], "the (inline) marks' merge, %s", s[k]);
-  snprintf(m->both, sizeof m->both, "the (inline) marks' merge of %s and %s", s[0], s[1]);
+  for (int k = 0; k < 2; k++) snprintf(m->side[k], sizeof m->side[k], "the (inline) marks' merge, %.255s", s[k]);
+  snprintf(m->both, sizeof m->both, "the (inline) marks' merge of %.255s and %.255s", s[0], s[1]);
 }
 
 /* The merged graph's top (pcol_open_diff_base_select of nw and base,
