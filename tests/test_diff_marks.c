@@ -4,6 +4,7 @@
  * joined (rd21 F5); sides go refuses to merge keep the joined marks, and
  * other failures are errors (review h7). */
 #include "testutil.h"
+#include <unistd.h>
 
 /* Allocations fail from the fail_at-th on (counted while armed), for the
  * merge's failures below.  The sanitizers' allocators cannot be replaced:
@@ -250,5 +251,63 @@ Test(diff_marks, a_failed_merge_names_its_sides) {
   pcol_top_free(&tn);
   pcol_close(b);
   pcol_close(n);
+#endif
+}
+
+/* A side's name is cut at 200 bytes on a character's boundary: a source
+ * named "a" and 100 two-byte characters (".pb.gz" after) loses its last
+ * whole character, not half of one (the message is printed, escaped, as
+ * UTF-8). */
+Test(diff_marks, a_long_side_name_is_cut_between_characters) {
+#ifdef NO_MALLOC_HOOK
+  cr_skip_test("a sanitizer's allocator: no allocation failures to make");
+#else
+  SKIP_WITHOUT_TESTDATA();
+  char src[1024], dir[] = "/tmp/pcol-diffmarks-XXXXXX", path[1024], name[256];
+  cr_assert(mkdtemp(dir));
+  size_t nl = 0;
+  name[nl++] = 'a';
+  for (int i = 0; i < 100; i++) name[nl++] = (char)0xC3, name[nl++] = (char)0xA9; /* U+00E9 */
+  memcpy(name + nl, ".pb.gz", 7);
+  snprintf(src, sizeof src, "%s/pprof/go-cpu-string-labels.pb.gz", testdata_dir());
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *in = fopen(src, "rb"), *out = fopen(path, "wb");
+  cr_assert(in && out);
+  char buf[65536];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, in)) > 0) cr_assert_eq(fwrite(buf, 1, got, out), got);
+  fclose(in);
+  cr_assert_eq(fclose(out), 0);
+  pcol_file *b = open_td("go-cpu-inline-small.pb.gz"), *n = NULL;
+  pcol_error err = {0};
+  cr_assert_eq(pcol_open_any(path, NULL, &n, &err), PCOL_OK, "%s", err.message);
+  pcol_top tb = {0}, tn = {0};
+  pcol_diff d;
+  diff_of(b, n, &tb, &tn, &d);
+  int rc = PCOL_ENOMEM, seen = 0;
+  bool merged = false;
+  char want[256];
+  snprintf(want, sizeof want, "the profile (%.199s)", name); /* "a" and 99 whole characters */
+  for (long k = 1; k < 100000 && rc; k++) {
+    err = (pcol_error){0};
+    allocs = 0, fail_at = k, armed = 1;
+    rc = pcol_diff_mark_inline(b, n, NULL, NULL, &tn.value, PCOL_BY_FUNCTION, &d, d.nrows, &merged, &err);
+    armed = 0;
+    if (!rc && allocs >= fail_at && !merged) rc = PCOL_ENOMEM;
+    if (rc == PCOL_OK) break;
+    const unsigned char *p = (const unsigned char *)err.message;
+    for (size_t i = 0; p[i]; i++) /* no lead byte without its continuation */
+      cr_assert(p[i] != 0xC3 || p[i + 1] == 0xA9, "allocation %ld: a character cut: %s", k, err.message);
+    seen += strstr(err.message, want) != NULL;
+  }
+  cr_assert_eq(rc, PCOL_OK);
+  cr_assert_gt(seen, 0, "no message named the profile's side");
+  pcol_diff_free(&d);
+  pcol_top_free(&tb);
+  pcol_top_free(&tn);
+  pcol_close(b);
+  pcol_close(n);
+  unlink(path);
+  rmdir(dir);
 #endif
 }

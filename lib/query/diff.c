@@ -308,7 +308,7 @@ static void side_name(pcol_file *f, uint32_t s, const char *what, char *buf, siz
   if (s && s <= n && !pcol_column(f, PCOL_T_SOURCES, PCOL_C_SOURCES_URI, &uri, NULL) &&
       !pcol_string(f, pcol_view_u32(&uri, s - 1), &name, NULL) && name.ptr)
     name = pcol_source_display_name(f, s, name);
-  if (name.ptr) snprintf(buf, cap, "%s (%.*s)", what, (int)(name.len < 200 ? name.len : 200), name.ptr);
+  if (name.ptr) snprintf(buf, cap, "%s (%.*s)", what, (int)pcol_utf8_cut(name.ptr, name.len, 200), name.ptr);
   else snprintf(buf, cap, "%s", what);
 }
 

@@ -637,10 +637,15 @@ int pcol_value_resolve(pcol_file *f, const pcol_select *sel, const char *name,
                : resolve_named(f, kept, name, out, err);
   /* pprof's legacy names (SampleIndexByName trims "inuse_"): inuse_space
    * and inuse_objects of a profile whose types are space and objects (a
-   * legacy heap profile's conversion), when no type has the name itself */
-  if (rc == PCOL_ENOTFOUND && !strncmp(name, "inuse_", 6) && name[6]) {
+   * legacy heap profile's conversion).  go takes the first type that is
+   * either name, so of a profile with both, the one listed first. */
+  if ((rc == PCOL_ENOTFOUND || rc == PCOL_OK) && !strncmp(name, "inuse_", 6) && name[6]) {
     pcol_error quiet = {0};
-    if (resolve_named(f, kept, name + 6, out, &quiet) == PCOL_OK) {
+    pcol_value_sel alt;
+    memset(&alt, 0, sizeof alt);
+    if (resolve_named(f, kept, name + 6, &alt, &quiet) == PCOL_OK &&
+        (rc == PCOL_ENOTFOUND || alt.vt_id < out->vt_id)) {
+      *out = alt;
       rc = PCOL_OK;
       if (err) err->message[0] = 0, err->code = PCOL_OK;
     }
