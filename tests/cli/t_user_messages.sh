@@ -49,7 +49,7 @@ expect_msg 2 "unknown option '--to': pcol info takes no time range" "$PCOL" info
 expect_msg 2 "unknown input format 'bogus'" "$PCOL" pack "$in" --from bogus -o "$tmp/x.pcol"
 [ -e "$tmp/x.pcol" ] && fail "a refused pack wrote its output"
 # the suggested command works
-"$PCOL" unpack "$in" --from 0.1 --to 0.2 -t pprof -o "$tmp/part.pb.gz" || fail "the suggested unpack of a range"
+"$PCOL" unpack "$in" --from 0.1 --to 0.2 -t pprof -o "$tmp/part.pb.gz" 2>/dev/null || fail "the suggested unpack of a range"
 
 # 4. a directory with a README beside the profiles: pack, merge and export
 # say what the views say (a quoted glob), not only "unrecognised input format"
@@ -65,4 +65,14 @@ for c in "pack -o $tmp/x.pcol" "merge -o $tmp/x.pcol" "export --to clickhouse -o
 done
 [ -e "$tmp/x.pcol" ] || [ -e "$tmp/xo" ] && fail "a refused directory wrote an output"
 "$PCOL" merge "$tmp/d/*.out" -o "$tmp/x.pcol" || fail "the suggested glob"
+# 5. a full disk names its cause as top's message does (info and cat said
+# only "error writing standard output")
+if [ -w /dev/full ]; then
+  for c in "info" "cat --table samples" "top"; do
+    $PCOL $c "$in" >/dev/full 2>"$tmp/err"; rc=$?
+    [ $rc = 3 ] || fail "$c to a full disk: exit $rc, want 3"
+    grep -qx "pcol ${c%% *}: error writing standard output: No space left on device" "$tmp/err" ||
+      fail "$c to a full disk: $(cat "$tmp/err")"
+  done
+fi
 echo "$T: ok"
