@@ -96,6 +96,16 @@ static int unknown_hint(const cli_command *cmd, const char *name, size_t len, ch
   return strncmp(hint + 2, name, len) || hint[2 + len];
 }
 
+/* --from, --to and their older spellings, which a command without a time
+ * range (pack, merge, info, ...) does not take: every other reading
+ * command does, so the user meant a range */
+static int range_word(const char *name, size_t len) {
+  static const char *const w[] = {"from", "to", "from-time", "to-time"};
+  for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+    if (strlen(w[i]) == len && !memcmp(w[i], name, len)) return 1;
+  return 0;
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
   memset(a, 0, sizeof *a);
   int nopts = 0;
@@ -125,6 +135,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
       const char *eq = strchr(s + 2, '=');
       size_t len = eq ? (size_t)(eq - (s + 2)) : strlen(s + 2);
       k = find_opt(cmd, s + 2, len, 0);
+      if (k < 0 && range_word(s + 2, len))
+        return cli_usage_error(cmd->name, "unknown option '%s': pcol %s takes no time range (the views' --from/--to "
+                               "select one; pcol unpack FILE --from A --to B -t FORMAT -o OUT writes one)",
+                               s, cmd->name);
       if (k < 0) {
         char hint[64];
         if (unknown_hint(cmd, s + 2, len, hint, sizeof hint))
@@ -168,6 +182,11 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *a) {
       a->val[k] = "1";
     }
   }
+  /* -o '' (an unset variable in a script): said before any work, not as
+   * the rename's "No such file or directory" after the whole conversion */
+  const char *out = cli_get(cmd, a, "output");
+  if (out && !*out)
+    return cli_usage_error(cmd->name, "-o wants a path, not an empty one");
   const char *sym = cli_get(cmd, a, "symbolize");
   if (sym && strcmp(sym, "local") && strcmp(sym, "none"))
     return cli_usage_error(cmd->name, "--symbolize: give local or none (pprof's -symbolize=local|none)");

@@ -419,6 +419,11 @@ int cli_open_args(const cli_command *cmd, const cli_args *a, const char *const *
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err);
 void cli_expand_free(char **paths, size_t n);
+/* After reading the paths[0..n) of the last cli_expand_args failed with
+ * err: pcol_inputs_explain's words when a directory or glob among its
+ * arguments gave a file that is no profile (a README beside them), as the
+ * views say it. */
+void cli_expand_explain(char **paths, size_t n, pcol_error *err);
 /* Whether writing OUT replaces one of the inputs in[0..nin) (the same file
  * once links are resolved; a pcol input of a pcol output (to_pcol) is
  * meant, and does not count): asked before the write, and when so,

@@ -96,6 +96,7 @@ int cmd_export(const cli_command *cmd, cli_args *a) {
     if (!rc && (rc = pcol_validate_full(files[i], &err)) && !strstr(err.message, cli_input_name(in[i])))
       pcol_error_prefix(&err, cli_input_name(in[i]));
   }
+  if (rc && nin) cli_expand_explain(in, nin, &err); /* a README in a directory, as the views say it */
   /* the schema first: a bad --cluster fails before any file is written */
   char tmpdir[4096] = "", path[4096];
   pcol_out outs[PCOL_CH_NTABLES + 1];

@@ -26,7 +26,13 @@ CLI_OPTS_FIT(opts_pack);
 int cmd_pack(const cli_command *cmd, cli_args *a) {
   pcol_format fmt = PCOL_FMT_UNKNOWN;
   const char *from = cli_get(cmd, a, "from");
-  if (from && (fmt = pcol_format_by_name(from)) == PCOL_FMT_UNKNOWN)
+  /* --from is a time in every other command: said so (it was "unknown
+   * input format '1.5'") */
+  if (from && (fmt = pcol_format_by_name(from)) == PCOL_FMT_UNKNOWN && cli_is_time(from))
+    return cli_usage_error(cmd->name, "--from names the input format here (rprof, pprof, ...), not a time: pcol "
+                           "pack takes no time range (the views' --from/--to select one; pcol unpack FILE "
+                           "--from A --to B -t FORMAT -o OUT writes one)");
+  if (from && fmt == PCOL_FMT_UNKNOWN)
     return cli_usage_error(cmd->name, "unknown input format '%s'", from);
   return cli_pack_inputs(cmd, a, fmt);
 }

@@ -326,7 +326,20 @@ static int run_line(const char *file, char **w, int nw) {
   for (const char *const *no = not_offered; !c && *no; no++) {
     size_t k = strlen(*no);
     if (!strncmp(w[0], *no, k) && (w[0][k] == 0 || w[0][k] == '=')) {
-      fprintf(stderr, "pcol shell: pprof's %s is not offered by pcol (help lists what is)\n", *no);
+      /* what does the same here, for pprof's words a user types most */
+      static const char *const instead[][2] = {
+          {"web", "svg >FILE or png >FILE writes the graph; pcol report writes every view as one page"},
+          {"gif", "svg >FILE or png >FILE writes the graph"}, {"pdf", "svg >FILE or png >FILE writes the graph"},
+          {"ps", "svg >FILE or png >FILE writes the graph"}, {"eog", "svg >FILE or png >FILE writes the graph"},
+          {"evince", "svg >FILE or png >FILE writes the graph"}, {"gv", "svg >FILE or png >FILE writes the graph"},
+          {"weblist", "list RE prints the source lines, disasm RE the instructions"},
+          {"kcachegrind", "callgrind >FILE writes KCachegrind's file"},
+          {"source_path", "list RE --source-path DIR"}};
+      const char *alt = NULL;
+      for (size_t i = 0; i < sizeof instead / sizeof instead[0]; i++)
+        if (!strcmp(*no, instead[i][0])) alt = instead[i][1];
+      fprintf(stderr, "pcol shell: pprof's %s is not offered by pcol (%s%shelp lists what is)\n", *no,
+              alt ? alt : "", alt ? "; " : "");
       return EXIT_USAGE;
     }
   }

@@ -142,18 +142,31 @@ static int expand(const char *const *args, int nargs, pcol_inputs *in, int quiet
   return rc;
 }
 
+/* whether the last cli_expand_args had a directory or a glob (pcol_inputs'
+ * many), for cli_expand_explain */
+static int expanded_many;
+
 int cli_expand_args(const char *const *args, int nargs, char ***paths, size_t *n,
                     pcol_error *err) {
   pcol_inputs in;
   int rc = expand(args, nargs, &in, 0, 0, NULL, err);
   *paths = rc ? NULL : in.paths;
   *n = rc ? 0 : in.n;
+  if (!rc) expanded_many = in.many;
   if (!rc) {
     in.paths = NULL;
     in.n = 0;
     pcol_inputs_free(&in);
   }
   return rc;
+}
+
+void cli_expand_explain(char **paths, size_t n, pcol_error *err) {
+  pcol_inputs in = {0};
+  in.paths = paths;
+  in.n = n;
+  in.many = expanded_many;
+  pcol_inputs_explain(&in, err);
 }
 
 void cli_expand_free(char **paths, size_t n) {
@@ -476,10 +489,26 @@ static void view_notes(const cli_command *cmd, const cli_args *a, pcol_file *con
   }
 }
 
+/* peek, list and disasm read FILE... REGEX, the expression last, where
+ * go tool pprof's -peek=RE FILE names it first: when an input is missing
+ * and the argument read as REGEX is a file, the message says that the
+ * order is the likely mistake ("main: No such file or directory" alone
+ * read as a missing profile). */
+static void regex_last_hint(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
+                            pcol_error *err) {
+  struct stat st;
+  if (args != a->pos || nargs < 1 || nargs + 1 != a->npos || stat(a->pos[nargs], &st)) return;
+  if (!strstr(err->message, "No such file or directory") && !strstr(err->message, "no file matches")) return;
+  size_t l = strlen(err->message);
+  snprintf(err->message + l, sizeof err->message - l,
+           " (pcol %s takes FILE... REGEX, the expression last; '%.160s' is a file)", cmd->name, a->pos[nargs]);
+}
+
 int cli_load(const cli_command *cmd, const cli_args *a, const char *const *args, int nargs,
              const pcol_select *sel, pcol_file **f, pcol_value_sel *v, const char **label,
              pcol_error *err) {
   int rc = cli_open_args(cmd, a, args, nargs, sel, f, label, err);
+  if (rc) regex_last_hint(cmd, a, args, nargs, err);
   if (rc) return rc;
   if ((rc = pcol_value_resolve(*f, sel, cli_get(cmd, a, "value"), v, err))) {
     pcol_error_prefix(err, *label);

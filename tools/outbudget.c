@@ -24,6 +24,7 @@
  * text formats to standard output (cli_budget_lines: the exporter's budget
  * alone counts there). */
 #include "cli.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -198,7 +199,9 @@ int cli_budget_need(uint64_t bytes) {
 int cli_budget_end(const char *cmd, int rc) {
   if (!ob.active) return rc;
   ob.active = 0;
+  errno = 0;
   int bad = fflush(stdout) != 0;
+  int werr = bad ? errno : 0; /* (said as pcol.c says it: "No space left on device") */
   fclose(stdout); /* the counting stream; the real one stays open */
   stdout = ob.real;
   if (ob.over && !ob.cut) {
@@ -212,7 +215,7 @@ int cli_budget_end(const char *cmd, int rc) {
             "budget\n", cmd);
   if (ob.over || ob.cut) return EXIT_IO;
   if (bad && rc == EXIT_OK) {
-    fprintf(stderr, "pcol %s: error writing standard output\n", cmd);
+    fprintf(stderr, "pcol %s: error writing standard output%s%s\n", cmd, werr ? ": " : "", werr ? strerror(werr) : "");
     return EXIT_IO;
   }
   return rc;

@@ -96,6 +96,7 @@ int cli_pack_inputs(const cli_command *cmd, cli_args *a, pcol_format fmt) {
    * (pcol_import_paths) */
   pack_inputs pi = {cmd, in};
   if (!rc) rc = pcol_import_paths(b, (const char *const *)in, nin, fmt, &iopt, after_input, &pi, &err);
+  if (rc && nin) cli_expand_explain(in, nin, &err); /* a README in a directory, as the views say it */
   cli_expand_free(in, nin);
   /* after the last input: runs are merged across every input's samples the
    * same way, whatever their format (no importer coalesces) */

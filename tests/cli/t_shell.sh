@@ -60,6 +60,12 @@ grep -q "unknown option '--nosuch'" "$tmp/err" || fail "a bad option"
 grep -q "pprof's call_tree is not offered by pcol" "$tmp/err" || fail "a pprof setting pcol lacks"
 grep -q "pprof's prune_from is not offered by pcol" "$tmp/err" || fail "prune_from: not named (review 10 m11)"
 grep -q 'Showing top 1 nodes' <<<"$out" || fail "the session did not go on"
+# pprof's web, weblist, kcachegrind: the command that does the same here (user review 5)
+printf 'web\nweblist main\nkcachegrind\n' | "$PCOL" shell "$in" >/dev/null 2>"$tmp/err"
+grep -q "pprof's web is not offered by pcol (svg >FILE or png >FILE writes the graph; pcol report writes every view as one page; help lists what is)" "$tmp/err" ||
+  fail "web's alternative: $(cat "$tmp/err")"
+grep -q "pprof's weblist is not offered by pcol (list RE prints the source lines, disasm RE the instructions;" "$tmp/err" || fail "weblist's alternative"
+grep -q "pprof's kcachegrind is not offered by pcol (callgrind >FILE writes KCachegrind's file;" "$tmp/err" || fail "kcachegrind's alternative"
 # pprof's forms: signed counts, cum=true; a count is no limit of traces
 [ "$(ask 'top -5')" = "$("$PCOL" top "$in" | body)" ] || fail "top -5: every row"
 [ "$(ask 'top +3')" = "$("$PCOL" top "$in" -n 3 | body)" ] || fail "top +3"

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# CLI: the messages of a new user's usual mistakes (user review 5): each
+# says what went wrong and what to type, with the right exit code and no
+# output file left behind.
+set -u
+T=t_user_messages
+. "$(dirname "$0")/cli_env.sh"
+in=examples/demo.out
+
+# expect_msg CODE TEXT CMD...: exit CODE and TEXT (a fixed string) on stderr
+expect_msg() {
+  local want=$1 text=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  local got=$?
+  [ "$got" = "$want" ] || { cat "$tmp/err" >&2; fail "exit $got, want $want: $*"; }
+  grep -qF -- "$text" "$tmp/err" || fail "no '$text' in the message of $*: $(cat "$tmp/err")"
+}
+
+# 1. go tool pprof's order, REGEX before the file (-peek=RE FILE): the
+# missing "file" is the expression, and the message says the order is the
+# mistake (it said only "main: No such file or directory")
+for c in peek list disasm; do
+  expect_msg 3 "main: No such file or directory (pcol $c takes FILE... REGEX, the expression last; '$in' is a file)" \
+    "$PCOL" $c main "$in"
+done
+# a missing profile with a regex that names no file: no hint
+expect_msg 3 "nosuch.out: No such file or directory" "$PCOL" peek nosuch.out main
+grep -q 'takes FILE' "$tmp/err" && fail "a hint without a file as REGEX: $(cat "$tmp/err")"
+
+# 2. -o '' (an unset variable): a usage error before any work, no file
+# (it was the rename's ": rename failed: No such file or directory", exit 3)
+cd "$tmp" || fail "cd"
+root=$OLDPWD
+for c in "pack" "merge" "unpack --to pprof" "flame" "report" "graph" "export --to clickhouse"; do
+  expect_msg 2 "-o wants a path, not an empty one" "$root/$PCOL" $c "$root/$in" -o ''
+done
+[ -z "$(ls -A "$tmp" | grep -v '^out$\|^err$')" ] || fail "files left: $(ls -A "$tmp")"
+cd "$root" || fail "cd back"
+
+# 3. a time range where the command takes none: pack's --from is the
+# input format (it said "unknown input format '1.5'"), and pack, merge and
+# info have no --to (it said "unknown option '--to'")
+expect_msg 2 "--from names the input format here (rprof, pprof, ...), not a time" \
+  "$PCOL" pack "$in" --from 1.5 -o "$tmp/x.pcol"
+expect_msg 2 "unknown option '--to': pcol pack takes no time range (the views' --from/--to select one; pcol unpack FILE --from A --to B -t FORMAT -o OUT writes one)" \
+  "$PCOL" pack "$in" --to 2.5 -o "$tmp/x.pcol"
+expect_msg 2 "unknown option '--from': pcol merge takes no time range" "$PCOL" merge "$in" --from 1 -o "$tmp/x.pcol"
+expect_msg 2 "unknown option '--to': pcol info takes no time range" "$PCOL" info "$in" --to 1
+expect_msg 2 "unknown input format 'bogus'" "$PCOL" pack "$in" --from bogus -o "$tmp/x.pcol"
+[ -e "$tmp/x.pcol" ] && fail "a refused pack wrote its output"
+# the suggested command works
+"$PCOL" unpack "$in" --from 0.1 --to 0.2 -t pprof -o "$tmp/part.pb.gz" 2>/dev/null || fail "the suggested unpack of a range"
+
+# 4. a directory with a README beside the profiles: pack, merge and export
+# say what the views say (a quoted glob), not only "unrecognised input format"
+mkdir "$tmp/d"
+cp "$in" "$tmp/d/a.out"
+cp "$in" "$tmp/d/b.out"
+echo "profiles of the nightly run" >"$tmp/d/README"
+"$PCOL" top "$tmp/d" 2>"$tmp/top.err" >/dev/null
+grep -qF "name the profiles with a quoted glob ('$tmp/d/*.out')" "$tmp/top.err" || fail "top's words: $(cat "$tmp/top.err")"
+for c in "pack -o $tmp/x.pcol" "merge -o $tmp/x.pcol" "export --to clickhouse -o $tmp/xo"; do
+  expect_msg 1 "$tmp/d/README: unrecognised input format, not a profile; a directory or a glob gives every regular file it names as a profile: name the profiles with a quoted glob ('$tmp/d/*.out') or list them" \
+    "$PCOL" $c "$tmp/d"
+done
+[ -e "$tmp/x.pcol" ] || [ -e "$tmp/xo" ] && fail "a refused directory wrote an output"
+"$PCOL" merge "$tmp/d/*.out" -o "$tmp/x.pcol" || fail "the suggested glob"
+# 5. a full disk names its cause as top's message does (info and cat said
+# only "error writing standard output")
+if [ -w /dev/full ]; then
+  for c in "info" "cat --table samples" "top"; do
+    $PCOL $c "$in" >/dev/full 2>"$tmp/err"; rc=$?
+    [ $rc = 3 ] || fail "$c to a full disk: exit $rc, want 3"
+    grep -qx "pcol ${c%% *}: error writing standard output: No space left on device" "$tmp/err" ||
+      fail "$c to a full disk: $(cat "$tmp/err")"
+  done
+fi
+echo "$T: ok"
