@@ -46,7 +46,11 @@
  * of a repeat (a**), counts past 1000 (also nested: (a{100}){20}), a ')'
  * that closes nothing, a bad flag group or group name, invalid UTF-8 in
  * the expression.  A repeat of a repeat with a flag group between
- * ("a*(?i)*") Go reads as a repeat of the group of both: so here. */
+ * ("a*(?i)*") Go reads as a repeat of the group of both: so here.  And,
+ * pcol's bounds, what glibc's regcomp would build too much of for either
+ * form (counted first: regex_cost.c), or a form longer than 256 KiB, its
+ * counted repeats expanded.  An alternation (the user's, a class's UTF-8
+ * sequences) is written as a balanced tree of groups (put_alts). */
 #include "filter.h"
 #include "buf.h"
 #include "error.h"
@@ -664,11 +668,12 @@ static int rx_repeat_size(gorx *g, const char *op, long min, long max, uint64_t 
 }
 
 /* The alternatives of o[at..] (n '|'s, at offsets bar[0], bar[2], ... of
- * o: a and u alternate in bar) as a balanced tree of groups (put_alts),
- * not glibc's chain nested to the left, whose closures hold n^2 entries
- * (1,500 alternatives: 2.3 million, 18 MB; regex_cost.c). */
-static int balance_alts(pcol_buf *o, size_t at, const size_t *bar, size_t n) {
+ * o: a and u alternate in bars, from pair `first`) as a balanced tree of
+ * groups (put_alts), not glibc's chain nested to the left, whose closures
+ * hold n^2 entries (1,500 alternatives: 2.3 million, 18 MB; regex_cost.c). */
+static int balance_alts(pcol_buf *o, size_t at, const pcol_buf *bars, size_t first, int is_u, size_t n) {
   if (n < 3) return 0; /* (a|b|c: as cheap either way) */
+  const size_t *bar = (const size_t *)bars->data + 2 * first + is_u;
   pcol_buf t = {0};
   size_t *off = malloc((n + 2) * sizeof *off);
   int rc = off ? put(&t, "|", 1) || put(&t, o->data + at, o->len - at) : PCOL_ENOMEM;
@@ -854,9 +859,8 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
         g.why = "a ')' that closes no group";
         rc = PCOL_EINVAL;
       } else {
-        const size_t *bar = (const size_t *)bars.data + 2 * bar0;
-        if ((rc = balance_alts(g.a, st[depth - 1].at_a + 1, bar, nbar - bar0)) ||
-            (rc = balance_alts(&body, st[depth - 1].at_u + 1, bar + 1, nbar - bar0)))
+        if ((rc = balance_alts(g.a, st[depth - 1].at_a + 1, &bars, bar0, 0, nbar - bar0)) ||
+            (rc = balance_alts(&body, st[depth - 1].at_u + 1, &bars, bar0, 1, nbar - bar0)))
           break;
         nbar = bar0, bar0 = st[depth - 1].alts, bars.len = nbar * 2 * sizeof(size_t);
         cur = prod;
@@ -945,8 +949,7 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
     if (!measured) asize = is_group ? gsize : body.len - at_u;
     if (rx_too_big(&g, lsize + asize)) rc = PCOL_EINVAL;
   }
-  if (!rc && ((rc = balance_alts(a, 0, (const size_t *)bars.data, nbar)) ||
-              (rc = balance_alts(&body, 0, (const size_t *)bars.data + 1, nbar))))
+  if (!rc && ((rc = balance_alts(a, 0, &bars, 0, 0, nbar)) || (rc = balance_alts(&body, 0, &bars, 0, 1, nbar))))
     g.why = NULL;
   free(st);
   pcol_buf_free(&bars);
