@@ -114,7 +114,7 @@ void pcol_rx_free(pcol_rx *rx);
 /* Go's regular expression re (RE2 syntax, pprof's) as the POSIX extended
  * ones of pcol_rx, NUL-terminated in a and u (each at most 256 KiB and
  * 512 bytes), and its route.  PCOL_EINVAL with *why for what has no such
- * form, what Go refuses, and what is too large for regcomp (regex_go.c),
+ * form, what Go refuses, and what regcomp would build too much of (regex_cost.c),
  * PCOL_ENOMEM. */
 int pcol_rx_from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const char **why);
 /* Whether rx matches byte string s (NA = "") as Go's regexp.MatchString

@@ -46,10 +46,15 @@
  * of a repeat (a**), counts past 1000 (also nested: (a{100}){20}), a ')'
  * that closes nothing, a bad flag group or group name, invalid UTF-8 in
  * the expression.  A repeat of a repeat with a flag group between
- * ("a*(?i)*") Go reads as a repeat of the group of both: so here. */
+ * ("a*(?i)*") Go reads as a repeat of the group of both: so here.  And,
+ * pcol's bounds, what glibc's regcomp would build too much of for either
+ * form (counted first: regex_cost.c), or a form longer than 256 KiB, its
+ * counted repeats expanded.  An alternation (the user's, a class's UTF-8
+ * sequences) is written as a balanced tree of groups (put_alts). */
 #include "filter.h"
 #include "buf.h"
 #include "error.h"
+#include "regex_cost.h"
 #include <ctype.h>
 #include <locale.h>
 #include <stdlib.h>
@@ -271,6 +276,18 @@ static int put_utf8_range(pcol_buf *o, uint32_t lo, uint32_t hi) {
   return rc;
 }
 
+/* Alternatives lo..hi-1 of t (each "|..." from off[k] to off[k + 1]) as
+ * one atom, a balanced tree of groups: glibc nests "a|b|c|d" to the left,
+ * ((a|b)|c)|d, and the epsilon closures of its alternation nodes then
+ * hold n^2 / 2 entries for n alternatives (Go's \pL, 750 of them: 570,000,
+ * 5 MB), balanced 2 n log2 n (15,000: regex_cost.c). */
+static int put_alts(pcol_buf *o, const uint8_t *t, const size_t *off, size_t lo, size_t hi) {
+  if (hi - lo == 1) return put(o, t + off[lo] + 1, off[lo + 1] - off[lo] - 1);
+  size_t mid = lo + (hi - lo) / 2;
+  return put(o, "(", 1) || put_alts(o, t, off, lo, mid) || put(o, "|", 1) || put_alts(o, t, off, mid, hi) ||
+         put(o, ")", 1);
+}
+
 /* Set s (normalized; NUL and the surrogates, which no name holds, left
  * out) as one atom of each form.  Nothing: a byte 0xff, in no name `a`
  * reads (ASCII) or `u` reads (valid UTF-8). */
@@ -289,19 +306,30 @@ static int emit_set(gorx *g, const cpset *s) {
   if (bs_has(&ascu, U_NL)) g->route |= PCOL_RX_NL;
   int rc = nasc ? put_set(g->a, &asc) : put(g->a, "\xff", 1);
   if (rc || !high) return rc ? rc : nascu ? put_set(g->u, &ascu) : put(g->u, "\xff", 1);
-  size_t at = g->u->len;
-  rc = put(g->u, "(", 1);
-  if (!rc && nascu) rc = put(g->u, "|", 1) || put_set(g->u, &ascu);
+  /* the alternatives, each "|..." in t: the ASCII members' bracket, then
+   * the UTF-8 sequences (bytes >= 0x80 and brackets of them: no other '|') */
+  pcol_buf t = {0};
+  size_t *off = NULL, n = 0, asc_end = 0;
+  if (nascu) rc = put(&t, "|", 1) || put_set(&t, &ascu), asc_end = t.len;
   for (size_t i = 0; i < s->n && !rc; i++) {
     uint32_t lo = s->r[i].lo < 0x80 ? 0x80 : s->r[i].lo, hi = s->r[i].hi;
     if (hi < 0x80) continue;
-    if (lo < 0xd800 && hi >= 0xd800) rc = put_utf8_range(g->u, lo, hi < 0xd7ff ? hi : 0xd7ff);
-    if (!rc && hi > 0xdfff) rc = put_utf8_range(g->u, lo > 0xe000 ? lo : 0xe000, hi);
-    else if (!rc && hi < 0xd800) rc = put_utf8_range(g->u, lo, hi);
+    if (lo < 0xd800 && hi >= 0xd800) rc = put_utf8_range(&t, lo, hi < 0xd7ff ? hi : 0xd7ff);
+    if (!rc && hi > 0xdfff) rc = put_utf8_range(&t, lo > 0xe000 ? lo : 0xe000, hi);
+    else if (!rc && hi < 0xd800) rc = put_utf8_range(&t, lo, hi);
   }
-  if (!rc) /* "(|": drop the first alternative's '|' */
-    memmove(g->u->data + at + 1, g->u->data + at + 2, g->u->len - at - 2), g->u->len--;
-  return rc ? rc : put(g->u, ")", 1);
+  if (!rc && !(off = malloc((t.len + 1) * sizeof *off))) rc = PCOL_ENOMEM;
+  if (!rc) {
+    if (nascu) off[n++] = 0;
+    for (size_t k = asc_end; k < t.len; k++)
+      if (t.data[k] == '|') off[n++] = k;
+    off[n] = t.len;
+    rc = n == 1 ? put(g->u, "(", 1) || put(g->u, t.data + 1, t.len - 1) || put(g->u, ")", 1)
+                : put_alts(g->u, t.data, off, 0, n);
+  }
+  free(off);
+  pcol_buf_free(&t);
+  return rc;
 }
 
 /* Literal code point c. */
@@ -592,17 +620,15 @@ typedef struct grp {
   size_t at_a, at_u;
   int asrt;
   int icase, dotnl, multi; /* the flags outside it, back at its ')' */
-  uint64_t size, eps; /* the sums of the atoms before it (see RX_MAX_SIZE) */
+  uint64_t size; /* the sum of the atoms before it (see RX_MAX_SIZE) */
+  size_t alts;   /* where its '|'s begin in the list of them */
 } grp;
 
-/* pcol's bound where Go allows 3.3 million instructions: glibc's regcomp
- * expands counted repeats, and its time and memory grow with the pieces
- * and quadratically with the operators that can match nothing (a group,
- * | ? * +, a counted repeat's optional copies): an expression whose u,
- * counted repeats expanded, is longer or has more of those is refused (at
- * the bound regcomp takes about 0.1 s). */
+/* The translation's own bound: an expression whose u, its counted repeats
+ * expanded (as glibc's regcomp expands them), is longer is refused before
+ * it is written or counted (what regcomp would build from a shorter one
+ * is regex_cost.c's, pcol_rx_cost). */
 #define RX_MAX_SIZE (256u * 1024)
-#define RX_MAX_EPS 4096u
 
 /* Atom o[at..] (a group with an assertion) repeated {min,max} (max -1:
  * none) as copies of itself: glibc copies it for x+ and x{n,m} but loses
@@ -622,31 +648,45 @@ static int put_copies(pcol_buf *o, size_t at, long min, long max) {
   return rc;
 }
 
-static int rx_too_big(gorx *g, uint64_t size, uint64_t eps) {
-  if (size <= RX_MAX_SIZE && eps <= RX_MAX_EPS) return 0;
+static int rx_too_big(gorx *g, uint64_t size) {
+  if (size <= RX_MAX_SIZE) return 0;
   g->own = 1;
-  g->why = eps > RX_MAX_EPS ? "more than 4096 operators that can match nothing (| ? * + groups, optional copies "
-                              "of counted repeats): too large for regcomp (pcol's bound)"
-                            : "longer than 256 KiB as POSIX, its counted repeats expanded: too large for regcomp "
-                              "(pcol's bound)";
+  g->why = "too large for regcomp: longer than 256 KiB as POSIX, its counted repeats expanded (pcol's bound)";
   return 1;
 }
 
-/* The size and eps (RX_MAX_SIZE) of an atom of `size` and `eps` repeated
- * by op {min, max} (max: the count's factor, repeat_at), into *as and *ae;
- * refused when the level's sums would pass the bound. */
-static int rx_repeat_size(gorx *g, const char *op, long min, long max, uint64_t size, uint64_t eps, uint64_t lsize,
-                          uint64_t leps, uint64_t *as, uint64_t *ae) {
-  uint64_t copies, opt;
-  if (*op == '*' || *op == '?') copies = 1, opt = 1;
-  else if (*op == '+') copies = 2, opt = 1; /* glibc: x x* */
-  else {
-    int open = op[strcspn(op, "}") - 1] == ','; /* {n,} */
-    copies = open ? (uint64_t)min + 1 : (uint64_t)max;
-    opt = open ? 1 : (uint64_t)(max - min);
+/* The size (RX_MAX_SIZE) of an atom of `size` repeated by op {min, max}
+ * (max: the count's factor, repeat_at), into *as; refused when the
+ * level's sum would pass the bound. */
+static int rx_repeat_size(gorx *g, const char *op, long min, long max, uint64_t size, uint64_t lsize, uint64_t *as) {
+  uint64_t copies;
+  if (*op == '*' || *op == '?') copies = 1;
+  else if (*op == '+') copies = 2; /* glibc: x x* */
+  else copies = op[strcspn(op, "}") - 1] == ',' ? (uint64_t)min + 1 : (uint64_t)max; /* {n,}: n + 1 */
+  *as = size * copies + 12; /* (12: the longest op, "{1000,1000}?") */
+  return rx_too_big(g, lsize + *as);
+}
+
+/* The alternatives of o[at..] (n '|'s, at offsets bar[0], bar[2], ... of
+ * o: a and u alternate in bars, from pair `first`) as a balanced tree of
+ * groups (put_alts), not glibc's chain nested to the left, whose closures
+ * hold n^2 entries (1,500 alternatives: 2.3 million, 18 MB; regex_cost.c). */
+static int balance_alts(pcol_buf *o, size_t at, const pcol_buf *bars, size_t first, int is_u, size_t n) {
+  if (n < 3) return 0; /* (a|b|c: as cheap either way) */
+  const size_t *bar = (const size_t *)bars->data + 2 * first + is_u;
+  pcol_buf t = {0};
+  size_t *off = malloc((n + 2) * sizeof *off);
+  int rc = off ? put(&t, "|", 1) || put(&t, o->data + at, o->len - at) : PCOL_ENOMEM;
+  if (!rc) {
+    off[0] = 0;
+    for (size_t k = 0; k < n; k++) off[k + 1] = bar[2 * k] - at + 1;
+    off[n + 1] = t.len;
+    o->len = at;
+    rc = put_alts(o, t.data, off, 0, n + 1);
   }
-  *as = size * copies + 12, *ae = eps * copies + opt; /* (12: the longest op, "{1000,1000}?") */
-  return rx_too_big(g, lsize + *as, leps + *ae);
+  free(off);
+  pcol_buf_free(&t);
+  return rc;
 }
 
 /* o[at..] in a group "(...)". */
@@ -702,9 +742,11 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
   int after_repeat = 0, assertion = 0; /* the last atom is ^ $ \A \z \b \B (1) */
   int group_asrt = 0;                     /* the open group has one */
   size_t at_a = 0, at_u = 0;             /* where it begins in a and body */
-  uint64_t lsize = 0, leps = 0;   /* this depth's atoms before the last */
-  uint64_t asize = 0, aeps = 0;   /* the last atom's, once repeated (measured) */
-  uint64_t gsize = 0, geps = 0;   /* the last atom's when it is a group */
+  uint64_t lsize = 0; /* this depth's atoms before the last */
+  pcol_buf bars = {0}; /* where each open group's '|'s are in a and body (size_t pairs) */
+  size_t nbar = 0, bar0 = 0; /* their count; the open group's first */
+  uint64_t asize = 0; /* the last atom's, once repeated (measured) */
+  uint64_t gsize = 0; /* the last atom's when it is a group */
   int measured = 0, is_group = 0;
   a->len = u->len = 0;
   *route = 0;
@@ -728,8 +770,7 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
       } else if (max < 0 || (two && max && max * cur > REPEAT_MAX)) {
         g.why = "a repeat count past 1000 (Go: invalid repeat count)";
         rc = PCOL_EINVAL;
-      } else if (rx_repeat_size(&g, re + g.i, min, max, is_group ? gsize : body.len - at_u, is_group ? geps : 0,
-                                lsize, leps, &asize, &aeps)) {
+      } else if (rx_repeat_size(&g, re + g.i, min, max, is_group ? gsize : body.len - at_u, lsize, &asize)) {
         rc = PCOL_EINVAL;
       } else {
         measured = 1;
@@ -780,9 +821,9 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
     }
     after_repeat = 0, assertion = 0;
     if (have) { /* the atom before is complete */
-      if (!measured) asize = is_group ? gsize : body.len - at_u, aeps = is_group ? geps : 0;
-      lsize += asize, leps += aeps;
-      if (rx_too_big(&g, lsize, leps)) {
+      if (!measured) asize = is_group ? gsize : body.len - at_u;
+      lsize += asize;
+      if (rx_too_big(&g, lsize)) {
         rc = PCOL_EINVAL;
         break;
       }
@@ -807,8 +848,8 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
           break;
         }
         st = ns;
-        st[depth++] = (grp){prod, at_a, at_u, group_asrt, g.icase, g.dotnl, g.multi, lsize, leps};
-        prod = 1, have = 0, group_asrt = 0, lsize = leps = 0;
+        st[depth++] = (grp){prod, at_a, at_u, group_asrt, g.icase, g.dotnl, g.multi, lsize, bar0};
+        prod = 1, have = 0, group_asrt = 0, lsize = 0, bar0 = nbar;
         if (colon) g.icase = fl[0], g.dotnl = fl[1], g.multi = fl[2];
         rc = put2(&g, "(", 1);
         g.i += glen;
@@ -818,11 +859,15 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
         g.why = "a ')' that closes no group";
         rc = PCOL_EINVAL;
       } else {
+        if ((rc = balance_alts(g.a, st[depth - 1].at_a + 1, &bars, bar0, 0, nbar - bar0)) ||
+            (rc = balance_alts(&body, st[depth - 1].at_u + 1, &bars, bar0, 1, nbar - bar0)))
+          break;
+        nbar = bar0, bar0 = st[depth - 1].alts, bars.len = nbar * 2 * sizeof(size_t);
         cur = prod;
         depth--;
         prod = st[depth].prod, at_a = st[depth].at_a, at_u = st[depth].at_u;
-        gsize = lsize + 2, geps = leps + 1, is_group = 1;
-        lsize = st[depth].size, leps = st[depth].eps;
+        gsize = lsize + 2, is_group = 1;
+        lsize = st[depth].size;
         g.icase = st[depth].icase, g.dotnl = st[depth].dotnl, g.multi = st[depth].multi;
         assertion = group_asrt ? 2 : 0; /* 2: a group that has one */
         group_asrt |= st[depth].asrt;
@@ -830,7 +875,10 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
         g.i++;
       }
     } else if (ch == '|') {
-      rc = put2(&g, "|", 1), g.i++, have = 0, leps++;
+      size_t at2[2] = {g.a->len, body.len};
+      rc = pcol_buf_append(&bars, at2, sizeof at2) || put2(&g, "|", 1);
+      g.i++, have = 0, nbar++;
+      if (!rc && rx_too_big(&g, lsize += 3)) rc = PCOL_EINVAL; /* ('|' and the parentheses of balance_alts) */
     } else if ((ch == '^' || ch == '$') && g.multi) {
       g.why = "^ or $ under (?m) (Go's line anchors: pcol has no exact form of them)", g.own = 1;
       rc = PCOL_EINVAL;
@@ -898,10 +946,13 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
   }
   if (!rc && depth) g.why = "a '(' without its ')'", rc = PCOL_EINVAL;
   if (!rc && have) {
-    if (!measured) asize = is_group ? gsize : body.len - at_u, aeps = is_group ? geps : 0;
-    if (rx_too_big(&g, lsize + asize, leps + aeps)) rc = PCOL_EINVAL;
+    if (!measured) asize = is_group ? gsize : body.len - at_u;
+    if (rx_too_big(&g, lsize + asize)) rc = PCOL_EINVAL;
   }
+  if (!rc && ((rc = balance_alts(a, 0, &bars, 0, 0, nbar)) || (rc = balance_alts(&body, 0, &bars, 0, 1, nbar))))
+    g.why = NULL;
   free(st);
+  pcol_buf_free(&bars);
   if (!rc) {
     static const char pre[] = "^([\x01-\t\v-\x7f\xfd\xfe]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf][\x80-\xbf]|"
                               "[\xf0-\xf4][\x80-\xbf][\x80-\xbf][\x80-\xbf])*(";
@@ -913,6 +964,13 @@ static int from_go(const char *re, pcol_buf *a, pcol_buf *u, int *route, const c
   }
   pcol_buf_free(&body);
   if (!rc) rc = put(a, "", 1); /* the NUL */
+  if (!rc) { /* what regcomp would build of each (regex_cost.c): within pcol's bounds */
+    rx_cost c;
+    const char *w = NULL;
+    rc = pcol_rx_cost((const char *)a->data, &c, &w);
+    if (!rc) rc = pcol_rx_cost((const char *)u->data, &c, &w);
+    if (rc == PCOL_EINVAL) g.why = w, g.own = 1;
+  }
   if (rc && !g.why) g.why = "out of memory";
   *why = g.why;
   *own = g.own;
