@@ -1690,7 +1690,7 @@ typedef struct pcol_top_row {
   int inl;         /* PCOL_INLINE_* : how the key's frames were called */
   uint32_t key;    /* the row's key, 1..N and one per row within this result
                     * only (not comparable between results: pcol_diff joins
-                    * rows by name).  pcol_top_mark_inline and pcol_peek_compute
+                    * rows by name, and by what keeps a name's nodes apart).  pcol_top_mark_inline and pcol_peek_compute
                     * find rows by it, so keep it when rows are moved or
                     * filtered.  Two rows may print one name where pprof's
                     * nodes differ (a function named "<unknown>" and a frame
@@ -2546,7 +2546,10 @@ typedef struct pcol_diff {
   bool absolute;
 } pcol_diff;
 
-/* Joins two top results by name.  absolute = 0: changes in share points
+/* Joins two top results by name (rows of one name that are pprof's nodes
+ * apart, frames of no function name of two start lines or mapping files,
+ * each with the other side's node of its start line and mapping file, as
+ * go's -diff_base merges them).  absolute = 0: changes in share points
  * (pcol_share of each side's total), a row per name of either side; 1: raw
  * differences, exact, and as pprof -diff_base's graph without the names
  * whose flat and cum both change by 0.  Valid while both tops live. */

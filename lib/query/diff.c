@@ -144,12 +144,32 @@ static int inl_join(int a, int b, int has_a, int has_b) {
   return a == b ? a : PCOL_INLINE_PARTIAL;
 }
 
-/* rows of t sorted by name, in a new array */
-static pcol_top_row *by_name(const pcol_top *t) {
-  pcol_top_row *r = malloc((t->nrows + 1) * sizeof *r);
+/* A row of one side as the two are joined: by name, then by what keeps
+ * rows of one name apart (pcol_q_top_hidden: pprof's nodes of no function
+ * name, "[app]" of two start lines or two mappings), so that each pairs
+ * with the other side's node of its identity, as go's merge pairs them,
+ * not with whichever row of its name sorts beside it. */
+typedef struct jrow {
+  const pcol_top_row *r;
+  pcol_str hid;
+  int kind;
+} jrow;
+static int jrow_cmp(const void *x, const void *y) {
+  const jrow *a = x, *b = y;
+  int c = name_cmp(a->r->name, b->r->name);
+  if (!c) c = a->kind - b->kind;
+  return c ? c : name_cmp(a->hid, b->hid);
+}
+
+/* rows of t sorted by name and identity, in a new array */
+static jrow *by_name(const pcol_top *t) {
+  jrow *r = malloc((t->nrows + 1) * sizeof *r);
   if (!r) return NULL;
-  if (t->nrows) memcpy(r, t->rows, t->nrows * sizeof *r);
-  qsort(r, t->nrows, sizeof *r, row_name_cmp);
+  for (size_t i = 0; i < t->nrows; i++) {
+    r[i].r = &t->rows[i];
+    r[i].kind = pcol_q_top_hidden(t, t->rows[i].key, &r[i].hid);
+  }
+  qsort(r, t->nrows, sizeof *r, jrow_cmp);
   return r;
 }
 
@@ -194,28 +214,28 @@ int pcol_diff_compute(const pcol_top *base, const pcol_top *nw, bool absolute, p
                           base->value.unit.ptr ? base->value.unit.ptr : "",
                           (int)pcol_utf8_cut(nw->value.unit.ptr, nw->value.unit.len, 60),
                           nw->value.unit.ptr ? nw->value.unit.ptr : "");
-  pcol_top_row *b = by_name(base), *n = by_name(nw);
+  jrow *b = by_name(base), *n = by_name(nw);
   pcol_diff_row *rows = calloc(base->nrows + nw->nrows + 1, sizeof *rows);
   int rc = PCOL_OK;
   if (!b || !n || !rows) rc = pcol_oom(err);
   size_t nr = 0, i = 0, j = 0;
-  /* merge-join the two name-sorted lists */
+  /* merge-join the two lists sorted by name and identity */
   while (!rc && (i < base->nrows || j < nw->nrows)) {
-    int c = i >= base->nrows ? 1 : j >= nw->nrows ? -1 : name_cmp(b[i].name, n[j].name);
+    int c = i >= base->nrows ? 1 : j >= nw->nrows ? -1 : jrow_cmp(&b[i], &n[j]);
     pcol_diff_row *r = &rows[nr++];
     memset(r, 0, sizeof *r); /* (the slot of a row left out is reused) */
     if (c <= 0) {
-      r->name = b[i].name;
-      r->base_flat = in_new(b[i].flat, sc);
-      r->base_cum = in_new(b[i].cum, sc);
+      r->name = b[i].r->name;
+      r->base_flat = in_new(b[i].r->flat, sc);
+      r->base_cum = in_new(b[i].r->cum, sc);
       i++;
     }
-    r->inl = c <= 0 ? b[i - 1].inl : 0;
+    r->inl = c <= 0 ? b[i - 1].r->inl : 0;
     if (c >= 0) {
-      r->name = n[j].name;
-      r->new_flat = n[j].flat;
-      r->new_cum = n[j].cum;
-      r->inl = inl_join(r->inl, n[j].inl, c <= 0, 1);
+      r->name = n[j].r->name;
+      r->new_flat = n[j].r->flat;
+      r->new_cum = n[j].r->cum;
+      r->inl = inl_join(r->inl, n[j].r->inl, c <= 0, 1);
       j++;
     }
     rc = delta(base, nw, absolute, r, err);

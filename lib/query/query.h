@@ -402,6 +402,14 @@ typedef struct pcol_q_top_priv {
 /* The name of key k of t (0 = none: {NULL, 0}); a line-level name is
  * composed on first use and kept until pcol_top_free. */
 int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *err);
+/* What keeps key k of t apart from the keys of its name, in every result
+ * of one granularity (pcol_diff_compute joins two files' rows by name and
+ * this): a frame named after its mapping, pprof's node of no function name,
+ * is its start line and mapping file (mapping_key), a key by address or by
+ * line with objnames its (start line, mapping file) too.  *out borrowed from
+ * t; {NULL, 0} (returns 0) for a key its name identifies, else returns 1,
+ * or 2 for the objnames part (the two kinds are apart). */
+int pcol_q_top_hidden(const pcol_top *t, uint32_t k, pcol_str *out);
 /* BY_LINE / BY_SOURCE_LINE: the location_lines row key k was first made
  * from, UINT64_MAX for a key of no line (list.c). */
 uint64_t pcol_q_top_key_line(const pcol_top *t, uint32_t k);

@@ -2231,6 +2231,34 @@ int pcol_q_top_name(const pcol_top *t, uint32_t k, pcol_str *out, pcol_error *er
   return ctx_name(p->ctx, k, out, err);
 }
 
+/* The hidden part of a keytab name (pcol_q_key_intern_shown): its bytes
+ * past the shown ones, the NUL that starts them included; {NULL, 0} when
+ * it is shown whole. */
+static pcol_str key_hidden(const pcol_q_keytab *kt, uint32_t id) {
+  if (!id || id > kt->n || !kt->shown || id >= kt->shown_cap || !kt->shown[id]) return (pcol_str){NULL, 0};
+  pcol_str s = kt->s[id];
+  size_t n = kt->shown[id] - 1;
+  return n < s.len ? (pcol_str){s.ptr + n, s.len - n} : (pcol_str){NULL, 0};
+}
+
+int pcol_q_top_hidden(const pcol_top *t, uint32_t k, pcol_str *out) {
+  const pcol_q_top_priv *p = t ? t->priv_ : NULL;
+  const topctx *c = p ? p->ctx : NULL;
+  *out = (pcol_str){NULL, 0};
+  if (!c || !k || k > ctx_nkeys(c)) return 0;
+  if (!c->composed) {
+    *out = key_hidden(c->kt, c->ext ? c->l2g[k] : k);
+  } else {
+    const line_id *l = &c->kid[k];
+    if (l->mode == LINE_ID_NAME) *out = key_hidden(c->kt, l->pid);
+    else if (l->xid && l->xid <= c->xids.n) { /* (the NUL of a hidden name's part never starts it) */
+      *out = c->xids.s[l->xid];
+      return 2;
+    }
+  }
+  return out->len ? 1 : 0;
+}
+
 /* The context of a by-line or by-address top and key k's identity, when
  * k is one of its line keys (not a name of keys); else NULL. */
 static const topctx *line_key_ctx(const pcol_top *t, uint32_t k, const line_id **l) {
