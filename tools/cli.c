@@ -21,8 +21,19 @@ int cli_exit_code(int rc) {
   }
 }
 
+/* The library's messages name their operation for API callers ("fold:
+ * write error", "peek: bad regular expression"); after "pcol CMD: " the
+ * CLI says it once: past a leading "CMD: ", else NULL.  THE rule (of
+ * cli_fail, and of cli_fail_in before it names the file). */
+static const char *past_own_name(const char *cmd, const char *m) {
+  size_t n = strlen(cmd);
+  return !strncmp(m, cmd, n) && m[n] == ':' && m[n + 1] == ' ' ? m + n + 2 : NULL;
+}
+
 int cli_fail(const char *cmd, const pcol_error *err, int rc) {
   const char *m = err && err->message[0] ? err->message : pcol_strerror(rc);
+  const char *rest = past_own_name(cmd, m);
+  if (rest) m = rest;
   fprintf(stderr, "pcol %s: ", cmd);
   cli_print_cstr(stderr, m); /* messages quote file data: the text rule */
   fputc('\n', stderr);
@@ -37,8 +48,11 @@ const char *cli_input_name(const char *path) {
 int cli_fail_in(const char *cmd, const char *path, pcol_error *err, int rc) {
   /* damage found in a column names the table (core); name the file too */
   const char *shown = cli_input_name(path);
-  if (rc != PCOL_EIO && err && err->message[0] && !strstr(err->message, shown))
+  if (rc != PCOL_EIO && err && err->message[0] && !strstr(err->message, shown)) {
+    const char *rest = past_own_name(cmd, err->message); /* "pcol peek: FILE: peek: ..." */
+    if (rest) memmove(err->message, rest, strlen(rest) + 1);
     pcol_error_prefix(err, shown);
+  }
   return cli_fail(cmd, err, rc);
 }
 

@@ -39,7 +39,7 @@ ls -A "$tmp" | grep -q '\.tmp-' && fail "a temporary output was left behind"
 # fold holds its sorted lines: the same budget, the same message, nothing printed
 $PCOL fold "$tmp/amp.pb.gz" >"$tmp/fold.out" 2>"$tmp/err"; rc=$?
 [ $rc = 3 ] || fail "fold: exit $rc, want 3: $(cat "$tmp/err")"
-grep -q 'fold: would hold more output in memory than the output budget of [0-9]* bytes' "$tmp/err" ||
+grep -q 'amp.pb.gz: would hold more output in memory than the output budget of [0-9]* bytes' "$tmp/err" ||
   fail "fold: the message does not name the budget: $(cat "$tmp/err")"
 [ -s "$tmp/fold.out" ] && fail "fold printed part of its output"
 # --max-output sets the budget both ways: the demo's 544-byte fold passes 544

@@ -75,4 +75,34 @@ if [ -w /dev/full ]; then
       fail "$c to a full disk: $(cat "$tmp/err")"
   done
 fi
+# 6. the library's messages name their operation for API callers ("fold:
+# write error"); after "pcol CMD: " (and the file) the command is not named
+# again (it said "pcol fold: fold: write error", "pcol peek: FILE: peek: bad
+# regular expression"), and the message keeps the file and the cause
+# no_double CMD: stderr says CMD once before the cause
+no_double() {
+  grep -qE "^pcol $1: (.*: )?$1: " "$tmp/err" && fail "'$1' named twice: $(cat "$tmp/err")"
+  return 0
+}
+for i in $(seq 3000); do echo "main;work;f$i 1"; done >"$tmp/many.folded" # more than a stdio buffer of fold
+if [ -w /dev/full ]; then
+  $PCOL fold "$tmp/many.folded" >/dev/full 2>"$tmp/err"; rc=$?
+  [ $rc = 3 ] || fail "fold to a full disk: exit $rc, want 3"
+  grep -qF "pcol fold: write error: No space left on device" "$tmp/err" || fail "fold to a full disk: $(cat "$tmp/err")"
+  no_double fold
+fi
+expect_msg 3 "pcol fold: $in: would hold more output in memory than the output budget of 10 bytes" \
+  "$PCOL" fold "$in" --max-output 10
+no_double fold
+for c in "flame -o $tmp/x.svg" "graph" "unpack --to collapsed -o $tmp/x.txt" "unpack --to pprof -o $tmp/x.pb.gz"; do
+  # shellcheck disable=SC2086
+  expect_msg 3 "pcol ${c%% *}: $in: " "$PCOL" $c "$in" --max-output 10
+  grep -qF "output budget of 10 bytes" "$tmp/err" || fail "$c: no budget in $(cat "$tmp/err")"
+  no_double "${c%% *}"
+done
+for c in peek list disasm; do
+  expect_msg 2 "pcol $c: $in: bad regular expression '(': a '(' without its ')'" "$PCOL" $c "$in" '('
+  no_double $c
+done
+
 echo "$T: ok"
