@@ -1486,6 +1486,10 @@ PCOL_API PCOL_NODISCARD pcol_status pcol_value_resolve(pcol_file *f, const pcol_
  * name where one exists); also the type name of a resolved PCOL_VT_WEIGHT
  * where a selected source stores a type named "weight" (else "weight"). */
 #define PCOL_VALUE_WEIGHT_COLUMN "pcol.weight"
+/* What the value "samples" is, in the words of pcol_value_resolve's
+ * ENOTFOUND message ("samples (" PCOL_VALUE_SAMPLES_GLOSS ")" before the
+ * stored types) and of the CLI's --help: one text, so that the two agree. */
+#define PCOL_VALUE_SAMPLES_GLOSS "each source's own count: pprof's samples/count, Rprof ticks"
 /* *differ = true when the selected sources' own default values disagree (a
  * merge of unrelated profiles, a JFR recording's CPU and allocation
  * sources; the selected sources: sel's source, else every one, of a

@@ -130,7 +130,7 @@ int cli_get_limit(const cli_command *cmd, const cli_args *a, uint64_t *out);
  * adds at most a verb or a scope). */
 /* --value: the rule is pcol_value_resolve's (cli_load resolves it). */
 #define CLI_VALUE_HELP(verb)                                                    \
-  "value " verb ": samples (each source's own count: pprof's samples/count, Rprof ticks), "     \
+  "value " verb ": samples (" PCOL_VALUE_SAMPLES_GLOSS "), "                                \
   "weight (a type a selected source stores as weight, as Perfetto's UI and pprof name it, else the weight column), pcol.weight (the weight column always), TYPE or TYPE/UNIT, or N (pprof -sample_index=N: the N-th type, from 0); cpu works on Rprof too (interval x ticks "    \
   "per segment), rprof.alloc on Rprof memory profiles (vsize.small, vsize.large, nodes are "    \
   "levels and are refused). Default: the source's (pprof's default type; an Rprof source's "    \

@@ -421,10 +421,11 @@ static int resolve_named(pcol_file *f, const uint8_t *kept, const char *name, pc
     }
     if (alloc_parts == PCOL_Q_RPROF_ALLOC_NTYPES && k + 40 < sizeof list) /* derived, as in --help */
       snprintf(list + k, sizeof list - k, ", " PCOL_VALUE_RPROF_ALLOC "/%s (derived)", UNIT_BYTES);
-    /* "samples" is every source's own count, not a stored type: said so,
-     * beside a stored samples/count it is not a second name for */
-    return pcol_error_set(err, PCOL_ENOTFOUND, "no value type '%s' (the file has: %s (each source's "
-                          "count of raw samples)%s)", name, VALUE_SAMPLES, list);
+    /* "samples" is every source's own count, not a stored type: said so
+     * (in --help's words), beside a stored samples/count */
+    return pcol_error_set(err, PCOL_ENOTFOUND,
+                          "no value type '%s' (the file has: %s (" PCOL_VALUE_SAMPLES_GLOSS ")%s)", name,
+                          VALUE_SAMPLES, list);
   }
   if (count > 1 && best == 2) { /* units of one family are one value (the unit rule): the finest */
     int rc = kin_named(f, kept, &ty, name, nl, &found, err);

@@ -105,4 +105,10 @@ for c in peek list disasm; do
   no_double $c
 done
 
+# 7. --value's unknown name lists "samples" in --help's words (it said
+# "each source's count of raw samples", --help "each source's own count:
+# pprof's samples/count, Rprof ticks")
+gloss=$("$PCOL" top --help | grep -o "samples (each source[^)]*)")
+[ -n "$gloss" ] || fail "top --help glosses no samples"
+expect_msg 1 "$in: no value type 'nope' (the file has: $gloss, " "$PCOL" top "$in" --value nope
 echo "$T: ok"

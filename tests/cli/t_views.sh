@@ -42,7 +42,7 @@ V="--value samples"
 "$PCOL" top $V "$tmp/a.out" --format json | grep -q '"cum":4,"cum_pct":66.67,"name":"f","inline":null,"unit":"count"' || fail "top json"
 "$PCOL" top $V "$tmp/a.out" --by nope 2>/dev/null; [ $? = 2 ] || fail "bad --by is a usage error"
 "$PCOL" top $V "$tmp/a.out" --value nope 2>"$tmp/err"; [ $? = 1 ] || fail "unknown value type exit"
-grep -q "no value type 'nope' (the file has: samples (each source's count of raw samples), " "$tmp/err" ||
+grep -q "no value type 'nope' (the file has: samples (each source's own count: pprof's samples/count, Rprof ticks), " "$tmp/err" ||
   fail "unknown value type message (samples, a count, apart from the stored types): $(cat "$tmp/err")"
 
 # peek: f is called by main (4 samples; f -> f is no call) and calls g (3)
