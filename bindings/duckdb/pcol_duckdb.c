@@ -41,6 +41,7 @@
 #include "pcolb.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,7 +94,17 @@ static void frame_arrays(pcol_frame_rows *fb, void *const *c) {
   fb->value = c[11];
 }
 
+/* DuckDB hands a bind's and an init's data to its other threads through
+ * its scheduler, whose atomics ThreadSanitizer does not see (libduckdb is
+ * not instrumented; t_duckdb's TSan run now and then reported bind's
+ * writes racing init's reads on another thread): a release store once the
+ * data is made and an acquire load where it is taken state that handoff in
+ * C11's terms, where the sanitizer sees it.  One atomic access a call. */
+static void hand_over(atomic_int *h) { atomic_store_explicit(h, 1, memory_order_release); }
+static void take_over(atomic_int *h) { (void)atomic_load_explicit(h, memory_order_acquire); }
+
 typedef struct bind_data {
+  atomic_int handed; /* hand_over, take_over */
   pcol_inputs in; /* the library's rule (pcol_inputs_expand), as the CLI's */
   int many;       /* a list, a directory or a glob: a `file` column */
   vdef v; /* read_pcol's view or pcol_frames' rows (not pcol_top) */
@@ -355,6 +366,7 @@ static void bind_columns(duckdb_bind_info info, bind_data *b) {
   if (b->many) add_column(info, "file", DUCKDB_TYPE_VARCHAR);
   uint64_t est = estimate_rows(b);
   if (est) duckdb_bind_set_cardinality(info, est, false);
+  hand_over(&b->handed);
   duckdb_bind_set_bind_data(info, b, bind_free);
 }
 
@@ -550,6 +562,7 @@ typedef struct input {
  * (pcb_table_get) and any number of DuckDB's threads take CHUNK rows at a
  * time.  Any other view is streamed by the producer, one thread. */
 typedef struct scan_state {
+  atomic_int handed; /* hand_over, take_over */
   pthread_mutex_t mu;
   int stream;
   size_t next;      /* the next input to open */
@@ -700,6 +713,7 @@ static int frames_value(bind_data *b, char **name, int *of_union, pcol_error *er
 
 static void read_pcol_init(duckdb_init_info info) {
   bind_data *b = duckdb_init_get_bind_data(info);
+  take_over(&b->handed);
   const vdef *vi = &b->v;
   scan_state *s = calloc(1, sizeof *s);
   idx_t n = duckdb_init_get_column_count(info);
@@ -717,6 +731,7 @@ static void read_pcol_init(duckdb_init_info info) {
   s->stream = vi->frames || (vi->sample_view && has_sel(&b->sel));
   for (size_t k = 0; k < vi->ncols; k++)
     if (((s->want >> k) & 1u) && !vi->cols[k].seq && vi->cols[k].column <= 0) s->stream = 1;
+  hand_over(&s->handed);
   duckdb_init_set_init_data(info, s, scan_free);
   if (!s->stream) duckdb_init_set_max_threads(info, 64);
   pcol_error err = {0};
@@ -955,6 +970,8 @@ static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
   bind_data *b = duckdb_function_get_bind_data(info);
   scan_state *s = duckdb_function_get_init_data(info);
   local_state *l = duckdb_function_get_local_init_data(info);
+  take_over(&b->handed);
+  take_over(&s->handed);
   pcol_error err = {0};
   idx_t n;
   const pcb_col *cols = NULL;
@@ -987,6 +1004,7 @@ static void read_pcol_scan(duckdb_function_info info, duckdb_data_chunk out) {
 /* ------------------------------------------------------------ pcol_top */
 
 typedef struct top_state {
+  atomic_int handed; /* hand_over, take_over */
   pcol_file *f; /* the union, open while the rows (their names) are read */
   pcol_top t;
   int have;
@@ -1039,6 +1057,7 @@ static void pcol_top_bind(duckdb_bind_info info) {
    * warns of it; a query has these columns to say it) */
   add_column(info, "type", DUCKDB_TYPE_VARCHAR);
   add_column(info, "unit", DUCKDB_TYPE_VARCHAR);
+  hand_over(&b->handed);
   duckdb_bind_set_bind_data(info, b, bind_free);
 }
 
@@ -1048,6 +1067,7 @@ static void pcol_top_init(duckdb_init_info info) {
     duckdb_init_set_error(info, "pcol_top: out of memory");
     return;
   }
+  hand_over(&s->handed);
   duckdb_init_set_init_data(info, s, top_free);
 }
 
@@ -1099,6 +1119,8 @@ static duckdb_hugeint huge(pcol_sum v) {
 static void pcol_top_scan(duckdb_function_info info, duckdb_data_chunk out) {
   bind_data *b = duckdb_function_get_bind_data(info);
   top_state *s = duckdb_function_get_init_data(info);
+  take_over(&b->handed);
+  take_over(&s->handed);
   pcol_error err = {0};
   if (!s->have && top_compute(b, s, &err)) {
     top_name_input(b, &err);
