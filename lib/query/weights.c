@@ -765,7 +765,7 @@ int pcol_q_count_shown(pcol_file *f, pcol_error *err) {
   PCOL_RETURN_NOT_OK(pcol_string(f, pcol_view_u32(&uri, s - 1), &u, err));
   int n = (int)pcol_utf8_cut(u.ptr, u.len, 200);
   return pcol_error_set(err, PCOL_ENOTFOUND,
-                        "the value samples (each source's count of raw samples): source %u (%.*s) is "
+                        "the value samples (" PCOL_VALUE_SAMPLES_GLOSS "): source %u (%.*s) is "
                         "a pprof profile without samples/count whose samples hold negative values, a "
                         "difference (go tool pprof -proto -base, which marks no base sample, or a "
                         "delta profile), whose rows are no raw samples to count (go tool pprof "

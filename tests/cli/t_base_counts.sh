@@ -289,6 +289,9 @@ if [ -f "$DELTA" ]; then
   "$PCOL" top "$DELTA" --value samples >"$tmp/p.out" 2>"$tmp/err" &&
     fail "top --value samples of a delta heap profile: exit 0, $(grep -m1 Total "$tmp/p.out")"
   grep -q 'without samples/count whose samples hold negative values' "$tmp/err" || fail "delta --value samples: $(head -2 "$tmp/err")"
+  # "samples" glossed in --help's words (it said "each source's count of raw samples")
+  gloss=$("$PCOL" top --help | grep -o "samples (each source[^)]*)")
+  grep -qF "the value $gloss: source" "$tmp/err" || fail "delta --value samples: not --help's gloss ($gloss): $(head -2 "$tmp/err")"
   "$PCOL" top "$DELTA" --value inuse_space >/dev/null 2>"$tmp/err" || fail "top --value inuse_space of the delta profile: $(head -2 "$tmp/err")"
   "$PCOL" report "$DELTA" -o "$tmp/delta.html" 2>"$tmp/err" || fail "report of the delta profile: $(head -2 "$tmp/err")"
   grep -q '"cli":"samples"' "$tmp/delta.html" && fail "the report of the delta profile offers samples"
