@@ -887,7 +887,8 @@ typedef struct pcol_select {
 } pcol_select;
 /* The text of one end of a time range (pcol_select's from_ns/to_ns; the
  * CLI's --from/--to, the bindings' from/to) into *ns: seconds since the
- * profile's start ("1.5": returns 0, a relative range), or a number and a
+ * profile's start ("1.5": returns 0, a relative range; a decimal number,
+ * [+-]digits[.digits][e[+-]digits], not hex, "inf" or space before it), or a number and a
  * time unit ("250ms", "2s", "1.5 min": ns, us or µs, ms, s, min, h, hrs
  * and the long names --unit knows, as pcol prints durations; in any case,
  * as pprof's units: "1H", "1MS"), or a

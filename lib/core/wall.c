@@ -900,9 +900,20 @@ static double time_unit_ns(const char *u) {
 /* seconds ("1.5"), or a number and a time unit ("1500ms", "2s", "1.5 min") */
 static int parse_seconds(const char *s, int64_t *ns) {
   char *end;
+  /* a decimal number alone, [+-]digits[.digits][e[+-]digits]: strtod
+   * also reads white space before it, hex ("0x10" was 16 s), "inf" and
+   * "nan", none of which is a time a user means */
+  const char *q = s + (*s == '+' || *s == '-');
+  size_t nd = strspn(q, "0123456789");
+  if (q[nd] == '.') nd += 1 + strspn(q + nd + 1, "0123456789");
+  if (!nd || (nd == 1 && *q == '.')) return -1;
+  if (q[nd] == 'e' || q[nd] == 'E') { /* an exponent, when digits follow */
+    size_t x = nd + 1 + (q[nd + 1] == '+' || q[nd + 1] == '-'), xd = strspn(q + x, "0123456789");
+    if (xd) nd = x + xd;
+  }
   errno = 0;
   double d = strtod(s, &end), unit = 1e9;
-  if (errno || end == s || !isfinite(d)) return -1;
+  if (errno || end != q + nd || !isfinite(d)) return -1; /* (strtod read what was checked) */
   const char *u = end;
   while (*u == ' ') u++; /* ("1.5 min"; "1.5 " stays no time) */
   if (*end && (!*u || !(unit = time_unit_ns(u)))) return -1;
